@@ -1,0 +1,20 @@
+// Shared jest settings: ts-jest in isolated mode (types are checked by the typecheck target),
+// workspace path aliases mapped to sources so tests never need a build.
+const path = require('node:path');
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = path.join(__dirname, target);
+}
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: { ...compilerOptions, paths: undefined, baseUrl: undefined, isolatedModules: true }, isolatedModules: true }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+  testMatch: ['**/?(*.)+(test).ts'],
+  passWithNoTests: true,
+};

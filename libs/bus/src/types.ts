@@ -1,0 +1,78 @@
+/**
+ * The bus every service talks through. Two transports implement it: AMQP (RabbitMQ, amqplib) for the
+ * distributed stack and in-process for the embedded default. One contract suite (src/testing) runs on both.
+ */
+
+/** Headers that travel with every message; `requestId` is the HTTP caller's X-Request-Id. */
+export interface BusHeaders {
+  requestId?: string;
+  [name: string]: string | undefined;
+}
+
+export interface RequestOptions {
+  /** Per-call timeout; past it the promise rejects with AppError 504. Default: the bus's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  headers?: BusHeaders;
+}
+
+export interface BusRequest<T = unknown> {
+  /** Command or query name, e.g. `entity.get`. */
+  type: string;
+  payload: T;
+  headers: BusHeaders;
+}
+
+/**
+ * Answers one request. Return value is the reply payload (JSON-serialisable). Throwing an AppError sends it
+ * back to the caller, whose promise rejects with an equal AppError (status, title, detail, errors);
+ * any other error reaches the caller as a 500 AppError whose detail hides the internals.
+ */
+export type RequestHandler = (request: BusRequest) => Promise<unknown>;
+
+export interface BusEvent<T = unknown> {
+  exchange: string;
+  routingKey: string;
+  payload: T;
+  headers: BusHeaders;
+  /** True when this delivery was seen before by a consumer that did not ack it. */
+  redelivered: boolean;
+}
+
+/** Handles one event. Resolving acks it; throwing nacks it and it is redelivered (requeued). */
+export type EventHandler = (event: BusEvent) => Promise<void>;
+
+export interface Subscription {
+  /** Stops consuming; in-flight handlers finish and are acked or requeued before it resolves. */
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** Unacknowledged requests one instance handles at once. Default 16. */
+  prefetch?: number;
+}
+
+export interface SubscribeOptions {
+  /** Unacknowledged events one consumer holds at once. Default 16. */
+  prefetch?: number;
+}
+
+export interface Bus {
+  /**
+   * Sends a request to `service`'s queue and waits for its reply. Rejects with AppError 504 on timeout and
+   * 503 when the connection is lost while waiting or not available; never hangs.
+   */
+  request<R = unknown>(service: string, type: string, payload: unknown, options?: RequestOptions): Promise<R>;
+  /** Consumes `service`'s request queue. Several instances of one service compete for its requests. */
+  serve(service: string, handler: RequestHandler, options?: ServeOptions): Promise<Subscription>;
+  /** Publishes a persistent event on a topic exchange; resolves once the broker confirmed it. */
+  publish(exchange: string, routingKey: string, payload: unknown, headers?: BusHeaders): Promise<void>;
+  /**
+   * Binds the durable `queue` to the topic `exchange` with `bindingKeys` and consumes it with manual acks.
+   * Consumers of one queue compete; different queues each get every matching event.
+   */
+  subscribe(exchange: string, queue: string, bindingKeys: string[], handler: EventHandler, options?: SubscribeOptions): Promise<Subscription>;
+  /** True while the transport can carry messages. */
+  isReady(): Promise<boolean>;
+  /** Stops all consumers (finishing in-flight work), then closes the connection. */
+  close(): Promise<void>;
+}

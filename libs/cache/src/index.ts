@@ -1,0 +1,3 @@
+export * from './types';
+export { RedisCache } from './redis-cache';
+export { MemoryCache } from './memory-cache';

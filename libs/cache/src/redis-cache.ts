@@ -1,0 +1,48 @@
+import Redis from 'ioredis';
+import type { Logger } from 'pino';
+import type { Cache } from './types';
+
+/** Redis-backed cache; every key carries `prefix` so test runs and deployments never see each other's keys. */
+export class RedisCache implements Cache {
+  private readonly client: Redis;
+
+  constructor(url: string, private readonly prefix: string, logger?: Logger) {
+    this.client = new Redis(url, { keyPrefix: prefix, maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    this.client.on('error', (err) => logger?.warn({ err: err.message }, 'redis error'));
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.client.get(key);
+  }
+  async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
+    if (ttlSeconds) await this.client.set(key, value, 'EX', ttlSeconds);
+    else await this.client.set(key, value);
+  }
+  async del(...keys: string[]): Promise<void> {
+    if (keys.length) await this.client.del(...keys);
+  }
+  async incr(key: string, ttlSeconds: number): Promise<number> {
+    const [[, value]] = (await this.client.multi().incr(key).expire(key, ttlSeconds, 'NX').exec()) as [[null, number], unknown];
+    return value;
+  }
+  async decr(key: string): Promise<number> {
+    // Lua keeps the floor at 0 atomically, so a lost increment can never drive a limit negative.
+    const v = await this.client.eval("local v = redis.call('DECR', KEYS[1]); if v < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL'); return 0 end; return v", 1, key);
+    return Number(v);
+  }
+  async isReady(): Promise<boolean> {
+    try {
+      return (await this.client.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+  /** For tests: removes every key under this cache's prefix. */
+  async clear(): Promise<void> {
+    const keys = await this.client.keys(`${this.prefix}*`);
+    if (keys.length) await this.client.del(...keys.map((k) => k.slice(this.prefix.length)));
+  }
+}

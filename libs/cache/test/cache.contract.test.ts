@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { MemoryCache, RedisCache, type Cache } from '../src';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+const transports: [string, () => Cache][] = [
+  ['memory', () => new MemoryCache()],
+  ['redis', () => new RedisCache(REDIS_URL, `pitwall-test:${randomUUID()}:`)],
+];
+
+describe.each(transports)('Cache contract (%s)', (_name, make) => {
+  let cache: Cache;
+  beforeAll(() => {
+    cache = make();
+  });
+  afterAll(async () => {
+    if (cache instanceof RedisCache) await cache.clear();
+    await cache.close();
+  });
+
+  test('when a key is set, then get returns it until it is deleted', async () => {
+    await cache.set('k1', 'v1');
+    expect(await cache.get('k1')).toBe('v1');
+    await cache.del('k1');
+    expect(await cache.get('k1')).toBeNull();
+  });
+
+  test('when a key has a ttl, then it is gone after the ttl', async () => {
+    await cache.set('k2', 'v2', 1);
+    expect(await cache.get('k2')).toBe('v2');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await cache.get('k2')).toBeNull();
+  });
+
+  test('when a counter is incremented and decremented, then it never goes below zero', async () => {
+    expect(await cache.incr('c', 10)).toBe(1);
+    expect(await cache.incr('c', 10)).toBe(2);
+    expect(await cache.decr('c')).toBe(1);
+    expect(await cache.decr('c')).toBe(0);
+    expect(await cache.decr('c')).toBe(0);
+  });
+
+  test('when asked, then it reports ready', async () => {
+    expect(await cache.isReady()).toBe(true);
+  });
+});
+
+test('when two prefixes are used, then their keys do not collide', async () => {
+  const a = new RedisCache(REDIS_URL, `pitwall-test:${randomUUID()}:`);
+  const b = new RedisCache(REDIS_URL, `pitwall-test:${randomUUID()}:`);
+  await a.set('same', 'a');
+  await b.set('same', 'b');
+  expect(await a.get('same')).toBe('a');
+  expect(await b.get('same')).toBe('b');
+  await a.clear();
+  await b.clear();
+  await a.close();
+  await b.close();
+});

@@ -1,0 +1,80 @@
+import { STATUS_CODES } from 'node:http';
+
+/** Field path → messages, as the problem+json `errors` member carries them. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface AppErrorOptions {
+  /** Programmer or infrastructure failure: logged at error level with the stack; the caller sees only a 500/503 title. */
+  catastrophic?: boolean;
+  errors?: FieldErrors;
+  cause?: unknown;
+  title?: string;
+}
+
+/** The one error type every layer throws; the central handlers map it to problem+json. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly catastrophic: boolean;
+  readonly errors?: FieldErrors;
+  readonly title: string;
+
+  constructor(status: number, detail: string, options: AppErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.status = status;
+    this.catastrophic = options.catastrophic ?? false;
+    this.errors = options.errors;
+    this.title = options.title ?? STATUS_CODES[status] ?? 'Error';
+  }
+
+  static badRequest(detail: string, errors?: FieldErrors): AppError {
+    return new AppError(400, detail, { errors });
+  }
+  static unauthorized(detail: string): AppError {
+    return new AppError(401, detail);
+  }
+  static forbidden(detail: string): AppError {
+    return new AppError(403, detail);
+  }
+  static notFound(detail: string): AppError {
+    return new AppError(404, detail);
+  }
+  static conflict(detail: string): AppError {
+    return new AppError(409, detail);
+  }
+  static unavailable(detail: string, cause?: unknown): AppError {
+    return new AppError(503, detail, { cause });
+  }
+  static timeout(detail: string): AppError {
+    return new AppError(504, detail);
+  }
+}
+
+/** Anything thrown, as an AppError: unknown errors become a catastrophic 500 that hides its message. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (isSerializedAppError(err)) return fromSerialized(err);
+  return new AppError(500, 'An unexpected error occurred', { catastrophic: true, cause: err });
+}
+
+/** The form an AppError takes inside a bus reply. */
+export interface SerializedAppError {
+  status: number;
+  title: string;
+  detail: string;
+  errors?: FieldErrors;
+}
+
+export function serializeAppError(err: AppError): SerializedAppError {
+  const out: SerializedAppError = { status: err.status, title: err.title, detail: err.status >= 500 && err.catastrophic ? 'An unexpected error occurred' : err.message };
+  if (err.errors) out.errors = err.errors;
+  return out;
+}
+
+export function fromSerialized(s: SerializedAppError): AppError {
+  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title });
+}
+
+function isSerializedAppError(v: unknown): v is SerializedAppError {
+  return typeof v === 'object' && v !== null && typeof (v as SerializedAppError).status === 'number' && typeof (v as SerializedAppError).detail === 'string' && !(v instanceof Error);
+}

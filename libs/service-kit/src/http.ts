@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { AppError, toAppError } from './app-error';
+import type { Logger } from './logger';
+import { toProblem } from './problem';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+    log: Logger;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Carries `X-Request-Id` from the caller (or a new one) onto the request, the response and a child logger. */
+export function requestContext(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.header('x-request-id');
+    req.requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.log = logger.child({ requestId: req.requestId });
+    res.setHeader('X-Request-Id', req.requestId);
+    next();
+  };
+}
+
+/** The central HTTP error handler: every error becomes problem+json, logged once. */
+export function problemHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const appError = fromExpressError(err);
+    const log = req.log ?? logger;
+    if (appError.catastrophic || appError.status >= 500) log.error({ err: appError.cause ?? appError, status: appError.status }, appError.message);
+    else log.info({ status: appError.status, detail: appError.message }, 'request rejected');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (appError.status === 401) res.setHeader('WWW-Authenticate', 'ApiKey');
+    res.status(appError.status).type('application/problem+json').send(JSON.stringify(toProblem(appError, req.originalUrl, req.requestId ?? '')));
+  };
+}
+
+/** body-parser and other express errors carry `status`/`type`; map them to precise 4xx answers. */
+function fromExpressError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean };
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (e.type === 'entity.parse.failed') return AppError.badRequest('The request body is not valid JSON');
+    if (e.type === 'entity.too.large') return new AppError(413, 'The request body is larger than allowed');
+    if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new AppError(415, e.message ?? 'Unsupported encoding');
+    return new AppError(status, e.expose && e.message ? e.message : 'Bad request');
+  }
+  return toAppError(err);
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => next(AppError.notFound(`No route for ${req.method} ${req.path}`));
+
+export interface HealthChecks {
+  [dependency: string]: () => Promise<boolean>;
+}
+
+/** `/health` answers while the process runs; `/health/ready` only when every dependency answers. */
+export function healthRouter(checks: HealthChecks): express.Router {
+  const router = express.Router();
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/health/ready', async (_req, res) => {
+    const results: Record<string, string> = {};
+    let ok = true;
+    await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        const up = await withTimeout(check(), 2000).catch(() => false);
+        results[name] = up ? 'up' : 'down';
+        ok &&= up;
+      }),
+    );
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', dependencies: results });
+  });
+  return router;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('timeout')), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
+  });
+}
+
+export interface HttpEntryPoint {
+  /** Base URL the server listens on, e.g. http://127.0.0.1:41234. */
+  address: string;
+  port: number;
+  /** Stops accepting connections and waits for in-flight requests to finish. */
+  stop(): Promise<void>;
+}
+
+/** Listens on `port` (0 picks a free one) and returns the address plus a graceful stop. */
+export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<HttpEntryPoint> {
+  return new Promise((resolve, reject) => {
+    const server: Server = app.listen(port, host);
+    server.keepAliveTimeout = 5000;
+    server.once('error', reject);
+    server.once('listening', () => {
+      const addr = server.address() as AddressInfo;
+      const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
+      resolve({
+        address: `http://${shownHost}:${addr.port}`,
+        port: addr.port,
+        stop: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,6 @@
+export * from './app-error';
+export * from './problem';
+export * from './logger';
+export * from './config';
+export * from './lifecycle';
+export * from './http';

@@ -1,0 +1,19 @@
+import { AppError } from './app-error';
+
+/** RFC 9457 problem details, as wire.md §2 shapes them. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  traceId: string;
+  errors?: Record<string, string[]>;
+}
+
+export function toProblem(err: AppError, instance: string, traceId: string): ProblemDetails {
+  const detail = err.catastrophic ? 'An unexpected error occurred' : err.message;
+  const problem: ProblemDetails = { type: 'about:blank', title: err.title, status: err.status, detail, instance, traceId };
+  if (err.errors && Object.keys(err.errors).length > 0) problem.errors = err.errors;
+  return problem;
+}

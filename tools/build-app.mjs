@@ -1,0 +1,25 @@
+// Bundles one app into dist/apps/<name>/ (CommonJS, node_modules left external).
+// Every file matching src/*.entry.ts or src/main.ts becomes its own bundle (e.g. the Piscina worker).
+import { build } from 'esbuild';
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const name = process.argv[2];
+if (!name) throw new Error('usage: build-app.mjs <app>');
+const src = join('apps', name, 'src');
+const entries = readdirSync(src).filter((f) => f === 'main.ts' || f.endsWith('.entry.ts')).map((f) => join(src, f));
+if (!existsSync(join(src, 'main.ts'))) throw new Error(`${src}/main.ts missing`);
+
+await build({
+  entryPoints: entries,
+  outdir: join('dist', 'apps', name),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  packages: 'external',
+  sourcemap: true,
+  tsconfig: join('apps', name, 'tsconfig.json'),
+  logLevel: 'warning',
+  entryNames: '[name]',
+});
