@@ -1,0 +1,424 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Message, type RecoveringChannelModel } from 'amqplib';
+import type { Logger } from '@pitwall/service-kit';
+import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } from './in-process-bus';
+import { Topology } from './topology';
+import { CONTENT_TYPE, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, timeoutError, toBusHeaders, unavailableError, type ReplyEnvelope } from './wire';
+import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
+
+/** RabbitMQ's pseudo-queue for replies: no reply queue to declare, replies go straight to the caller's channel. */
+const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+
+export interface AmqpBusOptions {
+  /** `AMQP_URL`, e.g. amqp://guest:guest@127.0.0.1:5672. */
+  url: string;
+  /** Prepended to every queue and exchange name so deployments (and test runs) never see each other. Default ''. */
+  prefix?: string;
+  logger: Logger;
+  /** Default per-request timeout. Default 5000 ms. */
+  requestTimeoutMs?: number;
+  /** Failed deliveries of one event before it goes to `<prefix>dlq`; 0 disables the cap. Default 5. */
+  maxDeliveries?: number;
+  /** Reconnect backoff (exponential with jitter). Defaults: 100 ms first, 5000 ms at most. */
+  reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** Shown in the RabbitMQ management UI and `rabbitmqctl list_connections`. Default `pitwall <prefix> pid <pid>`. */
+  connectionName?: string;
+}
+
+/** One live broker connection and the channels the bus needs on it; replaced wholesale on reconnect. */
+interface Connection {
+  model: ChannelModel;
+  alive: boolean;
+  /** Publishes requests and consumes their replies: direct reply-to requires both on one channel. */
+  requests: Channel;
+  /** Confirm channel for events, so publish resolves only once the broker has taken responsibility. */
+  events: ConfirmChannel;
+  assertedExchanges: Set<string>;
+}
+
+interface PendingRequest {
+  connection: Connection;
+  service: string;
+  type: string;
+  settle: (outcome: { value: unknown } | { error: Error }) => void;
+}
+
+type DeliveryHandler = (message: ConsumeMessage, channel: Channel) => Promise<void>;
+
+/** A consumer that survives reconnects: it re-declares its queue and consumes again on every new connection. */
+class AmqpConsumer implements Subscription {
+  private channel: Channel | undefined;
+  private consumerTag: string | undefined;
+  private attachedTo: Connection | undefined;
+  private attaching: Promise<void> = Promise.resolve();
+  private inFlight = 0;
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly bus: AmqpBus,
+    readonly queue: string,
+    private readonly declare: (channel: Channel) => Promise<void>,
+    private readonly prefetch: number,
+    private readonly handle: DeliveryHandler,
+  ) {}
+
+  attach(connection: Connection): Promise<void> {
+    if (this.closed || this.attachedTo === connection) return this.attaching;
+    this.attachedTo = connection;
+    this.attaching = (async () => {
+      const channel = await connection.model.createChannel();
+      this.bus.watchChannel(connection, channel, `consumer of ${this.queue}`, () => this.channel === channel && !this.closed);
+      try {
+        await this.declare(channel);
+        await channel.prefetch(this.prefetch);
+        const { consumerTag } = await channel.consume(this.queue, (message) => this.onDelivery(message, channel), { noAck: false });
+        this.channel = channel;
+        this.consumerTag = consumerTag;
+      } catch (err) {
+        await channel.close().catch(() => undefined);
+        throw err;
+      }
+    })();
+    return this.attaching;
+  }
+
+  /** Stops consuming, lets in-flight handlers finish (and ack or requeue), then closes the channel. */
+  async close(): Promise<void> {
+    if (this.closed) return this.whenIdle();
+    this.closed = true;
+    await this.attaching.catch(() => undefined);
+    const { channel, consumerTag } = this;
+    if (channel && consumerTag && this.attachedTo?.alive) await channel.cancel(consumerTag).catch(() => undefined);
+    await this.whenIdle();
+    this.channel = undefined;
+    if (channel && this.attachedTo?.alive) await channel.close().catch(() => undefined);
+    this.bus.forget(this);
+  }
+
+  /** For destroy(): stop re-attaching; the connection's end hands unacked deliveries back to the broker. */
+  abandon(): void {
+    this.closed = true;
+    this.channel = undefined;
+  }
+
+  private onDelivery(message: ConsumeMessage | null, channel: Channel): void {
+    if (message === null) {
+      this.bus.logger.warn({ queue: this.queue }, 'bus consumer cancelled by the broker (queue deleted?)');
+      return;
+    }
+    this.inFlight++;
+    this.handle(message, channel)
+      .catch((err) => this.bus.logger.error({ err, queue: this.queue }, 'bus delivery handling failed'))
+      .finally(() => {
+        this.inFlight--;
+        if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      });
+  }
+
+  private whenIdle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+}
+
+/**
+ * The bus over RabbitMQ. Requests go to `<prefix>svc.<service>` with direct reply-to; events go to durable topic
+ * exchanges with publisher confirms. amqplib's `recovery` reconnects with backoff and `setup` re-declares the
+ * topology and restarts every consumer on each new connection.
+ */
+export class AmqpBus implements Bus {
+  readonly logger: Logger;
+  private readonly topology: Topology;
+  private readonly requestTimeoutMs: number;
+  private readonly maxDeliveries: number;
+  private readonly recovering: Promise<RecoveringChannelModel>;
+  private readonly consumers = new Set<AmqpConsumer>();
+  private readonly pending = new Map<string, PendingRequest>();
+  private readonly declaredQueues = new Set<string>();
+  private readonly declaredExchanges = new Set<string>();
+  private readonly firstConnection: Promise<void>;
+  private current: Connection | undefined;
+  private everConnected = false;
+  private closing = false;
+
+  constructor(options: AmqpBusOptions) {
+    this.logger = options.logger;
+    this.topology = new Topology(options.prefix ?? '');
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.maxDeliveries = options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
+    const connectionName = options.connectionName ?? `pitwall ${options.prefix || 'bus'} pid ${process.pid}`;
+    this.recovering = connect(options.url, {
+      clientProperties: { connection_name: connectionName },
+      recovery: {
+        waitForConnect: false,
+        initialDelay: options.reconnect?.initialDelayMs ?? 100,
+        maxDelay: options.reconnect?.maxDelayMs ?? 5000,
+        setup: (model: ChannelModel) => this.setup(model),
+      },
+    });
+    this.firstConnection = new Promise<void>((resolve, reject) => {
+      this.recovering.then((recovering) => {
+        recovering.on('error', (err) => this.logger.warn({ err }, 'bus connection error'));
+        recovering.on('handler-error', (err, event) => this.logger.error({ err, event }, 'bus connection listener threw'));
+        recovering.on('disconnect', (err) => this.logger.warn({ err }, 'bus disconnected from the broker; reconnecting'));
+        recovering.on('connect-failed', (err) => this.logger.warn({ err }, 'bus could not connect to the broker'));
+        recovering.on('reconnect-failed', (err) => {
+          this.logger.error({ err }, 'bus gave up reconnecting');
+          reject(err);
+        });
+        recovering.on('connect', () => {
+          this.everConnected = true;
+          this.logger.info({ connectionName }, 'bus connected to the broker');
+          resolve();
+        });
+      }, reject);
+    });
+    this.firstConnection.catch(() => undefined);
+  }
+
+  async request<R = unknown>(service: string, type: string, payload: unknown, options: RequestOptions = {}): Promise<R> {
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const connection = await this.connection(timeoutMs);
+    const correlationId = randomUUID();
+    return new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => settle({ error: timeoutError(service, type, timeoutMs) }), Math.max(0, deadline - Date.now()));
+      const settle = (outcome: { value: unknown } | { error: Error }) => {
+        if (!this.pending.delete(correlationId)) return;
+        clearTimeout(timer);
+        if ('error' in outcome) reject(outcome.error);
+        else resolve(outcome.value as R);
+      };
+      this.pending.set(correlationId, { connection, service, type, settle });
+      try {
+        connection.requests.publish('', this.topology.serviceQueue(service), encodeJson(payload), {
+          correlationId,
+          replyTo: DIRECT_REPLY_TO,
+          type,
+          headers: cleanHeaders(options.headers),
+          contentType: CONTENT_TYPE,
+          // The caller waits, so a request may be transient; once nobody waits it must not be served.
+          persistent: false,
+          expiration: String(timeoutMs),
+          // Unroutable (no such service queue) comes back as basic.return: fail fast instead of timing out.
+          mandatory: true,
+        });
+      } catch (err) {
+        settle({ error: unavailableError('The connection to the message broker is not usable', err) });
+      }
+    });
+  }
+
+  async serve(service: string, handler: RequestHandler, options: ServeOptions = {}): Promise<Subscription> {
+    const queue = this.topology.serviceQueue(service);
+    return this.addConsumer(
+      queue,
+      async (channel) => {
+        await channel.assertQueue(queue, { durable: true });
+        this.declaredQueues.add(queue);
+      },
+      options.prefetch,
+      async (message, channel) => {
+        const type = String(message.properties.type ?? '');
+        const headers = toBusHeaders(message.properties.headers);
+        const envelope = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers }), this.logger, {
+          service,
+          type,
+          requestId: headers.requestId,
+        });
+        try {
+          if (message.properties.replyTo) {
+            channel.sendToQueue(message.properties.replyTo, encodeJson(envelope), { correlationId: message.properties.correlationId, contentType: CONTENT_TYPE });
+          }
+          channel.ack(message);
+        } catch (err) {
+          this.logger.warn({ err, service, type }, 'bus reply lost with its channel; the request will be redelivered');
+        }
+      },
+    );
+  }
+
+  async publish(exchange: string, routingKey: string, payload: unknown, headers?: BusHeaders): Promise<void> {
+    const connection = await this.connection(this.requestTimeoutMs);
+    const name = this.topology.exchange(exchange);
+    try {
+      if (!connection.assertedExchanges.has(name)) {
+        await connection.events.assertExchange(name, 'topic', { durable: true });
+        connection.assertedExchanges.add(name);
+        this.declaredExchanges.add(name);
+      }
+      await new Promise<void>((resolve, reject) => {
+        connection.events.publish(
+          name,
+          routingKey,
+          encodeJson(payload),
+          { persistent: true, headers: cleanHeaders(headers), contentType: CONTENT_TYPE, messageId: randomUUID(), timestamp: Math.floor(Date.now() / 1000) },
+          (err) => (err ? reject(err) : resolve()),
+        );
+      });
+    } catch (err) {
+      throw unavailableError(`The message broker did not confirm the event ${exchange}/${routingKey}`, err);
+    }
+  }
+
+  async subscribe(exchange: string, queueName: string, bindingKeys: string[], handler: EventHandler, options: SubscribeOptions = {}): Promise<Subscription> {
+    const exchangeName = this.topology.exchange(exchange);
+    const queue = this.topology.queue(queueName);
+    const deadLetters = this.topology.deadLetterQueue();
+    return this.addConsumer(
+      queue,
+      async (channel) => {
+        await channel.assertExchange(exchangeName, 'topic', { durable: true });
+        this.declaredExchanges.add(exchangeName);
+        // Quorum queues count deliveries, so a poison event is dead-lettered instead of looping forever.
+        const args: Record<string, unknown> = { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetters };
+        if (this.maxDeliveries > 0) args['x-delivery-limit'] = this.maxDeliveries - 1;
+        await channel.assertQueue(queue, { durable: true, arguments: args });
+        this.declaredQueues.add(queue);
+        for (const key of bindingKeys) await channel.bindQueue(queue, exchangeName, key);
+      },
+      options.prefetch,
+      async (message, channel) => {
+        try {
+          await handler({
+            exchange: this.topology.unprefixExchange(message.fields.exchange),
+            routingKey: message.fields.routingKey,
+            payload: decodeJson(message.content),
+            headers: toBusHeaders(message.properties.headers),
+            redelivered: message.fields.redelivered,
+          });
+          channel.ack(message);
+        } catch (err) {
+          this.logger.warn({ err, queue, routingKey: message.fields.routingKey, redelivered: message.fields.redelivered }, 'bus event handler failed; requeued');
+          try {
+            channel.nack(message, false, true);
+          } catch {
+            // Channel gone: the broker requeues the unacked delivery itself.
+          }
+        }
+      },
+    );
+  }
+
+  async isReady(): Promise<boolean> {
+    return this.current?.alive === true;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await Promise.all([...this.consumers].map((consumer) => consumer.close()));
+    this.failPending(this.pending.keys(), 'The bus is closed');
+    await (await this.recovering.catch(() => undefined))?.close();
+  }
+
+  /** Drops the connection at once, like a crashed process: unacked deliveries go back to the broker. */
+  async destroy(): Promise<void> {
+    this.closing = true;
+    for (const consumer of this.consumers) consumer.abandon();
+    this.consumers.clear();
+    this.failPending(this.pending.keys(), 'The bus was destroyed');
+    await (await this.recovering.catch(() => undefined))?.close();
+  }
+
+  /** Every queue and exchange this bus declared (prefixed), for test teardown and ephemeral environments. */
+  declaredTopology(): { queues: string[]; exchanges: string[] } {
+    return { queues: [...this.declaredQueues], exchanges: [...this.declaredExchanges] };
+  }
+
+  /** @internal */
+  forget(consumer: AmqpConsumer): void {
+    this.consumers.delete(consumer);
+  }
+
+  /** @internal Every channel gets an error handler; one that dies under a live connection restarts the connection. */
+  watchChannel(connection: Connection, channel: Channel, role: string, stillWanted: () => boolean = () => true): void {
+    channel.on('error', (err) => this.logger.warn({ err, role }, 'bus channel error'));
+    channel.on('handler-error', (err, event) => this.logger.error({ err, role, event }, 'bus channel listener threw'));
+    channel.on('close', () => {
+      if (!connection.alive || this.closing || !stillWanted()) return;
+      this.logger.warn({ role }, 'bus channel closed under a live connection; reconnecting');
+      connection.model.close().catch(() => undefined);
+    });
+  }
+
+  /** amqplib recovery runs this after every (re)connect: channels, direct reply-to, DLQ, then every consumer. */
+  private async setup(model: ChannelModel): Promise<void> {
+    const connection = { model, alive: true, assertedExchanges: new Set<string>() } as Connection;
+    model.on('error', (err) => this.logger.warn({ err }, 'bus connection error'));
+    model.on('close', () => this.onConnectionLost(connection));
+    connection.requests = await model.createChannel();
+    this.watchChannel(connection, connection.requests, 'requests');
+    connection.requests.on('return', (message: Message) => this.onReturned(message));
+    await connection.requests.consume(DIRECT_REPLY_TO, (message) => this.onReply(message), { noAck: true });
+    connection.events = await model.createConfirmChannel();
+    this.watchChannel(connection, connection.events, 'events');
+    const deadLetters = this.topology.deadLetterQueue();
+    await connection.events.assertQueue(deadLetters, { durable: true });
+    this.declaredQueues.add(deadLetters);
+    this.current = connection;
+    // serve()/subscribe() calls racing this loop attach themselves; attach() is idempotent per connection.
+    for (const consumer of [...this.consumers]) await consumer.attach(connection);
+  }
+
+  private onConnectionLost(connection: Connection): void {
+    connection.alive = false;
+    if (this.current === connection) this.current = undefined;
+    const lost = [...this.pending].filter(([, p]) => p.connection === connection).map(([id]) => id);
+    this.failPending(lost, 'The connection to the message broker was lost while waiting for the reply');
+  }
+
+  private onReply(message: ConsumeMessage | null): void {
+    if (!message) return;
+    const pending = this.pending.get(String(message.properties.correlationId));
+    if (!pending) return; // a reply after its timeout: the caller has moved on
+    try {
+      pending.settle(settleReply(decodeJson(message.content) as ReplyEnvelope));
+    } catch (err) {
+      pending.settle({ error: unavailableError(`Service ${pending.service} sent an unreadable reply to ${pending.type}`, err) });
+    }
+  }
+
+  private onReturned(message: Message): void {
+    const pending = this.pending.get(String(message.properties.correlationId));
+    pending?.settle({ error: unavailableError(`No instance of service ${pending.service} has ever served requests`) });
+  }
+
+  private failPending(ids: Iterable<string>, detail: string): void {
+    for (const id of [...ids]) this.pending.get(id)?.settle({ error: unavailableError(detail) });
+  }
+
+  /** The live connection; before the first one, waits for it (bounded); while reconnecting, fails fast with 503. */
+  private async connection(waitMs: number): Promise<Connection> {
+    if (this.closing) throw unavailableError('The bus is closed');
+    if (this.current?.alive) return this.current;
+    if (!this.everConnected) {
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+      await Promise.race([this.firstConnection, gaveUp]).catch(() => undefined);
+      clearTimeout(timer);
+      if (this.current?.alive) return this.current;
+    }
+    throw unavailableError('Not connected to the message broker');
+  }
+
+  private async addConsumer(queue: string, declare: (channel: Channel) => Promise<void>, prefetch = DEFAULT_PREFETCH, handle: DeliveryHandler): Promise<Subscription> {
+    if (this.closing) throw unavailableError('The bus is closed');
+    const consumer = new AmqpConsumer(this, queue, declare, prefetch, handle);
+    this.consumers.add(consumer);
+    const connection = this.current?.alive ? this.current : this.everConnected ? undefined : await this.connection(this.requestTimeoutMs).catch(() => undefined);
+    // Disconnected: the consumer is registered and starts when setup runs on the next connection.
+    if (!connection) return consumer;
+    try {
+      await consumer.attach(connection);
+    } catch (err) {
+      // Lost the connection meanwhile: setup attaches it on the next one. Otherwise the declaration was refused.
+      if (!connection.alive && !this.closing) return consumer;
+      this.consumers.delete(consumer);
+      consumer.abandon();
+      throw err;
+    }
+    return consumer;
+  }
+}

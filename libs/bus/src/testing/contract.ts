@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@pitwall/service-kit';
+import { serveCommands } from '../serve-commands';
+import type { Bus, BusEvent, BusRequest } from '../types';
+
+/** A bus the contract can also kill like a crashed process (deliveries in flight are not acked). */
+export interface ContractBus extends Bus {
+  destroy(): Promise<void>;
+}
+
+export interface BusContractOptions {
+  /** Runs once after the suite, when every bus is closed: delete what the buses declared. */
+  cleanup?: () => Promise<void>;
+}
+
+/** Resolves when `count` items have arrived; the list keeps everything that arrived. */
+export function collector<T>() {
+  const items: T[] = [];
+  let waiters: { count: number; resolve: () => void }[] = [];
+  return {
+    items,
+    push(item: T) {
+      items.push(item);
+      const ready = waiters.filter((w) => items.length >= w.count);
+      waiters = waiters.filter((w) => items.length < w.count);
+      for (const w of ready) w.resolve();
+    },
+    until(count: number): Promise<T[]> {
+      if (items.length >= count) return Promise.resolve(items);
+      return new Promise((resolve) => waiters.push({ count, resolve: () => resolve(items) }));
+    },
+  };
+}
+
+/** A promise the test opens when it wants a handler to finish. */
+export function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+/**
+ * The behaviour every Bus transport must share. `makeBus` returns a new bus on one shared namespace (same broker and
+ * prefix), so several buses model several processes.
+ */
+export function busContract(name: string, makeBus: () => ContractBus, options: BusContractOptions = {}): void {
+  describe(`Bus contract (${name})`, () => {
+    const buses: ContractBus[] = [];
+    const open = (): ContractBus => {
+      const bus = makeBus();
+      buses.push(bus);
+      return bus;
+    };
+    const unique = (what: string) => `${what}-${randomUUID().slice(0, 8)}`;
+    let server: ContractBus;
+    let client: ContractBus;
+
+    beforeAll(() => {
+      server = open();
+      client = open();
+    });
+
+    afterAll(async () => {
+      await Promise.all(buses.map((bus) => bus.close().catch(() => undefined)));
+      await options.cleanup?.();
+    });
+
+    describe('request/reply', () => {
+      test('when a service answers, then the caller gets its reply', async () => {
+        const service = unique('svc');
+        await server.serve(service, async (request) => ({ type: request.type, echo: request.payload }));
+
+        const reply = await client.request(service, 'lap.get', { lapIndex: 3, at: '2024-05-01T10:00:00.000Z' });
+
+        expect(reply).toEqual({ type: 'lap.get', echo: { lapIndex: 3, at: '2024-05-01T10:00:00.000Z' } });
+      });
+
+      test('when the caller sends headers, then the handler sees them', async () => {
+        const service = unique('svc');
+        const seen = collector<BusRequest>();
+        await server.serve(service, async (request) => {
+          seen.push(request);
+          return null;
+        });
+
+        await client.request(service, 'entity.get', {}, { headers: { requestId: 'req-42', tenant: 'team-a' } });
+
+        expect((await seen.until(1))[0].headers).toEqual({ requestId: 'req-42', tenant: 'team-a' });
+      });
+
+      test('when the handler throws an AppError, then the caller rejects with an equal AppError', async () => {
+        const service = unique('svc');
+        await server.serve(service, async () => {
+          throw new AppError(422, 'Setup name is missing', { title: 'Invalid setup', errors: { name: ['Required'] } });
+        });
+
+        const error = await client.request(service, 'setup.create', {}).catch((err: unknown) => err);
+
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ status: 422, title: 'Invalid setup', message: 'Setup name is missing', errors: { name: ['Required'] } });
+      });
+
+      test('when the handler throws anything else, then the caller gets a 500 that hides the internals', async () => {
+        const service = unique('svc');
+        await server.serve(service, async () => {
+          throw new Error('password=hunter2 leaked in a stack');
+        });
+
+        const error = await client.request(service, 'setup.create', {}).catch((err: unknown) => err);
+
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).status).toBe(500);
+        expect((error as AppError).message).not.toContain('hunter2');
+      });
+
+      test('when the service does not answer in time, then the caller rejects with 504', async () => {
+        const service = unique('svc');
+        const release = gate();
+        await server.serve(service, async () => {
+          await release.opened;
+          return 'too late';
+        });
+
+        const error = await client.request(service, 'slow.query', {}, { timeoutMs: 300 }).catch((err: unknown) => err);
+        release.open();
+
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).status).toBe(504);
+      });
+
+      test('when nobody ever served the service, then the caller rejects with 503', async () => {
+        const error = await client.request(unique('nobody'), 'entity.get', {}, { timeoutMs: 2000 }).catch((err: unknown) => err);
+
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).status).toBe(503);
+      });
+
+      test('when two instances serve one service, then they share its requests', async () => {
+        const service = unique('svc');
+        const second = open();
+        await server.serve(service, async () => 'first');
+        await second.serve(service, async () => 'second');
+
+        const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => client.request<string>(service, 'who', { i })));
+
+        expect(new Set(replies)).toEqual(new Set(['first', 'second']));
+        await second.close();
+      });
+
+      test('when served through serveCommands, then known types are dispatched and unknown ones get 400', async () => {
+        const service = unique('svc');
+        await serveCommands(server, service, { 'entity.get': async (request) => ({ id: (request.payload as { id: string }).id }) });
+
+        expect(await client.request(service, 'entity.get', { id: 'car-7' })).toEqual({ id: 'car-7' });
+        await expect(client.request(service, 'entity.drop', {})).rejects.toMatchObject({ status: 400 });
+      });
+    });
+
+    describe('events', () => {
+      test('when an event is published, then every bound queue gets it with its headers', async () => {
+        const exchange = unique('timing');
+        const [a, b] = [collector<BusEvent>(), collector<BusEvent>()];
+        await server.subscribe(exchange, unique('q-a'), ['lap.*'], async (event) => a.push(event));
+        await client.subscribe(exchange, unique('q-b'), ['lap.completed'], async (event) => b.push(event));
+
+        await client.publish(exchange, 'lap.completed', { lapIndex: 1 }, { requestId: 'req-7' });
+
+        for (const events of [await a.until(1), await b.until(1)]) {
+          expect(events[0]).toEqual({ exchange, routingKey: 'lap.completed', payload: { lapIndex: 1 }, headers: { requestId: 'req-7' }, redelivered: false });
+        }
+      });
+
+      test('when two consumers share one queue, then they compete and each event is handled once', async () => {
+        const exchange = unique('timing');
+        const queue = unique('q-shared');
+        const second = open();
+        const all = collector<string>();
+        const byFirst: number[] = [];
+        const bySecond: number[] = [];
+        await server.subscribe(exchange, queue, ['#'], async (event) => {
+          byFirst.push((event.payload as { n: number }).n);
+          all.push('first');
+        });
+        await second.subscribe(exchange, queue, ['#'], async (event) => {
+          bySecond.push((event.payload as { n: number }).n);
+          all.push('second');
+        });
+
+        for (let n = 0; n < 12; n++) await client.publish(exchange, 'lap.completed', { n });
+        await all.until(12);
+
+        expect([...byFirst, ...bySecond].sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, n) => n));
+        expect(byFirst.length).toBeGreaterThan(0);
+        expect(bySecond.length).toBeGreaterThan(0);
+        await second.close();
+      });
+
+      test('when bindings use * and #, then only matching routing keys arrive', async () => {
+        const exchange = unique('timing');
+        const received = collector<string>();
+        await server.subscribe(exchange, unique('q-topic'), ['car.*.lap', 'session.#'], async (event) => received.push(event.routingKey), { prefetch: 1 });
+
+        for (const key of ['car.7.lap', 'car.7.sector', 'car.7.x.lap', 'car.lap', 'session', 'session.a.b', 'sessions.x']) await client.publish(exchange, key, {});
+        await client.publish(exchange, 'session.end', {});
+        const keys = await received.until(4);
+
+        // Prefetch 1 on one queue keeps order, so the last event arriving means nothing else is on its way.
+        expect(keys).toEqual(['car.7.lap', 'session', 'session.a.b', 'session.end']);
+      });
+
+      test('when a handler throws, then the event is redelivered and marked so', async () => {
+        const exchange = unique('timing');
+        const deliveries = collector<BusEvent>();
+        await server.subscribe(exchange, unique('q-retry'), ['#'], async (event) => {
+          deliveries.push(event);
+          if (!event.redelivered) throw new Error('transient failure');
+        });
+
+        await client.publish(exchange, 'lap.completed', { lapIndex: 2 });
+        const [first, second] = await deliveries.until(2);
+
+        expect(first).toMatchObject({ payload: { lapIndex: 2 }, redelivered: false });
+        expect(second).toMatchObject({ payload: { lapIndex: 2 }, redelivered: true });
+      });
+
+      test('when a consumer dies before acking, then another consumer of the queue gets the event redelivered', async () => {
+        const exchange = unique('timing');
+        const queue = unique('q-crash');
+        const doomed = open();
+        const stuck = gate();
+        const arrivedAtDoomed = collector<BusEvent>();
+        await doomed.subscribe(exchange, queue, ['#'], async (event) => {
+          arrivedAtDoomed.push(event);
+          await stuck.opened;
+        });
+        await client.publish(exchange, 'lap.completed', { lapIndex: 9 });
+        await arrivedAtDoomed.until(1);
+
+        await doomed.destroy();
+        const survivor = collector<BusEvent>();
+        await server.subscribe(exchange, queue, ['#'], async (event) => survivor.push(event));
+        const [redelivered] = await survivor.until(1);
+        stuck.open();
+
+        expect(redelivered).toMatchObject({ payload: { lapIndex: 9 }, redelivered: true });
+      });
+
+      test('when a subscription closes, then it first lets the in-flight handler finish', async () => {
+        const exchange = unique('timing');
+        const release = gate();
+        const started = collector<void>();
+        let finished = false;
+        const subscription = await server.subscribe(exchange, unique('q-close'), ['#'], async () => {
+          started.push();
+          await release.opened;
+          finished = true;
+        });
+        await client.publish(exchange, 'lap.completed', {});
+        await started.until(1);
+
+        const closing = subscription.close();
+        setTimeout(release.open, 50);
+        await closing;
+
+        expect(finished).toBe(true);
+      });
+    });
+
+    describe('lifecycle', () => {
+      test('when open, then it is ready; when closed, then it is not and requests fail with 503', async () => {
+        const bus = open();
+        const service = unique('svc');
+        await bus.serve(service, async () => 'ok');
+        expect(await bus.request(service, 'ping', {})).toBe('ok');
+        expect(await bus.isReady()).toBe(true);
+
+        await bus.close();
+
+        expect(await bus.isReady()).toBe(false);
+        await expect(bus.request(service, 'ping', {})).rejects.toMatchObject({ status: 503 });
+      });
+    });
+  });
+}
