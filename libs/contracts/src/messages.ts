@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { CreateModel, Guid, SearchBody, UpdateModel } from './wire';
+
+/** Bus service names: each service consumes the request queue of its name. */
+export const SERVICES = { entity: 'entity', timing: 'timing', simulation: 'simulation', datafile: 'datafile' } as const;
+
+/** Topic exchanges. */
+export const EXCHANGES = { entityEvents: 'entity.events', simulationEvents: 'simulation.events', simulationJobs: 'simulation.jobs' } as const;
+
+export const Role = z.enum(['reader', 'editor', 'admin']);
+export type Role = z.infer<typeof Role>;
+
+/** Who is asking, resolved by the gateway from the API key and the AccountId header. */
+export const CallerContext = z.strictObject({ accountId: Guid, userId: Guid, role: Role });
+export type CallerContext = z.infer<typeof CallerContext>;
+
+const Include = z.array(z.string().max(500)).max(200).optional();
+const ParentIds = z.record(z.string(), Guid);
+
+export const EntityGet = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, include: Include });
+export const EntityList = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, include: Include });
+export const EntityCreate = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, body: CreateModel });
+export const EntityUpdate = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, body: UpdateModel });
+export const EntityDelete = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid });
+export const EntitySearch = z.strictObject({ caller: CallerContext, type: z.string(), body: SearchBody, include: Include });
+export type EntityGet = z.infer<typeof EntityGet>;
+export type EntityList = z.infer<typeof EntityList>;
+export type EntityCreate = z.infer<typeof EntityCreate>;
+export type EntityUpdate = z.infer<typeof EntityUpdate>;
+export type EntityDelete = z.infer<typeof EntityDelete>;
+export type EntitySearch = z.infer<typeof EntitySearch>;
+
+/** Command names the entity-service answers. */
+export const ENTITY_COMMANDS = {
+  get: 'entity.get',
+  list: 'entity.list',
+  create: 'entity.create',
+  update: 'entity.update',
+  delete: 'entity.delete',
+  search: 'entity.search',
+} as const;
+
+/** Reply to get/create/update: the entity JSON plus its modification time (sent as a response header). */
+export interface EntityReply {
+  entity: Record<string, unknown>;
+  lastModifiedTime: string;
+}
+
+/** `entity.<Type>.<created|updated|deleted>` on the entity events exchange, published after the commit. */
+export const EntityChangedEvent = z.object({
+  action: z.enum(['created', 'updated', 'deleted']),
+  accountId: Guid,
+  entityType: z.string(),
+  entityId: Guid,
+  parentIds: ParentIds,
+  changedParameters: z.array(z.string()),
+  occurredAt: z.string(),
+});
+export type EntityChangedEvent = z.infer<typeof EntityChangedEvent>;

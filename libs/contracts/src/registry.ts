@@ -1,0 +1,168 @@
+/**
+ * The entity registry: the one declaration of every entity type the service stores. The entity-service,
+ * the gateway's routes and validation, the OpenAPI document and the client library all read it.
+ * Adding a type is one entry here (the store is generic, so no migration is needed for a new type).
+ */
+
+export const PARAMETER_TYPES = ['Double', 'Integer', 'Boolean', 'DateTime', 'Text', 'Enum', 'Reference'] as const;
+export type ParameterType = (typeof PARAMETER_TYPES)[number];
+
+export interface ParameterDef {
+  name: string;
+  type: ParameterType;
+  /** Enum: the allowed values. */
+  enumValues?: readonly string[];
+  /** Reference: the plural name of the referenced type; the parameter is `<X>Id`, the nested object `<X>`. */
+  references?: string;
+  unit?: string;
+}
+
+export interface ParentDef {
+  /** camelCase query/body name, e.g. `eventId`. */
+  key: string;
+  /** Plural name of the parent type. */
+  type: string;
+}
+
+export interface EntityTypeDef {
+  /** Singular name, used in method names and events: `Setup`. */
+  name: string;
+  /** Plural name, the path segment: `Setups`. */
+  plural: string;
+  /** Parent keys in order; empty for account-level types. The first parent holds the child collection. */
+  parents: readonly ParentDef[];
+  /** Name of the collection on the first parent (default: plural). EventCars appear as an Event's `Cars`. */
+  collectionName?: string;
+  parameters: readonly ParameterDef[];
+  /** Siblings keep an order (`Index` on create); run sheets are the runs of the timing integration. */
+  ordered?: boolean;
+  features: { search?: boolean; attachments?: boolean; dataFileAccess?: boolean };
+  /** A parent that must already be entered: e.g. a setup's car must be an EventCar of the event. */
+  requiresEventCar?: 'event' | 'session';
+}
+
+const text = (name: string): ParameterDef => ({ name, type: 'Text' });
+const double = (name: string, unit?: string): ParameterDef => ({ name, type: 'Double', ...(unit ? { unit } : {}) });
+const integer = (name: string): ParameterDef => ({ name, type: 'Integer' });
+const dateTime = (name: string): ParameterDef => ({ name, type: 'DateTime' });
+const reference = (name: string, references: string): ParameterDef => ({ name: `${name}Id`, type: 'Reference', references });
+const enumeration = (name: string, enumValues: readonly string[]): ParameterDef => ({ name, type: 'Enum', enumValues });
+const associations = [reference('Championship', 'Championships'), reference('Event', 'Events'), reference('Car', 'Cars')];
+const NAME = text('Name');
+
+export const ENTITY_TYPES: readonly EntityTypeDef[] = [
+  { name: 'Championship', plural: 'Championships', parents: [], parameters: [NAME, integer('Year')], features: { attachments: true } },
+  { name: 'Event', plural: 'Events', parents: [{ key: 'championshipId', type: 'Championships' }], parameters: [NAME, dateTime('StartDate'), dateTime('EndDate'), text('Venue')], features: { attachments: true } },
+  {
+    name: 'Session',
+    plural: 'Sessions',
+    parents: [{ key: 'eventId', type: 'Events' }],
+    parameters: [NAME, reference('TrackConfiguration', 'TrackConfigurations'), dateTime('StartTime'), enumeration('SessionType', ['Practice', 'Qualifying', 'Race', 'Test'])],
+    ordered: true,
+    features: { attachments: true },
+  },
+  { name: 'Car', plural: 'Cars', parents: [], parameters: [NAME, text('Number'), text('Chassis')], features: { attachments: true } },
+  {
+    name: 'EventCar',
+    plural: 'EventCars',
+    parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }],
+    collectionName: 'Cars',
+    parameters: [NAME, reference('Car', 'Cars')],
+    features: {},
+  },
+  { name: 'Driver', plural: 'Drivers', parents: [], parameters: [NAME, text('ShortName'), text('Nationality')], features: {} },
+  { name: 'Track', plural: 'Tracks', parents: [], parameters: [NAME, text('Country')], features: { attachments: true } },
+  { name: 'TrackConfiguration', plural: 'TrackConfigurations', parents: [{ key: 'trackId', type: 'Tracks' }], parameters: [NAME, double('Length', 'm')], features: {} },
+  { name: 'TrackSectorDefinition', plural: 'TrackSectorDefinitions', parents: [{ key: 'trackConfigurationId', type: 'TrackConfigurations' }], parameters: [NAME, double('StartDistance', 'm')], ordered: true, features: {} },
+  { name: 'TrackSpeedTrapDefinition', plural: 'TrackSpeedTrapDefinitions', parents: [{ key: 'trackConfigurationId', type: 'TrackConfigurations' }], parameters: [NAME, double('Distance', 'm')], ordered: true, features: {} },
+  {
+    name: 'Setup',
+    plural: 'Setups',
+    parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }],
+    parameters: [NAME, text('Notes')],
+    requiresEventCar: 'event',
+    features: { attachments: true, dataFileAccess: true },
+  },
+  { name: 'EventCarData', plural: 'EventCarDatas', parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'event', features: { attachments: true } },
+  { name: 'Tyre', plural: 'Tyres', parents: [], parameters: [NAME, text('Compound'), text('SerialNumber'), ...associations], features: { search: true, attachments: true } },
+  { name: 'TyreWearMeasurement', plural: 'TyreWearMeasurements', parents: [{ key: 'tyreId', type: 'Tyres' }], parameters: [NAME, double('TreadDepth', 'mm'), dateTime('MeasuredTime')], ordered: true, features: {} },
+  {
+    name: 'IssueListIssue',
+    plural: 'IssueListIssues',
+    parents: [],
+    parameters: [NAME, text('Description'), enumeration('Status', ['Open', 'InProgress', 'Closed']), ...associations],
+    features: { search: true, attachments: true },
+  },
+  { name: 'AssemblyIteration', plural: 'AssemblyIterations', parents: [], parameters: [NAME, text('Description'), ...associations], features: { search: true, attachments: true } },
+  {
+    name: 'RunSheet',
+    plural: 'RunSheets',
+    parents: [{ key: 'sessionId', type: 'Sessions' }, { key: 'carId', type: 'Cars' }],
+    parameters: [NAME, reference('Driver', 'Drivers'), reference('Setup', 'Setups'), dateTime('PitInTime'), dateTime('PitOutTime'), double('PitInSessionTime', 's'), double('PitOutSessionTime', 's')],
+    ordered: true,
+    requiresEventCar: 'session',
+    features: { attachments: true, dataFileAccess: true },
+  },
+  { name: 'Lap', plural: 'Laps', parents: [{ key: 'runSheetId', type: 'RunSheets' }], parameters: [NAME, integer('StintLapNumber'), double('LapTime', 's')], ordered: true, features: { attachments: true } },
+  { name: 'LapSector', plural: 'LapSectors', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSectorDefinition', 'TrackSectorDefinitions'), double('SectorTime', 's')], ordered: true, features: {} },
+  { name: 'LapSpeedTrap', plural: 'LapSpeedTraps', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSpeedTrapDefinition', 'TrackSpeedTrapDefinitions'), double('Speed', 'km/h')], ordered: true, features: {} },
+  { name: 'SessionCarData', plural: 'SessionCarDatas', parents: [{ key: 'sessionId', type: 'Sessions' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'session', features: { attachments: true, dataFileAccess: true } },
+  {
+    name: 'ExternalSimulationProfile',
+    plural: 'ExternalSimulationProfiles',
+    parents: [],
+    parameters: [NAME, text('SimulationType'), text('StatusParameterName'), text('StudyIdParameterName'), text('StatusUpdateTimeParameterName')],
+    features: {},
+  },
+  {
+    name: 'ParameterDefinition',
+    plural: 'ParameterDefinitions',
+    parents: [],
+    parameters: [NAME, text('EntityType'), enumeration('ParameterType', PARAMETER_TYPES), text('EnumValues'), text('Unit'), text('ReferencedEntityType')],
+    features: {},
+  },
+];
+
+/** Parameters every attached file record carries (wire.md §3). */
+export const ATTACHED_FILE_PARAMETERS: readonly ParameterDef[] = [
+  text('FileName'),
+  integer('FileSize'),
+  { name: 'UseCompression', type: 'Boolean' },
+  integer('ServerAttachedFileState'),
+  text('AttachedFileGroupName'),
+  dateTime('CreatedTime'),
+];
+
+const byPlural = new Map(ENTITY_TYPES.map((t) => [t.plural.toLowerCase(), t]));
+
+export function entityType(plural: string): EntityTypeDef | undefined {
+  return byPlural.get(plural.toLowerCase());
+}
+
+export function requireEntityType(plural: string): EntityTypeDef {
+  const t = entityType(plural);
+  if (!t) throw new Error(`Unknown entity type ${plural}`);
+  return t;
+}
+
+/** The name under which `child` appears as a collection on its first parent. */
+export function collectionNameOf(child: EntityTypeDef): string {
+  return child.collectionName ?? child.plural;
+}
+
+/** Child types whose first parent is `parent`, i.e. the collections an entity of `parent` holds. */
+export function childTypesOf(parent: EntityTypeDef): EntityTypeDef[] {
+  return ENTITY_TYPES.filter((t) => t.parents[0]?.type === parent.plural);
+}
+
+/** The collection names of a type, in output order, ending with AttachedFiles when attachments are enabled. */
+export function collectionNamesOf(type: EntityTypeDef): string[] {
+  const names = childTypesOf(type).map(collectionNameOf);
+  if (type.features.attachments) names.push('AttachedFiles');
+  return names;
+}
+
+/** PascalCase name of a parent key: `eventId` → `EventId`. */
+export function pascal(key: string): string {
+  return key.charAt(0).toUpperCase() + key.slice(1);
+}

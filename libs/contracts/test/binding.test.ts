@@ -1,0 +1,63 @@
+import { CreateModel, ENTITY_TYPES, SearchBody, UpdateModel, buildOpenApiDocument, childTypesOf, collectionNamesOf, entityType, parseBody } from '../src';
+
+describe('parseBody (case-insensitive binding, wire.md §1)', () => {
+  test('when property names differ only in case, then they bind to the canonical names', () => {
+    const r = parseBody(UpdateModel, { parameterUpdates: [{ name: 'Name', value: 'Monza' }], lastModifiedTimeMaxAllowedValue: null });
+    expect(r).toEqual({ ok: true, value: { ParameterUpdates: [{ Name: 'Name', Value: 'Monza' }], LastModifiedTimeMaxAllowedValue: null } });
+  });
+
+  test('when a property is unknown, then it is named with "unknown property"', () => {
+    const r = parseBody(UpdateModel, { ParameterUpdates: [], ParameterUpdate: [] });
+    expect(r).toEqual({ ok: false, errors: { ParameterUpdate: ['unknown property'] } });
+  });
+
+  test('when a nested property is unknown or has the wrong type, then its full path is named', () => {
+    const r = parseBody(CreateModel, { ParameterUpdates: [{ Name: 'Name', Value: 5, Extra: 1 }], CopyAll: 'yes' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(Object.keys(r.errors).sort()).toEqual(['CopyAll', 'ParameterUpdates[0].Extra', 'ParameterUpdates[0].Value']);
+    expect(r.errors['ParameterUpdates[0].Extra']).toEqual(['unknown property']);
+  });
+
+  test('when a create body carries association keys, then they are accepted', () => {
+    const r = parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: 'x' }], ParameterUpdates: [] });
+    expect(r.ok).toBe(true);
+  });
+
+  test('when a search mode lacks the ids it needs, then each missing id is named', () => {
+    expect(parseBody(SearchBody, { AssociatedModelSearchMode: 4, EventId: '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a' })).toEqual({
+      ok: false,
+      errors: { CarId: ['is required for AssociatedModelSearchMode 4'] },
+    });
+    expect(parseBody(SearchBody, { associatedModelSearchMode: 7 }).ok).toBe(false);
+    expect(parseBody(SearchBody, { associatedModelSearchMode: 0, accountId: '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a' }).ok).toBe(true);
+  });
+});
+
+describe('entity registry', () => {
+  test('when a type names a parent or reference, then that type exists', () => {
+    for (const t of ENTITY_TYPES) {
+      for (const p of t.parents) expect(entityType(p.type)?.plural).toBe(p.type);
+      for (const p of t.parameters.filter((x) => x.type === 'Reference')) expect(entityType(p.references ?? '')).toBeDefined();
+    }
+  });
+
+  test('when an Event is described, then it holds Sessions, Cars (event cars) and AttachedFiles', () => {
+    const event = entityType('events');
+    expect(event && collectionNamesOf(event)).toEqual(expect.arrayContaining(['Sessions', 'Cars', 'AttachedFiles']));
+    expect(event && childTypesOf(event).map((t) => t.plural)).toContain('EventCars');
+  });
+});
+
+describe('OpenAPI document', () => {
+  test('when generated, then every registry type has its standard paths and search where enabled', () => {
+    const doc = buildOpenApiDocument();
+    expect(doc.openapi).toBe('3.1.0');
+    for (const t of ENTITY_TYPES) {
+      expect(doc.paths?.[`/${t.plural}`]).toHaveProperty('post');
+      expect(doc.paths?.[`/${t.plural}/{id}`]).toHaveProperty('put');
+      expect(Boolean(doc.paths?.[`/${t.plural}/Search`])).toBe(Boolean(t.features.search));
+    }
+    expect(doc.components?.schemas).toHaveProperty('UpdateModel');
+  });
+});
