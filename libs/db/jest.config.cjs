@@ -1,5 +1,6 @@
 module.exports = {
   ...require('../../jest.preset.cjs'),
+  ...require('./jest-pglite.cjs'),
   displayName: 'db',
   rootDir: __dirname,
 };

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const TEST_DATABASE_ADMIN_URL = process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  /** Connection string of the fresh database. */
+  url: string;
+  /** Drops the database, terminating any connection still open to it. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database `pitwall_t_<random>` on the real PostgreSQL, one per test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `pitwall_t_${randomBytes(6).toString('hex')}`;
+  await asAdmin((c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(TEST_DATABASE_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      asAdmin(async (c) => {
+        await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      }),
+  };
+}
+
+async function asAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_ADMIN_URL });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
