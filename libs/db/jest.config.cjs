@@ -3,4 +3,5 @@ module.exports = {
   ...require('./jest-pglite.cjs'),
   displayName: 'db',
   rootDir: __dirname,
+  globalSetup: require.resolve('../testing/src/global-setup.ts'),
 };
