@@ -2,4 +2,5 @@ module.exports = {
   ...require('../../jest.preset.cjs'),
   displayName: 'auth',
   rootDir: __dirname,
+  globalSetup: require.resolve('../testing/src/global-setup.ts'),
 };

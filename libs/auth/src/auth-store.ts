@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type pg from 'pg';
+import type { Cache } from '@pitwall/cache';
+import { AppError, type Logger } from '@pitwall/service-kit';
+import { generateApiKey, hashApiKey, isApiKey, sameHash } from './api-key';
+
+/** Prefix of every auth cache key in Redis; the gateway and the admin CLI must agree on it. */
+export const AUTH_CACHE_PREFIX = 'pitwall:auth:';
+
+export const ROLES = ['reader', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+export interface Principal {
+  userId: string;
+  keyId: string;
+}
+
+export interface AccountSummary {
+  Id: string;
+  Name: string;
+}
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string | null;
+  createdAt: Date;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  userId: string;
+  label: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface DemoAccount {
+  accountId: string;
+  userId: string;
+  /** A working key, or null when no key file was given and the demo user already existed (its key is only stored hashed). */
+  apiKey: string | null;
+}
+
+export interface AuthStoreOptions {
+  /** How long an authenticated key or a role stays cached (default 60 s). Revocation and membership changes evict at once. */
+  cacheTtlSeconds?: number;
+}
+
+/** The demo records have fixed ids, so creating them is idempotent across restarts and processes. */
+export const DEMO_ACCOUNT_ID = '00000000-0000-4000-8000-00000000de01';
+export const DEMO_USER_ID = '00000000-0000-4000-8000-00000000de02';
+
+const NONE = '-';
+const FOREIGN_KEY_VIOLATION = '23503';
+// Covers an authenticate() that read the key just before the revocation and writes the cache just after our eviction.
+const SECOND_EVICTION_DELAY_MS = 2000;
+
+/** Accounts, users, memberships and API keys (schema `auth`), with the hot reads cached. */
+export class AuthStore {
+  private readonly ttl: number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly cache: Cache,
+    private readonly logger: Logger,
+    options: AuthStoreOptions = {},
+  ) {
+    this.ttl = options.cacheTtlSeconds ?? 60;
+  }
+
+  async createAccount(name: string): Promise<AccountRecord> {
+    const { rows } = await this.pool.query('INSERT INTO auth.accounts (id, name) VALUES ($1, $2) RETURNING id, name, created_at', [randomUUID(), requireName(name)]);
+    return toAccount(rows[0]);
+  }
+
+  async createUser(name: string, email?: string): Promise<UserRecord> {
+    const { rows } = await this.pool.query('INSERT INTO auth.users (id, name, email) VALUES ($1, $2, $3) RETURNING id, name, email, created_at', [randomUUID(), requireName(name), email ?? null]);
+    return toUser(rows[0]);
+  }
+
+  /** Adds the user to the account, or changes the role of an existing membership. */
+  async addMembership(accountId: string, userId: string, role: Role): Promise<void> {
+    if (!isRole(role)) throw AppError.badRequest(`Role must be one of ${ROLES.join(', ')}`);
+    requireUuid(accountId, 'account id');
+    requireUuid(userId, 'user id');
+    try {
+      await this.pool.query(
+        'INSERT INTO auth.account_memberships (account_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role',
+        [accountId, userId, role],
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw AppError.notFound(`No account ${accountId} or no user ${userId}`);
+      throw err;
+    }
+    await this.cache.del(roleKey(userId, accountId));
+  }
+
+  /** Returns false when there was no such membership. */
+  async removeMembership(accountId: string, userId: string): Promise<boolean> {
+    requireUuid(accountId, 'account id');
+    requireUuid(userId, 'user id');
+    const { rowCount } = await this.pool.query('DELETE FROM auth.account_memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+    await this.cache.del(roleKey(userId, accountId));
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Creates a key for the user. The plain key is returned here and never again: only its hash is stored. */
+  async createApiKey(userId: string, label?: string): Promise<{ keyId: string; apiKey: string }> {
+    requireUuid(userId, 'user id');
+    const keyId = randomUUID();
+    const apiKey = generateApiKey();
+    try {
+      await this.pool.query('INSERT INTO auth.api_keys (id, user_id, key_hash, label) VALUES ($1, $2, $3, $4)', [keyId, userId, hashApiKey(apiKey), label ?? null]);
+    } catch (err) {
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw AppError.notFound(`No user ${userId}`);
+      throw err;
+    }
+    this.logger.info({ userId, keyId }, 'api key created');
+    return { keyId, apiKey };
+  }
+
+  /** Revokes the key and evicts it from the cache, so every process sharing the cache refuses it at once. False when no such live key. */
+  async revokeApiKey(keyId: string): Promise<boolean> {
+    requireUuid(keyId, 'key id');
+    const { rows } = await this.pool.query<{ key_hash: Buffer }>('UPDATE auth.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING key_hash', [keyId]);
+    if (rows.length === 0) return false;
+    const cacheKey = apiKeyCacheKey(rows[0].key_hash);
+    await this.cache.del(cacheKey);
+    setTimeout(() => void this.cache.del(cacheKey).catch(() => undefined), SECOND_EVICTION_DELAY_MS).unref();
+    this.logger.info({ keyId }, 'api key revoked');
+    return true;
+  }
+
+  /** The key's user, or null for a malformed, unknown or revoked key. A malformed key never reaches the database. */
+  async authenticate(apiKey: string): Promise<Principal | null> {
+    if (typeof apiKey !== 'string' || !isApiKey(apiKey)) return null;
+    const hash = hashApiKey(apiKey);
+    const cacheKey = apiKeyCacheKey(hash);
+    const cached = await this.readCache(cacheKey);
+    if (cached) return JSON.parse(cached) as Principal;
+    const { rows } = await this.pool.query<{ id: string; user_id: string; key_hash: Buffer }>(
+      'SELECT id, user_id, key_hash FROM auth.api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      [hash],
+    );
+    const row = rows[0];
+    if (!row || !sameHash(row.key_hash, hash)) return null;
+    const principal: Principal = { userId: row.user_id, keyId: row.id };
+    await this.writeCache(cacheKey, JSON.stringify(principal));
+    return principal;
+  }
+
+  /** The user's role in the account, or null when not a member. */
+  async roleFor(userId: string, accountId: string): Promise<Role | null> {
+    if (!isUuid(userId) || !isUuid(accountId)) return null;
+    const key = roleKey(userId, accountId);
+    const cached = await this.readCache(key);
+    if (cached) return cached === NONE ? null : (cached as Role);
+    const { rows } = await this.pool.query<{ role: Role }>('SELECT role FROM auth.account_memberships WHERE user_id = $1 AND account_id = $2', [userId, accountId]);
+    const role = rows[0]?.role ?? null;
+    await this.writeCache(key, role ?? NONE);
+    return role;
+  }
+
+  /** The accounts the user is a member of, in the wire shape of `GET /Accounts/GetAll`. */
+  async listAccounts(userId: string): Promise<AccountSummary[]> {
+    if (!isUuid(userId)) return [];
+    const { rows } = await this.pool.query<{ id: string; name: string }>(
+      'SELECT a.id, a.name FROM auth.accounts a JOIN auth.account_memberships m ON m.account_id = a.id WHERE m.user_id = $1 ORDER BY a.name, a.id',
+      [userId],
+    );
+    return rows.map((r) => ({ Id: r.id, Name: r.name }));
+  }
+
+  /** Every account (for operators). */
+  async listAllAccounts(): Promise<AccountRecord[]> {
+    const { rows } = await this.pool.query('SELECT id, name, created_at FROM auth.accounts ORDER BY name, id');
+    return rows.map(toAccount);
+  }
+
+  async getUser(userId: string): Promise<UserRecord | null> {
+    if (!isUuid(userId)) return null;
+    const { rows } = await this.pool.query('SELECT id, name, email, created_at FROM auth.users WHERE id = $1', [userId]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  /** The user's keys, newest first, revoked ones included; never the keys themselves. */
+  async listApiKeys(userId: string): Promise<ApiKeyRecord[]> {
+    requireUuid(userId, 'user id');
+    const { rows } = await this.pool.query('SELECT id, user_id, label, created_at, revoked_at FROM auth.api_keys WHERE user_id = $1 ORDER BY created_at DESC, id', [userId]);
+    return rows.map((r) => ({ keyId: r.id, userId: r.user_id, label: r.label, createdAt: r.created_at, revokedAt: r.revoked_at }));
+  }
+
+  /**
+   * Makes sure the demo account "Demo Racing", its user "demo" and the admin membership exist (fixed ids, so this is
+   * idempotent across restarts). With `keyFile`, always returns a working key: the one stored in the file if it
+   * still authenticates, otherwise a fresh one written there (mode 0600). Without it, a key is created only when the
+   * demo user is created, and `apiKey` is null on later starts.
+   */
+  async ensureDemoAccount(options: { keyFile?: string } = {}): Promise<DemoAccount> {
+    await this.pool.query("INSERT INTO auth.accounts (id, name) VALUES ($1, 'Demo Racing') ON CONFLICT (id) DO NOTHING", [DEMO_ACCOUNT_ID]);
+    const created = await this.pool.query("INSERT INTO auth.users (id, name) VALUES ($1, 'demo') ON CONFLICT (id) DO NOTHING", [DEMO_USER_ID]);
+    await this.addMembership(DEMO_ACCOUNT_ID, DEMO_USER_ID, 'admin');
+    const demo = { accountId: DEMO_ACCOUNT_ID, userId: DEMO_USER_ID };
+    if (options.keyFile) {
+      const stored = readKeyFile(options.keyFile);
+      if (stored && (await this.authenticate(stored))?.userId === DEMO_USER_ID) return { ...demo, apiKey: stored };
+      const { apiKey } = await this.createApiKey(DEMO_USER_ID, 'demo');
+      mkdirSync(dirname(options.keyFile), { recursive: true });
+      writeFileSync(options.keyFile, `${apiKey}\n`, { mode: 0o600 });
+      return { ...demo, apiKey };
+    }
+    if ((created.rowCount ?? 0) === 0) return { ...demo, apiKey: null };
+    return { ...demo, apiKey: (await this.createApiKey(DEMO_USER_ID, 'demo')).apiKey };
+  }
+
+  // The cache speeds things up but is not the authority: when it is unreachable, the database answers.
+  private async readCache(key: string): Promise<string | null> {
+    try {
+      return await this.cache.get(key);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'auth cache read failed; using the database');
+      return null;
+    }
+  }
+
+  private async writeCache(key: string, value: string): Promise<void> {
+    try {
+      await this.cache.set(key, value, this.ttl);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'auth cache write failed');
+    }
+  }
+}
+
+function apiKeyCacheKey(hash: Buffer): string {
+  return `key:${hash.toString('hex')}`;
+}
+
+function roleKey(userId: string, accountId: string): string {
+  return `role:${userId}:${accountId}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isUuid(value: string): boolean {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+function requireUuid(value: string, what: string): void {
+  if (!isUuid(value)) throw AppError.badRequest(`The ${what} "${value}" is not a GUID`);
+}
+
+function requireName(name: string): string {
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (!trimmed) throw AppError.badRequest('A name is required');
+  return trimmed;
+}
+
+function readKeyFile(path: string): string | null {
+  try {
+    const key = readFileSync(path, 'utf8').trim();
+    return isApiKey(key) ? key : null;
+  } catch {
+    return null;
+  }
+}
+
+function toAccount(r: { id: string; name: string; created_at: Date }): AccountRecord {
+  return { id: r.id, name: r.name, createdAt: r.created_at };
+}
+
+function toUser(r: { id: string; name: string; email: string | null; created_at: Date }): UserRecord {
+  return { id: r.id, name: r.name, email: r.email, createdAt: r.created_at };
+}

@@ -1,0 +1,160 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { RedisCache } from '@pitwall/cache';
+import { createPool, migrate } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createLogger } from '@pitwall/service-kit';
+import { uniquePrefix } from '@pitwall/testing';
+import { AUTH_SCHEMA, AuthStore, authMigrations, DEMO_ACCOUNT_ID } from '../../src';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const logger = createLogger('auth-test');
+
+describe('AuthStore', () => {
+  let db: TestDatabase;
+  let pool: pg.Pool;
+  const prefix = uniquePrefix('auth');
+  const caches: RedisCache[] = [];
+  const store = () => {
+    const cache = new RedisCache(REDIS_URL, prefix, logger);
+    caches.push(cache);
+    return new AuthStore(pool, cache, logger, { cacheTtlSeconds: 300 });
+  };
+  const member = async (s: AuthStore, role: 'reader' | 'editor' | 'admin' = 'reader') => {
+    const account = await s.createAccount(`Team ${Math.random().toString(36).slice(2, 8)}`);
+    const user = await s.createUser(`driver-${Math.random().toString(36).slice(2, 8)}`);
+    await s.addMembership(account.id, user.id, role);
+    return { accountId: account.id, userId: user.id };
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = createPool({ url: db.url, applicationName: 'auth-test', logger, max: 4 });
+    await migrate(pool, { schema: AUTH_SCHEMA, migrations: authMigrations, logger });
+  });
+  afterAll(async () => {
+    await caches[0]?.clear();
+    await Promise.all(caches.map((c) => c.close()));
+    await pool.end();
+    await db.drop();
+  });
+
+  describe('API keys', () => {
+    test('when a key is created, then it is a v4 GUID that authenticates as its user, and only its hash is stored', async () => {
+      const s = store();
+      const { userId } = await member(s);
+      const { keyId, apiKey } = await s.createApiKey(userId, 'laptop');
+      expect(apiKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(await s.authenticate(apiKey)).toEqual({ userId, keyId });
+      const { rows } = await pool.query('SELECT * FROM auth.api_keys WHERE id = $1', [keyId]);
+      expect(JSON.stringify(rows[0])).not.toContain(apiKey);
+      expect(await s.listApiKeys(userId)).toEqual([expect.objectContaining({ keyId, label: 'laptop', revokedAt: null })]);
+    });
+
+    test('when a cached key is revoked, then it is refused at once, also by a second store sharing the cache', async () => {
+      const first = store();
+      const second = store();
+      const { userId } = await member(first);
+      const { keyId, apiKey } = await first.createApiKey(userId);
+      expect(await first.authenticate(apiKey)).not.toBeNull();
+      expect(await second.authenticate(apiKey)).not.toBeNull(); // now cached in Redis
+
+      expect(await first.revokeApiKey(keyId)).toBe(true);
+
+      expect(await second.authenticate(apiKey)).toBeNull();
+      expect(await first.authenticate(apiKey)).toBeNull();
+      expect(await first.revokeApiKey(keyId)).toBe(false);
+      expect((await first.listApiKeys(userId))[0].revokedAt).toBeInstanceOf(Date);
+    });
+
+    test('when a key is not in GUID form, then it is refused without a database query', async () => {
+      const s = store();
+      const query = jest.spyOn(pool, 'query');
+      try {
+        for (const bad of ['', 'not-a-key', 'ABCDEF01-2345-4678-89AB-CDEF01234567', '12345678-1234-1234-1234-123456789012']) {
+          expect(await s.authenticate(bad)).toBeNull();
+        }
+        expect(query).not.toHaveBeenCalled();
+      } finally {
+        query.mockRestore();
+      }
+    });
+
+    test('when a well-formed key was never issued, then it is refused', async () => {
+      expect(await store().authenticate('0f8fad5b-d9cb-469f-a165-70867728950e')).toBeNull();
+    });
+
+    test('when a key is created for an unknown user, then it is a 404', async () => {
+      await expect(store().createApiKey('0f8fad5b-d9cb-469f-a165-70867728950e')).rejects.toMatchObject({ status: 404 });
+    });
+  });
+
+  describe('roles and accounts', () => {
+    test('when a membership is added, changed and removed, then roleFor follows at once despite the cache', async () => {
+      const s = store();
+      const other = store();
+      const { accountId, userId } = await member(s, 'reader');
+      expect(await other.roleFor(userId, accountId)).toBe('reader');
+      await s.addMembership(accountId, userId, 'admin');
+      expect(await other.roleFor(userId, accountId)).toBe('admin');
+      expect(await s.removeMembership(accountId, userId)).toBe(true);
+      expect(await other.roleFor(userId, accountId)).toBeNull();
+    });
+
+    test('when the user is not a member of an account, then roleFor is null', async () => {
+      const s = store();
+      const a = await member(s);
+      const b = await member(s);
+      expect(await s.roleFor(a.userId, b.accountId)).toBeNull();
+      expect(await s.roleFor('nonsense', b.accountId)).toBeNull();
+    });
+
+    test('when a role is not reader, editor or admin, then addMembership refuses it', async () => {
+      const s = store();
+      const { accountId, userId } = await member(s);
+      await expect(s.addMembership(accountId, userId, 'owner' as 'admin')).rejects.toMatchObject({ status: 400 });
+    });
+
+    test('when a user belongs to two accounts, then listAccounts returns both as {Id, Name} and no others', async () => {
+      const s = store();
+      const { accountId, userId } = await member(s);
+      const second = await s.createAccount('Zeta Motorsport');
+      await s.addMembership(second.id, userId, 'editor');
+      await member(s); // someone else's account
+      const accounts = await s.listAccounts(userId);
+      expect(accounts).toHaveLength(2);
+      expect(accounts).toEqual(expect.arrayContaining([{ Id: second.id, Name: 'Zeta Motorsport' }, expect.objectContaining({ Id: accountId })]));
+      expect((await s.listAllAccounts()).map((a) => a.id)).toEqual(expect.arrayContaining([accountId, second.id]));
+    });
+  });
+
+  describe('ensureDemoAccount', () => {
+    test('when run on every start with a key file, then the demo records exist once and the printed key always works', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pitwall-auth-'));
+      const keyFile = join(dir, 'demo-api-key');
+      try {
+        const s = store();
+        const first = await s.ensureDemoAccount({ keyFile });
+        const again = await store().ensureDemoAccount({ keyFile });
+        expect(again).toEqual(first);
+        expect(readFileSync(keyFile, 'utf8').trim()).toBe(first.apiKey);
+        expect(await s.authenticate(first.apiKey as string)).toMatchObject({ userId: first.userId });
+        expect(await s.roleFor(first.userId, DEMO_ACCOUNT_ID)).toBe('admin');
+        expect(await s.listAccounts(first.userId)).toEqual([{ Id: DEMO_ACCOUNT_ID, Name: 'Demo Racing' }]);
+
+        // A lost or revoked key is replaced by a fresh one.
+        const [key] = await s.listApiKeys(first.userId);
+        await s.revokeApiKey(key.keyId);
+        const replaced = await s.ensureDemoAccount({ keyFile });
+        expect(replaced.apiKey).not.toBe(first.apiKey);
+        expect(await s.authenticate(replaced.apiKey as string)).not.toBeNull();
+        const { rows } = await pool.query("SELECT count(*)::int AS n FROM auth.accounts WHERE name = 'Demo Racing'");
+        expect(rows[0].n).toBe(1);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+});
