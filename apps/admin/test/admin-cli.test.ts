@@ -1,0 +1,97 @@
+import { AuthStore } from '@pitwall/auth';
+import { RedisCache } from '@pitwall/cache';
+import { createPool } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createLogger } from '@pitwall/service-kit';
+import { uniquePrefix } from '@pitwall/testing';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, runAdmin } from '../src/cli';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const logger = createLogger('admin-test');
+
+describe('admin CLI', () => {
+  let db: TestDatabase;
+  const cachePrefix = uniquePrefix('admin');
+
+  const admin = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(argv, { env: { DATABASE_URL: db.url, REDIS_URL }, io: { out: (l) => out.push(l), err: (l) => err.push(l) }, cachePrefix });
+    return { code, out: out.join('\n'), err: err.join('\n'), ids: [...(out.join('\n').match(GUID) ?? [])] as string[] };
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  test('when an operator sets up an account, a member and a key, then the key works and revoking it evicts the gateway cache', async () => {
+    const account = await admin('create-account', 'Apex Racing');
+    expect(account.code).toBe(EXIT_OK);
+    const [accountId] = account.ids;
+    const [userId] = (await admin('create-user', 'Jo Engineer')).ids;
+    expect((await admin('add-member', accountId, userId, 'editor')).code).toBe(EXIT_OK);
+    const created = await admin('create-key', userId, 'pit laptop');
+    expect(created.code).toBe(EXIT_OK);
+    const [keyId, apiKey] = created.ids;
+
+    // A "gateway" sharing the Redis prefix authenticates, so the key is now cached.
+    const pool = createPool({ url: db.url, applicationName: 'admin-test', logger, max: 2 });
+    const cache = new RedisCache(REDIS_URL, cachePrefix, logger);
+    try {
+      const gateway = new AuthStore(pool, cache, logger, { cacheTtlSeconds: 300 });
+      expect(await gateway.authenticate(apiKey)).toEqual({ userId, keyId });
+      expect(await gateway.roleFor(userId, accountId)).toBe('editor');
+
+      const listed = await admin('list-keys', userId);
+      expect(listed.out).toContain(keyId);
+      expect(listed.out).toContain('pit laptop');
+      expect(listed.out).not.toContain(apiKey);
+      expect((await admin('list-accounts')).out).toMatch(new RegExp(`${accountId}\\tApex Racing`));
+
+      const revoked = await admin('revoke-key', keyId);
+      expect(revoked).toMatchObject({ code: EXIT_OK, err: '' });
+      expect(await gateway.authenticate(apiKey)).toBeNull();
+      expect((await admin('list-keys', userId)).out).toMatch(/revoked/);
+    } finally {
+      await cache.clear();
+      await cache.close();
+      await pool.end();
+    }
+  });
+
+  test('when a key that does not exist is revoked, then it fails with exit code 1 and says why', async () => {
+    const result = await admin('revoke-key', '0f8fad5b-d9cb-469f-a165-70867728950e');
+    expect(result.code).toBe(EXIT_FAILURE);
+    expect(result.err).toMatch(/No live API key/);
+  });
+
+  test('when a member is added to an account that does not exist, then it fails with exit code 1', async () => {
+    const [userId] = (await admin('create-user', 'Lost')).ids;
+    const result = await admin('add-member', '0f8fad5b-d9cb-469f-a165-70867728950e', userId, 'reader');
+    expect(result.code).toBe(EXIT_FAILURE);
+    expect(result.err).toMatch(/No account/);
+  });
+
+  test.each([
+    [[], /Usage: npm run admin/],
+    [['launch-rocket'], /Unknown command "launch-rocket"/],
+    [['create-account'], /create-account <name>/],
+    [['add-member', 'x', 'y', 'admin'], /accountId must be a GUID/],
+    [['add-member', '0f8fad5b-d9cb-469f-a165-70867728950e', '0f8fad5b-d9cb-469f-a165-70867728950e', 'owner'], /role must be one of reader, editor, admin/],
+  ])('when called with %j, then it exits 2 with a usage message', async (argv, message) => {
+    const result = await admin(...argv);
+    expect(result.code).toBe(EXIT_USAGE);
+    expect(result.err).toMatch(message);
+  });
+
+  test('when DATABASE_URL is missing, then it exits 2 naming the variable', async () => {
+    const err: string[] = [];
+    const code = await runAdmin(['list-accounts'], { env: {}, io: { out: () => undefined, err: (l) => err.push(l) } });
+    expect(code).toBe(EXIT_USAGE);
+    expect(err.join('\n')).toMatch(/DATABASE_URL is not set/);
+  });
+});
