@@ -1,1 +1,97 @@
-export {};
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { InProcessBus, type Bus } from '@pitwall/bus';
+import { MemoryCache, type Cache } from '@pitwall/cache';
+import { startEmbeddedPostgres } from '@pitwall/db';
+import { createLogger, installProcessHandlers, intVar, loadConfig } from '@pitwall/service-kit';
+
+/**
+ * `npm start`: the five deployable apps in one process. Each part is embedded unless its environment
+ * variable names a real server: DATABASE_URL (else PGlite served over the Postgres wire protocol),
+ * AMQP_URL (else the in-process bus), REDIS_URL (else an in-memory cache).
+ * The apps are loaded from their own bundles at run time, as the containers run them: this app imports none.
+ */
+const Config = z.object({
+  PORT: intVar(8080),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  AMQP_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  BUS_PREFIX: z.string().default('pitwall.'),
+});
+
+interface Handle {
+  stop(): Promise<void>;
+}
+interface AppModule {
+  start(env: NodeJS.ProcessEnv, shared: { bus?: Bus; cache?: Cache }): Promise<Handle & Record<string, unknown>>;
+}
+interface GatewayModuleHandle extends Handle {
+  address: string;
+  port: number;
+  auth: { ensureDemoAccount(options: { keyFile: string }): Promise<{ accountId: string; userId: string; apiKey: string }> };
+}
+
+const SERVICES = ['entity-service', 'timing-service', 'simulation-service', 'datafile-service'] as const;
+
+function loadApp(name: string): AppModule {
+  return require(join(__dirname, '..', name, 'main.js')) as AppModule;
+}
+
+export async function main(): Promise<void> {
+  const logger = createLogger('standalone');
+  const config = loadConfig(Config, process.env);
+  const dataDir = resolve(config.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const closers: (() => Promise<void>)[] = [];
+
+  let databaseUrl = config.DATABASE_URL;
+  let embeddedPg: { stop(): Promise<void> } | undefined;
+  if (!databaseUrl) {
+    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg') });
+    databaseUrl = pg.url;
+    embeddedPg = pg;
+    logger.info({ url: pg.url }, 'embedded PostgreSQL (PGlite) serving');
+  }
+  const shared: { bus?: Bus; cache?: Cache } = {};
+  if (!config.AMQP_URL) shared.bus = new InProcessBus({ prefix: config.BUS_PREFIX, logger });
+  if (!config.REDIS_URL) shared.cache = new MemoryCache();
+
+  const env = { ...process.env, DATABASE_URL: databaseUrl, HEALTH_PORT: '0', PORT: String(config.PORT) };
+  const services: Handle[] = [];
+  for (const name of SERVICES) services.push(await loadApp(name).start(env, shared));
+  const gateway = (await loadApp('gateway').start(env, shared)) as unknown as GatewayModuleHandle;
+
+  // Stop taking requests first, then the services (finishing their messages), then the shared transports.
+  closers.push(() => gateway.stop());
+  for (const s of services.reverse()) closers.push(() => s.stop());
+  if (shared.bus) closers.push(() => (shared.bus as Bus).close());
+  if (shared.cache) closers.push(() => (shared.cache as Cache).close());
+  if (embeddedPg) closers.push(() => (embeddedPg as { stop(): Promise<void> }).stop());
+  installProcessHandlers(logger, closers);
+
+  const demo = await gateway.auth.ensureDemoAccount({ keyFile: join(dataDir, 'demo-api-key') });
+  const base = `http://localhost:${gateway.port}`;
+  process.stdout.write(
+    [
+      '',
+      `Pitwall is running on ${base}  (database: ${embeddedPg ? 'embedded PGlite' : 'DATABASE_URL'}, bus: ${config.AMQP_URL ? 'RabbitMQ' : 'in-process'}, cache: ${config.REDIS_URL ? 'Redis' : 'in-memory'})`,
+      `AccountId: ${demo.accountId}`,
+      `ApiKey: ${demo.apiKey}`,
+      '',
+      'Try:',
+      `  curl -s ${base}/Championships -H 'ApiKey: ${demo.apiKey}' -H 'AccountId: ${demo.accountId}'`,
+      `  curl -s -X POST ${base}/Championships -H 'ApiKey: ${demo.apiKey}' -H 'AccountId: ${demo.accountId}' -H 'Content-Type: application/json' -d '{"ParameterUpdates":[{"Name":"Name","Value":"GT World Challenge 2026"}]}'`,
+      `API document: ${base}/swagger`,
+      '',
+    ].join('\n'),
+  );
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    createLogger('standalone').fatal({ err: err instanceof Error ? err.message : err }, 'failed to start');
+    process.exit(1);
+  });
+}

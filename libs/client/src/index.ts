@@ -1,1 +1,3 @@
-export {};
+export * from './client-base';
+export { PitwallClient } from './generated';
+export { generateClientSource } from './codegen';

@@ -1,0 +1,92 @@
+import amqp from 'amqplib';
+import pino from 'pino';
+import { AuthStore, type Role } from '@pitwall/auth';
+import { RedisCache } from '@pitwall/cache';
+import { PitwallClient } from '@pitwall/client';
+import { createPool } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { uniquePrefix } from '@pitwall/testing';
+
+// tools/stack.cjs is the process-level twin of docker/compose.yaml, shared with `npm run start:distributed`.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { startStack } = require('../../../../tools/stack.cjs') as {
+  startStack(options: { env: Record<string, string>; apps?: string[]; readyPath?: string }): Promise<Stack>;
+};
+
+export interface Stack {
+  baseUrl: string;
+  procs: { name: string; output: string; child: import('node:child_process').ChildProcess }[];
+  stop(): Promise<{ name: string; exitCode: number | null; signal: string | null }[]>;
+}
+
+export const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
+export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+export interface Member {
+  accountId: string;
+  userId: string;
+  keyId: string;
+  apiKey: string;
+  client: PitwallClient;
+}
+
+/** The five apps as separate processes on the real PostgreSQL, RabbitMQ and Redis, isolated by database and prefixes. */
+export class DistributedStack {
+  private constructor(
+    readonly stack: Stack,
+    readonly auth: AuthStore,
+    private readonly db: TestDatabase,
+    private readonly closeAuth: () => Promise<void>,
+    readonly prefix: string,
+  ) {}
+
+  static async start(options: { apps?: string[]; env?: Record<string, string>; readyPath?: string } = {}): Promise<DistributedStack> {
+    const db = await createTestDatabase();
+    const prefix = uniquePrefix('e2e');
+    const env = { DATABASE_URL: db.url, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'warn', ...options.env };
+    const stack = await startStack({ env, apps: options.apps, readyPath: options.readyPath });
+    const pool = createPool({ url: db.url, applicationName: 'e2e', logger: pino({ level: 'silent' }) });
+    const cache = new RedisCache(REDIS_URL, `${prefix}:`);
+    const auth = new AuthStore(pool, cache, pino({ level: 'silent' }));
+    return new DistributedStack(stack, auth, db, async () => {
+      await cache.clear();
+      await cache.close();
+      await pool.end();
+    }, prefix);
+  }
+
+  get baseUrl(): string {
+    return this.stack.baseUrl;
+  }
+
+  /** A new account with a user of `role` and a key for it. */
+  async member(role: Role = 'admin', accountId?: string): Promise<Member> {
+    const account = accountId ?? (await this.auth.createAccount(`Team ${Math.random().toString(36).slice(2, 8)}`)).id;
+    const user = await this.auth.createUser(`${role}-${Math.random().toString(36).slice(2, 8)}`);
+    await this.auth.addMembership(account, user.id, role);
+    const { keyId, apiKey } = await this.auth.createApiKey(user.id, 'e2e');
+    return { accountId: account, userId: user.id, keyId, apiKey, client: new PitwallClient({ baseUrl: this.baseUrl, apiKey, accountId: account }) };
+  }
+
+  async stop(): Promise<{ name: string; exitCode: number | null; signal: string | null }[]> {
+    const exits = await this.stack.stop();
+    await this.closeAuth();
+    await deletePrefixedQueues(this.prefix);
+    await this.db.drop();
+    return exits;
+  }
+}
+
+/** Removes the run's durable queues and exchanges so repeated runs leave nothing behind on the broker. */
+async function deletePrefixedQueues(prefix: string): Promise<void> {
+  const conn = await amqp.connect(AMQP_URL);
+  try {
+    const ch = await conn.createChannel();
+    ch.on('error', () => undefined);
+    for (const q of ['svc.entity', 'svc.timing', 'svc.simulation', 'svc.datafile', 'dlq']) await ch.deleteQueue(`${prefix}.${q}`).catch(() => undefined);
+    for (const x of ['entity.events', 'simulation.events', 'simulation.jobs']) await ch.deleteExchange(`${prefix}.${x}`).catch(() => undefined);
+    await ch.close().catch(() => undefined);
+  } finally {
+    await conn.close();
+  }
+}

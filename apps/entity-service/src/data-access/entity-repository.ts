@@ -1,0 +1,152 @@
+import type { ParameterValue } from '../domain/parameters';
+
+/** Anything that runs a query: a pool or a client inside a transaction. */
+export interface Queryable {
+  query<R extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+export interface EntityRow {
+  id: string;
+  account_id: string;
+  type: string;
+  parent_id: string | null;
+  parent2_id: string | null;
+  position: number;
+  parameters: Record<string, ParameterValue>;
+  created_at: Date;
+  modified_at: Date;
+}
+
+export interface AttachedFileRow {
+  id: string;
+  account_id: string;
+  entity_id: string;
+  file_name: string;
+  group_name: string | null;
+  use_compression: boolean;
+  state: number;
+  file_size: string | null;
+  created_time: Date;
+}
+
+const COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, created_at, modified_at';
+
+/** Plain-object access to entity rows; every read is scoped to one account. */
+export const entityRepository = {
+  async findById(q: Queryable, accountId: string, type: string, id: string, forUpdate = false): Promise<EntityRow | undefined> {
+    const { rows } = await q.query<EntityRow>(
+      `SELECT ${COLUMNS} FROM entity.entities WHERE id = $1 AND account_id = $2 AND type = $3${forUpdate ? ' FOR UPDATE' : ''}`,
+      [id, accountId, type],
+    );
+    return rows[0];
+  },
+
+  async findByIds(q: Queryable, accountId: string, type: string, ids: string[]): Promise<EntityRow[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2 AND type = $3`, [ids, accountId, type]);
+    return rows;
+  },
+
+  /** Children of many parents in one query, in sibling order. */
+  async childrenOf(q: Queryable, accountId: string, type: string, parentIds: string[]): Promise<EntityRow[]> {
+    if (parentIds.length === 0) return [];
+    const { rows } = await q.query<EntityRow>(
+      `SELECT ${COLUMNS} FROM entity.entities WHERE parent_id = ANY($1::uuid[]) AND account_id = $2 AND type = $3 ORDER BY parent_id, position, created_at`,
+      [parentIds, accountId, type],
+    );
+    return rows;
+  },
+
+  async list(q: Queryable, accountId: string, type: string, parent: { parent_id?: string; parent2_id?: string }): Promise<EntityRow[]> {
+    const where = ['account_id = $1', 'type = $2'];
+    const values: unknown[] = [accountId, type];
+    if (parent.parent_id) where.push(`parent_id = $${values.push(parent.parent_id)}`);
+    if (parent.parent2_id) where.push(`parent2_id = $${values.push(parent.parent2_id)}`);
+    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE ${where.join(' AND ')} ORDER BY parent_id, parent2_id, position, created_at`, values);
+    return rows;
+  },
+
+  /** Association search (wire.md §5): the filters are parameter names → ids. */
+  async searchByAssociations(q: Queryable, accountId: string, type: string, filters: Record<string, string>): Promise<EntityRow[]> {
+    const where = ['account_id = $1', 'type = $2'];
+    const values: unknown[] = [accountId, type];
+    for (const [name, id] of Object.entries(filters)) where.push(`parameters->>'${name.replace(/[^A-Za-z]/g, '')}' = $${values.push(id)}`);
+    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE ${where.join(' AND ')} ORDER BY position, created_at`, values);
+    return rows;
+  },
+
+  /** The sibling with the highest position (the "last" one for CopyFromLast). */
+  async lastSibling(q: Queryable, accountId: string, type: string, parent_id: string | null, parent2_id: string | null): Promise<EntityRow | undefined> {
+    const { rows } = await q.query<EntityRow>(
+      `SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = $2 AND parent_id IS NOT DISTINCT FROM $3 AND parent2_id IS NOT DISTINCT FROM $4
+       ORDER BY position DESC, created_at DESC LIMIT 1`,
+      [accountId, type, parent_id, parent2_id],
+    );
+    return rows[0];
+  },
+
+  async siblingCount(q: Queryable, accountId: string, type: string, parent_id: string | null, parent2_id: string | null): Promise<number> {
+    const { rows } = await q.query<{ n: string }>(
+      `SELECT count(*) AS n FROM entity.entities WHERE account_id = $1 AND type = $2 AND parent_id IS NOT DISTINCT FROM $3 AND parent2_id IS NOT DISTINCT FROM $4`,
+      [accountId, type, parent_id, parent2_id],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
+  /** Makes room at `position` among siblings (ordered insert). */
+  async shiftPositions(q: Queryable, accountId: string, type: string, parent_id: string | null, parent2_id: string | null, from: number): Promise<void> {
+    await q.query(
+      `UPDATE entity.entities SET position = position + 1 WHERE account_id = $1 AND type = $2 AND parent_id IS NOT DISTINCT FROM $3 AND parent2_id IS NOT DISTINCT FROM $4 AND position >= $5`,
+      [accountId, type, parent_id, parent2_id, from],
+    );
+  },
+
+  async insert(q: Queryable, row: EntityRow): Promise<void> {
+    await q.query(
+      `INSERT INTO entity.entities (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [row.id, row.account_id, row.type, row.parent_id, row.parent2_id, row.position, JSON.stringify(row.parameters), row.created_at, row.modified_at],
+    );
+  },
+
+  async updateParameters(q: Queryable, id: string, parameters: Record<string, ParameterValue>, modifiedAt: Date): Promise<void> {
+    await q.query(`UPDATE entity.entities SET parameters = $2, modified_at = $3 WHERE id = $1`, [id, JSON.stringify(parameters), modifiedAt]);
+  },
+
+  async delete(q: Queryable, id: string): Promise<void> {
+    await q.query(`DELETE FROM entity.entities WHERE id = $1`, [id]);
+  },
+
+  /** Every descendant through first-parent links, parents before children (for CopyAll). */
+  async descendants(q: Queryable, accountId: string, rootId: string): Promise<(EntityRow & { depth: number })[]> {
+    const { rows } = await q.query<EntityRow & { depth: number }>(
+      `WITH RECURSIVE tree AS (
+         SELECT ${COLUMNS}, 1 AS depth FROM entity.entities WHERE parent_id = $1 AND account_id = $2
+         UNION ALL
+         SELECT e.id, e.account_id, e.type, e.parent_id, e.parent2_id, e.position, e.parameters, e.created_at, e.modified_at, t.depth + 1
+         FROM entity.entities e JOIN tree t ON e.parent_id = t.id
+       ) SELECT * FROM tree ORDER BY depth, position, created_at`,
+      [rootId, accountId],
+    );
+    return rows;
+  },
+
+  async parameterDefinitions(q: Queryable, accountId: string): Promise<EntityRow[]> {
+    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = 'ParameterDefinitions'`, [accountId]);
+    return rows;
+  },
+
+  async eventCarExists(q: Queryable, accountId: string, eventId: string, carId: string): Promise<boolean> {
+    const { rows } = await q.query(`SELECT 1 FROM entity.entities WHERE account_id = $1 AND type = 'EventCars' AND parent_id = $2 AND parent2_id = $3 LIMIT 1`, [accountId, eventId, carId]);
+    return rows.length > 0;
+  },
+
+  async attachedFilesOf(q: Queryable, accountId: string, entityIds: string[]): Promise<AttachedFileRow[]> {
+    if (entityIds.length === 0) return [];
+    const { rows } = await q.query<AttachedFileRow>(
+      `SELECT id, account_id, entity_id, file_name, group_name, use_compression, state, file_size::text AS file_size, created_time
+       FROM entity.attached_files WHERE entity_id = ANY($1::uuid[]) AND account_id = $2 ORDER BY entity_id, created_time, id`,
+      [entityIds, accountId],
+    );
+    return rows;
+  },
+};

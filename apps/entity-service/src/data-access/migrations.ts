@@ -1,0 +1,52 @@
+import type { Migration } from '@pitwall/db';
+
+export const ENTITY_SCHEMA = 'entity';
+
+/** The entity store is generic: one row per entity whatever its type, so a new registry type needs no migration. */
+export const entityMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'entities and attached files',
+    sql: `
+      CREATE TABLE entity.entities (
+        id uuid PRIMARY KEY,
+        account_id uuid NOT NULL,
+        type text NOT NULL,
+        parent_id uuid REFERENCES entity.entities(id) ON DELETE CASCADE,
+        parent2_id uuid REFERENCES entity.entities(id) ON DELETE CASCADE,
+        position integer NOT NULL DEFAULT 0,
+        parameters jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL,
+        modified_at timestamptz NOT NULL
+      );
+      CREATE INDEX entities_children ON entity.entities (parent_id, type, position);
+      CREATE INDEX entities_parent2 ON entity.entities (parent2_id, type);
+      CREATE INDEX entities_account_type ON entity.entities (account_id, type, position);
+      CREATE INDEX entities_assoc_championship ON entity.entities (account_id, type, (parameters->>'ChampionshipId'));
+      CREATE INDEX entities_assoc_event ON entity.entities (account_id, type, (parameters->>'EventId'), (parameters->>'CarId'));
+      CREATE INDEX entities_assoc_car ON entity.entities (account_id, type, (parameters->>'CarId'));
+
+      CREATE TABLE entity.attached_files (
+        id uuid PRIMARY KEY,
+        account_id uuid NOT NULL,
+        entity_id uuid NOT NULL REFERENCES entity.entities(id) ON DELETE CASCADE,
+        user_id uuid,
+        file_name text NOT NULL,
+        custom_file_name text,
+        group_name text,
+        use_compression boolean NOT NULL DEFAULT false,
+        auto_download boolean NOT NULL DEFAULT false,
+        state integer NOT NULL DEFAULT 0,
+        file_size bigint,
+        created_time timestamptz NOT NULL,
+        modified_at timestamptz NOT NULL
+      );
+      CREATE INDEX attached_files_entity ON entity.attached_files (entity_id, group_name, created_time);
+
+      CREATE TABLE entity.attached_file_blobs (
+        attached_file_id uuid PRIMARY KEY REFERENCES entity.attached_files(id) ON DELETE CASCADE,
+        data bytea NOT NULL
+      );
+    `,
+  },
+];

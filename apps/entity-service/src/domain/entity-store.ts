@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import { withTransaction } from '@pitwall/db';
+import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import {
+  ENTITY_TYPES,
+  childTypesOf,
+  collectionNameOf,
+  entityType,
+  pascal,
+  requireEntityType,
+  type CallerContext,
+  type CollectionItemUpdate,
+  type CreateModel,
+  type EntityChangedEvent,
+  type EntityJson,
+  type EntityTypeDef,
+  type SearchBody,
+  type UpdateModel,
+} from '@pitwall/contracts';
+import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import { ParameterSet, convertUpdates, customParametersByType, type ConvertedUpdate, type ParameterValue } from './parameters';
+import { parseProjection, type ParameterSets } from './projection';
+import { renderRows } from './read-model';
+
+export type EventPublisher = (events: EntityChangedEvent[]) => Promise<void>;
+
+export interface EntityResult {
+  entity: EntityJson;
+  lastModifiedTime: string;
+}
+
+/**
+ * The entity store's use cases. Every operation is scoped to the caller's account: an entity of another
+ * account is reported exactly like a missing one (404). Events are published only after the commit.
+ */
+export class EntityStore {
+  constructor(
+    private readonly pool: Pool,
+    private readonly publish: EventPublisher,
+  ) {}
+
+  async get(caller: CallerContext, typeName: string, id: string, include?: string[]): Promise<EntityResult> {
+    const type = knownType(typeName);
+    const sets = await loadParameterSets(this.pool, caller.accountId);
+    const projection = parseProjection(type, include, sets);
+    const row = await repo.findById(this.pool, caller.accountId, type.plural, id);
+    if (!row) throw notFound(type, id);
+    const [entity] = await renderRows(this.pool, caller.accountId, [row], projection, sets);
+    return { entity: entity as EntityJson, lastModifiedTime: row.modified_at.toISOString() };
+  }
+
+  async list(caller: CallerContext, typeName: string, parentIds: Record<string, string>, include?: string[]): Promise<EntityJson[]> {
+    const type = knownType(typeName);
+    const sets = await loadParameterSets(this.pool, caller.accountId);
+    const projection = parseProjection(type, include, sets);
+    const parents = await resolveParents(this.pool, caller.accountId, type, parentIds, false);
+    const rows = await repo.list(this.pool, caller.accountId, type.plural, { parent_id: parents.parent_id ?? undefined, parent2_id: parents.parent2_id ?? undefined });
+    return renderRows(this.pool, caller.accountId, rows, projection, sets);
+  }
+
+  async search(caller: CallerContext, typeName: string, body: SearchBody, include?: string[]): Promise<EntityJson[]> {
+    const type = knownType(typeName);
+    if (!type.features.search) throw AppError.notFound(`${type.plural} cannot be searched`);
+    if (body.AssociatedModelSearchMode === 0 && body.AccountId?.toLowerCase() !== caller.accountId)
+      throw AppError.badRequest('The request body is not valid', { AccountId: ['must be the account named in the AccountId header'] });
+    const sets = await loadParameterSets(this.pool, caller.accountId);
+    const projection = parseProjection(type, include, sets);
+    const filters: Record<string, string> = {};
+    const mode = body.AssociatedModelSearchMode;
+    if (mode === 1) filters['ChampionshipId'] = lower(body.ChampionshipId);
+    if (mode === 2 || mode === 4) filters['EventId'] = lower(body.EventId);
+    if (mode === 3 || mode === 4) filters['CarId'] = lower(body.CarId);
+    const rows = await repo.searchByAssociations(this.pool, caller.accountId, type.plural, filters);
+    return renderRows(this.pool, caller.accountId, rows, projection, sets);
+  }
+
+  async create(caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel): Promise<EntityResult> {
+    const type = knownType(typeName);
+    assertWriter(caller);
+    const events: EntityChangedEvent[] = [];
+    const result = await withTransaction(this.pool, async (c) => {
+      const sets = await loadParameterSets(c, caller.accountId);
+      const parents = await resolveParents(c, caller.accountId, type, parentIds, true);
+      await checkEventCarEntry(c, caller.accountId, type, parents);
+
+      let source: EntityRow | undefined;
+      if (body.CopyFromId) {
+        source = await repo.findById(c, caller.accountId, type.plural, body.CopyFromId.toLowerCase());
+        if (!source) throw AppError.badRequest('The request body is not valid', { CopyFromId: [`${type.name} ${body.CopyFromId} was not found`] });
+      } else if (body.CopyFromLast) {
+        source = await repo.lastSibling(c, caller.accountId, type.plural, parents.parent_id, parents.parent2_id);
+      }
+
+      const set = sets(type);
+      const updates = convertUpdates(set, body.ParameterUpdates);
+      const parameters: Record<string, ParameterValue> = { ...(source?.parameters ?? {}) };
+      applyUpdates(parameters, updates);
+      await applyTypeRules(c, caller.accountId, type, parameters, parents, updates, null);
+      await checkReferences(c, caller.accountId, set, updates, 'ParameterUpdates');
+
+      const position = await insertPosition(c, caller.accountId, type, parents, body.Index ?? null);
+      const now = new Date();
+      const row: EntityRow = { id: randomUUID(), account_id: caller.accountId, type: type.plural, ...parents, position, parameters, created_at: now, modified_at: now };
+      await repo.insert(c, row);
+      events.push(changed('created', row, type, Object.keys(parameters)));
+
+      if (body.CopyAll && source) events.push(...(await copyDescendants(c, caller.accountId, source.id, row.id, now)));
+      const [entity] = await renderRows(c, caller.accountId, [row], parseProjection(type, undefined, sets), sets);
+      return { entity: entity as EntityJson, lastModifiedTime: now.toISOString() };
+    });
+    await this.publish(events);
+    return result;
+  }
+
+  async update(caller: CallerContext, typeName: string, id: string, body: UpdateModel): Promise<EntityResult> {
+    const type = knownType(typeName);
+    assertWriter(caller);
+    const events: EntityChangedEvent[] = [];
+    const result = await withTransaction(this.pool, async (c) => {
+      const row = await repo.findById(c, caller.accountId, type.plural, id, true);
+      if (!row) throw notFound(type, id);
+      if (body.LastModifiedTimeMaxAllowedValue) {
+        const limit = Date.parse(body.LastModifiedTimeMaxAllowedValue);
+        if (row.modified_at.getTime() > limit)
+          throw AppError.conflict(`${type.name} ${id} was modified at ${row.modified_at.toISOString()}, after LastModifiedTimeMaxAllowedValue`);
+      }
+      const sets = await loadParameterSets(c, caller.accountId);
+      const set = sets(type);
+      const updates = convertUpdates(set, body.ParameterUpdates);
+      const parameters = { ...row.parameters };
+      applyUpdates(parameters, updates);
+      const parents = { parent_id: row.parent_id, parent2_id: row.parent2_id };
+      await applyTypeRules(c, caller.accountId, type, parameters, parents, updates, row);
+      await checkReferences(c, caller.accountId, set, updates, 'ParameterUpdates');
+
+      const modifiedAt = nextModifiedTime(row.modified_at);
+      for (const [name, items] of Object.entries(body.CollectionUpdateModels ?? {})) {
+        events.push(...(await updateCollection(c, caller.accountId, type, row, name, items, sets, modifiedAt)));
+      }
+      await repo.updateParameters(c, row.id, parameters, modifiedAt);
+      const updated = { ...row, parameters, modified_at: modifiedAt };
+      events.unshift(changed('updated', updated, type, updates.map((u) => u.def.name)));
+      const [entity] = await renderRows(c, caller.accountId, [updated], parseProjection(type, undefined, sets), sets);
+      return { entity: entity as EntityJson, lastModifiedTime: modifiedAt.toISOString() };
+    });
+    await this.publish(events);
+    return result;
+  }
+
+  async delete(caller: CallerContext, typeName: string, id: string): Promise<void> {
+    const type = knownType(typeName);
+    assertWriter(caller);
+    const row = await withTransaction(this.pool, async (c) => {
+      const found = await repo.findById(c, caller.accountId, type.plural, id, true);
+      if (!found) throw notFound(type, id);
+      await repo.delete(c, found.id);
+      return found;
+    });
+    await this.publish([changed('deleted', row, type, [])]);
+  }
+}
+
+function knownType(plural: string): EntityTypeDef {
+  const type = entityType(plural);
+  if (!type) throw AppError.notFound(`There is no entity type ${plural}`);
+  return type;
+}
+
+function assertWriter(caller: CallerContext): void {
+  if (caller.role === 'reader') throw AppError.forbidden('Your role in this account is reader: it may read, not write');
+}
+
+function notFound(type: EntityTypeDef, id: string): AppError {
+  return AppError.notFound(`${type.name} ${id} was not found`);
+}
+
+const lower = (v: string | null | undefined): string => (v ?? '').toLowerCase();
+
+/** Later than the previous write by at least 1 ms, so an optimistic check can never tie. */
+function nextModifiedTime(previous: Date): Date {
+  return new Date(Math.max(Date.now(), previous.getTime() + 1));
+}
+
+export async function loadParameterSets(q: Queryable, accountId: string): Promise<ParameterSets> {
+  const custom = customParametersByType(await repo.parameterDefinitions(q, accountId));
+  const cache = new Map<string, ParameterSet>();
+  return (type) => {
+    let set = cache.get(type.plural);
+    if (!set) {
+      set = new ParameterSet(type, custom.get(type.plural.toLowerCase()) ?? []);
+      cache.set(type.plural, set);
+    }
+    return set;
+  };
+}
+
+interface Parents {
+  parent_id: string | null;
+  parent2_id: string | null;
+}
+
+/** Binds parent ids (case-insensitive keys) to the type's parents and checks each is the caller's. */
+async function resolveParents(q: Queryable, accountId: string, type: EntityTypeDef, given: Record<string, string>, requireAll: boolean): Promise<Parents> {
+  const byLower = new Map(Object.entries(given).map(([k, v]) => [k.toLowerCase(), v.toLowerCase()]));
+  const errors: FieldErrors = {};
+  const ids: (string | null)[] = [];
+  for (const parent of type.parents) {
+    const id = byLower.get(parent.key.toLowerCase());
+    byLower.delete(parent.key.toLowerCase());
+    if (!id && requireAll) errors[parent.key] = ['is required'];
+    ids.push(id ?? null);
+  }
+  for (const key of byLower.keys()) errors[key] = [type.parents.length ? `is not a parent of ${type.plural}; expected ${type.parents.map((p) => p.key).join(', ')}` : `${type.plural} have no parent`];
+  if (!requireAll && type.parents.length > 0 && ids.every((id) => id === null)) errors[type.parents[0]?.key as string] = [`at least one of ${type.parents.map((p) => p.key).join(', ')} is required`];
+  if (Object.keys(errors).length) throw AppError.badRequest('The parent ids are not valid', errors);
+  for (const [i, parent] of type.parents.entries()) {
+    const id = ids[i];
+    if (!id) continue;
+    const parentType = requireEntityType(parent.type);
+    if (!(await repo.findById(q, accountId, parentType.plural, id))) throw notFound(parentType, id);
+  }
+  return { parent_id: ids[0] ?? null, parent2_id: ids[1] ?? null };
+}
+
+/** Setups and car data need the car entered in the event (directly, or through the session's event). */
+async function checkEventCarEntry(q: Queryable, accountId: string, type: EntityTypeDef, parents: Parents): Promise<void> {
+  if (!type.requiresEventCar || !parents.parent_id || !parents.parent2_id) return;
+  let eventId = parents.parent_id;
+  if (type.requiresEventCar === 'session') {
+    const session = await repo.findById(q, accountId, 'Sessions', parents.parent_id);
+    eventId = session?.parent_id ?? '';
+  }
+  if (!(await repo.eventCarExists(q, accountId, eventId, parents.parent2_id)))
+    throw AppError.badRequest(`Car ${parents.parent2_id} is not entered in the event: add an EventCar first`, { carId: ['the car is not entered in the event'] });
+}
+
+function applyUpdates(parameters: Record<string, ParameterValue>, updates: ConvertedUpdate[]): void {
+  for (const u of updates) {
+    if (u.value === null) delete parameters[u.def.name];
+    else parameters[u.def.name] = u.value;
+  }
+}
+
+/** A reference must name an entity of the referenced type in the caller's account. */
+async function checkReferences(q: Queryable, accountId: string, set: ParameterSet, updates: ConvertedUpdate[], path: string): Promise<void> {
+  const errors: FieldErrors = {};
+  for (const u of updates) {
+    if (u.def.type !== 'Reference' || typeof u.value !== 'string' || !u.def.references) continue;
+    const target = entityType(u.def.references);
+    if (!target || !(await repo.findById(q, accountId, target.plural, u.value)))
+      errors[`${path}[${u.index}].Value`] = [`${u.def.name} references ${target?.name ?? u.def.references} ${u.value}, which was not found`];
+  }
+  if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
+  void set;
+}
+
+/** Rules that belong to one type: an event car's CarId is its car; a parameter definition must make sense. */
+async function applyTypeRules(q: Queryable, accountId: string, type: EntityTypeDef, parameters: Record<string, ParameterValue>, parents: Parents, updates: ConvertedUpdate[], existing: EntityRow | null): Promise<void> {
+  if (type.plural === 'EventCars') {
+    if (updates.some((u) => u.def.name === 'CarId' && u.value !== parents.parent2_id))
+      throw AppError.badRequest('The request body is not valid', { CarId: ['is the entered car (carId) and cannot be changed'] });
+    parameters['CarId'] = parents.parent2_id;
+    if (!existing && parents.parent_id && parents.parent2_id && (await repo.eventCarExists(q, accountId, parents.parent_id, parents.parent2_id)))
+      throw AppError.conflict(`Car ${parents.parent2_id} is already entered in event ${parents.parent_id}`);
+  }
+  if (type.plural === 'ParameterDefinitions') validateParameterDefinition(parameters);
+}
+
+function validateParameterDefinition(p: Record<string, ParameterValue>): void {
+  const errors: FieldErrors = {};
+  const target = entityType(String(p['EntityType'] ?? ''));
+  if (!target) errors['EntityType'] = [`must name an entity type (${ENTITY_TYPES.map((t) => t.plural).join(', ')})`];
+  else p['EntityType'] = target.plural;
+  const name = String(p['Name'] ?? '');
+  if (!/^[A-Za-z][A-Za-z0-9_]{0,99}$/.test(name)) errors['Name'] = ['must start with a letter and hold only letters, digits and _'];
+  else if (target && new ParameterSet(target, []).get(name)) errors['Name'] = [`${target.plural} already has a built-in parameter ${name}`];
+  if (!p['ParameterType']) errors['ParameterType'] = ['is required'];
+  if (p['ParameterType'] === 'Enum' && !String(p['EnumValues'] ?? '').trim()) errors['EnumValues'] = ['is required for an Enum'];
+  if (p['ParameterType'] === 'Reference' && !entityType(String(p['ReferencedEntityType'] ?? ''))) errors['ReferencedEntityType'] = ['must name an entity type for a Reference'];
+  if (p['ParameterType'] === 'Reference' && name && !name.endsWith('Id')) errors['Name'] = ['of a Reference must end with Id'];
+  if (Object.keys(errors).length) throw AppError.badRequest('The parameter definition is not valid', errors);
+}
+
+/** Position for a new sibling: appended, or inserted at `index` with the later siblings moved up. */
+async function insertPosition(c: PoolClient, accountId: string, type: EntityTypeDef, parents: Parents, index: number | null): Promise<number> {
+  const last = await repo.lastSibling(c, accountId, type.plural, parents.parent_id, parents.parent2_id);
+  const end = last ? last.position + 1 : 0;
+  if (index === null || index < 0) return end;
+  const count = await repo.siblingCount(c, accountId, type.plural, parents.parent_id, parents.parent2_id);
+  if (index >= count) return end;
+  // Renumber densely first so "index" means the sibling's place in order even after deletions left gaps.
+  await c.query(
+    `UPDATE entity.entities e SET position = o.rn - 1 FROM (
+       SELECT id, row_number() OVER (ORDER BY position, created_at) AS rn FROM entity.entities
+       WHERE account_id = $1 AND type = $2 AND parent_id IS NOT DISTINCT FROM $3 AND parent2_id IS NOT DISTINCT FROM $4) o
+     WHERE e.id = o.id`,
+    [accountId, type.plural, parents.parent_id, parents.parent2_id],
+  );
+  await repo.shiftPositions(c, accountId, type.plural, parents.parent_id, parents.parent2_id, index);
+  return index;
+}
+
+async function copyDescendants(c: PoolClient, accountId: string, fromId: string, toId: string, now: Date): Promise<EntityChangedEvent[]> {
+  const idMap = new Map([[fromId, toId]]);
+  const events: EntityChangedEvent[] = [];
+  for (const d of await repo.descendants(c, accountId, fromId)) {
+    const id = randomUUID();
+    idMap.set(d.id, id);
+    const row: EntityRow = {
+      ...d,
+      id,
+      parent_id: idMap.get(d.parent_id as string) ?? d.parent_id,
+      parent2_id: d.parent2_id && idMap.has(d.parent2_id) ? (idMap.get(d.parent2_id) as string) : d.parent2_id,
+      created_at: now,
+      modified_at: now,
+    };
+    await repo.insert(c, row);
+    const type = entityType(row.type);
+    if (type) events.push(changed('created', row, type, Object.keys(row.parameters)));
+  }
+  return events;
+}
+
+async function updateCollection(
+  c: PoolClient,
+  accountId: string,
+  type: EntityTypeDef,
+  owner: EntityRow,
+  name: string,
+  items: CollectionItemUpdate[],
+  sets: ParameterSets,
+  now: Date,
+): Promise<EntityChangedEvent[]> {
+  const childType = childTypesOf(type).find((t) => collectionNameOf(t).toLowerCase() === name.toLowerCase());
+  const path = `CollectionUpdateModels.${name}`;
+  if (!childType) throw AppError.badRequest('The request body is not valid', { [path]: [`${type.plural} have no collection ${name}`] });
+  const set = sets(childType);
+  const events: EntityChangedEvent[] = [];
+  for (const [i, item] of items.entries()) {
+    const itemPath = `${path}[${i}]`;
+    const updates = convertUpdates(set, item.ParameterUpdates, `${itemPath}.ParameterUpdates`);
+    await checkReferences(c, accountId, set, updates, `${itemPath}.ParameterUpdates`);
+    if (!item.Id) {
+      if (item.Delete) throw AppError.badRequest('The request body is not valid', { [`${itemPath}.Delete`]: ['needs an Id'] });
+      const second = childType.parents[1];
+      let parent2: string | null = null;
+      if (second) {
+        const ref = updates.find((u) => u.def.name.toLowerCase() === pascal(second.key).toLowerCase());
+        if (typeof ref?.value !== 'string') throw AppError.badRequest('The request body is not valid', { [`${itemPath}.ParameterUpdates`]: [`${pascal(second.key)} is required to add to ${name}`] });
+        const secondType = requireEntityType(second.type);
+        if (!(await repo.findById(c, accountId, secondType.plural, ref.value))) throw notFound(secondType, ref.value);
+        parent2 = ref.value;
+      }
+      const parents = { parent_id: owner.id, parent2_id: parent2 };
+      const parameters: Record<string, ParameterValue> = {};
+      applyUpdates(parameters, updates);
+      await checkEventCarEntry(c, accountId, childType, parents);
+      await applyTypeRules(c, accountId, childType, parameters, parents, updates, null);
+      const position = await insertPosition(c, accountId, childType, parents, null);
+      const row: EntityRow = { id: randomUUID(), account_id: accountId, type: childType.plural, ...parents, position, parameters, created_at: now, modified_at: now };
+      await repo.insert(c, row);
+      events.push(changed('created', row, childType, Object.keys(parameters)));
+      continue;
+    }
+    const child = await repo.findById(c, accountId, childType.plural, item.Id.toLowerCase(), true);
+    if (!child || child.parent_id !== owner.id) throw AppError.badRequest('The request body is not valid', { [`${itemPath}.Id`]: [`is not an item of this ${type.name}'s ${name}`] });
+    if (item.Delete) {
+      await repo.delete(c, child.id);
+      events.push(changed('deleted', child, childType, []));
+      continue;
+    }
+    const parameters = { ...child.parameters };
+    applyUpdates(parameters, updates);
+    await applyTypeRules(c, accountId, childType, parameters, { parent_id: child.parent_id, parent2_id: child.parent2_id }, updates, child);
+    await repo.updateParameters(c, child.id, parameters, nextModifiedTime(child.modified_at));
+    events.push(changed('updated', { ...child, parameters }, childType, updates.map((u) => u.def.name)));
+  }
+  return events;
+}
+
+function changed(action: EntityChangedEvent['action'], row: EntityRow, type: EntityTypeDef, changedParameters: string[]): EntityChangedEvent {
+  const parentIds: Record<string, string> = {};
+  if (row.parent_id && type.parents[0]) parentIds[type.parents[0].key] = row.parent_id;
+  if (row.parent2_id && type.parents[1]) parentIds[type.parents[1].key] = row.parent2_id;
+  return { action, accountId: row.account_id, entityType: type.name, entityId: row.id, parentIds, changedParameters, occurredAt: new Date().toISOString() };
+}

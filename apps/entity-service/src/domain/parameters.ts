@@ -1,0 +1,112 @@
+import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import { PARAMETER_TYPES, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
+
+/** A parameter value as stored and returned: typed JSON. */
+export type ParameterValue = number | string | boolean | null;
+
+/** The parameters an account's entities of one type accept: the registry's built-ins plus its ParameterDefinitions. */
+export class ParameterSet {
+  private readonly byLowerName: Map<string, ParameterDef>;
+
+  constructor(readonly type: EntityTypeDef, custom: readonly ParameterDef[]) {
+    this.byLowerName = new Map([...type.parameters, ...custom].map((p) => [p.name.toLowerCase(), p]));
+  }
+
+  get(name: string): ParameterDef | undefined {
+    return this.byLowerName.get(name.toLowerCase());
+  }
+
+  all(): ParameterDef[] {
+    return [...this.byLowerName.values()];
+  }
+
+  /** Reference parameters by the name of their nested object (`Car` for `CarId`). */
+  referenceByObjectName(name: string): ParameterDef | undefined {
+    const p = this.get(`${name}Id`);
+    return p?.type === 'Reference' ? p : undefined;
+  }
+}
+
+/** Custom parameter definition rows → ParameterDefs per entity type (plural). */
+export function customParametersByType(definitions: { parameters: Record<string, unknown> }[]): Map<string, ParameterDef[]> {
+  const out = new Map<string, ParameterDef[]>();
+  for (const { parameters: p } of definitions) {
+    const entityType = String(p['EntityType'] ?? '');
+    const name = String(p['Name'] ?? '');
+    const type = p['ParameterType'] as ParameterType;
+    if (!entityType || !name || !PARAMETER_TYPES.includes(type)) continue;
+    const def: ParameterDef = { name, type };
+    if (type === 'Enum') def.enumValues = String(p['EnumValues'] ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+    if (type === 'Reference' && p['ReferencedEntityType']) def.references = String(p['ReferencedEntityType']);
+    if (p['Unit']) def.unit = String(p['Unit']);
+    const list = out.get(entityType.toLowerCase()) ?? [];
+    list.push(def);
+    out.set(entityType.toLowerCase(), list);
+  }
+  return out;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Converts a wire string to the parameter's type; returns an error message when it does not convert. */
+export function convertValue(def: ParameterDef, raw: string | null): { value: ParameterValue } | { error: string } {
+  if (raw === null) return { value: null };
+  switch (def.type) {
+    case 'Text':
+      return { value: raw };
+    case 'Double': {
+      const v = raw.trim() === '' ? NaN : Number(raw);
+      return Number.isFinite(v) ? { value: v } : { error: `${def.name} is a Double; '${raw}' is not a number` };
+    }
+    case 'Integer': {
+      const v = /^[+-]?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+      return Number.isSafeInteger(v) ? { value: v } : { error: `${def.name} is an Integer; '${raw}' is not a whole number` };
+    }
+    case 'Boolean': {
+      const v = raw.trim().toLowerCase();
+      if (v === 'true' || v === '1') return { value: true };
+      if (v === 'false' || v === '0') return { value: false };
+      return { error: `${def.name} is a Boolean; '${raw}' is not true or false` };
+    }
+    case 'DateTime': {
+      const t = ISO_DATE.test(raw.trim()) ? Date.parse(raw.trim()) : NaN;
+      return Number.isFinite(t) ? { value: new Date(t).toISOString() } : { error: `${def.name} is a DateTime; '${raw}' is not an ISO 8601 date` };
+    }
+    case 'Enum': {
+      const match = def.enumValues?.find((e) => e.toLowerCase() === raw.trim().toLowerCase());
+      return match ? { value: match } : { error: `${def.name} is an Enum; '${raw}' is not one of ${(def.enumValues ?? []).join(', ')}` };
+    }
+    case 'Reference':
+      return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw.trim())
+        ? { value: raw.trim().toLowerCase() }
+        : { error: `${def.name} is a Reference; '${raw}' is not a GUID` };
+  }
+}
+
+export interface ConvertedUpdate {
+  def: ParameterDef;
+  value: ParameterValue;
+  /** Index in the request's ParameterUpdates, for error paths. */
+  index: number;
+}
+
+/**
+ * Converts a list of ParameterUpdates against a parameter set. Every problem is collected and reported
+ * at once as a 400 naming the field (`ParameterUpdates[i].Name` / `.Value`), so nothing is written.
+ */
+export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | undefined, pathPrefix = 'ParameterUpdates'): ConvertedUpdate[] {
+  const errors: FieldErrors = {};
+  const out: ConvertedUpdate[] = [];
+  (updates ?? []).forEach((u, index) => {
+    const def = set.get(u.Name);
+    if (!def) {
+      (errors[`${pathPrefix}[${index}].Name`] ??= []).push(`${set.type.plural} has no parameter named '${u.Name}'`);
+      return;
+    }
+    const converted = convertValue(def, u.Value);
+    if ('error' in converted) (errors[`${pathPrefix}[${index}].Value`] ??= []).push(converted.error);
+    else out.push({ def, value: converted.value, index });
+  });
+  if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
+  return out;
+}

@@ -1,0 +1,92 @@
+import { AppError } from '@pitwall/service-kit';
+import { childTypesOf, collectionNameOf, requireEntityType, type EntityTypeDef } from '@pitwall/contracts';
+import type { ParameterSet } from './parameters';
+
+/**
+ * What a read returns for one entity type, parsed from `parametersToInclude` (wire.md §4).
+ * `all` (absent or `*`) returns every parameter, every collection as an empty array unless asked for,
+ * and references as `{Id, Parameters: {}}`; otherwise only what is named appears.
+ */
+export interface Projection {
+  type: EntityTypeDef;
+  all: boolean;
+  /** Parameter names (canonical spelling) to include when not `all`. */
+  parameters: Set<string>;
+  /** Populated child collections by collection name. */
+  collections: Map<string, Projection>;
+  /** Populated references by object name (`Car` for `CarId`). */
+  references: Map<string, { parameter: string; projection: Projection }>;
+  /** AttachedFiles populated (parameters projected by name, or all). */
+  attachedFiles: { all: boolean; parameters: Set<string> } | null;
+}
+
+export type ParameterSets = (type: EntityTypeDef) => ParameterSet;
+
+function empty(type: EntityTypeDef, all: boolean): Projection {
+  return { type, all, parameters: new Set(), collections: new Map(), references: new Map(), attachedFiles: null };
+}
+
+export const ATTACHED_FILES = 'AttachedFiles';
+
+/** Parses the paths; an unknown path is a 400 naming it. */
+export function parseProjection(type: EntityTypeDef, paths: readonly string[] | undefined, sets: ParameterSets): Projection {
+  const cleaned = (paths ?? []).map((p) => p.trim()).filter(Boolean);
+  if (cleaned.length === 0) return empty(type, true);
+  const root = empty(type, false);
+  for (const path of cleaned) addPath(root, path.split('.'), path, sets);
+  return root;
+}
+
+function addPath(node: Projection, segments: string[], fullPath: string, sets: ParameterSets): void {
+  const [head, ...rest] = segments;
+  if (!head) throw unknownPath(fullPath);
+  if (head === '*') {
+    if (rest.length) throw unknownPath(fullPath);
+    node.all = true;
+    return;
+  }
+  const set = sets(node.type);
+  if (head.toLowerCase() === ATTACHED_FILES.toLowerCase()) {
+    if (!node.type.features.attachments) throw unknownPath(fullPath);
+    node.attachedFiles ??= { all: false, parameters: new Set() };
+    if (rest.length === 0 || (rest.length === 1 && rest[0] === '*')) node.attachedFiles.all = true;
+    else if (rest.length === 1) node.attachedFiles.parameters.add(rest[0] as string);
+    else throw unknownPath(fullPath);
+    return;
+  }
+  const child = childTypesOf(node.type).find((t) => collectionNameOf(t).toLowerCase() === head.toLowerCase());
+  if (child) {
+    const name = collectionNameOf(child);
+    let sub = node.collections.get(name);
+    if (!sub) {
+      sub = empty(child, false);
+      node.collections.set(name, sub);
+    }
+    if (rest.length === 0) sub.all = true;
+    else addPath(sub, rest, fullPath, sets);
+    return;
+  }
+  const reference = set.referenceByObjectName(head);
+  if (reference && (rest.length > 0 || !set.get(head))) {
+    const refType = requireEntityType(reference.references ?? '');
+    const objectName = reference.name.slice(0, -2);
+    let entry = node.references.get(objectName);
+    if (!entry) {
+      entry = { parameter: reference.name, projection: empty(refType, false) };
+      node.references.set(objectName, entry);
+    }
+    if (rest.length === 0) entry.projection.all = true;
+    else addPath(entry.projection, rest, fullPath, sets);
+    return;
+  }
+  const parameter = set.get(head);
+  if (parameter && rest.length === 0) {
+    node.parameters.add(parameter.name);
+    return;
+  }
+  throw unknownPath(fullPath);
+}
+
+function unknownPath(path: string): AppError {
+  return AppError.badRequest(`parametersToInclude names an unknown property path '${path}'`, { parametersToInclude: [`unknown property path '${path}'`] });
+}

@@ -1,0 +1,88 @@
+import { collectionNamesOf, type EntityJson } from '@pitwall/contracts';
+import { entityRepository, type AttachedFileRow, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import type { ParameterSets, Projection } from './projection';
+
+/**
+ * Renders rows as wire.md §2 entity JSON under a projection. Nested data is loaded level by level:
+ * one query per node of the projection tree, whatever the number of rows (never one query per row).
+ */
+export async function renderRows(q: Queryable, accountId: string, rows: EntityRow[], projection: Projection, sets: ParameterSets): Promise<EntityJson[]> {
+  const ids = rows.map((r) => r.id);
+
+  const collections = new Map<string, Map<string, EntityJson[]>>();
+  for (const [name, sub] of projection.collections) {
+    const childRows = await entityRepository.childrenOf(q, accountId, sub.type.plural, ids);
+    const rendered = await renderRows(q, accountId, childRows, sub, sets);
+    const byParent = new Map<string, EntityJson[]>();
+    childRows.forEach((row, i) => {
+      const list = byParent.get(row.parent_id as string) ?? [];
+      list.push(rendered[i] as EntityJson);
+      byParent.set(row.parent_id as string, list);
+    });
+    collections.set(name, byParent);
+  }
+
+  const references = new Map<string, Map<string, EntityJson>>();
+  for (const [objectName, { parameter, projection: sub }] of projection.references) {
+    const refIds = [...new Set(rows.map((r) => r.parameters[parameter]).filter((v): v is string => typeof v === 'string'))];
+    const refRows = await entityRepository.findByIds(q, accountId, sub.type.plural, refIds);
+    const rendered = await renderRows(q, accountId, refRows, sub, sets);
+    references.set(objectName, new Map(refRows.map((r, i) => [r.id, rendered[i] as EntityJson])));
+  }
+
+  let files: Map<string, AttachedFileRow[]> | undefined;
+  if (projection.attachedFiles) {
+    files = new Map();
+    for (const f of await entityRepository.attachedFilesOf(q, accountId, ids)) {
+      const list = files.get(f.entity_id) ?? [];
+      list.push(f);
+      files.set(f.entity_id, list);
+    }
+  }
+
+  return rows.map((row) => renderOne(row, projection, sets, collections, references, files));
+}
+
+function renderOne(
+  row: EntityRow,
+  projection: Projection,
+  sets: ParameterSets,
+  collections: Map<string, Map<string, EntityJson[]>>,
+  references: Map<string, Map<string, EntityJson>>,
+  files: Map<string, AttachedFileRow[]> | undefined,
+): EntityJson {
+  const set = sets(projection.type);
+  const parameters: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row.parameters)) {
+    if (!projection.all && !projection.parameters.has(name)) continue;
+    parameters[name] = value;
+    const def = set.get(name);
+    if (def?.type === 'Reference' && typeof value === 'string') parameters[name.slice(0, -2)] = { Id: value, Parameters: {} };
+  }
+  for (const [objectName, { parameter }] of projection.references) {
+    const id = row.parameters[parameter];
+    if (typeof id !== 'string') continue;
+    parameters[parameter] = id;
+    parameters[objectName] = references.get(objectName)?.get(id) ?? { Id: id, Parameters: {} };
+  }
+  const out: EntityJson = { Id: row.id, Parameters: parameters };
+  const names = projection.all ? collectionNamesOf(projection.type) : [...projection.collections.keys(), ...(projection.attachedFiles ? ['AttachedFiles'] : [])];
+  for (const name of names) {
+    if (name === 'AttachedFiles') out[name] = files ? (files.get(row.id) ?? []).map((f) => renderAttachedFile(f, projection.attachedFiles)) : [];
+    else out[name] = collections.get(name)?.get(row.id) ?? [];
+  }
+  return out;
+}
+
+export function renderAttachedFile(f: AttachedFileRow, projection: { all: boolean; parameters: Set<string> } | null): EntityJson {
+  const all: Record<string, unknown> = {
+    FileName: f.file_name,
+    FileSize: f.file_size === null ? null : Number(f.file_size),
+    UseCompression: f.use_compression,
+    ServerAttachedFileState: f.state,
+    AttachedFileGroupName: f.group_name,
+    CreatedTime: f.created_time.toISOString(),
+  };
+  if (!projection || projection.all) return { Id: f.id, Parameters: all };
+  return { Id: f.id, Parameters: Object.fromEntries(Object.entries(all).filter(([k]) => projection.parameters.has(k))) };
+}

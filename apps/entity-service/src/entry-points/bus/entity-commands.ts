@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import type { BusRequest, RequestHandler } from '@pitwall/bus';
+import { AppError, type Logger } from '@pitwall/service-kit';
+import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, fieldErrors } from '@pitwall/contracts';
+import type { EntityStore } from '../../domain/entity-store';
+
+function parse<S extends z.ZodType>(schema: S, request: BusRequest): z.infer<S> {
+  const result = schema.safeParse(request.payload);
+  if (!result.success) throw AppError.badRequest(`The ${request.type} message is not valid`, fieldErrors(result.error));
+  return result.data;
+}
+
+/** Thin bus entry point: validate the message with the contracts, call the store. */
+export function entityCommands(store: EntityStore, logger: Logger): RequestHandler {
+  const handlers: Record<string, (r: BusRequest) => Promise<unknown>> = {
+    ping: async () => 'pong',
+    [ENTITY_COMMANDS.get]: async (r) => {
+      const m = parse(EntityGet, r);
+      return store.get(m.caller, m.type, m.id.toLowerCase(), m.include);
+    },
+    [ENTITY_COMMANDS.list]: async (r) => {
+      const m = parse(EntityList, r);
+      return store.list(m.caller, m.type, m.parentIds, m.include);
+    },
+    [ENTITY_COMMANDS.search]: async (r) => {
+      const m = parse(EntitySearch, r);
+      return store.search(m.caller, m.type, m.body, m.include);
+    },
+    [ENTITY_COMMANDS.create]: async (r) => {
+      const m = parse(EntityCreate, r);
+      return store.create(m.caller, m.type, m.parentIds, m.body);
+    },
+    [ENTITY_COMMANDS.update]: async (r) => {
+      const m = parse(EntityUpdate, r);
+      return store.update(m.caller, m.type, m.id.toLowerCase(), m.body);
+    },
+    [ENTITY_COMMANDS.delete]: async (r) => {
+      const m = parse(EntityDelete, r);
+      await store.delete(m.caller, m.type, m.id.toLowerCase());
+      return null;
+    },
+  };
+  return async (request) => {
+    const handler = handlers[request.type];
+    if (!handler) throw AppError.badRequest(`The entity service has no command ${request.type}`);
+    const log = logger.child({ requestId: request.headers.requestId, command: request.type });
+    try {
+      const result = await handler(request);
+      log.debug('handled');
+      return result;
+    } catch (err) {
+      if (err instanceof AppError && !err.catastrophic) log.info({ status: err.status, detail: err.message }, 'rejected');
+      else log.error({ err }, 'command failed');
+      throw err;
+    }
+  };
+}

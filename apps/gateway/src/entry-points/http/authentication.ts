@@ -1,0 +1,49 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '@pitwall/service-kit';
+import type { AuthenticatedCaller, Authenticator } from '../../domain/caller';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    caller: AuthenticatedCaller;
+  }
+}
+
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** `ApiKey` → user (401 when missing or unknown); `AccountId` → role in that account (400 when missing or malformed). */
+export function authenticate(auth: Authenticator, options: { accountOptional?: boolean } = {}): RequestHandler {
+  return async (req, _res, next) => {
+    const apiKey = req.header('ApiKey');
+    if (!apiKey) throw AppError.unauthorized('The ApiKey header is missing');
+    const identity = await auth.authenticate(apiKey.trim());
+    if (!identity) throw AppError.unauthorized('The API key is not valid or has been revoked');
+    const accountHeader = req.header('AccountId')?.trim();
+    if (!accountHeader) {
+      if (options.accountOptional) {
+        req.caller = { ...identity, role: null };
+        return next();
+      }
+      throw AppError.badRequest('The AccountId header is missing', { AccountId: ['is required'] });
+    }
+    if (!GUID.test(accountHeader)) throw AppError.badRequest(`The AccountId header '${accountHeader.slice(0, 64)}' is not a GUID`, { AccountId: ['is not a GUID'] });
+    const accountId = accountHeader.toLowerCase();
+    req.caller = { ...identity, accountId, role: await auth.roleFor(identity.userId, accountId) };
+    next();
+  };
+}
+
+/**
+ * Membership and role checks (wire.md §1): a non-member sees entities as missing (404) and is refused
+ * account-wide lists and searches (403); a reader may not write (403).
+ */
+export function requireMember(scope: 'entity' | 'account', write = false): RequestHandler {
+  return (req, _res, next) => {
+    const { role } = req.caller;
+    if (!role) {
+      if (scope === 'entity') throw AppError.notFound(`No ${req.path} in this account`);
+      throw AppError.forbidden('The API key is not a member of this account');
+    }
+    if (write && role === 'reader') throw AppError.forbidden('Your role in this account is reader: it may read, not write');
+    next();
+  };
+}

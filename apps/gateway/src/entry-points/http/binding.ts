@@ -1,0 +1,53 @@
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { parseBody } from '@pitwall/contracts';
+import { AppError } from '@pitwall/service-kit';
+
+/** Validates a JSON body against a contract (case-insensitive names, unknown properties rejected). */
+export function bindBody<S extends z.ZodType>(schema: S, req: Request, body: unknown = req.body): z.infer<S> {
+  const parsed = parseBody(schema, body ?? {});
+  if (!parsed.ok) throw AppError.badRequest('The request body is not valid', parsed.errors);
+  return parsed.value;
+}
+
+/** The body as a plain object (`{}` when absent); anything else is a 400. */
+export function objectBody(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw AppError.badRequest('The request body must be a JSON object', { '(body)': ['must be a JSON object'] });
+  return body as Record<string, unknown>;
+}
+
+/** Query parameters bound case-insensitively to `allowed`; anything else is a 400 naming it. */
+export function bindQuery(req: Request, allowed: readonly string[]): Record<string, string> {
+  const canonical = new Map(allowed.map((k) => [k.toLowerCase(), k]));
+  const out: Record<string, string> = {};
+  const errors: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(req.query)) {
+    const name = canonical.get(key.toLowerCase());
+    if (!name) {
+      errors[key] = ['unknown query parameter'];
+      continue;
+    }
+    if (typeof value !== 'string') {
+      errors[name] = ['must be given once'];
+      continue;
+    }
+    out[name] = value;
+  }
+  if (Object.keys(errors).length) throw AppError.badRequest('The query string is not valid', errors);
+  return out;
+}
+
+export function includeList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const paths = value.split(',').map((p) => p.trim()).filter(Boolean);
+  return paths.length ? paths : undefined;
+}
+
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+export function requireGuid(name: string, value: string | undefined): string {
+  if (!value || !GUID.test(value)) throw AppError.badRequest(`${name} '${(value ?? '').slice(0, 64)}' is not a GUID`, { [name]: ['is not a GUID'] });
+  return value.toLowerCase();
+}

@@ -1,0 +1,97 @@
+import express, { type Request, type Response } from 'express';
+import type { Bus } from '@pitwall/bus';
+import { AppError } from '@pitwall/service-kit';
+import { CreateModel, ENTITY_COMMANDS, ENTITY_TYPES, SERVICES, SearchBody, UpdateModel, type EntityReply, type EntityTypeDef } from '@pitwall/contracts';
+import { callerContext } from '../../domain/caller';
+import { requireMember } from './authentication';
+import { bindBody, bindQuery, includeList, objectBody, requireGuid } from './binding';
+
+const INCLUDE = 'parametersToInclude';
+
+/** The standard operations of wire.md §3 for every registry type, forwarded to the entity-service. */
+export function entityRoutes(bus: Bus): express.Router {
+  const router = express.Router();
+  const call = <R>(req: Request, type: string, payload: Record<string, unknown>) =>
+    bus.request<R>(SERVICES.entity, type, { caller: callerContext(req.caller), ...payload }, { headers: { requestId: req.requestId } });
+
+  const sendEntity = (res: Response, status: number, reply: EntityReply) => {
+    res.setHeader('X-Last-Modified-Time', reply.lastModifiedTime);
+    res.status(status).json(reply.entity);
+  };
+
+  for (const type of ENTITY_TYPES) {
+    const base = `/${type.plural}`;
+    const parentKeys = type.parents.map((p) => p.key);
+
+    if (type.features.search) {
+      const search = async (req: Request, res: Response) => {
+        const query = bindQuery(req, [INCLUDE]);
+        const body = bindBody(SearchBody, req, objectBody(req));
+        res.json(await call(req, ENTITY_COMMANDS.search, { type: type.plural, body, include: includeList(query[INCLUDE]) }));
+      };
+      router.get(`${base}/Search`, requireMember('account'), search);
+      router.post(`${base}/Search`, requireMember('account'), search);
+    }
+
+    router.get(`${base}/:id`, requireMember('entity'), async (req, res) => {
+      const id = requireGuid('id', req.params['id'] as string);
+      const query = bindQuery(req, [INCLUDE]);
+      sendEntity(res, 200, await call<EntityReply>(req, ENTITY_COMMANDS.get, { type: type.plural, id, include: includeList(query[INCLUDE]) }));
+    });
+
+    router.get(base, requireMember(type.parents.length ? 'entity' : 'account'), async (req, res) => {
+      const query = bindQuery(req, [INCLUDE, ...parentKeys]);
+      const parentIds = pickParents(type, query);
+      res.json(await call(req, ENTITY_COMMANDS.list, { type: type.plural, parentIds, include: includeList(query[INCLUDE]) }));
+    });
+
+    router.post(base, requireMember(type.parents.length ? 'entity' : 'account', true), async (req, res) => {
+      const query = bindQuery(req, parentKeys);
+      const { parents: bodyParents, rest } = splitParentKeys(type, objectBody(req));
+      const body = bindBody(CreateModel, req, rest);
+      const parentIds = { ...pickParents(type, bodyParents), ...pickParents(type, query) };
+      const reply = await call<EntityReply>(req, ENTITY_COMMANDS.create, { type: type.plural, parentIds, body });
+      res.setHeader('Location', `${base}/${reply.entity.Id as string}`);
+      sendEntity(res, 201, reply);
+    });
+
+    router.put(`${base}/:id`, requireMember('entity', true), async (req, res) => {
+      const id = requireGuid('id', req.params['id'] as string);
+      bindQuery(req, []);
+      const body = bindBody(UpdateModel, req, objectBody(req));
+      sendEntity(res, 200, await call<EntityReply>(req, ENTITY_COMMANDS.update, { type: type.plural, id, body }));
+    });
+
+    router.delete(`${base}/:id`, requireMember('entity', true), async (req, res) => {
+      const id = requireGuid('id', req.params['id'] as string);
+      bindQuery(req, []);
+      await call(req, ENTITY_COMMANDS.delete, { type: type.plural, id });
+      res.status(204).end();
+    });
+  }
+  return router;
+}
+
+function pickParents(type: EntityTypeDef, source: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { key } of type.parents) {
+    const value = source[key];
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string') throw AppError.badRequest(`${key} must be a GUID string`, { [key]: ['must be a GUID string'] });
+    out[key] = requireGuid(key, value);
+  }
+  return out;
+}
+
+/** Parent ids may travel in the create body (wire.md §3): take them out before the strict CreateModel check. */
+function splitParentKeys(type: EntityTypeDef, body: Record<string, unknown>): { parents: Record<string, unknown>; rest: Record<string, unknown> } {
+  const keys = new Map(type.parents.map((p) => [p.key.toLowerCase(), p.key]));
+  const parents: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    const parentKey = keys.get(k.toLowerCase());
+    if (parentKey) parents[parentKey] = v;
+    else rest[k] = v;
+  }
+  return { parents, rest };
+}

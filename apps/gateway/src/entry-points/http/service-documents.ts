@@ -1,0 +1,51 @@
+import express from 'express';
+import { buildOpenApiDocument } from '@pitwall/contracts';
+
+/** `/swagger/v1/swagger.json` (generated once from the contracts) and a browsable `/swagger` page. */
+export function serviceDocuments(): express.Router {
+  const router = express.Router();
+  let document: string | undefined;
+  router.get('/swagger/v1/swagger.json', (_req, res) => {
+    document ??= JSON.stringify(buildOpenApiDocument());
+    res.type('application/json').send(document);
+  });
+  router.get('/swagger', (_req, res) => {
+    res.type('html').send(SWAGGER_PAGE);
+  });
+  return router;
+}
+
+// A dependency-free page: fetches the document and lists every operation with its parameters and responses.
+const SWAGGER_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Pitwall API</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem;color:#1b1f24}
+h1{margin-bottom:.2rem} .tag{margin-top:1.5rem;border-bottom:1px solid #ccd}
+details{margin:.3rem 0;border:1px solid #dde;border-radius:4px;padding:.3rem .6rem}
+summary{cursor:pointer;font-family:ui-monospace,monospace}
+.m{display:inline-block;width:4.5rem;font-weight:bold;text-transform:uppercase}
+.get{color:#0a6}.post{color:#06c}.put{color:#b60}.delete{color:#c22}
+pre{background:#f6f8fa;padding:.5rem;overflow:auto;font-size:.8rem}
+</style></head><body>
+<h1>Pitwall API</h1><p id="info">Loading <a href="/swagger/v1/swagger.json">/swagger/v1/swagger.json</a>…</p><div id="ops"></div>
+<script>
+fetch('/swagger/v1/swagger.json').then(r=>r.json()).then(doc=>{
+  document.getElementById('info').innerHTML = doc.info.description + ' — <a href="/swagger/v1/swagger.json">OpenAPI ' + doc.openapi + ' document</a>';
+  const byTag = {};
+  for (const [path, ops] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(ops)) (byTag[(op.tags||['other'])[0]] ??= []).push([method, path, op]);
+  const root = document.getElementById('ops');
+  for (const [tag, list] of Object.entries(byTag)) {
+    const h = document.createElement('h2'); h.className='tag'; h.textContent = tag; root.appendChild(h);
+    for (const [method, path, op] of list) {
+      const d = document.createElement('details');
+      const s = document.createElement('summary');
+      s.innerHTML = '<span class="m ' + method + '">' + method + '</span>';
+      s.appendChild(document.createTextNode(path + '  ' + (op.summary || '')));
+      d.appendChild(s);
+      const pre = document.createElement('pre');
+      pre.textContent = JSON.stringify({parameters: op.parameters, requestBody: op.requestBody, responses: op.responses}, null, 2);
+      d.appendChild(pre); root.appendChild(d);
+    }
+  }
+});
+</script></body></html>`;

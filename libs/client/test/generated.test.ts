@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENTITY_TYPES } from '@pitwall/contracts';
+import { PitwallClient, generateClientSource } from '../src';
+
+describe('generated client', () => {
+  test('when the registry changes, then generated.ts must be regenerated (npm run gen:client)', () => {
+    expect(readFileSync(join(__dirname, '..', 'src', 'generated.ts'), 'utf8')).toBe(generateClientSource(ENTITY_TYPES));
+  });
+
+  test('when built, then it has the wrappers method names for every type', () => {
+    const proto = PitwallClient.prototype as unknown as Record<string, unknown>;
+    for (const name of ['getChampionshipById', 'getAllChampionships', 'addChampionship', 'updateChampionship', 'deleteChampionship', 'getAllSetupsForEventCar', 'addSetup', 'searchForTyres', 'getAllLapsForRunSheet'])
+      expect(typeof proto[name]).toBe('function');
+  });
+
+  test('when the server cannot be reached, then the call fails with status 0 and a message instead of throwing', async () => {
+    const client = new PitwallClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', accountId: 'a', timeoutMs: 2000 });
+    const result = await client.getAllChampionships();
+    expect(result).toMatchObject({ success: false, statusCode: 0, returnValue: null });
+    expect(result.message).toMatch(/did not complete/);
+  });
+});

@@ -1,0 +1,108 @@
+// The process-level twin of docker/compose.yaml: starts the five apps from their bundles (dist/apps/*) as
+// separate processes against real PostgreSQL, RabbitMQ and Redis, waits until the gateway is ready, and
+// stops them with SIGTERM. Used by `npm run start:distributed` and by the end-to-end tests.
+const { spawn } = require('node:child_process');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..');
+const APPS = ['entity-service', 'timing-service', 'simulation-service', 'datafile-service', 'gateway'];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url, deadlineMs, procs) {
+  const until = Date.now() + deadlineMs;
+  let last = '';
+  while (Date.now() < until) {
+    const dead = procs.find((p) => p.child.exitCode !== null);
+    if (dead) throw new Error(`${dead.name} exited with code ${dead.child.exitCode}:\n${dead.output.slice(-2000)}`);
+    try {
+      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (r.ok) return;
+      last = `${r.status} ${await r.text()}`;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready after ${deadlineMs} ms (last: ${last})`);
+}
+
+/**
+ * @param {{ env?: Record<string,string>, port?: number, apps?: string[], echo?: boolean, readyTimeoutMs?: number, readyPath?: string }} options
+ * env must carry DATABASE_URL, AMQP_URL and REDIS_URL (and BUS_PREFIX/REDIS_PREFIX to isolate a run).
+ */
+async function startStack(options = {}) {
+  const env = { ...process.env, ...options.env };
+  const port = options.port ?? (await freePort());
+  const procs = [];
+  for (const name of options.apps ?? APPS) {
+    const appEnv = { ...env, HEALTH_PORT: String(await freePort()), PORT: String(port) };
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', name, 'main.js')], { env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = { name, child, output: '', healthPort: Number(appEnv.HEALTH_PORT) };
+    const collect = (chunk) => {
+      proc.output = (proc.output + chunk.toString()).slice(-200_000);
+      if (options.echo) process.stdout.write(`[${name}] ${chunk}`);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    procs.push(proc);
+  }
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await Promise.all(
+      procs.map(
+        (p) =>
+          new Promise((resolve) => {
+            if (p.child.exitCode !== null) return resolve(p.child.exitCode);
+            const timer = setTimeout(() => p.child.kill('SIGKILL'), 12_000);
+            p.child.once('exit', (code) => {
+              clearTimeout(timer);
+              resolve(code);
+            });
+            p.child.kill('SIGTERM');
+          }),
+      ),
+    );
+    return procs.map((p) => ({ name: p.name, exitCode: p.child.exitCode, signal: p.child.signalCode }));
+  };
+  try {
+    await waitReady(`${baseUrl}${options.readyPath ?? '/health/ready'}`, options.readyTimeoutMs ?? 30_000, procs);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { baseUrl, port, procs, stop };
+}
+
+module.exports = { startStack, freePort, APPS };
+
+if (require.main === module) {
+  const missing = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL'].filter((k) => !process.env[k]);
+  if (missing.length) {
+    console.error(`start-distributed needs ${missing.join(', ')} (the real servers); for the embedded stack use npm start`);
+    process.exit(2);
+  }
+  startStack({ port: Number(process.env.PORT ?? 8080), echo: true }).then(
+    (stack) => {
+      console.log(`Pitwall (distributed: ${APPS.length} processes) on ${stack.baseUrl}`);
+      const stopAll = () => stack.stop().then(() => process.exit(0));
+      process.on('SIGTERM', stopAll);
+      process.on('SIGINT', stopAll);
+    },
+    (err) => {
+      console.error(err.message);
+      process.exit(1);
+    },
+  );
+}
