@@ -1,1 +1,40 @@
-export {};
+/**
+ * @pitwall/formats: telemetry readers. Pure functions from bytes to channels (no I/O, no service code), safe to
+ * run in a worker thread; every decoded array owns its buffer, so results can be transferred.
+ *
+ * Open and read:
+ * - `openDataFile(bytes: Uint8Array | Uint8Array[], options?: { ldx?: Uint8Array | string }): DataFile`
+ *   recognises MoTeC `.ld`, ASAM MDF 4.x, MoTeC CSV and generic CSV from content; an array is a per-lap dataset.
+ *   The DataFile carries `format`, `properties`, `startTime`, `duration`, `laps` and the `channels` catalogue;
+ *   `readChannel(name): ChannelData` decodes one channel's physical samples on demand.
+ * - All times (startTime, lap bounds, time bases, windows) are seconds on the file's own time axis.
+ *
+ * Slice (no interpolation, half-open):
+ * - `sliceByLap(data, file.laps, lapIndex): ChannelSlice`
+ * - `sliceByWindow(data, start, duration): ChannelSlice` for start <= t < start + duration.
+ *
+ * Errors (all extend DataFileError with a `code`): NotADataFileError 'NOT_A_DATA_FILE', CorruptDataFileError
+ * 'CORRUPT' (reason, offset), UnsupportedFeatureError 'UNSUPPORTED' (feature), ChannelNotFoundError
+ * 'CHANNEL_NOT_FOUND', InvalidSliceError 'INVALID_SLICE'.
+ *
+ * Write: `writeLdFile(input)` / `encodeLdFile(input)` (streaming chunks) produce MoTeC `.ld` bytes;
+ * `createDemoLdFile()` is a small realistic outing for demo seeding.
+ */
+export * from './errors';
+export type {
+  ChannelData,
+  ChannelInfo,
+  ChannelLabel,
+  DataFile,
+  DataFileFormat,
+  FileProperties,
+  Lap,
+  LapKind,
+  SampleArray,
+  SampleDataType,
+  TimeBase,
+} from './model';
+export { openDataFile, type OpenOptions } from './open';
+export { sliceByLap, sliceByWindow, type ChannelSlice } from './slice';
+export { encodeLdFile, writeLdFile, type LdChannelInput, type LdFileInput } from './ld/ld-writer';
+export { createDemoLdFile, type DemoLdOptions } from './ld/demo-ld';

@@ -1,0 +1,168 @@
+import { CorruptDataFileError } from '../errors';
+import {
+  boundariesFromLapCounter,
+  buildDataFile,
+  type ChannelSource,
+  type DataFile,
+  detectTimeBase,
+  emptyProperties,
+  type FileProperties,
+  lapsFromBoundaries,
+  uniqueName,
+} from '../model';
+import { countRows, isBlankLine, lineEnd, scanColumn, splitLine } from './csv-text';
+
+/** Where the parts of a CSV file are, found from its first lines. */
+export interface CsvLayout {
+  kind: 'csv' | 'motec-csv';
+  delimiter: number;
+  names: string[];
+  units: string[];
+  timeColumn: number;
+  dataStart: number;
+  /** MoTeC preamble rows: key → the fields after it. */
+  preamble: Map<string, string[]>;
+}
+
+const TIME_HEADER = /^(time|timestamp|t)\s*(?:[[(]\s*([^\])]*?)\s*[\])])?$/i;
+const UNIT_IN_NAME = /^(.*?)\s*[[(]\s*([^\])]*?)\s*[\])]$/;
+const SNIFF_BYTES = 4096;
+const MAX_PREAMBLE_LINES = 100;
+
+/** A text file whose header has a time column (or a MoTeC CSV preamble); null when the bytes are not such a CSV. */
+export function sniffCsv(bytes: Uint8Array): CsvLayout | null {
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let i = start; i < Math.min(bytes.length, SNIFF_BYTES); i++) {
+    const b = bytes[i];
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return null; // binary, not text
+  }
+  const firstEnd = lineEnd(bytes, start);
+  const first = splitLine(bytes, start, firstEnd, 0x2c);
+  if (first[0] === 'Format' && first.some((f) => /MoTeC CSV/i.test(f))) return motecLayout(bytes, start);
+
+  while (start < bytes.length && isBlankLine(bytes, start, lineEnd(bytes, start), 0x2c)) start = lineEnd(bytes, start) + 1;
+  const end = lineEnd(bytes, start);
+  const delimiter = pickDelimiter(bytes, start, end);
+  if (delimiter === 0) return null;
+  const header = splitLine(bytes, start, end, delimiter);
+  const timeColumn = header.findIndex((h) => TIME_HEADER.test(h));
+  if (timeColumn < 0 || header.length < 2) return null;
+  const names: string[] = [];
+  const units: string[] = [];
+  for (const h of header) {
+    const m = UNIT_IN_NAME.exec(h);
+    names.push(m ? m[1] : h);
+    units.push(m ? m[2] : '');
+  }
+  let dataStart = end + 1;
+  // A second row that is not a number in the time column is a unit row.
+  const nextEnd = lineEnd(bytes, dataStart);
+  if (dataStart < bytes.length) {
+    const next = splitLine(bytes, dataStart, nextEnd, delimiter);
+    if (next[timeColumn] !== undefined && next[timeColumn] !== '' && Number.isNaN(Number(next[timeColumn].replace(/^"|"$/g, '')))) {
+      next.forEach((u, i) => (units[i] = units[i] || u));
+      dataStart = nextEnd + 1;
+    }
+  }
+  return { kind: 'csv', delimiter, names, units, timeColumn, dataStart, preamble: new Map() };
+}
+
+function pickDelimiter(bytes: Uint8Array, start: number, end: number): number {
+  let best = 0;
+  let bestCount = 0;
+  for (const d of [0x2c, 0x3b, 0x09]) {
+    let count = 0;
+    for (let i = start; i < end; i++) if (bytes[i] === d) count++;
+    if (count > bestCount) [best, bestCount] = [d, count];
+  }
+  return best;
+}
+
+function motecLayout(bytes: Uint8Array, from: number): CsvLayout {
+  const preamble = new Map<string, string[]>();
+  let start = from;
+  for (let line = 0; start < bytes.length && line < MAX_PREAMBLE_LINES; line++) {
+    const end = lineEnd(bytes, start);
+    const fields = splitLine(bytes, start, end, 0x2c);
+    if (fields[0] === 'Time') {
+      const unitsEnd = lineEnd(bytes, end + 1);
+      const units = splitLine(bytes, Math.min(end + 1, bytes.length), unitsEnd, 0x2c);
+      return { kind: 'motec-csv', delimiter: 0x2c, names: fields, units: fields.map((_, i) => units[i] ?? ''), timeColumn: 0, dataStart: unitsEnd + 1, preamble };
+    }
+    if (fields[0]) preamble.set(fields[0], fields.slice(1));
+    // Preamble rows hold two key/value pairs side by side ("Venue","Calder",,,"Worksheet","...").
+    if (fields[4] && fields.length > 5) preamble.set(fields[4], fields.slice(5));
+    start = end + 1;
+  }
+  throw new CorruptDataFileError('motec-csv', 'no "Time" header row after the preamble', start);
+}
+
+export function readCsvFile(bytes: Uint8Array, layout: CsvLayout): DataFile {
+  const format = layout.kind;
+  const rows = countRows(bytes, layout.dataStart, layout.delimiter);
+  const timestamps = new Float64Array(rows);
+  scanColumn(bytes, layout.dataStart, layout.delimiter, layout.timeColumn, timestamps, null);
+  const timeUnit = layout.units[layout.timeColumn].toLowerCase();
+  const toSeconds = timeUnit === 'ms' ? 1e-3 : timeUnit === 'us' || timeUnit === 'µs' ? 1e-6 : 1;
+  for (let i = 0; i < rows; i++) {
+    timestamps[i] *= toSeconds;
+    if (!(timestamps[i] >= timestamps[i - 1] || i === 0) || Number.isNaN(timestamps[i])) {
+      throw new CorruptDataFileError(format, `time in data row ${i + 1} is missing or goes backwards`, rowOffset(bytes, layout, i));
+    }
+  }
+  // Printed times are rounded; a fifth of a period absorbs that without calling jittery data regular.
+  const base = detectTimeBase(timestamps, 0.2);
+  const taken = new Set<string>();
+  const sources: ChannelSource[] = [];
+  layout.names.forEach((columnName, column) => {
+    if (column === layout.timeColumn || columnName === '') return;
+    const name = uniqueName(columnName, taken);
+    const info = { name, unit: layout.units[column] ?? '', frequency: base.frequency, regular: base.regular, sampleCount: rows, dimension: 1, dataType: 'float64' };
+    sources.push({
+      info,
+      read: () => {
+        const samples = new Float64Array(rows);
+        const gaps = new Uint8Array(rows);
+        scanColumn(bytes, layout.dataStart, layout.delimiter, column, samples, gaps);
+        const time = base.time.kind === 'implicit' ? base.time : { kind: 'explicit' as const, timestamps: timestamps.slice() };
+        return { name, unit: info.unit, frequency: info.frequency, dimension: 1, samples, time, ...(gaps.includes(1) ? { gaps } : {}) };
+      },
+    });
+  });
+
+  const startTime = rows > 0 ? timestamps[0] : 0;
+  const end = rows === 0 ? 0 : base.time.kind === 'implicit' ? startTime + rows / base.frequency : timestamps[rows - 1];
+  const duration = end - startTime;
+  const lapCounter = sources.find((s) => /^lap( number)?$/i.test(s.info.name));
+  const beacons = layout.preamble.get('Beacon Markers');
+  const boundaries = beacons ? beacons.map(Number).filter(Number.isFinite).map((t) => startTime + t) : lapCounter ? boundariesFromLapCounter(lapCounter.read()) : [];
+  const laps = lapsFromBoundaries(startTime, startTime + duration, boundaries);
+  return buildDataFile({ format, properties: csvProperties(layout.preamble), startTime, duration, laps }, sources);
+}
+
+function rowOffset(bytes: Uint8Array, layout: CsvLayout, row: number): number {
+  let seen = -1;
+  for (let start = layout.dataStart; start < bytes.length; ) {
+    const end = lineEnd(bytes, start);
+    if (!isBlankLine(bytes, start, end, layout.delimiter) && ++seen === row) return start;
+    start = end + 1;
+  }
+  return layout.dataStart;
+}
+
+function csvProperties(preamble: Map<string, string[]>): FileProperties {
+  const properties = emptyProperties();
+  const get = (key: string) => preamble.get(key)?.[0] || null;
+  properties.venueName = get('Venue');
+  properties.carId = get('Vehicle');
+  properties.driverName = get('Driver');
+  properties.eventName = get('Event');
+  properties.sessionName = get('Session');
+  properties.comment = get('Comment') ?? get('Short Comment');
+  const run = Number(get('Run'));
+  properties.runNumber = get('Run') !== null && Number.isFinite(run) ? run : null;
+  const date = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(get('Log Date') ?? '');
+  const time = /^(\d{1,2}):(\d{2}):(\d{2})/.exec(get('Log Time') ?? '');
+  if (date && time) properties.outingTime = `${date[3]}-${date[2].padStart(2, '0')}-${date[1].padStart(2, '0')}T${time[1].padStart(2, '0')}:${time[2]}:${time[3]}`;
+  return properties;
+}

@@ -1,0 +1,142 @@
+/** Line and field scanning over raw bytes, shared by the generic and MoTeC CSV layouts. */
+
+const NL = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+const latin1 = new TextDecoder('latin1');
+
+/** End of the line starting at `from` (index of its '\n', or the input length). */
+export function lineEnd(bytes: Uint8Array, from: number): number {
+  const at = bytes.indexOf(NL, from);
+  return at < 0 ? bytes.length : at;
+}
+
+/** Splits one line into unquoted, trimmed fields ("" inside quotes is an escaped quote). */
+export function splitLine(bytes: Uint8Array, start: number, end: number, delimiter: number): string[] {
+  if (end > start && bytes[end - 1] === CR) end--;
+  const fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let runStart = start;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (quoted) {
+      if (b === QUOTE) {
+        field += latin1.decode(bytes.subarray(runStart, i));
+        if (bytes[i + 1] === QUOTE && i + 1 < end) {
+          field += '"';
+          i++;
+        } else quoted = false;
+        runStart = i + 1;
+      }
+    } else if (b === QUOTE) {
+      field += latin1.decode(bytes.subarray(runStart, i));
+      quoted = true;
+      runStart = i + 1;
+    } else if (b === delimiter) {
+      fields.push((field + latin1.decode(bytes.subarray(runStart, i))).trim());
+      field = '';
+      runStart = i + 1;
+    }
+  }
+  fields.push((field + latin1.decode(bytes.subarray(runStart, end))).trim());
+  return fields;
+}
+
+export function isBlankLine(bytes: Uint8Array, start: number, end: number, delimiter: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (b !== CR && b !== 0x20 && b !== 0x09 && b !== QUOTE && b !== delimiter) return false;
+  }
+  return true;
+}
+
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * Decimal number in bytes[start, end), surrounding spaces and quotes allowed; NaN when empty or not a number.
+ * Up to 15 significant digits the integer mantissa and the power of ten are both exact, so one division gives the
+ * correctly rounded value; anything longer falls back to Number().
+ */
+export function parseNumber(bytes: Uint8Array, start: number, end: number): number {
+  while (start < end && (bytes[start] === 0x20 || bytes[start] === QUOTE || bytes[start] === 0x09)) start++;
+  while (end > start && (bytes[end - 1] === 0x20 || bytes[end - 1] === QUOTE || bytes[end - 1] === CR || bytes[end - 1] === 0x09)) end--;
+  if (start === end) return NaN;
+  let i = start;
+  let negative = false;
+  if (bytes[i] === 0x2d || bytes[i] === 0x2b) {
+    negative = bytes[i] === 0x2d;
+    i++;
+  }
+  let mantissa = 0;
+  let digits = 0;
+  let fraction = 0;
+  let seenDigit = false;
+  for (; i < end; i++) {
+    const d = bytes[i] - 0x30;
+    if (d < 0 || d > 9) break;
+    mantissa = mantissa * 10 + d;
+    digits++;
+    seenDigit = true;
+  }
+  if (i < end && bytes[i] === 0x2e) {
+    for (i++; i < end; i++) {
+      const d = bytes[i] - 0x30;
+      if (d < 0 || d > 9) break;
+      mantissa = mantissa * 10 + d;
+      digits++;
+      fraction++;
+      seenDigit = true;
+    }
+  }
+  if (i === end && seenDigit && digits <= 15) {
+    const value = fraction === 0 ? mantissa : mantissa / POW10[fraction];
+    return negative ? -value : value;
+  }
+  if (!seenDigit) return NaN;
+  const text = latin1.decode(bytes.subarray(start, end));
+  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
+}
+
+/**
+ * Parses column `column` of every non-blank line from `from` into `out`; empty or non-numeric cells become NaN
+ * with a gap flag. Returns the number of rows written (never more than out.length).
+ */
+export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, column: number, out: Float64Array, gaps: Uint8Array | null): number {
+  let row = 0;
+  for (let start = from; start < bytes.length && row < out.length; ) {
+    const end = lineEnd(bytes, start);
+    if (!isBlankLine(bytes, start, end, delimiter)) {
+      let field = 0;
+      let fieldStart = start;
+      let quoted = false;
+      let i = start;
+      for (; i < end; i++) {
+        const b = bytes[i];
+        if (b === QUOTE) quoted = !quoted;
+        else if (b === delimiter && !quoted) {
+          if (field === column) break;
+          field++;
+          fieldStart = i + 1;
+        }
+      }
+      const value = field === column ? parseNumber(bytes, fieldStart, i) : NaN;
+      out[row] = value;
+      if (gaps && value !== value) gaps[row] = 1;
+      row++;
+    }
+    start = end + 1;
+  }
+  return row;
+}
+
+/** Non-blank lines from `from` to the end: an upper bound on the data rows, counted before allocating. */
+export function countRows(bytes: Uint8Array, from: number, delimiter: number): number {
+  let rows = 0;
+  for (let start = from; start < bytes.length; ) {
+    const end = lineEnd(bytes, start);
+    if (!isBlankLine(bytes, start, end, delimiter)) rows++;
+    start = end + 1;
+  }
+  return rows;
+}

@@ -1,0 +1,260 @@
+import { BinaryView, LITTLE_ENDIAN_HOST } from '../binary-view';
+import { UnsupportedFeatureError } from '../errors';
+import {
+  boundariesFromBeaconPulses,
+  boundariesFromLapCounter,
+  buildDataFile,
+  type ChannelData,
+  type ChannelSource,
+  type DataFile,
+  emptyProperties,
+  type FileProperties,
+  lapsFromBoundaries,
+  type SampleArray,
+  uniqueName,
+} from '../model';
+import { CHANNEL, EVENT, HEADER, type LdSampleType, ldSampleType, SAMPLE_BYTES, scalingTerms, VEHICLE, VENUE } from './ld-layout';
+import { ldxBeaconTimes } from './ldx';
+
+const FORMAT = 'motec-ld';
+
+export function isLdFile(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && bytes[0] === 0x40 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0 && bytes[4] === 0 && bytes[5] === 0;
+}
+
+interface LdChannelBlock {
+  offset: number;
+  name: string;
+  unit: string;
+  frequency: number;
+  sampleCount: number;
+  dataPtr: number;
+  type: LdSampleType | null;
+  typeCodes: string;
+  terms: { numerator: number; denominator: number; offset: number };
+}
+
+export interface LdReadOptions {
+  /** Companion `.ldx` (XML) whose beacon markers give the lap boundaries. */
+  ldx?: Uint8Array | string;
+}
+
+export function readLdFile(bytes: Uint8Array, options: LdReadOptions = {}): DataFile {
+  const bin = new BinaryView(bytes, FORMAT);
+  bin.require(0, HEADER.size, 'header');
+  const properties = readProperties(bin);
+  const blocks = readChannelBlocks(bin);
+
+  const taken = new Set<string>();
+  const sources: ChannelSource[] = blocks.map((block) => {
+    const name = uniqueName(block.name, taken);
+    const info = {
+      name,
+      unit: block.unit,
+      frequency: block.frequency,
+      regular: true,
+      sampleCount: block.sampleCount,
+      dimension: 1,
+      dataType: block.type ?? `unknown (${block.typeCodes})`,
+      ...(block.type ? {} : { unsupported: `sample type ${block.typeCodes}` }),
+    };
+    return { info, read: () => decodeChannel(bytes, block, name) };
+  });
+
+  const duration = blocks.reduce((max, b) => Math.max(max, b.sampleCount / b.frequency), 0);
+  const laps = lapsFromBoundaries(0, duration, lapBoundaries(sources, options));
+  return buildDataFile({ format: FORMAT, properties, startTime: 0, duration, laps }, sources);
+}
+
+function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {
+  if (options.ldx !== undefined) return ldxBeaconTimes(options.ldx);
+  const find = (name: string) => sources.find((s) => s.info.name.toLowerCase() === name && !s.info.unsupported);
+  const lapNumber = find('lap number');
+  if (lapNumber) return boundariesFromLapCounter(lapNumber.read());
+  const beacon = find('beacon');
+  if (beacon) return boundariesFromBeaconPulses(beacon.read());
+  return [];
+}
+
+function readProperties(bin: BinaryView): FileProperties {
+  const properties = emptyProperties();
+  const text = (value: string) => (value === '' ? null : value);
+  properties.driverName = text(bin.latin1(HEADER.driver, 64));
+  properties.carId = text(bin.latin1(HEADER.vehicleId, 64));
+  properties.venueName = text(bin.latin1(HEADER.venue, 64));
+  properties.comment = text(bin.latin1(HEADER.shortComment, 64));
+  properties.outingTime = outingTime(bin.latin1(HEADER.date, 16), bin.latin1(HEADER.time, 16));
+
+  const eventPtr = bin.u32(HEADER.eventPtr);
+  if (eventPtr === 0) return properties;
+  bin.require(eventPtr, EVENT.size, 'event block');
+  properties.eventName = text(bin.latin1(eventPtr + EVENT.name, 64));
+  properties.sessionName = text(bin.latin1(eventPtr + EVENT.session, 64));
+  properties.comment = text(bin.latin1(eventPtr + EVENT.comment, 1024)) ?? properties.comment;
+
+  const venuePtr = bin.u16(eventPtr + EVENT.venuePtr);
+  if (venuePtr === 0) return properties;
+  bin.require(venuePtr, VENUE.size, 'venue block');
+  properties.venueName = text(bin.latin1(venuePtr + VENUE.name, 64)) ?? properties.venueName;
+
+  const vehiclePtr = bin.u16(venuePtr + VENUE.vehiclePtr);
+  if (vehiclePtr === 0) return properties;
+  bin.require(vehiclePtr, VEHICLE.size, 'vehicle block');
+  properties.carId = text(bin.latin1(vehiclePtr + VEHICLE.id, 64)) ?? properties.carId;
+  return properties;
+}
+
+/** "23/11/2005" + "09:53:00" → "2005-11-23T09:53:00" (the logger records local time without a zone). */
+function outingTime(date: string, time: string): string | null {
+  const d = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(date);
+  const t = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(time);
+  if (!d || !t) return null;
+  const year = d[3].length === 2 ? `20${d[3]}` : d[3];
+  const pad = (v: string | undefined) => (v ?? '0').padStart(2, '0');
+  return `${year}-${pad(d[2])}-${pad(d[1])}T${pad(t[1])}:${pad(t[2])}:${pad(t[3])}`;
+}
+
+function readChannelBlocks(bin: BinaryView): LdChannelBlock[] {
+  const blocks: LdChannelBlock[] = [];
+  const seen = new Set<number>();
+  for (let ptr = bin.u32(HEADER.channelMetaPtr); ptr !== 0; ) {
+    // A damaged next pointer can loop back; each block is visited once.
+    if (seen.has(ptr)) throw bin.corrupt('channel list loops back on itself', ptr);
+    seen.add(ptr);
+    bin.require(ptr, CHANNEL.size, 'channel block');
+    blocks.push(readChannelBlock(bin, ptr));
+    ptr = bin.u32(ptr + CHANNEL.next);
+  }
+  return blocks;
+}
+
+function readChannelBlock(bin: BinaryView, ptr: number): LdChannelBlock {
+  const typeClass = bin.u16(ptr + CHANNEL.typeClass);
+  const typeSize = bin.u16(ptr + CHANNEL.typeSize);
+  const type = ldSampleType(typeClass, typeSize);
+  const frequency = bin.u16(ptr + CHANNEL.frequency);
+  if (frequency === 0) throw bin.corrupt('channel sample rate is 0 Hz', ptr + CHANNEL.frequency);
+  const scaling = {
+    shift: bin.i16(ptr + CHANNEL.shift),
+    mul: bin.i16(ptr + CHANNEL.mul),
+    scale: bin.i16(ptr + CHANNEL.scale),
+    dec: bin.i16(ptr + CHANNEL.dec),
+  };
+  if (scaling.scale === 0) throw bin.corrupt('channel scale is 0', ptr + CHANNEL.scale);
+  if (Math.abs(scaling.dec) > 30) throw bin.corrupt(`channel decimal shift ${scaling.dec} is out of range`, ptr + CHANNEL.dec);
+  const sampleCount = bin.u32(ptr + CHANNEL.sampleCount);
+  const dataPtr = bin.u32(ptr + CHANNEL.dataPtr);
+  // Checked against the input size before anything is allocated for the samples.
+  if (type) bin.require(dataPtr, sampleCount * SAMPLE_BYTES[type], `samples of channel at ${ptr}`);
+  return {
+    offset: ptr,
+    name: bin.latin1(ptr + CHANNEL.name, 32),
+    unit: bin.latin1(ptr + CHANNEL.unit, 12),
+    frequency,
+    sampleCount,
+    dataPtr,
+    type,
+    typeCodes: `${typeClass}/${typeSize}`,
+    terms: scalingTerms(scaling),
+  };
+}
+
+function decodeChannel(bytes: Uint8Array, block: LdChannelBlock, name: string): ChannelData {
+  if (!block.type) throw new UnsupportedFeatureError(FORMAT, `sample type ${block.typeCodes}`);
+  const samples = decodeSamples(bytes, block.type, block.dataPtr, block.sampleCount, block.terms);
+  return {
+    name,
+    unit: block.unit,
+    frequency: block.frequency,
+    dimension: 1,
+    samples,
+    time: { kind: 'implicit', start: 0, frequency: block.frequency },
+  };
+}
+
+/** Decodes n samples at `offset` with the channel's scaling, through typed-array views and one tight loop. */
+export function decodeSamples(
+  bytes: Uint8Array,
+  type: LdSampleType,
+  offset: number,
+  n: number,
+  terms: { numerator: number; denominator: number; offset: number },
+): SampleArray {
+  const raw = rawView(bytes, type, offset, n);
+  const identity = terms.numerator === terms.denominator && terms.offset === 0;
+  // int16, float16 and float32 values are exact in float32, so unscaled channels take half the memory.
+  if (identity && type !== 'int32') {
+    const out = new Float32Array(n);
+    if (type === 'float16') decodeHalf(raw as Uint16Array, out);
+    else out.set(raw as Int16Array | Float32Array);
+    return out;
+  }
+  const out = new Float64Array(n);
+  const source = type === 'float16' ? decodeHalf(raw as Uint16Array, new Float32Array(n)) : (raw as Int16Array | Int32Array | Float32Array);
+  const { numerator, denominator, offset: add } = terms;
+  if (denominator === 1) {
+    for (let i = 0; i < n; i++) out[i] = source[i] * numerator + add;
+  } else if (numerator === 1) {
+    for (let i = 0; i < n; i++) out[i] = source[i] / denominator + add;
+  } else {
+    for (let i = 0; i < n; i++) out[i] = (source[i] * numerator) / denominator + add;
+  }
+  return out;
+}
+
+function rawView(bytes: Uint8Array, type: LdSampleType, offset: number, n: number): Int16Array | Int32Array | Uint16Array | Float32Array {
+  const width = SAMPLE_BYTES[type];
+  const start = bytes.byteOffset + offset;
+  let buffer: ArrayBufferLike = bytes.buffer;
+  let at = start;
+  if (!LITTLE_ENDIAN_HOST) return bigEndianHostView(bytes, type, offset, n);
+  if (start % width !== 0) {
+    // Typed arrays need aligned offsets; an odd data pointer costs one copy of this channel's bytes.
+    buffer = bytes.slice(offset, offset + n * width).buffer;
+    at = 0;
+  }
+  switch (type) {
+    case 'int16':
+      return new Int16Array(buffer, at, n);
+    case 'int32':
+      return new Int32Array(buffer, at, n);
+    case 'float16':
+      return new Uint16Array(buffer, at, n);
+    case 'float32':
+      return new Float32Array(buffer, at, n);
+  }
+}
+
+function bigEndianHostView(bytes: Uint8Array, type: LdSampleType, offset: number, n: number): Int16Array | Int32Array | Uint16Array | Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, n * SAMPLE_BYTES[type]);
+  const out = type === 'int16' ? new Int16Array(n) : type === 'int32' ? new Int32Array(n) : type === 'float16' ? new Uint16Array(n) : new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    out[i] =
+      type === 'int16' ? view.getInt16(i * 2, true) : type === 'int32' ? view.getInt32(i * 4, true) : type === 'float16' ? view.getUint16(i * 2, true) : view.getFloat32(i * 4, true);
+  }
+  return out;
+}
+
+let halfTable: Float32Array | null = null;
+
+/** IEEE 754 binary16 through a 64K-entry table built on first use. */
+export function decodeHalf(raw: Uint16Array, out: Float32Array): Float32Array {
+  const table = (halfTable ??= buildHalfTable());
+  for (let i = 0; i < raw.length; i++) out[i] = table[raw[i]];
+  return out;
+}
+
+export function halfToNumber(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * fraction * 2 ** -24;
+  if (exponent === 0x1f) return fraction ? NaN : sign * Infinity;
+  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
+}
+
+function buildHalfTable(): Float32Array {
+  const table = new Float32Array(65536);
+  for (let bits = 0; bits < 65536; bits++) table[bits] = halfToNumber(bits);
+  return table;
+}

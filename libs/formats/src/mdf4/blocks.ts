@@ -1,0 +1,67 @@
+import type { BinaryView } from '../binary-view';
+
+/** Generic MDF 4 block: "##XX" id, 4 reserved bytes, u64 length, u64 link count, links, then the data section. */
+export interface Mdf4Block {
+  id: string;
+  offset: number;
+  length: number;
+  links: number[];
+  /** Absolute offset of the data section (after the links). */
+  data: number;
+  dataLength: number;
+}
+
+const BLOCK_HEADER = 24;
+
+export function readBlock(bin: BinaryView, offset: number, expected?: readonly string[]): Mdf4Block {
+  bin.require(offset, BLOCK_HEADER, 'block header');
+  const b = bin.bytes;
+  if (b[offset] !== 0x23 || b[offset + 1] !== 0x23) throw bin.corrupt('block does not start with "##"', offset);
+  const id = String.fromCharCode(b[offset + 2], b[offset + 3]);
+  if (expected && !expected.includes(id)) throw bin.corrupt(`expected a ${expected.join('/')} block, found ##${id}`, offset);
+  const length = bin.u64(offset + 8, 'block length');
+  const linkCount = bin.u64(offset + 16, 'block link count');
+  if (length < BLOCK_HEADER + linkCount * 8) throw bin.corrupt(`block ##${id} is shorter than its ${linkCount} links`, offset + 8);
+  bin.require(offset, length, `block ##${id}`);
+  const links: number[] = [];
+  for (let i = 0; i < linkCount; i++) {
+    const link = bin.u64(offset + BLOCK_HEADER + i * 8, 'link');
+    if (link >= bin.length) throw bin.corrupt(`link of ##${id} points past the end of the file`, offset + BLOCK_HEADER + i * 8);
+    links.push(link);
+  }
+  const data = offset + BLOCK_HEADER + linkCount * 8;
+  return { id, offset, length, links, data, dataLength: offset + length - data };
+}
+
+/** Follows a next-link chain, refusing to loop. */
+export function* chain(bin: BinaryView, first: number, id: string, nextLink = 0): Generator<Mdf4Block> {
+  const seen = new Set<number>();
+  for (let at = first; at !== 0; ) {
+    if (seen.has(at)) throw bin.corrupt(`##${id} chain loops back on itself`, at);
+    seen.add(at);
+    const block = readBlock(bin, at, [id]);
+    yield block;
+    at = block.links[nextLink] ?? 0;
+  }
+}
+
+/** Text of a ##TX block (UTF-8) or of an ##MD block (XML; the <TX> element when there is one). */
+export function readText(bin: BinaryView, offset: number): string {
+  if (offset === 0) return '';
+  const block = readBlock(bin, offset, ['TX', 'MD']);
+  const text = bin.utf8(block.data, block.dataLength);
+  if (block.id === 'TX') return text;
+  const tx = /<TX>([\s\S]*?)<\/TX>/.exec(text);
+  return tx ? unescapeXml(tx[1]).trim() : text;
+}
+
+/** The raw XML of an ##MD block, or the text of a ##TX block. */
+export function readMetadata(bin: BinaryView, offset: number): string {
+  if (offset === 0) return '';
+  const block = readBlock(bin, offset, ['TX', 'MD']);
+  return bin.utf8(block.data, block.dataLength);
+}
+
+export function unescapeXml(text: string): string {
+  return text.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e] ?? '');
+}

@@ -1,0 +1,147 @@
+import type { BinaryView } from '../binary-view';
+import type { ChannelLabel } from '../model';
+import { readBlock, readText } from './blocks';
+
+/** A channel conversion (##CC) reduced to what decoding needs. */
+export type Conversion =
+  | { kind: 'identity' }
+  | { kind: 'linear'; offset: number; factor: number }
+  | { kind: 'rational'; p: number[] }
+  | { kind: 'table'; keys: number[]; values: number[]; interpolate: boolean }
+  | { kind: 'range-value'; mins: number[]; maxs: number[]; values: number[]; fallback: number }
+  /** Samples stay raw codes; the labels travel in the catalogue. */
+  | { kind: 'text'; labels: ChannelLabel[]; defaultLabel?: string }
+  | { kind: 'unsupported'; feature: string };
+
+const CC = { type: 0, refCount: 4, valCount: 6, values: 24 } as const;
+const IDENTITY: Conversion = { kind: 'identity' };
+
+export function readConversion(bin: BinaryView, offset: number): { conversion: Conversion; unit: string } {
+  if (offset === 0) return { conversion: IDENTITY, unit: '' };
+  const block = readBlock(bin, offset, ['CC']);
+  if (block.dataLength < CC.values) throw bin.corrupt('##CC data section is too short', block.data);
+  const type = bin.u8(block.data + CC.type);
+  const refCount = bin.u16(block.data + CC.refCount);
+  const valCount = bin.u16(block.data + CC.valCount);
+  if (CC.values + valCount * 8 > block.dataLength) throw bin.corrupt(`##CC declares ${valCount} values but has room for fewer`, block.data + CC.valCount);
+  if (4 + refCount > block.links.length) throw bin.corrupt(`##CC declares ${refCount} references but has fewer links`, block.data + CC.refCount);
+  const vals = Array.from({ length: valCount }, (_, i) => bin.f64(block.data + CC.values + i * 8));
+  const refs = block.links.slice(4, 4 + refCount);
+  const unit = readText(bin, block.links[1]);
+  const need = (count: number) => {
+    if (valCount < count) throw bin.corrupt(`##CC type ${type} needs ${count} values, has ${valCount}`, block.data + CC.valCount);
+  };
+
+  switch (type) {
+    case 0:
+      return { conversion: IDENTITY, unit };
+    case 1:
+      need(2);
+      return { conversion: { kind: 'linear', offset: vals[0], factor: vals[1] }, unit };
+    case 2:
+      need(6);
+      return { conversion: { kind: 'rational', p: vals.slice(0, 6) }, unit };
+    case 3:
+      return { conversion: { kind: 'unsupported', feature: 'algebraic conversion (cc_type 3)' }, unit };
+    case 4:
+    case 5: {
+      const n = Math.floor(valCount / 2);
+      if (n === 0) throw bin.corrupt('##CC table has no entries', block.data + CC.valCount);
+      const keys = Array.from({ length: n }, (_, i) => vals[2 * i]);
+      const values = Array.from({ length: n }, (_, i) => vals[2 * i + 1]);
+      return { conversion: { kind: 'table', keys, values, interpolate: type === 4 }, unit };
+    }
+    case 6: {
+      const n = Math.floor((valCount - 1) / 3);
+      need(1);
+      return {
+        conversion: {
+          kind: 'range-value',
+          mins: Array.from({ length: n }, (_, i) => vals[3 * i]),
+          maxs: Array.from({ length: n }, (_, i) => vals[3 * i + 1]),
+          values: Array.from({ length: n }, (_, i) => vals[3 * i + 2]),
+          fallback: vals[3 * n],
+        },
+        unit,
+      };
+    }
+    case 7:
+    case 8: {
+      const ranged = type === 8;
+      const n = ranged ? Math.floor(valCount / 2) : valCount;
+      if (refs.length < n) throw bin.corrupt(`##CC text table has ${n} keys but ${refs.length} texts`, block.data + CC.refCount);
+      const labels: ChannelLabel[] = [];
+      for (let i = 0; i < n; i++) {
+        const text = refText(bin, refs[i]);
+        if (text === null) return { conversion: { kind: 'unsupported', feature: 'conversion nested in a text table' }, unit };
+        labels.push(ranged ? { min: vals[2 * i], max: vals[2 * i + 1], text } : { min: vals[i], max: vals[i], text });
+      }
+      const fallback = refs.length > n ? refText(bin, refs[n]) : '';
+      if (fallback === null) return { conversion: { kind: 'unsupported', feature: 'conversion nested in a text table' }, unit };
+      return { conversion: { kind: 'text', labels, ...(fallback ? { defaultLabel: fallback } : {}) }, unit };
+    }
+    default:
+      return { conversion: { kind: 'unsupported', feature: `conversion type ${type}` }, unit };
+  }
+}
+
+/** Text of a TX/MD reference, '' for none, null when the reference is a nested conversion. */
+function refText(bin: BinaryView, link: number): string | null {
+  if (link === 0) return '';
+  const block = readBlock(bin, link);
+  if (block.id === 'CC') return null;
+  return readText(bin, link);
+}
+
+/** Applies a numeric conversion in place; `integerRaw` selects the closed range rule of range tables. */
+export function applyConversion(conversion: Conversion, values: Float64Array, integerRaw: boolean): void {
+  const n = values.length;
+  switch (conversion.kind) {
+    case 'identity':
+    case 'text':
+    case 'unsupported':
+      return;
+    case 'linear': {
+      const { offset, factor } = conversion;
+      for (let i = 0; i < n; i++) values[i] = values[i] * factor + offset;
+      return;
+    }
+    case 'rational': {
+      const [p1, p2, p3, p4, p5, p6] = conversion.p;
+      for (let i = 0; i < n; i++) {
+        const x = values[i];
+        values[i] = (p1 * x * x + p2 * x + p3) / (p4 * x * x + p5 * x + p6);
+      }
+      return;
+    }
+    case 'table':
+      for (let i = 0; i < n; i++) values[i] = lookUp(conversion.keys, conversion.values, values[i], conversion.interpolate);
+      return;
+    case 'range-value':
+      for (let i = 0; i < n; i++) values[i] = rangeValue(conversion, values[i], integerRaw);
+      return;
+  }
+}
+
+/** Outside the keys the end values hold; without interpolation the nearer key wins, the lower on a tie. */
+function lookUp(keys: number[], values: number[], x: number, interpolate: boolean): number {
+  const last = keys.length - 1;
+  if (!(x > keys[0])) return values[0];
+  if (x >= keys[last]) return values[last];
+  let lo = 0;
+  let hi = last;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid] <= x) lo = mid;
+    else hi = mid;
+  }
+  if (interpolate) return values[lo] + ((values[hi] - values[lo]) * (x - keys[lo])) / (keys[hi] - keys[lo]);
+  return x - keys[lo] <= keys[hi] - x ? values[lo] : values[hi];
+}
+
+function rangeValue(c: Extract<Conversion, { kind: 'range-value' }>, x: number, integerRaw: boolean): number {
+  for (let i = 0; i < c.mins.length; i++) {
+    if (x >= c.mins[i] && (integerRaw ? x <= c.maxs[i] : x < c.maxs[i])) return c.values[i];
+  }
+  return c.fallback;
+}

@@ -1,0 +1,341 @@
+import { BinaryView } from '../binary-view';
+import { UnsupportedFeatureError } from '../errors';
+import { halfToNumber } from '../ld/ld-reader';
+import {
+  buildDataFile,
+  type ChannelData,
+  type ChannelInfo,
+  type ChannelSource,
+  type DataFile,
+  detectTimeBase,
+  emptyProperties,
+  type FileProperties,
+  type SampleArray,
+  type TimeBase,
+  uniqueName,
+} from '../model';
+import { chain, readBlock, readMetadata, readText, unescapeXml } from './blocks';
+import { applyConversion, type Conversion, readConversion } from './conversion';
+import { type DataLeaves, dataLeaves, readRecords } from './data-blocks';
+
+const FORMAT = 'mdf4';
+
+/** "MDF     " file id; "UnFinMF " marks a file whose writer never finalised it. */
+export function isMdfFile(bytes: Uint8Array): boolean {
+  const id = String.fromCharCode(...bytes.subarray(0, 8));
+  return id === 'MDF     ' || id === 'UnFinMF ';
+}
+
+const HD = { startTimeNs: 0, tzOffsetMin: 8, dstOffsetMin: 10, timeFlags: 12 } as const;
+const CG = { cycleCount: 8, flags: 16, dataBytes: 24, invalBytes: 28 } as const;
+const CN = { type: 0, sync: 1, dataType: 2, bitOffset: 3, byteOffset: 4, bitCount: 8, flags: 12, invalBitPos: 16 } as const;
+
+interface Mdf4Channel {
+  name: string;
+  unit: string;
+  cnType: number;
+  dataType: number;
+  bitOffset: number;
+  byteOffset: number;
+  bitCount: number;
+  flags: number;
+  invalBitPos: number;
+  conversion: Conversion;
+  unsupported?: string;
+}
+
+interface Mdf4Group {
+  recordSize: number;
+  dataBytes: number;
+  cycleCount: number;
+  data: DataLeaves | null;
+  master: Mdf4Channel | null;
+  channels: Mdf4Channel[];
+  unsupported?: string;
+  records?: Uint8Array;
+  time?: { time: TimeBase; frequency: number; regular: boolean; end: number };
+}
+
+export function readMdf4File(bytes: Uint8Array): DataFile {
+  const bin = new BinaryView(bytes, FORMAT);
+  bin.require(0, 64, 'identification block');
+  const id = bin.latin1(0, 8);
+  const version = bin.latin1(8, 8);
+  if (id === 'UnFinMF') throw new UnsupportedFeatureError(FORMAT, 'unfinalised MDF file');
+  if (!version.startsWith('4.')) throw new UnsupportedFeatureError(FORMAT, `MDF version ${version || 'unknown'}`);
+
+  const hd = readBlock(bin, 64, ['HD']);
+  const properties = readProperties(bin, hd);
+  const groups = readGroups(bin, hd.links[0] ?? 0);
+
+  const taken = new Set<string>();
+  const sources: ChannelSource[] = [];
+  let start = Infinity;
+  let end = -Infinity;
+  for (const group of groups) {
+    if (!group.unsupported && group.cycleCount > 0) {
+      const t = groupTime(bin, group);
+      start = Math.min(start, t.time.kind === 'implicit' ? t.time.start : t.time.timestamps[0]);
+      end = Math.max(end, t.end);
+    }
+    for (const channel of group.channels) sources.push(channelSource(bin, group, channel, uniqueName(channel.name, taken)));
+  }
+  if (sources.length > 0 && sources.every((s) => s.info.unsupported)) throw new UnsupportedFeatureError(FORMAT, sources[0].info.unsupported!);
+  if (!Number.isFinite(start)) start = end = 0;
+  return buildDataFile({ format: FORMAT, properties, startTime: start, duration: Math.max(0, end - start), laps: [] }, sources);
+}
+
+function readProperties(bin: BinaryView, hd: ReturnType<typeof readBlock>): FileProperties {
+  const properties = emptyProperties();
+  if (hd.dataLength >= 16) {
+    const ns = bin.u64Value(hd.data + HD.startTimeNs);
+    const local = (bin.u8(hd.data + HD.timeFlags) & 1) === 1;
+    const iso = new Date(ns / 1e6).toISOString();
+    properties.outingTime = local ? iso.slice(0, -1) : iso;
+  }
+  const xml = readMetadata(bin, hd.links[5] ?? 0);
+  const tx = /<TX>([\s\S]*?)<\/TX>/.exec(xml);
+  properties.comment = (tx ? unescapeXml(tx[1]).trim() : xml.startsWith('<') ? '' : xml.trim()) || null;
+  // Common properties carry whatever names the writer chose; the usual spellings map onto the model.
+  const names: Record<string, Exclude<keyof FileProperties, 'runNumber' | 'outingTime' | 'comment'> | 'runNumber'> = {
+    event: 'eventName', eventname: 'eventName', session: 'sessionName', sessionname: 'sessionName', run: 'runNumber', runnumber: 'runNumber',
+    driver: 'driverName', drivername: 'driverName', venue: 'venueName', track: 'venueName', circuit: 'venueName', vehicle: 'carId', car: 'carId', carid: 'carId',
+  };
+  const element = /<e\s+name="([^"]*)"[^>]*>([^<]*)<\/e>/g;
+  for (let m = element.exec(xml); m; m = element.exec(xml)) {
+    const key = names[m[1].toLowerCase().replace(/[\s_]/g, '')];
+    const value = unescapeXml(m[2]).trim();
+    if (!key || !value) continue;
+    if (key === 'runNumber') properties.runNumber = Number.isFinite(Number(value)) ? Number(value) : null;
+    else properties[key] = value;
+  }
+  return properties;
+}
+
+function readGroups(bin: BinaryView, firstDg: number): Mdf4Group[] {
+  const groups: Mdf4Group[] = [];
+  for (const dg of chain(bin, firstDg, 'DG')) {
+    const recIdSize = dg.dataLength >= 1 ? bin.u8(dg.data) : 0;
+    const cgs = [...chain(bin, dg.links[1] ?? 0, 'CG')].filter((cg) => (bin.u16(cg.data + CG.flags) & 1) === 0);
+    const unsorted = recIdSize !== 0 || cgs.length > 1;
+    const data = unsorted ? null : dataLeaves(bin, dg.links[2] ?? 0);
+    for (const cg of cgs) groups.push(readGroup(bin, cg, data, unsorted));
+  }
+  return groups;
+}
+
+function readGroup(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: DataLeaves | null, unsorted: boolean): Mdf4Group {
+  if (cg.dataLength < 32) throw bin.corrupt('##CG data section is too short', cg.data);
+  const cycleCount = bin.u64(cg.data + CG.cycleCount, 'cycle count');
+  const flags = bin.u16(cg.data + CG.flags);
+  const dataBytes = bin.u32(cg.data + CG.dataBytes);
+  const recordSize = dataBytes + bin.u32(cg.data + CG.invalBytes);
+  const unsupported = unsorted ? 'unsorted data groups' : flags & 2 ? 'bus logging (bus event channel groups)' : flags & 8 ? 'remote master' : undefined;
+  if (!unsupported && data && cycleCount * recordSize > data.size) {
+    // Checked before any record buffer is allocated: the data blocks must hold every declared record.
+    throw bin.corrupt(`data blocks hold ${data.size} bytes, ${cycleCount} records of ${recordSize} bytes need more`, cg.data + CG.cycleCount);
+  }
+  const group: Mdf4Group = { recordSize, dataBytes, cycleCount, data, master: null, channels: [], ...(unsupported ? { unsupported } : {}) };
+  for (const cn of chain(bin, cg.links[1] ?? 0, 'CN')) {
+    const channel = readChannel(bin, cn, dataBytes);
+    if ((channel.cnType === 2 || channel.cnType === 3) && !group.master) group.master = channel;
+    else group.channels.push(channel);
+  }
+  return group;
+}
+
+const DATA_TYPE_FEATURES: Record<number, string> = {
+  6: 'string channels', 7: 'string channels', 8: 'string channels', 9: 'string channels', 10: 'byte-array channels', 11: 'MIME sample channels',
+  12: 'MIME stream channels', 13: 'CANopen date channels', 14: 'CANopen time channels', 15: 'complex number channels', 16: 'complex number channels',
+};
+const CN_TYPE_FEATURES: Record<number, string> = { 1: 'VLSD (variable-length signal data)', 5: 'maximum-length channels', 6: 'virtual data channels' };
+
+function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataBytes: number): Mdf4Channel {
+  if (cn.dataLength < 24) throw bin.corrupt('##CN data section is too short', cn.data);
+  const [, composition = 0, nameLink = 0, , ccLink = 0, , unitLink = 0] = cn.links;
+  const cnType = bin.u8(cn.data + CN.type);
+  const dataType = bin.u8(cn.data + CN.dataType);
+  const bitOffset = bin.u8(cn.data + CN.bitOffset);
+  const byteOffset = bin.u32(cn.data + CN.byteOffset);
+  const bitCount = bin.u32(cn.data + CN.bitCount);
+  const { conversion, unit: ccUnit } = readConversion(bin, ccLink);
+  const channel: Mdf4Channel = {
+    name: readText(bin, nameLink),
+    unit: readText(bin, unitLink) || ccUnit,
+    cnType,
+    dataType,
+    bitOffset,
+    byteOffset,
+    bitCount,
+    flags: bin.u32(cn.data + CN.flags),
+    invalBitPos: bin.u32(cn.data + CN.invalBitPos),
+    conversion,
+  };
+  const unsupported =
+    composition !== 0
+      ? readBlock(bin, composition).id === 'CA' ? 'arrays (##CA)' : 'structures (composed channels)'
+      : CN_TYPE_FEATURES[cnType] ?? DATA_TYPE_FEATURES[dataType] ?? (dataType > 16 ? `data type ${dataType}` : conversion.kind === 'unsupported' ? conversion.feature : undefined);
+  if (unsupported) return { ...channel, unsupported };
+  if (cnType === 3) return channel; // virtual master: values come from the record index, nothing is stored
+  const isFloat = dataType === 4 || dataType === 5;
+  if (isFloat ? ![16, 32, 64].includes(bitCount) : bitCount < 1 || bitCount > 64) {
+    throw bin.corrupt(`${bitCount}-bit ${isFloat ? 'float' : 'integer'} channel`, cn.data + CN.bitCount);
+  }
+  if (byteOffset + Math.ceil((bitOffset + bitCount) / 8) > dataBytes) throw bin.corrupt('channel lies outside its record', cn.data + CN.byteOffset);
+  return channel;
+}
+
+function records(bin: BinaryView, group: Mdf4Group): Uint8Array {
+  return (group.records ??= readRecords(bin, group.data!));
+}
+
+function groupTime(bin: BinaryView, group: Mdf4Group): NonNullable<Mdf4Group['time']> {
+  if (group.time) return group.time;
+  const n = group.cycleCount;
+  const master = group.master;
+  if (!master || master.unsupported) {
+    // Without a master the record index is the only axis: one record per second from 0.
+    return (group.time = { time: { kind: 'implicit', start: 0, frequency: 1 }, frequency: 1, regular: true, end: n });
+  }
+  const timestamps = new Float64Array(n);
+  if (master.cnType === 3) for (let i = 0; i < n; i++) timestamps[i] = i;
+  else decodeRaw(records(bin, group), group.recordSize, n, master, timestamps);
+  applyConversion(master.conversion, timestamps, master.dataType < 4);
+  const detected = detectTimeBase(timestamps, 1e-3);
+  const end = detected.time.kind === 'implicit' ? detected.time.start + n / detected.frequency : timestamps[n - 1];
+  return (group.time = { ...detected, end });
+}
+
+function channelSource(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, name: string): ChannelSource {
+  const unsupported = group.unsupported ?? channel.unsupported;
+  const time = group.unsupported || group.cycleCount === 0 ? null : groupTime(bin, group);
+  const info: ChannelInfo = {
+    name,
+    unit: channel.unit,
+    frequency: time?.frequency ?? 0,
+    regular: time?.regular ?? false,
+    sampleCount: group.cycleCount,
+    dimension: 1,
+    dataType: dataTypeName(channel),
+    ...(channel.conversion.kind === 'text'
+      ? { labels: channel.conversion.labels, ...(channel.conversion.defaultLabel ? { defaultLabel: channel.conversion.defaultLabel } : {}) }
+      : {}),
+    ...(unsupported ? { unsupported } : {}),
+  };
+  return {
+    info,
+    read: () => {
+      if (unsupported) throw new UnsupportedFeatureError(FORMAT, unsupported);
+      return decodeChannel(bin, group, channel, info);
+    },
+  };
+}
+
+function dataTypeName(c: Mdf4Channel): string {
+  if (c.dataType === 4 || c.dataType === 5) return `float${c.bitCount}`;
+  if (c.dataType <= 3) return `${c.dataType <= 1 ? 'uint' : 'int'}${c.bitCount}`;
+  return DATA_TYPE_FEATURES[c.dataType] ?? `type ${c.dataType}`;
+}
+
+function decodeChannel(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, info: ChannelInfo): ChannelData {
+  const n = group.cycleCount;
+  const time = n === 0 ? ({ kind: 'implicit', start: 0, frequency: 0 } as const) : groupTime(bin, group).time;
+  const data = n === 0 ? new Uint8Array(0) : records(bin, group);
+  const raw = new Float64Array(n);
+  if (channel.cnType === 3) for (let i = 0; i < n; i++) raw[i] = i;
+  else decodeRaw(data, group.recordSize, n, channel, raw);
+  const isFloat = channel.dataType === 4 || channel.dataType === 5;
+  applyConversion(channel.conversion, raw, !isFloat);
+  const numeric = channel.conversion.kind === 'identity' || channel.conversion.kind === 'text';
+  // Values that float32 represents exactly are handed out as float32 (half the bytes to ship).
+  const exactInFloat32 = numeric && (isFloat ? channel.bitCount <= 32 : channel.bitCount <= 24);
+  const samples: SampleArray = exactInFloat32 ? Float32Array.from(raw) : raw;
+  const gaps = invalidation(data, group, channel, samples);
+  return {
+    name: info.name,
+    unit: info.unit,
+    frequency: info.frequency,
+    dimension: 1,
+    samples,
+    time: time.kind === 'explicit' ? { kind: 'explicit', timestamps: time.timestamps.slice() } : time,
+    ...(gaps ? { gaps } : {}),
+  };
+}
+
+/** Invalidation bits (or the all-invalid flag) become gaps: the sample is NaN and its gap byte is 1. */
+function invalidation(data: Uint8Array, group: Mdf4Group, channel: Mdf4Channel, samples: SampleArray): Uint8Array | undefined {
+  const n = samples.length;
+  if (channel.flags & 1) {
+    samples.fill(NaN);
+    return new Uint8Array(n).fill(1);
+  }
+  if (!(channel.flags & 2)) return undefined;
+  const byte = group.dataBytes + (channel.invalBitPos >>> 3);
+  const mask = 1 << (channel.invalBitPos & 7);
+  if (byte >= group.recordSize) return undefined;
+  let gaps: Uint8Array | undefined;
+  for (let i = 0, at = byte; i < n; i++, at += group.recordSize) {
+    if (data[at] & mask) {
+      gaps ??= new Uint8Array(n);
+      gaps[i] = 1;
+      samples[i] = NaN;
+    }
+  }
+  return gaps;
+}
+
+/** Raw numeric values of one channel from every record, one DataView read per sample, no allocation per sample. */
+function decodeRaw(data: Uint8Array, recordSize: number, n: number, c: Mdf4Channel, out: Float64Array): void {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const little = c.dataType % 2 === 0;
+  const signed = c.dataType === 2 || c.dataType === 3;
+  let at = c.byteOffset;
+  if (c.dataType === 4 || c.dataType === 5) {
+    if (c.bitCount === 64) for (let i = 0; i < n; i++, at += recordSize) out[i] = view.getFloat64(at, little);
+    else if (c.bitCount === 32) for (let i = 0; i < n; i++, at += recordSize) out[i] = view.getFloat32(at, little);
+    else for (let i = 0; i < n; i++, at += recordSize) out[i] = halfToNumber(view.getUint16(at, little));
+    return;
+  }
+  if (c.bitOffset === 0 && c.bitCount === 8) {
+    if (signed) for (let i = 0; i < n; i++, at += recordSize) out[i] = view.getInt8(at);
+    else for (let i = 0; i < n; i++, at += recordSize) out[i] = data[at];
+  } else if (c.bitOffset === 0 && c.bitCount === 16) {
+    if (signed) for (let i = 0; i < n; i++, at += recordSize) out[i] = view.getInt16(at, little);
+    else for (let i = 0; i < n; i++, at += recordSize) out[i] = view.getUint16(at, little);
+  } else if (c.bitOffset === 0 && c.bitCount === 32) {
+    if (signed) for (let i = 0; i < n; i++, at += recordSize) out[i] = view.getInt32(at, little);
+    else for (let i = 0; i < n; i++, at += recordSize) out[i] = view.getUint32(at, little);
+  } else if (c.bitOffset === 0 && c.bitCount === 64) {
+    // Above 2^53 this rounds to the nearest double, which is what a Float64Array can hold anyway.
+    const [lo, hi] = little ? [0, 4] : [4, 0];
+    for (let i = 0; i < n; i++, at += recordSize) {
+      const high = signed ? view.getInt32(at + hi, little) : view.getUint32(at + hi, little);
+      out[i] = high * 4294967296 + view.getUint32(at + lo, little);
+    }
+  } else {
+    decodeBitField(data, recordSize, n, c, little, signed, out);
+  }
+}
+
+/** Integers that are not whole aligned bytes: gather the covering bytes, then shift and mask arithmetically. */
+function decodeBitField(data: Uint8Array, recordSize: number, n: number, c: Mdf4Channel, little: boolean, signed: boolean, out: Float64Array): void {
+  const bytes = Math.ceil((c.bitOffset + c.bitCount) / 8);
+  const useBigInt = bytes > 6;
+  const shift = 2 ** c.bitOffset;
+  const modulus = 2 ** c.bitCount;
+  const half = modulus / 2;
+  for (let i = 0, base = c.byteOffset; i < n; i++, base += recordSize) {
+    if (useBigInt) {
+      let v = 0n;
+      for (let k = 0; k < bytes; k++) v = (v << 8n) | BigInt(data[base + (little ? bytes - 1 - k : k)]);
+      v = (v >> BigInt(c.bitOffset)) & ((1n << BigInt(c.bitCount)) - 1n);
+      if (signed && v >= 1n << BigInt(c.bitCount - 1)) v -= 1n << BigInt(c.bitCount);
+      out[i] = Number(v);
+      continue;
+    }
+    let v = 0;
+    for (let k = 0; k < bytes; k++) v = v * 256 + data[base + (little ? bytes - 1 - k : k)];
+    v = Math.floor(v / shift) % modulus;
+    out[i] = signed && v >= half ? v - modulus : v;
+  }
+}

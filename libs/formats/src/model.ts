@@ -1,0 +1,185 @@
+import { ChannelNotFoundError } from './errors';
+
+/** Which reader produced a DataFile. */
+export type DataFileFormat = 'motec-ld' | 'mdf4' | 'csv' | 'motec-csv' | 'lap-set';
+
+/** Descriptive properties of an outing; null where the format does not carry the value. */
+export interface FileProperties {
+  eventName: string | null;
+  sessionName: string | null;
+  runNumber: number | null;
+  driverName: string | null;
+  venueName: string | null;
+  carId: string | null;
+  /** Wall-clock start of the outing, ISO 8601 (no zone suffix when the file records local time only). */
+  outingTime: string | null;
+  comment: string | null;
+}
+
+/** Position of a lap in the outing: the first is an out-lap, the last an in-lap, the rest flying laps. */
+export type LapKind = 'out' | 'flying' | 'in';
+
+export interface Lap {
+  index: number;
+  /** Seconds on the file's time axis (the same axis as DataFile.startTime and every time base). */
+  startTime: number;
+  /** Exclusive end, seconds. */
+  endTime: number;
+  kind: LapKind;
+}
+
+/** Storage type of the raw samples in the file, e.g. 'int16', 'uint12', 'float32'; 'string' or 'bytes' are not decodable. */
+export type SampleDataType = string;
+
+/** Text attached to raw codes by a value/range-to-text conversion; a single value has min === max. */
+export interface ChannelLabel {
+  min: number;
+  max: number;
+  text: string;
+}
+
+export interface ChannelInfo {
+  name: string;
+  unit: string;
+  /** Sample rate in Hz; for irregular channels the mean rate over the channel. */
+  frequency: number;
+  /** True when samples sit at start + i / frequency (implicit time base); false when timestamps are explicit. */
+  regular: boolean;
+  sampleCount: number;
+  /** Values per sample; always 1 (arrays are not supported). */
+  dimension: number;
+  dataType: SampleDataType;
+  /** Present for text conversions: samples stay numeric codes, these give their meaning. */
+  labels?: ChannelLabel[];
+  defaultLabel?: string;
+  /** Set when the channel is listed but cannot be decoded; readChannel throws UnsupportedFeatureError naming it. */
+  unsupported?: string;
+}
+
+export type TimeBase =
+  | { kind: 'implicit'; start: number; frequency: number }
+  | { kind: 'explicit'; timestamps: Float64Array };
+
+export type SampleArray = Float64Array | Float32Array;
+
+/** Decoded physical samples; every typed array owns its buffer, so it can be transferred out of a worker. */
+export interface ChannelData {
+  name: string;
+  unit: string;
+  frequency: number;
+  dimension: number;
+  samples: SampleArray;
+  time: TimeBase;
+  /** 1 where there is no sample at that index (the sample holds NaN); absent when there are no gaps. */
+  gaps?: Uint8Array;
+}
+
+export interface DataFile {
+  format: DataFileFormat;
+  properties: FileProperties;
+  /** Time of the first sample, seconds on the file's time axis. */
+  startTime: number;
+  /** File length, seconds. */
+  duration: number;
+  laps: Lap[];
+  /** Catalogue read at open; no samples are decoded until readChannel. */
+  channels: ChannelInfo[];
+  /** Decodes one channel; throws ChannelNotFoundError or UnsupportedFeatureError. */
+  readChannel(name: string): ChannelData;
+}
+
+/** What each reader supplies per channel: its catalogue entry and a decoder run on demand. */
+export interface ChannelSource {
+  info: ChannelInfo;
+  read(): ChannelData;
+}
+
+export function emptyProperties(): FileProperties {
+  return {
+    eventName: null,
+    sessionName: null,
+    runNumber: null,
+    driverName: null,
+    venueName: null,
+    carId: null,
+    outingTime: null,
+    comment: null,
+  };
+}
+
+/** Names must be unique for readChannel(name); later duplicates get " (2)", " (3)"... */
+export function uniqueName(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${name} (${n})`;
+  taken.add(candidate);
+  return candidate;
+}
+
+export function buildDataFile(parts: Omit<DataFile, 'channels' | 'readChannel'>, sources: ChannelSource[]): DataFile {
+  const byName = new Map(sources.map((s) => [s.info.name, s] as const));
+  return {
+    ...parts,
+    channels: sources.map((s) => s.info),
+    readChannel(name: string): ChannelData {
+      const source = byName.get(name);
+      if (!source) throw new ChannelNotFoundError(name);
+      return source.read();
+    },
+  };
+}
+
+/** Laps between successive boundaries: [start, b1) is the out-lap, [bn, end) the in-lap; no boundary means no laps. */
+export function lapsFromBoundaries(start: number, end: number, boundaries: readonly number[]): Lap[] {
+  const inside = [...new Set(boundaries.filter((b) => Number.isFinite(b) && b > start && b < end))].sort((a, b) => a - b);
+  if (inside.length === 0) return [];
+  const edges = [start, ...inside, end];
+  const laps: Lap[] = [];
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const kind: LapKind = i === 0 ? 'out' : i === edges.length - 2 ? 'in' : 'flying';
+    laps.push({ index: i, startTime: edges[i], endTime: edges[i + 1], kind });
+  }
+  return laps;
+}
+
+/** Times of the samples where a lap counter changes value: each is the first sample of a new lap. */
+export function boundariesFromLapCounter(data: ChannelData): number[] {
+  const { samples } = data;
+  const out: number[] = [];
+  for (let i = 1; i < samples.length; i++) {
+    if (samples[i] !== samples[i - 1] && !Number.isNaN(samples[i]) && !Number.isNaN(samples[i - 1])) out.push(sampleTime(data.time, i));
+  }
+  return out;
+}
+
+/** Times of rising edges (zero to non-zero) of a beacon pulse channel. */
+export function boundariesFromBeaconPulses(data: ChannelData): number[] {
+  const { samples } = data;
+  const out: number[] = [];
+  for (let i = 1; i < samples.length; i++) if (samples[i] !== 0 && samples[i - 1] === 0) out.push(sampleTime(data.time, i));
+  return out;
+}
+
+export function sampleTime(time: TimeBase, index: number): number {
+  return time.kind === 'implicit' ? time.start + index / time.frequency : time.timestamps[index];
+}
+
+/**
+ * Turns explicit timestamps into an implicit base when every sample sits within `tolerance` sample periods of
+ * start + i / f; keeps them explicit otherwise (irregular sampling must not be resampled).
+ */
+export function detectTimeBase(timestamps: Float64Array, tolerance: number): { time: TimeBase; frequency: number; regular: boolean } {
+  const n = timestamps.length;
+  if (n < 2) return { time: { kind: 'explicit', timestamps }, frequency: 0, regular: false };
+  const first = timestamps[0];
+  const span = timestamps[n - 1] - first;
+  if (!(span > 0) || !Number.isFinite(span)) return { time: { kind: 'explicit', timestamps }, frequency: 0, regular: false };
+  const rawFrequency = (n - 1) / span;
+  // Rates written as decimals (e.g. 0.01 s steps) should come out as the round number the logger used.
+  const rounded = Math.round(rawFrequency * 1000) / 1000;
+  const frequency = Math.abs(rounded - rawFrequency) <= 1e-6 * rawFrequency ? rounded : rawFrequency;
+  const limit = tolerance / frequency;
+  for (let i = 0; i < n; i++) {
+    if (!(Math.abs(timestamps[i] - (first + i / frequency)) <= limit)) return { time: { kind: 'explicit', timestamps }, frequency, regular: false };
+  }
+  return { time: { kind: 'implicit', start: first, frequency }, frequency, regular: true };
+}

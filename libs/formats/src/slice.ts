@@ -1,0 +1,68 @@
+import { InvalidSliceError } from './errors';
+import type { ChannelData, Lap, SampleArray, TimeBase } from './model';
+
+/** A part of a channel: its own samples, time base, gaps and the time of its first sample. */
+export interface ChannelSlice {
+  samples: SampleArray;
+  time: TimeBase;
+  gaps?: Uint8Array;
+  /** Time of the first sample in the slice; the window start when the slice is empty. */
+  startTime: number;
+}
+
+/** Slack for times computed as start + i / frequency, so a boundary that is exactly on a sample keeps it. */
+const EPSILON = 1e-9;
+
+/** The samples of lap `lapIndex`: [lap.startTime, lap.endTime). */
+export function sliceByLap(data: ChannelData, laps: readonly Lap[], lapIndex: number): ChannelSlice {
+  if (!Number.isInteger(lapIndex) || lapIndex < 0 || lapIndex >= laps.length) {
+    throw new InvalidSliceError(`lap index ${lapIndex} is outside 0..${laps.length - 1}`);
+  }
+  const lap = laps[lapIndex];
+  return sliceByWindow(data, lap.startTime, lap.endTime - lap.startTime);
+}
+
+/** The samples whose time t satisfies start <= t < start + duration; no interpolation, copies that own their buffers. */
+export function sliceByWindow(data: ChannelData, start: number, duration: number): ChannelSlice {
+  if (!Number.isFinite(start) || !Number.isFinite(duration) || duration < 0) {
+    throw new InvalidSliceError(`window start ${start}, duration ${duration} is not a finite, non-negative window`);
+  }
+  const end = start + duration;
+  const n = data.samples.length;
+  let from: number;
+  let to: number;
+  let time: TimeBase;
+  let startTime: number;
+  if (data.time.kind === 'implicit') {
+    const { start: t0, frequency } = data.time;
+    const indexAt = (t: number) => Math.min(n, Math.max(0, Math.ceil((t - t0) * frequency - EPSILON * Math.max(1, Math.abs((t - t0) * frequency)))));
+    from = indexAt(start);
+    to = Math.max(from, indexAt(end));
+    startTime = from < to ? t0 + from / frequency : start;
+    time = { kind: 'implicit', start: startTime, frequency };
+  } else {
+    const ts = data.time.timestamps;
+    from = lowerBound(ts, start);
+    to = Math.max(from, lowerBound(ts, end));
+    startTime = from < to ? ts[from] : start;
+    time = { kind: 'explicit', timestamps: ts.slice(from, to) };
+  }
+  return {
+    samples: data.samples.slice(from, to),
+    time,
+    ...(data.gaps ? { gaps: data.gaps.slice(from, to) } : {}),
+    startTime,
+  };
+}
+
+/** First index whose timestamp is >= t. */
+function lowerBound(ts: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

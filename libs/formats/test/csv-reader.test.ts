@@ -1,0 +1,92 @@
+import { openDataFile } from '../src';
+import { readFixture, sha256, SHA256 } from './fixtures';
+
+describe('CSV reader', () => {
+  describe('generic layout (csv_sample.csv, irregular)', () => {
+    const bytes = readFixture('csv_sample.csv');
+    const file = openDataFile(bytes);
+    // Independent parse: split the text naively (the fixture has no quotes).
+    const rows = Buffer.from(bytes).toString('latin1').split('\n').map((l) => l.trim().split(','));
+    const header = rows[0];
+    const data = rows.slice(1).filter((r) => r.length > 1);
+
+    it('when the fixture is read, then it is the documented file', () => {
+      expect(sha256(bytes)).toBe(SHA256['csv_sample.csv']);
+    });
+
+    it('when opened, then 18,033 rows over 1352.76 s and one channel per non-time column', () => {
+      expect(file.format).toBe('csv');
+      expect(data).toHaveLength(18033);
+      expect(file.duration).toBeCloseTo(1352.76, 9);
+      expect(file.channels.map((c) => c.name)).toEqual(header.slice(1));
+      for (const c of file.channels) expect(c).toMatchObject({ sampleCount: 18033, regular: false });
+      expect(file.laps).toEqual([]);
+    });
+
+    it.each(['RPM', 'Boost', 'Vehicle Speed', 'Coolant Temp'])('when %s is read, then first, last and sampled values equal the text', (name) => {
+      const column = header.indexOf(name);
+      const channel = file.readChannel(name);
+      expect(channel.time.kind).toBe('explicit');
+      expect(channel.samples[0]).toBe(Number(data[0][column]));
+      expect(channel.samples[18032]).toBe(Number(data[18032][column]));
+      for (let i = 0; i < data.length; i += 97) expect(channel.samples[i]).toBe(Number(data[i][column]));
+      if (channel.time.kind === 'explicit') {
+        expect(channel.time.timestamps[0]).toBe(Number(data[0][0]));
+        expect(channel.time.timestamps[18032]).toBe(Number(data[18032][0]));
+      }
+    });
+  });
+
+  describe('MoTeC CSV export', () => {
+    const motec = [
+      '"Format","MoTeC CSV File",,,"Workbook","Demo"',
+      '"Venue","Calder",,,"Worksheet","Lap"',
+      '"Vehicle","11A",,,"Vehicle Desc",""',
+      '"Driver","A. Driver",,,"Engine ID",""',
+      '"Device","ADL"',
+      '"Comment","test day"',
+      '"Log Date","23/11/2005",,,"Origin Time","0.000","s"',
+      '"Log Time","09:53:00",,,"Start Time","0.000","s"',
+      '"Sample Rate","10.000",,,"End Time","3.000","s"',
+      '"Duration","3.000"',
+      '"Beacon Markers","1.000","2.000"',
+      '',
+      '"Time","Ground Speed","Engine RPM"',
+      '"s","km/h","rpm"',
+      '',
+      ...Array.from({ length: 30 }, (_, i) => `"${(i / 10).toFixed(3)}","${(100 + i).toFixed(1)}","${i % 3 === 0 ? '' : 5000 + i}"`),
+    ].join('\r\n');
+    const file = openDataFile(new TextEncoder().encode(motec));
+
+    it('when opened, then preamble properties, units, a regular 10 Hz time base and Beacon Markers laps', () => {
+      expect(file.format).toBe('motec-csv');
+      expect(file.properties).toMatchObject({ venueName: 'Calder', carId: '11A', driverName: 'A. Driver', outingTime: '2005-11-23T09:53:00' });
+      expect(file.channels).toEqual([
+        expect.objectContaining({ name: 'Ground Speed', unit: 'km/h', frequency: 10, regular: true, sampleCount: 30 }),
+        expect.objectContaining({ name: 'Engine RPM', unit: 'rpm' }),
+      ]);
+      expect(file.duration).toBe(3);
+      expect(file.laps.map((l) => [l.startTime, l.endTime, l.kind])).toEqual([
+        [0, 1, 'out'],
+        [1, 2, 'flying'],
+        [2, 3, 'in'],
+      ]);
+    });
+
+    it('when a column has empty cells, then those samples are gaps (NaN with gap flag 1)', () => {
+      const rpm = file.readChannel('Engine RPM');
+      expect(rpm.time).toEqual({ kind: 'implicit', start: 0, frequency: 10 });
+      expect(rpm.gaps?.[0]).toBe(1);
+      expect(rpm.samples[0]).toBeNaN();
+      expect(rpm.gaps?.[1]).toBe(0);
+      expect(rpm.samples[1]).toBe(5001);
+      expect(file.readChannel('Ground Speed').samples[29]).toBe(129);
+    });
+  });
+
+  it('when a header carries units in brackets and times are in ms, then units are split off and times become seconds', () => {
+    const file = openDataFile(new TextEncoder().encode('Time [ms];Speed [km/h]\n0;10\n250;11\n500;12\n'));
+    expect(file.channels[0]).toMatchObject({ name: 'Speed', unit: 'km/h', frequency: 4, regular: true });
+    expect(file.duration).toBe(0.75);
+  });
+});

@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The shared, read-only fixtures sit beside the repository (/work/shared next to /work/main, and so in CI). */
+export const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/telemetry');
+
+export const SHA256: Record<string, string> = {
+  'Sample1.ld': 'cc794689b8937d9b4eff18fa5926674b7334c9bf2fc51be06dfd1b0ce8afdeb1',
+  'simple.mf4': 'edfd00447b7b4b016290110541e9abd5695f9428f04df915180b09a395c083b5',
+  'asammdf_dimensional_demo.mf4': '088beb5ea3df95a68403ad6b958cf1b331aac8123838129f9ea08125700085c0',
+  'csv_sample.csv': '280d46247b62c980275cc08e303794cfdfcce8110c072e473a4b6ef1deefaf57',
+};
+
+export function readFixture(name: keyof typeof SHA256 | string): Uint8Array {
+  const bytes = readFileSync(path.join(FIXTURES, name));
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export function max(values: ArrayLike<number>): number {
+  let m = -Infinity;
+  for (let i = 0; i < values.length; i++) if (values[i] > m) m = values[i];
+  return m;
+}

@@ -1,0 +1,124 @@
+import { DataFileError, openDataFile, sliceByWindow } from '../src';
+import { readFixture } from './fixtures';
+
+/**
+ * Thousands of mutated and truncated copies of every fixture, from a fixed seed: each must open (and decode) or
+ * fail with a DataFileError, and no typed array the readers allocate may exceed a bound derived from the input size.
+ */
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Records the largest typed array the code under test asks for by length (views over existing buffers are free). */
+let largestAllocation = 0;
+const tracked = [Float64Array, Float32Array, Uint8Array, Int16Array, Int32Array, Uint16Array] as const;
+const originals = new Map<string, unknown>();
+function installAllocationTracker(): void {
+  for (const Base of tracked) {
+    const Tracked = class extends (Base as unknown as new (...args: unknown[]) => { byteLength: number }) {
+      constructor(...args: unknown[]) {
+        if (typeof args[0] === 'number') largestAllocation = Math.max(largestAllocation, args[0] * Base.BYTES_PER_ELEMENT);
+        super(...args);
+      }
+    };
+    originals.set(Base.name, Base);
+    (globalThis as Record<string, unknown>)[Base.name] = Tracked;
+  }
+}
+function removeAllocationTracker(): void {
+  for (const [name, Base] of originals) (globalThis as Record<string, unknown>)[name] = Base;
+}
+
+interface Fixture {
+  name: string;
+  cases: number;
+  /** Structural bytes worth aiming at (headers, block lists) as opposed to sample payload. */
+  structure: number;
+  /** Largest input prefix a case starts from, to keep big text files fast. */
+  maxLength: number;
+  /** Allowed allocation for an input of n bytes: deflate may legitimately expand about 1032:1. */
+  bound: (n: number) => number;
+  channelsPerCase: number;
+}
+
+const FIXTURES: Fixture[] = [
+  { name: 'Sample1.ld', cases: 1500, structure: 23_100, maxLength: Infinity, bound: (n) => 8 * n + (1 << 20), channelsPerCase: 6 },
+  { name: 'simple.mf4', cases: 2000, structure: 9_808, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'asammdf_dimensional_demo.mf4', cases: 2000, structure: 18_360, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'csv_sample.csv', cases: 1500, structure: 2_000, maxLength: 24_000, bound: (n) => 16 * n + (1 << 20), channelsPerCase: 20 },
+];
+
+function mutate(base: Uint8Array, f: Fixture, random: () => number): Uint8Array {
+  const pick = (n: number) => Math.floor(random() * n);
+  const length = Math.min(base.length, random() < 0.02 ? base.length : f.maxLength);
+  const kind = random();
+  if (kind < 0.25) return base.slice(0, pick(length + 1)); // truncation
+  const copy = base.slice(0, length);
+  const at = () => (random() < 0.8 ? pick(Math.min(f.structure, length)) : pick(length));
+  const edits = 1 + pick(8);
+  for (let e = 0; e < edits && copy.length > 0; e++) {
+    const r = random();
+    if (r < 0.4) copy[at()] = pick(256);
+    else if (r < 0.6) copy[at()] ^= 1 << pick(8);
+    else {
+      // Counts, sizes and pointers are 16- to 64-bit fields: extremes find the missing checks.
+      const extremes = [0, 1, 0xff, 0xffff, 0x7fffffff, 0xffffffff, pick(copy.length), pick(0x10000)];
+      const value = extremes[pick(extremes.length)];
+      const offset = at();
+      for (let k = 0; k < 4 && offset + k < copy.length; k++) copy[offset + k] = (value >>> (8 * k)) & 0xff;
+    }
+  }
+  return copy;
+}
+
+describe('fuzz: mutated and truncated fixtures', () => {
+  beforeAll(installAllocationTracker);
+  afterAll(removeAllocationTracker);
+
+  it('when the readers allocate, then the tracker sees it (so the bound below is really checked)', () => {
+    largestAllocation = 0;
+    openDataFile(readFixture('Sample1.ld')).readChannel('Susp Pos FL');
+    expect(largestAllocation).toBeGreaterThanOrEqual(45_400 * 4);
+  });
+
+  it.each(FIXTURES)('when $cases mutated copies of $name are read, then each is a result or a DataFileError within the allocation bound', (f) => {
+    const base = readFixture(f.name);
+    const random = mulberry32(0x5eed + f.name.length);
+    const failures: string[] = [];
+    const outcomes = { opened: 0, typed: 0 };
+    for (let c = 0; c < f.cases; c++) {
+      const input = mutate(base, f, random);
+      largestAllocation = 0;
+      try {
+        const file = openDataFile(input);
+        outcomes.opened++;
+        const channels = file.channels.filter(() => random() < f.channelsPerCase / Math.max(1, file.channels.length));
+        for (const channel of channels) {
+          try {
+            const data = file.readChannel(channel.name);
+            if (data.samples.length !== channel.sampleCount) failures.push(`case ${c}: ${channel.name} has ${data.samples.length} samples, catalogue says ${channel.sampleCount}`);
+            sliceByWindow(data, file.startTime + random() * file.duration, random() * 10);
+          } catch (error) {
+            if (!(error instanceof DataFileError)) throw error;
+          }
+        }
+      } catch (error) {
+        if (error instanceof DataFileError) outcomes.typed++;
+        else failures.push(`case ${c}: ${(error as Error)?.constructor?.name}: ${(error as Error)?.message}`);
+      }
+      if (largestAllocation > f.bound(input.length)) failures.push(`case ${c}: allocated ${largestAllocation} bytes for a ${input.length}-byte input`);
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+    // Both branches must be exercised, or the mutations are not testing anything.
+    expect(outcomes.opened).toBeGreaterThan(f.cases / 50);
+    expect(outcomes.typed).toBeGreaterThan(f.cases / 50);
+  });
+});

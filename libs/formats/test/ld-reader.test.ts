@@ -1,0 +1,119 @@
+import { ChannelNotFoundError, openDataFile, UnsupportedFeatureError } from '../src';
+import { max, readFixture, sha256, SHA256 } from './fixtures';
+
+/**
+ * Independent decoding for cross-checks: walks the channel list with DataView at the offsets documented by the
+ * open-source .ld readers (next pointer at +4, data pointer +8, count +12, rate +22, scaling +24..+30, name +32).
+ */
+function rawChannel(bytes: Uint8Array, name: string) {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const text = (at: number, len: number) => Buffer.from(bytes.subarray(at, at + len)).toString('latin1').split('\0')[0];
+  for (let p = dv.getUint32(8, true); p !== 0; p = dv.getUint32(p + 4, true)) {
+    if (text(p + 32, 32) !== name) continue;
+    const data = dv.getUint32(p + 8, true);
+    const n = dv.getUint32(p + 12, true);
+    const [shift, mul, scale, dec] = [24, 26, 28, 30].map((o) => dv.getInt16(p + o, true));
+    const value = (i: number) => (dv.getInt16(data + 2 * i, true) / scale * 10 ** -dec + shift) * mul;
+    return { n, hz: dv.getUint16(p + 22, true), unit: text(p + 72, 12), value };
+  }
+  throw new Error(`no ${name}`);
+}
+
+describe('MoTeC .ld reader', () => {
+  const bytes = readFixture('Sample1.ld');
+  const file = openDataFile(bytes);
+
+  it('when the fixture is read, then it is the documented file', () => {
+    expect(sha256(bytes)).toBe(SHA256['Sample1.ld']);
+  });
+
+  it('when Sample1.ld is opened, then the catalogue has 78 channels of 454 s with the outing properties', () => {
+    expect(file.format).toBe('motec-ld');
+    expect(file.channels).toHaveLength(78);
+    expect(file.duration).toBe(454);
+    expect(file.startTime).toBe(0);
+    for (const c of file.channels) expect(c.sampleCount).toBe(454 * c.frequency);
+    expect(file.properties).toMatchObject({
+      eventName: 'i2 data day',
+      sessionName: '2',
+      venueName: 'Calder',
+      carId: '11A',
+      outingTime: '2005-11-23T09:53:00',
+    });
+  });
+
+  it('when Engine RPM and Ground Speed are read, then they run at 10 Hz with maxima 6846 rpm and 244.6 km/h', () => {
+    const rpm = file.readChannel('Engine RPM');
+    const speed = file.readChannel('Ground Speed');
+    expect(rpm).toMatchObject({ unit: 'rpm', frequency: 10, dimension: 1, time: { kind: 'implicit', start: 0, frequency: 10 } });
+    expect(speed).toMatchObject({ unit: 'km/h', frequency: 10 });
+    expect(max(rpm.samples)).toBe(6846);
+    expect(max(speed.samples)).toBe(244.6);
+    expect(file.channels.find((c) => c.name === 'Engine RPM')).toMatchObject({ frequency: 10, sampleCount: 4540, dataType: 'int16', regular: true });
+  });
+
+  it.each(['Engine RPM', 'Ground Speed', 'Susp Pos FL', 'Gyro Yaw Velocity', 'Lap Time', 'Steered Angle', 'Air Temp Inlet'])(
+    'when %s is read, then unit, rate, count and first/last/every sample match an independent DataView decode',
+    (name) => {
+      const expected = rawChannel(bytes, name);
+      const data = file.readChannel(name);
+      expect(data.unit).toBe(expected.unit);
+      expect(data.frequency).toBe(expected.hz);
+      expect(data.samples).toHaveLength(expected.n);
+      expect(data.samples[0]).toBeCloseTo(expected.value(0), 9);
+      expect(data.samples[expected.n - 1]).toBeCloseTo(expected.value(expected.n - 1), 9);
+      for (let i = 0; i < expected.n; i += 7) expect(data.samples[i]).toBeCloseTo(expected.value(i), 9);
+    },
+  );
+
+  it('when Susp Pos FL and Gyro Yaw Velocity are read, then they carry 100 Hz mm and the 0.36 scaling', () => {
+    expect(file.readChannel('Susp Pos FL')).toMatchObject({ frequency: 100, unit: 'mm' });
+    const yaw = file.readChannel('Gyro Yaw Velocity');
+    expect(yaw.frequency).toBe(20);
+    const raw = rawChannel(bytes, 'Gyro Yaw Velocity');
+    expect(yaw.samples[100]).toBeCloseTo(raw.value(100), 9);
+  });
+
+  it('when no .ldx is given, then laps come from Lap Number: boundaries at 162, 225, 290 and 354 s', () => {
+    expect(file.laps.map((l) => [l.startTime, l.endTime, l.kind])).toEqual([
+      [0, 162, 'out'],
+      [162, 225, 'flying'],
+      [225, 290, 'flying'],
+      [290, 354, 'flying'],
+      [354, 454, 'in'],
+    ]);
+  });
+
+  it('when an .ldx is given, then its beacon markers (µs) set the laps instead', () => {
+    const ldx = `<?xml version="1.0"?><LDXFile Version="1.6"><Layers><Layer><MarkerBlock><MarkerGroup Name="Beacons">
+      <Marker Version="100" ClassName="BCN" Name="Manual.1" Flags="77" Time="162100000"/>
+      <Marker Version="100" ClassName="BCN" Name="Manual.2" Flags="77" Time="225800000"/>
+      </MarkerGroup></MarkerBlock></Layer></Layers></LDXFile>`;
+    const withLdx = openDataFile(bytes, { ldx: new TextEncoder().encode(ldx) });
+    expect(withLdx.laps.map((l) => [l.startTime, l.endTime, l.kind])).toEqual([
+      [0, 162.1, 'out'],
+      [162.1, 225.8, 'flying'],
+      [225.8, 454, 'in'],
+    ]);
+  });
+
+  it('when an unscaled int16 channel is read, then it comes back as Float32Array; scaled ones as Float64Array', () => {
+    const unscaled = file.channels.find((c) => c.name === 'Brake Temp FL')!;
+    expect(file.readChannel(unscaled.name).samples).toBeInstanceOf(Float32Array);
+    expect(file.readChannel('Ground Speed').samples).toBeInstanceOf(Float64Array);
+  });
+
+  it('when an unknown channel is asked for, then CHANNEL_NOT_FOUND', () => {
+    expect(() => file.readChannel('Nope')).toThrow(ChannelNotFoundError);
+  });
+
+  it('when a channel block has an unknown sample type, then it is listed as unsupported and reading it names the type', () => {
+    const copy = bytes.slice();
+    const dv = new DataView(copy.buffer);
+    const first = dv.getUint32(8, true);
+    dv.setUint16(first + 20, 8, true); // 8-byte samples do not exist in .ld
+    const damaged = openDataFile(copy);
+    expect(damaged.channels[0].unsupported).toBe('sample type 3/8');
+    expect(() => damaged.readChannel(damaged.channels[0].name)).toThrow(UnsupportedFeatureError);
+  });
+});

@@ -1,0 +1,140 @@
+import { inflateSync } from 'node:zlib';
+import { openDataFile, UnsupportedFeatureError } from '../src';
+import { readFixture, sha256, SHA256 } from './fixtures';
+
+/** Offset of the first block with this id; the fixtures hold exactly one data block each. */
+function findBlock(bytes: Uint8Array, id: string): number {
+  return Buffer.from(bytes).indexOf(`##${id}`);
+}
+
+describe('ASAM MDF 4 reader', () => {
+  describe('simple.mf4 (DZ: transposed deflate)', () => {
+    const bytes = readFixture('simple.mf4');
+    const file = openDataFile(bytes);
+
+    // Independent decode: inflate the DZ payload and undo the transposition by reading column c at c * rows.
+    const dz = findBlock(bytes, 'DZ');
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const recordSize = dv.getUint32(dz + 24 + 4, true);
+    const packedLength = Number(dv.getBigUint64(dz + 24 + 16, true));
+    const columns = inflateSync(bytes.subarray(dz + 48, dz + 48 + packedLength));
+    const rows = Math.floor(columns.length / recordSize);
+    const byteAt = (record: number, offset: number) => columns[offset * rows + record];
+    const int32At = (record: number, offset: number) => {
+      const b = [0, 1, 2, 3].map((k) => byteAt(record, offset + k));
+      return new DataView(Uint8Array.from(b).buffer).getInt32(0, true);
+    };
+    const float64At = (record: number, offset: number) => {
+      const b = Array.from({ length: 8 }, (_, k) => byteAt(record, offset + k));
+      return new DataView(Uint8Array.from(b).buffer).getFloat64(0, true);
+    };
+
+    it('when the fixture is read, then it is the documented file', () => {
+      expect(sha256(bytes)).toBe(SHA256['simple.mf4']);
+    });
+
+    it('when opened, then 9 channels of 563 records each, the master being the time base', () => {
+      expect(file.format).toBe('mdf4');
+      expect(recordSize).toBe(48);
+      expect(rows).toBe(563);
+      expect(file.channels.map((c) => c.name)).toEqual(['abs_time', 'acc_x', 'acc_y', 'acc_z', 'light', 'temp', 'comp_x', 'comp_y', 'comp_z']);
+      for (const c of file.channels) expect(c.sampleCount).toBe(563);
+      expect(file.channels.find((c) => c.name === 'temp')).toMatchObject({ unit: 'degC', dataType: 'int32', regular: false });
+    });
+
+    it.each([
+      ['acc_x', 16],
+      ['acc_z', 24],
+      ['temp', 32],
+      ['comp_x', 36],
+      ['comp_z', 44],
+    ])('when %s is read, then every sample equals the int32 at record offset %i', (name, offset) => {
+      const data = file.readChannel(name);
+      expect(data.samples).toHaveLength(563);
+      expect(data.samples[0]).toBe(int32At(0, offset));
+      expect(data.samples[562]).toBe(int32At(562, offset));
+      for (let i = 0; i < 563; i++) expect(data.samples[i]).toBe(int32At(i, offset));
+    });
+
+    it('when a channel is read, then its explicit timestamps are the master values (irregular sampling kept)', () => {
+      const data = file.readChannel('acc_x');
+      if (data.time.kind !== 'explicit') throw new Error('expected explicit timestamps');
+      expect(data.time.timestamps[0]).toBe(float64At(0, 0));
+      expect(data.time.timestamps[562]).toBe(float64At(562, 0));
+      expect(file.startTime).toBe(float64At(0, 0));
+    });
+
+    it('when abs_time (int64 ns) is read, then it spans about 10.0 s', () => {
+      const abs = file.readChannel('abs_time').samples;
+      expect((abs[562] - abs[0]) / 1e9).toBeCloseTo(10.0, 1);
+    });
+  });
+
+  describe('asammdf_dimensional_demo.mf4 (DT, one channel per conversion)', () => {
+    const bytes = readFixture('asammdf_dimensional_demo.mf4');
+    const file = openDataFile(bytes);
+    const channel = (name: string) => file.readChannel(name);
+
+    it('when the fixture is read, then it is the documented file', () => {
+      expect(sha256(bytes)).toBe(SHA256['asammdf_dimensional_demo.mf4']);
+    });
+
+    it('when opened, then 100 records on a regular 1 Hz master from 0 s', () => {
+      expect(file.startTime).toBe(0);
+      const data = channel('Channel_no_conversion');
+      expect(data.time).toEqual({ kind: 'implicit', start: 0, frequency: 1 });
+      expect(data.samples).toHaveLength(100);
+      // Master is the f64 at the start of each 80-byte record in the single DT block.
+      const dt = findBlock(bytes, 'DT') + 24;
+      const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      expect(dv.getFloat64(dt + 99 * 80, true)).toBe(99);
+    });
+
+    it('when the linear channel (a0 -0.5, a1 2.0) is read, then raw 1 gives 1.5', () => {
+      expect(channel('Channel_no_conversion').samples[0]).toBe(1);
+      expect(channel('Channel_linear_conversion').samples[0]).toBe(1.5);
+      expect(channel('Channel_linear_conversion').unit).toBe('Nm');
+    });
+
+    it('when the rational channel is read, then the value follows (P1x²+P2x+P3)/(P4x²+P5x+P6)', () => {
+      // The file's CC holds P = [0, 4, -0.5, 0, 0, 1], so raw 1 gives (4 - 0.5) / 1.
+      expect(channel('Channel_rational_conversion').samples[0]).toBeCloseTo(3.5, 12);
+    });
+
+    it('when text conversions are read, then samples stay numeric codes and labels sit in the catalogue', () => {
+      const valueText = file.channels.find((c) => c.name === 'Channel_value_to_text')!;
+      expect(valueText.labels?.[1]).toEqual({ min: 1, max: 1, text: 'key_1' });
+      const rangeText = file.channels.find((c) => c.name === 'Channel_value_range_to_text')!;
+      expect(rangeText.labels?.[2]).toEqual({ min: 20, max: 25, text: 'Level 2' });
+      const codes = channel('Channel_value_to_text').samples;
+      expect(Number.isInteger(codes[5])).toBe(true);
+    });
+
+    it('when table and range-to-value channels are read, then their values are the table lookups', () => {
+      expect(channel('Channel_value_range_to_value').samples[99]).toBe(19);
+      expect(channel('Channel_tabular').samples[0]).toBe(0);
+    });
+
+    it.each([
+      ['Channel_string', 'VLSD'],
+      ['Channel_bytearay', 'byte-array'],
+      ['Channel_algebraic', 'algebraic'],
+    ])('when %s is read, then a typed UNSUPPORTED error names %s', (name, feature) => {
+      expect(file.channels.find((c) => c.name === name)?.unsupported).toContain(feature);
+      expect(() => channel(name)).toThrow(UnsupportedFeatureError);
+      try {
+        channel(name);
+      } catch (error) {
+        expect((error as UnsupportedFeatureError).code).toBe('UNSUPPORTED');
+        expect((error as UnsupportedFeatureError).feature).toContain(feature);
+      }
+    });
+
+    it('when the data group is unsorted (record ids), then opening reports UNSUPPORTED naming it', () => {
+      const copy = bytes.slice();
+      const dg = findBlock(copy, 'DG');
+      copy[dg + 24 + 4 * 8] = 1; // dg_rec_id_size, first byte of the data section after 4 links
+      expect(() => openDataFile(copy)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', feature: 'unsorted data groups' }));
+    });
+  });
+});

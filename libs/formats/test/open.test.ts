@@ -1,0 +1,84 @@
+import { CorruptDataFileError, createDemoLdFile, NotADataFileError, openDataFile, UnsupportedFeatureError, writeLdFile } from '../src';
+import { readFixture } from './fixtures';
+
+describe('openDataFile: recognition and errors', () => {
+  it.each([
+    ['a PDF', new TextEncoder().encode('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n')],
+    ['a PNG', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89])],
+    ['random bytes', Uint8Array.from({ length: 4096 }, (_, i) => (i * 2654435761) >>> 24)],
+    ['an empty file', new Uint8Array(0)],
+    ['a text file without a time column', new TextEncoder().encode('name,value\nfoo,1\n')],
+  ])('when given %s, then NOT_A_DATA_FILE', (_, bytes) => {
+    expect(() => openDataFile(bytes)).toThrow(NotADataFileError);
+    expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ code: 'NOT_A_DATA_FILE' }));
+  });
+
+  it('when the format is recognised from content, then the file name plays no part (bytes only)', () => {
+    expect(openDataFile(readFixture('Sample1.ld')).format).toBe('motec-ld');
+    expect(openDataFile(readFixture('simple.mf4')).format).toBe('mdf4');
+    expect(openDataFile(readFixture('csv_sample.csv')).format).toBe('csv');
+  });
+
+  it('when a .ld file is truncated inside its samples, then CORRUPT with the reason and the byte offset', () => {
+    const bytes = readFixture('Sample1.ld').slice(0, 500_000);
+    try {
+      openDataFile(bytes);
+      throw new Error('expected an error');
+    } catch (error) {
+      expect(error).toBeInstanceOf(CorruptDataFileError);
+      const corrupt = error as CorruptDataFileError;
+      expect(corrupt.code).toBe('CORRUPT');
+      expect(corrupt.reason).toMatch(/runs past the end of the file/);
+      expect(corrupt.offset).toBeGreaterThan(0);
+      expect(corrupt.offset).toBeLessThan(1_207_996);
+    }
+  });
+
+  it('when a .ld channel list loops, then CORRUPT at the repeated block', () => {
+    const bytes = readFixture('Sample1.ld').slice();
+    const dv = new DataView(bytes.buffer);
+    const first = dv.getUint32(8, true);
+    dv.setUint32(first + 4, first, true);
+    expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ code: 'CORRUPT', offset: first }));
+  });
+
+  it('when an MDF DZ block is damaged, then CORRUPT naming the deflate stream', () => {
+    const bytes = readFixture('simple.mf4').slice();
+    const dz = Buffer.from(bytes).indexOf('##DZ');
+    bytes.fill(0xff, dz + 60, dz + 200);
+    expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
+  });
+
+  it('when the file is MDF 3, then UNSUPPORTED naming the version', () => {
+    const bytes = new Uint8Array(64);
+    bytes.set(new TextEncoder().encode('MDF     3.30    '));
+    expect(() => openDataFile(bytes)).toThrow(UnsupportedFeatureError);
+    expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ feature: 'MDF version 3.30' }));
+  });
+
+  it('when a dataset is an array of per-lap files, then they read as one file, one lap per file, in order', () => {
+    const lap = (speed: number, seconds: number) =>
+      writeLdFile({ channels: [{ name: 'Ground Speed', unit: 'km/h', frequency: 10, scaling: { dec: 1 }, samples: Array.from({ length: seconds * 10 }, () => speed) }] });
+    const file = openDataFile([lap(100, 60), lap(150, 50), lap(120, 70)]);
+    expect(file.format).toBe('lap-set');
+    expect(file.laps.map((l) => [l.index, l.startTime, l.endTime, l.kind])).toEqual([
+      [0, 0, 60, 'out'],
+      [1, 60, 110, 'flying'],
+      [2, 110, 180, 'in'],
+    ]);
+    const speed = file.readChannel('Ground Speed');
+    expect(speed.time).toEqual({ kind: 'implicit', start: 0, frequency: 10 });
+    expect(speed.samples).toHaveLength(1800);
+    expect([speed.samples[599], speed.samples[600], speed.samples[1099], speed.samples[1100]]).toEqual([100, 150, 150, 120]);
+    expect(speed.gaps).toBeUndefined();
+  });
+
+  it('when the demo file is generated, then it is a small .ld whose laps come from its Lap Number channel', () => {
+    const bytes = createDemoLdFile();
+    const file = openDataFile(bytes);
+    expect(bytes.length).toBeLessThan(300_000);
+    expect(file.laps.map((l) => l.kind)).toEqual(['out', 'flying', 'flying', 'flying', 'in']);
+    expect(file.properties.venueName).toBe('Demo Circuit');
+    expect(file.channels.map((c) => c.name)).toEqual(expect.arrayContaining(['Engine RPM', 'Ground Speed', 'Lap Number', 'Beacon']));
+  });
+});
