@@ -1,0 +1,68 @@
+// Telemetry reader throughput: open (catalogue only) against full decode, on Sample1.ld and on a generated
+// ~490 MB .ld file (tmp/bench-large.ld, created on first run). Single thread, one core.
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { openDataFile } from '@pitwall/formats';
+import { generateLdFile } from '../gen-ld/gen-ld';
+
+const root = process.cwd();
+const fixtures = path.resolve(root, '../shared/fixtures/telemetry');
+const large = path.join(root, 'tmp', 'bench-large.ld');
+const FLOOR_OPEN_MS = 50;
+const FLOOR_MB_S = 300;
+
+function time<T>(fn: () => T): { ms: number; value: T } {
+  const start = process.hrtime.bigint();
+  const value = fn();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Best-of-N open and full decode of every channel; samples counted, arrays dropped between channels. */
+function measure(label: string, bytes: Uint8Array, repeats: number): { openMs: number; decodeMs: number; mbPerS: number } {
+  const opens: number[] = [];
+  for (let i = 0; i < Math.max(5, repeats * 5); i++) opens.push(time(() => openDataFile(bytes)).ms);
+  const decodes: number[] = [];
+  let samples = 0;
+  for (let r = 0; r < repeats; r++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const run = time(() => {
+      const file = openDataFile(bytes);
+      let n = 0;
+      for (const c of file.channels) if (!c.unsupported) n += file.readChannel(c.name).samples.length;
+      return n;
+    });
+    decodes.push(run.ms);
+    samples = run.value;
+  }
+  const openMs = median(opens);
+  const decodeMs = Math.min(...decodes);
+  const mbPerS = bytes.length / 1e6 / (decodeMs / 1000);
+  console.log(
+    `${label.padEnd(30)} ${(bytes.length / 1e6).toFixed(1).padStart(7)} MB  open ${openMs.toFixed(2).padStart(8)} ms  ` +
+      `decode all ${decodeMs.toFixed(1).padStart(8)} ms  ${mbPerS.toFixed(0).padStart(5)} MB/s  ${(samples / (decodeMs / 1000) / 1e6).toFixed(0).padStart(4)} M samples/s  ` +
+      `decode/open ${(decodeMs / openMs).toFixed(0)}x`,
+  );
+  return { openMs, decodeMs, mbPerS };
+}
+
+console.log(`node ${process.version}, ${process.arch}, one thread`);
+if (!existsSync(large)) {
+  mkdirSync(path.dirname(large), { recursive: true });
+  const gen = time(() => generateLdFile(large));
+  console.log(`generated ${large}: ${(gen.value.bytes / 1e6).toFixed(1)} MB, ${gen.value.channels} channels in ${(gen.ms / 1000).toFixed(1)} s`);
+}
+
+measure('Sample1.ld', new Uint8Array(readFileSync(path.join(fixtures, 'Sample1.ld'))), 20);
+measure('simple.mf4 (DZ)', new Uint8Array(readFileSync(path.join(fixtures, 'simple.mf4'))), 20);
+measure('asammdf_dimensional_demo.mf4', new Uint8Array(readFileSync(path.join(fixtures, 'asammdf_dimensional_demo.mf4'))), 20);
+measure('csv_sample.csv', new Uint8Array(readFileSync(path.join(fixtures, 'csv_sample.csv'))), 5);
+const big = measure(`bench-large.ld (${statSync(large).size > 4e8 ? '200 ch, 1 h' : 'custom'})`, new Uint8Array(readFileSync(large)), 3);
+
+console.log(`floor: catalogue of the large file < ${FLOOR_OPEN_MS} ms: ${big.openMs < FLOOR_OPEN_MS ? 'PASS' : 'FAIL'} (${big.openMs.toFixed(2)} ms)`);
+console.log(`floor: full decode >= ${FLOOR_MB_S} MB/s: ${big.mbPerS >= FLOOR_MB_S ? 'PASS' : 'FAIL'} (${big.mbPerS.toFixed(0)} MB/s)`);
+if (big.openMs >= FLOOR_OPEN_MS || big.mbPerS < FLOOR_MB_S) process.exitCode = 1;

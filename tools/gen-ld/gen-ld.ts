@@ -1,0 +1,69 @@
+// Generates a large synthetic MoTeC .ld file for benchmarks, streamed to disk chunk by chunk so the samples are
+// never held in memory. Used by tools/bench/formats.bench.ts; the command line is in main.ts.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { encodeLdFile, type LdChannelInput } from '@pitwall/formats';
+
+export interface GenLdOptions {
+  /** Seconds of data. */
+  duration: number;
+  /** Channel rates in Hz with how many channels run at each. */
+  rates: { hz: number; count: number }[];
+}
+
+/** 200 channels, one hour, 20 to 1000 Hz (plus a 10 Hz Lap Number): about 490 MB of int16 samples. */
+export const DEFAULT_GEN_LD: GenLdOptions = {
+  duration: 3600,
+  rates: [
+    { hz: 1000, count: 44 },
+    { hz: 500, count: 20 },
+    { hz: 200, count: 36 },
+    { hz: 100, count: 50 },
+    { hz: 50, count: 29 },
+    { hz: 20, count: 20 },
+  ],
+};
+
+const LAP_SECONDS = 90;
+const PERIOD = 4096;
+
+export function generateLdFile(path: string, options: GenLdOptions = DEFAULT_GEN_LD): { bytes: number; channels: number; samples: number } {
+  const channels: LdChannelInput[] = [];
+  for (const { hz, count } of options.rates) {
+    for (let k = 0; k < count; k++) channels.push(syntheticChannel(channels.length, hz, options.duration));
+  }
+  channels.push({
+    name: 'Lap Number',
+    frequency: 10,
+    sampleCount: options.duration * 10,
+    fill: (first, out) => {
+      for (let i = 0; i < out.length; i++) out[i] = Math.floor((first + i) / (10 * LAP_SECONDS));
+    },
+  });
+  const fd = openSync(path, 'w');
+  let bytes = 0;
+  try {
+    for (const chunk of encodeLdFile({ properties: { eventName: 'Synthetic', venueName: 'Bench', carId: 'B1', outingTime: '2026-01-01T12:00:00' }, channels })) {
+      writeSync(fd, chunk);
+      bytes += chunk.length;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes, channels: channels.length, samples: channels.reduce((n, c) => n + (c.sampleCount ?? 0), 0) };
+}
+
+/** A scaled int16 channel (dec 1) cycling through one precomputed wave, so generation costs no trigonometry per sample. */
+function syntheticChannel(index: number, hz: number, duration: number): LdChannelInput {
+  const wave = new Float64Array(PERIOD);
+  for (let i = 0; i < PERIOD; i++) wave[i] = Math.round(1000 * Math.sin((2 * Math.PI * i * (1 + (index % 7))) / PERIOD) + 10 * index) / 10;
+  return {
+    name: `Synthetic ${String(index).padStart(3, '0')} ${hz}Hz`,
+    unit: 'u',
+    frequency: hz,
+    scaling: { dec: 1 },
+    sampleCount: hz * duration,
+    fill: (first, out) => {
+      for (let i = 0; i < out.length; i++) out[i] = wave[(first + i) % PERIOD];
+    },
+  };
+}
