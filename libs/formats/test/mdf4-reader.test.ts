@@ -102,10 +102,10 @@ describe('ASAM MDF 4 reader', () => {
     });
 
     it('when text conversions are read, then samples stay numeric codes and labels sit in the catalogue', () => {
-      const valueText = file.channels.find((c) => c.name === 'Channel_value_to_text')!;
-      expect(valueText.labels?.[1]).toEqual({ min: 1, max: 1, text: 'key_1' });
-      const rangeText = file.channels.find((c) => c.name === 'Channel_value_range_to_text')!;
-      expect(rangeText.labels?.[2]).toEqual({ min: 20, max: 25, text: 'Level 2' });
+      const valueText = file.channels.find((c) => c.name === 'Channel_value_to_text');
+      expect(valueText?.labels?.[1]).toEqual({ min: 1, max: 1, text: 'key_1' });
+      const rangeText = file.channels.find((c) => c.name === 'Channel_value_range_to_text');
+      expect(rangeText?.labels?.[2]).toEqual({ min: 20, max: 25, text: 'Level 2' });
       const codes = channel('Channel_value_to_text').samples;
       expect(Number.isInteger(codes[5])).toBe(true);
     });

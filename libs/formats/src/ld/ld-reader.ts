@@ -1,4 +1,5 @@
 import { BinaryView, LITTLE_ENDIAN_HOST } from '../binary-view';
+import { decodeHalf } from '../float16';
 import { UnsupportedFeatureError } from '../errors';
 import {
   boundariesFromBeaconPulses,
@@ -233,28 +234,4 @@ function bigEndianHostView(bytes: Uint8Array, type: LdSampleType, offset: number
       type === 'int16' ? view.getInt16(i * 2, true) : type === 'int32' ? view.getInt32(i * 4, true) : type === 'float16' ? view.getUint16(i * 2, true) : view.getFloat32(i * 4, true);
   }
   return out;
-}
-
-let halfTable: Float32Array | null = null;
-
-/** IEEE 754 binary16 through a 64K-entry table built on first use. */
-export function decodeHalf(raw: Uint16Array, out: Float32Array): Float32Array {
-  const table = (halfTable ??= buildHalfTable());
-  for (let i = 0; i < raw.length; i++) out[i] = table[raw[i]];
-  return out;
-}
-
-export function halfToNumber(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exponent = (bits >> 10) & 0x1f;
-  const fraction = bits & 0x3ff;
-  if (exponent === 0) return sign * fraction * 2 ** -24;
-  if (exponent === 0x1f) return fraction ? NaN : sign * Infinity;
-  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
-}
-
-function buildHalfTable(): Float32Array {
-  const table = new Float32Array(65536);
-  for (let bits = 0; bits < 65536; bits++) table[bits] = halfToNumber(bits);
-  return table;
 }

@@ -98,8 +98,9 @@ function* encodeSamples(c: NormalisedChannel): Generator<Uint8Array> {
   for (let first = 0; first < c.sampleCount; first += CHUNK_SAMPLES) {
     const n = Math.min(CHUNK_SAMPLES, c.sampleCount - first);
     const values = physical.subarray(0, n);
-    if (c.input.fill) c.input.fill(first, values);
-    else for (let i = 0; i < n; i++) values[i] = c.input.samples![first + i];
+    const { fill, samples } = c.input;
+    if (fill) fill(first, values);
+    else if (samples) for (let i = 0; i < n; i++) values[i] = samples[first + i];
     const raw = c.type === 'int16' ? new Int16Array(n) : c.type === 'int32' ? new Int32Array(n) : new Float32Array(n);
     const [min, max] = c.type === 'int16' ? [-32768, 32767] : [-2147483648, 2147483647];
     for (let i = 0; i < n; i++) {

@@ -1,6 +1,6 @@
 import { BinaryView } from '../binary-view';
 import { UnsupportedFeatureError } from '../errors';
-import { halfToNumber } from '../ld/ld-reader';
+import { halfToNumber } from '../float16';
 import {
   buildDataFile,
   type ChannelData,
@@ -80,7 +80,8 @@ export function readMdf4File(bytes: Uint8Array): DataFile {
     }
     for (const channel of group.channels) sources.push(channelSource(bin, group, channel, uniqueName(channel.name, taken)));
   }
-  if (sources.length > 0 && sources.every((s) => s.info.unsupported)) throw new UnsupportedFeatureError(FORMAT, sources[0].info.unsupported!);
+  const unsupported = sources.map((s) => s.info.unsupported);
+  if (sources.length > 0 && unsupported.every(Boolean)) throw new UnsupportedFeatureError(FORMAT, unsupported[0] ?? 'unknown');
   if (!Number.isFinite(start)) start = end = 0;
   return buildDataFile({ format: FORMAT, properties, startTime: start, duration: Math.max(0, end - start), laps: [] }, sources);
 }
@@ -130,6 +131,7 @@ function readGroup(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: Data
   const flags = bin.u16(cg.data + CG.flags);
   const dataBytes = bin.u32(cg.data + CG.dataBytes);
   const recordSize = dataBytes + bin.u32(cg.data + CG.invalBytes);
+  if (recordSize === 0 && cycleCount > 0) throw bin.corrupt(`${cycleCount} records of 0 bytes`, cg.data + CG.cycleCount);
   const unsupported = unsorted ? 'unsorted data groups' : flags & 2 ? 'bus logging (bus event channel groups)' : flags & 8 ? 'remote master' : undefined;
   if (!unsupported && data && cycleCount * recordSize > data.size) {
     // Checked before any record buffer is allocated: the data blocks must hold every declared record.
@@ -186,7 +188,8 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
 }
 
 function records(bin: BinaryView, group: Mdf4Group): Uint8Array {
-  return (group.records ??= readRecords(bin, group.data!));
+  if (!group.data) return new Uint8Array(0); // unsorted groups are never decoded
+  return (group.records ??= readRecords(bin, group.data));
 }
 
 function groupTime(bin: BinaryView, group: Mdf4Group): NonNullable<Mdf4Group['time']> {
