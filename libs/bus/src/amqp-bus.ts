@@ -337,9 +337,12 @@ export class AmqpBus implements Bus {
     channel.on('error', (err) => this.logger.warn({ err, role }, 'bus channel error'));
     channel.on('handler-error', (err, event) => this.logger.error({ err, role, event }, 'bus channel listener threw'));
     channel.on('close', () => {
-      if (!connection.alive || this.closing || !stillWanted()) return;
-      this.logger.warn({ role }, 'bus channel closed under a live connection; reconnecting');
-      connection.model.close().catch(() => undefined);
+      // Channels close just before their connection reports it; look once that report had its chance.
+      setImmediate(() => {
+        if (!connection.alive || this.closing || !stillWanted()) return;
+        this.logger.warn({ role }, 'bus channel closed under a live connection; reconnecting');
+        connection.model.close().catch(() => undefined);
+      });
     });
   }
 

@@ -26,9 +26,12 @@ export async function deleteAmqpTopology(url: string, buses: AmqpBus[]): Promise
  * `rabbitmqctl` on the machine running the broker). Returns how many were closed.
  */
 export async function closeAmqpConnectionsNamed(fragment: string, reason = 'test'): Promise<number> {
-  const { stdout } = await run('rabbitmqctl', ['-q', '--formatter', 'json', 'list_connections', 'name', 'client_properties']);
-  const connections = JSON.parse(stdout) as { name: string; client_properties: [string, string, unknown][] }[];
-  const targets = connections.filter((c) => c.client_properties.some(([key, , value]) => key === 'connection_name' && String(value).includes(fragment)));
-  for (const { name } of targets) await run('rabbitmqctl', ['-q', 'close_connection', name, reason]);
+  // The table formatter prints pids as close_connection expects them (the JSON one does not): `<pid>\t<properties>`.
+  const { stdout } = await run('rabbitmqctl', ['-q', '--no-table-headers', 'list_connections', 'pid', 'client_properties']);
+  const targets = stdout
+    .split('\n')
+    .filter((line) => /\{"connection_name","([^"]*)"\}/.exec(line)?.[1].includes(fragment))
+    .map((line) => line.split('\t')[0]);
+  for (const pid of targets) await run('rabbitmqctl', ['-q', 'close_connection', pid, reason]);
   return targets.length;
 }

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { connect } from 'amqplib';
+import { AppError, createLogger } from '@pitwall/service-kit';
+import { AmqpBus, type AmqpBusOptions } from '../src';
+import { busContract, closeAmqpConnectionsNamed, collector, deleteAmqpTopology, gate } from '../src/testing';
+
+const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
+const logger = createLogger('bus-test');
+
+const contractPrefix = `pitwall-test.${randomUUID().slice(0, 8)}.`;
+const contractBuses: AmqpBus[] = [];
+busContract(
+  'amqp',
+  () => {
+    const bus = new AmqpBus({ url: AMQP_URL, prefix: contractPrefix, logger, requestTimeoutMs: 5000 });
+    contractBuses.push(bus);
+    return bus;
+  },
+  { cleanup: () => deleteAmqpTopology(AMQP_URL, contractBuses) },
+);
+
+describe('AmqpBus (broker-specific)', () => {
+  const prefix = `pitwall-test.${randomUUID().slice(0, 8)}.`;
+  const buses: AmqpBus[] = [];
+  const open = (options: Partial<AmqpBusOptions> = {}) => {
+    const bus = new AmqpBus({ url: AMQP_URL, prefix, logger, reconnect: { initialDelayMs: 50, maxDelayMs: 500 }, ...options });
+    buses.push(bus);
+    return bus;
+  };
+  const unique = (what: string) => `${what}-${randomUUID().slice(0, 8)}`;
+
+  /** A plain connection to look at the broker's state directly. */
+  async function inspect<T>(look: (channel: import('amqplib').Channel) => Promise<T>): Promise<T> {
+    const connection = await connect(AMQP_URL);
+    try {
+      return await look(await connection.createChannel());
+    } finally {
+      await connection.close();
+    }
+  }
+
+  async function eventually<T>(probe: () => Promise<T | undefined | false>, tries = 100): Promise<T> {
+    for (let i = 0; i < tries; i++) {
+      const value = await probe().catch(() => undefined);
+      if (value) return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('condition never became true');
+  }
+
+  afterAll(async () => {
+    await Promise.all(buses.map((bus) => bus.close().catch(() => undefined)));
+    await deleteAmqpTopology(AMQP_URL, buses);
+  });
+
+  test('when publish resolves, then the broker holds the event in the bound durable queue', async () => {
+    const bus = open();
+    const exchange = unique('timing');
+    const queue = unique('q-confirm');
+    const subscription = await bus.subscribe(exchange, queue, ['lap.*'], async () => undefined);
+    await subscription.close();
+
+    await bus.publish(exchange, 'lap.completed', { lapIndex: 1 });
+
+    expect((await inspect((channel) => channel.checkQueue(`${prefix}${queue}`))).messageCount).toBe(1);
+  });
+
+  test('when an event fails on every delivery, then it ends in the dead-letter queue', async () => {
+    const bus = open({ maxDeliveries: 2 });
+    const exchange = unique('timing');
+    const deliveries = collector<boolean>();
+    await bus.subscribe(exchange, unique('q-poison'), ['#'], async (event) => {
+      deliveries.push(event.redelivered);
+      throw new Error('poison');
+    });
+
+    await bus.publish(exchange, 'lap.completed', { poison: true });
+
+    const dead = await eventually(() => inspect((channel) => channel.get(`${prefix}dlq`, { noAck: true })));
+    expect(JSON.parse(dead.content.toString())).toEqual({ poison: true });
+    expect(deliveries.items).toHaveLength(2);
+  });
+
+  test('when the broker closes the connection, then in-flight requests fail with 503 and everything works again after recovery', async () => {
+    const victimName = `victim-${randomUUID().slice(0, 8)}`;
+    const victim = open({ connectionName: `${prefix}${victimName}` });
+    const peer = open();
+    const slowService = unique('slow');
+    const victimService = unique('victim-svc');
+    const exchange = unique('timing');
+    const release = gate();
+    await peer.serve(slowService, async () => {
+      await release.opened;
+      return 'late';
+    });
+    await victim.serve(victimService, async (request) => ({ served: request.payload }));
+    const events = collector<unknown>();
+    await victim.subscribe(exchange, unique('q-victim'), ['#'], async (event) => events.push(event.payload));
+    expect(await peer.request(victimService, 'ping', 1)).toEqual({ served: 1 });
+
+    const inFlight = victim.request(slowService, 'slow.query', {}, { timeoutMs: 30_000 }).catch((err: unknown) => err);
+    const closed = await closeAmqpConnectionsNamed(victimName).finally(() => setTimeout(release.open, 200));
+    expect(closed).toBe(1);
+
+    const error = await inFlight;
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).status).toBe(503);
+
+    await eventually(() => victim.isReady());
+    expect(await victim.request(slowService, 'slow.query', {})).toBe('late');
+    expect(await peer.request(victimService, 'ping', 2)).toEqual({ served: 2 });
+    await peer.publish(exchange, 'lap.completed', { after: 'recovery' });
+    expect(await events.until(1)).toEqual([{ after: 'recovery' }]);
+  }, 20_000);
+
+  test('when the broker is unreachable after connecting, then requests fail at once with 503', async () => {
+    const name = `down-${randomUUID().slice(0, 8)}`;
+    // A long first backoff keeps the bus disconnected for the whole test.
+    const bus = open({ connectionName: `${prefix}${name}`, reconnect: { initialDelayMs: 3000, maxDelayMs: 3000 } });
+    const service = unique('svc');
+    await bus.serve(service, async () => 'ok');
+    await closeAmqpConnectionsNamed(name);
+    await eventually(async () => !(await bus.isReady()));
+
+    await expect(bus.request(service, 'ping', {}, { timeoutMs: 20_000 })).rejects.toMatchObject({ status: 503 });
+    await expect(bus.publish(unique('timing'), 'x', {})).rejects.toMatchObject({ status: 503 });
+  }, 20_000);
+});
