@@ -280,6 +280,7 @@ export class AmqpBus implements Bus {
       },
       options.prefetch,
       async (message, channel) => {
+        let handled = true;
         try {
           await handler({
             exchange: this.topology.unprefixExchange(message.fields.exchange),
@@ -288,14 +289,15 @@ export class AmqpBus implements Bus {
             headers: toBusHeaders(message.properties.headers),
             redelivered: message.fields.redelivered,
           });
-          channel.ack(message);
         } catch (err) {
+          handled = false;
           this.logger.warn({ err, queue, routingKey: message.fields.routingKey, redelivered: message.fields.redelivered }, 'bus event handler failed; requeued');
-          try {
-            channel.nack(message, false, true);
-          } catch {
-            // Channel gone: the broker requeues the unacked delivery itself.
-          }
+        }
+        try {
+          if (handled) channel.ack(message);
+          else channel.nack(message, false, true);
+        } catch {
+          // The channel died meanwhile: the broker requeues the unacked delivery for another consumer.
         }
       },
     );
