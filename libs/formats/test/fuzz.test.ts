@@ -1,4 +1,5 @@
 import { DataFileError, openDataFile, sliceByWindow } from '../src';
+import { buildMdf4File } from '../src/testing';
 import { readFixture } from './fixtures';
 
 /**
@@ -43,6 +44,8 @@ const SEED = Number(process.env['FORMATS_FUZZ_SEED'] ?? 0x5eed);
 
 interface Fixture {
   name: string;
+  /** Built inputs cover layouts the fixtures lack (DL and HL lists of DZ blocks, bit fields). */
+  build?: () => Uint8Array;
   cases: number;
   /** Structural bytes worth aiming at (headers, block lists) as opposed to sample payload. */
   structure: number;
@@ -57,8 +60,37 @@ const FIXTURES: Fixture[] = [
   { name: 'Sample1.ld', cases: 1500, structure: 23_100, maxLength: Infinity, bound: (n) => 8 * n + (1 << 20), channelsPerCase: 6 },
   { name: 'simple.mf4', cases: 2000, structure: 9_808, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'asammdf_dimensional_demo.mf4', cases: 2000, structure: 18_360, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'built MDF (HL → DL → DZ)', build: builtMdf, cases: 1000, structure: 3_000, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'csv_sample.csv', cases: 1500, structure: 2_000, maxLength: 24_000, bound: (n) => 16 * n + (1 << 20), channelsPerCase: 20 },
 ];
+
+function builtMdf(): Uint8Array {
+  const n = 300;
+  const records = new Uint8Array(n * 16);
+  const v = new DataView(records.buffer);
+  for (let i = 0; i < n; i++) {
+    v.setFloat64(i * 16, i / 50, true);
+    v.setInt16(i * 16 + 8, i * 11, false);
+    v.setUint16(i * 16 + 10, (i << 3) | (i & 7), true);
+    v.setFloat32(i * 16 + 12, i / 3, true);
+  }
+  return buildMdf4File({
+    groups: [
+      {
+        dataBytes: 16,
+        cycleCount: n,
+        records,
+        storage: 'HL',
+        channels: [
+          { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+          { name: 'be16', dataType: 3, bitCount: 16, byteOffset: 8, conversion: { type: 4, values: [0, 0, 1000, 50, 3000, 60] } },
+          { name: 'bits', dataType: 0, bitCount: 13, byteOffset: 10, bitOffset: 3 },
+          { name: 'f32', dataType: 4, bitCount: 32, byteOffset: 12, conversion: { type: 8, values: [0, 10, 10, 20], texts: ['low', 'high', 'other'] } },
+        ],
+      },
+    ],
+  });
+}
 
 function mutate(base: Uint8Array, f: Fixture, random: () => number): Uint8Array {
   const pick = (n: number) => Math.floor(random() * n);
@@ -94,7 +126,7 @@ describe('fuzz: mutated and truncated fixtures', () => {
   });
 
   it.each(FIXTURES)('when $cases mutated copies of $name are read, then each is a result or a DataFileError within the allocation bound', (f) => {
-    const base = readFixture(f.name);
+    const base = f.build ? f.build() : readFixture(f.name);
     const random = mulberry32(SEED + f.name.length);
     const cases = Math.round(f.cases * SCALE);
     const failures: string[] = [];

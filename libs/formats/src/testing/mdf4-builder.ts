@@ -1,0 +1,184 @@
+import { deflateSync } from 'node:zlib';
+
+/**
+ * Builds small MDF 4.10 files for tests: the readers' fixtures cover few layouts, so tests describe records
+ * byte by byte and choose how they are stored (DT, DZ, DL, HL) and converted.
+ */
+export interface Mdf4ConversionSpec {
+  /** cc_type: 1 linear, 2 rational, 4/5 table, 6 range→value, 7 value→text, 8 range→text, ... */
+  type: number;
+  values: number[];
+  /** For text conversions: one text per key, then the default. */
+  texts?: string[];
+}
+
+export interface Mdf4ChannelSpec {
+  name: string;
+  unit?: string;
+  /** cn_data_type: 0 uint LE, 1 uint BE, 2 int LE, 3 int BE, 4 float LE, 5 float BE, 6+ text and others. */
+  dataType: number;
+  bitCount: number;
+  byteOffset: number;
+  bitOffset?: number;
+  /** cn_type: 0 fixed length (default), 1 VLSD, 2 master, 3 virtual master. */
+  cnType?: number;
+  conversion?: Mdf4ConversionSpec;
+  /** Invalidation bit position (within the invalidation bytes after the data bytes). */
+  invalBitPos?: number;
+}
+
+export interface Mdf4GroupSpec {
+  dataBytes: number;
+  invalBytes?: number;
+  cycleCount: number;
+  /** cycleCount records of dataBytes + invalBytes each. */
+  records: Uint8Array;
+  channels: Mdf4ChannelSpec[];
+  /** DT (default), DZ deflate, DZ transposed, DL of DT chunks, DL of DZ chunks, HL over a DL of DZ chunks. */
+  storage?: 'DT' | 'DZ' | 'DZ-transposed' | 'DL' | 'DL-DZ' | 'HL';
+  recordIdSize?: number;
+  cgFlags?: number;
+}
+
+export interface Mdf4FileSpec {
+  startTimeNs?: bigint;
+  /** Header comment XML (##MD), e.g. with <common_properties>. */
+  comment?: string;
+  groups: Mdf4GroupSpec[];
+}
+
+interface Block {
+  id: string;
+  links: (Block | null)[];
+  data: Uint8Array;
+  offset?: number;
+}
+
+export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
+  const blocks: Block[] = [];
+  const block = (id: string, links: (Block | null)[], data: Uint8Array): Block => {
+    const b = { id, links, data };
+    blocks.push(b);
+    return b;
+  };
+  const text = (value: string, id = 'TX') => block(id, [], new TextEncoder().encode(`${value}\0`));
+
+  const hdData = new Uint8Array(32);
+  new DataView(hdData.buffer).setBigUint64(0, spec.startTimeNs ?? 1_700_000_000_000_000_000n, true);
+  const hd = block('HD', [null, null, null, null, null, null], hdData);
+  if (spec.comment) hd.links[5] = text(spec.comment, 'MD');
+
+  let previousDg: Block | null = null;
+  for (const group of spec.groups) {
+    const dgData = new Uint8Array(8);
+    dgData[0] = group.recordIdSize ?? 0;
+    const dg = block('DG', [null, null, null, null], dgData);
+    if (previousDg) previousDg.links[0] = dg;
+    else hd.links[0] = dg;
+    previousDg = dg;
+
+    const cgData = new Uint8Array(32);
+    const cgView = new DataView(cgData.buffer);
+    cgView.setBigUint64(8, BigInt(group.cycleCount), true);
+    cgView.setUint16(16, group.cgFlags ?? 0, true);
+    cgView.setUint32(24, group.dataBytes, true);
+    cgView.setUint32(28, group.invalBytes ?? 0, true);
+    const cg = block('CG', [null, null, null, null, null, null], cgData);
+    dg.links[1] = cg;
+
+    let previousCn: Block | null = null;
+    for (const channel of group.channels) {
+      const cnData = new Uint8Array(72);
+      const v = new DataView(cnData.buffer);
+      cnData[0] = channel.cnType ?? 0;
+      cnData[1] = channel.cnType === 2 || channel.cnType === 3 ? 1 : 0;
+      cnData[2] = channel.dataType;
+      cnData[3] = channel.bitOffset ?? 0;
+      v.setUint32(4, channel.byteOffset, true);
+      v.setUint32(8, channel.bitCount, true);
+      v.setUint32(12, channel.invalBitPos === undefined ? 0 : 2, true);
+      v.setUint32(16, channel.invalBitPos ?? 0, true);
+      const cn = block('CN', [null, null, text(channel.name), null, channel.conversion ? conversion(channel.conversion) : null, null, channel.unit ? text(channel.unit) : null, null], cnData);
+      if (previousCn) previousCn.links[0] = cn;
+      else cg.links[1] = cn;
+      previousCn = cn;
+    }
+    dg.links[2] = storeRecords(group);
+  }
+
+  function conversion(c: Mdf4ConversionSpec): Block {
+    const texts = (c.texts ?? []).map((t) => text(t));
+    const data = new Uint8Array(24 + 8 * c.values.length);
+    const v = new DataView(data.buffer);
+    data[0] = c.type;
+    v.setUint16(4, texts.length, true);
+    v.setUint16(6, c.values.length, true);
+    c.values.forEach((x, i) => v.setFloat64(24 + 8 * i, x, true));
+    return block('CC', [null, null, null, null, ...texts], data);
+  }
+
+  function storeRecords(group: Mdf4GroupSpec): Block {
+    const records = group.records;
+    const recordSize = group.dataBytes + (group.invalBytes ?? 0);
+    const storage = group.storage ?? 'DT';
+    if (storage === 'DT') return block('DT', [], records);
+    if (storage === 'DZ') return dz(records, 0, recordSize);
+    if (storage === 'DZ-transposed') return dz(records, 1, recordSize);
+    // Lists split the records into three chunks at record boundaries.
+    const cut = Math.max(1, Math.ceil(group.cycleCount / 3)) * recordSize;
+    const chunks = [records.subarray(0, cut), records.subarray(cut, 2 * cut), records.subarray(2 * cut)].filter((c) => c.length > 0);
+    const leaves = chunks.map((c) => (storage === 'DL' ? block('DT', [], c) : dz(c, 1, recordSize)));
+    const dlData = new Uint8Array(8 + 8 * leaves.length);
+    const dlView = new DataView(dlData.buffer);
+    dlView.setUint32(4, leaves.length, true);
+    let offset = 0;
+    chunks.forEach((c, i) => {
+      dlView.setBigUint64(8 + 8 * i, BigInt(offset), true);
+      offset += c.length;
+    });
+    const dl = block('DL', [null, ...leaves], dlData);
+    if (storage !== 'HL') return dl;
+    const hlData = new Uint8Array(8);
+    hlData[2] = 1;
+    return block('HL', [dl], hlData);
+  }
+
+  function dz(records: Uint8Array, zipType: 0 | 1, columns: number): Block {
+    let source = records;
+    if (zipType === 1) {
+      const rows = Math.floor(records.length / columns);
+      source = new Uint8Array(records.length);
+      for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) source[c * rows + r] = records[r * columns + c];
+      source.set(records.subarray(rows * columns), rows * columns);
+    }
+    const packed = deflateSync(source);
+    const data = new Uint8Array(24 + packed.length);
+    const v = new DataView(data.buffer);
+    data.set([0x44, 0x54, zipType, 0]);
+    v.setUint32(4, columns, true);
+    v.setBigUint64(8, BigInt(records.length), true);
+    v.setBigUint64(16, BigInt(packed.length), true);
+    data.set(packed, 24);
+    return block('DZ', [], data);
+  }
+
+  // Lay out: 64-byte identification block, then every block 8-byte aligned, then patch the links.
+  let at = 64;
+  for (const b of blocks) {
+    b.offset = at;
+    at += Math.ceil((24 + 8 * b.links.length + b.data.length) / 8) * 8;
+  }
+  const out = new Uint8Array(at);
+  const view = new DataView(out.buffer);
+  out.set(new TextEncoder().encode('MDF     4.10    pitwall '));
+  view.setUint16(28, 410, true);
+  for (const b of blocks) {
+    const o = b.offset ?? 0;
+    out.set(new TextEncoder().encode(`##${b.id}`), o);
+    view.setBigUint64(o + 8, BigInt(24 + 8 * b.links.length + b.data.length), true);
+    view.setBigUint64(o + 16, BigInt(b.links.length), true);
+    b.links.forEach((l, i) => view.setBigUint64(o + 24 + 8 * i, BigInt(l?.offset ?? 0), true));
+    out.set(b.data, o + 24 + 8 * b.links.length);
+  }
+  return out;
+}
