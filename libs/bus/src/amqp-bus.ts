@@ -63,6 +63,10 @@ class AmqpConsumer implements Subscription {
     private readonly handle: DeliveryHandler,
   ) {}
 
+  isAttachedTo(connection: Connection): boolean {
+    return this.closed || this.attachedTo === connection;
+  }
+
   attach(connection: Connection): Promise<void> {
     if (this.closed || this.attachedTo === connection) return this.attaching;
     this.attachedTo = connection;
@@ -362,9 +366,13 @@ export class AmqpBus implements Bus {
     const deadLetters = this.topology.deadLetterQueue();
     await connection.events.assertQueue(deadLetters, { durable: true });
     this.declaredQueues.add(deadLetters);
+    // Ready only once every consumer runs again; serve()/subscribe() calls made meanwhile are picked up by the loop.
+    for (;;) {
+      const waiting = [...this.consumers].filter((consumer) => !consumer.isAttachedTo(connection));
+      if (waiting.length === 0) break;
+      for (const consumer of waiting) await consumer.attach(connection);
+    }
     this.current = connection;
-    // serve()/subscribe() calls racing this loop attach themselves; attach() is idempotent per connection.
-    for (const consumer of [...this.consumers]) await consumer.attach(connection);
   }
 
   private onConnectionLost(connection: Connection): void {

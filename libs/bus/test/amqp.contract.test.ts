@@ -124,5 +124,12 @@ describe('AmqpBus (broker-specific)', () => {
 
     await expect(bus.request(service, 'ping', {}, { timeoutMs: 20_000 })).rejects.toMatchObject({ status: 503 });
     await expect(bus.publish(unique('timing'), 'x', {})).rejects.toMatchObject({ status: 503 });
+
+    // Registered while disconnected, started by the reconnect.
+    const lateService = unique('late');
+    await bus.serve(lateService, async () => 'served after reconnect');
+    await eventually(() => bus.isReady());
+    expect(await bus.request(lateService, 'ping', {})).toBe('served after reconnect');
+    expect(await bus.request(service, 'ping', {})).toBe('ok');
   }, 20_000);
 });
