@@ -17,7 +17,7 @@ export function openDataFile(input: Uint8Array | readonly Uint8Array[], options:
   if (input instanceof Uint8Array) return openOne(input, options);
   if (input.length === 0) throw new NotADataFileError('empty dataset: no files');
   if (input.length === 1) return openOne(input[0], options);
-  return combineLaps(input.map((bytes) => openOne(bytes, {})));
+  return combineLaps(input.map((bytes) => openOne(bytes, {})), input.reduce((n, bytes) => n + bytes.length, 0));
 }
 
 function openOne(bytes: Uint8Array, options: OpenOptions): DataFile {
@@ -33,7 +33,7 @@ function openOne(bytes: Uint8Array, options: OpenOptions): DataFile {
  * Per-lap files laid end to end: lap i starts where lap i-1 ended. A channel that is regular in every part
  * stays implicit, each lap padded with gaps to its length; otherwise timestamps are shifted and concatenated.
  */
-function combineLaps(parts: DataFile[]): DataFile {
+function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
   const offsets: number[] = [];
   let at = parts[0].startTime;
   for (const part of parts) {
@@ -47,12 +47,16 @@ function combineLaps(parts: DataFile[]): DataFile {
   const sources: ChannelSource[] = names.map((name) => {
     const infos = parts.map((p) => p.channels.find((c) => c.name === name));
     const first = infos.find((i): i is ChannelInfo => i !== undefined) as ChannelInfo; // names come from these infos
-    const implicit = infos.every((i) => i && i.regular && i.frequency === first.frequency && !i.unsupported);
-    const lengths = parts.map((p, k) => (implicit ? Math.round(p.duration * first.frequency) : infos[k]?.sampleCount ?? 0));
-    const info: ChannelInfo = { ...first, regular: implicit, sampleCount: lengths.reduce((a, b) => a + b, 0) };
+    // A part without the channel becomes a lap of gaps; it does not force explicit timestamps.
+    const implicit = infos.every((i) => !i || (i.regular && i.frequency === first.frequency && !i.unsupported));
+    const padded = parts.map((p) => Math.round(p.duration * first.frequency));
+    // Padding laps to a common grid must not allocate beyond what the input could hold (damaged rates or durations).
+    const padOk = implicit && padded.reduce((a, b) => a + b, 0) <= 2 * inputBytes;
+    const lengths = padOk ? padded : infos.map((i) => i?.sampleCount ?? 0);
+    const info: ChannelInfo = { ...first, regular: padOk, sampleCount: lengths.reduce((a, b) => a + b, 0) };
     return {
       info,
-      read: () => (implicit ? joinImplicit(parts, offsets, name, info, lengths) : joinExplicit(parts, offsets, name, info)),
+      read: () => (padOk ? joinImplicit(parts, offsets, name, info, lengths) : joinExplicit(parts, offsets, name, info)),
     };
   });
 
@@ -68,6 +72,10 @@ function joinImplicit(parts: DataFile[], offsets: number[], name: string, info: 
   const gaps = new Uint8Array(total).fill(1);
   let base = 0;
   parts.forEach((part, k) => {
+    if (!part.channels.some((c) => c.name === name)) {
+      base += lengths[k];
+      return;
+    }
     const data = part.readChannel(name);
     const t0 = data.time.kind === 'implicit' ? data.time.start : part.startTime;
     const shift = Math.round((t0 - part.startTime) * info.frequency);

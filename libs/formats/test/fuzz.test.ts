@@ -1,4 +1,4 @@
-import { DataFileError, openDataFile, sliceByWindow } from '../src';
+import { createDemoLdFile, DataFileError, openDataFile, sliceByWindow } from '../src';
 import { buildMdf4File } from '../src/testing';
 import { readFixture } from './fixtures';
 
@@ -54,6 +54,8 @@ interface Fixture {
   /** Allowed allocation for an input of n bytes: deflate may legitimately expand about 1032:1. */
   bound: (n: number) => number;
   channelsPerCase: number;
+  /** Feed three mutated copies at once, as a per-lap dataset. */
+  lapSet?: boolean;
 }
 
 const FIXTURES: Fixture[] = [
@@ -61,6 +63,7 @@ const FIXTURES: Fixture[] = [
   { name: 'simple.mf4', cases: 2000, structure: 9_808, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'asammdf_dimensional_demo.mf4', cases: 2000, structure: 18_360, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'built MDF (HL → DL → DZ)', build: builtMdf, cases: 1000, structure: 3_000, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'per-lap set of demo .ld files', build: () => createDemoLdFile({ flyingLaps: 1 }), lapSet: true, cases: 300, structure: 6_000, maxLength: Infinity, bound: (n) => 16 * 3 * n + (1 << 20), channelsPerCase: 9 },
   { name: 'csv_sample.csv', cases: 1500, structure: 2_000, maxLength: 24_000, bound: (n) => 16 * n + (1 << 20), channelsPerCase: 20 },
 ];
 
@@ -133,9 +136,10 @@ describe('fuzz: mutated and truncated fixtures', () => {
     const outcomes = { opened: 0, typed: 0 };
     for (let c = 0; c < cases; c++) {
       const input = mutate(base, f, random);
+      const lapSet = f.lapSet ? [input, mutate(base, f, random), mutate(base, f, random)] : null;
       largestAllocation = 0;
       try {
-        const file = openDataFile(input);
+        const file = openDataFile(lapSet ?? input);
         outcomes.opened++;
         const channels = file.channels.filter(() => random() < f.channelsPerCase / Math.max(1, file.channels.length));
         for (const channel of channels) {

@@ -1,0 +1,45 @@
+import { openDataFile, writeLdFile } from '../src';
+
+const csv = (text: string) => new TextEncoder().encode(text);
+
+describe('laps from other sources and mixed per-lap datasets', () => {
+  it('when a .ld file has a Beacon pulse channel but no Lap Number, then laps start at its rising edges', () => {
+    const beacon = Array.from({ length: 100 }, (_, i) => (i === 30 || i === 31 || i === 70 ? 1 : 0));
+    const file = openDataFile(writeLdFile({ channels: [{ name: 'Beacon', frequency: 10, samples: beacon }] }));
+    expect(file.laps.map((l) => [l.startTime, l.endTime, l.kind])).toEqual([
+      [0, 3, 'out'],
+      [3, 7, 'flying'],
+      [7, 10, 'in'],
+    ]);
+  });
+
+  it('when a generic CSV has a Lap column, then laps start where it changes', () => {
+    const file = openDataFile(csv('Time,Lap,Speed\n0,0,1\n0.5,0,2\n1.1,1,3\n1.4,1,4\n2.2,2,5\n'));
+    expect(file.laps.map((l) => [l.startTime, l.endTime])).toEqual([
+      [0, 1.1],
+      [1.1, 2.2],
+    ]);
+  });
+
+  it('when per-lap files are irregular, then timestamps are shifted onto one axis and concatenated', () => {
+    const file = openDataFile([csv('Time,Speed\n0,10\n0.3,11\n1.0,12\n'), csv('Time,Speed\n5,20\n5.4,21\n6.5,22\n')]);
+    expect(file.laps.map((l) => [l.startTime, l.endTime])).toEqual([
+      [0, 1],
+      [1, 2.5],
+    ]);
+    const speed = file.readChannel('Speed');
+    expect(Array.from(speed.samples)).toEqual([10, 11, 12, 20, 21, 22]);
+    if (speed.time.kind !== 'explicit') throw new Error('expected explicit timestamps');
+    expect(Array.from(speed.time.timestamps).map((t) => Math.round(t * 1000) / 1000)).toEqual([0, 0.3, 1, 1, 1.4, 2.5]);
+  });
+
+  it('when a per-lap file lacks a channel, then that lap is gaps in the implicit series', () => {
+    const lap = (names: string[]) => writeLdFile({ channels: names.map((name) => ({ name, frequency: 2, samples: [1, 2, 3, 4] })) });
+    const file = openDataFile([lap(['A', 'B']), lap(['A'])]);
+    const b = file.readChannel('B');
+    expect(b.samples).toHaveLength(8);
+    expect(Array.from(b.gaps ?? [])).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+    expect(b.samples[5]).toBeNaN();
+    expect(file.channels.find((c) => c.name === 'B')?.sampleCount).toBe(8);
+  });
+});
