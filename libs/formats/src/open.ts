@@ -1,5 +1,5 @@
 import { sniffCsv, readCsvFile } from './csv/csv-reader';
-import { NotADataFileError } from './errors';
+import { NotADataFileError, UnsupportedFeatureError } from './errors';
 import { isLdFile, readLdFile } from './ld/ld-reader';
 import { isMdfFile, readMdf4File } from './mdf4/mdf4-reader';
 import { buildDataFile, type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, lapsFromBoundaries } from './model';
@@ -53,10 +53,15 @@ function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
     // Padding laps to a common grid must not allocate beyond what the input could hold (damaged rates or durations).
     const padOk = implicit && padded.reduce((a, b) => a + b, 0) <= 2 * inputBytes;
     const lengths = padOk ? padded : infos.map((i) => i?.sampleCount ?? 0);
-    const info: ChannelInfo = { ...first, regular: padOk, sampleCount: lengths.reduce((a, b) => a + b, 0) };
+    const unsupported = infos.find((i) => i?.unsupported)?.unsupported;
+    const info: ChannelInfo = { ...first, regular: padOk, sampleCount: lengths.reduce((a, b) => a + b, 0), ...(unsupported ? { unsupported } : {}) };
     return {
       info,
-      read: () => (padOk ? joinImplicit(parts, offsets, name, info, lengths) : joinExplicit(parts, offsets, name, info)),
+      read: () => {
+        // The part's reader would refuse too, but only after this join had sized its arrays from the catalogue.
+        if (unsupported) throw new UnsupportedFeatureError(parts[0].format, unsupported);
+        return padOk ? joinImplicit(parts, offsets, name, info, lengths) : joinExplicit(parts, offsets, name, info);
+      },
     };
   });
 
@@ -91,14 +96,16 @@ function joinImplicit(parts: DataFile[], offsets: number[], name: string, info: 
 }
 
 function joinExplicit(parts: DataFile[], offsets: number[], name: string, info: ChannelInfo): ChannelData {
-  const samples = new Float64Array(info.sampleCount);
-  const timestamps = new Float64Array(info.sampleCount);
-  const gaps = new Uint8Array(info.sampleCount);
+  const pieces = parts.map((part) => (part.channels.some((c) => c.name === name) ? part.readChannel(name) : null));
+  const total = pieces.reduce((n, p) => n + (p?.samples.length ?? 0), 0);
+  const samples = new Float64Array(total);
+  const timestamps = new Float64Array(total);
+  const gaps = new Uint8Array(total);
   let at = 0;
   parts.forEach((part, k) => {
-    if (!part.channels.some((c) => c.name === name)) return;
-    const data = part.readChannel(name);
-    for (let i = 0; i < data.samples.length && at < samples.length; i++, at++) {
+    const data = pieces[k];
+    if (!data) return;
+    for (let i = 0; i < data.samples.length; i++, at++) {
       const t = data.time.kind === 'implicit' ? data.time.start + i / data.time.frequency : data.time.timestamps[i];
       timestamps[at] = offsets[k] + (t - part.startTime);
       samples[at] = data.samples[i];

@@ -62,7 +62,8 @@ export function readLdFile(bytes: Uint8Array, options: LdReadOptions = {}): Data
     return { info, read: () => decodeChannel(bytes, block, name) };
   });
 
-  const duration = blocks.reduce((max, b) => Math.max(max, b.sampleCount / b.frequency), 0);
+  // Counts of channels with an unknown sample type were never checked against the file, so they do not set the length.
+  const duration = blocks.reduce((max, b) => (b.type ? Math.max(max, b.sampleCount / b.frequency) : max), 0);
   const laps = lapsFromBoundaries(0, duration, lapBoundaries(sources, options));
   return buildDataFile({ format: FORMAT, properties, startTime: 0, duration, laps }, sources);
 }
