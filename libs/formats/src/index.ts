@@ -19,6 +19,9 @@
  *
  * Write: `writeLdFile(input)` / `encodeLdFile(input)` (streaming chunks) produce MoTeC `.ld` bytes;
  * `createDemoLdFile()` is a small realistic outing for demo seeding.
+ *
+ * Tests: `@pitwall/formats/testing` exports `buildMdf4File(spec)` for MDF inputs in any supported layout.
+ * Details, supported subsets and benchmark numbers: docs/formats.md.
  */
 export * from './errors';
 export type {
