@@ -11,7 +11,7 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 module.exports = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { ...compilerOptions, paths: undefined, baseUrl: undefined, isolatedModules: true }, isolatedModules: true }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json') }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,

@@ -64,7 +64,7 @@ async function startStack(options = {}) {
       procs.map(
         (p) =>
           new Promise((resolve) => {
-            if (p.child.exitCode !== null) return resolve(p.child.exitCode);
+            if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve(p.child.exitCode);
             const timer = setTimeout(() => p.child.kill('SIGKILL'), 12_000);
             p.child.once('exit', (code) => {
               clearTimeout(timer);

@@ -43,7 +43,7 @@ export class DistributedStack {
   static async start(options: { apps?: string[]; env?: Record<string, string>; readyPath?: string } = {}): Promise<DistributedStack> {
     const db = await createTestDatabase();
     const prefix = uniquePrefix('e2e');
-    const env = { DATABASE_URL: db.url, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'warn', ...options.env };
+    const env = { DATABASE_URL: db.url, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'info', ...options.env };
     const stack = await startStack({ env, apps: options.apps, readyPath: options.readyPath });
     const pool = createPool({ url: db.url, applicationName: 'e2e', logger: pino({ level: 'silent' }) });
     const cache = new RedisCache(REDIS_URL, `${prefix}:`);
@@ -89,4 +89,10 @@ async function deletePrefixedQueues(prefix: string): Promise<void> {
   } finally {
     await conn.close();
   }
+}
+
+/** A JSON response body for assertions (tests look into arbitrary shapes). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function readJson(res: Response): Promise<any> {
+  return res.json();
 }
