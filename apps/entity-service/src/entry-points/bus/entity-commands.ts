@@ -43,14 +43,11 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
   return async (request) => {
     const handler = handlers[request.type];
     if (!handler) throw AppError.badRequest(`The entity service has no command ${request.type}`);
-    const log = logger.child({ requestId: request.headers.requestId, command: request.type });
     try {
-      const result = await handler(request);
-      log.debug('handled');
-      return result;
+      return await handler(request);
     } catch (err) {
-      if (err instanceof AppError && !err.catastrophic) log.info({ status: err.status, detail: err.message }, 'rejected');
-      else log.error({ err }, 'command failed');
+      // The bus logs failures (5xx) once; a rejection is worth an info line carrying the caller's request id.
+      if (err instanceof AppError && err.status < 500) logger.info({ requestId: request.headers.requestId, command: request.type, status: err.status, detail: err.message }, 'rejected');
       throw err;
     }
   };
