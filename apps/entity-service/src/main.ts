@@ -15,8 +15,13 @@ export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus 
     shared,
     build: async ({ bus, pool, logger }) => {
       if (!pool) throw new Error('entity-service needs its database');
+      // The write is committed when this runs: a publish failure is logged, never turned into an error for the caller.
       const store = new EntityStore(pool, async (events) => {
-        for (const e of events) await bus.publish(EXCHANGES.entityEvents, `entity.${e.entityType}.${e.action}`, e);
+        for (const e of events) {
+          await bus.publish(EXCHANGES.entityEvents, `entity.${e.entityType}.${e.action}`, e).catch((err: unknown) => {
+            logger.error({ err, event: e }, 'entity event not published');
+          });
+        }
       });
       return { handler: entityCommands(store, logger) };
     },

@@ -29,6 +29,7 @@ export interface GatewayHandle {
 export async function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus; cache?: Cache } = {}): Promise<GatewayHandle> {
   const config = loadConfig(Config, env);
   const logger = createLogger('gateway');
+  if (!shared.bus && !config.AMQP_URL) throw new Error('Invalid configuration:\n  AMQP_URL: is required when the gateway runs as its own process (amqp://...)');
   const pool = createPool({ url: config.DATABASE_URL, applicationName: 'gateway', logger });
   await migrate(pool, { schema: 'auth', migrations: authMigrations, logger });
   const cache = shared.cache ?? (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger) : new MemoryCache());

@@ -59,6 +59,8 @@ export async function hostService<S extends z.ZodObject>(options: HostOptions<S>
   const schema = options.config ? BaseServiceConfig.extend(options.config.shape) : BaseServiceConfig;
   const config = loadConfig(schema, options.env ?? process.env) as z.infer<typeof BaseServiceConfig> & z.infer<S>;
   const logger = createLogger(options.name);
+  // On its own a service must reach the others through RabbitMQ; an in-process bus only makes sense when shared.
+  if (!options.shared?.bus && !config.AMQP_URL) throw new Error(`Invalid configuration:\n  AMQP_URL: is required when ${options.name} runs as its own process (amqp://...)`);
   let pool: Pool | undefined;
   if (options.database) {
     if (!config.DATABASE_URL) throw new Error(`Invalid configuration:\n  DATABASE_URL: is required by ${options.name} (postgres://...)`);
