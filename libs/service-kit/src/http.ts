@@ -22,6 +22,11 @@ export function requestContext(logger: Logger): RequestHandler {
     req.requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     req.log = logger.child({ requestId: req.requestId });
     res.setHeader('X-Request-Id', req.requestId);
+    const started = process.hrtime.bigint();
+    // One access line per request, written when the answer has gone out.
+    res.once('finish', () => {
+      req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+    });
     next();
   };
 }
