@@ -40,5 +40,5 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
     } finally {
       expect(await second.stop()).toBe(0);
     }
-  });
+  }, 300_000);
 });

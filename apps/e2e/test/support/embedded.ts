@@ -20,7 +20,8 @@ export async function startEmbedded(dataDir: string, port: number): Promise<Embe
   let output = '';
   child.stdout?.on('data', (c) => (output += c.toString()));
   child.stderr?.on('data', (c) => (output += c.toString()));
-  const deadline = Date.now() + 45_000;
+  // Generous: PGlite compiles its WebAssembly and runs initdb on a fresh data dir, slow on a loaded 2-core machine.
+  const deadline = Date.now() + 120_000;
   while (!/^ApiKey: \S+$/m.test(output)) {
     if (child.exitCode !== null) throw new Error(`standalone exited ${child.exitCode}:\n${output}`);
     if (Date.now() > deadline) {
