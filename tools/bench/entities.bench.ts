@@ -1,0 +1,172 @@
+// Issue 3: entity reads through the gateway on the real stack (five apps as separate processes).
+// (a) a run sheet with 300 laps x 3 sectors read with parametersToInclude=Laps.LapTime,Laps.LapSectors.*;
+// (b) a mode-4 tyre search (EventId + CarId, 100 matches) over an account holding 20,000 tyres.
+// Everything is seeded through the API with 16 requests in flight. BENCH_DURATION (s, default 10).
+// BENCH_ANALYZE=1 runs ANALYZE after seeding (an experiment on planner statistics).
+// BENCH_PROFILE=1 writes V8 CPU profiles of the apps and prints the top self-time functions of the gateway and the
+// entity-service during each loaded read.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { cpuProfileEnv, inParallel, load, nowMicros, printProfile, printSummary, startBenchStack, summarise, type AutocannonOptions, type BenchStack, type LoadSummary, type Window } from './stack-fixture';
+
+const LAPS = 300;
+const SECTORS = 3;
+const TYRES = 20_000;
+const EVENTS = 10;
+const CARS = 20; // 10 events x 20 cars = 200 (event, car) pairs, 100 tyres each
+const SEED_CONCURRENCY = 16;
+const CONNECTIONS = 8;
+const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
+const WARMUP_S = 3;
+const FLOOR_P50_MS = 25;
+const PROFILE = process.env['BENCH_PROFILE'] === '1';
+// Experiment: ANALYZE after seeding, as autovacuum would eventually, to see the search with fresh planner statistics.
+const ANALYZE_AFTER_SEED = process.env['BENCH_ANALYZE'] === '1';
+
+async function seedRunSheet(stack: BenchStack): Promise<{ runSheetId: string; lapCount: number }> {
+  const championshipId = await stack.create('Championships', {}, { Name: 'Bench championship' });
+  const eventId = await stack.create('Events', { championshipId }, { Name: 'Monza' });
+  const carId = await stack.create('Cars', {}, { Name: 'Car 7' });
+  await stack.create('EventCars', { eventId, carId }, {});
+  const trackId = await stack.create('Tracks', {}, { Name: 'Monza' });
+  const trackConfigurationId = await stack.create('TrackConfigurations', { trackId }, { Name: 'Grand Prix' });
+  const sectorIds: string[] = [];
+  for (let s = 0; s < SECTORS; s++) sectorIds.push(await stack.create('TrackSectorDefinitions', { trackConfigurationId }, { Name: `S${s + 1}` }));
+  const sessionId = await stack.create('Sessions', { eventId }, { Name: 'FP1', TrackConfigurationId: trackConfigurationId });
+  const runSheetId = await stack.create('RunSheets', { sessionId, carId }, { Name: 'Run 1' });
+
+  const lapNumbers = Array.from({ length: LAPS }, (_, i) => i);
+  const lapIds: string[] = [];
+  const lapSeconds = await inParallel(lapNumbers, SEED_CONCURRENCY, async (n) => {
+    lapIds[n] = await stack.create('Laps', { runSheetId }, { StintLapNumber: String(n), LapTime: (100 + Math.random() * 5).toFixed(3) });
+  });
+  const sectorWork = lapIds.flatMap((lapId) => sectorIds.map((sectorId, s) => ({ lapId, sectorId, s })));
+  const sectorSeconds = await inParallel(sectorWork, SEED_CONCURRENCY, (w) =>
+    stack.create('LapSectors', { lapId: w.lapId }, { TrackSectorDefinitionId: w.sectorId, SectorTime: (33 + w.s + Math.random()).toFixed(3) }),
+  );
+  console.log(`seeded ${LAPS} laps in ${lapSeconds.toFixed(1)} s (${(LAPS / lapSeconds).toFixed(0)}/s), ${sectorWork.length} lap sectors in ${sectorSeconds.toFixed(1)} s (${(sectorWork.length / sectorSeconds).toFixed(0)}/s)`);
+  return { runSheetId, lapCount: LAPS };
+}
+
+async function seedTyres(stack: BenchStack): Promise<{ eventId: string; carId: string }> {
+  const championshipId = await stack.create('Championships', {}, { Name: 'Tyre championship' });
+  const eventIds: string[] = [];
+  for (let e = 0; e < EVENTS; e++) eventIds.push(await stack.create('Events', { championshipId }, { Name: `Round ${e + 1}` }));
+  const carIds: string[] = [];
+  for (let c = 0; c < CARS; c++) carIds.push(await stack.create('Cars', {}, { Name: `Car ${c + 1}` }));
+  const tyres = Array.from({ length: TYRES }, (_, i) => i);
+  const seconds = await inParallel(tyres, SEED_CONCURRENCY, (i) => {
+    const pair = i % (EVENTS * CARS);
+    return stack.create('Tyres', {}, {
+      Name: `Set ${Math.floor(i / (EVENTS * CARS)) + 1} ${['FL', 'FR', 'RL', 'RR'][i % 4]}`,
+      ChampionshipId: championshipId,
+      EventId: eventIds[pair % EVENTS] as string,
+      CarId: carIds[Math.floor(pair / EVENTS)] as string,
+    });
+  });
+  console.log(`seeded ${TYRES} tyres in ${seconds.toFixed(1)} s (${(TYRES / seconds).toFixed(0)}/s)`);
+  return { eventId: eventIds[0] as string, carId: carIds[0] as string };
+}
+
+async function measure(label: string, opts: AutocannonOptions): Promise<{ loaded: LoadSummary; single: LoadSummary; window: Window }> {
+  await load({ ...opts, connections: CONNECTIONS, duration: WARMUP_S });
+  const from = nowMicros();
+  const loaded = summarise(`${label}, ${CONNECTIONS} conn`, await load({ ...opts, connections: CONNECTIONS, duration: DURATION_S }));
+  const window: Window = [from, nowMicros()];
+  printSummary(loaded);
+  // One connection: the latency of a request when nothing else is queued behind it.
+  const single = summarise(`${label}, 1 conn`, await load({ ...opts, connections: 1, duration: Math.max(3, Math.round(DURATION_S / 2)) }));
+  printSummary(single);
+  return { loaded, single, window };
+}
+
+/**
+ * The search's SQL as the repository sends it: its plan with the statistics the stack has now, then with fresh
+ * statistics (ANALYZE inside a transaction that is rolled back, so the run's state is not changed).
+ */
+async function explainSearch(stack: BenchStack, pair: { eventId: string; carId: string }): Promise<void> {
+  const sql = `EXPLAIN (ANALYZE, BUFFERS) SELECT id, account_id, type, parent_id, parent2_id, position, parameters, created_at, modified_at FROM entity.entities
+     WHERE account_id = $1 AND type = $2 AND parameters->>'EventId' = $3 AND parameters->>'CarId' = $4 ORDER BY position, created_at`;
+  const values = [stack.accountId, 'Tyres', pair.eventId, pair.carId];
+  const stats = await stack.pool.query(
+    "SELECT n_live_tup, n_mod_since_analyze, last_analyze, last_autoanalyze FROM pg_stat_user_tables WHERE schemaname = 'entity' AND relname = 'entities'",
+  );
+  console.log(`\nentity.entities statistics: ${JSON.stringify(stats.rows[0])}`);
+  const show = (title: string, rows: { 'QUERY PLAN': string }[]) => {
+    console.log(`search SQL plan, ${title}:`);
+    for (const r of rows) if (/Scan|Sort |Rows Removed|Execution Time/.test(r['QUERY PLAN'])) console.log(`  ${r['QUERY PLAN'].trim()}`);
+  };
+  show('statistics as the run left them', (await stack.pool.query(sql, values)).rows);
+  const client = await stack.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('ANALYZE entity.entities');
+    show('after ANALYZE (rolled back)', (await client.query(sql, values)).rows);
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`node ${process.version}; 2 cores shared by the five apps, PostgreSQL, RabbitMQ, Redis and autocannon`);
+  const profileDir = PROFILE ? mkdtempSync(path.join(tmpdir(), 'pitwall-prof-')) : undefined;
+  const stack = await startBenchStack({ env: profileDir ? cpuProfileEnv(profileDir) : {} }).catch((err: unknown) => {
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    throw err;
+  });
+  const pids = Object.fromEntries(stack.procs.map((p) => [p.name, p.child.pid]));
+  const windows: [string, Window][] = [];
+  try {
+    const { runSheetId } = await seedRunSheet(stack);
+    const include = 'Laps.LapTime,Laps.LapSectors.*';
+    const runSheetPath = `/RunSheets/${runSheetId}?parametersToInclude=${encodeURIComponent(include)}`;
+    const check = await stack.send('GET', runSheetPath);
+    const laps = check.body?.Laps ?? [];
+    const sectors = laps.reduce((n: number, l: { LapSectors?: unknown[] }) => n + (l.LapSectors?.length ?? 0), 0);
+    if (check.status !== 200 || laps.length !== LAPS || sectors !== LAPS * SECTORS) throw new Error(`run sheet read: ${check.status}, ${laps.length} laps, ${sectors} sectors`);
+
+    const pair = await seedTyres(stack);
+    if (ANALYZE_AFTER_SEED) {
+      await stack.pool.query('ANALYZE entity.entities');
+      console.log('BENCH_ANALYZE=1: ANALYZE entity.entities ran after seeding');
+    }
+    const searchBody = JSON.stringify({ AssociatedModelSearchMode: 4, EventId: pair.eventId, CarId: pair.carId });
+    const found = await stack.send('POST', '/Tyres/Search', JSON.parse(searchBody));
+    if (found.status !== 200 || found.body.length !== TYRES / (EVENTS * CARS)) throw new Error(`tyre search: ${found.status}, ${found.body?.length} tyres`);
+
+    console.log(`\nautocannon, ${WARMUP_S} s warm-up then ${DURATION_S} s at ${CONNECTIONS} connections, then 1 connection:`);
+    const runSheet = await measure(`GET run sheet (${LAPS} laps, ${sectors} sectors)`, { url: `${stack.baseUrl}${runSheetPath}`, headers: stack.headers });
+    const search = await measure(`POST /Tyres/Search mode 4 (${found.body.length} of ${TYRES})`, {
+      url: `${stack.baseUrl}/Tyres/Search`,
+      method: 'POST',
+      headers: stack.headers,
+      body: searchBody,
+    });
+    windows.push(['run sheet read', runSheet.window], ['tyre search', search.window]);
+    await explainSearch(stack, pair);
+    for (const [name, r] of [['run sheet', runSheet], ['tyre search', search]] as const) {
+      const clean = r.loaded.errors === 0 && r.loaded.non2xx === 0;
+      console.log(`${name}: p50 ${r.loaded.p50} ms at ${CONNECTIONS} connections (floor < ${FLOOR_P50_MS} ms): ${r.loaded.p50 < FLOOR_P50_MS && clean ? 'PASS' : 'FAIL'}`);
+    }
+  } finally {
+    await stack.stop();
+  }
+  if (profileDir) {
+    for (const [label, window] of windows) {
+      console.log(`\nCPU profiles during the loaded ${label} (${CONNECTIONS} connections):`);
+      printProfile('gateway self time', profileDir, pids['gateway'], 12, window);
+      printProfile('entity-service self time', profileDir, pids['entity-service'], 12, window);
+    }
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
