@@ -59,6 +59,11 @@ export class DistributedStack {
     return this.stack.baseUrl;
   }
 
+  /** The stack's own database, for tests that check rows directly (orphans after a cascade). */
+  get databaseUrl(): string {
+    return this.db.url;
+  }
+
   /** A new account with a user of `role` and a key for it. */
   async member(role: Role = 'admin', accountId?: string): Promise<Member> {
     const account = accountId ?? (await this.auth.createAccount(`Team ${Math.random().toString(36).slice(2, 8)}`)).id;

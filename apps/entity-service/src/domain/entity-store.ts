@@ -264,7 +264,17 @@ async function applyTypeRules(q: Queryable, accountId: string, type: EntityTypeD
     if (!existing && parents.parent_id && parents.parent2_id && (await repo.eventCarExists(q, accountId, parents.parent_id, parents.parent2_id)))
       throw AppError.conflict(`Car ${parents.parent2_id} is already entered in event ${parents.parent_id}`);
   }
-  if (type.plural === 'ParameterDefinitions') validateParameterDefinition(parameters);
+  if (type.plural === 'ParameterDefinitions') {
+    validateParameterDefinition(parameters);
+    await checkDefinitionIsUnique(q, accountId, parameters, existing);
+  }
+}
+
+/** Two definitions of one name on one type would make the parameter's type ambiguous. */
+async function checkDefinitionIsUnique(q: Queryable, accountId: string, p: Record<string, ParameterValue>, existing: EntityRow | null): Promise<void> {
+  const key = (d: Record<string, unknown>) => `${String(d['EntityType'] ?? '').toLowerCase()}/${String(d['Name'] ?? '').toLowerCase()}`;
+  const clash = (await repo.parameterDefinitions(q, accountId)).find((d) => d.id !== existing?.id && key(d.parameters) === key(p));
+  if (clash) throw AppError.badRequest('The parameter definition is not valid', { Name: [`${String(p['EntityType'])} already has a parameter ${String(clash.parameters['Name'])}`] });
 }
 
 function validateParameterDefinition(p: Record<string, ParameterValue>): void {
@@ -274,12 +284,20 @@ function validateParameterDefinition(p: Record<string, ParameterValue>): void {
   else p['EntityType'] = target.plural;
   const name = String(p['Name'] ?? '');
   if (!/^[A-Za-z][A-Za-z0-9_]{0,99}$/.test(name)) errors['Name'] = ['must start with a letter and hold only letters, digits and _'];
-  else if (target && new ParameterSet(target, []).get(name)) errors['Name'] = [`${target.plural} already has a built-in parameter ${name}`];
+  else if (target && builtInClash(target, name, p['ParameterType'] === 'Reference')) errors['Name'] = [`${target.plural} already has a built-in parameter ${builtInClash(target, name, p['ParameterType'] === 'Reference')}`];
   if (!p['ParameterType']) errors['ParameterType'] = ['is required'];
-  if (p['ParameterType'] === 'Enum' && !String(p['EnumValues'] ?? '').trim()) errors['EnumValues'] = ['is required for an Enum'];
+  if (p['ParameterType'] === 'Enum' && !String(p['EnumValues'] ?? '').split(',').some((v) => v.trim())) errors['EnumValues'] = ['is required for an Enum: comma-separated values'];
   if (p['ParameterType'] === 'Reference' && !entityType(String(p['ReferencedEntityType'] ?? ''))) errors['ReferencedEntityType'] = ['must name an entity type for a Reference'];
   if (p['ParameterType'] === 'Reference' && name && !name.endsWith('Id')) errors['Name'] = ['of a Reference must end with Id'];
   if (Object.keys(errors).length) throw AppError.badRequest('The parameter definition is not valid', errors);
+}
+
+/** The built-in name a custom one would collide with in `Parameters`, including a reference's nested object (`Driver` beside `DriverId`). */
+function builtInClash(type: EntityTypeDef, name: string, isReference: boolean): string | undefined {
+  const builtIn = new ParameterSet(type, []);
+  const clash = builtIn.get(name) ?? builtIn.referenceByObjectName(name) ?? (isReference && name.endsWith('Id') ? builtIn.get(name.slice(0, -2)) : undefined);
+  if (!clash) return undefined;
+  return clash.name.toLowerCase() === name.toLowerCase() || clash.type !== 'Reference' ? clash.name : `${clash.name} (whose object is ${clash.name.slice(0, -2)})`;
 }
 
 /** Position for a new sibling: appended, or inserted at `index` with the later siblings moved up. */

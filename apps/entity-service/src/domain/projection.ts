@@ -1,5 +1,5 @@
 import { AppError } from '@pitwall/service-kit';
-import { childTypesOf, collectionNameOf, requireEntityType, type EntityTypeDef } from '@pitwall/contracts';
+import { ATTACHED_FILE_PARAMETERS, childTypesOf, collectionNameOf, requireEntityType, type EntityTypeDef } from '@pitwall/contracts';
 import type { ParameterSet } from './parameters';
 
 /**
@@ -10,6 +10,8 @@ import type { ParameterSet } from './parameters';
 export interface Projection {
   type: EntityTypeDef;
   all: boolean;
+  /** A referenced entity nested in a parameter: `{Id, Parameters}` only, so `*` brings no empty collections. */
+  nested: boolean;
   /** Parameter names (canonical spelling) to include when not `all`. */
   parameters: Set<string>;
   /** Populated child collections by collection name. */
@@ -22,8 +24,8 @@ export interface Projection {
 
 export type ParameterSets = (type: EntityTypeDef) => ParameterSet;
 
-function empty(type: EntityTypeDef, all: boolean): Projection {
-  return { type, all, parameters: new Set(), collections: new Map(), references: new Map(), attachedFiles: null };
+function empty(type: EntityTypeDef, all: boolean, nested = false): Projection {
+  return { type, all, nested, parameters: new Set(), collections: new Map(), references: new Map(), attachedFiles: null };
 }
 
 export const ATTACHED_FILES = 'AttachedFiles';
@@ -50,8 +52,11 @@ function addPath(node: Projection, segments: string[], fullPath: string, sets: P
     if (!node.type.features.attachments) throw unknownPath(fullPath);
     node.attachedFiles ??= { all: false, parameters: new Set() };
     if (rest.length === 0 || (rest.length === 1 && rest[0] === '*')) node.attachedFiles.all = true;
-    else if (rest.length === 1) node.attachedFiles.parameters.add(rest[0] as string);
-    else throw unknownPath(fullPath);
+    else {
+      const parameter = rest.length === 1 ? ATTACHED_FILE_PARAMETERS.find((p) => p.name.toLowerCase() === rest[0]?.toLowerCase()) : undefined;
+      if (!parameter) throw unknownPath(fullPath);
+      node.attachedFiles.parameters.add(parameter.name);
+    }
     return;
   }
   const child = childTypesOf(node.type).find((t) => collectionNameOf(t).toLowerCase() === head.toLowerCase());
@@ -72,7 +77,7 @@ function addPath(node: Projection, segments: string[], fullPath: string, sets: P
     const objectName = reference.name.slice(0, -2);
     let entry = node.references.get(objectName);
     if (!entry) {
-      entry = { parameter: reference.name, projection: empty(refType, false) };
+      entry = { parameter: reference.name, projection: empty(refType, false, true) };
       node.references.set(objectName, entry);
     }
     if (rest.length === 0) entry.projection.all = true;

@@ -66,7 +66,7 @@ function renderOne(
     parameters[objectName] = references.get(objectName)?.get(id) ?? { Id: id, Parameters: {} };
   }
   const out: EntityJson = { Id: row.id, Parameters: parameters };
-  const names = projection.all ? collectionNamesOf(projection.type) : [...projection.collections.keys(), ...(projection.attachedFiles ? ['AttachedFiles'] : [])];
+  const names = projection.all && !projection.nested ? collectionNamesOf(projection.type) : [...projection.collections.keys(), ...(projection.attachedFiles ? ['AttachedFiles'] : [])];
   for (const name of names) {
     if (name === 'AttachedFiles') out[name] = files ? (files.get(row.id) ?? []).map((f) => renderAttachedFile(f, projection.attachedFiles)) : [];
     else out[name] = collections.get(name)?.get(row.id) ?? [];

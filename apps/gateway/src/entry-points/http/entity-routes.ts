@@ -31,6 +31,11 @@ export function entityRoutes(bus: Bus): express.Router {
       };
       router.get(`${base}/Search`, requireMember('account'), search);
       router.post(`${base}/Search`, requireMember('account'), search);
+    } else {
+      // Without this, GET /Cars/Search would reach GET /Cars/:id and answer 400 for the id 'Search'.
+      router.all(`${base}/Search`, () => {
+        throw AppError.notFound(`${type.plural} cannot be searched`);
+      });
     }
 
     router.get(`${base}/:id`, requireMember('entity'), async (req, res) => {

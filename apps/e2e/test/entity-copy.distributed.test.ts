@@ -1,0 +1,172 @@
+import { DistributedStack, type Member } from './support/distributed';
+import { Api, EntityFactory, suffix, updates } from './support/entities';
+
+let stack: DistributedStack;
+let admin: Member;
+let api: Api;
+let factory: EntityFactory;
+
+beforeAll(async () => {
+  stack = await DistributedStack.start();
+  admin = await stack.member('admin');
+  api = new Api(stack.baseUrl, admin);
+  factory = new EntityFactory(api);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const ids = (list: { Id: string }[]) => list.map((e) => e.Id);
+const names = (list: { Parameters: { Name?: string } }[]) => list.map((e) => e.Parameters.Name);
+
+/** A run sheet with two laps of two sectors each. */
+async function buildRunSheetWithLaps() {
+  const runSheet = await factory.build('RunSheets');
+  for (const lap of [0, 1]) {
+    const created = await api.create('Laps', { runSheetId: runSheet.entity.Id }, { ParameterUpdates: updates({ Name: `Lap ${lap}`, StintLapNumber: `${lap}`, LapTime: `${90 + lap}.5` }) });
+    for (const sector of [1, 2]) {
+      await api.create('LapSectors', { lapId: created.body.Id }, { ParameterUpdates: updates({ Name: `S${sector}`, SectorTime: `${30 + sector}.25` }) });
+    }
+  }
+  return runSheet;
+}
+
+const DEEP = '*,Laps.*,Laps.LapSectors.*';
+
+/** An entity tree without ids, to compare a copy with its source. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const withoutIds = (e: any): unknown => (Array.isArray(e) ? e.map(withoutIds) : e && typeof e === 'object' ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'Id').map(([k, v]) => [k, withoutIds(v)])) : e);
+
+describe('POST /RunSheets with CopyFromId and CopyAll', () => {
+  test('when a run sheet is copied with CopyAll, then its laps and their sectors are copied with new ids and the source is untouched', async () => {
+    const source = await buildRunSheetWithLaps();
+    const before = (await api.get('RunSheets', source.entity.Id, DEEP)).body;
+    const copy = await api.create('RunSheets', source.parentIds, { CopyFromId: source.entity.Id, CopyAll: true, ParameterUpdates: updates({ Name: 'Copy' }) });
+    expect(copy.status).toBe(201);
+    const copied = (await api.get('RunSheets', copy.body.Id, DEEP)).body;
+    expect(copied.Parameters).toEqual({ ...before.Parameters, Name: 'Copy' });
+    expect(withoutIds(copied.Laps)).toEqual(withoutIds(before.Laps));
+    expect(copied.Laps).toHaveLength(2);
+    expect(copied.Laps[0].LapSectors).toHaveLength(2);
+    const allIds = new Set([...ids(copied.Laps), ...copied.Laps.flatMap((l: { LapSectors: { Id: string }[] }) => ids(l.LapSectors))]);
+    for (const id of [...ids(before.Laps), ...before.Laps.flatMap((l: { LapSectors: { Id: string }[] }) => ids(l.LapSectors))]) expect(allIds.has(id)).toBe(false);
+    expect((await api.get('RunSheets', source.entity.Id, DEEP)).body).toEqual(before);
+  });
+
+  test('when a run sheet is copied without CopyAll, then only its parameters are copied', async () => {
+    const source = await buildRunSheetWithLaps();
+    const copy = await api.create('RunSheets', source.parentIds, { CopyFromId: source.entity.Id });
+    expect(copy.status).toBe(201);
+    expect(copy.body.Parameters).toEqual(source.entity.Parameters);
+    expect(copy.body.Laps).toEqual([]);
+    expect((await api.list('Laps', { runSheetId: copy.body.Id })).body).toEqual([]);
+  });
+
+  test('when a championship is copied with CopyAll, then its events come along with their sessions, entered cars and setups', async () => {
+    const setup = await factory.build('Setups');
+    const eventId = setup.parentIds['eventId'] as string;
+    const event = (await api.get('Events', eventId)).body;
+    const championshipId = await parentChampionshipOf(eventId);
+    await api.create('Sessions', { eventId }, { ParameterUpdates: updates({ Name: 'FP1', SessionType: 'Practice' }) });
+    const include = '*,Events.*,Events.Sessions.*,Events.Cars.*,Events.Setups.*';
+    const before = (await api.get('Championships', championshipId, include)).body;
+    const copy = await api.create('Championships', {}, { CopyFromId: championshipId, CopyAll: true });
+    expect(copy.status).toBe(201);
+    const copied = (await api.get('Championships', copy.body.Id, include)).body;
+    expect(withoutIds(copied)).toEqual(withoutIds(before));
+    expect(copied.Events[0].Parameters.Name).toBe(event.Parameters.Name);
+    expect(copied.Events[0].Id).not.toBe(eventId);
+    expect(copied.Events[0].Cars[0].Parameters.CarId).toBe(setup.parentIds['carId']);
+    expect(copied.Events[0].Setups).toHaveLength(1);
+  });
+
+  test('when CopyFromId names another account\'s entity, then it is a 400 naming CopyFromId and nothing is created', async () => {
+    const other = await stack.member('admin');
+    const foreign = await new EntityFactory(new Api(stack.baseUrl, other)).build('Championships');
+    const before = (await api.list('Championships')).body.length;
+    const res = await api.create('Championships', {}, { CopyFromId: foreign.entity.Id, CopyAll: true });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toHaveProperty('CopyFromId');
+    expect((await api.list('Championships')).body).toHaveLength(before);
+  });
+
+  test('when CopyFromId names an entity of another type, then it is a 400 naming CopyFromId', async () => {
+    const car = await factory.build('Cars');
+    const res = await api.create('Championships', {}, { CopyFromId: car.entity.Id });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toHaveProperty('CopyFromId');
+  });
+});
+
+async function parentChampionshipOf(eventId: string): Promise<string> {
+  for (const c of (await api.list('Championships')).body) {
+    if (ids((await api.list('Events', { championshipId: c.Id })).body).includes(eventId)) return c.Id;
+  }
+  throw new Error(`no championship holds event ${eventId}`);
+}
+
+describe('POST with CopyFromLast', () => {
+  test('when CopyFromLast is set, then the last sibling\'s parameters are copied and the ParameterUpdates applied after', async () => {
+    const first = await factory.build('RunSheets');
+    const second = await api.create('RunSheets', first.parentIds, { ParameterUpdates: updates({ Name: 'Run 2', PitInSessionTime: '100.5', PitOutSessionTime: '200.25' }) });
+    const third = await api.create('RunSheets', first.parentIds, { CopyFromLast: true, ParameterUpdates: updates({ Name: 'Run 3', PitOutSessionTime: null }) });
+    expect(third.status).toBe(201);
+    expect(third.body.Parameters).toEqual({ Name: 'Run 3', PitInSessionTime: 100.5 });
+    expect(second.body.Parameters.PitOutSessionTime).toBe(200.25);
+    expect(names((await api.list('RunSheets', first.parentIds)).body)).toEqual([first.entity.Parameters['Name'], 'Run 2', 'Run 3']);
+  });
+
+  test('when CopyFromLast and CopyAll are set, then the last sibling\'s children are copied too', async () => {
+    const source = await buildRunSheetWithLaps();
+    const copy = await api.create('RunSheets', source.parentIds, { CopyFromLast: true, CopyAll: true });
+    expect(copy.status).toBe(201);
+    const laps = (await api.list('Laps', { runSheetId: copy.body.Id }, 'Name,LapSectors.Name')).body;
+    expect(laps.map((l: { Parameters: { Name: string }; LapSectors: { Parameters: { Name: string } }[] }) => [l.Parameters.Name, names(l.LapSectors)])).toEqual([
+      ['Lap 0', ['S1', 'S2']],
+      ['Lap 1', ['S1', 'S2']],
+    ]);
+  });
+
+  test('when CopyFromLast is set and there is no sibling yet, then it is created from the ParameterUpdates alone', async () => {
+    const runSheet = await factory.build('RunSheets');
+    const res = await api.create('Laps', { runSheetId: runSheet.entity.Id }, { CopyFromLast: true, ParameterUpdates: updates({ Name: 'Out lap', StintLapNumber: '0' }) });
+    expect(res.status).toBe(201);
+    expect(res.body.Parameters).toEqual({ Name: 'Out lap', StintLapNumber: 0 });
+  });
+});
+
+describe('POST with Index', () => {
+  test('when laps are inserted at index 0 and in the middle, then the list order reflects it', async () => {
+    const runSheet = await factory.build('RunSheets');
+    const parent = { runSheetId: runSheet.entity.Id };
+    for (const n of ['A', 'B', 'C']) await api.create('Laps', parent, { ParameterUpdates: updates({ Name: n }) });
+    expect((await api.create('Laps', parent, { Index: 0, ParameterUpdates: updates({ Name: 'first' }) })).status).toBe(201);
+    expect((await api.create('Laps', parent, { Index: 2, ParameterUpdates: updates({ Name: 'middle' }) })).status).toBe(201);
+    await api.create('Laps', parent, { Index: -1, ParameterUpdates: updates({ Name: 'appended' }) });
+    await api.create('Laps', parent, { Index: 99, ParameterUpdates: updates({ Name: 'beyond' }) });
+    const expected = ['first', 'A', 'middle', 'B', 'C', 'appended', 'beyond'];
+    expect(names((await api.list('Laps', parent)).body)).toEqual(expected);
+    expect(names((await api.get('RunSheets', runSheet.entity.Id, 'Laps.Name')).body.Laps)).toEqual(expected);
+  });
+
+  test('when a sibling was deleted, then Index still counts the remaining siblings', async () => {
+    const runSheet = await factory.build('RunSheets');
+    const parent = { runSheetId: runSheet.entity.Id };
+    const created = [];
+    for (const n of ['A', 'B', 'C', 'D']) created.push((await api.create('Laps', parent, { ParameterUpdates: updates({ Name: n }) })).body);
+    await api.delete('Laps', created[1].Id);
+    await api.create('Laps', parent, { Index: 2, ParameterUpdates: updates({ Name: 'new' }) });
+    expect(names((await api.list('Laps', parent)).body)).toEqual(['A', 'C', 'new', 'D']);
+  });
+
+  test('when a run sheet is copied to index 0 with CopyFromId, then it is the first run and carries the copied parameters', async () => {
+    const first = await factory.build('RunSheets');
+    await api.create('RunSheets', first.parentIds, { ParameterUpdates: updates({ Name: `Run ${suffix()}` }) });
+    const copy = await api.create('RunSheets', first.parentIds, { CopyFromId: first.entity.Id, Index: 0, ParameterUpdates: updates({ Name: 'Run 0' }) });
+    expect(copy.status).toBe(201);
+    const listed = (await api.list('RunSheets', first.parentIds)).body;
+    expect(ids(listed)[0]).toBe(copy.body.Id);
+    expect(listed[0].Parameters).toEqual({ ...first.entity.Parameters, Name: 'Run 0' });
+    expect(ids(listed)[1]).toBe(first.entity.Id);
+  });
+});
