@@ -142,6 +142,12 @@ describe('POST /ParameterDefinitions validation', () => {
     expect(named[0].Parameters.ParameterType).toBe('Double');
   });
 
+  test('when the same name is defined by concurrent requests, then exactly one is 201', async () => {
+    const name = unique('Raced');
+    const answers = await Promise.all([0, 1, 2].map(() => api.create('ParameterDefinitions', {}, { ParameterUpdates: updates({ Name: name, EntityType: 'Laps', ParameterType: 'Double' }) })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400]);
+  });
+
   test('when a definition is updated to something invalid, then it is a 400 and the definition is unchanged', async () => {
     const def = await define({ Name: unique('Mode'), EntityType: 'Laps', ParameterType: 'Enum', EnumValues: 'A,B' });
     const res = await api.update('ParameterDefinitions', def.Id, { ParameterUpdates: updates({ EnumValues: null }) });

@@ -48,3 +48,16 @@ describe('PUT /{Plural}/{id} with LastModifiedTimeMaxAllowedValue', () => {
     expect((await api.get('Championships', entity.Id)).body.Parameters.Name).toBe('two');
   });
 });
+
+describe('POST /EventCars raced', () => {
+  test('when the same car is entered in the same event by concurrent requests, then exactly one is 201 and the others 409', async () => {
+    for (let round = 0; round < 3; round++) {
+      const event = await factory.build('Events', { allParameters: false });
+      const car = await factory.build('Cars', { allParameters: false });
+      const parents = { eventId: event.entity.Id, carId: car.entity.Id };
+      const answers = await Promise.all([0, 1, 2, 3].map(() => api.create('EventCars', parents, {})));
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+      expect((await api.list('EventCars', parents)).body).toHaveLength(1);
+    }
+  });
+});

@@ -24,7 +24,7 @@ describe.each(['Championships', 'Setups', 'RunSheets', 'Laps', 'Tyres', 'Paramet
     const got = await reader.get(plural, existing.entity.Id);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(existing.entity);
-    expect((await reader.list(plural, existing.parentIds)).body).toHaveLength(plural === 'ParameterDefinitions' || existing.type.parents.length === 0 ? (await adminApi.list(plural)).body.length : 1);
+    expect((await reader.list(plural, existing.parentIds)).body.map((e: { Id: string }) => e.Id)).toContain(existing.entity.Id);
   });
 
   test('when an editor creates, updates and deletes, then each succeeds', async () => {

@@ -135,6 +135,11 @@ export const entityRepository = {
     return rows;
   },
 
+  /** Serialises writes of an account's parameter definitions until the transaction ends (name uniqueness). */
+  async lockParameterDefinitions(q: Queryable, accountId: string): Promise<void> {
+    await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.parameter_definitions:' || $1))`, [accountId]);
+  },
+
   async eventCarExists(q: Queryable, accountId: string, eventId: string, carId: string): Promise<boolean> {
     const { rows } = await q.query(`SELECT 1 FROM entity.entities WHERE account_id = $1 AND type = 'EventCars' AND parent_id = $2 AND parent2_id = $3 LIMIT 1`, [accountId, eventId, carId]);
     return rows.length > 0;

@@ -261,8 +261,11 @@ async function applyTypeRules(q: Queryable, accountId: string, type: EntityTypeD
     if (updates.some((u) => u.def.name === 'CarId' && u.value !== parents.parent2_id))
       throw AppError.badRequest('The request body is not valid', { CarId: ['is the entered car (carId) and cannot be changed'] });
     parameters['CarId'] = parents.parent2_id;
-    if (!existing && parents.parent_id && parents.parent2_id && (await repo.eventCarExists(q, accountId, parents.parent_id, parents.parent2_id)))
-      throw AppError.conflict(`Car ${parents.parent2_id} is already entered in event ${parents.parent_id}`);
+    if (!existing && parents.parent_id && parents.parent2_id) {
+      // Locking the event serialises concurrent entries, so two requests cannot both see the car as not entered.
+      await repo.findById(q, accountId, 'Events', parents.parent_id, true);
+      if (await repo.eventCarExists(q, accountId, parents.parent_id, parents.parent2_id)) throw AppError.conflict(`Car ${parents.parent2_id} is already entered in event ${parents.parent_id}`);
+    }
   }
   if (type.plural === 'ParameterDefinitions') {
     validateParameterDefinition(parameters);
@@ -273,6 +276,7 @@ async function applyTypeRules(q: Queryable, accountId: string, type: EntityTypeD
 /** Two definitions of one name on one type would make the parameter's type ambiguous. */
 async function checkDefinitionIsUnique(q: Queryable, accountId: string, p: Record<string, ParameterValue>, existing: EntityRow | null): Promise<void> {
   const key = (d: Record<string, unknown>) => `${String(d['EntityType'] ?? '').toLowerCase()}/${String(d['Name'] ?? '').toLowerCase()}`;
+  await repo.lockParameterDefinitions(q, accountId);
   const clash = (await repo.parameterDefinitions(q, accountId)).find((d) => d.id !== existing?.id && key(d.parameters) === key(p));
   if (clash) throw AppError.badRequest('The parameter definition is not valid', { Name: [`${String(p['EntityType'])} already has a parameter ${String(clash.parameters['Name'])}`] });
 }
