@@ -104,3 +104,30 @@ describe('EventCars and entered cars', () => {
     expect(res.body.errors).toHaveProperty('carId');
   });
 });
+
+describe('validation that needs both the gateway and the entity-service (examples.md, Validation)', () => {
+  test('when the body has an unknown property and an unconvertible value, then one 400 names both and nothing is written', async () => {
+    const event = await factory.build('Events');
+    const res = await api.update('Events', event.entity.Id, { ParameterUpdates: [{ Name: 'StartDate', Value: 'next tuesday' }], ParameterUpdate: [] });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ title: 'Bad Request', status: 400, detail: 'The request body is not valid', instance: `/Events/${event.entity.Id}` });
+    expect(res.body.errors).toEqual({
+      ParameterUpdate: ['unknown property'],
+      'ParameterUpdates[0].Value': ["StartDate is a DateTime; 'next tuesday' is not an ISO 8601 date"],
+    });
+    expect((await api.get('Events', event.entity.Id)).body).toEqual(event.entity);
+  });
+
+  test('when the body has only an unknown property, then it is a 400 naming it and nothing is written', async () => {
+    const event = await factory.build('Events');
+    const put = await api.update('Events', event.entity.Id, { ParameterUpdates: updates({ Name: 'Changed' }), parameterUpdatez: [] });
+    expect(put.status).toBe(400);
+    expect(put.body.errors).toEqual({ parameterUpdatez: ['unknown property'] });
+    expect((await api.get('Events', event.entity.Id)).body).toEqual(event.entity);
+    const post = await api.create('Events', event.parentIds, { ParameterUpdates: updates({ Name: 'New', Year: '2026' }), CopyFromLst: true });
+    expect(post.status).toBe(400);
+    expect(post.body.errors).toEqual({ CopyFromLst: ['unknown property'], 'ParameterUpdates[1].Name': ["Events has no parameter named 'Year'"] });
+    expect((await api.list('Events', event.parentIds)).body).toHaveLength(1);
+  });
+});

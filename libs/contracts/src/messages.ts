@@ -19,8 +19,10 @@ const ParentIds = z.record(z.string(), Guid);
 
 export const EntityGet = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, include: Include });
 export const EntityList = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, include: Include });
-export const EntityCreate = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, body: CreateModel });
-export const EntityUpdate = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, body: UpdateModel });
+/** Unknown body properties the gateway found: the entity-service reports them together with its own checks of the rest. */
+const BindingErrors = z.record(z.string(), z.array(z.string())).optional();
+export const EntityCreate = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, body: CreateModel, bindingErrors: BindingErrors });
+export const EntityUpdate = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, body: UpdateModel, bindingErrors: BindingErrors });
 export const EntityDelete = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid });
 export const EntitySearch = z.strictObject({ caller: CallerContext, type: z.string(), body: SearchBody, include: Include });
 export type EntityGet = z.infer<typeof EntityGet>;

@@ -75,9 +75,10 @@ export class EntityStore {
     return renderRows(this.pool, caller.accountId, rows, projection, sets);
   }
 
-  async create(caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel): Promise<EntityResult> {
+  async create(caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors): Promise<EntityResult> {
     const type = knownType(typeName);
     assertWriter(caller);
+    if (bindingErrors) await this.rejectWithParameterErrors(caller, type, body, bindingErrors);
     const events: EntityChangedEvent[] = [];
     const result = await withTransaction(this.pool, async (c) => {
       const sets = await loadParameterSets(c, caller.accountId);
@@ -113,9 +114,10 @@ export class EntityStore {
     return result;
   }
 
-  async update(caller: CallerContext, typeName: string, id: string, body: UpdateModel): Promise<EntityResult> {
+  async update(caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<EntityResult> {
     const type = knownType(typeName);
     assertWriter(caller);
+    if (bindingErrors) await this.rejectWithParameterErrors(caller, type, body, bindingErrors);
     const events: EntityChangedEvent[] = [];
     const result = await withTransaction(this.pool, async (c) => {
       const row = await repo.findById(c, caller.accountId, type.plural, id, true);
@@ -146,6 +148,19 @@ export class EntityStore {
     });
     await this.publish(events);
     return result;
+  }
+
+  /** The body had unknown properties: nothing is written, and the answer also names every unconvertible parameter. */
+  private async rejectWithParameterErrors(caller: CallerContext, type: EntityTypeDef, body: CreateModel | UpdateModel, bindingErrors: FieldErrors): Promise<never> {
+    const sets = await loadParameterSets(this.pool, caller.accountId);
+    let errors = bindingErrors;
+    try {
+      convertUpdates(sets(type), body.ParameterUpdates);
+    } catch (err) {
+      if (!(err instanceof AppError) || !err.errors) throw err;
+      errors = { ...bindingErrors, ...err.errors };
+    }
+    throw AppError.badRequest('The request body is not valid', errors);
   }
 
   async delete(caller: CallerContext, typeName: string, id: string): Promise<void> {

@@ -28,11 +28,11 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
     },
     [ENTITY_COMMANDS.create]: async (r) => {
       const m = parse(EntityCreate, r);
-      return store.create(m.caller, m.type, m.parentIds, m.body);
+      return store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors);
     },
     [ENTITY_COMMANDS.update]: async (r) => {
       const m = parse(EntityUpdate, r);
-      return store.update(m.caller, m.type, m.id.toLowerCase(), m.body);
+      return store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors);
     },
     [ENTITY_COMMANDS.delete]: async (r) => {
       const m = parse(EntityDelete, r);

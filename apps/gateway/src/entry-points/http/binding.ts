@@ -51,3 +51,17 @@ export function requireGuid(name: string, value: string | undefined): string {
   if (!value || !GUID.test(value)) throw AppError.badRequest(`${name} '${(value ?? '').slice(0, 64)}' is not a GUID`, { [name]: ['is not a GUID'] });
   return value.toLowerCase();
 }
+
+/**
+ * Like bindBody, but unknown top-level properties alone do not stop the request here: the rest is bound and the
+ * unknown ones are returned, so the entity-service can report them together with the parameter errors only it can
+ * find (examples.md, Validation: `ParameterUpdate` unknown and `ParameterUpdates[0].Value` in one 400).
+ */
+export function bindBodyKeepingUnknown<S extends z.ZodType>(schema: S, req: Request, body: Record<string, unknown>): { value: z.infer<S>; unknown?: Record<string, string[]> } {
+  const parsed = parseBody(schema, body);
+  if (parsed.ok) return { value: parsed.value };
+  const unknownKeys = Object.entries(parsed.errors).filter(([key, messages]) => key in body && messages.every((m) => m === 'unknown property'));
+  if (unknownKeys.length !== Object.keys(parsed.errors).length) throw AppError.badRequest('The request body is not valid', parsed.errors);
+  const rest = Object.fromEntries(Object.entries(body).filter(([key]) => !(key in parsed.errors)));
+  return { value: bindBody(schema, req, rest), unknown: parsed.errors };
+}

@@ -4,7 +4,7 @@ import { AppError } from '@pitwall/service-kit';
 import { CreateModel, ENTITY_COMMANDS, ENTITY_TYPES, SERVICES, SearchBody, UpdateModel, type EntityReply, type EntityTypeDef } from '@pitwall/contracts';
 import { callerContext } from '../../domain/caller';
 import { requireMember } from './authentication';
-import { bindBody, bindQuery, includeList, objectBody, requireGuid } from './binding';
+import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody, requireGuid } from './binding';
 
 const INCLUDE = 'parametersToInclude';
 
@@ -53,9 +53,9 @@ export function entityRoutes(bus: Bus): express.Router {
     router.post(base, requireMember(type.parents.length ? 'entity' : 'account', true), async (req, res) => {
       const query = bindQuery(req, parentKeys);
       const { parents: bodyParents, rest } = splitParentKeys(type, objectBody(req));
-      const body = bindBody(CreateModel, req, rest);
+      const { value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(CreateModel, req, rest);
       const parentIds = { ...pickParents(type, bodyParents), ...pickParents(type, query) };
-      const reply = await call<EntityReply>(req, ENTITY_COMMANDS.create, { type: type.plural, parentIds, body });
+      const reply = await call<EntityReply>(req, ENTITY_COMMANDS.create, { type: type.plural, parentIds, body, bindingErrors });
       res.setHeader('Location', `${base}/${reply.entity.Id as string}`);
       sendEntity(res, 201, reply);
     });
@@ -63,8 +63,8 @@ export function entityRoutes(bus: Bus): express.Router {
     router.put(`${base}/:id`, requireMember('entity', true), async (req, res) => {
       const id = requireGuid('id', req.params['id'] as string);
       bindQuery(req, []);
-      const body = bindBody(UpdateModel, req, objectBody(req));
-      sendEntity(res, 200, await call<EntityReply>(req, ENTITY_COMMANDS.update, { type: type.plural, id, body }));
+      const { value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(UpdateModel, req, objectBody(req));
+      sendEntity(res, 200, await call<EntityReply>(req, ENTITY_COMMANDS.update, { type: type.plural, id, body, bindingErrors }));
     });
 
     router.delete(`${base}/:id`, requireMember('entity', true), async (req, res) => {
