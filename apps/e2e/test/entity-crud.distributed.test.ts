@@ -131,3 +131,13 @@ describe('validation that needs both the gateway and the entity-service (example
     expect((await api.list('Events', event.parentIds)).body).toHaveLength(1);
   });
 });
+
+describe('POST /Events (examples.md, Create)', () => {
+  test('when an event is created, then the 201 body is exactly the example: Sessions, Cars and AttachedFiles', async () => {
+    const championship = await factory.build('Championships', { allParameters: false });
+    const res = await api.create('Events', { championshipId: championship.entity.Id }, { ParameterUpdates: updates({ Name: 'Monza', StartDate: '2026-04-10T00:00:00.000Z' }) });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ Id: res.body.Id, Parameters: { Name: 'Monza', StartDate: '2026-04-10T00:00:00.000Z' }, Sessions: [], Cars: [], AttachedFiles: [] });
+    expect(Object.keys(res.body)).toEqual(['Id', 'Parameters', 'Sessions', 'Cars', 'AttachedFiles']);
+  });
+});

@@ -33,6 +33,11 @@ export interface EntityTypeDef {
   parents: readonly ParentDef[];
   /** Name of the collection on the first parent (default: plural). EventCars appear as an Event's `Cars`. */
   collectionName?: string;
+  /**
+   * False when the first parent does not show this type as a collection: per-car data (setups, car data) is read
+   * by both parent ids, and an Event carries only Sessions and Cars (examples.md). Cascade and CopyAll still apply.
+   */
+  inParentCollection?: boolean;
   parameters: readonly ParameterDef[];
   /** Siblings keep an order (`Index` on create); run sheets are the runs of the timing integration. */
   ordered?: boolean;
@@ -81,9 +86,10 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }],
     parameters: [NAME, text('Notes')],
     requiresEventCar: 'event',
+    inParentCollection: false,
     features: { attachments: true, dataFileAccess: true },
   },
-  { name: 'EventCarData', plural: 'EventCarDatas', parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'event', features: { attachments: true } },
+  { name: 'EventCarData', plural: 'EventCarDatas', parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'event', inParentCollection: false, features: { attachments: true } },
   { name: 'Tyre', plural: 'Tyres', parents: [], parameters: [NAME, text('Compound'), text('SerialNumber'), ...associations], features: { search: true, attachments: true } },
   { name: 'TyreWearMeasurement', plural: 'TyreWearMeasurements', parents: [{ key: 'tyreId', type: 'Tyres' }], parameters: [NAME, double('TreadDepth', 'mm'), dateTime('MeasuredTime')], ordered: true, features: {} },
   {
@@ -106,7 +112,7 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
   { name: 'Lap', plural: 'Laps', parents: [{ key: 'runSheetId', type: 'RunSheets' }], parameters: [NAME, integer('StintLapNumber'), double('LapTime', 's')], ordered: true, features: { attachments: true } },
   { name: 'LapSector', plural: 'LapSectors', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSectorDefinition', 'TrackSectorDefinitions'), double('SectorTime', 's')], ordered: true, features: {} },
   { name: 'LapSpeedTrap', plural: 'LapSpeedTraps', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSpeedTrapDefinition', 'TrackSpeedTrapDefinitions'), double('Speed', 'km/h')], ordered: true, features: {} },
-  { name: 'SessionCarData', plural: 'SessionCarDatas', parents: [{ key: 'sessionId', type: 'Sessions' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'session', features: { attachments: true, dataFileAccess: true } },
+  { name: 'SessionCarData', plural: 'SessionCarDatas', parents: [{ key: 'sessionId', type: 'Sessions' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'session', inParentCollection: false, features: { attachments: true, dataFileAccess: true } },
   {
     name: 'ExternalSimulationProfile',
     plural: 'ExternalSimulationProfiles',
@@ -152,7 +158,7 @@ export function collectionNameOf(child: EntityTypeDef): string {
 
 /** Child types whose first parent is `parent`, i.e. the collections an entity of `parent` holds. */
 export function childTypesOf(parent: EntityTypeDef): EntityTypeDef[] {
-  return ENTITY_TYPES.filter((t) => t.parents[0]?.type === parent.plural);
+  return ENTITY_TYPES.filter((t) => t.parents[0]?.type === parent.plural && t.inParentCollection !== false);
 }
 
 /** The collection names of a type, in output order, ending with AttachedFiles when attachments are enabled. */
