@@ -106,6 +106,18 @@ describe.each(['Tyres', 'IssueListIssues', 'AssemblyIterations'])('%s/Search', (
   });
 });
 
+describe('GET /Tyres/Search (examples.md, Search)', () => {
+  test('when parametersToInclude is *,TyreWearMeasurements.*, then each tyre comes with its measurements', async () => {
+    const world = await buildAssociations('Tyres');
+    const measurement = await world.api.create('TyreWearMeasurements', { tyreId: world.items.full }, { ParameterUpdates: [{ Name: 'TreadDepth', Value: '7.5' }] });
+    const res = await search(world.api, 'GET', 'Tyres', { AssociatedModelSearchMode: 4, AccountId: world.member.accountId, EventId: world.eventId, CarId: world.carId }, '*,TyreWearMeasurements.*');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1);
+    expect(res.body[0].Parameters).toMatchObject({ EventId: world.eventId, CarId: world.carId });
+    expect(res.body[0].TyreWearMeasurements).toEqual([{ Id: measurement.body.Id, Parameters: { TreadDepth: 7.5 } }]);
+  });
+});
+
 describe('Search of a type that is not searchable', () => {
   test.each(['Cars', 'Championships', 'Laps'])('when %s/Search is called with GET or POST, then it is a 404', async (plural) => {
     expect((await search(api, 'GET', plural, { AssociatedModelSearchMode: 0, AccountId: admin.accountId })).status).toBe(404);
