@@ -151,6 +151,24 @@ describe('POST with Index', () => {
     expect(names((await api.get('RunSheets', runSheet.entity.Id, 'Laps.Name')).body.Laps)).toEqual(expected);
   });
 
+  test('when laps are inserted concurrently at index 0 and appended concurrently, then the originals keep their order between them', async () => {
+    for (let round = 0; round < 3; round++) {
+      const runSheet = await factory.build('RunSheets', { allParameters: false });
+      const parent = { runSheetId: runSheet.entity.Id };
+      for (const n of ['A', 'B', 'C']) await api.create('Laps', parent, { ParameterUpdates: updates({ Name: n }) });
+      const answers = await Promise.all([
+        ...[1, 2, 3, 4].map((i) => api.create('Laps', parent, { Index: 0, ParameterUpdates: updates({ Name: `front${i}` }) })),
+        ...[1, 2, 3, 4].map((i) => api.create('Laps', parent, { ParameterUpdates: updates({ Name: `back${i}` }) })),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+      const listed = names((await api.list('Laps', parent)).body) as string[];
+      expect(listed).toHaveLength(11);
+      expect(listed.slice(0, 4).every((n) => n.startsWith('front'))).toBe(true);
+      expect(listed.slice(4, 7)).toEqual(['A', 'B', 'C']);
+      expect(listed.slice(7).every((n) => n.startsWith('back'))).toBe(true);
+    }
+  });
+
   test('when a sibling was deleted, then Index still counts the remaining siblings', async () => {
     const runSheet = await factory.build('RunSheets');
     const parent = { runSheetId: runSheet.entity.Id };

@@ -135,6 +135,11 @@ export const entityRepository = {
     return rows;
   },
 
+  /** Serialises sibling inserts under one parent until the transaction ends, so positions are read and shifted by one writer at a time. */
+  async lockSiblings(q: Queryable, accountId: string, type: string, parent_id: string | null, parent2_id: string | null): Promise<void> {
+    await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.siblings:' || $1 || ':' || $2 || ':' || coalesce($3, '') || ':' || coalesce($4, '')))`, [accountId, type, parent_id, parent2_id]);
+  },
+
   /** Serialises writes of an account's parameter definitions until the transaction ends (name uniqueness). */
   async lockParameterDefinitions(q: Queryable, accountId: string): Promise<void> {
     await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.parameter_definitions:' || $1))`, [accountId]);

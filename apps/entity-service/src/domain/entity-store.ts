@@ -321,6 +321,7 @@ function builtInClash(type: EntityTypeDef, name: string, isReference: boolean): 
 
 /** Position for a new sibling: appended, or inserted at `index` with the later siblings moved up. */
 async function insertPosition(c: PoolClient, accountId: string, type: EntityTypeDef, parents: Parents, index: number | null): Promise<number> {
+  await repo.lockSiblings(c, accountId, type.plural, parents.parent_id, parents.parent2_id);
   const last = await repo.lastSibling(c, accountId, type.plural, parents.parent_id, parents.parent2_id);
   const end = last ? last.position + 1 : 0;
   if (index === null || index < 0) return end;
