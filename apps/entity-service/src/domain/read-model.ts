@@ -1,12 +1,12 @@
 import { collectionNamesOf, type EntityJson } from '@pitwall/contracts';
-import { entityRepository, type AttachedFileRow, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import { entityRepository, type AttachedFileRow, type RenderRow, type Queryable } from '../data-access/entity-repository';
 import type { ParameterSets, Projection } from './projection';
 
 /**
  * Renders rows as wire.md §2 entity JSON under a projection. Nested data is loaded level by level:
  * one query per node of the projection tree, whatever the number of rows (never one query per row).
  */
-export async function renderRows(q: Queryable, accountId: string, rows: EntityRow[], projection: Projection, sets: ParameterSets): Promise<EntityJson[]> {
+export async function renderRows(q: Queryable, accountId: string, rows: RenderRow[], projection: Projection, sets: ParameterSets): Promise<EntityJson[]> {
   const ids = rows.map((r) => r.id);
 
   const collections = new Map<string, Map<string, EntityJson[]>>();
@@ -44,7 +44,7 @@ export async function renderRows(q: Queryable, accountId: string, rows: EntityRo
 }
 
 function renderOne(
-  row: EntityRow,
+  row: RenderRow,
   projection: Projection,
   sets: ParameterSets,
   collections: Map<string, Map<string, EntityJson[]>>,
