@@ -10,6 +10,8 @@ const configSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   /** Optional: the gateways' Redis, so that revocations evict cached keys at once. */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /** The gateways' REDIS_PREFIX: revocation must evict the keys they cache. */
+  REDIS_PREFIX: z.string().optional(),
   /** Log level of the CLI's own logs (default warn, so output stays readable). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
@@ -53,7 +55,7 @@ export async function runAdmin(argv: string[], { env = process.env, io = console
 
   const logger = createLogger('admin', config.LOG_LEVEL);
   const pool = createPool({ url: config.DATABASE_URL, applicationName: 'pitwall-admin', logger, max: 2 });
-  const cache: Cache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, cachePrefix, logger) : new MemoryCache();
+  const cache: Cache = config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX ?? cachePrefix, logger) : new MemoryCache();
   try {
     await migrate(pool, { schema: AUTH_SCHEMA, migrations: authMigrations, logger });
     const store = new AuthStore(pool, cache, logger);

@@ -19,6 +19,7 @@ const Config = z.object({
   AMQP_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
   BUS_PREFIX: z.string().default('pitwall.'),
+  BUS_TIMEOUT_MS: intVar(10_000),
 });
 
 interface Handle {
@@ -55,7 +56,7 @@ export async function main(): Promise<void> {
     logger.info({ url: pg.url }, 'embedded PostgreSQL (PGlite) serving');
   }
   const shared: { bus?: Bus; cache?: Cache } = {};
-  if (!config.AMQP_URL) shared.bus = new InProcessBus({ prefix: config.BUS_PREFIX, logger });
+  if (!config.AMQP_URL) shared.bus = new InProcessBus({ prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS });
   if (!config.REDIS_URL) shared.cache = new MemoryCache();
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, HEALTH_PORT: '0', PORT: String(config.PORT) };

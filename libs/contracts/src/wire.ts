@@ -15,8 +15,39 @@ export const ParameterUpdate = z
   .meta({ id: 'ParameterUpdate', description: 'Sets a named parameter; values always travel as strings and are converted to the parameter type.' });
 export type ParameterUpdate = z.infer<typeof ParameterUpdate>;
 
-const associationKey = /^[A-Za-z]+Associations?(ToAdd|ToRemove)?$/;
+/** `<X>AssociationsToAdd` / `<X>AssociationsToRemove` (wire.md §3): extra top-level keys of create and update bodies. */
+const ASSOCIATION_KEY = /^([A-Z][A-Za-z]*)Associations(ToAdd|ToRemove)$/i;
+const AssociationItem = z.looseObject({ ParameterUpdates: z.array(ParameterUpdate).max(100).optional() }).catchall(Guid);
+const AssociationItems = z.array(AssociationItem).max(100);
 
+/** Association keys are checked here; any other key the model does not declare is a typo. */
+function refineExtraKeys(known: Set<string>) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    for (const [key, items] of Object.entries(value)) {
+      if (known.has(key)) continue;
+      if (!ASSOCIATION_KEY.test(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'unknown property' });
+        continue;
+      }
+      const parsed = AssociationItems.safeParse(items);
+      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [key, ...issue.path], message: issue.message });
+    }
+  };
+}
+
+/** The association keys of a create or update body, e.g. `{ ChampionshipAssociationsToAdd: [{ ChampionshipId }] }`. */
+export function associationsOf(body: Record<string, unknown>): { model: string; action: 'add' | 'remove'; key: string; items: z.infer<typeof AssociationItems> }[] {
+  const out = [];
+  for (const [key, items] of Object.entries(body)) {
+    const m = ASSOCIATION_KEY.exec(key);
+    if (!m || !Array.isArray(items)) continue;
+    const model = (m[1] as string).charAt(0).toUpperCase() + (m[1] as string).slice(1);
+    out.push({ model, action: (m[2] as string).toLowerCase() === 'toadd' ? ('add' as const) : ('remove' as const), key, items: items as z.infer<typeof AssociationItems> });
+  }
+  return out;
+}
+
+const CREATE_KEYS = new Set(['CopyFromId', 'CopyFromLast', 'CopyAll', 'Index', 'ParameterUpdates']);
 export const CreateModel = z
   .looseObject({
     CopyFromId: Guid.nullable().optional(),
@@ -25,14 +56,8 @@ export const CreateModel = z
     Index: z.number().int().min(-1).nullable().optional(),
     ParameterUpdates: z.array(ParameterUpdate).max(10_000).optional(),
   })
-  .superRefine((value, ctx) => {
-    // Extra top-level association keys (e.g. ChampionshipAssociationsToAdd) are allowed; any other unknown key is a typo.
-    for (const key of Object.keys(value)) {
-      if (!CREATE_KEYS.has(key) && !associationKey.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown property' });
-    }
-  })
+  .superRefine(refineExtraKeys(CREATE_KEYS))
   .meta({ id: 'CreateModel' });
-const CREATE_KEYS = new Set(['CopyFromId', 'CopyFromLast', 'CopyAll', 'Index', 'ParameterUpdates']);
 export type CreateModel = z.infer<typeof CreateModel>;
 
 export const CollectionItemUpdate = z.strictObject({
@@ -42,12 +67,18 @@ export const CollectionItemUpdate = z.strictObject({
 });
 export type CollectionItemUpdate = z.infer<typeof CollectionItemUpdate>;
 
+const UPDATE_KEYS = new Set(['LastModifiedTimeMaxAllowedValue', 'ParameterUpdates', 'CollectionUpdateModels']);
 export const UpdateModel = z
-  .strictObject({
+  .looseObject({
     LastModifiedTimeMaxAllowedValue: z.iso.datetime({ offset: true }).nullable().optional(),
     ParameterUpdates: z.array(ParameterUpdate).max(10_000).optional(),
-    CollectionUpdateModels: z.record(z.string(), z.array(CollectionItemUpdate).max(10_000)).nullable().optional(),
+    CollectionUpdateModels: z
+      .record(z.string(), z.array(CollectionItemUpdate))
+      .refine((r) => Object.values(r).reduce((n, items) => n + items.length, 0) <= 10_000, 'holds more than 10,000 items in all')
+      .nullable()
+      .optional(),
   })
+  .superRefine(refineExtraKeys(UPDATE_KEYS))
   .meta({ id: 'UpdateModel' });
 export type UpdateModel = z.infer<typeof UpdateModel>;
 

@@ -19,9 +19,19 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     expect(r.errors['ParameterUpdates[0].Extra']).toEqual(['unknown property']);
   });
 
-  test('when a create body carries association keys, then they are accepted', () => {
-    const r = parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: 'x' }], ParameterUpdates: [] });
-    expect(r.ok).toBe(true);
+  test('when a create or update body carries association keys, then they are accepted', () => {
+    const id = '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
+    expect(parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: id }], ParameterUpdates: [] }).ok).toBe(true);
+    expect(parseBody(UpdateModel, { EventAssociationsToRemove: [{ EventId: id }] }).ok).toBe(true);
+  });
+
+  test('when an association item is not ids (or is nested deep), then the path is named', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    expect(parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: 'x' }] })).toEqual({ ok: false, errors: { 'ChampionshipAssociationsToAdd[0].ChampionshipId': ['is not a GUID'] } });
+    const r = parseBody(UpdateModel, { CarAssociationsToAdd: [{ CarId: deep }] });
+    expect(r.ok).toBe(false);
+    expect(parseBody(UpdateModel, { CarAssociations: [] })).toEqual({ ok: false, errors: { CarAssociations: ['unknown property'] } });
   });
 
   test('when a search mode lacks the ids it needs, then each missing id is named', () => {

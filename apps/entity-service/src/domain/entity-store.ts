@@ -4,6 +4,7 @@ import { withTransaction } from '@pitwall/db';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import {
   ENTITY_TYPES,
+  associationsOf,
   childTypesOf,
   collectionNameOf,
   entityType,
@@ -94,8 +95,8 @@ export class EntityStore {
       }
 
       const set = sets(type);
-      const updates = convertUpdates(set, body.ParameterUpdates);
       const parameters: Record<string, ParameterValue> = { ...(source?.parameters ?? {}) };
+      const updates = [...convertUpdates(set, body.ParameterUpdates), ...associationUpdates(set, body, parameters)];
       applyUpdates(parameters, updates);
       await applyTypeRules(c, caller.accountId, type, parameters, parents, updates, null);
       await checkReferences(c, caller.accountId, set, updates, 'ParameterUpdates');
@@ -129,8 +130,8 @@ export class EntityStore {
       }
       const sets = await loadParameterSets(c, caller.accountId);
       const set = sets(type);
-      const updates = convertUpdates(set, body.ParameterUpdates);
       const parameters = { ...row.parameters };
+      const updates = [...convertUpdates(set, body.ParameterUpdates), ...associationUpdates(set, body, parameters)];
       applyUpdates(parameters, updates);
       const parents = { parent_id: row.parent_id, parent2_id: row.parent2_id };
       await applyTypeRules(c, caller.accountId, type, parameters, parents, updates, row);
@@ -250,6 +251,33 @@ async function checkEventCarEntry(q: Queryable, accountId: string, type: EntityT
     throw AppError.badRequest(`Car ${parents.parent2_id} is not entered in the event: add an EventCar first`, { carId: ['the car is not entered in the event'] });
 }
 
+/**
+ * `<X>AssociationsToAdd: [{ <X>Id }]` sets the `<X>Id` reference (Tyres, IssueListIssues and AssemblyIterations
+ * carry ChampionshipId, EventId and CarId this way); `...ToRemove` clears it when it names the current one.
+ */
+function associationUpdates(set: ParameterSet, body: Record<string, unknown>, current: Record<string, ParameterValue>): ConvertedUpdate[] {
+  const errors: FieldErrors = {};
+  const out: ConvertedUpdate[] = [];
+  for (const { model, action, key, items } of associationsOf(body)) {
+    const def = set.referenceByObjectName(model);
+    if (!def) {
+      errors[key] = [`${set.type.plural} have no ${model} association`];
+      continue;
+    }
+    if (action === 'add' && items.length > 1) errors[key] = [`holds one item: a ${set.type.name} has one ${model}`];
+    for (const [i, item] of items.entries()) {
+      if (item.ParameterUpdates?.length) errors[`${key}[${i}].ParameterUpdates`] = ['association parameters are not stored; set them on the entity'];
+      const idKey = Object.keys(item).find((k) => k.toLowerCase() === def.name.toLowerCase());
+      const id = idKey ? String(item[idKey]).toLowerCase() : undefined;
+      if (!id) errors[`${key}[${i}].${def.name}`] = ['is required'];
+      else if (action === 'add') out.push({ def, value: id, index: i, path: `${key}[${i}].${def.name}` });
+      else if (current[def.name] === id) out.push({ def, value: null, index: i, path: `${key}[${i}].${def.name}` });
+    }
+  }
+  if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
+  return out;
+}
+
 function applyUpdates(parameters: Record<string, ParameterValue>, updates: ConvertedUpdate[]): void {
   for (const u of updates) {
     if (u.value === null) delete parameters[u.def.name];
@@ -264,7 +292,7 @@ async function checkReferences(q: Queryable, accountId: string, set: ParameterSe
     if (u.def.type !== 'Reference' || typeof u.value !== 'string' || !u.def.references) continue;
     const target = entityType(u.def.references);
     if (!target || !(await repo.findById(q, accountId, target.plural, u.value)))
-      errors[`${path}[${u.index}].Value`] = [`${u.def.name} references ${target?.name ?? u.def.references} ${u.value}, which was not found`];
+      errors[u.path ?? `${path}[${u.index}].Value`] = [`${u.def.name} references ${target?.name ?? u.def.references} ${u.value}, which was not found`];
   }
   if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
   void set;

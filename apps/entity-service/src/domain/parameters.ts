@@ -53,7 +53,10 @@ export function convertValue(def: ParameterDef, raw: string | null): { value: Pa
   if (raw === null) return { value: null };
   switch (def.type) {
     case 'Text':
-      return { value: raw };
+      // PostgreSQL's jsonb cannot hold NUL or an unpaired surrogate: refuse them here rather than fail the write.
+      return raw.includes('\0') || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(raw)
+        ? { error: `${def.name} is a Text; it may not contain NUL characters or unpaired surrogates` }
+        : { value: raw };
     case 'Double': {
       const v = raw.trim() === '' ? NaN : Number(raw);
       return Number.isFinite(v) ? { value: v } : { error: `${def.name} is a Double; '${raw}' is not a number` };
@@ -88,6 +91,8 @@ export interface ConvertedUpdate {
   value: ParameterValue;
   /** Index in the request's ParameterUpdates, for error paths. */
   index: number;
+  /** Error path when the value came from elsewhere than ParameterUpdates (an association key). */
+  path?: string;
 }
 
 /**
