@@ -41,6 +41,8 @@ export interface EntityTypeDef {
   parameters: readonly ParameterDef[];
   /** Siblings keep an order (`Index` on create); run sheets are the runs of the timing integration. */
   ordered?: boolean;
+  /** Siblings are read in the order of this numeric parameter first (Laps: StintLapNumber, 0 = out lap), then position. */
+  orderByParameter?: string;
   features: { search?: boolean; attachments?: boolean; dataFileAccess?: boolean };
   /** A parent that must already be entered: e.g. a setup's car must be an EventCar of the event. */
   requiresEventCar?: 'event' | 'session';
@@ -109,7 +111,7 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     requiresEventCar: 'session',
     features: { attachments: true, dataFileAccess: true },
   },
-  { name: 'Lap', plural: 'Laps', parents: [{ key: 'runSheetId', type: 'RunSheets' }], parameters: [NAME, integer('StintLapNumber'), double('LapTime', 's')], ordered: true, features: { attachments: true } },
+  { name: 'Lap', plural: 'Laps', parents: [{ key: 'runSheetId', type: 'RunSheets' }], parameters: [NAME, integer('StintLapNumber'), double('LapTime', 's')], ordered: true, orderByParameter: 'StintLapNumber', features: { attachments: true } },
   { name: 'LapSector', plural: 'LapSectors', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSectorDefinition', 'TrackSectorDefinitions'), double('SectorTime', 's')], ordered: true, features: {} },
   { name: 'LapSpeedTrap', plural: 'LapSpeedTraps', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSpeedTrapDefinition', 'TrackSpeedTrapDefinitions'), double('Speed', 'km/h')], ordered: true, features: {} },
   { name: 'SessionCarData', plural: 'SessionCarDatas', parents: [{ key: 'sessionId', type: 'Sessions' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'session', inParentCollection: false, features: { attachments: true, dataFileAccess: true } },

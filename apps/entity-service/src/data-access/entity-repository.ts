@@ -35,6 +35,12 @@ const RENDER_COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, p
 
 export type RenderRow = Omit<EntityRow, 'created_at' | 'modified_at'>;
 
+/** Sibling order: an ordering parameter (registry `orderByParameter`, numeric) first, then position. */
+function siblingOrder(orderByParameter?: string): string {
+  const name = orderByParameter?.replace(/[^A-Za-z0-9_]/g, '');
+  return name ? `(parameters->>'${name}')::numeric NULLS LAST, position, created_at` : 'position, created_at';
+}
+
 /** Plain-object access to entity rows; every read is scoped to one account. */
 export const entityRepository = {
   async findById(q: Queryable, accountId: string, type: string, id: string, forUpdate = false): Promise<EntityRow | undefined> {
@@ -52,21 +58,21 @@ export const entityRepository = {
   },
 
   /** Children of many parents in one query, in sibling order. */
-  async childrenOf(q: Queryable, accountId: string, type: string, parentIds: string[]): Promise<RenderRow[]> {
+  async childrenOf(q: Queryable, accountId: string, type: string, parentIds: string[], orderByParameter?: string): Promise<RenderRow[]> {
     if (parentIds.length === 0) return [];
     const { rows } = await q.query<RenderRow>(
-      `SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE parent_id = ANY($1::uuid[]) AND account_id = $2 AND type = $3 ORDER BY parent_id, position, created_at`,
+      `SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE parent_id = ANY($1::uuid[]) AND account_id = $2 AND type = $3 ORDER BY parent_id, ${siblingOrder(orderByParameter)}`,
       [parentIds, accountId, type],
     );
     return rows;
   },
 
-  async list(q: Queryable, accountId: string, type: string, parent: { parent_id?: string; parent2_id?: string }): Promise<RenderRow[]> {
+  async list(q: Queryable, accountId: string, type: string, parent: { parent_id?: string; parent2_id?: string }, orderByParameter?: string): Promise<RenderRow[]> {
     const where = ['account_id = $1', 'type = $2'];
     const values: unknown[] = [accountId, type];
     if (parent.parent_id) where.push(`parent_id = $${values.push(parent.parent_id)}`);
     if (parent.parent2_id) where.push(`parent2_id = $${values.push(parent.parent2_id)}`);
-    const { rows } = await q.query<RenderRow>(`SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE ${where.join(' AND ')} ORDER BY parent_id, parent2_id, position, created_at`, values);
+    const { rows } = await q.query<RenderRow>(`SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE ${where.join(' AND ')} ORDER BY parent_id, parent2_id, ${siblingOrder(orderByParameter)}`, values);
     return rows;
   },
 

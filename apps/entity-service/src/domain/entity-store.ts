@@ -56,7 +56,7 @@ export class EntityStore {
     const sets = await loadParameterSets(this.pool, caller.accountId);
     const projection = parseProjection(type, include, sets);
     const parents = await resolveParents(this.pool, caller.accountId, type, parentIds, false);
-    const rows = await repo.list(this.pool, caller.accountId, type.plural, { parent_id: parents.parent_id ?? undefined, parent2_id: parents.parent2_id ?? undefined });
+    const rows = await repo.list(this.pool, caller.accountId, type.plural, { parent_id: parents.parent_id ?? undefined, parent2_id: parents.parent2_id ?? undefined }, type.orderByParameter);
     return renderRows(this.pool, caller.accountId, rows, projection, sets);
   }
 

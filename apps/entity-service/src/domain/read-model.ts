@@ -11,7 +11,7 @@ export async function renderRows(q: Queryable, accountId: string, rows: RenderRo
 
   const collections = new Map<string, Map<string, EntityJson[]>>();
   for (const [name, sub] of projection.collections) {
-    const childRows = await entityRepository.childrenOf(q, accountId, sub.type.plural, ids);
+    const childRows = await entityRepository.childrenOf(q, accountId, sub.type.plural, ids, sub.type.orderByParameter);
     const rendered = await renderRows(q, accountId, childRows, sub, sets);
     const byParent = new Map<string, EntityJson[]>();
     childRows.forEach((row, i) => {
