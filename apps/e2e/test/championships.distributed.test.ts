@@ -101,6 +101,23 @@ describe('validation (400, field named, nothing written)', () => {
     expect((await admin.client.getAllChampionships()).returnValue!.length).toBe(before);
   });
 
+  test('when parametersToInclude is oversized, then 400 names it', async () => {
+    const many = Array.from({ length: 201 }, (_, i) => `P${i}`).join(',');
+    const res = await fetch(`${stack.baseUrl}/Championships?parametersToInclude=${many}`, { headers: json(admin) });
+    expect(res.status).toBe(400);
+    expect(Object.keys((await readJson(res)).errors)).toEqual(['parametersToInclude']);
+  });
+
+  test('when a GET search body is sent as a form, then 415 instead of a misleading validation error', async () => {
+    const res = await request(stack.baseUrl)
+      .get('/Tyres/Search')
+      .set({ ApiKey: admin.apiKey, AccountId: admin.accountId })
+      .type('form')
+      .send({ AssociatedModelSearchMode: '0' });
+    expect(res.status).toBe(415);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+  });
+
   test('when the id in the path is not a GUID, then 400 names it', async () => {
     const res = await fetch(`${stack.baseUrl}/Championships/not-a-guid`, { headers: json(admin) });
     expect(res.status).toBe(400);

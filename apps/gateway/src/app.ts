@@ -49,7 +49,10 @@ export function buildGateway(deps: GatewayDeps): express.Express {
 /** A write with a body that is not JSON is refused (415) rather than silently read as empty. */
 const rejectNonJsonBodies: express.RequestHandler = (req, res, next) => {
   const hasBody = Number(req.header('content-length') ?? 0) > 0 || req.header('transfer-encoding') !== undefined;
-  if (hasBody && (req.method === 'POST' || req.method === 'PUT') && !req.is(['application/json', 'application/*+json'])) {
+  const type = req.header('content-type');
+  // Writes need JSON; a GET body (search, the wrappers' `{}`) may come without a type, but not with another one.
+  const refused = req.method === 'POST' || req.method === 'PUT' ? !req.is(['application/json', 'application/*+json']) : type !== undefined && !req.is(['application/json', 'application/*+json']);
+  if (hasBody && refused) {
     res.status(415);
     next(Object.assign(new Error(`Content-Type ${req.header('content-type') ?? '(none)'} is not supported; send application/json`), { status: 415, expose: true }));
     return;

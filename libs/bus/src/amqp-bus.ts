@@ -256,12 +256,18 @@ export class AmqpBus implements Bus {
         this.declaredExchanges.add(name);
       }
       await new Promise<void>((resolve, reject) => {
+        // A broker that blocks publishers (memory or disk alarm) never confirms: give up after the request timeout.
+        const timer = setTimeout(() => reject(new Error(`no confirm within ${this.requestTimeoutMs} ms`)), this.requestTimeoutMs);
         connection.events.publish(
           name,
           routingKey,
           encodeJson(payload),
           { persistent: true, headers: cleanHeaders(headers), contentType: CONTENT_TYPE, messageId: randomUUID(), timestamp: Math.floor(Date.now() / 1000) },
-          (err) => (err ? reject(err) : resolve()),
+          (err) => {
+            clearTimeout(timer);
+            if (err) reject(err);
+            else resolve();
+          },
         );
       });
     } catch (err) {

@@ -8,6 +8,24 @@ interface Entry {
 /** In-process cache for the embedded default: same semantics as RedisCache within one process. */
 export class MemoryCache implements Cache {
   private readonly entries = new Map<string, Entry>();
+  // Expired entries are dropped on read and by a periodic sweep, so keys that are never read again cannot pile up.
+  private readonly sweeper = setInterval(() => this.sweep(), 60_000);
+
+  constructor(private readonly maxEntries = 100_000) {
+    this.sweeper.unref();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [key, e] of this.entries) if (e.expiresAt !== null && e.expiresAt <= now) this.entries.delete(key);
+  }
+
+  /** Past the cap the oldest entry goes (a Map iterates in insertion order). */
+  private store(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
 
   private live(key: string): Entry | undefined {
     const e = this.entries.get(key);
@@ -22,7 +40,7 @@ export class MemoryCache implements Cache {
     return this.live(key)?.value ?? null;
   }
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
-    this.entries.set(key, { value, expiresAt: ttlSeconds ? Date.now() + ttlSeconds * 1000 : null });
+    this.store(key, { value, expiresAt: ttlSeconds ? Date.now() + ttlSeconds * 1000 : null });
   }
   async del(...keys: string[]): Promise<void> {
     for (const k of keys) this.entries.delete(k);
@@ -30,19 +48,20 @@ export class MemoryCache implements Cache {
   async incr(key: string, ttlSeconds: number): Promise<number> {
     const e = this.live(key);
     const value = (e ? Number(e.value) : 0) + 1;
-    this.entries.set(key, { value: String(value), expiresAt: e?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
+    this.store(key, { value: String(value), expiresAt: e?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
     return value;
   }
   async decr(key: string): Promise<number> {
     const e = this.live(key);
     const value = Math.max(0, (e ? Number(e.value) : 0) - 1);
-    this.entries.set(key, { value: String(value), expiresAt: e?.expiresAt ?? null });
+    this.store(key, { value: String(value), expiresAt: e?.expiresAt ?? null });
     return value;
   }
   async isReady(): Promise<boolean> {
     return true;
   }
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     this.entries.clear();
   }
 }

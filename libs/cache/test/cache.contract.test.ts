@@ -57,3 +57,11 @@ test('when two prefixes are used, then their keys do not collide', async () => {
   await a.close();
   await b.close();
 });
+
+test('when the in-memory cache passes its cap, then the oldest entries go first', async () => {
+  const cache = new MemoryCache(3);
+  for (const k of ['a', 'b', 'c', 'd']) await cache.set(k, k);
+  expect(await cache.get('a')).toBeNull();
+  expect(await cache.get('d')).toBe('d');
+  await cache.close();
+});

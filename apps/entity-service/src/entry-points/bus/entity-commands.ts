@@ -44,7 +44,11 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
     const handler = handlers[request.type];
     if (!handler) throw AppError.badRequest(`The entity service has no command ${request.type}`);
     try {
-      return await handler(request);
+      return await handler(request).catch((err: unknown) => {
+        // A parent deleted by a concurrent request between our check and our insert: the parent is gone, not a fault.
+        if ((err as { code?: string })?.code === '23503') throw AppError.notFound('An entity this request refers to was deleted while it ran');
+        throw err;
+      });
     } catch (err) {
       // The bus logs failures (5xx) once; a rejection is worth an info line carrying the caller's request id.
       if (err instanceof AppError && err.status < 500) logger.info({ requestId: request.headers.requestId, command: request.type, status: err.status, detail: err.message }, 'rejected');

@@ -42,6 +42,9 @@ export function bindQuery(req: Request, allowed: readonly string[]): Record<stri
 export function includeList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const paths = value.split(',').map((p) => p.trim()).filter(Boolean);
+  if (paths.length > 200) throw AppError.badRequest('parametersToInclude names too many paths', { parametersToInclude: ['names more than 200 paths'] });
+  const long = paths.find((p) => p.length > 500);
+  if (long) throw AppError.badRequest('parametersToInclude has a path that is too long', { parametersToInclude: [`path '${long.slice(0, 40)}…' is longer than 500 characters`] });
   return paths.length ? paths : undefined;
 }
 
