@@ -15,7 +15,7 @@ const Config = z.object({
   AMQP_URL: z.string().optional(),
   BUS_PREFIX: z.string().default('pitwall.'),
   BUS_TIMEOUT_MS: intVar(10_000),
-  BODY_LIMIT: z.string().default('1mb'),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
 });
 
 export interface GatewayHandle {
