@@ -3,7 +3,8 @@ import { AUTH_CACHE_PREFIX, AuthStore, authMigrations } from '@pitwall/auth';
 import { createBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, RedisCache, type Cache } from '@pitwall/cache';
 import { createPool, migrate } from '@pitwall/db';
-import { createLogger, installProcessHandlers, intVar, listen, loadConfig } from '@pitwall/service-kit';
+import { runMain } from '@pitwall/service-host';
+import { createLogger, intVar, listen, loadConfig } from '@pitwall/service-kit';
 import { buildGateway } from './app';
 
 const Config = z.object({
@@ -57,13 +58,4 @@ export async function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?
   };
 }
 
-if (require.main === module) {
-  const logger = createLogger('gateway');
-  start().then(
-    (handle) => installProcessHandlers(logger, [handle.stop]),
-    (err) => {
-      logger.fatal({ err }, 'gateway failed to start');
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runMain('gateway', () => start());

@@ -94,7 +94,13 @@ export async function hostService<S extends z.ZodObject>(options: HostOptions<S>
 
 /** The `require.main === module` tail of every app: start, install process handlers, exit 1 on a failed start. */
 export function runMain(name: string, start: () => Promise<{ stop(): Promise<void> }>): void {
-  const logger = createLogger(name);
+  let logger: Logger;
+  try {
+    logger = createLogger(name);
+  } catch (err) {
+    process.stderr.write(`${name} failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
   start().then(
     (handle) => installProcessHandlers(logger, [handle.stop]),
     (err) => {
