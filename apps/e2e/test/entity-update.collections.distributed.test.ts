@@ -22,7 +22,7 @@ describe('PUT /RunSheets/{id} with CollectionUpdateModels', () => {
   test('when laps are added, changed and deleted in one update, then the collection reads back that way', async () => {
     const runSheet = await factory.build('RunSheets', { allParameters: false });
     const parent = { runSheetId: runSheet.entity.Id };
-    const a = (await api.create('Laps', parent, { ParameterUpdates: updates({ Name: 'A', LapTime: '90.5' }) })).body;
+    const a = (await api.create('Laps', parent, { ParameterUpdates: updates({ Name: 'A', StintLapNumber: '1', LapTime: '90.5' }) })).body;
     const b = (await api.create('Laps', parent, { ParameterUpdates: updates({ Name: 'B' }) })).body;
     const res = await api.update('RunSheets', runSheet.entity.Id, {
       ParameterUpdates: updates({ Name: 'Run 1' }),
@@ -37,7 +37,7 @@ describe('PUT /RunSheets/{id} with CollectionUpdateModels', () => {
     expect(res.status).toBe(200);
     const laps = (await api.list('Laps', parent)).body;
     expect(names(laps)).toEqual(['A', 'C']);
-    expect(laps[0].Parameters).toEqual({ Name: 'A', LapTime: 89.75 });
+    expect(laps[0].Parameters).toEqual({ Name: 'A', StintLapNumber: 1, LapTime: 89.75 });
     expect(laps[1].Parameters).toEqual({ Name: 'C', StintLapNumber: 2 });
     expect((await api.get('Laps', b.Id)).status).toBe(404);
   });
@@ -78,5 +78,17 @@ describe('PUT /RunSheets/{id} with CollectionUpdateModels', () => {
     expect(cars).toHaveLength(1);
     expect(cars[0].Parameters.Car).toEqual({ Id: car.entity.Id, Parameters: { Name: car.entity.Parameters['Name'] } });
     expect((await api.create('Setups', { eventId: event.entity.Id, carId: car.entity.Id }, {})).status).toBe(201);
+  });
+  test('when a session adds a run through its RunSheets collection, then CarId names the car and is not stored as a parameter', async () => {
+    const run = await factory.build('RunSheets', { allParameters: false });
+    const { sessionId, carId } = run.parentIds as { sessionId: string; carId: string };
+    const res = await api.update('Sessions', sessionId, { CollectionUpdateModels: { RunSheets: [{ ParameterUpdates: updates({ CarId: carId, Name: 'Run 2' }) }] } });
+    expect(res.status).toBe(200);
+    const runs = (await api.send('GET', `/RunSheets?sessionId=${sessionId}&carId=${carId}`)).body as { Parameters: Record<string, unknown> }[];
+    expect(runs.map((r) => r.Parameters['Name'])).toEqual([run.entity.Parameters['Name'], 'Run 2']);
+    expect(runs[1]?.Parameters).not.toHaveProperty('CarId');
+    const missing = await api.update('Sessions', sessionId, { CollectionUpdateModels: { RunSheets: [{ ParameterUpdates: updates({ Name: 'Run 3' }) }] } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toHaveProperty(['CollectionUpdateModels.RunSheets[0].ParameterUpdates']);
   });
 });

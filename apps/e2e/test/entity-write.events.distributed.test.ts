@@ -11,13 +11,13 @@ let bus: AmqpBus;
 let admin: Member;
 let api: Api;
 let factory: EntityFactory;
-const received: { routingKey: string; payload: EntityChangedEvent }[] = [];
+const received: { routingKey: string; payload: EntityChangedEvent; requestId?: string }[] = [];
 
 beforeAll(async () => {
   stack = await DistributedStack.start();
   bus = new AmqpBus({ url: AMQP_URL, prefix: `${stack.prefix}.`, logger: pino({ level: 'silent' }) });
   await bus.subscribe('entity.events', uniquePrefix('e2e-entity-events'), ['entity.#'], async (m) => {
-    received.push({ routingKey: m.routingKey, payload: m.payload as EntityChangedEvent });
+    received.push({ routingKey: m.routingKey, payload: m.payload as EntityChangedEvent, requestId: m.headers.requestId });
   });
   admin = await stack.member('admin');
   api = new Api(stack.baseUrl, admin);
@@ -102,6 +102,17 @@ describe('entity.events on the bus', () => {
       ['updated', ['Name']],
       ['updated', ['Name']],
     ]);
+  });
+  test('when a write carries X-Request-Id, then its event carries it, and an update lists only the parameters whose value changed', async () => {
+    const res = await fetch(`${stack.baseUrl}/Championships`, {
+      method: 'POST',
+      headers: { ApiKey: admin.apiKey, AccountId: admin.accountId, 'Content-Type': 'application/json', 'X-Request-Id': 'evt-trace-1' },
+      body: JSON.stringify({ ParameterUpdates: updates({ Name: 'IMSA', Year: '2026' }) }),
+    });
+    const id = ((await res.json()) as { Id: string }).Id;
+    expect((await eventFor(id, 'created')).requestId).toBe('evt-trace-1');
+    await api.update('Championships', id, { ParameterUpdates: updates({ Name: 'IMSA', Year: '2027' }) });
+    expect((await eventFor(id, 'updated')).payload.changedParameters).toEqual(['Year']);
   });
 });
 

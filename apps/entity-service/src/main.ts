@@ -3,7 +3,7 @@ import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { hostService, runMain, type ServiceHandle } from '@pitwall/service-host';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { EntityStore } from './domain/entity-store';
-import { entityCommands } from './entry-points/bus/entity-commands';
+import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
 
 /** Composition root: owns the `entity` schema, answers entity commands, publishes entity events. */
 export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus } = {}): Promise<ServiceHandle> {
@@ -18,7 +18,8 @@ export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus 
       // The write is committed when this runs: a publish failure is logged, never turned into an error for the caller.
       const store = new EntityStore(pool, async (events) => {
         for (const e of events) {
-          await bus.publish(EXCHANGES.entityEvents, `entity.${e.entityType}.${e.action}`, e).catch((err: unknown) => {
+          const requestId = commandContext.getStore()?.requestId;
+          await bus.publish(EXCHANGES.entityEvents, `entity.${e.entityType}.${e.action}`, e, requestId ? { requestId } : {}).catch((err: unknown) => {
             logger.error({ err, event: e }, 'entity event not published');
           });
         }

@@ -143,7 +143,7 @@ export class EntityStore {
       }
       await repo.updateParameters(c, row.id, parameters, modifiedAt);
       const updated = { ...row, parameters, modified_at: modifiedAt };
-      events.unshift(changed('updated', updated, type, updates.map((u) => u.def.name)));
+      events.unshift(changed('updated', updated, type, changedNames(row.parameters, parameters)));
       const [entity] = await renderRows(c, caller.accountId, [updated], parseProjection(type, undefined, sets), sets);
       return { entity: entity as EntityJson, lastModifiedTime: modifiedAt.toISOString() };
     });
@@ -405,18 +405,24 @@ async function updateCollection(
   const events: EntityChangedEvent[] = [];
   for (const [i, item] of items.entries()) {
     const itemPath = `${path}[${i}]`;
-    const updates = convertUpdates(set, item.ParameterUpdates, `${itemPath}.ParameterUpdates`);
+    // A new item of a two-parent type names its second parent (a run sheet's CarId) among its ParameterUpdates;
+    // where that is not a parameter of the type, it is taken out before the parameters are converted.
+    const second = item.Id ? undefined : childType.parents[1];
+    const secondName = second ? pascal(second.key) : '';
+    const secondUpdate = second ? item.ParameterUpdates?.find((u) => u.Name.toLowerCase() === secondName.toLowerCase()) : undefined;
+    const parameterUpdates = secondUpdate && !set.get(secondName) ? item.ParameterUpdates?.filter((u) => u !== secondUpdate) : item.ParameterUpdates;
+    const updates = convertUpdates(set, parameterUpdates, `${itemPath}.ParameterUpdates`);
     await checkReferences(c, accountId, set, updates, `${itemPath}.ParameterUpdates`);
     if (!item.Id) {
       if (item.Delete) throw AppError.badRequest('The request body is not valid', { [`${itemPath}.Delete`]: ['needs an Id'] });
-      const second = childType.parents[1];
       let parent2: string | null = null;
       if (second) {
-        const ref = updates.find((u) => u.def.name.toLowerCase() === pascal(second.key).toLowerCase());
-        if (typeof ref?.value !== 'string') throw AppError.badRequest('The request body is not valid', { [`${itemPath}.ParameterUpdates`]: [`${pascal(second.key)} is required to add to ${name}`] });
+        const id = secondUpdate?.Value?.trim().toLowerCase();
+        if (!id || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))
+          throw AppError.badRequest('The request body is not valid', { [`${itemPath}.ParameterUpdates`]: [`${secondName} (a GUID) is required to add to ${name}`] });
         const secondType = requireEntityType(second.type);
-        if (!(await repo.findById(c, accountId, secondType.plural, ref.value))) throw notFound(secondType, ref.value);
-        parent2 = ref.value;
+        if (!(await repo.findById(c, accountId, secondType.plural, id))) throw notFound(secondType, id);
+        parent2 = id;
       }
       const parents = { parent_id: owner.id, parent2_id: parent2 };
       const parameters: Record<string, ParameterValue> = {};
@@ -440,9 +446,14 @@ async function updateCollection(
     applyUpdates(parameters, updates);
     await applyTypeRules(c, accountId, childType, parameters, { parent_id: child.parent_id, parent2_id: child.parent2_id }, updates, child);
     await repo.updateParameters(c, child.id, parameters, nextModifiedTime(child.modified_at));
-    events.push(changed('updated', { ...child, parameters }, childType, updates.map((u) => u.def.name)));
+    events.push(changed('updated', { ...child, parameters }, childType, changedNames(child.parameters, parameters)));
   }
   return events;
+}
+
+/** Parameters whose value differs between two versions of an entity. */
+function changedNames(before: Record<string, ParameterValue>, after: Record<string, ParameterValue>): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => before[k] !== after[k]);
 }
 
 function changed(action: EntityChangedEvent['action'], row: EntityRow, type: EntityTypeDef, changedParameters: string[]): EntityChangedEvent {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { z } from 'zod';
 import type { BusRequest, RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
@@ -9,6 +10,9 @@ function parse<S extends z.ZodType>(schema: S, request: BusRequest): z.infer<S> 
   if (!result.success) throw AppError.badRequest(`The ${request.type} message is not valid`, fieldErrors(result.error));
   return result.data;
 }
+
+/** The request id of the command being handled, for what it causes later in the same flow (its events). */
+export const commandContext = new AsyncLocalStorage<{ requestId?: string }>();
 
 /** Thin bus entry point: validate the message with the contracts, call the store. */
 export function entityCommands(store: EntityStore, logger: Logger): RequestHandler {
@@ -44,7 +48,7 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
     const handler = handlers[request.type];
     if (!handler) throw AppError.badRequest(`The entity service has no command ${request.type}`);
     try {
-      return await handler(request).catch((err: unknown) => {
+      return await commandContext.run({ requestId: request.headers.requestId }, () => handler(request)).catch((err: unknown) => {
         // A parent deleted by a concurrent request between our check and our insert: the parent is gone, not a fault.
         if ((err as { code?: string })?.code === '23503') throw AppError.notFound('An entity this request refers to was deleted while it ran');
         throw err;
