@@ -64,6 +64,20 @@ export const COMMANDS: Record<string, Command> = {
       print(`User ${userId} is now ${role} of account ${accountId}`);
     },
   },
+  'remove-member': {
+    args: '<accountId> <userId>',
+    summary: 'remove a user from an account (takes effect at once, also in cached gateways sharing REDIS_URL)',
+    min: 2,
+    max: 2,
+    validate([accountId, userId]) {
+      guid(accountId, 'accountId');
+      guid(userId, 'userId');
+    },
+    async run({ store, print }, [accountId, userId]) {
+      if (!(await store.removeMembership(accountId, userId))) throw AppError.notFound(`User ${userId} is not a member of account ${accountId}`);
+      print(`User ${userId} is no longer a member of account ${accountId}`);
+    },
+  },
   'create-key': {
     args: '<userId> [label]',
     summary: 'create an API key for a user (shown only once)',

@@ -52,6 +52,11 @@ describe('admin CLI', () => {
       expect(listed.out).not.toContain(apiKey);
       expect((await admin('list-accounts')).out).toMatch(new RegExp(`${accountId}\\tApex Racing`));
 
+      expect((await admin('remove-member', accountId, userId)).code).toBe(EXIT_OK);
+      expect(await gateway.roleFor(userId, accountId)).toBeNull();
+      expect((await admin('remove-member', accountId, userId)).code).toBe(EXIT_FAILURE);
+      expect((await admin('add-member', accountId, userId, 'editor')).code).toBe(EXIT_OK);
+
       const revoked = await admin('revoke-key', keyId);
       expect(revoked).toMatchObject({ code: EXIT_OK, err: '' });
       expect(await gateway.authenticate(apiKey)).toBeNull();
