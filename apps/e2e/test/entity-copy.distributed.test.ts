@@ -82,6 +82,23 @@ describe('POST /RunSheets with CopyFromId and CopyAll', () => {
     expect(copiedSetups[0].Id).not.toBe(setup.entity.Id);
   });
 
+  test('when an event is copied with CopyAll, then a run sheet referencing a setup of that event references the copied setup', async () => {
+    const setup = await factory.build('Setups', { allParameters: false });
+    const { eventId, carId } = setup.parentIds as { eventId: string; carId: string };
+    const session = (await api.create('Sessions', { eventId }, { ParameterUpdates: updates({ Name: 'FP2' }) })).body;
+    const run = await api.create('RunSheets', { sessionId: session.Id, carId }, { ParameterUpdates: updates({ Name: 'Run 1', SetupId: setup.entity.Id }) });
+    expect(run.status).toBe(201);
+    const championshipId = await parentChampionshipOf(eventId);
+    const copy = await api.create('Events', { championshipId }, { CopyFromId: eventId, CopyAll: true });
+    expect(copy.status).toBe(201);
+    const copiedSetup = (await api.list('Setups', { eventId: copy.body.Id, carId })).body[0];
+    const copiedSession = (await api.list('Sessions', { eventId: copy.body.Id })).body[0];
+    const copiedRun = (await api.list('RunSheets', { sessionId: copiedSession.Id, carId })).body[0];
+    expect(copiedRun.Parameters.SetupId).toBe(copiedSetup.Id);
+    expect(copiedSetup.Id).not.toBe(setup.entity.Id);
+    expect((await api.get('RunSheets', run.body.Id)).body.Parameters.SetupId).toBe(setup.entity.Id);
+  });
+
   test('when CopyFromId names another account\'s entity, then it is a 400 naming CopyFromId and nothing is created', async () => {
     const other = await stack.member('admin');
     const foreign = await new EntityFactory(new Api(stack.baseUrl, other)).build('Championships');

@@ -113,7 +113,7 @@ export interface HttpEntryPoint {
 }
 
 /** Listens on `port` (0 picks a free one) and returns the address plus a graceful stop. */
-export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<HttpEntryPoint> {
+export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7000): Promise<HttpEntryPoint> {
   return new Promise((resolve, reject) => {
     const server: Server = app.listen(port, host);
     server.keepAliveTimeout = 5000;
@@ -128,6 +128,8 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Ht
           new Promise<void>((done) => {
             server.close(() => done());
             server.closeIdleConnections();
+            // In-flight requests get a grace period; past it they are cut so the process still exits inside its 10 s.
+            setTimeout(() => server.closeAllConnections(), drainMs).unref();
           }),
       });
     });

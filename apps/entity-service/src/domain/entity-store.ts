@@ -368,19 +368,14 @@ async function insertPosition(c: PoolClient, accountId: string, type: EntityType
 }
 
 async function copyDescendants(c: PoolClient, accountId: string, fromId: string, toId: string, now: Date): Promise<EntityChangedEvent[]> {
-  const idMap = new Map([[fromId, toId]]);
+  const rows = await repo.descendants(c, accountId, fromId);
+  const idMap = new Map([[fromId, toId], ...rows.map((d) => [d.id, randomUUID()] as [string, string])]);
+  const remap = (id: string | null) => (id !== null && idMap.has(id) ? (idMap.get(id) as string) : id);
   const events: EntityChangedEvent[] = [];
-  for (const d of await repo.descendants(c, accountId, fromId)) {
-    const id = randomUUID();
-    idMap.set(d.id, id);
-    const row: EntityRow = {
-      ...d,
-      id,
-      parent_id: idMap.get(d.parent_id as string) ?? d.parent_id,
-      parent2_id: d.parent2_id && idMap.has(d.parent2_id) ? (idMap.get(d.parent2_id) as string) : d.parent2_id,
-      created_at: now,
-      modified_at: now,
-    };
+  for (const d of rows) {
+    // References into the copied subtree (a run sheet's SetupId when the event is copied) follow the copy.
+    const parameters = Object.fromEntries(Object.entries(d.parameters).map(([k, v]) => [k, typeof v === 'string' ? remap(v) : v]));
+    const row: EntityRow = { ...d, id: idMap.get(d.id) as string, parent_id: remap(d.parent_id), parent2_id: remap(d.parent2_id), parameters, created_at: now, modified_at: now };
     await repo.insert(c, row);
     const type = entityType(row.type);
     if (type) events.push(changed('created', row, type, Object.keys(row.parameters)));
