@@ -137,9 +137,10 @@ describe('request ids and service documents', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('x-request-id')).toBe('trace-me-123');
     expect((await readJson(res)).traceId).toBe('trace-me-123');
-    // The id travelled over the bus into the entity-service's log line.
-    const entityLog = stack.stack.procs.find((p) => p.name === 'entity-service')?.output ?? '';
-    expect(entityLog).toContain('trace-me-123');
+    // The id travelled over the bus into the entity-service's log line (its stdout reaches us a moment later).
+    const entityLog = () => stack.stack.procs.find((p) => p.name === 'entity-service')?.output ?? '';
+    for (const until = Date.now() + 5000; !entityLog().includes('trace-me-123') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    expect(entityLog()).toContain('trace-me-123');
   });
 
   test('when no X-Request-Id is sent, then one is generated', async () => {

@@ -14,6 +14,8 @@ describe('when two entity-service instances share one bus prefix', () => {
     expect(results.every((r) => r.status === 404)).toBe(true);
     const [a, b] = stack.stack.procs.filter((p) => p.name === 'entity-service');
     const served = (output: string) => ids.filter((id) => output.includes(`scale-${id}`)).length;
+    // Each instance's log reaches us through its stdout a moment after the HTTP answers.
+    for (const until = Date.now() + 5000; served(a!.output) + served(b!.output) < ids.length && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     expect(served(a!.output)).toBeGreaterThan(0);
     expect(served(b!.output)).toBeGreaterThan(0);
     expect(served(a!.output) + served(b!.output)).toBe(ids.length);
