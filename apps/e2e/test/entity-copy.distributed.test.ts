@@ -1,20 +1,10 @@
-import { DistributedStack, type Member } from './support/distributed';
-import { Api, EntityFactory, suffix, updates } from './support/entities';
+import { DistributedStack } from './support/distributed';
+import { Api, EntityFactory, withEntityStack, suffix, updates } from './support/entities';
 
 let stack: DistributedStack;
-let admin: Member;
 let api: Api;
 let factory: EntityFactory;
-
-beforeAll(async () => {
-  stack = await DistributedStack.start();
-  admin = await stack.member('admin');
-  api = new Api(stack.baseUrl, admin);
-  factory = new EntityFactory(api);
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+withEntityStack((f) => ({ stack, api, factory } = f));
 
 const ids = (list: { Id: string }[]) => list.map((e) => e.Id);
 const names = (list: { Parameters: { Name?: string } }[]) => list.map((e) => e.Parameters.Name);

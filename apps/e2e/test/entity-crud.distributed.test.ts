@@ -1,22 +1,10 @@
 import { ENTITY_TYPES, collectionNamesOf, type EntityTypeDef } from '@pitwall/contracts';
-import { DistributedStack, type Member } from './support/distributed';
-import { Api, EntityFactory, expectedEntity, suffix, updates } from './support/entities';
+import { Api, EntityFactory, withEntityStack, expectedEntity, suffix, updates } from './support/entities';
 
 // The registry is the list of types: a type added there is covered here without editing this file.
-let stack: DistributedStack;
-let admin: Member;
 let api: Api;
 let factory: EntityFactory;
-
-beforeAll(async () => {
-  stack = await DistributedStack.start();
-  admin = await stack.member('admin');
-  api = new Api(stack.baseUrl, admin);
-  factory = new EntityFactory(api);
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+withEntityStack((f) => ({ api, factory } = f));
 
 const byName = (t: EntityTypeDef): [string, EntityTypeDef] => [t.plural, t];
 

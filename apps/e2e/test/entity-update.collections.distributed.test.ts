@@ -1,20 +1,8 @@
-import { DistributedStack, type Member } from './support/distributed';
-import { Api, EntityFactory, updates } from './support/entities';
+import { Api, EntityFactory, withEntityStack, updates } from './support/entities';
 
-let stack: DistributedStack;
-let admin: Member;
 let api: Api;
 let factory: EntityFactory;
-
-beforeAll(async () => {
-  stack = await DistributedStack.start();
-  admin = await stack.member('admin');
-  api = new Api(stack.baseUrl, admin);
-  factory = new EntityFactory(api);
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+withEntityStack((f) => ({ api, factory } = f));
 
 const names = (list: { Parameters: { Name?: string } }[]) => list.map((e) => e.Parameters.Name);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ENTITY_TYPES, collectionNamesOf, pascal, requireEntityType, type EntityJson, type EntityTypeDef, type ParameterDef, type ParameterUpdate } from '@pitwall/contracts';
-import type { Member } from './distributed';
+import { DistributedStack, type Member } from './distributed';
 
 /** A raw HTTP answer: status, headers and parsed JSON body (tests look into arbitrary shapes). */
 export interface Answer {
@@ -176,3 +176,24 @@ export function expectedEntity(type: EntityTypeDef, id: string, samples: Record<
 export const TYPES_WITH_PARENTS = ENTITY_TYPES.filter((t) => t.parents.length > 0);
 export const TOP_LEVEL_TYPES = ENTITY_TYPES.filter((t) => t.parents.length === 0);
 export const TYPES_WITH_REFERENCES = ENTITY_TYPES.filter((t) => t.parameters.some((p) => p.type === 'Reference'));
+
+export interface EntityStack {
+  stack: DistributedStack;
+  admin: Member;
+  api: Api;
+  factory: EntityFactory;
+}
+
+/** One five-process stack per test file, an admin of a fresh account, and an Api and factory acting as it. */
+export function withEntityStack(use: (fixture: EntityStack) => void): void {
+  let stack: DistributedStack | undefined;
+  beforeAll(async () => {
+    stack = await DistributedStack.start();
+    const admin = await stack.member('admin');
+    const api = new Api(stack.baseUrl, admin);
+    use({ stack, admin, api, factory: new EntityFactory(api) });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+}
