@@ -85,7 +85,22 @@ async function startStack(options = {}) {
   return { baseUrl, port, procs, stop };
 }
 
-module.exports = { startStack, freePort, APPS };
+/** Removes a run's queues and exchanges (`BUS_PREFIX` = busPrefix) so repeated runs leave nothing on the broker. */
+async function deleteBusTopology(amqpUrl, busPrefix) {
+  const amqp = require('amqplib');
+  const conn = await amqp.connect(amqpUrl);
+  try {
+    const ch = await conn.createChannel();
+    ch.on('error', () => undefined);
+    for (const q of ['svc.entity', 'svc.timing', 'svc.simulation', 'svc.datafile', 'dlq']) await ch.deleteQueue(`${busPrefix}${q}`).catch(() => undefined);
+    for (const x of ['entity.events', 'simulation.events', 'simulation.jobs']) await ch.deleteExchange(`${busPrefix}${x}`).catch(() => undefined);
+    await ch.close().catch(() => undefined);
+  } finally {
+    await conn.close();
+  }
+}
+
+module.exports = { startStack, freePort, deleteBusTopology, APPS };
 
 if (require.main === module) {
   const missing = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL'].filter((k) => !process.env[k]);

@@ -3,7 +3,6 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import amqp from 'amqplib';
 import pino from 'pino';
 import { AuthStore } from '@pitwall/auth';
 import { RedisCache } from '@pitwall/cache';
@@ -24,8 +23,9 @@ interface Stack {
   stop(): Promise<{ name: string; exitCode: number | null; signal: string | null }[]>;
 }
 // tools/stack.cjs is plain CommonJS beside this folder; the bundle keeps the require relative to the repo root.
-const { startStack } = require(path.join(process.cwd(), 'tools', 'stack.cjs')) as {
+const { startStack, deleteBusTopology } = require(path.join(process.cwd(), 'tools', 'stack.cjs')) as {
   startStack(options: { env: Record<string, string>; readyTimeoutMs?: number }): Promise<Stack>;
+  deleteBusTopology(amqpUrl: string, busPrefix: string): Promise<void>;
 };
 
 // autocannon 8 ships no types: the subset the benches use.
@@ -129,7 +129,7 @@ export async function startBenchStack(options: { env?: Record<string, string> } 
   // For experiments on the apps without touching them (e.g. a --require preload): added to their NODE_OPTIONS.
   const extra = process.env['BENCH_APP_NODE_OPTIONS'];
   if (extra) env['NODE_OPTIONS'] = [env['NODE_OPTIONS'], extra].filter(Boolean).join(' ');
-  const cleanups: (() => Promise<unknown>)[] = [() => deletePrefixedTopology(prefix), () => db.drop()];
+  const cleanups: (() => Promise<unknown>)[] = [() => deleteBusTopology(AMQP_URL, `${prefix}.`), () => db.drop()];
   const cleanup = async () => {
     for (const fn of cleanups.splice(0)) await fn().catch((err: unknown) => console.error('cleanup failed:', (err as Error).message));
   };
@@ -173,20 +173,6 @@ export async function startBenchStack(options: { env?: Record<string, string> } 
   } catch (err) {
     await cleanup();
     throw err;
-  }
-}
-
-/** Removes the run's queues and exchanges so repeated runs leave nothing behind on the broker. */
-async function deletePrefixedTopology(prefix: string): Promise<void> {
-  const conn = await amqp.connect(AMQP_URL);
-  try {
-    const ch = await conn.createChannel();
-    ch.on('error', () => undefined);
-    for (const q of ['svc.entity', 'svc.timing', 'svc.simulation', 'svc.datafile', 'dlq']) await ch.deleteQueue(`${prefix}.${q}`).catch(() => undefined);
-    for (const x of ['entity.events', 'simulation.events', 'simulation.jobs']) await ch.deleteExchange(`${prefix}.${x}`).catch(() => undefined);
-    await ch.close().catch(() => undefined);
-  } finally {
-    await conn.close();
   }
 }
 

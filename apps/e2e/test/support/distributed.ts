@@ -1,4 +1,3 @@
-import amqp from 'amqplib';
 import pino from 'pino';
 import { AuthStore, type Role } from '@pitwall/auth';
 import { RedisCache } from '@pitwall/cache';
@@ -9,8 +8,9 @@ import { uniquePrefix } from '@pitwall/testing';
 
 // tools/stack.cjs is the process-level twin of docker/compose.yaml, shared with `npm run start:distributed`.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-const { startStack } = require('../../../../tools/stack.cjs') as {
+const { startStack, deleteBusTopology } = require('../../../../tools/stack.cjs') as {
   startStack(options: { env: Record<string, string>; apps?: string[]; readyPath?: string }): Promise<Stack>;
+  deleteBusTopology(amqpUrl: string, busPrefix: string): Promise<void>;
 };
 
 export interface Stack {
@@ -76,23 +76,9 @@ export class DistributedStack {
   async stop(): Promise<{ name: string; exitCode: number | null; signal: string | null }[]> {
     const exits = await this.stack.stop();
     await this.closeAuth();
-    await deletePrefixedQueues(this.prefix);
+    await deleteBusTopology(AMQP_URL, `${this.prefix}.`);
     await this.db.drop();
     return exits;
-  }
-}
-
-/** Removes the run's durable queues and exchanges so repeated runs leave nothing behind on the broker. */
-async function deletePrefixedQueues(prefix: string): Promise<void> {
-  const conn = await amqp.connect(AMQP_URL);
-  try {
-    const ch = await conn.createChannel();
-    ch.on('error', () => undefined);
-    for (const q of ['svc.entity', 'svc.timing', 'svc.simulation', 'svc.datafile', 'dlq']) await ch.deleteQueue(`${prefix}.${q}`).catch(() => undefined);
-    for (const x of ['entity.events', 'simulation.events', 'simulation.jobs']) await ch.deleteExchange(`${prefix}.${x}`).catch(() => undefined);
-    await ch.close().catch(() => undefined);
-  } finally {
-    await conn.close();
   }
 }
 

@@ -22,6 +22,9 @@ export function entityRoutes(bus: Bus): express.Router {
   for (const type of ENTITY_TYPES) {
     const base = `/${type.plural}`;
     const parentKeys = type.parents.map((p) => p.key);
+    // One sub-router per type, mounted on its path: a request is matched against its own type's few routes only.
+    const r = express.Router();
+    router.use(base, r);
 
     if (type.features.search) {
       const search = async (req: Request, res: Response) => {
@@ -29,28 +32,28 @@ export function entityRoutes(bus: Bus): express.Router {
         const body = bindBody(SearchBody, req, objectBody(req));
         res.json(await call(req, ENTITY_COMMANDS.search, { type: type.plural, body, include: includeList(query[INCLUDE]) }));
       };
-      router.get(`${base}/Search`, requireMember('account'), search);
-      router.post(`${base}/Search`, requireMember('account'), search);
+      r.get('/Search', requireMember('account'), search);
+      r.post('/Search', requireMember('account'), search);
     } else {
       // Without this, GET /Cars/Search would reach GET /Cars/:id and answer 400 for the id 'Search'.
-      router.all(`${base}/Search`, () => {
+      r.all('/Search', () => {
         throw AppError.notFound(`${type.plural} cannot be searched`);
       });
     }
 
-    router.get(`${base}/:id`, requireMember('entity'), async (req, res) => {
+    r.get('/:id', requireMember('entity'), async (req, res) => {
       const id = requireGuid('id', req.params['id'] as string);
       const query = bindQuery(req, [INCLUDE]);
       sendEntity(res, 200, await call<EntityReply>(req, ENTITY_COMMANDS.get, { type: type.plural, id, include: includeList(query[INCLUDE]) }));
     });
 
-    router.get(base, requireMember(type.parents.length ? 'entity' : 'account'), async (req, res) => {
+    r.get('/', requireMember(type.parents.length ? 'entity' : 'account'), async (req, res) => {
       const query = bindQuery(req, [INCLUDE, ...parentKeys]);
       const parentIds = pickParents(type, query);
       res.json(await call(req, ENTITY_COMMANDS.list, { type: type.plural, parentIds, include: includeList(query[INCLUDE]) }));
     });
 
-    router.post(base, requireMember(type.parents.length ? 'entity' : 'account', true), async (req, res) => {
+    r.post('/', requireMember(type.parents.length ? 'entity' : 'account', true), async (req, res) => {
       const query = bindQuery(req, parentKeys);
       const { parents: bodyParents, rest } = splitParentKeys(type, objectBody(req));
       const { value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(CreateModel, req, rest);
@@ -60,14 +63,14 @@ export function entityRoutes(bus: Bus): express.Router {
       sendEntity(res, 201, reply);
     });
 
-    router.put(`${base}/:id`, requireMember('entity', true), async (req, res) => {
+    r.put('/:id', requireMember('entity', true), async (req, res) => {
       const id = requireGuid('id', req.params['id'] as string);
       bindQuery(req, []);
       const { value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(UpdateModel, req, objectBody(req));
       sendEntity(res, 200, await call<EntityReply>(req, ENTITY_COMMANDS.update, { type: type.plural, id, body, bindingErrors }));
     });
 
-    router.delete(`${base}/:id`, requireMember('entity', true), async (req, res) => {
+    r.delete('/:id', requireMember('entity', true), async (req, res) => {
       const id = requireGuid('id', req.params['id'] as string);
       bindQuery(req, []);
       await call(req, ENTITY_COMMANDS.delete, { type: type.plural, id });
