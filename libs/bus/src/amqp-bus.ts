@@ -3,7 +3,7 @@ import { connect, type Channel, type ChannelModel, type ConfirmChannel, type Con
 import type { Logger } from '@pitwall/service-kit';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } from './in-process-bus';
 import { Topology } from './topology';
-import { CONTENT_TYPE, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, timeoutError, toBusHeaders, unavailableError, type ReplyEnvelope } from './wire';
+import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, timeoutError, toBusHeaders, unavailableError } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 /** RabbitMQ's pseudo-queue for replies: no reply queue to declare, replies go straight to the caller's channel. */
@@ -40,6 +40,8 @@ interface PendingRequest {
   connection: Connection;
   service: string;
   type: string;
+  /** The caller wants the reply's bytes unparsed (`requestEncoded`). */
+  encoded: boolean;
   settle: (outcome: { value: unknown } | { error: Error }) => void;
 }
 
@@ -184,7 +186,15 @@ export class AmqpBus implements Bus {
     this.firstConnection.catch(() => undefined);
   }
 
-  async request<R = unknown>(service: string, type: string, payload: unknown, options: RequestOptions = {}): Promise<R> {
+  request<R = unknown>(service: string, type: string, payload: unknown, options: RequestOptions = {}): Promise<R> {
+    return this.send<R>(service, type, payload, options, false);
+  }
+
+  requestEncoded(service: string, type: string, payload: unknown, options: RequestOptions = {}): Promise<EncodedJson> {
+    return this.send<EncodedJson>(service, type, payload, options, true);
+  }
+
+  private async send<R>(service: string, type: string, payload: unknown, options: RequestOptions, encoded: boolean): Promise<R> {
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     const deadline = Date.now() + timeoutMs;
     const connection = await this.connection(timeoutMs);
@@ -197,7 +207,7 @@ export class AmqpBus implements Bus {
         if ('error' in outcome) reject(outcome.error);
         else resolve(outcome.value as R);
       };
-      this.pending.set(correlationId, { connection, service, type, settle });
+      this.pending.set(correlationId, { connection, service, type, encoded, settle });
       try {
         connection.requests.publish('', this.topology.serviceQueue(service), encodeJson(payload), {
           correlationId,
@@ -229,14 +239,19 @@ export class AmqpBus implements Bus {
       async (message, channel) => {
         const type = String(message.properties.type ?? '');
         const headers = toBusHeaders(message.properties.headers);
-        const envelope = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers }), this.logger, {
+        const reply = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers }), this.logger, {
           service,
           type,
           requestId: headers.requestId,
         });
         try {
           if (message.properties.replyTo) {
-            channel.sendToQueue(message.properties.replyTo, encodeJson(envelope), { correlationId: message.properties.correlationId, contentType: CONTENT_TYPE });
+            channel.sendToQueue(message.properties.replyTo, reply.content, {
+              correlationId: message.properties.correlationId,
+              contentType: CONTENT_TYPE,
+              type: reply.ok ? REPLY_OK : REPLY_ERROR,
+              headers: reply.ok ? reply.headers : undefined,
+            });
           }
           channel.ack(message);
         } catch (err) {
@@ -396,7 +411,10 @@ export class AmqpBus implements Bus {
     const pending = this.pending.get(String(message.properties.correlationId));
     if (!pending) return; // a reply after its timeout: the caller has moved on
     try {
-      pending.settle(settleReply(decodeJson(message.content) as ReplyEnvelope));
+      const kind = message.properties.type;
+      if (kind !== REPLY_OK && kind !== REPLY_ERROR) throw new Error(`reply of unknown type ${String(kind)}`);
+      const reply = kind === REPLY_OK ? { ok: true as const, content: message.content, headers: cleanHeaders(toBusHeaders(message.properties.headers)) } : { ok: false as const, content: message.content };
+      pending.settle(settleReply(reply, pending.encoded));
     } catch (err) {
       pending.settle({ error: unavailableError(`Service ${pending.service} sent an unreadable reply to ${pending.type}`, err) });
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@pitwall/service-kit';
 import { Topology, topicMatches } from './topology';
-import { cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, timeoutError, unavailableError, type ReplyEnvelope } from './wire';
+import { EncodedJson, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, timeoutError, unavailableError, type Reply } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
@@ -19,7 +19,7 @@ interface QueuedMessage {
   deliveries: number;
   /** Requests expire like AMQP messages with `expiration`: nobody waits for them any more. */
   deadline?: number;
-  reply?: (envelope: Buffer) => void;
+  reply?: (reply: Reply) => void;
 }
 
 type Outcome = 'ack' | 'requeue';
@@ -243,6 +243,14 @@ export class InProcessBus implements Bus {
   }
 
   request<R = unknown>(service: string, type: string, payload: unknown, options: RequestOptions = {}): Promise<R> {
+    return this.send<R>(service, type, payload, options, false);
+  }
+
+  requestEncoded(service: string, type: string, payload: unknown, options: RequestOptions = {}): Promise<EncodedJson> {
+    return this.send<EncodedJson>(service, type, payload, options, true);
+  }
+
+  private send<R>(service: string, type: string, payload: unknown, options: RequestOptions, encoded: boolean): Promise<R> {
     if (this.closed) return Promise.reject(unavailableError('The bus is closed'));
     const queue = this.broker.findQueue(this.topology.serviceQueue(service));
     if (!queue) return Promise.reject(unavailableError(`No instance of service ${service} has ever served requests`));
@@ -272,10 +280,10 @@ export class InProcessBus implements Bus {
         redelivered: false,
         deliveries: 0,
         deadline: Date.now() + timeoutMs,
-        reply: (content) => {
+        reply: (reply) => {
           if (!this.pending.has(correlationId)) return;
           finish();
-          const outcome = settleReply<R>(decodeJson(content) as ReplyEnvelope);
+          const outcome = settleReply<R>(reply, encoded);
           if ('error' in outcome) reject(outcome.error);
           else resolve(outcome.value);
         },
@@ -287,12 +295,12 @@ export class InProcessBus implements Bus {
     this.assertOpen();
     const queue = this.broker.declareQueue(this.topology.serviceQueue(service));
     return this.consume(queue, options.prefetch, async (message, stillOwned) => {
-      const envelope = await runRequestHandler(
+      const reply = await runRequestHandler(
         () => handler({ type: message.type, payload: decodeJson(message.content), headers: { ...message.headers } }),
         this.logger,
         { service, type: message.type, requestId: message.headers['requestId'] },
       );
-      if (stillOwned()) message.reply?.(encodeJson(envelope));
+      if (stillOwned()) message.reply?.(reply);
       return 'ack';
     });
   }

@@ -4,3 +4,4 @@ export { InProcessBus, InProcessBroker, type InProcessBusOptions, DEFAULT_REQUES
 export { createBus, type CreateBusOptions } from './create-bus';
 export { serveCommands, type CommandHandlers } from './serve-commands';
 export { topicMatches } from './topology';
+export { EncodedJson } from './wire';

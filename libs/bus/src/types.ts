@@ -1,3 +1,5 @@
+import type { EncodedJson } from './wire';
+
 /**
  * The bus every service talks through. Two transports implement it: AMQP (RabbitMQ, amqplib) for the
  * distributed stack and in-process for the embedded default. One contract suite (src/testing) runs on both.
@@ -23,7 +25,8 @@ export interface BusRequest<T = unknown> {
 }
 
 /**
- * Answers one request. Return value is the reply payload (JSON-serialisable). Throwing an AppError sends it
+ * Answers one request. Return value is the reply payload (JSON-serialisable, or an `EncodedJson` whose bytes are
+ * sent as they are). Throwing an AppError sends it
  * back to the caller, whose promise rejects with an equal AppError (status, title, detail, errors);
  * any other error reaches the caller as a 500 AppError whose detail hides the internals.
  */
@@ -62,6 +65,8 @@ export interface Bus {
    * 503 when the connection is lost while waiting or not available; never hangs.
    */
   request<R = unknown>(service: string, type: string, payload: unknown, options?: RequestOptions): Promise<R>;
+  /** Like `request`, but the reply payload comes back unparsed: its JSON bytes and the headers its handler set. */
+  requestEncoded(service: string, type: string, payload: unknown, options?: RequestOptions): Promise<EncodedJson>;
   /** Consumes `service`'s request queue. Several instances of one service compete for its requests. */
   serve(service: string, handler: RequestHandler, options?: ServeOptions): Promise<Subscription>;
   /** Publishes a persistent event on a topic exchange; resolves once the broker confirmed it. */

@@ -2,10 +2,46 @@ import { AppError, serializeAppError, toAppError, fromSerialized, type Serialize
 import type { Logger } from '@pitwall/service-kit';
 import type { BusHeaders } from './types';
 
-/** What a reply message carries: the handler's result or its error, never both. */
-export type ReplyEnvelope = { ok: true; payload: unknown } | { ok: false; error: SerializedAppError };
-
 export const CONTENT_TYPE = 'application/json';
+
+const ENCODED_JSON = Symbol.for('pitwall.bus.EncodedJson');
+
+/**
+ * A payload already encoded as JSON text, with string headers beside it. A handler that returns one has its bytes
+ * sent as they are; `Bus.requestEncoded` hands them to the caller unparsed, so a large document crosses a service
+ * without being parsed and serialised again on the way.
+ */
+export class EncodedJson {
+  /** A brand in the global symbol registry: `npm start` loads every app from its own bundle, each with its own copy of this class. */
+  readonly [ENCODED_JSON] = true;
+
+  constructor(
+    readonly json: Buffer,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
+
+  /** True for an EncodedJson made by any copy of this module in the process (where `instanceof` would say no). */
+  static is(value: unknown): value is EncodedJson {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ENCODED_JSON] === true;
+  }
+
+  static of(value: unknown, headers?: Record<string, string>): EncodedJson {
+    return new EncodedJson(encodeJson(value), headers);
+  }
+
+  parse<T = unknown>(): T {
+    return decodeJson(this.json) as T;
+  }
+}
+
+/**
+ * A reply as it crosses the bus: the outcome travels beside the body (AMQP `type` `reply.ok` / `reply.error`), so
+ * the body of a success is the handler's JSON itself and can be handed on without parsing.
+ */
+export type Reply = { ok: true; content: Buffer; headers: Record<string, string> } | { ok: false; content: Buffer };
+
+export const REPLY_OK = 'reply.ok';
+export const REPLY_ERROR = 'reply.error';
 
 /** Payloads cross the bus as JSON on both transports, so they behave the same everywhere. */
 export function encodeJson(value: unknown): Buffer {
@@ -33,20 +69,23 @@ export function cleanHeaders(headers: BusHeaders | undefined): Record<string, st
 }
 
 /** Turns a handler's outcome into the reply; unexpected errors are logged here, once, by the serving side. */
-export async function runRequestHandler(run: () => Promise<unknown>, logger: Logger, context: Record<string, unknown>): Promise<ReplyEnvelope> {
+export async function runRequestHandler(run: () => Promise<unknown>, logger: Logger, context: Record<string, unknown>): Promise<Reply> {
   try {
-    return { ok: true, payload: await run() };
+    const result = await run();
+    if (EncodedJson.is(result)) return { ok: true, content: result.json, headers: { ...result.headers } };
+    return { ok: true, content: encodeJson(result), headers: {} };
   } catch (err) {
     const appError = toAppError(err);
     if (appError.status >= 500) logger.error({ err, ...context }, 'bus request handler failed');
     else logger.debug({ status: appError.status, detail: appError.message, ...context }, 'bus request rejected');
-    return { ok: false, error: serializeAppError(appError) };
+    return { ok: false, content: encodeJson(serializeAppError(appError)) };
   }
 }
 
-export function settleReply<R>(envelope: ReplyEnvelope): { value: R } | { error: AppError } {
-  if (envelope.ok) return { value: envelope.payload as R };
-  return { error: fromSerialized(envelope.error) };
+/** The caller's side of a reply: the parsed payload, or with `encoded` the bytes and headers as they came. */
+export function settleReply<R>(reply: Reply, encoded: boolean): { value: R } | { error: AppError } {
+  if (!reply.ok) return { error: fromSerialized(decodeJson(reply.content) as SerializedAppError) };
+  return { value: (encoded ? new EncodedJson(reply.content, reply.headers) : decodeJson(reply.content)) as R };
 }
 
 export function timeoutError(service: string, type: string, timeoutMs: number): AppError {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@pitwall/service-kit';
 import { serveCommands } from '../serve-commands';
 import type { Bus, BusEvent, BusRequest } from '../types';
+import { EncodedJson } from '../wire';
 
 /** A bus the contract can also kill like a crashed process (deliveries in flight are not acked). */
 export interface ContractBus extends Bus {
@@ -73,6 +74,53 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
         const reply = await client.request(service, 'lap.get', { lapIndex: 3, at: '2024-05-01T10:00:00.000Z' });
 
         expect(reply).toEqual({ type: 'lap.get', echo: { lapIndex: 3, at: '2024-05-01T10:00:00.000Z' } });
+      });
+
+      test('when the handler returns encoded JSON, then request parses it and requestEncoded hands on its bytes and headers', async () => {
+        const service = unique('svc');
+        // Spacing a parse and re-serialise would lose: the bytes must arrive exactly as the handler encoded them.
+        const text = '{"Id": "c41a",  "Laps": [ {"LapTime": 101.5} ]}';
+        await server.serve(service, async () => new EncodedJson(Buffer.from(text), { lastModifiedTime: '2026-04-02T08:13:55.120Z' }));
+
+        expect(await client.request(service, 'entity.get', {})).toEqual({ Id: 'c41a', Laps: [{ LapTime: 101.5 }] });
+        const encoded = await client.requestEncoded(service, 'entity.get', {});
+        expect(encoded).toBeInstanceOf(EncodedJson);
+        expect(encoded.json.toString('utf8')).toBe(text);
+        expect(encoded.headers).toEqual({ lastModifiedTime: '2026-04-02T08:13:55.120Z' });
+      });
+
+      test('when the handler returns encoded JSON made by another copy of the bus module, then its bytes are sent as they are', async () => {
+        const service = unique('svc');
+        // npm start loads each app from its own bundle: the handler's EncodedJson class is not the bus's.
+        const foreign = { [Symbol.for('pitwall.bus.EncodedJson')]: true, json: Buffer.from('{"Id":"r3"}'), headers: { entityId: 'r3' } };
+        await server.serve(service, async () => foreign);
+
+        const encoded = await client.requestEncoded(service, 'entity.get', {});
+
+        expect(encoded.json.toString('utf8')).toBe('{"Id":"r3"}');
+        expect(encoded.headers).toEqual({ entityId: 'r3' });
+      });
+
+      test('when the handler returns a plain value, then requestEncoded gets its JSON and no headers', async () => {
+        const service = unique('svc');
+        await server.serve(service, async () => [{ Id: 'a' }, null, 'é']);
+
+        const encoded = await client.requestEncoded(service, 'entity.list', {});
+
+        expect(encoded.parse()).toEqual([{ Id: 'a' }, null, 'é']);
+        expect(encoded.headers).toEqual({});
+      });
+
+      test('when the handler throws an AppError, then requestEncoded rejects with an equal AppError', async () => {
+        const service = unique('svc');
+        await server.serve(service, async () => {
+          throw new AppError(404, 'RunSheet r3 was not found');
+        });
+
+        const error = await client.requestEncoded(service, 'entity.get', {}).catch((err: unknown) => err);
+
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ status: 404, message: 'RunSheet r3 was not found' });
       });
 
       test('when the caller sends headers, then the handler sees them', async () => {
