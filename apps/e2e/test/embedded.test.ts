@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PitwallClient } from '@pitwall/client';
-import { startEmbedded } from './support/embedded';
+import { startEmbedded, type Embedded } from './support/embedded';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const { freePort } = require('../../../tools/stack.cjs') as { freePort(): Promise<number> };
@@ -15,25 +15,20 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
   test('when started on a fresh data dir, then the printed key and the printed curl work, data survives a restart, and SIGTERM exits 0', async () => {
     const port = await freePort();
     const first = await startEmbedded(dataDir, port);
-    const curl = /^\s+(curl -s http\S+ .*)$/m.exec(first.output())?.[1];
-    expect(curl).toBeDefined();
-    expect(JSON.parse(execFileSync('bash', ['-c', curl as string], { encoding: 'utf8' }))).toEqual([]);
-
-    const client = new PitwallClient({ baseUrl: first.baseUrl, apiKey: first.apiKey, accountId: first.accountId });
-    const created = await client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Embedded Cup' }] });
-    expect(created.statusCode).toBe(201);
-    const id = created.returnValue?.Id as string;
-    expect((await client.updateChampionship(id, { ParameterUpdates: [{ Name: 'Year', Value: '2027' }] })).statusCode).toBe(200);
-    expect((await client.getChampionshipById(id)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027 });
-    expect((await client.getAllAccounts()).returnValue).toEqual([{ Id: first.accountId, Name: 'Demo Racing' }]);
-    expect(await first.stop()).toBe(0);
+    // A failed expectation must not leave the process running (jest would wait for it forever).
+    let createdId: string;
+    try {
+      createdId = await useFirstStart(first);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
 
     const second = await startEmbedded(dataDir, port);
     try {
       expect(second.apiKey).toBe(first.apiKey);
       const again = new PitwallClient({ baseUrl: second.baseUrl, apiKey: second.apiKey, accountId: second.accountId });
-      expect((await again.getChampionshipById(id)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027 });
-      expect((await again.deleteChampionship(id)).statusCode).toBe(204);
+      expect((await again.getChampionshipById(createdId)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027 });
+      expect((await again.deleteChampionship(createdId)).statusCode).toBe(204);
       expect((await again.getAllChampionships()).returnValue).toEqual([]);
       const bad = await fetch(`${second.baseUrl}/Championships`, { headers: { ApiKey: second.apiKey } });
       expect(bad.status).toBe(400);
@@ -41,4 +36,21 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
       expect(await second.stop()).toBe(0);
     }
   }, 300_000);
+
+  /** The printed curl, then a championship created, updated and read back; returns its id. */
+  async function useFirstStart(first: Embedded): Promise<string> {
+    const curl = /^\s+(curl -s http\S+ .*)$/m.exec(first.output())?.[1];
+    expect(curl).toBeDefined();
+    expect(JSON.parse(execFileSync('bash', ['-c', curl as string], { encoding: 'utf8' }))).toEqual([]);
+
+    const client = new PitwallClient({ baseUrl: first.baseUrl, apiKey: first.apiKey, accountId: first.accountId });
+    const created = await client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Embedded Cup' }] });
+    expect(created.statusCode).toBe(201);
+    const createdId = created.returnValue?.Id as string;
+    expect(created.returnValue?.Parameters).toEqual({ Name: 'Embedded Cup' });
+    expect((await client.updateChampionship(createdId, { ParameterUpdates: [{ Name: 'Year', Value: '2027' }] })).statusCode).toBe(200);
+    expect((await client.getChampionshipById(createdId)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027 });
+    expect((await client.getAllAccounts()).returnValue).toEqual([{ Id: first.accountId, Name: 'Demo Racing' }]);
+    return createdId;
+  }
 });
