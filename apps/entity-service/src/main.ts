@@ -1,9 +1,17 @@
+import { z } from 'zod';
 import type { Bus } from '@pitwall/bus';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { hostService, runMain, type ServiceHandle } from '@pitwall/service-host';
+import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { EntityStore } from './domain/entity-store';
+import { ReadCache } from './domain/read-cache';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
+
+const EntityServiceConfig = z.object({
+  /** Memory for rendered read replies (get, list, search), in MiB; 0 turns the cache off. */
+  READ_CACHE_MB: intVar(64),
+});
 
 /** Composition root: owns the `entity` schema, answers entity commands, publishes entity events. */
 export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus } = {}): Promise<ServiceHandle> {
@@ -11,9 +19,10 @@ export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus 
     name: 'entity-service',
     busService: SERVICES.entity,
     database: { schema: ENTITY_SCHEMA, migrations: entityMigrations },
+    config: EntityServiceConfig,
     env,
     shared,
-    build: async ({ bus, pool, logger }) => {
+    build: async ({ bus, pool, logger, config }) => {
       if (!pool) throw new Error('entity-service needs its database');
       // The write is committed when this runs: a publish failure is logged, never turned into an error for the caller.
       const store = new EntityStore(pool, async (events) => {
@@ -23,7 +32,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus 
             logger.error({ err, event: e }, 'entity event not published');
           });
         }
-      });
+      }, new ReadCache(config.READ_CACHE_MB * 1024 * 1024));
       return { handler: entityCommands(store, logger) };
     },
   });

@@ -42,11 +42,16 @@ export const ENTITY_COMMANDS = {
   search: 'entity.search',
 } as const;
 
-/** Reply to get/create/update: the entity JSON plus its modification time (sent as a response header). */
-export interface EntityReply {
-  entity: Record<string, unknown>;
-  lastModifiedTime: string;
-}
+/**
+ * Replies to the entity commands are the response body's JSON as it is sent to the client (the gateway passes the
+ * bytes on unparsed); get, create and update add these reply headers beside it.
+ */
+export const ENTITY_REPLY_HEADERS = {
+  /** The entity's modification time (ISO 8601), sent to the client as `X-Last-Modified-Time`. */
+  lastModifiedTime: 'lastModifiedTime',
+  /** The entity's id: the `Location` of a created entity. */
+  entityId: 'entityId',
+} as const;
 
 /** `entity.<Type>.<created|updated|deleted>` on the entity events exchange, published after the commit. */
 export const EntityChangedEvent = z.object({

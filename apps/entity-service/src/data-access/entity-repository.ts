@@ -160,6 +160,24 @@ export const entityRepository = {
     return rows.length > 0;
   },
 
+  /** The account's write counter: 0 before its first write. A bigint, kept as its decimal text. */
+  async accountVersion(q: Queryable, accountId: string): Promise<string> {
+    const { rows } = await q.query<{ version: string }>(`SELECT version::text AS version FROM entity.account_versions WHERE account_id = $1`, [accountId]);
+    return rows[0]?.version ?? '0';
+  },
+
+  /**
+   * Counts one more write of the account. Called last in every write transaction: the row lock it takes is held only
+   * for the commit, and a write that rolls back leaves the version as it was.
+   */
+  async bumpAccountVersion(q: Queryable, accountId: string): Promise<void> {
+    await q.query(
+      `INSERT INTO entity.account_versions (account_id, version) VALUES ($1, 1)
+       ON CONFLICT (account_id) DO UPDATE SET version = entity.account_versions.version + 1`,
+      [accountId],
+    );
+  },
+
   async attachedFilesOf(q: Queryable, accountId: string, entityIds: string[]): Promise<AttachedFileRow[]> {
     if (entityIds.length === 0) return [];
     const { rows } = await q.query<AttachedFileRow>(

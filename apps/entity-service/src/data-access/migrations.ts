@@ -49,4 +49,15 @@ export const entityMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'account versions',
+    // One row per account, bumped by every committed write: the key under which rendered reads are cached.
+    sql: `
+      CREATE TABLE entity.account_versions (
+        account_id uuid PRIMARY KEY,
+        version bigint NOT NULL
+      );
+    `,
+  },
 ];

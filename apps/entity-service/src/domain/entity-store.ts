@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { withTransaction } from '@pitwall/db';
+import { withReadSnapshot, withTransaction } from '@pitwall/db';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import {
   ENTITY_TYPES,
@@ -22,14 +22,11 @@ import {
 import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
 import { ParameterSet, convertUpdates, customParametersByType, type ConvertedUpdate, type ParameterValue } from './parameters';
 import { parseProjection, type ParameterSets } from './projection';
+import { ReadCache, type RenderedReply } from './read-cache';
 import { renderRows } from './read-model';
 
 export type EventPublisher = (events: EntityChangedEvent[]) => Promise<void>;
-
-export interface EntityResult {
-  entity: EntityJson;
-  lastModifiedTime: string;
-}
+export type { RenderedReply };
 
 /**
  * The entity store's use cases. Every operation is scoped to the caller's account: an entity of another
@@ -39,49 +36,83 @@ export class EntityStore {
   constructor(
     private readonly pool: Pool,
     private readonly publish: EventPublisher,
+    private readonly cache: ReadCache = new ReadCache(0),
   ) {}
 
-  async get(caller: CallerContext, typeName: string, id: string, include?: string[]): Promise<EntityResult> {
+  async get(caller: CallerContext, typeName: string, id: string, include?: string[]): Promise<RenderedReply> {
     const type = knownType(typeName);
-    const sets = await loadParameterSets(this.pool, caller.accountId);
-    const projection = parseProjection(type, include, sets);
-    const row = await repo.findById(this.pool, caller.accountId, type.plural, id);
-    if (!row) throw notFound(type, id);
-    const [entity] = await renderRows(this.pool, caller.accountId, [row], projection, sets);
-    return { entity: entity as EntityJson, lastModifiedTime: row.modified_at.toISOString() };
+    return this.read(caller.accountId, ['get', type.plural, id, include], async (q) => {
+      const sets = await loadParameterSets(q, caller.accountId);
+      const projection = parseProjection(type, include, sets);
+      const row = await repo.findById(q, caller.accountId, type.plural, id);
+      if (!row) throw notFound(type, id);
+      const [entity] = await renderRows(q, caller.accountId, [row], projection, sets);
+      return entityReply(entity as EntityJson, row.modified_at);
+    });
   }
 
-  async list(caller: CallerContext, typeName: string, parentIds: Record<string, string>, include?: string[]): Promise<EntityJson[]> {
+  async list(caller: CallerContext, typeName: string, parentIds: Record<string, string>, include?: string[]): Promise<RenderedReply> {
     const type = knownType(typeName);
-    const sets = await loadParameterSets(this.pool, caller.accountId);
-    const projection = parseProjection(type, include, sets);
-    const parents = await resolveParents(this.pool, caller.accountId, type, parentIds, false);
-    const rows = await repo.list(this.pool, caller.accountId, type.plural, { parent_id: parents.parent_id ?? undefined, parent2_id: parents.parent2_id ?? undefined }, type.orderByParameter);
-    return renderRows(this.pool, caller.accountId, rows, projection, sets);
+    return this.read(caller.accountId, ['list', type.plural, parentIds, include], async (q) => {
+      const sets = await loadParameterSets(q, caller.accountId);
+      const projection = parseProjection(type, include, sets);
+      const parents = await resolveParents(q, caller.accountId, type, parentIds, false);
+      const rows = await repo.list(q, caller.accountId, type.plural, { parent_id: parents.parent_id ?? undefined, parent2_id: parents.parent2_id ?? undefined }, type.orderByParameter);
+      return { json: encode(await renderRows(q, caller.accountId, rows, projection, sets)) };
+    });
   }
 
-  async search(caller: CallerContext, typeName: string, body: SearchBody, include?: string[]): Promise<EntityJson[]> {
+  async search(caller: CallerContext, typeName: string, body: SearchBody, include?: string[]): Promise<RenderedReply> {
     const type = knownType(typeName);
     if (!type.features.search) throw AppError.notFound(`${type.plural} cannot be searched`);
     if (body.AssociatedModelSearchMode === 0 && body.AccountId?.toLowerCase() !== caller.accountId)
       throw AppError.badRequest('The request body is not valid', { AccountId: ['must be the account named in the AccountId header'] });
-    const sets = await loadParameterSets(this.pool, caller.accountId);
-    const projection = parseProjection(type, include, sets);
     const filters: Record<string, string> = {};
     const mode = body.AssociatedModelSearchMode;
     if (mode === 1) filters['ChampionshipId'] = lower(body.ChampionshipId);
     if (mode === 2 || mode === 4) filters['EventId'] = lower(body.EventId);
     if (mode === 3 || mode === 4) filters['CarId'] = lower(body.CarId);
-    const rows = await repo.searchByAssociations(this.pool, caller.accountId, type.plural, filters);
-    return renderRows(this.pool, caller.accountId, rows, projection, sets);
+    return this.read(caller.accountId, ['search', type.plural, filters, include], async (q) => {
+      const sets = await loadParameterSets(q, caller.accountId);
+      const projection = parseProjection(type, include, sets);
+      const rows = await repo.searchByAssociations(q, caller.accountId, type.plural, filters);
+      return { json: encode(await renderRows(q, caller.accountId, rows, projection, sets)) };
+    });
   }
 
-  async create(caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors): Promise<EntityResult> {
+  /**
+   * A read answered from the cache when the account has not been written since it was rendered (one query: the
+   * account's version), else rendered in one snapshot, so its queries never straddle a concurrent write.
+   */
+  private async read(accountId: string, what: unknown[], render: (q: Queryable) => Promise<RenderedReply>): Promise<RenderedReply> {
+    const key = JSON.stringify(what);
+    if (this.cache.enabled) {
+      const hit = this.cache.get(accountId, await repo.accountVersion(this.pool, accountId), key);
+      if (hit) return hit;
+    }
+    return withReadSnapshot(this.pool, async (c) => {
+      const version = await repo.accountVersion(c, accountId);
+      const reply = await render(c);
+      this.cache.set(accountId, version, key, reply);
+      return reply;
+    });
+  }
+
+  /** A write: the account's version is bumped last, inside the same transaction, so cached reads end with its commit. */
+  private write<T>(accountId: string, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+    return withTransaction(this.pool, async (c) => {
+      const result = await fn(c);
+      await repo.bumpAccountVersion(c, accountId);
+      return result;
+    });
+  }
+
+  async create(caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
     const type = knownType(typeName);
     assertWriter(caller);
     if (bindingErrors) await this.rejectWithParameterErrors(caller, type, body, bindingErrors);
     const events: EntityChangedEvent[] = [];
-    const result = await withTransaction(this.pool, async (c) => {
+    const result = await this.write(caller.accountId, async (c) => {
       const sets = await loadParameterSets(c, caller.accountId);
       const parents = await resolveParents(c, caller.accountId, type, parentIds, true);
       await checkEventCarEntry(c, caller.accountId, type, parents);
@@ -109,18 +140,18 @@ export class EntityStore {
 
       if (body.CopyAll && source) events.push(...(await copyDescendants(c, caller.accountId, source.id, row.id, now)));
       const [entity] = await renderRows(c, caller.accountId, [row], parseProjection(type, undefined, sets), sets);
-      return { entity: entity as EntityJson, lastModifiedTime: now.toISOString() };
+      return entityReply(entity as EntityJson, now);
     });
     await this.publish(events);
     return result;
   }
 
-  async update(caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<EntityResult> {
+  async update(caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
     const type = knownType(typeName);
     assertWriter(caller);
     if (bindingErrors) await this.rejectWithParameterErrors(caller, type, body, bindingErrors);
     const events: EntityChangedEvent[] = [];
-    const result = await withTransaction(this.pool, async (c) => {
+    const result = await this.write(caller.accountId, async (c) => {
       const row = await repo.findById(c, caller.accountId, type.plural, id, true);
       if (!row) throw notFound(type, id);
       if (body.LastModifiedTimeMaxAllowedValue) {
@@ -145,7 +176,7 @@ export class EntityStore {
       const updated = { ...row, parameters, modified_at: modifiedAt };
       events.unshift(changed('updated', updated, type, changedNames(row.parameters, parameters)));
       const [entity] = await renderRows(c, caller.accountId, [updated], parseProjection(type, undefined, sets), sets);
-      return { entity: entity as EntityJson, lastModifiedTime: modifiedAt.toISOString() };
+      return entityReply(entity as EntityJson, modifiedAt);
     });
     await this.publish(events);
     return result;
@@ -167,7 +198,7 @@ export class EntityStore {
   async delete(caller: CallerContext, typeName: string, id: string): Promise<void> {
     const type = knownType(typeName);
     assertWriter(caller);
-    const row = await withTransaction(this.pool, async (c) => {
+    const row = await this.write(caller.accountId, async (c) => {
       const found = await repo.findById(c, caller.accountId, type.plural, id, true);
       if (!found) throw notFound(type, id);
       await repo.delete(c, found.id);
@@ -175,6 +206,14 @@ export class EntityStore {
     });
     await this.publish([changed('deleted', row, type, [])]);
   }
+}
+
+function encode(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value));
+}
+
+function entityReply(entity: EntityJson, modifiedAt: Date): RenderedReply {
+  return { json: encode(entity), lastModifiedTime: modifiedAt.toISOString(), entityId: entity.Id as string };
 }
 
 function knownType(plural: string): EntityTypeDef {

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import type { CallerContext } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
+import { ReadCache } from '../../src/domain/read-cache';
 
 // The read model loads nested data one query per projection node: the count must not grow with the rows.
 let db: TestDatabase;
@@ -73,14 +74,16 @@ async function seedRunSheet(accountId: string, laps: number): Promise<string> {
 
 async function countedRead(store: EntityStore, caller: CallerContext, id: string) {
   statements = 0;
-  const { entity } = await store.get(caller, 'RunSheets', id, ['Laps.LapTime', 'Laps.LapSectors.*']);
-  return { entity, queries: statements };
+  const reply = await store.get(caller, 'RunSheets', id, ['Laps.LapTime', 'Laps.LapSectors.*']);
+  return { entity: JSON.parse(reply.json.toString('utf8')) as Record<string, unknown>, queries: statements };
 }
+
+const newCaller = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'admin' });
 
 describe('EntityStore.get RunSheets with Laps.LapTime,Laps.LapSectors.*', () => {
   test('when the run sheet has 300 laps of 3 sectors, then it takes as many queries as with 10 laps, and few', async () => {
     const store = new EntityStore(pool, async () => undefined);
-    const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'admin' };
+    const caller = newCaller();
     const small = await countedRead(store, caller, await seedRunSheet(caller.accountId, 10));
     const large = await countedRead(store, caller, await seedRunSheet(caller.accountId, 300));
 
@@ -91,6 +94,35 @@ describe('EntityStore.get RunSheets with Laps.LapTime,Laps.LapSectors.*', () => 
     expect((small.entity['Laps'] as unknown[]).length).toBe(10);
 
     expect(large.queries).toBe(small.queries);
-    expect(large.queries).toBeLessThanOrEqual(4);
+    // Four that read entities (parameter definitions, the run sheet, its laps, their sectors), plus the snapshot's
+    // BEGIN and COMMIT and the account's version.
+    expect(large.queries).toBeLessThanOrEqual(7);
+  });
+
+  test('when the account was not written since the last read, then the next read is answered with one query', async () => {
+    const store = new EntityStore(pool, async () => undefined, new ReadCache(16 * 1024 * 1024));
+    const caller = newCaller();
+    const id = await seedRunSheet(caller.accountId, 300);
+
+    const first = await countedRead(store, caller, id);
+    const second = await countedRead(store, caller, id);
+
+    expect(second.entity).toEqual(first.entity);
+    expect((second.entity['Laps'] as unknown[]).length).toBe(300);
+    expect(second.queries).toBe(1);
+  });
+
+  test('when the account was written since the last read, then the next read renders again and shows the write', async () => {
+    const store = new EntityStore(pool, async () => undefined, new ReadCache(16 * 1024 * 1024));
+    const caller = newCaller();
+    const id = await seedRunSheet(caller.accountId, 10);
+    const before = await countedRead(store, caller, id);
+    const lap = (before.entity['Laps'] as { Id: string }[])[9] as { Id: string };
+
+    await store.update(caller, 'Laps', lap.Id, { ParameterUpdates: [{ Name: 'LapTime', Value: '88.5' }] });
+    const after = await countedRead(store, caller, id);
+
+    expect((after.entity['Laps'] as { Parameters: Record<string, unknown> }[])[9]?.Parameters).toEqual({ LapTime: 88.5 });
+    expect(after.queries).toBeGreaterThan(1);
   });
 });

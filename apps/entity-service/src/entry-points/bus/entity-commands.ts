@@ -1,14 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { z } from 'zod';
-import type { BusRequest, RequestHandler } from '@pitwall/bus';
+import { EncodedJson, type BusRequest, type RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, fieldErrors } from '@pitwall/contracts';
-import type { EntityStore } from '../../domain/entity-store';
+import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, fieldErrors } from '@pitwall/contracts';
+import type { EntityStore, RenderedReply } from '../../domain/entity-store';
 
 function parse<S extends z.ZodType>(schema: S, request: BusRequest): z.infer<S> {
   const result = schema.safeParse(request.payload);
   if (!result.success) throw AppError.badRequest(`The ${request.type} message is not valid`, fieldErrors(result.error));
   return result.data;
+}
+
+/** The rendered JSON goes out as it is: the gateway forwards the bytes without parsing them. */
+function encoded(reply: RenderedReply): EncodedJson {
+  const headers: Record<string, string> = {};
+  if (reply.lastModifiedTime) headers[ENTITY_REPLY_HEADERS.lastModifiedTime] = reply.lastModifiedTime;
+  if (reply.entityId) headers[ENTITY_REPLY_HEADERS.entityId] = reply.entityId;
+  return new EncodedJson(reply.json, headers);
 }
 
 /** The request id of the command being handled, for what it causes later in the same flow (its events). */
@@ -20,23 +28,23 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
     ping: async () => 'pong',
     [ENTITY_COMMANDS.get]: async (r) => {
       const m = parse(EntityGet, r);
-      return store.get(m.caller, m.type, m.id.toLowerCase(), m.include);
+      return encoded(await store.get(m.caller, m.type, m.id.toLowerCase(), m.include));
     },
     [ENTITY_COMMANDS.list]: async (r) => {
       const m = parse(EntityList, r);
-      return store.list(m.caller, m.type, m.parentIds, m.include);
+      return encoded(await store.list(m.caller, m.type, m.parentIds, m.include));
     },
     [ENTITY_COMMANDS.search]: async (r) => {
       const m = parse(EntitySearch, r);
-      return store.search(m.caller, m.type, m.body, m.include);
+      return encoded(await store.search(m.caller, m.type, m.body, m.include));
     },
     [ENTITY_COMMANDS.create]: async (r) => {
       const m = parse(EntityCreate, r);
-      return store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors);
+      return encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors));
     },
     [ENTITY_COMMANDS.update]: async (r) => {
       const m = parse(EntityUpdate, r);
-      return store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors);
+      return encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors));
     },
     [ENTITY_COMMANDS.delete]: async (r) => {
       const m = parse(EntityDelete, r);

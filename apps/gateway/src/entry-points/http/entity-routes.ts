@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from 'express';
-import type { Bus } from '@pitwall/bus';
+import type { Bus, EncodedJson } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
-import { CreateModel, ENTITY_COMMANDS, ENTITY_TYPES, SERVICES, SearchBody, UpdateModel, type EntityReply, type EntityTypeDef } from '@pitwall/contracts';
+import { CreateModel, ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, ENTITY_TYPES, SERVICES, SearchBody, UpdateModel, type EntityTypeDef } from '@pitwall/contracts';
 import { callerContext } from '../../domain/caller';
 import { requireMember } from './authentication';
 import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody, requireGuid } from './binding';
@@ -11,12 +11,14 @@ const INCLUDE = 'parametersToInclude';
 /** The standard operations of wire.md §3 for every registry type, forwarded to the entity-service. */
 export function entityRoutes(bus: Bus): express.Router {
   const router = express.Router();
-  const call = <R>(req: Request, type: string, payload: Record<string, unknown>) =>
-    bus.request<R>(SERVICES.entity, type, { caller: callerContext(req.caller), ...payload }, { headers: { requestId: req.requestId } });
+  // Replies come back as the response body's JSON bytes: passed on as they are, never parsed and re-serialised.
+  const call = (req: Request, type: string, payload: Record<string, unknown>) =>
+    bus.requestEncoded(SERVICES.entity, type, { caller: callerContext(req.caller), ...payload }, { headers: { requestId: req.requestId } });
 
-  const sendEntity = (res: Response, status: number, reply: EntityReply) => {
-    res.setHeader('X-Last-Modified-Time', reply.lastModifiedTime);
-    res.status(status).json(reply.entity);
+  const send = (res: Response, status: number, reply: EncodedJson) => {
+    const modified = reply.headers[ENTITY_REPLY_HEADERS.lastModifiedTime];
+    if (modified) res.setHeader('X-Last-Modified-Time', modified);
+    res.status(status).type('application/json').send(reply.json);
   };
 
   for (const type of ENTITY_TYPES) {
@@ -30,7 +32,7 @@ export function entityRoutes(bus: Bus): express.Router {
       const search = async (req: Request, res: Response) => {
         const query = bindQuery(req, [INCLUDE]);
         const body = bindBody(SearchBody, req, objectBody(req));
-        res.json(await call(req, ENTITY_COMMANDS.search, { type: type.plural, body, include: includeList(query[INCLUDE]) }));
+        send(res, 200, await call(req, ENTITY_COMMANDS.search, { type: type.plural, body, include: includeList(query[INCLUDE]) }));
       };
       r.get('/Search', requireMember('account'), search);
       r.post('/Search', requireMember('account'), search);
@@ -44,13 +46,13 @@ export function entityRoutes(bus: Bus): express.Router {
     r.get('/:id', requireMember('entity'), async (req, res) => {
       const id = requireGuid('id', req.params['id'] as string);
       const query = bindQuery(req, [INCLUDE]);
-      sendEntity(res, 200, await call<EntityReply>(req, ENTITY_COMMANDS.get, { type: type.plural, id, include: includeList(query[INCLUDE]) }));
+      send(res, 200, await call(req, ENTITY_COMMANDS.get, { type: type.plural, id, include: includeList(query[INCLUDE]) }));
     });
 
     r.get('/', requireMember(type.parents.length ? 'entity' : 'account'), async (req, res) => {
       const query = bindQuery(req, [INCLUDE, ...parentKeys]);
       const parentIds = pickParents(type, query);
-      res.json(await call(req, ENTITY_COMMANDS.list, { type: type.plural, parentIds, include: includeList(query[INCLUDE]) }));
+      send(res, 200, await call(req, ENTITY_COMMANDS.list, { type: type.plural, parentIds, include: includeList(query[INCLUDE]) }));
     });
 
     r.post('/', requireMember(type.parents.length ? 'entity' : 'account', true), async (req, res) => {
@@ -58,16 +60,17 @@ export function entityRoutes(bus: Bus): express.Router {
       const { parents: bodyParents, rest } = splitParentKeys(type, objectBody(req));
       const { value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(CreateModel, req, rest);
       const parentIds = { ...pickParents(type, bodyParents), ...pickParents(type, query) };
-      const reply = await call<EntityReply>(req, ENTITY_COMMANDS.create, { type: type.plural, parentIds, body, bindingErrors });
-      res.setHeader('Location', `${base}/${reply.entity.Id as string}`);
-      sendEntity(res, 201, reply);
+      const reply = await call(req, ENTITY_COMMANDS.create, { type: type.plural, parentIds, body, bindingErrors });
+      const id = reply.headers[ENTITY_REPLY_HEADERS.entityId];
+      if (id) res.setHeader('Location', `${base}/${id}`);
+      send(res, 201, reply);
     });
 
     r.put('/:id', requireMember('entity', true), async (req, res) => {
       const id = requireGuid('id', req.params['id'] as string);
       bindQuery(req, []);
       const { value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(UpdateModel, req, objectBody(req));
-      sendEntity(res, 200, await call<EntityReply>(req, ENTITY_COMMANDS.update, { type: type.plural, id, body, bindingErrors }));
+      send(res, 200, await call(req, ENTITY_COMMANDS.update, { type: type.plural, id, body, bindingErrors }));
     });
 
     r.delete('/:id', requireMember('entity', true), async (req, res) => {
