@@ -419,6 +419,8 @@ async function copyDescendants(c: PoolClient, accountId: string, fromId: string,
     const type = entityType(row.type);
     if (type) events.push(changed('created', row, type, Object.keys(row.parameters)));
   }
+  // The attached files of the source and of every copied descendant go with the copy.
+  await repo.copyAttachedFiles(c, accountId, [...idMap], now);
   return events;
 }
 

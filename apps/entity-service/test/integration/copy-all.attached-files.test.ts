@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import pino from 'pino';
+import { createPool, migrate } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import type { CallerContext } from '@pitwall/contracts';
+import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { EntityStore } from '../../src/domain/entity-store';
+
+// No upload endpoint exists yet, so the files are stored with SQL as an upload would leave them.
+let db: TestDatabase;
+let pool: pg.Pool;
+let store: EntityStore;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: pino({ level: 'silent' }) });
+  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: pino({ level: 'silent' }) });
+  store = new EntityStore(pool, async () => undefined);
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+const admin = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'admin' });
+const json = (reply: { json: Buffer }) => JSON.parse(reply.json.toString('utf8'));
+const named = (name: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: name }] });
+
+async function attach(caller: CallerContext, entityId: string, fileName: string, createdTime: string, bytes: string): Promise<string> {
+  const id = randomUUID();
+  await pool.query(
+    `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, group_name, use_compression, state, file_size, created_time, modified_at)
+     VALUES ($1, $2, $3, $4, $5, 'DataFile', false, 2, $6, $7, now())`,
+    [id, caller.accountId, entityId, caller.userId, fileName, Buffer.byteLength(bytes), createdTime],
+  );
+  await pool.query(`INSERT INTO entity.attached_file_blobs (attached_file_id, data) VALUES ($1, $2)`, [id, Buffer.from(bytes)]);
+  return id;
+}
+
+async function storedBytes(fileIds: string[]): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string; data: Buffer }>(`SELECT attached_file_id AS id, data FROM entity.attached_file_blobs WHERE attached_file_id = ANY($1::uuid[])`, [fileIds]);
+  const byId = new Map(rows.map((r) => [r.id, r.data.toString('utf8')]));
+  return fileIds.map((id) => byId.get(id) ?? '(none)');
+}
+
+describe('create with CopyAll', () => {
+  test('when the source and its children have attached files, then the copy gets its own copies, in the same order', async () => {
+    const caller = admin();
+    const championship = json(await store.create(caller, 'Championships', {}, named('Series')));
+    const event = json(await store.create(caller, 'Events', { championshipId: championship.Id }, named('Monza')));
+    // Per-lap files of one dataset: read in creation order, which the copy must keep.
+    const lap2 = await attach(caller, event.Id, 'lap2.ld', '2026-04-12T14:10:00.000Z', 'bytes of lap 2');
+    const lap1 = await attach(caller, event.Id, 'lap1.ld', '2026-04-12T14:05:00.000Z', 'bytes of lap 1');
+    await attach(caller, championship.Id, 'regulations.pdf', '2026-01-01T00:00:00.000Z', 'rules');
+
+    const copy = json(await store.create(caller, 'Championships', {}, { CopyFromId: championship.Id, CopyAll: true, ParameterUpdates: [] }));
+    const read = json(await store.get(caller, 'Championships', copy.Id, ['AttachedFiles.*', 'Events.AttachedFiles.FileName']));
+
+    expect(read.AttachedFiles.map((f: { Parameters: { FileName: string } }) => f.Parameters.FileName)).toEqual(['regulations.pdf']);
+    expect(read.AttachedFiles[0].Parameters).toMatchObject({ FileSize: 5, ServerAttachedFileState: 2, AttachedFileGroupName: 'DataFile', CreatedTime: '2026-01-01T00:00:00.000Z' });
+    const copiedEvent = read.Events[0];
+    expect(copiedEvent.Id).not.toBe(event.Id);
+    expect(copiedEvent.AttachedFiles.map((f: { Parameters: { FileName: string } }) => f.Parameters.FileName)).toEqual(['lap1.ld', 'lap2.ld']);
+    const copiedIds = copiedEvent.AttachedFiles.map((f: { Id: string }) => f.Id);
+    expect(copiedIds).not.toContain(lap1);
+    expect(copiedIds).not.toContain(lap2);
+    expect(await storedBytes(copiedIds)).toEqual(['bytes of lap 1', 'bytes of lap 2']);
+  });
+
+  test('when the source is deleted after the copy, then the copy keeps its files and their bytes', async () => {
+    const caller = admin();
+    const car = json(await store.create(caller, 'Cars', {}, named('Car 7')));
+    await attach(caller, car.Id, 'chassis.pdf', '2026-02-01T00:00:00.000Z', 'drawing');
+    const copy = json(await store.create(caller, 'Cars', {}, { CopyFromId: car.Id, CopyAll: true, ParameterUpdates: [] }));
+
+    await store.delete(caller, 'Cars', car.Id);
+    const read = json(await store.get(caller, 'Cars', copy.Id, ['AttachedFiles.*']));
+
+    expect(read.AttachedFiles).toHaveLength(1);
+    expect(await storedBytes([read.AttachedFiles[0].Id])).toEqual(['drawing']);
+  });
+
+  test('when CopyAll is false, then the files stay with the source', async () => {
+    const caller = admin();
+    const car = json(await store.create(caller, 'Cars', {}, named('Car 8')));
+    await attach(caller, car.Id, 'chassis.pdf', '2026-02-01T00:00:00.000Z', 'drawing');
+
+    const copy = json(await store.create(caller, 'Cars', {}, { CopyFromId: car.Id, CopyAll: false, ParameterUpdates: [] }));
+
+    expect(json(await store.get(caller, 'Cars', copy.Id, ['AttachedFiles.*'])).AttachedFiles).toEqual([]);
+    expect(json(await store.get(caller, 'Cars', car.Id, ['AttachedFiles.*'])).AttachedFiles).toHaveLength(1);
+  });
+});
