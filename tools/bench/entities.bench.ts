@@ -4,12 +4,30 @@
 // Everything is seeded through the API with 16 requests in flight. BENCH_DURATION (s, default 10).
 // After seeding, ANALYZE entity.entities (what autovacuum does after a bulk load; this machine's PostgreSQL runs
 // with autovacuum off). BENCH_ANALYZE=0 skips it, to see the plans on stale statistics.
+// Each read is measured three ways in one run: with the entity-service's read cache (the default), with the cache
+// while the account is written 10 times a second (each write retires the account's cached replies), and with the
+// cache off (READ_CACHE_MB=0: the entity-service restarted on the same database), and the ratios are printed.
 // BENCH_PROFILE=1 writes V8 CPU profiles of the apps and prints the top self-time functions of the gateway and the
-// entity-service during each loaded read.
+// entity-service during each loaded read. Every loaded read also prints the CPU each process spent per request (/proc).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cpuProfileEnv, inParallel, load, nowMicros, printProfile, printSummary, startBenchStack, summarise, type AutocannonOptions, type BenchStack, type LoadSummary, type Window } from './stack-fixture';
+import {
+  cpuProfileEnv,
+  cpuSnapshot,
+  inParallel,
+  load,
+  nowMicros,
+  printCpuPerRequest,
+  printProfile,
+  printSummary,
+  startBenchStack,
+  summarise,
+  type AutocannonOptions,
+  type BenchStack,
+  type LoadSummary,
+  type Window,
+} from './stack-fixture';
 
 const LAPS = 300;
 const SECTORS = 3;
@@ -22,8 +40,11 @@ const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
 const WARMUP_S = 3;
 const FLOOR_P50_MS = 25;
 const PROFILE = process.env['BENCH_PROFILE'] === '1';
+const WRITES_PER_S = 10;
 // Experiment: ANALYZE after seeding, as autovacuum would eventually, to see the search with fresh planner statistics.
 const ANALYZE_AFTER_SEED = process.env['BENCH_ANALYZE'] !== '0';
+// BENCH_READS=runsheet or =search runs one of the two reads (default both); seeding the tyres takes about two minutes.
+const READS = new Set((process.env['BENCH_READS'] ?? 'runsheet,search').split(',').map((r) => r.trim()));
 
 async function seedRunSheet(stack: BenchStack): Promise<{ runSheetId: string; lapCount: number }> {
   const championshipId = await stack.create('Championships', {}, { Name: 'Bench championship' });
@@ -70,16 +91,69 @@ async function seedTyres(stack: BenchStack): Promise<{ eventId: string; carId: s
   return { eventId: eventIds[0] as string, carId: carIds[0] as string };
 }
 
-async function measure(label: string, opts: AutocannonOptions): Promise<{ loaded: LoadSummary; single: LoadSummary; window: Window }> {
+interface Measured {
+  loaded: LoadSummary;
+  single: LoadSummary;
+  window: Window;
+  pids: Record<string, number | undefined>;
+}
+
+async function measure(stack: BenchStack, label: string, opts: AutocannonOptions): Promise<Measured> {
   await load({ ...opts, connections: CONNECTIONS, duration: WARMUP_S });
   const from = nowMicros();
-  const loaded = summarise(`${label}, ${CONNECTIONS} conn`, await load({ ...opts, connections: CONNECTIONS, duration: DURATION_S }));
+  const cpuBefore = cpuSnapshot(stack);
+  const result = await load({ ...opts, connections: CONNECTIONS, duration: DURATION_S });
+  const cpuAfter = cpuSnapshot(stack);
+  const loaded = summarise(`${label}, ${CONNECTIONS} conn`, result);
   const window: Window = [from, nowMicros()];
   printSummary(loaded);
+  printCpuPerRequest(`${CONNECTIONS} connections`, cpuBefore, cpuAfter, result['2xx']);
   // One connection: the latency of a request when nothing else is queued behind it.
   const single = summarise(`${label}, 1 conn`, await load({ ...opts, connections: 1, duration: Math.max(3, Math.round(DURATION_S / 2)) }));
   printSummary(single);
-  return { loaded, single, window };
+  return { loaded, single, window, pids: Object.fromEntries(stack.procs.map((p) => [p.name, p.child.pid])) };
+}
+
+/** Updates one entity of the account `perSecond` times a second until stopped; returns the writes made. */
+function writeSteadily(stack: BenchStack, path: string, body: () => unknown, perSecond: number): { stop(): Promise<number> } {
+  let running = true;
+  let writes = 0;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const r = await stack.send('PUT', path, body());
+      if (r.status !== 200) throw new Error(`PUT ${path} answered ${r.status}`);
+      writes++;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 / perSecond - (performance.now() - started))));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return writes;
+    },
+  };
+}
+
+interface Scenario {
+  name: string;
+  cached: Measured;
+  written: Measured;
+  cold: Measured;
+}
+
+/** The three ways of one read, then the entity-service back on its defaults. */
+async function scenarios(stack: BenchStack, name: string, opts: AutocannonOptions, write: { path: string; body: () => unknown }): Promise<Scenario> {
+  console.log(`\n${name}: autocannon, ${WARMUP_S} s warm-up then ${DURATION_S} s at ${CONNECTIONS} connections, then 1 connection`);
+  const cached = await measure(stack, `${name}, cached`, opts);
+  const writer = writeSteadily(stack, write.path, write.body, WRITES_PER_S);
+  const written = await measure(stack, `${name}, ${WRITES_PER_S} writes/s`, opts);
+  console.log(`  (${await writer.stop()} writes to the account during that run)`);
+  await stack.restartApp('entity-service', { READ_CACHE_MB: '0' });
+  const cold = await measure(stack, `${name}, cache off`, opts);
+  await stack.restartApp('entity-service', {});
+  return { name, cached, written, cold };
 }
 
 /**
@@ -117,48 +191,66 @@ async function main(): Promise<void> {
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     throw err;
   });
-  const pids = Object.fromEntries(stack.procs.map((p) => [p.name, p.child.pid]));
-  const windows: [string, Window][] = [];
+  const results: Scenario[] = [];
   try {
-    const { runSheetId } = await seedRunSheet(stack);
-    const include = 'Laps.LapTime,Laps.LapSectors.*';
-    const runSheetPath = `/RunSheets/${runSheetId}?parametersToInclude=${encodeURIComponent(include)}`;
-    const check = await stack.send('GET', runSheetPath);
-    const laps = check.body?.Laps ?? [];
-    const sectors = laps.reduce((n: number, l: { LapSectors?: unknown[] }) => n + (l.LapSectors?.length ?? 0), 0);
-    if (check.status !== 200 || laps.length !== LAPS || sectors !== LAPS * SECTORS) throw new Error(`run sheet read: ${check.status}, ${laps.length} laps, ${sectors} sectors`);
-
-    const pair = await seedTyres(stack);
-    if (ANALYZE_AFTER_SEED) {
-      await stack.pool.query('ANALYZE entity.entities');
-      console.log('ANALYZE entity.entities ran after seeding (BENCH_ANALYZE=0 skips it)');
+    if (READS.has('runsheet')) {
+      const { runSheetId } = await seedRunSheet(stack);
+      const include = 'Laps.LapTime,Laps.LapSectors.*';
+      const runSheetPath = `/RunSheets/${runSheetId}?parametersToInclude=${encodeURIComponent(include)}`;
+      const check = await stack.send('GET', runSheetPath);
+      const laps = check.body?.Laps ?? [];
+      const sectors = laps.reduce((n: number, l: { LapSectors?: unknown[] }) => n + (l.LapSectors?.length ?? 0), 0);
+      if (check.status !== 200 || laps.length !== LAPS || sectors !== LAPS * SECTORS) throw new Error(`run sheet read: ${check.status}, ${laps.length} laps, ${sectors} sectors`);
+      // Live timing: the last lap's time is corrected again and again.
+      const lastLap = `/Laps/${laps[LAPS - 1].Id as string}`;
+      const lapTime = () => ({ ParameterUpdates: [{ Name: 'LapTime', Value: (100 + Math.random() * 5).toFixed(3) }] });
+      results.push(await scenarios(stack, `GET run sheet (${LAPS} laps, ${sectors} sectors)`, { url: `${stack.baseUrl}${runSheetPath}`, headers: stack.headers }, { path: lastLap, body: lapTime }));
     }
-    const searchBody = JSON.stringify({ AssociatedModelSearchMode: 4, EventId: pair.eventId, CarId: pair.carId });
-    const found = await stack.send('POST', '/Tyres/Search', JSON.parse(searchBody));
-    if (found.status !== 200 || found.body.length !== TYRES / (EVENTS * CARS)) throw new Error(`tyre search: ${found.status}, ${found.body?.length} tyres`);
-
-    console.log(`\nautocannon, ${WARMUP_S} s warm-up then ${DURATION_S} s at ${CONNECTIONS} connections, then 1 connection:`);
-    const runSheet = await measure(`GET run sheet (${LAPS} laps, ${sectors} sectors)`, { url: `${stack.baseUrl}${runSheetPath}`, headers: stack.headers });
-    const search = await measure(`POST /Tyres/Search mode 4 (${found.body.length} of ${TYRES})`, {
-      url: `${stack.baseUrl}/Tyres/Search`,
-      method: 'POST',
-      headers: stack.headers,
-      body: searchBody,
-    });
-    windows.push(['run sheet read', runSheet.window], ['tyre search', search.window]);
-    await explainSearch(stack, pair);
-    for (const [name, r] of [['run sheet', runSheet], ['tyre search', search]] as const) {
-      const clean = r.loaded.errors === 0 && r.loaded.non2xx === 0;
-      console.log(`${name}: p50 ${r.loaded.p50} ms at ${CONNECTIONS} connections (floor < ${FLOOR_P50_MS} ms): ${r.loaded.p50 < FLOOR_P50_MS && clean ? 'PASS' : 'FAIL'}`);
+    if (READS.has('search')) {
+      const pair = await seedTyres(stack);
+      if (ANALYZE_AFTER_SEED) {
+        await stack.pool.query('ANALYZE entity.entities');
+        console.log('ANALYZE entity.entities ran after seeding (BENCH_ANALYZE=0 skips it)');
+      }
+      const searchBody = JSON.stringify({ AssociatedModelSearchMode: 4, EventId: pair.eventId, CarId: pair.carId });
+      const found = await stack.send('POST', '/Tyres/Search', JSON.parse(searchBody));
+      if (found.status !== 200 || found.body.length !== TYRES / (EVENTS * CARS)) throw new Error(`tyre search: ${found.status}, ${found.body?.length} tyres`);
+      const tyre = `/Tyres/${found.body[0].Id as string}`;
+      const rename = () => ({ ParameterUpdates: [{ Name: 'Name', Value: `Set ${Math.floor(Math.random() * 1000)} FL` }] });
+      results.push(
+        await scenarios(
+          stack,
+          `POST /Tyres/Search mode 4 (${found.body.length} of ${TYRES})`,
+          { url: `${stack.baseUrl}/Tyres/Search`, method: 'POST', headers: stack.headers, body: searchBody },
+          { path: tyre, body: rename },
+        ),
+      );
+      await explainSearch(stack, pair);
+    }
+    console.log('');
+    for (const r of results) {
+      const line = (m: Measured) => `${m.loaded.reqPerSec.toFixed(0)} req/s, p50 ${m.loaded.p50} ms, p99 ${m.loaded.p99} ms`;
+      console.log(`${r.name} at ${CONNECTIONS} connections:`);
+      console.log(`  cached ${line(r.cached)} | ${WRITES_PER_S} writes/s ${line(r.written)} | cache off ${line(r.cold)}`);
+      console.log(
+        `  throughput cached / cache off ${(r.cached.loaded.reqPerSec / r.cold.loaded.reqPerSec).toFixed(1)}x, ` +
+          `with ${WRITES_PER_S} writes/s / cache off ${(r.written.loaded.reqPerSec / r.cold.loaded.reqPerSec).toFixed(1)}x`,
+      );
+      for (const [how, m] of [['cached', r.cached], [`${WRITES_PER_S} writes/s`, r.written], ['cache off', r.cold]] as const) {
+        const clean = m.loaded.errors === 0 && m.loaded.non2xx === 0;
+        console.log(`  ${how}: p50 ${m.loaded.p50} ms (floor < ${FLOOR_P50_MS} ms): ${m.loaded.p50 < FLOOR_P50_MS && clean ? 'PASS' : 'FAIL'}`);
+      }
     }
   } finally {
     await stack.stop();
   }
   if (profileDir) {
-    for (const [label, window] of windows) {
-      console.log(`\nCPU profiles during the loaded ${label} (${CONNECTIONS} connections):`);
-      printProfile('gateway self time', profileDir, pids['gateway'], 12, window);
-      printProfile('entity-service self time', profileDir, pids['entity-service'], 12, window);
+    for (const r of results) {
+      for (const [how, m] of [['cached', r.cached], [`${WRITES_PER_S} writes/s`, r.written], ['cache off', r.cold]] as const) {
+        console.log(`\nCPU profiles during ${r.name}, ${how} (${CONNECTIONS} connections):`);
+        printProfile('gateway self time', profileDir, m.pids['gateway'], 12, m.window);
+        printProfile('entity-service self time', profileDir, m.pids['entity-service'], 12, m.window);
+      }
     }
     rmSync(profileDir, { recursive: true, force: true });
   }

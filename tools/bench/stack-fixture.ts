@@ -19,12 +19,13 @@ interface StackProc {
 }
 interface Stack {
   baseUrl: string;
+  port: number;
   procs: StackProc[];
   stop(): Promise<{ name: string; exitCode: number | null; signal: string | null }[]>;
 }
 // tools/stack.cjs is plain CommonJS beside this folder; the bundle keeps the require relative to the repo root.
 const { startStack, deleteBusTopology } = require(path.join(process.cwd(), 'tools', 'stack.cjs')) as {
-  startStack(options: { env: Record<string, string>; readyTimeoutMs?: number }): Promise<Stack>;
+  startStack(options: { env: Record<string, string>; readyTimeoutMs?: number; apps?: string[]; port?: number }): Promise<Stack>;
   deleteBusTopology(amqpUrl: string, busPrefix: string): Promise<void>;
 };
 
@@ -114,6 +115,8 @@ export interface BenchStack {
   send(method: string, path: string, body?: unknown): Promise<Answer>;
   /** Creates and returns the entity's id; throws on anything but 201. */
   create(plural: string, parentIds: Record<string, string>, parameters: Record<string, string>): Promise<string>;
+  /** Stops one app and starts it again with `env` added to the stack's, on the same database, bus and account. */
+  restartApp(name: string, env: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -169,7 +172,21 @@ export async function startBenchStack(options: { env?: Record<string, string> } 
       if (r.status !== 201) throw new Error(`POST /${plural} answered ${r.status}: ${JSON.stringify(r.body)}`);
       return r.body.Id as string;
     };
-    return { baseUrl: stack.baseUrl, prefix, databaseUrl: db.url, auth, pool, accountId: account.id, userId: user.id, apiKey, headers, procs: stack.procs, send, create, stop: cleanup };
+    const restartApp = async (name: string, extraEnv: Record<string, string>) => {
+      const index = stack.procs.findIndex((p) => p.name === name);
+      const old = stack.procs[index];
+      if (!old) throw new Error(`no app ${name} in the stack`);
+      await new Promise((resolve) => {
+        if (old.child.exitCode !== null || old.child.signalCode !== null) return resolve(null);
+        old.child.once('exit', resolve);
+        old.child.kill('SIGTERM');
+      });
+      // Ready once the gateway's readiness check reaches the new instance; its process joins the stack's list, so
+      // the stack's stop() stops it.
+      const started = await startStack({ env: { ...env, ...extraEnv }, apps: [name], port: stack.port, readyTimeoutMs: 60_000 });
+      stack.procs[index] = started.procs[0] as StackProc;
+    };
+    return { baseUrl: stack.baseUrl, prefix, databaseUrl: db.url, auth, pool, accountId: account.id, userId: user.id, apiKey, headers, procs: stack.procs, send, create, restartApp, stop: cleanup };
   } catch (err) {
     await cleanup();
     throw err;
@@ -319,4 +336,60 @@ export function printProfile(title: string, dir: string, pid: number | undefined
   console.log(`\n${title} (pid ${pid}): busy ${(p.busyMs / 1000).toFixed(1)} s of ${(p.totalMs / 1000).toFixed(1)} s profiled`);
   console.log('  by area: ' + selfTimeByArea(dir, pid, window).slice(0, 8).map((a) => `${a.area} ${(a.share * 100).toFixed(0)}%`).join(', '));
   for (const r of p.rows) console.log(`  ${(r.share * 100).toFixed(1).padStart(5)}%  ${r.ms.toFixed(0).padStart(6)} ms  ${r.name}`);
+}
+
+// --- CPU accounting from /proc: where a loaded run's CPU went, per process, in ms per request.
+
+const CLOCK_TICKS_PER_S = 100; // USER_HZ on Linux
+
+/** utime + stime of one process in ms, or undefined when it is gone. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pids of every process whose command name is `comm` (PostgreSQL backends, RabbitMQ's beam.smp, redis-server). */
+function pidsNamed(comm: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === comm) out.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
+export type CpuSnapshot = Map<string, number>;
+
+/**
+ * CPU used so far by each app of the stack, by all PostgreSQL, RabbitMQ and Redis processes, and by this process
+ * (autocannon runs here). PostgreSQL backends that start or end between two snapshots are not counted whole, so
+ * compare snapshots around a steady load on persistent connections (what the apps' pools hold).
+ */
+export function cpuSnapshot(stack: { procs: StackProc[] }): CpuSnapshot {
+  const snap: CpuSnapshot = new Map();
+  for (const p of stack.procs) if (p.child.pid !== undefined) snap.set(p.name, processCpuMs(p.child.pid) ?? 0);
+  for (const [label, comm] of [['postgresql', 'postgres'], ['rabbitmq', 'beam.smp'], ['redis', 'redis-server']] as const) {
+    snap.set(label, pidsNamed(comm).reduce((sum, pid) => sum + (processCpuMs(pid) ?? 0), 0));
+  }
+  const self = process.cpuUsage();
+  snap.set('bench (autocannon)', (self.user + self.system) / 1000);
+  return snap;
+}
+
+/** Prints the CPU each process spent per completed request between two snapshots, and the total. */
+export function printCpuPerRequest(label: string, before: CpuSnapshot, after: CpuSnapshot, requests: number): void {
+  if (requests <= 0) return;
+  const rows = [...after.entries()].map(([name, ms]) => ({ name, ms: (ms - (before.get(name) ?? 0)) / requests })).filter((r) => r.ms >= 0.005);
+  const total = rows.reduce((sum, r) => sum + r.ms, 0);
+  rows.sort((a, b) => b.ms - a.ms);
+  console.log(`CPU per request, ${label}: ${total.toFixed(2)} ms in all — ` + rows.map((r) => `${r.name} ${r.ms.toFixed(2)} (${((r.ms / total) * 100).toFixed(0)}%)`).join(', '));
 }
