@@ -3,6 +3,7 @@ import type { Bus } from '@pitwall/bus';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { hostService, runMain, type ServiceHandle } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
+import { EventOutbox } from './data-access/event-outbox';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
@@ -24,16 +25,15 @@ export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus 
     shared,
     build: async ({ bus, pool, logger, config }) => {
       if (!pool) throw new Error('entity-service needs its database');
-      // The write is committed when this runs: a publish failure is logged, never turned into an error for the caller.
-      const store = new EntityStore(pool, async (events) => {
-        for (const e of events) {
-          const requestId = commandContext.getStore()?.requestId;
-          await bus.publish(EXCHANGES.entityEvents, `entity.${e.entityType}.${e.action}`, e, requestId ? { requestId } : {}).catch((err: unknown) => {
-            logger.error({ err, event: e }, 'entity event not published');
-          });
-        }
-      }, new ReadCache(config.READ_CACHE_MB * 1024 * 1024));
-      return { handler: entityCommands(store, logger) };
+      // Events are written with their write and published after its commit; what fails now is retried (outbox).
+      const outbox = new EventOutbox(pool, (routingKey, event, headers) => bus.publish(EXCHANGES.entityEvents, routingKey, event, headers), logger);
+      const requestHeaders = (): Record<string, string> => {
+        const requestId = commandContext.getStore()?.requestId;
+        return requestId ? { requestId } : {};
+      };
+      const store = new EntityStore(pool, outbox, new ReadCache(config.READ_CACHE_MB * 1024 * 1024), requestHeaders);
+      outbox.start();
+      return { handler: entityCommands(store, logger), stop: () => outbox.stop() };
     },
   });
 }

@@ -60,4 +60,18 @@ export const entityMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'event outbox',
+    // Entity events written in the transaction of their write, published after it commits and then deleted.
+    sql: `
+      CREATE TABLE entity.outbox (
+        id bigserial PRIMARY KEY,
+        routing_key text NOT NULL,
+        payload jsonb NOT NULL,
+        headers jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+    `,
+  },
 ];

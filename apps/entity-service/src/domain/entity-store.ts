@@ -25,18 +25,27 @@ import { parseProjection, type ParameterSets } from './projection';
 import { ReadCache, type RenderedReply } from './read-cache';
 import { renderRows } from './read-model';
 
-export type EventPublisher = (events: EntityChangedEvent[]) => Promise<void>;
 export type { RenderedReply };
+
+/** Where a write's events go: added in its transaction, sent once it committed (the entity-service's outbox). */
+export interface EntityEvents {
+  /** Adds the events inside the write's transaction; returns their ids. */
+  add(q: Queryable, events: EntityChangedEvent[], headers: Record<string, string>): Promise<string[]>;
+  /** Publishes committed events; never rejects (what it cannot publish now is retried later). */
+  publishNow(ids: string[]): Promise<void>;
+}
 
 /**
  * The entity store's use cases. Every operation is scoped to the caller's account: an entity of another
- * account is reported exactly like a missing one (404). Events are published only after the commit.
+ * account is reported exactly like a missing one (404). Events are written with the write and published after its commit.
  */
 export class EntityStore {
   constructor(
     private readonly pool: Pool,
-    private readonly publish: EventPublisher,
+    private readonly events: EntityEvents,
     private readonly cache: ReadCache = new ReadCache(0),
+    /** Headers for the events of the command being handled (its request id). */
+    private readonly eventHeaders: () => Record<string, string> = () => ({}),
   ) {}
 
   async get(caller: CallerContext, typeName: string, id: string, include?: string[]): Promise<RenderedReply> {
@@ -98,21 +107,27 @@ export class EntityStore {
     });
   }
 
-  /** A write: the account's version is bumped last, inside the same transaction, so cached reads end with its commit. */
-  private write<T>(accountId: string, fn: (c: PoolClient) => Promise<T>): Promise<T> {
-    return withTransaction(this.pool, async (c) => {
-      const result = await fn(c);
+  /**
+   * A write: its events go into the outbox and the account's version is bumped, both in its transaction (the bump
+   * last, so cached reads end with the commit); once committed, the events are published before the answer.
+   */
+  private async write<T>(accountId: string, fn: (c: PoolClient) => Promise<{ result: T; events: EntityChangedEvent[] }>): Promise<T> {
+    const { result, eventIds } = await withTransaction(this.pool, async (c) => {
+      const { result, events } = await fn(c);
+      const eventIds = await this.events.add(c, events, this.eventHeaders());
       await repo.bumpAccountVersion(c, accountId);
-      return result;
+      return { result, eventIds };
     });
+    await this.events.publishNow(eventIds);
+    return result;
   }
 
   async create(caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
     const type = knownType(typeName);
     assertWriter(caller);
     if (bindingErrors) await this.rejectWithParameterErrors(caller, type, body, bindingErrors);
-    const events: EntityChangedEvent[] = [];
-    const result = await this.write(caller.accountId, async (c) => {
+    return this.write(caller.accountId, async (c) => {
+      const events: EntityChangedEvent[] = [];
       const sets = await loadParameterSets(c, caller.accountId);
       const parents = await resolveParents(c, caller.accountId, type, parentIds, true);
       await checkEventCarEntry(c, caller.accountId, type, parents);
@@ -140,18 +155,16 @@ export class EntityStore {
 
       if (body.CopyAll && source) events.push(...(await copyDescendants(c, caller.accountId, source.id, row.id, now)));
       const [entity] = await renderRows(c, caller.accountId, [row], parseProjection(type, undefined, sets), sets);
-      return entityReply(entity as EntityJson, now);
+      return { result: entityReply(entity as EntityJson, now), events };
     });
-    await this.publish(events);
-    return result;
   }
 
   async update(caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
     const type = knownType(typeName);
     assertWriter(caller);
     if (bindingErrors) await this.rejectWithParameterErrors(caller, type, body, bindingErrors);
-    const events: EntityChangedEvent[] = [];
-    const result = await this.write(caller.accountId, async (c) => {
+    return this.write(caller.accountId, async (c) => {
+      const events: EntityChangedEvent[] = [];
       const row = await repo.findById(c, caller.accountId, type.plural, id, true);
       if (!row) throw notFound(type, id);
       if (body.LastModifiedTimeMaxAllowedValue) {
@@ -176,10 +189,8 @@ export class EntityStore {
       const updated = { ...row, parameters, modified_at: modifiedAt };
       events.unshift(changed('updated', updated, type, changedNames(row.parameters, parameters)));
       const [entity] = await renderRows(c, caller.accountId, [updated], parseProjection(type, undefined, sets), sets);
-      return entityReply(entity as EntityJson, modifiedAt);
+      return { result: entityReply(entity as EntityJson, modifiedAt), events };
     });
-    await this.publish(events);
-    return result;
   }
 
   /** The body had unknown properties: nothing is written, and the answer also names every unconvertible parameter. */
@@ -198,13 +209,12 @@ export class EntityStore {
   async delete(caller: CallerContext, typeName: string, id: string): Promise<void> {
     const type = knownType(typeName);
     assertWriter(caller);
-    const row = await this.write(caller.accountId, async (c) => {
+    await this.write(caller.accountId, async (c) => {
       const found = await repo.findById(c, caller.accountId, type.plural, id, true);
       if (!found) throw notFound(type, id);
       await repo.delete(c, found.id);
-      return found;
+      return { result: undefined, events: [changed('deleted', found, type, [])] };
     });
-    await this.publish([changed('deleted', row, type, [])]);
   }
 }
 

@@ -4,10 +4,12 @@ import pino from 'pino';
 import { createPool, migrate } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import type { CallerContext } from '@pitwall/contracts';
+import { EventOutbox } from '../../src/data-access/event-outbox';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
 
 // No upload endpoint exists yet, so the files are stored with SQL as an upload would leave them.
+const silent = pino({ level: 'silent' });
 let db: TestDatabase;
 let pool: pg.Pool;
 let store: EntityStore;
@@ -16,7 +18,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: pino({ level: 'silent' }) });
   await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: pino({ level: 'silent' }) });
-  store = new EntityStore(pool, async () => undefined);
+  store = new EntityStore(pool, new EventOutbox(pool, async () => undefined, silent));
 });
 afterAll(async () => {
   await pool?.end();

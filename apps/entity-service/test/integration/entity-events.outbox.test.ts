@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import pino from 'pino';
+import { createPool, migrate, withTransaction } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
+import { EventOutbox, type EventOutboxOptions, type PublishEvent } from '../../src/data-access/event-outbox';
+import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { EntityStore } from '../../src/domain/entity-store';
+
+const silent = pino({ level: 'silent' });
+let db: TestDatabase;
+let pool: pg.Pool;
+const outboxes: EventOutbox[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
+  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
+});
+afterEach(async () => {
+  for (const o of outboxes.splice(0)) await o.stop();
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+interface Published {
+  routingKey: string;
+  event: EntityChangedEvent;
+  headers: Record<string, string>;
+}
+
+/** A broker stand-in: records what it confirms; while `down`, refuses like an unreachable one. */
+function broker() {
+  const published: Published[] = [];
+  const state = { down: false };
+  const publish: PublishEvent = async (routingKey, event, headers) => {
+    if (state.down) throw new Error('broker unreachable');
+    published.push({ routingKey, event, headers });
+  };
+  return { published, state, publish, of: (accountId: string) => published.filter((p) => p.event.accountId === accountId) };
+}
+
+function outbox(publish: PublishEvent, options: EventOutboxOptions = {}): EventOutbox {
+  const o = new EventOutbox(pool, publish, silent, options);
+  outboxes.push(o);
+  return o;
+}
+
+const admin = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'admin' });
+const named = (name: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: name }] });
+const pending = async (accountId: string) =>
+  Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM entity.outbox WHERE payload->>'accountId' = $1`, [accountId])).rows[0]?.n);
+
+describe('entity events through the outbox', () => {
+  test('when a write commits, then its events are published before it answers, with the request id, and none are left', async () => {
+    const b = broker();
+    const store = new EntityStore(pool, outbox(b.publish), undefined, () => ({ requestId: 'req-77' }));
+    const caller = admin();
+
+    const created = JSON.parse((await store.create(caller, 'Championships', {}, named('Series'))).json.toString('utf8'));
+
+    expect(b.of(caller.accountId)).toEqual([
+      { routingKey: 'entity.Championship.created', event: expect.objectContaining({ action: 'created', entityId: created.Id, changedParameters: ['Name'] }), headers: { requestId: 'req-77' } },
+    ]);
+    expect(await pending(caller.accountId)).toBe(0);
+  });
+
+  test('when a write is rejected, then nothing is published and nothing is left to publish', async () => {
+    const b = broker();
+    const store = new EntityStore(pool, outbox(b.publish));
+    const caller = admin();
+
+    const error = await store.create(caller, 'Events', { championshipId: randomUUID() }, named('Monza')).catch((err: unknown) => err);
+
+    expect(error).toMatchObject({ status: 404 });
+    expect(b.of(caller.accountId)).toEqual([]);
+    expect(await pending(caller.accountId)).toBe(0);
+  });
+
+  test('when the broker is down at the commit, then the write still answers and its events go out once it is back', async () => {
+    const b = broker();
+    const store = new EntityStore(pool, outbox(b.publish, { retryIntervalMs: 50, staleAfterMs: 0 }));
+    const caller = admin();
+    b.state.down = true;
+
+    const created = JSON.parse((await store.create(caller, 'Cars', {}, named('Car 7'))).json.toString('utf8'));
+    await store.update(caller, 'Cars', created.Id, named('Car 7B'));
+    expect(b.of(caller.accountId)).toEqual([]);
+    expect(await pending(caller.accountId)).toBe(2);
+
+    b.state.down = false;
+    outboxes[0]?.start();
+    for (const until = Date.now() + 5000; b.of(caller.accountId).length < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+
+    expect(b.of(caller.accountId).map((p) => p.routingKey)).toEqual(['entity.Car.created', 'entity.Car.updated']);
+    expect(await pending(caller.accountId)).toBe(0);
+  });
+
+  test('when an instance stopped between commit and publish, then another instance publishes what it left', async () => {
+    const dead = broker();
+    dead.state.down = true;
+    const caller = admin();
+    await new EntityStore(pool, outbox(dead.publish)).create(caller, 'Drivers', {}, named('A. Driver'));
+    await outboxes[0]?.stop();
+
+    const b = broker();
+    outbox(b.publish, { staleAfterMs: 0 }).start();
+    for (const until = Date.now() + 5000; b.of(caller.accountId).length < 1 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+
+    expect(b.of(caller.accountId).map((p) => p.routingKey)).toEqual(['entity.Driver.created']);
+    expect(await pending(caller.accountId)).toBe(0);
+  });
+
+  test('when a write makes many events, then they are published in the order it made them', async () => {
+    const b = broker();
+    const store = new EntityStore(pool, outbox(b.publish));
+    const caller = admin();
+    const json = (r: { json: Buffer }) => JSON.parse(r.json.toString('utf8'));
+    const championship = json(await store.create(caller, 'Championships', {}, named('Series')));
+    for (const round of ['Monza', 'Spa', 'Imola']) {
+      const event = json(await store.create(caller, 'Events', { championshipId: championship.Id }, named(round)));
+      await store.create(caller, 'Sessions', { eventId: event.Id }, named('FP1'));
+    }
+    const before = b.of(caller.accountId).length;
+
+    await store.create(caller, 'Championships', {}, { CopyFromId: championship.Id, CopyAll: true, ParameterUpdates: [] });
+
+    // The copy first, then its events, then their sessions: parents always before their children.
+    expect(b.of(caller.accountId).slice(before).map((p) => p.routingKey)).toEqual([
+      'entity.Championship.created',
+      ...Array(3).fill('entity.Event.created'),
+      ...Array(3).fill('entity.Session.created'),
+    ]);
+  });
+
+  test('when two instances retry the same left-over events at once, then each event is published once', async () => {
+    const caller = admin();
+    const events: EntityChangedEvent[] = Array.from({ length: 450 }, (_, i) => ({
+      action: 'updated',
+      accountId: caller.accountId,
+      entityType: 'Lap',
+      entityId: randomUUID(),
+      parentIds: {},
+      changedParameters: [`P${i}`],
+      occurredAt: new Date().toISOString(),
+    }));
+    const a = broker();
+    const b = broker();
+    const first = outbox(a.publish, { batchSize: 50, staleAfterMs: 0 });
+    const second = outbox(b.publish, { batchSize: 50, staleAfterMs: 0 });
+    await withTransaction(pool, (c) => first.add(c, events, {}));
+
+    await Promise.all([first.retry(), second.retry()]);
+
+    const seen = [...a.of(caller.accountId), ...b.of(caller.accountId)].map((p) => p.event.changedParameters[0]);
+    expect(seen.sort()).toEqual(events.map((e) => e.changedParameters[0]).sort());
+    expect(await pending(caller.accountId)).toBe(0);
+  });
+
+  test('when events are fresh, then the retry leaves them to the instance that wrote them', async () => {
+    const caller = admin();
+    const b = broker();
+    const other = outbox(b.publish, { staleAfterMs: 60_000 });
+    await withTransaction(pool, (c) =>
+      other.add(c, [{ action: 'created', accountId: caller.accountId, entityType: 'Car', entityId: randomUUID(), parentIds: {}, changedParameters: [], occurredAt: new Date().toISOString() }], {}),
+    );
+
+    await other.retry();
+
+    expect(b.of(caller.accountId)).toEqual([]);
+    expect(await pending(caller.accountId)).toBe(1);
+  });
+});
