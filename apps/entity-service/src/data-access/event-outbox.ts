@@ -4,6 +4,8 @@ import type { EntityChangedEvent } from '@pitwall/contracts';
 import type { Logger } from '@pitwall/service-kit';
 import type { Queryable } from './entity-repository';
 
+const routingKeyOf = (e: EntityChangedEvent) => `entity.${e.entityType}.${e.action}`;
+
 /** Sends one event to the entity events exchange; resolves once the broker has taken it. */
 export type PublishEvent = (routingKey: string, payload: EntityChangedEvent, headers: Record<string, string>) => Promise<void>;
 
@@ -49,22 +51,40 @@ export class EventOutbox {
     this.batchSize = options.batchSize ?? 200;
   }
 
-  /** Adds `events` inside the caller's transaction; `headers` travel with each (the request id). Returns their ids. */
-  async add(q: Queryable, events: EntityChangedEvent[], headers: Record<string, string>): Promise<string[]> {
-    if (events.length === 0) return [];
+  /**
+   * Adds `events` inside the caller's transaction; `headers` travel with each (the request id). Returns what
+   * publishes them once that transaction has committed.
+   */
+  async add(q: Queryable, events: EntityChangedEvent[], headers: Record<string, string>): Promise<() => Promise<void>> {
+    if (events.length === 0) return async () => undefined;
+    const routingKeys = events.map(routingKeyOf);
     const { rows } = await q.query<{ id: string }>(
       `INSERT INTO entity.outbox (routing_key, payload, headers)
        SELECT r, p, $3::jsonb FROM unnest($1::text[], $2::jsonb[]) WITH ORDINALITY AS e(r, p, n) ORDER BY n
        RETURNING id::text`,
-      [events.map((e) => `entity.${e.entityType}.${e.action}`), events.map((e) => JSON.stringify(e)), JSON.stringify(headers)],
+      [routingKeys, events.map((e) => JSON.stringify(e)), JSON.stringify(headers)],
     );
-    return rows.map((r) => r.id);
+    const ids = rows.map((r) => r.id);
+    return () => this.publishCommitted(ids, routingKeys, events, headers);
   }
 
-  /** Publishes the committed events `ids`, in id order. Never rejects: what fails stays for the retry. */
-  async publishNow(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.publishRows(`WHERE id = ANY($1::bigint[])`, [ids]).catch((err: unknown) => this.logger.error({ err }, 'entity events not published; they stay in the outbox for the retry'));
+  /**
+   * The writer publishes its own committed events from memory, in the order it made them, then deletes the rows
+   * the broker confirmed. No row lock: the retry only takes rows older than `staleAfterMs`. Never rejects.
+   */
+  private async publishCommitted(ids: string[], routingKeys: string[], events: EntityChangedEvent[], headers: Record<string, string>): Promise<void> {
+    const outcomes = await Promise.allSettled(events.map((e, i) => this.publish(routingKeys[i] as string, e, headers)));
+    const published = ids.filter((_, i) => outcomes[i]?.status === 'fulfilled');
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) this.logger.warn({ err: failure.reason, pending: ids.length - published.length }, 'entity events not published yet; they stay in the outbox for the retry');
+    if (published.length === 0) return;
+    // A delete lost in a crash only means the event is published again: no need to wait for the WAL flush. Several
+    // statements in one simple query run as one implicit transaction, so SET LOCAL holds for the DELETE alone; the
+    // ids are bigints this database returned, so they go inline.
+    const list = published.filter((id) => /^\d+$/.test(id)).join(',');
+    await this.pool
+      .query(`SET LOCAL synchronous_commit TO OFF; DELETE FROM entity.outbox WHERE id IN (${list})`)
+      .catch((err: unknown) => this.logger.warn({ err }, 'published entity events not removed from the outbox; the retry will publish them again'));
   }
 
   /** Publishes every left-over event (older than `staleAfterMs`), batch by batch. Never rejects. */

@@ -29,10 +29,11 @@ export type { RenderedReply };
 
 /** Where a write's events go: added in its transaction, sent once it committed (the entity-service's outbox). */
 export interface EntityEvents {
-  /** Adds the events inside the write's transaction; returns their ids. */
-  add(q: Queryable, events: EntityChangedEvent[], headers: Record<string, string>): Promise<string[]>;
-  /** Publishes committed events; never rejects (what it cannot publish now is retried later). */
-  publishNow(ids: string[]): Promise<void>;
+  /**
+   * Adds the events inside the write's transaction; returns what publishes them after the commit, which never
+   * rejects (what it cannot publish now is retried later).
+   */
+  add(q: Queryable, events: EntityChangedEvent[], headers: Record<string, string>): Promise<() => Promise<void>>;
 }
 
 /**
@@ -112,13 +113,13 @@ export class EntityStore {
    * last, so cached reads end with the commit); once committed, the events are published before the answer.
    */
   private async write<T>(accountId: string, fn: (c: PoolClient) => Promise<{ result: T; events: EntityChangedEvent[] }>): Promise<T> {
-    const { result, eventIds } = await withTransaction(this.pool, async (c) => {
+    const { result, publish } = await withTransaction(this.pool, async (c) => {
       const { result, events } = await fn(c);
-      const eventIds = await this.events.add(c, events, this.eventHeaders());
+      const publish = await this.events.add(c, events, this.eventHeaders());
       await repo.bumpAccountVersion(c, accountId);
-      return { result, eventIds };
+      return { result, publish };
     });
-    await this.events.publishNow(eventIds);
+    await publish();
     return result;
   }
 
