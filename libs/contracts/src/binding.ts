@@ -25,10 +25,11 @@ export function bindCaseInsensitive(schema: z.ZodType, value: unknown): unknown 
       if (!isPlainObject(value)) return value;
       const shape = def.shape as Record<string, z.ZodType>;
       const canonical = new Map(Object.keys(shape).map((k) => [k.toLowerCase(), k]));
-      const out: Record<string, unknown> = {};
+      // Keys come from the client: `constructor` or `__proto__` must be plain unknown properties, never Object's own.
+      const out: Record<string, unknown> = Object.create(null);
       for (const [key, v] of Object.entries(value)) {
         const name = canonical.get(key.toLowerCase()) ?? key;
-        out[name] = shape[name] ? bindCaseInsensitive(shape[name], v) : v;
+        out[name] = Object.hasOwn(shape, name) ? bindCaseInsensitive(shape[name] as z.ZodType, v) : v;
       }
       return out;
     }
@@ -52,7 +53,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** Field path → messages, `ParameterUpdates[0].Value` style, for the problem+json `errors` member. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out: Record<string, string[]> = Object.create(null);
   const add = (path: string, message: string) => (out[path || '(body)'] ??= []).push(message);
   for (const issue of error.issues) {
     const base = formatPath(issue.path);
@@ -78,8 +79,45 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: Record<string, string[]> };
 
+/** Validates with the input kept on each issue, so a value of the wrong type is told apart from a missing one. */
+export function safeParseReporting<S extends z.ZodType>(schema: S, value: unknown) {
+  return schema.safeParse(value, { reportInput: true });
+}
+
 /** Binds then validates a request body. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseResult<z.infer<S>> {
-  const result = schema.safeParse(bindCaseInsensitive(schema, body));
-  return result.success ? { ok: true, value: result.data } : { ok: false, errors: fieldErrors(result.error) };
+  const bound = bindCaseInsensitive(schema, body);
+  const result = safeParseReporting(schema, bound);
+  // A `__proto__` key would vanish into an object's prototype inside zod instead of being reported: report it here.
+  const proto = protoKeyPaths(bound);
+  if (result.success && proto.length === 0) return { ok: true, value: result.data };
+  const errors = result.success ? Object.create(null) : fieldErrors(result.error);
+  for (const path of proto) errors[path] = ['unknown property'];
+  return { ok: false, errors };
 }
+
+/**
+ * Paths of the own `__proto__` keys (JSON.parse makes them) in a bound body, down to the depth the contracts reach;
+ * iterative, so a hostile nesting depth costs no stack.
+ */
+function protoKeyPaths(value: unknown): string[] {
+  const found: string[] = [];
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const { value: node, path, depth } = item;
+    if (depth > MAX_CONTRACT_DEPTH) continue;
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => pending.push({ value: v, path: `${path}[${i}]`, depth: depth + 1 }));
+    } else if (isPlainObject(node)) {
+      for (const [k, v] of Object.entries(node)) {
+        const at = path ? `${path}.${k}` : k;
+        if (k === '__proto__') found.push(at);
+        else pending.push({ value: v, path: at, depth: depth + 1 });
+      }
+    }
+  }
+  return found;
+}
+
+/** Deeper than any contract's objects: a `__proto__` key below this is inside a value no schema copies. */
+const MAX_CONTRACT_DEPTH = 16;

@@ -22,7 +22,8 @@ export function objectBody(req: Request): Record<string, unknown> {
 export function bindQuery(req: Request, allowed: readonly string[]): Record<string, string> {
   const canonical = new Map(allowed.map((k) => [k.toLowerCase(), k]));
   const out: Record<string, string> = {};
-  const errors: Record<string, string[]> = {};
+  // Names come from the client (`__proto__` too): a null-prototype object keeps each one an ordinary key.
+  const errors: Record<string, string[]> = Object.create(null);
   for (const [key, value] of Object.entries(req.query)) {
     const name = canonical.get(key.toLowerCase());
     if (!name) {
@@ -63,8 +64,9 @@ export function requireGuid(name: string, value: string | undefined): string {
 export function bindBodyKeepingUnknown<S extends z.ZodType>(schema: S, req: Request, body: Record<string, unknown>): { value: z.infer<S>; unknown?: Record<string, string[]> } {
   const parsed = parseBody(schema, body);
   if (parsed.ok) return { value: parsed.value };
-  const unknownKeys = Object.entries(parsed.errors).filter(([key, messages]) => key in body && messages.every((m) => m === 'unknown property'));
+  // `__proto__` cannot cross the bus as an error key (it would become a prototype again): it is refused here.
+  const unknownKeys = Object.entries(parsed.errors).filter(([key, messages]) => key !== '__proto__' && Object.hasOwn(body, key) && messages.every((m) => m === 'unknown property'));
   if (unknownKeys.length !== Object.keys(parsed.errors).length) throw AppError.badRequest('The request body is not valid', parsed.errors);
-  const rest = Object.fromEntries(Object.entries(body).filter(([key]) => !(key in parsed.errors)));
+  const rest = Object.fromEntries(Object.entries(body).filter(([key]) => !Object.hasOwn(parsed.errors, key)));
   return { value: bindBody(schema, req, rest), unknown: parsed.errors };
 }

@@ -97,8 +97,8 @@ function pickParents(type: EntityTypeDef, source: Record<string, unknown>): Reco
 /** Parent ids may travel in the create body (wire.md §3): take them out before the strict CreateModel check. */
 function splitParentKeys(type: EntityTypeDef, body: Record<string, unknown>): { parents: Record<string, unknown>; rest: Record<string, unknown> } {
   const keys = new Map(type.parents.map((p) => [p.key.toLowerCase(), p.key]));
-  const parents: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = {};
+  const parents: Record<string, unknown> = Object.create(null);
+  const rest: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(body)) {
     const parentKey = keys.get(k.toLowerCase());
     if (parentKey) parents[parentKey] = v;
