@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import express from 'express';
 import type { Bus } from '@pitwall/bus';
 import { SERVICES } from '@pitwall/contracts';
@@ -33,7 +34,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   );
   app.use(serviceDocuments());
   // JSON bodies (GETs may carry one too: search, and the older wrappers' `{}`).
-  app.use(express.json({ limit: deps.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({ limit: deps.bodyLimit ?? '1mb', type: isJsonBody }));
   app.use(rejectNonJsonBodies);
 
   app.get('/Accounts/GetAll', authenticate(deps.auth, { accountOptional: true }), async (req, res) => {
@@ -44,6 +45,14 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   app.use(notFoundHandler);
   app.use(problemHandler(deps.logger));
   return app;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/** JSON bodies: declared JSON, or a GET body sent with no Content-Type at all (wire.md §1: search, the wrappers' `{}`). */
+function isJsonBody(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return type === undefined ? req.method === 'GET' : JSON_TYPE.test(type);
 }
 
 /** A write with a body that is not JSON is refused (415) rather than silently read as empty. */
