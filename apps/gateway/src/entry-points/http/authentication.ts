@@ -40,7 +40,7 @@ export function requireMember(scope: 'entity' | 'account', write = false): Reque
   return (req, _res, next) => {
     const { role } = req.caller;
     if (!role) {
-      if (scope === 'entity') throw AppError.notFound(`No ${req.path} in this account`);
+      if (scope === 'entity') throw AppError.notFound(`${req.baseUrl}${req.path === '/' ? '' : req.path} is not in this account`);
       throw AppError.forbidden('The API key is not a member of this account');
     }
     if (write && role === 'reader') throw AppError.forbidden('Your role in this account is reader: it may read, not write');
