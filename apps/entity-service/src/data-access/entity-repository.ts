@@ -151,6 +151,15 @@ export const entityRepository = {
     await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.siblings:' || $1 || ':' || $2 || ':' || coalesce($3, '') || ':' || coalesce($4, '')))`, [accountId, type, parent_id, parent2_id]);
   },
 
+  /** How many entities of `type` hold a non-null value of the parameter `name`. */
+  async countHoldingParameter(q: Queryable, accountId: string, type: string, name: string): Promise<number> {
+    const { rows } = await q.query<{ n: string }>(
+      `SELECT count(*) AS n FROM entity.entities WHERE account_id = $1 AND type = $2 AND parameters ? $3 AND parameters -> $3 <> 'null'::jsonb`,
+      [accountId, type, name],
+    );
+    return Number(rows[0]?.n ?? 0);
+  },
+
   /** Serialises writes of an account's parameter definitions until the transaction ends (name uniqueness). */
   async lockParameterDefinitions(q: Queryable, accountId: string): Promise<void> {
     await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.parameter_definitions:' || $1))`, [accountId]);

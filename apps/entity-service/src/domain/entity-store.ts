@@ -7,6 +7,7 @@ import {
   associationsOf,
   childTypesOf,
   collectionNameOf,
+  collectionNamesOf,
   entityType,
   pascal,
   requireEntityType,
@@ -213,6 +214,10 @@ export class EntityStore {
     await this.write(caller.accountId, async (c) => {
       const found = await repo.findById(c, caller.accountId, type.plural, id, true);
       if (!found) throw notFound(type, id);
+      if (type.plural === 'ParameterDefinitions') {
+        await repo.lockParameterDefinitions(c, caller.accountId);
+        await checkNoStoredValues(c, caller.accountId, found, 'deleted');
+      }
       await repo.delete(c, found.id);
       return { result: undefined, events: [changed('deleted', found, type, [])] };
     });
@@ -363,7 +368,25 @@ async function applyTypeRules(q: Queryable, accountId: string, type: EntityTypeD
   if (type.plural === 'ParameterDefinitions') {
     validateParameterDefinition(parameters);
     await checkDefinitionIsUnique(q, accountId, parameters, existing);
+    if (existing && DEFINING.some((k) => !sameDefinitionField(k, existing.parameters[k], parameters[k]))) await checkNoStoredValues(q, accountId, existing, 'redefined');
   }
+}
+
+/** The fields that say what a custom parameter is: changing one would strand values stored under the old meaning. */
+const DEFINING = ['EntityType', 'Name', 'ParameterType', 'EnumValues', 'ReferencedEntityType'] as const;
+
+function sameDefinitionField(field: (typeof DEFINING)[number], before: ParameterValue | undefined, after: ParameterValue | undefined): boolean {
+  const norm = (v: ParameterValue | undefined) => (field === 'EnumValues' ? String(v ?? '').split(',').map((e) => e.trim()).filter(Boolean).join(',') : String(v ?? ''));
+  return norm(before) === norm(after);
+}
+
+/** A definition whose parameter still holds values may not be deleted or redefined (409): the values would be stranded. */
+async function checkNoStoredValues(q: Queryable, accountId: string, definition: EntityRow, action: 'deleted' | 'redefined'): Promise<void> {
+  const entityTypeName = String(definition.parameters['EntityType'] ?? '');
+  const name = String(definition.parameters['Name'] ?? '');
+  const holders = await repo.countHoldingParameter(q, accountId, entityTypeName, name);
+  if (holders > 0)
+    throw AppError.conflict(`${holders} ${entityTypeName} hold a value of ${name}: set it to null on them before the definition can be ${action}`);
 }
 
 /** Two definitions of one name on one type would make the parameter's type ambiguous. */
@@ -381,7 +404,7 @@ function validateParameterDefinition(p: Record<string, ParameterValue>): void {
   else p['EntityType'] = target.plural;
   const name = String(p['Name'] ?? '');
   if (!/^[A-Za-z][A-Za-z0-9_]{0,99}$/.test(name)) errors['Name'] = ['must start with a letter and hold only letters, digits and _'];
-  else if (target && builtInClash(target, name, p['ParameterType'] === 'Reference')) errors['Name'] = [`${target.plural} already has a built-in parameter ${builtInClash(target, name, p['ParameterType'] === 'Reference')}`];
+  else if (target && builtInClash(target, name, p['ParameterType'] === 'Reference')) errors['Name'] = [`${target.plural} already has ${builtInClash(target, name, p['ParameterType'] === 'Reference')}`];
   if (!p['ParameterType']) errors['ParameterType'] = ['is required'];
   if (p['ParameterType'] === 'Enum' && !String(p['EnumValues'] ?? '').split(',').some((v) => v.trim())) errors['EnumValues'] = ['is required for an Enum: comma-separated values'];
   if (p['ParameterType'] === 'Reference' && !entityType(String(p['ReferencedEntityType'] ?? ''))) errors['ReferencedEntityType'] = ['must name an entity type for a Reference'];
@@ -391,10 +414,13 @@ function validateParameterDefinition(p: Record<string, ParameterValue>): void {
 
 /** The built-in name a custom one would collide with in `Parameters`, including a reference's nested object (`Driver` beside `DriverId`). */
 function builtInClash(type: EntityTypeDef, name: string, isReference: boolean): string | undefined {
+  // A parameter named like a collection could never be projected: `Laps` always means the collection.
+  const collection = collectionNamesOf(type).find((c) => c.toLowerCase() === name.toLowerCase() || (isReference && `${c}Id`.toLowerCase() === name.toLowerCase()));
+  if (collection) return `the collection ${collection}`;
   const builtIn = new ParameterSet(type, []);
   const clash = builtIn.get(name) ?? builtIn.referenceByObjectName(name) ?? (isReference && name.endsWith('Id') ? builtIn.get(name.slice(0, -2)) : undefined);
   if (!clash) return undefined;
-  return clash.name.toLowerCase() === name.toLowerCase() || clash.type !== 'Reference' ? clash.name : `${clash.name} (whose object is ${clash.name.slice(0, -2)})`;
+  return `a built-in parameter ${clash.name.toLowerCase() === name.toLowerCase() || clash.type !== 'Reference' ? clash.name : `${clash.name} (whose object is ${clash.name.slice(0, -2)})`}`;
 }
 
 /** Position for a new sibling: appended, or inserted at `index` with the later siblings moved up. */

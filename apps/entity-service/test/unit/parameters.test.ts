@@ -17,6 +17,12 @@ describe('convertValue', () => {
     ['Integer', '-42', -42],
     ['Boolean', 'TRUE', true],
     ['DateTime', '2026-04-12T14:03:07.250+02:00', '2026-04-12T12:03:07.250Z'],
+    ['DateTime', '2026-04-12T14:03', '2026-04-12T14:03:00.000Z'],
+    ['DateTime', '2026-04-10', '2026-04-10T00:00:00.000Z'],
+    ['DateTime', '2028-02-29T23:59:59.9999Z', '2028-02-29T23:59:59.999Z'],
+    ['DateTime', '2026-04-12T01:00:00-0530', '2026-04-12T06:30:00.000Z'],
+    ['Double', '-.5', -0.5],
+    ['Double', ' 101.234 ', 101.234],
   ] as const)('when a %s value converts, then the typed value is returned', (type, raw, value) => {
     expect(convertValue({ name: 'P', type }, raw)).toEqual({ value });
   });
@@ -28,8 +34,31 @@ describe('convertValue', () => {
     ['Integer', '99999999999999999999'],
     ['Boolean', 'yes'],
     ['DateTime', 'next tuesday'],
+    ['DateTime', '2026-02-30'],
+    ['DateTime', '2027-02-29T10:00:00Z'],
+    ['DateTime', '2026-04-12T24:00:00Z'],
+    ['DateTime', '2026-04-12T14:60:00Z'],
+    ['DateTime', '2026-13-01'],
+    ['DateTime', '2026-04-12T14:03:00+25:00'],
+    ['Double', '0x10'],
+    ['Double', '0b11'],
+    ['Double', ''],
+    ['Double', '1e400'],
     ['Reference', 'car-7'],
   ] as const)('when a %s value is %s, then it does not convert', (type, raw) => {
     expect(convertValue({ name: 'P', type }, raw)).toEqual({ error: expect.stringContaining(`P is a`) });
+  });
+
+  test('when a DateTime has no offset, then it is read as UTC whatever the process time zone', () => {
+    const zone = process.env['TZ'];
+    try {
+      for (const tz of ['Europe/Rome', 'America/Los_Angeles']) {
+        process.env['TZ'] = tz;
+        expect(convertValue({ name: 'P', type: 'DateTime' }, '2026-07-01T12:00:00')).toEqual({ value: '2026-07-01T12:00:00.000Z' });
+      }
+    } finally {
+      if (zone === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = zone;
+    }
   });
 });

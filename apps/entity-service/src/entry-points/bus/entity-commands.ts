@@ -2,11 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { z } from 'zod';
 import { EncodedJson, type BusRequest, type RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, fieldErrors } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, fieldErrors, safeParseReporting } from '@pitwall/contracts';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
 
 function parse<S extends z.ZodType>(schema: S, request: BusRequest): z.infer<S> {
-  const result = schema.safeParse(request.payload);
+  const result = safeParseReporting(schema, request.payload);
   if (!result.success) throw AppError.badRequest(`The ${request.type} message is not valid`, fieldErrors(result.error));
   return result.data;
 }
