@@ -87,3 +87,26 @@ describe('DELETE /Cars/{id}', () => {
     expect(await db.countOrphans()).toBe(0);
   });
 });
+
+describe('DELETE of an entity that others reference', () => {
+  test('when an entity that others reference is deleted, then their references to it and to what went with it are cleared', async () => {
+    const member = await stack.member('admin');
+    const api = new Api(stack.baseUrl, member);
+    const factory = new EntityFactory(api);
+    const runSheet = await factory.build('RunSheets', { allParameters: false });
+    const driver = (await api.create('Drivers', {}, { ParameterUpdates: updates({ Name: 'A. Driver' }) })).body;
+    const track = (await api.create('Tracks', {}, { ParameterUpdates: updates({ Name: 'Monza' }) })).body;
+    const configuration = (await api.create('TrackConfigurations', { trackId: track.Id }, { ParameterUpdates: updates({ Name: 'GP' }) })).body;
+    const session = (await api.create('Sessions', { eventId: await eventOf(api, runSheet.parentIds['sessionId'] as string) }, { ParameterUpdates: updates({ Name: 'FP2', TrackConfigurationId: configuration.Id }) })).body;
+    expect((await api.update('RunSheets', runSheet.entity.Id, { ParameterUpdates: updates({ DriverId: driver.Id, Name: 'Run 1' }) })).status).toBe(200);
+
+    expect((await api.delete('Drivers', driver.Id)).status).toBe(204);
+    // The track goes with its configuration: the session's reference to the configuration is cleared too.
+    expect((await api.delete('Tracks', track.Id)).status).toBe(204);
+
+    const read = await api.get('RunSheets', runSheet.entity.Id, 'Name,DriverId,Driver.*');
+    expect(read.body.Parameters).toEqual({ Name: 'Run 1', DriverId: null });
+    expect((await api.get('Sessions', session.Id, 'TrackConfigurationId')).body.Parameters).toEqual({ TrackConfigurationId: null });
+    expect(await db.countOrphans()).toBe(0);
+  });
+});

@@ -141,6 +141,31 @@ export const entityRepository = {
     return rows;
   },
 
+  /** The entity and everything a delete of it cascades to (children through either parent link), ids only. */
+  async deletionScope(q: Queryable, accountId: string, rootId: string): Promise<string[]> {
+    const { rows } = await q.query<{ id: string }>(
+      `WITH RECURSIVE tree AS (
+         SELECT id FROM entity.entities WHERE id = $1 AND account_id = $2
+         UNION
+         SELECT e.id FROM entity.entities e JOIN tree t ON e.parent_id = t.id OR e.parent2_id = t.id
+       ) SELECT id::text FROM tree`,
+      [rootId, accountId],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** Entities of the account, outside `ids`, with a parameter whose value is one of `ids` (candidates for references), locked. */
+  async referringTo(q: Queryable, accountId: string, ids: string[]): Promise<EntityRow[]> {
+    const { rows } = await q.query<EntityRow>(
+      `SELECT ${COLUMNS} FROM entity.entities e
+       WHERE account_id = $1 AND NOT (id = ANY($2::uuid[]))
+         AND EXISTS (SELECT 1 FROM jsonb_each_text(e.parameters) kv WHERE kv.value = ANY($2::text[]))
+       FOR UPDATE`,
+      [accountId, ids],
+    );
+    return rows;
+  },
+
   async parameterDefinitions(q: Queryable, accountId: string): Promise<EntityRow[]> {
     const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = 'ParameterDefinitions'`, [accountId]);
     return rows;

@@ -218,8 +218,10 @@ export class EntityStore {
         await repo.lockParameterDefinitions(c, caller.accountId);
         await checkNoStoredValues(c, caller.accountId, found, 'deleted');
       }
+      // References to what goes (a run sheet's DriverId when the driver is deleted) are cleared, not left dangling.
+      const cleared = await clearReferencesTo(c, caller.accountId, await repo.deletionScope(c, caller.accountId, found.id));
       await repo.delete(c, found.id);
-      return { result: undefined, events: [changed('deleted', found, type, [])] };
+      return { result: undefined, events: [changed('deleted', found, type, []), ...cleared] };
     });
   }
 }
@@ -378,6 +380,29 @@ const DEFINING = ['EntityType', 'Name', 'ParameterType', 'EnumValues', 'Referenc
 function sameDefinitionField(field: (typeof DEFINING)[number], before: ParameterValue | undefined, after: ParameterValue | undefined): boolean {
   const norm = (v: ParameterValue | undefined) => (field === 'EnumValues' ? String(v ?? '').split(',').map((e) => e.trim()).filter(Boolean).join(',') : String(v ?? ''));
   return norm(before) === norm(after);
+}
+
+/** Sets every Reference parameter of the account that points at one of `ids` to null; returns the update events. */
+async function clearReferencesTo(c: PoolClient, accountId: string, ids: string[]): Promise<EntityChangedEvent[]> {
+  const gone = new Set(ids);
+  const referrers = await repo.referringTo(c, accountId, ids);
+  if (referrers.length === 0) return [];
+  const sets = await loadParameterSets(c, accountId);
+  const events: EntityChangedEvent[] = [];
+  for (const row of referrers) {
+    const type = entityType(row.type);
+    if (!type) continue;
+    const set = sets(type);
+    const names = Object.entries(row.parameters)
+      .filter(([name, value]) => typeof value === 'string' && gone.has(value) && set.get(name)?.type === 'Reference')
+      .map(([name]) => name);
+    if (names.length === 0) continue;
+    const parameters = { ...row.parameters, ...Object.fromEntries(names.map((n) => [n, null])) };
+    const modifiedAt = nextModifiedTime(row.modified_at);
+    await repo.updateParameters(c, row.id, parameters, modifiedAt);
+    events.push(changed('updated', { ...row, parameters, modified_at: modifiedAt }, type, names));
+  }
+  return events;
 }
 
 /** A definition whose parameter still holds values may not be deleted or redefined (409): the values would be stranded. */

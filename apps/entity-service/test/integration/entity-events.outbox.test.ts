@@ -136,6 +136,28 @@ describe('entity events through the outbox', () => {
     ]);
   });
 
+  test('when a referenced entity is deleted, then the entities whose references it clears publish updated events naming them', async () => {
+    const b = broker();
+    const store = new EntityStore(pool, outbox(b.publish));
+    const caller = admin();
+    const json = (r: { json: Buffer }) => JSON.parse(r.json.toString('utf8'));
+    const championship = json(await store.create(caller, 'Championships', {}, named('Series')));
+    const event = json(await store.create(caller, 'Events', { championshipId: championship.Id }, named('Monza')));
+    const car = json(await store.create(caller, 'Cars', {}, named('Car 7')));
+    await store.create(caller, 'EventCars', { eventId: event.Id, carId: car.Id }, { ParameterUpdates: [] });
+    const session = json(await store.create(caller, 'Sessions', { eventId: event.Id }, named('FP1')));
+    const driver = json(await store.create(caller, 'Drivers', {}, named('A. Driver')));
+    const runSheet = json(await store.create(caller, 'RunSheets', { sessionId: session.Id, carId: car.Id }, { ParameterUpdates: [{ Name: 'DriverId', Value: driver.Id }] }));
+    const before = b.of(caller.accountId).length;
+
+    await store.delete(caller, 'Drivers', driver.Id);
+
+    expect(b.of(caller.accountId).slice(before).map((p) => [p.routingKey, p.event.entityId, p.event.changedParameters])).toEqual([
+      ['entity.Driver.deleted', driver.Id, []],
+      ['entity.RunSheet.updated', runSheet.Id, ['DriverId']],
+    ]);
+  });
+
   test('when two instances retry the same left-over events at once, then each event is published once', async () => {
     const caller = admin();
     const events: EntityChangedEvent[] = Array.from({ length: 450 }, (_, i) => ({
