@@ -146,3 +146,18 @@ describe('custom parameter definitions and the values stored under them', () => 
     expect((await api.get('Cars', car.Id)).body.Parameters[name]).toBeUndefined();
   });
 });
+
+describe('methods a path does not have', () => {
+  test.each([
+    ['PATCH', '/Cars/00000000-0000-4000-8000-000000000001', 'GET, PUT, DELETE'],
+    ['PUT', '/Cars', 'GET, POST'],
+    ['DELETE', '/Tyres/Search', 'GET, POST'],
+  ])('when %s %s is sent, then it is a 405 naming the methods it has', async (method, path, allow) => {
+    const res = await api.send(method, path, method === 'DELETE' ? undefined : {});
+
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 405, title: 'Method Not Allowed' });
+  });
+});

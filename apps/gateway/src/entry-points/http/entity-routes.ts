@@ -36,6 +36,7 @@ export function entityRoutes(bus: Bus): express.Router {
       };
       r.get('/Search', requireMember('account'), search);
       r.post('/Search', requireMember('account'), search);
+      r.all('/Search', methodNotAllowed('GET, POST'));
     } else {
       // Without this, GET /Cars/Search would reach GET /Cars/:id and answer 400 for the id 'Search'.
       r.all('/Search', () => {
@@ -79,8 +80,20 @@ export function entityRoutes(bus: Bus): express.Router {
       await call(req, ENTITY_COMMANDS.delete, { type: type.plural, id });
       res.status(204).end();
     });
+
+    r.all('/', methodNotAllowed('GET, POST'));
+    r.all('/:id', methodNotAllowed('GET, PUT, DELETE'));
   }
   return router;
+}
+
+/** Another method on a path that exists: 405 with the methods it has (`Allow`), not a 404 saying it does not exist. */
+function methodNotAllowed(allow: string): express.RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'OPTIONS') return next();
+    res.setHeader('Allow', allow);
+    throw new AppError(405, `${req.method} is not supported on ${req.baseUrl}${req.path === '/' ? '' : req.path}; it answers ${allow}`);
+  };
 }
 
 function pickParents(type: EntityTypeDef, source: Record<string, unknown>): Record<string, string> {
