@@ -152,6 +152,8 @@ describe('request ids and service documents', () => {
     const doc = await readJson(await fetch(`${stack.baseUrl}/swagger/v1/swagger.json`));
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/Championships/{id}'].put.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/UpdateModel');
+    expect(doc.paths['/RunSheets/{id}'].get.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/RunSheet');
+    expect(doc.paths['/Tyres/Search'].post.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Tyre' } });
     const page = await fetch(`${stack.baseUrl}/swagger`);
     expect(page.headers.get('content-type')).toContain('text/html');
   });

@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { ENTITY_TYPES, type EntityTypeDef } from './registry';
-import { AccountSummary, CreateModel, EntityJson, Guid, ProblemDetails, SearchBody, UpdateModel } from './wire';
+import { ATTACHED_FILE_PARAMETERS, ENTITY_TYPES, childTypesOf, collectionNameOf, type EntityTypeDef, type ParameterDef } from './registry';
+import { AccountSummary, CreateModel, Guid, ProblemDetails, SearchBody, UpdateModel } from './wire';
 
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ProblemDetails } } });
 const json = (description: string, schema: z.ZodType) => ({ description, content: { 'application/json': { schema } } });
@@ -20,7 +20,58 @@ const include = z.object({
   parametersToInclude: z.string().optional().meta({ description: 'Comma-separated property paths, `*` wildcard, dot for nesting, e.g. `Name,Events.Cars.Car.*`' }),
 });
 
-function registerEntityPaths(registry: OpenAPIRegistry, type: EntityTypeDef): void {
+/** A parameter's JSON type on the wire (wire.md §2), nullable: a parameter may be unset. */
+function parameterSchema(p: ParameterDef): z.ZodType {
+  const description = [p.type === 'Reference' ? `Id of one of the ${p.references ?? 'referenced entities'}` : p.type, p.unit ? `unit ${p.unit}` : ''].filter(Boolean).join(', ');
+  const base: Record<ParameterDef['type'], () => z.ZodType> = {
+    Double: () => z.number(),
+    Integer: () => z.number().int(),
+    Boolean: () => z.boolean(),
+    DateTime: () => z.string().meta({ format: 'date-time' }),
+    Text: () => z.string(),
+    Enum: () => z.enum((p.enumValues ?? []) as [string, ...string[]]),
+    Reference: () => z.string().meta({ format: 'uuid' }),
+  };
+  return base[p.type]().nullable().optional().meta({ description });
+}
+
+const EntityReference = z
+  .object({ Id: Guid, Parameters: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'EntityReference', description: 'A referenced entity: its Id, and its parameters only when a projection asks (`Car.*`, `Car.Number`).' });
+
+const AttachedFileRecord = z
+  .object({ Id: Guid, Parameters: z.object(Object.fromEntries(ATTACHED_FILE_PARAMETERS.map((p) => [p.name, parameterSchema(p)]))) })
+  .meta({ id: 'AttachedFile' });
+
+/**
+ * One schema per registry type (components named by the singular name): typed Parameters (built-ins; an account's
+ * custom parameters come as additional properties), the nested object beside each reference, and the child
+ * collections as arrays of the child's schema. Everything is optional: `parametersToInclude` decides what appears.
+ */
+function entitySchemas(): Map<string, z.ZodType> {
+  const out = new Map<string, z.ZodType>();
+  const build = (type: EntityTypeDef): z.ZodType => {
+    const known = out.get(type.plural);
+    if (known) return known;
+    const parameters: Record<string, z.ZodType> = {};
+    for (const p of type.parameters) {
+      parameters[p.name] = parameterSchema(p);
+      if (p.type === 'Reference') parameters[p.name.slice(0, -2)] = EntityReference.optional();
+    }
+    const collections: Record<string, z.ZodType> = {};
+    for (const child of childTypesOf(type)) collections[collectionNameOf(child)] = z.array(build(child)).optional();
+    if (type.features.attachments) collections['AttachedFiles'] = z.array(AttachedFileRecord).optional();
+    const schema = z
+      .object({ Id: Guid, Parameters: z.looseObject(parameters).optional(), ...collections })
+      .meta({ id: type.name, description: `A ${type.name}: parameters typed as declared, collections present when projected (or empty with no projection).` });
+    out.set(type.plural, schema);
+    return schema;
+  };
+  for (const type of ENTITY_TYPES) build(type);
+  return out;
+}
+
+function registerEntityPaths(registry: OpenAPIRegistry, type: EntityTypeDef, EntityJson: z.ZodType): void {
   const tag = type.plural;
   const id = z.object({ id: Guid });
   const parentQuery = z.object(Object.fromEntries(type.parents.map((p) => [p.key, Guid.optional()])));
@@ -89,7 +140,8 @@ export function buildOpenApiDocument(extra: (registry: OpenAPIRegistry) => void 
     summary: "The caller's accounts (AccountId header may be empty here)",
     responses: { 200: json('Accounts', z.array(AccountSummary)), 401: COMMON_ERRORS[401] },
   });
-  for (const type of ENTITY_TYPES) registerEntityPaths(registry, type);
+  const schemas = entitySchemas();
+  for (const type of ENTITY_TYPES) registerEntityPaths(registry, type, schemas.get(type.plural) as z.ZodType);
   extra(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -70,4 +70,21 @@ describe('OpenAPI document', () => {
     }
     expect(doc.components?.schemas).toHaveProperty('UpdateModel');
   });
+
+  test('when generated, then each type has its own schema with typed parameters, reference objects and child collections', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is looked into as plain JSON
+    const schemas = buildOpenApiDocument().components?.schemas as Record<string, { properties: Record<string, any> }>;
+    const lap = schemas['Lap']?.properties;
+    expect(lap?.['Parameters'].properties['LapTime']).toMatchObject({ type: ['number', 'null'], description: 'Double, unit s' });
+    expect(lap?.['Parameters'].properties['StintLapNumber']).toMatchObject({ type: ['integer', 'null'] });
+    expect(lap?.['LapSectors']).toEqual({ type: 'array', items: { $ref: '#/components/schemas/LapSector' } });
+    const runSheet = schemas['RunSheet']?.properties;
+    expect(runSheet?.['Parameters'].properties['DriverId']).toMatchObject({ format: 'uuid' });
+    expect(runSheet?.['Parameters'].properties['Driver']).toEqual({ $ref: '#/components/schemas/EntityReference' });
+    expect(runSheet?.['Parameters'].properties['PitInTime']).toMatchObject({ format: 'date-time' });
+    expect(runSheet?.['Laps']).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Lap' } });
+    expect(runSheet?.['AttachedFiles']).toEqual({ type: 'array', items: { $ref: '#/components/schemas/AttachedFile' } });
+    const event = schemas['Event']?.properties;
+    expect(Object.keys(event ?? {})).toEqual(['Id', 'Parameters', 'Sessions', 'Cars', 'AttachedFiles']);
+  });
 });
