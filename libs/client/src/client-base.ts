@@ -55,7 +55,14 @@ export class ClientBase {
     }
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
-    const parsed: unknown = text && type.includes('json') ? JSON.parse(text) : text || null;
+    let parsed: unknown = text || null;
+    if (text && type.includes('json')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return { success: false, message: `The ${response.status} answer says it is JSON but is not`, statusCode: response.status, returnValue: null };
+      }
+    }
     if (response.ok) return { success: true, message: response.statusText || 'OK', statusCode: response.status, returnValue: parsed as T };
     const problem = (typeof parsed === 'object' && parsed ? parsed : {}) as NonNullable<ClientResult<T>['problem']>;
     return { success: false, message: problem.detail ?? problem.title ?? response.statusText, statusCode: response.status, returnValue: null, problem };

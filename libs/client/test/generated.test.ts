@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ENTITY_TYPES } from '@pitwall/contracts';
 import { PitwallClient, generateClientSource } from '../src';
@@ -19,5 +21,22 @@ describe('generated client', () => {
     const result = await client.getAllChampionships();
     expect(result).toMatchObject({ success: false, statusCode: 0, returnValue: null });
     expect(result.message).toMatch(/did not complete/);
+  });
+
+  test('when an answer says it is JSON but is not, then the call fails with its status and a message instead of throwing', async () => {
+    // A proxy in front of the service answering with a broken body, as one sometimes does.
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(502, { 'Content-Type': 'application/json' });
+      res.end('<html>Bad Gateway</html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new PitwallClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k', accountId: 'a' });
+      const result = await client.getAllChampionships();
+      expect(result).toMatchObject({ success: false, statusCode: 502, returnValue: null });
+      expect(result.message).toMatch(/says it is JSON but is not/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
