@@ -28,6 +28,15 @@ export function generateClientSource(types: readonly EntityTypeDef[]): string {
       `  getAll${P}${forName}(${[...params, 'parametersToInclude?: Include'].join(', ')}): Promise<ClientResult<EntityJson[]>> {`,
       `    return this.getMany('${P}', ${t.parents.length ? ids : '{}'}, parametersToInclude);`,
       '  }',
+      // Types with two parents list by either one as well (GET /Setups?eventId=...): one method per parent.
+      ...(t.parents.length > 1
+        ? t.parents.flatMap((p) => [
+            `  /** GET /${P}?${p.key}= */`,
+            `  getAll${P}For${parentName(p.key)}(${p.key}: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {`,
+            `    return this.getMany('${P}', { ${p.key} }, parametersToInclude);`,
+            '  }',
+          ])
+        : []),
       `  /** POST /${P}: the created ${S}, all properties populated */`,
       `  add${S}(${[...params, 'model: CreateModel = {}'].join(', ')}): Promise<ClientResult<EntityJson>> {`,
       `    return this.add('${P}', ${t.parents.length ? ids : '{}'}, model);`,

@@ -92,6 +92,14 @@ export class PitwallClient extends ClientBase {
   getAllEventCarsForEventCar(eventId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.getMany('EventCars', { eventId, carId }, parametersToInclude);
   }
+  /** GET /EventCars?eventId= */
+  getAllEventCarsForEvent(eventId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('EventCars', { eventId }, parametersToInclude);
+  }
+  /** GET /EventCars?carId= */
+  getAllEventCarsForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('EventCars', { carId }, parametersToInclude);
+  }
   /** POST /EventCars: the created EventCar, all properties populated */
   addEventCar(eventId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
     return this.add('EventCars', { eventId, carId }, model);
@@ -212,6 +220,14 @@ export class PitwallClient extends ClientBase {
   getAllSetupsForEventCar(eventId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.getMany('Setups', { eventId, carId }, parametersToInclude);
   }
+  /** GET /Setups?eventId= */
+  getAllSetupsForEvent(eventId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('Setups', { eventId }, parametersToInclude);
+  }
+  /** GET /Setups?carId= */
+  getAllSetupsForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('Setups', { carId }, parametersToInclude);
+  }
   /** POST /Setups: the created Setup, all properties populated */
   addSetup(eventId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
     return this.add('Setups', { eventId, carId }, model);
@@ -231,6 +247,14 @@ export class PitwallClient extends ClientBase {
   /** GET /EventCarDatas?eventId=&carId= */
   getAllEventCarDatasForEventCar(eventId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.getMany('EventCarDatas', { eventId, carId }, parametersToInclude);
+  }
+  /** GET /EventCarDatas?eventId= */
+  getAllEventCarDatasForEvent(eventId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('EventCarDatas', { eventId }, parametersToInclude);
+  }
+  /** GET /EventCarDatas?carId= */
+  getAllEventCarDatasForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('EventCarDatas', { carId }, parametersToInclude);
   }
   /** POST /EventCarDatas: the created EventCarData, all properties populated */
   addEventCarData(eventId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
@@ -344,6 +368,14 @@ export class PitwallClient extends ClientBase {
   getAllRunSheetsForSessionCar(sessionId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.getMany('RunSheets', { sessionId, carId }, parametersToInclude);
   }
+  /** GET /RunSheets?sessionId= */
+  getAllRunSheetsForSession(sessionId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('RunSheets', { sessionId }, parametersToInclude);
+  }
+  /** GET /RunSheets?carId= */
+  getAllRunSheetsForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('RunSheets', { carId }, parametersToInclude);
+  }
   /** POST /RunSheets: the created RunSheet, all properties populated */
   addRunSheet(sessionId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
     return this.add('RunSheets', { sessionId, carId }, model);
@@ -423,6 +455,14 @@ export class PitwallClient extends ClientBase {
   /** GET /SessionCarDatas?sessionId=&carId= */
   getAllSessionCarDatasForSessionCar(sessionId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.getMany('SessionCarDatas', { sessionId, carId }, parametersToInclude);
+  }
+  /** GET /SessionCarDatas?sessionId= */
+  getAllSessionCarDatasForSession(sessionId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('SessionCarDatas', { sessionId }, parametersToInclude);
+  }
+  /** GET /SessionCarDatas?carId= */
+  getAllSessionCarDatasForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.getMany('SessionCarDatas', { carId }, parametersToInclude);
   }
   /** POST /SessionCarDatas: the created SessionCarData, all properties populated */
   addSessionCarData(sessionId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
