@@ -8,16 +8,25 @@ const path = require('node:path');
 const ROOT = path.join(__dirname, '..');
 const APPS = ['entity-service', 'timing-service', 'simulation-service', 'datafile-service', 'gateway'];
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
+/** Ports handed out by this process: a port is free again once its probe closes, so the OS may offer it twice. */
+const handedOut = new Set();
+
+/** A port nothing listens on now and that this process has not handed out before (for an app to bind shortly). */
+async function freePort() {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const srv = net.createServer();
+      srv.unref();
+      srv.on('error', reject);
+      srv.listen(0, '127.0.0.1', () => {
+        const { port: p } = srv.address();
+        srv.close(() => resolve(p));
+      });
     });
-  });
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 async function waitReady(url, deadlineMs, procs) {
