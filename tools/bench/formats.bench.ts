@@ -6,7 +6,7 @@ import { openDataFile } from '@pitwall/formats';
 import { generateLdFile } from '../gen-ld/gen-ld';
 
 const root = process.cwd();
-const fixtures = path.resolve(root, '../shared/fixtures/telemetry');
+const fixtures = path.resolve(root, 'libs/formats/test/fixtures/telemetry');
 const large = path.join(root, 'tmp', 'bench-large.ld');
 const FLOOR_OPEN_MS = 50;
 const FLOOR_MB_S = 300;

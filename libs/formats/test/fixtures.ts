@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The shared, read-only fixtures sit beside the repository (/work/shared next to /work/main, and so in CI). */
-export const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/telemetry');
+/** The repository's telemetry fixtures (read-only; SOURCES.md beside them records origin, licence and sha256). */
+export const FIXTURES = path.resolve(__dirname, 'fixtures/telemetry');
 
 export const SHA256: Record<string, string> = {
   'Sample1.ld': 'cc794689b8937d9b4eff18fa5926674b7334c9bf2fc51be06dfd1b0ce8afdeb1',
