@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { withReadSnapshot } from '@pitwall/db';
+import { withReadSnapshot, withTransaction } from '@pitwall/db';
 import type { Outbox } from '@pitwall/messaging';
 import type { EntityChangedEvent } from '@pitwall/contracts';
 import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
@@ -38,14 +38,16 @@ export async function cachedRead(ctx: StoreContext, accountId: string, what: unk
  * A write: its events go into the outbox and the account's version is bumped, both in its transaction (the bump
  * last, so cached reads end with the commit); once committed, the events are published before the answer.
  */
-export function write<T>(ctx: StoreContext, accountId: string, fn: (q: Queryable) => Promise<{ result: T; events: EntityChangedEvent[] }>): Promise<T> {
-  return ctx.outbox.transaction(async (c, add) => {
+export async function write<T>(ctx: StoreContext, accountId: string, fn: (q: Queryable) => Promise<{ result: T; events: EntityChangedEvent[] }>): Promise<T> {
+  const { result, publish } = await withTransaction(ctx.pool, async (c) => {
     const { result, events } = await fn(c);
     const headers = ctx.eventHeaders();
-    await add(events.map((e) => entityEventMessage(e, headers)));
+    const publish = await ctx.outbox.add(c, events.map((e) => entityEventMessage(e, headers)));
     await repo.bumpAccountVersion(c, accountId);
-    return result;
+    return { result, publish };
   });
+  await publish();
+  return result;
 }
 
 /** Later than the previous write by at least 1 ms, so an optimistic check can never tie. */
