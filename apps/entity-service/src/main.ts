@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Bus } from '@pitwall/bus';
-import { EXCHANGES, SERVICES } from '@pitwall/contracts';
+import { EXCHANGES, SERVICES, type EntityChangedEvent } from '@pitwall/contracts';
+import { createOutbox } from '@pitwall/messaging';
 import { hostService, runMain, type ServiceHandle } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
-import { EventOutbox } from './data-access/event-outbox';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
@@ -26,7 +26,7 @@ export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus 
     build: async ({ bus, pool, logger, config }) => {
       if (!pool) throw new Error('entity-service needs its database');
       // Events are written with their write and published after its commit; what fails now is retried (outbox).
-      const outbox = new EventOutbox(pool, (routingKey, event, headers) => bus.publish(EXCHANGES.entityEvents, routingKey, event, headers), logger);
+      const outbox = createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(EXCHANGES.entityEvents, routingKey, event, headers), logger });
       const requestHeaders = (): Record<string, string> => {
         const requestId = commandContext.getStore()?.requestId;
         return requestId ? { requestId } : {};

@@ -46,7 +46,12 @@ export interface EntityTypeDef {
   features: { search?: boolean; attachments?: boolean; dataFileAccess?: boolean };
   /** A parent that must already be entered: e.g. a setup's car must be an EventCar of the event. */
   requiresEventCar?: 'event' | 'session';
+  /** Rules of this type beyond the generic ones, by name; the entity-service implements each (src/domain/type-rules). */
+  rules?: readonly EntityTypeRule[];
 }
+
+/** Type-specific rules: `eventCarEntry` a car is entered once per event; `parameterDefinition` a custom parameter makes sense. */
+export type EntityTypeRule = 'eventCarEntry' | 'parameterDefinition';
 
 const text = (name: string): ParameterDef => ({ name, type: 'Text' });
 const double = (name: string, unit?: string): ParameterDef => ({ name, type: 'Double', ...(unit ? { unit } : {}) });
@@ -76,6 +81,7 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     collectionName: 'Cars',
     parameters: [NAME, reference('Car', 'Cars')],
     features: {},
+    rules: ['eventCarEntry'],
   },
   { name: 'Driver', plural: 'Drivers', parents: [], parameters: [NAME, text('ShortName'), text('Nationality')], features: {} },
   { name: 'Track', plural: 'Tracks', parents: [], parameters: [NAME, text('Country')], features: { attachments: true } },
@@ -128,6 +134,7 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     parents: [],
     parameters: [NAME, text('EntityType'), enumeration('ParameterType', PARAMETER_TYPES), text('EnumValues'), text('Unit'), text('ReferencedEntityType')],
     features: {},
+    rules: ['parameterDefinition'],
   },
 ];
 

@@ -104,6 +104,17 @@ export const entityRepository = {
     return Number(rows[0]?.n ?? 0);
   },
 
+  /** Renumbers siblings 0, 1, 2… in their current order, closing the gaps deletions left. */
+  async renumberSiblings(q: Queryable, accountId: string, type: string, parent_id: string | null, parent2_id: string | null): Promise<void> {
+    await q.query(
+      `UPDATE entity.entities e SET position = o.rn - 1 FROM (
+         SELECT id, row_number() OVER (ORDER BY position, created_at) AS rn FROM entity.entities
+         WHERE account_id = $1 AND type = $2 AND parent_id IS NOT DISTINCT FROM $3 AND parent2_id IS NOT DISTINCT FROM $4) o
+       WHERE e.id = o.id`,
+      [accountId, type, parent_id, parent2_id],
+    );
+  },
+
   /** Makes room at `position` among siblings (ordered insert). */
   async shiftPositions(q: Queryable, accountId: string, type: string, parent_id: string | null, parent2_id: string | null, from: number): Promise<void> {
     await q.query(

@@ -1,4 +1,5 @@
 import type { Migration } from '@pitwall/db';
+import { outboxMigration } from '@pitwall/messaging';
 
 export const ENTITY_SCHEMA = 'entity';
 
@@ -60,18 +61,6 @@ export const entityMigrations: Migration[] = [
       );
     `,
   },
-  {
-    version: 3,
-    name: 'event outbox',
-    // Entity events written in the transaction of their write, published after it commits and then deleted.
-    sql: `
-      CREATE TABLE entity.outbox (
-        id bigserial PRIMARY KEY,
-        routing_key text NOT NULL,
-        payload jsonb NOT NULL,
-        headers jsonb NOT NULL DEFAULT '{}'::jsonb,
-        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
-      );
-    `,
-  },
+  // Entity events written in the transaction of their write, published after it commits and then deleted.
+  outboxMigration({ schema: ENTITY_SCHEMA, version: 3, name: 'event outbox' }),
 ];

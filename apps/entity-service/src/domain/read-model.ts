@@ -1,6 +1,7 @@
 import { collectionNamesOf, type EntityJson } from '@pitwall/contracts';
 import { entityRepository, type AttachedFileRow, type RenderRow, type Queryable } from '../data-access/entity-repository';
 import type { ParameterSets, Projection } from './projection';
+import type { RenderedReply } from './read-cache';
 
 /**
  * Renders rows as wire.md §2 entity JSON under a projection. Nested data is loaded level by level:
@@ -85,4 +86,14 @@ export function renderAttachedFile(f: AttachedFileRow, projection: { all: boolea
   };
   if (!projection || projection.all) return { Id: f.id, Parameters: all };
   return { Id: f.id, Parameters: Object.fromEntries(Object.entries(all).filter(([k]) => projection.parameters.has(k))) };
+}
+
+/** One rendered entity as a reply: its JSON bytes, modification time and id (the gateway's headers). */
+export function entityReply(entity: EntityJson, modifiedAt: Date): RenderedReply {
+  return { json: Buffer.from(JSON.stringify(entity)), lastModifiedTime: modifiedAt.toISOString(), entityId: entity.Id as string };
+}
+
+/** Rendered entities as a list reply. */
+export function listReply(entities: EntityJson[]): RenderedReply {
+  return { json: Buffer.from(JSON.stringify(entities)) };
 }

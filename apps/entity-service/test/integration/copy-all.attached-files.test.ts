@@ -3,8 +3,8 @@ import type pg from 'pg';
 import pino from 'pino';
 import { createPool, migrate } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
-import type { CallerContext } from '@pitwall/contracts';
-import { EventOutbox } from '../../src/data-access/event-outbox';
+import { createOutbox } from '@pitwall/messaging';
+import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: pino({ level: 'silent' }) });
   await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: pino({ level: 'silent' }) });
-  store = new EntityStore(pool, new EventOutbox(pool, async () => undefined, silent));
+  store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }));
 });
 afterAll(async () => {
   await pool?.end();

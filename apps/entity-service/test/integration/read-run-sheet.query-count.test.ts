@@ -3,8 +3,8 @@ import type pg from 'pg';
 import pino from 'pino';
 import { createPool, migrate } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
-import type { CallerContext } from '@pitwall/contracts';
-import { EventOutbox } from '../../src/data-access/event-outbox';
+import { createOutbox } from '@pitwall/messaging';
+import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
 import { ReadCache } from '../../src/domain/read-cache';
@@ -84,7 +84,7 @@ const newCaller = (): CallerContext => ({ accountId: randomUUID(), userId: rando
 
 describe('EntityStore.get RunSheets with Laps.LapTime,Laps.LapSectors.*', () => {
   test('when the run sheet has 300 laps of 3 sectors, then it takes as many queries as with 10 laps, and few', async () => {
-    const store = new EntityStore(pool, new EventOutbox(pool, async () => undefined, silent));
+    const store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }));
     const caller = newCaller();
     const small = await countedRead(store, caller, await seedRunSheet(caller.accountId, 10));
     const large = await countedRead(store, caller, await seedRunSheet(caller.accountId, 300));
@@ -102,7 +102,7 @@ describe('EntityStore.get RunSheets with Laps.LapTime,Laps.LapSectors.*', () => 
   });
 
   test('when the account was not written since the last read, then the next read is answered with one query', async () => {
-    const store = new EntityStore(pool, new EventOutbox(pool, async () => undefined, silent), new ReadCache(16 * 1024 * 1024));
+    const store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
     const caller = newCaller();
     const id = await seedRunSheet(caller.accountId, 300);
 
@@ -115,7 +115,7 @@ describe('EntityStore.get RunSheets with Laps.LapTime,Laps.LapSectors.*', () => 
   });
 
   test('when the account was written since the last read, then the next read renders again and shows the write', async () => {
-    const store = new EntityStore(pool, new EventOutbox(pool, async () => undefined, silent), new ReadCache(16 * 1024 * 1024));
+    const store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
     const caller = newCaller();
     const id = await seedRunSheet(caller.accountId, 10);
     const before = await countedRead(store, caller, id);

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@pitwall/service-kit';
+import { entityType, type CreateModel, type EntityChangedEvent, type EntityTypeDef } from '@pitwall/contracts';
+import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import { entityChanged } from './entity-events';
+import type { Parents } from './parents';
+
+/** The entity a create copies its parameters from: `CopyFromId`, or the last sibling for `CopyFromLast`; none otherwise. */
+export async function copySource(q: Queryable, accountId: string, type: EntityTypeDef, parents: Parents, body: CreateModel): Promise<EntityRow | undefined> {
+  if (body.CopyFromId) {
+    const source = await repo.findById(q, accountId, type.plural, body.CopyFromId.toLowerCase());
+    if (!source) throw AppError.badRequest('The request body is not valid', { CopyFromId: [`${type.name} ${body.CopyFromId} was not found`] });
+    return source;
+  }
+  if (body.CopyFromLast) return repo.lastSibling(q, accountId, type.plural, parents.parent_id, parents.parent2_id);
+  return undefined;
+}
+
+/**
+ * `CopyAll`: every descendant of `fromId` is copied under `toId` (parents before children) with its attached files;
+ * returns one created event per copy, in that order.
+ */
+export async function copyDescendants(q: Queryable, accountId: string, fromId: string, toId: string, now: Date): Promise<EntityChangedEvent[]> {
+  const rows = await repo.descendants(q, accountId, fromId);
+  const idMap = new Map([[fromId, toId], ...rows.map((d) => [d.id, randomUUID()] as [string, string])]);
+  const remap = (id: string | null) => (id !== null && idMap.has(id) ? (idMap.get(id) as string) : id);
+  const events: EntityChangedEvent[] = [];
+  for (const d of rows) {
+    // References into the copied subtree (a run sheet's SetupId when the event is copied) follow the copy.
+    const parameters = Object.fromEntries(Object.entries(d.parameters).map(([k, v]) => [k, typeof v === 'string' ? remap(v) : v]));
+    const row: EntityRow = { ...d, id: idMap.get(d.id) as string, parent_id: remap(d.parent_id), parent2_id: remap(d.parent2_id), parameters, created_at: now, modified_at: now };
+    await repo.insert(q, row);
+    const type = entityType(row.type);
+    if (type) events.push(entityChanged('created', row, type, Object.keys(row.parameters)));
+  }
+  // The attached files of the source and of every copied descendant go with the copy.
+  await repo.copyAttachedFiles(q, accountId, [...idMap], now);
+  return events;
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { FieldErrors } from '@pitwall/service-kit';
+import type { CallerContext, CreateModel, EntityChangedEvent, EntityJson } from '@pitwall/contracts';
+import { entityRepository as repo, type EntityRow } from '../data-access/entity-repository';
+import { copyDescendants, copySource } from './copy-entity';
+import { entityChanged } from './entity-events';
+import { assertWriter, knownType } from './entity-type';
+import { applyUpdates, associationUpdates, checkReferences, rejectWithParameterErrors } from './parameter-updates';
+import { convertUpdates, type ParameterValue } from './parameters';
+import { loadParameterSets } from './parameter-sets';
+import { checkEventCarEntry, resolveParents } from './parents';
+import { insertPosition } from './positions';
+import { parseProjection } from './projection';
+import type { RenderedReply } from './read-cache';
+import { entityReply, renderRows } from './read-model';
+import { write, type StoreContext } from './store-context';
+import { beforeWrite } from './type-rules';
+
+/**
+ * Creates an entity under its parents, from its ParameterUpdates and associations, optionally copying another's
+ * parameters (`CopyFromId`, `CopyFromLast`) and descendants (`CopyAll`), at `Index` among ordered siblings.
+ */
+export async function createEntity(ctx: StoreContext, caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
+  const type = knownType(typeName);
+  assertWriter(caller);
+  if (bindingErrors) await rejectWithParameterErrors(ctx.pool, caller.accountId, type, body, bindingErrors);
+  return write(ctx, caller.accountId, async (q) => {
+    const events: EntityChangedEvent[] = [];
+    const sets = await loadParameterSets(q, caller.accountId);
+    const parents = await resolveParents(q, caller.accountId, type, parentIds, true);
+    await checkEventCarEntry(q, caller.accountId, type, parents);
+    const source = await copySource(q, caller.accountId, type, parents, body);
+
+    const set = sets(type);
+    const parameters: Record<string, ParameterValue> = { ...(source?.parameters ?? {}) };
+    const updates = [...convertUpdates(set, body.ParameterUpdates), ...associationUpdates(set, body, parameters)];
+    applyUpdates(parameters, updates);
+    await beforeWrite(q, caller.accountId, { type, parameters, parents, updates, existing: null });
+    await checkReferences(q, caller.accountId, updates, 'ParameterUpdates');
+
+    const position = await insertPosition(q, caller.accountId, type, parents, body.Index ?? null);
+    const now = new Date();
+    const row: EntityRow = { id: randomUUID(), account_id: caller.accountId, type: type.plural, ...parents, position, parameters, created_at: now, modified_at: now };
+    await repo.insert(q, row);
+    events.push(entityChanged('created', row, type, Object.keys(parameters)));
+
+    if (body.CopyAll && source) events.push(...(await copyDescendants(q, caller.accountId, source.id, row.id, now)));
+    const [entity] = await renderRows(q, caller.accountId, [row], parseProjection(type, undefined, sets), sets);
+    return { result: entityReply(entity as EntityJson, now), events };
+  });
+}

@@ -1,0 +1,65 @@
+import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import { associationsOf, entityType, type CreateModel, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
+import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
+import { convertUpdates, type ConvertedUpdate, type ParameterSet, type ParameterValue } from './parameters';
+import { loadParameterSets } from './parameter-sets';
+
+/**
+ * `<X>AssociationsToAdd: [{ <X>Id }]` sets the `<X>Id` reference (Tyres, IssueListIssues and AssemblyIterations
+ * carry ChampionshipId, EventId and CarId this way); `...ToRemove` clears it when it names the current one.
+ */
+export function associationUpdates(set: ParameterSet, body: Record<string, unknown>, current: Record<string, ParameterValue>): ConvertedUpdate[] {
+  const errors: FieldErrors = {};
+  const out: ConvertedUpdate[] = [];
+  for (const { model, action, key, items } of associationsOf(body)) {
+    const def = set.referenceByObjectName(model);
+    if (!def) {
+      errors[key] = [`${set.type.plural} have no ${model} association`];
+      continue;
+    }
+    if (action === 'add' && items.length > 1) errors[key] = [`holds one item: a ${set.type.name} has one ${model}`];
+    for (const [i, item] of items.entries()) {
+      if (item.ParameterUpdates?.length) errors[`${key}[${i}].ParameterUpdates`] = ['association parameters are not stored; set them on the entity'];
+      const idKey = Object.keys(item).find((k) => k.toLowerCase() === def.name.toLowerCase());
+      const id = idKey ? String(item[idKey]).toLowerCase() : undefined;
+      if (!id) errors[`${key}[${i}].${def.name}`] = ['is required'];
+      else if (action === 'add') out.push({ def, value: id, index: i, path: `${key}[${i}].${def.name}` });
+      else if (current[def.name] === id) out.push({ def, value: null, index: i, path: `${key}[${i}].${def.name}` });
+    }
+  }
+  if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
+  return out;
+}
+
+/** Sets the converted values on `parameters`; null removes the parameter. */
+export function applyUpdates(parameters: Record<string, ParameterValue>, updates: ConvertedUpdate[]): void {
+  for (const u of updates) {
+    if (u.value === null) delete parameters[u.def.name];
+    else parameters[u.def.name] = u.value;
+  }
+}
+
+/** A reference must name an entity of the referenced type in the caller's account. */
+export async function checkReferences(q: Queryable, accountId: string, updates: ConvertedUpdate[], path: string): Promise<void> {
+  const errors: FieldErrors = {};
+  for (const u of updates) {
+    if (u.def.type !== 'Reference' || typeof u.value !== 'string' || !u.def.references) continue;
+    const target = entityType(u.def.references);
+    if (!target || !(await repo.findById(q, accountId, target.plural, u.value)))
+      errors[u.path ?? `${path}[${u.index}].Value`] = [`${u.def.name} references ${target?.name ?? u.def.references} ${u.value}, which was not found`];
+  }
+  if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
+}
+
+/** The body had unknown properties: nothing is written, and the answer also names every unconvertible parameter. */
+export async function rejectWithParameterErrors(q: Queryable, accountId: string, type: EntityTypeDef, body: CreateModel | UpdateModel, bindingErrors: FieldErrors): Promise<never> {
+  const sets = await loadParameterSets(q, accountId);
+  let errors = bindingErrors;
+  try {
+    convertUpdates(sets(type), body.ParameterUpdates);
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.errors) throw err;
+    errors = { ...bindingErrors, ...err.errors };
+  }
+  throw AppError.badRequest('The request body is not valid', errors);
+}

@@ -1,0 +1,29 @@
+import type { EntityTypeDef, EntityTypeRule } from '@pitwall/contracts';
+import type { EntityRow, Queryable } from '../../data-access/entity-repository';
+import { eventCarEntry } from './event-car';
+import { parameterDefinition } from './parameter-definition';
+import type { EntityWrite, TypeRule } from './type-rule';
+
+export type { EntityWrite, TypeRule };
+
+/** Every rule a registry entry may name, by that name: a name without an implementation does not compile. */
+export const TYPE_RULES: Readonly<Record<EntityTypeRule, TypeRule>> = { eventCarEntry, parameterDefinition };
+
+/** The rules the type declares (registry `rules`), in declared order. */
+export function rulesOf(type: EntityTypeDef, rules: Readonly<Record<string, TypeRule>> = TYPE_RULES): TypeRule[] {
+  return (type.rules ?? []).map((name) => {
+    const rule = rules[name];
+    if (!rule) throw new Error(`${type.plural} declares the rule ${name}, which the entity-service does not implement`);
+    return rule;
+  });
+}
+
+/** Runs the type's rules before a create or update is written; the first to refuse stops the write. */
+export async function beforeWrite(q: Queryable, accountId: string, write: EntityWrite): Promise<void> {
+  for (const rule of rulesOf(write.type)) await rule.beforeWrite?.(q, accountId, write);
+}
+
+/** Runs the type's rules before an entity of it is deleted. */
+export async function beforeDelete(q: Queryable, accountId: string, type: EntityTypeDef, entity: EntityRow): Promise<void> {
+  for (const rule of rulesOf(type)) await rule.beforeDelete?.(q, accountId, entity);
+}

@@ -1,0 +1,27 @@
+import type { EntityTypeDef } from '@pitwall/contracts';
+import type { EntityRow, Queryable } from '../../data-access/entity-repository';
+import type { ConvertedUpdate, ParameterValue } from '../parameters';
+import type { Parents } from '../parents';
+
+/** A create or update of one entity: its ParameterUpdates are applied, nothing is written yet. */
+export interface EntityWrite {
+  type: EntityTypeDef;
+  /** What will be stored: a rule may set values (an event car's CarId) or refuse them. */
+  parameters: Record<string, ParameterValue>;
+  parents: Parents;
+  /** The converted ParameterUpdates (and association changes) of the request. */
+  updates: ConvertedUpdate[];
+  /** The stored entity on update; null on create. */
+  existing: EntityRow | null;
+}
+
+/**
+ * What one type requires beyond the generic rules, declared by name on its registry entry (`rules`) and run by the
+ * generic use cases at fixed points. Each hook runs inside the write's transaction and refuses with an AppError.
+ */
+export interface TypeRule {
+  /** Before a create or update of an entity of the type is written (also an item of a CollectionUpdateModels). */
+  beforeWrite?(q: Queryable, accountId: string, write: EntityWrite): Promise<void>;
+  /** Before an entity of the type is deleted. */
+  beforeDelete?(q: Queryable, accountId: string, entity: EntityRow): Promise<void>;
+}

@@ -1,0 +1,216 @@
+import type { Pool } from 'pg';
+import { withTransaction, type Migration } from '@pitwall/db';
+import type { Logger } from '@pitwall/service-kit';
+import { outboxTable } from './schema';
+
+/** Anything that runs a query: the client of the write's transaction (a pg `PoolClient`). */
+export interface Queryable {
+  query<R extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/** One message to publish once the write that made it has committed. */
+export interface OutboxMessage<P = unknown> {
+  routingKey: string;
+  /** JSON: stored as jsonb, published as it comes back. */
+  payload: P;
+  /** Message headers (a request id); none when absent. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * Sends one message to the outbox's exchange; resolves once the broker has taken it (publisher confirm), rejects
+ * when it has not. E.g. `(key, payload, headers) => bus.publish(EXCHANGES.entityEvents, key, payload, headers)`.
+ */
+export type PublishMessage<P = unknown> = (routingKey: string, payload: P, headers: Record<string, string>) => Promise<void>;
+
+export interface OutboxTiming {
+  /** How often left-over messages are looked for. Default 1000 ms. */
+  retryIntervalMs?: number;
+  /** A message still in the outbox this long after its write is a left-over that any instance publishes. Default 2000 ms. */
+  staleAfterMs?: number;
+  /** Left-over messages published per transaction. Default 200. */
+  batchSize?: number;
+}
+
+export interface OutboxOptions<P> extends OutboxTiming {
+  pool: Pool;
+  /** The owning service's schema: the messages live in `<schema>.outbox` (migration: `outboxMigration`). */
+  schema: string;
+  publish: PublishMessage<P>;
+  logger: Logger;
+}
+
+/** Publishes what one transaction added, once it has committed. Never rejects: what fails now is retried later. */
+export type PublishAfterCommit = () => Promise<void>;
+
+/**
+ * A transactional outbox. A write adds its messages in its own transaction, so they exist exactly when the write
+ * committed, and publishes them itself right after the commit, in the order it made them. What it could not publish
+ * (broker unreachable, confirm lost, process killed between commit and publish) is left over; once stale, the retry
+ * of any instance publishes it (`FOR UPDATE SKIP LOCKED`: never two instances at once). So every committed write's
+ * messages are published at least once; a retry after a lost confirm can publish one twice, and left-overs may
+ * arrive after later messages. Subscribers must be idempotent.
+ */
+export interface Outbox<P = unknown> {
+  /** Adds `messages` inside the caller's transaction (`q` is its client); returns what publishes them after the commit. */
+  add(q: Queryable, messages: readonly OutboxMessage<P>[]): Promise<PublishAfterCommit>;
+  /**
+   * Runs `fn` in a transaction of the outbox's pool; what it adds through `add` is published once it committed, before
+   * this resolves. A throw rolls the write and its messages back: nothing is published.
+   */
+  transaction<T>(fn: (client: Queryable, add: (messages: readonly OutboxMessage<P>[]) => Promise<void>) => Promise<T>): Promise<T>;
+  /** Publishes every left-over message (older than `staleAfterMs`), batch by batch. Never rejects. */
+  retry(): Promise<void>;
+  /** Looks for left-over messages now and then every `retryIntervalMs`. */
+  start(): void;
+  /** Stops the retries and waits for the one in progress. */
+  stop(): Promise<void>;
+}
+
+/** The outbox of `schema`: `const outbox = createOutbox({ pool, schema, publish, logger })`, then `outbox.start()`. */
+export function createOutbox<P = unknown>(options: OutboxOptions<P>): Outbox<P> {
+  return new TransactionalOutbox(options);
+}
+
+/**
+ * The migration that creates `<schema>.outbox`; add it to the owning service's migrations under its next version.
+ * Its SQL never changes: an applied migration's checksum is checked on every start (the entity schema's version 3).
+ */
+export function outboxMigration({ schema, version, name = 'outbox' }: { schema: string; version: number; name?: string }): Migration {
+  return {
+    version,
+    name,
+    sql: `
+      CREATE TABLE ${outboxTable(schema)} (
+        id bigserial PRIMARY KEY,
+        routing_key text NOT NULL,
+        payload jsonb NOT NULL,
+        headers jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+    `,
+  };
+}
+
+interface OutboxRow<P> {
+  id: string;
+  routing_key: string;
+  payload: P;
+  headers: Record<string, string>;
+}
+
+class TransactionalOutbox<P> implements Outbox<P> {
+  private readonly pool: Pool;
+  private readonly table: string;
+  private readonly publish: PublishMessage<P>;
+  private readonly logger: Logger;
+  private readonly retryIntervalMs: number;
+  private readonly staleAfterMs: number;
+  private readonly batchSize: number;
+  private timer: NodeJS.Timeout | undefined;
+  private retrying: Promise<void> | undefined;
+
+  constructor(options: OutboxOptions<P>) {
+    this.pool = options.pool;
+    this.table = outboxTable(options.schema);
+    this.publish = options.publish;
+    this.logger = options.logger;
+    this.retryIntervalMs = options.retryIntervalMs ?? 1000;
+    this.staleAfterMs = options.staleAfterMs ?? 2000;
+    this.batchSize = options.batchSize ?? 200;
+    // It goes into the SQL as a LIMIT.
+    if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1) throw new Error(`outbox: batchSize must be a positive integer (got ${options.batchSize})`);
+  }
+
+  async add(q: Queryable, messages: readonly OutboxMessage<P>[]): Promise<PublishAfterCommit> {
+    if (messages.length === 0) return async () => undefined;
+    const { rows } = await q.query<{ id: string }>(
+      `INSERT INTO ${this.table} (routing_key, payload, headers)
+       SELECT r, p, h FROM unnest($1::text[], $2::jsonb[], $3::jsonb[]) WITH ORDINALITY AS m(r, p, h, n) ORDER BY n
+       RETURNING id::text`,
+      [messages.map((m) => m.routingKey), messages.map((m) => JSON.stringify(m.payload)), messages.map((m) => JSON.stringify(m.headers ?? {}))],
+    );
+    const added = rows.map((r, i) => ({ id: r.id, message: messages[i] as OutboxMessage<P> }));
+    return () => this.publishCommitted(added);
+  }
+
+  async transaction<T>(fn: (client: Queryable, add: (messages: readonly OutboxMessage<P>[]) => Promise<void>) => Promise<T>): Promise<T> {
+    const { result, publishers } = await withTransaction(this.pool, async (c) => {
+      const publishers: PublishAfterCommit[] = [];
+      const result = await fn(c, async (messages) => void publishers.push(await this.add(c, messages)));
+      return { result, publishers };
+    });
+    for (const publish of publishers) await publish();
+    return result;
+  }
+
+  /**
+   * The writer publishes its own committed messages from memory, in the order it made them, then deletes the rows
+   * the broker confirmed. No row lock: the retry only takes rows older than `staleAfterMs`. Never rejects.
+   */
+  private async publishCommitted(added: { id: string; message: OutboxMessage<P> }[]): Promise<void> {
+    const outcomes = await Promise.allSettled(added.map(({ message: m }) => this.publish(m.routingKey, m.payload, m.headers ?? {})));
+    const published = added.filter((_, i) => outcomes[i]?.status === 'fulfilled').map((a) => a.id);
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) this.logger.warn({ err: failure.reason, outbox: this.table, pending: added.length - published.length }, 'messages not published yet; they stay in the outbox for the retry');
+    if (published.length === 0) return;
+    // A delete lost in a crash only means the message is published again: no need to wait for the WAL flush. Several
+    // statements in one simple query run as one implicit transaction, so SET LOCAL holds for the DELETE alone; the
+    // ids are bigints this database returned, so they go inline.
+    const list = published.filter((id) => /^\d+$/.test(id)).join(',');
+    await this.pool
+      .query(`SET LOCAL synchronous_commit TO OFF; DELETE FROM ${this.table} WHERE id IN (${list})`)
+      .catch((err: unknown) => this.logger.warn({ err, outbox: this.table }, 'published messages not removed from the outbox; the retry will publish them again'));
+  }
+
+  retry(): Promise<void> {
+    this.retrying ??= (async () => {
+      try {
+        while ((await this.publishLeftOvers()) === this.batchSize);
+      } catch (err) {
+        this.logger.error({ err, outbox: this.table }, 'left-over messages not published; retrying later');
+      } finally {
+        this.retrying = undefined;
+      }
+    })();
+    return this.retrying;
+  }
+
+  start(): void {
+    void this.retry();
+    this.timer = setInterval(() => void this.retry(), this.retryIntervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.retrying;
+  }
+
+  /**
+   * One transaction: lock up to a batch of stale rows (skipping rows another instance holds), publish them in id
+   * order, delete those the broker confirmed. Returns how many were published, -1 after a failure.
+   */
+  private publishLeftOvers(): Promise<number> {
+    return withTransaction(this.pool, async (c) => {
+      const { rows } = await c.query<OutboxRow<P>>(
+        `SELECT id::text, routing_key, payload, headers FROM ${this.table}
+         WHERE created_at < clock_timestamp() - make_interval(secs => $1)
+         ORDER BY id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
+        [this.staleAfterMs / 1000],
+      );
+      if (rows.length === 0) return 0;
+      // Published in id order on one channel and confirmed together; what the broker did not confirm stays.
+      const outcomes = await Promise.allSettled(rows.map((r) => this.publish(r.routing_key, r.payload, r.headers)));
+      const published = rows.filter((_, i) => outcomes[i]?.status === 'fulfilled');
+      if (published.length) await c.query(`DELETE FROM ${this.table} WHERE id = ANY($1::bigint[])`, [published.map((r) => r.id)]);
+      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (failure) {
+        this.logger.warn({ err: failure.reason, outbox: this.table, pending: rows.length - published.length }, 'messages not published yet; they stay in the outbox for the retry');
+        return -1;
+      }
+      return rows.length;
+    });
+  }
+}

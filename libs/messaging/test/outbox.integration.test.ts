@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import pino from 'pino';
+import { createPool, migrate, withTransaction } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createOutbox, outboxMigration, type Outbox, type OutboxMessage, type OutboxTiming, type PublishMessage } from '../src';
+
+/** What a service would publish: the outbox only needs it to be JSON. */
+interface LapTimed {
+  runId: string;
+  lap: number;
+}
+
+const silent = pino({ level: 'silent' });
+let db: TestDatabase;
+let pool: pg.Pool;
+const outboxes: Outbox<LapTimed>[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ url: db.url, applicationName: 'messaging-test', logger: silent });
+  // Two owning schemas, each with its own outbox: the migration is the lib's, the versions the service's.
+  await migrate(pool, { schema: 'timing', migrations: [{ version: 1, name: 'laps', sql: 'CREATE TABLE timing.laps (id uuid PRIMARY KEY)' }, outboxMigration({ schema: 'timing', version: 2 })], logger: silent });
+  await migrate(pool, { schema: 'simulation', migrations: [outboxMigration({ schema: 'simulation', version: 1 })], logger: silent });
+});
+afterEach(async () => {
+  for (const o of outboxes.splice(0)) await o.stop();
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+interface Published {
+  routingKey: string;
+  payload: LapTimed;
+  headers: Record<string, string>;
+}
+
+/** A broker stand-in: records what it confirms; while `down`, refuses like an unreachable one; refuses laps in `refuse`. */
+function broker() {
+  const published: Published[] = [];
+  const state = { down: false, refuse: new Set<number>() };
+  const publish: PublishMessage<LapTimed> = async (routingKey, payload, headers) => {
+    if (state.down || state.refuse.has(payload.lap)) throw new Error('broker unreachable');
+    published.push({ routingKey, payload, headers });
+  };
+  return { published, state, publish, of: (runId: string) => published.filter((p) => p.payload.runId === runId) };
+}
+
+function outbox(publish: PublishMessage<LapTimed>, options: OutboxTiming & { schema?: string } = {}): Outbox<LapTimed> {
+  const o = createOutbox<LapTimed>({ pool, schema: 'timing', publish, logger: silent, ...options });
+  outboxes.push(o);
+  return o;
+}
+
+const laps = (runId: string, count: number, headers?: Record<string, string>): OutboxMessage<LapTimed>[] =>
+  Array.from({ length: count }, (_, i) => ({ routingKey: `timing.lap.${i + 1}`, payload: { runId, lap: i + 1 }, ...(headers ? { headers } : {}) }));
+const pending = async (runId: string, schema = 'timing') =>
+  Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.outbox WHERE payload->>'runId' = $1`, [runId])).rows[0]?.n);
+const until = async (done: () => boolean) => {
+  for (const end = Date.now() + 5000; !done() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe('outbox.transaction', () => {
+  test('when the write commits, then its messages are published in the order they were added, with their headers, and none are left', async () => {
+    const b = broker();
+    const runId = randomUUID();
+
+    const result = await outbox(b.publish).transaction(async (c, add) => {
+      await c.query('INSERT INTO timing.laps (id) VALUES ($1)', [randomUUID()]);
+      await add(laps(runId, 2, { requestId: 'req-1' }));
+      await add([{ routingKey: 'timing.run.closed', payload: { runId, lap: 0 } }]);
+      return 'written';
+    });
+
+    expect(result).toBe('written');
+    expect(b.of(runId)).toEqual([
+      { routingKey: 'timing.lap.1', payload: { runId, lap: 1 }, headers: { requestId: 'req-1' } },
+      { routingKey: 'timing.lap.2', payload: { runId, lap: 2 }, headers: { requestId: 'req-1' } },
+      { routingKey: 'timing.run.closed', payload: { runId, lap: 0 }, headers: {} },
+    ]);
+    expect(await pending(runId)).toBe(0);
+  });
+
+  test('when the write throws after adding messages, then it rolls back with them: nothing is published or left', async () => {
+    const b = broker();
+    const runId = randomUUID();
+
+    const error = await outbox(b.publish)
+      .transaction(async (_c, add) => {
+        await add(laps(runId, 3));
+        throw new Error('lap refused');
+      })
+      .catch((err: unknown) => err);
+
+    expect(error).toEqual(new Error('lap refused'));
+    expect(b.of(runId)).toEqual([]);
+    expect(await pending(runId)).toBe(0);
+  });
+});
+
+describe('outbox.add', () => {
+  test('when nothing is added, then nothing is written and the publisher does nothing', async () => {
+    const b = broker();
+    const publish = await withTransaction(pool, (c) => outbox(b.publish).add(c, []));
+
+    await publish();
+
+    expect(b.published).toEqual([]);
+  });
+
+  test('when the broker takes only some messages, then the others stay for the retry, which publishes them', async () => {
+    const b = broker();
+    const runId = randomUUID();
+    const o = outbox(b.publish, { retryIntervalMs: 50, staleAfterMs: 0 });
+    b.state.refuse.add(2);
+
+    const publish = await withTransaction(pool, (c) => o.add(c, laps(runId, 3)));
+    await publish();
+    expect(b.of(runId).map((p) => p.payload.lap)).toEqual([1, 3]);
+    expect(await pending(runId)).toBe(1);
+
+    b.state.refuse.clear();
+    o.start();
+    await until(() => b.of(runId).length === 3);
+
+    expect(b.of(runId).map((p) => p.payload.lap)).toEqual([1, 3, 2]);
+    expect(await pending(runId)).toBe(0);
+  });
+});
+
+describe('outbox retry', () => {
+  test('when the broker is down at the commit, then the messages go out once it is back', async () => {
+    const b = broker();
+    const runId = randomUUID();
+    const o = outbox(b.publish, { retryIntervalMs: 50, staleAfterMs: 0 });
+    b.state.down = true;
+
+    await o.transaction(async (_c, add) => add(laps(runId, 2)));
+    expect(b.of(runId)).toEqual([]);
+    expect(await pending(runId)).toBe(2);
+
+    b.state.down = false;
+    o.start();
+    await until(() => b.of(runId).length === 2);
+
+    expect(b.of(runId).map((p) => p.routingKey)).toEqual(['timing.lap.1', 'timing.lap.2']);
+    expect(await pending(runId)).toBe(0);
+  });
+
+  test('when two instances retry the same left-over messages at once, then each message is published once', async () => {
+    const runId = randomUUID();
+    const messages = laps(runId, 450);
+    const a = broker();
+    const b = broker();
+    const first = outbox(a.publish, { batchSize: 50, staleAfterMs: 0 });
+    const second = outbox(b.publish, { batchSize: 50, staleAfterMs: 0 });
+    await withTransaction(pool, (c) => first.add(c, messages));
+
+    await Promise.all([first.retry(), second.retry()]);
+
+    const seen = [...a.of(runId), ...b.of(runId)].map((p) => p.payload.lap);
+    expect(seen.sort()).toEqual(messages.map((m) => m.payload.lap).sort());
+    expect(await pending(runId)).toBe(0);
+  });
+
+  test('when messages are fresh, then the retry leaves them to the instance that wrote them', async () => {
+    const runId = randomUUID();
+    const b = broker();
+    const other = outbox(b.publish, { staleAfterMs: 60_000 });
+    await withTransaction(pool, (c) => other.add(c, laps(runId, 1)));
+
+    await other.retry();
+
+    expect(b.of(runId)).toEqual([]);
+    expect(await pending(runId)).toBe(1);
+  });
+
+  test('when two schemas each have an outbox, then each retries only its own messages', async () => {
+    const runId = randomUUID();
+    const timing = broker();
+    const simulation = broker();
+    timing.state.down = true;
+    await outbox(timing.publish).transaction(async (_c, add) => add(laps(runId, 1)));
+    timing.state.down = false;
+
+    await outbox(simulation.publish, { schema: 'simulation', staleAfterMs: 0 }).retry();
+
+    expect(simulation.published).toEqual([]);
+    expect(await pending(runId, 'timing')).toBe(1);
+  });
+
+  test('when a retry fails to reach the broker, then stop still returns and the messages stay', async () => {
+    const runId = randomUUID();
+    const b = broker();
+    const o = outbox(b.publish, { staleAfterMs: 0, retryIntervalMs: 20 });
+    await withTransaction(pool, (c) => o.add(c, laps(runId, 2)));
+    b.state.down = true;
+
+    o.start();
+    await new Promise((r) => setTimeout(r, 100));
+    await o.stop();
+
+    expect(b.of(runId)).toEqual([]);
+    expect(await pending(runId)).toBe(2);
+  });
+});
+
+describe('createOutbox', () => {
+  test('when the schema is not a plain identifier, then it refuses to build the outbox or its migration', () => {
+    expect(() => createOutbox({ pool, schema: 'timing; DROP TABLE x', publish: async () => undefined, logger: silent })).toThrow('invalid schema name');
+    expect(() => outboxMigration({ schema: 'Timing.X', version: 1 })).toThrow('invalid schema name');
+  });
+
+  test('when the batch size is not a positive integer, then it refuses to build the outbox', () => {
+    expect(() => createOutbox({ pool, schema: 'timing', publish: async () => undefined, logger: silent, batchSize: 0 })).toThrow('batchSize');
+  });
+});
