@@ -15,8 +15,10 @@ export interface GatewayDeps {
   checks?: HealthChecks;
   /** JSON body limit, e.g. '1mb'. */
   bodyLimit?: string;
-  /** The operation table the routes are mounted from (tests pass their own). */
+  /** The operation table the routes are mounted from (tests pass their own)... */
   operations?: readonly Operation[];
+  /** ...and the gateway-local handlers their operations name, beside the built-in ones. */
+  handlers?: Record<string, GatewayHandler>;
 }
 
 /** The only public HTTP entry: request ids, auth, validation, routing onto the bus, problem+json errors. */
@@ -40,7 +42,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       'entity-service': async () => (await deps.bus.request(SERVICES.entity, 'ping', {}, { timeoutMs: 1500 })) === 'pong',
     }),
   );
-  app.use(operationRoutes(deps.operations ?? OPERATIONS, { bus: deps.bus, auth: deps.auth, handlers: gatewayHandlers(deps.auth), ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}) }));
+  app.use(operationRoutes(deps.operations ?? OPERATIONS, { bus: deps.bus, auth: deps.auth, handlers: { ...gatewayHandlers(deps.auth), ...deps.handlers }, ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}) }));
   // Any other path needs a key too: an unauthenticated caller learns nothing about which paths exist.
   app.use(authenticate(deps.auth));
   app.use(notFoundHandler);
