@@ -272,7 +272,7 @@ export function isBusTarget(target: Operation['target']): target is BusTarget {
   return 'service' in target;
 }
 
-/** `/Setups/{id}` → `/Setups/:id` (express), and the parameter names in order. */
+/** The path parameters of a template, in order: `/Setups/{id}` → `["id"]`. */
 export function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 }
