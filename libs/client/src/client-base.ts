@@ -1,5 +1,3 @@
-import type { CreateModel, EntityJson, SearchBody, UpdateModel } from '@pitwall/contracts';
-
 /** The wrappers' result convention: a failed call reports success false, a message and the HTTP status. */
 export interface ClientResult<T> {
   success: boolean;
@@ -68,32 +66,15 @@ export class ClientBase {
     return { success: false, message: problem.detail ?? problem.title ?? response.statusText, statusCode: response.status, returnValue: null, problem };
   }
 
-  protected getOne(plural: string, id: string, include?: Include): Promise<ClientResult<EntityJson>> {
-    return this.request('GET', `/${plural}/${encodeURIComponent(id)}`, { query: includeQuery(include) });
-  }
-  protected getMany(plural: string, parentIds: Record<string, string>, include?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.request('GET', `/${plural}`, { query: { ...parentIds, ...includeQuery(include) } });
-  }
-  protected add(plural: string, parentIds: Record<string, string>, model: CreateModel): Promise<ClientResult<EntityJson>> {
-    return this.request('POST', `/${plural}`, { query: parentIds, body: model });
-  }
-  protected update(plural: string, id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.request('PUT', `/${plural}/${encodeURIComponent(id)}`, { body: model });
-  }
-  protected remove(plural: string, id: string): Promise<ClientResult<null>> {
-    return this.request('DELETE', `/${plural}/${encodeURIComponent(id)}`);
-  }
-  protected search(plural: string, body: SearchBody, include?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.request('POST', `/${plural}/Search`, { query: includeQuery(include), body });
-  }
-
-  /** `GET /Accounts/GetAll`: the accounts the key's user belongs to. */
-  getAllAccounts(): Promise<ClientResult<{ Id: string; Name: string }[]>> {
-    return this.request('GET', '/Accounts/GetAll');
+  /** One operation of the table: `{name}` in the path template filled from `params`, query values that are set, and the body. */
+  protected call<T>(method: string, template: string, params: Record<string, string>, query: Record<string, string | undefined>, body?: unknown): Promise<ClientResult<T>> {
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    return this.request(method, path, { query, ...(body === undefined ? {} : { body }) });
   }
 }
 
-function includeQuery(include: Include | undefined): Record<string, string> {
+/** `parametersToInclude` as the query wants it: one comma-separated value. */
+export function includeQuery(include: Include | undefined): Record<string, string> {
   if (include === undefined) return {};
   return { parametersToInclude: typeof include === 'string' ? include : include.join(',') };
 }

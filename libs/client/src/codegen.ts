@@ -1,64 +1,40 @@
-import { type EntityTypeDef } from '@pitwall/contracts';
+import { pathParameterNames, type ClientMethod, type Operation } from '@pitwall/contracts';
 
-/** `trackConfigurationId` → `TrackConfiguration`. */
-const parentName = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1, -2);
-
-/** Source of `generated.ts`: one method per standard operation per registry type, named as the wrappers name them. */
-export function generateClientSource(types: readonly EntityTypeDef[]): string {
-  const lines = [
-    '// Generated from the entity registry by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.',
-    "import type { CreateModel, EntityJson, SearchBody, UpdateModel } from '@pitwall/contracts';",
-    "import { ClientBase, type ClientResult, type Include } from './client-base';",
+/** Source of `generated.ts`: the client methods of every operation of the table, named as the wrappers name them. */
+export function generateClientSource(operations: readonly Operation[]): string {
+  const methods = operations.flatMap((op) => op.client.map((method) => clientMethodSource(op, method)));
+  const types = new Set(operations.flatMap((op) => op.client.flatMap((m) => [...(m.body ? [m.body.type] : []), ...(/\bEntityJson\b/.test(m.returns) ? ['EntityJson'] : [])])));
+  const includes = operations.some((op) => op.client.some((m) => m.include));
+  return [
+    '// Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.',
+    ...(types.size ? [`import type { ${[...types].sort().join(', ')} } from '@pitwall/contracts';`] : []),
+    `import { ClientBase, ${includes ? 'includeQuery, ' : ''}type ClientResult${includes ? ', type Include' : ''} } from './client-base';`,
     '',
     '/** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */',
     'export class PitwallClient extends ClientBase {',
+    ...methods.flat(),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Arguments in order: path parameters, the required query values, the body, then parametersToInclude. */
+function clientMethodSource(op: Operation, m: ClientMethod): string[] {
+  const params = pathParameterNames(op.path);
+  const query = m.query ?? [];
+  const args = [
+    ...params.map((p) => `${p}: string`),
+    ...query.map((q) => `${q}: string`),
+    ...(m.body ? [`${m.body.name}: ${m.body.type}${m.body.defaultEmpty ? ' = {}' : ''}`] : []),
+    ...(m.include ? ['parametersToInclude?: Include'] : []),
   ];
-  for (const t of types) {
-    const P = t.plural;
-    const S = t.name;
-    const params = t.parents.map((p) => `${p.key}: string`);
-    const ids = `{ ${t.parents.map((p) => p.key).join(', ')} }`;
-    const forName = t.parents.length ? `For${t.parents.map((p) => parentName(p.key)).join('')}` : '';
-    lines.push(
-      `  /** GET /${P}/{id} */`,
-      `  get${S}ById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {`,
-      `    return this.getOne('${P}', id, parametersToInclude);`,
-      '  }',
-      `  /** GET /${P}${t.parents.length ? `?${t.parents.map((p) => `${p.key}=`).join('&')}` : ''} */`,
-      `  getAll${P}${forName}(${[...params, 'parametersToInclude?: Include'].join(', ')}): Promise<ClientResult<EntityJson[]>> {`,
-      `    return this.getMany('${P}', ${t.parents.length ? ids : '{}'}, parametersToInclude);`,
-      '  }',
-      // Types with two parents list by either one as well (GET /Setups?eventId=...): one method per parent.
-      ...(t.parents.length > 1
-        ? t.parents.flatMap((p) => [
-            `  /** GET /${P}?${p.key}= */`,
-            `  getAll${P}For${parentName(p.key)}(${p.key}: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {`,
-            `    return this.getMany('${P}', { ${p.key} }, parametersToInclude);`,
-            '  }',
-          ])
-        : []),
-      `  /** POST /${P}: the created ${S}, all properties populated */`,
-      `  add${S}(${[...params, 'model: CreateModel = {}'].join(', ')}): Promise<ClientResult<EntityJson>> {`,
-      `    return this.add('${P}', ${t.parents.length ? ids : '{}'}, model);`,
-      '  }',
-      `  /** PUT /${P}/{id} */`,
-      `  update${S}(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {`,
-      `    return this.update('${P}', id, model);`,
-      '  }',
-      `  /** DELETE /${P}/{id} */`,
-      `  delete${S}(id: string): Promise<ClientResult<null>> {`,
-      `    return this.remove('${P}', id);`,
-      '  }',
-    );
-    if (t.features.search) {
-      lines.push(
-        `  /** POST /${P}/Search (modes 0-4) */`,
-        `  searchFor${P}(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {`,
-        `    return this.search('${P}', body, parametersToInclude);`,
-        '  }',
-      );
-    }
-  }
-  lines.push('}', '');
-  return lines.join('\n');
+  const queryValues = [...query, ...(m.include ? ['...includeQuery(parametersToInclude)'] : [])];
+  const call = [`'${op.method.toUpperCase()}'`, `'${op.path}'`, `{${params.length ? ` ${params.join(', ')} ` : ''}}`, `{${queryValues.length ? ` ${queryValues.join(', ')} ` : ''}}`, ...(m.body ? [m.body.name] : [])];
+  const shown = query.length ? `${op.path}?${query.map((q) => `${q}=`).join('&')}` : op.path;
+  return [
+    `  /** ${op.method.toUpperCase()} ${shown}: ${op.summary} (${op.operationId}) */`,
+    `  ${m.name}(${args.join(', ')}): Promise<ClientResult<${m.returns}>> {`,
+    `    return this.call(${call.join(', ')});`,
+    '  }',
+  ];
 }

@@ -1,519 +1,523 @@
-// Generated from the entity registry by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
+// Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
 import type { CreateModel, EntityJson, SearchBody, UpdateModel } from '@pitwall/contracts';
-import { ClientBase, type ClientResult, type Include } from './client-base';
+import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
 
 /** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */
 export class PitwallClient extends ClientBase {
-  /** GET /Championships/{id} */
+  /** GET /Accounts/GetAll: The caller's accounts (AccountId header may be empty here) (GetAllAccounts) */
+  getAllAccounts(): Promise<ClientResult<{ Id: string; Name: string }[]>> {
+    return this.call('GET', '/Accounts/GetAll', {}, {});
+  }
+  /** GET /Championships/{id}: Get one Championship (GetChampionshipById) */
   getChampionshipById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Championships', id, parametersToInclude);
+    return this.call('GET', '/Championships/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /Championships */
+  /** GET /Championships: List the account's Championships (GetAllChampionships) */
   getAllChampionships(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Championships', {}, parametersToInclude);
+    return this.call('GET', '/Championships', {}, { ...includeQuery(parametersToInclude) });
   }
-  /** POST /Championships: the created Championship, all properties populated */
+  /** POST /Championships: Create a Championship (AddChampionship) */
   addChampionship(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Championships', {}, model);
+    return this.call('POST', '/Championships', {}, {}, model);
   }
-  /** PUT /Championships/{id} */
+  /** PUT /Championships/{id}: Update a Championship (UpdateChampionship) */
   updateChampionship(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Championships', id, model);
+    return this.call('PUT', '/Championships/{id}', { id }, {}, model);
   }
-  /** DELETE /Championships/{id} */
+  /** DELETE /Championships/{id}: Delete a Championship with its children and attached files (DeleteChampionship) */
   deleteChampionship(id: string): Promise<ClientResult<null>> {
-    return this.remove('Championships', id);
+    return this.call('DELETE', '/Championships/{id}', { id }, {});
   }
-  /** GET /Events/{id} */
+  /** GET /Events/{id}: Get one Event (GetEventById) */
   getEventById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Events', id, parametersToInclude);
+    return this.call('GET', '/Events/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /Events?championshipId= */
+  /** GET /Events?championshipId=: List Events by championshipId (GetAllEventsForChampionship) */
   getAllEventsForChampionship(championshipId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Events', { championshipId }, parametersToInclude);
+    return this.call('GET', '/Events', {}, { championshipId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /Events: the created Event, all properties populated */
+  /** POST /Events?championshipId=: Create a Event (parent ids in the query or the body) (AddEvent) */
   addEvent(championshipId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Events', { championshipId }, model);
+    return this.call('POST', '/Events', {}, { championshipId }, model);
   }
-  /** PUT /Events/{id} */
+  /** PUT /Events/{id}: Update a Event (UpdateEvent) */
   updateEvent(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Events', id, model);
+    return this.call('PUT', '/Events/{id}', { id }, {}, model);
   }
-  /** DELETE /Events/{id} */
+  /** DELETE /Events/{id}: Delete a Event with its children and attached files (DeleteEvent) */
   deleteEvent(id: string): Promise<ClientResult<null>> {
-    return this.remove('Events', id);
+    return this.call('DELETE', '/Events/{id}', { id }, {});
   }
-  /** GET /Sessions/{id} */
+  /** GET /Sessions/{id}: Get one Session (GetSessionById) */
   getSessionById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Sessions', id, parametersToInclude);
+    return this.call('GET', '/Sessions/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /Sessions?eventId= */
+  /** GET /Sessions?eventId=: List Sessions by eventId (GetAllSessionsForEvent) */
   getAllSessionsForEvent(eventId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Sessions', { eventId }, parametersToInclude);
+    return this.call('GET', '/Sessions', {}, { eventId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /Sessions: the created Session, all properties populated */
+  /** POST /Sessions?eventId=: Create a Session (parent ids in the query or the body) (AddSession) */
   addSession(eventId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Sessions', { eventId }, model);
+    return this.call('POST', '/Sessions', {}, { eventId }, model);
   }
-  /** PUT /Sessions/{id} */
+  /** PUT /Sessions/{id}: Update a Session (UpdateSession) */
   updateSession(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Sessions', id, model);
+    return this.call('PUT', '/Sessions/{id}', { id }, {}, model);
   }
-  /** DELETE /Sessions/{id} */
+  /** DELETE /Sessions/{id}: Delete a Session with its children and attached files (DeleteSession) */
   deleteSession(id: string): Promise<ClientResult<null>> {
-    return this.remove('Sessions', id);
+    return this.call('DELETE', '/Sessions/{id}', { id }, {});
   }
-  /** GET /Cars/{id} */
+  /** GET /Cars/{id}: Get one Car (GetCarById) */
   getCarById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Cars', id, parametersToInclude);
+    return this.call('GET', '/Cars/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /Cars */
+  /** GET /Cars: List the account's Cars (GetAllCars) */
   getAllCars(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Cars', {}, parametersToInclude);
+    return this.call('GET', '/Cars', {}, { ...includeQuery(parametersToInclude) });
   }
-  /** POST /Cars: the created Car, all properties populated */
+  /** POST /Cars: Create a Car (AddCar) */
   addCar(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Cars', {}, model);
+    return this.call('POST', '/Cars', {}, {}, model);
   }
-  /** PUT /Cars/{id} */
+  /** PUT /Cars/{id}: Update a Car (UpdateCar) */
   updateCar(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Cars', id, model);
+    return this.call('PUT', '/Cars/{id}', { id }, {}, model);
   }
-  /** DELETE /Cars/{id} */
+  /** DELETE /Cars/{id}: Delete a Car with its children and attached files (DeleteCar) */
   deleteCar(id: string): Promise<ClientResult<null>> {
-    return this.remove('Cars', id);
+    return this.call('DELETE', '/Cars/{id}', { id }, {});
   }
-  /** GET /EventCars/{id} */
+  /** GET /EventCars/{id}: Get one EventCar (GetEventCarById) */
   getEventCarById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('EventCars', id, parametersToInclude);
+    return this.call('GET', '/EventCars/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /EventCars?eventId=&carId= */
+  /** GET /EventCars?eventId=&carId=: List EventCars by eventId and/or carId (GetAllEventCarsForEventCar) */
   getAllEventCarsForEventCar(eventId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('EventCars', { eventId, carId }, parametersToInclude);
+    return this.call('GET', '/EventCars', {}, { eventId, carId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /EventCars?eventId= */
+  /** GET /EventCars?eventId=: List EventCars by eventId and/or carId (GetAllEventCarsForEventCar) */
   getAllEventCarsForEvent(eventId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('EventCars', { eventId }, parametersToInclude);
+    return this.call('GET', '/EventCars', {}, { eventId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /EventCars?carId= */
+  /** GET /EventCars?carId=: List EventCars by eventId and/or carId (GetAllEventCarsForEventCar) */
   getAllEventCarsForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('EventCars', { carId }, parametersToInclude);
+    return this.call('GET', '/EventCars', {}, { carId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /EventCars: the created EventCar, all properties populated */
+  /** POST /EventCars?eventId=&carId=: Create a EventCar (parent ids in the query or the body) (AddEventCar) */
   addEventCar(eventId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('EventCars', { eventId, carId }, model);
+    return this.call('POST', '/EventCars', {}, { eventId, carId }, model);
   }
-  /** PUT /EventCars/{id} */
+  /** PUT /EventCars/{id}: Update a EventCar (UpdateEventCar) */
   updateEventCar(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('EventCars', id, model);
+    return this.call('PUT', '/EventCars/{id}', { id }, {}, model);
   }
-  /** DELETE /EventCars/{id} */
+  /** DELETE /EventCars/{id}: Delete a EventCar with its children and attached files (DeleteEventCar) */
   deleteEventCar(id: string): Promise<ClientResult<null>> {
-    return this.remove('EventCars', id);
+    return this.call('DELETE', '/EventCars/{id}', { id }, {});
   }
-  /** GET /Drivers/{id} */
+  /** GET /Drivers/{id}: Get one Driver (GetDriverById) */
   getDriverById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Drivers', id, parametersToInclude);
+    return this.call('GET', '/Drivers/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /Drivers */
+  /** GET /Drivers: List the account's Drivers (GetAllDrivers) */
   getAllDrivers(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Drivers', {}, parametersToInclude);
+    return this.call('GET', '/Drivers', {}, { ...includeQuery(parametersToInclude) });
   }
-  /** POST /Drivers: the created Driver, all properties populated */
+  /** POST /Drivers: Create a Driver (AddDriver) */
   addDriver(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Drivers', {}, model);
+    return this.call('POST', '/Drivers', {}, {}, model);
   }
-  /** PUT /Drivers/{id} */
+  /** PUT /Drivers/{id}: Update a Driver (UpdateDriver) */
   updateDriver(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Drivers', id, model);
+    return this.call('PUT', '/Drivers/{id}', { id }, {}, model);
   }
-  /** DELETE /Drivers/{id} */
+  /** DELETE /Drivers/{id}: Delete a Driver with its children and attached files (DeleteDriver) */
   deleteDriver(id: string): Promise<ClientResult<null>> {
-    return this.remove('Drivers', id);
+    return this.call('DELETE', '/Drivers/{id}', { id }, {});
   }
-  /** GET /Tracks/{id} */
+  /** GET /Tracks/{id}: Get one Track (GetTrackById) */
   getTrackById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Tracks', id, parametersToInclude);
+    return this.call('GET', '/Tracks/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /Tracks */
+  /** GET /Tracks: List the account's Tracks (GetAllTracks) */
   getAllTracks(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Tracks', {}, parametersToInclude);
+    return this.call('GET', '/Tracks', {}, { ...includeQuery(parametersToInclude) });
   }
-  /** POST /Tracks: the created Track, all properties populated */
+  /** POST /Tracks: Create a Track (AddTrack) */
   addTrack(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Tracks', {}, model);
+    return this.call('POST', '/Tracks', {}, {}, model);
   }
-  /** PUT /Tracks/{id} */
+  /** PUT /Tracks/{id}: Update a Track (UpdateTrack) */
   updateTrack(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Tracks', id, model);
+    return this.call('PUT', '/Tracks/{id}', { id }, {}, model);
   }
-  /** DELETE /Tracks/{id} */
+  /** DELETE /Tracks/{id}: Delete a Track with its children and attached files (DeleteTrack) */
   deleteTrack(id: string): Promise<ClientResult<null>> {
-    return this.remove('Tracks', id);
+    return this.call('DELETE', '/Tracks/{id}', { id }, {});
   }
-  /** GET /TrackConfigurations/{id} */
+  /** GET /TrackConfigurations/{id}: Get one TrackConfiguration (GetTrackConfigurationById) */
   getTrackConfigurationById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('TrackConfigurations', id, parametersToInclude);
+    return this.call('GET', '/TrackConfigurations/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /TrackConfigurations?trackId= */
+  /** GET /TrackConfigurations?trackId=: List TrackConfigurations by trackId (GetAllTrackConfigurationsForTrack) */
   getAllTrackConfigurationsForTrack(trackId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('TrackConfigurations', { trackId }, parametersToInclude);
+    return this.call('GET', '/TrackConfigurations', {}, { trackId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /TrackConfigurations: the created TrackConfiguration, all properties populated */
+  /** POST /TrackConfigurations?trackId=: Create a TrackConfiguration (parent ids in the query or the body) (AddTrackConfiguration) */
   addTrackConfiguration(trackId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('TrackConfigurations', { trackId }, model);
+    return this.call('POST', '/TrackConfigurations', {}, { trackId }, model);
   }
-  /** PUT /TrackConfigurations/{id} */
+  /** PUT /TrackConfigurations/{id}: Update a TrackConfiguration (UpdateTrackConfiguration) */
   updateTrackConfiguration(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('TrackConfigurations', id, model);
+    return this.call('PUT', '/TrackConfigurations/{id}', { id }, {}, model);
   }
-  /** DELETE /TrackConfigurations/{id} */
+  /** DELETE /TrackConfigurations/{id}: Delete a TrackConfiguration with its children and attached files (DeleteTrackConfiguration) */
   deleteTrackConfiguration(id: string): Promise<ClientResult<null>> {
-    return this.remove('TrackConfigurations', id);
+    return this.call('DELETE', '/TrackConfigurations/{id}', { id }, {});
   }
-  /** GET /TrackSectorDefinitions/{id} */
+  /** GET /TrackSectorDefinitions/{id}: Get one TrackSectorDefinition (GetTrackSectorDefinitionById) */
   getTrackSectorDefinitionById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('TrackSectorDefinitions', id, parametersToInclude);
+    return this.call('GET', '/TrackSectorDefinitions/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /TrackSectorDefinitions?trackConfigurationId= */
+  /** GET /TrackSectorDefinitions?trackConfigurationId=: List TrackSectorDefinitions by trackConfigurationId (GetAllTrackSectorDefinitionsForTrackConfiguration) */
   getAllTrackSectorDefinitionsForTrackConfiguration(trackConfigurationId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('TrackSectorDefinitions', { trackConfigurationId }, parametersToInclude);
+    return this.call('GET', '/TrackSectorDefinitions', {}, { trackConfigurationId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /TrackSectorDefinitions: the created TrackSectorDefinition, all properties populated */
+  /** POST /TrackSectorDefinitions?trackConfigurationId=: Create a TrackSectorDefinition (parent ids in the query or the body) (AddTrackSectorDefinition) */
   addTrackSectorDefinition(trackConfigurationId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('TrackSectorDefinitions', { trackConfigurationId }, model);
+    return this.call('POST', '/TrackSectorDefinitions', {}, { trackConfigurationId }, model);
   }
-  /** PUT /TrackSectorDefinitions/{id} */
+  /** PUT /TrackSectorDefinitions/{id}: Update a TrackSectorDefinition (UpdateTrackSectorDefinition) */
   updateTrackSectorDefinition(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('TrackSectorDefinitions', id, model);
+    return this.call('PUT', '/TrackSectorDefinitions/{id}', { id }, {}, model);
   }
-  /** DELETE /TrackSectorDefinitions/{id} */
+  /** DELETE /TrackSectorDefinitions/{id}: Delete a TrackSectorDefinition with its children and attached files (DeleteTrackSectorDefinition) */
   deleteTrackSectorDefinition(id: string): Promise<ClientResult<null>> {
-    return this.remove('TrackSectorDefinitions', id);
+    return this.call('DELETE', '/TrackSectorDefinitions/{id}', { id }, {});
   }
-  /** GET /TrackSpeedTrapDefinitions/{id} */
+  /** GET /TrackSpeedTrapDefinitions/{id}: Get one TrackSpeedTrapDefinition (GetTrackSpeedTrapDefinitionById) */
   getTrackSpeedTrapDefinitionById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('TrackSpeedTrapDefinitions', id, parametersToInclude);
+    return this.call('GET', '/TrackSpeedTrapDefinitions/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /TrackSpeedTrapDefinitions?trackConfigurationId= */
+  /** GET /TrackSpeedTrapDefinitions?trackConfigurationId=: List TrackSpeedTrapDefinitions by trackConfigurationId (GetAllTrackSpeedTrapDefinitionsForTrackConfiguration) */
   getAllTrackSpeedTrapDefinitionsForTrackConfiguration(trackConfigurationId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('TrackSpeedTrapDefinitions', { trackConfigurationId }, parametersToInclude);
+    return this.call('GET', '/TrackSpeedTrapDefinitions', {}, { trackConfigurationId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /TrackSpeedTrapDefinitions: the created TrackSpeedTrapDefinition, all properties populated */
+  /** POST /TrackSpeedTrapDefinitions?trackConfigurationId=: Create a TrackSpeedTrapDefinition (parent ids in the query or the body) (AddTrackSpeedTrapDefinition) */
   addTrackSpeedTrapDefinition(trackConfigurationId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('TrackSpeedTrapDefinitions', { trackConfigurationId }, model);
+    return this.call('POST', '/TrackSpeedTrapDefinitions', {}, { trackConfigurationId }, model);
   }
-  /** PUT /TrackSpeedTrapDefinitions/{id} */
+  /** PUT /TrackSpeedTrapDefinitions/{id}: Update a TrackSpeedTrapDefinition (UpdateTrackSpeedTrapDefinition) */
   updateTrackSpeedTrapDefinition(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('TrackSpeedTrapDefinitions', id, model);
+    return this.call('PUT', '/TrackSpeedTrapDefinitions/{id}', { id }, {}, model);
   }
-  /** DELETE /TrackSpeedTrapDefinitions/{id} */
+  /** DELETE /TrackSpeedTrapDefinitions/{id}: Delete a TrackSpeedTrapDefinition with its children and attached files (DeleteTrackSpeedTrapDefinition) */
   deleteTrackSpeedTrapDefinition(id: string): Promise<ClientResult<null>> {
-    return this.remove('TrackSpeedTrapDefinitions', id);
+    return this.call('DELETE', '/TrackSpeedTrapDefinitions/{id}', { id }, {});
   }
-  /** GET /Setups/{id} */
+  /** GET /Setups/{id}: Get one Setup (GetSetupById) */
   getSetupById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Setups', id, parametersToInclude);
+    return this.call('GET', '/Setups/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /Setups?eventId=&carId= */
+  /** GET /Setups?eventId=&carId=: List Setups by eventId and/or carId (GetAllSetupsForEventCar) */
   getAllSetupsForEventCar(eventId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Setups', { eventId, carId }, parametersToInclude);
+    return this.call('GET', '/Setups', {}, { eventId, carId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /Setups?eventId= */
+  /** GET /Setups?eventId=: List Setups by eventId and/or carId (GetAllSetupsForEventCar) */
   getAllSetupsForEvent(eventId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Setups', { eventId }, parametersToInclude);
+    return this.call('GET', '/Setups', {}, { eventId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /Setups?carId= */
+  /** GET /Setups?carId=: List Setups by eventId and/or carId (GetAllSetupsForEventCar) */
   getAllSetupsForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Setups', { carId }, parametersToInclude);
+    return this.call('GET', '/Setups', {}, { carId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /Setups: the created Setup, all properties populated */
+  /** POST /Setups?eventId=&carId=: Create a Setup (parent ids in the query or the body) (AddSetup) */
   addSetup(eventId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Setups', { eventId, carId }, model);
+    return this.call('POST', '/Setups', {}, { eventId, carId }, model);
   }
-  /** PUT /Setups/{id} */
+  /** PUT /Setups/{id}: Update a Setup (UpdateSetup) */
   updateSetup(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Setups', id, model);
+    return this.call('PUT', '/Setups/{id}', { id }, {}, model);
   }
-  /** DELETE /Setups/{id} */
+  /** DELETE /Setups/{id}: Delete a Setup with its children and attached files (DeleteSetup) */
   deleteSetup(id: string): Promise<ClientResult<null>> {
-    return this.remove('Setups', id);
+    return this.call('DELETE', '/Setups/{id}', { id }, {});
   }
-  /** GET /EventCarDatas/{id} */
+  /** GET /EventCarDatas/{id}: Get one EventCarData (GetEventCarDataById) */
   getEventCarDataById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('EventCarDatas', id, parametersToInclude);
+    return this.call('GET', '/EventCarDatas/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /EventCarDatas?eventId=&carId= */
+  /** GET /EventCarDatas?eventId=&carId=: List EventCarDatas by eventId and/or carId (GetAllEventCarDatasForEventCar) */
   getAllEventCarDatasForEventCar(eventId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('EventCarDatas', { eventId, carId }, parametersToInclude);
+    return this.call('GET', '/EventCarDatas', {}, { eventId, carId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /EventCarDatas?eventId= */
+  /** GET /EventCarDatas?eventId=: List EventCarDatas by eventId and/or carId (GetAllEventCarDatasForEventCar) */
   getAllEventCarDatasForEvent(eventId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('EventCarDatas', { eventId }, parametersToInclude);
+    return this.call('GET', '/EventCarDatas', {}, { eventId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /EventCarDatas?carId= */
+  /** GET /EventCarDatas?carId=: List EventCarDatas by eventId and/or carId (GetAllEventCarDatasForEventCar) */
   getAllEventCarDatasForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('EventCarDatas', { carId }, parametersToInclude);
+    return this.call('GET', '/EventCarDatas', {}, { carId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /EventCarDatas: the created EventCarData, all properties populated */
+  /** POST /EventCarDatas?eventId=&carId=: Create a EventCarData (parent ids in the query or the body) (AddEventCarData) */
   addEventCarData(eventId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('EventCarDatas', { eventId, carId }, model);
+    return this.call('POST', '/EventCarDatas', {}, { eventId, carId }, model);
   }
-  /** PUT /EventCarDatas/{id} */
+  /** PUT /EventCarDatas/{id}: Update a EventCarData (UpdateEventCarData) */
   updateEventCarData(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('EventCarDatas', id, model);
+    return this.call('PUT', '/EventCarDatas/{id}', { id }, {}, model);
   }
-  /** DELETE /EventCarDatas/{id} */
+  /** DELETE /EventCarDatas/{id}: Delete a EventCarData with its children and attached files (DeleteEventCarData) */
   deleteEventCarData(id: string): Promise<ClientResult<null>> {
-    return this.remove('EventCarDatas', id);
+    return this.call('DELETE', '/EventCarDatas/{id}', { id }, {});
   }
-  /** GET /Tyres/{id} */
-  getTyreById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Tyres', id, parametersToInclude);
-  }
-  /** GET /Tyres */
-  getAllTyres(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Tyres', {}, parametersToInclude);
-  }
-  /** POST /Tyres: the created Tyre, all properties populated */
-  addTyre(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Tyres', {}, model);
-  }
-  /** PUT /Tyres/{id} */
-  updateTyre(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Tyres', id, model);
-  }
-  /** DELETE /Tyres/{id} */
-  deleteTyre(id: string): Promise<ClientResult<null>> {
-    return this.remove('Tyres', id);
-  }
-  /** POST /Tyres/Search (modes 0-4) */
+  /** POST /Tyres/Search: Search Tyres by association (POST for clients that cannot send a GET body) (SearchForTyresByPost) */
   searchForTyres(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.search('Tyres', body, parametersToInclude);
+    return this.call('POST', '/Tyres/Search', {}, { ...includeQuery(parametersToInclude) }, body);
   }
-  /** GET /TyreWearMeasurements/{id} */
+  /** GET /Tyres/{id}: Get one Tyre (GetTyreById) */
+  getTyreById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
+    return this.call('GET', '/Tyres/{id}', { id }, { ...includeQuery(parametersToInclude) });
+  }
+  /** GET /Tyres: List the account's Tyres (GetAllTyres) */
+  getAllTyres(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.call('GET', '/Tyres', {}, { ...includeQuery(parametersToInclude) });
+  }
+  /** POST /Tyres: Create a Tyre (AddTyre) */
+  addTyre(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
+    return this.call('POST', '/Tyres', {}, {}, model);
+  }
+  /** PUT /Tyres/{id}: Update a Tyre (UpdateTyre) */
+  updateTyre(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/Tyres/{id}', { id }, {}, model);
+  }
+  /** DELETE /Tyres/{id}: Delete a Tyre with its children and attached files (DeleteTyre) */
+  deleteTyre(id: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Tyres/{id}', { id }, {});
+  }
+  /** GET /TyreWearMeasurements/{id}: Get one TyreWearMeasurement (GetTyreWearMeasurementById) */
   getTyreWearMeasurementById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('TyreWearMeasurements', id, parametersToInclude);
+    return this.call('GET', '/TyreWearMeasurements/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /TyreWearMeasurements?tyreId= */
+  /** GET /TyreWearMeasurements?tyreId=: List TyreWearMeasurements by tyreId (GetAllTyreWearMeasurementsForTyre) */
   getAllTyreWearMeasurementsForTyre(tyreId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('TyreWearMeasurements', { tyreId }, parametersToInclude);
+    return this.call('GET', '/TyreWearMeasurements', {}, { tyreId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /TyreWearMeasurements: the created TyreWearMeasurement, all properties populated */
+  /** POST /TyreWearMeasurements?tyreId=: Create a TyreWearMeasurement (parent ids in the query or the body) (AddTyreWearMeasurement) */
   addTyreWearMeasurement(tyreId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('TyreWearMeasurements', { tyreId }, model);
+    return this.call('POST', '/TyreWearMeasurements', {}, { tyreId }, model);
   }
-  /** PUT /TyreWearMeasurements/{id} */
+  /** PUT /TyreWearMeasurements/{id}: Update a TyreWearMeasurement (UpdateTyreWearMeasurement) */
   updateTyreWearMeasurement(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('TyreWearMeasurements', id, model);
+    return this.call('PUT', '/TyreWearMeasurements/{id}', { id }, {}, model);
   }
-  /** DELETE /TyreWearMeasurements/{id} */
+  /** DELETE /TyreWearMeasurements/{id}: Delete a TyreWearMeasurement with its children and attached files (DeleteTyreWearMeasurement) */
   deleteTyreWearMeasurement(id: string): Promise<ClientResult<null>> {
-    return this.remove('TyreWearMeasurements', id);
+    return this.call('DELETE', '/TyreWearMeasurements/{id}', { id }, {});
   }
-  /** GET /IssueListIssues/{id} */
-  getIssueListIssueById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('IssueListIssues', id, parametersToInclude);
-  }
-  /** GET /IssueListIssues */
-  getAllIssueListIssues(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('IssueListIssues', {}, parametersToInclude);
-  }
-  /** POST /IssueListIssues: the created IssueListIssue, all properties populated */
-  addIssueListIssue(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('IssueListIssues', {}, model);
-  }
-  /** PUT /IssueListIssues/{id} */
-  updateIssueListIssue(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('IssueListIssues', id, model);
-  }
-  /** DELETE /IssueListIssues/{id} */
-  deleteIssueListIssue(id: string): Promise<ClientResult<null>> {
-    return this.remove('IssueListIssues', id);
-  }
-  /** POST /IssueListIssues/Search (modes 0-4) */
+  /** POST /IssueListIssues/Search: Search IssueListIssues by association (POST for clients that cannot send a GET body) (SearchForIssueListIssuesByPost) */
   searchForIssueListIssues(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.search('IssueListIssues', body, parametersToInclude);
+    return this.call('POST', '/IssueListIssues/Search', {}, { ...includeQuery(parametersToInclude) }, body);
   }
-  /** GET /AssemblyIterations/{id} */
-  getAssemblyIterationById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('AssemblyIterations', id, parametersToInclude);
+  /** GET /IssueListIssues/{id}: Get one IssueListIssue (GetIssueListIssueById) */
+  getIssueListIssueById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
+    return this.call('GET', '/IssueListIssues/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /AssemblyIterations */
-  getAllAssemblyIterations(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('AssemblyIterations', {}, parametersToInclude);
+  /** GET /IssueListIssues: List the account's IssueListIssues (GetAllIssueListIssues) */
+  getAllIssueListIssues(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.call('GET', '/IssueListIssues', {}, { ...includeQuery(parametersToInclude) });
   }
-  /** POST /AssemblyIterations: the created AssemblyIteration, all properties populated */
-  addAssemblyIteration(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('AssemblyIterations', {}, model);
+  /** POST /IssueListIssues: Create a IssueListIssue (AddIssueListIssue) */
+  addIssueListIssue(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
+    return this.call('POST', '/IssueListIssues', {}, {}, model);
   }
-  /** PUT /AssemblyIterations/{id} */
-  updateAssemblyIteration(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('AssemblyIterations', id, model);
+  /** PUT /IssueListIssues/{id}: Update a IssueListIssue (UpdateIssueListIssue) */
+  updateIssueListIssue(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/IssueListIssues/{id}', { id }, {}, model);
   }
-  /** DELETE /AssemblyIterations/{id} */
-  deleteAssemblyIteration(id: string): Promise<ClientResult<null>> {
-    return this.remove('AssemblyIterations', id);
+  /** DELETE /IssueListIssues/{id}: Delete a IssueListIssue with its children and attached files (DeleteIssueListIssue) */
+  deleteIssueListIssue(id: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/IssueListIssues/{id}', { id }, {});
   }
-  /** POST /AssemblyIterations/Search (modes 0-4) */
+  /** POST /AssemblyIterations/Search: Search AssemblyIterations by association (POST for clients that cannot send a GET body) (SearchForAssemblyIterationsByPost) */
   searchForAssemblyIterations(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.search('AssemblyIterations', body, parametersToInclude);
+    return this.call('POST', '/AssemblyIterations/Search', {}, { ...includeQuery(parametersToInclude) }, body);
   }
-  /** GET /RunSheets/{id} */
+  /** GET /AssemblyIterations/{id}: Get one AssemblyIteration (GetAssemblyIterationById) */
+  getAssemblyIterationById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
+    return this.call('GET', '/AssemblyIterations/{id}', { id }, { ...includeQuery(parametersToInclude) });
+  }
+  /** GET /AssemblyIterations: List the account's AssemblyIterations (GetAllAssemblyIterations) */
+  getAllAssemblyIterations(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.call('GET', '/AssemblyIterations', {}, { ...includeQuery(parametersToInclude) });
+  }
+  /** POST /AssemblyIterations: Create a AssemblyIteration (AddAssemblyIteration) */
+  addAssemblyIteration(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
+    return this.call('POST', '/AssemblyIterations', {}, {}, model);
+  }
+  /** PUT /AssemblyIterations/{id}: Update a AssemblyIteration (UpdateAssemblyIteration) */
+  updateAssemblyIteration(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/AssemblyIterations/{id}', { id }, {}, model);
+  }
+  /** DELETE /AssemblyIterations/{id}: Delete a AssemblyIteration with its children and attached files (DeleteAssemblyIteration) */
+  deleteAssemblyIteration(id: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/AssemblyIterations/{id}', { id }, {});
+  }
+  /** GET /RunSheets/{id}: Get one RunSheet (GetRunSheetById) */
   getRunSheetById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('RunSheets', id, parametersToInclude);
+    return this.call('GET', '/RunSheets/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /RunSheets?sessionId=&carId= */
+  /** GET /RunSheets?sessionId=&carId=: List RunSheets by sessionId and/or carId (GetAllRunSheetsForSessionCar) */
   getAllRunSheetsForSessionCar(sessionId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('RunSheets', { sessionId, carId }, parametersToInclude);
+    return this.call('GET', '/RunSheets', {}, { sessionId, carId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /RunSheets?sessionId= */
+  /** GET /RunSheets?sessionId=: List RunSheets by sessionId and/or carId (GetAllRunSheetsForSessionCar) */
   getAllRunSheetsForSession(sessionId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('RunSheets', { sessionId }, parametersToInclude);
+    return this.call('GET', '/RunSheets', {}, { sessionId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /RunSheets?carId= */
+  /** GET /RunSheets?carId=: List RunSheets by sessionId and/or carId (GetAllRunSheetsForSessionCar) */
   getAllRunSheetsForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('RunSheets', { carId }, parametersToInclude);
+    return this.call('GET', '/RunSheets', {}, { carId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /RunSheets: the created RunSheet, all properties populated */
+  /** POST /RunSheets?sessionId=&carId=: Create a RunSheet (parent ids in the query or the body) (AddRunSheet) */
   addRunSheet(sessionId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('RunSheets', { sessionId, carId }, model);
+    return this.call('POST', '/RunSheets', {}, { sessionId, carId }, model);
   }
-  /** PUT /RunSheets/{id} */
+  /** PUT /RunSheets/{id}: Update a RunSheet (UpdateRunSheet) */
   updateRunSheet(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('RunSheets', id, model);
+    return this.call('PUT', '/RunSheets/{id}', { id }, {}, model);
   }
-  /** DELETE /RunSheets/{id} */
+  /** DELETE /RunSheets/{id}: Delete a RunSheet with its children and attached files (DeleteRunSheet) */
   deleteRunSheet(id: string): Promise<ClientResult<null>> {
-    return this.remove('RunSheets', id);
+    return this.call('DELETE', '/RunSheets/{id}', { id }, {});
   }
-  /** GET /Laps/{id} */
+  /** GET /Laps/{id}: Get one Lap (GetLapById) */
   getLapById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('Laps', id, parametersToInclude);
+    return this.call('GET', '/Laps/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /Laps?runSheetId= */
+  /** GET /Laps?runSheetId=: List Laps by runSheetId (GetAllLapsForRunSheet) */
   getAllLapsForRunSheet(runSheetId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('Laps', { runSheetId }, parametersToInclude);
+    return this.call('GET', '/Laps', {}, { runSheetId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /Laps: the created Lap, all properties populated */
+  /** POST /Laps?runSheetId=: Create a Lap (parent ids in the query or the body) (AddLap) */
   addLap(runSheetId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('Laps', { runSheetId }, model);
+    return this.call('POST', '/Laps', {}, { runSheetId }, model);
   }
-  /** PUT /Laps/{id} */
+  /** PUT /Laps/{id}: Update a Lap (UpdateLap) */
   updateLap(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('Laps', id, model);
+    return this.call('PUT', '/Laps/{id}', { id }, {}, model);
   }
-  /** DELETE /Laps/{id} */
+  /** DELETE /Laps/{id}: Delete a Lap with its children and attached files (DeleteLap) */
   deleteLap(id: string): Promise<ClientResult<null>> {
-    return this.remove('Laps', id);
+    return this.call('DELETE', '/Laps/{id}', { id }, {});
   }
-  /** GET /LapSectors/{id} */
+  /** GET /LapSectors/{id}: Get one LapSector (GetLapSectorById) */
   getLapSectorById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('LapSectors', id, parametersToInclude);
+    return this.call('GET', '/LapSectors/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /LapSectors?lapId= */
+  /** GET /LapSectors?lapId=: List LapSectors by lapId (GetAllLapSectorsForLap) */
   getAllLapSectorsForLap(lapId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('LapSectors', { lapId }, parametersToInclude);
+    return this.call('GET', '/LapSectors', {}, { lapId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /LapSectors: the created LapSector, all properties populated */
+  /** POST /LapSectors?lapId=: Create a LapSector (parent ids in the query or the body) (AddLapSector) */
   addLapSector(lapId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('LapSectors', { lapId }, model);
+    return this.call('POST', '/LapSectors', {}, { lapId }, model);
   }
-  /** PUT /LapSectors/{id} */
+  /** PUT /LapSectors/{id}: Update a LapSector (UpdateLapSector) */
   updateLapSector(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('LapSectors', id, model);
+    return this.call('PUT', '/LapSectors/{id}', { id }, {}, model);
   }
-  /** DELETE /LapSectors/{id} */
+  /** DELETE /LapSectors/{id}: Delete a LapSector with its children and attached files (DeleteLapSector) */
   deleteLapSector(id: string): Promise<ClientResult<null>> {
-    return this.remove('LapSectors', id);
+    return this.call('DELETE', '/LapSectors/{id}', { id }, {});
   }
-  /** GET /LapSpeedTraps/{id} */
+  /** GET /LapSpeedTraps/{id}: Get one LapSpeedTrap (GetLapSpeedTrapById) */
   getLapSpeedTrapById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('LapSpeedTraps', id, parametersToInclude);
+    return this.call('GET', '/LapSpeedTraps/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /LapSpeedTraps?lapId= */
+  /** GET /LapSpeedTraps?lapId=: List LapSpeedTraps by lapId (GetAllLapSpeedTrapsForLap) */
   getAllLapSpeedTrapsForLap(lapId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('LapSpeedTraps', { lapId }, parametersToInclude);
+    return this.call('GET', '/LapSpeedTraps', {}, { lapId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /LapSpeedTraps: the created LapSpeedTrap, all properties populated */
+  /** POST /LapSpeedTraps?lapId=: Create a LapSpeedTrap (parent ids in the query or the body) (AddLapSpeedTrap) */
   addLapSpeedTrap(lapId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('LapSpeedTraps', { lapId }, model);
+    return this.call('POST', '/LapSpeedTraps', {}, { lapId }, model);
   }
-  /** PUT /LapSpeedTraps/{id} */
+  /** PUT /LapSpeedTraps/{id}: Update a LapSpeedTrap (UpdateLapSpeedTrap) */
   updateLapSpeedTrap(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('LapSpeedTraps', id, model);
+    return this.call('PUT', '/LapSpeedTraps/{id}', { id }, {}, model);
   }
-  /** DELETE /LapSpeedTraps/{id} */
+  /** DELETE /LapSpeedTraps/{id}: Delete a LapSpeedTrap with its children and attached files (DeleteLapSpeedTrap) */
   deleteLapSpeedTrap(id: string): Promise<ClientResult<null>> {
-    return this.remove('LapSpeedTraps', id);
+    return this.call('DELETE', '/LapSpeedTraps/{id}', { id }, {});
   }
-  /** GET /SessionCarDatas/{id} */
+  /** GET /SessionCarDatas/{id}: Get one SessionCarData (GetSessionCarDataById) */
   getSessionCarDataById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('SessionCarDatas', id, parametersToInclude);
+    return this.call('GET', '/SessionCarDatas/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /SessionCarDatas?sessionId=&carId= */
+  /** GET /SessionCarDatas?sessionId=&carId=: List SessionCarDatas by sessionId and/or carId (GetAllSessionCarDatasForSessionCar) */
   getAllSessionCarDatasForSessionCar(sessionId: string, carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('SessionCarDatas', { sessionId, carId }, parametersToInclude);
+    return this.call('GET', '/SessionCarDatas', {}, { sessionId, carId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /SessionCarDatas?sessionId= */
+  /** GET /SessionCarDatas?sessionId=: List SessionCarDatas by sessionId and/or carId (GetAllSessionCarDatasForSessionCar) */
   getAllSessionCarDatasForSession(sessionId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('SessionCarDatas', { sessionId }, parametersToInclude);
+    return this.call('GET', '/SessionCarDatas', {}, { sessionId, ...includeQuery(parametersToInclude) });
   }
-  /** GET /SessionCarDatas?carId= */
+  /** GET /SessionCarDatas?carId=: List SessionCarDatas by sessionId and/or carId (GetAllSessionCarDatasForSessionCar) */
   getAllSessionCarDatasForCar(carId: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('SessionCarDatas', { carId }, parametersToInclude);
+    return this.call('GET', '/SessionCarDatas', {}, { carId, ...includeQuery(parametersToInclude) });
   }
-  /** POST /SessionCarDatas: the created SessionCarData, all properties populated */
+  /** POST /SessionCarDatas?sessionId=&carId=: Create a SessionCarData (parent ids in the query or the body) (AddSessionCarData) */
   addSessionCarData(sessionId: string, carId: string, model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('SessionCarDatas', { sessionId, carId }, model);
+    return this.call('POST', '/SessionCarDatas', {}, { sessionId, carId }, model);
   }
-  /** PUT /SessionCarDatas/{id} */
+  /** PUT /SessionCarDatas/{id}: Update a SessionCarData (UpdateSessionCarData) */
   updateSessionCarData(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('SessionCarDatas', id, model);
+    return this.call('PUT', '/SessionCarDatas/{id}', { id }, {}, model);
   }
-  /** DELETE /SessionCarDatas/{id} */
+  /** DELETE /SessionCarDatas/{id}: Delete a SessionCarData with its children and attached files (DeleteSessionCarData) */
   deleteSessionCarData(id: string): Promise<ClientResult<null>> {
-    return this.remove('SessionCarDatas', id);
+    return this.call('DELETE', '/SessionCarDatas/{id}', { id }, {});
   }
-  /** GET /ExternalSimulationProfiles/{id} */
+  /** GET /ExternalSimulationProfiles/{id}: Get one ExternalSimulationProfile (GetExternalSimulationProfileById) */
   getExternalSimulationProfileById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('ExternalSimulationProfiles', id, parametersToInclude);
+    return this.call('GET', '/ExternalSimulationProfiles/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /ExternalSimulationProfiles */
+  /** GET /ExternalSimulationProfiles: List the account's ExternalSimulationProfiles (GetAllExternalSimulationProfiles) */
   getAllExternalSimulationProfiles(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('ExternalSimulationProfiles', {}, parametersToInclude);
+    return this.call('GET', '/ExternalSimulationProfiles', {}, { ...includeQuery(parametersToInclude) });
   }
-  /** POST /ExternalSimulationProfiles: the created ExternalSimulationProfile, all properties populated */
+  /** POST /ExternalSimulationProfiles: Create a ExternalSimulationProfile (AddExternalSimulationProfile) */
   addExternalSimulationProfile(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('ExternalSimulationProfiles', {}, model);
+    return this.call('POST', '/ExternalSimulationProfiles', {}, {}, model);
   }
-  /** PUT /ExternalSimulationProfiles/{id} */
+  /** PUT /ExternalSimulationProfiles/{id}: Update a ExternalSimulationProfile (UpdateExternalSimulationProfile) */
   updateExternalSimulationProfile(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('ExternalSimulationProfiles', id, model);
+    return this.call('PUT', '/ExternalSimulationProfiles/{id}', { id }, {}, model);
   }
-  /** DELETE /ExternalSimulationProfiles/{id} */
+  /** DELETE /ExternalSimulationProfiles/{id}: Delete a ExternalSimulationProfile with its children and attached files (DeleteExternalSimulationProfile) */
   deleteExternalSimulationProfile(id: string): Promise<ClientResult<null>> {
-    return this.remove('ExternalSimulationProfiles', id);
+    return this.call('DELETE', '/ExternalSimulationProfiles/{id}', { id }, {});
   }
-  /** GET /ParameterDefinitions/{id} */
+  /** GET /ParameterDefinitions/{id}: Get one ParameterDefinition (GetParameterDefinitionById) */
   getParameterDefinitionById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
-    return this.getOne('ParameterDefinitions', id, parametersToInclude);
+    return this.call('GET', '/ParameterDefinitions/{id}', { id }, { ...includeQuery(parametersToInclude) });
   }
-  /** GET /ParameterDefinitions */
+  /** GET /ParameterDefinitions: List the account's ParameterDefinitions (GetAllParameterDefinitions) */
   getAllParameterDefinitions(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
-    return this.getMany('ParameterDefinitions', {}, parametersToInclude);
+    return this.call('GET', '/ParameterDefinitions', {}, { ...includeQuery(parametersToInclude) });
   }
-  /** POST /ParameterDefinitions: the created ParameterDefinition, all properties populated */
+  /** POST /ParameterDefinitions: Create a ParameterDefinition (AddParameterDefinition) */
   addParameterDefinition(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
-    return this.add('ParameterDefinitions', {}, model);
+    return this.call('POST', '/ParameterDefinitions', {}, {}, model);
   }
-  /** PUT /ParameterDefinitions/{id} */
+  /** PUT /ParameterDefinitions/{id}: Update a ParameterDefinition (UpdateParameterDefinition) */
   updateParameterDefinition(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
-    return this.update('ParameterDefinitions', id, model);
+    return this.call('PUT', '/ParameterDefinitions/{id}', { id }, {}, model);
   }
-  /** DELETE /ParameterDefinitions/{id} */
+  /** DELETE /ParameterDefinitions/{id}: Delete a ParameterDefinition with its children and attached files (DeleteParameterDefinition) */
   deleteParameterDefinition(id: string): Promise<ClientResult<null>> {
-    return this.remove('ParameterDefinitions', id);
+    return this.call('DELETE', '/ParameterDefinitions/{id}', { id }, {});
   }
 }

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ENTITY_TYPES } from '@pitwall/contracts';
+import { OPERATIONS } from '@pitwall/contracts';
 import { PitwallClient, generateClientSource } from '../src';
 
 describe('generated client', () => {
-  test('when the registry changes, then generated.ts must be regenerated (npm run gen:client)', () => {
-    expect(readFileSync(join(__dirname, '..', 'src', 'generated.ts'), 'utf8')).toBe(generateClientSource(ENTITY_TYPES));
+  test('when the operation table changes, then generated.ts must be regenerated (npm run gen:client)', () => {
+    expect(readFileSync(join(__dirname, '..', 'src', 'generated.ts'), 'utf8')).toBe(generateClientSource(OPERATIONS));
   });
 
   test('when built, then it has the wrappers method names for every type', () => {

@@ -109,3 +109,4 @@ export function runMain(name: string, start: () => Promise<{ stop(): Promise<voi
     },
   );
 }
+export * from './dispatch';

@@ -1,15 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { z } from 'zod';
-import { EncodedJson, type BusRequest, type RequestHandler } from '@pitwall/bus';
+import { EncodedJson, type RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, fieldErrors, safeParseReporting } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, SERVICES } from '@pitwall/contracts';
+import { dispatchCommands } from '@pitwall/service-host';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
-
-function parse<S extends z.ZodType>(schema: S, request: BusRequest): z.infer<S> {
-  const result = safeParseReporting(schema, request.payload);
-  if (!result.success) throw AppError.badRequest(`The ${request.type} message is not valid`, fieldErrors(result.error));
-  return result.data;
-}
 
 /** The rendered JSON goes out as it is: the gateway forwards the bytes without parsing them. */
 function encoded(reply: RenderedReply): EncodedJson {
@@ -22,41 +16,26 @@ function encoded(reply: RenderedReply): EncodedJson {
 /** The request id of the command being handled, for what it causes later in the same flow (its events). */
 export const commandContext = new AsyncLocalStorage<{ requestId?: string }>();
 
-/** Thin bus entry point: validate the message with the contracts, call the store. */
+/** Thin bus entry point: one handler per command the operation table routes to the entity service, each calling the store. */
 export function entityCommands(store: EntityStore, logger: Logger): RequestHandler {
-  const handlers: Record<string, (r: BusRequest) => Promise<unknown>> = {
-    ping: async () => 'pong',
-    [ENTITY_COMMANDS.get]: async (r) => {
-      const m = parse(EntityGet, r);
-      return encoded(await store.get(m.caller, m.type, m.id.toLowerCase(), m.include));
-    },
-    [ENTITY_COMMANDS.list]: async (r) => {
-      const m = parse(EntityList, r);
-      return encoded(await store.list(m.caller, m.type, m.parentIds, m.include));
-    },
-    [ENTITY_COMMANDS.search]: async (r) => {
-      const m = parse(EntitySearch, r);
-      return encoded(await store.search(m.caller, m.type, m.body, m.include));
-    },
-    [ENTITY_COMMANDS.create]: async (r) => {
-      const m = parse(EntityCreate, r);
-      return encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors));
-    },
-    [ENTITY_COMMANDS.update]: async (r) => {
-      const m = parse(EntityUpdate, r);
-      return encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors));
-    },
-    [ENTITY_COMMANDS.delete]: async (r) => {
-      const m = parse(EntityDelete, r);
+  const dispatch = dispatchCommands(
+    SERVICES.entity,
+    {
+    [ENTITY_COMMANDS.get]: async (m) => encoded(await store.get(m.caller, m.type, m.id.toLowerCase(), m.include)),
+    [ENTITY_COMMANDS.list]: async (m) => encoded(await store.list(m.caller, m.type, m.parentIds, m.include)),
+    [ENTITY_COMMANDS.search]: async (m) => encoded(await store.search(m.caller, m.type, m.body, m.include)),
+    [ENTITY_COMMANDS.create]: async (m) => encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors)),
+    [ENTITY_COMMANDS.update]: async (m) => encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors)),
+    [ENTITY_COMMANDS.delete]: async (m) => {
       await store.delete(m.caller, m.type, m.id.toLowerCase());
       return null;
     },
-  };
+    },
+    { extra: { ping: async () => 'pong' } },
+  );
   return async (request) => {
-    const handler = handlers[request.type];
-    if (!handler) throw AppError.badRequest(`The entity service has no command ${request.type}`);
     try {
-      return await commandContext.run({ requestId: request.headers.requestId }, () => handler(request)).catch((err: unknown) => {
+      return await commandContext.run({ requestId: request.headers.requestId }, () => dispatch(request)).catch((err: unknown) => {
         // A parent deleted by a concurrent request between our check and our insert: the parent is gone, not a fault.
         if ((err as { code?: string })?.code === '23503') throw AppError.notFound('An entity this request refers to was deleted while it ran');
         throw err;

@@ -1,0 +1,109 @@
+import { request as httpRequest } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { OPERATIONS, type Operation } from '@pitwall/contracts';
+import { authHeaders, send, startGateway, type Harness } from '../support/gateway-harness';
+
+describe('gateway hardening', () => {
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.stop());
+
+  describe('POST /Championships without an API key', () => {
+    test('when a 1 MB body is announced but not yet sent, then 401 answers before the body is read', async () => {
+      const size = 1024 * 1024;
+      const answer = await new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
+        let sentBytes = 0;
+        const req = httpRequest(new URL('/Championships', gw.baseUrl), { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(size), AccountId: authHeaders.AccountId } }, (res) => {
+          resolve({ status: res.statusCode ?? 0, sentBytes });
+          res.resume();
+          req.destroy();
+        });
+        req.on('error', (err) => (err.message.includes('socket hang up') ? undefined : reject(err)));
+        // Only the first kilobyte: a gateway that buffered the body before checking the key would never answer.
+        const first = Buffer.alloc(1024, 0x20);
+        req.write(first);
+        sentBytes += first.length;
+      });
+      expect(answer).toEqual({ status: 401, sentBytes: 1024 });
+    });
+
+    test('when a body above the JSON limit is sent in full, then it is 401, not 413 (the key is checked first)', async () => {
+      const res = await send(gw.baseUrl, 'POST', '/Championships', { body: `{"Name":"${'x'.repeat(2 * 1024 * 1024)}"}`, headers: { 'Content-Type': 'application/json', AccountId: authHeaders.AccountId } });
+      expect(res.status).toBe(401);
+    });
+
+    test('when the body is not even JSON, then it is 401, not 400 or 415', async () => {
+      expect((await send(gw.baseUrl, 'POST', '/Championships', { body: '{not json', headers: { 'Content-Type': 'application/json' } })).status).toBe(401);
+      expect((await send(gw.baseUrl, 'POST', '/Championships', { body: 'a=b', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status).toBe(401);
+    });
+  });
+
+  describe('API answers', () => {
+    test.each([
+      ['a success', 'GET', '/Championships', authHeaders, 200],
+      ['a refusal', 'GET', '/Championships', {}, 401],
+      ['a validation error', 'GET', '/Championships/not-a-guid', authHeaders, 400],
+      ['an unknown path', 'GET', '/Nowhere', authHeaders, 404],
+      ['another method', 'PATCH', '/Championships', authHeaders, 405],
+      ['the account list', 'GET', '/Accounts/GetAll', { ApiKey: authHeaders.ApiKey }, 200],
+    ])('when %s is answered, then it says nosniff and no-store', async (_what, method, path, headers, status) => {
+      const res = await send(gw.baseUrl, method, path, { headers });
+      expect(res.status).toBe(status);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cache-control']).toBe('no-store');
+    });
+  });
+
+  describe('every bus operation of the table', () => {
+    const busOps = OPERATIONS.filter((op) => 'service' in op.target);
+    test.each(busOps.map((op) => [op.operationId, op] as const))('when %s is called, then its command reaches its service', async (_id, op) => {
+      const path = op.path.replace('{id}', randomUUID());
+      const body = op.body ? (op.operationId.startsWith('SearchFor') ? JSON.stringify({ AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId }) : '{}') : undefined;
+      const before = gw.received.length;
+      const res = await send(gw.baseUrl, op.method.toUpperCase(), path, { headers: { ...authHeaders, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
+      expect(res.status).toBe(op.response.status);
+      const command = gw.received[before];
+      expect(command?.type).toBe((op.target as { name: string }).name);
+      expect(command?.payload).toMatchObject({ type: op.tags[0], caller: { accountId: authHeaders.AccountId, role: 'admin' } });
+      if (op.response.location) expect(res.headers['location']).toBe(`${op.path}/00000000-0000-4000-8000-000000000001`);
+    });
+  });
+});
+
+describe('an operation with a streamed body', () => {
+  const upload: Operation = {
+    operationId: 'UploadTestBytes',
+    method: 'post',
+    path: '/TestUploads/{id}',
+    tags: ['TestUploads'],
+    summary: 'Takes raw bytes',
+    permission: 'write',
+    nonMember: 'not-found',
+    params: z.object({ id: z.string() }),
+    bodyKind: 'stream',
+    responseKind: 'json',
+    response: { status: 200, description: 'What arrived', contentTypes: ['application/json'] },
+    target: { gateway: 'echoUpload' },
+    client: [],
+  };
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway([upload], {
+      echoUpload: async (_caller, request) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of request.body as AsyncIterable<Buffer>) chunks.push(chunk);
+        return { received: Buffer.concat(chunks).toString('utf8') };
+      },
+    });
+  });
+  afterAll(() => gw.stop());
+
+  test('when bytes that claim to be JSON are streamed, then the handler reads them unparsed', async () => {
+    const res = await send(gw.baseUrl, 'POST', '/TestUploads/x', { body: '{not json at all', headers: { ...authHeaders, 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ received: '{not json at all' });
+  });
+});

@@ -1,0 +1,68 @@
+import { request as httpRequest } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { InProcessBus, EncodedJson, type BusRequest } from '@pitwall/bus';
+import { SERVICES, type Operation } from '@pitwall/contracts';
+import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
+import { buildGateway } from '../../src/app';
+import type { Authenticator } from '../../src/domain/caller';
+import type { GatewayHandler } from '../../src/entry-points/http/operation-routes';
+
+export const API_KEY = 'pw_test_key';
+export const ACCOUNT_ID = randomUUID();
+const USER_ID = randomUUID();
+
+/** The auth store as the gateway sees it: one key, admin of one account. */
+export const fakeAuth: Authenticator = {
+  authenticate: async (key) => (key === API_KEY ? { userId: USER_ID, keyId: randomUUID() } : null),
+  roleFor: async (_user, account) => (account === ACCOUNT_ID ? 'admin' : null),
+  listAccounts: async () => [{ Id: ACCOUNT_ID, Name: 'Test Racing' }],
+};
+
+export interface Harness {
+  baseUrl: string;
+  /** Every command the services behind the gateway received. */
+  received: BusRequest[];
+  stop(): Promise<void>;
+}
+
+/** The gateway in-process on port 0 over an in-process bus whose services record each command and answer `{}`. */
+export async function startGateway(operations?: readonly Operation[], handlers?: Record<string, GatewayHandler>): Promise<Harness> {
+  const logger = createLogger('gateway-test', 'silent');
+  const bus = new InProcessBus({ logger });
+  const received: BusRequest[] = [];
+  for (const service of Object.values(SERVICES))
+    await bus.serve(service, async (request) => {
+      received.push(request);
+      return new EncodedJson(Buffer.from('{}'), { entityId: '00000000-0000-4000-8000-000000000001' });
+    });
+  const http: HttpEntryPoint = await listen(buildGateway({ bus, auth: fakeAuth, logger, ...(operations ? { operations } : {}), ...(handlers ? { handlers } : {}) }), 0, '127.0.0.1');
+  return {
+    baseUrl: http.address,
+    received,
+    stop: async () => {
+      await http.stop();
+      await bus.close();
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One HTTP request with node:http (fetch cannot send a GET body, which search takes). */
+export function send(baseUrl: string, method: string, path: string, options: { body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(path, baseUrl), { method, headers: { ...(options.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(options.body)) } : {}), ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+export const authHeaders = { ApiKey: API_KEY, AccountId: ACCOUNT_ID };

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
+
+/**
+ * A bus command an operation becomes: the service that answers it, the message the gateway sends (typed by the
+ * same body schema the gateway validated with), and the envelope a consumer checks. The envelope is the cheap
+ * check: other producers can publish, so the shape is verified, but a body the gateway already proved is only
+ * checked to be an object, not validated a second time.
+ */
+export interface CommandDef<M extends z.ZodType = z.ZodType, S extends string = string, N extends string = string> {
+  service: S;
+  name: N;
+  message: M;
+  envelope: z.ZodType;
+}
+
+/** What a body the gateway validated looks like to a consumer: an object, not re-validated. */
+export const ProvedBody = z.record(z.string(), z.unknown());
+
+const command = <S extends string, N extends string, M extends z.ZodType>(service: S, name: N, message: M, envelope: z.ZodType = message): CommandDef<M, S, N> => ({ service, name, message, envelope });
+
+export const COMMANDS = {
+  [ENTITY_COMMANDS.get]: command(SERVICES.entity, ENTITY_COMMANDS.get, EntityGet),
+  [ENTITY_COMMANDS.list]: command(SERVICES.entity, ENTITY_COMMANDS.list, EntityList),
+  [ENTITY_COMMANDS.create]: command(SERVICES.entity, ENTITY_COMMANDS.create, EntityCreate, EntityCreate.extend({ body: ProvedBody })),
+  [ENTITY_COMMANDS.update]: command(SERVICES.entity, ENTITY_COMMANDS.update, EntityUpdate, EntityUpdate.extend({ body: ProvedBody })),
+  [ENTITY_COMMANDS.delete]: command(SERVICES.entity, ENTITY_COMMANDS.delete, EntityDelete),
+  [ENTITY_COMMANDS.search]: command(SERVICES.entity, ENTITY_COMMANDS.search, EntitySearch, EntitySearch.extend({ body: ProvedBody })),
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+/** The message of a command, as its handler receives it. */
+export type CommandMessage<N extends CommandName> = z.infer<(typeof COMMANDS)[N]['message']>;
+/** The message without the caller the gateway adds: what an operation's `toMessage` builds from the request. */
+export type CommandInput<N extends CommandName> = Omit<CommandMessage<N>, 'caller'>;
+/** The commands one service answers, by name. */
+export type CommandsOf<S extends string> = { [N in CommandName]: (typeof COMMANDS)[N]['service'] extends S ? N : never }[CommandName];
