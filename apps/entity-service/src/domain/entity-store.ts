@@ -22,6 +22,7 @@ import {
 } from '@pitwall/contracts';
 import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
 import { ParameterSet, convertUpdates, customParametersByType, type ConvertedUpdate, type ParameterValue } from './parameters';
+import { listFilters, searchFilters } from './list-filters';
 import { parseProjection, type ParameterSets } from './projection';
 import { ReadCache, type RenderedReply } from './read-cache';
 import { renderRows } from './read-model';
@@ -62,13 +63,14 @@ export class EntityStore {
     });
   }
 
-  async list(caller: CallerContext, typeName: string, parentIds: Record<string, string>, include?: string[]): Promise<RenderedReply> {
+  async list(caller: CallerContext, typeName: string, parentIds: Record<string, string>, include?: string[], filterIds?: Record<string, string>): Promise<RenderedReply> {
     const type = knownType(typeName);
-    return this.read(caller.accountId, ['list', type.plural, parentIds, include], async (q) => {
+    const filters = listFilters(type, filterIds);
+    return this.read(caller.accountId, ['list', type.plural, parentIds, include, filters], async (q) => {
       const sets = await loadParameterSets(q, caller.accountId);
       const projection = parseProjection(type, include, sets);
       const parents = await resolveParents(q, caller.accountId, type, parentIds, false);
-      const rows = await repo.list(q, caller.accountId, type.plural, { parent_id: parents.parent_id ?? undefined, parent2_id: parents.parent2_id ?? undefined }, type.orderByParameter);
+      const rows = await repo.list(q, caller.accountId, type.plural, { parent_id: parents.parent_id ?? undefined, parent2_id: parents.parent2_id ?? undefined }, type.orderByParameter, filters);
       return { json: encode(await renderRows(q, caller.accountId, rows, projection, sets)) };
     });
   }
@@ -78,7 +80,7 @@ export class EntityStore {
     if (!type.features.search) throw AppError.notFound(`${type.plural} cannot be searched`);
     if (body.AssociatedModelSearchMode === 0 && body.AccountId?.toLowerCase() !== caller.accountId)
       throw AppError.badRequest('The request body is not valid', { AccountId: ['must be the account named in the AccountId header'] });
-    const filters: Record<string, string> = {};
+    const filters = searchFilters(type, body);
     const mode = body.AssociatedModelSearchMode;
     if (mode === 1) filters['ChampionshipId'] = lower(body.ChampionshipId);
     if (mode === 2 || mode === 4) filters['EventId'] = lower(body.EventId);

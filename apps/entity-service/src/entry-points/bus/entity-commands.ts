@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { z } from 'zod';
 import { EncodedJson, type BusRequest, type RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, fieldErrors, safeParseReporting } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, entityType, fieldErrors, safeParseReporting } from '@pitwall/contracts';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
 
 function parse<S extends z.ZodType>(schema: S, request: BusRequest): z.infer<S> {
@@ -19,6 +19,12 @@ function encoded(reply: RenderedReply): EncodedJson {
   return new EncodedJson(reply.json, headers);
 }
 
+/** A type the registry declares read-only (Users) is never written over the API: 403 with the reason. */
+function refuseReadOnly(typeName: string): void {
+  const readOnly = entityType(typeName)?.readOnly;
+  if (readOnly) throw AppError.forbidden(readOnly.reason);
+}
+
 /** The request id of the command being handled, for what it causes later in the same flow (its events). */
 export const commandContext = new AsyncLocalStorage<{ requestId?: string }>();
 
@@ -32,7 +38,7 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
     },
     [ENTITY_COMMANDS.list]: async (r) => {
       const m = parse(EntityList, r);
-      return encoded(await store.list(m.caller, m.type, m.parentIds, m.include));
+      return encoded(await store.list(m.caller, m.type, m.parentIds, m.include, m.filters));
     },
     [ENTITY_COMMANDS.search]: async (r) => {
       const m = parse(EntitySearch, r);
@@ -40,14 +46,17 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
     },
     [ENTITY_COMMANDS.create]: async (r) => {
       const m = parse(EntityCreate, r);
+      refuseReadOnly(m.type);
       return encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors));
     },
     [ENTITY_COMMANDS.update]: async (r) => {
       const m = parse(EntityUpdate, r);
+      refuseReadOnly(m.type);
       return encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors));
     },
     [ENTITY_COMMANDS.delete]: async (r) => {
       const m = parse(EntityDelete, r);
+      refuseReadOnly(m.type);
       await store.delete(m.caller, m.type, m.id.toLowerCase());
       return null;
     },
