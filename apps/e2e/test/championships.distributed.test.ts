@@ -19,7 +19,7 @@ describe('Championships through gateway → RabbitMQ → entity-service → Post
     const created = await admin.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'GT World Challenge 2026' }, { Name: 'Year', Value: '2026' }] });
     expect(created).toMatchObject({ success: true, statusCode: 201 });
     const id = created.returnValue?.Id as string;
-    expect(created.returnValue).toEqual({ Id: id, Parameters: { Name: 'GT World Challenge 2026', Year: 2026 }, Events: [], AttachedFiles: [] });
+    expect(created.returnValue).toEqual({ Id: id, Parameters: { Name: 'GT World Challenge 2026', Year: 2026, Description: null }, Events: [], AttachedFiles: [] });
 
     const got = await admin.client.getChampionshipById(id);
     expect(got.returnValue).toEqual(created.returnValue);

@@ -1,3 +1,4 @@
+import { ENTITY_TYPES } from '@pitwall/contracts';
 import { Api, EntityFactory, withEntityStack, suffix, updates, withNulls } from './support/entities';
 
 // wire.md §3, §3b and §4 as the official wrappers and examples exercise them, through the gateway.
@@ -238,5 +239,25 @@ describe('the real system types of wire.md §3b', () => {
       ['PlannedLaps', lap.body.Id],
     ])
       expect((await api.get(plural as string, id as string)).status).toBe(404);
+  });
+});
+
+describe('the OpenAPI document and the client cover every type', () => {
+  test('when the document is fetched, then every registry type has its get, list, create, update and delete paths', async () => {
+    const doc = (await (await fetch(`${api.baseUrl}/swagger/v1/swagger.json`)).json()) as { paths: Record<string, object>; components: { schemas: Record<string, { properties: object }> } };
+    for (const type of ENTITY_TYPES) {
+      expect(Object.keys(doc.paths[`/${type.plural}`] ?? {})).toEqual(expect.arrayContaining(['get', 'post']));
+      expect(Object.keys(doc.paths[`/${type.plural}/{id}`] ?? {})).toEqual(expect.arrayContaining(['get', 'put', 'delete']));
+    }
+    expect(doc.components.schemas['SearchBody']?.properties).toHaveProperty('TyreSpecificationId');
+  });
+
+  test('when the generated client writes and reads an event\'s weather, then it gets the typed measurement back', async () => {
+    const event = await factory.build('Events', { allParameters: false });
+    const client = api.member.client;
+    const added = await client.addAmbientMeasurement(event.entity.Id, { ParameterUpdates: updates({ AirTemperature: '19.5', AmbientMeasurementDataSource: '0' }) });
+    expect(added.statusCode).toBe(201);
+    const listed = await client.getAllAmbientMeasurementsForEvent(event.entity.Id, 'AirTemperature,AmbientMeasurementDataSource');
+    expect(listed.returnValue).toEqual([{ Id: added.returnValue?.Id, Parameters: { AirTemperature: 19.5, AmbientMeasurementDataSource: 'Weather Station' } }]);
   });
 });
