@@ -101,7 +101,7 @@ export const COMMANDS: Record<string, Command> = {
     async run({ store, print, warn, sharedCache }, [keyId]) {
       if (!(await store.revokeApiKey(keyId))) throw AppError.notFound(`No live API key ${keyId}`);
       print(`Revoked key ${keyId}`);
-      if (!sharedCache) warn('REDIS_URL is not set: gateways that cached this key accept it until their cache entry expires.');
+      if (!sharedCache) warn('REDIS_URL is not set: gateways that cache keys in Redis accept this key until their entry expires; an embedded gateway (npm start, in-memory cache) refuses it within 2 s.');
     },
   },
   'list-accounts': {

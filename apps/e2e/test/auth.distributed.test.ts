@@ -68,7 +68,7 @@ describe('auth matrix (wire.md §1)', () => {
     expect((await call('/Championships', h)).status).toBe(403);
     expect((await call('/Championships', h, 'POST', { ParameterUpdates: [] })).status).toBe(403);
     expect((await call('/Tyres/Search', h, 'POST', { AssociatedModelSearchMode: 0, AccountId: admin.accountId })).status).toBe(403);
-    expect((await admin.client.getChampionshipById(championshipId)).returnValue?.Parameters).toEqual({ Name: 'Owned' });
+    expect((await admin.client.getChampionshipById(championshipId)).returnValue?.Parameters).toEqual({ Name: 'Owned', Year: null, Description: null });
   });
 
   test('when an entity id of another account is used with the caller\'s own account, then it is 404 as if missing', async () => {
@@ -83,7 +83,7 @@ describe('auth matrix (wire.md §1)', () => {
     expect((await reader.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'No' }] })).statusCode).toBe(403);
     expect((await reader.client.updateChampionship(championshipId, { ParameterUpdates: [{ Name: 'Name', Value: 'No' }] })).statusCode).toBe(403);
     expect((await reader.client.deleteChampionship(championshipId)).statusCode).toBe(403);
-    expect((await admin.client.getChampionshipById(championshipId)).returnValue?.Parameters).toEqual({ Name: 'Owned' });
+    expect((await admin.client.getChampionshipById(championshipId)).returnValue?.Parameters).toEqual({ Name: 'Owned', Year: null, Description: null });
   });
 
   test('when an editor writes, then it succeeds', async () => {

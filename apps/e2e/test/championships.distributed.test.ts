@@ -19,7 +19,7 @@ describe('Championships through gateway → RabbitMQ → entity-service → Post
     const created = await admin.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'GT World Challenge 2026' }, { Name: 'Year', Value: '2026' }] });
     expect(created).toMatchObject({ success: true, statusCode: 201 });
     const id = created.returnValue?.Id as string;
-    expect(created.returnValue).toEqual({ Id: id, Parameters: { Name: 'GT World Challenge 2026', Year: 2026 }, Events: [], AttachedFiles: [] });
+    expect(created.returnValue).toEqual({ Id: id, Parameters: { Name: 'GT World Challenge 2026', Year: 2026, Description: null }, Events: [], AttachedFiles: [] });
 
     const got = await admin.client.getChampionshipById(id);
     expect(got.returnValue).toEqual(created.returnValue);
@@ -29,7 +29,7 @@ describe('Championships through gateway → RabbitMQ → entity-service → Post
 
     const updated = await admin.client.updateChampionship(id, { ParameterUpdates: [{ Name: 'Name', Value: 'GTWC Europe' }, { Name: 'Year', Value: null }] });
     expect(updated).toMatchObject({ success: true, statusCode: 200 });
-    expect((await admin.client.getChampionshipById(id)).returnValue?.Parameters).toEqual({ Name: 'GTWC Europe' });
+    expect((await admin.client.getChampionshipById(id)).returnValue?.Parameters).toEqual({ Name: 'GTWC Europe', Year: null, Description: null });
 
     expect(await admin.client.deleteChampionship(id)).toMatchObject({ success: true, statusCode: 204 });
     expect(await admin.client.getChampionshipById(id)).toMatchObject({ success: false, statusCode: 404 });
@@ -39,7 +39,7 @@ describe('Championships through gateway → RabbitMQ → entity-service → Post
   test('when parametersToInclude names Name and Events.Name, then only those are returned, events nested', async () => {
     const c = (await admin.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'ELMS' }, { Name: 'Year', Value: '2026' }] })).returnValue!;
     const e = await admin.client.addEvent(c.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'Monza' }, { Name: 'StartDate', Value: '2026-04-10T02:00:00+02:00' }] });
-    expect(e.returnValue?.Parameters).toEqual({ Name: 'Monza', StartDate: '2026-04-10T00:00:00.000Z' });
+    expect(e.returnValue?.Parameters).toEqual({ Name: 'Monza', StartDate: '2026-04-10T00:00:00.000Z', EndDate: null, Venue: null });
     const projected = await admin.client.getChampionshipById(c.Id, 'Name,Events.Name');
     expect(projected.returnValue).toEqual({ Id: c.Id, Parameters: { Name: 'ELMS' }, Events: [{ Id: e.returnValue?.Id, Parameters: { Name: 'Monza' } }] });
     const bad = await admin.client.getChampionshipById(c.Id, 'Name,Events.Nope');
@@ -59,7 +59,7 @@ describe('Championships through gateway → RabbitMQ → entity-service → Post
     const problem = await readJson(res);
     expect(problem).toMatchObject({ type: 'about:blank', title: 'Conflict', status: 409, instance: `/Championships/${c.Id}` });
     expect(problem.detail).toContain('after LastModifiedTimeMaxAllowedValue');
-    expect((await admin.client.getChampionshipById(c.Id)).returnValue?.Parameters).toEqual({ Name: 'Before' });
+    expect((await admin.client.getChampionshipById(c.Id)).returnValue?.Parameters).toEqual({ Name: 'Before', Year: null, Description: null });
 
     const got = await fetch(`${stack.baseUrl}/Championships/${c.Id}`, { headers: json(admin) });
     const stamp = got.headers.get('x-last-modified-time') as string;
@@ -86,7 +86,7 @@ describe('validation (400, field named, nothing written)', () => {
     expect(problem.title).toBe('Bad Request');
     expect(Object.keys(problem.errors)).toEqual([field]);
     if (message) expect(problem.errors[field]).toEqual([message]);
-    expect((await admin.client.getChampionshipById(c.Id)).returnValue?.Parameters).toEqual({ Name: 'Untouched' });
+    expect((await admin.client.getChampionshipById(c.Id)).returnValue?.Parameters).toEqual({ Name: 'Untouched', Year: null, Description: null });
   });
 
   test('when a create body is invalid, then nothing is created', async () => {

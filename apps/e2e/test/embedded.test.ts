@@ -27,7 +27,7 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
     try {
       expect(second.apiKey).toBe(first.apiKey);
       const again = new PitwallClient({ baseUrl: second.baseUrl, apiKey: second.apiKey, accountId: second.accountId });
-      expect((await again.getChampionshipById(createdId)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027 });
+      expect((await again.getChampionshipById(createdId)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027, Description: null });
       expect((await again.deleteChampionship(createdId)).statusCode).toBe(204);
       expect((await again.getAllChampionships()).returnValue).toEqual([]);
       const bad = await fetch(`${second.baseUrl}/Championships`, { headers: { ApiKey: second.apiKey } });
@@ -47,9 +47,9 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
     const created = await client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Embedded Cup' }] });
     expect(created.statusCode).toBe(201);
     const createdId = created.returnValue?.Id as string;
-    expect(created.returnValue?.Parameters).toEqual({ Name: 'Embedded Cup' });
+    expect(created.returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: null, Description: null });
     expect((await client.updateChampionship(createdId, { ParameterUpdates: [{ Name: 'Year', Value: '2027' }] })).statusCode).toBe(200);
-    expect((await client.getChampionshipById(createdId)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027 });
+    expect((await client.getChampionshipById(createdId)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027, Description: null });
     expect((await client.getAllAccounts()).returnValue).toEqual([{ Id: first.accountId, Name: 'Demo Racing' }]);
     return createdId;
   }

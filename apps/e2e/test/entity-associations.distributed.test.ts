@@ -30,7 +30,7 @@ describe('association keys on create and update bodies (wire.md §3)', () => {
     const added = await admin.client.updateIssueListIssue(issue.Id, { EventAssociationsToAdd: [{ EventId: event.Id }] } as never);
     expect(added.returnValue?.Parameters['EventId']).toBe(event.Id);
     const removed = await admin.client.updateIssueListIssue(issue.Id, { EventAssociationsToRemove: [{ EventId: event.Id }] } as never);
-    expect(removed.returnValue?.Parameters['EventId']).toBeUndefined();
+    expect(removed.returnValue?.Parameters['EventId']).toBeNull();
   });
 
   test('when an association is unknown for the type, malformed, or names another account\'s entity, then 400 names it and nothing is written', async () => {

@@ -1,5 +1,5 @@
 import { ENTITY_TYPES, collectionNamesOf, type EntityTypeDef } from '@pitwall/contracts';
-import { Api, EntityFactory, withEntityStack, expectedEntity, suffix, updates } from './support/entities';
+import { Api, EntityFactory, withEntityStack, expectedEntity, suffix, updates, withNulls } from './support/entities';
 
 // The registry is the list of types: a type added there is covered here without editing this file.
 let api: Api;
@@ -8,7 +8,10 @@ withEntityStack((f) => ({ api, factory } = f));
 
 const byName = (t: EntityTypeDef): [string, EntityTypeDef] => [t.plural, t];
 
-describe.each(ENTITY_TYPES.map(byName))('%s: get, list by parent ids, create, update, delete', (plural, type) => {
+// Users are read-only (membership is the admin CLI's): their reads and refusals are tested below.
+const WRITABLE_TYPES = ENTITY_TYPES.filter((t) => !t.readOnly);
+
+describe.each(WRITABLE_TYPES.map(byName))('%s: get, list by parent ids, create, update, copy, delete', (plural, type) => {
   test('when created with a value for every built-in parameter, then the 201 body and a GET show them typed, with every collection', async () => {
     const built = await factory.build(plural);
     const expected = expectedEntity(type, built.entity.Id, built.samples);
@@ -56,14 +59,28 @@ describe.each(ENTITY_TYPES.map(byName))('%s: get, list by parent ids, create, up
     expect(listed.body.map((e: { Id: string }) => e.Id)).toContain(res.body.Id);
   });
 
-  test('when updated, then the change is read back and a parameter set to null disappears', async () => {
+  test('when created with CopyFromId, then it holds the copied parameters with the ParameterUpdates applied after the copy', async () => {
+    const source = await factory.build(plural);
+    // Event cars are unique per (event, car): the copy enters another car, whose id its CarId then holds.
+    const parents = plural === 'EventCars' ? { ...source.parentIds, carId: (await factory.build('Cars', { allParameters: false })).entity.Id } : source.parentIds;
+    const name = `Copy_${suffix()}${plural === 'ParameterDefinitions' ? 'Id' : ''}`;
+    const res = await api.create(plural, parents, { CopyFromId: source.entity.Id, ParameterUpdates: updates({ Name: name }) });
+    expect(res.status).toBe(201);
+    expect(res.body.Id).not.toBe(source.entity.Id);
+    const expected = { ...source.entity.Parameters, Name: name };
+    if (plural === 'EventCars') Object.assign(expected, { CarId: parents.carId, Car: { Id: parents.carId, Parameters: {} } });
+    expect(res.body.Parameters).toEqual(expected);
+    expect((await api.get(plural, res.body.Id)).body.Parameters).toEqual(expected);
+  });
+
+  test('when updated, then the change is read back and a parameter set to null reads back as null', async () => {
     const built = await factory.build(plural);
     const optional = type.parameters.find((p) => p.type !== 'Reference' && p.name !== 'Name' && plural !== 'ParameterDefinitions');
     const res = await api.update(plural, built.entity.Id, { ParameterUpdates: updates({ Name: `Renamed_${suffix()}${plural === 'ParameterDefinitions' ? 'Id' : ''}`, ...(optional ? { [optional.name]: null } : {}) }) });
     expect(res.status).toBe(200);
     const got = await api.get(plural, built.entity.Id);
     expect(got.body.Parameters.Name).toMatch(/^Renamed_/);
-    if (optional) expect(got.body.Parameters).not.toHaveProperty(optional.name);
+    if (optional) expect(got.body.Parameters).toHaveProperty(optional.name, null);
     expect(Date.parse(got.headers.get('x-last-modified-time') as string)).toBeGreaterThan(0);
   });
 
@@ -74,6 +91,25 @@ describe.each(ENTITY_TYPES.map(byName))('%s: get, list by parent ids, create, up
     expect((await api.update(plural, built.entity.Id, { ParameterUpdates: updates({ Name: 'x' }) })).status).toBe(404);
     expect((await api.delete(plural, built.entity.Id)).status).toBe(404);
     if (type.parents.length) expect((await api.list(plural, built.parentIds)).body).toEqual([]);
+  });
+});
+
+describe.each(ENTITY_TYPES.filter((t) => t.readOnly).map(byName))('%s: read-only (the admin CLI manages membership)', (plural) => {
+  test('when listed, then it answers 200 with an array', async () => {
+    const res = await api.list(plural);
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body)).toBe(true);
+  });
+
+  test('when created, updated or deleted, then it is a 403 saying why, and nothing is written', async () => {
+    const before = (await api.list(plural)).body;
+    const id = '0b7e7d0c-3f7a-4c1e-9d59-1f2a3b4c5d6e';
+    for (const res of [await api.create(plural, {}, { ParameterUpdates: updates({ Name: 'Intruder' }) }), await api.update(plural, id, { ParameterUpdates: updates({ Name: 'x' }) }), await api.delete(plural, id)]) {
+      expect(res.status).toBe(403);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body.detail).toMatch(/read-only.*admin CLI/);
+    }
+    expect((await api.list(plural)).body).toEqual(before);
   });
 });
 
@@ -125,7 +161,7 @@ describe('POST /Events (examples.md, Create)', () => {
     const championship = await factory.build('Championships', { allParameters: false });
     const res = await api.create('Events', { championshipId: championship.entity.Id }, { ParameterUpdates: updates({ Name: 'Monza', StartDate: '2026-04-10T00:00:00.000Z' }) });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ Id: res.body.Id, Parameters: { Name: 'Monza', StartDate: '2026-04-10T00:00:00.000Z' }, Sessions: [], Cars: [], AttachedFiles: [] });
+    expect(res.body).toEqual({ Id: res.body.Id, Parameters: withNulls('Events', { Name: 'Monza', StartDate: '2026-04-10T00:00:00.000Z' }), Sessions: [], Cars: [], AttachedFiles: [] });
     expect(Object.keys(res.body)).toEqual(['Id', 'Parameters', 'Sessions', 'Cars', 'AttachedFiles']);
   });
 });

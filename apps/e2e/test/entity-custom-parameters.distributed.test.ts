@@ -1,5 +1,5 @@
 import { DistributedStack } from './support/distributed';
-import { Api, EntityFactory, withEntityStack, suffix, updates } from './support/entities';
+import { Api, EntityFactory, withEntityStack, suffix, updates, withNulls } from './support/entities';
 
 let stack: DistributedStack;
 let api: Api;
@@ -40,6 +40,7 @@ describe('POST /ParameterDefinitions then ParameterUpdates on the defined type',
     expect(res.status).toBe(200);
     const got = await api.get('RunSheets', runSheet.entity.Id);
     expect(got.body.Parameters).toEqual({
+      ...withNulls('RunSheets'),
       Name: runSheet.entity.Parameters['Name'],
       [n.fuel]: 42.5,
       [n.laps]: 12,
@@ -52,7 +53,7 @@ describe('POST /ParameterDefinitions then ParameterUpdates on the defined type',
 
     const created = await api.create('RunSheets', runSheet.parentIds, { ParameterUpdates: updates({ Name: 'Run 2', [n.fuel.toLowerCase()]: '10' }) });
     expect(created.status).toBe(201);
-    expect(created.body.Parameters).toEqual({ Name: 'Run 2', [n.fuel]: 10 });
+    expect(created.body.Parameters).toEqual(withNulls('RunSheets', { Name: 'Run 2', [n.fuel]: 10, [n.laps]: null, [n.wet]: null, [n.stamp]: null, [n.mode]: null, [n.tyre]: null }));
   });
 
   test('when a name is not defined for the type, then it is a 400 naming it and nothing is written', async () => {

@@ -90,7 +90,8 @@ describe('GET /RunSheets/{id} with parametersToInclude', () => {
     ['Setup.Nope', 'Setup.Nope'],
     ['AttachedFiles.*.x', 'AttachedFiles.*.x'],
     ['Laps.AttachedFiles.Nope', 'Laps.AttachedFiles.Nope'],
-    ['Laps.LapSectors.AttachedFiles', 'Laps.LapSectors.AttachedFiles'],
+    // Every type has attachments now (the real system's 52 attachment paths), so a nested AttachedFiles is valid; its unknown fields are not.
+    ['Laps.LapSectors.AttachedFiles.Size', 'Laps.LapSectors.AttachedFiles.Size'],
   ])('when it is %s, then it is a 400 naming %s', async (include, named) => {
     const { runSheet } = await buildRunSheet();
     const res = await api.get('RunSheets', runSheet.entity.Id, include);

@@ -1,5 +1,5 @@
 import { DistributedStack, type Member } from './support/distributed';
-import { Api, EntityFactory, type Answer } from './support/entities';
+import { Api, EntityFactory, withNulls, type Answer } from './support/entities';
 
 let stack: DistributedStack;
 let admin: Member;
@@ -114,7 +114,7 @@ describe('GET /Tyres/Search (examples.md, Search)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
     expect(res.body[0].Parameters).toMatchObject({ EventId: world.eventId, CarId: world.carId });
-    expect(res.body[0].TyreWearMeasurements).toEqual([{ Id: measurement.body.Id, Parameters: { TreadDepth: 7.5 } }]);
+    expect(res.body[0].TyreWearMeasurements).toEqual([{ Id: measurement.body.Id, Parameters: withNulls('TyreWearMeasurements', { TreadDepth: 7.5 }), TyreWearMeasurementItems: [], AttachedFiles: [] }]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Api, EntityFactory, withEntityStack, updates } from './support/entities';
+import { Api, EntityFactory, withEntityStack, updates, withNulls } from './support/entities';
 
 let api: Api;
 let factory: EntityFactory;
@@ -25,8 +25,8 @@ describe('PUT /RunSheets/{id} with CollectionUpdateModels', () => {
     expect(res.status).toBe(200);
     const laps = (await api.list('Laps', parent)).body;
     expect(names(laps)).toEqual(['A', 'C']);
-    expect(laps[0].Parameters).toEqual({ Name: 'A', StintLapNumber: 1, LapTime: 89.75 });
-    expect(laps[1].Parameters).toEqual({ Name: 'C', StintLapNumber: 2 });
+    expect(laps[0].Parameters).toEqual(withNulls('Laps', { Name: 'A', StintLapNumber: 1, LapTime: 89.75 }));
+    expect(laps[1].Parameters).toEqual(withNulls('Laps', { Name: 'C', StintLapNumber: 2 }));
     expect((await api.get('Laps', b.Id)).status).toBe(404);
   });
 

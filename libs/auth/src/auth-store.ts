@@ -55,7 +55,10 @@ export interface DemoAccount {
 }
 
 export interface AuthStoreOptions {
-  /** How long an authenticated key or a role stays cached (default 60 s). Revocation and membership changes evict at once. */
+  /**
+   * How long an authenticated key or a role stays cached (default 60 s). Revocation and membership changes evict at
+   * once from a shared cache; a process-local one keeps entries at most PROCESS_LOCAL_CACHE_TTL_SECONDS.
+   */
   cacheTtlSeconds?: number;
 }
 
@@ -68,6 +71,9 @@ const FOREIGN_KEY_VIOLATION = '23503';
 // Covers an authenticate() that read the key just before the revocation and writes the cache just after our eviction.
 const SECOND_EVICTION_DELAY_MS = 2000;
 
+/** How long a process-local cache (the embedded default) may trust an entry another process may have revoked. */
+export const PROCESS_LOCAL_CACHE_TTL_SECONDS = 1;
+
 /** Accounts, users, memberships and API keys (schema `auth`), with the hot reads cached. */
 export class AuthStore {
   private readonly ttl: number;
@@ -78,7 +84,10 @@ export class AuthStore {
     private readonly logger: Logger,
     options: AuthStoreOptions = {},
   ) {
-    this.ttl = options.cacheTtlSeconds ?? 60;
+    // Another process (the admin CLI) cannot evict an in-process cache: its entries must expire within the 2 s in
+    // which a revoked key or a removed membership stops working.
+    const ttl = options.cacheTtlSeconds ?? 60;
+    this.ttl = cache.shared === true ? ttl : Math.min(ttl, PROCESS_LOCAL_CACHE_TTL_SECONDS);
   }
 
   async createAccount(name: string): Promise<AccountRecord> {

@@ -7,6 +7,7 @@ interface Entry {
 
 /** In-process cache for the embedded default: same semantics as RedisCache within one process. */
 export class MemoryCache implements Cache {
+  readonly shared = false;
   private readonly entries = new Map<string, Entry>();
   // Expired entries are dropped on read and by a periodic sweep, so keys that are never read again cannot pile up.
   private readonly sweeper = setInterval(() => this.sweep(), 60_000);

@@ -4,6 +4,7 @@ import type { Cache } from './types';
 
 /** Redis-backed cache; every key carries `prefix` so test runs and deployments never see each other's keys. */
 export class RedisCache implements Cache {
+  readonly shared = true;
   private readonly client: Redis;
 
   constructor(url: string, private readonly prefix: string, logger?: Logger) {

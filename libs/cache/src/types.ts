@@ -1,5 +1,10 @@
 /** A shared key/value cache with counters, Redis in production and in-memory in the embedded default. */
 export interface Cache {
+  /**
+   * True when every process sees the same entries (Redis), so one process can evict what another cached; false for
+   * the in-process twin, whose entries only expire.
+   */
+  readonly shared?: boolean;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   del(...keys: string[]): Promise<void>;

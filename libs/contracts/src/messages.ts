@@ -18,7 +18,8 @@ const Include = z.array(z.string().max(500)).max(200).optional();
 const ParentIds = z.record(z.string(), Guid);
 
 export const EntityGet = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, include: Include });
-export const EntityList = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, include: Include });
+/** `filters`: the type's declared list filters by camelCase query name (`tyreSpecificationId`), beside its parent ids. */
+export const EntityList = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, filters: ParentIds.optional(), include: Include });
 /** Unknown body properties the gateway found: the entity-service reports them together with its own checks of the rest. */
 const BindingErrors = z.record(z.string(), z.array(z.string())).optional();
 export const EntityCreate = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, body: CreateModel, bindingErrors: BindingErrors });

@@ -114,6 +114,16 @@ function parentIdsOf(type: EntityTypeDef, query: Record<string, string>): Record
   return out;
 }
 
+/** A type's declared list filters (`TyreSpecificationId`) by their camelCase query names (`tyreSpecificationId`). */
+const filterKey = (name: string): string => name.charAt(0).toLowerCase() + name.slice(1);
+
+/** The declared filters present in the bound query, by parameter name, lower-cased. */
+function filtersOf(type: EntityTypeDef, query: Record<string, string>): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const name of type.filters ?? []) if (query[filterKey(name)] !== undefined) out[name] = query[filterKey(name)].toLowerCase();
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** `trackConfigurationId` → `TrackConfiguration`. */
 const parentName = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1, -2);
 
@@ -124,6 +134,7 @@ function entityOperations(type: EntityTypeDef): Operation[] {
   const schema = entitySchemaOf(P);
   const parentKeys = type.parents.map((p) => p.key);
   const parentQuery = Object.fromEntries(type.parents.map((p) => [p.key, Guid.optional()]));
+  const filterQuery = Object.fromEntries((type.filters ?? []).map((name) => [filterKey(name), Guid.optional().meta({ description: `Only the ${type.plural} whose ${name} is this id` })]));
   const forParents = type.parents.length ? `For${type.parents.map((p) => parentName(p.key)).join('')}` : '';
   const type_ = { type: P };
   const entity = (description: string) => ({ contentTypes: JSON_TYPES, schema, description });
@@ -177,11 +188,11 @@ function entityOperations(type: EntityTypeDef): Operation[] {
       permission: 'read',
       nonMember: type.parents.length ? 'not-found' : 'forbidden',
       headers: accountHeader,
-      query: z.object({ ...includeShape, ...parentQuery }),
+      query: z.object({ ...includeShape, ...parentQuery, ...filterQuery }),
       bodyKind: 'none',
       responseKind: 'json',
       response: { status: 200, ...list(`The ${P}`) },
-      target: toBus(ENTITY_COMMANDS.list, (r) => ({ ...type_, parentIds: parentIdsOf(type, r.query), include: r.include })),
+      target: toBus(ENTITY_COMMANDS.list, (r) => ({ ...type_, parentIds: parentIdsOf(type, r.query), include: r.include, filters: filtersOf(type, r.query) })),
       client: [
         { name: `getAll${P}${forParents}`, query: parentKeys, include: true, returns: 'EntityJson[]' },
         // Types with two parents list by either one as well (GET /Setups?eventId=...): one method per parent.

@@ -48,6 +48,10 @@ export interface EntityTypeDef {
   requiresEventCar?: 'event' | 'session';
   /** Rules of this type beyond the generic ones, by name; the entity-service implements each (src/domain/type-rules). */
   rules?: readonly EntityTypeRule[];
+  /** Read-only over the API: create, update and delete are refused (Users: membership is managed by the admin CLI). */
+  readOnly?: { reason: string };
+  /** Reference parameters that filter a list (`GET /Tyres?tyreSpecificationId=`) and a search body (`TyreSpecificationId`). */
+  filters?: readonly string[];
 }
 
 /** Type-specific rules: `eventCarEntry` a car is entered once per event; `parameterDefinition` a custom parameter makes sense. */
@@ -63,7 +67,7 @@ const associations = [reference('Championship', 'Championships'), reference('Eve
 const NAME = text('Name');
 
 export const ENTITY_TYPES: readonly EntityTypeDef[] = [
-  { name: 'Championship', plural: 'Championships', parents: [], parameters: [NAME, integer('Year')], features: { attachments: true } },
+  { name: 'Championship', plural: 'Championships', parents: [], parameters: [NAME, integer('Year'), text('Description')], features: { attachments: true } },
   { name: 'Event', plural: 'Events', parents: [{ key: 'championshipId', type: 'Championships' }], parameters: [NAME, dateTime('StartDate'), dateTime('EndDate'), text('Venue')], features: { attachments: true } },
   {
     name: 'Session',
@@ -79,15 +83,15 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     plural: 'EventCars',
     parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }],
     collectionName: 'Cars',
-    parameters: [NAME, reference('Car', 'Cars')],
-    features: {},
+    parameters: [NAME, reference('Car', 'Cars'), text('SetupDefinitionId')],
+    features: { attachments: true },
     rules: ['eventCarEntry'],
   },
-  { name: 'Driver', plural: 'Drivers', parents: [], parameters: [NAME, text('ShortName'), text('Nationality')], features: {} },
+  { name: 'Driver', plural: 'Drivers', parents: [], parameters: [NAME, text('ShortName'), text('Nationality')], features: { attachments: true } },
   { name: 'Track', plural: 'Tracks', parents: [], parameters: [NAME, text('Country')], features: { attachments: true } },
-  { name: 'TrackConfiguration', plural: 'TrackConfigurations', parents: [{ key: 'trackId', type: 'Tracks' }], parameters: [NAME, double('Length', 'm')], features: {} },
-  { name: 'TrackSectorDefinition', plural: 'TrackSectorDefinitions', parents: [{ key: 'trackConfigurationId', type: 'TrackConfigurations' }], parameters: [NAME, double('StartDistance', 'm')], ordered: true, features: {} },
-  { name: 'TrackSpeedTrapDefinition', plural: 'TrackSpeedTrapDefinitions', parents: [{ key: 'trackConfigurationId', type: 'TrackConfigurations' }], parameters: [NAME, double('Distance', 'm')], ordered: true, features: {} },
+  { name: 'TrackConfiguration', plural: 'TrackConfigurations', parents: [{ key: 'trackId', type: 'Tracks' }], parameters: [NAME, double('Length', 'm')], features: { attachments: true } },
+  { name: 'TrackSectorDefinition', plural: 'TrackSectorDefinitions', parents: [{ key: 'trackConfigurationId', type: 'TrackConfigurations' }], parameters: [NAME, double('StartDistance', 'm')], ordered: true, features: { attachments: true } },
+  { name: 'TrackSpeedTrapDefinition', plural: 'TrackSpeedTrapDefinitions', parents: [{ key: 'trackConfigurationId', type: 'TrackConfigurations' }], parameters: [NAME, double('Distance', 'm')], ordered: true, features: { attachments: true } },
   {
     name: 'Setup',
     plural: 'Setups',
@@ -98,8 +102,15 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     features: { attachments: true, dataFileAccess: true },
   },
   { name: 'EventCarData', plural: 'EventCarDatas', parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'event', inParentCollection: false, features: { attachments: true } },
-  { name: 'Tyre', plural: 'Tyres', parents: [], parameters: [NAME, text('Compound'), text('SerialNumber'), ...associations], features: { search: true, attachments: true } },
-  { name: 'TyreWearMeasurement', plural: 'TyreWearMeasurements', parents: [{ key: 'tyreId', type: 'Tyres' }], parameters: [NAME, double('TreadDepth', 'mm'), dateTime('MeasuredTime')], ordered: true, features: {} },
+  {
+    name: 'Tyre',
+    plural: 'Tyres',
+    parents: [],
+    parameters: [NAME, text('Compound'), text('SerialNumber'), ...associations, reference('TyreSpecification', 'TyreSpecifications')],
+    filters: ['TyreSpecificationId'],
+    features: { search: true, attachments: true },
+  },
+  { name: 'TyreWearMeasurement', plural: 'TyreWearMeasurements', parents: [{ key: 'tyreId', type: 'Tyres' }], parameters: [NAME, double('TreadDepth', 'mm'), dateTime('MeasuredTime')], ordered: true, features: { attachments: true } },
   {
     name: 'IssueListIssue',
     plural: 'IssueListIssues',
@@ -118,25 +129,112 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     features: { attachments: true, dataFileAccess: true },
   },
   { name: 'Lap', plural: 'Laps', parents: [{ key: 'runSheetId', type: 'RunSheets' }], parameters: [NAME, integer('StintLapNumber'), double('LapTime', 's')], ordered: true, orderByParameter: 'StintLapNumber', features: { attachments: true } },
-  { name: 'LapSector', plural: 'LapSectors', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSectorDefinition', 'TrackSectorDefinitions'), double('SectorTime', 's')], ordered: true, features: {} },
-  { name: 'LapSpeedTrap', plural: 'LapSpeedTraps', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSpeedTrapDefinition', 'TrackSpeedTrapDefinitions'), double('Speed', 'km/h')], ordered: true, features: {} },
+  { name: 'LapSector', plural: 'LapSectors', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSectorDefinition', 'TrackSectorDefinitions'), double('SectorTime', 's')], ordered: true, features: { attachments: true } },
+  { name: 'LapSpeedTrap', plural: 'LapSpeedTraps', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, reference('TrackSpeedTrapDefinition', 'TrackSpeedTrapDefinitions'), double('Speed', 'km/h')], ordered: true, features: { attachments: true } },
   { name: 'SessionCarData', plural: 'SessionCarDatas', parents: [{ key: 'sessionId', type: 'Sessions' }, { key: 'carId', type: 'Cars' }], parameters: [NAME], requiresEventCar: 'session', inParentCollection: false, features: { attachments: true, dataFileAccess: true } },
   {
     name: 'ExternalSimulationProfile',
     plural: 'ExternalSimulationProfiles',
     parents: [],
     parameters: [NAME, text('SimulationType'), text('StatusParameterName'), text('StudyIdParameterName'), text('StatusUpdateTimeParameterName')],
-    features: {},
+    features: { attachments: true },
   },
   {
     name: 'ParameterDefinition',
     plural: 'ParameterDefinitions',
     parents: [],
     parameters: [NAME, text('EntityType'), enumeration('ParameterType', PARAMETER_TYPES), text('EnumValues'), text('Unit'), text('ReferencedEntityType')],
-    features: {},
+    features: { attachments: true },
     rules: ['parameterDefinition'],
   },
+  // The rest of the real system's types (wire.md §3b). Parents marked * there are a best reading of public sources.
+  {
+    name: 'AmbientMeasurement',
+    plural: 'AmbientMeasurements',
+    parents: [{ key: 'eventId', type: 'Events' }],
+    parameters: [
+      NAME,
+      dateTime('MeasurementTime'),
+      double('AirTemperature', '°C'),
+      double('TrackTemperature', '°C'),
+      double('WindSpeed', 'm/s'),
+      double('WindDirection', '°'),
+      double('Humidity', '%'),
+      double('AirPressure', 'hPa'),
+      enumeration('AmbientMeasurementDataSource', ['Weather Station', 'Manual', 'Imported', 'Timing Feed']),
+    ],
+    inParentCollection: false,
+    features: { attachments: true },
+  },
+  ...lookupLists(['Team', 'CarManufacturer', 'Category', 'SessionType', 'SessionStatus', 'PartCategory', 'IssueListCategory', 'JobListCategory', 'JobListTemplate', 'NamedAssembly']),
+  { name: 'CarModel', plural: 'CarModels', parents: [], parameters: [NAME, text('Description'), reference('CarManufacturer', 'CarManufacturers')], features: { attachments: true } },
+  { name: 'Part', plural: 'Parts', parents: [], parameters: [NAME, text('PartNumber'), text('Description'), reference('PartCategory', 'PartCategories'), double('Mileage', 'km'), double('MileageLimit', 'km')], features: { attachments: true } },
+  { name: 'PartItem', plural: 'PartItems', parents: [{ key: 'partId', type: 'Parts' }], parameters: [NAME, text('SerialNumber'), double('Mileage', 'km'), double('MileageLimit', 'km')], features: { attachments: true } },
+  { name: 'TyreSpecification', plural: 'TyreSpecifications', parents: [], parameters: [NAME, text('Manufacturer'), text('Compound'), text('Size')], features: { attachments: true } },
+  { name: 'BrakeDiscSpecification', plural: 'BrakeDiscSpecifications', parents: [], parameters: [NAME, text('Manufacturer'), text('Material'), double('Diameter', 'mm'), double('Thickness', 'mm')], features: { attachments: true } },
+  { name: 'BrakePadSpecification', plural: 'BrakePadSpecifications', parents: [], parameters: [NAME, text('Manufacturer'), text('Compound'), double('Thickness', 'mm')], features: { attachments: true } },
+  { name: 'TyreSet', plural: 'TyreSets', parents: [], parameters: [NAME, text('SerialNumber'), ...associations], features: { search: true, attachments: true } },
+  { name: 'BrakeDisc', plural: 'BrakeDiscs', parents: [], parameters: [NAME, text('SerialNumber'), reference('BrakeDiscSpecification', 'BrakeDiscSpecifications'), double('Mileage', 'km'), ...associations], features: { search: true, attachments: true } },
+  { name: 'BrakePad', plural: 'BrakePads', parents: [], parameters: [NAME, text('SerialNumber'), reference('BrakePadSpecification', 'BrakePadSpecifications'), double('Mileage', 'km'), ...associations], features: { search: true, attachments: true } },
+  { name: 'BrakeSet', plural: 'BrakeSets', parents: [], parameters: [NAME, text('SerialNumber'), double('Mileage', 'km'), ...associations], features: { search: true, attachments: true } },
+  { name: 'TyreSetPressureAdjustment', plural: 'TyreSetPressureAdjustments', parents: [{ key: 'tyreSetId', type: 'TyreSets' }], parameters: [NAME, dateTime('AdjustmentTime'), double('PressureChange', 'kPa'), text('Notes')], ordered: true, features: { attachments: true } },
+  {
+    name: 'TyreWearSheet',
+    plural: 'TyreWearSheets',
+    parents: [{ key: 'eventId', type: 'Events' }, { key: 'carId', type: 'Cars' }],
+    parameters: [NAME, text('Notes')],
+    requiresEventCar: 'event',
+    inParentCollection: false,
+    features: { attachments: true },
+  },
+  {
+    name: 'TyreWearMeasurementItem',
+    plural: 'TyreWearMeasurementItems',
+    parents: [{ key: 'tyreWearMeasurementId', type: 'TyreWearMeasurements' }],
+    parameters: [NAME, text('Position'), double('Depth', 'mm')],
+    ordered: true,
+    features: { attachments: true },
+  },
+  ...sessionCarLists(['ReferencePressureRun', 'PlannedRun', 'RunPlan'], { ordered: true }),
+  { name: 'PlannedLap', plural: 'PlannedLaps', parents: [{ key: 'plannedRunId', type: 'PlannedRuns' }], parameters: [NAME, double('TargetLapTime', 's'), text('Notes')], ordered: true, features: { attachments: true } },
+  { name: 'LapMarker', plural: 'LapMarkers', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, double('Time', 's'), text('Label')], ordered: true, features: { attachments: true } },
+  { name: 'LapTrackStatusMarker', plural: 'LapTrackStatusMarkers', parents: [{ key: 'lapId', type: 'Laps' }], parameters: [NAME, double('Time', 's'), text('TrackStatus')], ordered: true, features: { attachments: true } },
+  ...sessionCarLists(['SessionObjectIssue', 'SessionObjectJob'], { extra: [text('Description'), enumeration('Status', ['Open', 'InProgress', 'Closed'])] }),
+  { name: 'JobListTemplateItem', plural: 'JobListTemplateItems', parents: [{ key: 'jobListTemplateId', type: 'JobListTemplates' }], parameters: [NAME, text('Description'), reference('JobListCategory', 'JobListCategories')], ordered: true, features: { attachments: true } },
+  {
+    name: 'User',
+    plural: 'Users',
+    parents: [],
+    parameters: [NAME, text('Email')],
+    readOnly: { reason: "Users are the account's members, read-only here: membership is managed with the admin CLI (npm run admin -- help)" },
+    features: { attachments: true },
+  },
 ];
+
+/** Account-level lookup lists (wire.md §3b): a Name and a Description. */
+function lookupLists(names: readonly string[]): EntityTypeDef[] {
+  return names.map((name) => ({ name, plural: pluralOf(name), parents: [], parameters: [NAME, text('Description')], features: { attachments: true } }));
+}
+
+/** Per-car lists of a session beside the run sheets (wire.md §3b): read by both parent ids, like SessionCarDatas. */
+function sessionCarLists(names: readonly string[], options: { ordered?: boolean; extra?: readonly ParameterDef[] }): EntityTypeDef[] {
+  return names.map((name) => ({
+    name,
+    plural: pluralOf(name),
+    parents: [{ key: 'sessionId', type: 'Sessions' }, { key: 'carId', type: 'Cars' }],
+    parameters: [NAME, text('Notes'), ...(options.extra ?? [])],
+    ...(options.ordered ? { ordered: true } : {}),
+    requiresEventCar: 'session' as const,
+    inParentCollection: false,
+    features: { attachments: true },
+  }));
+}
+
+function pluralOf(name: string): string {
+  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
+  if (/(s|sh|ch|x)$/.test(name)) return `${name}es`;
+  return `${name}s`;
+}
 
 /** Parameters every attached file record carries (wire.md §3). */
 export const ATTACHED_FILE_PARAMETERS: readonly ParameterDef[] = [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseWireDateTime } from './date-time';
 
 /**
  * HTTP body schemas of wire.md. Property names are the canonical spelling; requests are bound
@@ -67,10 +68,20 @@ export const CollectionItemUpdate = z.strictObject({
 });
 export type CollectionItemUpdate = z.infer<typeof CollectionItemUpdate>;
 
+/** A date-time as the wrappers send it (date-time.ts), passed on as ISO 8601 UTC with milliseconds. */
+const WireDateTime = z
+  .string()
+  .refine((v) => parseWireDateTime(v) !== undefined, 'is not an ISO 8601 date-time')
+  .overwrite((v) => {
+    const t = parseWireDateTime(v);
+    return t === undefined ? v : new Date(t).toISOString();
+  })
+  .meta({ format: 'date-time', description: 'ISO 8601; no offset is UTC; up to 7 fractional digits, also after a semicolon' });
+
 const UPDATE_KEYS = new Set(['LastModifiedTimeMaxAllowedValue', 'ParameterUpdates', 'CollectionUpdateModels']);
 export const UpdateModel = z
   .looseObject({
-    LastModifiedTimeMaxAllowedValue: z.iso.datetime({ offset: true }).nullable().optional(),
+    LastModifiedTimeMaxAllowedValue: WireDateTime.nullable().optional(),
     ParameterUpdates: z.array(ParameterUpdate).max(10_000).optional(),
     CollectionUpdateModels: z
       .record(z.string(), z.array(CollectionItemUpdate))
@@ -89,6 +100,8 @@ export const SearchBody = z
     ChampionshipId: Guid.nullable().optional(),
     EventId: Guid.nullable().optional(),
     CarId: Guid.nullable().optional(),
+    /** Narrows any mode further on a type that declares it as a filter (Tyres). */
+    TyreSpecificationId: Guid.nullable().optional(),
   })
   .superRefine((b, ctx) => {
     const need: Record<number, (keyof typeof b)[]> = { 0: ['AccountId'], 1: ['ChampionshipId'], 2: ['EventId'], 3: ['CarId'], 4: ['EventId', 'CarId'] };

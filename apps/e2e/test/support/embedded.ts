@@ -13,8 +13,8 @@ export interface Embedded {
 }
 
 /** Runs `npm start`'s process (the standalone bundle) with no external server and reads the printed key. */
-export async function startEmbedded(dataDir: string, port: number): Promise<Embedded> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+export async function startEmbedded(dataDir: string, port: number, overrides: NodeJS.ProcessEnv = {}): Promise<Embedded> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...overrides };
   for (const k of ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL']) delete env[k];
   const child: ChildProcess = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

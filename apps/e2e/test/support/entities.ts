@@ -160,9 +160,17 @@ export class EntityFactory {
   }
 }
 
+/**
+ * A read of every parameter (wire.md §4): each built-in parameter of the type, null when unset, then `parameters`
+ * (custom parameters defined for the type are named in `parameters` too).
+ */
+export function withNulls(plural: string, parameters: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...Object.fromEntries(requireEntityType(plural).parameters.map((p) => [p.name, null])), ...parameters };
+}
+
 /** The wire shape wire.md §2 promises for a freshly created entity with `samples` set and nothing projected. */
 export function expectedEntity(type: EntityTypeDef, id: string, samples: Record<string, Sample>): EntityJson {
-  const Parameters: Record<string, unknown> = {};
+  const Parameters: Record<string, unknown> = withNulls(type.plural);
   for (const [name, { typed }] of Object.entries(samples)) {
     Parameters[name] = typed;
     const def = type.parameters.find((p) => p.name === name);

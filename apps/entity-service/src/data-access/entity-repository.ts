@@ -68,11 +68,13 @@ export const entityRepository = {
     return rows;
   },
 
-  async list(q: Queryable, accountId: string, type: string, parent: { parent_id?: string; parent2_id?: string }, orderByParameter?: string): Promise<RenderRow[]> {
+  /** `filters`: parameter name → the id it must hold (a type's declared list filters). */
+  async list(q: Queryable, accountId: string, type: string, parent: { parent_id?: string; parent2_id?: string }, orderByParameter?: string, filters: Record<string, string> = {}): Promise<RenderRow[]> {
     const where = ['account_id = $1', 'type = $2'];
     const values: unknown[] = [accountId, type];
     if (parent.parent_id) where.push(`parent_id = $${values.push(parent.parent_id)}`);
     if (parent.parent2_id) where.push(`parent2_id = $${values.push(parent.parent2_id)}`);
+    for (const [name, id] of Object.entries(filters)) where.push(`parameters->>'${name.replace(/[^A-Za-z]/g, '')}' = $${values.push(id)}`);
     const { rows } = await q.query<RenderRow>(`SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE ${where.join(' AND ')} ORDER BY parent_id, parent2_id, ${siblingOrder(orderByParameter)}`, values);
     return rows;
   },

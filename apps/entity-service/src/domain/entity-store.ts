@@ -35,8 +35,8 @@ export class EntityStore {
     return getEntity(this.ctx, caller, typeName, id, include);
   }
 
-  list(caller: CallerContext, typeName: string, parentIds: Record<string, string>, include?: string[]): Promise<RenderedReply> {
-    return listEntities(this.ctx, caller, typeName, parentIds, include);
+  list(caller: CallerContext, typeName: string, parentIds: Record<string, string>, include?: string[], filterIds?: Record<string, string>): Promise<RenderedReply> {
+    return listEntities(this.ctx, caller, typeName, parentIds, include, filterIds);
   }
 
   search(caller: CallerContext, typeName: string, body: SearchBody, include?: string[]): Promise<RenderedReply> {

@@ -1,5 +1,5 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
-import { PARAMETER_TYPES, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
+import { PARAMETER_TYPES, parseWireDateTime, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
 
 /** A parameter value as stored and returned: typed JSON. */
 export type ParameterValue = number | string | boolean | null;
@@ -46,32 +46,7 @@ export function customParametersByType(definitions: { parameters: Record<string,
   return out;
 }
 
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/**
- * An ISO 8601 date or date-time as epoch milliseconds, or undefined. Every field must exist on the calendar (no
- * 30 February, no 24:00); a time without an offset is UTC, whatever the server's time zone.
- */
-export function parseIsoDateTime(text: string): number | undefined {
-  const m = ISO_DATE_TIME.exec(text);
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
-  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined;
-  const at = new Date(0);
-  at.setUTCFullYear(year, month - 1, day);
-  at.setUTCHours(hour, minute, second, Math.floor(Number(`0${m[7] ?? '.0'}`) * 1000));
-  const zone = m[8];
-  if (!zone || zone === 'Z') return at.getTime();
-  const [zh, zm] = [Number(zone.slice(1, 3)), Number(zone.slice(-2))];
-  if (zh > 23 || zm > 59) return undefined;
-  return at.getTime() - (zone.startsWith('-') ? -1 : 1) * (zh * 60 + zm) * 60_000;
-}
-
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
 
 /** Converts a wire string to the parameter's type; returns an error message when it does not convert. */
 export function convertValue(def: ParameterDef, raw: string | null): { value: ParameterValue } | { error: string } {
@@ -98,14 +73,17 @@ export function convertValue(def: ParameterDef, raw: string | null): { value: Pa
       return { error: `${def.name} is a Boolean; '${raw}' is not true or false` };
     }
     case 'DateTime': {
-      const t = parseIsoDateTime(raw.trim());
-      return t !== undefined && Number.isFinite(t) && Math.abs(t) <= 8.64e15
+      const t = parseWireDateTime(raw);
+      return t !== undefined
         ? { value: new Date(t).toISOString() }
         : { error: `${def.name} is a DateTime; '${raw}' is not an ISO 8601 date` };
     }
     case 'Enum': {
-      const match = def.enumValues?.find((e) => e.toLowerCase() === raw.trim().toLowerCase());
-      return match ? { value: match } : { error: `${def.name} is an Enum; '${raw}' is not one of ${(def.enumValues ?? []).join(', ')}` };
+      // By name (any case), or by 0-based index as the official examples write it (`AmbientMeasurementDataSource` = "2").
+      const values = def.enumValues ?? [];
+      const wanted = raw.trim().toLowerCase();
+      const match = values.find((e) => e.toLowerCase() === wanted) ?? (/^\d+$/.test(wanted) ? values[Number(wanted)] : undefined);
+      return match ? { value: match } : { error: `${def.name} is an Enum; '${raw}' is not one of ${values.join(', ')} nor an index from 0 to ${values.length - 1}` };
     }
     case 'Reference':
       return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw.trim())

@@ -47,6 +47,8 @@ function addPath(node: Projection, segments: string[], fullPath: string, sets: P
     node.all = true;
     return;
   }
+  // `Id` is always returned: `Id` and `Cars.Car.Id` select the entity itself and nothing more (wire.md §4).
+  if (head.toLowerCase() === 'id' && rest.length === 0) return;
   const set = sets(node.type);
   if (head.toLowerCase() === ATTACHED_FILES.toLowerCase()) {
     if (!node.type.features.attachments) throw unknownPath(fullPath);

@@ -54,15 +54,21 @@ function renderOne(
 ): EntityJson {
   const set = sets(projection.type);
   const parameters: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row.parameters)) {
-    if (!projection.all && !projection.parameters.has(name)) continue;
+  // A parameter the read includes is always present, null when unset: scripts index lap['Parameters']['LapTime'] directly.
+  const included = projection.all ? [...set.all().map((p) => p.name), ...Object.keys(row.parameters)] : [...projection.parameters];
+  for (const name of included) {
+    if (name in parameters) continue;
+    const value = row.parameters[name] ?? null;
     parameters[name] = value;
     const def = set.get(name);
     if (def?.type === 'Reference' && typeof value === 'string') parameters[name.slice(0, -2)] = { Id: value, Parameters: {} };
   }
   for (const [objectName, { parameter }] of projection.references) {
     const id = row.parameters[parameter];
-    if (typeof id !== 'string') continue;
+    if (typeof id !== 'string') {
+      parameters[parameter] = null;
+      continue;
+    }
     parameters[parameter] = id;
     parameters[objectName] = references.get(objectName)?.get(id) ?? { Id: id, Parameters: {} };
   }

@@ -2,6 +2,7 @@ import { AppError } from '@pitwall/service-kit';
 import type { CallerContext, SearchBody } from '@pitwall/contracts';
 import { entityRepository as repo } from '../data-access/entity-repository';
 import { knownType } from './entity-type';
+import { searchFilters } from './list-filters';
 import { loadParameterSets } from './parameter-sets';
 import { parseProjection } from './projection';
 import type { RenderedReply } from './read-cache';
@@ -16,7 +17,7 @@ export async function searchEntities(ctx: StoreContext, caller: CallerContext, t
   if (!type.features.search) throw AppError.notFound(`${type.plural} cannot be searched`);
   if (body.AssociatedModelSearchMode === 0 && body.AccountId?.toLowerCase() !== caller.accountId)
     throw AppError.badRequest('The request body is not valid', { AccountId: ['must be the account named in the AccountId header'] });
-  const filters: Record<string, string> = {};
+  const filters = searchFilters(type, body);
   const mode = body.AssociatedModelSearchMode;
   if (mode === 1) filters['ChampionshipId'] = lower(body.ChampionshipId);
   if (mode === 2 || mode === 4) filters['EventId'] = lower(body.EventId);

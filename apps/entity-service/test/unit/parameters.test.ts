@@ -61,4 +61,30 @@ describe('convertValue', () => {
       else process.env['TZ'] = zone;
     }
   });
+
+  test.each([
+    ['2026-04-10T14:03:07.1234567Z', '2026-04-10T14:03:07.123Z'],
+    ['2026-04-10T14:03:07;123456Z', '2026-04-10T14:03:07.123Z'],
+    ['2026-04-10T14:03:07;5', '2026-04-10T14:03:07.500Z'],
+    ['2026-04-10T14:03:07.9999999-0130', '2026-04-10T15:33:07.999Z'],
+  ])("when a DateTime is %s (the wrappers' forms), then it converts to %s", (raw, value) => {
+    expect(convertValue({ name: 'P', type: 'DateTime' }, raw)).toEqual({ value });
+  });
+
+  test.each(['2026-04-10T14:03:07;Z', '2026-04-10T14:03:07..1Z', '2026-04-10;14:03:07Z', '2026-02-29T00:00:00;000Z'])('when a DateTime is %s, then it does not convert', (raw) => {
+    expect(convertValue({ name: 'P', type: 'DateTime' }, raw)).toEqual({ error: expect.stringContaining('P is a DateTime') });
+  });
+
+  test('when an Enum is given by its 0-based index, then it stores the value; an index past the end is refused', () => {
+    const source: ParameterDef = { name: 'Source', type: 'Enum', enumValues: ['Weather Station', 'Manual', 'Imported', 'Timing Feed'] };
+    expect(convertValue(source, '2')).toEqual({ value: 'Imported' });
+    expect(convertValue(source, ' 0 ')).toEqual({ value: 'Weather Station' });
+    expect(convertValue(source, 'weather station')).toEqual({ value: 'Weather Station' });
+    expect(convertValue(source, '4')).toEqual({ error: expect.stringContaining('index from 0 to 3') });
+    expect(convertValue(source, '-1')).toEqual({ error: expect.stringContaining('Source is an Enum') });
+  });
+
+  test('when an Enum value is itself a number, then the name wins over the index', () => {
+    expect(convertValue({ name: 'Gear', type: 'Enum', enumValues: ['1', '2', '0'] }, '0')).toEqual({ value: '0' });
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { RedisCache } from '@pitwall/cache';
+import { MemoryCache, RedisCache } from '@pitwall/cache';
 import { createPool, migrate } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createLogger } from '@pitwall/service-kit';
@@ -11,6 +11,33 @@ import { AUTH_SCHEMA, AuthStore, authMigrations, DEMO_ACCOUNT_ID } from '../../s
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const logger = createLogger('auth-test');
+
+interface StoredValue {
+  table: string;
+  column: string;
+  value: unknown;
+}
+
+/** The key as text in any case, with or without hyphens, and its UTF-8 or 16 GUID bytes as hex, base64 or base64url. */
+function encodingsOf(apiKey: string): string[] {
+  const utf8 = Buffer.from(apiKey);
+  const raw = Buffer.from(apiKey.replace(/-/g, ''), 'hex');
+  return [apiKey, apiKey.replace(/-/g, ''), ...[utf8, raw].flatMap((b) => [b.toString('hex'), b.toString('base64').replace(/=+$/, ''), b.toString('base64url')])];
+}
+
+/** Where a stored value holds the key in any encoding (bytes compared raw too); [] when nowhere. */
+function findEncodings(apiKey: string, values: StoredValue[]): string[] {
+  const candidates = encodingsOf(apiKey).map((c) => c.toLowerCase());
+  const rawBytes = [Buffer.from(apiKey), Buffer.from(apiKey.replace(/-/g, ''), 'hex')];
+  const found: string[] = [];
+  for (const { table, column, value } of values) {
+    if (value === null || value === undefined) continue;
+    const texts = Buffer.isBuffer(value) ? [value.toString('latin1'), value.toString('hex'), value.toString('base64'), value.toString('base64url')] : [value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : JSON.stringify(value)];
+    const hit = texts.some((t) => candidates.some((c) => t.toLowerCase().includes(c))) || (Buffer.isBuffer(value) && rawBytes.some((b) => value.includes(b)));
+    if (hit) found.push(`${table}.${column}`);
+  }
+  return found;
+}
 
 describe('AuthStore', () => {
   let db: TestDatabase;
@@ -27,6 +54,18 @@ describe('AuthStore', () => {
     const user = await s.createUser(`driver-${Math.random().toString(36).slice(2, 8)}`);
     await s.addMembership(account.id, user.id, role);
     return { accountId: account.id, userId: user.id };
+  };
+
+  /** Every value of every column of every table of the auth schema. */
+  const everyAuthValue = async (): Promise<StoredValue[]> => {
+    const { rows: tables } = await pool.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'auth' AND table_type = 'BASE TABLE'");
+    expect(tables.map((t) => t.table_name)).toContain('api_keys');
+    const values: StoredValue[] = [];
+    for (const { table_name: table } of tables) {
+      const { rows } = await pool.query<Record<string, unknown>>(`SELECT * FROM auth."${table}"`);
+      for (const row of rows) for (const [column, value] of Object.entries(row)) values.push({ table, column, value });
+    }
+    return values;
   };
 
   beforeAll(async () => {
@@ -48,9 +87,16 @@ describe('AuthStore', () => {
       const { keyId, apiKey } = await s.createApiKey(userId, 'laptop');
       expect(apiKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(await s.authenticate(apiKey)).toEqual({ userId, keyId });
-      const { rows } = await pool.query('SELECT * FROM auth.api_keys WHERE id = $1', [keyId]);
-      expect(JSON.stringify(rows[0])).not.toContain(apiKey);
+      expect(findEncodings(apiKey, await everyAuthValue())).toEqual([]);
       expect(await s.listApiKeys(userId)).toEqual([expect.objectContaining({ keyId, label: 'laptop', revokedAt: null })]);
+    });
+
+    test('when a key is written into a column in any common encoding, then the stored-key scan finds it (the scan can fail)', async () => {
+      const apiKey = '0f1e2d3c-4b5a-4697-8877-665544332211';
+      const raw = Buffer.from(apiKey.replace(/-/g, ''), 'hex');
+      for (const planted of [apiKey.toUpperCase(), apiKey.replace(/-/g, ''), Buffer.from(apiKey).toString('base64'), raw.toString('base64url'), Buffer.from(apiKey), raw]) {
+        expect(findEncodings(apiKey, [{ table: 'api_keys', column: 'label', value: planted }])).not.toEqual([]);
+      }
     });
 
     test('when a cached key is revoked, then it is refused at once, also by a second store sharing the cache', async () => {
@@ -67,6 +113,22 @@ describe('AuthStore', () => {
       expect(await first.authenticate(apiKey)).toBeNull();
       expect(await first.revokeApiKey(keyId)).toBe(false);
       expect((await first.listApiKeys(userId))[0].revokedAt).toBeInstanceOf(Date);
+    });
+
+    test('when the cache is process-local and another process revokes a cached key, then it is refused within 2 s', async () => {
+      const gateway = new AuthStore(pool, new MemoryCache(), logger, { cacheTtlSeconds: 300 });
+      const admin = new AuthStore(pool, new MemoryCache(), logger);
+      const { userId } = await member(admin);
+      const { keyId, apiKey } = await admin.createApiKey(userId);
+      expect(await gateway.authenticate(apiKey)).not.toBeNull(); // now cached in the gateway's process only
+
+      expect(await admin.revokeApiKey(keyId)).toBe(true);
+      const revokedAt = Date.now();
+      while ((await gateway.authenticate(apiKey)) !== null) {
+        expect(Date.now() - revokedAt).toBeLessThan(2000);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(Date.now() - revokedAt).toBeLessThan(2000);
     });
 
     test('when a key is not in GUID form, then it is refused without a database query', async () => {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EncodedJson, type RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, SERVICES } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, SERVICES, entityType } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
 
@@ -13,6 +13,12 @@ function encoded(reply: RenderedReply): EncodedJson {
   return new EncodedJson(reply.json, headers);
 }
 
+/** A type the registry declares read-only (Users) is never written over the API: 403 with the reason. */
+function refuseReadOnly(typeName: string): void {
+  const readOnly = entityType(typeName)?.readOnly;
+  if (readOnly) throw AppError.forbidden(readOnly.reason);
+}
+
 /** The request id of the command being handled, for what it causes later in the same flow (its events). */
 export const commandContext = new AsyncLocalStorage<{ requestId?: string }>();
 
@@ -22,11 +28,18 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
     SERVICES.entity,
     {
     [ENTITY_COMMANDS.get]: async (m) => encoded(await store.get(m.caller, m.type, m.id.toLowerCase(), m.include)),
-    [ENTITY_COMMANDS.list]: async (m) => encoded(await store.list(m.caller, m.type, m.parentIds, m.include)),
+    [ENTITY_COMMANDS.list]: async (m) => encoded(await store.list(m.caller, m.type, m.parentIds, m.include, m.filters)),
     [ENTITY_COMMANDS.search]: async (m) => encoded(await store.search(m.caller, m.type, m.body, m.include)),
-    [ENTITY_COMMANDS.create]: async (m) => encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors)),
-    [ENTITY_COMMANDS.update]: async (m) => encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors)),
+    [ENTITY_COMMANDS.create]: async (m) => {
+      refuseReadOnly(m.type);
+      return encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors));
+    },
+    [ENTITY_COMMANDS.update]: async (m) => {
+      refuseReadOnly(m.type);
+      return encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors));
+    },
     [ENTITY_COMMANDS.delete]: async (m) => {
+      refuseReadOnly(m.type);
       await store.delete(m.caller, m.type, m.id.toLowerCase());
       return null;
     },

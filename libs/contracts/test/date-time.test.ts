@@ -1,0 +1,30 @@
+import { UpdateModel, parseWireDateTime } from '../src';
+
+describe('parseWireDateTime', () => {
+  test.each([
+    ['2026-04-10T14:03:07Z', Date.UTC(2026, 3, 10, 14, 3, 7)],
+    ['2026-04-10T14:03:07', Date.UTC(2026, 3, 10, 14, 3, 7)],
+    ['2026-04-10T14:03:07.1234567+02:00', Date.UTC(2026, 3, 10, 12, 3, 7, 123)],
+    ['2026-04-10T14:03:07;123456Z', Date.UTC(2026, 3, 10, 14, 3, 7, 123)],
+    ['2026-04-10', Date.UTC(2026, 3, 10)],
+  ])('when it is %s, then it is that instant', (text, at) => {
+    expect(parseWireDateTime(text)).toBe(at);
+  });
+
+  test.each(['2026-02-30T00:00:00Z', '2026-04-10T24:00:00Z', '2026-04-10T14:03:07;Z', 'yesterday', '2026-04-10T14:03:07+25:00'])('when it is %s, then it is not a date-time', (text) => {
+    expect(parseWireDateTime(text)).toBeUndefined();
+  });
+});
+
+describe('UpdateModel.LastModifiedTimeMaxAllowedValue', () => {
+  test("when it comes in the Python wrapper's ';' form or without an offset, then it is passed on as ISO 8601 UTC", () => {
+    expect(UpdateModel.parse({ LastModifiedTimeMaxAllowedValue: '2026-04-10T14:03:07;250000Z' }).LastModifiedTimeMaxAllowedValue).toBe('2026-04-10T14:03:07.250Z');
+    expect(UpdateModel.parse({ LastModifiedTimeMaxAllowedValue: '2026-04-10T14:03:07.2500000' }).LastModifiedTimeMaxAllowedValue).toBe('2026-04-10T14:03:07.250Z');
+  });
+
+  test('when it is not a date-time, then the model names it', () => {
+    const result = UpdateModel.safeParse({ LastModifiedTimeMaxAllowedValue: 'last tuesday' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['LastModifiedTimeMaxAllowedValue']);
+  });
+});
