@@ -6,8 +6,8 @@ const net = require('node:net');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
-const apps = require('./apps.json');
-/** The deployable apps in start order, from tools/apps.json (the one list, shared with apps/standalone). */
+const apps = require('../apps/standalone/apps.json');
+/** The deployable apps in start order, from apps/standalone/apps.json (the one list, shared with the one-process stack). */
 const APPS = [...apps.services, apps.gateway];
 
 /** Ports handed out by this process: a port is free again once its probe closes, so the OS may offer it twice. */

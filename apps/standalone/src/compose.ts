@@ -6,9 +6,9 @@ import { gateway } from '@pitwall/gateway';
 import { simulationService } from '@pitwall/simulation-service';
 import { startService, type RunningService, type ServiceDefinition } from '@pitwall/service-host';
 import { timingService } from '@pitwall/timing-service';
-import apps from '../../../tools/apps.json';
+import apps from '../apps.json';
 
-/** Every service definition by app name; tools/apps.json says which run and in what order. */
+/** Every service definition by app name; apps/standalone/apps.json says which run and in what order. */
 const SERVICES: Record<string, ServiceDefinition> = {
   [entityService.name]: entityService,
   [timingService.name]: timingService,
@@ -23,7 +23,7 @@ export interface ComposedStack {
   stop(): Promise<void>;
 }
 
-/** Starts the services of tools/apps.json, then the gateway, in this process on the given shared transports. */
+/** Starts the services of apps/standalone/apps.json, then the gateway, in this process on the given shared transports. */
 export async function composeStack(env: NodeJS.ProcessEnv, shared: { bus?: Bus; cache?: Cache }): Promise<ComposedStack> {
   const services: RunningService[] = [];
   const stopServices = async (): Promise<void> => {
@@ -32,10 +32,10 @@ export async function composeStack(env: NodeJS.ProcessEnv, shared: { bus?: Bus; 
   try {
     for (const name of apps.services) {
       const definition = SERVICES[name];
-      if (!definition) throw new Error(`tools/apps.json lists ${name}, which has no definition in apps/standalone`);
+      if (!definition) throw new Error(`apps/standalone/apps.json lists ${name}, which has no definition in apps/standalone`);
       services.push(await startService(definition, { env, shared }));
     }
-    if (apps.gateway !== gateway.name) throw new Error(`tools/apps.json names the gateway ${apps.gateway}, its definition ${gateway.name}`);
+    if (apps.gateway !== gateway.name) throw new Error(`apps/standalone/apps.json names the gateway ${apps.gateway}, its definition ${gateway.name}`);
     const running = await startService(gateway, { env, shared });
     return {
       gateway: running,

@@ -27,9 +27,15 @@ export interface ServiceContext<C = BaseServiceConfig> {
   shared: SharedTransports;
 }
 
-/** What `build` makes from the context: anything the builders and the caller of `startService` need. */
-export interface ServiceParts {
-  /** Extra clean-up, run after the entry points and consumers stop and before connections close. */
+/**
+ * What `build` makes from the context: anything the builders and the caller of `startService` need. A `stop`
+ * function among them is the definition's extra clean-up, run after the entry points and consumers stop and
+ * before connections close.
+ */
+export type ServiceParts = object;
+
+/** The optional clean-up member of a definition's parts. */
+export interface PartsCleanUp {
   stop?: () => Promise<void>;
 }
 

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { createBus, type Bus, type Subscription } from '@pitwall/bus';
 import { createPool, migrate } from '@pitwall/db';
 import { createLogger, healthRouter, listen, loadConfig, type HealthChecks, type HttpEntryPoint } from '@pitwall/service-kit';
-import type { ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
+import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
 import { BaseServiceConfig } from './settings';
 
 export interface StartOptions {
@@ -65,7 +65,8 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     }
     const ctx: ServiceContext<ServiceConfig<S>> = { name, config, logger, bus, pool, workers, shared };
     const parts = ((await definition.build?.(ctx)) ?? {}) as P;
-    if (parts.stop) closers.push(parts.stop);
+    const cleanUp = (parts as PartsCleanUp).stop;
+    if (typeof cleanUp === 'function') closers.push(() => cleanUp.call(parts));
 
     const consumers: Subscription[] = [];
     closers.push(async () => {
