@@ -10,7 +10,7 @@ export interface InProcessStack {
   /** The bus every definition of the stack shares: send it commands as another service would. */
   bus: InProcessBus;
   cache: MemoryCache;
-  /** The fresh database (on the real PostgreSQL) the definitions migrate their schemas into. */
+  /** The fresh database (on the real PostgreSQL) the definitions migrate their schemas into; '' without one. */
   databaseUrl: string;
   /** Starts one more definition on the stack's bus, cache and database (in order: a dependency first). */
   start<S extends z.ZodObject, P extends ServiceParts>(definition: ServiceDefinition<S, P>, env?: NodeJS.ProcessEnv): Promise<RunningService<P>>;
@@ -20,20 +20,21 @@ export interface InProcessStack {
 
 /**
  * A component-test stack: definitions started in this process against the real PostgreSQL (a fresh database per
- * call, one per test file) with a shared in-process bus and memory cache; HTTP and health ports are picked free.
+ * call, one per test file; `database: false` for definitions that own none) with a shared in-process bus and
+ * memory cache; HTTP and health ports are picked free, and AMQP_URL is ignored.
  */
-export async function startInProcessStack(options: { env?: NodeJS.ProcessEnv } = {}): Promise<InProcessStack> {
-  const database: TestDatabase = await createTestDatabase();
+export async function startInProcessStack(options: { env?: NodeJS.ProcessEnv; database?: boolean } = {}): Promise<InProcessStack> {
+  const database: TestDatabase | undefined = options.database === false ? undefined : await createTestDatabase();
   const bus = new InProcessBus({ prefix: 'test.', logger: createLogger('test-bus') });
   const cache = new MemoryCache();
   const running: RunningService[] = [];
   return {
     bus,
     cache,
-    databaseUrl: database.url,
+    databaseUrl: database?.url ?? '',
     async start(definition, env = {}) {
       const service = await startService(definition, {
-        env: { ...process.env, DATABASE_URL: database.url, HEALTH_PORT: '0', PORT: '0', ...options.env, ...env, AMQP_URL: '' },
+        env: { ...process.env, DATABASE_URL: database?.url ?? '', HEALTH_PORT: '0', PORT: '0', ...options.env, ...env, AMQP_URL: '' },
         shared: { bus, cache },
       });
       running.push(service);
@@ -43,7 +44,7 @@ export async function startInProcessStack(options: { env?: NodeJS.ProcessEnv } =
       for (const service of running.splice(0).reverse()) await service.stop();
       await bus.close();
       await cache.close();
-      await database.drop();
+      await database?.drop();
     },
   };
 }
