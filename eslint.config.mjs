@@ -44,4 +44,11 @@ export default [
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: DEFINITIONS, depConstraints }],
     },
   },
+  {
+    // The gateway's component tests run the entity-service definition in-process behind it.
+    files: ['apps/gateway/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service'], depConstraints }],
+    },
+  },
 ];
