@@ -1,5 +1,24 @@
 import nx from '@nx/eslint-plugin';
 
+// Apps never import apps; the one exception is the composition root (apps/standalone, tag type:composition),
+// which imports each service's definition through these aliases (src/definition.ts of each app).
+export const DEFINITIONS = ['@pitwall/entity-service', '@pitwall/timing-service', '@pitwall/simulation-service', '@pitwall/datafile-service', '@pitwall/gateway'];
+
+export const depConstraints = [
+  { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:contracts', 'type:data-access', 'type:util'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util', 'type:testing'] },
+  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util', 'type:testing'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'], bannedExternalImports: ['pg', 'amqplib', 'ioredis', '@electric-sql/*'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util', 'type:testing'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: ['express', 'pg', 'amqplib', 'ioredis', 'pino', 'piscina', '@electric-sql/*'] },
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
+  { sourceTag: 'scope:entity', onlyDependOnLibsWithTags: ['scope:shared', 'scope:entity'] },
+  { sourceTag: 'scope:timing', onlyDependOnLibsWithTags: ['scope:shared', 'scope:timing'] },
+  { sourceTag: 'scope:simulation', onlyDependOnLibsWithTags: ['scope:shared', 'scope:simulation'] },
+  { sourceTag: 'scope:datafile', onlyDependOnLibsWithTags: ['scope:shared', 'scope:datafile'] },
+];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -12,22 +31,24 @@ export default [
         {
           enforceBuildableLibDependency: false,
           allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'], bannedExternalImports: ['pg', 'amqplib', 'ioredis', '@electric-sql/*'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:data-access', 'type:util', 'type:testing'] },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [], bannedExternalImports: ['express', 'pg', 'amqplib', 'ioredis', 'pino', 'piscina', '@electric-sql/*'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
-            { sourceTag: 'scope:entity', onlyDependOnLibsWithTags: ['scope:shared', 'scope:entity'] },
-            { sourceTag: 'scope:timing', onlyDependOnLibsWithTags: ['scope:shared', 'scope:timing'] },
-            { sourceTag: 'scope:simulation', onlyDependOnLibsWithTags: ['scope:shared', 'scope:simulation'] },
-            { sourceTag: 'scope:datafile', onlyDependOnLibsWithTags: ['scope:shared', 'scope:datafile'] },
-          ],
+          depConstraints,
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Nx forbids importing an app outright; the composition root may import exactly the service definitions.
+    files: ['apps/standalone/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: DEFINITIONS, depConstraints }],
+    },
+  },
+  {
+    // The gateway's component tests run the entity-service definition in-process behind it.
+    files: ['apps/gateway/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service'], depConstraints }],
     },
   },
 ];

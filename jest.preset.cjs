@@ -16,5 +16,6 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(test).ts'],
-  passWithNoTests: true,
+  // A project with no tests fails the run: every project has tests of its own.
+  passWithNoTests: false,
 };

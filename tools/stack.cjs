@@ -6,7 +6,9 @@ const net = require('node:net');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
-const APPS = ['entity-service', 'timing-service', 'simulation-service', 'datafile-service', 'gateway'];
+const apps = require('../apps/standalone/apps.json');
+/** The deployable apps in start order, from apps/standalone/apps.json (the one list, shared with the one-process stack). */
+const APPS = [...apps.services, apps.gateway];
 
 /** Ports handed out by this process: a port is free again once its probe closes, so the OS may offer it twice. */
 const handedOut = new Set();
@@ -97,12 +99,14 @@ async function startStack(options = {}) {
 /** Removes a run's queues and exchanges (`BUS_PREFIX` = busPrefix) so repeated runs leave nothing on the broker. */
 async function deleteBusTopology(amqpUrl, busPrefix) {
   const amqp = require('amqplib');
+  // The names come from the contracts, through a small bundle of the standalone app (built with it).
+  const topology = require(path.join(ROOT, 'dist', 'apps', 'standalone', 'bus-topology.entry.js')).busTopology(busPrefix);
   const conn = await amqp.connect(amqpUrl);
   try {
     const ch = await conn.createChannel();
     ch.on('error', () => undefined);
-    for (const q of ['svc.entity', 'svc.timing', 'svc.simulation', 'svc.datafile', 'dlq']) await ch.deleteQueue(`${busPrefix}${q}`).catch(() => undefined);
-    for (const x of ['entity.events', 'simulation.events', 'simulation.jobs']) await ch.deleteExchange(`${busPrefix}${x}`).catch(() => undefined);
+    for (const q of topology.queues) await ch.deleteQueue(q).catch(() => undefined);
+    for (const x of topology.exchanges) await ch.deleteExchange(x).catch(() => undefined);
     await ch.close().catch(() => undefined);
   } finally {
     await conn.close();

@@ -1,1 +1,12 @@
-export { default } from '../../eslint.config.mjs';
+import root, { DEFINITIONS, depConstraints } from '../../eslint.config.mjs';
+
+export default [
+  ...root,
+  {
+    // The composition root imports exactly the service definitions (Nx forbids importing an app otherwise).
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: DEFINITIONS, depConstraints }],
+    },
+  },
+];

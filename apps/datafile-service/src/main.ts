@@ -1,24 +1,7 @@
-import type { Bus } from '@pitwall/bus';
-import { SERVICES } from '@pitwall/contracts';
-import { hostService, runMain, type ServiceHandle } from '@pitwall/service-host';
-import { AppError } from '@pitwall/service-kit';
+import { runMain } from '@pitwall/service-host';
+import { datafileService } from './definition';
 
-/**
- * Composition root. The DataFile endpoints are not built yet: the service joins the bus, answers `ping` and its
- * health endpoints, and refuses every other command with a 501 so a caller never waits on silence.
- */
-export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus } = {}): Promise<ServiceHandle> {
-  return hostService({
-    name: 'datafile-service',
-    busService: SERVICES.datafile,
-    env,
-    shared,
-    build: async () => ({
-      handler: async (request) => {
-        throw new AppError(501, `datafile-service does not implement ${request.type} yet`);
-      },
-    }),
-  });
-}
+/** Composition root: the host runs the definition (src/definition.ts). */
+export { datafileService };
 
-if (require.main === module) runMain('datafile-service', () => start());
+if (require.main === module) runMain(datafileService);

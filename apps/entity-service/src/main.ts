@@ -1,41 +1,7 @@
-import { z } from 'zod';
-import type { Bus } from '@pitwall/bus';
-import { EXCHANGES, SERVICES, type EntityChangedEvent } from '@pitwall/contracts';
-import { createOutbox } from '@pitwall/messaging';
-import { hostService, runMain, type ServiceHandle } from '@pitwall/service-host';
-import { intVar } from '@pitwall/service-kit';
-import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
-import { EntityStore } from './domain/entity-store';
-import { ReadCache } from './domain/read-cache';
-import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
+import { runMain } from '@pitwall/service-host';
+import { entityService } from './definition';
 
-const EntityServiceConfig = z.object({
-  /** Memory for rendered read replies (get, list, search), in MiB; 0 turns the cache off. */
-  READ_CACHE_MB: intVar(64),
-});
+/** Composition root: the host runs the definition (src/definition.ts). */
+export { entityService };
 
-/** Composition root: owns the `entity` schema, answers entity commands, publishes entity events. */
-export function start(env: NodeJS.ProcessEnv = process.env, shared: { bus?: Bus } = {}): Promise<ServiceHandle> {
-  return hostService({
-    name: 'entity-service',
-    busService: SERVICES.entity,
-    database: { schema: ENTITY_SCHEMA, migrations: entityMigrations },
-    config: EntityServiceConfig,
-    env,
-    shared,
-    build: async ({ bus, pool, logger, config }) => {
-      if (!pool) throw new Error('entity-service needs its database');
-      // Events are written with their write and published after its commit; what fails now is retried (outbox).
-      const outbox = createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(EXCHANGES.entityEvents, routingKey, event, headers), logger });
-      const requestHeaders = (): Record<string, string> => {
-        const requestId = commandContext.getStore()?.requestId;
-        return requestId ? { requestId } : {};
-      };
-      const store = new EntityStore(pool, outbox, new ReadCache(config.READ_CACHE_MB * 1024 * 1024), requestHeaders);
-      outbox.start();
-      return { handler: entityCommands(store, logger), stop: () => outbox.stop() };
-    },
-  });
-}
-
-if (require.main === module) runMain('entity-service', () => start());
+if (require.main === module) runMain(entityService);

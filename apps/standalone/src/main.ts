@@ -4,41 +4,21 @@ import { z } from 'zod';
 import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
+import { BusSettings } from '@pitwall/service-host';
 import { createLogger, installProcessHandlers, intVar, loadConfig } from '@pitwall/service-kit';
+import { composeStack } from './compose';
 
 /**
- * `npm start`: the five deployable apps in one process. Each part is embedded unless its environment
- * variable names a real server: DATABASE_URL (else PGlite served over the Postgres wire protocol),
- * AMQP_URL (else the in-process bus), REDIS_URL (else an in-memory cache).
- * The apps are loaded from their own bundles at run time, as the containers run them: this app imports none.
+ * `npm start`: the five deployable apps in one process, composed from their definitions by import. Each part is
+ * embedded unless its environment variable names a real server: DATABASE_URL (else PGlite served over the
+ * Postgres wire protocol), AMQP_URL (else the in-process bus), REDIS_URL (else an in-memory cache).
  */
-const Config = z.object({
+const Config = BusSettings.extend({
   PORT: intVar(8080),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
-  AMQP_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
-  BUS_PREFIX: z.string().default('pitwall.'),
-  BUS_TIMEOUT_MS: intVar(10_000),
 });
-
-interface Handle {
-  stop(): Promise<void>;
-}
-interface AppModule {
-  start(env: NodeJS.ProcessEnv, shared: { bus?: Bus; cache?: Cache }): Promise<Handle & Record<string, unknown>>;
-}
-interface GatewayModuleHandle extends Handle {
-  address: string;
-  port: number;
-  auth: { ensureDemoAccount(options: { keyFile: string }): Promise<{ accountId: string; userId: string; apiKey: string }> };
-}
-
-const SERVICES = ['entity-service', 'timing-service', 'simulation-service', 'datafile-service'] as const;
-
-function loadApp(name: string): AppModule {
-  return require(join(__dirname, '..', name, 'main.js')) as AppModule;
-}
 
 export async function main(): Promise<void> {
   const logger = createLogger('standalone');
@@ -60,13 +40,11 @@ export async function main(): Promise<void> {
   if (!config.REDIS_URL) shared.cache = new MemoryCache();
 
   const env = { ...process.env, DATABASE_URL: databaseUrl, HEALTH_PORT: '0', PORT: String(config.PORT) };
-  const services: Handle[] = [];
-  for (const name of SERVICES) services.push(await loadApp(name).start(env, shared));
-  const gateway = (await loadApp('gateway').start(env, shared)) as unknown as GatewayModuleHandle;
+  const stack = await composeStack(env, shared);
+  const gateway = { port: stack.gateway.port as number, auth: stack.gateway.parts.auth };
 
   // Stop taking requests first, then the services (finishing their messages), then the shared transports.
-  closers.push(() => gateway.stop());
-  for (const s of services.reverse()) closers.push(() => s.stop());
+  closers.push(() => stack.stop());
   if (shared.bus) closers.push(() => (shared.bus as Bus).close());
   if (shared.cache) closers.push(() => (shared.cache as Cache).close());
   if (embeddedPg) closers.push(() => (embeddedPg as { stop(): Promise<void> }).stop());

@@ -3,5 +3,5 @@ export { AmqpBus, type AmqpBusOptions } from './amqp-bus';
 export { InProcessBus, InProcessBroker, type InProcessBusOptions, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_PREFETCH, DEFAULT_MAX_DELIVERIES } from './in-process-bus';
 export { createBus, type CreateBusOptions } from './create-bus';
 export { serveCommands, type CommandHandlers } from './serve-commands';
-export { topicMatches } from './topology';
+export { Topology, topicMatches } from './topology';
 export { EncodedJson } from './wire';

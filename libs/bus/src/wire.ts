@@ -4,26 +4,16 @@ import type { BusHeaders } from './types';
 
 export const CONTENT_TYPE = 'application/json';
 
-const ENCODED_JSON = Symbol.for('pitwall.bus.EncodedJson');
-
 /**
  * A payload already encoded as JSON text, with string headers beside it. A handler that returns one has its bytes
  * sent as they are; `Bus.requestEncoded` hands them to the caller unparsed, so a large document crosses a service
  * without being parsed and serialised again on the way.
  */
 export class EncodedJson {
-  /** A brand in the global symbol registry: `npm start` loads every app from its own bundle, each with its own copy of this class. */
-  readonly [ENCODED_JSON] = true;
-
   constructor(
     readonly json: Buffer,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {}
-
-  /** True for an EncodedJson made by any copy of this module in the process (where `instanceof` would say no). */
-  static is(value: unknown): value is EncodedJson {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ENCODED_JSON] === true;
-  }
 
   static of(value: unknown, headers?: Record<string, string>): EncodedJson {
     return new EncodedJson(encodeJson(value), headers);
@@ -72,7 +62,7 @@ export function cleanHeaders(headers: BusHeaders | undefined): Record<string, st
 export async function runRequestHandler(run: () => Promise<unknown>, logger: Logger, context: Record<string, unknown>): Promise<Reply> {
   try {
     const result = await run();
-    if (EncodedJson.is(result)) return { ok: true, content: result.json, headers: { ...result.headers } };
+    if (result instanceof EncodedJson) return { ok: true, content: result.json, headers: { ...result.headers } };
     return { ok: true, content: encodeJson(result), headers: {} };
   } catch (err) {
     const appError = toAppError(err);

@@ -11,17 +11,8 @@ export interface AppErrorOptions {
   title?: string;
 }
 
-// A registered symbol, so an AppError made by another bundle's copy of this lib (the standalone process loads
-// each app's bundle) is still recognised by `instanceof`.
-const BRAND = Symbol.for('pitwall.AppError');
-
 /** The one error type every layer throws; the central handlers map it to problem+json. */
 export class AppError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
-  }
-
-  readonly [BRAND] = true;
   readonly status: number;
   readonly catastrophic: boolean;
   readonly errors?: FieldErrors;

@@ -112,7 +112,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
 
 function sendLocal(op: Operation, res: Response, result: unknown): void {
   if (op.responseKind === 'empty') res.status(op.response.status).end();
-  else if (EncodedJson.is(result)) res.status(op.response.status).type('application/json').send(result.json);
+  else if (result instanceof EncodedJson) res.status(op.response.status).type('application/json').send(result.json);
   else if (Buffer.isBuffer(result)) res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream').send(result);
   else res.status(op.response.status).json(result);
 }

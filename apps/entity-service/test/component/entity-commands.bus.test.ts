@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { BusEvent } from '@pitwall/bus';
+import { ENTITY_COMMANDS, EXCHANGES, SERVICES, type CallerContext } from '@pitwall/contracts';
+import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
+import { entityService } from '../../src/definition';
+
+const editor = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'editor' });
+
+describe('entity-service through the bus (in-process, real PostgreSQL)', () => {
+  let stack: InProcessStack;
+  let address: string;
+  const events: BusEvent[] = [];
+  beforeAll(async () => {
+    stack = await startInProcessStack();
+    address = (await stack.start(entityService)).address;
+    await stack.bus.subscribe(EXCHANGES.entityEvents, 'test.entity-events', ['entity.#'], async (e) => void events.push(e));
+  });
+  afterAll(() => stack.stop());
+
+  test('when a championship is created and read back, then the reply carries its parameters and its event is published with the request id', async () => {
+    const caller = editor();
+    const created = await stack.bus.request<{ Id: string; Parameters: unknown }>(
+      SERVICES.entity,
+      ENTITY_COMMANDS.create,
+      { caller, type: 'Championships', parentIds: {}, body: { ParameterUpdates: [{ Name: 'Name', Value: 'Component Cup' }] } },
+      { headers: { requestId: 'req-component-1' } },
+    );
+    expect(created.Parameters).toEqual({ Name: 'Component Cup' });
+
+    const read = await stack.bus.requestEncoded(SERVICES.entity, ENTITY_COMMANDS.get, { caller, type: 'Championships', id: created.Id });
+    expect(read.parse()).toMatchObject({ Id: created.Id, Parameters: { Name: 'Component Cup' } });
+    expect(await stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.list, { caller, type: 'Championships', parentIds: {} })).toEqual([expect.objectContaining({ Id: created.Id })]);
+
+    await waitFor(() => events.some((e) => (e.payload as { accountId?: string }).accountId === caller.accountId));
+    const event = events.find((e) => (e.payload as { accountId?: string }).accountId === caller.accountId) as BusEvent;
+    expect(event.routingKey).toBe('entity.Championship.created');
+    expect(event.headers.requestId).toBe('req-component-1');
+  });
+
+  test('when a message breaks its contract, then the service answers 400 naming the field', async () => {
+    await expect(stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.get, { caller: editor(), type: 'Championships', id: 'not-a-guid' })).rejects.toMatchObject({
+      status: 400,
+      errors: { id: expect.any(Array) },
+    });
+  });
+
+  test('when an entity of another account is asked for, then it is not found', async () => {
+    const owner = editor();
+    const created = await stack.bus.request<{ Id: string }>(SERVICES.entity, ENTITY_COMMANDS.create, { caller: owner, type: 'Championships', parentIds: {}, body: { ParameterUpdates: [] } });
+    await expect(stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.get, { caller: editor(), type: 'Championships', id: created.Id })).rejects.toMatchObject({ status: 404 });
+  });
+
+  test('when its health endpoint is asked, then the database and the bus are up', async () => {
+    const ready = await fetch(`${address}/health/ready`);
+    expect(await ready.json()).toEqual({ status: 'ready', dependencies: { database: 'up', bus: 'up' } });
+  });
+});
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { AUTH_CACHE_PREFIX, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
+import { MemoryCache, RedisCache } from '@pitwall/cache';
+import { defineService } from '@pitwall/service-host';
+import { intVar } from '@pitwall/service-kit';
+import { buildGateway } from './app';
+
+const GatewayConfig = z.object({
+  PORT: intVar(8080),
+  HOST: z.string().default('0.0.0.0'),
+  REDIS_URL: z.string().optional(),
+  REDIS_PREFIX: z.string().default(AUTH_CACHE_PREFIX),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
+});
+
+/** The public HTTP entry: owns the `auth` schema (auth store over the pool and the cache), routes onto the bus. */
+export const gateway = defineService({
+  name: 'gateway',
+  config: GatewayConfig,
+  database: { schema: AUTH_SCHEMA, migrations: authMigrations },
+  build: async ({ pool, logger, config, shared }) => {
+    if (!pool) throw new Error('gateway needs its database');
+    const cache = shared.cache ?? (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger) : new MemoryCache());
+    const auth = new AuthStore(pool, cache, logger);
+    return { auth, cache, stop: shared.cache ? undefined : () => cache.close() };
+  },
+  health: ({ cache }) => ({ cache: () => cache.isReady() }),
+  http: {
+    port: (config) => config.PORT,
+    host: (config) => config.HOST,
+    app: ({ auth }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks }),
+  },
+});

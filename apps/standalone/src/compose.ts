@@ -1,0 +1,52 @@
+import type { Bus } from '@pitwall/bus';
+import type { Cache } from '@pitwall/cache';
+import { datafileService } from '@pitwall/datafile-service';
+import { entityService } from '@pitwall/entity-service';
+import { gateway } from '@pitwall/gateway';
+import { simulationService } from '@pitwall/simulation-service';
+import { startService, type RunningService, type ServiceDefinition } from '@pitwall/service-host';
+import { timingService } from '@pitwall/timing-service';
+import apps from '../apps.json';
+
+/** Every service definition by app name; apps/standalone/apps.json says which run and in what order. */
+const SERVICES: Record<string, ServiceDefinition> = {
+  [entityService.name]: entityService,
+  [timingService.name]: timingService,
+  [simulationService.name]: simulationService,
+  [datafileService.name]: datafileService,
+};
+
+export interface ComposedStack {
+  gateway: RunningService<Awaited<ReturnType<NonNullable<typeof gateway.build>>>>;
+  services: RunningService[];
+  /** The gateway first (stop taking requests), then the services, last started first. */
+  stop(): Promise<void>;
+}
+
+/** Starts the services of apps/standalone/apps.json, then the gateway, in this process on the given shared transports. */
+export async function composeStack(env: NodeJS.ProcessEnv, shared: { bus?: Bus; cache?: Cache }): Promise<ComposedStack> {
+  const services: RunningService[] = [];
+  const stopServices = async (): Promise<void> => {
+    for (const s of services.splice(0).reverse()) await s.stop();
+  };
+  try {
+    for (const name of apps.services) {
+      const definition = SERVICES[name];
+      if (!definition) throw new Error(`apps/standalone/apps.json lists ${name}, which has no definition in apps/standalone`);
+      services.push(await startService(definition, { env, shared }));
+    }
+    if (apps.gateway !== gateway.name) throw new Error(`apps/standalone/apps.json names the gateway ${apps.gateway}, its definition ${gateway.name}`);
+    const running = await startService(gateway, { env, shared });
+    return {
+      gateway: running,
+      services: [...services],
+      stop: async () => {
+        await running.stop();
+        await stopServices();
+      },
+    };
+  } catch (err) {
+    await stopServices().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,92 @@
+import type express from 'express';
+import type { Pool } from 'pg';
+import type { Piscina } from 'piscina';
+import type { z } from 'zod';
+import type { Bus, EventHandler, RequestHandler } from '@pitwall/bus';
+import type { Cache } from '@pitwall/cache';
+import type { Migration } from '@pitwall/db';
+import type { HealthChecks, Logger } from '@pitwall/service-kit';
+import type { BaseServiceConfig } from './settings';
+
+/** Transports one process shares between the definitions it runs (`npm start`, component tests). */
+export interface SharedTransports {
+  bus?: Bus;
+  cache?: Cache;
+}
+
+/** What `build` and the builders receive. */
+export interface ServiceContext<C = BaseServiceConfig> {
+  name: string;
+  config: C;
+  logger: Logger;
+  bus: Bus;
+  /** Present when the definition declares a database. */
+  pool: Pool | undefined;
+  /** The worker pools the definition declares, by name. */
+  workers: Record<string, Piscina>;
+  shared: SharedTransports;
+}
+
+/**
+ * What `build` makes from the context: anything the builders and the caller of `startService` need. A `stop`
+ * function among them is the definition's extra clean-up, run after the entry points and consumers stop and
+ * before connections close.
+ */
+export type ServiceParts = object;
+
+/** The optional clean-up member of a definition's parts. */
+export interface PartsCleanUp {
+  stop?: () => Promise<void>;
+}
+
+export interface EventSubscription<P, C> {
+  /** Logical topic exchange (unprefixed), e.g. `entity.events`. */
+  exchange: string;
+  /** The durable queue this service consumes it through (unprefixed); its instances compete for it. */
+  queue: string;
+  bindingKeys: string[];
+  handler(parts: P, ctx: ServiceContext<C>): EventHandler;
+  prefetch?: number;
+}
+
+export interface WorkerPool {
+  name: string;
+  /** The worker's entry file: an absolute path, or a path relative to the running bundle's directory. */
+  entry: string;
+  maxThreads?: number;
+}
+
+export interface HttpPart<P, C> {
+  /** The port setting (e.g. `PORT`), read from the validated config. */
+  port(config: C): number;
+  host?(config: C): string;
+  /** The express app; `checks` are the host's readiness checks (database, bus, the definition's own). */
+  app(parts: P, ctx: ServiceContext<C>, checks: HealthChecks): express.Express;
+}
+
+export type ServiceConfig<S extends z.ZodObject> = BaseServiceConfig & z.infer<S>;
+
+/** A service as a value: what the host runs in production, `npm start` composes and a component test starts. */
+export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject, P extends ServiceParts = ServiceParts> {
+  name: string;
+  /** The service's own settings, merged with BaseServiceConfig. */
+  config?: S;
+  /** The schema it owns and its migrations; DATABASE_URL becomes required. */
+  database?: { schema: string; migrations: readonly Migration[] };
+  /** The request queue it answers (`ping` is answered for it) and the handler of its commands. */
+  bus?: { service: string; commands(parts: P, ctx: ServiceContext<ServiceConfig<S>>): RequestHandler };
+  subscriptions?: EventSubscription<P, ServiceConfig<S>>[];
+  pools?: WorkerPool[];
+  /** Readiness checks beside the database and the bus. */
+  health?(parts: P, ctx: ServiceContext<ServiceConfig<S>>): HealthChecks;
+  /** A public HTTP entry point (the gateway); its app serves the health endpoints instead of a health port. */
+  http?: HttpPart<P, ServiceConfig<S>>;
+  build?(ctx: ServiceContext<ServiceConfig<S>>): Promise<P>;
+}
+
+/** Declares a service; the identity function that gives the definition its types. */
+export function defineService<S extends z.ZodObject = z.ZodObject<Record<string, never>>, P extends ServiceParts = ServiceParts>(
+  definition: ServiceDefinition<S, P>,
+): ServiceDefinition<S, P> {
+  return definition;
+}

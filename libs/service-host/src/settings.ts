@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { intVar } from '@pitwall/service-kit';
+
+/** The bus settings, declared once: every service, the gateway and the one-process stack read these. */
+export const BusSettings = z.object({
+  /** RabbitMQ; unset only where an in-process bus is shared (`npm start`, component tests). */
+  AMQP_URL: z.string().optional(),
+  /** Prefix of every queue and exchange name, so stacks can share a broker. */
+  BUS_PREFIX: z.string().default('pitwall.'),
+  /** Default timeout of a request over the bus. */
+  BUS_TIMEOUT_MS: intVar(10_000),
+});
+
+/** Settings every service reads (each key is its environment variable), merged with the service's own. */
+export const BaseServiceConfig = BusSettings.extend({
+  /** PostgreSQL; required by a service that owns a schema. */
+  DATABASE_URL: z.string().optional(),
+  /** Port of the internal health endpoint (0 picks a free one). */
+  HEALTH_PORT: intVar(0),
+  /** Interface of the internal health endpoint: loopback unless configured (a container sets 0.0.0.0 if probed from outside). */
+  HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
+});
+export type BaseServiceConfig = z.infer<typeof BaseServiceConfig>;

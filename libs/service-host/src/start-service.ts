@@ -1,0 +1,105 @@
+import { isAbsolute, join } from 'node:path';
+import express from 'express';
+import type { Pool } from 'pg';
+import { Piscina } from 'piscina';
+import type { z } from 'zod';
+import { createBus, type Bus, type Subscription } from '@pitwall/bus';
+import { createPool, migrate } from '@pitwall/db';
+import { createLogger, healthRouter, listen, loadConfig, type HealthChecks, type HttpEntryPoint } from '@pitwall/service-kit';
+import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
+import { BaseServiceConfig } from './settings';
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Transports shared with the other definitions of this process. */
+  shared?: SharedTransports;
+}
+
+export interface RunningService<P extends ServiceParts = ServiceParts> {
+  /** Base URL of its HTTP entry point, or of its health endpoint. */
+  address: string;
+  /** The public HTTP port, for a definition with an HTTP part. */
+  port?: number;
+  /** What the definition's `build` made (e.g. the gateway's auth store). */
+  parts: P;
+  /** HTTP first, then consumers, then the definition's clean-up, worker pools and connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one host: validated config, owned schema migrated, worker pools, bus consumer and subscriptions, the HTTP
+ * entry point or an internal health endpoint (`/health`, `/health/ready`), and an orderly stop.
+ */
+export async function startService<S extends z.ZodObject, P extends ServiceParts>(
+  definition: ServiceDefinition<S, P>,
+  options: StartOptions = {},
+): Promise<RunningService<P>> {
+  const { name } = definition;
+  const shared = options.shared ?? {};
+  const schema = definition.config ? BaseServiceConfig.extend(definition.config.shape) : BaseServiceConfig;
+  const config = loadConfig(schema, options.env ?? process.env) as ServiceConfig<S>;
+  const logger = createLogger(name);
+  // On its own a service must reach the others through RabbitMQ; an in-process bus only makes sense when shared.
+  if (!shared.bus && !config.AMQP_URL) throw new Error(`Invalid configuration:\n  AMQP_URL: is required when ${name} runs as its own process (amqp://...)`);
+  if (definition.database && !config.DATABASE_URL) throw new Error(`Invalid configuration:\n  DATABASE_URL: is required by ${name} (postgres://...)`);
+
+  const closers: (() => Promise<unknown>)[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
+  try {
+    let pool: Pool | undefined;
+    if (definition.database && config.DATABASE_URL) {
+      const p = createPool({ url: config.DATABASE_URL, applicationName: name, logger });
+      pool = p;
+      closers.push(() => p.end());
+      await migrate(p, { schema: definition.database.schema, migrations: definition.database.migrations, logger });
+    }
+    const bus: Bus = shared.bus ?? createBus({ url: config.AMQP_URL, prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS });
+    if (!shared.bus) closers.push(() => bus.close());
+    const workers: Record<string, Piscina> = {};
+    for (const w of definition.pools ?? []) {
+      const pool = new Piscina({ filename: isAbsolute(w.entry) ? w.entry : join(__dirname, w.entry), ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}) });
+      workers[w.name] = pool;
+      closers.push(() => pool.destroy());
+    }
+    const ctx: ServiceContext<ServiceConfig<S>> = { name, config, logger, bus, pool, workers, shared };
+    const parts = ((await definition.build?.(ctx)) ?? {}) as P;
+    const cleanUp = (parts as PartsCleanUp).stop;
+    if (typeof cleanUp === 'function') closers.push(() => cleanUp.call(parts));
+
+    const consumers: Subscription[] = [];
+    closers.push(async () => {
+      for (const c of consumers) await c.close();
+    });
+    for (const s of definition.subscriptions ?? []) {
+      consumers.push(await bus.subscribe(s.exchange, s.queue, s.bindingKeys, s.handler(parts, ctx), s.prefetch ? { prefetch: s.prefetch } : {}));
+    }
+    if (definition.bus) {
+      const handler = definition.bus.commands(parts, ctx);
+      consumers.unshift(await bus.serve(definition.bus.service, async (request) => (request.type === 'ping' ? 'pong' : handler(request))));
+    }
+
+    const checks: HealthChecks = {
+      ...(pool ? { database: async () => (await (pool as Pool).query('SELECT 1')).rowCount === 1 } : {}),
+      bus: () => bus.isReady(),
+      ...definition.health?.(parts, ctx),
+    };
+    let http: HttpEntryPoint;
+    if (definition.http) {
+      http = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0');
+      logger.info({ address: http.address }, `${name} listening`);
+    } else {
+      const app = express();
+      app.disable('x-powered-by');
+      app.use(healthRouter(checks));
+      http = await listen(app, config.HEALTH_PORT, config.HEALTH_HOST);
+      logger.info({ health: http.address }, `${name} started`);
+    }
+    closers.push(() => http.stop());
+    return { address: http.address, ...(definition.http ? { port: http.port } : {}), parts, stop: stopAll };
+  } catch (err) {
+    await stopAll().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,126 @@
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { AppError } from '@pitwall/service-kit';
+import { defineService, startService } from '../src';
+import { startInProcessStack, type InProcessStack } from '../src/testing';
+
+/** A non-loopback IPv4 address of this machine: where a health port bound to 0.0.0.0 answers and 127.0.0.1 does not. */
+const outside = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+const received: unknown[] = [];
+const notes = defineService({
+  name: 'notes-service',
+  config: z.object({ NOTE_PREFIX: z.string().default('note:') }),
+  database: { schema: 'notes', migrations: [{ version: 1, name: 'notes', sql: 'CREATE TABLE notes.notes (text text NOT NULL)' }] },
+  pools: [{ name: 'double', entry: join(__dirname, 'fixtures', 'double.worker.js'), maxThreads: 1 }],
+  build: async ({ pool, config, workers }) => ({
+    add: async (text: string) => {
+      await pool?.query('INSERT INTO notes.notes (text) VALUES ($1)', [config.NOTE_PREFIX + text]);
+    },
+    count: async () => Number((await pool?.query('SELECT count(*) AS n FROM notes.notes'))?.rows[0].n),
+    double: (n: number): Promise<number> => workers['double'].run(n),
+  }),
+  bus: {
+    service: 'notes',
+    commands: (parts) => async (request) => {
+      if (request.type === 'notes.add') return parts.add((request.payload as { text: string }).text);
+      if (request.type === 'notes.count') return parts.count();
+      if (request.type === 'notes.double') return parts.double(request.payload as number);
+      throw AppError.badRequest(`no command ${request.type}`);
+    },
+  },
+  subscriptions: [{ exchange: 'things.events', queue: 'notes.things', bindingKeys: ['thing.*'], handler: () => async (event) => void received.push(event.payload) }],
+  health: () => ({ notebook: async () => true }),
+});
+
+describe('startService: one host for any definition', () => {
+  let stack: InProcessStack;
+  beforeAll(async () => {
+    stack = await startInProcessStack();
+  });
+  afterAll(() => stack.stop());
+
+  test('when a definition is started, then its schema is migrated, its commands answer over the bus (ping included), its workers run and its subscriptions receive', async () => {
+    const running = await stack.start(notes);
+    try {
+      expect(await stack.bus.request('notes', 'ping', {})).toBe('pong');
+      await stack.bus.request('notes', 'notes.add', { text: 'box box' });
+      expect(await stack.bus.request('notes', 'notes.count', {})).toBe(1);
+      expect(await running.parts.count()).toBe(1);
+      expect(await stack.bus.request('notes', 'notes.double', 21)).toBe(42);
+      await expect(stack.bus.request('notes', 'notes.nope', {})).rejects.toMatchObject({ status: 400 });
+      await stack.bus.publish('things.events', 'thing.created', { id: 't1' });
+      await waitFor(() => received.length === 1);
+      expect(received).toEqual([{ id: 't1' }]);
+      const ready = await fetch(`${running.address}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready', dependencies: { database: 'up', bus: 'up', notebook: 'up' } });
+    } finally {
+      await running.stop();
+    }
+    await expect(fetch(`${running.address}/health`)).rejects.toThrow();
+  });
+
+  test('when HEALTH_HOST is not set, then the health port answers on loopback only; when it is 0.0.0.0, then on every interface', async () => {
+    expect(outside).toBeDefined();
+    const loopback = await stack.start(defineService({ name: 'quiet-service' }));
+    const port = new URL(loopback.address).port;
+    try {
+      expect(new URL(loopback.address).hostname).toBe('127.0.0.1');
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      await expect(fetch(`http://${outside}:${port}/health`)).rejects.toThrow();
+    } finally {
+      await loopback.stop();
+    }
+    const everywhere = await stack.start(defineService({ name: 'open-service' }), { HEALTH_HOST: '0.0.0.0' });
+    try {
+      expect((await fetch(`http://${outside}:${new URL(everywhere.address).port}/health`)).status).toBe(200);
+    } finally {
+      await everywhere.stop();
+    }
+  });
+
+  test('when the definition declares an HTTP part, then its app is served on its port setting with the host readiness checks, and no health port is opened', async () => {
+    const express = (await import('express')).default;
+    const web = defineService({
+      name: 'web',
+      config: z.object({ WEB_PORT: z.coerce.number().int().default(0) }),
+      build: async () => ({ greeting: 'hello' }),
+      http: {
+        port: (config) => config.WEB_PORT,
+        app: (parts, _ctx, checks) => {
+          const app = express();
+          app.get('/hello', (_req, res) => void res.send(parts.greeting));
+          app.get('/checks', (_req, res) => void res.json(Object.keys(checks)));
+          return app;
+        },
+      },
+    });
+    const running = await stack.start(web);
+    try {
+      expect(running.port).toBeGreaterThan(0);
+      expect(running.address).toBe(`http://127.0.0.1:${running.port}`);
+      expect(await (await fetch(`${running.address}/hello`)).text()).toBe('hello');
+      expect(await (await fetch(`${running.address}/checks`)).json()).toEqual(['bus']);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('when a setting is invalid or a needed one is missing, then the start fails with a message naming the variable', async () => {
+    await expect(startService(notes, { env: { AMQP_URL: 'amqp://127.0.0.1', DATABASE_URL: stack.databaseUrl, HEALTH_PORT: 'eighty' } })).rejects.toThrow(/HEALTH_PORT/);
+    await expect(startService(notes, { env: { DATABASE_URL: stack.databaseUrl } })).rejects.toThrow(/AMQP_URL: is required when notes-service runs as its own process/);
+    await expect(startService(notes, { env: {}, shared: { bus: stack.bus } })).rejects.toThrow(/DATABASE_URL: is required by notes-service/);
+  });
+});
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
