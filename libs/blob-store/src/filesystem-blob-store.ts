@@ -163,7 +163,6 @@ export class FilesystemBlobStore implements BlobStore {
     } catch (error) {
       await handle.close().catch(() => undefined);
       await unlink(temp).catch(() => undefined);
-      if (source && typeof (source as Readable).destroy === 'function') (source as Readable).destroy();
       throw error;
     }
   }

@@ -217,7 +217,6 @@ export class S3BlobStore implements BlobStore {
       if (uploadId !== undefined) {
         await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
       }
-      if (typeof (source as Readable).destroy === 'function') (source as Readable).destroy();
       throw error;
     }
   }

@@ -40,7 +40,11 @@ export interface PutOptions {
  */
 export interface BlobStore {
   readonly kind: 'fs' | 's3';
-  /** Streams bytes into the store (never holding them all), hashing and counting on the way. */
+  /**
+   * Streams bytes into the store (never holding them all), hashing and counting on the way. On failure (over
+   * maxBytes, source error) nothing is kept and a node stream source is left undestroyed, partly read: the caller
+   * answers (413) and closes it.
+   */
   putStream(source: ByteSource, options?: PutOptions): Promise<StoredBlob>;
   /** Streams bytes under a staging key (an upload not yet finalised); the result tells what arrived. */
   putStaged(stagingKey: BlobKey, source: ByteSource, options?: PutOptions): Promise<ContentDigest>;

@@ -70,6 +70,13 @@ describe.each(backends)('BlobStore contract (%s)', (kind, start) => {
       expect(await store.exists(`sha256/${sha256(data)}`)).toBe(false);
     });
 
+    test('when a request body is over maxBytes, then it is left open so the caller can still answer 413', async () => {
+      const body = streamOf(randomBytes(5000), 1000);
+      await expect(store.putStream(body, { maxBytes: 2500 })).rejects.toBeInstanceOf(BlobTooLargeError);
+      expect(body.destroyed).toBe(false);
+      body.destroy();
+    });
+
     test('when exactly maxBytes arrive, then it is accepted', async () => {
       const data = randomBytes(1000);
       expect((await store.putStream(streamOf(data), { maxBytes: 1000 })).size).toBe(1000);
