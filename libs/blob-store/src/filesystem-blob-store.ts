@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobRangeError, BlobTooLargeError } from './errors';
 import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
-import { metered } from './metered-source';
-import type { BlobKey, ByteSource, BlobStat, ContentDigest, BlobStore, ByteRange, PutOptions, StoredBlob } from './types';
+import { metered, readThrough } from './metered-source';
+import type { BlobKey, BlobStat, BlobStore, ByteRange, ByteSource, ContentDigest, PromoteOptions, PutOptions, StoredBlob } from './types';
 
 /** Temporary files start with this; no key can (keys start with letters), so they are never served as blobs. */
 const TEMP_PREFIX = '.tmp-';
@@ -50,7 +50,7 @@ export class FilesystemBlobStore implements BlobStore {
     return null;
   }
 
-  async promoteStaged(stagingKey: BlobKey, options: PutOptions = {}): Promise<StoredBlob> {
+  async promoteStaged(stagingKey: BlobKey, options: PromoteOptions = {}): Promise<StoredBlob> {
     const staged = this.path(checkKey(stagingKey, 'staging'));
     const size = await this.sizeOf(stagingKey);
     if (size === null) throw new BlobNotFoundError(stagingKey);
@@ -58,11 +58,14 @@ export class FilesystemBlobStore implements BlobStore {
       await this.delete(stagingKey);
       throw new BlobTooLargeError(options.maxBytes);
     }
-    const { chunks, result } = metered(createReadStream(staged));
-    for await (const _chunk of chunks) {
-      // hashing only
+    const source = createReadStream(staged);
+    try {
+      const { chunks, result } = metered(source);
+      await readThrough(chunks, options.inspect);
+      return await this.settle(staged, result());
+    } finally {
+      source.destroy();
     }
-    return this.settle(staged, result());
   }
 
   async stat(key: BlobKey): Promise<BlobStat | null> {

@@ -35,3 +35,14 @@ export function metered(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
     },
   };
 }
+
+/** Reads a metered source to its end, through `inspect` when given (which must itself read to the end). */
+export async function readThrough(chunks: AsyncIterable<Buffer>, inspect?: (bytes: AsyncIterable<Buffer>) => Promise<unknown>): Promise<void> {
+  if (inspect) {
+    await inspect(chunks);
+    return;
+  }
+  for await (const _chunk of chunks) {
+    // hashing and counting only
+  }
+}

@@ -17,8 +17,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { BlobNotFoundError, BlobTooLargeError } from './errors';
 import { resolveRange } from './filesystem-blob-store';
 import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
-import { metered } from './metered-source';
-import type { BlobKey, ByteSource, BlobStat, BlobStore, ByteRange, ContentDigest, PutOptions, StoredBlob } from './types';
+import { metered, readThrough } from './metered-source';
+import type { BlobKey, ByteSource, BlobStat, BlobStore, ByteRange, ContentDigest, PromoteOptions, PutOptions, StoredBlob } from './types';
 
 export interface S3BlobStoreOptions {
   /** e.g. http://127.0.0.1:9000 for MinIO; omit for AWS S3 (the region's endpoint). */
@@ -89,18 +89,21 @@ export class S3BlobStore implements BlobStore {
     return getSignedUrl(this.client, command, { expiresIn: expiresSeconds });
   }
 
-  async promoteStaged(stagingKey: BlobKey, options: PutOptions = {}): Promise<StoredBlob> {
+  async promoteStaged(stagingKey: BlobKey, options: PromoteOptions = {}): Promise<StoredBlob> {
     const info = await this.stat(checkKey(stagingKey, 'staging'));
     if (info === null) throw new BlobNotFoundError(stagingKey);
     if (options.maxBytes !== undefined && info.size > options.maxBytes) {
       await this.delete(stagingKey);
       throw new BlobTooLargeError(options.maxBytes);
     }
-    const { chunks, result } = metered(await this.openRead(stagingKey));
-    for await (const _chunk of chunks) {
-      // hashing only
+    const source = await this.openRead(stagingKey);
+    try {
+      const { chunks, result } = metered(source);
+      await readThrough(chunks, options.inspect);
+      return await this.settle(stagingKey, result());
+    } finally {
+      source.destroy();
     }
-    return this.settle(stagingKey, result());
   }
 
   async stat(key: BlobKey): Promise<BlobStat | null> {

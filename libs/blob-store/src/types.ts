@@ -33,6 +33,15 @@ export interface PutOptions {
   maxBytes?: number;
 }
 
+export interface PromoteOptions extends PutOptions {
+  /**
+   * Reads the staged bytes in the same pass as the hashing (e.g. `validateLz4Frames`), so a large upload is read
+   * once. It must read them to their end; when it throws, nothing is promoted, the staged bytes stay and the
+   * error comes through.
+   */
+  inspect?: (bytes: AsyncIterable<Buffer>) => Promise<unknown>;
+}
+
 /**
  * A content-addressed blob store. Identical bytes are stored once under `sha256/<hex>`; counting the references
  * to a blob belongs to its owner's database, so `delete` is only called when the last one goes.
@@ -59,7 +68,7 @@ export interface BlobStore {
    * content is already stored), removes the staged bytes. BlobNotFoundError when nothing was staged;
    * BlobTooLargeError (staged bytes deleted) when over maxBytes.
    */
-  promoteStaged(stagingKey: BlobKey, options?: PutOptions): Promise<StoredBlob>;
+  promoteStaged(stagingKey: BlobKey, options?: PromoteOptions): Promise<StoredBlob>;
   /** Size of a blob, or null when there is none. */
   stat(key: BlobKey): Promise<BlobStat | null>;
   exists(key: BlobKey): Promise<boolean>;

@@ -165,6 +165,33 @@ describe.each(backends)('BlobStore contract (%s)', (kind, start) => {
       expect(await backend.allKeys()).toEqual(before);
     });
 
+    test('when an inspector reads the staged bytes during promotion, then it sees them all in the same pass', async () => {
+      const data = randomBytes(200_000);
+      const staging = store.stagingKey(randomUUID());
+      await store.putStaged(staging, streamOf(data));
+      let seen = Buffer.alloc(0);
+      const promoted = await store.promoteStaged(staging, {
+        inspect: async (bytes) => {
+          for await (const chunk of bytes) seen = Buffer.concat([seen, chunk]);
+        },
+      });
+      expect(Buffer.compare(seen, data)).toBe(0);
+      expect(promoted.sha256).toBe(sha256(data));
+    });
+
+    test('when the inspector refuses the staged bytes, then nothing is promoted and they stay staged', async () => {
+      const data = randomBytes(50_000);
+      const staging = store.stagingKey(randomUUID());
+      await store.putStaged(staging, streamOf(data));
+      const refuse = async (bytes: AsyncIterable<Buffer>): Promise<void> => {
+        for await (const _chunk of bytes) throw new Error('not an LZ4 frame');
+      };
+      await expect(store.promoteStaged(staging, { inspect: refuse })).rejects.toThrow('not an LZ4 frame');
+      expect(await store.exists(staging)).toBe(true);
+      expect(await store.exists(`sha256/${sha256(data)}`)).toBe(false);
+      await store.delete(staging);
+    });
+
     test('when nothing was staged, then promote says not found', async () => {
       await expect(store.promoteStaged(store.stagingKey(randomUUID()))).rejects.toBeInstanceOf(BlobNotFoundError);
     });

@@ -30,6 +30,19 @@ describe('LZ4 frames stored as blobs', () => {
     },
   );
 
+  test('when a staged upload is promoted with the validator as inspector, then one pass both checks and hashes it', async () => {
+    const staging = store.stagingKey('lz4-upload');
+    await store.putStaged(staging, [compress(['--content-size'])]);
+    let summary: unknown;
+    const promoted = await store.promoteStaged(staging, { inspect: async (bytes) => (summary = await validateLz4Frames(bytes)) });
+    expect(summary).toMatchObject({ frames: 1, contentSize: content.length, compressedSize: promoted.size });
+
+    const bad = store.stagingKey('lz4-bad-upload');
+    const frame = compress([]);
+    await store.putStaged(bad, [frame.subarray(0, frame.length - 3)]);
+    await expect(store.promoteStaged(bad, { inspect: validateLz4Frames })).rejects.toMatchObject({ code: 'TRUNCATED' });
+  });
+
   test('when the stored frame is truncated or has a flipped byte, then validation refuses it', async () => {
     const frame = compress([]);
     const truncated = await store.putStream([frame.subarray(0, frame.length - 100)]);
