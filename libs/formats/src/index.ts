@@ -41,3 +41,4 @@ export { openDataFile, type OpenOptions } from './open';
 export { sliceByLap, sliceByWindow, type ChannelSlice } from './slice';
 export { encodeLdFile, writeLdFile, type LdChannelInput, type LdFileInput } from './ld/ld-writer';
 export { createDemoLdFile, type DemoLdOptions } from './ld/demo-ld';
+export * from './lz4';

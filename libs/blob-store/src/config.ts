@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { FilesystemBlobStore } from './filesystem-blob-store';
+import { S3BlobStore } from './s3-blob-store';
+import type { BlobStore } from './types';
+
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** The blob store's environment variables; docs/blob-store.md explains each. */
+export const blobStoreConfigSchema = z
+  .object({
+    /** fs (default) or s3. */
+    BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
+    /** Directory of the fs backend; default `DATA_DIR/blobs`, DATA_DIR defaulting to ./data. */
+    BLOB_DIR: z.string().min(1).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: flag.default(false),
+  })
+  .superRefine((c, ctx) => {
+    if (c.BLOB_STORE === 's3' && !c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'S3_BUCKET is required when BLOB_STORE=s3' });
+    if (Boolean(c.S3_ACCESS_KEY_ID) !== Boolean(c.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together' });
+    }
+  });
+
+export type BlobStoreConfig = z.infer<typeof blobStoreConfigSchema>;
+
+/** Reads the settings (process.env by default) and builds the configured backend; a bad value throws naming the variable. */
+export function createBlobStore(env: Record<string, string | undefined> = process.env): BlobStore {
+  const parsed = blobStoreConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid blob store configuration: ${issues}`);
+  }
+  const c = parsed.data;
+  if (c.BLOB_STORE === 'fs') return new FilesystemBlobStore(c.BLOB_DIR ?? join(c.DATA_DIR, 'blobs'));
+  return new S3BlobStore({
+    bucket: c.S3_BUCKET!,
+    region: c.S3_REGION,
+    forcePathStyle: c.S3_FORCE_PATH_STYLE,
+    ...(c.S3_ENDPOINT ? { endpoint: c.S3_ENDPOINT } : {}),
+    ...(c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY } } : {}),
+  });
+}

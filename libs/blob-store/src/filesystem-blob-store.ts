@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { BlobNotFoundError, BlobRangeError, BlobTooLargeError } from './errors';
+import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
+import { metered, readThrough } from './metered-source';
+import type { BlobKey, BlobStat, BlobStore, ByteRange, ByteSource, ContentDigest, PromoteOptions, PutOptions, StoredBlob } from './types';
+
+/** Temporary files start with this; no key can (keys start with letters), so they are never served as blobs. */
+const TEMP_PREFIX = '.tmp-';
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/**
+ * Blobs as files under one directory: `<dir>/sha256/<hex>` and `<dir>/staging/<upload id>`. Every write goes to a
+ * temporary name in the target directory, is fsynced, then renamed, and the directory fsynced: a crash leaves at
+ * most a `.tmp-*` file (removed by sweepTemporaries), never a partial blob under a final name.
+ */
+export class FilesystemBlobStore implements BlobStore {
+  readonly kind = 'fs' as const;
+
+  constructor(readonly dir: string) {}
+
+  async putStream(source: ByteSource, options: PutOptions = {}): Promise<StoredBlob> {
+    const { temp, meter } = await this.writeTemporary('sha256', source, options.maxBytes);
+    return this.settle(temp, meter);
+  }
+
+  async putStaged(stagingKey: BlobKey, source: ByteSource, options: PutOptions = {}): Promise<ContentDigest> {
+    const target = this.path(checkKey(stagingKey, 'staging'));
+    const { temp, meter } = await this.writeTemporary('staging', source, options.maxBytes);
+    await rename(temp, target);
+    await syncDirectory(dirname(target));
+    return meter;
+  }
+
+  stagingKey(uploadId: string): BlobKey {
+    return stagingKeyOf(uploadId);
+  }
+
+  async presignPut(stagingKey: BlobKey): Promise<string | null> {
+    checkKey(stagingKey, 'staging');
+    return null;
+  }
+
+  async presignGet(key: BlobKey): Promise<string | null> {
+    checkKey(key);
+    return null;
+  }
+
+  async promoteStaged(stagingKey: BlobKey, options: PromoteOptions = {}): Promise<StoredBlob> {
+    const staged = this.path(checkKey(stagingKey, 'staging'));
+    const size = await this.sizeOf(stagingKey);
+    if (size === null) throw new BlobNotFoundError(stagingKey);
+    if (options.maxBytes !== undefined && size > options.maxBytes) {
+      await this.delete(stagingKey);
+      throw new BlobTooLargeError(options.maxBytes);
+    }
+    const source = createReadStream(staged);
+    try {
+      const { chunks, result } = metered(source);
+      await readThrough(chunks, options.inspect);
+      return await this.settle(staged, result());
+    } finally {
+      source.destroy();
+    }
+  }
+
+  async stat(key: BlobKey): Promise<BlobStat | null> {
+    const size = await this.sizeOf(checkKey(key));
+    return size === null ? null : { size };
+  }
+
+  async exists(key: BlobKey): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async openRead(key: BlobKey, range: ByteRange = {}): Promise<Readable> {
+    checkRange(range);
+    const size = await this.sizeOf(checkKey(key));
+    if (size === null) throw new BlobNotFoundError(key);
+    const { start, end } = resolveRange(key, size, range);
+    // An empty blob is an empty stream; createReadStream cannot express end < start.
+    return end < start ? emptyStream() : createReadStream(this.path(key), { start, end });
+  }
+
+  async readRange(key: BlobKey, offset: number, length: number): Promise<Buffer> {
+    checkRange({ start: offset, end: offset + length });
+    let handle;
+    try {
+      handle = await open(this.path(checkKey(key)), 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+    try {
+      const buffer = Buffer.alloc(length);
+      let filled = 0;
+      while (filled < length) {
+        const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async delete(key: BlobKey): Promise<void> {
+    try {
+      await unlink(this.path(checkKey(key)));
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+  }
+
+  /** Removes temporary files older than `olderThanMs` (left by a crash mid-write); returns how many. */
+  async sweepTemporaries(olderThanMs = 24 * 3600 * 1000): Promise<number> {
+    let removed = 0;
+    for (const area of ['sha256', 'staging']) {
+      const names = await readdir(join(this.dir, area)).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
+      for (const name of names.filter((n) => n.startsWith(TEMP_PREFIX))) {
+        const file = join(this.dir, area, name);
+        const info = await stat(file).catch(() => null);
+        if (info && Date.now() - info.mtimeMs >= olderThanMs) {
+          await unlink(file).catch(() => undefined);
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve(); // nothing held open between calls
+  }
+
+  private path(key: BlobKey): string {
+    return join(this.dir, key);
+  }
+
+  private async sizeOf(key: BlobKey): Promise<number | null> {
+    try {
+      const info = await stat(this.path(key));
+      return info.isFile() ? info.size : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  /** Writes the source to a fsynced temporary file in `area`; on any failure the temporary file is removed. */
+  private async writeTemporary(area: 'sha256' | 'staging', source: ByteSource, maxBytes?: number) {
+    await mkdir(join(this.dir, area), { recursive: true });
+    const temp = join(this.dir, area, `${TEMP_PREFIX}${randomUUID()}`);
+    const handle = await open(temp, 'wx');
+    try {
+      const { chunks, result } = metered(source, maxBytes);
+      for await (const chunk of chunks) await handle.write(chunk);
+      await handle.sync();
+      await handle.close();
+      return { temp, meter: result() };
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Gives verified bytes at `from` their content name, unless that content is already stored (then drops them). */
+  private async settle(from: string, meter: { sha256: string; size: number }): Promise<StoredBlob> {
+    const key = contentKey(meter.sha256);
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    if ((await this.sizeOf(key)) !== null) {
+      await unlink(from);
+    } else {
+      await rename(from, target);
+      await syncDirectory(dirname(target));
+    }
+    return { ...meter, key };
+  }
+}
+
+/** Makes a rename durable: the directory entry is on disk once its directory is fsynced. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Inclusive [start, end] inside a blob of `size` bytes; an end past the blob is clamped, as HTTP does. */
+export function resolveRange(key: string, size: number, range: ByteRange): { start: number; end: number } {
+  const start = range.start ?? 0;
+  const end = Math.min(range.end ?? size - 1, size - 1);
+  const whole = range.start === undefined && range.end === undefined;
+  if (!whole && (start >= size || start > end)) throw new BlobRangeError(key, size, range);
+  return { start, end };
+}
+
+const emptyStream = (): Readable => Readable.from([]);

@@ -1,0 +1,10 @@
+/**
+ * @pitwall/blob-store: content-addressed blob storage (SHA-256 keys, stored once) on a directory or an
+ * S3-compatible bucket, chosen by BLOB_STORE. See docs/blob-store.md.
+ */
+export * from './types';
+export * from './errors';
+export { contentKey } from './keys';
+export { FilesystemBlobStore } from './filesystem-blob-store';
+export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store';
+export { blobStoreConfigSchema, createBlobStore, type BlobStoreConfig } from './config';

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  type CompletedPart,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { BlobNotFoundError, BlobTooLargeError } from './errors';
+import { resolveRange } from './filesystem-blob-store';
+import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
+import { metered, readThrough } from './metered-source';
+import type { BlobKey, ByteSource, BlobStat, BlobStore, ByteRange, ContentDigest, PromoteOptions, PutOptions, StoredBlob } from './types';
+
+export interface S3BlobStoreOptions {
+  /** e.g. http://127.0.0.1:9000 for MinIO; omit for AWS S3 (the region's endpoint). */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  /** Omit to use the SDK's default chain (environment, instance or task role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Bucket in the path (`endpoint/bucket/key`) rather than the host name: MinIO, Ceph and most self-hosted stores. */
+  forcePathStyle?: boolean;
+}
+
+/** Multipart part size for uploads passing through the service: the most a streamed upload holds in memory. */
+const PART_SIZE = 8 * 1024 * 1024;
+/** Largest object a single CopyObject may copy. */
+const MAX_COPY_SIZE = 5 * 1024 ** 3;
+
+const isNotFound = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+};
+
+/**
+ * Blobs as objects of one bucket of any S3-compatible store, keyed like the filesystem backend
+ * (`sha256/<hex>`, `staging/<upload id>`). Clients upload and download through presigned URLs, so the bytes
+ * do not pass through the services; what does pass through (putStream) goes up in 8 MiB multipart parts.
+ */
+export class S3BlobStore implements BlobStore {
+  readonly kind = 's3' as const;
+  readonly client: S3Client;
+  readonly bucket: string;
+
+  constructor(options: S3BlobStoreOptions) {
+    this.bucket = options.bucket;
+    this.client = new S3Client({
+      region: options.region,
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      forcePathStyle: options.forcePathStyle ?? false,
+      // Checksums only where the API requires them: the optional CRC headers (and the checksum parameters they
+      // put into presigned URLs) are not understood by every S3-compatible store.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async putStream(source: ByteSource, options: PutOptions = {}): Promise<StoredBlob> {
+    const temporary = stagingKeyOf(`put-${randomUUID()}`);
+    const digest = await this.upload(temporary, source, options.maxBytes);
+    return this.settle(temporary, digest);
+  }
+
+  async putStaged(stagingKey: BlobKey, source: ByteSource, options: PutOptions = {}): Promise<ContentDigest> {
+    return this.upload(checkKey(stagingKey, 'staging'), source, options.maxBytes);
+  }
+
+  stagingKey(uploadId: string): BlobKey {
+    return stagingKeyOf(uploadId);
+  }
+
+  async presignPut(stagingKey: BlobKey, expiresSeconds: number): Promise<string> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(stagingKey, 'staging') });
+    return getSignedUrl(this.client, command, { expiresIn: expiresSeconds });
+  }
+
+  async presignGet(key: BlobKey, expiresSeconds: number): Promise<string> {
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) });
+    return getSignedUrl(this.client, command, { expiresIn: expiresSeconds });
+  }
+
+  async promoteStaged(stagingKey: BlobKey, options: PromoteOptions = {}): Promise<StoredBlob> {
+    const info = await this.stat(checkKey(stagingKey, 'staging'));
+    if (info === null) throw new BlobNotFoundError(stagingKey);
+    if (options.maxBytes !== undefined && info.size > options.maxBytes) {
+      await this.delete(stagingKey);
+      throw new BlobTooLargeError(options.maxBytes);
+    }
+    const source = await this.openRead(stagingKey);
+    try {
+      const { chunks, result } = metered(source);
+      await readThrough(chunks, options.inspect);
+      return await this.settle(stagingKey, result());
+    } finally {
+      source.destroy();
+    }
+  }
+
+  async stat(key: BlobKey): Promise<BlobStat | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      return { size: head.ContentLength ?? 0 };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async exists(key: BlobKey): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async openRead(key: BlobKey, range: ByteRange = {}): Promise<Readable> {
+    checkRange(range);
+    const info = await this.stat(key);
+    if (info === null) throw new BlobNotFoundError(key);
+    const { start, end } = resolveRange(key, info.size, range);
+    if (end < start) return Readable.from([]);
+    const whole = start === 0 && end === info.size - 1;
+    try {
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(whole ? {} : { Range: `bytes=${start}-${end}` }) }),
+      );
+      return object.Body as Readable;
+    } catch (error) {
+      if (isNotFound(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async readRange(key: BlobKey, offset: number, length: number): Promise<Buffer> {
+    checkRange({ start: offset, end: offset + length });
+    const info = await this.stat(key);
+    if (info === null) throw new BlobNotFoundError(key);
+    const end = Math.min(offset + length, info.size) - 1;
+    if (length === 0 || end < offset) return Buffer.alloc(0);
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${offset}-${end}` }));
+    return Buffer.from(await object.Body!.transformToByteArray());
+  }
+
+  async delete(key: BlobKey): Promise<void> {
+    // S3 answers 204 for a key that does not exist: deleting twice is harmless.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+
+  /** Gives hashed bytes under `from` their content key (unless that content exists already) and removes `from`. */
+  private async settle(from: BlobKey, digest: ContentDigest): Promise<StoredBlob> {
+    const key = contentKey(digest.sha256);
+    if (!(await this.exists(key))) {
+      if (digest.size > MAX_COPY_SIZE) {
+        await this.delete(from);
+        throw new BlobTooLargeError(MAX_COPY_SIZE);
+      }
+      await this.client.send(
+        new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${encodeURIComponent(from).replace(/%2F/g, '/')}` }),
+      );
+    }
+    await this.delete(from);
+    return { ...digest, key };
+  }
+
+  /**
+   * Streams the source to `key`: one PutObject when it fits in a part, otherwise a multipart upload, one part in
+   * memory at a time. Over maxBytes (or any failure), the upload is aborted and nothing is kept.
+   */
+  private async upload(key: BlobKey, source: ByteSource, maxBytes?: number): Promise<ContentDigest> {
+    const { chunks, result } = metered(source, maxBytes);
+    let pending: Buffer[] = [];
+    let pendingSize = 0;
+    let uploadId: string | undefined;
+    const parts: CompletedPart[] = [];
+    const take = (): Buffer => {
+      const part = Buffer.concat(pending, pendingSize);
+      pending = [];
+      pendingSize = 0;
+      return part;
+    };
+    const sendPart = async (body: Buffer): Promise<void> => {
+      if (uploadId === undefined) {
+        const created = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
+        uploadId = created.UploadId!;
+      }
+      const PartNumber = parts.length + 1;
+      const sent = await this.client.send(
+        new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber, Body: body, ContentLength: body.length }),
+      );
+      parts.push({ PartNumber, ETag: sent.ETag! });
+    };
+    try {
+      for await (const chunk of chunks) {
+        pending.push(chunk);
+        pendingSize += chunk.length;
+        if (pendingSize >= PART_SIZE) await sendPart(take());
+      }
+      if (uploadId === undefined) {
+        const body = take();
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length }));
+      } else {
+        if (pendingSize > 0) await sendPart(take());
+        await this.client.send(
+          new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+        );
+      }
+      return result();
+    } catch (error) {
+      if (uploadId !== undefined) {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+}

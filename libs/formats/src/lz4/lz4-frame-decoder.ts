@@ -1,0 +1,214 @@
+import { decompressBlock } from './lz4js-blocks';
+import { ChunkReader } from './chunk-reader';
+import { Lz4FrameError } from './lz4-frame-error';
+import { Xxh32, xxh32 } from './xxh32';
+
+const FRAME_MAGIC = 0x184d2204;
+const SKIPPABLE_MAGIC_MIN = 0x184d2a50;
+const SKIPPABLE_MAGIC_MAX = 0x184d2a5f;
+const BLOCK_MAX_SIZES: Record<number, number> = { 4: 64 << 10, 5: 256 << 10, 6: 1 << 20, 7: 4 << 20 };
+/** Linked blocks may refer back this far into the previous blocks' output. */
+const WINDOW = 64 << 10;
+
+const u32 = (b: Uint8Array, i = 0): number => (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
+
+export interface Lz4StreamSummary {
+  /** LZ4 frames decoded (skippable frames not counted). */
+  frames: number;
+  /** Decompressed bytes. */
+  contentSize: number;
+  /** Compressed bytes read. */
+  compressedSize: number;
+}
+
+/**
+ * Decodes a stream of LZ4 frames (the format of the `lz4` tool: https://github.com/lz4/lz4/blob/dev/doc/lz4_Frame_format.md)
+ * chunk by chunk, yielding decompressed blocks as they come, and checking every checksum and the content size the
+ * frames declare. Throws an Lz4FrameError naming what is wrong and where. Holds at most one block (4 MiB at most),
+ * its decompressed output and, for linked blocks, a 64 KiB window.
+ * Concatenated frames and skippable frames are accepted, as the `lz4` tool does; an empty stream is refused.
+ * Works on plain Uint8Arrays (no Buffer), so it also runs in a browser.
+ * With node streams: `pipeline(readable, decodeLz4Frames, writable)`.
+ */
+export async function* decodeLz4Frames(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  summary?: Lz4StreamSummary,
+): AsyncGenerator<Uint8Array, Lz4StreamSummary, undefined> {
+  const reader = new ChunkReader(source);
+  const result: Lz4StreamSummary = summary ?? { frames: 0, contentSize: 0, compressedSize: 0 };
+  try {
+    if (await reader.atEnd()) throw new Lz4FrameError('TRUNCATED', 'truncated: the stream is empty', 0);
+    while (!(await reader.atEnd())) {
+      const magicOffset = reader.offset;
+      const magic = u32(await reader.read(4, 'a frame magic number'));
+      if (magic >= SKIPPABLE_MAGIC_MIN && magic <= SKIPPABLE_MAGIC_MAX) {
+        let skip = u32(await reader.read(4, 'a skippable frame size'));
+        while (skip > 0) {
+          const n = Math.min(skip, 1 << 20);
+          await reader.read(n, 'a skippable frame');
+          skip -= n;
+        }
+        continue;
+      }
+      if (magic !== FRAME_MAGIC) {
+        throw new Lz4FrameError('BAD_MAGIC', `bad magic number 0x${magic.toString(16).padStart(8, '0')} (an LZ4 frame starts with 04 22 4D 18)`, magicOffset);
+      }
+      for await (const block of decodeFrameBody(reader)) {
+        result.contentSize += block.length;
+        yield block;
+      }
+      result.frames++;
+    }
+    result.compressedSize = reader.offset;
+    return result;
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
+ * Reads a whole LZ4 stream and checks it (see decodeLz4Frames) without keeping the decompressed bytes.
+ * Resolves to what was read; rejects with an Lz4FrameError.
+ */
+export async function validateLz4Frames(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<Lz4StreamSummary> {
+  const summary: Lz4StreamSummary = { frames: 0, contentSize: 0, compressedSize: 0 };
+  for await (const _block of decodeLz4Frames(source, summary)) {
+    // only the checks matter
+  }
+  return summary;
+}
+
+async function* decodeFrameBody(reader: ChunkReader): AsyncGenerator<Uint8Array> {
+  const descriptorOffset = reader.offset;
+  const flgBd = await reader.read(2, 'the frame descriptor');
+  const flg = flgBd[0]!;
+  const bd = flgBd[1]!;
+  if (flg >> 6 !== 1) throw new Lz4FrameError('BAD_DESCRIPTOR', `unsupported frame version ${flg >> 6} (only version 01 exists)`, descriptorOffset);
+  if (flg & 0x02) throw new Lz4FrameError('BAD_DESCRIPTOR', 'reserved bit set in the FLG byte', descriptorOffset);
+  if (bd & 0x8f) throw new Lz4FrameError('BAD_DESCRIPTOR', 'reserved bits set in the BD byte', descriptorOffset + 1);
+  const blockMaxSize = BLOCK_MAX_SIZES[(bd >> 4) & 0x07];
+  if (blockMaxSize === undefined) throw new Lz4FrameError('BAD_DESCRIPTOR', `invalid block maximum size code ${(bd >> 4) & 0x07}`, descriptorOffset + 1);
+  const independent = (flg & 0x20) !== 0;
+  const hasBlockChecksum = (flg & 0x10) !== 0;
+  const hasContentSize = (flg & 0x08) !== 0;
+  const hasContentChecksum = (flg & 0x04) !== 0;
+  const hasDictionary = (flg & 0x01) !== 0;
+  const optional = hasContentSize || hasDictionary ? await reader.read((hasContentSize ? 8 : 0) + (hasDictionary ? 4 : 0), 'the frame descriptor') : new Uint8Array(0);
+  const descriptor = new Uint8Array(2 + optional.length);
+  descriptor.set(flgBd, 0);
+  descriptor.set(optional, 2);
+  const headerChecksumOffset = reader.offset;
+  const headerChecksum = (await reader.read(1, 'the frame descriptor'))[0]!;
+  const expectedHeaderChecksum = (xxh32(descriptor) >>> 8) & 0xff;
+  if (headerChecksum !== expectedHeaderChecksum) {
+    throw new Lz4FrameError('HEADER_CHECKSUM', `header checksum mismatch (stored 0x${hex(headerChecksum, 2)}, computed 0x${hex(expectedHeaderChecksum, 2)})`, headerChecksumOffset);
+  }
+  if (hasDictionary) throw new Lz4FrameError('UNSUPPORTED', 'frames that need a preset dictionary are not supported', descriptorOffset);
+  // Content size is a 64-bit field; beyond 2^53 it cannot match anything this process will count anyway.
+  const declaredContentSize = hasContentSize ? u32(optional, 0) + u32(optional, 4) * 2 ** 32 : undefined;
+
+  const contentHash = hasContentChecksum ? new Xxh32() : undefined;
+  let contentSize = 0;
+  // Decoding space: for linked blocks the previous 64 KiB of output sit in front of the new block.
+  const history = independent ? 0 : WINDOW;
+  const output = new Uint8Array(history + blockMaxSize);
+  let historyLength = 0;
+
+  for (;;) {
+    const blockOffset = reader.offset;
+    const word = u32(await reader.read(4, 'a block size'));
+    if (word === 0) break; // end mark
+    const uncompressed = (word & 0x80000000) !== 0;
+    const size = word & 0x7fffffff;
+    if (size > blockMaxSize) {
+      throw new Lz4FrameError('CORRUPT_BLOCK', `block of ${size} bytes exceeds the frame's maximum block size of ${blockMaxSize}`, blockOffset);
+    }
+    const data = await reader.read(size, 'a block');
+    if (hasBlockChecksum) {
+      const checksumOffset = reader.offset;
+      const stored = u32(await reader.read(4, 'a block checksum'));
+      const computed = xxh32(data);
+      if (stored !== computed) {
+        throw new Lz4FrameError('BLOCK_CHECKSUM', `block checksum mismatch (stored 0x${hex(stored, 8)}, computed 0x${hex(computed, 8)})`, checksumOffset);
+      }
+    }
+    const start = independent ? 0 : historyLength;
+    let end: number;
+    if (uncompressed) {
+      output.set(data, start);
+      end = start + size;
+    } else {
+      const problem = checkBlock(data, start, blockMaxSize);
+      if (problem) throw new Lz4FrameError('CORRUPT_BLOCK', `corrupt compressed block: ${problem}`, blockOffset + 4);
+      end = decompressBlock(data, output, 0, size, start);
+    }
+    const block = output.slice(start, end);
+    contentHash?.update(block);
+    contentSize += block.length;
+    if (!independent) {
+      // Keep the last 64 KiB of output in front for the next block.
+      const keepFrom = Math.max(0, end - WINDOW);
+      output.copyWithin(0, keepFrom, end);
+      historyLength = end - keepFrom;
+    }
+    if (block.length > 0) yield block;
+  }
+
+  if (contentHash) {
+    const checksumOffset = reader.offset;
+    const stored = u32(await reader.read(4, 'the content checksum'));
+    const computed = contentHash.digest();
+    if (stored !== computed) {
+      throw new Lz4FrameError('CONTENT_CHECKSUM', `content checksum mismatch (stored 0x${hex(stored, 8)}, computed 0x${hex(computed, 8)})`, checksumOffset);
+    }
+  }
+  if (declaredContentSize !== undefined && declaredContentSize !== contentSize) {
+    throw new Lz4FrameError('CONTENT_SIZE', `content size mismatch (the header declares ${declaredContentSize} bytes, the blocks hold ${contentSize})`, descriptorOffset + 2);
+  }
+}
+
+/**
+ * Walks the sequences of a compressed block without writing anything: lz4js's decoder trusts its input, so a
+ * damaged block is refused here before it can read past the block or refer to bytes that do not exist.
+ * `history` is how many bytes of earlier output a match may reach into. Returns what is wrong, or undefined.
+ */
+function checkBlock(src: Uint8Array, history: number, maxOutput: number): string | undefined {
+  const end = src.length;
+  let i = 0;
+  let produced = 0;
+  while (i < end) {
+    const token = src[i++]!;
+    let literals = token >> 4;
+    if (literals === 15) {
+      let byte: number;
+      do {
+        if (i >= end) return 'literal length runs past the end of the block';
+        byte = src[i++]!;
+        literals += byte;
+      } while (byte === 255);
+    }
+    if (i + literals > end) return 'literals run past the end of the block';
+    i += literals;
+    produced += literals;
+    if (produced > maxOutput) return `decompressed block exceeds ${maxOutput} bytes`;
+    if (i === end) return undefined; // the last sequence holds literals only
+    if (i + 2 > end) return 'match offset runs past the end of the block';
+    const offset = src[i]! | (src[i + 1]! << 8);
+    i += 2;
+    if (offset === 0 || offset > history + produced) return `match offset ${offset} points before the start of the data`;
+    let matchLength = token & 15;
+    if (matchLength === 15) {
+      let byte: number;
+      do {
+        if (i >= end) return 'match length runs past the end of the block';
+        byte = src[i++]!;
+        matchLength += byte;
+      } while (byte === 255);
+    }
+    produced += matchLength + 4;
+    if (produced > maxOutput) return `decompressed block exceeds ${maxOutput} bytes`;
+  }
+  return 'the block does not end with literals';
+}
+
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');

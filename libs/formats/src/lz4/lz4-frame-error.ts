@@ -1,0 +1,23 @@
+/** What is wrong with an LZ4 stream; the attachments finalise step answers 409 with the message. */
+export type Lz4FrameErrorCode =
+  | 'TRUNCATED'
+  | 'BAD_MAGIC'
+  | 'BAD_DESCRIPTOR'
+  | 'HEADER_CHECKSUM'
+  | 'BLOCK_CHECKSUM'
+  | 'CORRUPT_BLOCK'
+  | 'CONTENT_CHECKSUM'
+  | 'CONTENT_SIZE'
+  | 'UNSUPPORTED';
+
+export class Lz4FrameError extends Error {
+  constructor(
+    readonly code: Lz4FrameErrorCode,
+    readonly reason: string,
+    /** Byte offset in the compressed stream where the problem was found. */
+    readonly offset: number,
+  ) {
+    super(`invalid LZ4 frame at byte ${offset}: ${reason}`);
+    this.name = 'Lz4FrameError';
+  }
+}
