@@ -9,8 +9,11 @@ export interface LinearConversion {
   offset: number;
 }
 
-/** Values as a file stores them: integers, or floats (float16 already widened to float32). */
-export type RawSampleArray = Int16Array | Int32Array | Float32Array;
+/**
+ * Values as a file stores them: integers, or floats (float16 already widened to float32); Float64Array for formats
+ * whose readers decode straight to physical values (their conversion is then the identity).
+ */
+export type RawSampleArray = Int16Array | Int32Array | Float32Array | Float64Array;
 
 /** Physical values. */
 export type PhysicalSampleArray = Float64Array | Float32Array;
@@ -22,11 +25,12 @@ export function isIdentity(c: LinearConversion): boolean {
 }
 
 /**
- * Physical values of `raw` (all of it: pass a subarray to convert a slice only). Unscaled int16 and float32 values
+ * Physical values of `raw` (a new array that owns its buffer) (all of it: pass a subarray to convert a slice only). Unscaled int16 and float32 values
  * are exact in float32 and come back as a Float32Array (half the memory); everything else as a Float64Array.
  */
 export function applyConversion(raw: RawSampleArray, conversion: LinearConversion): PhysicalSampleArray {
   const n = raw.length;
+  if (isIdentity(conversion) && raw instanceof Float64Array) return raw.slice();
   if (isIdentity(conversion) && !(raw instanceof Int32Array)) {
     const out = new Float32Array(n);
     out.set(raw);

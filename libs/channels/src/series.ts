@@ -1,4 +1,4 @@
-import { applyConversion, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
+import { applyConversion, isIdentity, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
 
 /**
  * One channel of a read, as the service holds it before encoding and as a client gets it back from the binary
@@ -57,11 +57,15 @@ export function toChannelRecord(series: ChannelSeries): ChannelRecord {
 }
 
 /**
- * What to send for raw values: the raw integers (or floats) with their conversion when they are narrower than the
- * physical array the conversion would make, else the physical values.
+ * What to send for stored values: the stored integers (or float32) with their conversion when they are narrower than
+ * the physical array the conversion would make, else the physical values (no copy when the conversion is the identity).
  */
 export function compactSamples(raw: RawSampleArray, conversion: LinearConversion): Pick<ChannelSeries, 'samples' | 'conversion'> {
-  const physicalWidth = (conversion.numerator === conversion.denominator && conversion.offset === 0 && !(raw instanceof Int32Array)) ? 4 : 8;
+  const floating = raw instanceof Float32Array || raw instanceof Float64Array;
+  // Floats under the identity are their physical values already.
+  if (floating && isIdentity(conversion)) return { samples: raw };
+  // The conversion makes float32 of unscaled int16, float64 of everything else.
+  const physicalWidth = raw instanceof Int16Array && isIdentity(conversion) ? 4 : 8;
   if (raw.BYTES_PER_ELEMENT < physicalWidth) return { samples: raw, conversion: { ...conversion } };
   return { samples: applyConversion(raw, conversion) };
 }
