@@ -1,5 +1,5 @@
 import type { PhysicalSampleArray } from './conversion';
-import type { ChannelSeries } from './series';
+import { type ChannelSeries, physicalSamples } from './series';
 
 /** A physical series over a time window, as M4 reads it. */
 export interface M4Input {
@@ -87,9 +87,9 @@ function collect(samples: PhysicalSampleArray, timeAt: (i: number) => number, ta
   return out;
 }
 
-/** A physical series downsampled for display: explicit times, no gaps, the source's name, unit and rate. */
-export function downsampleSeries(series: ChannelSeries & { samples: PhysicalSampleArray; conversion?: undefined }, options: M4Options): ChannelSeries {
-  const out = m4(series, options);
+/** A series downsampled for display (raw values converted first): explicit times, no gaps, the source's name, unit and rate. */
+export function downsampleSeries(series: ChannelSeries, options: M4Options): ChannelSeries {
+  const out = m4({ samples: physicalSamples(series), times: series.times, startTime: series.startTime, frequency: series.frequency, gaps: series.gaps }, options);
   return {
     name: series.name,
     unit: series.unit,

@@ -76,4 +76,9 @@ describe('M4 downsampling', () => {
     expect(series.frequency).toBe(frequency);
     expect(series.gaps).toBeUndefined();
   });
+
+  it('when a raw series is downsampled, then the points are its converted values', () => {
+    const raw = { name: 'R', unit: 'u', frequency: 1, dimension: 1, startTime: 0, samples: Int16Array.from([10, 30, 20, 0, 50]), conversion: { numerator: 1, denominator: 10, offset: 1 } };
+    expect(Array.from(downsampleSeries(raw, { maxPoints: 4 }).samples)).toEqual([2, 1, 6]);
+  });
 });

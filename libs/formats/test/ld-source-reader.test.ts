@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,10 +17,11 @@ import {
   resolveScope,
   scopeSampleRange,
   sliceByLap,
+  encodeLdFile,
+  type LdChannelInput,
   UnsupportedFeatureError,
   writeLdFile,
 } from '../src';
-import { generateLdFile } from '../../../tools/gen-ld/gen-ld';
 import { readFixture } from './fixtures';
 
 const WIDTH: Record<string, number> = { int16: 2, int32: 4, float16: 2, float32: 4 };
@@ -108,6 +109,45 @@ describe('MoTeC .ld over a ByteSource', () => {
   });
 });
 
+/**
+ * Streams a synthetic outing to disk as tools/gen-ld does (scaled int16 channels, a 10 Hz Lap Number with 90 s laps);
+ * libraries cannot import tools, so the few lines are repeated here.
+ */
+function generateLd(file: string, duration: number, rates: { hz: number; count: number }[]): number {
+  const channels: LdChannelInput[] = [];
+  for (const { hz, count } of rates) {
+    for (let k = 0; k < count; k++) {
+      const index = channels.length;
+      channels.push({
+        name: `Synthetic ${String(index).padStart(3, '0')} ${hz}Hz`,
+        unit: 'u',
+        frequency: hz,
+        scaling: { dec: 1 },
+        sampleCount: hz * duration,
+        fill: (first, out) => {
+          for (let i = 0; i < out.length; i++) out[i] = Math.round(1000 * Math.sin((first + i) / (50 + index)) + 10 * index) / 10;
+        },
+      });
+    }
+  }
+  channels.push({
+    name: 'Lap Number',
+    frequency: 10,
+    sampleCount: duration * 10,
+    fill: (first, out) => {
+      for (let i = 0; i < out.length; i++) out[i] = Math.floor((first + i) / 900);
+    },
+  });
+  const fd = openSync(file, 'w');
+  let bytes = 0;
+  try {
+    for (const chunk of encodeLdFile({ properties: { eventName: 'Synthetic', venueName: 'Test' }, channels })) bytes += writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
 describe('a large generated .ld over a file handle', () => {
   let dir: string;
   let ldPath: string;
@@ -116,7 +156,7 @@ describe('a large generated .ld over a file handle', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'pitwall-ld-'));
     ldPath = path.join(dir, 'large.ld');
     // About 43 MB: 60 channels for 10 minutes at 20 to 1000 Hz, laps of 90 s from the 10 Hz Lap Number.
-    size = generateLdFile(ldPath, { duration: 600, rates: [{ hz: 1000, count: 30 }, { hz: 500, count: 10 }, { hz: 100, count: 10 }, { hz: 20, count: 10 }] }).bytes;
+    size = generateLd(ldPath, 600, [{ hz: 1000, count: 30 }, { hz: 500, count: 10 }, { hz: 100, count: 10 }, { hz: 20, count: 10 }]);
   }, 180_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
