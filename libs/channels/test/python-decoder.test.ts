@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { encodeChannels, toChannelRecord } from '../src';
@@ -11,6 +11,30 @@ function documentedDecoder(): string {
   const block = /```python\n([\s\S]*?)```/.exec(doc);
   if (!block) throw new Error('docs/binary-channels.md has no python block');
   return block[1];
+}
+
+/**
+ * The machine's python3 with numpy: npm and nx put node's own directory (/usr/bin here) first on PATH, where a
+ * python3 without numpy may sit, so each python3 on PATH is tried in order.
+ */
+function pythonWithNumpy(): string {
+  const tried: string[] = [];
+  for (const dir of [...new Set((process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean))]) {
+    const candidate = path.join(dir, 'python3');
+    try {
+      accessSync(candidate, constants.X_OK);
+    } catch {
+      continue;
+    }
+    tried.push(candidate);
+    try {
+      execFileSync(candidate, ['-c', 'import numpy'], { stdio: 'ignore', timeout: 60_000 });
+      return candidate;
+    } catch {
+      // no numpy in this one
+    }
+  }
+  throw new Error(`no python3 with numpy on PATH (tried ${tried.join(', ') || 'none'})`);
 }
 
 describe('the Python decoder of docs/binary-channels.md', () => {
@@ -27,7 +51,7 @@ describe('the Python decoder of docs/binary-channels.md', () => {
     const script = `${documentedDecoder()}\nimport json, sys\nprint(json.dumps(to_records(open(sys.argv[1], 'rb').read())))\n`;
     const scriptPath = path.join(dir, 'decode.py');
     writeFileSync(scriptPath, script);
-    const output = execFileSync('python3', [scriptPath, bodyPath], { encoding: 'utf8', timeout: 60_000 });
+    const output = execFileSync(pythonWithNumpy(), [scriptPath, bodyPath], { encoding: 'utf8', timeout: 60_000 });
     expect(JSON.parse(output)).toEqual(JSON.parse(JSON.stringify(series.map(toChannelRecord))));
-  });
+  }, 90_000); // starting python3 and importing numpy takes seconds on a loaded machine
 });
