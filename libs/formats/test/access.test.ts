@@ -240,3 +240,15 @@ describe('a channel read end to end (lazy .ld → stored → JSON and binary)', 
     expect(toChannelRecord(shown[0]).times).toHaveLength(shown[0].samples.length);
   });
 });
+
+describe('a per-lap dataset over sources', () => {
+  it('when several sources are opened, then they are one lap-set as openDataFile makes of their bytes', async () => {
+    const parts = [readFixture('csv_sample.csv'), readFixture('csv_sample.csv')];
+    const eager = openDataFile(parts);
+    const file = await openDataFileFromSource(parts.map(bytesSource));
+    expect(file.format).toBe('lap-set');
+    expect(file.laps).toEqual(eager.laps);
+    const name = eager.channels[0].name;
+    expect(Array.from(physicalChannel(await file.readStored(name)).samples)).toEqual(Array.from(eager.readChannel(name).samples));
+  });
+});

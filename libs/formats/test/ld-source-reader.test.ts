@@ -6,6 +6,7 @@ import {
   bytesSource,
   ChannelNotFoundError,
   CorruptDataFileError,
+  DataFileError,
   CountingSource,
   fileHandleSource,
   InvalidSliceError,
@@ -100,6 +101,25 @@ describe('MoTeC .ld over a ByteSource', () => {
       await expect(openLdSource(bytesSource(bytes.slice(0, cut)))).rejects.toBeInstanceOf(CorruptDataFileError);
     }
   });
+
+  it('when mutated copies of Sample1.ld are opened and read from a source, then each outcome is a result or a DataFileError', async () => {
+    let seed = 99;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    let refused = 0;
+    for (let k = 0; k < 300; k++) {
+      const copy = bytes.slice(0, random() < 0.2 ? Math.floor(random() * bytes.length) : bytes.length);
+      // Mutations aimed at the header and the channel list, where the pointers are.
+      for (let m = 0; m < 1 + Math.floor(random() * 8); m++) copy[Math.floor(random() * Math.min(copy.length, 30_000))] = Math.floor(random() * 256);
+      try {
+        const file = await openLdSource(bytesSource(copy));
+        for (const c of file.channels.filter((i) => !i.unsupported).slice(0, 5)) await file.readStored(c.name, { from: 0, to: Math.min(10, c.sampleCount) });
+      } catch (e) {
+        if (!(e instanceof DataFileError)) throw e;
+        refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
+  }, 120_000);
 
   it('when an .ldx is given, then its markers set the laps as in the whole-buffer reader', async () => {
     const ldx = '<LDXFile><Layers><Layer><MarkerBlock><MarkerGroup Name="Beacons"><Marker Time="100000000"/><Marker Time="200000000"/></MarkerGroup></MarkerBlock></Layer></Layers></LDXFile>';
