@@ -5,6 +5,7 @@ import path from 'node:path';
 import { compactSamples, decodeChannels, downsampleSeries, encodeChannels, toChannelRecord, type ChannelSeries } from '@pitwall/channels';
 import {
   buildMetadataRecord,
+  channelFor,
   bytesSource,
   CountingSource,
   fileHandleSource,
@@ -66,7 +67,7 @@ describe('MDF and CSV over a ByteSource', () => {
     const eager = openDataFile(bytes);
     const file = await openDataFileFromSource(bytesSource(bytes));
     expect(file.channels).toEqual(eager.channels);
-    const info = eager.channels.find((c) => !c.unsupported)!;
+    const info = channelFor(eager, eager.channels.filter((c) => !c.unsupported)[0].name);
     const stored = await file.readStored(info.name, { from: 1, to: 3 });
     expect(stored.conversion).toEqual({ numerator: 1, denominator: 1, offset: 0 });
     expect(Array.from(physicalChannel(stored).samples)).toEqual(Array.from(eager.readChannel(info.name).samples.slice(1, 3)));
@@ -156,7 +157,7 @@ describe('scope resolution', () => {
   it('when a lap is asked for, then the window is that lap and each channel gets the indices sliceByLap takes', () => {
     const window = resolveScope({ mode: 'lap', lapIndex: 1 }, file);
     expect(window).toEqual({ whole: false, start: file.laps[1].startTime, end: file.laps[1].endTime });
-    const info = file.channels.find((c) => c.name === 'Ground Speed')!;
+    const info = channelFor(file, 'Ground Speed');
     const range = scopeSampleRange(window, { kind: 'implicit', start: 0, frequency: info.frequency }, info.sampleCount);
     expect(range).toEqual({ from: 162 * info.frequency, to: 225 * info.frequency });
   });
@@ -220,7 +221,7 @@ describe('a channel read end to end (lazy .ld → stored → JSON and binary)', 
     const json: ChannelSeries[] = [];
     const binary: ChannelSeries[] = [];
     for (const name of names) {
-      const info = file.channels.find((c) => c.name === name)!;
+      const info = channelFor(file, name);
       const range = scopeSampleRange(window, { kind: 'implicit', start: 0, frequency: info.frequency }, info.sampleCount);
       const stored = await file.readStored(name, range);
       const physical = physicalChannel(stored);
