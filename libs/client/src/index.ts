@@ -1,3 +1,4 @@
 export * from './client-base';
 export { PitwallClient } from './generated';
 export { generateClientSource } from './codegen';
+export * from './channels';

@@ -17,6 +17,13 @@
  * 'CORRUPT' (reason, offset), UnsupportedFeatureError 'UNSUPPORTED' (feature), ChannelNotFoundError
  * 'CHANNEL_NOT_FOUND', InvalidSliceError 'INVALID_SLICE'.
  *
+ * Random access (data file reads): `openDataFileFromSource(source: ByteSource)` opens over `bytesSource(bytes)`,
+ * `fileHandleSource(handle)` or any ranged read; `.ld` reads only its catalogue and the sample ranges asked for.
+ * `readStored(name, {from, to})` gives stored values + linear conversion (`StoredChannel`), cached by
+ * `StoredChannelCache` (LRU in bytes, keyed by blob hash and channel); `physicalChannel` converts a slice only.
+ * `resolveScope` + `scopeSampleRange` turn lapIndex / [start, start+duration) / whole file into sample ranges;
+ * `buildMetadataRecord` makes the metadata record.
+ *
  * Write: `writeLdFile(input)` / `encodeLdFile(input)` (streaming chunks) produce MoTeC `.ld` bytes;
  * `createDemoLdFile()` is a small realistic outing for demo seeding.
  *
@@ -38,7 +45,14 @@ export type {
   TimeBase,
 } from './model';
 export { openDataFile, type OpenOptions } from './open';
-export { sliceByLap, sliceByWindow, type ChannelSlice } from './slice';
+export { sampleIndexRange, sliceByLap, sliceByWindow, type ChannelSlice } from './slice';
+export { bytesSource, type ByteSource, CountingSource, fileHandleSource } from './source/byte-source';
+export { channelFor, fromDataFile, openDataFileFromSource, type RandomAccessDataFile, type SampleRange } from './access/random-access';
+export { openLdSource } from './access/ld-source-reader';
+export { physicalChannel, sliceStored, type StoredChannel, storedChannelBytes, storedFromChannelData } from './access/stored-channel';
+export { StoredChannelCache } from './access/stored-channel-cache';
+export { type ReadScope, resolveScope, scopeSampleRange, type ScopeWindow } from './access/scope';
+export { buildMetadataRecord, type DataFileEcho, type DataFileMetadataRecord } from './access/metadata';
 export { encodeLdFile, writeLdFile, type LdChannelInput, type LdFileInput } from './ld/ld-writer';
 export { createDemoLdFile, type DemoLdOptions } from './ld/demo-ld';
 export * from './lz4';

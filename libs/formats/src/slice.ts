@@ -27,32 +27,33 @@ export function sliceByWindow(data: ChannelData, start: number, duration: number
   if (!Number.isFinite(start) || !Number.isFinite(duration) || duration < 0) {
     throw new InvalidSliceError(`window start ${start}, duration ${duration} is not a finite, non-negative window`);
   }
-  const end = start + duration;
-  const n = data.samples.length;
-  let from: number;
-  let to: number;
-  let time: TimeBase;
-  let startTime: number;
-  if (data.time.kind === 'implicit') {
-    const { start: t0, frequency } = data.time;
-    const indexAt = (t: number) => Math.min(n, Math.max(0, Math.ceil((t - t0) * frequency - EPSILON * Math.max(1, Math.abs((t - t0) * frequency)))));
-    from = indexAt(start);
-    to = Math.max(from, indexAt(end));
-    startTime = from < to ? t0 + from / frequency : start;
-    time = { kind: 'implicit', start: startTime, frequency };
-  } else {
-    const ts = data.time.timestamps;
-    from = lowerBound(ts, start);
-    to = Math.max(from, lowerBound(ts, end));
-    startTime = from < to ? ts[from] : start;
-    time = { kind: 'explicit', timestamps: ts.slice(from, to) };
-  }
+  const { from, to, startTime } = sampleIndexRange(data.time, data.samples.length, start, start + duration);
+  const time: TimeBase =
+    data.time.kind === 'implicit' ? { kind: 'implicit', start: startTime, frequency: data.time.frequency } : { kind: 'explicit', timestamps: data.time.timestamps.slice(from, to) };
   return {
     samples: data.samples.slice(from, to),
     time,
     ...(data.gaps ? { gaps: data.gaps.slice(from, to) } : {}),
     startTime,
   };
+}
+
+/**
+ * Indices [from, to) of the samples with start <= t < end on a time base of n samples, and the time of the first
+ * (`start` when the range is empty). Implicit time bases need no samples: this is how a lazy read knows its bytes.
+ */
+export function sampleIndexRange(time: TimeBase, n: number, start: number, end: number): { from: number; to: number; startTime: number } {
+  if (time.kind === 'implicit') {
+    const { start: t0, frequency } = time;
+    const indexAt = (t: number) => Math.min(n, Math.max(0, Math.ceil((t - t0) * frequency - EPSILON * Math.max(1, Math.abs((t - t0) * frequency)))));
+    const from = indexAt(start);
+    const to = Math.max(from, indexAt(end));
+    return { from, to, startTime: from < to ? t0 + from / frequency : start };
+  }
+  const ts = time.timestamps;
+  const from = lowerBound(ts, start);
+  const to = Math.max(from, lowerBound(ts, end));
+  return { from, to, startTime: from < to ? ts[from] : start };
 }
 
 /** First index whose timestamp is >= t. */

@@ -1,3 +1,4 @@
+import { applyConversion, type RawSampleArray } from '@pitwall/channels';
 import { BinaryView, LITTLE_ENDIAN_HOST } from '../binary-view';
 import { decodeHalf } from '../float16';
 import { UnsupportedFeatureError } from '../errors';
@@ -6,6 +7,7 @@ import {
   boundariesFromLapCounter,
   buildDataFile,
   type ChannelData,
+  type ChannelInfo,
   type ChannelSource,
   type DataFile,
   emptyProperties,
@@ -16,14 +18,16 @@ import {
 } from '../model';
 import { CHANNEL, EVENT, HEADER, type LdSampleType, ldSampleType, SAMPLE_BYTES, scalingTerms, VEHICLE, VENUE } from './ld-layout';
 import { ldxBeaconTimes } from './ldx';
+import type { FieldReader } from '../source/sparse-view';
 
-const FORMAT = 'motec-ld';
+export const LD_FORMAT = 'motec-ld';
+const FORMAT = LD_FORMAT;
 
 export function isLdFile(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && bytes[0] === 0x40 && bytes[1] === 0 && bytes[2] === 0 && bytes[3] === 0 && bytes[4] === 0 && bytes[5] === 0;
 }
 
-interface LdChannelBlock {
+export interface LdChannelBlock {
   offset: number;
   name: string;
   unit: string;
@@ -46,39 +50,50 @@ export function readLdFile(bytes: Uint8Array, options: LdReadOptions = {}): Data
   const properties = readProperties(bin);
   const blocks = readChannelBlocks(bin);
 
-  const taken = new Set<string>();
-  const sources: ChannelSource[] = blocks.map((block) => {
-    const name = uniqueName(block.name, taken);
-    const info = {
-      name,
-      unit: block.unit,
-      frequency: block.frequency,
-      regular: true,
-      sampleCount: block.sampleCount,
-      dimension: 1,
-      dataType: block.type ?? `unknown (${block.typeCodes})`,
-      ...(block.type ? {} : { unsupported: `sample type ${block.typeCodes}` }),
-    };
-    return { info, read: () => decodeChannel(bytes, block, name) };
-  });
-
-  // Counts of channels with an unknown sample type were never checked against the file, so they do not set the length.
-  const duration = blocks.reduce((max, b) => (b.type ? Math.max(max, b.sampleCount / b.frequency) : max), 0);
+  const sources: ChannelSource[] = ldChannelInfos(blocks).map((info, k) => ({ info, read: () => decodeChannel(bytes, blocks[k], info.name) }));
+  const duration = ldDuration(blocks);
   const laps = lapsFromBoundaries(0, duration, lapBoundaries(sources, options));
   return buildDataFile({ format: FORMAT, properties, startTime: 0, duration, laps }, sources);
 }
 
-function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {
-  if (options.ldx !== undefined) return ldxBeaconTimes(options.ldx);
-  const find = (name: string) => sources.find((s) => s.info.name.toLowerCase() === name && !s.info.unsupported);
-  const lapNumber = find('lap number');
-  if (lapNumber) return boundariesFromLapCounter(lapNumber.read());
-  const beacon = find('beacon');
-  if (beacon) return boundariesFromBeaconPulses(beacon.read());
-  return [];
+/** Catalogue entries of the channel blocks, in file order, with names made unique. */
+export function ldChannelInfos(blocks: readonly LdChannelBlock[]): ChannelInfo[] {
+  const taken = new Set<string>();
+  return blocks.map((block) => ({
+    name: uniqueName(block.name, taken),
+    unit: block.unit,
+    frequency: block.frequency,
+    regular: true,
+    sampleCount: block.sampleCount,
+    dimension: 1,
+    dataType: block.type ?? `unknown (${block.typeCodes})`,
+    ...(block.type ? {} : { unsupported: `sample type ${block.typeCodes}` }),
+  }));
 }
 
-function readProperties(bin: BinaryView): FileProperties {
+/** Seconds of the longest channel. Counts of channels with an unknown sample type were never checked against the file, so they do not set the length. */
+export function ldDuration(blocks: readonly LdChannelBlock[]): number {
+  return blocks.reduce((max, b) => (b.type ? Math.max(max, b.sampleCount / b.frequency) : max), 0);
+}
+
+/** The channel whose samples give the laps when there is no .ldx: `Lap Number`, else a `Beacon` pulse channel. */
+export function ldLapChannel(infos: readonly ChannelInfo[]): { name: string; kind: 'counter' | 'beacon' } | null {
+  const find = (name: string) => infos.find((i) => i.name.toLowerCase() === name && !i.unsupported);
+  const lapNumber = find('lap number');
+  if (lapNumber) return { name: lapNumber.name, kind: 'counter' };
+  const beacon = find('beacon');
+  return beacon ? { name: beacon.name, kind: 'beacon' } : null;
+}
+
+function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {
+  if (options.ldx !== undefined) return ldxBeaconTimes(options.ldx);
+  const lapChannel = ldLapChannel(sources.map((s) => s.info));
+  if (!lapChannel) return [];
+  const data = (sources.find((s) => s.info.name === lapChannel.name) as ChannelSource).read();
+  return lapChannel.kind === 'counter' ? boundariesFromLapCounter(data) : boundariesFromBeaconPulses(data);
+}
+
+export function readProperties(bin: FieldReader): FileProperties {
   const properties = emptyProperties();
   const text = (value: string) => (value === '' ? null : value);
   properties.driverName = text(bin.latin1(HEADER.driver, 64));
@@ -116,7 +131,7 @@ function outingTime(date: string, time: string): string | null {
   return `${year}-${pad(d[2])}-${pad(d[1])}T${pad(t[1])}:${pad(t[2])}:${pad(t[3])}`;
 }
 
-function readChannelBlocks(bin: BinaryView): LdChannelBlock[] {
+export function readChannelBlocks(bin: FieldReader): LdChannelBlock[] {
   const blocks: LdChannelBlock[] = [];
   const seen = new Set<number>();
   for (let ptr = bin.u32(HEADER.channelMetaPtr); ptr !== 0; ) {
@@ -130,7 +145,7 @@ function readChannelBlocks(bin: BinaryView): LdChannelBlock[] {
   return blocks;
 }
 
-function readChannelBlock(bin: BinaryView, ptr: number): LdChannelBlock {
+function readChannelBlock(bin: FieldReader, ptr: number): LdChannelBlock {
   const typeClass = bin.u16(ptr + CHANNEL.typeClass);
   const typeSize = bin.u16(ptr + CHANNEL.typeSize);
   const type = ldSampleType(typeClass, typeSize);
@@ -161,20 +176,17 @@ function readChannelBlock(bin: BinaryView, ptr: number): LdChannelBlock {
   };
 }
 
-function decodeChannel(bytes: Uint8Array, block: LdChannelBlock, name: string): ChannelData {
-  if (!block.type) throw new UnsupportedFeatureError(FORMAT, `sample type ${block.typeCodes}`);
-  const samples = decodeSamples(bytes, block.type, block.dataPtr, block.sampleCount, block.terms);
-  return {
-    name,
-    unit: block.unit,
-    frequency: block.frequency,
-    dimension: 1,
-    samples,
-    time: { kind: 'implicit', start: 0, frequency: block.frequency },
-  };
+/** The ChannelData of decoded samples of a block (time starting at sample `first`). */
+export function ldChannelData(block: LdChannelBlock, name: string, samples: ChannelData['samples'], first = 0): ChannelData {
+  return { name, unit: block.unit, frequency: block.frequency, dimension: 1, samples, time: { kind: 'implicit', start: first / block.frequency, frequency: block.frequency } };
 }
 
-/** Decodes n samples at `offset` with the channel's scaling, through typed-array views and one tight loop. */
+function decodeChannel(bytes: Uint8Array, block: LdChannelBlock, name: string): ChannelData {
+  if (!block.type) throw new UnsupportedFeatureError(FORMAT, `sample type ${block.typeCodes}`);
+  return ldChannelData(block, name, decodeSamples(bytes, block.type, block.dataPtr, block.sampleCount, block.terms));
+}
+
+/** Decodes n samples at `offset` with the channel's scaling (the one linear conversion of @pitwall/channels). */
 export function decodeSamples(
   bytes: Uint8Array,
   type: LdSampleType,
@@ -182,26 +194,13 @@ export function decodeSamples(
   n: number,
   terms: { numerator: number; denominator: number; offset: number },
 ): SampleArray {
+  return applyConversion(storedSamples(bytes, type, offset, n), terms);
+}
+
+/** The n stored values at `offset` as a typed array (a view when aligned); float16 is widened to float32. */
+export function storedSamples(bytes: Uint8Array, type: LdSampleType, offset: number, n: number): Exclude<RawSampleArray, Float64Array> {
   const raw = rawView(bytes, type, offset, n);
-  const identity = terms.numerator === terms.denominator && terms.offset === 0;
-  // int16, float16 and float32 values are exact in float32, so unscaled channels take half the memory.
-  if (identity && type !== 'int32') {
-    const out = new Float32Array(n);
-    if (type === 'float16') decodeHalf(raw as Uint16Array, out);
-    else out.set(raw as Int16Array | Float32Array);
-    return out;
-  }
-  const out = new Float64Array(n);
-  const source = type === 'float16' ? decodeHalf(raw as Uint16Array, new Float32Array(n)) : (raw as Int16Array | Int32Array | Float32Array);
-  const { numerator, denominator, offset: add } = terms;
-  if (denominator === 1) {
-    for (let i = 0; i < n; i++) out[i] = source[i] * numerator + add;
-  } else if (numerator === 1) {
-    for (let i = 0; i < n; i++) out[i] = source[i] / denominator + add;
-  } else {
-    for (let i = 0; i < n; i++) out[i] = (source[i] * numerator) / denominator + add;
-  }
-  return out;
+  return type === 'float16' ? decodeHalf(raw as Uint16Array, new Float32Array(n)) : (raw as Int16Array | Int32Array | Float32Array);
 }
 
 function rawView(bytes: Uint8Array, type: LdSampleType, offset: number, n: number): Int16Array | Int32Array | Uint16Array | Float32Array {

@@ -1,0 +1,11 @@
+/**
+ * @pitwall/channels: the channel records of the data file reads, shared by the service and the client (no Node
+ * APIs). A `ChannelSeries` is one channel of a read (physical samples, or raw stored values with their linear
+ * conversion); `toChannelRecord` makes the JSON record (null for gaps); `encodeChannels` / `decodeChannels` are the
+ * binary body of docs/binary-channels.md (decoded as views, no copy); `m4` / `downsampleSeries` make the
+ * display-sized series of `maxPoints` reads.
+ */
+export { applyConversion, IDENTITY, isIdentity, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
+export { compactSamples, physicalSamples, toChannelRecord, type ChannelRecord, type ChannelSeries } from './series';
+export { CHANNELS_MAGIC, CHANNELS_MEDIA_TYPE, CHANNELS_VERSION, ChannelsDecodeError, decodeChannels, encodeChannels } from './binary';
+export { downsampleSeries, m4, type M4Input, type M4Options, type M4Output } from './m4';

@@ -1,0 +1,102 @@
+import type { PhysicalSampleArray } from './conversion';
+import { type ChannelSeries, physicalSamples } from './series';
+
+/** A physical series over a time window, as M4 reads it. */
+export interface M4Input {
+  samples: PhysicalSampleArray;
+  /** Explicit times of the samples; when absent, sample i is at startTime + i / frequency. */
+  times?: Float64Array;
+  startTime: number;
+  frequency: number;
+  gaps?: Uint8Array;
+}
+
+export interface M4Options {
+  /** At most this many points come back; at least 4 (one bucket of first, min, max, last). */
+  maxPoints: number;
+  /** Time span the buckets divide, [start, end); defaults to the first sample's time and one period past the last. */
+  start?: number;
+  end?: number;
+}
+
+export interface M4Output {
+  samples: Float64Array;
+  times: Float64Array;
+}
+
+/**
+ * M4 aggregation (Jugel et al., VLDB 2014): the window is cut into floor(maxPoints / 4) equal time buckets; of each
+ * bucket the first, minimum, maximum and last present sample are kept (once each, in time order), so a line chart
+ * as wide as the bucket count is drawn exactly as from every sample. Gap samples are not points: they are dropped.
+ * A series that already has at most maxPoints present samples comes back whole.
+ */
+export function m4(input: M4Input, options: M4Options): M4Output {
+  const { maxPoints } = options;
+  if (!Number.isInteger(maxPoints) || maxPoints < 4) throw new RangeError(`maxPoints ${maxPoints} must be an integer of at least 4`);
+  const { samples, times, gaps, startTime, frequency } = input;
+  const n = samples.length;
+  const timeAt = times ? (i: number) => times[i] : (i: number) => startTime + i / frequency;
+  const present = (i: number) => gaps?.[i] !== 1 && !Number.isNaN(samples[i]);
+
+  let presentCount = 0;
+  for (let i = 0; i < n; i++) if (present(i)) presentCount++;
+  if (presentCount <= maxPoints) return collect(samples, timeAt, present, n, presentCount);
+
+  const buckets = Math.floor(maxPoints / 4);
+  const start = options.start ?? timeAt(0);
+  const end = options.end ?? timeAt(n - 1) + (frequency > 0 ? 1 / frequency : 0);
+  const span = end - start;
+  const bucketOf = (t: number) => (span > 0 ? Math.min(buckets - 1, Math.max(0, Math.floor(((t - start) / span) * buckets))) : 0);
+
+  const keep = new Uint8Array(n);
+  let bucket = -1;
+  let first = -1;
+  let last = -1;
+  let min = -1;
+  let max = -1;
+  const close = () => {
+    if (first < 0) return;
+    keep[first] = keep[last] = keep[min] = keep[max] = 1;
+  };
+  for (let i = 0; i < n; i++) {
+    if (!present(i)) continue;
+    const b = bucketOf(timeAt(i));
+    if (b !== bucket) {
+      close();
+      bucket = b;
+      first = last = min = max = i;
+      continue;
+    }
+    last = i;
+    if (samples[i] < samples[min]) min = i;
+    if (samples[i] > samples[max]) max = i;
+  }
+  close();
+  let kept = 0;
+  for (let i = 0; i < n; i++) kept += keep[i];
+  return collect(samples, timeAt, (i) => keep[i] === 1, n, kept);
+}
+
+function collect(samples: PhysicalSampleArray, timeAt: (i: number) => number, take: (i: number) => boolean, n: number, count: number): M4Output {
+  const out = { samples: new Float64Array(count), times: new Float64Array(count) };
+  for (let i = 0, k = 0; i < n; i++) {
+    if (!take(i)) continue;
+    out.samples[k] = samples[i];
+    out.times[k++] = timeAt(i);
+  }
+  return out;
+}
+
+/** A series downsampled for display (raw values converted first): explicit times, no gaps, the source's name, unit and rate. */
+export function downsampleSeries(series: ChannelSeries, options: M4Options): ChannelSeries {
+  const out = m4({ samples: physicalSamples(series), times: series.times, startTime: series.startTime, frequency: series.frequency, gaps: series.gaps }, options);
+  return {
+    name: series.name,
+    unit: series.unit,
+    frequency: series.frequency,
+    dimension: series.dimension,
+    startTime: out.times.length > 0 ? out.times[0] : (options.start ?? series.startTime),
+    samples: out.samples,
+    times: out.times,
+  };
+}

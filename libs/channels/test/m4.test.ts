@@ -1,0 +1,84 @@
+import { downsampleSeries, m4 } from '../src';
+
+/** Deterministic noise so the extremes fall anywhere in a bucket. */
+function noisy(n: number, seed = 1): Float64Array {
+  const out = new Float64Array(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out[i] = Math.sin(i / 50) * 100 + (x / 2147483648) * 40;
+  }
+  return out;
+}
+
+describe('M4 downsampling', () => {
+  // Powers of two keep the times and bucket edges exact, so the test's index bucketing agrees with m4's time bucketing.
+  const frequency = 128;
+  const samples = noisy(8192);
+
+  it.each([4, 40, 400, 1000, 1003])('when maxPoints is %i, then at most that many points come back and every bucket keeps its first, min, max and last', (maxPoints) => {
+    const out = m4({ samples, startTime: 0, frequency }, { maxPoints, start: 0, end: 64 });
+    expect(out.samples.length).toBeLessThanOrEqual(maxPoints);
+    const buckets = Math.floor(maxPoints / 4);
+    const kept = new Map<number, number>();
+    out.times.forEach((t, k) => kept.set(Math.round(t * frequency), out.samples[k]));
+    for (let b = 0; b < buckets; b++) {
+      // Independent bucketing: sample i is in bucket floor(i / n × buckets) when the window is the whole series.
+      const idx = [...samples.keys()].filter((i) => Math.min(buckets - 1, Math.floor((i / samples.length) * buckets)) === b);
+      const values = idx.map((i) => samples[i]);
+      const min = Math.min(...values);
+      const max = Math.max(...values);
+      expect(kept.get(idx[0])).toBe(samples[idx[0]]);
+      expect(kept.get(idx[idx.length - 1])).toBe(samples[idx[idx.length - 1]]);
+      const inBucket = [...kept.entries()].filter(([i]) => idx[0] <= i && i <= idx[idx.length - 1]).map(([, v]) => v);
+      expect(Math.min(...inBucket)).toBe(min);
+      expect(Math.max(...inBucket)).toBe(max);
+      expect(inBucket.length).toBeLessThanOrEqual(4);
+    }
+    for (let k = 1; k < out.times.length; k++) expect(out.times[k]).toBeGreaterThan(out.times[k - 1]);
+  });
+
+  it('when the series has no more samples than maxPoints, then every sample comes back with its time', () => {
+    const short = Float64Array.from([3, 1, 2]);
+    const out = m4({ samples: short, startTime: 10, frequency: 2 }, { maxPoints: 8 });
+    expect(Array.from(out.samples)).toEqual([3, 1, 2]);
+    expect(Array.from(out.times)).toEqual([10, 10.5, 11]);
+  });
+
+  it('when samples are gaps, then they are not points', () => {
+    const values = Float64Array.from([1, NaN, 5, 9, 2, 8, 0, 4]);
+    const gaps = Uint8Array.from([0, 1, 0, 0, 0, 0, 0, 0]);
+    const out = m4({ samples: values, startTime: 0, frequency: 1, gaps }, { maxPoints: 4 });
+    expect(Array.from(out.samples)).toEqual([1, 9, 0, 4]);
+    expect(Array.from(out.times)).toEqual([0, 3, 6, 7]);
+  });
+
+  it('when times are explicit, then buckets follow the times, not the indices', () => {
+    const times = Float64Array.from([0, 0.1, 0.2, 0.3, 9, 9.5, 9.9, 9.95, 9.97]);
+    const values = Float64Array.from([5, 1, 7, 3, 2, 6, 4, 8, 5]);
+    const out = m4({ samples: values, times, startTime: 0, frequency: 1 }, { maxPoints: 4, start: 0, end: 10 });
+    expect(Array.from(out.samples)).toEqual([5, 1, 8, 5]);
+    const seven = m4({ samples: values, times, startTime: 0, frequency: 1 }, { maxPoints: 7, start: 0, end: 10 });
+    expect(Array.from(seven.samples)).toEqual([5, 1, 8, 5]);
+    const two = m4({ samples: values, times, startTime: 0, frequency: 1 }, { maxPoints: 8, start: 0, end: 10 });
+    expect(Array.from(two.samples)).toEqual([5, 1, 7, 3, 2, 8, 5]);
+  });
+
+  it('when maxPoints is below 4 or not an integer, then m4 refuses it', () => {
+    expect(() => m4({ samples, startTime: 0, frequency }, { maxPoints: 3 })).toThrow(RangeError);
+    expect(() => m4({ samples, startTime: 0, frequency }, { maxPoints: 10.5 })).toThrow(RangeError);
+  });
+
+  it('when a series is downsampled, then it carries times, no gaps and its source rate', () => {
+    const series = downsampleSeries({ name: 'S', unit: 'u', frequency, dimension: 1, startTime: 2, samples }, { maxPoints: 40 });
+    expect(series.times?.length).toBe(series.samples.length);
+    expect(series.startTime).toBe(2);
+    expect(series.frequency).toBe(frequency);
+    expect(series.gaps).toBeUndefined();
+  });
+
+  it('when a raw series is downsampled, then the points are its converted values', () => {
+    const raw = { name: 'R', unit: 'u', frequency: 1, dimension: 1, startTime: 0, samples: Int16Array.from([10, 30, 20, 0, 50]), conversion: { numerator: 1, denominator: 10, offset: 1 } };
+    expect(Array.from(downsampleSeries(raw, { maxPoints: 4 }).samples)).toEqual([2, 1, 6]);
+  });
+});

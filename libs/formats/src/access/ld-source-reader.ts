@@ -1,0 +1,102 @@
+import { decodeHalf } from '../float16';
+import { CorruptDataFileError, InvalidSliceError, NotADataFileError } from '../errors';
+import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
+import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, type LdChannelBlock, type LdReadOptions, readChannelBlocks, readProperties } from '../ld/ld-reader';
+import { ldxBeaconTimes } from '../ld/ldx';
+import { boundariesFromBeaconPulses, boundariesFromLapCounter, lapsFromBoundaries } from '../model';
+import type { ByteSource } from '../source/byte-source';
+import { parseFromSource, SparseView } from '../source/sparse-view';
+import type { RandomAccessDataFile, SampleRange } from './random-access';
+import { channelFor } from './random-access';
+import { physicalChannel, type StoredChannel } from './stored-channel';
+
+/**
+ * MoTeC `.ld` over a ByteSource. Opening reads the header, event, venue and vehicle blocks and the channel list (one
+ * 64 KiB read for a usual file) and, without an .ldx, the lap channel; a channel read reads exactly the bytes of its
+ * sample range.
+ */
+export async function openLdSource(source: ByteSource, options: LdReadOptions = {}): Promise<RandomAccessDataFile> {
+  const view = new SparseView(source, LD_FORMAT);
+  const { properties, blocks } = await parseFromSource(view, (v) => {
+    if (v.length < 8 || v.u32(0) !== 0x40 || v.u16(4) !== 0) throw new NotADataFileError();
+    v.require(0, HEADER.size, 'header');
+    return { properties: readProperties(v), blocks: readChannelBlocks(v) };
+  });
+  const channels = ldChannelInfos(blocks);
+  const blockOf = new Map(channels.map((info, k) => [info.name, blocks[k]] as const));
+
+  const catalogue = { format: LD_FORMAT, channels } as const;
+  const readStored = async (name: string, range?: SampleRange): Promise<StoredChannel> => {
+    const info = channelFor(catalogue, name);
+    const block = blockOf.get(info.name) as LdChannelBlock;
+    const from = range?.from ?? 0;
+    const to = range?.to ?? block.sampleCount;
+    if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= block.sampleCount)) {
+      throw new InvalidSliceError(`sample range [${from}, ${to}) is outside 0..${block.sampleCount} of ${name}`);
+    }
+    return readBlockRange(source, block, info.name, from, to);
+  };
+
+  const duration = ldDuration(blocks);
+  let boundaries: number[] = [];
+  if (options.ldx !== undefined) boundaries = ldxBeaconTimes(options.ldx);
+  else {
+    const lapChannel = ldLapChannel(channels);
+    if (lapChannel) {
+      const data = physicalChannel(await readStored(lapChannel.name));
+      boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(data) : boundariesFromBeaconPulses(data);
+    }
+  }
+  return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries), channels, readStored };
+}
+
+/** Reads samples [from, to) of a block: one read of exactly those bytes (offsets were checked against the size at open). */
+async function readBlockRange(source: ByteSource, block: LdChannelBlock, name: string, from: number, to: number): Promise<StoredChannel> {
+  const type = block.type;
+  if (!type) throw new CorruptDataFileError(LD_FORMAT, `channel ${name} has no readable sample type`, block.offset); // channelFor refused it already
+  const width = SAMPLE_BYTES[type];
+  const n = to - from;
+  const bytes = n === 0 ? new Uint8Array(0) : await source.read(block.dataPtr + from * width, n * width);
+  // The source returns a fresh buffer starting at byte 0, so every typed array below is aligned.
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let samples: Int16Array | Int32Array | Float32Array;
+  switch (type) {
+    case 'int16':
+      samples = littleEndian(n, Int16Array, (i) => view.getInt16(i * 2, true), bytes);
+      break;
+    case 'int32':
+      samples = littleEndian(n, Int32Array, (i) => view.getInt32(i * 4, true), bytes);
+      break;
+    case 'float32':
+      samples = littleEndian(n, Float32Array, (i) => view.getFloat32(i * 4, true), bytes);
+      break;
+    case 'float16':
+      samples = decodeHalf(littleEndian(n, Uint16Array, (i) => view.getUint16(i * 2, true), bytes), new Float32Array(n));
+      break;
+  }
+  return {
+    name,
+    unit: block.unit,
+    frequency: block.frequency,
+    dimension: 1,
+    time: { kind: 'implicit', start: from / block.frequency, frequency: block.frequency },
+    samples,
+    conversion: { ...block.terms },
+  };
+}
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+type StoredView = Int16Array | Int32Array | Float32Array | Uint16Array;
+/** A typed-array view of the bytes read (no copy) on a little-endian host when aligned; a decoded copy otherwise. */
+function littleEndian<T extends StoredView>(
+  n: number,
+  ctor: { new (buffer: ArrayBuffer, offset: number, length: number): T; new (length: number): T; BYTES_PER_ELEMENT: number },
+  get: (i: number) => number,
+  bytes: Uint8Array,
+): T {
+  if (LITTLE_ENDIAN_HOST && bytes.byteOffset % ctor.BYTES_PER_ELEMENT === 0 && bytes.buffer instanceof ArrayBuffer) return new ctor(bytes.buffer, bytes.byteOffset, n);
+  const out = new ctor(n);
+  for (let i = 0; i < n; i++) out[i] = get(i);
+  return out;
+}
