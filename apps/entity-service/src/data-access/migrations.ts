@@ -63,4 +63,13 @@ export const entityMigrations: Migration[] = [
   },
   // Entity events written in the transaction of their write, published after it commits and then deleted.
   outboxMigration({ schema: ENTITY_SCHEMA, version: 3, name: 'event outbox' }),
+  {
+    version: 40,
+    name: 'attached file blob keys',
+    // An attached file's bytes live in the blob store (content-addressed `sha256/<hex>`), never in PostgreSQL.
+    sql: `
+      ALTER TABLE entity.attached_files ADD COLUMN blob_key text, ADD COLUMN blob_sha256 text;
+      CREATE INDEX attached_files_blob_key ON entity.attached_files (blob_key) WHERE blob_key IS NOT NULL;
+    `,
+  },
 ];
