@@ -25,7 +25,7 @@ describe('entity-service through the bus (in-process, real PostgreSQL)', () => {
       { caller, type: 'Championships', parentIds: {}, body: { ParameterUpdates: [{ Name: 'Name', Value: 'Component Cup' }] } },
       { headers: { requestId: 'req-component-1' } },
     );
-    expect(created.Parameters).toEqual({ Name: 'Component Cup' });
+    expect(created.Parameters).toEqual({ Name: 'Component Cup', Year: null, Description: null });
 
     const read = await stack.bus.requestEncoded(SERVICES.entity, ENTITY_COMMANDS.get, { caller, type: 'Championships', id: created.Id });
     expect(read.parse()).toMatchObject({ Id: created.Id, Parameters: { Name: 'Component Cup' } });

@@ -54,6 +54,6 @@ describe('gateway over HTTP, with entity-service in-process on the same bus', ()
     const { Id } = (await created.json()) as { Id: string };
     const read = await fetch(`${base}/Championships/${Id}`, { headers });
     expect(read.status).toBe(200);
-    expect(((await read.json()) as { Parameters: unknown }).Parameters).toEqual({ Name: 'Gateway Cup' });
+    expect(((await read.json()) as { Parameters: unknown }).Parameters).toEqual({ Name: 'Gateway Cup', Year: null, Description: null });
   });
 });
