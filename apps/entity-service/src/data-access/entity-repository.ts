@@ -132,6 +132,55 @@ export const entityRepository = {
     );
   },
 
+  /** Many rows in one statement (set-based: a collection update of 10,000 items is one round trip, not 10,000). */
+  async insertMany(q: Queryable, rows: EntityRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await q.query(
+      `INSERT INTO entity.entities (${COLUMNS})
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::integer[], $7::jsonb[], $8::timestamptz[], $9::timestamptz[])`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.account_id),
+        rows.map((r) => r.type),
+        rows.map((r) => r.parent_id),
+        rows.map((r) => r.parent2_id),
+        rows.map((r) => r.position),
+        rows.map((r) => JSON.stringify(r.parameters)),
+        rows.map((r) => r.created_at),
+        rows.map((r) => r.modified_at),
+      ],
+    );
+  },
+
+  /** Sets the parameters and modification time of many rows in one statement. */
+  async updateParametersMany(q: Queryable, changes: { id: string; parameters: Record<string, ParameterValue>; modifiedAt: Date }[]): Promise<void> {
+    if (changes.length === 0) return;
+    await q.query(
+      `UPDATE entity.entities e SET parameters = u.parameters, modified_at = u.modified_at
+       FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS u(id, parameters, modified_at) WHERE e.id = u.id`,
+      [changes.map((c) => c.id), changes.map((c) => JSON.stringify(c.parameters)), changes.map((c) => c.modifiedAt)],
+    );
+  },
+
+  async deleteMany(q: Queryable, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await q.query(`DELETE FROM entity.entities WHERE id = ANY($1::uuid[])`, [ids]);
+  },
+
+  /** The rows of `type` among `ids` in the account, locked for the transaction (a collection update's items). */
+  async findManyForUpdate(q: Queryable, accountId: string, type: string, ids: string[]): Promise<EntityRow[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2 AND type = $3 FOR UPDATE`, [ids, accountId, type]);
+    return rows;
+  },
+
+  /** Which of `ids` name an entity of `type` in the account. */
+  async existingIds(q: Queryable, accountId: string, type: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await q.query<{ id: string }>(`SELECT id::text AS id FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2 AND type = $3`, [ids, accountId, type]);
+    return new Set(rows.map((r) => r.id));
+  },
+
   async updateParameters(q: Queryable, id: string, parameters: Record<string, ParameterValue>, modifiedAt: Date): Promise<void> {
     await q.query(`UPDATE entity.entities SET parameters = $2, modified_at = $3 WHERE id = $1`, [id, JSON.stringify(parameters), modifiedAt]);
   },

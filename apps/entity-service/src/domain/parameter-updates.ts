@@ -41,14 +41,55 @@ export function applyUpdates(parameters: Record<string, ParameterValue>, updates
 
 /** A reference must name an entity of the referenced type in the caller's account. */
 export async function checkReferences(q: Queryable, accountId: string, updates: ConvertedUpdate[], path: string): Promise<void> {
+  checkKnownReferences(updates, path, await ExistingEntities.load(q, accountId, referencedEntities(updates)));
+}
+
+/** The entities (type plural, id) that reference updates name. */
+export function referencedEntities(updates: ConvertedUpdate[]): { type: string; id: string }[] {
+  const out: { type: string; id: string }[] = [];
+  for (const u of updates) {
+    const target = referenceTarget(u);
+    if (target && typeof u.value === 'string') out.push({ type: target.plural, id: u.value });
+  }
+  return out;
+}
+
+/** `checkReferences` against entities looked up beforehand (a collection update looks up all its items' at once). */
+export function checkKnownReferences(updates: ConvertedUpdate[], path: string, existing: ExistingEntities): void {
   const errors: FieldErrors = {};
   for (const u of updates) {
     if (u.def.type !== 'Reference' || typeof u.value !== 'string' || !u.def.references) continue;
-    const target = entityType(u.def.references);
-    if (!target || !(await repo.findById(q, accountId, target.plural, u.value)))
+    const target = referenceTarget(u);
+    if (!target || !existing.has(target.plural, u.value))
       errors[u.path ?? `${path}[${u.index}].Value`] = [`${u.def.name} references ${target?.name ?? u.def.references} ${u.value}, which was not found`];
   }
   if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
+}
+
+function referenceTarget(u: ConvertedUpdate): EntityTypeDef | undefined {
+  return u.def.type === 'Reference' && u.def.references ? entityType(u.def.references) : undefined;
+}
+
+/** Which of a set of (type, id) pairs exist in the account: one query per type. */
+export class ExistingEntities {
+  private constructor(private readonly ids: Map<string, Set<string>>) {}
+
+  static async load(q: Queryable, accountId: string, wanted: { type: string; id: string }[]): Promise<ExistingEntities> {
+    const byType = new Map<string, Set<string>>();
+    for (const { type, id } of wanted) byType.set(type, (byType.get(type) ?? new Set()).add(id));
+    const found = new Map<string, Set<string>>();
+    for (const [type, ids] of byType) found.set(type, await repo.existingIds(q, accountId, type, [...ids]));
+    return new ExistingEntities(found);
+  }
+
+  has(type: string, id: string): boolean {
+    return this.ids.get(type)?.has(id) ?? false;
+  }
+
+  /** An entity deleted earlier in the same write no longer counts. */
+  forget(type: string, id: string): void {
+    this.ids.get(type)?.delete(id);
+  }
 }
 
 /** The body had unknown properties: nothing is written, and the answer also names every unconvertible parameter. */
