@@ -1,12 +1,13 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { associationsOf, entityType, type CreateModel, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
-import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
+import { entityRepository as repo, type AssociationParameters, type Queryable } from '../data-access/entity-repository';
 import { convertUpdates, type ConvertedUpdate, type ParameterSet, type ParameterValue } from './parameters';
 import { loadParameterSets } from './parameter-sets';
 
 /**
  * `<X>AssociationsToAdd: [{ <X>Id }]` sets the `<X>Id` reference (Tyres, IssueListIssues and AssemblyIterations
- * carry ChampionshipId, EventId and CarId this way); `...ToRemove` clears it when it names the current one.
+ * carry ChampionshipId, EventId and CarId this way); `...ToRemove` clears it when it names the current one. An
+ * item's own ParameterUpdates are the association's (see associationParametersAfter).
  */
 export function associationUpdates(set: ParameterSet, body: Record<string, unknown>, current: Record<string, ParameterValue>): ConvertedUpdate[] {
   const errors: FieldErrors = {};
@@ -19,7 +20,6 @@ export function associationUpdates(set: ParameterSet, body: Record<string, unkno
     }
     if (action === 'add' && items.length > 1) errors[key] = [`holds one item: a ${set.type.name} has one ${model}`];
     for (const [i, item] of items.entries()) {
-      if (item.ParameterUpdates?.length) errors[`${key}[${i}].ParameterUpdates`] = ['association parameters are not stored; set them on the entity'];
       const idKey = Object.keys(item).find((k) => k.toLowerCase() === def.name.toLowerCase());
       const id = idKey ? String(item[idKey]).toLowerCase() : undefined;
       if (!id) errors[`${key}[${i}].${def.name}`] = ['is required'];
@@ -29,6 +29,32 @@ export function associationUpdates(set: ParameterSet, body: Record<string, unkno
   }
   if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
   return out;
+}
+
+/**
+ * The association parameters once the write is applied: an added item's ParameterUpdates are stored with its
+ * association as given (strings; null removes one), over those of the same association; an association's
+ * parameters go once its reference no longer names that entity (removed, or set to another).
+ */
+export function associationParametersAfter(set: ParameterSet, body: Record<string, unknown>, before: AssociationParameters, parameters: Record<string, ParameterValue>): AssociationParameters {
+  const after: AssociationParameters = { ...before };
+  for (const { model, action, items } of associationsOf(body)) {
+    const def = set.referenceByObjectName(model);
+    if (!def || action !== 'add') continue;
+    for (const item of items) {
+      const idKey = Object.keys(item).find((k) => k.toLowerCase() === def.name.toLowerCase());
+      const id = idKey ? String(item[idKey]).toLowerCase() : undefined;
+      if (!id || !item.ParameterUpdates?.length) continue;
+      const stored = { ...(after[def.name]?.Id === id ? after[def.name]?.Parameters : {}) };
+      for (const u of item.ParameterUpdates) {
+        if (u.Value === null) delete stored[u.Name];
+        else stored[u.Name] = u.Value;
+      }
+      after[def.name] = { Id: id, Parameters: stored };
+    }
+  }
+  for (const [name, association] of Object.entries(after)) if (parameters[name] !== association.Id || Object.keys(association.Parameters).length === 0) delete after[name];
+  return after;
 }
 
 /** Sets the converted values on `parameters`; null removes the parameter. */
