@@ -53,4 +53,51 @@ describe('association keys on create and update bodies (wire.md §3)', () => {
 
     expect((await admin.client.getAllTyres()).returnValue!.length).toBe(before);
   });
+
+  test('when an association item carries ParameterUpdates (the Python wrapper\'s shape), then they are stored with it and read back beside Parameters', async () => {
+    const championship = (await admin.client.addChampionship(name('GTWC'))).returnValue!;
+    const created = await admin.client.addTyre({
+      CopyFromLast: true,
+      CopyAll: true,
+      Index: 0,
+      ParameterUpdates: [{ Name: 'Name', Value: 'Test Tyre' }],
+      ChampionshipAssociationsToAdd: [{ ChampionshipId: championship.Id, ParameterUpdates: [{ Name: 'Name', Value: 'Test Championship Association Name' }] }],
+    });
+    expect(created.statusCode).toBe(201);
+    const tyre = created.returnValue!;
+    const association = [{ ChampionshipId: championship.Id, Parameters: { Name: 'Test Championship Association Name' } }];
+    expect(tyre['ChampionshipAssociations']).toEqual(association);
+    expect(tyre.Parameters['ChampionshipId']).toBe(championship.Id);
+    expect(tyre.Parameters['Name']).toBe('Test Tyre');
+
+    expect((await admin.client.getTyreById(tyre.Id)).returnValue?.['ChampionshipAssociations']).toEqual(association);
+    expect((await admin.client.getTyreById(tyre.Id, ['ChampionshipId'])).returnValue?.['ChampionshipAssociations']).toEqual(association);
+    // A read that leaves the association out leaves its parameters out too.
+    expect((await admin.client.getTyreById(tyre.Id, ['Name'])).returnValue).not.toHaveProperty('ChampionshipAssociations');
+    const found = await admin.client.searchForTyres({ AssociatedModelSearchMode: 1, ChampionshipId: championship.Id });
+    expect(found.returnValue?.map((t) => t['ChampionshipAssociations'])).toEqual([association]);
+  });
+
+  test('when an update adds to the same association, then its parameters merge (null removes one); when it is removed or replaced, then they go with it', async () => {
+    const first = (await admin.client.addChampionship(name('ELMS'))).returnValue!;
+    const second = (await admin.client.addChampionship(name('WEC'))).returnValue!;
+    const tyre = (await admin.client.addTyre({ ...name('Set 2'), ChampionshipAssociationsToAdd: [{ ChampionshipId: first.Id, ParameterUpdates: [{ Name: 'Name', Value: 'Allocation' }, { Name: 'Note', Value: 'spare' }] }] })).returnValue!;
+
+    const merged = await admin.client.updateTyre(tyre.Id, { ChampionshipAssociationsToAdd: [{ ChampionshipId: first.Id, ParameterUpdates: [{ Name: 'Count', Value: '4' }, { Name: 'Note', Value: null }] }] } as never);
+    expect(merged.statusCode).toBe(200);
+    expect(merged.returnValue?.['ChampionshipAssociations']).toEqual([{ ChampionshipId: first.Id, Parameters: { Name: 'Allocation', Count: '4' } }]);
+
+    const replaced = await admin.client.updateTyre(tyre.Id, { ChampionshipAssociationsToAdd: [{ ChampionshipId: second.Id }] } as never);
+    expect(replaced.returnValue?.Parameters['ChampionshipId']).toBe(second.Id);
+    expect(replaced.returnValue).not.toHaveProperty('ChampionshipAssociations');
+
+    await admin.client.updateTyre(tyre.Id, { ChampionshipAssociationsToAdd: [{ ChampionshipId: second.Id, ParameterUpdates: [{ Name: 'Name', Value: 'Race' }] }] } as never);
+    const removed = await admin.client.updateTyre(tyre.Id, { ChampionshipAssociationsToRemove: [{ ChampionshipId: second.Id }] } as never);
+    expect(removed.returnValue?.Parameters['ChampionshipId']).toBeNull();
+    expect(removed.returnValue).not.toHaveProperty('ChampionshipAssociations');
+    // Adding the association again starts from no parameters.
+    const again = await admin.client.updateTyre(tyre.Id, { ChampionshipAssociationsToAdd: [{ ChampionshipId: second.Id }] } as never);
+    expect(again.returnValue).not.toHaveProperty('ChampionshipAssociations');
+  });
 });
+

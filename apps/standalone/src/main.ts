@@ -17,6 +17,10 @@ const Config = BusSettings.extend({
   PORT: intVar(8080),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /** Embedded database: how long a statement waits for the single session before it is refused (a 503 with Retry-After). */
+  EMBEDDED_DB_WAIT_MS: intVar(5000),
+  /** Embedded database: its local port (0: a free one), e.g. to look inside with psql. */
+  EMBEDDED_DB_PORT: intVar(0),
   REDIS_URL: z.string().optional(),
 });
 
@@ -30,7 +34,7 @@ export async function main(): Promise<void> {
   let databaseUrl = config.DATABASE_URL;
   let embeddedPg: { stop(): Promise<void> } | undefined;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg') });
+    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), port: config.EMBEDDED_DB_PORT, sessionWaitTimeoutMs: config.EMBEDDED_DB_WAIT_MS });
     databaseUrl = pg.url;
     embeddedPg = pg;
     logger.info({ url: pg.url }, 'embedded PostgreSQL (PGlite) serving');

@@ -124,3 +124,65 @@ describe('startEmbeddedPostgres', () => {
     expect(rows).toEqual([{ v: 'persisted' }]);
   });
 });
+
+describe('startEmbeddedPostgres with sessionWaitTimeoutMs', () => {
+  let dataDir: string;
+  let server: EmbeddedPostgres;
+  const clients: pg.Client[] = [];
+  const pools: pg.Pool[] = [];
+  const client = async () => {
+    const c = new pg.Client({ connectionString: server.url });
+    c.on('error', () => undefined);
+    clients.push(c);
+    await c.connect();
+    return c;
+  };
+  const pool = () => {
+    const p = createPool({ url: server.url, applicationName: 'embedded-test', logger, max: 2 });
+    pools.push(p);
+    return p;
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'pitwall-pg-'));
+    server = await startEmbeddedPostgres({ dataDir, logger, sessionWaitTimeoutMs: 200 });
+    await (await client()).query('CREATE TABLE public.waited (n int)');
+  });
+  afterAll(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.end().catch(() => undefined)));
+    await Promise.all(pools.splice(0).map((p) => p.end()));
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('when another connection holds a transaction past the bound, then statements, transactions and new connections are refused with 57P03 and work once it ends', async () => {
+    const waiting = await client();
+    const warm = pool();
+    await warm.query('SELECT 1');
+    const holder = await client();
+    await holder.query('BEGIN');
+    await holder.query('INSERT INTO public.waited VALUES (1)');
+
+    await expect(waiting.query('SELECT count(*) FROM public.waited')).rejects.toMatchObject({ code: '57P03' });
+    await expect(withTransaction(warm, (c) => c.query('INSERT INTO public.waited VALUES (2)'))).rejects.toMatchObject({ code: '57P03' });
+    await expect(pool().query('SELECT 1')).rejects.toMatchObject({ code: '57P03' });
+    // The holder's transaction was never joined nor disturbed.
+    expect((await holder.query('SELECT count(*)::int AS n FROM public.waited')).rows[0].n).toBe(1);
+    await holder.query('COMMIT');
+
+    expect((await waiting.query('SELECT count(*)::int AS n FROM public.waited')).rows[0].n).toBe(1);
+    await withTransaction(warm, (c) => c.query('INSERT INTO public.waited VALUES (2)'));
+    expect((await pool().query('SELECT array_agg(n ORDER BY n) AS ns FROM public.waited')).rows[0].ns).toEqual([1, 2]);
+  });
+
+  test('when a client that holds no transaction sends ROLLBACK, then it is answered and the session stays free', async () => {
+    const c = await client();
+    await c.query('ROLLBACK');
+    const holder = await client();
+    await holder.query('BEGIN');
+    // Answered while another transaction holds the session: a ROLLBACK outside a transaction has nothing to undo.
+    await c.query('ROLLBACK');
+    await holder.query('ROLLBACK');
+    expect((await c.query('SELECT 1 AS one')).rows[0].one).toBe(1);
+  });
+});

@@ -9,6 +9,8 @@ export interface AppErrorOptions {
   errors?: FieldErrors;
   cause?: unknown;
   title?: string;
+  /** Seconds after which a retry may succeed: sent as `Retry-After` (a 503 while a resource is busy). */
+  retryAfterSeconds?: number;
 }
 
 /** The one error type every layer throws; the central handlers map it to problem+json. */
@@ -17,6 +19,7 @@ export class AppError extends Error {
   readonly catastrophic: boolean;
   readonly errors?: FieldErrors;
   readonly title: string;
+  readonly retryAfterSeconds?: number;
 
   constructor(status: number, detail: string, options: AppErrorOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
@@ -25,6 +28,7 @@ export class AppError extends Error {
     this.catastrophic = options.catastrophic ?? false;
     this.errors = options.errors;
     this.title = options.title ?? STATUS_CODES[status] ?? 'Error';
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   static badRequest(detail: string, errors?: FieldErrors): AppError {
@@ -45,6 +49,10 @@ export class AppError extends Error {
   static unavailable(detail: string, cause?: unknown): AppError {
     return new AppError(503, detail, { cause });
   }
+  /** The database could not be had in time (a long transaction holds it): retry after `retryAfterSeconds`. */
+  static busy(detail: string, retryAfterSeconds: number, cause?: unknown): AppError {
+    return new AppError(503, detail, { cause, retryAfterSeconds });
+  }
   static timeout(detail: string): AppError {
     return new AppError(504, detail);
   }
@@ -54,6 +62,7 @@ export class AppError extends Error {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isSerializedAppError(err)) return fromSerialized(err);
+  if (isDatabaseBusy(err)) return AppError.busy('The database is busy with other work; retry shortly', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   return new AppError(500, 'An unexpected error occurred', { catastrophic: true, cause: err });
 }
 
@@ -63,18 +72,33 @@ export interface SerializedAppError {
   title: string;
   detail: string;
   errors?: FieldErrors;
+  retryAfterSeconds?: number;
 }
 
 export function serializeAppError(err: AppError): SerializedAppError {
   const out: SerializedAppError = { status: err.status, title: err.title, detail: err.status >= 500 && err.catastrophic ? 'An unexpected error occurred' : err.message };
   if (err.errors) out.errors = err.errors;
+  if (err.retryAfterSeconds !== undefined) out.retryAfterSeconds = err.retryAfterSeconds;
   return out;
 }
 
 export function fromSerialized(s: SerializedAppError): AppError {
-  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title });
+  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title, retryAfterSeconds: s.retryAfterSeconds });
 }
 
 function isSerializedAppError(v: unknown): v is SerializedAppError {
   return typeof v === 'object' && v !== null && typeof (v as SerializedAppError).status === 'number' && typeof (v as SerializedAppError).detail === 'string' && !(v instanceof Error);
+}
+
+const DATABASE_BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * PostgreSQL could not take the statement now, which a retry may not meet: SQLSTATE 57P03 cannot_connect_now (also
+ * what the embedded server answers when its single session stays held past its bound), 53300 too_many_connections,
+ * or node-postgres' pool giving up waiting for a connection.
+ */
+function isDatabaseBusy(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === '57P03' || code === '53300' || err.message === 'timeout exceeded when trying to connect';
 }

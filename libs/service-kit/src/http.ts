@@ -43,6 +43,7 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (appError.status === 401) res.setHeader('WWW-Authenticate', 'ApiKey');
+    if (appError.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
     res.status(appError.status).type('application/problem+json').send(JSON.stringify(toProblem(appError, req.originalUrl, req.requestId ?? '')));
   };
 }

@@ -14,4 +14,20 @@ describe('AppError', () => {
     expect(restored).toBeInstanceOf(AppError);
     expect(restored).toMatchObject({ status: 400, title: 'Bad Request', message: 'bad', errors: original.errors });
   });
+
+  test('when a 503 says when to retry, then Retry-After survives serialization', () => {
+    const restored = fromSerialized(JSON.parse(JSON.stringify(serializeAppError(AppError.busy('busy', 2)))));
+    expect(restored).toMatchObject({ status: 503, message: 'busy', retryAfterSeconds: 2 });
+  });
+
+  test('when the database cannot take a statement now, then it is a 503 with a Retry-After, not a 500', () => {
+    const refused = Object.assign(new Error('the embedded database is busy'), { code: '57P03' });
+    const full = Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+    for (const err of [refused, full, new Error('timeout exceeded when trying to connect')]) {
+      const appError = toAppError(err);
+      expect(appError).toMatchObject({ status: 503, catastrophic: false, retryAfterSeconds: 1 });
+      expect(toProblem(appError, '/x', 't').detail).toBe('The database is busy with other work; retry shortly');
+    }
+    expect(toAppError(Object.assign(new Error('syntax error'), { code: '42601' })).status).toBe(500);
+  });
 });

@@ -64,6 +64,13 @@ export const entityMigrations: Migration[] = [
   // Entity events written in the transaction of their write, published after it commits and then deleted.
   outboxMigration({ schema: ENTITY_SCHEMA, version: 3, name: 'event outbox' }),
   {
+    version: 20,
+    name: 'association parameters',
+    // `<X>AssociationsToAdd` items may carry ParameterUpdates: kept per association (reference parameter name →
+    // the entity it names and the parameters given with it), beside the entity's own parameters.
+    sql: `ALTER TABLE entity.entities ADD COLUMN association_parameters jsonb NOT NULL DEFAULT '{}'::jsonb;`,
+  },
+  {
     version: 40,
     name: 'attached file blob keys',
     // An attached file's bytes live in the blob store (content-addressed `sha256/<hex>`), never in PostgreSQL.

@@ -25,14 +25,17 @@ export async function copyDescendants(q: Queryable, accountId: string, fromId: s
   const idMap = new Map([[fromId, toId], ...rows.map((d) => [d.id, randomUUID()] as [string, string])]);
   const remap = (id: string | null) => (id !== null && idMap.has(id) ? (idMap.get(id) as string) : id);
   const events: EntityChangedEvent[] = [];
+  const copies: EntityRow[] = [];
   for (const d of rows) {
     // References into the copied subtree (a run sheet's SetupId when the event is copied) follow the copy.
     const parameters = Object.fromEntries(Object.entries(d.parameters).map(([k, v]) => [k, typeof v === 'string' ? remap(v) : v]));
     const row: EntityRow = { ...d, id: idMap.get(d.id) as string, parent_id: remap(d.parent_id), parent2_id: remap(d.parent2_id), parameters, created_at: now, modified_at: now };
-    await repo.insert(q, row);
+    copies.push(row);
     const type = entityType(row.type);
     if (type) events.push(entityChanged('created', row, type, Object.keys(row.parameters)));
   }
+  // Parents come before children in `rows`, and one statement inserts them all, so every parent link holds.
+  await repo.insertMany(q, copies);
   // The attached files of the source and of every copied descendant go with the copy.
   await repo.copyAttachedFiles(q, accountId, [...idMap], now);
   return events;

@@ -5,7 +5,7 @@ import { entityRepository as repo, type EntityRow } from '../data-access/entity-
 import { copyDescendants, copySource } from './copy-entity';
 import { entityChanged } from './entity-events';
 import { assertWriter, knownType } from './entity-type';
-import { applyUpdates, associationUpdates, checkReferences, rejectWithParameterErrors } from './parameter-updates';
+import { applyUpdates, associationParametersAfter, associationUpdates, checkReferences, rejectWithParameterErrors } from './parameter-updates';
 import { convertUpdates, type ParameterValue } from './parameters';
 import { loadParameterSets } from './parameter-sets';
 import { checkEventCarEntry, resolveParents } from './parents';
@@ -35,12 +35,13 @@ export async function createEntity(ctx: StoreContext, caller: CallerContext, typ
     const parameters: Record<string, ParameterValue> = { ...(source?.parameters ?? {}) };
     const updates = [...convertUpdates(set, body.ParameterUpdates), ...associationUpdates(set, body, parameters)];
     applyUpdates(parameters, updates);
+    const associationParameters = associationParametersAfter(set, body, source?.association_parameters ?? {}, parameters);
     await beforeWrite(q, caller.accountId, { type, parameters, parents, updates, existing: null });
     await checkReferences(q, caller.accountId, updates, 'ParameterUpdates');
 
     const position = await insertPosition(q, caller.accountId, type, parents, body.Index ?? null);
     const now = new Date();
-    const row: EntityRow = { id: randomUUID(), account_id: caller.accountId, type: type.plural, ...parents, position, parameters, created_at: now, modified_at: now };
+    const row: EntityRow = { id: randomUUID(), account_id: caller.accountId, type: type.plural, ...parents, position, parameters, association_parameters: associationParameters, created_at: now, modified_at: now };
     await repo.insert(q, row);
     events.push(entityChanged('created', row, type, Object.keys(parameters)));
 

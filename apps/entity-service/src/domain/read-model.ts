@@ -73,6 +73,11 @@ function renderOne(
     parameters[objectName] = references.get(objectName)?.get(id) ?? { Id: id, Parameters: {} };
   }
   const out: EntityJson = { Id: row.id, Parameters: parameters };
+  // An association's parameters are read with the association: `ChampionshipAssociations: [{ ChampionshipId, Parameters }]`
+  // beside Parameters, when the read includes the reference and its association was given parameters.
+  for (const [name, association] of Object.entries(row.association_parameters ?? {})) {
+    if (parameters[name] === association.Id) out[`${name.slice(0, -2)}Associations`] = [{ [name]: association.Id, Parameters: association.Parameters }];
+  }
   const names = projection.all && !projection.nested ? collectionNamesOf(projection.type) : [...projection.collections.keys(), ...(projection.attachedFiles ? ['AttachedFiles'] : [])];
   for (const name of names) {
     if (name === 'AttachedFiles') out[name] = files ? (files.get(row.id) ?? []).map((f) => renderAttachedFile(f, projection.attachedFiles)) : [];

@@ -3,7 +3,7 @@ import type { CallerContext, EntityChangedEvent, EntityJson, UpdateModel } from 
 import { entityRepository as repo } from '../data-access/entity-repository';
 import { changedNames, entityChanged } from './entity-events';
 import { assertWriter, knownType, notFound } from './entity-type';
-import { applyUpdates, associationUpdates, checkReferences, rejectWithParameterErrors } from './parameter-updates';
+import { applyUpdates, associationParametersAfter, associationUpdates, checkReferences, rejectWithParameterErrors } from './parameter-updates';
 import { convertUpdates } from './parameters';
 import { loadParameterSets } from './parameter-sets';
 import { parseProjection } from './projection';
@@ -35,6 +35,7 @@ export async function updateEntity(ctx: StoreContext, caller: CallerContext, typ
     const parameters = { ...row.parameters };
     const updates = [...convertUpdates(set, body.ParameterUpdates), ...associationUpdates(set, body, parameters)];
     applyUpdates(parameters, updates);
+    const associationParameters = associationParametersAfter(set, body, row.association_parameters ?? {}, parameters);
     const parents = { parent_id: row.parent_id, parent2_id: row.parent2_id };
     await beforeWrite(q, caller.accountId, { type, parameters, parents, updates, existing: row });
     await checkReferences(q, caller.accountId, updates, 'ParameterUpdates');
@@ -43,8 +44,8 @@ export async function updateEntity(ctx: StoreContext, caller: CallerContext, typ
     for (const [name, items] of Object.entries(body.CollectionUpdateModels ?? {})) {
       events.push(...(await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt)));
     }
-    await repo.updateParameters(q, row.id, parameters, modifiedAt);
-    const updated = { ...row, parameters, modified_at: modifiedAt };
+    await repo.updateParameters(q, row.id, parameters, modifiedAt, associationParameters);
+    const updated = { ...row, parameters, association_parameters: associationParameters, modified_at: modifiedAt };
     events.unshift(entityChanged('updated', updated, type, changedNames(row.parameters, parameters)));
     const [entity] = await renderRows(q, caller.accountId, [updated], parseProjection(type, undefined, sets), sets);
     return { result: entityReply(entity as EntityJson, modifiedAt), events };

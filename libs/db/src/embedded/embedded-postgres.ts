@@ -13,6 +13,8 @@ export interface EmbeddedPostgresOptions {
   logger?: Logger;
   /** See SerialisingServerOptions (default 30 s). */
   idleInTransactionTimeoutMs?: number;
+  /** See SerialisingServerOptions (default: wait as long as it takes). */
+  sessionWaitTimeoutMs?: number;
 }
 
 export interface EmbeddedPostgres {
@@ -34,7 +36,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const logger = options.logger ?? createLogger('embedded-postgres');
   const host = options.host ?? '127.0.0.1';
   const db = await PGlite.create(dataDir);
-  const server = new SerialisingPgliteServer({ db, host, port: options.port ?? 0, logger, idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 30_000 });
+  const server = new SerialisingPgliteServer({ db, host, port: options.port ?? 0, logger, idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 30_000, sessionWaitTimeoutMs: options.sessionWaitTimeoutMs });
   let port: number;
   try {
     port = await server.start();

@@ -7,6 +7,10 @@ const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+/** ReadyForQuery, idle (not in a transaction). */
+const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+/** SQLSTATE cannot_connect_now: the client maps it to "busy, retry later" (a 503 with Retry-After). */
+const BUSY_SQLSTATE = '57P03';
 
 /** Hands the single PGlite session to one connection at a time, first come first served. */
 class SessionLock {
@@ -19,6 +23,27 @@ class SessionLock {
       return Promise.resolve();
     }
     return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Like acquire, but gives up after `timeoutMs` (false: not acquired, and no longer waiting). */
+  tryAcquire(timeoutMs: number | undefined): Promise<boolean> {
+    if (timeoutMs === undefined) return this.acquire().then(() => true);
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const waiter = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
   }
 
   release(): void {
@@ -35,6 +60,12 @@ export interface SerialisingServerOptions {
   logger: Logger;
   /** A connection idle inside an open transaction this long is closed (its transaction rolled back), so one stuck client cannot block every other. */
   idleInTransactionTimeoutMs: number;
+  /**
+   * A connection's statement that waits this long for the session (another connection's transaction holds it) is
+   * refused with SQLSTATE 57P03 instead of waiting on; the client sees "busy, retry" rather than hanging. Default:
+   * wait as long as it takes.
+   */
+  sessionWaitTimeoutMs?: number;
 }
 
 /**
@@ -176,7 +207,9 @@ class Connection {
     this.unit = [];
     this.clearIdleTimer();
     if (!this.holdsLock) {
-      await this.lock.acquire();
+      // Not holding the session means not in a transaction: a ROLLBACK then has nothing to undo and needs no wait.
+      if (isRollback(unit)) return void this.socket.write(Buffer.concat([commandComplete('ROLLBACK'), READY_IDLE]));
+      if (!(await this.lock.tryAcquire(this.options.sessionWaitTimeoutMs))) return this.refuseBusy(unit, midUnit);
       this.holdsLock = true;
     }
     if (this.closing) return this.releaseSession();
@@ -194,6 +227,20 @@ class Connection {
     }
     this.holdsLock = false;
     this.lock.release();
+  }
+
+  /** The session stayed held past the bound: the unit is answered with an error and never runs. */
+  private refuseBusy(unit: Buffer[], midUnit: boolean): void {
+    this.options.logger.warn({ waitedMs: this.options.sessionWaitTimeoutMs }, 'embedded postgres: session busy; statement refused');
+    const startup = unit[0]?.[0] === 0;
+    const message = 'the embedded database is busy with another transaction; retry shortly';
+    if (startup || midUnit) {
+      // Before startup, and mid-way through an extended-protocol exchange, there is no clean point to resume at.
+      if (this.socket.writable) this.socket.write(errorResponse('FATAL', message));
+      void this.close();
+      return;
+    }
+    if (this.socket.writable) this.socket.write(Buffer.concat([errorResponse('ERROR', message), READY_IDLE]));
   }
 
   private startIdleTimer(): void {
@@ -236,4 +283,27 @@ class Connection {
       this.lock.release();
     }
   }
+}
+
+/** A simple-protocol unit that is just ROLLBACK (what a pg client sends after a failed BEGIN or statement). */
+function isRollback(unit: Buffer[]): boolean {
+  const [message] = unit;
+  if (unit.length !== 1 || !message || message[0] !== 0x51) return false;
+  return /^\s*rollback\s*;?\s*$/i.test(message.subarray(5, message.length - 1).toString('utf8'));
+}
+
+function commandComplete(tag: string): Buffer {
+  return typedMessage(0x43, Buffer.from(`${tag}\0`, 'utf8'));
+}
+
+function errorResponse(severity: 'ERROR' | 'FATAL', message: string): Buffer {
+  const field = (code: string, value: string) => Buffer.from(`${code}${value}\0`, 'utf8');
+  return typedMessage(0x45, Buffer.concat([field('S', severity), field('V', severity), field('C', BUSY_SQLSTATE), field('M', message), Buffer.from([0])]));
+}
+
+function typedMessage(type: number, body: Buffer): Buffer {
+  const header = Buffer.alloc(5);
+  header[0] = type;
+  header.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([header, body]);
 }

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import pino from 'pino';
+import { createPool, migrate } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createOutbox, type PublishMessage } from '@pitwall/messaging';
+import type { CallerContext, CollectionItemUpdate, EntityChangedEvent } from '@pitwall/contracts';
+import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { EntityStore } from '../../src/domain/entity-store';
+
+// A collection update is written set-based: its statement count must not grow with its items.
+const silent = pino({ level: 'silent' });
+let db: TestDatabase;
+let pool: pg.Pool;
+let statements = 0;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
+  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
+  countStatements(pool);
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+/** Counts every statement a client of the pool sends (pool.query lends itself a client through connect's callback form). */
+function countStatements(p: pg.Pool): void {
+  const counted = new WeakSet<pg.PoolClient>();
+  const track = (client: pg.PoolClient | undefined): void => {
+    if (!client || counted.has(client)) return;
+    counted.add(client);
+    const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      statements++;
+      return original(...args);
+    };
+  };
+  const connect = p.connect.bind(p) as (callback?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => Promise<pg.PoolClient> | undefined;
+  (p as { connect: unknown }).connect = (callback?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => {
+    if (callback) return connect((err, client, done) => (track(client), callback(err, client, done)));
+    return (connect() as Promise<pg.PoolClient>).then((client) => (track(client), client));
+  };
+}
+
+/** A run sheet with `laps` laps (Lap 0 … Lap n-1), inserted in bulk. */
+async function seedRunSheet(accountId: string, laps: number): Promise<{ runSheetId: string; lapIds: string[] }> {
+  const runSheetId = randomUUID();
+  await pool.query(
+    `INSERT INTO entity.entities (id, account_id, type, position, parameters, created_at, modified_at) VALUES ($1, $2, 'RunSheets', 0, '{"Name":"Run 1"}', now(), now())`,
+    [runSheetId, accountId],
+  );
+  const { rows } = await pool.query<{ id: string }>(
+    `INSERT INTO entity.entities (id, account_id, type, parent_id, position, parameters, created_at, modified_at)
+     SELECT gen_random_uuid(), $2, 'Laps', $1, n, jsonb_build_object('Name', 'Lap ' || n, 'StintLapNumber', n), now(), now()
+     FROM generate_series(0, $3 - 1) AS n ORDER BY n RETURNING id::text`,
+    [runSheetId, accountId, laps],
+  );
+  return { runSheetId, lapIds: rows.map((r) => r.id) };
+}
+
+function storeRecording(): { store: EntityStore; published: EntityChangedEvent[] } {
+  const published: EntityChangedEvent[] = [];
+  const publish: PublishMessage<EntityChangedEvent> = async (_key, event) => void published.push(event);
+  return { store: new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish, logger: silent })), published };
+}
+
+/** `added` new laps after the seeded ones, then a change to every seeded lap but the first, which is deleted. */
+function lapItems(lapIds: string[], added: number): CollectionItemUpdate[] {
+  const [first, ...rest] = lapIds as [string, ...string[]];
+  return [
+    { Id: first, Delete: true },
+    ...rest.map((Id, i) => ({ Id, ParameterUpdates: [{ Name: 'LapTime', Value: String(90 + i / 100) }] })),
+    ...Array.from({ length: added }, (_, i) => ({ ParameterUpdates: [{ Name: 'Name', Value: `New ${i}` }, { Name: 'StintLapNumber', Value: String(lapIds.length + i) }] })),
+  ];
+}
+
+async function lapsOf(accountId: string, runSheetId: string): Promise<{ id: string; name: string; lapTime: number | null; position: number }[]> {
+  const { rows } = await pool.query<{ id: string; name: string; lap_time: number | null; position: number }>(
+    `SELECT id::text, parameters->>'Name' AS name, (parameters->>'LapTime')::float8 AS lap_time, position FROM entity.entities
+     WHERE account_id = $1 AND type = 'Laps' AND parent_id = $2 ORDER BY position`,
+    [accountId, runSheetId],
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, lapTime: r.lap_time, position: r.position }));
+}
+
+const newCaller = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'editor' });
+
+describe('EntityStore.update RunSheets with CollectionUpdateModels.Laps', () => {
+  test('when 2,000 laps are added, changed and deleted, then it takes as many statements as 20, and each lap has its event in item order', async () => {
+    const { store, published } = storeRecording();
+    const caller = newCaller();
+    const small = await seedRunSheet(caller.accountId, 10);
+    statements = 0;
+    await store.update(caller, 'RunSheets', small.runSheetId, { CollectionUpdateModels: { Laps: lapItems(small.lapIds, 10) } });
+    const smallStatements = statements;
+
+    const large = await seedRunSheet(caller.accountId, 1000);
+    published.length = 0;
+    statements = 0;
+    await store.update(caller, 'RunSheets', large.runSheetId, { CollectionUpdateModels: { Laps: lapItems(large.lapIds, 1000) } });
+
+    expect(statements).toBe(smallStatements);
+    const laps = await lapsOf(caller.accountId, large.runSheetId);
+    expect(laps).toHaveLength(1999);
+    expect(laps.map((l) => l.name)).toEqual([...large.lapIds.slice(1).map((_, i) => `Lap ${i + 1}`), ...Array.from({ length: 1000 }, (_, i) => `New ${i}`)]);
+    expect(laps[0]?.lapTime).toBe(90);
+    expect(laps[998]?.lapTime).toBe(99.98);
+    // New laps are appended after the highest position, in item order.
+    expect(laps.slice(999).map((l) => l.position)).toEqual(Array.from({ length: 1000 }, (_, i) => 1000 + i));
+
+    // The run sheet's event first, then one per item in item order.
+    expect(published).toHaveLength(2001);
+    expect(published[0]).toMatchObject({ action: 'updated', entityType: 'RunSheet', entityId: large.runSheetId });
+    expect(published[1]).toMatchObject({ action: 'deleted', entityType: 'Lap', entityId: large.lapIds[0] });
+    expect(published.slice(2, 1001).map((e) => [e.action, e.entityId])).toEqual(large.lapIds.slice(1).map((id) => ['updated', id]));
+    expect(published.slice(1001).map((e) => e.action)).toEqual(Array(1000).fill('created'));
+    expect(published.slice(1001).map((e) => e.entityId)).toEqual(laps.slice(999).map((l) => l.id));
+    expect(published[2]?.changedParameters).toEqual(['LapTime']);
+  });
+
+  test('when the same lap is changed twice in one update, then the second change builds on the first', async () => {
+    const { store, published } = storeRecording();
+    const caller = newCaller();
+    const { runSheetId, lapIds } = await seedRunSheet(caller.accountId, 1);
+    const lap = lapIds[0] as string;
+    await store.update(caller, 'RunSheets', runSheetId, {
+      CollectionUpdateModels: { Laps: [{ Id: lap, ParameterUpdates: [{ Name: 'LapTime', Value: '91' }] }, { Id: lap, ParameterUpdates: [{ Name: 'Name', Value: 'Out lap' }] }] },
+    });
+    expect(await lapsOf(caller.accountId, runSheetId)).toEqual([{ id: lap, name: 'Out lap', lapTime: 91, position: 0 }]);
+    expect(published.slice(1).map((e) => e.changedParameters)).toEqual([['LapTime'], ['Name']]);
+  });
+
+  test('when an item after many good ones is bad, then it is a 400 naming that item and nothing is written', async () => {
+    const { store, published } = storeRecording();
+    const caller = newCaller();
+    const { runSheetId, lapIds } = await seedRunSheet(caller.accountId, 3);
+    const items: CollectionItemUpdate[] = [
+      ...lapItems(lapIds, 500),
+      { Id: randomUUID(), ParameterUpdates: [{ Name: 'LapTime', Value: '90' }] },
+      { ParameterUpdates: [{ Name: 'LapTime', Value: 'fast' }] },
+    ];
+    await expect(store.update(caller, 'RunSheets', runSheetId, { CollectionUpdateModels: { Laps: items } })).rejects.toMatchObject({
+      status: 400,
+      errors: { 'CollectionUpdateModels.Laps[503].Id': expect.any(Array) },
+    });
+    expect(await lapsOf(caller.accountId, runSheetId)).toEqual(lapIds.map((id, i) => ({ id, name: `Lap ${i}`, lapTime: null, position: i })));
+    expect(published).toEqual([]);
+  });
+});

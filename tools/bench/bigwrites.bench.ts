@@ -1,0 +1,84 @@
+// Issue 9 item 8: big writes through the gateway on the real stack (five apps as separate processes).
+// (a) one PUT /RunSheets/{id} whose CollectionUpdateModels adds 10,000 laps (floor: under 2 s);
+// (b) one PUT adding 300 laps (StintLapNumber and LapTime each) to a run sheet;
+// (c) for scale, the same 300 laps added one POST /Laps at a time, 8 in flight, as a client without collection updates would.
+// Each PUT is timed on a fresh run sheet, BENCH_REPEAT times (default 3), and the median is reported. The answer comes after
+// the commit and after the write's events (one per lap) were published, as for every write.
+import { startBenchStack, inParallel, type BenchStack } from './stack-fixture';
+
+const BIG = 10_000;
+const RUN = 300;
+const REPEAT = Number(process.env['BENCH_REPEAT'] ?? 3);
+const FLOOR_BIG_MS = 2000;
+
+async function newRunSheet(stack: BenchStack, ctx: { sessionId: string; carId: string }, n: number): Promise<string> {
+  return stack.create('RunSheets', { sessionId: ctx.sessionId, carId: ctx.carId }, { Name: `Run ${n}` });
+}
+
+async function timedPut(stack: BenchStack, runSheetId: string, items: unknown[]): Promise<number> {
+  const started = performance.now();
+  const res = await stack.send('PUT', `/RunSheets/${runSheetId}`, { CollectionUpdateModels: { Laps: items } });
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`PUT answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return ms;
+}
+
+async function lapCount(stack: BenchStack, runSheetId: string): Promise<number> {
+  const res = await stack.send('GET', `/Laps?runSheetId=${runSheetId}&parametersToInclude=StintLapNumber`);
+  return (res.body as unknown[]).length;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const lapItem = (n: number, withTime: boolean) => ({
+  ParameterUpdates: [{ Name: 'StintLapNumber', Value: String(n) }, ...(withTime ? [{ Name: 'LapTime', Value: (100 + (n % 7) * 0.137).toFixed(3) }] : [])],
+});
+
+async function main(): Promise<void> {
+  const stack = await startBenchStack();
+  try {
+    const championshipId = await stack.create('Championships', {}, { Name: 'Bench championship' });
+    const eventId = await stack.create('Events', { championshipId }, { Name: 'Monza' });
+    const carId = await stack.create('Cars', {}, { Name: 'Car 7' });
+    await stack.create('EventCars', { eventId, carId }, {});
+    const sessionId = await stack.create('Sessions', { eventId }, { Name: 'FP1' });
+    const ctx = { sessionId, carId };
+    // Warm-up: the first write of each kind pays for connections and JIT.
+    await timedPut(stack, await newRunSheet(stack, ctx, 0), Array.from({ length: 50 }, (_, i) => lapItem(i, true)));
+
+    const big: number[] = [];
+    const bigBody = Array.from({ length: BIG }, (_, i) => lapItem(i, false));
+    console.log(`10,000-lap body: ${(JSON.stringify({ CollectionUpdateModels: { Laps: bigBody } }).length / 1024).toFixed(0)} kB`);
+    for (let r = 0; r < REPEAT; r++) {
+      const id = await newRunSheet(stack, ctx, r + 1);
+      big.push(await timedPut(stack, id, bigBody));
+      if ((await lapCount(stack, id)) !== BIG) throw new Error('the 10,000 laps are not all there');
+    }
+
+    const run: number[] = [];
+    const runBody = Array.from({ length: RUN }, (_, i) => lapItem(i, true));
+    for (let r = 0; r < REPEAT; r++) run.push(await timedPut(stack, await newRunSheet(stack, ctx, 100 + r), runBody));
+
+    const oneByOneId = await newRunSheet(stack, ctx, 200);
+    const oneByOneS = await inParallel(runBody, 8, (item) =>
+      stack.create('Laps', { runSheetId: oneByOneId }, Object.fromEntries(item.ParameterUpdates.map((u) => [u.Name, u.Value]))),
+    );
+    if ((await lapCount(stack, oneByOneId)) !== RUN) throw new Error('the 300 laps posted one by one are not all there');
+
+    const bigMs = median(big);
+    const runMs = median(run);
+    const oneByOneMs = oneByOneS * 1000;
+    console.log(`PUT adding ${BIG} laps:  median ${bigMs.toFixed(0)} ms  (runs: ${big.map((m) => m.toFixed(0)).join(', ')} ms)  ${(bigMs / BIG).toFixed(3)} ms/lap`);
+    console.log(`PUT adding ${RUN} laps:    median ${runMs.toFixed(0)} ms  (runs: ${run.map((m) => m.toFixed(0)).join(', ')} ms)  ${(runMs / RUN).toFixed(3)} ms/lap`);
+    console.log(`${RUN} POST /Laps, 8 in flight: ${oneByOneMs.toFixed(0)} ms  ${(oneByOneMs / RUN).toFixed(3)} ms/lap`);
+    console.log(`ratios: ${RUN} laps one POST at a time / in one PUT = ${(oneByOneMs / runMs).toFixed(1)}x; per lap, PUT of ${RUN} / PUT of ${BIG} = ${(runMs / RUN / (bigMs / BIG)).toFixed(1)}x`);
+    console.log(`floor: PUT of ${BIG} laps under ${FLOOR_BIG_MS} ms: ${bigMs < FLOOR_BIG_MS ? 'PASS' : 'FAIL'} (${bigMs.toFixed(0)} ms)`);
+    if (bigMs >= FLOOR_BIG_MS) process.exitCode = 1;
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
