@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@pitwall/service-kit';
+import { AppError, type Logger } from '@pitwall/service-kit';
 import { Topology, topicMatches } from './topology';
-import { EncodedJson, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, timeoutError, unavailableError, type Reply } from './wire';
+import { EncodedJson, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, unansweredError, unavailableError, type Reply } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
@@ -263,17 +263,17 @@ export class InProcessBus implements Bus {
       };
       const timer = setTimeout(() => {
         finish();
-        reject(timeoutError(service, type, timeoutMs));
+        reject(unansweredError(options.headers, timeoutError(service, type, timeoutMs)));
       }, timeoutMs);
       this.pending.set(correlationId, {
         reject: (err) => {
           finish();
-          reject(err);
+          reject(err instanceof AppError ? unansweredError(options.headers, err) : err);
         },
       });
       queue.enqueue({
         content: encodeJson(payload),
-        headers: cleanHeaders(options.headers),
+        headers: requestHeaders(options.headers, timeoutMs),
         exchange: '',
         routingKey: queue.name,
         type,

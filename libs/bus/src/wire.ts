@@ -85,3 +85,40 @@ export function timeoutError(service: string, type: string, timeoutMs: number): 
 export function unavailableError(detail: string, cause?: unknown): AppError {
   return AppError.unavailable(detail, cause);
 }
+
+/** The header carrying a request's deadline (epoch ms): past it, a service must not commit the write it asks. */
+export const DEADLINE_HEADER = 'deadline';
+/** The header carrying a state-changing command's id (set by its sender): the service records it with the write. */
+export const COMMAND_ID_HEADER = 'commandId';
+/**
+ * The problem `type` of a command that was sent and whose reply never came (the connection was lost while waiting,
+ * or the caller's time ran out): it may or may not have taken effect. A retry with the same command id (the client's
+ * `Idempotency-Key`) is safe: it returns the first outcome, or runs the command if it never did.
+ */
+export const OUTCOME_UNKNOWN_TYPE = 'urn:pitwall:problem:outcome-unknown';
+
+/**
+ * The deadline a request carries: a grace before the caller gives up (a fifth of its timeout, at most 1 s), so a
+ * write that commits just in time is still answered, and one that would commit later rolls back instead.
+ */
+export function requestDeadline(timeoutMs: number, now = Date.now()): number {
+  return now + timeoutMs - Math.min(1000, Math.floor(timeoutMs / 5));
+}
+
+/** The headers a request is sent with: the caller's, and its deadline unless the caller set one. */
+export function requestHeaders(headers: BusHeaders | undefined, timeoutMs: number): Record<string, string> {
+  return { [DEADLINE_HEADER]: String(requestDeadline(timeoutMs)), ...cleanHeaders(headers) };
+}
+
+/**
+ * The error of a request that was sent and never answered. A command (it carries a command id) may have taken
+ * effect: a 504 saying the outcome is unknown, with its command id. A query keeps `fallback`.
+ */
+export function unansweredError(headers: BusHeaders | undefined, fallback: AppError): AppError {
+  const commandId = headers?.[COMMAND_ID_HEADER];
+  if (!commandId) return fallback;
+  return new AppError(504, `${fallback.message}. The command was sent: it may or may not have taken effect. Retry it with the same Idempotency-Key to learn its outcome (it never runs twice)`, {
+    type: OUTCOME_UNKNOWN_TYPE,
+    extensions: { commandId },
+  });
+}

@@ -9,6 +9,10 @@ export interface AppErrorOptions {
   errors?: FieldErrors;
   cause?: unknown;
   title?: string;
+  /** The problem `type` URI naming this case (e.g. the outcome of a write is unknown); `about:blank` when absent. */
+  type?: string;
+  /** Extension members of the problem details (e.g. `commandId`). */
+  extensions?: Record<string, string>;
 }
 
 /** The one error type every layer throws; the central handlers map it to problem+json. */
@@ -17,6 +21,8 @@ export class AppError extends Error {
   readonly catastrophic: boolean;
   readonly errors?: FieldErrors;
   readonly title: string;
+  readonly type?: string;
+  readonly extensions?: Record<string, string>;
 
   constructor(status: number, detail: string, options: AppErrorOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
@@ -25,6 +31,8 @@ export class AppError extends Error {
     this.catastrophic = options.catastrophic ?? false;
     this.errors = options.errors;
     this.title = options.title ?? STATUS_CODES[status] ?? 'Error';
+    if (options.type !== undefined) this.type = options.type;
+    if (options.extensions !== undefined) this.extensions = options.extensions;
   }
 
   static badRequest(detail: string, errors?: FieldErrors): AppError {
@@ -63,16 +71,20 @@ export interface SerializedAppError {
   title: string;
   detail: string;
   errors?: FieldErrors;
+  type?: string;
+  extensions?: Record<string, string>;
 }
 
 export function serializeAppError(err: AppError): SerializedAppError {
   const out: SerializedAppError = { status: err.status, title: err.title, detail: err.status >= 500 && err.catastrophic ? 'An unexpected error occurred' : err.message };
   if (err.errors) out.errors = err.errors;
+  if (err.type) out.type = err.type;
+  if (err.extensions) out.extensions = err.extensions;
   return out;
 }
 
 export function fromSerialized(s: SerializedAppError): AppError {
-  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title });
+  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title, ...(s.type ? { type: s.type } : {}), ...(s.extensions ? { extensions: s.extensions } : {}) });
 }
 
 function isSerializedAppError(v: unknown): v is SerializedAppError {
