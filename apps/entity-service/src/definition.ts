@@ -18,7 +18,12 @@ const EntityServiceConfig = z.object({
    * between a commit and its reply with certainty. 0 (the default) in every real deployment.
    */
   TEST_HOLD_REPLY_AFTER_COMMIT_MS: intVar(0),
+  /** Test-only: holds each write this many ms inside its transaction, before its deadline check. 0 in deployments. */
+  TEST_HOLD_BEFORE_COMMIT_MS: intVar(0),
 });
+
+/** A test-only pause (`TEST_HOLD_*`), or nothing when it is 0. */
+const hold = (ms: number): (() => Promise<void>) | undefined => (ms > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, ms)) : undefined);
 
 /** Owns the `entity` schema, answers entity commands, publishes entity events. */
 export const entityService = defineService({
@@ -39,9 +44,14 @@ export const entityService = defineService({
       const headers = commandContext.getStore()?.headers ?? {};
       return { command: (accountId: string) => commandOf(headers, accountId), deadline: deadlineOf(headers) };
     };
-    const holdMs = config.TEST_HOLD_REPLY_AFTER_COMMIT_MS;
-    const afterCommit = holdMs > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, holdMs)) : undefined;
-    const store = new EntityStore(pool, outbox, new ReadCache(config.READ_CACHE_MB * 1024 * 1024), requestHeaders, { ...(inbox ? { inbox } : {}), currentCommand, ...(afterCommit ? { afterCommit } : {}) });
+    const beforeCommit = hold(config.TEST_HOLD_BEFORE_COMMIT_MS);
+    const afterCommit = hold(config.TEST_HOLD_REPLY_AFTER_COMMIT_MS);
+    const store = new EntityStore(pool, outbox, new ReadCache(config.READ_CACHE_MB * 1024 * 1024), requestHeaders, {
+      ...(inbox ? { inbox } : {}),
+      currentCommand,
+      ...(beforeCommit ? { beforeCommit } : {}),
+      ...(afterCommit ? { afterCommit } : {}),
+    });
     outbox.start();
     inbox?.start();
     return {

@@ -11,7 +11,7 @@ import { searchEntities } from './search-entities';
 import type { StoreContext } from './store-context';
 
 /** What a store may add to its writes: the inbox and the command being handled, a test-only hook. */
-export type WriteOptions = Pick<StoreContext, 'inbox' | 'currentCommand' | 'afterCommit'>;
+export type WriteOptions = Pick<StoreContext, 'inbox' | 'currentCommand' | 'beforeCommit' | 'afterCommit'>;
 import { updateEntity } from './update-entity';
 
 export type { RenderedReply };

@@ -26,6 +26,8 @@ export interface StoreContext {
   inbox?: Inbox;
   /** The command being handled (from its bus headers). */
   currentCommand?: () => CurrentCommand;
+  /** Test-only: called in each write's transaction just before its deadline check (a test makes a write run late). */
+  beforeCommit?: () => Promise<void>;
   /** Test-only: called after each write's commit, before its answer (a kill -9 test holds the reply there). */
   afterCommit?: () => Promise<void>;
 }
@@ -64,6 +66,7 @@ export async function write<T>(ctx: StoreContext, accountId: string, fn: (q: Que
       const headers = ctx.eventHeaders();
       publish = await ctx.outbox.add(c, events.map((e) => entityEventMessage(e, headers)));
       await repo.bumpAccountVersion(c, accountId);
+      await ctx.beforeCommit?.();
       checkDeadline(current.deadline);
       return result;
     };
