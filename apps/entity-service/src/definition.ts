@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGES, SERVICES, type EntityChangedEvent } from '@pitwall/contracts';
-import { commandOf, createInbox, createOutbox, deadlineOf } from '@pitwall/messaging';
+import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
@@ -41,8 +41,8 @@ export const entityService = defineService({
     // Each command is recorded with its reply in its write's transaction: a redelivery or a retry takes effect once.
     const inbox = config.COMMAND_INBOX ? createInbox({ pool, schema: ENTITY_SCHEMA, logger }) : undefined;
     const currentCommand = () => {
-      const headers = commandContext.getStore()?.headers ?? {};
-      return { command: (accountId: string) => commandOf(headers, accountId), deadline: deadlineOf(headers) };
+      const current = commandContext.getStore();
+      return { command: (accountId: string) => commandOf(current?.headers ?? {}, accountId), ...(current?.deadline === undefined ? {} : { deadline: current.deadline }) };
     };
     const beforeCommit = hold(config.TEST_HOLD_BEFORE_COMMIT_MS);
     const afterCommit = hold(config.TEST_HOLD_REPLY_AFTER_COMMIT_MS);

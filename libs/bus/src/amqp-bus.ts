@@ -3,7 +3,7 @@ import { connect, type Channel, type ChannelModel, type ConfirmChannel, type Con
 import type { Logger } from '@pitwall/service-kit';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } from './in-process-bus';
 import { Topology } from './topology';
-import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
+import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, deadlineOf, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 /** RabbitMQ's pseudo-queue for replies: no reply queue to declare, replies go straight to the caller's channel. */
@@ -215,7 +215,7 @@ export class AmqpBus implements Bus {
           correlationId,
           replyTo: DIRECT_REPLY_TO,
           type,
-          headers: requestHeaders(options.headers, timeoutMs),
+          headers: requestHeaders(options.headers, timeoutMs, options.deadline),
           contentType: CONTENT_TYPE,
           // The caller waits, so a request may be transient; once nobody waits it must not be served.
           persistent: false,
@@ -241,7 +241,8 @@ export class AmqpBus implements Bus {
       async (message, channel) => {
         const type = String(message.properties.type ?? '');
         const headers = toBusHeaders(message.properties.headers);
-        const reply = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers }), this.logger, {
+        const deadline = deadlineOf(message.properties.headers);
+        const reply = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers, ...(deadline === undefined ? {} : { deadline }) }), this.logger, {
           service,
           type,
           requestId: headers.requestId,
@@ -335,6 +336,21 @@ export class AmqpBus implements Bus {
 
   async isReady(): Promise<boolean> {
     return this.current?.alive === true;
+  }
+
+  async consumerCount(service: string): Promise<number> {
+    const connection = this.current?.alive ? this.current : undefined;
+    if (!connection) return 0;
+    // A passive declare of a missing queue closes its channel: a channel of its own, closed after.
+    const channel = await connection.model.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      return (await channel.checkQueue(this.topology.serviceQueue(service))).consumerCount;
+    } catch {
+      return 0;
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
   }
 
   async close(): Promise<void> {

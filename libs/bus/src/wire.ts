@@ -86,8 +86,11 @@ export function unavailableError(detail: string, cause?: unknown): AppError {
   return AppError.unavailable(detail, cause);
 }
 
-/** The header carrying a request's deadline (epoch ms): past it, a service must not commit the write it asks. */
-export const DEADLINE_HEADER = 'deadline';
+/**
+ * The wire header carrying a request's deadline (epoch ms); handlers see it as `BusRequest.deadline`, not among
+ * the bus headers (an `x-` header is broker bookkeeping to them).
+ */
+export const DEADLINE_HEADER = 'x-pitwall-deadline';
 /** The header carrying a state-changing command's id (set by its sender): the service records it with the write. */
 export const COMMAND_ID_HEADER = 'commandId';
 /**
@@ -105,9 +108,16 @@ export function requestDeadline(timeoutMs: number, now = Date.now()): number {
   return now + timeoutMs - Math.min(1000, Math.floor(timeoutMs / 5));
 }
 
-/** The headers a request is sent with: the caller's, and its deadline unless the caller set one. */
-export function requestHeaders(headers: BusHeaders | undefined, timeoutMs: number): Record<string, string> {
-  return { [DEADLINE_HEADER]: String(requestDeadline(timeoutMs)), ...cleanHeaders(headers) };
+/** The headers a request is sent with on the wire: the caller's, and its deadline. */
+export function requestHeaders(headers: BusHeaders | undefined, timeoutMs: number, deadline?: number): Record<string, string> {
+  return { ...cleanHeaders(headers), [DEADLINE_HEADER]: String(Math.min(requestDeadline(timeoutMs), deadline ?? Infinity)) };
+}
+
+/** The deadline a request arrived with (its wire header), if it carries a valid one. */
+export function deadlineOf(raw: Record<string, unknown> | undefined): number | undefined {
+  const value = raw?.[DEADLINE_HEADER];
+  const deadline = typeof value === 'string' ? Number(value) : Buffer.isBuffer(value) ? Number(value.toString('utf8')) : NaN;
+  return Number.isFinite(deadline) ? deadline : undefined;
 }
 
 /**

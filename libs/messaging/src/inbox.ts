@@ -5,16 +5,14 @@ import type { Queryable } from './outbox';
 import { inboxTable } from './schema';
 
 /**
- * The headers a state-changing command carries on the bus. The gateway sets `commandId` and `commandHash`; the bus
- * sets `deadline` on every request (epoch ms: past it, nobody waits for the answer any more).
+ * The headers a state-changing command carries on the bus, set by its sender (the gateway). Its deadline travels
+ * beside them (`BusRequest.deadline`, set by the bus on every request).
  */
 export const COMMAND_HEADERS = {
   /** Unique per command: the caller's `Idempotency-Key` (scoped to its account), else a fresh id per HTTP request. */
   id: 'commandId',
   /** A hash of what the command asks (method, path, body): a repeat under the same id must ask the same. */
   hash: 'commandHash',
-  /** Epoch milliseconds past which the write must not commit. */
-  deadline: 'deadline',
 } as const;
 
 /** One state-changing command, as the inbox records it. */
@@ -43,13 +41,6 @@ export function commandOf(headers: Record<string, string | undefined>, scope: st
   const requestHash = headers[COMMAND_HEADERS.hash];
   if (!id || !requestHash) return undefined;
   return { scope, id, requestHash };
-}
-
-/** The deadline a request carries (epoch ms), if any. */
-export function deadlineOf(headers: Record<string, string | undefined>): number | undefined {
-  const raw = headers[COMMAND_HEADERS.deadline];
-  const value = raw === undefined ? NaN : Number(raw);
-  return Number.isFinite(value) ? value : undefined;
 }
 
 /** The problem `type` of a write refused because its deadline passed before it could commit: nothing was written. */

@@ -19,7 +19,6 @@ export {
   checkDeadline,
   commandOf,
   createInbox,
-  deadlineOf,
   inboxMigration,
   type Inbox,
   type InboxCommand,

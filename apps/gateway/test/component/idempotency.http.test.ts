@@ -146,7 +146,7 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
       'entity',
       'entity.create',
       { caller, type: 'Championships', parentIds: {}, body: championship(name) },
-      { headers: { deadline: String(Date.now() - 1), commandId: `request:${randomUUID()}`, commandHash: 'h' } },
+      { deadline: Date.now() - 1, headers: { commandId: `request:${randomUUID()}`, commandHash: 'h' } },
     );
 
     await expect(late).rejects.toMatchObject({ status: 504, type: 'urn:pitwall:problem:deadline-passed' });
