@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGES, SERVICES, type EntityChangedEvent } from '@pitwall/contracts';
-import { createOutbox } from '@pitwall/messaging';
+import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
@@ -11,7 +11,19 @@ import { commandContext, entityCommands } from './entry-points/bus/entity-comman
 const EntityServiceConfig = z.object({
   /** Memory for rendered read replies (get, list, search), in MiB; 0 turns the cache off. */
   READ_CACHE_MB: intVar(64),
+  /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
+  COMMAND_INBOX: intVar(1),
+  /**
+   * Test-only: holds each write's answer this many ms after its commit, so a kill -9 test can kill the service
+   * between a commit and its reply with certainty. 0 (the default) in every real deployment.
+   */
+  TEST_HOLD_REPLY_AFTER_COMMIT_MS: intVar(0),
+  /** Test-only: holds each write this many ms inside its transaction, before its deadline check. 0 in deployments. */
+  TEST_HOLD_BEFORE_COMMIT_MS: intVar(0),
 });
+
+/** A test-only pause (`TEST_HOLD_*`), or nothing when it is 0. */
+const hold = (ms: number): (() => Promise<void>) | undefined => (ms > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, ms)) : undefined);
 
 /** Owns the `entity` schema, answers entity commands, publishes entity events. */
 export const entityService = defineService({
@@ -26,9 +38,29 @@ export const entityService = defineService({
       const requestId = commandContext.getStore()?.requestId;
       return requestId ? { requestId } : {};
     };
-    const store = new EntityStore(pool, outbox, new ReadCache(config.READ_CACHE_MB * 1024 * 1024), requestHeaders);
+    // Each command is recorded with its reply in its write's transaction: a redelivery or a retry takes effect once.
+    const inbox = config.COMMAND_INBOX ? createInbox({ pool, schema: ENTITY_SCHEMA, logger }) : undefined;
+    const currentCommand = () => {
+      const current = commandContext.getStore();
+      return { command: (accountId: string) => commandOf(current?.headers ?? {}, accountId), ...(current?.deadline === undefined ? {} : { deadline: current.deadline }) };
+    };
+    const beforeCommit = hold(config.TEST_HOLD_BEFORE_COMMIT_MS);
+    const afterCommit = hold(config.TEST_HOLD_REPLY_AFTER_COMMIT_MS);
+    const store = new EntityStore(pool, outbox, new ReadCache(config.READ_CACHE_MB * 1024 * 1024), requestHeaders, {
+      ...(inbox ? { inbox } : {}),
+      currentCommand,
+      ...(beforeCommit ? { beforeCommit } : {}),
+      ...(afterCommit ? { afterCommit } : {}),
+    });
     outbox.start();
-    return { store, stop: () => outbox.stop() };
+    inbox?.start();
+    return {
+      store,
+      stop: async () => {
+        await outbox.stop();
+        await inbox?.stop();
+      },
+    };
   },
   bus: { service: SERVICES.entity, commands: ({ store }, { logger }) => entityCommands(store, logger) },
 });

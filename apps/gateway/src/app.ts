@@ -39,7 +39,8 @@ export function buildGateway(deps: GatewayDeps): express.Express {
     healthRouter({
       ...deps.checks,
       bus: () => deps.bus.isReady(),
-      'entity-service': async () => (await deps.bus.request(SERVICES.entity, 'ping', {}, { timeoutMs: 1500 })) === 'pong',
+      // Down at once while its request queue has no consumer (a ping would only queue and answer late), else it must answer.
+      'entity-service': async () => (await deps.bus.consumerCount(SERVICES.entity)) > 0 && (await deps.bus.request(SERVICES.entity, 'ping', {}, { timeoutMs: 1500 })) === 'pong',
     }),
   );
   app.use(operationRoutes(deps.operations ?? OPERATIONS, { bus: deps.bus, auth: deps.auth, handlers: { ...gatewayHandlers(deps.auth), ...deps.handlers }, ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}) }));

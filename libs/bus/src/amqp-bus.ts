@@ -3,7 +3,7 @@ import { connect, type Channel, type ChannelModel, type ConfirmChannel, type Con
 import type { Logger } from '@pitwall/service-kit';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } from './in-process-bus';
 import { Topology } from './topology';
-import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, timeoutError, toBusHeaders, unavailableError } from './wire';
+import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, deadlineOf, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 /** RabbitMQ's pseudo-queue for replies: no reply queue to declare, replies go straight to the caller's channel. */
@@ -43,6 +43,8 @@ interface PendingRequest {
   /** The caller wants the reply's bytes unparsed (`requestEncoded`). */
   encoded: boolean;
   settle: (outcome: { value: unknown } | { error: Error }) => void;
+  /** The request's headers: a command carries its id (its lost reply is an unknown outcome, not a 503). */
+  headers: BusHeaders | undefined;
 }
 
 type DeliveryHandler = (message: ConsumeMessage, channel: Channel) => Promise<void>;
@@ -200,20 +202,20 @@ export class AmqpBus implements Bus {
     const connection = await this.connection(timeoutMs);
     const correlationId = randomUUID();
     return new Promise<R>((resolve, reject) => {
-      const timer = setTimeout(() => settle({ error: timeoutError(service, type, timeoutMs) }), Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(() => settle({ error: unansweredError(options.headers, timeoutError(service, type, timeoutMs)) }), Math.max(0, deadline - Date.now()));
       const settle = (outcome: { value: unknown } | { error: Error }) => {
         if (!this.pending.delete(correlationId)) return;
         clearTimeout(timer);
         if ('error' in outcome) reject(outcome.error);
         else resolve(outcome.value as R);
       };
-      this.pending.set(correlationId, { connection, service, type, encoded, settle });
+      this.pending.set(correlationId, { connection, service, type, encoded, settle, headers: options.headers });
       try {
         connection.requests.publish('', this.topology.serviceQueue(service), encodeJson(payload), {
           correlationId,
           replyTo: DIRECT_REPLY_TO,
           type,
-          headers: cleanHeaders(options.headers),
+          headers: requestHeaders(options.headers, timeoutMs, options.deadline),
           contentType: CONTENT_TYPE,
           // The caller waits, so a request may be transient; once nobody waits it must not be served.
           persistent: false,
@@ -239,7 +241,8 @@ export class AmqpBus implements Bus {
       async (message, channel) => {
         const type = String(message.properties.type ?? '');
         const headers = toBusHeaders(message.properties.headers);
-        const reply = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers }), this.logger, {
+        const deadline = deadlineOf(message.properties.headers);
+        const reply = await runRequestHandler(() => handler({ type, payload: decodeJson(message.content), headers, ...(deadline === undefined ? {} : { deadline }) }), this.logger, {
           service,
           type,
           requestId: headers.requestId,
@@ -335,6 +338,21 @@ export class AmqpBus implements Bus {
     return this.current?.alive === true;
   }
 
+  async consumerCount(service: string): Promise<number> {
+    const connection = this.current?.alive ? this.current : undefined;
+    if (!connection) return 0;
+    // A passive declare of a missing queue closes its channel: a channel of its own, closed after.
+    const channel = await connection.model.createChannel();
+    channel.on('error', () => undefined);
+    try {
+      return (await channel.checkQueue(this.topology.serviceQueue(service))).consumerCount;
+    } catch {
+      return 0;
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
@@ -403,6 +421,7 @@ export class AmqpBus implements Bus {
     connection.alive = false;
     if (this.current === connection) this.current = undefined;
     const lost = [...this.pending].filter(([, p]) => p.connection === connection).map(([id]) => id);
+    // These were published: a command among them may have taken effect (504, outcome unknown); a query is a 503.
     this.failPending(lost, 'The connection to the message broker was lost while waiting for the reply');
   }
 
@@ -426,7 +445,11 @@ export class AmqpBus implements Bus {
   }
 
   private failPending(ids: Iterable<string>, detail: string): void {
-    for (const id of [...ids]) this.pending.get(id)?.settle({ error: unavailableError(detail) });
+    // Every pending request was published: a command's outcome is unknown.
+    for (const id of [...ids]) {
+      const pending = this.pending.get(id);
+      pending?.settle({ error: unansweredError(pending.headers, unavailableError(detail)) });
+    }
   }
 
   /** The live connection; before the first one, waits for it (bounded); while reconnecting, fails fast with 503. */

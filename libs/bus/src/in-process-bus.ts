@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@pitwall/service-kit';
+import { AppError, type Logger } from '@pitwall/service-kit';
 import { Topology, topicMatches } from './topology';
-import { EncodedJson, cleanHeaders, decodeJson, encodeJson, runRequestHandler, settleReply, timeoutError, unavailableError, type Reply } from './wire';
+import { DEADLINE_HEADER, EncodedJson, cleanHeaders, deadlineOf, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, unansweredError, unavailableError, type Reply } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;
@@ -27,6 +27,10 @@ type Outcome = 'ack' | 'requeue';
 class InProcessQueue {
   private readonly messages: QueuedMessage[] = [];
   private readonly consumers: InProcessConsumer[] = [];
+
+  get consumerCount(): number {
+    return this.consumers.length;
+  }
   private nextConsumer = 0;
   private scheduled = false;
 
@@ -263,17 +267,17 @@ export class InProcessBus implements Bus {
       };
       const timer = setTimeout(() => {
         finish();
-        reject(timeoutError(service, type, timeoutMs));
+        reject(unansweredError(options.headers, timeoutError(service, type, timeoutMs)));
       }, timeoutMs);
       this.pending.set(correlationId, {
         reject: (err) => {
           finish();
-          reject(err);
+          reject(err instanceof AppError ? unansweredError(options.headers, err) : err);
         },
       });
       queue.enqueue({
         content: encodeJson(payload),
-        headers: cleanHeaders(options.headers),
+        headers: requestHeaders(options.headers, timeoutMs, options.deadline),
         exchange: '',
         routingKey: queue.name,
         type,
@@ -296,7 +300,12 @@ export class InProcessBus implements Bus {
     const queue = this.broker.declareQueue(this.topology.serviceQueue(service));
     return this.consume(queue, options.prefetch, async (message, stillOwned) => {
       const reply = await runRequestHandler(
-        () => handler({ type: message.type, payload: decodeJson(message.content), headers: { ...message.headers } }),
+        () => {
+          // The wire's deadline header becomes the request's deadline, as on AMQP.
+          const { [DEADLINE_HEADER]: _deadline, ...headers } = message.headers;
+          const deadline = deadlineOf(message.headers);
+          return handler({ type: message.type, payload: decodeJson(message.content), headers, ...(deadline === undefined ? {} : { deadline }) });
+        },
         this.logger,
         { service, type: message.type, requestId: message.headers['requestId'] },
       );
@@ -341,6 +350,11 @@ export class InProcessBus implements Bus {
 
   async isReady(): Promise<boolean> {
     return !this.closed;
+  }
+
+  async consumerCount(service: string): Promise<number> {
+    if (this.closed) return 0;
+    return this.broker.findQueue(this.topology.serviceQueue(service))?.consumerCount ?? 0;
   }
 
   async close(): Promise<void> {

@@ -15,6 +15,8 @@ export interface RequestOptions {
   /** Per-call timeout; past it the promise rejects with AppError 504. Default: the bus's `requestTimeoutMs`. */
   timeoutMs?: number;
   headers?: BusHeaders;
+  /** An earlier deadline (epoch ms) than the timeout gives, e.g. a caller's own deadline passed on. */
+  deadline?: number;
 }
 
 export interface BusRequest<T = unknown> {
@@ -22,6 +24,11 @@ export interface BusRequest<T = unknown> {
   type: string;
   payload: T;
   headers: BusHeaders;
+  /**
+   * Epoch ms past which the caller no longer waits for the answer (less a grace for the reply to travel): a write
+   * must not commit past it. Set by the bus on every request.
+   */
+  deadline?: number;
 }
 
 /**
@@ -78,6 +85,11 @@ export interface Bus {
   subscribe(exchange: string, queue: string, bindingKeys: string[], handler: EventHandler, options?: SubscribeOptions): Promise<Subscription>;
   /** True while the transport can carry messages. */
   isReady(): Promise<boolean>;
+  /**
+   * How many consumers `service`'s request queue has now (0 when it has none or does not exist): a service whose
+   * consumers are gone would only queue requests, so readiness reports it down.
+   */
+  consumerCount(service: string): Promise<number>;
   /** Stops all consumers (finishing in-flight work), then closes the connection. */
   close(): Promise<void>;
 }

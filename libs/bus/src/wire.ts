@@ -85,3 +85,50 @@ export function timeoutError(service: string, type: string, timeoutMs: number): 
 export function unavailableError(detail: string, cause?: unknown): AppError {
   return AppError.unavailable(detail, cause);
 }
+
+/**
+ * The wire header carrying a request's deadline (epoch ms); handlers see it as `BusRequest.deadline`, not among
+ * the bus headers (an `x-` header is broker bookkeeping to them).
+ */
+export const DEADLINE_HEADER = 'x-pitwall-deadline';
+/** The header carrying a state-changing command's id (set by its sender): the service records it with the write. */
+export const COMMAND_ID_HEADER = 'commandId';
+/**
+ * The problem `type` of a command that was sent and whose reply never came (the connection was lost while waiting,
+ * or the caller's time ran out): it may or may not have taken effect. A retry with the same command id (the client's
+ * `Idempotency-Key`) is safe: it returns the first outcome, or runs the command if it never did.
+ */
+export const OUTCOME_UNKNOWN_TYPE = 'urn:pitwall:problem:outcome-unknown';
+
+/**
+ * The deadline a request carries: a grace before the caller gives up (a fifth of its timeout, at most 1 s), so a
+ * write that commits just in time is still answered, and one that would commit later rolls back instead.
+ */
+export function requestDeadline(timeoutMs: number, now = Date.now()): number {
+  return now + timeoutMs - Math.min(1000, Math.floor(timeoutMs / 5));
+}
+
+/** The headers a request is sent with on the wire: the caller's, and its deadline. */
+export function requestHeaders(headers: BusHeaders | undefined, timeoutMs: number, deadline?: number): Record<string, string> {
+  return { ...cleanHeaders(headers), [DEADLINE_HEADER]: String(Math.min(requestDeadline(timeoutMs), deadline ?? Infinity)) };
+}
+
+/** The deadline a request arrived with (its wire header), if it carries a valid one. */
+export function deadlineOf(raw: Record<string, unknown> | undefined): number | undefined {
+  const value = raw?.[DEADLINE_HEADER];
+  const deadline = typeof value === 'string' ? Number(value) : Buffer.isBuffer(value) ? Number(value.toString('utf8')) : NaN;
+  return Number.isFinite(deadline) ? deadline : undefined;
+}
+
+/**
+ * The error of a request that was sent and never answered. A command (it carries a command id) may have taken
+ * effect: a 504 saying the outcome is unknown, with its command id. A query keeps `fallback`.
+ */
+export function unansweredError(headers: BusHeaders | undefined, fallback: AppError): AppError {
+  const commandId = headers?.[COMMAND_ID_HEADER];
+  if (!commandId) return fallback;
+  return new AppError(504, `${fallback.message}. The command was sent: it may or may not have taken effect. Retry it with the same Idempotency-Key to learn its outcome (it never runs twice)`, {
+    type: OUTCOME_UNKNOWN_TYPE,
+    extensions: { commandId },
+  });
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import { AppError, createLogger } from '@pitwall/service-kit';
-import { AmqpBus, type AmqpBusOptions } from '../src';
+import { AmqpBus, COMMAND_ID_HEADER, OUTCOME_UNKNOWN_TYPE, type AmqpBusOptions } from '../src';
 import { busContract, closeAmqpConnectionsNamed, collector, deleteAmqpTopology, gate } from '../src/testing';
 
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -111,6 +111,24 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await peer.request(victimService, 'ping', 2)).toEqual({ served: 2 });
     await peer.publish(exchange, 'lap.completed', { after: 'recovery' });
     expect(await events.until(1)).toEqual([{ after: 'recovery' }]);
+  }, 20_000);
+
+  test('when the broker closes the connection while a command waits for its reply, then 504 outcome unknown with its command id, not a 503', async () => {
+    const victimName = `victim-${randomUUID().slice(0, 8)}`;
+    const victim = open({ connectionName: `${prefix}${victimName}` });
+    const peer = open();
+    const slowService = unique('slow');
+    const release = gate();
+    await peer.serve(slowService, async () => {
+      await release.opened;
+      return 'late';
+    });
+
+    const inFlight = victim.request(slowService, 'slow.create', {}, { timeoutMs: 30_000, headers: { [COMMAND_ID_HEADER]: 'request:1' } }).catch((err: unknown) => err);
+    const closed = await closeAmqpConnectionsNamed(victimName).finally(() => setTimeout(release.open, 200));
+    expect(closed).toBe(1);
+
+    expect(await inFlight).toMatchObject({ status: 504, type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'request:1' } });
   }, 20_000);
 
   test('when the broker is unreachable after connecting, then requests fail at once with 503', async () => {

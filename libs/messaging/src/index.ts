@@ -1,5 +1,6 @@
 // Transactional messaging for the services that own a schema: the outbox (messages written with the write,
-// published after its commit, left-overs retried). The inbox (commands recorded with their replies) joins it here.
+// published after its commit, left-overs retried) and the inbox (commands recorded with their replies in the write's
+// transaction, so a redelivered or repeated command takes effect once).
 export {
   createOutbox,
   outboxMigration,
@@ -11,3 +12,17 @@ export {
   type PublishMessage,
   type Queryable,
 } from './outbox';
+export {
+  COMMAND_HEADERS,
+  DEADLINE_PASSED_TYPE,
+  KEY_REUSED_TYPE,
+  checkDeadline,
+  commandOf,
+  createInbox,
+  inboxMigration,
+  type Inbox,
+  type InboxCommand,
+  type InboxOptions,
+  type RecordedReply,
+  type ReplyCodec,
+} from './inbox';

@@ -7,3 +7,4 @@ function tableOf(schema: string, table: string): string {
 }
 
 export const outboxTable = (schema: string): string => tableOf(schema, 'outbox');
+export const inboxTable = (schema: string): string => tableOf(schema, 'inbox');

@@ -11,6 +11,10 @@ export interface AppErrorOptions {
   title?: string;
   /** Seconds after which a retry may succeed: sent as `Retry-After` (a 503 while a resource is busy). */
   retryAfterSeconds?: number;
+  /** The problem `type` URI naming this case (e.g. the outcome of a write is unknown); `about:blank` when absent. */
+  type?: string;
+  /** Extension members of the problem details (e.g. `commandId`). */
+  extensions?: Record<string, string>;
 }
 
 /** The one error type every layer throws; the central handlers map it to problem+json. */
@@ -20,6 +24,8 @@ export class AppError extends Error {
   readonly errors?: FieldErrors;
   readonly title: string;
   readonly retryAfterSeconds?: number;
+  readonly type?: string;
+  readonly extensions?: Record<string, string>;
 
   constructor(status: number, detail: string, options: AppErrorOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
@@ -29,6 +35,8 @@ export class AppError extends Error {
     this.errors = options.errors;
     this.title = options.title ?? STATUS_CODES[status] ?? 'Error';
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.type !== undefined) this.type = options.type;
+    if (options.extensions !== undefined) this.extensions = options.extensions;
   }
 
   static badRequest(detail: string, errors?: FieldErrors): AppError {
@@ -73,17 +81,21 @@ export interface SerializedAppError {
   detail: string;
   errors?: FieldErrors;
   retryAfterSeconds?: number;
+  type?: string;
+  extensions?: Record<string, string>;
 }
 
 export function serializeAppError(err: AppError): SerializedAppError {
   const out: SerializedAppError = { status: err.status, title: err.title, detail: err.status >= 500 && err.catastrophic ? 'An unexpected error occurred' : err.message };
   if (err.errors) out.errors = err.errors;
   if (err.retryAfterSeconds !== undefined) out.retryAfterSeconds = err.retryAfterSeconds;
+  if (err.type) out.type = err.type;
+  if (err.extensions) out.extensions = err.extensions;
   return out;
 }
 
 export function fromSerialized(s: SerializedAppError): AppError {
-  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title, retryAfterSeconds: s.retryAfterSeconds });
+  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title, retryAfterSeconds: s.retryAfterSeconds, ...(s.type ? { type: s.type } : {}), ...(s.extensions ? { extensions: s.extensions } : {}) });
 }
 
 function isSerializedAppError(v: unknown): v is SerializedAppError {

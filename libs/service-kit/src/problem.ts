@@ -9,11 +9,13 @@ export interface ProblemDetails {
   instance: string;
   traceId: string;
   errors?: Record<string, string[]>;
+  /** Extension members a problem type defines (e.g. `commandId`). */
+  [extension: string]: unknown;
 }
 
 export function toProblem(err: AppError, instance: string, traceId: string): ProblemDetails {
   const detail = err.catastrophic ? 'An unexpected error occurred' : err.message;
-  const problem: ProblemDetails = { type: 'about:blank', title: err.title, status: err.status, detail, instance, traceId };
+  const problem: ProblemDetails = { ...err.extensions, type: err.type ?? 'about:blank', title: err.title, status: err.status, detail, instance, traceId };
   if (err.errors && Object.keys(err.errors).length > 0) problem.errors = err.errors;
   return problem;
 }

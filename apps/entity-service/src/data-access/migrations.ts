@@ -1,5 +1,5 @@
 import type { Migration } from '@pitwall/db';
-import { outboxMigration } from '@pitwall/messaging';
+import { inboxMigration, outboxMigration } from '@pitwall/messaging';
 
 export const ENTITY_SCHEMA = 'entity';
 
@@ -63,6 +63,8 @@ export const entityMigrations: Migration[] = [
   },
   // Entity events written in the transaction of their write, published after it commits and then deleted.
   outboxMigration({ schema: ENTITY_SCHEMA, version: 3, name: 'event outbox' }),
+  // Every state-changing command recorded with its reply in the transaction of its write: it takes effect once.
+  inboxMigration({ schema: ENTITY_SCHEMA, version: 10, name: 'command inbox' }),
   {
     version: 20,
     name: 'association parameters',

@@ -9,6 +9,9 @@ import { listEntities } from './list-entities';
 import { ReadCache, type RenderedReply } from './read-cache';
 import { searchEntities } from './search-entities';
 import type { StoreContext } from './store-context';
+
+/** What a store may add to its writes: the inbox and the command being handled, a test-only hook. */
+export type WriteOptions = Pick<StoreContext, 'inbox' | 'currentCommand' | 'beforeCommit' | 'afterCommit'>;
 import { updateEntity } from './update-entity';
 
 export type { RenderedReply };
@@ -27,8 +30,9 @@ export class EntityStore {
     cache: ReadCache = new ReadCache(0),
     /** Headers for the events of the command being handled (its request id). */
     eventHeaders: () => Record<string, string> = () => ({}),
+    writeOptions: WriteOptions = {},
   ) {
-    this.ctx = { pool, outbox, cache, eventHeaders };
+    this.ctx = { pool, outbox, cache, eventHeaders, ...writeOptions };
   }
 
   get(caller: CallerContext, typeName: string, id: string, include?: string[]): Promise<RenderedReply> {

@@ -1,10 +1,18 @@
 import type { Pool } from 'pg';
 import { withReadSnapshot, withTransaction } from '@pitwall/db';
-import type { Outbox } from '@pitwall/messaging';
+import { checkDeadline, type Inbox, type InboxCommand, type Outbox, type PublishAfterCommit, type ReplyCodec } from '@pitwall/messaging';
 import type { EntityChangedEvent } from '@pitwall/contracts';
 import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
 import { entityEventMessage } from './entity-events';
 import type { ReadCache, RenderedReply } from './read-cache';
+
+/** The state-changing command being handled: its id and request hash (absent: not recorded) and its deadline. */
+export interface CurrentCommand {
+  /** Builds the command of `accountId` (its scope), when the request carried one. */
+  command?: (accountId: string) => InboxCommand | undefined;
+  /** Epoch ms past which the write must not commit. */
+  deadline?: number;
+}
 
 /** What every use case of the store runs on. */
 export interface StoreContext {
@@ -14,6 +22,14 @@ export interface StoreContext {
   cache: ReadCache;
   /** Headers for the events of the command being handled (its request id). */
   eventHeaders: () => Record<string, string>;
+  /** Where each command is recorded with its reply, in the transaction of its write; none: not recorded. */
+  inbox?: Inbox;
+  /** The command being handled (from its bus headers). */
+  currentCommand?: () => CurrentCommand;
+  /** Test-only: called in each write's transaction just before its deadline check (a test makes a write run late). */
+  beforeCommit?: () => Promise<void>;
+  /** Test-only: called after each write's commit, before its answer (a kill -9 test holds the reply there). */
+  afterCommit?: () => Promise<void>;
 }
 
 /**
@@ -36,19 +52,43 @@ export async function cachedRead(ctx: StoreContext, accountId: string, what: unk
 
 /**
  * A write: its events go into the outbox and the account's version is bumped, both in its transaction (the bump
- * last, so cached reads end with the commit); once committed, the events are published before the answer.
+ * last, so cached reads end with the commit); once committed, the events are published before the answer. With an
+ * inbox, the command is recorded with its reply in the same transaction: a repeat (broker redelivery, or the
+ * client's `Idempotency-Key`) answers the recorded reply and writes nothing. Just before the commit, the command's
+ * deadline is checked: past it, the write rolls back, as the caller has stopped waiting.
  */
 export async function write<T>(ctx: StoreContext, accountId: string, fn: (q: Queryable) => Promise<{ result: T; events: EntityChangedEvent[] }>): Promise<T> {
+  const current = ctx.currentCommand?.() ?? {};
   const { result, publish } = await withTransaction(ctx.pool, async (c) => {
-    const { result, events } = await fn(c);
-    const headers = ctx.eventHeaders();
-    const publish = await ctx.outbox.add(c, events.map((e) => entityEventMessage(e, headers)));
-    await repo.bumpAccountVersion(c, accountId);
+    let publish: PublishAfterCommit = async () => undefined;
+    const run = async (): Promise<T> => {
+      const { result, events } = await fn(c);
+      const headers = ctx.eventHeaders();
+      publish = await ctx.outbox.add(c, events.map((e) => entityEventMessage(e, headers)));
+      await repo.bumpAccountVersion(c, accountId);
+      await ctx.beforeCommit?.();
+      checkDeadline(current.deadline);
+      return result;
+    };
+    const result = ctx.inbox ? await ctx.inbox.once(c, current.command?.(accountId), replyCodec as ReplyCodec<T>, run) : await run();
     return { result, publish };
   });
+  await ctx.afterCommit?.();
   await publish();
   return result;
 }
+
+/** A write's result as the inbox records it: a rendered entity (its JSON and reply headers), or nothing. */
+const replyCodec: ReplyCodec<RenderedReply | undefined> = {
+  encode: (reply) => {
+    if (!reply) return { body: null, headers: {} };
+    const headers: Record<string, string> = {};
+    if (reply.lastModifiedTime) headers['lastModifiedTime'] = reply.lastModifiedTime;
+    if (reply.entityId) headers['entityId'] = reply.entityId;
+    return { body: reply.json, headers };
+  },
+  decode: ({ body, headers }) => (body ? { json: body, ...(headers['lastModifiedTime'] ? { lastModifiedTime: headers['lastModifiedTime'] } : {}), ...(headers['entityId'] ? { entityId: headers['entityId'] } : {}) } : undefined),
+};
 
 /** Later than the previous write by at least 1 ms, so an optimistic check can never tie. */
 export function nextModifiedTime(previous: Date): Date {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@pitwall/service-kit';
 import { serveCommands } from '../serve-commands';
 import type { Bus, BusEvent, BusRequest } from '../types';
-import { EncodedJson } from '../wire';
+import { COMMAND_ID_HEADER, EncodedJson, OUTCOME_UNKNOWN_TYPE } from '../wire';
 
 /** A bus the contract can also kill like a crashed process (deliveries in flight are not acked). */
 export interface ContractBus extends Bus {
@@ -162,6 +162,63 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
 
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).status).toBe(504);
+      });
+
+      test('when a command (it carries a command id) is not answered in time, then 504 says its outcome is unknown and names the command', async () => {
+        const service = unique('svc');
+        const release = gate();
+        await server.serve(service, async () => {
+          await release.opened;
+          return 'too late';
+        });
+
+        const error = await client.request(service, 'slow.create', {}, { timeoutMs: 300, headers: { [COMMAND_ID_HEADER]: 'key:abc' } }).catch((err: unknown) => err);
+        release.open();
+
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ status: 504, type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'key:abc' } });
+      });
+
+      test('when a query is not answered in time, then its 504 is a plain timeout (a query changes nothing)', async () => {
+        const service = unique('svc');
+        const release = gate();
+        await server.serve(service, async () => {
+          await release.opened;
+          return 'too late';
+        });
+
+        const error = await client.request(service, 'slow.query', {}, { timeoutMs: 300 }).catch((err: unknown) => err);
+        release.open();
+
+        expect((error as AppError).status).toBe(504);
+        expect((error as AppError).type).toBeUndefined();
+      });
+
+      test('when a request is sent, then it carries its deadline: before the caller gives up, with a grace to answer', async () => {
+        const service = unique('svc');
+        const seen = collector<BusRequest>();
+        await server.serve(service, async (request) => {
+          seen.push(request);
+          return null;
+        });
+        const before = Date.now();
+
+        await client.request(service, 'any.create', {}, { timeoutMs: 4000 });
+
+        const [request] = await seen.until(1);
+        const deadline = request?.deadline ?? NaN;
+        expect(deadline).toBeGreaterThan(before);
+        expect(deadline).toBeLessThan(before + 4000);
+      });
+
+      test('when a service is served, then its consumers are counted; none before and none once closed', async () => {
+        const service = unique('svc');
+        expect(await client.consumerCount(service)).toBe(0);
+        const subscription = await server.serve(service, async () => null);
+
+        expect(await client.consumerCount(service)).toBe(1);
+        await subscription.close();
+        expect(await client.consumerCount(service)).toBe(0);
       });
 
       test('when nobody ever served the service, then the caller rejects with 503', async () => {

@@ -19,8 +19,11 @@ function refuseReadOnly(typeName: string): void {
   if (readOnly) throw AppError.forbidden(readOnly.reason);
 }
 
-/** The request id of the command being handled, for what it causes later in the same flow (its events). */
-export const commandContext = new AsyncLocalStorage<{ requestId?: string }>();
+/**
+ * The request id and bus headers of the command being handled, for what it causes later in the same flow (its
+ * events; its command id, request hash and deadline for the inbox).
+ */
+export const commandContext = new AsyncLocalStorage<{ requestId?: string; headers: Record<string, string | undefined>; deadline?: number }>();
 
 /** Thin bus entry point: one handler per command the operation table routes to the entity service, each calling the store. */
 export function entityCommands(store: EntityStore, logger: Logger): RequestHandler {
@@ -48,7 +51,7 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
   );
   return async (request) => {
     try {
-      return await commandContext.run({ requestId: request.headers.requestId }, () => dispatch(request)).catch((err: unknown) => {
+      return await commandContext.run({ requestId: request.headers.requestId, headers: request.headers, ...(request.deadline === undefined ? {} : { deadline: request.deadline }) }, () => dispatch(request)).catch((err: unknown) => {
         // A parent deleted by a concurrent request between our check and our insert: the parent is gone, not a fault.
         if ((err as { code?: string })?.code === '23503') throw AppError.notFound('An entity this request refers to was deleted while it ran');
         throw err;

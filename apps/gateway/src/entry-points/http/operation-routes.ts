@@ -1,7 +1,8 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { EncodedJson, type Bus } from '@pitwall/bus';
+import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
 import { ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, pathParameterNames, type BoundRequest, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
@@ -96,7 +97,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     const bound = bindRequest(op, req);
     if (local) return sendLocal(op, res, await local(req.caller, bound));
     if (!isBusTarget(target)) return;
-    const reply = await deps.bus.requestEncoded(target.service, target.name, { caller: callerContext(req.caller), ...target.toMessage(bound) }, { headers: { requestId: req.requestId } });
+    const reply = await deps.bus.requestEncoded(target.service, target.name, { caller: callerContext(req.caller), ...target.toMessage(bound) }, { headers: { requestId: req.requestId, ...commandHeaders(op, req) } });
     if (op.responseKind === 'empty') {
       res.status(op.response.status).end();
       return;
@@ -108,6 +109,29 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     // The service rendered the body: its bytes are passed on as they are, never parsed and re-serialised.
     res.status(op.response.status).type('application/json').send(reply.json);
   };
+}
+
+/** The header a client sends to make a write safe to retry (Stripe's, and the IETF draft's of the same name). */
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * A state-changing command's id and request hash: the service records them with its write, so a redelivery or a
+ * client's retry with the same `Idempotency-Key` takes effect once. The id is the client's key (the service scopes
+ * it to the account), else fresh per HTTP request; the hash covers the method, the path and query, and the body.
+ * Streamed bodies (uploads) are not hashed here, so they carry no command.
+ */
+function commandHeaders(op: Operation, req: Request): BusHeaders {
+  const key = req.header(IDEMPOTENCY_KEY);
+  if (op.method === 'get' || op.bodyKind === 'stream') {
+    if (key !== undefined && op.method !== 'get') throw AppError.badRequest(`${IDEMPOTENCY_KEY} is not supported on ${op.method.toUpperCase()} ${op.path}`, { [IDEMPOTENCY_KEY]: ['not supported on this operation'] });
+    return {};
+  }
+  if (key !== undefined && !IDEMPOTENCY_KEY_FORMAT.test(key)) {
+    throw AppError.badRequest(`${IDEMPOTENCY_KEY} must be 1 to 255 visible ASCII characters`, { [IDEMPOTENCY_KEY]: ['must be 1 to 255 visible ASCII characters'] });
+  }
+  const hash = createHash('sha256').update(`${op.method.toUpperCase()} ${req.originalUrl}\n`).update(JSON.stringify(req.body ?? null)).digest('base64url');
+  return { [COMMAND_ID_HEADER]: key === undefined ? `request:${randomUUID()}` : `key:${key}`, commandHash: hash };
 }
 
 function sendLocal(op: Operation, res: Response, result: unknown): void {

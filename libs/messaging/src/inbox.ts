@@ -1,0 +1,191 @@
+import type { Pool } from 'pg';
+import type { Migration } from '@pitwall/db';
+import { AppError, type Logger } from '@pitwall/service-kit';
+import type { Queryable } from './outbox';
+import { inboxTable } from './schema';
+
+/**
+ * The headers a state-changing command carries on the bus, set by its sender (the gateway). Its deadline travels
+ * beside them (`BusRequest.deadline`, set by the bus on every request).
+ */
+export const COMMAND_HEADERS = {
+  /** Unique per command: the caller's `Idempotency-Key` (scoped to its account), else a fresh id per HTTP request. */
+  id: 'commandId',
+  /** A hash of what the command asks (method, path, body): a repeat under the same id must ask the same. */
+  hash: 'commandHash',
+} as const;
+
+/** One state-changing command, as the inbox records it. */
+export interface InboxCommand {
+  /** Who the id belongs to (the account): the same id of two scopes are two commands. */
+  scope: string;
+  id: string;
+  requestHash: string;
+}
+
+/** The reply recorded with a command: its JSON body (none for an empty answer) and its reply headers. */
+export interface RecordedReply {
+  body: Buffer | null;
+  headers: Record<string, string>;
+}
+
+/** How a write's result becomes the recorded reply and back. */
+export interface ReplyCodec<T> {
+  encode(result: T): RecordedReply;
+  decode(reply: RecordedReply): T;
+}
+
+/** The command a request carries, from its bus headers; none when it carries no command id or no hash. */
+export function commandOf(headers: Record<string, string | undefined>, scope: string): InboxCommand | undefined {
+  const id = headers[COMMAND_HEADERS.id];
+  const requestHash = headers[COMMAND_HEADERS.hash];
+  if (!id || !requestHash) return undefined;
+  return { scope, id, requestHash };
+}
+
+/** The problem `type` of a write refused because its deadline passed before it could commit: nothing was written. */
+export const DEADLINE_PASSED_TYPE = 'urn:pitwall:problem:deadline-passed';
+/** The problem `type` of an Idempotency-Key reused with another request. */
+export const KEY_REUSED_TYPE = 'urn:pitwall:problem:idempotency-key-reused';
+
+/**
+ * Throws (so the caller's transaction rolls back) when `deadline` has passed: call it inside the write's transaction,
+ * just before its commit. The caller has stopped waiting by then, so a commit would be a write nobody was told of.
+ */
+export function checkDeadline(deadline: number | undefined, now = Date.now()): void {
+  if (deadline !== undefined && now > deadline) {
+    throw new AppError(504, `The write was rolled back: its deadline passed ${now - deadline} ms before it could commit. Nothing was changed`, { type: DEADLINE_PASSED_TYPE });
+  }
+}
+
+export interface InboxOptions {
+  pool: Pool;
+  /** The owning service's schema: the commands live in `<schema>.inbox` (migration: `inboxMigration`). */
+  schema: string;
+  logger: Logger;
+  /** How long a recorded command is kept (its idempotency window). Default 24 h; never less. */
+  keepMs?: number;
+  /** How often expired commands are swept. Default 10 minutes. */
+  sweepIntervalMs?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The inbox: every state-changing command recorded with its reply in the transaction of its write, so a command
+ * redelivered by the broker or repeated by a client with the same `Idempotency-Key` takes effect once. A repeat
+ * returns the recorded reply and writes nothing; the same id with another request hash is a 422. The first to
+ * claim a command id holds its row until it commits or rolls back: a concurrent repeat waits for it, then answers
+ * from what it recorded (or runs, if it rolled back). Recorded commands are kept `keepMs`, then swept.
+ */
+export interface Inbox {
+  /**
+   * Runs `write` once per command inside the caller's transaction (`q`): records `command` with the reply `codec`
+   * makes of the result; a repeat answers `codec.decode(recorded reply)` without running `write`. Without a command,
+   * just runs `write`.
+   */
+  once<T>(q: Queryable, command: InboxCommand | undefined, codec: ReplyCodec<T>, write: () => Promise<T>): Promise<T>;
+  /** Deletes the commands older than the window; returns how many. */
+  sweep(): Promise<number>;
+  /** Sweeps now and then every `sweepIntervalMs`. */
+  start(): void;
+  /** Stops sweeping and waits for the sweep in progress. */
+  stop(): Promise<void>;
+}
+
+export function createInbox(options: InboxOptions): Inbox {
+  return new CommandInbox(options);
+}
+
+/**
+ * The migration that creates `<schema>.inbox`; add it to the owning service's migrations under its next version.
+ * Its SQL never changes once applied.
+ */
+export function inboxMigration({ schema, version, name = 'command inbox' }: { schema: string; version: number; name?: string }): Migration {
+  const table = inboxTable(schema);
+  return {
+    version,
+    name,
+    sql: `
+      CREATE TABLE ${table} (
+        scope text NOT NULL,
+        command_id text NOT NULL,
+        request_hash text NOT NULL,
+        reply_body bytea,
+        reply_headers jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (scope, command_id)
+      );
+      CREATE INDEX ${schema}_inbox_created_at ON ${table} (created_at);
+    `,
+  };
+}
+
+interface InboxRow {
+  request_hash: string;
+  reply_body: Buffer | null;
+  reply_headers: Record<string, string>;
+}
+
+class CommandInbox implements Inbox {
+  private readonly pool: Pool;
+  private readonly table: string;
+  private readonly logger: Logger;
+  private readonly keepMs: number;
+  private readonly sweepIntervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<unknown> | undefined;
+
+  constructor(options: InboxOptions) {
+    this.pool = options.pool;
+    this.table = inboxTable(options.schema);
+    this.logger = options.logger;
+    this.keepMs = Math.max(options.keepMs ?? DAY_MS, DAY_MS);
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 10 * 60 * 1000;
+  }
+
+  async once<T>(q: Queryable, command: InboxCommand | undefined, codec: ReplyCodec<T>, write: () => Promise<T>): Promise<T> {
+    if (!command) return write();
+    // Claim first: a concurrent repeat blocks on this row until we commit (then it finds our reply) or roll back.
+    const claimed = await q.query(`INSERT INTO ${this.table} (scope, command_id, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`, [
+      command.scope,
+      command.id,
+      command.requestHash,
+    ]);
+    if (claimed.rowCount === 0) {
+      const { rows } = await q.query<InboxRow>(`SELECT request_hash, reply_body, reply_headers FROM ${this.table} WHERE scope = $1 AND command_id = $2`, [command.scope, command.id]);
+      const row = rows[0];
+      // Swept between the two statements: it is older than the window, so this is a new command after all.
+      if (!row) return this.once(q, command, codec, write);
+      if (row.request_hash !== command.requestHash) {
+        throw new AppError(422, 'This Idempotency-Key was already used with another request; send a new key for a new request', { type: KEY_REUSED_TYPE });
+      }
+      return codec.decode({ body: row.reply_body, headers: row.reply_headers });
+    }
+    const result = await write();
+    const reply = codec.encode(result);
+    await q.query(`UPDATE ${this.table} SET reply_body = $3, reply_headers = $4 WHERE scope = $1 AND command_id = $2`, [command.scope, command.id, reply.body, JSON.stringify(reply.headers)]);
+    return result;
+  }
+
+  async sweep(): Promise<number> {
+    const { rowCount } = await this.pool.query(`DELETE FROM ${this.table} WHERE created_at < clock_timestamp() - make_interval(secs => $1)`, [this.keepMs / 1000]);
+    return rowCount ?? 0;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    const tick = (): void => {
+      this.sweeping = this.sweep().catch((err: unknown) => this.logger.warn({ err, table: this.table }, 'inbox sweep failed; retried later'));
+    };
+    tick();
+    this.timer = setInterval(tick, this.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sweeping;
+  }
+}
