@@ -33,7 +33,9 @@ export const entityService = defineService({
   build: async ({ bus, pool, logger, config }) => {
     if (!pool) throw new Error('entity-service needs its database');
     // Events are written with their write and published after its commit; what fails now is retried (outbox).
-    const outbox = createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(EXCHANGES.entityEvents, routingKey, event, headers), logger });
+    // Timing events (`timing.*`, written by timing updates) share the outbox and go to their own exchange.
+    const exchangeOf = (routingKey: string) => (routingKey.startsWith('timing.') ? EXCHANGES.timingEvents : EXCHANGES.entityEvents);
+    const outbox = createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(exchangeOf(routingKey), routingKey, event, headers), logger });
     const requestHeaders = (): Record<string, string> => {
       const requestId = commandContext.getStore()?.requestId;
       return requestId ? { requestId } : {};

@@ -1,5 +1,5 @@
 // Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
-import type { CreateModel, EntityJson, SearchBody, UpdateModel } from '@pitwall/contracts';
+import type { CreateModel, EntityJson, SearchBody, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, UpdateModel } from '@pitwall/contracts';
 import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
 
 /** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */
@@ -1263,5 +1263,21 @@ export class PitwallClient extends ClientBase {
   /** DELETE /Users/{id}: Delete a User with its children and attached files (DeleteUser) */
   deleteUser(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Users/{id}', { id }, {});
+  }
+  /** PUT /TimingIntegration/Runs: Update a RunSheet by index (creates the run on demand) (UpdateTimingRun) */
+  updateTimingRun(update: TimingRunUpdate): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/TimingIntegration/Runs', {}, {}, update);
+  }
+  /** PUT /TimingIntegration/Laps: Update a Lap by index (creates the run and the lap on demand) (UpdateTimingLap) */
+  updateTimingLap(update: TimingLapUpdate): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/TimingIntegration/Laps', {}, {}, update);
+  }
+  /** PUT /TimingIntegration/Sectors: Update a LapSector by index (creates the run, the lap and the sector on demand) (UpdateTimingSector) */
+  updateTimingSector(update: TimingSectorUpdate): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/TimingIntegration/Sectors', {}, {}, update);
+  }
+  /** PUT /TimingIntegration/SpeedTraps: Update a LapSpeedTrap by index (creates the run, the lap and the speed trap on demand) (UpdateTimingSpeedTrap) */
+  updateTimingSpeedTrap(update: TimingSpeedTrapUpdate): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/TimingIntegration/SpeedTraps', {}, {}, update);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
+import { ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingCommand } from './timing';
 
 /**
  * A bus command an operation becomes: the service that answers it, the message the gateway sends (typed by the
@@ -26,6 +27,9 @@ export const COMMANDS = {
   [ENTITY_COMMANDS.update]: command(SERVICES.entity, ENTITY_COMMANDS.update, EntityUpdate, EntityUpdate.extend({ body: ProvedBody })),
   [ENTITY_COMMANDS.delete]: command(SERVICES.entity, ENTITY_COMMANDS.delete, EntityDelete),
   [ENTITY_COMMANDS.search]: command(SERVICES.entity, ENTITY_COMMANDS.search, EntitySearch, EntitySearch.extend({ body: ProvedBody })),
+  // The timing-service checks the whole message: it reads the ids of the body to order updates per car.
+  [TIMING_COMMANDS.update]: command(SERVICES.timing, TIMING_COMMANDS.update, TimingCommand),
+  [ENTITY_TIMING_COMMAND]: command(SERVICES.entity, ENTITY_TIMING_COMMAND, TimingCommand),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

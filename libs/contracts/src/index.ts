@@ -4,6 +4,7 @@ export * from './date-time';
 export * from './binding';
 export * from './messages';
 export * from './openapi';
+export * from './timing';
 export * from './commands';
 export * from './entity-schemas';
 export * from './operations';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { COMMANDS, type CommandInput, type CommandName } from './commands';
 import { entitySchemaOf } from './entity-schemas';
 import { ENTITY_COMMANDS } from './messages';
+import { TIMING_COMMANDS, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, type TimingLevel, type TimingUpdate } from './timing';
 import { ENTITY_TYPES, type EntityTypeDef } from './registry';
 import { AccountSummary, CreateModel, Guid, SearchBody, UpdateModel } from './wire';
 
@@ -277,7 +278,37 @@ const ACCOUNT_OPERATIONS: Operation[] = [
   },
 ];
 
-export const OPERATIONS: readonly Operation[] = [...ACCOUNT_OPERATIONS, ...ENTITY_TYPES.flatMap(entityOperations)];
+/** The timing integration: one update by index per call, answered by the timing-service (docs/timing.md). */
+function timingOperation(plural: string, type: TimingLevel, body: z.ZodType, bodyType: string, creates: string): Operation {
+  const entityName = type.slice(0, -1);
+  return {
+    operationId: `UpdateTiming${plural.slice(0, -1)}`,
+    method: 'put',
+    path: `/TimingIntegration/${plural}`,
+    tags: [type, 'TimingIntegration'],
+    summary: `Update a ${entityName} by index (creates ${creates} on demand)`,
+    permission: 'write',
+    nonMember: 'not-found',
+    headers: accountHeader,
+    query: z.object({}),
+    bodyKind: 'json',
+    body,
+    unknownBodyProperties: 'reject',
+    responseKind: 'json',
+    response: { status: 200, contentTypes: JSON_TYPES, schema: entitySchemaOf(type), description: `The updated ${entityName}` },
+    target: toBus(TIMING_COMMANDS.update, (r) => ({ type, body: r.body as TimingUpdate })),
+    client: [{ name: `updateTiming${plural.slice(0, -1)}`, body: { name: 'update', type: bodyType }, returns: 'EntityJson' }],
+  };
+}
+
+const TIMING_OPERATIONS: Operation[] = [
+  timingOperation('Runs', 'RunSheets', TimingRunUpdate, 'TimingRunUpdate', 'the run'),
+  timingOperation('Laps', 'Laps', TimingLapUpdate, 'TimingLapUpdate', 'the run and the lap'),
+  timingOperation('Sectors', 'LapSectors', TimingSectorUpdate, 'TimingSectorUpdate', 'the run, the lap and the sector'),
+  timingOperation('SpeedTraps', 'LapSpeedTraps', TimingSpeedTrapUpdate, 'TimingSpeedTrapUpdate', 'the run, the lap and the speed trap'),
+];
+
+export const OPERATIONS: readonly Operation[] = [...ACCOUNT_OPERATIONS, ...ENTITY_TYPES.flatMap(entityOperations), ...TIMING_OPERATIONS];
 
 export function isBusTarget(target: Operation['target']): target is BusTarget {
   return 'service' in target;

@@ -311,6 +311,32 @@ export const entityRepository = {
     return copies.length;
   },
 
+  /** Rows of the account among `ids`, whatever their type (the ids a timing update names, in one query). */
+  async findAnyByIds(q: Queryable, accountId: string, ids: string[]): Promise<EntityRow[]> {
+    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2`, [ids, accountId]);
+    return rows;
+  },
+
+  /** Serialises the timing updates of one car in one session until the transaction ends. */
+  async lockTimingCar(q: Queryable, sessionId: string, carId: string): Promise<void> {
+    await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, [sessionId, carId]);
+  },
+
+  /**
+   * The entity at `timing_key` under its parent, created from `row` when there is none (database uniqueness on
+   * (parent, type, timing key) makes a repeated or racing create find the first one), locked for the transaction.
+   */
+  async upsertByTimingKey(q: Queryable, row: EntityRow, timingKey: string): Promise<{ row: EntityRow; inserted: boolean }> {
+    const { rows } = await q.query<EntityRow & { inserted: boolean }>(
+      `INSERT INTO entity.entities (${COLUMNS}, timing_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (parent_id, type, timing_key) WHERE timing_key IS NOT NULL DO UPDATE SET timing_key = EXCLUDED.timing_key
+       RETURNING ${COLUMNS}, (xmax = 0) AS inserted`,
+      [row.id, row.account_id, row.type, row.parent_id, row.parent2_id, row.position, JSON.stringify(row.parameters), row.created_at, row.modified_at, timingKey],
+    );
+    const { inserted, ...stored } = rows[0] as EntityRow & { inserted: boolean };
+    return { row: stored, inserted };
+  },
+
   async attachedFilesOf(q: Queryable, accountId: string, entityIds: string[]): Promise<AttachedFileRow[]> {
     if (entityIds.length === 0) return [];
     const { rows } = await q.query<AttachedFileRow>(

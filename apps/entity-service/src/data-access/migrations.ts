@@ -73,6 +73,17 @@ export const entityMigrations: Migration[] = [
     sql: `ALTER TABLE entity.entities ADD COLUMN association_parameters jsonb NOT NULL DEFAULT '{}'::jsonb;`,
   },
   {
+    version: 30,
+    name: 'timing keys',
+    // The timing integration addresses entities by index under their parent: a run sheet by its car and run index
+    // (`<carId>:<runIndex>` under its session), a lap by its stint lap number, a lap sector or speed trap by its
+    // definition id. One key per entity under its parent and type, so a repeated update finds what the first created.
+    sql: `
+      ALTER TABLE entity.entities ADD COLUMN timing_key text;
+      CREATE UNIQUE INDEX entities_timing_key ON entity.entities (parent_id, type, timing_key) WHERE timing_key IS NOT NULL;
+    `,
+  },
+  {
     version: 40,
     name: 'attached file blob keys',
     // An attached file's bytes live in the blob store (content-addressed `sha256/<hex>`), never in PostgreSQL.

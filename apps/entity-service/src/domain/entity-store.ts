@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import type { Outbox } from '@pitwall/messaging';
 import type { FieldErrors } from '@pitwall/service-kit';
-import type { CallerContext, CreateModel, EntityChangedEvent, SearchBody, UpdateModel } from '@pitwall/contracts';
+import type { CallerContext, CreateModel, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel } from '@pitwall/contracts';
+import { applyTimingUpdate } from './apply-timing-update';
 import { createEntity } from './create-entity';
 import { deleteEntity } from './delete-entity';
 import { getEntity } from './get-entity';
@@ -57,5 +58,10 @@ export class EntityStore {
 
   delete(caller: CallerContext, typeName: string, id: string): Promise<void> {
     return deleteEntity(this.ctx, caller, typeName, id);
+  }
+
+  /** A timing update by index (docs/timing.md): every level it touches, in one transaction. */
+  applyTimingUpdate(caller: CallerContext, level: TimingLevel, body: TimingUpdate): Promise<RenderedReply> {
+    return applyTimingUpdate(this.ctx, caller, level, body);
   }
 }

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { withReadSnapshot, withTransaction } from '@pitwall/db';
-import { checkDeadline, type Inbox, type InboxCommand, type Outbox, type PublishAfterCommit, type ReplyCodec } from '@pitwall/messaging';
-import type { EntityChangedEvent } from '@pitwall/contracts';
+import { checkDeadline, type Inbox, type InboxCommand, type Outbox, type OutboxMessage, type PublishAfterCommit, type ReplyCodec } from '@pitwall/messaging';
+import type { EntityChangedEvent, TimingEvent } from '@pitwall/contracts';
 import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
 import { entityEventMessage } from './entity-events';
 import type { ReadCache, RenderedReply } from './read-cache';
@@ -17,7 +17,10 @@ export interface CurrentCommand {
 /** What every use case of the store runs on. */
 export interface StoreContext {
   pool: Pool;
-  /** Where a write's events go: added in its transaction, published once it committed. */
+  /**
+   * Where a write's events go: added in its transaction, published once it committed. Entity events go to the entity
+   * events exchange, `timing.*` messages to the timing events exchange (the publisher routes by key).
+   */
   outbox: Outbox<EntityChangedEvent>;
   cache: ReadCache;
   /** Headers for the events of the command being handled (its request id). */
@@ -51,20 +54,27 @@ export async function cachedRead(ctx: StoreContext, accountId: string, what: unk
 }
 
 /**
- * A write: its events go into the outbox and the account's version is bumped, both in its transaction (the bump
- * last, so cached reads end with the commit); once committed, the events are published before the answer. With an
- * inbox, the command is recorded with its reply in the same transaction: a repeat (broker redelivery, or the
- * client's `Idempotency-Key`) answers the recorded reply and writes nothing. Just before the commit, the command's
- * deadline is checked: past it, the write rolls back, as the caller has stopped waiting.
+ * A write: its events (and other `messages`, the timing events) go into the outbox and the account's version is
+ * bumped, both in its transaction (the bump last, so cached reads end with the commit); once committed, the events
+ * are published before the answer. With an inbox, the command is recorded with its reply in the same transaction:
+ * a repeat (broker redelivery, or the client's `Idempotency-Key`) answers the recorded reply and writes nothing.
+ * Just before the commit, the command's deadline is checked: past it, the write rolls back, as the caller has
+ * stopped waiting.
  */
-export async function write<T>(ctx: StoreContext, accountId: string, fn: (q: Queryable) => Promise<{ result: T; events: EntityChangedEvent[] }>): Promise<T> {
+export async function write<T>(
+  ctx: StoreContext,
+  accountId: string,
+  fn: (q: Queryable) => Promise<{ result: T; events: EntityChangedEvent[]; messages?: OutboxMessage<TimingEvent>[] }>,
+): Promise<T> {
   const current = ctx.currentCommand?.() ?? {};
   const { result, publish } = await withTransaction(ctx.pool, async (c) => {
     let publish: PublishAfterCommit = async () => undefined;
     const run = async (): Promise<T> => {
-      const { result, events } = await fn(c);
+      const { result, events, messages = [] } = await fn(c);
       const headers = ctx.eventHeaders();
-      publish = await ctx.outbox.add(c, events.map((e) => entityEventMessage(e, headers)));
+      // The outbox stores any JSON payload: timing messages ride in it beside the entity events (typed for those).
+      const timing = messages.map((m) => ({ ...m, headers: { ...headers, ...m.headers } })) as unknown as OutboxMessage<EntityChangedEvent>[];
+      publish = await ctx.outbox.add(c, [...events.map((e) => entityEventMessage(e, headers)), ...timing]);
       await repo.bumpAccountVersion(c, accountId);
       await ctx.beforeCommit?.();
       checkDeadline(current.deadline);

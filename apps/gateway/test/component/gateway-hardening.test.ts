@@ -61,7 +61,7 @@ describe('gateway hardening', () => {
     const busOps = OPERATIONS.filter((op) => 'service' in op.target);
     test.each(busOps.map((op) => [op.operationId, op] as const))('when %s is called, then its command reaches its service', async (_id, op) => {
       const path = op.path.replace('{id}', randomUUID());
-      const body = op.body ? (op.operationId.startsWith('SearchFor') ? JSON.stringify({ AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId }) : '{}') : undefined;
+      const body = op.body ? JSON.stringify(validBody(op)) : undefined;
       const before = gw.received.length;
       const res = await send(gw.baseUrl, op.method.toUpperCase(), path, { headers: { ...authHeaders, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
       expect(res.status).toBe(op.response.status);
@@ -72,6 +72,16 @@ describe('gateway hardening', () => {
     });
   });
 });
+
+/** The least body each bus operation accepts: `{}` for most, the required fields of a search or a timing update. */
+function validBody(op: Operation): unknown {
+  if (op.operationId.startsWith('SearchFor')) return { AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId };
+  if (op.path.startsWith('/TimingIntegration/')) {
+    const ids = { accountId: authHeaders.AccountId, championshipId: randomUUID(), eventId: randomUUID(), sessionId: randomUUID(), carId: randomUUID(), runIndex: 0 };
+    return { ...ids, ...(op.path === '/TimingIntegration/Runs' ? {} : { stintLapNumber: 1 }), ...(op.path.endsWith('/Sectors') ? { sectorId: randomUUID() } : {}), ...(op.path.endsWith('/SpeedTraps') ? { speedTrapId: randomUUID() } : {}) };
+  }
+  return {};
+}
 
 describe('an operation with a streamed body', () => {
   const upload: Operation = {

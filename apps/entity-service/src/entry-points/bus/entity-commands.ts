@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EncodedJson, type RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, SERVICES, entityType } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, ENTITY_TIMING_COMMAND, SERVICES, entityType } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
 
@@ -46,6 +46,7 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
       await store.delete(m.caller, m.type, m.id.toLowerCase());
       return null;
     },
+    [ENTITY_TIMING_COMMAND]: async (m) => encoded(await store.applyTimingUpdate(m.caller, m.type, m.body)),
     },
     { extra: { ping: async () => 'pong' } },
   );

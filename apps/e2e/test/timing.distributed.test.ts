@@ -1,0 +1,219 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { AMQP_URL, DistributedStack, readJson, type Member } from './support/distributed';
+
+/** A session with a track configuration of 3 sectors and 2 speed traps, and `cars` cars entered in its event. */
+interface Session {
+  ids: { accountId: string; championshipId: string; eventId: string; sessionId: string };
+  cars: string[];
+  sectors: string[];
+  speedTraps: string[];
+  drivers: string[];
+}
+
+/** One update of the feed: the endpoint and its body (without the session ids). */
+interface FeedItem {
+  path: 'Runs' | 'Laps' | 'Sectors' | 'SpeedTraps';
+  body: Record<string, unknown>;
+}
+
+describe('timing integration on the five-process stack, with two timing-service instances', () => {
+  let stack: DistributedStack;
+  beforeAll(async () => {
+    stack = await DistributedStack.start({ apps: ['entity-service', 'timing-service', 'timing-service', 'gateway'] });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const send = async (m: Member, method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${stack.baseUrl}${p}`, { method, headers: { ApiKey: m.apiKey, AccountId: m.accountId, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: await readJson(res) };
+  };
+  const create = async (m: Member, plural: string, query: string, parameters: Record<string, string> = {}): Promise<string> => {
+    const res = await send(m, 'POST', `/${plural}${query}`, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) });
+    expect(res.status).toBe(201);
+    return res.body.Id as string;
+  };
+
+  async function session(m: Member, cars: number): Promise<Session> {
+    const track = await create(m, 'Tracks', '');
+    const configuration = await create(m, 'TrackConfigurations', `?trackId=${track}`);
+    const sectors = [];
+    for (const n of [1, 2, 3]) sectors.push(await create(m, 'TrackSectorDefinitions', `?trackConfigurationId=${configuration}`, { Name: `S${n}` }));
+    const speedTraps = [];
+    for (const n of [1, 2]) speedTraps.push(await create(m, 'TrackSpeedTrapDefinitions', `?trackConfigurationId=${configuration}`, { Name: `ST${n}` }));
+    const championshipId = await create(m, 'Championships', '');
+    const eventId = await create(m, 'Events', `?championshipId=${championshipId}`);
+    const sessionId = await create(m, 'Sessions', `?eventId=${eventId}`, { TrackConfigurationId: configuration });
+    const carIds = [];
+    for (let i = 0; i < cars; i++) {
+      const carId = await create(m, 'Cars', '', { Number: String(i + 1) });
+      await create(m, 'EventCars', `?eventId=${eventId}&carId=${carId}`);
+      carIds.push(carId);
+    }
+    const drivers = [await create(m, 'Drivers', '', { Name: 'First' }), await create(m, 'Drivers', '', { Name: 'Second' })];
+    return { ids: { accountId: m.accountId, championshipId, eventId, sessionId }, cars: carIds, sectors, speedTraps, drivers };
+  }
+
+  /**
+   * A deterministic feed for one car: `runs` runs of `laps` laps (out lap 0, then 1..laps), each lap with 3 sectors
+   * and 2 speed traps, a pit in ending every run but the last (creating the next run, with a driver change).
+   */
+  function feed(s: Session, car: number, runs: number, laps: number): FeedItem[] {
+    const items: FeedItem[] = [];
+    for (let run = 0; run < runs; run++) {
+      items.push({ path: 'Runs', body: { runIndex: run, driverId: s.drivers[run % 2], pitOutSessionTime: run * 1000 + car } });
+      for (let lap = 0; lap <= laps; lap++) {
+        const at = { runIndex: run, stintLapNumber: lap };
+        s.sectors.forEach((sectorId, i) => items.push({ path: 'Sectors', body: { ...at, sectorId, properties: [{ name: 'SectorTime', value: String(30 + car + run / 10 + lap / 100 + i / 1000) }] } }));
+        s.speedTraps.forEach((speedTrapId, i) => items.push({ path: 'SpeedTraps', body: { ...at, speedTrapId, properties: [{ name: 'Speed', value: String(300 + car + lap + i) }] } }));
+        items.push({ path: 'Laps', body: { ...at, properties: [{ name: 'LapTime', value: String(90 + car + run + lap / 100) }] } });
+      }
+      if (run < runs - 1) items.push({ path: 'Runs', body: { runIndex: run, pitInSessionTime: run * 1000 + 900 + car, pitInTime: `2026-04-12T12:${String(10 + run).padStart(2, '0')}:00.000Z`, shouldCreateNextRun: true } });
+    }
+    return items;
+  }
+
+  /** Plays one car's feed in order, each update after the answer to the previous; a 5xx (a lost instance) is retried. */
+  async function play(m: Member, s: Session, car: number, items: FeedItem[], onEach?: () => void): Promise<void> {
+    for (const item of items) {
+      for (let attempt = 0; ; attempt++) {
+        const res = await send(m, 'PUT', `/TimingIntegration/${item.path}`, { ...s.ids, carId: s.cars[car], ...item.body });
+        if (res.status === 200) break;
+        if (res.status < 500 || attempt > 20) throw new Error(`${item.path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      onEach?.();
+    }
+  }
+
+  /** What the store holds for a car: its runs with their laps, sectors and speed traps, in order. */
+  async function stored(m: Member, s: Session, car: number) {
+    const include = 'Name,DriverId,PitInSessionTime,PitOutSessionTime,Laps.StintLapNumber,Laps.LapTime,Laps.LapSectors.SectorTime,Laps.LapSectors.TrackSectorDefinitionId,Laps.LapSpeedTraps.Speed';
+    const res = await send(m, 'GET', `/RunSheets?sessionId=${s.ids.sessionId}&carId=${s.cars[car]}&parametersToInclude=${include}`);
+    expect(res.status).toBe(200);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (res.body as any[]).map((run) => ({
+      name: run.Parameters.Name,
+      driver: run.Parameters.DriverId,
+      pitIn: run.Parameters.PitInSessionTime ?? undefined,
+      pitOut: run.Parameters.PitOutSessionTime ?? undefined,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      laps: run.Laps.map((lap: any) => ({
+        n: lap.Parameters.StintLapNumber,
+        time: lap.Parameters.LapTime,
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        sectors: [...lap.LapSectors].sort((a: any, b: any) => s.sectors.indexOf(a.Parameters.TrackSectorDefinitionId) - s.sectors.indexOf(b.Parameters.TrackSectorDefinitionId)).map((x: any) => x.Parameters.SectorTime),
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        traps: lap.LapSpeedTraps.map((x: any) => x.Parameters.Speed).sort(),
+      })),
+    }));
+  }
+
+  /** What the feed says the store must hold for a car. */
+  function expected(s: Session, car: number, runs: number, laps: number) {
+    return Array.from({ length: runs }, (_, run) => ({
+      name: `Run ${run + 1}`,
+      driver: s.drivers[run % 2],
+      pitIn: run < runs - 1 ? run * 1000 + 900 + car : undefined,
+      pitOut: run * 1000 + car,
+      laps: Array.from({ length: laps + 1 }, (_, lap) => ({
+        n: lap,
+        time: 90 + car + run + lap / 100,
+        sectors: s.sectors.map((_, i) => 30 + car + run / 10 + lap / 100 + i / 1000),
+        traps: s.speedTraps.map((_, i) => 300 + car + lap + i).sort(),
+      })),
+    }));
+  }
+
+  test('when the generated client updates a run, a lap, a sector and a speed trap, then each answer is the entity addressed', async () => {
+    const m = await stack.member('editor');
+    const s = await session(m, 1);
+    const at = { ...s.ids, carId: s.cars[0] as string, runIndex: 0 };
+    const run = await m.client.updateTimingRun({ ...at, driverId: s.drivers[0], pitOutTime: '2026-04-12T14:00:00+02:00' });
+    expect(run.statusCode).toBe(200);
+    expect(run.returnValue?.Parameters).toMatchObject({ Name: 'Run 1', DriverId: s.drivers[0], PitOutTime: '2026-04-12T12:00:00.000Z' });
+    const lap = await m.client.updateTimingLap({ ...at, stintLapNumber: 0, properties: [{ name: 'LapTime', value: '101.5' }] });
+    expect(lap.returnValue?.Parameters).toMatchObject({ Name: 'Out Lap', StintLapNumber: 0, LapTime: 101.5 });
+    const sector = await m.client.updateTimingSector({ ...at, stintLapNumber: 0, sectorId: s.sectors[2] as string });
+    expect(sector.returnValue?.Parameters).toMatchObject({ Name: 'S3', TrackSectorDefinitionId: s.sectors[2] });
+    const trap = await m.client.updateTimingSpeedTrap({ ...at, stintLapNumber: 0, speedTrapId: s.speedTraps[1] as string });
+    expect(trap.returnValue?.Parameters).toMatchObject({ Name: 'ST2', TrackSpeedTrapDefinitionId: s.speedTraps[1] });
+  });
+
+  test('when an update is refused at the edge or in the service, then the status says why and nothing is written', async () => {
+    const m = await stack.member('editor');
+    const s = await session(m, 1);
+    const at = { ...s.ids, carId: s.cars[0], runIndex: 0 };
+    const unknown = await send(m, 'PUT', '/TimingIntegration/Laps', { ...at, stintLapNumber: 1, pitInTime: '2026-04-12T12:00:00Z' });
+    expect(unknown).toMatchObject({ status: 400, body: { errors: { pitInTime: ['unknown property'] } } });
+    const missing = await send(m, 'PUT', '/TimingIntegration/Sectors', { ...at, stintLapNumber: 1 });
+    expect(missing).toMatchObject({ status: 400, body: { errors: { sectorId: ['is required'] } } });
+    const notEntered = await send(m, 'PUT', '/TimingIntegration/Runs', { ...at, carId: await create(m, 'Cars', '') });
+    expect(notEntered).toMatchObject({ status: 400, body: { errors: { carId: [expect.stringContaining('not entered')] } } });
+
+    const outsider = await stack.member('admin');
+    expect((await send({ ...outsider, accountId: m.accountId }, 'PUT', '/TimingIntegration/Runs', at)).status).toBe(404);
+    const reader = await stack.member('reader', m.accountId);
+    expect((await send(reader, 'PUT', '/TimingIntegration/Runs', at)).status).toBe(403);
+    expect((await send(m, 'GET', `/RunSheets?sessionId=${s.ids.sessionId}`)).body).toEqual([]);
+  });
+
+  test('when four cars are fed at once through two instances, then every car holds exactly its feed, runs created by pit-ins included', async () => {
+    const m = await stack.member('editor');
+    const s = await session(m, 4);
+    await Promise.all(s.cars.map((_, car) => play(m, s, car, feed(s, car, 2, 3))));
+    for (const car of s.cars.keys()) expect(await stored(m, s, car)).toEqual(expected(s, car, 2, 3));
+  });
+
+  test('when a timing-service process is killed -9 in the middle of a feed and another is started, then the feed completes and the store holds it exactly (nothing lost, nothing doubled)', async () => {
+    const m = await stack.member('editor');
+    const s = await session(m, 3);
+    const feeds = s.cars.map((_, car) => feed(s, car, 3, 4));
+    const total = feeds.reduce((n, f) => n + f.length, 0);
+    let done = 0;
+    let replacement: ChildProcess | undefined;
+    const victims = stack.stack.procs.filter((p) => p.name === 'timing-service');
+    const kill = (async () => {
+      while (done < total / 3) await new Promise((r) => setTimeout(r, 10));
+      for (const victim of victims) victim.child.kill('SIGKILL');
+      replacement = await startTimingService(stack);
+    })();
+    try {
+      await Promise.all(feeds.map((items, car) => play(m, s, car, items, () => void done++)));
+      await kill;
+      expect(victims.every((v) => v.child.signalCode === 'SIGKILL')).toBe(true);
+      for (const car of s.cars.keys()) expect(await stored(m, s, car)).toEqual(expected(s, car, 3, 4));
+    } finally {
+      replacement?.kill('SIGTERM');
+    }
+  });
+});
+
+/** Starts one more timing-service process on the stack's bus and waits until it is ready. */
+async function startTimingService(stack: DistributedStack): Promise<ChildProcess> {
+  const healthPort = await freePort();
+  const child = spawn(process.execPath, [path.join(__dirname, '..', '..', '..', 'dist', 'apps', 'timing-service', 'main.js')], {
+    env: { ...process.env, AMQP_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  for (const until = Date.now() + 30_000; Date.now() < until; ) {
+    const ready = await fetch(`http://127.0.0.1:${healthPort}/health/ready`).then((r) => r.ok).catch(() => false);
+    if (ready) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the replacement timing-service did not get ready');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

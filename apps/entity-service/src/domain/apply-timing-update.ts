@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import type { OutboxMessage } from '@pitwall/messaging';
+import {
+  TIMING_EVENTS,
+  requireEntityType,
+  type CallerContext,
+  type EntityChangedEvent,
+  type EntityJson,
+  type EntityTypeDef,
+  type TimingEvent,
+  type TimingLapUpdated,
+  type TimingLevel,
+  type TimingUpdate,
+} from '@pitwall/contracts';
+import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import { changedNames, entityChanged } from './entity-events';
+import { assertWriter } from './entity-type';
+import { applyUpdates, checkReferences } from './parameter-updates';
+import { convertUpdates, type ConvertedUpdate, type ParameterValue } from './parameters';
+import { loadParameterSets } from './parameter-sets';
+import { parseProjection, type ParameterSets } from './projection';
+import type { RenderedReply } from './read-cache';
+import { entityReply, renderRows } from './read-model';
+import { nextModifiedTime, write, type StoreContext } from './store-context';
+
+const RUN_SHEETS = requireEntityType('RunSheets');
+const LAPS = requireEntityType('Laps');
+const LAP_SECTORS = requireEntityType('LapSectors');
+const LAP_SPEED_TRAPS = requireEntityType('LapSpeedTraps');
+type Level = 'run' | 'lap' | 'sector' | 'speedTrap';
+const LEVELS: Record<TimingLevel, Level> = { RunSheets: 'run', Laps: 'lap', LapSectors: 'sector', LapSpeedTraps: 'speedTrap' };
+
+/** The entities an update names, checked to belong together. */
+interface Resolved {
+  session: EntityRow;
+  sectorDefinition?: EntityRow;
+  speedTrapDefinition?: EntityRow;
+}
+
+/** One level written by the update: its row after the write and what happened to it. */
+interface Written {
+  row: EntityRow;
+  inserted: boolean;
+  changed: string[];
+}
+
+/**
+ * One timing update (docs/timing.md): resolves the five ids, then finds or creates the run at `runIndex`, the lap at
+ * `stintLapNumber`, the sector or speed trap of that lap, applies `properties` to the addressed level and the run's
+ * fields to the run, and applies the pit-in rule, all in one transaction. Every level is an upsert on its timing key
+ * (database uniqueness), and the updates of one car are serialised, so a repeated delivery changes nothing and two
+ * racing pit-ins create one next run. Its entity events and timing events go out through the outbox.
+ */
+export async function applyTimingUpdate(ctx: StoreContext, caller: CallerContext, typeName: TimingLevel, body: TimingUpdate): Promise<RenderedReply> {
+  assertWriter(caller);
+  const level = LEVELS[typeName];
+  const ids = normalisedIds(body);
+  if (ids.accountId !== caller.accountId)
+    throw AppError.badRequest(`accountId ${ids.accountId} is not the account of the AccountId header (${caller.accountId})`, { accountId: ['must be the account of the AccountId header'] });
+  return write(ctx, caller.accountId, async (q) => {
+    const sets = await loadParameterSets(q, caller.accountId);
+    const resolved = await resolve(q, caller.accountId, level, body, ids);
+    const addressed = level === 'run' ? RUN_SHEETS : level === 'lap' ? LAPS : level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
+    const propertyUpdates = convertUpdates(
+      sets(addressed),
+      body.properties?.map((p) => ({ Name: p.name, Value: p.value })),
+      'properties',
+    );
+    await checkReferences(q, caller.accountId, propertyUpdates, 'properties');
+
+    await repo.lockTimingCar(q, ids.sessionId, ids.carId);
+    const now = new Date();
+    const events: EntityChangedEvent[] = [];
+    const messages: OutboxMessage<TimingEvent>[] = [];
+    const base = { accountId: caller.accountId, championshipId: ids.championshipId, eventId: ids.eventId, sessionId: ids.sessionId, carId: ids.carId };
+    const occurredAt = now.toISOString();
+
+    // The run: its own fields whichever level is addressed (driverId), the pit fields on /Runs.
+    const runUpdates: ConvertedUpdate[] = [];
+    const runSet = sets(RUN_SHEETS);
+    const set = (name: string, value: ParameterValue | undefined) => {
+      if (value === undefined || value === null) return;
+      runUpdates.push({ def: runSet.get(name) as ConvertedUpdate['def'], value, index: 0 });
+    };
+    set('DriverId', ids.driverId);
+    set('PitInTime', body.pitInTime);
+    set('PitOutTime', body.pitOutTime);
+    set('PitInSessionTime', body.pitInSessionTime);
+    set('PitOutSessionTime', body.pitOutSessionTime);
+    if (level === 'run') runUpdates.push(...propertyUpdates);
+
+    const run = await writeLevel(q, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${body.runIndex}`, body.runIndex, { Name: `Run ${body.runIndex + 1}` }, runUpdates, caller.accountId, now);
+    const runBase = { ...base, runId: run.row.id, runIndex: body.runIndex, occurredAt };
+    if (run.inserted) {
+      events.push(entityChanged('created', run.row, RUN_SHEETS, Object.keys(run.row.parameters)));
+      messages.push({ routingKey: TIMING_EVENTS.runCreated, payload: { ...runBase, createdByPitIn: false } });
+    } else if (run.changed.length) {
+      events.push(entityChanged('updated', run.row, RUN_SHEETS, run.changed));
+    }
+    if (!run.inserted && run.changed.length) messages.push({ routingKey: TIMING_EVENTS.runUpdated, payload: { ...runBase, changedParameters: run.changed } });
+
+    if (body.shouldCreateNextRun) {
+      const pitIn = run.row.parameters['PitInTime'] ?? run.row.parameters['PitInSessionTime'];
+      if (pitIn === undefined || pitIn === null)
+        throw AppError.badRequest('shouldCreateNextRun applies to a pit in: give pitInTime or pitInSessionTime (now or earlier) for this run', {
+          shouldCreateNextRun: ['needs a pit in (pitInTime or pitInSessionTime) on the run'],
+        });
+      const nextIndex = body.runIndex + 1;
+      const next = await writeLevel(q, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
+      if (next.inserted) {
+        events.push(entityChanged('created', next.row, RUN_SHEETS, Object.keys(next.row.parameters)));
+        messages.push({ routingKey: TIMING_EVENTS.runCreated, payload: { ...base, runId: next.row.id, runIndex: nextIndex, occurredAt, createdByPitIn: true } });
+      }
+    }
+
+    let target = run;
+    if (level !== 'run') {
+      const n = body.stintLapNumber as number;
+      const lap = await writeLevel(q, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, StintLapNumber: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
+      const lapEvent = (part: TimingLapUpdated['part'], w: Written, definition?: EntityRow): OutboxMessage<TimingEvent> => ({
+        routingKey: TIMING_EVENTS.lapUpdated,
+        payload: {
+          ...runBase,
+          lapId: lap.row.id,
+          stintLapNumber: n,
+          part,
+          ...(part === 'lap' ? {} : { partId: w.row.id, definitionId: definition?.id }),
+          created: w.inserted,
+          changedParameters: w.inserted ? Object.keys(w.row.parameters) : w.changed,
+        },
+      });
+      record(events, LAPS, lap);
+      if (lap.inserted || lap.changed.length) messages.push(lapEvent('lap', lap));
+      target = lap;
+      const definition = level === 'sector' ? resolved.sectorDefinition : level === 'speedTrap' ? resolved.speedTrapDefinition : undefined;
+      if (definition) {
+        const type = level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
+        const reference = level === 'sector' ? 'TrackSectorDefinitionId' : 'TrackSpeedTrapDefinitionId';
+        const initial = { Name: typeof definition.parameters['Name'] === 'string' ? definition.parameters['Name'] : type.name, [reference]: definition.id };
+        const part = await writeLevel(q, type, { parent_id: lap.row.id, parent2_id: null }, definition.id, definition.position, initial, propertyUpdates, caller.accountId, now);
+        record(events, type, part);
+        if (part.inserted || part.changed.length) messages.push(lapEvent(level as 'sector' | 'speedTrap', part, definition));
+        target = part;
+      }
+    }
+
+    const [entity] = await renderRows(q, caller.accountId, [target.row], parseProjection(addressed, undefined, sets as ParameterSets), sets);
+    return { result: entityReply(entity as EntityJson, target.row.modified_at), events, messages };
+  });
+}
+
+/** A created level is a `created` entity event, a changed one an `updated` event. */
+function record(events: EntityChangedEvent[], type: EntityTypeDef, w: Written): void {
+  if (w.inserted) events.push(entityChanged('created', w.row, type, Object.keys(w.row.parameters)));
+  else if (w.changed.length) events.push(entityChanged('updated', w.row, type, w.changed));
+}
+
+/**
+ * Finds or creates the entity at `timingKey` under `parents` (a created one starts with `initial` and the updates),
+ * then applies `updates` to it; nothing is written when they change nothing (a repeated delivery).
+ */
+async function writeLevel(
+  q: Queryable,
+  type: EntityTypeDef,
+  parents: { parent_id: string; parent2_id: string | null },
+  timingKey: string,
+  position: number,
+  initial: Record<string, ParameterValue>,
+  updates: ConvertedUpdate[],
+  accountId: string,
+  now: Date,
+): Promise<Written> {
+  const parameters = { ...initial };
+  applyUpdates(parameters, updates);
+  const fresh: EntityRow = { id: randomUUID(), account_id: accountId, type: type.plural, ...parents, position, parameters, created_at: now, modified_at: now };
+  const { row, inserted } = await repo.upsertByTimingKey(q, fresh, timingKey);
+  if (inserted) return { row, inserted, changed: Object.keys(row.parameters) };
+  const after = { ...row.parameters };
+  applyUpdates(after, updates);
+  const changed = changedNames(row.parameters, after);
+  if (changed.length === 0) return { row, inserted, changed };
+  const modifiedAt = nextModifiedTime(row.modified_at);
+  await repo.updateParameters(q, row.id, after, modifiedAt);
+  return { row: { ...row, parameters: after, modified_at: modifiedAt }, inserted, changed };
+}
+
+/** The body's ids, lower-cased (GUIDs compare case-insensitively). */
+function normalisedIds(body: TimingUpdate) {
+  return {
+    accountId: body.accountId.toLowerCase(),
+    championshipId: body.championshipId.toLowerCase(),
+    eventId: body.eventId.toLowerCase(),
+    sessionId: body.sessionId.toLowerCase(),
+    carId: body.carId.toLowerCase(),
+    driverId: body.driverId?.toLowerCase() ?? null,
+    sectorId: body.sectorId?.toLowerCase(),
+    speedTrapId: body.speedTrapId?.toLowerCase(),
+  };
+}
+
+/**
+ * The ids must name entities of the caller's account that belong together: the event in the championship, the
+ * session in the event, the car entered in the event, the driver a Driver, the sector or speed trap a definition of
+ * the session's TrackConfiguration. Anything else is a 400 naming the field and the reason.
+ */
+async function resolve(q: Queryable, accountId: string, level: Level, body: TimingUpdate, ids: ReturnType<typeof normalisedIds>): Promise<Resolved> {
+  if (level !== 'run' && body.stintLapNumber === undefined) throw AppError.badRequest('stintLapNumber is required', { stintLapNumber: ['is required'] });
+  if (level === 'sector' && !ids.sectorId) throw AppError.badRequest('sectorId is required', { sectorId: ['is required'] });
+  if (level === 'speedTrap' && !ids.speedTrapId) throw AppError.badRequest('speedTrapId is required', { speedTrapId: ['is required'] });
+  const wanted = [ids.championshipId, ids.eventId, ids.sessionId, ids.carId, ids.driverId, level === 'sector' ? ids.sectorId : undefined, level === 'speedTrap' ? ids.speedTrapId : undefined];
+  const rows = new Map((await repo.findAnyByIds(q, accountId, wanted.filter((id): id is string => !!id))).map((r) => [r.id, r]));
+  const errors: FieldErrors = {};
+  const expect = (field: string, id: string, type: string): EntityRow | undefined => {
+    const row = rows.get(id);
+    if (!row || row.type !== type) {
+      errors[field] = [`${requireEntityType(type).name} ${id} was not found in the account`];
+      return undefined;
+    }
+    return row;
+  };
+  const championship = expect('championshipId', ids.championshipId, 'Championships');
+  const event = expect('eventId', ids.eventId, 'Events');
+  const session = expect('sessionId', ids.sessionId, 'Sessions');
+  expect('carId', ids.carId, 'Cars');
+  if (ids.driverId) expect('driverId', ids.driverId, 'Drivers');
+  if (championship && event && event.parent_id !== championship.id) errors['eventId'] = [`Event ${event.id} is not an event of championship ${championship.id}`];
+  if (event && session && session.parent_id !== event.id) errors['sessionId'] = [`Session ${session.id} is not a session of event ${event.id}`];
+  if (Object.keys(errors).length) throw AppError.badRequest(firstReason(errors), errors);
+  if (!(await repo.eventCarExists(q, accountId, ids.eventId, ids.carId))) {
+    throw AppError.badRequest(`Car ${ids.carId} is not entered in event ${ids.eventId}: add an EventCar first`, { carId: ['the car is not entered in the event'] });
+  }
+  const resolved: Resolved = { session: session as EntityRow };
+  const definitionOf = (field: 'sectorId' | 'speedTrapId', id: string, type: string): EntityRow => {
+    const configuration = session?.parameters['TrackConfigurationId'];
+    if (typeof configuration !== 'string') throw AppError.badRequest(`Session ${ids.sessionId} has no TrackConfiguration, so it has no ${field === 'sectorId' ? 'sectors' : 'speed traps'}`, { [field]: ['the session has no TrackConfiguration'] });
+    const row = rows.get(id);
+    const name = requireEntityType(type).name;
+    if (!row || row.type !== type || row.parent_id !== configuration)
+      throw AppError.badRequest(`${field} ${id} is not a ${name} of the session's TrackConfiguration ${configuration}`, { [field]: [`is not a ${name} of the session's TrackConfiguration`] });
+    return row;
+  };
+  if (level === 'sector') resolved.sectorDefinition = definitionOf('sectorId', ids.sectorId as string, 'TrackSectorDefinitions');
+  if (level === 'speedTrap') resolved.speedTrapDefinition = definitionOf('speedTrapId', ids.speedTrapId as string, 'TrackSpeedTrapDefinitions');
+  return resolved;
+}
+
+function firstReason(errors: FieldErrors): string {
+  const [field, messages] = Object.entries(errors)[0] as [string, string[]];
+  return `${field}: ${messages[0]}`;
+}

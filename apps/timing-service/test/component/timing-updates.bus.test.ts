@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import type { BusEvent } from '@pitwall/bus';
+import { ENTITY_COMMANDS, EXCHANGES, SERVICES, TIMING_COMMANDS, type CallerContext, type TimingLevel, type TimingUpdate } from '@pitwall/contracts';
+import { entityService } from '@pitwall/entity-service';
+import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
+import { timingService } from '../../src/definition';
+
+interface Entity {
+  Id: string;
+  Parameters: Record<string, unknown>;
+  [collection: string]: unknown;
+}
+
+/** A session with a track configuration (3 sectors, 2 speed traps), a car entered in its event and a driver. */
+interface Fixture {
+  caller: CallerContext;
+  ids: { accountId: string; championshipId: string; eventId: string; sessionId: string; carId: string };
+  sectors: string[];
+  speedTraps: string[];
+  driverId: string;
+  otherEventId: string;
+  otherSessionId: string;
+  unenteredCarId: string;
+  foreignSectorId: string;
+}
+
+describe('timing updates by index (timing-service and entity-service in-process, real PostgreSQL)', () => {
+  let stack: InProcessStack;
+  let address: string;
+  const timingEvents: BusEvent[] = [];
+  beforeAll(async () => {
+    stack = await startInProcessStack();
+    await stack.start(entityService);
+    address = (await stack.start(timingService)).address;
+    await stack.bus.subscribe(EXCHANGES.timingEvents, 'test.timing-events', ['timing.#'], async (e) => void timingEvents.push(e));
+  });
+  afterAll(() => stack.stop());
+
+  const create = async (caller: CallerContext, type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}): Promise<string> => {
+    const created = await stack.bus.request<Entity>(SERVICES.entity, ENTITY_COMMANDS.create, {
+      caller,
+      type,
+      parentIds,
+      body: { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) },
+    });
+    return created.Id;
+  };
+
+  async function fixture(): Promise<Fixture> {
+    const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
+    const track = await create(caller, 'Tracks', {});
+    const configuration = await create(caller, 'TrackConfigurations', { trackId: track });
+    const sectors = [];
+    for (const n of [1, 2, 3]) sectors.push(await create(caller, 'TrackSectorDefinitions', { trackConfigurationId: configuration }, { Name: `S${n}` }));
+    const speedTraps = [];
+    for (const n of [1, 2]) speedTraps.push(await create(caller, 'TrackSpeedTrapDefinitions', { trackConfigurationId: configuration }, { Name: `ST${n}` }));
+    const otherConfiguration = await create(caller, 'TrackConfigurations', { trackId: track });
+    const foreignSectorId = await create(caller, 'TrackSectorDefinitions', { trackConfigurationId: otherConfiguration });
+    const championshipId = await create(caller, 'Championships', {});
+    const eventId = await create(caller, 'Events', { championshipId });
+    const otherEventId = await create(caller, 'Events', { championshipId });
+    const sessionId = await create(caller, 'Sessions', { eventId }, { TrackConfigurationId: configuration });
+    const otherSessionId = await create(caller, 'Sessions', { eventId: otherEventId }, { TrackConfigurationId: configuration });
+    const carId = await create(caller, 'Cars', {});
+    const unenteredCarId = await create(caller, 'Cars', {});
+    await create(caller, 'EventCars', { eventId, carId });
+    const driverId = await create(caller, 'Drivers', {}, { Name: 'A. Driver' });
+    return { caller, ids: { accountId: caller.accountId, championshipId, eventId, sessionId, carId }, sectors, speedTraps, driverId, otherEventId, otherSessionId, unenteredCarId, foreignSectorId };
+  }
+
+  const update = (f: Fixture, type: TimingLevel, body: Partial<TimingUpdate>, caller: CallerContext = f.caller): Promise<Entity> =>
+    stack.bus.request<Entity>(SERVICES.timing, TIMING_COMMANDS.update, { caller, type, body: { ...f.ids, runIndex: 0, ...body } });
+
+  const runSheets = async (f: Fixture): Promise<Entity[]> =>
+    stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type: 'RunSheets', parentIds: { sessionId: f.ids.sessionId, carId: f.ids.carId } });
+
+  const eventsOf = (f: Fixture): BusEvent[] => timingEvents.filter((e) => (e.payload as { accountId: string }).accountId === f.caller.accountId);
+
+  test('when a run is updated with a driver, pit times and a property, then the run at that index is created and answered with them', async () => {
+    const f = await fixture();
+    await create(f.caller, 'ParameterDefinitions', {}, { Name: 'FuelAdded', EntityType: 'RunSheets', ParameterType: 'Double' });
+    const run = await update(f, 'RunSheets', {
+      runIndex: 2,
+      driverId: f.driverId.toUpperCase(),
+      pitInTime: '2026-04-12T12:03:07.250Z',
+      pitInSessionTime: 1834.5,
+      properties: [{ name: 'FuelAdded', value: '42.5' }],
+    });
+    expect(run.Parameters).toMatchObject({ Name: 'Run 3', DriverId: f.driverId, PitInTime: '2026-04-12T12:03:07.250Z', PitInSessionTime: 1834.5, FuelAdded: 42.5 });
+    expect(run['Laps']).toEqual([]);
+    expect((await runSheets(f)).map((r) => r.Id)).toEqual([run.Id]);
+  });
+
+  test('when laps are updated by stint lap number, then the out lap is 0 and the laps of a run are numbered from it, each created once', async () => {
+    const f = await fixture();
+    const outLap = await update(f, 'Laps', { stintLapNumber: 0 });
+    const lap1 = await update(f, 'Laps', { stintLapNumber: 1, properties: [{ name: 'LapTime', value: '91.234' }] });
+    const again = await update(f, 'Laps', { stintLapNumber: 1, properties: [{ name: 'LapTime', value: '91.5' }] });
+    expect(outLap.Parameters).toMatchObject({ Name: 'Out Lap', StintLapNumber: 0 });
+    expect(lap1.Parameters).toMatchObject({ Name: 'Lap 1', StintLapNumber: 1, LapTime: 91.234 });
+    expect(again.Id).toBe(lap1.Id);
+    expect(again.Parameters['LapTime']).toBe(91.5);
+    const [run] = await runSheets(f);
+    const read = await stack.bus.request<Entity>(SERVICES.entity, ENTITY_COMMANDS.get, { caller: f.caller, type: 'RunSheets', id: (run as Entity).Id, include: ['Laps.*'] });
+    expect((read['Laps'] as Entity[]).map((l) => l.Parameters['StintLapNumber'])).toEqual([0, 1]);
+  });
+
+  test('when a sector and a speed trap are updated, then they hang under the lap, named by their definitions', async () => {
+    const f = await fixture();
+    const sector = await update(f, 'LapSectors', { runIndex: 1, stintLapNumber: 3, sectorId: f.sectors[1] as string, properties: [{ name: 'SectorTime', value: '30.1' }] });
+    const trap = await update(f, 'LapSpeedTraps', { runIndex: 1, stintLapNumber: 3, speedTrapId: f.speedTraps[0] as string, properties: [{ name: 'Speed', value: '311.4' }] });
+    expect(sector.Parameters).toMatchObject({ Name: 'S2', TrackSectorDefinitionId: f.sectors[1], SectorTime: 30.1 });
+    expect(trap.Parameters).toMatchObject({ Name: 'ST1', TrackSpeedTrapDefinitionId: f.speedTraps[0], Speed: 311.4 });
+    const { Id: lapId } = await update(f, 'Laps', { runIndex: 1, stintLapNumber: 3 });
+    const lap = await stack.bus.request<Entity>(SERVICES.entity, ENTITY_COMMANDS.get, { caller: f.caller, type: 'Laps', id: lapId, include: ['LapSectors.*', 'LapSpeedTraps.*'] });
+    expect((lap['LapSectors'] as Entity[]).map((s) => s.Id)).toEqual([sector.Id]);
+    expect((lap['LapSpeedTraps'] as Entity[]).map((s) => s.Id)).toEqual([trap.Id]);
+  });
+
+  test('when the same update is delivered twice, then nothing changes the second time and no second event is published', async () => {
+    const f = await fixture();
+    const body = { runIndex: 0, stintLapNumber: 2, sectorId: f.sectors[0] as string, properties: [{ name: 'SectorTime', value: '29.9' }] };
+    const first = await update(f, 'LapSectors', body);
+    const second = await update(f, 'LapSectors', body);
+    expect(second).toEqual(first);
+    // A marker update after the repeat: once its event is in, every event of the repeat would be too.
+    await update(f, 'RunSheets', { properties: [{ name: 'Name', value: 'marker' }] });
+    await waitFor(() => eventsOf(f).some((e) => e.routingKey === 'timing.run.updated'));
+    expect(eventsOf(f).map((e) => [e.routingKey, (e.payload as { part?: string }).part])).toEqual([
+      ['timing.run.created', undefined],
+      ['timing.lap.updated', 'lap'],
+      ['timing.lap.updated', 'sector'],
+      ['timing.run.updated', undefined],
+    ]);
+  });
+
+  test('when a pit in asks for the next run, then run runIndex + 1 exists at once, exactly once under a repeat and under racing pit-ins', async () => {
+    const f = await fixture();
+    const pitIn = { runIndex: 0, pitInTime: '2026-04-12T12:00:00.000Z', pitInSessionTime: 600, shouldCreateNextRun: true };
+    await Promise.all([update(f, 'RunSheets', pitIn), update(f, 'RunSheets', pitIn), update(f, 'RunSheets', { ...pitIn, pitInSessionTime: 601 })]);
+    await update(f, 'RunSheets', pitIn);
+    const runs = await runSheets(f);
+    expect(runs.map((r) => r.Parameters['Name'])).toEqual(['Run 1', 'Run 2']);
+    await waitFor(() => eventsOf(f).filter((e) => e.routingKey === 'timing.run.created').length >= 2);
+    await update(f, 'RunSheets', { runIndex: 1, properties: [{ name: 'Name', value: 'marker' }] });
+    await waitFor(() => eventsOf(f).some((e) => e.routingKey === 'timing.run.updated' && (e.payload as { runIndex: number }).runIndex === 1));
+    const created = eventsOf(f).filter((e) => e.routingKey === 'timing.run.created');
+    expect(created.map((e) => [(e.payload as { runIndex: number }).runIndex, (e.payload as { createdByPitIn: boolean }).createdByPitIn])).toEqual([
+      [0, false],
+      [1, true],
+    ]);
+  });
+
+  test('when updates of two cars are sent without waiting, then each car ends with its last update and the updates of a car were applied in the order sent', async () => {
+    const f = await fixture();
+    const secondCar = await create(f.caller, 'Cars', {});
+    await create(f.caller, 'EventCars', { eventId: f.ids.eventId, carId: secondCar });
+    const sends: Promise<Entity>[] = [];
+    for (let i = 1; i <= 20; i++) {
+      sends.push(update(f, 'Laps', { stintLapNumber: 1, properties: [{ name: 'LapTime', value: String(90 + i) }] }));
+      sends.push(update(f, 'Laps', { carId: secondCar, stintLapNumber: 1, properties: [{ name: 'LapTime', value: String(200 + i) }] }));
+    }
+    await Promise.all(sends);
+    expect((await update(f, 'Laps', { stintLapNumber: 1 })).Parameters['LapTime']).toBe(110);
+    expect((await update(f, 'Laps', { carId: secondCar, stintLapNumber: 1 })).Parameters['LapTime']).toBe(220);
+  });
+
+  describe('ids that do not belong together are 400 with the reason; nothing is written', () => {
+    test.each([
+      ['a championship of no such id', (_f: Fixture) => ({ championshipId: randomUUID() }), 'championshipId'],
+      ['an event of another championship', (f: Fixture) => ({ championshipId: f.ids.eventId }), 'championshipId'],
+      ['a session of another event', (f: Fixture) => ({ sessionId: f.otherSessionId }), 'sessionId'],
+      ['an event the session is not in', (f: Fixture) => ({ eventId: f.otherEventId }), 'sessionId'],
+      ['a car not entered in the event', (f: Fixture) => ({ carId: f.unenteredCarId }), 'carId'],
+      ['a car of no such id', (_f: Fixture) => ({ carId: randomUUID() }), 'carId'],
+      ['a driver of no such id', (_f: Fixture) => ({ driverId: randomUUID() }), 'driverId'],
+      ['an accountId other than the AccountId header', (_f: Fixture) => ({ accountId: randomUUID() }), 'accountId'],
+      ['a property the run sheets do not have', (_f: Fixture) => ({ properties: [{ name: 'NoSuchThing', value: '1' }] }), 'properties[0].Name'],
+      ['a property value of the wrong type', (_f: Fixture) => ({ properties: [{ name: 'PitInSessionTime', value: 'soon' }] }), 'properties[0].Value'],
+      ['shouldCreateNextRun without a pit in', (_f: Fixture) => ({ shouldCreateNextRun: true }), 'shouldCreateNextRun'],
+    ])('when the run update names %s, then it is 400 naming the field', async (_what, change, field) => {
+      const f = await fixture();
+      await expect(update(f, 'RunSheets', change(f))).rejects.toMatchObject({ status: 400, errors: { [field]: [expect.any(String)] } });
+      expect(await runSheets(f)).toEqual([]);
+    });
+
+    test("when a sector or speed trap is not a definition of the session's track configuration, then it is 400 naming the field", async () => {
+      const f = await fixture();
+      await expect(update(f, 'LapSectors', { stintLapNumber: 1, sectorId: f.foreignSectorId })).rejects.toMatchObject({ status: 400, errors: { sectorId: [expect.stringContaining('TrackConfiguration')] } });
+      await expect(update(f, 'LapSectors', { stintLapNumber: 1, sectorId: f.speedTraps[0] as string })).rejects.toMatchObject({ status: 400, errors: { sectorId: [expect.any(String)] } });
+      await expect(update(f, 'LapSpeedTraps', { stintLapNumber: 1, speedTrapId: f.sectors[0] as string })).rejects.toMatchObject({ status: 400, errors: { speedTrapId: [expect.any(String)] } });
+      expect(await runSheets(f)).toEqual([]);
+    });
+
+    test('when the session has no track configuration, then a sector update is 400 saying so', async () => {
+      const f = await fixture();
+      const bare = await create(f.caller, 'Sessions', { eventId: f.ids.eventId });
+      await expect(update(f, 'LapSectors', { sessionId: bare, stintLapNumber: 1, sectorId: f.sectors[0] as string })).rejects.toMatchObject({
+        status: 400,
+        errors: { sectorId: ['the session has no TrackConfiguration'] },
+      });
+    });
+
+    test('when a reader sends an update, then it is 403', async () => {
+      const f = await fixture();
+      await expect(update(f, 'RunSheets', {}, { ...f.caller, role: 'reader' })).rejects.toMatchObject({ status: 403 });
+      expect(await runSheets(f)).toEqual([]);
+    });
+  });
+
+  test('when its health endpoints are asked, then it is alive and ready with the bus up', async () => {
+    const ready = await fetch(`${address}/health/ready`);
+    expect(await ready.json()).toEqual({ status: 'ready', dependencies: { bus: 'up' } });
+  });
+
+  test('when pinged, then it answers pong on its request queue', async () => {
+    expect(await stack.bus.request(SERVICES.timing, 'ping', {})).toBe('pong');
+  });
+});
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { parseWireDateTime } from './date-time';
+import { CallerContext } from './messages';
+import { Guid } from './wire';
+
+/**
+ * The timing integration (wire.md §6 in the project's words: docs/timing.md): a timing system at the track updates
+ * runs, laps, sectors and speed traps by index, not by id. Bodies are camelCase and bound case-insensitively.
+ */
+
+/**
+ * Which level an update addresses, as the entity type it answers with: PUT /TimingIntegration/Runs a RunSheet, /Laps
+ * a Lap, /Sectors a LapSector, /SpeedTraps a LapSpeedTrap.
+ */
+export const TimingLevel = z.enum(['RunSheets', 'Laps', 'LapSectors', 'LapSpeedTraps']);
+export type TimingLevel = z.infer<typeof TimingLevel>;
+
+/** `{name, value}` as a timing system sends it: the value travels as a string, converted to the parameter's type. */
+export const TimingProperty = z
+  .strictObject({ name: z.string().min(1, 'is required'), value: z.string().nullable() })
+  .meta({ id: 'TimingProperty', description: 'Sets a named parameter of the addressed entity; the value is converted to the parameter type.' });
+export type TimingProperty = z.infer<typeof TimingProperty>;
+
+/** Extended ISO 8601 (an offset or `Z`), passed on as ISO 8601 UTC with milliseconds. */
+const TimeOfDay = z
+  .string()
+  .refine((v) => parseWireDateTime(v) !== undefined, 'is not an ISO 8601 date-time')
+  .overwrite((v) => {
+    const t = parseWireDateTime(v);
+    return t === undefined ? v : new Date(t).toISOString();
+  })
+  .meta({ format: 'date-time' });
+const SessionTime = z.number().finite().min(0, 'is seconds since the session start: not negative');
+const Index = z.number().int('is an integer').min(0, 'is 0 or more').max(100_000, 'is at most 100000');
+
+const identity = {
+  accountId: Guid,
+  championshipId: Guid,
+  eventId: Guid,
+  sessionId: Guid,
+  carId: Guid,
+  runIndex: Index.meta({ description: '0-based index of the run of this car in the session' }),
+  driverId: Guid.nullable().optional().meta({ description: "When given, sets the run's driver" }),
+  properties: z.array(TimingProperty).max(1000).optional(),
+};
+const runFields = {
+  pitInTime: TimeOfDay.nullable().optional(),
+  pitOutTime: TimeOfDay.nullable().optional(),
+  pitInSessionTime: SessionTime.nullable().optional(),
+  pitOutSessionTime: SessionTime.nullable().optional(),
+  shouldCreateNextRun: z.boolean().nullable().optional().meta({ description: 'With a pit in: creates run runIndex + 1 at once (exactly once)' }),
+};
+const stintLapNumber = Index.meta({ description: 'Stint lap number: 0 is the out lap, then 1, 2, …' });
+
+export const TimingRunUpdate = z.strictObject({ ...identity, ...runFields }).meta({ id: 'TimingRunUpdate' });
+export const TimingLapUpdate = z.strictObject({ ...identity, stintLapNumber }).meta({ id: 'TimingLapUpdate' });
+export const TimingSectorUpdate = z.strictObject({ ...identity, stintLapNumber, sectorId: Guid.meta({ description: "A TrackSectorDefinition of the session's TrackConfiguration" }) }).meta({ id: 'TimingSectorUpdate' });
+export const TimingSpeedTrapUpdate = z
+  .strictObject({ ...identity, stintLapNumber, speedTrapId: Guid.meta({ description: "A TrackSpeedTrapDefinition of the session's TrackConfiguration" }) })
+  .meta({ id: 'TimingSpeedTrapUpdate' });
+export type TimingRunUpdate = z.infer<typeof TimingRunUpdate>;
+export type TimingLapUpdate = z.infer<typeof TimingLapUpdate>;
+export type TimingSectorUpdate = z.infer<typeof TimingSectorUpdate>;
+export type TimingSpeedTrapUpdate = z.infer<typeof TimingSpeedTrapUpdate>;
+
+/** Any of the four bodies, as the services receive it (the gateway proved it against its endpoint's schema). */
+export const TimingUpdate = z.strictObject({
+  ...identity,
+  ...runFields,
+  stintLapNumber: stintLapNumber.optional(),
+  sectorId: Guid.optional(),
+  speedTrapId: Guid.optional(),
+});
+export type TimingUpdate = z.infer<typeof TimingUpdate>;
+
+/** Command names of the timing integration. */
+export const TIMING_COMMANDS = {
+  /** Gateway → timing-service: one update, applied in arrival order per (session, car). */
+  update: 'timing.update',
+} as const;
+
+/** timing-service → entity-service: resolve and write every level of one update in one transaction. */
+export const ENTITY_TIMING_COMMAND = 'entity.applyTimingUpdate' as const;
+
+export const TimingCommand = z.strictObject({ caller: CallerContext, type: TimingLevel, body: TimingUpdate });
+export type TimingCommand = z.infer<typeof TimingCommand>;
+
+/** The ordering key of an update: updates of one car in one session are applied in arrival order. */
+export function timingPartitionKey(body: Pick<TimingUpdate, 'sessionId' | 'carId'>): string {
+  return `${body.sessionId.toLowerCase()}:${body.carId.toLowerCase()}`;
+}
+
+/** Where a timing event happened: the five ids and the run. */
+const TimingEventBase = z.object({
+  accountId: Guid,
+  championshipId: Guid,
+  eventId: Guid,
+  sessionId: Guid,
+  carId: Guid,
+  runId: Guid,
+  runIndex: z.number().int(),
+  occurredAt: z.string(),
+});
+
+/** `timing.run.created`: a run sheet created by index, or by the pit-in rule (`createdByPitIn`). */
+export const TimingRunCreated = TimingEventBase.extend({ createdByPitIn: z.boolean() });
+/** `timing.run.updated`: a run's parameters changed (driver, pit times, properties). */
+export const TimingRunUpdated = TimingEventBase.extend({ changedParameters: z.array(z.string()) });
+/** `timing.lap.updated`: a lap, or one of its sectors or speed traps, was created or changed. */
+export const TimingLapUpdated = TimingEventBase.extend({
+  lapId: Guid,
+  stintLapNumber: z.number().int(),
+  /** What changed: the lap itself, a sector or a speed trap. */
+  part: z.enum(['lap', 'sector', 'speedTrap']),
+  /** The sector or speed trap entity and its definition, when `part` is one of them. */
+  partId: Guid.optional(),
+  definitionId: Guid.optional(),
+  created: z.boolean(),
+  changedParameters: z.array(z.string()),
+});
+export type TimingRunCreated = z.infer<typeof TimingRunCreated>;
+export type TimingRunUpdated = z.infer<typeof TimingRunUpdated>;
+export type TimingLapUpdated = z.infer<typeof TimingLapUpdated>;
+export type TimingEvent = TimingRunCreated | TimingRunUpdated | TimingLapUpdated;
+
+/** Routing keys on the timing events exchange. */
+export const TIMING_EVENTS = { runCreated: 'timing.run.created', runUpdated: 'timing.run.updated', lapUpdated: 'timing.lap.updated' } as const;
