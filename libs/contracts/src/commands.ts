@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTACHMENT_COMMANDS, AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileMetadataRequest } from './data-files';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
 
 /**
@@ -26,6 +27,11 @@ export const COMMANDS = {
   [ENTITY_COMMANDS.update]: command(SERVICES.entity, ENTITY_COMMANDS.update, EntityUpdate, EntityUpdate.extend({ body: ProvedBody })),
   [ENTITY_COMMANDS.delete]: command(SERVICES.entity, ENTITY_COMMANDS.delete, EntityDelete),
   [ENTITY_COMMANDS.search]: command(SERVICES.entity, ENTITY_COMMANDS.search, EntitySearch, EntitySearch.extend({ body: ProvedBody })),
+  /** Sent by the datafile-service (not routed by the operation table): the files of a dataset the caller may read. */
+  [ATTACHMENT_COMMANDS.dataset]: command(SERVICES.entity, ATTACHMENT_COMMANDS.dataset, AttachmentsDataset),
+  [DATAFILE_COMMANDS.metadata]: command(SERVICES.datafile, DATAFILE_COMMANDS.metadata, DataFileMetadataRequest),
+  [DATAFILE_COMMANDS.channel]: command(SERVICES.datafile, DATAFILE_COMMANDS.channel, DataFileChannelRequest),
+  [DATAFILE_COMMANDS.channels]: command(SERVICES.datafile, DATAFILE_COMMANDS.channels, DataFileChannelsRequest),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import type { Outbox } from '@pitwall/messaging';
 import type { FieldErrors } from '@pitwall/service-kit';
-import type { CallerContext, CreateModel, EntityChangedEvent, SearchBody, UpdateModel } from '@pitwall/contracts';
+import type { CallerContext, CreateModel, DatasetFile, EntityChangedEvent, SearchBody, UpdateModel } from '@pitwall/contracts';
+import { attachmentDataset } from './attachment-dataset';
 import { createEntity } from './create-entity';
 import { deleteEntity } from './delete-entity';
 import { getEntity } from './get-entity';
@@ -49,6 +50,10 @@ export class EntityStore {
 
   update(caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
     return updateEntity(this.ctx, caller, typeName, id, body, bindingErrors);
+  }
+
+  attachmentDataset(caller: CallerContext, typeName: string, id: string, group: string): Promise<DatasetFile[]> {
+    return attachmentDataset(this.ctx, caller, typeName, id, group);
   }
 
   delete(caller: CallerContext, typeName: string, id: string): Promise<void> {

@@ -94,9 +94,14 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   if (!isBusTarget(target) && !local) throw new Error(`${op.operationId}: the gateway has no handler ${target.gateway}`);
   return async (req, res) => {
     const bound = bindRequest(op, req);
+    if (op.responseKind === 'binary-or-json') {
+      res.vary('Accept');
+      const binaryType = preferredBinaryType(op, req);
+      if (binaryType) bound.binaryType = binaryType as BoundRequest['binaryType'];
+    }
     if (local) return sendLocal(op, res, await local(req.caller, bound));
     if (!isBusTarget(target)) return;
-    const reply = await deps.bus.requestEncoded(target.service, target.name, { caller: callerContext(req.caller), ...target.toMessage(bound) }, { headers: { requestId: req.requestId } });
+    const reply = await deps.bus.requestEncoded(target.service, target.name, { caller: callerContext(req.caller), ...target.toMessage(bound) }, { headers: { requestId: req.requestId }, ...(op.busTimeoutMs ? { timeoutMs: op.busTimeoutMs } : {}) });
     if (op.responseKind === 'empty') {
       res.status(op.response.status).end();
       return;
@@ -106,7 +111,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     const id = reply.headers[ENTITY_REPLY_HEADERS.entityId];
     if (op.response.location && id) res.setHeader('Location', `${op.path}/${id}`);
     // The service rendered the body: its bytes are passed on as they are, never parsed and re-serialised.
-    res.status(op.response.status).type('application/json').send(reply.json);
+    res.status(op.response.status).type(reply.contentType ?? 'application/json').send(reply.json);
   };
 }
 
@@ -115,6 +120,14 @@ function sendLocal(op: Operation, res: Response, result: unknown): void {
   else if (result instanceof EncodedJson) res.status(op.response.status).type('application/json').send(result.json);
   else if (Buffer.isBuffer(result)) res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream').send(result);
   else res.status(op.response.status).json(result);
+}
+
+/** A `binary-or-json` read answers the binary body when Accept prefers one of its binary types to JSON. */
+function preferredBinaryType(op: Operation, req: Request): string | undefined {
+  if (!req.header('accept')) return undefined;
+  const binaryTypes = op.response.contentTypes.filter((t) => !t.includes('json'));
+  const best = req.accepts(['application/json', ...binaryTypes]);
+  return typeof best === 'string' && binaryTypes.includes(best) ? best : undefined;
 }
 
 /** Path parameters, query and body bound case-insensitively and validated against the operation's schemas, once. */
