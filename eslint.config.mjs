@@ -2,14 +2,7 @@ import nx from '@nx/eslint-plugin';
 
 // Apps never import apps; the one exception is the composition root (apps/standalone, tag type:composition),
 // which imports each service's definition through these aliases (src/definition.ts of each app).
-export const DEFINITIONS = ['@pitwall/entity-service', '@pitwall/timing-service', '@pitwall/simulation-service', '@pitwall/datafile-service', '@pitwall/gateway'  {
-    // The datafile-service's component tests run the entity-service and the gateway in-process beside it.
-    files: ['apps/datafile-service/test/**/*.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service', '@pitwall/gateway'], depConstraints }],
-    },
-  },
-];
+export const DEFINITIONS = ['@pitwall/entity-service', '@pitwall/timing-service', '@pitwall/simulation-service', '@pitwall/datafile-service', '@pitwall/gateway'];
 
 export const depConstraints = [
   { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:contracts', 'type:data-access', 'type:util'] },
@@ -24,13 +17,6 @@ export const depConstraints = [
   { sourceTag: 'scope:timing', onlyDependOnLibsWithTags: ['scope:shared', 'scope:timing'] },
   { sourceTag: 'scope:simulation', onlyDependOnLibsWithTags: ['scope:shared', 'scope:simulation'] },
   { sourceTag: 'scope:datafile', onlyDependOnLibsWithTags: ['scope:shared', 'scope:datafile'] },
-  {
-    // The datafile-service's component tests run the entity-service and the gateway in-process beside it.
-    files: ['apps/datafile-service/test/**/*.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service', '@pitwall/gateway'], depConstraints }],
-    },
-  },
 ];
 
 export default [
@@ -63,13 +49,6 @@ export default [
     files: ['apps/gateway/test/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service'], depConstraints }],
-    },
-  },
-  {
-    // The datafile-service's component tests run the entity-service and the gateway in-process beside it.
-    files: ['apps/datafile-service/test/**/*.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service', '@pitwall/gateway'], depConstraints }],
     },
   },
 ];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
-import { decodeChannelsBody, toChannelRecord } from '@pitwall/client';
+import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries } from '@pitwall/client';
 import { entityService } from '@pitwall/entity-service';
 import { gateway } from '@pitwall/gateway';
 import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow } from '@pitwall/formats';
@@ -13,6 +13,11 @@ import { fixture, SAMPLE1_LDX } from '../support/fixtures';
 import { bundleShapeWorker } from '../support/worker-bundle';
 
 const root = join(__dirname, '..', '..', '..', '..');
+
+// Tests look into arbitrary answer shapes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
 
 describe('data file access through the gateway (entity-service, datafile-service and gateway in-process)', () => {
   const dir = mkdtempSync(join(root, 'tmp', 'datafile-http-'));
@@ -54,7 +59,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     test('when a RunSheet has a .ld in the group, then every field of the metadata record is the file\'s', async () => {
       const r = await get(`${dataset()}/metadata`);
       expect(r.status).toBe(200);
-      const body = await r.json();
+      const body = await json(r);
       expect(body).toEqual(buildMetadataRecord({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile' }, eager));
       expect(body.lapCount).toBeGreaterThan(1);
       expect(body.channels.find((c: { name: string }) => c.name === 'Engine RPM')).toMatchObject({ unit: expect.any(String), frequency: expect.any(Number), sampleCount: expect.any(Number), dimension: 1, dataType: expect.any(String) });
@@ -63,9 +68,9 @@ describe('data file access through the gateway (entity-service, datafile-service
     test('when the file is stored LZ4-compressed, then it reads as the same file (from its decompressed copy)', async () => {
       const id = await attached.entity(demo.accountId, 'Setups');
       await attached.attach(demo.accountId, id, 'DataFile_Logged', 'Sample1.ld', sample1, { compressed: true });
-      const meta = await (await get(`${dataset(id, 'DataFile_Logged', 'Setups')}/metadata`)).json();
+      const meta = await json(get(`${dataset(id, 'DataFile_Logged', 'Setups')}/metadata`));
       expect(meta).toEqual(buildMetadataRecord({ entityId: id, entityType: 'Setups', attachedFileGroupName: 'DataFile_Logged' }, eager));
-      const lap = await (await get(`${dataset(id, 'DataFile_Logged', 'Setups')}/channel?channel=Engine%20RPM&lapIndex=1`)).json();
+      const lap = await json(get(`${dataset(id, 'DataFile_Logged', 'Setups')}/channel?channel=Engine%20RPM&lapIndex=1`));
       expect(lap.samples).toEqual(Array.from(sliceByLap(eager.readChannel('Engine RPM'), eager.laps, 1).samples));
     });
 
@@ -73,7 +78,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       const id = await attached.entity(demo.accountId, 'SessionCarDatas');
       await attached.attach(demo.accountId, id, 'DataFile', 'Sample1.ld', sample1);
       await attached.attach(demo.accountId, id, 'DataFile', 'Sample1.ldx', new TextEncoder().encode(SAMPLE1_LDX));
-      const meta = await (await get(`${dataset(id, 'DataFile', 'SessionCarDatas')}/metadata`)).json();
+      const meta = await json(get(`${dataset(id, 'DataFile', 'SessionCarDatas')}/metadata`));
       expect(meta.lapCount).toBe(3);
       expect(meta.lapElapsedTimes[0]).toBeCloseTo(162.1, 6);
       expect(meta.lapElapsedTimes[1]).toBeCloseTo(225.8 - 162.1, 6);
@@ -85,11 +90,11 @@ describe('data file access through the gateway (entity-service, datafile-service
       await attached.attach(demo.accountId, id, 'Laps', 'lap1.csv', csv);
       await attached.attach(demo.accountId, id, 'Laps', 'lap2.csv', csv);
       const joined = openDataFile([csv, csv]);
-      const meta = await (await get(`${dataset(id, 'Laps')}/metadata`)).json();
+      const meta = await json(get(`${dataset(id, 'Laps')}/metadata`));
       expect(meta.lapCount).toBe(2);
       expect(meta).toEqual(buildMetadataRecord({ entityId: id, entityType: 'RunSheets', attachedFileGroupName: 'Laps' }, joined));
       const name = joined.channels[0].name;
-      const lap2 = await (await get(`${dataset(id, 'Laps')}/channel?channel=${encodeURIComponent(name)}&lapIndex=1`)).json();
+      const lap2 = await json(get(`${dataset(id, 'Laps')}/channel?channel=${encodeURIComponent(name)}&lapIndex=1`));
       expect(lap2.samples).toEqual(Array.from(sliceByLap(joined.readChannel(name), joined.laps, 1).samples, (v) => (Number.isFinite(v) ? v : null)));
     });
   });
@@ -99,35 +104,35 @@ describe('data file access through the gateway (entity-service, datafile-service
       const r = await get(`${dataset()}/channel?channel=${encodeURIComponent('Ground Speed')}&lapIndex=2`);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toContain('application/json');
-      const record = await r.json();
+      const record = await json(r);
       const expected = sliceByLap(eager.readChannel('Ground Speed'), eager.laps, 2);
       expect(record).toMatchObject({ name: 'Ground Speed', unit: eager.channels.find((c) => c.name === 'Ground Speed')?.unit, dimension: 1 });
       expect(record.samples).toEqual(Array.from(expected.samples));
     });
 
     test('when start and duration are given, then the half-open window [start, start+duration) is read', async () => {
-      const record = await (await get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&start=10&duration=2.5`)).json();
+      const record = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&start=10&duration=2.5`));
       expect(record.samples).toEqual(Array.from(sliceByWindow(eager.readChannel('Engine RPM'), eager.startTime + 10, 2.5).samples));
     });
 
     test('when no scope is given, then the whole channel is read', async () => {
-      const record = await (await get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}`)).json();
+      const record = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}`));
       expect(record.samples).toEqual(physical('Engine RPM'));
     });
 
     test.each(['application/x-service-channels', 'application/octet-stream'])('when Accept is %s, then the binary body decodes to the JSON of the same read', async (accept) => {
       const path = `${dataset()}/channel?channel=${encodeURIComponent('Susp Pos FL')}&lapIndex=1`;
-      const json = await (await get(path)).json();
+      const asJson = await json(get(path));
       const r = await get(path, { Accept: accept });
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toContain(accept);
       const series = decodeChannelsBody(new Uint8Array(await r.arrayBuffer()));
-      expect(series.map(toChannelRecord)).toEqual([json]);
+      expect(series.map(toChannelRecord)).toEqual([asJson]);
     });
 
     test('when maxPoints is given, then at most N points come back, keeping each bucket\'s extremes', async () => {
       const all = physical('Engine RPM');
-      const record = await (await get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=400`)).json();
+      const record = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=400`));
       expect(record.samples.length).toBeLessThanOrEqual(400);
       expect(record.times).toHaveLength(record.samples.length);
       expect(Math.max(...record.samples)).toBe(Math.max(...all));
@@ -149,7 +154,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     ])('when mode is %s, then every channel is read in that scope and the request is echoed', async (mode, scope, expected) => {
       const r = await post(`${dataset()}/channels`, { channels: names, mode, ...scope });
       expect(r.status).toBe(200);
-      const body = await r.json();
+      const body = await json(r);
       expect(body).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', mode });
       expect(body.channels.map((c: { name: string }) => c.name)).toEqual(names);
       for (const [k, name] of names.entries()) expect(body.channels[k].samples).toEqual(expected(name));
@@ -157,9 +162,25 @@ describe('data file access through the gateway (entity-service, datafile-service
 
     test('when the binary body is asked for a lap of several channels, then it decodes to the JSON channels', async () => {
       const body = { channels: names, mode: 1, lapIndex: 2 };
-      const json = await (await post(`${dataset()}/channels`, body)).json();
+      const asJson = await json(post(`${dataset()}/channels`, body));
       const r = await post(`${dataset()}/channels`, body, { Accept: 'application/x-service-channels' });
-      expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toChannelRecord)).toEqual(json.channels);
+      expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toChannelRecord)).toEqual(asJson.channels);
+    });
+  });
+
+  describe('the client library', () => {
+    test('when a RunSheet\'s metadata, a lap of a channel and a batch are read with the generated methods, then JSON and binary agree', async () => {
+      const client = new PitwallClient({ baseUrl: base, apiKey: demo.apiKey, accountId: demo.accountId });
+      const meta = await client.getRunSheetDataFileMetadata(runSheet, 'DataFile');
+      expect(meta.returnValue?.lapCount).toBe(eager.laps.length);
+      const json = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1 });
+      const binary = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1, binary: true });
+      expect(binary.statusCode).toBe(200);
+      expect((binary.returnValue as ChannelSeries[]).map(toChannelRecord)).toEqual([json.returnValue]);
+      const shown = await client.getRunSheetDataFileChannels(runSheet, 'DataFile', { channels: ['Engine RPM', 'Ground Speed'], mode: 0 }, { maxPoints: 100, binary: true });
+      for (const series of shown.returnValue as ChannelSeries[]) expect(series.samples.length).toBeLessThanOrEqual(100);
+      const missing = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Nope');
+      expect(missing).toMatchObject({ success: false, statusCode: 400 });
     });
   });
 
@@ -167,7 +188,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     const problem = async (r: Response, status: number) => {
       expect(r.status).toBe(status);
       expect(r.headers.get('content-type')).toContain('application/problem+json');
-      return r.json();
+      return json(r);
     };
 
     test('when the channel is unknown, then 400 names it', async () => {

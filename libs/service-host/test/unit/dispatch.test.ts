@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ENTITY_COMMANDS, OPERATIONS, type CommandMessage } from '@pitwall/contracts';
+import { ATTACHMENT_COMMANDS, ENTITY_COMMANDS, OPERATIONS, type CommandMessage } from '@pitwall/contracts';
 import type { BusRequest } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
 import { dispatchCommands, type ServiceCommandHandlers } from '../../src/dispatch';
@@ -20,6 +20,7 @@ function recordingHandlers(seen: { type: string; message: unknown }[]): ServiceC
     [ENTITY_COMMANDS.update]: record(ENTITY_COMMANDS.update),
     [ENTITY_COMMANDS.delete]: record(ENTITY_COMMANDS.delete),
     [ENTITY_COMMANDS.search]: record(ENTITY_COMMANDS.search),
+    [ATTACHMENT_COMMANDS.dataset]: record(ATTACHMENT_COMMANDS.dataset),
   };
 }
 
