@@ -95,6 +95,8 @@ export interface Operation {
   unknownBodyProperties?: 'reject' | 'forward';
   responseKind: ResponseKind;
   response: OperationResponse;
+  /** Counted against the caller's concurrent expensive reads (a few run, a short queue waits, beyond that 429). */
+  limitedRead?: boolean;
   /** How long the gateway waits for the service (default: the bus's timeout); the service answers its own 504 first. */
   busTimeoutMs?: number;
   /** Error responses beyond the common ones. */
@@ -281,7 +283,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
   if (!type.features.dataFileAccess) return [];
   const { plural: P, name: S } = type;
   const base = `/${P}/{id}/DataFileAccess/{attachedFileGroupName}`;
-  const common = { tags: [P], permission: 'read' as const, nonMember: 'not-found' as const, headers: accountHeader, params: dataFileParams, errors: DATA_FILE_ERRORS, busTimeoutMs: DATA_FILE_BUS_TIMEOUT_MS };
+  const common = { tags: [P], permission: 'read' as const, nonMember: 'not-found' as const, headers: accountHeader, params: dataFileParams, errors: DATA_FILE_ERRORS, busTimeoutMs: DATA_FILE_BUS_TIMEOUT_MS, limitedRead: true };
   const dataset = (r: BoundRequest) => ({ type: P, id: r.params['id'] as string, group: r.params['attachedFileGroupName'] as string });
   return [
     {

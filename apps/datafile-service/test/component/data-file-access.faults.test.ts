@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { entityService } from '@pitwall/entity-service';
-import { gateway } from '@pitwall/gateway';
+import { admittedKey, gateway } from '@pitwall/gateway';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { datafileService } from '../../src/definition';
 import { AttachedDatasets } from '../support/attached-datasets';
@@ -31,27 +31,32 @@ module.exports = function (task) {
   return path;
 }
 
-describe('data file reads that fail on the pool (a worker crash, a read over the timeout)', () => {
+describe('data file reads that fail on the pool (a worker crash, a read over the timeout) or beyond the per-user limit', () => {
   const dir = mkdtempSync(join(root, 'tmp', 'datafile-faults-'));
   let stack: InProcessStack;
   let base: string;
+  let second: string;
+  let userId: string;
   let headers: Record<string, string>;
-  let path: (channel: string) => string;
+  let path: (channel: string, at?: string) => string;
   let attached: AttachedDatasets;
 
   beforeAll(async () => {
     const worker = faultyWorker(dir, await bundleShapeWorker(join(dir, 'worker')));
-    stack = await startInProcessStack({ env: { BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed'), DATAFILE_READ_TIMEOUT_MS: '1500' } });
+    stack = await startInProcessStack({ env: { BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed'), DATAFILE_READ_TIMEOUT_MS: '1500', DATAFILE_READS_PER_USER: '1', DATAFILE_READ_QUEUE: '1' } });
     await stack.start(entityService);
     await stack.start({ ...datafileService, pools: [{ name: 'shape', entry: worker, maxThreads: 2 }] });
     const running = await stack.start(gateway);
     base = running.address;
+    // A second gateway replica: the per-user read limit is counted in the cache they share.
+    second = (await stack.start(gateway)).address;
     const demo = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
     headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId };
+    userId = demo.userId;
     attached = new AttachedDatasets(stack.databaseUrl, new FilesystemBlobStore(join(dir, 'blobs')));
     const runSheet = await attached.entity(demo.accountId);
     await attached.attach(demo.accountId, runSheet, 'DataFile', 'Sample1.ld', fixture('Sample1.ld'));
-    path = (channel) => `${base}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=${encodeURIComponent(channel)}&lapIndex=1`;
+    path = (channel, at = base) => `${at}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=${encodeURIComponent(channel)}&lapIndex=1`;
   }, 60_000);
   afterAll(async () => {
     await attached?.close();
@@ -78,5 +83,24 @@ describe('data file reads that fail on the pool (a worker crash, a read over the
     expect((await fetch(path('Ground Speed'), { headers })).status).toBe(504);
     expect((await fetch(path('Susp Pos FL'), { headers })).status).toBe(200);
     expect((await fetch(path('Susp Pos FL'), { headers })).status).toBe(200);
+  });
+
+  test('when a user has 1 read running and 1 waiting across two gateway replicas, then one more is a 429 with Retry-After', async () => {
+    const admitted = async (n: number) => {
+      while (Number(await stack.cache.get(admittedKey(userId))) !== n) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    // Two reads that hang until the 1.5 s read timeout: one runs, the other waits for its slot.
+    const running = fetch(path('Ground Speed'), { headers });
+    await admitted(1);
+    const waiting = fetch(path('Ground Speed', second), { headers });
+    await admitted(2);
+    const refused = await fetch(path('Susp Pos FL', second), { headers });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect((await running).status).toBe(504);
+    expect((await waiting).status).toBe(504);
+    await admitted(0);
+    expect((await fetch(path('Susp Pos FL', second), { headers })).status).toBe(200);
   });
 });

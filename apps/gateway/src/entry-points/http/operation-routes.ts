@@ -5,6 +5,7 @@ import { EncodedJson, type Bus } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
 import { ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, pathParameterNames, type BoundRequest, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
+import { ReadLimitError, type ReadLimiter } from '../../domain/read-limiter';
 import { authenticate, requireMember } from './authentication';
 import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody } from './binding';
 
@@ -18,6 +19,8 @@ export interface OperationRoutesDeps {
   handlers: Record<string, GatewayHandler>;
   /** JSON body limit, e.g. '1mb'. */
   bodyLimit?: string;
+  /** Per-user concurrency of the table's `limitedRead` operations; unlimited without one. */
+  readLimiter?: ReadLimiter;
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
@@ -53,7 +56,7 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     }
     for (const path of paths) {
       const onPath = ops.filter((op) => relativePath(base, op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
-      for (const op of onPath) r[op.method](path, authenticateFor(op, deps.auth), permit(op), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
+      for (const op of onPath) r[op.method](path, authenticateFor(op, deps.auth), permit(op), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
       r.all(path, authenticateFor(onPath[0] as Operation, deps.auth), methodNotAllowed(onPath.map((op) => op.method.toUpperCase()).join(', ')));
     }
   }
@@ -120,6 +123,29 @@ function sendLocal(op: Operation, res: Response, result: unknown): void {
   else if (result instanceof EncodedJson) res.status(op.response.status).type('application/json').send(result.json);
   else if (Buffer.isBuffer(result)) res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream').send(result);
   else res.status(op.response.status).json(result);
+}
+
+/**
+ * Holds a slot of the caller's concurrent reads for the request's life (released when the answer is sent or the
+ * client goes away); the body is read only once admitted. Beyond the queue: 429 with Retry-After.
+ */
+function limitReads(limiter: ReadLimiter): RequestHandler {
+  return async (req, res, next) => {
+    const gone = new AbortController();
+    const onClose = () => gone.abort(new AppError(499, 'The client closed the request'));
+    res.on('close', onClose);
+    let release: () => Promise<void>;
+    try {
+      release = await limiter.acquire(req.caller.userId, gone.signal);
+    } catch (err) {
+      res.off('close', onClose);
+      if (err instanceof ReadLimitError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      throw err;
+    }
+    res.off('close', onClose);
+    res.on('close', () => void release());
+    next();
+  };
 }
 
 /** A `binary-or-json` read answers the binary body when Accept prefers one of its binary types to JSON. */
