@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries } from '@pitwall/client';
@@ -166,6 +167,34 @@ describe('data file access through the gateway (entity-service, datafile-service
       const r = await post(`${dataset()}/channels`, body, { Accept: 'application/x-service-channels' });
       expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toChannelRecord)).toEqual(asJson.channels);
     });
+  });
+
+  describe('the Python decoder of docs/binary-channels.md', () => {
+    /** A python3 with numpy on PATH (npm puts node's directory first, whose python3 may have none). */
+    const pythonWithNumpy = (): string => {
+      for (const dir of [...new Set((process.env['PATH'] ?? '').split(':').filter(Boolean))]) {
+        const candidate = join(dir, 'python3');
+        try {
+          accessSync(candidate, constants.X_OK);
+          execFileSync(candidate, ['-c', 'import numpy'], { stdio: 'ignore', timeout: 60_000 });
+          return candidate;
+        } catch {
+          // not executable, or no numpy
+        }
+      }
+      throw new Error('no python3 with numpy on PATH');
+    };
+
+    test('when python3 decodes a real binary response with the documented decoder, then it gets the JSON records of the same read', async () => {
+      const body = { channels: ['Engine RPM', 'Ground Speed', 'Susp Pos FL'], mode: 1, lapIndex: 1 };
+      const asJson = await json(post(`${dataset()}/channels`, body));
+      const r = await post(`${dataset()}/channels`, body, { Accept: 'application/x-service-channels' });
+      writeFileSync(join(dir, 'response.bin'), new Uint8Array(await r.arrayBuffer()));
+      const decoder = /```python\n([\s\S]*?)```/.exec(readFileSync(join(root, 'docs', 'binary-channels.md'), 'utf8'))?.[1] as string;
+      writeFileSync(join(dir, 'decode.py'), `${decoder}\nimport json, sys\nprint(json.dumps(to_records(open(sys.argv[1], 'rb').read())))\n`);
+      const output = execFileSync(pythonWithNumpy(), [join(dir, 'decode.py'), join(dir, 'response.bin')], { encoding: 'utf8', timeout: 60_000 });
+      expect(JSON.parse(output)).toEqual(asJson.channels);
+    }, 90_000);
   });
 
   describe('the client library', () => {
