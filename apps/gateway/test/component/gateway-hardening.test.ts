@@ -61,7 +61,8 @@ describe('gateway hardening', () => {
     const busOps = OPERATIONS.filter((op) => 'service' in op.target);
     test.each(busOps.map((op) => [op.operationId, op] as const))('when %s is called, then its command reaches its service', async (_id, op) => {
       const path = op.path.replace('{id}', randomUUID());
-      const body = op.body ? (op.operationId.startsWith('SearchFor') ? JSON.stringify({ AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId }) : '{}') : undefined;
+      const validBody = op.operationId.startsWith('SearchFor') ? { AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId } : op.operationId.endsWith('DataFileChannels') ? { channels: ['Engine RPM'], mode: 0 } : {};
+      const body = op.body ? JSON.stringify(validBody) : undefined;
       const before = gw.received.length;
       const res = await send(gw.baseUrl, op.method.toUpperCase(), path, { headers: { ...authHeaders, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
       expect(res.status).toBe(op.response.status);
