@@ -1,7 +1,7 @@
 // Bundles one app into dist/apps/<name>/ (CommonJS, node_modules left external).
 // Every file matching src/*.entry.ts or src/main.ts becomes its own bundle (e.g. the Piscina worker).
 import { build } from 'esbuild';
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const name = process.argv[2];
@@ -9,6 +9,15 @@ if (!name) throw new Error('usage: build-app.mjs <app>');
 const src = join('apps', name, 'src');
 const entries = readdirSync(src).filter((f) => f === 'main.ts' || f.endsWith('.entry.ts')).map((f) => join(src, f));
 if (!existsSync(join(src, 'main.ts'))) throw new Error(`${src}/main.ts missing`);
+// The composition runs every service's definition in one process: their pool workers (src/*.worker.entry.ts) are
+// bundled beside its main.js, where a relative pool entry resolves.
+if (name === 'standalone') {
+  const { services } = JSON.parse(readFileSync(join('apps', 'standalone', 'apps.json'), 'utf8'));
+  for (const app of services) {
+    const dir = join('apps', app, 'src');
+    entries.push(...readdirSync(dir).filter((f) => f.endsWith('.worker.entry.ts')).map((f) => join(dir, f)));
+  }
+}
 
 await build({
   entryPoints: entries,

@@ -1,17 +1,46 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { createBlobStore } from '@pitwall/blob-store';
 import { SERVICES } from '@pitwall/contracts';
+import { StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
-import { AppError } from '@pitwall/service-kit';
+import { intVar } from '@pitwall/service-kit';
+import { DataFileReads } from './domain/data-file-reads';
+import { Datasets } from './domain/datasets';
+import { DecompressedCache } from './domain/decompressed-cache';
+import { datafileCommands } from './entry-points/bus/datafile-commands';
 
-/**
- * The DataFile endpoints are not built yet: the service joins the bus, answers `ping` and its health endpoints, and
- * refuses every other command with a 501 so a caller never waits on silence.
- */
+const MiB = 1024 * 1024;
+
+/** The blob store's variables, passed as they are to createBlobStore, which validates them (docs/blob-store.md). */
+const BLOB_STORE_VARIABLES = ['BLOB_STORE', 'BLOB_DIR', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
+
+/** The datafile-service's settings. */
+export const DatafileConfig = z.object({
+  ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, z.string().optional()])) as Record<(typeof BLOB_STORE_VARIABLES)[number], z.ZodOptional<z.ZodString>>,
+  /** Where LZ4-compressed blobs are decompressed for random access; default `DATA_DIR/decompressed`. */
+  DATAFILE_CACHE_DIR: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Bound of the decompressed copies on disk (default 8 GiB). */
+  DATAFILE_CACHE_BYTES: intVar(8192 * MiB),
+  /** Bound of the stored-channel cache in memory (default 256 MiB). */
+  DATAFILE_CHANNEL_CACHE_BYTES: intVar(256 * MiB),
+  /** A read over this is a 504 and its work is abandoned (default 30 s). */
+  DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
+});
+
+/** Reads attached data files: metadata and channels of a dataset, decoded and encoded on the `shape` worker pool. */
 export const datafileService = defineService({
   name: 'datafile-service',
-  bus: {
-    service: SERVICES.datafile,
-    commands: () => async (request) => {
-      throw new AppError(501, `datafile-service does not implement ${request.type} yet`);
-    },
+  config: DatafileConfig,
+  pools: [{ name: 'shape', entry: 'shape.worker.entry.js' }],
+  build: async ({ bus, config, workers }) => {
+    const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
+    const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES);
+    const datasets = new Datasets(bus, blobs, decompressed);
+    const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
+    const reads = new DataFileReads(datasets, cache, workers['shape'] as NonNullable<(typeof workers)['shape']>, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS });
+    return { reads, datasets, decompressed, cache, stop: () => datasets.close() };
   },
+  bus: { service: SERVICES.datafile, commands: ({ reads }) => datafileCommands(reads) },
 });

@@ -3,6 +3,7 @@ import type { Bus } from '@pitwall/bus';
 import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
 import { healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
+import type { ReadLimiter } from './domain/read-limiter';
 import { authenticate } from './entry-points/http/authentication';
 import { operationRoutes, type GatewayHandler } from './entry-points/http/operation-routes';
 import { serviceDocuments } from './entry-points/http/service-documents';
@@ -15,6 +16,8 @@ export interface GatewayDeps {
   checks?: HealthChecks;
   /** JSON body limit, e.g. '1mb'. */
   bodyLimit?: string;
+  /** Per-user concurrency of the data file reads (counted in the shared cache). */
+  readLimiter?: ReadLimiter;
   /** The operation table the routes are mounted from (tests pass their own)... */
   operations?: readonly Operation[];
   /** ...and the gateway-local handlers their operations name, beside the built-in ones. */
@@ -43,7 +46,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       'entity-service': async () => (await deps.bus.consumerCount(SERVICES.entity)) > 0 && (await deps.bus.request(SERVICES.entity, 'ping', {}, { timeoutMs: 1500 })) === 'pong',
     }),
   );
-  app.use(operationRoutes(deps.operations ?? OPERATIONS, { bus: deps.bus, auth: deps.auth, handlers: { ...gatewayHandlers(deps.auth), ...deps.handlers }, ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}) }));
+  app.use(operationRoutes(deps.operations ?? OPERATIONS, { bus: deps.bus, auth: deps.auth, handlers: { ...gatewayHandlers(deps.auth), ...deps.handlers }, ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}), ...(deps.readLimiter ? { readLimiter: deps.readLimiter } : {}) }));
   // Any other path needs a key too: an unauthenticated caller learns nothing about which paths exist.
   app.use(authenticate(deps.auth));
   app.use(notFoundHandler);

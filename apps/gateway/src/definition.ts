@@ -4,12 +4,17 @@ import { MemoryCache, RedisCache } from '@pitwall/cache';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
+import { ReadLimiter } from './domain/read-limiter';
 
 const GatewayConfig = z.object({
   PORT: intVar(8080),
   HOST: z.string().default('0.0.0.0'),
   REDIS_URL: z.string().optional(),
   REDIS_PREFIX: z.string().default(AUTH_CACHE_PREFIX),
+  /** Data file reads one user may run at once, across the replicas sharing REDIS_URL (default 4)... */
+  DATAFILE_READS_PER_USER: intVar(4),
+  /** ...and how many more may wait for a slot before a read is refused with 429 (default 8). */
+  DATAFILE_READ_QUEUE: intVar(8),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
 });
 
@@ -22,12 +27,16 @@ export const gateway = defineService({
     if (!pool) throw new Error('gateway needs its database');
     const cache = shared.cache ?? (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger) : new MemoryCache());
     const auth = new AuthStore(pool, cache, logger);
-    return { auth, cache, stop: shared.cache ? undefined : () => cache.close() };
+    const readLimiter = new ReadLimiter(cache, { perUser: Math.max(1, config.DATAFILE_READS_PER_USER), queue: config.DATAFILE_READ_QUEUE });
+    return { auth, cache, readLimiter, stop: shared.cache ? undefined : () => cache.close() };
   },
   health: ({ cache }) => ({ cache: () => cache.isReady() }),
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
-    app: ({ auth }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks }),
+    app: ({ auth, readLimiter }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter }),
   },
 });
+
+/** The shared-cache key counting a user's admitted data file reads (tests watch it). */
+export { admittedKey } from './domain/read-limiter';

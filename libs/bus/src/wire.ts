@@ -3,6 +3,8 @@ import type { Logger } from '@pitwall/service-kit';
 import type { BusHeaders } from './types';
 
 export const CONTENT_TYPE = 'application/json';
+/** Reply header naming the media type of a reply body that is not JSON (a binary channel read). */
+export const REPLY_CONTENT_TYPE = 'contentType';
 
 /**
  * A payload already encoded as JSON text, with string headers beside it. A handler that returns one has its bytes
@@ -17,6 +19,20 @@ export class EncodedJson {
 
   static of(value: unknown, headers?: Record<string, string>): EncodedJson {
     return new EncodedJson(encodeJson(value), headers);
+  }
+
+  /**
+   * Bytes that are not JSON (a binary channel body), with their media type in a reply header: they cross the bus
+   * and reach the gateway as they are, on both transports.
+   */
+  static binary(bytes: Uint8Array, contentType: string, headers?: Record<string, string>): EncodedJson {
+    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return new EncodedJson(body, { ...headers, [REPLY_CONTENT_TYPE]: contentType });
+  }
+
+  /** The media type of a binary body; undefined for JSON. */
+  get contentType(): string | undefined {
+    return this.headers[REPLY_CONTENT_TYPE];
   }
 
   parse<T = unknown>(): T {

@@ -10,3 +10,20 @@ export { CHANNELS_MEDIA_TYPE, physicalSamples, toChannelRecord, type ChannelReco
 export function decodeChannelsBody(body: ArrayBuffer | Uint8Array): ChannelSeries[] {
   return decodeChannels(body);
 }
+
+/** Options of a single-channel read: lapIndex, or start/duration (seconds), or neither (whole file); maxPoints; binary. */
+export interface ChannelReadOptions {
+  lapIndex?: number;
+  start?: number;
+  duration?: number;
+  /** At most this many points (M4); never applied unless asked. */
+  maxPoints?: number;
+  /** Ask for the binary body; the result is then ChannelSeries[] (typed-array views, no copy). */
+  binary?: boolean;
+}
+
+/** Options of a batch read (the scope is in its body). */
+export interface ChannelsReadOptions {
+  maxPoints?: number;
+  binary?: boolean;
+}

@@ -1,3 +1,5 @@
+import { CHANNELS_MEDIA_TYPE, type ChannelSeries } from '@pitwall/channels';
+import { decodeChannelsBody } from './channels';
 /** The wrappers' result convention: a failed call reports success false, a message and the HTTP status. */
 export interface ClientResult<T> {
   success: boolean;
@@ -24,6 +26,18 @@ export interface RequestOptions {
   query?: Record<string, string | readonly string[] | undefined>;
   body?: unknown;
   accept?: string;
+  /** A success that is not JSON comes back as its bytes (a Uint8Array). */
+  raw?: boolean;
+}
+
+/** What a channel read's options and arguments put in the query. */
+interface ChannelReadQuery {
+  channel?: string;
+  lapIndex?: number;
+  start?: number;
+  duration?: number;
+  maxPoints?: number;
+  binary?: boolean;
 }
 
 /** HTTP plumbing shared by the generated per-entity methods. */
@@ -51,8 +65,11 @@ export class ClientBase {
     } catch (err) {
       return { success: false, message: `The request did not complete: ${err instanceof Error ? err.message : String(err)}`, statusCode: 0, returnValue: null };
     }
-    const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
+    if (options.raw && response.ok && !type.includes('json')) {
+      return { success: true, message: response.statusText || 'OK', statusCode: response.status, returnValue: new Uint8Array(await response.arrayBuffer()) as T };
+    }
+    const text = await response.text();
     let parsed: unknown = text || null;
     if (text && type.includes('json')) {
       try {
@@ -64,6 +81,20 @@ export class ClientBase {
     if (response.ok) return { success: true, message: response.statusText || 'OK', statusCode: response.status, returnValue: parsed as T };
     const problem = (typeof parsed === 'object' && parsed ? parsed : {}) as NonNullable<ClientResult<T>['problem']>;
     return { success: false, message: problem.detail ?? problem.title ?? response.statusText, statusCode: response.status, returnValue: null, problem };
+  }
+
+  /**
+   * A channel read: scope and maxPoints as query values; with `binary` the binary body is asked for and decoded
+   * (samples are views on the response, no copy), else the JSON answer.
+   */
+  protected async channelRead<T>(method: string, template: string, params: Record<string, string>, options: ChannelReadQuery, body?: unknown): Promise<ClientResult<T | ChannelSeries[]>> {
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    const query: Record<string, string> = {};
+    for (const key of ['channel', 'lapIndex', 'start', 'duration', 'maxPoints'] as const) if (options[key] !== undefined) query[key] = String(options[key]);
+    if (!options.binary) return this.request<T>(method, path, { query, ...(body === undefined ? {} : { body }) });
+    const result = await this.request<unknown>(method, path, { query, ...(body === undefined ? {} : { body }), accept: CHANNELS_MEDIA_TYPE, raw: true });
+    if (!result.success || !(result.returnValue instanceof Uint8Array)) return result as ClientResult<never>;
+    return { ...result, returnValue: decodeChannelsBody(result.returnValue) };
   }
 
   /** One operation of the table: `{name}` in the path template filled from `params`, query values that are set, and the body. */

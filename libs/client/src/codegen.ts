@@ -3,12 +3,14 @@ import { pathParameterNames, type ClientMethod, type Operation } from '@pitwall/
 /** Source of `generated.ts`: the client methods of every operation of the table, named as the wrappers name them. */
 export function generateClientSource(operations: readonly Operation[]): string {
   const methods = operations.flatMap((op) => op.client.map((method) => clientMethodSource(op, method)));
-  const types = new Set(operations.flatMap((op) => op.client.flatMap((m) => [...(m.body ? [m.body.type] : []), ...(/\bEntityJson\b/.test(m.returns) ? ['EntityJson'] : [])])));
+  const types = new Set(operations.flatMap((op) => op.client.flatMap((m) => [...(m.body ? [m.body.type] : []), ...(/\bEntityJson\b/.test(m.returns) ? ['EntityJson'] : []), ...(m.channelRead || /DataFileMetadataJson/.test(m.returns) ? [m.returns] : [])])));
+  const channelReads = operations.some((op) => op.client.some((m) => m.channelRead));
   const includes = operations.some((op) => op.client.some((m) => m.include));
   return [
     '// Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.',
     ...(types.size ? [`import type { ${[...types].sort().join(', ')} } from '@pitwall/contracts';`] : []),
     `import { ClientBase, ${includes ? 'includeQuery, ' : ''}type ClientResult${includes ? ', type Include' : ''} } from './client-base';`,
+    ...(channelReads ? ["import type { ChannelReadOptions, ChannelSeries, ChannelsReadOptions } from './channels';"] : []),
     '',
     '/** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */',
     'export class PitwallClient extends ClientBase {',
@@ -20,6 +22,7 @@ export function generateClientSource(operations: readonly Operation[]): string {
 
 /** Arguments in order: path parameters, the required query values, the body, then parametersToInclude. */
 function clientMethodSource(op: Operation, m: ClientMethod): string[] {
+  if (m.channelRead) return channelReadSource(op, m);
   const params = pathParameterNames(op.path);
   const query = m.query ?? [];
   const args = [
@@ -35,6 +38,23 @@ function clientMethodSource(op: Operation, m: ClientMethod): string[] {
     `  /** ${op.method.toUpperCase()} ${shown}: ${op.summary} (${op.operationId}) */`,
     `  ${m.name}(${args.join(', ')}): Promise<ClientResult<${m.returns}>> {`,
     `    return this.call(${call.join(', ')});`,
+    '  }',
+  ];
+}
+
+/**
+ * A channel read: path parameters (and `channel`, or the batch body), then options (scope, maxPoints, binary). With
+ * `binary: true` the body is the binary encoding, decoded into series whose samples are views on it.
+ */
+function channelReadSource(op: Operation, m: ClientMethod): string[] {
+  const params = pathParameterNames(op.path);
+  const query = m.channelRead === 'query';
+  const args = [...params.map((p) => `${p}: string`), ...(query ? ['channel: string'] : [`${m.body?.name ?? 'body'}: ${m.body?.type ?? 'unknown'}`]), `options: ${query ? 'ChannelReadOptions' : 'ChannelsReadOptions'} = {}`];
+  const call = [`'${op.method.toUpperCase()}'`, `'${op.path}'`, `{ ${params.join(', ')} }`, query ? '{ channel, ...options }' : 'options', query ? 'undefined' : (m.body?.name ?? 'body')];
+  return [
+    `  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} (${op.operationId}); \`binary: true\` answers ChannelSeries[] */`,
+    `  ${m.name}(${args.join(', ')}): Promise<ClientResult<${m.returns} | ChannelSeries[]>> {`,
+    `    return this.channelRead(${call.join(', ')});`,
     '  }',
   ];
 }

@@ -1,6 +1,7 @@
 // Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
-import type { CreateModel, EntityJson, SearchBody, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, UpdateModel } from '@pitwall/contracts';
+import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, SearchBody, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, UpdateModel } from '@pitwall/contracts';
 import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
+import type { ChannelReadOptions, ChannelSeries, ChannelsReadOptions } from './channels';
 
 /** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */
 export class PitwallClient extends ClientBase {
@@ -244,6 +245,18 @@ export class PitwallClient extends ClientBase {
   deleteSetup(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Setups/{id}', { id }, {});
   }
+  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/metadata: Metadata of a Setup's data file dataset (no samples) (GetSetupDataFileMetadata) */
+  getSetupDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
+    return this.call('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
+  }
+  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a Setup's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetSetupDataFileChannel); `binary: true` answers ChannelSeries[] */
+  getSetupDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ChannelRecordJson | ChannelSeries[]>> {
+    return this.channelRead('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
+  }
+  /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a Setup's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSetupDataFileChannels); `binary: true` answers ChannelSeries[] */
+  getSetupDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ChannelSeries[]>> {
+    return this.channelRead('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
+  }
   /** GET /EventCarDatas/{id}: Get one EventCarData (GetEventCarDataById) */
   getEventCarDataById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/EventCarDatas/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -392,6 +405,18 @@ export class PitwallClient extends ClientBase {
   deleteRunSheet(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/RunSheets/{id}', { id }, {});
   }
+  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/metadata: Metadata of a RunSheet's data file dataset (no samples) (GetRunSheetDataFileMetadata) */
+  getRunSheetDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
+    return this.call('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
+  }
+  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a RunSheet's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetRunSheetDataFileChannel); `binary: true` answers ChannelSeries[] */
+  getRunSheetDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ChannelRecordJson | ChannelSeries[]>> {
+    return this.channelRead('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
+  }
+  /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a RunSheet's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetRunSheetDataFileChannels); `binary: true` answers ChannelSeries[] */
+  getRunSheetDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ChannelSeries[]>> {
+    return this.channelRead('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
+  }
   /** GET /Laps/{id}: Get one Lap (GetLapById) */
   getLapById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Laps/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -479,6 +504,18 @@ export class PitwallClient extends ClientBase {
   /** DELETE /SessionCarDatas/{id}: Delete a SessionCarData with its children and attached files (DeleteSessionCarData) */
   deleteSessionCarData(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/SessionCarDatas/{id}', { id }, {});
+  }
+  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/metadata: Metadata of a SessionCarData's data file dataset (no samples) (GetSessionCarDataDataFileMetadata) */
+  getSessionCarDataDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
+    return this.call('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
+  }
+  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a SessionCarData's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetSessionCarDataDataFileChannel); `binary: true` answers ChannelSeries[] */
+  getSessionCarDataDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ChannelRecordJson | ChannelSeries[]>> {
+    return this.channelRead('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
+  }
+  /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a SessionCarData's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSessionCarDataDataFileChannels); `binary: true` answers ChannelSeries[] */
+  getSessionCarDataDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ChannelSeries[]>> {
+    return this.channelRead('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
   /** GET /ExternalSimulationProfiles/{id}: Get one ExternalSimulationProfile (GetExternalSimulationProfileById) */
   getExternalSimulationProfileById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {

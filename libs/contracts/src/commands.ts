@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTACHMENT_COMMANDS, AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileMetadataRequest } from './data-files';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
 import { ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingCommand } from './timing';
 
@@ -30,6 +31,11 @@ export const COMMANDS = {
   // The timing-service checks the whole message: it reads the ids of the body to order updates per car.
   [TIMING_COMMANDS.update]: command(SERVICES.timing, TIMING_COMMANDS.update, TimingCommand),
   [ENTITY_TIMING_COMMAND]: command(SERVICES.entity, ENTITY_TIMING_COMMAND, TimingCommand),
+  /** Sent by the datafile-service (not routed by the operation table): the files of a dataset the caller may read. */
+  [ATTACHMENT_COMMANDS.dataset]: command(SERVICES.entity, ATTACHMENT_COMMANDS.dataset, AttachmentsDataset),
+  [DATAFILE_COMMANDS.metadata]: command(SERVICES.datafile, DATAFILE_COMMANDS.metadata, DataFileMetadataRequest),
+  [DATAFILE_COMMANDS.channel]: command(SERVICES.datafile, DATAFILE_COMMANDS.channel, DataFileChannelRequest),
+  [DATAFILE_COMMANDS.channels]: command(SERVICES.datafile, DATAFILE_COMMANDS.channels, DataFileChannelsRequest),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

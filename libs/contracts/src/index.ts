@@ -8,3 +8,4 @@ export * from './timing';
 export * from './commands';
 export * from './entity-schemas';
 export * from './operations';
+export * from './data-files';

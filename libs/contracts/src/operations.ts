@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMMANDS, type CommandInput, type CommandName } from './commands';
+import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, batchScope, queryScope } from './data-files';
 import { entitySchemaOf } from './entity-schemas';
 import { ENTITY_COMMANDS } from './messages';
 import { TIMING_COMMANDS, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, type TimingLevel, type TimingUpdate } from './timing';
@@ -42,6 +43,8 @@ export interface ClientMethod {
   body?: { name: string; type: string; defaultEmpty?: boolean };
   /** A last optional `parametersToInclude` argument. */
   include?: boolean;
+  /** A channel read: a last optional `options` argument (scope query values for `query`, maxPoints, binary). */
+  channelRead?: 'query' | 'body';
   /** TypeScript type of the result. */
   returns: string;
 }
@@ -53,6 +56,8 @@ export interface BoundRequest {
   query: Record<string, string>;
   include?: string[];
   body: unknown;
+  /** `binary-or-json` operations: the binary media type the client's Accept prefers, when it prefers one. */
+  binaryType?: (typeof BINARY_CHANNEL_TYPES)[number];
   /** Unknown top-level body properties, when the operation forwards them (`unknownBodyProperties: 'forward'`). */
   bindingErrors?: Record<string, string[]>;
 }
@@ -91,6 +96,10 @@ export interface Operation {
   unknownBodyProperties?: 'reject' | 'forward';
   responseKind: ResponseKind;
   response: OperationResponse;
+  /** Counted against the caller's concurrent expensive reads (a few run, a short queue waits, beyond that 429). */
+  limitedRead?: boolean;
+  /** How long the gateway waits for the service (default: the bus's timeout); the service answers its own 504 first. */
+  busTimeoutMs?: number;
   /** Error responses beyond the common ones. */
   errors?: Readonly<Record<number, string>>;
   target: BusTarget | GatewayTarget;
@@ -260,6 +269,70 @@ function entityOperations(type: EntityTypeDef): Operation[] {
   return ops;
 }
 
+const NonNegativeInteger = z.string().regex(/^\d{1,9}$/, 'is not a non-negative integer');
+const Seconds = z.string().regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, 'is not a number of seconds');
+const MaxPoints = z.string().regex(/^\d{1,9}$/, 'is not a whole number').refine((v) => Number(v) >= 4, 'must be at least 4').optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
+const dataFileParams = z.object({ id: Guid, attachedFileGroupName: z.string().min(1).max(256) });
+const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB)', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
+/** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
+const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
+const CHANNEL_TYPES = ['application/json', ...BINARY_CHANNEL_TYPES] as const;
+const maxPointsOf = (query: Record<string, string>): { maxPoints?: number } => (query['maxPoints'] !== undefined ? { maxPoints: Number(query['maxPoints']) } : {});
+
+/** The data file access operations of a type whose registry entry enables `dataFileAccess` (service-api.md "Data file access"). */
+function dataFileOperations(type: EntityTypeDef): Operation[] {
+  if (!type.features.dataFileAccess) return [];
+  const { plural: P, name: S } = type;
+  const base = `/${P}/{id}/DataFileAccess/{attachedFileGroupName}`;
+  const common = { tags: [P], permission: 'read' as const, nonMember: 'not-found' as const, headers: accountHeader, params: dataFileParams, errors: DATA_FILE_ERRORS, busTimeoutMs: DATA_FILE_BUS_TIMEOUT_MS, limitedRead: true };
+  const dataset = (r: BoundRequest) => ({ type: P, id: r.params['id'] as string, group: r.params['attachedFileGroupName'] as string });
+  return [
+    {
+      ...common,
+      operationId: `Get${S}DataFileMetadata`,
+      method: 'get',
+      path: `${base}/metadata`,
+      summary: `Metadata of a ${S}'s data file dataset (no samples)`,
+      query: z.object({}),
+      bodyKind: 'none',
+      responseKind: 'json',
+      response: { status: 200, contentTypes: JSON_TYPES, description: 'The metadata record' },
+      target: toBus(DATAFILE_COMMANDS.metadata, dataset),
+      client: [{ name: `get${S}DataFileMetadata`, returns: 'DataFileMetadataJson' }],
+    },
+    {
+      ...common,
+      operationId: `Get${S}DataFileChannel`,
+      method: 'get',
+      path: `${base}/channel`,
+      summary: `Samples of one channel of a ${S}'s dataset: a lap (lapIndex), a window [start, start+duration), or the whole file`,
+      query: z.object({ channel: z.string().min(1).max(512), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Seconds.optional(), maxPoints: MaxPoints }),
+      bodyKind: 'none',
+      responseKind: 'binary-or-json',
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), or the binary channel body' },
+      target: toBus(DATAFILE_COMMANDS.channel, (r) => ({ ...dataset(r), channel: r.query['channel'] as string, scope: queryScope(r.query), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) })),
+      client: [{ name: `get${S}DataFileChannel`, channelRead: 'query', returns: 'ChannelRecordJson' }],
+    },
+    {
+      ...common,
+      operationId: `Get${S}DataFileChannels`,
+      method: 'post',
+      path: `${base}/channels`,
+      summary: `Samples of many channels of a ${S}'s dataset in one request (mode 0 whole file, 1 lap, 2 window)`,
+      query: z.object({ maxPoints: MaxPoints }),
+      bodyKind: 'json',
+      body: ChannelsBody,
+      responseKind: 'binary-or-json',
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'entityId, entityType, attachedFileGroupName, mode and the channel records (JSON), or the binary channel body' },
+      target: toBus(DATAFILE_COMMANDS.channels, (r) => {
+        const body = r.body as ChannelsBody;
+        return { ...dataset(r), channels: body.channels, mode: body.mode, scope: batchScope(body), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) };
+      }),
+      client: [{ name: `get${S}DataFileChannels`, body: { name: 'body', type: 'ChannelsBody' }, channelRead: 'body', returns: 'ChannelsReadJson' }],
+    },
+  ];
+}
+
 /** Operations on the caller's accounts: answered by the gateway from its auth store. */
 const ACCOUNT_OPERATIONS: Operation[] = [
   {
@@ -308,7 +381,7 @@ const TIMING_OPERATIONS: Operation[] = [
   timingOperation('SpeedTraps', 'LapSpeedTraps', TimingSpeedTrapUpdate, 'TimingSpeedTrapUpdate', 'the run, the lap and the speed trap'),
 ];
 
-export const OPERATIONS: readonly Operation[] = [...ACCOUNT_OPERATIONS, ...ENTITY_TYPES.flatMap(entityOperations), ...TIMING_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [...ACCOUNT_OPERATIONS, ...ENTITY_TYPES.flatMap((type) => [...entityOperations(type), ...dataFileOperations(type)]), ...TIMING_OPERATIONS];
 
 export function isBusTarget(target: Operation['target']): target is BusTarget {
   return 'service' in target;

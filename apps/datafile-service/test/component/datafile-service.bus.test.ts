@@ -1,22 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { SERVICES } from '@pitwall/contracts';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { datafileService } from '../../src/definition';
+import { bundleShapeWorker } from '../support/worker-bundle';
 
 describe('datafile-service on the bus (in-process)', () => {
   let stack: InProcessStack;
   let address: string;
+  const dir = mkdtempSync(join(__dirname, '..', '..', '..', '..', 'tmp', 'datafile-bus-'));
   beforeAll(async () => {
     stack = await startInProcessStack({ database: false });
-    address = (await stack.start(datafileService)).address;
+    const worker = await bundleShapeWorker(join(dir, 'worker'));
+    address = (await stack.start({ ...datafileService, pools: [{ name: 'shape', entry: worker, maxThreads: 1 }] }, { DATA_DIR: dir })).address;
   });
-  afterAll(() => stack.stop());
+  afterAll(async () => {
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('when pinged, then it answers pong on its request queue', async () => {
     expect(await stack.bus.request(SERVICES.datafile, 'ping', {})).toBe('pong');
   });
 
-  test('when sent any other command, then it refuses with a 501 naming the command', async () => {
-    await expect(stack.bus.request(SERVICES.datafile, 'datafile.anything', { x: 1 })).rejects.toMatchObject({ status: 501, message: 'datafile-service does not implement datafile.anything yet' });
+  test('when sent a command it does not have, then it refuses with a 400 naming the command', async () => {
+    await expect(stack.bus.request(SERVICES.datafile, 'datafile.anything', { x: 1 })).rejects.toMatchObject({ status: 400, message: 'The datafile service has no command datafile.anything' });
+  });
+
+  test('when a read message is malformed, then 400 names the field', async () => {
+    await expect(stack.bus.request(SERVICES.datafile, 'datafile.metadata', { type: 'RunSheets' })).rejects.toMatchObject({ status: 400 });
   });
 
   test('when its health endpoints are asked, then it is alive and ready with the bus up', async () => {

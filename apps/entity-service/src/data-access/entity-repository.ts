@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DatasetFile } from '@pitwall/contracts';
 import type { ParameterValue } from '../domain/parameters';
 
 /** Anything that runs a query: a pool or a client inside a transaction. */
@@ -49,6 +50,16 @@ function siblingOrder(orderByParameter?: string): string {
 
 /** Plain-object access to entity rows; every read is scoped to one account. */
 export const entityRepository = {
+  /** An entity's available attached files (state 2, with bytes in the blob store) of one group, oldest first. */
+  async availableFilesOfGroup(q: Queryable, accountId: string, entityId: string, group: string): Promise<DatasetFile[]> {
+    const { rows } = await q.query<{ id: string; file_name: string; blob_key: string; file_size: string | null; use_compression: boolean; created_time: Date }>(
+      `SELECT id, file_name, blob_key, file_size, use_compression, created_time FROM entity.attached_files
+       WHERE entity_id = $1 AND account_id = $2 AND group_name = $3 AND state = 2 AND blob_key IS NOT NULL ORDER BY created_time, id`,
+      [entityId, accountId, group],
+    );
+    return rows.map((r) => ({ attachedFileId: r.id, fileName: r.file_name, blobKey: r.blob_key, size: r.file_size === null ? null : Number(r.file_size), useCompression: r.use_compression, createdTime: r.created_time.toISOString() }));
+  },
+
   async findById(q: Queryable, accountId: string, type: string, id: string, forUpdate = false): Promise<EntityRow | undefined> {
     const { rows } = await q.query<EntityRow>(
       `SELECT ${COLUMNS} FROM entity.entities WHERE id = $1 AND account_id = $2 AND type = $3${forUpdate ? ' FOR UPDATE' : ''}`,

@@ -1,8 +1,9 @@
 import type { Pool } from 'pg';
 import type { Outbox } from '@pitwall/messaging';
 import type { FieldErrors } from '@pitwall/service-kit';
-import type { CallerContext, CreateModel, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel } from '@pitwall/contracts';
+import type { CallerContext, CreateModel, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel, DatasetFile } from '@pitwall/contracts';
 import { applyTimingUpdate } from './apply-timing-update';
+import { attachmentDataset } from './attachment-dataset';
 import { createEntity } from './create-entity';
 import { deleteEntity } from './delete-entity';
 import { getEntity } from './get-entity';
@@ -54,6 +55,10 @@ export class EntityStore {
 
   update(caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
     return updateEntity(this.ctx, caller, typeName, id, body, bindingErrors);
+  }
+
+  attachmentDataset(caller: CallerContext, typeName: string, id: string, group: string): Promise<DatasetFile[]> {
+    return attachmentDataset(this.ctx, caller, typeName, id, group);
   }
 
   delete(caller: CallerContext, typeName: string, id: string): Promise<void> {

@@ -76,6 +76,7 @@ describe('gateway hardening', () => {
 /** The least body each bus operation accepts: `{}` for most, the required fields of a search or a timing update. */
 function validBody(op: Operation): unknown {
   if (op.operationId.startsWith('SearchFor')) return { AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId };
+  if (op.operationId.endsWith('DataFileChannels')) return { channels: ['Engine RPM'], mode: 0 };
   if (op.path.startsWith('/TimingIntegration/')) {
     const ids = { accountId: authHeaders.AccountId, championshipId: randomUUID(), eventId: randomUUID(), sessionId: randomUUID(), carId: randomUUID(), runIndex: 0 };
     return { ...ids, ...(op.path === '/TimingIntegration/Runs' ? {} : { stintLapNumber: 1 }), ...(op.path.endsWith('/Sectors') ? { sectorId: randomUUID() } : {}), ...(op.path.endsWith('/SpeedTraps') ? { speedTrapId: randomUUID() } : {}) };

@@ -89,6 +89,20 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
         expect(encoded.headers).toEqual({ lastModifiedTime: '2026-04-02T08:13:55.120Z' });
       });
 
+      test('when the handler returns binary bytes with a media type, then requestEncoded hands on the same bytes and the type', async () => {
+        const service = unique('svc');
+        // Every byte value, including ones that are not UTF-8, and an odd length: nothing may decode or pad them.
+        const bytes = new Uint8Array(515);
+        for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 37) % 256;
+        await server.serve(service, async () => EncodedJson.binary(bytes.subarray(2), 'application/x-service-channels', { note: 'raw' }));
+
+        const encoded = await client.requestEncoded(service, 'datafile.channel', {});
+
+        expect(encoded.contentType).toBe('application/x-service-channels');
+        expect(encoded.headers).toEqual({ note: 'raw', contentType: 'application/x-service-channels' });
+        expect(Buffer.compare(encoded.json, Buffer.from(bytes.subarray(2)))).toBe(0);
+      });
+
       test('when the handler returns a plain value, then requestEncoded gets its JSON and no headers', async () => {
         const service = unique('svc');
         await server.serve(service, async () => [{ Id: 'a' }, null, 'é']);

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EncodedJson, type RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, ENTITY_TIMING_COMMAND, SERVICES, entityType } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, ENTITY_TIMING_COMMAND, SERVICES, entityType, ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
 
@@ -41,6 +41,7 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
       refuseReadOnly(m.type);
       return encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors));
     },
+    [ATTACHMENT_COMMANDS.dataset]: async (m) => store.attachmentDataset(m.caller, m.type, m.id.toLowerCase(), m.group),
     [ENTITY_COMMANDS.delete]: async (m) => {
       refuseReadOnly(m.type);
       await store.delete(m.caller, m.type, m.id.toLowerCase());

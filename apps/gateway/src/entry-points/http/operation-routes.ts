@@ -6,6 +6,7 @@ import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitw
 import { AppError } from '@pitwall/service-kit';
 import { ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, pathParameterNames, type BoundRequest, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
+import type { ReadLimiter } from '../../domain/read-limiter';
 import { authenticate, requireMember } from './authentication';
 import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody } from './binding';
 
@@ -19,6 +20,8 @@ export interface OperationRoutesDeps {
   handlers: Record<string, GatewayHandler>;
   /** JSON body limit, e.g. '1mb'. */
   bodyLimit?: string;
+  /** Per-user concurrency of the table's `limitedRead` operations; unlimited without one. */
+  readLimiter?: ReadLimiter;
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
@@ -54,7 +57,7 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     }
     for (const path of paths) {
       const onPath = ops.filter((op) => relativePath(base, op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
-      for (const op of onPath) r[op.method](path, authenticateFor(op, deps.auth), permit(op), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
+      for (const op of onPath) r[op.method](path, authenticateFor(op, deps.auth), permit(op), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
       r.all(path, authenticateFor(onPath[0] as Operation, deps.auth), methodNotAllowed(onPath.map((op) => op.method.toUpperCase()).join(', ')));
     }
   }
@@ -95,9 +98,14 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   if (!isBusTarget(target) && !local) throw new Error(`${op.operationId}: the gateway has no handler ${target.gateway}`);
   return async (req, res) => {
     const bound = bindRequest(op, req);
+    if (op.responseKind === 'binary-or-json') {
+      res.vary('Accept');
+      const binaryType = preferredBinaryType(op, req);
+      if (binaryType) bound.binaryType = binaryType as BoundRequest['binaryType'];
+    }
     if (local) return sendLocal(op, res, await local(req.caller, bound));
     if (!isBusTarget(target)) return;
-    const reply = await deps.bus.requestEncoded(target.service, target.name, { caller: callerContext(req.caller), ...target.toMessage(bound) }, { headers: { requestId: req.requestId, ...commandHeaders(op, req) } });
+    const reply = await deps.bus.requestEncoded(target.service, target.name, { caller: callerContext(req.caller), ...target.toMessage(bound) }, { headers: { requestId: req.requestId, ...commandHeaders(op, req) }, ...(op.busTimeoutMs ? { timeoutMs: op.busTimeoutMs } : {}) });
     if (op.responseKind === 'empty') {
       res.status(op.response.status).end();
       return;
@@ -107,7 +115,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     const id = reply.headers[ENTITY_REPLY_HEADERS.entityId];
     if (op.response.location && id) res.setHeader('Location', `${op.path}/${id}`);
     // The service rendered the body: its bytes are passed on as they are, never parsed and re-serialised.
-    res.status(op.response.status).type('application/json').send(reply.json);
+    res.status(op.response.status).type(reply.contentType ?? 'application/json').send(reply.json);
   };
 }
 
@@ -139,6 +147,37 @@ function sendLocal(op: Operation, res: Response, result: unknown): void {
   else if (result instanceof EncodedJson) res.status(op.response.status).type('application/json').send(result.json);
   else if (Buffer.isBuffer(result)) res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream').send(result);
   else res.status(op.response.status).json(result);
+}
+
+/**
+ * Holds a slot of the caller's concurrent reads for the request's life (released when the answer is sent or the
+ * client goes away); the body is read only once admitted. Beyond the queue: 429 with Retry-After.
+ */
+function limitReads(limiter: ReadLimiter): RequestHandler {
+  return async (req, res, next) => {
+    const gone = new AbortController();
+    const onClose = () => gone.abort(new AppError(499, 'The client closed the request'));
+    res.on('close', onClose);
+    let release: () => Promise<void>;
+    try {
+      release = await limiter.acquire(req.caller.userId, gone.signal);
+    } catch (err) {
+      // A ReadLimitError carries its Retry-After; the central problem handler sets the header.
+      res.off('close', onClose);
+      throw err;
+    }
+    res.off('close', onClose);
+    res.on('close', () => void release());
+    next();
+  };
+}
+
+/** A `binary-or-json` read answers the binary body when Accept prefers one of its binary types to JSON. */
+function preferredBinaryType(op: Operation, req: Request): string | undefined {
+  if (!req.header('accept')) return undefined;
+  const binaryTypes = op.response.contentTypes.filter((t) => !t.includes('json'));
+  const best = req.accepts(['application/json', ...binaryTypes]);
+  return typeof best === 'string' && binaryTypes.includes(best) ? best : undefined;
 }
 
 /** Path parameters, query and body bound case-insensitively and validated against the operation's schemas, once. */

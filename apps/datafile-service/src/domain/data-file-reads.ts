@@ -1,0 +1,60 @@
+import type { Piscina } from 'piscina';
+import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
+import { AppError } from '@pitwall/service-kit';
+import type { Datasets, DatasetRef } from './datasets';
+import { readChannels, type ChannelRead } from './read-channels';
+import { toReadError } from './read-errors';
+
+export interface DataFileReadsOptions {
+  /** A read taking longer is answered 504 and its work abandoned (pool task aborted, no further reads). */
+  timeoutMs: number;
+}
+
+/** The use cases of the data file access endpoints: the metadata record and channel reads of one dataset. */
+export class DataFileReads {
+  constructor(
+    private readonly datasets: Datasets,
+    private readonly cache: StoredChannelCache,
+    private readonly pool: Piscina,
+    private readonly options: DataFileReadsOptions,
+  ) {}
+
+  /** The metadata record: the catalogue, no sample decoded. */
+  metadata(ref: DatasetRef, requestId?: string): Promise<DataFileMetadataRecord> {
+    return this.withinTimeout(async () => {
+      const { file } = await this.datasets.open(ref, requestId);
+      return buildMetadataRecord({ entityId: ref.id, entityType: ref.type, attachedFileGroupName: ref.group }, file);
+    });
+  }
+
+  /** The encoded samples of a read (binary body, or the JSON array of its channel records). */
+  channels(ref: DatasetRef, read: ChannelRead, requestId?: string): Promise<Uint8Array> {
+    return this.withinTimeout(async (signal) => {
+      const dataset = await this.datasets.open(ref, requestId);
+      signal.throwIfAborted();
+      return readChannels(dataset, read, { cache: this.cache, pool: this.pool }, signal);
+    });
+  }
+
+  private async withinTimeout<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const err = AppError.timeout(`The read did not finish within ${this.options.timeoutMs} ms`);
+        abort.abort(err);
+        reject(err);
+      }, this.options.timeoutMs);
+    });
+    const work = run(abort.signal);
+    // The abandoned work's own failure (aborted) is not reported twice.
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, expired]);
+    } catch (err) {
+      throw toReadError(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

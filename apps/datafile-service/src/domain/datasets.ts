@@ -1,0 +1,106 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import type { BlobStore } from '@pitwall/blob-store';
+import { ATTACHMENT_COMMANDS, SERVICES, type CallerContext, type DatasetFile } from '@pitwall/contracts';
+import type { Bus } from '@pitwall/bus';
+import { fileHandleSource, openDataFileFromSource, type ByteSource, type RandomAccessDataFile } from '@pitwall/formats';
+import { AppError } from '@pitwall/service-kit';
+import { blobSource } from './blob-source';
+import type { DecompressedCache } from './decompressed-cache';
+
+/** A dataset opened for reads: its catalogue and lazy channel reads, and the key its cached channels go under. */
+export interface OpenDataset {
+  file: RandomAccessDataFile;
+  /** The blob keys of its files in order: identical bytes are the same dataset, whoever attached them. */
+  contentKey: string;
+}
+
+interface Entry {
+  dataset: Promise<OpenDataset>;
+  handles: FileHandle[];
+}
+
+/** Which dataset a read names. */
+export interface DatasetRef {
+  caller: CallerContext;
+  type: string;
+  id: string;
+  group: string;
+}
+
+const isLdx = (name: string) => /\.ldx$/i.test(name);
+
+/**
+ * Resolves a dataset through the entity-service (the caller's read permission, the group's available files in
+ * created order), then opens it over the blob store: a `.ldx` beside a single file gives its laps; several files
+ * are a per-lap dataset; compressed blobs are read from their decompressed local copy. Opened datasets are kept
+ * (LRU, by content) so a warm read costs no catalogue parsing.
+ */
+export class Datasets {
+  private readonly opened = new Map<string, Entry>();
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly blobs: BlobStore,
+    private readonly decompressed: DecompressedCache,
+    private readonly maxOpen = 32,
+  ) {}
+
+  async open(ref: DatasetRef, requestId?: string): Promise<OpenDataset> {
+    const message = { caller: ref.caller, type: ref.type, id: ref.id, group: ref.group };
+    const files = await this.bus.request<DatasetFile[]>(SERVICES.entity, ATTACHMENT_COMMANDS.dataset, message, requestId ? { headers: { requestId } } : {});
+    const data = files.filter((f) => !isLdx(f.fileName));
+    if (data.length === 0) throw AppError.notFound(`${ref.type} ${ref.id} has no data file dataset '${ref.group}'`);
+    const ldx = data.length === 1 ? files.find((f) => isLdx(f.fileName)) : undefined;
+    const contentKey = [...data.map((f) => f.blobKey), ...(ldx ? [`ldx:${ldx.blobKey}`] : [])].join('+');
+    const hit = this.opened.get(contentKey);
+    if (hit) {
+      this.opened.delete(contentKey);
+      this.opened.set(contentKey, hit);
+      return hit.dataset;
+    }
+    const entry: Entry = { handles: [], dataset: Promise.resolve(undefined as never) };
+    entry.dataset = this.openFiles(data, ldx, contentKey, entry.handles);
+    this.opened.set(contentKey, entry);
+    // A dataset that failed to open is not kept: the next read tries again (and answers the same 415/422).
+    entry.dataset.catch(() => this.forget(contentKey, entry));
+    while (this.opened.size > this.maxOpen) {
+      const [oldest, old] = this.opened.entries().next().value as [string, Entry];
+      this.forget(oldest, old);
+    }
+    return entry.dataset;
+  }
+
+  /** Closes every open file. */
+  async close(): Promise<void> {
+    for (const [key, entry] of [...this.opened]) this.forget(key, entry);
+  }
+
+  private forget(key: string, entry: Entry): void {
+    if (this.opened.get(key) === entry) this.opened.delete(key);
+    // In-flight reads of this dataset finish before the handles close.
+    setTimeout(() => void Promise.all(entry.handles.splice(0).map((h) => h.close().catch(() => undefined))), 60_000).unref();
+  }
+
+  private async openFiles(data: DatasetFile[], ldx: DatasetFile | undefined, contentKey: string, handles: FileHandle[]): Promise<OpenDataset> {
+    const sources = await Promise.all(data.map((f) => this.sourceOf(f, handles)));
+    const ldxBytes = ldx ? await this.readWhole(ldx, handles) : undefined;
+    const file = await openDataFileFromSource(sources, ldxBytes ? { ldx: ldxBytes } : {});
+    return { file, contentKey };
+  }
+
+  private async sourceOf(f: DatasetFile, handles: FileHandle[]): Promise<ByteSource> {
+    if (f.useCompression) {
+      const handle = await open(await this.decompressed.pathOf(this.blobs, f.blobKey), 'r');
+      handles.push(handle);
+      return fileHandleSource(handle);
+    }
+    const stat = await this.blobs.stat(f.blobKey);
+    if (!stat) throw AppError.notFound(`The bytes of attached file ${f.attachedFileId} are not in the store`);
+    return blobSource(this.blobs, f.blobKey, stat.size);
+  }
+
+  private async readWhole(f: DatasetFile, handles: FileHandle[]): Promise<Uint8Array> {
+    const source = await this.sourceOf(f, handles);
+    return source.read(0, source.size);
+  }
+}

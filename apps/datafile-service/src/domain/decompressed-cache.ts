@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type { BlobStore } from '@pitwall/blob-store';
+import { decodeLz4Frames } from '@pitwall/formats';
+
+/**
+ * LZ4-compressed blobs decompressed once into a local file (keyed by the blob's hash) that readers then open for
+ * random access. Bounded in bytes: the least recently used copies are removed when a new one would pass the bound
+ * (a reader holding one open keeps reading it: unlinking leaves open handles valid). Concurrent requests for the
+ * same blob share one decompression; a copy is renamed into place only once complete, so a crash leaves no half file.
+ */
+export class DecompressedCache {
+  private readonly pending = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** The path of the decompressed copy of `key` (`sha256/<hex>`), made now when absent. */
+  async pathOf(blobs: BlobStore, key: string): Promise<string> {
+    const path = join(this.dir, `${key.replace(/[^0-9a-zA-Z]/g, '_')}.raw`);
+    if (await touch(path)) return path;
+    let running = this.pending.get(path);
+    if (!running) {
+      running = this.decompress(blobs, key, path).finally(() => this.pending.delete(path));
+      this.pending.set(path, running);
+    }
+    return running;
+  }
+
+  /** Whether the copy of `key` is present (tests and the benchmark's cold-read cases). */
+  async has(key: string): Promise<boolean> {
+    return (await stat(join(this.dir, `${key.replace(/[^0-9a-zA-Z]/g, '_')}.raw`)).catch(() => null)) !== null;
+  }
+
+  private async decompress(blobs: BlobStore, key: string, path: string): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const partial = `${path}.${randomUUID()}.partial`;
+    try {
+      await pipeline(Readable.from(decodeLz4Frames(await blobs.openRead(key))), createWriteStream(partial));
+      await rename(partial, path);
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+    await this.evict(path);
+    return path;
+  }
+
+  /** Removes the least recently used copies (by access time, refreshed on use) until the rest fit, keeping `keep`. */
+  private async evict(keep: string): Promise<void> {
+    const names = (await readdir(this.dir)).filter((n) => n.endsWith('.raw'));
+    const files = (await Promise.all(names.map(async (n) => ({ path: join(this.dir, n), s: await stat(join(this.dir, n)).catch(() => null) })))).filter((f) => f.s !== null);
+    let total = files.reduce((sum, f) => sum + (f.s?.size ?? 0), 0);
+    for (const f of files.sort((a, b) => (a.s?.atimeMs ?? 0) - (b.s?.atimeMs ?? 0))) {
+      if (total <= this.maxBytes) break;
+      if (f.path === keep) continue;
+      await rm(f.path, { force: true });
+      total -= f.s?.size ?? 0;
+    }
+  }
+}
+
+/** Marks a copy as used now; false when it is not there. */
+async function touch(path: string): Promise<boolean> {
+  const now = new Date();
+  return utimes(path, now, now).then(
+    () => true,
+    () => false,
+  );
+}

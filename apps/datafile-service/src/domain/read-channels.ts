@@ -1,0 +1,86 @@
+import type { Piscina } from 'piscina';
+import { channelFor, resolveScope, scopeSampleRange, sliceStored, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
+import type { DataFileScope } from '@pitwall/contracts';
+import type { OpenDataset } from './datasets';
+import type { ShapeTask, StoredSlice } from '../workers/shape-channels';
+
+export interface ChannelRead {
+  channels: readonly string[];
+  scope: DataFileScope;
+  maxPoints?: number;
+  binary: boolean;
+}
+
+/**
+ * The samples of a read, encoded: the scope resolved to each channel's sample range (refusing an unknown channel or
+ * a lap out of range before any sample is read), the stored values of that range only (from the channel cache or the
+ * file), then conversion, M4 and encoding on the pool. Returns the binary body, or the JSON array of channel records.
+ */
+export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina }, signal: AbortSignal): Promise<Uint8Array> {
+  const { file } = dataset;
+  const window = resolveScope(read.scope, file);
+  const infos = read.channels.map((name) => channelFor(file, name));
+  const slices: StoredSlice[] = [];
+  const transferList: ArrayBuffer[] = [];
+  for (const info of infos) {
+    signal.throwIfAborted();
+    const stored = await storedOfScope(dataset, info, window, parts.cache);
+    const slice = ownedSlice(stored);
+    slices.push(slice);
+    transferList.push(...buffersOf(slice));
+  }
+  const task: ShapeTask = { channels: slices, binary: read.binary, ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: window.end } }) };
+  return (await parts.pool.run(task, { transferList, signal })) as Uint8Array;
+}
+
+/**
+ * Stored values of a channel inside the scope's window. A regular `.ld` channel reads just its range (cached under
+ * the range); other channels are read whole once (cached whole) and sliced.
+ */
+async function storedOfScope(dataset: OpenDataset, info: { name: string; regular: boolean; frequency: number; sampleCount: number }, window: ReturnType<typeof resolveScope>, cache: StoredChannelCache): Promise<StoredChannel> {
+  const { file, contentKey } = dataset;
+  const whole = cache.get(contentKey, info.name);
+  if (whole) return sliceStored(whole, ...rangeIn(whole, window));
+  if (file.format === 'motec-ld' && info.regular) {
+    const { from, to } = scopeSampleRange(window, { kind: 'implicit', start: 0, frequency: info.frequency }, info.sampleCount);
+    if (from === 0 && to === info.sampleCount) {
+      const all = await file.readStored(info.name);
+      cache.set(contentKey, info.name, all);
+      return all;
+    }
+    const rangeKey = `${info.name}\u0000${from}:${to}`;
+    const hit = cache.get(contentKey, rangeKey);
+    if (hit) return hit;
+    const part = await file.readStored(info.name, { from, to });
+    cache.set(contentKey, rangeKey, part);
+    return part;
+  }
+  const all = await file.readStored(info.name);
+  cache.set(contentKey, info.name, all);
+  return sliceStored(all, ...rangeIn(all, window));
+}
+
+function rangeIn(stored: StoredChannel, window: ReturnType<typeof resolveScope>): [number, number] {
+  const { from, to } = scopeSampleRange(window, stored.time, stored.samples.length);
+  return [from, to];
+}
+
+/** A copy of the slice whose arrays own their buffers: it is transferred to the pool while the cache keeps its own. */
+function ownedSlice(stored: StoredChannel): StoredSlice {
+  const startTime = stored.time.kind === 'implicit' ? stored.time.start : (stored.time.timestamps[0] ?? 0);
+  return {
+    name: stored.name,
+    unit: stored.unit,
+    frequency: stored.frequency,
+    dimension: stored.dimension,
+    startTime,
+    samples: stored.samples.slice(),
+    conversion: stored.conversion,
+    ...(stored.time.kind === 'explicit' ? { times: stored.time.timestamps.slice() } : {}),
+    ...(stored.gaps ? { gaps: stored.gaps.slice() } : {}),
+  };
+}
+
+function buffersOf(slice: StoredSlice): ArrayBuffer[] {
+  return [slice.samples.buffer as ArrayBuffer, ...(slice.times ? [slice.times.buffer as ArrayBuffer] : []), ...(slice.gaps ? [slice.gaps.buffer as ArrayBuffer] : [])];
+}

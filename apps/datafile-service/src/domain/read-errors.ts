@@ -1,0 +1,28 @@
+import { DataFileError, Lz4FrameError } from '@pitwall/formats';
+import { AppError } from '@pitwall/service-kit';
+
+/**
+ * The readers' refusals as the API's statuses: a file the readers do not recognise or cannot read channels of is a
+ * 415, a damaged one (or a damaged LZ4 frame) a 422 with the reason, an unknown channel or a lap index out of range
+ * a 400. Anything else stays what it is (a bug is a 500 that reveals nothing).
+ */
+export function toReadError(err: unknown): unknown {
+  if (err instanceof Lz4FrameError) return new AppError(422, `The data file could not be read: ${err.message}`);
+  // A file shorter than its own header says: the readers' ranged reads run past its end.
+  if (err instanceof RangeError) return new AppError(422, `The data file could not be read: ${err.message}`);
+  if (!(err instanceof DataFileError)) return err;
+  switch (err.code) {
+    case 'NOT_A_DATA_FILE':
+      return new AppError(415, 'The attached file is not a data file this service can read channels from (MoTeC .ld, ASAM MDF 4, MoTeC or generic CSV)');
+    case 'UNSUPPORTED':
+      return new AppError(415, `The data file uses a feature this service cannot read: ${err.message}`);
+    case 'CORRUPT':
+      return new AppError(422, `The data file could not be read: ${err.message}`);
+    case 'CHANNEL_NOT_FOUND':
+      return AppError.badRequest(err.message, { channel: [err.message] });
+    case 'INVALID_SLICE':
+      return AppError.badRequest(err.message, { lapIndex: [err.message] });
+    default:
+      return new AppError(422, `The data file could not be read: ${err.message}`);
+  }
+}

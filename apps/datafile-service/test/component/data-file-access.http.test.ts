@@ -1,0 +1,271 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FilesystemBlobStore } from '@pitwall/blob-store';
+import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries } from '@pitwall/client';
+import { entityService } from '@pitwall/entity-service';
+import { gateway } from '@pitwall/gateway';
+import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow } from '@pitwall/formats';
+import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
+import { datafileService } from '../../src/definition';
+import { AttachedDatasets } from '../support/attached-datasets';
+import { fixture, SAMPLE1_LDX } from '../support/fixtures';
+import { bundleShapeWorker } from '../support/worker-bundle';
+
+const root = join(__dirname, '..', '..', '..', '..');
+
+// Tests look into arbitrary answer shapes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
+
+describe('data file access through the gateway (entity-service, datafile-service and gateway in-process)', () => {
+  const dir = mkdtempSync(join(root, 'tmp', 'datafile-http-'));
+  const blobs = new FilesystemBlobStore(join(dir, 'blobs'));
+  let stack: InProcessStack;
+  let base: string;
+  let demo: { accountId: string; apiKey: string };
+  let attached: AttachedDatasets;
+  let runSheet: string;
+  const sample1 = fixture('Sample1.ld');
+  const eager = openDataFile(sample1);
+
+  beforeAll(async () => {
+    const worker = await bundleShapeWorker(join(dir, 'worker'));
+    stack = await startInProcessStack({ env: { BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed') } });
+    await stack.start(entityService);
+    await stack.start({ ...datafileService, pools: [{ name: 'shape', entry: worker, maxThreads: 2 }] });
+    const running = await stack.start(gateway);
+    base = running.address;
+    const account = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
+    demo = { accountId: account.accountId, apiKey: account.apiKey as string };
+    attached = new AttachedDatasets(stack.databaseUrl, blobs);
+    runSheet = await attached.entity(demo.accountId);
+    await attached.attach(demo.accountId, runSheet, 'DataFile', 'Sample1.ld', sample1);
+  }, 60_000);
+  afterAll(async () => {
+    await attached?.close();
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const headers = (extra: Record<string, string> = {}) => ({ ApiKey: demo.apiKey, AccountId: demo.accountId, ...extra });
+  const get = (path: string, extra?: Record<string, string>) => fetch(`${base}${path}`, { headers: headers(extra) });
+  const post = (path: string, body: unknown, extra?: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
+  const dataset = (id = runSheet, group = 'DataFile', type = 'RunSheets') => `/${type}/${id}/DataFileAccess/${encodeURIComponent(group)}`;
+  const physical = (name: string) => Array.from(eager.readChannel(name).samples);
+
+  describe('GET .../metadata', () => {
+    test('when a RunSheet has a .ld in the group, then every field of the metadata record is the file\'s', async () => {
+      const r = await get(`${dataset()}/metadata`);
+      expect(r.status).toBe(200);
+      const body = await json(r);
+      expect(body).toEqual(buildMetadataRecord({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile' }, eager));
+      expect(body.lapCount).toBeGreaterThan(1);
+      expect(body.channels.find((c: { name: string }) => c.name === 'Engine RPM')).toMatchObject({ unit: expect.any(String), frequency: expect.any(Number), sampleCount: expect.any(Number), dimension: 1, dataType: expect.any(String) });
+    });
+
+    test('when the file is stored LZ4-compressed, then it reads as the same file (from its decompressed copy)', async () => {
+      const id = await attached.entity(demo.accountId, 'Setups');
+      await attached.attach(demo.accountId, id, 'DataFile_Logged', 'Sample1.ld', sample1, { compressed: true });
+      const meta = await json(get(`${dataset(id, 'DataFile_Logged', 'Setups')}/metadata`));
+      expect(meta).toEqual(buildMetadataRecord({ entityId: id, entityType: 'Setups', attachedFileGroupName: 'DataFile_Logged' }, eager));
+      const lap = await json(get(`${dataset(id, 'DataFile_Logged', 'Setups')}/channel?channel=Engine%20RPM&lapIndex=1`));
+      expect(lap.samples).toEqual(Array.from(sliceByLap(eager.readChannel('Engine RPM'), eager.laps, 1).samples));
+    });
+
+    test('when a .ldx sits beside the .ld in the group, then its Beacons markers give the laps', async () => {
+      const id = await attached.entity(demo.accountId, 'SessionCarDatas');
+      await attached.attach(demo.accountId, id, 'DataFile', 'Sample1.ld', sample1);
+      await attached.attach(demo.accountId, id, 'DataFile', 'Sample1.ldx', new TextEncoder().encode(SAMPLE1_LDX));
+      const meta = await json(get(`${dataset(id, 'DataFile', 'SessionCarDatas')}/metadata`));
+      expect(meta.lapCount).toBe(3);
+      expect(meta.lapElapsedTimes[0]).toBeCloseTo(162.1, 6);
+      expect(meta.lapElapsedTimes[1]).toBeCloseTo(225.8 - 162.1, 6);
+    });
+
+    test('when a group holds several per-lap files, then they read as one dataset, one lap per file in order', async () => {
+      const id = await attached.entity(demo.accountId);
+      const csv = fixture('csv_sample.csv');
+      await attached.attach(demo.accountId, id, 'Laps', 'lap1.csv', csv);
+      await attached.attach(demo.accountId, id, 'Laps', 'lap2.csv', csv);
+      const joined = openDataFile([csv, csv]);
+      const meta = await json(get(`${dataset(id, 'Laps')}/metadata`));
+      expect(meta.lapCount).toBe(2);
+      expect(meta).toEqual(buildMetadataRecord({ entityId: id, entityType: 'RunSheets', attachedFileGroupName: 'Laps' }, joined));
+      const name = joined.channels[0].name;
+      const lap2 = await json(get(`${dataset(id, 'Laps')}/channel?channel=${encodeURIComponent(name)}&lapIndex=1`));
+      expect(lap2.samples).toEqual(Array.from(sliceByLap(joined.readChannel(name), joined.laps, 1).samples, (v) => (Number.isFinite(v) ? v : null)));
+    });
+  });
+
+  describe('GET .../channel', () => {
+    test('when a lap is asked, then its samples are the lap\'s physical values exactly', async () => {
+      const r = await get(`${dataset()}/channel?channel=${encodeURIComponent('Ground Speed')}&lapIndex=2`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toContain('application/json');
+      const record = await json(r);
+      const expected = sliceByLap(eager.readChannel('Ground Speed'), eager.laps, 2);
+      expect(record).toMatchObject({ name: 'Ground Speed', unit: eager.channels.find((c) => c.name === 'Ground Speed')?.unit, dimension: 1 });
+      expect(record.samples).toEqual(Array.from(expected.samples));
+    });
+
+    test('when start and duration are given, then the half-open window [start, start+duration) is read', async () => {
+      const record = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&start=10&duration=2.5`));
+      expect(record.samples).toEqual(Array.from(sliceByWindow(eager.readChannel('Engine RPM'), eager.startTime + 10, 2.5).samples));
+    });
+
+    test('when no scope is given, then the whole channel is read', async () => {
+      const record = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}`));
+      expect(record.samples).toEqual(physical('Engine RPM'));
+    });
+
+    test.each(['application/x-service-channels', 'application/octet-stream'])('when Accept is %s, then the binary body decodes to the JSON of the same read', async (accept) => {
+      const path = `${dataset()}/channel?channel=${encodeURIComponent('Susp Pos FL')}&lapIndex=1`;
+      const asJson = await json(get(path));
+      const r = await get(path, { Accept: accept });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toContain(accept);
+      const series = decodeChannelsBody(new Uint8Array(await r.arrayBuffer()));
+      expect(series.map(toChannelRecord)).toEqual([asJson]);
+    });
+
+    test('when maxPoints is given, then at most N points come back, keeping each bucket\'s extremes', async () => {
+      const all = physical('Engine RPM');
+      const record = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=400`));
+      expect(record.samples.length).toBeLessThanOrEqual(400);
+      expect(record.times).toHaveLength(record.samples.length);
+      expect(Math.max(...record.samples)).toBe(Math.max(...all));
+      expect(Math.min(...record.samples)).toBe(Math.min(...all));
+      expect(record.samples[0]).toBe(all[0]);
+      expect(record.samples.at(-1)).toBe(all.at(-1));
+      const binary = decodeChannelsBody(new Uint8Array(await (await get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=400`, { Accept: 'application/x-service-channels' })).arrayBuffer()));
+      expect(binary.map(toChannelRecord)).toEqual([record]);
+    });
+  });
+
+  describe('POST .../channels', () => {
+    const names = ['Engine RPM', 'Ground Speed', 'Lap Number'];
+
+    test.each([
+      [0, {}, (name: string) => physical(name)],
+      [1, { lapIndex: 1 }, (name: string) => Array.from(sliceByLap(eager.readChannel(name), eager.laps, 1).samples)],
+      [2, { startTime: 30, duration: 4 }, (name: string) => Array.from(sliceByWindow(eager.readChannel(name), eager.startTime + 30, 4).samples)],
+    ])('when mode is %s, then every channel is read in that scope and the request is echoed', async (mode, scope, expected) => {
+      const r = await post(`${dataset()}/channels`, { channels: names, mode, ...scope });
+      expect(r.status).toBe(200);
+      const body = await json(r);
+      expect(body).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', mode });
+      expect(body.channels.map((c: { name: string }) => c.name)).toEqual(names);
+      for (const [k, name] of names.entries()) expect(body.channels[k].samples).toEqual(expected(name));
+    });
+
+    test('when the binary body is asked for a lap of several channels, then it decodes to the JSON channels', async () => {
+      const body = { channels: names, mode: 1, lapIndex: 2 };
+      const asJson = await json(post(`${dataset()}/channels`, body));
+      const r = await post(`${dataset()}/channels`, body, { Accept: 'application/x-service-channels' });
+      expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toChannelRecord)).toEqual(asJson.channels);
+    });
+  });
+
+  describe('the Python decoder of docs/binary-channels.md', () => {
+    /** A python3 with numpy on PATH (npm puts node's directory first, whose python3 may have none). */
+    const pythonWithNumpy = (): string => {
+      for (const dir of [...new Set((process.env['PATH'] ?? '').split(':').filter(Boolean))]) {
+        const candidate = join(dir, 'python3');
+        try {
+          accessSync(candidate, constants.X_OK);
+          execFileSync(candidate, ['-c', 'import numpy'], { stdio: 'ignore', timeout: 60_000 });
+          return candidate;
+        } catch {
+          // not executable, or no numpy
+        }
+      }
+      throw new Error('no python3 with numpy on PATH');
+    };
+
+    test('when python3 decodes a real binary response with the documented decoder, then it gets the JSON records of the same read', async () => {
+      const body = { channels: ['Engine RPM', 'Ground Speed', 'Susp Pos FL'], mode: 1, lapIndex: 1 };
+      const asJson = await json(post(`${dataset()}/channels`, body));
+      const r = await post(`${dataset()}/channels`, body, { Accept: 'application/x-service-channels' });
+      writeFileSync(join(dir, 'response.bin'), new Uint8Array(await r.arrayBuffer()));
+      const decoder = /```python\n([\s\S]*?)```/.exec(readFileSync(join(root, 'docs', 'binary-channels.md'), 'utf8'))?.[1] as string;
+      writeFileSync(join(dir, 'decode.py'), `${decoder}\nimport json, sys\nprint(json.dumps(to_records(open(sys.argv[1], 'rb').read())))\n`);
+      const output = execFileSync(pythonWithNumpy(), [join(dir, 'decode.py'), join(dir, 'response.bin')], { encoding: 'utf8', timeout: 60_000 });
+      expect(JSON.parse(output)).toEqual(asJson.channels);
+    }, 90_000);
+  });
+
+  describe('the client library', () => {
+    test('when a RunSheet\'s metadata, a lap of a channel and a batch are read with the generated methods, then JSON and binary agree', async () => {
+      const client = new PitwallClient({ baseUrl: base, apiKey: demo.apiKey, accountId: demo.accountId });
+      const meta = await client.getRunSheetDataFileMetadata(runSheet, 'DataFile');
+      expect(meta.returnValue?.lapCount).toBe(eager.laps.length);
+      const json = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1 });
+      const binary = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1, binary: true });
+      expect(binary.statusCode).toBe(200);
+      expect((binary.returnValue as ChannelSeries[]).map(toChannelRecord)).toEqual([json.returnValue]);
+      const shown = await client.getRunSheetDataFileChannels(runSheet, 'DataFile', { channels: ['Engine RPM', 'Ground Speed'], mode: 0 }, { maxPoints: 100, binary: true });
+      for (const series of shown.returnValue as ChannelSeries[]) expect(series.samples.length).toBeLessThanOrEqual(100);
+      const missing = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Nope');
+      expect(missing).toMatchObject({ success: false, statusCode: 400 });
+    });
+  });
+
+  describe('errors (problem+json)', () => {
+    const problem = async (r: Response, status: number) => {
+      expect(r.status).toBe(status);
+      expect(r.headers.get('content-type')).toContain('application/problem+json');
+      return json(r);
+    };
+
+    test('when the channel is unknown, then 400 names it', async () => {
+      const body = await problem(await get(`${dataset()}/channel?channel=Warp%20Drive`), 400);
+      expect(body.detail).toContain('Warp Drive');
+      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM', 'Flux'], mode: 0 }), 400)).detail).toContain('Flux');
+    });
+
+    test('when lapIndex is outside 0..lapCount-1, then 400', async () => {
+      const body = await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=${eager.laps.length}`), 400);
+      expect(body.detail).toContain(`0..${eager.laps.length - 1}`);
+      await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: 99 }), 400);
+      await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1 }), 400);
+      await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=-1`), 400);
+      await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&maxPoints=2`), 400);
+    });
+
+    test('when the dataset, the entity or the account is unknown, then 404', async () => {
+      await problem(await get(`${dataset(runSheet, 'NoSuchGroup')}/metadata`), 404);
+      await problem(await get(`${dataset(randomUUID())}/metadata`), 404);
+      const other = await attached.entity(randomUUID());
+      await attached.attach(randomUUID(), other, 'DataFile', 'Sample1.ld', sample1).catch(() => undefined);
+      await problem(await get(`${dataset(other)}/metadata`), 404);
+      await problem(await fetch(`${base}${dataset()}/metadata`, { headers: { ApiKey: demo.apiKey, AccountId: randomUUID() } }), 404);
+    });
+
+    test('when the group\'s file is only pending (state 0), then the dataset is not there: 404', async () => {
+      const id = await attached.entity(demo.accountId);
+      await attached.attach(demo.accountId, id, 'DataFile', 'Sample1.ld', sample1, { state: 0 });
+      await problem(await get(`${dataset(id)}/metadata`), 404);
+    });
+
+    test('when the batch body is over 1 MiB, then 413 before it is read', async () => {
+      const channels = Array.from({ length: 40_000 }, (_, i) => `Channel number ${i} with a long name`);
+      await problem(await post(`${dataset()}/channels`, { channels, mode: 0 }), 413);
+    });
+
+    test('when the file is not a data file, then 415', async () => {
+      const id = await attached.entity(demo.accountId);
+      await attached.attach(demo.accountId, id, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
+      await problem(await get(`${dataset(id)}/metadata`), 415);
+    });
+
+    test('when the .ld is damaged, then 422 with the reason', async () => {
+      const id = await attached.entity(demo.accountId);
+      await attached.attach(demo.accountId, id, 'DataFile', 'cut.ld', sample1.slice(0, 3000));
+      const body = await problem(await get(`${dataset(id)}/metadata`), 422);
+      expect(body.detail).toMatch(/could not be read: .+/);
+    });
+  });
+});

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Piscina } from 'piscina';
+import { FilesystemBlobStore, type BlobStore } from '@pitwall/blob-store';
+import { InProcessBus } from '@pitwall/bus';
+import { decodeChannels } from '@pitwall/channels';
+import { ATTACHMENT_COMMANDS, SERVICES, type DatasetFile } from '@pitwall/contracts';
+import { StoredChannelCache, writeLdFile } from '@pitwall/formats';
+import { createLogger } from '@pitwall/service-kit';
+import { DataFileReads } from '../../src/domain/data-file-reads';
+import { Datasets } from '../../src/domain/datasets';
+import { DecompressedCache } from '../../src/domain/decompressed-cache';
+import { bundleShapeWorker } from '../support/worker-bundle';
+
+const root = join(__dirname, '..', '..', '..', '..');
+const LAP_SECONDS = 60;
+const LAPS = 6;
+const HZ = 200;
+
+/** 30 int16 channels at 200 Hz over six 60 s laps (about 4 MB), with the Lap Number channel the laps come from. */
+function largeLd(): Uint8Array {
+  const n = LAP_SECONDS * LAPS * HZ;
+  const channels = Array.from({ length: 30 }, (_, k) => ({ name: `Sensor ${k}`, unit: 'V', frequency: HZ, type: 'int16' as const, scaling: { dec: 1 }, sampleCount: n, fill: (first: number, out: Float64Array) => out.forEach((_, i) => (out[i] = ((first + i + k) % 2000) / 10)) }));
+  const lapNumber = { name: 'Lap Number', frequency: 10, type: 'int16' as const, sampleCount: LAP_SECONDS * LAPS * 10, fill: (first: number, out: Float64Array) => out.forEach((_, i) => (out[i] = Math.floor((first + i) / (LAP_SECONDS * 10)))) };
+  return writeLdFile({ properties: { eventName: 'Bytes', venueName: 'Test' }, channels: [...channels, lapNumber] });
+}
+
+/** The blob store with its ranged reads counted: what a lap read costs in bytes. */
+function countingStore(inner: BlobStore): BlobStore & { bytesRead: number } {
+  const counted = Object.create(inner) as BlobStore & { bytesRead: number };
+  counted.bytesRead = 0;
+  counted.readRange = async (key, offset, length) => {
+    const chunk = await inner.readRange(key, offset, length);
+    counted.bytesRead += chunk.byteLength;
+    return chunk;
+  };
+  return counted;
+}
+
+describe('a lap read of a large .ld through the datafile-service use case', () => {
+  const dir = mkdtempSync(join(root, 'tmp', 'datafile-bytes-'));
+  const bus = new InProcessBus({ logger: createLogger('bytes', 'silent') });
+  let pool: Piscina;
+  afterAll(async () => {
+    await pool?.destroy();
+    await bus.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('when one lap of 20 channels is read, then only those channels\' bytes of that lap (and the catalogue) are read', async () => {
+    pool = new Piscina({ filename: await bundleShapeWorker(join(dir, 'worker')), maxThreads: 1 });
+    const bytes = largeLd();
+    const store = countingStore(new FilesystemBlobStore(join(dir, 'blobs')));
+    const stored = await store.putStream([bytes]);
+    const file: DatasetFile = { attachedFileId: randomUUID(), fileName: 'large.ld', blobKey: stored.key, size: bytes.byteLength, useCompression: false, createdTime: new Date().toISOString() };
+    await bus.serve(SERVICES.entity, async (request) => (request.type === ATTACHMENT_COMMANDS.dataset ? [file] : null));
+    const reads = new DataFileReads(new Datasets(bus, store, new DecompressedCache(join(dir, 'decompressed'), 1e9)), new StoredChannelCache(64 * 1024 * 1024), pool, { timeoutMs: 30_000 });
+    const ref = { caller: { accountId: randomUUID(), userId: randomUUID(), role: 'reader' as const }, type: 'RunSheets', id: randomUUID(), group: 'DataFile' };
+
+    const meta = await reads.metadata(ref);
+    expect(meta.lapCount).toBe(LAPS);
+    const catalogue = store.bytesRead;
+    store.bytesRead = 0;
+
+    const names = Array.from({ length: 20 }, (_, k) => `Sensor ${k}`);
+    const body = await reads.channels(ref, { channels: names, scope: { mode: 'lap', lapIndex: 3 }, binary: true });
+    const series = decodeChannels(body);
+    const lapSamples = series[0].samples.length;
+    expect(lapSamples).toBeGreaterThanOrEqual(LAP_SECONDS * HZ - 1);
+    expect(lapSamples).toBeLessThanOrEqual(LAP_SECONDS * HZ + 1);
+    // Exactly the lap's int16 samples of the 20 channels asked: none of the other 10 channels, none of the other laps.
+    expect(store.bytesRead).toBe(series.reduce((sum, s) => sum + s.samples.length * 2, 0));
+    // Opening read the header and channel list only, not the samples.
+    expect(catalogue).toBeLessThanOrEqual(128 * 1024);
+    expect(catalogue).toBeLessThan(bytes.byteLength / 20);
+
+    // Warm: the same lap again reads nothing from the store.
+    store.bytesRead = 0;
+    await reads.channels(ref, { channels: names, scope: { mode: 'lap', lapIndex: 3 }, binary: false });
+    expect(store.bytesRead).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,64 @@
+import type { Cache } from '@pitwall/cache';
+import { AppError } from '@pitwall/service-kit';
+
+export interface ReadLimits {
+  /** Reads of one user running at once (across every gateway replica sharing the cache). */
+  perUser: number;
+  /** Reads of one user waiting for a slot; one more is a 429. */
+  queue: number;
+  /** Seconds a refused caller is told to wait (Retry-After). */
+  retryAfterSeconds?: number;
+}
+
+/** Counters expire this long after they were created, so a replica that died holding slots does not hold them forever. */
+const COUNTER_TTL_SECONDS = 300;
+const POLL_MS = 20;
+
+/**
+ * Per-user concurrency of the expensive reads (data file access), counted in the shared cache (Redis in production)
+ * so the bound holds across gateway replicas: `perUser` run, `queue` more wait (polling for a free slot), and a
+ * read beyond both is refused at once with a 429 and Retry-After.
+ */
+export class ReadLimiter {
+  constructor(
+    private readonly cache: Cache,
+    readonly limits: ReadLimits,
+  ) {}
+
+  /** Admits a read of `userId`: resolves with its release once it may run; a 429 AppError when the queue is full. */
+  async acquire(userId: string, signal?: AbortSignal): Promise<() => Promise<void>> {
+    const admitted = admittedKey(userId);
+    if ((await this.cache.incr(admitted, COUNTER_TTL_SECONDS)) > this.limits.perUser + this.limits.queue) {
+      await this.cache.decr(admitted);
+      throw new ReadLimitError(this.limits);
+    }
+    const running = runningKey(userId);
+    try {
+      while ((await this.cache.incr(running, COUNTER_TTL_SECONDS)) > this.limits.perUser) {
+        await this.cache.decr(running);
+        if (signal?.aborted) throw signal.reason;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    } catch (err) {
+      await this.cache.decr(admitted);
+      throw err;
+    }
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      await this.cache.decr(running);
+      await this.cache.decr(admitted);
+    };
+  }
+}
+
+/** A 429 that says when to come back. */
+export class ReadLimitError extends AppError {
+  constructor(limits: ReadLimits) {
+    super(429, `Too many concurrent data file reads: ${limits.perUser} run and ${limits.queue} wait per user; retry later`, { retryAfterSeconds: limits.retryAfterSeconds ?? 1 });
+  }
+}
+
+export const admittedKey = (userId: string) => `reads:admitted:${userId}`;
+const runningKey = (userId: string) => `reads:running:${userId}`;

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { CallerContext } from './messages';
+import { Guid } from './wire';
+
+/** Media types of the binary channel body (docs/binary-channels.md); a request accepting either gets it. */
+export const BINARY_CHANNEL_TYPES = ['application/x-service-channels', 'application/octet-stream'] as const;
+
+/** Names of the bus commands behind the data file access endpoints (answered by the datafile-service). */
+export const DATAFILE_COMMANDS = {
+  metadata: 'datafile.metadata',
+  channel: 'datafile.channel',
+  channels: 'datafile.channels',
+} as const;
+
+/** The entity-service query that resolves a dataset: the files of an entity's attachment group, in state 2. */
+export const ATTACHMENT_COMMANDS = { dataset: 'entity.attachments.dataset' } as const;
+
+const GroupName = z.string().min(1).max(256);
+
+/** `entity.attachments.dataset`: a 404 when the entity is not visible to the caller. */
+export const AttachmentsDataset = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, group: GroupName });
+export type AttachmentsDataset = z.infer<typeof AttachmentsDataset>;
+
+/** One file of a dataset as the entity-service answers it (oldest first). */
+export const DatasetFile = z.object({
+  attachedFileId: Guid,
+  fileName: z.string(),
+  /** `sha256/<hex>` in the blob store. */
+  blobKey: z.string(),
+  size: z.number().nullable(),
+  useCompression: z.boolean(),
+  createdTime: z.string(),
+});
+export type DatasetFile = z.infer<typeof DatasetFile>;
+
+/** What a read covers: the whole file, a lap, or the half-open window [start, start + duration) in seconds. */
+export const DataFileScope = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('file') }),
+  z.strictObject({ mode: z.literal('lap'), lapIndex: z.number().int() }),
+  z.strictObject({ mode: z.literal('window'), start: z.number(), duration: z.number() }),
+]);
+export type DataFileScope = z.infer<typeof DataFileScope>;
+
+const DatasetRef = { caller: CallerContext, type: z.string(), id: Guid, group: GroupName };
+/** `binaryType`: the binary media type the client accepts (absent: JSON). */
+const Shape = { maxPoints: z.number().int().min(4).optional(), binaryType: z.enum(BINARY_CHANNEL_TYPES).optional() };
+
+export const DataFileMetadataRequest = z.strictObject(DatasetRef);
+export const DataFileChannelRequest = z.strictObject({ ...DatasetRef, channel: z.string(), scope: DataFileScope, ...Shape });
+export const DataFileChannelsRequest = z.strictObject({ ...DatasetRef, channels: z.array(z.string()), scope: DataFileScope, mode: z.union([z.literal(0), z.literal(1), z.literal(2)]), ...Shape });
+export type DataFileMetadataRequest = z.infer<typeof DataFileMetadataRequest>;
+export type DataFileChannelRequest = z.infer<typeof DataFileChannelRequest>;
+export type DataFileChannelsRequest = z.infer<typeof DataFileChannelsRequest>;
+
+/** The batch body of `POST .../channels`; mode 0 whole file, 1 a lap (lapIndex), 2 a window (startTime, duration). */
+export const ChannelsBody = z
+  .object({
+    channels: z.array(z.string().min(1).max(512)).min(1).max(10_000),
+    mode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    lapIndex: z.number().int().optional(),
+    startTime: z.number().optional(),
+    duration: z.number().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.mode === 1 && body.lapIndex === undefined) ctx.addIssue({ code: 'custom', path: ['lapIndex'], message: 'is required when mode is 1' });
+    if (body.mode === 2 && body.startTime === undefined) ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'is required when mode is 2' });
+    if (body.mode === 2 && body.duration === undefined) ctx.addIssue({ code: 'custom', path: ['duration'], message: 'is required when mode is 2' });
+  })
+  .meta({ id: 'ChannelsBody' });
+export type ChannelsBody = z.infer<typeof ChannelsBody>;
+
+/** The scope of a batch body. */
+export function batchScope(body: ChannelsBody): DataFileScope {
+  if (body.mode === 1) return { mode: 'lap', lapIndex: body.lapIndex as number };
+  if (body.mode === 2) return { mode: 'window', start: body.startTime as number, duration: body.duration as number };
+  return { mode: 'file' };
+}
+
+/** The scope of a single-channel query: lapIndex wins, then start/duration (a missing one is 0 / to the end), else the file. */
+export function queryScope(query: Record<string, string>): DataFileScope {
+  if (query['lapIndex'] !== undefined) return { mode: 'lap', lapIndex: Number(query['lapIndex']) };
+  if (query['start'] !== undefined || query['duration'] !== undefined) return { mode: 'window', start: Number(query['start'] ?? 0), duration: query['duration'] !== undefined ? Number(query['duration']) : Number.MAX_VALUE };
+  return { mode: 'file' };
+}
+
+/** The metadata record (service-api.md), as the client receives it. */
+export interface DataFileMetadataJson {
+  entityId: string;
+  entityType: string;
+  attachedFileGroupName: string;
+  fileProperties: { eventName: string | null; sessionName: string | null; runNumber: number | null; driverName: string | null; venueName: string | null; carId: string | null; outingTime: string | null };
+  startTime: number;
+  fileTimeLength: number;
+  lapCount: number;
+  lapElapsedTimes: number[];
+  channels: { name: string; unit: string; frequency: number; sampleCount: number; dimension: number; dataType: string }[];
+}
+
+/** One channel record of a JSON read: physical samples (null for gaps); `times` on maxPoints reads. */
+export interface ChannelRecordJson {
+  name: string;
+  unit: string;
+  frequency: number;
+  dimension: number;
+  samples: (number | null)[];
+  times?: number[];
+}
+
+/** The batch read's JSON answer. */
+export interface ChannelsReadJson {
+  entityId: string;
+  entityType: string;
+  attachedFileGroupName: string;
+  mode: 0 | 1 | 2;
+  channels: ChannelRecordJson[];
+}
