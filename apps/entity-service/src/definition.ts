@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { EXCHANGES, SERVICES, type EntityChangedEvent } from '@pitwall/contracts';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
+import { EXCHANGES, SERVICES, type AttachmentAvailableEvent, type EntityChangedEvent } from '@pitwall/contracts';
 import { createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
+import { releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
@@ -11,9 +13,12 @@ import { commandContext, entityCommands } from './entry-points/bus/entity-comman
 const EntityServiceConfig = z.object({
   /** Memory for rendered read replies (get, list, search), in MiB; 0 turns the cache off. */
   READ_CACHE_MB: intVar(64),
+  // Attached files: where their bytes are (BLOB_STORE, BLOB_DIR, S3_*) and the URLs handed out for them.
+  ...blobStoreSettings,
+  ...attachmentUrlSettings,
 });
 
-/** Owns the `entity` schema, answers entity commands, publishes entity events. */
+/** Owns the `entity` schema, answers entity and attachment commands, publishes entity events. */
 export const entityService = defineService({
   name: 'entity-service',
   config: EntityServiceConfig,
@@ -21,14 +26,34 @@ export const entityService = defineService({
   build: async ({ bus, pool, logger, config }) => {
     if (!pool) throw new Error('entity-service needs its database');
     // Events are written with their write and published after its commit; what fails now is retried (outbox).
-    const outbox = createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(EXCHANGES.entityEvents, routingKey, event, headers), logger });
+    const outbox = createOutbox<EntityChangedEvent | AttachmentAvailableEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(EXCHANGES.entityEvents, routingKey, event, headers), logger });
     const requestHeaders = (): Record<string, string> => {
       const requestId = commandContext.getStore()?.requestId;
       return requestId ? { requestId } : {};
     };
-    const store = new EntityStore(pool, outbox, new ReadCache(config.READ_CACHE_MB * 1024 * 1024), requestHeaders);
+    const blobs = blobStoreFromConfig(config);
+    const cache = new ReadCache(config.READ_CACHE_MB * 1024 * 1024);
+    const attachments: AttachmentContext = {
+      pool,
+      outbox,
+      cache,
+      blobs,
+      signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)),
+      urlTtlSeconds: config.UPLOAD_URL_TTL_S,
+      maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      logger,
+    };
+    const store = new EntityStore(pool, outbox, cache, requestHeaders, (keys) => releaseBlobs(attachments, keys));
     outbox.start();
-    return { store, stop: () => outbox.stop() };
+    return {
+      store,
+      attachments,
+      stop: async () => {
+        await outbox.stop();
+        await blobs.close();
+      },
+    };
   },
-  bus: { service: SERVICES.entity, commands: ({ store }, { logger }) => entityCommands(store, logger) },
+  bus: { service: SERVICES.entity, commands: ({ store, attachments }, { logger }) => entityCommands(store, logger, attachments) },
 });

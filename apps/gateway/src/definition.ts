@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { MemoryCache, RedisCache } from '@pitwall/cache';
 import { defineService } from '@pitwall/service-host';
@@ -11,6 +12,9 @@ const GatewayConfig = z.object({
   REDIS_URL: z.string().optional(),
   REDIS_PREFIX: z.string().default(AUTH_CACHE_PREFIX),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
+  // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
+  ...blobStoreSettings,
+  ...attachmentUrlSettings,
 });
 
 /** The public HTTP entry: owns the `auth` schema (auth store over the pool and the cache), routes onto the bus. */
@@ -22,12 +26,22 @@ export const gateway = defineService({
     if (!pool) throw new Error('gateway needs its database');
     const cache = shared.cache ?? (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger) : new MemoryCache());
     const auth = new AuthStore(pool, cache, logger);
-    return { auth, cache, stop: shared.cache ? undefined : () => cache.close() };
+    const blobs = blobStoreFromConfig(config);
+    const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)), maxUploadBytes: config.MAX_UPLOAD_BYTES };
+    return {
+      auth,
+      cache,
+      attachments,
+      stop: async () => {
+        if (!shared.cache) await cache.close();
+        await blobs.close();
+      },
+    };
   },
   health: ({ cache }) => ({ cache: () => cache.isReady() }),
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
-    app: ({ auth }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks }),
+    app: ({ auth, attachments }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, attachments }),
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTACHMENT_COMMANDS, AttachmentDelete, AttachmentDownload, AttachmentList, AttachmentPrepare, AttachmentUpdate, AttachmentUploaded, AttachmentUploadTarget } from './attachments';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
 
 /**
@@ -26,6 +27,13 @@ export const COMMANDS = {
   [ENTITY_COMMANDS.update]: command(SERVICES.entity, ENTITY_COMMANDS.update, EntityUpdate, EntityUpdate.extend({ body: ProvedBody })),
   [ENTITY_COMMANDS.delete]: command(SERVICES.entity, ENTITY_COMMANDS.delete, EntityDelete),
   [ENTITY_COMMANDS.search]: command(SERVICES.entity, ENTITY_COMMANDS.search, EntitySearch, EntitySearch.extend({ body: ProvedBody })),
+  [ATTACHMENT_COMMANDS.prepare]: command(SERVICES.entity, ATTACHMENT_COMMANDS.prepare, AttachmentPrepare),
+  [ATTACHMENT_COMMANDS.list]: command(SERVICES.entity, ATTACHMENT_COMMANDS.list, AttachmentList),
+  [ATTACHMENT_COMMANDS.update]: command(SERVICES.entity, ATTACHMENT_COMMANDS.update, AttachmentUpdate, AttachmentUpdate.extend({ body: ProvedBody })),
+  [ATTACHMENT_COMMANDS.delete]: command(SERVICES.entity, ATTACHMENT_COMMANDS.delete, AttachmentDelete),
+  [ATTACHMENT_COMMANDS.uploadTarget]: command(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, AttachmentUploadTarget),
+  [ATTACHMENT_COMMANDS.uploaded]: command(SERVICES.entity, ATTACHMENT_COMMANDS.uploaded, AttachmentUploaded),
+  [ATTACHMENT_COMMANDS.download]: command(SERVICES.entity, ATTACHMENT_COMMANDS.download, AttachmentDownload),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -27,8 +27,10 @@ export class EntityStore {
     cache: ReadCache = new ReadCache(0),
     /** Headers for the events of the command being handled (its request id). */
     eventHeaders: () => Record<string, string> = () => ({}),
+    /** Removes blobs no attached file refers to any more (the blob store's side of a delete). */
+    releaseBlobs: (keys: string[]) => Promise<void> = async () => undefined,
   ) {
-    this.ctx = { pool, outbox, cache, eventHeaders };
+    this.ctx = { pool, outbox, cache, eventHeaders, releaseBlobs };
   }
 
   get(caller: CallerContext, typeName: string, id: string, include?: string[]): Promise<RenderedReply> {

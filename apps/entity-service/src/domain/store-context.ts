@@ -14,6 +14,8 @@ export interface StoreContext {
   cache: ReadCache;
   /** Headers for the events of the command being handled (its request id). */
   eventHeaders: () => Record<string, string>;
+  /** Removes the blobs among `keys` that no attached file refers to any more (after a delete committed). */
+  releaseBlobs: (keys: string[]) => Promise<void>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ENTITY_COMMANDS, OPERATIONS, type CommandMessage } from '@pitwall/contracts';
+import { ATTACHMENT_COMMANDS, ENTITY_COMMANDS, OPERATIONS, type CommandMessage } from '@pitwall/contracts';
 import type { BusRequest } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
 import { dispatchCommands, type ServiceCommandHandlers } from '../../src/dispatch';
@@ -20,6 +20,13 @@ function recordingHandlers(seen: { type: string; message: unknown }[]): ServiceC
     [ENTITY_COMMANDS.update]: record(ENTITY_COMMANDS.update),
     [ENTITY_COMMANDS.delete]: record(ENTITY_COMMANDS.delete),
     [ENTITY_COMMANDS.search]: record(ENTITY_COMMANDS.search),
+    [ATTACHMENT_COMMANDS.prepare]: record(ATTACHMENT_COMMANDS.prepare),
+    [ATTACHMENT_COMMANDS.list]: record(ATTACHMENT_COMMANDS.list),
+    [ATTACHMENT_COMMANDS.update]: record(ATTACHMENT_COMMANDS.update),
+    [ATTACHMENT_COMMANDS.delete]: record(ATTACHMENT_COMMANDS.delete),
+    [ATTACHMENT_COMMANDS.uploadTarget]: record(ATTACHMENT_COMMANDS.uploadTarget),
+    [ATTACHMENT_COMMANDS.uploaded]: record(ATTACHMENT_COMMANDS.uploaded),
+    [ATTACHMENT_COMMANDS.download]: record(ATTACHMENT_COMMANDS.download),
   };
 }
 
