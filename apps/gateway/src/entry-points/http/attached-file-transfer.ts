@@ -21,8 +21,11 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
   return {
     uploadAttachedFile: async (_caller, request, { req, res }) => {
       const attachedFileId = request.params['attachedFileId'] as string;
-      // A used URL is refused before a byte is read or written.
-      await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, { attachedFileId }, { headers: { requestId: req.requestId } });
+      // A used URL is refused before a byte is read or written; the unread body ends the connection with the answer.
+      await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, { attachedFileId }, { headers: { requestId: req.requestId } }).catch((err: unknown) => {
+        res.setHeader('Connection', 'close');
+        throw err;
+      });
       let blob;
       try {
         blob = await deps.blobs.putStream(request.body as IncomingMessage, { maxBytes: deps.maxUploadBytes });

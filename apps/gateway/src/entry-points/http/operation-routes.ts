@@ -100,7 +100,7 @@ const SIGNATURE_FAULTS = {
  * Refused with 403 before any body is read; a reused upload URL is refused by the record's state (the handler).
  */
 function verifySignature(signer: UrlSigner): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const attachedFileId = String(req.params['attachedFileId'] ?? '').toLowerCase();
     const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -108,7 +108,11 @@ function verifySignature(signer: UrlSigner): RequestHandler {
       Guid.safeParse(attachedFileId).success && (method === 'GET' || method === 'PUT')
         ? signer.verify({ method, path: `${BLOB_URL_PATH}/${attachedFileId}`, attachedFileId }, one(req.query['expires']), one(req.query['sig']))
         : 'invalid';
-    if (fault) throw AppError.forbidden(SIGNATURE_FAULTS[fault]);
+    if (fault) {
+      // A refused upload's body is never read: the connection is not reused after the answer.
+      if (req.method === 'PUT') res.setHeader('Connection', 'close');
+      throw AppError.forbidden(SIGNATURE_FAULTS[fault]);
+    }
     next();
   };
 }
