@@ -6,6 +6,7 @@ import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
+import { drainDatabaseBytes, sweepAbandonedUploads } from './domain/attachments/maintenance';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
@@ -16,6 +17,10 @@ const EntityServiceConfig = z.object({
   // Attached files: where their bytes are (BLOB_STORE, BLOB_DIR, S3_*) and the URLs handed out for them.
   ...blobStoreSettings,
   ...attachmentUrlSettings,
+  /** Uploads still below AvailableOnServer this long after their prepare are swept, in seconds (default a day). */
+  ATTACHMENT_ABANDONED_AFTER_S: intVar(24 * 3600),
+  /** How often the sweep runs, in seconds; 0 turns it off. */
+  ATTACHMENT_SWEEP_INTERVAL_S: intVar(3600),
 });
 
 /** Owns the `entity` schema, answers entity and attachment commands, publishes entity events. */
@@ -45,11 +50,18 @@ export const entityService = defineService({
       logger,
     };
     const store = new EntityStore(pool, outbox, cache, requestHeaders, (keys) => releaseBlobs(attachments, keys));
+    // Bytes from before the blob store move out of PostgreSQL before the service answers (idempotent).
+    await drainDatabaseBytes(attachments);
+    const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S
+      ? setInterval(() => void sweepAbandonedUploads(attachments, config.ATTACHMENT_ABANDONED_AFTER_S).catch((err: unknown) => logger.warn({ err }, 'sweep of abandoned uploads failed')), config.ATTACHMENT_SWEEP_INTERVAL_S * 1000)
+      : undefined;
+    sweep?.unref();
     outbox.start();
     return {
       store,
       attachments,
       stop: async () => {
+        clearInterval(sweep);
         await outbox.stop();
         await blobs.close();
       },
