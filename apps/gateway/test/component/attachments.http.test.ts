@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -305,6 +306,36 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect((await finalise('Cars', id, prepared.AttachedFileId, '1')).status).toBe(400);
       expect((await fetch(`${base}/Cars/${id}/Attachments/${randomUUID()}`, { method: 'DELETE', headers: authHeaders })).status).toBe(404);
       expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+    });
+  });
+
+  describe('interoperability with the lz4 command-line tool', () => {
+    const lz4Tool = (input: Buffer, args: string[]): Buffer => execFileSync('lz4', [...args, '-c'], { input, maxBuffer: 64 * 1024 * 1024 });
+
+    test.each([
+      ['defaults', []],
+      ['content size', ['--content-size']],
+      ['no content checksum', ['--no-frame-crc']],
+      ['content size, no content checksum, linked 64 KiB blocks', ['--content-size', '--no-frame-crc', '-BD', '-B4']],
+    ])('when the lz4 tool compressed the file (%s), then finalise accepts it and the download is its frame', async (_name, args) => {
+      const id = await create('Tyres');
+      const frame = lz4Tool(content(300_000), args);
+      const p = await prepare('Tyres', id);
+      expect((await upload(p.Url, frame)).status).toBe(200);
+      expect((await finalise('Tyres', id, p.AttachedFileId)).status).toBe(200);
+      const [listed] = await list('Tyres', id);
+      expect((await download(listed?.SignedURL as string)).bytes.equals(frame)).toBe(true);
+    });
+
+    test('when the lz4 tool decompresses what the client library compressed and uploaded, then it gets the original bytes', async () => {
+      const id = await create('Tyres');
+      const original = content(300_000);
+      const p = await prepare('Tyres', id);
+      await upload(p.Url, await lz4(original));
+      await finalise('Tyres', id, p.AttachedFileId);
+      const [listed] = await list('Tyres', id);
+      const downloaded = (await download(listed?.SignedURL as string)).bytes;
+      expect(lz4Tool(downloaded, ['-d']).equals(original)).toBe(true);
     });
   });
 
