@@ -60,8 +60,10 @@ describe('gateway hardening', () => {
   describe('every bus operation of the table', () => {
     const busOps = OPERATIONS.filter((op) => 'service' in op.target);
     test.each(busOps.map((op) => [op.operationId, op] as const))('when %s is called, then its command reaches its service', async (_id, op) => {
-      const path = op.path.replace('{id}', randomUUID());
-      const body = op.body ? (op.operationId.startsWith('SearchFor') ? JSON.stringify({ AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId }) : '{}') : undefined;
+      // Every path parameter is an id ({id}, {attachedFileId}); a body is the smallest valid one of its operation.
+      const path = op.path.replace(/\{\w+\}/g, () => randomUUID());
+      const minimal = op.operationId.startsWith('SearchFor') ? { AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId } : /^Add\w+Attachment$/.test(op.operationId) ? { FileName: 'file.ld' } : {};
+      const body = op.body ? JSON.stringify(minimal) : undefined;
       const before = gw.received.length;
       const res = await send(gw.baseUrl, op.method.toUpperCase(), path, { headers: { ...authHeaders, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
       expect(res.status).toBe(op.response.status);
