@@ -58,7 +58,8 @@ async function startStack(options = {}) {
   const port = options.port ?? (await freePort());
   const procs = [];
   for (const name of options.apps ?? APPS) {
-    const appEnv = { ...env, HEALTH_PORT: String(await freePort()), PORT: String(port) };
+    // Signed attachment URLs point at this stack's gateway unless PUBLIC_BASE_URL says otherwise.
+    const appEnv = { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env, HEALTH_PORT: String(await freePort()), PORT: String(port) };
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', name, 'main.js')], { env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     const proc = { name, child, output: '', healthPort: Number(appEnv.HEALTH_PORT) };
     const collect = (chunk) => {

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { EXCHANGES, SERVICES, type EntityChangedEvent } from '@pitwall/contracts';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
+import { EXCHANGES, SERVICES, type AttachmentAvailableEvent, type EntityChangedEvent } from '@pitwall/contracts';
 import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
+import { releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
+import { drainDatabaseBytes, sweepAbandonedUploads } from './domain/attachments/maintenance';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
@@ -11,6 +14,13 @@ import { commandContext, entityCommands } from './entry-points/bus/entity-comman
 const EntityServiceConfig = z.object({
   /** Memory for rendered read replies (get, list, search), in MiB; 0 turns the cache off. */
   READ_CACHE_MB: intVar(64),
+  // Attached files: where their bytes are (BLOB_STORE, BLOB_DIR, S3_*) and the URLs handed out for them.
+  ...blobStoreSettings,
+  ...attachmentUrlSettings,
+  /** Uploads still below AvailableOnServer this long after their prepare are swept, in seconds (default a day). */
+  ATTACHMENT_ABANDONED_AFTER_S: intVar(24 * 3600),
+  /** How often the sweep runs, in seconds; 0 turns it off. */
+  ATTACHMENT_SWEEP_INTERVAL_S: intVar(3600),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
   COMMAND_INBOX: intVar(1),
   /**
@@ -25,7 +35,7 @@ const EntityServiceConfig = z.object({
 /** A test-only pause (`TEST_HOLD_*`), or nothing when it is 0. */
 const hold = (ms: number): (() => Promise<void>) | undefined => (ms > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, ms)) : undefined);
 
-/** Owns the `entity` schema, answers entity commands, publishes entity events. */
+/** Owns the `entity` schema, answers entity and attachment commands, publishes entity events. */
 export const entityService = defineService({
   name: 'entity-service',
   config: EntityServiceConfig,
@@ -35,7 +45,7 @@ export const entityService = defineService({
     // Events are written with their write and published after its commit; what fails now is retried (outbox).
     // Timing events (`timing.*`, written by timing updates) share the outbox and go to their own exchange.
     const exchangeOf = (routingKey: string) => (routingKey.startsWith('timing.') ? EXCHANGES.timingEvents : EXCHANGES.entityEvents);
-    const outbox = createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(exchangeOf(routingKey), routingKey, event, headers), logger });
+    const outbox = createOutbox<EntityChangedEvent | AttachmentAvailableEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(exchangeOf(routingKey), routingKey, event, headers), logger });
     const requestHeaders = (): Record<string, string> => {
       const requestId = commandContext.getStore()?.requestId;
       return requestId ? { requestId } : {};
@@ -48,21 +58,44 @@ export const entityService = defineService({
     };
     const beforeCommit = hold(config.TEST_HOLD_BEFORE_COMMIT_MS);
     const afterCommit = hold(config.TEST_HOLD_REPLY_AFTER_COMMIT_MS);
-    const store = new EntityStore(pool, outbox, new ReadCache(config.READ_CACHE_MB * 1024 * 1024), requestHeaders, {
+    const blobs = blobStoreFromConfig(config);
+    const cache = new ReadCache(config.READ_CACHE_MB * 1024 * 1024);
+    const attachments: AttachmentContext = {
+      pool,
+      outbox,
+      cache,
+      blobs,
+      signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)),
+      urlTtlSeconds: config.UPLOAD_URL_TTL_S,
+      maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      logger,
+    };
+    const store = new EntityStore(pool, outbox, cache, requestHeaders, {
       ...(inbox ? { inbox } : {}),
       currentCommand,
       ...(beforeCommit ? { beforeCommit } : {}),
       ...(afterCommit ? { afterCommit } : {}),
+      releaseBlobs: (keys) => releaseBlobs(attachments, keys),
     });
+    // Bytes from before the blob store move out of PostgreSQL before the service answers (idempotent).
+    await drainDatabaseBytes(attachments);
+    const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S
+      ? setInterval(() => void sweepAbandonedUploads(attachments, config.ATTACHMENT_ABANDONED_AFTER_S).catch((err: unknown) => logger.warn({ err }, 'sweep of abandoned uploads failed')), config.ATTACHMENT_SWEEP_INTERVAL_S * 1000)
+      : undefined;
+    sweep?.unref();
     outbox.start();
     inbox?.start();
     return {
       store,
+      attachments,
       stop: async () => {
+        clearInterval(sweep);
         await outbox.stop();
         await inbox?.stop();
+        await blobs.close();
       },
     };
   },
-  bus: { service: SERVICES.entity, commands: ({ store }, { logger }) => entityCommands(store, logger) },
+  bus: { service: SERVICES.entity, commands: ({ store, attachments }, { logger }) => entityCommands(store, logger, attachments) },
 });

@@ -1,9 +1,11 @@
 import express from 'express';
+import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
 import type { Bus } from '@pitwall/bus';
 import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
 import { healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
 import type { ReadLimiter } from './domain/read-limiter';
+import { attachedFileTransfer } from './entry-points/http/attached-file-transfer';
 import { authenticate } from './entry-points/http/authentication';
 import { operationRoutes, type GatewayHandler } from './entry-points/http/operation-routes';
 import { serviceDocuments } from './entry-points/http/service-documents';
@@ -22,6 +24,8 @@ export interface GatewayDeps {
   operations?: readonly Operation[];
   /** ...and the gateway-local handlers their operations name, beside the built-in ones. */
   handlers?: Record<string, GatewayHandler>;
+  /** Attached file bytes: the store they stream to and from, the signer of their URLs, the upload cap. */
+  attachments?: { blobs: BlobStore; signer: UrlSigner; maxUploadBytes: number };
 }
 
 /** The only public HTTP entry: request ids, auth, validation, routing onto the bus, problem+json errors. */
@@ -46,7 +50,17 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       'entity-service': async () => (await deps.bus.consumerCount(SERVICES.entity)) > 0 && (await deps.bus.request(SERVICES.entity, 'ping', {}, { timeoutMs: 1500 })) === 'pong',
     }),
   );
-  app.use(operationRoutes(deps.operations ?? OPERATIONS, { bus: deps.bus, auth: deps.auth, handlers: { ...gatewayHandlers(deps.auth), ...deps.handlers }, ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}), ...(deps.readLimiter ? { readLimiter: deps.readLimiter } : {}) }));
+  const transfer = deps.attachments ? attachedFileTransfer({ bus: deps.bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};
+  app.use(
+    operationRoutes(deps.operations ?? OPERATIONS, {
+      bus: deps.bus,
+      auth: deps.auth,
+      handlers: { ...gatewayHandlers(deps.auth), ...transfer, ...deps.handlers },
+      ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}),
+      ...(deps.readLimiter ? { readLimiter: deps.readLimiter } : {}),
+      ...(deps.attachments ? { signer: deps.attachments.signer } : {}),
+    }),
+  );
   // Any other path needs a key too: an unauthenticated caller learns nothing about which paths exist.
   app.use(authenticate(deps.auth));
   app.use(notFoundHandler);

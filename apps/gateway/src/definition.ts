@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { MemoryCache, RedisCache } from '@pitwall/cache';
 import { defineService } from '@pitwall/service-host';
@@ -16,6 +17,9 @@ const GatewayConfig = z.object({
   /** ...and how many more may wait for a slot before a read is refused with 429 (default 8). */
   DATAFILE_READ_QUEUE: intVar(8),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
+  // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
+  ...blobStoreSettings,
+  ...attachmentUrlSettings,
 });
 
 /** The public HTTP entry: owns the `auth` schema (auth store over the pool and the cache), routes onto the bus. */
@@ -28,13 +32,24 @@ export const gateway = defineService({
     const cache = shared.cache ?? (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger) : new MemoryCache());
     const auth = new AuthStore(pool, cache, logger);
     const readLimiter = new ReadLimiter(cache, { perUser: Math.max(1, config.DATAFILE_READS_PER_USER), queue: config.DATAFILE_READ_QUEUE });
-    return { auth, cache, readLimiter, stop: shared.cache ? undefined : () => cache.close() };
+    const blobs = blobStoreFromConfig(config);
+    const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)), maxUploadBytes: config.MAX_UPLOAD_BYTES };
+    return {
+      auth,
+      cache,
+      readLimiter,
+      attachments,
+      stop: async () => {
+        if (!shared.cache) await cache.close();
+        await blobs.close();
+      },
+    };
   },
   health: ({ cache }) => ({ cache: () => cache.isReady() }),
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
-    app: ({ auth, readLimiter }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter }),
+    app: ({ auth, readLimiter, attachments }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments }),
   },
 });
 

@@ -7,4 +7,5 @@ export * from './errors';
 export { contentKey } from './keys';
 export { FilesystemBlobStore } from './filesystem-blob-store';
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store';
-export { blobStoreConfigSchema, createBlobStore, type BlobStoreConfig } from './config';
+export { attachmentUrlSettings, blobStoreConfigSchema, blobStoreFromConfig, blobStoreSettings, createBlobStore, type BlobStoreConfig } from './config';
+export { UrlSigner, urlSigningSecret, type SignedGrant, type SignatureFault } from './signed-urls';

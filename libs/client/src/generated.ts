@@ -1,5 +1,5 @@
 // Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
-import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, SearchBody, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, UpdateModel } from '@pitwall/contracts';
+import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, PrepareAttachmentBody, SearchBody, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, UpdateModel } from '@pitwall/contracts';
 import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
 import type { ChannelReadOptions, ChannelSeries, ChannelsReadOptions } from './channels';
 
@@ -29,6 +29,22 @@ export class PitwallClient extends ClientBase {
   deleteChampionship(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Championships/{id}', { id }, {});
   }
+  /** POST /Championships/{id}/Attachments: Prepare an attached file of a Championship: the record (state 0) and a signed URL to PUT its bytes to (AddChampionshipAttachment) */
+  prepareChampionshipAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Championships/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Championships/{id}/Attachments: List the attached files of a Championship, each with a signed download URL (GetChampionshipAttachments) */
+  getChampionshipAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Championships/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Championships/{id}/Attachments/{attachedFileId}: Update an attached file of a Championship: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateChampionshipAttachment) */
+  updateChampionshipAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Championships/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Championships/{id}/Attachments/{attachedFileId}: Delete an attached file of a Championship (its bytes go when nothing else refers to them) (DeleteChampionshipAttachment) */
+  deleteChampionshipAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Championships/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /Events/{id}: Get one Event (GetEventById) */
   getEventById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Events/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -48,6 +64,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /Events/{id}: Delete a Event with its children and attached files (DeleteEvent) */
   deleteEvent(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Events/{id}', { id }, {});
+  }
+  /** POST /Events/{id}/Attachments: Prepare an attached file of a Event: the record (state 0) and a signed URL to PUT its bytes to (AddEventAttachment) */
+  prepareEventAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Events/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Events/{id}/Attachments: List the attached files of a Event, each with a signed download URL (GetEventAttachments) */
+  getEventAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Events/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Events/{id}/Attachments/{attachedFileId}: Update an attached file of a Event: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateEventAttachment) */
+  updateEventAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Events/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Events/{id}/Attachments/{attachedFileId}: Delete an attached file of a Event (its bytes go when nothing else refers to them) (DeleteEventAttachment) */
+  deleteEventAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Events/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /Sessions/{id}: Get one Session (GetSessionById) */
   getSessionById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -69,6 +101,22 @@ export class PitwallClient extends ClientBase {
   deleteSession(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Sessions/{id}', { id }, {});
   }
+  /** POST /Sessions/{id}/Attachments: Prepare an attached file of a Session: the record (state 0) and a signed URL to PUT its bytes to (AddSessionAttachment) */
+  prepareSessionAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Sessions/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Sessions/{id}/Attachments: List the attached files of a Session, each with a signed download URL (GetSessionAttachments) */
+  getSessionAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Sessions/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Sessions/{id}/Attachments/{attachedFileId}: Update an attached file of a Session: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateSessionAttachment) */
+  updateSessionAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Sessions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Sessions/{id}/Attachments/{attachedFileId}: Delete an attached file of a Session (its bytes go when nothing else refers to them) (DeleteSessionAttachment) */
+  deleteSessionAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Sessions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /Cars/{id}: Get one Car (GetCarById) */
   getCarById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Cars/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -88,6 +136,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /Cars/{id}: Delete a Car with its children and attached files (DeleteCar) */
   deleteCar(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Cars/{id}', { id }, {});
+  }
+  /** POST /Cars/{id}/Attachments: Prepare an attached file of a Car: the record (state 0) and a signed URL to PUT its bytes to (AddCarAttachment) */
+  prepareCarAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Cars/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Cars/{id}/Attachments: List the attached files of a Car, each with a signed download URL (GetCarAttachments) */
+  getCarAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Cars/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Cars/{id}/Attachments/{attachedFileId}: Update an attached file of a Car: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateCarAttachment) */
+  updateCarAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Cars/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Cars/{id}/Attachments/{attachedFileId}: Delete an attached file of a Car (its bytes go when nothing else refers to them) (DeleteCarAttachment) */
+  deleteCarAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Cars/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /EventCars/{id}: Get one EventCar (GetEventCarById) */
   getEventCarById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -117,6 +181,22 @@ export class PitwallClient extends ClientBase {
   deleteEventCar(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/EventCars/{id}', { id }, {});
   }
+  /** POST /EventCars/{id}/Attachments: Prepare an attached file of a EventCar: the record (state 0) and a signed URL to PUT its bytes to (AddEventCarAttachment) */
+  prepareEventCarAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/EventCars/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /EventCars/{id}/Attachments: List the attached files of a EventCar, each with a signed download URL (GetEventCarAttachments) */
+  getEventCarAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/EventCars/{id}/Attachments', { id }, {});
+  }
+  /** PUT /EventCars/{id}/Attachments/{attachedFileId}: Update an attached file of a EventCar: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateEventCarAttachment) */
+  updateEventCarAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/EventCars/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /EventCars/{id}/Attachments/{attachedFileId}: Delete an attached file of a EventCar (its bytes go when nothing else refers to them) (DeleteEventCarAttachment) */
+  deleteEventCarAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/EventCars/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /Drivers/{id}: Get one Driver (GetDriverById) */
   getDriverById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Drivers/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -136,6 +216,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /Drivers/{id}: Delete a Driver with its children and attached files (DeleteDriver) */
   deleteDriver(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Drivers/{id}', { id }, {});
+  }
+  /** POST /Drivers/{id}/Attachments: Prepare an attached file of a Driver: the record (state 0) and a signed URL to PUT its bytes to (AddDriverAttachment) */
+  prepareDriverAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Drivers/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Drivers/{id}/Attachments: List the attached files of a Driver, each with a signed download URL (GetDriverAttachments) */
+  getDriverAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Drivers/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Drivers/{id}/Attachments/{attachedFileId}: Update an attached file of a Driver: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateDriverAttachment) */
+  updateDriverAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Drivers/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Drivers/{id}/Attachments/{attachedFileId}: Delete an attached file of a Driver (its bytes go when nothing else refers to them) (DeleteDriverAttachment) */
+  deleteDriverAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Drivers/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /Tracks/{id}: Get one Track (GetTrackById) */
   getTrackById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -157,6 +253,22 @@ export class PitwallClient extends ClientBase {
   deleteTrack(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Tracks/{id}', { id }, {});
   }
+  /** POST /Tracks/{id}/Attachments: Prepare an attached file of a Track: the record (state 0) and a signed URL to PUT its bytes to (AddTrackAttachment) */
+  prepareTrackAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Tracks/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Tracks/{id}/Attachments: List the attached files of a Track, each with a signed download URL (GetTrackAttachments) */
+  getTrackAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Tracks/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Tracks/{id}/Attachments/{attachedFileId}: Update an attached file of a Track: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTrackAttachment) */
+  updateTrackAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Tracks/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Tracks/{id}/Attachments/{attachedFileId}: Delete an attached file of a Track (its bytes go when nothing else refers to them) (DeleteTrackAttachment) */
+  deleteTrackAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Tracks/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /TrackConfigurations/{id}: Get one TrackConfiguration (GetTrackConfigurationById) */
   getTrackConfigurationById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/TrackConfigurations/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -176,6 +288,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /TrackConfigurations/{id}: Delete a TrackConfiguration with its children and attached files (DeleteTrackConfiguration) */
   deleteTrackConfiguration(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TrackConfigurations/{id}', { id }, {});
+  }
+  /** POST /TrackConfigurations/{id}/Attachments: Prepare an attached file of a TrackConfiguration: the record (state 0) and a signed URL to PUT its bytes to (AddTrackConfigurationAttachment) */
+  prepareTrackConfigurationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TrackConfigurations/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TrackConfigurations/{id}/Attachments: List the attached files of a TrackConfiguration, each with a signed download URL (GetTrackConfigurationAttachments) */
+  getTrackConfigurationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TrackConfigurations/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TrackConfigurations/{id}/Attachments/{attachedFileId}: Update an attached file of a TrackConfiguration: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTrackConfigurationAttachment) */
+  updateTrackConfigurationAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TrackConfigurations/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TrackConfigurations/{id}/Attachments/{attachedFileId}: Delete an attached file of a TrackConfiguration (its bytes go when nothing else refers to them) (DeleteTrackConfigurationAttachment) */
+  deleteTrackConfigurationAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TrackConfigurations/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /TrackSectorDefinitions/{id}: Get one TrackSectorDefinition (GetTrackSectorDefinitionById) */
   getTrackSectorDefinitionById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -197,6 +325,22 @@ export class PitwallClient extends ClientBase {
   deleteTrackSectorDefinition(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TrackSectorDefinitions/{id}', { id }, {});
   }
+  /** POST /TrackSectorDefinitions/{id}/Attachments: Prepare an attached file of a TrackSectorDefinition: the record (state 0) and a signed URL to PUT its bytes to (AddTrackSectorDefinitionAttachment) */
+  prepareTrackSectorDefinitionAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TrackSectorDefinitions/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TrackSectorDefinitions/{id}/Attachments: List the attached files of a TrackSectorDefinition, each with a signed download URL (GetTrackSectorDefinitionAttachments) */
+  getTrackSectorDefinitionAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TrackSectorDefinitions/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TrackSectorDefinitions/{id}/Attachments/{attachedFileId}: Update an attached file of a TrackSectorDefinition: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTrackSectorDefinitionAttachment) */
+  updateTrackSectorDefinitionAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TrackSectorDefinitions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TrackSectorDefinitions/{id}/Attachments/{attachedFileId}: Delete an attached file of a TrackSectorDefinition (its bytes go when nothing else refers to them) (DeleteTrackSectorDefinitionAttachment) */
+  deleteTrackSectorDefinitionAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TrackSectorDefinitions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /TrackSpeedTrapDefinitions/{id}: Get one TrackSpeedTrapDefinition (GetTrackSpeedTrapDefinitionById) */
   getTrackSpeedTrapDefinitionById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/TrackSpeedTrapDefinitions/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -216,6 +360,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /TrackSpeedTrapDefinitions/{id}: Delete a TrackSpeedTrapDefinition with its children and attached files (DeleteTrackSpeedTrapDefinition) */
   deleteTrackSpeedTrapDefinition(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TrackSpeedTrapDefinitions/{id}', { id }, {});
+  }
+  /** POST /TrackSpeedTrapDefinitions/{id}/Attachments: Prepare an attached file of a TrackSpeedTrapDefinition: the record (state 0) and a signed URL to PUT its bytes to (AddTrackSpeedTrapDefinitionAttachment) */
+  prepareTrackSpeedTrapDefinitionAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TrackSpeedTrapDefinitions/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TrackSpeedTrapDefinitions/{id}/Attachments: List the attached files of a TrackSpeedTrapDefinition, each with a signed download URL (GetTrackSpeedTrapDefinitionAttachments) */
+  getTrackSpeedTrapDefinitionAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TrackSpeedTrapDefinitions/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TrackSpeedTrapDefinitions/{id}/Attachments/{attachedFileId}: Update an attached file of a TrackSpeedTrapDefinition: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTrackSpeedTrapDefinitionAttachment) */
+  updateTrackSpeedTrapDefinitionAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TrackSpeedTrapDefinitions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TrackSpeedTrapDefinitions/{id}/Attachments/{attachedFileId}: Delete an attached file of a TrackSpeedTrapDefinition (its bytes go when nothing else refers to them) (DeleteTrackSpeedTrapDefinitionAttachment) */
+  deleteTrackSpeedTrapDefinitionAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TrackSpeedTrapDefinitions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /Setups/{id}: Get one Setup (GetSetupById) */
   getSetupById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -244,6 +404,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /Setups/{id}: Delete a Setup with its children and attached files (DeleteSetup) */
   deleteSetup(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Setups/{id}', { id }, {});
+  }
+  /** POST /Setups/{id}/Attachments: Prepare an attached file of a Setup: the record (state 0) and a signed URL to PUT its bytes to (AddSetupAttachment) */
+  prepareSetupAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Setups/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Setups/{id}/Attachments: List the attached files of a Setup, each with a signed download URL (GetSetupAttachments) */
+  getSetupAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Setups/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Setups/{id}/Attachments/{attachedFileId}: Update an attached file of a Setup: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateSetupAttachment) */
+  updateSetupAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Setups/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Setups/{id}/Attachments/{attachedFileId}: Delete an attached file of a Setup (its bytes go when nothing else refers to them) (DeleteSetupAttachment) */
+  deleteSetupAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Setups/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/metadata: Metadata of a Setup's data file dataset (no samples) (GetSetupDataFileMetadata) */
   getSetupDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
@@ -285,6 +461,22 @@ export class PitwallClient extends ClientBase {
   deleteEventCarData(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/EventCarDatas/{id}', { id }, {});
   }
+  /** POST /EventCarDatas/{id}/Attachments: Prepare an attached file of a EventCarData: the record (state 0) and a signed URL to PUT its bytes to (AddEventCarDataAttachment) */
+  prepareEventCarDataAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/EventCarDatas/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /EventCarDatas/{id}/Attachments: List the attached files of a EventCarData, each with a signed download URL (GetEventCarDataAttachments) */
+  getEventCarDataAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/EventCarDatas/{id}/Attachments', { id }, {});
+  }
+  /** PUT /EventCarDatas/{id}/Attachments/{attachedFileId}: Update an attached file of a EventCarData: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateEventCarDataAttachment) */
+  updateEventCarDataAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/EventCarDatas/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /EventCarDatas/{id}/Attachments/{attachedFileId}: Delete an attached file of a EventCarData (its bytes go when nothing else refers to them) (DeleteEventCarDataAttachment) */
+  deleteEventCarDataAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/EventCarDatas/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** POST /Tyres/Search: Search Tyres by association (POST for clients that cannot send a GET body) (SearchForTyresByPost) */
   searchForTyres(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.call('POST', '/Tyres/Search', {}, { ...includeQuery(parametersToInclude) }, body);
@@ -309,6 +501,22 @@ export class PitwallClient extends ClientBase {
   deleteTyre(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Tyres/{id}', { id }, {});
   }
+  /** POST /Tyres/{id}/Attachments: Prepare an attached file of a Tyre: the record (state 0) and a signed URL to PUT its bytes to (AddTyreAttachment) */
+  prepareTyreAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Tyres/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Tyres/{id}/Attachments: List the attached files of a Tyre, each with a signed download URL (GetTyreAttachments) */
+  getTyreAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Tyres/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Tyres/{id}/Attachments/{attachedFileId}: Update an attached file of a Tyre: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTyreAttachment) */
+  updateTyreAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Tyres/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Tyres/{id}/Attachments/{attachedFileId}: Delete an attached file of a Tyre (its bytes go when nothing else refers to them) (DeleteTyreAttachment) */
+  deleteTyreAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Tyres/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /TyreWearMeasurements/{id}: Get one TyreWearMeasurement (GetTyreWearMeasurementById) */
   getTyreWearMeasurementById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/TyreWearMeasurements/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -328,6 +536,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /TyreWearMeasurements/{id}: Delete a TyreWearMeasurement with its children and attached files (DeleteTyreWearMeasurement) */
   deleteTyreWearMeasurement(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TyreWearMeasurements/{id}', { id }, {});
+  }
+  /** POST /TyreWearMeasurements/{id}/Attachments: Prepare an attached file of a TyreWearMeasurement: the record (state 0) and a signed URL to PUT its bytes to (AddTyreWearMeasurementAttachment) */
+  prepareTyreWearMeasurementAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TyreWearMeasurements/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TyreWearMeasurements/{id}/Attachments: List the attached files of a TyreWearMeasurement, each with a signed download URL (GetTyreWearMeasurementAttachments) */
+  getTyreWearMeasurementAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TyreWearMeasurements/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TyreWearMeasurements/{id}/Attachments/{attachedFileId}: Update an attached file of a TyreWearMeasurement: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTyreWearMeasurementAttachment) */
+  updateTyreWearMeasurementAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TyreWearMeasurements/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TyreWearMeasurements/{id}/Attachments/{attachedFileId}: Delete an attached file of a TyreWearMeasurement (its bytes go when nothing else refers to them) (DeleteTyreWearMeasurementAttachment) */
+  deleteTyreWearMeasurementAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TyreWearMeasurements/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** POST /IssueListIssues/Search: Search IssueListIssues by association (POST for clients that cannot send a GET body) (SearchForIssueListIssuesByPost) */
   searchForIssueListIssues(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
@@ -353,6 +577,22 @@ export class PitwallClient extends ClientBase {
   deleteIssueListIssue(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/IssueListIssues/{id}', { id }, {});
   }
+  /** POST /IssueListIssues/{id}/Attachments: Prepare an attached file of a IssueListIssue: the record (state 0) and a signed URL to PUT its bytes to (AddIssueListIssueAttachment) */
+  prepareIssueListIssueAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/IssueListIssues/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /IssueListIssues/{id}/Attachments: List the attached files of a IssueListIssue, each with a signed download URL (GetIssueListIssueAttachments) */
+  getIssueListIssueAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/IssueListIssues/{id}/Attachments', { id }, {});
+  }
+  /** PUT /IssueListIssues/{id}/Attachments/{attachedFileId}: Update an attached file of a IssueListIssue: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateIssueListIssueAttachment) */
+  updateIssueListIssueAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/IssueListIssues/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /IssueListIssues/{id}/Attachments/{attachedFileId}: Delete an attached file of a IssueListIssue (its bytes go when nothing else refers to them) (DeleteIssueListIssueAttachment) */
+  deleteIssueListIssueAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/IssueListIssues/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** POST /AssemblyIterations/Search: Search AssemblyIterations by association (POST for clients that cannot send a GET body) (SearchForAssemblyIterationsByPost) */
   searchForAssemblyIterations(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.call('POST', '/AssemblyIterations/Search', {}, { ...includeQuery(parametersToInclude) }, body);
@@ -376,6 +616,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /AssemblyIterations/{id}: Delete a AssemblyIteration with its children and attached files (DeleteAssemblyIteration) */
   deleteAssemblyIteration(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/AssemblyIterations/{id}', { id }, {});
+  }
+  /** POST /AssemblyIterations/{id}/Attachments: Prepare an attached file of a AssemblyIteration: the record (state 0) and a signed URL to PUT its bytes to (AddAssemblyIterationAttachment) */
+  prepareAssemblyIterationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/AssemblyIterations/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /AssemblyIterations/{id}/Attachments: List the attached files of a AssemblyIteration, each with a signed download URL (GetAssemblyIterationAttachments) */
+  getAssemblyIterationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/AssemblyIterations/{id}/Attachments', { id }, {});
+  }
+  /** PUT /AssemblyIterations/{id}/Attachments/{attachedFileId}: Update an attached file of a AssemblyIteration: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateAssemblyIterationAttachment) */
+  updateAssemblyIterationAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/AssemblyIterations/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /AssemblyIterations/{id}/Attachments/{attachedFileId}: Delete an attached file of a AssemblyIteration (its bytes go when nothing else refers to them) (DeleteAssemblyIterationAttachment) */
+  deleteAssemblyIterationAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/AssemblyIterations/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /RunSheets/{id}: Get one RunSheet (GetRunSheetById) */
   getRunSheetById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -404,6 +660,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /RunSheets/{id}: Delete a RunSheet with its children and attached files (DeleteRunSheet) */
   deleteRunSheet(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/RunSheets/{id}', { id }, {});
+  }
+  /** POST /RunSheets/{id}/Attachments: Prepare an attached file of a RunSheet: the record (state 0) and a signed URL to PUT its bytes to (AddRunSheetAttachment) */
+  prepareRunSheetAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/RunSheets/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /RunSheets/{id}/Attachments: List the attached files of a RunSheet, each with a signed download URL (GetRunSheetAttachments) */
+  getRunSheetAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/RunSheets/{id}/Attachments', { id }, {});
+  }
+  /** PUT /RunSheets/{id}/Attachments/{attachedFileId}: Update an attached file of a RunSheet: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateRunSheetAttachment) */
+  updateRunSheetAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/RunSheets/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /RunSheets/{id}/Attachments/{attachedFileId}: Delete an attached file of a RunSheet (its bytes go when nothing else refers to them) (DeleteRunSheetAttachment) */
+  deleteRunSheetAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/RunSheets/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/metadata: Metadata of a RunSheet's data file dataset (no samples) (GetRunSheetDataFileMetadata) */
   getRunSheetDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
@@ -437,6 +709,22 @@ export class PitwallClient extends ClientBase {
   deleteLap(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Laps/{id}', { id }, {});
   }
+  /** POST /Laps/{id}/Attachments: Prepare an attached file of a Lap: the record (state 0) and a signed URL to PUT its bytes to (AddLapAttachment) */
+  prepareLapAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Laps/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Laps/{id}/Attachments: List the attached files of a Lap, each with a signed download URL (GetLapAttachments) */
+  getLapAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Laps/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Laps/{id}/Attachments/{attachedFileId}: Update an attached file of a Lap: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateLapAttachment) */
+  updateLapAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Laps/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Laps/{id}/Attachments/{attachedFileId}: Delete an attached file of a Lap (its bytes go when nothing else refers to them) (DeleteLapAttachment) */
+  deleteLapAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Laps/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /LapSectors/{id}: Get one LapSector (GetLapSectorById) */
   getLapSectorById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/LapSectors/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -457,6 +745,22 @@ export class PitwallClient extends ClientBase {
   deleteLapSector(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/LapSectors/{id}', { id }, {});
   }
+  /** POST /LapSectors/{id}/Attachments: Prepare an attached file of a LapSector: the record (state 0) and a signed URL to PUT its bytes to (AddLapSectorAttachment) */
+  prepareLapSectorAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/LapSectors/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /LapSectors/{id}/Attachments: List the attached files of a LapSector, each with a signed download URL (GetLapSectorAttachments) */
+  getLapSectorAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/LapSectors/{id}/Attachments', { id }, {});
+  }
+  /** PUT /LapSectors/{id}/Attachments/{attachedFileId}: Update an attached file of a LapSector: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateLapSectorAttachment) */
+  updateLapSectorAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/LapSectors/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /LapSectors/{id}/Attachments/{attachedFileId}: Delete an attached file of a LapSector (its bytes go when nothing else refers to them) (DeleteLapSectorAttachment) */
+  deleteLapSectorAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/LapSectors/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /LapSpeedTraps/{id}: Get one LapSpeedTrap (GetLapSpeedTrapById) */
   getLapSpeedTrapById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/LapSpeedTraps/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -476,6 +780,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /LapSpeedTraps/{id}: Delete a LapSpeedTrap with its children and attached files (DeleteLapSpeedTrap) */
   deleteLapSpeedTrap(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/LapSpeedTraps/{id}', { id }, {});
+  }
+  /** POST /LapSpeedTraps/{id}/Attachments: Prepare an attached file of a LapSpeedTrap: the record (state 0) and a signed URL to PUT its bytes to (AddLapSpeedTrapAttachment) */
+  prepareLapSpeedTrapAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/LapSpeedTraps/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /LapSpeedTraps/{id}/Attachments: List the attached files of a LapSpeedTrap, each with a signed download URL (GetLapSpeedTrapAttachments) */
+  getLapSpeedTrapAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/LapSpeedTraps/{id}/Attachments', { id }, {});
+  }
+  /** PUT /LapSpeedTraps/{id}/Attachments/{attachedFileId}: Update an attached file of a LapSpeedTrap: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateLapSpeedTrapAttachment) */
+  updateLapSpeedTrapAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/LapSpeedTraps/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /LapSpeedTraps/{id}/Attachments/{attachedFileId}: Delete an attached file of a LapSpeedTrap (its bytes go when nothing else refers to them) (DeleteLapSpeedTrapAttachment) */
+  deleteLapSpeedTrapAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/LapSpeedTraps/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /SessionCarDatas/{id}: Get one SessionCarData (GetSessionCarDataById) */
   getSessionCarDataById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -504,6 +824,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /SessionCarDatas/{id}: Delete a SessionCarData with its children and attached files (DeleteSessionCarData) */
   deleteSessionCarData(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/SessionCarDatas/{id}', { id }, {});
+  }
+  /** POST /SessionCarDatas/{id}/Attachments: Prepare an attached file of a SessionCarData: the record (state 0) and a signed URL to PUT its bytes to (AddSessionCarDataAttachment) */
+  prepareSessionCarDataAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/SessionCarDatas/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /SessionCarDatas/{id}/Attachments: List the attached files of a SessionCarData, each with a signed download URL (GetSessionCarDataAttachments) */
+  getSessionCarDataAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/SessionCarDatas/{id}/Attachments', { id }, {});
+  }
+  /** PUT /SessionCarDatas/{id}/Attachments/{attachedFileId}: Update an attached file of a SessionCarData: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateSessionCarDataAttachment) */
+  updateSessionCarDataAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/SessionCarDatas/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /SessionCarDatas/{id}/Attachments/{attachedFileId}: Delete an attached file of a SessionCarData (its bytes go when nothing else refers to them) (DeleteSessionCarDataAttachment) */
+  deleteSessionCarDataAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/SessionCarDatas/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/metadata: Metadata of a SessionCarData's data file dataset (no samples) (GetSessionCarDataDataFileMetadata) */
   getSessionCarDataDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
@@ -537,6 +873,22 @@ export class PitwallClient extends ClientBase {
   deleteExternalSimulationProfile(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/ExternalSimulationProfiles/{id}', { id }, {});
   }
+  /** POST /ExternalSimulationProfiles/{id}/Attachments: Prepare an attached file of a ExternalSimulationProfile: the record (state 0) and a signed URL to PUT its bytes to (AddExternalSimulationProfileAttachment) */
+  prepareExternalSimulationProfileAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/ExternalSimulationProfiles/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /ExternalSimulationProfiles/{id}/Attachments: List the attached files of a ExternalSimulationProfile, each with a signed download URL (GetExternalSimulationProfileAttachments) */
+  getExternalSimulationProfileAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/ExternalSimulationProfiles/{id}/Attachments', { id }, {});
+  }
+  /** PUT /ExternalSimulationProfiles/{id}/Attachments/{attachedFileId}: Update an attached file of a ExternalSimulationProfile: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateExternalSimulationProfileAttachment) */
+  updateExternalSimulationProfileAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/ExternalSimulationProfiles/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /ExternalSimulationProfiles/{id}/Attachments/{attachedFileId}: Delete an attached file of a ExternalSimulationProfile (its bytes go when nothing else refers to them) (DeleteExternalSimulationProfileAttachment) */
+  deleteExternalSimulationProfileAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/ExternalSimulationProfiles/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /ParameterDefinitions/{id}: Get one ParameterDefinition (GetParameterDefinitionById) */
   getParameterDefinitionById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/ParameterDefinitions/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -556,6 +908,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /ParameterDefinitions/{id}: Delete a ParameterDefinition with its children and attached files (DeleteParameterDefinition) */
   deleteParameterDefinition(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/ParameterDefinitions/{id}', { id }, {});
+  }
+  /** POST /ParameterDefinitions/{id}/Attachments: Prepare an attached file of a ParameterDefinition: the record (state 0) and a signed URL to PUT its bytes to (AddParameterDefinitionAttachment) */
+  prepareParameterDefinitionAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/ParameterDefinitions/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /ParameterDefinitions/{id}/Attachments: List the attached files of a ParameterDefinition, each with a signed download URL (GetParameterDefinitionAttachments) */
+  getParameterDefinitionAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/ParameterDefinitions/{id}/Attachments', { id }, {});
+  }
+  /** PUT /ParameterDefinitions/{id}/Attachments/{attachedFileId}: Update an attached file of a ParameterDefinition: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateParameterDefinitionAttachment) */
+  updateParameterDefinitionAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/ParameterDefinitions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /ParameterDefinitions/{id}/Attachments/{attachedFileId}: Delete an attached file of a ParameterDefinition (its bytes go when nothing else refers to them) (DeleteParameterDefinitionAttachment) */
+  deleteParameterDefinitionAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/ParameterDefinitions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /AmbientMeasurements/{id}: Get one AmbientMeasurement (GetAmbientMeasurementById) */
   getAmbientMeasurementById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -577,6 +945,22 @@ export class PitwallClient extends ClientBase {
   deleteAmbientMeasurement(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/AmbientMeasurements/{id}', { id }, {});
   }
+  /** POST /AmbientMeasurements/{id}/Attachments: Prepare an attached file of a AmbientMeasurement: the record (state 0) and a signed URL to PUT its bytes to (AddAmbientMeasurementAttachment) */
+  prepareAmbientMeasurementAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/AmbientMeasurements/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /AmbientMeasurements/{id}/Attachments: List the attached files of a AmbientMeasurement, each with a signed download URL (GetAmbientMeasurementAttachments) */
+  getAmbientMeasurementAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/AmbientMeasurements/{id}/Attachments', { id }, {});
+  }
+  /** PUT /AmbientMeasurements/{id}/Attachments/{attachedFileId}: Update an attached file of a AmbientMeasurement: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateAmbientMeasurementAttachment) */
+  updateAmbientMeasurementAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/AmbientMeasurements/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /AmbientMeasurements/{id}/Attachments/{attachedFileId}: Delete an attached file of a AmbientMeasurement (its bytes go when nothing else refers to them) (DeleteAmbientMeasurementAttachment) */
+  deleteAmbientMeasurementAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/AmbientMeasurements/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /Teams/{id}: Get one Team (GetTeamById) */
   getTeamById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Teams/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -596,6 +980,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /Teams/{id}: Delete a Team with its children and attached files (DeleteTeam) */
   deleteTeam(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Teams/{id}', { id }, {});
+  }
+  /** POST /Teams/{id}/Attachments: Prepare an attached file of a Team: the record (state 0) and a signed URL to PUT its bytes to (AddTeamAttachment) */
+  prepareTeamAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Teams/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Teams/{id}/Attachments: List the attached files of a Team, each with a signed download URL (GetTeamAttachments) */
+  getTeamAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Teams/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Teams/{id}/Attachments/{attachedFileId}: Update an attached file of a Team: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTeamAttachment) */
+  updateTeamAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Teams/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Teams/{id}/Attachments/{attachedFileId}: Delete an attached file of a Team (its bytes go when nothing else refers to them) (DeleteTeamAttachment) */
+  deleteTeamAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Teams/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /CarManufacturers/{id}: Get one CarManufacturer (GetCarManufacturerById) */
   getCarManufacturerById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -617,6 +1017,22 @@ export class PitwallClient extends ClientBase {
   deleteCarManufacturer(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/CarManufacturers/{id}', { id }, {});
   }
+  /** POST /CarManufacturers/{id}/Attachments: Prepare an attached file of a CarManufacturer: the record (state 0) and a signed URL to PUT its bytes to (AddCarManufacturerAttachment) */
+  prepareCarManufacturerAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/CarManufacturers/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /CarManufacturers/{id}/Attachments: List the attached files of a CarManufacturer, each with a signed download URL (GetCarManufacturerAttachments) */
+  getCarManufacturerAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/CarManufacturers/{id}/Attachments', { id }, {});
+  }
+  /** PUT /CarManufacturers/{id}/Attachments/{attachedFileId}: Update an attached file of a CarManufacturer: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateCarManufacturerAttachment) */
+  updateCarManufacturerAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/CarManufacturers/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /CarManufacturers/{id}/Attachments/{attachedFileId}: Delete an attached file of a CarManufacturer (its bytes go when nothing else refers to them) (DeleteCarManufacturerAttachment) */
+  deleteCarManufacturerAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/CarManufacturers/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /Categories/{id}: Get one Category (GetCategoryById) */
   getCategoryById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Categories/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -636,6 +1052,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /Categories/{id}: Delete a Category with its children and attached files (DeleteCategory) */
   deleteCategory(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Categories/{id}', { id }, {});
+  }
+  /** POST /Categories/{id}/Attachments: Prepare an attached file of a Category: the record (state 0) and a signed URL to PUT its bytes to (AddCategoryAttachment) */
+  prepareCategoryAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Categories/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Categories/{id}/Attachments: List the attached files of a Category, each with a signed download URL (GetCategoryAttachments) */
+  getCategoryAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Categories/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Categories/{id}/Attachments/{attachedFileId}: Update an attached file of a Category: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateCategoryAttachment) */
+  updateCategoryAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Categories/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Categories/{id}/Attachments/{attachedFileId}: Delete an attached file of a Category (its bytes go when nothing else refers to them) (DeleteCategoryAttachment) */
+  deleteCategoryAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Categories/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /SessionTypes/{id}: Get one SessionType (GetSessionTypeById) */
   getSessionTypeById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -657,6 +1089,22 @@ export class PitwallClient extends ClientBase {
   deleteSessionType(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/SessionTypes/{id}', { id }, {});
   }
+  /** POST /SessionTypes/{id}/Attachments: Prepare an attached file of a SessionType: the record (state 0) and a signed URL to PUT its bytes to (AddSessionTypeAttachment) */
+  prepareSessionTypeAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/SessionTypes/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /SessionTypes/{id}/Attachments: List the attached files of a SessionType, each with a signed download URL (GetSessionTypeAttachments) */
+  getSessionTypeAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/SessionTypes/{id}/Attachments', { id }, {});
+  }
+  /** PUT /SessionTypes/{id}/Attachments/{attachedFileId}: Update an attached file of a SessionType: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateSessionTypeAttachment) */
+  updateSessionTypeAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/SessionTypes/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /SessionTypes/{id}/Attachments/{attachedFileId}: Delete an attached file of a SessionType (its bytes go when nothing else refers to them) (DeleteSessionTypeAttachment) */
+  deleteSessionTypeAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/SessionTypes/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /SessionStatuses/{id}: Get one SessionStatus (GetSessionStatusById) */
   getSessionStatusById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/SessionStatuses/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -676,6 +1124,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /SessionStatuses/{id}: Delete a SessionStatus with its children and attached files (DeleteSessionStatus) */
   deleteSessionStatus(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/SessionStatuses/{id}', { id }, {});
+  }
+  /** POST /SessionStatuses/{id}/Attachments: Prepare an attached file of a SessionStatus: the record (state 0) and a signed URL to PUT its bytes to (AddSessionStatusAttachment) */
+  prepareSessionStatusAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/SessionStatuses/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /SessionStatuses/{id}/Attachments: List the attached files of a SessionStatus, each with a signed download URL (GetSessionStatusAttachments) */
+  getSessionStatusAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/SessionStatuses/{id}/Attachments', { id }, {});
+  }
+  /** PUT /SessionStatuses/{id}/Attachments/{attachedFileId}: Update an attached file of a SessionStatus: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateSessionStatusAttachment) */
+  updateSessionStatusAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/SessionStatuses/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /SessionStatuses/{id}/Attachments/{attachedFileId}: Delete an attached file of a SessionStatus (its bytes go when nothing else refers to them) (DeleteSessionStatusAttachment) */
+  deleteSessionStatusAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/SessionStatuses/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /PartCategories/{id}: Get one PartCategory (GetPartCategoryById) */
   getPartCategoryById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -697,6 +1161,22 @@ export class PitwallClient extends ClientBase {
   deletePartCategory(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/PartCategories/{id}', { id }, {});
   }
+  /** POST /PartCategories/{id}/Attachments: Prepare an attached file of a PartCategory: the record (state 0) and a signed URL to PUT its bytes to (AddPartCategoryAttachment) */
+  preparePartCategoryAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/PartCategories/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /PartCategories/{id}/Attachments: List the attached files of a PartCategory, each with a signed download URL (GetPartCategoryAttachments) */
+  getPartCategoryAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/PartCategories/{id}/Attachments', { id }, {});
+  }
+  /** PUT /PartCategories/{id}/Attachments/{attachedFileId}: Update an attached file of a PartCategory: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdatePartCategoryAttachment) */
+  updatePartCategoryAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/PartCategories/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /PartCategories/{id}/Attachments/{attachedFileId}: Delete an attached file of a PartCategory (its bytes go when nothing else refers to them) (DeletePartCategoryAttachment) */
+  deletePartCategoryAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/PartCategories/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /IssueListCategories/{id}: Get one IssueListCategory (GetIssueListCategoryById) */
   getIssueListCategoryById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/IssueListCategories/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -716,6 +1196,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /IssueListCategories/{id}: Delete a IssueListCategory with its children and attached files (DeleteIssueListCategory) */
   deleteIssueListCategory(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/IssueListCategories/{id}', { id }, {});
+  }
+  /** POST /IssueListCategories/{id}/Attachments: Prepare an attached file of a IssueListCategory: the record (state 0) and a signed URL to PUT its bytes to (AddIssueListCategoryAttachment) */
+  prepareIssueListCategoryAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/IssueListCategories/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /IssueListCategories/{id}/Attachments: List the attached files of a IssueListCategory, each with a signed download URL (GetIssueListCategoryAttachments) */
+  getIssueListCategoryAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/IssueListCategories/{id}/Attachments', { id }, {});
+  }
+  /** PUT /IssueListCategories/{id}/Attachments/{attachedFileId}: Update an attached file of a IssueListCategory: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateIssueListCategoryAttachment) */
+  updateIssueListCategoryAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/IssueListCategories/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /IssueListCategories/{id}/Attachments/{attachedFileId}: Delete an attached file of a IssueListCategory (its bytes go when nothing else refers to them) (DeleteIssueListCategoryAttachment) */
+  deleteIssueListCategoryAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/IssueListCategories/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /JobListCategories/{id}: Get one JobListCategory (GetJobListCategoryById) */
   getJobListCategoryById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -737,6 +1233,22 @@ export class PitwallClient extends ClientBase {
   deleteJobListCategory(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/JobListCategories/{id}', { id }, {});
   }
+  /** POST /JobListCategories/{id}/Attachments: Prepare an attached file of a JobListCategory: the record (state 0) and a signed URL to PUT its bytes to (AddJobListCategoryAttachment) */
+  prepareJobListCategoryAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/JobListCategories/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /JobListCategories/{id}/Attachments: List the attached files of a JobListCategory, each with a signed download URL (GetJobListCategoryAttachments) */
+  getJobListCategoryAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/JobListCategories/{id}/Attachments', { id }, {});
+  }
+  /** PUT /JobListCategories/{id}/Attachments/{attachedFileId}: Update an attached file of a JobListCategory: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateJobListCategoryAttachment) */
+  updateJobListCategoryAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/JobListCategories/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /JobListCategories/{id}/Attachments/{attachedFileId}: Delete an attached file of a JobListCategory (its bytes go when nothing else refers to them) (DeleteJobListCategoryAttachment) */
+  deleteJobListCategoryAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/JobListCategories/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /JobListTemplates/{id}: Get one JobListTemplate (GetJobListTemplateById) */
   getJobListTemplateById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/JobListTemplates/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -756,6 +1268,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /JobListTemplates/{id}: Delete a JobListTemplate with its children and attached files (DeleteJobListTemplate) */
   deleteJobListTemplate(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/JobListTemplates/{id}', { id }, {});
+  }
+  /** POST /JobListTemplates/{id}/Attachments: Prepare an attached file of a JobListTemplate: the record (state 0) and a signed URL to PUT its bytes to (AddJobListTemplateAttachment) */
+  prepareJobListTemplateAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/JobListTemplates/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /JobListTemplates/{id}/Attachments: List the attached files of a JobListTemplate, each with a signed download URL (GetJobListTemplateAttachments) */
+  getJobListTemplateAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/JobListTemplates/{id}/Attachments', { id }, {});
+  }
+  /** PUT /JobListTemplates/{id}/Attachments/{attachedFileId}: Update an attached file of a JobListTemplate: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateJobListTemplateAttachment) */
+  updateJobListTemplateAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/JobListTemplates/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /JobListTemplates/{id}/Attachments/{attachedFileId}: Delete an attached file of a JobListTemplate (its bytes go when nothing else refers to them) (DeleteJobListTemplateAttachment) */
+  deleteJobListTemplateAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/JobListTemplates/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /NamedAssemblies/{id}: Get one NamedAssembly (GetNamedAssemblyById) */
   getNamedAssemblyById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -777,6 +1305,22 @@ export class PitwallClient extends ClientBase {
   deleteNamedAssembly(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/NamedAssemblies/{id}', { id }, {});
   }
+  /** POST /NamedAssemblies/{id}/Attachments: Prepare an attached file of a NamedAssembly: the record (state 0) and a signed URL to PUT its bytes to (AddNamedAssemblyAttachment) */
+  prepareNamedAssemblyAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/NamedAssemblies/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /NamedAssemblies/{id}/Attachments: List the attached files of a NamedAssembly, each with a signed download URL (GetNamedAssemblyAttachments) */
+  getNamedAssemblyAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/NamedAssemblies/{id}/Attachments', { id }, {});
+  }
+  /** PUT /NamedAssemblies/{id}/Attachments/{attachedFileId}: Update an attached file of a NamedAssembly: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateNamedAssemblyAttachment) */
+  updateNamedAssemblyAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/NamedAssemblies/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /NamedAssemblies/{id}/Attachments/{attachedFileId}: Delete an attached file of a NamedAssembly (its bytes go when nothing else refers to them) (DeleteNamedAssemblyAttachment) */
+  deleteNamedAssemblyAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/NamedAssemblies/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /CarModels/{id}: Get one CarModel (GetCarModelById) */
   getCarModelById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/CarModels/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -796,6 +1340,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /CarModels/{id}: Delete a CarModel with its children and attached files (DeleteCarModel) */
   deleteCarModel(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/CarModels/{id}', { id }, {});
+  }
+  /** POST /CarModels/{id}/Attachments: Prepare an attached file of a CarModel: the record (state 0) and a signed URL to PUT its bytes to (AddCarModelAttachment) */
+  prepareCarModelAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/CarModels/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /CarModels/{id}/Attachments: List the attached files of a CarModel, each with a signed download URL (GetCarModelAttachments) */
+  getCarModelAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/CarModels/{id}/Attachments', { id }, {});
+  }
+  /** PUT /CarModels/{id}/Attachments/{attachedFileId}: Update an attached file of a CarModel: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateCarModelAttachment) */
+  updateCarModelAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/CarModels/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /CarModels/{id}/Attachments/{attachedFileId}: Delete an attached file of a CarModel (its bytes go when nothing else refers to them) (DeleteCarModelAttachment) */
+  deleteCarModelAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/CarModels/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /Parts/{id}: Get one Part (GetPartById) */
   getPartById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -817,6 +1377,22 @@ export class PitwallClient extends ClientBase {
   deletePart(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Parts/{id}', { id }, {});
   }
+  /** POST /Parts/{id}/Attachments: Prepare an attached file of a Part: the record (state 0) and a signed URL to PUT its bytes to (AddPartAttachment) */
+  preparePartAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Parts/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Parts/{id}/Attachments: List the attached files of a Part, each with a signed download URL (GetPartAttachments) */
+  getPartAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Parts/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Parts/{id}/Attachments/{attachedFileId}: Update an attached file of a Part: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdatePartAttachment) */
+  updatePartAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Parts/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Parts/{id}/Attachments/{attachedFileId}: Delete an attached file of a Part (its bytes go when nothing else refers to them) (DeletePartAttachment) */
+  deletePartAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Parts/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /PartItems/{id}: Get one PartItem (GetPartItemById) */
   getPartItemById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/PartItems/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -836,6 +1412,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /PartItems/{id}: Delete a PartItem with its children and attached files (DeletePartItem) */
   deletePartItem(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/PartItems/{id}', { id }, {});
+  }
+  /** POST /PartItems/{id}/Attachments: Prepare an attached file of a PartItem: the record (state 0) and a signed URL to PUT its bytes to (AddPartItemAttachment) */
+  preparePartItemAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/PartItems/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /PartItems/{id}/Attachments: List the attached files of a PartItem, each with a signed download URL (GetPartItemAttachments) */
+  getPartItemAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/PartItems/{id}/Attachments', { id }, {});
+  }
+  /** PUT /PartItems/{id}/Attachments/{attachedFileId}: Update an attached file of a PartItem: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdatePartItemAttachment) */
+  updatePartItemAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/PartItems/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /PartItems/{id}/Attachments/{attachedFileId}: Delete an attached file of a PartItem (its bytes go when nothing else refers to them) (DeletePartItemAttachment) */
+  deletePartItemAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/PartItems/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /TyreSpecifications/{id}: Get one TyreSpecification (GetTyreSpecificationById) */
   getTyreSpecificationById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -857,6 +1449,22 @@ export class PitwallClient extends ClientBase {
   deleteTyreSpecification(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TyreSpecifications/{id}', { id }, {});
   }
+  /** POST /TyreSpecifications/{id}/Attachments: Prepare an attached file of a TyreSpecification: the record (state 0) and a signed URL to PUT its bytes to (AddTyreSpecificationAttachment) */
+  prepareTyreSpecificationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TyreSpecifications/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TyreSpecifications/{id}/Attachments: List the attached files of a TyreSpecification, each with a signed download URL (GetTyreSpecificationAttachments) */
+  getTyreSpecificationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TyreSpecifications/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TyreSpecifications/{id}/Attachments/{attachedFileId}: Update an attached file of a TyreSpecification: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTyreSpecificationAttachment) */
+  updateTyreSpecificationAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TyreSpecifications/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TyreSpecifications/{id}/Attachments/{attachedFileId}: Delete an attached file of a TyreSpecification (its bytes go when nothing else refers to them) (DeleteTyreSpecificationAttachment) */
+  deleteTyreSpecificationAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TyreSpecifications/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /BrakeDiscSpecifications/{id}: Get one BrakeDiscSpecification (GetBrakeDiscSpecificationById) */
   getBrakeDiscSpecificationById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/BrakeDiscSpecifications/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -877,6 +1485,22 @@ export class PitwallClient extends ClientBase {
   deleteBrakeDiscSpecification(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/BrakeDiscSpecifications/{id}', { id }, {});
   }
+  /** POST /BrakeDiscSpecifications/{id}/Attachments: Prepare an attached file of a BrakeDiscSpecification: the record (state 0) and a signed URL to PUT its bytes to (AddBrakeDiscSpecificationAttachment) */
+  prepareBrakeDiscSpecificationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/BrakeDiscSpecifications/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /BrakeDiscSpecifications/{id}/Attachments: List the attached files of a BrakeDiscSpecification, each with a signed download URL (GetBrakeDiscSpecificationAttachments) */
+  getBrakeDiscSpecificationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/BrakeDiscSpecifications/{id}/Attachments', { id }, {});
+  }
+  /** PUT /BrakeDiscSpecifications/{id}/Attachments/{attachedFileId}: Update an attached file of a BrakeDiscSpecification: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateBrakeDiscSpecificationAttachment) */
+  updateBrakeDiscSpecificationAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/BrakeDiscSpecifications/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /BrakeDiscSpecifications/{id}/Attachments/{attachedFileId}: Delete an attached file of a BrakeDiscSpecification (its bytes go when nothing else refers to them) (DeleteBrakeDiscSpecificationAttachment) */
+  deleteBrakeDiscSpecificationAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/BrakeDiscSpecifications/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /BrakePadSpecifications/{id}: Get one BrakePadSpecification (GetBrakePadSpecificationById) */
   getBrakePadSpecificationById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/BrakePadSpecifications/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -896,6 +1520,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /BrakePadSpecifications/{id}: Delete a BrakePadSpecification with its children and attached files (DeleteBrakePadSpecification) */
   deleteBrakePadSpecification(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/BrakePadSpecifications/{id}', { id }, {});
+  }
+  /** POST /BrakePadSpecifications/{id}/Attachments: Prepare an attached file of a BrakePadSpecification: the record (state 0) and a signed URL to PUT its bytes to (AddBrakePadSpecificationAttachment) */
+  prepareBrakePadSpecificationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/BrakePadSpecifications/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /BrakePadSpecifications/{id}/Attachments: List the attached files of a BrakePadSpecification, each with a signed download URL (GetBrakePadSpecificationAttachments) */
+  getBrakePadSpecificationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/BrakePadSpecifications/{id}/Attachments', { id }, {});
+  }
+  /** PUT /BrakePadSpecifications/{id}/Attachments/{attachedFileId}: Update an attached file of a BrakePadSpecification: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateBrakePadSpecificationAttachment) */
+  updateBrakePadSpecificationAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/BrakePadSpecifications/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /BrakePadSpecifications/{id}/Attachments/{attachedFileId}: Delete an attached file of a BrakePadSpecification (its bytes go when nothing else refers to them) (DeleteBrakePadSpecificationAttachment) */
+  deleteBrakePadSpecificationAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/BrakePadSpecifications/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** POST /TyreSets/Search: Search TyreSets by association (POST for clients that cannot send a GET body) (SearchForTyreSetsByPost) */
   searchForTyreSets(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
@@ -921,6 +1561,22 @@ export class PitwallClient extends ClientBase {
   deleteTyreSet(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TyreSets/{id}', { id }, {});
   }
+  /** POST /TyreSets/{id}/Attachments: Prepare an attached file of a TyreSet: the record (state 0) and a signed URL to PUT its bytes to (AddTyreSetAttachment) */
+  prepareTyreSetAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TyreSets/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TyreSets/{id}/Attachments: List the attached files of a TyreSet, each with a signed download URL (GetTyreSetAttachments) */
+  getTyreSetAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TyreSets/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TyreSets/{id}/Attachments/{attachedFileId}: Update an attached file of a TyreSet: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTyreSetAttachment) */
+  updateTyreSetAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TyreSets/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TyreSets/{id}/Attachments/{attachedFileId}: Delete an attached file of a TyreSet (its bytes go when nothing else refers to them) (DeleteTyreSetAttachment) */
+  deleteTyreSetAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TyreSets/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** POST /BrakeDiscs/Search: Search BrakeDiscs by association (POST for clients that cannot send a GET body) (SearchForBrakeDiscsByPost) */
   searchForBrakeDiscs(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.call('POST', '/BrakeDiscs/Search', {}, { ...includeQuery(parametersToInclude) }, body);
@@ -944,6 +1600,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /BrakeDiscs/{id}: Delete a BrakeDisc with its children and attached files (DeleteBrakeDisc) */
   deleteBrakeDisc(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/BrakeDiscs/{id}', { id }, {});
+  }
+  /** POST /BrakeDiscs/{id}/Attachments: Prepare an attached file of a BrakeDisc: the record (state 0) and a signed URL to PUT its bytes to (AddBrakeDiscAttachment) */
+  prepareBrakeDiscAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/BrakeDiscs/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /BrakeDiscs/{id}/Attachments: List the attached files of a BrakeDisc, each with a signed download URL (GetBrakeDiscAttachments) */
+  getBrakeDiscAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/BrakeDiscs/{id}/Attachments', { id }, {});
+  }
+  /** PUT /BrakeDiscs/{id}/Attachments/{attachedFileId}: Update an attached file of a BrakeDisc: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateBrakeDiscAttachment) */
+  updateBrakeDiscAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/BrakeDiscs/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /BrakeDiscs/{id}/Attachments/{attachedFileId}: Delete an attached file of a BrakeDisc (its bytes go when nothing else refers to them) (DeleteBrakeDiscAttachment) */
+  deleteBrakeDiscAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/BrakeDiscs/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** POST /BrakePads/Search: Search BrakePads by association (POST for clients that cannot send a GET body) (SearchForBrakePadsByPost) */
   searchForBrakePads(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
@@ -969,6 +1641,22 @@ export class PitwallClient extends ClientBase {
   deleteBrakePad(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/BrakePads/{id}', { id }, {});
   }
+  /** POST /BrakePads/{id}/Attachments: Prepare an attached file of a BrakePad: the record (state 0) and a signed URL to PUT its bytes to (AddBrakePadAttachment) */
+  prepareBrakePadAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/BrakePads/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /BrakePads/{id}/Attachments: List the attached files of a BrakePad, each with a signed download URL (GetBrakePadAttachments) */
+  getBrakePadAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/BrakePads/{id}/Attachments', { id }, {});
+  }
+  /** PUT /BrakePads/{id}/Attachments/{attachedFileId}: Update an attached file of a BrakePad: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateBrakePadAttachment) */
+  updateBrakePadAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/BrakePads/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /BrakePads/{id}/Attachments/{attachedFileId}: Delete an attached file of a BrakePad (its bytes go when nothing else refers to them) (DeleteBrakePadAttachment) */
+  deleteBrakePadAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/BrakePads/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** POST /BrakeSets/Search: Search BrakeSets by association (POST for clients that cannot send a GET body) (SearchForBrakeSetsByPost) */
   searchForBrakeSets(body: SearchBody, parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
     return this.call('POST', '/BrakeSets/Search', {}, { ...includeQuery(parametersToInclude) }, body);
@@ -993,6 +1681,22 @@ export class PitwallClient extends ClientBase {
   deleteBrakeSet(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/BrakeSets/{id}', { id }, {});
   }
+  /** POST /BrakeSets/{id}/Attachments: Prepare an attached file of a BrakeSet: the record (state 0) and a signed URL to PUT its bytes to (AddBrakeSetAttachment) */
+  prepareBrakeSetAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/BrakeSets/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /BrakeSets/{id}/Attachments: List the attached files of a BrakeSet, each with a signed download URL (GetBrakeSetAttachments) */
+  getBrakeSetAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/BrakeSets/{id}/Attachments', { id }, {});
+  }
+  /** PUT /BrakeSets/{id}/Attachments/{attachedFileId}: Update an attached file of a BrakeSet: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateBrakeSetAttachment) */
+  updateBrakeSetAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/BrakeSets/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /BrakeSets/{id}/Attachments/{attachedFileId}: Delete an attached file of a BrakeSet (its bytes go when nothing else refers to them) (DeleteBrakeSetAttachment) */
+  deleteBrakeSetAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/BrakeSets/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /TyreSetPressureAdjustments/{id}: Get one TyreSetPressureAdjustment (GetTyreSetPressureAdjustmentById) */
   getTyreSetPressureAdjustmentById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/TyreSetPressureAdjustments/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1012,6 +1716,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /TyreSetPressureAdjustments/{id}: Delete a TyreSetPressureAdjustment with its children and attached files (DeleteTyreSetPressureAdjustment) */
   deleteTyreSetPressureAdjustment(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TyreSetPressureAdjustments/{id}', { id }, {});
+  }
+  /** POST /TyreSetPressureAdjustments/{id}/Attachments: Prepare an attached file of a TyreSetPressureAdjustment: the record (state 0) and a signed URL to PUT its bytes to (AddTyreSetPressureAdjustmentAttachment) */
+  prepareTyreSetPressureAdjustmentAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TyreSetPressureAdjustments/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TyreSetPressureAdjustments/{id}/Attachments: List the attached files of a TyreSetPressureAdjustment, each with a signed download URL (GetTyreSetPressureAdjustmentAttachments) */
+  getTyreSetPressureAdjustmentAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TyreSetPressureAdjustments/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TyreSetPressureAdjustments/{id}/Attachments/{attachedFileId}: Update an attached file of a TyreSetPressureAdjustment: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTyreSetPressureAdjustmentAttachment) */
+  updateTyreSetPressureAdjustmentAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TyreSetPressureAdjustments/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TyreSetPressureAdjustments/{id}/Attachments/{attachedFileId}: Delete an attached file of a TyreSetPressureAdjustment (its bytes go when nothing else refers to them) (DeleteTyreSetPressureAdjustmentAttachment) */
+  deleteTyreSetPressureAdjustmentAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TyreSetPressureAdjustments/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /TyreWearSheets/{id}: Get one TyreWearSheet (GetTyreWearSheetById) */
   getTyreWearSheetById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -1041,6 +1761,22 @@ export class PitwallClient extends ClientBase {
   deleteTyreWearSheet(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TyreWearSheets/{id}', { id }, {});
   }
+  /** POST /TyreWearSheets/{id}/Attachments: Prepare an attached file of a TyreWearSheet: the record (state 0) and a signed URL to PUT its bytes to (AddTyreWearSheetAttachment) */
+  prepareTyreWearSheetAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TyreWearSheets/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TyreWearSheets/{id}/Attachments: List the attached files of a TyreWearSheet, each with a signed download URL (GetTyreWearSheetAttachments) */
+  getTyreWearSheetAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TyreWearSheets/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TyreWearSheets/{id}/Attachments/{attachedFileId}: Update an attached file of a TyreWearSheet: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTyreWearSheetAttachment) */
+  updateTyreWearSheetAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TyreWearSheets/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TyreWearSheets/{id}/Attachments/{attachedFileId}: Delete an attached file of a TyreWearSheet (its bytes go when nothing else refers to them) (DeleteTyreWearSheetAttachment) */
+  deleteTyreWearSheetAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TyreWearSheets/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /TyreWearMeasurementItems/{id}: Get one TyreWearMeasurementItem (GetTyreWearMeasurementItemById) */
   getTyreWearMeasurementItemById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/TyreWearMeasurementItems/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1060,6 +1796,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /TyreWearMeasurementItems/{id}: Delete a TyreWearMeasurementItem with its children and attached files (DeleteTyreWearMeasurementItem) */
   deleteTyreWearMeasurementItem(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/TyreWearMeasurementItems/{id}', { id }, {});
+  }
+  /** POST /TyreWearMeasurementItems/{id}/Attachments: Prepare an attached file of a TyreWearMeasurementItem: the record (state 0) and a signed URL to PUT its bytes to (AddTyreWearMeasurementItemAttachment) */
+  prepareTyreWearMeasurementItemAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/TyreWearMeasurementItems/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /TyreWearMeasurementItems/{id}/Attachments: List the attached files of a TyreWearMeasurementItem, each with a signed download URL (GetTyreWearMeasurementItemAttachments) */
+  getTyreWearMeasurementItemAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/TyreWearMeasurementItems/{id}/Attachments', { id }, {});
+  }
+  /** PUT /TyreWearMeasurementItems/{id}/Attachments/{attachedFileId}: Update an attached file of a TyreWearMeasurementItem: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateTyreWearMeasurementItemAttachment) */
+  updateTyreWearMeasurementItemAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/TyreWearMeasurementItems/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /TyreWearMeasurementItems/{id}/Attachments/{attachedFileId}: Delete an attached file of a TyreWearMeasurementItem (its bytes go when nothing else refers to them) (DeleteTyreWearMeasurementItemAttachment) */
+  deleteTyreWearMeasurementItemAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/TyreWearMeasurementItems/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /ReferencePressureRuns/{id}: Get one ReferencePressureRun (GetReferencePressureRunById) */
   getReferencePressureRunById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -1089,6 +1841,22 @@ export class PitwallClient extends ClientBase {
   deleteReferencePressureRun(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/ReferencePressureRuns/{id}', { id }, {});
   }
+  /** POST /ReferencePressureRuns/{id}/Attachments: Prepare an attached file of a ReferencePressureRun: the record (state 0) and a signed URL to PUT its bytes to (AddReferencePressureRunAttachment) */
+  prepareReferencePressureRunAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/ReferencePressureRuns/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /ReferencePressureRuns/{id}/Attachments: List the attached files of a ReferencePressureRun, each with a signed download URL (GetReferencePressureRunAttachments) */
+  getReferencePressureRunAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/ReferencePressureRuns/{id}/Attachments', { id }, {});
+  }
+  /** PUT /ReferencePressureRuns/{id}/Attachments/{attachedFileId}: Update an attached file of a ReferencePressureRun: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateReferencePressureRunAttachment) */
+  updateReferencePressureRunAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/ReferencePressureRuns/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /ReferencePressureRuns/{id}/Attachments/{attachedFileId}: Delete an attached file of a ReferencePressureRun (its bytes go when nothing else refers to them) (DeleteReferencePressureRunAttachment) */
+  deleteReferencePressureRunAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/ReferencePressureRuns/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /PlannedRuns/{id}: Get one PlannedRun (GetPlannedRunById) */
   getPlannedRunById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/PlannedRuns/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1116,6 +1884,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /PlannedRuns/{id}: Delete a PlannedRun with its children and attached files (DeletePlannedRun) */
   deletePlannedRun(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/PlannedRuns/{id}', { id }, {});
+  }
+  /** POST /PlannedRuns/{id}/Attachments: Prepare an attached file of a PlannedRun: the record (state 0) and a signed URL to PUT its bytes to (AddPlannedRunAttachment) */
+  preparePlannedRunAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/PlannedRuns/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /PlannedRuns/{id}/Attachments: List the attached files of a PlannedRun, each with a signed download URL (GetPlannedRunAttachments) */
+  getPlannedRunAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/PlannedRuns/{id}/Attachments', { id }, {});
+  }
+  /** PUT /PlannedRuns/{id}/Attachments/{attachedFileId}: Update an attached file of a PlannedRun: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdatePlannedRunAttachment) */
+  updatePlannedRunAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/PlannedRuns/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /PlannedRuns/{id}/Attachments/{attachedFileId}: Delete an attached file of a PlannedRun (its bytes go when nothing else refers to them) (DeletePlannedRunAttachment) */
+  deletePlannedRunAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/PlannedRuns/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /RunPlans/{id}: Get one RunPlan (GetRunPlanById) */
   getRunPlanById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -1145,6 +1929,22 @@ export class PitwallClient extends ClientBase {
   deleteRunPlan(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/RunPlans/{id}', { id }, {});
   }
+  /** POST /RunPlans/{id}/Attachments: Prepare an attached file of a RunPlan: the record (state 0) and a signed URL to PUT its bytes to (AddRunPlanAttachment) */
+  prepareRunPlanAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/RunPlans/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /RunPlans/{id}/Attachments: List the attached files of a RunPlan, each with a signed download URL (GetRunPlanAttachments) */
+  getRunPlanAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/RunPlans/{id}/Attachments', { id }, {});
+  }
+  /** PUT /RunPlans/{id}/Attachments/{attachedFileId}: Update an attached file of a RunPlan: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateRunPlanAttachment) */
+  updateRunPlanAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/RunPlans/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /RunPlans/{id}/Attachments/{attachedFileId}: Delete an attached file of a RunPlan (its bytes go when nothing else refers to them) (DeleteRunPlanAttachment) */
+  deleteRunPlanAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/RunPlans/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /PlannedLaps/{id}: Get one PlannedLap (GetPlannedLapById) */
   getPlannedLapById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/PlannedLaps/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1164,6 +1964,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /PlannedLaps/{id}: Delete a PlannedLap with its children and attached files (DeletePlannedLap) */
   deletePlannedLap(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/PlannedLaps/{id}', { id }, {});
+  }
+  /** POST /PlannedLaps/{id}/Attachments: Prepare an attached file of a PlannedLap: the record (state 0) and a signed URL to PUT its bytes to (AddPlannedLapAttachment) */
+  preparePlannedLapAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/PlannedLaps/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /PlannedLaps/{id}/Attachments: List the attached files of a PlannedLap, each with a signed download URL (GetPlannedLapAttachments) */
+  getPlannedLapAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/PlannedLaps/{id}/Attachments', { id }, {});
+  }
+  /** PUT /PlannedLaps/{id}/Attachments/{attachedFileId}: Update an attached file of a PlannedLap: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdatePlannedLapAttachment) */
+  updatePlannedLapAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/PlannedLaps/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /PlannedLaps/{id}/Attachments/{attachedFileId}: Delete an attached file of a PlannedLap (its bytes go when nothing else refers to them) (DeletePlannedLapAttachment) */
+  deletePlannedLapAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/PlannedLaps/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /LapMarkers/{id}: Get one LapMarker (GetLapMarkerById) */
   getLapMarkerById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -1185,6 +2001,22 @@ export class PitwallClient extends ClientBase {
   deleteLapMarker(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/LapMarkers/{id}', { id }, {});
   }
+  /** POST /LapMarkers/{id}/Attachments: Prepare an attached file of a LapMarker: the record (state 0) and a signed URL to PUT its bytes to (AddLapMarkerAttachment) */
+  prepareLapMarkerAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/LapMarkers/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /LapMarkers/{id}/Attachments: List the attached files of a LapMarker, each with a signed download URL (GetLapMarkerAttachments) */
+  getLapMarkerAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/LapMarkers/{id}/Attachments', { id }, {});
+  }
+  /** PUT /LapMarkers/{id}/Attachments/{attachedFileId}: Update an attached file of a LapMarker: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateLapMarkerAttachment) */
+  updateLapMarkerAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/LapMarkers/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /LapMarkers/{id}/Attachments/{attachedFileId}: Delete an attached file of a LapMarker (its bytes go when nothing else refers to them) (DeleteLapMarkerAttachment) */
+  deleteLapMarkerAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/LapMarkers/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /LapTrackStatusMarkers/{id}: Get one LapTrackStatusMarker (GetLapTrackStatusMarkerById) */
   getLapTrackStatusMarkerById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/LapTrackStatusMarkers/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1204,6 +2036,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /LapTrackStatusMarkers/{id}: Delete a LapTrackStatusMarker with its children and attached files (DeleteLapTrackStatusMarker) */
   deleteLapTrackStatusMarker(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/LapTrackStatusMarkers/{id}', { id }, {});
+  }
+  /** POST /LapTrackStatusMarkers/{id}/Attachments: Prepare an attached file of a LapTrackStatusMarker: the record (state 0) and a signed URL to PUT its bytes to (AddLapTrackStatusMarkerAttachment) */
+  prepareLapTrackStatusMarkerAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/LapTrackStatusMarkers/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /LapTrackStatusMarkers/{id}/Attachments: List the attached files of a LapTrackStatusMarker, each with a signed download URL (GetLapTrackStatusMarkerAttachments) */
+  getLapTrackStatusMarkerAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/LapTrackStatusMarkers/{id}/Attachments', { id }, {});
+  }
+  /** PUT /LapTrackStatusMarkers/{id}/Attachments/{attachedFileId}: Update an attached file of a LapTrackStatusMarker: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateLapTrackStatusMarkerAttachment) */
+  updateLapTrackStatusMarkerAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/LapTrackStatusMarkers/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /LapTrackStatusMarkers/{id}/Attachments/{attachedFileId}: Delete an attached file of a LapTrackStatusMarker (its bytes go when nothing else refers to them) (DeleteLapTrackStatusMarkerAttachment) */
+  deleteLapTrackStatusMarkerAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/LapTrackStatusMarkers/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** GET /SessionObjectIssues/{id}: Get one SessionObjectIssue (GetSessionObjectIssueById) */
   getSessionObjectIssueById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -1233,6 +2081,22 @@ export class PitwallClient extends ClientBase {
   deleteSessionObjectIssue(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/SessionObjectIssues/{id}', { id }, {});
   }
+  /** POST /SessionObjectIssues/{id}/Attachments: Prepare an attached file of a SessionObjectIssue: the record (state 0) and a signed URL to PUT its bytes to (AddSessionObjectIssueAttachment) */
+  prepareSessionObjectIssueAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/SessionObjectIssues/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /SessionObjectIssues/{id}/Attachments: List the attached files of a SessionObjectIssue, each with a signed download URL (GetSessionObjectIssueAttachments) */
+  getSessionObjectIssueAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/SessionObjectIssues/{id}/Attachments', { id }, {});
+  }
+  /** PUT /SessionObjectIssues/{id}/Attachments/{attachedFileId}: Update an attached file of a SessionObjectIssue: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateSessionObjectIssueAttachment) */
+  updateSessionObjectIssueAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/SessionObjectIssues/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /SessionObjectIssues/{id}/Attachments/{attachedFileId}: Delete an attached file of a SessionObjectIssue (its bytes go when nothing else refers to them) (DeleteSessionObjectIssueAttachment) */
+  deleteSessionObjectIssueAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/SessionObjectIssues/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /SessionObjectJobs/{id}: Get one SessionObjectJob (GetSessionObjectJobById) */
   getSessionObjectJobById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/SessionObjectJobs/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1261,6 +2125,22 @@ export class PitwallClient extends ClientBase {
   deleteSessionObjectJob(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/SessionObjectJobs/{id}', { id }, {});
   }
+  /** POST /SessionObjectJobs/{id}/Attachments: Prepare an attached file of a SessionObjectJob: the record (state 0) and a signed URL to PUT its bytes to (AddSessionObjectJobAttachment) */
+  prepareSessionObjectJobAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/SessionObjectJobs/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /SessionObjectJobs/{id}/Attachments: List the attached files of a SessionObjectJob, each with a signed download URL (GetSessionObjectJobAttachments) */
+  getSessionObjectJobAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/SessionObjectJobs/{id}/Attachments', { id }, {});
+  }
+  /** PUT /SessionObjectJobs/{id}/Attachments/{attachedFileId}: Update an attached file of a SessionObjectJob: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateSessionObjectJobAttachment) */
+  updateSessionObjectJobAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/SessionObjectJobs/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /SessionObjectJobs/{id}/Attachments/{attachedFileId}: Delete an attached file of a SessionObjectJob (its bytes go when nothing else refers to them) (DeleteSessionObjectJobAttachment) */
+  deleteSessionObjectJobAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/SessionObjectJobs/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /JobListTemplateItems/{id}: Get one JobListTemplateItem (GetJobListTemplateItemById) */
   getJobListTemplateItemById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/JobListTemplateItems/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1281,6 +2161,22 @@ export class PitwallClient extends ClientBase {
   deleteJobListTemplateItem(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/JobListTemplateItems/{id}', { id }, {});
   }
+  /** POST /JobListTemplateItems/{id}/Attachments: Prepare an attached file of a JobListTemplateItem: the record (state 0) and a signed URL to PUT its bytes to (AddJobListTemplateItemAttachment) */
+  prepareJobListTemplateItemAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/JobListTemplateItems/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /JobListTemplateItems/{id}/Attachments: List the attached files of a JobListTemplateItem, each with a signed download URL (GetJobListTemplateItemAttachments) */
+  getJobListTemplateItemAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/JobListTemplateItems/{id}/Attachments', { id }, {});
+  }
+  /** PUT /JobListTemplateItems/{id}/Attachments/{attachedFileId}: Update an attached file of a JobListTemplateItem: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateJobListTemplateItemAttachment) */
+  updateJobListTemplateItemAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/JobListTemplateItems/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /JobListTemplateItems/{id}/Attachments/{attachedFileId}: Delete an attached file of a JobListTemplateItem (its bytes go when nothing else refers to them) (DeleteJobListTemplateItemAttachment) */
+  deleteJobListTemplateItemAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/JobListTemplateItems/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /Users/{id}: Get one User (GetUserById) */
   getUserById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Users/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1300,6 +2196,22 @@ export class PitwallClient extends ClientBase {
   /** DELETE /Users/{id}: Delete a User with its children and attached files (DeleteUser) */
   deleteUser(id: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/Users/{id}', { id }, {});
+  }
+  /** POST /Users/{id}/Attachments: Prepare an attached file of a User: the record (state 0) and a signed URL to PUT its bytes to (AddUserAttachment) */
+  prepareUserAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/Users/{id}/Attachments', { id }, {}, model);
+  }
+  /** GET /Users/{id}/Attachments: List the attached files of a User, each with a signed download URL (GetUserAttachments) */
+  getUserAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/Users/{id}/Attachments', { id }, {});
+  }
+  /** PUT /Users/{id}/Attachments/{attachedFileId}: Update an attached file of a User: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateUserAttachment) */
+  updateUserAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/Users/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /Users/{id}/Attachments/{attachedFileId}: Delete an attached file of a User (its bytes go when nothing else refers to them) (DeleteUserAttachment) */
+  deleteUserAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/Users/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
   /** PUT /TimingIntegration/Runs: Update a RunSheet by index (creates the run on demand) (UpdateTimingRun) */
   updateTimingRun(update: TimingRunUpdate): Promise<ClientResult<EntityJson>> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ATTACHMENT_COMMANDS, AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileMetadataRequest } from './data-files';
+import { AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileMetadataRequest } from './data-files';
+import { ATTACHMENT_COMMANDS, AttachmentDelete, AttachmentDownload, AttachmentList, AttachmentPrepare, AttachmentUpdate, AttachmentUploaded, AttachmentUploadTarget } from './attachments';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
 import { ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingCommand } from './timing';
 
@@ -36,6 +37,13 @@ export const COMMANDS = {
   [DATAFILE_COMMANDS.metadata]: command(SERVICES.datafile, DATAFILE_COMMANDS.metadata, DataFileMetadataRequest),
   [DATAFILE_COMMANDS.channel]: command(SERVICES.datafile, DATAFILE_COMMANDS.channel, DataFileChannelRequest),
   [DATAFILE_COMMANDS.channels]: command(SERVICES.datafile, DATAFILE_COMMANDS.channels, DataFileChannelsRequest),
+  [ATTACHMENT_COMMANDS.prepare]: command(SERVICES.entity, ATTACHMENT_COMMANDS.prepare, AttachmentPrepare),
+  [ATTACHMENT_COMMANDS.list]: command(SERVICES.entity, ATTACHMENT_COMMANDS.list, AttachmentList),
+  [ATTACHMENT_COMMANDS.update]: command(SERVICES.entity, ATTACHMENT_COMMANDS.update, AttachmentUpdate, AttachmentUpdate.extend({ body: ProvedBody })),
+  [ATTACHMENT_COMMANDS.delete]: command(SERVICES.entity, ATTACHMENT_COMMANDS.delete, AttachmentDelete),
+  [ATTACHMENT_COMMANDS.uploadTarget]: command(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, AttachmentUploadTarget),
+  [ATTACHMENT_COMMANDS.uploaded]: command(SERVICES.entity, ATTACHMENT_COMMANDS.uploaded, AttachmentUploaded),
+  [ATTACHMENT_COMMANDS.download]: command(SERVICES.entity, ATTACHMENT_COMMANDS.download, AttachmentDownload),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

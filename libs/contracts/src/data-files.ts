@@ -13,7 +13,6 @@ export const DATAFILE_COMMANDS = {
 } as const;
 
 /** The entity-service query that resolves a dataset: the files of an entity's attachment group, in state 2. */
-export const ATTACHMENT_COMMANDS = { dataset: 'entity.attachments.dataset' } as const;
 
 const GroupName = z.string().min(1).max(256);
 

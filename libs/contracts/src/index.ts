@@ -9,3 +9,4 @@ export * from './commands';
 export * from './entity-schemas';
 export * from './operations';
 export * from './data-files';
+export * from './attachments';

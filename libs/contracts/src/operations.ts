@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTACHMENT_COMMANDS, AttachedFileListing, PrepareAttachmentBody, PreparedAttachment } from './attachments';
 import { COMMANDS, type CommandInput, type CommandName } from './commands';
 import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, batchScope, queryScope } from './data-files';
 import { entitySchemaOf } from './entity-schemas';
@@ -58,6 +59,8 @@ export interface BoundRequest {
   body: unknown;
   /** `binary-or-json` operations: the binary media type the client's Accept prefers, when it prefers one. */
   binaryType?: (typeof BINARY_CHANNEL_TYPES)[number];
+  /** The header values the operation declares in `headers` (beside AccountId), by their declared names. */
+  headers?: Record<string, string>;
   /** Unknown top-level body properties, when the operation forwards them (`unknownBodyProperties: 'forward'`). */
   bindingErrors?: Record<string, string[]>;
 }
@@ -333,6 +336,143 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
   ];
 }
 
+const attachedFileParams = z.object({ id: Guid, attachedFileId: Guid });
+const attachedFileIdsQuery = z.object({
+  attachedFileIds: z
+    .string()
+    .regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$/, 'is not a comma-separated list of GUIDs')
+    .refine((v) => v.split(',').every((id) => Guid.safeParse(id).success), 'is not a comma-separated list of GUIDs')
+    .optional()
+    .meta({ description: 'Comma-separated attached file ids; absent: every attached file of the entity' }),
+});
+
+/** The attached file operations of a type with attachments (wire.md §7), answered by the entity-service. */
+function attachmentOperations(type: EntityTypeDef): Operation[] {
+  if (!type.features.attachments) return [];
+  const { plural: P, name: S } = type;
+  const tags = [P];
+  const target = (r: BoundRequest) => ({ type: P, id: r.params['id'] as string });
+  return [
+    {
+      operationId: `Add${S}Attachment`,
+      method: 'post',
+      path: `/${P}/{id}/Attachments`,
+      tags,
+      summary: `Prepare an attached file of a ${S}: the record (state 0) and a signed URL to PUT its bytes to`,
+      permission: 'write',
+      nonMember: 'not-found',
+      headers: accountHeader,
+      params: idParam,
+      query: z.object({}),
+      bodyKind: 'json',
+      body: PrepareAttachmentBody,
+      responseKind: 'json',
+      response: { status: 200, contentTypes: JSON_TYPES, schema: PreparedAttachment, description: 'The record id and the signed upload URL' },
+      target: toBus(ATTACHMENT_COMMANDS.prepare, (r) => ({ ...target(r), body: r.body as PrepareAttachmentBody })),
+      client: [{ name: `prepare${S}Attachment`, body: { name: 'model', type: 'PrepareAttachmentBody' }, returns: '{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }' }],
+    },
+    {
+      operationId: `Get${S}Attachments`,
+      method: 'get',
+      path: `/${P}/{id}/Attachments`,
+      tags,
+      summary: `List the attached files of a ${S}, each with a signed download URL`,
+      permission: 'read',
+      nonMember: 'not-found',
+      headers: accountHeader,
+      params: idParam,
+      query: attachedFileIdsQuery,
+      bodyKind: 'none',
+      responseKind: 'json',
+      response: { status: 200, contentTypes: JSON_TYPES, schema: z.array(AttachedFileListing), description: 'The attached file records' },
+      target: toBus(ATTACHMENT_COMMANDS.list, (r) => ({ ...target(r), ...(r.query['attachedFileIds'] ? { attachedFileIds: r.query['attachedFileIds'].toLowerCase().split(',') } : {}) })),
+      client: [{ name: `get${S}Attachments`, returns: '{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]' }],
+    },
+    {
+      operationId: `Update${S}Attachment`,
+      method: 'put',
+      path: `/${P}/{id}/Attachments/{attachedFileId}`,
+      tags,
+      summary: `Update an attached file of a ${S}: ServerAttachedFileState 2 finalises an upload (the bytes are checked)`,
+      permission: 'write',
+      nonMember: 'not-found',
+      headers: accountHeader,
+      params: attachedFileParams,
+      query: z.object({}),
+      bodyKind: 'json',
+      body: UpdateModel,
+      responseKind: 'json',
+      response: { status: 200, contentTypes: JSON_TYPES, schema: AttachedFileListing, description: 'The updated record' },
+      errors: { 409: 'No bytes were uploaded, or a compressed upload is not a valid LZ4 frame' },
+      target: toBus(ATTACHMENT_COMMANDS.update, (r) => ({ ...target(r), attachedFileId: r.params['attachedFileId'] as string, body: r.body as UpdateModel })),
+      client: [{ name: `update${S}Attachment`, body: { name: 'model', type: 'UpdateModel' }, returns: '{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }' }],
+    },
+    {
+      operationId: `Delete${S}Attachment`,
+      method: 'delete',
+      path: `/${P}/{id}/Attachments/{attachedFileId}`,
+      tags,
+      summary: `Delete an attached file of a ${S} (its bytes go when nothing else refers to them)`,
+      permission: 'write',
+      nonMember: 'not-found',
+      headers: accountHeader,
+      params: attachedFileParams,
+      query: z.object({}),
+      bodyKind: 'none',
+      responseKind: 'empty',
+      response: { status: 204, contentTypes: [], description: 'Deleted' },
+      target: toBus(ATTACHMENT_COMMANDS.delete, (r) => ({ ...target(r), attachedFileId: r.params['attachedFileId'] as string })),
+      client: [{ name: `delete${S}Attachment`, returns: 'null' }],
+    },
+  ];
+}
+
+/** The path of the signed blob URLs the gateway serves: `/blobs/{attachedFileId}`. */
+export const BLOB_URL_PATH = '/blobs';
+const signedQuery = z.object({
+  expires: z.string().regex(/^\d{1,12}$/, 'is not a Unix time').optional(),
+  sig: z.string().max(128).optional(),
+});
+
+/** Signed upload and download of attached file bytes: the signature is the authority, no API key (wire.md §7). */
+const BLOB_OPERATIONS: Operation[] = [
+  {
+    operationId: 'UploadAttachedFile',
+    method: 'put',
+    path: `${BLOB_URL_PATH}/{attachedFileId}`,
+    tags: ['AttachedFiles'],
+    summary: 'The bytes of a prepared attached file, to the signed URL its prepare answered (once)',
+    permission: 'signature',
+    nonMember: 'forbidden',
+    params: z.object({ attachedFileId: Guid }),
+    query: signedQuery,
+    bodyKind: 'stream',
+    responseKind: 'empty',
+    response: { status: 200, contentTypes: [], description: 'Stored' },
+    errors: { 403: 'Expired, tampered or already used URL', 413: 'Larger than the upload cap' },
+    target: { gateway: 'uploadAttachedFile' },
+    client: [],
+  },
+  {
+    operationId: 'DownloadAttachedFile',
+    method: 'get',
+    path: `${BLOB_URL_PATH}/{attachedFileId}`,
+    tags: ['AttachedFiles'],
+    summary: 'The stored bytes of an attached file (as uploaded), through the SignedURL of its listing; Range requests work',
+    permission: 'signature',
+    nonMember: 'forbidden',
+    params: z.object({ attachedFileId: Guid }),
+    query: signedQuery,
+    headers: z.object({ Range: z.string().max(200).optional() }),
+    bodyKind: 'none',
+    responseKind: 'binary-or-json',
+    response: { status: 200, contentTypes: ['application/octet-stream'], description: 'The bytes (206 for a Range)' },
+    errors: { 403: 'Expired or tampered URL', 416: 'Range outside the file' },
+    target: { gateway: 'downloadAttachedFile' },
+    client: [],
+  },
+];
+
 /** Operations on the caller's accounts: answered by the gateway from its auth store. */
 const ACCOUNT_OPERATIONS: Operation[] = [
   {
@@ -381,7 +521,12 @@ const TIMING_OPERATIONS: Operation[] = [
   timingOperation('SpeedTraps', 'LapSpeedTraps', TimingSpeedTrapUpdate, 'TimingSpeedTrapUpdate', 'the run, the lap and the speed trap'),
 ];
 
-export const OPERATIONS: readonly Operation[] = [...ACCOUNT_OPERATIONS, ...ENTITY_TYPES.flatMap((type) => [...entityOperations(type), ...dataFileOperations(type)]), ...TIMING_OPERATIONS];
+export const OPERATIONS: readonly Operation[] = [
+  ...ACCOUNT_OPERATIONS,
+  ...BLOB_OPERATIONS,
+  ...ENTITY_TYPES.flatMap((type) => [...entityOperations(type), ...attachmentOperations(type), ...dataFileOperations(type)]),
+  ...TIMING_OPERATIONS,
+];
 
 export function isBusTarget(target: Operation['target']): target is BusTarget {
   return 'service' in target;

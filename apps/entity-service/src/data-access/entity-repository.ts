@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DatasetFile } from '@pitwall/contracts';
 import type { ParameterValue } from '../domain/parameters';
+import { attachedFileRepository } from './attached-file-repository';
 
 /** Anything that runs a query: a pool or a client inside a transaction. */
 export interface Queryable {
@@ -295,22 +296,26 @@ export const entityRepository = {
   },
 
   /**
-   * Copies the attached files (records and stored bytes) of each `from` entity onto its `to` entity. Creation times
+   * Copies the attached files (records, blob references, and bytes still kept in PostgreSQL) of each `from` entity onto its `to` entity. Creation times
    * are kept: the files of a dataset are read in that order (per-lap files in lap order).
    */
   async copyAttachedFiles(q: Queryable, accountId: string, pairs: [from: string, to: string][], modifiedAt: Date): Promise<number> {
     if (pairs.length === 0) return 0;
-    const { rows } = await q.query<{ id: string; entity_id: string }>(
-      `SELECT id, entity_id FROM entity.attached_files WHERE entity_id = ANY($1::uuid[]) AND account_id = $2`,
+    const { rows } = await q.query<{ id: string; entity_id: string; blob_key: string | null }>(
+      `SELECT id, entity_id, blob_key FROM entity.attached_files WHERE entity_id = ANY($1::uuid[]) AND account_id = $2`,
       [pairs.map(([from]) => from), accountId],
     );
     if (rows.length === 0) return 0;
+    // A copy is one more reference to the same blob (never a copy of the bytes): taken under the blob's lock, so a
+    // concurrent delete of the source cannot remove the blob between its count and this insert's commit.
+    for (const key of [...new Set(rows.flatMap((r) => (r.blob_key ? [r.blob_key] : [])))].sort()) await attachedFileRepository.lockBlob(q, key);
     const target = new Map(pairs);
     const copies = rows.map((f) => ({ from: f.id, to: randomUUID(), entity: target.get(f.entity_id) as string }));
     const values = [copies.map((c) => c.from), copies.map((c) => c.to), copies.map((c) => c.entity)];
     await q.query(
-      `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, custom_file_name, group_name, use_compression, auto_download, state, file_size, created_time, modified_at)
-       SELECT m.to_id, f.account_id, m.entity_id, f.user_id, f.file_name, f.custom_file_name, f.group_name, f.use_compression, f.auto_download, f.state, f.file_size, f.created_time, $4
+      `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, custom_file_name, group_name, use_compression, auto_download, state, file_size, created_time, modified_at, blob_key, blob_sha256, replace_existing)
+       SELECT m.to_id, f.account_id, m.entity_id, f.user_id, f.file_name, f.custom_file_name, f.group_name, f.use_compression, f.auto_download, f.state, f.file_size, f.created_time, $4,
+              f.blob_key, f.blob_sha256, f.replace_existing
        FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS m(from_id, to_id, entity_id) JOIN entity.attached_files f ON f.id = m.from_id`,
       [...values, modifiedAt],
     );

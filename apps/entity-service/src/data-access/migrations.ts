@@ -92,4 +92,10 @@ export const entityMigrations: Migration[] = [
       CREATE INDEX attached_files_blob_key ON entity.attached_files (blob_key) WHERE blob_key IS NOT NULL;
     `,
   },
+  {
+    version: 41,
+    name: 'attached file replaces earlier ones',
+    // IfSingleOverwriteExisting: the earlier files under the same custom property go when this one becomes available.
+    sql: `ALTER TABLE entity.attached_files ADD COLUMN replace_existing boolean NOT NULL DEFAULT false;`,
+  },
 ];

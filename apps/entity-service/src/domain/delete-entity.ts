@@ -1,4 +1,5 @@
 import { entityType, type CallerContext, type EntityChangedEvent } from '@pitwall/contracts';
+import { attachedFileRepository } from '../data-access/attached-file-repository';
 import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
 import { entityChanged } from './entity-events';
 import { assertWriter, knownType, notFound } from './entity-type';
@@ -13,15 +14,19 @@ import { beforeDelete } from './type-rules';
 export async function deleteEntity(ctx: StoreContext, caller: CallerContext, typeName: string, id: string): Promise<void> {
   const type = knownType(typeName);
   assertWriter(caller);
-  await write(ctx, caller.accountId, async (q) => {
+  const released = await write(ctx, caller.accountId, async (q) => {
     const found = await repo.findById(q, caller.accountId, type.plural, id, true);
     if (!found) throw notFound(type, id);
     await beforeDelete(q, caller.accountId, type, found);
     // References to what goes (a run sheet's DriverId when the driver is deleted) are cleared, not left dangling.
-    const cleared = await clearReferencesTo(q, caller.accountId, await repo.deletionScope(q, caller.accountId, found.id));
+    const scope = await repo.deletionScope(q, caller.accountId, found.id);
+    const cleared = await clearReferencesTo(q, caller.accountId, scope);
+    // The attached files go with their entities (cascade); their blobs go once nothing else refers to them.
+    const blobKeys = await attachedFileRepository.blobKeysOf(q, scope);
     await repo.delete(q, found.id);
-    return { result: undefined, events: [entityChanged('deleted', found, type, []), ...cleared] };
+    return { result: blobKeys, events: [entityChanged('deleted', found, type, []), ...cleared] };
   });
+  await ctx.releaseBlobs(released);
 }
 
 /** Sets every Reference parameter of the account that points at one of `ids` to null; returns the update events. */

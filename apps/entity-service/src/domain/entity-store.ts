@@ -13,7 +13,8 @@ import { searchEntities } from './search-entities';
 import type { StoreContext } from './store-context';
 
 /** What a store may add to its writes: the inbox and the command being handled, a test-only hook. */
-export type WriteOptions = Pick<StoreContext, 'inbox' | 'currentCommand' | 'beforeCommit' | 'afterCommit'>;
+/** The write path's options: the command inbox and deadline, test holds, and the blob store's side of a delete. */
+export type WriteOptions = Pick<StoreContext, 'inbox' | 'currentCommand' | 'beforeCommit' | 'afterCommit'> & Partial<Pick<StoreContext, 'releaseBlobs'>>;
 import { updateEntity } from './update-entity';
 
 export type { RenderedReply };
@@ -34,7 +35,7 @@ export class EntityStore {
     eventHeaders: () => Record<string, string> = () => ({}),
     writeOptions: WriteOptions = {},
   ) {
-    this.ctx = { pool, outbox, cache, eventHeaders, ...writeOptions };
+    this.ctx = { pool, outbox, cache, eventHeaders, releaseBlobs: async () => undefined, ...writeOptions };
   }
 
   get(caller: CallerContext, typeName: string, id: string, include?: string[]): Promise<RenderedReply> {

@@ -33,6 +33,8 @@ export interface StoreContext {
   beforeCommit?: () => Promise<void>;
   /** Test-only: called after each write's commit, before its answer (a kill -9 test holds the reply there). */
   afterCommit?: () => Promise<void>;
+  /** Removes the blobs among `keys` that no attached file refers to any more (after a delete committed). */
+  releaseBlobs: (keys: string[]) => Promise<void>;
 }
 
 /**

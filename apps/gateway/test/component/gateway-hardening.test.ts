@@ -60,7 +60,8 @@ describe('gateway hardening', () => {
   describe('every bus operation of the table', () => {
     const busOps = OPERATIONS.filter((op) => 'service' in op.target);
     test.each(busOps.map((op) => [op.operationId, op] as const))('when %s is called, then its command reaches its service', async (_id, op) => {
-      const path = op.path.replace('{id}', randomUUID());
+      // Every path parameter is an id ({id}, {attachedFileId}); a body is the smallest valid one of its operation.
+      const path = op.path.replace(/\{\w+\}/g, () => randomUUID());
       const body = op.body ? JSON.stringify(validBody(op)) : undefined;
       const before = gw.received.length;
       const res = await send(gw.baseUrl, op.method.toUpperCase(), path, { headers: { ...authHeaders, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
@@ -77,6 +78,7 @@ describe('gateway hardening', () => {
 function validBody(op: Operation): unknown {
   if (op.operationId.startsWith('SearchFor')) return { AssociatedModelSearchMode: 0, AccountId: authHeaders.AccountId };
   if (op.operationId.endsWith('DataFileChannels')) return { channels: ['Engine RPM'], mode: 0 };
+  if (/^Add\w+Attachment$/.test(op.operationId)) return { FileName: 'file.ld' };
   if (op.path.startsWith('/TimingIntegration/')) {
     const ids = { accountId: authHeaders.AccountId, championshipId: randomUUID(), eventId: randomUUID(), sessionId: randomUUID(), carId: randomUUID(), runIndex: 0 };
     return { ...ids, ...(op.path === '/TimingIntegration/Runs' ? {} : { stintLapNumber: 1 }), ...(op.path.endsWith('/Sectors') ? { sectorId: randomUUID() } : {}), ...(op.path.endsWith('/SpeedTraps') ? { speedTrapId: randomUUID() } : {}) };

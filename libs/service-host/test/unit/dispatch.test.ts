@@ -22,6 +22,13 @@ function recordingHandlers(seen: { type: string; message: unknown }[]): ServiceC
     [ENTITY_COMMANDS.search]: record(ENTITY_COMMANDS.search),
     [ENTITY_TIMING_COMMAND]: record(ENTITY_TIMING_COMMAND),
     [ATTACHMENT_COMMANDS.dataset]: record(ATTACHMENT_COMMANDS.dataset),
+    [ATTACHMENT_COMMANDS.prepare]: record(ATTACHMENT_COMMANDS.prepare),
+    [ATTACHMENT_COMMANDS.list]: record(ATTACHMENT_COMMANDS.list),
+    [ATTACHMENT_COMMANDS.update]: record(ATTACHMENT_COMMANDS.update),
+    [ATTACHMENT_COMMANDS.delete]: record(ATTACHMENT_COMMANDS.delete),
+    [ATTACHMENT_COMMANDS.uploadTarget]: record(ATTACHMENT_COMMANDS.uploadTarget),
+    [ATTACHMENT_COMMANDS.uploaded]: record(ATTACHMENT_COMMANDS.uploaded),
+    [ATTACHMENT_COMMANDS.download]: record(ATTACHMENT_COMMANDS.download),
   };
 }
 

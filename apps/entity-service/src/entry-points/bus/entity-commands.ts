@@ -3,7 +3,9 @@ import { EncodedJson, type RequestHandler } from '@pitwall/bus';
 import { AppError, type Logger } from '@pitwall/service-kit';
 import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, ENTITY_TIMING_COMMAND, SERVICES, entityType, ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
+import type { AttachmentContext } from '../../domain/attachments/attachment-context';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
+import { attachmentCommandHandlers } from './attachment-commands';
 
 /** The rendered JSON goes out as it is: the gateway forwards the bytes without parsing them. */
 function encoded(reply: RenderedReply): EncodedJson {
@@ -26,7 +28,7 @@ function refuseReadOnly(typeName: string): void {
 export const commandContext = new AsyncLocalStorage<{ requestId?: string; headers: Record<string, string | undefined>; deadline?: number }>();
 
 /** Thin bus entry point: one handler per command the operation table routes to the entity service, each calling the store. */
-export function entityCommands(store: EntityStore, logger: Logger): RequestHandler {
+export function entityCommands(store: EntityStore, logger: Logger, attachments: AttachmentContext): RequestHandler {
   const dispatch = dispatchCommands(
     SERVICES.entity,
     {
@@ -48,6 +50,7 @@ export function entityCommands(store: EntityStore, logger: Logger): RequestHandl
       return null;
     },
     [ENTITY_TIMING_COMMAND]: async (m) => encoded(await store.applyTimingUpdate(m.caller, m.type, m.body)),
+    ...attachmentCommandHandlers(attachments),
     },
     { extra: { ping: async () => 'pong' } },
   );

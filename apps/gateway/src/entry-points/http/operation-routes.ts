@@ -1,17 +1,31 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { UrlSigner } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
-import { ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, pathParameterNames, type BoundRequest, type HttpMethod, type Operation } from '@pitwall/contracts';
+import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, pathParameterNames, type BoundRequest, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import type { ReadLimiter } from '../../domain/read-limiter';
 import { authenticate, requireMember } from './authentication';
 import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody } from './binding';
 
-/** An operation the gateway answers itself (`target: { gateway: name }`). */
-export type GatewayHandler = (caller: AuthenticatedCaller, request: BoundRequest) => Promise<unknown>;
+/**
+ * An operation the gateway answers itself (`target: { gateway: name }`). `caller` is undefined on signed-URL
+ * operations (the signature is the authority); `http` is the exchange itself, for handlers that stream.
+ */
+export type GatewayHandler = (caller: AuthenticatedCaller, request: BoundRequest, http: { req: Request; res: Response }) => Promise<unknown>;
+
+/** A gateway handler's streamed answer (a download): its status, headers and body. */
+export class StreamReply {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: Readable,
+  ) {}
+}
 
 export interface OperationRoutesDeps {
   bus: Bus;
@@ -22,6 +36,8 @@ export interface OperationRoutesDeps {
   bodyLimit?: string;
   /** Per-user concurrency of the table's `limitedRead` operations; unlimited without one. */
   readLimiter?: ReadLimiter;
+  /** Verifies the signed URLs of `permission: 'signature'` operations; without it they are not mounted. */
+  signer?: UrlSigner;
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
@@ -57,8 +73,8 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     }
     for (const path of paths) {
       const onPath = ops.filter((op) => relativePath(base, op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
-      for (const op of onPath) r[op.method](path, authenticateFor(op, deps.auth), permit(op), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
-      r.all(path, authenticateFor(onPath[0] as Operation, deps.auth), methodNotAllowed(onPath.map((op) => op.method.toUpperCase()).join(', ')));
+      for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
+      r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(onPath.map((op) => op.method.toUpperCase()).join(', ')));
     }
   }
   return router;
@@ -66,9 +82,43 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
 
 const relativePath = (base: string, path: string): string => path.slice(base.length).replace(/\{(\w+)\}/g, ':$1') || '/';
 
-function authenticateFor(op: Operation, auth: Authenticator): RequestHandler {
-  if (op.permission === 'signature') throw new Error(`${op.operationId}: signed-URL operations need a signature verifier, which the gateway does not have yet`);
-  return authenticate(auth, { accountOptional: op.permission === 'none' });
+function authenticateFor(op: Operation, deps: { auth: Authenticator; signer?: UrlSigner }): RequestHandler {
+  if (op.permission === 'signature') {
+    // A gateway built without attached file storage (some tests) still has the route, answering that it is not set up.
+    if (!deps.signer) return () => {
+      throw AppError.unavailable(`${op.operationId}: this gateway has no URL signer and blob store configured`);
+    };
+    return verifySignature(deps.signer);
+  }
+  return authenticate(deps.auth, { accountOptional: op.permission === 'none' });
+}
+
+const SIGNATURE_FAULTS = {
+  missing: 'This URL is not signed: use the URL the API answered with',
+  expired: 'This signed URL has expired: ask the API for a new one',
+  invalid: 'The signature of this URL is not valid',
+} as const;
+
+/**
+ * A signed URL instead of an API key: HMAC-SHA256 over the method, the path, the attached file id and the expiry.
+ * Refused with 403 before any body is read; a reused upload URL is refused by the record's state (the handler).
+ */
+function verifySignature(signer: UrlSigner): RequestHandler {
+  return (req, res, next) => {
+    const attachedFileId = String(req.params['attachedFileId'] ?? '').toLowerCase();
+    const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const fault =
+      Guid.safeParse(attachedFileId).success && (method === 'GET' || method === 'PUT')
+        ? signer.verify({ method, path: `${BLOB_URL_PATH}/${attachedFileId}`, attachedFileId }, one(req.query['expires']), one(req.query['sig']))
+        : 'invalid';
+    if (fault) {
+      // A refused upload's body is never read: the connection is not reused after the answer.
+      if (req.method === 'PUT') res.setHeader('Connection', 'close');
+      throw AppError.forbidden(SIGNATURE_FAULTS[fault]);
+    }
+    next();
+  };
 }
 
 function permit(op: Operation): RequestHandler {
@@ -95,7 +145,7 @@ function permit(op: Operation): RequestHandler {
 function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   const target = op.target;
   const local = isBusTarget(target) ? undefined : deps.handlers[target.gateway];
-  if (!isBusTarget(target) && !local) throw new Error(`${op.operationId}: the gateway has no handler ${target.gateway}`);
+  if (!isBusTarget(target) && !local && !(op.permission === 'signature' && !deps.signer)) throw new Error(`${op.operationId}: the gateway has no handler ${target.gateway}`);
   return async (req, res) => {
     const bound = bindRequest(op, req);
     if (op.responseKind === 'binary-or-json') {
@@ -103,7 +153,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
       const binaryType = preferredBinaryType(op, req);
       if (binaryType) bound.binaryType = binaryType as BoundRequest['binaryType'];
     }
-    if (local) return sendLocal(op, res, await local(req.caller, bound));
+    if (local) return sendLocal(op, res, await local(req.caller, bound, { req, res }));
     if (!isBusTarget(target)) return;
     const reply = await deps.bus.requestEncoded(target.service, target.name, { caller: callerContext(req.caller), ...target.toMessage(bound) }, { headers: { requestId: req.requestId, ...commandHeaders(op, req) }, ...(op.busTimeoutMs ? { timeoutMs: op.busTimeoutMs } : {}) });
     if (op.responseKind === 'empty') {
@@ -143,7 +193,11 @@ function commandHeaders(op: Operation, req: Request): BusHeaders {
 }
 
 function sendLocal(op: Operation, res: Response, result: unknown): void {
-  if (op.responseKind === 'empty') res.status(op.response.status).end();
+  if (result instanceof StreamReply) {
+    res.status(result.status).set(result.headers);
+    result.body.on('error', (err) => res.destroy(err));
+    result.body.pipe(res);
+  } else if (op.responseKind === 'empty') res.status(op.response.status).end();
   else if (result instanceof EncodedJson) res.status(op.response.status).type('application/json').send(result.json);
   else if (Buffer.isBuffer(result)) res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream').send(result);
   else res.status(op.response.status).json(result);
@@ -208,7 +262,14 @@ function bindRequest(op: Operation, req: Request): BoundRequest {
     if (name === INCLUDE_PARAMETER || value === '') continue;
     query[name] = checkValue(shape[name], name, value);
   }
-  return { params, query, include: includeList(raw[INCLUDE_PARAMETER]), body, ...(bindingErrors ? { bindingErrors } : {}) };
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(op.headers?.shape ?? {})) {
+    // The account header was checked by authentication.
+    if (name === 'AccountId') continue;
+    const value = req.header(name);
+    if (value !== undefined) headers[name] = checkValue(op.headers?.shape[name] as z.ZodType | undefined, name, value);
+  }
+  return { params, query, include: includeList(raw[INCLUDE_PARAMETER]), body, headers, ...(bindingErrors ? { bindingErrors } : {}) };
 }
 
 /** One path or query value against its schema; the 400 names it and says why (`id 'x' is not a GUID`). */

@@ -1,0 +1,117 @@
+import type { Queryable } from './entity-repository';
+
+/** An attached file record with what its upload and its bytes need. */
+export interface AttachedFileRecord {
+  id: string;
+  account_id: string;
+  entity_id: string;
+  user_id: string | null;
+  file_name: string;
+  custom_file_name: string | null;
+  group_name: string | null;
+  use_compression: boolean;
+  auto_download: boolean;
+  replace_existing: boolean;
+  state: number;
+  file_size: string | null;
+  blob_key: string | null;
+  blob_sha256: string | null;
+  created_time: Date;
+  modified_at: Date;
+}
+
+const COLUMNS = `id, account_id, entity_id, user_id, file_name, custom_file_name, group_name, use_compression, auto_download, replace_existing,
+  state, file_size, blob_key, blob_sha256, created_time, modified_at`;
+
+export type NewAttachedFile = Pick<AttachedFileRecord, 'id' | 'account_id' | 'entity_id' | 'user_id' | 'file_name' | 'custom_file_name' | 'group_name' | 'use_compression' | 'auto_download' | 'replace_existing' | 'created_time'>;
+
+/** Plain-object access to `entity.attached_files`; the blob store holds the bytes, these rows reference them by key. */
+export const attachedFileRepository = {
+  async insert(q: Queryable, f: NewAttachedFile): Promise<void> {
+    await q.query(
+      `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, custom_file_name, group_name, use_compression, auto_download, replace_existing, state, created_time, modified_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $11)`,
+      [f.id, f.account_id, f.entity_id, f.user_id, f.file_name, f.custom_file_name, f.group_name, f.use_compression, f.auto_download, f.replace_existing, f.created_time],
+    );
+  },
+
+  /** The record of one entity of the account, or undefined. */
+  async find(q: Queryable, accountId: string, entityId: string, id: string, forUpdate = false): Promise<AttachedFileRecord | undefined> {
+    const { rows } = await q.query<AttachedFileRecord>(
+      `SELECT ${COLUMNS} FROM entity.attached_files WHERE id = $1 AND entity_id = $2 AND account_id = $3${forUpdate ? ' FOR UPDATE' : ''}`,
+      [id, entityId, accountId],
+    );
+    return rows[0];
+  },
+
+  /** A record by id alone: signed URLs carry only the id (the signature is the authority). */
+  async findById(q: Queryable, id: string): Promise<AttachedFileRecord | undefined> {
+    const { rows } = await q.query<AttachedFileRecord>(`SELECT ${COLUMNS} FROM entity.attached_files WHERE id = $1`, [id]);
+    return rows[0];
+  },
+
+  /** The records of one entity, optionally only `ids`, in creation order. */
+  async listOf(q: Queryable, accountId: string, entityId: string, ids?: string[]): Promise<AttachedFileRecord[]> {
+    const { rows } = await q.query<AttachedFileRecord>(
+      `SELECT ${COLUMNS} FROM entity.attached_files WHERE entity_id = $1 AND account_id = $2 ${ids ? 'AND id = ANY($3::uuid[])' : ''} ORDER BY created_time, id`,
+      ids ? [entityId, accountId, ids] : [entityId, accountId],
+    );
+    return rows;
+  },
+
+  /** Records the uploaded bytes of a pending record (state 0 → 1) in one step; false when it was not pending any more. */
+  async recordUpload(q: Queryable, id: string, blob: { key: string; sha256: string; size: number }): Promise<{ account_id: string } | undefined> {
+    const { rows } = await q.query<{ account_id: string }>(
+      `UPDATE entity.attached_files SET state = 1, blob_key = $2, blob_sha256 = $3, file_size = $4, modified_at = now()
+       WHERE id = $1 AND state = 0 RETURNING account_id`,
+      [id, blob.key, blob.sha256, blob.size],
+    );
+    return rows[0];
+  },
+
+  /** Moves a record to AvailableOnServer, if it is still as `expected` saw it; false when it changed meanwhile. */
+  async markAvailable(q: Queryable, id: string, expected: { state: number; blob_key: string | null }, blob: { key: string; sha256: string; size: number }, fileName: string, groupName: string | null): Promise<boolean> {
+    const { rowCount } = await q.query(
+      `UPDATE entity.attached_files SET state = 2, blob_key = $4, blob_sha256 = $5, file_size = $6, file_name = $7, group_name = $8, modified_at = now()
+       WHERE id = $1 AND state = $2 AND blob_key IS NOT DISTINCT FROM $3`,
+      [id, expected.state, expected.blob_key, blob.key, blob.sha256, blob.size, fileName, groupName],
+    );
+    return rowCount === 1;
+  },
+
+  async updateNames(q: Queryable, id: string, fileName: string, groupName: string | null): Promise<void> {
+    await q.query(`UPDATE entity.attached_files SET file_name = $2, group_name = $3, modified_at = now() WHERE id = $1`, [id, fileName, groupName]);
+  },
+
+  /** Deletes one record; returns its blob key (null when it had no bytes), or undefined when there was none. */
+  async delete(q: Queryable, id: string): Promise<{ blob_key: string | null } | undefined> {
+    const { rows } = await q.query<{ blob_key: string | null }>(`DELETE FROM entity.attached_files WHERE id = $1 RETURNING blob_key`, [id]);
+    return rows[0];
+  },
+
+  /** Deletes the other records of an entity under the same single-file custom property; returns their blob keys. */
+  async deleteSameCustomName(q: Queryable, entityId: string, customFileName: string, keepId: string): Promise<string[]> {
+    const { rows } = await q.query<{ blob_key: string | null }>(
+      `DELETE FROM entity.attached_files WHERE entity_id = $1 AND custom_file_name = $2 AND id <> $3 RETURNING blob_key`,
+      [entityId, customFileName, keepId],
+    );
+    return rows.flatMap((r) => (r.blob_key ? [r.blob_key] : []));
+  },
+
+  /** The blob keys referenced by the attached files of these entities (what deleting them may release). */
+  async blobKeysOf(q: Queryable, entityIds: string[]): Promise<string[]> {
+    if (entityIds.length === 0) return [];
+    const { rows } = await q.query<{ blob_key: string }>(`SELECT DISTINCT blob_key FROM entity.attached_files WHERE entity_id = ANY($1::uuid[]) AND blob_key IS NOT NULL`, [entityIds]);
+    return rows.map((r) => r.blob_key);
+  },
+
+  async isReferenced(q: Queryable, blobKey: string): Promise<boolean> {
+    const { rows } = await q.query(`SELECT 1 FROM entity.attached_files WHERE blob_key = $1 LIMIT 1`, [blobKey]);
+    return rows.length > 0;
+  },
+
+  /** Serialises the reference count of one blob: adding a reference and removing the blob never interleave. */
+  async lockBlob(q: Queryable, blobKey: string): Promise<void> {
+    await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`blob:${blobKey}`]);
+  },
+};

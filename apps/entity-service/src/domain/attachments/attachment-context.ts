@@ -1,0 +1,88 @@
+import type { Pool } from 'pg';
+import { withTransaction } from '@pitwall/db';
+import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
+import { BLOB_URL_PATH, type AttachmentAvailableEvent, type CallerContext, type EntityTypeDef } from '@pitwall/contracts';
+import type { Outbox } from '@pitwall/messaging';
+import type { Logger } from '@pitwall/service-kit';
+import { AppError } from '@pitwall/service-kit';
+import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
+import { entityRepository, type Queryable } from '../../data-access/entity-repository';
+import { knownType, notFound } from '../entity-type';
+import type { ReadCache } from '../read-cache';
+
+/** What the attachment use cases run on: the records' database, the bytes' store and the URL signer. */
+export interface AttachmentContext {
+  pool: Pool;
+  outbox: Outbox<AttachmentAvailableEvent>;
+  cache: ReadCache;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  /** Lifetime of the signed URLs handed out, in seconds. */
+  urlTtlSeconds: number;
+  maxUploadBytes: number;
+  /** Base of the gateway's absolute URLs (`https://pitwall.example`). */
+  publicBaseUrl: string;
+  logger: Logger;
+}
+
+/** The type of a command, which must have attachments; an unknown type, or one without, is a 404. */
+export function attachmentType(plural: string): EntityTypeDef {
+  const type = knownType(plural);
+  if (!type.features.attachments) throw AppError.notFound(`${type.plural} have no attached files`);
+  return type;
+}
+
+/** The owning entity, in the caller's account (another account's entity is not there: 404). */
+export async function owningEntity(q: Queryable, caller: CallerContext, type: EntityTypeDef, id: string): Promise<void> {
+  if (!(await entityRepository.findById(q, caller.accountId, type.plural, id))) throw notFound(type, id);
+}
+
+export async function findRecord(q: Queryable, caller: CallerContext, type: EntityTypeDef, entityId: string, attachedFileId: string, forUpdate = false): Promise<AttachedFileRecord> {
+  await owningEntity(q, caller, type, entityId);
+  const record = await files.find(q, caller.accountId, entityId, attachedFileId, forUpdate);
+  if (!record) throw AppError.notFound(`Attached file ${attachedFileId} of ${type.name} ${entityId} was not found`);
+  return record;
+}
+
+/** An absolute signed URL of the gateway for one method on a record's bytes. */
+export function gatewayUrl(ctx: AttachmentContext, method: 'GET' | 'PUT', attachedFileId: string): string {
+  const path = `${BLOB_URL_PATH}/${attachedFileId}`;
+  const expires = Math.floor(Date.now() / 1000) + ctx.urlTtlSeconds;
+  return `${ctx.publicBaseUrl.replace(/\/+$/, '')}${path}?${ctx.signer.query({ method, path, attachedFileId, expires })}`;
+}
+
+/** The record as listings show it: Id, Parameters (wire.md §4 `AttachedFiles.*`) and a download URL once available. */
+export async function renderListing(ctx: AttachmentContext, f: AttachedFileRecord): Promise<Record<string, unknown>> {
+  let signedUrl: string | null = null;
+  if (f.state === 2 && f.blob_key) signedUrl = (await ctx.blobs.presignGet(f.blob_key, ctx.urlTtlSeconds)) ?? gatewayUrl(ctx, 'GET', f.id);
+  return {
+    Id: f.id,
+    Parameters: {
+      FileName: f.file_name,
+      FileSize: f.file_size === null ? null : Number(f.file_size),
+      UseCompression: f.use_compression,
+      ServerAttachedFileState: f.state,
+      AttachedFileGroupName: f.group_name,
+      CreatedTime: f.created_time.toISOString(),
+    },
+    SignedURL: signedUrl,
+  };
+}
+
+/**
+ * Removes each blob no attached file refers to any more. Runs after the commit that dropped the references; the
+ * advisory lock keeps a concurrent upload of the same bytes from recording its reference between the count and the
+ * removal. A failure is logged: the blob stays, unreferenced, and is removed when its key is released again.
+ */
+export async function releaseBlobs(ctx: Pick<AttachmentContext, 'pool' | 'blobs' | 'logger'>, keys: readonly string[]): Promise<void> {
+  for (const key of new Set(keys)) {
+    try {
+      await withTransaction(ctx.pool, async (c) => {
+        await files.lockBlob(c, key);
+        if (!(await files.isReferenced(c, key))) await ctx.blobs.delete(key);
+      });
+    } catch (err) {
+      ctx.logger.warn({ err, blobKey: key }, 'could not release a blob');
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { BlobNotFoundError, BlobTooLargeError, type StoredBlob } from '@pitwall/blob-store';
+import { ATTACHMENT_AVAILABLE_ROUTING_KEY, ATTACHED_FILE_STATE, type CallerContext, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
+import { withTransaction } from '@pitwall/db';
+import { Lz4FrameError, validateLz4Frames } from '@pitwall/formats';
+import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
+import { entityRepository } from '../../data-access/entity-repository';
+import { assertWriter } from '../entity-type';
+import { attachmentType, findRecord, releaseBlobs, renderListing, type AttachmentContext } from './attachment-context';
+
+/** What an attached file update may set: the state (to 2, finalising), the file name and the group name. */
+interface AttachmentChanges {
+  state?: number;
+  fileName?: string;
+  groupName?: string | null;
+}
+
+const SERVER_SET = new Set(['filesize', 'usecompression', 'createdtime']);
+
+function changesOf(body: UpdateModel): AttachmentChanges {
+  const errors: FieldErrors = {};
+  const changes: AttachmentChanges = {};
+  if (body.CollectionUpdateModels && Object.keys(body.CollectionUpdateModels).length) errors['CollectionUpdateModels'] = ['an attached file has no collections'];
+  (body.ParameterUpdates ?? []).forEach((u, i) => {
+    const name = u.Name.toLowerCase();
+    const at = `ParameterUpdates[${i}].Value`;
+    if (name === 'serverattachedfilestate') {
+      if (u.Value === null || !/^\s*[0-2]\s*$/.test(u.Value)) errors[at] = ['ServerAttachedFileState is 0, 1 or 2'];
+      else changes.state = Number(u.Value);
+    } else if (name === 'filename') {
+      if (!u.Value) errors[at] = ['FileName is required'];
+      else changes.fileName = u.Value;
+    } else if (name === 'attachedfilegroupname') changes.groupName = u.Value;
+    else if (SERVER_SET.has(name)) errors[`ParameterUpdates[${i}].Name`] = [`${u.Name} is set by the server`];
+    else errors[`ParameterUpdates[${i}].Name`] = [`unknown parameter ${u.Name}`];
+  });
+  if (changes.state !== undefined && changes.state < ATTACHED_FILE_STATE.availableOnServer) errors['ServerAttachedFileState'] = ['may only be set to 2 (AvailableOnServer); 0 and 1 follow from the upload'];
+  if (Object.keys(errors).length) throw AppError.badRequest('The attached file update is not valid', errors);
+  return changes;
+}
+
+/**
+ * `PUT /{Plural}/{id}/Attachments/{attachedFileId}`. Setting ServerAttachedFileState to 2 checks the bytes first
+ * (they are there; with UseCompression they are one valid LZ4 frame, read through from the store) and refuses with
+ * 409 otherwise, leaving the state below 2. On success `attachment.available` leaves through the outbox, and with
+ * IfSingleOverwriteExisting the earlier files under the same custom property are replaced.
+ */
+export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerContext, typeName: string, entityId: string, attachedFileId: string, body: UpdateModel): Promise<Record<string, unknown>> {
+  const type = attachmentType(typeName);
+  assertWriter(caller);
+  const changes = changesOf(body);
+  const record = await findRecord(ctx.pool, caller, type, entityId, attachedFileId);
+  const limit = body.LastModifiedTimeMaxAllowedValue;
+  if (limit && record.modified_at.getTime() > Date.parse(limit)) throw AppError.conflict(`Attached file ${attachedFileId} was modified at ${record.modified_at.toISOString()}, after LastModifiedTimeMaxAllowedValue`);
+  const fileName = changes.fileName ?? record.file_name;
+  const groupName = changes.groupName === undefined ? record.group_name : changes.groupName;
+
+  if (changes.state !== ATTACHED_FILE_STATE.availableOnServer || record.state === ATTACHED_FILE_STATE.availableOnServer) {
+    await withTransaction(ctx.pool, async (c) => {
+      await files.updateNames(c, record.id, fileName, groupName);
+      await entityRepository.bumpAccountVersion(c, caller.accountId);
+    });
+    return renderListing(ctx, { ...record, file_name: fileName, group_name: groupName });
+  }
+
+  const blob = await checkedBytes(ctx, record);
+  const released = await withTransaction(ctx.pool, async (c) => {
+    await files.lockBlob(c, blob.key);
+    if (!(await files.markAvailable(c, record.id, record, blob, fileName, groupName))) throw AppError.conflict(`Attached file ${attachedFileId} changed while it was finalised; read it and try again`);
+    const replaced = record.replace_existing && record.custom_file_name ? await files.deleteSameCustomName(c, entityId, record.custom_file_name, record.id) : [];
+    await entityRepository.bumpAccountVersion(c, caller.accountId);
+    const publish = await ctx.outbox.add(c, [available(type, record, blob, groupName)]);
+    return { replaced, publish };
+  }).catch(async (err: unknown) => {
+    // Bytes promoted from staging (S3) that no record took are released again.
+    if (record.blob_key !== blob.key) await releaseBlobs(ctx, [blob.key]);
+    throw err;
+  });
+  await released.publish();
+  await releaseBlobs(ctx, released.replaced);
+  return renderListing(ctx, { ...record, state: 2, blob_key: blob.key, blob_sha256: blob.sha256, file_size: String(blob.size), file_name: fileName, group_name: groupName });
+}
+
+/** The record's bytes, proved present (and a valid LZ4 frame when compressed); a staged S3 upload is promoted. */
+async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord): Promise<StoredBlob> {
+  const inspect = record.use_compression ? (bytes: AsyncIterable<Uint8Array>) => validateLz4Frames(bytes) : undefined;
+  try {
+    if (record.state === ATTACHED_FILE_STATE.uploading && record.blob_key && record.blob_sha256) {
+      const stat = await ctx.blobs.stat(record.blob_key);
+      if (!stat) throw AppError.conflict(`The uploaded bytes of attached file ${record.id} are missing from the store; upload them again`);
+      if (inspect) await inspect(await ctx.blobs.openRead(record.blob_key));
+      return { key: record.blob_key, sha256: record.blob_sha256, size: stat.size };
+    }
+    if (ctx.blobs.kind === 's3') return await ctx.blobs.promoteStaged(ctx.blobs.stagingKey(record.id), { maxBytes: ctx.maxUploadBytes, ...(inspect ? { inspect } : {}) });
+  } catch (err) {
+    if (err instanceof Lz4FrameError) throw AppError.conflict(`The upload is not a valid LZ4 frame (UseCompression is set): ${err.reason} at byte ${err.offset}`);
+    if (err instanceof BlobNotFoundError) throw AppError.conflict(`No bytes were uploaded for attached file ${record.id}`);
+    if (err instanceof BlobTooLargeError) throw new AppError(413, `The upload is larger than the limit of ${ctx.maxUploadBytes} bytes; it was discarded`);
+    throw err;
+  }
+  throw AppError.conflict(`No bytes were uploaded for attached file ${record.id}`);
+}
+
+function available(type: EntityTypeDef, record: AttachedFileRecord, blob: StoredBlob, groupName: string | null) {
+  return {
+    routingKey: ATTACHMENT_AVAILABLE_ROUTING_KEY,
+    payload: {
+      accountId: record.account_id,
+      entityType: type.name,
+      entityId: record.entity_id,
+      attachedFileId: record.id,
+      attachedFileGroupName: groupName,
+      blobSha256: blob.sha256,
+      size: blob.size,
+      occurredAt: new Date().toISOString(),
+    },
+    headers: {},
+  };
+}

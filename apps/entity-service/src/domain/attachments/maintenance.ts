@@ -1,0 +1,53 @@
+import type { Pool } from 'pg';
+import type { BlobStore } from '@pitwall/blob-store';
+import { withTransaction } from '@pitwall/db';
+import type { Logger } from '@pitwall/service-kit';
+import { attachedFileRepository as files } from '../../data-access/attached-file-repository';
+import { releaseBlobs } from './attachment-context';
+
+/**
+ * Moves attached file bytes still kept in PostgreSQL (`entity.attached_file_blobs`, from before the blob store) into
+ * the blob store, a few rows per transaction: each row's bytes are stored (content-addressed, so a repeated run
+ * stores nothing twice), its record takes the key and hash, and the row goes, in one commit. Safe to run again after
+ * a crash at any point, and from several instances at once (rows are claimed with SKIP LOCKED). Returns how many moved.
+ */
+export async function drainDatabaseBytes(ctx: { pool: Pool; blobs: BlobStore; logger: Logger }, batchSize = 8): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const n = await withTransaction(ctx.pool, async (c) => {
+      const { rows } = await c.query<{ attached_file_id: string; data: Buffer }>(
+        `SELECT attached_file_id, data FROM entity.attached_file_blobs ORDER BY attached_file_id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      for (const row of rows) {
+        const blob = await ctx.blobs.putStream([row.data]);
+        await files.lockBlob(c, blob.key);
+        await c.query(`UPDATE entity.attached_files SET blob_key = $2, blob_sha256 = $3, file_size = $4 WHERE id = $1`, [row.attached_file_id, blob.key, blob.sha256, blob.size]);
+        await c.query(`DELETE FROM entity.attached_file_blobs WHERE attached_file_id = $1`, [row.attached_file_id]);
+      }
+      return rows.length;
+    });
+    moved += n;
+    if (n === 0) break;
+  }
+  if (moved) ctx.logger.info({ moved }, 'attached file bytes moved from PostgreSQL into the blob store');
+  return moved;
+}
+
+/**
+ * Removes uploads abandoned before they became available (state below 2, created more than `olderThanSeconds`
+ * ago): the records, their staged bytes, and their blobs once nothing refers to them. Returns how many went.
+ */
+export async function sweepAbandonedUploads(ctx: { pool: Pool; blobs: BlobStore; logger: Logger }, olderThanSeconds: number): Promise<number> {
+  const { rows } = await ctx.pool.query<{ id: string; blob_key: string | null }>(
+    `DELETE FROM entity.attached_files WHERE state < 2 AND created_time < now() - make_interval(secs => $1) RETURNING id, blob_key`,
+    [olderThanSeconds],
+  );
+  for (const row of rows) await ctx.blobs.delete(ctx.blobs.stagingKey(row.id)).catch((err: unknown) => ctx.logger.warn({ err, attachedFileId: row.id }, 'could not remove staged bytes'));
+  await releaseBlobs(ctx, rows.flatMap((r) => (r.blob_key ? [r.blob_key] : [])));
+  // A filesystem write cut short by a crash leaves a temporary file, never a blob under its final name.
+  const sweepable = ctx.blobs as BlobStore & { sweepTemporaries?: (olderThanMs: number) => Promise<number> };
+  if (sweepable.sweepTemporaries) await sweepable.sweepTemporaries(olderThanSeconds * 1000);
+  if (rows.length) ctx.logger.info({ swept: rows.length }, 'abandoned uploads swept');
+  return rows.length;
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import type { CallerContext, PrepareAttachmentBody } from '@pitwall/contracts';
+import { withTransaction } from '@pitwall/db';
+import { attachedFileRepository as files } from '../../data-access/attached-file-repository';
+import { entityRepository } from '../../data-access/entity-repository';
+import { assertWriter } from '../entity-type';
+import { attachmentType, gatewayUrl, owningEntity, type AttachmentContext } from './attachment-context';
+
+export interface PreparedAttachment {
+  AttachedFileId: string;
+  Url: string;
+  AccountId: string;
+  UserId: string;
+  UseCompression: boolean;
+}
+
+/**
+ * Step 1 of an upload (wire.md §7): the record, pending (state 0), and where to PUT the bytes: the gateway's signed
+ * URL (filesystem backend) or the store's own presigned PUT to the record's staging key (S3).
+ */
+export async function prepareAttachment(ctx: AttachmentContext, caller: CallerContext, typeName: string, entityId: string, body: PrepareAttachmentBody): Promise<PreparedAttachment> {
+  const type = attachmentType(typeName);
+  assertWriter(caller);
+  const id = randomUUID();
+  const useCompression = body.UseCompression ?? false;
+  await withTransaction(ctx.pool, async (c) => {
+    await owningEntity(c, caller, type, entityId);
+    await files.insert(c, {
+      id,
+      account_id: caller.accountId,
+      entity_id: entityId,
+      user_id: caller.userId,
+      file_name: body.FileName,
+      custom_file_name: body.CustomPropertyAttachedFileName ?? null,
+      group_name: body.AttachedFileGroupName ?? null,
+      use_compression: useCompression,
+      auto_download: body.AutoDownload ?? false,
+      replace_existing: Boolean(body.IfSingleOverwriteExisting && body.CustomPropertyAttachedFileName),
+      created_time: new Date(),
+    });
+    await entityRepository.bumpAccountVersion(c, caller.accountId);
+  });
+  const presigned = await ctx.blobs.presignPut(ctx.blobs.stagingKey(id), ctx.urlTtlSeconds);
+  return { AttachedFileId: id, Url: presigned ?? gatewayUrl(ctx, 'PUT', id), AccountId: caller.accountId, UserId: caller.userId, UseCompression: useCompression };
+}

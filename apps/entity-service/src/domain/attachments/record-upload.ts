@@ -1,0 +1,44 @@
+import type { DownloadTarget, UploadTarget } from '@pitwall/contracts';
+import { ATTACHED_FILE_STATE } from '@pitwall/contracts';
+import { withTransaction } from '@pitwall/db';
+import { AppError } from '@pitwall/service-kit';
+import { attachedFileRepository as files } from '../../data-access/attached-file-repository';
+import { entityRepository } from '../../data-access/entity-repository';
+import { releaseBlobs, type AttachmentContext } from './attachment-context';
+
+const USED = 'This upload URL was already used: an attached file takes its bytes once';
+
+/** Before the gateway reads a signed PUT's body: the record must still be waiting for its bytes (state 0). */
+export async function uploadTarget(ctx: AttachmentContext, attachedFileId: string): Promise<UploadTarget> {
+  const record = await files.findById(ctx.pool, attachedFileId);
+  if (!record) throw AppError.notFound(`Attached file ${attachedFileId} was not found`);
+  if (record.state !== ATTACHED_FILE_STATE.pending) throw AppError.forbidden(USED);
+  return { attachedFileId };
+}
+
+/**
+ * The gateway stored a signed PUT's bytes: the record takes their key, hash and size and moves 0 → 1 in one step,
+ * so a second PUT with the same URL is refused (403) and what it stored is released again.
+ */
+export async function recordUpload(ctx: AttachmentContext, attachedFileId: string, blob: { key: string; sha256: string; size: number }): Promise<{ state: number }> {
+  const taken = await withTransaction(ctx.pool, async (c) => {
+    await files.lockBlob(c, blob.key);
+    // Released by a concurrent delete between the store and this step: the client uploads again (the URL still holds).
+    if (!(await ctx.blobs.exists(blob.key))) throw AppError.conflict('The uploaded bytes were removed while they were recorded; upload them again');
+    const row = await files.recordUpload(c, attachedFileId, blob);
+    if (row) await entityRepository.bumpAccountVersion(c, row.account_id);
+    return Boolean(row);
+  });
+  if (!taken) {
+    await releaseBlobs(ctx, [blob.key]);
+    throw AppError.forbidden(USED);
+  }
+  return { state: ATTACHED_FILE_STATE.uploading };
+}
+
+/** A signed GET: where the bytes of an available record are. */
+export async function downloadTarget(ctx: AttachmentContext, attachedFileId: string): Promise<DownloadTarget> {
+  const record = await files.findById(ctx.pool, attachedFileId);
+  if (!record || record.state !== ATTACHED_FILE_STATE.availableOnServer || !record.blob_key) throw AppError.notFound(`Attached file ${attachedFileId} has no bytes available`);
+  return { blobKey: record.blob_key, size: Number(record.file_size ?? 0), fileName: record.file_name };
+}

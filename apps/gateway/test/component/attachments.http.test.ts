@@ -1,0 +1,418 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FilesystemBlobStore, UrlSigner } from '@pitwall/blob-store';
+import type { BusEvent } from '@pitwall/bus';
+import { ATTACHMENT_COMMANDS, EXCHANGES, SERVICES } from '@pitwall/contracts';
+import { entityService } from '@pitwall/entity-service';
+import { compressLz4 } from '@pitwall/formats';
+import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
+import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
+import { buildGateway } from '../../src/app';
+import { ACCOUNT_ID, authHeaders, fakeAuth, send } from '../support/gateway-harness';
+
+const SECRET = 'component-test-signing-secret';
+const MAX_UPLOAD_BYTES = 64 * 1024;
+const json = { ...authHeaders, 'Content-Type': 'application/json' };
+
+interface Prepared {
+  AttachedFileId: string;
+  Url: string;
+  AccountId: string;
+  UserId: string;
+  UseCompression: boolean;
+}
+interface Listing {
+  Id: string;
+  Parameters: Record<string, unknown>;
+  SignedURL: string | null;
+}
+
+describe('attached files through the gateway (entity-service in-process, real PostgreSQL, filesystem blob store)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pitwall-attachments-'));
+  const blobDir = join(dir, 'blobs');
+  const blobs = new FilesystemBlobStore(blobDir);
+  const signer = new UrlSigner(SECRET);
+  let stack: InProcessStack;
+  let http: HttpEntryPoint;
+  let base: string;
+  const events: BusEvent[] = [];
+
+  beforeAll(async () => {
+    stack = await startInProcessStack();
+    const logger = createLogger('gateway-test', 'silent');
+    http = await listen(buildGateway({ bus: stack.bus, auth: fakeAuth, logger, attachments: { blobs, signer, maxUploadBytes: MAX_UPLOAD_BYTES } }), 0, '127.0.0.1');
+    base = http.address;
+    await stack.start(entityService, { BLOB_DIR: blobDir, URL_SIGNING_SECRET: SECRET, PUBLIC_BASE_URL: base, MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES), UPLOAD_URL_TTL_S: '600' });
+    await stack.bus.subscribe(EXCHANGES.entityEvents, `test.attachments.${randomUUID()}`, ['attachment.available'], async (e) => void events.push(e));
+  });
+  afterAll(async () => {
+    await http?.stop();
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Every file under the blob directory (content, staging and temporaries). */
+  const storedFiles = (): string[] => {
+    try {
+      return readdirSync(blobDir, { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => join(d.parentPath, d.name));
+    } catch {
+      return [];
+    }
+  };
+
+  async function create(plural: string, query = '', name = `Item ${randomUUID().slice(0, 8)}`): Promise<string> {
+    const res = await fetch(`${base}/${plural}${query}`, { method: 'POST', headers: json, body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: name }] }) });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { Id: string }).Id;
+  }
+
+  async function prepare(plural: string, id: string, body: Record<string, unknown> = {}): Promise<Prepared> {
+    const res = await fetch(`${base}/${plural}/${id}/Attachments`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ FileName: 'run.ld', CustomPropertyAttachedFileName: null, IfSingleOverwriteExisting: false, AutoDownload: false, UseCompression: true, AttachedFileGroupName: 'DataFile', ...body }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Prepared;
+  }
+
+  const upload = (url: string, bytes: Uint8Array) => send(url, 'PUT', url, { body: Buffer.from(bytes), headers: { 'Content-Type': 'application/octet-stream' } });
+
+  const finalise = (plural: string, id: string, fileId: string, value = '2') =>
+    fetch(`${base}/${plural}/${id}/Attachments/${fileId}`, {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ LastModifiedTimeMaxAllowedValue: null, ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: value }], CollectionUpdateModels: {} }),
+    });
+
+  async function list(plural: string, id: string, ids?: string[]): Promise<Listing[]> {
+    const res = await fetch(`${base}/${plural}/${id}/Attachments${ids ? `?attachedFileIds=${ids.join(',')}` : ''}`, { headers: authHeaders });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Listing[];
+  }
+
+  async function download(url: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+    const res = await fetch(url, { headers });
+    return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+  }
+
+  /** A telemetry-like file: compressible, with a random part so each test's bytes are its own. */
+  const content = (size = 20_000): Buffer => {
+    const out = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) out[i] = (Math.sin(i / 50) * 100 + 128) & 0xff;
+    randomBytes(64).copy(out, 0);
+    return out;
+  };
+
+  const lz4 = async (bytes: Uint8Array): Promise<Buffer> => Buffer.from(await compressLz4(bytes));
+
+  async function stateOf(plural: string, id: string, fileId: string): Promise<unknown> {
+    return (await list(plural, id, [fileId]))[0]?.Parameters['ServerAttachedFileState'];
+  }
+
+  describe.each([
+    ['Championships', ''],
+    ['Cars', ''],
+    ['TrackConfigurations', 'track'],
+  ])('the whole flow on %s', (plural, parent) => {
+    test('when a file is prepared, uploaded, finalised, listed, downloaded (whole and by range) and deleted, then each step answers as wire.md §7 says', async () => {
+      const query = parent === 'track' ? `?trackId=${await create('Tracks')}` : '';
+      const id = await create(plural, query);
+      const original = content();
+      const frame = await lz4(original);
+
+      const prepared = await prepare(plural, id);
+      expect(prepared).toEqual({ AttachedFileId: expect.any(String), Url: expect.stringMatching(new RegExp(`^${base}/blobs/${prepared.AttachedFileId}\\?expires=\\d+&sig=`)), AccountId: ACCOUNT_ID, UserId: expect.any(String), UseCompression: true });
+      expect(await stateOf(plural, id, prepared.AttachedFileId)).toBe(0);
+
+      expect((await upload(prepared.Url, frame)).status).toBe(200);
+      const uploaded = (await list(plural, id))[0] as Listing;
+      expect(uploaded).toMatchObject({ Id: prepared.AttachedFileId, Parameters: { FileName: 'run.ld', FileSize: frame.length, UseCompression: true, ServerAttachedFileState: 1, AttachedFileGroupName: 'DataFile' }, SignedURL: null });
+
+      const done = await finalise(plural, id, prepared.AttachedFileId);
+      expect(done.status).toBe(200);
+      expect(((await done.json()) as Listing).Parameters['ServerAttachedFileState']).toBe(2);
+
+      const [listed] = await list(plural, id, [prepared.AttachedFileId]);
+      expect(listed?.SignedURL).toMatch(new RegExp(`^${base}/blobs/${prepared.AttachedFileId}\\?expires=\\d+&sig=`));
+      const whole = await download(listed?.SignedURL as string);
+      expect(whole.status).toBe(200);
+      expect(whole.bytes.equals(frame)).toBe(true);
+      const part = await download(listed?.SignedURL as string, { Range: 'bytes=4-99' });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 4-99/${frame.length}`);
+      expect(part.bytes.equals(frame.subarray(4, 100))).toBe(true);
+      const tail = await download(listed?.SignedURL as string, { Range: 'bytes=-10' });
+      expect(tail.bytes.equals(frame.subarray(frame.length - 10))).toBe(true);
+      const outside = await download(listed?.SignedURL as string, { Range: `bytes=${frame.length}-` });
+      expect(outside.status).toBe(416);
+      expect(outside.headers.get('content-range')).toBe(`bytes */${frame.length}`);
+
+      // The entity read shows the record too (wire.md §4 AttachedFiles.*).
+      const read = (await (await fetch(`${base}/${plural}/${id}?parametersToInclude=AttachedFiles.*`, { headers: authHeaders })).json()) as { AttachedFiles: { Id: string }[] };
+      expect(read.AttachedFiles.map((f) => f.Id)).toEqual([prepared.AttachedFileId]);
+
+      const before = storedFiles().length;
+      expect((await fetch(`${base}/${plural}/${id}/Attachments/${prepared.AttachedFileId}`, { method: 'DELETE', headers: authHeaders })).status).toBe(204);
+      expect(await list(plural, id)).toEqual([]);
+      expect(storedFiles().length).toBe(before - 1);
+      expect((await download(listed?.SignedURL as string)).status).toBe(404);
+    });
+  });
+
+  test('when a file becomes available, then attachment.available is published with its entity, group, hash and size', async () => {
+    const id = await create('Championships');
+    const frame = await lz4(content());
+    const prepared = await prepare('Championships', id, { AttachedFileGroupName: 'DataFile_Logged' });
+    await upload(prepared.Url, frame);
+    expect((await finalise('Championships', id, prepared.AttachedFileId)).status).toBe(200);
+    await waitFor(() => events.some((e) => (e.payload as { attachedFileId: string }).attachedFileId === prepared.AttachedFileId));
+    const event = events.find((e) => (e.payload as { attachedFileId: string }).attachedFileId === prepared.AttachedFileId) as BusEvent;
+    expect(event.payload).toEqual({
+      accountId: ACCOUNT_ID,
+      entityType: 'Championship',
+      entityId: id,
+      attachedFileId: prepared.AttachedFileId,
+      attachedFileGroupName: 'DataFile_Logged',
+      blobSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      size: frame.length,
+      occurredAt: expect.any(String),
+    });
+  });
+
+  describe('refusals', () => {
+    test('when the upload URL has expired, then the PUT is 403 and nothing is written', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id);
+      const path = `/blobs/${prepared.AttachedFileId}`;
+      const expired = `${base}${path}?${signer.query({ method: 'PUT', path, attachedFileId: prepared.AttachedFileId, expires: Math.floor(Date.now() / 1000) - 1 })}`;
+      const before = storedFiles();
+      const res = await upload(expired, await lz4(content()));
+      expect(res.status).toBe(403);
+      expect(JSON.parse(res.body).detail).toMatch(/expired/);
+      expect(storedFiles()).toEqual(before);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+    });
+
+    test('when the upload URL is tampered with (signature, expiry or file id), then the PUT is 403 and nothing is written', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id);
+      const other = await prepare('Cars', id);
+      const url = new URL(prepared.Url);
+      const sig = url.searchParams.get('sig') as string;
+      const tampered = [
+        prepared.Url.replace(`sig=${sig}`, `sig=${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`),
+        prepared.Url.replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 3600}`),
+        prepared.Url.replace(prepared.AttachedFileId, other.AttachedFileId),
+        `${base}/blobs/${prepared.AttachedFileId}`,
+      ];
+      const before = storedFiles();
+      for (const bad of tampered) expect((await upload(bad, await lz4(content()))).status).toBe(403);
+      expect(storedFiles()).toEqual(before);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+      expect(await stateOf('Cars', id, other.AttachedFileId)).toBe(0);
+    });
+
+    test('when an upload URL is used a second time, then the PUT is 403 and the first bytes stay', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id);
+      const first = await lz4(content());
+      expect((await upload(prepared.Url, first)).status).toBe(200);
+      const before = storedFiles();
+      const again = await upload(prepared.Url, await lz4(content()));
+      expect(again.status).toBe(403);
+      expect(JSON.parse(again.body).detail).toMatch(/already used/);
+      expect(storedFiles()).toEqual(before);
+      expect((await finalise('Cars', id, prepared.AttachedFileId)).status).toBe(200);
+      const [listed] = await list('Cars', id);
+      expect((await download(listed?.SignedURL as string)).bytes.equals(first)).toBe(true);
+    });
+
+    test('when a download URL is used to upload, then it is 403', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id);
+      await upload(prepared.Url, await lz4(content()));
+      await finalise('Cars', id, prepared.AttachedFileId);
+      const [listed] = await list('Cars', id);
+      expect((await upload(listed?.SignedURL as string, Buffer.from('overwrite'))).status).toBe(403);
+    });
+
+    test('when an upload is over the cap, then it is 413, nothing is kept and the record stays pending', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const before = storedFiles();
+      const res = await upload(prepared.Url, randomBytes(MAX_UPLOAD_BYTES + 4096));
+      expect(res.status).toBe(413);
+      expect(storedFiles()).toEqual(before);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+      // The URL was not used up: the file can still be uploaded within the cap.
+      expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
+    });
+
+    test('when a file is finalised before its bytes were uploaded, then it is 409 and the state stays 0', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id);
+      const res = await finalise('Cars', id, prepared.AttachedFileId);
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/No bytes were uploaded/);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+    });
+
+    test.each([
+      ['a flipped byte', (f: Buffer) => Buffer.from(f.map((b, i) => (i === Math.floor(f.length / 2) ? b ^ 0x40 : b)))],
+      ['a truncated frame', (f: Buffer) => f.subarray(0, f.length - 7)],
+      ['bytes that are no LZ4 frame', () => Buffer.from('plain text, not compressed')],
+    ])('when a compressed upload has %s, then finalise is 409 with the reason and the state stays 1', async (_name, corrupt) => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id);
+      await upload(prepared.Url, corrupt(await lz4(content())));
+      const res = await finalise('Cars', id, prepared.AttachedFileId);
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/not a valid LZ4 frame/);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(1);
+    });
+
+    test("when another account's entity is named, then prepare, list, finalise and delete are 404", async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id);
+      const stranger = { ...json, AccountId: randomUUID() };
+      expect((await fetch(`${base}/Cars/${id}/Attachments`, { method: 'POST', headers: stranger, body: JSON.stringify({ FileName: 'x' }) })).status).toBe(404);
+      expect((await fetch(`${base}/Cars/${id}/Attachments`, { headers: stranger })).status).toBe(404);
+      // The service scopes by account as well, whoever sends the command.
+      const caller = { accountId: randomUUID(), userId: randomUUID(), role: 'admin' as const };
+      await expect(stack.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.prepare, { caller, type: 'Cars', id, body: { FileName: 'x' } })).rejects.toMatchObject({ status: 404 });
+      await expect(stack.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.list, { caller, type: 'Cars', id })).rejects.toMatchObject({ status: 404 });
+      await expect(stack.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.update, { caller, type: 'Cars', id, attachedFileId: prepared.AttachedFileId, body: { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] } })).rejects.toMatchObject({ status: 404 });
+      await expect(stack.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.delete, { caller, type: 'Cars', id, attachedFileId: prepared.AttachedFileId })).rejects.toMatchObject({ status: 404 });
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+    });
+
+    test('when a request is malformed, then it is a 400 naming what is wrong and nothing changes', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id);
+      const noName = await fetch(`${base}/Cars/${id}/Attachments`, { method: 'POST', headers: json, body: JSON.stringify({ UseCompression: true }) });
+      expect(noName.status).toBe(400);
+      expect(((await noName.json()) as { errors: Record<string, string[]> }).errors).toHaveProperty('FileName');
+      expect((await fetch(`${base}/Cars/${id}/Attachments?attachedFileIds=nope`, { headers: authHeaders })).status).toBe(400);
+      const unknown = await fetch(`${base}/Cars/${id}/Attachments/${prepared.AttachedFileId}`, { method: 'PUT', headers: json, body: JSON.stringify({ ParameterUpdates: [{ Name: 'FileSize', Value: '1' }, { Name: 'Colour', Value: 'red' }] }) });
+      expect(unknown.status).toBe(400);
+      expect(Object.keys(((await unknown.json()) as { errors: Record<string, string[]> }).errors)).toEqual(['ParameterUpdates[0].Name', 'ParameterUpdates[1].Name']);
+      expect((await finalise('Cars', id, prepared.AttachedFileId, '7')).status).toBe(400);
+      expect((await finalise('Cars', id, prepared.AttachedFileId, '1')).status).toBe(400);
+      expect((await fetch(`${base}/Cars/${id}/Attachments/${randomUUID()}`, { method: 'DELETE', headers: authHeaders })).status).toBe(404);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+    });
+  });
+
+  describe('interoperability with the lz4 command-line tool', () => {
+    const lz4Tool = (input: Buffer, args: string[]): Buffer => execFileSync('lz4', [...args, '-c'], { input, maxBuffer: 64 * 1024 * 1024 });
+
+    test.each([
+      ['defaults', []],
+      ['content size', ['--content-size']],
+      ['no content checksum', ['--no-frame-crc']],
+      ['content size, no content checksum, linked 64 KiB blocks', ['--content-size', '--no-frame-crc', '-BD', '-B4']],
+    ])('when the lz4 tool compressed the file (%s), then finalise accepts it and the download is its frame', async (_name, args) => {
+      const id = await create('Tyres');
+      const frame = lz4Tool(content(300_000), args);
+      const p = await prepare('Tyres', id);
+      expect((await upload(p.Url, frame)).status).toBe(200);
+      expect((await finalise('Tyres', id, p.AttachedFileId)).status).toBe(200);
+      const [listed] = await list('Tyres', id);
+      expect((await download(listed?.SignedURL as string)).bytes.equals(frame)).toBe(true);
+    });
+
+    test('when the lz4 tool decompresses what the client library compressed and uploaded, then it gets the original bytes', async () => {
+      const id = await create('Tyres');
+      const original = content(300_000);
+      const p = await prepare('Tyres', id);
+      await upload(p.Url, await lz4(original));
+      await finalise('Tyres', id, p.AttachedFileId);
+      const [listed] = await list('Tyres', id);
+      const downloaded = (await download(listed?.SignedURL as string)).bytes;
+      expect(lz4Tool(downloaded, ['-d']).equals(original)).toBe(true);
+    });
+  });
+
+  describe('reference counting', () => {
+    test('when two identical files are uploaded, then their bytes are stored once and stay until the last record goes', async () => {
+      const id = await create('Drivers');
+      const frame = await lz4(content());
+      const before = storedFiles().length;
+      const a = await prepare('Drivers', id);
+      const b = await prepare('Drivers', id);
+      await upload(a.Url, frame);
+      await upload(b.Url, frame);
+      expect(storedFiles().length).toBe(before + 1);
+      await finalise('Drivers', id, a.AttachedFileId);
+      await finalise('Drivers', id, b.AttachedFileId);
+
+      await fetch(`${base}/Drivers/${id}/Attachments/${a.AttachedFileId}`, { method: 'DELETE', headers: authHeaders });
+      expect(storedFiles().length).toBe(before + 1);
+      const [left] = await list('Drivers', id);
+      expect((await download(left?.SignedURL as string)).bytes.equals(frame)).toBe(true);
+      await fetch(`${base}/Drivers/${id}/Attachments/${b.AttachedFileId}`, { method: 'DELETE', headers: authHeaders });
+      expect(storedFiles().length).toBe(before);
+    });
+
+    test('when the owning entity is deleted, then its files and their bytes go', async () => {
+      const championship = await create('Championships');
+      const event = await create('Events', `?championshipId=${championship}`);
+      const before = storedFiles().length;
+      for (const [plural, id] of [['Championships', championship], ['Events', event]] as const) {
+        const p = await prepare(plural, id);
+        await upload(p.Url, await lz4(content()));
+        expect((await finalise(plural, id, p.AttachedFileId)).status).toBe(200);
+      }
+      expect(storedFiles().length).toBe(before + 2);
+      expect((await fetch(`${base}/Championships/${championship}`, { method: 'DELETE', headers: authHeaders })).status).toBe(204);
+      expect(storedFiles().length).toBe(before);
+    });
+
+    test('when an entity is copied with CopyAll, then the copy references the same bytes, which stay when the source is deleted', async () => {
+      const car = await create('Cars');
+      const frame = await lz4(content());
+      const p = await prepare('Cars', car);
+      await upload(p.Url, frame);
+      await finalise('Cars', car, p.AttachedFileId);
+      const before = storedFiles().length;
+      const copy = await fetch(`${base}/Cars`, { method: 'POST', headers: json, body: JSON.stringify({ CopyFromId: car, CopyAll: true, ParameterUpdates: [] }) });
+      const copyId = ((await copy.json()) as { Id: string }).Id;
+      expect(storedFiles().length).toBe(before);
+      await fetch(`${base}/Cars/${car}`, { method: 'DELETE', headers: authHeaders });
+      expect(storedFiles().length).toBe(before);
+      const [copied] = await list('Cars', copyId);
+      expect(copied?.Parameters['ServerAttachedFileState']).toBe(2);
+      expect((await download(copied?.SignedURL as string)).bytes.equals(frame)).toBe(true);
+    });
+
+    test('when a file is prepared with IfSingleOverwriteExisting under a custom property, then it replaces the earlier one once available', async () => {
+      const car = await create('Cars');
+      const single = { CustomPropertyAttachedFileName: 'SetupSheet', IfSingleOverwriteExisting: true, UseCompression: false };
+      const first = await prepare('Cars', car, single);
+      await upload(first.Url, Buffer.from('first setup sheet'));
+      await finalise('Cars', car, first.AttachedFileId);
+      const second = await prepare('Cars', car, single);
+      await upload(second.Url, Buffer.from('second setup sheet'));
+      // Until the new one is available, the earlier file stays.
+      expect((await list('Cars', car)).map((f) => f.Id)).toEqual([first.AttachedFileId, second.AttachedFileId]);
+      await finalise('Cars', car, second.AttachedFileId);
+      const listed = await list('Cars', car);
+      expect(listed.map((f) => f.Id)).toEqual([second.AttachedFileId]);
+      expect((await download(listed[0]?.SignedURL as string)).bytes.toString()).toBe('second setup sheet');
+    });
+  });
+});
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
