@@ -3,7 +3,8 @@ import { pathParameterNames, type ClientMethod, type Operation } from '@pitwall/
 /** Source of `generated.ts`: the client methods of every operation of the table, named as the wrappers name them. */
 export function generateClientSource(operations: readonly Operation[]): string {
   const methods = operations.flatMap((op) => op.client.map((method) => clientMethodSource(op, method)));
-  const types = new Set(operations.flatMap((op) => op.client.flatMap((m) => [...(m.body ? [m.body.type] : []), ...(/\bEntityJson\b/.test(m.returns) ? ['EntityJson'] : [])])));
+  // A named contracts type as the result (`SimulationResults`) is imported like a body type.
+  const types = new Set(operations.flatMap((op) => op.client.flatMap((m) => [...(m.body ? [m.body.type] : []), ...(/\bEntityJson\b/.test(m.returns) ? ['EntityJson'] : []), ...(/^[A-Z]\w+$/.test(m.returns) ? [m.returns] : [])])));
   const includes = operations.some((op) => op.client.some((m) => m.include));
   return [
     '// Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.',
@@ -24,7 +25,7 @@ function clientMethodSource(op: Operation, m: ClientMethod): string[] {
   const query = m.query ?? [];
   const args = [
     ...params.map((p) => `${p}: string`),
-    ...query.map((q) => `${q}: string`),
+    ...query.map((q) => `${q}: ${op.repeatedQuery?.includes(q) ? 'readonly string[]' : 'string'}`),
     ...(m.body ? [`${m.body.name}: ${m.body.type}${m.body.defaultEmpty ? ' = {}' : ''}`] : []),
     ...(m.include ? ['parametersToInclude?: Include'] : []),
   ];

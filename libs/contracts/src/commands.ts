@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
+import { SIMULATION_COMMANDS, SimulationConnectionPut, SimulationReprocess, SimulationStatusQuery, SimulationTrigger } from './simulation';
 
 /**
  * A bus command an operation becomes: the service that answers it, the message the gateway sends (typed by the
@@ -26,6 +27,10 @@ export const COMMANDS = {
   [ENTITY_COMMANDS.update]: command(SERVICES.entity, ENTITY_COMMANDS.update, EntityUpdate, EntityUpdate.extend({ body: ProvedBody })),
   [ENTITY_COMMANDS.delete]: command(SERVICES.entity, ENTITY_COMMANDS.delete, EntityDelete),
   [ENTITY_COMMANDS.search]: command(SERVICES.entity, ENTITY_COMMANDS.search, EntitySearch, EntitySearch.extend({ body: ProvedBody })),
+  [SIMULATION_COMMANDS.trigger]: command(SERVICES.simulation, SIMULATION_COMMANDS.trigger, SimulationTrigger),
+  [SIMULATION_COMMANDS.reprocess]: command(SERVICES.simulation, SIMULATION_COMMANDS.reprocess, SimulationReprocess),
+  [SIMULATION_COMMANDS.status]: command(SERVICES.simulation, SIMULATION_COMMANDS.status, SimulationStatusQuery),
+  [SIMULATION_COMMANDS.putConnection]: command(SERVICES.simulation, SIMULATION_COMMANDS.putConnection, SimulationConnectionPut),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

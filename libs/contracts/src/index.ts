@@ -7,3 +7,4 @@ export * from './openapi';
 export * from './commands';
 export * from './entity-schemas';
 export * from './operations';
+export * from './simulation';
