@@ -39,7 +39,8 @@ export async function main(): Promise<void> {
   if (!config.AMQP_URL) shared.bus = new InProcessBus({ prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS });
   if (!config.REDIS_URL) shared.cache = new MemoryCache();
 
-  const env = { ...process.env, DATABASE_URL: databaseUrl, HEALTH_PORT: '0', PORT: String(config.PORT) };
+  // The simulation-service keeps its connection key under DATA_DIR unless SIMULATION_SECRET_KEY is given.
+  const env = { SIMULATION_SECRET_KEY_FILE: join(dataDir, 'simulation-secret-key'), ...process.env, DATABASE_URL: databaseUrl, HEALTH_PORT: '0', PORT: String(config.PORT) };
   const stack = await composeStack(env, shared);
   const gateway = { port: stack.gateway.port as number, auth: stack.gateway.parts.auth };
 
