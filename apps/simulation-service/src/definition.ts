@@ -1,17 +1,80 @@
-import { SERVICES } from '@pitwall/contracts';
+import { z } from 'zod';
+import { EXCHANGES, SERVICES } from '@pitwall/contracts';
+import { createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
-import { AppError } from '@pitwall/service-kit';
+import { intVar } from '@pitwall/service-kit';
+import { EntityClient } from './data-access/entity-client';
+import { SIMULATION_SCHEMA, simulationMigrations } from './data-access/migrations';
+import { SimulationRepository } from './data-access/simulation-repository';
+import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
+import { runSimulationJob } from './domain/run-simulation-job';
+import { SecretBox, secretKey } from './domain/secret-box';
+import { StatusRecorder } from './domain/status-recorder';
+import { simulationCommands } from './entry-points/bus/simulation-commands';
+
+const SecretKey = z
+  .string()
+  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)')
+  .optional();
+
+const SimulationServiceConfig = z.object({
+  /** AES-256-GCM key that seals the accounts' connections to the external system; never logged. */
+  SIMULATION_SECRET_KEY: SecretKey,
+  /** Without SIMULATION_SECRET_KEY: the file a key is generated into once and read from afterwards (the embedded default). */
+  SIMULATION_SECRET_KEY_FILE: z.string().default('./data/simulation-secret-key'),
+  /** Pause between two status reads of a running study. */
+  SIMULATION_POLL_INTERVAL_MS: intVar(1000),
+  /** Calls to the external system per step while it fails transiently, before the job fails and is dead-lettered. */
+  SIMULATION_RETRY_ATTEMPTS: intVar(5),
+  /** First backoff between two such calls; it doubles each time. */
+  SIMULATION_RETRY_BASE_DELAY_MS: intVar(500),
+  /** Time limit of one call to the external system. */
+  SIMULATION_HTTP_TIMEOUT_MS: intVar(15000),
+});
+
+/** Jobs one instance runs at once (the job queue's prefetch); more instances compete for the same queue. */
+export const SIMULATION_WORKERS = 8;
+export const SIMULATION_JOBS_QUEUE = 'simulation.jobs';
 
 /**
- * The Simulation endpoints are not built yet: the service joins the bus, answers `ping` and its health endpoints, and
- * refuses every other command with a 501 so a caller never waits on silence.
+ * External simulations: validates and queues Trigger and Reprocess requests, runs the jobs against the external
+ * system, writes each status step to the setup through the entity store and announces it on `simulation.status`.
  */
 export const simulationService = defineService({
   name: 'simulation-service',
-  bus: {
-    service: SERVICES.simulation,
-    commands: () => async (request) => {
-      throw new AppError(501, `simulation-service does not implement ${request.type} yet`);
-    },
+  config: SimulationServiceConfig,
+  database: { schema: SIMULATION_SCHEMA, migrations: simulationMigrations },
+  build: async ({ bus, pool, logger, config }) => {
+    if (!pool) throw new Error('simulation-service needs its database');
+    // Job messages and status events leave through one outbox, with their write: job keys go to the jobs exchange.
+    const outbox = createOutbox({
+      pool,
+      schema: SIMULATION_SCHEMA,
+      publish: (routingKey, payload, headers) => bus.publish(routingKey.startsWith(JOB_ROUTING_PREFIX) ? EXCHANGES.simulationJobs : EXCHANGES.simulationStatus, routingKey, payload, headers),
+      logger,
+    });
+    const entities = new EntityClient(bus);
+    const repository = new SimulationRepository(pool);
+    const secrets = new SecretBox(secretKey(config.SIMULATION_SECRET_KEY, config.SIMULATION_SECRET_KEY_FILE));
+    const recorder = new StatusRecorder(entities, repository, outbox);
+    const settings = {
+      pollIntervalMs: config.SIMULATION_POLL_INTERVAL_MS,
+      retryAttempts: Math.max(1, config.SIMULATION_RETRY_ATTEMPTS),
+      retryBaseDelayMs: config.SIMULATION_RETRY_BASE_DELAY_MS,
+      httpTimeoutMs: config.SIMULATION_HTTP_TIMEOUT_MS,
+    };
+    const stopping = new AbortController();
+    outbox.start();
+    return { entities, repository, secrets, outbox, recorder, settings, stopping: stopping.signal, drain: () => stopping.abort(), stop: () => outbox.stop() };
   },
+  bus: { service: SERVICES.simulation, commands: (parts) => simulationCommands(parts) },
+  subscriptions: [
+    {
+      exchange: EXCHANGES.simulationJobs,
+      queue: SIMULATION_JOBS_QUEUE,
+      bindingKeys: [`${JOB_ROUTING_PREFIX}#`],
+      prefetch: SIMULATION_WORKERS,
+      handler: (parts, { logger }) => async (event) => runSimulationJob({ ...parts, logger }, (event.payload as JobMessage).jobId),
+    },
+  ],
 });

@@ -43,8 +43,17 @@ export async function main(): Promise<void> {
   if (!config.AMQP_URL) shared.bus = new InProcessBus({ prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS });
   if (!config.REDIS_URL) shared.cache = new MemoryCache();
 
-  // Blobs (DATA_DIR/blobs) and the URL signing secret live under the one data directory; signed URLs name this port.
-  const env = { PUBLIC_BASE_URL: `http://localhost:${config.PORT}`, ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, HEALTH_PORT: '0', PORT: String(config.PORT) };
+  // Blobs (DATA_DIR/blobs), the URL signing secret and the simulation connection key live under the one data
+  // directory (unless configured); signed URLs name this port.
+  const env = {
+    PUBLIC_BASE_URL: `http://localhost:${config.PORT}`,
+    SIMULATION_SECRET_KEY_FILE: join(dataDir, 'simulation-secret-key'),
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    HEALTH_PORT: '0',
+    PORT: String(config.PORT),
+  };
   const stack = await composeStack(env, shared);
   const gateway = { port: stack.gateway.port as number, auth: stack.gateway.parts.auth };
 

@@ -98,7 +98,7 @@ export class ClientBase {
   }
 
   /** One operation of the table: `{name}` in the path template filled from `params`, query values that are set, and the body. */
-  protected call<T>(method: string, template: string, params: Record<string, string>, query: Record<string, string | undefined>, body?: unknown): Promise<ClientResult<T>> {
+  protected call<T>(method: string, template: string, params: Record<string, string>, query: Record<string, string | readonly string[] | undefined>, body?: unknown): Promise<ClientResult<T>> {
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     return this.request(method, path, { query, ...(body === undefined ? {} : { body }) });
   }

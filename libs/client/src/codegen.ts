@@ -3,7 +3,8 @@ import { pathParameterNames, type ClientMethod, type Operation } from '@pitwall/
 /** Source of `generated.ts`: the client methods of every operation of the table, named as the wrappers name them. */
 export function generateClientSource(operations: readonly Operation[]): string {
   const methods = operations.flatMap((op) => op.client.map((method) => clientMethodSource(op, method)));
-  const types = new Set(operations.flatMap((op) => op.client.flatMap((m) => [...(m.body ? [m.body.type] : []), ...(/\bEntityJson\b/.test(m.returns) ? ['EntityJson'] : []), ...(m.channelRead || /DataFileMetadataJson/.test(m.returns) ? [m.returns] : [])])));
+  // A named contracts type as the result (`SimulationResults`, `DataFileMetadataJson`) is imported like a body type.
+  const types = new Set(operations.flatMap((op) => op.client.flatMap((m) => [...(m.body ? [m.body.type] : []), ...(/\bEntityJson\b/.test(m.returns) ? ['EntityJson'] : []), ...(m.channelRead || /^[A-Z]\w+$/.test(m.returns) ? [m.returns] : [])])));
   const channelReads = operations.some((op) => op.client.some((m) => m.channelRead));
   const includes = operations.some((op) => op.client.some((m) => m.include));
   return [
@@ -27,7 +28,7 @@ function clientMethodSource(op: Operation, m: ClientMethod): string[] {
   const query = m.query ?? [];
   const args = [
     ...params.map((p) => `${p}: string`),
-    ...query.map((q) => `${q}: string`),
+    ...query.map((q) => `${q}: ${op.repeatedQuery?.includes(q) ? 'readonly string[]' : 'string'}`),
     ...(m.body ? [`${m.body.name}: ${m.body.type}${m.body.defaultEmpty ? ' = {}' : ''}`] : []),
     ...(m.include ? ['parametersToInclude?: Include'] : []),
   ];

@@ -1,5 +1,5 @@
 // Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
-import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, PrepareAttachmentBody, SearchBody, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, UpdateModel } from '@pitwall/contracts';
+import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, PrepareAttachmentBody, ReprocessSimulationBody, SearchBody, SimulationConnection, SimulationResults, SimulationStatusResults, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, TriggerSimulationBody, UpdateModel } from '@pitwall/contracts';
 import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
 import type { ChannelReadOptions, ChannelSeries, ChannelsReadOptions } from './channels';
 
@@ -2228,5 +2228,21 @@ export class PitwallClient extends ClientBase {
   /** PUT /TimingIntegration/SpeedTraps: Update a LapSpeedTrap by index (creates the run, the lap and the speed trap on demand) (UpdateTimingSpeedTrap) */
   updateTimingSpeedTrap(update: TimingSpeedTrapUpdate): Promise<ClientResult<EntityJson>> {
     return this.call('PUT', '/TimingIntegration/SpeedTraps', {}, {}, update);
+  }
+  /** POST /ExternalSimulations/Trigger: Validate each setup and queue a new external simulation for the accepted ones (TriggerExternalSimulations) */
+  triggerExternalSimulations(request: TriggerSimulationBody): Promise<ClientResult<SimulationResults>> {
+    return this.call('POST', '/ExternalSimulations/Trigger', {}, {}, request);
+  }
+  /** POST /ExternalSimulations/Reprocess: Reprocess the results of already-run simulations (the study ID read from each setup's parameter) without re-running them (ReprocessExternalSimulations) */
+  reprocessExternalSimulations(request: ReprocessSimulationBody): Promise<ClientResult<SimulationResults>> {
+    return this.call('POST', '/ExternalSimulations/Reprocess', {}, {}, request);
+  }
+  /** GET /ExternalSimulations/Status?externalProfileId=&setupIds=: The simulation status of setups, read from the parameters the profile names (setupIds once per setup) (GetExternalSimulationStatus) */
+  getExternalSimulationStatus(externalProfileId: string, setupIds: readonly string[]): Promise<ClientResult<SimulationStatusResults>> {
+    return this.call('GET', '/ExternalSimulations/Status', {}, { externalProfileId, setupIds });
+  }
+  /** PUT /ExternalSimulations/Connection: Create or replace the account's connection to the external simulation system (stored encrypted, never returned) (PutExternalSimulationConnection) */
+  putExternalSimulationConnection(connection: SimulationConnection): Promise<ClientResult<null>> {
+    return this.call('PUT', '/ExternalSimulations/Connection', {}, {}, connection);
   }
 }

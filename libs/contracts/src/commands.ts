@@ -3,6 +3,7 @@ import { AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFile
 import { ATTACHMENT_COMMANDS, AttachmentDelete, AttachmentDownload, AttachmentList, AttachmentPrepare, AttachmentUpdate, AttachmentUploaded, AttachmentUploadTarget } from './attachments';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
 import { ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingCommand } from './timing';
+import { SIMULATION_COMMANDS, SimulationConnectionPut, SimulationReprocess, SimulationStatusQuery, SimulationTrigger } from './simulation';
 
 /**
  * A bus command an operation becomes: the service that answers it, the message the gateway sends (typed by the
@@ -44,6 +45,10 @@ export const COMMANDS = {
   [ATTACHMENT_COMMANDS.uploadTarget]: command(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, AttachmentUploadTarget),
   [ATTACHMENT_COMMANDS.uploaded]: command(SERVICES.entity, ATTACHMENT_COMMANDS.uploaded, AttachmentUploaded),
   [ATTACHMENT_COMMANDS.download]: command(SERVICES.entity, ATTACHMENT_COMMANDS.download, AttachmentDownload),
+  [SIMULATION_COMMANDS.trigger]: command(SERVICES.simulation, SIMULATION_COMMANDS.trigger, SimulationTrigger),
+  [SIMULATION_COMMANDS.reprocess]: command(SERVICES.simulation, SIMULATION_COMMANDS.reprocess, SimulationReprocess),
+  [SIMULATION_COMMANDS.status]: command(SERVICES.simulation, SIMULATION_COMMANDS.status, SimulationStatusQuery),
+  [SIMULATION_COMMANDS.putConnection]: command(SERVICES.simulation, SIMULATION_COMMANDS.putConnection, SimulationConnectionPut),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

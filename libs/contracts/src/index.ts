@@ -10,3 +10,4 @@ export * from './entity-schemas';
 export * from './operations';
 export * from './data-files';
 export * from './attachments';
+export * from './simulation';

@@ -5,7 +5,7 @@ import { CreateModel, Guid, SearchBody, UpdateModel } from './wire';
 export const SERVICES = { entity: 'entity', timing: 'timing', simulation: 'simulation', datafile: 'datafile' } as const;
 
 /** Topic exchanges. */
-export const EXCHANGES = { entityEvents: 'entity.events', timingEvents: 'timing.events', simulationEvents: 'simulation.events', simulationJobs: 'simulation.jobs' } as const;
+export const EXCHANGES = { entityEvents: 'entity.events', timingEvents: 'timing.events', simulationStatus: 'simulation.status', simulationJobs: 'simulation.jobs' } as const;
 
 export const Role = z.enum(['reader', 'editor', 'admin']);
 export type Role = z.infer<typeof Role>;

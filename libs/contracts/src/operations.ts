@@ -6,6 +6,7 @@ import { entitySchemaOf } from './entity-schemas';
 import { ENTITY_COMMANDS } from './messages';
 import { TIMING_COMMANDS, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, type TimingLevel, type TimingUpdate } from './timing';
 import { ENTITY_TYPES, type EntityTypeDef } from './registry';
+import { ReprocessSimulationBody, SIMULATION_COMMANDS, SimulationConnection, SimulationResults, SimulationStatusResults, TriggerSimulationBody } from './simulation';
 import { AccountSummary, CreateModel, Guid, SearchBody, UpdateModel } from './wire';
 
 /**
@@ -63,6 +64,8 @@ export interface BoundRequest {
   headers?: Record<string, string>;
   /** Unknown top-level body properties, when the operation forwards them (`unknownBodyProperties: 'forward'`). */
   bindingErrors?: Record<string, string[]>;
+  /** Query parameters given once per value (`setupIds=a&setupIds=b`), validated; one entry per `repeatedQuery` name. */
+  queryLists?: Record<string, string[]>;
 }
 
 /** An operation answered by a bus command: the command and how its message is built from the bound request. */
@@ -90,6 +93,8 @@ export interface Operation {
   nonMember: 'not-found' | 'forbidden';
   params?: z.ZodObject;
   query?: z.ZodObject;
+  /** Query parameters (declared as `z.array(...)` in `query`) that repeat once per value; bound into `queryLists`. */
+  repeatedQuery?: readonly string[];
   /** Query parameters that may also travel in a JSON body (a create's parent ids, wire.md §3); the query wins. */
   queryInBody?: readonly string[];
   headers?: z.ZodObject;
@@ -521,11 +526,85 @@ const TIMING_OPERATIONS: Operation[] = [
   timingOperation('SpeedTraps', 'LapSpeedTraps', TimingSpeedTrapUpdate, 'TimingSpeedTrapUpdate', 'the run, the lap and the speed trap'),
 ];
 
+/** External simulations (service-api.md): answered by the simulation-service. */
+const SIMULATION_TAGS = ['ExternalSimulations'];
+const SIMULATION_OPERATIONS: Operation[] = [
+  {
+    operationId: 'TriggerExternalSimulations',
+    method: 'post',
+    path: '/ExternalSimulations/Trigger',
+    tags: SIMULATION_TAGS,
+    summary: 'Validate each setup and queue a new external simulation for the accepted ones',
+    permission: 'write',
+    nonMember: 'forbidden',
+    headers: accountHeader,
+    bodyKind: 'json',
+    body: TriggerSimulationBody,
+    responseKind: 'json',
+    response: { status: 200, contentTypes: JSON_TYPES, schema: SimulationResults, description: 'One result per setup: accepted, or why not' },
+    errors: { 404: 'The simulation profile does not exist in the account' },
+    target: toBus(SIMULATION_COMMANDS.trigger, (r) => ({ body: r.body as TriggerSimulationBody })),
+    client: [{ name: 'triggerExternalSimulations', body: { name: 'request', type: 'TriggerSimulationBody' }, returns: 'SimulationResults' }],
+  },
+  {
+    operationId: 'ReprocessExternalSimulations',
+    method: 'post',
+    path: '/ExternalSimulations/Reprocess',
+    tags: SIMULATION_TAGS,
+    summary: "Reprocess the results of already-run simulations (the study ID read from each setup's parameter) without re-running them",
+    permission: 'write',
+    nonMember: 'forbidden',
+    headers: accountHeader,
+    bodyKind: 'json',
+    body: ReprocessSimulationBody,
+    responseKind: 'json',
+    response: { status: 200, contentTypes: JSON_TYPES, schema: SimulationResults, description: 'One result per setup with the resolved studyId' },
+    errors: { 404: 'The simulation profile does not exist in the account' },
+    target: toBus(SIMULATION_COMMANDS.reprocess, (r) => ({ body: r.body as ReprocessSimulationBody })),
+    client: [{ name: 'reprocessExternalSimulations', body: { name: 'request', type: 'ReprocessSimulationBody' }, returns: 'SimulationResults' }],
+  },
+  {
+    operationId: 'GetExternalSimulationStatus',
+    method: 'get',
+    path: '/ExternalSimulations/Status',
+    tags: SIMULATION_TAGS,
+    summary: "The simulation status of setups, read from the parameters the profile names (setupIds once per setup)",
+    permission: 'read',
+    nonMember: 'forbidden',
+    headers: accountHeader,
+    query: z.object({ externalProfileId: Guid, setupIds: z.array(Guid).min(1).meta({ description: 'Repeat once per setup' }) }),
+    repeatedQuery: ['setupIds'],
+    bodyKind: 'none',
+    responseKind: 'json',
+    response: { status: 200, contentTypes: JSON_TYPES, schema: SimulationStatusResults, description: 'One status entry per setup' },
+    errors: { 404: 'The simulation profile does not exist in the account' },
+    target: toBus(SIMULATION_COMMANDS.status, (r) => ({ externalProfileId: r.query['externalProfileId'] as string, setupIds: r.queryLists?.['setupIds'] ?? [] })),
+    client: [{ name: 'getExternalSimulationStatus', query: ['externalProfileId', 'setupIds'], returns: 'SimulationStatusResults' }],
+  },
+  {
+    operationId: 'PutExternalSimulationConnection',
+    method: 'put',
+    path: '/ExternalSimulations/Connection',
+    tags: SIMULATION_TAGS,
+    summary: "Create or replace the account's connection to the external simulation system (stored encrypted, never returned)",
+    permission: 'admin',
+    nonMember: 'forbidden',
+    headers: accountHeader,
+    bodyKind: 'json',
+    body: SimulationConnection,
+    responseKind: 'empty',
+    response: { status: 204, contentTypes: [], description: 'Stored' },
+    target: toBus(SIMULATION_COMMANDS.putConnection, (r) => ({ body: r.body as SimulationConnection })),
+    client: [{ name: 'putExternalSimulationConnection', body: { name: 'connection', type: 'SimulationConnection' }, returns: 'null' }],
+  },
+];
+
 export const OPERATIONS: readonly Operation[] = [
   ...ACCOUNT_OPERATIONS,
   ...BLOB_OPERATIONS,
   ...ENTITY_TYPES.flatMap((type) => [...entityOperations(type), ...attachmentOperations(type), ...dataFileOperations(type)]),
   ...TIMING_OPERATIONS,
+  ...SIMULATION_OPERATIONS,
 ];
 
 export function isBusTarget(target: Operation['target']): target is BusTarget {

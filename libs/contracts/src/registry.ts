@@ -136,7 +136,17 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     name: 'ExternalSimulationProfile',
     plural: 'ExternalSimulationProfiles',
     parents: [],
-    parameters: [NAME, text('SimulationType'), text('StatusParameterName'), text('StudyIdParameterName'), text('StatusUpdateTimeParameterName')],
+    parameters: [
+      NAME,
+      text('SimulationType'),
+      // The external system's API address, and the setup parameters a simulation's progress and results are written to.
+      text('BaseUrl'),
+      text('StatusParameterName'),
+      text('StatusMessageParameterName'),
+      text('StudyIdParameterName'),
+      text('StatusUpdateTimeParameterName'),
+      text('ResultParameterNames'),
+    ],
     features: { attachments: true },
   },
   {

@@ -37,6 +37,11 @@ export type ServiceParts = object;
 /** The optional clean-up member of a definition's parts. */
 export interface PartsCleanUp {
   stop?: () => Promise<void>;
+  /**
+   * Runs first on stop, before the consumers close: long-running handlers (a simulation job polling for minutes)
+   * end their deliveries now, unacked, so they are redelivered to another instance instead of holding the stop.
+   */
+  drain?: () => void;
 }
 
 export interface EventSubscription<P, C> {

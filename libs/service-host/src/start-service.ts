@@ -72,6 +72,8 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     closers.push(async () => {
       for (const c of consumers) await c.close();
     });
+    const drain = (parts as PartsCleanUp).drain;
+    if (typeof drain === 'function') closers.push(async () => drain.call(parts));
     for (const s of definition.subscriptions ?? []) {
       consumers.push(await bus.subscribe(s.exchange, s.queue, s.bindingKeys, s.handler(parts, ctx), s.prefetch ? { prefetch: s.prefetch } : {}));
     }

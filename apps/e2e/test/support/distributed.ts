@@ -38,6 +38,8 @@ export class DistributedStack {
     private readonly db: TestDatabase,
     private readonly closeAuth: () => Promise<void>,
     readonly prefix: string,
+    /** The environment the apps were started with (database, bus and cache addresses, prefixes). */
+    readonly env: Record<string, string>,
   ) {}
 
   static async start(options: { apps?: string[]; env?: Record<string, string>; readyPath?: string } = {}): Promise<DistributedStack> {
@@ -52,7 +54,7 @@ export class DistributedStack {
       await cache.clear();
       await cache.close();
       await pool.end();
-    }, prefix);
+    }, prefix, env);
   }
 
   get baseUrl(): string {

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { OPERATIONS, type Operation } from '@pitwall/contracts';
+import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
 import { authHeaders, send, startGateway, type Harness } from '../support/gateway-harness';
 
 describe('gateway hardening', () => {
@@ -58,7 +58,8 @@ describe('gateway hardening', () => {
   });
 
   describe('every bus operation of the table', () => {
-    const busOps = OPERATIONS.filter((op) => 'service' in op.target);
+    // The entity operations, which take `{}` and name their type; the simulation ones have their own cases below.
+    const busOps = OPERATIONS.filter((op) => 'service' in op.target && op.target.service === SERVICES.entity);
     test.each(busOps.map((op) => [op.operationId, op] as const))('when %s is called, then its command reaches its service', async (_id, op) => {
       // Every path parameter is an id ({id}, {attachedFileId}); a body is the smallest valid one of its operation.
       const path = op.path.replace(/\{\w+\}/g, () => randomUUID());
@@ -85,6 +86,60 @@ function validBody(op: Operation): unknown {
   }
   return {};
 }
+describe('the external simulation operations', () => {
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.stop());
+  const json = (body: unknown) => ({ headers: { ...authHeaders, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const lastCommand = () => gw.received[gw.received.length - 1];
+
+  test('when Trigger, Reprocess and Connection are called with valid bodies, then their commands reach the simulation service with the caller', async () => {
+    const setupId = randomUUID();
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/ExternalSimulations/Trigger', { externalProfileId: randomUUID(), setupIds: [setupId] }, 'simulation.trigger'],
+      ['POST', '/ExternalSimulations/Reprocess', { externalProfileId: randomUUID(), setupIds: [setupId], parameterNameForStudyId: 'StudyId' }, 'simulation.reprocess'],
+      ['PUT', '/ExternalSimulations/Connection', { clientId: 'c', clientSecret: 's', username: 'u', password: 'p' }, 'simulation.connection.put'],
+    ];
+    for (const [method, path, body, type] of cases) {
+      const res = await send(gw.baseUrl, method, path, json(body));
+      expect(res.status).toBe(method === 'PUT' ? 204 : 200);
+      expect(lastCommand()).toMatchObject({ type, payload: { body, caller: { accountId: authHeaders.AccountId, role: 'admin' } } });
+    }
+  });
+
+  test('when the status is asked with setupIds repeated, then the service gets every id, lower-cased, in order', async () => {
+    const [a, b] = [randomUUID().toUpperCase(), randomUUID()];
+    const profile = randomUUID();
+    const res = await send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?externalProfileId=${profile}&setupIds=${a}&setupIds=${b}`, { headers: authHeaders });
+    expect(res.status).toBe(200);
+    expect(lastCommand()).toMatchObject({ type: 'simulation.status', payload: { externalProfileId: profile, setupIds: [a.toLowerCase(), b] } });
+  });
+
+  test('when the status query lacks externalProfileId or setupIds, or a setup id is not a GUID, then it is a 400 naming the parameter and nothing is sent', async () => {
+    const before = gw.received.length;
+    const ask = (query: string) => send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?${query}`, { headers: authHeaders });
+    const noProfile = await ask(`setupIds=${randomUUID()}`);
+    expect(noProfile.status).toBe(400);
+    expect(JSON.parse(noProfile.body)).toMatchObject({ errors: { externalProfileId: ['is required'] } });
+    const noSetups = await ask(`externalProfileId=${randomUUID()}`);
+    expect(noSetups.status).toBe(400);
+    expect(JSON.parse(noSetups.body)).toMatchObject({ errors: { setupIds: ['is required (once per value)'] } });
+    const badSetup = await ask(`externalProfileId=${randomUUID()}&setupIds=${randomUUID()}&setupIds=nope`);
+    expect(badSetup.status).toBe(400);
+    expect(JSON.parse(badSetup.body)).toMatchObject({ detail: "setupIds 'nope' is not a GUID" });
+    expect(gw.received.length).toBe(before);
+  });
+
+  test('when a trigger carries partial credentials, then it is a 400 naming each missing field and nothing is sent', async () => {
+    const before = gw.received.length;
+    const res = await send(gw.baseUrl, 'POST', '/ExternalSimulations/Trigger', json({ externalProfileId: randomUUID(), setupIds: [randomUUID()], credentials: { clientId: 'c', password: 'p' } }));
+    expect(res.status).toBe(400);
+    expect(Object.keys(JSON.parse(res.body).errors).sort()).toEqual(['credentials.clientSecret', 'credentials.username']);
+    expect(gw.received.length).toBe(before);
+  });
+});
 
 describe('an operation with a streamed body', () => {
   const upload: Operation = {

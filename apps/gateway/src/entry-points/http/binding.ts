@@ -18,8 +18,11 @@ export function objectBody(req: Request): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** Query parameters bound case-insensitively to `allowed`; anything else is a 400 naming it. */
-export function bindQuery(req: Request, allowed: readonly string[]): Record<string, string> {
+/**
+ * Query parameters bound case-insensitively to `allowed`; anything else is a 400 naming it. A `repeated` name may come
+ * once per value (`setupIds=a&setupIds=b`): its values are in `lists`, never in the result.
+ */
+export function bindQuery(req: Request, allowed: readonly string[], repeated: readonly string[] = [], lists: Record<string, string[]> = {}): Record<string, string> {
   const canonical = new Map(allowed.map((k) => [k.toLowerCase(), k]));
   const out: Record<string, string> = {};
   // Names come from the client (`__proto__` too): a null-prototype object keeps each one an ordinary key.
@@ -28,6 +31,12 @@ export function bindQuery(req: Request, allowed: readonly string[]): Record<stri
     const name = canonical.get(key.toLowerCase());
     if (!name) {
       errors[key] = ['unknown query parameter'];
+      continue;
+    }
+    if (repeated.includes(name)) {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.every((v) => typeof v === 'string')) lists[name] = [...(lists[name] ?? []), ...(values as string[])];
+      else errors[name] = ['must be plain values'];
       continue;
     }
     if (typeof value !== 'string') {

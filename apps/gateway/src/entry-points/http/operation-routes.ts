@@ -240,7 +240,8 @@ function bindRequest(op: Operation, req: Request): BoundRequest {
   for (const name of pathParameterNames(op.path)) params[name] = checkValue(op.params?.shape[name] as z.ZodType | undefined, name, req.params[name] as string);
   const shape = (op.query?.shape ?? {}) as Record<string, z.ZodType>;
   // An operation that declares no query ignores it (the account list always has).
-  const raw = op.query ? bindQuery(req, Object.keys(shape)) : {};
+  const rawLists: Record<string, string[]> = {};
+  const raw = op.query ? bindQuery(req, Object.keys(shape), op.repeatedQuery, rawLists) : {};
   let body: unknown;
   let bindingErrors: Record<string, string[]> | undefined;
   let fromBody: Record<string, unknown> = {};
@@ -269,7 +270,30 @@ function bindRequest(op: Operation, req: Request): BoundRequest {
     const value = req.header(name);
     if (value !== undefined) headers[name] = checkValue(op.headers?.shape[name] as z.ZodType | undefined, name, value);
   }
-  return { params, query, include: includeList(raw[INCLUDE_PARAMETER]), body, headers, ...(bindingErrors ? { bindingErrors } : {}) };
+  for (const [name, schema] of Object.entries(shape)) {
+    // A required query parameter that is absent (`externalProfileId`): a 400 naming it.
+    if (query[name] === undefined && !op.repeatedQuery?.includes(name) && !schema.safeParse(undefined).success) throw AppError.badRequest(`${name} is required`, { [name]: ['is required'] });
+  }
+  const queryLists = op.repeatedQuery?.length ? bindQueryLists(op, shape, rawLists) : undefined;
+  return { params, query, include: includeList(raw[INCLUDE_PARAMETER]), body, headers, ...(bindingErrors ? { bindingErrors } : {}), ...(queryLists ? { queryLists } : {}) };
+}
+
+/** The repeated query parameters, each value checked against its array's element schema; a missing one is a 400 when the array is required. */
+function bindQueryLists(op: Operation, shape: Record<string, z.ZodType>, raw: Record<string, string[]>): Record<string, string[]> {
+  const lists: Record<string, string[]> = {};
+  for (const name of op.repeatedQuery ?? []) {
+    const schema = shape[name];
+    const values = raw[name] ?? [];
+    const parsed = schema?.safeParse(values);
+    if (parsed && !parsed.success) {
+      const issue = parsed.error.issues[0];
+      const index = typeof issue?.path[0] === 'number' ? issue.path[0] : undefined;
+      const message = values.length === 0 ? 'is required (once per value)' : (issue?.message ?? 'is not valid');
+      throw AppError.badRequest(index === undefined ? `${name} ${message}` : `${name} '${(values[index] ?? '').slice(0, 64)}' ${message}`, { [name]: [message] });
+    }
+    lists[name] = values.map((v) => v.toLowerCase());
+  }
+  return lists;
 }
 
 /** One path or query value against its schema; the 400 names it and says why (`id 'x' is not a GUID`). */

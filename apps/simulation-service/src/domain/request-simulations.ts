@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
+import type { Outbox } from '@pitwall/messaging';
+import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
+import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { mapLimited } from './map-limited';
+import type { SecretBox } from './secret-box';
+import { statusEvent, statusRoutingKey, statusUpdates } from './status-recorder';
+
+/** Routing keys of job messages start with this; status events are `<accountId>.<profileId>.<setupId>`. */
+export const JOB_ROUTING_PREFIX = 'job.';
+export interface JobMessage {
+  jobId: string;
+}
+
+export const NOT_CONNECTED = "The setup's account is not connected to the external simulation system";
+const PARALLEL_ENTITY_CALLS = 32;
+
+export interface RequestDependencies {
+  entities: EntityClient;
+  repository: SimulationRepository;
+  outbox: Outbox;
+  secrets: SecretBox;
+}
+
+type Request = { kind: 'trigger'; body: TriggerSimulationBody } | { kind: 'reprocess'; body: ReprocessSimulationBody };
+
+/**
+ * Trigger and Reprocess: each setup validated on its own (found and readable, writable by the caller, the account
+ * connected unless credentials came with the request, for Reprocess a study ID in the named parameter); the accepted
+ * ones get the status `Requested` at once and a job on the queue (the job, its message and its first status event
+ * are committed together, through the outbox).
+ */
+export async function requestSimulations(deps: RequestDependencies, caller: CallerContext, request: Request, requestId?: string): Promise<{ results: SimulationResult[] }> {
+  const { body } = request;
+  const profile = await deps.entities.profile(caller, body.externalProfileId, requestId);
+  const connected = body.credentials !== undefined || (await deps.repository.connection(caller.accountId)) !== null;
+  const seen = new Set<string>();
+  const results = await mapLimited(body.setupIds, PARALLEL_ENTITY_CALLS, async (rawId): Promise<SimulationResult & { job?: Job }> => {
+    const setupId = rawId.toLowerCase();
+    const reject = (message: string, studyId: string | null = null): SimulationResult => ({ setupId, accepted: false, studyId, message });
+    if (seen.has(setupId)) return reject('The setup is listed more than once in this request');
+    seen.add(setupId);
+    const setup = await deps.entities.find(caller, 'Setups', setupId, requestId);
+    if (!setup) return reject('Setup not found');
+    if (caller.role === 'reader') return reject('Your role in this account is reader: it may read the setup, not write its simulation status');
+    if (!connected) return reject(NOT_CONNECTED);
+    if (!profile.baseUrl) return reject('The simulation profile configures no BaseUrl of the external simulation system');
+    let studyId: string | null = null;
+    if (request.kind === 'reprocess') {
+      studyId = parameterText(setup, request.body.parameterNameForStudyId);
+      if (!studyId) return reject(`The setup has no study ID in its parameter ${request.body.parameterNameForStudyId}`);
+    }
+    return { setupId, accepted: true, studyId: request.kind === 'reprocess' ? studyId : null, message: null, job: newJob(caller.accountId, profile, setupId, request.kind, studyId, body.credentials, deps.secrets) };
+  });
+  const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
+  if (jobs.length) await queueJobs(deps, profile, jobs, requestId);
+  return { results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) };
+}
+
+async function queueJobs(deps: RequestDependencies, profile: SimulationProfile, jobs: Job[], requestId?: string): Promise<void> {
+  const at = new Date();
+  const requested = { status: SIMULATION_STATUS.requested, message: null };
+  // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step.
+  await mapLimited(jobs, PARALLEL_ENTITY_CALLS, (job) => deps.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, { ...requested, studyId: job.studyId }, at), requestId));
+  const headers = requestId ? { requestId } : undefined;
+  await deps.outbox.transaction(async (client, add) => {
+    await deps.repository.insertJobs(client, jobs);
+    await add(
+      jobs.flatMap((job) => [
+        { routingKey: statusRoutingKey(job), payload: statusEvent(job, { ...requested, studyId: job.studyId }, 1, at), ...(headers ? { headers } : {}) },
+        { routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage, ...(headers ? { headers } : {}) },
+      ]),
+    );
+  });
+}
+
+function newJob(accountId: string, profile: SimulationProfile, setupId: string, kind: 'trigger' | 'reprocess', studyId: string | null, credentials: Partial<SimulationConnection> | undefined, secrets: SecretBox): Job {
+  return {
+    id: randomUUID(),
+    accountId,
+    profileId: profile.id,
+    setupId,
+    kind,
+    // Credentials given with the request are kept for its jobs only, sealed like a connection.
+    sealedCredentials: credentials ? secrets.seal(credentials) : null,
+    studyId,
+    status: SIMULATION_STATUS.requested,
+    sequence: 1,
+    deadLettered: false,
+  };
+}
+
+/** A setup's parameter as non-empty text (names compare case-insensitively), or null. */
+function parameterText(setup: EntityJson, name: string): string | null {
+  const key = Object.keys(setup.Parameters).find((k) => k.toLowerCase() === name.toLowerCase());
+  const value = key === undefined ? undefined : setup.Parameters[key];
+  if (value === undefined || value === null) return null;
+  const text = String(value).trim();
+  return text === '' ? null : text;
+}

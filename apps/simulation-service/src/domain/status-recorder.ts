@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { simulationServiceCaller, type ParameterUpdate, type SimulationStatusChanged } from '@pitwall/contracts';
+import type { Outbox } from '@pitwall/messaging';
+import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
+import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+
+export interface StatusStep {
+  status: string;
+  message: string | null;
+  studyId: string | null;
+  /** Result values to write to the setup beside the status (the profile's result parameters). */
+  results?: Record<string, unknown>;
+  deadLettered?: boolean;
+}
+
+/** The setup parameters one status step writes, by the names the profile configures; names it lacks are skipped. */
+export function statusUpdates(profile: SimulationProfile, step: StatusStep, at: Date): ParameterUpdate[] {
+  const updates: ParameterUpdate[] = [];
+  if (profile.statusParameter) updates.push({ Name: profile.statusParameter, Value: step.status });
+  if (profile.messageParameter) updates.push({ Name: profile.messageParameter, Value: step.message });
+  if (profile.studyIdParameter && step.studyId !== null) updates.push({ Name: profile.studyIdParameter, Value: step.studyId });
+  if (profile.updateTimeParameter) updates.push({ Name: profile.updateTimeParameter, Value: at.toISOString() });
+  for (const name of profile.resultParameters) {
+    const value = step.results?.[name];
+    if (value !== undefined) updates.push({ Name: name, Value: value === null ? null : String(value) });
+  }
+  return updates;
+}
+
+export const statusRoutingKey = (job: Pick<Job, 'accountId' | 'profileId' | 'setupId'>): string => `${job.accountId}.${job.profileId}.${job.setupId}`;
+
+export function statusEvent(job: Pick<Job, 'id' | 'accountId' | 'profileId' | 'setupId'>, step: StatusStep, sequence: number, at: Date): SimulationStatusChanged {
+  return {
+    eventId: randomUUID(),
+    accountId: job.accountId,
+    profileId: job.profileId,
+    setupId: job.setupId,
+    jobId: job.id,
+    status: step.status,
+    message: step.message,
+    studyId: step.studyId,
+    sequence,
+    occurredAt: at.toISOString(),
+  };
+}
+
+/**
+ * One status step of a running job: written to the setup through the entity store (as the simulation-service), then
+ * recorded on the job and announced through the outbox in one transaction. A crash between the two repeats the step
+ * on redelivery (the setup write is idempotent), so no step goes unannounced.
+ */
+export class StatusRecorder {
+  constructor(
+    private readonly entities: EntityClient,
+    private readonly repository: SimulationRepository,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async record(job: Job, profile: SimulationProfile, step: StatusStep): Promise<Job> {
+    const at = new Date();
+    await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
+    const sequence = await this.outbox.transaction(async (client, add) => {
+      const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
+      await add([{ routingKey: statusRoutingKey(job), payload: statusEvent(job, step, next, at) }]);
+      return next;
+    });
+    return { ...job, status: step.status, studyId: step.studyId, sequence, deadLettered: step.deadLettered ?? false };
+  }
+}

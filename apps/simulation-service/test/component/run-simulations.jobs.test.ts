@@ -1,0 +1,71 @@
+import { EXCHANGES, SIMULATION_COMMANDS, type SimulationResults } from '@pitwall/contracts';
+import { standInResults } from '@pitwall/simulation-standin';
+import { buildProfile, buildSetup, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+
+describe('simulation jobs against the external system (stand-in)', () => {
+  let s: SimulationStack;
+  beforeAll(async () => {
+    s = await startSimulationStack({ runningPolls: 2 });
+  });
+  afterAll(() => s.stop());
+
+  /** Triggers one setup of a fresh connected account and waits for the job's last status. */
+  async function runOne(setupParameters: Record<string, string> = {}, last = /^(Processing completed|Simulation start failed|Simulation failed)$/) {
+    const caller = newAccount();
+    await connect(s, caller);
+    const profileId = await buildProfile(s, caller);
+    const setupId = await buildSetup(s, caller, setupParameters);
+    const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
+    expect(answer.results[0]?.accepted).toBe(true);
+    await waitFor(() => s.events.find((e) => e.setupId === setupId && last.test(e.status)), 'the last status event');
+    const events = s.events.filter((e) => e.setupId === setupId).sort((a, b) => a.sequence - b.sequence);
+    return { caller, profileId, setupId, events, setup: await readSetup(s, caller, setupId) };
+  }
+
+  test('when the study runs and completes, then the status goes Requested → Simulation started → Running → Processing completed, each announced in order, and the results are on the setup', async () => {
+    const { setupId, events, setup } = await runOne();
+    expect(events.map((e) => [e.sequence, e.status])).toEqual([
+      [1, 'Requested'],
+      [2, 'Simulation started'],
+      [3, 'Running'],
+      [4, 'Processing completed'],
+    ]);
+    const studyId = events[1]?.studyId as string;
+    expect(studyId).toMatch(/^st-/);
+    expect(events.slice(1).every((e) => e.studyId === studyId)).toBe(true);
+    expect(setup).toMatchObject({ [PARAMS.status]: 'Processing completed', [PARAMS.studyId]: studyId, [PARAMS.message]: null });
+    const study = s.standIn.studies.get(studyId);
+    expect(setup).toMatchObject(standInResults(study as { name: string }));
+    expect(study?.parameters).toMatchObject({ Name: setup['Name'] });
+    expect(Date.parse(String(setup[PARAMS.updated]))).toBeGreaterThanOrEqual(Date.parse(events[3]?.occurredAt as string) - 1000);
+    expect(events.every((e) => e.setupId === setupId)).toBe(true);
+  });
+
+  test('when the external system refuses to start the study, then the status is Simulation start failed with its reason', async () => {
+    const { events, setup } = await runOne({ Notes: 'standin:start-failure' });
+    expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation start failed']);
+    expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation start failed', [PARAMS.message]: 'The setup is missing a valid vehicle model' });
+  });
+
+  test('when the study fails, then the status is Simulation failed with the reason', async () => {
+    const { events, setup } = await runOne({ Notes: 'standin:fail' });
+    expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation started', 'Running', 'Simulation failed']);
+    expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation failed', [PARAMS.message]: 'The solver diverged at lap 3' });
+  });
+
+  test('when the external system answers 503 a few times, then the calls are retried with backoff and the simulation completes', async () => {
+    const before = s.standIn.calls.filter((c) => c.status === 503).length;
+    s.standIn.options.transientFailures = 2;
+    const { events } = await runOne();
+    expect(events.at(-1)?.status).toBe('Processing completed');
+    expect(s.standIn.calls.filter((c) => c.status === 503).length - before).toBe(2);
+  });
+
+  test('when the external system keeps failing, then the job ends Simulation failed with the reason and its message is dead-lettered', async () => {
+    const { events, setup } = await runOne({ Notes: 'standin:unavailable' });
+    expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation failed']);
+    expect(setup[PARAMS.message]).toMatch(/answered 503 .*the solver farm is down/);
+    const dead = await waitFor(() => s.stack.bus.broker.deadLettered().find((m) => m.exchange.endsWith(EXCHANGES.simulationJobs) && (m.payload as { jobId: string }).jobId === events[0]?.jobId), 'the dead-lettered job');
+    expect(dead.routingKey).toMatch(/^job\./);
+  });
+});

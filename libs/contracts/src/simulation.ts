@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { CallerContext } from './messages';
+import { Guid } from './wire';
+
+/**
+ * External simulations (service-api.md "External simulation"): the bodies, the bus messages, the result entries,
+ * the status values a setup moves through and the status event published on the `simulation.status` exchange.
+ */
+
+export const CREDENTIAL_FIELDS = ['clientId', 'clientSecret', 'username', 'password'] as const;
+
+/** The account's login to the external simulation system: all four fields, never returned or logged. */
+export const SimulationConnection = z
+  .strictObject({
+    clientId: z.string().min(1, 'is required').max(500),
+    clientSecret: z.string().min(1, 'is required').max(2000),
+    username: z.string().min(1, 'is required').max(500),
+    password: z.string().min(1, 'is required').max(2000),
+  })
+  .meta({ id: 'SimulationConnection' });
+export type SimulationConnection = z.infer<typeof SimulationConnection>;
+
+/** Credentials given with a request: all four or none; a partial set is refused as a whole, naming what is missing. */
+const Credentials = z
+  .strictObject({
+    clientId: z.string().max(500).optional(),
+    clientSecret: z.string().max(2000).optional(),
+    username: z.string().max(500).optional(),
+    password: z.string().max(2000).optional(),
+  })
+  .superRefine((value, ctx) => {
+    for (const field of CREDENTIAL_FIELDS)
+      if (!value[field]) ctx.addIssue({ code: 'custom', path: [field], message: 'is required: credentials need clientId, clientSecret, username and password together' });
+  })
+  .meta({ id: 'SimulationCredentials' });
+
+/** Setups per Trigger or Reprocess request. */
+export const MAX_SIMULATION_SETUPS = 5000;
+
+export const TriggerSimulationBody = z
+  .strictObject({
+    externalProfileId: Guid,
+    setupIds: z.array(Guid).min(1, 'needs at least one setup').max(MAX_SIMULATION_SETUPS),
+    credentials: Credentials.optional(),
+  })
+  .meta({ id: 'TriggerSimulationBody' });
+export type TriggerSimulationBody = z.infer<typeof TriggerSimulationBody>;
+
+export const ReprocessSimulationBody = TriggerSimulationBody.extend({ parameterNameForStudyId: z.string().min(1, 'is required').max(200) }).meta({ id: 'ReprocessSimulationBody' });
+export type ReprocessSimulationBody = z.infer<typeof ReprocessSimulationBody>;
+
+export const SimulationResult = z
+  .object({ setupId: Guid, accepted: z.boolean(), studyId: z.string().nullable(), message: z.string().nullable() })
+  .meta({ id: 'SimulationResult' });
+export const SimulationResults = z.object({ results: z.array(SimulationResult) }).meta({ id: 'SimulationResults' });
+export type SimulationResult = z.infer<typeof SimulationResult>;
+export type SimulationResults = z.infer<typeof SimulationResults>;
+
+export const SimulationStatusResult = z
+  .object({
+    setupId: Guid,
+    setupFound: z.boolean(),
+    status: z.string().nullable(),
+    message: z.string().nullable(),
+    studyId: z.string().nullable(),
+    lastUpdateTime: z.string().nullable(),
+  })
+  .meta({ id: 'SimulationStatusResult' });
+export const SimulationStatusResults = z.object({ results: z.array(SimulationStatusResult) }).meta({ id: 'SimulationStatusResults' });
+export type SimulationStatusResult = z.infer<typeof SimulationStatusResult>;
+export type SimulationStatusResults = z.infer<typeof SimulationStatusResults>;
+
+export const SimulationTrigger = z.strictObject({ caller: CallerContext, body: TriggerSimulationBody });
+export const SimulationReprocess = z.strictObject({ caller: CallerContext, body: ReprocessSimulationBody });
+export const SimulationStatusQuery = z.strictObject({ caller: CallerContext, externalProfileId: Guid, setupIds: z.array(Guid).min(1).max(MAX_SIMULATION_SETUPS) });
+export const SimulationConnectionPut = z.strictObject({ caller: CallerContext, body: SimulationConnection });
+
+export const SIMULATION_COMMANDS = {
+  trigger: 'simulation.trigger',
+  reprocess: 'simulation.reprocess',
+  status: 'simulation.status',
+  putConnection: 'simulation.connection.put',
+} as const;
+
+/** The statuses a setup moves through, as written to its status parameter. */
+export const SIMULATION_STATUS = {
+  requested: 'Requested',
+  started: 'Simulation started',
+  running: 'Running',
+  completed: 'Processing completed',
+  startFailed: 'Simulation start failed',
+  failed: 'Simulation failed',
+} as const;
+export type SimulationStatus = (typeof SIMULATION_STATUS)[keyof typeof SIMULATION_STATUS];
+
+/**
+ * Who the simulation-service writes setup statuses as: a fixed service user with the editor role in the setup's
+ * account (the entity store checks the role like any caller's; the user id marks the write as the service's).
+ */
+export const SIMULATION_SERVICE_USER_ID = '00000000-0000-4000-8000-00000000517a';
+export const simulationServiceCaller = (accountId: string): z.infer<typeof CallerContext> => ({ accountId, userId: SIMULATION_SERVICE_USER_ID, role: 'editor' });
+
+/** Published on `simulation.status` with routing key `<accountId>.<profileId>.<setupId>` at every status change. */
+export const SimulationStatusChanged = z.object({
+  eventId: z.string(),
+  accountId: Guid,
+  profileId: Guid,
+  setupId: Guid,
+  jobId: Guid,
+  status: z.string(),
+  message: z.string().nullable(),
+  studyId: z.string().nullable(),
+  /** 1, 2, 3... per job: a subscriber orders (and deduplicates) one job's events by it. */
+  sequence: z.number().int(),
+  occurredAt: z.string(),
+});
+export type SimulationStatusChanged = z.infer<typeof SimulationStatusChanged>;
