@@ -9,6 +9,7 @@ import { attachedFileRepository as files, type AttachedFileRecord } from '../../
 import { entityRepository, type Queryable } from '../../data-access/entity-repository';
 import { knownType, notFound } from '../entity-type';
 import type { ReadCache } from '../read-cache';
+import { renderAttachedFile } from '../read-model';
 
 /** What the attachment use cases run on: the records' database, the bytes' store and the URL signer. */
 export interface AttachmentContext {
@@ -55,18 +56,8 @@ export function gatewayUrl(ctx: AttachmentContext, method: 'GET' | 'PUT', attach
 export async function renderListing(ctx: AttachmentContext, f: AttachedFileRecord): Promise<Record<string, unknown>> {
   let signedUrl: string | null = null;
   if (f.state === 2 && f.blob_key) signedUrl = (await ctx.blobs.presignGet(f.blob_key, ctx.urlTtlSeconds)) ?? gatewayUrl(ctx, 'GET', f.id);
-  return {
-    Id: f.id,
-    Parameters: {
-      FileName: f.file_name,
-      FileSize: f.file_size === null ? null : Number(f.file_size),
-      UseCompression: f.use_compression,
-      ServerAttachedFileState: f.state,
-      AttachedFileGroupName: f.group_name,
-      CreatedTime: f.created_time.toISOString(),
-    },
-    SignedURL: signedUrl,
-  };
+  // The record as every read renders it (AttachedFiles.*), plus where to download its bytes.
+  return { ...renderAttachedFile(f, null), SignedURL: signedUrl };
 }
 
 /**
