@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { entityService } from '@pitwall/entity-service';
@@ -8,8 +8,8 @@ import { datafileService } from '../../src/definition';
 import { AttachedDatasets } from '../support/attached-datasets';
 import { fixture } from '../support/fixtures';
 import { bundleShapeWorker } from '../support/worker-bundle';
+import { workspaceTempDir } from '../support/workspace-tmp';
 
-const root = join(__dirname, '..', '..', '..', '..');
 
 /**
  * The real pool worker, wrapped: a read of `Engine RPM` kills its worker thread (process.exit in a worker ends that
@@ -32,7 +32,7 @@ module.exports = function (task) {
 }
 
 describe('data file reads that fail on the pool (a worker crash, a read over the timeout) or beyond the per-user limit', () => {
-  const dir = mkdtempSync(join(root, 'tmp', 'datafile-faults-'));
+  const dir = workspaceTempDir('datafile-faults-');
   let stack: InProcessStack;
   let base: string;
   let second: string;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries } from '@pitwall/client';
@@ -12,6 +12,7 @@ import { datafileService } from '../../src/definition';
 import { AttachedDatasets } from '../support/attached-datasets';
 import { fixture, SAMPLE1_LDX } from '../support/fixtures';
 import { bundleShapeWorker } from '../support/worker-bundle';
+import { workspaceTempDir } from '../support/workspace-tmp';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -21,7 +22,7 @@ type Json = any;
 const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
 
 describe('data file access through the gateway (entity-service, datafile-service and gateway in-process)', () => {
-  const dir = mkdtempSync(join(root, 'tmp', 'datafile-http-'));
+  const dir = workspaceTempDir('datafile-http-');
   const blobs = new FilesystemBlobStore(join(dir, 'blobs'));
   let stack: InProcessStack;
   let base: string;

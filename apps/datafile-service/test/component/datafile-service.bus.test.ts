@@ -1,14 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICES } from '@pitwall/contracts';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { datafileService } from '../../src/definition';
 import { bundleShapeWorker } from '../support/worker-bundle';
+import { workspaceTempDir } from '../support/workspace-tmp';
 
 describe('datafile-service on the bus (in-process)', () => {
   let stack: InProcessStack;
   let address: string;
-  const dir = mkdtempSync(join(__dirname, '..', '..', '..', '..', 'tmp', 'datafile-bus-'));
+  const dir = workspaceTempDir('datafile-bus-');
   beforeAll(async () => {
     stack = await startInProcessStack({ database: false });
     const worker = await bundleShapeWorker(join(dir, 'worker'));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { FilesystemBlobStore, type BlobStore } from '@pitwall/blob-store';
@@ -12,8 +12,8 @@ import { DataFileReads } from '../../src/domain/data-file-reads';
 import { Datasets } from '../../src/domain/datasets';
 import { DecompressedCache } from '../../src/domain/decompressed-cache';
 import { bundleShapeWorker } from '../support/worker-bundle';
+import { workspaceTempDir } from '../support/workspace-tmp';
 
-const root = join(__dirname, '..', '..', '..', '..');
 const LAP_SECONDS = 60;
 const LAPS = 6;
 const HZ = 200;
@@ -39,7 +39,7 @@ function countingStore(inner: BlobStore): BlobStore & { bytesRead: number } {
 }
 
 describe('a lap read of a large .ld through the datafile-service use case', () => {
-  const dir = mkdtempSync(join(root, 'tmp', 'datafile-bytes-'));
+  const dir = workspaceTempDir('datafile-bytes-');
   const bus = new InProcessBus({ logger: createLogger('bytes', 'silent') });
   let pool: Piscina;
   afterAll(async () => {

@@ -344,10 +344,10 @@ export const entityRepository = {
    */
   async upsertByTimingKey(q: Queryable, row: EntityRow, timingKey: string): Promise<{ row: EntityRow; inserted: boolean }> {
     const { rows } = await q.query<EntityRow & { inserted: boolean }>(
-      `INSERT INTO entity.entities (${COLUMNS}, timing_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      `INSERT INTO entity.entities (${COLUMNS}, timing_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (parent_id, type, timing_key) WHERE timing_key IS NOT NULL DO UPDATE SET timing_key = EXCLUDED.timing_key
        RETURNING ${COLUMNS}, (xmax = 0) AS inserted`,
-      [row.id, row.account_id, row.type, row.parent_id, row.parent2_id, row.position, JSON.stringify(row.parameters), row.created_at, row.modified_at, timingKey],
+      [row.id, row.account_id, row.type, row.parent_id, row.parent2_id, row.position, JSON.stringify(row.parameters), JSON.stringify(row.association_parameters ?? {}), row.created_at, row.modified_at, timingKey],
     );
     const { inserted, ...stored } = rows[0] as EntityRow & { inserted: boolean };
     return { row: stored, inserted };
