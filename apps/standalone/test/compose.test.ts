@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import { InProcessBus } from '@pitwall/bus';
 import { MemoryCache } from '@pitwall/cache';
 import { SERVICES } from '@pitwall/contracts';
@@ -6,17 +9,40 @@ import { createLogger } from '@pitwall/service-kit';
 import apps from '../apps.json';
 import { composeStack } from '../src/compose';
 
+const root = join(__dirname, '..', '..', '..');
+
+/** The composed services' pool workers bundled as the build bundles them (jest runs the sources, not dist/). */
+async function bundleWorkers(): Promise<string> {
+  mkdirSync(join(root, 'tmp'), { recursive: true });
+  const outdir = mkdtempSync(join(root, 'tmp', 'standalone-workers-'));
+  await build({
+    entryPoints: [join(root, 'apps', 'datafile-service', 'src', 'shape.worker.entry.ts')],
+    outdir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    tsconfig: join(root, 'apps', 'datafile-service', 'tsconfig.json'),
+    logLevel: 'warning',
+    entryNames: '[name]',
+  });
+  return outdir;
+}
+
 describe('the one-process stack composed from the definitions', () => {
   let db: TestDatabase;
+  let workerDir: string;
   beforeAll(async () => {
     db = await createTestDatabase();
+    workerDir = await bundleWorkers();
   });
   afterAll(() => db.drop());
 
   test('when composed on shared transports, then every app of apps.json runs in this process, the gateway answers ready, and stop closes them all', async () => {
     const bus = new InProcessBus({ prefix: 'standalone-test.', logger: createLogger('test') });
     const cache = new MemoryCache();
-    const stack = await composeStack({ DATABASE_URL: db.url, PORT: '0', HEALTH_PORT: '0' }, { bus, cache });
+    const stack = await composeStack({ DATABASE_URL: db.url, PORT: '0', HEALTH_PORT: '0', WORKER_DIR: workerDir }, { bus, cache });
     try {
       expect(stack.services).toHaveLength(apps.services.length);
       for (const service of Object.values(SERVICES)) expect(await bus.request(service, 'ping', {})).toBe('pong');

@@ -19,5 +19,7 @@ export const BaseServiceConfig = BusSettings.extend({
   HEALTH_PORT: intVar(0),
   /** Interface of the internal health endpoint: loopback unless configured (a container sets 0.0.0.0 if probed from outside). */
   HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Where the worker pools' bundles are (a relative `entry` is resolved there); default: the running bundle's folder. */
+  WORKER_DIR: z.string().min(1).optional(),
 });
 export type BaseServiceConfig = z.infer<typeof BaseServiceConfig>;
