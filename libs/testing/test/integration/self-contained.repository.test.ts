@@ -4,7 +4,7 @@ import path from 'node:path';
 
 /**
  * A clone of this repository alone must build and pass its tests: nothing it tracks may read, link or point a
- * reader at files beside the repository (the hand-over folder `../shared` in particular).
+ * reader at files beside the repository (the hand-over folder next to the clone in particular).
  */
 const root = path.resolve(__dirname, '../../../..');
 const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
