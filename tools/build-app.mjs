@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildViewer } from './build-viewer.mjs';
 
 const name = process.argv[2];
 if (!name) throw new Error('usage: build-app.mjs <app>');
@@ -32,3 +33,6 @@ await build({
   logLevel: 'warning',
   entryNames: '[name]',
 });
+// The gateway serves the telemetry viewer's static assets from `viewer/` beside its bundle (VIEWER_DIR's default), in
+// its own image and in the one-process stack.
+if (name === 'gateway' || name === 'standalone') await buildViewer(join('dist', 'apps', name, 'viewer'));

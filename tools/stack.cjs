@@ -1,7 +1,10 @@
 // The process-level twin of docker/compose.yaml: starts the five apps from their bundles (dist/apps/*) as
 // separate processes against real PostgreSQL, RabbitMQ and Redis, waits until the gateway is ready, and
-// stops them with SIGTERM. Used by `npm run start:distributed` and by the end-to-end tests.
+// stops them with SIGTERM. Used by `npm run start:distributed` and by the end-to-end tests. Like compose, it gives
+// the gateway, the entity-service and the datafile-service one blob directory, and the first two one signing secret.
 const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
@@ -31,6 +34,35 @@ async function freePort() {
   }
 }
 
+/** As docker/compose.yaml: the apps given the blob directory (x-blob-env) and the signed-URL settings (x-signed-url-env). */
+const BLOB_APPS = new Set(['entity-service', 'datafile-service', 'gateway']);
+const SIGNED_URL_APPS = new Set(['entity-service', 'gateway']);
+
+/**
+ * What compose's shared `blobs` volume and URL_SIGNING_SECRET are for the containers, for processes on one machine:
+ * one absolute blob directory, and one signing secret (URL_SIGNING_SECRET, else the one kept in
+ * DATA_DIR/url-signing-secret, made once here before any app starts, so two apps never race to create it).
+ */
+function attachmentEnv(env) {
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const blobs = env.BLOB_STORE === 's3' ? {} : { BLOB_DIR: path.resolve(env.BLOB_DIR ?? path.join(dataDir, 'blobs')) };
+  if (env.URL_SIGNING_SECRET) return { blobs, signedUrls: { URL_SIGNING_SECRET: env.URL_SIGNING_SECRET } };
+  const file = path.join(dataDir, 'url-signing-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, randomBytes(32).toString('base64url'), { mode: 0o600 });
+    try {
+      fs.linkSync(tmp, file); // atomic, and never replaces a secret another start made meanwhile
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    } finally {
+      fs.unlinkSync(tmp);
+    }
+  }
+  return { blobs, signedUrls: { URL_SIGNING_SECRET: fs.readFileSync(file, 'utf8').trim() } };
+}
+
 async function waitReady(url, deadlineMs, procs) {
   const until = Date.now() + deadlineMs;
   let last = '';
@@ -57,9 +89,17 @@ async function startStack(options = {}) {
   const env = { ...process.env, ...options.env };
   const port = options.port ?? (await freePort());
   const procs = [];
+  const attachments = attachmentEnv(env);
   for (const name of options.apps ?? APPS) {
     // Signed attachment URLs point at this stack's gateway unless PUBLIC_BASE_URL says otherwise.
-    const appEnv = { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...env, HEALTH_PORT: String(await freePort()), PORT: String(port) };
+    const appEnv = {
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...env,
+      ...(BLOB_APPS.has(name) ? attachments.blobs : {}),
+      ...(SIGNED_URL_APPS.has(name) ? attachments.signedUrls : {}),
+      HEALTH_PORT: String(await freePort()),
+      PORT: String(port),
+    };
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', name, 'main.js')], { env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     const proc = { name, child, output: '', healthPort: Number(appEnv.HEALTH_PORT) };
     const collect = (chunk) => {
@@ -101,7 +141,7 @@ async function startStack(options = {}) {
 async function deleteBusTopology(amqpUrl, busPrefix) {
   const amqp = require('amqplib');
   // The names come from the contracts, through a small bundle of the standalone app (built with it).
-  const topology = require(path.join(ROOT, 'dist', 'apps', 'standalone', 'bus-topology.entry.js')).busTopology(busPrefix);
+  const topology = require(path.join(ROOT, 'dist', 'apps', 'standalone', 'bus-topology.entry.js')).busTopology(busPrefix, Number(process.env.TIMING_PARTITIONS) || undefined);
   const conn = await amqp.connect(amqpUrl);
   try {
     const ch = await conn.createChannel();

@@ -64,11 +64,13 @@ COMMIT;
     const readUrl = `${stack.baseUrl}/RunSheets/${list.body[0].Id as string}?parametersToInclude=Laps.LapTime,Laps.LapSectors.*`;
     const live = generateFeed({ cars: 10, hours: 1, seed: 99 });
     const liveSetup = await createSession(send, stack.accountId, 10);
-    // 10 cars emit about 1.7 updates per second of session time each: a speed-up of 3 is about 50 updates a second.
-    // The feed's first cars leave the pits a minute into the session: play from the first update on.
-    const first = live.updates[0]?.at ?? 0;
-    const window = live.updates.filter((u) => u.at - first < (DURATION_S + 6) * 3).map((u) => ({ ...u, at: u.at - first }));
-    const feeding = replay(send, liveSetup, window, { speedUp: 3, concurrency: 8 });
+    // A car emits about 6 updates a lap (about 0.07 a second of session time): the speed-up that makes the 10 cars
+    // feed 50 updates a second is measured on the feed. Played from 5 minutes in, when every car is out.
+    const from = 300;
+    const rate = live.updates.filter((u) => u.at >= from && u.at < from + 1800).length / 1800;
+    const speedUp = 50 / rate;
+    const window = live.updates.filter((u) => u.at >= from && u.at - from < (DURATION_S + 6) * speedUp).map((u) => ({ ...u, at: u.at - from }));
+    const feeding = replay(send, liveSetup, window, { speedUp, concurrency: 8 });
     const loaded = summarise('run sheet read (300 laps) while the replay feeds the account', await load({ url: readUrl, connections: 8, duration: DURATION_S, headers: stack.headers }));
     const fed = await feeding;
     printSummary(loaded);

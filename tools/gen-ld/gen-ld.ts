@@ -10,7 +10,7 @@ export interface GenLdOptions {
   rates: { hz: number; count: number }[];
 }
 
-/** 200 channels, one hour, 20 to 1000 Hz (plus a 10 Hz Lap Number): about 490 MB of int16 samples. */
+/** 200 channels, one hour, 20 to 1000 Hz (plus a 10 Hz Lap Number and a 100 Hz Ground Speed): about 490 MB of int16 samples. */
 export const DEFAULT_GEN_LD: GenLdOptions = {
   duration: 3600,
   rates: [
@@ -39,6 +39,7 @@ export function generateLdFile(path: string, options: GenLdOptions = DEFAULT_GEN
       for (let i = 0; i < out.length; i++) out[i] = Math.floor((first + i) / (10 * LAP_SECONDS));
     },
   });
+  channels.push(groundSpeed(options.duration));
   const fd = openSync(path, 'w');
   let bytes = 0;
   try {
@@ -64,6 +65,30 @@ function syntheticChannel(index: number, hz: number, duration: number): LdChanne
     sampleCount: hz * duration,
     fill: (first, out) => {
       for (let i = 0; i < out.length; i++) out[i] = wave[(first + i) % PERIOD];
+    },
+  };
+}
+
+/**
+ * A 100 Hz Ground Speed (km/h) that laps: the same three straights and corners every 90 s lap, each lap a little faster
+ * or slower than the others, so distances integrate and lap deltas are not zero.
+ */
+function groundSpeed(duration: number): LdChannelInput {
+  const hz = 100;
+  return {
+    name: 'Ground Speed',
+    unit: 'km/h',
+    frequency: hz,
+    scaling: { dec: 1 },
+    sampleCount: hz * duration,
+    fill: (first, out) => {
+      for (let i = 0; i < out.length; i++) {
+        const t = (first + i) / hz;
+        const lap = Math.floor(t / LAP_SECONDS);
+        const p = (t % LAP_SECONDS) / LAP_SECONDS;
+        const pace = 1 + 0.02 * Math.sin(lap * 1.7);
+        out[i] = Math.round(10 * pace * (150 + 80 * Math.sin(2 * Math.PI * 3 * p) + 20 * Math.sin(2 * Math.PI * 7 * p))) / 10;
+      }
     },
   };
 }

@@ -3,6 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type pg from 'pg';
 import type { Cache } from '@pitwall/cache';
+import { ACCOUNT_MEMBERS_ROUTING_KEY, type AccountMembersEvent } from '@pitwall/contracts';
+import { withTransaction } from '@pitwall/db';
+import { createOutbox, type Outbox, type PublishMessage, type Queryable } from '@pitwall/messaging';
 import { AppError, type Logger } from '@pitwall/service-kit';
 import { generateApiKey, hashApiKey, isApiKey, sameHash } from './api-key';
 
@@ -60,6 +63,11 @@ export interface AuthStoreOptions {
    * once from a shared cache; a process-local one keeps entries at most PROCESS_LOCAL_CACHE_TTL_SECONDS.
    */
   cacheTtlSeconds?: number;
+  /**
+   * Publishes a membership event (`AccountMembersEvent` on the auth events exchange) right after its change commits.
+   * Without it (the admin CLI has no bus) the event waits in `auth.outbox` until a gateway's retry publishes it.
+   */
+  publishMembershipEvent?: PublishMessage<AccountMembersEvent>;
 }
 
 /** The demo records have fixed ids, so creating them is idempotent across restarts and processes. */
@@ -67,6 +75,9 @@ export const DEMO_ACCOUNT_ID = '00000000-0000-4000-8000-00000000de01';
 export const DEMO_USER_ID = '00000000-0000-4000-8000-00000000de02';
 
 const NONE = '-';
+const NOT_PUBLISHED_HERE: PublishMessage<AccountMembersEvent> = async () => {
+  throw new Error('this auth store does not publish: a gateway publishes the auth outbox');
+};
 const FOREIGN_KEY_VIOLATION = '23503';
 // Covers an authenticate() that read the key just before the revocation and writes the cache just after our eviction.
 const SECOND_EVICTION_DELAY_MS = 2000;
@@ -77,6 +88,9 @@ export const PROCESS_LOCAL_CACHE_TTL_SECONDS = 1;
 /** Accounts, users, memberships and API keys (schema `auth`), with the hot reads cached. */
 export class AuthStore {
   private readonly ttl: number;
+  /** Membership events: written with each membership change; a gateway runs `events.start()` to publish left-overs. */
+  readonly events: Outbox<AccountMembersEvent>;
+  private readonly publishesEvents: boolean;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -88,6 +102,8 @@ export class AuthStore {
     // which a revoked key or a removed membership stops working.
     const ttl = options.cacheTtlSeconds ?? 60;
     this.ttl = cache.shared === true ? ttl : Math.min(ttl, PROCESS_LOCAL_CACHE_TTL_SECONDS);
+    this.publishesEvents = options.publishMembershipEvent !== undefined;
+    this.events = createOutbox({ pool, schema: 'auth', publish: options.publishMembershipEvent ?? NOT_PUBLISHED_HERE, logger });
   }
 
   async createAccount(name: string): Promise<AccountRecord> {
@@ -100,16 +116,19 @@ export class AuthStore {
     return toUser(rows[0]);
   }
 
-  /** Adds the user to the account, or changes the role of an existing membership. */
+  /** Adds the user to the account, or changes the role of an existing membership; the account's members are announced. */
   async addMembership(accountId: string, userId: string, role: Role): Promise<void> {
     if (!isRole(role)) throw AppError.badRequest(`Role must be one of ${ROLES.join(', ')}`);
     requireUuid(accountId, 'account id');
     requireUuid(userId, 'user id');
     try {
-      await this.pool.query(
-        'INSERT INTO auth.account_memberships (account_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role',
-        [accountId, userId, role],
-      );
+      await this.changeMembers(accountId, async (c) => {
+        await c.query(
+          'INSERT INTO auth.account_memberships (account_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role',
+          [accountId, userId, role],
+        );
+        return true;
+      });
     } catch (err) {
       if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw AppError.notFound(`No account ${accountId} or no user ${userId}`);
       throw err;
@@ -121,9 +140,34 @@ export class AuthStore {
   async removeMembership(accountId: string, userId: string): Promise<boolean> {
     requireUuid(accountId, 'account id');
     requireUuid(userId, 'user id');
-    const { rowCount } = await this.pool.query('DELETE FROM auth.account_memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+    const removed = await this.changeMembers(accountId, async (c) => {
+      const { rowCount } = await c.query('DELETE FROM auth.account_memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+      return (rowCount ?? 0) > 0;
+    });
     await this.cache.del(roleKey(userId, accountId));
-    return (rowCount ?? 0) > 0;
+    return removed;
+  }
+
+  /**
+   * Runs a membership change and, when `change` says it changed something, writes the account's whole member list
+   * with the next membership version into the auth outbox, in the same transaction. The account row is locked first,
+   * so two changes of one account take their versions in commit order and each snapshot holds the changes before it.
+   */
+  private async changeMembers(accountId: string, change: (c: Queryable) => Promise<boolean>): Promise<boolean> {
+    const { changed, publish } = await withTransaction(this.pool, async (c) => {
+      const locked = await c.query('SELECT 1 FROM auth.accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      if (locked.rowCount === 0) return { changed: await change(c), publish: undefined };
+      if (!(await change(c))) return { changed: false, publish: undefined };
+      const { rows } = await c.query<AccountMembersEvent>(
+        `SELECT $1::text AS "accountId", nextval('auth.membership_version')::text AS version,
+                COALESCE((SELECT jsonb_agg(jsonb_build_object('userId', u.id, 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY u.id)
+                          FROM auth.account_memberships m JOIN auth.users u ON u.id = m.user_id WHERE m.account_id = $1::uuid), '[]'::jsonb) AS members`,
+        [accountId],
+      );
+      return { changed: true, publish: await this.events.add(c, [{ routingKey: ACCOUNT_MEMBERS_ROUTING_KEY, payload: rows[0] as AccountMembersEvent }]) };
+    });
+    if (publish && this.publishesEvents) await publish();
+    return changed;
   }
 
   /** Creates a key for the user. The plain key is returned here and never again: only its hash is stored. */

@@ -1,4 +1,5 @@
 import type { Migration } from '@pitwall/db';
+import { outboxMigration } from '@pitwall/messaging';
 
 /** The gateway owns this schema; nothing else writes to it. */
 export const AUTH_SCHEMA = 'auth';
@@ -35,6 +36,27 @@ export const authMigrations: readonly Migration[] = [
         revoked_at timestamptz
       );
       CREATE INDEX api_keys_user_idx ON auth.api_keys (user_id);
+    `,
+  },
+  // Membership changes leave through this outbox (AuthStore writes them with the change; the gateway publishes them).
+  outboxMigration({ schema: AUTH_SCHEMA, version: 2, name: 'membership events outbox' }),
+  {
+    version: 3,
+    name: 'membership versions; every account announces its members once',
+    // The sequence orders each account's member snapshots (AccountMembersEvent.version); the INSERT announces the
+    // members that existed before the snapshots did, so the entity-service mirrors them as Users from the start.
+    sql: `
+      CREATE SEQUENCE auth.membership_version;
+      INSERT INTO auth.outbox (routing_key, payload)
+      SELECT 'account.members', jsonb_build_object(
+        'accountId', a.id,
+        'version', nextval('auth.membership_version')::text,
+        'members', COALESCE((
+          SELECT jsonb_agg(jsonb_build_object('userId', u.id, 'name', u.name, 'email', u.email, 'role', m.role) ORDER BY u.id)
+          FROM auth.account_memberships m JOIN auth.users u ON u.id = m.user_id WHERE m.account_id = a.id
+        ), '[]'::jsonb))
+      FROM auth.accounts a
+      WHERE EXISTS (SELECT 1 FROM auth.account_memberships m WHERE m.account_id = a.id);
     `,
   },
 ];

@@ -6,7 +6,10 @@ import { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobRangeError, BlobTooLargeError } from './errors';
 import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
 import { metered, readThrough } from './metered-source';
-import type { BlobKey, BlobStat, BlobStore, ByteRange, ByteSource, ContentDigest, PromoteOptions, PutOptions, StoredBlob } from './types';
+import type { BlobKey, BlobStat, BlobStore, ByteRange, ByteSource, ContentDigest, PromoteOptions, PutOptions, ReadOptions, StoredBlob } from './types';
+
+/** Chunk size of a whole-blob read-through (promotion): fewer, larger reads and stream steps than the 64 KiB default. */
+export const READ_THROUGH_CHUNK_BYTES = 1 << 20;
 
 /** Temporary files start with this; no key can (keys start with letters), so they are never served as blobs. */
 const TEMP_PREFIX = '.tmp-';
@@ -58,7 +61,8 @@ export class FilesystemBlobStore implements BlobStore {
       await this.delete(stagingKey);
       throw new BlobTooLargeError(options.maxBytes);
     }
-    const source = createReadStream(staged);
+    // One sequential read-through (hashing, and the caller's inspection): large chunks.
+    const source = createReadStream(staged, { highWaterMark: READ_THROUGH_CHUNK_BYTES });
     try {
       const { chunks, result } = metered(source);
       await readThrough(chunks, options.inspect);
@@ -77,13 +81,13 @@ export class FilesystemBlobStore implements BlobStore {
     return (await this.stat(key)) !== null;
   }
 
-  async openRead(key: BlobKey, range: ByteRange = {}): Promise<Readable> {
-    checkRange(range);
+  async openRead(key: BlobKey, options: ReadOptions = {}): Promise<Readable> {
+    checkRange(options);
     const size = await this.sizeOf(checkKey(key));
     if (size === null) throw new BlobNotFoundError(key);
-    const { start, end } = resolveRange(key, size, range);
+    const { start, end } = resolveRange(key, size, options);
     // An empty blob is an empty stream; createReadStream cannot express end < start.
-    return end < start ? emptyStream() : createReadStream(this.path(key), { start, end });
+    return end < start ? emptyStream() : createReadStream(this.path(key), { start, end, ...(options.chunkBytes ? { highWaterMark: options.chunkBytes } : {}) });
   }
 
   async readRange(key: BlobKey, offset: number, length: number): Promise<Buffer> {

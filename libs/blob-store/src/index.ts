@@ -5,7 +5,7 @@
 export * from './types';
 export * from './errors';
 export { contentKey } from './keys';
-export { FilesystemBlobStore } from './filesystem-blob-store';
+export { FilesystemBlobStore, READ_THROUGH_CHUNK_BYTES } from './filesystem-blob-store';
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store';
 export { attachmentUrlSettings, blobStoreConfigSchema, blobStoreFromConfig, blobStoreSettings, createBlobStore, type BlobStoreConfig } from './config';
 export { UrlSigner, urlSigningSecret, type SignedGrant, type SignatureFault } from './signed-urls';

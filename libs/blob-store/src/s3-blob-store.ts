@@ -18,7 +18,7 @@ import { BlobNotFoundError, BlobTooLargeError } from './errors';
 import { resolveRange } from './filesystem-blob-store';
 import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
 import { metered, readThrough } from './metered-source';
-import type { BlobKey, ByteSource, BlobStat, BlobStore, ByteRange, ContentDigest, PromoteOptions, PutOptions, StoredBlob } from './types';
+import type { BlobKey, ByteSource, BlobStat, BlobStore, ContentDigest, PromoteOptions, PutOptions, ReadOptions, StoredBlob } from './types';
 
 export interface S3BlobStoreOptions {
   /** e.g. http://127.0.0.1:9000 for MinIO; omit for AWS S3 (the region's endpoint). */
@@ -120,7 +120,8 @@ export class S3BlobStore implements BlobStore {
     return (await this.stat(key)) !== null;
   }
 
-  async openRead(key: BlobKey, range: ByteRange = {}): Promise<Readable> {
+  /** The chunk size hint is not used: the store's response streams as the connection delivers it. */
+  async openRead(key: BlobKey, range: ReadOptions = {}): Promise<Readable> {
     checkRange(range);
     const info = await this.stat(key);
     if (info === null) throw new BlobNotFoundError(key);

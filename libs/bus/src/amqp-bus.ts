@@ -234,7 +234,7 @@ export class AmqpBus implements Bus {
     return this.addConsumer(
       queue,
       async (channel) => {
-        await channel.assertQueue(queue, { durable: true });
+        await channel.assertQueue(queue, { durable: true, ...(options.singleActiveConsumer ? { arguments: { 'x-single-active-consumer': true } } : {}) });
         this.declaredQueues.add(queue);
       },
       options.prefetch,
@@ -302,10 +302,15 @@ export class AmqpBus implements Bus {
       async (channel) => {
         await channel.assertExchange(exchangeName, 'topic', { durable: true });
         this.declaredExchanges.add(exchangeName);
-        // Quorum queues count deliveries, so a poison event is dead-lettered instead of looping forever.
-        const args: Record<string, unknown> = { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetters };
-        if (this.maxDeliveries > 0) args['x-delivery-limit'] = this.maxDeliveries - 1;
-        await channel.assertQueue(queue, { durable: true, arguments: args });
+        if (options.perInstance) {
+          // This process's own queue: deleted by the broker once its consumer is gone (closed, or the connection lost).
+          await channel.assertQueue(queue, { durable: false, exclusive: true, autoDelete: true });
+        } else {
+          // Quorum queues count deliveries, so a poison event is dead-lettered instead of looping forever.
+          const args: Record<string, unknown> = { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetters };
+          if (this.maxDeliveries > 0) args['x-delivery-limit'] = this.maxDeliveries - 1;
+          await channel.assertQueue(queue, { durable: true, arguments: args });
+        }
         this.declaredQueues.add(queue);
         for (const key of bindingKeys) await channel.bindQueue(queue, exchangeName, key);
       },

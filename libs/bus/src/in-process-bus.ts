@@ -38,6 +38,8 @@ class InProcessQueue {
     readonly name: string,
     private readonly broker: InProcessBroker,
     private readonly maxDeliveries: number,
+    /** Like `x-single-active-consumer`: only the oldest consumer gets deliveries; the next takes over when it goes. */
+    private readonly singleActiveConsumer = false,
   ) {}
 
   enqueue(message: QueuedMessage): void {
@@ -91,6 +93,10 @@ class InProcessQueue {
 
   /** Round-robin over consumers with free prefetch, so instances of one service compete fairly. */
   private pickConsumer(): InProcessConsumer | undefined {
+    if (this.singleActiveConsumer) {
+      const active = this.consumers[0];
+      return active?.hasCapacity() ? active : undefined;
+    }
     for (let i = 0; i < this.consumers.length; i++) {
       const index = (this.nextConsumer + i) % this.consumers.length;
       const consumer = this.consumers[index];
@@ -147,7 +153,8 @@ class InProcessConsumer {
     this.queue.removeConsumer(this);
     const unacked = [...this.inFlight];
     this.inFlight.clear();
-    for (const message of unacked) this.queue.requeue(message);
+    // Each goes back to the head: the latest first, so they end up in the order they were delivered.
+    for (const message of unacked.reverse()) this.queue.requeue(message);
     this.notifyIfIdle();
   }
 
@@ -173,13 +180,19 @@ export class InProcessBroker {
   private readonly bindings = new Map<string, { queue: string; pattern: string }[]>();
   private readonly deadLetters: QueuedMessage[] = [];
 
-  declareQueue(name: string, maxDeliveries = 0): InProcessQueue {
+  declareQueue(name: string, maxDeliveries = 0, singleActiveConsumer = false): InProcessQueue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new InProcessQueue(name, this, maxDeliveries);
+      queue = new InProcessQueue(name, this, maxDeliveries, singleActiveConsumer);
       this.queues.set(name, queue);
     }
     return queue;
+  }
+
+  /** Removes a queue with its bindings (a per-instance queue once its consumer is gone). */
+  deleteQueue(name: string): void {
+    this.queues.delete(name);
+    for (const [exchange, list] of this.bindings) this.bindings.set(exchange, list.filter((b) => b.queue !== name));
   }
 
   findQueue(name: string): InProcessQueue | undefined {
@@ -297,7 +310,7 @@ export class InProcessBus implements Bus {
 
   async serve(service: string, handler: RequestHandler, options: ServeOptions = {}): Promise<Subscription> {
     this.assertOpen();
-    const queue = this.broker.declareQueue(this.topology.serviceQueue(service));
+    const queue = this.broker.declareQueue(this.topology.serviceQueue(service), 0, options.singleActiveConsumer === true);
     return this.consume(queue, options.prefetch, async (message, stillOwned) => {
       const reply = await runRequestHandler(
         () => {
@@ -331,7 +344,7 @@ export class InProcessBus implements Bus {
     this.assertOpen();
     const queue = this.broker.declareQueue(this.topology.queue(queueName), this.maxDeliveries);
     for (const key of bindingKeys) this.broker.bind(queue.name, this.topology.exchange(exchange), key);
-    return this.consume(queue, options.prefetch, async (message) => {
+    const subscription = await this.consume(queue, options.prefetch, async (message) => {
       try {
         await handler({
           exchange: this.topology.unprefixExchange(message.exchange),
@@ -346,6 +359,13 @@ export class InProcessBus implements Bus {
         return 'requeue';
       }
     });
+    if (!options.perInstance) return subscription;
+    return {
+      close: async () => {
+        await subscription.close();
+        this.broker.deleteQueue(queue.name);
+      },
+    };
   }
 
   async isReady(): Promise<boolean> {

@@ -59,11 +59,23 @@ export interface Subscription {
 export interface ServeOptions {
   /** Unacknowledged requests one instance handles at once. Default 16. */
   prefetch?: number;
+  /**
+   * Only one consumer of the queue gets its requests at a time (RabbitMQ's `x-single-active-consumer`): the others
+   * wait, and the next one takes over when it goes away, with its unacked requests back in their places. So one
+   * instance sees the queue's requests in publish order. The queue is declared with it: a queue declared without it
+   * cannot be served with it (use another service name, e.g. a partition's).
+   */
+  singleActiveConsumer?: boolean;
 }
 
 export interface SubscribeOptions {
   /** Unacknowledged events one consumer holds at once. Default 16. */
   prefetch?: number;
+  /**
+   * A queue of this one instance (give it a unique name), gone with its consumer: for state local to a process (its
+   * caches), which every instance must hear about. Not durable: events published while it is not consuming are lost.
+   */
+  perInstance?: boolean;
 }
 
 export interface Bus {

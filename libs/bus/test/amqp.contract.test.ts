@@ -65,6 +65,28 @@ describe('AmqpBus (broker-specific)', () => {
     expect((await inspect((channel) => channel.checkQueue(`${prefix}${queue}`))).messageCount).toBe(1);
   });
 
+  test('when a per-instance subscription closes, then its queue is gone from the broker and keeps no events', async () => {
+    const bus = open();
+    const exchange = unique('cache');
+    const queue = unique('q-instance');
+    const received = collector<unknown>();
+    const subscription = await bus.subscribe(exchange, queue, ['#'], async (event) => received.push(event.payload), { perInstance: true });
+    await bus.publish(exchange, 'attachment.available', { n: 1 });
+    expect(await received.until(1)).toEqual([{ n: 1 }]);
+    await subscription.close();
+
+    const exists = (name: string) =>
+      inspect((channel) => {
+        // A missing queue closes the channel with an error event besides the rejected check.
+        channel.on('error', () => undefined);
+        return channel.checkQueue(name).then(
+          () => true,
+          () => false,
+        );
+      });
+    await eventually(async () => !(await exists(`${prefix}${queue}`)));
+  });
+
   test('when an event fails on every delivery, then it ends in the dead-letter queue', async () => {
     const bus = open({ maxDeliveries: 2 });
     const exchange = unique('timing');

@@ -1,4 +1,4 @@
-import type { PhysicalSampleArray } from './conversion';
+import { applyConversion, type PhysicalSampleArray } from './conversion';
 import { type ChannelSeries, physicalSamples } from './series';
 
 /** A physical series over a time window, as M4 reads it. */
@@ -89,7 +89,7 @@ function collect(samples: PhysicalSampleArray, timeAt: (i: number) => number, ta
 
 /** A series downsampled for display (raw values converted first): explicit times, no gaps, the source's name, unit and rate. */
 export function downsampleSeries(series: ChannelSeries, options: M4Options): ChannelSeries {
-  const out = m4({ samples: physicalSamples(series), times: series.times, startTime: series.startTime, frequency: series.frequency, gaps: series.gaps }, options);
+  const out = int16M4(series, options) ?? m4({ samples: physicalSamples(series), times: series.times, startTime: series.startTime, frequency: series.frequency, gaps: series.gaps }, options);
   return {
     name: series.name,
     unit: series.unit,
@@ -99,4 +99,76 @@ export function downsampleSeries(series: ChannelSeries, options: M4Options): Cha
     samples: out.samples,
     times: out.times,
   };
+}
+
+/**
+ * The same M4 straight on stored int16 values of a regular series without gaps (the common `.ld` channel): the
+ * buckets' extremes are found on the raw integers and only the kept points are converted, so a whole-file read of
+ * millions of samples allocates no physical copy. A linear conversion with a non-zero scale maps distinct int16 values
+ * to distinct, order-preserving (or order-reversing) numbers, so the kept points are exactly those of `m4` over the
+ * physical values. Anything else (other types, gaps, explicit times, a series small enough to come back whole):
+ * undefined, and the general path runs.
+ */
+function int16M4(series: ChannelSeries, options: M4Options): M4Output | undefined {
+  const { samples, conversion, startTime, frequency } = series;
+  const { maxPoints } = options;
+  if (!(samples instanceof Int16Array) || series.times || series.gaps || !(frequency > 0)) return undefined;
+  if (!Number.isInteger(maxPoints) || maxPoints < 4 || samples.length <= maxPoints) return undefined;
+  if (conversion && !(conversion.numerator !== 0 && conversion.denominator !== 0 && Number.isFinite(conversion.numerator / conversion.denominator) && Number.isFinite(conversion.offset))) return undefined;
+  const n = samples.length;
+  const buckets = Math.floor(maxPoints / 4);
+  const start = options.start ?? startTime + 0 / frequency;
+  const end = options.end ?? startTime + (n - 1) / frequency + 1 / frequency;
+  const span = end - start;
+  const bucketOf = (i: number) => {
+    const t = startTime + i / frequency;
+    return span > 0 ? Math.min(buckets - 1, Math.max(0, Math.floor(((t - start) / span) * buckets))) : 0;
+  };
+  // The bucket of sample i never decreases with i (each step of the formula is monotonic, rounding included): each
+  // bucket is one run of samples, whose end is found by a galloping search, then scanned for its extremes.
+  const kept: number[] = [];
+  for (let from = 0; from < n; ) {
+    const b = bucketOf(from);
+    let lo = from;
+    let step = 1;
+    while (lo + step < n && bucketOf(lo + step) === b) {
+      lo += step;
+      step *= 2;
+    }
+    let hi = Math.min(n, lo + step);
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (bucketOf(mid) === b) lo = mid;
+      else hi = mid;
+    }
+    const to = lo;
+    let min = from;
+    let max = from;
+    let low = samples[from] as number;
+    let high = low;
+    for (let i = from + 1; i <= to; i++) {
+      const v = samples[i] as number;
+      if (v < low) {
+        low = v;
+        min = i;
+      }
+      if (v > high) {
+        high = v;
+        max = i;
+      }
+    }
+    // Within a bucket the four are between first and last; buckets follow each other in sample order.
+    const four = [from, min, max, to].sort((x, y) => x - y);
+    for (let k = 0; k < 4; k++) if (k === 0 || four[k] !== four[k - 1]) kept.push(four[k] as number);
+    from = to + 1;
+  }
+  const raw = new Int16Array(kept.length);
+  const times = new Float64Array(kept.length);
+  for (let k = 0; k < kept.length; k++) {
+    const i = kept[k] as number;
+    raw[k] = samples[i] as number;
+    times[k] = startTime + i / frequency;
+  }
+  // With a negative scale the raw minimum is the physical maximum: both are kept either way.
+  return { samples: Float64Array.from(conversion ? applyConversion(raw, conversion) : raw), times };
 }

@@ -82,3 +82,32 @@ describe('M4 downsampling', () => {
     expect(Array.from(downsampleSeries(raw, { maxPoints: 4 }).samples)).toEqual([2, 1, 6]);
   });
 });
+
+describe('M4 on stored int16 values (the fast path of downsampleSeries)', () => {
+  /** Int16 values from a small range, so equal values (ties for the extremes) are frequent. */
+  function int16s(n: number, seed: number, range: number): Int16Array {
+    const out = new Int16Array(n);
+    let x = seed;
+    for (let i = 0; i < n; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      out[i] = Math.round(Math.sin(i / 300) * range) + (x % 7) - 3;
+    }
+    return out;
+  }
+
+  it.each([
+    [{ numerator: 1, denominator: 10, offset: 0 }, 400, undefined],
+    [{ numerator: -3, denominator: 7, offset: 1.5 }, 2000, undefined],
+    [{ numerator: 6, denominator: 10, offset: -40 }, 41, { start: 3.3, end: 90.1 }],
+    [undefined, 1000, { start: -5, end: 50 }],
+  ])('when the series is int16 with conversion %j, then the points are those of M4 over the physical values', (conversion, maxPoints, window) => {
+    const samples = int16s(100_003, 7, 30);
+    const series = { name: 'c', unit: 'u', frequency: 1000, dimension: 1, startTime: 2.5, samples, ...(conversion ? { conversion } : {}) };
+    const fast = downsampleSeries(series, { maxPoints, ...(window ?? {}) });
+    const physical = conversion ? Float64Array.from(samples, (v) => (v * conversion.numerator) / conversion.denominator + conversion.offset) : Float64Array.from(samples);
+    const general = m4({ samples: physical, startTime: 2.5, frequency: 1000 }, { maxPoints, ...(window ?? {}) });
+    expect(fast.samples.length).toBeLessThanOrEqual(maxPoints);
+    expect(Array.from(fast.times as Float64Array)).toEqual(Array.from(general.times));
+    expect(Array.from(fast.samples)).toEqual(Array.from(general.samples));
+  });
+});

@@ -14,6 +14,11 @@ export interface MigrateOptions {
   schema: string;
   migrations: readonly Migration[];
   logger: Logger;
+  /**
+   * Apply no migration above this version (a step run before a later migration, e.g. a data move). The history is
+   * still checked against the whole list, so a schema another instance already moved past is not an error.
+   */
+  until?: number;
 }
 
 export interface MigrateResult {
@@ -30,7 +35,7 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * session lock: the embedded PGlite server is one session, where session locks are re-entrant and guard nothing.)
  * Throws, changing nothing, when the recorded history disagrees with `migrations`.
  */
-export async function migrate(pool: pg.Pool, { schema, migrations, logger }: MigrateOptions): Promise<MigrateResult> {
+export async function migrate(pool: pg.Pool, { schema, migrations, logger, until }: MigrateOptions): Promise<MigrateResult> {
   if (!IDENTIFIER.test(schema)) throw new Error(`migrate: invalid schema name "${schema}"`);
   checkList(schema, migrations);
   const table = `${schema}.schema_migrations`;
@@ -62,7 +67,7 @@ export async function migrate(pool: pg.Pool, { schema, migrations, logger }: Mig
       const next = await inTransaction(async () => {
         const { rows } = await client.query<{ version: number; name: string; checksum: string }>(`SELECT version, name, checksum FROM ${table} ORDER BY version`);
         const pending = pendingAfterCheck(schema, rows, migrations);
-        if (!pending) return null;
+        if (!pending || (until !== undefined && pending.version > until)) return null;
         try {
           await client.query(pending.sql);
         } catch (err) {

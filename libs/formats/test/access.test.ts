@@ -144,6 +144,18 @@ describe('StoredChannelCache', () => {
     expect(() => new StoredChannelCache(-1)).toThrow(RangeError);
   });
 
+  it('when every entry of a blob is dropped, then its channels and ranges go, their bytes are released and other blobs stay', () => {
+    const cache = new StoredChannelCache(10_000);
+    cache.set('blob1', 'A', channel(100));
+    cache.set('blob1', 'A\u00000:10', channel(200));
+    cache.set('blob10', 'A', channel(300));
+    expect(cache.deleteAll('blob1')).toBe(2);
+    expect(cache.get('blob1', 'A')).toBeUndefined();
+    expect(cache.get('blob10', 'A')).toBeDefined();
+    expect(cache.bytes).toBe(300);
+    expect(cache.deleteAll('blob1')).toBe(0);
+  });
+
   it('when a blob hash and a channel name would concatenate alike, then they are still distinct keys', () => {
     const cache = new StoredChannelCache(10_000);
     cache.set('ab', 'c', channel(2));

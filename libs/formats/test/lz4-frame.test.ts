@@ -60,6 +60,22 @@ describe('xxh32', () => {
     }
     expect(pieces.digest()).toBe(whole);
   });
+
+  test('when the bytes start at any alignment in their buffer, then the hash is the reference value (word-wise and byte-wise reads agree)', () => {
+    const text = Buffer.from('Nobody inspects the spammish repetition');
+    for (let shift = 0; shift < 4; shift++) {
+      const backing = new Uint8Array(text.length + 8);
+      backing.set(text, shift);
+      expect(xxh32(backing.subarray(shift, shift + text.length))).toBe(0xe2293b2f);
+    }
+    const data = new Uint8Array(randomBytes(4096 + 3));
+    const reference = xxh32(data.slice(0, 4096));
+    for (let shift = 1; shift < 4; shift++) {
+      const moved = new Uint8Array(4096 + shift);
+      moved.set(data.subarray(0, 4096), shift);
+      expect(xxh32(moved.subarray(shift))).toBe(reference);
+    }
+  });
 });
 
 describe('decodeLz4Frames: frames written by the lz4 tool', () => {

@@ -28,8 +28,13 @@ export interface OutboxTiming {
   retryIntervalMs?: number;
   /** A message still in the outbox this long after its write is a left-over that any instance publishes. Default 2000 ms. */
   staleAfterMs?: number;
-  /** Left-over messages published per transaction. Default 200. */
+  /** Left-over rows published per transaction. Default 200. */
   batchSize?: number;
+  /**
+   * A write that adds at least this many messages stores them as one row (a batch: the messages as one JSON array)
+   * instead of one row each: a 10,000-item collection update then writes one outbox row, not 10,000. Default 64.
+   */
+  batchFrom?: number;
 }
 
 export interface OutboxOptions<P> extends OutboxTiming {
@@ -99,6 +104,19 @@ interface OutboxRow<P> {
   headers: Record<string, string>;
 }
 
+/**
+ * The routing key of a batch row: its payload is the array of the write's messages, in order. Never a real routing key
+ * (the topics are dotted words). A batch is deleted once all its messages are confirmed, else retried whole, so a
+ * message of a partly published batch may go out twice (within the at-least-once the outbox promises anyway).
+ */
+const BATCH_ROUTING_KEY = '(batch)';
+
+/** The messages of a stored row: itself, or those of a batch. */
+function messagesOf<P>(row: OutboxRow<P>): OutboxMessage<P>[] {
+  if (row.routing_key !== BATCH_ROUTING_KEY) return [{ routingKey: row.routing_key, payload: row.payload, headers: row.headers }];
+  return row.payload as unknown as OutboxMessage<P>[];
+}
+
 class TransactionalOutbox<P> implements Outbox<P> {
   private readonly pool: Pool;
   private readonly table: string;
@@ -107,6 +125,7 @@ class TransactionalOutbox<P> implements Outbox<P> {
   private readonly retryIntervalMs: number;
   private readonly staleAfterMs: number;
   private readonly batchSize: number;
+  private readonly batchFrom: number;
   private timer: NodeJS.Timeout | undefined;
   private retrying: Promise<void> | undefined;
 
@@ -118,12 +137,23 @@ class TransactionalOutbox<P> implements Outbox<P> {
     this.retryIntervalMs = options.retryIntervalMs ?? 1000;
     this.staleAfterMs = options.staleAfterMs ?? 2000;
     this.batchSize = options.batchSize ?? 200;
+    this.batchFrom = options.batchFrom ?? 64;
     // It goes into the SQL as a LIMIT.
     if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1) throw new Error(`outbox: batchSize must be a positive integer (got ${options.batchSize})`);
+    if (!(this.batchFrom >= 1)) throw new Error(`outbox: batchFrom must be at least 1 (got ${options.batchFrom})`);
   }
 
   async add(q: Queryable, messages: readonly OutboxMessage<P>[]): Promise<PublishAfterCommit> {
     if (messages.length === 0) return async () => undefined;
+    if (messages.length >= this.batchFrom) {
+      // One row for all of them: one JSON document to parse instead of thousands of rows to insert and delete.
+      const { rows } = await q.query<{ id: string }>(`INSERT INTO ${this.table} (routing_key, payload) VALUES ($1, $2) RETURNING id::text`, [
+        BATCH_ROUTING_KEY,
+        JSON.stringify(messages.map((m) => ({ routingKey: m.routingKey, payload: m.payload, headers: m.headers ?? {} }))),
+      ]);
+      const id = (rows[0] as { id: string }).id;
+      return () => this.publishBatch(id, messages);
+    }
     const { rows } = await q.query<{ id: string }>(
       `INSERT INTO ${this.table} (routing_key, payload, headers)
        SELECT r, p, h FROM unnest($1::text[], $2::jsonb[], $3::jsonb[]) WITH ORDINALITY AS m(r, p, h, n) ORDER BY n
@@ -150,9 +180,11 @@ class TransactionalOutbox<P> implements Outbox<P> {
    */
   private async publishCommitted(added: { id: string; message: OutboxMessage<P> }[]): Promise<void> {
     const outcomes = await Promise.allSettled(added.map(({ message: m }) => this.publish(m.routingKey, m.payload, m.headers ?? {})));
-    const published = added.filter((_, i) => outcomes[i]?.status === 'fulfilled').map((a) => a.id);
+    // A row goes once every message it holds was confirmed (a batch row holds many).
+    const unconfirmed = new Set(added.filter((_, i) => outcomes[i]?.status !== 'fulfilled').map((a) => a.id));
+    const published = [...new Set(added.map((a) => a.id))].filter((id) => !unconfirmed.has(id));
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-    if (failure) this.logger.warn({ err: failure.reason, outbox: this.table, pending: added.length - published.length }, 'messages not published yet; they stay in the outbox for the retry');
+    if (failure) this.logger.warn({ err: failure.reason, outbox: this.table, pending: unconfirmed.size }, 'messages not published yet; they stay in the outbox for the retry');
     if (published.length === 0) return;
     // A delete lost in a crash only means the message is published again: no need to wait for the WAL flush. Several
     // statements in one simple query run as one implicit transaction, so SET LOCAL holds for the DELETE alone; the
@@ -161,6 +193,26 @@ class TransactionalOutbox<P> implements Outbox<P> {
     await this.pool
       .query(`SET LOCAL synchronous_commit TO OFF; DELETE FROM ${this.table} WHERE id IN (${list})`)
       .catch((err: unknown) => this.logger.warn({ err, outbox: this.table }, 'published messages not removed from the outbox; the retry will publish them again'));
+  }
+
+  /**
+   * A batch row is published under its row lock: publishing thousands of messages can outlast `staleAfterMs`, and the
+   * retry of another instance (or this one) then skips the locked row instead of publishing it all a second time
+   * while holding its lock against this writer's delete. If the retry got the row first, this waits for it: the
+   * messages are out (or back in the outbox) before the write answers, as for any write. Never rejects.
+   */
+  private async publishBatch(id: string, messages: readonly OutboxMessage<P>[]): Promise<void> {
+    await withTransaction(this.pool, async (c) => {
+      const { rowCount } = await c.query(`SELECT 1 FROM ${this.table} WHERE id = $1 FOR UPDATE`, [id]);
+      if (!rowCount) return; // a retry published it meanwhile
+      const outcomes = await Promise.allSettled(messages.map((m) => this.publish(m.routingKey, m.payload, m.headers ?? {})));
+      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (failure) {
+        this.logger.warn({ err: failure.reason, outbox: this.table, pending: messages.length }, 'messages not published yet; they stay in the outbox for the retry');
+        return;
+      }
+      await c.query(`DELETE FROM ${this.table} WHERE id = $1`, [id]);
+    }).catch((err: unknown) => this.logger.warn({ err, outbox: this.table }, 'a batch of messages was not published or not removed; the retry will publish it'));
   }
 
   retry(): Promise<void> {
@@ -201,11 +253,12 @@ class TransactionalOutbox<P> implements Outbox<P> {
         [this.staleAfterMs / 1000],
       );
       if (rows.length === 0) return 0;
-      // Published in id order on one channel and confirmed together; what the broker did not confirm stays.
-      const outcomes = await Promise.allSettled(rows.map((r) => this.publish(r.routing_key, r.payload, r.headers)));
-      const published = rows.filter((_, i) => outcomes[i]?.status === 'fulfilled');
+      // Published in id order on one channel and confirmed together (a batch row's messages in their order); a row
+      // the broker did not confirm whole stays.
+      const rowsSettled = await Promise.all(rows.map(async (r) => (await Promise.allSettled(messagesOf(r).map((m) => this.publish(m.routingKey, m.payload, m.headers ?? {})))) as PromiseSettledResult<void>[]));
+      const published = rows.filter((_, i) => (rowsSettled[i] as PromiseSettledResult<void>[]).every((o) => o.status === 'fulfilled'));
       if (published.length) await c.query(`DELETE FROM ${this.table} WHERE id = ANY($1::bigint[])`, [published.map((r) => r.id)]);
-      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      const failure = rowsSettled.flat().find((o): o is PromiseRejectedResult => o.status === 'rejected');
       if (failure) {
         this.logger.warn({ err: failure.reason, outbox: this.table, pending: rows.length - published.length }, 'messages not published yet; they stay in the outbox for the retry');
         return -1;

@@ -58,8 +58,8 @@ const laps = (runId: string, count: number, headers?: Record<string, string>): O
   Array.from({ length: count }, (_, i) => ({ routingKey: `timing.lap.${i + 1}`, payload: { runId, lap: i + 1 }, ...(headers ? { headers } : {}) }));
 const pending = async (runId: string, schema = 'timing') =>
   Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.outbox WHERE payload->>'runId' = $1`, [runId])).rows[0]?.n);
-const until = async (done: () => boolean) => {
-  for (const end = Date.now() + 5000; !done() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+const until = async (done: () => boolean | Promise<boolean>) => {
+  for (const end = Date.now() + 5000; !(await done()) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
 };
 
 describe('outbox.transaction', () => {
@@ -130,6 +130,85 @@ describe('outbox.add', () => {
   });
 });
 
+describe('outbox batches (a write of many messages)', () => {
+  const rowsOf = async (runId: string) =>
+    Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM timing.outbox WHERE payload @> $1::jsonb`, [JSON.stringify([{ payload: { runId } }])])).rows[0]?.n);
+
+  test('when a write adds at least batchFrom messages, then they are one row, published in order with their headers, and the row goes', async () => {
+    const b = broker();
+    const runId = randomUUID();
+    const o = outbox(b.publish, { batchFrom: 10 });
+
+    const publish = await withTransaction(pool, async (c) => {
+      const p = await o.add(c, laps(runId, 25, { requestId: 'req-batch' }));
+      expect(await rowsOf(runId)).toBe(0); // not visible outside the write's transaction
+      return p;
+    });
+    expect(await rowsOf(runId)).toBe(1);
+    await publish();
+
+    expect(b.of(runId).map((p) => p.payload.lap)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(b.of(runId).map((p) => p.routingKey)).toEqual(laps(runId, 25).map((m) => m.routingKey));
+    expect(new Set(b.of(runId).map((p) => p.headers['requestId']))).toEqual(new Set(['req-batch']));
+    expect(await rowsOf(runId)).toBe(0);
+  });
+
+  test('when the broker refuses one message of a batch, then the batch stays and the retry publishes all of it again, in order', async () => {
+    const b = broker();
+    const runId = randomUUID();
+    const o = outbox(b.publish, { batchFrom: 5, retryIntervalMs: 50, staleAfterMs: 0 });
+    b.state.refuse.add(3);
+
+    const publish = await withTransaction(pool, (c) => o.add(c, laps(runId, 6)));
+    await publish();
+    expect(b.of(runId).map((p) => p.payload.lap)).toEqual([1, 2, 4, 5, 6]);
+    expect(await rowsOf(runId)).toBe(1);
+
+    b.state.refuse.clear();
+    o.start();
+    await until(async () => (await rowsOf(runId)) === 0);
+
+    // At least once: the five confirmed before are published again with the one that was refused.
+    expect(b.of(runId).map((p) => p.payload.lap)).toEqual([1, 2, 4, 5, 6, 1, 2, 3, 4, 5, 6]);
+  });
+
+  test('when a retry runs while the writer is still publishing its batch, then the retry leaves it and each message goes out once', async () => {
+    const runId = randomUUID();
+    const published: number[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    // The writer's broker is slow on the first message: the batch is stale (staleAfterMs 0) while it publishes.
+    const slow: PublishMessage<LapTimed> = async (_key, payload) => {
+      if (payload.lap === 1) await held;
+      published.push(payload.lap);
+    };
+    const writer = outbox(slow, { batchFrom: 5, staleAfterMs: 0 });
+    const other = outbox(async (_key, payload) => void published.push(payload.lap), { batchFrom: 5, staleAfterMs: 0 });
+
+    const publish = await withTransaction(pool, (c) => writer.add(c, laps(runId, 5)));
+    const publishing = publish();
+    await new Promise((r) => setTimeout(r, 100));
+    await other.retry();
+    release();
+    await publishing;
+
+    expect(published.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+    expect(await rowsOf(runId)).toBe(0);
+  });
+
+  test('when a write adds fewer than batchFrom messages, then each is its own row', async () => {
+    const b = broker();
+    const runId = randomUUID();
+    const o = outbox(b.publish, { batchFrom: 10 });
+    b.state.down = true;
+
+    await (await withTransaction(pool, (c) => o.add(c, laps(runId, 9))))();
+
+    expect(await pending(runId)).toBe(9);
+    await pool.query(`DELETE FROM timing.outbox WHERE payload->>'runId' = $1`, [runId]);
+  });
+});
+
 describe('outbox retry', () => {
   test('when the broker is down at the commit, then the messages go out once it is back', async () => {
     const b = broker();
@@ -143,7 +222,8 @@ describe('outbox retry', () => {
 
     b.state.down = false;
     o.start();
-    await until(() => b.of(runId).length === 2);
+    // The retry deletes what the broker confirmed just after publishing it: wait for both.
+    await until(async () => b.of(runId).length === 2 && (await pending(runId)) === 0);
 
     expect(b.of(runId).map((p) => p.routingKey)).toEqual(['timing.lap.1', 'timing.lap.2']);
     expect(await pending(runId)).toBe(0);

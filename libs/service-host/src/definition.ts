@@ -52,6 +52,11 @@ export interface EventSubscription<P, C> {
   bindingKeys: string[];
   handler(parts: P, ctx: ServiceContext<C>): EventHandler;
   prefetch?: number;
+  /**
+   * Every instance hears every event (for state local to a process, such as its caches): the host consumes through
+   * a queue of this instance alone, `<queue>.<random id>`, which goes with it (SubscribeOptions.perInstance).
+   */
+  perInstance?: boolean;
 }
 
 export interface WorkerPool {
@@ -77,7 +82,15 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject, P extend
   /** The service's own settings, merged with BaseServiceConfig. */
   config?: S;
   /** The schema it owns and its migrations; DATABASE_URL becomes required. */
-  database?: { schema: string; migrations: readonly Migration[] };
+  database?: {
+    schema: string;
+    migrations: readonly Migration[];
+    /**
+     * Runs before the migrations, for a data move SQL cannot do (bytes into the blob store) that a migration waits for
+     * (it drops their table). It must be idempotent and safe from several instances at once.
+     */
+    beforeMigrate?(pool: Pool, ctx: { config: ServiceConfig<S>; logger: Logger }): Promise<void>;
+  };
   /** The request queue it answers (`ping` is answered for it) and the handler of its commands. */
   bus?: { service: string; commands(parts: P, ctx: ServiceContext<ServiceConfig<S>>): RequestHandler };
   subscriptions?: EventSubscription<P, ServiceConfig<S>>[];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
 import express from 'express';
 import type { Pool } from 'pg';
@@ -53,6 +54,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       const p = createPool({ url: config.DATABASE_URL, applicationName: name, logger });
       pool = p;
       closers.push(() => p.end());
+      await definition.database.beforeMigrate?.(p, { config, logger });
       await migrate(p, { schema: definition.database.schema, migrations: definition.database.migrations, logger });
     }
     const bus: Bus = shared.bus ?? createBus({ url: config.AMQP_URL, prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS });
@@ -75,7 +77,8 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     const drain = (parts as PartsCleanUp).drain;
     if (typeof drain === 'function') closers.push(async () => drain.call(parts));
     for (const s of definition.subscriptions ?? []) {
-      consumers.push(await bus.subscribe(s.exchange, s.queue, s.bindingKeys, s.handler(parts, ctx), s.prefetch ? { prefetch: s.prefetch } : {}));
+      const queue = s.perInstance ? `${s.queue}.${randomUUID()}` : s.queue;
+      consumers.push(await bus.subscribe(s.exchange, queue, s.bindingKeys, s.handler(parts, ctx), { ...(s.prefetch ? { prefetch: s.prefetch } : {}), ...(s.perInstance ? { perInstance: true } : {}) }));
     }
     if (definition.bus) {
       const handler = definition.bus.commands(parts, ctx);

@@ -117,7 +117,10 @@ export interface HttpEntryPoint {
 export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7000): Promise<HttpEntryPoint> {
   return new Promise((resolve, reject) => {
     const server: Server = app.listen(port, host);
-    server.keepAliveTimeout = 5000;
+    // Idle keep-alive connections stay open for a minute (as load balancers expect): a client that pauses for CPU work
+    // between two requests must not reuse a socket the server closed meanwhile (the request would fail unsent).
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
     server.once('error', reject);
     server.once('listening', () => {
       const addr = server.address() as AddressInfo;

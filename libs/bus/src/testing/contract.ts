@@ -254,6 +254,41 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
         await second.close();
       });
 
+      test('when a service is served by single active consumers, then one instance gets every request in order and the next takes over its unacked ones in order when it dies', async () => {
+        const service = unique('svc-sac');
+        const doomed = open();
+        const stuck = gate();
+        const atDoomed = collector<number>();
+        const atSurvivor = collector<number>();
+        await doomed.serve(
+          service,
+          async (request) => {
+            atDoomed.push((request.payload as { i: number }).i);
+            await stuck.opened;
+            return 'doomed';
+          },
+          { singleActiveConsumer: true, prefetch: 3 },
+        );
+        const survivor = open();
+        await survivor.serve(
+          service,
+          async (request) => {
+            atSurvivor.push((request.payload as { i: number }).i);
+            return 'survivor';
+          },
+          { singleActiveConsumer: true, prefetch: 3 },
+        );
+
+        const replies = Promise.all(Array.from({ length: 6 }, (_, i) => client.request<string>(service, 'lap', { i }, { timeoutMs: 20_000 })));
+        expect(await atDoomed.until(3)).toEqual([0, 1, 2]);
+        expect(atSurvivor.items).toEqual([]);
+        await doomed.destroy();
+
+        expect(await replies).toEqual(Array(6).fill('survivor'));
+        expect(atSurvivor.items).toEqual([0, 1, 2, 3, 4, 5]);
+        stuck.open();
+      });
+
       test('when served through serveCommands, then known types are dispatched and unknown ones get 400', async () => {
         const service = unique('svc');
         await serveCommands(server, service, { 'entity.get': async (request) => ({ id: (request.payload as { id: string }).id }) });

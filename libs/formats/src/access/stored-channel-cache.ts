@@ -54,6 +54,19 @@ export class StoredChannelCache {
     return true;
   }
 
+  /** Drops every entry under `blobHash` (each channel, and each range of one); returns how many went. */
+  deleteAll(blobHash: string): number {
+    const prefix = cacheKey(blobHash, '');
+    let dropped = 0;
+    for (const [key, entry] of [...this.entries]) {
+      if (!key.startsWith(prefix)) continue;
+      this.entries.delete(key);
+      this.held -= entry.bytes;
+      dropped++;
+    }
+    return dropped;
+  }
+
   clear(): void {
     this.entries.clear();
     this.held = 0;

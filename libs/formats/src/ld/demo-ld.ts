@@ -4,6 +4,11 @@ export interface DemoLdOptions {
   /** Flying laps between the out-lap and the in-lap; default 3. */
   flyingLaps?: number;
   outingTime?: string;
+  /**
+   * The full logger's channel set: besides the 9 driver and engine channels, suspension, wheel speeds, tyre
+   * temperatures, accelerations and the car's vitals (25 channels in all, about 0.5 MB for 3 flying laps).
+   */
+  fullChannelSet?: boolean;
 }
 
 /**
@@ -39,6 +44,23 @@ export function createDemoLdFile(options: DemoLdOptions = {}): Uint8Array {
     },
   });
 
+  const corner = ['FL', 'FR', 'RL', 'RR'];
+  const lateralG = (t: number) => (speed(t) / 220) * 2.2 * Math.sin(2 * Math.PI * 5 * lapAt(t).phase);
+  const longitudinalG = (t: number) => 1.2 * Math.cos(2 * Math.PI * 3 * lapAt(t).phase);
+  const full: LdChannelInput[] = options.fullChannelSet
+    ? [
+        ...corner.map((c, k) => channel(`Susp Pos ${c}`, 'mm', 50, (t) => 25 + (k < 2 ? 6 : 4) * longitudinalG(t) * (k < 2 ? -1 : 1) + 3 * lateralG(t) * (k % 2 ? -1 : 1), { dec: 2 })),
+        ...corner.map((c, k) => channel(`Wheel Speed ${c}`, 'km/h', 50, (t) => speed(t) * (1 + 0.01 * (k % 2 ? -1 : 1) * lateralG(t)), { dec: 1 })),
+        ...corner.map((c, k) => channel(`Tyre Temp ${c}`, 'C', 10, (t) => 60 + 30 * (1 - Math.exp(-t / 90)) + (k % 2 ? -2 : 2) * lateralG(t), { dec: 1 })),
+        channel('G Force Lat', 'G', 50, lateralG, { dec: 3 }),
+        channel('G Force Long', 'G', 50, longitudinalG, { dec: 3 }),
+        channel('Oil Temp', 'C', 1, (t) => 95 + 10 * (1 - Math.exp(-t / 150)), { dec: 1 }),
+        channel('Oil Pressure', 'bar', 10, (t) => 2 + (speed(t) / gear(t)) * 0.07, { dec: 2 }),
+        channel('Fuel Level', 'l', 1, (t) => 60 - t * 0.012, { dec: 2 }),
+        channel('Battery Volts', 'V', 1, (t) => 13.8 - 0.2 * Math.sin(t / 30), { dec: 2 }),
+      ]
+    : [];
+
   return writeLdFile({
     properties: {
       eventName: 'Pitwall demo day',
@@ -60,6 +82,7 @@ export function createDemoLdFile(options: DemoLdOptions = {}): Uint8Array {
       channel('Coolant Temp', 'C', 1, (t) => 82 + 6 * (1 - Math.exp(-t / 120)), { dec: 1 }),
       channel('Lap Number', '', 10, (t) => lapAt(t).lap),
       channel('Beacon', '', 10, (t) => (lapAt(t).lap > 0 && t - lapStarts[lapAt(t).lap] < 0.1 ? 1 : 0)),
+      ...full,
     ],
   });
 }

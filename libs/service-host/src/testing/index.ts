@@ -48,3 +48,5 @@ export async function startInProcessStack(options: { env?: NodeJS.ProcessEnv; da
     },
   };
 }
+
+export { bundleWorkerEntry } from './worker-bundle';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ENTITY_COMMANDS, ENTITY_TIMING_COMMAND, OPERATIONS, type CommandMessage, ATTACHMENT_COMMANDS } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_TIMING_BATCH_COMMAND, ENTITY_TIMING_COMMAND, OPERATIONS, type CommandMessage, ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import type { BusRequest } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
 import { dispatchCommands, type ServiceCommandHandlers } from '../../src/dispatch';
@@ -21,6 +21,7 @@ function recordingHandlers(seen: { type: string; message: unknown }[]): ServiceC
     [ENTITY_COMMANDS.delete]: record(ENTITY_COMMANDS.delete),
     [ENTITY_COMMANDS.search]: record(ENTITY_COMMANDS.search),
     [ENTITY_TIMING_COMMAND]: record(ENTITY_TIMING_COMMAND),
+    [ENTITY_TIMING_BATCH_COMMAND]: record(ENTITY_TIMING_BATCH_COMMAND),
     [ATTACHMENT_COMMANDS.dataset]: record(ATTACHMENT_COMMANDS.dataset),
     [ATTACHMENT_COMMANDS.prepare]: record(ATTACHMENT_COMMANDS.prepare),
     [ATTACHMENT_COMMANDS.list]: record(ATTACHMENT_COMMANDS.list),

@@ -1,0 +1,57 @@
+import { distanceFromChannel, integrateDistance, UnknownLengthUnitError, UnknownSpeedUnitError } from '../src';
+
+describe('integrateDistance', () => {
+  it('when speeds are in km/h, then each interval adds the mean of its two speeds times its duration, in metres', () => {
+    // 36 km/h = 10 m/s, 72 km/h = 20 m/s.
+    // [0, 1]: (10 + 20) / 2 × 1 s = 15 m      → 15
+    // [1, 3]: (20 + 20) / 2 × 2 s = 40 m      → 55
+    // [3, 3.5]: (20 + 10) / 2 × 0.5 s = 7.5 m → 62.5
+    const d = integrateDistance([0, 1, 3, 3.5], [36, 72, 72, 36], 'km/h');
+    expect(Array.from(d)).toEqual([0, 15, 55, 62.5]);
+  });
+
+  it.each([
+    // 10 units for 2 s at a constant speed: 20 units of length.
+    ['m/s', 20],
+    ['KPH', (20 * 1000) / 3600], // 20 km / 3600 = 5.5556 m
+    ['Km/H', (20 * 1000) / 3600],
+    ['mph', (20 * 1609.344) / 3600], // 20 miles / 3600 = 8.9408 m
+    ['knots', (20 * 1852) / 3600], // 20 nautical miles / 3600 = 10.2889 m
+  ])('when the unit is %s, then it is recognised whatever its case', (unit, metres) => {
+    const d = integrateDistance([0, 1, 2], [10, 10, 10], unit);
+    expect(d[2]).toBeCloseTo(metres, 10);
+  });
+
+  it('when a speed is a gap, then the intervals touching it add no distance', () => {
+    // [0,1]: (10 + 10) / 2 × 1 = 10 → 10; [1,2] and [2,3] touch the gap: +0 → 10, 10; [3,4]: (10 + 30) / 2 × 1 = 20 → 30.
+    expect(Array.from(integrateDistance([0, 1, 2, 3, 4], [10, 10, null, 10, 30], 'm/s'))).toEqual([0, 10, 10, 10, 30]);
+    expect(Array.from(integrateDistance([0, 1, 2, 3, 4], [10, 10, NaN, 10, 30], 'm/s'))).toEqual([0, 10, 10, 10, 30]);
+  });
+
+  it('when the unit is not a speed unit, then a typed error names it', () => {
+    expect(() => integrateDistance([0, 1], [1, 1], 'rpm')).toThrow(UnknownSpeedUnitError);
+    expect(() => integrateDistance([0, 1], [1, 1], 'rpm')).toThrow("speed unit 'rpm'");
+  });
+
+  it('when there are no samples or one, then the distance is empty or zero', () => {
+    expect(integrateDistance([], [], 'm/s').length).toBe(0);
+    expect(Array.from(integrateDistance([5], [100], 'm/s'))).toEqual([0]);
+  });
+});
+
+describe('distanceFromChannel', () => {
+  it('when the channel is in km, then it counts metres from the first present sample', () => {
+    // 1.2 km is the origin: 1.2 → 0, 1.25 → 50, 1.5 → 300 m; the gap stays a gap.
+    const d = distanceFromChannel([null, 1.2, 1.25, NaN, 1.5], 'km');
+    expect(Array.from(d).map((v) => (Number.isNaN(v) ? v : Math.round(v * 1e9) / 1e9))).toEqual([NaN, 0, 50, NaN, 300]);
+  });
+
+  it('when the channel resets inside the slice, then the distance carries on', () => {
+    // 100, 2300 (2200 m from the origin), reset to 40: 2300 + 40 − 100 = 2240, then 90: 2300 + 90 − 100 = 2290.
+    expect(Array.from(distanceFromChannel([100, 2300, 40, 90], 'm'))).toEqual([0, 2200, 2240, 2290]);
+  });
+
+  it('when the unit is not a length, then a typed error names it', () => {
+    expect(() => distanceFromChannel([1], 'V')).toThrow(UnknownLengthUnitError);
+  });
+});

@@ -1,0 +1,168 @@
+// Issue 11: data file access on the large synthetic .ld (tools/gen-ld, ~490 MB, 200 channels, one hour, 90 s laps),
+// uploaded LZ4-compressed to a run sheet through the upload flow, all reads through the gateway (five processes,
+// RabbitMQ, Redis, filesystem blob store):
+//   - warm single-lap read of 20 channels (100 Hz, 180,000 samples), JSON against binary (floors: binary >= 10x
+//     faster; warm binary lap read p50 < 10 ms);
+//   - cold lap read of 20 channels after a restart of the datafile-service, with its decompressed copy present
+//     (floor < 200 ms) and absent (reported: it includes decompressing the blob);
+//   - whole-file read of one 1 kHz channel (3.6 M samples) with maxPoints=2000 (floor: warm p50 < 30 ms);
+//   - peak RSS of the datafile-service (VmHWM of each of its processes).
+// The generated file, its LZ4 frame and the stack's data directory are deleted at the end.
+import { execFileSync } from 'node:child_process';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEFAULT_GEN_LD, generateLdFile } from '../gen-ld/gen-ld';
+import { startBenchStack, type BenchStack } from './stack-fixture';
+
+const LAP = 5;
+const WARM_RUNS = Number(process.env['BENCH_DATAFILE_RUNS'] ?? 40);
+const JSON_RUNS = Math.max(5, Math.round(WARM_RUNS / 4));
+/** Seconds of data (default one hour, the issue's ~490 MB file); shorter for a quick try of the bench itself. */
+const DURATION = Number(process.env['BENCH_DATAFILE_SECONDS'] ?? DEFAULT_GEN_LD.duration);
+
+function put(url: string, file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(url), { method: 'PUT', agent: false, headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(statSync(file).size) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)] as number;
+const status = (pid: number, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pitwall-bench-datafile-'));
+  const ld = path.join(dir, 'large.ld');
+  const frame = path.join(dir, 'large.ld.lz4');
+  let stack: BenchStack | undefined;
+  try {
+    let started = performance.now();
+    const gen = generateLdFile(ld, { ...DEFAULT_GEN_LD, duration: DURATION });
+    console.log(`generated ${(gen.bytes / 1e6).toFixed(1)} MB .ld (${gen.channels} channels, ${(gen.samples / 1e6).toFixed(0)} M samples) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    execFileSync('lz4', ['-1', '-f', '-q', ld, frame]);
+    console.log(`LZ4 frame: ${(statSync(frame).size / 1e6).toFixed(1)} MB`);
+    rmSync(ld);
+
+    const dataDir = path.join(dir, 'data');
+    // Finalise reads the whole frame back through the entity-service: more than the default bus timeout on a busy machine.
+    stack = await startBenchStack({ env: { DATA_DIR: dataDir, BUS_TIMEOUT_MS: '60000' } });
+    const s = stack;
+    const championshipId = await s.create('Championships', {}, { Name: 'Bench' });
+    const eventId = await s.create('Events', { championshipId }, { Name: 'Bench event' });
+    const sessionId = await s.create('Sessions', { eventId }, { Name: 'Bench session' });
+    const carId = await s.create('Cars', {}, { Name: 'Bench car' });
+    await s.create('EventCars', { eventId, carId }, { Name: 'Bench car' });
+    const runSheet = await s.create('RunSheets', { sessionId, carId }, { Name: 'Bench run' });
+
+    started = performance.now();
+    const prepared = await s.send('POST', `/RunSheets/${runSheet}/Attachments`, { FileName: 'large.ld', UseCompression: true, AttachedFileGroupName: 'DataFile' });
+    if ((await put(prepared.body.Url, frame)) !== 200) throw new Error('upload failed');
+    const done = await s.send('PUT', `/RunSheets/${runSheet}/Attachments/${prepared.body.AttachedFileId}`, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] });
+    if (done.status !== 200) throw new Error(`finalise answered ${done.status}: ${JSON.stringify(done.body)}`);
+    console.log(`uploaded and finalised through the gateway in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    rmSync(frame);
+
+    const dataset = `${s.baseUrl}/RunSheets/${runSheet}/DataFileAccess/DataFile`;
+    const timed = async (url: string, init: RequestInit = {}): Promise<{ ms: number; bytes: number }> => {
+      const t = performance.now();
+      const r = await fetch(url, { ...init, headers: { ...s.headers, ...(init.headers as Record<string, string>) } });
+      const body = await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`${url} answered ${r.status}: ${Buffer.from(body).toString()}`);
+      return { ms: performance.now() - t, bytes: body.byteLength };
+    };
+
+    started = performance.now();
+    const meta = (await (await fetch(`${dataset}/metadata`, { headers: s.headers })).json()) as { lapCount: number; channels: { name: string; frequency: number; sampleCount: number }[] };
+    console.log(`first metadata read (decompresses the blob into the local copy): ${((performance.now() - started) / 1000).toFixed(1)} s; ${meta.lapCount} laps, ${meta.channels.length} channels`);
+    const lapChannels = meta.channels.filter((c) => c.frequency === 100).slice(0, 20).map((c) => c.name);
+    const fast = meta.channels.find((c) => c.frequency === 1000) as { name: string; sampleCount: number };
+    const lapBody = JSON.stringify({ channels: lapChannels, mode: 1, lapIndex: LAP });
+    const lapRead = (binary: boolean) => timed(`${dataset}/channels`, { method: 'POST', body: lapBody, headers: binary ? { Accept: 'application/x-service-channels' } : {} });
+    const shown = () => timed(`${dataset}/channel?channel=${encodeURIComponent(fast.name)}&maxPoints=2000`, { headers: { Accept: 'application/x-service-channels' } });
+
+    // What any request through the stack costs on this machine: the warm metadata record (no sample decoded).
+    const metaRuns: number[] = [];
+    for (let i = 0; i < WARM_RUNS; i++) metaRuns.push((await timed(`${dataset}/metadata`)).ms);
+    console.log(`warm metadata read (the per-request cost through gateway, RabbitMQ and the entity-service's permission check): p50 ${median(metaRuns).toFixed(1)} ms`);
+
+    // Warm: the lap's stored values are cached after the first read.
+    await lapRead(true);
+    await lapRead(false);
+    const binary: number[] = [];
+    const json: number[] = [];
+    let binaryBytes = 0;
+    let jsonBytes = 0;
+    for (let i = 0; i < WARM_RUNS; i++) {
+      const r = await lapRead(true);
+      binary.push(r.ms);
+      binaryBytes = r.bytes;
+    }
+    for (let i = 0; i < JSON_RUNS; i++) {
+      const r = await lapRead(false);
+      json.push(r.ms);
+      jsonBytes = r.bytes;
+    }
+    const samples = lapChannels.length * 90 * 100;
+    console.log(`\nwarm lap ${LAP} of 20 channels at 100 Hz (${samples} samples), through the gateway:`);
+    console.log(`  binary: p50 ${median(binary).toFixed(1)} ms, p90 ${p90(binary).toFixed(1)} ms, ${(binaryBytes / 1024).toFixed(0)} KiB  (${WARM_RUNS} runs)`);
+    console.log(`  JSON:   p50 ${median(json).toFixed(1)} ms, p90 ${p90(json).toFixed(1)} ms, ${(jsonBytes / 1024).toFixed(0)} KiB  (${JSON_RUNS} runs)`);
+    const ratio = median(json) / median(binary);
+    console.log(`  JSON / binary: ${ratio.toFixed(1)}x  (floor: binary >= 10x faster: ${ratio >= 10 ? 'PASS' : 'FAIL'}); warm binary p50 < 10 ms: ${median(binary) < 10 ? 'PASS' : 'FAIL'}`);
+
+    await shown();
+    const m4: number[] = [];
+    let m4Bytes = 0;
+    for (let i = 0; i < WARM_RUNS; i++) {
+      const r = await shown();
+      m4.push(r.ms);
+      m4Bytes = r.bytes;
+    }
+    console.log(`\nwhole-file read of ${fast.name} (${fast.sampleCount} samples, 1 kHz) with maxPoints=2000, binary, warm: p50 ${median(m4).toFixed(1)} ms, p90 ${p90(m4).toFixed(1)} ms, ${(m4Bytes / 1024).toFixed(0)} KiB  (floor p50 < 30 ms: ${median(m4) < 30 ? 'PASS' : 'FAIL'})`);
+
+    const proc = () => s.procs.find((p) => p.name === 'datafile-service') as unknown as { child: { pid: number }; healthPort: number };
+    const pidOf = () => proc().child.pid;
+    // The restarted service's own readiness (its bus consumer is up), not only the gateway's.
+    const ready = async () => {
+      for (let i = 0; i < 600; i++) {
+        const ok = await fetch(`http://127.0.0.1:${proc().healthPort}/health/ready`).then((r) => r.ok, () => false);
+        if (ok) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the datafile-service did not get ready');
+    };
+    const peaks: number[] = [status(pidOf(), 'VmHWM')];
+    // Cold: a restarted datafile-service, with the decompressed copy on its disk, then without it.
+    await s.restartApp('datafile-service', {});
+    await ready();
+    const coldPresent = await lapRead(true);
+    // Another lap in the same process: the dataset is open, that lap's ranges are not cached yet.
+    const nextLapBody = JSON.stringify({ channels: lapChannels, mode: 1, lapIndex: LAP + 1 });
+    const nextLap = await timed(`${dataset}/channels`, { method: 'POST', body: nextLapBody, headers: { Accept: 'application/x-service-channels' } });
+    peaks.push(status(pidOf(), 'VmHWM'));
+    rmSync(path.join(dataDir, 'decompressed'), { recursive: true, force: true });
+    await s.restartApp('datafile-service', {});
+    await ready();
+    const coldAbsent = await lapRead(true);
+    peaks.push(status(pidOf(), 'VmHWM'));
+    console.log(`\ncold lap ${LAP} of 20 channels after a restart of the datafile-service (binary):`);
+    console.log(`  decompressed copy present: ${coldPresent.ms.toFixed(0)} ms  (floor < 200 ms: ${coldPresent.ms < 200 ? 'PASS' : 'FAIL'})`);
+    console.log(`  then lap ${LAP + 1} (dataset open, its ranges read from the copy): ${nextLap.ms.toFixed(0)} ms`);
+    console.log(`  decompressed copy absent:  ${coldAbsent.ms.toFixed(0)} ms  (includes decompressing the whole blob; reported)`);
+    console.log(`\ndatafile-service peak RSS (VmHWM): warm phase ${peaks[0]?.toFixed(0)} MB, cold with copy ${peaks[1]?.toFixed(0)} MB, cold without copy ${peaks[2]?.toFixed(0)} MB`);
+  } finally {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
