@@ -1,4 +1,6 @@
 import { CHANNELS_MEDIA_TYPE, type ChannelSeries } from '@pitwall/channels';
+import type { PrepareAttachmentBody } from '@pitwall/contracts';
+import { addAttachment, retryAttachment, type AttachedFileRecord, type AttachmentCalls, type AttachmentResult, type AttachmentSource, type UploadBody } from './attachment-upload';
 import { decodeChannelsBody } from './channels';
 /** The wrappers' result convention: a failed call reports success false, a message and the HTTP status. */
 export interface ClientResult<T> {
@@ -20,6 +22,8 @@ export interface PitwallClientOptions {
   timeoutMs?: number;
   /** Sent as X-Request-Id with every call when set. */
   requestId?: () => string;
+  /** Timeout of the PUT of an attached file's bytes, in ms (default none: a large file takes as long as it takes). */
+  uploadTimeoutMs?: number;
 }
 
 export interface RequestOptions {
@@ -28,6 +32,8 @@ export interface RequestOptions {
   accept?: string;
   /** A success that is not JSON comes back as its bytes (a Uint8Array). */
   raw?: boolean;
+  /** The AccountId header of this call (default: the client's). */
+  accountId?: string;
 }
 
 /** What a channel read's options and arguments put in the query. */
@@ -50,7 +56,7 @@ export class ClientBase {
       if (value === undefined) continue;
       for (const v of typeof value === 'string' ? [value] : value) url.searchParams.append(key, v);
     }
-    const headers: Record<string, string> = { ApiKey: this.options.apiKey, AccountId: this.options.accountId, Accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = { ApiKey: this.options.apiKey, AccountId: options.accountId ?? this.options.accountId, Accept: options.accept ?? 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const requestId = this.options.requestId?.();
     if (requestId) headers['X-Request-Id'] = requestId;
@@ -63,7 +69,7 @@ export class ClientBase {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
     } catch (err) {
-      return { success: false, message: `The request did not complete: ${err instanceof Error ? err.message : String(err)}`, statusCode: 0, returnValue: null };
+      return { success: false, message: `The request did not complete: ${describeFailure(err)}`, statusCode: 0, returnValue: null };
     }
     const type = response.headers.get('content-type') ?? '';
     if (options.raw && response.ok && !type.includes('json')) {
@@ -97,11 +103,93 @@ export class ClientBase {
     return { ...result, returnValue: decodeChannelsBody(result.returnValue) };
   }
 
-  /** One operation of the table: `{name}` in the path template filled from `params`, query values that are set, and the body. */
-  protected call<T>(method: string, template: string, params: Record<string, string>, query: Record<string, string | readonly string[] | undefined>, body?: unknown): Promise<ClientResult<T>> {
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
-    return this.request(method, path, { query, ...(body === undefined ? {} : { body }) });
+  /**
+   * The three calls of an upload in one (docs/api.md "Attached files"): prepare the record on `/{plural}/{id}/Attachments`,
+   * PUT `bytes` to the signed URL it answers (no ApiKey: the signature is the authority; with `UseCompression` the bytes
+   * must already be one LZ4 frame), then finalise it with ServerAttachedFileState "2". The first call that fails is the
+   * result; success is the record in state 2.
+   */
+  async uploadAttachment(plural: string, id: string, bytes: Uint8Array, prepare: PrepareAttachmentBody): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    const template = `/${encodeURIComponent(plural)}/{id}/Attachments`;
+    const prepared = await this.call<{ AttachedFileId: string; Url: string }>('POST', template, { id }, {}, prepare);
+    if (!prepared.success || !prepared.returnValue) return prepared as ClientResult<never>;
+    const put = await this.uploadBytes(prepared.returnValue.Url, bytes);
+    if (!put.success) return put as ClientResult<never>;
+    return this.call('PUT', `${template}/{attachedFileId}`, { id, attachedFileId: prepared.returnValue.AttachedFileId }, {}, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] });
   }
+
+  /** One operation of the table: `{name}` in the path template filled from `params`, query values that are set, and the body. */
+  protected call<T>(method: string, template: string, params: Record<string, string>, query: Record<string, string | readonly string[] | undefined>, body?: unknown, accountId?: string): Promise<ClientResult<T>> {
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    return this.request(method, path, { query, ...(body === undefined ? {} : { body }), ...(accountId === undefined ? {} : { accountId }) });
+  }
+
+  /**
+   * The one-call upload of an attached file (prepare at `template`, `/{Plural}/{id}/Attachments`; PUT of the bytes to
+   * the signed URL, LZ4-compressed when `options.UseCompression`; finalise at `template/{attachedFileId}`).
+   */
+  protected addAttachment(template: string, accountId: string, entityId: string, options: PrepareAttachmentBody, source: AttachmentSource): Promise<AttachmentResult> {
+    return addAttachment(this.attachmentCalls(template, accountId), accountId, entityType(template), entityId, options, source);
+  }
+
+  /** Resumes a failed `addAttachment` from the step that failed (see `retryAttachment` in attachment-upload.ts). */
+  protected retryAttachment(template: string, result: AttachmentResult, source?: AttachmentSource): Promise<AttachmentResult> {
+    return retryAttachment(this.attachmentCalls(template, result.accountId), result, source);
+  }
+
+  private attachmentCalls(template: string, accountId: string): AttachmentCalls {
+    const file = `${template}/{attachedFileId}`;
+    return {
+      prepare: (id, body) => this.call('POST', template, { id }, {}, body, accountId),
+      finalise: (id, attachedFileId) => this.call('PUT', file, { id, attachedFileId }, {}, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] }, accountId),
+      list: (id, attachedFileId) => this.call<AttachedFileRecord[]>('GET', template, { id }, { attachedFileIds: attachedFileId }, undefined, accountId),
+      remove: (id, attachedFileId) => this.call('DELETE', file, { id, attachedFileId }, {}, undefined, accountId),
+      upload: (url, body) => this.uploadBytes(url, body),
+    };
+  }
+
+  /** PUT of an attached file's bytes to its signed URL: the gateway's or an S3 store's; no ApiKey (the URL is signed). */
+  private async uploadBytes(url: string, body: UploadBody): Promise<ClientResult<null>> {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/octet-stream' },
+        body,
+        // A streamed body (chunked) needs half-duplex in fetch.
+        ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+        ...(this.options.uploadTimeoutMs ? { signal: AbortSignal.timeout(this.options.uploadTimeoutMs) } : {}),
+      } as RequestInit);
+    } catch (err) {
+      return { success: false, message: `The upload did not complete: ${describeFailure(err)}`, statusCode: 0, returnValue: null };
+    }
+    const text = await response.text().catch(() => '');
+    if (response.ok) return { success: true, message: response.statusText || 'OK', statusCode: response.status, returnValue: null };
+    let problem: ClientResult<null>['problem'];
+    if ((response.headers.get('content-type') ?? '').includes('json')) {
+      try {
+        problem = JSON.parse(text) as ClientResult<null>['problem'];
+      } catch {
+        problem = undefined;
+      }
+    }
+    // An S3 store answers XML: its <Message> says why.
+    const s3Message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1];
+    return { success: false, message: problem?.detail ?? problem?.title ?? s3Message ?? response.statusText, statusCode: response.status, returnValue: null, ...(problem ? { problem } : {}) };
+  }
+}
+
+/** A failed fetch's message with its cause (fetch says only "fetch failed"; the cause says why: refused, reset...). */
+function describeFailure(err: unknown): string {
+  // Duck-typed: fetch's errors may come from another realm (a test sandbox), where instanceof Error is false.
+  const { message, cause } = (err ?? {}) as { message?: string; cause?: { message?: string; code?: string } };
+  if (typeof message !== 'string') return String(err);
+  return cause?.message ? `${message}: ${cause.message}` : message;
+}
+
+/** The plural of an attachment path template (`/Championships/{id}/Attachments` → `Championships`). */
+function entityType(template: string): string {
+  return template.split('/')[1] ?? template;
 }
 
 /** `parametersToInclude` as the query wants it: one comma-separated value. */

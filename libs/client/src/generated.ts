@@ -1,7 +1,8 @@
 // Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
-import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, PrepareAttachmentBody, ReprocessSimulationBody, SearchBody, SimulationConnection, SimulationResults, SimulationStatusResults, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, TriggerSimulationBody, UpdateModel } from '@pitwall/contracts';
+import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, LapDeltaJson, LapDistanceJson, PrepareAttachmentBody, ReprocessSimulationBody, SearchBody, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, TriggerSimulationBody, UpdateModel } from '@pitwall/contracts';
 import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
 import type { ChannelReadOptions, ChannelSeries, ChannelsReadOptions } from './channels';
+import type { AttachmentResult, AttachmentSource } from './attachment-upload';
 
 /** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */
 export class PitwallClient extends ClientBase {
@@ -32,6 +33,14 @@ export class PitwallClient extends ClientBase {
   /** POST /Championships/{id}/Attachments: Prepare an attached file of a Championship: the record (state 0) and a signed URL to PUT its bytes to (AddChampionshipAttachment) */
   prepareChampionshipAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Championships/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /Championships/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddChampionshipAttachment); status says which step failed */
+  addAttachmentToChampionship(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Championships/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Championships/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryChampionshipAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Championships/{id}/Attachments', result, file);
   }
   /** GET /Championships/{id}/Attachments: List the attached files of a Championship, each with a signed download URL (GetChampionshipAttachments) */
   getChampionshipAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -69,6 +78,14 @@ export class PitwallClient extends ClientBase {
   prepareEventAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Events/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /Events/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddEventAttachment); status says which step failed */
+  addAttachmentToEvent(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Events/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Events/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryEventAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Events/{id}/Attachments', result, file);
+  }
   /** GET /Events/{id}/Attachments: List the attached files of a Event, each with a signed download URL (GetEventAttachments) */
   getEventAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/Events/{id}/Attachments', { id }, {});
@@ -105,6 +122,14 @@ export class PitwallClient extends ClientBase {
   prepareSessionAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Sessions/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /Sessions/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddSessionAttachment); status says which step failed */
+  addAttachmentToSession(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Sessions/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Sessions/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retrySessionAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Sessions/{id}/Attachments', result, file);
+  }
   /** GET /Sessions/{id}/Attachments: List the attached files of a Session, each with a signed download URL (GetSessionAttachments) */
   getSessionAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/Sessions/{id}/Attachments', { id }, {});
@@ -140,6 +165,14 @@ export class PitwallClient extends ClientBase {
   /** POST /Cars/{id}/Attachments: Prepare an attached file of a Car: the record (state 0) and a signed URL to PUT its bytes to (AddCarAttachment) */
   prepareCarAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Cars/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /Cars/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddCarAttachment); status says which step failed */
+  addAttachmentToCar(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Cars/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Cars/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryCarAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Cars/{id}/Attachments', result, file);
   }
   /** GET /Cars/{id}/Attachments: List the attached files of a Car, each with a signed download URL (GetCarAttachments) */
   getCarAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -185,6 +218,14 @@ export class PitwallClient extends ClientBase {
   prepareEventCarAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/EventCars/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /EventCars/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddEventCarAttachment); status says which step failed */
+  addAttachmentToEventCar(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/EventCars/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /EventCars/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryEventCarAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/EventCars/{id}/Attachments', result, file);
+  }
   /** GET /EventCars/{id}/Attachments: List the attached files of a EventCar, each with a signed download URL (GetEventCarAttachments) */
   getEventCarAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/EventCars/{id}/Attachments', { id }, {});
@@ -220,6 +261,14 @@ export class PitwallClient extends ClientBase {
   /** POST /Drivers/{id}/Attachments: Prepare an attached file of a Driver: the record (state 0) and a signed URL to PUT its bytes to (AddDriverAttachment) */
   prepareDriverAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Drivers/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /Drivers/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddDriverAttachment); status says which step failed */
+  addAttachmentToDriver(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Drivers/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Drivers/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryDriverAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Drivers/{id}/Attachments', result, file);
   }
   /** GET /Drivers/{id}/Attachments: List the attached files of a Driver, each with a signed download URL (GetDriverAttachments) */
   getDriverAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -257,6 +306,14 @@ export class PitwallClient extends ClientBase {
   prepareTrackAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Tracks/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /Tracks/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTrackAttachment); status says which step failed */
+  addAttachmentToTrack(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Tracks/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Tracks/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTrackAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Tracks/{id}/Attachments', result, file);
+  }
   /** GET /Tracks/{id}/Attachments: List the attached files of a Track, each with a signed download URL (GetTrackAttachments) */
   getTrackAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/Tracks/{id}/Attachments', { id }, {});
@@ -292,6 +349,14 @@ export class PitwallClient extends ClientBase {
   /** POST /TrackConfigurations/{id}/Attachments: Prepare an attached file of a TrackConfiguration: the record (state 0) and a signed URL to PUT its bytes to (AddTrackConfigurationAttachment) */
   prepareTrackConfigurationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TrackConfigurations/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /TrackConfigurations/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTrackConfigurationAttachment); status says which step failed */
+  addAttachmentToTrackConfiguration(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TrackConfigurations/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TrackConfigurations/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTrackConfigurationAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TrackConfigurations/{id}/Attachments', result, file);
   }
   /** GET /TrackConfigurations/{id}/Attachments: List the attached files of a TrackConfiguration, each with a signed download URL (GetTrackConfigurationAttachments) */
   getTrackConfigurationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -329,6 +394,14 @@ export class PitwallClient extends ClientBase {
   prepareTrackSectorDefinitionAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TrackSectorDefinitions/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /TrackSectorDefinitions/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTrackSectorDefinitionAttachment); status says which step failed */
+  addAttachmentToTrackSectorDefinition(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TrackSectorDefinitions/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TrackSectorDefinitions/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTrackSectorDefinitionAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TrackSectorDefinitions/{id}/Attachments', result, file);
+  }
   /** GET /TrackSectorDefinitions/{id}/Attachments: List the attached files of a TrackSectorDefinition, each with a signed download URL (GetTrackSectorDefinitionAttachments) */
   getTrackSectorDefinitionAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/TrackSectorDefinitions/{id}/Attachments', { id }, {});
@@ -364,6 +437,14 @@ export class PitwallClient extends ClientBase {
   /** POST /TrackSpeedTrapDefinitions/{id}/Attachments: Prepare an attached file of a TrackSpeedTrapDefinition: the record (state 0) and a signed URL to PUT its bytes to (AddTrackSpeedTrapDefinitionAttachment) */
   prepareTrackSpeedTrapDefinitionAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TrackSpeedTrapDefinitions/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /TrackSpeedTrapDefinitions/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTrackSpeedTrapDefinitionAttachment); status says which step failed */
+  addAttachmentToTrackSpeedTrapDefinition(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TrackSpeedTrapDefinitions/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TrackSpeedTrapDefinitions/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTrackSpeedTrapDefinitionAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TrackSpeedTrapDefinitions/{id}/Attachments', result, file);
   }
   /** GET /TrackSpeedTrapDefinitions/{id}/Attachments: List the attached files of a TrackSpeedTrapDefinition, each with a signed download URL (GetTrackSpeedTrapDefinitionAttachments) */
   getTrackSpeedTrapDefinitionAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -409,6 +490,14 @@ export class PitwallClient extends ClientBase {
   prepareSetupAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Setups/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /Setups/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddSetupAttachment); status says which step failed */
+  addAttachmentToSetup(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Setups/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Setups/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retrySetupAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Setups/{id}/Attachments', result, file);
+  }
   /** GET /Setups/{id}/Attachments: List the attached files of a Setup, each with a signed download URL (GetSetupAttachments) */
   getSetupAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/Setups/{id}/Attachments', { id }, {});
@@ -432,6 +521,14 @@ export class PitwallClient extends ClientBase {
   /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a Setup's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSetupDataFileChannels); `binary: true` answers ChannelSeries[] */
   getSetupDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ChannelSeries[]>> {
     return this.channelRead('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
+  }
+  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a Setup's dataset, from its distance channel or its speed integrated (GetSetupDataFileLapDistance) */
+  getSetupDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
+    return this.call('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/distance', { id, attachedFileGroupName }, { lapIndex, ...options });
+  }
+  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=]: Extension: time delta of one lap against a reference lap (this dataset's, or another Setup's) over distance, in one request (GetSetupDataFileLapDelta) */
+  getSetupDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
+    return this.call('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
   }
   /** GET /EventCarDatas/{id}: Get one EventCarData (GetEventCarDataById) */
   getEventCarDataById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
@@ -464,6 +561,14 @@ export class PitwallClient extends ClientBase {
   /** POST /EventCarDatas/{id}/Attachments: Prepare an attached file of a EventCarData: the record (state 0) and a signed URL to PUT its bytes to (AddEventCarDataAttachment) */
   prepareEventCarDataAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/EventCarDatas/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /EventCarDatas/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddEventCarDataAttachment); status says which step failed */
+  addAttachmentToEventCarData(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/EventCarDatas/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /EventCarDatas/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryEventCarDataAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/EventCarDatas/{id}/Attachments', result, file);
   }
   /** GET /EventCarDatas/{id}/Attachments: List the attached files of a EventCarData, each with a signed download URL (GetEventCarDataAttachments) */
   getEventCarDataAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -505,6 +610,14 @@ export class PitwallClient extends ClientBase {
   prepareTyreAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Tyres/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /Tyres/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTyreAttachment); status says which step failed */
+  addAttachmentToTyre(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Tyres/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Tyres/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTyreAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Tyres/{id}/Attachments', result, file);
+  }
   /** GET /Tyres/{id}/Attachments: List the attached files of a Tyre, each with a signed download URL (GetTyreAttachments) */
   getTyreAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/Tyres/{id}/Attachments', { id }, {});
@@ -540,6 +653,14 @@ export class PitwallClient extends ClientBase {
   /** POST /TyreWearMeasurements/{id}/Attachments: Prepare an attached file of a TyreWearMeasurement: the record (state 0) and a signed URL to PUT its bytes to (AddTyreWearMeasurementAttachment) */
   prepareTyreWearMeasurementAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TyreWearMeasurements/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /TyreWearMeasurements/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTyreWearMeasurementAttachment); status says which step failed */
+  addAttachmentToTyreWearMeasurement(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TyreWearMeasurements/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TyreWearMeasurements/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTyreWearMeasurementAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TyreWearMeasurements/{id}/Attachments', result, file);
   }
   /** GET /TyreWearMeasurements/{id}/Attachments: List the attached files of a TyreWearMeasurement, each with a signed download URL (GetTyreWearMeasurementAttachments) */
   getTyreWearMeasurementAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -581,6 +702,14 @@ export class PitwallClient extends ClientBase {
   prepareIssueListIssueAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/IssueListIssues/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /IssueListIssues/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddIssueListIssueAttachment); status says which step failed */
+  addAttachmentToIssueListIssue(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/IssueListIssues/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /IssueListIssues/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryIssueListIssueAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/IssueListIssues/{id}/Attachments', result, file);
+  }
   /** GET /IssueListIssues/{id}/Attachments: List the attached files of a IssueListIssue, each with a signed download URL (GetIssueListIssueAttachments) */
   getIssueListIssueAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/IssueListIssues/{id}/Attachments', { id }, {});
@@ -620,6 +749,14 @@ export class PitwallClient extends ClientBase {
   /** POST /AssemblyIterations/{id}/Attachments: Prepare an attached file of a AssemblyIteration: the record (state 0) and a signed URL to PUT its bytes to (AddAssemblyIterationAttachment) */
   prepareAssemblyIterationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/AssemblyIterations/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /AssemblyIterations/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddAssemblyIterationAttachment); status says which step failed */
+  addAttachmentToAssemblyIteration(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/AssemblyIterations/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /AssemblyIterations/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryAssemblyIterationAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/AssemblyIterations/{id}/Attachments', result, file);
   }
   /** GET /AssemblyIterations/{id}/Attachments: List the attached files of a AssemblyIteration, each with a signed download URL (GetAssemblyIterationAttachments) */
   getAssemblyIterationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -665,6 +802,14 @@ export class PitwallClient extends ClientBase {
   prepareRunSheetAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/RunSheets/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /RunSheets/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddRunSheetAttachment); status says which step failed */
+  addAttachmentToRunSheet(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/RunSheets/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /RunSheets/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryRunSheetAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/RunSheets/{id}/Attachments', result, file);
+  }
   /** GET /RunSheets/{id}/Attachments: List the attached files of a RunSheet, each with a signed download URL (GetRunSheetAttachments) */
   getRunSheetAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/RunSheets/{id}/Attachments', { id }, {});
@@ -689,6 +834,14 @@ export class PitwallClient extends ClientBase {
   getRunSheetDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ChannelSeries[]>> {
     return this.channelRead('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
+  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a RunSheet's dataset, from its distance channel or its speed integrated (GetRunSheetDataFileLapDistance) */
+  getRunSheetDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
+    return this.call('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/distance', { id, attachedFileGroupName }, { lapIndex, ...options });
+  }
+  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=]: Extension: time delta of one lap against a reference lap (this dataset's, or another RunSheet's) over distance, in one request (GetRunSheetDataFileLapDelta) */
+  getRunSheetDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
+    return this.call('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
+  }
   /** GET /Laps/{id}: Get one Lap (GetLapById) */
   getLapById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Laps/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -712,6 +865,14 @@ export class PitwallClient extends ClientBase {
   /** POST /Laps/{id}/Attachments: Prepare an attached file of a Lap: the record (state 0) and a signed URL to PUT its bytes to (AddLapAttachment) */
   prepareLapAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Laps/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /Laps/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddLapAttachment); status says which step failed */
+  addAttachmentToLap(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Laps/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Laps/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryLapAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Laps/{id}/Attachments', result, file);
   }
   /** GET /Laps/{id}/Attachments: List the attached files of a Lap, each with a signed download URL (GetLapAttachments) */
   getLapAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -749,6 +910,14 @@ export class PitwallClient extends ClientBase {
   prepareLapSectorAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/LapSectors/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /LapSectors/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddLapSectorAttachment); status says which step failed */
+  addAttachmentToLapSector(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/LapSectors/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /LapSectors/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryLapSectorAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/LapSectors/{id}/Attachments', result, file);
+  }
   /** GET /LapSectors/{id}/Attachments: List the attached files of a LapSector, each with a signed download URL (GetLapSectorAttachments) */
   getLapSectorAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/LapSectors/{id}/Attachments', { id }, {});
@@ -784,6 +953,14 @@ export class PitwallClient extends ClientBase {
   /** POST /LapSpeedTraps/{id}/Attachments: Prepare an attached file of a LapSpeedTrap: the record (state 0) and a signed URL to PUT its bytes to (AddLapSpeedTrapAttachment) */
   prepareLapSpeedTrapAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/LapSpeedTraps/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /LapSpeedTraps/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddLapSpeedTrapAttachment); status says which step failed */
+  addAttachmentToLapSpeedTrap(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/LapSpeedTraps/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /LapSpeedTraps/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryLapSpeedTrapAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/LapSpeedTraps/{id}/Attachments', result, file);
   }
   /** GET /LapSpeedTraps/{id}/Attachments: List the attached files of a LapSpeedTrap, each with a signed download URL (GetLapSpeedTrapAttachments) */
   getLapSpeedTrapAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -829,6 +1006,14 @@ export class PitwallClient extends ClientBase {
   prepareSessionCarDataAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/SessionCarDatas/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /SessionCarDatas/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddSessionCarDataAttachment); status says which step failed */
+  addAttachmentToSessionCarData(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/SessionCarDatas/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /SessionCarDatas/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retrySessionCarDataAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/SessionCarDatas/{id}/Attachments', result, file);
+  }
   /** GET /SessionCarDatas/{id}/Attachments: List the attached files of a SessionCarData, each with a signed download URL (GetSessionCarDataAttachments) */
   getSessionCarDataAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/SessionCarDatas/{id}/Attachments', { id }, {});
@@ -853,6 +1038,14 @@ export class PitwallClient extends ClientBase {
   getSessionCarDataDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ChannelSeries[]>> {
     return this.channelRead('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
+  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a SessionCarData's dataset, from its distance channel or its speed integrated (GetSessionCarDataDataFileLapDistance) */
+  getSessionCarDataDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
+    return this.call('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/distance', { id, attachedFileGroupName }, { lapIndex, ...options });
+  }
+  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=]: Extension: time delta of one lap against a reference lap (this dataset's, or another SessionCarData's) over distance, in one request (GetSessionCarDataDataFileLapDelta) */
+  getSessionCarDataDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
+    return this.call('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
+  }
   /** GET /ExternalSimulationProfiles/{id}: Get one ExternalSimulationProfile (GetExternalSimulationProfileById) */
   getExternalSimulationProfileById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/ExternalSimulationProfiles/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -876,6 +1069,14 @@ export class PitwallClient extends ClientBase {
   /** POST /ExternalSimulationProfiles/{id}/Attachments: Prepare an attached file of a ExternalSimulationProfile: the record (state 0) and a signed URL to PUT its bytes to (AddExternalSimulationProfileAttachment) */
   prepareExternalSimulationProfileAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/ExternalSimulationProfiles/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /ExternalSimulationProfiles/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddExternalSimulationProfileAttachment); status says which step failed */
+  addAttachmentToExternalSimulationProfile(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/ExternalSimulationProfiles/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /ExternalSimulationProfiles/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryExternalSimulationProfileAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/ExternalSimulationProfiles/{id}/Attachments', result, file);
   }
   /** GET /ExternalSimulationProfiles/{id}/Attachments: List the attached files of a ExternalSimulationProfile, each with a signed download URL (GetExternalSimulationProfileAttachments) */
   getExternalSimulationProfileAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -913,6 +1114,14 @@ export class PitwallClient extends ClientBase {
   prepareParameterDefinitionAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/ParameterDefinitions/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /ParameterDefinitions/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddParameterDefinitionAttachment); status says which step failed */
+  addAttachmentToParameterDefinition(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/ParameterDefinitions/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /ParameterDefinitions/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryParameterDefinitionAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/ParameterDefinitions/{id}/Attachments', result, file);
+  }
   /** GET /ParameterDefinitions/{id}/Attachments: List the attached files of a ParameterDefinition, each with a signed download URL (GetParameterDefinitionAttachments) */
   getParameterDefinitionAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/ParameterDefinitions/{id}/Attachments', { id }, {});
@@ -948,6 +1157,14 @@ export class PitwallClient extends ClientBase {
   /** POST /AmbientMeasurements/{id}/Attachments: Prepare an attached file of a AmbientMeasurement: the record (state 0) and a signed URL to PUT its bytes to (AddAmbientMeasurementAttachment) */
   prepareAmbientMeasurementAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/AmbientMeasurements/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /AmbientMeasurements/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddAmbientMeasurementAttachment); status says which step failed */
+  addAttachmentToAmbientMeasurement(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/AmbientMeasurements/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /AmbientMeasurements/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryAmbientMeasurementAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/AmbientMeasurements/{id}/Attachments', result, file);
   }
   /** GET /AmbientMeasurements/{id}/Attachments: List the attached files of a AmbientMeasurement, each with a signed download URL (GetAmbientMeasurementAttachments) */
   getAmbientMeasurementAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -985,6 +1202,14 @@ export class PitwallClient extends ClientBase {
   prepareTeamAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Teams/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /Teams/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTeamAttachment); status says which step failed */
+  addAttachmentToTeam(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Teams/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Teams/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTeamAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Teams/{id}/Attachments', result, file);
+  }
   /** GET /Teams/{id}/Attachments: List the attached files of a Team, each with a signed download URL (GetTeamAttachments) */
   getTeamAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/Teams/{id}/Attachments', { id }, {});
@@ -1020,6 +1245,14 @@ export class PitwallClient extends ClientBase {
   /** POST /CarManufacturers/{id}/Attachments: Prepare an attached file of a CarManufacturer: the record (state 0) and a signed URL to PUT its bytes to (AddCarManufacturerAttachment) */
   prepareCarManufacturerAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/CarManufacturers/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /CarManufacturers/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddCarManufacturerAttachment); status says which step failed */
+  addAttachmentToCarManufacturer(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/CarManufacturers/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /CarManufacturers/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryCarManufacturerAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/CarManufacturers/{id}/Attachments', result, file);
   }
   /** GET /CarManufacturers/{id}/Attachments: List the attached files of a CarManufacturer, each with a signed download URL (GetCarManufacturerAttachments) */
   getCarManufacturerAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1057,6 +1290,14 @@ export class PitwallClient extends ClientBase {
   prepareCategoryAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Categories/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /Categories/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddCategoryAttachment); status says which step failed */
+  addAttachmentToCategory(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Categories/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Categories/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryCategoryAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Categories/{id}/Attachments', result, file);
+  }
   /** GET /Categories/{id}/Attachments: List the attached files of a Category, each with a signed download URL (GetCategoryAttachments) */
   getCategoryAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/Categories/{id}/Attachments', { id }, {});
@@ -1092,6 +1333,14 @@ export class PitwallClient extends ClientBase {
   /** POST /SessionTypes/{id}/Attachments: Prepare an attached file of a SessionType: the record (state 0) and a signed URL to PUT its bytes to (AddSessionTypeAttachment) */
   prepareSessionTypeAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/SessionTypes/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /SessionTypes/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddSessionTypeAttachment); status says which step failed */
+  addAttachmentToSessionType(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/SessionTypes/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /SessionTypes/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retrySessionTypeAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/SessionTypes/{id}/Attachments', result, file);
   }
   /** GET /SessionTypes/{id}/Attachments: List the attached files of a SessionType, each with a signed download URL (GetSessionTypeAttachments) */
   getSessionTypeAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1129,6 +1378,14 @@ export class PitwallClient extends ClientBase {
   prepareSessionStatusAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/SessionStatuses/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /SessionStatuses/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddSessionStatusAttachment); status says which step failed */
+  addAttachmentToSessionStatus(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/SessionStatuses/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /SessionStatuses/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retrySessionStatusAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/SessionStatuses/{id}/Attachments', result, file);
+  }
   /** GET /SessionStatuses/{id}/Attachments: List the attached files of a SessionStatus, each with a signed download URL (GetSessionStatusAttachments) */
   getSessionStatusAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/SessionStatuses/{id}/Attachments', { id }, {});
@@ -1164,6 +1421,14 @@ export class PitwallClient extends ClientBase {
   /** POST /PartCategories/{id}/Attachments: Prepare an attached file of a PartCategory: the record (state 0) and a signed URL to PUT its bytes to (AddPartCategoryAttachment) */
   preparePartCategoryAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/PartCategories/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /PartCategories/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddPartCategoryAttachment); status says which step failed */
+  addAttachmentToPartCategory(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/PartCategories/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /PartCategories/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryPartCategoryAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/PartCategories/{id}/Attachments', result, file);
   }
   /** GET /PartCategories/{id}/Attachments: List the attached files of a PartCategory, each with a signed download URL (GetPartCategoryAttachments) */
   getPartCategoryAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1201,6 +1466,14 @@ export class PitwallClient extends ClientBase {
   prepareIssueListCategoryAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/IssueListCategories/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /IssueListCategories/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddIssueListCategoryAttachment); status says which step failed */
+  addAttachmentToIssueListCategory(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/IssueListCategories/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /IssueListCategories/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryIssueListCategoryAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/IssueListCategories/{id}/Attachments', result, file);
+  }
   /** GET /IssueListCategories/{id}/Attachments: List the attached files of a IssueListCategory, each with a signed download URL (GetIssueListCategoryAttachments) */
   getIssueListCategoryAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/IssueListCategories/{id}/Attachments', { id }, {});
@@ -1236,6 +1509,14 @@ export class PitwallClient extends ClientBase {
   /** POST /JobListCategories/{id}/Attachments: Prepare an attached file of a JobListCategory: the record (state 0) and a signed URL to PUT its bytes to (AddJobListCategoryAttachment) */
   prepareJobListCategoryAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/JobListCategories/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /JobListCategories/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddJobListCategoryAttachment); status says which step failed */
+  addAttachmentToJobListCategory(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/JobListCategories/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /JobListCategories/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryJobListCategoryAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/JobListCategories/{id}/Attachments', result, file);
   }
   /** GET /JobListCategories/{id}/Attachments: List the attached files of a JobListCategory, each with a signed download URL (GetJobListCategoryAttachments) */
   getJobListCategoryAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1273,6 +1554,14 @@ export class PitwallClient extends ClientBase {
   prepareJobListTemplateAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/JobListTemplates/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /JobListTemplates/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddJobListTemplateAttachment); status says which step failed */
+  addAttachmentToJobListTemplate(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/JobListTemplates/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /JobListTemplates/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryJobListTemplateAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/JobListTemplates/{id}/Attachments', result, file);
+  }
   /** GET /JobListTemplates/{id}/Attachments: List the attached files of a JobListTemplate, each with a signed download URL (GetJobListTemplateAttachments) */
   getJobListTemplateAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/JobListTemplates/{id}/Attachments', { id }, {});
@@ -1308,6 +1597,14 @@ export class PitwallClient extends ClientBase {
   /** POST /NamedAssemblies/{id}/Attachments: Prepare an attached file of a NamedAssembly: the record (state 0) and a signed URL to PUT its bytes to (AddNamedAssemblyAttachment) */
   prepareNamedAssemblyAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/NamedAssemblies/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /NamedAssemblies/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddNamedAssemblyAttachment); status says which step failed */
+  addAttachmentToNamedAssembly(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/NamedAssemblies/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /NamedAssemblies/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryNamedAssemblyAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/NamedAssemblies/{id}/Attachments', result, file);
   }
   /** GET /NamedAssemblies/{id}/Attachments: List the attached files of a NamedAssembly, each with a signed download URL (GetNamedAssemblyAttachments) */
   getNamedAssemblyAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1345,6 +1642,14 @@ export class PitwallClient extends ClientBase {
   prepareCarModelAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/CarModels/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /CarModels/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddCarModelAttachment); status says which step failed */
+  addAttachmentToCarModel(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/CarModels/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /CarModels/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryCarModelAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/CarModels/{id}/Attachments', result, file);
+  }
   /** GET /CarModels/{id}/Attachments: List the attached files of a CarModel, each with a signed download URL (GetCarModelAttachments) */
   getCarModelAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/CarModels/{id}/Attachments', { id }, {});
@@ -1380,6 +1685,14 @@ export class PitwallClient extends ClientBase {
   /** POST /Parts/{id}/Attachments: Prepare an attached file of a Part: the record (state 0) and a signed URL to PUT its bytes to (AddPartAttachment) */
   preparePartAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Parts/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /Parts/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddPartAttachment); status says which step failed */
+  addAttachmentToPart(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Parts/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Parts/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryPartAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Parts/{id}/Attachments', result, file);
   }
   /** GET /Parts/{id}/Attachments: List the attached files of a Part, each with a signed download URL (GetPartAttachments) */
   getPartAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1417,6 +1730,14 @@ export class PitwallClient extends ClientBase {
   preparePartItemAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/PartItems/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /PartItems/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddPartItemAttachment); status says which step failed */
+  addAttachmentToPartItem(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/PartItems/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /PartItems/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryPartItemAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/PartItems/{id}/Attachments', result, file);
+  }
   /** GET /PartItems/{id}/Attachments: List the attached files of a PartItem, each with a signed download URL (GetPartItemAttachments) */
   getPartItemAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/PartItems/{id}/Attachments', { id }, {});
@@ -1452,6 +1773,14 @@ export class PitwallClient extends ClientBase {
   /** POST /TyreSpecifications/{id}/Attachments: Prepare an attached file of a TyreSpecification: the record (state 0) and a signed URL to PUT its bytes to (AddTyreSpecificationAttachment) */
   prepareTyreSpecificationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TyreSpecifications/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /TyreSpecifications/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTyreSpecificationAttachment); status says which step failed */
+  addAttachmentToTyreSpecification(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TyreSpecifications/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TyreSpecifications/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTyreSpecificationAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TyreSpecifications/{id}/Attachments', result, file);
   }
   /** GET /TyreSpecifications/{id}/Attachments: List the attached files of a TyreSpecification, each with a signed download URL (GetTyreSpecificationAttachments) */
   getTyreSpecificationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1489,6 +1818,14 @@ export class PitwallClient extends ClientBase {
   prepareBrakeDiscSpecificationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/BrakeDiscSpecifications/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /BrakeDiscSpecifications/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddBrakeDiscSpecificationAttachment); status says which step failed */
+  addAttachmentToBrakeDiscSpecification(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/BrakeDiscSpecifications/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /BrakeDiscSpecifications/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryBrakeDiscSpecificationAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/BrakeDiscSpecifications/{id}/Attachments', result, file);
+  }
   /** GET /BrakeDiscSpecifications/{id}/Attachments: List the attached files of a BrakeDiscSpecification, each with a signed download URL (GetBrakeDiscSpecificationAttachments) */
   getBrakeDiscSpecificationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/BrakeDiscSpecifications/{id}/Attachments', { id }, {});
@@ -1524,6 +1861,14 @@ export class PitwallClient extends ClientBase {
   /** POST /BrakePadSpecifications/{id}/Attachments: Prepare an attached file of a BrakePadSpecification: the record (state 0) and a signed URL to PUT its bytes to (AddBrakePadSpecificationAttachment) */
   prepareBrakePadSpecificationAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/BrakePadSpecifications/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /BrakePadSpecifications/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddBrakePadSpecificationAttachment); status says which step failed */
+  addAttachmentToBrakePadSpecification(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/BrakePadSpecifications/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /BrakePadSpecifications/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryBrakePadSpecificationAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/BrakePadSpecifications/{id}/Attachments', result, file);
   }
   /** GET /BrakePadSpecifications/{id}/Attachments: List the attached files of a BrakePadSpecification, each with a signed download URL (GetBrakePadSpecificationAttachments) */
   getBrakePadSpecificationAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1565,6 +1910,14 @@ export class PitwallClient extends ClientBase {
   prepareTyreSetAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TyreSets/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /TyreSets/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTyreSetAttachment); status says which step failed */
+  addAttachmentToTyreSet(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TyreSets/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TyreSets/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTyreSetAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TyreSets/{id}/Attachments', result, file);
+  }
   /** GET /TyreSets/{id}/Attachments: List the attached files of a TyreSet, each with a signed download URL (GetTyreSetAttachments) */
   getTyreSetAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/TyreSets/{id}/Attachments', { id }, {});
@@ -1604,6 +1957,14 @@ export class PitwallClient extends ClientBase {
   /** POST /BrakeDiscs/{id}/Attachments: Prepare an attached file of a BrakeDisc: the record (state 0) and a signed URL to PUT its bytes to (AddBrakeDiscAttachment) */
   prepareBrakeDiscAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/BrakeDiscs/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /BrakeDiscs/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddBrakeDiscAttachment); status says which step failed */
+  addAttachmentToBrakeDisc(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/BrakeDiscs/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /BrakeDiscs/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryBrakeDiscAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/BrakeDiscs/{id}/Attachments', result, file);
   }
   /** GET /BrakeDiscs/{id}/Attachments: List the attached files of a BrakeDisc, each with a signed download URL (GetBrakeDiscAttachments) */
   getBrakeDiscAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1645,6 +2006,14 @@ export class PitwallClient extends ClientBase {
   prepareBrakePadAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/BrakePads/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /BrakePads/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddBrakePadAttachment); status says which step failed */
+  addAttachmentToBrakePad(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/BrakePads/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /BrakePads/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryBrakePadAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/BrakePads/{id}/Attachments', result, file);
+  }
   /** GET /BrakePads/{id}/Attachments: List the attached files of a BrakePad, each with a signed download URL (GetBrakePadAttachments) */
   getBrakePadAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/BrakePads/{id}/Attachments', { id }, {});
@@ -1685,6 +2054,14 @@ export class PitwallClient extends ClientBase {
   prepareBrakeSetAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/BrakeSets/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /BrakeSets/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddBrakeSetAttachment); status says which step failed */
+  addAttachmentToBrakeSet(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/BrakeSets/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /BrakeSets/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryBrakeSetAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/BrakeSets/{id}/Attachments', result, file);
+  }
   /** GET /BrakeSets/{id}/Attachments: List the attached files of a BrakeSet, each with a signed download URL (GetBrakeSetAttachments) */
   getBrakeSetAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/BrakeSets/{id}/Attachments', { id }, {});
@@ -1720,6 +2097,14 @@ export class PitwallClient extends ClientBase {
   /** POST /TyreSetPressureAdjustments/{id}/Attachments: Prepare an attached file of a TyreSetPressureAdjustment: the record (state 0) and a signed URL to PUT its bytes to (AddTyreSetPressureAdjustmentAttachment) */
   prepareTyreSetPressureAdjustmentAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TyreSetPressureAdjustments/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /TyreSetPressureAdjustments/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTyreSetPressureAdjustmentAttachment); status says which step failed */
+  addAttachmentToTyreSetPressureAdjustment(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TyreSetPressureAdjustments/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TyreSetPressureAdjustments/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTyreSetPressureAdjustmentAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TyreSetPressureAdjustments/{id}/Attachments', result, file);
   }
   /** GET /TyreSetPressureAdjustments/{id}/Attachments: List the attached files of a TyreSetPressureAdjustment, each with a signed download URL (GetTyreSetPressureAdjustmentAttachments) */
   getTyreSetPressureAdjustmentAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1765,6 +2150,14 @@ export class PitwallClient extends ClientBase {
   prepareTyreWearSheetAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TyreWearSheets/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /TyreWearSheets/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTyreWearSheetAttachment); status says which step failed */
+  addAttachmentToTyreWearSheet(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TyreWearSheets/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TyreWearSheets/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTyreWearSheetAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TyreWearSheets/{id}/Attachments', result, file);
+  }
   /** GET /TyreWearSheets/{id}/Attachments: List the attached files of a TyreWearSheet, each with a signed download URL (GetTyreWearSheetAttachments) */
   getTyreWearSheetAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/TyreWearSheets/{id}/Attachments', { id }, {});
@@ -1800,6 +2193,14 @@ export class PitwallClient extends ClientBase {
   /** POST /TyreWearMeasurementItems/{id}/Attachments: Prepare an attached file of a TyreWearMeasurementItem: the record (state 0) and a signed URL to PUT its bytes to (AddTyreWearMeasurementItemAttachment) */
   prepareTyreWearMeasurementItemAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/TyreWearMeasurementItems/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /TyreWearMeasurementItems/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddTyreWearMeasurementItemAttachment); status says which step failed */
+  addAttachmentToTyreWearMeasurementItem(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/TyreWearMeasurementItems/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /TyreWearMeasurementItems/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryTyreWearMeasurementItemAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/TyreWearMeasurementItems/{id}/Attachments', result, file);
   }
   /** GET /TyreWearMeasurementItems/{id}/Attachments: List the attached files of a TyreWearMeasurementItem, each with a signed download URL (GetTyreWearMeasurementItemAttachments) */
   getTyreWearMeasurementItemAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1845,6 +2246,14 @@ export class PitwallClient extends ClientBase {
   prepareReferencePressureRunAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/ReferencePressureRuns/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /ReferencePressureRuns/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddReferencePressureRunAttachment); status says which step failed */
+  addAttachmentToReferencePressureRun(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/ReferencePressureRuns/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /ReferencePressureRuns/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryReferencePressureRunAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/ReferencePressureRuns/{id}/Attachments', result, file);
+  }
   /** GET /ReferencePressureRuns/{id}/Attachments: List the attached files of a ReferencePressureRun, each with a signed download URL (GetReferencePressureRunAttachments) */
   getReferencePressureRunAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/ReferencePressureRuns/{id}/Attachments', { id }, {});
@@ -1888,6 +2297,14 @@ export class PitwallClient extends ClientBase {
   /** POST /PlannedRuns/{id}/Attachments: Prepare an attached file of a PlannedRun: the record (state 0) and a signed URL to PUT its bytes to (AddPlannedRunAttachment) */
   preparePlannedRunAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/PlannedRuns/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /PlannedRuns/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddPlannedRunAttachment); status says which step failed */
+  addAttachmentToPlannedRun(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/PlannedRuns/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /PlannedRuns/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryPlannedRunAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/PlannedRuns/{id}/Attachments', result, file);
   }
   /** GET /PlannedRuns/{id}/Attachments: List the attached files of a PlannedRun, each with a signed download URL (GetPlannedRunAttachments) */
   getPlannedRunAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -1933,6 +2350,14 @@ export class PitwallClient extends ClientBase {
   prepareRunPlanAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/RunPlans/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /RunPlans/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddRunPlanAttachment); status says which step failed */
+  addAttachmentToRunPlan(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/RunPlans/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /RunPlans/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryRunPlanAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/RunPlans/{id}/Attachments', result, file);
+  }
   /** GET /RunPlans/{id}/Attachments: List the attached files of a RunPlan, each with a signed download URL (GetRunPlanAttachments) */
   getRunPlanAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/RunPlans/{id}/Attachments', { id }, {});
@@ -1968,6 +2393,14 @@ export class PitwallClient extends ClientBase {
   /** POST /PlannedLaps/{id}/Attachments: Prepare an attached file of a PlannedLap: the record (state 0) and a signed URL to PUT its bytes to (AddPlannedLapAttachment) */
   preparePlannedLapAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/PlannedLaps/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /PlannedLaps/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddPlannedLapAttachment); status says which step failed */
+  addAttachmentToPlannedLap(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/PlannedLaps/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /PlannedLaps/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryPlannedLapAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/PlannedLaps/{id}/Attachments', result, file);
   }
   /** GET /PlannedLaps/{id}/Attachments: List the attached files of a PlannedLap, each with a signed download URL (GetPlannedLapAttachments) */
   getPlannedLapAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -2005,6 +2438,14 @@ export class PitwallClient extends ClientBase {
   prepareLapMarkerAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/LapMarkers/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /LapMarkers/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddLapMarkerAttachment); status says which step failed */
+  addAttachmentToLapMarker(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/LapMarkers/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /LapMarkers/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryLapMarkerAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/LapMarkers/{id}/Attachments', result, file);
+  }
   /** GET /LapMarkers/{id}/Attachments: List the attached files of a LapMarker, each with a signed download URL (GetLapMarkerAttachments) */
   getLapMarkerAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/LapMarkers/{id}/Attachments', { id }, {});
@@ -2040,6 +2481,14 @@ export class PitwallClient extends ClientBase {
   /** POST /LapTrackStatusMarkers/{id}/Attachments: Prepare an attached file of a LapTrackStatusMarker: the record (state 0) and a signed URL to PUT its bytes to (AddLapTrackStatusMarkerAttachment) */
   prepareLapTrackStatusMarkerAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/LapTrackStatusMarkers/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /LapTrackStatusMarkers/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddLapTrackStatusMarkerAttachment); status says which step failed */
+  addAttachmentToLapTrackStatusMarker(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/LapTrackStatusMarkers/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /LapTrackStatusMarkers/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryLapTrackStatusMarkerAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/LapTrackStatusMarkers/{id}/Attachments', result, file);
   }
   /** GET /LapTrackStatusMarkers/{id}/Attachments: List the attached files of a LapTrackStatusMarker, each with a signed download URL (GetLapTrackStatusMarkerAttachments) */
   getLapTrackStatusMarkerAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -2085,6 +2534,14 @@ export class PitwallClient extends ClientBase {
   prepareSessionObjectIssueAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/SessionObjectIssues/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /SessionObjectIssues/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddSessionObjectIssueAttachment); status says which step failed */
+  addAttachmentToSessionObjectIssue(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/SessionObjectIssues/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /SessionObjectIssues/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retrySessionObjectIssueAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/SessionObjectIssues/{id}/Attachments', result, file);
+  }
   /** GET /SessionObjectIssues/{id}/Attachments: List the attached files of a SessionObjectIssue, each with a signed download URL (GetSessionObjectIssueAttachments) */
   getSessionObjectIssueAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/SessionObjectIssues/{id}/Attachments', { id }, {});
@@ -2129,6 +2586,14 @@ export class PitwallClient extends ClientBase {
   prepareSessionObjectJobAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/SessionObjectJobs/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /SessionObjectJobs/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddSessionObjectJobAttachment); status says which step failed */
+  addAttachmentToSessionObjectJob(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/SessionObjectJobs/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /SessionObjectJobs/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retrySessionObjectJobAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/SessionObjectJobs/{id}/Attachments', result, file);
+  }
   /** GET /SessionObjectJobs/{id}/Attachments: List the attached files of a SessionObjectJob, each with a signed download URL (GetSessionObjectJobAttachments) */
   getSessionObjectJobAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/SessionObjectJobs/{id}/Attachments', { id }, {});
@@ -2165,6 +2630,14 @@ export class PitwallClient extends ClientBase {
   prepareJobListTemplateItemAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/JobListTemplateItems/{id}/Attachments', { id }, {}, model);
   }
+  /** POST /JobListTemplateItems/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddJobListTemplateItemAttachment); status says which step failed */
+  addAttachmentToJobListTemplateItem(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/JobListTemplateItems/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /JobListTemplateItems/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryJobListTemplateItemAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/JobListTemplateItems/{id}/Attachments', result, file);
+  }
   /** GET /JobListTemplateItems/{id}/Attachments: List the attached files of a JobListTemplateItem, each with a signed download URL (GetJobListTemplateItemAttachments) */
   getJobListTemplateItemAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
     return this.call('GET', '/JobListTemplateItems/{id}/Attachments', { id }, {});
@@ -2200,6 +2673,14 @@ export class PitwallClient extends ClientBase {
   /** POST /Users/{id}/Attachments: Prepare an attached file of a User: the record (state 0) and a signed URL to PUT its bytes to (AddUserAttachment) */
   prepareUserAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
     return this.call('POST', '/Users/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /Users/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddUserAttachment); status says which step failed */
+  addAttachmentToUser(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/Users/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /Users/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryUserAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/Users/{id}/Attachments', result, file);
   }
   /** GET /Users/{id}/Attachments: List the attached files of a User, each with a signed download URL (GetUserAttachments) */
   getUserAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
@@ -2244,5 +2725,17 @@ export class PitwallClient extends ClientBase {
   /** PUT /ExternalSimulations/Connection: Create or replace the account's connection to the external simulation system (stored encrypted, never returned) (PutExternalSimulationConnection) */
   putExternalSimulationConnection(connection: SimulationConnection): Promise<ClientResult<null>> {
     return this.call('PUT', '/ExternalSimulations/Connection', {}, {}, connection);
+  }
+  /** POST /ExternalSimulations/Callbacks: Register an HTTP callback for the account's simulation status changes (signed per Standard Webhooks; the secret is in this answer only) (RegisterExternalSimulationCallback) */
+  registerExternalSimulationCallback(callback: SimulationCallbackRegistration): Promise<ClientResult<SimulationCallbackCreated>> {
+    return this.call('POST', '/ExternalSimulations/Callbacks', {}, {}, callback);
+  }
+  /** GET /ExternalSimulations/Callbacks: The account's callbacks (no secrets), with their deliveries by state and their recent failures (GetExternalSimulationCallbacks) */
+  getExternalSimulationCallbacks(): Promise<ClientResult<SimulationCallbacks>> {
+    return this.call('GET', '/ExternalSimulations/Callbacks', {}, {});
+  }
+  /** DELETE /ExternalSimulations/Callbacks/{id}: Delete a callback; its pending deliveries are dropped (DeleteExternalSimulationCallback) */
+  deleteExternalSimulationCallback(id: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/ExternalSimulations/Callbacks/{id}', { id }, {});
   }
 }

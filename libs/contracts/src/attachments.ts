@@ -83,4 +83,18 @@ export const AttachmentAvailableEvent = z.object({
 export type AttachmentAvailableEvent = z.infer<typeof AttachmentAvailableEvent>;
 export const ATTACHMENT_AVAILABLE_ROUTING_KEY = 'attachment.available';
 
+/** `attachment.deleted` on the entity events exchange, once a DELETE of an attached file committed. */
+export const AttachmentDeletedEvent = z.object({
+  accountId: Guid,
+  entityType: z.string(),
+  entityId: Guid,
+  attachedFileId: Guid,
+  attachedFileGroupName: z.string().nullable(),
+  /** Null for a record whose bytes never arrived. */
+  blobSha256: z.string().nullable(),
+  occurredAt: z.string(),
+});
+export type AttachmentDeletedEvent = z.infer<typeof AttachmentDeletedEvent>;
+export const ATTACHMENT_DELETED_ROUTING_KEY = 'attachment.deleted';
+
 export const ATTACHMENT_SERVICE = SERVICES.entity;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileMetadataRequest } from './data-files';
+import { AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileDeltaRequest, DataFileDistanceRequest, DataFileMetadataRequest } from './data-files';
 import { ATTACHMENT_COMMANDS, AttachmentDelete, AttachmentDownload, AttachmentList, AttachmentPrepare, AttachmentUpdate, AttachmentUploaded, AttachmentUploadTarget } from './attachments';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
-import { ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingCommand } from './timing';
-import { SIMULATION_COMMANDS, SimulationConnectionPut, SimulationReprocess, SimulationStatusQuery, SimulationTrigger } from './simulation';
+import { ENTITY_TIMING_BATCH_COMMAND, ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingBatchCommand, TimingCommand } from './timing';
+import { SIMULATION_COMMANDS, SimulationCallbackDelete, SimulationCallbackList, SimulationCallbackRegister, SimulationConnectionPut, SimulationReprocess, SimulationStatusQuery, SimulationTrigger } from './simulation';
 
 /**
  * A bus command an operation becomes: the service that answers it, the message the gateway sends (typed by the
@@ -33,11 +33,14 @@ export const COMMANDS = {
   // The timing-service checks the whole message: it reads the ids of the body to order updates per car.
   [TIMING_COMMANDS.update]: command(SERVICES.timing, TIMING_COMMANDS.update, TimingCommand),
   [ENTITY_TIMING_COMMAND]: command(SERVICES.entity, ENTITY_TIMING_COMMAND, TimingCommand),
+  [ENTITY_TIMING_BATCH_COMMAND]: command(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, TimingBatchCommand),
   /** Sent by the datafile-service (not routed by the operation table): the files of a dataset the caller may read. */
   [ATTACHMENT_COMMANDS.dataset]: command(SERVICES.entity, ATTACHMENT_COMMANDS.dataset, AttachmentsDataset),
   [DATAFILE_COMMANDS.metadata]: command(SERVICES.datafile, DATAFILE_COMMANDS.metadata, DataFileMetadataRequest),
   [DATAFILE_COMMANDS.channel]: command(SERVICES.datafile, DATAFILE_COMMANDS.channel, DataFileChannelRequest),
   [DATAFILE_COMMANDS.channels]: command(SERVICES.datafile, DATAFILE_COMMANDS.channels, DataFileChannelsRequest),
+  [DATAFILE_COMMANDS.distance]: command(SERVICES.datafile, DATAFILE_COMMANDS.distance, DataFileDistanceRequest),
+  [DATAFILE_COMMANDS.delta]: command(SERVICES.datafile, DATAFILE_COMMANDS.delta, DataFileDeltaRequest),
   [ATTACHMENT_COMMANDS.prepare]: command(SERVICES.entity, ATTACHMENT_COMMANDS.prepare, AttachmentPrepare),
   [ATTACHMENT_COMMANDS.list]: command(SERVICES.entity, ATTACHMENT_COMMANDS.list, AttachmentList),
   [ATTACHMENT_COMMANDS.update]: command(SERVICES.entity, ATTACHMENT_COMMANDS.update, AttachmentUpdate, AttachmentUpdate.extend({ body: ProvedBody })),
@@ -49,6 +52,9 @@ export const COMMANDS = {
   [SIMULATION_COMMANDS.reprocess]: command(SERVICES.simulation, SIMULATION_COMMANDS.reprocess, SimulationReprocess),
   [SIMULATION_COMMANDS.status]: command(SERVICES.simulation, SIMULATION_COMMANDS.status, SimulationStatusQuery),
   [SIMULATION_COMMANDS.putConnection]: command(SERVICES.simulation, SIMULATION_COMMANDS.putConnection, SimulationConnectionPut),
+  [SIMULATION_COMMANDS.registerCallback]: command(SERVICES.simulation, SIMULATION_COMMANDS.registerCallback, SimulationCallbackRegister),
+  [SIMULATION_COMMANDS.listCallbacks]: command(SERVICES.simulation, SIMULATION_COMMANDS.listCallbacks, SimulationCallbackList),
+  [SIMULATION_COMMANDS.deleteCallback]: command(SERVICES.simulation, SIMULATION_COMMANDS.deleteCallback, SimulationCallbackDelete),
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -10,6 +10,8 @@ export const DATAFILE_COMMANDS = {
   metadata: 'datafile.metadata',
   channel: 'datafile.channel',
   channels: 'datafile.channels',
+  distance: 'datafile.distance',
+  delta: 'datafile.delta',
 } as const;
 
 /** The entity-service query that resolves a dataset: the files of an entity's attachment group, in state 2. */
@@ -47,6 +49,18 @@ const Shape = { maxPoints: z.number().int().min(4).optional(), binaryType: z.enu
 export const DataFileMetadataRequest = z.strictObject(DatasetRef);
 export const DataFileChannelRequest = z.strictObject({ ...DatasetRef, channel: z.string(), scope: DataFileScope, ...Shape });
 export const DataFileChannelsRequest = z.strictObject({ ...DatasetRef, channels: z.array(z.string()), scope: DataFileScope, mode: z.union([z.literal(0), z.literal(1), z.literal(2)]), ...Shape });
+/** Lap traces (distance, delta): `maxPoints` caps the points, evenly resampled (not M4). */
+export const DataFileDistanceRequest = z.strictObject({ ...DatasetRef, lapIndex: z.number().int(), maxPoints: z.number().int().min(4).optional() });
+/** The delta of a lap against a reference lap; `reference` names another dataset of the same type (absent: the same dataset). */
+export const DataFileDeltaRequest = z.strictObject({
+  ...DatasetRef,
+  lapIndex: z.number().int(),
+  referenceLapIndex: z.number().int(),
+  reference: z.strictObject({ id: Guid, group: GroupName }).optional(),
+  maxPoints: z.number().int().min(4).optional(),
+});
+export type DataFileDistanceRequest = z.infer<typeof DataFileDistanceRequest>;
+export type DataFileDeltaRequest = z.infer<typeof DataFileDeltaRequest>;
 export type DataFileMetadataRequest = z.infer<typeof DataFileMetadataRequest>;
 export type DataFileChannelRequest = z.infer<typeof DataFileChannelRequest>;
 export type DataFileChannelsRequest = z.infer<typeof DataFileChannelsRequest>;
@@ -112,4 +126,36 @@ export interface ChannelsReadJson {
   attachedFileGroupName: string;
   mode: 0 | 1 | 2;
   channels: ChannelRecordJson[];
+}
+
+/** Where a lap's distance came from: a distance channel as it is, or a speed channel integrated. */
+export interface LapDistanceSourceJson {
+  kind: 'channel' | 'integrated';
+  channel: string;
+}
+
+/** One lap of a dataset, as the lap trace answers name it. */
+export interface LapRefJson {
+  entityId: string;
+  entityType: string;
+  attachedFileGroupName: string;
+  lapIndex: number;
+  /** Seconds from the lap's start to its end. */
+  lapTime: number;
+}
+
+/** `GET .../distance`: lap-relative time (s) and distance (m) from the lap's start. */
+export interface LapDistanceJson extends LapRefJson {
+  source: LapDistanceSourceJson;
+  times: number[];
+  distances: number[];
+}
+
+/** `GET .../delta`: the lap's time minus the reference's at each distance (m) of a common grid. */
+export interface LapDeltaJson {
+  lap: LapRefJson;
+  reference: LapRefJson;
+  source: LapDistanceSourceJson;
+  distance: number[];
+  delta: number[];
 }

@@ -5,7 +5,14 @@ import { CreateModel, Guid, SearchBody, UpdateModel } from './wire';
 export const SERVICES = { entity: 'entity', timing: 'timing', simulation: 'simulation', datafile: 'datafile' } as const;
 
 /** Topic exchanges. */
-export const EXCHANGES = { entityEvents: 'entity.events', timingEvents: 'timing.events', simulationStatus: 'simulation.status', simulationJobs: 'simulation.jobs' } as const;
+export const EXCHANGES = {
+  entityEvents: 'entity.events',
+  timingEvents: 'timing.events',
+  simulationStatus: 'simulation.status',
+  simulationJobs: 'simulation.jobs',
+  /** Membership changes of the gateway's auth schema (`account.members`), mirrored as each account's Users entities. */
+  authEvents: 'auth.events',
+} as const;
 
 export const Role = z.enum(['reader', 'editor', 'admin']);
 export type Role = z.infer<typeof Role>;
@@ -65,3 +72,18 @@ export const EntityChangedEvent = z.object({
   occurredAt: z.string(),
 });
 export type EntityChangedEvent = z.infer<typeof EntityChangedEvent>;
+
+/** Routing key of `AccountMembersEvent` on the auth events exchange. */
+export const ACCOUNT_MEMBERS_ROUTING_KEY = 'account.members';
+
+/**
+ * The whole member list of one account after a membership change (added, removed, role changed), from the gateway's
+ * auth outbox. `version` grows with every change of the account (a decimal string of a sequence value): a consumer
+ * applies a snapshot only when it is newer than the last it applied, so a late or repeated one changes nothing.
+ */
+export const AccountMembersEvent = z.object({
+  accountId: Guid,
+  version: z.string().regex(/^\d{1,19}$/),
+  members: z.array(z.object({ userId: Guid, name: z.string(), email: z.string().nullable(), role: Role })),
+});
+export type AccountMembersEvent = z.infer<typeof AccountMembersEvent>;

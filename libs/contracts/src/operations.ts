@@ -4,9 +4,9 @@ import { COMMANDS, type CommandInput, type CommandName } from './commands';
 import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, batchScope, queryScope } from './data-files';
 import { entitySchemaOf } from './entity-schemas';
 import { ENTITY_COMMANDS } from './messages';
-import { TIMING_COMMANDS, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, type TimingLevel, type TimingUpdate } from './timing';
+import { TIMING_COMMANDS, timingPartitionKey, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, type TimingLevel, type TimingUpdate } from './timing';
 import { ENTITY_TYPES, type EntityTypeDef } from './registry';
-import { ReprocessSimulationBody, SIMULATION_COMMANDS, SimulationConnection, SimulationResults, SimulationStatusResults, TriggerSimulationBody } from './simulation';
+import { ReprocessSimulationBody, SIMULATION_COMMANDS, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TriggerSimulationBody } from './simulation';
 import { AccountSummary, CreateModel, Guid, SearchBody, UpdateModel } from './wire';
 
 /**
@@ -45,8 +45,15 @@ export interface ClientMethod {
   body?: { name: string; type: string; defaultEmpty?: boolean };
   /** A last optional `parametersToInclude` argument. */
   include?: boolean;
+  /** Optional query parameters, taken as a last optional `options` argument (`{ maxPoints?: string }`). */
+  optionalQuery?: readonly string[];
   /** A channel read: a last optional `options` argument (scope query values for `query`, maxPoints, binary). */
   channelRead?: 'query' | 'body';
+  /**
+   * On an attachment prepare: the client's one-call upload (`add`: accountId, entityId, options, file; prepare, PUT
+   * of the bytes, finalise) or its retry from the failed step (`retry`: the result), instead of a plain call.
+   */
+  attachmentUpload?: 'add' | 'retry';
   /** TypeScript type of the result. */
   returns: string;
 }
@@ -73,6 +80,12 @@ export interface BusTarget<N extends CommandName = CommandName> {
   service: string;
   name: N;
   toMessage: (request: BoundRequest) => CommandInput<N>;
+  /**
+   * The message's ordering key, for a service consumed through partition queues: the gateway sends it to
+   * `partitionService(service, partitionOf(key, count))` (count from its configuration), so the messages of one key
+   * reach one consumer in order.
+   */
+  orderingKey?(message: CommandInput<N>): string;
 }
 
 /** An operation the gateway answers itself (account lists come from its own auth store). */
@@ -110,6 +123,11 @@ export interface Operation {
   busTimeoutMs?: number;
   /** Error responses beyond the common ones. */
   errors?: Readonly<Record<number, string>>;
+  /**
+   * Always refused, after the key and the permission are checked and before any body is read: a write of a type the
+   * registry declares read-only (`readOnly`, the Users). The gateway answers this problem; the service never sees it.
+   */
+  refusal?: { status: 403; detail: string };
   target: BusTarget | GatewayTarget;
   client: readonly ClientMethod[];
 }
@@ -157,6 +175,9 @@ function entityOperations(type: EntityTypeDef): Operation[] {
   const type_ = { type: P };
   const entity = (description: string) => ({ contentTypes: JSON_TYPES, schema, description });
   const list = (description: string) => ({ contentTypes: JSON_TYPES, schema: z.array(schema), description });
+  // A read-only type (registry `readOnly`) keeps its write operations on the wire, each answering 403 with the reason.
+  const readOnly = type.readOnly ? { refusal: { status: 403 as const, detail: type.readOnly.reason } } : {};
+  const readOnlyErrors: Record<number, string> = type.readOnly ? { 403: type.readOnly.reason } : {};
   const ops: Operation[] = [];
   if (type.features.search) {
     const search = (method: 'get' | 'post'): Operation => ({
@@ -233,6 +254,8 @@ function entityOperations(type: EntityTypeDef): Operation[] {
       unknownBodyProperties: 'forward',
       responseKind: 'json',
       response: { status: 201, ...entity(`The created ${S}, all properties populated`), location: true },
+      ...readOnly,
+      ...(type.readOnly ? { errors: readOnlyErrors } : {}),
       target: toBus(ENTITY_COMMANDS.create, (r) => ({ ...type_, parentIds: parentIdsOf(type, r.query), body: r.body as CreateModel, bindingErrors: r.bindingErrors })),
       client: [{ name: `add${S}`, query: parentKeys, body: { name: 'model', type: 'CreateModel', defaultEmpty: true }, returns: 'EntityJson' }],
     },
@@ -252,7 +275,8 @@ function entityOperations(type: EntityTypeDef): Operation[] {
       unknownBodyProperties: 'forward',
       responseKind: 'json',
       response: { status: 200, ...entity(`The updated ${S}`) },
-      errors: { 409: 'Modified after LastModifiedTimeMaxAllowedValue' },
+      errors: { 409: 'Modified after LastModifiedTimeMaxAllowedValue', ...readOnlyErrors },
+      ...readOnly,
       target: toBus(ENTITY_COMMANDS.update, (r) => ({ ...type_, id: r.params['id'] as string, body: r.body as UpdateModel, bindingErrors: r.bindingErrors })),
       client: [{ name: `update${S}`, body: { name: 'model', type: 'UpdateModel' }, returns: 'EntityJson' }],
     },
@@ -270,6 +294,8 @@ function entityOperations(type: EntityTypeDef): Operation[] {
       bodyKind: 'none',
       responseKind: 'empty',
       response: { status: 204, contentTypes: [], description: 'Deleted' },
+      ...readOnly,
+      ...(type.readOnly ? { errors: readOnlyErrors } : {}),
       target: toBus(ENTITY_COMMANDS.delete, (r) => ({ ...type_, id: r.params['id'] as string })),
       client: [{ name: `delete${S}`, returns: 'null' }],
     },
@@ -281,7 +307,9 @@ const NonNegativeInteger = z.string().regex(/^\d{1,9}$/, 'is not a non-negative 
 const Seconds = z.string().regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, 'is not a number of seconds');
 const MaxPoints = z.string().regex(/^\d{1,9}$/, 'is not a whole number').refine((v) => Number(v) >= 4, 'must be at least 4').optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
 const dataFileParams = z.object({ id: Guid, attachedFileGroupName: z.string().min(1).max(256) });
+const LapPoints = z.string().regex(/^\d{1,9}$/, 'is not a whole number').refine((v) => Number(v) >= 4, 'must be at least 4').optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
 const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB)', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
+const LAP_TRACE_ERRORS = { 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
 const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
 const CHANNEL_TYPES = ['application/json', ...BINARY_CHANNEL_TYPES] as const;
@@ -338,6 +366,45 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
       }),
       client: [{ name: `get${S}DataFileChannels`, body: { name: 'body', type: 'ChannelsBody' }, channelRead: 'body', returns: 'ChannelsReadJson' }],
     },
+    {
+      ...common,
+      errors: LAP_TRACE_ERRORS,
+      operationId: `Get${S}DataFileLapDistance`,
+      method: 'get',
+      path: `${base}/distance`,
+      summary: `Extension: lap-relative time and distance of one lap of a ${S}'s dataset, from its distance channel or its speed integrated`,
+      query: z.object({ lapIndex: NonNegativeInteger, maxPoints: LapPoints }),
+      bodyKind: 'none',
+      responseKind: 'json',
+      response: { status: 200, contentTypes: JSON_TYPES, description: 'entityId, entityType, attachedFileGroupName, lapIndex, lapTime, source {kind, channel}, times (s from the lap start), distances (m)' },
+      target: toBus(DATAFILE_COMMANDS.distance, (r) => ({ ...dataset(r), lapIndex: Number(r.query['lapIndex']), ...maxPointsOf(r.query) })),
+      client: [{ name: `get${S}DataFileLapDistance`, query: ['lapIndex'], optionalQuery: ['maxPoints'], returns: 'LapDistanceJson' }],
+    },
+    {
+      ...common,
+      errors: LAP_TRACE_ERRORS,
+      operationId: `Get${S}DataFileLapDelta`,
+      method: 'get',
+      path: `${base}/delta`,
+      summary: `Extension: time delta of one lap against a reference lap (this dataset's, or another ${S}'s) over distance, in one request`,
+      query: z.object({
+        lapIndex: NonNegativeInteger,
+        referenceLapIndex: NonNegativeInteger,
+        referenceEntityId: Guid.optional().meta({ description: `The ${S} whose dataset holds the reference lap (default: this one)` }),
+        referenceAttachedFileGroupName: z.string().min(1).max(256).optional().meta({ description: 'The group of the reference dataset (default: this group)' }),
+        maxPoints: LapPoints,
+      }),
+      bodyKind: 'none',
+      responseKind: 'json',
+      response: { status: 200, contentTypes: JSON_TYPES, description: 'lap and reference {entityId, entityType, attachedFileGroupName, lapIndex, lapTime}, source {kind, channel}, distance (m), delta (s, lap minus reference)' },
+      target: toBus(DATAFILE_COMMANDS.delta, (r) => {
+        const referenceId = r.query['referenceEntityId']?.toLowerCase();
+        const referenceGroup = r.query['referenceAttachedFileGroupName'];
+        const reference = referenceId !== undefined || referenceGroup !== undefined ? { reference: { id: referenceId ?? (r.params['id'] as string), group: referenceGroup ?? (r.params['attachedFileGroupName'] as string) } } : {};
+        return { ...dataset(r), lapIndex: Number(r.query['lapIndex']), referenceLapIndex: Number(r.query['referenceLapIndex']), ...reference, ...maxPointsOf(r.query) };
+      }),
+      client: [{ name: `get${S}DataFileLapDelta`, query: ['lapIndex', 'referenceLapIndex'], optionalQuery: ['referenceEntityId', 'referenceAttachedFileGroupName', 'maxPoints'], returns: 'LapDeltaJson' }],
+    },
   ];
 }
 
@@ -374,7 +441,11 @@ function attachmentOperations(type: EntityTypeDef): Operation[] {
       responseKind: 'json',
       response: { status: 200, contentTypes: JSON_TYPES, schema: PreparedAttachment, description: 'The record id and the signed upload URL' },
       target: toBus(ATTACHMENT_COMMANDS.prepare, (r) => ({ ...target(r), body: r.body as PrepareAttachmentBody })),
-      client: [{ name: `prepare${S}Attachment`, body: { name: 'model', type: 'PrepareAttachmentBody' }, returns: '{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }' }],
+      client: [
+        { name: `prepare${S}Attachment`, body: { name: 'model', type: 'PrepareAttachmentBody' }, returns: '{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }' },
+        { name: `addAttachmentTo${S}`, attachmentUpload: 'add', returns: 'AttachmentResult' },
+        { name: `retry${S}Attachment`, attachmentUpload: 'retry', returns: 'AttachmentResult' },
+      ],
     },
     {
       operationId: `Get${S}Attachments`,
@@ -496,6 +567,11 @@ const ACCOUNT_OPERATIONS: Operation[] = [
   },
 ];
 
+/** An update goes to the timing-service partition of its (session, car): one car's updates stay in order. */
+function timingTarget(type: TimingLevel): BusTarget<typeof TIMING_COMMANDS.update> {
+  return { ...toBus(TIMING_COMMANDS.update, (r) => ({ type, body: r.body as TimingUpdate })), orderingKey: (m) => timingPartitionKey(m.body) };
+}
+
 /** The timing integration: one update by index per call, answered by the timing-service (docs/timing.md). */
 function timingOperation(plural: string, type: TimingLevel, body: z.ZodType, bodyType: string, creates: string): Operation {
   const entityName = type.slice(0, -1);
@@ -514,7 +590,7 @@ function timingOperation(plural: string, type: TimingLevel, body: z.ZodType, bod
     unknownBodyProperties: 'reject',
     responseKind: 'json',
     response: { status: 200, contentTypes: JSON_TYPES, schema: entitySchemaOf(type), description: `The updated ${entityName}` },
-    target: toBus(TIMING_COMMANDS.update, (r) => ({ type, body: r.body as TimingUpdate })),
+    target: timingTarget(type),
     client: [{ name: `updateTiming${plural.slice(0, -1)}`, body: { name: 'update', type: bodyType }, returns: 'EntityJson' }],
   };
 }
@@ -596,6 +672,54 @@ const SIMULATION_OPERATIONS: Operation[] = [
     response: { status: 204, contentTypes: [], description: 'Stored' },
     target: toBus(SIMULATION_COMMANDS.putConnection, (r) => ({ body: r.body as SimulationConnection })),
     client: [{ name: 'putExternalSimulationConnection', body: { name: 'connection', type: 'SimulationConnection' }, returns: 'null' }],
+  },
+  {
+    operationId: 'RegisterExternalSimulationCallback',
+    method: 'post',
+    path: '/ExternalSimulations/Callbacks',
+    tags: SIMULATION_TAGS,
+    summary: "Register an HTTP callback for the account's simulation status changes (signed per Standard Webhooks; the secret is in this answer only)",
+    permission: 'admin',
+    nonMember: 'forbidden',
+    headers: accountHeader,
+    bodyKind: 'json',
+    body: SimulationCallbackRegistration,
+    responseKind: 'json',
+    response: { status: 201, contentTypes: JSON_TYPES, schema: SimulationCallbackCreated, description: 'The callback with its signing secret (shown once)' },
+    target: toBus(SIMULATION_COMMANDS.registerCallback, (r) => ({ body: r.body as SimulationCallbackRegistration })),
+    client: [{ name: 'registerExternalSimulationCallback', body: { name: 'callback', type: 'SimulationCallbackRegistration' }, returns: 'SimulationCallbackCreated' }],
+  },
+  {
+    operationId: 'GetExternalSimulationCallbacks',
+    method: 'get',
+    path: '/ExternalSimulations/Callbacks',
+    tags: SIMULATION_TAGS,
+    summary: "The account's callbacks (no secrets), with their deliveries by state and their recent failures",
+    permission: 'admin',
+    nonMember: 'forbidden',
+    headers: accountHeader,
+    bodyKind: 'none',
+    responseKind: 'json',
+    response: { status: 200, contentTypes: JSON_TYPES, schema: SimulationCallbacks, description: 'The callbacks' },
+    target: toBus(SIMULATION_COMMANDS.listCallbacks, () => ({})),
+    client: [{ name: 'getExternalSimulationCallbacks', returns: 'SimulationCallbacks' }],
+  },
+  {
+    operationId: 'DeleteExternalSimulationCallback',
+    method: 'delete',
+    path: '/ExternalSimulations/Callbacks/{id}',
+    tags: SIMULATION_TAGS,
+    summary: 'Delete a callback; its pending deliveries are dropped',
+    permission: 'admin',
+    nonMember: 'forbidden',
+    headers: accountHeader,
+    params: idParam,
+    bodyKind: 'none',
+    responseKind: 'empty',
+    response: { status: 204, contentTypes: [], description: 'Deleted' },
+    errors: { 404: 'The callback does not exist in the account' },
+    target: toBus(SIMULATION_COMMANDS.deleteCallback, (r) => ({ id: r.params['id'] as string })),
+    client: [{ name: 'deleteExternalSimulationCallback', returns: 'null' }],
   },
 ];
 

@@ -80,6 +80,9 @@ export const SIMULATION_COMMANDS = {
   reprocess: 'simulation.reprocess',
   status: 'simulation.status',
   putConnection: 'simulation.connection.put',
+  registerCallback: 'simulation.callbacks.register',
+  listCallbacks: 'simulation.callbacks.list',
+  deleteCallback: 'simulation.callbacks.delete',
 } as const;
 
 /** The statuses a setup moves through, as written to its status parameter. */
@@ -115,3 +118,73 @@ export const SimulationStatusChanged = z.object({
   occurredAt: z.string(),
 });
 export type SimulationStatusChanged = z.infer<typeof SimulationStatusChanged>;
+
+/** An absolute http:// or https:// URL (plain http is allowed, e.g. for a receiver inside the team's network). */
+const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
+/** POST /ExternalSimulations/Callbacks: where the account's status changes are delivered. */
+export const SimulationCallbackRegistration = z
+  .strictObject({
+    url: z.string().max(2000).refine(isHttpUrl, 'must be an absolute http:// or https:// URL'),
+    description: z.string().max(500).optional(),
+  })
+  .meta({ id: 'SimulationCallbackRegistration' });
+export type SimulationCallbackRegistration = z.infer<typeof SimulationCallbackRegistration>;
+
+/** The registered callback; `secret` (Standard Webhooks `whsec_<base64>`) is in the answer to the registration only. */
+export const SimulationCallbackCreated = z
+  .object({ id: Guid, url: z.string(), description: z.string().nullable(), createdAt: z.string(), secret: z.string() })
+  .meta({ id: 'SimulationCallbackCreated' });
+export type SimulationCallbackCreated = z.infer<typeof SimulationCallbackCreated>;
+
+/** A delivery that failed at least once: still retried (`retrying`, with its next attempt), or given up (`failed`). */
+export const SimulationCallbackFailure = z
+  .object({
+    webhookId: z.string(),
+    setupId: Guid,
+    status: z.string(),
+    state: z.enum(['retrying', 'failed']),
+    attempts: z.number().int(),
+    lastAttemptAt: z.string(),
+    nextAttemptAt: z.string().nullable(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string(),
+  })
+  .meta({ id: 'SimulationCallbackFailure' });
+
+export const SimulationCallback = z
+  .object({
+    id: Guid,
+    url: z.string(),
+    description: z.string().nullable(),
+    createdAt: z.string(),
+    /** Deliveries by state: delivered, waiting (first attempt or a retry), given up. */
+    deliveries: z.object({ delivered: z.number().int(), pending: z.number().int(), failed: z.number().int() }),
+    /** The latest deliveries that failed (at most 20, newest first). */
+    recentFailures: z.array(SimulationCallbackFailure),
+  })
+  .meta({ id: 'SimulationCallback' });
+export const SimulationCallbacks = z.object({ callbacks: z.array(SimulationCallback) }).meta({ id: 'SimulationCallbacks' });
+export type SimulationCallback = z.infer<typeof SimulationCallback>;
+export type SimulationCallbacks = z.infer<typeof SimulationCallbacks>;
+
+export const SimulationCallbackRegister = z.strictObject({ caller: CallerContext, body: SimulationCallbackRegistration });
+export const SimulationCallbackList = z.strictObject({ caller: CallerContext });
+export const SimulationCallbackDelete = z.strictObject({ caller: CallerContext, id: Guid });
+
+/**
+ * The body POSTed to a callback at every status change (Standard Webhooks envelope): `data` is the event published
+ * on `simulation.status`.
+ */
+export interface SimulationStatusWebhook {
+  type: 'simulation.status';
+  timestamp: string;
+  data: SimulationStatusChanged;
+}

@@ -85,9 +85,50 @@ export const ENTITY_TIMING_COMMAND = 'entity.applyTimingUpdate' as const;
 export const TimingCommand = z.strictObject({ caller: CallerContext, type: TimingLevel, body: TimingUpdate });
 export type TimingCommand = z.infer<typeof TimingCommand>;
 
+/**
+ * timing-service → entity-service: consecutive updates of one partition applied in one transaction, in order, each
+ * with the bus headers of its own request (command id and hash: each is recorded in the inbox on its own) and its
+ * deadline. The reply is one outcome per update, in order: `{"ok": true, "headers": {…}, "body": <the entity>}` or
+ * `{"ok": false, "error": <the problem>}`.
+ */
+export const ENTITY_TIMING_BATCH_COMMAND = 'entity.applyTimingUpdates' as const;
+export const TimingBatchCommand = z.strictObject({
+  items: z
+    .array(TimingCommand.extend({ headers: z.record(z.string(), z.string()), deadline: z.number().optional() }))
+    .min(1)
+    .max(1000),
+});
+export type TimingBatchCommand = z.infer<typeof TimingBatchCommand>;
+/** One update's outcome in the batch reply. */
+export type TimingBatchReplyItem = { ok: true; headers: Record<string, string>; body: unknown } | { ok: false; error: unknown };
+
 /** The ordering key of an update: updates of one car in one session are applied in arrival order. */
 export function timingPartitionKey(body: Pick<TimingUpdate, 'sessionId' | 'carId'>): string {
   return `${body.sessionId.toLowerCase()}:${body.carId.toLowerCase()}`;
+}
+
+/**
+ * Partition queues of the timing-service (`TIMING_PARTITIONS`, the same on the gateway and every timing-service
+ * instance): an update goes to partition `partitionOf(timingPartitionKey(body), count)`, which one instance at a time
+ * consumes, so the updates of one car reach one instance in the order they were sent.
+ */
+export const DEFAULT_TIMING_PARTITIONS = 8;
+/** The `TIMING_PARTITIONS` setting, read by the gateway and the timing-service alike. */
+export const timingPartitionsVar = z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(1024, 'must be at most 1024').default(DEFAULT_TIMING_PARTITIONS);
+
+/** A stable hash of an ordering key onto `0 … partitions - 1` (32-bit FNV-1a: the same in every process and version). */
+export function partitionOf(key: string, partitions: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % Math.max(1, partitions);
+}
+
+/** The bus service name of one partition of `service`: its own request queue (`<prefix>svc.timing.p3`). */
+export function partitionService(service: string, partition: number): string {
+  return `${service}.p${partition}`;
 }
 
 /** Where a timing event happened: the five ids and the run. */
