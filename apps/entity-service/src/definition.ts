@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
-import { EXCHANGES, SERVICES, type AttachmentAvailableEvent, type EntityChangedEvent } from '@pitwall/contracts';
+import { ACCOUNT_MEMBERS_ROUTING_KEY, EXCHANGES, SERVICES, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type EntityChangedEvent } from '@pitwall/contracts';
 import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
-import { drainDatabaseBytes, sweepAbandonedUploads } from './domain/attachments/maintenance';
+import { moveLegacyBytes, sweepAbandonedUploads } from './domain/attachments/maintenance';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
@@ -35,17 +35,25 @@ const EntityServiceConfig = z.object({
 /** A test-only pause (`TEST_HOLD_*`), or nothing when it is 0. */
 const hold = (ms: number): (() => Promise<void>) | undefined => (ms > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, ms)) : undefined);
 
+/** The entity-service's queue of membership events (its instances compete for it). */
+export const MEMBERS_QUEUE = 'entity-service.members';
+
 /** Owns the `entity` schema, answers entity and attachment commands, publishes entity events. */
 export const entityService = defineService({
   name: 'entity-service',
   config: EntityServiceConfig,
-  database: { schema: ENTITY_SCHEMA, migrations: entityMigrations },
+  database: {
+    schema: ENTITY_SCHEMA,
+    migrations: entityMigrations,
+    // Bytes kept in PostgreSQL before the blob store move into it before the migration that drops their table.
+    beforeMigrate: async (pool, { config, logger }) => void (await moveLegacyBytes(pool, () => blobStoreFromConfig(config), logger)),
+  },
   build: async ({ bus, pool, logger, config }) => {
     if (!pool) throw new Error('entity-service needs its database');
     // Events are written with their write and published after its commit; what fails now is retried (outbox).
     // Timing events (`timing.*`, written by timing updates) share the outbox and go to their own exchange.
     const exchangeOf = (routingKey: string) => (routingKey.startsWith('timing.') ? EXCHANGES.timingEvents : EXCHANGES.entityEvents);
-    const outbox = createOutbox<EntityChangedEvent | AttachmentAvailableEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(exchangeOf(routingKey), routingKey, event, headers), logger });
+    const outbox = createOutbox<EntityChangedEvent | AttachmentAvailableEvent | AttachmentDeletedEvent>({ pool, schema: ENTITY_SCHEMA, publish: (routingKey, event, headers) => bus.publish(exchangeOf(routingKey), routingKey, event, headers), logger });
     const requestHeaders = (): Record<string, string> => {
       const requestId = commandContext.getStore()?.requestId;
       return requestId ? { requestId } : {};
@@ -70,6 +78,8 @@ export const entityService = defineService({
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
       publicBaseUrl: config.PUBLIC_BASE_URL,
       logger,
+      ...(inbox ? { inbox } : {}),
+      currentCommand,
     };
     const store = new EntityStore(pool, outbox, cache, requestHeaders, {
       ...(inbox ? { inbox } : {}),
@@ -78,8 +88,6 @@ export const entityService = defineService({
       ...(afterCommit ? { afterCommit } : {}),
       releaseBlobs: (keys) => releaseBlobs(attachments, keys),
     });
-    // Bytes from before the blob store move out of PostgreSQL before the service answers (idempotent).
-    await drainDatabaseBytes(attachments);
     const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S
       ? setInterval(() => void sweepAbandonedUploads(attachments, config.ATTACHMENT_ABANDONED_AFTER_S).catch((err: unknown) => logger.warn({ err }, 'sweep of abandoned uploads failed')), config.ATTACHMENT_SWEEP_INTERVAL_S * 1000)
       : undefined;
@@ -98,4 +106,16 @@ export const entityService = defineService({
     };
   },
   bus: { service: SERVICES.entity, commands: ({ store, attachments }, { logger }) => entityCommands(store, logger, attachments) },
+  subscriptions: [
+    {
+      // The gateway's membership snapshots: each account's members mirrored as its read-only Users entities.
+      exchange: EXCHANGES.authEvents,
+      queue: MEMBERS_QUEUE,
+      bindingKeys: [ACCOUNT_MEMBERS_ROUTING_KEY],
+      handler: ({ store }, { logger }) => async (event) => {
+        const { applied } = await store.mirrorMembers(event.payload);
+        logger.debug({ accountId: (event.payload as { accountId?: string }).accountId, applied }, 'account members mirrored as Users');
+      },
+    },
+  ],
 });

@@ -1,24 +1,46 @@
-import type { BusRequest } from '@pitwall/bus';
-import { ENTITY_TIMING_COMMAND, SERVICES, TIMING_COMMANDS, timingPartitionKey, type TimingCommand } from '@pitwall/contracts';
+import { z } from 'zod';
+import type { BusRequest, RequestHandler, Subscription } from '@pitwall/bus';
+import { SERVICES, TIMING_COMMANDS, partitionService, timingPartitionsVar, type TimingCommand } from '@pitwall/contracts';
 import { defineService, dispatchCommands } from '@pitwall/service-host';
-import { KeyedQueue } from './car-queue';
+import { intVar } from '@pitwall/service-kit';
+import { PartitionBatches } from './partition-batches';
+
+const TimingConfig = z.object({
+  /** Partition queues (`svc.timing.p0` …): must equal the gateway's TIMING_PARTITIONS (docs/timing.md). Default 8. */
+  TIMING_PARTITIONS: timingPartitionsVar,
+  /** Updates of one partition an instance holds at once (what queues up goes to the entity-service as one batch). Default 64. */
+  TIMING_PARTITION_PREFETCH: intVar(64),
+  /** Most updates in one entity-service transaction. Default 64. */
+  TIMING_BATCH_MAX: intVar(64),
+});
 
 /**
- * The timing integration (docs/timing.md). The gateway sends each PUT /TimingIntegration/* update here; the updates
- * of one car in one session are applied one at a time in arrival order (other cars in parallel), each by one
- * entity-service command that resolves and writes every level in one transaction. The entity-service owns the rows
- * and publishes the timing events through its outbox.
+ * The timing integration (docs/timing.md). The gateway sends each PUT /TimingIntegration/* update to the partition
+ * queue its (session, car) hashes to; every instance consumes every partition as a single active consumer, so one
+ * instance at a time gets a partition's updates, in the order they were sent, and another takes over (with the
+ * unacked ones back in their places) when it dies. Within an instance a partition's updates are applied in delivery
+ * order, in batches: what queued up while the previous batch was applied goes to the entity-service as one command,
+ * applied in one transaction with a savepoint, an inbox record and an answer per update. The entity-service owns the
+ * rows and publishes the timing events through its outbox.
  */
 export const timingService = defineService({
   name: 'timing-service',
-  build: async ({ bus }) => {
-    const cars = new KeyedQueue();
-    const apply = (message: TimingCommand, request: BusRequest) =>
-      cars.run(timingPartitionKey(message.body), () => bus.requestEncoded(SERVICES.entity, ENTITY_TIMING_COMMAND, message, { headers: { ...request.headers } }));
-    return { apply };
+  config: TimingConfig,
+  build: async ({ bus, config }) => {
+    const batches = new PartitionBatches(bus, Math.max(1, config.TIMING_BATCH_MAX));
+    const partitions: Subscription[] = [];
+    // Called on the delivery's own stack (no await before it), so a partition's updates queue in delivery order.
+    const commandsOf = (queue: string): RequestHandler =>
+      dispatchCommands(SERVICES.timing, { [TIMING_COMMANDS.update]: (m: TimingCommand, request: BusRequest) => batches.apply(queue, m, request) }, { extra: { ping: async () => 'pong' } });
+    for (let i = 0; i < config.TIMING_PARTITIONS; i++) {
+      const queue = partitionService(SERVICES.timing, i);
+      partitions.push(await bus.serve(queue, commandsOf(queue), { singleActiveConsumer: true, prefetch: Math.max(1, config.TIMING_PARTITION_PREFETCH) }));
+    }
+    return { commands: commandsOf(SERVICES.timing), stop: async () => void (await Promise.all(partitions.map((p) => p.close()))) };
   },
   bus: {
+    // The plain queue answers ping, and updates sent without a partition (ordered per instance only).
     service: SERVICES.timing,
-    commands: ({ apply }) => dispatchCommands(SERVICES.timing, { [TIMING_COMMANDS.update]: (m, request) => apply(m, request) }, { extra: { ping: async () => 'pong' } }),
+    commands: ({ commands }): RequestHandler => commands,
   },
 });

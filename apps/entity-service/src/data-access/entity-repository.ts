@@ -149,24 +149,40 @@ export const entityRepository = {
     );
   },
 
-  /** Many rows in one statement (set-based: a collection update of 10,000 items is one round trip, not 10,000). */
+  /**
+   * Many rows in one statement (set-based: a collection update of 10,000 items is one round trip, not 10,000). The
+   * columns every row shares (a collection update's account, type and times) go once, not once per row.
+   */
   async insertMany(q: Queryable, rows: EntityRow[]): Promise<void> {
     if (rows.length === 0) return;
+    const first = rows[0] as EntityRow;
+    const shared = rows.every(
+      (r) => r.account_id === first.account_id && r.type === first.type && r.created_at.getTime() === first.created_at.getTime() && r.modified_at.getTime() === first.modified_at.getTime(),
+    );
+    const perRow = [
+      rows.map((r) => r.id),
+      rows.map((r) => r.parent_id),
+      rows.map((r) => r.parent2_id),
+      rows.map((r) => r.position),
+      rows.map((r) => JSON.stringify(r.parameters)),
+      // Most rows have no association parameters: null, not '{}', keeps the array small.
+      rows.map((r) => (r.association_parameters && Object.keys(r.association_parameters).length ? JSON.stringify(r.association_parameters) : null)),
+    ];
+    if (shared) {
+      await q.query(
+        `INSERT INTO entity.entities (${COLUMNS})
+         SELECT u.id, $7, $8, u.parent_id, u.parent2_id, u.position, u.parameters, COALESCE(u.association_parameters, '{}'::jsonb), $9, $10
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::integer[], $5::jsonb[], $6::jsonb[]) AS u(id, parent_id, parent2_id, position, parameters, association_parameters)`,
+        [...perRow, first.account_id, first.type, first.created_at, first.modified_at],
+      );
+      return;
+    }
     await q.query(
       `INSERT INTO entity.entities (${COLUMNS})
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::integer[], $7::jsonb[], $8::jsonb[], $9::timestamptz[], $10::timestamptz[])`,
-      [
-        rows.map((r) => r.id),
-        rows.map((r) => r.account_id),
-        rows.map((r) => r.type),
-        rows.map((r) => r.parent_id),
-        rows.map((r) => r.parent2_id),
-        rows.map((r) => r.position),
-        rows.map((r) => JSON.stringify(r.parameters)),
-        rows.map((r) => JSON.stringify(r.association_parameters ?? {})),
-        rows.map((r) => r.created_at),
-        rows.map((r) => r.modified_at),
-      ],
+       SELECT u.id, u.account_id, u.type, u.parent_id, u.parent2_id, u.position, u.parameters, COALESCE(u.association_parameters, '{}'::jsonb), u.created_at, u.modified_at
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::integer[], $5::jsonb[], $6::jsonb[], $7::uuid[], $8::text[], $9::timestamptz[], $10::timestamptz[])
+         AS u(id, parent_id, parent2_id, position, parameters, association_parameters, account_id, type, created_at, modified_at)`,
+      [...perRow, rows.map((r) => r.account_id), rows.map((r) => r.type), rows.map((r) => r.created_at), rows.map((r) => r.modified_at)],
     );
   },
 
@@ -189,6 +205,12 @@ export const entityRepository = {
   async findManyForUpdate(q: Queryable, accountId: string, type: string, ids: string[]): Promise<EntityRow[]> {
     if (ids.length === 0) return [];
     const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2 AND type = $3 FOR UPDATE`, [ids, accountId, type]);
+    return rows;
+  },
+
+  /** Every entity of `type` in the account, locked for the transaction (the mirrored Users of a membership snapshot). */
+  async listForUpdate(q: Queryable, accountId: string, type: string): Promise<EntityRow[]> {
+    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = $2 FOR UPDATE`, [accountId, type]);
     return rows;
   },
 
@@ -278,9 +300,40 @@ export const entityRepository = {
   },
 
   /** The account's write counter: 0 before its first write. A bigint, kept as its decimal text. */
+  /**
+   * The version of everything in the account: its own counter plus every scope's (each commit adds to one or more
+   * of them, so the sum only grows, and a snapshot that sees more commits sees a larger sum).
+   */
   async accountVersion(q: Queryable, accountId: string): Promise<string> {
-    const { rows } = await q.query<{ version: string }>(`SELECT version::text AS version FROM entity.account_versions WHERE account_id = $1`, [accountId]);
+    const { rows } = await q.query<{ version: string }>(
+      `SELECT (coalesce((SELECT version FROM entity.account_versions WHERE account_id = $1), 0)
+             + coalesce((SELECT sum(version) FROM entity.cache_scope_versions WHERE account_id = $1), 0))::text AS version`,
+      [accountId],
+    );
     return rows[0]?.version ?? '0';
+  },
+
+  /**
+   * The version of one scope (a run sheet's subtree): the account's own counter (every write outside a scope) in the
+   * high bits, the scope's counter in the low 32, so either moving makes it larger.
+   */
+  async scopeVersion(q: Queryable, accountId: string, scopeId: string): Promise<string> {
+    const { rows } = await q.query<{ version: string }>(
+      `SELECT ((coalesce((SELECT version FROM entity.account_versions WHERE account_id = $1), 0) << 32)
+             + coalesce((SELECT version FROM entity.cache_scope_versions WHERE account_id = $1 AND scope_id = $2), 0))::text AS version`,
+      [accountId, scopeId],
+    );
+    return rows[0]?.version ?? '0';
+  },
+
+  /** Counts one more write confined to each of `scopeIds` (called last in its transaction, like the account's bump). */
+  async bumpScopeVersions(q: Queryable, accountId: string, scopeIds: string[]): Promise<void> {
+    await q.query(
+      `INSERT INTO entity.cache_scope_versions (account_id, scope_id, version)
+       SELECT $1, scope_id, 1 FROM unnest($2::uuid[]) AS scope_id ORDER BY scope_id
+       ON CONFLICT (account_id, scope_id) DO UPDATE SET version = entity.cache_scope_versions.version + 1`,
+      [accountId, [...new Set(scopeIds)]],
+    );
   },
 
   /**
@@ -296,7 +349,7 @@ export const entityRepository = {
   },
 
   /**
-   * Copies the attached files (records, blob references, and bytes still kept in PostgreSQL) of each `from` entity onto its `to` entity. Creation times
+   * Copies the attached files (records and their blob references, never the bytes) of each `from` entity onto its `to` entity. Creation times
    * are kept: the files of a dataset are read in that order (per-lap files in lap order).
    */
   async copyAttachedFiles(q: Queryable, accountId: string, pairs: [from: string, to: string][], modifiedAt: Date): Promise<number> {
@@ -318,11 +371,6 @@ export const entityRepository = {
               f.blob_key, f.blob_sha256, f.replace_existing
        FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS m(from_id, to_id, entity_id) JOIN entity.attached_files f ON f.id = m.from_id`,
       [...values, modifiedAt],
-    );
-    await q.query(
-      `INSERT INTO entity.attached_file_blobs (attached_file_id, data)
-       SELECT m.to_id, b.data FROM unnest($1::uuid[], $2::uuid[]) AS m(from_id, to_id) JOIN entity.attached_file_blobs b ON b.attached_file_id = m.from_id`,
-      [values[0], values[1]],
     );
     return copies.length;
   },

@@ -2,6 +2,8 @@ import type { Migration } from '@pitwall/db';
 import { inboxMigration, outboxMigration } from '@pitwall/messaging';
 
 export const ENTITY_SCHEMA = 'entity';
+/** The migration dropping `entity.attached_file_blobs`, where attached file bytes were kept before the blob store. */
+export const LEGACY_BYTES_DROPPED_VERSION = 50;
 
 /** The entity store is generic: one row per entity whatever its type, so a new registry type needs no migration. */
 export const entityMigrations: Migration[] = [
@@ -97,5 +99,42 @@ export const entityMigrations: Migration[] = [
     name: 'attached file replaces earlier ones',
     // IfSingleOverwriteExisting: the earlier files under the same custom property go when this one becomes available.
     sql: `ALTER TABLE entity.attached_files ADD COLUMN replace_existing boolean NOT NULL DEFAULT false;`,
+  },
+  {
+    version: LEGACY_BYTES_DROPPED_VERSION,
+    name: 'attached file bytes leave PostgreSQL',
+    // The bytes kept here before the blob store were moved into it before this runs (the service's beforeMigrate,
+    // moveLegacyBytes). Should any remain, the migration stops rather than lose them; the table is locked first so
+    // an instance still moving its last rows finishes before the count.
+    sql: `
+      LOCK TABLE entity.attached_file_blobs IN ACCESS EXCLUSIVE MODE;
+      DO $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM entity.attached_file_blobs) THEN
+          RAISE EXCEPTION 'entity.attached_file_blobs still holds attached file bytes: they must move into the blob store first (the entity-service does it at start-up, before its migrations)';
+        END IF;
+      END $$;
+      DROP TABLE entity.attached_file_blobs;
+    `,
+  },
+  {
+    version: 70,
+    name: 'cache scope versions',
+    // A write confined to one run sheet's subtree (a timing update) bumps the run's row here instead of the account's
+    // version: cached reads of that run end, reads of other runs stay (store-context.ts, cachedRead).
+    sql: `
+      CREATE TABLE entity.cache_scope_versions (
+        account_id uuid NOT NULL,
+        scope_id uuid NOT NULL,
+        version bigint NOT NULL,
+        PRIMARY KEY (account_id, scope_id)
+      );
+    `,
+  },
+  {
+    version: 80,
+    name: 'member mirror versions',
+    // The last membership snapshot (AccountMembersEvent.version) applied to each account's Users entities.
+    sql: `CREATE TABLE entity.member_mirror (account_id uuid PRIMARY KEY, version bigint NOT NULL);`,
   },
 ];

@@ -53,101 +53,120 @@ interface Written {
  * racing pit-ins create one next run. Its entity events and timing events go out through the outbox.
  */
 export async function applyTimingUpdate(ctx: StoreContext, caller: CallerContext, typeName: TimingLevel, body: TimingUpdate): Promise<RenderedReply> {
+  checkCaller(caller, body);
+  return write(ctx, caller.accountId, (q) => timingWrite(q, caller, typeName, body));
+}
+
+/** The caller must write in the account the body names. */
+export function checkCaller(caller: CallerContext, body: TimingUpdate): void {
   assertWriter(caller);
+  const accountId = body.accountId.toLowerCase();
+  if (accountId !== caller.accountId)
+    throw AppError.badRequest(`accountId ${accountId} is not the account of the AccountId header (${caller.accountId})`, { accountId: ['must be the account of the AccountId header'] });
+}
+
+/** What one update writes, in the caller's transaction `q`: the levels, their events and the scopes (runs) it touched. */
+export async function timingWrite(
+  q: Queryable,
+  caller: CallerContext,
+  typeName: TimingLevel,
+  body: TimingUpdate,
+  /** The account's parameter sets when the caller already loaded them in this transaction (a batch). */
+  loadedSets?: ParameterSets,
+): Promise<{ result: RenderedReply; events: EntityChangedEvent[]; messages: OutboxMessage<TimingEvent>[]; scopes: string[] }> {
   const level = LEVELS[typeName];
   const ids = normalisedIds(body);
-  if (ids.accountId !== caller.accountId)
-    throw AppError.badRequest(`accountId ${ids.accountId} is not the account of the AccountId header (${caller.accountId})`, { accountId: ['must be the account of the AccountId header'] });
-  return write(ctx, caller.accountId, async (q) => {
-    const sets = await loadParameterSets(q, caller.accountId);
-    const resolved = await resolve(q, caller.accountId, level, body, ids);
-    const addressed = level === 'run' ? RUN_SHEETS : level === 'lap' ? LAPS : level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
-    const propertyUpdates = convertUpdates(
-      sets(addressed),
-      body.properties?.map((p) => ({ Name: p.name, Value: p.value })),
-      'properties',
-    );
-    await checkReferences(q, caller.accountId, propertyUpdates, 'properties');
+  const sets = loadedSets ?? (await loadParameterSets(q, caller.accountId));
+  const resolved = await resolve(q, caller.accountId, level, body, ids);
+  const addressed = level === 'run' ? RUN_SHEETS : level === 'lap' ? LAPS : level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
+  const propertyUpdates = convertUpdates(
+    sets(addressed),
+    body.properties?.map((p) => ({ Name: p.name, Value: p.value })),
+    'properties',
+  );
+  await checkReferences(q, caller.accountId, propertyUpdates, 'properties');
 
-    await repo.lockTimingCar(q, ids.sessionId, ids.carId);
-    const now = new Date();
-    const events: EntityChangedEvent[] = [];
-    const messages: OutboxMessage<TimingEvent>[] = [];
-    const base = { accountId: caller.accountId, championshipId: ids.championshipId, eventId: ids.eventId, sessionId: ids.sessionId, carId: ids.carId };
-    const occurredAt = now.toISOString();
+  await repo.lockTimingCar(q, ids.sessionId, ids.carId);
+  const now = new Date();
+  const events: EntityChangedEvent[] = [];
+  const messages: OutboxMessage<TimingEvent>[] = [];
+  const base = { accountId: caller.accountId, championshipId: ids.championshipId, eventId: ids.eventId, sessionId: ids.sessionId, carId: ids.carId };
+  const occurredAt = now.toISOString();
 
-    // The run: its own fields whichever level is addressed (driverId), the pit fields on /Runs.
-    const runUpdates: ConvertedUpdate[] = [];
-    const runSet = sets(RUN_SHEETS);
-    const set = (name: string, value: ParameterValue | undefined) => {
-      if (value === undefined || value === null) return;
-      runUpdates.push({ def: runSet.get(name) as ConvertedUpdate['def'], value, index: 0 });
-    };
-    set('DriverId', ids.driverId);
-    set('PitInTime', body.pitInTime);
-    set('PitOutTime', body.pitOutTime);
-    set('PitInSessionTime', body.pitInSessionTime);
-    set('PitOutSessionTime', body.pitOutSessionTime);
-    if (level === 'run') runUpdates.push(...propertyUpdates);
+  // The run: its own fields whichever level is addressed (driverId), the pit fields on /Runs.
+  const runUpdates: ConvertedUpdate[] = [];
+  const runSet = sets(RUN_SHEETS);
+  const set = (name: string, value: ParameterValue | undefined) => {
+    if (value === undefined || value === null) return;
+    runUpdates.push({ def: runSet.get(name) as ConvertedUpdate['def'], value, index: 0 });
+  };
+  set('DriverId', ids.driverId);
+  set('PitInTime', body.pitInTime);
+  set('PitOutTime', body.pitOutTime);
+  set('PitInSessionTime', body.pitInSessionTime);
+  set('PitOutSessionTime', body.pitOutSessionTime);
+  if (level === 'run') runUpdates.push(...propertyUpdates);
 
-    const run = await writeLevel(q, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${body.runIndex}`, body.runIndex, { Name: `Run ${body.runIndex + 1}` }, runUpdates, caller.accountId, now);
-    const runBase = { ...base, runId: run.row.id, runIndex: body.runIndex, occurredAt };
-    if (run.inserted) {
-      events.push(entityChanged('created', run.row, RUN_SHEETS, Object.keys(run.row.parameters)));
-      messages.push({ routingKey: TIMING_EVENTS.runCreated, payload: { ...runBase, createdByPitIn: false } });
-    } else if (run.changed.length) {
-      events.push(entityChanged('updated', run.row, RUN_SHEETS, run.changed));
-    }
-    if (!run.inserted && run.changed.length) messages.push({ routingKey: TIMING_EVENTS.runUpdated, payload: { ...runBase, changedParameters: run.changed } });
+  const run = await writeLevel(q, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${body.runIndex}`, body.runIndex, { Name: `Run ${body.runIndex + 1}` }, runUpdates, caller.accountId, now);
+  const runBase = { ...base, runId: run.row.id, runIndex: body.runIndex, occurredAt };
+  if (run.inserted) {
+    events.push(entityChanged('created', run.row, RUN_SHEETS, Object.keys(run.row.parameters)));
+    messages.push({ routingKey: TIMING_EVENTS.runCreated, payload: { ...runBase, createdByPitIn: false } });
+  } else if (run.changed.length) {
+    events.push(entityChanged('updated', run.row, RUN_SHEETS, run.changed));
+  }
+  if (!run.inserted && run.changed.length) messages.push({ routingKey: TIMING_EVENTS.runUpdated, payload: { ...runBase, changedParameters: run.changed } });
 
-    if (body.shouldCreateNextRun) {
-      const pitIn = run.row.parameters['PitInTime'] ?? run.row.parameters['PitInSessionTime'];
-      if (pitIn === undefined || pitIn === null)
-        throw AppError.badRequest('shouldCreateNextRun applies to a pit in: give pitInTime or pitInSessionTime (now or earlier) for this run', {
-          shouldCreateNextRun: ['needs a pit in (pitInTime or pitInSessionTime) on the run'],
-        });
-      const nextIndex = body.runIndex + 1;
-      const next = await writeLevel(q, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
-      if (next.inserted) {
-        events.push(entityChanged('created', next.row, RUN_SHEETS, Object.keys(next.row.parameters)));
-        messages.push({ routingKey: TIMING_EVENTS.runCreated, payload: { ...base, runId: next.row.id, runIndex: nextIndex, occurredAt, createdByPitIn: true } });
-      }
-    }
-
-    let target = run;
-    if (level !== 'run') {
-      const n = body.stintLapNumber as number;
-      const lap = await writeLevel(q, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, StintLapNumber: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
-      const lapEvent = (part: TimingLapUpdated['part'], w: Written, definition?: EntityRow): OutboxMessage<TimingEvent> => ({
-        routingKey: TIMING_EVENTS.lapUpdated,
-        payload: {
-          ...runBase,
-          lapId: lap.row.id,
-          stintLapNumber: n,
-          part,
-          ...(part === 'lap' ? {} : { partId: w.row.id, definitionId: definition?.id }),
-          created: w.inserted,
-          changedParameters: w.inserted ? Object.keys(w.row.parameters) : w.changed,
-        },
+  // Everything this update writes lies under its run (and the next one, by the pit-in rule): cached reads of other runs stay.
+  const scopes = [run.row.id];
+  if (body.shouldCreateNextRun) {
+    const pitIn = run.row.parameters['PitInTime'] ?? run.row.parameters['PitInSessionTime'];
+    if (pitIn === undefined || pitIn === null)
+      throw AppError.badRequest('shouldCreateNextRun applies to a pit in: give pitInTime or pitInSessionTime (now or earlier) for this run', {
+        shouldCreateNextRun: ['needs a pit in (pitInTime or pitInSessionTime) on the run'],
       });
-      record(events, LAPS, lap);
-      if (lap.inserted || lap.changed.length) messages.push(lapEvent('lap', lap));
-      target = lap;
-      const definition = level === 'sector' ? resolved.sectorDefinition : level === 'speedTrap' ? resolved.speedTrapDefinition : undefined;
-      if (definition) {
-        const type = level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
-        const reference = level === 'sector' ? 'TrackSectorDefinitionId' : 'TrackSpeedTrapDefinitionId';
-        const initial = { Name: typeof definition.parameters['Name'] === 'string' ? definition.parameters['Name'] : type.name, [reference]: definition.id };
-        const part = await writeLevel(q, type, { parent_id: lap.row.id, parent2_id: null }, definition.id, definition.position, initial, propertyUpdates, caller.accountId, now);
-        record(events, type, part);
-        if (part.inserted || part.changed.length) messages.push(lapEvent(level as 'sector' | 'speedTrap', part, definition));
-        target = part;
-      }
+    const nextIndex = body.runIndex + 1;
+    const next = await writeLevel(q, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
+    scopes.push(next.row.id);
+    if (next.inserted) {
+      events.push(entityChanged('created', next.row, RUN_SHEETS, Object.keys(next.row.parameters)));
+      messages.push({ routingKey: TIMING_EVENTS.runCreated, payload: { ...base, runId: next.row.id, runIndex: nextIndex, occurredAt, createdByPitIn: true } });
     }
+  }
 
-    const [entity] = await renderRows(q, caller.accountId, [target.row], parseProjection(addressed, undefined, sets as ParameterSets), sets);
-    return { result: entityReply(entity as EntityJson, target.row.modified_at), events, messages };
-  });
+  let target = run;
+  if (level !== 'run') {
+    const n = body.stintLapNumber as number;
+    const lap = await writeLevel(q, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, StintLapNumber: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
+    const lapEvent = (part: TimingLapUpdated['part'], w: Written, definition?: EntityRow): OutboxMessage<TimingEvent> => ({
+      routingKey: TIMING_EVENTS.lapUpdated,
+      payload: {
+        ...runBase,
+        lapId: lap.row.id,
+        stintLapNumber: n,
+        part,
+        ...(part === 'lap' ? {} : { partId: w.row.id, definitionId: definition?.id }),
+        created: w.inserted,
+        changedParameters: w.inserted ? Object.keys(w.row.parameters) : w.changed,
+      },
+    });
+    record(events, LAPS, lap);
+    if (lap.inserted || lap.changed.length) messages.push(lapEvent('lap', lap));
+    target = lap;
+    const definition = level === 'sector' ? resolved.sectorDefinition : level === 'speedTrap' ? resolved.speedTrapDefinition : undefined;
+    if (definition) {
+      const type = level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
+      const reference = level === 'sector' ? 'TrackSectorDefinitionId' : 'TrackSpeedTrapDefinitionId';
+      const initial = { Name: typeof definition.parameters['Name'] === 'string' ? definition.parameters['Name'] : type.name, [reference]: definition.id };
+      const part = await writeLevel(q, type, { parent_id: lap.row.id, parent2_id: null }, definition.id, definition.position, initial, propertyUpdates, caller.accountId, now);
+      record(events, type, part);
+      if (part.inserted || part.changed.length) messages.push(lapEvent(level as 'sector' | 'speedTrap', part, definition));
+      target = part;
+    }
+  }
+
+  const [entity] = await renderRows(q, caller.accountId, [target.row], parseProjection(addressed, undefined, sets as ParameterSets), sets);
+  return { result: entityReply(entity as EntityJson, target.row.modified_at), events, messages, scopes };
 }
 
 /** A created level is a `created` entity event, a changed one an `updated` event. */

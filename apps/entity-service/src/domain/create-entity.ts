@@ -4,7 +4,7 @@ import type { CallerContext, CreateModel, EntityChangedEvent, EntityJson } from 
 import { entityRepository as repo, type EntityRow } from '../data-access/entity-repository';
 import { copyDescendants, copySource } from './copy-entity';
 import { entityChanged } from './entity-events';
-import { assertWriter, knownType } from './entity-type';
+import { assertWriter, writableType } from './entity-type';
 import { applyUpdates, associationParametersAfter, associationUpdates, checkReferences, rejectWithParameterErrors } from './parameter-updates';
 import { convertUpdates, type ParameterValue } from './parameters';
 import { loadParameterSets } from './parameter-sets';
@@ -21,7 +21,7 @@ import { beforeWrite } from './type-rules';
  * parameters (`CopyFromId`, `CopyFromLast`) and descendants (`CopyAll`), at `Index` among ordered siblings.
  */
 export async function createEntity(ctx: StoreContext, caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
-  const type = knownType(typeName);
+  const type = writableType(typeName);
   assertWriter(caller);
   if (bindingErrors) await rejectWithParameterErrors(ctx.pool, caller.accountId, type, body, bindingErrors);
   return write(ctx, caller.accountId, async (q) => {

@@ -2,7 +2,7 @@ import { entityType, type CallerContext, type EntityChangedEvent } from '@pitwal
 import { attachedFileRepository } from '../data-access/attached-file-repository';
 import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
 import { entityChanged } from './entity-events';
-import { assertWriter, knownType, notFound } from './entity-type';
+import { assertWriter, writableType, notFound } from './entity-type';
 import { loadParameterSets } from './parameter-sets';
 import { nextModifiedTime, write, type StoreContext } from './store-context';
 import { beforeDelete } from './type-rules';
@@ -12,7 +12,7 @@ import { beforeDelete } from './type-rules';
  * Reference parameter of the account that pointed at any of them.
  */
 export async function deleteEntity(ctx: StoreContext, caller: CallerContext, typeName: string, id: string): Promise<void> {
-  const type = knownType(typeName);
+  const type = writableType(typeName);
   assertWriter(caller);
   const released = await write(ctx, caller.accountId, async (q) => {
     const found = await repo.findById(q, caller.accountId, type.plural, id, true);

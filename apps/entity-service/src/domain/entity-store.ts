@@ -2,12 +2,14 @@ import type { Pool } from 'pg';
 import type { Outbox } from '@pitwall/messaging';
 import type { FieldErrors } from '@pitwall/service-kit';
 import type { CallerContext, CreateModel, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel, DatasetFile } from '@pitwall/contracts';
+import { applyTimingBatch, type TimingBatchItem, type TimingBatchOutcome } from './apply-timing-batch';
 import { applyTimingUpdate } from './apply-timing-update';
 import { attachmentDataset } from './attachment-dataset';
 import { createEntity } from './create-entity';
 import { deleteEntity } from './delete-entity';
 import { getEntity } from './get-entity';
 import { listEntities } from './list-entities';
+import { mirrorMembers } from './mirror-members';
 import { ReadCache, type RenderedReply } from './read-cache';
 import { searchEntities } from './search-entities';
 import type { StoreContext } from './store-context';
@@ -38,6 +40,11 @@ export class EntityStore {
     this.ctx = { pool, outbox, cache, eventHeaders, releaseBlobs: async () => undefined, ...writeOptions };
   }
 
+  /** Applies a membership snapshot of the auth outbox to the account's (read-only) Users entities. */
+  mirrorMembers(payload: unknown): Promise<{ applied: boolean }> {
+    return mirrorMembers(this.ctx, payload);
+  }
+
   get(caller: CallerContext, typeName: string, id: string, include?: string[]): Promise<RenderedReply> {
     return getEntity(this.ctx, caller, typeName, id, include);
   }
@@ -64,6 +71,11 @@ export class EntityStore {
 
   delete(caller: CallerContext, typeName: string, id: string): Promise<void> {
     return deleteEntity(this.ctx, caller, typeName, id);
+  }
+
+  /** Consecutive timing updates of one partition in one transaction, each with its own outcome (apply-timing-batch.ts). */
+  applyTimingBatch(items: readonly TimingBatchItem[]): Promise<TimingBatchOutcome[]> {
+    return applyTimingBatch(this.ctx, items);
   }
 
   /** A timing update by index (docs/timing.md): every level it touches, in one transaction. */

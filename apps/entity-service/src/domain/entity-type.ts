@@ -8,6 +8,16 @@ export function knownType(plural: string): EntityTypeDef {
   return type;
 }
 
+/**
+ * A type a command may write: a read-only one (registry `readOnly`, the Users mirrored from the account's members) is
+ * refused with its reason, as the operation table refuses it at the edge, for producers other than the gateway.
+ */
+export function writableType(plural: string): EntityTypeDef {
+  const type = knownType(plural);
+  if (type.readOnly) throw AppError.forbidden(type.readOnly.reason);
+  return type;
+}
+
 export function notFound(type: EntityTypeDef, id: string): AppError {
   return AppError.notFound(`${type.name} ${id} was not found`);
 }

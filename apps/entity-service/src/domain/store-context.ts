@@ -37,27 +37,34 @@ export interface StoreContext {
   releaseBlobs: (keys: string[]) => Promise<void>;
 }
 
+/** The type whose entities are cache scopes: a timing update writes only under its run sheet (apply-timing-update.ts). */
+export const RUN_SHEET_SCOPE_TYPE = 'RunSheets';
+
 /**
  * A read answered from the cache when the account has not been written since it was rendered (one query: the
- * account's version), else rendered in one snapshot, so its queries never straddle a concurrent write.
+ * account's version), else rendered in one snapshot, so its queries never straddle a concurrent write. A read of one
+ * run sheet's subtree passes the run as its `scope`: it is kept under the scope's version, which a write confined to
+ * another run (a timing update of another car) leaves as it is, and any write outside scopes moves.
  */
-export async function cachedRead(ctx: StoreContext, accountId: string, what: unknown[], render: (q: Queryable) => Promise<RenderedReply>): Promise<RenderedReply> {
+export async function cachedRead(ctx: StoreContext, accountId: string, what: unknown[], render: (q: Queryable) => Promise<RenderedReply>, scope?: string): Promise<RenderedReply> {
   const key = JSON.stringify(what);
+  const partition = scope === undefined ? accountId : `${accountId}/${scope}`;
+  const version = (q: Queryable) => (scope === undefined ? repo.accountVersion(q, accountId) : repo.scopeVersion(q, accountId, scope));
   if (ctx.cache.enabled) {
-    const hit = ctx.cache.get(accountId, await repo.accountVersion(ctx.pool, accountId), key);
+    const hit = ctx.cache.get(partition, await version(ctx.pool), key);
     if (hit) return hit;
   }
   return withReadSnapshot(ctx.pool, async (c) => {
-    const version = await repo.accountVersion(c, accountId);
+    const at = await version(c);
     const reply = await render(c);
-    ctx.cache.set(accountId, version, key, reply);
+    ctx.cache.set(partition, at, key, reply);
     return reply;
   });
 }
 
 /**
- * A write: its events (and other `messages`, the timing events) go into the outbox and the account's version is
- * bumped, both in its transaction (the bump last, so cached reads end with the commit); once committed, the events
+ * A write: its events (and other `messages`, the timing events) go into the outbox and the account's version (or
+ * its `scopes`' versions) is bumped, both in its transaction (the bump last, so cached reads end with the commit); once committed, the events
  * are published before the answer. With an inbox, the command is recorded with its reply in the same transaction:
  * a repeat (broker redelivery, or the client's `Idempotency-Key`) answers the recorded reply and writes nothing.
  * Just before the commit, the command's deadline is checked: past it, the write rolls back, as the caller has
@@ -66,18 +73,28 @@ export async function cachedRead(ctx: StoreContext, accountId: string, what: unk
 export async function write<T>(
   ctx: StoreContext,
   accountId: string,
-  fn: (q: Queryable) => Promise<{ result: T; events: EntityChangedEvent[]; messages?: OutboxMessage<TimingEvent>[] }>,
+  fn: (q: Queryable) => Promise<{
+    result: T;
+    events: EntityChangedEvent[];
+    messages?: OutboxMessage<TimingEvent>[];
+    /**
+     * The run sheets whose subtrees are all this write changed (a timing update): their scope versions are bumped
+     * instead of the account's, so cached reads of other runs stay. Absent: the account's version is bumped.
+     */
+    scopes?: string[];
+  }>,
 ): Promise<T> {
   const current = ctx.currentCommand?.() ?? {};
   const { result, publish } = await withTransaction(ctx.pool, async (c) => {
     let publish: PublishAfterCommit = async () => undefined;
     const run = async (): Promise<T> => {
-      const { result, events, messages = [] } = await fn(c);
+      const { result, events, messages = [], scopes = [] } = await fn(c);
       const headers = ctx.eventHeaders();
       // The outbox stores any JSON payload: timing messages ride in it beside the entity events (typed for those).
       const timing = messages.map((m) => ({ ...m, headers: { ...headers, ...m.headers } })) as unknown as OutboxMessage<EntityChangedEvent>[];
       publish = await ctx.outbox.add(c, [...events.map((e) => entityEventMessage(e, headers)), ...timing]);
-      await repo.bumpAccountVersion(c, accountId);
+      if (scopes.length) await repo.bumpScopeVersions(c, accountId, scopes);
+      else await repo.bumpAccountVersion(c, accountId);
       await ctx.beforeCommit?.();
       checkDeadline(current.deadline);
       return result;
@@ -91,7 +108,7 @@ export async function write<T>(
 }
 
 /** A write's result as the inbox records it: a rendered entity (its JSON and reply headers), or nothing. */
-const replyCodec: ReplyCodec<RenderedReply | undefined> = {
+export const replyCodec: ReplyCodec<RenderedReply | undefined> = {
   encode: (reply) => {
     if (!reply) return { body: null, headers: {} };
     const headers: Record<string, string> = {};

@@ -2,7 +2,7 @@ import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import type { CallerContext, EntityChangedEvent, EntityJson, UpdateModel } from '@pitwall/contracts';
 import { entityRepository as repo } from '../data-access/entity-repository';
 import { changedNames, entityChanged } from './entity-events';
-import { assertWriter, knownType, notFound } from './entity-type';
+import { assertWriter, writableType, notFound } from './entity-type';
 import { applyUpdates, associationParametersAfter, associationUpdates, checkReferences, rejectWithParameterErrors } from './parameter-updates';
 import { convertUpdates } from './parameters';
 import { loadParameterSets } from './parameter-sets';
@@ -18,7 +18,7 @@ import { updateCollection } from './update-collection';
  * (`CollectionUpdateModels`); `LastModifiedTimeMaxAllowedValue` refuses it (409) when someone wrote it since.
  */
 export async function updateEntity(ctx: StoreContext, caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
-  const type = knownType(typeName);
+  const type = writableType(typeName);
   assertWriter(caller);
   if (bindingErrors) await rejectWithParameterErrors(ctx.pool, caller.accountId, type, body, bindingErrors);
   return write(ctx, caller.accountId, async (q) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BusEvent } from '@pitwall/bus';
-import { ENTITY_COMMANDS, EXCHANGES, SERVICES, type CallerContext } from '@pitwall/contracts';
+import { ACCOUNT_MEMBERS_ROUTING_KEY, ENTITY_COMMANDS, EXCHANGES, SERVICES, type CallerContext } from '@pitwall/contracts';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { entityService } from '../../src/definition';
 
@@ -50,6 +50,36 @@ describe('entity-service through the bus (in-process, real PostgreSQL)', () => {
     await expect(stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.get, { caller: editor(), type: 'Championships', id: created.Id })).rejects.toMatchObject({ status: 404 });
   });
 
+  test('when another producer sends a write of a read-only type (Users) on the bus, then it is a 403 with the reason', async () => {
+    const caller = editor();
+    await expect(stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.create, { caller, type: 'Users', parentIds: {}, body: { ParameterUpdates: [] } })).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringMatching(/read-only/),
+    });
+    await expect(stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.delete, { caller, type: 'Users', id: randomUUID() })).rejects.toMatchObject({ status: 403 });
+  });
+
+  test('when membership snapshots arrive out of order or twice, then the Users show the newest one only', async () => {
+    const caller = editor();
+    const [ann, bob] = [randomUUID(), randomUUID()];
+    const member = (userId: string, name: string) => ({ userId, name, email: `${name}@example.com`, role: 'editor' });
+    const snapshot = (version: number, members: unknown[]) => stack.bus.publish(EXCHANGES.authEvents, ACCOUNT_MEMBERS_ROUTING_KEY, { accountId: caller.accountId, version: String(version), members });
+    const users = async () =>
+      ((await stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.list, { caller, type: 'Users', parentIds: {} })) as { Parameters: { Name: string } }[]).map((u) => u.Parameters.Name).sort();
+
+    await snapshot(10, [member(ann, 'ann'), member(bob, 'bob')]);
+    await waitForAsync(async () => (await users()).length === 2);
+    await snapshot(12, [member(bob, 'bob')]);
+    await waitForAsync(async () => (await users()).join() === 'bob');
+    // Older (a left-over published late) and repeated (a redelivery): neither brings ann back.
+    await snapshot(11, [member(ann, 'ann'), member(bob, 'bob')]);
+    await snapshot(12, [member(ann, 'ann'), member(bob, 'bob')]);
+    // A newer one that renames bob arrives after both: once it shows, the two before it were handled too.
+    await snapshot(13, [member(bob, 'robert')]);
+    await waitForAsync(async () => (await users()).join() === 'robert');
+    expect(await users()).toEqual(['robert']);
+  });
+
   test('when its health endpoint is asked, then the database and the bus are up', async () => {
     const ready = await fetch(`${address}/health/ready`);
     expect(await ready.json()).toEqual({ status: 'ready', dependencies: { database: 'up', bus: 'up' } });
@@ -59,6 +89,14 @@ describe('entity-service through the bus (in-process, real PostgreSQL)', () => {
 async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
   while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function waitForAsync(condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await condition())) {
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }

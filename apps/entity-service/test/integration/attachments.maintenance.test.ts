@@ -9,9 +9,11 @@ import { createPool, migrate } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
-import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
-import { drainDatabaseBytes, sweepAbandonedUploads } from '../../src/domain/attachments/maintenance';
+import { ENTITY_SCHEMA, LEGACY_BYTES_DROPPED_VERSION, entityMigrations } from '../../src/data-access/migrations';
+import { moveLegacyBytes, sweepAbandonedUploads } from '../../src/domain/attachments/maintenance';
 import { EntityStore } from '../../src/domain/entity-store';
+import { entityService } from '../../src/definition';
+import { startInProcessStack } from '@pitwall/service-host/testing';
 
 const silent = pino({ level: 'silent' });
 const dir = mkdtempSync(join(tmpdir(), 'pitwall-maintenance-'));
@@ -50,22 +52,105 @@ async function record(caller: CallerContext, entityId: string, state: number, cr
 
 const row = async (id: string) => (await pool.query('SELECT state, blob_key, blob_sha256, file_size FROM entity.attached_files WHERE id = $1', [id])).rows[0];
 
-describe('moving bytes out of PostgreSQL', () => {
-  test('when attached file bytes are in entity.attached_file_blobs, then the drain moves them to the blob store, the records take their keys, and a second run moves nothing', async () => {
-    const caller = admin();
-    const entity = await car(caller);
-    const a = await record(caller, entity, 2, '2026-01-01T00:00:00Z');
-    const b = await record(caller, entity, 2, '2026-01-02T00:00:00Z');
-    await pool.query(`INSERT INTO entity.attached_file_blobs (attached_file_id, data) VALUES ($1, $2), ($3, $2)`, [a, Buffer.from('same bytes'), b]);
+describe('bytes kept in PostgreSQL before the blob store: moved into it, then their table dropped (migration 50)', () => {
+  let legacy: TestDatabase;
+  let legacyPool: pg.Pool;
+  const legacyBlobDir = join(dir, `legacy-${randomUUID()}`);
+  const openBlobs = () => new FilesystemBlobStore(legacyBlobDir);
+  const beforeBlobStore = entityMigrations.filter((m) => m.version < 40);
 
-    expect(await drainDatabaseBytes({ pool, blobs, logger: silent })).toBeGreaterThanOrEqual(2);
+  beforeEach(async () => {
+    legacy = await createTestDatabase();
+    legacyPool = createPool({ url: legacy.url, applicationName: 'entity-service-test', logger: silent });
+    // A database as the release before the blob store left it: the bytes are in entity.attached_file_blobs.
+    await migrate(legacyPool, { schema: ENTITY_SCHEMA, migrations: beforeBlobStore, logger: silent });
+  });
+  afterEach(async () => {
+    await legacyPool?.end();
+    await legacy?.drop();
+  });
 
+  /** An entity and its attached files with their bytes in the legacy table, written as the old release did. */
+  async function legacyFiles(contents: string[], q: pg.Pool = legacyPool): Promise<string[]> {
+    const accountId = randomUUID();
+    const entityId = randomUUID();
+    await q.query(`INSERT INTO entity.entities (id, account_id, type, created_at, modified_at) VALUES ($1, $2, 'Cars', now(), now())`, [entityId, accountId]);
+    const ids: string[] = [];
+    for (const content of contents) {
+      const id = randomUUID();
+      await q.query(
+        `INSERT INTO entity.attached_files (id, account_id, entity_id, file_name, state, file_size, created_time, modified_at) VALUES ($1, $2, $3, 'f.ld', 2, $4, now(), now())`,
+        [id, accountId, entityId, Buffer.byteLength(content)],
+      );
+      await q.query(`INSERT INTO entity.attached_file_blobs (attached_file_id, data) VALUES ($1, $2)`, [id, Buffer.from(content)]);
+      ids.push(id);
+    }
+    return ids;
+  }
+  const legacyRow = async (id: string) => (await legacyPool.query('SELECT blob_key, file_size FROM entity.attached_files WHERE id = $1', [id])).rows[0];
+  /** What a database of the blob store's eve (version 41) still has to apply: migration 50 and every later one. */
+  const laterThanLegacy = entityMigrations.map((m) => m.version).filter((v) => v >= LEGACY_BYTES_DROPPED_VERSION);
+  const tableExists = async () => (await legacyPool.query(`SELECT to_regclass('entity.attached_file_blobs') IS NOT NULL AS present`)).rows[0].present as boolean;
+
+  test('when the bytes are moved and the migrations run (the order of a start), then identical bytes are stored once and the emptied table is dropped', async () => {
+    const [a, b, c] = await legacyFiles(['same bytes', 'same bytes', 'other bytes']);
+
+    expect(await moveLegacyBytes(legacyPool, openBlobs, silent)).toBe(3);
+    const { applied } = await migrate(legacyPool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
+
+    expect(applied).toEqual(laterThanLegacy);
+    expect(await tableExists()).toBe(false);
     const key = contentKey(await sha256('same bytes'));
-    expect(await row(a)).toMatchObject({ blob_key: key, file_size: '10' });
-    expect(await row(b)).toMatchObject({ blob_key: key });
-    expect((await blobs.readRange(key, 0, 100)).toString()).toBe('same bytes');
-    expect((await pool.query('SELECT count(*)::int AS n FROM entity.attached_file_blobs')).rows[0].n).toBe(0);
-    expect(await drainDatabaseBytes({ pool, blobs, logger: silent })).toBe(0);
+    expect(await legacyRow(a as string)).toMatchObject({ blob_key: key, file_size: '10' });
+    expect(await legacyRow(b as string)).toMatchObject({ blob_key: key });
+    const other = (await legacyRow(c as string)).blob_key as string;
+    expect((await openBlobs().readRange(other, 0, 100)).toString()).toBe('other bytes');
+    // Run again (every start does): nothing to move, and the migrations have nothing left to apply.
+    expect(await moveLegacyBytes(legacyPool, openBlobs, silent)).toBe(0);
+    expect((await migrate(legacyPool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent })).applied).toEqual([]);
+  });
+
+  test('when the entity-service starts on such a database, then it comes up with the bytes in the blob store and the table gone', async () => {
+    const stack = await startInProcessStack();
+    const stackPool = createPool({ url: stack.databaseUrl, applicationName: 'entity-service-test', logger: silent });
+    try {
+      await migrate(stackPool, { schema: ENTITY_SCHEMA, migrations: beforeBlobStore, logger: silent });
+      const [id] = await legacyFiles(['bytes from the old release'], stackPool);
+
+      await stack.start(entityService, { BLOB_DIR: legacyBlobDir });
+
+      expect((await stackPool.query(`SELECT to_regclass('entity.attached_file_blobs') AS t`)).rows[0].t).toBeNull();
+      const { blob_key: key } = (await stackPool.query('SELECT blob_key FROM entity.attached_files WHERE id = $1', [id])).rows[0];
+      expect((await openBlobs().readRange(key, 0, 100)).toString()).toBe('bytes from the old release');
+    } finally {
+      await stackPool.end();
+      await stack.stop();
+    }
+  });
+
+  test('when the migrations run while bytes are still in the table, then migration 50 stops with the reason and the bytes stay', async () => {
+    const [a] = await legacyFiles(['not moved yet']);
+
+    await expect(migrate(legacyPool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent })).rejects.toThrow(/still holds attached file bytes/);
+
+    expect(await tableExists()).toBe(true);
+    expect((await legacyPool.query('SELECT data FROM entity.attached_file_blobs WHERE attached_file_id = $1', [a])).rows[0].data.toString()).toBe('not moved yet');
+    // The migrations before it were applied; the move then finds its table and the drop goes through.
+    expect(await moveLegacyBytes(legacyPool, openBlobs, silent)).toBe(1);
+    expect((await migrate(legacyPool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent })).applied).toEqual(laterThanLegacy);
+  });
+
+  test('when the database is new, then there is nothing to move and the table is created and dropped by the migrations', async () => {
+    const fresh = await createTestDatabase();
+    const freshPool = createPool({ url: fresh.url, applicationName: 'entity-service-test', logger: silent });
+    try {
+      expect(await moveLegacyBytes(freshPool, openBlobs, silent)).toBe(0);
+      await migrate(freshPool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
+      expect((await freshPool.query(`SELECT to_regclass('entity.attached_file_blobs') AS t`)).rows[0].t).toBeNull();
+    } finally {
+      await freshPool.end();
+      await fresh.drop();
+    }
   });
 });
 

@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pg from 'pg';
 import pino from 'pino';
+import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { createPool, migrate } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { releaseBlobs } from '../../src/domain/attachments/attachment-context';
 import { EntityStore } from '../../src/domain/entity-store';
 
-// No upload endpoint exists yet, so the files are stored with SQL as an upload would leave them.
+// The records are written with SQL as an upload leaves them; their bytes are in a blob store of the test's own.
 const silent = pino({ level: 'silent' });
+const dir = mkdtempSync(join(tmpdir(), 'pitwall-copy-all-'));
+const blobs = new FilesystemBlobStore(join(dir, 'blobs'));
 let db: TestDatabase;
 let pool: pg.Pool;
 let store: EntityStore;
@@ -18,32 +25,43 @@ beforeAll(async () => {
   db = await createTestDatabase();
   pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: pino({ level: 'silent' }) });
   await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: pino({ level: 'silent' }) });
-  store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }));
+  // A delete releases the blobs nothing refers to any more, as the service wires it.
+  store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), undefined, undefined, {
+    releaseBlobs: (keys) => releaseBlobs({ pool, blobs, logger: silent }, keys),
+  });
 });
 afterAll(async () => {
   await pool?.end();
   await db?.drop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const admin = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'admin' });
 const json = (reply: { json: Buffer }) => JSON.parse(reply.json.toString('utf8'));
 const named = (name: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: name }] });
 
+/** An available attached file whose bytes are in the blob store, as an upload leaves it. */
 async function attach(caller: CallerContext, entityId: string, fileName: string, createdTime: string, bytes: string): Promise<string> {
   const id = randomUUID();
+  const blob = await blobs.putStream([Buffer.from(bytes)]);
   await pool.query(
-    `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, group_name, use_compression, state, file_size, created_time, modified_at)
-     VALUES ($1, $2, $3, $4, $5, 'DataFile', false, 2, $6, $7, now())`,
-    [id, caller.accountId, entityId, caller.userId, fileName, Buffer.byteLength(bytes), createdTime],
+    `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, group_name, use_compression, state, file_size, created_time, modified_at, blob_key, blob_sha256)
+     VALUES ($1, $2, $3, $4, $5, 'DataFile', false, 2, $6, $7, now(), $8, $9)`,
+    [id, caller.accountId, entityId, caller.userId, fileName, blob.size, createdTime, blob.key, blob.sha256],
   );
-  await pool.query(`INSERT INTO entity.attached_file_blobs (attached_file_id, data) VALUES ($1, $2)`, [id, Buffer.from(bytes)]);
   return id;
 }
 
+/** The bytes each record refers to, read from the blob store ('(none)': no key, or its blob is gone). */
 async function storedBytes(fileIds: string[]): Promise<string[]> {
-  const { rows } = await pool.query<{ id: string; data: Buffer }>(`SELECT attached_file_id AS id, data FROM entity.attached_file_blobs WHERE attached_file_id = ANY($1::uuid[])`, [fileIds]);
-  const byId = new Map(rows.map((r) => [r.id, r.data.toString('utf8')]));
-  return fileIds.map((id) => byId.get(id) ?? '(none)');
+  const { rows } = await pool.query<{ id: string; blob_key: string | null }>(`SELECT id, blob_key FROM entity.attached_files WHERE id = ANY($1::uuid[])`, [fileIds]);
+  const keys = new Map(rows.map((r) => [r.id, r.blob_key]));
+  return Promise.all(
+    fileIds.map(async (id) => {
+      const key = keys.get(id);
+      return key && (await blobs.exists(key)) ? (await blobs.readRange(key, 0, 1024)).toString('utf8') : '(none)';
+    }),
+  );
 }
 
 describe('create with CopyAll', () => {

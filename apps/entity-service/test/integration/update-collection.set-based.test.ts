@@ -63,7 +63,8 @@ async function seedRunSheet(accountId: string, laps: number): Promise<{ runSheet
 function storeRecording(): { store: EntityStore; published: EntityChangedEvent[] } {
   const published: EntityChangedEvent[] = [];
   const publish: PublishMessage<EntityChangedEvent> = async (_key, event) => void published.push(event);
-  return { store: new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish, logger: silent })), published };
+  // Every write's events as one outbox batch, small or large: the statements compared are then the entity path's.
+  return { store: new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish, logger: silent, batchFrom: 1 })), published };
 }
 
 /** `added` new laps after the seeded ones, then a change to every seeded lap but the first, which is deleted. */

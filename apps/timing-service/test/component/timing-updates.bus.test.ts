@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BusEvent } from '@pitwall/bus';
-import { ENTITY_COMMANDS, EXCHANGES, SERVICES, TIMING_COMMANDS, type CallerContext, type TimingLevel, type TimingUpdate } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_TIMING_BATCH_COMMAND, EXCHANGES, SERVICES, TIMING_COMMANDS, type CallerContext, type TimingLevel, type TimingUpdate } from '@pitwall/contracts';
 import { entityService } from '@pitwall/entity-service';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { timingService } from '../../src/definition';
@@ -163,6 +163,32 @@ describe('timing updates by index (timing-service and entity-service in-process,
     await Promise.all(sends);
     expect((await update(f, 'Laps', { stintLapNumber: 1 })).Parameters['LapTime']).toBe(110);
     expect((await update(f, 'Laps', { carId: secondCar, stintLapNumber: 1 })).Parameters['LapTime']).toBe(220);
+  });
+
+  test('when the entity-service gets a batch, then each update has its own outcome in order: a refused one or one past its deadline writes nothing, a repeated command id answers its first reply, the rest commit', async () => {
+    const f = await fixture();
+    const lap = (n: number, value: string) => ({ caller: f.caller, type: 'Laps' as const, body: { ...f.ids, runIndex: 0, stintLapNumber: n, properties: [{ name: 'LapTime', value }] } });
+    const items = [
+      { ...lap(1, '91.5'), headers: { commandId: 'request:one', commandHash: 'h1' } },
+      { ...lap(2, '92.5'), body: { ...lap(2, '92.5').body, carId: f.unenteredCarId }, headers: { commandId: 'request:two', commandHash: 'h2' } },
+      { ...lap(1, '91.5'), headers: { commandId: 'request:one', commandHash: 'h1' } },
+      { ...lap(3, '93.5'), headers: { commandId: 'request:three', commandHash: 'h3' } },
+      { ...lap(4, '94.5'), headers: { commandId: 'request:four', commandHash: 'h4' }, deadline: Date.now() - 1000 },
+    ];
+
+    const outcomes = await stack.bus.request<{ ok: boolean; body?: Entity; error?: { status: number; errors: Record<string, string[]> } }[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items });
+
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true, true, false]);
+    expect(outcomes[1]?.error).toMatchObject({ status: 400, errors: { carId: ['the car is not entered in the event'] } });
+    // An update whose deadline had passed is refused alone: the others still commit.
+    expect(outcomes[4]?.error).toMatchObject({ status: 504, type: 'urn:pitwall:problem:deadline-passed' });
+    expect(outcomes[2]?.body).toEqual(outcomes[0]?.body);
+    const [run] = await runSheets(f);
+    const laps = await stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type: 'Laps', parentIds: { runSheetId: run?.Id as string } });
+    expect(laps.map((l) => [l.Parameters['StintLapNumber'], l.Parameters['LapTime']])).toEqual([
+      [1, 91.5],
+      [3, 93.5],
+    ]);
   });
 
   describe('ids that do not belong together are 400 with the reason; nothing is written', () => {

@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import { withTransaction } from '@pitwall/db';
 import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
-import { BLOB_URL_PATH, type AttachmentAvailableEvent, type CallerContext, type EntityTypeDef } from '@pitwall/contracts';
-import type { Outbox } from '@pitwall/messaging';
+import { BLOB_URL_PATH, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type CallerContext, type EntityTypeDef } from '@pitwall/contracts';
+import { checkDeadline, type Inbox, type Outbox, type ReplyCodec } from '@pitwall/messaging';
 import type { Logger } from '@pitwall/service-kit';
 import { AppError } from '@pitwall/service-kit';
 import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
@@ -10,11 +10,12 @@ import { entityRepository, type Queryable } from '../../data-access/entity-repos
 import { knownType, notFound } from '../entity-type';
 import type { ReadCache } from '../read-cache';
 import { renderAttachedFile } from '../read-model';
+import type { CurrentCommand } from '../store-context';
 
 /** What the attachment use cases run on: the records' database, the bytes' store and the URL signer. */
 export interface AttachmentContext {
   pool: Pool;
-  outbox: Outbox<AttachmentAvailableEvent>;
+  outbox: Outbox<AttachmentAvailableEvent | AttachmentDeletedEvent>;
   cache: ReadCache;
   blobs: BlobStore;
   signer: UrlSigner;
@@ -24,6 +25,58 @@ export interface AttachmentContext {
   /** Base of the gateway's absolute URLs (`https://pitwall.example`). */
   publicBaseUrl: string;
   logger: Logger;
+  /** Where each attachment command is recorded with its reply, in its write's transaction (the entity writes' inbox). */
+  inbox?: Inbox;
+  /** The command being handled (its id, request hash and deadline, from its bus headers). */
+  currentCommand?: () => CurrentCommand;
+}
+
+/**
+ * An attachment write's transaction, as every entity write's: with an inbox the command is recorded with the reply
+ * `codec` makes of its result, so a redelivered or repeated command answers that reply and runs nothing (`ran` is
+ * then false: what the write does after its commit must not be done again); the account's version is bumped (cached
+ * reads end) and the deadline checked just before the commit.
+ */
+export async function attachmentWrite<T>(ctx: AttachmentContext, accountId: string, codec: ReplyCodec<T>, fn: (q: Queryable) => Promise<T>): Promise<{ result: T; ran: boolean }> {
+  const current = ctx.currentCommand?.() ?? {};
+  let ran = false;
+  const result = await withTransaction(ctx.pool, async (c) => {
+    const run = async (): Promise<T> => {
+      ran = true;
+      const result = await fn(c);
+      await entityRepository.bumpAccountVersion(c, accountId);
+      checkDeadline(current.deadline);
+      return result;
+    };
+    return ctx.inbox ? ctx.inbox.once(c, current.command?.(accountId), codec, run) : run();
+  });
+  return { result, ran };
+}
+
+/** A reply recorded as its JSON (an attachment command's reply is plain JSON, or nothing). */
+export function jsonReplyCodec<T>(): ReplyCodec<T> {
+  return {
+    encode: (result) => ({ body: result === null || result === undefined ? null : Buffer.from(JSON.stringify(result)), headers: {} }),
+    decode: ({ body }) => (body ? JSON.parse(body.toString('utf8')) : null) as T,
+  };
+}
+
+/** A record as an update answers it, before its download URL is signed: what the inbox records for a replay. */
+export interface RecordReply {
+  listing: Record<string, unknown>;
+  /** The key of its bytes once available (the download URL is signed afresh for each answer). */
+  availableKey: string | null;
+}
+
+export function recordReply(f: AttachedFileRecord): RecordReply {
+  return { listing: renderAttachedFile(f, null), availableKey: f.state === 2 && f.blob_key ? f.blob_key : null };
+}
+
+/** The answer of a record: its listing and a freshly signed download URL once its bytes are available. */
+export async function signedListing(ctx: AttachmentContext, reply: RecordReply): Promise<Record<string, unknown>> {
+  const id = reply.listing['Id'] as string;
+  const signedUrl = reply.availableKey ? ((await ctx.blobs.presignGet(reply.availableKey, ctx.urlTtlSeconds)) ?? gatewayUrl(ctx, 'GET', id)) : null;
+  return { ...reply.listing, SignedURL: signedUrl };
 }
 
 /** The type of a command, which must have attachments; an unknown type, or one without, is a 404. */
@@ -54,10 +107,8 @@ export function gatewayUrl(ctx: AttachmentContext, method: 'GET' | 'PUT', attach
 
 /** The record as listings show it: Id, Parameters (wire.md §4 `AttachedFiles.*`) and a download URL once available. */
 export async function renderListing(ctx: AttachmentContext, f: AttachedFileRecord): Promise<Record<string, unknown>> {
-  let signedUrl: string | null = null;
-  if (f.state === 2 && f.blob_key) signedUrl = (await ctx.blobs.presignGet(f.blob_key, ctx.urlTtlSeconds)) ?? gatewayUrl(ctx, 'GET', f.id);
   // The record as every read renders it (AttachedFiles.*), plus where to download its bytes.
-  return { ...renderAttachedFile(f, null), SignedURL: signedUrl };
+  return signedListing(ctx, recordReply(f));
 }
 
 /**

@@ -1,12 +1,11 @@
-import { BlobNotFoundError, BlobTooLargeError, type StoredBlob } from '@pitwall/blob-store';
+import { BlobNotFoundError, BlobTooLargeError, READ_THROUGH_CHUNK_BYTES, type StoredBlob } from '@pitwall/blob-store';
 import { ATTACHMENT_AVAILABLE_ROUTING_KEY, ATTACHED_FILE_STATE, type CallerContext, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
-import { withTransaction } from '@pitwall/db';
+import type { PublishAfterCommit } from '@pitwall/messaging';
 import { Lz4FrameError, validateLz4Frames } from '@pitwall/formats';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
-import { entityRepository } from '../../data-access/entity-repository';
 import { assertWriter } from '../entity-type';
-import { attachmentType, findRecord, releaseBlobs, renderListing, type AttachmentContext } from './attachment-context';
+import { attachmentType, attachmentWrite, findRecord, jsonReplyCodec, recordReply, releaseBlobs, signedListing, type AttachmentContext, type RecordReply } from './attachment-context';
 
 /** What an attached file update may set: the state (to 2, finalising), the file name and the group name. */
 interface AttachmentChanges {
@@ -51,34 +50,42 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
   const changes = changesOf(body);
   const record = await findRecord(ctx.pool, caller, type, entityId, attachedFileId);
   const limit = body.LastModifiedTimeMaxAllowedValue;
-  if (limit && record.modified_at.getTime() > Date.parse(limit)) throw AppError.conflict(`Attached file ${attachedFileId} was modified at ${record.modified_at.toISOString()}, after LastModifiedTimeMaxAllowedValue`);
+  const checkNotModified = (): void => {
+    if (limit && record.modified_at.getTime() > Date.parse(limit)) throw AppError.conflict(`Attached file ${attachedFileId} was modified at ${record.modified_at.toISOString()}, after LastModifiedTimeMaxAllowedValue`);
+  };
   const fileName = changes.fileName ?? record.file_name;
   const groupName = changes.groupName === undefined ? record.group_name : changes.groupName;
 
+  const codec = jsonReplyCodec<RecordReply>();
+  // A redelivered or repeated command answers the recorded record (its URL signed afresh) and writes nothing.
   if (changes.state !== ATTACHED_FILE_STATE.availableOnServer || record.state === ATTACHED_FILE_STATE.availableOnServer) {
-    await withTransaction(ctx.pool, async (c) => {
+    const { result } = await attachmentWrite(ctx, caller.accountId, codec, async (c) => {
+      // Checked in the write, after the inbox: a repeat of this very command moved the modified time on.
+      checkNotModified();
       await files.updateNames(c, record.id, fileName, groupName);
-      await entityRepository.bumpAccountVersion(c, caller.accountId);
+      return recordReply({ ...record, file_name: fileName, group_name: groupName });
     });
-    return renderListing(ctx, { ...record, file_name: fileName, group_name: groupName });
+    return signedListing(ctx, result);
   }
 
+  checkNotModified();
   const blob = await checkedBytes(ctx, record);
-  const released = await withTransaction(ctx.pool, async (c) => {
+  let replaced: string[] = [];
+  let publish: PublishAfterCommit = async () => undefined;
+  const { result } = await attachmentWrite(ctx, caller.accountId, codec, async (c) => {
     await files.lockBlob(c, blob.key);
     if (!(await files.markAvailable(c, record.id, record, blob, fileName, groupName))) throw AppError.conflict(`Attached file ${attachedFileId} changed while it was finalised; read it and try again`);
-    const replaced = record.replace_existing && record.custom_file_name ? await files.deleteSameCustomName(c, entityId, record.custom_file_name, record.id) : [];
-    await entityRepository.bumpAccountVersion(c, caller.accountId);
-    const publish = await ctx.outbox.add(c, [available(type, record, blob, groupName)]);
-    return { replaced, publish };
+    replaced = record.replace_existing && record.custom_file_name ? await files.deleteSameCustomName(c, entityId, record.custom_file_name, record.id) : [];
+    publish = await ctx.outbox.add(c, [available(type, record, blob, groupName)]);
+    return recordReply({ ...record, state: 2, blob_key: blob.key, blob_sha256: blob.sha256, file_size: String(blob.size), file_name: fileName, group_name: groupName });
   }).catch(async (err: unknown) => {
     // Bytes promoted from staging (S3) that no record took are released again.
     if (record.blob_key !== blob.key) await releaseBlobs(ctx, [blob.key]);
     throw err;
   });
-  await released.publish();
-  await releaseBlobs(ctx, released.replaced);
-  return renderListing(ctx, { ...record, state: 2, blob_key: blob.key, blob_sha256: blob.sha256, file_size: String(blob.size), file_name: fileName, group_name: groupName });
+  await publish();
+  await releaseBlobs(ctx, replaced);
+  return signedListing(ctx, result);
 }
 
 /** The record's bytes, proved present (and a valid LZ4 frame when compressed); a staged S3 upload is promoted. */
@@ -88,7 +95,8 @@ async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord):
     if (record.state === ATTACHED_FILE_STATE.uploading && record.blob_key && record.blob_sha256) {
       const stat = await ctx.blobs.stat(record.blob_key);
       if (!stat) throw AppError.conflict(`The uploaded bytes of attached file ${record.id} are missing from the store; upload them again`);
-      if (inspect) await inspect(await ctx.blobs.openRead(record.blob_key));
+      // One sequential read-through: large chunks (a 200 MB frame checks markedly faster; docs/benchmarks.md).
+      if (inspect) await inspect(await ctx.blobs.openRead(record.blob_key, { chunkBytes: READ_THROUGH_CHUNK_BYTES }));
       return { key: record.blob_key, sha256: record.blob_sha256, size: stat.size };
     }
     if (ctx.blobs.kind === 's3') return await ctx.blobs.promoteStaged(ctx.blobs.stagingKey(record.id), { maxBytes: ctx.maxUploadBytes, ...(inspect ? { inspect } : {}) });

@@ -1,15 +1,36 @@
 import type { Pool } from 'pg';
 import type { BlobStore } from '@pitwall/blob-store';
-import { withTransaction } from '@pitwall/db';
+import { migrate, withTransaction } from '@pitwall/db';
 import type { Logger } from '@pitwall/service-kit';
 import { attachedFileRepository as files } from '../../data-access/attached-file-repository';
+import { ENTITY_SCHEMA, LEGACY_BYTES_DROPPED_VERSION, entityMigrations } from '../../data-access/migrations';
 import { releaseBlobs } from './attachment-context';
+
+/**
+ * Runs before the entity migrations (the service's `beforeMigrate`): while `entity.attached_file_blobs` exists (the
+ * migration dropping it has not run), the schema is brought up to the version before that migration and the bytes
+ * still kept there move into the blob store. Then the migration finds the table empty and drops it. Nothing to do
+ * on a fresh database or once the table is gone. Returns how many files moved.
+ */
+export async function moveLegacyBytes(pool: Pool, openBlobs: () => BlobStore, logger: Logger): Promise<number> {
+  const { rows } = await pool.query<{ table: string | null }>(`SELECT to_regclass('entity.attached_file_blobs')::text AS table`);
+  if (!rows[0]?.table) return 0;
+  // Up to the version before the drop; another instance starting at the same time may already be past it.
+  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, until: LEGACY_BYTES_DROPPED_VERSION - 1, logger });
+  const blobs = openBlobs();
+  try {
+    return await drainDatabaseBytes({ pool, blobs, logger });
+  } finally {
+    await blobs.close();
+  }
+}
 
 /**
  * Moves attached file bytes still kept in PostgreSQL (`entity.attached_file_blobs`, from before the blob store) into
  * the blob store, a few rows per transaction: each row's bytes are stored (content-addressed, so a repeated run
  * stores nothing twice), its record takes the key and hash, and the row goes, in one commit. Safe to run again after
- * a crash at any point, and from several instances at once (rows are claimed with SKIP LOCKED). Returns how many moved.
+ * a crash at any point, and from several instances at once (rows are claimed with SKIP LOCKED; another instance may
+ * drop the emptied table meanwhile). Returns how many moved.
  */
 export async function drainDatabaseBytes(ctx: { pool: Pool; blobs: BlobStore; logger: Logger }, batchSize = 8): Promise<number> {
   let moved = 0;
@@ -26,6 +47,10 @@ export async function drainDatabaseBytes(ctx: { pool: Pool; blobs: BlobStore; lo
         await c.query(`DELETE FROM entity.attached_file_blobs WHERE attached_file_id = $1`, [row.attached_file_id]);
       }
       return rows.length;
+    }).catch((err: unknown) => {
+      // Dropped by another instance once it found the table empty: nothing is left to move.
+      if ((err as { code?: string }).code === UNDEFINED_TABLE) return 0;
+      throw err;
     });
     moved += n;
     if (n === 0) break;
@@ -33,6 +58,8 @@ export async function drainDatabaseBytes(ctx: { pool: Pool; blobs: BlobStore; lo
   if (moved) ctx.logger.info({ moved }, 'attached file bytes moved from PostgreSQL into the blob store');
   return moved;
 }
+
+const UNDEFINED_TABLE = '42P01';
 
 /**
  * Removes uploads abandoned before they became available (state below 2, created more than `olderThanSeconds`

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CallerContext, PrepareAttachmentBody } from '@pitwall/contracts';
-import { withTransaction } from '@pitwall/db';
 import { attachedFileRepository as files } from '../../data-access/attached-file-repository';
-import { entityRepository } from '../../data-access/entity-repository';
 import { assertWriter } from '../entity-type';
-import { attachmentType, gatewayUrl, owningEntity, type AttachmentContext } from './attachment-context';
+import { attachmentType, attachmentWrite, gatewayUrl, jsonReplyCodec, owningEntity, type AttachmentContext } from './attachment-context';
 
 export interface PreparedAttachment {
   AttachedFileId: string;
@@ -23,7 +21,8 @@ export async function prepareAttachment(ctx: AttachmentContext, caller: CallerCo
   assertWriter(caller);
   const id = randomUUID();
   const useCompression = body.UseCompression ?? false;
-  await withTransaction(ctx.pool, async (c) => {
+  // A redelivered or repeated prepare answers the record it created (its URL signed afresh) and creates no other.
+  const { result: prepared } = await attachmentWrite(ctx, caller.accountId, jsonReplyCodec<Omit<PreparedAttachment, 'Url'>>(), async (c) => {
     await owningEntity(c, caller, type, entityId);
     await files.insert(c, {
       id,
@@ -38,8 +37,8 @@ export async function prepareAttachment(ctx: AttachmentContext, caller: CallerCo
       replace_existing: Boolean(body.IfSingleOverwriteExisting && body.CustomPropertyAttachedFileName),
       created_time: new Date(),
     });
-    await entityRepository.bumpAccountVersion(c, caller.accountId);
+    return { AttachedFileId: id, AccountId: caller.accountId, UserId: caller.userId, UseCompression: useCompression };
   });
-  const presigned = await ctx.blobs.presignPut(ctx.blobs.stagingKey(id), ctx.urlTtlSeconds);
-  return { AttachedFileId: id, Url: presigned ?? gatewayUrl(ctx, 'PUT', id), AccountId: caller.accountId, UserId: caller.userId, UseCompression: useCompression };
+  const presigned = await ctx.blobs.presignPut(ctx.blobs.stagingKey(prepared.AttachedFileId), ctx.urlTtlSeconds);
+  return { ...prepared, Url: presigned ?? gatewayUrl(ctx, 'PUT', prepared.AttachedFileId) };
 }

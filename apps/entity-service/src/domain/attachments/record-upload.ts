@@ -1,10 +1,8 @@
 import type { DownloadTarget, UploadTarget } from '@pitwall/contracts';
 import { ATTACHED_FILE_STATE } from '@pitwall/contracts';
-import { withTransaction } from '@pitwall/db';
 import { AppError } from '@pitwall/service-kit';
 import { attachedFileRepository as files } from '../../data-access/attached-file-repository';
-import { entityRepository } from '../../data-access/entity-repository';
-import { releaseBlobs, type AttachmentContext } from './attachment-context';
+import { attachmentWrite, jsonReplyCodec, releaseBlobs, type AttachmentContext } from './attachment-context';
 
 const USED = 'This upload URL was already used: an attached file takes its bytes once';
 
@@ -18,22 +16,29 @@ export async function uploadTarget(ctx: AttachmentContext, attachedFileId: strin
 
 /**
  * The gateway stored a signed PUT's bytes: the record takes their key, hash and size and moves 0 → 1 in one step,
- * so a second PUT with the same URL is refused (403) and what it stored is released again.
+ * so a second PUT with the same URL is refused (403) and what it stored is released again. The command is recorded
+ * in the inbox: a redelivery of this very command (its reply lost with its channel) answers as the first did.
  */
 export async function recordUpload(ctx: AttachmentContext, attachedFileId: string, blob: { key: string; sha256: string; size: number }): Promise<{ state: number }> {
-  const taken = await withTransaction(ctx.pool, async (c) => {
-    await files.lockBlob(c, blob.key);
-    // Released by a concurrent delete between the store and this step: the client uploads again (the URL still holds).
-    if (!(await ctx.blobs.exists(blob.key))) throw AppError.conflict('The uploaded bytes were removed while they were recorded; upload them again');
-    const row = await files.recordUpload(c, attachedFileId, blob);
-    if (row) await entityRepository.bumpAccountVersion(c, row.account_id);
-    return Boolean(row);
-  });
-  if (!taken) {
-    await releaseBlobs(ctx, [blob.key]);
-    throw AppError.forbidden(USED);
+  const record = await files.findById(ctx.pool, attachedFileId);
+  if (!record) throw AppError.notFound(`Attached file ${attachedFileId} was not found`);
+  let used = false;
+  try {
+    const { result } = await attachmentWrite(ctx, record.account_id, jsonReplyCodec<{ state: number }>(), async (c) => {
+      await files.lockBlob(c, blob.key);
+      // Released by a concurrent delete between the store and this step: the client uploads again (the URL still holds).
+      if (!(await ctx.blobs.exists(blob.key))) throw AppError.conflict('The uploaded bytes were removed while they were recorded; upload them again');
+      if (!(await files.recordUpload(c, attachedFileId, blob))) {
+        used = true;
+        throw AppError.forbidden(USED);
+      }
+      return { state: ATTACHED_FILE_STATE.uploading };
+    });
+    return result;
+  } catch (err) {
+    if (used) await releaseBlobs(ctx, [blob.key]);
+    throw err;
   }
-  return { state: ATTACHED_FILE_STATE.uploading };
 }
 
 /** A signed GET: where the bytes of an available record are. */

@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EncodedJson, type RequestHandler } from '@pitwall/bus';
-import { AppError, type Logger } from '@pitwall/service-kit';
-import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, ENTITY_TIMING_COMMAND, SERVICES, entityType, ATTACHMENT_COMMANDS } from '@pitwall/contracts';
+import { AppError, serializeAppError, type Logger } from '@pitwall/service-kit';
+import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, ENTITY_TIMING_BATCH_COMMAND, ENTITY_TIMING_COMMAND, SERVICES, ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { AttachmentContext } from '../../domain/attachments/attachment-context';
+import type { TimingBatchOutcome } from '../../domain/apply-timing-batch';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
 import { attachmentCommandHandlers } from './attachment-commands';
 
@@ -15,10 +16,20 @@ function encoded(reply: RenderedReply): EncodedJson {
   return new EncodedJson(reply.json, headers);
 }
 
-/** A type the registry declares read-only (Users) is never written over the API: 403 with the reason. */
-function refuseReadOnly(typeName: string): void {
-  const readOnly = entityType(typeName)?.readOnly;
-  if (readOnly) throw AppError.forbidden(readOnly.reason);
+/** A batch's outcomes as one JSON array (TimingBatchReplyItem), each rendered entity's bytes spliced in as they are. */
+function encodedOutcomes(outcomes: TimingBatchOutcome[]): EncodedJson {
+  const parts: Buffer[] = [Buffer.from('[')];
+  outcomes.forEach((outcome, i) => {
+    if (i > 0) parts.push(Buffer.from(','));
+    if (!outcome.ok) {
+      parts.push(Buffer.from(JSON.stringify({ ok: false, error: serializeAppError(outcome.error) })));
+      return;
+    }
+    const { headers } = encoded(outcome.reply);
+    parts.push(Buffer.from(`{"ok":true,"headers":${JSON.stringify(headers)},"body":`), outcome.reply.json, Buffer.from('}'));
+  });
+  parts.push(Buffer.from(']'));
+  return new EncodedJson(Buffer.concat(parts), {});
 }
 
 /**
@@ -35,21 +46,15 @@ export function entityCommands(store: EntityStore, logger: Logger, attachments: 
     [ENTITY_COMMANDS.get]: async (m) => encoded(await store.get(m.caller, m.type, m.id.toLowerCase(), m.include)),
     [ENTITY_COMMANDS.list]: async (m) => encoded(await store.list(m.caller, m.type, m.parentIds, m.include, m.filters)),
     [ENTITY_COMMANDS.search]: async (m) => encoded(await store.search(m.caller, m.type, m.body, m.include)),
-    [ENTITY_COMMANDS.create]: async (m) => {
-      refuseReadOnly(m.type);
-      return encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors));
-    },
-    [ENTITY_COMMANDS.update]: async (m) => {
-      refuseReadOnly(m.type);
-      return encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors));
-    },
+    [ENTITY_COMMANDS.create]: async (m) => encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors)),
+    [ENTITY_COMMANDS.update]: async (m) => encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors)),
     [ATTACHMENT_COMMANDS.dataset]: async (m) => store.attachmentDataset(m.caller, m.type, m.id.toLowerCase(), m.group),
     [ENTITY_COMMANDS.delete]: async (m) => {
-      refuseReadOnly(m.type);
       await store.delete(m.caller, m.type, m.id.toLowerCase());
       return null;
     },
     [ENTITY_TIMING_COMMAND]: async (m) => encoded(await store.applyTimingUpdate(m.caller, m.type, m.body)),
+    [ENTITY_TIMING_BATCH_COMMAND]: async (m) => encodedOutcomes(await store.applyTimingBatch(m.items)),
     ...attachmentCommandHandlers(attachments),
     },
     { extra: { ping: async () => 'pong' } },

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import pino from 'pino';
+import { createPool, migrate } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createOutbox } from '@pitwall/messaging';
+import type { CallerContext, EntityChangedEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
+import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { EntityStore } from '../../src/domain/entity-store';
+import { ReadCache } from '../../src/domain/read-cache';
+import { countStatements } from '../support/count-statements';
+
+// A timing update writes only under its run sheet: it must end the cached reads of that run and of the account-wide
+// reads (lists), and leave the cached reads of other runs (another car's run sheet) in place.
+const silent = pino({ level: 'silent' });
+let db: TestDatabase;
+let pool: pg.Pool;
+let statements: { count: () => number };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
+  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
+  statements = countStatements(pool);
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+type Json = { Id: string; Parameters: Record<string, unknown>; Laps?: Json[] };
+
+/** A session of an event with two cars entered, and a store with the read cache on. */
+async function liveSession() {
+  const store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
+  const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
+  const create = async (type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) =>
+    (JSON.parse((await store.create(caller, type, parentIds, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) })).json.toString('utf8')) as Json).Id;
+  const trackId = await create('Tracks', {});
+  const configuration = await create('TrackConfigurations', { trackId });
+  const championshipId = await create('Championships', {});
+  const eventId = await create('Events', { championshipId });
+  const sessionId = await create('Sessions', { eventId }, { TrackConfigurationId: configuration });
+  const cars = [await create('Cars', {}), await create('Cars', {})];
+  for (const carId of cars) await create('EventCars', { eventId, carId });
+  const lapTime = async (car: number, value: string) => {
+    const body: TimingUpdate = { accountId: caller.accountId, championshipId, eventId, sessionId, carId: cars[car] as string, runIndex: 0, stintLapNumber: 1, properties: [{ name: 'LapTime', value }] };
+    await store.applyTimingUpdate(caller, 'Laps' as TimingLevel, body);
+  };
+  const read = async (runId: string) => {
+    const before = statements.count();
+    const reply = await store.get(caller, 'RunSheets', runId, ['Name', 'Laps.LapTime']);
+    return { run: JSON.parse(reply.json.toString('utf8')) as Json, queries: statements.count() - before };
+  };
+  const listRuns = async (car?: number) => {
+    const before = statements.count();
+    const reply = await store.list(caller, 'RunSheets', car === undefined ? { sessionId } : { sessionId, carId: cars[car] as string }, ['Name', 'Laps.LapTime']);
+    return { runs: JSON.parse(reply.json.toString('utf8')) as Json[], queries: statements.count() - before };
+  };
+  return { store, caller, cars, create, lapTime, read, listRuns };
+}
+
+describe('EntityStore.get RunSheets while a timing feed writes another run', () => {
+  test("when a timing update writes run A, then run B's cached read is still answered from the cache (one query) and run A's next read renders again and shows the update", async () => {
+    const s = await liveSession();
+    await s.lapTime(0, '91.5');
+    await s.lapTime(1, '92.5');
+    const runA = (await s.listRuns(0)).runs[0]?.Id as string;
+    const runB = (await s.listRuns(1)).runs[0]?.Id as string;
+    await s.read(runA);
+    const cachedB = await s.read(runB);
+    expect((await s.read(runB)).queries).toBe(1);
+
+    await s.lapTime(0, '89.25');
+    const b = await s.read(runB);
+    const a = await s.read(runA);
+
+    expect(b.queries).toBe(1);
+    expect(b.run).toEqual(cachedB.run);
+    expect(a.queries).toBeGreaterThan(1);
+    expect(a.run.Laps?.[0]?.Parameters).toEqual({ LapTime: 89.25 });
+  });
+
+  test('when a timing update writes a run, then a cached account-wide read (the list of run sheets) renders again and shows it', async () => {
+    const s = await liveSession();
+    await s.lapTime(0, '91.5');
+    await s.listRuns(0);
+    expect((await s.listRuns(0)).queries).toBe(1);
+
+    await s.lapTime(0, '88.75');
+    const after = await s.listRuns(0);
+
+    expect(after.queries).toBeGreaterThan(1);
+    expect(after.runs[0]?.Laps?.[0]?.Parameters).toEqual({ LapTime: 88.75 });
+  });
+
+  test("when a write outside the timing scopes changes the account, then a run's cached read renders again", async () => {
+    const s = await liveSession();
+    await s.lapTime(0, '91.5');
+    const runA = (await s.listRuns(0)).runs[0]?.Id as string;
+    await s.read(runA);
+    expect((await s.read(runA)).queries).toBe(1);
+
+    await s.store.update(s.caller, 'RunSheets', runA, { ParameterUpdates: [{ Name: 'Name', Value: 'Long run' }] });
+    const after = await s.read(runA);
+
+    expect(after.queries).toBeGreaterThan(1);
+    expect(after.run.Parameters).toEqual({ Name: 'Long run' });
+  });
+});

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { InProcessBus, OUTCOME_UNKNOWN_TYPE, type BusRequest } from '@pitwall/bus';
+import { ENTITY_TIMING_BATCH_COMMAND, SERVICES, type TimingBatchCommand, type TimingCommand } from '@pitwall/contracts';
+import { AppError, createLogger, serializeAppError } from '@pitwall/service-kit';
+import { PartitionBatches } from '../../src/partition-batches';
+
+const logger = createLogger('partition-batches-test');
+
+/** A stand-in entity-service on an in-process bus: records each batch (the runIndex of its updates) and answers it. */
+async function entityService(answer: (batch: TimingBatchCommand) => Promise<unknown>) {
+  const bus = new InProcessBus({ prefix: `t${randomUUID().slice(0, 8)}.`, logger });
+  const batches: number[][] = [];
+  await bus.serve(SERVICES.entity, async (request) => {
+    expect(request.type).toBe(ENTITY_TIMING_BATCH_COMMAND);
+    const batch = request.payload as TimingBatchCommand;
+    batches.push(batch.items.map((i) => i.body.runIndex));
+    return answer(batch);
+  });
+  return { bus, batches };
+}
+
+const update = (runIndex: number) => ({ caller: { accountId: 'a', userId: 'u', role: 'editor' }, type: 'RunSheets', body: { runIndex } }) as unknown as TimingCommand;
+const request = (n: number): BusRequest => ({ type: 'timing.update', payload: null, headers: { commandId: `request:${n}`, commandHash: `h${n}` } });
+const ok = (batch: TimingBatchCommand) => batch.items.map((i) => ({ ok: true, headers: { entityId: `run-${i.body.runIndex}` }, body: { runIndex: i.body.runIndex, command: i.headers['commandId'] } }));
+
+describe('PartitionBatches', () => {
+  test('when updates of a partition arrive while its batch is applied, then they go together as the next batch, in arrival order, each answered on its own', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { bus, batches } = await entityService(async (batch) => {
+      if (batch.items[0]?.body.runIndex === 1) await held;
+      return ok(batch);
+    });
+    const partitions = new PartitionBatches(bus, 64);
+
+    const first = partitions.apply('timing.p0', update(1), request(1));
+    const rest = [2, 3, 4].map((n) => partitions.apply('timing.p0', update(n), request(n)));
+    release();
+    const replies = await Promise.all([first, ...rest]);
+
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(replies.map((r) => JSON.parse(r.json.toString('utf8')))).toEqual([1, 2, 3, 4].map((n) => ({ runIndex: n, command: `request:${n}` })));
+    expect(replies[2]?.headers).toEqual({ entityId: 'run-3' });
+    expect(partitions.size).toBe(0);
+    await bus.close();
+  });
+
+  test('when a batch is bigger than the most one transaction takes, then it is split in order', async () => {
+    const { bus, batches } = await entityService(async (batch) => ok(batch));
+    const partitions = new PartitionBatches(bus, 2);
+
+    await Promise.all([1, 2, 3, 4, 5].map((n) => partitions.apply('timing.p1', update(n), request(n))));
+
+    // The first goes at once (the partition was idle); what queued meanwhile goes two by two.
+    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    await bus.close();
+  });
+
+  test('when one update of a batch is refused, then only that one fails, with its own problem', async () => {
+    const { bus } = await entityService(async (batch) =>
+      batch.items.map((i) => (i.body.runIndex === 2 ? { ok: false, error: serializeAppError(AppError.badRequest('carId: not entered', { carId: ['the car is not entered in the event'] })) } : ok({ items: [i] })[0])),
+    );
+    const partitions = new PartitionBatches(bus, 64);
+
+    const outcomes = await Promise.allSettled([1, 2, 3].map((n) => partitions.apply('timing.p2', update(n), request(n))));
+
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ status: 400, errors: { carId: ['the car is not entered in the event'] } });
+    await bus.close();
+  });
+
+  test("when the batch's outcome is unknown, then each update's 504 names its own command", async () => {
+    const { bus } = await entityService(async () => {
+      throw new AppError(504, 'lost', { type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'timing-batch:x' } });
+    });
+    const partitions = new PartitionBatches(bus, 64);
+
+    const outcomes = await Promise.allSettled([1, 2].map((n) => partitions.apply('timing.p3', update(n), request(n))));
+
+    expect(outcomes.map((o) => (o as PromiseRejectedResult).reason)).toEqual([
+      expect.objectContaining({ status: 504, type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'request:1' } }),
+      expect.objectContaining({ status: 504, type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'request:2' } }),
+    ]);
+    await bus.close();
+  });
+});
