@@ -1,14 +1,16 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { createBlobStore } from '@pitwall/blob-store';
-import { SERVICES } from '@pitwall/contracts';
+import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { DataFileReads } from './domain/data-file-reads';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
+import { CACHE_EVENT_KEYS, cacheEvents } from './entry-points/bus/cache-events';
 import { datafileCommands } from './entry-points/bus/datafile-commands';
+import type { ShapeTask } from './workers/shape-channels';
 
 const MiB = 1024 * 1024;
 
@@ -39,8 +41,13 @@ export const datafileService = defineService({
     const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES);
     const datasets = new Datasets(bus, blobs, decompressed);
     const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
-    const reads = new DataFileReads(datasets, cache, workers['shape'] as NonNullable<(typeof workers)['shape']>, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS });
+    const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
+    // A first task loads the worker's bundle in its thread now, not during the first read after a start.
+    await pool.run({ channels: [], binary: true } satisfies ShapeTask);
+    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS });
     return { reads, datasets, decompressed, cache, stop: () => datasets.close() };
   },
   bus: { service: SERVICES.datafile, commands: ({ reads }) => datafileCommands(reads) },
+  // Every instance drops its own caches of an entity whose attached files changed or which was deleted.
+  subscriptions: [{ exchange: EXCHANGES.entityEvents, queue: 'datafile.cache-invalidation', bindingKeys: CACHE_EVENT_KEYS, perInstance: true, handler: (parts, { logger }) => cacheEvents(parts, logger) }],
 });

@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
-import { createOutbox } from '@pitwall/messaging';
+import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
+import { CallbackRepository } from './data-access/callback-repository';
 import { EntityClient } from './data-access/entity-client';
 import { SIMULATION_SCHEMA, simulationMigrations } from './data-access/migrations';
 import { SimulationRepository } from './data-access/simulation-repository';
+import { CallbackDispatcher } from './domain/callback-dispatcher';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
 import { runSimulationJob } from './domain/run-simulation-job';
 import { SecretBox, secretKey } from './domain/secret-box';
+import { SimulationWrites } from './domain/simulation-writes';
 import { StatusRecorder } from './domain/status-recorder';
 import { simulationCommands } from './entry-points/bus/simulation-commands';
 
@@ -30,6 +33,14 @@ const SimulationServiceConfig = z.object({
   SIMULATION_RETRY_BASE_DELAY_MS: intVar(500),
   /** Time limit of one call to the external system. */
   SIMULATION_HTTP_TIMEOUT_MS: intVar(15000),
+  /** Attempts to deliver one status change to a callback before it is given up and recorded as failed. */
+  SIMULATION_CALLBACK_ATTEMPTS: intVar(8),
+  /** Wait before a callback's second attempt; it doubles after each failure (up to an hour). */
+  SIMULATION_CALLBACK_BASE_DELAY_MS: intVar(10000),
+  /** Time limit of one POST to a callback. */
+  SIMULATION_CALLBACK_TIMEOUT_MS: intVar(10000),
+  /** How often each instance looks for due callback deliveries (besides right after each status change). */
+  SIMULATION_CALLBACK_POLL_MS: intVar(1000),
 });
 
 /** Jobs one instance runs at once (the job queue's prefetch); more instances compete for the same queue. */
@@ -38,7 +49,8 @@ export const SIMULATION_JOBS_QUEUE = 'simulation.jobs';
 
 /**
  * External simulations: validates and queues Trigger and Reprocess requests, runs the jobs against the external
- * system, writes each status step to the setup through the entity store and announces it on `simulation.status`.
+ * system, writes each status step to the setup through the entity store and announces it on `simulation.status` and
+ * to the account's HTTP callbacks (signed per Standard Webhooks, retried with backoff).
  */
 export const simulationService = defineService({
   name: 'simulation-service',
@@ -55,8 +67,24 @@ export const simulationService = defineService({
     });
     const entities = new EntityClient(bus);
     const repository = new SimulationRepository(pool);
+    const callbacks = new CallbackRepository(pool);
     const secrets = new SecretBox(secretKey(config.SIMULATION_SECRET_KEY, config.SIMULATION_SECRET_KEY_FILE));
-    const recorder = new StatusRecorder(entities, repository, outbox);
+    const inbox = createInbox({ pool, schema: SIMULATION_SCHEMA, logger });
+    const writes = new SimulationWrites(pool, outbox, inbox);
+    const dispatcher = new CallbackDispatcher(
+      callbacks,
+      secrets,
+      {
+        attempts: Math.max(1, config.SIMULATION_CALLBACK_ATTEMPTS),
+        baseDelayMs: config.SIMULATION_CALLBACK_BASE_DELAY_MS,
+        maxDelayMs: 60 * 60 * 1000,
+        timeoutMs: config.SIMULATION_CALLBACK_TIMEOUT_MS,
+        pollIntervalMs: Math.max(10, config.SIMULATION_CALLBACK_POLL_MS),
+      },
+      logger,
+    );
+    const announcer = { callbacks, committed: () => dispatcher.wake() };
+    const recorder = new StatusRecorder(entities, repository, outbox, announcer);
     const settings = {
       pollIntervalMs: config.SIMULATION_POLL_INTERVAL_MS,
       retryAttempts: Math.max(1, config.SIMULATION_RETRY_ATTEMPTS),
@@ -65,7 +93,26 @@ export const simulationService = defineService({
     };
     const stopping = new AbortController();
     outbox.start();
-    return { entities, repository, secrets, outbox, recorder, settings, stopping: stopping.signal, drain: () => stopping.abort(), stop: () => outbox.stop() };
+    inbox.start();
+    dispatcher.start();
+    return {
+      entities,
+      repository,
+      callbacks,
+      secrets,
+      writes,
+      announcer,
+      outbox,
+      recorder,
+      settings,
+      stopping: stopping.signal,
+      drain: () => stopping.abort(),
+      stop: async () => {
+        await dispatcher.stop();
+        await inbox.stop();
+        await outbox.stop();
+      },
+    };
   },
   bus: { service: SERVICES.simulation, commands: (parts) => simulationCommands(parts) },
   subscriptions: [

@@ -3,6 +3,7 @@ import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } 
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
 import { readChannels, type ChannelRead } from './read-channels';
+import { readLapDelta, readLapDistance } from './read-lap-traces';
 import { toReadError } from './read-errors';
 
 export interface DataFileReadsOptions {
@@ -33,6 +34,29 @@ export class DataFileReads {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
       return readChannels(dataset, read, { cache: this.cache, pool: this.pool }, signal);
+    });
+  }
+
+  /** A lap's lap-relative time and distance (JSON body), from every sample of its distance source, on the pool. */
+  lapDistance(ref: DatasetRef, lapIndex: number, maxPoints: number | undefined, requestId?: string): Promise<Uint8Array> {
+    return this.withinTimeout(async (signal) => {
+      const dataset = await this.datasets.open(ref, requestId);
+      signal.throwIfAborted();
+      return readLapDistance({ ref, dataset, lapIndex, field: 'lapIndex' }, maxPoints, { cache: this.cache, pool: this.pool }, signal);
+    });
+  }
+
+  /**
+   * The delta of a lap against a reference lap (JSON body). The reference dataset is opened through the entity-service
+   * like the lap's, with the same caller, so a reference the caller cannot read is a 404.
+   */
+  lapDelta(ref: DatasetRef, lapIndex: number, referenceRef: DatasetRef, referenceLapIndex: number, maxPoints: number | undefined, requestId?: string): Promise<Uint8Array> {
+    return this.withinTimeout(async (signal) => {
+      const sameDataset = referenceRef.type === ref.type && referenceRef.id === ref.id && referenceRef.group === ref.group;
+      const [dataset, referenceDataset] = await Promise.all([this.datasets.open(ref, requestId), sameDataset ? undefined : this.datasets.open(referenceRef, requestId)]);
+      signal.throwIfAborted();
+      const parts = { cache: this.cache, pool: this.pool };
+      return readLapDelta({ ref, dataset, lapIndex, field: 'lapIndex' }, { ref: referenceRef, dataset: referenceDataset ?? dataset, lapIndex: referenceLapIndex, field: 'referenceLapIndex' }, maxPoints, parts, signal);
     });
   }
 

@@ -37,12 +37,17 @@ const isLdx = (name: string) => /\.ldx$/i.test(name);
  */
 export class Datasets {
   private readonly opened = new Map<string, Entry>();
+  /** The content keys opened for each entity (most recently opened last, bounded), for invalidation by entity. */
+  private readonly byEntity = new Map<string, Set<string>>();
+  /** The blob keys of each content key's LZ4-compressed files: their decompressed copies go with it. */
+  private readonly compressedOf = new Map<string, string[]>();
 
   constructor(
     private readonly bus: Bus,
     private readonly blobs: BlobStore,
     private readonly decompressed: DecompressedCache,
     private readonly maxOpen = 32,
+    private readonly maxIndexed = 10_000,
   ) {}
 
   async open(ref: DatasetRef, requestId?: string): Promise<OpenDataset> {
@@ -52,6 +57,7 @@ export class Datasets {
     if (data.length === 0) throw AppError.notFound(`${ref.type} ${ref.id} has no data file dataset '${ref.group}'`);
     const ldx = data.length === 1 ? files.find((f) => isLdx(f.fileName)) : undefined;
     const contentKey = [...data.map((f) => f.blobKey), ...(ldx ? [`ldx:${ldx.blobKey}`] : [])].join('+');
+    this.index(ref.id, contentKey, [...data, ...(ldx ? [ldx] : [])]);
     const hit = this.opened.get(contentKey);
     if (hit) {
       this.opened.delete(contentKey);
@@ -68,6 +74,39 @@ export class Datasets {
       this.forget(oldest, old);
     }
     return entry.dataset;
+  }
+
+  /**
+   * Forgets what was opened for an entity (its file changed, went, or the entity did): its open datasets are closed
+   * and dropped. Returns their content keys (the keys of their cached channels) and the blob keys of their
+   * decompressed copies, for the caller to drop too. Forgetting twice is harmless (an event may come again).
+   * With `keepBlobKey`, datasets made of that blob stay (it is the file that just became available).
+   */
+  invalidate(entityId: string, keepBlobKey?: string): { contentKeys: string[]; compressedBlobKeys: string[] } {
+    const indexed = this.byEntity.get(entityId) ?? new Set<string>();
+    const contentKeys = [...indexed].filter((key) => keepBlobKey === undefined || !key.split('+').some((part) => part === keepBlobKey || part === `ldx:${keepBlobKey}`));
+    for (const key of contentKeys) indexed.delete(key);
+    if (indexed.size === 0) this.byEntity.delete(entityId);
+    const compressedBlobKeys: string[] = [];
+    for (const key of contentKeys) {
+      const entry = this.opened.get(key);
+      if (entry) this.forget(key, entry);
+      compressedBlobKeys.push(...(this.compressedOf.get(key) ?? []));
+      this.compressedOf.delete(key);
+    }
+    return { contentKeys, compressedBlobKeys };
+  }
+
+  private index(entityId: string, contentKey: string, files: DatasetFile[]): void {
+    const keys = this.byEntity.get(entityId) ?? new Set<string>();
+    this.byEntity.delete(entityId);
+    this.byEntity.set(entityId, keys.add(contentKey));
+    const compressed = files.filter((f) => f.useCompression).map((f) => f.blobKey);
+    if (compressed.length) this.compressedOf.set(contentKey, compressed);
+    while (this.byEntity.size > this.maxIndexed) {
+      const [oldest] = this.byEntity.keys();
+      this.byEntity.delete(oldest as string);
+    }
   }
 
   /** Closes every open file. */

@@ -33,6 +33,11 @@ export class DecompressedCache {
     return running;
   }
 
+  /** Removes the copy of `key` (when there is one); a reader holding it open keeps reading it. */
+  async drop(key: string): Promise<void> {
+    await rm(join(this.dir, `${key.replace(/[^0-9a-zA-Z]/g, '_')}.raw`), { force: true });
+  }
+
   /** Whether the copy of `key` is present (tests and the benchmark's cold-read cases). */
   async has(key: string): Promise<boolean> {
     return (await stat(join(this.dir, `${key.replace(/[^0-9a-zA-Z]/g, '_')}.raw`)).catch(() => null)) !== null;

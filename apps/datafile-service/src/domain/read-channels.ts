@@ -37,7 +37,7 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
  * Stored values of a channel inside the scope's window. A regular `.ld` channel reads just its range (cached under
  * the range); other channels are read whole once (cached whole) and sliced.
  */
-async function storedOfScope(dataset: OpenDataset, info: { name: string; regular: boolean; frequency: number; sampleCount: number }, window: ReturnType<typeof resolveScope>, cache: StoredChannelCache): Promise<StoredChannel> {
+export async function storedOfScope(dataset: OpenDataset, info: { name: string; regular: boolean; frequency: number; sampleCount: number }, window: ReturnType<typeof resolveScope>, cache: StoredChannelCache): Promise<StoredChannel> {
   const { file, contentKey } = dataset;
   const whole = cache.get(contentKey, info.name);
   if (whole) return sliceStored(whole, ...rangeIn(whole, window));
@@ -66,7 +66,7 @@ function rangeIn(stored: StoredChannel, window: ReturnType<typeof resolveScope>)
 }
 
 /** A copy of the slice whose arrays own their buffers: it is transferred to the pool while the cache keeps its own. */
-function ownedSlice(stored: StoredChannel): StoredSlice {
+export function ownedSlice(stored: StoredChannel): StoredSlice {
   const startTime = stored.time.kind === 'implicit' ? stored.time.start : (stored.time.timestamps[0] ?? 0);
   return {
     name: stored.name,
@@ -81,6 +81,6 @@ function ownedSlice(stored: StoredChannel): StoredSlice {
   };
 }
 
-function buffersOf(slice: StoredSlice): ArrayBuffer[] {
+export function buffersOf(slice: StoredSlice): ArrayBuffer[] {
   return [slice.samples.buffer as ArrayBuffer, ...(slice.times ? [slice.times.buffer as ArrayBuffer] : []), ...(slice.gaps ? [slice.gaps.buffer as ArrayBuffer] : [])];
 }

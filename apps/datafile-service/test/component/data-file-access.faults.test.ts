@@ -1,15 +1,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FilesystemBlobStore } from '@pitwall/blob-store';
-import { entityService } from '@pitwall/entity-service';
-import { admittedKey, gateway } from '@pitwall/gateway';
-import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
-import { datafileService } from '../../src/definition';
-import { AttachedDatasets } from '../support/attached-datasets';
+import { admittedKey } from '@pitwall/gateway';
+import type { InProcessStack } from '@pitwall/service-host/testing';
 import { fixture } from '../support/fixtures';
-import { bundleShapeWorker } from '../support/worker-bundle';
+import { READ_LIMITS, startDatafileStack } from '../support/datafile-stack';
 import { workspaceTempDir } from '../support/workspace-tmp';
-
 
 /**
  * The real pool worker, wrapped: a read of `Engine RPM` kills its worker thread (process.exit in a worker ends that
@@ -39,27 +34,19 @@ describe('data file reads that fail on the pool (a worker crash, a read over the
   let userId: string;
   let headers: Record<string, string>;
   let path: (channel: string, at?: string) => string;
-  let attached: AttachedDatasets;
 
   beforeAll(async () => {
-    const worker = faultyWorker(dir, await bundleShapeWorker(join(dir, 'worker')));
-    stack = await startInProcessStack({ env: { BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed'), DATAFILE_READ_TIMEOUT_MS: '1500', DATAFILE_READS_PER_USER: '1', DATAFILE_READ_QUEUE: '1' } });
-    await stack.start(entityService);
-    await stack.start({ ...datafileService, pools: [{ name: 'shape', entry: worker, maxThreads: 2 }] });
-    const running = await stack.start(gateway);
-    base = running.address;
-    // A second gateway replica: the per-user read limit is counted in the cache they share.
-    second = (await stack.start(gateway)).address;
-    const demo = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
-    headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId };
+    // With a second gateway replica: the per-user read limit is counted in the cache they share.
+    const started = await startDatafileStack(dir, { ...READ_LIMITS, URL_SIGNING_SECRET: 'datafile-faults-test-secret' }, { worker: faultyWorker, replica: true });
+    ({ stack, base, second } = started);
+    const { demo, attached } = started;
+    headers = { ApiKey: demo.apiKey, AccountId: demo.accountId };
     userId = demo.userId;
-    attached = new AttachedDatasets(stack.databaseUrl, new FilesystemBlobStore(join(dir, 'blobs')));
-    const runSheet = await attached.entity(demo.accountId);
-    await attached.attach(demo.accountId, runSheet, 'DataFile', 'Sample1.ld', fixture('Sample1.ld'));
+    const runSheet = await attached.entity();
+    await attached.attach(runSheet, 'DataFile', 'Sample1.ld', fixture('Sample1.ld'));
     path = (channel, at = base) => `${at}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=${encodeURIComponent(channel)}&lapIndex=1`;
   }, 60_000);
   afterAll(async () => {
-    await attached?.close();
     await stack?.stop();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -2,16 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries } from '@pitwall/client';
-import { entityService } from '@pitwall/entity-service';
-import { gateway } from '@pitwall/gateway';
 import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow } from '@pitwall/formats';
-import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
-import { datafileService } from '../../src/definition';
-import { AttachedDatasets } from '../support/attached-datasets';
+import type { InProcessStack } from '@pitwall/service-host/testing';
+import { UploadedDatasets } from '../support/uploaded-datasets';
 import { fixture, SAMPLE1_LDX } from '../support/fixtures';
-import { bundleShapeWorker } from '../support/worker-bundle';
+import { startDatafileStack } from '../support/datafile-stack';
 import { workspaceTempDir } from '../support/workspace-tmp';
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -23,30 +19,22 @@ const json = async (r: Response | Promise<Response>): Promise<Json> => (await r)
 
 describe('data file access through the gateway (entity-service, datafile-service and gateway in-process)', () => {
   const dir = workspaceTempDir('datafile-http-');
-  const blobs = new FilesystemBlobStore(join(dir, 'blobs'));
   let stack: InProcessStack;
   let base: string;
   let demo: { accountId: string; apiKey: string };
-  let attached: AttachedDatasets;
+  let attached: UploadedDatasets;
+  let outsider: UploadedDatasets;
   let runSheet: string;
   const sample1 = fixture('Sample1.ld');
   const eager = openDataFile(sample1);
 
   beforeAll(async () => {
-    const worker = await bundleShapeWorker(join(dir, 'worker'));
-    stack = await startInProcessStack({ env: { BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed') } });
-    await stack.start(entityService);
-    await stack.start({ ...datafileService, pools: [{ name: 'shape', entry: worker, maxThreads: 2 }] });
-    const running = await stack.start(gateway);
-    base = running.address;
-    const account = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
-    demo = { accountId: account.accountId, apiKey: account.apiKey as string };
-    attached = new AttachedDatasets(stack.databaseUrl, blobs);
-    runSheet = await attached.entity(demo.accountId);
-    await attached.attach(demo.accountId, runSheet, 'DataFile', 'Sample1.ld', sample1);
-  }, 60_000);
+    // With a user of another account, with datasets of its own the demo user must not see.
+    ({ stack, base, demo, attached, outsider } = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'datafile-http-test-secret' }, { outsider: true }));
+    runSheet = await attached.entity();
+    await attached.attach(runSheet, 'DataFile', 'Sample1.ld', sample1);
+  }, 90_000);
   afterAll(async () => {
-    await attached?.close();
     await stack?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -68,8 +56,8 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when the file is stored LZ4-compressed, then it reads as the same file (from its decompressed copy)', async () => {
-      const id = await attached.entity(demo.accountId, 'Setups');
-      await attached.attach(demo.accountId, id, 'DataFile_Logged', 'Sample1.ld', sample1, { compressed: true });
+      const id = await attached.entity('Setups');
+      await attached.attach(id, 'DataFile_Logged', 'Sample1.ld', sample1, { compressed: true });
       const meta = await json(get(`${dataset(id, 'DataFile_Logged', 'Setups')}/metadata`));
       expect(meta).toEqual(buildMetadataRecord({ entityId: id, entityType: 'Setups', attachedFileGroupName: 'DataFile_Logged' }, eager));
       const lap = await json(get(`${dataset(id, 'DataFile_Logged', 'Setups')}/channel?channel=Engine%20RPM&lapIndex=1`));
@@ -77,9 +65,9 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when a .ldx sits beside the .ld in the group, then its Beacons markers give the laps', async () => {
-      const id = await attached.entity(demo.accountId, 'SessionCarDatas');
-      await attached.attach(demo.accountId, id, 'DataFile', 'Sample1.ld', sample1);
-      await attached.attach(demo.accountId, id, 'DataFile', 'Sample1.ldx', new TextEncoder().encode(SAMPLE1_LDX));
+      const id = await attached.entity('SessionCarDatas');
+      await attached.attach(id, 'DataFile', 'Sample1.ld', sample1);
+      await attached.attach(id, 'DataFile', 'Sample1.ldx', new TextEncoder().encode(SAMPLE1_LDX));
       const meta = await json(get(`${dataset(id, 'DataFile', 'SessionCarDatas')}/metadata`));
       expect(meta.lapCount).toBe(3);
       expect(meta.lapElapsedTimes[0]).toBeCloseTo(162.1, 6);
@@ -87,10 +75,10 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when a group holds several per-lap files, then they read as one dataset, one lap per file in order', async () => {
-      const id = await attached.entity(demo.accountId);
+      const id = await attached.entity();
       const csv = fixture('csv_sample.csv');
-      await attached.attach(demo.accountId, id, 'Laps', 'lap1.csv', csv);
-      await attached.attach(demo.accountId, id, 'Laps', 'lap2.csv', csv);
+      await attached.attach(id, 'Laps', 'lap1.csv', csv);
+      await attached.attach(id, 'Laps', 'lap2.csv', csv);
       const joined = openDataFile([csv, csv]);
       const meta = await json(get(`${dataset(id, 'Laps')}/metadata`));
       expect(meta.lapCount).toBe(2);
@@ -239,15 +227,15 @@ describe('data file access through the gateway (entity-service, datafile-service
     test('when the dataset, the entity or the account is unknown, then 404', async () => {
       await problem(await get(`${dataset(runSheet, 'NoSuchGroup')}/metadata`), 404);
       await problem(await get(`${dataset(randomUUID())}/metadata`), 404);
-      const other = await attached.entity(randomUUID());
-      await attached.attach(randomUUID(), other, 'DataFile', 'Sample1.ld', sample1).catch(() => undefined);
+      const other = await outsider.entity();
+      await outsider.attach(other, 'DataFile', 'Sample1.ld', sample1);
       await problem(await get(`${dataset(other)}/metadata`), 404);
       await problem(await fetch(`${base}${dataset()}/metadata`, { headers: { ApiKey: demo.apiKey, AccountId: randomUUID() } }), 404);
     });
 
     test('when the group\'s file is only pending (state 0), then the dataset is not there: 404', async () => {
-      const id = await attached.entity(demo.accountId);
-      await attached.attach(demo.accountId, id, 'DataFile', 'Sample1.ld', sample1, { state: 0 });
+      const id = await attached.entity();
+      await attached.prepareOnly(id, 'DataFile', 'Sample1.ld');
       await problem(await get(`${dataset(id)}/metadata`), 404);
     });
 
@@ -257,14 +245,14 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when the file is not a data file, then 415', async () => {
-      const id = await attached.entity(demo.accountId);
-      await attached.attach(demo.accountId, id, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
+      const id = await attached.entity();
+      await attached.attach(id, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
       await problem(await get(`${dataset(id)}/metadata`), 415);
     });
 
     test('when the .ld is damaged, then 422 with the reason', async () => {
-      const id = await attached.entity(demo.accountId);
-      await attached.attach(demo.accountId, id, 'DataFile', 'cut.ld', sample1.slice(0, 3000));
+      const id = await attached.entity();
+      await attached.attach(id, 'DataFile', 'cut.ld', sample1.slice(0, 3000));
       const body = await problem(await get(`${dataset(id)}/metadata`), 422);
       expect(body.detail).toMatch(/could not be read: .+/);
     });

@@ -1,9 +1,12 @@
 import type { Migration } from '@pitwall/db';
-import { outboxMigration } from '@pitwall/messaging';
+import { inboxMigration, outboxMigration } from '@pitwall/messaging';
 
 export const SIMULATION_SCHEMA = 'simulation';
 
-/** The simulation schema: accounts' encrypted connections, the jobs, and the outbox of status events and job messages. */
+/**
+ * The simulation schema: accounts' encrypted connections, the jobs, the outbox of status events and job messages, the
+ * HTTP callbacks with their deliveries, and the inbox of commands.
+ */
 export const simulationMigrations: readonly Migration[] = [
   {
     version: 1,
@@ -33,4 +36,37 @@ export const simulationMigrations: readonly Migration[] = [
     `,
   },
   outboxMigration({ schema: SIMULATION_SCHEMA, version: 2 }),
+  {
+    version: 3,
+    name: 'callbacks and their deliveries',
+    sql: `
+      CREATE TABLE simulation.callbacks (
+        id uuid PRIMARY KEY,
+        account_id uuid NOT NULL,
+        url text NOT NULL,
+        description text,
+        sealed_secret bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX callbacks_account ON simulation.callbacks (account_id, created_at);
+      CREATE TABLE simulation.callback_deliveries (
+        id uuid PRIMARY KEY,
+        callback_id uuid NOT NULL REFERENCES simulation.callbacks (id) ON DELETE CASCADE,
+        webhook_id text NOT NULL,
+        setup_id uuid NOT NULL,
+        status text NOT NULL,
+        body text NOT NULL,
+        state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        last_attempt_at timestamptz,
+        last_status_code integer,
+        last_error text,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX callback_deliveries_due ON simulation.callback_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX callback_deliveries_callback ON simulation.callback_deliveries (callback_id, state);
+    `,
+  },
+  inboxMigration({ schema: SIMULATION_SCHEMA, version: 4 }),
 ];

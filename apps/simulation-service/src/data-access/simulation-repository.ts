@@ -45,12 +45,12 @@ const toJob = (r: JobRow): Job => ({
   deadLettered: r.dead_lettered,
 });
 
-/** Connections and jobs of the simulation schema: plain objects in and out. */
+/** Connections and jobs of the simulation schema: plain objects in and out (writes in the caller's transaction). */
 export class SimulationRepository {
   constructor(private readonly pool: Pool) {}
 
-  async putConnection(accountId: string, sealed: Buffer): Promise<void> {
-    await this.pool.query(
+  async putConnection(q: Queryable, accountId: string, sealed: Buffer): Promise<void> {
+    await q.query(
       `INSERT INTO simulation.connections (account_id, sealed) VALUES ($1, $2)
        ON CONFLICT (account_id) DO UPDATE SET sealed = EXCLUDED.sealed, updated_at = now()`,
       [accountId, sealed],

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
-import type { Outbox } from '@pitwall/messaging';
 import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { mapLimited } from './map-limited';
 import type { SecretBox } from './secret-box';
-import { statusEvent, statusRoutingKey, statusUpdates } from './status-recorder';
+import { jsonCodec, type SimulationWrites, type WriteRequest } from './simulation-writes';
+import { announce, statusEvent, statusUpdates, type StatusAnnouncer } from './status-recorder';
 
 /** Routing keys of job messages start with this; status events are `<accountId>.<profileId>.<setupId>`. */
 export const JOB_ROUTING_PREFIX = 'job.';
@@ -19,8 +19,9 @@ const PARALLEL_ENTITY_CALLS = 32;
 export interface RequestDependencies {
   entities: EntityClient;
   repository: SimulationRepository;
-  outbox: Outbox;
   secrets: SecretBox;
+  writes: SimulationWrites;
+  announcer: StatusAnnouncer;
 }
 
 type Request = { kind: 'trigger'; body: TriggerSimulationBody } | { kind: 'reprocess'; body: ReprocessSimulationBody };
@@ -29,9 +30,41 @@ type Request = { kind: 'trigger'; body: TriggerSimulationBody } | { kind: 'repro
  * Trigger and Reprocess: each setup validated on its own (found and readable, writable by the caller, the account
  * connected unless credentials came with the request, for Reprocess a study ID in the named parameter); the accepted
  * ones get the status `Requested` at once and a job on the queue (the job, its message and its first status event
- * are committed together, through the outbox).
+ * are committed together, through the outbox). The request is one command of the inbox: redelivered or repeated
+ * (same Idempotency-Key) after it took effect, it answers the first results and writes nothing.
  */
-export async function requestSimulations(deps: RequestDependencies, caller: CallerContext, request: Request, requestId?: string): Promise<{ results: SimulationResult[] }> {
+export async function requestSimulations(deps: RequestDependencies, caller: CallerContext, request: Request, bus: WriteRequest & { requestId?: string }): Promise<{ results: SimulationResult[] }> {
+  const codec = jsonCodec<{ results: SimulationResult[] }>();
+  const earlier = await deps.writes.recorded(bus, caller.accountId, codec);
+  if (earlier) return earlier;
+  const { profile, results } = await validate(deps, caller, request, bus.requestId);
+  const answer = { results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) };
+  const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
+  if (!jobs.length) return answer; // nothing to take effect
+  const at = new Date();
+  const requested = { status: SIMULATION_STATUS.requested, message: null };
+  // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step.
+  await mapLimited(jobs, PARALLEL_ENTITY_CALLS, (job) => deps.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, { ...requested, studyId: job.studyId }, at), bus.requestId));
+  const headers = bus.requestId ? { requestId: bus.requestId } : undefined;
+  // The jobs, their messages, their first status events and the command commit together.
+  let deliveries = 0;
+  const recorded = await deps.writes.once(
+    bus,
+    caller.accountId,
+    codec,
+    async (client, add) => {
+      await deps.repository.insertJobs(client, jobs);
+      deliveries = await announce(client, add, deps.announcer.callbacks, jobs.map((job) => statusEvent(job, { ...requested, studyId: job.studyId }, 1, at)), headers);
+      await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage, ...(headers ? { headers } : {}) })));
+      return answer;
+    },
+    { checkDeadline: false },
+  );
+  if (deliveries > 0) deps.announcer.committed();
+  return recorded;
+}
+
+async function validate(deps: RequestDependencies, caller: CallerContext, request: Request, requestId?: string): Promise<{ profile: SimulationProfile; results: (SimulationResult & { job?: Job })[] }> {
   const { body } = request;
   const profile = await deps.entities.profile(caller, body.externalProfileId, requestId);
   const connected = body.credentials !== undefined || (await deps.repository.connection(caller.accountId)) !== null;
@@ -53,26 +86,7 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
     }
     return { setupId, accepted: true, studyId: request.kind === 'reprocess' ? studyId : null, message: null, job: newJob(caller.accountId, profile, setupId, request.kind, studyId, body.credentials, deps.secrets) };
   });
-  const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
-  if (jobs.length) await queueJobs(deps, profile, jobs, requestId);
-  return { results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) };
-}
-
-async function queueJobs(deps: RequestDependencies, profile: SimulationProfile, jobs: Job[], requestId?: string): Promise<void> {
-  const at = new Date();
-  const requested = { status: SIMULATION_STATUS.requested, message: null };
-  // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step.
-  await mapLimited(jobs, PARALLEL_ENTITY_CALLS, (job) => deps.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, { ...requested, studyId: job.studyId }, at), requestId));
-  const headers = requestId ? { requestId } : undefined;
-  await deps.outbox.transaction(async (client, add) => {
-    await deps.repository.insertJobs(client, jobs);
-    await add(
-      jobs.flatMap((job) => [
-        { routingKey: statusRoutingKey(job), payload: statusEvent(job, { ...requested, studyId: job.studyId }, 1, at), ...(headers ? { headers } : {}) },
-        { routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage, ...(headers ? { headers } : {}) },
-      ]),
-    );
-  });
+  return { profile, results };
 }
 
 function newJob(accountId: string, profile: SimulationProfile, setupId: string, kind: 'trigger' | 'reprocess', studyId: string | null, credentials: Partial<SimulationConnection> | undefined, secrets: SecretBox): Job {

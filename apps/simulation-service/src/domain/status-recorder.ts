@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { simulationServiceCaller, type ParameterUpdate, type SimulationStatusChanged } from '@pitwall/contracts';
-import type { Outbox } from '@pitwall/messaging';
+import type { Outbox, OutboxMessage, Queryable } from '@pitwall/messaging';
+import type { CallbackRepository } from '../data-access/callback-repository';
 import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { webhookMessage } from './callbacks';
 
 export interface StatusStep {
   status: string;
@@ -44,9 +46,25 @@ export function statusEvent(job: Pick<Job, 'id' | 'accountId' | 'profileId' | 's
   };
 }
 
+/** Where status changes go beside the job's row, in the same transaction: the outbox and the callbacks' deliveries. */
+export interface StatusAnnouncer {
+  callbacks: CallbackRepository;
+  /** Called once a transaction that wrote callback deliveries committed: they wait to be sent. */
+  committed: () => void;
+}
+
+/**
+ * Announces status events inside the caller's transaction: each goes to the outbox (the `simulation.status`
+ * exchange) and becomes one delivery per HTTP callback of its account, so neither is lost if the step commits.
+ */
+export async function announce(client: Queryable, add: (messages: readonly OutboxMessage[]) => Promise<void>, callbacks: CallbackRepository, events: readonly SimulationStatusChanged[], headers?: Record<string, string>): Promise<number> {
+  await add(events.map((event) => ({ routingKey: statusRoutingKey(event), payload: event, ...(headers ? { headers } : {}) })));
+  return callbacks.enqueue(client, events.map(webhookMessage));
+}
+
 /**
  * One status step of a running job: written to the setup through the entity store (as the simulation-service), then
- * recorded on the job and announced through the outbox in one transaction. A crash between the two repeats the step
+ * recorded on the job and announced (outbox and callback deliveries) in one transaction. A crash between the two repeats the step
  * on redelivery (the setup write is idempotent), so no step goes unannounced.
  */
 export class StatusRecorder {
@@ -54,16 +72,17 @@ export class StatusRecorder {
     private readonly entities: EntityClient,
     private readonly repository: SimulationRepository,
     private readonly outbox: Outbox,
+    private readonly announcer: StatusAnnouncer,
   ) {}
 
   async record(job: Job, profile: SimulationProfile, step: StatusStep): Promise<Job> {
     const at = new Date();
     await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
-    const sequence = await this.outbox.transaction(async (client, add) => {
+    const { sequence, deliveries } = await this.outbox.transaction(async (client, add) => {
       const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
-      await add([{ routingKey: statusRoutingKey(job), payload: statusEvent(job, step, next, at) }]);
-      return next;
+      return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)]) };
     });
+    if (deliveries > 0) this.announcer.committed();
     return { ...job, status: step.status, studyId: step.studyId, sequence, deadLettered: step.deadLettered ?? false };
   }
 }

@@ -25,7 +25,17 @@ export function datafileCommands(reads: DataFileReads): RequestHandler {
         const head = JSON.stringify({ entityId: m.id, entityType: m.type, attachedFileGroupName: m.group, mode: m.mode }).slice(0, -1);
         return new EncodedJson(Buffer.concat([Buffer.from(`${head},"channels":`), body, Buffer.from('}')]));
       },
+      [DATAFILE_COMMANDS.distance]: async (m, request) => asJson(await reads.lapDistance(m, m.lapIndex, m.maxPoints, request.headers.requestId)),
+      [DATAFILE_COMMANDS.delta]: async (m, request) => {
+        const reference = m.reference ? { caller: m.caller, type: m.type, id: m.reference.id, group: m.reference.group } : m;
+        return asJson(await reads.lapDelta(m, m.lapIndex, reference, m.referenceLapIndex, m.maxPoints, request.headers.requestId));
+      },
     },
     { extra: { ping: async () => 'pong' } },
   );
+}
+
+/** A JSON body the pool encoded, answered as it is (a view on its buffer, no copy). */
+function asJson(body: Uint8Array): EncodedJson {
+  return new EncodedJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }

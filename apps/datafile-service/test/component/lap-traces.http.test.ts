@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { PitwallClient } from '@pitwall/client';
+import { openDataFile, sliceByLap, writeLdFile } from '@pitwall/formats';
+import { distanceFromChannel, lapDelta } from '@pitwall/laps';
+import type { InProcessStack } from '@pitwall/service-host/testing';
+import { UploadedDatasets } from '../support/uploaded-datasets';
+import { fixture } from '../support/fixtures';
+import { startDatafileStack } from '../support/datafile-stack';
+import { workspaceTempDir } from '../support/workspace-tmp';
+
+// Tests look into arbitrary answer shapes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/**
+ * A 30 s outing of three 10 s laps (a 10 Hz Lap Number) with no distance channel: Ground Speed is 36 km/h (10 m/s)
+ * all through lap 1 and 72 km/h (20 m/s) all through lap 2, so integrated distances are hand-computable.
+ */
+function speedOnlyLd(): Uint8Array {
+  const n = 300;
+  return writeLdFile({
+    channels: [
+      { name: 'Ground Speed', unit: 'km/h', frequency: 10, type: 'float32', samples: Array.from({ length: n }, (_, i) => (i < 100 ? 50 : i < 200 ? 36 : 72)) },
+      { name: 'Lap Number', frequency: 10, samples: Array.from({ length: n }, (_, i) => Math.floor(i / 100)) },
+    ],
+  });
+}
+
+/** Laps, but neither a distance nor a speed channel. */
+function noDistanceLd(): Uint8Array {
+  return writeLdFile({
+    channels: [
+      { name: 'Engine RPM', unit: 'rpm', frequency: 10, samples: Array.from({ length: 200 }, (_, i) => 4000 + i) },
+      { name: 'Wheel Speed FL', unit: 'km/h', frequency: 10, samples: Array.from({ length: 200 }, () => 100) },
+      { name: 'Lap Number', frequency: 10, samples: Array.from({ length: 200 }, (_, i) => Math.floor(i / 100)) },
+    ],
+  });
+}
+
+describe('lap traces through the gateway: GET .../distance and GET .../delta (entity-service, datafile-service and gateway in-process)', () => {
+  const dir = workspaceTempDir('datafile-laps-');
+  let stack: InProcessStack;
+  let base: string;
+  let demo: { accountId: string; apiKey: string };
+  let attached: UploadedDatasets;
+  let outsider: UploadedDatasets;
+  let runSheet: string;
+  let otherRunSheet: string;
+  let speedOnly: string;
+  const sample1 = fixture('Sample1.ld');
+  const eager = openDataFile(sample1);
+  const lapTime = (i: number) => eager.laps[i].endTime - eager.laps[i].startTime;
+
+  beforeAll(async () => {
+    // With a user of another account, whose datasets the demo user must not read.
+    ({ stack, base, demo, attached, outsider } = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'lap-traces-test-secret' }, { outsider: true }));
+    runSheet = await attached.entity();
+    await attached.attach(runSheet, 'DataFile', 'Sample1.ld', sample1);
+    otherRunSheet = await attached.entity();
+    await attached.attach(otherRunSheet, 'Logged', 'Sample1.ld', sample1, { compressed: true });
+    speedOnly = await attached.entity();
+    await attached.attach(speedOnly, 'DataFile', 'speed.ld', speedOnlyLd());
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (path: string, accountId = demo.accountId) => fetch(`${base}${path}`, { headers: { ApiKey: demo.apiKey, AccountId: accountId } });
+  const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
+  const dataset = (id = runSheet, group = 'DataFile') => `/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
+
+  /** Sample1's lap as the service should trace it: its 1 Hz Lap Distance channel, metres from the lap's first sample. */
+  function sample1Trace(lapIndex: number): { times: number[]; distances: number[] } {
+    const slice = sliceByLap(eager.readChannel('Lap Distance'), eager.laps, lapIndex);
+    const distances = Array.from(distanceFromChannel(slice.samples, 'm'));
+    return { times: distances.map((_, i) => slice.startTime + i - eager.laps[lapIndex].startTime), distances };
+  }
+
+  describe('GET .../distance', () => {
+    test('when the dataset has a distance channel, then the lap\'s times and distances come from it, from 0 at the lap start', async () => {
+      const r = await get(`${dataset()}/distance?lapIndex=2`);
+      expect(r.status).toBe(200);
+      const body = await json(r);
+      const expected = sample1Trace(2);
+      expect(body).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex: 2, lapTime: lapTime(2), source: { kind: 'channel', channel: 'Lap Distance' } });
+      expect(body.times).toEqual(expected.times);
+      expect(body.distances).toEqual(expected.distances);
+      // Sample1's lap 2 runs 114 m to 2305 m on its Lap Distance channel: 2191 m, 65 samples at 1 Hz.
+      expect(body.distances[0]).toBe(0);
+      expect(body.distances.at(-1)).toBe(2305 - 114);
+      expect(body.times).toHaveLength(65);
+    });
+
+    test('when the dataset has only a speed channel, then the distance is the speed integrated (hand-computed)', async () => {
+      const body = await json(get(`${dataset(speedOnly)}/distance?lapIndex=1`));
+      expect(body.source).toEqual({ kind: 'integrated', channel: 'Ground Speed' });
+      expect(body.lapTime).toBe(10);
+      // Lap 1 is 100 samples at 10 Hz, all at 36 km/h = 10 m/s: sample i is at 0.1·i s and 10 × 0.1·i = i metres.
+      expect(body.times).toHaveLength(100);
+      body.times.forEach((t: number, i: number) => expect(t).toBeCloseTo(i / 10, 9));
+      body.distances.forEach((d: number, i: number) => expect(d).toBeCloseTo(i, 9));
+    });
+
+    test('when maxPoints is given, then at most that many points come back, evenly spaced in time from the first sample to the last', async () => {
+      const body = await json(get(`${dataset(speedOnly)}/distance?lapIndex=1&maxPoints=4`));
+      // 0 to 9.9 s in 3 steps of 3.3 s; at 10 m/s: 0, 33, 66, 99 m.
+      expect(body.times).toHaveLength(4);
+      [0, 3.3, 6.6, 9.9].forEach((t, k) => expect(body.times[k]).toBeCloseTo(t, 9));
+      [0, 33, 66, 99].forEach((d, k) => expect(body.distances[k]).toBeCloseTo(d, 9));
+    });
+  });
+
+  describe('GET .../delta', () => {
+    test('when lap 2 is compared with lap 3, then the delta starts at 0 and ends near lapTime(2) - lapTime(3)', async () => {
+      const r = await get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3`);
+      expect(r.status).toBe(200);
+      const body = await json(r);
+      const ref = (lapIndex: number) => ({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex, lapTime: lapTime(lapIndex) });
+      expect(body.lap).toEqual(ref(2));
+      expect(body.reference).toEqual(ref(3));
+      expect(body.source).toEqual({ kind: 'channel', channel: 'Lap Distance' });
+      // The grid: one point per sample of lap 2 (65), from 0 to the shorter lap's length (lap 2: 2191 m, lap 3: 2206 m).
+      expect(body.distance).toHaveLength(65);
+      expect(body.distance[0]).toBe(0);
+      expect(body.distance.at(-1)).toBe(2191);
+      expect(body.delta[0]).toBe(0);
+      // Lap 2 took 65 s, lap 3 64 s. At 2191 m lap 2's last sample is 64 s; lap 3 is between 62 s (2154 m) and 63 s
+      // (2206 m): 62 + 37/52 = 62.71 s, so 1.29 s; the 1 Hz channel's last sample is up to 1 s short of the lap's end.
+      expect(Math.abs(body.delta.at(-1) - (lapTime(2) - lapTime(3)))).toBeLessThan(0.5);
+      expect(body.delta.at(-1)).toBeCloseTo(64 - (62 + 37 / 52), 5);
+      // Every point is the library's delta of the two traces of the file's own channel, to the millimetre and the microsecond.
+      const expected = lapDelta(sample1Trace(2), sample1Trace(3), 65);
+      expect(body.distance).toEqual(Array.from(expected.distance, (d) => Math.round(d * 1e3) / 1e3));
+      expect(body.delta).toEqual(Array.from(expected.delta, (d) => Math.round(d * 1e6) / 1e6));
+    });
+
+    test('when a lap is compared with itself, then the delta is zero everywhere', async () => {
+      const body = await json(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=2`));
+      expect(body.delta.length).toBeGreaterThan(10);
+      expect(body.delta.every((d: number) => d === 0)).toBe(true);
+    });
+
+    test('when the speed is integrated, then the delta is the hand-computed one, maxPoints points', async () => {
+      // Lap 1 at 10 m/s reaches 99 m; lap 2 at 20 m/s 198 m. Grid 0, 33, 66, 99 m: lap 1 takes d/10 s, lap 2 d/20 s,
+      // so the delta is d/20: 0, 1.65, 3.3, 4.95 s.
+      const body = await json(get(`${dataset(speedOnly)}/delta?lapIndex=1&referenceLapIndex=2&maxPoints=4`));
+      expect(body.source).toEqual({ kind: 'integrated', channel: 'Ground Speed' });
+      [0, 33, 66, 99].forEach((d, k) => expect(body.distance[k]).toBeCloseTo(d, 9));
+      [0, 1.65, 3.3, 4.95].forEach((d, k) => expect(body.delta[k]).toBeCloseTo(d, 9));
+    });
+
+    test('when the reference lap is in another RunSheet\'s dataset, then the delta is the same as within one dataset and names both', async () => {
+      const within = await json(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3`));
+      const r = await get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3&referenceEntityId=${otherRunSheet.toUpperCase()}&referenceAttachedFileGroupName=Logged`);
+      expect(r.status).toBe(200);
+      const across = await json(r);
+      expect(across.lap).toEqual(within.lap);
+      expect(across.reference).toEqual({ ...within.reference, entityId: otherRunSheet, attachedFileGroupName: 'Logged' });
+      expect(across.delta).toEqual(within.delta);
+      // And with the generated client (reference in the other dataset, lap from this one).
+      const client = new PitwallClient({ baseUrl: base, apiKey: demo.apiKey, accountId: demo.accountId });
+      const result = await client.getRunSheetDataFileLapDelta(runSheet, 'DataFile', '3', '2', { referenceEntityId: otherRunSheet, referenceAttachedFileGroupName: 'Logged', maxPoints: '10' });
+      expect(result.statusCode).toBe(200);
+      expect(result.returnValue?.distance).toHaveLength(10);
+      expect(result.returnValue?.reference).toMatchObject({ entityId: otherRunSheet, lapIndex: 2 });
+    });
+  });
+
+  describe('errors (problem+json)', () => {
+    const problem = async (r: Response, status: number) => {
+      expect(r.status).toBe(status);
+      expect(r.headers.get('content-type')).toContain('application/problem+json');
+      return json(r);
+    };
+
+    test('when lapIndex or referenceLapIndex is outside the laps, missing or not a number, then 400 names the parameter', async () => {
+      const last = eager.laps.length - 1;
+      expect((await problem(await get(`${dataset()}/distance?lapIndex=${last + 1}`), 400)).errors).toHaveProperty('lapIndex');
+      expect((await problem(await get(`${dataset()}/delta?lapIndex=${last + 1}&referenceLapIndex=1`), 400)).detail).toContain(`0..${last}`);
+      const reference = await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=${last + 1}`), 400);
+      expect(reference.errors).toHaveProperty('referenceLapIndex');
+      expect(reference.errors).not.toHaveProperty('lapIndex');
+      expect((await problem(await get(`${dataset()}/distance`), 400)).errors).toHaveProperty('lapIndex');
+      expect((await problem(await get(`${dataset()}/delta?lapIndex=1`), 400)).errors).toHaveProperty('referenceLapIndex');
+      await problem(await get(`${dataset()}/delta?lapIndex=-1&referenceLapIndex=1`), 400);
+      await problem(await get(`${dataset()}/distance?lapIndex=two`), 400);
+      await problem(await get(`${dataset()}/distance?lapIndex=1&maxPoints=2`), 400);
+      expect((await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=1&referenceEntityId=not-a-guid`), 400)).errors).toHaveProperty('referenceEntityId');
+    });
+
+    test('when the dataset, the entity, the account or the reference is not the caller\'s to read, then 404', async () => {
+      await problem(await get(`${dataset(runSheet, 'NoSuchGroup')}/distance?lapIndex=1`), 404);
+      await problem(await get(`${dataset(randomUUID())}/delta?lapIndex=1&referenceLapIndex=1`), 404);
+      await problem(await get(`${dataset()}/distance?lapIndex=1`, randomUUID()), 404);
+      // The reference: unknown, a group it does not have, and another account's RunSheet holding the same file.
+      await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=1&referenceEntityId=${randomUUID()}`), 404);
+      await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=1&referenceAttachedFileGroupName=NoSuchGroup`), 404);
+      const foreign = await outsider.entity();
+      await outsider.attach(foreign, 'DataFile', 'Sample1.ld', sample1);
+      await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=1&referenceEntityId=${foreign}`), 404);
+    });
+
+    test('when the file is not a data file, then 415', async () => {
+      const id = await attached.entity();
+      await attached.attach(id, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
+      await problem(await get(`${dataset(id)}/distance?lapIndex=0`), 415);
+      await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=0&referenceEntityId=${id}`), 415);
+    });
+
+    test('when the dataset has neither a distance channel nor a speed channel, then 422 says what is missing', async () => {
+      const id = await attached.entity();
+      await attached.attach(id, 'DataFile', 'engine.ld', noDistanceLd());
+      const body = await problem(await get(`${dataset(id)}/distance?lapIndex=0`), 422);
+      expect(body.detail).toContain('no distance channel');
+      expect(body.detail).toContain('no speed channel');
+      // As a reference too: the lap's dataset is fine, the reference's is not.
+      await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=0&referenceEntityId=${id}`), 422);
+    });
+
+    test('when the .ld is damaged, then 422 with the reason', async () => {
+      const id = await attached.entity();
+      await attached.attach(id, 'DataFile', 'cut.ld', sample1.slice(0, 3000));
+      expect((await problem(await get(`${dataset(id)}/distance?lapIndex=0`), 422)).detail).toMatch(/could not be read: .+/);
+    });
+  });
+});

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { entityService } from '@pitwall/entity-service';
+import { gateway } from '@pitwall/gateway';
+import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
+import { datafileService } from '../../src/definition';
+import { UploadedDatasets } from './uploaded-datasets';
+import { bundleShapeWorker } from './worker-bundle';
+
+/** A 1.5 s read timeout and 1 read running plus 1 waiting per user: the limits the fault tests run into. */
+export const READ_LIMITS = { DATAFILE_READ_TIMEOUT_MS: '1500', DATAFILE_READS_PER_USER: '1', DATAFILE_READ_QUEUE: '1' };
+
+export interface DatafileStackOptions {
+  /** The pool worker to run, given the bundled real one (e.g. a wrapper that makes some tasks fail); the real one by default. */
+  worker?: (dir: string, real: string) => string;
+  /** The shape pool's threads (2 by default). */
+  maxThreads?: number;
+  /** Also make a user of another account ('Other team'), whose datasets the demo user must not read. */
+  outsider?: boolean;
+  /** Also start a second gateway replica (sharing the stack's cache, where the per-user read limit is counted). */
+  replica?: boolean;
+}
+
+export interface DatafileStack {
+  stack: InProcessStack;
+  /** The gateway's address. */
+  base: string;
+  /** The gateway. */
+  running: Awaited<ReturnType<typeof startGateway>>;
+  /** The datafile-service (its parts are its caches). */
+  datafile: Awaited<ReturnType<typeof startDatafile>>;
+  demo: { accountId: string; apiKey: string; userId: string };
+  /** Datasets of the demo account. */
+  attached: UploadedDatasets;
+  /** Datasets of the other account, with `outsider: true`. */
+  outsider?: UploadedDatasets;
+  /** The second gateway's address, with `replica: true` ('' otherwise). */
+  second: string;
+}
+
+function startGateway(stack: InProcessStack) {
+  return stack.start(gateway);
+}
+
+function startDatafile(stack: InProcessStack, entry: string, maxThreads: number) {
+  return stack.start({ ...datafileService, pools: [{ name: 'shape', entry, maxThreads }] });
+}
+
+/**
+ * The gateway, the entity-service and the datafile-service (with its shape worker pool) in-process, blobs and
+ * decompressed copies under `dir`, the demo account and its uploaded datasets. `env` is added to the stack's env.
+ * The stack is stopped again if starting it fails.
+ */
+export function startDatafileStack(dir: string, env: NodeJS.ProcessEnv, options: DatafileStackOptions & { outsider: true }): Promise<DatafileStack & { outsider: UploadedDatasets }>;
+export function startDatafileStack(dir: string, env: NodeJS.ProcessEnv, options?: DatafileStackOptions): Promise<DatafileStack>;
+export async function startDatafileStack(dir: string, env: NodeJS.ProcessEnv, options: DatafileStackOptions = {}): Promise<DatafileStack> {
+  const real = await bundleShapeWorker(join(dir, 'worker'));
+  const worker = options.worker ? options.worker(dir, real) : real;
+  const stack = await startInProcessStack({ env: { BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed'), ...env } });
+  try {
+    // The gateway first: the entity-service signs upload URLs with its address.
+    const running = await startGateway(stack);
+    const base = running.address;
+    await stack.start(entityService, { PUBLIC_BASE_URL: base });
+    const datafile = await startDatafile(stack, worker, options.maxThreads ?? 2);
+    const second = options.replica ? (await startGateway(stack)).address : '';
+    const { auth } = running.parts;
+    const account = await auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
+    const demo = { accountId: account.accountId, apiKey: account.apiKey as string, userId: account.userId };
+    const attached = new UploadedDatasets(base, { accountId: demo.accountId, apiKey: demo.apiKey });
+    let outsider: UploadedDatasets | undefined;
+    if (options.outsider) {
+      const other = await auth.createAccount('Other team');
+      const user = await auth.createUser('Other engineer');
+      await auth.addMembership(other.id, user.id, 'admin');
+      outsider = new UploadedDatasets(base, { accountId: other.id, apiKey: (await auth.createApiKey(user.id)).apiKey });
+    }
+    return { stack, base, running, datafile, demo, attached, outsider, second };
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+}

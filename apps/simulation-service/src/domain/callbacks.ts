@@ -1,0 +1,75 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { CallerContext, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationStatusChanged, SimulationStatusWebhook } from '@pitwall/contracts';
+import type { RecordedReply, ReplyCodec } from '@pitwall/messaging';
+import { AppError } from '@pitwall/service-kit';
+import type { CallbackRepository, WebhookMessage } from '../data-access/callback-repository';
+import type { SecretBox } from './secret-box';
+import type { SimulationWrites, WriteRequest } from './simulation-writes';
+
+const SECRET_PREFIX = 'whsec_';
+
+/** A new callback secret, Standard Webhooks style: `whsec_` and 24 random bytes in base64. */
+export const newCallbackSecret = (): string => `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
+
+/**
+ * The Standard Webhooks signature of one attempt: `v1,` and the base64 HMAC-SHA256, keyed with the secret's
+ * base64-decoded bytes, of `<webhook-id>.<webhook-timestamp>.<body>`.
+ */
+export function signWebhook(secret: string, webhookId: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/** The webhook message of a status event: its body is the Standard Webhooks envelope around the event. */
+export function webhookMessage(event: SimulationStatusChanged): WebhookMessage {
+  const body: SimulationStatusWebhook = { type: 'simulation.status', timestamp: event.occurredAt, data: event };
+  return { accountId: event.accountId, webhookId: event.eventId, setupId: event.setupId, status: event.status, body: JSON.stringify(body) };
+}
+
+export interface CallbackDependencies {
+  callbacks: CallbackRepository;
+  secrets: SecretBox;
+  writes: SimulationWrites;
+}
+
+const adminOnly = (caller: CallerContext, what: string): void => {
+  if (caller.role !== 'admin') throw AppError.forbidden(`Your role in this account is ${caller.role}: only an admin ${what}`);
+};
+
+/**
+ * The recorded reply of a registration keeps its secret sealed, so the inbox holds no secret in clear; a repeat of
+ * the same command (same Idempotency-Key) gets the same callback and secret.
+ */
+const registrationCodec = (secrets: SecretBox): ReplyCodec<SimulationCallbackCreated> => ({
+  encode: (created) => ({ body: Buffer.from(JSON.stringify({ ...created, secret: secrets.seal(created.secret).toString('base64') })), headers: {} }),
+  decode: (reply: RecordedReply) => {
+    const recorded = JSON.parse((reply.body as Buffer).toString('utf8')) as SimulationCallbackCreated;
+    return { ...recorded, secret: secrets.open<string>(Buffer.from(recorded.secret, 'base64')) };
+  },
+});
+
+const EMPTY: ReplyCodec<null> = { encode: () => ({ body: null, headers: {} }), decode: () => null };
+
+/** Registers a callback of the caller's account; the answer carries its secret, which is never shown again. */
+export async function registerCallback(deps: CallbackDependencies, caller: CallerContext, registration: SimulationCallbackRegistration, request: WriteRequest): Promise<SimulationCallbackCreated> {
+  adminOnly(caller, 'registers simulation callbacks');
+  return deps.writes.once(request, caller.accountId, registrationCodec(deps.secrets), async (client) => {
+    const secret = newCallbackSecret();
+    const callback = { id: randomUUID(), accountId: caller.accountId, url: registration.url, description: registration.description ?? null, createdAt: new Date() };
+    await deps.callbacks.insert(client, { ...callback, sealedSecret: deps.secrets.seal(secret) });
+    return { id: callback.id, url: callback.url, description: callback.description, createdAt: callback.createdAt.toISOString(), secret };
+  });
+}
+
+export async function listCallbacks(deps: CallbackDependencies, caller: CallerContext): Promise<SimulationCallbacks> {
+  adminOnly(caller, 'reads the simulation callbacks');
+  return { callbacks: await deps.callbacks.list(caller.accountId) };
+}
+
+export async function deleteCallback(deps: CallbackDependencies, caller: CallerContext, id: string, request: WriteRequest): Promise<null> {
+  adminOnly(caller, 'deletes simulation callbacks');
+  return deps.writes.once(request, caller.accountId, EMPTY, async (client) => {
+    if (!(await deps.callbacks.delete(client, caller.accountId, id.toLowerCase()))) throw AppError.notFound(`Callback ${id} was not found in the account`);
+    return null;
+  });
+}

@@ -1,0 +1,272 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+import { SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationCallback, type SimulationCallbackCreated, type SimulationCallbacks } from '@pitwall/contracts';
+import { CallbackRepository } from '../../src/data-access/callback-repository';
+import { buildProfile, buildSetup, callerIn, connect, newAccount, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+
+// The signature check of docs/simulation-events.md, copied as a receiver would copy it.
+function verifyWebhook(secret: string, headers: IncomingHttpHeaders, body: string, toleranceSeconds = 300): boolean {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string') return false;
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  return signatures.split(' ').some((entry) => {
+    const [version, signature] = entry.split(',');
+    if (version !== 'v1' || !signature) return false;
+    const given = Buffer.from(signature, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  answered: number;
+}
+
+/** A receiver: `/ok` answers 204, `/flaky` answers 503 to the first two attempts of each webhook-id, `/down` always 500. */
+async function startReceiver(): Promise<{ url: string; received: Received[]; stop(): Promise<void> }> {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const id = String(req.headers['webhook-id']);
+      const earlier = received.filter((r) => r.path === path && r.headers['webhook-id'] === id).length;
+      const answered = path === '/down' ? 500 : path === '/flaky' && earlier < 2 ? 503 : 204;
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
+      res.writeHead(answered).end(answered >= 500 ? 'receiver is down' : undefined);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const TERMINAL = /^(Processing completed|Simulation failed|Simulation start failed)$/;
+
+describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)', () => {
+  let s: SimulationStack;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    s = await startSimulationStack({}, { SIMULATION_CALLBACK_ATTEMPTS: '3', SIMULATION_CALLBACK_BASE_DELAY_MS: '5', SIMULATION_CALLBACK_POLL_MS: '20' });
+  });
+  afterAll(async () => {
+    await s.stop();
+    await receiver.stop();
+  });
+
+  const register = (caller: CallerContext, url: string, description?: string) => s.request<SimulationCallbackCreated>(SIMULATION_COMMANDS.registerCallback, { caller, body: { url, ...(description ? { description } : {}) } });
+  const list = (caller: CallerContext) => s.request<SimulationCallbacks>(SIMULATION_COMMANDS.listCallbacks, { caller });
+
+  /** A connected account with a profile and a setup whose simulation runs to its end. */
+  async function simulate(caller: CallerContext): Promise<string> {
+    await connect(s, caller);
+    const profileId = await buildProfile(s, caller);
+    const setupId = await buildSetup(s, caller);
+    await s.request(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
+    await waitFor(() => s.events.find((e) => e.setupId === setupId && TERMINAL.test(e.status)), 'the last status event');
+    return setupId;
+  }
+
+  test('when a callback is registered and a simulation runs, then every status change arrives signed as documented, and the list shows them delivered without the secret', async () => {
+    const caller = newAccount();
+    const created = await register(caller, `${receiver.url}/ok`, 'Pit wall dashboard');
+    expect(created).toEqual({ id: expect.any(String), url: `${receiver.url}/ok`, description: 'Pit wall dashboard', createdAt: expect.any(String), secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/) });
+
+    const setupId = await simulate(caller);
+    const mine = () => receiver.received.filter((r) => r.path === '/ok' && r.body.includes(setupId));
+    await waitFor(() => (mine().length >= 4 ? true : undefined), 'four deliveries');
+    const deliveries = mine();
+    expect(deliveries.map((r) => verifyWebhook(created.secret, r.headers, r.body))).toEqual([true, true, true, true]);
+    // The check fails with another secret, or with a body changed on the way.
+    const [one] = deliveries as [Received];
+    expect(verifyWebhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, one.headers, one.body)).toBe(false);
+    expect(verifyWebhook(created.secret, one.headers, one.body.replace(/"status":"[^"]+"/, '"status":"Forged"'))).toBe(false);
+
+    const bodies = deliveries.map((r) => JSON.parse(r.body) as { type: string; data: { setupId: string; status: string; sequence: number; eventId: string } });
+    expect(bodies.every((b) => b.type === 'simulation.status' && b.data.setupId === setupId)).toBe(true);
+    expect([...bodies].sort((a, b) => a.data.sequence - b.data.sequence).map((b) => b.data.status)).toEqual(['Requested', 'Simulation started', 'Running', 'Processing completed']);
+    expect(deliveries.map((r) => r.headers['webhook-id'])).toEqual(bodies.map((b) => b.data.eventId));
+
+    await waitFor(async () => ((await list(caller)).callbacks[0]?.deliveries.delivered === 4 ? true : undefined), 'the deliveries recorded as delivered');
+    const listed = await list(caller);
+    expect(listed).toEqual({ callbacks: [{ id: created.id, url: `${receiver.url}/ok`, description: 'Pit wall dashboard', createdAt: created.createdAt, deliveries: { delivered: 4, pending: 0, failed: 0 }, recentFailures: [] }] });
+    expect(JSON.stringify(listed)).not.toContain(created.secret.slice(6));
+  });
+
+  test('when the receiver answers 5xx, then the same message is retried (same webhook-id, a new signature each time) until it is accepted', async () => {
+    const caller = newAccount();
+    const created = await register(caller, `${receiver.url}/flaky`);
+    const setupId = await simulate(caller);
+    const mine = () => receiver.received.filter((r) => r.path === '/flaky' && r.body.includes(setupId));
+    await waitFor(async () => ((await list(caller)).callbacks[0]?.deliveries.delivered === 4 ? true : undefined), 'every delivery accepted at last');
+    const byId = new Map<string, Received[]>();
+    for (const r of mine()) byId.set(String(r.headers['webhook-id']), [...(byId.get(String(r.headers['webhook-id'])) ?? []), r]);
+    expect(byId.size).toBe(4);
+    for (const attempts of byId.values()) {
+      expect(attempts.map((a) => a.answered)).toEqual([503, 503, 204]);
+      expect(attempts.every((a) => verifyWebhook(created.secret, a.headers, a.body))).toBe(true);
+    }
+    expect((await list(caller)).callbacks[0]).toMatchObject({ deliveries: { delivered: 4, pending: 0, failed: 0 }, recentFailures: [] });
+  });
+
+  test('when the receiver keeps failing, then each message is given up after the configured attempts and the failure is readable in the list', async () => {
+    const caller = newAccount();
+    const created = await register(caller, `${receiver.url}/down`);
+    const setupId = await simulate(caller);
+    await waitFor(async () => ((await list(caller)).callbacks[0]?.deliveries.failed === 4 ? true : undefined), 'every delivery given up');
+    const [callback] = (await list(caller)).callbacks as [SimulationCallback];
+    expect(callback).toMatchObject({ id: created.id, deliveries: { delivered: 0, pending: 0, failed: 4 } });
+    expect(callback.recentFailures).toHaveLength(4);
+    for (const failure of callback.recentFailures) {
+      expect(failure).toEqual({
+        webhookId: expect.any(String),
+        setupId,
+        status: expect.any(String),
+        state: 'failed',
+        attempts: 3,
+        lastAttemptAt: expect.any(String),
+        nextAttemptAt: null,
+        lastStatusCode: 500,
+        lastError: 'The receiver answered 500: receiver is down (given up after 3 attempts)',
+      });
+    }
+    // Exactly three attempts per message reached the receiver, none after the give-up.
+    const attempts = receiver.received.filter((r) => r.path === '/down' && r.body.includes(setupId));
+    expect(attempts).toHaveLength(12);
+  });
+
+  test('when a receiver cannot be reached, then the failure names the network reason', async () => {
+    const caller = newAccount();
+    const closed = await startReceiver();
+    await closed.stop(); // nothing listens on its port any more
+    await register(caller, `${closed.url}/gone`);
+    await simulate(caller);
+    const callback = await waitFor(async () => {
+      const [first] = (await list(caller)).callbacks;
+      return first?.deliveries.failed === 4 ? first : undefined;
+    }, 'every delivery given up');
+    expect(callback.recentFailures[0]).toMatchObject({ lastStatusCode: null, lastError: 'The request to the receiver failed: ECONNREFUSED (given up after 3 attempts)' });
+  });
+
+  test('when a callback is deleted, then it is no longer listed nor delivered to, and deleting it again is a 404', async () => {
+    const caller = newAccount();
+    const created = await register(caller, `${receiver.url}/ok?deleted`);
+    const kept = await register(caller, `${receiver.url}/ok?kept`);
+    await s.request(SIMULATION_COMMANDS.deleteCallback, { caller, id: created.id });
+    expect((await list(caller)).callbacks.map((c) => c.id)).toEqual([kept.id]);
+    const setupId = await simulate(caller);
+    // Once the kept callback has every message, the deleted one has had its chance: it got none.
+    await waitFor(() => (receiver.received.filter((r) => r.path === '/ok?kept' && r.body.includes(setupId)).length === 4 ? true : undefined), 'the kept callback to get every message');
+    expect(receiver.received.filter((r) => r.path === '/ok?deleted')).toEqual([]);
+    await expect(s.request(SIMULATION_COMMANDS.deleteCallback, { caller, id: created.id })).rejects.toMatchObject({ status: 404, message: `Callback ${created.id} was not found in the account` });
+  });
+
+  test('when ended deliveries are older than the kept days, then the sweep removes them and keeps the recent and the pending ones', async () => {
+    const caller = newAccount();
+    const created = await register(caller, `${receiver.url}/down`);
+    await simulate(caller);
+    await waitFor(async () => ((await list(caller)).callbacks[0]?.deliveries.failed === 4 ? true : undefined), 'every delivery given up');
+    const pool = new Pool({ connectionString: s.stack.databaseUrl, max: 1 });
+    try {
+      // Two of the four ended 31 days ago; one more is still pending (due in an hour).
+      await pool.query(`UPDATE simulation.callback_deliveries SET last_attempt_at = now() - interval '31 days' WHERE id IN (SELECT id FROM simulation.callback_deliveries WHERE callback_id = $1 ORDER BY id LIMIT 2)`, [created.id]);
+      await pool.query(`INSERT INTO simulation.callback_deliveries (id, callback_id, webhook_id, setup_id, status, body, next_attempt_at) VALUES ($1, $2, 'w', $1, 'Requested', '{}', now() + interval '1 hour')`, [randomUUID(), created.id]);
+      const repository = new CallbackRepository(pool);
+      expect(await repository.sweepEnded(30)).toBe(2);
+      expect((await list(caller)).callbacks[0]?.deliveries).toEqual({ delivered: 0, pending: 1, failed: 2 });
+    } finally {
+      await pool.end();
+    }
+  });
+
+  test("when another account's callback is deleted, then it is a 404 and the callback stays", async () => {
+    const owner = newAccount();
+    const created = await register(owner, `${receiver.url}/ok`);
+    await expect(s.request(SIMULATION_COMMANDS.deleteCallback, { caller: newAccount(), id: created.id })).rejects.toMatchObject({ status: 404 });
+    expect((await list(owner)).callbacks.map((c) => c.id)).toEqual([created.id]);
+  });
+
+  test('when an editor registers, lists or deletes callbacks, then each is a 403', async () => {
+    const admin = newAccount();
+    const created = await register(admin, `${receiver.url}/ok`);
+    const editor = callerIn(admin.accountId, 'editor');
+    await expect(register(editor, `${receiver.url}/ok`)).rejects.toMatchObject({ status: 403, message: 'Your role in this account is editor: only an admin registers simulation callbacks' });
+    await expect(list(editor)).rejects.toMatchObject({ status: 403 });
+    await expect(s.request(SIMULATION_COMMANDS.deleteCallback, { caller: editor, id: created.id })).rejects.toMatchObject({ status: 403 });
+    expect((await list(admin)).callbacks).toHaveLength(1);
+  });
+
+  test.each([['ftp://files.example/hook'], ['not a url'], ['javascript:alert(1)'], ['/relative/path']])('when the URL is %s, then it is a 400 naming the url and nothing is registered', async (url) => {
+    const caller = newAccount();
+    await expect(register(caller, url)).rejects.toMatchObject({ status: 400, errors: { 'body.url': ['must be an absolute http:// or https:// URL'] } });
+    expect(await list(caller)).toEqual({ callbacks: [] });
+  });
+});
+
+describe('simulation-service commands redelivered (the inbox)', () => {
+  let s: SimulationStack;
+  beforeAll(async () => {
+    // Studies stay running: these tests count jobs and registrations, not runs.
+    s = await startSimulationStack({ scenario: 'slow', slowPolls: 1_000_000 }, { SIMULATION_POLL_INTERVAL_MS: '200' });
+  });
+  afterAll(() => s.stop());
+
+  /** The same command twice, as the broker redelivers it (same command id and request hash). */
+  const twice = async <R>(type: string, payload: unknown): Promise<[R, R]> => {
+    const headers = { commandId: `request:${randomUUID()}`, commandHash: randomUUID() };
+    const first = await s.stack.bus.request<R>(SERVICES.simulation, type, payload, { headers });
+    const second = await s.stack.bus.request<R>(SERVICES.simulation, type, payload, { headers });
+    return [first, second];
+  };
+
+  test('when a trigger is delivered twice, then the second answers the first results and queues no second job', async () => {
+    const caller = newAccount();
+    await connect(s, caller);
+    const profileId = await buildProfile(s, caller);
+    const setupId = await buildSetup(s, caller);
+    const [first, second] = await twice(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
+    expect(second).toEqual(first);
+    await waitFor(() => s.events.find((e) => e.setupId === setupId && e.status === 'Running'), 'the job to run');
+    // One job: one Requested event, and every event of the setup belongs to it.
+    expect(s.events.filter((e) => e.setupId === setupId && e.status === 'Requested')).toHaveLength(1);
+    expect(new Set(s.events.filter((e) => e.setupId === setupId).map((e) => e.jobId)).size).toBe(1);
+    // A new command (another id) is a new trigger.
+    await s.request(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
+    await waitFor(() => (s.events.filter((e) => e.setupId === setupId && e.status === 'Requested').length === 2 ? true : undefined), 'the second trigger');
+  });
+
+  test('when a callback registration is delivered twice, then one callback exists and both answers carry the same secret', async () => {
+    const caller = newAccount();
+    const [first, second] = await twice<SimulationCallbackCreated>(SIMULATION_COMMANDS.registerCallback, { caller, body: { url: 'https://hooks.example/pitwall' } });
+    expect(second).toEqual(first);
+    expect((await s.request<SimulationCallbacks>(SIMULATION_COMMANDS.listCallbacks, { caller })).callbacks.map((c) => c.id)).toEqual([first.id]);
+  });
+
+  test('when a callback deletion is delivered twice, then the second answers as the first did (not a 404)', async () => {
+    const caller = newAccount();
+    const created = await s.request<SimulationCallbackCreated>(SIMULATION_COMMANDS.registerCallback, { caller, body: { url: 'https://hooks.example/pitwall' } });
+    const [first, second] = await twice(SIMULATION_COMMANDS.deleteCallback, { caller, id: created.id });
+    expect([first, second]).toEqual([null, null]);
+  });
+
+  test('when the same command id comes with another request, then it is a 422 and nothing is written', async () => {
+    const caller = newAccount();
+    const commandId = `key:${randomUUID()}`;
+    await s.stack.bus.request(SERVICES.simulation, SIMULATION_COMMANDS.registerCallback, { caller, body: { url: 'https://a.example/' } }, { headers: { commandId, commandHash: 'one' } });
+    await expect(s.stack.bus.request(SERVICES.simulation, SIMULATION_COMMANDS.registerCallback, { caller, body: { url: 'https://b.example/' } }, { headers: { commandId, commandHash: 'two' } })).rejects.toMatchObject({ status: 422 });
+    expect((await s.request<SimulationCallbacks>(SIMULATION_COMMANDS.listCallbacks, { caller })).callbacks.map((c) => c.url)).toEqual(['https://a.example/']);
+  });
+});
