@@ -9,6 +9,7 @@ import { attachedFileTransfer } from './entry-points/http/attached-file-transfer
 import { authenticate } from './entry-points/http/authentication';
 import { operationRoutes, type GatewayHandler } from './entry-points/http/operation-routes';
 import { serviceDocuments } from './entry-points/http/service-documents';
+import { viewerPage } from './entry-points/http/viewer-page';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -26,6 +27,10 @@ export interface GatewayDeps {
   handlers?: Record<string, GatewayHandler>;
   /** Attached file bytes: the store they stream to and from, the signer of their URLs, the upload cap. */
   attachments?: { blobs: BlobStore; signer: UrlSigner; maxUploadBytes: number };
+  /** Where the telemetry viewer's built assets are (served at /viewer); none: /viewer is not served. */
+  viewerDir?: string;
+  /** Partition queues per partitioned service (`TIMING_PARTITIONS` for the timing-service). */
+  partitions?: Readonly<Record<string, number>>;
 }
 
 /** The only public HTTP entry: request ids, auth, validation, routing onto the bus, problem+json errors. */
@@ -36,6 +41,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
   app.use(serviceDocuments());
+  if (deps.viewerDir) app.use(viewerPage(deps.viewerDir));
   // API answers carry account data: never sniffed as another type, never kept by a cache on the way.
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -59,6 +65,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}),
       ...(deps.readLimiter ? { readLimiter: deps.readLimiter } : {}),
       ...(deps.attachments ? { signer: deps.attachments.signer } : {}),
+      ...(deps.partitions ? { partitions: deps.partitions } : {}),
     }),
   );
   // Any other path needs a key too: an unauthenticated caller learns nothing about which paths exist.

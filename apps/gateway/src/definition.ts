@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { MemoryCache, RedisCache } from '@pitwall/cache';
+import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
@@ -16,6 +18,10 @@ const GatewayConfig = z.object({
   DATAFILE_READS_PER_USER: intVar(4),
   /** ...and how many more may wait for a slot before a read is refused with 429 (default 8). */
   DATAFILE_READ_QUEUE: intVar(8),
+  /** The telemetry viewer's built assets (tools/build-viewer.mjs), served at /viewer; default: `viewer/` beside the running bundle. */
+  VIEWER_DIR: z.string().min(1).optional(),
+  /** Partition queues of the timing-service: must equal the timing-service's TIMING_PARTITIONS (docs/timing.md). */
+  TIMING_PARTITIONS: timingPartitionsVar,
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
@@ -27,10 +33,13 @@ export const gateway = defineService({
   name: 'gateway',
   config: GatewayConfig,
   database: { schema: AUTH_SCHEMA, migrations: authMigrations },
-  build: async ({ pool, logger, config, shared }) => {
+  build: async ({ bus, pool, logger, config, shared }) => {
     if (!pool) throw new Error('gateway needs its database');
     const cache = shared.cache ?? (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger) : new MemoryCache());
-    const auth = new AuthStore(pool, cache, logger);
+    // Membership changes leave through the auth outbox: published here after their commit, and the admin CLI's
+    // (which has no bus) by this outbox's retry of left-overs. The entity-service mirrors them as Users entities.
+    const auth = new AuthStore(pool, cache, logger, { publishMembershipEvent: (key, event, headers) => bus.publish(EXCHANGES.authEvents, key, event, headers) });
+    auth.events.start();
     const readLimiter = new ReadLimiter(cache, { perUser: Math.max(1, config.DATAFILE_READS_PER_USER), queue: config.DATAFILE_READ_QUEUE });
     const blobs = blobStoreFromConfig(config);
     const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)), maxUploadBytes: config.MAX_UPLOAD_BYTES };
@@ -40,6 +49,7 @@ export const gateway = defineService({
       readLimiter,
       attachments,
       stop: async () => {
+        await auth.events.stop();
         if (!shared.cache) await cache.close();
         await blobs.close();
       },
@@ -49,7 +59,7 @@ export const gateway = defineService({
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
-    app: ({ auth, readLimiter, attachments }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments }),
+    app: ({ auth, readLimiter, attachments }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS } }),
   },
 });
 

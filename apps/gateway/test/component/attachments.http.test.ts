@@ -46,7 +46,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
     http = await listen(buildGateway({ bus: stack.bus, auth: fakeAuth, logger, attachments: { blobs, signer, maxUploadBytes: MAX_UPLOAD_BYTES } }), 0, '127.0.0.1');
     base = http.address;
     await stack.start(entityService, { BLOB_DIR: blobDir, URL_SIGNING_SECRET: SECRET, PUBLIC_BASE_URL: base, MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES), UPLOAD_URL_TTL_S: '600' });
-    await stack.bus.subscribe(EXCHANGES.entityEvents, `test.attachments.${randomUUID()}`, ['attachment.available'], async (e) => void events.push(e));
+    await stack.bus.subscribe(EXCHANGES.entityEvents, `test.attachments.${randomUUID()}`, ['attachment.available', 'attachment.deleted'], async (e) => void events.push(e));
   });
   afterAll(async () => {
     await http?.stop();
@@ -181,6 +181,26 @@ describe('attached files through the gateway (entity-service in-process, real Po
       attachedFileGroupName: 'DataFile_Logged',
       blobSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       size: frame.length,
+      occurredAt: expect.any(String),
+    });
+  });
+
+  test('when a file is deleted, then attachment.deleted is published with its entity, group and hash', async () => {
+    const id = await create('Championships');
+    const prepared = await prepare('Championships', id, { AttachedFileGroupName: 'DataFile', UseCompression: false });
+    await upload(prepared.Url, content());
+    expect((await finalise('Championships', id, prepared.AttachedFileId)).status).toBe(200);
+    const available = events.find((e) => e.routingKey === 'attachment.available' && (e.payload as { attachedFileId: string }).attachedFileId === prepared.AttachedFileId);
+    expect((await fetch(`${base}/Championships/${id}/Attachments/${prepared.AttachedFileId}`, { method: 'DELETE', headers: authHeaders })).status).toBe(204);
+    const deleted = () => events.find((e) => e.routingKey === 'attachment.deleted' && (e.payload as { attachedFileId: string }).attachedFileId === prepared.AttachedFileId);
+    await waitFor(() => deleted() !== undefined);
+    expect(deleted()?.payload).toEqual({
+      accountId: ACCOUNT_ID,
+      entityType: 'Championship',
+      entityId: id,
+      attachedFileId: prepared.AttachedFileId,
+      attachedFileGroupName: 'DataFile',
+      blobSha256: available ? (available.payload as { blobSha256: string }).blobSha256 : expect.stringMatching(/^[0-9a-f]{64}$/),
       occurredAt: expect.any(String),
     });
   });

@@ -59,7 +59,7 @@ describe('gateway hardening', () => {
 
   describe('every bus operation of the table', () => {
     // The entity operations, which take `{}` and name their type; the simulation ones have their own cases below.
-    const busOps = OPERATIONS.filter((op) => 'service' in op.target && op.target.service === SERVICES.entity);
+    const busOps = OPERATIONS.filter((op) => 'service' in op.target && op.target.service === SERVICES.entity && !op.refusal);
     test.each(busOps.map((op) => [op.operationId, op] as const))('when %s is called, then its command reaches its service', async (_id, op) => {
       // Every path parameter is an id ({id}, {attachedFileId}); a body is the smallest valid one of its operation.
       const path = op.path.replace(/\{\w+\}/g, () => randomUUID());
@@ -71,6 +71,22 @@ describe('gateway hardening', () => {
       expect(command?.type).toBe((op.target as { name: string }).name);
       expect(command?.payload).toMatchObject({ type: op.tags[0], caller: { accountId: authHeaders.AccountId, role: 'admin' } });
       if (op.response.location) expect(res.headers['location']).toBe(`${op.path}/00000000-0000-4000-8000-000000000001`);
+    });
+
+    // Writes of a read-only type (registry `readOnly`: the Users) are refused at the edge, whatever the body.
+    const refused = OPERATIONS.filter((op) => op.refusal);
+    test('the refused operations are the writes of the read-only types', () => {
+      expect(refused.map((op) => op.operationId).sort()).toEqual(['AddUser', 'DeleteUser', 'UpdateUser']);
+    });
+    test.each(refused.map((op) => [op.operationId, op] as const))('when %s is called, then it is its refusal problem and no command is sent', async (_id, op) => {
+      const path = op.path.replace(/\{\w+\}/g, () => randomUUID());
+      const body = op.body ? JSON.stringify(validBody(op)) : undefined;
+      const before = gw.received.length;
+      const res = await send(gw.baseUrl, op.method.toUpperCase(), path, { headers: { ...authHeaders, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
+      expect(res.status).toBe(op.refusal?.status);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(JSON.parse(res.body).detail).toBe(op.refusal?.detail);
+      expect(gw.received.length).toBe(before);
     });
   });
 });
@@ -137,6 +153,35 @@ describe('the external simulation operations', () => {
     const res = await send(gw.baseUrl, 'POST', '/ExternalSimulations/Trigger', json({ externalProfileId: randomUUID(), setupIds: [randomUUID()], credentials: { clientId: 'c', password: 'p' } }));
     expect(res.status).toBe(400);
     expect(Object.keys(JSON.parse(res.body).errors).sort()).toEqual(['credentials.clientSecret', 'credentials.username']);
+    expect(gw.received.length).toBe(before);
+  });
+
+  test('when callbacks are registered, listed and deleted, then their commands reach the simulation service with the caller (201, 200, 204)', async () => {
+    const id = randomUUID();
+    const cases: [string, string, string | undefined, number, string, Record<string, unknown>][] = [
+      ['POST', '/ExternalSimulations/Callbacks', JSON.stringify({ url: 'http://10.0.0.5:8080/hooks', description: 'dashboard' }), 201, 'simulation.callbacks.register', { body: { url: 'http://10.0.0.5:8080/hooks', description: 'dashboard' } }],
+      ['GET', '/ExternalSimulations/Callbacks', undefined, 200, 'simulation.callbacks.list', {}],
+      ['DELETE', `/ExternalSimulations/Callbacks/${id}`, undefined, 204, 'simulation.callbacks.delete', { id }],
+    ];
+    for (const [method, path, body, status, type, payload] of cases) {
+      const res = await send(gw.baseUrl, method, path, body === undefined ? { headers: authHeaders } : { headers: { ...authHeaders, 'Content-Type': 'application/json' }, body });
+      expect(res.status).toBe(status);
+      expect(lastCommand()).toMatchObject({ type, payload: { ...payload, caller: { accountId: authHeaders.AccountId, role: 'admin' } } });
+    }
+  });
+
+  test.each([['ftp://files.example/hook'], ['not a url'], ['mailto:ops@team.example']])('when a callback URL is %s, then it is a 400 problem naming url and nothing is sent', async (url) => {
+    const before = gw.received.length;
+    const res = await send(gw.baseUrl, 'POST', '/ExternalSimulations/Callbacks', json({ url }));
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.body)).toMatchObject({ errors: { url: ['must be an absolute http:// or https:// URL'] } });
+    expect(gw.received.length).toBe(before);
+  });
+
+  test('when a callback id is not a GUID, then the delete is a 400 and nothing is sent', async () => {
+    const before = gw.received.length;
+    expect((await send(gw.baseUrl, 'DELETE', '/ExternalSimulations/Callbacks/nope', { headers: authHeaders })).status).toBe(400);
     expect(gw.received.length).toBe(before);
   });
 });

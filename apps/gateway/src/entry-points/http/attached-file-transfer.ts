@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { BlobTooLargeError, type BlobStore, type ByteRange } from '@pitwall/blob-store';
-import type { Bus } from '@pitwall/bus';
+import { COMMAND_ID_HEADER, type Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DownloadTarget } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
 import { StreamReply, type GatewayHandler } from './operation-routes';
@@ -35,7 +36,9 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
         res.setHeader('Connection', 'close');
         throw new AppError(413, `The upload is larger than the limit of ${deps.maxUploadBytes} bytes; nothing was kept`);
       }
-      await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploaded, { attachedFileId, blob }, { headers: { requestId: req.requestId } });
+      // A command id of its own (the service's inbox): a redelivery of this command takes effect once.
+      const command = { [COMMAND_ID_HEADER]: `upload:${randomUUID()}`, commandHash: blob.sha256 };
+      await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploaded, { attachedFileId, blob }, { headers: { requestId: req.requestId, ...command } });
       return null;
     },
     downloadAttachedFile: async (_caller, request, { req, res }) => {

@@ -6,7 +6,7 @@ import type { UrlSigner } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
-import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, pathParameterNames, type BoundRequest, type HttpMethod, type Operation } from '@pitwall/contracts';
+import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, partitionOf, partitionService, pathParameterNames, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import type { ReadLimiter } from '../../domain/read-limiter';
 import { authenticate, requireMember } from './authentication';
@@ -38,6 +38,8 @@ export interface OperationRoutesDeps {
   readLimiter?: ReadLimiter;
   /** Verifies the signed URLs of `permission: 'signature'` operations; without it they are not mounted. */
   signer?: UrlSigner;
+  /** Partition queues per service whose operations carry an ordering key (`TIMING_PARTITIONS`); none: its one queue. */
+  partitions?: Readonly<Record<string, number>>;
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
@@ -73,7 +75,7 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     }
     for (const path of paths) {
       const onPath = ops.filter((op) => relativePath(base, op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
-      for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
+      for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.refusal ? [refuse(op.refusal)] : []), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
       r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(onPath.map((op) => op.method.toUpperCase()).join(', ')));
     }
   }
@@ -142,6 +144,13 @@ function permit(op: Operation): RequestHandler {
   }
 }
 
+/** An operation the table always refuses (a write of a read-only type): its problem, before the body is read. */
+function refuse(refusal: NonNullable<Operation['refusal']>): RequestHandler {
+  return () => {
+    throw new AppError(refusal.status, refusal.detail);
+  };
+}
+
 function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   const target = op.target;
   const local = isBusTarget(target) ? undefined : deps.handlers[target.gateway];
@@ -155,7 +164,8 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     }
     if (local) return sendLocal(op, res, await local(req.caller, bound, { req, res }));
     if (!isBusTarget(target)) return;
-    const reply = await deps.bus.requestEncoded(target.service, target.name, { caller: callerContext(req.caller), ...target.toMessage(bound) }, { headers: { requestId: req.requestId, ...commandHeaders(op, req) }, ...(op.busTimeoutMs ? { timeoutMs: op.busTimeoutMs } : {}) });
+    const message = target.toMessage(bound);
+    const reply = await deps.bus.requestEncoded(serviceOf(target, message, deps.partitions), target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req) }, ...(op.busTimeoutMs ? { timeoutMs: op.busTimeoutMs } : {}) });
     if (op.responseKind === 'empty') {
       res.status(op.response.status).end();
       return;
@@ -167,6 +177,13 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     // The service rendered the body: its bytes are passed on as they are, never parsed and re-serialised.
     res.status(op.response.status).type(reply.contentType ?? 'application/json').send(reply.json);
   };
+}
+
+/** The queue a message goes to: with an ordering key and partitions, the partition its key hashes to. */
+function serviceOf(target: BusTarget, message: ReturnType<BusTarget['toMessage']>, partitions: OperationRoutesDeps['partitions']): string {
+  const count = partitions?.[target.service];
+  if (!target.orderingKey || !count) return target.service;
+  return partitionService(target.service, partitionOf(target.orderingKey(message), count));
 }
 
 /** The header a client sends to make a write safe to retry (Stripe's, and the IETF draft's of the same name). */

@@ -1,0 +1,69 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import express from 'express';
+import { AppError } from '@pitwall/service-kit';
+
+/**
+ * The telemetry viewer's page and assets (apps/viewer, bundled by tools/build-viewer.mjs) at `/viewer`: GET and HEAD
+ * only, no API key (the page asks for one and sends it with its own API calls), a strict Content-Security-Policy
+ * (scripts, styles and API calls from this origin only; no inline script, no framing, no form posts).
+ */
+export const VIEWER_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** `dir` holds the built assets; when it has none (the viewer was not built), `/viewer` answers a plain 404. */
+export function viewerPage(dir: string): express.Router {
+  const router = express.Router();
+  let files: Map<string, { body: Buffer; type: string }> | undefined;
+  const load = (): Map<string, { body: Buffer; type: string }> => {
+    if (files) return files;
+    const found = new Map<string, { body: Buffer; type: string }>();
+    try {
+      for (const name of readdirSync(dir)) {
+        const type = TYPES[extname(name)];
+        if (type) found.set(name, { body: readFileSync(join(dir, name)), type });
+      }
+    } catch {
+      // No build: nothing to serve.
+    }
+    // Read once: the assets do not change while the process runs (a rebuild restarts it).
+    if (found.size) files = found;
+    return found;
+  };
+  const send = (name: string) => (req: express.Request, res: express.Response) => {
+    const file = load().get(name);
+    res.setHeader('Content-Security-Policy', VIEWER_CSP);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-cache');
+    if (!file && name === 'index.html') {
+      res.status(404).type('text/plain').send('The viewer is not built: run `npm run build` (or `node tools/build-viewer.mjs`).\n');
+      return;
+    }
+    if (!file) throw new AppError(404, `The viewer has no file ${name}`);
+    res.type(file.type);
+    res.end(req.method === 'HEAD' ? undefined : file.body);
+  };
+  router.get(['/viewer', '/viewer/'], send('index.html'));
+  router.get('/viewer/:file', (req, res) => send(String(req.params['file']))(req, res));
+  router.all(['/viewer', '/viewer/', '/viewer/:file'], (req, res) => {
+    res.setHeader('Allow', 'GET, HEAD');
+    throw new AppError(405, `${req.method} is not supported on the viewer; it answers GET, HEAD`);
+  });
+  return router;
+}

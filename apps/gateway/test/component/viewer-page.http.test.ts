@@ -1,0 +1,80 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InProcessBus } from '@pitwall/bus';
+import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
+import { buildGateway } from '../../src/app';
+import { fakeAuth } from '../support/gateway-harness';
+
+const root = join(__dirname, '..', '..', '..', '..');
+
+describe('GET /viewer (the telemetry viewer page and its assets)', () => {
+  mkdirSync(join(root, 'tmp'), { recursive: true });
+  const built = mkdtempSync(join(root, 'tmp', 'viewer-page-'));
+  const empty = mkdtempSync(join(root, 'tmp', 'viewer-page-empty-'));
+  writeFileSync(join(built, 'index.html'), '<!doctype html><title>viewer</title><script src="/viewer/viewer.js"></script>');
+  writeFileSync(join(built, 'viewer.js'), 'console.log(1)');
+  writeFileSync(join(built, 'viewer.css'), 'body{}');
+  writeFileSync(join(built, 'notes.txt'), 'not an asset type the page serves');
+  const logger = createLogger('gateway-test', 'silent');
+  const bus = new InProcessBus({ logger });
+  let withViewer: HttpEntryPoint;
+  let unbuilt: HttpEntryPoint;
+
+  beforeAll(async () => {
+    withViewer = await listen(buildGateway({ bus, auth: fakeAuth, logger, viewerDir: built }), 0, '127.0.0.1');
+    unbuilt = await listen(buildGateway({ bus, auth: fakeAuth, logger, viewerDir: empty }), 0, '127.0.0.1');
+  });
+  afterAll(async () => {
+    await withViewer.stop();
+    await unbuilt.stop();
+    await bus.close();
+    rmSync(built, { recursive: true, force: true });
+    rmSync(empty, { recursive: true, force: true });
+  });
+
+  test('when the page is read without an API key, then it is the built HTML with a strict Content-Security-Policy', async () => {
+    const res = await fetch(`${withViewer.address}/viewer`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.text()).toContain('<script src="/viewer/viewer.js">');
+    expect((await fetch(`${withViewer.address}/viewer/`)).status).toBe(200);
+  });
+
+  test('when an asset is read, then it comes with its content type; HEAD answers the headers alone', async () => {
+    const js = await fetch(`${withViewer.address}/viewer/viewer.js`);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await js.text()).toBe('console.log(1)');
+    expect((await fetch(`${withViewer.address}/viewer/viewer.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const head = await fetch(`${withViewer.address}/viewer/viewer.js`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
+  test('when a file the viewer does not serve is asked for, then 404 problem+json', async () => {
+    for (const path of ['/viewer/missing.js', '/viewer/notes.txt', '/viewer/..%2Fpackage.json']) {
+      const res = await fetch(`${withViewer.address}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+  });
+
+  test('when the page is written to, then 405 with Allow: GET, HEAD', async () => {
+    const res = await fetch(`${withViewer.address}/viewer`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await res.json()) as { status: number }).status).toBe(405);
+  });
+
+  test('when the API is called beside the page, then it still needs the key (401)', async () => {
+    expect((await fetch(`${withViewer.address}/Championships`)).status).toBe(401);
+  });
+
+  test('when the viewer was not built, then /viewer says how to build it (404, plain text)', async () => {
+    const res = await fetch(`${unbuilt.address}/viewer`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toContain('node tools/build-viewer.mjs');
+  });
+});

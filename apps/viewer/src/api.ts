@@ -1,0 +1,133 @@
+import { CHANNELS_MEDIA_TYPE, decodeChannels, type ChannelSeries } from '@pitwall/channels';
+import type { ChannelsBody, DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
+import type { Credentials } from './credentials';
+import { ApiError } from './errors';
+
+/** A dataset: an attached file group of an entity with data file access. */
+export interface DatasetRef {
+  entityType: 'RunSheets' | 'SessionCarDatas';
+  entityId: string;
+  group: string;
+  /** What the page shows for it (run sheet name / group). */
+  label: string;
+}
+
+export interface AttachmentJson {
+  Id: string;
+  Parameters: Record<string, unknown>;
+  SignedURL: string | null;
+}
+
+/** `GET .../DataFileAccess/{group}/distance`: lap-relative seconds and the distance travelled at each. */
+export interface LapDistanceJson {
+  lapIndex: number;
+  lapTime: number;
+  source: { kind: string; channel: string };
+  times: number[];
+  distances: number[];
+}
+
+/** `GET .../DataFileAccess/{group}/delta`: time gained (negative) or lost against the reference lap, over distance. */
+export interface LapDeltaJson {
+  lap: { entityId: string; entityType: string; attachedFileGroupName: string; lapIndex: number; lapTime: number };
+  reference: { entityId: string; entityType: string; attachedFileGroupName: string; lapIndex: number; lapTime: number };
+  source: { kind: string; channel: string };
+  distance: number[];
+  delta: number[];
+}
+
+type Query = Record<string, string | number | undefined>;
+
+/** The public API as the page uses it: ApiKey and AccountId headers on every call, failures as ApiError. */
+export class ViewerApi {
+  constructor(
+    private readonly credentials: Credentials,
+    private readonly baseUrl = '',
+  ) {}
+
+  listAccounts(): Promise<{ Id: string; Name: string }[]> {
+    return this.json('GET', '/Accounts/GetAll');
+  }
+  championships(): Promise<EntityJson[]> {
+    return this.json('GET', '/Championships');
+  }
+  events(championshipId: string): Promise<EntityJson[]> {
+    return this.json('GET', '/Events', { championshipId });
+  }
+  sessions(eventId: string): Promise<EntityJson[]> {
+    return this.json('GET', '/Sessions', { eventId });
+  }
+  /** The cars entered in an event (EventCars; each names its car in CarId). */
+  eventCars(eventId: string): Promise<EntityJson[]> {
+    return this.json('GET', '/EventCars', { eventId });
+  }
+  /** A car's data in a session (SessionCarDatas, which may hold datasets too). */
+  sessionCarData(sessionId: string, carId: string): Promise<EntityJson[]> {
+    return this.json('GET', '/SessionCarDatas', { sessionId, carId });
+  }
+  cars(): Promise<EntityJson[]> {
+    return this.json('GET', '/Cars');
+  }
+  runSheets(sessionId: string, carId: string): Promise<EntityJson[]> {
+    return this.json('GET', '/RunSheets', { sessionId, carId });
+  }
+  attachments(entityType: DatasetRef['entityType'], entityId: string): Promise<AttachmentJson[]> {
+    return this.json('GET', `/${entityType}/${encodeURIComponent(entityId)}/Attachments`);
+  }
+  metadata(dataset: DatasetRef): Promise<DataFileMetadataJson> {
+    return this.json('GET', `${datasetPath(dataset)}/metadata`);
+  }
+
+  /** A batch read in the binary encoding, at most `maxPoints` points a channel (M4). */
+  async channels(dataset: DatasetRef, body: ChannelsBody, maxPoints: number): Promise<ChannelSeries[]> {
+    const response = await this.send('POST', `${datasetPath(dataset)}/channels`, { maxPoints: Math.max(4, Math.round(maxPoints)) }, body, CHANNELS_MEDIA_TYPE);
+    return decodeChannels(await response.arrayBuffer());
+  }
+
+  distance(dataset: DatasetRef, lapIndex: number, maxPoints?: number): Promise<LapDistanceJson> {
+    return this.json('GET', `${datasetPath(dataset)}/distance`, { lapIndex, maxPoints });
+  }
+
+  delta(dataset: DatasetRef, lapIndex: number, reference: DatasetRef, referenceLapIndex: number, maxPoints?: number): Promise<LapDeltaJson> {
+    const sameDataset = reference.entityId === dataset.entityId && reference.group === dataset.group;
+    return this.json('GET', `${datasetPath(dataset)}/delta`, {
+      lapIndex,
+      referenceLapIndex,
+      ...(sameDataset ? {} : { referenceEntityId: reference.entityId, referenceAttachedFileGroupName: reference.group }),
+      maxPoints,
+    });
+  }
+
+  private async json<T>(method: string, path: string, query: Query = {}, body?: unknown): Promise<T> {
+    const response = await this.send(method, path, query, body, 'application/json');
+    return (await response.json()) as T;
+  }
+
+  private async send(method: string, path: string, query: Query, body: unknown, accept: string): Promise<Response> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
+    const url = `${this.baseUrl}${path}${params.size ? `?${params}` : ''}`;
+    const headers: Record<string, string> = { ApiKey: this.credentials.apiKey, Accept: accept };
+    if (this.credentials.accountId) headers['AccountId'] = this.credentials.accountId;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body: body === undefined ? null : JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+    } catch (err) {
+      throw new ApiError({ status: 0, reason: err instanceof Error ? err.message : String(err) });
+    }
+    if (response.ok) return response;
+    let problem: ApiError['info']['problem'];
+    try {
+      problem = (await response.json()) as ApiError['info']['problem'];
+    } catch {
+      problem = undefined;
+    }
+    throw new ApiError({ status: response.status, problem, retryAfter: response.headers.get('Retry-After') });
+  }
+}
+
+/** `/{Plural}/{id}/DataFileAccess/{group}` with the group URL-encoded. */
+export function datasetPath(dataset: Pick<DatasetRef, 'entityType' | 'entityId' | 'group'>): string {
+  return `/${dataset.entityType}/${encodeURIComponent(dataset.entityId)}/DataFileAccess/${encodeURIComponent(dataset.group)}`;
+}

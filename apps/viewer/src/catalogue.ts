@@ -1,0 +1,104 @@
+import type { DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
+import type { AttachmentJson, DatasetRef } from './api';
+
+/** State 2 (AvailableOnServer): only such files make a dataset. */
+const AVAILABLE = 2;
+
+/** The datasets of an entity: its available attached files grouped by AttachedFileGroupName, in first-file order. */
+export function datasetsOf(entityType: DatasetRef['entityType'], entity: Pick<EntityJson, 'Id' | 'Parameters'>, attachments: readonly AttachmentJson[]): DatasetRef[] {
+  const groups = new Map<string, string[]>();
+  for (const a of attachments) {
+    if (Number(a.Parameters['ServerAttachedFileState']) !== AVAILABLE) continue;
+    const group = a.Parameters['AttachedFileGroupName'];
+    if (typeof group !== 'string' || group === '') continue;
+    const files = groups.get(group) ?? [];
+    files.push(String(a.Parameters['FileName'] ?? a.Id));
+    groups.set(group, files);
+  }
+  const owner = entityName(entity);
+  return [...groups].map(([group, files]) => ({ entityType, entityId: entity.Id, group, label: `${owner} / ${group} (${files.join(', ')})` }));
+}
+
+/** What the page calls an entity: its Name, else its id. */
+export function entityName(entity: Pick<EntityJson, 'Id' | 'Parameters'>): string {
+  const name = entity.Parameters['Name'];
+  return typeof name === 'string' && name !== '' ? name : entity.Id;
+}
+
+/** The cars entered in an event as picker choices: the car's id and its name (from `cars`), with the entry's own name when it differs. */
+export function enteredCars(entries: readonly Pick<EntityJson, 'Id' | 'Parameters'>[], cars: readonly Pick<EntityJson, 'Id' | 'Parameters'>[]): { value: string; label: string }[] {
+  const out: { value: string; label: string }[] = [];
+  for (const entry of entries) {
+    const carId = entry.Parameters['CarId'];
+    if (typeof carId !== 'string') continue;
+    const car = cars.find((c) => c.Id === carId);
+    const carName = car ? entityName(car) : carId;
+    const own = entry.Parameters['Name'];
+    out.push({ value: carId, label: typeof own === 'string' && own !== '' && own !== carName ? `${carName} (${own})` : carName });
+  }
+  return out;
+}
+
+export interface LapRow {
+  lapIndex: number;
+  /** Seconds. */
+  lapTime: number;
+  /** Seconds on the file's time axis where the lap starts. */
+  start: number;
+  best: boolean;
+}
+
+/**
+ * The laps of a dataset: laps are contiguous from the file's start (each ends where the next begins), so a lap starts
+ * at startTime plus the times of the laps before it. The best lap is the fastest one that is neither the first (out
+ * lap) nor the last (in lap) when there are more than two laps.
+ */
+export function lapRows(metadata: Pick<DataFileMetadataJson, 'startTime' | 'lapElapsedTimes'>): LapRow[] {
+  const times = metadata.lapElapsedTimes;
+  const rows: LapRow[] = [];
+  let start = metadata.startTime;
+  for (let i = 0; i < times.length; i++) {
+    rows.push({ lapIndex: i, lapTime: times[i], start, best: false });
+    start += times[i];
+  }
+  const candidates = rows.length > 2 ? rows.slice(1, -1) : rows;
+  let best: LapRow | undefined;
+  for (const row of candidates) if (row.lapTime > 0 && (!best || row.lapTime < best.lapTime)) best = row;
+  if (best) best.best = true;
+  return rows;
+}
+
+/** A lap time as m:ss.mmm. */
+export function formatLapTime(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '-';
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds - minutes * 60;
+  return `${minutes}:${rest.toFixed(3).padStart(6, '0')}`;
+}
+
+export type CatalogueChannel = DataFileMetadataJson['channels'][number];
+
+export interface UnitGroup {
+  /** The unit as the file names it ('' shows as "no unit"). */
+  unit: string;
+  channels: CatalogueChannel[];
+}
+
+/**
+ * The channel catalogue grouped by unit (units sorted, "no unit" last), channels by name, keeping only the channels
+ * whose name or unit contains every word of `search` (case-insensitive).
+ */
+export function groupChannelsByUnit(channels: readonly CatalogueChannel[], search = ''): UnitGroup[] {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  const groups = new Map<string, CatalogueChannel[]>();
+  for (const c of channels) {
+    const text = `${c.name} ${c.unit}`.toLowerCase();
+    if (!words.every((w) => text.includes(w))) continue;
+    const list = groups.get(c.unit) ?? [];
+    list.push(c);
+    groups.set(c.unit, list);
+  }
+  return [...groups]
+    .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)))
+    .map(([unit, list]) => ({ unit, channels: list.sort((x, y) => x.name.localeCompare(y.name)) }));
+}

@@ -1,0 +1,106 @@
+import uPlot from 'uplot';
+
+
+export interface PaneSpec {
+  /** Stable id for the tests: data-testid="pane-<id>". */
+  id: string;
+  title: string;
+  unit: string;
+  xLabel: string;
+  series: { label: string; colour: string }[];
+  data: uPlot.AlignedData;
+  /** Fixed x range (the read window), else fitted to the data. */
+  xRange?: [number, number];
+}
+
+export interface PaneStackOptions {
+  /** Panes sharing a key share the cursor. */
+  syncKey: string;
+  height?: number;
+  /** A drag selection over x: the range the user zoomed to. */
+  onZoom?: (min: number, max: number) => void;
+  /** The cursor's x value (null when it leaves the plots). */
+  onCursor?: (x: number | null) => void;
+  /** Every pane of the last render has drawn. */
+  onDrawn?: () => void;
+}
+
+/** Stacked uPlot panes with one x axis: cursor synchronised, drag-to-zoom reported instead of applied. */
+export class PaneStack {
+  private plots: uPlot[] = [];
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly options: PaneStackOptions,
+  ) {}
+
+  /** Container width less plotting width: the y axis with its label and the paddings, learnt from the last pane drawn. */
+  private axisWidth = 125;
+
+  /** Width in CSS pixels of a pane's plotting area (what maxPoints is sized to). */
+  plotWidth(): number {
+    const drawn = this.plots[0];
+    if (drawn && drawn.over.clientWidth > 0) this.axisWidth = this.container.clientWidth - drawn.over.clientWidth;
+    return Math.max(50, this.container.clientWidth - this.axisWidth);
+  }
+
+  render(specs: readonly PaneSpec[]): void {
+    this.clear();
+    let pending = specs.length;
+    const width = Math.max(200, this.container.clientWidth);
+    for (const spec of specs) {
+      const pane = document.createElement('div');
+      pane.className = 'pane';
+      pane.dataset['testid'] = `pane-${spec.id}`;
+      this.container.appendChild(pane);
+      let drawn = false;
+      const onDraw = (): void => {
+        if (drawn) return;
+        drawn = true;
+        pending -= 1;
+        if (pending === 0) this.options.onDrawn?.();
+      };
+      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw), spec.data, pane));
+    }
+    if (specs.length === 0) this.options.onDrawn?.();
+  }
+
+  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void): uPlot.Options {
+    return {
+      title: spec.title,
+      width,
+      height: this.options.height ?? 180,
+      scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },
+      series: [{ label: spec.xLabel }, ...spec.series.map((s) => ({ label: s.label, stroke: s.colour, width: 2, spanGaps: false, points: { show: false } }))],
+      axes: [{ label: spec.xLabel }, { label: spec.unit, size: 70 }],
+      cursor: {
+        sync: { key: this.options.syncKey },
+        drag: { x: true, y: false, setScale: false },
+      },
+      hooks: {
+        setSelect: [
+          (u) => {
+            if (u.select.width < 3) return;
+            const min = u.posToVal(u.select.left, 'x');
+            const max = u.posToVal(u.select.left + u.select.width, 'x');
+            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            this.options.onZoom?.(min, max);
+          },
+        ],
+        setCursor: [
+          (u) => {
+            const left = u.cursor.left;
+            this.options.onCursor?.(left === undefined || left < 0 ? null : u.posToVal(left, 'x'));
+          },
+        ],
+        draw: [onDraw],
+      },
+    };
+  }
+
+  clear(): void {
+    for (const p of this.plots) p.destroy();
+    this.plots = [];
+    this.container.replaceChildren();
+  }
+}

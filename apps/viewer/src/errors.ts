@@ -1,0 +1,54 @@
+/** What a failed API call left: its HTTP status (0 when no answer came), its problem+json body, its Retry-After. */
+export interface ApiFailureInfo {
+  status: number;
+  problem?: { title?: string; detail?: string; errors?: Record<string, string[]> } | undefined;
+  retryAfter?: string | null | undefined;
+  /** Why the request did not complete (network), when status is 0. */
+  reason?: string;
+}
+
+/** A failed API call; `message` is what the page shows. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(readonly info: ApiFailureInfo) {
+    super(failureMessage(info));
+  }
+  get status(): number {
+    return this.info.status;
+  }
+}
+
+/** The plain sentence the page shows for a failed call (docs/api.md's error table, in a user's words). */
+export function failureMessage(info: ApiFailureInfo): string {
+  const detail = info.problem?.detail ?? info.problem?.title;
+  const fields = info.problem?.errors ? Object.entries(info.problem.errors).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ') : '';
+  const why = [detail, fields].filter(Boolean).join(' ');
+  const suffix = why ? ` (${why})` : '';
+  switch (info.status) {
+    case 0:
+      return `The service could not be reached${info.reason ? `: ${info.reason}` : ''}.`;
+    case 400:
+      return `The service refused the request as malformed${suffix}.`;
+    case 401:
+      return 'The API key was not accepted (401): check the key, or ask an administrator for a new one.';
+    case 403:
+      return `This API key may not do that in this account (403)${suffix}.`;
+    case 404:
+      return `Not found (404): it does not exist in this account or this key may not see it${suffix}.`;
+    case 415:
+      return `The file is not in a format the service can read (415)${suffix}.`;
+    case 422:
+      return `The file could not be read: it is damaged (422)${suffix}.`;
+    case 429: {
+      const seconds = Number(info.retryAfter);
+      const when = Number.isFinite(seconds) && seconds > 0 ? `in ${seconds} s` : 'in a moment';
+      return `Too many reads are running for this user (429): try again ${when}.`;
+    }
+    case 503:
+      return `The service is unavailable for now, nothing was done (503)${suffix}. Try again.`;
+    case 504:
+      return `The service did not answer in time (504)${suffix}.`;
+    default:
+      return `The service answered ${info.status}${suffix}.`;
+  }
+}

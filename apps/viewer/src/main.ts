@@ -1,0 +1,501 @@
+import 'uplot/dist/uPlot.min.css';
+import './viewer.css';
+import type { ChannelsBody, DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
+import { ViewerApi, type DatasetRef } from './api';
+import { datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
+import { PaneStack, type PaneSpec } from './charts';
+import { COLOURS } from './colours';
+import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
+import { ApiError } from './errors';
+import { overlayOnGrid, toDistance } from './overlay';
+import { alignLines, clampWindow, formatValue, panWindow, pointsForWidth, seriesLine, valueAt, type Line } from './plot-data';
+
+/** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
+interface OverlayLap {
+  dataset: DatasetRef;
+  lapIndex: number;
+  lapStart: number;
+  lapTime: number;
+  label: string;
+}
+
+type Scope = { kind: 'file' } | { kind: 'lap'; lapIndex: number } | { kind: 'window'; start: number; duration: number };
+
+const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+class Viewer {
+  private api: ViewerApi | null = null;
+  private dataset: DatasetRef | null = null;
+  private metadata: DataFileMetadataJson | null = null;
+  private laps: LapRow[] = [];
+  private readonly selected = new Set<string>();
+  private scope: Scope = { kind: 'file' };
+  /** The window on screen after zooms and pans (file time), null when it is the scope's own range. */
+  private view: { start: number; duration: number } | null = null;
+  private plotted: { name: string; unit: string; line: Line }[] = [];
+  private overlay: OverlayLap[] = [];
+  /** performance.now() of the action whose plot is being drawn (the lap click), for the drawn-in time. */
+  private actionAt = 0;
+  private readonly panes = new PaneStack(el('panes'), {
+    syncKey: 'time',
+    onZoom: (min, max) => void this.zoomTo(min, max),
+    onCursor: (x) => this.showCursor(x),
+    onDrawn: () => this.drawn(el('panes')),
+  });
+  private readonly overlayPanes = new PaneStack(el('overlay-panes'), { syncKey: 'overlay', onDrawn: () => this.drawn(el('overlay-panes')) });
+  private readonly deltaPanes = new PaneStack(el('delta-panes'), { syncKey: 'delta', onDrawn: () => this.drawn(el('delta-panes')) });
+
+  start(): void {
+    el<HTMLFormElement>('sign-in').addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.signIn();
+    });
+    el('sign-out').addEventListener('click', () => this.signOut());
+    this.onChange('pick-championship', (id) => this.loadEvents(id));
+    this.onChange('pick-event', (id) => this.loadSessions(id));
+    this.onChange('pick-session', () => this.loadCars());
+    this.onChange('pick-car', (carId) => this.loadRuns(carId));
+    this.onChange('pick-run', () => this.loadDatasets());
+    this.onChange('pick-dataset', (i) => this.openDataset(i));
+    el('channel-search').addEventListener('input', () => this.renderCatalogue());
+    el('plot').addEventListener('click', () => {
+      this.scope = this.scopeFromControls();
+      this.view = null;
+      this.actionAt = performance.now();
+      void this.run(() => this.plot());
+    });
+    el('pan-left').addEventListener('click', () => void this.pan(-0.5));
+    el('pan-right').addEventListener('click', () => void this.pan(0.5));
+    el('zoom-out').addEventListener('click', () => void this.zoomOut());
+    el('zoom-reset').addEventListener('click', () => {
+      this.view = null;
+      void this.run(() => this.plot());
+    });
+    el('overlay-plot').addEventListener('click', () => void this.run(() => this.plotOverlay()));
+    el('delta-plot').addEventListener('click', () => void this.run(() => this.plotDelta()));
+    el('overlay-clear').addEventListener('click', () => {
+      this.overlay = [];
+      this.renderOverlayList();
+      this.overlayPanes.clear();
+      this.deltaPanes.clear();
+    });
+    const stored = loadCredentials(sessionStorage);
+    if (stored) void this.connect(stored);
+  }
+
+  // ---- session -------------------------------------------------------------------------------------------------
+
+  private async signIn(): Promise<void> {
+    const apiKey = el<HTMLInputElement>('api-key').value.trim();
+    const accountId = el<HTMLInputElement>('account-id').value.trim();
+    el<HTMLInputElement>('api-key').value = '';
+    await this.connect({ apiKey, accountId });
+  }
+
+  private async connect(credentials: Credentials): Promise<void> {
+    await this.run(async () => {
+      const accounts = await new ViewerApi({ apiKey: credentials.apiKey, accountId: '' }).listAccounts();
+      const account = credentials.accountId ? accounts.find((a) => a.Id === credentials.accountId) : accounts[0];
+      if (!account) throw new Error(credentials.accountId ? 'This API key is not a member of that account.' : 'This API key belongs to no account.');
+      const stored = { apiKey: credentials.apiKey, accountId: account.Id };
+      saveCredentials(sessionStorage, stored);
+      this.api = new ViewerApi(stored);
+      el('account-label').textContent = `Account: ${account.Name}`;
+      el('sign-in').hidden = true;
+      el('signed-in').hidden = false;
+      el('app').hidden = false;
+      this.fill('pick-championship', await this.api.championships(), entityName);
+    });
+  }
+
+  private signOut(): void {
+    clearCredentials(sessionStorage);
+    location.reload();
+  }
+
+  // ---- picking -------------------------------------------------------------------------------------------------
+
+  private onChange(id: string, load: (value: string) => Promise<void> | void): void {
+    el<HTMLSelectElement>(id).addEventListener('change', (e) => {
+      const value = (e.target as HTMLSelectElement).value;
+      if (value) void this.run(async () => load(value));
+    });
+  }
+
+  /** Fills a picker with entities (a blank first choice), clearing the pickers below it. */
+  private fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string): void {
+    const order = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
+    for (const below of order.slice(order.indexOf(id) + 1)) el<HTMLSelectElement>(below).replaceChildren();
+    const select = el<HTMLSelectElement>(id);
+    const options = [new Option(items.length ? 'choose…' : 'none', '')];
+    for (const item of items) {
+      if ('value' in item) options.push(new Option(item.label, item.value));
+      else options.push(new Option(label ? label(item as EntityJson) : entityName(item), item.Id));
+    }
+    select.replaceChildren(...options);
+  }
+
+  private async loadEvents(championshipId: string): Promise<void> {
+    this.fill('pick-event', await this.requireApi().events(championshipId), entityName);
+  }
+  private async loadSessions(eventId: string): Promise<void> {
+    this.fill('pick-session', await this.requireApi().sessions(eventId), entityName);
+  }
+  private async loadCars(): Promise<void> {
+    const api = this.requireApi();
+    const [entries, cars] = await Promise.all([api.eventCars(el<HTMLSelectElement>('pick-event').value), api.cars()]);
+    this.fill('pick-car', enteredCars(entries, cars));
+  }
+  private runs: EntityJson[] = [];
+  private carData: EntityJson[] = [];
+  private async loadRuns(carId: string): Promise<void> {
+    const api = this.requireApi();
+    const sessionId = el<HTMLSelectElement>('pick-session').value;
+    [this.runs, this.carData] = await Promise.all([api.runSheets(sessionId, carId), api.sessionCarData(sessionId, carId)]);
+    this.fill('pick-run', this.runs, entityName);
+  }
+  private datasets: DatasetRef[] = [];
+  private async loadDatasets(): Promise<void> {
+    const api = this.requireApi();
+    const run = this.runs.find((r) => r.Id === el<HTMLSelectElement>('pick-run').value);
+    if (!run) return;
+    const [runFiles, ...carFiles] = await Promise.all([api.attachments('RunSheets', run.Id), ...this.carData.map((d) => api.attachments('SessionCarDatas', d.Id))]);
+    this.datasets = [...datasetsOf('RunSheets', run, runFiles), ...this.carData.flatMap((d, i) => datasetsOf('SessionCarDatas', d, carFiles[i] ?? []))];
+    this.fill('pick-dataset', this.datasets.map((d, i) => ({ value: String(i), label: d.label })));
+    if (this.datasets.length === 0) this.status('This run sheet has no dataset available on the server (attached files in state 2).');
+  }
+
+  private async openDataset(index: string): Promise<void> {
+    const dataset = this.datasets[Number(index)];
+    if (!dataset) return;
+    this.metadata = await this.requireApi().metadata(dataset);
+    this.dataset = dataset;
+    this.laps = lapRows(this.metadata);
+    for (const name of [...this.selected]) if (!this.metadata.channels.some((c) => c.name === name)) this.selected.delete(name);
+    this.view = null;
+    this.scope = { kind: 'file' };
+    this.renderMetadata();
+    this.panes.clear();
+    this.plotted = [];
+    el('metadata').hidden = false;
+    el('plot-controls').hidden = false;
+    el('overlay-controls').hidden = false;
+  }
+
+  // ---- metadata --------------------------------------------------------------------------------------------------
+
+  private renderMetadata(): void {
+    const m = this.metadata as DataFileMetadataJson;
+    const props: [string, unknown][] = [
+      ...Object.entries(m.fileProperties),
+      ['start time (s)', m.startTime],
+      ['length (s)', m.fileTimeLength.toFixed(3)],
+      ['laps', m.lapCount],
+      ['channels', m.channels.length],
+    ];
+    el('file-properties').replaceChildren(...props.map(([k, v]) => row([k, v === null || v === undefined || v === '' ? '-' : String(v)])));
+
+    const header = row(['lap', 'time', '', ''], 'th');
+    const rows = this.laps.map((lap) => {
+      const tr = row([String(lap.lapIndex + 1), formatLapTime(lap.lapTime)]);
+      tr.dataset['testid'] = `lap-${lap.lapIndex}`;
+      if (lap.best) {
+        tr.className = 'best';
+        const badge = document.createElement('span');
+        badge.className = 'badge';
+        badge.dataset['testid'] = 'best-lap';
+        badge.textContent = 'best';
+        tr.cells[1].appendChild(badge);
+      }
+      tr.appendChild(cell(button('Plot', `plot-lap-${lap.lapIndex}`, () => this.plotLap(lap.lapIndex))));
+      tr.appendChild(cell(button('Compare', `overlay-add-${lap.lapIndex}`, () => this.addToOverlay(lap))));
+      return tr;
+    });
+    el('laps').replaceChildren(header, ...rows);
+    el<HTMLSelectElement>('scope-lap').replaceChildren(...this.laps.map((l) => new Option(`${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}`, String(l.lapIndex))));
+    el<HTMLInputElement>('window-start').value = String(m.startTime);
+    this.renderCatalogue();
+  }
+
+  private renderCatalogue(): void {
+    const m = this.metadata;
+    if (!m) return;
+    const groups = groupChannelsByUnit(m.channels, el<HTMLInputElement>('channel-search').value);
+    el('channels').replaceChildren(
+      ...groups.map((g) => {
+        const fieldset = document.createElement('fieldset');
+        fieldset.dataset['testid'] = 'unit-group';
+        const legend = document.createElement('legend');
+        legend.textContent = g.unit || 'no unit';
+        fieldset.appendChild(legend);
+        for (const c of g.channels) {
+          const label = document.createElement('label');
+          const box = document.createElement('input');
+          box.type = 'checkbox';
+          box.checked = this.selected.has(c.name);
+          box.dataset['testid'] = `channel-${c.name}`;
+          box.addEventListener('change', () => (box.checked ? this.selected.add(c.name) : this.selected.delete(c.name)));
+          label.append(box, ` ${c.name}`);
+          label.title = `${c.frequency} Hz, ${c.sampleCount} samples, ${c.dataType}`;
+          fieldset.appendChild(label);
+        }
+        return fieldset;
+      }),
+    );
+    if (groups.length === 0) el('channels').textContent = 'No channel matches.';
+  }
+
+  // ---- time plots ----------------------------------------------------------------------------------------------
+
+  private scopeFromControls(): Scope {
+    const kind = el<HTMLSelectElement>('scope').value;
+    if (kind === 'lap') return { kind: 'lap', lapIndex: Number(el<HTMLSelectElement>('scope-lap').value) };
+    if (kind === 'window') return { kind: 'window', start: Number(el<HTMLInputElement>('window-start').value), duration: Number(el<HTMLInputElement>('window-duration').value) };
+    return { kind: 'file' };
+  }
+
+  private plotLap(lapIndex: number): void {
+    this.actionAt = performance.now();
+    this.scope = { kind: 'lap', lapIndex };
+    this.view = null;
+    el<HTMLSelectElement>('scope').value = 'lap';
+    el<HTMLSelectElement>('scope-lap').value = String(lapIndex);
+    void this.run(() => this.plot());
+  }
+
+  /** The file-time range the scope covers. */
+  private scopeRange(): { start: number; duration: number } {
+    const m = this.metadata as DataFileMetadataJson;
+    if (this.scope.kind === 'lap') {
+      const lap = this.laps[this.scope.lapIndex];
+      return { start: lap.start, duration: lap.lapTime };
+    }
+    if (this.scope.kind === 'window') return { start: this.scope.start, duration: this.scope.duration };
+    return { start: m.startTime, duration: m.fileTimeLength };
+  }
+
+  private async plot(): Promise<void> {
+    const dataset = this.dataset;
+    const m = this.metadata;
+    if (!dataset || !m) return;
+    const names = m.channels.filter((c) => this.selected.has(c.name)).map((c) => c.name);
+    if (names.length === 0) {
+      this.status('Tick one or more channels to plot.');
+      return;
+    }
+    const range = this.view ?? this.scopeRange();
+    let body: ChannelsBody;
+    if (this.view || this.scope.kind === 'window') body = { channels: names, mode: 2, startTime: range.start, duration: range.duration };
+    else if (this.scope.kind === 'lap') body = { channels: names, mode: 1, lapIndex: this.scope.lapIndex };
+    else body = { channels: names, mode: 0 };
+    this.status(`Reading ${names.length} channel(s)…`);
+    const series = await this.requireApi().channels(dataset, body, pointsForWidth(this.panes.plotWidth()));
+    // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
+    if (this.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.actionAt).toFixed(1);
+    this.plotted = series.map((s) => ({ name: s.name, unit: s.unit, line: seriesLine(s) }));
+    const specs: PaneSpec[] = this.plotted.map((p) => ({
+      id: p.name,
+      title: p.name,
+      unit: p.unit,
+      xLabel: 'time (s)',
+      series: [{ label: p.name, colour: COLOURS[0] }],
+      data: alignLines([p.line]) as PaneSpec['data'],
+      xRange: [range.start, range.start + range.duration],
+    }));
+    this.panes.render(specs);
+    this.status(`${names.length} channel(s), ${range.start.toFixed(2)} s to ${(range.start + range.duration).toFixed(2)} s`);
+  }
+
+  private async zoomTo(min: number, max: number): Promise<void> {
+    const m = this.metadata;
+    if (!m) return;
+    this.view = clampWindow(min, max, m.startTime, m.startTime + m.fileTimeLength);
+    this.actionAt = performance.now();
+    await this.run(() => this.plot());
+  }
+
+  private async pan(fraction: number): Promise<void> {
+    const m = this.metadata;
+    if (!m || this.plotted.length === 0) return;
+    const current = this.view ?? this.scopeRange();
+    this.view = panWindow(current.start, current.duration, fraction, m.startTime, m.startTime + m.fileTimeLength);
+    await this.run(() => this.plot());
+  }
+
+  private async zoomOut(): Promise<void> {
+    const m = this.metadata;
+    if (!m || this.plotted.length === 0) return;
+    const c = this.view ?? this.scopeRange();
+    this.view = clampWindow(c.start - c.duration / 2, c.start + c.duration * 1.5, m.startTime, m.startTime + m.fileTimeLength);
+    await this.run(() => this.plot());
+  }
+
+  private showCursor(x: number | null): void {
+    const out = el('cursor-values');
+    if (x === null || this.plotted.length === 0) {
+      out.replaceChildren();
+      return;
+    }
+    const parts = [`t = ${x.toFixed(3)} s`, ...this.plotted.map((p) => `${p.name}: ${formatValue(valueAt(p.line, x), p.unit)}`)];
+    out.replaceChildren(
+      ...parts.map((t) => {
+        const span = document.createElement('span');
+        span.textContent = t;
+        return span;
+      }),
+    );
+  }
+
+  private drawn(container: HTMLElement): void {
+    container.dataset['drawn'] = String(Number(container.dataset['drawn'] ?? 0) + 1);
+    if (this.actionAt) container.dataset['drawMs'] = (performance.now() - this.actionAt).toFixed(1);
+    this.actionAt = 0;
+  }
+
+  // ---- lap comparison ------------------------------------------------------------------------------------------
+
+  private addToOverlay(lap: LapRow): void {
+    const dataset = this.dataset;
+    if (!dataset) return;
+    if (this.overlay.some((o) => o.dataset.entityId === dataset.entityId && o.dataset.group === dataset.group && o.lapIndex === lap.lapIndex)) return;
+    this.overlay.push({ dataset, lapIndex: lap.lapIndex, lapStart: lap.start, lapTime: lap.lapTime, label: `${dataset.label.split(' (')[0]} lap ${lap.lapIndex + 1} (${formatLapTime(lap.lapTime)})` });
+    this.renderOverlayList();
+  }
+
+  private renderOverlayList(): void {
+    el('overlay-list').replaceChildren(
+      ...this.overlay.map((o, i) => {
+        const li = document.createElement('li');
+        li.dataset['testid'] = `overlay-item-${i}`;
+        const swatch = document.createElement('span');
+        swatch.textContent = '■ ';
+        swatch.style.color = COLOURS[i % COLOURS.length];
+        li.append(swatch, o.label + (i === 0 ? ' (reference)' : ''));
+        li.appendChild(
+          button('remove', `overlay-remove-${i}`, () => {
+            this.overlay.splice(i, 1);
+            this.renderOverlayList();
+          }),
+        );
+        return li;
+      }),
+    );
+  }
+
+  private async plotOverlay(): Promise<void> {
+    const m = this.metadata;
+    if (!m || this.overlay.length === 0) {
+      this.status('Add laps with "Compare" first.');
+      return;
+    }
+    const channels = m.channels.filter((c) => this.selected.has(c.name));
+    if (channels.length === 0) {
+      this.status('Tick one or more channels to overlay.');
+      return;
+    }
+    const api = this.requireApi();
+    const axis = el<HTMLSelectElement>('overlay-axis').value === 'distance' ? 'distance' : 'time';
+    const width = pointsForWidth(this.overlayPanes.plotWidth());
+    this.status(`Reading ${this.overlay.length} lap(s)…`);
+    const names = channels.map((c) => c.name);
+    const perLap = await Promise.all(
+      this.overlay.map(async (o) => {
+        const [series, distance] = await Promise.all([
+          api.channels(o.dataset, { channels: names, mode: 1, lapIndex: o.lapIndex }, width),
+          axis === 'distance' ? api.distance(o.dataset, o.lapIndex) : Promise.resolve(null),
+        ]);
+        return names.map((name) => {
+          const s = series.find((x) => x.name === name);
+          const line = s ? seriesLine(s, o.lapStart) : { x: new Float64Array(0), y: [] };
+          return distance ? toDistance(line, distance) : line;
+        });
+      }),
+    );
+    const specs: PaneSpec[] = channels.map((c, k) => ({
+      id: `overlay-${c.name}`,
+      title: `${c.name} over ${axis === 'distance' ? 'distance' : 'lap time'}`,
+      unit: c.unit,
+      xLabel: axis === 'distance' ? 'distance (m)' : 'lap time (s)',
+      series: this.overlay.map((o, i) => ({ label: o.label, colour: COLOURS[i % COLOURS.length] })),
+      data: overlayOnGrid(
+        perLap.map((lines) => lines[k]),
+        c,
+        width,
+      ) as PaneSpec['data'],
+    }));
+    this.overlayPanes.render(specs);
+    this.status(`${this.overlay.length} lap(s) overlaid on ${axis === 'distance' ? 'distance' : 'lap time'}.`);
+  }
+
+  private async plotDelta(): Promise<void> {
+    if (this.overlay.length < 2) {
+      this.status('Add two or more laps with "Compare": the first is the reference.');
+      return;
+    }
+    const api = this.requireApi();
+    const [reference, ...laps] = this.overlay;
+    const width = pointsForWidth(this.deltaPanes.plotWidth());
+    const answers = await Promise.all(laps.map((o) => api.delta(o.dataset, o.lapIndex, reference.dataset, reference.lapIndex, width)));
+    const lines: Line[] = answers.map((a) => ({ x: Float64Array.from(a.distance), y: a.delta.map((v) => (Number.isFinite(v) ? v : null)) }));
+    this.deltaPanes.render([
+      {
+        id: 'delta',
+        title: `Time delta to ${reference.label} (negative: ahead)`,
+        unit: 's',
+        xLabel: 'distance (m)',
+        series: laps.map((o, i) => ({ label: o.label, colour: COLOURS[(i + 1) % COLOURS.length] })),
+        data: alignLines(lines) as PaneSpec['data'],
+      },
+    ]);
+    this.status(`Delta of ${laps.length} lap(s) to the reference (source: ${answers[0]?.source.kind ?? '-'} ${answers[0]?.source.channel ?? ''}).`);
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------------------------------
+
+  private requireApi(): ViewerApi {
+    if (!this.api) throw new Error('Connect with an API key first.');
+    return this.api;
+  }
+
+  /** Runs an action, showing its failure as a plain message (API errors per status, docs/api.md). */
+  private async run(action: () => Promise<void>): Promise<void> {
+    const error = el('error');
+    try {
+      await action();
+      error.hidden = true;
+      error.textContent = '';
+    } catch (err) {
+      error.textContent = err instanceof ApiError || err instanceof Error ? err.message : String(err);
+      error.dataset['status'] = err instanceof ApiError ? String(err.status) : '';
+      error.hidden = false;
+      this.status('');
+    }
+  }
+
+  private status(text: string): void {
+    el('status').textContent = text;
+  }
+}
+
+function cell(content: string | Node, tag: 'td' | 'th' = 'td'): HTMLTableCellElement {
+  const c = document.createElement(tag);
+  c.append(content);
+  return c;
+}
+
+function row(values: string[], tag: 'td' | 'th' = 'td'): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  for (const v of values) tr.appendChild(cell(v, tag));
+  return tr;
+}
+
+function button(text: string, testid: string, onClick: () => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  b.dataset['testid'] = testid;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+new Viewer().start();

@@ -1,0 +1,95 @@
+import { physicalSamples, type ChannelSeries } from '@pitwall/channels';
+
+/** One line of a plot: x values (ascending) and y values, null where the data has a gap. */
+export interface Line {
+  x: Float64Array;
+  y: (number | null)[];
+}
+
+/**
+ * The points of a decoded series: explicit times (maxPoints reads) or startTime + i / frequency, minus `offset`
+ * (a lap's start, for a lap-relative axis); gap flags and non-finite values become null so the chart breaks the line.
+ */
+export function seriesLine(series: ChannelSeries, offset = 0): Line {
+  const values = physicalSamples(series);
+  const n = values.length;
+  const x = new Float64Array(n);
+  const y = new Array<number | null>(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = (series.times ? series.times[i] : series.startTime + i / series.frequency) - offset;
+    const v = values[i];
+    y[i] = series.gaps?.[i] === 1 || !Number.isFinite(v) ? null : v;
+  }
+  return { x, y };
+}
+
+/**
+ * uPlot's aligned data for several lines on one x axis: the sorted union of their x values, each line's y at its own
+ * x values, `undefined` elsewhere (uPlot draws across undefined and breaks the line at null, so gaps stay gaps).
+ */
+export function alignLines(lines: readonly Line[]): [number[], ...(number | null | undefined)[][]] {
+  if (lines.length === 1) return [Array.from(lines[0].x), lines[0].y];
+  const xs = [...new Set(lines.flatMap((l) => Array.from(l.x)))].sort((a, b) => a - b);
+  const index = new Map(xs.map((x, i) => [x, i]));
+  const ys = lines.map((line) => {
+    const out = new Array<number | null | undefined>(xs.length).fill(undefined);
+    for (let i = 0; i < line.x.length; i++) out[index.get(line.x[i]) as number] = line.y[i];
+    return out;
+  });
+  return [xs, ...ys];
+}
+
+/** The value a line holds at time t: its last point at or before t; null in a gap, before its first or after its last point. */
+export function valueAt(line: Line, t: number): number | null {
+  const n = line.x.length;
+  if (n === 0 || !(t >= line.x[0]) || t > line.x[n - 1]) return null;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (line.x[mid] <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return line.y[lo];
+}
+
+/** n evenly spaced points from a to b inclusive. */
+export function grid(a: number, b: number, n: number): Float64Array {
+  const out = new Float64Array(Math.max(2, n));
+  const step = (b - a) / (out.length - 1);
+  for (let i = 0; i < out.length; i++) out[i] = a + i * step;
+  out[out.length - 1] = b;
+  return out;
+}
+
+/** The visible time range after a zoom or pan, kept inside the file [start, end] and at least `minSpan` wide. */
+export function clampWindow(min: number, max: number, start: number, end: number, minSpan = 0.01): { start: number; duration: number } {
+  let a = Math.max(start, Math.min(min, max));
+  let b = Math.min(end, Math.max(min, max));
+  if (b - a < minSpan) {
+    const mid = (a + b) / 2;
+    a = Math.max(start, mid - minSpan / 2);
+    b = Math.min(end, a + minSpan);
+  }
+  return { start: a, duration: b - a };
+}
+
+/** The window a pan by `fraction` of its width moves to, kept inside the file. */
+export function panWindow(start: number, duration: number, fraction: number, fileStart: number, fileEnd: number): { start: number; duration: number } {
+  const width = Math.min(duration, fileEnd - fileStart);
+  const moved = Math.min(Math.max(start + fraction * width, fileStart), fileEnd - width);
+  return { start: moved, duration: width };
+}
+
+/** maxPoints for a plot `pixels` wide: one point per pixel (the M4 aggregation keeps 4 per bucket), at least 4. */
+export function pointsForWidth(pixels: number): number {
+  return Math.max(4, Math.round(pixels));
+}
+
+/** Formats a cursor value with the channel's unit. */
+export function formatValue(value: number | null | undefined, unit: string): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'no data';
+  const abs = Math.abs(value);
+  const text = abs !== 0 && (abs >= 1e6 || abs < 1e-3) ? value.toExponential(3) : Number(value.toPrecision(6)).toString();
+  return unit ? `${text} ${unit}` : text;
+}

@@ -1,0 +1,293 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page, Request } from 'playwright-core';
+import { PitwallClient } from '@pitwall/client';
+import { COLOURS } from '../../src/colours';
+import { foreignRequests, launchChromium } from '../support/browser';
+import { ROOT, startEmbedded, type Embedded } from '../support/embedded';
+import { countColour, decodePng } from '../support/png';
+import { SAMPLE_LD, seedRun, seedRunSheet } from '../support/seed';
+
+/** Screenshots of every plot the tests draw, kept for a person to look at (tmp/ is git-ignored). */
+const ARTIFACTS = join(ROOT, 'tmp', 'viewer-artifacts');
+/** A line 2 px wide across a pane of ~1200 px leaves thousands of pixels of its colour; a blank pane none. */
+const MIN_LINE_PIXELS = 500;
+
+describe('the telemetry viewer at /viewer, in headless Chromium against npm start with Sample1.ld attached', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-viewer-'));
+  let stack: Embedded;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    stack = await startEmbedded(dataDir);
+    const run = await seedRun(stack, { championship: 'Viewer Cup', runSheet: 'Run 1' });
+    await seedRunSheet(stack, run, 'Run 2');
+    browser = await launchChromium();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    expect(await stack?.stop()).toBe(0);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A fresh page (its own session storage) that records requests leaving the gateway's origin and CSP violations. */
+  async function openPage(): Promise<{ page: Page; foreign: string[]; cspViolations: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    const foreign = foreignRequests(page, stack.baseUrl);
+    const cspViolations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
+    await page.goto(`${stack.baseUrl}/viewer`);
+    return { page, foreign, cspViolations };
+  }
+
+  async function signIn(page: Page, apiKey = stack.apiKey): Promise<void> {
+    await page.fill('[data-testid=api-key]', apiKey);
+    await page.fill('[data-testid=account-id]', stack.accountId);
+    await page.click('[data-testid=connect]');
+  }
+
+  /** Championship → event → session → car → run sheet → the run's DataFile dataset. */
+  async function pickDataset(page: Page, runSheet = 'Run 1', championship = 'Viewer Cup'): Promise<void> {
+    await page.selectOption('[data-testid=pick-championship]', { label: championship });
+    await page.selectOption('[data-testid=pick-event]', { label: 'Round 1' });
+    await page.selectOption('[data-testid=pick-session]', { label: 'Race' });
+    await page.selectOption('[data-testid=pick-car]', { label: 'Car 7' });
+    await page.selectOption('[data-testid=pick-run]', { label: runSheet });
+    await page.selectOption('[data-testid=pick-dataset]', { label: `${runSheet} / DataFile (Sample1.ld)` });
+  }
+
+  /** Runs `action` and waits until the panes in `testid` have drawn once more. */
+  async function andDrawn(page: Page, testid: string, action: () => Promise<unknown>): Promise<void> {
+    const before = Number((await page.getAttribute(`[data-testid=${testid}]`, 'data-drawn')) ?? 0);
+    await action();
+    try {
+      await page.waitForFunction(([id, n]) => Number(document.querySelector(`[data-testid=${id}]`)?.getAttribute('data-drawn') ?? 0) > Number(n), [testid, before] as const);
+    } catch (err) {
+      // Say what the page says instead of a bare timeout.
+      throw new Error(`${testid} did not draw: error "${await page.textContent('[data-testid=error]')}", status "${await page.textContent('[data-testid=status]')}" (${String(err)})`);
+    }
+  }
+
+  /** Saves a screenshot of `selector` as an artifact and returns how many of its pixels have each colour. */
+  async function screenshotColours(page: Page, selector: string, file: string, colours: string[]): Promise<number[]> {
+    const png = await page.locator(selector).screenshot();
+    writeFileSync(join(ARTIFACTS, file), png);
+    const image = decodePng(png);
+    return colours.map((c) => countColour(image, c));
+  }
+
+  test('when the page is read, then it needs no API key, is HTML with a strict Content-Security-Policy, and its assets have their types', async () => {
+    const page = await fetch(`${stack.baseUrl}/viewer`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    expect(await page.text()).toContain('<script src="/viewer/viewer.js"></script>');
+    expect((await fetch(`${stack.baseUrl}/viewer/viewer.js`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await fetch(`${stack.baseUrl}/viewer/viewer.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await fetch(`${stack.baseUrl}/viewer/nothing.js`)).status).toBe(404);
+    const post = await fetch(`${stack.baseUrl}/viewer`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  test('when signed in and the run is picked, then the dataset shows its file properties, its laps with the best one marked, and a catalogue grouped by unit that a search narrows; the key stays out of the URL', async () => {
+    const { page, foreign, cspViolations } = await openPage();
+    await signIn(page);
+    await pickDataset(page);
+
+    await page.waitForSelector('[data-testid=lap-4]');
+    expect(await page.textContent('[data-testid=file-properties]')).toContain('Calder');
+    expect(await page.locator('[data-testid^=lap-]').count()).toBe(5);
+    expect(await page.locator('[data-testid=lap-1] [data-testid=best-lap]').count()).toBe(1);
+    expect(await page.locator('[data-testid=best-lap]').count()).toBe(1);
+    expect(await page.textContent('[data-testid=lap-1]')).toContain('1:03.000');
+
+    expect(await page.locator('[data-testid=unit-group]').count()).toBeGreaterThan(3);
+    await page.fill('[data-testid=channel-search]', 'ground speed');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=unit-group]').length === 1);
+    expect(await page.textContent('[data-testid=unit-group] legend')).toBe('km/h');
+    expect(await page.locator('[data-testid="channel-Ground Speed"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="channel-Wheel Speed FL"]').count()).toBe(0);
+
+    expect(page.url()).toBe(`${stack.baseUrl}/viewer`);
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).toContain(stack.apiKey);
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(stack.apiKey);
+    expect(foreign).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when Ground Speed is plotted for lap 2, then the pane is drawn in the plot colour from a binary read sized to the plot, the cursor shows the value, and a zoom and a pan re-read the visible window', async () => {
+    const { page, foreign, cspViolations } = await openPage();
+    const reads: Request[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/DataFileAccess/') && r.url().includes('/channels')) reads.push(r);
+    });
+    await signIn(page);
+    await pickDataset(page);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+
+    const first = reads[0] as Request;
+    expect(first.headers()['accept']).toBe('application/x-service-channels');
+    expect(first.postDataJSON()).toEqual({ channels: ['Ground Speed'], mode: 1, lapIndex: 1 });
+    const maxPoints = Number(new URL(first.url()).searchParams.get('maxPoints'));
+    const plotWidth = await page.evaluate(() => (document.querySelector('[data-testid="pane-Ground Speed"] .u-over') as HTMLElement).clientWidth);
+    expect(Math.abs(maxPoints - plotWidth)).toBeLessThanOrEqual(20);
+
+    const [red] = await screenshotColours(page, '[data-testid="pane-Ground Speed"]', 'ground-speed-lap2.png', [COLOURS[0]]);
+    expect(red).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => /Ground Speed: [\d.]+ km\/h/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+
+    await andDrawn(page, 'panes', async () => {
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    });
+    const zoomed = (reads.at(-1) as Request).postDataJSON() as { mode: number; startTime: number; duration: number };
+    expect(zoomed.mode).toBe(2);
+    expect(zoomed.startTime).toBeGreaterThan(162);
+    expect(zoomed.duration).toBeLessThan(63 / 2);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=pan-right]'));
+    const panned = (reads.at(-1) as Request).postDataJSON() as { mode: number; startTime: number; duration: number };
+    expect(panned.startTime).toBeGreaterThan(zoomed.startTime);
+    expect(panned.duration).toBeCloseTo(zoomed.duration, 6);
+    const [stillRed] = await screenshotColours(page, '[data-testid="pane-Ground Speed"]', 'ground-speed-zoomed.png', [COLOURS[0]]);
+    expect(stillRed).toBeGreaterThan(MIN_LINE_PIXELS / 4);
+
+    expect(foreign).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when laps 2 and 3 are overlaid, then both are drawn over lap time and over distance, and the delta trace of lap 3 against lap 2 is drawn', async () => {
+    const { page, cspViolations } = await openPage();
+    await signIn(page);
+    await pickDataset(page);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    expect(await page.locator('[data-testid^=overlay-item-]').count()).toBe(2);
+
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    const [lap2, lap3] = await screenshotColours(page, '[data-testid="pane-overlay-Ground Speed"]', 'overlay-laps-2-3-time.png', [COLOURS[0], COLOURS[1]]);
+    expect(lap2).toBeGreaterThan(MIN_LINE_PIXELS);
+    expect(lap3).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    await page.selectOption('[data-testid=overlay-axis]', 'distance');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    expect(await page.textContent('[data-testid="pane-overlay-Ground Speed"]')).toContain('distance (m)');
+    const [lap2d, lap3d] = await screenshotColours(page, '[data-testid="pane-overlay-Ground Speed"]', 'overlay-laps-2-3-distance.png', [COLOURS[0], COLOURS[1]]);
+    expect(lap2d).toBeGreaterThan(MIN_LINE_PIXELS);
+    expect(lap3d).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    const [delta] = await screenshotColours(page, '[data-testid=pane-delta]', 'delta-lap3-vs-lap2.png', [COLOURS[1]]);
+    expect(delta).toBeGreaterThan(MIN_LINE_PIXELS);
+    expect(cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when lap 2 of one run and lap 3 of another are compared, then both are overlaid and the delta is computed across the two datasets', async () => {
+    const { page } = await openPage();
+    const deltas: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/delta?')) deltas.push(r.url());
+    });
+    await signIn(page);
+    await pickDataset(page, 'Run 1');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.selectOption('[data-testid=pick-run]', { label: 'Run 2' });
+    await page.selectOption('[data-testid=pick-dataset]', { label: 'Run 2 / DataFile (Sample1.ld)' });
+    await page.waitForSelector('[data-testid=overlay-add-2]');
+    await page.click('[data-testid=overlay-add-2]');
+    expect(await page.textContent('[data-testid=overlay-list]')).toMatch(/Run 1 \/ DataFile lap 2.*Run 2 \/ DataFile lap 3/);
+
+    await page.selectOption('[data-testid=overlay-axis]', 'distance');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    const [run1, run2] = await screenshotColours(page, '[data-testid="pane-overlay-Ground Speed"]', 'overlay-two-runs-distance.png', [COLOURS[0], COLOURS[1]]);
+    expect(run1).toBeGreaterThan(MIN_LINE_PIXELS);
+    expect(run2).toBeGreaterThan(MIN_LINE_PIXELS);
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    const delta = new URL(deltas[0] as string);
+    expect(delta.searchParams.get('lapIndex')).toBe('2');
+    expect(delta.searchParams.get('referenceLapIndex')).toBe('1');
+    expect(delta.searchParams.get('referenceEntityId')).not.toBeNull();
+    expect(delta.pathname).not.toContain(delta.searchParams.get('referenceEntityId') as string);
+    const [trace] = await screenshotColours(page, '[data-testid=pane-delta]', 'delta-two-runs.png', [COLOURS[1]]);
+    expect(trace).toBeGreaterThan(MIN_LINE_PIXELS);
+    await page.context().close();
+  });
+
+  test('when the API key is wrong, then the page says in plain words that the key was not accepted (401) and shows no data', async () => {
+    const { page } = await openPage();
+    await signIn(page, '00000000-0000-4000-8000-000000000000');
+    await page.waitForSelector('[data-testid=error]:not([hidden])');
+    expect(await page.textContent('[data-testid=error]')).toBe('The API key was not accepted (401): check the key, or ask an administrator for a new one.');
+    expect(await page.isHidden('#app')).toBe(true);
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('00000000-0000-4000-8000-000000000000');
+    await page.context().close();
+  });
+
+  test('when a dataset is not a telemetry file, or a damaged one, then opening it says so (415, 422)', async () => {
+    const notTelemetry = join(dataDir, 'photo.gif');
+    writeFileSync(notTelemetry, Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(4096, 0xab)]));
+    const damaged = join(dataDir, 'damaged.ld');
+    writeFileSync(damaged, readFileSync(SAMPLE_LD).subarray(0, 4096));
+    const run = await seedRun(stack, { championship: 'Broken Cup', runSheet: 'Photo run' }, notTelemetry);
+    await seedRunSheet(stack, run, 'Damaged run', damaged);
+    const { page } = await openPage();
+    await signIn(page);
+    await page.selectOption('[data-testid=pick-championship]', { label: 'Broken Cup' });
+    await page.selectOption('[data-testid=pick-event]', { label: 'Round 1' });
+    await page.selectOption('[data-testid=pick-session]', { label: 'Race' });
+    await page.selectOption('[data-testid=pick-car]', { label: 'Car 7' });
+
+    await page.selectOption('[data-testid=pick-run]', { label: 'Photo run' });
+    await page.selectOption('[data-testid=pick-dataset]', { label: 'Photo run / DataFile (photo.gif)' });
+    await page.waitForSelector('[data-testid=error]:not([hidden])');
+    expect(await page.textContent('[data-testid=error]')).toMatch(/^The file is not in a format the service can read \(415\)/);
+
+    await page.selectOption('[data-testid=pick-run]', { label: 'Damaged run' });
+    await page.selectOption('[data-testid=pick-dataset]', { label: 'Damaged run / DataFile (damaged.ld)' });
+    await page.waitForFunction(() => /\(422\)/.test(document.querySelector('[data-testid=error]')?.textContent ?? ''));
+    expect(await page.textContent('[data-testid=error]')).toMatch(/^The file could not be read: it is damaged \(422\)/);
+    await page.context().close();
+  });
+
+  test('when the run sheet is deleted after it was listed, then opening its dataset says it was not found (404)', async () => {
+    await seedRun(stack, { championship: 'Doomed Cup', runSheet: 'Doomed run' });
+    const { page } = await openPage();
+    await signIn(page);
+    await page.selectOption('[data-testid=pick-championship]', { label: 'Doomed Cup' });
+    await page.selectOption('[data-testid=pick-event]', { label: 'Round 1' });
+    await page.selectOption('[data-testid=pick-session]', { label: 'Race' });
+    await page.selectOption('[data-testid=pick-car]', { label: 'Car 7' });
+    await page.selectOption('[data-testid=pick-run]', { label: 'Doomed run' });
+    await page.locator('[data-testid=pick-dataset] option', { hasText: 'Doomed run / DataFile' }).waitFor({ state: 'attached' });
+    const client = new PitwallClient({ baseUrl: stack.baseUrl, apiKey: stack.apiKey, accountId: stack.accountId });
+    const runId = await page.inputValue('[data-testid=pick-run]');
+    expect((await client.deleteRunSheet(runId)).statusCode).toBe(204);
+
+    await page.selectOption('[data-testid=pick-dataset]', { label: 'Doomed run / DataFile (Sample1.ld)' });
+    await page.waitForSelector('[data-testid=error]:not([hidden])');
+    expect(await page.textContent('[data-testid=error]')).toMatch(/^Not found \(404\): it does not exist in this account or this key may not see it/);
+    expect(await page.isHidden('[data-testid=laps]')).toBe(true);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,73 @@
+import { datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, lapRows, type CatalogueChannel } from '../../src/catalogue';
+
+const attachment = (id: string, FileName: string, AttachedFileGroupName: string | null, ServerAttachedFileState: number) => ({ Id: id, Parameters: { FileName, AttachedFileGroupName, ServerAttachedFileState }, SignedURL: null });
+
+describe('datasetsOf', () => {
+  test('when a run sheet has files in several states and groups, then only available files (state 2) make datasets, one per group, in first-file order', () => {
+    const run = { Id: 'r1', Parameters: { Name: 'Run 3' } };
+    const datasets = datasetsOf('RunSheets', run, [
+      attachment('a', 'stint.ld', 'Stint', 2),
+      attachment('b', 'stint.ldx', 'Stint', 2),
+      attachment('c', 'pending.ld', 'Pending', 1),
+      attachment('d', 'loose.pdf', null, 2),
+      attachment('e', 'lap1.csv', 'Laps', 2),
+    ]);
+    expect(datasets).toEqual([
+      { entityType: 'RunSheets', entityId: 'r1', group: 'Stint', label: 'Run 3 / Stint (stint.ld, stint.ldx)' },
+      { entityType: 'RunSheets', entityId: 'r1', group: 'Laps', label: 'Run 3 / Laps (lap1.csv)' },
+    ]);
+  });
+});
+
+describe('enteredCars', () => {
+  test('when an event has entries, then each is offered by its car id under the car name, with the entry name when it differs', () => {
+    const cars = [{ Id: 'c7', Parameters: { Name: 'Car 7' } }, { Id: 'c8', Parameters: { Name: 'Car 8' } }];
+    const entries = [{ Id: 'e1', Parameters: { Name: 'Car 7', CarId: 'c7' } }, { Id: 'e2', Parameters: { Name: 'Spare', CarId: 'c8' } }, { Id: 'e3', Parameters: { Name: 'broken', CarId: null } }];
+    expect(enteredCars(entries, cars)).toEqual([
+      { value: 'c7', label: 'Car 7' },
+      { value: 'c8', label: 'Car 8 (Spare)' },
+    ]);
+  });
+});
+
+describe('lapRows', () => {
+  test('when laps are 100, 62.5, 61.25, 63 and 90 s from a file starting at 10 s, then each starts after the ones before it and the fastest flying lap (the 3rd) is best', () => {
+    const rows = lapRows({ startTime: 10, lapElapsedTimes: [100, 62.5, 61.25, 63, 90] });
+    expect(rows.map((r) => r.start)).toEqual([10, 110, 172.5, 233.75, 296.75]);
+    expect(rows.filter((r) => r.best).map((r) => r.lapIndex)).toEqual([2]);
+  });
+
+  test('when the out lap is the shortest, then it is not the best lap; with two laps or fewer every lap counts', () => {
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [30, 65, 64, 90] }).find((r) => r.best)?.lapIndex).toBe(2);
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [70, 65] }).find((r) => r.best)?.lapIndex).toBe(1);
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [] })).toEqual([]);
+  });
+});
+
+test('formatLapTime: 63 s is 1:03.000, 125.4567 s is 2:05.457, 9.5 s is 0:09.500', () => {
+  expect(formatLapTime(63)).toBe('1:03.000');
+  expect(formatLapTime(125.4567)).toBe('2:05.457');
+  expect(formatLapTime(9.5)).toBe('0:09.500');
+  expect(formatLapTime(NaN)).toBe('-');
+});
+
+describe('groupChannelsByUnit', () => {
+  const channel = (name: string, unit: string): CatalogueChannel => ({ name, unit, frequency: 20, sampleCount: 100, dimension: 1, dataType: 'int16' });
+  const catalogue = [channel('Wheel Speed FL', 'km/h'), channel('Ground Speed', 'km/h'), channel('Gear', ''), channel('Brake Temp FL', 'C'), channel('Engine RPM', 'rpm')];
+
+  test('when there is no search, then channels are grouped by unit, units sorted with "no unit" last, names sorted', () => {
+    expect(groupChannelsByUnit(catalogue).map((g) => [g.unit, g.channels.map((c) => c.name)])).toEqual([
+      ['C', ['Brake Temp FL']],
+      ['km/h', ['Ground Speed', 'Wheel Speed FL']],
+      ['rpm', ['Engine RPM']],
+      ['', ['Gear']],
+    ]);
+  });
+
+  test('when searching, then a channel stays when its name or unit holds every word, whatever the case', () => {
+    expect(groupChannelsByUnit(catalogue, 'speed').flatMap((g) => g.channels.map((c) => c.name))).toEqual(['Ground Speed', 'Wheel Speed FL']);
+    expect(groupChannelsByUnit(catalogue, 'FL km/h').flatMap((g) => g.channels.map((c) => c.name))).toEqual(['Wheel Speed FL']);
+    expect(groupChannelsByUnit(catalogue, 'RPM').map((g) => g.unit)).toEqual(['rpm']);
+    expect(groupChannelsByUnit(catalogue, 'nothing like this')).toEqual([]);
+  });
+});

@@ -1,0 +1,21 @@
+import { ApiError, failureMessage } from '../../src/errors';
+
+describe('failureMessage: what the page says for a failed API call', () => {
+  test.each([
+    [401, undefined, undefined, 'The API key was not accepted (401): check the key, or ask an administrator for a new one.'],
+    [404, { detail: 'No such RunSheet' }, undefined, 'Not found (404): it does not exist in this account or this key may not see it (No such RunSheet).'],
+    [415, { detail: 'not a MoTeC .ld, MDF 4 or CSV file' }, undefined, 'The file is not in a format the service can read (415) (not a MoTeC .ld, MDF 4 or CSV file).'],
+    [422, { detail: 'channel block 3 runs past the end' }, undefined, 'The file could not be read: it is damaged (422) (channel block 3 runs past the end).'],
+    [429, undefined, '2', 'Too many reads are running for this user (429): try again in 2 s.'],
+    [429, undefined, null, 'Too many reads are running for this user (429): try again in a moment.'],
+    [400, { title: 'Bad Request', errors: { lapIndex: ['must be 0 to 4'] } }, undefined, 'The service refused the request as malformed (Bad Request lapIndex: must be 0 to 4).'],
+    [503, undefined, '1', 'The service is unavailable for now, nothing was done (503). Try again.'],
+    [500, { title: 'Internal Server Error' }, undefined, 'The service answered 500 (Internal Server Error).'],
+  ])('when the answer is %i, then a plain sentence naming it', (status, problem, retryAfter, expected) => {
+    expect(failureMessage({ status, problem, retryAfter })).toBe(expected);
+  });
+
+  test('when no answer came, then it says the service could not be reached and why', () => {
+    expect(new ApiError({ status: 0, reason: 'Failed to fetch' }).message).toBe('The service could not be reached: Failed to fetch.');
+  });
+});

@@ -1,0 +1,87 @@
+import type { ChannelSeries } from '@pitwall/channels';
+import { alignLines, clampWindow, formatValue, grid, panWindow, pointsForWidth, seriesLine, valueAt } from '../../src/plot-data';
+
+describe('seriesLine', () => {
+  test('when a series has implicit times, then sample i is at startTime + i / frequency, less the offset; gaps and NaN are null', () => {
+    const series: ChannelSeries = { name: 'Speed', unit: 'km/h', frequency: 4, dimension: 1, startTime: 10, samples: new Float64Array([1, 2, NaN, 4]), gaps: new Uint8Array([0, 1, 0, 0]) };
+    const line = seriesLine(series, 10);
+    expect(Array.from(line.x)).toEqual([0, 0.25, 0.5, 0.75]);
+    expect(line.y).toEqual([1, null, null, 4]);
+  });
+
+  test('when a series carries raw values with a conversion and explicit times (a maxPoints read), then the physical values at those times', () => {
+    const series: ChannelSeries = {
+      name: 'Oil',
+      unit: 'bar',
+      frequency: 100,
+      dimension: 1,
+      startTime: 0,
+      samples: new Int16Array([10, 20]),
+      conversion: { numerator: 1, denominator: 10, offset: 1 },
+      times: new Float64Array([0.5, 3.25]),
+    };
+    const line = seriesLine(series);
+    expect(Array.from(line.x)).toEqual([0.5, 3.25]);
+    expect(line.y).toEqual([2, 3]);
+  });
+});
+
+describe('alignLines', () => {
+  test('when two lines have different x values, then x is their sorted union and each line is undefined where it has no point (null gaps stay null)', () => {
+    const a = { x: new Float64Array([0, 1, 2]), y: [5, null, 7] };
+    const b = { x: new Float64Array([0.5, 2]), y: [1, 2] };
+    expect(alignLines([a, b])).toEqual([
+      [0, 0.5, 1, 2],
+      [5, undefined, null, 7],
+      [undefined, 1, undefined, 2],
+    ]);
+  });
+
+  test('when there is one line, then its own points', () => {
+    expect(alignLines([{ x: new Float64Array([1, 2]), y: [3, null] }])).toEqual([[1, 2], [3, null]]);
+  });
+});
+
+describe('valueAt', () => {
+  const line = { x: new Float64Array([0, 1, 2, 3]), y: [10, 11, null, 13] };
+  test('when the cursor is between points, then the value of the last point at or before it; null in a gap or outside the line', () => {
+    expect(valueAt(line, 0)).toBe(10);
+    expect(valueAt(line, 1.9)).toBe(11);
+    expect(valueAt(line, 2.5)).toBeNull();
+    expect(valueAt(line, 3)).toBe(13);
+    expect(valueAt(line, -0.1)).toBeNull();
+    expect(valueAt(line, 3.1)).toBeNull();
+    expect(valueAt({ x: new Float64Array(0), y: [] }, 0)).toBeNull();
+  });
+});
+
+test('grid: 5 points from 0 to 2 are 0, 0.5, 1, 1.5, 2', () => {
+  expect(Array.from(grid(0, 2, 5))).toEqual([0, 0.5, 1, 1.5, 2]);
+});
+
+describe('zoom and pan windows', () => {
+  test('when a zoom selection runs past the file, then the window is cut to the file; a tiny one is widened around its middle', () => {
+    expect(clampWindow(-5, 20, 0, 100)).toEqual({ start: 0, duration: 20 });
+    expect(clampWindow(90, 120, 0, 100)).toEqual({ start: 90, duration: 10 });
+    expect(clampWindow(50, 50.001, 0, 100, 1)).toEqual({ start: 49.5005, duration: 1 });
+  });
+
+  test('when panning by half a window, then it moves by half its width and stops at the file edges', () => {
+    expect(panWindow(20, 10, 0.5, 0, 100)).toEqual({ start: 25, duration: 10 });
+    expect(panWindow(2, 10, -0.5, 0, 100)).toEqual({ start: 0, duration: 10 });
+    expect(panWindow(88, 10, 0.5, 0, 100)).toEqual({ start: 90, duration: 10 });
+  });
+});
+
+test('pointsForWidth: one point per pixel, at least 4', () => {
+  expect(pointsForWidth(1107.4)).toBe(1107);
+  expect(pointsForWidth(2)).toBe(4);
+});
+
+test('formatValue: six significant digits with the unit; no data for gaps', () => {
+  expect(formatValue(123.456789, 'km/h')).toBe('123.457 km/h');
+  expect(formatValue(3, '')).toBe('3');
+  expect(formatValue(null, 'km/h')).toBe('no data');
+  expect(formatValue(NaN, 'bar')).toBe('no data');
+  expect(formatValue(0.0001234, 'm')).toBe('1.234e-4 m');
+});
