@@ -9,4 +9,11 @@ export default [
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: DEFINITIONS, depConstraints }],
     },
   },
+  {
+    // The embedded default runs the stand-in external simulation system (tools/) for the demo account.
+    files: ['src/demo-simulation.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [...DEFINITIONS, '@pitwall/simulation-standin'], depConstraints }],
+    },
+  },
 ];

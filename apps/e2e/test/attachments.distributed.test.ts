@@ -36,6 +36,16 @@ function putOnItsOwnConnection(url: string, body: Buffer): Promise<number> {
   });
 }
 
+/**
+ * Lets the event loop handle what arrived while a CPU-bound step held it (compressing in jest's sandbox takes
+ * seconds): a kept-alive connection the gateway closed meanwhile is dropped by fetch instead of being reused by the
+ * next request, which would then fail with "other side closed".
+ */
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('attached files on the five-process stack (filesystem blob store under DATA_DIR, generated signing secret)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-e2e-attachments-'));
   let stack: DistributedStack;
@@ -74,6 +84,7 @@ describe('attached files on the five-process stack (filesystem blob store under 
     }
     const original = telemetry(3 * 1024 * 1024);
     const frame = Buffer.from(await compressLz4(original));
+    await settle();
 
     const prepared = (await c[`prepare${name}Attachment`]?.(id, { FileName: 'stint1.ld', UseCompression: true, AttachedFileGroupName: 'DataFile' })) as { statusCode: number; returnValue: { AttachedFileId: string; Url: string } };
     expect(prepared.statusCode).toBe(200);

@@ -1,31 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pool } from 'pg';
-import { FilesystemBlobStore } from '@pitwall/blob-store';
+import type { PitwallClient } from '@pitwall/client';
 import { compressLz4, openDataFile } from '@pitwall/formats';
 import { AMQP_URL, DistributedStack, REDIS_URL } from './support/distributed';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/** A RunSheet row and its compressed Sample1.ld as the upload flow leaves them (state 2, bytes in the blob store). */
-async function seedDataset(databaseUrl: string, blobDir: string, accountId: string, bytes: Uint8Array): Promise<string> {
-  const pg = new Pool({ connectionString: databaseUrl, max: 1 });
-  try {
-    const id = randomUUID();
-    await pg.query(`INSERT INTO entity.entities (id, account_id, type, parameters, created_at, modified_at) VALUES ($1, $2, 'RunSheets', '{"Name":"killed read"}', now(), now())`, [id, accountId]);
-    const stored = await new FilesystemBlobStore(blobDir).putStream([await compressLz4(bytes)]);
-    await pg.query(
-      `INSERT INTO entity.attached_files (id, account_id, entity_id, file_name, group_name, use_compression, state, file_size, created_time, modified_at, blob_key, blob_sha256)
-       VALUES ($1, $2, $3, 'Sample1.ld', 'DataFile', true, 2, $4, now(), now(), $5, $6)`,
-      [randomUUID(), accountId, id, bytes.byteLength, stored.key, stored.sha256],
-    );
-    return id;
-  } finally {
-    await pg.end();
-  }
+/** A run sheet (under its championship, event, session and car entry) with `bytes` attached through the upload flow. */
+async function seedDataset(client: PitwallClient, bytes: Uint8Array, options: { compressed: boolean }): Promise<{ runSheet: string; fileId: string }> {
+  const id = (r: { statusCode: number; returnValue: { Id: string } | null }) => {
+    if (!r.returnValue) throw new Error(`create answered ${r.statusCode}`);
+    return r.returnValue.Id;
+  };
+  const name = (value: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: value }] });
+  const championship = id(await client.addChampionship(name('Data file e2e')));
+  const event = id(await client.addEvent(championship, name('Event')));
+  const session = id(await client.addSession(event, name('Session')));
+  const car = id(await client.addCar(name('Car')));
+  id(await client.addEventCar(event, car, name('Car')));
+  const runSheet = id(await client.addRunSheet(session, car, name('Run')));
+  const uploaded = await client.uploadAttachment('RunSheets', runSheet, options.compressed ? await compressLz4(bytes) : bytes, { FileName: 'Sample1.ld', AttachedFileGroupName: 'DataFile', UseCompression: options.compressed });
+  if (!uploaded.returnValue) throw new Error(`upload answered ${uploaded.statusCode}: ${uploaded.message}`);
+  return { runSheet, fileId: uploaded.returnValue.Id };
 }
 
 describe('when the datafile-service is killed (SIGKILL) in the middle of a read', () => {
@@ -39,12 +37,12 @@ describe('when the datafile-service is killed (SIGKILL) in the middle of a read'
   });
 
   test('then a restarted instance answers the read (redelivered) with every sample, and later reads work', async () => {
-    const env = { BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed') };
+    const env = { DATA_DIR: join(dir, 'data'), BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed') };
     stack = await DistributedStack.start({ env });
     const m = await stack.member('admin');
     const bytes = new Uint8Array(readFileSync(join(ROOT, 'libs', 'formats', 'test', 'fixtures', 'telemetry', 'Sample1.ld')));
     const eager = openDataFile(bytes);
-    const runSheet = await seedDataset(stack.databaseUrl, env.BLOB_DIR, m.accountId, bytes);
+    const { runSheet } = await seedDataset(m.client, bytes, { compressed: true });
     const names = eager.channels.filter((c) => !c.unsupported).map((c) => c.name);
 
     // The first read of a compressed blob decompresses it first: the kill lands while that work is under way.

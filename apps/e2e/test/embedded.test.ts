@@ -29,7 +29,9 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
       const again = new PitwallClient({ baseUrl: second.baseUrl, apiKey: second.apiKey, accountId: second.accountId });
       expect((await again.getChampionshipById(createdId)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027, Description: null });
       expect((await again.deleteChampionship(createdId)).statusCode).toBe(204);
-      expect((await again.getAllChampionships()).returnValue).toEqual([]);
+      expect((await again.getAllChampionships()).returnValue?.map((c) => c.Parameters['Name'])).toEqual(['Demo Championship']);
+      // The demo run sheet was seeded once: the second start prints the same one.
+      expect(demoRunSheetOf(second.output())).toBe(demoRunSheetOf(first.output()));
       const bad = await fetch(`${second.baseUrl}/Championships`, { headers: { ApiKey: second.apiKey } });
       expect(bad.status).toBe(400);
     } finally {
@@ -37,11 +39,25 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
     }
   }, 300_000);
 
-  /** The printed curl, then a championship created, updated and read back; returns its id. */
+  const demoRunSheetOf = (output: string) => /^Demo run sheet (\S+) /m.exec(output)?.[1];
+
+  /** The printed curls (the seeded demo championship, its run sheet's data file), then a championship created, updated and read back; returns its id. */
   async function useFirstStart(first: Embedded): Promise<string> {
-    const curl = /^\s+(curl -s http\S+ .*)$/m.exec(first.output())?.[1];
-    expect(curl).toBeDefined();
-    expect(JSON.parse(execFileSync('bash', ['-c', curl as string], { encoding: 'utf8' }))).toEqual([]);
+    const curls = [...first.output().matchAll(/^\s+(curl -s .*)$/gm)].map((m) => m[1] as string);
+    const run = (curl: string) => JSON.parse(execFileSync('bash', ['-c', curl], { encoding: 'utf8' }));
+    expect(curls[0]).toMatch(/\/Championships /);
+    expect(run(curls[0] as string).map((c: { Parameters: { Name: string } }) => c.Parameters.Name)).toEqual(['Demo Championship']);
+    const metadataCurl = curls.find((c) => c.includes('/DataFileAccess/') && c.includes('/metadata'));
+    const channelCurl = curls.find((c) => c.includes('/DataFileAccess/') && c.includes('/channel?'));
+    const metadata = run(metadataCurl as string);
+    expect(metadata).toMatchObject({ entityId: demoRunSheetOf(first.output()), entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapCount: 5 });
+    expect(metadata.channels.length).toBeGreaterThanOrEqual(20);
+    const lap = run(channelCurl as string);
+    expect(lap).toMatchObject({ name: 'Ground Speed', unit: 'km/h' });
+    // Lap 1 of a 50 Hz channel: as many samples as the lap lasts (its first flying lap), each a speed.
+    const frequency = metadata.channels.find((c: { name: string }) => c.name === 'Ground Speed').frequency as number;
+    expect(Math.abs(lap.samples.length - metadata.lapElapsedTimes[1] * frequency)).toBeLessThanOrEqual(1);
+    for (const v of lap.samples) expect(v).toBeGreaterThan(0);
 
     const client = new PitwallClient({ baseUrl: first.baseUrl, apiKey: first.apiKey, accountId: first.accountId });
     const created = await client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Embedded Cup' }] });

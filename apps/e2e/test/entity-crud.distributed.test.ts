@@ -1,10 +1,11 @@
 import { ENTITY_TYPES, collectionNamesOf, type EntityTypeDef } from '@pitwall/contracts';
-import { Api, EntityFactory, withEntityStack, expectedEntity, suffix, updates, withNulls } from './support/entities';
+import { Api, EntityFactory, withEntityStack, expectedEntity, suffix, updates, withNulls, type EntityStack } from './support/entities';
 
 // The registry is the list of types: a type added there is covered here without editing this file.
 let api: Api;
 let factory: EntityFactory;
-withEntityStack((f) => ({ api, factory } = f));
+let fixture: EntityStack;
+withEntityStack((f) => ({ api, factory } = fixture = f));
 
 const byName = (t: EntityTypeDef): [string, EntityTypeDef] => [t.plural, t];
 
@@ -95,15 +96,41 @@ describe.each(WRITABLE_TYPES.map(byName))('%s: get, list by parent ids, create, 
 });
 
 describe.each(ENTITY_TYPES.filter((t) => t.readOnly).map(byName))('%s: read-only (the admin CLI manages membership)', (plural) => {
-  test('when listed, then it answers 200 with an array', async () => {
-    const res = await api.list(plural);
-    expect(res.status).toBe(200);
-    expect(Array.isArray(res.body)).toBe(true);
+  /** The member names the list shows once the membership events went round (gateway outbox -> RabbitMQ -> entity-service). */
+  const eventually = async (expected: string[]): Promise<unknown[]> => {
+    const until = Date.now() + 20_000;
+    for (;;) {
+      const res = await api.list(plural);
+      expect(res.status).toBe(200);
+      const names = (res.body as { Parameters: { Name: string } }[]).map((u) => u.Parameters.Name).sort();
+      if (JSON.stringify(names) === JSON.stringify([...expected].sort()) || Date.now() > until) {
+        expect(names).toEqual([...expected].sort());
+        return res.body as unknown[];
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  test('when members are added to and removed from the account (as the admin CLI does), then the list follows: each member one entity with Name and Email', async () => {
+    const admin = (await fixture.stack.auth.getUser(fixture.admin.userId))?.name as string;
+    await eventually([admin]);
+    const name = `engineer-${suffix()}`;
+    const user = await fixture.stack.auth.createUser(name, `${name}@example.com`);
+    await fixture.stack.auth.addMembership(fixture.admin.accountId, user.id, 'reader');
+    const users = (await eventually([admin, name])) as { Id: string; Parameters: Record<string, unknown> }[];
+    const added = users.find((u) => u.Parameters['Name'] === name) as { Id: string; Parameters: Record<string, unknown> };
+    expect(added.Parameters).toEqual({ Name: name, Email: `${name}@example.com` });
+    expect((await api.get(plural, added.Id)).body).toMatchObject({ Id: added.Id, Parameters: { Name: name } });
+
+    await fixture.stack.auth.removeMembership(fixture.admin.accountId, user.id);
+    await eventually([admin]);
+    expect((await api.get(plural, added.Id)).status).toBe(404);
   });
 
   test('when created, updated or deleted, then it is a 403 saying why, and nothing is written', async () => {
-    const before = (await api.list(plural)).body;
-    const id = '0b7e7d0c-3f7a-4c1e-9d59-1f2a3b4c5d6e';
+    const admin = (await fixture.stack.auth.getUser(fixture.admin.userId))?.name as string;
+    const before = await eventually([admin]);
+    const id = (before[0] as { Id: string }).Id;
     for (const res of [await api.create(plural, {}, { ParameterUpdates: updates({ Name: 'Intruder' }) }), await api.update(plural, id, { ParameterUpdates: updates({ Name: 'x' }) }), await api.delete(plural, id)]) {
       expect(res.status).toBe(403);
       expect(res.headers.get('content-type')).toContain('application/problem+json');

@@ -1,9 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulation-standin';
 import { AMQP_URL, DistributedStack, type Member } from './support/distributed';
+
+// The bundles are found from the repository root, not the working directory: `nx test e2e` runs jest in apps/e2e.
+const ROOT = path.join(__dirname, '..', '..', '..');
 
 interface StatusEvent {
   setupId: string;
@@ -20,6 +25,23 @@ const waitFor = async <T>(probe: () => T | undefined | Promise<T | undefined>, w
     await new Promise((r) => setTimeout(r, 50));
   }
 };
+
+// The receiver's signature check of docs/simulation-events.md, as a receiver copies it.
+function verifyWebhook(secret: string, headers: IncomingHttpHeaders, body: string, toleranceSeconds = 300): boolean {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string') return false;
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  return signatures.split(' ').some((entry) => {
+    const [version, signature] = entry.split(',');
+    if (version !== 'v1' || !signature) return false;
+    const given = Buffer.from(signature, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
 
 async function buildSimulationFixture(m: Member, baseUrl: string): Promise<{ profileId: string; setupId: string }> {
   for (const name of ['SimStatus', 'SimMessage', 'SimStudyId', 'SimUpdated'])
@@ -60,10 +82,7 @@ describe('external simulations across processes (RabbitMQ)', () => {
     await standIn?.stop();
   });
 
-  // Skipped at the session-3 merge: passes alone (about 3 s) but timed out (60 s) once inside the whole e2e run on
-  // the merged main; the cause (interference with another file, or a redelivery wait under load) is not found yet.
-  // Re-enable once it is: the kill -9 guarantee of the simulation-service is otherwise untested end to end.
-  test.skip('when the simulation-service is killed -9 while a triggered job runs, then after a restart the job completes, and a RabbitMQ subscriber saw every status of the setup in order', async () => {
+  test('when the simulation-service is killed -9 while a triggered job runs, then after a restart the job completes, and a RabbitMQ subscriber saw every status of the setup in order', async () => {
     const m = await stack.member('admin');
     const { profileId, setupId } = await buildSimulationFixture(m, standIn.url);
     const channel = await connection.createChannel();
@@ -82,15 +101,24 @@ describe('external simulations across processes (RabbitMQ)', () => {
     const answer = await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] });
     expect(answer.returnValue?.results).toEqual([{ setupId, accepted: true, studyId: null, message: null }]);
 
-    await waitFor(() => events.find((e) => e.status === 'Running'), 'the job to be running');
+    await waitFor(() => events.find((e) => e.status === 'Running'), 'the job to be running', 20_000);
     const service = stack.stack.procs.find((p) => p.name === 'simulation-service')!;
     await new Promise((resolve) => {
       service.child.once('exit', resolve);
       service.child.kill('SIGKILL');
     });
-    replacement = spawn(process.execPath, [path.join(process.cwd(), 'dist', 'apps', 'simulation-service', 'main.js')], { env: { ...process.env, ...stack.env, HEALTH_PORT: '0' }, stdio: 'ignore' });
+    const started = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', 'simulation-service', 'main.js')], { env: { ...process.env, ...stack.env, HEALTH_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    replacement = started;
+    let output = '';
+    const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+    started.stdout?.on('data', collect);
+    started.stderr?.on('data', collect);
 
-    await waitFor(() => events.find((e) => e.status === 'Processing completed'), 'the job to complete after the restart', 90_000);
+    // A replacement that cannot start fails the test at once, with its output, instead of waiting for the timeout.
+    await waitFor(() => {
+      if (started.exitCode !== null) throw new Error(`the restarted simulation-service exited with code ${started.exitCode}:\n${output}`);
+      return events.find((e) => e.status === 'Processing completed');
+    }, 'the job to complete after the restart', 45_000);
     const status = await m.client.getExternalSimulationStatus(profileId, [setupId]);
     expect(status.returnValue?.results).toEqual([{ setupId, setupFound: true, status: 'Processing completed', message: null, studyId: expect.stringMatching(/^st-/), lastUpdateTime: expect.any(String) }]);
     // In arrival order, each job step once (a step repeated after the crash carries the same status in order).
@@ -98,5 +126,51 @@ describe('external simulations across processes (RabbitMQ)', () => {
     expect(steps).toEqual(['Requested', 'Simulation started', 'Running', 'Processing completed']);
     expect(events.map((e) => e.sequence)).toEqual([...events.map((e) => e.sequence)].sort((a, b) => a - b));
     await channel.close();
-  });
+  }, 90_000);
+
+  test('when an admin registers a callback over HTTP, then each status change of a simulation reaches it signed, the list shows them delivered, and editors, bad URLs and unknown ids are refused', async () => {
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const m = await stack.member('admin');
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/pitwall`;
+      const created = await m.client.registerExternalSimulationCallback({ url, description: 'race engineer' });
+      expect(created.statusCode).toBe(201);
+      const secret = created.returnValue?.secret ?? '';
+      expect(secret).toMatch(/^whsec_/);
+
+      const editor = await stack.member('editor', m.accountId);
+      expect((await editor.client.registerExternalSimulationCallback({ url })).statusCode).toBe(403);
+      expect((await editor.client.getExternalSimulationCallbacks()).statusCode).toBe(403);
+      const badUrl = await m.client.registerExternalSimulationCallback({ url: 'ftp://files.example/hook' });
+      expect(badUrl.statusCode).toBe(400);
+      expect(badUrl.problem?.errors).toMatchObject({ url: ['must be an absolute http:// or https:// URL'] });
+      expect((await m.client.deleteExternalSimulationCallback(randomUUID())).statusCode).toBe(404);
+
+      const { profileId, setupId } = await buildSimulationFixture(m, standIn.url);
+      expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw' })).statusCode).toBe(204);
+      expect((await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] })).returnValue?.results[0]?.accepted).toBe(true);
+      await waitFor(() => (received.some((r) => r.body.includes('Processing completed')) ? true : undefined), 'the last status at the receiver', 45_000);
+      expect(received.every((r) => verifyWebhook(secret, r.headers, r.body))).toBe(true);
+      const statuses = received.map((r) => JSON.parse(r.body) as { data: { status: string; sequence: number } }).sort((a, b) => a.data.sequence - b.data.sequence).map((b) => b.data.status);
+      expect(statuses).toEqual(['Requested', 'Simulation started', 'Running', 'Processing completed']);
+      const listed = await waitFor(async () => {
+        const callbacks = (await m.client.getExternalSimulationCallbacks()).returnValue?.callbacks;
+        return callbacks?.[0]?.deliveries.delivered === 4 ? callbacks : undefined;
+      }, 'the deliveries recorded');
+      expect(listed).toEqual([{ id: created.returnValue?.id, url, description: 'race engineer', createdAt: expect.any(String), deliveries: { delivered: 4, pending: 0, failed: 0 }, recentFailures: [] }]);
+      expect((await m.client.deleteExternalSimulationCallback(created.returnValue?.id ?? '')).statusCode).toBe(204);
+      expect((await m.client.getExternalSimulationCallbacks()).returnValue?.callbacks).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  }, 90_000);
 });

@@ -1,6 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import pino from 'pino';
+import { AmqpBus } from '@pitwall/bus';
+import { DEFAULT_TIMING_PARTITIONS, SERVICES, TIMING_COMMANDS, partitionOf, partitionService, timingPartitionKey, type TimingLevel } from '@pitwall/contracts';
+import { activeConsumerProcesses, until } from './support/broker-faults';
 import { AMQP_URL, DistributedStack, readJson, type Member } from './support/distributed';
 
 /** A session with a track configuration of 3 sectors and 2 speed traps, and `cars` cars entered in its event. */
@@ -166,6 +171,75 @@ describe('timing integration on the five-process stack, with two timing-service 
     const s = await session(m, 4);
     await Promise.all(s.cars.map((_, car) => play(m, s, car, feed(s, car, 2, 3))));
     for (const car of s.cars.keys()) expect(await stored(m, s, car)).toEqual(expected(s, car, 2, 3));
+  });
+
+  test("when interleaved updates of eight cars are sent at once to the partitions and the instance consuming them is killed -9 mid-feed, then the other instance takes over: each car's updates are applied in the order sent, none lost or doubled", async () => {
+    const m = await stack.member('editor');
+    const s = await session(m, 8);
+    const runs = 3;
+    const laps = 4;
+    // Per car, in order: each run's pit out, each lap's time set twice (the second must win), the pit in, and only
+    // then shouldCreateNextRun, which is refused unless that pit in was applied before it.
+    const steps = (car: number): { type: TimingLevel; body: Record<string, unknown> }[] => {
+      const out: { type: TimingLevel; body: Record<string, unknown> }[] = [];
+      for (let run = 0; run < runs; run++) {
+        out.push({ type: 'RunSheets', body: { runIndex: run, driverId: s.drivers[run % 2], pitOutSessionTime: run * 1000 + car } });
+        for (let lap = 0; lap < laps; lap++) {
+          for (const time of [50 + car + lap / 10, 90 + car + run + lap / 100]) out.push({ type: 'Laps', body: { runIndex: run, stintLapNumber: lap, properties: [{ name: 'LapTime', value: String(time) }] } });
+        }
+        if (run < runs - 1) {
+          out.push({ type: 'RunSheets', body: { runIndex: run, pitInSessionTime: run * 1000 + 900 + car } });
+          out.push({ type: 'RunSheets', body: { runIndex: run, shouldCreateNextRun: true } });
+        }
+      }
+      return out;
+    };
+    const perCar = s.cars.map((_, car) => steps(car));
+    // Round robin over the cars: step i of every car, then step i + 1 of every car, …
+    const interleaved = Array.from({ length: steps(0).length }, (_, i) => perCar.map((items, car) => ({ car, ...(items[i] as (typeof items)[number]) }))).flat();
+    const partitionOfCar = (car: number) => partitionService(SERVICES.timing, partitionOf(timingPartitionKey({ sessionId: s.ids.sessionId, carId: s.cars[car] as string }), DEFAULT_TIMING_PARTITIONS));
+
+    const partitions = `${stack.prefix}.svc.timing.p`;
+    const before = await activeConsumerProcesses(partitions);
+    const instances = stack.stack.procs.filter((p) => p.name === 'timing-service');
+    const victim = instances.find((p) => p.child.pid === [...before.values()][0]);
+    const survivor = instances.find((p) => p !== victim);
+    expect(before.size).toBe(DEFAULT_TIMING_PARTITIONS);
+    expect(victim && survivor).toBeTruthy();
+
+    const bus = new AmqpBus({ url: AMQP_URL, prefix: `${stack.prefix}.`, logger: pino({ level: 'silent' }) });
+    try {
+      const caller = { accountId: m.accountId, userId: m.userId, role: 'editor' as const };
+      let answered = 0;
+      // Sent as the gateway sends them (to the car's partition, a command id each), all at once, in this order.
+      const replies = interleaved.map(({ car, type, body }, i) =>
+        bus
+          .request(partitionOfCar(car), TIMING_COMMANDS.update, { caller, type, body: { ...s.ids, carId: s.cars[car], ...body } }, { timeoutMs: 120_000, headers: { commandId: `request:${randomUUID()}`, commandHash: `hash-${i}` } })
+          .finally(() => void answered++),
+      );
+      await until('a third of the updates answered', () => answered >= interleaved.length / 3);
+      victim?.child.kill('SIGKILL');
+
+      const outcomes = await Promise.allSettled(replies);
+      expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+      expect(victim?.child.signalCode).toBe('SIGKILL');
+      const after = await activeConsumerProcesses(partitions);
+      expect(after.size).toBe(DEFAULT_TIMING_PARTITIONS);
+      expect(new Set(after.values())).toEqual(new Set([survivor?.child.pid]));
+      for (const car of s.cars.keys()) {
+        expect(await stored(m, s, car)).toEqual(
+          Array.from({ length: runs }, (_, run) => ({
+            name: `Run ${run + 1}`,
+            driver: s.drivers[run % 2],
+            pitIn: run < runs - 1 ? run * 1000 + 900 + car : undefined,
+            pitOut: run * 1000 + car,
+            laps: Array.from({ length: laps }, (_, lap) => ({ n: lap, time: 90 + car + run + lap / 100, sectors: [], traps: [] })),
+          })),
+        );
+      }
+    } finally {
+      await bus.close();
+    }
   });
 
   test('when a timing-service process is killed -9 in the middle of a feed and another is started, then the feed completes and the store holds it exactly (nothing lost, nothing doubled)', async () => {

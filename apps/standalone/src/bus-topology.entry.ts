@@ -1,14 +1,16 @@
 import { Topology } from '@pitwall/bus';
-import { EXCHANGES, SERVICES } from '@pitwall/contracts';
+import { DEFAULT_TIMING_PARTITIONS, EXCHANGES, SERVICES, partitionService } from '@pitwall/contracts';
 
 /**
- * The queues and exchanges a stack declares on the broker under `prefix`, derived from the contracts. Bundled on
- * its own (dist/apps/standalone/bus-topology.entry.js) for tools/stack.cjs, which removes a run's topology.
+ * The queues and exchanges a stack declares on the broker under `prefix`, derived from the contracts (with the
+ * timing-service's `timingPartitions` partition queues). Bundled on its own (dist/apps/standalone/bus-topology.entry.js)
+ * for tools/stack.cjs, which removes a run's topology.
  */
-export function busTopology(prefix: string): { queues: string[]; exchanges: string[] } {
+export function busTopology(prefix: string, timingPartitions = DEFAULT_TIMING_PARTITIONS): { queues: string[]; exchanges: string[] } {
   const topology = new Topology(prefix);
+  const partitions = Array.from({ length: timingPartitions }, (_, i) => topology.serviceQueue(partitionService(SERVICES.timing, i)));
   return {
-    queues: [...Object.values(SERVICES).map((s) => topology.serviceQueue(s)), topology.deadLetterQueue()],
+    queues: [...Object.values(SERVICES).map((s) => topology.serviceQueue(s)), ...partitions, topology.deadLetterQueue()],
     exchanges: Object.values(EXCHANGES).map((x) => topology.exchange(x)),
   };
 }

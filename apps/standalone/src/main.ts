@@ -7,6 +7,8 @@ import { startEmbeddedPostgres } from '@pitwall/db';
 import { BusSettings } from '@pitwall/service-host';
 import { createLogger, installProcessHandlers, intVar, loadConfig } from '@pitwall/service-kit';
 import { composeStack } from './compose';
+import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
+import { demoSimulationLines } from './demo-simulation';
 
 /**
  * `npm start`: the five deployable apps in one process, composed from their definitions by import. Each part is
@@ -22,6 +24,8 @@ const Config = BusSettings.extend({
   /** Embedded database: its local port (0: a free one), e.g. to look inside with psql. */
   EMBEDDED_DB_PORT: intVar(0),
   REDIS_URL: z.string().optional(),
+  /** The stand-in external simulation system the demo account uses: its local port (0: a free one), or -1 for none. */
+  SIMULATION_STANDIN_PORT: z.coerce.number().int().min(-1).max(65535).default(0),
 });
 
 export async function main(): Promise<void> {
@@ -66,6 +70,9 @@ export async function main(): Promise<void> {
 
   const demo = await gateway.auth.ensureDemoAccount({ keyFile: join(dataDir, 'demo-api-key') });
   const base = `http://localhost:${gateway.port}`;
+  const credentials = { accountId: demo.accountId, apiKey: demo.apiKey as string };
+  const demoRunSheet = await seedDemoRunSheet(base, credentials, dataDir);
+  const simulationLines = await demoSimulationLines({ base, apiKey: demo.apiKey, accountId: demo.accountId, dataDir, port: config.SIMULATION_STANDIN_PORT, logger, closers });
   process.stdout.write(
     [
       '',
@@ -76,6 +83,10 @@ export async function main(): Promise<void> {
       'Try:',
       `  curl -s ${base}/Championships -H 'ApiKey: ${demo.apiKey}' -H 'AccountId: ${demo.accountId}'`,
       `  curl -s -X POST ${base}/Championships -H 'ApiKey: ${demo.apiKey}' -H 'AccountId: ${demo.accountId}' -H 'Content-Type: application/json' -d '{"ParameterUpdates":[{"Name":"Name","Value":"GT World Challenge 2026"}]}'`,
+      '',
+      ...demoRunSheetLines(base, credentials, demoRunSheet),
+      '',
+      ...simulationLines,
       `API document: ${base}/swagger`,
       '',
     ].join('\n'),

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { InProcessBus } from '@pitwall/bus';
 import { MemoryCache } from '@pitwall/cache';
 import { SERVICES } from '@pitwall/contracts';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { bundleWorkerEntry } from '@pitwall/service-host/testing';
 import { createLogger } from '@pitwall/service-kit';
 import apps from '../apps.json';
 import { composeStack } from '../src/compose';
@@ -15,18 +15,7 @@ const root = join(__dirname, '..', '..', '..');
 async function bundleWorkers(): Promise<string> {
   mkdirSync(join(root, 'tmp'), { recursive: true });
   const outdir = mkdtempSync(join(root, 'tmp', 'standalone-workers-'));
-  await build({
-    entryPoints: [join(root, 'apps', 'datafile-service', 'src', 'shape.worker.entry.ts')],
-    outdir,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    tsconfig: join(root, 'apps', 'datafile-service', 'tsconfig.json'),
-    logLevel: 'warning',
-    entryNames: '[name]',
-  });
+  await bundleWorkerEntry(join(root, 'apps', 'datafile-service', 'src', 'shape.worker.entry.ts'), outdir);
   return outdir;
 }
 

@@ -28,3 +28,28 @@ export async function until(what: string, check: () => boolean | Promise<boolean
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * The process ids (from the connection names `pitwall <BUS_PREFIX> pid <process id>`) holding the active consumer of
+ * each queue whose name starts with `queuePrefix` (single-active-consumer queues have one active consumer each).
+ */
+export async function activeConsumerProcesses(queuePrefix: string): Promise<Map<string, number>> {
+  const list = async (what: string, columns: string[]) =>
+    (await run('rabbitmqctl', [what, ...columns, '-q', '--no-table-headers'])).stdout
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => line.split('\t'));
+  const consumers = (await list('list_consumers', ['queue_name', 'channel_pid', 'active'])).filter(([queue, , active]) => queue?.startsWith(queuePrefix) && active === 'true');
+  const channelConnection = new Map((await list('list_channels', ['pid', 'connection'])).map(([channel, connection]) => [channel, connection]));
+  const connectionProcess = new Map<string, number>();
+  for (const [pid, properties] of await list('list_connections', ['pid', 'client_properties'])) {
+    const match = / pid (\d+)"/.exec(properties ?? '');
+    if (pid && match) connectionProcess.set(pid, Number(match[1]));
+  }
+  const out = new Map<string, number>();
+  for (const [queue, channel] of consumers) {
+    const processId = connectionProcess.get(channelConnection.get(channel as string) ?? '');
+    if (queue && processId !== undefined) out.set(queue, processId);
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compressLz4 } from '@pitwall/formats';
+import { AMQP_URL, DistributedStack, REDIS_URL } from './support/distributed';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/** The decompressed copies an instance holds (`<blob key>.raw` under its DATAFILE_CACHE_DIR). */
+const copies = (dir: string): string[] => {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.raw'));
+  } catch {
+    return [];
+  }
+};
+
+async function eventually(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what} never happened`);
+}
+
+describe('two datafile-service instances on RabbitMQ, each with its own cache directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pitwall-dfs-invalidation-'));
+  let stack: DistributedStack;
+  let second: ChildProcess | undefined;
+  afterAll(async () => {
+    second?.kill('SIGTERM');
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('when an attached file is deleted, then both instances drop their decompressed copies of it and a read is 404', async () => {
+    const first = join(dir, 'decompressed-1');
+    const other = join(dir, 'decompressed-2');
+    const env = { DATA_DIR: join(dir, 'data'), BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: first };
+    stack = await DistributedStack.start({ env });
+    second = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'datafile-service', 'main.js')], {
+      env: { ...process.env, ...env, DATAFILE_CACHE_DIR: other, DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: '0', LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const { client } = await stack.member('admin');
+    const id = (r: { statusCode: number; returnValue: { Id: string } | null }) => {
+      if (!r.returnValue) throw new Error(`create answered ${r.statusCode}`);
+      return r.returnValue.Id;
+    };
+    const name = (value: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: value }] });
+    const event = id(await client.addEvent(id(await client.addChampionship(name('Cup'))), name('Event')));
+    const session = id(await client.addSession(event, name('Session')));
+    const car = id(await client.addCar(name('Car')));
+    id(await client.addEventCar(event, car, name('Car')));
+    const runSheet = id(await client.addRunSheet(session, car, name('Run')));
+    const bytes = new Uint8Array(readFileSync(join(ROOT, 'libs', 'formats', 'test', 'fixtures', 'telemetry', 'Sample1.ld')));
+    const uploaded = await client.uploadAttachment('RunSheets', runSheet, await compressLz4(bytes), { FileName: 'Sample1.ld', AttachedFileGroupName: 'DataFile', UseCompression: true });
+    const fileId = uploaded.returnValue?.Id as string;
+    expect(uploaded.statusCode).toBe(200);
+
+    // Reads go round the two instances' consumers: read until each has opened the dataset (made its copy).
+    await eventually(async () => {
+      expect((await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Ground Speed', { lapIndex: 1 })).statusCode).toBe(200);
+      return copies(first).length === 1 && copies(other).length === 1;
+    }, 'both instances reading the dataset');
+
+    expect((await client.deleteRunSheetAttachment(runSheet, fileId)).statusCode).toBe(204);
+    expect((await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Ground Speed', { lapIndex: 1 })).statusCode).toBe(404);
+    await eventually(() => copies(first).length === 0 && copies(other).length === 0, 'both copies dropped');
+  }, 180_000);
+});
