@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileDeltaRequest, DataFileDistanceRequest, DataFileMetadataRequest } from './data-files';
 import { ATTACHMENT_COMMANDS, AttachmentDelete, AttachmentDownload, AttachmentList, AttachmentPrepare, AttachmentUpdate, AttachmentUploaded, AttachmentUploadTarget } from './attachments';
-import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityList, EntitySearch, EntityUpdate, SERVICES } from './messages';
+import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityGetMany, EntityList, EntitySearch, EntityUpdate, EntityUpdateMany, SERVICES } from './messages';
 import { ENTITY_TIMING_BATCH_COMMAND, ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingBatchCommand, TimingCommand } from './timing';
 import { SIMULATION_COMMANDS, SimulationCallbackDelete, SimulationCallbackList, SimulationCallbackRegister, SimulationConnectionPut, SimulationReprocess, SimulationStatusQuery, SimulationTrigger } from './simulation';
 
@@ -30,6 +30,9 @@ export const COMMANDS = {
   [ENTITY_COMMANDS.update]: command(SERVICES.entity, ENTITY_COMMANDS.update, EntityUpdate, EntityUpdate.extend({ body: ProvedBody })),
   [ENTITY_COMMANDS.delete]: command(SERVICES.entity, ENTITY_COMMANDS.delete, EntityDelete),
   [ENTITY_COMMANDS.search]: command(SERVICES.entity, ENTITY_COMMANDS.search, EntitySearch, EntitySearch.extend({ body: ProvedBody })),
+  /** Sent by other services (not routed by the operation table): checked whole, as no gateway proved them. */
+  [ENTITY_COMMANDS.getMany]: command(SERVICES.entity, ENTITY_COMMANDS.getMany, EntityGetMany),
+  [ENTITY_COMMANDS.updateMany]: command(SERVICES.entity, ENTITY_COMMANDS.updateMany, EntityUpdateMany),
   // The timing-service checks the whole message: it reads the ids of the body to order updates per car.
   [TIMING_COMMANDS.update]: command(SERVICES.timing, TIMING_COMMANDS.update, TimingCommand),
   [ENTITY_TIMING_COMMAND]: command(SERVICES.entity, ENTITY_TIMING_COMMAND, TimingCommand),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateModel, Guid, SearchBody, UpdateModel } from './wire';
+import { CreateModel, Guid, ParameterUpdate, SearchBody, UpdateModel } from './wire';
 
 /** Bus service names: each service consumes the request queue of its name. */
 export const SERVICES = { entity: 'entity', timing: 'timing', simulation: 'simulation', datafile: 'datafile' } as const;
@@ -33,6 +33,26 @@ export const EntityCreate = z.strictObject({ caller: CallerContext, type: z.stri
 export const EntityUpdate = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, body: UpdateModel, bindingErrors: BindingErrors });
 export const EntityDelete = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid });
 export const EntitySearch = z.strictObject({ caller: CallerContext, type: z.string(), body: SearchBody, include: Include });
+/**
+ * Internal commands (no HTTP operation routes to them) for a service that reads or writes many entities of one type
+ * at once, such as the simulation-service validating and marking the setups of one Trigger.
+ * getMany: the entities among `ids` the caller can read, rendered as `entity.get` renders one; the others are left out.
+ */
+export const EntityGetMany = z.strictObject({ caller: CallerContext, type: z.string(), ids: z.array(Guid).max(10_000) });
+/** updateMany: parameter updates of many entities in one transaction; each item is applied or refused on its own. */
+export const EntityUpdateMany = z.strictObject({
+  caller: CallerContext,
+  type: z.string(),
+  items: z.array(z.strictObject({ id: Guid, parameterUpdates: z.array(ParameterUpdate).max(1_000) })).max(10_000),
+});
+/** One item's outcome of `entity.updateMany`, in the order of its items. */
+export const EntityUpdateManyOutcome = z.union([
+  z.strictObject({ id: Guid, ok: z.literal(true), lastModifiedTime: z.string() }),
+  z.strictObject({ id: Guid, ok: z.literal(false), status: z.number().int(), detail: z.string(), errors: z.record(z.string(), z.array(z.string())).optional() }),
+]);
+export type EntityGetMany = z.infer<typeof EntityGetMany>;
+export type EntityUpdateMany = z.infer<typeof EntityUpdateMany>;
+export type EntityUpdateManyOutcome = z.infer<typeof EntityUpdateManyOutcome>;
 export type EntityGet = z.infer<typeof EntityGet>;
 export type EntityList = z.infer<typeof EntityList>;
 export type EntityCreate = z.infer<typeof EntityCreate>;
@@ -48,6 +68,8 @@ export const ENTITY_COMMANDS = {
   update: 'entity.update',
   delete: 'entity.delete',
   search: 'entity.search',
+  getMany: 'entity.getMany',
+  updateMany: 'entity.updateMany',
 } as const;
 
 /**

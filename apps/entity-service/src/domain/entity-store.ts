@@ -1,12 +1,13 @@
 import type { Pool } from 'pg';
 import type { Outbox } from '@pitwall/messaging';
 import type { FieldErrors } from '@pitwall/service-kit';
-import type { CallerContext, CreateModel, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel, DatasetFile } from '@pitwall/contracts';
+import type { CallerContext, CreateModel, EntityUpdateMany, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel, DatasetFile } from '@pitwall/contracts';
 import { applyTimingBatch, type TimingBatchItem, type TimingBatchOutcome } from './apply-timing-batch';
 import { applyTimingUpdate } from './apply-timing-update';
 import { attachmentDataset } from './attachment-dataset';
 import { createEntity } from './create-entity';
 import { deleteEntity } from './delete-entity';
+import { getEntities, updateEntities } from './entity-batches';
 import { getEntity } from './get-entity';
 import { listEntities } from './list-entities';
 import { mirrorMembers } from './mirror-members';
@@ -63,6 +64,16 @@ export class EntityStore {
 
   update(caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
     return updateEntity(this.ctx, caller, typeName, id, body, bindingErrors);
+  }
+
+  /** Many entities of one type by id (the readable ones), for a service that checks many at once. */
+  getMany(caller: CallerContext, typeName: string, ids: string[]): Promise<RenderedReply> {
+    return getEntities(this.ctx, caller, typeName, ids);
+  }
+
+  /** Parameter updates of many entities of one type in one transaction, each with its own outcome. */
+  updateMany(caller: CallerContext, typeName: string, items: EntityUpdateMany['items']): Promise<RenderedReply> {
+    return updateEntities(this.ctx, caller, typeName, items);
   }
 
   attachmentDataset(caller: CallerContext, typeName: string, id: string, group: string): Promise<DatasetFile[]> {

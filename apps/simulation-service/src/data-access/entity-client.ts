@@ -1,5 +1,5 @@
 import type { Bus } from '@pitwall/bus';
-import { ENTITY_COMMANDS, SERVICES, type CallerContext, type EntityJson, type ParameterUpdate } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, SERVICES, type CallerContext, type EntityJson, type EntityUpdateManyOutcome, type ParameterUpdate } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
 
 /** The profile's configuration, read from an ExternalSimulationProfile's parameters; absent names are null. */
@@ -12,6 +12,9 @@ export interface SimulationProfile {
   updateTimeParameter: string | null;
   resultParameters: string[];
 }
+
+/** Setups per getMany / updateMany command (well under the commands' limits). */
+const BATCH = 2_000;
 
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
@@ -43,6 +46,27 @@ export class EntityClient {
       if (err instanceof AppError && err.status === 404) return null;
       throw err;
     }
+  }
+
+  /** The setups among `ids` the caller can read, by id (one command, whatever the number). */
+  async findSetups(caller: CallerContext, ids: string[], requestId?: string): Promise<Map<string, EntityJson>> {
+    const found = new Map<string, EntityJson>();
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const entities = await this.bus.request<EntityJson[]>(SERVICES.entity, ENTITY_COMMANDS.getMany, { caller, type: 'Setups', ids: ids.slice(i, i + BATCH) }, { headers: requestId ? { requestId } : {} });
+      for (const entity of entities) found.set(entity.Id.toLowerCase(), entity);
+    }
+    return found;
+  }
+
+  /** Parameter updates of many setups in one transaction of the entity-service; each has its own outcome. */
+  async updateSetups(caller: CallerContext, items: { id: string; updates: ParameterUpdate[] }[], requestId?: string): Promise<EntityUpdateManyOutcome[]> {
+    const outcomes: EntityUpdateManyOutcome[] = [];
+    const wanted = items.filter((item) => item.updates.length);
+    for (let i = 0; i < wanted.length; i += BATCH) {
+      const chunk = wanted.slice(i, i + BATCH).map((item) => ({ id: item.id, parameterUpdates: item.updates }));
+      outcomes.push(...(await this.bus.request<EntityUpdateManyOutcome[]>(SERVICES.entity, ENTITY_COMMANDS.updateMany, { caller, type: 'Setups', items: chunk }, { headers: requestId ? { requestId } : {} })));
+    }
+    return outcomes;
   }
 
   async profile(caller: CallerContext, id: string, requestId?: string): Promise<SimulationProfile> {

@@ -1,6 +1,5 @@
 import type { CallerContext, EntityJson, SimulationStatusResult } from '@pitwall/contracts';
 import type { EntityClient } from '../data-access/entity-client';
-import { mapLimited } from './map-limited';
 
 const text = (value: unknown): string | null => (value === undefined || value === null || value === '' ? null : String(value));
 
@@ -10,9 +9,10 @@ const text = (value: unknown): string | null => (value === undefined || value ==
  */
 export async function readSimulationStatus(entities: EntityClient, caller: CallerContext, profileId: string, setupIds: readonly string[], requestId?: string): Promise<{ results: SimulationStatusResult[] }> {
   const profile = await entities.profile(caller, profileId, requestId);
-  const results = await mapLimited(setupIds, 32, async (rawId): Promise<SimulationStatusResult> => {
+  const setups = await entities.findSetups(caller, [...new Set(setupIds.map((id) => id.toLowerCase()))], requestId);
+  const results = setupIds.map((rawId): SimulationStatusResult => {
     const setupId = rawId.toLowerCase();
-    const setup: EntityJson | null = await entities.find(caller, 'Setups', setupId, requestId);
+    const setup: EntityJson | undefined = setups.get(setupId);
     if (!setup) return { setupId, setupFound: false, status: null, message: 'Setup not found', studyId: null, lastUpdateTime: null };
     const p = setup.Parameters;
     const studyId = profile.studyIdParameter ? text(p[profile.studyIdParameter]) : null;

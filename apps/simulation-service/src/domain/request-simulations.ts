@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
 import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
-import { mapLimited } from './map-limited';
 import type { SecretBox } from './secret-box';
 import { jsonCodec, type SimulationWrites, type WriteRequest } from './simulation-writes';
 import { announce, statusEvent, statusUpdates, type StatusAnnouncer } from './status-recorder';
@@ -14,7 +13,6 @@ export interface JobMessage {
 }
 
 export const NOT_CONNECTED = "The setup's account is not connected to the external simulation system";
-const PARALLEL_ENTITY_CALLS = 32;
 
 export interface RequestDependencies {
   entities: EntityClient;
@@ -39,12 +37,24 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
   if (earlier) return earlier;
   const { profile, results } = await validate(deps, caller, request, bus.requestId);
   const answer = { results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) };
-  const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
+  let jobs = results.flatMap((r) => (r.job ? [r.job] : []));
   if (!jobs.length) return answer; // nothing to take effect
   const at = new Date();
   const requested = { status: SIMULATION_STATUS.requested, message: null };
-  // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step.
-  await mapLimited(jobs, PARALLEL_ENTITY_CALLS, (job) => deps.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, { ...requested, studyId: job.studyId }, at), bus.requestId));
+  // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
+  // entity-service transaction for all of them. A setup deleted since the check is refused (no job for it).
+  const outcomes = await deps.entities.updateSetups(
+    simulationServiceCaller(caller.accountId),
+    jobs.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId }, at) })),
+    bus.requestId,
+  );
+  const refused = new Map(outcomes.filter((o) => !o.ok).map((o) => [o.id, o]));
+  if (refused.size) {
+    for (const result of results) if (refused.has(result.setupId)) Object.assign(result, { accepted: false, message: 'Setup not found', job: undefined });
+    answer.results = results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message }));
+    jobs = jobs.filter((job) => !refused.has(job.setupId));
+    if (!jobs.length) return answer;
+  }
   const headers = bus.requestId ? { requestId: bus.requestId } : undefined;
   // The jobs, their messages, their first status events and the command commit together.
   let deliveries = 0;
@@ -69,12 +79,14 @@ async function validate(deps: RequestDependencies, caller: CallerContext, reques
   const profile = await deps.entities.profile(caller, body.externalProfileId, requestId);
   const connected = body.credentials !== undefined || (await deps.repository.connection(caller.accountId)) !== null;
   const seen = new Set<string>();
-  const results = await mapLimited(body.setupIds, PARALLEL_ENTITY_CALLS, async (rawId): Promise<SimulationResult & { job?: Job }> => {
+  const ids = [...new Set(body.setupIds.map((id) => id.toLowerCase()))];
+  const setups = await deps.entities.findSetups(caller, ids, requestId);
+  const results = body.setupIds.map((rawId): SimulationResult & { job?: Job } => {
     const setupId = rawId.toLowerCase();
     const reject = (message: string, studyId: string | null = null): SimulationResult => ({ setupId, accepted: false, studyId, message });
     if (seen.has(setupId)) return reject('The setup is listed more than once in this request');
     seen.add(setupId);
-    const setup = await deps.entities.find(caller, 'Setups', setupId, requestId);
+    const setup = setups.get(setupId);
     if (!setup) return reject('Setup not found');
     if (caller.role === 'reader') return reject('Your role in this account is reader: it may read the setup, not write its simulation status');
     if (!connected) return reject(NOT_CONNECTED);

@@ -48,6 +48,8 @@ export function entityCommands(store: EntityStore, logger: Logger, attachments: 
     [ENTITY_COMMANDS.search]: async (m) => encoded(await store.search(m.caller, m.type, m.body, m.include)),
     [ENTITY_COMMANDS.create]: async (m) => encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors)),
     [ENTITY_COMMANDS.update]: async (m) => encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors)),
+    [ENTITY_COMMANDS.getMany]: async (m) => encoded(await store.getMany(m.caller, m.type, m.ids)),
+    [ENTITY_COMMANDS.updateMany]: async (m) => encoded(await store.updateMany(m.caller, m.type, m.items)),
     [ATTACHMENT_COMMANDS.dataset]: async (m) => store.attachmentDataset(m.caller, m.type, m.id.toLowerCase(), m.group),
     [ENTITY_COMMANDS.delete]: async (m) => {
       await store.delete(m.caller, m.type, m.id.toLowerCase());
