@@ -26,7 +26,7 @@ describe('entity.getMany and entity.updateMany through the bus', () => {
     await stack?.stop();
   });
 
-  const caller = (role: CallerContext['role'] = 'editor', accountId = randomUUID()): CallerContext => ({ accountId, userId: randomUUID(), role });
+  const caller = (role: CallerContext['role'] = 'editor', accountId: string = randomUUID()): CallerContext => ({ accountId, userId: randomUUID(), role });
   const command = () => ({ headers: { commandId: `request:${randomUUID()}`, commandHash: randomUUID() } });
   const championship = async (who: CallerContext, name: string, year = '2026'): Promise<string> =>
     (await stack.bus.request<Entity>(SERVICES.entity, ENTITY_COMMANDS.create, { caller: who, type: 'Championships', parentIds: {}, body: { ParameterUpdates: [{ Name: 'Name', Value: name }, { Name: 'Year', Value: year }] } })).Id;

@@ -20,6 +20,8 @@ function recordingHandlers(seen: { type: string; message: unknown }[]): ServiceC
     [ENTITY_COMMANDS.update]: record(ENTITY_COMMANDS.update),
     [ENTITY_COMMANDS.delete]: record(ENTITY_COMMANDS.delete),
     [ENTITY_COMMANDS.search]: record(ENTITY_COMMANDS.search),
+    [ENTITY_COMMANDS.getMany]: record(ENTITY_COMMANDS.getMany),
+    [ENTITY_COMMANDS.updateMany]: record(ENTITY_COMMANDS.updateMany),
     [ENTITY_TIMING_COMMAND]: record(ENTITY_TIMING_COMMAND),
     [ENTITY_TIMING_BATCH_COMMAND]: record(ENTITY_TIMING_BATCH_COMMAND),
     [ATTACHMENT_COMMANDS.dataset]: record(ATTACHMENT_COMMANDS.dataset),
