@@ -13,8 +13,11 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'n
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
+import { createBus } from '@pitwall/bus';
+import { ATTACHMENT_COMMANDS, DATAFILE_COMMANDS, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_GEN_LD, generateLdFile } from '../gen-ld/gen-ld';
-import { startBenchStack, type BenchStack } from './stack-fixture';
+import { AMQP_URL, startBenchStack, type BenchStack } from './stack-fixture';
 
 const LAP = 5;
 const WARM_RUNS = Number(process.env['BENCH_DATAFILE_RUNS'] ?? 40);
@@ -87,6 +90,10 @@ async function main(): Promise<void> {
     const lapRead = (binary: boolean) => timed(`${dataset}/channels`, { method: 'POST', body: lapBody, headers: binary ? { Accept: 'application/x-service-channels' } : {} });
     const shown = () => timed(`${dataset}/channel?channel=${encodeURIComponent(fast.name)}&maxPoints=2000`, { headers: { Accept: 'application/x-service-channels' } });
 
+    // One bus hop for comparison: the run sheet itself (gateway, RabbitMQ, entity-service's cached read).
+    const entityRuns: number[] = [];
+    for (let i = 0; i < WARM_RUNS; i++) entityRuns.push((await timed(`${s.baseUrl}/RunSheets/${runSheet}`)).ms);
+    console.log(`warm GET of the run sheet itself (gateway and one bus hop to the entity-service): p50 ${median(entityRuns).toFixed(1)} ms`);
     // What any request through the stack costs on this machine: the warm metadata record (no sample decoded).
     const metaRuns: number[] = [];
     for (let i = 0; i < WARM_RUNS; i++) metaRuns.push((await timed(`${dataset}/metadata`)).ms);
@@ -125,6 +132,32 @@ async function main(): Promise<void> {
       m4Bytes = r.bytes;
     }
     console.log(`\nwhole-file read of ${fast.name} (${fast.sampleCount} samples, 1 kHz) with maxPoints=2000, binary, warm: p50 ${median(m4).toFixed(1)} ms, p90 ${p90(m4).toFixed(1)} ms, ${(m4Bytes / 1024).toFixed(0)} KiB  (floor p50 < 30 ms: ${median(m4) < 30 ? 'PASS' : 'FAIL'})`);
+
+    // The hops of a read, one at a time from this process on the stack's bus (no gateway, no HTTP).
+    const bus = createBus({ url: AMQP_URL, prefix: `${s.prefix}.`, logger: pino({ level: 'silent' }) });
+    try {
+      const caller = { accountId: s.accountId, userId: s.userId, role: 'admin' as const };
+      const ref = { caller, type: 'RunSheets', id: runSheet, group: 'DataFile' };
+      const phase = async (label: string, fn: () => Promise<unknown>) => {
+        for (let i = 0; i < 20; i++) await fn();
+        const runs: number[] = [];
+        for (let i = 0; i < WARM_RUNS; i++) {
+          const t = performance.now();
+          await fn();
+          runs.push(performance.now() - t);
+        }
+        console.log(`  ${label.padEnd(62)} p50 ${median(runs).toFixed(2)} ms`);
+      };
+      console.log('\nphases of a warm read, one at a time, on the bus from this process:');
+      await phase('bus: ping round trip to the datafile-service', () => bus.request(SERVICES.datafile, 'ping', {}));
+      await phase('bus: attachment dataset (the entity-service\'s permission check)', () => bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.dataset, ref));
+      await phase('bus: datafile metadata (the check above, then the record)', () => bus.requestEncoded(SERVICES.datafile, DATAFILE_COMMANDS.metadata, ref));
+      await phase('bus: datafile lap of 20 channels, binary', () =>
+        bus.requestEncoded(SERVICES.datafile, DATAFILE_COMMANDS.channels, { ...ref, channels: lapChannels, scope: { mode: 'lap', lapIndex: LAP }, mode: 1, binaryType: 'application/x-service-channels' }),
+      );
+    } finally {
+      await bus.close();
+    }
 
     const proc = () => s.procs.find((p) => p.name === 'datafile-service') as unknown as { child: { pid: number }; healthPort: number };
     const pidOf = () => proc().child.pid;
