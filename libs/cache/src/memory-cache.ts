@@ -52,6 +52,17 @@ export class MemoryCache implements Cache {
     this.store(key, { value: String(value), expiresAt: e?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
     return value;
   }
+  async incrWhileBelow(steps: readonly { key: string; limit: number }[], ttlSeconds: number): Promise<number> {
+    let taken = 0;
+    for (const { key, limit } of steps) {
+      const e = this.live(key);
+      const value = e ? Number(e.value) : 0;
+      if (value >= limit) break;
+      this.store(key, { value: String(value + 1), expiresAt: e?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
+      taken++;
+    }
+    return taken;
+  }
   async decr(key: string): Promise<number> {
     const e = this.live(key);
     const value = Math.max(0, (e ? Number(e.value) : 0) - 1);

@@ -2,6 +2,16 @@ import Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Cache } from './types';
 
+/** KEYS: the counters in order; ARGV[1]: the expiry of a created counter (s); ARGV[i + 1]: KEYS[i]'s limit. */
+const INCR_WHILE_BELOW = `
+local taken = 0
+for i, key in ipairs(KEYS) do
+  if (tonumber(redis.call('GET', key)) or 0) >= tonumber(ARGV[i + 1]) then break end
+  if redis.call('INCR', key) == 1 then redis.call('EXPIRE', key, ARGV[1]) end
+  taken = taken + 1
+end
+return taken`;
+
 /** Redis-backed cache; every key carries `prefix` so test runs and deployments never see each other's keys. */
 export class RedisCache implements Cache {
   readonly shared = true;
@@ -25,6 +35,11 @@ export class RedisCache implements Cache {
   async incr(key: string, ttlSeconds: number): Promise<number> {
     const [[, value]] = (await this.client.multi().incr(key).expire(key, ttlSeconds, 'NX').exec()) as [[null, number], unknown];
     return value;
+  }
+  async incrWhileBelow(steps: readonly { key: string; limit: number }[], ttlSeconds: number): Promise<number> {
+    if (steps.length === 0) return 0;
+    const taken = await this.client.eval(INCR_WHILE_BELOW, steps.length, ...steps.map((s) => s.key), ttlSeconds, ...steps.map((s) => s.limit));
+    return Number(taken);
   }
   async decr(key: string): Promise<number> {
     // Lua keeps the floor at 0 atomically, so a lost increment can never drive a limit negative.

@@ -10,6 +10,12 @@ export interface Cache {
   del(...keys: string[]): Promise<void>;
   /** Increments a counter, setting its expiry when it is created; returns the new value. */
   incr(key: string, ttlSeconds: number): Promise<number>;
+  /**
+   * Counters taken in order, atomically, in one round trip: each step's counter is incremented while it is below its
+   * limit (expiry set when it is created); the first that is at its limit stops the walk, and it and the later ones
+   * are left as they are. Returns how many were incremented (a slot and then a place in a queue, say).
+   */
+  incrWhileBelow(steps: readonly { key: string; limit: number }[], ttlSeconds: number): Promise<number>;
   /** Decrements a counter (never below 0); returns the new value. */
   decr(key: string): Promise<number>;
   isReady(): Promise<boolean>;

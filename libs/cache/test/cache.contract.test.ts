@@ -32,6 +32,21 @@ describe.each(transports)('Cache contract (%s)', (_name, make) => {
     expect(await cache.get('k2')).toBeNull();
   });
 
+  test('when counters are taken while below their limits, then the walk stops at the first one that is full', async () => {
+    const steps = [
+      { key: 'admitted', limit: 3 },
+      { key: 'running', limit: 1 },
+    ];
+    expect(await cache.incrWhileBelow(steps, 10)).toBe(2);
+    expect(await cache.incrWhileBelow(steps, 10)).toBe(1);
+    expect(await cache.incrWhileBelow(steps, 10)).toBe(1);
+    expect(await cache.incrWhileBelow(steps, 10)).toBe(0);
+    expect([await cache.get('admitted'), await cache.get('running')]).toEqual(['3', '1']);
+    expect(await cache.decr('running')).toBe(0);
+    expect(await cache.incrWhileBelow([{ key: 'running', limit: 1 }], 10)).toBe(1);
+    expect(await cache.incrWhileBelow([], 10)).toBe(0);
+  });
+
   test('when a counter is incremented and decremented, then it never goes below zero', async () => {
     expect(await cache.incr('c', 10)).toBe(1);
     expect(await cache.incr('c', 10)).toBe(2);

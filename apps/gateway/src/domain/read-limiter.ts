@@ -28,16 +28,23 @@ export class ReadLimiter {
   /** Admits a read of `userId`: resolves with its release once it may run; a 429 AppError when the queue is full. */
   async acquire(userId: string, signal?: AbortSignal): Promise<() => Promise<void>> {
     const admitted = admittedKey(userId);
-    if ((await this.cache.incr(admitted, COUNTER_TTL_SECONDS)) > this.limits.perUser + this.limits.queue) {
-      await this.cache.decr(admitted);
-      throw new ReadLimitError(this.limits);
-    }
     const running = runningKey(userId);
+    // One round trip in the common case: a place among the admitted, then a running slot if one is free.
+    const taken = await this.cache.incrWhileBelow(
+      [
+        { key: admitted, limit: this.limits.perUser + this.limits.queue },
+        { key: running, limit: this.limits.perUser },
+      ],
+      COUNTER_TTL_SECONDS,
+    );
+    if (taken === 0) throw new ReadLimitError(this.limits);
     try {
-      while ((await this.cache.incr(running, COUNTER_TTL_SECONDS)) > this.limits.perUser) {
-        await this.cache.decr(running);
-        if (signal?.aborted) throw signal.reason;
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      // Admitted but queued: wait (polling) for a running slot.
+      if (taken === 1) {
+        while ((await this.cache.incrWhileBelow([{ key: running, limit: this.limits.perUser }], COUNTER_TTL_SECONDS)) === 0) {
+          if (signal?.aborted) throw signal.reason;
+          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        }
       }
     } catch (err) {
       await this.cache.decr(admitted);
@@ -47,8 +54,7 @@ export class ReadLimiter {
     return async () => {
       if (released) return;
       released = true;
-      await this.cache.decr(running);
-      await this.cache.decr(admitted);
+      await Promise.all([this.cache.decr(running), this.cache.decr(admitted)]);
     };
   }
 }
