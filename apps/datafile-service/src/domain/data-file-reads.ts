@@ -31,16 +31,9 @@ export class DataFileReads {
   /** The encoded samples of a read (binary body, or the JSON array of its channel records). */
   channels(ref: DatasetRef, read: ChannelRead, requestId?: string): Promise<Uint8Array> {
     return this.withinTimeout(async (signal) => {
-      const parts = { cache: this.cache, pool: this.pool };
-      // Warm: the read starts on the dataset this ref resolved to last while the entity-service checks the caller and
-      // the files; the answer is kept only if the check names the same files, else the read runs again on them.
-      const guess = this.datasets.lastOpened(ref);
-      const early = guess ? guess.dataset.then((dataset) => readChannels(dataset, read, parts, signal)) : undefined;
-      early?.catch(() => undefined);
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      if (early && guess?.contentKey === dataset.contentKey) return early;
-      return readChannels(dataset, read, parts, signal);
+      return readChannels(dataset, read, { cache: this.cache, pool: this.pool }, signal);
     });
   }
 

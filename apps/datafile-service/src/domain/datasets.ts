@@ -28,8 +28,6 @@ export interface DatasetRef {
 }
 
 const isLdx = (name: string) => /\.ldx$/i.test(name);
-/** A ref's identity for `lastOpened`: the caller's account (never another account's guess), the entity and the group. */
-const refKey = (ref: DatasetRef) => `${ref.caller.accountId}|${ref.type}|${ref.id}|${ref.group}`;
 
 /**
  * Resolves a dataset through the entity-service (the caller's read permission, the group's available files in
@@ -41,8 +39,6 @@ export class Datasets {
   private readonly opened = new Map<string, Entry>();
   /** The content keys opened for each entity (most recently opened last, bounded), for invalidation by entity. */
   private readonly byEntity = new Map<string, Set<string>>();
-  /** The content key each ref (account, entity, group) resolved to last: what a read may start on before its check answers. */
-  private readonly lastOf = new Map<string, string>();
   /** The blob keys of each content key's LZ4-compressed files: their decompressed copies go with it. */
   private readonly compressedOf = new Map<string, string[]>();
 
@@ -54,16 +50,6 @@ export class Datasets {
     private readonly maxIndexed = 10_000,
   ) {}
 
-  /**
-   * The dataset this ref resolved to last time, if it is still open: a read may start on it while `open` asks the
-   * entity-service, and keep its result only when `open` answers the same content key (never without the check).
-   */
-  lastOpened(ref: DatasetRef): { contentKey: string; dataset: Promise<OpenDataset> } | undefined {
-    const contentKey = this.lastOf.get(refKey(ref));
-    const entry = contentKey === undefined ? undefined : this.opened.get(contentKey);
-    return entry && contentKey !== undefined ? { contentKey, dataset: entry.dataset } : undefined;
-  }
-
   async open(ref: DatasetRef, requestId?: string): Promise<OpenDataset> {
     const message = { caller: ref.caller, type: ref.type, id: ref.id, group: ref.group };
     const files = await this.bus.request<DatasetFile[]>(SERVICES.entity, ATTACHMENT_COMMANDS.dataset, message, requestId ? { headers: { requestId } } : {});
@@ -72,9 +58,6 @@ export class Datasets {
     const ldx = data.length === 1 ? files.find((f) => isLdx(f.fileName)) : undefined;
     const contentKey = [...data.map((f) => f.blobKey), ...(ldx ? [`ldx:${ldx.blobKey}`] : [])].join('+');
     this.index(ref.id, contentKey, [...data, ...(ldx ? [ldx] : [])]);
-    this.lastOf.delete(refKey(ref));
-    this.lastOf.set(refKey(ref), contentKey);
-    while (this.lastOf.size > this.maxIndexed) this.lastOf.delete(this.lastOf.keys().next().value as string);
     const hit = this.opened.get(contentKey);
     if (hit) {
       this.opened.delete(contentKey);
