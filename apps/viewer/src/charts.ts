@@ -72,7 +72,7 @@ export class PaneStack {
       height: this.options.height ?? 180,
       scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },
       series: [{ label: spec.xLabel }, ...spec.series.map((s) => ({ label: s.label, stroke: s.colour, width: 2, spanGaps: false, points: { show: false } }))],
-      axes: [{ label: spec.xLabel }, { label: spec.unit, size: 70 }],
+      axes: [{ label: spec.xLabel }, { label: spec.unit, size: 70, space: 20 }],
       cursor: {
         sync: { key: this.options.syncKey },
         drag: { x: true, y: false, setScale: false },
@@ -96,6 +96,11 @@ export class PaneStack {
         draw: [onDraw],
       },
     };
+  }
+
+  /** Whether panes are on screen. */
+  shown(): boolean {
+    return this.plots.length > 0;
   }
 
   clear(): void {

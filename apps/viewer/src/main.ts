@@ -7,7 +7,7 @@ import { PaneStack, type PaneSpec } from './charts';
 import { COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
 import { ApiError } from './errors';
-import { overlayOnGrid, toDistance } from './overlay';
+import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
 import { alignLines, clampWindow, formatValue, panWindow, pointsForWidth, seriesLine, valueAt, type Line } from './plot-data';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
@@ -34,6 +34,10 @@ class Viewer {
   private view: { start: number; duration: number } | null = null;
   private plotted: { name: string; unit: string; line: Line }[] = [];
   private overlay: OverlayLap[] = [];
+  /** The overlay's visible x range after a zoom (lap seconds or metres), null for whole laps. */
+  private overlayView: [number, number] | null = null;
+  /** The delta pane's visible distance range after a zoom, null for whole laps. */
+  private deltaView: [number, number] | null = null;
   /** performance.now() of the action whose plot is being drawn (the lap click), for the drawn-in time. */
   private actionAt = 0;
   private readonly panes = new PaneStack(el('panes'), {
@@ -42,8 +46,24 @@ class Viewer {
     onCursor: (x) => this.showCursor(x),
     onDrawn: () => this.drawn(el('panes')),
   });
-  private readonly overlayPanes = new PaneStack(el('overlay-panes'), { syncKey: 'overlay', onDrawn: () => this.drawn(el('overlay-panes')) });
-  private readonly deltaPanes = new PaneStack(el('delta-panes'), { syncKey: 'delta', onDrawn: () => this.drawn(el('delta-panes')) });
+  private readonly overlayPanes = new PaneStack(el('overlay-panes'), {
+    syncKey: 'overlay',
+    onZoom: (min, max) => {
+      this.overlayView = [min, max];
+      this.actionAt = performance.now();
+      void this.run(() => this.plotOverlay());
+    },
+    onDrawn: () => this.drawn(el('overlay-panes')),
+  });
+  private readonly deltaPanes = new PaneStack(el('delta-panes'), {
+    syncKey: 'delta',
+    onZoom: (min, max) => {
+      this.deltaView = [min, max];
+      this.actionAt = performance.now();
+      void this.run(() => this.plotDelta());
+    },
+    onDrawn: () => this.drawn(el('delta-panes')),
+  });
 
   start(): void {
     el<HTMLFormElement>('sign-in').addEventListener('submit', (e) => {
@@ -71,10 +91,24 @@ class Viewer {
       this.view = null;
       void this.run(() => this.plot());
     });
-    el('overlay-plot').addEventListener('click', () => void this.run(() => this.plotOverlay()));
-    el('delta-plot').addEventListener('click', () => void this.run(() => this.plotDelta()));
+    el('overlay-plot').addEventListener('click', () => {
+      this.overlayView = null;
+      void this.run(() => this.plotOverlay());
+    });
+    el('delta-plot').addEventListener('click', () => {
+      this.deltaView = null;
+      void this.run(() => this.plotDelta());
+    });
+    el('overlay-zoom-reset').addEventListener('click', () => {
+      this.overlayView = null;
+      this.deltaView = null;
+      if (this.overlayPanes.shown()) void this.run(() => this.plotOverlay());
+      if (this.deltaPanes.shown()) void this.run(() => this.plotDelta());
+    });
     el('overlay-clear').addEventListener('click', () => {
       this.overlay = [];
+      this.overlayView = null;
+      this.deltaView = null;
       this.renderOverlayList();
       this.overlayPanes.clear();
       this.deltaPanes.clear();
@@ -398,12 +432,18 @@ class Viewer {
     const width = pointsForWidth(this.overlayPanes.plotWidth());
     this.status(`Reading ${this.overlay.length} lap(s)…`);
     const names = channels.map((c) => c.name);
+    const view = this.overlayView;
     const perLap = await Promise.all(
       this.overlay.map(async (o) => {
-        const [series, distance] = await Promise.all([
-          api.channels(o.dataset, { channels: names, mode: 1, lapIndex: o.lapIndex }, width),
-          axis === 'distance' ? api.distance(o.dataset, o.lapIndex) : Promise.resolve(null),
-        ]);
+        // Zoomed: each lap's window under the visible range, re-read at the plot's resolution.
+        const distance = axis === 'distance' ? await api.distance(o.dataset, o.lapIndex) : null;
+        const body: ChannelsBody = view
+          ? (() => {
+              const w = lapWindowFor(view, o, distance);
+              return { channels: names, mode: 2, startTime: w.start, duration: w.duration };
+            })()
+          : { channels: names, mode: 1, lapIndex: o.lapIndex };
+        const series = await api.channels(o.dataset, body, width);
         return names.map((name) => {
           const s = series.find((x) => x.name === name);
           const line = s ? seriesLine(s, o.lapStart) : { x: new Float64Array(0), y: [] };
@@ -421,7 +461,9 @@ class Viewer {
         perLap.map((lines) => lines[k]),
         c,
         width,
+        view ?? undefined,
       ) as PaneSpec['data'],
+      ...(view ? { xRange: view } : {}),
     }));
     this.overlayPanes.render(specs);
     this.status(`${this.overlay.length} lap(s) overlaid on ${axis === 'distance' ? 'distance' : 'lap time'}.`);
@@ -435,7 +477,9 @@ class Viewer {
     const api = this.requireApi();
     const [reference, ...laps] = this.overlay;
     const width = pointsForWidth(this.deltaPanes.plotWidth());
-    const answers = await Promise.all(laps.map((o) => api.delta(o.dataset, o.lapIndex, reference.dataset, reference.lapIndex, width)));
+    const view = this.deltaView;
+    // Zoomed: the full-resolution trace (one point per sample), shown over the visible distance range.
+    const answers = await Promise.all(laps.map((o) => api.delta(o.dataset, o.lapIndex, reference.dataset, reference.lapIndex, view ? undefined : width)));
     const lines: Line[] = answers.map((a) => ({ x: Float64Array.from(a.distance), y: a.delta.map((v) => (Number.isFinite(v) ? v : null)) }));
     this.deltaPanes.render([
       {
@@ -445,6 +489,7 @@ class Viewer {
         xLabel: 'distance (m)',
         series: laps.map((o, i) => ({ label: o.label, colour: COLOURS[(i + 1) % COLOURS.length] })),
         data: alignLines(lines) as PaneSpec['data'],
+        ...(view ? { xRange: view } : {}),
       },
     ]);
     this.status(`Delta of ${laps.length} lap(s) to the reference (source: ${answers[0]?.source.kind ?? '-'} ${answers[0]?.source.channel ?? ''}).`);

@@ -202,6 +202,63 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.context().close();
   });
 
+  test('when an overlay over distance and the delta are zoomed, then each lap\'s window under the zoom is re-read at the plot\'s resolution and the delta is re-read at full resolution', async () => {
+    const { page, cspViolations } = await openPage();
+    const reads: Request[] = [];
+    const deltas: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/DataFileAccess/') && r.url().includes('/channels')) reads.push(r);
+      if (r.url().includes('/delta?')) deltas.push(r.url());
+    });
+    await signIn(page);
+    await pickDataset(page);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await page.selectOption('[data-testid=overlay-axis]', 'distance');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    const whole = reads.slice(-2).map((r) => r.postDataJSON() as { mode: number; lapIndex: number });
+    expect(whole.map((b) => [b.mode, b.lapIndex]).sort()).toEqual([
+      [1, 1],
+      [1, 2],
+    ]);
+
+    const drag = async (selector: string, from: number, to: number) => {
+      // The mouse works in the viewport: bring the pane into it first (the delta pane is below the overlays).
+      await page.locator(`${selector} .u-over`).scrollIntoViewIfNeeded();
+      const box = (await page.locator(`${selector} .u-over`).boundingBox()) as { x: number; y: number; width: number; height: number };
+      await page.mouse.move(box.x + box.width * from, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * to, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    };
+    const before = reads.length;
+    await andDrawn(page, 'overlay-panes', () => drag('[data-testid="pane-overlay-Ground Speed"]', 0.3, 0.6));
+    const windows = reads.slice(before).map((r) => r.postDataJSON() as { mode: number; startTime: number; duration: number });
+    expect(windows).toHaveLength(2);
+    for (const w of windows) {
+      expect(w.mode).toBe(2);
+      // A third of a lap of about a minute, inside lap 2 (from 162.1 s) or lap 3 (from 225.1 s).
+      expect(w.duration).toBeGreaterThan(5);
+      expect(w.duration).toBeLessThan(40);
+      expect(w.startTime).toBeGreaterThan(162.1);
+    }
+    expect(Math.abs((windows[0] as { startTime: number }).startTime - (windows[1] as { startTime: number }).startTime)).toBeGreaterThan(30);
+    const [lap2, lap3] = await screenshotColours(page, '[data-testid="pane-overlay-Ground Speed"]', 'overlay-distance-zoomed.png', [COLOURS[0], COLOURS[1]]);
+    expect(lap2).toBeGreaterThan(MIN_LINE_PIXELS / 4);
+    expect(lap3).toBeGreaterThan(MIN_LINE_PIXELS / 4);
+
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    expect(new URL(deltas.at(-1) as string).searchParams.get('maxPoints')).not.toBeNull();
+    await andDrawn(page, 'delta-panes', () => drag('[data-testid=pane-delta]', 0.2, 0.5));
+    expect(new URL(deltas.at(-1) as string).searchParams.get('maxPoints')).toBeNull();
+    const [trace] = await screenshotColours(page, '[data-testid=pane-delta]', 'delta-zoomed.png', [COLOURS[1]]);
+    expect(trace).toBeGreaterThan(MIN_LINE_PIXELS / 4);
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
   test('when lap 2 of one run and lap 3 of another are compared, then both are overlaid and the delta is computed across the two datasets', async () => {
     const { page } = await openPage();
     const deltas: string[] = [];

@@ -1,4 +1,4 @@
-import { overlayOnGrid, toDistance } from '../../src/overlay';
+import { lapWindowFor, overlayOnGrid, toDistance } from '../../src/overlay';
 
 describe('toDistance', () => {
   test('when a lap covers 0, 10, 30 m at 0, 1, 2 s, then points at 0.5 and 1.5 s are at 5 and 20 m; points outside the trace are dropped', () => {
@@ -24,5 +24,38 @@ describe('overlayOnGrid', () => {
       [0, 5, 10, 15, 20],
       [1, 1, 3, 3, 5],
     ]);
+  });
+});
+
+describe('overlayOnGrid, zoomed', () => {
+  test('when a range is given, then the grid spans that range only (every point on screen)', () => {
+    const lap = { x: new Float64Array([0, 10, 20]), y: [1, 3, 5] };
+    expect(overlayOnGrid([lap], { name: 'Ground Speed', unit: 'km/h', dataType: 'int16' }, 3, [5, 15])).toEqual([[5, 10, 15], [2, 3, 4]]);
+  });
+});
+
+describe('lapWindowFor', () => {
+  const lap = { lapStart: 100, lapTime: 90 };
+
+  test('when a lap-time range is zoomed, then the window is the lap\'s file time under it, 1 % wider on each side', () => {
+    const w = lapWindowFor([10, 20], lap);
+    expect(w.start).toBeCloseTo(109.9, 9);
+    expect(w.duration).toBeCloseTo(10.2, 9);
+  });
+
+  test('when the range reaches past the lap, then the window stays inside the lap', () => {
+    expect(lapWindowFor([-5, 200], lap)).toEqual({ start: 100, duration: 90 });
+  });
+
+  test('when a distance range is zoomed, then the lap\'s distance trace turns it into times (0..1000 m over 0..50 s, 200..400 m is 10..20 s)', () => {
+    const w = lapWindowFor([200, 400], lap, { times: [0, 50], distances: [0, 1000] });
+    expect(w.start).toBeCloseTo(109.9, 9);
+    expect(w.duration).toBeCloseTo(10.2, 9);
+  });
+
+  test('when a distance range reaches past the trace, then it is held at the trace\'s ends (0..50 s, widened by 1 % inside the lap)', () => {
+    const w = lapWindowFor([-50, 5000], lap, { times: [0, 50], distances: [0, 1000] });
+    expect(w.start).toBe(100);
+    expect(w.duration).toBeCloseTo(50.5, 9);
   });
 });
