@@ -375,10 +375,19 @@ export const entityRepository = {
     return copies.length;
   },
 
-  /** Rows of the account among `ids`, whatever their type (the ids a timing update names, in one query). */
-  async findAnyByIds(q: Queryable, accountId: string, ids: string[]): Promise<EntityRow[]> {
-    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2`, [ids, accountId]);
-    return rows;
+  /**
+   * The rows a timing update names (any type, of the account) and whether its car is entered in its event, in one
+   * statement: the entry check is an uncorrelated subquery, run once, carried on every row (false when none match;
+   * an update naming no existing row is refused before the entry matters).
+   */
+  async findTimingRows(q: Queryable, accountId: string, ids: string[], eventId: string, carId: string): Promise<{ rows: EntityRow[]; carEntered: boolean }> {
+    const { rows } = await q.query<EntityRow & { car_entered: boolean }>(
+      `SELECT ${COLUMNS},
+              (SELECT EXISTS (SELECT 1 FROM entity.entities WHERE account_id = $2 AND type = 'EventCars' AND parent_id = $3 AND parent2_id = $4)) AS car_entered
+         FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2`,
+      [ids, accountId, eventId, carId],
+    );
+    return { rows: rows.map(({ car_entered: _, ...row }) => row as EntityRow), carEntered: rows[0]?.car_entered === true };
   },
 
   /** Serialises the timing updates of one car in one session until the transaction ends. */

@@ -30,7 +30,30 @@ export type TimingBatchOutcome = { ok: true; reply: RenderedReply } | { ok: fals
  * of the others at the commit, nothing commits (every update is then a 504 "deadline passed": none took effect).
  */
 export async function applyTimingBatch(ctx: StoreContext, items: readonly TimingBatchItem[]): Promise<TimingBatchOutcome[]> {
-  const { outcomes, publish } = await withTransaction(ctx.pool, async (c) => {
+  // A batch of one (the usual case when a car's updates arrive one after another) needs no savepoint: its refusal
+  // rolls the whole transaction back, which writes nothing just the same, in two statements fewer.
+  const savepoints = items.length > 1;
+  let result: { outcomes: TimingBatchOutcome[]; publish: () => Promise<void> };
+  try {
+    result = await applyInTransaction(ctx, items, savepoints);
+  } catch (err) {
+    if (err instanceof RefusedAlone) return [{ ok: false, error: err.error }];
+    throw err;
+  }
+  await ctx.afterCommit?.();
+  await result.publish();
+  return result.outcomes;
+}
+
+/** The refusal of the only update of a batch, carried out of its transaction (which it rolled back). */
+class RefusedAlone extends Error {
+  constructor(readonly error: AppError) {
+    super(error.message);
+  }
+}
+
+async function applyInTransaction(ctx: StoreContext, items: readonly TimingBatchItem[], savepoints: boolean): Promise<{ outcomes: TimingBatchOutcome[]; publish: () => Promise<void> }> {
+  return withTransaction(ctx.pool, async (c) => {
     const outcomes: TimingBatchOutcome[] = [];
     const messages: OutboxMessage<EntityChangedEvent>[] = [];
     const scopes = new Map<string, string[]>();
@@ -39,7 +62,7 @@ export async function applyTimingBatch(ctx: StoreContext, items: readonly Timing
     // The deadlines of the updates that will commit: past the earliest, the whole batch rolls back.
     const deadlines: number[] = [];
     for (const item of items) {
-      await c.query('SAVEPOINT timing_update');
+      if (savepoints) await c.query('SAVEPOINT timing_update');
       const own: OutboxMessage<EntityChangedEvent>[] = [];
       const touched: string[] = [];
       try {
@@ -59,15 +82,16 @@ export async function applyTimingBatch(ctx: StoreContext, items: readonly Timing
         };
         const command = commandOf(item.headers, item.caller.accountId);
         const reply = ctx.inbox ? await ctx.inbox.once(c, command, replyCodec as ReplyCodec<RenderedReply>, run) : await run();
-        await c.query('RELEASE SAVEPOINT timing_update');
+        if (savepoints) await c.query('RELEASE SAVEPOINT timing_update');
         outcomes.push({ ok: true, reply });
         if (item.deadline !== undefined) deadlines.push(item.deadline);
         messages.push(...own);
         scopes.set(item.caller.accountId, [...(scopes.get(item.caller.accountId) ?? []), ...touched]);
       } catch (err) {
-        await c.query('ROLLBACK TO SAVEPOINT timing_update');
         // A parent deleted by a concurrent request between the checks and the insert: gone, not a fault.
         const error = (err as { code?: string })?.code === '23503' ? AppError.notFound('An entity this update refers to was deleted while it ran') : toAppError(err);
+        if (!savepoints) throw new RefusedAlone(error);
+        await c.query('ROLLBACK TO SAVEPOINT timing_update');
         outcomes.push({ ok: false, error });
       }
     }
@@ -78,7 +102,4 @@ export async function applyTimingBatch(ctx: StoreContext, items: readonly Timing
     if (deadlines.length) checkDeadline(Math.min(...deadlines));
     return { outcomes, publish };
   });
-  await ctx.afterCommit?.();
-  await publish();
-  return outcomes;
 }

@@ -228,7 +228,8 @@ async function resolve(q: Queryable, accountId: string, level: Level, body: Timi
   if (level === 'sector' && !ids.sectorId) throw AppError.badRequest('sectorId is required', { sectorId: ['is required'] });
   if (level === 'speedTrap' && !ids.speedTrapId) throw AppError.badRequest('speedTrapId is required', { speedTrapId: ['is required'] });
   const wanted = [ids.championshipId, ids.eventId, ids.sessionId, ids.carId, ids.driverId, level === 'sector' ? ids.sectorId : undefined, level === 'speedTrap' ? ids.speedTrapId : undefined];
-  const rows = new Map((await repo.findAnyByIds(q, accountId, wanted.filter((id): id is string => !!id))).map((r) => [r.id, r]));
+  const found = await repo.findTimingRows(q, accountId, wanted.filter((id): id is string => !!id), ids.eventId, ids.carId);
+  const rows = new Map(found.rows.map((r) => [r.id, r]));
   const errors: FieldErrors = {};
   const expect = (field: string, id: string, type: string): EntityRow | undefined => {
     const row = rows.get(id);
@@ -246,7 +247,7 @@ async function resolve(q: Queryable, accountId: string, level: Level, body: Timi
   if (championship && event && event.parent_id !== championship.id) errors['eventId'] = [`Event ${event.id} is not an event of championship ${championship.id}`];
   if (event && session && session.parent_id !== event.id) errors['sessionId'] = [`Session ${session.id} is not a session of event ${event.id}`];
   if (Object.keys(errors).length) throw AppError.badRequest(firstReason(errors), errors);
-  if (!(await repo.eventCarExists(q, accountId, ids.eventId, ids.carId))) {
+  if (!found.carEntered) {
     throw AppError.badRequest(`Car ${ids.carId} is not entered in event ${ids.eventId}: add an EventCar first`, { carId: ['the car is not entered in the event'] });
   }
   const resolved: Resolved = { session: session as EntityRow };
