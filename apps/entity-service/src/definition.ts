@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
-import { ACCOUNT_MEMBERS_ROUTING_KEY, EXCHANGES, SERVICES, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type EntityChangedEvent } from '@pitwall/contracts';
+import { ACCOUNT_MEMBERS_ROUTING_KEY, EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type EntityChangedEvent } from '@pitwall/contracts';
 import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
@@ -36,7 +36,7 @@ const EntityServiceConfig = z.object({
 const hold = (ms: number): (() => Promise<void>) | undefined => (ms > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, ms)) : undefined);
 
 /** The entity-service's queue of membership events (its instances compete for it). */
-export const MEMBERS_QUEUE = 'entity-service.members';
+export const MEMBERS_QUEUE = SUBSCRIPTION_QUEUES.members;
 
 /** Owns the `entity` schema, answers entity and attachment commands, publishes entity events. */
 export const entityService = defineService({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXCHANGES, SERVICES } from '@pitwall/contracts';
+import { EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
@@ -45,7 +45,7 @@ const SimulationServiceConfig = z.object({
 
 /** Jobs one instance runs at once (the job queue's prefetch); more instances compete for the same queue. */
 export const SIMULATION_WORKERS = 8;
-export const SIMULATION_JOBS_QUEUE = 'simulation.jobs';
+export const SIMULATION_JOBS_QUEUE = SUBSCRIPTION_QUEUES.simulationJobs;
 
 /**
  * External simulations: validates and queues Trigger and Reprocess requests, runs the jobs against the external

@@ -1,5 +1,5 @@
 import { Topology } from '@pitwall/bus';
-import { DEFAULT_TIMING_PARTITIONS, EXCHANGES, SERVICES, partitionService } from '@pitwall/contracts';
+import { DEFAULT_TIMING_PARTITIONS, EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES, partitionService } from '@pitwall/contracts';
 
 /**
  * The queues and exchanges a stack declares on the broker under `prefix`, derived from the contracts (with the
@@ -10,7 +10,7 @@ export function busTopology(prefix: string, timingPartitions = DEFAULT_TIMING_PA
   const topology = new Topology(prefix);
   const partitions = Array.from({ length: timingPartitions }, (_, i) => topology.serviceQueue(partitionService(SERVICES.timing, i)));
   return {
-    queues: [...Object.values(SERVICES).map((s) => topology.serviceQueue(s)), ...partitions, topology.deadLetterQueue()],
+    queues: [...Object.values(SERVICES).map((s) => topology.serviceQueue(s)), ...partitions, ...Object.values(SUBSCRIPTION_QUEUES).map((q) => topology.queue(q)), topology.deadLetterQueue()],
     exchanges: Object.values(EXCHANGES).map((x) => topology.exchange(x)),
   };
 }

@@ -14,6 +14,17 @@ export const EXCHANGES = {
   authEvents: 'auth.events',
 } as const;
 
+/**
+ * The durable queues that services share for their event subscriptions (a subscription per instance has its own,
+ * which goes with its connection). Named here so a tool can remove a test run's topology whole.
+ */
+export const SUBSCRIPTION_QUEUES = {
+  /** The entity-service's copy of the gateway's membership snapshots (mirrored as Users). */
+  members: 'entity-service.members',
+  /** The simulation-service's job queue (competing workers). */
+  simulationJobs: 'simulation.jobs',
+} as const;
+
 export const Role = z.enum(['reader', 'editor', 'admin']);
 export type Role = z.infer<typeof Role>;
 
