@@ -6,6 +6,7 @@ import { StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { DataFileReads } from './domain/data-file-reads';
+import { ReadResultCache } from './domain/read-result-cache';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
 import { CACHE_EVENT_KEYS, cacheEvents } from './entry-points/bus/cache-events';
@@ -27,6 +28,8 @@ export const DatafileConfig = z.object({
   DATAFILE_CACHE_BYTES: intVar(8192 * MiB),
   /** Bound of the stored-channel cache in memory (default 256 MiB). */
   DATAFILE_CHANNEL_CACHE_BYTES: intVar(256 * MiB),
+  /** Bound of the encoded answers kept by content (default 64 MiB; 0 turns it off). */
+  DATAFILE_RESULT_CACHE_BYTES: intVar(64 * MiB),
   /** A read over this is a 504 and its work is abandoned (default 30 s). */
   DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
 });
@@ -44,8 +47,9 @@ export const datafileService = defineService({
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
-    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS });
-    return { reads, datasets, decompressed, cache, stop: () => datasets.close() };
+    const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
+    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS }, results);
+    return { reads, datasets, decompressed, cache, results, stop: () => datasets.close() };
   },
   bus: { service: SERVICES.datafile, commands: ({ reads }) => datafileCommands(reads) },
   // Every instance drops its own caches of an entity whose attached files changed or which was deleted.

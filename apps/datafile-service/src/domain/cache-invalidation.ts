@@ -1,12 +1,15 @@
 import type { StoredChannelCache } from '@pitwall/formats';
 import type { Datasets } from './datasets';
 import type { DecompressedCache } from './decompressed-cache';
+import type { ReadResultCache } from './read-result-cache';
 
 /** The caches a dataset's reads fill: its open catalogue, its stored channels, its decompressed copies. */
 export interface DatasetCaches {
   datasets: Datasets;
   cache: StoredChannelCache;
   decompressed: DecompressedCache;
+  /** Encoded answers by content (absent: none kept). */
+  results?: ReadResultCache;
 }
 
 /**
@@ -18,7 +21,10 @@ export interface DatasetCaches {
  */
 export async function dropEntityDatasets(caches: DatasetCaches, entityId: string, availableBlobKey?: string): Promise<{ contentKeys: number; copies: number }> {
   const { contentKeys, compressedBlobKeys } = caches.datasets.invalidate(entityId, availableBlobKey);
-  for (const key of contentKeys) caches.cache.deleteAll(key);
+  for (const key of contentKeys) {
+    caches.cache.deleteAll(key);
+    caches.results?.deleteAll(key);
+  }
   await Promise.all(compressedBlobKeys.map((key) => caches.decompressed.drop(key)));
   return { contentKeys: contentKeys.length, copies: compressedBlobKeys.length };
 }

@@ -4,6 +4,7 @@ import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
 import { readChannels, type ChannelRead } from './read-channels';
 import { readLapDelta, readLapDistance } from './read-lap-traces';
+import { ReadResultCache } from './read-result-cache';
 import { toReadError } from './read-errors';
 
 export interface DataFileReadsOptions {
@@ -18,6 +19,8 @@ export class DataFileReads {
     private readonly cache: StoredChannelCache,
     private readonly pool: Piscina,
     private readonly options: DataFileReadsOptions,
+    /** Encoded answers by content (default: off). */
+    readonly results: ReadResultCache = new ReadResultCache(0),
   ) {}
 
   /** The metadata record: the catalogue, no sample decoded. */
@@ -31,9 +34,16 @@ export class DataFileReads {
   /** The encoded samples of a read (binary body, or the JSON array of its channel records). */
   channels(ref: DatasetRef, read: ChannelRead, requestId?: string): Promise<Uint8Array> {
     return this.withinTimeout(async (signal) => {
+      // The check (the caller may read it, and which files it is) comes first, every time; then the answer may be
+      // one already encoded from the same bytes.
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      return readChannels(dataset, read, { cache: this.cache, pool: this.pool }, signal);
+      const key = ReadResultCache.keyOf(dataset.contentKey, read);
+      const known = this.results.get(key);
+      if (known) return known;
+      const body = await readChannels(dataset, read, { cache: this.cache, pool: this.pool }, signal);
+      this.results.set(dataset.contentKey, key, body);
+      return body;
     });
   }
 

@@ -4,6 +4,7 @@ import { EXCHANGES } from '@pitwall/contracts';
 import { compressLz4, createDemoLdFile, openDataFile, sliceByLap, type StoredChannelCache } from '@pitwall/formats';
 import type { InProcessStack } from '@pitwall/service-host/testing';
 import type { DecompressedCache } from '../../src/domain/decompressed-cache';
+import type { ReadResultCache } from '../../src/domain/read-result-cache';
 import { fixture } from '../support/fixtures';
 import type { UploadedDatasets } from '../support/uploaded-datasets';
 import { startDatafileStack } from '../support/datafile-stack';
@@ -30,7 +31,7 @@ describe('the datafile-service caches follow the attached files (attachment and 
   let base: string;
   let headers: Record<string, string>;
   let attached: UploadedDatasets;
-  let caches: { cache: StoredChannelCache; decompressed: DecompressedCache };
+  let caches: { cache: StoredChannelCache; decompressed: DecompressedCache; results: ReadResultCache };
   const first = { bytes: fixture('Sample1.ld'), channel: 'Ground Speed' };
   const second = { bytes: createDemoLdFile(), channel: 'Ground Speed' };
 
@@ -63,6 +64,9 @@ describe('the datafile-service caches follow the attached files (attachment and 
     expect(before.body.samples).toEqual(expectedLap1(first.bytes, first.channel));
     const oldKey = await blobKeyOf(first.bytes);
     expect(await caches.decompressed.has(oldKey)).toBe(true);
+    // The same read again is the answer kept for these bytes.
+    expect((await lap1(id, first.channel)).body).toEqual(before.body);
+    expect(caches.results.heldBytes).toBeGreaterThan(0);
 
     await attached.attach(id, 'DataFile', 'outing.ld', second.bytes, { compressed: true, replacing: 'outing' });
     const meta = await get(`/RunSheets/${id}/DataFileAccess/DataFile/metadata`);
@@ -73,6 +77,7 @@ describe('the datafile-service caches follow the attached files (attachment and 
 
     await eventually(async () => !(await caches.decompressed.has(oldKey)));
     expect(caches.cache.deleteAll(oldKey)).toBe(0);
+    expect(caches.results.deleteAll(oldKey)).toBe(0);
   }, 60_000);
 
   test('when the file is deleted, then a read is 404 and its cached channels and decompressed copy are dropped, also when the event comes again', async () => {
