@@ -51,14 +51,24 @@ function siblingOrder(orderByParameter?: string): string {
 
 /** Plain-object access to entity rows; every read is scoped to one account. */
 export const entityRepository = {
-  /** An entity's available attached files (state 2, with bytes in the blob store) of one group, oldest first. */
-  async availableFilesOfGroup(q: Queryable, accountId: string, entityId: string, group: string): Promise<DatasetFile[]> {
-    const { rows } = await q.query<{ id: string; file_name: string; blob_key: string; file_size: string | null; use_compression: boolean; created_time: Date }>(
-      `SELECT id, file_name, blob_key, file_size, use_compression, created_time FROM entity.attached_files
-       WHERE entity_id = $1 AND account_id = $2 AND group_name = $3 AND state = 2 AND blob_key IS NOT NULL ORDER BY created_time, id`,
-      [entityId, accountId, group],
+  /**
+   * The available files (state 2, bytes in the blob store) of one group of an entity, oldest first, or null when the account has no
+   * such entity: one statement, so one snapshot, without a transaction around two queries.
+   */
+  async datasetFiles(q: Queryable, accountId: string, type: string, entityId: string, group: string): Promise<DatasetFile[] | null> {
+    const { rows } = await q.query<{ id: string | null; file_name: string; blob_key: string; file_size: string | null; use_compression: boolean; created_time: Date }>(
+      `SELECT f.id, f.file_name, f.blob_key, f.file_size, f.use_compression, f.created_time
+         FROM entity.entities e
+         LEFT JOIN entity.attached_files f
+           ON f.entity_id = e.id AND f.account_id = e.account_id AND f.group_name = $4 AND f.state = 2 AND f.blob_key IS NOT NULL
+        WHERE e.id = $1 AND e.account_id = $2 AND e.type = $3
+        ORDER BY f.created_time, f.id`,
+      [entityId, accountId, type, group],
     );
-    return rows.map((r) => ({ attachedFileId: r.id, fileName: r.file_name, blobKey: r.blob_key, size: r.file_size === null ? null : Number(r.file_size), useCompression: r.use_compression, createdTime: r.created_time.toISOString() }));
+    if (rows.length === 0) return null;
+    return rows
+      .filter((r): r is typeof r & { id: string } => r.id !== null)
+      .map((r) => ({ attachedFileId: r.id, fileName: r.file_name, blobKey: r.blob_key, size: r.file_size === null ? null : Number(r.file_size), useCompression: r.use_compression, createdTime: r.created_time.toISOString() }));
   },
 
   async findById(q: Queryable, accountId: string, type: string, id: string, forUpdate = false): Promise<EntityRow | undefined> {

@@ -1,4 +1,3 @@
-import { withReadSnapshot } from '@pitwall/db';
 import type { CallerContext, DatasetFile } from '@pitwall/contracts';
 import { entityRepository as repo } from '../data-access/entity-repository';
 import { knownType, notFound } from './entity-type';
@@ -11,8 +10,7 @@ import type { StoreContext } from './store-context';
  */
 export async function attachmentDataset(ctx: StoreContext, caller: CallerContext, typeName: string, id: string, group: string): Promise<DatasetFile[]> {
   const type = knownType(typeName);
-  return withReadSnapshot(ctx.pool, async (q) => {
-    if (!(await repo.findById(q, caller.accountId, type.plural, id))) throw notFound(type, id);
-    return repo.availableFilesOfGroup(q, caller.accountId, id, group);
-  });
+  const files = await repo.datasetFiles(ctx.pool, caller.accountId, type.plural, id, group);
+  if (!files) throw notFound(type, id);
+  return files;
 }
