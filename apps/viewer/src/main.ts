@@ -46,24 +46,26 @@ class Viewer {
     onCursor: (x) => this.showCursor(x),
     onDrawn: () => this.drawn(el('panes')),
   });
-  private readonly overlayPanes = new PaneStack(el('overlay-panes'), {
-    syncKey: 'overlay',
-    onZoom: (min, max) => {
-      this.overlayView = [min, max];
-      this.actionAt = performance.now();
-      void this.run(() => this.plotOverlay());
-    },
-    onDrawn: () => this.drawn(el('overlay-panes')),
+  private readonly overlayPanes = this.lapPanes('overlay-panes', 'overlay', (view) => {
+    this.overlayView = view;
+    return this.plotOverlay();
   });
-  private readonly deltaPanes = new PaneStack(el('delta-panes'), {
-    syncKey: 'delta',
-    onZoom: (min, max) => {
-      this.deltaView = [min, max];
-      this.actionAt = performance.now();
-      void this.run(() => this.plotDelta());
-    },
-    onDrawn: () => this.drawn(el('delta-panes')),
+  private readonly deltaPanes = this.lapPanes('delta-panes', 'delta', (view) => {
+    this.deltaView = view;
+    return this.plotDelta();
   });
+
+  /** Panes of the lap comparison: a drag keeps the dragged range as the view and plots again. */
+  private lapPanes(id: string, syncKey: string, replot: (view: [number, number]) => Promise<void>): PaneStack {
+    return new PaneStack(el(id), {
+      syncKey,
+      onZoom: (min, max) => {
+        this.actionAt = performance.now();
+        void this.run(() => replot([min, max]));
+      },
+      onDrawn: () => this.drawn(el(id)),
+    });
+  }
 
   start(): void {
     el<HTMLFormElement>('sign-in').addEventListener('submit', (e) => {

@@ -8,50 +8,31 @@ import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
 import { ReadCache } from '../../src/domain/read-cache';
+import { countStatements } from '../support/count-statements';
 
 // The read model loads nested data one query per projection node: the count must not grow with the rows.
 const silent = pino({ level: 'silent' });
 let db: TestDatabase;
 let pool: pg.Pool;
-let statements = 0;
+let counter: { count: () => number };
+let base = 0;
+/** Statements since the last `resetStatements()`. */
+const statementsSince = () => counter.count() - base;
+const resetStatements = () => {
+  base = counter.count();
+};
 
 beforeAll(async () => {
   db = await createTestDatabase();
   pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: pino({ level: 'silent' }) });
   await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: pino({ level: 'silent' }) });
-  countStatements(pool);
+  counter = countStatements(pool);
 });
 afterAll(async () => {
   await pool?.end();
   await db?.drop();
 });
 
-/**
- * Counts every statement sent through the pool, by pool.query or by a client from pool.connect(). pool.query runs
- * on a client it lends itself, so counting at the clients counts each statement once.
- */
-function countStatements(p: pg.Pool): void {
-  const wrap = <T extends { query: (...args: never[]) => unknown }>(target: T): void => {
-    const original = target.query.bind(target) as (...args: unknown[]) => unknown;
-    (target as { query: unknown }).query = (...args: unknown[]) => {
-      statements++;
-      return original(...args);
-    };
-  };
-  // pool.query lends itself a client through the callback form of connect: both forms must hand out counted clients.
-  const connect = p.connect.bind(p) as (callback?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => Promise<pg.PoolClient> | undefined;
-  const counted = new WeakSet<pg.PoolClient>();
-  const track = (client: pg.PoolClient | undefined): void => {
-    if (client && !counted.has(client)) {
-      wrap(client);
-      counted.add(client);
-    }
-  };
-  (p as { connect: unknown }).connect = (callback?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => {
-    if (callback) return connect((err, client, done) => (track(client), callback(err, client, done)));
-    return (connect() as Promise<pg.PoolClient>).then((client) => (track(client), client));
-  };
-}
 
 /** A run sheet with `laps` laps of three sectors each, inserted in bulk (the store's write path is not under test). */
 async function seedRunSheet(accountId: string, laps: number): Promise<string> {
@@ -75,9 +56,9 @@ async function seedRunSheet(accountId: string, laps: number): Promise<string> {
 }
 
 async function countedRead(store: EntityStore, caller: CallerContext, id: string) {
-  statements = 0;
+  resetStatements();
   const reply = await store.get(caller, 'RunSheets', id, ['Laps.LapTime', 'Laps.LapSectors.*']);
-  return { entity: JSON.parse(reply.json.toString('utf8')) as Record<string, unknown>, queries: statements };
+  return { entity: JSON.parse(reply.json.toString('utf8')) as Record<string, unknown>, queries: statementsSince() };
 }
 
 const newCaller = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'admin' });

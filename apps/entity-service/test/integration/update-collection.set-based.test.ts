@@ -7,42 +7,31 @@ import { createOutbox, type PublishMessage } from '@pitwall/messaging';
 import type { CallerContext, CollectionItemUpdate, EntityChangedEvent } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
+import { countStatements } from '../support/count-statements';
 
 // A collection update is written set-based: its statement count must not grow with its items.
 const silent = pino({ level: 'silent' });
 let db: TestDatabase;
 let pool: pg.Pool;
-let statements = 0;
+let counter: { count: () => number };
+let base = 0;
+/** Statements since the last `resetStatements()`. */
+const statementsSince = () => counter.count() - base;
+const resetStatements = () => {
+  base = counter.count();
+};
 
 beforeAll(async () => {
   db = await createTestDatabase();
   pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
   await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
-  countStatements(pool);
+  counter = countStatements(pool);
 });
 afterAll(async () => {
   await pool?.end();
   await db?.drop();
 });
 
-/** Counts every statement a client of the pool sends (pool.query lends itself a client through connect's callback form). */
-function countStatements(p: pg.Pool): void {
-  const counted = new WeakSet<pg.PoolClient>();
-  const track = (client: pg.PoolClient | undefined): void => {
-    if (!client || counted.has(client)) return;
-    counted.add(client);
-    const original = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as { query: unknown }).query = (...args: unknown[]) => {
-      statements++;
-      return original(...args);
-    };
-  };
-  const connect = p.connect.bind(p) as (callback?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => Promise<pg.PoolClient> | undefined;
-  (p as { connect: unknown }).connect = (callback?: (err: Error | undefined, client?: pg.PoolClient, done?: unknown) => void) => {
-    if (callback) return connect((err, client, done) => (track(client), callback(err, client, done)));
-    return (connect() as Promise<pg.PoolClient>).then((client) => (track(client), client));
-  };
-}
 
 /** A run sheet with `laps` laps (Lap 0 … Lap n-1), inserted in bulk. */
 async function seedRunSheet(accountId: string, laps: number): Promise<{ runSheetId: string; lapIds: string[] }> {
@@ -93,16 +82,16 @@ describe('EntityStore.update RunSheets with CollectionUpdateModels.Laps', () => 
     const { store, published } = storeRecording();
     const caller = newCaller();
     const small = await seedRunSheet(caller.accountId, 10);
-    statements = 0;
+    resetStatements();
     await store.update(caller, 'RunSheets', small.runSheetId, { CollectionUpdateModels: { Laps: lapItems(small.lapIds, 10) } });
-    const smallStatements = statements;
+    const smallStatements = statementsSince();
 
     const large = await seedRunSheet(caller.accountId, 1000);
     published.length = 0;
-    statements = 0;
+    resetStatements();
     await store.update(caller, 'RunSheets', large.runSheetId, { CollectionUpdateModels: { Laps: lapItems(large.lapIds, 1000) } });
 
-    expect(statements).toBe(smallStatements);
+    expect(statementsSince()).toBe(smallStatements);
     const laps = await lapsOf(caller.accountId, large.runSheetId);
     expect(laps).toHaveLength(1999);
     expect(laps.map((l) => l.name)).toEqual([...large.lapIds.slice(1).map((_, i) => `Lap ${i + 1}`), ...Array.from({ length: 1000 }, (_, i) => `New ${i}`)]);
