@@ -50,15 +50,17 @@ class Viewer {
     this.overlayView = view;
     return this.plotOverlay();
   });
+  // One pane of the delta, taller: its seconds-scale axis gets enough ticks to read a gap off it.
   private readonly deltaPanes = this.lapPanes('delta-panes', 'delta', (view) => {
     this.deltaView = view;
     return this.plotDelta();
-  });
+  }, 280);
 
   /** Panes of the lap comparison: a drag keeps the dragged range as the view and plots again. */
-  private lapPanes(id: string, syncKey: string, replot: (view: [number, number]) => Promise<void>): PaneStack {
+  private lapPanes(id: string, syncKey: string, replot: (view: [number, number]) => Promise<void>, height?: number): PaneStack {
     return new PaneStack(el(id), {
       syncKey,
+      ...(height ? { height } : {}),
       onZoom: (min, max) => {
         this.actionAt = performance.now();
         void this.run(() => replot([min, max]));
