@@ -5,21 +5,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { compressLz4 } from '@pitwall/formats';
+import { telemetry, type Listing } from './support/attachments';
 import { DistributedStack, type Member } from './support/distributed';
-
-interface Listing {
-  Id: string;
-  Parameters: Record<string, unknown>;
-  SignedURL: string | null;
-}
-
-/** A telemetry-like file: compressible, and different for each call. */
-function telemetry(size: number): Buffer {
-  const out = Buffer.alloc(size);
-  const phase = Math.random() * 1000;
-  for (let i = 0; i < size; i++) out[i] = (Math.sin((i + phase) / 40) * 100 + 128) & 0xff;
-  return out;
-}
 
 /**
  * A PUT on a connection of its own: a refused upload is answered before its body is read and the connection closes,

@@ -5,26 +5,13 @@ import { join } from 'node:path';
 import { S3BlobStore, contentKey } from '@pitwall/blob-store';
 import { AttachmentStatus } from '@pitwall/client';
 import { compressLz4, decodeLz4Frames } from '@pitwall/formats';
+import { telemetry, type Listing } from './support/attachments';
 import { DistributedStack, type Member } from './support/distributed';
 
 // s3rver is the S3 protocol server available here; the apps hold nothing specific to it. It accepts a presigned PUT
 // with a tampered signature and answers a ranged GET through a presigned URL with 416, so tampering and ranges are
 // tested on the gateway's own signed URLs (attachments.distributed.test.ts), not here.
 const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
-
-interface Listing {
-  Id: string;
-  Parameters: Record<string, unknown>;
-  SignedURL: string | null;
-}
-
-/** A telemetry-like file: compressible, and different for each call. */
-function telemetry(size: number): Buffer {
-  const out = Buffer.alloc(size);
-  const phase = Math.random() * 1000;
-  for (let i = 0; i < size; i++) out[i] = (Math.sin((i + phase) / 40) * 100 + 128) & 0xff;
-  return out;
-}
 
 describe('attached files on the five-process stack with an S3 blob store (s3rver): the bytes go to the store, not through the services', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pitwall-e2e-s3-'));

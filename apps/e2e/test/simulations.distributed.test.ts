@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulation-standin';
+import { verifyWebhook } from '@pitwall/testing';
 import { AMQP_URL, DistributedStack, type Member } from './support/distributed';
 
 // The bundles are found from the repository root, not the working directory: `nx test e2e` runs jest in apps/e2e.
@@ -25,23 +26,6 @@ const waitFor = async <T>(probe: () => T | undefined | Promise<T | undefined>, w
     await new Promise((r) => setTimeout(r, 50));
   }
 };
-
-// The receiver's signature check of docs/simulation-events.md, as a receiver copies it.
-function verifyWebhook(secret: string, headers: IncomingHttpHeaders, body: string, toleranceSeconds = 300): boolean {
-  const id = headers['webhook-id'];
-  const timestamp = headers['webhook-timestamp'];
-  const signatures = headers['webhook-signature'];
-  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string') return false;
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) return false;
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
-  return signatures.split(' ').some((entry) => {
-    const [version, signature] = entry.split(',');
-    if (version !== 'v1' || !signature) return false;
-    const given = Buffer.from(signature, 'base64');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
 
 async function buildSimulationFixture(m: Member, baseUrl: string): Promise<{ profileId: string; setupId: string }> {
   for (const name of ['SimStatus', 'SimMessage', 'SimStudyId', 'SimUpdated'])

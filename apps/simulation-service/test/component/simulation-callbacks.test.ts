@@ -1,27 +1,11 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationCallback, type SimulationCallbackCreated, type SimulationCallbacks } from '@pitwall/contracts';
+import { verifyWebhook } from '@pitwall/testing';
 import { CallbackRepository } from '../../src/data-access/callback-repository';
 import { buildProfile, buildSetup, callerIn, connect, newAccount, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
-
-// The signature check of docs/simulation-events.md, copied as a receiver would copy it.
-function verifyWebhook(secret: string, headers: IncomingHttpHeaders, body: string, toleranceSeconds = 300): boolean {
-  const id = headers['webhook-id'];
-  const timestamp = headers['webhook-timestamp'];
-  const signatures = headers['webhook-signature'];
-  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string') return false;
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) return false;
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
-  return signatures.split(' ').some((entry) => {
-    const [version, signature] = entry.split(',');
-    if (version !== 'v1' || !signature) return false;
-    const given = Buffer.from(signature, 'base64');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
 
 interface Received {
   path: string;
