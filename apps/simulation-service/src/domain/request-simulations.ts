@@ -36,25 +36,23 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
   const earlier = await deps.writes.recorded(bus, caller.accountId, codec);
   if (earlier) return earlier;
   const { profile, results } = await validate(deps, caller, request, bus.requestId);
-  const answer = { results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) };
-  let jobs = results.flatMap((r) => (r.job ? [r.job] : []));
-  if (!jobs.length) return answer; // nothing to take effect
   const at = new Date();
   const requested = { status: SIMULATION_STATUS.requested, message: null };
-  // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
-  // entity-service transaction for all of them. A setup deleted since the check is refused (no job for it).
-  const outcomes = await deps.entities.updateSetups(
-    simulationServiceCaller(caller.accountId),
-    jobs.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId }, at) })),
-    bus.requestId,
-  );
-  const refused = new Map(outcomes.filter((o) => !o.ok).map((o) => [o.id, o]));
-  if (refused.size) {
+  const accepted = results.flatMap((r) => (r.job ? [r.job] : []));
+  if (accepted.length) {
+    // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
+    // entity-service transaction for all of them. A setup deleted since the check is refused there: no job for it.
+    const outcomes = await deps.entities.updateSetups(
+      simulationServiceCaller(caller.accountId),
+      accepted.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId }, at) })),
+      bus.requestId,
+    );
+    const refused = new Set(outcomes.filter((o) => !o.ok).map((o) => o.id));
     for (const result of results) if (refused.has(result.setupId)) Object.assign(result, { accepted: false, message: 'Setup not found', job: undefined });
-    answer.results = results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message }));
-    jobs = jobs.filter((job) => !refused.has(job.setupId));
-    if (!jobs.length) return answer;
   }
+  const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
+  const answer = { results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) };
+  if (!jobs.length) return answer; // nothing to take effect
   const headers = bus.requestId ? { requestId: bus.requestId } : undefined;
   // The jobs, their messages, their first status events and the command commit together.
   let deliveries = 0;
