@@ -439,15 +439,15 @@ class Viewer {
     const view = this.overlayView;
     const perLap = await Promise.all(
       this.overlay.map(async (o) => {
-        // Zoomed: each lap's window under the visible range, re-read at the plot's resolution.
-        const distance = axis === 'distance' ? await api.distance(o.dataset, o.lapIndex) : null;
-        const body: ChannelsBody = view
-          ? (() => {
-              const w = lapWindowFor(view, o, distance);
-              return { channels: names, mode: 2, startTime: w.start, duration: w.duration };
-            })()
-          : { channels: names, mode: 1, lapIndex: o.lapIndex };
-        const series = await api.channels(o.dataset, body, width);
+        // Zoomed: each lap's window under the visible range, re-read at the plot's resolution. A zoom over distance
+        // needs the lap's distance trace first (to find its times); otherwise both reads go at once.
+        const lapRead: ChannelsBody = { channels: names, mode: 1, lapIndex: o.lapIndex };
+        const distanceRead = axis === 'distance' ? api.distance(o.dataset, o.lapIndex) : Promise.resolve(null);
+        const zoomed = view ? lapWindowFor(view, o, await distanceRead) : null;
+        const [series, distance] = await Promise.all([
+          api.channels(o.dataset, zoomed ? { channels: names, mode: 2, startTime: zoomed.start, duration: zoomed.duration } : lapRead, width),
+          distanceRead,
+        ]);
         return names.map((name) => {
           const s = series.find((x) => x.name === name);
           const line = s ? seriesLine(s, o.lapStart) : { x: new Float64Array(0), y: [] };
