@@ -1,5 +1,5 @@
-// Shared jest settings: ts-jest in isolated mode (types are checked by the typecheck target),
-// workspace path aliases mapped to sources so tests never need a build.
+// Shared jest settings: TypeScript stripped per file by esbuild (tools/jest-transform.cjs; types are checked once for
+// the whole repository by tools/typecheck.mjs), workspace path aliases mapped to sources so tests never need a build.
 const path = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
 
@@ -11,7 +11,7 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 module.exports = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json') }],
+    '^.+\\.ts$': path.join(__dirname, 'tools', 'jest-transform.cjs'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,

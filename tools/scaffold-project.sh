@@ -4,10 +4,12 @@ set -e
 kind=$1; name=$2; scope=$3; type=$4
 dir=$( [ "$kind" = app ] && echo apps/$name || echo libs/$name )
 mkdir -p $dir/src $dir/test
+typecheck='"typecheck": { "executor": "nx:run-commands", "options": { "command": "tsc -p '$dir'/tsconfig.json --noEmit" } }'
 if [ "$kind" = app ]; then
-  build='{ "executor": "nx:run-commands", "options": { "commands": ["tsc -p '$dir'/tsconfig.json --noEmit", "node tools/build-app.mjs '$name'"], "parallel": false }, "outputs": ["{workspaceRoot}/dist/apps/'$name'"] }'
+  targets="$typecheck"',
+    "build": { "executor": "nx:run-commands", "dependsOn": ["typecheck"], "options": { "command": "node tools/build-app.mjs '$name'" }, "outputs": ["{workspaceRoot}/dist/apps/'$name'"] }'
 else
-  build='{ "executor": "nx:run-commands", "options": { "command": "tsc -p '$dir'/tsconfig.json --noEmit" } }'
+  targets="$typecheck"
 fi
 cat > $dir/project.json <<J
 {
@@ -17,7 +19,7 @@ cat > $dir/project.json <<J
   "projectType": "$( [ "$kind" = app ] && echo application || echo library )",
   "tags": ["scope:$scope", "type:$type"],
   "targets": {
-    "build": $build
+    $targets
   }
 }
 J

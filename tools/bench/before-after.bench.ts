@@ -1,7 +1,8 @@
 // `npm run bench before-after`: the platform refactor (issue 8) measured against the commit before it, in one run.
 // Builds the "before" commit (BENCH_BEFORE, default 11c2be8) in its own directory (BENCH_BEFORE_DIR, default
 // <tmp>/pitwall-before-<sha>: `git archive` of the commit, node_modules linked to this checkout's when the two
-// package.json files name the same versions, each app bundled there with its own `tools/build-app.mjs`), then runs each comparison
+// package.json files name the same versions, else its own installed there with `npm ci`, each app bundled there with
+// its own `tools/build-app.mjs`), then runs each comparison
 // (BENCH_COMPARE, default `gateway,entities,tests`) as interleaved rounds (BENCH_ROUNDS, default 3): within a round
 // both sides run back to back, the side that goes first alternating (ABBA), so a load that drifts over the run hits
 // both sides alike. Prints every round, the medians and the ratios after/before.
@@ -15,7 +16,7 @@
 // - tests: wall time of `jest -c <project>/jest.config.cjs` of projects that existed before (BENCH_TEST_PROJECTS),
 //   each side in its own directory; one unmeasured run per side first fills jest's transform cache.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -63,8 +64,16 @@ function prepareBefore(): string {
     if (r.status !== 0) throw new Error(`git archive ${sha} failed:\n${r.out}`);
   }
   const bad = incompatibleDependencies(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')), JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')));
-  if (bad.length) throw new Error(`${BEFORE} needs other packages than this checkout (${bad.join(', ')}): run \`npm ci\` in ${dir}, then run this again`);
-  if (!existsSync(path.join(dir, 'node_modules'))) symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
+  const modules = path.join(dir, 'node_modules');
+  if (bad.length) {
+    // Its own packages (e.g. ts-jest, which its tests ran on): installed once from its own lock file.
+    if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) unlinkSync(modules);
+    if (!existsSync(modules)) {
+      console.log(`${BEFORE} names other packages than this checkout (${bad.join(', ')}): npm ci in ${dir} ...`);
+      const r = run('npm', ['ci', '--no-audit', '--no-fund'], dir);
+      if (r.status !== 0) throw new Error(`npm ci in ${dir} failed:\n${r.out.slice(-4000)}`);
+    }
+  } else if (!existsSync(modules)) symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), modules);
   const marker = path.join(dir, 'dist', '.built-from');
   if (!existsSync(marker) || readFileSync(marker, 'utf8') !== sha) {
     // The app bundles only (what the benches run): the commit's own type-check passed when it was made.
