@@ -20,12 +20,13 @@ if (errors) {
   process.exit(1);
 }
 const typechecked = Date.now();
+const apps = bundledApps();
 try {
-  await Promise.all([...bundledApps().map((app) => bundleApp(app)), buildViewer(join('dist', 'apps', 'viewer'))]);
+  await Promise.all([...apps.map((app) => bundleApp(app)), buildViewer(join('dist', 'apps', 'viewer'))]);
 } catch (e) {
   process.stderr.write(`\nThe build failed: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 }
 const took = (ms) => `${(ms / 1000).toFixed(1)} s`;
 if (quiet) process.stderr.write('build ok\n');
-else process.stdout.write(`typecheck ${took(typechecked - started)}, bundles ${took(Date.now() - typechecked)}: ${bundledApps().join(', ')}, viewer\n`);
+else process.stdout.write(`typecheck ${took(typechecked - started)}, bundles ${took(Date.now() - typechecked)}: ${apps.join(', ')}, viewer\n`);

@@ -18,24 +18,24 @@ export async function bundleApp(name) {
       const dir = join('apps', app, 'src');
       entries.push(...readdirSync(dir).filter((f) => f.endsWith('.worker.entry.ts')).map((f) => join(dir, f)));
     }
-}
+  }
 
-await build({
-  entryPoints: entries,
-  outdir: join('dist', 'apps', name),
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  sourcemap: true,
-  tsconfig: join('apps', name, 'tsconfig.json'),
-  logLevel: 'warning',
-  entryNames: '[name]',
-});
-// The gateway serves the telemetry viewer's static assets from `viewer/` beside its bundle (VIEWER_DIR's default), in
-// its own image and in the one-process stack.
-if (name === 'gateway' || name === 'standalone') await buildViewer(join('dist', 'apps', name, 'viewer'));
+  await build({
+    entryPoints: entries,
+    outdir: join('dist', 'apps', name),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    sourcemap: true,
+    tsconfig: join('apps', name, 'tsconfig.json'),
+    logLevel: 'warning',
+    entryNames: '[name]',
+  });
+  // The gateway serves the telemetry viewer's static assets from `viewer/` beside its bundle (VIEWER_DIR's default), in
+  // its own image and in the one-process stack.
+  if (name === 'gateway' || name === 'standalone') await buildViewer(join('dist', 'apps', name, 'viewer'));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,13 +1,15 @@
 // Type-checks the whole repository in as few TypeScript programs as its projects' settings allow.
 // Every project's own tsconfig.json (apps/*, libs/*, tools/*) is read; projects whose compiler options are the same
-// (all but the viewer, which adds the DOM) share one program, so a library imported by ten projects is checked once
-// instead of ten times, as `nx run-many -t typecheck` would. `node tools/typecheck.mjs` exits 1 on any error.
+// (all but the viewer, which adds the DOM, and the e2e suite, which allows JS) share one program, so a library
+// imported by ten projects is checked once instead of ten times, as `nx run-many -t typecheck` would. A file in two
+// programs has its errors reported once. `node tools/typecheck.mjs` exits 1 on any error.
 import { readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 const root = resolve(import.meta.dirname, '..');
+const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
 
 /** Every project's tsconfig.json, as the workspace lays them out. */
 export function projectConfigs() {
@@ -28,22 +30,25 @@ export function programs(configs = projectConfigs()) {
     const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
     if (parsed.errors.length) throw new Error(ts.formatDiagnostics(parsed.errors, host));
     const { configFilePath: _, ...options } = parsed.options;
-    const key = JSON.stringify(options, Object.keys(options).sort());
-    const group = groups.get(key) ?? { options, projects: [], files: new Set() };
-    group.projects.push(config);
+    // Keys in one order, nested values (paths, lib, types) whole.
+    const key = JSON.stringify(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const group = groups.get(key) ?? { options, files: new Set() };
     for (const file of parsed.fileNames) group.files.add(file);
     groups.set(key, group);
   }
-  return [...groups.values()].map((g) => ({ options: g.options, projects: g.projects, files: [...g.files] }));
+  return [...groups.values()].map((g) => ({ options: g.options, files: [...g.files] }));
 }
 
-const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
-
+/** Checks every program; prints each error once and returns how many there are. */
 export function typecheck() {
+  const seen = new Set();
   let errors = 0;
   for (const { options, files } of programs()) {
     const program = ts.createProgram(files, { ...options, noEmit: true });
-    const diagnostics = ts.getPreEmitDiagnostics(program);
+    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => {
+      const key = `${d.file?.fileName}:${d.start}:${d.code}:${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      return !seen.has(key) && seen.add(key);
+    });
     if (diagnostics.length) process.stderr.write(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
     errors += diagnostics.length;
   }
