@@ -13,6 +13,12 @@
 // - bigwrites: the same for `npm run bench bigwrites` (e.g. BENCH_BEFORE=<the commit before a big-writes change>
 //   BENCH_COMPARE=bigwrites), which must exist at both commits. BENCH_SAME_BENCH=1 runs this checkout's bench bundle
 //   (dist/bench/<name>.js) on both sides instead of each side's own (same measuring code, each side's apps).
+//   Entities prints the run sheet answer's size per side: with the default projection (Laps.LapSectors.*) this
+//   checkout's answer is 12% larger than 11c2be8's (issue 9's wire rules: every requested parameter present, null
+//   when unset, and every entity's AttachedFiles collection).
+//   BENCH_RUNSHEET_INCLUDE=Laps.LapTime,Laps.LapSectors.SectorTime,Laps.LapSectors.TrackSectorDefinitionId asks both
+//   sides for a read whose answers are alike byte for byte (ids and lap times aside); the before tree's bench, which
+//   has the projection written in, is made to read that variable (projectionFromEnvironment).
 // - tests: wall time of `jest -c <project>/jest.config.cjs` of projects that existed before (BENCH_TEST_PROJECTS),
 //   each side in its own directory; one unmeasured run per side first fills jest's transform cache.
 import { spawnSync } from 'node:child_process';
@@ -85,8 +91,26 @@ function prepareBefore(): string {
     }
     writeFileSync(marker, sha);
   }
+  projectionFromEnvironment(dir);
   console.log(`before: ${sha.slice(0, 10)} in ${dir}; after: ${git('rev-parse', 'HEAD').slice(0, 10)}${git('status', '--porcelain', '--untracked-files=no') ? ' (with uncommitted changes)' : ''} in ${ROOT}`);
   return dir;
+}
+
+const FIXED_INCLUDE = "const include = 'Laps.LapTime,Laps.LapSectors.*';";
+/**
+ * BENCH_RUNSHEET_INCLUDE reaches the before side's entities bench too: a bench from before that variable existed has
+ * the run sheet read's projection written in, and that one line of the before tree's copy is made to read the variable
+ * (the measuring code otherwise unchanged; the before tree is this harness's own extract, not a checkout).
+ */
+function projectionFromEnvironment(dir: string): void {
+  if (process.env['BENCH_RUNSHEET_INCLUDE'] === undefined) return;
+  const file = path.join(dir, 'tools', 'bench', 'entities.bench.ts');
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, 'utf8');
+  if (text.includes('BENCH_RUNSHEET_INCLUDE')) return;
+  if (!text.includes(FIXED_INCLUDE)) throw new Error(`${file} neither reads BENCH_RUNSHEET_INCLUDE nor has the line ${FIXED_INCLUDE}`);
+  writeFileSync(file, text.replace(FIXED_INCLUDE, "const include = process.env['BENCH_RUNSHEET_INCLUDE'] ?? 'Laps.LapTime,Laps.LapSectors.*';"));
+  console.log(`${file}: the run sheet projection now read from BENCH_RUNSHEET_INCLUDE`);
 }
 
 const num = (re: RegExp, text: string): number => {
@@ -119,6 +143,9 @@ function entitiesMetrics(out: string): Metrics {
     m[`${name} cache off req/s`] = Number(block[6]);
     m[`${name} cache off p50 ms`] = Number(block[7]);
   }
+  // The answer's size: two commits whose answers differ in size do different work for "the same" read.
+  const size = num(/^GET run sheet .*, cache off, \d+ conn .* ([\d.]+) kB\/resp$/m, out);
+  if (!Number.isNaN(size)) m['run sheet kB/answer'] = size;
   return m;
 }
 
