@@ -10,7 +10,7 @@
 // The generated file, its LZ4 frame and the stack's data directory are deleted at the end.
 import { execFileSync } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -155,6 +155,24 @@ async function main(): Promise<void> {
       await phase('bus: datafile lap of 20 channels, binary', () =>
         bus.requestEncoded(SERVICES.datafile, DATAFILE_COMMANDS.channels, { ...ref, channels: lapChannels, scope: { mode: 'lap', lapIndex: LAP }, mode: 1, binaryType: 'application/x-service-channels' }),
       );
+      // The same lap through the gateway from a lean HTTP client (node:http, one kept-alive socket), as curl or a
+      // Python client reads it: the difference from the fetch figures above is the bench's own client (undici).
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const lean = () =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(new URL(`${dataset}/channels`), { method: 'POST', agent, headers: { ...s.headers, 'Content-Type': 'application/json', Accept: 'application/x-service-channels' } }, (res) => {
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+            res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`lap read answered ${res.statusCode}`))));
+          });
+          req.on('error', reject);
+          req.end(lapBody);
+        });
+      try {
+        await phase('gateway: the lap of 20 channels, binary, node:http client', lean);
+      } finally {
+        agent.destroy();
+      }
     } finally {
       await bus.close();
     }

@@ -57,6 +57,7 @@ async function phases(stack: BenchStack, id: string, bareUrl: string): Promise<v
       const p = await stack.auth.authenticate(stack.apiKey);
       await stack.auth.roleFor((p as { userId: string }).userId, stack.accountId);
     });
+    await timeSerial('auth: callerFor, as the gateway asks (1 Redis MGET, cached)', () => stack.auth.callerFor(stack.apiKey, stack.accountId));
     await timeSerial('bus: ping round trip to the entity-service', () => bus.request(SERVICES.entity, 'ping', {}));
     // Nothing writes the account now, so after the first this is a read cache hit: validation + the account version.
     await timeSerial('bus: entity.get round trip (cached reply)', () => bus.requestEncoded(SERVICES.entity, ENTITY_COMMANDS.get, { caller, type: 'Championships', id }));

@@ -84,6 +84,8 @@ const SECOND_EVICTION_DELAY_MS = 2000;
 
 /** How long a process-local cache (the embedded default) may trust an entry another process may have revoked. */
 export const PROCESS_LOCAL_CACHE_TTL_SECONDS = 1;
+/** Keys whose user this process remembers (see `callerFor`); beyond it the oldest is forgotten. */
+const KNOWN_KEYS_MAX = 10_000;
 
 /** Accounts, users, memberships and API keys (schema `auth`), with the hot reads cached. */
 export class AuthStore {
@@ -91,6 +93,11 @@ export class AuthStore {
   /** Membership events: written with each membership change; a gateway runs `events.start()` to publish left-overs. */
   readonly events: Outbox<AccountMembersEvent>;
   private readonly publishesEvents: boolean;
+  /**
+   * Cache key of an API key → its principal. A key's user never changes, so this only says which role entry to fetch
+   * beside the key's own entry; whether the key still works is decided by that entry and the database, every time.
+   */
+  private readonly knownKeys = new Map<string, Principal>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -203,7 +210,7 @@ export class AuthStore {
     const hash = hashApiKey(apiKey);
     const cacheKey = apiKeyCacheKey(hash);
     const cached = await this.readCache(cacheKey);
-    if (cached) return JSON.parse(cached) as Principal;
+    if (cached) return this.remember(cacheKey, JSON.parse(cached) as Principal);
     const { rows } = await this.pool.query<{ id: string; user_id: string; key_hash: Buffer }>(
       'SELECT id, user_id, key_hash FROM auth.api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       [hash],
@@ -212,7 +219,30 @@ export class AuthStore {
     if (!row || !sameHash(row.key_hash, hash)) return null;
     const principal: Principal = { userId: row.user_id, keyId: row.id };
     await this.writeCache(cacheKey, JSON.stringify(principal));
-    return principal;
+    return this.remember(cacheKey, principal);
+  }
+
+  /**
+   * `authenticate`, then `roleFor` in that account: the key's user and role, or null for a key that does not
+   * authenticate. Once this process has seen the key, the key's cached entry and the role's come in one round trip
+   * (the role's key needs the user, which the key's entry holds). The key's entry still decides every time: a revoked
+   * key's entry is evicted, so its next request goes to the database as `authenticate` does, and is refused.
+   */
+  async callerFor(apiKey: string, accountId: string): Promise<{ principal: Principal; role: Role | null } | null> {
+    if (typeof apiKey !== 'string' || !isApiKey(apiKey)) return null;
+    const cacheKey = apiKeyCacheKey(hashApiKey(apiKey));
+    const known = this.knownKeys.get(cacheKey);
+    if (known && isUuid(accountId)) {
+      const [keyEntry, roleEntry] = await this.readCacheMany([cacheKey, roleKey(known.userId, accountId)]);
+      const principal = keyEntry ? (JSON.parse(keyEntry) as Principal) : undefined;
+      if (principal && principal.userId === known.userId && principal.keyId === known.keyId) {
+        if (roleEntry) return { principal, role: roleEntry === NONE ? null : (roleEntry as Role) };
+        return { principal, role: await this.roleFor(principal.userId, accountId) };
+      }
+    }
+    const principal = await this.authenticate(apiKey);
+    if (!principal) return null;
+    return { principal, role: await this.roleFor(principal.userId, accountId) };
   }
 
   /** The user's role in the account, or null when not a member. */
@@ -287,6 +317,23 @@ export class AuthStore {
       this.logger.warn({ err: (err as Error).message }, 'auth cache read failed; using the database');
       return null;
     }
+  }
+
+  private async readCacheMany(keys: string[]): Promise<(string | null)[]> {
+    try {
+      return await this.cache.getMany(keys);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'auth cache read failed; using the database');
+      return keys.map(() => null);
+    }
+  }
+
+  private remember(cacheKey: string, principal: Principal): Principal {
+    if (!this.knownKeys.has(cacheKey)) {
+      if (this.knownKeys.size >= KNOWN_KEYS_MAX) this.knownKeys.delete(this.knownKeys.keys().next().value as string);
+      this.knownKeys.set(cacheKey, { userId: principal.userId, keyId: principal.keyId });
+    }
+    return principal;
   }
 
   private async writeCache(key: string, value: string): Promise<void> {

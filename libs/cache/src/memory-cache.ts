@@ -40,6 +40,9 @@ export class MemoryCache implements Cache {
   async get(key: string): Promise<string | null> {
     return this.live(key)?.value ?? null;
   }
+  async getMany(keys: readonly string[]): Promise<(string | null)[]> {
+    return keys.map((key) => this.live(key)?.value ?? null);
+  }
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
     this.store(key, { value, expiresAt: ttlSeconds ? Date.now() + ttlSeconds * 1000 : null });
   }

@@ -25,6 +25,9 @@ export class RedisCache implements Cache {
   async get(key: string): Promise<string | null> {
     return this.client.get(key);
   }
+  async getMany(keys: readonly string[]): Promise<(string | null)[]> {
+    return keys.length ? this.client.mget(...keys) : [];
+  }
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
     if (ttlSeconds) await this.client.set(key, value, 'EX', ttlSeconds);
     else await this.client.set(key, value);

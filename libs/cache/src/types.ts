@@ -6,6 +6,8 @@ export interface Cache {
    */
   readonly shared?: boolean;
   get(key: string): Promise<string | null>;
+  /** Several keys in one round trip: their values in the same order, null for a key that is not there. */
+  getMany(keys: readonly string[]): Promise<(string | null)[]>;
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   del(...keys: string[]): Promise<void>;
   /** Increments a counter, setting its expiry when it is created; returns the new value. */

@@ -25,6 +25,15 @@ describe.each(transports)('Cache contract (%s)', (_name, make) => {
     expect(await cache.get('k1')).toBeNull();
   });
 
+  test('when several keys are read at once, then their values come in order, null for a missing or deleted one', async () => {
+    await cache.set('many-a', 'A');
+    await cache.set('many-c', 'C');
+    await cache.set('many-gone', 'x');
+    await cache.del('many-gone');
+    expect(await cache.getMany(['many-a', 'many-b', 'many-c', 'many-gone', 'many-a'])).toEqual(['A', null, 'C', null, 'A']);
+    expect(await cache.getMany([])).toEqual([]);
+  });
+
   test('when a key has a ttl, then it is gone after the ttl', async () => {
     await cache.set('k2', 'v2', 1);
     expect(await cache.get('k2')).toBe('v2');

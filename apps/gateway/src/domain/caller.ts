@@ -14,6 +14,8 @@ export interface AuthenticatedCaller {
 export interface Authenticator {
   authenticate(apiKey: string): Promise<{ userId: string; keyId: string } | null>;
   roleFor(userId: string, accountId: string): Promise<Role | null>;
+  /** Both of the above for a request that names its account (one cache round trip once the key is known). */
+  callerFor(apiKey: string, accountId: string): Promise<{ principal: { userId: string; keyId: string }; role: Role | null } | null>;
   listAccounts(userId: string): Promise<{ Id: string; Name: string }[]>;
 }
 

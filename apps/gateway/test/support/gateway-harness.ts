@@ -16,6 +16,10 @@ export const fakeAuth: Authenticator = {
   authenticate: async (key) => (key === API_KEY ? { userId: USER_ID, keyId: randomUUID() } : null),
   roleFor: async (_user, account) => (account === ACCOUNT_ID ? 'admin' : null),
   listAccounts: async () => [{ Id: ACCOUNT_ID, Name: 'Test Racing' }],
+  callerFor: async (key, account) => {
+    const principal = await fakeAuth.authenticate(key);
+    return principal && { principal, role: await fakeAuth.roleFor(principal.userId, account) };
+  },
 };
 
 export interface Harness {

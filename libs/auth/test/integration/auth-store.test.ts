@@ -153,6 +153,73 @@ describe('AuthStore', () => {
     });
   });
 
+  describe('callerFor (key and role together)', () => {
+    /** The real Redis cache, counting the round trips the store asks of it. */
+    const countingStore = () => {
+      const cache = new RedisCache(REDIS_URL, prefix, logger);
+      caches.push(cache);
+      const calls: string[] = [];
+      const counted = new Proxy(cache, {
+        get(target, name, receiver) {
+          const value = Reflect.get(target, name, receiver) as unknown;
+          if (typeof value !== 'function' || !['get', 'getMany', 'set'].includes(String(name))) return value;
+          return (...args: unknown[]) => {
+            calls.push(String(name));
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      return { store: new AuthStore(pool, counted, logger, { cacheTtlSeconds: 300 }), calls };
+    };
+
+    test('when a key is used again, then its user and role come in one cache round trip and agree with authenticate and roleFor', async () => {
+      const { store: s, calls } = countingStore();
+      const { accountId, userId } = await member(s, 'editor');
+      const { keyId, apiKey } = await s.createApiKey(userId);
+      expect(await s.callerFor(apiKey, accountId)).toEqual({ principal: { userId, keyId }, role: 'editor' });
+      calls.length = 0;
+      expect(await s.callerFor(apiKey, accountId)).toEqual({ principal: { userId, keyId }, role: 'editor' });
+      expect(calls).toEqual(['getMany']);
+      expect(await s.authenticate(apiKey)).toEqual({ userId, keyId });
+      expect(await s.roleFor(userId, accountId)).toBe('editor');
+    });
+
+    test('when a known key is revoked by another store, then its next request is refused', async () => {
+      const gateway = store();
+      const admin = store();
+      const { accountId, userId } = await member(admin, 'admin');
+      const { keyId, apiKey } = await admin.createApiKey(userId);
+      expect(await gateway.callerFor(apiKey, accountId)).not.toBeNull();
+      expect(await gateway.callerFor(apiKey, accountId)).not.toBeNull(); // known to this store, cached in Redis
+
+      expect(await admin.revokeApiKey(keyId)).toBe(true);
+
+      expect(await gateway.callerFor(apiKey, accountId)).toBeNull();
+    });
+
+    test('when the membership changes or goes, then the next request sees the new role, or none', async () => {
+      const gateway = store();
+      const admin = store();
+      const { accountId, userId } = await member(admin, 'reader');
+      const { apiKey } = await admin.createApiKey(userId);
+      expect((await gateway.callerFor(apiKey, accountId))?.role).toBe('reader');
+      await admin.addMembership(accountId, userId, 'admin');
+      expect((await gateway.callerFor(apiKey, accountId))?.role).toBe('admin');
+      expect(await admin.removeMembership(accountId, userId)).toBe(true);
+      expect(await gateway.callerFor(apiKey, accountId)).toEqual({ principal: expect.objectContaining({ userId }), role: null });
+    });
+
+    test('when the key is malformed or unknown, or the account is not a GUID, then it answers as authenticate and roleFor do', async () => {
+      const s = store();
+      const { accountId, userId } = await member(s);
+      const { apiKey } = await s.createApiKey(userId);
+      expect(await s.callerFor('not-a-key', accountId)).toBeNull();
+      expect(await s.callerFor('0f8fad5b-d9cb-469f-a165-70867728950e', accountId)).toBeNull();
+      await s.callerFor(apiKey, accountId);
+      expect(await s.callerFor(apiKey, 'nonsense')).toEqual({ principal: expect.objectContaining({ userId }), role: null });
+    });
+  });
+
   describe('roles and accounts', () => {
     test('when a membership is added, changed and removed, then roleFor follows at once despite the cache', async () => {
       const s = store();

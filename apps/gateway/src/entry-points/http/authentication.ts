@@ -8,6 +8,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
+const INVALID_KEY = 'The API key is not valid or has been revoked';
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** `ApiKey` → user (401 when missing or unknown); `AccountId` → role in that account (400 when missing or malformed). */
@@ -15,9 +16,17 @@ export function authenticate(auth: Authenticator, options: { accountOptional?: b
   return async (req, _res, next) => {
     const apiKey = req.header('ApiKey');
     if (!apiKey) throw AppError.unauthorized('The ApiKey header is missing');
-    const identity = await auth.authenticate(apiKey.trim());
-    if (!identity) throw AppError.unauthorized('The API key is not valid or has been revoked');
     const accountHeader = req.header('AccountId')?.trim();
+    if (accountHeader && GUID.test(accountHeader)) {
+      // The usual request: key and role looked up together.
+      const accountId = accountHeader.toLowerCase();
+      const found = await auth.callerFor(apiKey.trim(), accountId);
+      if (!found) throw AppError.unauthorized(INVALID_KEY);
+      req.caller = { ...found.principal, accountId, role: found.role };
+      return next();
+    }
+    const identity = await auth.authenticate(apiKey.trim());
+    if (!identity) throw AppError.unauthorized(INVALID_KEY);
     if (!accountHeader) {
       if (options.accountOptional) {
         req.caller = { ...identity, role: null };
@@ -25,10 +34,7 @@ export function authenticate(auth: Authenticator, options: { accountOptional?: b
       }
       throw AppError.badRequest('The AccountId header is missing', { AccountId: ['is required'] });
     }
-    if (!GUID.test(accountHeader)) throw AppError.badRequest(`The AccountId header '${accountHeader.slice(0, 64)}' is not a GUID`, { AccountId: ['is not a GUID'] });
-    const accountId = accountHeader.toLowerCase();
-    req.caller = { ...identity, accountId, role: await auth.roleFor(identity.userId, accountId) };
-    next();
+    throw AppError.badRequest(`The AccountId header '${accountHeader.slice(0, 64)}' is not a GUID`, { AccountId: ['is not a GUID'] });
   };
 }
 
