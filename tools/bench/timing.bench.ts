@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { counts, createSession, generateFeed, replay, verify, type Send } from '../timing-replay/replay';
-import { load, printSummary, startBenchStack, summarise } from './stack-fixture';
+import { cpuSnapshot, load, printCpuPerRequest, printSummary, startBenchStack, summarise } from './stack-fixture';
 
 const CARS = Number(process.env['BENCH_CARS'] ?? 30);
 const HOURS = Number(process.env['BENCH_HOURS'] ?? 1);
@@ -24,8 +24,12 @@ async function main(): Promise<void> {
     const c = counts(expected);
     console.log(`feed: ${CARS} cars, ${HOURS} h, ${updates.length} updates (${c.runs} runs, ${c.laps} laps, ${c.sectors} sectors, ${c.speedTraps} speed traps)`);
     const setup = await createSession(send, stack.accountId, CARS);
+    const cpuBefore = cpuSnapshot(stack);
     const full = await replay(send, setup, updates, { speedUp: Infinity, concurrency: CONCURRENCY });
+    const cpuAfter = cpuSnapshot(stack);
     console.log(`replay at full speed, ${CONCURRENCY} in flight: ${full.perSecond.toFixed(0)} updates/s over ${full.seconds.toFixed(1)} s; p50 ${full.p50.toFixed(1)} ms, p99 ${full.p99.toFixed(1)} ms, max ${full.max.toFixed(1)} ms; ${full.retried} retried`);
+    // Where the CPU of an update goes (the replay client is this process: "bench").
+    printCpuPerRequest('replay update', cpuBefore, cpuAfter, updates.length);
     const problems = await verify(send, setup, expected);
     console.log(problems.length ? `verify: ${problems.length} differences\n${problems.slice(0, 5).join('\n')}` : 'verify: the store holds the feed exactly');
     if (problems.length) process.exitCode = 1;
