@@ -23,29 +23,30 @@ export type TimingBatchOutcome = { ok: true; reply: RenderedReply } | { ok: fals
 
 /**
  * Consecutive updates of one timing partition (docs/timing.md) in one transaction, applied in the order given, each
- * as `applyTimingUpdate` would apply it alone: in a savepoint of its own (a refused update writes nothing and the
- * others go on), recorded in the inbox under its own command id (a repeat answers its recorded reply), its events into
+ * as `applyTimingUpdate` would apply it alone: a refused update writes nothing and the others go on (when one is
+ * refused, the batch is applied again with a savepoint per update), recorded in the inbox under its own command id (a repeat answers its recorded reply), its events into
  * the outbox. One commit, one outbox insert, one scope bump per account and one publication for the batch. An update
  * already past its deadline when its turn comes is refused alone (504 "deadline passed"); past the earliest deadline
  * of the others at the commit, nothing commits (every update is then a 504 "deadline passed": none took effect).
  */
 export async function applyTimingBatch(ctx: StoreContext, items: readonly TimingBatchItem[]): Promise<TimingBatchOutcome[]> {
-  // A batch of one (the usual case when a car's updates arrive one after another) needs no savepoint: its refusal
-  // rolls the whole transaction back, which writes nothing just the same, in two statements fewer.
-  const savepoints = items.length > 1;
+  // First without savepoints (two statements fewer per update): a feed's updates are almost always accepted. A refusal
+  // then rolls the whole transaction back, which writes nothing; a batch of one is answered with it, a longer batch
+  // is applied again with a savepoint per update, so that only the refused one writes nothing.
   let result: { outcomes: TimingBatchOutcome[]; publish: () => Promise<void> };
   try {
-    result = await applyInTransaction(ctx, items, savepoints);
+    result = await applyInTransaction(ctx, items, false);
   } catch (err) {
-    if (err instanceof RefusedAlone) return [{ ok: false, error: err.error }];
-    throw err;
+    if (!(err instanceof RefusedAlone)) throw err;
+    if (items.length === 1) return [{ ok: false, error: err.error }];
+    result = await applyInTransaction(ctx, items, true);
   }
   await ctx.afterCommit?.();
   await result.publish();
   return result.outcomes;
 }
 
-/** The refusal of the only update of a batch, carried out of its transaction (which it rolled back). */
+/** The refusal of an update applied without a savepoint, carried out of its transaction (which it rolled back). */
 class RefusedAlone extends Error {
   constructor(readonly error: AppError) {
     super(error.message);

@@ -191,6 +191,38 @@ describe('timing updates by index (timing-service and entity-service in-process,
     ]);
   });
 
+  test('when an update of a batch is refused after it wrote a level, then its writes and events are undone and the others commit, each published once', async () => {
+    const f = await fixture();
+    const headers = (n: number) => ({ commandId: `request:partial-${n}`, commandHash: `p${n}` });
+    const items = [
+      { caller: f.caller, type: 'Laps' as const, body: { ...f.ids, runIndex: 0, stintLapNumber: 1, properties: [{ name: 'LapTime', value: '90.1' }] }, headers: headers(1) },
+      // Run 3 is upserted, then the pit-in rule refuses the update (no pit in on the run): run 3 must not remain.
+      { caller: f.caller, type: 'RunSheets' as const, body: { ...f.ids, runIndex: 3, shouldCreateNextRun: true }, headers: headers(2) },
+      { caller: f.caller, type: 'Laps' as const, body: { ...f.ids, runIndex: 0, stintLapNumber: 2, properties: [{ name: 'LapTime', value: '90.2' }] }, headers: headers(3) },
+    ];
+
+    const outcomes = await stack.bus.request<{ ok: boolean; error?: { status: number; errors: Record<string, string[]> } }[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items });
+
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    expect(outcomes[1]?.error).toMatchObject({ status: 400, errors: { shouldCreateNextRun: [expect.stringContaining('needs a pit in')] } });
+    const runs = await runSheets(f);
+    expect(runs).toHaveLength(1);
+    const laps = await stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type: 'Laps', parentIds: { runSheetId: runs[0]?.Id as string } });
+    expect(laps.map((l) => [l.Parameters['StintLapNumber'], l.Parameters['LapTime']])).toEqual([
+      [1, 90.1],
+      [2, 90.2],
+    ]);
+    // A marker update after the batch: once its event is in, every event of the batch would be too.
+    await update(f, 'RunSheets', { properties: [{ name: 'Name', value: 'marker' }] });
+    await waitFor(() => eventsOf(f).some((e) => e.routingKey === 'timing.run.updated'));
+    expect(eventsOf(f).map((e) => [e.routingKey, (e.payload as { runIndex: number }).runIndex, (e.payload as { stintLapNumber?: number }).stintLapNumber])).toEqual([
+      ['timing.run.created', 0, undefined],
+      ['timing.lap.updated', 0, 1],
+      ['timing.lap.updated', 0, 2],
+      ['timing.run.updated', 0, undefined],
+    ]);
+  });
+
   describe('ids that do not belong together are 400 with the reason; nothing is written', () => {
     test.each([
       ['a championship of no such id', (_f: Fixture) => ({ championshipId: randomUUID() }), 'championshipId'],
