@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Migration } from '@pitwall/db';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import type { Queryable } from './outbox';
+import { prepared, type Queryable } from './outbox';
 import { inboxTable } from './schema';
 
 /**
@@ -147,11 +147,13 @@ class CommandInbox implements Inbox {
   async once<T>(q: Queryable, command: InboxCommand | undefined, codec: ReplyCodec<T>, write: () => Promise<T>): Promise<T> {
     if (!command) return write();
     // Claim first: a concurrent repeat blocks on this row until we commit (then it finds our reply) or roll back.
-    const claimed = await q.query(`INSERT INTO ${this.table} (scope, command_id, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`, [
-      command.scope,
-      command.id,
-      command.requestHash,
-    ]);
+    const claimed = await q.query(
+      prepared(`inbox_claim_${this.table}`, `INSERT INTO ${this.table} (scope, command_id, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`, [
+        command.scope,
+        command.id,
+        command.requestHash,
+      ]),
+    );
     if (claimed.rowCount === 0) {
       const { rows } = await q.query<InboxRow>(`SELECT request_hash, reply_body, reply_headers FROM ${this.table} WHERE scope = $1 AND command_id = $2`, [command.scope, command.id]);
       const row = rows[0];
@@ -164,7 +166,7 @@ class CommandInbox implements Inbox {
     }
     const result = await write();
     const reply = codec.encode(result);
-    await q.query(`UPDATE ${this.table} SET reply_body = $3, reply_headers = $4 WHERE scope = $1 AND command_id = $2`, [command.scope, command.id, reply.body, JSON.stringify(reply.headers)]);
+    await q.query(prepared(`inbox_reply_${this.table}`, `UPDATE ${this.table} SET reply_body = $3, reply_headers = $4 WHERE scope = $1 AND command_id = $2`, [command.scope, command.id, reply.body, JSON.stringify(reply.headers)]));
     return result;
   }
 

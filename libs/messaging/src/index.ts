@@ -4,11 +4,13 @@
 export {
   createOutbox,
   outboxMigration,
+  prepared,
   type Outbox,
   type OutboxMessage,
   type OutboxOptions,
   type OutboxTiming,
   type PublishAfterCommit,
+  type PreparedStatement,
   type PublishMessage,
   type Queryable,
 } from './outbox';

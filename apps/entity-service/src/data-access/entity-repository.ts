@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DatasetFile } from '@pitwall/contracts';
+import { prepared, type PreparedStatement } from '@pitwall/messaging';
 import type { ParameterValue } from '../domain/parameters';
 import { attachedFileRepository } from './attached-file-repository';
 
 /** Anything that runs a query: a pool or a client inside a transaction. */
 export interface Queryable {
-  query<R extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+  query<R extends object = Record<string, unknown>>(text: string | PreparedStatement, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
 }
 
 export interface EntityRow {
@@ -232,7 +233,7 @@ export const entityRepository = {
   },
 
   async updateParameters(q: Queryable, id: string, parameters: Record<string, ParameterValue>, modifiedAt: Date, associationParameters?: AssociationParameters): Promise<void> {
-    if (associationParameters === undefined) await q.query(`UPDATE entity.entities SET parameters = $2, modified_at = $3 WHERE id = $1`, [id, JSON.stringify(parameters), modifiedAt]);
+    if (associationParameters === undefined) await q.query(prepared('update_parameters', `UPDATE entity.entities SET parameters = $2, modified_at = $3 WHERE id = $1`, [id, JSON.stringify(parameters), modifiedAt]));
     else
       await q.query(`UPDATE entity.entities SET parameters = $2, modified_at = $3, association_parameters = $4 WHERE id = $1`, [id, JSON.stringify(parameters), modifiedAt, JSON.stringify(associationParameters)]);
   },
@@ -281,7 +282,7 @@ export const entityRepository = {
   },
 
   async parameterDefinitions(q: Queryable, accountId: string): Promise<EntityRow[]> {
-    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = 'ParameterDefinitions'`, [accountId]);
+    const { rows } = await q.query<EntityRow>(prepared('parameter_definitions', `SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = 'ParameterDefinitions'`, [accountId]));
     return rows;
   },
 
@@ -339,10 +340,13 @@ export const entityRepository = {
   /** Counts one more write confined to each of `scopeIds` (called last in its transaction, like the account's bump). */
   async bumpScopeVersions(q: Queryable, accountId: string, scopeIds: string[]): Promise<void> {
     await q.query(
-      `INSERT INTO entity.cache_scope_versions (account_id, scope_id, version)
-       SELECT $1, scope_id, 1 FROM unnest($2::uuid[]) AS scope_id ORDER BY scope_id
-       ON CONFLICT (account_id, scope_id) DO UPDATE SET version = entity.cache_scope_versions.version + 1`,
-      [accountId, [...new Set(scopeIds)]],
+      prepared(
+        'bump_scope_versions',
+        `INSERT INTO entity.cache_scope_versions (account_id, scope_id, version)
+         SELECT $1, scope_id, 1 FROM unnest($2::uuid[]) AS scope_id ORDER BY scope_id
+         ON CONFLICT (account_id, scope_id) DO UPDATE SET version = entity.cache_scope_versions.version + 1`,
+        [accountId, [...new Set(scopeIds)]],
+      ),
     );
   },
 
@@ -392,17 +396,20 @@ export const entityRepository = {
    */
   async findTimingRows(q: Queryable, accountId: string, ids: string[], eventId: string, carId: string): Promise<{ rows: EntityRow[]; carEntered: boolean }> {
     const { rows } = await q.query<EntityRow & { car_entered: boolean }>(
-      `SELECT ${COLUMNS},
-              (SELECT EXISTS (SELECT 1 FROM entity.entities WHERE account_id = $2 AND type = 'EventCars' AND parent_id = $3 AND parent2_id = $4)) AS car_entered
-         FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2`,
-      [ids, accountId, eventId, carId],
+      prepared(
+        'find_timing_rows',
+        `SELECT ${COLUMNS},
+                (SELECT EXISTS (SELECT 1 FROM entity.entities WHERE account_id = $2 AND type = 'EventCars' AND parent_id = $3 AND parent2_id = $4)) AS car_entered
+           FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2`,
+        [ids, accountId, eventId, carId],
+      ),
     );
     return { rows: rows.map(({ car_entered: _, ...row }) => row as EntityRow), carEntered: rows[0]?.car_entered === true };
   },
 
   /** Serialises the timing updates of one car in one session until the transaction ends. */
   async lockTimingCar(q: Queryable, sessionId: string, carId: string): Promise<void> {
-    await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, [sessionId, carId]);
+    await q.query(prepared('lock_timing_car', `SELECT pg_advisory_xact_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, [sessionId, carId]));
   },
 
   /**
@@ -411,10 +418,13 @@ export const entityRepository = {
    */
   async upsertByTimingKey(q: Queryable, row: EntityRow, timingKey: string): Promise<{ row: EntityRow; inserted: boolean }> {
     const { rows } = await q.query<EntityRow & { inserted: boolean }>(
-      `INSERT INTO entity.entities (${COLUMNS}, timing_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (parent_id, type, timing_key) WHERE timing_key IS NOT NULL DO UPDATE SET timing_key = EXCLUDED.timing_key
-       RETURNING ${COLUMNS}, (xmax = 0) AS inserted`,
-      [row.id, row.account_id, row.type, row.parent_id, row.parent2_id, row.position, JSON.stringify(row.parameters), JSON.stringify(row.association_parameters ?? {}), row.created_at, row.modified_at, timingKey],
+      prepared(
+        'upsert_by_timing_key',
+        `INSERT INTO entity.entities (${COLUMNS}, timing_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (parent_id, type, timing_key) WHERE timing_key IS NOT NULL DO UPDATE SET timing_key = EXCLUDED.timing_key
+         RETURNING ${COLUMNS}, (xmax = 0) AS inserted`,
+        [row.id, row.account_id, row.type, row.parent_id, row.parent2_id, row.position, JSON.stringify(row.parameters), JSON.stringify(row.association_parameters ?? {}), row.created_at, row.modified_at, timingKey],
+      ),
     );
     const { inserted, ...stored } = rows[0] as EntityRow & { inserted: boolean };
     return { row: stored, inserted };
