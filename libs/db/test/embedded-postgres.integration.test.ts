@@ -91,6 +91,35 @@ describe('startEmbeddedPostgres', () => {
     expect(answers.every(Boolean)).toBe(true);
   });
 
+  test('when several connections prepare statements of the same name, then each runs its own, also after a reconnect', async () => {
+    const named = (text: string, values: unknown[]) => ({ name: 'pw_same_name', text, values });
+    const clients = [new pg.Client({ connectionString: url() }), new pg.Client({ connectionString: url() })];
+    await Promise.all(clients.map((c) => c.connect()));
+    try {
+      // The same name with different texts on two connections, interleaved, many times over.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const c = clients[i % 2] as pg.Client;
+          return i % 2 ? c.query(named('SELECT $1::int * 10 AS v', [i])) : c.query(named('SELECT $1::int + 1000 AS v', [i]));
+        }),
+      );
+      expect(answers.map((a) => a.rows[0].v)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? i * 10 : i + 1000)));
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+    // A new connection prepares the name afresh (node-postgres does, once per connection), and the session is clean.
+    const again = new pg.Client({ connectionString: url() });
+    await again.connect();
+    try {
+      expect((await again.query(named('SELECT $1::int - 1 AS v', [5]))).rows[0].v).toBe(4);
+      await sleep(50); // the closed connections' statements are deallocated once the session is free
+      const { rows } = await again.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE '%pw_same_name'`);
+      expect(rows).toHaveLength(1);
+    } finally {
+      await again.end();
+    }
+  });
+
   test('when a client disconnects inside a transaction, then it is rolled back and others carry on', async () => {
     const client = new pg.Client({ connectionString: url() });
     client.on('error', () => undefined);

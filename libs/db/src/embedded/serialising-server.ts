@@ -81,7 +81,10 @@ export interface SerialisingServerOptions {
  * - keeps the lock after a unit that leaves the session inside a transaction block (BEGIN … COMMIT/ROLLBACK, also
  *   an aborted one), so another connection's statements can never join that transaction;
  * - rolls back and releases when the owning connection drops or idles in its transaction too long.
- * Session-level state is still shared by all clients (SET, named prepared statements, session advisory locks).
+ * - gives each connection's named prepared statements names of their own (`c<n>_<name>`, in Parse, Bind, Describe and
+ *   Close), so two connections that prepare the same name (node-postgres names a statement once per connection) do
+ *   not meet in the one session, and deallocates them when the connection goes.
+ * Other session-level state is still shared by all clients (SET, session advisory locks).
  */
 export class SerialisingPgliteServer {
   private readonly lock = new SessionLock();
@@ -120,7 +123,13 @@ export class SerialisingPgliteServer {
   }
 }
 
+let connectionCount = 0;
+
 class Connection {
+  /** Prefix of this connection's prepared statement names in the shared session. */
+  private readonly statementPrefix = `c${++connectionCount}_`;
+  /** The session-side names of the statements this connection has prepared. */
+  private readonly statements = new Set<string>();
   private buffer: Buffer = Buffer.alloc(0);
   private started = false;
   private unit: Buffer[] = [];
@@ -182,7 +191,7 @@ class Connection {
         void this.close();
         return;
       }
-      this.unit.push(message);
+      this.unit.push(type === 'P' || type === 'B' || type === 'D' || type === 'C' ? this.ownStatementNames(type, message) : message);
       // Sync, a simple Query and a FunctionCall each end with ReadyForQuery; Flush asks for output mid-unit.
       if (type === 'S' || type === 'Q' || type === 'F' || type === 'H') await this.runUnit(type === 'H');
       return;
@@ -199,6 +208,23 @@ class Connection {
     }
     this.unit.push(message);
     await this.runUnit(false);
+  }
+
+  /** The message with the statement name it carries (if named) replaced by this connection's own name for it. */
+  private ownStatementNames(type: 'P' | 'B' | 'D' | 'C', message: Buffer): Buffer {
+    let at = 5;
+    if (type === 'B') at = message.indexOf(0, at) + 1; // the portal's name comes first
+    else if (type === 'D' || type === 'C') {
+      if (message[at] !== 0x53) return message; // 'P': a portal, not a statement
+      at += 1;
+    }
+    const end = message.indexOf(0, at);
+    if (at <= 0 || end < 0 || end === at) return message; // malformed (PGlite will say so) or the unnamed statement
+    const name = `${this.statementPrefix}${message.subarray(at, end).toString('utf8')}`;
+    if (type === 'P') this.statements.add(name);
+    else if (type === 'C') this.statements.delete(name);
+    const body = Buffer.concat([message.subarray(5, at), Buffer.from(name, 'utf8'), message.subarray(end)]);
+    return typedMessage(message[0] as number, body);
   }
 
   /** Runs the buffered unit with the session to itself; keeps the session while mid-unit or inside a transaction block. */
@@ -263,9 +289,23 @@ class Connection {
       // Let an in-flight unit finish first; it sees `closing` and gives the session back.
       await this.work.catch(() => undefined);
       await this.releaseSession();
+      await this.deallocateStatements();
       this.onClosed();
     })();
     return this.closing;
+  }
+
+  /** Drops this connection's prepared statements from the shared session, once it is free. */
+  private async deallocateStatements(): Promise<void> {
+    if (this.statements.size === 0) return;
+    await this.lock.acquire();
+    try {
+      const { db } = this.options;
+      for (const name of this.statements) await db.exec(`DEALLOCATE "${name.replace(/"/g, '""')}"`).catch(() => undefined);
+      this.statements.clear();
+    } finally {
+      this.lock.release();
+    }
   }
 
   private async releaseSession(): Promise<void> {
