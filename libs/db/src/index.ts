@@ -1,4 +1,4 @@
 export { createPool, type PoolOptions } from './pool';
 export { migrate, type Migration, type MigrateOptions, type MigrateResult } from './migrate';
-export { withReadSnapshot, withTransaction } from './transaction';
+export { BrokenConnection, inTransaction, withReadSnapshot, withTransaction } from './transaction';
 export { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded/embedded-postgres';

@@ -17,6 +17,25 @@ async function run<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) 
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
+    return await inTransaction(client, fn, begin);
+  } catch (err) {
+    if (err instanceof BrokenConnection) {
+      broken = err.cause as Error;
+      throw err.original;
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * One transaction on a client the caller holds (and releases): for work that needs the same connection across
+ * transactions, such as a session-level lock held over two attempts. A client that cannot even roll back is reported
+ * as a `BrokenConnection` (release it with that error, so the pool drops it) carrying the original failure.
+ */
+export async function inTransaction<T>(client: pg.PoolClient, fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  try {
     await client.query(begin);
     const result = await fn(client);
     await client.query('COMMIT');
@@ -26,10 +45,18 @@ async function run<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) 
       await client.query('ROLLBACK');
     } catch (rollbackErr) {
       // A connection that cannot even roll back must not go back into the pool.
-      broken = rollbackErr as Error;
+      throw new BrokenConnection(err, rollbackErr as Error);
     }
     throw err;
-  } finally {
-    client.release(broken);
+  }
+}
+
+/** The failure of a transaction whose connection could not roll back: `original` is the failure, `cause` the rollback's. */
+export class BrokenConnection extends Error {
+  constructor(
+    readonly original: unknown,
+    cause: Error,
+  ) {
+    super(`the connection could not roll back: ${cause.message}`, { cause });
   }
 }

@@ -38,6 +38,8 @@ export interface AttachedFileRow {
   created_time: Date;
 }
 
+/** The timing lock keys (as `lockTimingCar` computes them) of the cars in $1 (session ids) and $2 (car ids), once each. */
+const TIMING_CAR_KEYS = `SELECT DISTINCT hashtext('entity.timing:' || s || ':' || c) AS k FROM unnest($1::text[], $2::text[]) AS t(s, c)`;
 const COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, association_parameters, created_at, modified_at';
 /** What rendering needs: reads that only render skip the timestamps, whose parsing was a tenth of a big read's CPU. */
 const RENDER_COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, association_parameters';
@@ -405,6 +407,19 @@ export const entityRepository = {
       ),
     );
     return { rows: rows.map(({ car_entered: _, ...row }) => row as EntityRow), carEntered: rows[0]?.car_entered === true };
+  },
+
+  /**
+   * `lockTimingCar`'s locks for several cars, held by the connection's session (across transactions) until
+   * `unlockTimingCarsForSession`: one statement, in the order of the lock keys, so two batches locking overlapping
+   * cars cannot deadlock (a volatile function in the select list runs after the sort).
+   */
+  async lockTimingCarsForSession(q: Queryable, cars: { sessionId: string; carId: string }[]): Promise<void> {
+    await q.query(prepared('lock_timing_cars', `SELECT pg_advisory_lock(k) FROM (${TIMING_CAR_KEYS}) keys ORDER BY k`, [cars.map((car) => car.sessionId), cars.map((car) => car.carId)]));
+  },
+
+  async unlockTimingCarsForSession(q: Queryable, cars: { sessionId: string; carId: string }[]): Promise<void> {
+    await q.query(prepared('unlock_timing_cars', `SELECT pg_advisory_unlock(k) FROM (${TIMING_CAR_KEYS}) keys`, [cars.map((car) => car.sessionId), cars.map((car) => car.carId)]));
   },
 
   /** Serialises the timing updates of one car in one session until the transaction ends. */

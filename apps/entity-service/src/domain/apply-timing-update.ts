@@ -73,6 +73,8 @@ export async function timingWrite(
   body: TimingUpdate,
   /** The account's parameter sets when the caller already loaded them in this transaction (a batch). */
   loadedSets?: ParameterSets,
+  /** The caller already holds this car's timing lock in this transaction (a batch locks all its cars first). */
+  carLocked = false,
 ): Promise<{ result: RenderedReply; events: EntityChangedEvent[]; messages: OutboxMessage<TimingEvent>[]; scopes: string[] }> {
   const level = LEVELS[typeName];
   const ids = normalisedIds(body);
@@ -86,7 +88,7 @@ export async function timingWrite(
   );
   await checkReferences(q, caller.accountId, propertyUpdates, 'properties');
 
-  await repo.lockTimingCar(q, ids.sessionId, ids.carId);
+  if (!carLocked) await repo.lockTimingCar(q, ids.sessionId, ids.carId);
   const now = new Date();
   const events: EntityChangedEvent[] = [];
   const messages: OutboxMessage<TimingEvent>[] = [];

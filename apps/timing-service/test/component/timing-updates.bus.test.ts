@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { BusEvent } from '@pitwall/bus';
 import { ENTITY_COMMANDS, ENTITY_TIMING_BATCH_COMMAND, EXCHANGES, SERVICES, TIMING_COMMANDS, type CallerContext, type TimingLevel, type TimingUpdate } from '@pitwall/contracts';
 import { entityService } from '@pitwall/entity-service';
@@ -201,10 +202,16 @@ describe('timing updates by index (timing-service and entity-service in-process,
       { caller: f.caller, type: 'Laps' as const, body: { ...f.ids, runIndex: 0, stintLapNumber: 2, properties: [{ name: 'LapTime', value: '90.2' }] }, headers: headers(3) },
     ];
 
-    const outcomes = await stack.bus.request<{ ok: boolean; error?: { status: number; errors: Record<string, string[]> } }[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items });
+    type Outcome = { ok: boolean; body?: Entity; error?: { status: number; errors: Record<string, string[]> } };
+    const outcomes = await stack.bus.request<Outcome[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items });
 
     expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
     expect(outcomes[1]?.error).toMatchObject({ status: 400, errors: { shouldCreateNextRun: [expect.stringContaining('needs a pit in')] } });
+    // The same batch again (a redelivery): the accepted updates answer their recorded replies, the refused one is
+    // refused again, and nothing more is written or published.
+    const again = await stack.bus.request<Outcome[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items });
+    expect(again.map((o) => o.ok)).toEqual([true, false, true]);
+    expect([again[0]?.body, again[2]?.body]).toEqual([outcomes[0]?.body, outcomes[2]?.body]);
     const runs = await runSheets(f);
     expect(runs).toHaveLength(1);
     const laps = await stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type: 'Laps', parentIds: { runSheetId: runs[0]?.Id as string } });
@@ -221,6 +228,29 @@ describe('timing updates by index (timing-service and entity-service in-process,
       ['timing.lap.updated', 0, 2],
       ['timing.run.updated', 0, undefined],
     ]);
+  });
+
+  test("when a car's timing lock is held (a batch of that car still running), then its next update waits for it and then applies", async () => {
+    const f = await fixture();
+    const holder = new pg.Client({ connectionString: stack.databaseUrl });
+    await holder.connect();
+    try {
+      // The key the entity-service locks a car's timing updates under (lockTimingCar, lockTimingCarsForSession).
+      const key = [f.ids.sessionId.toLowerCase(), f.ids.carId.toLowerCase()];
+      await holder.query(`SELECT pg_advisory_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, key);
+      let answered = false;
+      const pending = update(f, 'Laps', { stintLapNumber: 1, properties: [{ name: 'LapTime', value: '88.8' }] }).then((lap) => {
+        answered = true;
+        return lap;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answered).toBe(false);
+      expect(await runSheets(f)).toEqual([]);
+      await holder.query(`SELECT pg_advisory_unlock(hashtext('entity.timing:' || $1 || ':' || $2))`, key);
+      expect((await pending).Parameters['LapTime']).toBe(88.8);
+    } finally {
+      await holder.end();
+    }
   });
 
   describe('ids that do not belong together are 400 with the reason; nothing is written', () => {
