@@ -211,6 +211,10 @@ export class AuthStore {
     const cacheKey = apiKeyCacheKey(hash);
     const cached = await this.readCache(cacheKey);
     if (cached) return this.remember(cacheKey, JSON.parse(cached) as Principal);
+    return this.principalFromDatabase(hash, cacheKey);
+  }
+
+  private async principalFromDatabase(hash: Buffer, cacheKey: string, cacheWrites = true): Promise<Principal | null> {
     const { rows } = await this.pool.query<{ id: string; user_id: string; key_hash: Buffer }>(
       'SELECT id, user_id, key_hash FROM auth.api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       [hash],
@@ -218,7 +222,7 @@ export class AuthStore {
     const row = rows[0];
     if (!row || !sameHash(row.key_hash, hash)) return null;
     const principal: Principal = { userId: row.user_id, keyId: row.id };
-    await this.writeCache(cacheKey, JSON.stringify(principal));
+    if (cacheWrites) await this.writeCache(cacheKey, JSON.stringify(principal));
     return this.remember(cacheKey, principal);
   }
 
@@ -230,10 +234,17 @@ export class AuthStore {
    */
   async callerFor(apiKey: string, accountId: string): Promise<{ principal: Principal; role: Role | null } | null> {
     if (typeof apiKey !== 'string' || !isApiKey(apiKey)) return null;
-    const cacheKey = apiKeyCacheKey(hashApiKey(apiKey));
+    const hash = hashApiKey(apiKey);
+    const cacheKey = apiKeyCacheKey(hash);
     const known = this.knownKeys.get(cacheKey);
     if (known && isUuid(accountId)) {
-      const [keyEntry, roleEntry] = await this.readCacheMany([cacheKey, roleKey(known.userId, accountId)]);
+      const entries = await this.readCacheMany([cacheKey, roleKey(known.userId, accountId)]);
+      if (!entries) {
+        // The cache is unreachable: straight to the database, without waiting on the cache twice more.
+        const principal = await this.principalFromDatabase(hash, cacheKey, false);
+        return principal && { principal, role: await this.roleFromDatabase(principal.userId, accountId, roleKey(principal.userId, accountId), false) };
+      }
+      const [keyEntry, roleEntry] = entries;
       const principal = keyEntry ? (JSON.parse(keyEntry) as Principal) : undefined;
       if (principal && principal.userId === known.userId && principal.keyId === known.keyId) {
         if (roleEntry) return { principal, role: roleEntry === NONE ? null : (roleEntry as Role) };
@@ -251,9 +262,13 @@ export class AuthStore {
     const key = roleKey(userId, accountId);
     const cached = await this.readCache(key);
     if (cached) return cached === NONE ? null : (cached as Role);
+    return this.roleFromDatabase(userId, accountId, key);
+  }
+
+  private async roleFromDatabase(userId: string, accountId: string, key: string, cacheWrites = true): Promise<Role | null> {
     const { rows } = await this.pool.query<{ role: Role }>('SELECT role FROM auth.account_memberships WHERE user_id = $1 AND account_id = $2', [userId, accountId]);
     const role = rows[0]?.role ?? null;
-    await this.writeCache(key, role ?? NONE);
+    if (cacheWrites) await this.writeCache(key, role ?? NONE);
     return role;
   }
 
@@ -319,12 +334,13 @@ export class AuthStore {
     }
   }
 
-  private async readCacheMany(keys: string[]): Promise<(string | null)[]> {
+  /** The entries, or undefined when the cache could not be read. */
+  private async readCacheMany(keys: string[]): Promise<(string | null)[] | undefined> {
     try {
       return await this.cache.getMany(keys);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'auth cache read failed; using the database');
-      return keys.map(() => null);
+      return undefined;
     }
   }
 

@@ -155,7 +155,7 @@ describe('AuthStore', () => {
 
   describe('callerFor (key and role together)', () => {
     /** The real Redis cache, counting the round trips the store asks of it. */
-    const countingStore = () => {
+    const countingStore = (failing: { getMany?: boolean } = {}) => {
       const cache = new RedisCache(REDIS_URL, prefix, logger);
       caches.push(cache);
       const calls: string[] = [];
@@ -165,11 +165,13 @@ describe('AuthStore', () => {
           if (typeof value !== 'function' || !['get', 'getMany', 'set'].includes(String(name))) return value;
           return (...args: unknown[]) => {
             calls.push(String(name));
+            // A cache that cannot be reached answers this read with an error.
+            if (name === 'getMany' && failing.getMany) return Promise.reject(new Error('Connection is closed.'));
             return (value as (...a: unknown[]) => unknown).apply(target, args);
           };
         },
       });
-      return { store: new AuthStore(pool, counted, logger, { cacheTtlSeconds: 300 }), calls };
+      return { store: new AuthStore(pool, counted, logger, { cacheTtlSeconds: 300 }), calls, failing };
     };
 
     test('when a key is used again, then its user and role come in one cache round trip and agree with authenticate and roleFor', async () => {
@@ -182,6 +184,19 @@ describe('AuthStore', () => {
       expect(calls).toEqual(['getMany']);
       expect(await s.authenticate(apiKey)).toEqual({ userId, keyId });
       expect(await s.roleFor(userId, accountId)).toBe('editor');
+    });
+
+    test('when the cache cannot be read, then the database answers at once, revocation included, with no further cache calls', async () => {
+      const { store: s, calls, failing } = countingStore();
+      const { accountId, userId } = await member(s, 'reader');
+      const { keyId, apiKey } = await s.createApiKey(userId);
+      await s.callerFor(apiKey, accountId); // the key is now known to this store
+      failing.getMany = true;
+      calls.length = 0;
+      expect(await s.callerFor(apiKey, accountId)).toEqual({ principal: { userId, keyId }, role: 'reader' });
+      expect(calls).toEqual(['getMany']);
+      await store().revokeApiKey(keyId);
+      expect(await s.callerFor(apiKey, accountId)).toBeNull();
     });
 
     test('when a known key is revoked by another store, then its next request is refused', async () => {
