@@ -108,6 +108,8 @@ function projectionFromEnvironment(dir: string): void {
   if (!existsSync(file)) return;
   const text = readFileSync(file, 'utf8');
   if (text.includes('BENCH_RUNSHEET_INCLUDE')) return;
+  // Only the harness's own extract is edited, never a directory the caller named (it may be a working checkout).
+  if (process.env['BENCH_BEFORE_DIR'] !== undefined) throw new Error(`${file} does not read BENCH_RUNSHEET_INCLUDE; unset BENCH_BEFORE_DIR to let the harness extract the before commit itself`);
   if (!text.includes(FIXED_INCLUDE)) throw new Error(`${file} neither reads BENCH_RUNSHEET_INCLUDE nor has the line ${FIXED_INCLUDE}`);
   writeFileSync(file, text.replace(FIXED_INCLUDE, "const include = process.env['BENCH_RUNSHEET_INCLUDE'] ?? 'Laps.LapTime,Laps.LapSectors.*';"));
   console.log(`${file}: the run sheet projection now read from BENCH_RUNSHEET_INCLUDE`);
