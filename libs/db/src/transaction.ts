@@ -14,13 +14,22 @@ export async function withReadSnapshot<T>(pool: pg.Pool, fn: (client: pg.PoolCli
 }
 
 async function run<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withConnection(pool, (client) => inTransaction(client, fn, begin));
+}
+
+/**
+ * Holds one pooled connection for `fn` (several transactions, or session state such as a session-level lock) and
+ * gives it back. A connection that could not roll back (`BrokenConnection`, whose original failure is rethrown) or
+ * that `fn` passed to `discard` is dropped from the pool instead.
+ */
+export async function withConnection<T>(pool: pg.Pool, fn: (client: pg.PoolClient, discard: (reason: Error) => void) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    return await inTransaction(client, fn, begin);
+    return await fn(client, (reason) => void (broken ??= reason));
   } catch (err) {
     if (err instanceof BrokenConnection) {
-      broken = err.cause as Error;
+      broken ??= err.cause as Error;
       throw err.original;
     }
     throw err;
@@ -30,9 +39,9 @@ async function run<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) 
 }
 
 /**
- * One transaction on a client the caller holds (and releases): for work that needs the same connection across
+ * One transaction on a client the caller holds (`withConnection`): for work that needs the same connection across
  * transactions, such as a session-level lock held over two attempts. A client that cannot even roll back is reported
- * as a `BrokenConnection` (release it with that error, so the pool drops it) carrying the original failure.
+ * as a `BrokenConnection` carrying the original failure (`withConnection` then drops the client and rethrows it).
  */
 export async function inTransaction<T>(client: pg.PoolClient, fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   try {

@@ -1,4 +1,4 @@
-import { BrokenConnection, inTransaction, withTransaction } from '@pitwall/db';
+import { inTransaction, withConnection, withTransaction } from '@pitwall/db';
 import { checkDeadline, commandOf, type OutboxMessage, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
 import type { CallerContext, EntityChangedEvent, TimingEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
@@ -73,9 +73,7 @@ type Applied = { outcomes: TimingBatchOutcome[]; publish: () => Promise<void> };
  * can run between the two attempts.
  */
 async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>, cars: { sessionId: string; carId: string }[]): Promise<Applied> {
-  const client = await ctx.pool.connect();
-  let broken: Error | undefined;
-  try {
+  return withConnection(ctx.pool, async (client, discard) => {
     await repo.lockTimingCarsForSession(client, cars);
     try {
       let savepointsFrom = items.length;
@@ -90,17 +88,9 @@ async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem
       }
     } finally {
       // Not given back to the pool holding the locks: a connection that cannot unlock is dropped (its locks with it).
-      await repo.unlockTimingCarsForSession(client, cars).catch((err: unknown) => void (broken ??= err as Error));
+      await repo.unlockTimingCarsForSession(client, cars).catch((err: unknown) => discard(err as Error));
     }
-  } catch (err) {
-    if (err instanceof BrokenConnection) {
-      broken = err.cause as Error;
-      throw err.original;
-    }
-    throw err;
-  } finally {
-    client.release(broken);
-  }
+  });
 }
 
 async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>, options: { savepointsFrom: number; carsLocked: boolean }): Promise<Applied> {
