@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import type { Migration } from '@pitwall/db';
+import { prepared, type Migration } from '@pitwall/db';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { prepared, type Queryable } from './outbox';
+import type { Queryable } from './outbox';
 import { inboxTable } from './schema';
 
 /**

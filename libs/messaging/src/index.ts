@@ -4,13 +4,11 @@
 export {
   createOutbox,
   outboxMigration,
-  prepared,
   type Outbox,
   type OutboxMessage,
   type OutboxOptions,
   type OutboxTiming,
   type PublishAfterCommit,
-  type PreparedStatement,
   type PublishMessage,
   type Queryable,
 } from './outbox';

@@ -1,26 +1,11 @@
 import type { Pool } from 'pg';
-import { withTransaction, type Migration } from '@pitwall/db';
+import { prepared, withTransaction, type Migration, type PreparedStatement } from '@pitwall/db';
 import type { Logger } from '@pitwall/service-kit';
 import { outboxTable } from './schema';
 
 /** Anything that runs a query: the client of the write's transaction (a pg `PoolClient`). */
 export interface Queryable {
   query<R extends object = Record<string, unknown>>(text: string | PreparedStatement, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
-}
-
-/**
- * A statement that each connection parses and plans once, then only binds and runs (node-postgres's named statements):
- * for the statements of the hot write paths, where parsing and planning were a fifth of a statement's cost. The name
- * must be unique to the text (`pw_<name>`); the text must not vary.
- */
-export interface PreparedStatement {
-  name: string;
-  text: string;
-  values: unknown[];
-}
-
-export function prepared(name: string, text: string, values: unknown[]): PreparedStatement {
-  return { name: `pw_${name}`, text, values };
 }
 
 /** One message to publish once the write that made it has committed. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DatasetFile } from '@pitwall/contracts';
-import { prepared, type PreparedStatement } from '@pitwall/messaging';
+import { prepared, type PreparedStatement } from '@pitwall/db';
 import type { ParameterValue } from '../domain/parameters';
 import { attachedFileRepository } from './attached-file-repository';
 
@@ -38,8 +38,10 @@ export interface AttachedFileRow {
   created_time: Date;
 }
 
-/** The timing lock keys (as `lockTimingCar` computes them) of the cars in $1 (session ids) and $2 (car ids), once each. */
-const TIMING_CAR_KEYS = `SELECT DISTINCT hashtext('entity.timing:' || s || ':' || c) AS k FROM unnest($1::text[], $2::text[]) AS t(s, c)`;
+/** The advisory lock key of one car's timing updates in a session, from two SQL text expressions. */
+const timingCarKey = (sessionId: string, carId: string) => `hashtext('entity.timing:' || ${sessionId} || ':' || ${carId})`;
+/** The timing lock keys of the cars in $1 (session ids) and $2 (car ids), once each. */
+const TIMING_CAR_KEYS = `SELECT DISTINCT ${timingCarKey('s', 'c')} AS k FROM unnest($1::text[], $2::text[]) AS t(s, c)`;
 const COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, association_parameters, created_at, modified_at';
 /** What rendering needs: reads that only render skip the timestamps, whose parsing was a tenth of a big read's CPU. */
 const RENDER_COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, association_parameters';
@@ -424,7 +426,7 @@ export const entityRepository = {
 
   /** Serialises the timing updates of one car in one session until the transaction ends. */
   async lockTimingCar(q: Queryable, sessionId: string, carId: string): Promise<void> {
-    await q.query(prepared('lock_timing_car', `SELECT pg_advisory_xact_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, [sessionId, carId]));
+    await q.query(prepared('lock_timing_car', `SELECT pg_advisory_xact_lock(${timingCarKey('$1', '$2')})`, [sessionId, carId]));
   },
 
   /**
