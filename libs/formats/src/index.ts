@@ -50,6 +50,7 @@ export { bytesSource, type ByteSource, CountingSource, fileHandleSource } from '
 export { channelFor, fromDataFile, openDataFileFromSource, type RandomAccessDataFile, type SampleRange } from './access/random-access';
 export { openLdSource } from './access/ld-source-reader';
 export { physicalChannel, sliceStored, type StoredChannel, storedChannelBytes, storedFromChannelData } from './access/stored-channel';
+export { ByteLru } from './access/byte-lru';
 export { StoredChannelCache } from './access/stored-channel-cache';
 export { type ReadScope, resolveScope, scopeSampleRange, type ScopeWindow } from './access/scope';
 export { buildMetadataRecord, type DataFileEcho, type DataFileMetadataRecord } from './access/metadata';

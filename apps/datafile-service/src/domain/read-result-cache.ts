@@ -1,3 +1,5 @@
+import { ByteLru } from '@pitwall/formats';
+
 /**
  * Encoded answers of channel reads, kept by the content of the files they were read from: a dataset's content key is
  * the hashes of its blobs, so an answer under it never goes stale (the same request on the same bytes is the same
@@ -5,11 +7,10 @@
  * recently used first. An answer larger than an eighth of the bound is not kept. `maxBytes` 0 turns it off.
  */
 export class ReadResultCache {
-  private readonly entries = new Map<string, { contentKey: string; bytes: Uint8Array }>();
-  private held = 0;
+  private readonly lru: ByteLru<Uint8Array>;
 
   constructor(readonly maxBytes: number) {
-    if (!(Number.isSafeInteger(maxBytes) && maxBytes >= 0)) throw new RangeError(`cache bound ${maxBytes} is not a byte count`);
+    this.lru = new ByteLru(maxBytes);
   }
 
   /** The cache key of a read of `contentKey`: everything that shapes its answer. */
@@ -18,43 +19,20 @@ export class ReadResultCache {
   }
 
   get(key: string): Uint8Array | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.bytes;
+    return this.lru.get(key);
   }
 
   set(contentKey: string, key: string, bytes: Uint8Array): void {
     if (bytes.byteLength > this.maxBytes / 8) return;
-    this.remove(key);
-    this.entries.set(key, { contentKey, bytes });
-    this.held += bytes.byteLength;
-    while (this.held > this.maxBytes) {
-      const [oldest] = this.entries.keys();
-      this.remove(oldest as string);
-    }
+    this.lru.set(key, bytes, bytes.byteLength, contentKey);
   }
 
   /** Drops every answer read from `contentKey`'s files; returns how many. */
   deleteAll(contentKey: string): number {
-    let dropped = 0;
-    for (const [key, entry] of [...this.entries]) {
-      if (entry.contentKey !== contentKey) continue;
-      this.remove(key);
-      dropped++;
-    }
-    return dropped;
+    return this.lru.deleteGroup(contentKey);
   }
 
   get heldBytes(): number {
-    return this.held;
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.held -= entry.bytes.byteLength;
+    return this.lru.bytes;
   }
 }
