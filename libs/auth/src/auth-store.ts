@@ -211,10 +211,11 @@ export class AuthStore {
     const cacheKey = apiKeyCacheKey(hash);
     const cached = await this.readCache(cacheKey);
     if (cached) return this.remember(cacheKey, JSON.parse(cached) as Principal);
-    return this.principalFromDatabase(hash, cacheKey);
+    return this.principalFromDatabase(hash);
   }
 
-  private async principalFromDatabase(hash: Buffer, cacheKey: string, cacheWrites = true): Promise<Principal | null> {
+  private async principalFromDatabase(hash: Buffer, cacheWrites = true): Promise<Principal | null> {
+    const cacheKey = apiKeyCacheKey(hash);
     const { rows } = await this.pool.query<{ id: string; user_id: string; key_hash: Buffer }>(
       'SELECT id, user_id, key_hash FROM auth.api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
       [hash],
@@ -241,8 +242,8 @@ export class AuthStore {
       const entries = await this.readCacheMany([cacheKey, roleKey(known.userId, accountId)]);
       if (!entries) {
         // The cache is unreachable: straight to the database, without waiting on the cache twice more.
-        const principal = await this.principalFromDatabase(hash, cacheKey, false);
-        return principal && { principal, role: await this.roleFromDatabase(principal.userId, accountId, roleKey(principal.userId, accountId), false) };
+        const principal = await this.principalFromDatabase(hash, false);
+        return principal && { principal, role: await this.roleFromDatabase(principal.userId, accountId, false) };
       }
       const [keyEntry, roleEntry] = entries;
       const principal = keyEntry ? (JSON.parse(keyEntry) as Principal) : undefined;
@@ -262,13 +263,13 @@ export class AuthStore {
     const key = roleKey(userId, accountId);
     const cached = await this.readCache(key);
     if (cached) return cached === NONE ? null : (cached as Role);
-    return this.roleFromDatabase(userId, accountId, key);
+    return this.roleFromDatabase(userId, accountId);
   }
 
-  private async roleFromDatabase(userId: string, accountId: string, key: string, cacheWrites = true): Promise<Role | null> {
+  private async roleFromDatabase(userId: string, accountId: string, cacheWrites = true): Promise<Role | null> {
     const { rows } = await this.pool.query<{ role: Role }>('SELECT role FROM auth.account_memberships WHERE user_id = $1 AND account_id = $2', [userId, accountId]);
     const role = rows[0]?.role ?? null;
-    if (cacheWrites) await this.writeCache(key, role ?? NONE);
+    if (cacheWrites) await this.writeCache(roleKey(userId, accountId), role ?? NONE);
     return role;
   }
 
