@@ -11,7 +11,7 @@ import express from 'express';
 import pino from 'pino';
 import { createBus } from '@pitwall/bus';
 import { ENTITY_COMMANDS, SERVICES } from '@pitwall/contracts';
-import { AMQP_URL, cpuProfileEnv, load, nowMicros, printProfile, printSummary, startBenchStack, summarise, type BenchStack, type Window } from './stack-fixture';
+import { AMQP_URL, cpuProfileEnv, cpuSnapshot, load, nowMicros, printCpuPerRequest, printProfile, printSummary, startBenchStack, summarise, type BenchStack, type Window } from './stack-fixture';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
@@ -109,14 +109,18 @@ async function main(): Promise<void> {
       const url = `${base}/Championships/${id}`;
       await load({ url, connections: CONNECTIONS, duration: WARMUP_S, headers: stack.headers });
       const from = nowMicros();
+      const cpuFrom = cpuSnapshot(stack);
       const result = await load({ url, connections: CONNECTIONS, duration: DURATION_S, headers: stack.headers });
-      return { summary: summarise(label, result), window: [from, nowMicros()] as Window };
+      const cpu = [cpuFrom, cpuSnapshot(stack)] as const;
+      return { summary: summarise(label, result), window: [from, nowMicros()] as Window, cpu, requests: result.requests.total };
     };
     console.log(`\nautocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s each${PROFILE ? ' (apps under --cpu-prof: slower)' : ''}:`);
     const fullRun = await run('full stack (gateway -> bus -> entity)', stack.baseUrl);
     const full = fullRun.summary;
     measured = fullRun.window;
     printSummary(full);
+    // Where a request's CPU goes, by process (only the full stack's: the bare handler is this process alone).
+    printCpuPerRequest('full stack GET', fullRun.cpu[0], fullRun.cpu[1], fullRun.requests);
     const plain = (await run('bare express handler', bareUrl)).summary;
     printSummary(plain);
     const ratio = full.reqPerSec / plain.reqPerSec;

@@ -78,8 +78,7 @@ export const entityRepository = {
 
   async findById(q: Queryable, accountId: string, type: string, id: string, forUpdate = false): Promise<EntityRow | undefined> {
     const { rows } = await q.query<EntityRow>(
-      `SELECT ${COLUMNS} FROM entity.entities WHERE id = $1 AND account_id = $2 AND type = $3${forUpdate ? ' FOR UPDATE' : ''}`,
-      [id, accountId, type],
+      prepared(forUpdate ? 'find_by_id_for_update' : 'find_by_id', `SELECT ${COLUMNS} FROM entity.entities WHERE id = $1 AND account_id = $2 AND type = $3${forUpdate ? ' FOR UPDATE' : ''}`, [id, accountId, type]),
     );
     return rows[0];
   },
@@ -314,16 +313,18 @@ export const entityRepository = {
     return rows.length > 0;
   },
 
-  /** The account's write counter: 0 before its first write. A bigint, kept as its decimal text. */
   /**
    * The version of everything in the account: its own counter plus every scope's (each commit adds to one or more
    * of them, so the sum only grows, and a snapshot that sees more commits sees a larger sum).
    */
   async accountVersion(q: Queryable, accountId: string): Promise<string> {
     const { rows } = await q.query<{ version: string }>(
-      `SELECT (coalesce((SELECT version FROM entity.account_versions WHERE account_id = $1), 0)
-             + coalesce((SELECT sum(version) FROM entity.cache_scope_versions WHERE account_id = $1), 0))::text AS version`,
-      [accountId],
+      prepared(
+        'account_version',
+        `SELECT (coalesce((SELECT version FROM entity.account_versions WHERE account_id = $1), 0)
+               + coalesce((SELECT sum(version) FROM entity.cache_scope_versions WHERE account_id = $1), 0))::text AS version`,
+        [accountId],
+      ),
     );
     return rows[0]?.version ?? '0';
   },
@@ -334,9 +335,12 @@ export const entityRepository = {
    */
   async scopeVersion(q: Queryable, accountId: string, scopeId: string): Promise<string> {
     const { rows } = await q.query<{ version: string }>(
-      `SELECT ((coalesce((SELECT version FROM entity.account_versions WHERE account_id = $1), 0) << 32)
-             + coalesce((SELECT version FROM entity.cache_scope_versions WHERE account_id = $1 AND scope_id = $2), 0))::text AS version`,
-      [accountId, scopeId],
+      prepared(
+        'scope_version',
+        `SELECT ((coalesce((SELECT version FROM entity.account_versions WHERE account_id = $1), 0) << 32)
+               + coalesce((SELECT version FROM entity.cache_scope_versions WHERE account_id = $1 AND scope_id = $2), 0))::text AS version`,
+        [accountId, scopeId],
+      ),
     );
     return rows[0]?.version ?? '0';
   },
@@ -360,9 +364,12 @@ export const entityRepository = {
    */
   async bumpAccountVersion(q: Queryable, accountId: string): Promise<void> {
     await q.query(
-      `INSERT INTO entity.account_versions (account_id, version) VALUES ($1, 1)
-       ON CONFLICT (account_id) DO UPDATE SET version = entity.account_versions.version + 1`,
-      [accountId],
+      prepared(
+        'bump_account_version',
+        `INSERT INTO entity.account_versions (account_id, version) VALUES ($1, 1)
+         ON CONFLICT (account_id) DO UPDATE SET version = entity.account_versions.version + 1`,
+        [accountId],
+      ),
     );
   },
 
