@@ -8,6 +8,7 @@ import { AuthStore } from '@pitwall/auth';
 import { RedisCache } from '@pitwall/cache';
 import { createPool } from '@pitwall/db';
 import { createTestDatabase } from '@pitwall/db/testing';
+import { httpSend } from '../timing-replay/replay';
 
 export const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -161,11 +162,7 @@ export async function startBenchStack(options: { env?: Record<string, string> } 
     await auth.addMembership(account.id, user.id, 'admin');
     const { apiKey } = await auth.createApiKey(user.id, 'bench');
     const headers = { ApiKey: apiKey, AccountId: account.id, 'Content-Type': 'application/json' };
-    const send = async (method: string, p: string, body?: unknown): Promise<Answer> => {
-      const res = await fetch(`${stack.baseUrl}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    };
+    const send: BenchStack['send'] = httpSend(stack.baseUrl, headers);
     const create = async (plural: string, parentIds: Record<string, string>, parameters: Record<string, string>) => {
       const qs = new URLSearchParams(parentIds).toString();
       const r = await send('POST', `/${plural}${qs ? `?${qs}` : ''}`, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) });

@@ -4,7 +4,7 @@
 //     [--cars 30] [--hours 3] [--speed-up 60] [--concurrency 32] [--seed 1]
 // Creates a session in the account, plays the feed through the gateway, verifies the stored data exactly, prints
 // throughput and latency, and exits 1 when the store does not hold the feed.
-import { counts, createSession, generateFeed, replay, verify, type Send } from './replay';
+import { counts, createSession, generateFeed, httpSend, replay, verify, type Send } from './replay';
 
 function parseArgs(argv: string[]) {
   const options = { url: '', apiKey: '', account: '', cars: 30, hours: 3, speedUp: 60, concurrency: 32, seed: 1 };
@@ -27,11 +27,7 @@ function parseArgs(argv: string[]) {
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const headers = { ApiKey: o.apiKey, AccountId: o.account, 'Content-Type': 'application/json' };
-  const send: Send = async (method, path, body) => {
-    const res = await fetch(`${o.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
+  const send: Send = httpSend(o.url, headers, Math.max(1, o.concurrency));
   const { updates, expected } = generateFeed({ cars: o.cars, hours: o.hours, seed: o.seed });
   const c = counts(expected);
   console.log(`feed: ${o.cars} cars, ${o.hours} h, ${updates.length} updates (${c.runs} runs, ${c.laps} laps, ${c.sectors} sectors, ${c.speedTraps} speed traps), seed ${o.seed}`);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { AmqpBus } from '@pitwall/bus';
 import { DEFAULT_TIMING_PARTITIONS, SERVICES, TIMING_COMMANDS, partitionOf, partitionService, timingPartitionKey, type TimingLevel } from '@pitwall/contracts';
-import { activeConsumerProcesses, until } from './support/broker-faults';
+import { activeConsumerProcesses } from './support/broker-faults';
 import { AMQP_URL, DistributedStack, readJson, type Member } from './support/distributed';
 
 /** A session with a track configuration of 3 sectors and 2 speed traps, and `cars` cars entered in its event. */
@@ -211,18 +211,27 @@ describe('timing integration on the five-process stack, with two timing-service 
     try {
       const caller = { accountId: m.accountId, userId: m.userId, role: 'editor' as const };
       let answered = 0;
-      // Sent as the gateway sends them (to the car's partition, a command id each), all at once, in this order.
+      let answeredAtKill: number | undefined;
+      const exited = new Promise((resolve) => victim?.child.once('exit', resolve));
+      // Sent as the gateway sends them (to the car's partition, a command id each), all at once, in this order. The
+      // victim is killed on the answer that makes a third (not on a poll: the rest can be answered within one).
       const replies = interleaved.map(({ car, type, body }, i) =>
         bus
           .request(partitionOfCar(car), TIMING_COMMANDS.update, { caller, type, body: { ...s.ids, carId: s.cars[car], ...body } }, { timeoutMs: 120_000, headers: { commandId: `request:${randomUUID()}`, commandHash: `hash-${i}` } })
-          .finally(() => void answered++),
+          .finally(() => {
+            answered++;
+            if (answeredAtKill === undefined && answered >= interleaved.length / 3) {
+              answeredAtKill = answered;
+              victim?.child.kill('SIGKILL');
+            }
+          }),
       );
-      await until('a third of the updates answered', () => answered >= interleaved.length / 3);
-      victim?.child.kill('SIGKILL');
 
       const outcomes = await Promise.allSettled(replies);
       expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+      await exited;
       expect(victim?.child.signalCode).toBe('SIGKILL');
+      expect(answeredAtKill).toBeLessThan(interleaved.length);
       const after = await activeConsumerProcesses(partitions);
       expect(after.size).toBe(DEFAULT_TIMING_PARTITIONS);
       expect(new Set(after.values())).toEqual(new Set([survivor?.child.pid]));

@@ -12,6 +12,8 @@ const TimingConfig = z.object({
   TIMING_PARTITION_PREFETCH: intVar(64),
   /** Most updates in one entity-service transaction. Default 64. */
   TIMING_BATCH_MAX: intVar(64),
+  /** Batches an instance has the entity-service apply at once; updates arriving meanwhile queue for the next. Default 2. */
+  TIMING_BATCHES_IN_FLIGHT: intVar(2),
 });
 
 /**
@@ -19,15 +21,16 @@ const TimingConfig = z.object({
  * queue its (session, car) hashes to; every instance consumes every partition as a single active consumer, so one
  * instance at a time gets a partition's updates, in the order they were sent, and another takes over (with the
  * unacked ones back in their places) when it dies. Within an instance a partition's updates are applied in delivery
- * order, in batches: what queued up while the previous batch was applied goes to the entity-service as one command,
- * applied in one transaction with a savepoint, an inbox record and an answer per update. The entity-service owns the
- * rows and publishes the timing events through its outbox.
+ * order, in batches (partition-batches.ts): at most TIMING_BATCHES_IN_FLIGHT at once, each taking what queued in the
+ * partitions without one in flight, sent to the entity-service as one command, applied in one transaction with an
+ * inbox record and an answer per update. The entity-service owns the rows and publishes the timing events through
+ * its outbox.
  */
 export const timingService = defineService({
   name: 'timing-service',
   config: TimingConfig,
   build: async ({ bus, config }) => {
-    const batches = new PartitionBatches(bus, Math.max(1, config.TIMING_BATCH_MAX));
+    const batches = new PartitionBatches(bus, Math.max(1, config.TIMING_BATCH_MAX), Math.max(1, config.TIMING_BATCHES_IN_FLIGHT));
     const partitions: Subscription[] = [];
     // Called on the delivery's own stack (no await before it), so a partition's updates queue in delivery order.
     const commandsOf = (queue: string): RequestHandler =>

@@ -10,17 +10,24 @@ interface Pending {
 }
 
 /**
- * The updates of one partition, applied in the order they were delivered: whatever queued up while the previous
- * batch was applied goes to the entity-service as the next batch (one transaction, `entity.applyTimingUpdates`), so a
- * busy partition pays one bus round trip and one commit for many updates, and an idle one sends an update at once.
- * Each update still gets its own answer, and its own command id in the inbox.
+ * The updates of every partition an instance consumes, applied in the order each partition delivered them, in
+ * batches (one transaction each, `entity.applyTimingUpdates`). At most `maxInFlight` batches are applied at once;
+ * while they are, updates queue, and the next batch takes what queued in every partition that has no batch in
+ * flight (up to `maxBatch` updates). A partition is in one batch at a time, so its updates keep their order; an
+ * idle instance sends an update at once, a busy one pays one bus round trip and one commit for many updates, of
+ * many cars. Each update still gets its own answer, and its own command id in the inbox.
  */
 export class PartitionBatches {
+  /** Updates received and not yet sent, per partition (insertion order: the partition waiting longest first). */
   private readonly queues = new Map<string, Pending[]>();
+  /** Partitions with a batch in flight. */
+  private readonly busy = new Set<string>();
+  private inFlight = 0;
 
   constructor(
     private readonly bus: Bus,
     private readonly maxBatch: number,
+    private readonly maxInFlight = 2,
   ) {}
 
   /** Queues an update of `partition`; resolves with its own reply. Called on the delivery's stack, in delivery order. */
@@ -28,35 +35,54 @@ export class PartitionBatches {
     return new Promise<EncodedJson>((resolve, reject) => {
       const queue = this.queues.get(partition);
       const pending = { message, request, resolve, reject };
-      if (queue) {
-        queue.push(pending);
-        return;
-      }
-      this.queues.set(partition, [pending]);
-      void this.drain(partition);
+      if (queue) queue.push(pending);
+      else this.queues.set(partition, [pending]);
+      this.pump();
     });
   }
 
   /** Partitions with updates queued or being applied. */
   get size(): number {
-    return this.queues.size;
+    return new Set([...this.queues.keys(), ...this.busy]).size;
   }
 
-  private async drain(partition: string): Promise<void> {
-    const queue = this.queues.get(partition) as Pending[];
-    while (queue.length) {
-      const batch = queue.slice(0, this.maxBatch);
-      try {
-        await this.send(batch);
-      } catch (err) {
-        for (const p of batch) p.reject(perUpdate(err, p));
+  /** Sends batches while fewer than `maxInFlight` are in flight and some partition without one has updates queued. */
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight) {
+      const batch: Pending[] = [];
+      const partitions: string[] = [];
+      for (const [partition, queue] of this.queues) {
+        if (this.busy.has(partition)) continue;
+        batch.push(...queue.splice(0, this.maxBatch - batch.length));
+        partitions.push(partition);
+        if (queue.length === 0) this.queues.delete(partition);
+        if (batch.length >= this.maxBatch) break;
       }
-      queue.splice(0, batch.length);
+      if (batch.length === 0) return;
+      for (const partition of partitions) this.busy.add(partition);
+      this.inFlight++;
+      const done = () => {
+        this.inFlight--;
+        for (const partition of partitions) this.busy.delete(partition);
+      };
+      // The partitions are free again before the answers go out (and the next batch is sent right after).
+      void this.send(batch)
+        .then(
+          (answer) => {
+            done();
+            answer();
+          },
+          (err: unknown) => {
+            done();
+            for (const p of batch) p.reject(perUpdate(err, p));
+          },
+        )
+        .finally(() => this.pump());
     }
-    this.queues.delete(partition);
   }
 
-  private async send(batch: Pending[]): Promise<void> {
+  /** Has the entity-service apply `batch`; resolves with what answers each update. */
+  private async send(batch: Pending[]): Promise<() => void> {
     const deadlines = batch.map((p) => p.request.deadline).filter((d): d is number => d !== undefined);
     const items = batch.map(({ message, request }) => ({ ...message, headers: stringHeaders(request.headers), ...(request.deadline === undefined ? {} : { deadline: request.deadline }) }));
     const outcomes = await this.bus.request<TimingBatchReplyItem[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items }, {
@@ -64,12 +90,13 @@ export class PartitionBatches {
       headers: { commandId: `timing-batch:${batch[0]?.request.headers['commandId'] ?? ''}`, ...(batch[0]?.request.headers.requestId ? { requestId: batch[0].request.headers.requestId } : {}) },
       ...(deadlines.length ? { deadline: Math.min(...deadlines) } : {}),
     });
-    batch.forEach((p, i) => {
-      const outcome = outcomes[i];
-      if (!outcome) p.reject(AppError.unavailable('The entity-service answered fewer outcomes than the batch had updates'));
-      else if (outcome.ok) p.resolve(new EncodedJson(Buffer.from(JSON.stringify(outcome.body)), outcome.headers));
-      else p.reject(fromSerialized(outcome.error as SerializedAppError));
-    });
+    return () =>
+      batch.forEach((p, i) => {
+        const outcome = outcomes[i];
+        if (!outcome) p.reject(AppError.unavailable('The entity-service answered fewer outcomes than the batch had updates'));
+        else if (outcome.ok) p.resolve(new EncodedJson(Buffer.from(JSON.stringify(outcome.body)), outcome.headers));
+        else p.reject(fromSerialized(outcome.error as SerializedAppError));
+      });
   }
 }
 

@@ -85,6 +85,17 @@ export interface Inbox {
    * just runs `write`.
    */
   once<T>(q: Queryable, command: InboxCommand | undefined, codec: ReplyCodec<T>, write: () => Promise<T>): Promise<T>;
+  /**
+   * `once` for many commands of one transaction, in two steps, for callers that apply them together (a batch that
+   * holds locks making the commands' writers wait for each other, so none is claimed concurrently in between):
+   * claims every command in one statement; answers, per command, `undefined` when it was claimed now (run it), or
+   * the reply recorded for it (a repeat: answer that, or a 422 when `requestHash` differs: see `recordedReply`). The
+   * commands' ids must differ within the call. A command whose conflicting record was swept before it could be read
+   * (older than the window) throws `InboxRaceError`: apply the batch command by command then.
+   */
+  claimMany(q: Queryable, commands: readonly InboxCommand[]): Promise<(RecordedCommand | undefined)[]>;
+  /** Records the replies of claimed commands that ran, and releases (deletes) the claims of those refused. */
+  settleMany(q: Queryable, replies: readonly { command: InboxCommand; reply: RecordedReply }[], released: readonly InboxCommand[]): Promise<void>;
   /** Deletes the commands older than the window; returns how many. */
   sweep(): Promise<number>;
   /** Sweeps now and then every `sweepIntervalMs`. */
@@ -127,6 +138,25 @@ interface InboxRow {
   reply_headers: Record<string, string>;
 }
 
+/** A command found already recorded: the hash of the request it was recorded with, and its reply. */
+export interface RecordedCommand {
+  requestHash: string;
+  reply: RecordedReply;
+}
+
+/** `claimMany` met a record that disappeared (swept) between its two statements. */
+export class InboxRaceError extends Error {}
+
+/** A repeat's answer: the recorded reply decoded, or the 422 of an Idempotency-Key reused with another request. */
+export function recordedReply<T>(recorded: RecordedCommand, command: InboxCommand, codec: ReplyCodec<T>): T {
+  if (recorded.requestHash !== command.requestHash) throw keyReused();
+  return codec.decode(recorded.reply);
+}
+
+function keyReused(): AppError {
+  return new AppError(422, 'This Idempotency-Key was already used with another request; send a new key for a new request', { type: KEY_REUSED_TYPE });
+}
+
 class CommandInbox implements Inbox {
   private readonly pool: Pool;
   private readonly table: string;
@@ -159,15 +189,55 @@ class CommandInbox implements Inbox {
       const row = rows[0];
       // Swept between the two statements: it is older than the window, so this is a new command after all.
       if (!row) return this.once(q, command, codec, write);
-      if (row.request_hash !== command.requestHash) {
-        throw new AppError(422, 'This Idempotency-Key was already used with another request; send a new key for a new request', { type: KEY_REUSED_TYPE });
-      }
-      return codec.decode({ body: row.reply_body, headers: row.reply_headers });
+      return recordedReply({ requestHash: row.request_hash, reply: { body: row.reply_body, headers: row.reply_headers } }, command, codec);
     }
     const result = await write();
     const reply = codec.encode(result);
     await q.query(prepared(`inbox_reply_${this.table}`, `UPDATE ${this.table} SET reply_body = $3, reply_headers = $4 WHERE scope = $1 AND command_id = $2`, [command.scope, command.id, reply.body, JSON.stringify(reply.headers)]));
     return result;
+  }
+
+  async claimMany(q: Queryable, commands: readonly InboxCommand[]): Promise<(RecordedCommand | undefined)[]> {
+    if (commands.length === 0) return [];
+    const key = (scope: string, id: string) => `${scope}\u0000${id}`;
+    const scopes = commands.map((c) => c.scope);
+    const ids = commands.map((c) => c.id);
+    const claimed = await q.query<{ scope: string; command_id: string }>(
+      prepared(
+        `inbox_claim_many_${this.table}`,
+        `INSERT INTO ${this.table} (scope, command_id, request_hash) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING RETURNING scope, command_id`,
+        [scopes, ids, commands.map((c) => c.requestHash)],
+      ),
+    );
+    if (claimed.rows.length === commands.length) return commands.map(() => undefined);
+    const fresh = new Set(claimed.rows.map((r) => key(r.scope, r.command_id)));
+    const { rows } = await q.query<InboxRow & { scope: string; command_id: string }>(
+      `SELECT scope, command_id, request_hash, reply_body, reply_headers FROM ${this.table} WHERE (scope, command_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      [scopes, ids],
+    );
+    const recorded = new Map(rows.map((r) => [key(r.scope, r.command_id), r]));
+    return commands.map((c) => {
+      const k = key(c.scope, c.id);
+      if (fresh.has(k)) return undefined;
+      const row = recorded.get(k);
+      if (!row) throw new InboxRaceError(`inbox record ${c.id} was swept while it was claimed`);
+      return { requestHash: row.request_hash, reply: { body: row.reply_body, headers: row.reply_headers } };
+    });
+  }
+
+  async settleMany(q: Queryable, replies: readonly { command: InboxCommand; reply: RecordedReply }[], released: readonly InboxCommand[]): Promise<void> {
+    if (replies.length)
+      await q.query(
+        prepared(
+          `inbox_reply_many_${this.table}`,
+          `UPDATE ${this.table} t SET reply_body = u.body, reply_headers = u.headers
+             FROM unnest($1::text[], $2::text[], $3::bytea[], $4::jsonb[]) AS u(scope, command_id, body, headers)
+            WHERE t.scope = u.scope AND t.command_id = u.command_id`,
+          [replies.map((r) => r.command.scope), replies.map((r) => r.command.id), replies.map((r) => r.reply.body), replies.map((r) => JSON.stringify(r.reply.headers))],
+        ),
+      );
+    if (released.length)
+      await q.query(`DELETE FROM ${this.table} WHERE (scope, command_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, [released.map((c) => c.scope), released.map((c) => c.id)]);
   }
 
   async sweep(): Promise<number> {

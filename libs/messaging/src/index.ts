@@ -15,14 +15,17 @@ export {
 export {
   COMMAND_HEADERS,
   DEADLINE_PASSED_TYPE,
+  InboxRaceError,
   KEY_REUSED_TYPE,
   checkDeadline,
   commandOf,
   createInbox,
   inboxMigration,
+  recordedReply,
   type Inbox,
   type InboxCommand,
   type InboxOptions,
+  type RecordedCommand,
   type RecordedReply,
   type ReplyCodec,
 } from './inbox';

@@ -204,9 +204,12 @@ export const entityRepository = {
   async updateParametersMany(q: Queryable, changes: { id: string; parameters: Record<string, ParameterValue>; modifiedAt: Date }[]): Promise<void> {
     if (changes.length === 0) return;
     await q.query(
-      `UPDATE entity.entities e SET parameters = u.parameters, modified_at = u.modified_at
-       FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS u(id, parameters, modified_at) WHERE e.id = u.id`,
-      [changes.map((c) => c.id), changes.map((c) => JSON.stringify(c.parameters)), changes.map((c) => c.modifiedAt)],
+      prepared(
+        'update_parameters_many',
+        `UPDATE entity.entities e SET parameters = u.parameters, modified_at = u.modified_at
+         FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS u(id, parameters, modified_at) WHERE e.id = u.id`,
+        [changes.map((c) => c.id), changes.map((c) => JSON.stringify(c.parameters)), changes.map((c) => c.modifiedAt)],
+      ),
     );
   },
 
@@ -452,6 +455,66 @@ export const entityRepository = {
     );
     const { inserted, ...stored } = rows[0] as EntityRow & { inserted: boolean };
     return { row: stored, inserted };
+  },
+
+  /**
+   * `findTimingRows` for a whole batch of one account: the rows among `ids`, and which (event, car) pairs of
+   * `entries` have an EventCar (each as `eventId:carId`).
+   */
+  async findTimingRowsMany(q: Queryable, accountId: string, ids: string[], entries: { eventId: string; carId: string }[]): Promise<{ rows: EntityRow[]; entered: Set<string> }> {
+    const { rows } = await q.query<EntityRow>(
+      prepared(
+        'find_timing_rows_many',
+        `SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2
+         UNION ALL
+         SELECT ${COLUMNS} FROM entity.entities
+          WHERE account_id = $2 AND type = 'EventCars' AND (parent_id, parent2_id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[]))`,
+        [ids, accountId, entries.map((e) => e.eventId), entries.map((e) => e.carId)],
+      ),
+    );
+    const entered = new Set(rows.filter((r) => r.type === 'EventCars').map((r) => `${r.parent_id}:${r.parent2_id}`));
+    return { rows, entered };
+  },
+
+  /** The timing-keyed rows at (parent, type, key) among `keys`, locked for the transaction, with their keys. */
+  async findByTimingKeysForUpdate(q: Queryable, keys: { parentId: string; type: string; timingKey: string }[]): Promise<(EntityRow & { timing_key: string })[]> {
+    if (keys.length === 0) return [];
+    const { rows } = await q.query<EntityRow & { timing_key: string }>(
+      prepared(
+        'find_by_timing_keys_for_update',
+        `SELECT ${COLUMNS}, timing_key FROM entity.entities
+          WHERE timing_key IS NOT NULL AND (parent_id, type, timing_key) IN (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]))
+          FOR UPDATE`,
+        [keys.map((k) => k.parentId), keys.map((k) => k.type), keys.map((k) => k.timingKey)],
+      ),
+    );
+    return rows;
+  },
+
+  /** Inserts timing-keyed rows (a batch's new runs, laps, sectors and speed traps; parents before children) in one statement. */
+  async insertTimingRows(q: Queryable, rows: { row: EntityRow; timingKey: string }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await q.query(
+      prepared(
+        'insert_timing_rows',
+        `INSERT INTO entity.entities (${COLUMNS}, timing_key)
+         SELECT u.id, u.account_id, u.type, u.parent_id, u.parent2_id, u.position, u.parameters, '{}'::jsonb, u.created_at, u.modified_at, u.timing_key
+           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::uuid[], $6::integer[], $7::jsonb[], $8::timestamptz[], $9::timestamptz[], $10::text[])
+             AS u(id, account_id, type, parent_id, parent2_id, position, parameters, created_at, modified_at, timing_key)`,
+        [
+          rows.map((r) => r.row.id),
+          rows.map((r) => r.row.account_id),
+          rows.map((r) => r.row.type),
+          rows.map((r) => r.row.parent_id),
+          rows.map((r) => r.row.parent2_id),
+          rows.map((r) => r.row.position),
+          rows.map((r) => JSON.stringify(r.row.parameters)),
+          rows.map((r) => r.row.created_at),
+          rows.map((r) => r.row.modified_at),
+          rows.map((r) => r.timingKey),
+        ],
+      ),
+    );
   },
 
   async attachedFilesOf(q: Queryable, accountId: string, entityIds: string[]): Promise<AttachedFileRow[]> {

@@ -9,6 +9,7 @@ import { loadParameterSets } from './parameter-sets';
 import type { ParameterSets } from './projection';
 import type { RenderedReply } from './read-cache';
 import { replyCodec, type StoreContext } from './store-context';
+import { NotInBulk, applyInBulk } from './timing-bulk';
 
 /** One update of a batch, with the bus headers of its own request (command id and hash, request id) and its deadline. */
 export interface TimingBatchItem {
@@ -65,7 +66,8 @@ class RefusedAlone extends Error {
 type Applied = { outcomes: TimingBatchOutcome[]; publish: () => Promise<void> };
 
 /**
- * A batch of several updates. Savepoints cost two statements per update and a feed's updates are almost always
+ * A batch of several updates: in bulk first (timing-bulk.ts: statements per batch, not per update); when the bulk
+ * path leaves the batch to this one, update by update. Savepoints cost two statements per update and a feed's updates are almost always
  * accepted, so the batch is first applied without them. When an update is refused, that transaction rolls back and
  * the batch is applied again: the updates before the refused one as before (they were just accepted), the rest each
  * in a savepoint of its own, so only a refused update writes nothing. The batch's cars are locked for the session,
@@ -76,6 +78,12 @@ async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem
   return withConnection(ctx.pool, async (client, discard) => {
     await repo.lockTimingCarsForSession(client, cars);
     try {
+      try {
+        return await inTransaction(client, (c) => applyInBulk(ctx, c, items, sets));
+      } catch (err) {
+        // Rolled back: the batch goes update by update, which answers every case the bulk path leaves to it.
+        if (!(err instanceof NotInBulk || isStatementError(err))) throw err;
+      }
       let savepointsFrom = items.length;
       for (;;) {
         try {
@@ -91,6 +99,11 @@ async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem
       await repo.unlockTimingCarsForSession(client, cars).catch((err: unknown) => discard(err as Error));
     }
   });
+}
+
+/** An error PostgreSQL answered a statement with (the connection is still usable), as opposed to a lost connection. */
+function isStatementError(err: unknown): boolean {
+  return err instanceof Error && typeof (err as { code?: unknown }).code === 'string' && typeof (err as { severity?: unknown }).severity === 'string';
 }
 
 async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>, options: { savepointsFrom: number; carsLocked: boolean }): Promise<Applied> {
@@ -111,7 +124,7 @@ async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly Timing
         checkDeadline(item.deadline);
         let accountSets = sets.get(item.caller.accountId);
         if (!accountSets) sets.set(item.caller.accountId, (accountSets = await loadParameterSets(c, item.caller.accountId)));
-        const written = await timingWrite(c, item.caller, item.type, item.body, accountSets, options.carsLocked);
+        const written = await timingWrite(c, item.caller, item.type, item.body, { sets: accountSets, carLocked: options.carsLocked });
         const headers: Record<string, string> = item.headers['requestId'] ? { requestId: item.headers['requestId'] } : {};
         own.push(...written.events.map((e) => entityEventMessage(e, headers)));
         // The outbox stores any JSON payload: timing messages ride in it beside the entity events (typed for those).

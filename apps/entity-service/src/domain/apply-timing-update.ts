@@ -65,30 +65,59 @@ export function checkCaller(caller: CallerContext, body: TimingUpdate): void {
     throw AppError.badRequest(`accountId ${accountId} is not the account of the AccountId header (${caller.accountId})`, { accountId: ['must be the account of the AccountId header'] });
 }
 
-/** What one update writes, in the caller's transaction `q`: the levels, their events and the scopes (runs) it touched. */
-export async function timingWrite(
-  q: Queryable,
-  caller: CallerContext,
-  typeName: TimingLevel,
-  body: TimingUpdate,
+/**
+ * Where an update finds and writes its rows: the database in the caller's transaction (`databaseTimingRows`), or a
+ * batch's rows read beforehand and written together after (timing-bulk.ts).
+ */
+export interface TimingRows {
+  /** For the reads other than these three (references, rendering): the transaction, or one that refuses them. */
+  q: Queryable;
+  findTimingRows(accountId: string, ids: string[], eventId: string, carId: string): Promise<{ rows: EntityRow[]; carEntered: boolean }>;
+  upsertByTimingKey(row: EntityRow, timingKey: string): Promise<{ row: EntityRow; inserted: boolean }>;
+  updateParameters(id: string, parameters: Record<string, ParameterValue>, modifiedAt: Date): Promise<void>;
+}
+
+export function databaseTimingRows(q: Queryable): TimingRows {
+  return {
+    q,
+    findTimingRows: (accountId, ids, eventId, carId) => repo.findTimingRows(q, accountId, ids, eventId, carId),
+    upsertByTimingKey: (row, timingKey) => repo.upsertByTimingKey(q, row, timingKey),
+    updateParameters: (id, parameters, modifiedAt) => repo.updateParameters(q, id, parameters, modifiedAt),
+  };
+}
+
+export interface TimingWriteOptions {
   /** The account's parameter sets when the caller already loaded them in this transaction (a batch). */
-  loadedSets?: ParameterSets,
+  sets?: ParameterSets;
   /** The caller already holds this car's timing lock in this transaction (a batch locks all its cars first). */
-  carLocked = false,
-): Promise<{ result: RenderedReply; events: EntityChangedEvent[]; messages: OutboxMessage<TimingEvent>[]; scopes: string[] }> {
+  carLocked?: boolean;
+  /** Where the rows are read and written; default: the database, in `q`. */
+  rows?: TimingRows;
+}
+
+export interface TimingWritten {
+  result: RenderedReply;
+  events: EntityChangedEvent[];
+  messages: OutboxMessage<TimingEvent>[];
+  scopes: string[];
+}
+
+/** What one update writes, in the caller's transaction `q`: the levels, their events and the scopes (runs) it touched. */
+export async function timingWrite(q: Queryable, caller: CallerContext, typeName: TimingLevel, body: TimingUpdate, options: TimingWriteOptions = {}): Promise<TimingWritten> {
   const level = LEVELS[typeName];
   const ids = normalisedIds(body);
-  const sets = loadedSets ?? (await loadParameterSets(q, caller.accountId));
-  const resolved = await resolve(q, caller.accountId, level, body, ids);
+  const store = options.rows ?? databaseTimingRows(q);
+  const sets = options.sets ?? (await loadParameterSets(q, caller.accountId));
+  const resolved = await resolve(store, caller.accountId, level, body, ids);
   const addressed = level === 'run' ? RUN_SHEETS : level === 'lap' ? LAPS : level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
   const propertyUpdates = convertUpdates(
     sets(addressed),
     body.properties?.map((p) => ({ Name: p.name, Value: p.value })),
     'properties',
   );
-  await checkReferences(q, caller.accountId, propertyUpdates, 'properties');
+  await checkReferences(store.q, caller.accountId, propertyUpdates, 'properties');
 
-  if (!carLocked) await repo.lockTimingCar(q, ids.sessionId, ids.carId);
+  if (!options.carLocked) await repo.lockTimingCar(q, ids.sessionId, ids.carId);
   const now = new Date();
   const events: EntityChangedEvent[] = [];
   const messages: OutboxMessage<TimingEvent>[] = [];
@@ -109,7 +138,7 @@ export async function timingWrite(
   set('PitOutSessionTime', body.pitOutSessionTime);
   if (level === 'run') runUpdates.push(...propertyUpdates);
 
-  const run = await writeLevel(q, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${body.runIndex}`, body.runIndex, { Name: `Run ${body.runIndex + 1}` }, runUpdates, caller.accountId, now);
+  const run = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${body.runIndex}`, body.runIndex, { Name: `Run ${body.runIndex + 1}` }, runUpdates, caller.accountId, now);
   const runBase = { ...base, runId: run.row.id, runIndex: body.runIndex, occurredAt };
   if (run.inserted) {
     events.push(entityChanged('created', run.row, RUN_SHEETS, Object.keys(run.row.parameters)));
@@ -128,7 +157,7 @@ export async function timingWrite(
         shouldCreateNextRun: ['needs a pit in (pitInTime or pitInSessionTime) on the run'],
       });
     const nextIndex = body.runIndex + 1;
-    const next = await writeLevel(q, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
+    const next = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
     scopes.push(next.row.id);
     if (next.inserted) {
       events.push(entityChanged('created', next.row, RUN_SHEETS, Object.keys(next.row.parameters)));
@@ -139,7 +168,7 @@ export async function timingWrite(
   let target = run;
   if (level !== 'run') {
     const n = body.stintLapNumber as number;
-    const lap = await writeLevel(q, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, StintLapNumber: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
+    const lap = await writeLevel(store, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, StintLapNumber: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
     const lapEvent = (part: TimingLapUpdated['part'], w: Written, definition?: EntityRow): OutboxMessage<TimingEvent> => ({
       routingKey: TIMING_EVENTS.lapUpdated,
       payload: {
@@ -160,14 +189,14 @@ export async function timingWrite(
       const type = level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
       const reference = level === 'sector' ? 'TrackSectorDefinitionId' : 'TrackSpeedTrapDefinitionId';
       const initial = { Name: typeof definition.parameters['Name'] === 'string' ? definition.parameters['Name'] : type.name, [reference]: definition.id };
-      const part = await writeLevel(q, type, { parent_id: lap.row.id, parent2_id: null }, definition.id, definition.position, initial, propertyUpdates, caller.accountId, now);
+      const part = await writeLevel(store, type, { parent_id: lap.row.id, parent2_id: null }, definition.id, definition.position, initial, propertyUpdates, caller.accountId, now);
       record(events, type, part);
       if (part.inserted || part.changed.length) messages.push(lapEvent(level as 'sector' | 'speedTrap', part, definition));
       target = part;
     }
   }
 
-  const [entity] = await renderRows(q, caller.accountId, [target.row], parseProjection(addressed, undefined, sets as ParameterSets), sets);
+  const [entity] = await renderRows(store.q, caller.accountId, [target.row], parseProjection(addressed, undefined, sets as ParameterSets), sets);
   return { result: entityReply(entity as EntityJson, target.row.modified_at), events, messages, scopes };
 }
 
@@ -182,7 +211,7 @@ function record(events: EntityChangedEvent[], type: EntityTypeDef, w: Written): 
  * then applies `updates` to it; nothing is written when they change nothing (a repeated delivery).
  */
 async function writeLevel(
-  q: Queryable,
+  store: TimingRows,
   type: EntityTypeDef,
   parents: { parent_id: string; parent2_id: string | null },
   timingKey: string,
@@ -195,14 +224,14 @@ async function writeLevel(
   const parameters = { ...initial };
   applyUpdates(parameters, updates);
   const fresh: EntityRow = { id: randomUUID(), account_id: accountId, type: type.plural, ...parents, position, parameters, created_at: now, modified_at: now };
-  const { row, inserted } = await repo.upsertByTimingKey(q, fresh, timingKey);
+  const { row, inserted } = await store.upsertByTimingKey(fresh, timingKey);
   if (inserted) return { row, inserted, changed: Object.keys(row.parameters) };
   const after = { ...row.parameters };
   applyUpdates(after, updates);
   const changed = changedNames(row.parameters, after);
   if (changed.length === 0) return { row, inserted, changed };
   const modifiedAt = nextModifiedTime(row.modified_at);
-  await repo.updateParameters(q, row.id, after, modifiedAt);
+  await store.updateParameters(row.id, after, modifiedAt);
   return { row: { ...row, parameters: after, modified_at: modifiedAt }, inserted, changed };
 }
 
@@ -225,12 +254,12 @@ function normalisedIds(body: TimingUpdate) {
  * session in the event, the car entered in the event, the driver a Driver, the sector or speed trap a definition of
  * the session's TrackConfiguration. Anything else is a 400 naming the field and the reason.
  */
-async function resolve(q: Queryable, accountId: string, level: Level, body: TimingUpdate, ids: ReturnType<typeof normalisedIds>): Promise<Resolved> {
+async function resolve(store: TimingRows, accountId: string, level: Level, body: TimingUpdate, ids: ReturnType<typeof normalisedIds>): Promise<Resolved> {
   if (level !== 'run' && body.stintLapNumber === undefined) throw AppError.badRequest('stintLapNumber is required', { stintLapNumber: ['is required'] });
   if (level === 'sector' && !ids.sectorId) throw AppError.badRequest('sectorId is required', { sectorId: ['is required'] });
   if (level === 'speedTrap' && !ids.speedTrapId) throw AppError.badRequest('speedTrapId is required', { speedTrapId: ['is required'] });
   const wanted = [ids.championshipId, ids.eventId, ids.sessionId, ids.carId, ids.driverId, level === 'sector' ? ids.sectorId : undefined, level === 'speedTrap' ? ids.speedTrapId : undefined];
-  const found = await repo.findTimingRows(q, accountId, wanted.filter((id): id is string => !!id), ids.eventId, ids.carId);
+  const found = await store.findTimingRows(accountId, wanted.filter((id): id is string => !!id), ids.eventId, ids.carId);
   const rows = new Map(found.rows.map((r) => [r.id, r]));
   const errors: FieldErrors = {};
   const expect = (field: string, id: string, type: string): EntityRow | undefined => {

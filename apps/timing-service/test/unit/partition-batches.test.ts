@@ -56,6 +56,51 @@ describe('PartitionBatches', () => {
     await bus.close();
   });
 
+  test('when the batches in flight are at the limit, then the next batch takes what queued in every partition, each partition in order', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { bus, batches } = await entityService(async (batch) => {
+      if (batch.items[0]?.body.runIndex === 1) await held;
+      return ok(batch);
+    });
+    const partitions = new PartitionBatches(bus, 64, 1);
+
+    const first = partitions.apply('timing.p0', update(1), request(1));
+    const rest = [
+      partitions.apply('timing.p1', update(2), request(2)),
+      partitions.apply('timing.p2', update(3), request(3)),
+      partitions.apply('timing.p1', update(4), request(4)),
+      partitions.apply('timing.p0', update(5), request(5)),
+    ];
+    release();
+    await Promise.all([first, ...rest]);
+
+    // p1's two updates stay in their order; p0's second went after its first had been applied.
+    expect(batches).toEqual([[1], [2, 4, 3, 5]]);
+    expect(partitions.size).toBe(0);
+    await bus.close();
+  });
+
+  test('when a partition has a batch in flight, then its next updates wait for it while another partition goes at once', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { bus, batches } = await entityService(async (batch) => {
+      if (batch.items[0]?.body.runIndex === 1) await held;
+      return ok(batch);
+    });
+    const partitions = new PartitionBatches(bus, 64, 2);
+
+    const first = partitions.apply('timing.p0', update(1), request(1));
+    const second = partitions.apply('timing.p0', update(2), request(2));
+    await partitions.apply('timing.p1', update(3), request(3));
+    expect(batches).toEqual([[1], [3]]);
+
+    release();
+    await Promise.all([first, second]);
+    expect(batches).toEqual([[1], [3], [2]]);
+    await bus.close();
+  });
+
   test('when one update of a batch is refused, then only that one fails, with its own problem', async () => {
     const { bus } = await entityService(async (batch) =>
       batch.items.map((i) => (i.body.runIndex === 2 ? { ok: false, error: serializeAppError(AppError.badRequest('carId: not entered', { carId: ['the car is not entered in the event'] })) } : ok({ items: [i] })[0])),

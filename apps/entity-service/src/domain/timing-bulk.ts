@@ -1,0 +1,268 @@
+import { checkDeadline, commandOf, recordedReply, InboxRaceError, type InboxCommand, type OutboxMessage, type RecordedReply, type ReplyCodec } from '@pitwall/messaging';
+import { AppError, toAppError } from '@pitwall/service-kit';
+import type { EntityChangedEvent, TimingEvent } from '@pitwall/contracts';
+import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import { checkCaller, timingWrite, type TimingRows } from './apply-timing-update';
+import { entityEventMessage } from './entity-events';
+import { loadParameterSets } from './parameter-sets';
+import type { ParameterValue } from './parameters';
+import type { ParameterSets } from './projection';
+import type { RenderedReply } from './read-cache';
+import { replyCodec, type StoreContext } from './store-context';
+import type { TimingBatchItem, TimingBatchOutcome } from './apply-timing-batch';
+
+/** A batch the bulk path does not cover (apply-timing-batch.ts then applies it update by update). */
+export class NotInBulk extends Error {}
+
+/** What the bulk path gives the reads it does not serve itself: a refusal, so the batch goes update by update. */
+const NO_QUERIES: Queryable = {
+  query: () => Promise.reject(new NotInBulk('a read the bulk path does not serve')),
+};
+
+/**
+ * A timing batch applied in bulk, in the caller's transaction `c`, with every car of the batch already locked: the
+ * statements are per batch, not per update. The inbox claims every command in one statement; the rows the updates
+ * address (their runs, laps, sectors and speed traps, and the ids they name) are read in three or four statements,
+ * locked; then each update runs `timingWrite` exactly as alone, on those rows in memory (`BatchRows`), in order, a
+ * refused one leaving nothing; then the new rows are inserted in one statement, the changed ones updated in one,
+ * the replies recorded in one, the events added to the outbox in one.
+ *
+ * The answers, rows and events are those of the update-by-update path (the same code decides them): a batch it cannot
+ * guarantee that for (a repeated command id in the batch, a property referring to another entity, a rendering that
+ * reads, a row it did not read) throws `NotInBulk` before anything is written, and a statement that fails (a parent
+ * deleted meanwhile) throws its database error: either way the caller rolls back and applies the batch update by update.
+ */
+export async function applyInBulk(ctx: StoreContext, c: Queryable, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>): Promise<{ outcomes: TimingBatchOutcome[]; publish: () => Promise<void> }> {
+  const commands = items.map((item) => commandOf(item.headers, item.caller.accountId));
+  const seen = new Set<string>();
+  for (const command of commands) {
+    if (!command) continue;
+    const key = `${command.scope}\u0000${command.id}`;
+    if (seen.has(key)) throw new NotInBulk('a command id twice in one batch');
+    seen.add(key);
+  }
+  const inbox = ctx.inbox;
+  const claimed: (InboxCommand | undefined)[] = inbox ? commands : commands.map(() => undefined);
+  const claims = inbox ? await claimAll(c, inbox, claimed) : [];
+
+  const rows = new BatchRows();
+  await rows.prefetch(c, items);
+  for (const accountId of new Set(items.map((item) => item.caller.accountId))) if (!sets.has(accountId)) sets.set(accountId, await loadParameterSets(c, accountId));
+
+  const outcomes: TimingBatchOutcome[] = [];
+  const messages: OutboxMessage<EntityChangedEvent>[] = [];
+  const scopes = new Map<string, string[]>();
+  const replies: { command: InboxCommand; reply: RecordedReply }[] = [];
+  const released: InboxCommand[] = [];
+  const deadlines: number[] = [];
+  for (const [index, item] of items.entries()) {
+    const command = claimed[index];
+    const recorded = claims[index];
+    try {
+      checkCaller(item.caller, item.body);
+      if (command && recorded) {
+        outcomes.push({ ok: true, reply: recordedReply(recorded, command, replyCodec as ReplyCodec<RenderedReply>) });
+        continue;
+      }
+      checkDeadline(item.deadline);
+    } catch (err) {
+      if (command && !recorded) released.push(command);
+      outcomes.push({ ok: false, error: toAppError(err) });
+      continue;
+    }
+    rows.begin();
+    try {
+      const written = await timingWrite(NO_QUERIES, item.caller, item.type, item.body, { sets: sets.get(item.caller.accountId) as ParameterSets, carLocked: true, rows });
+      rows.keep();
+      const headers: Record<string, string> = item.headers['requestId'] ? { requestId: item.headers['requestId'] } : {};
+      messages.push(...written.events.map((e) => entityEventMessage(e, headers)));
+      // The outbox stores any JSON payload: timing messages ride in it beside the entity events (typed for those).
+      messages.push(...(written.messages.map((m: OutboxMessage<TimingEvent>) => ({ ...m, headers: { ...headers, ...m.headers } })) as unknown as OutboxMessage<EntityChangedEvent>[]));
+      scopes.set(item.caller.accountId, [...(scopes.get(item.caller.accountId) ?? []), ...written.scopes]);
+      if (command) replies.push({ command, reply: (replyCodec as ReplyCodec<RenderedReply>).encode(written.result) });
+      if (item.deadline !== undefined) deadlines.push(item.deadline);
+      outcomes.push({ ok: true, reply: written.result });
+    } catch (err) {
+      rows.undo();
+      // Only the refusals the update-by-update path would answer alike are answered here; anything else goes that way.
+      if (!(err instanceof AppError)) throw err instanceof NotInBulk ? err : new NotInBulk(`not in bulk: ${(err as Error)?.message}`);
+      if (command) released.push(command);
+      outcomes.push({ ok: false, error: err });
+    }
+  }
+
+  await rows.flush(c);
+  if (inbox) await inbox.settleMany(c, replies, released);
+  const publish = await ctx.outbox.add(c, messages);
+  // Last, so cached reads of these runs end with the commit.
+  for (const [accountId, touched] of scopes) if (touched.length) await repo.bumpScopeVersions(c, accountId, touched);
+  await ctx.beforeCommit?.();
+  if (deadlines.length) checkDeadline(Math.min(...deadlines));
+  return { outcomes, publish };
+}
+
+async function claimAll(c: Queryable, inbox: NonNullable<StoreContext['inbox']>, commands: (InboxCommand | undefined)[]) {
+  const present = commands.filter((command): command is InboxCommand => !!command);
+  let claims;
+  try {
+    claims = await inbox.claimMany(c, present);
+  } catch (err) {
+    if (err instanceof InboxRaceError) throw new NotInBulk(err.message);
+    throw err;
+  }
+  let next = 0;
+  return commands.map((command) => (command ? claims[next++] : undefined));
+}
+
+/** A row's key among the timing-keyed rows: its parent, type and timing key (the database's uniqueness). */
+const keyOf = (parentId: string | null, type: string, timingKey: string): string => `${parentId}|${type}|${timingKey}`;
+
+/**
+ * The rows a batch addresses, read (and locked) before its updates run, then written by them in memory: what
+ * `timingWrite` would have found and written in the database, update after update. A row it asks for must be one
+ * read beforehand (found or known absent) or under a parent created in this batch; any other is `NotInBulk`. One
+ * update's writes are undone when it is refused (`begin`, `keep`, `undo`).
+ */
+class BatchRows implements TimingRows {
+  readonly q = NO_QUERIES;
+  /** The ids the updates name, by account; the (event, car) pairs with an EventCar, by account. */
+  private readonly named = new Map<string, Map<string, EntityRow>>();
+  private readonly entered = new Map<string, Set<string>>();
+  /** Timing-keyed rows by key: found, created or changed; `null`: read and known absent. */
+  private byKey = new Map<string, EntityRow | null>();
+  private byId = new Map<string, { key: string; timingKey: string }>();
+  /** Ids of the rows created in this batch, in creation order (parents first). */
+  private created: string[] = [];
+  /** Ids of the rows found and then changed. */
+  private changed = new Set<string>();
+  private saved: { byKey: Map<string, EntityRow | null>; byId: Map<string, { key: string; timingKey: string }>; created: string[]; changed: Set<string> } | undefined;
+
+  async prefetch(c: Queryable, items: readonly TimingBatchItem[]): Promise<void> {
+    const byAccount = new Map<string, TimingBatchItem[]>();
+    for (const item of items) byAccount.set(item.caller.accountId, [...(byAccount.get(item.caller.accountId) ?? []), item]);
+    for (const [accountId, own] of byAccount) {
+      const ids = new Set<string>();
+      const entries: { eventId: string; carId: string }[] = [];
+      for (const { body } of own) {
+        for (const id of [body.championshipId, body.eventId, body.sessionId, body.carId, body.driverId, body.sectorId, body.speedTrapId]) if (id) ids.add(id.toLowerCase());
+        entries.push({ eventId: body.eventId.toLowerCase(), carId: body.carId.toLowerCase() });
+      }
+      const found = await repo.findTimingRowsMany(c, accountId, [...ids], entries);
+      this.named.set(accountId, new Map(found.rows.filter((r) => ids.has(r.id)).map((r) => [r.id, r])));
+      this.entered.set(accountId, found.entered);
+    }
+
+    // The runs, then the laps of the runs found, then the sectors and speed traps of the laps found.
+    const runs = items.flatMap(({ body }) => {
+      const sessionId = body.sessionId.toLowerCase();
+      const carId = body.carId.toLowerCase();
+      const at = (index: number) => ({ parentId: sessionId, type: 'RunSheets', timingKey: `${carId}:${index}` });
+      return body.shouldCreateNextRun ? [at(body.runIndex), at(body.runIndex + 1)] : [at(body.runIndex)];
+    });
+    await this.read(c, runs);
+    const laps = items.flatMap(({ body }) => {
+      const run = this.byKey.get(keyOf(body.sessionId.toLowerCase(), 'RunSheets', `${body.carId.toLowerCase()}:${body.runIndex}`));
+      return run && body.stintLapNumber !== undefined ? [{ parentId: run.id, type: 'Laps', timingKey: String(body.stintLapNumber) }] : [];
+    });
+    await this.read(c, laps);
+    const parts = items.flatMap(({ body }) => {
+      const run = this.byKey.get(keyOf(body.sessionId.toLowerCase(), 'RunSheets', `${body.carId.toLowerCase()}:${body.runIndex}`));
+      const lap = run && body.stintLapNumber !== undefined ? this.byKey.get(keyOf(run.id, 'Laps', String(body.stintLapNumber))) : undefined;
+      if (!lap) return [];
+      return [
+        ...(body.sectorId ? [{ parentId: lap.id, type: 'LapSectors', timingKey: body.sectorId.toLowerCase() }] : []),
+        ...(body.speedTrapId ? [{ parentId: lap.id, type: 'LapSpeedTraps', timingKey: body.speedTrapId.toLowerCase() }] : []),
+      ];
+    });
+    await this.read(c, parts);
+  }
+
+  private async read(c: Queryable, keys: { parentId: string; type: string; timingKey: string }[]): Promise<void> {
+    const unique = new Map(keys.map((k) => [keyOf(k.parentId, k.type, k.timingKey), k]));
+    if (unique.size === 0) return;
+    for (const k of unique.keys()) this.byKey.set(k, null);
+    for (const { timing_key: timingKey, ...row } of await repo.findByTimingKeysForUpdate(c, [...unique.values()])) {
+      const key = keyOf(row.parent_id, row.type, timingKey);
+      this.byKey.set(key, row);
+      this.byId.set(row.id, { key, timingKey });
+    }
+  }
+
+  /** Resolution reads, served from the rows read beforehand. */
+  async findTimingRows(accountId: string, ids: string[], eventId: string, carId: string): Promise<{ rows: EntityRow[]; carEntered: boolean }> {
+    const named = this.named.get(accountId);
+    const entered = this.entered.get(accountId);
+    if (!named || !entered) throw new NotInBulk(`no rows read for account ${accountId}`);
+    return { rows: ids.flatMap((id) => named.get(id) ?? []), carEntered: entered.has(`${eventId}:${carId}`) };
+  }
+
+  async upsertByTimingKey(row: EntityRow, timingKey: string): Promise<{ row: EntityRow; inserted: boolean }> {
+    const key = keyOf(row.parent_id, row.type, timingKey);
+    const known = this.byKey.get(key);
+    if (known) return { row: known, inserted: false };
+    if (known === undefined && !(row.parent_id && this.created.includes(row.parent_id))) throw new NotInBulk(`a row not read beforehand: ${key}`);
+    // As the database would answer it: parameters as jsonb gives them back, no association parameters.
+    const stored: EntityRow = { ...row, parameters: asJsonb(row.parameters), association_parameters: {} };
+    this.byKey.set(key, stored);
+    this.byId.set(row.id, { key, timingKey });
+    this.created.push(row.id);
+    return { row: stored, inserted: true };
+  }
+
+  async updateParameters(id: string, parameters: Record<string, ParameterValue>, modifiedAt: Date): Promise<void> {
+    const at = this.byId.get(id);
+    const row = at && this.byKey.get(at.key);
+    if (!at || !row) throw new NotInBulk(`an update of a row not read beforehand: ${id}`);
+    this.byKey.set(at.key, { ...row, parameters: asJsonb(parameters), modified_at: modifiedAt });
+    if (!this.created.includes(id)) this.changed.add(id);
+  }
+
+  /** Marks where an update starts: `undo` goes back here. */
+  begin(): void {
+    this.saved = { byKey: new Map(this.byKey), byId: new Map(this.byId), created: [...this.created], changed: new Set(this.changed) };
+  }
+
+  keep(): void {
+    this.saved = undefined;
+  }
+
+  undo(): void {
+    if (!this.saved) return;
+    ({ byKey: this.byKey, byId: this.byId, created: this.created, changed: this.changed } = this.saved);
+    this.saved = undefined;
+  }
+
+  /** Writes what the updates kept: the new rows (parents first) in one statement, the changed ones in another. */
+  async flush(c: Queryable): Promise<void> {
+    const rowOf = (id: string) => {
+      const at = this.byId.get(id) as { key: string; timingKey: string };
+      return { row: this.byKey.get(at.key) as EntityRow, timingKey: at.timingKey };
+    };
+    await repo.insertTimingRows(c, this.created.map(rowOf));
+    await repo.updateParametersMany(
+      c,
+      [...this.changed].map((id) => {
+        const { row } = rowOf(id);
+        return { id, parameters: row.parameters, modifiedAt: row.modified_at };
+      }),
+    );
+  }
+}
+
+/**
+ * `parameters` as PostgreSQL gives back what it stored as jsonb: JSON values (dates as strings), and each object's
+ * keys in jsonb's order (shorter first, then by their UTF-8 bytes), so events and answers list them as the
+ * update-by-update path, which reads rows back, does.
+ */
+export function asJsonb<T>(value: T): T {
+  return order(JSON.parse(JSON.stringify(value))) as T;
+}
+
+function order(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(order);
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value).sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = order((value as Record<string, unknown>)[k]);
+  return out;
+}

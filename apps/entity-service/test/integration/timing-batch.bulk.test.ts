@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import pino from 'pino';
+import { createPool, migrate } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createInbox, createOutbox } from '@pitwall/messaging';
+import type { CallerContext, EntityChangedEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
+import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import type { TimingBatchItem, TimingBatchOutcome } from '../../src/domain/apply-timing-batch';
+import { EntityStore } from '../../src/domain/entity-store';
+import { countStatements } from '../support/count-statements';
+
+// A batch of timing updates is applied in bulk (statements per batch, timing-bulk.ts) when it can be, else update by
+// update. Both must give the same answers, rows and events: the same feed is applied both ways, in two accounts
+// built alike, and everything a client or subscriber sees is compared, ids aside.
+const silent = pino({ level: 'silent' });
+let db: TestDatabase;
+let pool: pg.Pool;
+let statements: { count: () => number };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
+  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
+  statements = countStatements(pool);
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.drop();
+});
+
+type Json = { Id: string };
+
+/** An account with a session (3 sectors, 2 speed traps on its track), two cars entered, one not, and two drivers. */
+async function account() {
+  const published: string[] = [];
+  const outbox = createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async (key, payload) => void published.push(`${key} ${JSON.stringify(payload)}`), logger: silent });
+  const store = new EntityStore(pool, outbox, undefined, () => ({}), { inbox: createInbox({ pool, schema: ENTITY_SCHEMA, logger: silent }) });
+  const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
+  const names = new Map<string, string>();
+  const create = async (name: string, type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) => {
+    const id = (JSON.parse((await store.create(caller, type, parentIds, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) })).json.toString('utf8')) as Json).Id;
+    names.set(id, name);
+    return id;
+  };
+  const trackId = await create('track', 'Tracks', {});
+  const configuration = await create('configuration', 'TrackConfigurations', { trackId });
+  const sectors = [await create('s1', 'TrackSectorDefinitions', { trackConfigurationId: configuration }, { Name: 'S1' }), await create('s2', 'TrackSectorDefinitions', { trackConfigurationId: configuration }, { Name: 'S2' })];
+  const traps = [await create('t1', 'TrackSpeedTrapDefinitions', { trackConfigurationId: configuration }, { Name: 'ST1' })];
+  const championshipId = await create('championship', 'Championships', {});
+  const eventId = await create('event', 'Events', { championshipId });
+  const sessionId = await create('session', 'Sessions', { eventId }, { TrackConfigurationId: configuration });
+  const cars = [await create('car0', 'Cars', {}), await create('car1', 'Cars', {})];
+  for (const carId of cars) await create('entry', 'EventCars', { eventId, carId });
+  const unentered = await create('unentered', 'Cars', {});
+  const drivers = [await create('d0', 'Drivers', {}, { Name: 'A' }), await create('d1', 'Drivers', {}, { Name: 'B' })];
+  published.length = 0;
+  return { store, caller, names, published, ids: { accountId: caller.accountId, championshipId, eventId, sessionId }, cars, unentered, sectors, traps, drivers };
+}
+type Account = Awaited<ReturnType<typeof account>>;
+
+/** The feed, for one account: runs, laps, sectors and traps of two cars, changes, repeats, a pit in and refusals. */
+function feed(a: Account): { type: TimingLevel; body: TimingUpdate }[] {
+  const at = (car: number, body: Partial<TimingUpdate>) => ({ ...a.ids, carId: a.cars[car] as string, runIndex: 0, ...body }) as TimingUpdate;
+  const lapTime = (value: string) => [{ name: 'LapTime', value }];
+  return [
+    { type: 'RunSheets', body: at(0, { driverId: a.drivers[0], pitOutSessionTime: 10 }) },
+    { type: 'Laps', body: at(1, { stintLapNumber: 0, properties: lapTime('101.5') }) },
+    { type: 'LapSectors', body: at(0, { stintLapNumber: 0, sectorId: a.sectors[0], properties: [{ name: 'SectorTime', value: '30.1' }] }) },
+    { type: 'LapSpeedTraps', body: at(0, { stintLapNumber: 0, speedTrapId: a.traps[0], properties: [{ name: 'Speed', value: '301.2' }] }) },
+    // Refused: a car not entered in the event (nothing written), then the next update goes on.
+    { type: 'Laps', body: { ...at(0, { stintLapNumber: 1 }), carId: a.unentered } },
+    { type: 'LapSectors', body: at(0, { stintLapNumber: 0, sectorId: a.sectors[1], properties: [{ name: 'SectorTime', value: '31.7' }] }) },
+    { type: 'Laps', body: at(0, { stintLapNumber: 0, properties: lapTime('99.9') }) },
+    // The same lap time again (changes nothing), then another one (changes it).
+    { type: 'Laps', body: at(0, { stintLapNumber: 0, properties: lapTime('99.9') }) },
+    { type: 'Laps', body: at(0, { stintLapNumber: 0, properties: lapTime('98.8') }) },
+    // Refused after the run is found: the pit-in rule needs a pit in first.
+    { type: 'RunSheets', body: at(1, { shouldCreateNextRun: true }) },
+    { type: 'RunSheets', body: at(0, { pitInSessionTime: 200 }) },
+    { type: 'RunSheets', body: at(0, { shouldCreateNextRun: true }) },
+    { type: 'RunSheets', body: at(0, { runIndex: 1, driverId: a.drivers[1], pitOutSessionTime: 260 }) },
+    { type: 'LapSectors', body: at(0, { runIndex: 1, stintLapNumber: 0, sectorId: a.sectors[0], properties: [{ name: 'SectorTime', value: '33.3' }] }) },
+    // Refused: a sector that is not a definition of the session's track configuration.
+    { type: 'LapSectors', body: at(1, { stintLapNumber: 0, sectorId: a.drivers[0] }) },
+    { type: 'Laps', body: at(1, { stintLapNumber: 1, properties: [...lapTime('100.25'), { name: 'Name', value: 'Flying' }] }) },
+  ];
+}
+
+const items = (a: Account, prefix: string): TimingBatchItem[] =>
+  feed(a).map(({ type, body }, i) => ({ caller: a.caller, type, body, headers: { commandId: `${prefix}:${i}`, commandHash: `h${i}` } }));
+
+/** What a client and a subscriber see, as text with every id named (fixture ids by name, new ones by first appearance) and times blanked. */
+async function seen(a: Account, outcomes: TimingBatchOutcome[]): Promise<string> {
+  const { rows } = await pool.query<{ type: string; id: string; parent_id: string; parameters: unknown; timing_key: string }>(
+    `SELECT type, id::text, parent_id::text, parameters, timing_key FROM entity.entities WHERE account_id = $1 AND timing_key IS NOT NULL ORDER BY type, timing_key, parameters::text`,
+    [a.caller.accountId],
+  );
+  const text = JSON.stringify({
+    answers: outcomes.map((o) => (o.ok ? { ok: o.reply.json.toString('utf8'), modified: !!o.reply.lastModifiedTime, id: o.reply.entityId } : { error: o.error.status, errors: o.error.errors })),
+    events: a.published,
+  });
+  const names = new Map(a.names);
+  const name = (id: string) => {
+    if (!names.has(id)) names.set(id, `new${names.size}`);
+    return names.get(id) as string;
+  };
+  const named = text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, name).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'T');
+  const stored = rows.map((r) => `${r.type} under ${name(r.parent_id)} at ${r.timing_key.replace(/[0-9a-f-]{36}/g, name)}: ${JSON.stringify(r.parameters)}`.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, name));
+  return `${named}\n${stored.sort().join('\n')}`;
+}
+
+const until = async (check: () => boolean) => {
+  for (const end = Date.now() + 5000; !check() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe('timing batches in bulk', () => {
+  test('when a feed is applied as one batch and the same feed update by update, then the answers, the stored rows and the events are the same, and the batch took fewer statements than it has updates', async () => {
+    const bulk = await account();
+    const alone = await account();
+
+    const before = statements.count();
+    const inBulk = await bulk.store.applyTimingBatch(items(bulk, 'bulk'));
+    const bulkStatements = statements.count() - before;
+    const oneByOne: TimingBatchOutcome[] = [];
+    for (const item of items(alone, 'alone')) oneByOne.push(...(await alone.store.applyTimingBatch([item])));
+    await until(() => bulk.published.length >= alone.published.length && alone.published.length > 0);
+
+    expect(inBulk.map((o) => o.ok)).toEqual([true, true, true, true, false, true, true, true, true, false, true, true, true, true, false, true]);
+    expect(await seen(bulk, inBulk)).toEqual(await seen(alone, oneByOne));
+    expect(bulkStatements).toBeLessThan(feed(bulk).length);
+  });
+
+  test('when a batch applied in bulk is delivered again, then every accepted update answers its recorded reply, the refused ones are refused again, and nothing more is written or published', async () => {
+    const a = await account();
+    const batch = items(a, 'again');
+    const first = await a.store.applyTimingBatch(batch);
+    await until(() => a.published.length > 0);
+    const afterFirst = await seen(a, first);
+    const publishedFirst = a.published.length;
+
+    const second = await a.store.applyTimingBatch(batch);
+    await new Promise((r) => setTimeout(r, 200));
+
+    expect(a.published).toHaveLength(publishedFirst);
+    expect(await seen(a, second)).toEqual(afterFirst);
+  });
+
+  test('when a batch repeats a command id, then it is applied update by update: the repeat answers the first reply', async () => {
+    const a = await account();
+    const batch = items(a, 'repeat').slice(0, 3);
+    const outcomes = await a.store.applyTimingBatch([...batch, batch[1] as TimingBatchItem]);
+
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true]);
+    expect(outcomes[3]?.ok && outcomes[3].reply.json.toString('utf8')).toEqual(outcomes[1]?.ok && outcomes[1].reply.json.toString('utf8'));
+  });
+
+  test('when an update of a batch has a value the database refuses, then the batch goes update by update: only that update is refused (400) and the others commit', async () => {
+    const a = await account();
+    const batch = items(a, 'refused').slice(0, 4);
+    // A NUL character cannot be stored in jsonb: the bulk insert fails as a whole, the updates alone do not.
+    const bad = { ...(batch[1] as TimingBatchItem), body: { ...(batch[1] as TimingBatchItem).body, properties: [{ name: 'Name', value: 'Out\u0000lap' }] } };
+    const outcomes = await a.store.applyTimingBatch([batch[0] as TimingBatchItem, bad, batch[2] as TimingBatchItem, batch[3] as TimingBatchItem]);
+
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true, true]);
+    expect(outcomes[1]?.ok === false && outcomes[1].error.status).toBe(400);
+  });
+});
