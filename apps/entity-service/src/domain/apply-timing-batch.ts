@@ -1,14 +1,13 @@
 import { inTransaction, withConnection, withTransaction } from '@pitwall/db';
-import { checkDeadline, commandOf, type OutboxMessage, type ReplyCodec } from '@pitwall/messaging';
+import { checkDeadline, commandOf, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
-import type { CallerContext, EntityChangedEvent, TimingEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
+import type { CallerContext, TimingLevel, TimingUpdate } from '@pitwall/contracts';
 import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
-import { checkCaller, timingWrite } from './apply-timing-update';
-import { entityEventMessage } from './entity-events';
+import { checkCaller, timingWrite, type TimingWritten } from './apply-timing-update';
 import { loadParameterSets } from './parameter-sets';
 import type { ParameterSets } from './projection';
 import type { RenderedReply } from './read-cache';
-import { replyCodec, type StoreContext } from './store-context';
+import { BatchWrites, replyCodec, requestHeaders, type StoreContext } from './store-context';
 import { NotInBulk, applyInBulk } from './timing-bulk';
 
 /** One update of a batch, with the bus headers of its own request (command id and hash, request id) and its deadline. */
@@ -108,15 +107,11 @@ function isStatementError(err: unknown): boolean {
 
 async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>, options: { savepointsFrom: number; carsLocked: boolean }): Promise<Applied> {
   const outcomes: TimingBatchOutcome[] = [];
-  const messages: OutboxMessage<EntityChangedEvent>[] = [];
-  const scopes = new Map<string, string[]>();
-  // The deadlines of the updates that will commit: past the earliest, the whole batch rolls back.
-  const deadlines: number[] = [];
+  const writes = new BatchWrites();
   for (const [index, item] of items.entries()) {
     const savepoint = index >= options.savepointsFrom;
     if (savepoint) await c.query('SAVEPOINT timing_update');
-    const own: OutboxMessage<EntityChangedEvent>[] = [];
-    const touched: string[] = [];
+    let written: (TimingWritten & { headers: Record<string, string> }) | undefined;
     try {
       checkCaller(item.caller, item.body);
       const run = async (): Promise<RenderedReply> => {
@@ -124,21 +119,14 @@ async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly Timing
         checkDeadline(item.deadline);
         let accountSets = sets.get(item.caller.accountId);
         if (!accountSets) sets.set(item.caller.accountId, (accountSets = await loadParameterSets(c, item.caller.accountId)));
-        const written = await timingWrite(c, item.caller, item.type, item.body, { sets: accountSets, carLocked: options.carsLocked });
-        const headers: Record<string, string> = item.headers['requestId'] ? { requestId: item.headers['requestId'] } : {};
-        own.push(...written.events.map((e) => entityEventMessage(e, headers)));
-        // The outbox stores any JSON payload: timing messages ride in it beside the entity events (typed for those).
-        own.push(...(written.messages.map((m: OutboxMessage<TimingEvent>) => ({ ...m, headers: { ...headers, ...m.headers } })) as unknown as OutboxMessage<EntityChangedEvent>[]));
-        touched.push(...written.scopes);
+        written = { ...(await timingWrite(c, item.caller, item.type, item.body, { sets: accountSets, carLocked: options.carsLocked })), headers: requestHeaders(item.headers) };
         return written.result;
       };
       const command = commandOf(item.headers, item.caller.accountId);
       const reply = ctx.inbox ? await ctx.inbox.once(c, command, replyCodec as ReplyCodec<RenderedReply>, run) : await run();
       if (savepoint) await c.query('RELEASE SAVEPOINT timing_update');
       outcomes.push({ ok: true, reply });
-      if (item.deadline !== undefined) deadlines.push(item.deadline);
-      messages.push(...own);
-      scopes.set(item.caller.accountId, [...(scopes.get(item.caller.accountId) ?? []), ...touched]);
+      writes.accept(item.caller.accountId, item.deadline, written);
     } catch (err) {
       // A parent deleted by a concurrent request between the checks and the insert: gone, not a fault.
       const error = (err as { code?: string })?.code === '23503' ? AppError.notFound('An entity this update refers to was deleted while it ran') : toAppError(err);
@@ -147,10 +135,5 @@ async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly Timing
       outcomes.push({ ok: false, error });
     }
   }
-  const publish = await ctx.outbox.add(c, messages);
-  // Last, so cached reads of these runs end with the commit.
-  for (const [accountId, touched] of scopes) if (touched.length) await repo.bumpScopeVersions(c, accountId, touched);
-  await ctx.beforeCommit?.();
-  if (deadlines.length) checkDeadline(Math.min(...deadlines));
-  return { outcomes, publish };
+  return { outcomes, publish: await writes.finish(ctx, c) };
 }

@@ -89,10 +89,7 @@ export async function write<T>(
     let publish: PublishAfterCommit = async () => undefined;
     const run = async (): Promise<T> => {
       const { result, events, messages = [], scopes = [] } = await fn(c);
-      const headers = ctx.eventHeaders();
-      // The outbox stores any JSON payload: timing messages ride in it beside the entity events (typed for those).
-      const timing = messages.map((m) => ({ ...m, headers: { ...headers, ...m.headers } })) as unknown as OutboxMessage<EntityChangedEvent>[];
-      publish = await ctx.outbox.add(c, [...events.map((e) => entityEventMessage(e, headers)), ...timing]);
+      publish = await ctx.outbox.add(c, outboxMessages(events, messages, ctx.eventHeaders()));
       if (scopes.length) await repo.bumpScopeVersions(c, accountId, scopes);
       else await repo.bumpAccountVersion(c, accountId);
       await ctx.beforeCommit?.();
@@ -105,6 +102,48 @@ export async function write<T>(
   await ctx.afterCommit?.();
   await publish();
   return result;
+}
+
+/** A write's entity events and timing messages as its outbox messages, each with `headers` (a message's own win). */
+export function outboxMessages(events: readonly EntityChangedEvent[], messages: readonly OutboxMessage<TimingEvent>[], headers: Record<string, string>): OutboxMessage<EntityChangedEvent>[] {
+  // The outbox stores any JSON payload: timing messages ride in it beside the entity events (typed for those).
+  const timing = messages.map((m) => ({ ...m, headers: { ...headers, ...m.headers } })) as unknown as OutboxMessage<EntityChangedEvent>[];
+  return [...events.map((e) => entityEventMessage(e, headers)), ...timing];
+}
+
+/** The headers the events of a command from the bus carry: its request id. */
+export function requestHeaders(busHeaders: Record<string, string>): Record<string, string> {
+  return busHeaders['requestId'] ? { requestId: busHeaders['requestId'] } : {};
+}
+
+/**
+ * What the accepted updates of a timing batch write besides their rows (their events, the run scopes they touched)
+ * and the deadlines the batch's commit must meet, gathered as they are applied and written once at its end.
+ */
+export class BatchWrites {
+  private readonly messages: OutboxMessage<EntityChangedEvent>[] = [];
+  private readonly scopes = new Map<string, string[]>();
+  private readonly deadlines: number[] = [];
+
+  /** An accepted update of `accountId`: what it wrote (none when answered from the inbox) and its deadline. */
+  accept(accountId: string, deadline: number | undefined, written?: { events: EntityChangedEvent[]; messages: OutboxMessage<TimingEvent>[]; scopes: string[]; headers: Record<string, string> }): void {
+    if (deadline !== undefined) this.deadlines.push(deadline);
+    if (!written) return;
+    this.messages.push(...outboxMessages(written.events, written.messages, written.headers));
+    this.scopes.set(accountId, [...(this.scopes.get(accountId) ?? []), ...written.scopes]);
+  }
+
+  /**
+   * Adds the events to the outbox and bumps the scopes (last, so cached reads of these runs end with the commit),
+   * then refuses the commit past the earliest deadline; resolves with what publishes the events after the commit.
+   */
+  async finish(ctx: StoreContext, c: Queryable): Promise<PublishAfterCommit> {
+    const publish = await ctx.outbox.add(c, this.messages);
+    for (const [accountId, touched] of this.scopes) if (touched.length) await repo.bumpScopeVersions(c, accountId, touched);
+    await ctx.beforeCommit?.();
+    if (this.deadlines.length) checkDeadline(Math.min(...this.deadlines));
+    return publish;
+  }
 }
 
 /** A write's result as the inbox records it: a rendered entity (its JSON and reply headers), or nothing. */

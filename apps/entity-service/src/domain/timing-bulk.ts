@@ -1,14 +1,13 @@
-import { checkDeadline, commandOf, recordedReply, InboxRaceError, type InboxCommand, type OutboxMessage, type RecordedReply, type ReplyCodec } from '@pitwall/messaging';
+import { checkDeadline, commandOf, recordedReply, InboxRaceError, type InboxCommand, type RecordedReply, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
-import type { EntityChangedEvent, TimingEvent } from '@pitwall/contracts';
 import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
 import { checkCaller, timingWrite, type TimingRows } from './apply-timing-update';
-import { entityEventMessage } from './entity-events';
 import { loadParameterSets } from './parameter-sets';
+import type { TimingUpdate } from '@pitwall/contracts';
 import type { ParameterValue } from './parameters';
 import type { ParameterSets } from './projection';
 import type { RenderedReply } from './read-cache';
-import { replyCodec, type StoreContext } from './store-context';
+import { BatchWrites, replyCodec, requestHeaders, type StoreContext } from './store-context';
 import type { TimingBatchItem, TimingBatchOutcome } from './apply-timing-batch';
 
 /** A batch the bulk path does not cover (apply-timing-batch.ts then applies it update by update). */
@@ -50,11 +49,10 @@ export async function applyInBulk(ctx: StoreContext, c: Queryable, items: readon
   for (const accountId of new Set(items.map((item) => item.caller.accountId))) if (!sets.has(accountId)) sets.set(accountId, await loadParameterSets(c, accountId));
 
   const outcomes: TimingBatchOutcome[] = [];
-  const messages: OutboxMessage<EntityChangedEvent>[] = [];
-  const scopes = new Map<string, string[]>();
+  // A repeat answered from the inbox is not accepted into `writes` here: it writes nothing, so its deadline does not hold the commit.
+  const writes = new BatchWrites();
   const replies: { command: InboxCommand; reply: RecordedReply }[] = [];
   const released: InboxCommand[] = [];
-  const deadlines: number[] = [];
   for (const [index, item] of items.entries()) {
     const command = claimed[index];
     const recorded = claims[index];
@@ -74,13 +72,8 @@ export async function applyInBulk(ctx: StoreContext, c: Queryable, items: readon
     try {
       const written = await timingWrite(NO_QUERIES, item.caller, item.type, item.body, { sets: sets.get(item.caller.accountId) as ParameterSets, carLocked: true, rows });
       rows.keep();
-      const headers: Record<string, string> = item.headers['requestId'] ? { requestId: item.headers['requestId'] } : {};
-      messages.push(...written.events.map((e) => entityEventMessage(e, headers)));
-      // The outbox stores any JSON payload: timing messages ride in it beside the entity events (typed for those).
-      messages.push(...(written.messages.map((m: OutboxMessage<TimingEvent>) => ({ ...m, headers: { ...headers, ...m.headers } })) as unknown as OutboxMessage<EntityChangedEvent>[]));
-      scopes.set(item.caller.accountId, [...(scopes.get(item.caller.accountId) ?? []), ...written.scopes]);
+      writes.accept(item.caller.accountId, item.deadline, { ...written, headers: requestHeaders(item.headers) });
       if (command) replies.push({ command, reply: (replyCodec as ReplyCodec<RenderedReply>).encode(written.result) });
-      if (item.deadline !== undefined) deadlines.push(item.deadline);
       outcomes.push({ ok: true, reply: written.result });
     } catch (err) {
       rows.undo();
@@ -93,12 +86,7 @@ export async function applyInBulk(ctx: StoreContext, c: Queryable, items: readon
 
   await rows.flush(c);
   if (inbox) await inbox.settleMany(c, replies, released);
-  const publish = await ctx.outbox.add(c, messages);
-  // Last, so cached reads of these runs end with the commit.
-  for (const [accountId, touched] of scopes) if (touched.length) await repo.bumpScopeVersions(c, accountId, touched);
-  await ctx.beforeCommit?.();
-  if (deadlines.length) checkDeadline(Math.min(...deadlines));
-  return { outcomes, publish };
+  return { outcomes, publish: await writes.finish(ctx, c) };
 }
 
 async function claimAll(c: Queryable, inbox: NonNullable<StoreContext['inbox']>, commands: (InboxCommand | undefined)[]) {
@@ -153,21 +141,24 @@ class BatchRows implements TimingRows {
     }
 
     // The runs, then the laps of the runs found, then the sectors and speed traps of the laps found.
-    const runs = items.flatMap(({ body }) => {
-      const sessionId = body.sessionId.toLowerCase();
-      const carId = body.carId.toLowerCase();
-      const at = (index: number) => ({ parentId: sessionId, type: 'RunSheets', timingKey: `${carId}:${index}` });
-      return body.shouldCreateNextRun ? [at(body.runIndex), at(body.runIndex + 1)] : [at(body.runIndex)];
-    });
-    await this.read(c, runs);
-    const laps = items.flatMap(({ body }) => {
-      const run = this.byKey.get(keyOf(body.sessionId.toLowerCase(), 'RunSheets', `${body.carId.toLowerCase()}:${body.runIndex}`));
-      return run && body.stintLapNumber !== undefined ? [{ parentId: run.id, type: 'Laps', timingKey: String(body.stintLapNumber) }] : [];
-    });
-    await this.read(c, laps);
+    const runAt = (body: TimingUpdate, index: number) => ({ parentId: body.sessionId.toLowerCase(), type: 'RunSheets', timingKey: `${body.carId.toLowerCase()}:${index}` });
+    const lapAt = (run: EntityRow, body: TimingUpdate) => ({ parentId: run.id, type: 'Laps', timingKey: String(body.stintLapNumber) });
+    const found = (k: { parentId: string; type: string; timingKey: string }) => this.byKey.get(keyOf(k.parentId, k.type, k.timingKey));
+    await this.read(
+      c,
+      items.flatMap(({ body }) => (body.shouldCreateNextRun ? [runAt(body, body.runIndex), runAt(body, body.runIndex + 1)] : [runAt(body, body.runIndex)])),
+    );
+    const runOf = (body: TimingUpdate) => (body.stintLapNumber === undefined ? undefined : found(runAt(body, body.runIndex)));
+    await this.read(
+      c,
+      items.flatMap(({ body }) => {
+        const run = runOf(body);
+        return run ? [lapAt(run, body)] : [];
+      }),
+    );
     const parts = items.flatMap(({ body }) => {
-      const run = this.byKey.get(keyOf(body.sessionId.toLowerCase(), 'RunSheets', `${body.carId.toLowerCase()}:${body.runIndex}`));
-      const lap = run && body.stintLapNumber !== undefined ? this.byKey.get(keyOf(run.id, 'Laps', String(body.stintLapNumber))) : undefined;
+      const run = runOf(body);
+      const lap = run && found(lapAt(run, body));
       if (!lap) return [];
       return [
         ...(body.sectorId ? [{ parentId: lap.id, type: 'LapSectors', timingKey: body.sectorId.toLowerCase() }] : []),

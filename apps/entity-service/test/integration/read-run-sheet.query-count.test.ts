@@ -1,47 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import pino from 'pino';
-import { createPool, migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
-import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { ENTITY_SCHEMA } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
 import { ReadCache } from '../../src/domain/read-cache';
-import { countStatements } from '../support/count-statements';
+import { entityTestDatabase } from '../support/count-statements';
 
 // The read model loads nested data one query per projection node: the count must not grow with the rows.
 const silent = pino({ level: 'silent' });
-let db: TestDatabase;
-let pool: pg.Pool;
-let counter: { count: () => number };
+const database = entityTestDatabase();
 let base = 0;
 /** Statements since the last `resetStatements()`. */
-const statementsSince = () => counter.count() - base;
+const statementsSince = () => database.statements() - base;
 const resetStatements = () => {
-  base = counter.count();
+  base = database.statements();
 };
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: pino({ level: 'silent' }) });
-  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: pino({ level: 'silent' }) });
-  counter = countStatements(pool);
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
-
 
 /** A run sheet with `laps` laps of three sectors each, inserted in bulk (the store's write path is not under test). */
 async function seedRunSheet(accountId: string, laps: number): Promise<string> {
   const runSheetId = randomUUID();
-  await pool.query(
+  await database.pool.query(
     `INSERT INTO entity.entities (id, account_id, type, position, parameters, created_at, modified_at) VALUES ($1, $2, 'RunSheets', 0, '{"Name":"Run 1"}', now(), now())`,
     [runSheetId, accountId],
   );
-  await pool.query(
+  await database.pool.query(
     `WITH laps AS (
        INSERT INTO entity.entities (id, account_id, type, parent_id, position, parameters, created_at, modified_at)
        SELECT gen_random_uuid(), $2, 'Laps', $1, n, jsonb_build_object('Name', 'Lap ' || n, 'StintLapNumber', n, 'LapTime', 90 + n / 100.0), now(), now()
@@ -65,7 +48,7 @@ const newCaller = (): CallerContext => ({ accountId: randomUUID(), userId: rando
 
 describe('EntityStore.get RunSheets with Laps.LapTime,Laps.LapSectors.*', () => {
   test('when the run sheet has 300 laps of 3 sectors, then it takes as many queries as with 10 laps, and few', async () => {
-    const store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }));
+    const store = new EntityStore(database.pool, createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }));
     const caller = newCaller();
     const small = await countedRead(store, caller, await seedRunSheet(caller.accountId, 10));
     const large = await countedRead(store, caller, await seedRunSheet(caller.accountId, 300));
@@ -83,7 +66,7 @@ describe('EntityStore.get RunSheets with Laps.LapTime,Laps.LapSectors.*', () => 
   });
 
   test('when the account was not written since the last read, then the next read is answered with one query', async () => {
-    const store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
+    const store = new EntityStore(database.pool, createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
     const caller = newCaller();
     const id = await seedRunSheet(caller.accountId, 300);
 
@@ -96,7 +79,7 @@ describe('EntityStore.get RunSheets with Laps.LapTime,Laps.LapSectors.*', () => 
   });
 
   test('when the account was written since the last read, then the next read renders again and shows the write', async () => {
-    const store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
+    const store = new EntityStore(database.pool, createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
     const caller = newCaller();
     const id = await seedRunSheet(caller.accountId, 10);
     const before = await countedRead(store, caller, id);

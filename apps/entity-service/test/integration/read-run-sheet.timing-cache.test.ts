@@ -1,38 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import pino from 'pino';
-import { createPool, migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
-import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { ENTITY_SCHEMA } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
 import { ReadCache } from '../../src/domain/read-cache';
-import { countStatements } from '../support/count-statements';
+import { entityTestDatabase } from '../support/count-statements';
 
 // A timing update writes only under its run sheet: it must end the cached reads of that run and of the account-wide
 // reads (lists), and leave the cached reads of other runs (another car's run sheet) in place.
 const silent = pino({ level: 'silent' });
-let db: TestDatabase;
-let pool: pg.Pool;
-let statements: { count: () => number };
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
-  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
-  statements = countStatements(pool);
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
+const database = entityTestDatabase();
 
 type Json = { Id: string; Parameters: Record<string, unknown>; Laps?: Json[] };
 
 /** A session of an event with two cars entered, and a store with the read cache on. */
 async function liveSession() {
-  const store = new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
+  const store = new EntityStore(database.pool, createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
   const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
   const create = async (type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) =>
     (JSON.parse((await store.create(caller, type, parentIds, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) })).json.toString('utf8')) as Json).Id;
@@ -48,14 +32,14 @@ async function liveSession() {
     await store.applyTimingUpdate(caller, 'Laps' as TimingLevel, body);
   };
   const read = async (runId: string) => {
-    const before = statements.count();
+    const before = database.statements();
     const reply = await store.get(caller, 'RunSheets', runId, ['Name', 'Laps.LapTime']);
-    return { run: JSON.parse(reply.json.toString('utf8')) as Json, queries: statements.count() - before };
+    return { run: JSON.parse(reply.json.toString('utf8')) as Json, queries: database.statements() - before };
   };
   const listRuns = async (car?: number) => {
-    const before = statements.count();
+    const before = database.statements();
     const reply = await store.list(caller, 'RunSheets', car === undefined ? { sessionId } : { sessionId, carId: cars[car] as string }, ['Name', 'Laps.LapTime']);
-    return { runs: JSON.parse(reply.json.toString('utf8')) as Json[], queries: statements.count() - before };
+    return { runs: JSON.parse(reply.json.toString('utf8')) as Json[], queries: database.statements() - before };
   };
   return { store, caller, cars, create, lapTime, read, listRuns };
 }

@@ -1,41 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import pino from 'pino';
-import { createPool, migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
-import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { ENTITY_SCHEMA } from '../../src/data-access/migrations';
 import type { TimingBatchItem, TimingBatchOutcome } from '../../src/domain/apply-timing-batch';
 import { EntityStore } from '../../src/domain/entity-store';
-import { countStatements } from '../support/count-statements';
+import { entityTestDatabase } from '../support/count-statements';
 
 // A batch of timing updates is applied in bulk (statements per batch, timing-bulk.ts) when it can be, else update by
 // update. Both must give the same answers, rows and events: the same feed is applied both ways, in two accounts
 // built alike, and everything a client or subscriber sees is compared, ids aside.
 const silent = pino({ level: 'silent' });
-let db: TestDatabase;
-let pool: pg.Pool;
-let statements: { count: () => number };
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
-  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
-  statements = countStatements(pool);
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
+const database = entityTestDatabase();
 
 type Json = { Id: string };
 
 /** An account with a session (3 sectors, 2 speed traps on its track), two cars entered, one not, and two drivers. */
 async function account() {
   const published: string[] = [];
-  const outbox = createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish: async (key, payload) => void published.push(`${key} ${JSON.stringify(payload)}`), logger: silent });
-  const store = new EntityStore(pool, outbox, undefined, () => ({}), { inbox: createInbox({ pool, schema: ENTITY_SCHEMA, logger: silent }) });
+  const outbox = createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async (key, payload) => void published.push(`${key} ${JSON.stringify(payload)}`), logger: silent });
+  const store = new EntityStore(database.pool, outbox, undefined, () => ({}), { inbox: createInbox({ pool: database.pool, schema: ENTITY_SCHEMA, logger: silent }) });
   const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
   const names = new Map<string, string>();
   const create = async (name: string, type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) => {
@@ -92,7 +76,7 @@ const items = (a: Account, prefix: string): TimingBatchItem[] =>
 
 /** What a client and a subscriber see, as text with every id named (fixture ids by name, new ones by first appearance) and times blanked. */
 async function seen(a: Account, outcomes: TimingBatchOutcome[]): Promise<string> {
-  const { rows } = await pool.query<{ type: string; id: string; parent_id: string; parameters: unknown; timing_key: string }>(
+  const { rows } = await database.pool.query<{ type: string; id: string; parent_id: string; parameters: unknown; timing_key: string }>(
     `SELECT type, id::text, parent_id::text, parameters, timing_key FROM entity.entities WHERE account_id = $1 AND timing_key IS NOT NULL ORDER BY type, timing_key, parameters::text`,
     [a.caller.accountId],
   );
@@ -119,9 +103,9 @@ describe('timing batches in bulk', () => {
     const bulk = await account();
     const alone = await account();
 
-    const before = statements.count();
+    const before = database.statements();
     const inBulk = await bulk.store.applyTimingBatch(items(bulk, 'bulk'));
-    const bulkStatements = statements.count() - before;
+    const bulkStatements = database.statements() - before;
     const oneByOne: TimingBatchOutcome[] = [];
     for (const item of items(alone, 'alone')) oneByOne.push(...(await alone.store.applyTimingBatch([item])));
     await until(() => bulk.published.length >= alone.published.length && alone.published.length > 0);

@@ -1,46 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import pino from 'pino';
-import { createPool, migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createOutbox, type PublishMessage } from '@pitwall/messaging';
 import type { CallerContext, CollectionItemUpdate, EntityChangedEvent } from '@pitwall/contracts';
-import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { ENTITY_SCHEMA } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
-import { countStatements } from '../support/count-statements';
+import { entityTestDatabase } from '../support/count-statements';
 
 // A collection update is written set-based: its statement count must not grow with its items.
 const silent = pino({ level: 'silent' });
-let db: TestDatabase;
-let pool: pg.Pool;
-let counter: { count: () => number };
+const database = entityTestDatabase();
 let base = 0;
 /** Statements since the last `resetStatements()`. */
-const statementsSince = () => counter.count() - base;
+const statementsSince = () => database.statements() - base;
 const resetStatements = () => {
-  base = counter.count();
+  base = database.statements();
 };
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
-  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
-  counter = countStatements(pool);
-});
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
-
 
 /** A run sheet with `laps` laps (Lap 0 … Lap n-1), inserted in bulk. */
 async function seedRunSheet(accountId: string, laps: number): Promise<{ runSheetId: string; lapIds: string[] }> {
   const runSheetId = randomUUID();
-  await pool.query(
+  await database.pool.query(
     `INSERT INTO entity.entities (id, account_id, type, position, parameters, created_at, modified_at) VALUES ($1, $2, 'RunSheets', 0, '{"Name":"Run 1"}', now(), now())`,
     [runSheetId, accountId],
   );
-  const { rows } = await pool.query<{ id: string }>(
+  const { rows } = await database.pool.query<{ id: string }>(
     `INSERT INTO entity.entities (id, account_id, type, parent_id, position, parameters, created_at, modified_at)
      SELECT gen_random_uuid(), $2, 'Laps', $1, n, jsonb_build_object('Name', 'Lap ' || n, 'StintLapNumber', n), now(), now()
      FROM generate_series(0, $3 - 1) AS n ORDER BY n RETURNING id::text`,
@@ -53,7 +36,7 @@ function storeRecording(): { store: EntityStore; published: EntityChangedEvent[]
   const published: EntityChangedEvent[] = [];
   const publish: PublishMessage<EntityChangedEvent> = async (_key, event) => void published.push(event);
   // Every write's events as one outbox batch, small or large: the statements compared are then the entity path's.
-  return { store: new EntityStore(pool, createOutbox<EntityChangedEvent>({ pool, schema: ENTITY_SCHEMA, publish, logger: silent, batchFrom: 1 })), published };
+  return { store: new EntityStore(database.pool, createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish, logger: silent, batchFrom: 1 })), published };
 }
 
 /** `added` new laps after the seeded ones, then a change to every seeded lap but the first, which is deleted. */
@@ -67,7 +50,7 @@ function lapItems(lapIds: string[], added: number): CollectionItemUpdate[] {
 }
 
 async function lapsOf(accountId: string, runSheetId: string): Promise<{ id: string; name: string; lapTime: number | null; position: number }[]> {
-  const { rows } = await pool.query<{ id: string; name: string; lap_time: number | null; position: number }>(
+  const { rows } = await database.pool.query<{ id: string; name: string; lap_time: number | null; position: number }>(
     `SELECT id::text, parameters->>'Name' AS name, (parameters->>'LapTime')::float8 AS lap_time, position FROM entity.entities
      WHERE account_id = $1 AND type = 'Laps' AND parent_id = $2 ORDER BY position`,
     [accountId, runSheetId],

@@ -23,14 +23,20 @@ const update = (runIndex: number) => ({ caller: { accountId: 'a', userId: 'u', r
 const request = (n: number): BusRequest => ({ type: 'timing.update', payload: null, headers: { commandId: `request:${n}`, commandHash: `h${n}` } });
 const ok = (batch: TimingBatchCommand) => batch.items.map((i) => ({ ok: true, headers: { entityId: `run-${i.body.runIndex}` }, body: { runIndex: i.body.runIndex, command: i.headers['commandId'] } }));
 
+/** The stand-in entity-service holding the batch that starts with update 1 until `release()`, answering the rest at once. */
+async function heldAtUpdateOne() {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const service = await entityService(async (batch) => {
+    if (batch.items[0]?.body.runIndex === 1) await held;
+    return ok(batch);
+  });
+  return { ...service, release };
+}
+
 describe('PartitionBatches', () => {
   test('when updates of a partition arrive while its batch is applied, then they go together as the next batch, in arrival order, each answered on its own', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const { bus, batches } = await entityService(async (batch) => {
-      if (batch.items[0]?.body.runIndex === 1) await held;
-      return ok(batch);
-    });
+    const { bus, batches, release } = await heldAtUpdateOne();
     const partitions = new PartitionBatches(bus, 64);
 
     const first = partitions.apply('timing.p0', update(1), request(1));
@@ -57,12 +63,7 @@ describe('PartitionBatches', () => {
   });
 
   test('when the batches in flight are at the limit, then the next batch takes what queued in every partition, each partition in order', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const { bus, batches } = await entityService(async (batch) => {
-      if (batch.items[0]?.body.runIndex === 1) await held;
-      return ok(batch);
-    });
+    const { bus, batches, release } = await heldAtUpdateOne();
     const partitions = new PartitionBatches(bus, 64, 1);
 
     const first = partitions.apply('timing.p0', update(1), request(1));
@@ -82,12 +83,7 @@ describe('PartitionBatches', () => {
   });
 
   test('when a partition has a batch in flight, then its next updates wait for it while another partition goes at once', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const { bus, batches } = await entityService(async (batch) => {
-      if (batch.items[0]?.body.runIndex === 1) await held;
-      return ok(batch);
-    });
+    const { bus, batches, release } = await heldAtUpdateOne();
     const partitions = new PartitionBatches(bus, 64, 2);
 
     const first = partitions.apply('timing.p0', update(1), request(1));
