@@ -227,14 +227,12 @@ class CommandInbox implements Inbox {
 
   async settleMany(q: Queryable, replies: readonly { command: InboxCommand; reply: RecordedReply }[], released: readonly InboxCommand[]): Promise<void> {
     if (replies.length)
+      // Planned on each call, not prepared (see `prepared`): a join of the array against the inbox.
       await q.query(
-        prepared(
-          `inbox_reply_many_${this.table}`,
-          `UPDATE ${this.table} t SET reply_body = u.body, reply_headers = u.headers
-             FROM unnest($1::text[], $2::text[], $3::bytea[], $4::jsonb[]) AS u(scope, command_id, body, headers)
-            WHERE t.scope = u.scope AND t.command_id = u.command_id`,
-          [replies.map((r) => r.command.scope), replies.map((r) => r.command.id), replies.map((r) => r.reply.body), replies.map((r) => JSON.stringify(r.reply.headers))],
-        ),
+        `UPDATE ${this.table} t SET reply_body = u.body, reply_headers = u.headers
+           FROM unnest($1::text[], $2::text[], $3::bytea[], $4::jsonb[]) AS u(scope, command_id, body, headers)
+          WHERE t.scope = u.scope AND t.command_id = u.command_id`,
+        [replies.map((r) => r.command.scope), replies.map((r) => r.command.id), replies.map((r) => r.reply.body), replies.map((r) => JSON.stringify(r.reply.headers))],
       );
     if (released.length)
       await q.query(`DELETE FROM ${this.table} WHERE (scope, command_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, [released.map((c) => c.scope), released.map((c) => c.id)]);

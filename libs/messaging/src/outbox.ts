@@ -249,10 +249,11 @@ class TransactionalOutbox<P> implements Outbox<P> {
    */
   private publishLeftOvers(): Promise<number> {
     return withTransaction(this.pool, async (c) => {
+      // Ordered by the column: a bare `id` would name the output column, the text, and sort "1000" before "997".
       const { rows } = await c.query<OutboxRow<P>>(
         `SELECT id::text, routing_key, payload, headers FROM ${this.table}
          WHERE created_at < clock_timestamp() - make_interval(secs => $1)
-         ORDER BY id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
+         ORDER BY ${this.table}.id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
         [this.staleAfterMs / 1000],
       );
       if (rows.length === 0) return 0;

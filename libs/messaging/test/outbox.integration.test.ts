@@ -229,6 +229,22 @@ describe('outbox retry', () => {
     expect(await pending(runId)).toBe(0);
   });
 
+  test('when left-over rows have ids of different lengths (99, 100, ...), then the retry publishes them in id order, not text order', async () => {
+    const runId = randomUUID();
+    const b = broker();
+    const o = outbox(b.publish, { staleAfterMs: 0 });
+    // The next ids cross a power of ten (as text, "1000" sorts before "997").
+    const { rows } = await pool.query<{ last: string }>(`SELECT last_value::text AS last FROM timing.outbox_id_seq`);
+    const next = 10 ** String(Number(rows[0]?.last) + 10).length;
+    await pool.query(`SELECT setval('timing.outbox_id_seq', $1)`, [next - 4]);
+    for (const message of laps(runId, 8)) await withTransaction(pool, (c) => o.add(c, [message]));
+
+    await o.retry();
+
+    expect(b.of(runId).map((p) => p.payload.lap)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(await pending(runId)).toBe(0);
+  });
+
   test('when two instances retry the same left-over messages at once, then each message is published once', async () => {
     const runId = randomUUID();
     const messages = laps(runId, 450);
