@@ -3,21 +3,29 @@
 // same upsert of a lap plus its outbox row in one transaction. Then the read of another car's 300-lap run sheet at
 // 8 connections while the replay feeds the same account at about 50 updates a second.
 // BENCH_CARS (default 30), BENCH_HOURS (session hours of the full-speed feed, default 1), BENCH_CONCURRENCY (32),
-// BENCH_DURATION (s of pgbench and of the loaded read, default 10).
+// BENCH_DURATION (s of pgbench and of the loaded read, default 10). BENCH_PROFILE=1 runs the apps under --cpu-prof and
+// prints the top self-time functions of the gateway, the timing-service and the entity-service during the replay.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { counts, createSession, generateFeed, replay, verify, type Send } from '../timing-replay/replay';
-import { cpuSnapshot, load, printCpuPerRequest, printSummary, startBenchStack, summarise } from './stack-fixture';
+import { cpuProfileEnv, cpuSnapshot, load, nowMicros, printCpuPerRequest, printProfile, printSummary, startBenchStack, summarise, type Window } from './stack-fixture';
 
 const CARS = Number(process.env['BENCH_CARS'] ?? 30);
 const HOURS = Number(process.env['BENCH_HOURS'] ?? 1);
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
+const PROFILE = process.env['BENCH_PROFILE'] === '1';
 
 async function main(): Promise<void> {
-  const stack = await startBenchStack();
+  const profileDir = PROFILE ? mkdtempSync(path.join(tmpdir(), 'pitwall-prof-')) : undefined;
+  const stack = await startBenchStack({ env: profileDir ? cpuProfileEnv(profileDir) : {} }).catch((err: unknown) => {
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    throw err;
+  });
+  const pids = Object.fromEntries(stack.procs.map((p) => [p.name, p.child.pid]));
+  let measured: Window | undefined;
   try {
     const send: Send = stack.send;
     const { updates, expected } = generateFeed({ cars: CARS, hours: HOURS, seed: 12 });
@@ -25,9 +33,11 @@ async function main(): Promise<void> {
     console.log(`feed: ${CARS} cars, ${HOURS} h, ${updates.length} updates (${c.runs} runs, ${c.laps} laps, ${c.sectors} sectors, ${c.speedTraps} speed traps)`);
     const setup = await createSession(send, stack.accountId, CARS);
     const cpuBefore = cpuSnapshot(stack);
+    const replayFrom = nowMicros();
     const full = await replay(send, setup, updates, { speedUp: Infinity, concurrency: CONCURRENCY });
+    measured = [replayFrom, nowMicros()];
     const cpuAfter = cpuSnapshot(stack);
-    console.log(`replay at full speed, ${CONCURRENCY} in flight: ${full.perSecond.toFixed(0)} updates/s over ${full.seconds.toFixed(1)} s; p50 ${full.p50.toFixed(1)} ms, p99 ${full.p99.toFixed(1)} ms, max ${full.max.toFixed(1)} ms; ${full.retried} retried`);
+    console.log(`replay at full speed, ${CONCURRENCY} in flight${PROFILE ? ' (apps under --cpu-prof: slower)' : ''}: ${full.perSecond.toFixed(0)} updates/s over ${full.seconds.toFixed(1)} s; p50 ${full.p50.toFixed(1)} ms, p99 ${full.p99.toFixed(1)} ms, max ${full.max.toFixed(1)} ms; ${full.retried} retried`);
     // Where the CPU of an update goes (the replay client is this process: "bench").
     printCpuPerRequest('replay update', cpuBefore, cpuAfter, updates.length);
     const problems = await verify(send, setup, expected);
@@ -83,6 +93,11 @@ COMMIT;
     printSummary(quiet);
   } finally {
     await stack.stop();
+  }
+  if (profileDir) {
+    console.log('\nCPU profiles, samples taken during the full-speed replay only:');
+    for (const app of ['gateway', 'timing-service', 'entity-service']) printProfile(`${app} self time`, profileDir, pids[app], 15, measured);
+    rmSync(profileDir, { recursive: true, force: true });
   }
 }
 

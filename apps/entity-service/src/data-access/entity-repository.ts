@@ -204,12 +204,9 @@ export const entityRepository = {
   async updateParametersMany(q: Queryable, changes: { id: string; parameters: Record<string, ParameterValue>; modifiedAt: Date }[]): Promise<void> {
     if (changes.length === 0) return;
     await q.query(
-      prepared(
-        'update_parameters_many',
-        `UPDATE entity.entities e SET parameters = u.parameters, modified_at = u.modified_at
-         FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS u(id, parameters, modified_at) WHERE e.id = u.id`,
-        [changes.map((c) => c.id), changes.map((c) => JSON.stringify(c.parameters)), changes.map((c) => c.modifiedAt)],
-      ),
+      `UPDATE entity.entities e SET parameters = u.parameters, modified_at = u.modified_at
+       FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS u(id, parameters, modified_at) WHERE e.id = u.id`,
+      [changes.map((c) => c.id), changes.map((c) => JSON.stringify(c.parameters)), changes.map((c) => c.modifiedAt)],
     );
   },
 
@@ -410,13 +407,10 @@ export const entityRepository = {
    */
   async findTimingRows(q: Queryable, accountId: string, ids: string[], eventId: string, carId: string): Promise<{ rows: EntityRow[]; carEntered: boolean }> {
     const { rows } = await q.query<EntityRow & { car_entered: boolean }>(
-      prepared(
-        'find_timing_rows',
-        `SELECT ${COLUMNS},
-                (SELECT EXISTS (SELECT 1 FROM entity.entities WHERE account_id = $2 AND type = 'EventCars' AND parent_id = $3 AND parent2_id = $4)) AS car_entered
-           FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2`,
-        [ids, accountId, eventId, carId],
-      ),
+      `SELECT ${COLUMNS},
+              (SELECT EXISTS (SELECT 1 FROM entity.entities WHERE account_id = $2 AND type = 'EventCars' AND parent_id = $3 AND parent2_id = $4)) AS car_entered
+         FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2`,
+      [ids, accountId, eventId, carId],
     );
     return { rows: rows.map(({ car_entered: _, ...row }) => row as EntityRow), carEntered: rows[0]?.car_entered === true };
   },
@@ -463,14 +457,11 @@ export const entityRepository = {
    */
   async findTimingRowsMany(q: Queryable, accountId: string, ids: string[], entries: { eventId: string; carId: string }[]): Promise<{ rows: EntityRow[]; entered: Set<string> }> {
     const { rows } = await q.query<EntityRow>(
-      prepared(
-        'find_timing_rows_many',
-        `SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2
-         UNION ALL
-         SELECT ${COLUMNS} FROM entity.entities
-          WHERE account_id = $2 AND type = 'EventCars' AND (parent_id, parent2_id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[]))`,
-        [ids, accountId, entries.map((e) => e.eventId), entries.map((e) => e.carId)],
-      ),
+      `SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2
+       UNION ALL
+       SELECT ${COLUMNS} FROM entity.entities
+        WHERE account_id = $2 AND type = 'EventCars' AND (parent_id, parent2_id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[]))`,
+      [ids, accountId, entries.map((e) => e.eventId), entries.map((e) => e.carId)],
     );
     const entered = new Set(rows.filter((r) => r.type === 'EventCars').map((r) => `${r.parent_id}:${r.parent2_id}`));
     return { rows, entered };
@@ -480,13 +471,10 @@ export const entityRepository = {
   async findByTimingKeysForUpdate(q: Queryable, keys: { parentId: string; type: string; timingKey: string }[]): Promise<(EntityRow & { timing_key: string })[]> {
     if (keys.length === 0) return [];
     const { rows } = await q.query<EntityRow & { timing_key: string }>(
-      prepared(
-        'find_by_timing_keys_for_update',
-        `SELECT ${COLUMNS}, timing_key FROM entity.entities
-          WHERE timing_key IS NOT NULL AND (parent_id, type, timing_key) IN (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]))
-          FOR UPDATE`,
-        [keys.map((k) => k.parentId), keys.map((k) => k.type), keys.map((k) => k.timingKey)],
-      ),
+      `SELECT ${COLUMNS}, timing_key FROM entity.entities
+        WHERE timing_key IS NOT NULL AND (parent_id, type, timing_key) IN (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]))
+        FOR UPDATE`,
+      [keys.map((k) => k.parentId), keys.map((k) => k.type), keys.map((k) => k.timingKey)],
     );
     return rows;
   },
