@@ -10,6 +10,8 @@
 // - gateway, entities: each side's own `node tools/bench/run.mjs <name>` (the two bench files are identical at both
 //   commits), the five apps from that side's dist/. Entities runs the run-sheet read only (BENCH_READS, default
 //   `runsheet`: seeding the search's 20,000 tyres takes minutes a side); BENCH_DURATION defaults to 5 s here.
+// - timing: the same for `npm run bench timing` (BENCH_HOURS, BENCH_CONCURRENCY pass through): the replay's updates/s,
+//   p50, p99 and CPU per update, and the p99 of the run sheet read while the replay feeds the account.
 // - bigwrites: the same for `npm run bench bigwrites` (e.g. BENCH_BEFORE=<the commit before a big-writes change>
 //   BENCH_COMPARE=bigwrites), which must exist at both commits. BENCH_SAME_BENCH=1 runs this checkout's bench bundle
 //   (dist/bench/<name>.js) on both sides instead of each side's own (same measuring code, each side's apps).
@@ -158,8 +160,18 @@ function bigwritesMetrics(out: string): Metrics {
   };
 }
 
-type BenchName = 'gateway' | 'entities' | 'bigwrites';
-const METRICS: Record<BenchName, (out: string) => Metrics> = { gateway: gatewayMetrics, entities: entitiesMetrics, bigwrites: bigwritesMetrics };
+function timingMetrics(out: string): Metrics {
+  return {
+    'replay updates/s': num(/replay at full speed, \d+ in flight[^:]*: (\d+) updates\/s/, out),
+    'replay p50 ms': num(/replay at full speed.*?p50 ([\d.]+) ms/, out),
+    'replay p99 ms': num(/replay at full speed.*?p99 ([\d.]+) ms/, out),
+    'CPU ms per update': num(/CPU per request, replay update: ([\d.]+) ms in all/, out),
+    'read while fed p99 ms': num(/while the replay feeds the account\s+\d+ req\/s\s+p50\s+\d+ ms\s+p99\s+(\d+) ms/, out),
+  };
+}
+
+type BenchName = 'gateway' | 'entities' | 'bigwrites' | 'timing';
+const METRICS: Record<BenchName, (out: string) => Metrics> = { gateway: gatewayMetrics, entities: entitiesMetrics, bigwrites: bigwritesMetrics, timing: timingMetrics };
 
 /** BENCH_SAME_BENCH=1: both sides run this checkout's bench bundle (their own apps: tools/stack.cjs of the side's directory). */
 const SAME_BENCH = process.env['BENCH_SAME_BENCH'] === '1';
@@ -228,14 +240,14 @@ function main(): void {
   const dirOf = (side: Side) => (side === 'before' ? before : ROOT);
   console.log(`node ${process.version}; load average at the start ${loadAverage()} (2 cores shared with everything else on this machine)`);
   for (const what of COMPARE) {
-    if (what === 'gateway' || what === 'entities' || what === 'bigwrites') {
+    if (what === 'gateway' || what === 'entities' || what === 'bigwrites' || what === 'timing') {
       interleaved(`npm run bench ${what}${what === 'entities' ? ` (BENCH_READS=${READS})` : ''}, BENCH_DURATION=${DURATION}`, (side) => benchSide(what, dirOf(side)));
     } else if (what === 'tests') {
       for (const project of TEST_PROJECTS) {
         for (const side of ['before', 'after'] as const) jestSide(project, dirOf(side)); // fills jest's transform cache
         interleaved(`jest -c ${project}/jest.config.cjs`, (side) => jestSide(project, dirOf(side)));
       }
-    } else throw new Error(`BENCH_COMPARE: unknown comparison ${what} (gateway, entities, bigwrites, tests)`);
+    } else throw new Error(`BENCH_COMPARE: unknown comparison ${what} (gateway, entities, bigwrites, timing, tests)`);
     console.log(`  load average now ${loadAverage()}`);
   }
 }

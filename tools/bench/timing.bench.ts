@@ -96,7 +96,7 @@ COMMIT;
   }
   if (profileDir) {
     console.log('\nCPU profiles, samples taken during the full-speed replay only:');
-    for (const app of ['gateway', 'timing-service', 'entity-service']) printProfile(`${app} self time`, profileDir, pids[app], 15, measured);
+    for (const app of ['gateway', 'timing-service', 'entity-service']) printProfile(`${app} self time`, profileDir, pids[app], 30, measured);
     rmSync(profileDir, { recursive: true, force: true });
   }
 }

@@ -54,35 +54,46 @@ const SEARCH_SEGMENT = 'Search';
 export function operationRoutes(operations: readonly Operation[], deps: OperationRoutesDeps): express.Router {
   const router = express.Router();
   const jsonBody = [express.json({ limit: deps.bodyLimit ?? '1mb', type: isJsonBody }), rejectNonJsonBodies];
-  // One sub-router per first path segment (one per entity type): a request is matched against its own few routes only.
+  // One router per first path segment (one per entity type), found by a map lookup: a request is matched against its
+  // own few routes only, not walked past every other group's mount first (the last groups were 60 matches deep).
+  // Matched case-insensitively, as express matches paths.
   const groups = new Map<string, Operation[]>();
   for (const op of operations) {
     const base = `/${op.path.split('/')[1]}`;
     groups.set(base, [...(groups.get(base) ?? []), op]);
   }
+  const routers = new Map<string, express.Router>();
   for (const [base, ops] of groups) {
     const r = express.Router();
-    router.use(base, r);
-    const paths = [...new Set(ops.map((op) => relativePath(base, op.path)))];
+    routers.set(base.slice(1).toLowerCase(), r);
+    const paths = [...new Set(ops.map((op) => routePath(op.path)))];
     // Literal paths before parameterised ones: /Tyres/Search is not the Tyre with id 'Search'.
     paths.sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
     const hasIdPath = paths.some((p) => p.includes(':'));
-    if (hasIdPath && !paths.includes(`/${SEARCH_SEGMENT}`)) {
+    if (hasIdPath && !paths.includes(`${base}/${SEARCH_SEGMENT}`)) {
       const name = base.slice(1);
-      r.all(`/${SEARCH_SEGMENT}`, authenticate(deps.auth), () => {
+      r.all(`${base}/${SEARCH_SEGMENT}`, authenticate(deps.auth), () => {
         throw AppError.notFound(`${name} cannot be searched`);
       });
     }
     for (const path of paths) {
-      const onPath = ops.filter((op) => relativePath(base, op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
+      const onPath = ops.filter((op) => routePath(op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
       for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.refusal ? [refuse(op.refusal)] : []), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
       r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(onPath.map((op) => op.method.toUpperCase()).join(', ')));
     }
   }
+  const dispatch: RequestHandler = (req, res, next) => {
+    const end = req.path.indexOf('/', 1);
+    const r = routers.get((end < 0 ? req.path.slice(1) : req.path.slice(1, end)).toLowerCase());
+    if (r) r(req, res, next);
+    else next();
+  };
+  // The routes, as a router shows its own (`stack`), for whoever lists what is mounted.
+  router.use(Object.assign(dispatch, { stack: [...routers.values()].flatMap((r) => r.stack) }));
   return router;
 }
 
-const relativePath = (base: string, path: string): string => path.slice(base.length).replace(/\{(\w+)\}/g, ':$1') || '/';
+const routePath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 function authenticateFor(op: Operation, deps: { auth: Authenticator; signer?: UrlSigner }): RequestHandler {
   if (op.permission === 'signature') {
