@@ -56,4 +56,18 @@ describe('gateway over HTTP, with entity-service in-process on the same bus', ()
     expect(read.status).toBe(200);
     expect(((await read.json()) as { Parameters: unknown }).Parameters).toEqual({ Name: 'Gateway Cup', Year: null, Description: null });
   });
+
+  test('when a path is written in another case or with a trailing slash, then it reaches the same operation, and an unknown first segment is 404', async () => {
+    const headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId, 'Content-Type': 'application/json' };
+    const created = await fetch(`${base}/Championships`, { method: 'POST', headers, body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: 'Case Cup' }] }) });
+    const { Id } = (await created.json()) as { Id: string };
+    for (const path of [`/championships/${Id}`, `/CHAMPIONSHIPS/${Id}`, `/Championships/${Id}/`]) {
+      const read = await fetch(`${base}${path}`, { headers });
+      expect([path, read.status]).toEqual([path, 200]);
+      expect(((await read.json()) as { Id: string }).Id).toBe(Id);
+    }
+    const unknown = await fetch(`${base}/Championshipz/${Id}`, { headers });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toContain('application/problem+json');
+  });
 });
