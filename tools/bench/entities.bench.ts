@@ -10,19 +10,14 @@
 // cache off (READ_CACHE_MB=0: the entity-service restarted on the same database), and the ratios are printed.
 // BENCH_PROFILE=1 writes V8 CPU profiles of the apps and prints the top self-time functions of the gateway and the
 // entity-service during each loaded read. Every loaded read also prints the CPU each process spent per request (/proc).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
-  cpuProfileEnv,
   cpuSnapshot,
   inParallel,
   load,
   nowMicros,
   printCpuPerRequest,
-  printProfile,
   printSummary,
-  startBenchStack,
+  startProfiledBenchStack,
   summarise,
   type AutocannonOptions,
   type BenchStack,
@@ -100,7 +95,6 @@ interface Measured {
   loaded: LoadSummary;
   single: LoadSummary;
   window: Window;
-  pids: Record<string, number | undefined>;
 }
 
 async function measure(stack: BenchStack, label: string, opts: AutocannonOptions): Promise<Measured> {
@@ -116,7 +110,7 @@ async function measure(stack: BenchStack, label: string, opts: AutocannonOptions
   // One connection: the latency of a request when nothing else is queued behind it.
   const single = summarise(`${label}, 1 conn`, await load({ ...opts, connections: 1, duration: Math.max(3, Math.round(DURATION_S / 2)) }));
   printSummary(single);
-  return { loaded, single, window, pids: Object.fromEntries(stack.procs.map((p) => [p.name, p.child.pid])) };
+  return { loaded, single, window };
 }
 
 /** Updates one entity of the account `perSecond` times a second until stopped; returns the writes made. */
@@ -191,11 +185,7 @@ async function explainSearch(stack: BenchStack, pair: { eventId: string; carId: 
 
 async function main(): Promise<void> {
   console.log(`node ${process.version}; 2 cores shared by the five apps, PostgreSQL, RabbitMQ, Redis and autocannon`);
-  const profileDir = PROFILE ? mkdtempSync(path.join(tmpdir(), 'pitwall-prof-')) : undefined;
-  const stack = await startBenchStack({ env: profileDir ? cpuProfileEnv(profileDir) : {} }).catch((err: unknown) => {
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
-    throw err;
-  });
+  const { stack, profiles } = await startProfiledBenchStack(PROFILE);
   const results: Scenario[] = [];
   try {
     if (READS.has('runsheet')) {
@@ -249,15 +239,15 @@ async function main(): Promise<void> {
   } finally {
     await stack.stop();
   }
-  if (profileDir) {
+  if (profiles) {
     for (const r of results) {
       for (const [how, m] of [['cached', r.cached], [`${WRITES_PER_S} writes/s`, r.written], ['cache off', r.cold]] as const) {
         console.log(`\nCPU profiles during ${r.name}, ${how} (${CONNECTIONS} connections):`);
-        printProfile('gateway self time', profileDir, m.pids['gateway'], 12, m.window);
-        printProfile('entity-service self time', profileDir, m.pids['entity-service'], 12, m.window);
+        profiles.print('gateway', 12, m.window);
+        profiles.print('entity-service', 12, m.window);
       }
     }
-    rmSync(profileDir, { recursive: true, force: true });
+    profiles.remove();
   }
 }
 

@@ -3,15 +3,12 @@
 // connections, same duration for both. Then the phases of one request, each timed serially on its own.
 // BENCH_PROFILE=1 also writes V8 CPU profiles of the apps and prints the top self-time functions of the gateway
 // and the entity-service. BENCH_DURATION (s, default 10) sets the measured duration.
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import express from 'express';
 import pino from 'pino';
 import { createBus } from '@pitwall/bus';
 import { ENTITY_COMMANDS, SERVICES } from '@pitwall/contracts';
-import { AMQP_URL, cpuProfileEnv, cpuSnapshot, load, nowMicros, printCpuPerRequest, printProfile, printSummary, startBenchStack, summarise, type BenchStack, type Window } from './stack-fixture';
+import { AMQP_URL, cpuSnapshot, load, nowMicros, printCpuPerRequest, printSummary, startProfiledBenchStack, summarise, type BenchStack, type Window } from './stack-fixture';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
@@ -75,13 +72,8 @@ async function phases(stack: BenchStack, id: string, bareUrl: string): Promise<v
 }
 
 async function main(): Promise<void> {
-  const profileDir = PROFILE ? mkdtempSync(path.join(tmpdir(), 'pitwall-prof-')) : undefined;
   console.log(`node ${process.version}; 2 cores shared by the five apps, PostgreSQL, RabbitMQ, Redis and autocannon`);
-  const stack = await startBenchStack({ env: profileDir ? cpuProfileEnv(profileDir) : {} }).catch((err: unknown) => {
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
-    throw err;
-  });
-  const pids = Object.fromEntries(stack.procs.map((p) => [p.name, p.child.pid]));
+  const { stack, profiles } = await startProfiledBenchStack(PROFILE);
   const bare = express();
   let server: import('node:http').Server | undefined;
   let measured: Window | undefined;
@@ -136,11 +128,11 @@ async function main(): Promise<void> {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     await stack.stop();
   }
-  if (profileDir) {
+  if (profiles) {
     console.log('\nCPU profiles, samples taken during the measured full-stack run only:');
-    printProfile('gateway self time', profileDir, pids['gateway'], 15, measured);
-    printProfile('entity-service self time', profileDir, pids['entity-service'], 15, measured);
-    rmSync(profileDir, { recursive: true, force: true });
+    profiles.print('gateway', 15, measured);
+    profiles.print('entity-service', 15, measured);
+    profiles.remove();
   }
 }
 

@@ -1,7 +1,8 @@
 // Shared by the stack benches: the five apps as separate processes (tools/stack.cjs) on a fresh database with
 // random bus and Redis prefixes, one account/user/key, autocannon with a typed wrapper, and cleanup of everything.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { AuthStore } from '@pitwall/auth';
@@ -260,7 +261,7 @@ process.on('exit', () => {
 `;
 
 /** NODE_OPTIONS that make every app write a V8 CPU profile into `dir` when it exits. */
-export function cpuProfileEnv(dir: string): Record<string, string> {
+function cpuProfileEnv(dir: string): Record<string, string> {
   const preload = path.join(dir, 'profile-preload.cjs');
   writeFileSync(preload, PROFILER_PRELOAD);
   return { NODE_OPTIONS: `--require ${preload}` };
@@ -323,7 +324,7 @@ function shortUrl(url: string): string {
   return url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace(/^.*dist\/apps\//, 'dist/apps/');
 }
 
-export function printProfile(title: string, dir: string, pid: number | undefined, top = 12, window?: Window): void {
+function printProfile(title: string, dir: string, pid: number | undefined, top = 12, window?: Window): void {
   if (pid === undefined) return;
   const p = topSelfTime(dir, pid, top, window);
   if (!p) {
@@ -333,6 +334,27 @@ export function printProfile(title: string, dir: string, pid: number | undefined
   console.log(`\n${title} (pid ${pid}): busy ${(p.busyMs / 1000).toFixed(1)} s of ${(p.totalMs / 1000).toFixed(1)} s profiled`);
   console.log('  by area: ' + selfTimeByArea(dir, pid, window).slice(0, 8).map((a) => `${a.area} ${(a.share * 100).toFixed(0)}%`).join(', '));
   for (const r of p.rows) console.log(`  ${(r.share * 100).toFixed(1).padStart(5)}%  ${r.ms.toFixed(0).padStart(6)} ms  ${r.name}`);
+}
+
+/** The CPU profiles of a profiled stack's apps, written when they exit: print them after `stack.stop()`. */
+export interface BenchProfiles {
+  /** Prints the top `top` self-time functions of the app named `app` within `window` (all of its profile without). */
+  print(app: string, top: number, window?: Window): void;
+  /** Deletes the profiles. */
+  remove(): void;
+}
+
+/** `startBenchStack`, with every app under a CPU profiler when `profile` is set (BENCH_PROFILE=1). */
+export async function startProfiledBenchStack(profile: boolean): Promise<{ stack: BenchStack; profiles?: BenchProfiles }> {
+  if (!profile) return { stack: await startBenchStack() };
+  const dir = mkdtempSync(path.join(tmpdir(), 'pitwall-prof-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  const stack = await startBenchStack({ env: cpuProfileEnv(dir) }).catch((err: unknown) => {
+    remove();
+    throw err;
+  });
+  const pids = new Map(stack.procs.map((p) => [p.name, p.child.pid]));
+  return { stack, profiles: { print: (app, top, window) => printProfile(`${app} self time`, dir, pids.get(app), top, window), remove } };
 }
 
 // --- CPU accounting from /proc: where a loaded run's CPU went, per process, in ms per request.

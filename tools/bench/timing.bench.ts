@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { counts, createSession, generateFeed, replay, verify, type Send } from '../timing-replay/replay';
-import { cpuProfileEnv, cpuSnapshot, load, nowMicros, printCpuPerRequest, printProfile, printSummary, startBenchStack, summarise, type Window } from './stack-fixture';
+import { cpuSnapshot, load, nowMicros, printCpuPerRequest, printSummary, startProfiledBenchStack, summarise, type Window } from './stack-fixture';
 
 const CARS = Number(process.env['BENCH_CARS'] ?? 30);
 const HOURS = Number(process.env['BENCH_HOURS'] ?? 1);
@@ -19,12 +19,7 @@ const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
 const PROFILE = process.env['BENCH_PROFILE'] === '1';
 
 async function main(): Promise<void> {
-  const profileDir = PROFILE ? mkdtempSync(path.join(tmpdir(), 'pitwall-prof-')) : undefined;
-  const stack = await startBenchStack({ env: profileDir ? cpuProfileEnv(profileDir) : {} }).catch((err: unknown) => {
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
-    throw err;
-  });
-  const pids = Object.fromEntries(stack.procs.map((p) => [p.name, p.child.pid]));
+  const { stack, profiles } = await startProfiledBenchStack(PROFILE);
   let measured: Window | undefined;
   try {
     const send: Send = stack.send;
@@ -94,10 +89,10 @@ COMMIT;
   } finally {
     await stack.stop();
   }
-  if (profileDir) {
+  if (profiles) {
     console.log('\nCPU profiles, samples taken during the full-speed replay only:');
-    for (const app of ['gateway', 'timing-service', 'entity-service']) printProfile(`${app} self time`, profileDir, pids[app], 30, measured);
-    rmSync(profileDir, { recursive: true, force: true });
+    for (const app of ['gateway', 'timing-service', 'entity-service']) profiles.print(app, 30, measured);
+    profiles.remove();
   }
 }
 
