@@ -227,7 +227,7 @@ class CommandInbox implements Inbox {
 
   async settleMany(q: Queryable, replies: readonly { command: InboxCommand; reply: RecordedReply }[], released: readonly InboxCommand[]): Promise<void> {
     if (replies.length)
-      // Planned on each call, not prepared (see `prepared`): a join of the array against the inbox.
+      // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
       await q.query(
         `UPDATE ${this.table} t SET reply_body = u.body, reply_headers = u.headers
            FROM unnest($1::text[], $2::text[], $3::bytea[], $4::jsonb[]) AS u(scope, command_id, body, headers)

@@ -203,6 +203,7 @@ export const entityRepository = {
   /** Sets the parameters and modification time of many rows in one statement. */
   async updateParametersMany(q: Queryable, changes: { id: string; parameters: Record<string, ParameterValue>; modifiedAt: Date }[]): Promise<void> {
     if (changes.length === 0) return;
+    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
     await q.query(
       `UPDATE entity.entities e SET parameters = u.parameters, modified_at = u.modified_at
        FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS u(id, parameters, modified_at) WHERE e.id = u.id`,
@@ -406,6 +407,7 @@ export const entityRepository = {
    * an update naming no existing row is refused before the entry matters).
    */
   async findTimingRows(q: Queryable, accountId: string, ids: string[], eventId: string, carId: string): Promise<{ rows: EntityRow[]; carEntered: boolean }> {
+    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
     const { rows } = await q.query<EntityRow & { car_entered: boolean }>(
       `SELECT ${COLUMNS},
               (SELECT EXISTS (SELECT 1 FROM entity.entities WHERE account_id = $2 AND type = 'EventCars' AND parent_id = $3 AND parent2_id = $4)) AS car_entered
@@ -456,6 +458,7 @@ export const entityRepository = {
    * `entries` have an EventCar (each as `eventId:carId`).
    */
   async findTimingRowsMany(q: Queryable, accountId: string, ids: string[], entries: { eventId: string; carId: string }[]): Promise<{ rows: EntityRow[]; entered: Set<string> }> {
+    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
     const { rows } = await q.query<EntityRow>(
       `SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2
        UNION ALL
@@ -470,6 +473,7 @@ export const entityRepository = {
   /** The timing-keyed rows at (parent, type, key) among `keys`, locked for the transaction, with their keys. */
   async findByTimingKeysForUpdate(q: Queryable, keys: { parentId: string; type: string; timingKey: string }[]): Promise<(EntityRow & { timing_key: string })[]> {
     if (keys.length === 0) return [];
+    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
     const { rows } = await q.query<EntityRow & { timing_key: string }>(
       `SELECT ${COLUMNS}, timing_key FROM entity.entities
         WHERE timing_key IS NOT NULL AND (parent_id, type, timing_key) IN (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]))
