@@ -50,6 +50,28 @@ describe('entity-service through the bus (in-process, real PostgreSQL)', () => {
     await expect(stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.get, { caller: editor(), type: 'Championships', id: created.Id })).rejects.toMatchObject({ status: 404 });
   });
 
+  test("when a write names another account's entity in a reference, then it is 400 naming the value as not found and nothing is written", async () => {
+    const owner = editor();
+    const theirs = await stack.bus.request<{ Id: string }>(SERVICES.entity, ENTITY_COMMANDS.create, { caller: owner, type: 'CarManufacturers', parentIds: {}, body: { ParameterUpdates: [] } });
+    const caller = editor();
+    const mine = await stack.bus.request<{ Id: string }>(SERVICES.entity, ENTITY_COMMANDS.create, { caller, type: 'CarManufacturers', parentIds: {}, body: { ParameterUpdates: [] } });
+    const create = (id: string) =>
+      stack.bus.request<{ Id: string; Parameters: Record<string, unknown> }>(SERVICES.entity, ENTITY_COMMANDS.create, {
+        caller,
+        type: 'CarModels',
+        parentIds: {},
+        body: { ParameterUpdates: [{ Name: 'CarManufacturerId', Value: id }] },
+      });
+
+    await expect(create(theirs.Id)).rejects.toMatchObject({
+      status: 400,
+      errors: { 'ParameterUpdates[0].Value': [`CarManufacturerId references CarManufacturer ${theirs.Id}, which was not found`] },
+    });
+    expect(await stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.list, { caller, type: 'CarModels', parentIds: {} })).toEqual([]);
+    // The same write naming the caller's own manufacturer is accepted: the refusal was the account, not the shape.
+    expect((await create(mine.Id)).Parameters['CarManufacturerId']).toBe(mine.Id);
+  });
+
   test('when another producer sends a write of a read-only type (Users) on the bus, then it is a 403 with the reason', async () => {
     const caller = editor();
     await expect(stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.create, { caller, type: 'Users', parentIds: {}, body: { ParameterUpdates: [] } })).rejects.toMatchObject({

@@ -272,6 +272,32 @@ describe('timing updates by index (timing-service and entity-service in-process,
       expect(await runSheets(f)).toEqual([]);
     });
 
+    test("when an update names another account's championship, event, session, car and driver, then it is 400 naming each, alone and in a batch, and neither account changes", async () => {
+      const f = await fixture();
+      const other = await fixture();
+      const theirs = { championshipId: other.ids.championshipId, eventId: other.ids.eventId, sessionId: other.ids.sessionId, carId: other.ids.carId, driverId: other.driverId };
+      const notFound = [expect.stringContaining('was not found in the account')];
+      const named = { championshipId: notFound, eventId: notFound, sessionId: notFound, carId: notFound, driverId: notFound };
+      await expect(update(f, 'RunSheets', theirs)).rejects.toMatchObject({ status: 400, errors: named });
+
+      // In a batch, beside updates of the caller's own car (the bulk path): refused alone, the others commit.
+      const lap = (n: number, ids: Partial<TimingUpdate> = {}) => ({
+        caller: f.caller,
+        type: 'Laps' as const,
+        body: { ...f.ids, runIndex: 0, stintLapNumber: n, properties: [{ name: 'LapTime', value: `9${n}.5` }], ...ids },
+        headers: { commandId: `request:foreign-${n}`, commandHash: `f${n}` },
+      });
+      type Outcome = { ok: boolean; error?: { status: number; errors: Record<string, string[]> } };
+      const outcomes = await stack.bus.request<Outcome[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items: [lap(1), lap(2, theirs), lap(3)] });
+      expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+      expect(outcomes[1]?.error).toMatchObject({ status: 400, errors: named });
+
+      const [run] = await runSheets(f);
+      const laps = await stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type: 'Laps', parentIds: { runSheetId: run?.Id as string } });
+      expect(laps.map((l) => l.Parameters['StintLapNumber'])).toEqual([1, 3]);
+      expect(await runSheets(other)).toEqual([]);
+    });
+
     test("when a sector or speed trap is not a definition of the session's track configuration, then it is 400 naming the field", async () => {
       const f = await fixture();
       await expect(update(f, 'LapSectors', { stintLapNumber: 1, sectorId: f.foreignSectorId })).rejects.toMatchObject({ status: 400, errors: { sectorId: [expect.stringContaining('TrackConfiguration')] } });
