@@ -49,12 +49,14 @@ const RENDER_COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, p
 export type RenderRow = Omit<EntityRow, 'created_at' | 'modified_at'>;
 
 /**
- * The rows of `accountId` among rows found by key. The statements that look rows up by id or by parent (`id =
- * ANY($1)`, `parent_id = ANY($1)`) leave the account out of their WHERE and check it here: given `account_id = $2` as
- * well, PostgreSQL may combine the key's index with an index on account_id, which reads every entry of the account.
- * It does so when the table's statistics lag its growth (never analysed, or an account that grew faster than
- * autovacuum's analyse: a live session's), since it then takes one account for half a percent of the rows. A
- * timing batch's lookup of five ids read 19,000 index entries that way, 0.5 ms a call and growing with the account.
+ * The rows of `accountId` among rows found by id. The lookups by a list of ids on the write paths (a timing update's
+ * rows, a write's references) leave the account out of their WHERE and check it here, so the primary key is the
+ * only index that fits them. Given `account_id = $2` as well, PostgreSQL may combine the key with an index on
+ * account_id, which reads every entry of the account; it does so when the table's statistics lag its growth (never
+ * analysed, or an account that grew faster than autovacuum analyses: a live session's), since it then takes one
+ * account for half a percent of the rows. A timing update's five ids read 19,000 entries that way, 0.5 ms a call and
+ * growing with the session. (Lookups by parent keep the account: without it, and without statistics, PostgreSQL
+ * was seen to scan the type column of another index across every account instead.)
  */
 function ofAccount<R extends { account_id: string }>(rows: R[], accountId: string): R[] {
   return rows.every((r) => r.account_id === accountId) ? rows : rows.filter((r) => r.account_id === accountId);
@@ -97,18 +99,18 @@ export const entityRepository = {
 
   async findByIds(q: Queryable, accountId: string, type: string, ids: string[]): Promise<RenderRow[]> {
     if (ids.length === 0) return [];
-    const { rows } = await q.query<RenderRow>(`SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND type = $2`, [ids, type]);
-    return ofAccount(rows, accountId);
+    const { rows } = await q.query<RenderRow>(`SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2 AND type = $3`, [ids, accountId, type]);
+    return rows;
   },
 
   /** Children of many parents in one query, in sibling order. */
   async childrenOf(q: Queryable, accountId: string, type: string, parentIds: string[], orderByParameter?: string): Promise<RenderRow[]> {
     if (parentIds.length === 0) return [];
     const { rows } = await q.query<RenderRow>(
-      `SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE parent_id = ANY($1::uuid[]) AND type = $2 ORDER BY parent_id, ${siblingOrder(orderByParameter)}`,
-      [parentIds, type],
+      `SELECT ${RENDER_COLUMNS} FROM entity.entities WHERE parent_id = ANY($1::uuid[]) AND account_id = $2 AND type = $3 ORDER BY parent_id, ${siblingOrder(orderByParameter)}`,
+      [parentIds, accountId, type],
     );
-    return ofAccount(rows, accountId);
+    return rows;
   },
 
   /** `filters`: parameter name → the id it must hold (a type's declared list filters). */
