@@ -144,6 +144,11 @@ export interface RecordedCommand {
   reply: RecordedReply;
 }
 
+/** A command's identity in the inbox (its scope and id) as one string, for maps and sets of commands. */
+export function commandKey(command: Pick<InboxCommand, 'scope' | 'id'>): string {
+  return `${command.scope}\u0000${command.id}`;
+}
+
 /** `claimMany` met a record that disappeared (swept) between its two statements. */
 export class InboxRaceError extends Error {}
 
@@ -199,7 +204,6 @@ class CommandInbox implements Inbox {
 
   async claimMany(q: Queryable, commands: readonly InboxCommand[]): Promise<(RecordedCommand | undefined)[]> {
     if (commands.length === 0) return [];
-    const key = (scope: string, id: string) => `${scope}\u0000${id}`;
     const scopes = commands.map((c) => c.scope);
     const ids = commands.map((c) => c.id);
     const claimed = await q.query<{ scope: string; command_id: string }>(
@@ -210,14 +214,14 @@ class CommandInbox implements Inbox {
       ),
     );
     if (claimed.rows.length === commands.length) return commands.map(() => undefined);
-    const fresh = new Set(claimed.rows.map((r) => key(r.scope, r.command_id)));
+    const fresh = new Set(claimed.rows.map((r) => commandKey({ scope: r.scope, id: r.command_id })));
     const { rows } = await q.query<InboxRow & { scope: string; command_id: string }>(
       `SELECT scope, command_id, request_hash, reply_body, reply_headers FROM ${this.table} WHERE (scope, command_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
       [scopes, ids],
     );
-    const recorded = new Map(rows.map((r) => [key(r.scope, r.command_id), r]));
+    const recorded = new Map(rows.map((r) => [commandKey({ scope: r.scope, id: r.command_id }), r]));
     return commands.map((c) => {
-      const k = key(c.scope, c.id);
+      const k = commandKey(c);
       if (fresh.has(k)) return undefined;
       const row = recorded.get(k);
       if (!row) throw new InboxRaceError(`inbox record ${c.id} was swept while it was claimed`);

@@ -18,6 +18,7 @@ export {
   InboxRaceError,
   KEY_REUSED_TYPE,
   checkDeadline,
+  commandKey,
   commandOf,
   createInbox,
   inboxMigration,

@@ -59,7 +59,7 @@ export type RenderRow = Omit<EntityRow, 'created_at' | 'modified_at'>;
  * was seen to scan the type column of another index across every account instead.)
  */
 function ofAccount<R extends { account_id: string }>(rows: R[], accountId: string): R[] {
-  return rows.every((r) => r.account_id === accountId) ? rows : rows.filter((r) => r.account_id === accountId);
+  return rows.filter((r) => r.account_id === accountId);
 }
 
 /** Sibling order: an ordering parameter (registry `orderByParameter`, numeric) first, then position. */

@@ -1,4 +1,4 @@
-import { checkDeadline, commandOf, recordedReply, InboxRaceError, type InboxCommand, type RecordedReply, type ReplyCodec } from '@pitwall/messaging';
+import { checkDeadline, commandKey, commandOf, recordedReply, InboxRaceError, type InboxCommand, type RecordedReply, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
 import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
 import { checkCaller, timingWrite, type TimingRows } from './apply-timing-update';
@@ -36,7 +36,7 @@ export async function applyInBulk(ctx: StoreContext, c: Queryable, items: readon
   const seen = new Set<string>();
   for (const command of commands) {
     if (!command) continue;
-    const key = `${command.scope}\u0000${command.id}`;
+    const key = commandKey(command);
     if (seen.has(key)) throw new NotInBulk('a command id twice in one batch');
     seen.add(key);
   }
