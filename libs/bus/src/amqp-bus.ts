@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage, type Message, type RecoveringChannelModel } from 'amqplib';
 import type { Logger } from '@pitwall/service-kit';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } from './in-process-bus';
+import { coalesceFrameWrites } from './coalesce-writes';
 import { Topology } from './topology';
 import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, deadlineOf, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
@@ -402,6 +403,7 @@ export class AmqpBus implements Bus {
   /** amqplib recovery runs this after every (re)connect: channels, direct reply-to, DLQ, then every consumer. */
   private async setup(model: ChannelModel): Promise<void> {
     const connection = { model, alive: true, assertedExchanges: new Set<string>() } as Connection;
+    if (!coalesceFrameWrites(model)) this.logger.warn('amqplib internals not as expected: each message goes to the socket in its own write');
     model.on('error', (err) => this.logger.warn({ err }, 'bus connection error'));
     model.on('close', () => this.onConnectionLost(connection));
     connection.requests = await model.createChannel();
