@@ -40,11 +40,27 @@ describe('auth matrix (wire.md §1)', () => {
     expect(r).toMatchObject({ status: 401, auth: 'ApiKey' });
   });
 
+  // Twice before each change: the gateway keeps a key's and a role's cache entries in its memory once seen, and
+  // Redis tells it when one changes, so the second request is answered from that copy and the change must reach it.
   test('when a key is revoked, then its very next request is 401', async () => {
     const m = await stack.member('admin');
     expect((await m.client.getAllChampionships()).statusCode).toBe(200);
+    expect((await m.client.getAllChampionships()).statusCode).toBe(200);
     await stack.auth.revokeApiKey(m.keyId);
     expect((await m.client.getAllChampionships()).statusCode).toBe(401);
+  });
+
+  test('when a role is lowered or a membership removed, then the very next request is decided by it', async () => {
+    const m = await stack.member('editor', admin.accountId);
+    const create = () => m.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'By a changing member' }] });
+    expect((await create()).statusCode).toBe(201);
+    expect((await create()).statusCode).toBe(201);
+    await stack.auth.addMembership(admin.accountId, m.userId, 'reader');
+    expect((await create()).statusCode).toBe(403);
+    expect((await m.client.getChampionshipById(championshipId)).statusCode).toBe(200);
+    await stack.auth.removeMembership(admin.accountId, m.userId);
+    expect((await m.client.getChampionshipById(championshipId)).statusCode).toBe(404);
+    expect((await m.client.getAllChampionships()).statusCode).toBe(403);
   });
 
   test.each([

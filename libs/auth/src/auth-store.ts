@@ -12,6 +12,14 @@ import { generateApiKey, hashApiKey, isApiKey, sameHash } from './api-key';
 /** Prefix of every auth cache key in Redis; the gateway and the admin CLI must agree on it. */
 export const AUTH_CACHE_PREFIX = 'pitwall:auth:';
 
+/**
+ * The auth cache's entries a gateway keeps in its own memory (`RedisCache`'s `near`): the keys' and the roles'.
+ * Redis tells the gateway at once when one changes (a revocation, a membership change), so a request is still
+ * decided by what Redis holds, without a Redis round trip per request.
+ */
+export const AUTH_NEAR_PREFIXES: readonly string[] = ['key:', 'role:'];
+const [KEY_ENTRY, ROLE_ENTRY] = AUTH_NEAR_PREFIXES as [string, string];
+
 export const ROLES = ['reader', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -363,11 +371,11 @@ export class AuthStore {
 }
 
 function apiKeyCacheKey(hash: Buffer): string {
-  return `key:${hash.toString('hex')}`;
+  return `${KEY_ENTRY}${hash.toString('hex')}`;
 }
 
 function roleKey(userId: string, accountId: string): string {
-  return `role:${userId}:${accountId}`;
+  return `${ROLE_ENTRY}${userId}:${accountId}`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,7 @@
 export {
   AuthStore,
   AUTH_CACHE_PREFIX,
+  AUTH_NEAR_PREFIXES,
   ROLES,
   isRole,
   DEMO_ACCOUNT_ID,

@@ -6,12 +6,21 @@ const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const transports: [string, () => Cache][] = [
   ['memory', () => new MemoryCache()],
   ['redis', () => new RedisCache(REDIS_URL, `pitwall-test:${randomUUID()}:`)],
+  // Every key kept near: the same contract must hold when reads are served from this process's memory.
+  ['redis, every key near', () => new RedisCache(REDIS_URL, `pitwall-test:${randomUUID()}:`, undefined, { near: { prefixes: [''] } })],
 ];
+
+async function trackingOn(cache: Cache): Promise<void> {
+  if (!(cache instanceof RedisCache) || !cache.nearStats()) return;
+  for (let i = 0; i < 100 && !cache.nearStats()?.tracking; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(cache.nearStats()?.tracking).toBe(true);
+}
 
 describe.each(transports)('Cache contract (%s)', (_name, make) => {
   let cache: Cache;
-  beforeAll(() => {
+  beforeAll(async () => {
     cache = make();
+    await trackingOn(cache);
   });
   afterAll(async () => {
     if (cache instanceof RedisCache) await cache.clear();

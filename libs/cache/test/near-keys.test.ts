@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { RedisCache } from '../src';
+import { subscriberName } from '../src/near-keys';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const run = promisify(execFile);
+
+/** Another process changes Redis (as the admin CLI revoking a key does): its answer comes back before we read. */
+async function inAnotherProcess(...command: string[]): Promise<void> {
+  const script = `const R = require('ioredis'); const r = new R(process.argv[1]); r.call(...process.argv.slice(2)).then(() => r.quit(), (e) => { console.error(e); process.exit(1); });`;
+  await run(process.execPath, ['-e', script, REDIS_URL, ...command], { cwd: __dirname });
+}
+
+async function until(probe: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (probe()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+describe('RedisCache with near keys', () => {
+  const prefix = `pitwall-test:${randomUUID()}:`;
+  let cache: RedisCache;
+  let plain: Redis;
+  beforeAll(async () => {
+    cache = new RedisCache(REDIS_URL, prefix, undefined, { near: { prefixes: ['key:', 'role:'], maxAgeMs: 60_000 } });
+    plain = new Redis(REDIS_URL);
+    await until(() => cache.nearStats()?.tracking === true, 'tracking on');
+  });
+  afterAll(async () => {
+    await cache.clear();
+    await cache.close();
+    await plain.quit();
+  });
+
+  test('when a near key is read again, then the answer comes from memory, the same', async () => {
+    await cache.set('key:a', 'principal a', 60);
+    expect(await cache.getMany(['key:a', 'role:missing'])).toEqual(['principal a', null]);
+    const before = cache.nearStats()?.hits ?? 0;
+    expect(await cache.getMany(['key:a', 'role:missing'])).toEqual(['principal a', null]);
+    expect(await cache.get('key:a')).toBe('principal a');
+    expect(cache.nearStats()?.hits).toBe(before + 2);
+  });
+
+  test('when another process deletes or changes a near key, then the next read here sees it at once', async () => {
+    await cache.set('key:revoked', 'principal', 60);
+    await cache.set('role:changed', 'editor', 60);
+    expect(await cache.getMany(['key:revoked', 'role:changed'])).toEqual(['principal', 'editor']);
+    expect(await cache.getMany(['key:revoked', 'role:changed'])).toEqual(['principal', 'editor']);
+    await inAnotherProcess('DEL', `${prefix}key:revoked`);
+    expect(await cache.get('key:revoked')).toBeNull();
+    await inAnotherProcess('SET', `${prefix}role:changed`, 'reader');
+    expect(await cache.get('role:changed')).toBe('reader');
+  });
+
+  test('when this process deletes or sets a near key, then its next read sees it at once', async () => {
+    await cache.set('role:local', 'admin', 60);
+    expect(await cache.get('role:local')).toBe('admin');
+    await cache.set('role:local', '-', 60);
+    expect(await cache.get('role:local')).toBe('-');
+    await cache.del('role:local');
+    expect(await cache.get('role:local')).toBeNull();
+  });
+
+  test('when a key is not under the near prefixes, then every read asks Redis', async () => {
+    await cache.set('other:x', '1', 60);
+    const before = cache.nearStats()?.hits ?? 0;
+    expect(await cache.get('other:x')).toBe('1');
+    await plain.set(`${prefix}other:x`, '2');
+    expect(await cache.get('other:x')).toBe('2');
+    expect(cache.nearStats()?.hits).toBe(before);
+  });
+
+  test('when a kept key expires in Redis, then it is not served past its expiry', async () => {
+    await cache.set('key:short', 'soon gone', 1);
+    expect(await cache.get('key:short')).toBe('soon gone');
+    expect(await cache.get('key:short')).toBe('soon gone');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await cache.get('key:short')).toBeNull();
+  });
+
+  test('when the invalidation connection is cut, then nothing kept is served and tracking comes back', async () => {
+    await cache.set('key:cut', 'before', 60);
+    expect(await cache.get('key:cut')).toBe('before');
+    expect(await cache.get('key:cut')).toBe('before');
+    // Cut this cache's subscriber (the connection that receives its invalidations), then change the key.
+    const clients = String(await plain.call('CLIENT', 'LIST', 'TYPE', 'pubsub')).split('\n');
+    const ours = clients.find((line) => line.includes(` name=${subscriberName(prefix)} `));
+    const id = /\bid=(\d+)/.exec(ours ?? '')?.[1];
+    expect(id).toBeDefined();
+    await plain.call('CLIENT', 'KILL', 'ID', id as string);
+    await inAnotherProcess('SET', `${prefix}key:cut`, 'after');
+    expect(await cache.get('key:cut')).toBe('after');
+    await until(() => cache.nearStats()?.tracking === true, 'tracking back on');
+    expect(await cache.get('key:cut')).toBe('after');
+    const hits = cache.nearStats()?.hits ?? 0;
+    expect(await cache.get('key:cut')).toBe('after');
+    expect(cache.nearStats()?.hits).toBe(hits + 1);
+    await inAnotherProcess('DEL', `${prefix}key:cut`);
+    expect(await cache.get('key:cut')).toBeNull();
+  });
+});
