@@ -40,23 +40,15 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
-  app.use(serviceDocuments());
-  if (deps.viewerDir) app.use(viewerPage(deps.viewerDir));
   // API answers carry account data: never sniffed as another type, never kept by a cache on the way.
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  app.use(
-    healthRouter({
-      ...deps.checks,
-      bus: () => deps.bus.isReady(),
-      // Down at once while its request queue has no consumer (a ping would only queue and answer late), else it must answer.
-      'entity-service': async () => (await deps.bus.consumerCount(SERVICES.entity)) > 0 && (await deps.bus.request(SERVICES.entity, 'ping', {}, { timeoutMs: 1500 })) === 'pong',
-    }),
-  );
   const transfer = deps.attachments ? attachedFileTransfer({ bus: deps.bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};
+  // The operations first: a request is matched by its first path segment at once (`operationRoutes`), and only a
+  // path outside the table (/swagger, /viewer, /health: no operation's first segment) goes on to the routers below.
   app.use(
     operationRoutes(deps.operations ?? OPERATIONS, {
       bus: deps.bus,
@@ -66,6 +58,16 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       ...(deps.readLimiter ? { readLimiter: deps.readLimiter } : {}),
       ...(deps.attachments ? { signer: deps.attachments.signer } : {}),
       ...(deps.partitions ? { partitions: deps.partitions } : {}),
+    }),
+  );
+  app.use(serviceDocuments());
+  if (deps.viewerDir) app.use(viewerPage(deps.viewerDir));
+  app.use(
+    healthRouter({
+      ...deps.checks,
+      bus: () => deps.bus.isReady(),
+      // Down at once while its request queue has no consumer (a ping would only queue and answer late), else it must answer.
+      'entity-service': async () => (await deps.bus.consumerCount(SERVICES.entity)) > 0 && (await deps.bus.request(SERVICES.entity, 'ping', {}, { timeoutMs: 1500 })) === 'pong',
     }),
   );
   // Any other path needs a key too: an unauthenticated caller learns nothing about which paths exist.

@@ -51,8 +51,7 @@ const SEARCH_SEGMENT = 'Search';
  * permission, then the body is read as its kind says, bound and validated once, and the operation's command is
  * sent on the bus; its reply's JSON bytes go to the client unparsed. Other methods on a known path are a 405.
  */
-export function operationRoutes(operations: readonly Operation[], deps: OperationRoutesDeps): express.Router {
-  const router = express.Router();
+export function operationRoutes(operations: readonly Operation[], deps: OperationRoutesDeps): RequestHandler & { stack: unknown[] } {
   const jsonBody = [express.json({ limit: deps.bodyLimit ?? '1mb', type: isJsonBody }), rejectNonJsonBodies];
   // One router per first path segment (one per entity type), found by a map lookup: a request is matched against its
   // own few routes only, not walked past every other group's mount first (the last groups were 60 matches deep).
@@ -88,9 +87,9 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     if (r) r(req, res, next);
     else next();
   };
-  // The routes, as a router shows its own (`stack`), for whoever lists what is mounted.
-  router.use(Object.assign(dispatch, { stack: [...routers.values()].flatMap((r) => r.stack) }));
-  return router;
+  // Mounted as it is (no router around it to walk first); its routes, as a router shows its own (`stack`), for
+  // whoever lists what is mounted.
+  return Object.assign(dispatch, { stack: [...routers.values()].flatMap((r) => r.stack) });
 }
 
 const routePath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
@@ -166,8 +165,9 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   const target = op.target;
   const local = isBusTarget(target) ? undefined : deps.handlers[target.gateway];
   if (!isBusTarget(target) && !local && !(op.permission === 'signature' && !deps.signer)) throw new Error(`${op.operationId}: the gateway has no handler ${target.gateway}`);
+  const pathNames = pathParameterNames(op.path);
   return async (req, res) => {
-    const bound = bindRequest(op, req);
+    const bound = bindRequest(op, pathNames, req);
     if (op.responseKind === 'binary-or-json') {
       res.vary('Accept');
       const binaryType = preferredBinaryType(op, req);
@@ -263,9 +263,9 @@ function preferredBinaryType(op: Operation, req: Request): string | undefined {
 }
 
 /** Path parameters, query and body bound case-insensitively and validated against the operation's schemas, once. */
-function bindRequest(op: Operation, req: Request): BoundRequest {
+function bindRequest(op: Operation, pathNames: readonly string[], req: Request): BoundRequest {
   const params: Record<string, string> = {};
-  for (const name of pathParameterNames(op.path)) params[name] = checkValue(op.params?.shape[name] as z.ZodType | undefined, name, req.params[name] as string);
+  for (const name of pathNames) params[name] = checkValue(op.params?.shape[name] as z.ZodType | undefined, name, req.params[name] as string);
   const shape = (op.query?.shape ?? {}) as Record<string, z.ZodType>;
   // An operation that declares no query ignores it (the account list always has).
   const rawLists: Record<string, string[]> = {};
