@@ -56,7 +56,8 @@ export class RedisCache implements Cache {
     // With their remaining lives, so that a kept value never outlives the key.
     const multi = this.client.multi().mget(...names);
     for (const name of names) multi.pttl(name);
-    const answers = (await multi.exec()) ?? [];
+    const answers = await multi.exec();
+    if (!answers) throw new Error('redis refused the read of near keys');
     for (const [err] of answers) if (err) throw err;
     const fetched = answers[0]?.[1] as (string | null)[];
     fetched.forEach((value, j) => {
