@@ -33,6 +33,12 @@ export interface GatewayDeps {
   partitions?: Readonly<Record<string, number>>;
 }
 
+/** API answers carry account data: never sniffed as another type, never kept by a cache on the way. */
+const API_ANSWER_HEADERS = new Map([
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Cache-Control', 'no-store'],
+]);
+
 /** The only public HTTP entry: request ids, auth, validation, routing onto the bus, problem+json errors. */
 export function buildGateway(deps: GatewayDeps): express.Express {
   const app = express();
@@ -40,12 +46,6 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
-  // API answers carry account data: never sniffed as another type, never kept by a cache on the way.
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
   const transfer = deps.attachments ? attachedFileTransfer({ bus: deps.bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};
   // The operations first: a request is matched by its first path segment at once (`operationRoutes`), and only a
   // path outside the table (/swagger, /viewer, /health: no operation's first segment) goes on to the routers below.
@@ -58,10 +58,15 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       ...(deps.readLimiter ? { readLimiter: deps.readLimiter } : {}),
       ...(deps.attachments ? { signer: deps.attachments.signer } : {}),
       ...(deps.partitions ? { partitions: deps.partitions } : {}),
+      answerHeaders: API_ANSWER_HEADERS,
     }),
   );
   app.use(serviceDocuments());
   if (deps.viewerDir) app.use(viewerPage(deps.viewerDir));
+  app.use((_req, res, next) => {
+    res.setHeaders(API_ANSWER_HEADERS);
+    next();
+  });
   app.use(
     healthRouter({
       ...deps.checks,

@@ -17,7 +17,7 @@ interface AmqplibConnectionInternals {
  * socket is uncorked as the pass ends, in the same tick (measured in docs/benchmarks.md, session 11).
  *
  * This reaches into amqplib's connection (`connection.muxer`, `connection.stream`). When those are not there (another
- * amqplib), nothing is changed and it returns false; `amqp.contract.test.ts` keeps it applied with the installed one.
+ * amqplib), nothing is changed and it returns false; `coalesce-writes.test.ts` keeps it applied with the installed one.
  */
 export function coalesceFrameWrites(model: ChannelModel): boolean {
   const connection = (model as unknown as { connection?: AmqplibConnectionInternals }).connection;

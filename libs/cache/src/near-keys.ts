@@ -1,13 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
+
+/** The channel Redis sends its invalidation messages to, when a tracking client redirects them to a subscriber. */
+const INVALIDATE_CHANNEL = '__redis__:invalidate';
+/** Canary keys (one per process, under the first near prefix): their own invalidation proves the path still works. */
+const CANARY = 'near-keys-canary:';
 
 /** The subscriber connection's name in `CLIENT LIST`: a cache's invalidations, by its key prefix. */
 export function subscriberName(keyPrefix: string): string {
   return `near-keys:${keyPrefix.replace(/[^\x21-\x7e]/g, '_')}`;
 }
-
-/** The channel Redis sends its invalidation messages to, when a tracking client redirects them to a subscriber. */
-const INVALIDATE_CHANNEL = '__redis__:invalidate';
 
 export interface NearKeysOptions {
   /**
@@ -29,28 +32,42 @@ interface NearEntry {
   expiresAt: number;
 }
 
+const now = (): number => performance.now();
+
 /**
  * Values of some keys kept in this process, told by Redis when they change: Redis's server-assisted client-side
  * caching (`CLIENT TRACKING ... BCAST PREFIX`). Every change of a key under the prefixes (a set, a delete, an
  * expiry, by any client) makes Redis send the key's name to this process's subscriber connection, which drops the
- * entry; a value is kept only while tracking is on and nothing changed between sending the read and its answer.
+ * entry; a value is kept only while tracking is proven on and nothing changed between sending the read and its answer.
  *
- * Whenever either connection drops, every entry is dropped and nothing is kept until tracking is on again, since
- * invalidations may have been missed meanwhile. A Redis that refuses tracking (an ACL, a proxy) leaves this off:
- * every read then goes to Redis, as without it.
+ * The path is proven end to end, not assumed: after turning tracking on, and then every `maxAgeMs / 2`, this process
+ * changes a canary key of its own under a near prefix and keeps values only once Redis's invalidation of it has come
+ * back on the subscriber. A canary that does not come back in time (a subscriber connection that died silently, a
+ * redirect to a client that is not ours) drops every entry and reconnects the subscriber. Whenever either connection
+ * ends, every entry is dropped at once (on the socket's end, before ioredis reports the close) and nothing is kept
+ * until the path is proven again. A Redis that refuses tracking (an ACL, a proxy) leaves this off: every read then
+ * goes to Redis, as without it.
  */
 export class NearKeys {
   private readonly entries = new Map<string, NearEntry>();
   private readonly subscriber: Redis;
   private readonly maxAgeMs: number;
   private readonly maxEntries: number;
-  /** Tracking is on for the current connections, with invalidations redirected to the current subscriber. */
+  private readonly canaryKey: string;
+  /** Tracking is on and its invalidations were seen to arrive: values may be kept. */
   private armed = false;
   /** Bumped by every invalidation, local change and lost connection: a read whose answer comes after a bump is not kept. */
   private epoch = 0;
-  /** Bumped by every lost connection, so an arming that was overtaken by one does not arm. */
-  private connections = 0;
+  /** Bumped by every end of the client's connection, and of the subscriber's: an arming overtaken by one does not arm. */
+  private clientConnections = 0;
+  private subscriberConnections = 0;
   private subscriberId: number | undefined;
+  /** The canary change whose invalidation is awaited, and what to do when it comes. */
+  private canaryWaiting: { token: string; arrived: () => void } | undefined;
+  private canarySeq = 0;
+  /** Arming runs one at a time (a second `CLIENT TRACKING ON` while on is refused). */
+  private arming: Promise<void> = Promise.resolve();
+  private readonly watch: NodeJS.Timeout;
   private closed = false;
   private hits = 0;
   private fills = 0;
@@ -65,20 +82,24 @@ export class NearKeys {
   ) {
     this.maxAgeMs = options.maxAgeMs ?? 2000;
     this.maxEntries = options.maxEntries ?? 10_000;
+    this.canaryKey = `${options.prefixes[0] ?? ''}${CANARY}${randomUUID()}`;
     // Not resubscribed by ioredis: after a reconnect its id must be read before it subscribes (a subscribed RESP2
     // connection cannot ask), and tracking redirected to the new id.
     this.subscriber = new Redis(url, { autoResubscribe: false, maxRetriesPerRequest: 2, lazyConnect: false, connectionName: subscriberName(keyPrefix) });
     this.subscriber.on('error', (err) => logger?.warn({ err: err.message }, 'redis error (near keys subscriber)'));
-    this.subscriber.on('close', () => {
-      this.subscriberId = undefined;
-      this.lost();
-    });
+    this.subscriber.on('connect', () => this.onSocketEnd(this.subscriber, () => this.subscriberLost()));
+    this.subscriber.on('close', () => this.subscriberLost());
     this.subscriber.on('ready', () => void this.subscribe());
     this.subscriber.on('messageBuffer', (channel: Buffer, message: unknown) => {
       if (channel.toString() === INVALIDATE_CHANNEL) this.invalidate(message);
     });
-    this.client.on('close', () => this.lost());
-    this.client.on('ready', () => void this.track());
+    this.client.on('connect', () => this.onSocketEnd(this.client, () => this.clientLost()));
+    this.client.on('close', () => this.clientLost());
+    this.client.on('ready', () => this.track());
+    this.watch = setInterval(() => {
+      if (this.armed) this.track();
+    }, Math.max(50, this.maxAgeMs / 2));
+    this.watch.unref();
   }
 
   covers(key: string): boolean {
@@ -89,7 +110,7 @@ export class NearKeys {
   lookup(key: string): string | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt <= now()) {
       this.entries.delete(key);
       return undefined;
     }
@@ -98,22 +119,23 @@ export class NearKeys {
   }
 
   /** Taken just before a read is sent: `keep` stores its answers only if nothing changed since. */
-  ticket(): number | undefined {
-    return this.armed ? this.epoch : undefined;
+  ticket(): { epoch: number; sentAt: number } | undefined {
+    return this.armed ? { epoch: this.epoch, sentAt: now() } : undefined;
   }
 
   /** Keeps a value Redis answered for a read sent under `ticket`, for at most `ttlMs` (the key's own remaining life, -1: none). */
-  keep(ticket: number | undefined, key: string, value: string, sentAt: number, ttlMs: number): void {
-    if (ticket === undefined || ticket !== this.epoch || !this.armed || ttlMs === -2 || ttlMs === 0) return;
+  keep(ticket: { epoch: number; sentAt: number } | undefined, key: string, value: string, ttlMs: number): void {
+    if (ticket === undefined || ticket.epoch !== this.epoch || !this.armed || ttlMs === -2 || ttlMs === 0) return;
     const life = ttlMs > 0 ? Math.min(ttlMs, this.maxAgeMs) : this.maxAgeMs;
     this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: sentAt + life });
+    this.entries.set(key, { value, expiresAt: ticket.sentAt + life });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.fills++;
   }
 
   /** This process changes `keys`: forgotten at once (Redis's own message follows), and reads already sent are not kept. */
   changing(keys: readonly string[]): void {
+    if (!keys.some((key) => this.covers(key))) return;
     this.epoch++;
     for (const key of keys) this.entries.delete(key);
   }
@@ -125,63 +147,129 @@ export class NearKeys {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.lost();
+    clearInterval(this.watch);
+    this.drop();
+    await this.client.del(this.canaryKey).catch(() => undefined);
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 
-  private lost(): void {
+  /** Drops every entry and keeps nothing until the path is proven again. */
+  private drop(): void {
     this.armed = false;
-    this.connections++;
     this.epoch++;
     this.entries.clear();
   }
 
+  private clientLost(): void {
+    this.clientConnections++;
+    this.drop();
+  }
+
+  private subscriberLost(): void {
+    this.subscriberConnections++;
+    this.subscriberId = undefined;
+    this.drop();
+  }
+
+  /** The socket's own end, which comes before ioredis's `close` (other I/O may run between the two). */
+  private onSocketEnd(redis: Redis, lost: () => void): void {
+    const socket = (redis as unknown as { stream?: NodeJS.EventEmitter }).stream;
+    socket?.once('end', lost);
+  }
+
   private invalidate(message: unknown): void {
-    this.epoch++;
     // A flush (null) or a name that is not ours: forget everything rather than guess.
     if (!Array.isArray(message)) {
+      this.epoch++;
       this.entries.clear();
       return;
     }
+    let onlyCanaries = true;
     for (const name of message as Buffer[]) {
       const full = name.toString();
       if (!full.startsWith(this.keyPrefix)) {
+        this.epoch++;
         this.entries.clear();
         return;
       }
-      this.entries.delete(full.slice(this.keyPrefix.length));
+      const key = full.slice(this.keyPrefix.length);
+      if (key === this.canaryKey) this.canaryWaiting?.arrived();
+      if (this.options.prefixes.some((p) => key.startsWith(p + CANARY))) continue;
+      onlyCanaries = false;
+      this.entries.delete(key);
     }
+    // A canary (this process's or another's) is no entry anyone keeps: reads in flight may still be kept.
+    if (!onlyCanaries) this.epoch++;
   }
 
-  /** On every (re)connection of the subscriber: learn its id, subscribe, then redirect tracking to it. */
+  /** On every (re)connection of the subscriber: learn its id, subscribe, then prove tracking redirected to it. */
   private async subscribe(): Promise<void> {
-    const at = this.connections;
+    const at = this.subscriberConnections;
     try {
       const id = Number(await this.subscriber.client('ID'));
       await this.subscriber.subscribe(INVALIDATE_CHANNEL);
-      if (at !== this.connections || this.closed) return;
+      if (at !== this.subscriberConnections || this.closed) return;
       this.subscriberId = id;
-      await this.track();
+      this.track();
     } catch (err) {
-      this.logger?.warn({ err: (err as Error).message }, 'near keys: could not subscribe to invalidations; reads go to redis');
+      if (at !== this.subscriberConnections || this.closed) return;
+      this.logger?.warn({ err: (err as Error).message }, 'near keys: could not subscribe to invalidations; reconnecting it');
+      this.subscriber.disconnect(true);
     }
   }
 
-  /** On every (re)connection of the client, and after the subscriber's: tracking on, redirected to the subscriber. */
-  private async track(): Promise<void> {
-    const at = this.connections;
+  /** Turns tracking on (again) and proves it with the canary; queued, so two never interleave. */
+  private track(): void {
+    this.arming = this.arming.then(() => this.armOnce()).catch(() => undefined);
+  }
+
+  private async armOnce(): Promise<void> {
+    const client = this.clientConnections;
+    const subscriber = this.subscriberConnections;
     const id = this.subscriberId;
     if (id === undefined || this.closed || this.client.status !== 'ready' || this.subscriber.status !== 'ready') return;
+    const current = () => client === this.clientConnections && subscriber === this.subscriberConnections && id === this.subscriberId && !this.closed;
     try {
-      // Off first: a tracking client cannot switch its redirect or prefixes while on.
-      await this.client.call('CLIENT', 'TRACKING', 'OFF');
-      await this.client.call('CLIENT', 'TRACKING', 'ON', 'REDIRECT', String(id), 'BCAST', ...this.options.prefixes.flatMap((p) => ['PREFIX', this.keyPrefix + p]));
-      if (at === this.connections && id === this.subscriberId && !this.closed) {
-        this.epoch++;
-        this.armed = true;
+      if (!this.armed) {
+        // Off first: a tracking client cannot switch its redirect or prefixes while on.
+        await this.client.call('CLIENT', 'TRACKING', 'OFF');
+        await this.client.call('CLIENT', 'TRACKING', 'ON', 'REDIRECT', String(id), 'BCAST', ...this.options.prefixes.flatMap((p) => ['PREFIX', this.keyPrefix + p]));
       }
+      const proven = await this.canary();
+      if (!current()) return;
+      if (proven) {
+        if (!this.armed) this.epoch++;
+        this.armed = true;
+        return;
+      }
+      this.logger?.warn('near keys: an invalidation did not come back in time; entries dropped, subscriber reconnected');
+      this.drop();
+      this.subscriber.disconnect(true);
     } catch (err) {
+      if (!current()) return;
+      this.drop();
       this.logger?.warn({ err: (err as Error).message }, 'near keys: redis refused CLIENT TRACKING; reads go to redis');
+    }
+  }
+
+  /** Changes the canary key and waits (at most `maxAgeMs / 2`) for its invalidation on the subscriber. */
+  private async canary(): Promise<boolean> {
+    const token = String(++this.canarySeq);
+    const arrived = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), Math.max(50, this.maxAgeMs / 2));
+      this.canaryWaiting = {
+        token,
+        arrived: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+    });
+    try {
+      await this.client.set(this.canaryKey, token, 'PX', Math.max(1000, this.maxAgeMs * 5));
+      return await arrived;
+    } finally {
+      this.canaryWaiting = undefined;
     }
   }
 }

@@ -47,7 +47,6 @@ export class RedisCache implements Cache {
     });
     if (asked.length === 0) return values;
     const ticket = near.ticket();
-    const sentAt = Date.now();
     const names = asked.map((i) => keys[i] as string);
     if (ticket === undefined) {
       (await this.client.mget(...names)).forEach((v, j) => (values[asked[j] as number] = v));
@@ -63,7 +62,7 @@ export class RedisCache implements Cache {
     fetched.forEach((value, j) => {
       const i = asked[j] as number;
       values[i] = value;
-      if (value !== null && near.covers(names[j] as string)) near.keep(ticket, names[j] as string, value, sentAt, Number(answers[j + 1]?.[1]));
+      if (value !== null && near.covers(names[j] as string)) near.keep(ticket, names[j] as string, value, Number(answers[j + 1]?.[1]));
     });
     return values;
   }

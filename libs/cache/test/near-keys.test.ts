@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
@@ -83,16 +84,85 @@ describe('RedisCache with near keys', () => {
     expect(await cache.get('key:short')).toBeNull();
   });
 
+  async function subscriberId(): Promise<string> {
+    const clients = String(await plain.call('CLIENT', 'LIST', 'TYPE', 'pubsub')).split('\n');
+    const id = /\bid=(\d+)/.exec(clients.find((line) => line.includes(` name=${subscriberName(prefix)} `)) ?? '')?.[1];
+    if (!id) throw new Error('no subscriber connection of this cache');
+    return id;
+  }
+
+  test('when the subscriber is cut and the key deleted in one go, then the deleted value is gone within the max age', async () => {
+    // The invalidation and the connection's end race on two sockets here: what bounds a miss is maxAgeMs.
+    const quick = new RedisCache(REDIS_URL, prefix, undefined, { near: { prefixes: ['key:'], maxAgeMs: 400 } });
+    try {
+      for (let round = 0; round < 5; round++) {
+        await until(() => quick.nearStats()?.tracking === true, 'tracking on');
+        await quick.set('key:raced', `value ${round}`, 60);
+        expect(await quick.get('key:raced')).toBe(`value ${round}`);
+        expect(await quick.get('key:raced')).toBe(`value ${round}`);
+        const ids = String(await plain.call('CLIENT', 'LIST', 'TYPE', 'pubsub')).split('\n').filter((l) => l.includes(` name=${subscriberName(prefix)} `));
+        const id = /\bid=(\d+)/.exec(ids[ids.length - 1] ?? '')?.[1] as string;
+        await plain.pipeline().call('CLIENT', 'KILL', 'ID', id).del(`${prefix}key:raced`).exec();
+        await new Promise((r) => setTimeout(r, 400));
+        expect(await quick.get('key:raced')).toBeNull();
+      }
+    } finally {
+      await quick.close();
+    }
+  });
+
+  test('when invalidations silently stop arriving, then the canary notices: nothing is kept until they arrive again', async () => {
+    // A proxy between the cache and Redis that can stop passing Redis's data to the subscriber, its socket left open
+    // (a connection dropped by a NAT or a partition without a FIN).
+    const { hostname, port } = new URL(REDIS_URL);
+    const links: { client: net.Socket; upstream: net.Socket; subscriber: boolean }[] = [];
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect(Number(port || 6379), hostname || '127.0.0.1');
+      const link = { client, upstream, subscriber: false };
+      links.push(link);
+      client.on('data', (d) => {
+        if (/SUBSCRIBE/i.test(d.toString('latin1'))) link.subscriber = true;
+        upstream.write(d);
+      });
+      upstream.on('data', (d) => {
+        if (!(link as { frozen?: boolean }).frozen) client.write(d);
+      });
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxied = new RedisCache(`redis://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, prefix, undefined, { near: { prefixes: ['key:'], maxAgeMs: 600 } });
+    try {
+      await until(() => proxied.nearStats()?.tracking === true, 'tracking on through the proxy');
+      await proxied.set('key:silent', 'before', 60);
+      expect(await proxied.get('key:silent')).toBe('before');
+      for (const link of links) if (link.subscriber) (link as { frozen?: boolean }).frozen = true;
+      await until(() => proxied.nearStats()?.tracking === false, 'the canary missed');
+      await inAnotherProcess('SET', `${prefix}key:silent`, 'after');
+      expect(await proxied.get('key:silent')).toBe('after');
+      // The subscriber was reconnected (a new link, not frozen): kept again, and told again.
+      await until(() => proxied.nearStats()?.tracking === true, 'tracking back on');
+      expect(await proxied.get('key:silent')).toBe('after');
+      expect(await proxied.get('key:silent')).toBe('after');
+      await inAnotherProcess('DEL', `${prefix}key:silent`);
+      expect(await proxied.get('key:silent')).toBeNull();
+    } finally {
+      await proxied.close();
+      for (const link of links) link.client.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  }, 20_000);
+
   test('when the invalidation connection is cut, then nothing kept is served and tracking comes back', async () => {
     await cache.set('key:cut', 'before', 60);
     expect(await cache.get('key:cut')).toBe('before');
     expect(await cache.get('key:cut')).toBe('before');
     // Cut this cache's subscriber (the connection that receives its invalidations), then change the key.
-    const clients = String(await plain.call('CLIENT', 'LIST', 'TYPE', 'pubsub')).split('\n');
-    const ours = clients.find((line) => line.includes(` name=${subscriberName(prefix)} `));
-    const id = /\bid=(\d+)/.exec(ours ?? '')?.[1];
-    expect(id).toBeDefined();
-    await plain.call('CLIENT', 'KILL', 'ID', id as string);
+    await plain.call('CLIENT', 'KILL', 'ID', await subscriberId());
     await inAnotherProcess('SET', `${prefix}key:cut`, 'after');
     expect(await cache.get('key:cut')).toBe('after');
     await until(() => cache.nearStats()?.tracking === true, 'tracking back on');

@@ -40,6 +40,8 @@ export interface OperationRoutesDeps {
   signer?: UrlSigner;
   /** Partition queues per service whose operations carry an ordering key (`TIMING_PARTITIONS`); none: its one queue. */
   partitions?: Readonly<Record<string, number>>;
+  /** Headers set on every request whose path the table's groups take (before any route of the group answers). */
+  answerHeaders?: Map<string, string>;
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
@@ -84,8 +86,9 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
   const dispatch: RequestHandler = (req, res, next) => {
     const end = req.path.indexOf('/', 1);
     const r = routers.get((end < 0 ? req.path.slice(1) : req.path.slice(1, end)).toLowerCase());
-    if (r) r(req, res, next);
-    else next();
+    if (!r) return next();
+    if (deps.answerHeaders) res.setHeaders(deps.answerHeaders);
+    r(req, res, next);
   };
   // Mounted as it is (no router around it to walk first); its routes, as a router shows its own (`stack`), for
   // whoever lists what is mounted.
