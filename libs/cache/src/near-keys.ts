@@ -62,8 +62,8 @@ export class NearKeys {
   private clientConnections = 0;
   private subscriberConnections = 0;
   private subscriberId: number | undefined;
-  /** The canary change whose invalidation is awaited, and what to do when it comes. */
-  private canaryWaiting: { token: string; arrived: () => void } | undefined;
+  /** What to do when the invalidation of the canary change being awaited comes. */
+  private canaryArrived: (() => void) | undefined;
   private canarySeq = 0;
   /** Arming runs one at a time (a second `CLIENT TRACKING ON` while on is refused). */
   private arming: Promise<void> = Promise.resolve();
@@ -156,6 +156,11 @@ export class NearKeys {
   /** Drops every entry and keeps nothing until the path is proven again. */
   private drop(): void {
     this.armed = false;
+    this.forgetAll();
+  }
+
+  /** Drops every entry, and the answers of reads already sent. */
+  private forgetAll(): void {
     this.epoch++;
     this.entries.clear();
   }
@@ -179,21 +184,13 @@ export class NearKeys {
 
   private invalidate(message: unknown): void {
     // A flush (null) or a name that is not ours: forget everything rather than guess.
-    if (!Array.isArray(message)) {
-      this.epoch++;
-      this.entries.clear();
-      return;
-    }
+    if (!Array.isArray(message)) return this.forgetAll();
     let onlyCanaries = true;
     for (const name of message as Buffer[]) {
       const full = name.toString();
-      if (!full.startsWith(this.keyPrefix)) {
-        this.epoch++;
-        this.entries.clear();
-        return;
-      }
+      if (!full.startsWith(this.keyPrefix)) return this.forgetAll();
       const key = full.slice(this.keyPrefix.length);
-      if (key === this.canaryKey) this.canaryWaiting?.arrived();
+      if (key === this.canaryKey) this.canaryArrived?.();
       if (this.options.prefixes.some((p) => key.startsWith(p + CANARY))) continue;
       onlyCanaries = false;
       this.entries.delete(key);
@@ -254,22 +251,18 @@ export class NearKeys {
 
   /** Changes the canary key and waits (at most `maxAgeMs / 2`) for its invalidation on the subscriber. */
   private async canary(): Promise<boolean> {
-    const token = String(++this.canarySeq);
     const arrived = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), Math.max(50, this.maxAgeMs / 2));
-      this.canaryWaiting = {
-        token,
-        arrived: () => {
-          clearTimeout(timer);
-          resolve(true);
-        },
+      this.canaryArrived = () => {
+        clearTimeout(timer);
+        resolve(true);
       };
     });
     try {
-      await this.client.set(this.canaryKey, token, 'PX', Math.max(1000, this.maxAgeMs * 5));
+      await this.client.set(this.canaryKey, String(++this.canarySeq), 'PX', Math.max(1000, this.maxAgeMs * 5));
       return await arrived;
     } finally {
-      this.canaryWaiting = undefined;
+      this.canaryArrived = undefined;
     }
   }
 }

@@ -84,29 +84,30 @@ describe('RedisCache with near keys', () => {
     expect(await cache.get('key:short')).toBeNull();
   });
 
-  async function subscriberId(): Promise<string> {
+  /** The id of the subscriber connection of the cache whose key prefix is `of`. */
+  async function subscriberId(of = prefix): Promise<string> {
     const clients = String(await plain.call('CLIENT', 'LIST', 'TYPE', 'pubsub')).split('\n');
-    const id = /\bid=(\d+)/.exec(clients.find((line) => line.includes(` name=${subscriberName(prefix)} `)) ?? '')?.[1];
+    const id = /\bid=(\d+)/.exec(clients.find((line) => line.includes(` name=${subscriberName(of)} `)) ?? '')?.[1];
     if (!id) throw new Error('no subscriber connection of this cache');
     return id;
   }
 
   test('when the subscriber is cut and the key deleted in one go, then the deleted value is gone within the max age', async () => {
     // The invalidation and the connection's end race on two sockets here: what bounds a miss is maxAgeMs.
-    const quick = new RedisCache(REDIS_URL, prefix, undefined, { near: { prefixes: ['key:'], maxAgeMs: 400 } });
+    const quickPrefix = `pitwall-test:${randomUUID()}:`;
+    const quick = new RedisCache(REDIS_URL, quickPrefix, undefined, { near: { prefixes: ['key:'], maxAgeMs: 400 } });
     try {
       for (let round = 0; round < 5; round++) {
         await until(() => quick.nearStats()?.tracking === true, 'tracking on');
         await quick.set('key:raced', `value ${round}`, 60);
         expect(await quick.get('key:raced')).toBe(`value ${round}`);
         expect(await quick.get('key:raced')).toBe(`value ${round}`);
-        const ids = String(await plain.call('CLIENT', 'LIST', 'TYPE', 'pubsub')).split('\n').filter((l) => l.includes(` name=${subscriberName(prefix)} `));
-        const id = /\bid=(\d+)/.exec(ids[ids.length - 1] ?? '')?.[1] as string;
-        await plain.pipeline().call('CLIENT', 'KILL', 'ID', id).del(`${prefix}key:raced`).exec();
+        await plain.pipeline().call('CLIENT', 'KILL', 'ID', await subscriberId(quickPrefix)).del(`${quickPrefix}key:raced`).exec();
         await new Promise((r) => setTimeout(r, 400));
         expect(await quick.get('key:raced')).toBeNull();
       }
     } finally {
+      await quick.clear();
       await quick.close();
     }
   });
