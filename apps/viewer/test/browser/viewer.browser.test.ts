@@ -269,8 +269,11 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await pickDataset(page, 'Run 1');
     await page.check('[data-testid="channel-Ground Speed"]');
     await page.click('[data-testid=overlay-add-1]');
+    // Run 1's lap table stays until Run 2's metadata has come: its button for lap 3 must be replaced, not clicked.
+    const run1Lap3 = await page.waitForSelector('[data-testid=overlay-add-2]');
     await page.selectOption('[data-testid=pick-run]', { label: 'Run 2' });
     await page.selectOption('[data-testid=pick-dataset]', { label: 'Run 2 / DataFile (Sample1.ld)' });
+    await page.waitForFunction((old) => !old.isConnected, run1Lap3);
     await page.waitForSelector('[data-testid=overlay-add-2]');
     await page.click('[data-testid=overlay-add-2]');
     expect(await page.textContent('[data-testid=overlay-list]')).toMatch(/Run 1 \/ DataFile lap 2.*Run 2 \/ DataFile lap 3/);
