@@ -188,6 +188,12 @@ function requestBody(setup: SessionSetup, u: FeedUpdate): Record<string, unknown
   };
 }
 
+/** The speed-up that plays `updates` at `rate` updates a second on average (the feed's own rate varies along it). */
+export function speedUpFor(updates: readonly FeedUpdate[], rate: number): number {
+  const span = updates.reduce((last, u) => Math.max(last, u.at), 0);
+  return (rate * span) / Math.max(1, updates.length);
+}
+
 export interface ReplayOptions {
   /** Session seconds per wall second; Infinity plays as fast as the service answers. */
   speedUp: number;
@@ -205,6 +211,8 @@ export interface ReplayResult {
   p99: number;
   max: number;
   retried: number;
+  /** Paced plays only: how much later than its time / speedUp an update was sent, p99 (its car's previous update still unanswered, or no slot free). */
+  lateP99: number;
 }
 
 /**
@@ -215,6 +223,7 @@ export async function replay(send: Send, setup: SessionSetup, updates: readonly 
   const byCar = new Map<number, FeedUpdate[]>();
   for (const u of updates) byCar.set(u.car, [...(byCar.get(u.car) ?? []), u]);
   const latencies: number[] = [];
+  const late: number[] = [];
   let retried = 0;
   let inFlight = 0;
   const waiting: (() => void)[] = [];
@@ -230,11 +239,13 @@ export async function replay(send: Send, setup: SessionSetup, updates: readonly 
   await Promise.all(
     [...byCar.values()].map(async (items) => {
       for (const u of items) {
-        if (Number.isFinite(options.speedUp)) {
+        const paced = Number.isFinite(options.speedUp);
+        if (paced) {
           const due = (u.at / options.speedUp) * 1000 - (performance.now() - start);
           if (due > 0) await new Promise((r) => setTimeout(r, due));
         }
         await acquire();
+        if (paced) late.push(Math.max(0, performance.now() - start - (u.at / options.speedUp) * 1000));
         try {
           for (let attempt = 0; ; attempt++) {
             const sent = performance.now();
@@ -255,8 +266,9 @@ export async function replay(send: Send, setup: SessionSetup, updates: readonly 
   );
   const seconds = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { updates: updates.length, seconds, perSecond: updates.length / seconds, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0, retried };
+  late.sort((a, b) => a - b);
+  const at = (q: number, sorted = latencies) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { updates: updates.length, seconds, perSecond: updates.length / seconds, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0, retried, lateP99: at(0.99, late) };
 }
 
 /**
