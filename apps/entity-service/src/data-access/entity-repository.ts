@@ -43,6 +43,14 @@ const timingCarKey = (sessionId: string, carId: string) => `hashtext('entity.tim
 /** The timing lock keys of the cars in $1 (session ids) and $2 (car ids), once each. */
 const TIMING_CAR_KEYS = `SELECT DISTINCT ${timingCarKey('s', 'c')} AS k FROM unnest($1::text[], $2::text[]) AS t(s, c)`;
 const COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, association_parameters, created_at, modified_at';
+/**
+ * A timing-keyed row's lookup key, as the expression index `entities_timing_lookup` (migration 90) computes it, and
+ * as `timingLookupKey` builds it: the parent's id (lower-case text), the type and the timing key, joined by `|` (none
+ * of the three holds one).
+ */
+const TIMING_LOOKUP_KEY = "parent_id::text || '|' || type || '|' || timing_key";
+export const TIMING_KEY_LOOKUP = `SELECT ${COLUMNS}, timing_key FROM entity.entities WHERE timing_key IS NOT NULL AND (${TIMING_LOOKUP_KEY}) = ANY($1::text[]) FOR UPDATE`;
+export const timingLookupKey = (parentId: string, type: string, timingKey: string): string => `${parentId.toLowerCase()}|${type}|${timingKey}`;
 /** What rendering needs: reads that only render skip the timestamps, whose parsing was a tenth of a big read's CPU. */
 const RENDER_COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, association_parameters';
 
@@ -486,16 +494,14 @@ export const entityRepository = {
     return { rows: found, entered };
   },
 
-  /** The timing-keyed rows at (parent, type, key) among `keys`, locked for the transaction, with their keys. */
+  /**
+   * The timing-keyed rows at (parent, type, key) among `keys`, locked for the transaction, with their keys: found on
+   * the index of migration 90 (`TIMING_KEY_LOOKUP`), one index entry per key whatever the parent holds.
+   */
   async findByTimingKeysForUpdate(q: Queryable, keys: { parentId: string; type: string; timingKey: string }[]): Promise<(EntityRow & { timing_key: string })[]> {
     if (keys.length === 0) return [];
-    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
-    const { rows } = await q.query<EntityRow & { timing_key: string }>(
-      `SELECT ${COLUMNS}, timing_key FROM entity.entities
-        WHERE timing_key IS NOT NULL AND (parent_id, type, timing_key) IN (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]))
-        FOR UPDATE`,
-      [keys.map((k) => k.parentId), keys.map((k) => k.type), keys.map((k) => k.timingKey)],
-    );
+    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its array and the table as they are.
+    const { rows } = await q.query<EntityRow & { timing_key: string }>(TIMING_KEY_LOOKUP, [keys.map((k) => timingLookupKey(k.parentId, k.type, k.timingKey))]);
     return rows;
   },
 

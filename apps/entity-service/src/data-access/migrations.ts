@@ -137,4 +137,15 @@ export const entityMigrations: Migration[] = [
     // The last membership snapshot (AccountMembersEvent.version) applied to each account's Users entities.
     sql: `CREATE TABLE entity.member_mirror (account_id uuid PRIMARY KEY, version bigint NOT NULL);`,
   },
+  {
+    version: 90,
+    name: 'timing key lookups',
+    // A timing batch looks its rows up by (parent, type, timing key) all at once (findByTimingKeysForUpdate). Matched
+    // column by column, PostgreSQL takes entities_children (parent_id, type, position) as often as entities_timing_key:
+    // both estimate one row, and the smaller index wins the tie. It then reads every run of the session, or every
+    // lap of the run, to find one. On one expression only this index has, the lookup is `= ANY` of one array: found
+    // row by row, and cheaper to plan. Uniqueness stays with entities_timing_key. The expression must stay
+    // exactly that of TIMING_LOOKUP_KEY in entity-repository.ts, or PostgreSQL does not use the index.
+    sql: `CREATE INDEX entities_timing_lookup ON entity.entities ((parent_id::text || '|' || type || '|' || timing_key)) WHERE timing_key IS NOT NULL;`,
+  },
 ];
