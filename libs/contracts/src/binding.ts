@@ -24,7 +24,7 @@ export function bindCaseInsensitive(schema: z.ZodType, value: unknown): unknown 
     case 'object': {
       if (!isPlainObject(value)) return value;
       const shape = def.shape as Record<string, z.ZodType>;
-      const canonical = new Map(Object.keys(shape).map((k) => [k.toLowerCase(), k]));
+      const canonical = canonicalNames(shape);
       // Keys come from the client: `constructor` or `__proto__` must be plain unknown properties, never Object's own.
       const out: Record<string, unknown> = Object.create(null);
       for (const [key, v] of Object.entries(value)) {
@@ -36,6 +36,15 @@ export function bindCaseInsensitive(schema: z.ZodType, value: unknown): unknown 
     default:
       return value;
   }
+}
+
+/** Each object schema's property names by their lower case, worked out once per shape (shapes do not change). */
+const canonicalByShape = new WeakMap<object, Map<string, string>>();
+
+function canonicalNames(shape: Record<string, z.ZodType>): Map<string, string> {
+  let names = canonicalByShape.get(shape);
+  if (!names) canonicalByShape.set(shape, (names = new Map(Object.keys(shape).map((k) => [k.toLowerCase(), k]))));
+  return names;
 }
 
 interface ZodDef {
@@ -101,6 +110,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseR
  * iterative, so a hostile nesting depth costs no stack.
  */
 function protoKeyPaths(value: unknown): string[] {
+  // Almost every body has none: look first without building a path for every property.
+  if (!hasProtoKey(value)) return [];
   const found: string[] = [];
   const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   for (let item = pending.pop(); item; item = pending.pop()) {
@@ -117,6 +128,24 @@ function protoKeyPaths(value: unknown): string[] {
     }
   }
   return found;
+}
+
+/** Whether `protoKeyPaths` would find anything: the same walk, without the paths. */
+function hasProtoKey(value: unknown): boolean {
+  const pending: { node: unknown; depth: number }[] = [{ node: value, depth: 0 }];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const { node, depth } = item;
+    if (depth > MAX_CONTRACT_DEPTH) continue;
+    if (Array.isArray(node)) for (const v of node) pending.push({ node: v, depth: depth + 1 });
+    else if (isPlainObject(node)) {
+      for (const k in node) {
+        if (!Object.hasOwn(node, k)) continue;
+        if (k === '__proto__') return true;
+        pending.push({ node: node[k], depth: depth + 1 });
+      }
+    }
+  }
+  return false;
 }
 
 /** Deeper than any contract's objects: a `__proto__` key below this is inside a value no schema copies. */

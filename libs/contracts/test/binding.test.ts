@@ -19,6 +19,13 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     expect(r.errors['ParameterUpdates[0].Extra']).toEqual(['unknown property']);
   });
 
+  test('when a __proto__ key sits at the top or deep inside an array item, then each is named with its path as unknown', () => {
+    const body = JSON.parse('{"__proto__": {"x": 1}, "ParameterUpdates": [{"Name": "Name", "Value": "a"}, {"Name": "N", "Value": "b", "__proto__": {"Value": 1}}]}');
+    expect(parseBody(UpdateModel, body)).toEqual({ ok: false, errors: { ['__proto__']: ['unknown property'], 'ParameterUpdates[1].__proto__': ['unknown property'] } });
+    // The same body without them binds (property names in any case).
+    expect(parseBody(UpdateModel, JSON.parse('{"parameterupdates": [{"NAME": "Name", "value": "a"}]}'))).toEqual({ ok: true, value: { ParameterUpdates: [{ Name: 'Name', Value: 'a' }] } });
+  });
+
   test('when a create or update body carries association keys, then they are accepted', () => {
     const id = '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
     expect(parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: id }], ParameterUpdates: [] }).ok).toBe(true);
