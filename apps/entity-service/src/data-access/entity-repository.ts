@@ -495,13 +495,14 @@ export const entityRepository = {
   },
 
   /**
-   * The timing-keyed rows at (parent, type, key) among `keys`, locked for the transaction, with their keys: found on
-   * the index of migration 90 (`TIMING_KEY_LOOKUP`), one index entry per key whatever the parent holds.
+   * The timing-keyed rows at `keys` (each a (parent, type, key) as `timingLookupKey` spells it), locked for the
+   * transaction, with their keys: found on the index of migration 90 (`TIMING_KEY_LOOKUP`), one index entry per key
+   * whatever the parent holds.
    */
-  async findByTimingKeysForUpdate(q: Queryable, keys: { parentId: string; type: string; timingKey: string }[]): Promise<(EntityRow & { timing_key: string })[]> {
+  async findByTimingKeysForUpdate(q: Queryable, keys: string[]): Promise<(EntityRow & { timing_key: string })[]> {
     if (keys.length === 0) return [];
     // Not prepared (see `prepared` in @pitwall/db): planned on each call with its array and the table as they are.
-    const { rows } = await q.query<EntityRow & { timing_key: string }>(TIMING_KEY_LOOKUP, [keys.map((k) => timingLookupKey(k.parentId, k.type, k.timingKey))]);
+    const { rows } = await q.query<EntityRow & { timing_key: string }>(TIMING_KEY_LOOKUP, [keys]);
     return rows;
   },
 

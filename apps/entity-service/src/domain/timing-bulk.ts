@@ -1,6 +1,6 @@
 import { checkDeadline, commandKey, commandOf, recordedReply, InboxRaceError, type InboxCommand, type RecordedReply, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
-import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import { entityRepository as repo, timingLookupKey, type EntityRow, type Queryable } from '../data-access/entity-repository';
 import { checkCaller, timingWrite, type TimingRows } from './apply-timing-update';
 import { loadParameterSets } from './parameter-sets';
 import type { TimingUpdate } from '@pitwall/contracts';
@@ -102,8 +102,11 @@ async function claimAll(c: Queryable, inbox: NonNullable<StoreContext['inbox']>,
   return commands.map((command) => (command ? claims[next++] : undefined));
 }
 
-/** A row's key among the timing-keyed rows: its parent, type and timing key (the database's uniqueness). */
-const keyOf = (parentId: string | null, type: string, timingKey: string): string => `${parentId}|${type}|${timingKey}`;
+/**
+ * A row's key among the timing-keyed rows: its parent, type and timing key (the database's uniqueness), spelled as
+ * the database's lookup finds it (`timingLookupKey`), so the keys a batch reads by are the keys it keeps rows by.
+ */
+const keyOf = (parentId: string | null, type: string, timingKey: string): string => timingLookupKey(parentId ?? '', type, timingKey);
 
 /**
  * The rows a batch addresses, read (and locked) before its updates run, then written by them in memory: what
@@ -169,10 +172,10 @@ class BatchRows implements TimingRows {
   }
 
   private async read(c: Queryable, keys: { parentId: string; type: string; timingKey: string }[]): Promise<void> {
-    const unique = new Map(keys.map((k) => [keyOf(k.parentId, k.type, k.timingKey), k]));
+    const unique = new Set(keys.map((k) => keyOf(k.parentId, k.type, k.timingKey)));
     if (unique.size === 0) return;
-    for (const k of unique.keys()) this.byKey.set(k, null);
-    for (const { timing_key: timingKey, ...row } of await repo.findByTimingKeysForUpdate(c, [...unique.values()])) {
+    for (const k of unique) this.byKey.set(k, null);
+    for (const { timing_key: timingKey, ...row } of await repo.findByTimingKeysForUpdate(c, [...unique])) {
       const key = keyOf(row.parent_id, row.type, timingKey);
       this.byKey.set(key, row);
       this.byId.set(row.id, { key, timingKey });

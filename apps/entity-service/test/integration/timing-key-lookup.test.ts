@@ -57,10 +57,10 @@ describe('timing key lookups', () => {
     const client = await database.pool.connect();
     try {
       await client.query('BEGIN');
-      const found = await entityRepository.findByTimingKeysForUpdate(client, [...wanted, ...absent]);
+      const keys = [...wanted, ...absent].map((k) => timingLookupKey(k.parentId, k.type, k.timingKey));
+      const found = await entityRepository.findByTimingKeysForUpdate(client, keys);
       expect(found.map((r) => `${r.parent_id}|${r.type}|${r.timing_key}`).sort()).toEqual(wanted.map((k) => `${k.parentId.toLowerCase()}|${k.type}|${k.timingKey}`).sort());
 
-      const keys = [...wanted, ...absent].map((k) => timingLookupKey(k.parentId, k.type, k.timingKey));
       const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TIMING_KEY_LOOKUP}`, [keys]);
       const plan = nodes((rows[0]?.['QUERY PLAN'][0] as { Plan: PlanNode }).Plan);
       expect(plan.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual(['entities_timing_lookup']);
