@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
-import { BusSettings } from '@pitwall/service-host';
+import { applyV8Flags, BusSettings } from '@pitwall/service-host';
 import { createLogger, installProcessHandlers, intVar, loadConfig } from '@pitwall/service-kit';
 import { composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
@@ -29,6 +29,7 @@ const Config = BusSettings.extend({
 });
 
 export async function main(): Promise<void> {
+  applyV8Flags();
   const logger = createLogger('standalone');
   const config = loadConfig(Config, process.env);
   const dataDir = resolve(config.DATA_DIR);

@@ -2,4 +2,5 @@ export { BaseServiceConfig, BusSettings } from './settings';
 export { defineService, type EventSubscription, type HttpPart, type PartsCleanUp, type ServiceConfig, type ServiceContext, type ServiceDefinition, type ServiceParts, type SharedTransports, type WorkerPool } from './definition';
 export { startService, type RunningService, type StartOptions } from './start-service';
 export { runMain } from './run-main';
+export { applyV8Flags } from './v8-flags';
 export * from './dispatch';

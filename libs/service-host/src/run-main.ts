@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import { createLogger, installProcessHandlers, type Logger } from '@pitwall/service-kit';
 import type { ServiceDefinition, ServiceParts } from './definition';
 import { startService } from './start-service';
+import { applyV8Flags } from './v8-flags';
 
 /** The `require.main === module` tail of every app: start the definition, install process handlers, exit 1 on a failed start. */
 export function runMain<S extends z.ZodObject, P extends ServiceParts>(definition: ServiceDefinition<S, P>, env: NodeJS.ProcessEnv = process.env): void {
+  applyV8Flags(env);
   const { name } = definition;
   let logger: Logger;
   try {
