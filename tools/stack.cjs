@@ -100,8 +100,9 @@ async function startStack(options = {}) {
       HEALTH_PORT: String(await freePort()),
       PORT: String(port),
     };
-    // STACK_NODE_ARGS: node options for every app (profiling: "--cpu-prof --cpu-prof-dir=/tmp/prof", which NODE_OPTIONS refuses).
-    const nodeArgs = (env.STACK_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    // apps.json's nodeArgs (what every app process starts with), then STACK_NODE_ARGS: node options for every app
+    // (profiling: "--cpu-prof --cpu-prof-dir=/tmp/prof", which NODE_OPTIONS refuses).
+    const nodeArgs = [...apps.nodeArgs, ...(env.STACK_NODE_ARGS ?? '').split(' ').filter(Boolean)];
     const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', name, 'main.js')], { env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     const proc = { name, child, output: '', healthPort: Number(appEnv.HEALTH_PORT) };
     const collect = (chunk) => {
