@@ -2,26 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DistributedStack, readJson } from './support/distributed';
 
-/** The Node options every app process starts with (read as tools/stack.cjs reads them). */
+/** The Node options every app process starts with (apps.json's nodeArgs, read as tools/stack.cjs reads them). */
 const nodeArgs = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'standalone', 'apps.json'), 'utf8')) as { nodeArgs: string[] }).nodeArgs;
 
 describe('when a service behind the gateway does not answer', () => {
   let stack: DistributedStack;
-  beforeAll(async () => {
-    stack = await DistributedStack.start({ env: { BUS_TIMEOUT_MS: '800' } });
-  });
   afterAll(async () => {
     await stack?.stop();
   });
 
-  test('(the process-level stack starts every app with the Node options of apps.json)', () => {
-    for (const p of stack.stack.procs) {
-      const argv = readFileSync(`/proc/${p.child.pid}/cmdline`, 'utf8').split('\0');
-      expect({ app: p.name, options: argv.slice(1, 1 + nodeArgs.length) }).toEqual({ app: p.name, options: nodeArgs });
-    }
-  });
-
   test('then a request to a service that died is a 504 after the bus timeout, and readiness says which part is down', async () => {
+    stack = await DistributedStack.start({ env: { BUS_TIMEOUT_MS: '800' } });
     const m = await stack.member('admin');
     expect((await m.client.getAllChampionships()).statusCode).toBe(200);
     const entity = stack.stack.procs.find((p) => p.name === 'entity-service')!;
@@ -56,8 +47,12 @@ describe('when a service was never started', () => {
 });
 
 describe('when the stack receives SIGTERM', () => {
-  test('then every process drains and exits 0', async () => {
+  test('then every process (each started with the Node options of apps.json) drains and exits 0', async () => {
     const stack = await DistributedStack.start();
+    for (const p of stack.stack.procs) {
+      const argv = readFileSync(`/proc/${p.child.pid}/cmdline`, 'utf8').split('\0');
+      expect({ app: p.name, options: argv.slice(1, 1 + nodeArgs.length) }).toEqual({ app: p.name, options: nodeArgs });
+    }
     const m = await stack.member('admin');
     const created = await Promise.all(Array.from({ length: 10 }, (_, i) => m.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: `C${i}` }] })));
     expect(created.every((c) => c.statusCode === 201)).toBe(true);
