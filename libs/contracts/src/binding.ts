@@ -107,45 +107,45 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseR
 
 /**
  * Paths of the own `__proto__` keys (JSON.parse makes them) in a bound body, down to the depth the contracts reach;
- * iterative, so a hostile nesting depth costs no stack.
+ * iterative, so a hostile nesting depth costs no stack. Almost every body has none, so a node keeps only its parent
+ * and its key, and a path is spelled only for a key found.
  */
 function protoKeyPaths(value: unknown): string[] {
-  // Almost every body has none: look first without building a path for every property.
-  if (!hasProtoKey(value)) return [];
   const found: string[] = [];
-  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
-  for (let item = pending.pop(); item; item = pending.pop()) {
-    const { value: node, path, depth } = item;
+  const pending: WalkStep[] = [{ node: value, depth: 0 }];
+  for (let step = pending.pop(); step; step = pending.pop()) {
+    const { node, depth } = step;
     if (depth > MAX_CONTRACT_DEPTH) continue;
-    if (Array.isArray(node)) {
-      node.forEach((v, i) => pending.push({ value: v, path: `${path}[${i}]`, depth: depth + 1 }));
-    } else if (isPlainObject(node)) {
-      for (const [k, v] of Object.entries(node)) {
-        const at = path ? `${path}.${k}` : k;
-        if (k === '__proto__') found.push(at);
-        else pending.push({ value: v, path: at, depth: depth + 1 });
+    if (Array.isArray(node)) node.forEach((v, i) => pending.push({ node: v, depth: depth + 1, parent: step, key: i }));
+    else if (isPlainObject(node)) {
+      for (const k of Object.keys(node)) {
+        if (k === '__proto__') {
+          const at = pathOf(step);
+          found.push(at ? `${at}.${k}` : k);
+        }
+        else pending.push({ node: node[k], depth: depth + 1, parent: step, key: k });
       }
     }
   }
   return found;
 }
 
-/** Whether `protoKeyPaths` would find anything: the same walk, without the paths. */
-function hasProtoKey(value: unknown): boolean {
-  const pending: { node: unknown; depth: number }[] = [{ node: value, depth: 0 }];
-  for (let item = pending.pop(); item; item = pending.pop()) {
-    const { node, depth } = item;
-    if (depth > MAX_CONTRACT_DEPTH) continue;
-    if (Array.isArray(node)) for (const v of node) pending.push({ node: v, depth: depth + 1 });
-    else if (isPlainObject(node)) {
-      for (const k in node) {
-        if (!Object.hasOwn(node, k)) continue;
-        if (k === '__proto__') return true;
-        pending.push({ node: node[k], depth: depth + 1 });
-      }
-    }
+/** A node of that walk: its value, and where it sits (an array index or a property of its parent). */
+interface WalkStep {
+  node: unknown;
+  depth: number;
+  parent?: WalkStep;
+  key?: string | number;
+}
+
+/** `a.b[2].c`: the keys from the root down to `step`. */
+function pathOf(step: WalkStep): string {
+  let path = '';
+  for (let at: WalkStep | undefined = step; at?.parent; at = at.parent) {
+    const key = at.key as string | number;
+    path = typeof key === 'number' ? `[${key}]${path}` : `${at.parent.parent ? '.' : ''}${key}${path}`;
   }
-  return false;
+  return path;
 }
 
 /** Deeper than any contract's objects: a `__proto__` key below this is inside a value no schema copies. */
