@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { counts, createSession, generateFeed, replay, speedUpFor, verify, type Send } from '../timing-replay/replay';
+import { counts, createSession, generateFeed, replay, speedUpFor, verify, type ExpectedRun, type Send, type SessionSetup } from '../timing-replay/replay';
 import { cpuSnapshot, load, nowMicros, printCpuPerRequest, printSummary, startProfiledBenchStack, summarise, type Window } from './stack-fixture';
 
 const CARS = Number(process.env['BENCH_CARS'] ?? 30);
@@ -18,6 +18,13 @@ const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
 const PACED_RATE = Number(process.env['BENCH_PACED_RATE'] ?? 850);
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
 const PROFILE = process.env['BENCH_PROFILE'] === '1';
+
+/** Whether the store holds a play's feed exactly, printed under `label`; a difference fails the bench. */
+async function verifyPlay(label: string, send: Send, setup: SessionSetup, expected: ExpectedRun[][]): Promise<void> {
+  const problems = await verify(send, setup, expected);
+  console.log(problems.length ? `${label}: ${problems.length} differences\n${problems.slice(0, 5).join('\n')}` : `${label}: the store holds the feed exactly`);
+  if (problems.length) process.exitCode = 1;
+}
 
 async function main(): Promise<void> {
   const { stack, profiles } = await startProfiledBenchStack(PROFILE);
@@ -36,9 +43,7 @@ async function main(): Promise<void> {
     console.log(`replay at full speed, ${CONCURRENCY} in flight${PROFILE ? ' (apps under --cpu-prof: slower)' : ''}: ${full.perSecond.toFixed(0)} updates/s over ${full.seconds.toFixed(1)} s; p50 ${full.p50.toFixed(1)} ms, p99 ${full.p99.toFixed(1)} ms, max ${full.max.toFixed(1)} ms; ${full.retried} retried`);
     // Where the CPU of an update goes (the replay client is this process: "bench").
     printCpuPerRequest('replay update', cpuBefore, cpuAfter, updates.length);
-    const problems = await verify(send, setup, expected);
-    console.log(problems.length ? `verify: ${problems.length} differences\n${problems.slice(0, 5).join('\n')}` : 'verify: the store holds the feed exactly');
-    if (problems.length) process.exitCode = 1;
+    await verifyPlay('verify', send, setup, expected);
 
     // The same feed (another session, another seed) paced as a timing system sends it: each car's updates at their
     // time / speed-up, the speed-up chosen to give PACED_RATE updates a second on average. Full speed keeps 32 in
@@ -52,9 +57,7 @@ async function main(): Promise<void> {
       console.log(
         `replay paced at ${PACED_RATE} updates/s (speed-up ${speedUp.toFixed(0)}, ${CONCURRENCY} in flight at most): ${paced.perSecond.toFixed(0)} updates/s over ${paced.seconds.toFixed(1)} s; p50 ${paced.p50.toFixed(1)} ms, p99 ${paced.p99.toFixed(1)} ms, max ${paced.max.toFixed(1)} ms; sent late p99 ${paced.lateP99.toFixed(1)} ms; ${paced.retried} retried`,
       );
-      const pacedProblems = await verify(send, pacedSetup, pacedFeed.expected);
-      console.log(pacedProblems.length ? `verify (paced): ${pacedProblems.length} differences\n${pacedProblems.slice(0, 5).join('\n')}` : 'verify (paced): the store holds the feed exactly');
-      if (pacedProblems.length) process.exitCode = 1;
+      await verifyPlay('verify (paced)', send, pacedSetup, pacedFeed.expected);
     }
 
     // The database's ceiling: the same upsert of a lap (on its timing key) plus an outbox row, one transaction each.
