@@ -4,7 +4,7 @@ import { COMMANDS, type CommandInput, type CommandName } from './commands';
 import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, batchScope, queryScope } from './data-files';
 import { entitySchemaOf } from './entity-schemas';
 import { ENTITY_COMMANDS } from './messages';
-import { TIMING_COMMANDS, timingPartitionKey, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, type TimingLevel, type TimingUpdate } from './timing';
+import { TIMING_COMMANDS, timingPartitionKey, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, timingUpdateOf, type TimingLevel } from './timing';
 import { ENTITY_TYPES, type EntityTypeDef } from './registry';
 import { ReprocessSimulationBody, SIMULATION_COMMANDS, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TriggerSimulationBody } from './simulation';
 import { AccountSummary, CreateModel, Guid, SearchBody, UpdateModel } from './wire';
@@ -569,7 +569,7 @@ const ACCOUNT_OPERATIONS: Operation[] = [
 
 /** An update goes to the timing-service partition of its (session, car): one car's updates stay in order. */
 function timingTarget(type: TimingLevel): BusTarget<typeof TIMING_COMMANDS.update> {
-  return { ...toBus(TIMING_COMMANDS.update, (r) => ({ type, body: r.body as TimingUpdate })), orderingKey: (m) => timingPartitionKey(m.body) };
+  return { ...toBus(TIMING_COMMANDS.update, (r) => ({ type, body: timingUpdateOf(r.body as TimingRunUpdate) })), orderingKey: (m) => timingPartitionKey(m.body) };
 }
 
 /** The timing integration: one update by index per call, answered by the timing-service (docs/timing.md). */

@@ -41,7 +41,7 @@ const identity = {
   carId: Guid,
   runIndex: Index.meta({ description: '0-based index of the run of this car in the session' }),
   driverId: Guid.nullable().optional().meta({ description: "When given, sets the run's driver" }),
-  properties: z.array(TimingProperty).max(1000).optional(),
+  properties: z.array(TimingProperty).max(1000).nullable().optional(),
 };
 const runFields = {
   pitInTime: TimeOfDay.nullable().optional(),
@@ -52,16 +52,44 @@ const runFields = {
 };
 const stintLapNumber = Index.meta({ description: 'Stint lap number: 0 is the out lap, then 1, 2, …' });
 
-export const TimingRunUpdate = z.strictObject({ ...identity, ...runFields }).meta({ id: 'TimingRunUpdate' });
-export const TimingLapUpdate = z.strictObject({ ...identity, stintLapNumber }).meta({ id: 'TimingLapUpdate' });
-export const TimingSectorUpdate = z.strictObject({ ...identity, stintLapNumber, sectorId: Guid.meta({ description: "A TrackSectorDefinition of the session's TrackConfiguration" }) }).meta({ id: 'TimingSectorUpdate' });
+/**
+ * The fields of the other endpoints' bodies, accepted as null only: a null field is the same as an absent one, so a
+ * client with one model for all four bodies (whose serialiser writes its unset fields as null) is not refused.
+ * Anything but null is a 400 naming the field.
+ */
+function notOf(path: string, names: readonly string[]): Record<string, z.ZodOptional<z.ZodNull>> {
+  const field = z.null({ error: `is not a field of ${path}: only null (the same as absent) is accepted` }).optional();
+  return Object.fromEntries(names.map((name) => [name, field]));
+}
+const RUN_FIELD_NAMES = Object.keys(runFields);
+
+export const TimingRunUpdate = z.strictObject({ ...identity, ...runFields, ...notOf('/TimingIntegration/Runs', ['stintLapNumber', 'sectorId', 'speedTrapId']) }).meta({ id: 'TimingRunUpdate' });
+export const TimingLapUpdate = z.strictObject({ ...identity, stintLapNumber, ...notOf('/TimingIntegration/Laps', [...RUN_FIELD_NAMES, 'sectorId', 'speedTrapId']) }).meta({ id: 'TimingLapUpdate' });
+export const TimingSectorUpdate = z
+  .strictObject({
+    ...identity,
+    stintLapNumber,
+    sectorId: Guid.meta({ description: "A TrackSectorDefinition of the session's TrackConfiguration" }),
+    ...notOf('/TimingIntegration/Sectors', [...RUN_FIELD_NAMES, 'speedTrapId']),
+  })
+  .meta({ id: 'TimingSectorUpdate' });
 export const TimingSpeedTrapUpdate = z
-  .strictObject({ ...identity, stintLapNumber, speedTrapId: Guid.meta({ description: "A TrackSpeedTrapDefinition of the session's TrackConfiguration" }) })
+  .strictObject({
+    ...identity,
+    stintLapNumber,
+    speedTrapId: Guid.meta({ description: "A TrackSpeedTrapDefinition of the session's TrackConfiguration" }),
+    ...notOf('/TimingIntegration/SpeedTraps', [...RUN_FIELD_NAMES, 'sectorId']),
+  })
   .meta({ id: 'TimingSpeedTrapUpdate' });
 export type TimingRunUpdate = z.infer<typeof TimingRunUpdate>;
 export type TimingLapUpdate = z.infer<typeof TimingLapUpdate>;
 export type TimingSectorUpdate = z.infer<typeof TimingSectorUpdate>;
 export type TimingSpeedTrapUpdate = z.infer<typeof TimingSpeedTrapUpdate>;
+
+/** An endpoint's body as the services take it: its null fields dropped (a null field is the same as an absent one). */
+export function timingUpdateOf(body: TimingRunUpdate | TimingLapUpdate | TimingSectorUpdate | TimingSpeedTrapUpdate): TimingUpdate {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) as TimingUpdate;
+}
 
 /** Any of the four bodies, as the services receive it (the gateway proved it against its endpoint's schema). */
 export const TimingUpdate = z.strictObject({

@@ -51,6 +51,26 @@ const COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, paramete
 const TIMING_LOOKUP_KEY = "parent_id::text || '|' || type || '|' || timing_key";
 export const TIMING_KEY_LOOKUP = `SELECT ${COLUMNS}, timing_key FROM entity.entities WHERE timing_key IS NOT NULL AND (${TIMING_LOOKUP_KEY}) = ANY($1::text[]) FOR UPDATE`;
 export const timingLookupKey = (parentId: string, type: string, timingKey: string): string => `${parentId.toLowerCase()}|${type}|${timingKey}`;
+/**
+ * The run sheets, laps, sectors and speed traps that have no timing key (created by the standard POSTs), by parent
+ * and type, as the expression index `entities_untimed_children` (migration 100) computes it: a timing update takes
+ * one of them over (`TimingAdoption`) before it creates a row of its own. The type list must stay that of the index.
+ */
+const UNTIMED_CHILD_KEY = "parent_id::text || '|' || type";
+const UNTIMED_CHILDREN = `timing_key IS NULL AND type IN ('RunSheets', 'Laps', 'LapSectors', 'LapSpeedTraps') AND (${UNTIMED_CHILD_KEY})`;
+/** `TIMING_KEY_LOOKUP`, and the rows without a timing key under the (parent, type) pairs of $2 (not locked). */
+export const TIMING_KEY_LOOKUP_WITH_UNTIMED = `WITH keyed AS (${TIMING_KEY_LOOKUP})
+  SELECT * FROM keyed
+  UNION ALL
+  SELECT ${COLUMNS}, timing_key FROM entity.entities WHERE ${UNTIMED_CHILDREN} = ANY($2::text[])`;
+export const untimedChildKey = (parentId: string, type: string): string => `${parentId.toLowerCase()}|${type}`;
+
+/**
+ * Which entity without a timing key a timing update takes over when none has its timing key yet: the run sheet at
+ * that index among the car's run sheets in the session (`ordinal`), or the lap, sector or speed trap whose
+ * `parameter` (StintLapNumber, TrackSectorDefinitionId, TrackSpeedTrapDefinitionId) holds `value`.
+ */
+export type TimingAdoption = { ordinal: number } | { parameter: string; value: string | number };
 /** What rendering needs: reads that only render skip the timestamps, whose parsing was a tenth of a big read's CPU. */
 const RENDER_COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, association_parameters';
 
@@ -462,14 +482,35 @@ export const entityRepository = {
    * The entity at `timing_key` under its parent, created from `row` when there is none (database uniqueness on
    * (parent, type, timing key) makes a repeated or racing create find the first one), locked for the transaction.
    */
-  async upsertByTimingKey(q: Queryable, row: EntityRow, timingKey: string): Promise<{ row: EntityRow; inserted: boolean }> {
+  async upsertByTimingKey(q: Queryable, row: EntityRow, timingKey: string, adopt: TimingAdoption): Promise<{ row: EntityRow; inserted: boolean }> {
+    const ordinal = 'ordinal' in adopt ? adopt.ordinal : null;
+    const [parameter, value] = 'parameter' in adopt ? [adopt.parameter, JSON.stringify(adopt.value)] : [null, null];
     const { rows } = await q.query<EntityRow & { inserted: boolean }>(
       prepared(
         'upsert_by_timing_key',
-        `INSERT INTO entity.entities (${COLUMNS}, timing_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (parent_id, type, timing_key) WHERE timing_key IS NOT NULL DO UPDATE SET timing_key = EXCLUDED.timing_key
-         RETURNING ${COLUMNS}, (xmax = 0) AS inserted`,
-        [row.id, row.account_id, row.type, row.parent_id, row.parent2_id, row.position, JSON.stringify(row.parameters), JSON.stringify(row.association_parameters ?? {}), row.created_at, row.modified_at, timingKey],
+        // An entity without a timing key at that place is taken over (given the key) when no row has the key yet;
+        // else the row with the key, created when there is none. One statement: one snapshot, one round trip.
+        `WITH adopted AS (
+           UPDATE entity.entities SET timing_key = $11
+            WHERE id = (
+              SELECT c.id FROM entity.entities c
+               WHERE c.${UNTIMED_CHILDREN} = $4::uuid::text || '|' || $3::text
+                 AND c.parent2_id IS NOT DISTINCT FROM $5::uuid
+                 AND NOT EXISTS (SELECT 1 FROM entity.entities k WHERE k.timing_key IS NOT NULL AND (k.${TIMING_LOOKUP_KEY}) = $4::uuid::text || '|' || $3::text || '|' || $11::text)
+                 AND CASE WHEN $12::text IS NULL
+                     THEN (SELECT count(*) FROM entity.entities o WHERE o.parent_id = c.parent_id AND o.parent2_id IS NOT DISTINCT FROM c.parent2_id AND o.type = c.type AND o.position < c.position) = $14::bigint
+                     ELSE c.parameters -> $12::text = $13::jsonb END
+               ORDER BY c.position LIMIT 1
+               FOR UPDATE)
+           RETURNING ${COLUMNS}, false AS inserted
+         ), created AS (
+           INSERT INTO entity.entities (${COLUMNS}, timing_key)
+           SELECT $1::uuid, $2::uuid, $3::text, $4::uuid, $5::uuid, $6::integer, $7::jsonb, $8::jsonb, $9::timestamptz, $10::timestamptz, $11::text WHERE NOT EXISTS (SELECT 1 FROM adopted)
+           ON CONFLICT (parent_id, type, timing_key) WHERE timing_key IS NOT NULL DO UPDATE SET timing_key = EXCLUDED.timing_key
+           RETURNING ${COLUMNS}, (xmax = 0) AS inserted
+         )
+         SELECT * FROM adopted UNION ALL SELECT * FROM created`,
+        [row.id, row.account_id, row.type, row.parent_id, row.parent2_id, row.position, JSON.stringify(row.parameters), JSON.stringify(row.association_parameters ?? {}), row.created_at, row.modified_at, timingKey, parameter, value, ordinal],
       ),
     );
     const { inserted, ...stored } = rows[0] as EntityRow & { inserted: boolean };
@@ -497,12 +538,14 @@ export const entityRepository = {
   /**
    * The timing-keyed rows at `keys` (each a (parent, type, key) as `timingLookupKey` spells it), locked for the
    * transaction, with their keys: found on the index of migration 90 (`TIMING_KEY_LOOKUP`), one index entry per key
-   * whatever the parent holds.
+   * whatever the parent holds. With `untimedParents` (each a (parent, type) as `untimedChildKey` spells it), also
+   * the rows without a timing key under them (`timing_key` null, not locked), in the same statement.
    */
-  async findByTimingKeysForUpdate(q: Queryable, keys: string[]): Promise<(EntityRow & { timing_key: string })[]> {
+  async findByTimingKeysForUpdate(q: Queryable, keys: string[], untimedParents: string[] = []): Promise<(EntityRow & { timing_key: string | null })[]> {
     if (keys.length === 0) return [];
     // Not prepared (see `prepared` in @pitwall/db): planned on each call with its array and the table as they are.
-    const { rows } = await q.query<EntityRow & { timing_key: string }>(TIMING_KEY_LOOKUP, [keys]);
+    if (untimedParents.length === 0) return (await q.query<EntityRow & { timing_key: string }>(TIMING_KEY_LOOKUP, [keys])).rows;
+    const { rows } = await q.query<EntityRow & { timing_key: string | null }>(TIMING_KEY_LOOKUP_WITH_UNTIMED, [keys, untimedParents]);
     return rows;
   },
 

@@ -148,4 +148,14 @@ export const entityMigrations: Migration[] = [
     // exactly that of TIMING_LOOKUP_KEY in entity-repository.ts, or PostgreSQL does not use the index.
     sql: `CREATE INDEX entities_timing_lookup ON entity.entities ((parent_id::text || '|' || type || '|' || timing_key)) WHERE timing_key IS NOT NULL;`,
   },
+  {
+    version: 100,
+    name: 'untimed timing levels',
+    // A timing update takes over the run sheet, lap, sector or speed trap at its place that was created by the
+    // standard POSTs (no timing key) before it creates one (upsertByTimingKey, TimingAdoption). They are found by
+    // (parent, type) on an expression only this index has, as in version 90 (entities_children would read every
+    // timing-keyed sibling too). The expression and the type list must stay those of UNTIMED_CHILDREN in
+    // entity-repository.ts, or PostgreSQL does not use the index.
+    sql: `CREATE INDEX entities_untimed_children ON entity.entities ((parent_id::text || '|' || type)) WHERE timing_key IS NULL AND type IN ('RunSheets', 'Laps', 'LapSectors', 'LapSpeedTraps');`,
+  },
 ];

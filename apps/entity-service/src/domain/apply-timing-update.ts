@@ -13,7 +13,7 @@ import {
   type TimingLevel,
   type TimingUpdate,
 } from '@pitwall/contracts';
-import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import { entityRepository as repo, type EntityRow, type Queryable, type TimingAdoption } from '../data-access/entity-repository';
 import { changedNames, entityChanged } from './entity-events';
 import { assertWriter } from './entity-type';
 import { applyUpdates, checkReferences } from './parameter-updates';
@@ -73,7 +73,8 @@ export interface TimingRows {
   /** For the reads other than these three (references, rendering): the transaction, or one that refuses them. */
   q: Queryable;
   findTimingRows(accountId: string, ids: string[], eventId: string, carId: string): Promise<{ rows: EntityRow[]; carEntered: boolean }>;
-  upsertByTimingKey(row: EntityRow, timingKey: string): Promise<{ row: EntityRow; inserted: boolean }>;
+  /** The row at the timing key; else the entity without one that `adopt` names, given the key; else `row`, created. */
+  upsertByTimingKey(row: EntityRow, timingKey: string, adopt: TimingAdoption): Promise<{ row: EntityRow; inserted: boolean }>;
   updateParameters(id: string, parameters: Record<string, ParameterValue>, modifiedAt: Date): Promise<void>;
 }
 
@@ -81,7 +82,7 @@ export function databaseTimingRows(q: Queryable): TimingRows {
   return {
     q,
     findTimingRows: (accountId, ids, eventId, carId) => repo.findTimingRows(q, accountId, ids, eventId, carId),
-    upsertByTimingKey: (row, timingKey) => repo.upsertByTimingKey(q, row, timingKey),
+    upsertByTimingKey: (row, timingKey, adopt) => repo.upsertByTimingKey(q, row, timingKey, adopt),
     updateParameters: (id, parameters, modifiedAt) => repo.updateParameters(q, id, parameters, modifiedAt),
   };
 }
@@ -110,11 +111,14 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   const sets = options.sets ?? (await loadParameterSets(q, caller.accountId));
   const resolved = await resolve(store, caller.accountId, level, body, ids);
   const addressed = level === 'run' ? RUN_SHEETS : level === 'lap' ? LAPS : level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
+  // Error paths as the body spells them: properties[i].name / .value.
   const propertyUpdates = convertUpdates(
     sets(addressed),
     body.properties?.map((p) => ({ Name: p.name, Value: p.value })),
     'properties',
-  );
+    { name: 'name', value: 'value' },
+  ).map((u) => ({ ...u, path: `properties[${u.index}].value` }));
+  refuseAddressChange(level, propertyUpdates);
   await checkReferences(store.q, caller.accountId, propertyUpdates, 'properties');
 
   if (!options.carLocked) await repo.lockTimingCar(q, ids.sessionId, ids.carId);
@@ -138,7 +142,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   set('PitOutSessionTime', body.pitOutSessionTime);
   if (level === 'run') runUpdates.push(...propertyUpdates);
 
-  const run = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${body.runIndex}`, body.runIndex, { Name: `Run ${body.runIndex + 1}` }, runUpdates, caller.accountId, now);
+  const run = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${body.runIndex}`, { ordinal: body.runIndex }, body.runIndex, { Name: `Run ${body.runIndex + 1}` }, runUpdates, caller.accountId, now);
   const runBase = { ...base, runId: run.row.id, runIndex: body.runIndex, occurredAt };
   if (run.inserted) {
     events.push(entityChanged('created', run.row, RUN_SHEETS, Object.keys(run.row.parameters)));
@@ -157,7 +161,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
         shouldCreateNextRun: ['needs a pit in (pitInTime or pitInSessionTime) on the run'],
       });
     const nextIndex = body.runIndex + 1;
-    const next = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
+    const next = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, { ordinal: nextIndex }, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
     scopes.push(next.row.id);
     if (next.inserted) {
       events.push(entityChanged('created', next.row, RUN_SHEETS, Object.keys(next.row.parameters)));
@@ -168,7 +172,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   let target = run;
   if (level !== 'run') {
     const n = body.stintLapNumber as number;
-    const lap = await writeLevel(store, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, StintLapNumber: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
+    const lap = await writeLevel(store, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), { parameter: 'StintLapNumber', value: n }, n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, StintLapNumber: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
     const lapEvent = (part: TimingLapUpdated['part'], w: Written, definition?: EntityRow): OutboxMessage<TimingEvent> => ({
       routingKey: TIMING_EVENTS.lapUpdated,
       payload: {
@@ -189,7 +193,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
       const type = level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
       const reference = level === 'sector' ? 'TrackSectorDefinitionId' : 'TrackSpeedTrapDefinitionId';
       const initial = { Name: typeof definition.parameters['Name'] === 'string' ? definition.parameters['Name'] : type.name, [reference]: definition.id };
-      const part = await writeLevel(store, type, { parent_id: lap.row.id, parent2_id: null }, definition.id, definition.position, initial, propertyUpdates, caller.accountId, now);
+      const part = await writeLevel(store, type, { parent_id: lap.row.id, parent2_id: null }, definition.id, { parameter: reference, value: definition.id }, definition.position, initial, propertyUpdates, caller.accountId, now);
       record(events, type, part);
       if (part.inserted || part.changed.length) messages.push(lapEvent(level as 'sector' | 'speedTrap', part, definition));
       target = part;
@@ -200,6 +204,26 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   return { result: entityReply(entity as EntityJson, target.row.modified_at), events, messages, scopes };
 }
 
+/**
+ * The parameter that says where a lap, sector or speed trap is (the stint lap number, the definition) comes from
+ * the update's own fields: set through `properties`, it would move the entity away from the index that addresses it
+ * (a second lap with one stint lap number, a sector on a definition outside the session's TrackConfiguration).
+ */
+const ADDRESS_PARAMETER: Partial<Record<Level, { name: string; field: string }>> = {
+  lap: { name: 'StintLapNumber', field: 'stintLapNumber' },
+  sector: { name: 'TrackSectorDefinitionId', field: 'sectorId' },
+  speedTrap: { name: 'TrackSpeedTrapDefinitionId', field: 'speedTrapId' },
+};
+
+function refuseAddressChange(level: Level, updates: readonly ConvertedUpdate[]): void {
+  const address = ADDRESS_PARAMETER[level];
+  const update = address && updates.find((u) => u.def.name === address.name);
+  if (!address || !update) return;
+  throw AppError.badRequest(`${address.name} is set from ${address.field}, not through properties`, {
+    [`properties[${update.index}].name`]: [`${address.name} is where this update points: it comes from ${address.field}`],
+  });
+}
+
 /** A created level is a `created` entity event, a changed one an `updated` event. */
 function record(events: EntityChangedEvent[], type: EntityTypeDef, w: Written): void {
   if (w.inserted) events.push(entityChanged('created', w.row, type, Object.keys(w.row.parameters)));
@@ -207,14 +231,16 @@ function record(events: EntityChangedEvent[], type: EntityTypeDef, w: Written): 
 }
 
 /**
- * Finds or creates the entity at `timingKey` under `parents` (a created one starts with `initial` and the updates),
- * then applies `updates` to it; nothing is written when they change nothing (a repeated delivery).
+ * Finds the entity at `timingKey` under `parents`, or takes over the one `adopt` names (created by the standard POSTs,
+ * without a timing key), or creates one (starting with `initial` and the updates); then applies `updates` to it.
+ * Nothing is written when they change nothing (a repeated delivery).
  */
 async function writeLevel(
   store: TimingRows,
   type: EntityTypeDef,
   parents: { parent_id: string; parent2_id: string | null },
   timingKey: string,
+  adopt: TimingAdoption,
   position: number,
   initial: Record<string, ParameterValue>,
   updates: ConvertedUpdate[],
@@ -224,7 +250,7 @@ async function writeLevel(
   const parameters = { ...initial };
   applyUpdates(parameters, updates);
   const fresh: EntityRow = { id: randomUUID(), account_id: accountId, type: type.plural, ...parents, position, parameters, created_at: now, modified_at: now };
-  const { row, inserted } = await store.upsertByTimingKey(fresh, timingKey);
+  const { row, inserted } = await store.upsertByTimingKey(fresh, timingKey, adopt);
   if (inserted) return { row, inserted, changed: Object.keys(row.parameters) };
   const after = { ...row.parameters };
   applyUpdates(after, updates);

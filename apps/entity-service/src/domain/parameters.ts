@@ -101,21 +101,30 @@ export interface ConvertedUpdate {
   path?: string;
 }
 
+/** How a request body spells an update's two fields, for error paths: `Name` and `Value` in ParameterUpdates. */
+export interface UpdateFieldNames {
+  name: string;
+  value: string;
+}
+
+const PARAMETER_UPDATE_FIELDS: UpdateFieldNames = { name: 'Name', value: 'Value' };
+
 /**
  * Converts a list of ParameterUpdates against a parameter set. Every problem is collected and reported
- * at once as a 400 naming the field (`ParameterUpdates[i].Name` / `.Value`), so nothing is written.
+ * at once as a 400 naming the field (`ParameterUpdates[i].Name` / `.Value`, or as `pathPrefix` and `fields` spell
+ * them), so nothing is written.
  */
-export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | undefined, pathPrefix = 'ParameterUpdates'): ConvertedUpdate[] {
+export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): ConvertedUpdate[] {
   const errors: FieldErrors = {};
   const out: ConvertedUpdate[] = [];
   (updates ?? []).forEach((u, index) => {
     const def = set.get(u.Name);
     if (!def) {
-      (errors[`${pathPrefix}[${index}].Name`] ??= []).push(`${set.type.plural} has no parameter named '${u.Name}'`);
+      (errors[`${pathPrefix}[${index}].${fields.name}`] ??= []).push(`${set.type.plural} has no parameter named '${u.Name}'`);
       return;
     }
     const converted = convertValue(def, u.Value);
-    if ('error' in converted) (errors[`${pathPrefix}[${index}].Value`] ??= []).push(converted.error);
+    if ('error' in converted) (errors[`${pathPrefix}[${index}].${fields.value}`] ??= []).push(converted.error);
     else out.push({ def, value: converted.value, index });
   });
   if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);

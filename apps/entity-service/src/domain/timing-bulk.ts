@@ -1,6 +1,6 @@
 import { checkDeadline, commandKey, commandOf, recordedReply, InboxRaceError, type InboxCommand, type RecordedReply, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
-import { entityRepository as repo, timingLookupKey, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import { entityRepository as repo, timingLookupKey, untimedChildKey, type EntityRow, type Queryable, type TimingAdoption } from '../data-access/entity-repository';
 import { checkCaller, timingWrite, type TimingRows } from './apply-timing-update';
 import { loadParameterSets } from './parameter-sets';
 import type { TimingUpdate } from '@pitwall/contracts';
@@ -122,6 +122,8 @@ class BatchRows implements TimingRows {
   /** Timing-keyed rows by key: found, created or changed; `null`: read and known absent. */
   private byKey = new Map<string, EntityRow | null>();
   private byId = new Map<string, { key: string; timingKey: string }>();
+  /** Rows without a timing key under the parents read, by (parent, type) as `untimedChildKey` spells it. */
+  private readonly untimed = new Map<string, EntityRow[]>();
   /** Ids of the rows created in this batch, in creation order (parents first). */
   private created: string[] = [];
   /** Ids of the rows found and then changed. */
@@ -175,11 +177,28 @@ class BatchRows implements TimingRows {
     const unique = new Set(keys.map((k) => keyOf(k.parentId, k.type, k.timingKey)));
     if (unique.size === 0) return;
     for (const k of unique) this.byKey.set(k, null);
-    for (const { timing_key: timingKey, ...row } of await repo.findByTimingKeysForUpdate(c, [...unique])) {
+    const parents = new Set(keys.map((k) => untimedChildKey(k.parentId, k.type)));
+    for (const { timing_key: timingKey, ...row } of await repo.findByTimingKeysForUpdate(c, [...unique], [...parents])) {
+      if (timingKey === null) {
+        const under = untimedChildKey(row.parent_id ?? '', row.type);
+        this.untimed.set(under, [...(this.untimed.get(under) ?? []), row]);
+        continue;
+      }
       const key = keyOf(row.parent_id, row.type, timingKey);
       this.byKey.set(key, row);
       this.byId.set(row.id, { key, timingKey });
     }
+  }
+
+  /**
+   * Whether the update-by-update path could take over an entity without a timing key here instead of creating the
+   * row (`TimingAdoption`): a lap, sector or speed trap of that stint lap number or definition, or any run sheet of the
+   * car in the session (its index among them needs every run sheet of the car; rare enough to leave to that path).
+   */
+  private adoptable(row: EntityRow, adopt: TimingAdoption): boolean {
+    const candidates = this.untimed.get(untimedChildKey(row.parent_id ?? '', row.type)) ?? [];
+    if ('ordinal' in adopt) return candidates.some((c) => c.parent2_id === row.parent2_id);
+    return candidates.some((c) => JSON.stringify(c.parameters[adopt.parameter]) === JSON.stringify(adopt.value));
   }
 
   /** Resolution reads, served from the rows read beforehand. */
@@ -190,11 +209,12 @@ class BatchRows implements TimingRows {
     return { rows: ids.flatMap((id) => named.get(id) ?? []), carEntered: entered.has(`${eventId}:${carId}`) };
   }
 
-  async upsertByTimingKey(row: EntityRow, timingKey: string): Promise<{ row: EntityRow; inserted: boolean }> {
+  async upsertByTimingKey(row: EntityRow, timingKey: string, adopt: TimingAdoption): Promise<{ row: EntityRow; inserted: boolean }> {
     const key = keyOf(row.parent_id, row.type, timingKey);
     const known = this.byKey.get(key);
     if (known) return { row: known, inserted: false };
     if (known === undefined && !(row.parent_id && this.created.includes(row.parent_id))) throw new NotInBulk(`a row not read beforehand: ${key}`);
+    if (known === null && this.adoptable(row, adopt)) throw new NotInBulk(`an entity without a timing key to take over: ${key}`);
     // As the database would answer it: parameters as jsonb gives them back, no association parameters.
     const stored: EntityRow = { ...row, parameters: asJsonb(row.parameters), association_parameters: {} };
     this.byKey.set(key, stored);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TIMING_KEY_LOOKUP, entityRepository, timingLookupKey } from '../../src/data-access/entity-repository';
+import { TIMING_KEY_LOOKUP, TIMING_KEY_LOOKUP_WITH_UNTIMED, entityRepository, timingLookupKey, untimedChildKey } from '../../src/data-access/entity-repository';
 import { entityTestDatabase } from '../support/count-statements';
 
 // A timing batch looks up its runs, laps, sectors and speed traps by (parent, type, timing key). The lookup must find
@@ -64,6 +64,28 @@ describe('timing key lookups', () => {
       const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TIMING_KEY_LOOKUP}`, [keys]);
       const plan = nodes((rows[0]?.['QUERY PLAN'][0] as { Plan: PlanNode }).Plan);
       expect(plan.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual(['entities_timing_lookup']);
+      expect(plan.every((n) => !n['Rows Removed by Filter'] && !n['Rows Removed by Index Recheck'])).toBe(true);
+      expect(plan.some((n) => n['Node Type'] === 'Seq Scan')).toBe(false);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
+  test('when a batch also asks for the rows without a timing key under a session of 300 keyed runs, then it finds its 5 untimed run sheets through their own index, reading no keyed run', async () => {
+    const { sessionId, cars } = await session(300);
+    const keys = [timingLookupKey(sessionId, 'RunSheets', `${cars[0]}:0`), timingLookupKey(sessionId, 'RunSheets', `${cars[1]}:500`)];
+    const parents = [untimedChildKey(sessionId.toUpperCase(), 'RunSheets'), untimedChildKey(randomUUID(), 'Laps')];
+    const client = await database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const found = await entityRepository.findByTimingKeysForUpdate(client, keys, parents);
+      expect(found.filter((r) => r.timing_key !== null).map((r) => r.timing_key)).toEqual([`${cars[0]}:0`]);
+      expect(found.filter((r) => r.timing_key === null).map((r) => r.position).sort((a, b) => a - b)).toEqual([300, 301, 302, 303, 304]);
+
+      const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TIMING_KEY_LOOKUP_WITH_UNTIMED}`, [keys, parents]);
+      const plan = nodes((rows[0]?.['QUERY PLAN'][0] as { Plan: PlanNode }).Plan);
+      expect(plan.filter((n) => n['Index Name']).map((n) => n['Index Name'])).toEqual(['entities_timing_lookup', 'entities_untimed_children']);
       expect(plan.every((n) => !n['Rows Removed by Filter'] && !n['Rows Removed by Index Recheck'])).toBe(true);
       expect(plan.some((n) => n['Node Type'] === 'Seq Scan')).toBe(false);
     } finally {

@@ -10,6 +10,7 @@ import { authHeaders, fakeAuth, send } from '../support/gateway-harness';
 describe('PUT /TimingIntegration/* with timing partitions', () => {
   const partitions = 4;
   const arrived: { queue: string; carId: string }[] = [];
+  const bodies: Record<string, unknown>[] = [];
   let bus: InProcessBus;
   let http: HttpEntryPoint;
   beforeAll(async () => {
@@ -18,7 +19,9 @@ describe('PUT /TimingIntegration/* with timing partitions', () => {
       const queue = partitionService(SERVICES.timing, i);
       await bus.serve(queue, async (request) => {
         expect(request.type).toBe(TIMING_COMMANDS.update);
-        arrived.push({ queue, carId: (request.payload as { body: { carId: string } }).body.carId });
+        const body = (request.payload as { body: Record<string, unknown> & { carId: string } }).body;
+        arrived.push({ queue, carId: body.carId });
+        bodies.push(body);
         return new EncodedJson(Buffer.from('{}'), {});
       });
     }
@@ -44,6 +47,28 @@ describe('PUT /TimingIntegration/* with timing partitions', () => {
     // The key is case-insensitive (GUIDs): upper-case car ids land where their lower-case form hashes.
     expect(partitionOf(timingPartitionKey({ sessionId: ids.sessionId, carId: cars[0] as string }), partitions)).toBe(partitionOf(`${ids.sessionId}:${(cars[0] as string).toLowerCase()}`, partitions));
     expect(new Set(arrived.map((a) => a.queue)).size).toBeGreaterThan(1);
+  });
+
+  test('when a body carries the other endpoints\' fields and properties as null (one client model for the four), then it is taken as if they were absent; set to a value, they are 400 naming each', async () => {
+    const ids = { accountId: authHeaders.AccountId, championshipId: randomUUID(), eventId: randomUUID(), sessionId: randomUUID(), carId: randomUUID(), runIndex: 0 };
+    const all = { stintLapNumber: null, sectorId: null, speedTrapId: null, pitInTime: null, pitOutTime: null, pitInSessionTime: null, pitOutSessionTime: null, shouldCreateNextRun: null, driverId: null, properties: null };
+    const put = (path: string, body: unknown) => send(http.address, 'PUT', path, { headers: { ...authHeaders, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const own = { Runs: {}, Laps: { stintLapNumber: 1 }, Sectors: { stintLapNumber: 1, sectorId: randomUUID() }, SpeedTraps: { stintLapNumber: 1, speedTrapId: randomUUID() } };
+    for (const [path, fields] of Object.entries(own)) {
+      bodies.length = 0;
+      const res = await put(`/TimingIntegration/${path}`, { ...all, ...ids, ...fields });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      // What reaches the timing-service has no null field: its own fields only.
+      expect(bodies).toEqual([{ ...ids, ...fields }]);
+    }
+
+    const refused = await put('/TimingIntegration/Laps', { ...ids, stintLapNumber: 1, pitInTime: '2026-04-12T12:00:00Z', sectorId: randomUUID(), properties: null });
+    expect(refused.status).toBe(400);
+    const errors = (JSON.parse(refused.body) as { errors: Record<string, string[]> }).errors;
+    expect(errors).toEqual({
+      pitInTime: ['is not a field of /TimingIntegration/Laps: only null (the same as absent) is accepted'],
+      sectorId: ['is not a field of /TimingIntegration/Laps: only null (the same as absent) is accepted'],
+    });
   });
 
   test('when the gateway counts more partitions than the timing-service serves, then an update hashed to a queue nobody declared is 503 at once', async () => {

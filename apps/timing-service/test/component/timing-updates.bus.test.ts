@@ -253,6 +253,51 @@ describe('timing updates by index (timing-service and entity-service in-process,
     }
   });
 
+  test('when run sheets, laps, sectors and speed traps were created with the standard POSTs first, then the feed takes each over at its place (alone, in a batch, by a pit-in) instead of making a second', async () => {
+    const f = await fixture();
+    const list = (type: string, parentIds: Record<string, string>) => stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type, parentIds });
+    const car = { sessionId: f.ids.sessionId, carId: f.ids.carId };
+    const first = await create(f.caller, 'RunSheets', car, { Name: 'Planned run' });
+    const second = await create(f.caller, 'RunSheets', car, { Name: 'Planned run 2' });
+    const outLap = await create(f.caller, 'Laps', { runSheetId: first }, { StintLapNumber: '0' });
+    const s1 = await create(f.caller, 'LapSectors', { lapId: outLap }, { TrackSectorDefinitionId: (f.sectors[0] as string).toUpperCase() });
+    const trap = await create(f.caller, 'LapSpeedTraps', { lapId: outLap }, { TrackSpeedTrapDefinitionId: f.speedTraps[1] as string });
+    const lap2 = await create(f.caller, 'Laps', { runSheetId: first }, { StintLapNumber: '2' });
+
+    const run = await update(f, 'RunSheets', { driverId: f.driverId });
+    expect([run.Id, run.Parameters['Name'], run.Parameters['DriverId']]).toEqual([first, 'Planned run', f.driverId]);
+    expect((await update(f, 'Laps', { stintLapNumber: 0, properties: [{ name: 'LapTime', value: '101.5' }] })).Id).toBe(outLap);
+    expect((await update(f, 'LapSectors', { stintLapNumber: 0, sectorId: f.sectors[0] as string })).Id).toBe(s1);
+    expect((await update(f, 'LapSpeedTraps', { stintLapNumber: 0, speedTrapId: f.speedTraps[1] as string, properties: [{ name: 'Speed', value: '301.2' }] })).Id).toBe(trap);
+    // A sector of another definition is a new one beside it.
+    expect((await update(f, 'LapSectors', { stintLapNumber: 0, sectorId: f.sectors[1] as string })).Id).not.toBe(s1);
+
+    // In a batch: lap 2 taken over, lap 3 created, in one transaction.
+    const item = (n: number) => ({ caller: f.caller, type: 'Laps' as const, body: { ...f.ids, runIndex: 0, stintLapNumber: n, properties: [{ name: 'LapTime', value: `9${n}.5` }] } as TimingUpdate, headers: { commandId: `request:adopt-${n}-${randomUUID()}`, commandHash: `a${n}` } });
+    const outcomes = await stack.bus.request<{ ok: boolean }[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items: [item(2), item(3)] });
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
+    const laps = await list('Laps', { runSheetId: first });
+    expect(laps.map((l) => [l.Parameters['StintLapNumber'], l.Parameters['LapTime']])).toEqual([
+      [0, 101.5],
+      [2, 92.5],
+      [3, 93.5],
+    ]);
+    expect(laps[1]?.Id).toBe(lap2);
+
+    // A pit-in's next run is the planned run at index 1; a repeat changes nothing.
+    const pitIn = { pitInSessionTime: 1834.5, shouldCreateNextRun: true };
+    await update(f, 'RunSheets', pitIn);
+    await update(f, 'RunSheets', pitIn);
+    const runs = await runSheets(f);
+    expect(runs.map((r) => [r.Id, r.Parameters['Name']])).toEqual([
+      [first, 'Planned run'],
+      [second, 'Planned run 2'],
+    ]);
+    expect((await list('LapSpeedTraps', { lapId: outLap })).map((t) => [t.Id, t.Parameters['Speed']])).toEqual([[trap, 301.2]]);
+    // Taking a run over publishes no timing.run.created: the run was not created by the feed.
+    expect(eventsOf(f).filter((e) => e.routingKey === 'timing.run.created')).toEqual([]);
+  });
+
   describe('ids that do not belong together are 400 with the reason; nothing is written', () => {
     test.each([
       ['a championship of no such id', (_f: Fixture) => ({ championshipId: randomUUID() }), 'championshipId'],
@@ -263,8 +308,9 @@ describe('timing updates by index (timing-service and entity-service in-process,
       ['a car of no such id', (_f: Fixture) => ({ carId: randomUUID() }), 'carId'],
       ['a driver of no such id', (_f: Fixture) => ({ driverId: randomUUID() }), 'driverId'],
       ['an accountId other than the AccountId header', (_f: Fixture) => ({ accountId: randomUUID() }), 'accountId'],
-      ['a property the run sheets do not have', (_f: Fixture) => ({ properties: [{ name: 'NoSuchThing', value: '1' }] }), 'properties[0].Name'],
-      ['a property value of the wrong type', (_f: Fixture) => ({ properties: [{ name: 'PitInSessionTime', value: 'soon' }] }), 'properties[0].Value'],
+      ['a property the run sheets do not have', (_f: Fixture) => ({ properties: [{ name: 'NoSuchThing', value: '1' }] }), 'properties[0].name'],
+      ['a property value of the wrong type', (_f: Fixture) => ({ properties: [{ name: 'PitInSessionTime', value: 'soon' }] }), 'properties[0].value'],
+      ['a driver property naming a Car', (f: Fixture) => ({ properties: [{ name: 'DriverId', value: f.ids.carId }] }), 'properties[0].value'],
       ['shouldCreateNextRun without a pit in', (_f: Fixture) => ({ shouldCreateNextRun: true }), 'shouldCreateNextRun'],
     ])('when the run update names %s, then it is 400 naming the field', async (_what, change, field) => {
       const f = await fixture();
@@ -304,6 +350,34 @@ describe('timing updates by index (timing-service and entity-service in-process,
       await expect(update(f, 'LapSectors', { stintLapNumber: 1, sectorId: f.speedTraps[0] as string })).rejects.toMatchObject({ status: 400, errors: { sectorId: [expect.any(String)] } });
       await expect(update(f, 'LapSpeedTraps', { stintLapNumber: 1, speedTrapId: f.sectors[0] as string })).rejects.toMatchObject({ status: 400, errors: { speedTrapId: [expect.any(String)] } });
       expect(await runSheets(f)).toEqual([]);
+    });
+
+    test("when properties would set the parameter that addresses a lap, sector or speed trap, then it is 400 naming it, alone and in a batch, and the level keeps its place", async () => {
+      const f = await fixture();
+      const lap = await update(f, 'Laps', { stintLapNumber: 2 });
+      const moves = [
+        { type: 'Laps' as const, body: { stintLapNumber: 2, properties: [{ name: 'LapTime', value: '90.1' }, { name: 'stintlapnumber', value: '5' }] }, field: 'properties[1].name' },
+        { type: 'LapSectors' as const, body: { stintLapNumber: 2, sectorId: f.sectors[0] as string, properties: [{ name: 'TrackSectorDefinitionId', value: f.foreignSectorId }] }, field: 'properties[0].name' },
+        { type: 'LapSpeedTraps' as const, body: { stintLapNumber: 2, speedTrapId: f.speedTraps[0] as string, properties: [{ name: 'TrackSpeedTrapDefinitionId', value: f.speedTraps[1] as string }] }, field: 'properties[0].name' },
+      ];
+      for (const move of moves) await expect(update(f, move.type, move.body)).rejects.toMatchObject({ status: 400, errors: { [move.field]: [expect.stringContaining('where this update points')] } });
+
+      // In a batch (the bulk path), refused alone.
+      const item = (n: number, body: Partial<TimingUpdate>) => ({ caller: f.caller, type: 'Laps' as const, body: { ...f.ids, runIndex: 0, ...body } as TimingUpdate, headers: { commandId: `request:address-${n}-${randomUUID()}`, commandHash: `a${n}` } });
+      const outcomes = await stack.bus.request<{ ok: boolean; error?: { status: number } }[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, {
+        items: [item(1, { stintLapNumber: 3 }), item(2, moves[0]?.body as Partial<TimingUpdate>), item(3, { stintLapNumber: 4 })],
+      });
+      expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+      expect(outcomes[1]?.error).toMatchObject({ status: 400 });
+
+      const laps = await stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type: 'Laps', parentIds: { runSheetId: (await runSheets(f))[0]?.Id as string } });
+      expect(laps.map((l) => [l.Id === lap.Id, l.Parameters['StintLapNumber'], l.Parameters['LapTime'] ?? null])).toEqual([
+        [true, 2, null],
+        [false, 3, null],
+        [false, 4, null],
+      ]);
+      const sectors = await stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type: 'LapSectors', parentIds: { lapId: lap.Id } });
+      expect(sectors).toEqual([]);
     });
 
     test('when the session has no track configuration, then a sector update is 400 saying so', async () => {
