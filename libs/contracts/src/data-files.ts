@@ -67,12 +67,12 @@ export type DataFileChannelsRequest = z.infer<typeof DataFileChannelsRequest>;
 
 /** The batch body of `POST .../channels`; mode 0 whole file, 1 a lap (lapIndex), 2 a window (startTime, duration). */
 export const ChannelsBody = z
-  .object({
+  .strictObject({
     channels: z.array(z.string().min(1).max(512)).min(1).max(10_000),
     mode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
     lapIndex: z.number().int().optional(),
     startTime: z.number().optional(),
-    duration: z.number().optional(),
+    duration: z.number().min(0, 'must be 0 or more').optional(),
   })
   .superRefine((body, ctx) => {
     if (body.mode === 1 && body.lapIndex === undefined) ctx.addIssue({ code: 'custom', path: ['lapIndex'], message: 'is required when mode is 1' });

@@ -304,10 +304,14 @@ function entityOperations(type: EntityTypeDef): Operation[] {
 }
 
 const NonNegativeInteger = z.string().regex(/^\d{1,9}$/, 'is not a non-negative integer');
-const Seconds = z.string().regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, 'is not a number of seconds');
-const MaxPoints = z.string().regex(/^\d{1,9}$/, 'is not a whole number').refine((v) => Number(v) >= 4, 'must be at least 4').optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
+const Seconds = z
+  .string()
+  .regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, 'is not a number of seconds')
+  .refine((v) => Number.isFinite(Number(v)), 'is too large a number of seconds');
+const Duration = Seconds.refine((v) => Number(v) >= 0, 'must be 0 or more');
+const MaxPoints = z.string().regex(/^\d+$/, 'is not a whole number').refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999').optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
 const dataFileParams = z.object({ id: Guid, attachedFileGroupName: z.string().min(1).max(256) });
-const LapPoints = z.string().regex(/^\d{1,9}$/, 'is not a whole number').refine((v) => Number(v) >= 4, 'must be at least 4').optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
+const LapPoints = z.string().regex(/^\d+$/, 'is not a whole number').refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999').optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
 const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB)', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
 const LAP_TRACE_ERRORS = { 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
@@ -342,7 +346,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
       method: 'get',
       path: `${base}/channel`,
       summary: `Samples of one channel of a ${S}'s dataset: a lap (lapIndex), a window [start, start+duration), or the whole file`,
-      query: z.object({ channel: z.string().min(1).max(512), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Seconds.optional(), maxPoints: MaxPoints }),
+      query: z.object({ channel: z.string().min(1).max(512), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints }),
       bodyKind: 'none',
       responseKind: 'binary-or-json',
       response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), or the binary channel body' },

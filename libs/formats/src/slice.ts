@@ -45,7 +45,12 @@ export function sliceByWindow(data: ChannelData, start: number, duration: number
 export function sampleIndexRange(time: TimeBase, n: number, start: number, end: number): { from: number; to: number; startTime: number } {
   if (time.kind === 'implicit') {
     const { start: t0, frequency } = time;
-    const indexAt = (t: number) => Math.min(n, Math.max(0, Math.ceil((t - t0) * frequency - EPSILON * Math.max(1, Math.abs((t - t0) * frequency)))));
+    const indexAt = (t: number) => {
+      const at = (t - t0) * frequency;
+      // A window to the end (a read with start and no duration) ends beyond any sample: at is then Infinity.
+      if (!Number.isFinite(at)) return at > 0 ? n : 0;
+      return Math.min(n, Math.max(0, Math.ceil(at - EPSILON * Math.max(1, Math.abs(at)))));
+    };
     const from = indexAt(start);
     const to = Math.max(from, indexAt(end));
     return { from, to, startTime: from < to ? t0 + from / frequency : start };

@@ -1,11 +1,14 @@
 import type { Piscina } from 'piscina';
 import { channelFor, resolveScope, scopeSampleRange, sliceStored, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import type { DataFileScope } from '@pitwall/contracts';
+import { AppError } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
 import type { ShapeTask, StoredSlice } from '../workers/shape-channels';
 
 export interface ChannelRead {
   channels: readonly string[];
+  /** How the request names its channels, for a 400's `errors`: `channel` (one) or `channels` (a batch, by index). */
+  field: 'channel' | 'channels';
   scope: DataFileScope;
   maxPoints?: number;
   binary: boolean;
@@ -19,6 +22,7 @@ export interface ChannelRead {
 export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina }, signal: AbortSignal): Promise<Uint8Array> {
   const { file } = dataset;
   const window = resolveScope(read.scope, file);
+  refuseUnknownChannels(file.channels, read);
   const infos = read.channels.map((name) => channelFor(file, name));
   const slices: StoredSlice[] = [];
   const transferList: ArrayBuffer[] = [];
@@ -31,6 +35,19 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
   }
   const task: ShapeTask = { channels: slices, binary: read.binary, ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: window.end } }) };
   return (await parts.pool.run(task, { transferList, signal })) as Uint8Array;
+}
+
+/** Every channel the catalogue does not have, named at once: `channel`, or `channels[i]` of a batch. */
+function refuseUnknownChannels(catalogue: readonly { name: string }[], read: ChannelRead): void {
+  const known = new Set(catalogue.map((c) => c.name));
+  const errors: Record<string, string[]> = {};
+  read.channels.forEach((name, i) => {
+    if (!known.has(name)) errors[read.field === 'channel' ? 'channel' : `channels[${i}]`] = [`channel not found: ${name}`];
+  });
+  const fields = Object.keys(errors);
+  if (fields.length === 0) return;
+  const names = read.channels.filter((name) => !known.has(name));
+  throw AppError.badRequest(names.length === 1 ? `channel not found: ${names[0]}` : `channels not found: ${names.join(', ')}`, errors);
 }
 
 /**

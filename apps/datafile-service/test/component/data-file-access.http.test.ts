@@ -105,6 +105,16 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(record.samples).toEqual(Array.from(sliceByWindow(eager.readChannel('Engine RPM'), eager.startTime + 10, 2.5).samples));
     });
 
+    test('when start is given without duration, then the window runs to the end of the file (also for a duration too large to add up)', async () => {
+      const all = eager.readChannel('Engine RPM');
+      const expected = Array.from(sliceByWindow(all, eager.startTime + 10, eager.duration).samples);
+      expect(expected.length).toBeGreaterThan(0);
+      expect((await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&start=10`))).samples).toEqual(expected);
+      expect((await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&start=10&duration=1e308`))).samples).toEqual(expected);
+      const batch = await json(post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 10, duration: 1e308 }));
+      expect(batch.channels[0].samples).toEqual(expected);
+    });
+
     test('when no scope is given, then the whole channel is read', async () => {
       const record = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}`));
       expect(record.samples).toEqual(physical('Engine RPM'));
@@ -209,10 +219,23 @@ describe('data file access through the gateway (entity-service, datafile-service
       return json(r);
     };
 
-    test('when the channel is unknown, then 400 names it', async () => {
+    test('when the channel is unknown, then 400 names it (every unknown one of a batch, by its place in channels)', async () => {
       const body = await problem(await get(`${dataset()}/channel?channel=Warp%20Drive`), 400);
       expect(body.detail).toContain('Warp Drive');
-      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM', 'Flux'], mode: 0 }), 400)).detail).toContain('Flux');
+      expect(body.errors).toEqual({ channel: ['channel not found: Warp Drive'] });
+      const batch = await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM', 'Flux', 'Engine RPM', 'Warp'], mode: 0 }), 400);
+      expect(batch.detail).toBe('channels not found: Flux, Warp');
+      expect(batch.errors).toEqual({ 'channels[1]': ['channel not found: Flux'], 'channels[3]': ['channel not found: Warp'] });
+    });
+
+    test('when a window or a batch body is malformed, then 400 names the field as the request spells it', async () => {
+      const channel = `${dataset()}/channel?channel=Engine%20RPM`;
+      expect((await problem(await get(`${channel}&start=1&duration=-1`), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
+      expect((await problem(await get(`${channel}&start=1e400&duration=1`), 400)).errors).toEqual({ start: ['is too large a number of seconds'] });
+      expect((await problem(await get(`${channel}&maxPoints=999999999999`), 400)).errors).toEqual({ maxPoints: ['must be from 4 to 999999999'] });
+      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 1, duration: -1 }), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
+      // An unknown property is a typo to report, not to ignore (maxPoints is a query parameter).
+      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: 0, maxPoints: 10 }), 400)).errors).toHaveProperty('maxPoints');
     });
 
     test('when lapIndex is outside 0..lapCount-1, then 400', async () => {

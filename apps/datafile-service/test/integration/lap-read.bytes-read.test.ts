@@ -66,7 +66,7 @@ describe('a lap read of a large .ld through the datafile-service use case', () =
     store.bytesRead = 0;
 
     const names = Array.from({ length: 20 }, (_, k) => `Sensor ${k}`);
-    const body = await reads.channels(ref, { channels: names, scope: { mode: 'lap', lapIndex: 3 }, binary: true });
+    const body = await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'lap', lapIndex: 3 }, binary: true });
     const series = decodeChannels(body);
     const lapSamples = series[0].samples.length;
     expect(lapSamples).toBeGreaterThanOrEqual(LAP_SECONDS * HZ - 1);
@@ -79,7 +79,7 @@ describe('a lap read of a large .ld through the datafile-service use case', () =
 
     // Warm: the same lap again reads nothing from the store.
     store.bytesRead = 0;
-    await reads.channels(ref, { channels: names, scope: { mode: 'lap', lapIndex: 3 }, binary: false });
+    await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'lap', lapIndex: 3 }, binary: false });
     expect(store.bytesRead).toBe(0);
   }, 120_000);
 });

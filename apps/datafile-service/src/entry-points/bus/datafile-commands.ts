@@ -14,13 +14,13 @@ export function datafileCommands(reads: DataFileReads): RequestHandler {
     {
       [DATAFILE_COMMANDS.metadata]: async (m, request) => reads.metadata(m, request.headers.requestId),
       [DATAFILE_COMMANDS.channel]: async (m, request) => {
-        const body = await reads.channels(m, { channels: [m.channel], scope: m.scope, maxPoints: m.maxPoints, binary: m.binaryType !== undefined }, request.headers.requestId);
+        const body = await reads.channels(m, { channels: [m.channel], field: 'channel', scope: m.scope, maxPoints: m.maxPoints, binary: m.binaryType !== undefined }, request.headers.requestId);
         if (m.binaryType) return EncodedJson.binary(body, m.binaryType === 'application/octet-stream' ? m.binaryType : CHANNELS_MEDIA_TYPE);
         // The pool encoded `[record]`: the single-channel answer is the record itself.
         return new EncodedJson(Buffer.from(body.buffer, body.byteOffset + 1, body.byteLength - 2));
       },
       [DATAFILE_COMMANDS.channels]: async (m, request) => {
-        const body = await reads.channels(m, { channels: m.channels, scope: m.scope, maxPoints: m.maxPoints, binary: m.binaryType !== undefined }, request.headers.requestId);
+        const body = await reads.channels(m, { channels: m.channels, field: 'channels', scope: m.scope, maxPoints: m.maxPoints, binary: m.binaryType !== undefined }, request.headers.requestId);
         if (m.binaryType) return EncodedJson.binary(body, m.binaryType === 'application/octet-stream' ? m.binaryType : CHANNELS_MEDIA_TYPE);
         const head = JSON.stringify({ entityId: m.id, entityType: m.type, attachedFileGroupName: m.group, mode: m.mode }).slice(0, -1);
         return new EncodedJson(Buffer.concat([Buffer.from(`${head},"channels":`), body, Buffer.from('}')]));
