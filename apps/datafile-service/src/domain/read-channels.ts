@@ -33,8 +33,16 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
     slices.push(slice);
     transferList.push(...buffersOf(slice));
   }
-  const task: ShapeTask = { channels: slices, binary: read.binary, ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: window.end } }) };
+  const task: ShapeTask = { channels: slices, binary: read.binary, ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }) };
   return (await parts.pool.run(task, { transferList, signal })) as Uint8Array;
+}
+
+/**
+ * Where M4's buckets end: the window's end, or the file's when the window runs past it (a window without duration
+ * ends at Number.MAX_VALUE: its buckets would all fall on the first one). Samples past it go to the last bucket.
+ */
+function bucketEnd(window: { start: number; end: number }, file: { startTime: number; duration: number }): number {
+  return Math.max(window.start, Math.min(window.end, file.startTime + file.duration));
 }
 
 /** Every channel the catalogue does not have, named at once: `channel`, or `channels[i]` of a batch. */

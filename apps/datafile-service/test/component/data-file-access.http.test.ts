@@ -113,6 +113,11 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&start=10&duration=1e308`))).samples).toEqual(expected);
       const batch = await json(post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 10, duration: 1e308 }));
       expect(batch.channels[0].samples).toEqual(expected);
+      // Display-sized: the buckets span the rest of the file, not the open end.
+      const shaped = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&start=10&maxPoints=400`));
+      expect(shaped.samples.length).toBeGreaterThan(300);
+      expect(shaped.samples.length).toBeLessThanOrEqual(400);
+      expect([Math.min(...shaped.samples), Math.max(...shaped.samples)]).toEqual([Math.min(...expected), Math.max(...expected)]);
     });
 
     test('when no scope is given, then the whole channel is read', async () => {
@@ -232,6 +237,8 @@ describe('data file access through the gateway (entity-service, datafile-service
       const channel = `${dataset()}/channel?channel=Engine%20RPM`;
       expect((await problem(await get(`${channel}&start=1&duration=-1`), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
       expect((await problem(await get(`${channel}&start=1e400&duration=1`), 400)).errors).toEqual({ start: ['is too large a number of seconds'] });
+      expect((await problem(await get(`${channel}&start=abc&duration=1`), 400)).errors).toEqual({ start: ['is not a number of seconds'] });
+      expect((await problem(await get(`${channel}&start=1&duration=x`), 400)).errors).toEqual({ duration: ['is not a number of seconds'] });
       expect((await problem(await get(`${channel}&maxPoints=999999999999`), 400)).errors).toEqual({ maxPoints: ['must be from 4 to 999999999'] });
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 1, duration: -1 }), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
       // An unknown property is a typo to report, not to ignore (maxPoints is a query parameter).

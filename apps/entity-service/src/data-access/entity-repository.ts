@@ -496,7 +496,7 @@ export const entityRepository = {
               SELECT c.id FROM entity.entities c
                WHERE c.${UNTIMED_CHILDREN} = $4::uuid::text || '|' || $3::text
                  AND c.parent2_id IS NOT DISTINCT FROM $5::uuid
-                 AND NOT EXISTS (SELECT 1 FROM entity.entities k WHERE k.timing_key IS NOT NULL AND (k.${TIMING_LOOKUP_KEY}) = $4::uuid::text || '|' || $3::text || '|' || $11::text)
+                 AND NOT EXISTS (SELECT 1 FROM entity.entities k WHERE k.timing_key IS NOT NULL AND (k.${TIMING_LOOKUP_KEY}) = c.parent_id::text || '|' || c.type || '|' || $11::text)
                  AND CASE WHEN $12::text IS NULL
                      THEN (SELECT count(*) FROM entity.entities o WHERE o.parent_id = c.parent_id AND o.parent2_id IS NOT DISTINCT FROM c.parent2_id AND o.type = c.type AND o.position < c.position) = $14::bigint
                      ELSE c.parameters -> $12::text = $13::jsonb END

@@ -294,7 +294,10 @@ describe('timing updates by index (timing-service and entity-service in-process,
       [second, 'Planned run 2'],
     ]);
     expect((await list('LapSpeedTraps', { lapId: outLap })).map((t) => [t.Id, t.Parameters['Speed']])).toEqual([[trap, 301.2]]);
-    // Taking a run over publishes no timing.run.created: the run was not created by the feed.
+    // Taking a run over publishes no timing.run.created (the feed did not create it), but timing.run.updated when the
+    // update changed it: the driver set on the first run, its pit in. Waited for, as events leave after the commit.
+    await waitFor(() => eventsOf(f).filter((e) => e.routingKey === 'timing.run.updated').length >= 2);
+    expect(eventsOf(f).filter((e) => e.routingKey === 'timing.run.updated').map((e) => (e.payload as { runId: string }).runId)).toEqual([first, first]);
     expect(eventsOf(f).filter((e) => e.routingKey === 'timing.run.created')).toEqual([]);
   });
 
