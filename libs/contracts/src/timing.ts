@@ -51,36 +51,28 @@ const runFields = {
   shouldCreateNextRun: z.boolean().nullable().optional().meta({ description: 'With a pit in: creates run runIndex + 1 at once (exactly once)' }),
 };
 const stintLapNumber = Index.meta({ description: 'Stint lap number: 0 is the out lap, then 1, 2, …' });
+const sectorId = Guid.meta({ description: "A TrackSectorDefinition of the session's TrackConfiguration" });
+const speedTrapId = Guid.meta({ description: "A TrackSpeedTrapDefinition of the session's TrackConfiguration" });
+/** Every field of some endpoint's body beyond the five ids, runIndex, driverId and properties. */
+const LEVEL_FIELDS = { ...runFields, stintLapNumber, sectorId, speedTrapId };
+type LevelField = keyof typeof LEVEL_FIELDS;
+const notHereIn = (path: string) => z.null({ error: `is not a field of ${path}: only null (the same as absent) is accepted` }).optional();
 
 /**
- * The fields of the other endpoints' bodies, accepted as null only: a null field is the same as an absent one, so a
- * client with one model for all four bodies (whose serialiser writes its unset fields as null) is not refused.
- * Anything but null is a 400 naming the field.
+ * The body of the endpoint at `path`: the shared fields, its own, and the other endpoints' fields accepted as null
+ * only. A null field is the same as an absent one, so a client with one model for all four bodies (whose serialiser
+ * writes its unset fields as null) is not refused; anything but null there is a 400 naming the field.
  */
-function notOf(path: string, names: readonly string[]): Record<string, z.ZodOptional<z.ZodNull>> {
-  const field = z.null({ error: `is not a field of ${path}: only null (the same as absent) is accepted` }).optional();
-  return Object.fromEntries(names.map((name) => [name, field]));
+function timingBody<Own extends Partial<typeof LEVEL_FIELDS>>(path: string, own: Own) {
+  const notHere = notHereIn(path);
+  const others = Object.fromEntries(Object.keys(LEVEL_FIELDS).filter((name) => !Object.hasOwn(own, name)).map((name) => [name, notHere])) as { [K in Exclude<LevelField, keyof Own>]: typeof notHere };
+  return z.strictObject({ ...identity, ...own, ...others });
 }
-const RUN_FIELD_NAMES = Object.keys(runFields);
 
-export const TimingRunUpdate = z.strictObject({ ...identity, ...runFields, ...notOf('/TimingIntegration/Runs', ['stintLapNumber', 'sectorId', 'speedTrapId']) }).meta({ id: 'TimingRunUpdate' });
-export const TimingLapUpdate = z.strictObject({ ...identity, stintLapNumber, ...notOf('/TimingIntegration/Laps', [...RUN_FIELD_NAMES, 'sectorId', 'speedTrapId']) }).meta({ id: 'TimingLapUpdate' });
-export const TimingSectorUpdate = z
-  .strictObject({
-    ...identity,
-    stintLapNumber,
-    sectorId: Guid.meta({ description: "A TrackSectorDefinition of the session's TrackConfiguration" }),
-    ...notOf('/TimingIntegration/Sectors', [...RUN_FIELD_NAMES, 'speedTrapId']),
-  })
-  .meta({ id: 'TimingSectorUpdate' });
-export const TimingSpeedTrapUpdate = z
-  .strictObject({
-    ...identity,
-    stintLapNumber,
-    speedTrapId: Guid.meta({ description: "A TrackSpeedTrapDefinition of the session's TrackConfiguration" }),
-    ...notOf('/TimingIntegration/SpeedTraps', [...RUN_FIELD_NAMES, 'sectorId']),
-  })
-  .meta({ id: 'TimingSpeedTrapUpdate' });
+export const TimingRunUpdate = timingBody('/TimingIntegration/Runs', runFields).meta({ id: 'TimingRunUpdate' });
+export const TimingLapUpdate = timingBody('/TimingIntegration/Laps', { stintLapNumber }).meta({ id: 'TimingLapUpdate' });
+export const TimingSectorUpdate = timingBody('/TimingIntegration/Sectors', { stintLapNumber, sectorId }).meta({ id: 'TimingSectorUpdate' });
+export const TimingSpeedTrapUpdate = timingBody('/TimingIntegration/SpeedTraps', { stintLapNumber, speedTrapId }).meta({ id: 'TimingSpeedTrapUpdate' });
 export type TimingRunUpdate = z.infer<typeof TimingRunUpdate>;
 export type TimingLapUpdate = z.infer<typeof TimingLapUpdate>;
 export type TimingSectorUpdate = z.infer<typeof TimingSectorUpdate>;
@@ -96,8 +88,8 @@ export const TimingUpdate = z.strictObject({
   ...identity,
   ...runFields,
   stintLapNumber: stintLapNumber.optional(),
-  sectorId: Guid.optional(),
-  speedTrapId: Guid.optional(),
+  sectorId: sectorId.optional(),
+  speedTrapId: speedTrapId.optional(),
 });
 export type TimingUpdate = z.infer<typeof TimingUpdate>;
 

@@ -172,7 +172,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   let target = run;
   if (level !== 'run') {
     const n = body.stintLapNumber as number;
-    const lap = await writeLevel(store, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), { parameter: 'StintLapNumber', value: n }, n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, StintLapNumber: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
+    const lap = await writeLevel(store, LAPS, { parent_id: run.row.id, parent2_id: null }, String(n), { parameter: ADDRESS_PARAMETER.lap.name, value: n }, n, { Name: n === 0 ? 'Out Lap' : `Lap ${n}`, [ADDRESS_PARAMETER.lap.name]: n }, level === 'lap' ? propertyUpdates : [], caller.accountId, now);
     const lapEvent = (part: TimingLapUpdated['part'], w: Written, definition?: EntityRow): OutboxMessage<TimingEvent> => ({
       routingKey: TIMING_EVENTS.lapUpdated,
       payload: {
@@ -191,7 +191,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
     const definition = level === 'sector' ? resolved.sectorDefinition : level === 'speedTrap' ? resolved.speedTrapDefinition : undefined;
     if (definition) {
       const type = level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
-      const reference = level === 'sector' ? 'TrackSectorDefinitionId' : 'TrackSpeedTrapDefinitionId';
+      const reference = ADDRESS_PARAMETER[level as 'sector' | 'speedTrap'].name;
       const initial = { Name: typeof definition.parameters['Name'] === 'string' ? definition.parameters['Name'] : type.name, [reference]: definition.id };
       const part = await writeLevel(store, type, { parent_id: lap.row.id, parent2_id: null }, definition.id, { parameter: reference, value: definition.id }, definition.position, initial, propertyUpdates, caller.accountId, now);
       record(events, type, part);
@@ -205,20 +205,22 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
 }
 
 /**
- * The parameter that says where a lap, sector or speed trap is (the stint lap number, the definition) comes from
- * the update's own fields: set through `properties`, it would move the entity away from the index that addresses it
- * (a second lap with one stint lap number, a sector on a definition outside the session's TrackConfiguration).
+ * The parameter that says where a lap, sector or speed trap is (the stint lap number, the definition): set from the
+ * update's own field, and what an entity created before the feed is taken over by. Set through `properties`, it would
+ * move the entity away from the index that addresses it (a second lap with one stint lap number, a sector on a
+ * definition outside the session's TrackConfiguration).
  */
-const ADDRESS_PARAMETER: Partial<Record<Level, { name: string; field: string }>> = {
+const ADDRESS_PARAMETER: Record<Exclude<Level, 'run'>, { name: string; field: string }> = {
   lap: { name: 'StintLapNumber', field: 'stintLapNumber' },
   sector: { name: 'TrackSectorDefinitionId', field: 'sectorId' },
   speedTrap: { name: 'TrackSpeedTrapDefinitionId', field: 'speedTrapId' },
 };
 
 function refuseAddressChange(level: Level, updates: readonly ConvertedUpdate[]): void {
+  if (level === 'run') return;
   const address = ADDRESS_PARAMETER[level];
-  const update = address && updates.find((u) => u.def.name === address.name);
-  if (!address || !update) return;
+  const update = updates.find((u) => u.def.name === address.name);
+  if (!update) return;
   throw AppError.badRequest(`${address.name} is set from ${address.field}, not through properties`, {
     [`properties[${update.index}].name`]: [`${address.name} is where this update points: it comes from ${address.field}`],
   });
