@@ -49,12 +49,13 @@ function bucketEnd(window: { start: number; end: number }, file: { startTime: nu
 function refuseUnknownChannels(catalogue: readonly { name: string }[], read: ChannelRead): void {
   const known = new Set(catalogue.map((c) => c.name));
   const errors: Record<string, string[]> = {};
+  const names: string[] = [];
   read.channels.forEach((name, i) => {
-    if (!known.has(name)) errors[read.field === 'channel' ? 'channel' : `channels[${i}]`] = [`channel not found: ${name}`];
+    if (known.has(name)) return;
+    names.push(name);
+    errors[read.field === 'channel' ? 'channel' : `channels[${i}]`] = [`channel not found: ${name}`];
   });
-  const fields = Object.keys(errors);
-  if (fields.length === 0) return;
-  const names = read.channels.filter((name) => !known.has(name));
+  if (names.length === 0) return;
   throw AppError.badRequest(names.length === 1 ? `channel not found: ${names[0]}` : `channels not found: ${names.join(', ')}`, errors);
 }
 
