@@ -85,7 +85,11 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(meta).toEqual(buildMetadataRecord({ entityId: id, entityType: 'RunSheets', attachedFileGroupName: 'Laps' }, joined));
       const name = joined.channels[0].name;
       const lap2 = await json(get(`${dataset(id, 'Laps')}/channel?channel=${encodeURIComponent(name)}&lapIndex=1`));
-      expect(lap2.samples).toEqual(Array.from(sliceByLap(joined.readChannel(name), joined.laps, 1).samples, (v) => (Number.isFinite(v) ? v : null)));
+      const slice = sliceByLap(joined.readChannel(name), joined.laps, 1);
+      expect(lap2.samples).toEqual(Array.from(slice.samples, (v) => (Number.isFinite(v) ? v : null)));
+      // The CSV's rows are not evenly spaced: its samples carry their times without maxPoints (docs/binary-channels.md).
+      expect(slice.time.kind).toBe('explicit');
+      expect(lap2.times).toEqual(slice.time.kind === 'explicit' ? Array.from(slice.time.timestamps) : undefined);
     });
   });
 
@@ -243,6 +247,22 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 1, duration: -1 }), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
       // An unknown property is a typo to report, not to ignore (maxPoints is a query parameter).
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: 0, maxPoints: 10 }), 400)).errors).toHaveProperty('maxPoints');
+    });
+
+    test('when several query values are not valid, then one 400 names each of them', async () => {
+      const body = await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&start=abc&duration=-1&maxPoints=2`), 400);
+      expect(body.errors).toEqual({ start: ['is not a number of seconds'], duration: ['must be 0 or more'], maxPoints: ['must be from 4 to 999999999'] });
+      expect(body.detail).toBe("3 values are not valid: start 'abc' is not a number of seconds; duration '-1' must be 0 or more; maxPoints '2' must be from 4 to 999999999");
+      const withPath = await problem(await get(`${dataset('not-a-guid')}/channel?channel=Engine%20RPM&maxPoints=2`), 400);
+      expect(Object.keys(withPath.errors).sort()).toEqual(['id', 'maxPoints']);
+    });
+
+    test('when a query parameter is given twice, in one spelling or two, then 400 names it and neither value is read', async () => {
+      for (const query of ['maxPoints=100&maxPoints=200', 'maxPoints=100&MAXPOINTS=200', 'lapIndex=0&LapIndex=1']) {
+        const body = await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&${query}`), 400);
+        const name = query.split('=')[0] as string;
+        expect(body.errors).toEqual({ [name]: ['must be given once'] });
+      }
     });
 
     test('when lapIndex is outside 0..lapCount-1, then 400', async () => {

@@ -39,7 +39,8 @@ export function bindQuery(req: Request, allowed: readonly string[], repeated: re
       else errors[name] = ['must be plain values'];
       continue;
     }
-    if (typeof value !== 'string') {
+    // Given twice, in one spelling (`maxPoints=1&maxPoints=2`) or two (`maxPoints=1&MAXPOINTS=2`): neither wins.
+    if (typeof value !== 'string' || Object.hasOwn(out, name)) {
       errors[name] = ['must be given once'];
       continue;
     }

@@ -267,12 +267,20 @@ function preferredBinaryType(op: Operation, req: Request): string | undefined {
 
 /** Path parameters, query and body bound case-insensitively and validated against the operation's schemas, once. */
 function bindRequest(op: Operation, pathNames: readonly string[], req: Request): BoundRequest {
+  // Every path and query value is checked before any is refused, so one 400 names each value that is not valid.
+  const invalid = new InvalidValues();
   const params: Record<string, string> = {};
-  for (const name of pathNames) params[name] = checkValue(op.params?.shape[name] as z.ZodType | undefined, name, req.params[name] as string);
+  for (const name of pathNames) params[name] = invalid.check(op.params?.shape[name] as z.ZodType | undefined, name, req.params[name] as string);
   const shape = (op.query?.shape ?? {}) as Record<string, z.ZodType>;
   // An operation that declares no query ignores it (the account list always has).
   const rawLists: Record<string, string[]> = {};
-  const raw = op.query ? bindQuery(req, Object.keys(shape), op.repeatedQuery, rawLists) : {};
+  const raw = op.query ? invalid.collect(() => bindQuery(req, Object.keys(shape), op.repeatedQuery, rawLists), {}) : {};
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (name === INCLUDE_PARAMETER || value === '') continue;
+    query[name] = invalid.check(shape[name], name, value);
+  }
+  invalid.throwIfAny();
   let body: unknown;
   let bindingErrors: Record<string, string[]> | undefined;
   let fromBody: Record<string, unknown> = {};
@@ -283,15 +291,10 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
     if (op.unknownBodyProperties === 'forward') ({ value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(op.body, req, object));
     else body = bindBody(op.body, req, object);
   }
-  const query: Record<string, string> = {};
   // Query values win over the same keys in the body (wire.md §3).
   for (const [name, value] of Object.entries(fromBody)) {
-    if (value === undefined || value === null || value === '') continue;
+    if (value === undefined || value === null || value === '' || query[name] !== undefined) continue;
     if (typeof value !== 'string') throw AppError.badRequest(`${name} must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`, { [name]: [`must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`] });
-    query[name] = checkValue(shape[name], name, value);
-  }
-  for (const [name, value] of Object.entries(raw)) {
-    if (name === INCLUDE_PARAMETER || value === '') continue;
     query[name] = checkValue(shape[name], name, value);
   }
   const headers: Record<string, string> = {};
@@ -329,11 +332,46 @@ function bindQueryLists(op: Operation, shape: Record<string, z.ZodType>, raw: Re
 
 /** One path or query value against its schema; the 400 names it and says why (`id 'x' is not a GUID`). */
 function checkValue(schema: z.ZodType | undefined, name: string, value: string): string {
-  const parsed = schema?.safeParse(value);
-  // GUIDs compare case-insensitively: they travel lower-cased.
-  if (!parsed || parsed.success) return isGuid(schema) ? value.toLowerCase() : value;
-  const message = parsed.error.issues[0]?.message ?? 'is not valid';
-  throw AppError.badRequest(`${name} '${value.slice(0, 64)}' ${message}`, { [name]: [message] });
+  const invalid = new InvalidValues();
+  const checked = invalid.check(schema, name, value);
+  invalid.throwIfAny();
+  return checked;
+}
+
+/**
+ * The path and query values of one request checked against their schemas, the refusals collected: one 400 names every
+ * value that is not valid, its detail the value's own sentence when it is the only one (`id 'x' is not a GUID`).
+ */
+class InvalidValues {
+  private readonly errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  private readonly sentences: string[] = [];
+
+  check(schema: z.ZodType | undefined, name: string, value: string): string {
+    const parsed = schema?.safeParse(value);
+    // GUIDs compare case-insensitively: they travel lower-cased.
+    if (!parsed || parsed.success) return isGuid(schema) ? value.toLowerCase() : value;
+    const message = parsed.error.issues[0]?.message ?? 'is not valid';
+    (this.errors[name] ??= []).push(message);
+    this.sentences.push(`${name} '${value.slice(0, 64)}' ${message}`);
+    return value;
+  }
+
+  /** `bind`'s result, or `otherwise` with its 400 kept to be thrown with the others. */
+  collect<T>(bind: () => T, otherwise: T): T {
+    try {
+      return bind();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 400 || !err.errors) throw err;
+      for (const [name, messages] of Object.entries(err.errors)) (this.errors[name] ??= []).push(...messages);
+      this.sentences.push(err.message);
+      return otherwise;
+    }
+  }
+
+  throwIfAny(): void {
+    if (this.sentences.length === 1) throw AppError.badRequest(this.sentences[0] as string, this.errors);
+    if (this.sentences.length > 1) throw AppError.badRequest(`${this.sentences.length} values are not valid: ${this.sentences.join('; ')}`, this.errors);
+  }
 }
 
 const isGuid = (schema: z.ZodType | undefined): boolean => schema === Guid || (schema as { unwrap?: () => unknown } | undefined)?.unwrap?.() === Guid;
