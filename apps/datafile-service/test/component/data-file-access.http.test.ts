@@ -262,6 +262,7 @@ describe('data file access through the gateway (entity-service, datafile-service
         const body = await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&${query}`), 400);
         const name = query.split('=')[0] as string;
         expect(body.errors).toEqual({ [name]: ['must be given once'] });
+        expect(body.detail).toBe(`query parameter ${name} must be given once`);
       }
     });
 

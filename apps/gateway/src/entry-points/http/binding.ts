@@ -46,7 +46,8 @@ export function bindQuery(req: Request, allowed: readonly string[], repeated: re
     }
     out[name] = value;
   }
-  if (Object.keys(errors).length) throw AppError.badRequest('The query string is not valid', errors);
+  const refused = Object.entries(errors).map(([name, messages]) => `${name} ${messages.join(', ')}`);
+  if (refused.length) throw AppError.badRequest(refused.length === 1 ? `query parameter ${refused[0] as string}` : `The query string is not valid: ${refused.join('; ')}`, errors);
   return out;
 }
 
