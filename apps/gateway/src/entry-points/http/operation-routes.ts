@@ -340,7 +340,7 @@ function checkValue(schema: z.ZodType | undefined, name: string, value: string):
 
 /**
  * The path and query values of one request checked against their schemas, the refusals collected: one 400 names every
- * value that is not valid, its detail the value's own sentence when it is the only one (`id 'x' is not a GUID`).
+ * value that is not valid, its detail each one's sentence (`id 'x' is not a GUID; maxPoints '2' must be from 4 to …`).
  */
 class InvalidValues {
   private readonly errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
@@ -369,8 +369,7 @@ class InvalidValues {
   }
 
   throwIfAny(): void {
-    if (this.sentences.length === 1) throw AppError.badRequest(this.sentences[0] as string, this.errors);
-    if (this.sentences.length > 1) throw AppError.badRequest(`${this.sentences.length} values are not valid: ${this.sentences.join('; ')}`, this.errors);
+    if (this.sentences.length) throw AppError.badRequest(this.sentences.join('; '), this.errors);
   }
 }
 
