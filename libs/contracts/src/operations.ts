@@ -309,9 +309,11 @@ const Seconds = z
   .regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, { error: 'is not a number of seconds', abort: true })
   .refine((v) => Number.isFinite(Number(v)), { error: 'is too large a number of seconds', abort: true });
 const Duration = Seconds.refine((v) => Number(v) >= 0, { error: 'must be 0 or more', abort: true });
-const MaxPoints = z.string().regex(/^\d+$/, { error: 'is not a whole number', abort: true }).refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999').optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
+/** A display size in points, `maxPoints` of the channel reads and of the lap traces alike. */
+const PointCount = z.string().regex(/^\d+$/, { error: 'is not a whole number', abort: true }).refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999');
+const MaxPoints = PointCount.optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
 const dataFileParams = z.object({ id: Guid, attachedFileGroupName: z.string().min(1).max(256) });
-const LapPoints = z.string().regex(/^\d+$/, { error: 'is not a whole number', abort: true }).refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999').optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
+const LapPoints = PointCount.optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
 const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB)', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
 const LAP_TRACE_ERRORS = { 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */

@@ -181,7 +181,9 @@ class BatchRows implements TimingRows {
     for (const { timing_key: timingKey, ...row } of await repo.findByTimingKeysForUpdate(c, [...unique], [...parents])) {
       if (timingKey === null) {
         const under = untimedChildKey(row.parent_id ?? '', row.type);
-        this.untimed.set(under, [...(this.untimed.get(under) ?? []), row]);
+        const siblings = this.untimed.get(under);
+        if (siblings) siblings.push(row);
+        else this.untimed.set(under, [row]);
         continue;
       }
       const key = keyOf(row.parent_id, row.type, timingKey);
