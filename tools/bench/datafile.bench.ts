@@ -2,7 +2,8 @@
 // uploaded LZ4-compressed to a run sheet through the upload flow, all reads through the gateway (five processes,
 // RabbitMQ, Redis, filesystem blob store):
 //   - warm single-lap read of 20 channels (100 Hz, 180,000 samples), JSON against binary (floors: binary >= 10x
-//     faster; warm binary lap read p50 < 10 ms);
+//     faster; warm binary lap read p50 < 10 ms), then the same read through libs/client into values (JSON parsed,
+//     binary decoded and converted), as a script waits for it;
 //   - cold lap read of 20 channels after a restart of the datafile-service, with its decompressed copy present
 //     (floor < 200 ms) and absent (reported: it includes decompressing the blob);
 //   - whole-file read of one 1 kHz channel (3.6 M samples) with maxPoints=2000 (floor: warm p50 < 30 ms);
@@ -15,7 +16,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createBus } from '@pitwall/bus';
-import { ATTACHMENT_COMMANDS, DATAFILE_COMMANDS, SERVICES } from '@pitwall/contracts';
+import { physicalSamples, type ChannelSeries } from '@pitwall/channels';
+import { PitwallClient } from '@pitwall/client';
+import { ATTACHMENT_COMMANDS, DATAFILE_COMMANDS, SERVICES, type ChannelsReadJson } from '@pitwall/contracts';
 import { DEFAULT_GEN_LD, generateLdFile } from '../gen-ld/gen-ld';
 import { AMQP_URL, startBenchStack, type BenchStack } from './stack-fixture';
 
@@ -122,6 +125,27 @@ async function main(): Promise<void> {
     console.log(`  JSON:   p50 ${median(json).toFixed(1)} ms, p90 ${p90(json).toFixed(1)} ms, ${(jsonBytes / 1024).toFixed(0)} KiB  (${JSON_RUNS} runs)`);
     const ratio = median(json) / median(binary);
     console.log(`  JSON / binary: ${ratio.toFixed(1)}x  (floor: binary >= 10x faster: ${ratio >= 10 ? 'PASS' : 'FAIL'}); warm binary p50 < 10 ms: ${median(binary) < 10 ? 'PASS' : 'FAIL'}`);
+
+    // What a script waits for: the client library's read of the same lap, from the request to values it can use (the
+    // JSON answer parsed; the binary one decoded into typed-array views and its stored integers converted).
+    const client = new PitwallClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, accountId: s.accountId });
+    const intoValues = async (asBinary: boolean): Promise<number> => {
+      const t = performance.now();
+      const r = await client.getRunSheetDataFileChannels(runSheet, 'DataFile', { channels: lapChannels, mode: 1, lapIndex: LAP }, { binary: asBinary });
+      if (!r.success || !r.returnValue) throw new Error(`client lap read answered ${r.statusCode}: ${r.message}`);
+      let values = 0;
+      if (asBinary) for (const series of r.returnValue as ChannelSeries[]) values += physicalSamples(series).length;
+      else for (const channel of (r.returnValue as ChannelsReadJson).channels) values += channel.samples.length;
+      if (values !== samples) throw new Error(`client lap read gave ${values} values, not ${samples}`);
+      return performance.now() - t;
+    };
+    await intoValues(true);
+    await intoValues(false);
+    const clientBinary: number[] = [];
+    const clientJson: number[] = [];
+    for (let i = 0; i < WARM_RUNS; i++) clientBinary.push(await intoValues(true));
+    for (let i = 0; i < JSON_RUNS; i++) clientJson.push(await intoValues(false));
+    console.log(`  the same into values through libs/client: binary p50 ${median(clientBinary).toFixed(1)} ms, JSON p50 ${median(clientJson).toFixed(1)} ms, JSON / binary ${(median(clientJson) / median(clientBinary)).toFixed(1)}x`);
 
     await shown();
     const m4: number[] = [];
