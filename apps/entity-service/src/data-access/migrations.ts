@@ -158,4 +158,29 @@ export const entityMigrations: Migration[] = [
     // entity-repository.ts, or PostgreSQL does not use the index.
     sql: `CREATE INDEX entities_untimed_children ON entity.entities ((parent_id::text || '|' || type)) WHERE timing_key IS NULL AND type IN ('RunSheets', 'Laps', 'LapSectors', 'LapSpeedTraps');`,
   },
+  {
+    version: 101,
+    name: 'a moved timing level leaves its timing key',
+    // A lap's timing key is its StintLapNumber, a sector's or speed trap's its definition (apply-timing-update.ts).
+    // When another write (a standard PUT, a collection update) changes that parameter, the row leaves its key: the
+    // feed's update for the old place then creates an entity there, and the one for the new place takes this one over
+    // as it takes over any entity created by the standard POSTs. Kept, the key would send the feed's updates for the
+    // old place to an entity that is no longer there, and make a second entity at the new one. A trigger, so every
+    // path that writes parameters is covered; its WHEN is checked without calling the function, and the timing
+    // writes never change these parameters (refuseAddressChange), so they never fire it.
+    sql: `
+      CREATE FUNCTION entity.release_timing_key() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW.timing_key := NULL;
+        RETURN NEW;
+      END
+      $$;
+      CREATE TRIGGER entities_timing_level_moved BEFORE UPDATE OF parameters ON entity.entities FOR EACH ROW
+        WHEN (OLD.timing_key IS NOT NULL AND NEW.timing_key IS NOT DISTINCT FROM OLD.timing_key AND (
+          (OLD.type = 'Laps' AND NEW.parameters -> 'StintLapNumber' IS DISTINCT FROM OLD.parameters -> 'StintLapNumber')
+          OR (OLD.type = 'LapSectors' AND NEW.parameters -> 'TrackSectorDefinitionId' IS DISTINCT FROM OLD.parameters -> 'TrackSectorDefinitionId')
+          OR (OLD.type = 'LapSpeedTraps' AND NEW.parameters -> 'TrackSpeedTrapDefinitionId' IS DISTINCT FROM OLD.parameters -> 'TrackSpeedTrapDefinitionId')))
+        EXECUTE FUNCTION entity.release_timing_key();
+    `,
+  },
 ];

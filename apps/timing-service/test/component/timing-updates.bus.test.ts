@@ -301,6 +301,39 @@ describe('timing updates by index (timing-service and entity-service in-process,
     expect(eventsOf(f).filter((e) => e.routingKey === 'timing.run.created')).toEqual([]);
   });
 
+  test('when a standard PUT moves a feed lap to another StintLapNumber or a feed sector to another definition, then the feed follows it: the old place gets a new entity, updates for the new place reach the moved one', async () => {
+    const f = await fixture();
+    const put = (type: string, id: string, parameters: Record<string, string>) =>
+      stack.bus.request<Entity>(SERVICES.entity, ENTITY_COMMANDS.update, { caller: f.caller, type, id, body: { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) } });
+    const lapTime = (n: number, value: string) => ({ stintLapNumber: n, properties: [{ name: 'LapTime', value }] });
+    const moved = await update(f, 'Laps', lapTime(1, '90.1'));
+    const sector = await update(f, 'LapSectors', { stintLapNumber: 1, sectorId: f.sectors[0] as string, properties: [{ name: 'SectorTime', value: '30.1' }] });
+
+    await put('Laps', moved.Id, { StintLapNumber: '3' });
+    // Alone, then in a batch (the bulk path leaves a batch that takes an entity over to the update-by-update one).
+    const atOldPlace = await update(f, 'Laps', lapTime(1, '91.1'));
+    const item = (n: number, value: string) => ({ caller: f.caller, type: 'Laps' as const, body: { ...f.ids, runIndex: 0, ...lapTime(n, value) } as TimingUpdate, headers: { commandId: `request:moved-${n}-${randomUUID()}`, commandHash: `m${n}` } });
+    const outcomes = await stack.bus.request<{ ok: boolean }[]>(SERVICES.entity, ENTITY_TIMING_BATCH_COMMAND, { items: [item(3, '93.3'), item(1, '91.5')] });
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
+
+    expect(atOldPlace.Id).not.toBe(moved.Id);
+    const run = (await runSheets(f))[0] as Entity;
+    const laps = await stack.bus.request<Entity[]>(SERVICES.entity, ENTITY_COMMANDS.list, { caller: f.caller, type: 'Laps', parentIds: { runSheetId: run.Id } });
+    // Both at position 1 (a PUT does not move a lap in the list): compared in stint lap order.
+    expect(laps.map((l) => [l.Id, l.Parameters['StintLapNumber'], l.Parameters['LapTime']]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
+      [atOldPlace.Id, 1, 91.5],
+      [moved.Id, 3, 93.3],
+    ]);
+
+    // The lap is now numbered 3, its sector was on S1: moved to S3 by a PUT, S1's update makes a new sector, S3's finds it.
+    await put('LapSectors', sector.Id, { TrackSectorDefinitionId: f.sectors[2] as string });
+    const newS1 = await update(f, 'LapSectors', { stintLapNumber: 3, sectorId: f.sectors[0] as string, properties: [{ name: 'SectorTime', value: '31.1' }] });
+    const s3 = await update(f, 'LapSectors', { stintLapNumber: 3, sectorId: f.sectors[2] as string, properties: [{ name: 'SectorTime', value: '33.3' }] });
+    expect(newS1.Id).not.toBe(sector.Id);
+    expect([s3.Id, s3.Parameters['TrackSectorDefinitionId'], s3.Parameters['SectorTime']]).toEqual([sector.Id, f.sectors[2], 33.3]);
+    expect(newS1.Parameters['TrackSectorDefinitionId']).toBe(f.sectors[0]);
+  });
+
   describe('ids that do not belong together are 400 with the reason; nothing is written', () => {
     test.each([
       ['a championship of no such id', (_f: Fixture) => ({ championshipId: randomUUID() }), 'championshipId'],
