@@ -31,7 +31,9 @@ const TimeOfDay = z
   })
   .meta({ format: 'date-time' });
 const SessionTime = z.number().finite().min(0, 'is seconds since the session start: not negative');
-const Index = z.number().int('is an integer').min(0, 'is 0 or more').max(100_000, 'is at most 100000');
+/** The largest runIndex and stintLapNumber (so a pit-in at runIndex TIMING_INDEX_MAX has no next run to create). */
+export const TIMING_INDEX_MAX = 100_000;
+const Index = z.number().int('is an integer').min(0, 'is 0 or more').max(TIMING_INDEX_MAX, `is at most ${TIMING_INDEX_MAX}`);
 
 const identity = {
   accountId: Guid,

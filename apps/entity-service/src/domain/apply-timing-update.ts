@@ -3,6 +3,7 @@ import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import type { OutboxMessage } from '@pitwall/messaging';
 import {
   TIMING_EVENTS,
+  TIMING_INDEX_MAX,
   requireEntityType,
   type CallerContext,
   type EntityChangedEvent,
@@ -161,6 +162,11 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
         shouldCreateNextRun: ['needs a pit in (pitInTime or pitInSessionTime) on the run'],
       });
     const nextIndex = body.runIndex + 1;
+    // A run there could never be addressed (runIndex is at most TIMING_INDEX_MAX): refused, as its update would be.
+    if (nextIndex > TIMING_INDEX_MAX)
+      throw AppError.badRequest(`shouldCreateNextRun at runIndex ${body.runIndex} would create run ${nextIndex}, past the largest runIndex (${TIMING_INDEX_MAX})`, {
+        shouldCreateNextRun: [`creates run runIndex + 1, which must be at most ${TIMING_INDEX_MAX}`],
+      });
     const next = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, { ordinal: nextIndex }, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
     scopes.push(next.row.id);
     if (next.inserted) {

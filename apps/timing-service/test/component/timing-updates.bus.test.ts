@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { BusEvent } from '@pitwall/bus';
-import { ENTITY_COMMANDS, ENTITY_TIMING_BATCH_COMMAND, EXCHANGES, SERVICES, TIMING_COMMANDS, type CallerContext, type TimingLevel, type TimingUpdate } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, ENTITY_TIMING_BATCH_COMMAND, EXCHANGES, SERVICES, TIMING_COMMANDS, TIMING_INDEX_MAX, type CallerContext, type TimingLevel, type TimingUpdate } from '@pitwall/contracts';
 import { entityService } from '@pitwall/entity-service';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { timingService } from '../../src/definition';
@@ -348,6 +348,7 @@ describe('timing updates by index (timing-service and entity-service in-process,
       ['a property value of the wrong type', (_f: Fixture) => ({ properties: [{ name: 'PitInSessionTime', value: 'soon' }] }), 'properties[0].value'],
       ['a driver property naming a Car', (f: Fixture) => ({ properties: [{ name: 'DriverId', value: f.ids.carId }] }), 'properties[0].value'],
       ['shouldCreateNextRun without a pit in', (_f: Fixture) => ({ shouldCreateNextRun: true }), 'shouldCreateNextRun'],
+      ['a pit in creating the next run at the largest runIndex (a run past it could never be addressed)', (_f: Fixture) => ({ runIndex: TIMING_INDEX_MAX, pitInSessionTime: 1, shouldCreateNextRun: true }), 'shouldCreateNextRun'],
     ])('when the run update names %s, then it is 400 naming the field', async (_what, change, field) => {
       const f = await fixture();
       await expect(update(f, 'RunSheets', change(f))).rejects.toMatchObject({ status: 400, errors: { [field]: [expect.any(String)] } });
