@@ -129,6 +129,11 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(record.samples).toEqual(physical('Engine RPM'));
     });
 
+    test('when a scope parameter is given with no value (lapIndex=), then it is as if not given: the whole channel (docs/api.md)', async () => {
+      const record = await json(get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&lapIndex=&start=&duration=&maxPoints=`));
+      expect(record.samples).toEqual(physical('Engine RPM'));
+    });
+
     test.each(['application/x-service-channels', 'application/octet-stream'])('when Accept is %s, then the binary body decodes to the JSON of the same read', async (accept) => {
       const path = `${dataset()}/channel?channel=${encodeURIComponent('Susp Pos FL')}&lapIndex=1`;
       const asJson = await json(get(path));
