@@ -17,7 +17,8 @@ describe('CSV reader', () => {
     it('when opened, then 18,033 rows over 1352.76 s and one channel per non-time column', () => {
       expect(file.format).toBe('csv');
       expect(data).toHaveLength(18033);
-      expect(file.duration).toBeCloseTo(1352.76, 9);
+      // From the first row to one mean period (1352.76 s over 18,032 steps) past the last: the whole-file window holds every row.
+      expect(file.duration).toBeCloseTo(1352.76 + 1352.76 / 18032, 9);
       expect(file.channels.map((c) => c.name)).toEqual(header.slice(1));
       for (const c of file.channels) expect(c).toMatchObject({ sampleCount: 18033, regular: false });
       expect(file.laps).toEqual([]);

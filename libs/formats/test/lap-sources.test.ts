@@ -15,22 +15,31 @@ describe('laps from other sources and mixed per-lap datasets', () => {
 
   it('when a generic CSV has a Lap column, then laps start where it changes', () => {
     const file = openDataFile(csv('Time,Lap,Speed\n0,0,1\n0.5,0,2\n1.1,1,3\n1.4,1,4\n2.2,2,5\n'));
+    // The last row's lap lasts one mean period (2.2 s over 4 steps): it holds that row, as lap 2 of the Lap column.
     expect(file.laps.map((l) => [l.startTime, l.endTime])).toEqual([
       [0, 1.1],
       [1.1, 2.2],
+      [2.2, 2.75],
     ]);
+    const times = [0, 0.5, 1.1, 1.4, 2.2];
+    expect(file.laps.map((lap) => times.filter((t) => t >= lap.startTime && t < lap.endTime).length)).toEqual([2, 2, 1]);
+    expect(times.every((t) => t < file.startTime + file.duration)).toBe(true);
   });
 
   it('when per-lap files are irregular, then timestamps are shifted onto one axis and concatenated', () => {
     const file = openDataFile([csv('Time,Speed\n0,10\n0.3,11\n1.0,12\n'), csv('Time,Speed\n5,20\n5.4,21\n6.5,22\n')]);
+    // Each file lasts one mean period past its last row (0.5 s, 0.75 s), so the next lap starts after it and each lap
+    // holds its own file's rows: none shares a time with the next file's first row.
     expect(file.laps.map((l) => [l.startTime, l.endTime])).toEqual([
-      [0, 1],
-      [1, 2.5],
+      [0, 1.5],
+      [1.5, 3.75],
     ]);
     const speed = file.readChannel('Speed');
     expect(Array.from(speed.samples)).toEqual([10, 11, 12, 20, 21, 22]);
     if (speed.time.kind !== 'explicit') throw new Error('expected explicit timestamps');
-    expect(Array.from(speed.time.timestamps).map((t) => Math.round(t * 1000) / 1000)).toEqual([0, 0.3, 1, 1, 1.4, 2.5]);
+    const times = Array.from(speed.time.timestamps).map((t) => Math.round(t * 1000) / 1000);
+    expect(times).toEqual([0, 0.3, 1, 1.5, 1.9, 3]);
+    for (const [i, lap] of file.laps.entries()) expect(times.filter((t) => t >= lap.startTime && t < lap.endTime)).toEqual(times.slice(3 * i, 3 * i + 3));
   });
 
   it('when a per-lap file lacks a channel, then that lap is gaps in the implicit series', () => {
