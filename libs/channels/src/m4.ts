@@ -22,13 +22,18 @@ export interface M4Options {
 export interface M4Output {
   samples: Float64Array;
   times: Float64Array;
+  /** 1 where the point is a gap (its sample NaN); absent when none is. */
+  gaps?: Uint8Array;
 }
 
 /**
- * M4 aggregation (Jugel et al., VLDB 2014): the window is cut into floor(maxPoints / 4) equal time buckets; of each
- * bucket the first, minimum, maximum and last present sample are kept (once each, in time order), so a line chart
- * as wide as the bucket count is drawn exactly as from every sample. Gap samples are not points: they are dropped.
- * A series that already has at most maxPoints present samples comes back whole.
+ * M4 aggregation (Jugel et al., VLDB 2014): the window is cut into equal time buckets; of each bucket the first,
+ * minimum, maximum and last present sample are kept (once each, in time order), so a line chart as wide as the bucket
+ * count is drawn exactly as from every sample. Gaps stay breaks: where gap samples lie between one bucket's last
+ * present sample and the next one's first, the first of them is kept as a gap point (NaN, flagged in `gaps`), so the
+ * chart does not join across missing data; a gap between two samples of one bucket is narrower than a bucket and is
+ * not kept. Buckets: floor(maxPoints / 4), or floor(maxPoints / 5) when the series has gaps (room for one gap point a
+ * bucket), so never more than maxPoints points. A series of at most maxPoints samples comes back whole, gaps included.
  */
 export function m4(input: M4Input, options: M4Options): M4Output {
   const { maxPoints } = options;
@@ -40,54 +45,71 @@ export function m4(input: M4Input, options: M4Options): M4Output {
 
   let presentCount = 0;
   for (let i = 0; i < n; i++) if (present(i)) presentCount++;
-  if (presentCount <= maxPoints) return collect(samples, timeAt, present, n, presentCount);
+  const hasGaps = presentCount < n;
+  const isGap = (i: number) => !present(i);
+  if (n <= maxPoints) return collect(samples, timeAt, () => true, n, n, hasGaps ? isGap : undefined);
 
-  const buckets = Math.floor(maxPoints / 4);
+  // One bucket has no boundary for a gap point to mark: at maxPoints 4 a gappy series is one bucket of four points.
+  const buckets = Math.max(1, Math.floor(maxPoints / (hasGaps ? 5 : 4)));
   const start = options.start ?? timeAt(0);
   const end = options.end ?? timeAt(n - 1) + (frequency > 0 ? 1 / frequency : 0);
   const span = end - start;
   const bucketOf = (t: number) => (span > 0 ? Math.min(buckets - 1, Math.max(0, Math.floor(((t - start) / span) * buckets))) : 0);
 
+  // 1: a kept sample; 2: a kept gap point.
   const keep = new Uint8Array(n);
   let bucket = -1;
   let first = -1;
   let last = -1;
   let min = -1;
   let max = -1;
+  // The first gap sample after the last present one seen, while no present sample has followed it.
+  let gapAfterLast = -1;
   const close = () => {
     if (first < 0) return;
     keep[first] = keep[last] = keep[min] = keep[max] = 1;
   };
   for (let i = 0; i < n; i++) {
-    if (!present(i)) continue;
+    if (!present(i)) {
+      if (first >= 0 && gapAfterLast < 0) gapAfterLast = i;
+      continue;
+    }
     const b = bucketOf(timeAt(i));
     if (b !== bucket) {
       close();
+      if (gapAfterLast >= 0) keep[gapAfterLast] = 2;
+      gapAfterLast = -1;
       bucket = b;
       first = last = min = max = i;
       continue;
     }
+    gapAfterLast = -1;
     last = i;
     if (samples[i] < samples[min]) min = i;
     if (samples[i] > samples[max]) max = i;
   }
   close();
   let kept = 0;
-  for (let i = 0; i < n; i++) kept += keep[i];
-  return collect(samples, timeAt, (i) => keep[i] === 1, n, kept);
+  for (let i = 0; i < n; i++) if (keep[i]) kept++;
+  return collect(samples, timeAt, (i) => keep[i] !== 0, n, kept, hasGaps ? (i) => keep[i] === 2 : undefined);
 }
 
-function collect(samples: PhysicalSampleArray, timeAt: (i: number) => number, take: (i: number) => boolean, n: number, count: number): M4Output {
-  const out = { samples: new Float64Array(count), times: new Float64Array(count) };
+function collect(samples: PhysicalSampleArray, timeAt: (i: number) => number, take: (i: number) => boolean, n: number, count: number, isGap?: (i: number) => boolean): M4Output {
+  const out: M4Output = { samples: new Float64Array(count), times: new Float64Array(count) };
+  let gaps: Uint8Array | undefined;
   for (let i = 0, k = 0; i < n; i++) {
     if (!take(i)) continue;
-    out.samples[k] = samples[i];
+    if (isGap?.(i)) {
+      (gaps ??= new Uint8Array(count))[k] = 1;
+      out.samples[k] = NaN;
+    } else out.samples[k] = samples[i] as number;
     out.times[k++] = timeAt(i);
   }
+  if (gaps) out.gaps = gaps;
   return out;
 }
 
-/** A series downsampled for display (raw values converted first): explicit times, no gaps, the source's name, unit and rate. */
+/** A series downsampled for display (raw values converted first): explicit times, gap points where gaps break it, the source's name, unit and rate. */
 export function downsampleSeries(series: ChannelSeries, options: M4Options): ChannelSeries {
   const out = int16M4(series, options) ?? m4({ samples: physicalSamples(series), times: series.times, startTime: series.startTime, frequency: series.frequency, gaps: series.gaps }, options);
   return {
@@ -98,6 +120,7 @@ export function downsampleSeries(series: ChannelSeries, options: M4Options): Cha
     startTime: out.times.length > 0 ? out.times[0] : (options.start ?? series.startTime),
     samples: out.samples,
     times: out.times,
+    ...(out.gaps ? { gaps: out.gaps } : {}),
   };
 }
 

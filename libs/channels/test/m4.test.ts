@@ -1,4 +1,4 @@
-import { downsampleSeries, m4 } from '../src';
+import { decodeChannels, downsampleSeries, encodeChannels, m4, toChannelRecord } from '../src';
 
 /** Deterministic noise so the extremes fall anywhere in a bucket. */
 function noisy(n: number, seed = 1): Float64Array {
@@ -45,7 +45,48 @@ describe('M4 downsampling', () => {
     expect(Array.from(out.times)).toEqual([10, 10.5, 11]);
   });
 
-  it('when samples are gaps, then they are not points', () => {
+  it('when a series with gaps comes back whole (at most maxPoints samples), then its gaps are gap points', () => {
+    const out = m4({ samples: Float64Array.from([1, 0, 5, 9]), startTime: 0, frequency: 1, gaps: Uint8Array.from([0, 1, 0, 0]) }, { maxPoints: 4 });
+    expect(Array.from(out.samples)).toEqual([1, NaN, 5, 9]);
+    expect(Array.from(out.gaps ?? [])).toEqual([0, 1, 0, 0]);
+  });
+
+  it('when a gap spans bucket boundaries, then one gap point breaks the line there, and there are never more than maxPoints points', () => {
+    // 10 Hz for 100 s with no data from 30 s to 60 s, read in 8 buckets (maxPoints 40, five a bucket with gaps).
+    const n = 1000;
+    const samples = Float64Array.from({ length: n }, (_, i) => Math.sin(i / 7) * 100);
+    const gaps = Uint8Array.from({ length: n }, (_, i) => (i >= 300 && i < 600 ? 1 : 0));
+    const out = m4({ samples, startTime: 0, frequency: 10, gaps }, { maxPoints: 40 });
+    expect(out.samples.length).toBeLessThanOrEqual(40);
+    const gapAt = Array.from(out.gaps ?? []).flatMap((g, k) => (g ? [k] : []));
+    expect(gapAt).toHaveLength(1);
+    const k = gapAt[0] as number;
+    expect([out.times[k - 1], out.times[k], out.times[k + 1]]).toEqual([29.9, 30, 60]);
+    expect(out.samples[k]).toBeNaN();
+    // Every other point is a present sample at its time.
+    for (let j = 0; j < out.samples.length; j++) if (j !== k) expect(out.samples[j]).toBe(samples[Math.round((out.times[j] as number) * 10)]);
+  });
+
+  it('when a gappy series is downsampled for a read, then the gap point is null in its JSON record and flagged in its binary body', () => {
+    const n = 1000;
+    const series = { name: 'Speed', unit: 'km/h', frequency: 10, dimension: 1, startTime: 0, samples: Float64Array.from({ length: n }, (_, i) => i), gaps: Uint8Array.from({ length: n }, (_, i) => (i >= 300 && i < 600 ? 1 : 0)) };
+    const shown = downsampleSeries(series, { maxPoints: 40 });
+    const record = toChannelRecord(shown);
+    const k = record.samples.indexOf(null);
+    expect([record.samples[k - 1], record.samples[k], record.samples[k + 1]]).toEqual([299, null, 600]);
+    expect(decodeChannels(encodeChannels([shown])).map(toChannelRecord)).toEqual([record]);
+  });
+
+  it('when many short gaps alternate with data, then the points still never exceed maxPoints', () => {
+    const n = 10_000;
+    const gaps = Uint8Array.from({ length: n }, (_, i) => (i % 3 === 1 ? 1 : 0));
+    for (const maxPoints of [4, 5, 9, 10, 41, 2000]) {
+      const out = m4({ samples: Float64Array.from({ length: n }, (_, i) => i % 17), startTime: 0, frequency: 1, gaps }, { maxPoints });
+      expect(out.samples.length).toBeLessThanOrEqual(maxPoints);
+    }
+  });
+
+  it('when a gap lies between two samples of one bucket, then it is not a point (narrower than a bucket)', () => {
     const values = Float64Array.from([1, NaN, 5, 9, 2, 8, 0, 4]);
     const gaps = Uint8Array.from([0, 1, 0, 0, 0, 0, 0, 0]);
     const out = m4({ samples: values, startTime: 0, frequency: 1, gaps }, { maxPoints: 4 });
