@@ -8,6 +8,13 @@ import { AppError } from '@pitwall/service-kit';
  */
 export function toReadError(err: unknown): unknown {
   if (err instanceof Lz4FrameError) return new AppError(422, `The data file could not be read: ${err.message}`);
+  // V8's limit on one string (about 512 MB): the JSON answer of a read this large cannot be built. The request asked
+  // too much, the file is fine; the binary body of the same read has no such limit.
+  if (err instanceof RangeError && /^Invalid string length/.test(err.message))
+    return AppError.badRequest(
+      'The JSON answer of this read would be larger than one JSON document can be here (about 512 MB): ask fewer channels, a lap or a shorter window, maxPoints, or the binary body (Accept: application/x-service-channels)',
+      { channels: ['are too many samples for one JSON answer'] },
+    );
   // A file shorter than its own header says: the readers' ranged reads run past its end.
   if (err instanceof RangeError) return new AppError(422, `The data file could not be read: ${err.message}`);
   if (!(err instanceof DataFileError)) return err;

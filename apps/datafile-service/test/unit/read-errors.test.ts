@@ -1,0 +1,17 @@
+import { AppError } from '@pitwall/service-kit';
+import { toReadError } from '../../src/domain/read-errors';
+
+describe('toReadError', () => {
+  test('when the JSON answer of a read is too large to build (V8: Invalid string length), then it is a 400 that names the way out, not a damaged file', () => {
+    // What JSON.stringify throws past V8's string limit (a 4,000-channel whole-file batch), without building it here.
+    const thrown = toReadError(new RangeError('Invalid string length'));
+    expect(thrown).toBeInstanceOf(AppError);
+    expect(thrown).toMatchObject({ status: 400, errors: { channels: [expect.any(String)] } });
+    expect((thrown as AppError).message).toContain('binary body');
+    expect((thrown as AppError).message).not.toContain('could not be read');
+  });
+
+  test('when a reader runs past the end of a short file (another RangeError), then it is still a 422 with the reason', () => {
+    expect(toReadError(new RangeError('Offset is outside the bounds of the DataView'))).toMatchObject({ status: 422, message: 'The data file could not be read: Offset is outside the bounds of the DataView' });
+  });
+});
