@@ -43,10 +43,9 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   const timeAt = times ? (i: number) => times[i] : (i: number) => startTime + i / frequency;
   const present = (i: number) => gaps?.[i] !== 1 && !Number.isNaN(samples[i]);
 
-  let presentCount = 0;
-  for (let i = 0; i < n; i++) if (present(i)) presentCount++;
-  const hasGaps = presentCount < n;
   const isGap = (i: number) => !present(i);
+  let hasGaps = false;
+  for (let i = 0; i < n && !hasGaps; i++) hasGaps = isGap(i);
   if (n <= maxPoints) return collect(samples, timeAt, () => true, n, n, hasGaps ? isGap : undefined);
 
   // One bucket has no boundary for a gap point to mark: at maxPoints 4 a gappy series is one bucket of four points.

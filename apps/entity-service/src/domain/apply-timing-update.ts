@@ -214,7 +214,8 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
  * The parameter that says where a lap, sector or speed trap is (the stint lap number, the definition): set from the
  * update's own field, and what an entity created before the feed is taken over by. Set through `properties`, it would
  * move the entity away from the index that addresses it (a second lap with one stint lap number, a sector on a
- * definition outside the session's TrackConfiguration).
+ * definition outside the session's TrackConfiguration). Entity migration 101's trigger names the same three parameters
+ * (a migration's SQL never changes, so it spells them out): a write by another path that changes one drops the key.
  */
 const ADDRESS_PARAMETER: Record<Exclude<Level, 'run'>, { name: string; field: string }> = {
   lap: { name: 'StintLapNumber', field: 'stintLapNumber' },
