@@ -290,48 +290,59 @@ function normalisedIds(body: TimingUpdate) {
  * the session's TrackConfiguration. Anything else is a 400 naming the field and the reason.
  */
 async function resolve(store: TimingRows, accountId: string, level: Level, body: TimingUpdate, ids: ReturnType<typeof normalisedIds>): Promise<Resolved> {
-  if (level !== 'run' && body.stintLapNumber === undefined) throw AppError.badRequest('stintLapNumber is required', { stintLapNumber: ['is required'] });
-  if (level === 'sector' && !ids.sectorId) throw AppError.badRequest('sectorId is required', { sectorId: ['is required'] });
-  if (level === 'speedTrap' && !ids.speedTrapId) throw AppError.badRequest('speedTrapId is required', { speedTrapId: ['is required'] });
+  // Every field's short reason goes in `errors`, its sentence in the detail: one 400 names everything wrong.
+  const errors: FieldErrors = {};
+  const details: string[] = [];
+  const refuse = (field: string, reason: string, sentence: string): undefined => {
+    errors[field] = [reason];
+    details.push(sentence);
+    return undefined;
+  };
+  if (level !== 'run' && body.stintLapNumber === undefined) refuse('stintLapNumber', 'is required', 'stintLapNumber is required');
+  if (level === 'sector' && !ids.sectorId) refuse('sectorId', 'is required', 'sectorId is required');
+  if (level === 'speedTrap' && !ids.speedTrapId) refuse('speedTrapId', 'is required', 'speedTrapId is required');
   const wanted = [ids.championshipId, ids.eventId, ids.sessionId, ids.carId, ids.driverId, level === 'sector' ? ids.sectorId : undefined, level === 'speedTrap' ? ids.speedTrapId : undefined];
   const found = await store.findTimingRows(accountId, wanted.filter((id): id is string => !!id), ids.eventId, ids.carId);
   const rows = new Map(found.rows.map((r) => [r.id, r]));
-  const errors: FieldErrors = {};
   const expect = (field: string, id: string, type: string): EntityRow | undefined => {
     const row = rows.get(id);
     if (!row || row.type !== type) {
-      errors[field] = [`${requireEntityType(type).name} ${id} was not found in the account`];
-      return undefined;
+      const reason = `${requireEntityType(type).name} ${id} was not found in the account`;
+      return refuse(field, reason, reason);
     }
     return row;
   };
   const championship = expect('championshipId', ids.championshipId, 'Championships');
   const event = expect('eventId', ids.eventId, 'Events');
   const session = expect('sessionId', ids.sessionId, 'Sessions');
-  expect('carId', ids.carId, 'Cars');
+  const car = expect('carId', ids.carId, 'Cars');
   if (ids.driverId) expect('driverId', ids.driverId, 'Drivers');
-  if (championship && event && event.parent_id !== championship.id) errors['eventId'] = [`Event ${event.id} is not an event of championship ${championship.id}`];
-  if (event && session && session.parent_id !== event.id) errors['sessionId'] = [`Session ${session.id} is not a session of event ${event.id}`];
-  if (Object.keys(errors).length) throw AppError.badRequest(firstReason(errors), errors);
-  if (!found.carEntered) {
-    throw AppError.badRequest(`Car ${ids.carId} is not entered in event ${ids.eventId}: add an EventCar first`, { carId: ['the car is not entered in the event'] });
+  if (championship && event && event.parent_id !== championship.id) {
+    const reason = `Event ${event.id} is not an event of championship ${championship.id}`;
+    refuse('eventId', reason, reason);
   }
-  const resolved: Resolved = { session: session as EntityRow };
-  const definitionOf = (field: 'sectorId' | 'speedTrapId', id: string, type: string): EntityRow => {
-    const configuration = session?.parameters['TrackConfigurationId'];
-    if (typeof configuration !== 'string') throw AppError.badRequest(`Session ${ids.sessionId} has no TrackConfiguration, so it has no ${field === 'sectorId' ? 'sectors' : 'speed traps'}`, { [field]: ['the session has no TrackConfiguration'] });
-    const row = rows.get(id);
+  if (event && session && session.parent_id !== event.id) {
+    const reason = `Session ${session.id} is not a session of event ${event.id}`;
+    refuse('sessionId', reason, reason);
+  }
+  if (event && car && !found.carEntered) refuse('carId', 'the car is not entered in the event', `Car ${car.id} is not entered in event ${event.id}: add an EventCar first`);
+  const definitionOf = (field: 'sectorId' | 'speedTrapId', id: string | undefined, type: string): EntityRow | undefined => {
+    if (!id || !session) return undefined;
+    const configuration = session.parameters['TrackConfigurationId'];
     const name = requireEntityType(type).name;
+    if (typeof configuration !== 'string')
+      return refuse(field, 'the session has no TrackConfiguration', `Session ${session.id} has no TrackConfiguration, so it has no ${field === 'sectorId' ? 'sectors' : 'speed traps'}`);
+    const row = rows.get(id);
     if (!row || row.type !== type || row.parent_id !== configuration)
-      throw AppError.badRequest(`${field} ${id} is not a ${name} of the session's TrackConfiguration ${configuration}`, { [field]: [`is not a ${name} of the session's TrackConfiguration`] });
+      return refuse(field, `is not a ${name} of the session's TrackConfiguration`, `${field} ${id} is not a ${name} of the session's TrackConfiguration ${configuration}`);
     return row;
   };
-  if (level === 'sector') resolved.sectorDefinition = definitionOf('sectorId', ids.sectorId as string, 'TrackSectorDefinitions');
-  if (level === 'speedTrap') resolved.speedTrapDefinition = definitionOf('speedTrapId', ids.speedTrapId as string, 'TrackSpeedTrapDefinitions');
+  const sectorDefinition = level === 'sector' ? definitionOf('sectorId', ids.sectorId, 'TrackSectorDefinitions') : undefined;
+  const speedTrapDefinition = level === 'speedTrap' ? definitionOf('speedTrapId', ids.speedTrapId, 'TrackSpeedTrapDefinitions') : undefined;
+  if (details.length) throw AppError.badRequest(details.join('; '), errors);
+  const resolved: Resolved = { session: session as EntityRow };
+  if (sectorDefinition) resolved.sectorDefinition = sectorDefinition;
+  if (speedTrapDefinition) resolved.speedTrapDefinition = speedTrapDefinition;
   return resolved;
 }
 
-function firstReason(errors: FieldErrors): string {
-  const [field, messages] = Object.entries(errors)[0] as [string, string[]];
-  return `${field}: ${messages[0]}`;
-}

@@ -355,6 +355,25 @@ describe('timing updates by index (timing-service and entity-service in-process,
       expect(await runSheets(f)).toEqual([]);
     });
 
+
+    test('when an update has several things wrong, then one 400 names every field with its reason, the car not entered among them', async () => {
+      const f = await fixture();
+      const wrong = { sessionId: f.otherSessionId, carId: f.unenteredCarId, driverId: randomUUID(), sectorId: f.speedTraps[0] as string };
+      const refusal = update(f, 'LapSectors', { ...wrong, stintLapNumber: undefined });
+      await expect(refusal).rejects.toMatchObject({
+        status: 400,
+        errors: {
+          stintLapNumber: ['is required'],
+          sessionId: [expect.stringContaining('is not a session of event')],
+          carId: ['the car is not entered in the event'],
+          driverId: [expect.stringContaining('was not found')],
+        },
+      });
+      const { message } = (await refusal.catch((e: Error) => e)) as Error;
+      expect(message).toEqual(expect.stringContaining(`Car ${f.unenteredCarId} is not entered in event ${f.ids.eventId}`));
+      expect(message).toEqual(expect.stringContaining('stintLapNumber is required'));
+      expect(await runSheets(f)).toEqual([]);
+    });
     test("when an update names another account's championship, event, session, car and driver, then it is 400 naming each, alone and in a batch, and neither account changes", async () => {
       const f = await fixture();
       const other = await fixture();
