@@ -163,7 +163,38 @@ describe('timing integration on the five-process stack, with two timing-service 
     expect((await send({ ...outsider, accountId: m.accountId }, 'PUT', '/TimingIntegration/Runs', at)).status).toBe(404);
     const reader = await stack.member('reader', m.accountId);
     expect((await send(reader, 'PUT', '/TimingIntegration/Runs', at)).status).toBe(403);
+
+    // The gateway's own refusals, as the OpenAPI document lists them for these PUTs.
+    const raw = (method: string, headers: Record<string, string>, body?: string) =>
+      fetch(`${stack.baseUrl}/TimingIntegration/Runs`, { method, headers: { ApiKey: m.apiKey, AccountId: m.accountId, ...headers }, body });
+    const notJson = await raw('PUT', { 'Content-Type': 'text/plain' }, JSON.stringify(at));
+    expect([notJson.status, (await readJson(notJson)).detail]).toEqual([415, 'Content-Type text/plain is not supported; send application/json']);
+    const huge = JSON.stringify({ ...at, properties: [{ name: 'Notes', value: 'x'.repeat(1_100_000) }] });
+    const tooLarge = await raw('PUT', { 'Content-Type': 'application/json' }, huge);
+    expect([tooLarge.status, (await readJson(tooLarge)).detail]).toEqual([413, `The request body of ${Buffer.byteLength(huge)} bytes is larger than the limit of 1048576 bytes (1 MiB)`]);
+    const wrongMethod = await raw('GET', {});
+    expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'PUT']);
     expect((await send(m, 'GET', `/RunSheets?sessionId=${s.ids.sessionId}`)).body).toEqual([]);
+  });
+
+  test('when an Idempotency-Key is sent again with the same update, then the first answer comes back; with another update, then 422 and nothing changes', async () => {
+    const m = await stack.member('editor');
+    const s = await session(m, 1);
+    const at = { ...s.ids, carId: s.cars[0], runIndex: 0, stintLapNumber: 1 };
+    const put = (key: string, lapTime: string) =>
+      fetch(`${stack.baseUrl}/TimingIntegration/Laps`, {
+        method: 'PUT',
+        headers: { ApiKey: m.apiKey, AccountId: m.accountId, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify({ ...at, properties: [{ name: 'LapTime', value: lapTime }] }),
+      });
+    const key = `lap-${randomUUID()}`;
+    const first = await readJson(await put(key, '91.5'));
+    const again = await put(key, '91.5');
+    expect([again.status, (await readJson(again)).Id]).toEqual([200, first.Id]);
+    const reused = await put(key, '99.9');
+    expect(reused.status).toBe(422);
+    expect(await readJson(reused)).toMatchObject({ type: 'urn:pitwall:problem:idempotency-key-reused' });
+    expect((await send(m, 'GET', `/Laps/${first.Id as string}`)).body.Parameters).toMatchObject({ LapTime: 91.5 });
   });
 
   test('when four cars are fed at once through two instances, then every car holds exactly its feed, runs created by pit-ins included', async () => {

@@ -69,7 +69,7 @@ export type DataFileChannelsRequest = z.infer<typeof DataFileChannelsRequest>;
 export const ChannelsBody = z
   .strictObject({
     channels: z.array(z.string().min(1).max(512)).min(1).max(10_000),
-    mode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0 (the whole file), 1 (a lap) or 2 (a window)' }),
     lapIndex: z.number().int().optional(),
     startTime: z.number().optional(),
     duration: z.number().min(0, 'must be 0 or more').optional(),

@@ -14,10 +14,24 @@ const COMMON_ERRORS = {
   504: problem('A service behind the gateway did not answer in time'),
 };
 
+/** What the gateway answers of any JSON body, and of a write's `Idempotency-Key`, before an operation's own errors. */
+const BODY_ERRORS = {
+  413: problem('The JSON body is larger than the limit (BODY_LIMIT, 1 MiB by default)'),
+  415: problem('The body is not JSON (Content-Type other than application/json)'),
+};
+const KEY_REUSED = { 422: problem('The Idempotency-Key was already used with another request (type urn:pitwall:problem:idempotency-key-reused)') };
+
 /** The common error responses an operation can give: what its permission and its inputs make possible. */
 function errorResponses(op: Operation): Record<number, ReturnType<typeof problem>> {
   const errors: Record<number, ReturnType<typeof problem>> = op.permission === 'none' ? { 401: COMMON_ERRORS[401] } : { ...COMMON_ERRORS };
-  for (const [status, description] of Object.entries(op.errors ?? {})) errors[Number(status)] = problem(description);
+  if (op.bodyKind === 'json') Object.assign(errors, BODY_ERRORS);
+  // A write carries a command the service records with its effect: a key used again with another request is a 422.
+  if (op.method !== 'get' && op.bodyKind !== 'stream' && (op.permission === 'write' || op.permission === 'admin')) Object.assign(errors, KEY_REUSED);
+  for (const [status, description] of Object.entries(op.errors ?? {})) {
+    const shared = status in BODY_ERRORS || status in KEY_REUSED ? errors[Number(status)] : undefined;
+    // The operation's own meaning of a status the gateway also gives (a data file read's 415): both, its own first.
+    errors[Number(status)] = problem(shared ? `${description}; or: ${shared.description}` : description);
+  }
   return errors;
 }
 
@@ -58,7 +72,7 @@ export function buildOpenApiDocument(operations: readonly Operation[] = OPERATIO
   for (const op of operations) registerOperation(registry, op);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Pitwall', version: 'v1', description: 'Motorsport data management service. Every endpoint needs the ApiKey and AccountId headers.' },
+    info: { title: 'Pitwall', version: 'v1', description: 'Motorsport data management service. Every endpoint needs the ApiKey and AccountId headers. A method a path does not have is a 405 whose Allow header lists the ones it has.' },
     servers: [{ url: '/' }],
     security: [{ ApiKey: [] }],
   });

@@ -303,7 +303,10 @@ function entityOperations(type: EntityTypeDef): Operation[] {
   return ops;
 }
 
-const NonNegativeInteger = z.string().regex(/^\d{1,9}$/, 'is not a non-negative integer');
+const NonNegativeInteger = z
+  .string()
+  .regex(/^\d+$/, { error: 'is not a non-negative integer', abort: true })
+  .refine((v) => Number(v) <= 999_999_999, 'must be at most 999999999');
 const Seconds = z
   .string()
   .regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, { error: 'is not a number of seconds', abort: true })

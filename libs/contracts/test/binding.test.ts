@@ -78,6 +78,24 @@ describe('OpenAPI document', () => {
     expect(doc.components?.schemas).toHaveProperty('UpdateModel');
   });
 
+  test('when generated, then each operation lists the errors its body and its Idempotency-Key can get, and no others', () => {
+    const responses = (path: string, method: string) => Object.keys((buildOpenApiDocument().paths?.[path] as Record<string, { responses: object }>)[method]?.responses ?? {});
+    for (const path of ['/TimingIntegration/Runs', '/TimingIntegration/Laps', '/TimingIntegration/Sectors', '/TimingIntegration/SpeedTraps']) {
+      expect(responses(path, 'put')).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '503', '504']);
+    }
+    // A read with a body: the body's errors, and no key reuse (reads record no command).
+    expect(responses('/Tyres/Search', 'post')).toEqual(expect.arrayContaining(['413', '415']));
+    expect(responses('/Tyres/Search', 'post')).not.toContain('422');
+    // A delete has no body but records its command.
+    expect(responses('/Tyres/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404', '422', '503', '504']);
+    expect(responses('/Tyres/{id}', 'get')).not.toEqual(expect.arrayContaining(['413']));
+    // A status the operation gives for its own reason keeps that reason first, and the gateway's after it.
+    const batch = (buildOpenApiDocument().paths?.['/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels'] as { post: { responses: Record<string, { description: string }> } }).post.responses;
+    expect(batch['415']?.description).toBe('The file type does not support channel reads; or: The body is not JSON (Content-Type other than application/json)');
+    expect(batch['422']?.description).toBe('The file could not be read or parsed');
+    expect(buildOpenApiDocument().info.description).toContain('405');
+  });
+
   test('when generated, then each type has its own schema with typed parameters, reference objects and child collections', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is looked into as plain JSON
     const schemas = buildOpenApiDocument().components?.schemas as Record<string, { properties: Record<string, any> }>;

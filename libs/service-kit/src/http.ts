@@ -48,14 +48,38 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** body-parser's strict JSON refuses a body that is valid JSON but a scalar (`null`, `3`, `"x"`): say so. */
+function isJsonScalar(body: unknown): body is string {
+  if (typeof body !== 'string') return false;
+  try {
+    const value: unknown = JSON.parse(body);
+    return value === null || typeof value !== 'object';
+  } catch {
+    return false;
+  }
+}
+
+function describeScalar(body: string): string {
+  const value: unknown = JSON.parse(body);
+  return value === null ? 'null' : `a ${typeof value}`;
+}
+
+/** The 413 of a JSON body over the parser's limit, with the limit (and the size, when the request declared it). */
+function tooLarge(length: unknown, limit: unknown): string {
+  if (typeof limit !== 'number') return 'The request body is larger than allowed';
+  const mib = limit % 1_048_576 === 0 ? ` (${limit / 1_048_576} MiB)` : '';
+  const size = typeof length === 'number' && length > limit ? ` of ${length} bytes` : '';
+  return `The request body${size} is larger than the limit of ${limit} bytes${mib}`;
+}
+
 /** body-parser and other express errors carry `status`/`type`; map them to precise 4xx answers. */
 function fromExpressError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean };
+  const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean; body?: unknown; length?: unknown; limit?: unknown };
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (e.type === 'entity.parse.failed') return AppError.badRequest('The request body is not valid JSON');
-    if (e.type === 'entity.too.large') return new AppError(413, 'The request body is larger than allowed');
+    if (e.type === 'entity.parse.failed') return AppError.badRequest(isJsonScalar(e.body) ? `The request body must be a JSON object or array, not ${describeScalar(e.body)}` : 'The request body is not valid JSON');
+    if (e.type === 'entity.too.large') return new AppError(413, tooLarge(e.length, e.limit));
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new AppError(415, e.message ?? 'Unsupported encoding');
     return new AppError(status, e.expose && e.message ? e.message : 'Bad request');
   }

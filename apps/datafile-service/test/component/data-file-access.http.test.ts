@@ -252,6 +252,15 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 1, duration: -1 }), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
       // An unknown property is a typo to report, not to ignore (maxPoints is a query parameter).
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: 0, maxPoints: 10 }), 400)).errors).toHaveProperty('maxPoints');
+      // A mode that is none of the three says which there are.
+      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 3 }), 400)).errors).toEqual({ mode: ['must be 0 (the whole file), 1 (a lap) or 2 (a window)'] });
+      // JSON that is not an object is named for what it is, not called invalid JSON.
+      for (const [text, what] of [['null', 'null'], ['3', 'a number'], ['"x"', 'a string']] as const) {
+        const scalar = await fetch(`${base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: text });
+        expect((await problem(scalar, 400)).detail).toBe(`The request body must be a JSON object or array, not ${what}`);
+      }
+      const broken = await fetch(`${base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": [' });
+      expect((await problem(broken, 400)).detail).toBe('The request body is not valid JSON');
     });
 
     test('when several query values are not valid, then one 400 names each of them', async () => {
@@ -277,7 +286,9 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(body.detail).toContain(`0..${eager.laps.length - 1}`);
       await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: 99 }), 400);
       await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1 }), 400);
-      await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=-1`), 400);
+      expect((await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=-1`), 400)).errors).toEqual({ lapIndex: ['is not a non-negative integer'] });
+      // An integer too long for any file's laps is out of range, not "not an integer".
+      expect((await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=99999999999999999999`), 400)).errors).toEqual({ lapIndex: ['must be at most 999999999'] });
       await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&maxPoints=2`), 400);
     });
 
@@ -298,7 +309,8 @@ describe('data file access through the gateway (entity-service, datafile-service
 
     test('when the batch body is over 1 MiB, then 413 before it is read', async () => {
       const channels = Array.from({ length: 40_000 }, (_, i) => `Channel number ${i} with a long name`);
-      await problem(await post(`${dataset()}/channels`, { channels, mode: 0 }), 413);
+      const body = JSON.stringify({ channels, mode: 0 });
+      expect((await problem(await post(`${dataset()}/channels`, { channels, mode: 0 }), 413)).detail).toBe(`The request body of ${Buffer.byteLength(body)} bytes is larger than the limit of 1048576 bytes (1 MiB)`);
     });
 
     test('when the file is not a data file, then 415', async () => {
