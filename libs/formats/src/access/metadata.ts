@@ -25,6 +25,14 @@ export interface DataFileMetadataRecord extends DataFileEcho {
   channels: { name: string; unit: string; frequency: number; sampleCount: number; dimension: number; dataType: string }[];
 }
 
+/**
+ * A duration derived by arithmetic (a lap's end minus its start, samples over a frequency) to the nanosecond: finer
+ * than any logger's clock, and it drops the binary floating-point residue (225.8 - 162.1 is 63.70000000000002).
+ */
+function toNanosecond(seconds: number): number {
+  return Math.round(seconds * 1e9) / 1e9;
+}
+
 /** The metadata record of an opened file (its catalogue: no sample is decoded for it beyond what opening read). */
 export function buildMetadataRecord(echo: DataFileEcho, file: Pick<DataFile, 'properties' | 'startTime' | 'duration' | 'laps' | 'channels'>): DataFileMetadataRecord {
   const p = file.properties;
@@ -42,9 +50,9 @@ export function buildMetadataRecord(echo: DataFileEcho, file: Pick<DataFile, 'pr
       outingTime: p.outingTime,
     },
     startTime: file.startTime,
-    fileTimeLength: file.duration,
+    fileTimeLength: toNanosecond(file.duration),
     lapCount: file.laps.length,
-    lapElapsedTimes: file.laps.map((lap) => lap.endTime - lap.startTime),
+    lapElapsedTimes: file.laps.map((lap) => toNanosecond(lap.endTime - lap.startTime)),
     channels: file.channels.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: c.dimension, dataType: c.dataType })),
   };
 }
