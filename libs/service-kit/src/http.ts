@@ -48,20 +48,16 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** body-parser's strict JSON refuses a body that is valid JSON but a scalar (`null`, `3`, `"x"`): say so. */
-function isJsonScalar(body: unknown): body is string {
-  if (typeof body !== 'string') return false;
+/** body-parser's strict JSON refuses a body that is valid JSON but a scalar (`null`, `3`, `"x"`): what it is, to say so. */
+function scalarOf(body: unknown): string | undefined {
+  if (typeof body !== 'string') return undefined;
   try {
     const value: unknown = JSON.parse(body);
-    return value === null || typeof value !== 'object';
+    if (value === null) return 'null';
+    return typeof value === 'object' ? undefined : `a ${typeof value}`;
   } catch {
-    return false;
+    return undefined;
   }
-}
-
-function describeScalar(body: string): string {
-  const value: unknown = JSON.parse(body);
-  return value === null ? 'null' : `a ${typeof value}`;
 }
 
 /** The 413 of a JSON body over the parser's limit, with the limit (and the size, when the request declared it). */
@@ -78,7 +74,10 @@ function fromExpressError(err: unknown): AppError {
   const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean; body?: unknown; length?: unknown; limit?: unknown };
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (e.type === 'entity.parse.failed') return AppError.badRequest(isJsonScalar(e.body) ? `The request body must be a JSON object or array, not ${describeScalar(e.body)}` : 'The request body is not valid JSON');
+    if (e.type === 'entity.parse.failed') {
+      const scalar = scalarOf(e.body);
+      return AppError.badRequest(scalar ? `The request body must be a JSON object or array, not ${scalar}` : 'The request body is not valid JSON');
+    }
     if (e.type === 'entity.too.large') return new AppError(413, tooLarge(e.length, e.limit));
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new AppError(415, e.message ?? 'Unsupported encoding');
     return new AppError(status, e.expose && e.message ? e.message : 'Bad request');
