@@ -56,6 +56,20 @@ describe('POST /ParameterDefinitions then ParameterUpdates on the defined type',
     expect(created.body.Parameters).toEqual(withNulls('RunSheets', { Name: 'Run 2', [n.fuel]: 10, [n.laps]: null, [n.wet]: null, [n.stamp]: null, [n.mode]: null, [n.tyre]: null }));
   });
 
+  test('when custom parameters are named as members every object inherits (constructor, toString), then they read like any other', async () => {
+    await define({ Name: 'constructor', EntityType: 'Drivers', ParameterType: 'Text' });
+    await define({ Name: 'toString', EntityType: 'Drivers', ParameterType: 'Double' });
+    const driver = await factory.build('Drivers', { allParameters: false });
+    const unset = await api.get('Drivers', driver.entity.Id);
+    expect(unset.body.Parameters).toMatchObject({ constructor: null, toString: null });
+    expect((await api.update('Drivers', driver.entity.Id, { ParameterUpdates: updates({ constructor: 'c1', tostring: '2.5' }) })).status).toBe(200);
+    expect((await api.get('Drivers', driver.entity.Id)).body.Parameters).toMatchObject({ constructor: 'c1', toString: 2.5 });
+    const projected = await api.get('Drivers', driver.entity.Id, 'constructor,valueOf,Name');
+    expect(projected.status).toBe(400);
+    const both = await api.get('Drivers', driver.entity.Id, 'constructor,toString');
+    expect(both.body.Parameters).toEqual({ constructor: 'c1', toString: 2.5 });
+  });
+
   test('when a name is not defined for the type, then it is a 400 naming it and nothing is written', async () => {
     const name = unique('Fuel');
     await define({ Name: name, EntityType: 'Sessions', ParameterType: 'Double' });

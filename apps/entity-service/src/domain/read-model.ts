@@ -57,14 +57,15 @@ function renderOne(
   // A parameter the read includes is always present, null when unset: scripts index lap['Parameters']['LapTime'] directly.
   const included = projection.all ? [...set.all().map((p) => p.name), ...Object.keys(row.parameters)] : [...projection.parameters];
   for (const name of included) {
-    if (name in parameters) continue;
-    const value = row.parameters[name] ?? null;
+    // Own keys only: a custom parameter may be called `constructor` or `toString`, which every object inherits.
+    if (Object.hasOwn(parameters, name)) continue;
+    const value = Object.hasOwn(row.parameters, name) ? (row.parameters[name] ?? null) : null;
     parameters[name] = value;
     const def = set.get(name);
     if (def?.type === 'Reference' && typeof value === 'string') parameters[name.slice(0, -2)] = { Id: value, Parameters: {} };
   }
   for (const [objectName, { parameter }] of projection.references) {
-    const id = row.parameters[parameter];
+    const id = Object.hasOwn(row.parameters, parameter) ? row.parameters[parameter] : undefined;
     if (typeof id !== 'string') {
       parameters[parameter] = null;
       continue;
