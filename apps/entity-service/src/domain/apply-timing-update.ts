@@ -120,6 +120,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
     { name: 'name', value: 'value' },
   ).map((u) => ({ ...u, path: `properties[${u.index}].value` }));
   refuseAddressChange(level, propertyUpdates);
+  if (level === 'run') refuseFieldClash(body, propertyUpdates);
   await checkReferences(store.q, caller.accountId, propertyUpdates, 'properties');
 
   if (!options.carLocked) await repo.lockTimingCar(q, ids.sessionId, ids.carId);
@@ -231,6 +232,22 @@ function refuseAddressChange(level: Level, updates: readonly ConvertedUpdate[]):
   throw AppError.badRequest(`${address.name} is set from ${address.field}, not through properties`, {
     [`properties[${update.index}].name`]: [`${address.name} is where this update points: it comes from ${address.field}`],
   });
+}
+
+/** The run parameters an update's own fields set: given both ways, one value would silently win over the other. */
+const RUN_FIELD_PARAMETER = { driverId: 'DriverId', pitInTime: 'PitInTime', pitOutTime: 'PitOutTime', pitInSessionTime: 'PitInSessionTime', pitOutSessionTime: 'PitOutSessionTime' } as const;
+
+function refuseFieldClash(body: TimingUpdate, updates: readonly ConvertedUpdate[]): void {
+  const errors: FieldErrors = {};
+  const details: string[] = [];
+  for (const [field, name] of Object.entries(RUN_FIELD_PARAMETER) as [keyof typeof RUN_FIELD_PARAMETER, string][]) {
+    if ((body[field] ?? null) === null) continue;
+    const update = updates.find((u) => u.def.name === name);
+    if (!update) continue;
+    errors[`properties[${update.index}].name`] = [`${name} is also set by ${field}: give it once`];
+    details.push(`${name} is given twice, by ${field} and by properties[${update.index}]`);
+  }
+  if (details.length) throw AppError.badRequest(details.join('; '), errors);
 }
 
 /** A created level is a `created` entity event, a changed one an `updated` event. */

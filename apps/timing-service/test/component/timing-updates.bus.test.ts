@@ -348,6 +348,9 @@ describe('timing updates by index (timing-service and entity-service in-process,
       ['a property value of the wrong type', (_f: Fixture) => ({ properties: [{ name: 'PitInSessionTime', value: 'soon' }] }), 'properties[0].value'],
       ['a driver property naming a Car', (f: Fixture) => ({ properties: [{ name: 'DriverId', value: f.ids.carId }] }), 'properties[0].value'],
       ['shouldCreateNextRun without a pit in', (_f: Fixture) => ({ shouldCreateNextRun: true }), 'shouldCreateNextRun'],
+      ['driverId and a DriverId property both', (f: Fixture) => ({ driverId: f.driverId, properties: [{ name: 'Name', value: 'x' }, { name: 'driverid', value: f.driverId }] }), 'properties[1].name'],
+      ['pitInTime and a PitInTime property both', (_f: Fixture) => ({ pitInTime: '2026-04-12T11:00:00Z', properties: [{ name: 'PitInTime', value: '2026-04-12T10:00:00Z' }] }), 'properties[0].name'],
+      ['pitOutSessionTime and a PitOutSessionTime property both', (_f: Fixture) => ({ pitOutSessionTime: 5, properties: [{ name: 'PitOutSessionTime', value: '6' }] }), 'properties[0].name'],
       ['a pit in creating the next run at the largest runIndex (a run past it could never be addressed)', (_f: Fixture) => ({ runIndex: TIMING_INDEX_MAX, pitInSessionTime: 1, shouldCreateNextRun: true }), 'shouldCreateNextRun'],
     ])('when the run update names %s, then it is 400 naming the field', async (_what, change, field) => {
       const f = await fixture();
