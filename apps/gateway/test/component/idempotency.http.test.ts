@@ -76,6 +76,22 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
     expect(await named(name)).toBe(1);
   });
 
+  test('when the retry spells the same request with its keys in another order or case, then it is the same request: the first reply, one entity', async () => {
+    const name = `Spelled ${randomUUID()}`;
+    const key = randomUUID();
+    const first = await post({ ParameterUpdates: [{ Name: 'Name', Value: name }], CopyAll: false }, key);
+    const reordered = await post({ copyAll: false, parameterUpdates: [{ value: name, name: 'Name' }] }, key);
+
+    expect(first.status).toBe(201);
+    expect([reordered.status, await reordered.text()]).toEqual([201, await first.text()]);
+    expect(await named(name)).toBe(1);
+    // The order of a list is part of the request: reordered updates are another request.
+    const listed = await post({ ParameterUpdates: [{ Name: 'Name', Value: name }, { Name: 'Name', Value: `${name} 2` }] }, `${key}-list`);
+    expect(listed.status).toBe(201);
+    const swapped = await post({ ParameterUpdates: [{ Name: 'Name', Value: `${name} 2` }, { Name: 'Name', Value: name }] }, `${key}-list`);
+    expect(swapped.status).toBe(422);
+  });
+
   test('when five requests with one key arrive at once, then all get the same entity and it is created once', async () => {
     const name = `Concurrent ${randomUUID()}`;
     const key = randomUUID();

@@ -179,7 +179,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     if (local) return sendLocal(op, res, await local(req.caller, bound, { req, res }));
     if (!isBusTarget(target)) return;
     const message = target.toMessage(bound);
-    const reply = await deps.bus.requestEncoded(serviceOf(target, message, deps.partitions), target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req) }, ...(op.busTimeoutMs ? { timeoutMs: op.busTimeoutMs } : {}) });
+    const reply = await deps.bus.requestEncoded(serviceOf(target, message, deps.partitions), target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req, message) }, ...(op.busTimeoutMs ? { timeoutMs: op.busTimeoutMs } : {}) });
     if (op.responseKind === 'empty') {
       res.status(op.response.status).end();
       return;
@@ -207,10 +207,11 @@ const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 /**
  * A state-changing command's id and request hash: the service records them with its write, so a redelivery or a
  * client's retry with the same `Idempotency-Key` takes effect once. The id is the client's key (the service scopes
- * it to the account), else fresh per HTTP request; the hash covers the method, the path and query, and the body.
- * Streamed bodies (uploads) are not hashed here, so they carry no command.
+ * it to the account), else fresh per HTTP request; the hash covers the operation and the command as bound (path and
+ * query values, the body with its canonical property names, keys in sorted order), so a retry that spells the same
+ * request with its keys in another order or case is the same request. Streamed bodies (uploads) carry no command.
  */
-function commandHeaders(op: Operation, req: Request): BusHeaders {
+function commandHeaders(op: Operation, req: Request, message: unknown): BusHeaders {
   const key = req.header(IDEMPOTENCY_KEY);
   if (op.method === 'get' || op.bodyKind === 'stream') {
     if (key !== undefined && op.method !== 'get') throw AppError.badRequest(`${IDEMPOTENCY_KEY} is not supported on ${op.method.toUpperCase()} ${op.path}`, { [IDEMPOTENCY_KEY]: ['not supported on this operation'] });
@@ -219,8 +220,16 @@ function commandHeaders(op: Operation, req: Request): BusHeaders {
   if (key !== undefined && !IDEMPOTENCY_KEY_FORMAT.test(key)) {
     throw AppError.badRequest(`${IDEMPOTENCY_KEY} must be 1 to 255 visible ASCII characters`, { [IDEMPOTENCY_KEY]: ['must be 1 to 255 visible ASCII characters'] });
   }
-  const hash = createHash('sha256').update(`${op.method.toUpperCase()} ${req.originalUrl}\n`).update(JSON.stringify(req.body ?? null)).digest('base64url');
+  const hash = createHash('sha256').update(`${op.method.toUpperCase()} ${op.path}\n`).update(JSON.stringify(message, sortedKeys)).digest('base64url');
   return { [COMMAND_ID_HEADER]: key === undefined ? `request:${randomUUID()}` : `key:${key}`, commandHash: hash };
+}
+
+/** A JSON.stringify replacer writing every object's keys in sorted order (arrays keep theirs). */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const sorted = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(value).sort()) sorted[k] = (value as Record<string, unknown>)[k];
+  return sorted;
 }
 
 function sendLocal(op: Operation, res: Response, result: unknown): void {
