@@ -21,12 +21,26 @@ const BODY_ERRORS = {
 };
 const KEY_REUSED = { 422: problem('The Idempotency-Key was already used with another request (type urn:pitwall:problem:idempotency-key-reused)') };
 
+const IDEMPOTENCY_HEADER = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: 'Makes the write safe to retry: a repeat of the same request with this key within 24 hours answers the first reply and writes nothing; the key with another request is a 422' }),
+});
+
+/** Writes record their command with their effect (an `Idempotency-Key` names it, a reused key is a 422). */
+function recordsCommand(op: Operation): boolean {
+  return op.method !== 'get' && op.bodyKind !== 'stream' && (op.permission === 'write' || op.permission === 'admin');
+}
+
 /** The common error responses an operation can give: what its permission and its inputs make possible. */
 function errorResponses(op: Operation): Record<number, ReturnType<typeof problem>> {
   const errors: Record<number, ReturnType<typeof problem>> = op.permission === 'none' ? { 401: COMMON_ERRORS[401] } : { ...COMMON_ERRORS };
   if (op.bodyKind === 'json') Object.assign(errors, BODY_ERRORS);
   // A write carries a command the service records with its effect: a key used again with another request is a 422.
-  if (op.method !== 'get' && op.bodyKind !== 'stream' && (op.permission === 'write' || op.permission === 'admin')) Object.assign(errors, KEY_REUSED);
+  if (recordsCommand(op)) Object.assign(errors, KEY_REUSED);
   for (const [status, description] of Object.entries(op.errors ?? {})) {
     const shared = status in BODY_ERRORS || status in KEY_REUSED ? errors[Number(status)] : undefined;
     // The operation's own meaning of a status the gateway also gives (a data file read's 415): both, its own first.
@@ -56,7 +70,7 @@ function registerOperation(registry: OpenAPIRegistry, op: Operation): void {
     tags: [...op.tags],
     summary: op.summary,
     request: {
-      ...(op.headers ? { headers: op.headers } : {}),
+      ...(op.headers || recordsCommand(op) ? { headers: recordsCommand(op) ? (op.headers ?? z.object({})).extend(IDEMPOTENCY_HEADER.shape) : op.headers } : {}),
       ...(op.params ? { params: op.params } : {}),
       ...(op.query && Object.keys(op.query.shape).length ? { query: op.query } : {}),
       ...(body ? { body } : {}),

@@ -94,6 +94,13 @@ describe('OpenAPI document', () => {
     expect(batch['415']?.description).toBe('The file type does not support channel reads; or: The body is not JSON (Content-Type other than application/json)');
     expect(batch['422']?.description).toBe('The file could not be read or parsed');
     expect(buildOpenApiDocument().info.description).toContain('405');
+    // The header that makes a write safe to retry is declared on the writes, and only there.
+    const headerNames = (path: string, method: string) =>
+      ((buildOpenApiDocument().paths?.[path] as Record<string, { parameters?: { in: string; name: string }[] }>)[method]?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headerNames('/TimingIntegration/Laps', 'put')).toEqual(['AccountId', 'Idempotency-Key']);
+    expect(headerNames('/Tyres/{id}', 'delete')).toContain('Idempotency-Key');
+    expect(headerNames('/Tyres/Search', 'post')).not.toContain('Idempotency-Key');
+    expect(headerNames('/Tyres/{id}', 'get')).not.toContain('Idempotency-Key');
   });
 
   test('when generated, then each type has its own schema with typed parameters, reference objects and child collections', () => {
