@@ -13,6 +13,17 @@ export interface ChannelSlice {
 /** Slack for times computed as start + i / frequency, so a boundary that is exactly on a sample keeps it. */
 const EPSILON = 1e-9;
 
+/**
+ * The rounding error of a time near `t` seconds: a window's bounds are absolute times (the file's start plus the
+ * request's offset), so with epoch-sized start times (1.7e9 s) their last bits are off by about 2e-7 s. A boundary
+ * that close to a sample is on it.
+ */
+function timeSlack(...times: number[]): number {
+  const largest = Math.max(...times.map(Math.abs));
+  // A window to the end of the file may end at Infinity: no slack to take from it.
+  return Number.isFinite(largest) ? 4 * Number.EPSILON * largest : 0;
+}
+
 /** The samples of lap `lapIndex`: [lap.startTime, lap.endTime). */
 export function sliceByLap(data: ChannelData, laps: readonly Lap[], lapIndex: number): ChannelSlice {
   if (!Number.isInteger(lapIndex) || lapIndex < 0 || lapIndex >= laps.length) {
@@ -49,15 +60,15 @@ export function sampleIndexRange(time: TimeBase, n: number, start: number, end: 
       const at = (t - t0) * frequency;
       // A window to the end (a read with start and no duration) ends beyond any sample: at is then Infinity.
       if (!Number.isFinite(at)) return at > 0 ? n : 0;
-      return Math.min(n, Math.max(0, Math.ceil(at - EPSILON * Math.max(1, Math.abs(at)))));
+      return Math.min(n, Math.max(0, Math.ceil(at - EPSILON * Math.max(1, Math.abs(at)) - timeSlack(t, t0) * frequency)));
     };
     const from = indexAt(start);
     const to = Math.max(from, indexAt(end));
     return { from, to, startTime: from < to ? t0 + from / frequency : start };
   }
   const ts = time.timestamps;
-  const from = lowerBound(ts, start);
-  const to = Math.max(from, lowerBound(ts, end));
+  const from = lowerBound(ts, start - timeSlack(start));
+  const to = Math.max(from, lowerBound(ts, end - timeSlack(end)));
   return { from, to, startTime: from < to ? ts[from] : start };
 }
 

@@ -183,6 +183,20 @@ describe('scope resolution', () => {
     expect(scopeSampleRange(resolveScope({ mode: 'window', start: 5, duration: 2 }, shifted), explicit, 6)).toEqual({ from: 2, to: 4 });
   });
 
+  it('when the file starts at an epoch time, then a window on a sample keeps it, however its bounds rounded (100 Hz from 1.7e9 s)', () => {
+    const epoch = { startTime: 1_700_000_000, laps: [] };
+    const implicit = { kind: 'implicit', start: 1_700_000_000, frequency: 100 } as const;
+    const explicit = { kind: 'explicit', timestamps: Float64Array.from({ length: 1000 }, (_, i) => Number((1_700_000_000 + i / 100).toFixed(2))) } as const;
+    for (let k = 0; k < 999; k++) {
+      const window = resolveScope({ mode: 'window', start: k / 100, duration: 0.01 }, epoch);
+      expect([k, scopeSampleRange(window, implicit, 1000)]).toEqual([k, { from: k, to: k + 1 }]);
+      expect([k, scopeSampleRange(window, explicit, 1000)]).toEqual([k, { from: k, to: k + 1 }]);
+    }
+    // A duration too large to add up reaches the end of the file.
+    expect(scopeSampleRange(resolveScope({ mode: 'window', start: 0.5, duration: 1e308 }, epoch), explicit, 1000)).toEqual({ from: 50, to: 1000 });
+    expect(scopeSampleRange(resolveScope({ mode: 'window', start: 0.5, duration: 1e308 }, epoch), implicit, 1000)).toEqual({ from: 50, to: 1000 });
+  });
+
   it('when the whole file is asked for, then every sample is in range', () => {
     expect(scopeSampleRange(resolveScope({ mode: 'file' }, file), { kind: 'implicit', start: 0, frequency: 10 }, 4540)).toEqual({ from: 0, to: 4540 });
   });
