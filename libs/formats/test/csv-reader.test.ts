@@ -90,4 +90,22 @@ describe('CSV reader', () => {
     expect(file.channels[0]).toMatchObject({ name: 'Speed', unit: 'km/h', frequency: 4, regular: true });
     expect(file.duration).toBe(0.75);
   });
+
+  it.each([
+    ['UTF-8 with a BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Time [µs],Temp (°C),Schräglauf\n0,20,1\n100000,21,2\n200000,22,3\n', 'utf8')])],
+    ['UTF-8', Buffer.from('Time [μs],Temp (°C),Schräglauf\n0,20,1\n100000,21,2\n200000,22,3\n', 'utf8')],
+    ['Latin-1', Buffer.from('Time [µs],Temp (°C),Schräglauf\n0,20,1\n100000,21,2\n200000,22,3\n', 'latin1')],
+  ])('when names and units are written in %s, then they read as written and µs times become seconds', (_encoding, bytes) => {
+    const file = openDataFile(new Uint8Array(bytes));
+    expect(file.channels.map((c) => [c.name, c.unit])).toEqual([
+      ['Temp', '°C'],
+      ['Schräglauf', ''],
+    ]);
+    expect([file.duration, file.channels[0]?.frequency]).toEqual([0.3, 10]);
+  });
+
+  it('when times are in ns, then they become seconds', () => {
+    const file = openDataFile(new TextEncoder().encode('Time [ns],A\n0,1\n500000000,2\n1000000000,3\n'));
+    expect([file.duration, file.channels[0]?.frequency]).toEqual([1.5, 2]);
+  });
 });

@@ -97,13 +97,16 @@ function motecLayout(bytes: Uint8Array, from: number): CsvLayout {
   throw new CorruptDataFileError('motec-csv', 'no "Time" header row after the preamble', start);
 }
 
+/** A time column's unit other than seconds (the micro sign and the Greek mu both spell µs). */
+const TIME_UNITS: Readonly<Record<string, number>> = { ms: 1e-3, us: 1e-6, 'µs': 1e-6, 'μs': 1e-6, ns: 1e-9 };
+
 export function readCsvFile(bytes: Uint8Array, layout: CsvLayout): DataFile {
   const format = layout.kind;
   const rows = countRows(bytes, layout.dataStart, layout.delimiter);
   const timestamps = new Float64Array(rows);
   scanColumn(bytes, layout.dataStart, layout.delimiter, layout.timeColumn, timestamps, null);
   const timeUnit = layout.units[layout.timeColumn].toLowerCase();
-  const toSeconds = timeUnit === 'ms' ? 1e-3 : timeUnit === 'us' || timeUnit === 'µs' ? 1e-6 : 1;
+  const toSeconds = TIME_UNITS[timeUnit] ?? 1;
   for (let i = 0; i < rows; i++) {
     timestamps[i] *= toSeconds;
     if (!(timestamps[i] >= timestamps[i - 1] || i === 0) || Number.isNaN(timestamps[i])) {

@@ -4,6 +4,25 @@ const NL = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 const latin1 = new TextDecoder('latin1');
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Text of a field: UTF-8 when its bytes are valid UTF-8 (what a spreadsheet or a script writes today), else Latin-1
+ * (older loggers' exports). A multi-byte UTF-8 character never holds a delimiter, quote or line byte, so the fields
+ * are split on bytes first and each decoded alone.
+ */
+function decodeText(bytes: Uint8Array): string {
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] >= 0x80) {
+      try {
+        return utf8.decode(bytes);
+      } catch {
+        return latin1.decode(bytes);
+      }
+    }
+  }
+  return latin1.decode(bytes);
+}
 
 /** End of the line starting at `from` (index of its '\n', or the input length). */
 export function lineEnd(bytes: Uint8Array, from: number): number {
@@ -22,7 +41,7 @@ export function splitLine(bytes: Uint8Array, start: number, end: number, delimit
     const b = bytes[i];
     if (quoted) {
       if (b === QUOTE) {
-        field += latin1.decode(bytes.subarray(runStart, i));
+        field += decodeText(bytes.subarray(runStart, i));
         if (bytes[i + 1] === QUOTE && i + 1 < end) {
           field += '"';
           i++;
@@ -30,16 +49,16 @@ export function splitLine(bytes: Uint8Array, start: number, end: number, delimit
         runStart = i + 1;
       }
     } else if (b === QUOTE) {
-      field += latin1.decode(bytes.subarray(runStart, i));
+      field += decodeText(bytes.subarray(runStart, i));
       quoted = true;
       runStart = i + 1;
     } else if (b === delimiter) {
-      fields.push((field + latin1.decode(bytes.subarray(runStart, i))).trim());
+      fields.push((field + decodeText(bytes.subarray(runStart, i))).trim());
       field = '';
       runStart = i + 1;
     }
   }
-  fields.push((field + latin1.decode(bytes.subarray(runStart, end))).trim());
+  fields.push((field + decodeText(bytes.subarray(runStart, end))).trim());
   return fields;
 }
 
