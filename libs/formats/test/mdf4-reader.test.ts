@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { openDataFile, UnsupportedFeatureError } from '../src';
+import { openDataFile, sliceByWindow, UnsupportedFeatureError } from '../src';
 import { readFixture, sha256, SHA256 } from './fixtures';
 
 /** Offset of the first block with this id; the fixtures hold exactly one data block each. */
@@ -54,6 +54,15 @@ describe('ASAM MDF 4 reader', () => {
       expect(data.samples[0]).toBe(int32At(0, offset));
       expect(data.samples[562]).toBe(int32At(562, offset));
       for (let i = 0; i < 563; i++) expect(data.samples[i]).toBe(int32At(i, offset));
+    });
+
+    it('when the whole file is read as a window [startTime, startTime + duration), then every record is in it, the last included', () => {
+      const data = file.readChannel('acc_x');
+      const last = float64At(562, 0);
+      // Irregular: the file lasts one mean period past its last record, as a regular one lasts n / frequency.
+      expect(file.duration).toBeCloseTo(last - float64At(0, 0) + 1 / (file.channels.find((c) => c.name === 'acc_x')?.frequency as number), 0);
+      expect(file.duration).toBeGreaterThan(last - float64At(0, 0));
+      expect(sliceByWindow(data, file.startTime, file.duration).samples).toHaveLength(563);
     });
 
     it('when a channel is read, then its explicit timestamps are the master values (irregular sampling kept)', () => {

@@ -205,7 +205,9 @@ function groupTime(bin: BinaryView, group: Mdf4Group): NonNullable<Mdf4Group['ti
   else decodeRaw(records(bin, group), group.recordSize, n, master, timestamps);
   applyConversion(master.conversion, timestamps, master.dataType < 4);
   const detected = detectTimeBase(timestamps, 1e-3);
-  const end = detected.time.kind === 'implicit' ? detected.time.start + n / detected.frequency : timestamps[n - 1];
+  // A group lasts one period past its last record, as a regular one does (start + n / frequency), so the half-open
+  // window of the whole file holds the last record. An irregular group's period is its mean one.
+  const end = detected.time.kind === 'implicit' ? detected.time.start + n / detected.frequency : timestamps[n - 1] + (detected.frequency > 0 ? 1 / detected.frequency : 0);
   return (group.time = { ...detected, end });
 }
 
