@@ -5,6 +5,7 @@ import type { Bus } from '@pitwall/bus';
 import { fileHandleSource, openDataFileFromSource, type ByteSource, type RandomAccessDataFile } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { blobSource } from './blob-source';
+import { toReadError } from './read-errors';
 import type { DecompressedCache } from './decompressed-cache';
 
 /** A dataset opened for reads: its catalogue and lazy channel reads, and the key its cached channels go under. */
@@ -121,10 +122,28 @@ export class Datasets {
   }
 
   private async openFiles(data: DatasetFile[], ldx: DatasetFile | undefined, contentKey: string, handles: FileHandle[]): Promise<OpenDataset> {
-    const sources = await Promise.all(data.map((f) => this.sourceOf(f, handles)));
-    const ldxBytes = ldx ? await this.readWhole(ldx, handles) : undefined;
-    const file = await openDataFileFromSource(sources, ldxBytes ? { ldx: ldxBytes } : {});
-    return { file, contentKey };
+    const sources = await Promise.all(data.map((f) => this.named(f, () => this.sourceOf(f, handles))));
+    const ldxBytes = ldx ? await this.named(ldx, () => this.readWhole(ldx, handles)) : undefined;
+    try {
+      const file = await openDataFileFromSource(sources, ldxBytes ? { ldx: ldxBytes } : {});
+      return { file, contentKey };
+    } catch (err) {
+      // Which file of the group it is: alone it is the one; of several, the first that does not open by itself.
+      let culprit = data.length === 1 ? data[0] : undefined;
+      for (let i = 0; !culprit && i < data.length; i++) {
+        if (await openDataFileFromSource([sources[i] as ByteSource]).then(() => false, () => true)) culprit = data[i];
+      }
+      throw culprit ? inFile(err, culprit) : err;
+    }
+  }
+
+  /** A read error of one file of the group, named by its file. */
+  private async named<T>(f: DatasetFile, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      throw inFile(err, f);
+    }
   }
 
   private async sourceOf(f: DatasetFile, handles: FileHandle[]): Promise<ByteSource> {
@@ -142,4 +161,11 @@ export class Datasets {
     const source = await this.sourceOf(f, handles);
     return source.read(0, source.size);
   }
+}
+
+/** The API's answer to a file's read error (415, 422), its detail naming the file of the group it came from. */
+function inFile(err: unknown, f: DatasetFile): unknown {
+  const answer = toReadError(err);
+  if (!(answer instanceof AppError) || (answer.status !== 415 && answer.status !== 422)) return answer;
+  return new AppError(answer.status, `${f.fileName}: ${answer.message}`, { ...(answer.errors ? { errors: answer.errors } : {}), cause: err });
 }

@@ -316,14 +316,19 @@ describe('data file access through the gateway (entity-service, datafile-service
     test('when the file is not a data file, then 415', async () => {
       const id = await attached.entity();
       await attached.attach(id, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
-      await problem(await get(`${dataset(id)}/metadata`), 415);
+      expect((await problem(await get(`${dataset(id)}/metadata`), 415)).detail).toMatch(/^notes\.txt: The attached file is not a data file/);
+      // Beside a good .ld in one group (read as per-lap files), the detail names the file that is not one.
+      const mixed = await attached.entity();
+      await attached.attach(mixed, 'DataFile', 'Sample1.ld', sample1);
+      await attached.attach(mixed, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
+      expect((await problem(await get(`${dataset(mixed)}/metadata`), 415)).detail).toMatch(/^notes\.txt: The attached file is not a data file/);
     });
 
     test('when the .ld is damaged, then 422 with the reason', async () => {
       const id = await attached.entity();
       await attached.attach(id, 'DataFile', 'cut.ld', sample1.slice(0, 3000));
       const body = await problem(await get(`${dataset(id)}/metadata`), 422);
-      expect(body.detail).toMatch(/could not be read: .+/);
+      expect(body.detail).toMatch(/^cut\.ld: The data file could not be read: .+/);
     });
   });
 });
