@@ -30,10 +30,11 @@ export interface M4Output {
  * M4 aggregation (Jugel et al., VLDB 2014): the window is cut into equal time buckets; of each bucket the first,
  * minimum, maximum and last present sample are kept (once each, in time order), so a line chart as wide as the bucket
  * count is drawn exactly as from every sample. Gaps stay breaks: where gap samples lie between one bucket's last
- * present sample and the next one's first, the first of them is kept as a gap point (NaN, flagged in `gaps`), so the
- * chart does not join across missing data; a gap between two samples of one bucket is narrower than a bucket and is
- * not kept. Buckets: floor(maxPoints / 4), or floor(maxPoints / 5) when the series has gaps (room for one gap point a
- * bucket), so never more than maxPoints points. A series of at most maxPoints samples comes back whole, gaps included.
+ * present sample and the next one's first, or between two kept samples of one bucket, the first of them is kept as a
+ * gap point (NaN, flagged in `gaps`), so the chart does not join across missing data. Buckets: floor(maxPoints / 4);
+ * when the series has gaps floor(maxPoints / 5), or floor(maxPoints / 8) when that gave more than maxPoints points (a
+ * bucket's 4 points, 3 gaps between them and 1 before), so never more than maxPoints points; under 8 points, one
+ * bucket without its inner gaps. A series of at most maxPoints samples comes back whole, gaps included.
  */
 export function m4(input: M4Input, options: M4Options): M4Output {
   const { maxPoints } = options;
@@ -48,14 +49,39 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   for (let i = 0; i < n && !hasGaps; i++) hasGaps = isGap(i);
   if (n <= maxPoints) return collect(samples, timeAt, () => true, n, n, hasGaps ? isGap : undefined);
 
-  // One bucket has no boundary for a gap point to mark: at maxPoints 4 a gappy series is one bucket of four points.
-  const buckets = Math.max(1, Math.floor(maxPoints / (hasGaps ? 5 : 4)));
   const start = options.start ?? timeAt(0);
   const end = options.end ?? timeAt(n - 1) + (frequency > 0 ? 1 / frequency : 0);
+  const pass = (buckets: number, innerGaps = true) => bucketPass(samples, n, timeAt, present, start, end, buckets, innerGaps);
+  if (!hasGaps) {
+    const { keep, kept } = pass(Math.floor(maxPoints / 4));
+    return collect(samples, timeAt, (i) => keep[i] !== 0, n, kept);
+  }
+  // A gappy series: a bucket keeps at most 4 points, a gap point between each two of them (3) and one before it from
+  // the previous bucket, 8 in all; most keep far fewer, so first try room for 5 a bucket, then for 8 if that was too many.
+  let result = pass(Math.max(1, Math.floor(maxPoints / 5)));
+  if (result.kept > maxPoints) result = pass(Math.max(1, Math.floor(maxPoints / 8)));
+  // Under 8 points there is one bucket: its 4 points, without the gaps between them.
+  if (result.kept > maxPoints) result = pass(1, false);
+  const { keep, kept } = result;
+  return collect(samples, timeAt, (i) => keep[i] !== 0, n, kept, (i) => keep[i] === 2);
+}
+
+/**
+ * One M4 pass over `buckets` equal time buckets of [start, end): 1 marks a kept sample, 2 a kept gap point (the first
+ * gap sample between two kept samples, within a bucket or from one bucket to the next).
+ */
+function bucketPass(
+  samples: PhysicalSampleArray,
+  n: number,
+  timeAt: (i: number) => number,
+  present: (i: number) => boolean,
+  start: number,
+  end: number,
+  buckets: number,
+  innerGaps: boolean,
+): { keep: Uint8Array; kept: number } {
   const span = end - start;
   const bucketOf = (t: number) => (span > 0 ? Math.min(buckets - 1, Math.max(0, Math.floor(((t - start) / span) * buckets))) : 0);
-
-  // 1: a kept sample; 2: a kept gap point.
   const keep = new Uint8Array(n);
   let bucket = -1;
   let first = -1;
@@ -64,9 +90,18 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   let max = -1;
   // The first gap sample after the last present one seen, while no present sample has followed it.
   let gapAfterLast = -1;
+  // The gaps inside the current bucket: the first gap sample of each run of gaps that a present sample of it follows.
+  const inner: number[] = [];
   const close = () => {
     if (first < 0) return;
     keep[first] = keep[last] = keep[min] = keep[max] = 1;
+    if (!inner.length) return;
+    const four = [first, min, max, last].sort((a, b) => a - b);
+    for (let k = 1; k < 4; k++) {
+      const gap = inner.find((g) => g > (four[k - 1] as number) && g < (four[k] as number));
+      if (gap !== undefined) keep[gap] = 2;
+    }
+    inner.length = 0;
   };
   for (let i = 0; i < n; i++) {
     if (!present(i)) {
@@ -82,6 +117,7 @@ export function m4(input: M4Input, options: M4Options): M4Output {
       first = last = min = max = i;
       continue;
     }
+    if (gapAfterLast >= 0 && innerGaps) inner.push(gapAfterLast);
     gapAfterLast = -1;
     last = i;
     if (samples[i] < samples[min]) min = i;
@@ -90,7 +126,7 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   close();
   let kept = 0;
   for (let i = 0; i < n; i++) if (keep[i]) kept++;
-  return collect(samples, timeAt, (i) => keep[i] !== 0, n, kept, hasGaps ? (i) => keep[i] === 2 : undefined);
+  return { keep, kept };
 }
 
 function collect(samples: PhysicalSampleArray, timeAt: (i: number) => number, take: (i: number) => boolean, n: number, count: number, isGap?: (i: number) => boolean): M4Output {

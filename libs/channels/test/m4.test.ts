@@ -86,12 +86,45 @@ describe('M4 downsampling', () => {
     }
   });
 
-  it('when a gap lies between two samples of one bucket, then it is not a point (narrower than a bucket)', () => {
+  it('when a gap lies between two kept samples of one bucket, then it is a gap point there', () => {
+    const values = Float64Array.from([1, NaN, 5, 9, 2, 8, 0, 4, 3, 3, 3, 3, 3, 3, 3, 3]);
+    const gaps = Uint8Array.from(values, (v) => (Number.isNaN(v) ? 1 : 0));
+    const out = m4({ samples: values, startTime: 0, frequency: 1, gaps }, { maxPoints: 8 });
+    expect(Array.from(out.samples)).toEqual([1, NaN, 9, 0, 3]);
+    expect(Array.from(out.times)).toEqual([0, 1, 3, 6, 15]);
+    expect(Array.from(out.gaps ?? [])).toEqual([0, 1, 0, 0, 0]);
+  });
+
+  it('when under 8 points are asked of a gappy series, then it is one bucket of its 4 points, without the gaps between them', () => {
     const values = Float64Array.from([1, NaN, 5, 9, 2, 8, 0, 4]);
     const gaps = Uint8Array.from([0, 1, 0, 0, 0, 0, 0, 0]);
     const out = m4({ samples: values, startTime: 0, frequency: 1, gaps }, { maxPoints: 4 });
     expect(Array.from(out.samples)).toEqual([1, 9, 0, 4]);
     expect(Array.from(out.times)).toEqual([0, 3, 6, 7]);
+  });
+
+  it('when gaps of any length lie anywhere, then no two consecutive points join across one, and the points never exceed maxPoints', () => {
+    // A 100 Hz channel of 2,000 samples; gap runs placed by a fixed pseudo-random sequence, one of them 1.2 s long.
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const n = 2000;
+    const gaps = new Uint8Array(n);
+    for (let i = 300; i < 420; i++) gaps[i] = 1;
+    for (let run = 0; run < 40; run++) {
+      const at = Math.floor(random() * n);
+      for (let i = at; i < Math.min(n, at + 1 + Math.floor(random() * 4)); i++) gaps[i] = 1;
+    }
+    const samples = Float64Array.from({ length: n }, (_, i) => (gaps[i] ? NaN : Math.sin(i / 50) * 100 + random()));
+    for (const maxPoints of [8, 9, 20, 41, 100, 399, 1999]) {
+      const out = m4({ samples, startTime: 0, frequency: 100, gaps }, { maxPoints });
+      expect(out.samples.length).toBeLessThanOrEqual(maxPoints);
+      const indexOf = (k: number) => Math.round((out.times[k] as number) * 100);
+      for (let k = 1; k < out.samples.length; k++) {
+        if (out.gaps?.[k] || out.gaps?.[k - 1]) continue;
+        const joined = gaps.subarray(indexOf(k - 1), indexOf(k)).includes(1);
+        expect([maxPoints, out.times[k - 1], out.times[k], joined]).toEqual([maxPoints, out.times[k - 1], out.times[k], false]);
+      }
+    }
   });
 
   it('when times are explicit, then buckets follow the times, not the indices', () => {
