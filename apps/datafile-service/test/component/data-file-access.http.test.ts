@@ -270,6 +270,10 @@ describe('data file access through the gateway (entity-service, datafile-service
       const withPath = await problem(await get(`${dataset('not-a-guid')}/channel?channel=Engine%20RPM&maxPoints=2`), 400);
       expect(withPath.errors).toEqual({ id: ['is not a GUID'], maxPoints: ['must be from 4 to 999999999'] });
       expect(withPath.detail).toBe("id 'not-a-guid' is not a GUID; maxPoints '2' must be from 4 to 999999999");
+      // A required value that is missing is named with them.
+      const missing = await problem(await get(`${dataset()}/channel?lapIndex=x&maxPoints=2`), 400);
+      expect(missing.errors).toEqual({ lapIndex: ['is not a non-negative integer'], maxPoints: ['must be from 4 to 999999999'], channel: ['is required'] });
+      expect(missing.detail).toBe("lapIndex 'x' is not a non-negative integer; maxPoints '2' must be from 4 to 999999999; channel is required");
     });
 
     test('when a query parameter is given twice, in one spelling or two, then 400 names it and neither value is read', async () => {

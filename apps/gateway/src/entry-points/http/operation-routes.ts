@@ -283,11 +283,16 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
   const shape = (op.query?.shape ?? {}) as Record<string, z.ZodType>;
   // An operation that declares no query ignores it (the account list always has).
   const rawLists: Record<string, string[]> = {};
-  const raw = op.query ? invalid.collect(() => bindQuery(req, Object.keys(shape), op.repeatedQuery, rawLists), {}) : {};
+  const raw = op.query ? invalid.collect<Record<string, string> | undefined>(() => bindQuery(req, Object.keys(shape), op.repeatedQuery, rawLists), undefined) : {};
   const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (const [name, value] of Object.entries(raw ?? {})) {
     if (name === INCLUDE_PARAMETER || value === '') continue;
     query[name] = invalid.check(shape[name], name, value);
+  }
+  // A required query value that is absent, named with the invalid ones (one the body may give is checked below); a
+  // query string that could not be bound (a parameter repeated) says nothing of what is absent.
+  for (const [name, schema] of raw ? Object.entries(shape) : []) {
+    if (query[name] === undefined && !op.queryInBody?.includes(name) && !op.repeatedQuery?.includes(name) && !schema.safeParse(undefined).success) invalid.missing(name);
   }
   invalid.throwIfAny();
   let body: unknown;
@@ -318,7 +323,7 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
     if (query[name] === undefined && !op.repeatedQuery?.includes(name) && !schema.safeParse(undefined).success) throw AppError.badRequest(`${name} is required`, { [name]: ['is required'] });
   }
   const queryLists = op.repeatedQuery?.length ? bindQueryLists(op, shape, rawLists) : undefined;
-  return { params, query, include: includeList(raw[INCLUDE_PARAMETER]), body, headers, ...(bindingErrors ? { bindingErrors } : {}), ...(queryLists ? { queryLists } : {}) };
+  return { params, query, include: includeList(raw?.[INCLUDE_PARAMETER]), body, headers, ...(bindingErrors ? { bindingErrors } : {}), ...(queryLists ? { queryLists } : {}) };
 }
 
 /** The repeated query parameters, each value checked against its array's element schema; a missing one is a 400 when the array is required. */
@@ -363,6 +368,11 @@ class InvalidValues {
     (this.errors[name] ??= []).push(message);
     this.sentences.push(`${name} '${value.slice(0, 64)}' ${message}`);
     return value;
+  }
+
+  missing(name: string): void {
+    (this.errors[name] ??= []).push('is required');
+    this.sentences.push(`${name} is required`);
   }
 
   /** `bind`'s result, or `otherwise` with its 400 kept to be thrown with the others. */
