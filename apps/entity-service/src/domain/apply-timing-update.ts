@@ -137,11 +137,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
     if (value === undefined || value === null) return;
     runUpdates.push({ def: runSet.get(name) as ConvertedUpdate['def'], value, index: 0 });
   };
-  set('DriverId', ids.driverId);
-  set('PitInTime', body.pitInTime);
-  set('PitOutTime', body.pitOutTime);
-  set('PitInSessionTime', body.pitInSessionTime);
-  set('PitOutSessionTime', body.pitOutSessionTime);
+  for (const [field, name] of RUN_FIELDS) set(name, field === 'driverId' ? ids.driverId : body[field]);
   if (level === 'run') runUpdates.push(...propertyUpdates);
 
   const run = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${body.runIndex}`, { ordinal: body.runIndex }, body.runIndex, { Name: `Run ${body.runIndex + 1}` }, runUpdates, caller.accountId, now);
@@ -234,13 +230,22 @@ function refuseAddressChange(level: Level, updates: readonly ConvertedUpdate[]):
   });
 }
 
-/** The run parameters an update's own fields set: given both ways, one value would silently win over the other. */
-const RUN_FIELD_PARAMETER = { driverId: 'DriverId', pitInTime: 'PitInTime', pitOutTime: 'PitOutTime', pitInSessionTime: 'PitInSessionTime', pitOutSessionTime: 'PitOutSessionTime' } as const;
+/**
+ * The run parameters an update's own fields set (the driver whichever level is addressed, the pit fields on /Runs).
+ * Given both ways, by the field and in `properties`, one value would silently win over the other: a 400.
+ */
+const RUN_FIELDS = [
+  ['driverId', 'DriverId'],
+  ['pitInTime', 'PitInTime'],
+  ['pitOutTime', 'PitOutTime'],
+  ['pitInSessionTime', 'PitInSessionTime'],
+  ['pitOutSessionTime', 'PitOutSessionTime'],
+] as const;
 
 function refuseFieldClash(body: TimingUpdate, updates: readonly ConvertedUpdate[]): void {
   const errors: FieldErrors = {};
   const details: string[] = [];
-  for (const [field, name] of Object.entries(RUN_FIELD_PARAMETER) as [keyof typeof RUN_FIELD_PARAMETER, string][]) {
+  for (const [field, name] of RUN_FIELDS) {
     if ((body[field] ?? null) === null) continue;
     const update = updates.find((u) => u.def.name === name);
     if (!update) continue;

@@ -318,9 +318,10 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
     const value = req.header(name);
     if (value !== undefined) headers[name] = checkValue(op.headers?.shape[name] as z.ZodType | undefined, name, value);
   }
-  for (const [name, schema] of Object.entries(shape)) {
-    // A required query parameter that is absent (`externalProfileId`): a 400 naming it.
-    if (query[name] === undefined && !op.repeatedQuery?.includes(name) && !schema.safeParse(undefined).success) throw AppError.badRequest(`${name} is required`, { [name]: ['is required'] });
+  for (const name of op.queryInBody ?? []) {
+    // A required value the body may give instead of the query (`externalProfileId`), given by neither: a 400 naming it.
+    const schema = shape[name];
+    if (query[name] === undefined && !op.repeatedQuery?.includes(name) && schema && !schema.safeParse(undefined).success) throw AppError.badRequest(`${name} is required`, { [name]: ['is required'] });
   }
   const queryLists = op.repeatedQuery?.length ? bindQueryLists(op, shape, rawLists) : undefined;
   return { params, query, include: includeList(raw?.[INCLUDE_PARAMETER]), body, headers, ...(bindingErrors ? { bindingErrors } : {}), ...(queryLists ? { queryLists } : {}) };
