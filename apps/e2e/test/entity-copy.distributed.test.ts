@@ -136,6 +136,18 @@ describe('POST with CopyFromLast', () => {
     ]);
   });
 
+  test('when laps were created out of their StintLapNumber order, then CopyFromLast copies the last lap of the list, not the last created', async () => {
+    const runSheet = await factory.build('RunSheets');
+    const parent = { runSheetId: runSheet.entity.Id };
+    for (const [name, n, time] of [['Lap 2', '2', '61.5'], ['Lap 5', '5', '60.25'], ['Lap 3', '3', '62']] as const) {
+      expect((await api.create('Laps', parent, { ParameterUpdates: updates({ Name: name, StintLapNumber: n, LapTime: time }) })).status).toBe(201);
+    }
+    expect(names((await api.list('Laps', parent)).body)).toEqual(['Lap 2', 'Lap 3', 'Lap 5']);
+    const copy = await api.create('Laps', parent, { CopyFromLast: true, ParameterUpdates: updates({ Name: 'Lap 6', StintLapNumber: '6' }) });
+    expect(copy.status).toBe(201);
+    expect(copy.body.Parameters).toEqual(withNulls('Laps', { Name: 'Lap 6', StintLapNumber: 6, LapTime: 60.25 }));
+  });
+
   test('when CopyFromLast is set and there is no sibling yet, then it is created from the ParameterUpdates alone', async () => {
     const runSheet = await factory.build('RunSheets');
     const res = await api.create('Laps', { runSheetId: runSheet.entity.Id }, { CopyFromLast: true, ParameterUpdates: updates({ Name: 'Out lap', StintLapNumber: '0' }) });

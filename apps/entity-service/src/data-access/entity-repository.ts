@@ -90,10 +90,12 @@ function ofAccount<R extends { account_id: string }>(rows: R[], accountId: strin
   return rows.filter((r) => r.account_id === accountId);
 }
 
-/** Sibling order: an ordering parameter (registry `orderByParameter`, numeric) first, then position. */
-function siblingOrder(orderByParameter?: string): string {
+/** Sibling order: an ordering parameter (registry `orderByParameter`, numeric) first, then position; `DESC` reverses it. */
+function siblingOrder(orderByParameter?: string, direction: 'ASC' | 'DESC' = 'ASC'): string {
   const name = orderByParameter?.replace(/[^A-Za-z0-9_]/g, '');
-  return name ? `(parameters->>'${name}')::numeric NULLS LAST, position, created_at` : 'position, created_at';
+  const nulls = direction === 'ASC' ? 'NULLS LAST' : 'NULLS FIRST';
+  const order = `position ${direction}, created_at ${direction}`;
+  return name ? `(parameters->>'${name}')::numeric ${direction} ${nulls}, ${order}` : order;
 }
 
 /** Plain-object access to entity rows; every read is scoped to one account. */
@@ -161,7 +163,17 @@ export const entityRepository = {
     return rows;
   },
 
-  /** The sibling with the highest position (the "last" one for CopyFromLast). */
+  /** The last sibling in list order (the registry's `orderByParameter`, then position): the one CopyFromLast copies. */
+  async lastListed(q: Queryable, accountId: string, type: string, parent_id: string | null, parent2_id: string | null, orderByParameter?: string): Promise<EntityRow | undefined> {
+    const { rows } = await q.query<EntityRow>(
+      `SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = $2 AND parent_id IS NOT DISTINCT FROM $3 AND parent2_id IS NOT DISTINCT FROM $4
+       ORDER BY ${siblingOrder(orderByParameter, 'DESC')} LIMIT 1`,
+      [accountId, type, parent_id, parent2_id],
+    );
+    return rows[0];
+  },
+
+  /** The sibling with the highest position: a new sibling is appended after it. */
   async lastSibling(q: Queryable, accountId: string, type: string, parent_id: string | null, parent2_id: string | null): Promise<EntityRow | undefined> {
     const { rows } = await q.query<EntityRow>(
       `SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = $2 AND parent_id IS NOT DISTINCT FROM $3 AND parent2_id IS NOT DISTINCT FROM $4

@@ -12,7 +12,7 @@ export async function copySource(q: Queryable, accountId: string, type: EntityTy
     if (!source) throw AppError.badRequest('The request body is not valid', { CopyFromId: [`${type.name} ${body.CopyFromId} was not found`] });
     return source;
   }
-  if (body.CopyFromLast) return repo.lastSibling(q, accountId, type.plural, parents.parent_id, parents.parent2_id);
+  if (body.CopyFromLast) return repo.lastListed(q, accountId, type.plural, parents.parent_id, parents.parent2_id, type.orderByParameter);
   return undefined;
 }
 
