@@ -30,10 +30,10 @@ const TimeOfDay = z
     return t === undefined ? v : new Date(t).toISOString();
   })
   .meta({ format: 'date-time' });
-const SessionTime = z.number().finite().min(0, 'is seconds since the session start: not negative');
+const SessionTime = z.number().finite().min(0, 'must be 0 or more: it is seconds since the session start');
 /** The largest runIndex and stintLapNumber (so a pit-in at runIndex TIMING_INDEX_MAX has no next run to create). */
 export const TIMING_INDEX_MAX = 100_000;
-const Index = z.number().int('is an integer').min(0, 'is 0 or more').max(TIMING_INDEX_MAX, `is at most ${TIMING_INDEX_MAX}`);
+const Index = z.number().int('must be a whole number').min(0, 'must be 0 or more').max(TIMING_INDEX_MAX, `must be at most ${TIMING_INDEX_MAX}`);
 
 const identity = {
   accountId: Guid,

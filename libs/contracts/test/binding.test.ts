@@ -1,4 +1,4 @@
-import { CreateModel, ENTITY_TYPES, SearchBody, UpdateModel, buildOpenApiDocument, childTypesOf, collectionNamesOf, entityType, parseBody } from '../src';
+import { CreateModel, ENTITY_TYPES, SearchBody, TimingLapUpdate, TimingRunUpdate, UpdateModel, buildOpenApiDocument, childTypesOf, collectionNamesOf, entityType, parseBody } from '../src';
 
 describe('parseBody (case-insensitive binding, wire.md §1)', () => {
   test('when property names differ only in case, then they bind to the canonical names', () => {
@@ -17,6 +17,27 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     if (r.ok) return;
     expect(Object.keys(r.errors).sort()).toEqual(['CopyAll', 'ParameterUpdates[0].Extra', 'ParameterUpdates[0].Value']);
     expect(r.errors['ParameterUpdates[0].Extra']).toEqual(['unknown property']);
+  });
+
+  test('when values have the wrong type or break a rule that gives no message of its own, then each is worded as a rule ("must be …")', () => {
+    const id = '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
+    const ids = { accountId: id, championshipId: id, eventId: id, sessionId: id, carId: id };
+    const properties = Array.from({ length: 1001 }, () => ({ name: 'LapTime', value: '1' }));
+    expect(parseBody(TimingLapUpdate, { ...ids, runIndex: '3', stintLapNumber: 2.5, properties })).toEqual({
+      ok: false,
+      errors: { runIndex: ['must be a number, not a string'], stintLapNumber: ['must be a whole number'], properties: ['must have at most 1000 items'] },
+    });
+    expect(parseBody(TimingRunUpdate, { ...ids, carId: 7, runIndex: -1, pitInSessionTime: -0.5, shouldCreateNextRun: 'yes', properties: {} })).toEqual({
+      ok: false,
+      errors: {
+        carId: ['must be a string, not a number'],
+        runIndex: ['must be 0 or more'],
+        pitInSessionTime: ['must be 0 or more: it is seconds since the session start'],
+        shouldCreateNextRun: ['must be true or false, not a string'],
+        properties: ['must be an array, not an object'],
+      },
+    });
+    expect(parseBody(UpdateModel, [])).toEqual({ ok: false, errors: { '(body)': ['must be an object, not an array'] } });
   });
 
   test('when a __proto__ key sits at the top or deep inside an array item, then each is named with its path as unknown', () => {

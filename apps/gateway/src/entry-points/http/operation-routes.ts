@@ -6,7 +6,7 @@ import type { UrlSigner } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
-import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, partitionOf, partitionService, pathParameterNames, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
+import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, partitionOf, partitionService, pathParameterNames, ruleMessage, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import type { ReadLimiter } from '../../domain/read-limiter';
 import { authenticate, requireMember } from './authentication';
@@ -333,7 +333,7 @@ function bindQueryLists(op: Operation, shape: Record<string, z.ZodType>, raw: Re
   for (const name of op.repeatedQuery ?? []) {
     const schema = shape[name];
     const values = raw[name] ?? [];
-    const parsed = schema?.safeParse(values);
+    const parsed = schema?.safeParse(values, { error: ruleMessage });
     if (parsed && !parsed.success) {
       const issue = parsed.error.issues[0];
       const index = typeof issue?.path[0] === 'number' ? issue.path[0] : undefined;
@@ -362,7 +362,7 @@ class InvalidValues {
   private readonly sentences: string[] = [];
 
   check(schema: z.ZodType | undefined, name: string, value: string): string {
-    const parsed = schema?.safeParse(value);
+    const parsed = schema?.safeParse(value, { error: ruleMessage });
     // GUIDs compare case-insensitively: they travel lower-cased.
     if (!parsed || parsed.success) return isGuid(schema) ? value.toLowerCase() : value;
     const message = parsed.error.issues[0]?.message ?? 'is not valid';
