@@ -1,5 +1,5 @@
 import type { Piscina } from 'piscina';
-import { channelFor, resolveScope, scopeSampleRange, sliceStored, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
+import { resolveScope, scopeSampleRange, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import type { DataFileScope } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
@@ -22,8 +22,7 @@ export interface ChannelRead {
 export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina }, signal: AbortSignal): Promise<Uint8Array> {
   const { file } = dataset;
   const window = resolveScope(read.scope, file);
-  refuseUnknownChannels(file.channels, read);
-  const infos = read.channels.map((name) => channelFor(file, name));
+  const infos = readableChannels(file.channels, read);
   const slices: StoredSlice[] = [];
   const transferList: ArrayBuffer[] = [];
   for (const info of infos) {
@@ -45,18 +44,39 @@ function bucketEnd(window: { start: number; end: number }, file: { startTime: nu
   return Math.max(window.start, Math.min(window.end, file.startTime + file.duration));
 }
 
-/** Every channel the catalogue does not have, named at once: `channel`, or `channels[i]` of a batch. */
-function refuseUnknownChannels(catalogue: readonly { name: string }[], read: ChannelRead): void {
-  const known = new Set(catalogue.map((c) => c.name));
-  const errors: Record<string, string[]> = {};
-  const names: string[] = [];
+/**
+ * The catalogue entries of the read's channels, refused before any sample is read: every channel the catalogue does
+ * not have is a 400, then every one it lists but the readers cannot decode a 415, each named by where the request
+ * names it (`channel`, or `channels[i]` of a batch) and by its name.
+ */
+function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead): ChannelInfo[] {
+  const byName = new Map(catalogue.map((c) => [c.name, c]));
+  const fieldOf = (i: number) => (read.field === 'channel' ? 'channel' : `channels[${i}]`);
+  const unknown = new Refusals();
   read.channels.forEach((name, i) => {
-    if (known.has(name)) return;
-    names.push(name);
-    errors[read.field === 'channel' ? 'channel' : `channels[${i}]`] = [`channel not found: ${name}`];
+    if (!byName.has(name)) unknown.add(fieldOf(i), name, `channel not found: ${name}`);
   });
-  if (names.length === 0) return;
-  throw AppError.badRequest(names.length === 1 ? `channel not found: ${names[0]}` : `channels not found: ${names.join(', ')}`, errors);
+  if (unknown.names.length) throw AppError.badRequest(unknown.names.length === 1 ? `channel not found: ${unknown.names[0]}` : `channels not found: ${unknown.names.join(', ')}`, unknown.errors);
+  const infos = read.channels.map((name) => byName.get(name) as ChannelInfo);
+  const unreadable = new Refusals();
+  infos.forEach((info, i) => {
+    if (info.unsupported) unreadable.add(fieldOf(i), info.name, `cannot be read: ${info.name} uses ${info.unsupported}, which this service does not decode`, `${fieldOf(i)} ${info.name} cannot be read: it uses ${info.unsupported}`);
+  });
+  if (unreadable.names.length) throw new AppError(415, unreadable.sentences.join('; '), { errors: unreadable.errors });
+  return infos;
+}
+
+/** Channels a read is refused for: each one's message under its field, and a sentence for the detail. */
+class Refusals {
+  readonly errors: Record<string, string[]> = {};
+  readonly names: string[] = [];
+  readonly sentences: string[] = [];
+
+  add(field: string, name: string, message: string, sentence = message): void {
+    (this.errors[field] ??= []).push(message);
+    this.names.push(name);
+    this.sentences.push(sentence);
+  }
 }
 
 /**
