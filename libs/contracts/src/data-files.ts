@@ -65,19 +65,46 @@ export type DataFileMetadataRequest = z.infer<typeof DataFileMetadataRequest>;
 export type DataFileChannelRequest = z.infer<typeof DataFileChannelRequest>;
 export type DataFileChannelsRequest = z.infer<typeof DataFileChannelsRequest>;
 
+/**
+ * The sentences of a refused lap index or time, the same in the single-channel query and the batch body, so one value
+ * is told off in the same words whichever way it came.
+ */
+export const SCOPE_MESSAGES = {
+  lapIndex: 'is not a non-negative integer',
+  lapIndexTooLarge: 'must be at most 999999999',
+  seconds: 'is not a number of seconds',
+  secondsTooLarge: 'is too large a number of seconds',
+  negativeDuration: 'must be 0 or more',
+} as const;
+/** The largest lap index a request may name: past any file's laps, so a larger one is refused before a file is opened. */
+export const MAX_LAP_INDEX = 999_999_999;
+
+/** A number of seconds in a JSON body; JSON's `1e400` parses as Infinity, which is too large, not "not a number". */
+const BodySeconds = z.number({ error: (issue) => (typeof issue.input === 'number' ? SCOPE_MESSAGES.secondsTooLarge : SCOPE_MESSAGES.seconds) });
+/** Which mode reads each scope field: given with another mode, it is refused, not ignored. */
+const SCOPE_FIELD_MODES = { lapIndex: [1, 'applies only when mode is 1 (a lap)'], startTime: [2, 'applies only when mode is 2 (a window)'], duration: [2, 'applies only when mode is 2 (a window)'] } as const;
+
 /** The batch body of `POST .../channels`; mode 0 whole file, 1 a lap (lapIndex), 2 a window (startTime, duration). */
 export const ChannelsBody = z
   .strictObject({
     channels: z.array(z.string().min(1).max(512)).min(1).max(10_000),
-    mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: 'must be 0 (the whole file), 1 (a lap) or 2 (a window)' }),
-    lapIndex: z.number().int().optional(),
-    startTime: z.number().optional(),
-    duration: z.number().min(0, 'must be 0 or more').optional(),
+    mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: (issue) => (issue.input === undefined ? 'is required' : 'must be 0 (the whole file), 1 (a lap) or 2 (a window)') }),
+    lapIndex: z
+      .number({ error: SCOPE_MESSAGES.lapIndex })
+      .int(SCOPE_MESSAGES.lapIndex)
+      .min(0, SCOPE_MESSAGES.lapIndex)
+      .max(MAX_LAP_INDEX, SCOPE_MESSAGES.lapIndexTooLarge)
+      .optional(),
+    startTime: BodySeconds.optional(),
+    duration: BodySeconds.min(0, SCOPE_MESSAGES.negativeDuration).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.mode === 1 && body.lapIndex === undefined) ctx.addIssue({ code: 'custom', path: ['lapIndex'], message: 'is required when mode is 1' });
     if (body.mode === 2 && body.startTime === undefined) ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'is required when mode is 2' });
     if (body.mode === 2 && body.duration === undefined) ctx.addIssue({ code: 'custom', path: ['duration'], message: 'is required when mode is 2' });
+    for (const [field, [mode, message]] of Object.entries(SCOPE_FIELD_MODES)) {
+      if (body[field as keyof typeof SCOPE_FIELD_MODES] !== undefined && body.mode !== mode) ctx.addIssue({ code: 'custom', path: [field], message });
+    }
   })
   .meta({ id: 'ChannelsBody' });
 export type ChannelsBody = z.infer<typeof ChannelsBody>;

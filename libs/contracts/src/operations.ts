@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ATTACHMENT_COMMANDS, AttachedFileListing, PrepareAttachmentBody, PreparedAttachment } from './attachments';
 import { COMMANDS, type CommandInput, type CommandName } from './commands';
-import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, batchScope, queryScope } from './data-files';
+import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
 import { entitySchemaOf } from './entity-schemas';
 import { ENTITY_COMMANDS } from './messages';
 import { TIMING_COMMANDS, timingPartitionKey, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, timingUpdateOf, type TimingLevel } from './timing';
@@ -305,13 +305,13 @@ function entityOperations(type: EntityTypeDef): Operation[] {
 
 const NonNegativeInteger = z
   .string()
-  .regex(/^\d+$/, { error: 'is not a non-negative integer', abort: true })
-  .refine((v) => Number(v) <= 999_999_999, 'must be at most 999999999');
+  .regex(/^\d+$/, { error: SCOPE_MESSAGES.lapIndex, abort: true })
+  .refine((v) => Number(v) <= MAX_LAP_INDEX, SCOPE_MESSAGES.lapIndexTooLarge);
 const Seconds = z
   .string()
-  .regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, { error: 'is not a number of seconds', abort: true })
-  .refine((v) => Number.isFinite(Number(v)), { error: 'is too large a number of seconds', abort: true });
-const Duration = Seconds.refine((v) => Number(v) >= 0, { error: 'must be 0 or more', abort: true });
+  .regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, { error: SCOPE_MESSAGES.seconds, abort: true })
+  .refine((v) => Number.isFinite(Number(v)), { error: SCOPE_MESSAGES.secondsTooLarge, abort: true });
+const Duration = Seconds.refine((v) => Number(v) >= 0, { error: SCOPE_MESSAGES.negativeDuration, abort: true });
 /** A display size in points, `maxPoints` of the channel reads and of the lap traces alike. */
 const PointCount = z.string().regex(/^\d+$/, { error: 'is not a whole number', abort: true }).refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999');
 const MaxPoints = PointCount.optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });

@@ -264,6 +264,31 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(broken, 400)).detail).toBe('The request body is not valid JSON');
     });
 
+    test('when a batch body gives a scope field its mode does not read, then 400 names it rather than ignoring it', async () => {
+      const batch = (body: object) => post(`${dataset()}/channels`, { channels: ['Engine RPM'], ...body });
+      const window = 'applies only when mode is 2 (a window)';
+      const lap = 'applies only when mode is 1 (a lap)';
+      expect((await problem(await batch({ mode: 0, startTime: 1, duration: 2 }), 400)).errors).toEqual({ startTime: [window], duration: [window] });
+      expect((await problem(await batch({ mode: 1, lapIndex: 0, duration: 2 }), 400)).errors).toEqual({ duration: [window] });
+      expect((await problem(await batch({ mode: 0, lapIndex: 1 }), 400)).errors).toEqual({ lapIndex: [lap] });
+      expect((await problem(await batch({ mode: 2, startTime: 1, duration: 2, lapIndex: 0 }), 400)).errors).toEqual({ lapIndex: [lap] });
+    });
+
+    test('when a batch body has no mode or a bad lapIndex or time, then 400 says so in the words of the query path', async () => {
+      const batch = (body: object) => post(`${dataset()}/channels`, { channels: ['Engine RPM'], ...body });
+      expect((await problem(await batch({}), 400)).errors).toEqual({ mode: ['is required'] });
+      for (const lapIndex of [2.5, -1, '1']) expect((await problem(await batch({ mode: 1, lapIndex }), 400)).errors).toEqual({ lapIndex: ['is not a non-negative integer'] });
+      expect((await problem(await batch({ mode: 1, lapIndex: 1e12 }), 400)).errors).toEqual({ lapIndex: ['must be at most 999999999'] });
+      // The same words as the query path's for the same values.
+      const channel = `${dataset()}/channel?channel=Engine%20RPM`;
+      expect((await problem(await get(`${channel}&lapIndex=2.5`), 400)).errors).toEqual({ lapIndex: ['is not a non-negative integer'] });
+      expect((await problem(await get(`${channel}&lapIndex=1000000000000`), 400)).errors).toEqual({ lapIndex: ['must be at most 999999999'] });
+      expect((await problem(await batch({ mode: 2, startTime: 'abc', duration: 'x' }), 400)).errors).toEqual({ startTime: ['is not a number of seconds'], duration: ['is not a number of seconds'] });
+      // JSON's 1e400 parses as Infinity.
+      const huge = await fetch(`${base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": ["Engine RPM"], "mode": 2, "startTime": 1e400, "duration": 1}' });
+      expect((await problem(huge, 400)).errors).toEqual({ startTime: ['is too large a number of seconds'] });
+    });
+
     test('when several query values are not valid, then one 400 names each of them', async () => {
       const body = await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&start=abc&duration=-1&maxPoints=2`), 400);
       expect(body.errors).toEqual({ start: ['is not a number of seconds'], duration: ['must be 0 or more'], maxPoints: ['must be from 4 to 999999999'] });
