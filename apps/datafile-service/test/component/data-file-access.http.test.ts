@@ -135,12 +135,18 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(record.samples).toEqual(physical('Engine RPM'));
     });
 
-    test.each(['application/x-service-channels', 'application/octet-stream'])('when Accept is %s, then the binary body decodes to the JSON of the same read', async (accept) => {
+    test.each([
+      ['application/x-service-channels', 'application/x-service-channels'],
+      ['application/octet-stream', 'application/octet-stream'],
+      // A media type with parameters or a weight is still that type (docs/api.md).
+      ['application/x-service-channels;version=1', 'application/x-service-channels'],
+      ['application/octet-stream; q=1', 'application/octet-stream'],
+    ])('when Accept is %s, then the binary body decodes to the JSON of the same read', async (accept, type) => {
       const path = `${dataset()}/channel?channel=${encodeURIComponent('Susp Pos FL')}&lapIndex=1`;
       const asJson = await json(get(path));
       const r = await get(path, { Accept: accept });
       expect(r.status).toBe(200);
-      expect(r.headers.get('content-type')).toContain(accept);
+      expect(r.headers.get('content-type')).toContain(type);
       const series = decodeChannelsBody(new Uint8Array(await r.arrayBuffer()));
       expect(series.map(toChannelRecord)).toEqual([asJson]);
     });

@@ -9,6 +9,7 @@ import { AppError } from '@pitwall/service-kit';
 import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, partitionOf, partitionService, pathParameterNames, ruleMessage, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import type { ReadLimiter } from '../../domain/read-limiter';
+import { preferredMediaType } from './accept';
 import { authenticate, requireMember } from './authentication';
 import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody } from './binding';
 
@@ -266,12 +267,14 @@ function limitReads(limiter: ReadLimiter): RequestHandler {
   };
 }
 
-/** A `binary-or-json` read answers the binary body when Accept prefers one of its binary types to JSON. */
+/**
+ * A `binary-or-json` read answers the binary body when Accept prefers one of its binary types to JSON; JSON otherwise,
+ * also when Accept names none of its types (JSON is the default, wire.md §8: no 406).
+ */
 function preferredBinaryType(op: Operation, req: Request): string | undefined {
-  if (!req.header('accept')) return undefined;
   const binaryTypes = op.response.contentTypes.filter((t) => !t.includes('json'));
-  const best = req.accepts(['application/json', ...binaryTypes]);
-  return typeof best === 'string' && binaryTypes.includes(best) ? best : undefined;
+  const best = preferredMediaType(req.header('accept'), ['application/json', ...binaryTypes]);
+  return best !== undefined && binaryTypes.includes(best) ? best : undefined;
 }
 
 /** Path parameters, query and body bound case-insensitively and validated against the operation's schemas, once. */
