@@ -80,6 +80,9 @@ function fromExpressError(err: unknown): AppError {
     }
     if (e.type === 'entity.too.large') return new AppError(413, tooLarge(e.length, e.limit));
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new AppError(415, e.message ?? 'Unsupported encoding');
+    // A route's parameter that does not decode (the router's own refusal; the gateway's operations name theirs first).
+    const undecodable = err instanceof URIError ? /^Failed to decode param '(.*)'$/s.exec(err.message)?.[1] : undefined;
+    if (undecodable !== undefined) return AppError.badRequest(`The path segment '${undecodable.slice(0, 64)}' is not valid percent-encoding (write % itself as %25)`, { path: ['is not valid percent-encoding'] });
     return new AppError(status, e.expose && e.message ? e.message : 'Bad request');
   }
   return toAppError(err);

@@ -60,6 +60,13 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
     }
   });
 
+  test('when an asset name is not valid percent-encoding, then 400 problem+json says so', async () => {
+    const res = await fetch(`${withViewer.address}/viewer/%zz.js`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(await res.json()).toMatchObject({ detail: "The path segment '%zz.js' is not valid percent-encoding (write % itself as %25)", errors: { path: ['is not valid percent-encoding'] } });
+  });
+
   test('when the page is written to, then 405 with Allow: GET, HEAD', async () => {
     const res = await fetch(`${withViewer.address}/viewer`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(405);

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
@@ -12,6 +12,7 @@ import type { ReadLimiter } from '../../domain/read-limiter';
 import { preferredMediaType } from './accept';
 import { authenticate, requireMember } from './authentication';
 import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody } from './binding';
+import { malformedPathParameters, malformedQueryParameters, percentEncodingRefusal } from './percent-encoding';
 
 /**
  * An operation the gateway answers itself (`target: { gateway: name }`). `caller` is undefined on signed-URL
@@ -84,11 +85,15 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
       r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(onPath.map((op) => op.method.toUpperCase()).join(', ')));
     }
   }
+  // Literal paths first, as the routes are matched.
+  const opsOf = new Map([...groups].map(([base, ops]) => [base.slice(1).toLowerCase(), [...ops].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')))]));
   const dispatch: RequestHandler = (req, res, next) => {
     const end = req.path.indexOf('/', 1);
-    const r = routers.get((end < 0 ? req.path.slice(1) : req.path.slice(1, end)).toLowerCase());
+    const first = (end < 0 ? req.path.slice(1) : req.path.slice(1, end)).toLowerCase();
+    const r = routers.get(first);
     if (!r) return next();
     if (deps.answerHeaders) res.setHeaders(deps.answerHeaders);
+    if (refuseMalformedEncoding(opsOf.get(first) ?? [], deps, req, res, next)) return;
     r(req, res, next);
   };
   // Mounted as it is (no router around it to walk first); its routes, as a router shows its own (`stack`), for
@@ -97,6 +102,44 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
 }
 
 const routePath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * A path or query value that is not valid percent-encoding (`50%`, `%E0%A4%A`) is a 400 naming it by its parameter,
+ * refused here for every operation of the table before its route would fail to decode it: after the API key and the
+ * permission, as the other values are (a signed URL's signature covers a GUID, so it is not checked first). A path
+ * that is no operation's is left to the routes (404). Returns whether the request was answered.
+ */
+function refuseMalformedEncoding(ops: readonly Operation[], deps: OperationRoutesDeps, req: Request, res: Response, next: NextFunction): boolean {
+  const queryAt = req.url.indexOf('?');
+  if (!req.path.includes('%') && (queryAt < 0 || !req.url.includes('%', queryAt))) return false;
+  for (const op of ops) {
+    const inPath = malformedPathParameters(op.path, req.path);
+    if (!inPath || (op.method !== req.method.toLowerCase() && ops.some((o) => o.method === req.method.toLowerCase() && o.path === op.path))) continue;
+    const malformed = [...inPath, ...(op.query && queryAt >= 0 ? malformedQueryParameters(req.url.slice(queryAt + 1)) : [])];
+    if (malformed.length === 0) return false;
+    const checks = op.permission === 'signature' ? [] : [authenticateFor(op, deps), permit(op)];
+    runThen(checks, req, res, next, () => next(percentEncodingRefusal(malformed)));
+    return true;
+  }
+  return false;
+}
+
+/** Runs middleware one after the other (a throw or a rejection goes to `next`), then `done`. */
+function runThen(handlers: readonly RequestHandler[], req: Request, res: Response, next: NextFunction, done: () => void): void {
+  const step =
+    (i: number) =>
+    (err?: unknown): void => {
+      if (err) return next(err);
+      const handler = handlers[i];
+      if (!handler) return done();
+      try {
+        Promise.resolve(handler(req, res, step(i + 1))).catch(next);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+  step(0)();
+}
 
 function authenticateFor(op: Operation, deps: { auth: Authenticator; signer?: UrlSigner }): RequestHandler {
   if (op.permission === 'signature') {
