@@ -2,7 +2,7 @@ import { sniffCsv, readCsvFile } from './csv/csv-reader';
 import { NotADataFileError, UnsupportedFeatureError } from './errors';
 import { isLdFile, readLdFile } from './ld/ld-reader';
 import { isMdfFile, readMdf4File } from './mdf4/mdf4-reader';
-import { buildDataFile, type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, lapsFromBoundaries } from './model';
+import { buildDataFile, type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, lapsFromBoundaries, toNanosecond } from './model';
 
 export interface OpenOptions {
   /** MoTeC `.ldx` companion of a `.ld` file; its beacon markers give the laps. */
@@ -38,7 +38,7 @@ function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
   let at = parts[0].startTime;
   for (const part of parts) {
     offsets.push(at);
-    at += part.duration;
+    at = toNanosecond(at + part.duration);
   }
   const end = at;
   const names: string[] = [];
@@ -107,7 +107,7 @@ function joinExplicit(parts: DataFile[], offsets: number[], name: string, info: 
     if (!data) return;
     for (let i = 0; i < data.samples.length; i++, at++) {
       const t = data.time.kind === 'implicit' ? data.time.start + i / data.time.frequency : data.time.timestamps[i];
-      timestamps[at] = offsets[k] + (t - part.startTime);
+      timestamps[at] = toNanosecond(offsets[k] + (t - part.startTime));
       samples[at] = data.samples[i];
       gaps[at] = data.gaps?.[i] ?? 0;
     }

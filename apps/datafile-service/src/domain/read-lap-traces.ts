@@ -1,5 +1,5 @@
 import type { Piscina } from 'piscina';
-import { channelFor, InvalidSliceError, resolveScope, type StoredChannelCache } from '@pitwall/formats';
+import { channelFor, InvalidSliceError, resolveScope, toNanosecond, type StoredChannelCache } from '@pitwall/formats';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { pickDistanceSource, type DistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
@@ -59,7 +59,7 @@ async function lapSlice(lap: LapOf, cache: StoredChannelCache, signal: AbortSign
   const lapInfo = file.laps[lap.lapIndex];
   const source: LapDistanceSourceJson = { kind: picked.kind, channel: picked.channel };
   return {
-    ref: { entityId: lap.ref.id, entityType: lap.ref.type, attachedFileGroupName: lap.ref.group, lapIndex: lap.lapIndex, lapTime: lapInfo.endTime - lapInfo.startTime },
+    ref: { entityId: lap.ref.id, entityType: lap.ref.type, attachedFileGroupName: lap.ref.group, lapIndex: lap.lapIndex, lapTime: toNanosecond(lapInfo.endTime - lapInfo.startTime) },
     lapStart: lapInfo.startTime,
     source,
     slice: ownedSlice(stored),

@@ -94,6 +94,25 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
   });
 
+  describe('per-lap files', () => {
+    /** One lap's CSV: rows 0.1 s and 0.2 s apart (not evenly spaced, so its times travel with its samples). */
+    const lapCsv = new TextEncoder().encode('Time,Ground Speed [km/h]\n0,100\n0.1,110\n0.3,120\n');
+
+    test('when the laps are joined, then their times are on the file axis to the nanosecond, without the sum\'s floating-point residue', async () => {
+      const id = await attached.entity();
+      for (const name of ['lap1.csv', 'lap2.csv', 'lap3.csv']) await attached.attach(id, 'Laps', name, lapCsv);
+      // Each lap lasts its last row plus its mean period: 0.3 + 0.15 s.
+      expect((await json(get(`${dataset(id, 'Laps')}/metadata`))).lapElapsedTimes).toEqual([0.45, 0.45, 0.45]);
+      const record = await json(get(`${dataset(id, 'Laps')}/channel?channel=${encodeURIComponent('Ground Speed')}`));
+      // 0.45 + 0.1 is 0.5499999999999999 in doubles, 0.45 * 2 + 0.1 is 0.9999999999999999.
+      expect(record.times).toEqual([0, 0.1, 0.3, 0.45, 0.55, 0.75, 0.9, 1, 1.2]);
+      const lap = await json(get(`${dataset(id, 'Laps')}/distance?lapIndex=1`));
+      expect(lap.lapTime).toBe(0.45);
+      const delta = await json(get(`${dataset(id, 'Laps')}/delta?lapIndex=2&referenceLapIndex=1`));
+      expect([delta.lap.lapTime, delta.reference.lapTime]).toEqual([0.45, 0.45]);
+    });
+  });
+
   describe('GET .../channel', () => {
     test('when a lap is asked, then its samples are the lap\'s physical values exactly', async () => {
       const r = await get(`${dataset()}/channel?channel=${encodeURIComponent('Ground Speed')}&lapIndex=2`);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { PitwallClient } from '@pitwall/client';
-import { openDataFile, sliceByLap, writeLdFile } from '@pitwall/formats';
+import { openDataFile, sliceByLap, toNanosecond, writeLdFile } from '@pitwall/formats';
 import { distanceFromChannel, lapDelta } from '@pitwall/laps';
 import type { InProcessStack } from '@pitwall/service-host/testing';
 import { UploadedDatasets } from '../support/uploaded-datasets';
@@ -50,7 +50,8 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   let speedOnly: string;
   const sample1 = fixture('Sample1.ld');
   const eager = openDataFile(sample1);
-  const lapTime = (i: number) => eager.laps[i].endTime - eager.laps[i].startTime;
+  // To the nanosecond, as the metadata's lapElapsedTimes.
+  const lapTime = (i: number) => toNanosecond(eager.laps[i].endTime - eager.laps[i].startTime);
 
   beforeAll(async () => {
     // With a user of another account, whose datasets the demo user must not read.

@@ -1,4 +1,4 @@
-import type { DataFile } from '../model';
+import { type DataFile, toNanosecond } from '../model';
 
 /** Echo of the request that names the data file. */
 export interface DataFileEcho {
@@ -23,14 +23,6 @@ export interface DataFileMetadataRecord extends DataFileEcho {
   lapCount: number;
   lapElapsedTimes: number[];
   channels: { name: string; unit: string; frequency: number; sampleCount: number; dimension: number; dataType: string }[];
-}
-
-/**
- * A duration derived by arithmetic (a lap's end minus its start, samples over a frequency) to the nanosecond: finer
- * than any logger's clock, and it drops the binary floating-point residue (225.8 - 162.1 is 63.70000000000002).
- */
-function toNanosecond(seconds: number): number {
-  return Math.round(seconds * 1e9) / 1e9;
 }
 
 /** The metadata record of an opened file (its catalogue: no sample is decoded for it beyond what opening read). */
