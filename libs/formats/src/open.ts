@@ -54,7 +54,10 @@ function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
     const padOk = implicit && padded.reduce((a, b) => a + b, 0) <= 2 * inputBytes;
     const lengths = padOk ? padded : infos.map((i) => i?.sampleCount ?? 0);
     const unsupported = infos.find((i) => i?.unsupported)?.unsupported;
-    const info: ChannelInfo = { ...first, regular: padOk, sampleCount: lengths.reduce((a, b) => a + b, 0), ...(unsupported ? { unsupported } : {}) };
+    // At one rate in every part it keeps that rate; at several it is irregular (explicit times), and its rate is the mean
+    // one, as an irregular file's is, not the first part's.
+    const frequency = infos.every((i) => !i || i.frequency === first.frequency) ? first.frequency : meanRate(infos);
+    const info: ChannelInfo = { ...first, frequency, regular: padOk, sampleCount: lengths.reduce((a, b) => a + b, 0), ...(unsupported ? { unsupported } : {}) };
     return {
       info,
       read: () => {
@@ -69,6 +72,18 @@ function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
     { format: 'lap-set', properties: parts[0].properties, startTime: parts[0].startTime, duration: end - parts[0].startTime, laps: lapsFromBoundaries(parts[0].startTime, end, offsets.slice(1)) },
     sources,
   );
+}
+
+/** Samples per second over the parts that have the channel: their samples over the time they span (n / f each). */
+function meanRate(infos: readonly (ChannelInfo | undefined)[]): number {
+  let samples = 0;
+  let seconds = 0;
+  for (const info of infos) {
+    if (!info || !(info.frequency > 0) || info.sampleCount === 0) continue;
+    samples += info.sampleCount;
+    seconds += info.sampleCount / info.frequency;
+  }
+  return seconds > 0 ? samples / seconds : 0;
 }
 
 function joinImplicit(parts: DataFile[], offsets: number[], name: string, info: ChannelInfo, lengths: number[]): ChannelData {

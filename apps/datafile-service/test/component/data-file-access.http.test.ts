@@ -113,6 +113,27 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
   });
 
+  describe('per-lap files logged at different rates', () => {
+    /** One lap of 1 s logged at `rate` Hz: its rows are evenly spaced, so alone it is a regular channel at that rate. */
+    const lapAt = (rate: number) => new TextEncoder().encode(`Time,Speed [km/h]\n${Array.from({ length: rate }, (_, i) => `${i / rate},${100 + i}`).join('\n')}\n`);
+
+    test('when a channel has another rate in each file, then it is reported at its mean rate with its times, in the metadata and in every read', async () => {
+      const id = await attached.entity();
+      await attached.attach(id, 'Mixed', 'lap1.csv', lapAt(10));
+      await attached.attach(id, 'Mixed', 'lap2.csv', lapAt(20));
+      // 30 samples over 2 s: 15 Hz, not the first file's 10 Hz (nor the second's 20 Hz).
+      const meta = await json(get(`${dataset(id, 'Mixed')}/metadata`));
+      expect(meta.channels).toEqual([{ name: 'Speed', unit: 'km/h', frequency: 15, sampleCount: 30, dimension: 1, dataType: 'float64' }]);
+      const whole = await json(get(`${dataset(id, 'Mixed')}/channel?channel=Speed`));
+      expect(whole.frequency).toBe(15);
+      expect(whole.times).toEqual([...Array.from({ length: 10 }, (_, i) => i / 10), ...Array.from({ length: 20 }, (_, i) => 1 + i / 20)]);
+      const lap = await json(get(`${dataset(id, 'Mixed')}/channel?channel=Speed&lapIndex=1`));
+      expect(lap).toMatchObject({ frequency: 15, times: Array.from({ length: 20 }, (_, i) => 1 + i / 20) });
+      const binary = decodeChannelsBody(new Uint8Array(await (await get(`${dataset(id, 'Mixed')}/channel?channel=Speed&lapIndex=1`, { Accept: 'application/x-service-channels' })).arrayBuffer()));
+      expect(binary.map(toChannelRecord)).toEqual([lap]);
+    });
+  });
+
   describe('GET .../channel', () => {
     test('when a lap is asked, then its samples are the lap\'s physical values exactly', async () => {
       const r = await get(`${dataset()}/channel?channel=${encodeURIComponent('Ground Speed')}&lapIndex=2`);
