@@ -8,6 +8,12 @@ export const CHANNELS_MAGIC = 0x48435750; // "PWCH" read as a little-endian u32
 export const CHANNELS_VERSION = 1;
 export const CHANNELS_MEDIA_TYPE = 'application/x-service-channels';
 
+/**
+ * The most bytes of UTF-8 a channel's name or its unit may have: the block header gives each length as a u16. The
+ * service refuses to read a channel past it in JSON as well, so both bodies of one read answer alike.
+ */
+export const MAX_CHANNEL_TEXT_BYTES = 0xffff;
+
 const FILE_HEADER = 16;
 const BLOCK_HEADER = 56;
 
@@ -48,7 +54,7 @@ export function encodeChannels(series: readonly ChannelSeries[]): Uint8Array {
   const parts = series.map((s) => {
     const name = utf8.encode(s.name);
     const unit = utf8.encode(s.unit);
-    if (name.length > 0xffff || unit.length > 0xffff) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
+    if (name.length > MAX_CHANNEL_TEXT_BYTES || unit.length > MAX_CHANNEL_TEXT_BYTES) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
     const n = s.samples.length / Math.max(1, s.dimension);
     if (!Number.isInteger(n)) throw new RangeError(`channel ${s.name}: ${s.samples.length} values are not a whole number of ${s.dimension}-value samples`);
     if (s.times && s.times.length !== n) throw new RangeError(`channel ${s.name}: ${s.times.length} times for ${n} samples`);

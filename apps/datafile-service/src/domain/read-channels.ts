@@ -1,6 +1,7 @@
 import type { Piscina } from 'piscina';
 import { resolveScope, scopeSampleRange, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import type { DataFileScope } from '@pitwall/contracts';
+import { MAX_CHANNEL_TEXT_BYTES } from '@pitwall/channels';
 import { AppError } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
 import type { ShapeTask, StoredSlice } from '../workers/shape-channels';
@@ -46,8 +47,8 @@ function bucketEnd(window: { start: number; end: number }, file: { startTime: nu
 
 /**
  * The catalogue entries of the read's channels, refused before any sample is read: every channel the catalogue does
- * not have is a 400, then every one it lists but the readers cannot decode a 415, each named by where the request
- * names it (`channel`, or `channels[i]` of a batch) and by its name.
+ * not have is a 400, then every one it lists but the readers cannot decode a 415, then every one whose unit no channel
+ * record carries a 422, each named by where the request names it (`channel`, or `channels[i]` of a batch) and by its name.
  */
 function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead): ChannelInfo[] {
   const byName = new Map(catalogue.map((c) => [c.name, c]));
@@ -63,6 +64,15 @@ function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead):
     if (info.unsupported) unreadable.add(fieldOf(i), info.name, `cannot be read: ${info.name} uses ${info.unsupported}, which this service does not decode`, `${fieldOf(i)} ${info.name} cannot be read: it uses ${info.unsupported}`);
   });
   if (unreadable.names.length) throw new AppError(415, unreadable.sentences.join('; '), { errors: unreadable.errors });
+  // A unit past what the binary body's u16 length holds is refused in JSON too: both bodies of a read answer alike.
+  const overlong = new Refusals();
+  infos.forEach((info, i) => {
+    const bytes = Buffer.byteLength(info.unit, 'utf8');
+    if (bytes <= MAX_CHANNEL_TEXT_BYTES) return;
+    const limit = `${bytes} bytes (UTF-8), more than the ${MAX_CHANNEL_TEXT_BYTES} a channel record carries`;
+    overlong.add(fieldOf(i), info.name, `cannot be read: the unit of ${info.name} is ${limit}`, `${fieldOf(i)} ${info.name} has a unit of ${limit}`);
+  });
+  if (overlong.names.length) throw new AppError(422, `The data file could not be read: ${overlong.sentences.join('; ')}`, { errors: overlong.errors });
   return infos;
 }
 

@@ -423,6 +423,24 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(speed.channels[0].samples).toEqual([10, 11, 12, 13]);
     });
 
+    test('when a channel\'s unit is longer than a channel record carries, then JSON and binary reads both refuse it with the same 422', async () => {
+      const id = await attached.entity();
+      const unit = 'u'.repeat(70_000);
+      await attached.attach(id, 'DataFile', 'long-unit.csv', new TextEncoder().encode(`Time,Speed [${unit}],Gear\n0,100,1\n0.1,110,2\n0.2,120,3\n`));
+      const expected = {
+        detail: 'The data file could not be read: channels[1] Speed has a unit of 70000 bytes (UTF-8), more than the 65535 a channel record carries',
+        errors: { 'channels[1]': ['cannot be read: the unit of Speed is 70000 bytes (UTF-8), more than the 65535 a channel record carries'] },
+      };
+      const body = { channels: ['Gear', 'Speed'], mode: 0 };
+      expect(await problem(await post(`${dataset(id)}/channels`, body), 422)).toMatchObject(expected);
+      expect(await problem(await post(`${dataset(id)}/channels`, body, { Accept: 'application/x-service-channels' }), 422)).toMatchObject(expected);
+      for (const accept of ['application/json', 'application/octet-stream']) {
+        expect((await problem(await get(`${dataset(id)}/channel?channel=Speed`, { Accept: accept }), 422)).errors).toEqual({ channel: ['cannot be read: the unit of Speed is 70000 bytes (UTF-8), more than the 65535 a channel record carries'] });
+      }
+      // The file's other channels read.
+      expect((await json(get(`${dataset(id)}/channel?channel=Gear`))).samples).toEqual([1, 2, 3]);
+    });
+
     test('when the .ld is damaged, then 422 with the reason', async () => {
       const id = await attached.entity();
       await attached.attach(id, 'DataFile', 'cut.ld', sample1.slice(0, 3000));
