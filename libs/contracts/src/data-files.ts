@@ -81,10 +81,13 @@ export const MAX_LAP_INDEX = 999_999_999;
 
 /** A number of seconds in a JSON body; JSON's `1e400` parses as Infinity, which is too large, not "not a number". */
 const BodySeconds = z.number({ error: (issue) => (typeof issue.input === 'number' ? SCOPE_MESSAGES.secondsTooLarge : SCOPE_MESSAGES.seconds) });
-/** Which mode reads each scope field: given with another mode, it is refused, not ignored. */
-const SCOPE_FIELD_MODES = { lapIndex: [1, 'applies only when mode is 1 (a lap)'], startTime: [2, 'applies only when mode is 2 (a window)'], duration: [2, 'applies only when mode is 2 (a window)'] } as const;
 
-/** The batch body of `POST .../channels`; mode 0 whole file, 1 a lap (lapIndex), 2 a window (startTime, duration). */
+/**
+ * The batch body of `POST .../channels`; mode 0 whole file, 1 a lap (lapIndex), 2 a window (startTime, duration). The
+ * mode decides the scope: a scope field it does not read is checked but not applied, and `null` is the same as absent,
+ * so a wrapper whose request model sends every field (its unset ones as null or 0) is not refused. The answer's `mode`
+ * echoes the scope applied.
+ */
 export const ChannelsBody = z
   .strictObject({
     channels: z.array(z.string().min(1).max(512)).min(1).max(10_000),
@@ -94,17 +97,15 @@ export const ChannelsBody = z
       .int(SCOPE_MESSAGES.lapIndex)
       .min(0, SCOPE_MESSAGES.lapIndex)
       .max(MAX_LAP_INDEX, SCOPE_MESSAGES.lapIndexTooLarge)
+      .nullable()
       .optional(),
-    startTime: BodySeconds.optional(),
-    duration: BodySeconds.min(0, SCOPE_MESSAGES.negativeDuration).optional(),
+    startTime: BodySeconds.nullable().optional(),
+    duration: BodySeconds.min(0, SCOPE_MESSAGES.negativeDuration).nullable().optional(),
   })
   .superRefine((body, ctx) => {
-    if (body.mode === 1 && body.lapIndex === undefined) ctx.addIssue({ code: 'custom', path: ['lapIndex'], message: 'is required when mode is 1' });
-    if (body.mode === 2 && body.startTime === undefined) ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'is required when mode is 2' });
-    if (body.mode === 2 && body.duration === undefined) ctx.addIssue({ code: 'custom', path: ['duration'], message: 'is required when mode is 2' });
-    for (const [field, [mode, message]] of Object.entries(SCOPE_FIELD_MODES)) {
-      if (body[field as keyof typeof SCOPE_FIELD_MODES] !== undefined && body.mode !== mode) ctx.addIssue({ code: 'custom', path: [field], message });
-    }
+    if (body.mode === 1 && body.lapIndex == null) ctx.addIssue({ code: 'custom', path: ['lapIndex'], message: 'is required when mode is 1' });
+    if (body.mode === 2 && body.startTime == null) ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'is required when mode is 2' });
+    if (body.mode === 2 && body.duration == null) ctx.addIssue({ code: 'custom', path: ['duration'], message: 'is required when mode is 2' });
   })
   .meta({ id: 'ChannelsBody' });
 export type ChannelsBody = z.infer<typeof ChannelsBody>;

@@ -310,14 +310,26 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(broken, 400)).detail).toBe('The request body is not valid JSON');
     });
 
-    test('when a batch body gives a scope field its mode does not read, then 400 names it rather than ignoring it', async () => {
-      const batch = (body: object) => post(`${dataset()}/channels`, { channels: ['Engine RPM'], ...body });
-      const window = 'applies only when mode is 2 (a window)';
-      const lap = 'applies only when mode is 1 (a lap)';
-      expect((await problem(await batch({ mode: 0, startTime: 1, duration: 2 }), 400)).errors).toEqual({ startTime: [window], duration: [window] });
-      expect((await problem(await batch({ mode: 1, lapIndex: 0, duration: 2 }), 400)).errors).toEqual({ duration: [window] });
-      expect((await problem(await batch({ mode: 0, lapIndex: 1 }), 400)).errors).toEqual({ lapIndex: [lap] });
-      expect((await problem(await batch({ mode: 2, startTime: 1, duration: 2, lapIndex: 0 }), 400)).errors).toEqual({ lapIndex: [lap] });
+    test('when a batch body gives a scope field its mode does not read, or null ones, then the mode decides the scope and the answer says which', async () => {
+      const batch = async (body: object) => {
+        const res = await post(`${dataset()}/channels`, { channels: ['Engine RPM'], ...body });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { mode: number; channels: { samples: unknown[] }[] };
+      };
+      const lapCount = async (body: object) => (await batch(body)).channels[0]?.samples.length;
+      const whole = await lapCount({ mode: 0 });
+      const lap1 = await lapCount({ mode: 1, lapIndex: 1 });
+      const window = await lapCount({ mode: 2, startTime: 1, duration: 2 });
+      expect(new Set([whole, lap1, window]).size).toBe(3);
+      // As a wrapper whose request model sends every field would send them: the unread ones as 0 or null.
+      expect(await batch({ mode: 0, lapIndex: 0, startTime: 0, duration: 0 })).toMatchObject({ mode: 0 });
+      expect(await lapCount({ mode: 0, lapIndex: 1, startTime: 1, duration: 2 })).toBe(whole);
+      expect(await lapCount({ mode: 1, lapIndex: 1, startTime: null, duration: null })).toBe(lap1);
+      expect(await lapCount({ mode: 2, lapIndex: 1, startTime: 1, duration: 2 })).toBe(window);
+      expect(await lapCount({ mode: 0, lapIndex: null, startTime: null, duration: null })).toBe(whole);
+      // null is absent: a mode without its own field still needs it.
+      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: null }), 400)).errors).toEqual({ lapIndex: ['is required when mode is 1'] });
+      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 1, duration: null }), 400)).errors).toEqual({ duration: ['is required when mode is 2'] });
     });
 
     test('when a batch body has no mode or a bad lapIndex or time, then 400 says so in the words of the query path', async () => {
