@@ -28,7 +28,7 @@ export interface Lap {
   kind: LapKind;
 }
 
-/** Storage type of the raw samples in the file, e.g. 'int16', 'uint12', 'float32'; 'string' or 'bytes' are not decodable. */
+/** Storage type of the raw samples in the file, e.g. 'int16', 'uint12', 'float32'; 'string', 'bytes', 'mime', 'date', 'time' and 'complex' (MDF) are not decodable. */
 export type SampleDataType = string;
 
 /** Text attached to raw codes by a value/range-to-text conversion; a single value has min === max. */

@@ -417,7 +417,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       await attached.attach(id, 'DataFile', 'mixed.mf4', mdfWithUnreadableChannels());
       const meta = await json(get(`${dataset(id)}/metadata`));
       // The catalogue lists them (the spec's record has no field to flag them: docs/api.md says which they are).
-      expect(meta.channels.map((c: { name: string }) => c.name)).toEqual(['Speed', 'Comment', 'Payload', 'Calc']);
+      expect(meta.channels.map((c: { name: string; dataType: string }) => [c.name, c.dataType])).toEqual([['Speed', 'float32'], ['Comment', 'string'], ['Payload', 'bytes'], ['Calc', 'int16']]);
       const batch = await problem(await post(`${dataset(id)}/channels`, { channels: ['Speed', 'Comment', 'Payload', 'Calc'], mode: 0 }), 415);
       expect(batch.errors).toEqual({
         'channels[1]': ['cannot be read: Comment uses VLSD (variable-length signal data), which this service does not decode'],

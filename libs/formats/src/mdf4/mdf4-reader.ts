@@ -239,8 +239,13 @@ function channelSource(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, 
 function dataTypeName(c: Mdf4Channel): string {
   if (c.dataType === 4 || c.dataType === 5) return `float${c.bitCount}`;
   if (c.dataType <= 3) return `${c.dataType <= 1 ? 'uint' : 'int'}${c.bitCount}`;
-  return DATA_TYPE_FEATURES[c.dataType] ?? `type ${c.dataType}`;
+  return STORED_TYPE_NAMES[c.dataType] ?? `type ${c.dataType}`;
 }
+
+/** What a catalogue entry's `dataType` says of a channel that is not numbers (its feature is why it cannot be read). */
+const STORED_TYPE_NAMES: Record<number, string> = {
+  6: 'string', 7: 'string', 8: 'string', 9: 'string', 10: 'bytes', 11: 'mime', 12: 'mime', 13: 'date', 14: 'time', 15: 'complex', 16: 'complex',
+};
 
 function decodeChannel(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, info: ChannelInfo): ChannelData {
   const n = group.cycleCount;
