@@ -39,6 +39,13 @@ export function parseProjection(type: EntityTypeDef, paths: readonly string[] | 
   return root;
 }
 
+/** Whether the projection populates a reference (at any depth, through collections and references) to one of `types`. */
+export function reachesTypes(projection: Projection, types: ReadonlySet<string>): boolean {
+  for (const { projection: target } of projection.references.values()) if (types.has(target.type.plural) || reachesTypes(target, types)) return true;
+  for (const child of projection.collections.values()) if (reachesTypes(child, types)) return true;
+  return false;
+}
+
 function addPath(node: Projection, segments: string[], fullPath: string, sets: ParameterSets): void {
   const [head, ...rest] = segments;
   if (!head) throw unknownPath(fullPath);

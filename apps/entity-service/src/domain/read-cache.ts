@@ -26,6 +26,12 @@ export class ReadCache {
   private bytes = 0;
   private hits = 0;
   private misses = 0;
+  /**
+   * Scoped reads found to render entities outside their scope (a run sheet whose projection follows a reference into
+   * another run): they are kept under the account instead. Forgetting one costs a miss, never a stale answer (such a
+   * read is never kept under its scope), so the set is simply emptied when it grows large.
+   */
+  private readonly unscoped = new Set<string>();
 
   constructor(private readonly maxBytes: number) {}
 
@@ -69,6 +75,15 @@ export class ReadCache {
     }
   }
 
+  isUnscoped(accountId: string, key: string): boolean {
+    return this.unscoped.has(`${accountId}\u0000${key}`);
+  }
+
+  markUnscoped(accountId: string, key: string): void {
+    if (this.unscoped.size >= MAX_UNSCOPED) this.unscoped.clear();
+    this.unscoped.add(`${accountId}\u0000${key}`);
+  }
+
   stats(): { entries: number; bytes: number; hits: number; misses: number } {
     return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
   }
@@ -89,6 +104,8 @@ export class ReadCache {
     if (account?.keys.size === 0) this.accounts.delete(entry.accountId);
   }
 }
+
+const MAX_UNSCOPED = 10_000;
 
 function entryKey(accountId: string, version: string, key: string): string {
   return `${accountId}\u0000${version}\u0000${key}`;

@@ -39,6 +39,8 @@ export interface StoreContext {
 
 /** The type whose entities are cache scopes: a timing update writes only under its run sheet (apply-timing-update.ts). */
 export const RUN_SHEET_SCOPE_TYPE = 'RunSheets';
+/** The types a write confined to a run's scope writes (a timing update: the run, its laps, their sectors and speed traps). */
+export const RUN_SCOPED_TYPES: ReadonlySet<string> = new Set([RUN_SHEET_SCOPE_TYPE, 'Laps', 'LapSectors', 'LapSpeedTraps']);
 
 /**
  * A read answered from the cache when the account has not been written since it was rendered (one query: the
@@ -46,18 +48,27 @@ export const RUN_SHEET_SCOPE_TYPE = 'RunSheets';
  * run sheet's subtree passes the run as its `scope`: it is kept under the scope's version, which a write confined to
  * another run (a timing update of another car) leaves as it is, and any write outside scopes moves.
  */
-export async function cachedRead(ctx: StoreContext, accountId: string, what: unknown[], render: (q: Queryable) => Promise<RenderedReply>, scope?: string): Promise<RenderedReply> {
+export async function cachedRead(ctx: StoreContext, accountId: string, what: unknown[], render: (q: Queryable, escapesScope: () => void) => Promise<RenderedReply>, scope?: string): Promise<RenderedReply> {
   const key = JSON.stringify(what);
-  const partition = scope === undefined ? accountId : `${accountId}/${scope}`;
-  const version = (q: Queryable) => (scope === undefined ? repo.accountVersion(q, accountId) : repo.scopeVersion(q, accountId, scope));
+  // A read that renders entities outside its scope was found out by an earlier render: it is read under the account.
+  const scoped = scope !== undefined && !ctx.cache.isUnscoped(accountId, key) ? scope : undefined;
+  const partition = scoped === undefined ? accountId : `${accountId}/${scoped}`;
+  const version = (q: Queryable) => (scoped === undefined ? repo.accountVersion(q, accountId) : repo.scopeVersion(q, accountId, scoped));
   if (ctx.cache.enabled) {
     const hit = ctx.cache.get(partition, await version(ctx.pool), key);
     if (hit) return hit;
   }
   return withReadSnapshot(ctx.pool, async (c) => {
     const at = await version(c);
-    const reply = await render(c);
-    ctx.cache.set(partition, at, key, reply);
+    let escaped = false;
+    const reply = await render(c, () => (escaped = true));
+    if (escaped && scoped !== undefined) {
+      // Rendered outside its scope: a write confined to another scope may change it, so it is kept under the account.
+      ctx.cache.markUnscoped(accountId, key);
+      ctx.cache.set(accountId, await repo.accountVersion(c, accountId), key, reply);
+    } else {
+      ctx.cache.set(partition, at, key, reply);
+    }
     return reply;
   });
 }

@@ -41,7 +41,8 @@ async function liveSession() {
     const reply = await store.list(caller, 'RunSheets', car === undefined ? { sessionId } : { sessionId, carId: cars[car] as string }, ['Name', 'Laps.LapTime']);
     return { runs: JSON.parse(reply.json.toString('utf8')) as Json[], queries: database.statements() - before };
   };
-  return { store, caller, cars, create, lapTime, read, listRuns };
+  const readWith = async (runId: string, include: string[]) => JSON.parse((await store.get(caller, 'RunSheets', runId, include)).json.toString('utf8')) as Json & { Parameters: Record<string, Json> };
+  return { store, caller, cars, create, lapTime, read, readWith, listRuns };
 }
 
 describe('EntityStore.get RunSheets while a timing feed writes another run', () => {
@@ -76,6 +77,35 @@ describe('EntityStore.get RunSheets while a timing feed writes another run', () 
 
     expect(after.queries).toBeGreaterThan(1);
     expect(after.runs[0]?.Laps?.[0]?.Parameters).toEqual({ LapTime: 88.75 });
+  });
+
+  test("when run B's projection follows a reference into run A (a custom ReferenceLapId, a lap's own ReferenceLapId), then a timing update of run A shows in run B's next read", async () => {
+    const s = await liveSession();
+    for (const type of ['RunSheets', 'Laps'])
+      await s.create('ParameterDefinitions', {}, { Name: 'ReferenceLapId', EntityType: type, ParameterType: 'Reference', ReferencedEntityType: 'Laps' });
+    await s.lapTime(0, '70');
+    await s.lapTime(1, '72');
+    const runA = (await s.listRuns(0)).runs[0] as Json;
+    const runB = (await s.listRuns(1)).runs[0] as Json;
+    const lapA = runA.Laps?.[0]?.Id as string;
+    const lapB = runB.Laps?.[0]?.Id as string;
+    await s.store.update(s.caller, 'RunSheets', runB.Id, { ParameterUpdates: [{ Name: 'ReferenceLapId', Value: lapA }] });
+    await s.store.update(s.caller, 'Laps', lapB, { ParameterUpdates: [{ Name: 'ReferenceLapId', Value: lapA }] });
+    const onRun = ['ReferenceLap.LapTime'];
+    const onLap = ['Laps.ReferenceLap.LapTime'];
+    const lapTimes = async () => {
+      const [run, laps] = [await s.readWith(runB.Id, onRun), await s.readWith(runB.Id, onLap)];
+      return [run.Parameters['ReferenceLap']?.Parameters['LapTime'], laps.Laps?.[0]?.Parameters['ReferenceLap']];
+    };
+    expect(await lapTimes()).toEqual([70, { Id: lapA, Parameters: { LapTime: 70 } }]);
+    expect(await lapTimes()).toEqual([70, { Id: lapA, Parameters: { LapTime: 70 } }]);
+
+    await s.lapTime(0, '69.5');
+    expect(await lapTimes()).toEqual([69.5, { Id: lapA, Parameters: { LapTime: 69.5 } }]);
+    // Once found out, such a read is still answered from the cache while nothing is written.
+    const before = database.statements();
+    await s.readWith(runB.Id, onRun);
+    expect(database.statements() - before).toBe(1);
   });
 
   test("when a write outside the timing scopes changes the account, then a run's cached read renders again", async () => {
