@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseWireDateTime } from './date-time';
 import { CallerContext } from './messages';
-import { Guid } from './wire';
+import { GUID_PATTERN, Guid } from './wire';
 
 /**
  * The timing integration (wire.md §6 in the project's words: docs/timing.md): a timing system at the track updates
@@ -33,14 +33,17 @@ const TimeOfDay = z
 const SessionTime = z.number().finite().min(0, 'must be 0 or more: it is seconds since the session start');
 /** The largest runIndex and stintLapNumber (so a pit-in at runIndex TIMING_INDEX_MAX has no next run to create). */
 export const TIMING_INDEX_MAX = 100_000;
-const Index = z.number().int('must be a whole number').min(0, 'must be 0 or more').max(TIMING_INDEX_MAX, `must be at most ${TIMING_INDEX_MAX}`);
+/** A required field sent as null is missing, not mistyped: a null field is the same as an absent one. */
+const nullIsMissing = { error: (issue: { input?: unknown }) => (issue.input === null ? 'is required' : undefined) };
+const RequiredGuid = z.string(nullIsMissing).regex(GUID_PATTERN, 'is not a GUID').meta({ format: 'uuid' });
+const Index = z.number(nullIsMissing).int('must be a whole number').min(0, 'must be 0 or more').max(TIMING_INDEX_MAX, `must be at most ${TIMING_INDEX_MAX}`);
 
 const identity = {
-  accountId: Guid,
-  championshipId: Guid,
-  eventId: Guid,
-  sessionId: Guid,
-  carId: Guid,
+  accountId: RequiredGuid,
+  championshipId: RequiredGuid,
+  eventId: RequiredGuid,
+  sessionId: RequiredGuid,
+  carId: RequiredGuid,
   runIndex: Index.meta({ description: '0-based index of the run of this car in the session' }),
   driverId: Guid.nullable().optional().meta({ description: "When given, sets the run's driver" }),
   properties: z.array(TimingProperty).max(1000).nullable().optional(),
@@ -53,8 +56,8 @@ const runFields = {
   shouldCreateNextRun: z.boolean().nullable().optional().meta({ description: 'With a pit in: creates run runIndex + 1 at once (exactly once)' }),
 };
 const stintLapNumber = Index.meta({ description: 'Stint lap number: 0 is the out lap, then 1, 2, …' });
-const sectorId = Guid.meta({ description: "A TrackSectorDefinition of the session's TrackConfiguration" });
-const speedTrapId = Guid.meta({ description: "A TrackSpeedTrapDefinition of the session's TrackConfiguration" });
+const sectorId = RequiredGuid.meta({ description: "A TrackSectorDefinition of the session's TrackConfiguration" });
+const speedTrapId = RequiredGuid.meta({ description: "A TrackSpeedTrapDefinition of the session's TrackConfiguration" });
 /** Every field of some endpoint's body beyond the five ids, runIndex, driverId and properties. */
 const LEVEL_FIELDS = { ...runFields, stintLapNumber, sectorId, speedTrapId };
 type LevelField = keyof typeof LEVEL_FIELDS;

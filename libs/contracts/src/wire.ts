@@ -6,7 +6,8 @@ import { parseWireDateTime } from './date-time';
  * case-insensitively onto them (see binding.ts) and unknown properties are rejected.
  */
 
-export const Guid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'is not a GUID').meta({ id: 'Guid', format: 'uuid' });
+export const GUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const Guid = z.string().regex(GUID_PATTERN, 'is not a GUID').meta({ id: 'Guid', format: 'uuid' });
 
 export const ParameterUpdate = z
   .strictObject({

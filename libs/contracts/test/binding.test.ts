@@ -38,6 +38,11 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
       },
     });
     expect(parseBody(UpdateModel, [])).toEqual({ ok: false, errors: { '(body)': ['must be an object, not an array'] } });
+    // A timing body's null field is an absent one: a required one sent as null is missing, not mistyped.
+    expect(parseBody(TimingLapUpdate, { ...ids, carId: null, runIndex: null, stintLapNumber: null })).toEqual({
+      ok: false,
+      errors: { carId: ['is required'], runIndex: ['is required'], stintLapNumber: ['is required'] },
+    });
   });
 
   test('when a __proto__ key sits at the top or deep inside an array item, then each is named with its path as unknown', () => {

@@ -18,7 +18,7 @@ import { entityRepository as repo, type EntityRow, type Queryable, type TimingAd
 import { changedNames, entityChanged } from './entity-events';
 import { assertWriter } from './entity-type';
 import { applyUpdates, checkReferences } from './parameter-updates';
-import { convertUpdates, type ConvertedUpdate, type ParameterValue } from './parameters';
+import { tryConvertUpdates, type ConvertedUpdate, type ParameterValue } from './parameters';
 import { loadParameterSets } from './parameter-sets';
 import { parseProjection, type ParameterSets } from './projection';
 import type { RenderedReply } from './read-cache';
@@ -110,18 +110,18 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   const ids = normalisedIds(body);
   const store = options.rows ?? databaseTimingRows(q);
   const sets = options.sets ?? (await loadParameterSets(q, caller.accountId));
-  const resolved = await resolve(store, caller.accountId, level, body, ids);
+  // Everything wrong with the update is collected, so one 400 names it all: the ids, then the properties.
+  const refusals = new Refusals();
+  const resolved = await resolve(store, caller.accountId, level, body, ids, refusals);
   const addressed = level === 'run' ? RUN_SHEETS : level === 'lap' ? LAPS : level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
   // Error paths as the body spells them: properties[i].name / .value.
-  const propertyUpdates = convertUpdates(
-    sets(addressed),
-    body.properties?.map((p) => ({ Name: p.name, Value: p.value })),
-    'properties',
-    { name: 'name', value: 'value' },
-  ).map((u) => ({ ...u, path: `properties[${u.index}].value` }));
-  refuseAddressChange(level, propertyUpdates);
-  if (level === 'run') refuseFieldClash(body, propertyUpdates);
-  await checkReferences(store.q, caller.accountId, propertyUpdates, 'properties');
+  const { converted, errors } = tryConvertUpdates(sets(addressed), body.properties?.map((p) => ({ Name: p.name, Value: p.value })), 'properties', { name: 'name', value: 'value' });
+  refusals.add(errors);
+  const propertyUpdates = converted.map((u) => ({ ...u, path: `properties[${u.index}].value` }));
+  refuseAddressChange(level, propertyUpdates, refusals);
+  if (level === 'run') refuseFieldClash(body, propertyUpdates, refusals);
+  await refusals.absorb(() => checkReferences(store.q, caller.accountId, propertyUpdates, 'properties'));
+  refusals.throwIfAny();
 
   if (!options.carLocked) await repo.lockTimingCar(q, ids.sessionId, ids.carId);
   const now = new Date();
@@ -220,14 +220,12 @@ const ADDRESS_PARAMETER: Record<Exclude<Level, 'run'>, { name: string; field: st
   speedTrap: { name: 'TrackSpeedTrapDefinitionId', field: 'speedTrapId' },
 };
 
-function refuseAddressChange(level: Level, updates: readonly ConvertedUpdate[]): void {
+function refuseAddressChange(level: Level, updates: readonly ConvertedUpdate[], refusals: Refusals): void {
   if (level === 'run') return;
   const address = ADDRESS_PARAMETER[level];
   const update = updates.find((u) => u.def.name === address.name);
   if (!update) return;
-  throw AppError.badRequest(`${address.name} is set from ${address.field}, not through properties`, {
-    [`properties[${update.index}].name`]: [`${address.name} is where this update points: it comes from ${address.field}`],
-  });
+  refusals.refuse(`properties[${update.index}].name`, `${address.name} is where this update points: it comes from ${address.field}`, `${address.name} is set from ${address.field}, not through properties`);
 }
 
 /**
@@ -242,17 +240,46 @@ const RUN_FIELDS = [
   ['pitOutSessionTime', 'PitOutSessionTime'],
 ] as const;
 
-function refuseFieldClash(body: TimingUpdate, updates: readonly ConvertedUpdate[]): void {
-  const errors: FieldErrors = {};
-  const details: string[] = [];
+function refuseFieldClash(body: TimingUpdate, updates: readonly ConvertedUpdate[], refusals: Refusals): void {
   for (const [field, name] of RUN_FIELDS) {
     if ((body[field] ?? null) === null) continue;
     const update = updates.find((u) => u.def.name === name);
-    if (!update) continue;
-    errors[`properties[${update.index}].name`] = [`${name} is also set by ${field}: give it once`];
-    details.push(`${name} is given twice, by ${field} and by properties[${update.index}]`);
+    if (update) refusals.refuse(`properties[${update.index}].name`, `${name} is also set by ${field}: give it once`, `${name} is given twice, by ${field} and by properties[${update.index}]`);
   }
-  if (details.length) throw AppError.badRequest(details.join('; '), errors);
+}
+
+/**
+ * What is wrong with one update, collected so that one 400 names all of it: each field with its short reason in
+ * `errors`, and the `detail` joining every sentence with `; `.
+ */
+class Refusals {
+  private readonly errors: FieldErrors = {};
+  private readonly sentences: string[] = [];
+
+  refuse(field: string, reason: string, sentence: string = reason): undefined {
+    (this.errors[field] ??= []).push(reason);
+    this.sentences.push(sentence);
+    return undefined;
+  }
+
+  /** Field errors whose reasons are whole sentences (a value that does not convert): each is its own sentence. */
+  add(errors: FieldErrors): void {
+    for (const [field, reasons] of Object.entries(errors)) for (const reason of reasons ?? []) this.refuse(field, reason);
+  }
+
+  /** Runs a check that throws its 400; its field errors join the others. */
+  async absorb(check: () => Promise<void>): Promise<void> {
+    try {
+      await check();
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 400 || !error.errors) throw error;
+      this.add(error.errors);
+    }
+  }
+
+  throwIfAny(): void {
+    if (this.sentences.length) throw AppError.badRequest(this.sentences.join('; '), this.errors);
+  }
 }
 
 /** A created level is a `created` entity event, a changed one an `updated` event. */
@@ -311,15 +338,8 @@ function normalisedIds(body: TimingUpdate) {
  * session in the event, the car entered in the event, the driver a Driver, the sector or speed trap a definition of
  * the session's TrackConfiguration. Anything else is a 400 naming the field and the reason.
  */
-async function resolve(store: TimingRows, accountId: string, level: Level, body: TimingUpdate, ids: ReturnType<typeof normalisedIds>): Promise<Resolved> {
-  // Every field's short reason goes in `errors`, its sentence in the detail: one 400 names everything wrong.
-  const errors: FieldErrors = {};
-  const details: string[] = [];
-  const refuse = (field: string, reason: string, sentence: string): undefined => {
-    errors[field] = [reason];
-    details.push(sentence);
-    return undefined;
-  };
+async function resolve(store: TimingRows, accountId: string, level: Level, body: TimingUpdate, ids: ReturnType<typeof normalisedIds>, refusals: Refusals): Promise<Resolved> {
+  const refuse = (field: string, reason: string, sentence: string): undefined => refusals.refuse(field, reason, sentence);
   if (level !== 'run' && body.stintLapNumber === undefined) refuse('stintLapNumber', 'is required', 'stintLapNumber is required');
   if (level === 'sector' && !ids.sectorId) refuse('sectorId', 'is required', 'sectorId is required');
   if (level === 'speedTrap' && !ids.speedTrapId) refuse('speedTrapId', 'is required', 'speedTrapId is required');
@@ -361,7 +381,6 @@ async function resolve(store: TimingRows, accountId: string, level: Level, body:
   };
   const sectorDefinition = level === 'sector' ? definitionOf('sectorId', ids.sectorId, 'TrackSectorDefinitions') : undefined;
   const speedTrapDefinition = level === 'speedTrap' ? definitionOf('speedTrapId', ids.speedTrapId, 'TrackSpeedTrapDefinitions') : undefined;
-  if (details.length) throw AppError.badRequest(details.join('; '), errors);
   const resolved: Resolved = { session: session as EntityRow };
   if (sectorDefinition) resolved.sectorDefinition = sectorDefinition;
   if (speedTrapDefinition) resolved.speedTrapDefinition = speedTrapDefinition;

@@ -115,6 +115,13 @@ const PARAMETER_UPDATE_FIELDS: UpdateFieldNames = { name: 'Name', value: 'Value'
  * them), so nothing is written.
  */
 export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): ConvertedUpdate[] {
+  const { converted, errors } = tryConvertUpdates(set, updates, pathPrefix, fields);
+  if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
+  return converted;
+}
+
+/** `convertUpdates` without the throw: the updates that convert, and the errors of those that do not. */
+export function tryConvertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): { converted: ConvertedUpdate[]; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const out: ConvertedUpdate[] = [];
   (updates ?? []).forEach((u, index) => {
@@ -127,6 +134,5 @@ export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpd
     if ('error' in converted) (errors[`${pathPrefix}[${index}].${fields.value}`] ??= []).push(converted.error);
     else out.push({ def, value: converted.value, index });
   });
-  if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
-  return out;
+  return { converted: out, errors };
 }

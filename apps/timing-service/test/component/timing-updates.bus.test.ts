@@ -377,6 +377,31 @@ describe('timing updates by index (timing-service and entity-service in-process,
       expect(message).toEqual(expect.stringContaining('stintLapNumber is required'));
       expect(await runSheets(f)).toEqual([]);
     });
+    test('when ids and properties are wrong together, then one 400 names all of them: a property that does not convert, an unknown one, one that moves the lap, one given twice', async () => {
+      const f = await fixture();
+      const lap = update(f, 'Laps', {
+        carId: randomUUID(),
+        stintLapNumber: 1,
+        properties: [{ name: 'LapTime', value: 'abc' }, { name: 'Nope', value: '1' }, { name: 'StintLapNumber', value: '3' }],
+      });
+      await expect(lap).rejects.toMatchObject({
+        status: 400,
+        errors: {
+          carId: [expect.stringContaining('was not found in the account')],
+          'properties[0].value': [expect.stringContaining("LapTime is a Double; 'abc' is not a number")],
+          'properties[1].name': ["Laps has no parameter named 'Nope'"],
+          'properties[2].name': [expect.stringContaining('where this update points')],
+        },
+      });
+      const { message } = (await lap.catch((e: Error) => e)) as Error;
+      const sentences = ['was not found in the account', "LapTime is a Double; 'abc' is not a number", "Laps has no parameter named 'Nope'", 'StintLapNumber is set from stintLapNumber, not through properties'];
+      expect(sentences.map((sentence) => message.indexOf(sentence))).toEqual([...sentences.map((sentence) => message.indexOf(sentence))].sort((a, b) => a - b));
+      for (const sentence of sentences) expect(message).toContain(sentence);
+      const run = update(f, 'RunSheets', { driverId: f.driverId, properties: [{ name: 'DriverId', value: f.driverId }, { name: 'PitInSessionTime', value: 'soon' }] });
+      await expect(run).rejects.toMatchObject({ status: 400, errors: { 'properties[0].name': [expect.stringContaining('also set by driverId')], 'properties[1].value': [expect.any(String)] } });
+      expect(await runSheets(f)).toEqual([]);
+    });
+
     test("when an update names another account's championship, event, session, car and driver, then it is 400 naming each, alone and in a batch, and neither account changes", async () => {
       const f = await fixture();
       const other = await fixture();
