@@ -7,7 +7,8 @@ import { parseWireDateTime } from './date-time';
  */
 
 export const GUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-export const Guid = z.string().regex(GUID_PATTERN, 'is not a GUID').meta({ id: 'Guid', format: 'uuid' });
+/** GUIDs compare case-insensitively: a body's GUID travels lower-cased, so one id in two spellings is one request. */
+export const Guid = z.string().regex(GUID_PATTERN, 'is not a GUID').overwrite((v) => v.toLowerCase()).meta({ id: 'Guid', format: 'uuid' });
 
 export const ParameterUpdate = z
   .strictObject({

@@ -13,7 +13,12 @@ declare module 'express-serve-static-core' {
   }
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/**
+ * A caller's request id is echoed as sent when it is printable ASCII (spaces, `=`, `/` included: `Root=1-5759e988-…`,
+ * `feed/car7/000123`) of at most 1,024 characters; anything else (control characters, other bytes, longer) is replaced
+ * by a fresh id rather than carried into logs, replies and event headers.
+ */
+const REQUEST_ID = /^[\x20-\x7e]{1,1024}$/;
 
 /** Carries `X-Request-Id` from the caller (or a new one) onto the request, the response and a child logger. */
 export function requestContext(logger: Logger): RequestHandler {

@@ -92,6 +92,18 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
     expect(swapped.status).toBe(422);
   });
 
+  test('when the retry spells a GUID of the body in upper case, then it is the same request (GUIDs compare case-insensitively): the first reply, one entity', async () => {
+    const source = (await (await post(championship(`Source ${randomUUID()}`))).json()) as { Id: string };
+    const name = `Copied ${randomUUID()}`;
+    const key = randomUUID();
+    const first = await post({ CopyFromId: source.Id, ParameterUpdates: [{ Name: 'Name', Value: name }] }, key);
+    const upper = await post({ CopyFromId: source.Id.toUpperCase(), ParameterUpdates: [{ Name: 'Name', Value: name }] }, key);
+
+    expect(first.status).toBe(201);
+    expect([upper.status, await upper.text()]).toEqual([201, await first.text()]);
+    expect(await named(name)).toBe(1);
+  });
+
   test('when five requests with one key arrive at once, then all get the same entity and it is created once', async () => {
     const name = `Concurrent ${randomUUID()}`;
     const key = randomUUID();

@@ -42,7 +42,8 @@ describe('PUT /TimingIntegration/* with timing partitions', () => {
       }
     }
 
-    const expected = cars.map((carId) => ({ queue: partitionService(SERVICES.timing, partitionOf(timingPartitionKey({ sessionId: ids.sessionId, carId }), partitions)), carId }));
+    // Sent upper-cased, the car ids travel lower-cased (GUIDs compare case-insensitively).
+    const expected = cars.map((carId) => ({ queue: partitionService(SERVICES.timing, partitionOf(timingPartitionKey({ sessionId: ids.sessionId, carId }), partitions)), carId: carId.toLowerCase() }));
     expect(arrived).toEqual([...expected, ...expected]);
     // The key is case-insensitive (GUIDs): upper-case car ids land where their lower-case form hashes.
     expect(partitionOf(timingPartitionKey({ sessionId: ids.sessionId, carId: cars[0] as string }), partitions)).toBe(partitionOf(`${ids.sessionId}:${(cars[0] as string).toLowerCase()}`, partitions));
