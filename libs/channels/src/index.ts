@@ -9,3 +9,4 @@ export { applyConversion, IDENTITY, isIdentity, type LinearConversion, type Phys
 export { compactSamples, physicalSamples, toChannelRecord, type ChannelRecord, type ChannelSeries } from './series';
 export { CHANNELS_MAGIC, CHANNELS_MEDIA_TYPE, CHANNELS_VERSION, ChannelsDecodeError, decodeChannels, encodeChannels, MAX_CHANNEL_TEXT_BYTES } from './binary';
 export { downsampleSeries, m4, type M4Input, type M4Options, type M4Output } from './m4';
+export { toNanosecond } from './time';

@@ -1,5 +1,6 @@
 import { applyConversion, type PhysicalSampleArray } from './conversion';
 import { type ChannelSeries, physicalSamples } from './series';
+import { toNanosecond } from './time';
 
 /** A physical series over a time window, as M4 reads it. */
 export interface M4Input {
@@ -42,19 +43,21 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   const { samples, times, gaps, startTime, frequency } = input;
   const n = samples.length;
   const timeAt = times ? (i: number) => times[i] : (i: number) => startTime + i / frequency;
+  // Buckets are found on the computed times (as the int16 path finds them); a point's time is given to the nanosecond.
+  const pointTime = times ? timeAt : (i: number) => toNanosecond(timeAt(i));
   const present = (i: number) => gaps?.[i] !== 1 && !Number.isNaN(samples[i]);
 
   const isGap = (i: number) => !present(i);
   let hasGaps = false;
   for (let i = 0; i < n && !hasGaps; i++) hasGaps = isGap(i);
-  if (n <= maxPoints) return collect(samples, timeAt, () => true, n, n, hasGaps ? isGap : undefined);
+  if (n <= maxPoints) return collect(samples, pointTime, () => true, n, n, hasGaps ? isGap : undefined);
 
   const start = options.start ?? timeAt(0);
   const end = options.end ?? timeAt(n - 1) + (frequency > 0 ? 1 / frequency : 0);
   const pass = (buckets: number, innerGaps = true) => bucketPass(samples, n, timeAt, present, start, end, buckets, innerGaps);
   if (!hasGaps) {
     const { keep, kept } = pass(Math.floor(maxPoints / 4));
-    return collect(samples, timeAt, (i) => keep[i] !== 0, n, kept);
+    return collect(samples, pointTime, (i) => keep[i] !== 0, n, kept);
   }
   // A gappy series: a bucket keeps at most 4 points, a gap point between each two of them (3) and one before it from
   // the previous bucket, 8 in all; most keep far fewer, so first try room for 5 a bucket, then for 8 if that was too many.
@@ -63,7 +66,7 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   // Under 8 points there is one bucket: its 4 points, without the gaps between them.
   if (result.kept > maxPoints) result = pass(1, false);
   const { keep, kept } = result;
-  return collect(samples, timeAt, (i) => keep[i] !== 0, n, kept, (i) => keep[i] === 2);
+  return collect(samples, pointTime, (i) => keep[i] !== 0, n, kept, (i) => keep[i] === 2);
 }
 
 /**
@@ -129,7 +132,7 @@ function bucketPass(
   return { keep, kept };
 }
 
-function collect(samples: PhysicalSampleArray, timeAt: (i: number) => number, take: (i: number) => boolean, n: number, count: number, isGap?: (i: number) => boolean): M4Output {
+function collect(samples: PhysicalSampleArray, pointTime: (i: number) => number, take: (i: number) => boolean, n: number, count: number, isGap?: (i: number) => boolean): M4Output {
   const out: M4Output = { samples: new Float64Array(count), times: new Float64Array(count) };
   let gaps: Uint8Array | undefined;
   for (let i = 0, k = 0; i < n; i++) {
@@ -138,7 +141,7 @@ function collect(samples: PhysicalSampleArray, timeAt: (i: number) => number, ta
       (gaps ??= new Uint8Array(count))[k] = 1;
       out.samples[k] = NaN;
     } else out.samples[k] = samples[i] as number;
-    out.times[k++] = timeAt(i);
+    out.times[k++] = pointTime(i);
   }
   if (gaps) out.gaps = gaps;
   return out;
@@ -225,7 +228,7 @@ function int16M4(series: ChannelSeries, options: M4Options): M4Output | undefine
   for (let k = 0; k < kept.length; k++) {
     const i = kept[k] as number;
     raw[k] = samples[i] as number;
-    times[k] = startTime + i / frequency;
+    times[k] = toNanosecond(startTime + i / frequency);
   }
   // With a negative scale the raw minimum is the physical maximum: both are kept either way.
   return { samples: Float64Array.from(conversion ? applyConversion(raw, conversion) : raw), times };

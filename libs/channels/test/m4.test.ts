@@ -157,6 +157,19 @@ describe('M4 downsampling', () => {
   });
 });
 
+describe('M4 times', () => {
+  it.each([
+    ['float64', Float64Array.from({ length: 1000 }, (_, i) => Math.sin(i / 7))],
+    ['int16', Int16Array.from({ length: 1000 }, (_, i) => Math.round(Math.sin(i / 7) * 1000))],
+  ])('when a %s series at 10 Hz starts at 0.1 s, then every point is at its time to the nanosecond, without floating-point residue', (_type, samples) => {
+    const out = downsampleSeries({ name: 'c', unit: 'u', frequency: 10, dimension: 1, startTime: 0.1, samples }, { maxPoints: 40 });
+    const times = Array.from(out.times as Float64Array);
+    expect(times.length).toBeGreaterThan(0);
+    // Each is the shortest decimal of its tenth of a second (0.1 + 2 / 10 computes 0.30000000000000004).
+    for (const t of times) expect(String(t)).toBe((Math.round(t * 10) / 10).toString());
+  });
+});
+
 describe('M4 on stored int16 values (the fast path of downsampleSeries)', () => {
   /** Int16 values from a small range, so equal values (ties for the extremes) are frequent. */
   function int16s(n: number, seed: number, range: number): Int16Array {

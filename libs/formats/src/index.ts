@@ -44,7 +44,7 @@ export type {
   SampleDataType,
   TimeBase,
 } from './model';
-export { toNanosecond } from './model';
+export { toNanosecond } from '@pitwall/channels';
 export { openDataFile, type OpenOptions } from './open';
 export { sampleIndexRange, sliceByLap, sliceByWindow, type ChannelSlice } from './slice';
 export { bytesSource, type ByteSource, CountingSource, fileHandleSource } from './source/byte-source';

@@ -1,8 +1,9 @@
+import { toNanosecond } from '@pitwall/channels';
 import { sniffCsv, readCsvFile } from './csv/csv-reader';
 import { NotADataFileError, UnsupportedFeatureError } from './errors';
 import { isLdFile, readLdFile } from './ld/ld-reader';
 import { isMdfFile, readMdf4File } from './mdf4/mdf4-reader';
-import { buildDataFile, type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, lapsFromBoundaries, toNanosecond } from './model';
+import { buildDataFile, type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, lapsFromBoundaries } from './model';
 
 export interface OpenOptions {
   /** MoTeC `.ldx` companion of a `.ld` file; its beacon markers give the laps. */

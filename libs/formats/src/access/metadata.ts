@@ -1,4 +1,5 @@
-import { type DataFile, toNanosecond } from '../model';
+import { toNanosecond } from '@pitwall/channels';
+import type { DataFile } from '../model';
 
 /** Echo of the request that names the data file. */
 export interface DataFileEcho {
