@@ -39,10 +39,14 @@ export function parseProjection(type: EntityTypeDef, paths: readonly string[] | 
   return root;
 }
 
-/** Whether the projection populates a reference (at any depth, through collections and references) to one of `types`. */
-export function reachesTypes(projection: Projection, types: ReadonlySet<string>): boolean {
-  for (const { projection: target } of projection.references.values()) if (types.has(target.type.plural) || reachesTypes(target, types)) return true;
-  for (const child of projection.collections.values()) if (reachesTypes(child, types)) return true;
+/**
+ * Whether the projection renders an entity of one of `types` that is not in the read entity's own subtree: one reached
+ * through a reference, or a collection of one (`MySession.RunSheets.Laps`), at any depth.
+ */
+export function reachesTypes(projection: Projection, types: ReadonlySet<string>, throughReference = false): boolean {
+  if (throughReference && types.has(projection.type.plural)) return true;
+  for (const { projection: target } of projection.references.values()) if (reachesTypes(target, types, true)) return true;
+  for (const child of projection.collections.values()) if (reachesTypes(child, types, throughReference)) return true;
   return false;
 }
 

@@ -42,7 +42,7 @@ async function liveSession() {
     return { runs: JSON.parse(reply.json.toString('utf8')) as Json[], queries: database.statements() - before };
   };
   const readWith = async (runId: string, include: string[]) => JSON.parse((await store.get(caller, 'RunSheets', runId, include)).json.toString('utf8')) as Json & { Parameters: Record<string, Json> };
-  return { store, caller, cars, create, lapTime, read, readWith, listRuns };
+  return { store, caller, cars, sessionId, create, lapTime, read, readWith, listRuns };
 }
 
 describe('EntityStore.get RunSheets while a timing feed writes another run', () => {
@@ -106,6 +106,25 @@ describe('EntityStore.get RunSheets while a timing feed writes another run', () 
     const before = database.statements();
     await s.readWith(runB.Id, onRun);
     expect(database.statements() - before).toBe(1);
+  });
+
+  test("when run B's projection follows a reference out of the run and then collections back into runs (MySession.RunSheets.Laps), then a timing update of run A shows in run B's next read", async () => {
+    const s = await liveSession();
+    await s.create('ParameterDefinitions', {}, { Name: 'MySessionId', EntityType: 'RunSheets', ParameterType: 'Reference', ReferencedEntityType: 'Sessions' });
+    await s.lapTime(0, '70');
+    await s.lapTime(1, '72');
+    const runB = (await s.listRuns(1)).runs[0] as Json;
+    await s.store.update(s.caller, 'RunSheets', runB.Id, { ParameterUpdates: [{ Name: 'MySessionId', Value: s.sessionId }] });
+    const include = ['MySession.RunSheets.Laps.LapTime'];
+    const lapTimes = async () => {
+      const session = (await s.readWith(runB.Id, include)).Parameters['MySession'] as unknown as { RunSheets: Json[] };
+      return session.RunSheets.flatMap((run) => (run.Laps ?? []).map((lap) => lap.Parameters['LapTime'])).sort();
+    };
+    expect(await lapTimes()).toEqual([70, 72]);
+    expect(await lapTimes()).toEqual([70, 72]);
+
+    await s.lapTime(0, '69.5');
+    expect(await lapTimes()).toEqual([69.5, 72]);
   });
 
   test("when a write outside the timing scopes changes the account, then a run's cached read renders again", async () => {
