@@ -101,7 +101,9 @@ export function ruleMessage(issue: z.core.$ZodRawIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type': {
       if (issue.input === undefined) return 'is required';
-      if (typeof issue.input === 'number' && (issue.expected === 'number' || issue.expected === 'int')) return 'must be a finite number';
+      // zod reports 1.5 against .int() as the wrong type: a number, not a whole one.
+      if (typeof issue.input === 'number' && (issue.expected === 'number' || issue.expected === 'int'))
+        return Number.isFinite(issue.input) && issue.expected === 'int' ? 'must be a whole number' : 'must be a finite number';
       const expected = EXPECTED[issue.expected] ?? issue.expected;
       return `must be ${expected}, not ${kindOf(issue.input)}`;
     }
@@ -119,7 +121,7 @@ export function ruleMessage(issue: z.core.$ZodRawIssue): string | undefined {
       return issue.inclusive ? `must be ${bound} or more` : `must be more than ${bound}`;
     }
     case 'invalid_value':
-      return `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+      return `must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => (typeof v === 'bigint' ? String(v) : JSON.stringify(v))).join(', ')}`;
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}`;
     default:
@@ -134,6 +136,7 @@ const EXPECTED: Record<string, string> = {
   boolean: 'true or false',
   array: 'an array',
   object: 'an object',
+  record: 'an object',
   null: 'null',
 };
 

@@ -84,28 +84,31 @@ const BodySeconds = z.number({ error: (issue) => (typeof issue.input === 'number
 
 /**
  * The batch body of `POST .../channels`; mode 0 whole file, 1 a lap (lapIndex), 2 a window (startTime, duration). The
- * mode decides the scope: a scope field it does not read is checked but not applied, and `null` is the same as absent,
- * so a wrapper whose request model sends every field (its unset ones as null or 0) is not refused. The answer's `mode`
- * echoes the scope applied.
+ * mode decides the scope: a scope field it does not read must be a number or null but is neither range-checked nor
+ * applied, and `null` is the same as absent, so a wrapper whose request model sends every field (its unset ones as
+ * null, 0 or -1) is not refused. The answer's `mode` echoes the scope applied.
  */
 export const ChannelsBody = z
   .strictObject({
     channels: z.array(z.string().min(1).max(512)).min(1).max(10_000),
-    mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: (issue) => (issue.input === undefined ? 'is required' : 'must be 0 (the whole file), 1 (a lap) or 2 (a window)') }),
-    lapIndex: z
-      .number({ error: SCOPE_MESSAGES.lapIndex })
-      .int(SCOPE_MESSAGES.lapIndex)
-      .min(0, SCOPE_MESSAGES.lapIndex)
-      .max(MAX_LAP_INDEX, SCOPE_MESSAGES.lapIndexTooLarge)
-      .nullable()
-      .optional(),
+    mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: (issue) => (issue.input == null ? 'is required' : 'must be 0 (the whole file), 1 (a lap) or 2 (a window)') }),
+    lapIndex: z.number({ error: SCOPE_MESSAGES.lapIndex }).nullable().optional(),
     startTime: BodySeconds.nullable().optional(),
-    duration: BodySeconds.min(0, SCOPE_MESSAGES.negativeDuration).nullable().optional(),
+    duration: BodySeconds.nullable().optional(),
   })
   .superRefine((body, ctx) => {
-    if (body.mode === 1 && body.lapIndex == null) ctx.addIssue({ code: 'custom', path: ['lapIndex'], message: 'is required when mode is 1' });
-    if (body.mode === 2 && body.startTime == null) ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'is required when mode is 2' });
-    if (body.mode === 2 && body.duration == null) ctx.addIssue({ code: 'custom', path: ['duration'], message: 'is required when mode is 2' });
+    const refuse = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+    if (body.mode === 1) {
+      const lapIndex = body.lapIndex;
+      if (lapIndex == null) refuse('lapIndex', 'is required when mode is 1');
+      else if (!Number.isInteger(lapIndex) || lapIndex < 0) refuse('lapIndex', SCOPE_MESSAGES.lapIndex);
+      else if (lapIndex > MAX_LAP_INDEX) refuse('lapIndex', SCOPE_MESSAGES.lapIndexTooLarge);
+    }
+    if (body.mode === 2) {
+      if (body.startTime == null) refuse('startTime', 'is required when mode is 2');
+      if (body.duration == null) refuse('duration', 'is required when mode is 2');
+      else if (body.duration < 0) refuse('duration', SCOPE_MESSAGES.negativeDuration);
+    }
   })
   .meta({ id: 'ChannelsBody' });
 export type ChannelsBody = z.infer<typeof ChannelsBody>;

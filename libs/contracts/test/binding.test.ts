@@ -38,6 +38,7 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
       },
     });
     expect(parseBody(UpdateModel, [])).toEqual({ ok: false, errors: { '(body)': ['must be an object, not an array'] } });
+    expect(parseBody(CreateModel, { Index: 1.5, CopyAll: 'no' })).toEqual({ ok: false, errors: { Index: ['must be a whole number'], CopyAll: ['must be true or false, not a string'] } });
     // A timing body's null field is an absent one: a required one sent as null is missing, not mistyped.
     expect(parseBody(TimingLapUpdate, { ...ids, carId: null, runIndex: null, stintLapNumber: null })).toEqual({
       ok: false,

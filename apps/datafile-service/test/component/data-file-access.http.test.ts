@@ -323,6 +323,8 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(new Set([whole, lap1, window]).size).toBe(3);
       // As a wrapper whose request model sends every field would send them: the unread ones as 0 or null.
       expect(await batch({ mode: 0, lapIndex: 0, startTime: 0, duration: 0 })).toMatchObject({ mode: 0 });
+      expect(await lapCount({ mode: 0, lapIndex: -1, startTime: -1, duration: -1 })).toBe(whole);
+      expect(await lapCount({ mode: 2, lapIndex: 1e12, startTime: 1, duration: 2 })).toBe(window);
       expect(await lapCount({ mode: 0, lapIndex: 1, startTime: 1, duration: 2 })).toBe(whole);
       expect(await lapCount({ mode: 1, lapIndex: 1, startTime: null, duration: null })).toBe(lap1);
       expect(await lapCount({ mode: 2, lapIndex: 1, startTime: 1, duration: 2 })).toBe(window);
@@ -335,6 +337,9 @@ describe('data file access through the gateway (entity-service, datafile-service
     test('when a batch body has no mode or a bad lapIndex or time, then 400 says so in the words of the query path', async () => {
       const batch = (body: object) => post(`${dataset()}/channels`, { channels: ['Engine RPM'], ...body });
       expect((await problem(await batch({}), 400)).errors).toEqual({ mode: ['is required'] });
+      expect((await problem(await batch({ mode: null }), 400)).errors).toEqual({ mode: ['is required'] });
+      expect((await problem(await batch({ mode: 2, startTime: 1, duration: -1 }), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
+      expect((await problem(await batch({ mode: 0, lapIndex: 'x' }), 400)).errors).toEqual({ lapIndex: ['is not a non-negative integer'] });
       for (const lapIndex of [2.5, -1, '1']) expect((await problem(await batch({ mode: 1, lapIndex }), 400)).errors).toEqual({ lapIndex: ['is not a non-negative integer'] });
       expect((await problem(await batch({ mode: 1, lapIndex: 1e12 }), 400)).errors).toEqual({ lapIndex: ['must be at most 999999999'] });
       // The same words as the query path's for the same values.
