@@ -120,6 +120,13 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   const propertyUpdates = converted.map((u) => ({ ...u, path: `properties[${u.index}].value` }));
   refuseAddressChange(level, propertyUpdates, refusals);
   if (level === 'run') refuseFieldClash(body, propertyUpdates, refusals);
+  // A run past the largest runIndex could never be addressed: refused, as its update would be.
+  if (body.shouldCreateNextRun && body.runIndex + 1 > TIMING_INDEX_MAX)
+    refusals.refuse(
+      'shouldCreateNextRun',
+      `creates run runIndex + 1, which must be at most ${TIMING_INDEX_MAX}`,
+      `shouldCreateNextRun at runIndex ${body.runIndex} would create run ${body.runIndex + 1}, past the largest runIndex (${TIMING_INDEX_MAX})`,
+    );
   await refusals.absorb(() => checkReferences(store.q, caller.accountId, propertyUpdates, 'properties'));
   refusals.throwIfAny();
 
@@ -159,11 +166,6 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
         shouldCreateNextRun: ['needs a pit in (pitInTime or pitInSessionTime) on the run'],
       });
     const nextIndex = body.runIndex + 1;
-    // A run there could never be addressed (runIndex is at most TIMING_INDEX_MAX): refused, as its update would be.
-    if (nextIndex > TIMING_INDEX_MAX)
-      throw AppError.badRequest(`shouldCreateNextRun at runIndex ${body.runIndex} would create run ${nextIndex}, past the largest runIndex (${TIMING_INDEX_MAX})`, {
-        shouldCreateNextRun: [`creates run runIndex + 1, which must be at most ${TIMING_INDEX_MAX}`],
-      });
     const next = await writeLevel(store, RUN_SHEETS, { parent_id: ids.sessionId, parent2_id: ids.carId }, `${ids.carId}:${nextIndex}`, { ordinal: nextIndex }, nextIndex, { Name: `Run ${nextIndex + 1}` }, [], caller.accountId, now);
     scopes.push(next.row.id);
     if (next.inserted) {

@@ -34,6 +34,9 @@ describe('Accept of the data file channel reads', () => {
     ['no Accept', undefined, undefined],
     ['only types it does not have (JSON, its default)', 'text/html', undefined],
     ['JSON', 'application/json', undefined],
+    ['a q written with more digits than RFC 9110 allows', 'application/octet-stream;q=1.0000, application/json;q=0.5', 'application/octet-stream'],
+    ['a q out of range (clamped)', 'application/json;q=0.4, application/octet-stream;q=7', 'application/octet-stream'],
+    ['a q that is not a number (the range skipped)', 'application/octet-stream;q=high, application/json;q=0.1', undefined],
   ])('when Accept is %s, then the read asks for the body it prefers', async (_what, accept, binaryType) => {
     for (const method of ['GET', 'POST'] as const) expect(await asked(method, accept)).toEqual({ status: 200, binaryType });
   });

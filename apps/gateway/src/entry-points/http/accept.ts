@@ -7,7 +7,6 @@ interface MediaRange {
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
  * The media type of `offered` the Accept header prefers, or undefined when it accepts none of them (or there is no
@@ -34,7 +33,7 @@ export function preferredMediaType(accept: string | undefined, offered: readonly
   return best?.type;
 }
 
-/** The media ranges of an Accept header; a malformed one (no `type/subtype`, a bad q) is skipped. */
+/** The media ranges of an Accept header; a malformed one (no `type/subtype`, a q that is not a number) is skipped. */
 function parseAccept(header: string): MediaRange[] {
   const ranges: MediaRange[] = [];
   splitOutsideQuotes(header, ',').forEach((element, order) => {
@@ -45,9 +44,10 @@ function parseAccept(header: string): MediaRange[] {
     for (const parameter of parameters) {
       const at = parameter.indexOf('=');
       if (at < 0 || parameter.slice(0, at).trim().toLowerCase() !== 'q') continue;
-      const value = parameter.slice(at + 1).trim();
-      if (!QVALUE.test(value)) return;
-      q = Number(value);
+      // Read leniently, as browsers and proxies write it (`q=1.0000`, `q=.5`): a number clamped to 0..1; not a number skips the range.
+      const value = Number(parameter.slice(at + 1).trim().replace(/^"(.*)"$/, '$1'));
+      if (!Number.isFinite(value)) return;
+      q = Math.min(1, Math.max(0, value));
       // Parameters after q are accept extensions, not the media type's.
       break;
     }
