@@ -4,3 +4,4 @@ export * from './logger';
 export * from './config';
 export * from './lifecycle';
 export * from './http';
+export * from './field-refusals';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import type { OutboxMessage } from '@pitwall/messaging';
 import {
   TIMING_EVENTS,
@@ -111,12 +111,12 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   const store = options.rows ?? databaseTimingRows(q);
   const sets = options.sets ?? (await loadParameterSets(q, caller.accountId));
   // Everything wrong with the update is collected, so one 400 names it all: the ids, then the properties.
-  const refusals = new Refusals();
+  const refusals = new FieldRefusals();
   const resolved = await resolve(store, caller.accountId, level, body, ids, refusals);
   const addressed = level === 'run' ? RUN_SHEETS : level === 'lap' ? LAPS : level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
   // Error paths as the body spells them: properties[i].name / .value.
   const { converted, errors } = tryConvertUpdates(sets(addressed), body.properties?.map((p) => ({ Name: p.name, Value: p.value })), 'properties', { name: 'name', value: 'value' });
-  refusals.add(errors);
+  for (const [field, reasons] of Object.entries(errors)) for (const reason of reasons) refusals.refuse(field, reason);
   const propertyUpdates = converted.map((u) => ({ ...u, path: `properties[${u.index}].value` }));
   refuseAddressChange(level, propertyUpdates, refusals);
   if (level === 'run') refuseFieldClash(body, propertyUpdates, refusals);
@@ -127,7 +127,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
       `creates run runIndex + 1, which must be at most ${TIMING_INDEX_MAX}`,
       `shouldCreateNextRun at runIndex ${body.runIndex} would create run ${body.runIndex + 1}, past the largest runIndex (${TIMING_INDEX_MAX})`,
     );
-  await refusals.absorb(() => checkReferences(store.q, caller.accountId, propertyUpdates, 'properties'));
+  await checkReferences(store.q, caller.accountId, propertyUpdates, 'properties').catch((error: unknown) => refusals.take(error, 'reasons'));
   refusals.throwIfAny();
 
   if (!options.carLocked) await repo.lockTimingCar(q, ids.sessionId, ids.carId);
@@ -222,7 +222,7 @@ const ADDRESS_PARAMETER: Record<Exclude<Level, 'run'>, { name: string; field: st
   speedTrap: { name: 'TrackSpeedTrapDefinitionId', field: 'speedTrapId' },
 };
 
-function refuseAddressChange(level: Level, updates: readonly ConvertedUpdate[], refusals: Refusals): void {
+function refuseAddressChange(level: Level, updates: readonly ConvertedUpdate[], refusals: FieldRefusals): void {
   if (level === 'run') return;
   const address = ADDRESS_PARAMETER[level];
   const update = updates.find((u) => u.def.name === address.name);
@@ -242,45 +242,11 @@ const RUN_FIELDS = [
   ['pitOutSessionTime', 'PitOutSessionTime'],
 ] as const;
 
-function refuseFieldClash(body: TimingUpdate, updates: readonly ConvertedUpdate[], refusals: Refusals): void {
+function refuseFieldClash(body: TimingUpdate, updates: readonly ConvertedUpdate[], refusals: FieldRefusals): void {
   for (const [field, name] of RUN_FIELDS) {
     if ((body[field] ?? null) === null) continue;
     const update = updates.find((u) => u.def.name === name);
     if (update) refusals.refuse(`properties[${update.index}].name`, `${name} is also set by ${field}: give it once`, `${name} is given twice, by ${field} and by properties[${update.index}]`);
-  }
-}
-
-/**
- * What is wrong with one update, collected so that one 400 names all of it: each field with its short reason in
- * `errors`, and the `detail` joining every sentence with `; `.
- */
-class Refusals {
-  private readonly errors: FieldErrors = {};
-  private readonly sentences: string[] = [];
-
-  refuse(field: string, reason: string, sentence: string = reason): undefined {
-    (this.errors[field] ??= []).push(reason);
-    this.sentences.push(sentence);
-    return undefined;
-  }
-
-  /** Field errors whose reasons are whole sentences (a value that does not convert): each is its own sentence. */
-  add(errors: FieldErrors): void {
-    for (const [field, reasons] of Object.entries(errors)) for (const reason of reasons ?? []) this.refuse(field, reason);
-  }
-
-  /** Runs a check that throws its 400; its field errors join the others. */
-  async absorb(check: () => Promise<void>): Promise<void> {
-    try {
-      await check();
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 400 || !error.errors) throw error;
-      this.add(error.errors);
-    }
-  }
-
-  throwIfAny(): void {
-    if (this.sentences.length) throw AppError.badRequest(this.sentences.join('; '), this.errors);
   }
 }
 
@@ -340,7 +306,7 @@ function normalisedIds(body: TimingUpdate) {
  * session in the event, the car entered in the event, the driver a Driver, the sector or speed trap a definition of
  * the session's TrackConfiguration. Anything else is a 400 naming the field and the reason.
  */
-async function resolve(store: TimingRows, accountId: string, level: Level, body: TimingUpdate, ids: ReturnType<typeof normalisedIds>, refusals: Refusals): Promise<Resolved> {
+async function resolve(store: TimingRows, accountId: string, level: Level, body: TimingUpdate, ids: ReturnType<typeof normalisedIds>, refusals: FieldRefusals): Promise<Resolved> {
   const refuse = (field: string, reason: string, sentence: string): undefined => refusals.refuse(field, reason, sentence);
   if (level !== 'run' && body.stintLapNumber === undefined) refuse('stintLapNumber', 'is required', 'stintLapNumber is required');
   if (level === 'sector' && !ids.sectorId) refuse('sectorId', 'is required', 'sectorId is required');

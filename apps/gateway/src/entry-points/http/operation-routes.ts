@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { UrlSigner } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, partitionOf, partitionService, pathParameterNames, ruleMessage, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import type { ReadLimiter } from '../../domain/read-limiter';
@@ -403,23 +403,18 @@ function checkValue(schema: z.ZodType | undefined, name: string, value: string):
  * The path and query values of one request checked against their schemas, the refusals collected: one 400 names every
  * value that is not valid, its detail each one's sentence (`id 'x' is not a GUID; maxPoints '2' must be from 4 to …`).
  */
-class InvalidValues {
-  private readonly errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  private readonly sentences: string[] = [];
-
+class InvalidValues extends FieldRefusals {
   check(schema: z.ZodType | undefined, name: string, value: string): string {
     const parsed = schema?.safeParse(value, { error: ruleMessage });
     // GUIDs compare case-insensitively: they travel lower-cased.
     if (!parsed || parsed.success) return isGuid(schema) ? value.toLowerCase() : value;
     const message = parsed.error.issues[0]?.message ?? 'is not valid';
-    (this.errors[name] ??= []).push(message);
-    this.sentences.push(`${name} '${value.slice(0, 64)}' ${message}`);
+    this.refuse(name, message, `${name} '${value.slice(0, 64)}' ${message}`);
     return value;
   }
 
   missing(name: string): void {
-    (this.errors[name] ??= []).push('is required');
-    this.sentences.push(`${name} is required`);
+    this.refuse(name, 'is required', `${name} is required`);
   }
 
   /** `bind`'s result, or `otherwise` with its 400 kept to be thrown with the others. */
@@ -427,15 +422,9 @@ class InvalidValues {
     try {
       return bind();
     } catch (err) {
-      if (!(err instanceof AppError) || err.status !== 400 || !err.errors) throw err;
-      for (const [name, messages] of Object.entries(err.errors)) (this.errors[name] ??= []).push(...messages);
-      this.sentences.push(err.message);
+      this.take(err, 'detail');
       return otherwise;
     }
-  }
-
-  throwIfAny(): void {
-    if (this.sentences.length) throw AppError.badRequest(this.sentences.join('; '), this.errors);
   }
 }
 
