@@ -1,5 +1,5 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
-import { PARAMETER_TYPES, parseWireDateTime, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
+import { GUID_PATTERN, PARAMETER_TYPES, parseWireDateTime, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
 
 /** A parameter value as stored and returned: typed JSON. */
 export type ParameterValue = number | string | boolean | null;
@@ -86,7 +86,7 @@ export function convertValue(def: ParameterDef, raw: string | null): { value: Pa
       return match ? { value: match } : { error: `${def.name} is an Enum; '${raw}' is not one of ${values.join(', ')} nor an index from 0 to ${values.length - 1}` };
     }
     case 'Reference':
-      return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw.trim())
+      return GUID_PATTERN.test(raw.trim())
         ? { value: raw.trim().toLowerCase() }
         : { error: `${def.name} is a Reference; '${raw}' is not a GUID` };
   }

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { GUID_PATTERN } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
 import type { AuthenticatedCaller, Authenticator } from '../../domain/caller';
 
@@ -9,7 +10,6 @@ declare module 'express-serve-static-core' {
 }
 
 const INVALID_KEY = 'The API key is not valid or has been revoked';
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** `ApiKey` → user (401 when missing or unknown); `AccountId` → role in that account (400 when missing or malformed). */
 export function authenticate(auth: Authenticator, options: { accountOptional?: boolean } = {}): RequestHandler {
@@ -17,7 +17,7 @@ export function authenticate(auth: Authenticator, options: { accountOptional?: b
     const apiKey = req.header('ApiKey');
     if (!apiKey) throw AppError.unauthorized('The ApiKey header is missing');
     const accountHeader = req.header('AccountId')?.trim();
-    if (accountHeader && GUID.test(accountHeader)) {
+    if (accountHeader && GUID_PATTERN.test(accountHeader)) {
       // The usual request: key and role looked up together.
       const accountId = accountHeader.toLowerCase();
       const found = await auth.callerFor(apiKey.trim(), accountId);

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { parseBody } from '@pitwall/contracts';
+import { GUID_PATTERN, parseBody } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
 
 /** Validates a JSON body against a contract (case-insensitive names, unknown properties rejected). */
@@ -60,10 +60,9 @@ export function includeList(value: string | undefined): string[] | undefined {
   return paths.length ? paths : undefined;
 }
 
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export function requireGuid(name: string, value: string | undefined): string {
-  if (!value || !GUID.test(value)) throw AppError.badRequest(`${name} '${(value ?? '').slice(0, 64)}' is not a GUID`, { [name]: ['is not a GUID'] });
+  if (!value || !GUID_PATTERN.test(value)) throw AppError.badRequest(`${name} '${(value ?? '').slice(0, 64)}' is not a GUID`, { [name]: ['is not a GUID'] });
   return value.toLowerCase();
 }
 
