@@ -43,6 +43,13 @@ describe('percent-encoding of path and query values', () => {
     expect(await call('GET', '/blobs/%zz?expires=1&sig=x', { headers: {} })).toEqual(refusal('attachedFileId', '%zz'));
   });
 
+  test("when the method is none of the path's, then it is the 405 naming the methods there, whatever the encoding of its values", async () => {
+    const answer = await call('DELETE', `/RunSheets/${id}/DataFileAccess/50%/metadata`);
+    expect(answer).toMatchObject({ status: 405, sent: false, problem: { detail: expect.stringContaining('it answers GET') } });
+    const res = await send(gw.baseUrl, 'PATCH', '/Championships/50%', { headers: authHeaders });
+    expect([res.status, res.headers['allow']]).toEqual([405, 'GET, PUT, DELETE']);
+  });
+
   test('when the API key is missing, then it is 401 before any value is looked at', async () => {
     expect(await call('GET', '/Championships/50%', { headers: {} })).toMatchObject({ status: 401, sent: false });
   });

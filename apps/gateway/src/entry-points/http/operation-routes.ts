@@ -112,16 +112,25 @@ const routePath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 function refuseMalformedEncoding(ops: readonly Operation[], deps: OperationRoutesDeps, req: Request, res: Response, next: NextFunction): boolean {
   const queryAt = req.url.indexOf('?');
   if (!req.path.includes('%') && (queryAt < 0 || !req.url.includes('%', queryAt))) return false;
-  for (const op of ops) {
-    const inPath = malformedPathParameters(op.path, req.path);
-    if (!inPath || (op.method !== req.method.toLowerCase() && ops.some((o) => o.method === req.method.toLowerCase() && o.path === op.path))) continue;
-    const malformed = [...inPath, ...(op.query && queryAt >= 0 ? malformedQueryParameters(req.url.slice(queryAt + 1)) : [])];
-    if (malformed.length === 0) return false;
-    const checks = op.permission === 'signature' ? [] : [authenticateFor(op, deps), permit(op)];
-    runThen(checks, req, res, next, () => next(percentEncodingRefusal(malformed)));
+  // The first path that matches, as the routes are tried (literal paths first); then its operation of this method.
+  const matched = ops.find((op) => malformedPathParameters(op.path, req.path) !== undefined);
+  if (!matched || req.method === 'OPTIONS') return false;
+  const onPath = ops.filter((op) => op.path === matched.path);
+  const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
+  const op = onPath.find((o) => o.method === method);
+  const inPath = malformedPathParameters(matched.path, req.path) ?? [];
+  if (!op) {
+    // No operation of this method there: a 405, as the route answers, whatever the encoding of its values.
+    if (inPath.length === 0) return false;
+    const allow = [...onPath].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)).map((o) => o.method.toUpperCase());
+    runThen([authenticateFor(matched, deps), methodNotAllowed(allow.join(', '))], req, res, next, () => next());
     return true;
   }
-  return false;
+  const malformed = [...inPath, ...(op.query && queryAt >= 0 ? malformedQueryParameters(req.url.slice(queryAt + 1)) : [])];
+  if (malformed.length === 0) return false;
+  const checks = op.permission === 'signature' ? [] : [authenticateFor(op, deps), permit(op)];
+  runThen(checks, req, res, next, () => next(percentEncodingRefusal(malformed)));
+  return true;
 }
 
 /** Runs middleware one after the other (a throw or a rejection goes to `next`), then `done`. */
