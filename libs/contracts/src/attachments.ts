@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CallerContext, SERVICES } from './messages';
-import { Guid, UpdateModel } from './wire';
+import { Guid, StoredName, UpdateModel, UNSTORABLE_TEXT, isStorableText } from './wire';
 
 /** Attached file states (wire.md §7): the bytes are expected, arrived, checked and available. */
 export const ATTACHED_FILE_STATE = { pending: 0, uploading: 1, availableOnServer: 2 } as const;
@@ -8,12 +8,12 @@ export const ATTACHED_FILE_STATE = { pending: 0, uploading: 1, availableOnServer
 /** `POST /{Plural}/{id}/Attachments`: prepares an upload. */
 export const PrepareAttachmentBody = z
   .strictObject({
-    FileName: z.string().min(1, 'is required').max(1024, 'is longer than 1024 characters'),
-    CustomPropertyAttachedFileName: z.string().max(1024).nullable().optional(),
+    FileName: StoredName(1024),
+    CustomPropertyAttachedFileName: z.string().max(1024).refine(isStorableText, UNSTORABLE_TEXT).nullable().optional(),
     IfSingleOverwriteExisting: z.boolean().optional(),
     AutoDownload: z.boolean().optional(),
     UseCompression: z.boolean().optional(),
-    AttachedFileGroupName: z.string().max(256).nullable().optional(),
+    AttachedFileGroupName: z.string().max(256).refine(isStorableText, UNSTORABLE_TEXT).nullable().optional(),
   })
   .meta({ id: 'PrepareAttachment' });
 export type PrepareAttachmentBody = z.infer<typeof PrepareAttachmentBody>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CallerContext } from './messages';
-import { Guid } from './wire';
+import { Guid, StoredName } from './wire';
 
 /** Media types of the binary channel body (docs/binary-channels.md); a request accepting either gets it. */
 export const BINARY_CHANNEL_TYPES = ['application/x-service-channels', 'application/octet-stream'] as const;
@@ -16,7 +16,7 @@ export const DATAFILE_COMMANDS = {
 
 /** The entity-service query that resolves a dataset: the files of an entity's attachment group, in state 2. */
 
-const GroupName = z.string().min(1).max(256);
+const GroupName = StoredName(256);
 
 /** `entity.attachments.dataset`: a 404 when the entity is not visible to the caller. */
 export const AttachmentsDataset = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, group: GroupName });

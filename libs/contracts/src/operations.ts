@@ -7,7 +7,7 @@ import { ENTITY_COMMANDS } from './messages';
 import { TIMING_COMMANDS, timingPartitionKey, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, timingUpdateOf, type TimingLevel } from './timing';
 import { ENTITY_TYPES, type EntityTypeDef } from './registry';
 import { ReprocessSimulationBody, SIMULATION_COMMANDS, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TriggerSimulationBody } from './simulation';
-import { AccountSummary, CreateModel, Guid, SearchBody, UpdateModel } from './wire';
+import { AccountSummary, CreateModel, Guid, SearchBody, StoredName, UpdateModel } from './wire';
 
 /**
  * The operation table: every HTTP operation of the API, declared once. The gateway mounts its routes from it, the
@@ -315,7 +315,7 @@ const Duration = Seconds.refine((v) => Number(v) >= 0, { error: SCOPE_MESSAGES.n
 /** A display size in points, `maxPoints` of the channel reads and of the lap traces alike. */
 const PointCount = z.string().regex(/^\d+$/, { error: 'is not a whole number', abort: true }).refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999');
 const MaxPoints = PointCount.optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
-const dataFileParams = z.object({ id: Guid, attachedFileGroupName: z.string().min(1).max(256) });
+const dataFileParams = z.object({ id: Guid, attachedFileGroupName: StoredName(256) });
 const LapPoints = PointCount.optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
 const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB)', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
 const LAP_TRACE_ERRORS = { 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
@@ -400,7 +400,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
         lapIndex: NonNegativeInteger,
         referenceLapIndex: NonNegativeInteger,
         referenceEntityId: Guid.optional().meta({ description: `The ${S} whose dataset holds the reference lap (default: this one)` }),
-        referenceAttachedFileGroupName: z.string().min(1).max(256).optional().meta({ description: 'The group of the reference dataset (default: this group)' }),
+        referenceAttachedFileGroupName: StoredName(256).optional().meta({ description: 'The group of the reference dataset (default: this group)' }),
         maxPoints: LapPoints,
       }),
       bodyKind: 'none',

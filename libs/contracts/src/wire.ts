@@ -7,6 +7,15 @@ import { parseWireDateTime } from './date-time';
  */
 
 export const GUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Whether PostgreSQL can store a text: neither its text nor its jsonb holds NUL, and an unpaired surrogate is no UTF-8. */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\0') && !UNPAIRED_SURROGATE.test(text);
+}
+export const UNSTORABLE_TEXT = 'may not contain NUL characters or unpaired surrogates';
+/** A name the service stores or looks up (a file name, a group name): refused with a 400 when it could not be stored. */
+export const StoredName = (maxLength: number) => z.string().min(1, 'is required').max(maxLength, `is longer than ${maxLength} characters`).refine(isStorableText, UNSTORABLE_TEXT);
+
 /** GUIDs compare case-insensitively: a body's GUID travels lower-cased, so one id in two spellings is one request. */
 export const Guid = z.string().regex(GUID_PATTERN, 'is not a GUID').overwrite((v) => v.toLowerCase()).meta({ id: 'Guid', format: 'uuid' });
 

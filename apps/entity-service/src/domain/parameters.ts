@@ -1,5 +1,5 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
-import { GUID_PATTERN, PARAMETER_TYPES, parseWireDateTime, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
+import { GUID_PATTERN, isStorableText, PARAMETER_TYPES, UNSTORABLE_TEXT, parseWireDateTime, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
 
 /** A parameter value as stored and returned: typed JSON. */
 export type ParameterValue = number | string | boolean | null;
@@ -54,8 +54,8 @@ export function convertValue(def: ParameterDef, raw: string | null): { value: Pa
   switch (def.type) {
     case 'Text':
       // PostgreSQL's jsonb cannot hold NUL or an unpaired surrogate: refuse them here rather than fail the write.
-      return raw.includes('\0') || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(raw)
-        ? { error: `${def.name} is a Text; it may not contain NUL characters or unpaired surrogates` }
+      return !isStorableText(raw)
+        ? { error: `${def.name} is a Text; it ${UNSTORABLE_TEXT}` }
         : { value: raw };
     case 'Double': {
       // Decimal notation only: Number() would also take 0x10, 0b1 and Infinity.

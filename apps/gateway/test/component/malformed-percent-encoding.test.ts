@@ -50,6 +50,15 @@ describe('percent-encoding of path and query values', () => {
     expect([res.status, res.headers['allow']]).toEqual([405, 'GET, PUT, DELETE']);
   });
 
+  test('when a group or file name holds a NUL or an unpaired surrogate (which the store cannot hold), then 400 names it and nothing is sent', async () => {
+    const named = (name: string) => ({ status: 400, sent: false, problem: expect.objectContaining({ errors: { [name]: ['may not contain NUL characters or unpaired surrogates'] } }) });
+    expect(await call('GET', `/RunSheets/${id}/DataFileAccess/DataFile%00/metadata`)).toMatchObject(named('attachedFileGroupName'));
+    expect(await call('GET', `/RunSheets/${id}/DataFileAccess/%ED%A0%80/metadata`)).toMatchObject({ status: 400, sent: false });
+    expect(await call('GET', `/RunSheets/${id}/DataFileAccess/DataFile/delta?lapIndex=1&referenceLapIndex=0&referenceAttachedFileGroupName=%00`)).toMatchObject(named('referenceAttachedFileGroupName'));
+    expect(await call('POST', `/RunSheets/${id}/Attachments`, { body: { FileName: 'a\u0000.ld' } })).toMatchObject(named('FileName'));
+    expect(await call('POST', `/RunSheets/${id}/Attachments`, { body: { FileName: 'a.ld', AttachedFileGroupName: 'G\ud800' } })).toMatchObject(named('AttachedFileGroupName'));
+  });
+
   test('when the API key is missing, then it is 401 before any value is looked at', async () => {
     expect(await call('GET', '/Championships/50%', { headers: {} })).toMatchObject({ status: 401, sent: false });
   });
