@@ -97,6 +97,23 @@ describe('MoTeC .ld reader', () => {
     ]);
   });
 
+  it('when the .ldx has markers of other groups too, then only the Beacons markers set the laps; with no beacon marker, the Lap Number channel does', () => {
+    const ldx = (groups: string) => new TextEncoder().encode(`<?xml version="1.0"?><LDXFile Version="1.6"><Layers><Layer><MarkerBlock>${groups}</MarkerBlock></Layer></Layers></LDXFile>`);
+    const sections = `<MarkerGroup Name="Sections" Index="2"><Marker Version="100" ClassName="SEC" Name="T1" Flags="77" Time="50000000"/></MarkerGroup>`;
+    const beacons = `<MarkerGroup Name="Beacons" Index="3"><Marker Version="100" ClassName="BCN" Name="Manual.1" Flags="77" Time="162100000"/>
+      <Marker Version="100" ClassName="BCN" Name="Manual.2" Flags="77" Time="225800000"/></MarkerGroup>`;
+    const laps = (groups: string) => openDataFile(bytes, { ldx: ldx(groups) }).laps.map((l) => [l.startTime, l.endTime]);
+    expect(laps(sections + beacons)).toEqual([
+      [0, 162.1],
+      [162.1, 225.8],
+      [225.8, 454],
+    ]);
+    const fromChannel = file.laps.map((l) => [l.startTime, l.endTime]);
+    expect(laps(sections)).toEqual(fromChannel);
+    expect(laps('<MarkerGroup Name="Beacons" Index="3"/>')).toEqual(fromChannel);
+    expect(fromChannel.length).toBe(5);
+  });
+
   it('when an unscaled int16 channel is read, then it comes back as Float32Array; scaled ones as Float64Array', () => {
     expect(file.readChannel('Brake Temp FL').samples).toBeInstanceOf(Float32Array);
     expect(file.readChannel('Ground Speed').samples).toBeInstanceOf(Float64Array);

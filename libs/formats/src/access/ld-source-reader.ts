@@ -38,9 +38,9 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
   };
 
   const duration = ldDuration(blocks);
-  let boundaries: number[] = [];
-  if (options.ldx !== undefined) boundaries = ldxBeaconTimes(options.ldx);
-  else {
+  let boundaries = options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx);
+  if (!boundaries) {
+    boundaries = [];
     const lapChannel = ldLapChannel(channels);
     if (lapChannel) {
       const data = physicalChannel(await readStored(lapChannel.name));

@@ -86,7 +86,8 @@ export function ldLapChannel(infos: readonly ChannelInfo[]): { name: string; kin
 }
 
 function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {
-  if (options.ldx !== undefined) return ldxBeaconTimes(options.ldx);
+  const beacons = options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx);
+  if (beacons) return beacons;
   const lapChannel = ldLapChannel(sources.map((s) => s.info));
   if (!lapChannel) return [];
   const data = (sources.find((s) => s.info.name === lapChannel.name) as ChannelSource).read();
