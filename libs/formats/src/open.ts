@@ -31,15 +31,29 @@ function openOne(bytes: Uint8Array, options: OpenOptions): DataFile {
 }
 
 /**
+ * How long each per-lap file lasts on the dataset's axis: its own duration, or, for a file too short to have one (no
+ * sample, or one sample of a file without a rate), one sample period of the group's other files, so that every file
+ * stays its own lap and no two files share a time.
+ */
+function lapLengths(parts: readonly DataFile[]): number[] {
+  const samples = (part: DataFile) => part.channels.reduce((n, c) => Math.max(n, c.sampleCount), 0);
+  const timed = parts.filter((part) => part.duration > 0);
+  const count = timed.reduce((n, part) => n + samples(part), 0);
+  const period = count > 0 ? timed.reduce((t, part) => t + part.duration, 0) / count : 1;
+  return parts.map((part) => (part.duration > 0 ? part.duration : toNanosecond(period * Math.max(1, samples(part)))));
+}
+
+/**
  * Per-lap files laid end to end: lap i starts where lap i-1 ended. A channel that is regular in every part
  * stays implicit, each lap padded with gaps to its length; otherwise timestamps are shifted and concatenated.
  */
 function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
   const offsets: number[] = [];
+  const durations = lapLengths(parts);
   let at = parts[0].startTime;
-  for (const part of parts) {
+  for (const duration of durations) {
     offsets.push(at);
-    at = toNanosecond(at + part.duration);
+    at = toNanosecond(at + duration);
   }
   const end = at;
   const names: string[] = [];
@@ -50,7 +64,7 @@ function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
     const first = infos.find((i): i is ChannelInfo => i !== undefined) as ChannelInfo; // names come from these infos
     // A part without the channel becomes a lap of gaps; it does not force explicit timestamps.
     const implicit = infos.every((i) => !i || (i.regular && i.frequency === first.frequency && !i.unsupported));
-    const padded = parts.map((p) => Math.round(p.duration * first.frequency));
+    const padded = durations.map((duration) => Math.round(duration * first.frequency));
     // Padding laps to a common grid must not allocate beyond what the input could hold (damaged rates or durations).
     const padOk = implicit && padded.reduce((a, b) => a + b, 0) <= 2 * inputBytes;
     const lengths = padOk ? padded : infos.map((i) => i?.sampleCount ?? 0);

@@ -73,6 +73,18 @@ describe('openDataFile: recognition and errors', () => {
     expect(speed.gaps).toBeUndefined();
   });
 
+  it('when a per-lap file has no sample or one, then it is still its own lap, one sample period of the group long, and no two files share a time', () => {
+    const csv = (rows: number, from: number) => new TextEncoder().encode(`Time,V\n${Array.from({ length: rows }, (_, i) => `${(from + i / 10).toFixed(1)},${i}`).join('\n')}\n`);
+    for (const [short, rows] of [['no sample', 0], ['one sample', 1]] as const) {
+      const file = openDataFile([csv(2, 0), rows === 0 ? new TextEncoder().encode('Time,V\n') : csv(rows, 0), csv(3, 0)]);
+      expect([short, file.laps.length]).toEqual([short, 3]);
+      expect(file.laps.map((l) => l.endTime - l.startTime)).toEqual([0.2, 0.1, 0.3].map((t) => expect.closeTo(t, 9)));
+      const v = file.readChannel('V');
+      const times = Array.from({ length: v.samples.length }, (_, i) => (v.time.kind === 'implicit' ? v.time.start + i / v.time.frequency : v.time.timestamps[i]));
+      expect(new Set(times.map((t) => t.toFixed(9))).size).toBe(times.length);
+    }
+  });
+
   it('when the demo file is generated, then it is a small .ld whose laps come from its Lap Number channel', () => {
     const bytes = createDemoLdFile();
     const file = openDataFile(bytes);
