@@ -85,6 +85,13 @@ describe('CSV reader', () => {
     });
   });
 
+  it('when a value is past float64 range (1e999, -1e999), then it is a gap as an empty cell is, not an infinity', () => {
+    const file = openDataFile(new TextEncoder().encode('Time,V\n0,1\n0.1,1e999\n0.2,5\n0.3,-1e999\n0.4,-2\n'));
+    const v = file.readChannel('V');
+    expect(Array.from(v.samples)).toEqual([1, NaN, 5, NaN, -2]);
+    expect(Array.from(v.gaps ?? [])).toEqual([0, 1, 0, 1, 0]);
+  });
+
   it('when a header carries units in brackets and times are in ms, then units are split off and times become seconds', () => {
     const file = openDataFile(new TextEncoder().encode('Time [ms];Speed [km/h]\n0;10\n250;11\n500;12\n'));
     expect(file.channels[0]).toMatchObject({ name: 'Speed', unit: 'km/h', frequency: 4, regular: true });

@@ -73,7 +73,8 @@ export function isBlankLine(bytes: Uint8Array, start: number, end: number, delim
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
 /**
- * Decimal number in bytes[start, end), surrounding spaces and quotes allowed; NaN when empty or not a number.
+ * Decimal number in bytes[start, end), surrounding spaces and quotes allowed; NaN when empty, not a number or past
+ * float64's range.
  * Up to 15 significant digits the integer mantissa and the power of ten are both exact, so one division gives the
  * correctly rounded value; anything longer falls back to Number().
  */
@@ -114,7 +115,9 @@ export function parseNumber(bytes: Uint8Array, start: number, end: number): numb
   }
   if (!seenDigit) return NaN;
   const text = latin1.decode(bytes.subarray(start, end));
-  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
+  // A value past float64's range (1e999) is no number either: a gap, as an empty cell, not an infinity.
+  const value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
+  return Number.isFinite(value) ? value : NaN;
 }
 
 /**
