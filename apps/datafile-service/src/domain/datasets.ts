@@ -2,7 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { BlobStore } from '@pitwall/blob-store';
 import { ATTACHMENT_COMMANDS, SERVICES, type CallerContext, type DatasetFile } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
-import { fileHandleSource, openDataFileFromSource, type ByteSource, type RandomAccessDataFile } from '@pitwall/formats';
+import { CorruptDataFileError, fileHandleSource, openDataFileFromSource, type ByteSource, type RandomAccessDataFile } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { blobSource } from './blob-source';
 import { toReadError } from './read-errors';
@@ -55,6 +55,7 @@ export class Datasets {
     const message = { caller: ref.caller, type: ref.type, id: ref.id, group: ref.group };
     const files = await this.bus.request<DatasetFile[]>(SERVICES.entity, ATTACHMENT_COMMANDS.dataset, message, requestId ? { headers: { requestId } } : {});
     const data = files.filter((f) => !isLdx(f.fileName));
+    if (data.length === 0 && files[0]) throw new AppError(415, `${files[0].fileName}: an .ldx holds the laps of a .ld beside it in the group; the group has no data file to read`);
     if (data.length === 0) throw AppError.notFound(`${ref.type} ${ref.id} has no data file dataset '${ref.group}'`);
     const ldx = data.length === 1 ? files.find((f) => isLdx(f.fileName)) : undefined;
     const contentKey = [...data.map((f) => f.blobKey), ...(ldx ? [`ldx:${ldx.blobKey}`] : [])].join('+');
@@ -128,7 +129,9 @@ export class Datasets {
       const file = await openDataFileFromSource(sources, ldxBytes ? { ldx: ldxBytes } : {});
       return { file, contentKey };
     } catch (err) {
-      // Which file of the group it is: alone it is the one; of several, the first that does not open by itself.
+      // Which file of the group it is: the .ldx when its markers are damaged; alone it is the one; of several, the first
+      // that does not open by itself.
+      if (ldx && err instanceof CorruptDataFileError && err.format === 'ldx') throw inFile(err, ldx);
       let culprit = data.length === 1 ? data[0] : undefined;
       for (let i = 0; !culprit && i < data.length; i++) {
         if (await openDataFileFromSource([sources[i] as ByteSource]).then(() => false, () => true)) culprit = data[i];

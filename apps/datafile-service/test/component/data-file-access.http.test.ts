@@ -75,6 +75,20 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(meta.lapElapsedTimes.slice(0, 2)).toEqual([162.1, 63.7]);
     });
 
+    test('when the .ldx beside a .ld is damaged, then the 422 names the .ldx; a group of only an .ldx is a 415 naming it', async () => {
+      const id = await attached.entity('SessionCarDatas');
+      await attached.attach(id, 'DataFile', 'a.ld', sample1);
+      await attached.attach(id, 'DataFile', 'a.ldx', new TextEncoder().encode(SAMPLE1_LDX.replace('Time="162100000"', 'Time="abc"')));
+      const refused = async (path: string) => {
+        const res = await get(path);
+        return [res.status, ((await res.json()) as { detail: string }).detail];
+      };
+      expect(await refused(`${dataset(id, 'DataFile', 'SessionCarDatas')}/metadata`)).toEqual([422, expect.stringMatching(/^a\.ldx: /)]);
+      const only = await attached.entity('SessionCarDatas');
+      await attached.attach(only, 'Markers', 'only.ldx', new TextEncoder().encode(SAMPLE1_LDX));
+      expect(await refused(`${dataset(only, 'Markers', 'SessionCarDatas')}/metadata`)).toEqual([415, expect.stringMatching(/^only\.ldx: /)]);
+    });
+
     test('when a group holds several per-lap files, then they read as one dataset, one lap per file in order', async () => {
       const id = await attached.entity();
       const csv = fixture('csv_sample.csv');
