@@ -78,6 +78,13 @@ export const SCOPE_MESSAGES = {
 } as const;
 /** The largest lap index a request may name: past any file's laps, so a larger one is refused before a file is opened. */
 export const MAX_LAP_INDEX = 999_999_999;
+/**
+ * The longest channel name a read may ask for: any 16,383 characters are at most 65,532 bytes of UTF-8, within what
+ * the binary body's u16 name length carries, so every name a read can ask for can be answered in both bodies.
+ */
+export const MAX_CHANNEL_NAME_LENGTH = 16_383;
+/** The most channels one batch read may ask for. */
+export const MAX_BATCH_CHANNELS = 10_000;
 
 /** A number of seconds in a JSON body; JSON's `1e400` parses as Infinity, which is too large, not "not a number". */
 const BodySeconds = z.number({ error: (issue) => (typeof issue.input === 'number' ? SCOPE_MESSAGES.secondsTooLarge : SCOPE_MESSAGES.seconds) });
@@ -90,7 +97,7 @@ const BodySeconds = z.number({ error: (issue) => (typeof issue.input === 'number
  */
 export const ChannelsBody = z
   .strictObject({
-    channels: z.array(z.string().min(1).max(512)).min(1).max(10_000),
+    channels: z.array(z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH)).min(1).max(MAX_BATCH_CHANNELS),
     mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: (issue) => (issue.input == null ? 'is required' : 'must be 0 (the whole file), 1 (a lap) or 2 (a window)') }),
     lapIndex: z.number({ error: SCOPE_MESSAGES.lapIndex }).nullable().optional(),
     startTime: BodySeconds.nullable().optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ATTACHMENT_COMMANDS, AttachedFileListing, PrepareAttachmentBody, PreparedAttachment } from './attachments';
 import { COMMANDS, type CommandInput, type CommandName } from './commands';
-import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
+import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
 import { entitySchemaOf } from './entity-schemas';
 import { ENTITY_COMMANDS } from './messages';
 import { TIMING_COMMANDS, timingPartitionKey, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, timingUpdateOf, type TimingLevel } from './timing';
@@ -351,7 +351,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
       method: 'get',
       path: `${base}/channel`,
       summary: `Samples of one channel of a ${S}'s dataset: a lap (lapIndex), a window [start, start+duration), or the whole file`,
-      query: z.object({ channel: z.string().min(1).max(512), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints }),
+      query: z.object({ channel: z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints }),
       bodyKind: 'none',
       responseKind: 'binary-or-json',
       response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), or the binary channel body' },

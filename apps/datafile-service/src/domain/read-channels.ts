@@ -2,7 +2,8 @@ import type { Piscina } from 'piscina';
 import { resolveScope, scopeSampleRange, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import type { DataFileScope } from '@pitwall/contracts';
 import { MAX_CHANNEL_TEXT_BYTES } from '@pitwall/channels';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, FieldRefusals } from '@pitwall/service-kit';
+import { toReadError } from './read-errors';
 import type { OpenDataset } from './datasets';
 import type { ShapeTask, StoredSlice } from '../workers/shape-channels';
 
@@ -22,8 +23,16 @@ export interface ChannelRead {
  */
 export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina }, signal: AbortSignal): Promise<Uint8Array> {
   const { file } = dataset;
-  const window = resolveScope(read.scope, file);
-  const infos = readableChannels(file.channels, read);
+  // A lap out of range and unknown channels are named in one 400.
+  const refusals = new FieldRefusals();
+  let window: ReturnType<typeof resolveScope> | undefined;
+  try {
+    window = resolveScope(read.scope, file);
+  } catch (err) {
+    refusals.take(toReadError(err), 'detail');
+  }
+  const infos = readableChannels(file.channels, read, refusals);
+  if (!window) throw new Error('unreachable: a scope that did not resolve was refused');
   const slices: StoredSlice[] = [];
   const transferList: ArrayBuffer[] = [];
   for (const info of infos) {
@@ -50,14 +59,15 @@ function bucketEnd(window: { start: number; end: number }, file: { startTime: nu
  * not have is a 400, then every one it lists but the readers cannot decode a 415, then every one whose unit no channel
  * record carries a 422, each named by where the request names it (`channel`, or `channels[i]` of a batch) and by its name.
  */
-function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead): ChannelInfo[] {
+function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, refusals: FieldRefusals): ChannelInfo[] {
   const byName = new Map(catalogue.map((c) => [c.name, c]));
   const fieldOf = (i: number) => (read.field === 'channel' ? 'channel' : `channels[${i}]`);
   const unknown = new Refusals();
   read.channels.forEach((name, i) => {
     if (!byName.has(name)) unknown.add(fieldOf(i), name, `channel not found: ${name}`);
   });
-  if (unknown.names.length) throw AppError.badRequest(unknown.names.length === 1 ? `channel not found: ${unknown.names[0]}` : `channels not found: ${unknown.names.join(', ')}`, unknown.errors);
+  if (unknown.names.length) refusals.take(AppError.badRequest(unknown.names.length === 1 ? `channel not found: ${unknown.names[0]}` : `channels not found: ${unknown.names.join(', ')}`, unknown.errors), 'detail');
+  refusals.throwIfAny();
   const infos = read.channels.map((name) => byName.get(name) as ChannelInfo);
   const unreadable = new Refusals();
   infos.forEach((info, i) => {

@@ -397,6 +397,12 @@ describe('data file access through the gateway (entity-service, datafile-service
       // An integer too long for any file's laps is out of range, not "not an integer".
       expect((await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=99999999999999999999`), 400)).errors).toEqual({ lapIndex: ['must be at most 999999999'] });
       await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&maxPoints=2`), 400);
+      // With an unknown channel too, one 400 names both.
+      const both = await problem(await get(`${dataset()}/channel?channel=Nope&lapIndex=${eager.laps.length}`), 400);
+      expect(Object.keys(both.errors).sort()).toEqual(['channel', 'lapIndex']);
+      expect(both.detail).toContain('channel not found: Nope');
+      const batch = await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM', 'Nope'], mode: 1, lapIndex: 99 }), 400);
+      expect(Object.keys(batch.errors).sort()).toEqual(['channels[1]', 'lapIndex']);
     });
 
     test('when the dataset, the entity or the account is unknown, then 404', async () => {
