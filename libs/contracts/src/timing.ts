@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseWireDateTime } from './date-time';
 import { CallerContext } from './messages';
-import { GUID_PATTERN, Guid } from './wire';
+import { Guid, guidSchema } from './wire';
 
 /**
  * The timing integration (wire.md §6 in the project's words: docs/timing.md): a timing system at the track updates
@@ -35,7 +35,7 @@ const SessionTime = z.number().finite().min(0, 'must be 0 or more: it is seconds
 export const TIMING_INDEX_MAX = 100_000;
 /** A required field sent as null is missing, not mistyped: a null field is the same as an absent one. */
 const nullIsMissing = { error: (issue: { input?: unknown }) => (issue.input === null ? 'is required' : undefined) };
-const RequiredGuid = z.string(nullIsMissing).regex(GUID_PATTERN, 'is not a GUID').overwrite((v) => v.toLowerCase()).meta({ format: 'uuid' });
+const RequiredGuid = guidSchema(nullIsMissing).meta({ format: 'uuid' });
 const Index = z.number(nullIsMissing).int('must be a whole number').min(0, 'must be 0 or more').max(TIMING_INDEX_MAX, `must be at most ${TIMING_INDEX_MAX}`);
 
 const identity = {

@@ -17,7 +17,8 @@ export const UNSTORABLE_TEXT = 'may not contain NUL characters or unpaired surro
 export const StoredName = (maxLength: number) => z.string().min(1, 'is required').max(maxLength, `is longer than ${maxLength} characters`).refine(isStorableText, UNSTORABLE_TEXT);
 
 /** GUIDs compare case-insensitively: a body's GUID travels lower-cased, so one id in two spellings is one request. */
-export const Guid = z.string().regex(GUID_PATTERN, 'is not a GUID').overwrite((v) => v.toLowerCase()).meta({ id: 'Guid', format: 'uuid' });
+export const guidSchema = (params?: Parameters<typeof z.string>[0]) => z.string(params).regex(GUID_PATTERN, 'is not a GUID').overwrite((v) => v.toLowerCase());
+export const Guid = guidSchema().meta({ id: 'Guid', format: 'uuid' });
 
 export const ParameterUpdate = z
   .strictObject({

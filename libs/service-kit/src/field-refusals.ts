@@ -20,14 +20,18 @@ export class FieldRefusals {
    */
   take(error: unknown, sentences: 'detail' | 'reasons'): void {
     if (!(error instanceof AppError) || error.status !== 400 || !error.errors) throw error;
-    for (const [field, reasons] of Object.entries(error.errors)) {
-      (this.errors[field] ??= []).push(...reasons);
-      if (sentences === 'reasons') this.sentences.push(...reasons);
-    }
-    if (sentences === 'detail') this.sentences.push(error.message);
+    if (sentences === 'reasons') return this.refuseEach(error.errors);
+    for (const [field, reasons] of Object.entries(error.errors)) (this.errors[field] ??= []).push(...reasons);
+    this.sentences.push(error.message);
   }
 
-  throwIfAny(): void {
-    if (this.sentences.length) throw AppError.badRequest(this.sentences.join('; '), this.errors);
+  /** Field errors whose reasons are whole sentences (`LapTime is a Double; 'x' is not a number`): each its own sentence. */
+  refuseEach(errors: FieldErrors): void {
+    for (const [field, reasons] of Object.entries(errors)) for (const reason of reasons) this.refuse(field, reason);
+  }
+
+  /** One error naming everything refused: a 400 by default, or the `status` of what was refused, its detail after `lead`. */
+  throwIfAny(status = 400, lead = ''): void {
+    if (this.sentences.length) throw new AppError(status, lead + this.sentences.join('; '), { errors: this.errors });
   }
 }

@@ -53,6 +53,10 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+/** The reason and the hint of a URL value that does not decode, in the router's refusal and the gateway's. */
+export const NOT_PERCENT_ENCODED = 'is not valid percent-encoding';
+export const PERCENT_ENCODING_HINT = '(write % itself as %25)';
+
 /** body-parser's strict JSON refuses a body that is valid JSON but a scalar (`null`, `3`, `"x"`): what it is, to say so. */
 function scalarOf(body: unknown): string | undefined {
   if (typeof body !== 'string') return undefined;
@@ -87,7 +91,7 @@ function fromExpressError(err: unknown): AppError {
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new AppError(415, e.message ?? 'Unsupported encoding');
     // A route's parameter that does not decode (the router's own refusal; the gateway's operations name theirs first).
     const undecodable = err instanceof URIError ? /^Failed to decode param '(.*)'$/s.exec(err.message)?.[1] : undefined;
-    if (undecodable !== undefined) return AppError.badRequest(`The path segment '${undecodable.slice(0, 64)}' is not valid percent-encoding (write % itself as %25)`, { path: ['is not valid percent-encoding'] });
+    if (undecodable !== undefined) return AppError.badRequest(`The path segment '${undecodable.slice(0, 64)}' ${NOT_PERCENT_ENCODED} ${PERCENT_ENCODING_HINT}`, { path: [NOT_PERCENT_ENCODED] });
     return new AppError(status, e.expose && e.message ? e.message : 'Bad request');
   }
   return toAppError(err);

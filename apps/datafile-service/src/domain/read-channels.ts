@@ -62,41 +62,31 @@ function bucketEnd(window: { start: number; end: number }, file: { startTime: nu
 function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, refusals: FieldRefusals): ChannelInfo[] {
   const byName = new Map(catalogue.map((c) => [c.name, c]));
   const fieldOf = (i: number) => (read.field === 'channel' ? 'channel' : `channels[${i}]`);
-  const unknown = new Refusals();
+  const unknown: string[] = [];
+  const unknownErrors: Record<string, string[]> = {};
   read.channels.forEach((name, i) => {
-    if (!byName.has(name)) unknown.add(fieldOf(i), name, `channel not found: ${name}`);
+    if (byName.has(name)) return;
+    unknown.push(name);
+    unknownErrors[fieldOf(i)] = [`channel not found: ${name}`];
   });
-  if (unknown.names.length) refusals.take(AppError.badRequest(unknown.names.length === 1 ? `channel not found: ${unknown.names[0]}` : `channels not found: ${unknown.names.join(', ')}`, unknown.errors), 'detail');
+  if (unknown.length) refusals.take(AppError.badRequest(unknown.length === 1 ? `channel not found: ${unknown[0]}` : `channels not found: ${unknown.join(', ')}`, unknownErrors), 'detail');
   refusals.throwIfAny();
   const infos = read.channels.map((name) => byName.get(name) as ChannelInfo);
-  const unreadable = new Refusals();
+  const unreadable = new FieldRefusals();
   infos.forEach((info, i) => {
-    if (info.unsupported) unreadable.add(fieldOf(i), info.name, `cannot be read: ${info.name} uses ${info.unsupported}, which this service does not decode`, `${fieldOf(i)} ${info.name} cannot be read: it uses ${info.unsupported}`);
+    if (info.unsupported) unreadable.refuse(fieldOf(i), `cannot be read: ${info.name} uses ${info.unsupported}, which this service does not decode`, `${fieldOf(i)} ${info.name} cannot be read: it uses ${info.unsupported}`);
   });
-  if (unreadable.names.length) throw new AppError(415, unreadable.sentences.join('; '), { errors: unreadable.errors });
+  unreadable.throwIfAny(415);
   // A unit past what the binary body's u16 length holds is refused in JSON too: both bodies of a read answer alike.
-  const overlong = new Refusals();
+  const overlong = new FieldRefusals();
   infos.forEach((info, i) => {
     const bytes = Buffer.byteLength(info.unit, 'utf8');
     if (bytes <= MAX_CHANNEL_TEXT_BYTES) return;
     const limit = `${bytes} bytes (UTF-8), more than the ${MAX_CHANNEL_TEXT_BYTES} a channel record carries`;
-    overlong.add(fieldOf(i), info.name, `cannot be read: the unit of ${info.name} is ${limit}`, `${fieldOf(i)} ${info.name} has a unit of ${limit}`);
+    overlong.refuse(fieldOf(i), `cannot be read: the unit of ${info.name} is ${limit}`, `${fieldOf(i)} ${info.name} has a unit of ${limit}`);
   });
-  if (overlong.names.length) throw new AppError(422, `The data file could not be read: ${overlong.sentences.join('; ')}`, { errors: overlong.errors });
+  overlong.throwIfAny(422, 'The data file could not be read: ');
   return infos;
-}
-
-/** Channels a read is refused for: each one's message under its field, and a sentence for the detail. */
-class Refusals {
-  readonly errors: Record<string, string[]> = {};
-  readonly names: string[] = [];
-  readonly sentences: string[] = [];
-
-  add(field: string, name: string, message: string, sentence = message): void {
-    (this.errors[field] ??= []).push(message);
-    this.names.push(name);
-    this.sentences.push(sentence);
-  }
 }
 
 /**

@@ -116,7 +116,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   const addressed = level === 'run' ? RUN_SHEETS : level === 'lap' ? LAPS : level === 'sector' ? LAP_SECTORS : LAP_SPEED_TRAPS;
   // Error paths as the body spells them: properties[i].name / .value.
   const { converted, errors } = tryConvertUpdates(sets(addressed), body.properties?.map((p) => ({ Name: p.name, Value: p.value })), 'properties', { name: 'name', value: 'value' });
-  for (const [field, reasons] of Object.entries(errors)) for (const reason of reasons) refusals.refuse(field, reason);
+  refusals.refuseEach(errors);
   const propertyUpdates = converted.map((u) => ({ ...u, path: `properties[${u.index}].value` }));
   refuseAddressChange(level, propertyUpdates, refusals);
   if (level === 'run') refuseFieldClash(body, propertyUpdates, refusals);

@@ -66,6 +66,8 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     groups.set(base, [...(groups.get(base) ?? []), op]);
   }
   const routers = new Map<string, express.Router>();
+  // The methods each path answers, as its 405 lists them (`Allow`).
+  const allowOf = new Map<string, string>();
   for (const [base, ops] of groups) {
     const r = express.Router();
     routers.set(base.slice(1).toLowerCase(), r);
@@ -82,7 +84,8 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     for (const path of paths) {
       const onPath = ops.filter((op) => routePath(op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
       for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.refusal ? [refuse(op.refusal)] : []), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
-      r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(onPath.map((op) => op.method.toUpperCase()).join(', ')));
+      allowOf.set(path, onPath.map((op) => op.method.toUpperCase()).join(', '));
+      r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(allowOf.get(path) as string));
     }
   }
   // Literal paths first, as the routes are matched.
@@ -93,7 +96,7 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     const r = routers.get(first);
     if (!r) return next();
     if (deps.answerHeaders) res.setHeaders(deps.answerHeaders);
-    if (refuseMalformedEncoding(opsOf.get(first) ?? [], deps, req, res, next)) return;
+    if (refuseMalformedEncoding(opsOf.get(first) ?? [], allowOf, deps, req, res, next)) return;
     r(req, res, next);
   };
   // Mounted as it is (no router around it to walk first); its routes, as a router shows its own (`stack`), for
@@ -109,21 +112,27 @@ const routePath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
  * permission, as the other values are (a signed URL's signature covers a GUID, so it is not checked first). A path
  * that is no operation's is left to the routes (404). Returns whether the request was answered.
  */
-function refuseMalformedEncoding(ops: readonly Operation[], deps: OperationRoutesDeps, req: Request, res: Response, next: NextFunction): boolean {
+function refuseMalformedEncoding(ops: readonly Operation[], allowOf: ReadonlyMap<string, string>, deps: OperationRoutesDeps, req: Request, res: Response, next: NextFunction): boolean {
   const queryAt = req.url.indexOf('?');
   if (!req.path.includes('%') && (queryAt < 0 || !req.url.includes('%', queryAt))) return false;
+  if (req.method === 'OPTIONS') return false;
   // The first path that matches, as the routes are tried (literal paths first); then its operation of this method.
-  const matched = ops.find((op) => malformedPathParameters(op.path, req.path) !== undefined);
-  if (!matched || req.method === 'OPTIONS') return false;
-  const onPath = ops.filter((op) => op.path === matched.path);
+  let matched: Operation | undefined;
+  let inPath: ReturnType<typeof malformedPathParameters>;
+  for (const candidate of ops) {
+    inPath = malformedPathParameters(candidate.path, req.path);
+    if (inPath) {
+      matched = candidate;
+      break;
+    }
+  }
+  if (!matched || !inPath) return false;
   const method = req.method === 'HEAD' ? 'get' : req.method.toLowerCase();
-  const op = onPath.find((o) => o.method === method);
-  const inPath = malformedPathParameters(matched.path, req.path) ?? [];
+  const op = ops.find((o) => o.path === matched.path && o.method === method);
   if (!op) {
     // No operation of this method there: a 405, as the route answers, whatever the encoding of its values.
     if (inPath.length === 0) return false;
-    const allow = [...onPath].sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)).map((o) => o.method.toUpperCase());
-    runThen([authenticateFor(matched, deps), methodNotAllowed(allow.join(', '))], req, res, next, () => next());
+    runThen([authenticateFor(matched, deps), methodNotAllowed(allowOf.get(routePath(matched.path)) as string)], req, res, next, () => next());
     return true;
   }
   const malformed = [...inPath, ...(op.query && queryAt >= 0 ? malformedQueryParameters(req.url.slice(queryAt + 1)) : [])];

@@ -1,13 +1,11 @@
 import { unescape as lenientUnescape } from 'node:querystring';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, NOT_PERCENT_ENCODED, PERCENT_ENCODING_HINT } from '@pitwall/service-kit';
 
 /** A value of a request's URL that is not valid percent-encoding, by the name it binds to. */
 export interface MalformedValue {
   name: string;
   value: string;
 }
-
-const MESSAGE = 'is not valid percent-encoding';
 
 /** Whether a path segment or query component decodes: every `%` starts `%XX`, and the bytes are UTF-8. */
 function decodes(text: string): boolean {
@@ -62,6 +60,6 @@ export function malformedQueryParameters(query: string): MalformedValue[] {
 /** The 400 of a request whose URL has values that are not valid percent-encoding: each named, one sentence each. */
 export function percentEncodingRefusal(values: readonly MalformedValue[]): AppError {
   const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  for (const { name } of values) (errors[name] ??= []).push(MESSAGE);
-  return AppError.badRequest(values.map(({ name, value }) => `${name} '${value.slice(0, 64)}' ${MESSAGE} (write % itself as %25)`).join('; '), errors);
+  for (const { name } of values) (errors[name] ??= []).push(NOT_PERCENT_ENCODED);
+  return AppError.badRequest(values.map(({ name, value }) => `${name} '${value.slice(0, 64)}' ${NOT_PERCENT_ENCODED} ${PERCENT_ENCODING_HINT}`).join('; '), errors);
 }
