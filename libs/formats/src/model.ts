@@ -164,6 +164,15 @@ export function sampleTime(time: TimeBase, index: number): number {
 }
 
 /**
+ * Where samples on a detected time base end: one period past the last sample, as a regular series lasts n / frequency
+ * (an irregular one's period is its mean one), so the half-open window of the whole file holds the last sample.
+ */
+export function timeBaseEnd(detected: ReturnType<typeof detectTimeBase>, timestamps: Float64Array): number {
+  if (detected.time.kind === 'implicit') return detected.time.start + timestamps.length / detected.frequency;
+  return (timestamps[timestamps.length - 1] as number) + (detected.frequency > 0 ? 1 / detected.frequency : 0);
+}
+
+/**
  * Turns explicit timestamps into an implicit base when every sample sits within `tolerance` sample periods of
  * start + i / f; keeps them explicit otherwise (irregular sampling must not be resampled).
  */

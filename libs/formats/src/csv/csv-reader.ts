@@ -5,6 +5,7 @@ import {
   type ChannelSource,
   type DataFile,
   detectTimeBase,
+  timeBaseEnd,
   emptyProperties,
   type FileProperties,
   lapsFromBoundaries,
@@ -134,9 +135,8 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout): DataFile {
   });
 
   const startTime = rows > 0 ? timestamps[0] : 0;
-  // The file lasts one period past its last sample, as a regular one does (start + rows / frequency): the half-open
-  // window of the whole file, and the last lap, then hold the last row. An irregular file's period is its mean one.
-  const end = rows === 0 ? 0 : base.time.kind === 'implicit' ? startTime + rows / base.frequency : (timestamps[rows - 1] as number) + (base.frequency > 0 ? 1 / base.frequency : 0);
+  // One period past the last row, so the whole file's window and its last lap hold the last row.
+  const end = rows === 0 ? 0 : timeBaseEnd(base, timestamps);
   const duration = end - startTime;
   const lapCounter = sources.find((s) => /^lap( number)?$/i.test(s.info.name));
   const beacons = layout.preamble.get('Beacon Markers');

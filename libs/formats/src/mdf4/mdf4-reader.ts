@@ -8,6 +8,7 @@ import {
   type ChannelSource,
   type DataFile,
   detectTimeBase,
+  timeBaseEnd,
   emptyProperties,
   type FileProperties,
   type SampleArray,
@@ -205,9 +206,8 @@ function groupTime(bin: BinaryView, group: Mdf4Group): NonNullable<Mdf4Group['ti
   else decodeRaw(records(bin, group), group.recordSize, n, master, timestamps);
   applyConversion(master.conversion, timestamps, master.dataType < 4);
   const detected = detectTimeBase(timestamps, 1e-3);
-  // A group lasts one period past its last record, as a regular one does (start + n / frequency), so the half-open
-  // window of the whole file holds the last record. An irregular group's period is its mean one.
-  const end = detected.time.kind === 'implicit' ? detected.time.start + n / detected.frequency : timestamps[n - 1] + (detected.frequency > 0 ? 1 / detected.frequency : 0);
+  // One period past the last record, so the whole file's window holds the last record.
+  const end = timeBaseEnd(detected, timestamps);
   return (group.time = { ...detected, end });
 }
 
