@@ -5,15 +5,20 @@ import { Guid, StoredName, UpdateModel, UNSTORABLE_TEXT, isStorableText } from '
 /** Attached file states (wire.md §7): the bytes are expected, arrived, checked and available. */
 export const ATTACHED_FILE_STATE = { pending: 0, uploading: 1, availableOnServer: 2 } as const;
 
+/** An attached file's name, as an upload gives it and a later update may change it. */
+export const AttachedFileName = StoredName(1024);
+/** An attached file's group (its dataset, for data file access), as an upload gives it and a later update may change it. */
+export const AttachedFileGroupName = z.string().max(256).refine(isStorableText, UNSTORABLE_TEXT);
+
 /** `POST /{Plural}/{id}/Attachments`: prepares an upload. */
 export const PrepareAttachmentBody = z
   .strictObject({
-    FileName: StoredName(1024),
+    FileName: AttachedFileName,
     CustomPropertyAttachedFileName: z.string().max(1024).refine(isStorableText, UNSTORABLE_TEXT).nullable().optional(),
     IfSingleOverwriteExisting: z.boolean().optional(),
     AutoDownload: z.boolean().optional(),
     UseCompression: z.boolean().optional(),
-    AttachedFileGroupName: z.string().max(256).refine(isStorableText, UNSTORABLE_TEXT).nullable().optional(),
+    AttachedFileGroupName: AttachedFileGroupName.nullable().optional(),
   })
   .meta({ id: 'PrepareAttachment' });
 export type PrepareAttachmentBody = z.infer<typeof PrepareAttachmentBody>;

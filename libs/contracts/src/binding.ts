@@ -4,8 +4,10 @@ import { z } from 'zod';
  * Case-insensitive binding (wire.md §1): renames each property of `value` to the spelling the schema
  * declares, whatever its case, recursively through objects, arrays, records, optionals and nullables.
  * Properties the schema does not declare keep their spelling so the strict schema can name them.
+ * A declared property given in two spellings (`stintLapNumber` and `StintLapNumber`) keeps the first; the path of each
+ * such property goes into `givenTwice`, for the caller to refuse (one value must not silently hide another).
  */
-export function bindCaseInsensitive(schema: z.ZodType, value: unknown): unknown {
+export function bindCaseInsensitive(schema: z.ZodType, value: unknown, givenTwice: string[] = [], path: (string | number)[] = []): unknown {
   const def = (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
   switch (def.type) {
     case 'optional':
@@ -13,14 +15,14 @@ export function bindCaseInsensitive(schema: z.ZodType, value: unknown): unknown 
     case 'default':
     case 'readonly':
     case 'nonoptional':
-      return bindCaseInsensitive(def.innerType as z.ZodType, value);
+      return bindCaseInsensitive(def.innerType as z.ZodType, value, givenTwice, path);
     case 'pipe':
-      return bindCaseInsensitive(def.in as z.ZodType, value);
+      return bindCaseInsensitive(def.in as z.ZodType, value, givenTwice, path);
     case 'array':
-      return Array.isArray(value) ? value.map((v) => bindCaseInsensitive(def.element as z.ZodType, v)) : value;
+      return Array.isArray(value) ? value.map((v, i) => within(path, i, () => bindCaseInsensitive(def.element as z.ZodType, v, givenTwice, path))) : value;
     case 'record':
       if (!isPlainObject(value)) return value;
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bindCaseInsensitive(def.valueType as z.ZodType, v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, within(path, k, () => bindCaseInsensitive(def.valueType as z.ZodType, v, givenTwice, path))]));
     case 'object': {
       if (!isPlainObject(value)) return value;
       const shape = def.shape as Record<string, z.ZodType>;
@@ -29,12 +31,24 @@ export function bindCaseInsensitive(schema: z.ZodType, value: unknown): unknown 
       const out: Record<string, unknown> = Object.create(null);
       for (const [key, v] of Object.entries(value)) {
         const name = canonical.get(key.toLowerCase()) ?? key;
-        out[name] = Object.hasOwn(shape, name) ? bindCaseInsensitive(shape[name] as z.ZodType, v) : v;
+        if (!Object.hasOwn(shape, name)) out[name] = v;
+        else if (Object.hasOwn(out, name)) givenTwice.push(formatPath([...path, name]));
+        else out[name] = within(path, name, () => bindCaseInsensitive(shape[name] as z.ZodType, v, givenTwice, path));
       }
       return out;
     }
     default:
       return value;
+  }
+}
+
+/** `run()` with `key` on the end of `path` (one array, pushed and popped, instead of a path spelled for every value). */
+function within<T>(path: (string | number)[], key: string | number, run: () => T): T {
+  path.push(key);
+  try {
+    return run();
+  } finally {
+    path.pop();
   }
 }
 
@@ -150,13 +164,15 @@ function kindOf(value: unknown): string {
 
 /** Binds then validates a request body. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseResult<z.infer<S>> {
-  const bound = bindCaseInsensitive(schema, body);
+  const givenTwice: string[] = [];
+  const bound = bindCaseInsensitive(schema, body, givenTwice);
   const result = safeParseReporting(schema, bound);
   // A `__proto__` key would vanish into an object's prototype inside zod instead of being reported: report it here.
   const proto = protoKeyPaths(bound);
-  if (result.success && proto.length === 0) return { ok: true, value: result.data };
+  if (result.success && proto.length === 0 && givenTwice.length === 0) return { ok: true, value: result.data };
   const errors = result.success ? Object.create(null) : fieldErrors(result.error);
   for (const path of proto) errors[path] = ['unknown property'];
+  for (const path of givenTwice) errors[path] = ['must be given once'];
   return { ok: false, errors };
 }
 

@@ -46,6 +46,20 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     });
   });
 
+  test('when a property is given in two spellings, at the top or inside an array item, then each is named "must be given once", also when one is null', () => {
+    const id = '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
+    const ids = { accountId: id, championshipId: id, eventId: id, sessionId: id, carId: id };
+    // The two values differ, and either would bind alone: neither may silently win.
+    expect(parseBody(TimingLapUpdate, { ...ids, runIndex: 0, stintLapNumber: 1, StintLapNumber: 2 })).toEqual({ ok: false, errors: { stintLapNumber: ['must be given once'] } });
+    expect(parseBody(TimingRunUpdate, { ...ids, runIndex: 0, stintLapNumber: 1, StintLapNumber: null }).ok).toBe(false);
+    expect(parseBody(UpdateModel, { ParameterUpdates: [{ Name: 'Name', name: 'Other', Value: 'a' }], parameterUpdates: [] })).toEqual({
+      ok: false,
+      errors: { ParameterUpdates: ['must be given once'], 'ParameterUpdates[0].Name': ['must be given once'] },
+    });
+    // Keys the schema does not declare keep their spelling: two of them are two unknown properties.
+    expect(parseBody(UpdateModel, { ParameterUpdates: [], extra: 1, EXTRA: 2 })).toEqual({ ok: false, errors: { extra: ['unknown property'], EXTRA: ['unknown property'] } });
+  });
+
   test('when a __proto__ key sits at the top or deep inside an array item, then each is named with its path as unknown', () => {
     const body = JSON.parse('{"__proto__": {"x": 1}, "ParameterUpdates": [{"Name": "Name", "Value": "a"}, {"Name": "N", "Value": "b", "__proto__": {"Value": 1}}]}');
     expect(parseBody(UpdateModel, body)).toEqual({ ok: false, errors: { ['__proto__']: ['unknown property'], 'ParameterUpdates[1].__proto__': ['unknown property'] } });

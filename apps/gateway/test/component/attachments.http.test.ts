@@ -327,6 +327,37 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect((await fetch(`${base}/Cars/${id}/Attachments/${randomUUID()}`, { method: 'DELETE', headers: authHeaders })).status).toBe(404);
       expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
     });
+
+    test('when the finalise renames the file or its group past what an upload may give, then 400 names each and the names stay', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      await upload(prepared.Url, content());
+      const rename = (updates: { Name: string; Value: string | null }[]) =>
+        fetch(`${base}/Cars/${id}/Attachments/${prepared.AttachedFileId}`, { method: 'PUT', headers: json, body: JSON.stringify({ ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }, ...updates] }) });
+
+      // A group longer than a data file read may name (256) would hold files no read could reach.
+      const refused = await rename([
+        { Name: 'AttachedFileGroupName', Value: 'G'.repeat(257) },
+        { Name: 'FileName', Value: `${'f'.repeat(1025)}.ld` },
+      ]);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { errors: Record<string, string[]> }).errors).toEqual({
+        'ParameterUpdates[1].Value': ['must be at most 256 characters long'],
+        'ParameterUpdates[2].Value': ['is longer than 1024 characters'],
+      });
+      const nul = await rename([{ Name: 'AttachedFileGroupName', Value: 'Data\u0000File' }]);
+      expect(((await nul.json()) as { errors: Record<string, string[]> }).errors).toEqual({ 'ParameterUpdates[1].Value': ['may not contain NUL characters or unpaired surrogates'] });
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(1);
+      expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters['AttachedFileGroupName']).toBe('DataFile');
+
+      // At the limits (and a group taken away) it finalises.
+      const accepted = await rename([
+        { Name: 'AttachedFileGroupName', Value: 'G'.repeat(256) },
+        { Name: 'FileName', Value: 'f'.repeat(1024) },
+      ]);
+      expect(accepted.status).toBe(200);
+      expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters).toMatchObject({ AttachedFileGroupName: 'G'.repeat(256), FileName: 'f'.repeat(1024), ServerAttachedFileState: 2 });
+    });
   });
 
   describe('interoperability with the lz4 command-line tool', () => {

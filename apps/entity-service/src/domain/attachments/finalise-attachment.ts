@@ -1,5 +1,6 @@
 import { BlobNotFoundError, BlobTooLargeError, READ_THROUGH_CHUNK_BYTES, type StoredBlob } from '@pitwall/blob-store';
-import { ATTACHMENT_AVAILABLE_ROUTING_KEY, ATTACHED_FILE_STATE, type CallerContext, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
+import type { z } from 'zod';
+import { ATTACHMENT_AVAILABLE_ROUTING_KEY, ATTACHED_FILE_STATE, AttachedFileGroupName, AttachedFileName, safeParseReporting, type CallerContext, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
 import type { PublishAfterCommit } from '@pitwall/messaging';
 import { Lz4FrameError, validateLz4Frames } from '@pitwall/formats';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
@@ -27,12 +28,22 @@ function changesOf(body: UpdateModel): AttachmentChanges {
       if (u.Value === null || !/^\s*[0-2]\s*$/.test(u.Value)) errors[at] = ['ServerAttachedFileState is 0, 1 or 2'];
       else changes.state = Number(u.Value);
     } else if (name === 'filename') {
+      // The rules of the upload's own FileName and AttachedFileGroupName: a name the upload could not give, an update
+      // cannot either (a group of 300 characters would hold files no data file read can name).
       if (!u.Value) errors[at] = ['FileName is required'];
-      else changes.fileName = u.Value;
-    } else if (name === 'attachedfilegroupname') changes.groupName = u.Value;
+      else if (refuse(at, AttachedFileName, u.Value)) changes.fileName = u.Value;
+    } else if (name === 'attachedfilegroupname') {
+      if (u.Value === null || refuse(at, AttachedFileGroupName, u.Value)) changes.groupName = u.Value;
+    }
     else if (SERVER_SET.has(name)) errors[`ParameterUpdates[${i}].Name`] = [`${u.Name} is set by the server`];
     else errors[`ParameterUpdates[${i}].Name`] = [`unknown parameter ${u.Name}`];
   });
+  /** Whether `value` keeps `rule`; if not, its reasons go under `at`. */
+  function refuse(at: string, rule: z.ZodType, value: string): boolean {
+    const checked = safeParseReporting(rule, value);
+    if (!checked.success) errors[at] = checked.error.issues.map((issue) => issue.message);
+    return checked.success;
+  }
   if (changes.state !== undefined && changes.state < ATTACHED_FILE_STATE.availableOnServer) errors['ServerAttachedFileState'] = ['may only be set to 2 (AvailableOnServer); 0 and 1 follow from the upload'];
   if (Object.keys(errors).length) throw AppError.badRequest('The attached file update is not valid', errors);
   return changes;
