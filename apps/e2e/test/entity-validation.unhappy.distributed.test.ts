@@ -149,15 +149,18 @@ describe('custom parameter definitions and the values stored under them', () => 
 
 describe('methods a path does not have', () => {
   test.each([
-    ['PATCH', '/Cars/00000000-0000-4000-8000-000000000001', 'GET, PUT, DELETE'],
-    ['PUT', '/Cars', 'GET, POST'],
-    ['DELETE', '/Tyres/Search', 'GET, POST'],
-  ])('when %s %s is sent, then it is a 405 naming the methods it has', async (method, path, allow) => {
+    ['PATCH', '/Cars/00000000-0000-4000-8000-000000000001', 'GET, HEAD, PUT, DELETE'],
+    ['PUT', '/Cars', 'GET, HEAD, POST'],
+    ['DELETE', '/Tyres/Search', 'GET, HEAD, POST'],
+  ])('when %s %s is sent, then it is a 405 naming the methods it has (HEAD wherever GET is)', async (method, path, allow) => {
     const res = await api.send(method, path, method === 'DELETE' ? undefined : {});
 
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe(allow);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ status: 405, title: 'Method Not Allowed' });
+    // HEAD, which Allow lists, is answered as GET is (headers alone), not refused.
+    const [head, get] = [await api.send('HEAD', path), await api.send('GET', path)];
+    expect(head.status).toBe(get.status);
   });
 });

@@ -47,7 +47,7 @@ describe('percent-encoding of path and query values', () => {
     const answer = await call('DELETE', `/RunSheets/${id}/DataFileAccess/50%/metadata`);
     expect(answer).toMatchObject({ status: 405, sent: false, problem: { detail: expect.stringContaining('it answers GET') } });
     const res = await send(gw.baseUrl, 'PATCH', '/Championships/50%', { headers: authHeaders });
-    expect([res.status, res.headers['allow']]).toEqual([405, 'GET, PUT, DELETE']);
+    expect([res.status, res.headers['allow']]).toEqual([405, 'GET, HEAD, PUT, DELETE']);
   });
 
   test('when a group or file name holds a NUL or an unpaired surrogate (which the store cannot hold), then 400 names it and nothing is sent', async () => {

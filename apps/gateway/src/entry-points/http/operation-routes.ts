@@ -84,7 +84,8 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     for (const path of paths) {
       const onPath = ops.filter((op) => routePath(op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
       for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.refusal ? [refuse(op.refusal)] : []), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
-      allowOf.set(path, onPath.map((op) => op.method.toUpperCase()).join(', '));
+      // Express answers HEAD wherever it answers GET (and OPTIONS lists both): so does the 405.
+      allowOf.set(path, onPath.flatMap((op) => (op.method === 'get' ? ['GET', 'HEAD'] : [op.method.toUpperCase()])).join(', '));
       r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(allowOf.get(path) as string));
     }
   }
