@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { STATUS_CODES, createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { AppError, toAppError } from './app-error';
@@ -148,10 +149,42 @@ export interface HttpEntryPoint {
   stop(): Promise<void>;
 }
 
+/**
+ * The most bytes of a request line and headers. Node's default (16 KiB) is below the longest URL the API promises
+ * to read: a channel name of 16,383 characters, percent-encoded at up to 9 bytes a character (`%E2%80%A6`), is
+ * 147,447 bytes.
+ */
+export const MAX_HEADER_BYTES = 192 * 1024;
+
+/**
+ * A request that never became one (headers past MAX_HEADER_BYTES, bytes that are not HTTP, headers too slow) is
+ * answered as every error is, problem+json with an `X-Request-Id`, instead of Node's bare status line, then closed.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, detail] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `The request line and headers are longer than ${MAX_HEADER_BYTES} bytes`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request headers did not arrive in time']
+        : [400, `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`];
+  const requestId = randomUUID();
+  const body = JSON.stringify(toProblem(new AppError(status, detail), '', requestId));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Listens on `port` (0 picks a free one) and returns the address plus a graceful stop. */
 export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7000): Promise<HttpEntryPoint> {
   return new Promise((resolve, reject) => {
-    const server: Server = app.listen(port, host);
+    const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+    server.on('clientError', answerClientError);
+    server.listen(port, host);
     // Idle keep-alive connections stay open for a minute (as load balancers expect): a client that pauses for CPU work
     // between two requests must not reuse a socket the server closed meanwhile (the request would fail unsent).
     server.keepAliveTimeout = 65_000;

@@ -303,6 +303,15 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(batch.errors).toEqual({ 'channels[1]': ['channel not found: Flux'], 'channels[3]': ['channel not found: Warp'] });
     });
 
+    test('when the channel name in the URL is as long as a read may ask for, in characters of 3 UTF-8 bytes, then it is looked up (400 naming it), and one longer is a 400 too', async () => {
+      // 16,383 characters percent-encode to 147,447 bytes of URL: past Node's default header limit (a bare 431).
+      const longest = '…'.repeat(16_383);
+      const body = await problem(await get(`${dataset()}/channel?channel=${encodeURIComponent(longest)}`), 400);
+      expect(body.errors).toEqual({ channel: [`channel not found: ${longest}`] });
+      const over = await problem(await get(`${dataset()}/channel?channel=${encodeURIComponent(`${longest}…`)}`), 400);
+      expect(Object.keys(over.errors as object)).toEqual(['channel']);
+    });
+
     test('when a window or a batch body is malformed, then 400 names the field as the request spells it', async () => {
       const channel = `${dataset()}/channel?channel=Engine%20RPM`;
       expect((await problem(await get(`${channel}&start=1&duration=-1`), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
