@@ -134,66 +134,102 @@ export function queryScope(query: Record<string, string>): DataFileScope {
   return { mode: 'file' };
 }
 
+/*
+ * The answers of the data file reads, as the client receives them: one schema each, for the OpenAPI document and the
+ * client's types alike.
+ */
+const Seconds = (description: string) => z.number().meta({ description });
+
 /** The metadata record (service-api.md), as the client receives it. */
-export interface DataFileMetadataJson {
-  entityId: string;
-  entityType: string;
-  attachedFileGroupName: string;
-  fileProperties: { eventName: string | null; sessionName: string | null; runNumber: number | null; driverName: string | null; venueName: string | null; carId: string | null; outingTime: string | null };
-  startTime: number;
-  fileTimeLength: number;
-  lapCount: number;
-  lapElapsedTimes: number[];
-  channels: { name: string; unit: string; frequency: number; sampleCount: number; dimension: number; dataType: string }[];
-}
+export const DataFileMetadataJson = z
+  .object({
+    entityId: Guid,
+    entityType: z.string(),
+    attachedFileGroupName: z.string(),
+    fileProperties: z
+      .object({
+        eventName: z.string().nullable(),
+        sessionName: z.string().nullable(),
+        runNumber: z.number().nullable(),
+        driverName: z.string().nullable(),
+        venueName: z.string().nullable(),
+        carId: z.string().nullable(),
+        outingTime: z.string().nullable(),
+      })
+      .meta({ description: "The file header's fields (null where the format or the file has none)" }),
+    startTime: Seconds('Time of the first sample, s'),
+    fileTimeLength: Seconds('Length of the recording, s'),
+    lapCount: z.number().int(),
+    lapElapsedTimes: z.array(z.number()).meta({ description: "Each lap's length (its end minus its start), s" }),
+    channels: z.array(
+      z.object({
+        name: z.string(),
+        unit: z.string(),
+        frequency: z.number().meta({ description: 'Samples per second (the mean rate of an irregular channel)' }),
+        sampleCount: z.number().int(),
+        dimension: z.number().int(),
+        dataType: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'DataFileMetadata' });
+export type DataFileMetadataJson = z.infer<typeof DataFileMetadataJson>;
 
 /** One channel record of a JSON read: physical samples (null for gaps); `times` on maxPoints reads. */
-export interface ChannelRecordJson {
-  name: string;
-  unit: string;
-  frequency: number;
-  dimension: number;
-  samples: (number | null)[];
-  times?: number[];
-}
+export const ChannelRecordJson = z
+  .object({
+    name: z.string(),
+    unit: z.string(),
+    frequency: z.number(),
+    dimension: z.number().int(),
+    samples: z.array(z.number().nullable()).meta({ description: 'Physical values in time order; null where the channel has no sample' }),
+    times: z.array(z.number()).optional().meta({ description: "Each sample's time, s from the start of the file: on maxPoints reads and irregular channels" }),
+  })
+  .meta({ id: 'ChannelRecord' });
+export type ChannelRecordJson = z.infer<typeof ChannelRecordJson>;
 
 /** The batch read's JSON answer. */
-export interface ChannelsReadJson {
-  entityId: string;
-  entityType: string;
-  attachedFileGroupName: string;
-  mode: 0 | 1 | 2;
-  channels: ChannelRecordJson[];
-}
+export const ChannelsReadJson = z
+  .object({
+    entityId: Guid,
+    entityType: z.string(),
+    attachedFileGroupName: z.string(),
+    mode: z.union([z.literal(0), z.literal(1), z.literal(2)]).meta({ description: 'The scope applied: 0 the whole file, 1 a lap, 2 a window' }),
+    channels: z.array(ChannelRecordJson),
+  })
+  .meta({ id: 'ChannelsRead' });
+export type ChannelsReadJson = z.infer<typeof ChannelsReadJson>;
 
 /** Where a lap's distance came from: a distance channel as it is, or a speed channel integrated. */
-export interface LapDistanceSourceJson {
-  kind: 'channel' | 'integrated';
-  channel: string;
-}
+export const LapDistanceSourceJson = z.object({ kind: z.enum(['channel', 'integrated']), channel: z.string() });
+export type LapDistanceSourceJson = z.infer<typeof LapDistanceSourceJson>;
 
 /** One lap of a dataset, as the lap trace answers name it. */
-export interface LapRefJson {
-  entityId: string;
-  entityType: string;
-  attachedFileGroupName: string;
-  lapIndex: number;
-  /** Seconds from the lap's start to its end. */
-  lapTime: number;
-}
+export const LapRefJson = z.object({
+  entityId: Guid,
+  entityType: z.string(),
+  attachedFileGroupName: z.string(),
+  lapIndex: z.number().int(),
+  lapTime: Seconds("From the lap's start to its end, s"),
+});
+export type LapRefJson = z.infer<typeof LapRefJson>;
 
 /** `GET .../distance`: lap-relative time (s) and distance (m) from the lap's start. */
-export interface LapDistanceJson extends LapRefJson {
-  source: LapDistanceSourceJson;
-  times: number[];
-  distances: number[];
-}
+export const LapDistanceJson = LapRefJson.extend({
+  source: LapDistanceSourceJson,
+  times: z.array(z.number()).meta({ description: "s from the lap's start" }),
+  distances: z.array(z.number()).meta({ description: "m from the lap's start" }),
+}).meta({ id: 'LapDistance' });
+export type LapDistanceJson = z.infer<typeof LapDistanceJson>;
 
 /** `GET .../delta`: the lap's time minus the reference's at each distance (m) of a common grid. */
-export interface LapDeltaJson {
-  lap: LapRefJson;
-  reference: LapRefJson;
-  source: LapDistanceSourceJson;
-  distance: number[];
-  delta: number[];
-}
+export const LapDeltaJson = z
+  .object({
+    lap: LapRefJson,
+    reference: LapRefJson,
+    source: LapDistanceSourceJson,
+    distance: z.array(z.number()).meta({ description: 'm from the start of both laps' }),
+    delta: z.array(z.number()).meta({ description: "s, the lap's time minus the reference's at that distance" }),
+  })
+  .meta({ id: 'LapDelta' });
+export type LapDeltaJson = z.infer<typeof LapDeltaJson>;

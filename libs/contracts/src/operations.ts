@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ATTACHMENT_COMMANDS, AttachedFileListing, PrepareAttachmentBody, PreparedAttachment } from './attachments';
 import { COMMANDS, type CommandInput, type CommandName } from './commands';
-import { BINARY_CHANNEL_TYPES, ChannelsBody, DATAFILE_COMMANDS, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
+import { BINARY_CHANNEL_TYPES, ChannelRecordJson, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, LapDeltaJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
 import { entitySchemaOf } from './entity-schemas';
 import { ENTITY_COMMANDS } from './messages';
 import { TIMING_COMMANDS, timingPartitionKey, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, timingUpdateOf, type TimingLevel } from './timing';
@@ -341,7 +341,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
       query: z.object({}),
       bodyKind: 'none',
       responseKind: 'json',
-      response: { status: 200, contentTypes: JSON_TYPES, description: 'The metadata record' },
+      response: { status: 200, contentTypes: JSON_TYPES, description: 'The metadata record', schema: DataFileMetadataJson },
       target: toBus(DATAFILE_COMMANDS.metadata, dataset),
       client: [{ name: `get${S}DataFileMetadata`, returns: 'DataFileMetadataJson' }],
     },
@@ -354,7 +354,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
       query: z.object({ channel: z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints }),
       bodyKind: 'none',
       responseKind: 'binary-or-json',
-      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), or the binary channel body' },
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), or the binary channel body (docs/binary-channels.md)', schema: ChannelRecordJson },
       target: toBus(DATAFILE_COMMANDS.channel, (r) => ({ ...dataset(r), channel: r.query['channel'] as string, scope: queryScope(r.query), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) })),
       client: [{ name: `get${S}DataFileChannel`, channelRead: 'query', returns: 'ChannelRecordJson' }],
     },
@@ -368,7 +368,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
       bodyKind: 'json',
       body: ChannelsBody,
       responseKind: 'binary-or-json',
-      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'entityId, entityType, attachedFileGroupName, mode and the channel records (JSON), or the binary channel body' },
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'entityId, entityType, attachedFileGroupName, mode and the channel records (JSON), or the binary channel body (docs/binary-channels.md)', schema: ChannelsReadJson },
       target: toBus(DATAFILE_COMMANDS.channels, (r) => {
         const body = r.body as ChannelsBody;
         return { ...dataset(r), channels: body.channels, mode: body.mode, scope: batchScope(body), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) };
@@ -385,7 +385,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
       query: z.object({ lapIndex: NonNegativeInteger, maxPoints: LapPoints }),
       bodyKind: 'none',
       responseKind: 'json',
-      response: { status: 200, contentTypes: JSON_TYPES, description: 'entityId, entityType, attachedFileGroupName, lapIndex, lapTime, source {kind, channel}, times (s from the lap start), distances (m)' },
+      response: { status: 200, contentTypes: JSON_TYPES, description: 'entityId, entityType, attachedFileGroupName, lapIndex, lapTime, source {kind, channel}, times (s from the lap start), distances (m)', schema: LapDistanceJson },
       target: toBus(DATAFILE_COMMANDS.distance, (r) => ({ ...dataset(r), lapIndex: Number(r.query['lapIndex']), ...maxPointsOf(r.query) })),
       client: [{ name: `get${S}DataFileLapDistance`, query: ['lapIndex'], optionalQuery: ['maxPoints'], returns: 'LapDistanceJson' }],
     },
@@ -405,7 +405,7 @@ function dataFileOperations(type: EntityTypeDef): Operation[] {
       }),
       bodyKind: 'none',
       responseKind: 'json',
-      response: { status: 200, contentTypes: JSON_TYPES, description: 'lap and reference {entityId, entityType, attachedFileGroupName, lapIndex, lapTime}, source {kind, channel}, distance (m), delta (s, lap minus reference)' },
+      response: { status: 200, contentTypes: JSON_TYPES, description: 'lap and reference {entityId, entityType, attachedFileGroupName, lapIndex, lapTime}, source {kind, channel}, distance (m), delta (s, lap minus reference)', schema: LapDeltaJson },
       target: toBus(DATAFILE_COMMANDS.delta, (r) => {
         const referenceId = r.query['referenceEntityId']?.toLowerCase();
         const referenceGroup = r.query['referenceAttachedFileGroupName'];

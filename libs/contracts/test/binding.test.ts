@@ -160,4 +160,24 @@ describe('OpenAPI document', () => {
     const event = schemas['Event']?.properties;
     expect(Object.keys(event ?? {})).toEqual(['Id', 'Parameters', 'Sessions', 'Cars', 'AttachedFiles']);
   });
+
+  test('when generated, then each data file read declares its answer: a JSON schema, and the binary channel body beside it', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is looked into as plain JSON
+    const doc = buildOpenApiDocument() as any;
+    const base = '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}';
+    const ok = (path: string, method: string) => doc.paths[`${base}/${path}`][method].responses['200'].content;
+    expect(ok('metadata', 'get')).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/DataFileMetadata' } } });
+    for (const [path, method, schema] of [['channel', 'get', 'ChannelRecord'], ['channels', 'post', 'ChannelsRead']] as const) {
+      expect(ok(path, method)).toEqual({
+        'application/json': { schema: { $ref: `#/components/schemas/${schema}` } },
+        'application/x-service-channels': { schema: { type: 'string', format: 'binary' } },
+        'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+      });
+    }
+    expect(ok('distance', 'get')['application/json'].schema).toEqual({ $ref: '#/components/schemas/LapDistance' });
+    expect(ok('delta', 'get')['application/json'].schema).toEqual({ $ref: '#/components/schemas/LapDelta' });
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas['DataFileMetadata'].properties)).toEqual(['entityId', 'entityType', 'attachedFileGroupName', 'fileProperties', 'startTime', 'fileTimeLength', 'lapCount', 'lapElapsedTimes', 'channels']);
+    expect(schemas['ChannelRecord'].properties['samples']).toMatchObject({ type: 'array', items: { type: ['number', 'null'] } });
+  });
 });

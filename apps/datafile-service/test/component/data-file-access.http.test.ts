@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries } from '@pitwall/client';
+import { ChannelRecordJson, ChannelsReadJson, DataFileMetadataJson } from '@pitwall/contracts';
 import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow } from '@pitwall/formats';
 import { buildMdf4File } from '@pitwall/formats/testing';
 import type { InProcessStack } from '@pitwall/service-host/testing';
@@ -272,6 +273,16 @@ describe('data file access through the gateway (entity-service, datafile-service
   });
 
   describe('the client library', () => {
+    test('when the metadata, a channel and a batch are read as JSON, then each answer is the schema the OpenAPI document declares for it, no field more', async () => {
+      const declared = [
+        [DataFileMetadataJson, await json(await get(`${dataset()}/metadata`))],
+        [ChannelRecordJson, await json(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=1`))],
+        [ChannelRecordJson, await json(await get(`${dataset()}/channel?channel=Engine%20RPM&maxPoints=50`))],
+        [ChannelsReadJson, await json(await post(`${dataset()}/channels`, { channels: ['Engine RPM', 'Ground Speed'], mode: 1, lapIndex: 0 }))],
+      ] as const;
+      for (const [schema, body] of declared) expect(schema.strict().safeParse(body).error).toBeUndefined();
+    });
+
     test('when a RunSheet\'s metadata, a lap of a channel and a batch are read with the generated methods, then JSON and binary agree', async () => {
       const client = new PitwallClient({ baseUrl: base, apiKey: demo.apiKey, accountId: demo.accountId });
       const meta = await client.getRunSheetDataFileMetadata(runSheet, 'DataFile');
