@@ -14,6 +14,8 @@ const TimingConfig = z.object({
   TIMING_BATCH_MAX: intVar(64),
   /** Batches an instance has the entity-service apply at once; updates arriving meanwhile queue for the next. Default 2. */
   TIMING_BATCHES_IN_FLIGHT: intVar(2),
+  /** While a batch is in flight, how long a batch of fewer than 4 updates waits for more to join it (ms; 0: none). Default 0. */
+  TIMING_COMPANY_WAIT_MS: intVar(0),
 });
 
 /**
@@ -30,7 +32,7 @@ export const timingService = defineService({
   name: 'timing-service',
   config: TimingConfig,
   build: async ({ bus, config }) => {
-    const batches = new PartitionBatches(bus, Math.max(1, config.TIMING_BATCH_MAX), Math.max(1, config.TIMING_BATCHES_IN_FLIGHT));
+    const batches = new PartitionBatches(bus, Math.max(1, config.TIMING_BATCH_MAX), Math.max(1, config.TIMING_BATCHES_IN_FLIGHT), Math.max(0, config.TIMING_COMPANY_WAIT_MS));
     const partitions: Subscription[] = [];
     // Called on the delivery's own stack (no await before it), so a partition's updates queue in delivery order.
     const commandsOf = (queue: string): RequestHandler =>

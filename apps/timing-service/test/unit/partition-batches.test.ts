@@ -97,6 +97,54 @@ describe('PartitionBatches', () => {
     await bus.close();
   });
 
+  describe('with a wait for company', () => {
+    /** Time for the bus to deliver what was sent (the wait for company is a minute: nothing else can send). */
+    const settled = () => new Promise((r) => setTimeout(r, 50));
+    test('when a small batch would go while another is in flight, then it waits for others and goes with them once there are four', async () => {
+      const { bus, batches, release } = await heldAtUpdateOne();
+      // A wait far longer than the test: only company (or the end of the batch in flight) can send the small batch.
+      const partitions = new PartitionBatches(bus, 64, 2, 60_000);
+
+      const first = partitions.apply('timing.p0', update(1), request(1));
+      const company = [2, 3, 4].map((n) => partitions.apply(`timing.p${n}`, update(n), request(n)));
+      await settled();
+      expect(batches).toEqual([[1]]);
+      const fourth = partitions.apply('timing.p5', update(5), request(5));
+      await Promise.all([...company, fourth]);
+      expect(batches).toEqual([[1], [2, 3, 4, 5]]);
+
+      release();
+      await first;
+      await bus.close();
+    });
+
+    test('when the batch in flight ends while a small batch waits, then the small batch goes at once', async () => {
+      const { bus, batches, release } = await heldAtUpdateOne();
+      const partitions = new PartitionBatches(bus, 64, 2, 60_000);
+
+      const first = partitions.apply('timing.p0', update(1), request(1));
+      const alone = partitions.apply('timing.p1', update(2), request(2));
+      await settled();
+      expect(batches).toEqual([[1]]);
+      release();
+      await Promise.all([first, alone]);
+      expect(batches).toEqual([[1], [2]]);
+      await bus.close();
+    });
+
+    test('when no company comes, then the small batch goes alone after the wait', async () => {
+      const { bus, batches, release } = await heldAtUpdateOne();
+      const partitions = new PartitionBatches(bus, 64, 2, 5);
+
+      const first = partitions.apply('timing.p0', update(1), request(1));
+      await expect(partitions.apply('timing.p1', update(2), request(2))).resolves.toBeDefined();
+      expect(batches).toEqual([[1], [2]]);
+      release();
+      await first;
+      await bus.close();
+    });
+  });
+
   test('when one update of a batch is refused, then only that one fails, with its own problem', async () => {
     const { bus } = await entityService(async (batch) =>
       batch.items.map((i) => (i.body.runIndex === 2 ? { ok: false, error: serializeAppError(AppError.badRequest('carId: not entered', { carId: ['the car is not entered in the event'] })) } : ok({ items: [i] })[0])),
