@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import type { z } from 'zod';
 import { createBus, type Bus, type Subscription } from '@pitwall/bus';
 import { createPool, migrate } from '@pitwall/db';
-import { createLogger, healthRouter, listen, loadConfig, type HealthChecks, type HttpEntryPoint } from '@pitwall/service-kit';
+import { createLogger, healthRouter, listen, MAX_HEADER_BYTES, loadConfig, type HealthChecks, type HttpEntryPoint } from '@pitwall/service-kit';
 import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
 import { BaseServiceConfig } from './settings';
 
@@ -92,7 +92,8 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     };
     let http: HttpEntryPoint;
     if (definition.http) {
-      http = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0');
+      // The public entry takes URLs as long as the API's longest names need; the health ports keep Node's limit.
+      http = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0', undefined, { maxHeaderSize: MAX_HEADER_BYTES });
       logger.info({ address: http.address }, `${name} listening`);
     } else {
       const app = express();

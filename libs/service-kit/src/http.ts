@@ -150,39 +150,46 @@ export interface HttpEntryPoint {
 }
 
 /**
- * The most bytes of a request line and headers. Node's default (16 KiB) is below the longest URL the API promises
- * to read: a channel name of 16,383 characters, percent-encoded at up to 9 bytes a character (`%E2%80%A6`), is
- * 147,447 bytes.
+ * The most bytes of a request line and headers at the public entry (the gateway). Node's default (16 KiB, kept on the
+ * services' health ports) is below the longest URL the API promises to read: a channel name of 16,383 characters,
+ * percent-encoded at up to 9 bytes a character (`%E2%80%A6`), is 147,447 bytes.
  */
 export const MAX_HEADER_BYTES = 192 * 1024;
 
 /**
- * A request that never became one (headers past MAX_HEADER_BYTES, bytes that are not HTTP, headers too slow) is
- * answered as every error is, problem+json with an `X-Request-Id`, instead of Node's bare status line, then closed.
+ * A request that never became one (headers past the limit, bytes that are not HTTP, a request not in within Node's
+ * timeouts) is answered as every error is, problem+json with an `X-Request-Id`, instead of Node's bare status line;
+ * otherwise as Node answers it: only when no answer to an earlier request on the connection has begun (its bytes must
+ * not be cut into), and the connection is then destroyed, so the request goes no further.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
+  const answering = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
+  if (err.code !== 'ECONNRESET' && socket.writable && !answering?._headerSent) {
+    const [status, detail] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request line and headers are longer than this server takes']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'The request did not arrive in time']
+          : [400, `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`];
+    const requestId = randomUUID();
+    const body = JSON.stringify(toProblem(new AppError(status, detail), '', requestId));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
-  const [status, detail] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, `The request line and headers are longer than ${MAX_HEADER_BYTES} bytes`]
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'The request headers did not arrive in time']
-        : [400, `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`];
-  const requestId = randomUUID();
-  const body = JSON.stringify(toProblem(new AppError(status, detail), '', requestId));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.destroy();
+}
+
+export interface ListenOptions {
+  /** The most bytes of a request line and headers (default: Node's, 16 KiB). */
+  maxHeaderSize?: number;
 }
 
 /** Listens on `port` (0 picks a free one) and returns the address plus a graceful stop. */
-export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7000): Promise<HttpEntryPoint> {
+export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7000, options: ListenOptions = {}): Promise<HttpEntryPoint> {
   return new Promise((resolve, reject) => {
-    const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+    const server: Server = createServer(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}, app);
     server.on('clientError', answerClientError);
     server.listen(port, host);
     // Idle keep-alive connections stay open for a minute (as load balancers expect): a client that pauses for CPU work

@@ -24,12 +24,23 @@ function parse(answer: string): { status: number; headers: Record<string, string
 
 describe('listen: the HTTP server every service answers on', () => {
   let server: HttpEntryPoint;
+  let health: HttpEntryPoint;
   beforeAll(async () => {
     const app = express();
     app.get('/echo', (req, res) => void res.json({ length: String(req.query['channel'] ?? '').length }));
-    server = await listen(app, 0, '127.0.0.1');
+    // An answer written in two parts, 50 ms apart.
+    app.get('/slow', (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '20' });
+      res.write('0123456789');
+      setTimeout(() => res.end('abcdefghij'), 50);
+    });
+    server = await listen(app, 0, '127.0.0.1', undefined, { maxHeaderSize: MAX_HEADER_BYTES });
+    health = await listen(app, 0, '127.0.0.1');
   });
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    await server?.stop();
+    await health?.stop();
+  });
 
   test('when a URL carries a 16,383-character name percent-encoded at 9 bytes a character, then it is read', async () => {
     const name = encodeURIComponent('…'.repeat(16_383));
@@ -43,7 +54,28 @@ describe('listen: the HTTP server every service answers on', () => {
     expect(answer.status).toBe(431);
     expect(answer.headers['content-type']).toBe('application/problem+json');
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(JSON.parse(answer.body)).toMatchObject({ status: 431, title: 'Request Header Fields Too Large', detail: `The request line and headers are longer than ${MAX_HEADER_BYTES} bytes`, traceId: answer.headers['x-request-id'] });
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 431, title: 'Request Header Fields Too Large', detail: 'The request line and headers are longer than this server takes', traceId: answer.headers['x-request-id'] });
+  });
+
+  test("when a server keeps Node's header limit (a health port), then the same URL is a 431 problem+json", async () => {
+    const answer = parse(await exchange(health.port, `GET /echo?channel=${encodeURIComponent('…'.repeat(16_383))} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect([answer.status, answer.headers['content-type']]).toEqual([431, 'application/problem+json']);
+  });
+
+  test('when bytes that are not HTTP follow a request whose answer is being written, then that answer is not cut into: the connection closes after its first part', async () => {
+    // The bad bytes go once the answer's first part has come (while its second is due).
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.once('data', () => socket.write('HELLO THERE\r\n\r\n'));
+      socket.on('data', (c) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer).not.toContain('HTTP/1.1 400');
+    expect(answer.endsWith('0123456789')).toBe(true);
   });
 
   test('when the bytes are not HTTP, then it is a 400 problem+json', async () => {
