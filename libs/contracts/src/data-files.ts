@@ -183,7 +183,7 @@ export const ChannelRecordJson = z
     frequency: z.number(),
     dimension: z.number().int(),
     samples: z.array(z.number().nullable()).meta({ description: 'Physical values in time order; null where the channel has no sample' }),
-    times: z.array(z.number()).optional().meta({ description: "Each sample's time, s from the start of the file: on maxPoints reads and irregular channels" }),
+    times: z.array(z.number()).optional().meta({ description: "Each sample's time, s on the file's time axis (the metadata's startTime is its first sample's): on maxPoints reads and irregular channels" }),
   })
   .meta({ id: 'ChannelRecord' });
 export type ChannelRecordJson = z.infer<typeof ChannelRecordJson>;
@@ -217,8 +217,8 @@ export type LapRefJson = z.infer<typeof LapRefJson>;
 /** `GET .../distance`: lap-relative time (s) and distance (m) from the lap's start. */
 export const LapDistanceJson = LapRefJson.extend({
   source: LapDistanceSourceJson,
-  times: z.array(z.number()).meta({ description: "s from the lap's start" }),
-  distances: z.array(z.number()).meta({ description: "m from the lap's start" }),
+  times: z.array(z.number().nullable()).meta({ description: "s from the lap's start (null where the source holds no finite value)" }),
+  distances: z.array(z.number().nullable()).meta({ description: "m from the lap's start (null where the source holds no finite value)" }),
 }).meta({ id: 'LapDistance' });
 export type LapDistanceJson = z.infer<typeof LapDistanceJson>;
 
@@ -228,8 +228,8 @@ export const LapDeltaJson = z
     lap: LapRefJson,
     reference: LapRefJson,
     source: LapDistanceSourceJson,
-    distance: z.array(z.number()).meta({ description: 'm from the start of both laps' }),
-    delta: z.array(z.number()).meta({ description: "s, the lap's time minus the reference's at that distance" }),
+    distance: z.array(z.number().nullable()).meta({ description: 'm from the start of both laps' }),
+    delta: z.array(z.number().nullable()).meta({ description: "s, the lap's time minus the reference's at that distance (null where either lap's source holds no finite value)" }),
   })
   .meta({ id: 'LapDelta' });
 export type LapDeltaJson = z.infer<typeof LapDeltaJson>;

@@ -33,17 +33,33 @@ const ASSOCIATION_KEY = /^([A-Z][A-Za-z]*)Associations(ToAdd|ToRemove)$/i;
 const AssociationItem = z.looseObject({ ParameterUpdates: z.array(ParameterUpdate).max(100).optional() }).catchall(Guid);
 const AssociationItems = z.array(AssociationItem).max(100);
 
-/** Association keys are checked here; any other key the model does not declare is a typo. */
+/**
+ * Association keys are checked here; any other key the model does not declare is a typo. Matched in any case, as every
+ * property is: one given in two spellings (`ChampionshipAssociationsToAdd` and `championshipAssociationsToAdd`, or
+ * an item's `ChampionshipId` and `championshipId`) is refused, not one of them silently applied.
+ */
 function refineExtraKeys(known: Set<string>) {
   return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const twice = (path: (string | number)[]) => ctx.addIssue({ code: 'custom', path, message: 'must be given once' });
+    const seen = new Set<string>();
     for (const [key, items] of Object.entries(value)) {
       if (known.has(key)) continue;
       if (!ASSOCIATION_KEY.test(key)) {
         ctx.addIssue({ code: 'custom', path: [key], message: 'unknown property' });
         continue;
       }
+      if (seen.has(key.toLowerCase())) twice([key]);
+      seen.add(key.toLowerCase());
       const parsed = AssociationItems.safeParse(items);
       if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [key, ...issue.path], message: issue.message });
+      else
+        parsed.data.forEach((item, i) => {
+          const names = new Set<string>();
+          for (const name of Object.keys(item)) {
+            if (names.has(name.toLowerCase())) twice([key, i, name]);
+            names.add(name.toLowerCase());
+          }
+        });
     }
   };
 }

@@ -56,6 +56,13 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
       ok: false,
       errors: { ParameterUpdates: ['must be given once'], 'ParameterUpdates[0].Name': ['must be given once'] },
     });
+    // Association keys and their items' ids, matched in any case, likewise.
+    const other = '1b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
+    expect(parseBody(UpdateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: id }], championshipAssociationsToAdd: [{ ChampionshipId: other }] })).toEqual({
+      ok: false,
+      errors: { championshipAssociationsToAdd: ['must be given once'] },
+    });
+    expect(parseBody(CreateModel, { EventAssociationsToRemove: [{ EventId: id, eventId: other }] })).toEqual({ ok: false, errors: { 'EventAssociationsToRemove[0].eventId': ['must be given once'] } });
     // Keys the schema does not declare keep their spelling: two of them are two unknown properties.
     expect(parseBody(UpdateModel, { ParameterUpdates: [], extra: 1, EXTRA: 2 })).toEqual({ ok: false, errors: { extra: ['unknown property'], EXTRA: ['unknown property'] } });
   });

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries } from '@pitwall/client';
-import { ChannelRecordJson, ChannelsReadJson, DataFileMetadataJson } from '@pitwall/contracts';
+import { z } from 'zod';
+import { ChannelRecordJson, ChannelsReadJson, DataFileMetadataJson, LapDeltaJson, LapDistanceJson } from '@pitwall/contracts';
 import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow } from '@pitwall/formats';
 import { buildMdf4File } from '@pitwall/formats/testing';
 import type { InProcessStack } from '@pitwall/service-host/testing';
@@ -273,14 +274,19 @@ describe('data file access through the gateway (entity-service, datafile-service
   });
 
   describe('the client library', () => {
-    test('when the metadata, a channel and a batch are read as JSON, then each answer is the schema the OpenAPI document declares for it, no field more', async () => {
-      const declared = [
+    test('when the metadata, channels and lap traces are read as JSON, then each answer is the schema the OpenAPI document declares for it, no field more at any depth', async () => {
+      const declared: [z.ZodType, unknown][] = [
         [DataFileMetadataJson, await json(await get(`${dataset()}/metadata`))],
         [ChannelRecordJson, await json(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=1`))],
         [ChannelRecordJson, await json(await get(`${dataset()}/channel?channel=Engine%20RPM&maxPoints=50`))],
         [ChannelsReadJson, await json(await post(`${dataset()}/channels`, { channels: ['Engine RPM', 'Ground Speed'], mode: 1, lapIndex: 0 }))],
-      ] as const;
-      for (const [schema, body] of declared) expect(schema.strict().safeParse(body).error).toBeUndefined();
+        [LapDistanceJson, await json(await get(`${dataset()}/distance?lapIndex=1&maxPoints=50`))],
+        [LapDeltaJson, await json(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=2&maxPoints=50`))],
+      ];
+      for (const [schema, body] of declared) {
+        expect(schema.safeParse(body).error).toBeUndefined();
+        expect(undeclared(schema, body)).toEqual([]);
+      }
     });
 
     test('when a RunSheet\'s metadata, a lap of a channel and a batch are read with the generated methods, then JSON and binary agree', async () => {
@@ -532,4 +538,16 @@ function mdfWithUnreadableChannels(): Uint8Array {
       },
     ],
   });
+}
+
+/** The paths of the fields of `value` that `schema` does not declare, at any depth (objects, arrays, optional and nullable). */
+function undeclared(schema: z.ZodType, value: unknown, at = ''): string[] {
+  const def = (schema as unknown as { _zod: { def: { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; innerType?: z.ZodType } } })._zod.def;
+  if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return value == null ? [] : undeclared(def.innerType, value, at);
+  if (def.type === 'array' && def.element && Array.isArray(value)) return value.flatMap((v, i) => undeclared(def.element as z.ZodType, v, `${at}[${i}]`));
+  if (def.type === 'object' && def.shape && value && typeof value === 'object') {
+    const shape = def.shape;
+    return Object.entries(value).flatMap(([k, v]) => (k in shape ? undeclared(shape[k] as z.ZodType, v, `${at}.${k}`) : [`${at}.${k}`]));
+  }
+  return [];
 }
