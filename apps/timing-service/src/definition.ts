@@ -14,8 +14,8 @@ const TimingConfig = z.object({
   TIMING_BATCH_MAX: intVar(64),
   /** Batches an instance has the entity-service apply at once; updates arriving meanwhile queue for the next. Default 2. */
   TIMING_BATCHES_IN_FLIGHT: intVar(2),
-  /** While a batch is in flight, how long a batch of fewer than 4 updates waits for more to join it (ms; 0: none). Default 0. */
-  TIMING_COMPANY_WAIT_MS: intVar(0),
+  /** While a batch is in flight, how long a batch of fewer than 4 updates waits for more to join it (ms; 0: none). Default 1. */
+  TIMING_COMPANY_WAIT_MS: intVar(1),
 });
 
 /**
