@@ -139,13 +139,13 @@ export function queryScope(query: Record<string, string>): DataFileScope {
  * client's types alike.
  */
 const Seconds = (description: string) => z.number().meta({ description });
+/** Which dataset an answer is of: the request's entity and group, echoed (formats' `DataFileEcho`). */
+const DatasetEcho = { entityId: Guid, entityType: z.string(), attachedFileGroupName: z.string() };
 
 /** The metadata record (service-api.md), as the client receives it. */
 export const DataFileMetadataJson = z
   .object({
-    entityId: Guid,
-    entityType: z.string(),
-    attachedFileGroupName: z.string(),
+    ...DatasetEcho,
     fileProperties: z
       .object({
         eventName: z.string().nullable(),
@@ -191,9 +191,7 @@ export type ChannelRecordJson = z.infer<typeof ChannelRecordJson>;
 /** The batch read's JSON answer. */
 export const ChannelsReadJson = z
   .object({
-    entityId: Guid,
-    entityType: z.string(),
-    attachedFileGroupName: z.string(),
+    ...DatasetEcho,
     mode: z.union([z.literal(0), z.literal(1), z.literal(2)]).meta({ description: 'The scope applied: 0 the whole file, 1 a lap, 2 a window' }),
     channels: z.array(ChannelRecordJson),
   })
@@ -206,9 +204,7 @@ export type LapDistanceSourceJson = z.infer<typeof LapDistanceSourceJson>;
 
 /** One lap of a dataset, as the lap trace answers name it. */
 export const LapRefJson = z.object({
-  entityId: Guid,
-  entityType: z.string(),
-  attachedFileGroupName: z.string(),
+  ...DatasetEcho,
   lapIndex: z.number().int(),
   lapTime: Seconds("From the lap's start to its end, s"),
 });

@@ -31,15 +31,15 @@ function changesOf(body: UpdateModel): AttachmentChanges {
       // The rules of the upload's own FileName and AttachedFileGroupName: a name the upload could not give, an update
       // cannot either (a group of 300 characters would hold files no data file read can name).
       if (!u.Value) errors[at] = ['FileName is required'];
-      else if (refuse(at, AttachedFileName, u.Value)) changes.fileName = u.Value;
+      else if (keeps(at, AttachedFileName, u.Value)) changes.fileName = u.Value;
     } else if (name === 'attachedfilegroupname') {
-      if (u.Value === null || refuse(at, AttachedFileGroupName, u.Value)) changes.groupName = u.Value;
+      if (u.Value === null || keeps(at, AttachedFileGroupName, u.Value)) changes.groupName = u.Value;
     }
     else if (SERVER_SET.has(name)) errors[`ParameterUpdates[${i}].Name`] = [`${u.Name} is set by the server`];
     else errors[`ParameterUpdates[${i}].Name`] = [`unknown parameter ${u.Name}`];
   });
   /** Whether `value` keeps `rule`; if not, its reasons go under `at`. */
-  function refuse(at: string, rule: z.ZodType, value: string): boolean {
+  function keeps(at: string, rule: z.ZodType, value: string): boolean {
     const checked = safeParseReporting(rule, value);
     if (!checked.success) errors[at] = checked.error.issues.map((issue) => issue.message);
     return checked.success;
