@@ -358,6 +358,18 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect(accepted.status).toBe(200);
       expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters).toMatchObject({ AttachedFileGroupName: 'G'.repeat(256), FileName: 'f'.repeat(1024), ServerAttachedFileState: 2 });
     });
+
+    test('when a wrapper sends an empty group name, then the file has no group, at the upload and at a rename', async () => {
+      const id = await create('Cars');
+      const empty = await prepare('Cars', id, { AttachedFileGroupName: '' });
+      expect((await list('Cars', id, [empty.AttachedFileId]))[0]?.Parameters['AttachedFileGroupName']).toBeNull();
+
+      const named = await prepare('Cars', id, { UseCompression: false });
+      await upload(named.Url, content());
+      const res = await fetch(`${base}/Cars/${id}/Attachments/${named.AttachedFileId}`, { method: 'PUT', headers: json, body: JSON.stringify({ ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }, { Name: 'AttachedFileGroupName', Value: '' }] }) });
+      expect(res.status).toBe(200);
+      expect((await list('Cars', id, [named.AttachedFileId]))[0]?.Parameters).toMatchObject({ AttachedFileGroupName: null, ServerAttachedFileState: 2 });
+    });
   });
 
   describe('interoperability with the lz4 command-line tool', () => {

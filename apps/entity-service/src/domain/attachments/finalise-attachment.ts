@@ -33,7 +33,9 @@ function changesOf(body: UpdateModel): AttachmentChanges {
       if (!u.Value) errors[at] = ['FileName is required'];
       else if (keeps(at, AttachedFileName, u.Value)) changes.fileName = u.Value;
     } else if (name === 'attachedfilegroupname') {
-      if (u.Value === null || keeps(at, AttachedFileGroupName, u.Value)) changes.groupName = u.Value;
+      // An empty group is no group, as at the upload.
+      if (!u.Value) changes.groupName = null;
+      else if (keeps(at, AttachedFileGroupName, u.Value)) changes.groupName = u.Value;
     }
     else if (SERVER_SET.has(name)) errors[`ParameterUpdates[${i}].Name`] = [`${u.Name} is set by the server`];
     else errors[`ParameterUpdates[${i}].Name`] = [`unknown parameter ${u.Name}`];

@@ -31,7 +31,8 @@ export async function prepareAttachment(ctx: AttachmentContext, caller: CallerCo
       user_id: caller.userId,
       file_name: body.FileName,
       custom_file_name: body.CustomPropertyAttachedFileName ?? null,
-      group_name: body.AttachedFileGroupName ?? null,
+      // An empty group is no group, as a wrapper sends an unset string: no data file read could name it.
+      group_name: body.AttachedFileGroupName || null,
       use_compression: useCompression,
       auto_download: body.AutoDownload ?? false,
       replace_existing: Boolean(body.IfSingleOverwriteExisting && body.CustomPropertyAttachedFileName),
