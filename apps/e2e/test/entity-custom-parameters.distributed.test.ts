@@ -128,6 +128,9 @@ describe('POST /ParameterDefinitions validation', () => {
     ['a Reference whose name does not end with Id', 'Name', { Name: unique('Ref'), EntityType: 'Laps', ParameterType: 'Reference', ReferencedEntityType: 'Tyres' }],
     ['an unknown ParameterType', 'ParameterUpdates[2].Value', { EntityType: 'Laps', ParameterType: 'Colour' }],
     ['a name with a space', 'Name', { Name: 'Fuel added', EntityType: 'Laps', ParameterType: 'Double' }],
+    ['the reserved name Id', 'Name', { Name: 'Id', EntityType: 'Laps', ParameterType: 'Text' }],
+    ['the reserved name Id in another case', 'Name', { Name: 'ID', EntityType: 'Laps', ParameterType: 'Double' }],
+    ['a Reference whose nested object would be Id', 'Name', { Name: 'IdId', EntityType: 'Laps', ParameterType: 'Reference', ReferencedEntityType: 'Cars' }],
   ])('when it has %s, then it is a 400 naming %s and nothing is defined', async (_what, field, def) => {
     const before = (await api.list('ParameterDefinitions')).body.length;
     const res = await api.create('ParameterDefinitions', {}, { ParameterUpdates: updates({ Name: unique('Param'), ...def }) });
@@ -145,6 +148,20 @@ describe('POST /ParameterDefinitions validation', () => {
     const named = (await api.list('ParameterDefinitions')).body.filter((d: { Parameters: { Name: string } }) => d.Parameters.Name === name);
     expect(named).toHaveLength(1);
     expect(named[0].Parameters.ParameterType).toBe('Double');
+  });
+
+  test.each<[string, Record<string, string>[], string]>([
+    ['the Reference first, then a parameter named as its object', [{ Name: 'BarId', ParameterType: 'Reference', ReferencedEntityType: 'Cars' }, { Name: 'Bar', ParameterType: 'Text' }], 'BarId (whose object is Bar)'],
+    ['a parameter first, then a Reference whose object it would be', [{ Name: 'Bar', ParameterType: 'Text' }, { Name: 'BarId', ParameterType: 'Reference', ReferencedEntityType: 'Cars' }], 'Bar'],
+    ['two References with one object in other cases', [{ Name: 'BarId', ParameterType: 'Reference', ReferencedEntityType: 'Cars' }, { Name: 'barId', ParameterType: 'Reference', ReferencedEntityType: 'Tyres' }], 'BarId'],
+  ])('when two definitions would share one key of Parameters (%s), then the second is a 400 naming the first', async (_what, [first, second], named) => {
+    const type = 'Laps';
+    const prefix = unique('P');
+    const rename = (d: Record<string, string>) => ({ ...d, Name: d['Name']!.replace(/^bar/i, (m) => (m === 'Bar' ? prefix : prefix.toLowerCase())), EntityType: type });
+    await define(rename(first!));
+    const res = await api.create('ParameterDefinitions', {}, { ParameterUpdates: updates(rename(second!)) });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.Name).toEqual([`${type} already has a parameter ${named.split('Bar').join(prefix)}`]);
   });
 
   test('when the same name is defined by concurrent requests, then exactly one is 201', async () => {

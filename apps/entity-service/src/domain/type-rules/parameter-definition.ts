@@ -37,12 +37,26 @@ async function checkNoStoredValues(q: Queryable, accountId: string, definition: 
     throw AppError.conflict(`${holders} ${entityTypeName} hold a value of ${name}: set it to null on them before the definition can be ${action}`);
 }
 
-/** Two definitions of one name on one type would make the parameter's type ambiguous. */
+/**
+ * Two definitions of one name on one type would make the parameter's type ambiguous; so would a name that is another
+ * definition's Reference object (`Bar` beside a Reference `BarId`, in either order): both would be `Parameters.Bar`.
+ */
 async function checkDefinitionIsUnique(q: Queryable, accountId: string, p: Record<string, ParameterValue>, existing: EntityRow | null): Promise<void> {
-  const key = (d: Record<string, unknown>) => `${String(d['EntityType'] ?? '').toLowerCase()}/${String(d['Name'] ?? '').toLowerCase()}`;
+  const typeOf = (d: Record<string, unknown>) => String(d['EntityType'] ?? '').toLowerCase();
+  const keysOf = (d: Record<string, unknown>) => parameterKeys(String(d['Name'] ?? ''), d['ParameterType'] === 'Reference');
   await repo.lockParameterDefinitions(q, accountId);
-  const clash = (await repo.parameterDefinitions(q, accountId)).find((d) => d.id !== existing?.id && key(d.parameters) === key(p));
-  if (clash) throw AppError.badRequest('The parameter definition is not valid', { Name: [`${String(p['EntityType'])} already has a parameter ${String(clash.parameters['Name'])}`] });
+  const mine = keysOf(p);
+  const clash = (await repo.parameterDefinitions(q, accountId)).find((d) => d.id !== existing?.id && typeOf(d.parameters) === typeOf(p) && keysOf(d.parameters).some((k) => mine.includes(k)));
+  if (!clash) return;
+  const other = String(clash.parameters['Name']);
+  const described = clash.parameters['ParameterType'] === 'Reference' && other.toLowerCase() !== String(p['Name']).toLowerCase() ? `${other} (whose object is ${other.slice(0, -2)})` : other;
+  throw AppError.badRequest('The parameter definition is not valid', { Name: [`${String(p['EntityType'])} already has a parameter ${described}`] });
+}
+
+/** The keys a parameter takes in `Parameters` (lower-cased): its name, and for a Reference its object's name too. */
+function parameterKeys(name: string, isReference: boolean): string[] {
+  const lower = name.toLowerCase();
+  return isReference && lower.endsWith('id') ? [lower, lower.slice(0, -2)] : [lower];
 }
 
 function validateParameterDefinition(p: Record<string, ParameterValue>): void {
@@ -52,6 +66,8 @@ function validateParameterDefinition(p: Record<string, ParameterValue>): void {
   else p['EntityType'] = target.plural;
   const name = String(p['Name'] ?? '');
   if (!/^[A-Za-z][A-Za-z0-9_]{0,99}$/.test(name)) errors['Name'] = ['must start with a letter and hold only letters, digits and _'];
+  // `Id` is the entity's own id in every answer and projection (`?parametersToInclude=Id` selects nothing more).
+  else if (parameterKeys(name, p['ParameterType'] === 'Reference').includes('id')) errors['Name'] = ['Id is reserved: it is the entity\'s own id'];
   else if (target && builtInClash(target, name, p['ParameterType'] === 'Reference')) errors['Name'] = [`${target.plural} already has ${builtInClash(target, name, p['ParameterType'] === 'Reference')}`];
   if (!p['ParameterType']) errors['ParameterType'] = ['is required'];
   if (p['ParameterType'] === 'Enum' && !String(p['EnumValues'] ?? '').split(',').some((v) => v.trim())) errors['EnumValues'] = ['is required for an Enum: comma-separated values'];
