@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ENTITY_TYPES, collectionNamesOf, type EntityTypeDef } from '@pitwall/contracts';
 import { Api, EntityFactory, withEntityStack, expectedEntity, suffix, updates, withNulls, type EntityStack } from './support/entities';
 
@@ -58,6 +59,34 @@ describe.each(WRITABLE_TYPES.map(byName))('%s: get, list by parent ids, create, 
     expect(res.status).toBe(201);
     const listed = await api.list(plural, parents);
     expect(listed.body.map((e: { Id: string }) => e.Id)).toContain(res.body.Id);
+  });
+
+  test('when parent ids travel in the query and the body, then the body must name the same parents', async () => {
+    if (type.parents.length === 0) return;
+    const { parentIds } = await factory.build(plural, { allParameters: false });
+    // Event cars are unique per (event, car): each create enters another car.
+    const parentsOfOne = async () => (plural === 'EventCars' ? { ...parentIds, carId: (await factory.build('Cars', { allParameters: false })).entity.Id } : parentIds);
+    const parents = await parentsOfOne();
+    const [key] = Object.keys(parents) as [string];
+    const before = (await api.list(plural, parents)).body.length;
+    const other = { ...parents, [key]: randomUUID() };
+    for (const [body, message] of [
+      [other, `the body's ${other[key]} is not the query's ${parents[key]!.toLowerCase()}`],
+      [{ ...parents, [key]: 'nope' }, 'is not a GUID'],
+      [{ ...parents, [key]: 42 }, 'must be a GUID string'],
+    ] as const) {
+      const res = await api.create(plural, parents, { ...body, ParameterUpdates: updates({ Name: `Both ${suffix()}` }) });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[key]).toEqual([message]);
+    }
+    expect((await api.list(plural, parents)).body).toHaveLength(before);
+    // The same ids (in another case), or null as a wrapper sends an unset field, are the query's.
+    const sameParents = await parentsOfOne();
+    const same = await api.create(plural, sameParents, { ...Object.fromEntries(Object.entries(sameParents).map(([k, v]) => [k, v.toUpperCase()])), ParameterUpdates: updates({ Name: `Same ${suffix()}` }) });
+    expect(same.status).toBe(201);
+    const unsetParents = await parentsOfOne();
+    const unset = await api.create(plural, unsetParents, { ...Object.fromEntries(Object.keys(unsetParents).map((k) => [k, null])), ParameterUpdates: updates({ Name: `Unset ${suffix()}` }) });
+    expect(unset.status).toBe(201);
   });
 
   test('when created with CopyFromId, then it holds the copied parameters with the ParameterUpdates applied after the copy', async () => {

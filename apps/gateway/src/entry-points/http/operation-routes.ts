@@ -370,11 +370,15 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
     if (op.unknownBodyProperties === 'forward') ({ value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(op.body, req, object));
     else body = bindBody(op.body, req, object);
   }
-  // Query values win over the same keys in the body (wire.md §3).
+  // A value the body gives beside the query (wire.md §3) is checked like the query's and must be the same value: a
+  // body naming another parent is a 400, never silently overridden. Null or empty is not given (a wrapper's unset field).
   for (const [name, value] of Object.entries(fromBody)) {
-    if (value === undefined || value === null || value === '' || query[name] !== undefined) continue;
+    if (value === undefined || value === null || value === '') continue;
     if (typeof value !== 'string') throw AppError.badRequest(`${name} must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`, { [name]: [`must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`] });
-    query[name] = checkValue(shape[name], name, value);
+    const checked = checkValue(shape[name], name, value);
+    const inQuery = query[name];
+    if (inQuery === undefined) query[name] = checked;
+    else if (inQuery.toLowerCase() !== checked.toLowerCase()) throw AppError.badRequest(`${name} is given in the query and in the body with two values`, { [name]: [`the body's ${checked} is not the query's ${inQuery}`] });
   }
   const headers: Record<string, string> = {};
   for (const name of Object.keys(op.headers?.shape ?? {})) {
