@@ -47,6 +47,16 @@ describe('association keys on create and update bodies (wire.md §3)', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.problem?.errors).toEqual({ 'CarAssociationsToAdd[0].CarId': ['is not a GUID'] });
 
+    // A key other than the model's id and ParameterUpdates is a typo, whatever its value; a number is worded as the API words types.
+    const typo = await admin.client.addTyre({ ...name('X'), CarAssociationsToAdd: [{ CarId: car.Id, Typo: car.Id, Other: 'x', carid2: 5 }] } as never);
+    expect(typo.statusCode).toBe(400);
+    expect(typo.problem?.errors).toEqual({ 'CarAssociationsToAdd[0].Typo': ['unknown property'], 'CarAssociationsToAdd[0].Other': ['unknown property'], 'CarAssociationsToAdd[0].carid2': ['unknown property'] });
+    const number = await admin.client.addTyre({ ...name('X'), CarAssociationsToAdd: [{ CarId: 7 }] } as never);
+    expect(number.problem?.errors).toEqual({ 'CarAssociationsToAdd[0].CarId': ['must be a string, not a number'] });
+    // ParameterUpdates binds in any case, as every property does.
+    const lower = await admin.client.addTyre({ ...name('X'), CarAssociationsToAdd: [{ carId: car.Id, parameterUpdates: [{ Name: 'Note', Value: 7 }] }] } as never);
+    expect(lower.problem?.errors).toEqual({ 'CarAssociationsToAdd[0].ParameterUpdates[0].Value': ['must be a string, not a number'] });
+
     const crossAccount = await admin.client.addTyre({ ...name('X'), ChampionshipAssociationsToAdd: [{ ChampionshipId: foreign.Id }] });
     expect(crossAccount.statusCode).toBe(400);
     expect(Object.keys(crossAccount.problem?.errors ?? {})).toEqual(['ChampionshipAssociationsToAdd[0].ChampionshipId']);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseWireDateTime } from './date-time';
+import { safeParseReporting } from './binding';
 
 /**
  * HTTP body schemas of wire.md. Property names are the canonical spelling; requests are bound
@@ -32,6 +33,8 @@ export type ParameterUpdate = z.infer<typeof ParameterUpdate>;
 const ASSOCIATION_KEY = /^([A-Z][A-Za-z]*)Associations(ToAdd|ToRemove)$/i;
 const AssociationItem = z.looseObject({ ParameterUpdates: z.array(ParameterUpdate).max(100).optional() }).catchall(Guid);
 const AssociationItems = z.array(AssociationItem).max(100);
+/** An item's shape before its keys are known to be its model's id and ParameterUpdates. */
+const AssociationItemsShape = z.array(z.record(z.string(), z.unknown())).max(100);
 
 /**
  * Association keys are checked here; any other key the model does not declare is a typo. Matched in any case, as every
@@ -50,18 +53,37 @@ function refineExtraKeys(known: Set<string>) {
       }
       if (seen.has(key.toLowerCase())) twice([key]);
       seen.add(key.toLowerCase());
-      const parsed = AssociationItems.safeParse(items);
-      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [key, ...issue.path], message: issue.message });
-      else
-        parsed.data.forEach((item, i) => {
-          const names = new Set<string>();
-          for (const name of Object.keys(item)) {
-            if (names.has(name.toLowerCase())) twice([key, i, name]);
-            names.add(name.toLowerCase());
-          }
-        });
+      const report = (issues: z.core.$ZodIssue[], at: (string | number)[]) => {
+        for (const issue of issues) ctx.addIssue({ code: 'custom', path: [...at, ...issue.path], message: issue.message });
+      };
+      const shaped = safeParseReporting(AssociationItemsShape, items);
+      if (!shaped.success) {
+        report(shaped.error.issues, [key]);
+        continue;
+      }
+      // An item holds its model's id (`ChampionshipId` in `ChampionshipAssociationsToAdd`) and ParameterUpdates: any
+      // other key is a typo, whatever its value.
+      const idKey = `${(ASSOCIATION_KEY.exec(key) as RegExpExecArray)[1] as string}Id`.toLowerCase();
+      shaped.data.forEach((item, i) => {
+        const names = new Set<string>();
+        for (const name of Object.keys(item)) {
+          if (names.has(name.toLowerCase())) twice([key, i, name]);
+          names.add(name.toLowerCase());
+          if (name.toLowerCase() !== idKey && name.toLowerCase() !== 'parameterupdates') ctx.addIssue({ code: 'custom', path: [key, i, name], message: 'unknown property' });
+        }
+        const checked = safeParseReporting(AssociationItem, normalisedItem(item));
+        if (!checked.success) report(checked.error.issues.filter((issue) => [idKey, 'parameterupdates'].includes(String(issue.path[0]).toLowerCase())), [key, i]);
+      });
     }
   };
+}
+
+/** An association item with its ParameterUpdates under that spelling, in whatever case it came (every property binds in any case). */
+function normalisedItem(item: Record<string, unknown>): Record<string, unknown> {
+  const key = Object.keys(item).find((k) => k.toLowerCase() === 'parameterupdates');
+  if (key === undefined || key === 'ParameterUpdates') return item;
+  const { [key]: updates, ...rest } = item;
+  return { ...rest, ParameterUpdates: updates };
 }
 
 /** The association keys of a create or update body, e.g. `{ ChampionshipAssociationsToAdd: [{ ChampionshipId }] }`. */
@@ -71,7 +93,7 @@ export function associationsOf(body: Record<string, unknown>): { model: string; 
     const m = ASSOCIATION_KEY.exec(key);
     if (!m || !Array.isArray(items)) continue;
     const model = (m[1] as string).charAt(0).toUpperCase() + (m[1] as string).slice(1);
-    out.push({ model, action: (m[2] as string).toLowerCase() === 'toadd' ? ('add' as const) : ('remove' as const), key, items: items as z.infer<typeof AssociationItems> });
+    out.push({ model, action: (m[2] as string).toLowerCase() === 'toadd' ? ('add' as const) : ('remove' as const), key, items: (items as Record<string, unknown>[]).map(normalisedItem) as z.infer<typeof AssociationItems> });
   }
   return out;
 }

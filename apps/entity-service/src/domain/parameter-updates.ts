@@ -18,7 +18,7 @@ export function associationUpdates(set: ParameterSet, body: Record<string, unkno
       errors[key] = [`${set.type.plural} have no ${model} association`];
       continue;
     }
-    if (action === 'add' && items.length > 1) errors[key] = [`holds one item: a ${set.type.name} has one ${model}`];
+    if (action === 'add' && items.length > 1) errors[key] = [`holds one item: each ${set.type.name} has one ${model}`];
     for (const [i, item] of items.entries()) {
       const idKey = Object.keys(item).find((k) => k.toLowerCase() === def.name.toLowerCase());
       const id = idKey ? String(item[idKey]).toLowerCase() : undefined;
