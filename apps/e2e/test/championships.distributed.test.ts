@@ -96,9 +96,20 @@ describe('validation (400, field named, nothing written)', () => {
     const malformed = await fetch(`${stack.baseUrl}/Championships`, { method: 'POST', headers: json(admin), body: '{"ParameterUpdates": [' });
     expect(malformed.status).toBe(400);
     expect((await readJson(malformed)).detail).toContain('not valid JSON');
+    // Bytes that are not UTF-8 (a Latin-1 'é', a lone continuation byte) are refused, not stored as U+FFFD.
+    for (const bad of [Buffer.from([0xe9]), Buffer.from([0xff, 0xfe]), Buffer.from([0xed, 0xa0, 0x80])]) {
+      const body = Buffer.concat([Buffer.from('{"ParameterUpdates":[{"Name":"Name","Value":"Caf'), bad, Buffer.from('"}]}')]);
+      const res = await fetch(`${stack.baseUrl}/Championships`, { method: 'POST', headers: json(admin), body });
+      expect(res.status).toBe(400);
+      expect((await readJson(res)).detail).toBe('The request body is not valid UTF-8');
+    }
     const notJson = await fetch(`${stack.baseUrl}/Championships`, { method: 'POST', headers: { ...json(admin), 'Content-Type': 'text/plain' }, body: 'hello' });
     expect(notJson.status).toBe(415);
     expect((await admin.client.getAllChampionships()).returnValue!.length).toBe(before);
+    // The same body in UTF-8 is created.
+    const utf8 = await fetch(`${stack.baseUrl}/Championships`, { method: 'POST', headers: json(admin), body: Buffer.from('{"ParameterUpdates":[{"Name":"Name","Value":"Café 🏁"}]}') });
+    expect(utf8.status).toBe(201);
+    expect((await readJson(utf8)).Parameters.Name).toBe('Café 🏁');
   });
 
   test('when parametersToInclude is oversized, then 400 names it', async () => {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -47,6 +48,14 @@ export interface OperationRoutesDeps {
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1): a body whose bytes are not is a 400, checked before it is decoded (the decoder would
+ * store each bad byte as U+FFFD). Only UTF-8 bodies get here: another charset is a 415 first.
+ */
+function refuseInvalidUtf8(_req: IncomingMessage, _res: unknown, body: Buffer): void {
+  if (!isUtf8(body)) throw AppError.badRequest('The request body is not valid UTF-8');
+}
+
 /** A path segment an entity type answers only when it declares the operation; otherwise it is not an id. */
 const SEARCH_SEGMENT = 'Search';
 
@@ -56,7 +65,7 @@ const SEARCH_SEGMENT = 'Search';
  * sent on the bus; its reply's JSON bytes go to the client unparsed. Other methods on a known path are a 405.
  */
 export function operationRoutes(operations: readonly Operation[], deps: OperationRoutesDeps): RequestHandler & { stack: unknown[] } {
-  const jsonBody = [express.json({ limit: deps.bodyLimit ?? '1mb', type: isJsonBody }), rejectNonJsonBodies];
+  const jsonBody = [express.json({ limit: deps.bodyLimit ?? '1mb', type: isJsonBody, verify: refuseInvalidUtf8 }), rejectNonJsonBodies];
   // One router per first path segment (one per entity type), found by a map lookup: a request is matched against its
   // own few routes only, not walked past every other group's mount first (the last groups were 60 matches deep).
   // Matched case-insensitively, as express matches paths.
