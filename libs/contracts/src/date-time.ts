@@ -5,9 +5,14 @@
  */
 const WIRE_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.;](\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** The instants .NET's DateTime holds, which the wrappers read answers into: 0001-01-01 to 9999-12-31 (UTC). */
+const FIRST_INSTANT = -62_135_596_800_000;
+const LAST_INSTANT = 253_402_300_799_999;
+
 /**
  * A date or date-time as epoch milliseconds, or undefined. Every field must exist on the calendar (no 30 February,
- * no 24:00); a time without an offset is UTC, whatever the server's time zone. Digits past the millisecond are cut.
+ * no 24:00); a time without an offset is UTC, whatever the server's time zone. Digits past the millisecond are cut
+ * (up to 9 are read). The instant, in UTC, is within years 1 to 9999: an answer always writes it as `YYYY-...Z`.
  */
 export function parseWireDateTime(text: string): number | undefined {
   const m = WIRE_DATE_TIME.exec(text.trim());
@@ -25,7 +30,7 @@ export function parseWireDateTime(text: string): number | undefined {
     if (zh > 23 || zm > 59) return undefined;
     t -= (zone.startsWith('-') ? -1 : 1) * (zh * 60 + zm) * 60_000;
   }
-  return Number.isFinite(t) && Math.abs(t) <= 8.64e15 ? t : undefined;
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT ? t : undefined;
 }
 
 function isLeapYear(year: number): boolean {
