@@ -84,6 +84,17 @@ describe.each(['Tyres', 'IssueListIssues', 'AssemblyIterations'])('%s/Search', (
       expect(res.status).toBe(400);
       expect(res.body.errors).toHaveProperty('AccountId');
     });
+
+    test('when another mode also names an account, then it must be the header\'s (null is not naming one)', async () => {
+      const other = await stack.member('admin');
+      const res = await search(world.api, verb, plural, { AssociatedModelSearchMode: 3, CarId: world.carId, AccountId: other.accountId });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual({ AccountId: ['must be the account named in the AccountId header'] });
+      for (const AccountId of [world.member.accountId.toUpperCase(), null]) {
+        const ok = await search(world.api, verb, plural, { AssociatedModelSearchMode: 3, CarId: world.carId, AccountId });
+        expect(ok.status).toBe(200);
+      }
+    });
   });
 
   test('when parametersToInclude is given, then the results are projected', async () => {

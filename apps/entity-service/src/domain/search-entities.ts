@@ -15,7 +15,9 @@ const lower = (v: string | null | undefined): string => (v ?? '').toLowerCase();
 export async function searchEntities(ctx: StoreContext, caller: CallerContext, typeName: string, body: SearchBody, include?: string[]): Promise<RenderedReply> {
   const type = knownType(typeName);
   if (!type.features.search) throw AppError.notFound(`${type.plural} cannot be searched`);
-  if (body.AssociatedModelSearchMode === 0 && body.AccountId?.toLowerCase() !== caller.accountId)
+  // Mode 0 searches by it; every other mode only checks one that is given (a wrapper may send it in every search).
+  const accountGiven = body.AccountId !== undefined && body.AccountId !== null && body.AccountId !== '';
+  if ((body.AssociatedModelSearchMode === 0 || accountGiven) && body.AccountId?.toLowerCase() !== caller.accountId)
     throw AppError.badRequest('The request body is not valid', { AccountId: ['must be the account named in the AccountId header'] });
   const filters = searchFilters(type, body);
   const mode = body.AssociatedModelSearchMode;
