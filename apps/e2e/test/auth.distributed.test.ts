@@ -111,7 +111,7 @@ describe('auth matrix (wire.md §1)', () => {
     const m = await stack.member('reader', admin.accountId);
     const r = await call('/Accounts/GetAll', { ApiKey: m.apiKey, AccountId: '' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual([{ Id: admin.accountId, Name: expect.any(String) }]);
+    expect(r.body).toEqual([{ Id: admin.accountId, Name: expect.any(String), Role: 'reader' }]);
     expect((await call('/Accounts/GetAll', {})).status).toBe(401);
   });
 });

@@ -66,7 +66,7 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
     expect(created.returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: null, Description: null });
     expect((await client.updateChampionship(createdId, { ParameterUpdates: [{ Name: 'Year', Value: '2027' }] })).statusCode).toBe(200);
     expect((await client.getChampionshipById(createdId)).returnValue?.Parameters).toEqual({ Name: 'Embedded Cup', Year: 2027, Description: null });
-    expect((await client.getAllAccounts()).returnValue).toEqual([{ Id: first.accountId, Name: 'Demo Racing' }]);
+    expect((await client.getAllAccounts()).returnValue).toEqual([{ Id: first.accountId, Name: 'Demo Racing', Role: 'admin' }]);
     return createdId;
   }
 });

@@ -45,7 +45,7 @@ export class ViewerApi {
     private readonly baseUrl = '',
   ) {}
 
-  listAccounts(): Promise<{ Id: string; Name: string }[]> {
+  listAccounts(): Promise<{ Id: string; Name: string; Role: string }[]> {
     return this.json('GET', '/Accounts/GetAll');
   }
   championships(): Promise<EntityJson[]> {

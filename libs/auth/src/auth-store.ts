@@ -35,6 +35,8 @@ export interface Principal {
 export interface AccountSummary {
   Id: string;
   Name: string;
+  /** The user's role in the account. */
+  Role: Role;
 }
 
 export interface AccountRecord {
@@ -284,11 +286,11 @@ export class AuthStore {
   /** The accounts the user is a member of, in the wire shape of `GET /Accounts/GetAll`. */
   async listAccounts(userId: string): Promise<AccountSummary[]> {
     if (!isUuid(userId)) return [];
-    const { rows } = await this.pool.query<{ id: string; name: string }>(
-      'SELECT a.id, a.name FROM auth.accounts a JOIN auth.account_memberships m ON m.account_id = a.id WHERE m.user_id = $1 ORDER BY a.name, a.id',
+    const { rows } = await this.pool.query<{ id: string; name: string; role: Role }>(
+      'SELECT a.id, a.name, m.role FROM auth.accounts a JOIN auth.account_memberships m ON m.account_id = a.id WHERE m.user_id = $1 ORDER BY a.name, a.id',
       [userId],
     );
-    return rows.map((r) => ({ Id: r.id, Name: r.name }));
+    return rows.map((r) => ({ Id: r.id, Name: r.name, Role: r.role }));
   }
 
   /** Every account (for operators). */

@@ -7,7 +7,7 @@ import type { AttachmentResult, AttachmentSource } from './attachment-upload';
 /** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */
 export class PitwallClient extends ClientBase {
   /** GET /Accounts/GetAll: The caller's accounts (AccountId header may be empty here) (GetAllAccounts) */
-  getAllAccounts(): Promise<ClientResult<{ Id: string; Name: string }[]>> {
+  getAllAccounts(): Promise<ClientResult<{ Id: string; Name: string; Role: 'reader' | 'editor' | 'admin' }[]>> {
     return this.call('GET', '/Accounts/GetAll', {}, {});
   }
   /** GET /Championships/{id}: Get one Championship (GetChampionshipById) */

@@ -572,7 +572,7 @@ const ACCOUNT_OPERATIONS: Operation[] = [
     responseKind: 'json',
     response: { status: 200, contentTypes: JSON_TYPES, schema: z.array(AccountSummary), description: 'Accounts' },
     target: { gateway: 'listAccounts' },
-    client: [{ name: 'getAllAccounts', returns: '{ Id: string; Name: string }[]' }],
+    client: [{ name: 'getAllAccounts', returns: "{ Id: string; Name: string; Role: 'reader' | 'editor' | 'admin' }[]" }],
   },
 ];
 

@@ -171,7 +171,9 @@ export const EntityJson = z
   .meta({ id: 'Entity', description: 'Id, typed Parameters, and one array per child collection (plus AttachedFiles).' });
 export type EntityJson = { Id: string; Parameters: Record<string, unknown>; [collection: string]: unknown };
 
-export const AccountSummary = z.object({ Id: Guid, Name: z.string() }).meta({ id: 'AccountSummary' });
+export const AccountSummary = z
+  .object({ Id: Guid, Name: z.string(), Role: z.enum(['reader', 'editor', 'admin']).meta({ description: "The key's user's role in the account" }) })
+  .meta({ id: 'AccountSummary' });
 
 export const ProblemDetails = z
   .object({

@@ -16,7 +16,7 @@ export interface Authenticator {
   roleFor(userId: string, accountId: string): Promise<Role | null>;
   /** Both of the above for a request that names its account (one cache round trip once the key is known). */
   callerFor(apiKey: string, accountId: string): Promise<{ principal: { userId: string; keyId: string }; role: Role | null } | null>;
-  listAccounts(userId: string): Promise<{ Id: string; Name: string }[]>;
+  listAccounts(userId: string): Promise<{ Id: string; Name: string; Role: string }[]>;
 }
 
 export function callerContext(caller: AuthenticatedCaller): CallerContext {

@@ -15,7 +15,7 @@ const USER_ID = randomUUID();
 export const fakeAuth: Authenticator = {
   authenticate: async (key) => (key === API_KEY ? { userId: USER_ID, keyId: randomUUID() } : null),
   roleFor: async (_user, account) => (account === ACCOUNT_ID ? 'admin' : null),
-  listAccounts: async () => [{ Id: ACCOUNT_ID, Name: 'Test Racing' }],
+  listAccounts: async () => [{ Id: ACCOUNT_ID, Name: 'Test Racing', Role: 'admin' }],
   callerFor: async (key, account) => {
     const principal = await fakeAuth.authenticate(key);
     return principal && { principal, role: await fakeAuth.roleFor(principal.userId, account) };

@@ -261,7 +261,7 @@ describe('AuthStore', () => {
       await expect(s.addMembership(accountId, userId, 'owner' as 'admin')).rejects.toMatchObject({ status: 400 });
     });
 
-    test('when a user belongs to two accounts, then listAccounts returns both as {Id, Name} and no others', async () => {
+    test('when a user belongs to two accounts, then listAccounts returns both as {Id, Name, Role} and no others', async () => {
       const s = store();
       const { accountId, userId } = await member(s);
       const second = await s.createAccount('Zeta Motorsport');
@@ -269,7 +269,7 @@ describe('AuthStore', () => {
       await member(s); // someone else's account
       const accounts = await s.listAccounts(userId);
       expect(accounts).toHaveLength(2);
-      expect(accounts).toEqual(expect.arrayContaining([{ Id: second.id, Name: 'Zeta Motorsport' }, expect.objectContaining({ Id: accountId })]));
+      expect(accounts).toEqual(expect.arrayContaining([{ Id: second.id, Name: 'Zeta Motorsport', Role: 'editor' }, expect.objectContaining({ Id: accountId })]));
       expect((await s.listAllAccounts()).map((a) => a.id)).toEqual(expect.arrayContaining([accountId, second.id]));
     });
   });
@@ -286,7 +286,7 @@ describe('AuthStore', () => {
         expect(readFileSync(keyFile, 'utf8').trim()).toBe(first.apiKey);
         expect(await s.authenticate(first.apiKey as string)).toMatchObject({ userId: first.userId });
         expect(await s.roleFor(first.userId, DEMO_ACCOUNT_ID)).toBe('admin');
-        expect(await s.listAccounts(first.userId)).toEqual([{ Id: DEMO_ACCOUNT_ID, Name: 'Demo Racing' }]);
+        expect(await s.listAccounts(first.userId)).toEqual([{ Id: DEMO_ACCOUNT_ID, Name: 'Demo Racing', Role: 'admin' }]);
 
         // A lost or revoked key is replaced by a fresh one.
         const [key] = await s.listApiKeys(first.userId);
