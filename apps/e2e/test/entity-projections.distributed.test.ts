@@ -99,6 +99,14 @@ describe('GET /RunSheets/{id} with parametersToInclude', () => {
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.body.errors.parametersToInclude[0]).toContain(`'${named}'`);
   });
+
+  test('when several paths are unknown, then one 400 names each', async () => {
+    const { runSheet } = await buildRunSheet();
+    const res = await api.get('RunSheets', runSheet.entity.Id, 'Bogus,Name,Laps.Nope,Setup.*');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ parametersToInclude: ["unknown property path 'Bogus'", "unknown property path 'Laps.Nope'"] });
+    expect(res.body.detail).toBe("parametersToInclude names unknown property paths: 'Bogus', 'Laps.Nope'");
+  });
 });
 
 describe('GET /Championships with Events.Cars.Car.*', () => {

@@ -141,8 +141,10 @@ describe('Search body validation', () => {
     const typo = await search(api, 'POST', 'Tyres', { AssociatedModelSearchMode: 0, AccountId: admin.accountId, CarID2: 'x' });
     expect(typo.status).toBe(400);
     expect(typo.body.errors).toHaveProperty('CarID2');
-    const mode = await search(api, 'POST', 'Tyres', { AssociatedModelSearchMode: 7, AccountId: admin.accountId });
-    expect(mode.status).toBe(400);
-    expect(mode.body.errors).toHaveProperty('AssociatedModelSearchMode');
+    for (const [AssociatedModelSearchMode, message] of [[7, 'must be 0, 1, 2, 3 or 4 (a number)'], ['0', 'must be 0, 1, 2, 3 or 4 (a number)'], [1.5, 'must be 0, 1, 2, 3 or 4 (a number)'], [null, 'is required'], [undefined, 'is required']] as const) {
+      const mode = await search(api, 'POST', 'Tyres', { AssociatedModelSearchMode, AccountId: admin.accountId });
+      expect(mode.status).toBe(400);
+      expect(mode.body.errors).toEqual({ AssociatedModelSearchMode: [message] });
+    }
   });
 });

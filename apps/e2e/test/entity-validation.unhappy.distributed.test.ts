@@ -47,7 +47,10 @@ describe('request bodies with property names that are also JavaScript object mem
       const res = await api.send('GET', `/Cars?${name}=x`);
       expect(res.status).toBe(400);
       expect(res.body.errors[name]).toEqual(['unknown query parameter']);
+      expect(res.body.detail).toBe(`unknown query parameter '${name}'`);
     }
+    const two = await api.send('GET', '/Cars?foo=1&bar=2');
+    expect(two.body.detail).toBe("The query string is not valid: unknown query parameter 'foo'; unknown query parameter 'bar'");
   });
 });
 

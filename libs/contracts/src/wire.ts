@@ -145,7 +145,7 @@ export type UpdateModel = z.infer<typeof UpdateModel>;
 
 export const SearchBody = z
   .strictObject({
-    AssociatedModelSearchMode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+    AssociatedModelSearchMode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { error: (issue) => (issue.input === undefined || issue.input === null ? 'is required' : 'must be 0, 1, 2, 3 or 4 (a number)') }),
     AccountId: Guid.nullable().optional(),
     ChampionshipId: Guid.nullable().optional(),
     EventId: Guid.nullable().optional(),

@@ -63,8 +63,9 @@ export function convertValue(def: ParameterDef, raw: string | null): { value: Pa
       return Number.isFinite(v) ? { value: v } : { error: `${def.name} is a Double; '${raw}' is not a number` };
     }
     case 'Integer': {
-      const v = /^[+-]?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-      return Number.isSafeInteger(v) ? { value: v } : { error: `${def.name} is an Integer; '${raw}' is not a whole number` };
+      if (!/^[+-]?\d+$/.test(raw.trim())) return { error: `${def.name} is an Integer; '${raw}' is not a whole number` };
+      const v = Number(raw);
+      return Number.isSafeInteger(v) ? { value: v } : { error: `${def.name} is an Integer; '${raw}' is outside -9007199254740991 to 9007199254740991` };
     }
     case 'Boolean': {
       const v = raw.trim().toLowerCase();

@@ -30,12 +30,24 @@ function empty(type: EntityTypeDef, all: boolean, nested = false): Projection {
 
 export const ATTACHED_FILES = 'AttachedFiles';
 
-/** Parses the paths; an unknown path is a 400 naming it. */
+/** Parses the paths; unknown paths are one 400 naming each. */
 export function parseProjection(type: EntityTypeDef, paths: readonly string[] | undefined, sets: ParameterSets): Projection {
   const cleaned = (paths ?? []).map((p) => p.trim()).filter(Boolean);
   if (cleaned.length === 0) return empty(type, true);
   const root = empty(type, false);
-  for (const path of cleaned) addPath(root, path.split('.'), path, sets);
+  const unknown: string[] = [];
+  for (const path of cleaned) {
+    try {
+      addPath(root, path.split('.'), path, sets);
+    } catch (err) {
+      if (!(err instanceof UnknownPath)) throw err;
+      unknown.push(path);
+    }
+  }
+  if (unknown.length) {
+    const named = unknown.map((path) => `unknown property path '${path}'`);
+    throw AppError.badRequest(unknown.length === 1 ? `parametersToInclude names an unknown property path '${unknown[0] as string}'` : `parametersToInclude names unknown property paths: ${unknown.map((p) => `'${p}'`).join(', ')}`, { parametersToInclude: named });
+  }
   return root;
 }
 
@@ -105,6 +117,9 @@ function addPath(node: Projection, segments: string[], fullPath: string, sets: P
   throw unknownPath(fullPath);
 }
 
-function unknownPath(path: string): AppError {
-  return AppError.badRequest(`parametersToInclude names an unknown property path '${path}'`, { parametersToInclude: [`unknown property path '${path}'`] });
+/** A path of the projection that names nothing; parseProjection reports every such path together. */
+class UnknownPath extends Error {}
+
+function unknownPath(path: string): UnknownPath {
+  return new UnknownPath(path);
 }

@@ -49,6 +49,12 @@ describe('convertValue', () => {
     expect(convertValue({ name: 'P', type }, raw)).toEqual({ error: expect.stringContaining(`P is a`) });
   });
 
+  test('when an Integer is whole but past what a double holds exactly, then the error says it is out of range', () => {
+    expect(convertValue({ name: 'P', type: 'Integer' }, '9007199254740993')).toEqual({ error: "P is an Integer; '9007199254740993' is outside -9007199254740991 to 9007199254740991" });
+    expect(convertValue({ name: 'P', type: 'Integer' }, '9007199254740991')).toEqual({ value: 9007199254740991 });
+    expect(convertValue({ name: 'P', type: 'Integer' }, '1.5')).toEqual({ error: "P is an Integer; '1.5' is not a whole number" });
+  });
+
   test('when a DateTime has no offset, then it is read as UTC whatever the process time zone', () => {
     const zone = process.env['TZ'];
     try {

@@ -46,8 +46,9 @@ export function bindQuery(req: Request, allowed: readonly string[], repeated: re
     }
     out[name] = value;
   }
-  const refused = Object.entries(errors).map(([name, messages]) => `${name} ${messages.join(', ')}`);
-  if (refused.length) throw AppError.badRequest(refused.length === 1 ? `query parameter ${refused[0] as string}` : `The query string is not valid: ${refused.join('; ')}`, errors);
+  // `query parameter maxPoints must be given once`, `unknown query parameter 'foo'`.
+  const refused = Object.entries(errors).map(([name, messages]) => (messages[0] === 'unknown query parameter' ? `unknown query parameter '${name}'` : `query parameter ${name} ${messages.join(', ')}`));
+  if (refused.length) throw AppError.badRequest(refused.length === 1 ? (refused[0] as string) : `The query string is not valid: ${refused.join('; ')}`, errors);
   return out;
 }
 
