@@ -176,6 +176,18 @@ describe('EventCars and entered cars', () => {
     expect(again.status).toBe(409);
   });
 
+  test("when an entered car's CarId is changed, directly or as an item of the event's Cars, then 400 names that ParameterUpdate", async () => {
+    const { entity, parentIds } = await factory.build('EventCars', { allParameters: false });
+    const other = await factory.build('Cars', { allParameters: false });
+    const direct = await api.update('EventCars', entity.Id, { ParameterUpdates: updates({ Name: 'Renamed', CarId: other.entity.Id }) });
+    expect(direct.status).toBe(400);
+    expect(direct.body.errors).toEqual({ 'ParameterUpdates[1].Value': ['CarId is the entered car (carId) and cannot be changed'] });
+    const item = await api.update('Events', parentIds['eventId'] as string, { CollectionUpdateModels: { Cars: [{ Id: entity.Id, ParameterUpdates: updates({ CarId: other.entity.Id }) }] } });
+    expect(item.status).toBe(400);
+    expect(item.body.errors).toEqual({ 'CollectionUpdateModels.Cars[0].ParameterUpdates[0].Value': ['CarId is the entered car (carId) and cannot be changed'] });
+    expect((await api.get('EventCars', entity.Id)).body.Parameters.CarId).toBe(parentIds['carId']);
+  });
+
   test.each(ENTITY_TYPES.filter((t) => t.requiresEventCar).map(byName))('when a %s is created for a car not entered in the event, then it is a 400 naming carId', async (plural, type) => {
     const firstParent = await factory.build((type.parents[0] as { type: string }).type, { allParameters: false });
     const car = await factory.build('Cars', { allParameters: false });

@@ -76,7 +76,7 @@ export async function updateCollection(
       // Per item, only what can refuse it or must see the table awaits: 10,000 items are 10,000 trips round the loop.
       if (writes.hasRules) {
         await writes.beforeRules();
-        await beforeWrite(q, accountId, { type: childType, parameters, parents, updates, existing: null });
+        await beforeWrite(q, accountId, { type: childType, parameters, parents, updates, existing: null, updatesPath: `${itemPath}.ParameterUpdates` });
       }
       const pair = `${parents.parent_id}:${parents.parent2_id}`;
       if (!writes.eventCarChecked(pair)) await writes.checkEventCarEntry(pair, parents);
@@ -103,7 +103,7 @@ export async function updateCollection(
     applyUpdates(parameters, updates);
     if (writes.hasRules) {
       await writes.beforeRules();
-      await beforeWrite(q, accountId, { type: childType, parameters, parents: { parent_id: child.parent_id, parent2_id: child.parent2_id }, updates, existing: child });
+      await beforeWrite(q, accountId, { type: childType, parameters, parents: { parent_id: child.parent_id, parent2_id: child.parent2_id }, updates, existing: child, updatesPath: `${itemPath}.ParameterUpdates` });
     }
     const modifiedAt = nextModifiedTime(child.modified_at);
     writes.update(child.id, parameters, modifiedAt);

@@ -55,10 +55,12 @@ describe('eventCarEntry before a write', () => {
     expect(parameters).toEqual({ Name: 'Car 7', CarId: 'car-1' });
   });
 
-  test('when an update names another car as CarId, then it is refused naming CarId', async () => {
+  test('when an update names another car as CarId, then it is refused naming that ParameterUpdate', async () => {
     const existing = eventCarRow({ CarId: 'car-1' });
-    const write = { type, parameters: { CarId: 'car-2' }, parents: { parent_id: 'event-1', parent2_id: 'car-1' }, updates: [{ def: carId as ParameterDef, value: 'car-2', index: 0 }], existing };
+    const write = { type, parameters: { CarId: 'car-2' }, parents: { parent_id: 'event-1', parent2_id: 'car-1' }, updates: [{ def: carId as ParameterDef, value: 'car-2', index: 1 }], existing };
 
-    await expect(beforeWrite(noDatabase, 'a-1', write)).rejects.toMatchObject({ status: 400, errors: { CarId: ['is the entered car (carId) and cannot be changed'] } });
+    await expect(beforeWrite(noDatabase, 'a-1', write)).rejects.toMatchObject({ status: 400, errors: { 'ParameterUpdates[1].Value': ['CarId is the entered car (carId) and cannot be changed'] } });
+    // As an item of a collection update, the path is the item's.
+    await expect(beforeWrite(noDatabase, 'a-1', { ...write, updatesPath: 'CollectionUpdateModels.Cars[2].ParameterUpdates' })).rejects.toMatchObject({ errors: { 'CollectionUpdateModels.Cars[2].ParameterUpdates[1].Value': ['CarId is the entered car (carId) and cannot be changed'] } });
   });
 });

@@ -4,9 +4,9 @@ import type { TypeRule } from './type-rule';
 
 /** An event car's CarId is the entered car (its second parent), and a car is entered in an event once. */
 export const eventCarEntry: TypeRule = {
-  async beforeWrite(q, accountId, { parameters, parents, updates, existing }) {
-    if (updates.some((u) => u.def.name === 'CarId' && u.value !== parents.parent2_id))
-      throw AppError.badRequest('The request body is not valid', { CarId: ['is the entered car (carId) and cannot be changed'] });
+  async beforeWrite(q, accountId, { parameters, parents, updates, existing, updatesPath = 'ParameterUpdates' }) {
+    const moved = updates.find((u) => u.def.name === 'CarId' && u.value !== parents.parent2_id);
+    if (moved) throw AppError.badRequest('The request body is not valid', { [moved.path ?? `${updatesPath}[${moved.index}].Value`]: ['CarId is the entered car (carId) and cannot be changed'] });
     parameters['CarId'] = parents.parent2_id;
     if (!existing && parents.parent_id && parents.parent2_id) {
       // Locking the event serialises concurrent entries, so two requests cannot both see the car as not entered.

@@ -13,6 +13,8 @@ export interface EntityWrite {
   updates: ConvertedUpdate[];
   /** The stored entity on update; null on create. */
   existing: EntityRow | null;
+  /** Where the entity's ParameterUpdates are in the request body, for error paths (default `ParameterUpdates`). */
+  updatesPath?: string;
 }
 
 /**
