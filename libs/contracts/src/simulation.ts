@@ -20,7 +20,10 @@ export const SimulationConnection = z
   .meta({ id: 'SimulationConnection' });
 export type SimulationConnection = z.infer<typeof SimulationConnection>;
 
-/** Credentials given with a request: all four or none; a partial set is refused as a whole, naming what is missing. */
+/**
+ * Credentials given with a request: all four or none; a partial set is refused as a whole, naming what is missing.
+ * `null` is the same as absent (a .NET wrapper sends an unset optional object as null): the account's connection is used.
+ */
 const Credentials = z
   .strictObject({
     clientId: z.string().max(500).optional(),
@@ -41,7 +44,7 @@ export const TriggerSimulationBody = z
   .strictObject({
     externalProfileId: Guid,
     setupIds: z.array(Guid).min(1, 'needs at least one setup').max(MAX_SIMULATION_SETUPS),
-    credentials: Credentials.optional(),
+    credentials: Credentials.nullable().optional(),
   })
   .meta({ id: 'TriggerSimulationBody' });
 export type TriggerSimulationBody = z.infer<typeof TriggerSimulationBody>;
@@ -133,7 +136,8 @@ const isHttpUrl = (value: string): boolean => {
 export const SimulationCallbackRegistration = z
   .strictObject({
     url: z.string().max(2000).refine(isHttpUrl, 'must be an absolute http:// or https:// URL'),
-    description: z.string().max(500).optional(),
+    /** `null` is the same as absent: no description. */
+    description: z.string().max(500).nullable().optional(),
   })
   .meta({ id: 'SimulationCallbackRegistration' });
 export type SimulationCallbackRegistration = z.infer<typeof SimulationCallbackRegistration>;

@@ -125,6 +125,19 @@ describe('the external simulation operations', () => {
     }
   });
 
+  test('when Trigger and Reprocess carry "credentials": null and a callback "description": null (a .NET wrapper\'s unset optional values), then they are accepted as omitted and reach the simulation service', async () => {
+    const cases: [string, unknown, number, string][] = [
+      ['/ExternalSimulations/Trigger', { externalProfileId: randomUUID(), setupIds: [randomUUID()], credentials: null }, 200, 'simulation.trigger'],
+      ['/ExternalSimulations/Reprocess', { externalProfileId: randomUUID(), setupIds: [randomUUID()], parameterNameForStudyId: 'StudyId', credentials: null }, 200, 'simulation.reprocess'],
+      ['/ExternalSimulations/Callbacks', { url: 'https://hooks.team.example/sim', description: null }, 201, 'simulation.callbacks.register'],
+    ];
+    for (const [path, body, status, type] of cases) {
+      const res = await send(gw.baseUrl, 'POST', path, json(body));
+      expect(res.status).toBe(status);
+      expect(lastCommand()).toMatchObject({ type, payload: { body } });
+    }
+  });
+
   test('when the status is asked with setupIds repeated, then the service gets every id, lower-cased, in order', async () => {
     const [a, b] = [randomUUID().toUpperCase(), randomUUID()];
     const profile = randomUUID();

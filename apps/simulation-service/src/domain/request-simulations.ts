@@ -75,7 +75,7 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
 async function validate(deps: RequestDependencies, caller: CallerContext, request: Request, requestId?: string): Promise<{ profile: SimulationProfile; results: (SimulationResult & { job?: Job })[] }> {
   const { body } = request;
   const profile = await deps.entities.profile(caller, body.externalProfileId, requestId);
-  const connected = body.credentials !== undefined || (await deps.repository.connection(caller.accountId)) !== null;
+  const connected = body.credentials != null || (await deps.repository.connection(caller.accountId)) !== null;
   const seen = new Set<string>();
   const ids = [...new Set(body.setupIds.map((id) => id.toLowerCase()))];
   const setups = await deps.entities.findSetups(caller, ids, requestId);
@@ -94,7 +94,7 @@ async function validate(deps: RequestDependencies, caller: CallerContext, reques
       studyId = parameterText(setup, request.body.parameterNameForStudyId);
       if (!studyId) return reject(`The setup has no study ID in its parameter ${request.body.parameterNameForStudyId}`);
     }
-    return { setupId, accepted: true, studyId: request.kind === 'reprocess' ? studyId : null, message: null, job: newJob(caller.accountId, profile, setupId, request.kind, studyId, body.credentials, deps.secrets) };
+    return { setupId, accepted: true, studyId: request.kind === 'reprocess' ? studyId : null, message: null, job: newJob(caller.accountId, profile, setupId, request.kind, studyId, body.credentials ?? undefined, deps.secrets) };
   });
   return { profile, results };
 }

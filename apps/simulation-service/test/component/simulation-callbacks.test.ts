@@ -145,6 +145,13 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     expect(callback.recentFailures[0]).toMatchObject({ lastStatusCode: null, lastError: 'The request to the receiver failed: ECONNREFUSED (given up after 3 attempts)' });
   });
 
+  test('when "description" is null (a wrapper\'s unset string), then the callback is registered without a description', async () => {
+    const caller = newAccount();
+    const created = await s.request<SimulationCallbackCreated>(SIMULATION_COMMANDS.registerCallback, { caller, body: { url: `${receiver.url}/ok`, description: null } });
+    expect(created).toMatchObject({ url: `${receiver.url}/ok`, description: null });
+    expect((await list(caller)).callbacks).toEqual([expect.objectContaining({ id: created.id, description: null })]);
+  });
+
   test('when a callback is deleted, then it is no longer listed nor delivered to, and deleting it again is a 404', async () => {
     const caller = newAccount();
     const created = await register(caller, `${receiver.url}/ok?deleted`);

@@ -56,6 +56,23 @@ describe('POST /ExternalSimulations/Trigger and Reprocess (simulation.trigger, s
     expect(answer.results).toEqual([{ setupId, accepted: true, studyId: null, message: null }]);
   });
 
+  test('when "credentials" is null (a wrapper\'s unset optional object), then it counts as omitted: a connected account is accepted and its job logs in with the stored connection, an unconnected one is refused as not connected', async () => {
+    const caller = newAccount();
+    const stored = connection();
+    await s.request(SIMULATION_COMMANDS.putConnection, { caller, body: stored });
+    const profileId = await buildProfile(s, caller);
+    const setupId = await buildSetup(s, caller);
+    const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId], credentials: null } });
+    expect(answer.results).toEqual([{ setupId, accepted: true, studyId: null, message: null }]);
+    await waitFor(() => (s.standIn.logins.includes(stored.clientId) ? true : undefined), "the job's login with the stored connection");
+
+    const unconnected = newAccount();
+    const otherProfile = await buildProfile(s, unconnected);
+    const otherSetup = await buildSetup(s, unconnected, { [PARAMS.studyId]: 'st-1' });
+    const refused = await s.request<SimulationResults>(SIMULATION_COMMANDS.reprocess, { caller: unconnected, body: { externalProfileId: otherProfile, setupIds: [otherSetup], parameterNameForStudyId: PARAMS.studyId, credentials: null } });
+    expect(refused.results).toEqual([{ setupId: otherSetup, accepted: false, studyId: null, message: "The setup's account is not connected to the external simulation system" }]);
+  });
+
   test('when the credentials are partial, then the whole request is a 400 naming the missing fields and nothing is written', async () => {
     const caller = newAccount();
     const profileId = await buildProfile(s, caller);
