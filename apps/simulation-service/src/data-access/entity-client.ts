@@ -18,17 +18,31 @@ const BATCH = 2_000;
 
 const textOf = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
+/** The profile's parameters that name setup parameters, by the field of SimulationProfile they fill. */
+const SETUP_PARAMETER_FIELDS = {
+  statusParameter: 'StatusParameterName',
+  messageParameter: 'StatusMessageParameterName',
+  studyIdParameter: 'StudyIdParameterName',
+  updateTimeParameter: 'StatusUpdateTimeParameterName',
+} as const;
+
 export function profileOf(entity: EntityJson): SimulationProfile {
   const p = entity.Parameters;
   return {
     id: entity.Id,
     baseUrl: textOf(p['BaseUrl']),
-    statusParameter: textOf(p['StatusParameterName']),
-    messageParameter: textOf(p['StatusMessageParameterName']),
-    studyIdParameter: textOf(p['StudyIdParameterName']),
-    updateTimeParameter: textOf(p['StatusUpdateTimeParameterName']),
+    statusParameter: textOf(p[SETUP_PARAMETER_FIELDS.statusParameter]),
+    messageParameter: textOf(p[SETUP_PARAMETER_FIELDS.messageParameter]),
+    studyIdParameter: textOf(p[SETUP_PARAMETER_FIELDS.studyIdParameter]),
+    updateTimeParameter: textOf(p[SETUP_PARAMETER_FIELDS.updateTimeParameter]),
     resultParameters: (textOf(p['ResultParameterNames']) ?? '').split(',').map((n) => n.trim()).filter(Boolean),
   };
+}
+
+/** The profile parameters (`StatusParameterName`, ...) that name the setup parameter `name`, to say which is wrong. */
+export function profileParametersNaming(profile: SimulationProfile, name: string): string[] {
+  const named = Object.entries(SETUP_PARAMETER_FIELDS).filter(([field]) => profile[field as keyof typeof SETUP_PARAMETER_FIELDS] === name).map(([, parameter]) => parameter);
+  return profile.resultParameters.includes(name) ? [...named, 'ResultParameterNames'] : named;
 }
 
 /**

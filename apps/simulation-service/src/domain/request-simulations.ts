@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
-import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
+import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type EntityUpdateManyOutcome, type ParameterUpdate, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
+import { profileParametersNaming, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import type { SecretBox } from './secret-box';
 import { jsonCodec, type SimulationWrites, type WriteRequest } from './simulation-writes';
@@ -42,13 +42,15 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
   if (accepted.length) {
     // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
     // entity-service transaction for all of them. A setup deleted since the check is refused there: no job for it.
-    const outcomes = await deps.entities.updateSetups(
-      simulationServiceCaller(caller.accountId),
-      accepted.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId }, at) })),
-      bus.requestId,
-    );
-    const refused = new Set(outcomes.filter((o) => !o.ok).map((o) => o.id));
-    for (const result of results) if (refused.has(result.setupId)) Object.assign(result, { accepted: false, message: 'Setup not found', job: undefined });
+    const items = accepted.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId }, at) }));
+    const outcomes = await deps.entities.updateSetups(simulationServiceCaller(caller.accountId), items, bus.requestId);
+    const refusals = new Map<string, string>();
+    for (const outcome of outcomes) if (!outcome.ok) refusals.set(outcome.id.toLowerCase(), refusalMessage(profile, outcome, items.find((item) => item.id === outcome.id.toLowerCase())?.updates ?? []));
+    // A refused setup gets no job, so no study ID is applied to it either.
+    for (const result of results) {
+      const refusal = refusals.get(result.setupId);
+      if (refusal !== undefined) Object.assign(result, { accepted: false, studyId: null, message: refusal, job: undefined });
+    }
   }
   const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
   const answer = { results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) };
@@ -86,6 +88,8 @@ async function validate(deps: RequestDependencies, caller: CallerContext, reques
     seen.add(setupId);
     const setup = setups.get(setupId);
     if (!setup) return reject('Setup not found');
+    // Over HTTP a reader never gets here (the gateway answers its write a 403); a bus caller of simulation.trigger or
+    // simulation.reprocess with a reader's context does, and this service does not rely on its callers to filter.
     if (caller.role === 'reader') return reject('Your role in this account is reader: it may read the setup, not write its simulation status');
     if (!connected) return reject(NOT_CONNECTED);
     if (!profile.baseUrl) return reject('The simulation profile configures no BaseUrl of the external simulation system');
@@ -113,6 +117,23 @@ function newJob(accountId: string, profile: SimulationProfile, setupId: string, 
     sequence: 1,
     deadLettered: false,
   };
+}
+
+/**
+ * Why the entity store refused the `Requested` write of a setup: gone since the check, or (a 400) a parameter the
+ * profile names that Setups do not have or that cannot hold the value, named with the profile parameter naming it.
+ */
+function refusalMessage(profile: SimulationProfile, outcome: Extract<EntityUpdateManyOutcome, { ok: false }>, updates: readonly ParameterUpdate[]): string {
+  if (outcome.status === 404) return 'Setup not found';
+  const reasons = Object.entries(outcome.errors ?? {}).flatMap(([path, messages]) => {
+    const index = /^ParameterUpdates\[(\d+)\]/.exec(path)?.[1];
+    const name = index === undefined ? undefined : updates[Number(index)]?.Name;
+    if (name === undefined) return messages;
+    const naming = profileParametersNaming(profile, name);
+    const subject = naming.length ? `${naming.join(' and ')} ${naming.length > 1 ? 'name' : 'names'}` : 'names';
+    return messages.map((message) => `The simulation profile's ${subject} '${name}', which cannot be written to the setup: ${message}`);
+  });
+  return reasons.length ? reasons.join('; ') : `The simulation status could not be written to the setup: ${outcome.detail}`;
 }
 
 /** A setup's parameter as non-empty text (names compare case-insensitively), or null. */

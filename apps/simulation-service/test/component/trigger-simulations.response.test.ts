@@ -83,13 +83,33 @@ describe('POST /ExternalSimulations/Trigger and Reprocess (simulation.trigger, s
     expect((await readSetup(s, caller, setupId))[PARAMS.status] ?? null).toBeNull();
   });
 
-  test('when the caller is a reader, then each setup is refused as not writable', async () => {
+  test("when a bus caller sends a reader's context (over HTTP the gateway answers a reader 403 first), then each setup is refused as not writable", async () => {
     const admin = newAccount();
     await connect(s, admin);
     const profileId = await buildProfile(s, admin);
     const setupId = await buildSetup(s, admin);
     const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller: callerIn(admin.accountId, 'reader'), body: { externalProfileId: profileId, setupIds: [setupId] } });
     expect(answer.results).toEqual([{ setupId, accepted: false, studyId: null, message: expect.stringMatching(/reader/) }]);
+  });
+
+  test('when the profile names a setup parameter that Setups do not have, or one that cannot hold its value, then each setup is refused with that reason (not "Setup not found"), a reprocess result carries no study ID, and nothing is queued', async () => {
+    const caller = newAccount();
+    await connect(s, caller);
+    const bogus = await buildProfile(s, caller, { StatusParameterName: 'Bogus' });
+    const setupId = await buildSetup(s, caller, { [PARAMS.studyId]: 'st-earlier' });
+    const trigger = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: bogus, setupIds: [setupId] } });
+    expect(trigger.results).toEqual([{ setupId, accepted: false, studyId: null, message: "The simulation profile's StatusParameterName names 'Bogus', which cannot be written to the setup: Setups has no parameter named 'Bogus'" }]);
+    const reprocess = await s.request<SimulationResults>(SIMULATION_COMMANDS.reprocess, { caller, body: { externalProfileId: bogus, setupIds: [setupId], parameterNameForStudyId: PARAMS.studyId } });
+    expect(reprocess.results).toEqual([{ setupId, accepted: false, studyId: null, message: expect.stringContaining("StatusParameterName names 'Bogus'") }]);
+
+    // A time written to a Double parameter: the value does not convert, and the profile parameter is named.
+    const mistyped = await buildProfile(s, caller, { StatusUpdateTimeParameterName: 'LapTime', ResultParameterNames: 'TopSpeed' });
+    const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: mistyped, setupIds: [setupId] } });
+    expect(answer.results).toEqual([{ setupId, accepted: false, studyId: null, message: expect.stringMatching(/^The simulation profile's StatusUpdateTimeParameterName names 'LapTime', which cannot be written to the setup: .+/) }]);
+
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.events.filter((e) => e.setupId === setupId)).toEqual([]);
+    expect((await readSetup(s, caller, setupId))[PARAMS.status] ?? null).toBeNull();
   });
 
   test('when the profile is not in the account, then the request is a 404', async () => {
