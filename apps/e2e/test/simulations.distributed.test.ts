@@ -141,6 +141,11 @@ describe('external simulations across processes (RabbitMQ)', () => {
 
       const { profileId, setupId } = await buildSimulationFixture(m, standIn.url);
       expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw' })).statusCode).toBe(204);
+      // Trigger and Reprocess are writes as a whole: a reader's call is a 403 problem, not per-setup results, and queues nothing.
+      const reader = await stack.member('reader', m.accountId);
+      const readerTrigger = await reader.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] });
+      expect(readerTrigger).toMatchObject({ statusCode: 403, returnValue: null, problem: { status: 403 } });
+      expect((await reader.client.reprocessExternalSimulations({ externalProfileId: profileId, setupIds: [setupId], parameterNameForStudyId: 'SimStudyId' })).statusCode).toBe(403);
       expect((await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] })).returnValue?.results[0]?.accepted).toBe(true);
       await waitFor(() => (received.some((r) => r.body.includes('Processing completed')) ? true : undefined), 'the last status at the receiver', 45_000);
       expect(received.every((r) => verifyWebhook(secret, r.headers, r.body))).toBe(true);
