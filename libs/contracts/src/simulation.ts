@@ -132,10 +132,27 @@ const isHttpUrl = (value: string): boolean => {
   }
 };
 
-/** POST /ExternalSimulations/Callbacks: where the account's status changes are delivered. */
+/** A URL with a user name or password (`https://user:pass@host/`): a secret that the callback list would show. */
+const hasUserinfo = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * POST /ExternalSimulations/Callbacks: where the account's status changes are delivered. The URL is listed as given,
+ * so it may not carry credentials: a receiver authenticates the deliveries by their signature.
+ */
 export const SimulationCallbackRegistration = z
   .strictObject({
-    url: z.string().max(2000).refine(isHttpUrl, 'must be an absolute http:// or https:// URL'),
+    url: z
+      .string()
+      .max(2000)
+      .refine(isHttpUrl, 'must be an absolute http:// or https:// URL')
+      .refine((value) => !hasUserinfo(value), 'must not carry a user name or password (user:pass@): the URL is listed as given; a receiver authenticates deliveries by their signature'),
     /** `null` is the same as absent: no description. */
     description: z.string().max(500).nullable().optional(),
   })

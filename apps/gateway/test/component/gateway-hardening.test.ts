@@ -192,6 +192,16 @@ describe('the external simulation operations', () => {
     expect(gw.received.length).toBe(before);
   });
 
+  test.each([['https://ops:s3cret@hooks.team.example/sim'], ['http://token@10.0.0.5:8080/hooks']])('when a callback URL carries credentials (%s), then it is a 400 problem naming url and nothing is sent', async (url) => {
+    const before = gw.received.length;
+    const res = await send(gw.baseUrl, 'POST', '/ExternalSimulations/Callbacks', json({ url }));
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.body)).toMatchObject({ errors: { url: [expect.stringMatching(/^must not carry a user name or password/)] } });
+    expect(res.body).not.toContain('s3cret');
+    expect(gw.received.length).toBe(before);
+  });
+
   test('when a callback id is not a GUID, then the delete is a 400 and nothing is sent', async () => {
     const before = gw.received.length;
     expect((await send(gw.baseUrl, 'DELETE', '/ExternalSimulations/Callbacks/nope', { headers: authHeaders })).status).toBe(400);

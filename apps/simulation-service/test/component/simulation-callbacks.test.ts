@@ -152,6 +152,12 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     expect((await list(caller)).callbacks).toEqual([expect.objectContaining({ id: created.id, description: null })]);
   });
 
+  test('when a callback URL carries a user name and password, then it is a 400 naming url and nothing is registered (the list would show them)', async () => {
+    const caller = newAccount();
+    await expect(register(caller, `http://ops:s3cret@${receiver.url.slice('http://'.length)}/ok`)).rejects.toMatchObject({ status: 400, errors: { 'body.url': [expect.stringMatching(/^must not carry a user name or password/)] } });
+    expect((await list(caller)).callbacks).toEqual([]);
+  });
+
   test('when a callback is deleted, then it is no longer listed nor delivered to, and deleting it again is a 404', async () => {
     const caller = newAccount();
     const created = await register(caller, `${receiver.url}/ok?deleted`);
