@@ -11,6 +11,7 @@ import { CallbackDispatcher } from './domain/callback-dispatcher';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
 import { runSimulationJob } from './domain/run-simulation-job';
 import { SecretBox, secretKey } from './domain/secret-box';
+import { SetupWriteSlots } from './domain/setup-write-slots';
 import { SimulationWrites } from './domain/simulation-writes';
 import { StatusRecorder } from './domain/status-recorder';
 import { simulationCommands } from './entry-points/bus/simulation-commands';
@@ -41,6 +42,11 @@ const SimulationServiceConfig = z.object({
   SIMULATION_CALLBACK_TIMEOUT_MS: intVar(10000),
   /** How often each instance looks for due callback deliveries (besides right after each status change). */
   SIMULATION_CALLBACK_POLL_MS: intVar(1000),
+  /**
+   * How long a request or a job may hold a setup's status write slot before another may take it (the holder died):
+   * keep it above BUS_TIMEOUT_MS and the time a Trigger of the most setups takes to write their Requested.
+   */
+  SIMULATION_SETUP_WRITE_LEASE_MS: intVar(120000),
 });
 
 /** Jobs one instance runs at once (the job queue's prefetch); more instances compete for the same queue. */
@@ -84,14 +90,15 @@ export const simulationService = defineService({
       logger,
     );
     const announcer = { callbacks, committed: () => dispatcher.wake() };
-    const recorder = new StatusRecorder(entities, repository, outbox, announcer);
+    const stopping = new AbortController();
+    const slots = new SetupWriteSlots(repository, { leaseMs: Math.max(1000, config.SIMULATION_SETUP_WRITE_LEASE_MS), retryMs: 20 });
+    const recorder = new StatusRecorder(entities, repository, outbox, announcer, slots, stopping.signal);
     const settings = {
       pollIntervalMs: config.SIMULATION_POLL_INTERVAL_MS,
       retryAttempts: Math.max(1, config.SIMULATION_RETRY_ATTEMPTS),
       retryBaseDelayMs: config.SIMULATION_RETRY_BASE_DELAY_MS,
       httpTimeoutMs: config.SIMULATION_HTTP_TIMEOUT_MS,
     };
-    const stopping = new AbortController();
     outbox.start();
     inbox.start();
     dispatcher.start();
@@ -102,6 +109,7 @@ export const simulationService = defineService({
       secrets,
       writes,
       announcer,
+      slots,
       outbox,
       recorder,
       settings,

@@ -5,7 +5,7 @@ export const SIMULATION_SCHEMA = 'simulation';
 
 /**
  * The simulation schema: accounts' encrypted connections, the jobs, the outbox of status events and job messages, the
- * HTTP callbacks with their deliveries, and the inbox of commands.
+ * HTTP callbacks with their deliveries, the inbox of commands, and each setup's latest run.
  */
 export const simulationMigrations: readonly Migration[] = [
   {
@@ -69,4 +69,22 @@ export const simulationMigrations: readonly Migration[] = [
     `,
   },
   inboxMigration({ schema: SIMULATION_SCHEMA, version: 4 }),
+  {
+    version: 5,
+    name: 'the latest run of each setup and its write slot',
+    // job_id: the setup's latest accepted job, the only one that writes its status; writer: who is writing the setup's
+    // status now (a job, or a request writing its job's Requested), until writer_until, so writes never interleave.
+    sql: `
+      CREATE TABLE simulation.setup_runs (
+        account_id uuid NOT NULL,
+        setup_id uuid NOT NULL,
+        job_id uuid,
+        writer uuid,
+        writer_until timestamptz,
+        PRIMARY KEY (account_id, setup_id)
+      );
+      INSERT INTO simulation.setup_runs (account_id, setup_id, job_id)
+        SELECT DISTINCT ON (account_id, setup_id) account_id, setup_id, id FROM simulation.jobs ORDER BY account_id, setup_id, created_at DESC, id;
+    `,
+  },
 ];

@@ -19,6 +19,12 @@ export interface Job {
   deadLettered: boolean;
 }
 
+/** A setup's status write slot and who takes it: the id of the job whose status is about to be written. */
+export interface WriteSlot {
+  setupId: string;
+  holder: string;
+}
+
 interface JobRow {
   id: string;
   account_id: string;
@@ -45,7 +51,7 @@ const toJob = (r: JobRow): Job => ({
   deadLettered: r.dead_lettered,
 });
 
-/** Connections and jobs of the simulation schema: plain objects in and out (writes in the caller's transaction). */
+/** Connections, jobs and the setups' latest runs of the simulation schema: plain objects in and out (writes in the caller's transaction). */
 export class SimulationRepository {
   constructor(private readonly pool: Pool) {}
 
@@ -84,6 +90,96 @@ export class SimulationRepository {
   async job(id: string): Promise<Job | null> {
     const { rows } = await this.pool.query<JobRow>('SELECT * FROM simulation.jobs WHERE id = $1', [id]);
     return rows[0] ? toJob(rows[0]) : null;
+  }
+
+  /**
+   * Takes the status write slot of every setup for its holder (the id of the job about to be written for it), all or
+   * none, so two requests never wait on each other's half: true when taken. A slot is free when nobody holds it, its
+   * holder asks again, or its lease ran out (a holder that died).
+   */
+  async takeWriteSlots(accountId: string, slots: readonly WriteSlot[], leaseMs: number): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const setupIds = slots.map((slot) => slot.setupId);
+      await client.query('INSERT INTO simulation.setup_runs (account_id, setup_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING', [accountId, setupIds]);
+      const { rows } = await client.query<{ setup_id: string; writer: string | null; free: boolean }>(
+        `SELECT setup_id, writer, (writer IS NULL OR writer_until < now()) AS free FROM simulation.setup_runs
+         WHERE account_id = $1 AND setup_id = ANY($2::uuid[]) ORDER BY setup_id FOR UPDATE`,
+        [accountId, setupIds],
+      );
+      const holders = new Map(slots.map((slot) => [slot.setupId, slot.holder]));
+      if (!rows.every((r) => r.free || r.writer === holders.get(r.setup_id))) {
+        await client.query('ROLLBACK');
+        return false;
+      }
+      await client.query(
+        `UPDATE simulation.setup_runs r SET writer = w.holder, writer_until = now() + $4::int * interval '1 millisecond'
+         FROM unnest($2::uuid[], $3::uuid[]) AS w (setup_id, holder) WHERE r.account_id = $1 AND r.setup_id = w.setup_id`,
+        [accountId, setupIds, slots.map((slot) => slot.holder), leaseMs],
+      );
+      await client.query('COMMIT');
+      return true;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * A job's claim of its setup's write slot: `claimed` (held until released), `superseded` (a newer job is the setup's
+   * latest run: this one writes nothing more), or `busy` (a request is writing a newer run's Requested). A setup with no
+   * accepted run recorded (a job older than the table) takes the job as its latest.
+   */
+  async claimWriteSlot(job: Pick<Job, 'id' | 'accountId' | 'setupId'>, leaseMs: number): Promise<'claimed' | 'superseded' | 'busy'> {
+    for (;;) {
+      const { rows } = await this.pool.query<{ outcome: 'claimed' | 'superseded' | 'busy' | 'missing' }>(
+        `WITH claimed AS (
+           UPDATE simulation.setup_runs SET job_id = $3, writer = $3, writer_until = now() + $4::int * interval '1 millisecond'
+           WHERE account_id = $1 AND setup_id = $2 AND (job_id = $3 OR job_id IS NULL) AND (writer IS NULL OR writer = $3 OR writer_until < now())
+           RETURNING 1
+         ), run AS (SELECT job_id FROM simulation.setup_runs WHERE account_id = $1 AND setup_id = $2)
+         SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 'claimed'
+                     WHEN NOT EXISTS (SELECT 1 FROM run) THEN 'missing'
+                     WHEN (SELECT job_id FROM run) <> $3 THEN 'superseded'
+                     ELSE 'busy' END AS outcome`,
+        [job.accountId, job.setupId, job.id, leaseMs],
+      );
+      const outcome = rows[0]?.outcome ?? 'busy';
+      if (outcome !== 'missing') return outcome;
+      await this.pool.query('INSERT INTO simulation.setup_runs (account_id, setup_id, job_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [job.accountId, job.setupId, job.id]);
+    }
+  }
+
+  /** True unless a newer job became the setup's latest run. */
+  async isLatest(job: Pick<Job, 'id' | 'accountId' | 'setupId'>): Promise<boolean> {
+    const { rows } = await this.pool.query<{ job_id: string | null }>('SELECT job_id FROM simulation.setup_runs WHERE account_id = $1 AND setup_id = $2', [job.accountId, job.setupId]);
+    return !rows[0] || rows[0].job_id === null || rows[0].job_id === job.id;
+  }
+
+  /** Makes each job its setup's latest run and frees the slot its request held, in the transaction that accepts them. */
+  async makeLatest(q: Queryable, jobs: readonly Pick<Job, 'id' | 'accountId' | 'setupId'>[]): Promise<void> {
+    if (!jobs.length) return;
+    await q.query(
+      `INSERT INTO simulation.setup_runs AS r (account_id, setup_id, job_id)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])
+       ON CONFLICT (account_id, setup_id) DO UPDATE SET job_id = EXCLUDED.job_id,
+         writer = CASE WHEN r.writer = EXCLUDED.job_id THEN NULL ELSE r.writer END,
+         writer_until = CASE WHEN r.writer = EXCLUDED.job_id THEN NULL ELSE r.writer_until END`,
+      [jobs.map((j) => j.accountId), jobs.map((j) => j.setupId), jobs.map((j) => j.id)],
+    );
+  }
+
+  /** Frees the slots still held by these holders (no-op for those already freed). */
+  async releaseWriteSlots(accountId: string, slots: readonly WriteSlot[], q: Queryable = this.pool): Promise<void> {
+    if (!slots.length) return;
+    await q.query('UPDATE simulation.setup_runs SET writer = NULL, writer_until = NULL WHERE account_id = $1 AND setup_id = ANY($2::uuid[]) AND writer = ANY($3::uuid[])', [
+      accountId,
+      slots.map((slot) => slot.setupId),
+      slots.map((slot) => slot.holder),
+    ]);
   }
 
   /** Records a status step of a job, inside the transaction that announces it. */

@@ -3,6 +3,7 @@ import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type En
 import { profileParametersNaming, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import type { SecretBox } from './secret-box';
+import type { SetupWriteSlots } from './setup-write-slots';
 import { jsonCodec, type SimulationWrites, type WriteRequest } from './simulation-writes';
 import { announce, statusEvent, statusUpdates, type StatusAnnouncer } from './status-recorder';
 
@@ -20,6 +21,7 @@ export interface RequestDependencies {
   secrets: SecretBox;
   writes: SimulationWrites;
   announcer: StatusAnnouncer;
+  slots: SetupWriteSlots;
 }
 
 type Request = { kind: 'trigger'; body: TriggerSimulationBody } | { kind: 'reprocess'; body: ReprocessSimulationBody };
@@ -28,7 +30,8 @@ type Request = { kind: 'trigger'; body: TriggerSimulationBody } | { kind: 'repro
  * Trigger and Reprocess: each setup validated on its own (found and readable, writable by the caller, the account
  * connected unless credentials came with the request, for Reprocess a study ID in the named parameter); the accepted
  * ones get the status `Requested` at once and a job on the queue (the job, its message and its first status event
- * are committed together, through the outbox). The request is one command of the inbox: redelivered or repeated
+ * are committed together, through the outbox); each job is its setup's latest run from then on, and supersedes an
+ * earlier job of the setup (SetupWriteSlots). The request is one command of the inbox: redelivered or repeated
  * (same Idempotency-Key) after it took effect, it answers the first results and writes nothing.
  */
 export async function requestSimulations(deps: RequestDependencies, caller: CallerContext, request: Request, bus: WriteRequest & { requestId?: string }): Promise<{ results: SimulationResult[] }> {
@@ -36,10 +39,17 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
   const earlier = await deps.writes.recorded(bus, caller.accountId, codec);
   if (earlier) return earlier;
   const { profile, results } = await validate(deps, caller, request, bus.requestId);
-  const at = new Date();
   const requested = { status: SIMULATION_STATUS.requested, message: null };
   const accepted = results.flatMap((r) => (r.job ? [r.job] : []));
-  if (accepted.length) {
+  if (!accepted.length) return answerOf(results); // nothing to take effect
+  // The setups' write slots first: a running job's step in flight lands before this request's Requested, and none after.
+  const slots = accepted.map((job) => ({ setupId: job.setupId, holder: job.id }));
+  await deps.slots.takeForRequest(caller.accountId, slots);
+  try {
+    // A repeat that waited for the slots of the first: the first's answer, and no second Requested over its progress.
+    const meanwhile = await deps.writes.recorded(bus, caller.accountId, codec);
+    if (meanwhile) return meanwhile;
+    const at = new Date();
     // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
     // entity-service transaction for all of them. A setup deleted since the check is refused there: no job for it.
     const items = accepted.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId }, at) }));
@@ -51,28 +61,35 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
       const refusal = refusals.get(result.setupId);
       if (refusal !== undefined) Object.assign(result, { accepted: false, studyId: null, message: refusal, job: undefined });
     }
+    const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
+    const answer = answerOf(results);
+    if (!jobs.length) return answer; // nothing to take effect
+    const headers = bus.requestId ? { requestId: bus.requestId } : undefined;
+    // The jobs (each its setup's latest run from here on), their messages, their first status events and the command
+    // commit together.
+    let deliveries = 0;
+    const recorded = await deps.writes.once(
+      bus,
+      caller.accountId,
+      codec,
+      async (client, add) => {
+        await deps.repository.insertJobs(client, jobs);
+        await deps.repository.makeLatest(client, jobs);
+        deliveries = await announce(client, add, deps.announcer.callbacks, jobs.map((job) => statusEvent(job, { ...requested, studyId: job.studyId }, 1, at)), headers);
+        await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage, ...(headers ? { headers } : {}) })));
+        return answer;
+      },
+      { checkDeadline: false },
+    );
+    if (deliveries > 0) deps.announcer.committed();
+    return recorded;
+  } finally {
+    // Slots of refused setups, or of a request that failed: freed (those of accepted jobs were freed with the commit).
+    await deps.slots.release(caller.accountId, slots);
   }
-  const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
-  const answer = { results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) };
-  if (!jobs.length) return answer; // nothing to take effect
-  const headers = bus.requestId ? { requestId: bus.requestId } : undefined;
-  // The jobs, their messages, their first status events and the command commit together.
-  let deliveries = 0;
-  const recorded = await deps.writes.once(
-    bus,
-    caller.accountId,
-    codec,
-    async (client, add) => {
-      await deps.repository.insertJobs(client, jobs);
-      deliveries = await announce(client, add, deps.announcer.callbacks, jobs.map((job) => statusEvent(job, { ...requested, studyId: job.studyId }, 1, at)), headers);
-      await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage, ...(headers ? { headers } : {}) })));
-      return answer;
-    },
-    { checkDeadline: false },
-  );
-  if (deliveries > 0) deps.announcer.committed();
-  return recorded;
 }
+
+const answerOf = (results: readonly SimulationResult[]): { results: SimulationResult[] } => ({ results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) });
 
 async function validate(deps: RequestDependencies, caller: CallerContext, request: Request, requestId?: string): Promise<{ profile: SimulationProfile; results: (SimulationResult & { job?: Job })[] }> {
   const { body } = request;

@@ -6,6 +6,7 @@ import { ExternalRefusal, ExternalSimulationClient, ExternalUnavailable } from '
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { NOT_CONNECTED } from './request-simulations';
 import type { SecretBox } from './secret-box';
+import { JobSuperseded } from './setup-write-slots';
 import type { StatusRecorder } from './status-recorder';
 
 export interface WorkerSettings {
@@ -36,13 +37,29 @@ const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal
 /**
  * One job, from the queue: token, study created from the setup's parameters (a trigger; a reprocess reuses its study),
  * status polled until it ends, results written back. Each step is written to the setup and announced before the next
- * (StatusRecorder); a redelivered job resumes from its last recorded step. The message is acked when this resolves.
+ * (StatusRecorder); a redelivered job resumes from its last recorded step. The message is acked when this resolves. A job
+ * whose setup has a newer accepted run is superseded: it stops at once (before its next poll or step), writes nothing
+ * more, and its study is left to end on the external system unread.
  */
 export async function runSimulationJob(deps: RunDependencies, jobId: string): Promise<void> {
+  try {
+    await runJob(deps, jobId);
+  } catch (err) {
+    if (!(err instanceof JobSuperseded)) throw err;
+    // A newer Trigger or Reprocess of the setup was accepted: this run stops polling and writes nothing more.
+    deps.logger.info({ jobId }, err.message);
+  }
+}
+
+async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
   let job = await deps.repository.job(jobId);
   if (!job) return; // a message whose job was never committed (or is gone): nothing to do
   if (job.deadLettered) throw new JobDeadLettered(`Job ${job.id} gave up on the external system; its message goes to the dead-letter queue`);
   if (TERMINAL.has(job.status)) return; // a redelivery of a finished job
+  const superseded = async (current: Job) => {
+    if (!(await deps.repository.isLatest(current))) throw new JobSuperseded(`Job ${current.id} was superseded by a newer run of setup ${current.setupId}`);
+  };
+  await superseded(job);
   const service = simulationServiceCaller(job.accountId);
   const profileEntity = await deps.entities.find(service, 'ExternalSimulationProfiles', job.profileId);
   const setup = await deps.entities.find(service, 'Setups', job.setupId);
@@ -76,6 +93,7 @@ export async function runSimulationJob(deps: RunDependencies, jobId: string): Pr
     }
     const studyId = job.studyId as string;
     for (;;) {
+      await superseded(job);
       const status = await attempt('read the study status', () => external.studyStatus(studyId));
       if (status.state === 'failed') {
         await record(SIMULATION_STATUS.failed, status.message ?? 'The external simulation failed');

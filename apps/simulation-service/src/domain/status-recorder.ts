@@ -5,6 +5,7 @@ import type { CallbackRepository } from '../data-access/callback-repository';
 import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { webhookMessage } from './callbacks';
+import type { SetupWriteSlots } from './setup-write-slots';
 
 export interface StatusStep {
   status: string;
@@ -20,7 +21,8 @@ export function statusUpdates(profile: SimulationProfile, step: StatusStep, at: 
   const updates: ParameterUpdate[] = [];
   if (profile.statusParameter) updates.push({ Name: profile.statusParameter, Value: step.status });
   if (profile.messageParameter) updates.push({ Name: profile.messageParameter, Value: step.message });
-  if (profile.studyIdParameter && step.studyId !== null) updates.push({ Name: profile.studyIdParameter, Value: step.studyId });
+  // Null too: a new trigger's run has no study yet, and the earlier run's study ID would not be the latest run's.
+  if (profile.studyIdParameter) updates.push({ Name: profile.studyIdParameter, Value: step.studyId });
   if (profile.updateTimeParameter) updates.push({ Name: profile.updateTimeParameter, Value: at.toISOString() });
   for (const name of profile.resultParameters) {
     const value = step.results?.[name];
@@ -63,9 +65,10 @@ export async function announce(client: Queryable, add: (messages: readonly Outbo
 }
 
 /**
- * One status step of a running job: written to the setup through the entity store (as the simulation-service), then
- * recorded on the job and announced (outbox and callback deliveries) in one transaction. A crash between the two repeats the step
- * on redelivery (the setup write is idempotent), so no step goes unannounced.
+ * One status step of a running job: the setup's write slot taken (JobSuperseded when a newer run of the setup was
+ * accepted), the step written to the setup through the entity store (as the simulation-service), then recorded on the
+ * job, announced (outbox and callback deliveries) and the slot freed in one transaction. A crash between the two
+ * repeats the step on redelivery (the setup write is idempotent), so no step goes unannounced.
  */
 export class StatusRecorder {
   constructor(
@@ -73,13 +76,23 @@ export class StatusRecorder {
     private readonly repository: SimulationRepository,
     private readonly outbox: Outbox,
     private readonly announcer: StatusAnnouncer,
+    private readonly slots: SetupWriteSlots,
+    private readonly stopping: AbortSignal,
   ) {}
 
   async record(job: Job, profile: SimulationProfile, step: StatusStep): Promise<Job> {
+    await this.slots.claimForJob(job, this.stopping);
+    const slot = [{ setupId: job.setupId, holder: job.id }];
     const at = new Date();
-    await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
+    try {
+      await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
+    } catch (err) {
+      await this.slots.release(job.accountId, slot);
+      throw err;
+    }
     const { sequence, deliveries } = await this.outbox.transaction(async (client, add) => {
       const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
+      await this.repository.releaseWriteSlots(job.accountId, slot, client);
       return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)]) };
     });
     if (deliveries > 0) this.announcer.committed();

@@ -1,4 +1,4 @@
-import { EXCHANGES, SIMULATION_COMMANDS, type SimulationResults } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, EXCHANGES, SERVICES, SIMULATION_COMMANDS, type SimulationResults, type SimulationStatusResults } from '@pitwall/contracts';
 import { standInResults } from '@pitwall/simulation-standin';
 import { buildProfile, buildSetup, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 
@@ -51,6 +51,51 @@ describe('simulation jobs against the external system (stand-in)', () => {
     const { events, setup } = await runOne({ Notes: 'standin:fail' });
     expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation started', 'Running', 'Simulation failed']);
     expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation failed', [PARAMS.message]: 'The solver diverged at lap 3' });
+  });
+
+  test('when a setup is triggered again while its first run is still going, then the second run supersedes it: the first stops polling and writes nothing more, and the status only moves forward through the second run to its end', async () => {
+    const caller = newAccount();
+    await connect(s, caller);
+    const profileId = await buildProfile(s, caller);
+    // The first study is slow (it would finish long after the second), the second completes at once.
+    const setupId = await buildSetup(s, caller, { Notes: 'standin:slow' });
+    const trigger = () => s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
+    expect((await trigger()).results[0]?.accepted).toBe(true);
+    const firstRunning = await waitFor(() => s.events.find((e) => e.setupId === setupId && e.status === 'Running'), "the first run's Running");
+    const firstStudy = firstRunning.studyId as string;
+    await s.stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.update, { caller, type: 'Setups', id: setupId, body: { ParameterUpdates: [{ Name: 'Notes', Value: 'quick' }] } });
+
+    const second = await trigger();
+    const acceptedAt = Date.now();
+    expect(second.results[0]?.accepted).toBe(true);
+    // Every status read from the second's acceptance on, until well after the first study would have ended.
+    const reads: { status: string | null; studyId: string | null }[] = [];
+    const firstPolls = () => s.standIn.studies.get(firstStudy)?.polls ?? 0;
+    const pollsAtAcceptance = firstPolls();
+    const readUntil = Date.now() + 1500;
+    while (Date.now() < readUntil) {
+      const [entry] = (await s.request<SimulationStatusResults>(SIMULATION_COMMANDS.status, { caller, externalProfileId: profileId, setupIds: [setupId] })).results;
+      reads.push({ status: entry?.status ?? null, studyId: entry?.studyId ?? null });
+      await new Promise((r) => setTimeout(r, 10));
+    }
+
+    const secondJob = s.events.find((e) => e.setupId === setupId && e.jobId !== firstRunning.jobId)?.jobId;
+    const secondEvents = s.events.filter((e) => e.jobId === secondJob).sort((a, b) => a.sequence - b.sequence);
+    expect(secondEvents.map((e) => e.status)).toEqual(['Requested', 'Simulation started', 'Running', 'Processing completed']);
+    const secondStudy = secondEvents[1]?.studyId as string;
+    expect(secondStudy).not.toBe(firstStudy);
+    // The first run announced nothing after the second was accepted, and stopped polling its study.
+    expect(s.events.filter((e) => e.jobId === firstRunning.jobId).every((e) => Date.parse(e.occurredAt) <= acceptedAt)).toBe(true);
+    expect(firstPolls()).toBeLessThanOrEqual(pollsAtAcceptance + 1);
+    expect(firstPolls()).toBeLessThan(s.standIn.options.slowPolls);
+    // Each read shows the second run (never the first's study), its states in order.
+    expect(reads.filter((r) => r.studyId === firstStudy)).toEqual([]);
+    const order = ['Requested', 'Simulation started', 'Running', 'Processing completed'];
+    const positions = reads.map((r) => order.indexOf(r.status as string));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(reads.at(-1)).toEqual({ status: 'Processing completed', studyId: secondStudy });
+    expect(await readSetup(s, caller, setupId)).toMatchObject({ [PARAMS.status]: 'Processing completed', [PARAMS.studyId]: secondStudy });
   });
 
   test('when the external system answers 503 a few times, then the calls are retried with backoff and the simulation completes', async () => {
