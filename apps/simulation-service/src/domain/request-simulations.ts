@@ -44,7 +44,7 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
   if (!accepted.length) return answerOf(results); // nothing to take effect
   // The setups' write slots first: a running job's step in flight lands before this request's Requested, and none after.
   const slots = accepted.map((job) => ({ setupId: job.setupId, holder: job.id }));
-  await deps.slots.takeForRequest(caller.accountId, slots);
+  await deps.slots.takeForRequest(caller.accountId, slots, bus.deadline);
   try {
     // A repeat that waited for the slots of the first: the first's answer, and no second Requested over its progress.
     const meanwhile = await deps.writes.recorded(bus, caller.accountId, codec);

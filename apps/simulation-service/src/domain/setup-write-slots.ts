@@ -25,9 +25,12 @@ export class SetupWriteSlots {
     private readonly settings: WriteSlotSettings,
   ) {}
 
-  /** Waits for the slots of all these setups (a job's step in flight ends first); a 503 if they stay held past a lease. */
-  async takeForRequest(accountId: string, slots: readonly WriteSlot[]): Promise<void> {
-    const until = Date.now() + this.settings.leaseMs;
+  /**
+   * Waits for the slots of all these setups (a job's step in flight ends first); a 503 if they stay held past a lease,
+   * or past the request's deadline (the caller would have given up: the request must then take no effect).
+   */
+  async takeForRequest(accountId: string, slots: readonly WriteSlot[], deadline?: number): Promise<void> {
+    const until = Math.min(Date.now() + this.settings.leaseMs, deadline ?? Number.POSITIVE_INFINITY);
     while (!(await this.repository.takeWriteSlots(accountId, slots, this.settings.leaseMs))) {
       if (Date.now() > until) throw AppError.busy("The setups' simulation status is being written by another request; retry", Math.ceil(this.settings.retryMs / 1000) || 1);
       await sleep(this.settings.retryMs * (0.5 + Math.random()));
