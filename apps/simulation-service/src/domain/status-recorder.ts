@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { simulationServiceCaller, type ParameterUpdate, type SimulationStatusChanged } from '@pitwall/contracts';
+import { SIMULATION_STATUS, simulationServiceCaller, type ParameterUpdate, type SimulationStatusChanged } from '@pitwall/contracts';
 import type { Outbox, OutboxMessage, Queryable } from '@pitwall/messaging';
 import type { CallbackRepository } from '../data-access/callback-repository';
 import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
@@ -29,6 +29,18 @@ export function statusUpdates(profile: SimulationProfile, step: StatusStep, at: 
     if (value !== undefined) updates.push({ Name: name, Value: value === null ? null : String(value) });
   }
   return updates;
+}
+
+/** A 400 of the entity store: the write itself is wrong, and repeating it cannot help. */
+function isRefusal(err: unknown): boolean {
+  return (err as { status?: unknown } | null)?.status === 400;
+}
+
+/** A refusal's reasons, as the entity store named them (`ParameterUpdates[1].Name: Setups has no parameter named 'X'`). */
+function refusalText(err: unknown): string {
+  const { message, errors } = err as { message?: string; errors?: Record<string, string[]> };
+  const named = Object.values(errors ?? {}).flat();
+  return named.length ? named.join('; ') : (message ?? 'refused');
 }
 
 export const statusRoutingKey = (job: Pick<Job, 'accountId' | 'profileId' | 'setupId'>): string => `${job.accountId}.${job.profileId}.${job.setupId}`;
@@ -80,12 +92,21 @@ export class StatusRecorder {
     private readonly stopping: AbortSignal,
   ) {}
 
-  async record(job: Job, profile: SimulationProfile, step: StatusStep): Promise<Job> {
+  async record(job: Job, profile: SimulationProfile, requested: StatusStep): Promise<Job> {
     await this.slots.claimForJob(job, this.stopping);
     const slot = [{ setupId: job.setupId, holder: job.id }];
     const at = new Date();
+    let step = requested;
     try {
-      await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
+      try {
+        await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
+      } catch (err) {
+        // Results the setup refuses (the profile names a result parameter Setups lack, or one whose type cannot hold
+        // the value) would refuse every retry: the run ends as failed, saying why, instead of staying Running.
+        if (!step.results || !isRefusal(err)) throw err;
+        step = { ...step, status: SIMULATION_STATUS.failed, message: `The results could not be written to the setup: ${refusalText(err)}`, results: undefined };
+        await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
+      }
     } catch (err) {
       await this.slots.release(job.accountId, slot);
       throw err;

@@ -1,6 +1,6 @@
 import { ENTITY_COMMANDS, EXCHANGES, SERVICES, SIMULATION_COMMANDS, type SimulationResults, type SimulationStatusResults } from '@pitwall/contracts';
 import { standInResults } from '@pitwall/simulation-standin';
-import { buildProfile, buildSetup, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { buildProfile, buildSetup, connect, create, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 
 describe('simulation jobs against the external system (stand-in)', () => {
   let s: SimulationStack;
@@ -45,6 +45,25 @@ describe('simulation jobs against the external system (stand-in)', () => {
     const { events, setup } = await runOne({ Notes: 'standin:start-failure' });
     expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation start failed']);
     expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation start failed', [PARAMS.message]: 'The setup is missing a valid vehicle model' });
+  });
+
+  test('when a result does not fit the setup parameter the profile names for it, then the run ends Simulation failed saying why, not Running for ever', async () => {
+    const caller = newAccount();
+    await connect(s, caller);
+    // The account defines TopSpeed as a Boolean: the stand-in's 300-something cannot be stored there.
+    for (const name of Object.values(PARAMS)) await create(s, caller, 'ParameterDefinitions', {}, { Name: name, EntityType: 'Setups', ParameterType: 'Text' });
+    await create(s, caller, 'ParameterDefinitions', {}, { Name: 'LapTime', EntityType: 'Setups', ParameterType: 'Double' });
+    await create(s, caller, 'ParameterDefinitions', {}, { Name: 'TopSpeed', EntityType: 'Setups', ParameterType: 'Boolean' });
+    const profileId = await buildProfile(s, caller);
+    const setupId = await buildSetup(s, caller);
+    const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
+    expect(answer.results[0]?.accepted).toBe(true);
+    await waitFor(() => s.events.find((e) => e.setupId === setupId && /failed|completed/.test(e.status)), 'the last status event');
+    const events = s.events.filter((e) => e.setupId === setupId).sort((a, b) => a.sequence - b.sequence);
+    expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation started', 'Running', 'Simulation failed']);
+    const message = events[3]?.message as string;
+    expect(message).toMatch(/^The results could not be written to the setup: TopSpeed is a Boolean; '3\d\d' is not true or false$/);
+    expect(await readSetup(s, caller, setupId)).toMatchObject({ [PARAMS.status]: 'Simulation failed', [PARAMS.message]: message, LapTime: null });
   });
 
   test('when the study fails, then the status is Simulation failed with the reason', async () => {

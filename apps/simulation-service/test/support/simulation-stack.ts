@@ -50,7 +50,7 @@ export const newAccount = (role: CallerContext['role'] = 'admin'): CallerContext
 
 export const connection = (overrides: Partial<SimulationConnection> = {}): SimulationConnection => ({ clientId: `client-${randomUUID().slice(0, 8)}`, clientSecret: 's3cret-value', username: 'engineer@team.example', password: 'correct horse', ...overrides });
 
-async function create(s: SimulationStack, caller: CallerContext, type: string, parentIds: Record<string, string>, parameters: Record<string, string>): Promise<EntityJson> {
+export async function create(s: SimulationStack, caller: CallerContext, type: string, parentIds: Record<string, string>, parameters: Record<string, string>): Promise<EntityJson> {
   const ParameterUpdates = Object.entries(parameters).map(([Name, Value]) => ({ Name, Value }));
   return s.stack.bus.request<EntityJson>(SERVICES.entity, ENTITY_COMMANDS.create, { caller, type, parentIds, body: { ParameterUpdates } });
 }
