@@ -130,6 +130,21 @@ describe('decodeLz4Frames: damaged frames are refused with the reason', () => {
     expect(error.message).toMatch(/truncated/);
   });
 
+  test.each([
+    // A frame with a content size: FLG, BD, 8 bytes of content size, HC.
+    ['only the magic', 'sized', 4, 'at least 3 bytes missing'],
+    ['the magic and FLG', 'sized', 5, '10 bytes missing'],
+    ['FLG, BD and half the content size', 'sized', 10, '5 bytes missing'],
+    ['all but the header checksum', 'sized', 14, '1 byte missing'],
+    // Without one: FLG, BD, HC.
+    ['the magic and FLG', 'plain', 5, '2 bytes missing'],
+    ['FLG and BD', 'plain', 6, '1 byte missing'],
+  ])('when the stream ends after %s of a %s frame, then the error counts the descriptor bytes missing', async (_what, kind, length, missing) => {
+    const error = await failure((kind === 'sized' ? frame : frameContentChecksum).subarray(0, length));
+    expect(error.code).toBe('TRUNCATED');
+    expect(error.message).toBe(`invalid LZ4 frame at byte ${length}: truncated: the stream ends inside the frame descriptor (${missing})`);
+  });
+
   test('when the stream is empty or not LZ4, then it is refused', async () => {
     expect((await failure(new Uint8Array(0))).code).toBe('TRUNCATED');
     expect((await failure(Buffer.from('PK\u0003\u0004 not an lz4 file'))).code).toBe('BAD_MAGIC');

@@ -27,11 +27,15 @@ export class ChunkReader {
     return this.buffered === 0;
   }
 
-  /** Exactly n bytes (a view, valid until the next read), or a TRUNCATED error naming `what`. */
-  async read(n: number, what: string): Promise<Uint8Array> {
+  /**
+   * Exactly n bytes (a view, valid until the next read), or a TRUNCATED error naming `what` and the bytes it misses:
+   * these n and the `after` bytes `what` still has past them, `after` being a lower bound unless `afterKnown`.
+   */
+  async read(n: number, what: string, after = 0, afterKnown = true): Promise<Uint8Array> {
     if (this.buffered < n) await this.fill(n);
     if (this.buffered < n) {
-      throw new Lz4FrameError('TRUNCATED', `truncated: the stream ends inside ${what} (${n - this.buffered} bytes missing)`, this.offset + this.buffered);
+      const missing = n - this.buffered + after;
+      throw new Lz4FrameError('TRUNCATED', `truncated: the stream ends inside ${what} (${afterKnown ? '' : 'at least '}${missing} byte${missing === 1 ? '' : 's'} missing)`, this.offset + this.buffered);
     }
     const first = this.chunks[0]!;
     let out: Uint8Array;

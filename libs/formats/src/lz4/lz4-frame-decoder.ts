@@ -80,23 +80,26 @@ export async function validateLz4Frames(source: AsyncIterable<Uint8Array> | Iter
 
 async function* decodeFrameBody(reader: ChunkReader): AsyncGenerator<Uint8Array> {
   const descriptorOffset = reader.offset;
-  const flgBd = await reader.read(2, 'the frame descriptor');
-  const flg = flgBd[0]!;
-  const bd = flgBd[1]!;
+  // FLG, BD, the optional fields FLG announces, HC: a cut descriptor says how many of its bytes are missing (until
+  // FLG is read, at least BD and HC).
+  const flg = (await reader.read(1, 'the frame descriptor', 2, false))[0]!;
   if (flg >> 6 !== 1) throw new Lz4FrameError('BAD_DESCRIPTOR', `unsupported frame version ${flg >> 6} (only version 01 exists)`, descriptorOffset);
   if (flg & 0x02) throw new Lz4FrameError('BAD_DESCRIPTOR', 'reserved bit set in the FLG byte', descriptorOffset);
-  if (bd & 0x8f) throw new Lz4FrameError('BAD_DESCRIPTOR', 'reserved bits set in the BD byte', descriptorOffset + 1);
-  const blockMaxSize = BLOCK_MAX_SIZES[(bd >> 4) & 0x07];
-  if (blockMaxSize === undefined) throw new Lz4FrameError('BAD_DESCRIPTOR', `invalid block maximum size code ${(bd >> 4) & 0x07}`, descriptorOffset + 1);
   const independent = (flg & 0x20) !== 0;
   const hasBlockChecksum = (flg & 0x10) !== 0;
   const hasContentSize = (flg & 0x08) !== 0;
   const hasContentChecksum = (flg & 0x04) !== 0;
   const hasDictionary = (flg & 0x01) !== 0;
-  const optional = hasContentSize || hasDictionary ? await reader.read((hasContentSize ? 8 : 0) + (hasDictionary ? 4 : 0), 'the frame descriptor') : new Uint8Array(0);
-  const descriptor = new Uint8Array(2 + optional.length);
-  descriptor.set(flgBd, 0);
-  descriptor.set(optional, 2);
+  const optionalLength = (hasContentSize ? 8 : 0) + (hasDictionary ? 4 : 0);
+  const bd = (await reader.read(1, 'the frame descriptor', optionalLength + 1))[0]!;
+  if (bd & 0x8f) throw new Lz4FrameError('BAD_DESCRIPTOR', 'reserved bits set in the BD byte', descriptorOffset + 1);
+  const blockMaxSize = BLOCK_MAX_SIZES[(bd >> 4) & 0x07];
+  if (blockMaxSize === undefined) throw new Lz4FrameError('BAD_DESCRIPTOR', `invalid block maximum size code ${(bd >> 4) & 0x07}`, descriptorOffset + 1);
+  const descriptor = new Uint8Array(2 + optionalLength);
+  descriptor[0] = flg;
+  descriptor[1] = bd;
+  if (optionalLength > 0) descriptor.set(await reader.read(optionalLength, 'the frame descriptor', 1), 2);
+  const optional = descriptor.subarray(2);
   const headerChecksumOffset = reader.offset;
   const headerChecksum = (await reader.read(1, 'the frame descriptor'))[0]!;
   const expectedHeaderChecksum = (xxh32(descriptor) >>> 8) & 0xff;
