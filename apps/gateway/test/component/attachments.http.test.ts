@@ -328,6 +328,28 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
     });
 
+    test('when the finalise sets ServerAttachedFileState to anything but 2, then the 400 names that update by its ParameterUpdates path and nothing changes', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      await upload(prepared.Url, content());
+      for (const [value, message] of [
+        ['1', 'may only be set to 2 (AvailableOnServer); 0 and 1 follow from the upload'],
+        ['0', 'may only be set to 2 (AvailableOnServer); 0 and 1 follow from the upload'],
+        ['7', 'ServerAttachedFileState is 0, 1 or 2'],
+        ['two', 'ServerAttachedFileState is 0, 1 or 2'],
+      ]) {
+        const res = await fetch(`${base}/Cars/${id}/Attachments/${prepared.AttachedFileId}`, {
+          method: 'PUT',
+          headers: json,
+          body: JSON.stringify({ ParameterUpdates: [{ Name: 'FileName', Value: 'renamed.ld' }, { Name: 'ServerAttachedFileState', Value: value }] }),
+        });
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(((await res.json()) as { errors: Record<string, string[]> }).errors).toEqual({ 'ParameterUpdates[1].Value': [message] });
+      }
+      expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters).toMatchObject({ FileName: 'run.ld', ServerAttachedFileState: 1 });
+    });
+
     test('when the finalise renames the file or its group past what an upload may give, then 400 names each and the names stay', async () => {
       const id = await create('Cars');
       const prepared = await prepare('Cars', id, { UseCompression: false });

@@ -26,6 +26,7 @@ function changesOf(body: UpdateModel): AttachmentChanges {
     const at = `ParameterUpdates[${i}].Value`;
     if (name === 'serverattachedfilestate') {
       if (u.Value === null || !/^\s*[0-2]\s*$/.test(u.Value)) errors[at] = ['ServerAttachedFileState is 0, 1 or 2'];
+      else if (Number(u.Value) < ATTACHED_FILE_STATE.availableOnServer) errors[at] = ['may only be set to 2 (AvailableOnServer); 0 and 1 follow from the upload'];
       else changes.state = Number(u.Value);
     } else if (name === 'filename') {
       // The rules of the upload's own FileName and AttachedFileGroupName: a name the upload could not give, an update
@@ -46,7 +47,6 @@ function changesOf(body: UpdateModel): AttachmentChanges {
     if (!checked.success) errors[at] = checked.error.issues.map((issue) => issue.message);
     return checked.success;
   }
-  if (changes.state !== undefined && changes.state < ATTACHED_FILE_STATE.availableOnServer) errors['ServerAttachedFileState'] = ['may only be set to 2 (AvailableOnServer); 0 and 1 follow from the upload'];
   if (Object.keys(errors).length) throw AppError.badRequest('The attached file update is not valid', errors);
   return changes;
 }
