@@ -165,6 +165,45 @@ describe('attached files through the gateway (entity-service in-process, real Po
     });
   });
 
+  describe('GET /blobs/{id} with a Range', () => {
+    async function available(): Promise<{ url: string; bytes: Buffer }> {
+      const id = await create('Cars');
+      const bytes = content(1000);
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      await upload(prepared.Url, bytes);
+      expect((await finalise('Cars', id, prepared.AttachedFileId)).status).toBe(200);
+      return { url: (await list('Cars', id))[0]?.SignedURL as string, bytes };
+    }
+
+    test.each([
+      ['a range whose last position is before its first', 'bytes=4-2'],
+      ['a set with one such range', 'bytes=0-1,9-3'],
+      ['not a range', 'bytes=abc'],
+      ['not a range either', 'bytes=1-2-3'],
+      ['not a range header at all', 'garbage'],
+      ['several ranges (no multipart answers), over 200 characters long', `bytes=${'0-1,'.repeat(100)}5-`],
+    ])('when the Range is %s (%s), then it is ignored: 200 with the whole file', async (_what, range) => {
+        const { url, bytes } = await available();
+        const res = await download(url, { Range: range });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-range')).toBeNull();
+        expect(res.headers.get('content-length')).toBe(String(bytes.length));
+        expect(res.bytes.equals(bytes)).toBe(true);
+    });
+
+    test.each([['bytes=1000-'], ['bytes=5000-6000'], ['bytes=1000-1100,2000-'], ['bytes=-0']])(
+      'when the Range is valid but no range of it overlaps the file (%s), then it is 416 with Content-Range bytes */size',
+      async (range) => {
+        const { url, bytes } = await available();
+        const res = await fetch(url, { headers: { Range: range } });
+        expect(res.status).toBe(416);
+        expect(res.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(((await res.json()) as { status: number }).status).toBe(416);
+      },
+    );
+  });
+
   test('when a file becomes available, then attachment.available is published with its entity, group, hash and size', async () => {
     const id = await create('Championships');
     const frame = await lz4(content());

@@ -48,7 +48,7 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', 'Accept-Ranges': 'bytes' };
       if (range === 'unsatisfiable') {
         res.setHeader('Content-Range', `bytes */${target.size}`);
-        throw new AppError(416, `The range ${request.headers?.['Range']} is outside the file (${target.size} bytes)`);
+        throw new AppError(416, `No range of ${request.headers?.['Range']?.slice(0, 200)} overlaps the file (${target.size} bytes)`);
       }
       if (!range) return new StreamReply(200, { ...headers, 'Content-Length': String(target.size) }, await deps.blobs.openRead(target.blobKey));
       const { start, end } = range;
@@ -57,21 +57,47 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
   };
 }
 
+/** A range-spec of RFC 9110 §14.1.1: `first-last`, `first-` or `-suffix` (digits only). */
+const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
+/** Positions past 15 digits are past any file (they would lose precision as numbers). */
+const position = (digits: string): number => {
+  const significant = digits.replace(/^0+(?=\d)/, '');
+  return significant.length > 15 ? Infinity : Number(significant);
+};
+/** Whether the digit string `a` is less than `b`, exactly, however long. */
+const lessThan = (a: string, b: string): boolean => {
+  const [x, y] = [a.replace(/^0+(?=\d)/, ''), b.replace(/^0+(?=\d)/, '')];
+  return x.length !== y.length ? x.length < y.length : x < y;
+};
+
 /**
- * One `bytes=` range of RFC 9110 (first-last, first-, or -suffix) resolved against the size; undefined for no range or
- * one this server ignores (several ranges, another unit: the whole file is sent), 'unsatisfiable' for a 416.
+ * A `Range` header resolved against the size, as RFC 9110 §14.2 has it: undefined when there is none or it is ignored
+ * (another unit, a syntactically invalid range set such as `bytes=4-2` or `bytes=abc`, or several ranges: no
+ * multipart answers, the whole file is sent); 'unsatisfiable' (416) when it is a valid set none of whose ranges
+ * overlaps the file; else the one range, cut at the end of the file.
  */
 export function byteRange(header: string | undefined, size: number): Required<ByteRange> | 'unsatisfiable' | undefined {
-  if (!header) return undefined;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return undefined;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
+  if (header === undefined) return undefined;
+  // The unit is case-insensitive; the set is a comma-separated list, empty elements and spaces around commas allowed.
+  const set = /^bytes=(.*)$/is.exec(header.trim())?.[1];
+  if (set === undefined) return undefined;
+  const specs = set.split(',').map((spec) => spec.trim()).filter((spec) => spec !== '');
+  if (specs.length === 0) return undefined;
+  const satisfiable: Required<ByteRange>[] = [];
+  for (const spec of specs) {
+    const m = RANGE_SPEC.exec(spec);
+    if (!m) return undefined;
+    const [, first, last, suffix] = m;
+    if (suffix !== undefined) {
+      const length = position(suffix);
+      if (length > 0 && size > 0) satisfiable.push({ start: Math.max(0, size - length), end: size - 1 });
+      continue;
+    }
+    // A last position before the first makes the whole set invalid (§14.1.1), not unsatisfiable.
+    if (last && lessThan(last, first as string)) return undefined;
+    const start = position(first as string);
+    if (start < size) satisfiable.push({ start, end: last ? Math.min(position(last), size - 1) : size - 1 });
   }
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
+  if (satisfiable.length === 0) return 'unsatisfiable';
+  return specs.length === 1 ? satisfiable[0] : undefined;
 }
