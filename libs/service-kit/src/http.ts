@@ -11,6 +11,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     requestId: string;
     log: Logger;
+    /** The problem's `instance` when the URL must not be echoed whole (a signed URL's signature); else the URL. */
+    problemInstance?: string;
   }
 }
 
@@ -50,7 +52,7 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     }
     if (appError.status === 401) res.setHeader('WWW-Authenticate', 'ApiKey');
     if (appError.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
-    res.status(appError.status).type('application/problem+json').send(JSON.stringify(toProblem(appError, req.originalUrl, req.requestId ?? '')));
+    res.status(appError.status).type('application/problem+json').send(JSON.stringify(toProblem(appError, req.problemInstance ?? req.originalUrl, req.requestId ?? '')));
   };
 }
 

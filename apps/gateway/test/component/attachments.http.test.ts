@@ -313,6 +313,43 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
     });
 
+    test('when a signed URL is refused, then the problem names its path as instance, never its signature or expiry', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const path = `/blobs/${prepared.AttachedFileId}`;
+      const url = new URL(prepared.Url);
+      const [sig, expires] = [url.searchParams.get('sig') as string, url.searchParams.get('expires') as string];
+      const used = await prepare('Cars', id, { UseCompression: false });
+      await upload(used.Url, content());
+      const problems = [
+        await upload(prepared.Url.replace(/expires=\d+/, `expires=${Number(expires) + 60}`), content()), // 403 tampered
+        await upload(used.Url, content()), // 403 already used
+        await upload(prepared.Url, randomBytes(MAX_UPLOAD_BYTES + 1)), // 413
+        await send(prepared.Url, 'POST', prepared.Url), // 403: signed for PUT
+        await send(prepared.Url, 'GET', `${prepared.Url}&note=100%`), // 400: not percent-encoding
+        await send(prepared.Url, 'GET', prepared.Url), // 403: an upload URL does not download
+      ];
+      expect(problems.map((p) => p.status)).toEqual([403, 403, 413, 403, 400, 403]);
+      for (const problem of problems) {
+        expect(problem.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(problem.body).not.toContain(sig);
+        expect(JSON.parse(problem.body)).toMatchObject({ instance: problem === problems[1] ? `/blobs/${used.AttachedFileId}` : path, traceId: problem.headers['x-request-id'] });
+      }
+
+      // A download's 416 and a 404 after the file is gone likewise.
+      expect((await finalise('Cars', id, used.AttachedFileId)).status).toBe(200);
+      const signedUrl = (await list('Cars', id, [used.AttachedFileId]))[0]?.SignedURL as string;
+      const downloadPath = new URL(signedUrl).pathname;
+      const outside = await send(signedUrl, 'GET', signedUrl, { headers: { Range: 'bytes=99999999-' } });
+      expect(outside.status).toBe(416);
+      expect(JSON.parse(outside.body).instance).toBe(downloadPath);
+      expect((await fetch(`${base}/Cars/${id}/Attachments/${used.AttachedFileId}`, { method: 'DELETE', headers: authHeaders })).status).toBe(204);
+      const gone = await send(signedUrl, 'GET', signedUrl);
+      expect(gone.status).toBe(404);
+      expect(JSON.parse(gone.body).instance).toBe(downloadPath);
+      expect(gone.body).not.toContain(new URL(signedUrl).searchParams.get('sig') as string);
+    });
+
     test('when a file is finalised before its bytes were uploaded, then it is 409 and the state stays 0', async () => {
       const id = await create('Cars');
       const prepared = await prepare('Cars', id);

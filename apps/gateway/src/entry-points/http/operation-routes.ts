@@ -98,6 +98,8 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
       r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(allowOf.get(path) as string));
     }
   }
+  // The groups of signed URLs: their query carries the signature, which no answer echoes.
+  const signed = new Set([...groups].filter(([, ops]) => ops.some((op) => op.permission === 'signature')).map(([base]) => base.slice(1).toLowerCase()));
   // Literal paths first, as the routes are matched.
   const opsOf = new Map([...groups].map(([base, ops]) => [base.slice(1).toLowerCase(), [...ops].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')))]));
   const dispatch: RequestHandler = (req, res, next) => {
@@ -106,6 +108,8 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     const r = routers.get(first);
     if (!r) return next();
     if (deps.answerHeaders) res.setHeaders(deps.answerHeaders);
+    // A problem names the path only: a URL with its signature and expiry is a credential (logs, bug reports).
+    if (signed.has(first)) req.problemInstance = req.originalUrl.split('?', 1)[0];
     if (refuseMalformedEncoding(opsOf.get(first) ?? [], allowOf, deps, req, res, next)) return;
     r(req, res, next);
   };
