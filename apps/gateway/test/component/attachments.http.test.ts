@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -313,6 +315,71 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
     });
 
+    test('when an upload declares a Content-Length over the cap, then it is 413 at once, before its body is sent, and nothing is kept', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const before = storedFiles();
+      // Only the head is sent: the answer cannot wait for the body.
+      const exchange = await rawExchange(prepared.Url, `PUT ${new URL(prepared.Url).pathname}${new URL(prepared.Url).search} HTTP/1.1\r\nHost: x\r\nContent-Length: ${MAX_UPLOAD_BYTES + 1}\r\n\r\n`);
+      expect(exchange.head).toMatch(/^HTTP\/1\.1 413 /);
+      expect(exchange.head).toMatch(/\r\nconnection: close\r\n/i);
+      expect(exchange.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+      expect(JSON.parse(exchange.body)).toMatchObject({ status: 413, detail: `The upload of ${MAX_UPLOAD_BYTES + 1} bytes is larger than the limit of ${MAX_UPLOAD_BYTES} bytes; nothing was kept`, instance: `/blobs/${prepared.AttachedFileId}` });
+      expect(exchange.serverClosed).toBe(true);
+      expect(storedFiles()).toEqual(before);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+      expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
+    });
+
+    test('when a client goes on sending the body of an upload refused before it was read, then the connection stays open to take it until the client closes (no reset cuts the answer)', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const url = new URL(prepared.Url);
+      // Half-open, as a client still sending its body is: the server's FIN does not end its writing.
+      const socket = connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+      const errors: Error[] = [];
+      socket.on('error', (err) => errors.push(err));
+      let received = '';
+      socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+      const ended = new Promise<void>((resolve, reject) => {
+        socket.once('end', resolve);
+        setTimeout(() => reject(new Error(`no answer within 3 s: ${JSON.stringify(received)}`)), 3000).unref();
+      });
+      socket.write(`PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: x\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`);
+      await ended;
+      expect(received).toMatch(/^HTTP\/1\.1 413 /);
+      // The client had not seen the answer yet and keeps sending: its bytes are taken, not met with a reset.
+      for (let i = 0; i < 8; i++) {
+        socket.write(randomBytes(256 * 1024));
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(errors).toEqual([]);
+      const closed = new Promise<boolean>((resolve) => socket.once('close', resolve));
+      socket.end();
+      expect(await closed).toBe(false);
+      expect(errors).toEqual([]);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+    });
+
+    test('when a chunked upload (no Content-Length) streams past the cap, then it is 413, nothing is kept and the URL stays usable', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const before = storedFiles();
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(prepared.Url, { method: 'PUT', headers: { 'Transfer-Encoding': 'chunked' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        for (let sent = 0; sent <= MAX_UPLOAD_BYTES; sent += 16 * 1024) req.write(randomBytes(16 * 1024));
+        req.end();
+      });
+      expect(status).toBe(413);
+      expect(storedFiles()).toEqual(before);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+      expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
+    });
+
     test('when a signed URL is refused, then the problem names its path as instance, never its signature or expiry', async () => {
       const id = await create('Cars');
       const prepared = await prepare('Cars', id, { UseCompression: false });
@@ -569,6 +636,31 @@ describe('attached files through the gateway (entity-service in-process, real Po
     });
   });
 });
+
+/**
+ * Sends `head` (a request without its body) on a raw connection and reads the answer: its head, its body and whether
+ * the server closed its side after it. Fails when no answer comes within `ms` (an answer that waits for the body).
+ */
+function rawExchange(url: string, head: string, ms = 3000): Promise<{ head: string; body: string; serverClosed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete answer within ${ms} ms: ${JSON.stringify(received)}`));
+    }, ms);
+    socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      clearTimeout(timer);
+      socket.destroy();
+      const at = received.indexOf('\r\n\r\n');
+      resolve({ head: received.slice(0, at + 2), body: received.slice(at + 4), serverClosed: true });
+    });
+    socket.write(head);
+  });
+}
 
 async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
   const until = Date.now() + ms;

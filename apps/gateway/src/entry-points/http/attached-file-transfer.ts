@@ -5,6 +5,7 @@ import { COMMAND_ID_HEADER, type Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DownloadTarget } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
 import { StreamReply, type GatewayHandler } from './operation-routes';
+import { closeAfterAnswer } from './unread-body';
 
 export interface AttachedFileTransferDeps {
   bus: Bus;
@@ -22,9 +23,15 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
   return {
     uploadAttachedFile: async (_caller, request, { req, res }) => {
       const attachedFileId = request.params['attachedFileId'] as string;
+      // A declared length over the cap is refused at once, before a byte is read; a chunked body is counted as it streams.
+      const declared = req.headers['content-length'];
+      if (declared !== undefined && Number(declared) > deps.maxUploadBytes) {
+        closeAfterAnswer(req, res);
+        throw new AppError(413, `The upload of ${declared} bytes is larger than the limit of ${deps.maxUploadBytes} bytes; nothing was kept`);
+      }
       // A used URL is refused before a byte is read or written; the unread body ends the connection with the answer.
       await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, { attachedFileId }, { headers: { requestId: req.requestId } }).catch((err: unknown) => {
-        res.setHeader('Connection', 'close');
+        closeAfterAnswer(req, res);
         throw err;
       });
       let blob;
@@ -33,7 +40,7 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       } catch (err) {
         if (!(err instanceof BlobTooLargeError)) throw err;
         // The rest of the body is not read: the connection closes after the answer.
-        res.setHeader('Connection', 'close');
+        closeAfterAnswer(req, res);
         throw new AppError(413, `The upload is larger than the limit of ${deps.maxUploadBytes} bytes; nothing was kept`);
       }
       // A command id of its own (the service's inbox): a redelivery of this command takes effect once.

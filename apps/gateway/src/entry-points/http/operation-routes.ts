@@ -14,6 +14,7 @@ import { preferredMediaType } from './accept';
 import { authenticate, requireMember } from './authentication';
 import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody } from './binding';
 import { malformedPathParameters, malformedQueryParameters, percentEncodingRefusal } from './percent-encoding';
+import { closeAfterAnswer } from './unread-body';
 
 /**
  * An operation the gateway answers itself (`target: { gateway: name }`). `caller` is undefined on signed-URL
@@ -205,7 +206,7 @@ function verifySignature(signer: UrlSigner): RequestHandler {
         : 'invalid';
     if (fault) {
       // A refused upload's body is never read: the connection is not reused after the answer.
-      if (req.method === 'PUT') res.setHeader('Connection', 'close');
+      if (req.method === 'PUT') closeAfterAnswer(req, res);
       throw AppError.forbidden(SIGNATURE_FAULTS[fault]);
     }
     next();
