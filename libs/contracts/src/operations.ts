@@ -534,7 +534,7 @@ const BLOB_OPERATIONS: Operation[] = [
     bodyKind: 'stream',
     responseKind: 'empty',
     response: { status: 200, contentTypes: [], description: 'Stored' },
-    errors: { 403: 'Expired, tampered or already used URL', 413: 'Larger than the upload cap: a declared Content-Length at once, before the body is read; a chunked body once it passes the cap (nothing is kept, the URL stays usable)' },
+    errors: { 400: 'An Idempotency-Key (not supported on an upload), refused before the body is read; a query value that is not valid', 403: 'Expired, tampered or already used URL', 413: 'Larger than the upload cap: a declared Content-Length at once, before the body is read; a chunked body once it passes the cap (nothing is kept, the URL stays usable)' },
     target: { gateway: 'uploadAttachedFile' },
     client: [],
   },

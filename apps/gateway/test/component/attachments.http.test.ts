@@ -380,6 +380,32 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
     });
 
+    test('when an upload carries an Idempotency-Key, then it is 400 before a byte is read or stored and the URL stays usable', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const before = storedFiles();
+      const res = await send(prepared.Url, 'PUT', prepared.Url, { body: content(), headers: { 'Content-Type': 'application/octet-stream', 'Idempotency-Key': randomUUID(), 'X-Request-Id': 'upload-with-key' } });
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.headers['connection']).toBe('close');
+      expect(JSON.parse(res.body)).toMatchObject({
+        status: 400,
+        detail: 'Idempotency-Key is not supported on PUT /blobs/{attachedFileId}',
+        errors: { 'Idempotency-Key': ['not supported on this operation'] },
+        instance: `/blobs/${prepared.AttachedFileId}`,
+        traceId: 'upload-with-key',
+      });
+      expect(storedFiles()).toEqual(before);
+      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
+      // Refused before the body was read, also when only the head has been sent.
+      const headOnly = await rawExchange(prepared.Url, `PUT ${new URL(prepared.Url).pathname}${new URL(prepared.Url).search} HTTP/1.1\r\nHost: x\r\nIdempotency-Key: k1\r\nContent-Length: 100\r\n\r\n`);
+      expect(headOnly.head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(storedFiles()).toEqual(before);
+      const bytes = content();
+      expect((await upload(prepared.Url, bytes)).status).toBe(200);
+      expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters).toMatchObject({ FileSize: bytes.length, ServerAttachedFileState: 1 });
+    });
+
     test('when a signed URL is refused, then the problem names its path as instance, never its signature or expiry', async () => {
       const id = await create('Cars');
       const prepared = await prepare('Cars', id, { UseCompression: false });

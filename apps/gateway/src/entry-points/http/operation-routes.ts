@@ -93,7 +93,7 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     }
     for (const path of paths) {
       const onPath = ops.filter((op) => routePath(op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
-      for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.refusal ? [refuse(op.refusal)] : []), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [] : jsonBody), handle(op, deps));
+      for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.refusal ? [refuse(op.refusal)] : []), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [refuseIdempotencyKey(op)] : jsonBody), handle(op, deps));
       // Express answers HEAD wherever it answers GET (and OPTIONS lists both): so does the 405.
       allowOf.set(path, onPath.flatMap((op) => (op.method === 'get' ? ['GET', 'HEAD'] : [op.method.toUpperCase()])).join(', '));
       r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(allowOf.get(path) as string));
@@ -290,15 +290,25 @@ const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
  */
 function commandHeaders(op: Operation, req: Request, message: unknown): BusHeaders {
   const key = req.header(IDEMPOTENCY_KEY);
-  if (op.method === 'get' || op.bodyKind === 'stream') {
-    if (key !== undefined && op.method !== 'get') throw AppError.badRequest(`${IDEMPOTENCY_KEY} is not supported on ${op.method.toUpperCase()} ${op.path}`, { [IDEMPOTENCY_KEY]: ['not supported on this operation'] });
-    return {};
-  }
+  // A streamed body's key was refused before the body was read (refuseIdempotencyKey).
+  if (op.method === 'get' || op.bodyKind === 'stream') return {};
   if (key !== undefined && !IDEMPOTENCY_KEY_FORMAT.test(key)) {
     throw AppError.badRequest(`${IDEMPOTENCY_KEY} must be 1 to 255 visible ASCII characters`, { [IDEMPOTENCY_KEY]: ['must be 1 to 255 visible ASCII characters'] });
   }
   const hash = createHash('sha256').update(`${op.method.toUpperCase()} ${op.path}\n`).update(JSON.stringify(message, sortedKeys)).digest('base64url');
   return { [COMMAND_ID_HEADER]: key === undefined ? `request:${randomUUID()}` : `key:${key}`, commandHash: hash };
+}
+
+/**
+ * A streamed body (an upload) records no command, so a key there could promise a safe retry it does not give: a 400,
+ * before a byte is read or stored (whether the gateway answers it or a service). The unread body ends the connection.
+ */
+function refuseIdempotencyKey(op: Operation): RequestHandler {
+  return (req, res, next) => {
+    if (req.header(IDEMPOTENCY_KEY) === undefined) return next();
+    closeAfterAnswer(req, res);
+    throw AppError.badRequest(`${IDEMPOTENCY_KEY} is not supported on ${op.method.toUpperCase()} ${op.path}`, { [IDEMPOTENCY_KEY]: ['not supported on this operation'] });
+  };
 }
 
 /** A JSON.stringify replacer writing every object's keys in sorted order (arrays keep theirs). */
