@@ -32,7 +32,8 @@ export type ParameterUpdate = z.infer<typeof ParameterUpdate>;
 /** `<X>AssociationsToAdd` / `<X>AssociationsToRemove` (wire.md §3): extra top-level keys of create and update bodies. */
 const ASSOCIATION_KEY = /^([A-Z][A-Za-z]*)Associations(ToAdd|ToRemove)$/i;
 const AssociationItem = z.looseObject({ ParameterUpdates: z.array(ParameterUpdate).max(100).optional() }).catchall(Guid);
-const AssociationItems = z.array(AssociationItem).max(100);
+/** The items of an association key, once checked. */
+type AssociationItems = z.infer<typeof AssociationItem>[];
 /** An item's shape before its keys are known to be its model's id and ParameterUpdates. */
 const AssociationItemsShape = z.array(z.record(z.string(), z.unknown())).max(100);
 
@@ -87,13 +88,13 @@ function normalisedItem(item: Record<string, unknown>): Record<string, unknown> 
 }
 
 /** The association keys of a create or update body, e.g. `{ ChampionshipAssociationsToAdd: [{ ChampionshipId }] }`. */
-export function associationsOf(body: Record<string, unknown>): { model: string; action: 'add' | 'remove'; key: string; items: z.infer<typeof AssociationItems> }[] {
+export function associationsOf(body: Record<string, unknown>): { model: string; action: 'add' | 'remove'; key: string; items: AssociationItems }[] {
   const out = [];
   for (const [key, items] of Object.entries(body)) {
     const m = ASSOCIATION_KEY.exec(key);
     if (!m || !Array.isArray(items)) continue;
     const model = (m[1] as string).charAt(0).toUpperCase() + (m[1] as string).slice(1);
-    out.push({ model, action: (m[2] as string).toLowerCase() === 'toadd' ? ('add' as const) : ('remove' as const), key, items: (items as Record<string, unknown>[]).map(normalisedItem) as z.infer<typeof AssociationItems> });
+    out.push({ model, action: (m[2] as string).toLowerCase() === 'toadd' ? ('add' as const) : ('remove' as const), key, items: (items as Record<string, unknown>[]).map(normalisedItem) as AssociationItems });
   }
   return out;
 }
