@@ -97,15 +97,18 @@ export class SimulationRepository {
    * none, so two requests never wait on each other's half: true when taken. A slot is free when nobody holds it, its
    * holder asks again, or its lease ran out (a holder that died).
    */
-  async takeWriteSlots(accountId: string, slots: readonly WriteSlot[], leaseMs: number): Promise<boolean> {
+  async takeWriteSlots(accountId: string, unordered: readonly WriteSlot[], leaseMs: number): Promise<boolean> {
+    // Rows are inserted and locked in one order (by setup id) by every request, and a row another transaction holds is
+    // not waited for (NOWAIT): two requests naming the same setups in other orders never deadlock, they retry.
+    const slots = [...unordered].sort((a, b) => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0));
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       const setupIds = slots.map((slot) => slot.setupId);
-      await client.query('INSERT INTO simulation.setup_runs (account_id, setup_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING', [accountId, setupIds]);
+      await client.query('INSERT INTO simulation.setup_runs (account_id, setup_id) SELECT $1, s FROM unnest($2::uuid[]) WITH ORDINALITY AS t (s, n) ORDER BY n ON CONFLICT DO NOTHING', [accountId, setupIds]);
       const { rows } = await client.query<{ setup_id: string; writer: string | null; free: boolean }>(
         `SELECT setup_id, writer, (writer IS NULL OR writer_until < now()) AS free FROM simulation.setup_runs
-         WHERE account_id = $1 AND setup_id = ANY($2::uuid[]) ORDER BY setup_id FOR UPDATE`,
+         WHERE account_id = $1 AND setup_id = ANY($2::uuid[]) ORDER BY setup_id FOR UPDATE NOWAIT`,
         [accountId, setupIds],
       );
       const holders = new Map(slots.map((slot) => [slot.setupId, slot.holder]));
@@ -122,6 +125,9 @@ export class SimulationRepository {
       return true;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
+      // A row locked by another request or a job's step (55P03), or a deadlock PostgreSQL broke (40P01): not taken yet.
+      const code = (err as { code?: string }).code;
+      if (code === '55P03' || code === '40P01') return false;
       throw err;
     } finally {
       client.release();
@@ -133,19 +139,24 @@ export class SimulationRepository {
    * latest run: this one writes nothing more), or `busy` (a request is writing a newer run's Requested). A setup with no
    * accepted run recorded (a job older than the table) takes the job as its latest.
    */
-  async claimWriteSlot(job: Pick<Job, 'id' | 'accountId' | 'setupId'>, leaseMs: number): Promise<'claimed' | 'superseded' | 'busy'> {
+  async claimWriteSlot(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, leaseMs: number): Promise<'claimed' | 'superseded' | 'busy'> {
     for (;;) {
+      // A run of the job that is behind the job's recorded steps (another delivery of the same job went on) is stale:
+      // it is treated as superseded, so its older view of the study never lands over the newer one.
       const { rows } = await this.pool.query<{ outcome: 'claimed' | 'superseded' | 'busy' | 'missing' }>(
-        `WITH claimed AS (
+        `WITH current AS (SELECT sequence FROM simulation.jobs WHERE id = $3),
+         claimed AS (
            UPDATE simulation.setup_runs SET job_id = $3, writer = $3, writer_until = now() + $4::int * interval '1 millisecond'
            WHERE account_id = $1 AND setup_id = $2 AND (job_id = $3 OR job_id IS NULL) AND (writer IS NULL OR writer = $3 OR writer_until < now())
+             AND NOT EXISTS (SELECT 1 FROM current WHERE sequence <> $5)
            RETURNING 1
          ), run AS (SELECT job_id FROM simulation.setup_runs WHERE account_id = $1 AND setup_id = $2)
          SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 'claimed'
+                     WHEN EXISTS (SELECT 1 FROM current WHERE sequence <> $5) THEN 'superseded'
                      WHEN NOT EXISTS (SELECT 1 FROM run) THEN 'missing'
                      WHEN (SELECT job_id FROM run) <> $3 THEN 'superseded'
                      ELSE 'busy' END AS outcome`,
-        [job.accountId, job.setupId, job.id, leaseMs],
+        [job.accountId, job.setupId, job.id, leaseMs, job.sequence],
       );
       const outcome = rows[0]?.outcome ?? 'busy';
       if (outcome !== 'missing') return outcome;
@@ -160,8 +171,10 @@ export class SimulationRepository {
   }
 
   /** Makes each job its setup's latest run and frees the slot its request held, in the transaction that accepts them. */
-  async makeLatest(q: Queryable, jobs: readonly Pick<Job, 'id' | 'accountId' | 'setupId'>[]): Promise<void> {
-    if (!jobs.length) return;
+  async makeLatest(q: Queryable, unordered: readonly Pick<Job, 'id' | 'accountId' | 'setupId'>[]): Promise<void> {
+    if (!unordered.length) return;
+    // In setup id order, as takeWriteSlots locks them.
+    const jobs = [...unordered].sort((a, b) => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0));
     await q.query(
       `INSERT INTO simulation.setup_runs AS r (account_id, setup_id, job_id)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])

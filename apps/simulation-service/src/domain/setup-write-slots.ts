@@ -42,7 +42,7 @@ export class SetupWriteSlots {
   }
 
   /** Waits for the job's setup slot; throws JobSuperseded when a newer run of the setup was accepted. */
-  async claimForJob(job: Pick<Job, 'id' | 'accountId' | 'setupId'>, signal: AbortSignal): Promise<void> {
+  async claimForJob(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, signal: AbortSignal): Promise<void> {
     for (;;) {
       const outcome = await this.repository.claimWriteSlot(job, this.settings.leaseMs);
       if (outcome === 'claimed') return;

@@ -111,11 +111,19 @@ export class StatusRecorder {
       await this.slots.release(job.accountId, slot);
       throw err;
     }
-    const { sequence, deliveries } = await this.outbox.transaction(async (client, add) => {
-      const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
-      await this.repository.releaseWriteSlots(job.accountId, slot, client);
-      return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)]) };
-    });
+    let recorded: { sequence: number; deliveries: number };
+    try {
+      recorded = await this.outbox.transaction(async (client, add) => {
+        const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
+        await this.repository.releaseWriteSlots(job.accountId, slot, client);
+        return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)]) };
+      });
+    } catch (err) {
+      // The release rolled back with the step: freed here, or every request for the setup would wait for the lease.
+      await this.slots.release(job.accountId, slot).catch(() => undefined);
+      throw err;
+    }
+    const { sequence, deliveries } = recorded;
     if (deliveries > 0) this.announcer.committed();
     return { ...job, status: step.status, studyId: step.studyId, sequence, deadLettered: step.deadLettered ?? false };
   }
