@@ -101,7 +101,7 @@ describe('validation (400, field named, nothing written)', () => {
       const body = Buffer.concat([Buffer.from('{"ParameterUpdates":[{"Name":"Name","Value":"Caf'), bad, Buffer.from('"}]}')]);
       const res = await fetch(`${stack.baseUrl}/Championships`, { method: 'POST', headers: json(admin), body });
       expect(res.status).toBe(400);
-      expect((await readJson(res)).detail).toBe('The request body is not valid UTF-8');
+      expect(await readJson(res)).toMatchObject({ type: 'about:blank', status: 400, detail: 'The request body is not valid UTF-8' });
     }
     const notJson = await fetch(`${stack.baseUrl}/Championships`, { method: 'POST', headers: { ...json(admin), 'Content-Type': 'text/plain' }, body: 'hello' });
     expect(notJson.status).toBe(415);

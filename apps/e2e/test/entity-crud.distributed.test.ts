@@ -87,6 +87,10 @@ describe.each(WRITABLE_TYPES.map(byName))('%s: get, list by parent ids, create, 
     const unsetParents = await parentsOfOne();
     const unset = await api.create(plural, unsetParents, { ...Object.fromEntries(Object.keys(unsetParents).map((k) => [k, null])), ParameterUpdates: updates({ Name: `Unset ${suffix()}` }) });
     expect(unset.status).toBe(201);
+    // The nil GUID is a .NET model's unset Guid: not given either.
+    const nilParents = await parentsOfOne();
+    const nil = await api.create(plural, nilParents, { ...Object.fromEntries(Object.keys(nilParents).map((k) => [k, '00000000-0000-0000-0000-000000000000'])), ParameterUpdates: updates({ Name: `Nil ${suffix()}` }) });
+    expect(nil.status).toBe(201);
   });
 
   test('when created with CopyFromId, then it holds the copied parameters with the ParameterUpdates applied after the copy', async () => {

@@ -50,12 +50,17 @@ export interface OperationRoutesDeps {
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
 /**
- * JSON is UTF-8 (RFC 8259 §8.1): a body whose bytes are not is a 400, checked before it is decoded (the decoder would
- * store each bad byte as U+FFFD). Only UTF-8 bodies get here: another charset is a 415 first.
+ * JSON is UTF-8 (RFC 8259 §8.1): a body in UTF-8 (the default) whose bytes are not is a 400, checked before it is
+ * decoded (the decoder would store each bad byte as U+FFFD). Another `utf-*` charset the parser reads is left to it.
  */
-function refuseInvalidUtf8(_req: IncomingMessage, _res: unknown, body: Buffer): void {
-  if (!isUtf8(body)) throw AppError.badRequest('The request body is not valid UTF-8');
+function refuseInvalidUtf8(_req: IncomingMessage, _res: unknown, body: Buffer, encoding: string): void {
+  if (encoding.toLowerCase() !== 'utf-8' || isUtf8(body)) return;
+  const refusal = AppError.badRequest('The request body is not valid UTF-8');
+  // body-parser names an error of `verify` by a `type` of its own unless it has one: the problem's type stays plain.
+  throw Object.assign(refusal, { type: 'about:blank' });
 }
+
+const NIL_GUID = '00000000-0000-0000-0000-000000000000';
 
 /** A path segment an entity type answers only when it declares the operation; otherwise it is not an id. */
 const SEARCH_SEGMENT = 'Search';
@@ -397,7 +402,8 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
   // A value the body gives beside the query (wire.md §3) is checked like the query's and must be the same value: a
   // body naming another parent is a 400, never silently overridden. Null or empty is not given (a wrapper's unset field).
   for (const [name, value] of Object.entries(fromBody)) {
-    if (value === undefined || value === null || value === '') continue;
+    // The nil GUID too: a .NET model's unset Guid.
+    if (value === undefined || value === null || value === '' || value === NIL_GUID) continue;
     if (typeof value !== 'string') throw AppError.badRequest(`${name} must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`, { [name]: [`must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`] });
     const checked = checkValue(shape[name], name, value);
     const inQuery = query[name];
