@@ -20,6 +20,11 @@ export const StoredName = (maxLength: number) => z.string().min(1, 'is required'
 /** GUIDs compare case-insensitively: a body's GUID travels lower-cased, so one id in two spellings is one request. */
 export const guidSchema = (params?: Parameters<typeof z.string>[0]) => z.string(params).regex(GUID_PATTERN, 'is not a GUID').overwrite((v) => v.toLowerCase());
 export const Guid = guidSchema().meta({ id: 'Guid', format: 'uuid' });
+/**
+ * An optional id a wrapper leaves unset: absent, null, empty, or the nil GUID (a .NET model's unset `Guid`). Such a
+ * value names nothing, so it is neither checked against another id nor used.
+ */
+export const isUnsetId = (value: unknown): boolean => value === undefined || value === null || value === '' || value === '00000000-0000-0000-0000-000000000000';
 
 export const ParameterUpdate = z
   .strictObject({

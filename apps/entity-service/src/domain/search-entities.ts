@@ -1,5 +1,5 @@
 import { AppError } from '@pitwall/service-kit';
-import type { CallerContext, SearchBody } from '@pitwall/contracts';
+import { isUnsetId, type CallerContext, type SearchBody } from '@pitwall/contracts';
 import { entityRepository as repo } from '../data-access/entity-repository';
 import { knownType } from './entity-type';
 import { searchFilters } from './list-filters';
@@ -16,8 +16,7 @@ export async function searchEntities(ctx: StoreContext, caller: CallerContext, t
   const type = knownType(typeName);
   if (!type.features.search) throw AppError.notFound(`${type.plural} cannot be searched`);
   // Mode 0 searches by it; every other mode only checks one that is given (a wrapper may send it in every search).
-  const accountGiven = body.AccountId !== undefined && body.AccountId !== null && body.AccountId !== '' && body.AccountId !== '00000000-0000-0000-0000-000000000000';
-  if ((body.AssociatedModelSearchMode === 0 || accountGiven) && body.AccountId?.toLowerCase() !== caller.accountId)
+  if ((body.AssociatedModelSearchMode === 0 || !isUnsetId(body.AccountId)) && body.AccountId?.toLowerCase() !== caller.accountId)
     throw AppError.badRequest('The request body is not valid', { AccountId: ['must be the account named in the AccountId header'] });
   const filters = searchFilters(type, body);
   const mode = body.AssociatedModelSearchMode;

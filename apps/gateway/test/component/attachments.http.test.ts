@@ -113,6 +113,16 @@ describe('attached files through the gateway (entity-service in-process, real Po
 
   const lz4 = async (bytes: Uint8Array): Promise<Buffer> => Buffer.from(await compressLz4(bytes));
 
+  /**
+   * A refused upload kept nothing: no bytes stored, the record still pending, and the URL not used up (the file can
+   * still be uploaded within the cap).
+   */
+  async function expectRefusedUploadLeftNoTrace(carId: string, url: string, fileId: string, storedBefore: string[]): Promise<void> {
+    expect(storedFiles()).toEqual(storedBefore);
+    expect(await stateOf('Cars', carId, fileId)).toBe(0);
+    expect((await upload(url, Buffer.from('small enough'))).status).toBe(200);
+  }
+
   async function stateOf(plural: string, id: string, fileId: string): Promise<unknown> {
     return (await list(plural, id, [fileId]))[0]?.Parameters['ServerAttachedFileState'];
   }
@@ -309,10 +319,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
       const before = storedFiles();
       const res = await upload(prepared.Url, randomBytes(MAX_UPLOAD_BYTES + 4096));
       expect(res.status).toBe(413);
-      expect(storedFiles()).toEqual(before);
-      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
-      // The URL was not used up: the file can still be uploaded within the cap.
-      expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
+      await expectRefusedUploadLeftNoTrace(id, prepared.Url, prepared.AttachedFileId, before);
     });
 
     test('when an upload declares a Content-Length over the cap, then it is 413 at once, before its body is sent, and nothing is kept', async () => {
@@ -326,9 +333,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect(exchange.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
       expect(JSON.parse(exchange.body)).toMatchObject({ status: 413, detail: `The upload of ${MAX_UPLOAD_BYTES + 1} bytes is larger than the limit of ${MAX_UPLOAD_BYTES} bytes; nothing was kept`, instance: `/blobs/${prepared.AttachedFileId}` });
       expect(exchange.serverClosed).toBe(true);
-      expect(storedFiles()).toEqual(before);
-      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
-      expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
+      await expectRefusedUploadLeftNoTrace(id, prepared.Url, prepared.AttachedFileId, before);
     });
 
     test('when a client goes on sending the body of an upload refused before it was read, then the connection stays open to take it until the client closes (no reset cuts the answer)', async () => {
@@ -375,9 +380,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
         req.end();
       });
       expect(status).toBe(413);
-      expect(storedFiles()).toEqual(before);
-      expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(0);
-      expect((await upload(prepared.Url, Buffer.from('small enough'))).status).toBe(200);
+      await expectRefusedUploadLeftNoTrace(id, prepared.Url, prepared.AttachedFileId, before);
     });
 
     test('when an upload carries an Idempotency-Key, then it is 400 before a byte is read or stored and the URL stays usable', async () => {

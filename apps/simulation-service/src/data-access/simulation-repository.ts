@@ -25,6 +25,9 @@ export interface WriteSlot {
   holder: string;
 }
 
+/** The one order every transaction inserts and locks setup_runs rows in, so no two of them deadlock. */
+const bySetupId = (a: { setupId: string }, b: { setupId: string }): number => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0);
+
 interface JobRow {
   id: string;
   account_id: string;
@@ -100,7 +103,7 @@ export class SimulationRepository {
   async takeWriteSlots(accountId: string, unordered: readonly WriteSlot[], leaseMs: number): Promise<boolean> {
     // Rows are inserted and locked in one order (by setup id) by every request, and a row another transaction holds is
     // not waited for (NOWAIT): two requests naming the same setups in other orders never deadlock, they retry.
-    const slots = [...unordered].sort((a, b) => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0));
+    const slots = [...unordered].sort(bySetupId);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -174,7 +177,7 @@ export class SimulationRepository {
   async makeLatest(q: Queryable, unordered: readonly Pick<Job, 'id' | 'accountId' | 'setupId'>[]): Promise<void> {
     if (!unordered.length) return;
     // In setup id order, as takeWriteSlots locks them.
-    const jobs = [...unordered].sort((a, b) => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0));
+    const jobs = [...unordered].sort(bySetupId);
     await q.query(
       `INSERT INTO simulation.setup_runs AS r (account_id, setup_id, job_id)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])

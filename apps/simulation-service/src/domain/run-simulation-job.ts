@@ -57,7 +57,7 @@ async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
   if (job.deadLettered) throw new JobDeadLettered(`Job ${job.id} gave up on the external system; its message goes to the dead-letter queue`);
   if (TERMINAL.has(job.status)) return; // a redelivery of a finished job
   const superseded = async (current: Job) => {
-    if (!(await deps.repository.isLatest(current))) throw new JobSuperseded(`Job ${current.id} was superseded by a newer run of setup ${current.setupId}`);
+    if (!(await deps.repository.isLatest(current))) throw new JobSuperseded(current);
   };
   await superseded(job);
   const service = simulationServiceCaller(job.accountId);

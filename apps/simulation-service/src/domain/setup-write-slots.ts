@@ -10,7 +10,11 @@ export interface WriteSlotSettings {
 }
 
 /** Thrown when a newer Trigger or Reprocess of the job's setup was accepted: the job writes nothing more and ends. */
-export class JobSuperseded extends Error {}
+export class JobSuperseded extends Error {
+  constructor(job: Pick<Job, 'id' | 'setupId'>) {
+    super(`Job ${job.id} was superseded by a newer run of setup ${job.setupId}`);
+  }
+}
 
 /**
  * Only the latest accepted run of a setup writes its status (service-api.md: "overwritten in place per setup, so it
@@ -46,7 +50,7 @@ export class SetupWriteSlots {
     for (;;) {
       const outcome = await this.repository.claimWriteSlot(job, this.settings.leaseMs);
       if (outcome === 'claimed') return;
-      if (outcome === 'superseded') throw new JobSuperseded(`Job ${job.id} was superseded by a newer run of setup ${job.setupId}`);
+      if (outcome === 'superseded') throw new JobSuperseded(job);
       await sleep(this.settings.retryMs * (0.5 + Math.random()), undefined, { signal });
     }
   }

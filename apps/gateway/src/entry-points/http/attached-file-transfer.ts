@@ -66,14 +66,16 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
 
 /** A range-spec of RFC 9110 §14.1.1: `first-last`, `first-` or `-suffix` (digits only). */
 const RANGE_SPEC = /^(?:(\d+)-(\d*)|-(\d+))$/;
+/** A position's digits without leading zeros (one zero stays for 0). */
+const significant = (digits: string): string => digits.replace(/^0+(?=\d)/, '');
 /** Positions past 15 digits are past any file (they would lose precision as numbers). */
 const position = (digits: string): number => {
-  const significant = digits.replace(/^0+(?=\d)/, '');
-  return significant.length > 15 ? Infinity : Number(significant);
+  const s = significant(digits);
+  return s.length > 15 ? Infinity : Number(s);
 };
 /** Whether the digit string `a` is less than `b`, exactly, however long. */
 const lessThan = (a: string, b: string): boolean => {
-  const [x, y] = [a.replace(/^0+(?=\d)/, ''), b.replace(/^0+(?=\d)/, '')];
+  const [x, y] = [significant(a), significant(b)];
   return x.length !== y.length ? x.length < y.length : x < y;
 };
 

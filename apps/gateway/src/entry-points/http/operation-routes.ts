@@ -7,7 +7,7 @@ import type { UrlSigner } from '@pitwall/blob-store';
 import type { z } from 'zod';
 import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
-import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, partitionOf, partitionService, pathParameterNames, ruleMessage, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
+import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, isUnsetId, partitionOf, partitionService, pathParameterNames, ruleMessage, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import type { ReadLimiter } from '../../domain/read-limiter';
 import { preferredMediaType } from './accept';
@@ -59,8 +59,6 @@ function refuseInvalidUtf8(_req: IncomingMessage, _res: unknown, body: Buffer, e
   // body-parser names an error of `verify` by a `type` of its own unless it has one: the problem's type stays plain.
   throw Object.assign(refusal, { type: 'about:blank' });
 }
-
-const NIL_GUID = '00000000-0000-0000-0000-000000000000';
 
 /** A path segment an entity type answers only when it declares the operation; otherwise it is not an id. */
 const SEARCH_SEGMENT = 'Search';
@@ -402,8 +400,7 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
   // A value the body gives beside the query (wire.md §3) is checked like the query's and must be the same value: a
   // body naming another parent is a 400, never silently overridden. Null or empty is not given (a wrapper's unset field).
   for (const [name, value] of Object.entries(fromBody)) {
-    // The nil GUID too: a .NET model's unset Guid.
-    if (value === undefined || value === null || value === '' || value === NIL_GUID) continue;
+    if (isUnsetId(value)) continue;
     if (typeof value !== 'string') throw AppError.badRequest(`${name} must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`, { [name]: [`must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`] });
     const checked = checkValue(shape[name], name, value);
     const inQuery = query[name];
