@@ -64,11 +64,17 @@ export interface Outbox<P = unknown> {
    * this resolves. A throw rolls the write and its messages back: nothing is published.
    */
   transaction<T>(fn: (client: Queryable, add: (messages: readonly OutboxMessage<P>[]) => Promise<void>) => Promise<T>): Promise<T>;
+  /**
+   * Publishes what a committed write added (`add`'s answer) without the writer waiting for it: the write answers at
+   * once, and the broker's confirm and the rows' delete follow. Messages are handed to the broker in the order of the
+   * calls, so a later write detached after an earlier one reaches the channel after it. `stop()` waits for them.
+   */
+  detach(publish: PublishAfterCommit): void;
   /** Publishes every left-over message (older than `staleAfterMs`), batch by batch. Never rejects. */
   retry(): Promise<void>;
   /** Looks for left-over messages now and then every `retryIntervalMs`. */
   start(): void;
-  /** Stops the retries and waits for the one in progress. */
+  /** Stops the retries and waits for the one in progress, and for the detached publications. */
   stop(): Promise<void>;
 }
 
@@ -128,6 +134,7 @@ class TransactionalOutbox<P> implements Outbox<P> {
   private readonly batchFrom: number;
   private timer: NodeJS.Timeout | undefined;
   private retrying: Promise<void> | undefined;
+  private readonly detached = new Set<Promise<void>>();
 
   constructor(options: OutboxOptions<P>) {
     this.pool = options.pool;
@@ -218,6 +225,13 @@ class TransactionalOutbox<P> implements Outbox<P> {
     }).catch((err: unknown) => this.logger.warn({ err, outbox: this.table }, 'a batch of messages was not published or not removed; the retry will publish it'));
   }
 
+  detach(publish: PublishAfterCommit): void {
+    const publishing: Promise<void> = publish()
+      .catch((err: unknown) => this.logger.warn({ err, outbox: this.table }, 'messages not published yet; they stay in the outbox for the retry'))
+      .finally(() => this.detached.delete(publishing));
+    this.detached.add(publishing);
+  }
+
   retry(): Promise<void> {
     this.retrying ??= (async () => {
       try {
@@ -241,6 +255,7 @@ class TransactionalOutbox<P> implements Outbox<P> {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.retrying;
+    await Promise.all([...this.detached]);
   }
 
   /**

@@ -130,6 +130,74 @@ describe('outbox.add', () => {
   });
 });
 
+describe('outbox.detach', () => {
+  test('when a committed write detaches its publication, then it returns before the confirm, and stop waits for the confirm and the delete', async () => {
+    let confirm!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
+    const published: LapTimed[] = [];
+    const o = createOutbox<LapTimed>({
+      pool,
+      schema: 'timing',
+      logger: silent,
+      publish: async (_key, payload) => {
+        await confirmed;
+        published.push(payload);
+      },
+    });
+    const runId = randomUUID();
+
+    o.detach(await withTransaction(pool, (c) => o.add(c, laps(runId, 2))));
+    let stopped = false;
+    const stopping = o.stop().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 50));
+
+    expect(published).toEqual([]);
+    expect(stopped).toBe(false);
+    expect(await pending(runId)).toBe(2);
+    confirm();
+    await stopping;
+    expect(published).toEqual([
+      { runId, lap: 1 },
+      { runId, lap: 2 },
+    ]);
+    expect(await pending(runId)).toBe(0);
+  });
+
+  test('when two writes detach in turn, then the broker is handed the first one\'s messages first', async () => {
+    const b = broker();
+    const o = outbox(b.publish);
+    const [first, second] = [randomUUID(), randomUUID()];
+
+    o.detach(await withTransaction(pool, (c) => o.add(c, laps(first, 2))));
+    o.detach(await withTransaction(pool, (c) => o.add(c, laps(second, 2))));
+    await o.stop();
+
+    expect(b.published.map((p) => p.payload)).toEqual([
+      { runId: first, lap: 1 },
+      { runId: first, lap: 2 },
+      { runId: second, lap: 1 },
+      { runId: second, lap: 2 },
+    ]);
+  });
+
+  test('when the broker is down, then the detached messages stay for the retry', async () => {
+    const b = broker();
+    const o = outbox(b.publish, { retryIntervalMs: 50, staleAfterMs: 0 });
+    const runId = randomUUID();
+    b.state.down = true;
+
+    o.detach(await withTransaction(pool, (c) => o.add(c, laps(runId, 2))));
+    await o.stop(); // waits for the detached publication, which the broker refused
+    expect(b.published).toEqual([]);
+    expect(await pending(runId)).toBe(2);
+    b.state.down = false;
+    o.start();
+    await until(async () => (await pending(runId)) === 0);
+
+    expect(b.of(runId).map((p) => p.payload.lap)).toEqual([1, 2]);
+  });
+});
+
 describe('outbox batches (a write of many messages)', () => {
   const rowsOf = async (runId: string) =>
     Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM timing.outbox WHERE payload @> $1::jsonb`, [JSON.stringify([{ payload: { runId } }])])).rows[0]?.n);

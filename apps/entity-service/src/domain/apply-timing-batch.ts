@@ -25,7 +25,8 @@ export type TimingBatchOutcome = { ok: true; reply: RenderedReply } | { ok: fals
  * Consecutive updates of one timing partition (docs/timing.md) in one transaction, applied in the order given, each
  * as `applyTimingUpdate` would apply it alone: a refused update writes nothing and the others go on (see
  * `applyWithRetry`), recorded in the inbox under its own command id (a repeat answers its recorded reply), its events into
- * the outbox. One commit, one outbox insert, one scope bump per account and one publication for the batch. An update
+ * the outbox. One commit, one outbox insert, one scope bump per account and one publication for the batch, which the
+ * answers do not wait for (`Outbox.detach`). An update
  * already past its deadline when its turn comes is refused alone (504 "deadline passed"); past the earliest deadline
  * of the others at the commit, nothing commits (every update is then a 504 "deadline passed": none took effect).
  */
@@ -48,7 +49,9 @@ export async function applyTimingBatch(ctx: StoreContext, items: readonly Timing
     }
   } else result = await applyWithRetry(ctx, items, sets, cars);
   await ctx.afterCommit?.();
-  await result.publish();
+  // The events are in the outbox with the commit: the answers need not wait for the broker's confirm (nor the rows'
+  // delete). A feed's next update of a car is sent after this answer, so its events still reach the broker after these.
+  ctx.outbox.detach(result.publish);
   return result.outcomes;
 }
 
