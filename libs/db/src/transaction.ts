@@ -40,14 +40,16 @@ export async function withConnection<T>(pool: pg.Pool, fn: (client: pg.PoolClien
 
 /**
  * One transaction on a client the caller holds (`withConnection`): for work that needs the same connection across
- * transactions, such as a session-level lock held over two attempts. A client that cannot even roll back is reported
+ * transactions, such as a session-level lock held over two attempts. `begin` and `commit` may carry more statements
+ * in the same round trip (a simple query, no parameters: `BEGIN; SELECT pg_advisory_lock(...)`); after a `COMMIT`
+ * that fails, PostgreSQL runs none of the statements after it. A client that cannot even roll back is reported
  * as a `BrokenConnection` carrying the original failure (`withConnection` then drops the client and rethrows it).
  */
-export async function inTransaction<T>(client: pg.PoolClient, fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+export async function inTransaction<T>(client: pg.PoolClient, fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN', commit = 'COMMIT'): Promise<T> {
   try {
     await client.query(begin);
     const result = await fn(client);
-    await client.query('COMMIT');
+    await client.query(commit);
     return result;
   } catch (err) {
     try {

@@ -473,16 +473,24 @@ export const entityRepository = {
   },
 
   /**
-   * `lockTimingCar`'s locks for several cars, held by the connection's session (across transactions) until
-   * `unlockTimingCarsForSession`: one statement, in the order of the lock keys, so two batches locking overlapping
-   * cars cannot deadlock (a volatile function in the select list runs after the sort).
+   * Releases the session-level locks of `timingCarLocksSql(..., 'lock')`.
    */
-  async lockTimingCarsForSession(q: Queryable, cars: { sessionId: string; carId: string }[]): Promise<void> {
-    await q.query(prepared('lock_timing_cars', `SELECT pg_advisory_lock(k) FROM (${TIMING_CAR_KEYS}) keys ORDER BY k`, [cars.map((car) => car.sessionId), cars.map((car) => car.carId)]));
-  },
-
   async unlockTimingCarsForSession(q: Queryable, cars: { sessionId: string; carId: string }[]): Promise<void> {
     await q.query(prepared('unlock_timing_cars', `SELECT pg_advisory_unlock(k) FROM (${TIMING_CAR_KEYS}) keys`, [cars.map((car) => car.sessionId), cars.map((car) => car.carId)]));
+  },
+
+  /**
+   * `lockTimingCar`'s locks for several cars, as SQL text with the ids inline, to ride in the same round trip as a
+   * `BEGIN` or a `COMMIT` (a simple query takes no parameters; the ids go in as literals the client escapes):
+   * `lock` holds them for the connection's session (across transactions) until `unlock`, `xact` until the transaction
+   * ends. One statement each, the locks taken in the order of their keys, so two batches locking overlapping cars
+   * cannot deadlock (a volatile function in the select list runs after the sort).
+   */
+  timingCarLocksSql(q: { escapeLiteral(value: string): string }, cars: { sessionId: string; carId: string }[], lock: 'lock' | 'unlock' | 'xact'): string {
+    const values = cars.map((car) => `(${q.escapeLiteral(car.sessionId)}, ${q.escapeLiteral(car.carId)})`).join(', ');
+    const keys = `SELECT DISTINCT ${timingCarKey('s', 'c')} AS k FROM (VALUES ${values}) AS t(s, c)`;
+    const fn = lock === 'lock' ? 'pg_advisory_lock' : lock === 'unlock' ? 'pg_advisory_unlock' : 'pg_advisory_xact_lock';
+    return `SELECT ${fn}(k) FROM (${keys}) keys${lock === 'unlock' ? '' : ' ORDER BY k'}`;
   },
 
   /** Serialises the timing updates of one car in one session until the transaction ends. */

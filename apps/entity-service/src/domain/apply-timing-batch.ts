@@ -1,4 +1,4 @@
-import { inTransaction, withConnection, withTransaction } from '@pitwall/db';
+import { inTransaction, withConnection } from '@pitwall/db';
 import { checkDeadline, commandOf, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
 import type { CallerContext, TimingLevel, TimingUpdate } from '@pitwall/contracts';
@@ -37,11 +37,10 @@ export async function applyTimingBatch(ctx: StoreContext, items: readonly Timing
   let result: Applied;
   if (items.length === 1) {
     try {
-      result = await withTransaction(ctx.pool, async (c) => {
-        // The car's lock before the inbox claim, in the same order as a longer batch takes them.
-        await repo.lockTimingCar(c, cars[0]?.sessionId as string, cars[0]?.carId as string);
-        return applyFrom(ctx, c, items, sets, { savepointsFrom: 1, carsLocked: true });
-      });
+      // The car's lock before the inbox claim, in the same order as a longer batch takes them, in the BEGIN's round trip.
+      result = await withConnection(ctx.pool, (client) =>
+        inTransaction(client, (c) => applyFrom(ctx, c, items, sets, { savepointsFrom: 1, carsLocked: true }), `BEGIN; ${repo.timingCarLocksSql(client, cars, 'xact')}`),
+      );
     } catch (err) {
       // The refusal rolled the transaction back, which writes nothing.
       if (err instanceof RefusedAlone) return [{ ok: false, error: err.error }];
@@ -78,10 +77,19 @@ type Applied = { outcomes: TimingBatchOutcome[]; publish: () => Promise<void> };
  */
 async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>, cars: { sessionId: string; carId: string }[]): Promise<Applied> {
   return withConnection(ctx.pool, async (client, discard) => {
-    await repo.lockTimingCarsForSession(client, cars);
+    // The locks ride in the first attempt's BEGIN and, when it commits, go with its COMMIT: two round trips fewer. A
+    // session-level lock taken in a transaction that rolls back is still held, for the attempts after it.
+    let unlocked = false;
     try {
       try {
-        return await inTransaction(client, (c) => applyInBulk(ctx, c, items, sets));
+        const applied = await inTransaction(
+          client,
+          (c) => applyInBulk(ctx, c, items, sets),
+          `BEGIN; ${repo.timingCarLocksSql(client, cars, 'lock')}`,
+          `COMMIT; ${repo.timingCarLocksSql(client, cars, 'unlock')}`,
+        );
+        unlocked = true;
+        return applied;
       } catch (err) {
         // Rolled back: the batch goes update by update, which answers every case the bulk path leaves to it.
         if (!(err instanceof NotInBulk || isStatementError(err))) throw err;
@@ -98,7 +106,8 @@ async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem
       }
     } finally {
       // Not given back to the pool holding the locks: a connection that cannot unlock is dropped (its locks with it).
-      await repo.unlockTimingCarsForSession(client, cars).catch((err: unknown) => discard(err as Error));
+      // Unlocking a car whose lock was not taken (the BEGIN failed) only warns.
+      if (!unlocked) await repo.unlockTimingCarsForSession(client, cars).catch((err: unknown) => discard(err as Error));
     }
   });
 }

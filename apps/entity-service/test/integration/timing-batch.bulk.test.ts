@@ -130,6 +130,27 @@ describe('timing batches in bulk', () => {
     expect(await seen(a, second)).toEqual(afterFirst);
   });
 
+  test("when batches end (in bulk, update by update after a refusal, alone), then no car's timing lock is left held, and ids with quotes are refused, not run as SQL", async () => {
+    const a = await account();
+    const batch = items(a, 'locks');
+    const bad = { ...(batch[1] as TimingBatchItem), headers: { commandId: 'locks:bad', commandHash: 'b' }, body: { ...(batch[1] as TimingBatchItem).body, properties: [{ name: 'Name', value: 'Out\u0000lap' }] } };
+    const quoted = { ...(batch[0] as TimingBatchItem), headers: { commandId: 'locks:quoted', commandHash: 'q' }, body: { ...(batch[0] as TimingBatchItem).body, carId: "x'); SELECT pg_advisory_lock(1); --\\" } };
+    const held = async () =>
+      Number((await database.pool.query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0]?.n);
+
+    const inBulk = await a.store.applyTimingBatch(batch.slice(0, 4));
+    expect(inBulk.map((o) => o.ok)).toEqual([true, true, true, true]);
+    expect(await held()).toBe(0);
+    const fellBack = await a.store.applyTimingBatch([batch[5] as TimingBatchItem, bad, batch[6] as TimingBatchItem]);
+    expect(fellBack.map((o) => o.ok)).toEqual([true, false, true]);
+    expect(await held()).toBe(0);
+    const alone = await a.store.applyTimingBatch([quoted]);
+    const withOthers = await a.store.applyTimingBatch([{ ...quoted, headers: { commandId: 'locks:quoted2', commandHash: 'q2' } }, batch[8] as TimingBatchItem]);
+    // Not a GUID (the gateway refuses it first): refused here too, and the text after the quote never ran as SQL.
+    expect([...alone, ...withOthers].map((o) => o.ok)).toEqual([false, false, true]);
+    expect(await held()).toBe(0);
+  });
+
   test('when a batch repeats a command id, then it is applied update by update: the repeat answers the first reply', async () => {
     const a = await account();
     const batch = items(a, 'repeat').slice(0, 3);

@@ -235,7 +235,7 @@ describe('timing updates by index (timing-service and entity-service in-process,
     const holder = new pg.Client({ connectionString: stack.databaseUrl });
     await holder.connect();
     try {
-      // The key the entity-service locks a car's timing updates under (lockTimingCar, lockTimingCarsForSession).
+      // The key the entity-service locks a car's timing updates under (lockTimingCar, timingCarLocksSql).
       const key = [f.ids.sessionId.toLowerCase(), f.ids.carId.toLowerCase()];
       await holder.query(`SELECT pg_advisory_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, key);
       let answered = false;
