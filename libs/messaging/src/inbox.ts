@@ -94,8 +94,12 @@ export interface Inbox {
    * (older than the window) throws `InboxRaceError`: apply the batch command by command then.
    */
   claimMany(q: Queryable, commands: readonly InboxCommand[]): Promise<(RecordedCommand | undefined)[]>;
-  /** Records the replies of claimed commands that ran, and releases (deletes) the claims of those refused. */
-  settleMany(q: Queryable, replies: readonly { command: InboxCommand; reply: RecordedReply }[], released: readonly InboxCommand[]): Promise<void>;
+  /**
+   * Records the replies of claimed commands that ran, and releases (deletes) the claims of those refused.
+   * `indexedGeneric`: the caller's transaction was begun with `INDEXED_GENERIC_PLANS` (`@pitwall/db`), so the
+   * statement recording the replies is prepared.
+   */
+  settleMany(q: Queryable, replies: readonly { command: InboxCommand; reply: RecordedReply }[], released: readonly InboxCommand[], indexedGeneric?: boolean): Promise<void>;
   /** Deletes the commands older than the window; returns how many. */
   sweep(): Promise<number>;
   /** Sweeps now and then every `sweepIntervalMs`. */
@@ -229,15 +233,15 @@ class CommandInbox implements Inbox {
     });
   }
 
-  async settleMany(q: Queryable, replies: readonly { command: InboxCommand; reply: RecordedReply }[], released: readonly InboxCommand[]): Promise<void> {
-    if (replies.length)
-      // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
-      await q.query(
-        `UPDATE ${this.table} t SET reply_body = u.body, reply_headers = u.headers
+  async settleMany(q: Queryable, replies: readonly { command: InboxCommand; reply: RecordedReply }[], released: readonly InboxCommand[], indexedGeneric = false): Promise<void> {
+    if (replies.length) {
+      // Otherwise not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
+      const text = `UPDATE ${this.table} t SET reply_body = u.body, reply_headers = u.headers
            FROM unnest($1::text[], $2::text[], $3::bytea[], $4::jsonb[]) AS u(scope, command_id, body, headers)
-          WHERE t.scope = u.scope AND t.command_id = u.command_id`,
-        [replies.map((r) => r.command.scope), replies.map((r) => r.command.id), replies.map((r) => r.reply.body), replies.map((r) => JSON.stringify(r.reply.headers))],
-      );
+          WHERE t.scope = u.scope AND t.command_id = u.command_id`;
+      const values = [replies.map((r) => r.command.scope), replies.map((r) => r.command.id), replies.map((r) => r.reply.body), replies.map((r) => JSON.stringify(r.reply.headers))];
+      await (indexedGeneric ? q.query(prepared(`inbox_settle_many_${this.table}`, text, values)) : q.query(text, values));
+    }
     if (released.length)
       await q.query(`DELETE FROM ${this.table} WHERE (scope, command_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, [released.map((c) => c.scope), released.map((c) => c.id)]);
   }

@@ -254,15 +254,17 @@ export const entityRepository = {
     );
   },
 
-  /** Sets the parameters and modification time of many rows in one statement. */
-  async updateParametersMany(q: Queryable, changes: { id: string; parameters: Record<string, ParameterValue>; modifiedAt: Date }[]): Promise<void> {
+  /**
+   * Sets the parameters and modification time of many rows in one statement. `indexedGeneric`: the caller's
+   * transaction was begun with INDEXED_GENERIC_PLANS (a timing batch), so the statement is prepared (see `prepared`).
+   */
+  async updateParametersMany(q: Queryable, changes: { id: string; parameters: Record<string, ParameterValue>; modifiedAt: Date }[], indexedGeneric = false): Promise<void> {
     if (changes.length === 0) return;
-    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
-    await q.query(
-      `UPDATE entity.entities e SET parameters = u.parameters, modified_at = u.modified_at
-       FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS u(id, parameters, modified_at) WHERE e.id = u.id`,
-      [changes.map((c) => c.id), changes.map((c) => JSON.stringify(c.parameters)), changes.map((c) => c.modifiedAt)],
-    );
+    // Otherwise not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
+    const text = `UPDATE entity.entities e SET parameters = u.parameters, modified_at = u.modified_at
+       FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS u(id, parameters, modified_at) WHERE e.id = u.id`;
+    const values = [changes.map((c) => c.id), changes.map((c) => JSON.stringify(c.parameters)), changes.map((c) => c.modifiedAt)];
+    await (indexedGeneric ? q.query(prepared('update_parameters_many', text, values)) : q.query(text, values));
   },
 
   async deleteMany(q: Queryable, ids: string[]): Promise<void> {
@@ -542,13 +544,19 @@ export const entityRepository = {
    * `entries` have an EventCar (each as `eventId:carId`).
    */
   async findTimingRowsMany(q: Queryable, accountId: string, ids: string[], entries: { eventId: string; carId: string }[]): Promise<{ rows: EntityRow[]; entered: Set<string> }> {
-    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its arrays and the table as they are.
+    // Prepared: runs only in a timing batch's transaction, begun with INDEXED_GENERIC_PLANS (see `prepared`). The
+    // EventCars are looked up per (event, car) pair (LATERAL, not flattened into a join: OFFSET 0), so even a plan
+    // made on an empty table reads each pair's entry through the index rather than every EventCar. Each pair once.
+    const pairs = [...new Map(entries.map((e) => [`${e.eventId}:${e.carId}`, e])).values()];
     const { rows } = await q.query<EntityRow>(
-      `SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[])
-       UNION ALL
-       SELECT ${COLUMNS} FROM entity.entities
-        WHERE type = 'EventCars' AND (parent_id, parent2_id) IN (SELECT * FROM unnest($2::uuid[], $3::uuid[]))`,
-      [ids, entries.map((e) => e.eventId), entries.map((e) => e.carId)],
+      prepared(
+        'timing_rows_many',
+        `SELECT ${COLUMNS} FROM entity.entities WHERE id = ANY($1::uuid[])
+         UNION ALL
+         SELECT e.* FROM unnest($2::uuid[], $3::uuid[]) AS t(event_id, car_id),
+           LATERAL (SELECT ${COLUMNS} FROM entity.entities WHERE parent_id = t.event_id AND type = 'EventCars' AND parent2_id = t.car_id OFFSET 0) e`,
+        [ids, pairs.map((e) => e.eventId), pairs.map((e) => e.carId)],
+      ),
     );
     const found = ofAccount(rows, accountId);
     const entered = new Set(found.filter((r) => r.type === 'EventCars').map((r) => `${r.parent_id}:${r.parent2_id}`));
@@ -563,9 +571,9 @@ export const entityRepository = {
    */
   async findByTimingKeysForUpdate(q: Queryable, keys: string[], untimedParents: string[] = []): Promise<(EntityRow & { timing_key: string | null })[]> {
     if (keys.length === 0) return [];
-    // Not prepared (see `prepared` in @pitwall/db): planned on each call with its array and the table as they are.
-    if (untimedParents.length === 0) return (await q.query<EntityRow & { timing_key: string }>(TIMING_KEY_LOOKUP, [keys])).rows;
-    const { rows } = await q.query<EntityRow & { timing_key: string | null }>(TIMING_KEY_LOOKUP_WITH_UNTIMED, [keys, untimedParents]);
+    // Prepared: runs only in a timing batch's transaction, begun with INDEXED_GENERIC_PLANS (see `prepared`).
+    if (untimedParents.length === 0) return (await q.query<EntityRow & { timing_key: string }>(prepared('timing_key_lookup', TIMING_KEY_LOOKUP, [keys]))).rows;
+    const { rows } = await q.query<EntityRow & { timing_key: string | null }>(prepared('timing_key_lookup_untimed', TIMING_KEY_LOOKUP_WITH_UNTIMED, [keys, untimedParents]));
     return rows;
   },
 

@@ -1,4 +1,4 @@
-import { inTransaction, withConnection } from '@pitwall/db';
+import { INDEXED_GENERIC_PLANS, inTransaction, withConnection } from '@pitwall/db';
 import { checkDeadline, commandOf, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
 import type { CallerContext, TimingLevel, TimingUpdate } from '@pitwall/contracts';
@@ -78,14 +78,15 @@ type Applied = { outcomes: TimingBatchOutcome[]; publish: () => Promise<void> };
 async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem[], sets: Map<string, ParameterSets>, cars: { sessionId: string; carId: string }[]): Promise<Applied> {
   return withConnection(ctx.pool, async (client, discard) => {
     // The locks ride in the first attempt's BEGIN and, when it commits, go with its COMMIT: two round trips fewer. A
-    // session-level lock taken in a transaction that rolls back is still held, for the attempts after it.
+    // session-level lock taken in a transaction that rolls back is still held, for the attempts after it. The bulk
+    // attempt's lookups and updates are prepared, their plans made to read by index (INDEXED_GENERIC_PLANS).
     let unlocked = false;
     try {
       try {
         const applied = await inTransaction(
           client,
           (c) => applyInBulk(ctx, c, items, sets),
-          `BEGIN; ${repo.timingCarLocksSql(client, cars, 'lock')}`,
+          `BEGIN; ${INDEXED_GENERIC_PLANS}; ${repo.timingCarLocksSql(client, cars, 'lock')}`,
           `COMMIT; ${repo.timingCarLocksSql(client, cars, 'unlock')}`,
         );
         unlocked = true;

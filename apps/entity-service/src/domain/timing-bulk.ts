@@ -19,7 +19,8 @@ const NO_QUERIES: Queryable = {
 };
 
 /**
- * A timing batch applied in bulk, in the caller's transaction `c`, with every car of the batch already locked: the
+ * A timing batch applied in bulk, in the caller's transaction `c` (begun with `INDEXED_GENERIC_PLANS`: its lookups
+ * and updates are prepared, see `prepared` in @pitwall/db), with every car of the batch already locked: the
  * statements are per batch, not per update. The inbox claims every command in one statement; the rows the updates
  * address (their runs, laps, sectors and speed traps, and the ids they name) are read in three or four statements,
  * locked; then each update runs `timingWrite` exactly as alone, on those rows in memory (`BatchRows`), in order, a
@@ -85,7 +86,7 @@ export async function applyInBulk(ctx: StoreContext, c: Queryable, items: readon
   }
 
   await rows.flush(c);
-  if (inbox) await inbox.settleMany(c, replies, released);
+  if (inbox) await inbox.settleMany(c, replies, released, true);
   return { outcomes, publish: await writes.finish(ctx, c) };
 }
 
@@ -261,6 +262,7 @@ class BatchRows implements TimingRows {
         const { row } = rowOf(id);
         return { id, parameters: row.parameters, modifiedAt: row.modified_at };
       }),
+      true,
     );
   }
 }
