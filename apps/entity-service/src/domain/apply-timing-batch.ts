@@ -80,20 +80,25 @@ async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem
     // The locks ride in the first attempt's BEGIN and, when it commits, go with its COMMIT: two round trips fewer. A
     // session-level lock taken in a transaction that rolls back is still held, for the attempts after it. The bulk
     // attempt's lookups and updates are prepared, their plans made to read by index (INDEXED_GENERIC_PLANS).
+    let locked = false;
     let unlocked = false;
     try {
       try {
         const applied = await inTransaction(
           client,
-          (c) => applyInBulk(ctx, c, items, sets),
+          (c) => {
+            locked = true; // the BEGIN, and with it the locks, went through
+            return applyInBulk(ctx, c, items, sets);
+          },
           `BEGIN; ${INDEXED_GENERIC_PLANS}; ${repo.timingCarLocksSql(client, cars, 'lock')}`,
           `COMMIT; ${repo.timingCarLocksSql(client, cars, 'unlock')}`,
         );
         unlocked = true;
         return applied;
       } catch (err) {
-        // Rolled back: the batch goes update by update, which answers every case the bulk path leaves to it.
-        if (!(err instanceof NotInBulk || isStatementError(err))) throw err;
+        // Rolled back: the batch goes update by update, which answers every case the bulk path leaves to it. Not when
+        // the locks were not taken (the BEGIN failed): that path counts on them.
+        if (!locked || !(err instanceof NotInBulk || isStatementError(err))) throw err;
       }
       let savepointsFrom = items.length;
       for (;;) {

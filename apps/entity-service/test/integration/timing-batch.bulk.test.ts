@@ -151,6 +151,34 @@ describe('timing batches in bulk', () => {
     expect(await held()).toBe(0);
   });
 
+  test("when a batch's locks cannot be taken (its BEGIN is cancelled while it waits), then the batch fails whole and nothing of it is applied without them", async () => {
+    const a = await account();
+    const batch = items(a, 'cancelled').slice(0, 4);
+    const held = await database.pool.connect();
+    try {
+      // Another batch of the same car holds its lock.
+      await held.query(`SELECT pg_advisory_lock(hashtext('entity.timing:' || $1 || ':' || $2))`, [a.ids.sessionId, a.cars[0]]);
+      const applying = a.store.applyTimingBatch(batch).then(
+        () => 'applied',
+        (err: Error) => err.message,
+      );
+      let waiting: string | undefined;
+      for (const end = Date.now() + 5000; !waiting && Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+        const { rows } = await held.query<{ pid: string }>(`SELECT pid::text FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'BEGIN;%pg_advisory_lock%' AND datname = current_database()`);
+        waiting = rows[0]?.pid;
+      }
+      await held.query('SELECT pg_cancel_backend($1::int)', [waiting]);
+
+      expect(await applying).toMatch(/cancel/);
+      const { rows } = await held.query(`SELECT 1 FROM entity.entities WHERE account_id = $1 AND timing_key IS NOT NULL`, [a.caller.accountId]);
+      expect(rows).toEqual([]);
+    } finally {
+      await held.query(`SELECT pg_advisory_unlock_all()`);
+      held.release();
+    }
+    expect((await a.store.applyTimingBatch(batch)).map((o) => o.ok)).toEqual([true, true, true, true]);
+  });
+
   test('when a batch repeats a command id, then it is applied update by update: the repeat answers the first reply', async () => {
     const a = await account();
     const batch = items(a, 'repeat').slice(0, 3);
