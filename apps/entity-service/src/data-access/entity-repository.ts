@@ -40,8 +40,6 @@ export interface AttachedFileRow {
 
 /** The advisory lock key of one car's timing updates in a session, from two SQL text expressions. */
 const timingCarKey = (sessionId: string, carId: string) => `hashtext('entity.timing:' || ${sessionId} || ':' || ${carId})`;
-/** The timing lock keys of the cars in $1 (session ids) and $2 (car ids), once each. */
-const TIMING_CAR_KEYS = `SELECT DISTINCT ${timingCarKey('s', 'c')} AS k FROM unnest($1::text[], $2::text[]) AS t(s, c)`;
 const COLUMNS = 'id, account_id, type, parent_id, parent2_id, position, parameters, association_parameters, created_at, modified_at';
 /**
  * A timing-keyed row's lookup key, as the expression index `entities_timing_lookup` (migration 90) computes it, and
@@ -472,13 +470,6 @@ export const entityRepository = {
       [ids, eventId, carId],
     );
     return { rows: ofAccount(rows, accountId).map(({ car_entered: _, ...row }) => row as EntityRow), carEntered: rows[0]?.car_entered === true };
-  },
-
-  /**
-   * Releases the session-level locks of `timingCarLocksSql(..., 'lock')`.
-   */
-  async unlockTimingCarsForSession(q: Queryable, cars: { sessionId: string; carId: string }[]): Promise<void> {
-    await q.query(prepared('unlock_timing_cars', `SELECT pg_advisory_unlock(k) FROM (${TIMING_CAR_KEYS}) keys`, [cars.map((car) => car.sessionId), cars.map((car) => car.carId)]));
   },
 
   /**

@@ -113,7 +113,7 @@ async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem
     } finally {
       // Not given back to the pool holding the locks: a connection that cannot unlock is dropped (its locks with it).
       // Unlocking a car whose lock was not taken (the BEGIN failed) only warns.
-      if (!unlocked) await repo.unlockTimingCarsForSession(client, cars).catch((err: unknown) => discard(err as Error));
+      if (!unlocked) await client.query(repo.timingCarLocksSql(client, cars, 'unlock')).catch((err: unknown) => discard(err as Error));
     }
   });
 }
