@@ -25,7 +25,7 @@ export async function bundleApp(name) {
     outdir: join('dist', 'apps', name),
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     format: 'cjs',
     packages: 'external',
     sourcemap: true,

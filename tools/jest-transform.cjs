@@ -6,7 +6,7 @@ const { createHash } = require('node:crypto');
 const { version } = require('esbuild/package.json');
 
 // `import()` becomes a require, as the TypeScript compiler does for CommonJS: jest runs CommonJS without the VM modules flag.
-const options = { loader: 'ts', format: 'cjs', target: 'node20', supported: { 'dynamic-import': false }, sourcemap: 'inline', sourcesContent: false };
+const options = { loader: 'ts', format: 'cjs', target: 'node24', supported: { 'dynamic-import': false }, sourcemap: 'inline', sourcesContent: false };
 
 module.exports = {
   process(source, filename) {

@@ -21,7 +21,7 @@ for (const name of benches) {
     outfile,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     format: 'cjs',
     packages: 'external',
     tsconfig: join(root, 'tsconfig.base.json'),

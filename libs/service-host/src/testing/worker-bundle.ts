@@ -23,7 +23,7 @@ export async function bundleWorkerEntry(entry: string, outdir: string): Promise<
     outdir,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     format: 'cjs',
     packages: 'external',
     tsconfig: projectTsconfig(source),
