@@ -165,6 +165,8 @@ export const MAX_HEADER_BYTES = 192 * 1024;
  * not be cut into), and the connection is then destroyed, so the request goes no further.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // Answered already and closing lingering: the parser's later errors on the bytes it still held change nothing.
+  if (socket.writableEnded) return;
   const answering = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
   if (err.code !== 'ECONNRESET' && socket.writable && !answering?._headerSent) {
     const [status, detail] =
@@ -179,8 +181,31 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
+    // The rest of an over-long request is still coming: destroyed at once, the unread bytes would reset the connection
+    // and the client could lose the answer before reading it. The parser is detached first, so those bytes are dropped
+    // instead of raising this error again.
+    socket.removeAllListeners('data');
+    closeLingering(socket);
+    return;
   }
   socket.destroy();
+}
+
+/** How long a connection closed after an early answer stays open for the rest of what the client sends. */
+export const LINGER_MS = 2000;
+
+/**
+ * Closes our side of a connection whose answer is written, as RFC 9112 §9.6 has it: what the client still sends is
+ * read and dropped until it closes its side or `lingerMs` pass. Closed at once instead, the client's next bytes would
+ * meet a reset, which can discard the answer before the client has read it.
+ */
+export function closeLingering(socket: Duplex, lingerMs = LINGER_MS): void {
+  socket.end();
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', () => socket.destroy());
 }
 
 export interface ListenOptions {

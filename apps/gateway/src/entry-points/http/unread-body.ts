@@ -1,8 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Request, Response } from 'express';
-
-/** How long the connection stays open for the rest of an unread body once the answer is out. */
-export const LINGER_MS = 2000;
+import { LINGER_MS, closeLingering } from '@pitwall/service-kit';
 
 /**
  * An answer given before the request's body was read (a refused upload): it says `Connection: close`, so the client
@@ -16,12 +14,8 @@ export function closeAfterAnswer(req: Request, res: Response, lingerMs = LINGER_
   const socket = req.socket as Socket & { destroySoon?: () => void };
   // Node's HTTP server calls destroySoon once the last answer of a closing connection is written (and dumps the body).
   socket.destroySoon = function lingeringClose(this: Socket) {
-    this.end();
     // Node dumps a body nobody began to read; one read in part (an upload past its cap) is drained here.
     req.resume();
-    const timer = setTimeout(() => this.destroy(), lingerMs);
-    timer.unref();
-    this.once('close', () => clearTimeout(timer));
-    this.once('end', () => this.destroy());
+    closeLingering(this, lingerMs);
   };
 }
