@@ -3,7 +3,7 @@ import { RedisCache } from '@pitwall/cache';
 import { createPool } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createLogger } from '@pitwall/service-kit';
-import { uniquePrefix } from '@pitwall/testing';
+import { freePort, uniquePrefix } from '@pitwall/testing';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, runAdmin } from '../src/cli';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -14,10 +14,11 @@ describe('admin CLI', () => {
   let db: TestDatabase;
   const cachePrefix = uniquePrefix('admin');
 
-  const admin = async (...argv: string[]) => {
+  const admin = async (...argv: string[]) => adminOn(REDIS_URL, ...argv);
+  const adminOn = async (redisUrl: string, ...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAdmin(argv, { env: { DATABASE_URL: db.url, REDIS_URL }, io: { out: (l) => out.push(l), err: (l) => err.push(l) }, cachePrefix });
+    const code = await runAdmin(argv, { env: { DATABASE_URL: db.url, REDIS_URL: redisUrl }, io: { out: (l) => out.push(l), err: (l) => err.push(l) }, cachePrefix });
     return { code, out: out.join('\n'), err: err.join('\n'), ids: [...(out.join('\n').match(GUID) ?? [])] as string[] };
   };
 
@@ -61,6 +62,25 @@ describe('admin CLI', () => {
       expect(revoked).toMatchObject({ code: EXIT_OK, err: '' });
       expect(await gateway.authenticate(apiKey)).toBeNull();
       expect((await admin('list-keys', userId)).out).toMatch(/revoked/);
+    } finally {
+      await cache.clear();
+      await cache.close();
+      await pool.end();
+    }
+  });
+
+  test('when Redis cannot be reached, then revoke-key still revokes the key, at once, and exits 0', async () => {
+    const [userId] = (await admin('create-user', 'Cut Off')).ids;
+    const [keyId, apiKey] = (await admin('create-key', userId)).ids;
+    const started = performance.now();
+    const revoked = await adminOn(`redis://127.0.0.1:${await freePort()}`, 'revoke-key', keyId);
+    expect(revoked.code).toBe(EXIT_OK);
+    expect(revoked.out).toContain(`Revoked key ${keyId}`);
+    expect(performance.now() - started).toBeLessThan(5000);
+    const pool = createPool({ url: db.url, applicationName: 'admin-test', logger, max: 1 });
+    const cache = new RedisCache(REDIS_URL, cachePrefix, logger);
+    try {
+      expect(await new AuthStore(pool, cache, logger).authenticate(apiKey)).toBeNull();
     } finally {
       await cache.clear();
       await cache.close();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_NEAR_PREFIXES, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
-import { MemoryCache, RedisCache } from '@pitwall/cache';
+import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
 import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
@@ -14,6 +14,8 @@ const GatewayConfig = z.object({
   HOST: z.string().default('0.0.0.0'),
   REDIS_URL: z.string().optional(),
   REDIS_PREFIX: z.string().default(AUTH_CACHE_PREFIX),
+  // Redis is a cache, never waited on: command and connection timeouts, and the breaker that bypasses it.
+  ...redisCacheSettings,
   /** Data file reads one user may run at once, across the replicas sharing REDIS_URL (default 4)... */
   DATAFILE_READS_PER_USER: intVar(4),
   /** ...and how many more may wait for a slot before a read is refused with 429 (default 8). */
@@ -35,13 +37,17 @@ export const gateway = defineService({
   database: { schema: AUTH_SCHEMA, migrations: authMigrations },
   build: async ({ bus, pool, logger, config, shared }) => {
     if (!pool) throw new Error('gateway needs its database');
-    // The keys' and roles' entries are kept near (Redis says when one changes): no Redis round trip per request.
-    const cache = shared.cache ?? (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger, { near: { prefixes: AUTH_NEAR_PREFIXES } }) : new MemoryCache());
+    // The keys' and roles' entries are kept near (Redis says when one changes): no Redis round trip per request. While
+    // Redis cannot be reached the auth store reads PostgreSQL; when it returns, the auth entries that revocations made
+    // meanwhile could not evict are forgotten before it is used again.
+    const cache: Cache =
+      shared.cache ??
+      (config.REDIS_URL ? new RedisCache(config.REDIS_URL, config.REDIS_PREFIX, logger, { ...redisCacheOptions(config), near: { prefixes: AUTH_NEAR_PREFIXES }, forgetAfterOutage: AUTH_NEAR_PREFIXES }) : new MemoryCache());
     // Membership changes leave through the auth outbox: published here after their commit, and the admin CLI's
     // (which has no bus) by this outbox's retry of left-overs. The entity-service mirrors them as Users entities.
     const auth = new AuthStore(pool, cache, logger, { publishMembershipEvent: (key, event, headers) => bus.publish(EXCHANGES.authEvents, key, event, headers) });
     auth.events.start();
-    const readLimiter = new ReadLimiter(cache, { perUser: Math.max(1, config.DATAFILE_READS_PER_USER), queue: config.DATAFILE_READ_QUEUE });
+    const readLimiter = new ReadLimiter(cache, { perUser: Math.max(1, config.DATAFILE_READS_PER_USER), queue: config.DATAFILE_READ_QUEUE }, logger);
     const blobs = blobStoreFromConfig(config);
     const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)), maxUploadBytes: config.MAX_UPLOAD_BYTES };
     return {
@@ -51,12 +57,14 @@ export const gateway = defineService({
       attachments,
       stop: async () => {
         await auth.events.stop();
+        await readLimiter.close();
         if (!shared.cache) await cache.close();
         await blobs.close();
       },
     };
   },
-  health: ({ cache }) => ({ cache: () => cache.isReady() }),
+  // An unreachable cache slows nothing and refuses nothing (the database answers): the gateway stays ready, and says so.
+  health: ({ cache }) => ({ cache: async () => (await cache.isReady()) || 'degraded' }),
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type pg from 'pg';
-import type { Cache } from '@pitwall/cache';
+import { CacheUnavailableError, type Cache } from '@pitwall/cache';
 import { ACCOUNT_MEMBERS_ROUTING_KEY, type AccountMembersEvent } from '@pitwall/contracts';
 import { withTransaction } from '@pitwall/db';
 import { createOutbox, type Outbox, type PublishMessage, type Queryable } from '@pitwall/messaging';
@@ -150,7 +150,7 @@ export class AuthStore {
       if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw AppError.notFound(`No account ${accountId} or no user ${userId}`);
       throw err;
     }
-    await this.cache.del(roleKey(userId, accountId));
+    await this.evict(roleKey(userId, accountId));
   }
 
   /** Returns false when there was no such membership. */
@@ -161,7 +161,7 @@ export class AuthStore {
       const { rowCount } = await c.query('DELETE FROM auth.account_memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
       return (rowCount ?? 0) > 0;
     });
-    await this.cache.del(roleKey(userId, accountId));
+    await this.evict(roleKey(userId, accountId));
     return removed;
   }
 
@@ -208,7 +208,7 @@ export class AuthStore {
     const { rows } = await this.pool.query<{ key_hash: Buffer }>('UPDATE auth.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING key_hash', [keyId]);
     if (rows.length === 0) return false;
     const cacheKey = apiKeyCacheKey(rows[0].key_hash);
-    await this.cache.del(cacheKey);
+    await this.evict(cacheKey);
     setTimeout(() => void this.cache.del(cacheKey).catch(() => undefined), SECOND_EVICTION_DELAY_MS).unref();
     this.logger.info({ keyId }, 'api key revoked');
     return true;
@@ -340,7 +340,7 @@ export class AuthStore {
     try {
       return await this.cache.get(key);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'auth cache read failed; using the database');
+      this.cacheFailed(err, 'auth cache read failed; using the database');
       return null;
     }
   }
@@ -350,9 +350,27 @@ export class AuthStore {
     try {
       return await this.cache.getMany(keys);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'auth cache read failed; using the database');
+      this.cacheFailed(err, 'auth cache read failed; using the database');
       return undefined;
     }
+  }
+
+  /**
+   * Evicts after a committed change. A cache that cannot be reached does not undo the change: it holds the entry at
+   * most its TTL, and a gateway's Redis cache forgets every auth entry when Redis returns (`forgetAfterOutage`).
+   */
+  private async evict(key: string): Promise<void> {
+    try {
+      await this.cache.del(key);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'auth cache eviction failed: the change is committed; gateways read the database while their cache is unreachable');
+    }
+  }
+
+  /** An unreachable cache is logged once by the cache itself (per outage), not once per request. */
+  private cacheFailed(err: unknown, message: string): void {
+    if (err instanceof CacheUnavailableError) this.logger.debug({ err: err.message }, message);
+    else this.logger.warn({ err: (err as Error).message }, message);
   }
 
   private remember(cacheKey: string, principal: Principal): Principal {
@@ -367,7 +385,7 @@ export class AuthStore {
     try {
       await this.cache.set(key, value, this.ttl);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'auth cache write failed');
+      this.cacheFailed(err, 'auth cache write failed');
     }
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
+import Redis, { type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 
 /** The channel Redis sends its invalidation messages to, when a tracking client redirects them to a subscriber. */
@@ -79,14 +79,16 @@ export class NearKeys {
     private readonly keyPrefix: string,
     private readonly options: NearKeysOptions,
     private readonly logger?: Logger,
+    /** The cache's timeouts and reconnection pace, which the subscriber connection shares. */
+    connection: RedisOptions = {},
   ) {
     this.maxAgeMs = options.maxAgeMs ?? 2000;
     this.maxEntries = options.maxEntries ?? 10_000;
     this.canaryKey = `${options.prefixes[0] ?? ''}${CANARY}${randomUUID()}`;
     // Not resubscribed by ioredis: after a reconnect its id must be read before it subscribes (a subscribed RESP2
     // connection cannot ask), and tracking redirected to the new id.
-    this.subscriber = new Redis(url, { autoResubscribe: false, maxRetriesPerRequest: 2, lazyConnect: false, connectionName: subscriberName(keyPrefix) });
-    this.subscriber.on('error', (err) => logger?.warn({ err: err.message }, 'redis error (near keys subscriber)'));
+    this.subscriber = new Redis(url, { ...connection, autoResubscribe: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false, connectionName: subscriberName(keyPrefix) });
+    this.subscriber.on('error', (err) => logger?.debug({ err: err.message }, 'redis error (near keys subscriber)'));
     this.subscriber.on('connect', () => this.onSocketEnd(this.subscriber, () => this.subscriberLost()));
     this.subscriber.on('close', () => this.subscriberLost());
     this.subscriber.on('ready', () => void this.subscribe());

@@ -1,7 +1,8 @@
-import Redis from 'ioredis';
+import Redis, { type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
+import { CircuitBreaker, type BreakerState } from './circuit-breaker';
 import { NearKeys, type NearKeysOptions } from './near-keys';
-import type { Cache } from './types';
+import { CacheUnavailableError, type Cache } from './types';
 
 /** KEYS: the counters in order; ARGV[1]: the expiry of a created counter (s); ARGV[i + 1]: KEYS[i]'s limit. */
 const INCR_WHILE_BELOW = `
@@ -16,26 +17,80 @@ return taken`;
 export interface RedisCacheOptions {
   /** Keys whose values this process keeps near, told by Redis when they change (see `NearKeys`); none by default. */
   near?: NearKeysOptions;
+  /** Longest a command may take before it fails and counts against the breaker (default 500 ms). */
+  commandTimeoutMs?: number;
+  /** Longest a connection attempt may take (default 1000 ms). */
+  connectTimeoutMs?: number;
+  /** Failed commands in a row that open the breaker (default 3); a lost connection opens it at once. */
+  breakerFailures?: number;
+  /** While open, how often Redis is probed (default 1000 ms); also the longest pause between reconnection attempts. */
+  breakerProbeMs?: number;
+  /**
+   * Key prefixes (after the cache's own) whose entries are deleted when Redis is back after the breaker opened, before
+   * the cache is used again: entries that changes made meanwhile could not evict (a revoked key's) must not come back.
+   */
+  forgetAfterOutage?: readonly string[];
 }
 
-/** Redis-backed cache; every key carries `prefix` so test runs and deployments never see each other's keys. */
+/** The server answered (a script's or a command's own error): Redis is there, nothing for the breaker to count. */
+const serverAnswered = (err: unknown): boolean => err instanceof Error && err.name === 'ReplyError';
+
+/**
+ * Redis-backed cache; every key carries `prefix` so test runs and deployments never see each other's keys.
+ *
+ * Redis is a cache, never waited on: no command is queued while disconnected, each has a short timeout, and a circuit
+ * breaker refuses calls at once (`CacheUnavailableError`) after failures in a row or a lost connection, so callers
+ * answer without it at their normal speed. While open it probes Redis by itself (at once when ioredis reconnects) and
+ * closes on the first probe that Redis answers, after forgetting the entries `forgetAfterOutage` names.
+ */
 export class RedisCache implements Cache {
   readonly shared = true;
   private readonly client: Redis;
   private readonly near: NearKeys | undefined;
+  private readonly breaker: CircuitBreaker;
+  private readonly commandTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
+  private bypassing = false;
 
-  constructor(url: string, private readonly prefix: string, logger?: Logger, options: RedisCacheOptions = {}) {
-    this.client = new Redis(url, { keyPrefix: prefix, maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
-    this.client.on('error', (err) => logger?.warn({ err: err.message }, 'redis error'));
-    this.near = options.near ? new NearKeys(this.client, url, prefix, options.near, logger) : undefined;
+  constructor(url: string, private readonly prefix: string, private readonly logger?: Logger, private readonly options: RedisCacheOptions = {}) {
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 500;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 1000;
+    const probeMs = options.breakerProbeMs ?? 1000;
+    const connection: RedisOptions = {
+      commandTimeout: this.commandTimeoutMs,
+      connectTimeout: this.connectTimeoutMs,
+      // How long a closing socket may linger (ioredis waits its full 2 s even for one that never connected).
+      disconnectTimeout: this.commandTimeoutMs,
+      // Keeps reconnecting (never gives up), at most a probe interval apart, so a probe soon finds Redis back.
+      retryStrategy: (times) => Math.min(times * 50, probeMs),
+    };
+    this.client = new Redis(url, { ...connection, keyPrefix: prefix, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    this.client.on('error', (err) => logger?.debug({ err: err.message }, 'redis error'));
+    this.breaker = new CircuitBreaker('redis', {
+      failureThreshold: options.breakerFailures ?? 3,
+      probeIntervalMs: probeMs,
+      probe: () => this.probe(),
+      onChange: (state, cause) => this.logChange(state, cause),
+    });
+    this.client.on('close', () => this.breaker.trip(new Error('connection to redis lost')));
+    this.client.on('ready', () => this.breaker.probeSoon());
+    this.near = options.near ? new NearKeys(this.client, url, prefix, options.near, logger, connection) : undefined;
+  }
+
+  /** `closed` while Redis answers; `open` or `probing` while it is bypassed (readiness says `cache: degraded`). */
+  get breakerState(): BreakerState {
+    return this.breaker.state;
   }
 
   async get(key: string): Promise<string | null> {
-    if (!this.near?.covers(key)) return this.client.get(key);
+    if (!this.near?.covers(key)) return this.guarded(() => this.client.get(key));
     return ((await this.getMany([key])) as [string | null])[0];
   }
   async getMany(keys: readonly string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return [];
+    return this.guarded(() => this.read(keys));
+  }
+  private async read(keys: readonly string[]): Promise<(string | null)[]> {
     const near = this.near;
     if (!near) return this.client.mget(...keys);
     const values: (string | null)[] = new Array<string | null>(keys.length).fill(null);
@@ -68,12 +123,11 @@ export class RedisCache implements Cache {
   }
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
     this.near?.changing([key]);
-    if (ttlSeconds) await this.client.set(key, value, 'EX', ttlSeconds);
-    else await this.client.set(key, value);
+    await this.guarded(() => (ttlSeconds ? this.client.set(key, value, 'EX', ttlSeconds) : this.client.set(key, value)));
   }
   async del(...keys: string[]): Promise<void> {
     this.near?.changing(keys);
-    if (keys.length) await this.client.del(...keys);
+    if (keys.length) await this.guarded(() => this.client.del(...keys));
   }
   /** Reads of near keys served from this process's memory, values kept, and whether tracking is on (none without `near`). */
   nearStats(): ReturnType<NearKeys['stats']> | undefined {
@@ -81,29 +135,34 @@ export class RedisCache implements Cache {
   }
   async incr(key: string, ttlSeconds: number): Promise<number> {
     this.near?.changing([key]);
-    const [[, value]] = (await this.client.multi().incr(key).expire(key, ttlSeconds, 'NX').exec()) as [[null, number], unknown];
+    const answers = await this.guarded(() => this.client.multi().incr(key).expire(key, ttlSeconds, 'NX').exec());
+    const [[err, value]] = answers as [[Error | null, number], unknown];
+    if (err) throw err;
     return value;
   }
   async incrWhileBelow(steps: readonly { key: string; limit: number }[], ttlSeconds: number): Promise<number> {
     if (steps.length === 0) return 0;
     this.near?.changing(steps.map((s) => s.key));
-    const taken = await this.client.eval(INCR_WHILE_BELOW, steps.length, ...steps.map((s) => s.key), ttlSeconds, ...steps.map((s) => s.limit));
+    const taken = await this.guarded(() => this.client.eval(INCR_WHILE_BELOW, steps.length, ...steps.map((s) => s.key), ttlSeconds, ...steps.map((s) => s.limit)));
     return Number(taken);
   }
   async decr(key: string): Promise<number> {
     this.near?.changing([key]);
     // Lua keeps the floor at 0 atomically, so a lost increment can never drive a limit negative.
-    const v = await this.client.eval("local v = redis.call('DECR', KEYS[1]); if v < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL'); return 0 end; return v", 1, key);
+    const v = await this.guarded(() => this.client.eval("local v = redis.call('DECR', KEYS[1]); if v < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL'); return 0 end; return v", 1, key));
     return Number(v);
   }
+  /** False at once while the breaker is open (Redis is being bypassed), else whether Redis answers a ping. */
   async isReady(): Promise<boolean> {
+    if (this.breaker.state !== 'closed') return false;
     try {
-      return (await this.client.ping()) === 'PONG';
+      return (await this.guarded(() => this.client.ping())) === 'PONG';
     } catch {
       return false;
     }
   }
   async close(): Promise<void> {
+    this.breaker.stop();
     await this.near?.close();
     await this.client.quit().catch(() => this.client.disconnect());
   }
@@ -111,5 +170,61 @@ export class RedisCache implements Cache {
   async clear(): Promise<void> {
     const keys = await this.client.keys(`${this.prefix}*`);
     if (keys.length) await this.client.del(...keys.map((k) => k.slice(this.prefix.length)));
+  }
+
+  /** Runs a command through the breaker: refused at once while open; an unreachable Redis is a `CacheUnavailableError`. */
+  private async guarded<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await this.breaker.run(async () => {
+        if (this.client.status !== 'ready') await this.connected();
+        return await command();
+      }, (err) => !serverAnswered(err));
+    } catch (err) {
+      if (serverAnswered(err)) throw err;
+      throw new CacheUnavailableError(`redis cache unavailable: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /** Waits for a connection being made (at start-up) at most as long as a connection attempt may take, instead of an offline queue. */
+  private connected(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        this.client.off('close', onClose);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReady = () => done();
+      const onClose = () => done(new Error('redis connection closed'));
+      const timer = setTimeout(() => done(new Error(`redis not connected within ${this.connectTimeoutMs} ms`)), this.connectTimeoutMs);
+      this.client.once('ready', onReady);
+      this.client.once('close', onClose);
+    });
+  }
+
+  /** Redis answers again: forget what the outage may have left stale, then the breaker closes. */
+  private async probe(): Promise<void> {
+    if (this.client.status !== 'ready') throw new Error(`redis connection is ${this.client.status}`);
+    await this.client.ping();
+    for (const prefix of this.options.forgetAfterOutage ?? []) await this.forgetUnder(prefix);
+  }
+
+  private async forgetUnder(prefix: string): Promise<void> {
+    // SCAN's pattern does not get ioredis's keyPrefix (DEL's names do); glob characters of the prefixes are escaped.
+    const pattern = `${(this.prefix + prefix).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length) await this.client.del(...keys.map((k) => k.slice(this.prefix.length)));
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  /** Once per outage, not per failed probe. */
+  private logChange(state: BreakerState, cause: unknown): void {
+    if (state === 'open' && !this.bypassing) this.logger?.warn({ err: cause instanceof Error ? cause.message : undefined }, 'redis unavailable: cache bypassed until it answers again');
+    else if (state === 'closed' && this.bypassing) this.logger?.info('redis answers again: cache in use');
+    this.bypassing = state !== 'closed';
   }
 }

@@ -23,3 +23,14 @@ export interface Cache {
   isReady(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/**
+ * A cache call that failed because the cache could not be reached in time, or is being bypassed after such failures
+ * (its circuit is open). The cache is not the authority for anything: a caller answers without it.
+ */
+export class CacheUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CacheUnavailableError';
+  }
+}

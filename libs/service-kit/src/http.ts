@@ -102,11 +102,14 @@ function fromExpressError(err: unknown): AppError {
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => next(AppError.notFound(`No route for ${req.method} ${req.path}`));
 
+/** Up (true), down (false), or `degraded`: unavailable, but the process serves without it (a cache). */
+export type HealthState = boolean | 'degraded';
+
 export interface HealthChecks {
-  [dependency: string]: () => Promise<boolean>;
+  [dependency: string]: () => Promise<HealthState>;
 }
 
-/** `/health` answers while the process runs; `/health/ready` only when every dependency answers. */
+/** `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named). */
 export function healthRouter(checks: HealthChecks): express.Router {
   const router = express.Router();
   router.get('/health', (_req, res) => {
@@ -117,9 +120,9 @@ export function healthRouter(checks: HealthChecks): express.Router {
     let ok = true;
     await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {
-        const up = await withTimeout(check(), 2000).catch(() => false);
-        results[name] = up ? 'up' : 'down';
-        ok &&= up;
+        const state = await withTimeout(check(), 2000).catch(() => false);
+        results[name] = state === 'degraded' ? 'degraded' : state ? 'up' : 'down';
+        ok &&= state !== false;
       }),
     );
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', dependencies: results });

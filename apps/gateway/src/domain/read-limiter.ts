@@ -1,5 +1,5 @@
-import type { Cache } from '@pitwall/cache';
-import { AppError } from '@pitwall/service-kit';
+import { CacheUnavailableError, MemoryCache, type Cache } from '@pitwall/cache';
+import { AppError, type Logger } from '@pitwall/service-kit';
 
 export interface ReadLimits {
   /** Reads of one user running at once (across every gateway replica sharing the cache). */
@@ -18,19 +18,44 @@ const POLL_MS = 20;
  * Per-user concurrency of the expensive reads (data file access), counted in the shared cache (Redis in production)
  * so the bound holds across gateway replicas: `perUser` run, `queue` more wait (polling for a free slot), and a
  * read beyond both is refused at once with a 429 and Retry-After.
+ *
+ * While the shared cache cannot be reached, reads are counted in this process instead, with the same limits: each
+ * replica then admits up to `perUser` running and `queue` waiting reads of a user on its own (the bound is per
+ * replica until the cache is back). A read is never refused, nor failed, for want of the cache.
  */
 export class ReadLimiter {
+  /** The counters of this process, used while the shared cache is unavailable. */
+  private readonly local: MemoryCache | undefined;
+
   constructor(
     private readonly cache: Cache,
     readonly limits: ReadLimits,
-  ) {}
+    private readonly logger?: Logger,
+  ) {
+    this.local = cache.shared === true ? new MemoryCache() : undefined;
+  }
 
   /** Admits a read of `userId`: resolves with its release once it may run; a 429 AppError when the queue is full. */
   async acquire(userId: string, signal?: AbortSignal): Promise<() => Promise<void>> {
+    if (!this.local) return this.acquireIn(this.cache, userId, signal);
+    try {
+      return await this.acquireIn(this.cache, userId, signal);
+    } catch (err) {
+      if (!(err instanceof CacheUnavailableError)) throw err;
+      this.logger?.debug({ err: err.message }, 'read limiter: shared cache unavailable; counting in this process');
+      return this.acquireIn(this.local, userId, signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.local?.close();
+  }
+
+  private async acquireIn(cache: Cache, userId: string, signal?: AbortSignal): Promise<() => Promise<void>> {
     const admitted = admittedKey(userId);
     const running = runningKey(userId);
     // One round trip in the common case: a place among the admitted, then a running slot if one is free.
-    const taken = await this.cache.incrWhileBelow(
+    const taken = await cache.incrWhileBelow(
       [
         { key: admitted, limit: this.limits.perUser + this.limits.queue },
         { key: running, limit: this.limits.perUser },
@@ -41,20 +66,22 @@ export class ReadLimiter {
     try {
       // Admitted but queued: wait (polling) for a running slot.
       if (taken === 1) {
-        while ((await this.cache.incrWhileBelow([{ key: running, limit: this.limits.perUser }], COUNTER_TTL_SECONDS)) === 0) {
+        while ((await cache.incrWhileBelow([{ key: running, limit: this.limits.perUser }], COUNTER_TTL_SECONDS)) === 0) {
           if (signal?.aborted) throw signal.reason;
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         }
       }
     } catch (err) {
-      await this.cache.decr(admitted);
+      // A cache lost while waiting cannot give the place back: its counters expire (COUNTER_TTL_SECONDS).
+      await cache.decr(admitted).catch(() => undefined);
       throw err;
     }
     let released = false;
     return async () => {
       if (released) return;
       released = true;
-      await Promise.all([this.cache.decr(running), this.cache.decr(admitted)]);
+      // Given back where it was taken; a cache lost meanwhile lets its counters expire instead.
+      await Promise.all([cache.decr(running), cache.decr(admitted)]).catch(() => undefined);
     };
   }
 }
