@@ -188,7 +188,7 @@ async function startStack(options = {}) {
     return procs.map((p) => ({ name: p.name, exitCode: p.child.exitCode, signal: p.child.signalCode }));
   };
   try {
-    await waitReady(`${baseUrl}${options.readyPath ?? '/health/ready'}`, options.readyTimeoutMs ?? 30_000, procs, started);
+    await waitReady(`${baseUrl}${options.readyPath ?? '/health/ready'}`, options.readyTimeoutMs ?? 60_000, procs, started);
   } catch (err) {
     await stop();
     throw err;
