@@ -96,7 +96,7 @@ describe('when the datafile-service is killed -9 and later comes back', () => {
     const back = await until(async () => (await read()).statusCode === 200, 2000 + 1000, 'reads to work again');
     expect(back).toBeLessThan(2000);
     expect((await fetch(`${stack.baseUrl}/health/ready`)).status).toBe(200);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('when a process of a supervised stack (npm run start:distributed) is killed -9', () => {
@@ -132,5 +132,5 @@ describe('when a process of a supervised stack (npm run start:distributed) is ki
     expect(exits.map((e) => ({ name: e.name, exitCode: e.exitCode }))).toEqual(stack.stack.procs.map((p) => ({ name: p.name, exitCode: 0 })));
     await sleep(1500);
     expect(stack.stack.procs.every((p) => p.child.exitCode !== null)).toBe(true);
-  }, 120_000);
+  }, 240_000);
 });
