@@ -1,6 +1,7 @@
 // The process-level twin of docker/compose.yaml: starts the five apps from their bundles (dist/apps/*) as
-// separate processes against real PostgreSQL, RabbitMQ and Redis, waits until the gateway is ready, and
-// stops them with SIGTERM. Used by `npm run start:distributed` and by the end-to-end tests. Like compose, it gives
+// separate processes against real PostgreSQL, RabbitMQ and Redis, waits until the gateway is ready, restarts a
+// process that exits (`supervise`, with backoff: what compose's restart policy does; `npm run start:distributed`
+// supervises) and stops them with SIGTERM. Used by `npm run start:distributed` and by the end-to-end tests. Like compose, it gives
 // the gateway, the entity-service and the datafile-service one blob directory, and the first two one signing secret.
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
@@ -63,7 +64,11 @@ function attachmentEnv(env) {
   return { blobs, signedUrls: { URL_SIGNING_SECRET: fs.readFileSync(file, 'utf8').trim() } };
 }
 
-async function waitReady(url, deadlineMs, procs) {
+/**
+ * Ready when the gateway says so; a stack of only some apps (a test's, a restart's) is ready when every part its
+ * readiness reports down is a service this stack did not start.
+ */
+async function waitReady(url, deadlineMs, procs, started) {
   const until = Date.now() + deadlineMs;
   let last = '';
   while (Date.now() < until) {
@@ -71,8 +76,9 @@ async function waitReady(url, deadlineMs, procs) {
     if (dead) throw new Error(`${dead.name} exited with code ${dead.child.exitCode}:\n${dead.output.slice(-2000)}`);
     try {
       const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (r.ok) return;
-      last = `${r.status} ${await r.text()}`;
+      const body = await r.text();
+      if (r.ok || (r.status === 503 && onlyOthersDown(body, started))) return;
+      last = `${r.status} ${body}`;
     } catch (err) {
       last = String(err);
     }
@@ -81,16 +87,73 @@ async function waitReady(url, deadlineMs, procs) {
   throw new Error(`${url} not ready after ${deadlineMs} ms (last: ${last})`);
 }
 
+/** Whether a readiness answer's down parts are all apps of the stack that this start did not include. */
+function onlyOthersDown(body, started) {
+  let dependencies;
+  try {
+    dependencies = JSON.parse(body).dependencies ?? {};
+  } catch {
+    return false;
+  }
+  const down = Object.entries(dependencies).filter(([, state]) => state !== 'up').map(([name]) => name);
+  return down.length > 0 && down.every((name) => APPS.includes(name) && !started.includes(name));
+}
+
+/** Restart delays of a supervised stack: doubling from the first to the last; reset once a process stayed up a while. */
+const RESTART_BACKOFF = { firstMs: 500, maxMs: 30_000, stableAfterMs: 60_000 };
+
 /**
- * @param {{ env?: Record<string,string>, port?: number, apps?: string[], echo?: boolean, readyTimeoutMs?: number, readyPath?: string }} options
+ * @param {{ env?: Record<string,string>, port?: number, apps?: string[], echo?: boolean, readyTimeoutMs?: number, readyPath?: string, supervise?: boolean, backoff?: { firstMs?: number, maxMs?: number, stableAfterMs?: number } }} options
  * env must carry DATABASE_URL, AMQP_URL and REDIS_URL (and BUS_PREFIX/REDIS_PREFIX to isolate a run).
+ * supervise: once the stack is ready, a process that exits is started again after a delay that doubles while it keeps
+ * exiting (backoff), each exit and restart logged (`stack.supervision`, and on stderr with echo), as compose's restart
+ * policy does for the containers. Off by default: the tests that kill a process start its replacement themselves.
  */
 async function startStack(options = {}) {
   const env = { ...process.env, ...options.env };
   const port = options.port ?? (await freePort());
   const procs = [];
   const attachments = attachmentEnv(env);
-  for (const name of options.apps ?? APPS) {
+  const started = options.apps ?? APPS;
+  const backoff = { ...RESTART_BACKOFF, ...options.backoff };
+  /** What supervision did, one line each (also on stderr with echo). */
+  const supervision = [];
+  let stopping = false;
+  let supervising = false;
+  const say = (line) => {
+    supervision.push(line);
+    if (options.echo) process.stderr.write(`[stack] ${line}\n`);
+  };
+  const launch = (proc) => {
+    // apps.json's nodeArgs (what every app process starts with), then STACK_NODE_ARGS: node options for every app
+    // (profiling: "--cpu-prof --cpu-prof-dir=/tmp/prof", which NODE_OPTIONS refuses).
+    const nodeArgs = [...apps.nodeArgs, ...(env.STACK_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+    const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', proc.name, 'main.js')], { env: proc.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const collect = (chunk) => {
+      proc.output = (proc.output + chunk.toString()).slice(-200_000);
+      if (options.echo) process.stdout.write(`[${proc.name}] ${chunk}`);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    proc.child = child;
+    proc.startedAt = Date.now();
+    child.once('exit', (code, signal) => {
+      if (!supervising || stopping) return;
+      const upMs = Date.now() - proc.startedAt;
+      if (upMs >= backoff.stableAfterMs) proc.failures = 0;
+      const delayMs = Math.min(backoff.maxMs, backoff.firstMs * 2 ** proc.failures);
+      proc.failures += 1;
+      say(`${proc.name} (pid ${child.pid}) exited (${signal ? `signal ${signal}` : `code ${code}`}) after ${(upMs / 1000).toFixed(1)} s; restarting in ${(delayMs / 1000).toFixed(1)} s (restart ${proc.restarts + 1})`);
+      proc.restartTimer = setTimeout(() => {
+        proc.restartTimer = undefined;
+        if (stopping) return;
+        proc.restarts += 1;
+        launch(proc);
+        say(`${proc.name} restarted (pid ${proc.child.pid})`);
+      }, delayMs);
+    });
+  };
+  for (const name of started) {
     // Signed attachment URLs point at this stack's gateway unless PUBLIC_BASE_URL says otherwise.
     const appEnv = {
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -100,21 +163,14 @@ async function startStack(options = {}) {
       HEALTH_PORT: String(await freePort()),
       PORT: String(port),
     };
-    // apps.json's nodeArgs (what every app process starts with), then STACK_NODE_ARGS: node options for every app
-    // (profiling: "--cpu-prof --cpu-prof-dir=/tmp/prof", which NODE_OPTIONS refuses).
-    const nodeArgs = [...apps.nodeArgs, ...(env.STACK_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-    const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', name, 'main.js')], { env: appEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    const proc = { name, child, output: '', healthPort: Number(appEnv.HEALTH_PORT) };
-    const collect = (chunk) => {
-      proc.output = (proc.output + chunk.toString()).slice(-200_000);
-      if (options.echo) process.stdout.write(`[${name}] ${chunk}`);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    const proc = { name, child: undefined, output: '', healthPort: Number(appEnv.HEALTH_PORT), env: appEnv, restarts: 0, failures: 0 };
+    launch(proc);
     procs.push(proc);
   }
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
+    stopping = true;
+    for (const p of procs) clearTimeout(p.restartTimer);
     await Promise.all(
       procs.map(
         (p) =>
@@ -132,12 +188,14 @@ async function startStack(options = {}) {
     return procs.map((p) => ({ name: p.name, exitCode: p.child.exitCode, signal: p.child.signalCode }));
   };
   try {
-    await waitReady(`${baseUrl}${options.readyPath ?? '/health/ready'}`, options.readyTimeoutMs ?? 30_000, procs);
+    await waitReady(`${baseUrl}${options.readyPath ?? '/health/ready'}`, options.readyTimeoutMs ?? 60_000, procs, started);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { baseUrl, port, procs, stop };
+  // A process that dies before the stack was ever ready stops the start (above): a wrong setting, not a crash.
+  supervising = options.supervise === true;
+  return { baseUrl, port, procs, stop, supervision };
 }
 
 /** Removes a run's queues and exchanges (`BUS_PREFIX` = busPrefix) so repeated runs leave nothing on the broker. */
@@ -165,7 +223,7 @@ if (require.main === module) {
     console.error(`start-distributed needs ${missing.join(', ')} (the real servers); for the embedded stack use npm start`);
     process.exit(2);
   }
-  startStack({ port: Number(process.env.PORT ?? 8080), echo: true }).then(
+  startStack({ port: Number(process.env.PORT ?? 8080), echo: true, supervise: true }).then(
     (stack) => {
       console.log(`Pitwall (distributed: ${APPS.length} processes) on ${stack.baseUrl}`);
       const stopAll = () => stack.stop().then(() => process.exit(0));

@@ -6,6 +6,9 @@ import type { PitwallClient } from '@pitwall/client';
 import { compressLz4, openDataFile } from '@pitwall/formats';
 import { AMQP_URL, DistributedStack, REDIS_URL } from './support/distributed';
 
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { freePort } = require('../../../tools/stack.cjs') as { freePort(): Promise<number> };
+
 const ROOT = join(__dirname, '..', '..', '..');
 
 /** A run sheet (under its championship, event, session and car entry) with `bytes` attached through the upload flow. */
@@ -36,7 +39,7 @@ describe('when the datafile-service is killed (SIGKILL) in the middle of a read'
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('then a restarted instance answers the read (redelivered) with every sample, and later reads work', async () => {
+  test('then the read in flight is answered at once (its service has no instance left: nothing is kept waiting), and a restarted instance answers the read with every sample', async () => {
     const env = { DATA_DIR: join(dir, 'data'), BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed') };
     stack = await DistributedStack.start({ env });
     const m = await stack.member('admin');
@@ -52,12 +55,21 @@ describe('when the datafile-service is killed (SIGKILL) in the middle of a read'
       killed?.child.once('exit', resolve);
       setTimeout(() => killed?.child.kill('SIGKILL'), 5);
     });
+    const killedAt = Date.now();
+    // A POST read carries a command id: the gateway cannot say it did nothing, so 504 outcome-unknown (a GET is a 503).
+    expect([503, 504]).toContain((await inFlight).statusCode);
+    expect(Date.now() - killedAt).toBeLessThan(2000);
 
+    const healthPort = await freePort();
     replacement = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'datafile-service', 'main.js')], {
-      env: { ...process.env, ...env, DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: '0', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...env, DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn' },
       stdio: 'ignore',
     });
-    const answer = await inFlight;
+    for (const until = Date.now() + 60_000; !(await fetch(`http://127.0.0.1:${healthPort}/health/ready`).then((r) => r.ok, () => false)); ) {
+      if (Date.now() > until) throw new Error('the restarted datafile-service did not get ready');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const answer = await m.client.getRunSheetDataFileChannels(runSheet, 'DataFile', { channels: names, mode: 0 });
     expect(answer.statusCode).toBe(200);
     const channels = (answer.returnValue as { channels: { name: string; samples: (number | null)[] }[] }).channels;
     expect(channels.map((c) => c.name)).toEqual(names);

@@ -5,6 +5,8 @@ import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
 import { healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
 import type { ReadLimiter } from './domain/read-limiter';
+import type { ServicePresence } from './domain/service-presence';
+import { servicesBus } from './domain/services-bus';
 import { attachedFileTransfer } from './entry-points/http/attached-file-transfer';
 import { authenticate } from './entry-points/http/authentication';
 import { operationRoutes, type GatewayHandler } from './entry-points/http/operation-routes';
@@ -31,6 +33,8 @@ export interface GatewayDeps {
   viewerDir?: string;
   /** Partition queues per partitioned service (`TIMING_PARTITIONS` for the timing-service). */
   partitions?: Readonly<Record<string, number>>;
+  /** Which services have a running instance: a request for one without is a 503 at once, and readiness names it. */
+  presence?: ServicePresence;
 }
 
 /** API answers carry account data: never sniffed as another type, never kept by a cache on the way. */
@@ -46,12 +50,13 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
-  const transfer = deps.attachments ? attachedFileTransfer({ bus: deps.bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};
+  const bus = servicesBus(deps.bus, deps.presence);
+  const transfer = deps.attachments ? attachedFileTransfer({ bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};
   // The operations first: a request is matched by its first path segment at once (`operationRoutes`), and only a
   // path outside the table (/swagger, /viewer, /health: no operation's first segment) goes on to the routers below.
   app.use(
     operationRoutes(deps.operations ?? OPERATIONS, {
-      bus: deps.bus,
+      bus,
       auth: deps.auth,
       handlers: { ...gatewayHandlers(deps.auth), ...transfer, ...deps.handlers },
       ...(deps.bodyLimit ? { bodyLimit: deps.bodyLimit } : {}),
@@ -73,6 +78,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       bus: () => deps.bus.isReady(),
       // Down at once while its request queue has no consumer (a ping would only queue and answer late), else it must answer.
       'entity-service': async () => (await deps.bus.consumerCount(SERVICES.entity)) > 0 && (await deps.bus.request(SERVICES.entity, 'ping', {}, { timeoutMs: 1500 })) === 'pong',
+      ...(deps.presence ? presenceChecks(deps.presence) : {}),
     }),
   );
   // Any other path needs a key too: an unauthenticated caller learns nothing about which paths exist.
@@ -80,6 +86,11 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   app.use(notFoundHandler);
   app.use(problemHandler(deps.logger));
   return app;
+}
+
+/** The other services behind the gateway, each down while its request queue has no consumer. */
+function presenceChecks(presence: ServicePresence): HealthChecks {
+  return Object.fromEntries([SERVICES.timing, SERVICES.simulation, SERVICES.datafile].map((service) => [`${service}-service`, () => presence.isPresent(service)]));
 }
 
 /** The operations the gateway answers itself, by the name the table gives them. */

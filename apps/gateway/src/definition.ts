@@ -8,6 +8,7 @@ import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
 import { ReadLimiter } from './domain/read-limiter';
+import { ServicePresence } from './domain/service-presence';
 
 const GatewayConfig = z.object({
   PORT: intVar(8080),
@@ -24,6 +25,8 @@ const GatewayConfig = z.object({
   VIEWER_DIR: z.string().min(1).optional(),
   /** Partition queues of the timing-service: must equal the timing-service's TIMING_PARTITIONS (docs/timing.md). */
   TIMING_PARTITIONS: timingPartitionsVar,
+  /** How often the gateway looks whether each service has a running instance (ms, default 500): a request for one without is a 503. */
+  SERVICE_PRESENCE_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
@@ -37,6 +40,8 @@ export const gateway = defineService({
   database: { schema: AUTH_SCHEMA, migrations: authMigrations },
   build: async ({ bus, pool, logger, config, shared }) => {
     if (!pool) throw new Error('gateway needs its database');
+    const presence = new ServicePresence(bus, { intervalMs: config.SERVICE_PRESENCE_INTERVAL_MS, logger });
+    presence.start(Object.values(SERVICES));
     // The keys' and roles' entries are kept near (Redis says when one changes): no Redis round trip per request. While
     // Redis cannot be reached the auth store reads PostgreSQL; when it returns, the auth entries that revocations made
     // meanwhile could not evict are forgotten before it is used again.
@@ -55,7 +60,9 @@ export const gateway = defineService({
       cache,
       readLimiter,
       attachments,
+      presence,
       stop: async () => {
+        presence.stop();
         await auth.events.stop();
         await readLimiter.close();
         if (!shared.cache) await cache.close();
@@ -68,7 +75,7 @@ export const gateway = defineService({
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
-    app: ({ auth, readLimiter, attachments }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS } }),
+    app: ({ auth, readLimiter, attachments, presence }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS } }),
   },
 });
 

@@ -8,6 +8,8 @@ import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, deadlin
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 /** RabbitMQ's pseudo-queue for replies: no reply queue to declare, replies go straight to the caller's channel. */
+/** AMQP's reply code of a passive declare of a queue that does not exist. */
+const NOT_FOUND = 404;
 const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 
 export interface AmqpBusOptions {
@@ -35,6 +37,10 @@ interface Connection {
   /** Confirm channel for events, so publish resolves only once the broker has taken responsibility. */
   events: ConfirmChannel;
   assertedExchanges: Set<string>;
+  /** The channel that counts consumers (a look at a missing queue closes it: then the next look opens another). */
+  counting?: Promise<Channel>;
+  /** The counts asked, one at a time: a missing queue's look closes the channel under any other look sharing it. */
+  countQueue?: Promise<unknown>;
 }
 
 interface PendingRequest {
@@ -347,15 +353,26 @@ export class AmqpBus implements Bus {
   async consumerCount(service: string): Promise<number> {
     const connection = this.current?.alive ? this.current : undefined;
     if (!connection) return 0;
-    // A passive declare of a missing queue closes its channel: a channel of its own, closed after.
-    const channel = await connection.model.createChannel();
-    channel.on('error', () => undefined);
+    const count = (connection.countQueue ?? Promise.resolve()).catch(() => undefined).then(() => this.countConsumers(connection, service));
+    connection.countQueue = count;
+    return count;
+  }
+
+  /** One passive declare on the connection's counting channel: a queue that does not exist has no consumer. */
+  private async countConsumers(connection: Connection, service: string): Promise<number> {
+    connection.counting ??= connection.model.createChannel().then((channel) => {
+      channel.on('error', () => undefined);
+      channel.on('close', () => {
+        connection.counting = undefined;
+      });
+      return channel;
+    });
+    const channel = await connection.counting;
     try {
       return (await channel.checkQueue(this.topology.serviceQueue(service))).consumerCount;
-    } catch {
-      return 0;
-    } finally {
-      await channel.close().catch(() => undefined);
+    } catch (err) {
+      if ((err as { code?: number }).code === NOT_FOUND) return 0;
+      throw err;
     }
   }
 

@@ -115,6 +115,8 @@ export const COMMAND_ID_HEADER = 'commandId';
  * `Idempotency-Key`) is safe: it returns the first outcome, or runs the command if it never did.
  */
 export const OUTCOME_UNKNOWN_TYPE = 'urn:pitwall:problem:outcome-unknown';
+/** The sentence of an outcome-unknown problem's detail saying so, after what was not answered (its sender's advice follows). */
+export const OUTCOME_UNKNOWN_SENTENCE = 'The command was sent: it may or may not have taken effect';
 
 /**
  * The deadline a request carries: a grace before the caller gives up (a fifth of its timeout, at most 1 s), so a
@@ -143,7 +145,8 @@ export function deadlineOf(raw: Record<string, unknown> | undefined): number | u
 export function unansweredError(headers: BusHeaders | undefined, fallback: AppError): AppError {
   const commandId = headers?.[COMMAND_ID_HEADER];
   if (!commandId) return fallback;
-  return new AppError(504, `${fallback.message}. The command was sent: it may or may not have taken effect. Retry it with the same Idempotency-Key to learn its outcome (it never runs twice)`, {
+  // How to learn the outcome depends on the command's sender (the gateway's advice names the client's Idempotency-Key).
+  return new AppError(504, `${fallback.message}. ${OUTCOME_UNKNOWN_SENTENCE}; a repeat with the same command id returns its outcome (it never runs twice)`, {
     type: OUTCOME_UNKNOWN_TYPE,
     extensions: { commandId },
   });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVICES } from '@pitwall/contracts';
 import { entityService } from '@pitwall/entity-service';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { gateway } from '../../src/definition';
@@ -13,6 +14,8 @@ describe('gateway over HTTP, with entity-service in-process on the same bus', ()
   beforeAll(async () => {
     stack = await startInProcessStack();
     await stack.start(entityService);
+    // Stand-ins for the other services: the gateway's readiness names each one without a running instance.
+    for (const service of [SERVICES.timing, SERVICES.simulation, SERVICES.datafile]) await stack.bus.serve(service, async () => 'pong');
     const running = await stack.start(gateway);
     base = running.address;
     demo = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
@@ -22,11 +25,11 @@ describe('gateway over HTTP, with entity-service in-process on the same bus', ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('when its health endpoints are asked, then it is alive, and ready with its database, cache, bus and entity-service up', async () => {
+  test('when its health endpoints are asked, then it is alive, and ready with its database, cache, bus and every service up', async () => {
     expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${base}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as { dependencies: unknown }).dependencies).toEqual({ database: 'up', bus: 'up', cache: 'up', 'entity-service': 'up' });
+    expect(((await ready.json()) as { dependencies: unknown }).dependencies).toEqual({ database: 'up', bus: 'up', cache: 'up', 'entity-service': 'up', 'timing-service': 'up', 'simulation-service': 'up', 'datafile-service': 'up' });
   });
 
   test('when the ApiKey header is missing, then 401 problem+json with WWW-Authenticate: ApiKey', async () => {

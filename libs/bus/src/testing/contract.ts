@@ -235,6 +235,16 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
         expect(await client.consumerCount(service)).toBe(0);
       });
 
+      test('when counts of queues that exist and do not are asked at once and again, then each is counted (a missing one is 0)', async () => {
+        const served = unique('svc');
+        const subscription = await server.serve(served, async () => null);
+        const missing = () => client.consumerCount(unique('missing'));
+        for (let round = 0; round < 3; round++) {
+          expect(await Promise.all([missing(), client.consumerCount(served), missing(), client.consumerCount(served)])).toEqual([0, 1, 0, 1]);
+        }
+        await subscription.close();
+      });
+
       test('when nobody ever served the service, then the caller rejects with 503', async () => {
         const error = await client.request(unique('nobody'), 'entity.get', {}, { timeoutMs: 2000 }).catch((err: unknown) => err);
 

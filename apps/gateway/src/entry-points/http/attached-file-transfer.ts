@@ -38,6 +38,11 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       try {
         blob = await deps.blobs.putStream(request.body as IncomingMessage, { maxBytes: deps.maxUploadBytes });
       } catch (err) {
+        if (clientWentAway(req)) {
+          // The client's own doing, not a fault of the service: a warning, and nothing of the body was kept.
+          req.log.warn({ attachedFileId, reason: (err as Error).message }, 'upload aborted by the client before its end; nothing was kept');
+          throw new AppError(499, 'The client closed the request before the upload ended; nothing was kept');
+        }
         if (!(err instanceof BlobTooLargeError)) throw err;
         // The rest of the body is not read: the connection closes after the answer.
         closeAfterAnswer(req, res);
@@ -62,6 +67,11 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       return new StreamReply(206, { ...headers, 'Content-Length': String(end - start + 1), 'Content-Range': `bytes ${start}-${end}/${target.size}` }, await deps.blobs.openRead(target.blobKey, range));
     },
   };
+}
+
+/** Whether the request's body stopped short because its client closed the connection (not the store's failure). */
+function clientWentAway(req: IncomingMessage): boolean {
+  return !req.complete && (req.readableAborted || req.destroyed);
 }
 
 /** A range-spec of RFC 9110 §14.1.1: `first-last`, `first-` or `-suffix` (digits only). */
