@@ -1,6 +1,7 @@
-import { move } from 'piscina';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
 import { shapeChannels, type ShapeTask } from './workers/shape-channels';
+import { catalogueOf, storedOf, type WholeFiles } from './workers/whole-files';
 
 /**
  * The datafile-service's pool worker (its own bundle, `shape.worker.entry.js`): converts, downsamples and encodes one
@@ -13,4 +14,19 @@ export default function shape(task: ShapeTask): Uint8Array {
 /** The lap trace reads (`run(task, { name: 'laps' })`): a lap's distance, or its delta against a reference, as JSON. */
 export function laps(task: LapTraceTask): Uint8Array {
   return move(lapTraces(task)) as unknown as Uint8Array;
+}
+
+/** The catalogue of files read whole (`run(task, { name: 'catalogue' })`), parsed here, off the event loop. */
+export function catalogue(task: WholeFiles): ReturnType<typeof catalogueOf> {
+  const result = catalogueOf(task);
+  if ('refused' in result) return result;
+  return move({ [transferableSymbol]: [result.channelsJson.buffer], [valueSymbol]: result } as never) as unknown as ReturnType<typeof catalogueOf>;
+}
+
+/** One channel of files read whole (`run(task, { name: 'stored' })`), decoded here; its buffers move to the caller. */
+export function stored(task: WholeFiles & { channel: string }): ReturnType<typeof storedOf> {
+  const result = storedOf(task);
+  if ('refused' in result) return result;
+  const buffers = [result.samples.buffer, ...(result.time.kind === 'explicit' ? [result.time.timestamps.buffer] : []), ...(result.gaps ? [result.gaps.buffer] : [])];
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as never) as unknown as ReturnType<typeof storedOf>;
 }
