@@ -147,6 +147,20 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
       expect(body.channels[0]?.samples.length).toBeLessThanOrEqual(4);
     });
 
+    test('when a lap trace needs more decoded samples than READ_SAMPLE_BUDGET, then 413 naming it; a delta counts both laps', async () => {
+      const laps = await attached.entity();
+      // Two laps of 125,000 samples at 100 Hz: one is more than the budget of 100,000.
+      const lapNumber = { name: 'Lap Number', frequency: 100, sampleCount: 250_000, fill: (first: number, out: Float64Array) => out.forEach((_, i) => (out[i] = first + i < 125_000 ? 0 : 1)) };
+      const speed = { name: 'Ground Speed', unit: 'km/h', frequency: 100, sampleCount: 250_000, fill: (_first: number, out: Float64Array) => out.fill(100) };
+      await attached.attach(laps, 'DataFile', 'laps.ld', writeLdFile({ channels: [lapNumber, speed] }));
+      const distance = await fetch(`${dataset(laps)}/distance?lapIndex=0`, { headers });
+      expect(distance.status).toBe(413);
+      expect((await problem(distance)).detail).toContain('needs 125000 decoded samples, more than READ_SAMPLE_BUDGET (100000)');
+      const delta = await fetch(`${dataset(laps)}/delta?lapIndex=0&referenceLapIndex=1`, { headers });
+      expect(delta.status).toBe(413);
+      expect((await problem(delta)).detail).toContain('needs 250000 decoded samples');
+    });
+
     test('when one channel is named 10,000 times without maxPoints, then 413: every copy of it is carried in the answer', async () => {
       const r = await channels(id, { channels: Array.from({ length: 10_000 }, () => 'Speed'), mode: 0 });
       expect(r.status).toBe(413);
