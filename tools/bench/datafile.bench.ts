@@ -7,7 +7,10 @@
 //   - cold lap read of 20 channels after a restart of the datafile-service, with its decompressed copy present
 //     (floor < 200 ms) and absent (reported: it includes decompressing the blob);
 //   - whole-file read of one 1 kHz channel (3.6 M samples) with maxPoints=2000 (floor: warm p50 < 30 ms);
-//   - peak RSS of the datafile-service (VmHWM of each of its processes).
+//   - peak RSS of the datafile-service (VmHWM of each of its processes);
+//   - a budget-sized read (issue 35): whole channels adding up to READ_SAMPLE_BUDGET decoded samples, binary, on a
+//     freshly restarted datafile-service: its RSS growth, printed against the budget's samples as float64 + 64 MB
+//     (measured and reported, not asserted).
 // The generated file, its LZ4 frame and the stack's data directory are deleted at the end.
 import { execFileSync } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -25,6 +28,8 @@ import { AMQP_URL, startBenchStack, type BenchStack } from './stack-fixture';
 const LAP = 5;
 const WARM_RUNS = Number(process.env['BENCH_DATAFILE_RUNS'] ?? 40);
 const JSON_RUNS = Math.max(5, Math.round(WARM_RUNS / 4));
+/** The datafile-service's per-read budget of decoded samples (its default unless the environment sets it). */
+const READ_SAMPLE_BUDGET = Number(process.env['READ_SAMPLE_BUDGET'] ?? 16_000_000);
 /** Seconds of data (default one hour, the issue's ~490 MB file); shorter for a quick try of the bench itself. */
 const DURATION = Number(process.env['BENCH_DATAFILE_SECONDS'] ?? DEFAULT_GEN_LD.duration);
 
@@ -231,6 +236,23 @@ async function main(): Promise<void> {
     console.log(`  then lap ${LAP + 1} (dataset open, its ranges read from the copy): ${nextLap.ms.toFixed(0)} ms`);
     console.log(`  decompressed copy absent:  ${coldAbsent.ms.toFixed(0)} ms  (includes decompressing the whole blob; reported)`);
     console.log(`\ndatafile-service peak RSS (VmHWM): warm phase ${peaks[0]?.toFixed(0)} MB, cold with copy ${peaks[1]?.toFixed(0)} MB, cold without copy ${peaks[2]?.toFixed(0)} MB`);
+
+    // A budget-sized read on a fresh process: whole channels, largest first, while their samples fit the budget.
+    const budgetChannels: string[] = [];
+    let budgetSamples = 0;
+    for (const c of [...meta.channels].sort((a, b) => b.sampleCount - a.sampleCount)) {
+      if (budgetSamples + c.sampleCount > READ_SAMPLE_BUDGET) continue;
+      budgetChannels.push(c.name);
+      budgetSamples += c.sampleCount;
+    }
+    await s.restartApp('datafile-service', {});
+    await ready();
+    const before = status(pidOf(), 'VmRSS');
+    const budgetRead = await timed(`${dataset}/channels`, { method: 'POST', body: JSON.stringify({ channels: budgetChannels, mode: 0 }), headers: { Accept: 'application/x-service-channels' } });
+    const growth = status(pidOf(), 'VmHWM') - before;
+    const allowance = (READ_SAMPLE_BUDGET * 8) / 2 ** 20 + 64;
+    console.log(`\nbudget-sized read: ${budgetChannels.length} whole channels, ${budgetSamples} decoded samples of the ${READ_SAMPLE_BUDGET} budget, binary, ${(budgetRead.bytes / 2 ** 20).toFixed(0)} MiB in ${budgetRead.ms.toFixed(0)} ms`);
+    console.log(`  datafile-service RSS growth (VmHWM after - VmRSS before): ${growth.toFixed(0)} MB, against the budget as float64 + 64 MB = ${allowance.toFixed(0)} MB (${growth <= allowance ? 'within' : 'OVER'}; reported, not asserted)`);
   } finally {
     await stack?.stop();
     rmSync(dir, { recursive: true, force: true });

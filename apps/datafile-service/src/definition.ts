@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createBlobStore } from '@pitwall/blob-store';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
-import { StoredChannelCache } from '@pitwall/formats';
+import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { DataFileReads } from './domain/data-file-reads';
@@ -32,6 +32,16 @@ export const DatafileConfig = z.object({
   DATAFILE_RESULT_CACHE_BYTES: intVar(64 * MiB),
   /** A read over this is a 504 and its work is abandoned (default 30 s). */
   DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
+  /** Channels of one file (or per-lap group) catalogued; more is a 422 (default 20,000). */
+  MAX_CHANNELS_PER_FILE: intVar(DEFAULT_MAX_CHANNELS_PER_FILE),
+  /** Decoded samples one read may need; more is a 413 (default 16 M). */
+  READ_SAMPLE_BUDGET: intVar(16_000_000),
+  /** Bytes of the files read whole (every format but a single .ld) of one dataset; more is a 422 (default 256 MiB). */
+  MAX_IN_MEMORY_FILE_BYTES: intVar(256 * MiB),
+  /** Decompressed bytes per compressed byte of an LZ4 frame that does not declare its size (default 64). */
+  LZ4_MAX_RATIO: intVar(DEFAULT_LZ4_LIMITS.maxRatio),
+  /** Decompressed bytes of one LZ4-compressed file at most (default 4 GiB). */
+  LZ4_MAX_DECOMPRESSED_BYTES: intVar(DEFAULT_LZ4_LIMITS.maxBytes),
 });
 
 /** Reads attached data files: metadata and channels of a dataset, decoded and encoded on the `shape` worker pool. */
@@ -41,14 +51,15 @@ export const datafileService = defineService({
   pools: [{ name: 'shape', entry: 'shape.worker.entry.js' }],
   build: async ({ bus, config, workers }) => {
     const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
-    const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES);
-    const datasets = new Datasets(bus, blobs, decompressed);
-    const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
+    const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
+    const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES, lz4);
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
+    const datasets = new Datasets(bus, blobs, decompressed, { pool, maxChannels: config.MAX_CHANNELS_PER_FILE, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES });
+    const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
-    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS }, results);
+    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET }, results);
     return { reads, datasets, decompressed, cache, results, stop: () => datasets.close() };
   },
   bus: { service: SERVICES.datafile, commands: ({ reads }) => datafileCommands(reads) },

@@ -1,6 +1,10 @@
-import { move } from 'piscina';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
 import { shapeChannels, type ShapeTask } from './workers/shape-channels';
+import type { catalogueOf, storedOf, WholeFiles } from './workers/whole-files';
+
+/** The readers of whole files, loaded by the first task that needs them: a thread (re)started for reads of `.ld` ranges stays as light to start as before. */
+const wholeFiles = () => import('./workers/whole-files');
 
 /**
  * The datafile-service's pool worker (its own bundle, `shape.worker.entry.js`): converts, downsamples and encodes one
@@ -13,4 +17,19 @@ export default function shape(task: ShapeTask): Uint8Array {
 /** The lap trace reads (`run(task, { name: 'laps' })`): a lap's distance, or its delta against a reference, as JSON. */
 export function laps(task: LapTraceTask): Uint8Array {
   return move(lapTraces(task)) as unknown as Uint8Array;
+}
+
+/** The catalogue of files read whole (`run(task, { name: 'catalogue' })`), parsed here, off the event loop. */
+export async function catalogue(task: WholeFiles): Promise<ReturnType<typeof catalogueOf>> {
+  const result = (await wholeFiles()).catalogueOf(task);
+  if ('refused' in result) return result;
+  return move({ [transferableSymbol]: [result.channelsJson.buffer], [valueSymbol]: result } as never) as unknown as ReturnType<typeof catalogueOf>;
+}
+
+/** One channel of files read whole (`run(task, { name: 'stored' })`), decoded here; its buffers move to the caller. */
+export async function stored(task: WholeFiles & { channel: string }): Promise<ReturnType<typeof storedOf>> {
+  const result = (await wholeFiles()).storedOf(task);
+  if ('refused' in result) return result;
+  const buffers = [result.samples.buffer, ...(result.time.kind === 'explicit' ? [result.time.timestamps.buffer] : []), ...(result.gaps ? [result.gaps.buffer] : [])];
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as never) as unknown as ReturnType<typeof storedOf>;
 }

@@ -3,6 +3,7 @@ import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSetting
 import { ACCOUNT_MEMBERS_ROUTING_KEY, EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type EntityChangedEvent } from '@pitwall/contracts';
 import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
+import { DEFAULT_LZ4_LIMITS } from '@pitwall/formats';
 import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
@@ -21,6 +22,10 @@ const EntityServiceConfig = z.object({
   ATTACHMENT_ABANDONED_AFTER_S: intVar(24 * 3600),
   /** How often the sweep runs, in seconds; 0 turns it off. */
   ATTACHMENT_SWEEP_INTERVAL_S: intVar(3600),
+  /** Decompressed bytes per compressed byte of an LZ4 upload that does not declare its size; more is a 409 at finalise (default 64). */
+  LZ4_MAX_RATIO: intVar(DEFAULT_LZ4_LIMITS.maxRatio),
+  /** Decompressed bytes of one LZ4 upload at most; more is a 409 at finalise (default 4 GiB). */
+  LZ4_MAX_DECOMPRESSED_BYTES: intVar(DEFAULT_LZ4_LIMITS.maxBytes),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
   COMMAND_INBOX: intVar(1),
   /**
@@ -76,6 +81,7 @@ export const entityService = defineService({
       signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)),
       urlTtlSeconds: config.UPLOAD_URL_TTL_S,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      lz4: { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO },
       publicBaseUrl: config.PUBLIC_BASE_URL,
       logger,
       ...(inbox ? { inbox } : {}),

@@ -317,8 +317,8 @@ const PointCount = z.string().regex(/^\d+$/, { error: 'is not a whole number', a
 const MaxPoints = PointCount.optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
 const dataFileParams = z.object({ id: Guid, attachedFileGroupName: StoredName(256) });
 const LapPoints = PointCount.optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
-const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB)', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
-const LAP_TRACE_ERRORS = { 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
+const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB), or a read needing more decoded samples than READ_SAMPLE_BUDGET', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
+const LAP_TRACE_ERRORS = { 413: 'The lap (or the two laps of a delta) needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
 const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
 const CHANNEL_TYPES = ['application/json', ...BINARY_CHANNEL_TYPES] as const;

@@ -1,5 +1,5 @@
-/** Error codes; the datafile-service maps them to HTTP 415, 422, 415, 404 and 400. */
-export type DataFileErrorCode = 'NOT_A_DATA_FILE' | 'CORRUPT' | 'UNSUPPORTED' | 'CHANNEL_NOT_FOUND' | 'INVALID_SLICE';
+/** Error codes; the datafile-service maps them to HTTP 415, 422, 415, 404, 400 and 422. */
+export type DataFileErrorCode = 'NOT_A_DATA_FILE' | 'CORRUPT' | 'UNSUPPORTED' | 'CHANNEL_NOT_FOUND' | 'INVALID_SLICE' | 'OVER_LIMIT';
 
 /** Base class of every error the readers throw on purpose; anything else escaping a reader is a bug. */
 export abstract class DataFileError extends Error {
@@ -58,5 +58,28 @@ export class InvalidSliceError extends DataFileError {
   constructor(message: string) {
     super(message);
     this.name = 'InvalidSliceError';
+  }
+}
+
+/** What a reader bounds: the channels of one file (or one per-lap dataset). */
+export type DataFileLimit = 'channels';
+
+/** Channels per file (or per-lap dataset) a reader catalogues when the caller names no bound. */
+export const DEFAULT_MAX_CHANNELS_PER_FILE = 20_000;
+
+/**
+ * A file within its format but past a bound the caller set (`limit`: what is counted, `max`: the bound, `found`: at
+ * least how many the file has); refused before the work that grows with it is done.
+ */
+export class DataFileLimitError extends DataFileError {
+  readonly code = 'OVER_LIMIT' as const;
+  constructor(
+    readonly format: string,
+    readonly limit: DataFileLimit,
+    readonly max: number,
+    readonly found: number,
+  ) {
+    super(`${format} has ${found > max + 1 ? found : `more than ${max}`} ${limit}; at most ${max} are read`);
+    this.name = 'DataFileLimitError';
   }
 }

@@ -50,11 +50,12 @@ export { sampleIndexRange, sliceByLap, sliceByWindow, type ChannelSlice } from '
 export { bytesSource, type ByteSource, CountingSource, fileHandleSource } from './source/byte-source';
 export { channelFor, fromDataFile, openDataFileFromSource, type RandomAccessDataFile, type SampleRange } from './access/random-access';
 export { openLdSource } from './access/ld-source-reader';
+export { isLdFile } from './ld/ld-reader';
 export { physicalChannel, sliceStored, type StoredChannel, storedChannelBytes, storedFromChannelData } from './access/stored-channel';
 export { ByteLru } from './access/byte-lru';
 export { StoredChannelCache } from './access/stored-channel-cache';
 export { type ReadScope, resolveScope, scopeSampleRange, type ScopeWindow } from './access/scope';
-export { buildMetadataRecord, type DataFileEcho, type DataFileMetadataRecord } from './access/metadata';
+export { buildMetadataRecord, type DataFileEcho, type DataFileMetadataRecord, metadataChannels } from './access/metadata';
 export { encodeLdFile, writeLdFile, type LdChannelInput, type LdFileInput } from './ld/ld-writer';
 export { createDemoLdFile, type DemoLdOptions } from './ld/demo-ld';
 export * from './lz4';

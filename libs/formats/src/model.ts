@@ -109,11 +109,18 @@ export function emptyProperties(): FileProperties {
 
 /** Names must be unique for readChannel(name); later duplicates get " (2)", " (3)"... */
 export function uniqueName(name: string, taken: Set<string>): string {
+  // Where each name's suffixes were left, so that n copies of one name cost n steps, not n squared.
+  let next = nextSuffix.get(taken);
+  if (!next) nextSuffix.set(taken, (next = new Map()));
   let candidate = name;
-  for (let n = 2; taken.has(candidate); n++) candidate = `${name} (${n})`;
+  let n = next.get(name) ?? 2;
+  for (; taken.has(candidate); n++) candidate = `${name} (${n})`;
+  next.set(name, n);
   taken.add(candidate);
   return candidate;
 }
+
+const nextSuffix = new WeakMap<Set<string>, Map<string, number>>();
 
 export function buildDataFile(parts: Omit<DataFile, 'channels' | 'readChannel'>, sources: ChannelSource[]): DataFile {
   const byName = new Map(sources.map((s) => [s.info.name, s] as const));

@@ -1,6 +1,6 @@
 import { toNanosecond } from '@pitwall/channels';
 import { sniffCsv, readCsvFile } from './csv/csv-reader';
-import { NotADataFileError, UnsupportedFeatureError } from './errors';
+import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, NotADataFileError, UnsupportedFeatureError } from './errors';
 import { isLdFile, readLdFile } from './ld/ld-reader';
 import { isMdfFile, readMdf4File } from './mdf4/mdf4-reader';
 import { buildDataFile, type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, lapsFromBoundaries } from './model';
@@ -8,6 +8,8 @@ import { buildDataFile, type ChannelData, type ChannelInfo, type ChannelSource, 
 export interface OpenOptions {
   /** MoTeC `.ldx` companion of a `.ld` file; its beacon markers give the laps. */
   ldx?: Uint8Array | string;
+  /** More channels in a file (or in a per-lap dataset's files together) is a DataFileLimitError; default DEFAULT_MAX_CHANNELS_PER_FILE. */
+  maxChannels?: number;
 }
 
 /**
@@ -18,14 +20,21 @@ export function openDataFile(input: Uint8Array | readonly Uint8Array[], options:
   if (input instanceof Uint8Array) return openOne(input, options);
   if (input.length === 0) throw new NotADataFileError('empty dataset: no files');
   if (input.length === 1) return openOne(input[0], options);
-  return combineLaps(input.map((bytes) => openOne(bytes, {})), input.reduce((n, bytes) => n + bytes.length, 0));
+  const maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE;
+  return combineLaps(
+    input.map((bytes) => openOne(bytes, { maxChannels })),
+    input.reduce((n, bytes) => n + bytes.length, 0),
+    maxChannels,
+  );
 }
 
 function openOne(bytes: Uint8Array, options: OpenOptions): DataFile {
+  const maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE;
   // No catch-all here: every defect is checked explicitly, and the fuzz test must see any that slips through.
-  if (isLdFile(bytes)) return readLdFile(bytes, options);
-  if (isMdfFile(bytes)) return readMdf4File(bytes);
+  if (isLdFile(bytes)) return readLdFile(bytes, { ...options, maxChannels });
+  if (isMdfFile(bytes)) return readMdf4File(bytes, { maxChannels });
   const csv = sniffCsv(bytes);
+  if (csv && csv.names.length > maxChannels + 1) throw new DataFileLimitError(csv.kind, 'channels', maxChannels, csv.names.length - 1);
   if (csv) return readCsvFile(bytes, csv);
   throw new NotADataFileError();
 }
@@ -47,7 +56,7 @@ function lapLengths(parts: readonly DataFile[]): number[] {
  * Per-lap files laid end to end: lap i starts where lap i-1 ended. A channel that is regular in every part
  * stays implicit, each lap padded with gaps to its length; otherwise timestamps are shifted and concatenated.
  */
-function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
+function combineLaps(parts: DataFile[], inputBytes: number, maxChannels: number): DataFile {
   const offsets: number[] = [];
   const durations = lapLengths(parts);
   let at = parts[0].startTime;
@@ -56,11 +65,18 @@ function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
     at = toNanosecond(at + duration);
   }
   const end = at;
-  const names: string[] = [];
-  for (const part of parts) for (const c of part.channels) if (!names.includes(c.name)) names.push(c.name);
+  // Each part's channels by name, once: the merge below is linear in the channels of all parts.
+  const byName = parts.map((part) => new Map(part.channels.map((c) => [c.name, c] as const)));
+  const names = new Set<string>();
+  for (const part of parts) {
+    for (const c of part.channels) {
+      names.add(c.name);
+      if (names.size > maxChannels) throw new DataFileLimitError(part.format, 'channels', maxChannels, names.size);
+    }
+  }
 
-  const sources: ChannelSource[] = names.map((name) => {
-    const infos = parts.map((p) => p.channels.find((c) => c.name === name));
+  const sources: ChannelSource[] = [...names].map((name) => {
+    const infos = parts.map((_, k) => byName[k].get(name));
     const first = infos.find((i): i is ChannelInfo => i !== undefined) as ChannelInfo; // names come from these infos
     // A part without the channel becomes a lap of gaps; it does not force explicit timestamps.
     const implicit = infos.every((i) => !i || (i.regular && i.frequency === first.frequency && !i.unsupported));
@@ -78,7 +94,7 @@ function combineLaps(parts: DataFile[], inputBytes: number): DataFile {
       read: () => {
         // The part's reader would refuse too, but only after this join had sized its arrays from the catalogue.
         if (unsupported) throw new UnsupportedFeatureError(parts[0].format, unsupported);
-        return padOk ? joinImplicit(parts, offsets, name, info, lengths) : joinExplicit(parts, offsets, name, info);
+        return padOk ? joinImplicit(parts, byName, offsets, name, info, lengths) : joinExplicit(parts, byName, offsets, name, info);
       },
     };
   });
@@ -101,13 +117,13 @@ function meanRate(infos: readonly (ChannelInfo | undefined)[]): number {
   return seconds > 0 ? samples / seconds : 0;
 }
 
-function joinImplicit(parts: DataFile[], offsets: number[], name: string, info: ChannelInfo, lengths: number[]): ChannelData {
+function joinImplicit(parts: DataFile[], byName: readonly Map<string, ChannelInfo>[], offsets: number[], name: string, info: ChannelInfo, lengths: number[]): ChannelData {
   const total = info.sampleCount;
   const samples = new Float64Array(total).fill(NaN);
   const gaps = new Uint8Array(total).fill(1);
   let base = 0;
   parts.forEach((part, k) => {
-    if (!part.channels.some((c) => c.name === name)) {
+    if (!byName[k].has(name)) {
       base += lengths[k];
       return;
     }
@@ -125,8 +141,8 @@ function joinImplicit(parts: DataFile[], offsets: number[], name: string, info: 
   return { name, unit: info.unit, frequency: info.frequency, dimension: 1, samples, time: { kind: 'implicit', start: offsets[0], frequency: info.frequency }, ...(gaps.includes(1) ? { gaps } : {}) };
 }
 
-function joinExplicit(parts: DataFile[], offsets: number[], name: string, info: ChannelInfo): ChannelData {
-  const pieces = parts.map((part) => (part.channels.some((c) => c.name === name) ? part.readChannel(name) : null));
+function joinExplicit(parts: DataFile[], byName: readonly Map<string, ChannelInfo>[], offsets: number[], name: string, info: ChannelInfo): ChannelData {
+  const pieces = parts.map((part, k) => (byName[k].has(name) ? part.readChannel(name) : null));
   const total = pieces.reduce((n, p) => n + (p?.samples.length ?? 0), 0);
   const samples = new Float64Array(total);
   const timestamps = new Float64Array(total);

@@ -10,6 +10,8 @@ import { toReadError } from './read-errors';
 export interface DataFileReadsOptions {
   /** A read taking longer is answered 504 and its work abandoned (pool task aborted, no further reads). */
   timeoutMs: number;
+  /** READ_SAMPLE_BUDGET: a read needing more decoded samples is a 413 before any is read. */
+  sampleBudget: number;
 }
 
 /** The use cases of the data file access endpoints: the metadata record and channel reads of one dataset. */
@@ -23,11 +25,18 @@ export class DataFileReads {
     readonly results: ReadResultCache = new ReadResultCache(0),
   ) {}
 
-  /** The metadata record: the catalogue, no sample decoded. */
-  metadata(ref: DatasetRef, requestId?: string): Promise<DataFileMetadataRecord> {
+  /**
+   * The metadata record: the catalogue, no sample decoded. When the catalogue was parsed on the pool, the record comes
+   * as JSON bytes around the `channels` the pool encoded (a file of many channels is not encoded on the event loop).
+   */
+  metadata(ref: DatasetRef, requestId?: string): Promise<DataFileMetadataRecord | Uint8Array> {
     return this.withinTimeout(async () => {
-      const { file } = await this.datasets.open(ref, requestId);
-      return buildMetadataRecord({ entityId: ref.id, entityType: ref.type, attachedFileGroupName: ref.group }, file);
+      const { file, channelsJson } = await this.datasets.open(ref, requestId);
+      const echo = { entityId: ref.id, entityType: ref.type, attachedFileGroupName: ref.group };
+      if (!channelsJson) return buildMetadataRecord(echo, file);
+      const { channels: _none, ...head } = buildMetadataRecord(echo, { ...file, channels: [] });
+      const start = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"channels":`);
+      return Buffer.concat([start, channelsJson, Buffer.from('}')]);
     });
   }
 
@@ -41,7 +50,7 @@ export class DataFileReads {
       const key = ReadResultCache.keyOf(dataset.contentKey, read);
       const known = this.results.get(key);
       if (known) return known;
-      const body = await readChannels(dataset, read, { cache: this.cache, pool: this.pool }, signal);
+      const body = await readChannels(dataset, read, this.parts(), signal);
       this.results.set(dataset.contentKey, key, body);
       return body;
     });
@@ -52,7 +61,7 @@ export class DataFileReads {
     return this.withinTimeout(async (signal) => {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      return readLapDistance({ ref, dataset, lapIndex, field: 'lapIndex' }, maxPoints, { cache: this.cache, pool: this.pool }, signal);
+      return readLapDistance({ ref, dataset, lapIndex, field: 'lapIndex' }, maxPoints, this.parts(), signal);
     });
   }
 
@@ -65,9 +74,13 @@ export class DataFileReads {
       const sameDataset = referenceRef.type === ref.type && referenceRef.id === ref.id && referenceRef.group === ref.group;
       const [dataset, referenceDataset] = await Promise.all([this.datasets.open(ref, requestId), sameDataset ? undefined : this.datasets.open(referenceRef, requestId)]);
       signal.throwIfAborted();
-      const parts = { cache: this.cache, pool: this.pool };
+      const parts = this.parts();
       return readLapDelta({ ref, dataset, lapIndex, field: 'lapIndex' }, { ref: referenceRef, dataset: referenceDataset ?? dataset, lapIndex: referenceLapIndex, field: 'referenceLapIndex' }, maxPoints, parts, signal);
     });
+  }
+
+  private parts() {
+    return { cache: this.cache, pool: this.pool, sampleBudget: this.options.sampleBudget };
   }
 
   private async withinTimeout<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -2,17 +2,44 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { BlobStore } from '@pitwall/blob-store';
 import { ATTACHMENT_COMMANDS, SERVICES, type CallerContext, type DatasetFile } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
-import { CorruptDataFileError, fileHandleSource, openDataFileFromSource, type ByteSource, type RandomAccessDataFile } from '@pitwall/formats';
+import type { Piscina } from 'piscina';
+import { channelFor, CorruptDataFileError, fileHandleSource, isLdFile, openLdSource, sliceStored, type ByteSource, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { blobSource } from './blob-source';
 import { toReadError } from './read-errors';
 import type { DecompressedCache } from './decompressed-cache';
+import { isRefusal, reviveRefusal, type Catalogue, type Refusal, type WholeFiles } from '../workers/whole-files';
+
+/** How datasets are opened: the bounds of what a file may make this service do, and the pool whole files are parsed on. */
+export interface DatasetReading {
+  /** Parses and decodes the files read whole (everything but a single `.ld`), off the event loop. */
+  pool: Piscina;
+  /** MAX_CHANNELS_PER_FILE: more channels in a file (or a per-lap group) is a 422. */
+  maxChannels: number;
+  /** MAX_IN_MEMORY_FILE_BYTES: files read whole (and an .ldx) larger than this together are a 422. */
+  maxInMemoryBytes: number;
+}
+
+/** Pieces a whole file is read in from the store (small: large transient buffers bring the main heap's collections on). */
+const WHOLE_READ_CHUNK = 1024 * 1024;
+
+/** A refusal of a group of files, with the index of the first that does not open alone. */
+class GroupRefusal extends Error {
+  constructor(
+    readonly refusal: Error,
+    readonly culprit: number | undefined,
+  ) {
+    super(refusal.message);
+  }
+}
 
 /** A dataset opened for reads: its catalogue and lazy channel reads, and the key its cached channels go under. */
 export interface OpenDataset {
   file: RandomAccessDataFile;
   /** The blob keys of its files in order: identical bytes are the same dataset, whoever attached them. */
   contentKey: string;
+  /** The metadata record's `channels`, encoded on the pool when the catalogue was parsed there. */
+  channelsJson?: Uint8Array;
 }
 
 interface Entry {
@@ -47,6 +74,7 @@ export class Datasets {
     private readonly bus: Bus,
     private readonly blobs: BlobStore,
     private readonly decompressed: DecompressedCache,
+    private readonly reading: DatasetReading,
     private readonly maxOpen = 32,
     private readonly maxIndexed = 10_000,
   ) {}
@@ -125,19 +153,48 @@ export class Datasets {
   private async openFiles(data: DatasetFile[], ldx: DatasetFile | undefined, contentKey: string, handles: FileHandle[]): Promise<OpenDataset> {
     const sources = await Promise.all(data.map((f) => this.named(f, () => this.sourceOf(f, handles))));
     const ldxBytes = ldx ? await this.named(ldx, () => this.readWhole(ldx, handles)) : undefined;
+    const { maxChannels } = this.reading;
     try {
-      const file = await openDataFileFromSource(sources, ldxBytes ? { ldx: ldxBytes } : {});
-      return { file, contentKey };
+      const only = sources.length === 1 ? (sources[0] as ByteSource) : undefined;
+      // A single .ld is read in ranges: its catalogue (at most maxChannels blocks) here, its samples as they are asked for.
+      if (only && isLdFile(await only.read(0, Math.min(8, only.size)))) return { file: await openLdSource(only, { maxChannels, ...(ldxBytes ? { ldx: ldxBytes } : {}) }), contentKey };
+      return { ...(await this.openWhole(data, sources, ldxBytes, contentKey)), contentKey };
     } catch (err) {
       // Which file of the group it is: the .ldx when its markers are damaged; alone it is the one; of several, the first
-      // that does not open by itself.
-      if (ldx && err instanceof CorruptDataFileError && err.format === 'ldx') throw inFile(err, ldx);
-      let culprit = data.length === 1 ? data[0] : undefined;
-      for (let i = 0; !culprit && i < data.length; i++) {
-        if (await openDataFileFromSource([sources[i] as ByteSource]).then(() => false, () => true)) culprit = data[i];
-      }
-      throw culprit ? inFile(err, culprit) : err;
+      // that does not open by itself (the pool says which).
+      const refusal = err instanceof GroupRefusal ? err.refusal : err;
+      if (ldx && refusal instanceof CorruptDataFileError && refusal.format === 'ldx') throw inFile(refusal, ldx);
+      const culprit = data.length === 1 ? data[0] : err instanceof GroupRefusal && err.culprit !== undefined ? data[err.culprit] : undefined;
+      throw culprit ? inFile(refusal, culprit) : refusal;
     }
+  }
+
+  /**
+   * Files read whole: their bytes (at most MAX_IN_MEMORY_FILE_BYTES together) in shared memory, their catalogue parsed
+   * and their channels decoded on the pool.
+   */
+  private async openWhole(data: DatasetFile[], sources: ByteSource[], ldx: Uint8Array | undefined, key: string): Promise<{ file: RandomAccessDataFile; channelsJson: Uint8Array }> {
+    const { pool, maxChannels, maxInMemoryBytes } = this.reading;
+    const total = sources.reduce((n, s) => n + s.size, 0) + (ldx?.byteLength ?? 0);
+    if (total > maxInMemoryBytes) {
+      const what = data.length === 1 ? `${data[0]?.fileName} is ${total} bytes` : `the group's ${data.length} files are ${total} bytes together`;
+      throw new AppError(422, `The data file could not be read: ${what}, more than MAX_IN_MEMORY_FILE_BYTES (${maxInMemoryBytes}), the most this service reads whole (only a single MoTeC .ld is read in ranges)`);
+    }
+    const files = await Promise.all(sources.map(sharedCopy));
+    const task: WholeFiles = { key, files, maxChannels, ...(ldx ? { ldx } : {}) };
+    const catalogue = (await pool.run(task, { name: 'catalogue' })) as Catalogue | Refusal;
+    if (isRefusal(catalogue)) throw new GroupRefusal(reviveRefusal(catalogue), catalogue.culprit);
+    const { channelsJson, ...opened } = catalogue;
+    const file: RandomAccessDataFile = {
+      ...opened,
+      async readStored(name, range) {
+        channelFor(opened, name);
+        const stored = (await pool.run({ ...task, channel: name }, { name: 'stored' })) as StoredChannel | Refusal;
+        if (isRefusal(stored)) throw reviveRefusal(stored);
+        return range ? sliceStored(stored, range.from, range.to) : stored;
+      },
+    };
+    return { file, channelsJson };
   }
 
   /** A read error of one file of the group, named by its file. */
@@ -162,6 +219,7 @@ export class Datasets {
 
   private async readWhole(f: DatasetFile, handles: FileHandle[]): Promise<Uint8Array> {
     const source = await this.sourceOf(f, handles);
+    if (source.size > this.reading.maxInMemoryBytes) throw new AppError(422, `The data file could not be read: it is ${source.size} bytes, more than MAX_IN_MEMORY_FILE_BYTES (${this.reading.maxInMemoryBytes})`);
     return source.read(0, source.size);
   }
 }
@@ -171,4 +229,11 @@ function inFile(err: unknown, f: DatasetFile): unknown {
   const answer = toReadError(err);
   if (!(answer instanceof AppError) || (answer.status !== 415 && answer.status !== 422)) return answer;
   return new AppError(answer.status, `${f.fileName}: ${answer.message}`, { ...(answer.errors ? { errors: answer.errors } : {}), cause: err });
+}
+
+/** The whole bytes of a source in a SharedArrayBuffer, read in pieces: the pool's threads read it without a copy. */
+async function sharedCopy(source: ByteSource): Promise<Uint8Array> {
+  const bytes = new Uint8Array(new SharedArrayBuffer(source.size));
+  for (let at = 0; at < source.size; at += WHOLE_READ_CHUNK) bytes.set(await source.read(at, Math.min(WHOLE_READ_CHUNK, source.size - at)), at);
+  return bytes;
 }

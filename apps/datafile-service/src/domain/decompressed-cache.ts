@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { BlobStore } from '@pitwall/blob-store';
-import { decodeLz4Frames } from '@pitwall/formats';
+import { decodeLz4Frames, type Lz4Limits } from '@pitwall/formats';
 
 /**
  * LZ4-compressed blobs decompressed once into a local file (keyed by the blob's hash) that readers then open for
  * random access. Bounded in bytes: the least recently used copies are removed when a new one would pass the bound
  * (a reader holding one open keeps reading it: unlinking leaves open handles valid). Concurrent requests for the
  * same blob share one decompression; a copy is renamed into place only once complete, so a crash leaves no half file.
+ * Decompression stops at `limits` (LZ4_MAX_DECOMPRESSED_BYTES, LZ4_MAX_RATIO of the blob's size): a bomb leaves no copy.
  */
 export class DecompressedCache {
   private readonly pending = new Map<string, Promise<string>>();
@@ -19,6 +20,7 @@ export class DecompressedCache {
   constructor(
     private readonly dir: string,
     private readonly maxBytes: number,
+    private readonly limits: Pick<Lz4Limits, 'maxBytes' | 'maxRatio'>,
   ) {}
 
   /** The path of the decompressed copy of `key` (`sha256/<hex>`), made now when absent. */
@@ -47,7 +49,9 @@ export class DecompressedCache {
     await mkdir(this.dir, { recursive: true });
     const partial = `${path}.${randomUUID()}.partial`;
     try {
-      await pipeline(Readable.from(decodeLz4Frames(await blobs.openRead(key))), createWriteStream(partial));
+      const compressedSize = (await blobs.stat(key))?.size;
+      const limits: Lz4Limits = { ...this.limits, ...(compressedSize !== undefined ? { compressedSize } : {}) };
+      await pipeline(Readable.from(decodeLz4Frames(await blobs.openRead(key), undefined, limits)), createWriteStream(partial));
       await rename(partial, path);
     } catch (err) {
       await rm(partial, { force: true });

@@ -4,6 +4,7 @@ import type { DataFileScope } from '@pitwall/contracts';
 import { MAX_CHANNEL_TEXT_BYTES } from '@pitwall/channels';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
+import { samplesToDecode, withinSampleBudget } from './read-budget';
 import type { OpenDataset } from './datasets';
 import type { ShapeTask, StoredSlice } from '../workers/shape-channels';
 
@@ -21,7 +22,7 @@ export interface ChannelRead {
  * a lap out of range before any sample is read), the stored values of that range only (from the channel cache or the
  * file), then conversion, M4 and encoding on the pool. Returns the binary body, or the JSON array of channel records.
  */
-export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina }, signal: AbortSignal): Promise<Uint8Array> {
+export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina; sampleBudget: number }, signal: AbortSignal): Promise<Uint8Array> {
   const { file } = dataset;
   // A lap out of range and unknown channels are named in one 400.
   const refusals = new FieldRefusals();
@@ -33,17 +34,43 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
   }
   const infos = readableChannels(file.channels, read, refusals);
   if (!window) throw new Error('unreachable: a scope that did not resolve was refused');
+  // Each channel is read and shaped once, however often the request names it; the answer repeats its record.
+  const indexOf = new Map<string, number>();
+  const distinct: ChannelInfo[] = [];
+  for (const info of infos) {
+    if (indexOf.has(info.name)) continue;
+    indexOf.set(info.name, distinct.length);
+    distinct.push(info);
+  }
+  const order = infos.map((info) => indexOf.get(info.name) as number);
+  withinSampleBudget(samplesNeeded(file, distinct, order, window, read.maxPoints), parts.sampleBudget, read.field);
   const slices: StoredSlice[] = [];
   const transferList: ArrayBuffer[] = [];
-  for (const info of infos) {
+  for (const info of distinct) {
     signal.throwIfAborted();
     const stored = await storedOfScope(dataset, info, window, parts.cache);
     const slice = ownedSlice(stored);
     slices.push(slice);
     transferList.push(...buffersOf(slice));
   }
-  const task: ShapeTask = { channels: slices, binary: read.binary, ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }) };
+  const task: ShapeTask = { channels: slices, ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }) };
   return (await parts.pool.run(task, { transferList, signal })) as Uint8Array;
+}
+
+/**
+ * Decoded samples a read needs: what each distinct channel decodes, and for each further time the request names one,
+ * the samples that copy carries in the answer (at most maxPoints with M4).
+ */
+function samplesNeeded(file: OpenDataset['file'], distinct: readonly ChannelInfo[], order: readonly number[], window: ReturnType<typeof resolveScope>, maxPoints: number | undefined): number {
+  const decoded = distinct.map((info) => samplesToDecode(file, info, window));
+  const carried = (n: number) => (maxPoints === undefined ? n : Math.min(n, maxPoints));
+  let needed = decoded.reduce((sum, n) => sum + n, 0);
+  const seen = new Set<number>();
+  for (const k of order) {
+    if (seen.has(k)) needed += carried(decoded[k] as number);
+    seen.add(k);
+  }
+  return needed;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DataFileError, Lz4FrameError } from '@pitwall/formats';
+import { DataFileError, DataFileLimitError, Lz4FrameError } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 
 /**
@@ -7,7 +7,11 @@ import { AppError } from '@pitwall/service-kit';
  * a 400. Anything else stays what it is (a bug is a 500 that reveals nothing).
  */
 export function toReadError(err: unknown): unknown {
+  if (err instanceof Lz4FrameError && err.code === 'TOO_LARGE') {
+    return new AppError(422, `The data file could not be read: its LZ4 frame ${err.reason} (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO for a frame that does not declare its size)`);
+  }
   if (err instanceof Lz4FrameError) return new AppError(422, `The data file could not be read: ${err.message}`);
+  if (err instanceof DataFileLimitError) return new AppError(422, `The data file could not be read: ${err.message} (MAX_CHANNELS_PER_FILE is ${err.max})`);
   // V8's limit on one string (about 512 MB): the JSON answer of a read this large cannot be built. The request asked
   // too much, the file is fine; the binary body of the same read has no such limit.
   if (err instanceof RangeError && /^Invalid string length/.test(err.message))

@@ -5,6 +5,7 @@ import { pickDistanceSource, type DistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
 import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
+import { samplesToDecode, withinSampleBudget } from './read-budget';
 import type { LapSlice, LapTraceTask } from '../workers/lap-traces';
 
 /** One lap of an opened dataset, as a lap trace read names it; `field` is the query parameter a bad index is reported on. */
@@ -15,7 +16,7 @@ export interface LapOf {
   field: 'lapIndex' | 'referenceLapIndex';
 }
 
-type Parts = { cache: StoredChannelCache; pool: Piscina };
+type Parts = { cache: StoredChannelCache; pool: Piscina; sampleBudget: number };
 
 /** The distance source of each opened file, picked once (opened files are kept by the dataset cache). */
 const sources = new WeakMap<object, DistanceSource | null>();
@@ -27,6 +28,7 @@ function distanceSourceOf(file: OpenDataset['file']): DistanceSource | undefined
 
 /** A lap's lap-relative distance trace (`GET .../distance`), as the JSON body. */
 export async function readLapDistance(lap: LapOf, maxPoints: number | undefined, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
+  withinSampleBudget(lapSamples(lap), parts.sampleBudget, lap.field);
   const slice = await lapSlice(lap, parts.cache, signal);
   return run({ op: 'distance', lap: slice, ...(maxPoints !== undefined ? { maxPoints } : {}) }, [slice], parts.pool, signal);
 }
@@ -35,9 +37,18 @@ export async function readLapDistance(lap: LapOf, maxPoints: number | undefined,
 export async function readLapDelta(lap: LapOf, reference: LapOf, maxPoints: number | undefined, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
   lapWindow(lap);
   lapWindow(reference);
+  withinSampleBudget(lapSamples(lap) + lapSamples(reference), parts.sampleBudget, lap.field);
   const a = await lapSlice(lap, parts.cache, signal);
   const b = await lapSlice(reference, parts.cache, signal);
   return run({ op: 'delta', lap: a, reference: b, ...(maxPoints !== undefined ? { maxPoints } : {}) }, [a, b], parts.pool, signal);
+}
+
+/** Samples reading the lap's distance source decodes (0 when it has none: that read is refused on its own). */
+function lapSamples(lap: LapOf): number {
+  const { file } = lap.dataset;
+  const picked = distanceSourceOf(file);
+  if (!picked) return 0;
+  return samplesToDecode(file, channelFor(file, picked.channel), lapWindow(lap));
 }
 
 /**

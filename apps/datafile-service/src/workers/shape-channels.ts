@@ -17,6 +17,8 @@ export interface StoredSlice {
 
 export interface ShapeTask {
   channels: StoredSlice[];
+  /** The answer's records as indices into `channels`, when the request named a channel more than once. */
+  order?: number[];
   binary: boolean;
   /** Display-sized read: M4 over [start, end) (the scope's window; the channel's own span for a whole-file read). */
   maxPoints?: number;
@@ -33,7 +35,8 @@ export interface ShapeResult {
  * (or raw integers kept with their conversion in the binary body when smaller), then the encoding.
  */
 export function shapeChannels(task: ShapeTask): ShapeResult {
-  const series = task.channels.map((c) => shapeOne(c, task));
+  const shaped = task.channels.map((c) => shapeOne(c, task));
+  const series = task.order ? task.order.map((k) => shaped[k] as ChannelSeries) : shaped;
   if (task.binary) return { body: encodeChannels(series) };
   return { body: new TextEncoder().encode(JSON.stringify(series.map(toChannelRecord))) };
 }

@@ -18,6 +18,8 @@ export interface DatafileStackOptions {
   outsider?: boolean;
   /** Also start a second gateway replica (sharing the stack's cache, where the per-user read limit is counted). */
   replica?: boolean;
+  /** Environment of the datafile-service alone (e.g. its LZ4 bounds lower than the entity-service's finalise check). */
+  datafileEnv?: NodeJS.ProcessEnv;
 }
 
 export interface DatafileStack {
@@ -41,8 +43,8 @@ function startGateway(stack: InProcessStack) {
   return stack.start(gateway);
 }
 
-function startDatafile(stack: InProcessStack, entry: string, maxThreads: number) {
-  return stack.start({ ...datafileService, pools: [{ name: 'shape', entry, maxThreads }] });
+function startDatafile(stack: InProcessStack, entry: string, maxThreads: number, env: NodeJS.ProcessEnv = {}) {
+  return stack.start({ ...datafileService, pools: [{ name: 'shape', entry, maxThreads }] }, env);
 }
 
 /**
@@ -61,7 +63,7 @@ export async function startDatafileStack(dir: string, env: NodeJS.ProcessEnv, op
     const running = await startGateway(stack);
     const base = running.address;
     await stack.start(entityService, { PUBLIC_BASE_URL: base });
-    const datafile = await startDatafile(stack, worker, options.maxThreads ?? 2);
+    const datafile = await startDatafile(stack, worker, options.maxThreads ?? 2, options.datafileEnv);
     const second = options.replica ? (await startGateway(stack)).address : '';
     const { auth } = running.parts;
     const account = await auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });

@@ -18,6 +18,8 @@ interface Chain {
 export interface AttachOptions {
   /** Uploaded as one LZ4 frame with UseCompression. */
   compressed?: boolean;
+  /** The bytes are an LZ4 stream already (a hostile one, say): uploaded as they are, with UseCompression. */
+  frame?: boolean;
   /** CustomPropertyAttachedFileName, with IfSingleOverwriteExisting: finalising replaces the entity's earlier file of that name. */
   replacing?: string;
 }
@@ -53,7 +55,7 @@ export class UploadedDatasets {
     const body = {
       FileName: fileName,
       AttachedFileGroupName: group,
-      UseCompression: options.compressed === true,
+      UseCompression: options.compressed === true || options.frame === true,
       ...(options.replacing ? { CustomPropertyAttachedFileName: options.replacing, IfSingleOverwriteExisting: true } : {}),
     };
     const uploaded = await this.client.uploadAttachment(this.typeOf(entityId), entityId, options.compressed ? await compressLz4(bytes) : bytes, body);

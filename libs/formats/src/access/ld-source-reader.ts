@@ -20,7 +20,7 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
   const { properties, blocks } = await parseFromSource(view, (v) => {
     if (v.length < 8 || v.u32(0) !== 0x40 || v.u16(4) !== 0) throw new NotADataFileError();
     v.require(0, HEADER.size, 'header');
-    return { properties: readProperties(v), blocks: readChannelBlocks(v) };
+    return { properties: readProperties(v), blocks: readChannelBlocks(v, options.maxChannels) };
   });
   const channels = ldChannelInfos(blocks);
   const blockOf = new Map(channels.map((info, k) => [info.name, blocks[k]] as const));

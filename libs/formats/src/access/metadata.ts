@@ -46,6 +46,11 @@ export function buildMetadataRecord(echo: DataFileEcho, file: Pick<DataFile, 'pr
     fileTimeLength: toNanosecond(file.duration),
     lapCount: file.laps.length,
     lapElapsedTimes: file.laps.map((lap) => toNanosecond(lap.endTime - lap.startTime)),
-    channels: file.channels.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: c.dimension, dataType: c.dataType })),
+    channels: metadataChannels(file.channels),
   };
+}
+
+/** The `channels` of the metadata record, exactly these fields of each catalogue entry. */
+export function metadataChannels(channels: DataFile['channels']): DataFileMetadataRecord['channels'] {
+  return channels.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: c.dimension, dataType: c.dataType }));
 }

@@ -1,7 +1,7 @@
 import { applyConversion, type RawSampleArray } from '@pitwall/channels';
 import { BinaryView, LITTLE_ENDIAN_HOST } from '../binary-view';
 import { decodeHalf } from '../float16';
-import { UnsupportedFeatureError } from '../errors';
+import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
 import {
   boundariesFromBeaconPulses,
   boundariesFromLapCounter,
@@ -42,13 +42,15 @@ export interface LdChannelBlock {
 export interface LdReadOptions {
   /** Companion `.ldx` (XML) whose beacon markers give the lap boundaries. */
   ldx?: Uint8Array | string;
+  /** More channel blocks than this is a DataFileLimitError (default DEFAULT_MAX_CHANNELS_PER_FILE). */
+  maxChannels?: number;
 }
 
 export function readLdFile(bytes: Uint8Array, options: LdReadOptions = {}): DataFile {
   const bin = new BinaryView(bytes, FORMAT);
   bin.require(0, HEADER.size, 'header');
   const properties = readProperties(bin);
-  const blocks = readChannelBlocks(bin);
+  const blocks = readChannelBlocks(bin, options.maxChannels);
 
   const sources: ChannelSource[] = ldChannelInfos(blocks).map((info, k) => ({ info, read: () => decodeChannel(bytes, blocks[k], info.name) }));
   const duration = ldDuration(blocks);
@@ -132,18 +134,40 @@ function outingTime(date: string, time: string): string | null {
   return `${year}-${pad(d[2])}-${pad(d[1])}T${pad(t[1])}:${pad(t[2])}:${pad(t[3])}`;
 }
 
-export function readChannelBlocks(bin: FieldReader): LdChannelBlock[] {
+/**
+ * The channel blocks in list order: at most `maxChannels` (one more is a DataFileLimitError, before it is parsed),
+ * each one's samples inside the file and apart from every other channel's (CorruptDataFileError otherwise).
+ */
+export function readChannelBlocks(bin: FieldReader, maxChannels = DEFAULT_MAX_CHANNELS_PER_FILE): LdChannelBlock[] {
   const blocks: LdChannelBlock[] = [];
   const seen = new Set<number>();
   for (let ptr = bin.u32(HEADER.channelMetaPtr); ptr !== 0; ) {
     // A damaged next pointer can loop back; each block is visited once.
     if (seen.has(ptr)) throw bin.corrupt('channel list loops back on itself', ptr);
+    if (blocks.length === maxChannels) throw new DataFileLimitError(FORMAT, 'channels', maxChannels, maxChannels + 1);
     seen.add(ptr);
     bin.require(ptr, CHANNEL.size, 'channel block');
     blocks.push(readChannelBlock(bin, ptr));
     ptr = bin.u32(ptr + CHANNEL.next);
   }
+  refuseSharedSamples(bin, blocks);
   return blocks;
+}
+
+/**
+ * Channels whose sample bytes overlap are refused: a file whose channels all point at the same bytes would make a
+ * read of all of them decode the file once per channel (its size squared), which no logger writes.
+ */
+function refuseSharedSamples(bin: FieldReader, blocks: readonly LdChannelBlock[]): void {
+  const spans = blocks
+    .filter((b) => b.type && b.sampleCount > 0)
+    .map((b) => ({ from: b.dataPtr, to: b.dataPtr + b.sampleCount * SAMPLE_BYTES[b.type as LdSampleType], block: b }))
+    .sort((a, b) => a.from - b.from);
+  for (let i = 1; i < spans.length; i++) {
+    const before = spans[i - 1];
+    const span = spans[i];
+    if (span.from < before.to) throw bin.corrupt(`samples of channel ${span.block.name} (at ${span.block.offset}) overlap those of channel ${before.block.name} (at ${before.block.offset})`, span.block.offset + CHANNEL.dataPtr);
+  }
 }
 
 function readChannelBlock(bin: FieldReader, ptr: number): LdChannelBlock {

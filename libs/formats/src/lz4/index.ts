@@ -1,4 +1,4 @@
-export { decodeLz4Frames, validateLz4Frames, type Lz4StreamSummary } from './lz4-frame-decoder';
+export { DEFAULT_LZ4_LIMITS, decodeLz4Frames, type Lz4Limits, validateLz4Frames, type Lz4StreamSummary } from './lz4-frame-decoder';
 export { encodeLz4Frame, compressLz4 } from './lz4-frame-encoder';
 export { Lz4FrameError, type Lz4FrameErrorCode } from './lz4-frame-error';
 export { Xxh32, xxh32 } from './xxh32';

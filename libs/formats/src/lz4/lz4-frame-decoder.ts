@@ -22,6 +22,56 @@ export interface Lz4StreamSummary {
 }
 
 /**
+ * How far a stream may decompress. A frame that declares its content size may produce exactly that (stopped as soon as
+ * it passes it); the others together at most `maxRatio` times `compressedSize` (when it is known). All of it at most
+ * `maxBytes`; a declared size past what is left of it is refused at the frame's header.
+ */
+export interface Lz4Limits {
+  /** Most decompressed bytes of the whole stream. */
+  maxBytes: number;
+  /** Most decompressed bytes per compressed byte for frames that do not declare their size (with `compressedSize`). */
+  maxRatio?: number;
+  /** Bytes of the whole compressed stream, when the caller knows them (a stored blob's size). */
+  compressedSize?: number;
+}
+
+/** LZ4's own bound is about 255:1; a stream decompressing past `limits` stops with TOO_LARGE. */
+export const DEFAULT_LZ4_LIMITS = { maxBytes: 4 * 1024 ** 3, maxRatio: 64 } as const;
+
+/** Where the decompressed bytes stand against the limits, shared by the frames of one stream. */
+class OutputBudget {
+  private produced = 0;
+  private readonly maxBytes: number;
+  private readonly ratioBytes: number;
+
+  constructor(private readonly limits: Lz4Limits | undefined) {
+    this.maxBytes = limits?.maxBytes ?? Infinity;
+    this.ratioBytes = limits?.maxRatio !== undefined && limits.compressedSize !== undefined ? limits.maxRatio * limits.compressedSize : Infinity;
+  }
+
+  /** A frame declaring `size` bytes, refused when they would pass the absolute bound. */
+  declare(size: number, offset: number): void {
+    if (this.produced + size > this.maxBytes) throw tooLarge(`the frame declares ${size} bytes, past the limit of ${this.maxBytes} decompressed bytes`, offset);
+  }
+
+  /** `n` more bytes of a frame (`declared` its declared size, `frameSoFar` what it produced with them). */
+  add(n: number, declared: number | undefined, frameSoFar: number, offset: number): void {
+    this.produced += n;
+    if (declared !== undefined && frameSoFar > declared) {
+      throw new Lz4FrameError('CONTENT_SIZE', `content size mismatch (the header declares ${declared} bytes, the blocks hold more)`, offset);
+    }
+    if (this.produced > this.maxBytes) throw tooLarge(`it decompresses past the limit of ${this.maxBytes} bytes`, offset);
+    if (declared === undefined && this.produced > this.ratioBytes) {
+      throw tooLarge(`it decompresses past ${this.ratioBytes} bytes, ${this.limits?.maxRatio} times its ${this.limits?.compressedSize} compressed bytes`, offset);
+    }
+  }
+}
+
+function tooLarge(reason: string, offset: number): Lz4FrameError {
+  return new Lz4FrameError('TOO_LARGE', reason, offset);
+}
+
+/**
  * Decodes a stream of LZ4 frames (the format of the `lz4` tool: https://github.com/lz4/lz4/blob/dev/doc/lz4_Frame_format.md)
  * chunk by chunk, yielding decompressed blocks as they come, and checking every checksum and the content size the
  * frames declare. Throws an Lz4FrameError naming what is wrong and where. Holds at most one block (4 MiB at most),
@@ -33,8 +83,10 @@ export interface Lz4StreamSummary {
 export async function* decodeLz4Frames(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   summary?: Lz4StreamSummary,
+  limits?: Lz4Limits,
 ): AsyncGenerator<Uint8Array, Lz4StreamSummary, undefined> {
   const reader = new ChunkReader(source);
+  const budget = new OutputBudget(limits);
   const result: Lz4StreamSummary = summary ?? { frames: 0, contentSize: 0, compressedSize: 0 };
   try {
     if (await reader.atEnd()) throw new Lz4FrameError('TRUNCATED', 'truncated: the stream is empty', 0);
@@ -53,7 +105,7 @@ export async function* decodeLz4Frames(
       if (magic !== FRAME_MAGIC) {
         throw new Lz4FrameError('BAD_MAGIC', `bad magic number 0x${magic.toString(16).padStart(8, '0')} (an LZ4 frame starts with 04 22 4D 18)`, magicOffset);
       }
-      for await (const block of decodeFrameBody(reader)) {
+      for await (const block of decodeFrameBody(reader, budget)) {
         result.contentSize += block.length;
         yield block;
       }
@@ -70,15 +122,15 @@ export async function* decodeLz4Frames(
  * Reads a whole LZ4 stream and checks it (see decodeLz4Frames) without keeping the decompressed bytes.
  * Resolves to what was read; rejects with an Lz4FrameError.
  */
-export async function validateLz4Frames(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<Lz4StreamSummary> {
+export async function validateLz4Frames(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limits?: Lz4Limits): Promise<Lz4StreamSummary> {
   const summary: Lz4StreamSummary = { frames: 0, contentSize: 0, compressedSize: 0 };
-  for await (const _block of decodeLz4Frames(source, summary)) {
+  for await (const _block of decodeLz4Frames(source, summary, limits)) {
     // only the checks matter
   }
   return summary;
 }
 
-async function* decodeFrameBody(reader: ChunkReader): AsyncGenerator<Uint8Array> {
+async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget): AsyncGenerator<Uint8Array> {
   const descriptorOffset = reader.offset;
   // FLG, BD, the optional fields FLG announces, HC: a cut descriptor says how many of its bytes are missing (until
   // FLG is read, at least BD and HC).
@@ -109,6 +161,7 @@ async function* decodeFrameBody(reader: ChunkReader): AsyncGenerator<Uint8Array>
   if (hasDictionary) throw new Lz4FrameError('UNSUPPORTED', 'frames that need a preset dictionary are not supported', descriptorOffset);
   // Content size is a 64-bit field; beyond 2^53 it cannot match anything this process will count anyway.
   const declaredContentSize = hasContentSize ? u32(optional, 0) + u32(optional, 4) * 2 ** 32 : undefined;
+  if (declaredContentSize !== undefined) budget.declare(declaredContentSize, descriptorOffset + 2);
 
   const contentHash = hasContentChecksum ? new Xxh32() : undefined;
   let contentSize = 0;
@@ -146,8 +199,10 @@ async function* decodeFrameBody(reader: ChunkReader): AsyncGenerator<Uint8Array>
       end = decompressBlock(data, output, 0, size, start);
     }
     const block = output.slice(start, end);
-    contentHash?.update(block);
     contentSize += block.length;
+    // Counted before it goes anywhere: a bomb stops at its limit, not at the end of the disk.
+    budget.add(block.length, declaredContentSize, contentSize, blockOffset);
+    contentHash?.update(block);
     if (!independent) {
       // Keep the last 64 KiB of output in front for the next block.
       const keepFrom = Math.max(0, end - WINDOW);

@@ -1,4 +1,4 @@
-/** What is wrong with an LZ4 stream; the attachments finalise step answers 409 with the message. */
+/** What is wrong with an LZ4 stream (or, `TOO_LARGE`, what it would grow past); the attachments finalise step answers 409 with the message. */
 export type Lz4FrameErrorCode =
   | 'TRUNCATED'
   | 'BAD_MAGIC'
@@ -8,7 +8,8 @@ export type Lz4FrameErrorCode =
   | 'CORRUPT_BLOCK'
   | 'CONTENT_CHECKSUM'
   | 'CONTENT_SIZE'
-  | 'UNSUPPORTED';
+  | 'UNSUPPORTED'
+  | 'TOO_LARGE';
 
 export class Lz4FrameError extends Error {
   constructor(

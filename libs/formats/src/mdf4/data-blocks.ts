@@ -14,10 +14,17 @@ export interface DataLeaves {
   size: number;
 }
 
+/**
+ * The leaves of a data link: a list that names one block twice is refused (a ##DL repeating one ##DT would make a
+ * small file unpack to any size), so the leaves' bytes add up to at most the file's (or, deflated, its bound).
+ */
 export function dataLeaves(bin: BinaryView, link: number): DataLeaves {
   const leaves: Mdf4Block[] = [];
+  const named = new Set<number>();
   let size = 0;
   const add = (block: Mdf4Block) => {
+    if (named.has(block.offset)) throw bin.corrupt(`data list names the ##${block.id} block at ${block.offset} twice`, block.offset);
+    named.add(block.offset);
     leaves.push(block);
     size += block.id === 'DT' ? block.dataLength : dzHeader(bin, block).orgLength;
   };

@@ -1,5 +1,5 @@
 import { BinaryView } from '../binary-view';
-import { UnsupportedFeatureError } from '../errors';
+import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
 import { halfToNumber } from '../float16';
 import {
   buildDataFile,
@@ -57,7 +57,7 @@ interface Mdf4Group {
   time?: { time: TimeBase; frequency: number; regular: boolean; end: number };
 }
 
-export function readMdf4File(bytes: Uint8Array): DataFile {
+export function readMdf4File(bytes: Uint8Array, options: { maxChannels?: number } = {}): DataFile {
   const bin = new BinaryView(bytes, FORMAT);
   bin.require(0, 64, 'identification block');
   const id = bin.latin1(0, 8);
@@ -67,7 +67,7 @@ export function readMdf4File(bytes: Uint8Array): DataFile {
 
   const hd = readBlock(bin, 64, ['HD']);
   const properties = readProperties(bin, hd);
-  const groups = readGroups(bin, hd.links[0] ?? 0);
+  const groups = readGroups(bin, hd.links[0] ?? 0, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE);
 
   const taken = new Set<string>();
   const sources: ChannelSource[] = [];
@@ -114,19 +114,21 @@ function readProperties(bin: BinaryView, hd: ReturnType<typeof readBlock>): File
   return properties;
 }
 
-function readGroups(bin: BinaryView, firstDg: number): Mdf4Group[] {
+function readGroups(bin: BinaryView, firstDg: number, maxChannels: number): Mdf4Group[] {
   const groups: Mdf4Group[] = [];
+  // Channels of every group so far: one more than maxChannels stops the reading before it is parsed.
+  const counted = { channels: 0, max: maxChannels };
   for (const dg of chain(bin, firstDg, 'DG')) {
     const recIdSize = dg.dataLength >= 1 ? bin.u8(dg.data) : 0;
     const cgs = [...chain(bin, dg.links[1] ?? 0, 'CG')].filter((cg) => (bin.u16(cg.data + CG.flags) & 1) === 0);
     const unsorted = recIdSize !== 0 || cgs.length > 1;
     const data = unsorted ? null : dataLeaves(bin, dg.links[2] ?? 0);
-    for (const cg of cgs) groups.push(readGroup(bin, cg, data, unsorted));
+    for (const cg of cgs) groups.push(readGroup(bin, cg, data, unsorted, counted));
   }
   return groups;
 }
 
-function readGroup(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: DataLeaves | null, unsorted: boolean): Mdf4Group {
+function readGroup(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: DataLeaves | null, unsorted: boolean, counted: { channels: number; max: number }): Mdf4Group {
   if (cg.dataLength < 32) throw bin.corrupt('##CG data section is too short', cg.data);
   const cycleCount = bin.u64(cg.data + CG.cycleCount, 'cycle count');
   const flags = bin.u16(cg.data + CG.flags);
@@ -140,6 +142,7 @@ function readGroup(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: Data
   }
   const group: Mdf4Group = { recordSize, dataBytes, cycleCount, data, master: null, channels: [], ...(unsupported ? { unsupported } : {}) };
   for (const cn of chain(bin, cg.links[1] ?? 0, 'CN')) {
+    if (++counted.channels > counted.max) throw new DataFileLimitError(FORMAT, 'channels', counted.max, counted.channels);
     const channel = readChannel(bin, cn, dataBytes);
     if ((channel.cnType === 2 || channel.cnType === 3) && !group.master) group.master = channel;
     else group.channels.push(channel);

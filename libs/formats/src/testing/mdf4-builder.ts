@@ -34,8 +34,13 @@ export interface Mdf4GroupSpec {
   /** cycleCount records of dataBytes + invalBytes each. */
   records: Uint8Array;
   channels: Mdf4ChannelSpec[];
-  /** DT (default), DZ deflate, DZ transposed, DL of DT chunks, DL of DZ chunks, HL over a DL of DZ chunks. */
-  storage?: 'DT' | 'DZ' | 'DZ-transposed' | 'DL' | 'DL-DZ' | 'HL';
+  /**
+   * DT (default), DZ deflate, DZ transposed, DL of DT chunks, DL of DZ chunks, HL over a DL of DZ chunks; `DL-repeated`
+   * is a hostile list: one DT of the records named `repeat` times by one DL.
+   */
+  storage?: 'DT' | 'DZ' | 'DZ-transposed' | 'DL' | 'DL-DZ' | 'HL' | 'DL-repeated';
+  /** How many times a `DL-repeated` list names its DT (default 2). */
+  repeat?: number;
   recordIdSize?: number;
   cgFlags?: number;
 }
@@ -124,6 +129,15 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     if (storage === 'DT') return block('DT', [], records);
     if (storage === 'DZ') return dz(records, 0, recordSize);
     if (storage === 'DZ-transposed') return dz(records, 1, recordSize);
+    if (storage === 'DL-repeated') {
+      const dt = block('DT', [], records);
+      const times = group.repeat ?? 2;
+      const data = new Uint8Array(8 + 8 * times);
+      const v = new DataView(data.buffer);
+      v.setUint32(4, times, true);
+      for (let i = 0; i < times; i++) v.setBigUint64(8 + 8 * i, BigInt(i * records.length), true);
+      return block('DL', [null, ...Array.from({ length: times }, () => dt)], data);
+    }
     // Lists split the records into three chunks at record boundaries.
     const cut = Math.max(1, Math.ceil(group.cycleCount / 3)) * recordSize;
     const chunks = [records.subarray(0, cut), records.subarray(cut, 2 * cut), records.subarray(2 * cut)].filter((c) => c.length > 0);

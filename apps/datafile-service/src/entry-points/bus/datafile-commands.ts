@@ -12,7 +12,10 @@ export function datafileCommands(reads: DataFileReads): RequestHandler {
   return dispatchCommands(
     SERVICES.datafile,
     {
-      [DATAFILE_COMMANDS.metadata]: async (m, request) => reads.metadata(m, request.headers.requestId),
+      [DATAFILE_COMMANDS.metadata]: async (m, request) => {
+        const record = await reads.metadata(m, request.headers.requestId);
+        return record instanceof Uint8Array ? asJson(record) : record;
+      },
       [DATAFILE_COMMANDS.channel]: async (m, request) => {
         const body = await reads.channels(m, { channels: [m.channel], field: 'channel', scope: m.scope, maxPoints: m.maxPoints, binary: m.binaryType !== undefined }, request.headers.requestId);
         if (m.binaryType) return EncodedJson.binary(body, m.binaryType === 'application/octet-stream' ? m.binaryType : CHANNELS_MEDIA_TYPE);

@@ -22,6 +22,8 @@ export interface AttachmentContext {
   /** Lifetime of the signed URLs handed out, in seconds. */
   urlTtlSeconds: number;
   maxUploadBytes: number;
+  /** LZ4_MAX_DECOMPRESSED_BYTES and LZ4_MAX_RATIO: how far a compressed upload may decompress (checked at finalise). */
+  lz4: { maxBytes: number; maxRatio: number };
   /** Base of the gateway's absolute URLs (`https://pitwall.example`). */
   publicBaseUrl: string;
   logger: Logger;

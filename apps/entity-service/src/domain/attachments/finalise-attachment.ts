@@ -103,17 +103,22 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
 
 /** The record's bytes, proved present (and a valid LZ4 frame when compressed); a staged S3 upload is promoted. */
 async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord): Promise<StoredBlob> {
-  const inspect = record.use_compression ? (bytes: AsyncIterable<Uint8Array>) => validateLz4Frames(bytes) : undefined;
+  // The frame is decompressed (and counted) without keeping its output: past the LZ4 bounds it is refused here, before
+  // a reader would write it out. The ratio needs the compressed size, known here for bytes already in the store.
+  const inspect = record.use_compression ? (bytes: AsyncIterable<Uint8Array>, compressedSize?: number) => validateLz4Frames(bytes, { ...ctx.lz4, ...(compressedSize !== undefined ? { compressedSize } : {}) }) : undefined;
   try {
     if (record.state === ATTACHED_FILE_STATE.uploading && record.blob_key && record.blob_sha256) {
       const stat = await ctx.blobs.stat(record.blob_key);
       if (!stat) throw AppError.conflict(`The uploaded bytes of attached file ${record.id} are missing from the store; upload them again`);
       // One sequential read-through: large chunks (a 200 MB frame checks markedly faster; docs/benchmarks.md).
-      if (inspect) await inspect(await ctx.blobs.openRead(record.blob_key, { chunkBytes: READ_THROUGH_CHUNK_BYTES }));
+      if (inspect) await inspect(await ctx.blobs.openRead(record.blob_key, { chunkBytes: READ_THROUGH_CHUNK_BYTES }), stat.size);
       return { key: record.blob_key, sha256: record.blob_sha256, size: stat.size };
     }
     if (ctx.blobs.kind === 's3') return await ctx.blobs.promoteStaged(ctx.blobs.stagingKey(record.id), { maxBytes: ctx.maxUploadBytes, ...(inspect ? { inspect } : {}) });
   } catch (err) {
+    if (err instanceof Lz4FrameError && err.code === 'TOO_LARGE') {
+      throw AppError.conflict(`The upload would decompress too far (UseCompression is set): ${err.reason} (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO for a frame that does not declare its size); it was not made available`);
+    }
     if (err instanceof Lz4FrameError) throw AppError.conflict(`The upload is not a valid LZ4 frame (UseCompression is set): ${err.reason} at byte ${err.offset}`);
     if (err instanceof BlobNotFoundError) throw AppError.conflict(`No bytes were uploaded for attached file ${record.id}`);
     if (err instanceof BlobTooLargeError) throw new AppError(413, `The upload is larger than the limit of ${ctx.maxUploadBytes} bytes; it was discarded`);

@@ -1,0 +1,22 @@
+import { scopeSampleRange, type ChannelInfo, type RandomAccessDataFile, type ScopeWindow } from '@pitwall/formats';
+import { AppError } from '@pitwall/service-kit';
+
+/**
+ * Samples a read of `info` decodes: the window's range of a regular `.ld` channel (only those bytes are read), the
+ * whole channel otherwise (other formats decode a channel whole, then slice it).
+ */
+export function samplesToDecode(file: Pick<RandomAccessDataFile, 'format'>, info: Pick<ChannelInfo, 'regular' | 'frequency' | 'sampleCount'>, window: ScopeWindow): number {
+  if (file.format !== 'motec-ld' || !info.regular) return info.sampleCount;
+  const { from, to } = scopeSampleRange(window, { kind: 'implicit', start: 0, frequency: info.frequency }, info.sampleCount);
+  return to - from;
+}
+
+/**
+ * Refuses, before any sample is read, a read needing more decoded samples than READ_SAMPLE_BUDGET: a 413 naming the
+ * budget and what the read needed, and how to ask less.
+ */
+export function withinSampleBudget(needed: number, budget: number, errorField: string): void {
+  if (needed <= budget) return;
+  const detail = `This read needs ${needed} decoded samples, more than READ_SAMPLE_BUDGET (${budget}) allows one request: ask fewer channels, a lap or a shorter window, or maxPoints`;
+  throw new AppError(413, detail, { errors: { [errorField]: [`need ${needed} decoded samples, more than the budget of ${budget}`] }, extensions: { sampleBudget: String(budget), samplesNeeded: String(needed) } });
+}

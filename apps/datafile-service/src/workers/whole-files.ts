@@ -1,0 +1,123 @@
+import {
+  ChannelNotFoundError,
+  CorruptDataFileError,
+  DataFileError,
+  DataFileLimitError,
+  metadataChannels,
+  NotADataFileError,
+  openDataFile,
+  storedFromChannelData,
+  UnsupportedFeatureError,
+  type DataFile,
+  type StoredChannel,
+} from '@pitwall/formats';
+
+/**
+ * Files read whole (every format but a single `.ld`, and per-lap groups) are parsed on the pool, not on the event loop
+ * of the process that serves HTTP: their bytes live in SharedArrayBuffers the pool's threads read without a copy.
+ */
+export interface WholeFiles {
+  /** The dataset's content key: what a thread keeps its opened file under. */
+  key: string;
+  files: Uint8Array[];
+  ldx?: Uint8Array;
+  maxChannels: number;
+}
+
+/**
+ * The catalogue of an opened file: a DataFile without its channel reader, and the metadata record's `channels` as JSON
+ * (encoded here: for a file of many channels that is the costly part of the metadata answer).
+ */
+export type Catalogue = Omit<DataFile, 'readChannel'> & { channelsJson: Uint8Array };
+
+/** A reader's refusal as it crosses threads (an Error's class does not), with the file of the group it came from. */
+export interface Refusal {
+  refused: { name: string; message: string; code?: string; format?: string; reason?: string; offset?: number; feature?: string; limit?: 'channels'; max?: number; found?: number };
+  /** Index of the first file of a group that does not open by itself. */
+  culprit?: number;
+}
+
+/** Opened files of this thread, most recently used last: a read of one of their channels does not parse them again. */
+const opened = new Map<string, DataFile>();
+const KEPT = 4;
+
+function openWhole(task: WholeFiles): DataFile {
+  const known = opened.get(task.key);
+  if (known) {
+    opened.delete(task.key);
+    opened.set(task.key, known);
+    return known;
+  }
+  const file = openDataFile(task.files.length === 1 ? (task.files[0] as Uint8Array) : task.files, { maxChannels: task.maxChannels, ...(task.ldx ? { ldx: task.ldx } : {}) });
+  opened.set(task.key, file);
+  while (opened.size > KEPT) opened.delete(opened.keys().next().value as string);
+  return file;
+}
+
+/** Pool task `catalogue`: the catalogue, or the refusal and, for a group, which file does not open alone. */
+export function catalogueOf(task: WholeFiles): Catalogue | Refusal {
+  try {
+    const { readChannel: _reader, ...catalogue } = openWhole(task);
+    return { ...catalogue, channelsJson: new TextEncoder().encode(JSON.stringify(metadataChannels(catalogue.channels))) };
+  } catch (err) {
+    const refusal = asRefusal(err);
+    if (task.files.length > 1) {
+      const culprit = task.files.findIndex((bytes) => {
+        try {
+          openDataFile(bytes, { maxChannels: task.maxChannels });
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      if (culprit >= 0) refusal.culprit = culprit;
+    }
+    return refusal;
+  }
+}
+
+/** Pool task `stored`: one channel of the file decoded whole, its arrays its own (transferable), or the refusal. */
+export function storedOf(task: WholeFiles & { channel: string }): StoredChannel | Refusal {
+  try {
+    const stored = storedFromChannelData(openWhole(task).readChannel(task.channel));
+    // Copies: a view on the shared file bytes cannot be transferred, and must not outlive a dropped dataset.
+    return {
+      ...stored,
+      samples: stored.samples.slice(),
+      time: stored.time.kind === 'implicit' ? stored.time : { kind: 'explicit', timestamps: stored.time.timestamps.slice() },
+      ...(stored.gaps ? { gaps: stored.gaps.slice() } : {}),
+    };
+  } catch (err) {
+    return asRefusal(err);
+  }
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && 'refused' in value;
+}
+
+function asRefusal(err: unknown): Refusal {
+  if (!(err instanceof Error)) throw err;
+  // A reader's own refusals and a RangeError (a read past a short file) keep what the API answer needs.
+  if (!(err instanceof DataFileError) && !(err instanceof RangeError)) throw err;
+  const e = err as Error & Partial<Refusal['refused']>;
+  return { refused: { name: e.name, message: e.message, code: e.code, format: e.format, reason: e.reason, offset: e.offset, feature: e.feature, limit: e.limit, max: e.max, found: e.found } };
+}
+
+/** The reader's error again, of its class, on this side of the pool. */
+export function reviveRefusal({ refused: r }: Refusal): Error {
+  switch (r.code) {
+    case 'CORRUPT':
+      return new CorruptDataFileError(r.format ?? '', r.reason ?? r.message, r.offset ?? 0);
+    case 'UNSUPPORTED':
+      return new UnsupportedFeatureError(r.format ?? '', r.feature ?? r.message);
+    case 'NOT_A_DATA_FILE':
+      return new NotADataFileError(r.message);
+    case 'CHANNEL_NOT_FOUND':
+      return new ChannelNotFoundError(r.message.replace(/^channel not found: /, ''));
+    case 'OVER_LIMIT':
+      return new DataFileLimitError(r.format ?? '', r.limit ?? 'channels', r.max ?? 0, r.found ?? 0);
+    default:
+      return r.name === 'RangeError' ? new RangeError(r.message) : new CorruptDataFileError(r.format ?? 'data', r.message, 0);
+  }
+}
