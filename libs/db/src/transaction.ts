@@ -56,8 +56,9 @@ export async function inTransaction<T>(client: pg.PoolClient, fn: (client: pg.Po
     const result = await fn(client);
     await client.query(commit).catch((err: unknown) => {
       if (!isConnectionLost(err)) throw err;
-      // The COMMIT may have reached the server before the connection went: a retry under the same command id settles it.
-      throw new AppError(503, 'The connection to the database was lost while the write committed: it may or may not have taken effect; retry it with the same Idempotency-Key', {
+      // The COMMIT may have reached the server before the connection went: not a 503 (which promises nothing was done)
+      // but the 504 of a write whose outcome is unknown, which a retry under the same Idempotency-Key settles.
+      throw new AppError(504, 'The connection to the database was lost while the write committed: it may or may not have taken effect; retry it with the same Idempotency-Key', {
         type: OUTCOME_UNKNOWN_TYPE,
         retryAfterSeconds: 1,
         cause: err,

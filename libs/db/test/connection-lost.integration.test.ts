@@ -101,7 +101,7 @@ describe('a checked-out client whose backend is terminated', () => {
     expect((await pool.query('SELECT 1 AS one')).rows[0].one).toBe(1);
   });
 
-  test('when the connection is lost on the COMMIT, then the answer is a 503 saying the outcome is unknown, to retry with the same key', async () => {
+  test('when the connection is lost on the COMMIT, then the answer is a 504 saying the outcome is unknown, to retry with the same key', async () => {
     const lost = new Error('Connection terminated unexpectedly');
     const client = { query: async (text: string) => (text === 'BEGIN' ? { rows: [] } : Promise.reject(lost)) } as unknown as pg.PoolClient;
     const err = await inTransaction(client, async () => 'written').then(
@@ -109,6 +109,6 @@ describe('a checked-out client whose backend is terminated', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(BrokenConnection);
-    expect((err as BrokenConnection).original).toMatchObject({ status: 503, retryAfterSeconds: 1, type: 'urn:pitwall:problem:outcome-unknown' });
+    expect((err as BrokenConnection).original).toMatchObject({ status: 504, retryAfterSeconds: 1, type: 'urn:pitwall:problem:outcome-unknown' });
   });
 });
