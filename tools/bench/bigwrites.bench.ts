@@ -16,6 +16,8 @@ const RUN = 300;
 const REPEAT = Number(process.env['BENCH_REPEAT'] ?? 3);
 const CONCURRENT = Number(process.env['BENCH_CONCURRENT'] ?? 48);
 const OUTCOME_UNKNOWN = 'urn:pitwall:problem:outcome-unknown';
+// BENCH_CONCURRENT_ONLY=1: only (d), e.g. on a machine so loaded that a lone big PUT of (a) misses the bus timeout.
+const CONCURRENT_ONLY = process.env['BENCH_CONCURRENT_ONLY'] === '1';
 const FLOOR_BIG_MS = 2000;
 
 async function newRunSheet(stack: BenchStack, ctx: { sessionId: string; carId: string }, n: number): Promise<string> {
@@ -40,6 +42,37 @@ const lapItem = (n: number, withTime: boolean) => ({
   ParameterUpdates: [{ Name: 'StintLapNumber', Value: String(n) }, ...(withTime ? [{ Name: 'LapTime', Value: (100 + (n % 7) * 0.137).toFixed(3) }] : [])],
 });
 
+/** (d) Many big writes at once: each answer should come at its commit, none after the gateway gave up on it. Returns whether all answered 200. */
+async function concurrentBigPuts(stack: BenchStack, ctx: { sessionId: string; carId: string }, bigBody: unknown[]): Promise<boolean> {
+  const concurrentIds = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => newRunSheet(stack, ctx, 300 + i)));
+  const concurrentStarted = performance.now();
+  const answers = await Promise.all(
+    concurrentIds.map(async (id) => {
+      const started = performance.now();
+      const res = await fetch(`${stack.baseUrl}/RunSheets/${id}`, {
+        method: 'PUT',
+        headers: { ...stack.headers, 'Idempotency-Key': randomUUID() },
+        body: JSON.stringify({ CollectionUpdateModels: { Laps: bigBody } }),
+      });
+      const text = await res.text();
+      const type = res.status === 200 || !text ? undefined : (JSON.parse(text) as { type?: string }).type;
+      return { status: res.status, type, ms: performance.now() - started };
+    }),
+  );
+  const concurrentS = (performance.now() - concurrentStarted) / 1000;
+  const ok = answers.filter((a) => a.status === 200);
+  const unknown = answers.filter((a) => a.type === OUTCOME_UNKNOWN);
+  const others = answers.filter((a) => a.status !== 200 && a.type !== OUTCOME_UNKNOWN).map((a) => `${a.status} ${a.type ?? ''}`.trim());
+  let complete = 0;
+  for (const id of concurrentIds) if ((await lapCount(stack, id)) === BIG) complete++;
+  console.log(
+    `${CONCURRENT} PUTs of ${BIG} laps at once: ${ok.length} answered 200, ${unknown.length} outcome-unknown, ${others.length} other${others.length ? ` (${others.join(', ')})` : ''}; ` +
+      `all answered in ${concurrentS.toFixed(1)} s, 200s in median ${ok.length ? (median(ok.map((a) => a.ms)) / 1000).toFixed(1) : '-'} s, slowest ${(Math.max(...answers.map((a) => a.ms)) / 1000).toFixed(1)} s; ${complete} of ${CONCURRENT} run sheets hold all ${BIG} laps`,
+  );
+  console.log(`floor: ${CONCURRENT} concurrent PUTs of ${BIG} laps all 200, 0 outcome-unknown: ${ok.length === CONCURRENT ? 'PASS' : 'FAIL'}`);
+  return ok.length === CONCURRENT;
+}
+
 async function main(): Promise<void> {
   const busTimeout = process.env['BENCH_BUS_TIMEOUT_MS'];
   const stack = await startBenchStack({ env: busTimeout ? { BUS_TIMEOUT_MS: busTimeout } : {} });
@@ -56,6 +89,10 @@ async function main(): Promise<void> {
     const big: number[] = [];
     const bigBody = Array.from({ length: BIG }, (_, i) => lapItem(i, false));
     console.log(`${BIG}-lap body: ${(JSON.stringify({ CollectionUpdateModels: { Laps: bigBody } }).length / 1024).toFixed(0)} kB`);
+    if (CONCURRENT_ONLY) {
+      if (!(await concurrentBigPuts(stack, ctx, bigBody))) process.exitCode = 1;
+      return;
+    }
     for (let r = 0; r < REPEAT; r++) {
       const id = await newRunSheet(stack, ctx, r + 1);
       big.push(await timedPut(stack, id, bigBody));
@@ -72,29 +109,6 @@ async function main(): Promise<void> {
     );
     if ((await lapCount(stack, oneByOneId)) !== RUN) throw new Error('the 300 laps posted one by one are not all there');
 
-    // (d) Many big writes at once: each answer should come at its commit, none after the gateway gave up on it.
-    const concurrentIds = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => newRunSheet(stack, ctx, 300 + i)));
-    const concurrentStarted = performance.now();
-    const answers = await Promise.all(
-      concurrentIds.map(async (id) => {
-        const started = performance.now();
-        const res = await fetch(`${stack.baseUrl}/RunSheets/${id}`, {
-          method: 'PUT',
-          headers: { ...stack.headers, 'Idempotency-Key': randomUUID() },
-          body: JSON.stringify({ CollectionUpdateModels: { Laps: bigBody } }),
-        });
-        const text = await res.text();
-        const type = res.status === 200 || !text ? undefined : (JSON.parse(text) as { type?: string }).type;
-        return { status: res.status, type, ms: performance.now() - started };
-      }),
-    );
-    const concurrentS = (performance.now() - concurrentStarted) / 1000;
-    const ok = answers.filter((a) => a.status === 200);
-    const unknown = answers.filter((a) => a.type === OUTCOME_UNKNOWN);
-    const others = answers.filter((a) => a.status !== 200 && a.type !== OUTCOME_UNKNOWN).map((a) => `${a.status} ${a.type ?? ''}`.trim());
-    let complete = 0;
-    for (const id of concurrentIds) if ((await lapCount(stack, id)) === BIG) complete++;
-
     const bigMs = median(big);
     const runMs = median(run);
     const oneByOneMs = oneByOneS * 1000;
@@ -102,13 +116,9 @@ async function main(): Promise<void> {
     console.log(`PUT adding ${RUN} laps:    median ${runMs.toFixed(0)} ms  (runs: ${run.map((m) => m.toFixed(0)).join(', ')} ms)  ${(runMs / RUN).toFixed(3)} ms/lap`);
     console.log(`${RUN} POST /Laps, 8 in flight: ${oneByOneMs.toFixed(0)} ms  ${(oneByOneMs / RUN).toFixed(3)} ms/lap`);
     console.log(`ratios: ${RUN} laps one POST at a time / in one PUT = ${(oneByOneMs / runMs).toFixed(1)}x; per lap, PUT of ${RUN} / PUT of ${BIG} = ${(runMs / RUN / (bigMs / BIG)).toFixed(1)}x`);
-    console.log(
-      `${CONCURRENT} PUTs of ${BIG} laps at once: ${ok.length} answered 200, ${unknown.length} outcome-unknown, ${others.length} other${others.length ? ` (${others.join(', ')})` : ''}; ` +
-        `all answered in ${concurrentS.toFixed(1)} s, 200s in median ${ok.length ? (median(ok.map((a) => a.ms)) / 1000).toFixed(1) : '-'} s, slowest ${(Math.max(...answers.map((a) => a.ms)) / 1000).toFixed(1)} s; ${complete} of ${CONCURRENT} run sheets hold all ${BIG} laps`,
-    );
     console.log(`floor: PUT of ${BIG} laps under ${FLOOR_BIG_MS} ms: ${bigMs < FLOOR_BIG_MS ? 'PASS' : 'FAIL'} (${bigMs.toFixed(0)} ms)`);
-    console.log(`floor: ${CONCURRENT} concurrent PUTs of ${BIG} laps all 200, 0 outcome-unknown: ${ok.length === CONCURRENT ? 'PASS' : 'FAIL'}`);
-    if (bigMs >= FLOOR_BIG_MS || ok.length !== CONCURRENT) process.exitCode = 1;
+    const allAnswered = await concurrentBigPuts(stack, ctx, bigBody);
+    if (bigMs >= FLOOR_BIG_MS || !allAnswered) process.exitCode = 1;
   } finally {
     await stack.stop();
   }
