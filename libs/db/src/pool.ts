@@ -12,11 +12,25 @@ export interface PoolOptions {
 }
 
 /**
- * A pg Pool with an `error` handler attached: an idle client whose connection drops (server restart, network)
- * is logged and discarded by the pool instead of crashing the process.
+ * A pg Pool whose every client has an `error` listener for its whole life. The pool's own covers idle clients only: a
+ * checked-out client whose connection drops (backend terminated, server restart, network) would emit `error` with no
+ * listener and end the process. With it, the statement in flight fails (a 503 to retry, `toAppError`), and the
+ * pool discards the client on release (it is no longer queryable) and opens a new one when next needed.
  */
 export function createPool({ url, applicationName, logger, max = 10 }: PoolOptions): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, application_name: applicationName, max, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
-  pool.on('error', (err) => logger.error({ err, applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
+  pool.on('error', (err) => logger.warn({ err, applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      // An idle client's loss is reported by the pool's listener above; this one speaks for clients in use.
+      if (!isIdle(pool, client)) logger.warn({ err, applicationName }, 'PostgreSQL connection lost while in use; its statement fails and the client is discarded');
+    });
+  });
   return pool;
+}
+
+/** Whether the pool holds `client` idle (node-postgres keeps its idle clients in `_idle`). */
+function isIdle(pool: pg.Pool, client: pg.PoolClient): boolean {
+  const idle = (pool as unknown as { _idle?: { client: unknown }[] })._idle;
+  return idle?.some((item) => item.client === client) ?? false;
 }

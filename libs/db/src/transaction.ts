@@ -1,4 +1,8 @@
 import type pg from 'pg';
+import { AppError, isConnectionLost } from '@pitwall/service-kit';
+
+/** The problem `type` of a write whose COMMIT lost its connection: it may or may not have taken effect (as in `@pitwall/bus`). */
+const OUTCOME_UNKNOWN_TYPE = 'urn:pitwall:problem:outcome-unknown';
 
 /** Runs `fn` inside BEGIN/COMMIT on one client; any throw rolls back and is rethrown. The client is always released. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -19,8 +23,8 @@ async function run<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) 
 
 /**
  * Holds one pooled connection for `fn` (several transactions, or session state such as a session-level lock) and
- * gives it back. A connection that could not roll back (`BrokenConnection`, whose original failure is rethrown) or
- * that `fn` passed to `discard` is dropped from the pool instead.
+ * gives it back. A connection that could not roll back (`BrokenConnection`, whose original failure is rethrown), that
+ * was lost (`isConnectionLost`) or that `fn` passed to `discard` is dropped from the pool instead.
  */
 export async function withConnection<T>(pool: pg.Pool, fn: (client: pg.PoolClient, discard: (reason: Error) => void) => Promise<T>): Promise<T> {
   const client = await pool.connect();
@@ -32,6 +36,7 @@ export async function withConnection<T>(pool: pg.Pool, fn: (client: pg.PoolClien
       broken ??= err.cause as Error;
       throw err.original;
     }
+    if (isConnectionLost(err)) broken ??= err as Error;
     throw err;
   } finally {
     client.release(broken);
@@ -49,7 +54,16 @@ export async function inTransaction<T>(client: pg.PoolClient, fn: (client: pg.Po
   try {
     await client.query(begin);
     const result = await fn(client);
-    await client.query(commit);
+    await client.query(commit).catch((err: unknown) => {
+      if (!isConnectionLost(err)) throw err;
+      // The COMMIT may have reached the server before the connection went: not a 503 (which promises nothing was done)
+      // but the 504 of a write whose outcome is unknown, which a retry under the same Idempotency-Key settles.
+      throw new AppError(504, 'The connection to the database was lost while the write committed: it may or may not have taken effect; retry it with the same Idempotency-Key', {
+        type: OUTCOME_UNKNOWN_TYPE,
+        retryAfterSeconds: 1,
+        cause: err,
+      });
+    });
     return result;
   } catch (err) {
     try {

@@ -60,8 +60,8 @@ export interface Outbox<P = unknown> {
   /** Adds `messages` inside the caller's transaction (`q` is its client); returns what publishes them after the commit. */
   add(q: Queryable, messages: readonly OutboxMessage<P>[]): Promise<PublishAfterCommit>;
   /**
-   * Runs `fn` in a transaction of the outbox's pool; what it adds through `add` is published once it committed, before
-   * this resolves. A throw rolls the write and its messages back: nothing is published.
+   * Runs `fn` in a transaction of the outbox's pool and resolves at its commit; what it added through `add` is then
+   * published detached (`detach`). A throw rolls the write and its messages back: nothing is published.
    */
   transaction<T>(fn: (client: Queryable, add: (messages: readonly OutboxMessage<P>[]) => Promise<void>) => Promise<T>): Promise<T>;
   /**
@@ -70,6 +70,8 @@ export interface Outbox<P = unknown> {
    * calls, so a later write detached after an earlier one reaches the channel after it. `stop()` waits for them.
    */
   detach(publish: PublishAfterCommit): void;
+  /** Resolves once the publications detached so far have ended (confirmed, or left for the retry). */
+  settled(): Promise<void>;
   /** Publishes every left-over message (older than `staleAfterMs`), batch by batch. Never rejects. */
   retry(): Promise<void>;
   /** Looks for left-over messages now and then every `retryIntervalMs`. */
@@ -116,6 +118,10 @@ interface OutboxRow<P> {
  * message of a partly published batch may go out twice (within the at-least-once the outbox promises anyway).
  */
 const BATCH_ROUTING_KEY = '(batch)';
+
+/** How long a batch row is leased to its writer while its messages go out: a base and a bound per message (generous). */
+const BATCH_LEASE_BASE_MS = 30_000;
+const BATCH_LEASE_PER_MESSAGE_MS = 5;
 
 /** The messages of a stored row: itself, or those of a batch. */
 function messagesOf<P>(row: OutboxRow<P>): OutboxMessage<P>[] {
@@ -180,7 +186,7 @@ class TransactionalOutbox<P> implements Outbox<P> {
       const result = await fn(c, async (messages) => void publishers.push(await this.add(c, messages)));
       return { result, publishers };
     });
-    for (const publish of publishers) await publish();
+    for (const publish of publishers) this.detach(publish);
     return result;
   }
 
@@ -206,23 +212,32 @@ class TransactionalOutbox<P> implements Outbox<P> {
   }
 
   /**
-   * A batch row is published under its row lock: publishing thousands of messages can outlast `staleAfterMs`, and the
-   * retry of another instance (or this one) then skips the locked row instead of publishing it all a second time
-   * while holding its lock against this writer's delete. If the retry got the row first, this waits for it: the
-   * messages are out (or back in the outbox) before the write answers, as for any write. Never rejects.
+   * A batch row is leased, not locked, while its messages go out: its `created_at` is moved past the time its
+   * publication may take, so no retry (which takes rows older than `staleAfterMs`) publishes it meanwhile, and no pool
+   * connection is held for the thousands of confirms (48 concurrent big writes would otherwise hold the whole pool and
+   * starve the writes). The messages are handed to the broker at once, in the order of the calls, as a row's are;
+   * the lease is taken in the same moment, long before the row could be stale. A retry that already holds the row
+   * (its writer was late by more than `staleAfterMs`) makes the lease wait, and may publish it too (at least once).
+   * If the process dies meanwhile, the row is published once the lease has run out. Never rejects.
    */
   private async publishBatch(id: string, messages: readonly OutboxMessage<P>[]): Promise<void> {
-    await withTransaction(this.pool, async (c) => {
-      const { rowCount } = await c.query(`SELECT 1 FROM ${this.table} WHERE id = $1 FOR UPDATE`, [id]);
-      if (!rowCount) return; // a retry published it meanwhile
-      const outcomes = await Promise.allSettled(messages.map((m) => this.publish(m.routingKey, m.payload, m.headers ?? {})));
-      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-      if (failure) {
-        this.logger.warn({ err: failure.reason, outbox: this.table, pending: messages.length }, 'messages not published yet; they stay in the outbox for the retry');
-        return;
-      }
-      await c.query(`DELETE FROM ${this.table} WHERE id = $1`, [id]);
-    }).catch((err: unknown) => this.logger.warn({ err, outbox: this.table }, 'a batch of messages was not published or not removed; the retry will publish it'));
+    const leaseSeconds = (BATCH_LEASE_BASE_MS + messages.length * BATCH_LEASE_PER_MESSAGE_MS) / 1000;
+    const leased = this.pool
+      .query(`UPDATE ${this.table} SET created_at = clock_timestamp() + make_interval(secs => $2) WHERE id = $1`, [id, leaseSeconds])
+      .then(
+        () => true,
+        (err: unknown) => {
+          this.logger.warn({ err, outbox: this.table }, 'a batch of messages was not leased; a retry may publish it as well');
+          return false;
+        },
+      );
+    const outcomes = await Promise.allSettled(messages.map((m) => this.publish(m.routingKey, m.payload, m.headers ?? {})));
+    await leased;
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    // Unconfirmed: the lease is given back, so the retry publishes the batch once it is stale, not once the lease ends.
+    const settle = failure ? `UPDATE ${this.table} SET created_at = clock_timestamp() WHERE id = $1` : `DELETE FROM ${this.table} WHERE id = $1`;
+    if (failure) this.logger.warn({ err: failure.reason, outbox: this.table, pending: messages.length }, 'messages not published yet; they stay in the outbox for the retry');
+    await this.pool.query(settle, [id]).catch((err: unknown) => this.logger.warn({ err, outbox: this.table }, 'a batch of messages was not removed or released; the retry will publish it'));
   }
 
   detach(publish: PublishAfterCommit): void {
@@ -230,6 +245,10 @@ class TransactionalOutbox<P> implements Outbox<P> {
       .catch((err: unknown) => this.logger.warn({ err, outbox: this.table }, 'messages not published yet; they stay in the outbox for the retry'))
       .finally(() => this.detached.delete(publishing));
     this.detached.add(publishing);
+  }
+
+  async settled(): Promise<void> {
+    await Promise.all([...this.detached]);
   }
 
   retry(): Promise<void> {
@@ -255,7 +274,7 @@ class TransactionalOutbox<P> implements Outbox<P> {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.retrying;
-    await Promise.all([...this.detached]);
+    await this.settled();
   }
 
   /**

@@ -63,11 +63,17 @@ const until = async (done: () => boolean | Promise<boolean>) => {
 };
 
 describe('outbox.transaction', () => {
-  test('when the write commits, then its messages are published in the order they were added, with their headers, and none are left', async () => {
+  test('when the write commits, then it resolves at the commit, and its messages are published after it in the order they were added, with their headers, and none are left', async () => {
+    let confirm!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
     const b = broker();
     const runId = randomUUID();
+    const o = outbox(async (key, payload, headers) => {
+      await confirmed;
+      await b.publish(key, payload, headers);
+    });
 
-    const result = await outbox(b.publish).transaction(async (c, add) => {
+    const result = await o.transaction(async (c, add) => {
       await c.query('INSERT INTO timing.laps (id) VALUES ($1)', [randomUUID()]);
       await add(laps(runId, 2, { requestId: 'req-1' }));
       await add([{ routingKey: 'timing.run.closed', payload: { runId, lap: 0 } }]);
@@ -75,6 +81,10 @@ describe('outbox.transaction', () => {
     });
 
     expect(result).toBe('written');
+    expect(b.of(runId)).toEqual([]);
+    expect(await pending(runId)).toBe(3);
+    confirm();
+    await o.settled();
     expect(b.of(runId)).toEqual([
       { routingKey: 'timing.lap.1', payload: { runId, lap: 1 }, headers: { requestId: 'req-1' } },
       { routingKey: 'timing.lap.2', payload: { runId, lap: 2 }, headers: { requestId: 'req-1' } },
@@ -123,7 +133,8 @@ describe('outbox.add', () => {
 
     b.state.refuse.clear();
     o.start();
-    await until(() => b.of(runId).length === 3);
+    // The retry deletes the row after the confirm: wait for both.
+    await until(async () => b.of(runId).length === 3 && (await pending(runId)) === 0);
 
     expect(b.of(runId).map((p) => p.payload.lap)).toEqual([1, 3, 2]);
     expect(await pending(runId)).toBe(0);
@@ -262,6 +273,34 @@ describe('outbox batches (a write of many messages)', () => {
 
     expect(published.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
     expect(await rowsOf(runId)).toBe(0);
+  });
+
+  test('when a batch is being published, then it holds no pool connection, and stop waits for it', async () => {
+    const runId = randomUUID();
+    let confirm!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
+    const published: number[] = [];
+    const one = createPool({ url: db.url, applicationName: 'messaging-test', logger: silent, max: 1 });
+    try {
+      const o = createOutbox<LapTimed>({ pool: one, schema: 'timing', logger: silent, batchFrom: 5, publish: async (_key, payload) => {
+        await confirmed;
+        published.push(payload.lap);
+      } });
+      o.detach(await withTransaction(one, (c) => o.add(c, laps(runId, 5))));
+      await new Promise((r) => setTimeout(r, 100));
+      // The pool's one connection is free for the next write while the broker has not confirmed.
+      expect((await one.query('SELECT 1 AS free')).rows[0].free).toBe(1);
+      let stopped = false;
+      const stopping = o.stop().then(() => (stopped = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(stopped).toBe(false);
+      confirm();
+      await stopping;
+      expect(published).toEqual([1, 2, 3, 4, 5]);
+      expect(await rowsOf(runId)).toBe(0);
+    } finally {
+      await one.end();
+    }
   });
 
   test('when a write adds fewer than batchFrom messages, then each is its own row', async () => {

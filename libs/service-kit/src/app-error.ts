@@ -71,6 +71,7 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isSerializedAppError(err)) return fromSerialized(err);
   if (isDatabaseBusy(err)) return AppError.busy('The database is busy with other work; retry shortly', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
+  if (isConnectionLost(err)) return AppError.busy('The connection to the database was lost; the request was not completed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   return new AppError(500, 'An unexpected error occurred', { catastrophic: true, cause: err });
 }
 
@@ -113,4 +114,21 @@ function isDatabaseBusy(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   return code === '57P03' || code === '53300' || err.message === 'timeout exceeded when trying to connect';
+}
+
+/** SQLSTATE classes and codes of a connection the server ended or could not keep: 08 (connection exception), 57P01/57P02. */
+const CONNECTION_LOST_CODES = new Set(['57P01', '57P02', '57P05']);
+const CONNECTION_LOST_ERRNOS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * The database connection went away under the statement (terminated by an administrator or a failover, the server
+ * restarting, the network cut): node-postgres' "Connection terminated", SQLSTATE 57P01 admin_shutdown, 57P02
+ * crash_shutdown, class 08, or a socket error. The transaction did not commit (unless the loss hit its COMMIT, which
+ * a retry with the same Idempotency-Key settles), so the request is a 503 to retry, and the client is discarded.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_LOST_CODES.has(code) || code.startsWith('08') || CONNECTION_LOST_ERRNOS.has(code))) return true;
+  return /^Connection terminated|^Client has encountered a connection error and is not queryable|^Client was closed and is not queryable/.test(err.message);
 }

@@ -1,4 +1,4 @@
-import { AppError, fromSerialized, serializeAppError, toAppError, toProblem } from '../src';
+import { AppError, fromSerialized, isConnectionLost, serializeAppError, toAppError, toProblem } from '../src';
 
 describe('AppError', () => {
   test('when an unknown error is converted, then it becomes a catastrophic 500 whose detail hides the internals', () => {
@@ -29,5 +29,23 @@ describe('AppError', () => {
       expect(toProblem(appError, '/x', 't').detail).toBe('The database is busy with other work; retry shortly');
     }
     expect(toAppError(Object.assign(new Error('syntax error'), { code: '42601' })).status).toBe(500);
+  });
+
+  test('when the database connection was lost under the statement, then it is a 503 with a Retry-After, not a 500', () => {
+    const lost = [
+      new Error('Connection terminated unexpectedly'),
+      new Error('Connection terminated'),
+      new Error('Client has encountered a connection error and is not queryable'),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('terminating connection because of crash of another server process'), { code: '57P02' }),
+      Object.assign(new Error('connection failure'), { code: '08006' }),
+      Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    ];
+    for (const err of lost) {
+      expect(isConnectionLost(err)).toBe(true);
+      expect(toAppError(err)).toMatchObject({ status: 503, catastrophic: false, retryAfterSeconds: 1 });
+    }
+    expect(isConnectionLost(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
 });

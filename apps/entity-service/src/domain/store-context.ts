@@ -75,8 +75,8 @@ export async function cachedRead(ctx: StoreContext, accountId: string, what: unk
 
 /**
  * A write: its events (and other `messages`, the timing events) go into the outbox and the account's version (or
- * its `scopes`' versions) is bumped, both in its transaction (the bump last, so cached reads end with the commit); once committed, the events
- * are published before the answer. With an inbox, the command is recorded with its reply in the same transaction:
+ * its `scopes`' versions) is bumped, both in its transaction (the bump last, so cached reads end with the commit); it
+ * answers at the commit, and its events are published from the outbox after it (`Outbox.detach`, in commit order). With an inbox, the command is recorded with its reply in the same transaction:
  * a repeat (broker redelivery, or the client's `Idempotency-Key`) answers the recorded reply and writes nothing.
  * Just before the commit, the command's deadline is checked: past it, the write rolls back, as the caller has
  * stopped waiting.
@@ -111,7 +111,8 @@ export async function write<T>(
     return { result, publish };
   });
   await ctx.afterCommit?.();
-  await publish();
+  // The events are in the outbox with the commit: the answer goes now, and their publication follows.
+  ctx.outbox.detach(publish);
   return result;
 }
 

@@ -52,16 +52,45 @@ function outbox(publish: PublishMessage<EntityChangedEvent>, options: OutboxTimi
 
 const admin = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'admin' });
 const named = (name: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: name }] });
+/** Waits for the publications the writes detached (a write answers at its commit, before them). */
+const settled = () => Promise.all(outboxes.map((o) => o.settled()));
 const pending = async (accountId: string) =>
   Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM entity.outbox WHERE payload->>'accountId' = $1`, [accountId])).rows[0]?.n);
 
 describe('entity events through the outbox', () => {
-  test('when a write commits, then its events are published before it answers, with the request id, and none are left', async () => {
+  test('when a write commits, then it answers before its events are confirmed, and stop waits for their publication', async () => {
+    let confirm!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
+    const b = broker();
+    const o = outbox(async (key, event, headers) => {
+      await confirmed;
+      await b.publish(key, event, headers);
+    });
+    const store = new EntityStore(pool, o);
+    const caller = admin();
+
+    const created = JSON.parse((await store.create(caller, 'Championships', {}, named('Series'))).json.toString('utf8'));
+    let stopped = false;
+    const stopping = o.stop().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 50));
+
+    expect(created.Id).toEqual(expect.any(String));
+    expect(b.of(caller.accountId)).toEqual([]);
+    expect(await pending(caller.accountId)).toBe(1);
+    expect(stopped).toBe(false);
+    confirm();
+    await stopping;
+    expect(b.of(caller.accountId).map((p) => p.routingKey)).toEqual(['entity.Championship.created']);
+    expect(await pending(caller.accountId)).toBe(0);
+  });
+
+  test('when a write commits, then its events are published with the request id, and none are left', async () => {
     const b = broker();
     const store = new EntityStore(pool, outbox(b.publish), undefined, () => ({ requestId: 'req-77' }));
     const caller = admin();
 
     const created = JSON.parse((await store.create(caller, 'Championships', {}, named('Series'))).json.toString('utf8'));
+    await settled();
 
     expect(b.of(caller.accountId)).toEqual([
       { routingKey: 'entity.Championship.created', event: expect.objectContaining({ action: 'created', entityId: created.Id, changedParameters: ['Name'] }), headers: { requestId: 'req-77' } },
@@ -75,6 +104,7 @@ describe('entity events through the outbox', () => {
     const caller = admin();
 
     const error = await store.create(caller, 'Events', { championshipId: randomUUID() }, named('Monza')).catch((err: unknown) => err);
+    await settled();
 
     expect(error).toMatchObject({ status: 404 });
     expect(b.of(caller.accountId)).toEqual([]);
@@ -89,12 +119,13 @@ describe('entity events through the outbox', () => {
 
     const created = JSON.parse((await store.create(caller, 'Cars', {}, named('Car 7'))).json.toString('utf8'));
     await store.update(caller, 'Cars', created.Id, named('Car 7B'));
+    await settled();
     expect(b.of(caller.accountId)).toEqual([]);
     expect(await pending(caller.accountId)).toBe(2);
 
     b.state.down = false;
     outboxes[0]?.start();
-    for (const until = Date.now() + 5000; b.of(caller.accountId).length < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 5000; (b.of(caller.accountId).length < 2 || (await pending(caller.accountId)) > 0) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
 
     expect(b.of(caller.accountId).map((p) => p.routingKey)).toEqual(['entity.Car.created', 'entity.Car.updated']);
     expect(await pending(caller.accountId)).toBe(0);
@@ -109,7 +140,7 @@ describe('entity events through the outbox', () => {
 
     const b = broker();
     outbox(b.publish, { staleAfterMs: 0 }).start();
-    for (const until = Date.now() + 5000; b.of(caller.accountId).length < 1 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    for (const until = Date.now() + 5000; (b.of(caller.accountId).length < 1 || (await pending(caller.accountId)) > 0) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
 
     expect(b.of(caller.accountId).map((p) => p.routingKey)).toEqual(['entity.Driver.created']);
     expect(await pending(caller.accountId)).toBe(0);
@@ -125,9 +156,10 @@ describe('entity events through the outbox', () => {
       const event = json(await store.create(caller, 'Events', { championshipId: championship.Id }, named(round)));
       await store.create(caller, 'Sessions', { eventId: event.Id }, named('FP1'));
     }
+    await settled();
     const before = b.of(caller.accountId).length;
-
     await store.create(caller, 'Championships', {}, { CopyFromId: championship.Id, CopyAll: true, ParameterUpdates: [] });
+    await settled();
 
     // The copy first, then its events, then their sessions: parents always before their children.
     expect(b.of(caller.accountId).slice(before).map((p) => p.routingKey)).toEqual([
@@ -149,9 +181,11 @@ describe('entity events through the outbox', () => {
     const session = json(await store.create(caller, 'Sessions', { eventId: event.Id }, named('FP1')));
     const driver = json(await store.create(caller, 'Drivers', {}, named('A. Driver')));
     const runSheet = json(await store.create(caller, 'RunSheets', { sessionId: session.Id, carId: car.Id }, { ParameterUpdates: [{ Name: 'DriverId', Value: driver.Id }] }));
+    await settled();
     const before = b.of(caller.accountId).length;
 
     await store.delete(caller, 'Drivers', driver.Id);
+    await settled();
 
     expect(b.of(caller.accountId).slice(before).map((p) => [p.routingKey, p.event.entityId, p.event.changedParameters])).toEqual([
       ['entity.Driver.deleted', driver.Id, []],

@@ -16,7 +16,10 @@ type Json = { Id: string; Parameters: Record<string, unknown>; Laps?: Json[] };
 
 /** A session of an event with two cars entered, and a store with the read cache on. */
 async function liveSession() {
-  const store = new EntityStore(database.pool, createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent }), new ReadCache(16 * 1024 * 1024));
+  const outbox = createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish: async () => undefined, logger: silent });
+  const store = new EntityStore(database.pool, outbox, new ReadCache(16 * 1024 * 1024));
+  // A write answers before its events' publication (and its outbox delete) ends: counted reads start after it.
+  const settled = () => outbox.settled();
   const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
   const create = async (type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) =>
     (JSON.parse((await store.create(caller, type, parentIds, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) })).json.toString('utf8')) as Json).Id;
@@ -32,11 +35,13 @@ async function liveSession() {
     await store.applyTimingUpdate(caller, 'Laps' as TimingLevel, body);
   };
   const read = async (runId: string) => {
+    await settled();
     const before = database.statements();
     const reply = await store.get(caller, 'RunSheets', runId, ['Name', 'Laps.LapTime']);
     return { run: JSON.parse(reply.json.toString('utf8')) as Json, queries: database.statements() - before };
   };
   const listRuns = async (car?: number) => {
+    await settled();
     const before = database.statements();
     const reply = await store.list(caller, 'RunSheets', car === undefined ? { sessionId } : { sessionId, carId: cars[car] as string }, ['Name', 'Laps.LapTime']);
     return { runs: JSON.parse(reply.json.toString('utf8')) as Json[], queries: database.statements() - before };

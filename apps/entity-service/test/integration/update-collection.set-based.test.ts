@@ -32,11 +32,13 @@ async function seedRunSheet(accountId: string, laps: number): Promise<{ runSheet
   return { runSheetId, lapIds: rows.map((r) => r.id) };
 }
 
-function storeRecording(): { store: EntityStore; published: EntityChangedEvent[] } {
+function storeRecording(): { store: EntityStore; published: EntityChangedEvent[]; settled: () => Promise<void> } {
   const published: EntityChangedEvent[] = [];
   const publish: PublishMessage<EntityChangedEvent> = async (_key, event) => void published.push(event);
   // Every write's events as one outbox batch, small or large: the statements compared are then the entity path's.
-  return { store: new EntityStore(database.pool, createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish, logger: silent, batchFrom: 1 })), published };
+  const outbox = createOutbox<EntityChangedEvent>({ pool: database.pool, schema: ENTITY_SCHEMA, publish, logger: silent, batchFrom: 1 });
+  // A write answers before its events' publication ends: `settled` waits for it, so its statements are counted too.
+  return { store: new EntityStore(database.pool, outbox), published, settled: () => outbox.settled() };
 }
 
 /** `added` new laps after the seeded ones, then a change to every seeded lap but the first, which is deleted. */
@@ -62,17 +64,19 @@ const newCaller = (): CallerContext => ({ accountId: randomUUID(), userId: rando
 
 describe('EntityStore.update RunSheets with CollectionUpdateModels.Laps', () => {
   test('when 2,000 laps are added, changed and deleted, then it takes as many statements as 20, and each lap has its event in item order', async () => {
-    const { store, published } = storeRecording();
+    const { store, published, settled } = storeRecording();
     const caller = newCaller();
     const small = await seedRunSheet(caller.accountId, 10);
     resetStatements();
     await store.update(caller, 'RunSheets', small.runSheetId, { CollectionUpdateModels: { Laps: lapItems(small.lapIds, 10) } });
+    await settled();
     const smallStatements = statementsSince();
 
     const large = await seedRunSheet(caller.accountId, 1000);
     published.length = 0;
     resetStatements();
     await store.update(caller, 'RunSheets', large.runSheetId, { CollectionUpdateModels: { Laps: lapItems(large.lapIds, 1000) } });
+    await settled();
 
     expect(statementsSince()).toBe(smallStatements);
     const laps = await lapsOf(caller.accountId, large.runSheetId);

@@ -31,7 +31,7 @@ export async function deleteAttachment(ctx: AttachmentContext, caller: CallerCon
     return null;
   });
   if (!ran) return;
-  await publish();
+  ctx.outbox.detach(publish);
   // An upload that never finished may have left staged bytes (S3): they go with the record.
   await ctx.blobs.delete(ctx.blobs.stagingKey(attachedFileId)).catch((err: unknown) => ctx.logger.warn({ err, attachedFileId }, 'could not remove staged bytes'));
   await releaseBlobs(ctx, released);

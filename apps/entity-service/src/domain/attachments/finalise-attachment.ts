@@ -96,7 +96,7 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
     if (record.blob_key !== blob.key) await releaseBlobs(ctx, [blob.key]);
     throw err;
   });
-  await publish();
+  ctx.outbox.detach(publish);
   await releaseBlobs(ctx, replaced);
   return signedListing(ctx, result);
 }

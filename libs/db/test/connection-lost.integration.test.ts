@@ -1,0 +1,114 @@
+import pg from 'pg';
+import { createLogger, toAppError } from '@pitwall/service-kit';
+import { BrokenConnection, createPool, inTransaction, withConnection, withTransaction } from '../src';
+import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '../src/testing';
+
+const logger = createLogger('db-test');
+
+/** Terminates the backend `pid` from an admin connection, as an operator or a failover would. */
+async function terminate(pid: number): Promise<void> {
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_ADMIN_URL });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Lets the terminated connection's error and end events reach the client (they come on later ticks). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+
+describe('a checked-out client whose backend is terminated', () => {
+  let db: TestDatabase;
+  let pool: pg.Pool;
+  const uncaught: unknown[] = [];
+  const onUncaught = (err: unknown) => void uncaught.push(err);
+  // Jest's own handler would fail the test anyway; this one makes the count the assertion.
+  let jestHandlers: NodeJS.UncaughtExceptionListener[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = createPool({ url: db.url, applicationName: 'db-test', logger, max: 2 });
+    await pool.query('CREATE TABLE laps (id serial PRIMARY KEY, n int NOT NULL)');
+  });
+  beforeEach(() => {
+    uncaught.length = 0;
+    jestHandlers = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    process.on('uncaughtException', onUncaught);
+  });
+  afterEach(() => {
+    process.removeListener('uncaughtException', onUncaught);
+    for (const h of jestHandlers) process.on('uncaughtException', h);
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  test('when it is terminated between two statements of a transaction, then the write rolls back as a 503 with Retry-After, nothing escapes, and the pool goes on', async () => {
+    const attempt = withTransaction(pool, async (c) => {
+      await c.query('INSERT INTO laps (n) VALUES (1)');
+      const { rows } = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await terminate((rows[0] as { pid: number }).pid);
+      await settle();
+      await c.query('INSERT INTO laps (n) VALUES (2)');
+    });
+    const err = await attempt.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await settle();
+    expect(uncaught).toEqual([]);
+    expect(toAppError(err)).toMatchObject({ status: 503, catastrophic: false, retryAfterSeconds: 1 });
+    expect((await pool.query('SELECT count(*)::int AS n FROM laps')).rows[0].n).toBe(0);
+  });
+
+  test('when it is terminated while a statement runs, then the statement fails as a 503, nothing escapes, and the connection is replaced', async () => {
+    const pids = new Set<number>();
+    const err = await withConnection(pool, async (c) => {
+      const { rows } = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const pid = (rows[0] as { pid: number }).pid;
+      pids.add(pid);
+      const sleeping = c.query('SELECT pg_sleep(5)');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await terminate(pid);
+      await sleeping;
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await settle();
+    expect(uncaught).toEqual([]);
+    expect(toAppError(err)).toMatchObject({ status: 503, catastrophic: false });
+    // Every connection the pool hands out now is a live one, none of them the terminated backend.
+    for (let i = 0; i < 3; i += 1) {
+      const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      expect(pids.has((rows[0] as { pid: number }).pid)).toBe(false);
+    }
+  });
+
+  test('when every backend is terminated while the clients sit in the pool, then the next queries run on new connections', async () => {
+    await Promise.all([pool.query('SELECT 1'), pool.query('SELECT 1')]);
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_ADMIN_URL });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [new URL(db.url).pathname.slice(1)]);
+    await admin.end();
+    await settle();
+    expect(uncaught).toEqual([]);
+    expect((await pool.query('SELECT 1 AS one')).rows[0].one).toBe(1);
+  });
+
+  test('when the connection is lost on the COMMIT, then the answer is a 504 saying the outcome is unknown, to retry with the same key', async () => {
+    const lost = new Error('Connection terminated unexpectedly');
+    const client = { query: async (text: string) => (text === 'BEGIN' ? { rows: [] } : Promise.reject(lost)) } as unknown as pg.PoolClient;
+    const err = await inTransaction(client, async () => 'written').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(BrokenConnection);
+    expect((err as BrokenConnection).original).toMatchObject({ status: 504, retryAfterSeconds: 1, type: 'urn:pitwall:problem:outcome-unknown' });
+  });
+});
