@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationCallback, type SimulationCallbackCreated, type SimulationCallbacks } from '@pitwall/contracts';
@@ -14,9 +14,19 @@ interface Received {
   answered: number;
 }
 
-/** A receiver: `/ok` answers 204, `/flaky` answers 503 to the first two attempts of each webhook-id, `/down` always 500. */
-async function startReceiver(): Promise<{ url: string; received: Received[]; stop(): Promise<void> }> {
+/** What a receiver that leaks would put in an error page: none of it may reach the callback list. */
+const SECRET_PAGE = 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY internal admin console';
+const HUGE_BYTES = 200 * 1024 * 1024;
+
+/**
+ * A receiver: `/ok` answers 204, `/flaky` answers 503 to the first two attempts of each webhook-id, `/down` always 500
+ * with a secret-looking page, `/huge` 500 with 200 MiB (as fast as it is read; `huge` counts what was written and
+ * whether it all went out), `/redirect` 307 to `/ok?redirected`.
+ */
+async function startReceiver(): Promise<{ url: string; port: number; received: Received[]; huge: { written: number; finished: number; closedEarly: number }; stop(): Promise<void> }> {
   const received: Received[] = [];
+  const huge = { written: 0, finished: 0, closedEarly: 0 };
+  let url = '';
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -24,17 +34,45 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; sto
       const path = req.url ?? '/';
       const id = String(req.headers['webhook-id']);
       const earlier = received.filter((r) => r.path === path && r.headers['webhook-id'] === id).length;
-      const answered = path === '/down' ? 500 : path === '/flaky' && earlier < 2 ? 503 : 204;
+      const answered = path === '/down' || path === '/huge' ? 500 : path === '/redirect' ? 307 : path === '/flaky' && earlier < 2 ? 503 : 204;
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
-      res.writeHead(answered).end(answered >= 500 ? 'receiver is down' : undefined);
+      if (path === '/huge') return sendHuge(res, huge);
+      if (path === '/redirect') return void res.writeHead(307, { Location: `${url}/ok?redirected` }).end();
+      res.writeHead(answered).end(answered >= 500 ? `${SECRET_PAGE} ${'x'.repeat(10_000)}` : undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
+    port,
     received,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    huge,
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
+}
+
+/** Writes 200 MiB as fast as the reader takes it, until it is all out or the socket is closed under it. */
+function sendHuge(res: ServerResponse, huge: { written: number; finished: number; closedEarly: number }): void {
+  const chunk = Buffer.alloc(64 * 1024, SECRET_PAGE);
+  let written = 0;
+  res.writeHead(500, { 'Content-Type': 'text/plain' });
+  res.on('close', () => {
+    if (written < HUGE_BYTES) huge.closedEarly++;
+  });
+  const pump = () => {
+    while (written < HUGE_BYTES && !res.destroyed) {
+      written += chunk.length;
+      huge.written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end(() => huge.finished++);
+  };
+  pump();
 }
 
 const TERMINAL = /^(Processing completed|Simulation failed|Simulation start failed)$/;
@@ -42,9 +80,15 @@ const TERMINAL = /^(Processing completed|Simulation failed|Simulation start fail
 describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)', () => {
   let s: SimulationStack;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  /** A port nothing listens on any more, allowed like the receiver's, so its deliveries meet the closed port. */
+  let closedUrl: string;
   beforeAll(async () => {
     receiver = await startReceiver();
-    s = await startSimulationStack({}, { SIMULATION_CALLBACK_ATTEMPTS: '3', SIMULATION_CALLBACK_BASE_DELAY_MS: '5', SIMULATION_CALLBACK_POLL_MS: '20' });
+    const closed = await startReceiver();
+    await closed.stop();
+    closedUrl = closed.url;
+    // The policy allows the test receivers' host:port only (and the stand-in's): every other 127.0.0.1 port stays refused.
+    s = await startSimulationStack({}, { SIMULATION_CALLBACK_ATTEMPTS: '3', SIMULATION_CALLBACK_BASE_DELAY_MS: '5', SIMULATION_CALLBACK_POLL_MS: '20', EGRESS_ALLOW: `127.0.0.1:${receiver.port},127.0.0.1:${closed.port}` });
   });
   afterAll(async () => {
     await s.stop();
@@ -106,7 +150,7 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     expect((await list(caller)).callbacks[0]).toMatchObject({ deliveries: { delivered: 4, pending: 0, failed: 0 }, recentFailures: [] });
   });
 
-  test('when the receiver keeps failing, then each message is given up after the configured attempts and the failure is readable in the list', async () => {
+  test("when the receiver keeps failing, then each message is given up after the configured attempts and the failure is readable in the list, in the service's own words (none of the receiver's page)", async () => {
     const caller = newAccount();
     const created = await register(caller, `${receiver.url}/down`);
     const setupId = await simulate(caller);
@@ -124,9 +168,10 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
         lastAttemptAt: expect.any(String),
         nextAttemptAt: null,
         lastStatusCode: 500,
-        lastError: 'The receiver answered 500: receiver is down (given up after 3 attempts)',
+        lastError: 'The receiver answered 500 Internal Server Error (given up after 3 attempts)',
       });
     }
+    expect(JSON.stringify(await list(caller))).not.toContain('wJalrXUtnFEMI');
     // Exactly three attempts per message reached the receiver, none after the give-up.
     const attempts = receiver.received.filter((r) => r.path === '/down' && r.body.includes(setupId));
     expect(attempts).toHaveLength(12);
@@ -134,9 +179,7 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
 
   test('when a receiver cannot be reached, then the failure names the network reason', async () => {
     const caller = newAccount();
-    const closed = await startReceiver();
-    await closed.stop(); // nothing listens on its port any more
-    await register(caller, `${closed.url}/gone`);
+    await register(caller, `${closedUrl}/gone`);
     await simulate(caller);
     const callback = await waitFor(async () => {
       const [first] = (await list(caller)).callbacks;
