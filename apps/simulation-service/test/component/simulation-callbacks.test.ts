@@ -249,6 +249,91 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     expect((await list(admin)).callbacks).toHaveLength(1);
   });
 
+  describe('the egress policy (EGRESS_ALLOW names the test receivers only)', () => {
+    test.each([
+      ['127.0.0.1', 'http://127.0.0.1:9/hook'],
+      ['127.1', 'http://127.1:9/hook'],
+      ['0x7f000001', 'http://0x7f000001:9/hook'],
+      ['[::1]', 'http://[::1]:9/hook'],
+      ['localhost', 'http://localhost:9/hook'],
+      ['::ffff:127.0.0.1', 'http://[::ffff:127.0.0.1]:9/hook'],
+      ['10.x', 'https://10.0.0.12/hook'],
+      ['169.254.x', 'http://169.254.169.254/latest/meta-data/'],
+      ['100.64.x', 'https://100.64.1.1/hook'],
+      ['the receiver address on a port EGRESS_ALLOW does not name', 'http://127.0.0.1:1/hook'],
+    ])('when a callback URL names %s, then the registration is a 400 naming url and nothing is registered', async (_what, url) => {
+      const caller = newAccount();
+      await expect(register(caller, url)).rejects.toMatchObject({ status: 400, errors: { 'body.url': [expect.stringMatching(/^address not allowed: .*\((loopback|private|linkLocal|carrierGradeNat)\)/)] } });
+      expect((await list(caller)).callbacks).toEqual([]);
+    });
+
+    test('when a callback stored before the policy names a refused address, then its deliveries are sent nowhere and recorded as failed at once, with the reason "address not allowed"', async () => {
+      const caller = newAccount();
+      const created = await register(caller, `${receiver.url}/ok?moved`);
+      // As a row registered before the policy existed: its URL points at a loopback port nothing allows.
+      const pool = new Pool({ connectionString: s.stack.databaseUrl, max: 1 });
+      try {
+        await pool.query(`UPDATE simulation.callbacks SET url = 'http://127.0.0.1:9/internal' WHERE id = $1`, [created.id]);
+      } finally {
+        await pool.end();
+      }
+      const setupId = await simulate(caller);
+      const callback = await waitFor(async () => {
+        const [first] = (await list(caller)).callbacks;
+        return first?.deliveries.failed === 4 ? first : undefined;
+      }, 'every delivery recorded as failed');
+      expect(callback.recentFailures).toHaveLength(4);
+      for (const failure of callback.recentFailures)
+        expect(failure).toMatchObject({
+          setupId,
+          state: 'failed',
+          attempts: 1,
+          lastStatusCode: null,
+          lastError: 'The request to the receiver was not sent: address not allowed: 127.0.0.1 (loopback); EGRESS_ALLOW names the hosts and ranges that may be reached',
+        });
+    });
+
+    test('when the receiver answers 500 with 200 MiB, then the read stops at the 64 KiB cap (the receiver sees the socket closed before it finished writing) and the list shows none of the body', async () => {
+      const caller = newAccount();
+      await register(caller, `${receiver.url}/huge`);
+      await simulate(caller);
+      const callback = await waitFor(async () => {
+        const [first] = (await list(caller)).callbacks;
+        return first?.deliveries.failed === 4 ? first : undefined;
+      }, 'every delivery given up');
+      expect(callback.recentFailures.map((f) => f.lastError)).toEqual(Array(4).fill('The receiver answered 500 Internal Server Error (given up after 3 attempts)'));
+      expect(JSON.stringify(callback)).not.toContain('wJalrXUtnFEMI');
+      // Twelve attempts: each connection closed by the reader long before its 200 MiB went out.
+      await waitFor(() => (receiver.huge.closedEarly === 12 ? true : undefined), 'the receiver to see all twelve sockets closed');
+      expect(receiver.huge.finished).toBe(0);
+      expect(receiver.huge.written).toBeLessThan(12 * 20 * 1024 * 1024);
+    });
+
+    test('when the receiver redirects, then the redirect is not followed: its target gets nothing and the delivery fails with the 307', async () => {
+      const caller = newAccount();
+      await register(caller, `${receiver.url}/redirect`);
+      const setupId = await simulate(caller);
+      const callback = await waitFor(async () => {
+        const [first] = (await list(caller)).callbacks;
+        return first?.deliveries.failed === 4 ? first : undefined;
+      }, 'every delivery given up');
+      expect(callback.recentFailures[0]).toMatchObject({ lastStatusCode: 307, lastError: 'The receiver answered 307 Temporary Redirect (given up after 3 attempts)' });
+      expect(receiver.received.filter((r) => r.path === '/redirect' && r.body.includes(setupId))).toHaveLength(12);
+      expect(receiver.received.filter((r) => r.path === '/ok?redirected')).toEqual([]);
+    });
+  });
+
+  test.each([
+    ['a leading space', ` ${'http://127.0.0.1:9'}/hook`],
+    ['a trailing space', 'https://hooks.example/hook '],
+    ['a CR LF (header injection)', 'https://hooks.example/hook\r\nX-Injected: 1'],
+    ['a LF inside', 'https://hooks.exa\nmple/hook'],
+  ])('when the URL has %s, then it is a 400 naming url and nothing is registered', async (_what, url) => {
+    const caller = newAccount();
+    await expect(register(caller, url)).rejects.toMatchObject({ status: 400, errors: { 'body.url': ['must not contain CR, LF or tabs, nor begin or end with spaces'] } });
+    expect(await list(caller)).toEqual({ callbacks: [] });
+  });
+
   test.each([['ftp://files.example/hook'], ['not a url'], ['javascript:alert(1)'], ['/relative/path']])('when the URL is %s, then it is a 400 naming the url and nothing is registered', async (url) => {
     const caller = newAccount();
     await expect(register(caller, url)).rejects.toMatchObject({ status: 400, errors: { 'body.url': ['must be an absolute http:// or https:// URL'] } });
