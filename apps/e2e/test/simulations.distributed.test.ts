@@ -56,7 +56,8 @@ describe('external simulations across processes (RabbitMQ)', () => {
   beforeAll(async () => {
     // Slow studies: the simulation-service is killed while one is running.
     standIn = await startSimulationStandIn({ scenario: 'slow', slowPolls: 15 });
-    stack = await DistributedStack.start({ env: { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '100' } });
+    // The egress policy refuses loopback: the stand-in's host:port is allowed, as an operator allows a private simulation system.
+    stack = await DistributedStack.start({ env: { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '100', EGRESS_ALLOW: new URL(standIn.url).host } });
     connection = await amqp.connect(AMQP_URL);
   });
   afterAll(async () => {
@@ -81,7 +82,7 @@ describe('external simulations across processes (RabbitMQ)', () => {
       channel.ack(msg);
     });
 
-    expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw' })).statusCode).toBe(204);
+    expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw', baseUrl: standIn.url })).statusCode).toBe(204);
     const answer = await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] });
     expect(answer.returnValue?.results).toEqual([{ setupId, accepted: true, studyId: null, message: null }]);
 
@@ -140,7 +141,7 @@ describe('external simulations across processes (RabbitMQ)', () => {
       expect((await m.client.deleteExternalSimulationCallback(randomUUID())).statusCode).toBe(404);
 
       const { profileId, setupId } = await buildSimulationFixture(m, standIn.url);
-      expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw' })).statusCode).toBe(204);
+      expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw', baseUrl: standIn.url })).statusCode).toBe(204);
       // Trigger and Reprocess are writes as a whole: a reader's call is a 403 problem, not per-setup results, and queues nothing.
       const reader = await stack.member('reader', m.accountId);
       const readerTrigger = await reader.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] });

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ENTITY_COMMANDS, SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationResults } from '@pitwall/contracts';
+import { Pool } from 'pg';
+import { ENTITY_COMMANDS, EXCHANGES, SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationResults } from '@pitwall/contracts';
+import { SimulationRepository } from '../../src/data-access/simulation-repository';
 import { buildProfile, buildSetup, callerIn, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 
 /** A receiver on 127.0.0.1 that counts every request reaching it and answers with `handler`. */
@@ -82,6 +84,27 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
       const setupId = await buildSetup(s, admin);
       expect((await trigger(admin, profileId, [setupId])).results[0]).toMatchObject({ accepted: true });
       expect((await lastStatus(setupId)).status).toBe('Processing completed');
+    });
+
+    test('when the profile is pointed at another origin after the Trigger was accepted, then the job checks again: it sends nothing and ends Simulation start failed with that reason', async () => {
+      const admin = newAccount();
+      await connect(s, admin);
+      const profileId = await buildProfile(s, admin, { BaseUrl: `${counting.url}/later` });
+      const setupId = await buildSetup(s, admin);
+      // A job as a Trigger accepted it while the profile still named the connection's origin, then its message.
+      const jobId = randomUUID();
+      const pool = new Pool({ connectionString: s.stack.databaseUrl, max: 1 });
+      try {
+        const repository = new SimulationRepository(pool);
+        await repository.insertJobs(pool, [{ id: jobId, accountId: admin.accountId, profileId, setupId, kind: 'trigger', sealedCredentials: null, studyId: null, status: 'Requested', sequence: 1 }]);
+        await repository.makeLatest(pool, [{ id: jobId, accountId: admin.accountId, setupId }]);
+      } finally {
+        await pool.end();
+      }
+      await s.stack.bus.publish(EXCHANGES.simulationJobs, `job.${admin.accountId}`, { jobId });
+      const last = await waitFor(() => s.events.find((e) => e.jobId === jobId && TERMINAL.test(e.status)), "the job's last status");
+      expect(last).toMatchObject({ status: 'Simulation start failed', message: expect.stringMatching(/^The simulation profile's BaseUrl is on another origin/) });
+      expect(counting.requests.filter((r) => r.path.startsWith('/later'))).toEqual([]);
     });
 
     test('when the connection names no baseUrl (as connections stored before did), then its credentials are sent nowhere: the Trigger is refused saying an admin sets it again', async () => {
