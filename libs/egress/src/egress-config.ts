@@ -14,7 +14,8 @@ export const EgressConfig = z.object({
         parseAllowList(value);
       } catch (err) {
         if (!(err instanceof AllowListError)) throw err;
-        ctx.addIssue({ code: 'custom', message: err.message });
+        // loadConfig names the variable itself.
+        ctx.addIssue({ code: 'custom', message: err.message.replace(/^EGRESS_ALLOW: /, '') });
       }
     }),
   /** Bytes of an answer's body read at most (64 KiB); past them the connection is closed. */
