@@ -56,13 +56,17 @@ const EMPTY: ReplyCodec<null> = { encode: () => ({ body: null, headers: {} }), d
 /** Registers a callback of the caller's account; the answer carries its secret, which is never shown again. */
 export async function registerCallback(deps: CallbackDependencies, caller: CallerContext, registration: SimulationCallbackRegistration, request: WriteRequest): Promise<SimulationCallbackCreated> {
   adminOnly(caller, 'registers simulation callbacks');
+  const codec = registrationCodec(deps.secrets);
+  // A repeat answers the first answer, whatever the host resolves to now.
+  const earlier = await deps.writes.recorded(request, caller.accountId, codec);
+  if (earlier) return earlier;
   try {
     await deps.egress.checkDestination(registration.url);
   } catch (err) {
     if (!(err instanceof AddressNotAllowed)) throw err;
     throw AppError.badRequest('The callback URL points where this service may not send requests', { 'body.url': [err.message] });
   }
-  return deps.writes.once(request, caller.accountId, registrationCodec(deps.secrets), async (client) => {
+  return deps.writes.once(request, caller.accountId, codec, async (client) => {
     const secret = newCallbackSecret();
     const callback = { id: randomUUID(), accountId: caller.accountId, url: registration.url, description: registration.description ?? null, createdAt: new Date() };
     await deps.callbacks.insert(client, { ...callback, sealedSecret: deps.secrets.seal(secret) });
