@@ -64,7 +64,8 @@ export async function registerCallback(deps: CallbackDependencies, caller: Calle
     await deps.egress.checkDestination(registration.url);
   } catch (err) {
     if (!(err instanceof AddressNotAllowed)) throw err;
-    throw AppError.badRequest('The callback URL points where this service may not send requests', { 'body.url': [err.message] });
+    // Named as the HTTP body names it, as the gateway's own checks of the body do.
+    throw AppError.badRequest('The callback URL points where this service may not send requests', { url: [err.message] });
   }
   return deps.writes.once(request, caller.accountId, codec, async (client) => {
     const secret = newCallbackSecret();

@@ -263,7 +263,7 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
       ['the receiver address on a port EGRESS_ALLOW does not name', 'http://127.0.0.1:1/hook'],
     ])('when a callback URL names %s, then the registration is a 400 naming url and nothing is registered', async (_what, url) => {
       const caller = newAccount();
-      await expect(register(caller, url)).rejects.toMatchObject({ status: 400, errors: { 'body.url': [expect.stringMatching(/^address not allowed: .*\((loopback|private|linkLocal|carrierGradeNat)\)/)] } });
+      await expect(register(caller, url)).rejects.toMatchObject({ status: 400, errors: { url: [expect.stringMatching(/^address not allowed: .*\((loopback|private|linkLocal|carrierGradeNat)\)/)] } });
       expect((await list(caller)).callbacks).toEqual([]);
     });
 
