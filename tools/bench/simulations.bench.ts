@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   const standIn = await startSimulationStandIn({ runningPolls: 0 });
   const stack = await startInProcessStack();
   await stack.start(entityService);
-  await stack.start(simulationService, { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '10' });
+  // The egress policy refuses loopback unless named: the stand-in's host:port is.
+  await stack.start(simulationService, { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '10', EGRESS_ALLOW: new URL(standIn.url).host });
   const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'admin' };
   const create = (type: string, parentIds: Record<string, string>, p: Record<string, string>) =>
     stack.bus.request<EntityJson>(SERVICES.entity, ENTITY_COMMANDS.create, { caller, type, parentIds, body: { ParameterUpdates: Object.entries(p).map(([Name, Value]) => ({ Name, Value })) } });
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
     const setupIds: string[] = [];
     for (let i = 0; i < SETUPS; i += 50)
       setupIds.push(...(await Promise.all(Array.from({ length: Math.min(50, SETUPS - i) }, (_, k) => create('Setups', { eventId: event.Id, carId: car.Id }, { Name: `S${i + k}` })))).map((s) => s.Id));
-    await stack.bus.request(SERVICES.simulation, SIMULATION_COMMANDS.putConnection, { caller, body: { clientId: 'c', clientSecret: 's', username: 'u', password: 'p' } });
+    await stack.bus.request(SERVICES.simulation, SIMULATION_COMMANDS.putConnection, { caller, body: { clientId: 'c', clientSecret: 's', username: 'u', password: 'p', baseUrl: standIn.url } });
 
     const completed = new Set<string>();
     let allDone: () => void = () => undefined;

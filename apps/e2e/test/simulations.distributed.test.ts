@@ -53,10 +53,24 @@ describe('external simulations across processes (RabbitMQ)', () => {
   let standIn: SimulationStandIn;
   let replacement: ChildProcess | undefined;
   let connection: amqp.ChannelModel;
+  /** The callback receiver: started before the stack, so the egress policy can allow its host:port. */
+  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200).end();
+    });
+  });
   beforeAll(async () => {
     // Slow studies: the simulation-service is killed while one is running.
     standIn = await startSimulationStandIn({ scenario: 'slow', slowPolls: 15 });
-    stack = await DistributedStack.start({ env: { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '100' } });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    // The egress policy refuses loopback: the stand-in's and the receiver's host:port are allowed, as an operator
+    // allows a simulation system or a receiver on a private network.
+    const allow = [new URL(standIn.url).host, `127.0.0.1:${(receiver.address() as AddressInfo).port}`].join(',');
+    stack = await DistributedStack.start({ env: { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '100', EGRESS_ALLOW: allow } });
     connection = await amqp.connect(AMQP_URL);
   });
   afterAll(async () => {
@@ -64,6 +78,8 @@ describe('external simulations across processes (RabbitMQ)', () => {
     await connection?.close();
     await stack?.stop();
     await standIn?.stop();
+    receiver.closeAllConnections();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
 
   test('when the simulation-service is killed -9 while a triggered job runs, then after a restart the job completes, and a RabbitMQ subscriber saw every status of the setup in order', async () => {
@@ -81,7 +97,7 @@ describe('external simulations across processes (RabbitMQ)', () => {
       channel.ack(msg);
     });
 
-    expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw' })).statusCode).toBe(204);
+    expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw', baseUrl: standIn.url })).statusCode).toBe(204);
     const answer = await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] });
     expect(answer.returnValue?.results).toEqual([{ setupId, accepted: true, studyId: null, message: null }]);
 
@@ -113,53 +129,43 @@ describe('external simulations across processes (RabbitMQ)', () => {
   }, 90_000);
 
   test('when an admin registers a callback over HTTP, then each status change of a simulation reaches it signed, the list shows them delivered, and editors, bad URLs and unknown ids are refused', async () => {
-    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-    const receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    try {
-      const m = await stack.member('admin');
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/pitwall`;
-      const created = await m.client.registerExternalSimulationCallback({ url, description: 'race engineer' });
-      expect(created.statusCode).toBe(201);
-      const secret = created.returnValue?.secret ?? '';
-      expect(secret).toMatch(/^whsec_/);
+    const m = await stack.member('admin');
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/pitwall`;
+    const created = await m.client.registerExternalSimulationCallback({ url, description: 'race engineer' });
+    expect(created.statusCode).toBe(201);
+    const secret = created.returnValue?.secret ?? '';
+    expect(secret).toMatch(/^whsec_/);
 
-      const editor = await stack.member('editor', m.accountId);
-      expect((await editor.client.registerExternalSimulationCallback({ url })).statusCode).toBe(403);
-      expect((await editor.client.getExternalSimulationCallbacks()).statusCode).toBe(403);
-      const badUrl = await m.client.registerExternalSimulationCallback({ url: 'ftp://files.example/hook' });
-      expect(badUrl.statusCode).toBe(400);
-      expect(badUrl.problem?.errors).toMatchObject({ url: ['must be an absolute http:// or https:// URL'] });
-      expect((await m.client.deleteExternalSimulationCallback(randomUUID())).statusCode).toBe(404);
+    const editor = await stack.member('editor', m.accountId);
+    expect((await editor.client.registerExternalSimulationCallback({ url })).statusCode).toBe(403);
+    expect((await editor.client.getExternalSimulationCallbacks()).statusCode).toBe(403);
+    const badUrl = await m.client.registerExternalSimulationCallback({ url: 'ftp://files.example/hook' });
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.problem?.errors).toMatchObject({ url: ['must be an absolute http:// or https:// URL'] });
+    // Loopback on a port the egress policy does not name: a 400 naming url, over HTTP too.
+    const loopback = await m.client.registerExternalSimulationCallback({ url: 'http://127.1:9/hook' });
+    expect(loopback.statusCode).toBe(400);
+    expect(loopback.problem?.errors).toMatchObject({ url: [expect.stringMatching(/^address not allowed: 127\.0\.0\.1 \(loopback\)/)] });
+    expect((await m.client.deleteExternalSimulationCallback(randomUUID())).statusCode).toBe(404);
 
-      const { profileId, setupId } = await buildSimulationFixture(m, standIn.url);
-      expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw' })).statusCode).toBe(204);
-      // Trigger and Reprocess are writes as a whole: a reader's call is a 403 problem, not per-setup results, and queues nothing.
-      const reader = await stack.member('reader', m.accountId);
-      const readerTrigger = await reader.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] });
-      expect(readerTrigger).toMatchObject({ statusCode: 403, returnValue: null, problem: { status: 403 } });
-      expect((await reader.client.reprocessExternalSimulations({ externalProfileId: profileId, setupIds: [setupId], parameterNameForStudyId: 'SimStudyId' })).statusCode).toBe(403);
-      expect((await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] })).returnValue?.results[0]?.accepted).toBe(true);
-      await waitFor(() => (received.some((r) => r.body.includes('Processing completed')) ? true : undefined), 'the last status at the receiver', 45_000);
-      expect(received.every((r) => verifyWebhook(secret, r.headers, r.body))).toBe(true);
-      const statuses = received.map((r) => JSON.parse(r.body) as { data: { status: string; sequence: number } }).sort((a, b) => a.data.sequence - b.data.sequence).map((b) => b.data.status);
-      expect(statuses).toEqual(['Requested', 'Simulation started', 'Running', 'Processing completed']);
-      const listed = await waitFor(async () => {
-        const callbacks = (await m.client.getExternalSimulationCallbacks()).returnValue?.callbacks;
-        return callbacks?.[0]?.deliveries.delivered === 4 ? callbacks : undefined;
-      }, 'the deliveries recorded');
-      expect(listed).toEqual([{ id: created.returnValue?.id, url, description: 'race engineer', createdAt: expect.any(String), deliveries: { delivered: 4, pending: 0, failed: 0 }, recentFailures: [] }]);
-      expect((await m.client.deleteExternalSimulationCallback(created.returnValue?.id ?? '')).statusCode).toBe(204);
-      expect((await m.client.getExternalSimulationCallbacks()).returnValue?.callbacks).toEqual([]);
-    } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
-    }
+    const { profileId, setupId } = await buildSimulationFixture(m, standIn.url);
+    expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw', baseUrl: standIn.url })).statusCode).toBe(204);
+    // Trigger and Reprocess are writes as a whole: a reader's call is a 403 problem, not per-setup results, and queues nothing.
+    const reader = await stack.member('reader', m.accountId);
+    const readerTrigger = await reader.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] });
+    expect(readerTrigger).toMatchObject({ statusCode: 403, returnValue: null, problem: { status: 403 } });
+    expect((await reader.client.reprocessExternalSimulations({ externalProfileId: profileId, setupIds: [setupId], parameterNameForStudyId: 'SimStudyId' })).statusCode).toBe(403);
+    expect((await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] })).returnValue?.results[0]?.accepted).toBe(true);
+    await waitFor(() => (received.some((r) => r.body.includes('Processing completed')) ? true : undefined), 'the last status at the receiver', 45_000);
+    expect(received.every((r) => verifyWebhook(secret, r.headers, r.body))).toBe(true);
+    const statuses = received.map((r) => JSON.parse(r.body) as { data: { status: string; sequence: number } }).sort((a, b) => a.data.sequence - b.data.sequence).map((b) => b.data.status);
+    expect(statuses).toEqual(['Requested', 'Simulation started', 'Running', 'Processing completed']);
+    const listed = await waitFor(async () => {
+      const callbacks = (await m.client.getExternalSimulationCallbacks()).returnValue?.callbacks;
+      return callbacks?.[0]?.deliveries.delivered === 4 ? callbacks : undefined;
+    }, 'the deliveries recorded');
+    expect(listed).toEqual([{ id: created.returnValue?.id, url, description: 'race engineer', createdAt: expect.any(String), deliveries: { delivered: 4, pending: 0, failed: 0 }, recentFailures: [] }]);
+    expect((await m.client.deleteExternalSimulationCallback(created.returnValue?.id ?? '')).statusCode).toBe(204);
+    expect((await m.client.getExternalSimulationCallbacks()).returnValue?.callbacks).toEqual([]);
   }, 90_000);
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
+import { Egress, EgressConfig, egressSettings } from '@pitwall/egress';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
@@ -47,6 +48,8 @@ const SimulationServiceConfig = z.object({
    * keep it above BUS_TIMEOUT_MS and the time a Trigger of the most setups takes to write their Requested.
    */
   SIMULATION_SETUP_WRITE_LEASE_MS: intVar(120000),
+  // Where calls to simulation systems and callbacks may go, and how much of an answer is read (libs/egress).
+  ...EgressConfig.shape,
 });
 
 /** Jobs one instance runs at once (the job queue's prefetch); more instances compete for the same queue. */
@@ -77,7 +80,9 @@ export const simulationService = defineService({
     const secrets = new SecretBox(secretKey(config.SIMULATION_SECRET_KEY, config.SIMULATION_SECRET_KEY_FILE));
     const inbox = createInbox({ pool, schema: SIMULATION_SCHEMA, logger });
     const writes = new SimulationWrites(pool, outbox, inbox);
+    const egress = new Egress(egressSettings(config));
     const dispatcher = new CallbackDispatcher(
+      egress,
       callbacks,
       secrets,
       {
@@ -103,6 +108,7 @@ export const simulationService = defineService({
     inbox.start();
     dispatcher.start();
     return {
+      egress,
       entities,
       repository,
       callbacks,
@@ -119,6 +125,7 @@ export const simulationService = defineService({
         await dispatcher.stop();
         await inbox.stop();
         await outbox.stop();
+        await egress.close();
       },
     };
   },

@@ -8,7 +8,7 @@ import { applyV8Flags, BusSettings } from '@pitwall/service-host';
 import { createLogger, installProcessHandlers, intVar, loadConfig } from '@pitwall/service-kit';
 import { composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
-import { demoSimulationLines } from './demo-simulation';
+import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
 
 /**
  * `npm start`: the five deployable apps in one process, composed from their definitions by import. Each part is
@@ -48,12 +48,20 @@ export async function main(): Promise<void> {
   if (!config.AMQP_URL) shared.bus = new InProcessBus({ prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS });
   if (!config.REDIS_URL) shared.cache = new MemoryCache();
 
+  // The demo's simulation system starts first, so the egress policy allows exactly its host:port (and what the
+  // operator's EGRESS_ALLOW adds); it stops after the services, so a job still running keeps its system.
+  const standIn = config.SIMULATION_STANDIN_PORT < 0 ? undefined : await startDemoStandIn(config.SIMULATION_STANDIN_PORT).catch((err: unknown) => {
+    logger.warn({ err: err instanceof Error ? err.message : err }, 'the demo external simulation system did not start; the rest runs without it');
+    return undefined;
+  });
+
   // Blobs (DATA_DIR/blobs), the URL signing secret and the simulation connection key live under the one data
   // directory (unless configured); signed URLs name this port.
   const env = {
     PUBLIC_BASE_URL: `http://localhost:${config.PORT}`,
     SIMULATION_SECRET_KEY_FILE: join(dataDir, 'simulation-secret-key'),
     ...process.env,
+    EGRESS_ALLOW: egressAllowance(process.env['EGRESS_ALLOW'], standIn),
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     HEALTH_PORT: '0',
@@ -67,13 +75,14 @@ export async function main(): Promise<void> {
   if (shared.bus) closers.push(() => (shared.bus as Bus).close());
   if (shared.cache) closers.push(() => (shared.cache as Cache).close());
   if (embeddedPg) closers.push(() => (embeddedPg as { stop(): Promise<void> }).stop());
+  if (standIn) closers.push(() => standIn.stop());
   installProcessHandlers(logger, closers);
 
   const demo = await gateway.auth.ensureDemoAccount({ keyFile: join(dataDir, 'demo-api-key') });
   const base = `http://localhost:${gateway.port}`;
   const credentials = { accountId: demo.accountId, apiKey: demo.apiKey as string };
   const demoRunSheet = await seedDemoRunSheet(base, credentials, dataDir);
-  const simulationLines = await demoSimulationLines({ base, apiKey: demo.apiKey, accountId: demo.accountId, dataDir, port: config.SIMULATION_STANDIN_PORT, logger, closers });
+  const simulationLines = await demoSimulationLines({ base, apiKey: demo.apiKey, accountId: demo.accountId, dataDir, standIn, logger });
   process.stdout.write(
     [
       '',

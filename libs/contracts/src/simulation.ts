@@ -9,13 +9,22 @@ import { Guid } from './wire';
 
 export const CREDENTIAL_FIELDS = ['clientId', 'clientSecret', 'username', 'password'] as const;
 
-/** The account's login to the external simulation system: all four fields, never returned or logged. */
+/**
+ * The account's login to the external simulation system: all four fields, never returned or logged. `baseUrl` names
+ * the system they are for: the credentials are bound to its origin and sent to no other (a profile whose BaseUrl has
+ * another origin cannot use them); without it they are sent nowhere.
+ */
 export const SimulationConnection = z
   .strictObject({
     clientId: z.string().min(1, 'is required').max(500),
     clientSecret: z.string().min(1, 'is required').max(2000),
     username: z.string().min(1, 'is required').max(500),
     password: z.string().min(1, 'is required').max(2000),
+    baseUrl: z
+      .string()
+      .max(2000)
+      .refine((value) => isVerbatim(value) && isHttpUrl(value) && !hasUserinfo(value), 'must be an absolute http:// or https:// URL, without a user name or password, spaces around it, CR or LF')
+      .optional(),
   })
   .meta({ id: 'SimulationConnection' });
 export type SimulationConnection = z.infer<typeof SimulationConnection>;
@@ -123,24 +132,29 @@ export const SimulationStatusChanged = z.object({
 export type SimulationStatusChanged = z.infer<typeof SimulationStatusChanged>;
 
 /** An absolute http:// or https:// URL (plain http is allowed, e.g. for a receiver inside the team's network). */
-const isHttpUrl = (value: string): boolean => {
+function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   } catch {
     return false;
   }
-};
+}
 
 /** A URL with a user name or password (`https://user:pass@host/`): a secret that the callback list would show. */
-const hasUserinfo = (value: string): boolean => {
+function hasUserinfo(value: string): boolean {
   try {
     const url = new URL(value);
     return url.username !== '' || url.password !== '';
   } catch {
     return false;
   }
-};
+}
+
+/** The URL parser drops leading and trailing spaces and CR, LF and tabs inside: the URL stored would not be the one given. */
+function isVerbatim(value: string): boolean {
+  return value === value.trim() && !/[\r\n\t]/.test(value);
+}
 
 /**
  * POST /ExternalSimulations/Callbacks: where the account's status changes are delivered. The URL is listed as given,
@@ -151,6 +165,7 @@ export const SimulationCallbackRegistration = z
     url: z
       .string()
       .max(2000)
+      .refine(isVerbatim, 'must not contain CR, LF or tabs, nor begin or end with spaces')
       .refine(isHttpUrl, 'must be an absolute http:// or https:// URL')
       .refine((value) => !hasUserinfo(value), 'must not carry a user name or password (user:pass@): the URL is listed as given; a receiver authenticates deliveries by their signature'),
     /** `null` is the same as absent: no description. */

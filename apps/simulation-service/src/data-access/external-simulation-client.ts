@@ -1,6 +1,10 @@
 import type { SimulationConnection } from '@pitwall/contracts';
+import { AddressNotAllowed, ResponseTooLarge, type Egress, type EgressResponse } from '@pitwall/egress';
 
-/** The external system refused (4xx): retrying the same call will not help; the message is its reason. */
+/**
+ * The external system refused (4xx, a redirect, an address the policy refuses): retrying the same call will not help.
+ * Messages here are the service's own words: no byte of the system's answer is ever in them (a reader sees them).
+ */
 export class ExternalRefusal extends Error {}
 /** The external system failed for now (5xx, no answer, timeout): the call may be retried. */
 export class ExternalUnavailable extends Error {}
@@ -12,15 +16,19 @@ export interface StudyStatus {
   message: string | null;
 }
 
+/** Characters of a study's own status message (a field of its status, not an error body) kept. */
+const STUDY_MESSAGE_CHARS = 500;
+
 /**
- * The adapter to the external vehicle-simulation system's HTTP API: a token from the account's credentials
- * (`POST /oauth/token`), a study created from a setup's parameters (`POST /studies`), its status polled
- * (`GET /studies/{id}`) and its results fetched (`GET /studies/{id}/results`).
+ * The adapter to the external vehicle-simulation system's HTTP API, through the egress policy: a token from the
+ * account's credentials (`POST /oauth/token`), a study created from a setup's parameters (`POST /studies`), its status
+ * polled (`GET /studies/{id}`) and its results fetched (`GET /studies/{id}/results`).
  */
 export class ExternalSimulationClient {
   private token: string | null = null;
 
   constructor(
+    private readonly egress: Egress,
     private readonly baseUrl: string,
     private readonly credentials: SimulationConnection,
     private readonly timeoutMs: number,
@@ -35,8 +43,8 @@ export class ExternalSimulationClient {
   async studyStatus(studyId: string): Promise<StudyStatus> {
     const body = await this.call<{ status?: unknown; message?: unknown }>('GET', `/studies/${encodeURIComponent(studyId)}`);
     const state = body.status;
-    if (state !== 'queued' && state !== 'running' && state !== 'completed' && state !== 'failed') throw new ExternalUnavailable(`The external system reported an unknown study status ${JSON.stringify(state)}`);
-    return { state, message: typeof body.message === 'string' ? body.message : null };
+    if (state !== 'queued' && state !== 'running' && state !== 'completed' && state !== 'failed') throw new ExternalUnavailable('The simulation system reported a study status that is none of queued, running, completed or failed');
+    return { state, message: typeof body.message === 'string' ? body.message.slice(0, STUDY_MESSAGE_CHARS) : null };
   }
 
   async results(studyId: string): Promise<Record<string, unknown>> {
@@ -66,30 +74,32 @@ export class ExternalSimulationClient {
   }
 
   private async send<T>(method: string, path: string, body: unknown, token: string | null): Promise<T> {
-    let response: Response;
+    const call = `${method} ${path.replace(/\/studies\/[^/]+/, '/studies/{id}')}`;
+    let response: EgressResponse;
     try {
-      response = await fetch(new URL(path.replace(/^\//, ''), this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`), {
+      response = await this.egress.request(new URL(path.replace(/^\//, ''), this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`), {
         method,
         headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        timeoutMs: this.timeoutMs,
       });
     } catch (err) {
-      throw new ExternalUnavailable(`The external simulation system did not answer ${method} ${path}: ${err instanceof Error ? err.message : String(err)}`);
+      if (err instanceof AddressNotAllowed) throw new ExternalRefusal(`The simulation system was not called: ${err.message}`);
+      if (err instanceof ResponseTooLarge) throw new ExternalRefusal(`The simulation system answered ${call} with more than ${err.limitBytes} bytes (EGRESS_MAX_RESPONSE_BYTES); the answer was not read`);
+      throw new ExternalUnavailable(`The simulation system did not answer ${call}: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const text = await response.text();
-    let parsed: unknown = null;
+    const answered = `The simulation system answered ${response.status} ${response.statusText} to ${call}`;
+    if (response.status >= 300 && response.status < 400) throw new ExternalRefusal(`${answered} (a redirect, which is not followed)`);
+    if (response.status === 401 && token) throw new ExpiredToken(answered);
+    if (response.status >= 500 || response.status === 429) throw new ExternalUnavailable(answered);
+    if (response.status < 200 || response.status >= 300) throw new ExternalRefusal(answered);
     try {
-      parsed = text ? JSON.parse(text) : null;
+      return ((response.body.length ? JSON.parse(response.body.toString('utf8')) : null) ?? {}) as T;
     } catch {
-      parsed = null;
+      throw new ExternalUnavailable(`The simulation system answered ${call} with a body that is not JSON`);
     }
-    const reason = typeof (parsed as { message?: unknown } | null)?.message === 'string' ? (parsed as { message: string }).message : text.slice(0, 200) || response.statusText;
-    if (response.status === 401 && token) throw new ExpiredToken(reason);
-    if (response.status >= 500 || response.status === 429) throw new ExternalUnavailable(`The external simulation system answered ${response.status} to ${method} ${path}: ${reason}`);
-    if (!response.ok) throw new ExternalRefusal(reason);
-    return (parsed ?? {}) as T;
   }
 }
 
-class ExpiredToken extends Error {}
+/** A 401 to a call with a token: asked for again once; a second is a refusal like any 4xx. */
+class ExpiredToken extends ExternalRefusal {}

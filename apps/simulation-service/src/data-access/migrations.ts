@@ -87,4 +87,16 @@ export const simulationMigrations: readonly Migration[] = [
         SELECT DISTINCT ON (account_id, setup_id) account_id, setup_id, id FROM simulation.jobs ORDER BY account_id, setup_id, created_at DESC, id;
     `,
   },
+  {
+    version: 6,
+    name: 'connections bound to an origin; callback URLs without credentials',
+    // origin: the scheme://host:port the admin set the connection's credentials for; NULL (connections set before) sends
+    // them nowhere until an admin sets the connection again. Callbacks registered before registrations refused
+    // user:pass@ keep their URL without it: the list shows URLs as stored.
+    sql: `
+      ALTER TABLE simulation.connections ADD COLUMN origin text;
+      UPDATE simulation.callbacks SET url = regexp_replace(url, '^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\\\\]*@', '\\1')
+        WHERE url ~ '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#\\\\]*@';
+    `,
+  },
 ];

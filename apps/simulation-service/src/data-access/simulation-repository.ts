@@ -19,6 +19,12 @@ export interface Job {
   deadLettered: boolean;
 }
 
+/** The account's connection: its sealed credentials and the origin an admin bound them to. */
+export interface StoredConnection {
+  sealed: Buffer;
+  origin: string | null;
+}
+
 /** A setup's status write slot and who takes it: the id of the job whose status is about to be written. */
 export interface WriteSlot {
   setupId: string;
@@ -58,17 +64,18 @@ const toJob = (r: JobRow): Job => ({
 export class SimulationRepository {
   constructor(private readonly pool: Pool) {}
 
-  async putConnection(q: Queryable, accountId: string, sealed: Buffer): Promise<void> {
+  /** `origin`: the scheme://host:port the credentials are bound to (null: bound to none, sent nowhere). */
+  async putConnection(q: Queryable, accountId: string, sealed: Buffer, origin: string | null): Promise<void> {
     await q.query(
-      `INSERT INTO simulation.connections (account_id, sealed) VALUES ($1, $2)
-       ON CONFLICT (account_id) DO UPDATE SET sealed = EXCLUDED.sealed, updated_at = now()`,
-      [accountId, sealed],
+      `INSERT INTO simulation.connections (account_id, sealed, origin) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id) DO UPDATE SET sealed = EXCLUDED.sealed, origin = EXCLUDED.origin, updated_at = now()`,
+      [accountId, sealed, origin],
     );
   }
 
-  async connection(accountId: string): Promise<Buffer | null> {
-    const { rows } = await this.pool.query<{ sealed: Buffer }>('SELECT sealed FROM simulation.connections WHERE account_id = $1', [accountId]);
-    return rows[0]?.sealed ?? null;
+  async connection(accountId: string): Promise<StoredConnection | null> {
+    const { rows } = await this.pool.query<{ sealed: Buffer; origin: string | null }>('SELECT sealed, origin FROM simulation.connections WHERE account_id = $1', [accountId]);
+    return rows[0] ?? null;
   }
 
   async insertJobs(q: Queryable, jobs: readonly Omit<Job, 'deadLettered'>[]): Promise<void> {

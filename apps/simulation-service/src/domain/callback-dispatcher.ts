@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import { AddressNotAllowed, ResponseTooLarge, type Egress } from '@pitwall/egress';
 import type { Logger } from '@pitwall/service-kit';
 import type { AttemptOutcome, CallbackRepository, DueDelivery } from '../data-access/callback-repository';
 import type { SecretBox } from './secret-box';
@@ -19,8 +21,6 @@ const BATCH = 20;
 /** Ended deliveries (delivered or given up) are kept this long, then swept (hourly). */
 export const ENDED_DELIVERIES_KEPT_DAYS = 30;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
-/** Characters of a failed answer's body kept with the failure. */
-const ERROR_EXCERPT = 200;
 
 /** The wait after the `attempt`-th failed attempt: base, 2 × base, 4 × base... capped. */
 export const retryDelay = (settings: Pick<CallbackSettings, 'baseDelayMs' | 'maxDelayMs'>, attempt: number): number => Math.min(settings.baseDelayMs * 2 ** (attempt - 1), settings.maxDelayMs);
@@ -28,7 +28,9 @@ export const retryDelay = (settings: Pick<CallbackSettings, 'baseDelayMs' | 'max
 /**
  * Sends the webhook deliveries the status steps wrote (every instance runs one; a claimed delivery is leased to one
  * instance at a time): POST with the Standard Webhooks headers, a 2xx answer delivers it, anything else is retried
- * with exponential backoff until the attempts run out, and then recorded as failed with the last reason.
+ * with exponential backoff until the attempts run out, and then recorded as failed with the last reason. Every POST
+ * goes through the egress policy; a receiver whose address the policy refuses is given up at once. The reasons
+ * recorded are the service's own words: no byte of a receiver's answer is kept or listed.
  */
 export class CallbackDispatcher {
   private timer: NodeJS.Timeout | undefined;
@@ -38,6 +40,7 @@ export class CallbackDispatcher {
   private stopped = false;
 
   constructor(
+    private readonly egress: Egress,
     private readonly repository: CallbackRepository,
     private readonly secrets: SecretBox,
     private readonly settings: CallbackSettings,
@@ -97,7 +100,7 @@ export class CallbackDispatcher {
     try {
       const timestamp = Math.floor(Date.now() / 1000);
       const secret = this.secrets.open<string>(delivery.sealedSecret);
-      const res = await fetch(delivery.url, {
+      const res = await this.egress.request(delivery.url, {
         method: 'POST',
         headers: {
           'Content-Type': 'application/json',
@@ -107,28 +110,27 @@ export class CallbackDispatcher {
           'webhook-signature': signWebhook(secret, delivery.webhookId, timestamp, delivery.body),
         },
         body: delivery.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
+        timeoutMs: this.settings.timeoutMs,
       });
-      const text = await res.text().catch(() => '');
-      if (res.status >= 200 && res.status < 300) outcome = { ok: true, statusCode: res.status };
-      else outcome = this.failure(attempt, res.status, `The receiver answered ${res.status}${text ? `: ${text.slice(0, ERROR_EXCERPT)}` : ''}`);
+      outcome = this.answered(attempt, res.status);
     } catch (err) {
-      const reason = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${this.settings.timeoutMs} ms` : causeOf(err);
-      outcome = this.failure(attempt, null, `The request to the receiver failed: ${reason}`);
+      if (err instanceof ResponseTooLarge) outcome = this.answered(attempt, err.status);
+      // The policy's refusal does not change with another attempt: the delivery fails now.
+      else if (err instanceof AddressNotAllowed) outcome = { ok: false, statusCode: null, error: `The request to the receiver was not sent: ${err.message}`, retryAt: null };
+      else outcome = this.failure(attempt, null, `The request to the receiver failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (!outcome.ok) this.logger.warn({ deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, givenUp: outcome.retryAt === null, reason: outcome.error }, 'callback delivery failed');
     await this.repository.recordAttempt(delivery.id, outcome);
+  }
+
+  /** The receiver's status decides (2xx delivers; a 3xx is an answer, not followed); its body is never kept. */
+  private answered(attempt: number, status: number): AttemptOutcome {
+    if (status >= 200 && status < 300) return { ok: true, statusCode: status };
+    return this.failure(attempt, status, `The receiver answered ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd());
   }
 
   private failure(attempt: number, statusCode: number | null, error: string): AttemptOutcome {
     const retryAt = attempt >= this.settings.attempts ? null : new Date(Date.now() + retryDelay(this.settings, attempt));
     return { ok: false, statusCode, error: attempt >= this.settings.attempts ? `${error} (given up after ${attempt} attempts)` : error, retryAt };
   }
-}
-
-/** fetch's failures carry the network reason (ECONNREFUSED, ENOTFOUND...) in their cause. */
-function causeOf(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
 }

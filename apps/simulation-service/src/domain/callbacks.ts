@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { CallerContext, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationStatusChanged, SimulationStatusWebhook } from '@pitwall/contracts';
 import type { RecordedReply, ReplyCodec } from '@pitwall/messaging';
+import { AddressNotAllowed, type Egress } from '@pitwall/egress';
 import { AppError } from '@pitwall/service-kit';
 import type { CallbackRepository, WebhookMessage } from '../data-access/callback-repository';
 import type { SecretBox } from './secret-box';
@@ -27,6 +28,8 @@ export function webhookMessage(event: SimulationStatusChanged): WebhookMessage {
 }
 
 export interface CallbackDependencies {
+  /** Judges a callback's URL before it is stored, as the deliveries will be judged at every connection. */
+  egress: Egress;
   callbacks: CallbackRepository;
   secrets: SecretBox;
   writes: SimulationWrites;
@@ -53,7 +56,18 @@ const EMPTY: ReplyCodec<null> = { encode: () => ({ body: null, headers: {} }), d
 /** Registers a callback of the caller's account; the answer carries its secret, which is never shown again. */
 export async function registerCallback(deps: CallbackDependencies, caller: CallerContext, registration: SimulationCallbackRegistration, request: WriteRequest): Promise<SimulationCallbackCreated> {
   adminOnly(caller, 'registers simulation callbacks');
-  return deps.writes.once(request, caller.accountId, registrationCodec(deps.secrets), async (client) => {
+  const codec = registrationCodec(deps.secrets);
+  // A repeat answers the first answer, whatever the host resolves to now.
+  const earlier = await deps.writes.recorded(request, caller.accountId, codec);
+  if (earlier) return earlier;
+  try {
+    await deps.egress.checkDestination(registration.url);
+  } catch (err) {
+    if (!(err instanceof AddressNotAllowed)) throw err;
+    // Named as the HTTP body names it, as the gateway's own checks of the body do.
+    throw AppError.badRequest('The callback URL points where this service may not send requests', { url: [err.message] });
+  }
+  return deps.writes.once(request, caller.accountId, codec, async (client) => {
     const secret = newCallbackSecret();
     const callback = { id: randomUUID(), accountId: caller.accountId, url: registration.url, description: registration.description ?? null, createdAt: new Date() };
     await deps.callbacks.insert(client, { ...callback, sealedSecret: deps.secrets.seal(secret) });

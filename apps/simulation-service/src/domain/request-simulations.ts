@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type EntityUpdateManyOutcome, type ParameterUpdate, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
 import { profileParametersNaming, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { bindingRefusal } from './credential-binding';
 import type { SecretBox } from './secret-box';
 import type { SetupWriteSlots } from './setup-write-slots';
 import { jsonCodec, type SimulationWrites, type WriteRequest } from './simulation-writes';
@@ -94,7 +95,10 @@ const answerOf = (results: readonly SimulationResult[]): { results: SimulationRe
 async function validate(deps: RequestDependencies, caller: CallerContext, request: Request, requestId?: string): Promise<{ profile: SimulationProfile; results: (SimulationResult & { job?: Job })[] }> {
   const { body } = request;
   const profile = await deps.entities.profile(caller, body.externalProfileId, requestId);
-  const connected = body.credentials != null || (await deps.repository.connection(caller.accountId)) !== null;
+  // Credentials that come with the request are the caller's to send; the account's are bound to the admin's origin.
+  const stored = body.credentials != null ? null : await deps.repository.connection(caller.accountId);
+  const connected = body.credentials != null || stored !== null;
+  const binding = stored && profile.baseUrl ? bindingRefusal(stored.origin, profile.baseUrl) : null;
   const seen = new Set<string>();
   const ids = [...new Set(body.setupIds.map((id) => id.toLowerCase()))];
   const setups = await deps.entities.findSetups(caller, ids, requestId);
@@ -110,6 +114,7 @@ async function validate(deps: RequestDependencies, caller: CallerContext, reques
     if (caller.role === 'reader') return reject('Your role in this account is reader: it may read the setup, not write its simulation status');
     if (!connected) return reject(NOT_CONNECTED);
     if (!profile.baseUrl) return reject('The simulation profile configures no BaseUrl of the external simulation system');
+    if (binding) return reject(binding);
     let studyId: string | null = null;
     if (request.kind === 'reprocess') {
       studyId = parameterText(setup, request.body.parameterNameForStudyId);

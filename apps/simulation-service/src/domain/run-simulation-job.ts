@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SIMULATION_STATUS, simulationServiceCaller, type SimulationConnection } from '@pitwall/contracts';
+import type { Egress } from '@pitwall/egress';
 import type { Logger } from '@pitwall/service-kit';
 import { profileOf, type EntityClient } from '../data-access/entity-client';
 import { ExternalRefusal, ExternalSimulationClient, ExternalUnavailable } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { bindingRefusal } from './credential-binding';
 import { NOT_CONNECTED } from './request-simulations';
 import type { SecretBox } from './secret-box';
 import { JobSuperseded } from './setup-write-slots';
@@ -18,6 +20,8 @@ export interface WorkerSettings {
 }
 
 export interface RunDependencies {
+  /** Every call to the external system goes through it (address policy, no redirects, bounded answers). */
+  egress: Egress;
   entities: EntityClient;
   repository: SimulationRepository;
   recorder: StatusRecorder;
@@ -76,7 +80,13 @@ async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
     await record(SIMULATION_STATUS.startFailed, credentials ? 'The simulation profile configures no BaseUrl of the external simulation system' : NOT_CONNECTED);
     return;
   }
-  const external = new ExternalSimulationClient(profile.baseUrl, credentials, deps.settings.httpTimeoutMs);
+  // The profile may have been pointed elsewhere since the request: the account's credentials still go only to their origin.
+  const binding = credentials.origin === undefined ? null : bindingRefusal(credentials.origin, profile.baseUrl);
+  if (binding) {
+    await record(job.studyId ? SIMULATION_STATUS.failed : SIMULATION_STATUS.startFailed, binding);
+    return;
+  }
+  const external = new ExternalSimulationClient(deps.egress, profile.baseUrl, credentials.login, deps.settings.httpTimeoutMs);
   const attempt = <T>(what: string, call: () => Promise<T>) => withRetry(deps, job as Job, what, call);
   try {
     if (job.kind === 'trigger' && !job.studyId) {
@@ -119,9 +129,11 @@ async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
   }
 }
 
-async function credentialsOf(deps: RunDependencies, job: Job): Promise<SimulationConnection | null> {
-  const sealed = job.sealedCredentials ?? (await deps.repository.connection(job.accountId));
-  return sealed ? deps.secrets.open<SimulationConnection>(sealed) : null;
+/** The job's login: the request's own credentials (bound to nothing), or the account's with the origin they are bound to. */
+async function credentialsOf(deps: RunDependencies, job: Job): Promise<{ login: SimulationConnection; origin?: string | null } | null> {
+  if (job.sealedCredentials) return { login: deps.secrets.open<SimulationConnection>(job.sealedCredentials) };
+  const stored = await deps.repository.connection(job.accountId);
+  return stored ? { login: deps.secrets.open<SimulationConnection>(stored.sealed), origin: stored.origin } : null;
 }
 
 /** A call to the external system, retried with exponential backoff while it fails transiently. */

@@ -41,10 +41,10 @@ describe('simulation jobs against the external system (stand-in)', () => {
     expect(events.every((e) => e.setupId === setupId)).toBe(true);
   });
 
-  test('when the external system refuses to start the study, then the status is Simulation start failed with its reason', async () => {
+  test("when the external system refuses to start the study, then the status is Simulation start failed saying so in the service's own words, not the system's body", async () => {
     const { events, setup } = await runOne({ Notes: 'standin:start-failure' });
     expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation start failed']);
-    expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation start failed', [PARAMS.message]: 'The setup is missing a valid vehicle model' });
+    expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation start failed', [PARAMS.message]: 'The simulation system answered 422 Unprocessable Entity to POST /studies' });
   });
 
   test('when a result does not fit the setup parameter the profile names for it, then the run ends Simulation failed saying why, not Running for ever', async () => {
@@ -125,10 +125,10 @@ describe('simulation jobs against the external system (stand-in)', () => {
     expect(s.standIn.calls.filter((c) => c.status === 503).length - before).toBe(2);
   });
 
-  test('when the external system keeps failing, then the job ends Simulation failed with the reason and its message is dead-lettered', async () => {
+  test('when the external system keeps failing, then the job ends Simulation failed saying what it answered (not its body) and its message is dead-lettered', async () => {
     const { events, setup } = await runOne({ Notes: 'standin:unavailable' });
     expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation failed']);
-    expect(setup[PARAMS.message]).toMatch(/answered 503 .*the solver farm is down/);
+    expect(setup[PARAMS.message]).toBe('The simulation system answered 503 Service Unavailable to POST /studies');
     const dead = await waitFor(() => s.stack.bus.broker.deadLettered().find((m) => m.exchange.endsWith(EXCHANGES.simulationJobs) && (m.payload as { jobId: string }).jobId === events[0]?.jobId), 'the dead-lettered job');
     expect(dead.routingKey).toMatch(/^job\./);
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationCallback, type SimulationCallbackCreated, type SimulationCallbacks } from '@pitwall/contracts';
@@ -14,9 +14,19 @@ interface Received {
   answered: number;
 }
 
-/** A receiver: `/ok` answers 204, `/flaky` answers 503 to the first two attempts of each webhook-id, `/down` always 500. */
-async function startReceiver(): Promise<{ url: string; received: Received[]; stop(): Promise<void> }> {
+/** What a receiver that leaks would put in an error page: none of it may reach the callback list. */
+const SECRET_PAGE = 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY internal admin console';
+const HUGE_BYTES = 200 * 1024 * 1024;
+
+/**
+ * A receiver: `/ok` answers 204, `/flaky` answers 503 to the first two attempts of each webhook-id, `/down` always 500
+ * with a secret-looking page, `/huge` 500 with 200 MiB (as fast as it is read; `huge` counts what was written and
+ * whether it all went out), `/redirect` 307 to `/ok?redirected`.
+ */
+async function startReceiver(): Promise<{ url: string; port: number; received: Received[]; huge: { written: number; finished: number; closedEarly: number }; stop(): Promise<void> }> {
   const received: Received[] = [];
+  const huge = { written: 0, finished: 0, closedEarly: 0 };
+  let url = '';
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -24,17 +34,45 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; sto
       const path = req.url ?? '/';
       const id = String(req.headers['webhook-id']);
       const earlier = received.filter((r) => r.path === path && r.headers['webhook-id'] === id).length;
-      const answered = path === '/down' ? 500 : path === '/flaky' && earlier < 2 ? 503 : 204;
+      const answered = path === '/down' || path === '/huge' ? 500 : path === '/redirect' ? 307 : path === '/flaky' && earlier < 2 ? 503 : 204;
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
-      res.writeHead(answered).end(answered >= 500 ? 'receiver is down' : undefined);
+      if (path === '/huge') return sendHuge(res, huge);
+      if (path === '/redirect') return void res.writeHead(307, { Location: `${url}/ok?redirected` }).end();
+      res.writeHead(answered).end(answered >= 500 ? `${SECRET_PAGE} ${'x'.repeat(10_000)}` : undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
+    port,
     received,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    huge,
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
+}
+
+/** Writes 200 MiB as fast as the reader takes it, until it is all out or the socket is closed under it. */
+function sendHuge(res: ServerResponse, huge: { written: number; finished: number; closedEarly: number }): void {
+  const chunk = Buffer.alloc(64 * 1024, SECRET_PAGE);
+  let written = 0;
+  res.writeHead(500, { 'Content-Type': 'text/plain' });
+  res.on('close', () => {
+    if (written < HUGE_BYTES) huge.closedEarly++;
+  });
+  const pump = () => {
+    while (written < HUGE_BYTES && !res.destroyed) {
+      written += chunk.length;
+      huge.written += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end(() => huge.finished++);
+  };
+  pump();
 }
 
 const TERMINAL = /^(Processing completed|Simulation failed|Simulation start failed)$/;
@@ -42,9 +80,15 @@ const TERMINAL = /^(Processing completed|Simulation failed|Simulation start fail
 describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)', () => {
   let s: SimulationStack;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  /** A port nothing listens on any more, allowed like the receiver's, so its deliveries meet the closed port. */
+  let closedUrl: string;
   beforeAll(async () => {
     receiver = await startReceiver();
-    s = await startSimulationStack({}, { SIMULATION_CALLBACK_ATTEMPTS: '3', SIMULATION_CALLBACK_BASE_DELAY_MS: '5', SIMULATION_CALLBACK_POLL_MS: '20' });
+    const closed = await startReceiver();
+    await closed.stop();
+    closedUrl = closed.url;
+    // The policy allows the test receivers' host:port only (and the stand-in's): every other 127.0.0.1 port stays refused.
+    s = await startSimulationStack({}, { SIMULATION_CALLBACK_ATTEMPTS: '3', SIMULATION_CALLBACK_BASE_DELAY_MS: '5', SIMULATION_CALLBACK_POLL_MS: '20', EGRESS_ALLOW: `127.0.0.1:${receiver.port},127.0.0.1:${closed.port}` });
   });
   afterAll(async () => {
     await s.stop();
@@ -106,7 +150,7 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     expect((await list(caller)).callbacks[0]).toMatchObject({ deliveries: { delivered: 4, pending: 0, failed: 0 }, recentFailures: [] });
   });
 
-  test('when the receiver keeps failing, then each message is given up after the configured attempts and the failure is readable in the list', async () => {
+  test("when the receiver keeps failing, then each message is given up after the configured attempts and the failure is readable in the list, in the service's own words (none of the receiver's page)", async () => {
     const caller = newAccount();
     const created = await register(caller, `${receiver.url}/down`);
     const setupId = await simulate(caller);
@@ -124,9 +168,10 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
         lastAttemptAt: expect.any(String),
         nextAttemptAt: null,
         lastStatusCode: 500,
-        lastError: 'The receiver answered 500: receiver is down (given up after 3 attempts)',
+        lastError: 'The receiver answered 500 Internal Server Error (given up after 3 attempts)',
       });
     }
+    expect(JSON.stringify(await list(caller))).not.toContain('wJalrXUtnFEMI');
     // Exactly three attempts per message reached the receiver, none after the give-up.
     const attempts = receiver.received.filter((r) => r.path === '/down' && r.body.includes(setupId));
     expect(attempts).toHaveLength(12);
@@ -134,9 +179,7 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
 
   test('when a receiver cannot be reached, then the failure names the network reason', async () => {
     const caller = newAccount();
-    const closed = await startReceiver();
-    await closed.stop(); // nothing listens on its port any more
-    await register(caller, `${closed.url}/gone`);
+    await register(caller, `${closedUrl}/gone`);
     await simulate(caller);
     const callback = await waitFor(async () => {
       const [first] = (await list(caller)).callbacks;
@@ -204,6 +247,91 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     await expect(list(editor)).rejects.toMatchObject({ status: 403 });
     await expect(s.request(SIMULATION_COMMANDS.deleteCallback, { caller: editor, id: created.id })).rejects.toMatchObject({ status: 403 });
     expect((await list(admin)).callbacks).toHaveLength(1);
+  });
+
+  describe('the egress policy (EGRESS_ALLOW names the test receivers only)', () => {
+    test.each([
+      ['127.0.0.1', 'http://127.0.0.1:9/hook'],
+      ['127.1', 'http://127.1:9/hook'],
+      ['0x7f000001', 'http://0x7f000001:9/hook'],
+      ['[::1]', 'http://[::1]:9/hook'],
+      ['localhost', 'http://localhost:9/hook'],
+      ['::ffff:127.0.0.1', 'http://[::ffff:127.0.0.1]:9/hook'],
+      ['10.x', 'https://10.0.0.12/hook'],
+      ['169.254.x', 'http://169.254.169.254/latest/meta-data/'],
+      ['100.64.x', 'https://100.64.1.1/hook'],
+      ['the receiver address on a port EGRESS_ALLOW does not name', 'http://127.0.0.1:1/hook'],
+    ])('when a callback URL names %s, then the registration is a 400 naming url and nothing is registered', async (_what, url) => {
+      const caller = newAccount();
+      await expect(register(caller, url)).rejects.toMatchObject({ status: 400, errors: { url: [expect.stringMatching(/^address not allowed: .*\((loopback|private|linkLocal|carrierGradeNat)\)/)] } });
+      expect((await list(caller)).callbacks).toEqual([]);
+    });
+
+    test('when a callback stored before the policy names a refused address, then its deliveries are sent nowhere and recorded as failed at once, with the reason "address not allowed"', async () => {
+      const caller = newAccount();
+      const created = await register(caller, `${receiver.url}/ok?moved`);
+      // As a row registered before the policy existed: its URL points at a loopback port nothing allows.
+      const pool = new Pool({ connectionString: s.stack.databaseUrl, max: 1 });
+      try {
+        await pool.query(`UPDATE simulation.callbacks SET url = 'http://127.0.0.1:9/internal' WHERE id = $1`, [created.id]);
+      } finally {
+        await pool.end();
+      }
+      const setupId = await simulate(caller);
+      const callback = await waitFor(async () => {
+        const [first] = (await list(caller)).callbacks;
+        return first?.deliveries.failed === 4 ? first : undefined;
+      }, 'every delivery recorded as failed');
+      expect(callback.recentFailures).toHaveLength(4);
+      for (const failure of callback.recentFailures)
+        expect(failure).toMatchObject({
+          setupId,
+          state: 'failed',
+          attempts: 1,
+          lastStatusCode: null,
+          lastError: 'The request to the receiver was not sent: address not allowed: 127.0.0.1 (loopback); EGRESS_ALLOW names the hosts and ranges that may be reached',
+        });
+    });
+
+    test('when the receiver answers 500 with 200 MiB, then the read stops at the 64 KiB cap (the receiver sees the socket closed before it finished writing) and the list shows none of the body', async () => {
+      const caller = newAccount();
+      await register(caller, `${receiver.url}/huge`);
+      await simulate(caller);
+      const callback = await waitFor(async () => {
+        const [first] = (await list(caller)).callbacks;
+        return first?.deliveries.failed === 4 ? first : undefined;
+      }, 'every delivery given up');
+      expect(callback.recentFailures.map((f) => f.lastError)).toEqual(Array(4).fill('The receiver answered 500 Internal Server Error (given up after 3 attempts)'));
+      expect(JSON.stringify(callback)).not.toContain('wJalrXUtnFEMI');
+      // Twelve attempts: each connection closed by the reader long before its 200 MiB went out.
+      await waitFor(() => (receiver.huge.closedEarly === 12 ? true : undefined), 'the receiver to see all twelve sockets closed');
+      expect(receiver.huge.finished).toBe(0);
+      expect(receiver.huge.written).toBeLessThan(12 * 20 * 1024 * 1024);
+    });
+
+    test('when the receiver redirects, then the redirect is not followed: its target gets nothing and the delivery fails with the 307', async () => {
+      const caller = newAccount();
+      await register(caller, `${receiver.url}/redirect`);
+      const setupId = await simulate(caller);
+      const callback = await waitFor(async () => {
+        const [first] = (await list(caller)).callbacks;
+        return first?.deliveries.failed === 4 ? first : undefined;
+      }, 'every delivery given up');
+      expect(callback.recentFailures[0]).toMatchObject({ lastStatusCode: 307, lastError: 'The receiver answered 307 Temporary Redirect (given up after 3 attempts)' });
+      expect(receiver.received.filter((r) => r.path === '/redirect' && r.body.includes(setupId))).toHaveLength(12);
+      expect(receiver.received.filter((r) => r.path === '/ok?redirected')).toEqual([]);
+    });
+  });
+
+  test.each([
+    ['a leading space', ` ${'http://127.0.0.1:9'}/hook`],
+    ['a trailing space', 'https://hooks.example/hook '],
+    ['a CR LF (header injection)', 'https://hooks.example/hook\r\nX-Injected: 1'],
+    ['a LF inside', 'https://hooks.exa\nmple/hook'],
+  ])('when the URL has %s, then it is a 400 naming url and nothing is registered', async (_what, url) => {
+    const caller = newAccount();
+    await expect(register(caller, url)).rejects.toMatchObject({ status: 400, errors: { 'body.url': ['must not contain CR, LF or tabs, nor begin or end with spaces'] } });
+    expect(await list(caller)).toEqual({ callbacks: [] });
   });
 
   test.each([['ftp://files.example/hook'], ['not a url'], ['javascript:alert(1)'], ['/relative/path']])('when the URL is %s, then it is a 400 naming the url and nothing is registered', async (url) => {

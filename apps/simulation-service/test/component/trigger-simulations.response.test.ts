@@ -58,8 +58,7 @@ describe('POST /ExternalSimulations/Trigger and Reprocess (simulation.trigger, s
 
   test('when "credentials" is null (a wrapper\'s unset optional object), then it counts as omitted: a connected account is accepted and its job logs in with the stored connection, an unconnected one is refused as not connected', async () => {
     const caller = newAccount();
-    const stored = connection();
-    await s.request(SIMULATION_COMMANDS.putConnection, { caller, body: stored });
+    const stored = await connect(s, caller);
     const profileId = await buildProfile(s, caller);
     const setupId = await buildSetup(s, caller);
     const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId], credentials: null } });

@@ -19,7 +19,10 @@ export interface SimulationStack {
   stop(): Promise<void>;
 }
 
-/** Entity-service and simulation-service in-process on a fresh database, the stand-in external system beside them. */
+/**
+ * Entity-service and simulation-service in-process on a fresh database, the stand-in external system beside them. The
+ * egress policy allows the stand-in's host:port and whatever `env.EGRESS_ALLOW` adds (a test's receivers), no more.
+ */
 export async function startSimulationStack(standInOptions: StandInOptions = {}, env: NodeJS.ProcessEnv = {}): Promise<SimulationStack> {
   const standIn = await startSimulationStandIn(standInOptions);
   const stack = await startInProcessStack();
@@ -30,6 +33,7 @@ export async function startSimulationStack(standInOptions: StandInOptions = {}, 
     SIMULATION_RETRY_BASE_DELAY_MS: '5',
     SIMULATION_RETRY_ATTEMPTS: '3',
     ...env,
+    EGRESS_ALLOW: [new URL(standIn.url).host, env['EGRESS_ALLOW']].filter(Boolean).join(','),
   });
   const events: SimulationStatusChanged[] = [];
   await stack.bus.subscribe(EXCHANGES.simulationStatus, `status-watch-${randomUUID()}`, ['#'], async (e: BusEvent) => void events.push(e.payload as SimulationStatusChanged));
@@ -89,8 +93,11 @@ export async function readSetup(s: SimulationStack, caller: CallerContext, id: s
   return (await s.stack.bus.request<EntityJson>(SERVICES.entity, ENTITY_COMMANDS.get, { caller, type: 'Setups', id })).Parameters;
 }
 
-export async function connect(s: SimulationStack, caller: CallerContext): Promise<void> {
-  await s.request(SIMULATION_COMMANDS.putConnection, { caller: { ...caller, role: 'admin' }, body: connection() });
+/** The account connected to the stand-in: credentials bound to its origin. */
+export async function connect(s: SimulationStack, caller: CallerContext, overrides: Partial<SimulationConnection> = {}): Promise<SimulationConnection> {
+  const body = connection({ baseUrl: s.standIn.url, ...overrides });
+  await s.request(SIMULATION_COMMANDS.putConnection, { caller: { ...caller, role: 'admin' }, body });
+  return body;
 }
 
 export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 20000): Promise<T> {

@@ -1,5 +1,6 @@
 import type { RequestHandler } from '@pitwall/bus';
 import { SERVICES, SIMULATION_COMMANDS } from '@pitwall/contracts';
+import type { Egress } from '@pitwall/egress';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { CallbackRepository } from '../../data-access/callback-repository';
 import type { EntityClient } from '../../data-access/entity-client';
@@ -11,6 +12,7 @@ import { requestSimulations, type RequestDependencies } from '../../domain/reque
 import type { SecretBox } from '../../domain/secret-box';
 
 export interface SimulationCommandParts extends RequestDependencies {
+  egress: Egress;
   entities: EntityClient;
   repository: SimulationRepository;
   secrets: SecretBox;

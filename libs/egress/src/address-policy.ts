@@ -1,0 +1,104 @@
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+/** One entry of EGRESS_ALLOW: a host name, or an address range (a single address is a /32 or /128), each with an optional port. */
+type AllowEntry = { kind: 'host'; host: string; port?: number } | { kind: 'range'; range: [Address, number]; port?: number };
+
+/** An EGRESS_ALLOW entry that is neither a host, an address nor a CIDR range (with an optional port). */
+export class AllowListError extends Error {}
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?)*\.?$/i;
+
+/** The address as one kind: an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is the IPv4 address it maps. */
+function canonical(address: string): Address {
+  const parsed = ipaddr.parse(address);
+  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+}
+
+/** A CIDR range as one kind: `::ffff:10.0.0.0/104` is `10.0.0.0/8`. */
+function canonicalRange([address, bits]: [Address, number]): [Address, number] {
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96];
+  return [address, bits];
+}
+
+const portOf = (text: string, entry: string): number => {
+  const port = Number(text);
+  if (!/^\d{1,5}$/.test(text) || port < 1 || port > 65535) throw new AllowListError(`EGRESS_ALLOW: "${entry}" has no valid port after its last ":"`);
+  return port;
+};
+
+function parseEntry(entry: string): AllowEntry {
+  if (entry.includes('/')) {
+    const [address = ''] = entry.split('/');
+    if (!isIP(address) || !ipaddr.isValidCIDR(entry)) throw new AllowListError(`EGRESS_ALLOW: "${entry}" is not a CIDR range (e.g. 10.20.0.0/16 or fd00::/8)`);
+    return { kind: 'range', range: canonicalRange(ipaddr.parseCIDR(entry)) };
+  }
+  const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(entry);
+  if (bracketed) {
+    const [, address = '', port] = bracketed;
+    if (isIP(address) !== 6) throw new AllowListError(`EGRESS_ALLOW: "${entry}" is not an IPv6 address in brackets`);
+    return single(address, port === undefined ? undefined : portOf(port, entry));
+  }
+  if (isIP(entry)) return single(entry, undefined);
+  const colon = entry.lastIndexOf(':');
+  const host = colon < 0 ? entry : entry.slice(0, colon);
+  const port = colon < 0 ? undefined : portOf(entry.slice(colon + 1), entry);
+  if (isIP(host) === 4) return single(host, port);
+  if (!HOST_NAME.test(host)) throw new AllowListError(`EGRESS_ALLOW: "${entry}" is not a host name, an address or a CIDR range`);
+  return { kind: 'host', host: host.toLowerCase().replace(/\.$/, ''), ...(port === undefined ? {} : { port }) };
+}
+
+function single(address: string, port: number | undefined): AllowEntry {
+  const parsed = canonical(address);
+  return { kind: 'range', range: [parsed, parsed.kind() === 'ipv4' ? 32 : 128], ...(port === undefined ? {} : { port }) };
+}
+
+/** EGRESS_ALLOW's entries: comma-separated, blanks ignored; a bad entry throws AllowListError naming it. */
+export function parseAllowList(text: string): AllowEntry[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map(parseEntry);
+}
+
+/**
+ * The range an address belongs to when it is one the policy refuses by default (`loopback`, `private`, `linkLocal`,
+ * `carrierGradeNat`, `multicast`, `unspecified`, `broadcast`, `reserved`, `uniqueLocal`, the IPv6 translation
+ * ranges...), or null for a public unicast address. IPv4-mapped IPv6 addresses are judged as the IPv4 they map.
+ */
+export function refusedRange(address: string): string | null {
+  const range = canonical(address).range();
+  return range === 'unicast' ? null : range;
+}
+
+/**
+ * Where outbound requests may go: any public unicast address; any other address only when EGRESS_ALLOW names the
+ * host the URL gave, or a range holding the address (with the port when the entry has one).
+ */
+export class AddressPolicy {
+  private readonly entries: readonly AllowEntry[];
+
+  constructor(allow: string) {
+    this.entries = parseAllowList(allow);
+  }
+
+  /** Null when `host` (as the URL gave it), on `port`, may be reached at `address`; else the refused address and its range. */
+  refusal(host: string, port: number, address: string): string | null {
+    const range = refusedRange(address);
+    if (range === null || this.allows(host, port, address)) return null;
+    return `${address} (${range})`;
+  }
+
+  private allows(host: string, port: number, address: string): boolean {
+    const name = host.toLowerCase().replace(/\.$/, '');
+    const canonicalAddress = canonical(address);
+    return this.entries.some((entry) => {
+      if (entry.port !== undefined && entry.port !== port) return false;
+      if (entry.kind === 'host') return entry.host === name;
+      return entry.range[0].kind() === canonicalAddress.kind() && canonicalAddress.match(entry.range);
+    });
+  }
+}

@@ -1,0 +1,186 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { STATUS_CODES } from 'node:http';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
+import { AddressPolicy } from './address-policy';
+import { AddressNotAllowed, EgressError, EgressTimeout, EgressUnreachable, ResponseTooLarge } from './egress-errors';
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Resolves a host name to its addresses; the system resolver unless a test maps names itself. */
+export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export interface EgressSettings {
+  /** EGRESS_ALLOW: hosts, addresses and CIDR ranges (each with an optional port) outside public unicast that may be reached. */
+  allow: string;
+  /** EGRESS_MAX_RESPONSE_BYTES: bytes of an answer's body read at most; past them the connection is closed. */
+  maxResponseBytes: number;
+  /** EGRESS_CONNECT_TIMEOUT_MS: time to resolve the host and connect (TLS included). */
+  connectTimeoutMs: number;
+  /** EGRESS_TIMEOUT_MS: the longest any one request may take, answer read included; a caller may ask for less. */
+  timeoutMs: number;
+  lookup?: Lookup;
+}
+
+export interface EgressRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** This request's total time limit; capped by EGRESS_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
+
+export interface EgressResponse {
+  status: number;
+  /** The standard reason phrase of the status (ours, not the one the server sent). */
+  statusText: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The whole body: never more than EGRESS_MAX_RESPONSE_BYTES. */
+  body: Buffer;
+}
+
+const defaultPort = (protocol: string): number => (protocol === 'https:' ? 443 : 80);
+
+/**
+ * Outbound HTTP to addresses users typed (simulation systems, webhook receivers). The address is checked when the
+ * connection is made, on the address the name resolved to, and the connection goes to that very address, so a name
+ * that resolves elsewhere a second time (DNS rebinding) cannot pass. Redirects are answers (never followed), an answer
+ * is read up to EGRESS_MAX_RESPONSE_BYTES, and connecting and the whole request each have a time limit.
+ */
+export class Egress {
+  readonly policy: AddressPolicy;
+  private readonly agent: Agent;
+  private readonly lookup: Lookup;
+
+  constructor(private readonly settings: EgressSettings) {
+    this.policy = new AddressPolicy(settings.allow);
+    this.lookup = settings.lookup ?? systemLookup;
+    // HTTP/1.1 only: a body cut short then closes the connection itself, not one stream of a shared one.
+    const connector = buildConnector({ timeout: settings.connectTimeoutMs, allowH2: false });
+    this.agent = new Agent({
+      connect: (options, callback) => {
+        // TLS still verifies the certificate for the name the URL gave (undici takes the server name from `host`).
+        this.destination(options.hostname, Number(options.port) || defaultPort(options.protocol)).then(
+          (address) => connector({ ...options, hostname: address }, callback),
+          (err: Error) => callback(err, null),
+        );
+      },
+      headersTimeout: settings.timeoutMs,
+      bodyTimeout: settings.timeoutMs,
+    });
+  }
+
+  /** Sends one request and reads its answer (any status, 3xx included) whole, within the limits. */
+  async request(url: string | URL, init: EgressRequest = {}): Promise<EgressResponse> {
+    const timeoutMs = Math.min(init.timeoutMs ?? this.settings.timeoutMs, this.settings.timeoutMs);
+    const signal = AbortSignal.timeout(timeoutMs);
+    let answer: Awaited<ReturnType<typeof request>>;
+    try {
+      answer = await request(url, { dispatcher: this.agent, method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body, signal });
+    } catch (err) {
+      throw this.failure(err, signal, timeoutMs);
+    }
+    const limit = this.settings.maxResponseBytes;
+    const tooLarge = () => {
+      // Destroying the body aborts the request: undici closes the connection, and the sender sees it closed.
+      answer.body.destroy();
+      return new ResponseTooLarge(answer.statusCode, limit);
+    };
+    if (Number(answer.headers['content-length']) > limit) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > limit) throw tooLarge();
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      if (err instanceof ResponseTooLarge) throw err;
+      throw this.failure(err, signal, timeoutMs);
+    }
+    return { status: answer.statusCode, statusText: STATUS_CODES[answer.statusCode] ?? '', headers: answer.headers, body: Buffer.concat(chunks) };
+  }
+
+  /**
+   * Checks a destination before it is stored (a callback's URL): AddressNotAllowed when the URL names a refused
+   * address or its host resolves to one. A host that does not resolve now passes: its deliveries will say so.
+   */
+  async checkDestination(url: string | URL): Promise<void> {
+    const parsed = new URL(url);
+    const host = unbracketed(parsed.hostname);
+    const port = Number(parsed.port) || defaultPort(parsed.protocol);
+    if (isIP(host)) {
+      const refusal = this.policy.refusal(host, port, host);
+      if (refusal) throw new AddressNotAllowed(host, refusal);
+      return;
+    }
+    let addresses: ResolvedAddress[];
+    try {
+      addresses = await this.resolve(host);
+    } catch {
+      return;
+    }
+    for (const { address } of addresses) {
+      const refusal = this.policy.refusal(host, port, address);
+      if (refusal) throw new AddressNotAllowed(host, refusal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** The address a connection goes to: the host itself when it is an address, else the first allowed one it resolves to. */
+  private async destination(hostname: string, port: number): Promise<string> {
+    const host = unbracketed(hostname);
+    if (isIP(host)) {
+      const refusal = this.policy.refusal(host, port, host);
+      if (refusal) throw new AddressNotAllowed(host, refusal);
+      return host;
+    }
+    let addresses: ResolvedAddress[];
+    try {
+      addresses = await this.resolve(host);
+    } catch (err) {
+      if (err instanceof EgressError) throw err;
+      throw new EgressUnreachable((err as { code?: string }).code ?? 'ENOTFOUND', err);
+    }
+    let refused: string | null = null;
+    for (const { address } of addresses) {
+      const refusal = this.policy.refusal(host, port, address);
+      if (!refusal) return address;
+      refused ??= refusal;
+    }
+    if (refused) throw new AddressNotAllowed(host, refused);
+    throw new EgressUnreachable('ENOTFOUND', null);
+  }
+
+  private async resolve(host: string): Promise<ResolvedAddress[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new EgressTimeout('connect', this.settings.connectTimeoutMs)), this.settings.connectTimeoutMs);
+    });
+    try {
+      return await Promise.race([this.lookup(host), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private failure(err: unknown, signal: AbortSignal, timeoutMs: number): EgressError {
+    if (err instanceof EgressError) return err;
+    const code = (err as { code?: string }).code;
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return new EgressTimeout('connect', this.settings.connectTimeoutMs);
+    if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new EgressTimeout('answer', timeoutMs);
+    const cause = (err as { cause?: { code?: string } }).cause;
+    return new EgressUnreachable(cause?.code ?? code ?? (err instanceof Error ? err.message : String(err)), err);
+  }
+}
+
+const unbracketed = (hostname: string): string => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
