@@ -37,6 +37,13 @@ export interface ReadOptions extends ByteRange {
   chunkBytes?: number;
 }
 
+export interface ListedBlob {
+  key: BlobKey;
+  size: number;
+  /** When the blob was last written (S3: LastModified; directory: mtime). */
+  modifiedAt: Date;
+}
+
 export interface PutOptions {
   /** Refuse (BlobTooLargeError, nothing kept) as soon as more bytes than this arrive. */
   maxBytes?: number;
@@ -87,5 +94,9 @@ export interface BlobStore {
   readRange(key: BlobKey, offset: number, length: number): Promise<Buffer>;
   /** Removes a blob; nothing happens when it is already gone. */
   delete(key: BlobKey): Promise<void>;
+  /** Every blob of one area (`sha256/` or `staging/`), page by page, with its age: what the sweep of unreferenced blobs walks. */
+  list(area: 'sha256' | 'staging'): AsyncIterable<ListedBlob>;
+  /** Resolves when the store can be used now (S3: HeadBucket; directory: it exists or can be made, and is writable); else BlobStoreUnavailableError. */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }
