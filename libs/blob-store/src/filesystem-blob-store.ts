@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, constants, mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { access, constants, link, mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobRangeError, BlobStoreUnavailableError, BlobTooLargeError, isFilesystemOutage } from './errors';
@@ -71,7 +71,7 @@ export class FilesystemBlobStore implements BlobStore {
       try {
         const { chunks, result } = metered(source);
         await readThrough(chunks, options.inspect);
-        return await this.settle(staged, result());
+        return await this.settle(staged, result(), options.keepStaged);
       } finally {
         source.destroy();
       }
@@ -215,17 +215,18 @@ export class FilesystemBlobStore implements BlobStore {
   }
 
   /** Gives verified bytes at `from` their content name, unless that content is already stored (then drops them). */
-  private async settle(from: string, meter: { sha256: string; size: number }): Promise<StoredBlob> {
+  private async settle(from: string, meter: { sha256: string; size: number }, keepSource = false): Promise<StoredBlob> {
     const key = contentKey(meter.sha256);
     const target = this.path(key);
     await mkdir(dirname(target), { recursive: true });
     if ((await this.sizeOf(key)) !== null) {
-      await unlink(from);
+      if (!keepSource) await unlink(from);
       // The content's age renewed: the sweep of unreferenced blobs leaves young ones to the writer about to refer to them.
       const now = new Date();
       await utimes(target, now, now);
     } else {
-      await rename(from, target);
+      // Kept: a second name for the same file (same directory tree, so a hard link), the staged one stays.
+      await (keepSource ? link(from, target).catch((error: unknown) => ((error as NodeJS.ErrnoException).code === 'EEXIST' ? undefined : Promise.reject(error))) : rename(from, target));
       await syncDirectory(dirname(target));
     }
     return { ...meter, key };

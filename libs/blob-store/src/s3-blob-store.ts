@@ -117,7 +117,7 @@ export class S3BlobStore implements BlobStore {
     try {
       const { chunks, result } = metered(source);
       await readThrough(chunks, options.inspect);
-      return await this.settle(stagingKey, result());
+      return await this.settle(stagingKey, result(), options.keepStaged);
     } finally {
       source.destroy();
     }
@@ -195,7 +195,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** Gives hashed bytes under `from` their content key (unless that content exists already) and removes `from`. */
-  private async settle(from: BlobKey, digest: ContentDigest): Promise<StoredBlob> {
+  private async settle(from: BlobKey, digest: ContentDigest, keepSource = false): Promise<StoredBlob> {
     const key = contentKey(digest.sha256);
     if (digest.size <= MAX_COPY_SIZE) {
       // Copied even when the content is stored already: the copy renews its age, so the sweep of unreferenced blobs
@@ -207,7 +207,7 @@ export class S3BlobStore implements BlobStore {
       await this.delete(from);
       throw new BlobTooLargeError(MAX_COPY_SIZE);
     }
-    await this.delete(from);
+    if (!keepSource) await this.delete(from);
     return { ...digest, key };
   }
 

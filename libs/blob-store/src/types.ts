@@ -56,6 +56,11 @@ export interface PromoteOptions extends PutOptions {
    * error comes through.
    */
   inspect?: (bytes: AsyncIterable<Buffer>) => Promise<unknown>;
+  /**
+   * Leaves the staged bytes in place (the caller deletes them once the content is referenced): a promotion whose
+   * record then fails to commit can be promoted again.
+   */
+  keepStaged?: boolean;
 }
 
 /**
@@ -81,7 +86,7 @@ export interface BlobStore {
   presignGet(key: BlobKey, expiresSeconds: number): Promise<string | null>;
   /**
    * Moves a staged upload to its content key: reads it through to hash it, keeps one copy (or none when the
-   * content is already stored), removes the staged bytes. BlobNotFoundError when nothing was staged;
+   * content is already stored, whose age is then renewed), removes the staged bytes unless `keepStaged`. BlobNotFoundError when nothing was staged;
    * BlobTooLargeError (staged bytes deleted) when over maxBytes.
    */
   promoteStaged(stagingKey: BlobKey, options?: PromoteOptions): Promise<StoredBlob>;

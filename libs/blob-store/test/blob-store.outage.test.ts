@@ -119,4 +119,15 @@ describe.each([
     expect(after.getTime()).toBeGreaterThan(before.getTime());
     expect(await store.exists(staged)).toBe(false);
   }, 30_000);
+
+  test('when a staged upload is promoted with keepStaged, then its content is stored and the staged bytes stay for a second promotion', async () => {
+    const { store } = outage;
+    const staged = store.stagingKey(randomUUID());
+    await store.putStaged(staged, [Buffer.from(`setup sheet ${randomUUID()}`)]);
+    const promoted = await store.promoteStaged(staged, { keepStaged: true });
+    expect(await store.exists(promoted.key)).toBe(true);
+    expect(await store.exists(staged)).toBe(true);
+    expect(await store.promoteStaged(staged)).toEqual(promoted);
+    expect(await store.exists(staged)).toBe(false);
+  });
 });
