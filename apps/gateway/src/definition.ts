@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreReadiness, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_NEAR_PREFIXES, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { MemoryCache, RedisCache } from '@pitwall/cache';
 import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
@@ -56,7 +56,7 @@ export const gateway = defineService({
       },
     };
   },
-  health: ({ cache }) => ({ cache: () => cache.isReady() }),
+  health: ({ cache, attachments }) => ({ cache: () => cache.isReady(), blobStore: blobStoreReadiness(attachments.blobs) }),
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
