@@ -115,9 +115,9 @@ describe.each([
   beforeAll(async () => {
     store = await makeStore(dir);
     // Sweeps every second of blobs over 3 s old: the test sees what an hour's sweep does.
-    stack = await DistributedStack.start({ env: { DATA_DIR: join(dir, 'data'), ...store.env, BLOB_SWEEP_INTERVAL_S: '1', BLOB_SWEEP_GRACE_S: '3' } });
+    stack = await DistributedStack.start({ env: { DATA_DIR: join(dir, 'data'), ...store.env, BLOB_SWEEP_INTERVAL_S: '1', BLOB_SWEEP_GRACE_S: '3' }, readyTimeoutMs: 90_000 });
     m = await stack.member('admin');
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     await stack?.stop();
     await store?.stop();

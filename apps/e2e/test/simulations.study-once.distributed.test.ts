@@ -40,7 +40,7 @@ describe('one external study per job (five-process stack)', () => {
         service.child.kill('SIGKILL');
       },
     });
-    stack = await DistributedStack.start({ env: { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '100' } });
+    stack = await DistributedStack.start({ env: { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '100' }, readyTimeoutMs: 90_000 });
     const m = await stack.member('admin');
     const id = (r: { statusCode: number; returnValue?: { Id: string } | null }): string => {
       if (!r.returnValue) throw new Error(`create answered ${r.statusCode}`);
@@ -83,7 +83,7 @@ describe('one external study per job (five-process stack)', () => {
       if (replacement?.exitCode !== null) throw new Error(`the restarted simulation-service exited with code ${replacement?.exitCode}:\n${output}`);
       const status = (await m.client.getExternalSimulationStatus(profileId, setupIds)).returnValue?.results ?? [];
       return status.length === JOBS && status.every((s) => s.status === 'Processing completed') ? status : undefined;
-    }, 'every job to complete after the restart', 60_000);
+    }, 'every job to complete after the restart', 120_000);
 
     expect(studiesAtKill).toBeGreaterThanOrEqual(1);
     // One study per job: every create after the restart that repeated one of before it carried the job's key.
@@ -93,5 +93,5 @@ describe('one external study per job (five-process stack)', () => {
     expect(new Set(results.map((r) => r.studyId))).toEqual(new Set(studies.map((s) => s.id)));
     // Some create was sent again after the restart (the killed instance's jobs were redelivered), answered with its study.
     expect(standIn.calls.filter((c) => c.method === 'POST' && c.path === '/studies').length).toBeGreaterThan(JOBS);
-  }, 120_000);
+  }, 240_000);
 });

@@ -9,7 +9,7 @@ import { uniquePrefix } from '@pitwall/testing';
 // tools/stack.cjs is the process-level twin of docker/compose.yaml, shared with `npm run start:distributed`.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const { startStack, deleteBusTopology } = require('../../../../tools/stack.cjs') as {
-  startStack(options: { env: Record<string, string>; apps?: string[]; readyPath?: string }): Promise<Stack>;
+  startStack(options: { env: Record<string, string>; apps?: string[]; readyPath?: string; readyTimeoutMs?: number }): Promise<Stack>;
   deleteBusTopology(amqpUrl: string, busPrefix: string): Promise<void>;
 };
 
@@ -42,11 +42,11 @@ export class DistributedStack {
     readonly env: Record<string, string>,
   ) {}
 
-  static async start(options: { apps?: string[]; env?: Record<string, string>; readyPath?: string } = {}): Promise<DistributedStack> {
+  static async start(options: { apps?: string[]; env?: Record<string, string>; readyPath?: string; readyTimeoutMs?: number } = {}): Promise<DistributedStack> {
     const db = await createTestDatabase();
     const prefix = uniquePrefix('e2e');
     const env = { DATABASE_URL: db.url, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'info', ...options.env };
-    const stack = await startStack({ env, apps: options.apps, readyPath: options.readyPath });
+    const stack = await startStack({ env, apps: options.apps, readyPath: options.readyPath, ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}) });
     const pool = createPool({ url: db.url, applicationName: 'e2e', logger: pino({ level: 'silent' }) });
     const cache = new RedisCache(REDIS_URL, `${prefix}:`);
     const auth = new AuthStore(pool, cache, pino({ level: 'silent' }));
