@@ -38,9 +38,10 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       try {
         blob = await deps.blobs.putStream(request.body as IncomingMessage, { maxBytes: deps.maxUploadBytes });
       } catch (err) {
-        if (!(err instanceof BlobTooLargeError)) throw err;
-        // The rest of the body is not read: the connection closes after the answer.
+        // The rest of the body is not read (over the limit, or the store unavailable: a 503 with Retry-After): the
+        // connection closes after the answer.
         closeAfterAnswer(req, res);
+        if (!(err instanceof BlobTooLargeError)) throw err;
         throw new AppError(413, `The upload is larger than the limit of ${deps.maxUploadBytes} bytes; nothing was kept`);
       }
       // A command id of its own (the service's inbox): a redelivery of this command takes effect once.
