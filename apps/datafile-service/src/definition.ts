@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createBlobStore } from '@pitwall/blob-store';
+import { blobStoreReadiness, createBlobStore } from '@pitwall/blob-store';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
@@ -60,8 +60,9 @@ export const datafileService = defineService({
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
     const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET }, results);
-    return { reads, datasets, decompressed, cache, results, stop: () => datasets.close() };
+    return { reads, datasets, decompressed, cache, results, blobs, stop: () => datasets.close() };
   },
+  health: ({ blobs }) => ({ blobStore: blobStoreReadiness(blobs) }),
   bus: { service: SERVICES.datafile, commands: ({ reads }) => datafileCommands(reads) },
   // Every instance drops its own caches of an entity whose attached files changed or which was deleted.
   subscriptions: [{ exchange: EXCHANGES.entityEvents, queue: 'datafile.cache-invalidation', bindingKeys: CACHE_EVENT_KEYS, perInstance: true, handler: (parts, { logger }) => cacheEvents(parts, logger) }],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreReadiness, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { ACCOUNT_MEMBERS_ROUTING_KEY, EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type EntityChangedEvent } from '@pitwall/contracts';
 import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
@@ -7,7 +7,7 @@ import { DEFAULT_LZ4_LIMITS } from '@pitwall/formats';
 import { intVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
-import { moveLegacyBytes, sweepAbandonedUploads } from './domain/attachments/maintenance';
+import { moveLegacyBytes, sweepAbandonedUploads, sweepUnreferencedBlobs } from './domain/attachments/maintenance';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
@@ -26,6 +26,10 @@ const EntityServiceConfig = z.object({
   LZ4_MAX_RATIO: intVar(DEFAULT_LZ4_LIMITS.maxRatio),
   /** Decompressed bytes of one LZ4 upload at most; more is a 409 at finalise (default 4 GiB). */
   LZ4_MAX_DECOMPRESSED_BYTES: intVar(DEFAULT_LZ4_LIMITS.maxBytes),
+  /** How often blobs no record refers to are swept from the store, in seconds (default an hour); 0 turns it off. */
+  BLOB_SWEEP_INTERVAL_S: intVar(3600),
+  /** Blobs younger than this are never swept, in seconds (default an hour): a finalise in progress owns them. */
+  BLOB_SWEEP_GRACE_S: intVar(3600),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
   COMMAND_INBOX: intVar(1),
   /**
@@ -98,6 +102,10 @@ export const entityService = defineService({
       ? setInterval(() => void sweepAbandonedUploads(attachments, config.ATTACHMENT_ABANDONED_AFTER_S).catch((err: unknown) => logger.warn({ err }, 'sweep of abandoned uploads failed')), config.ATTACHMENT_SWEEP_INTERVAL_S * 1000)
       : undefined;
     sweep?.unref();
+    const blobSweep = config.BLOB_SWEEP_INTERVAL_S
+      ? setInterval(() => void sweepUnreferencedBlobs(attachments, config.BLOB_SWEEP_GRACE_S).catch((err: unknown) => logger.warn({ err }, 'sweep of unreferenced blobs failed')), config.BLOB_SWEEP_INTERVAL_S * 1000)
+      : undefined;
+    blobSweep?.unref();
     outbox.start();
     inbox?.start();
     return {
@@ -105,12 +113,14 @@ export const entityService = defineService({
       attachments,
       stop: async () => {
         clearInterval(sweep);
+        clearInterval(blobSweep);
         await outbox.stop();
         await inbox?.stop();
         await blobs.close();
       },
     };
   },
+  health: ({ attachments }) => ({ blobStore: blobStoreReadiness(attachments.blobs) }),
   bus: { service: SERVICES.entity, commands: ({ store, attachments }, { logger }) => entityCommands(store, logger, attachments) },
   subscriptions: [
     {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreReadiness, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_NEAR_PREFIXES, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
 import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
@@ -70,8 +70,12 @@ export const gateway = defineService({
       },
     };
   },
-  // An unreachable cache slows nothing and refuses nothing (the database answers): the gateway stays ready, and says so.
-  health: ({ cache }) => ({ cache: async () => (await cache.isReady()) || 'degraded' }),
+  // An unreachable cache slows nothing and refuses nothing (the database answers), and without the blob store only the
+  // routes that need it answer 503: the gateway stays ready, and says which part is degraded.
+  health: ({ cache, attachments }) => {
+    const blobStore = blobStoreReadiness(attachments.blobs);
+    return { cache: async () => (await cache.isReady()) || 'degraded', blobStore: async () => (await blobStore()) || 'degraded' };
+  },
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,

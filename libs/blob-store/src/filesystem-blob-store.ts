@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { access, constants, link, mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { BlobNotFoundError, BlobRangeError, BlobTooLargeError } from './errors';
+import { BlobNotFoundError, BlobRangeError, BlobStoreUnavailableError, BlobTooLargeError, isFilesystemOutage } from './errors';
 import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
 import { metered, readThrough } from './metered-source';
-import type { BlobKey, BlobStat, BlobStore, ByteRange, ByteSource, ContentDigest, PromoteOptions, PutOptions, ReadOptions, StoredBlob } from './types';
+import type { BlobKey, BlobStat, BlobStore, ByteRange, ListedBlob, ByteSource, ContentDigest, PromoteOptions, PutOptions, ReadOptions, StoredBlob } from './types';
 
 /** Chunk size of a whole-blob read-through (promotion): fewer, larger reads and stream steps than the 64 KiB default. */
 export const READ_THROUGH_CHUNK_BYTES = 1 << 20;
@@ -27,16 +27,20 @@ export class FilesystemBlobStore implements BlobStore {
   constructor(readonly dir: string) {}
 
   async putStream(source: ByteSource, options: PutOptions = {}): Promise<StoredBlob> {
-    const { temp, meter } = await this.writeTemporary('sha256', source, options.maxBytes);
-    return this.settle(temp, meter);
+    return this.guard('put', async () => {
+      const { temp, meter } = await this.writeTemporary('sha256', source, options.maxBytes);
+      return this.settle(temp, meter);
+    });
   }
 
   async putStaged(stagingKey: BlobKey, source: ByteSource, options: PutOptions = {}): Promise<ContentDigest> {
-    const target = this.path(checkKey(stagingKey, 'staging'));
-    const { temp, meter } = await this.writeTemporary('staging', source, options.maxBytes);
-    await rename(temp, target);
-    await syncDirectory(dirname(target));
-    return meter;
+    return this.guard('put', async () => {
+      const target = this.path(checkKey(stagingKey, 'staging'));
+      const { temp, meter } = await this.writeTemporary('staging', source, options.maxBytes);
+      await rename(temp, target);
+      await syncDirectory(dirname(target));
+      return meter;
+    });
   }
 
   stagingKey(uploadId: string): BlobKey {
@@ -54,27 +58,31 @@ export class FilesystemBlobStore implements BlobStore {
   }
 
   async promoteStaged(stagingKey: BlobKey, options: PromoteOptions = {}): Promise<StoredBlob> {
-    const staged = this.path(checkKey(stagingKey, 'staging'));
-    const size = await this.sizeOf(stagingKey);
-    if (size === null) throw new BlobNotFoundError(stagingKey);
-    if (options.maxBytes !== undefined && size > options.maxBytes) {
-      await this.delete(stagingKey);
-      throw new BlobTooLargeError(options.maxBytes);
-    }
-    // One sequential read-through (hashing, and the caller's inspection): large chunks.
-    const source = createReadStream(staged, { highWaterMark: READ_THROUGH_CHUNK_BYTES });
-    try {
-      const { chunks, result } = metered(source);
-      await readThrough(chunks, options.inspect);
-      return await this.settle(staged, result());
-    } finally {
-      source.destroy();
-    }
+    return this.guard('promote', async () => {
+      const staged = this.path(checkKey(stagingKey, 'staging'));
+      const size = await this.sizeOf(stagingKey);
+      if (size === null) throw new BlobNotFoundError(stagingKey);
+      if (options.maxBytes !== undefined && size > options.maxBytes) {
+        await this.delete(stagingKey);
+        throw new BlobTooLargeError(options.maxBytes);
+      }
+      // One sequential read-through (hashing, and the caller's inspection): large chunks.
+      const source = createReadStream(staged, { highWaterMark: READ_THROUGH_CHUNK_BYTES });
+      try {
+        const { chunks, result } = metered(source);
+        await readThrough(chunks, options.inspect);
+        return await this.settle(staged, result(), options.keepStaged);
+      } finally {
+        source.destroy();
+      }
+    });
   }
 
   async stat(key: BlobKey): Promise<BlobStat | null> {
-    const size = await this.sizeOf(checkKey(key));
-    return size === null ? null : { size };
+    return this.guard('stat', async () => {
+      const size = await this.sizeOf(checkKey(key));
+      return size === null ? null : { size };
+    });
   }
 
   async exists(key: BlobKey): Promise<boolean> {
@@ -82,43 +90,65 @@ export class FilesystemBlobStore implements BlobStore {
   }
 
   async openRead(key: BlobKey, options: ReadOptions = {}): Promise<Readable> {
-    checkRange(options);
-    const size = await this.sizeOf(checkKey(key));
-    if (size === null) throw new BlobNotFoundError(key);
-    const { start, end } = resolveRange(key, size, options);
-    // An empty blob is an empty stream; createReadStream cannot express end < start.
-    return end < start ? emptyStream() : createReadStream(this.path(key), { start, end, ...(options.chunkBytes ? { highWaterMark: options.chunkBytes } : {}) });
+    return this.guard('read', async () => {
+      checkRange(options);
+      const size = await this.sizeOf(checkKey(key));
+      if (size === null) throw new BlobNotFoundError(key);
+      const { start, end } = resolveRange(key, size, options);
+      // An empty blob is an empty stream; createReadStream cannot express end < start.
+      return end < start ? emptyStream() : createReadStream(this.path(key), { start, end, ...(options.chunkBytes ? { highWaterMark: options.chunkBytes } : {}) });
+    });
   }
 
   async readRange(key: BlobKey, offset: number, length: number): Promise<Buffer> {
-    checkRange({ start: offset, end: offset + length });
-    let handle;
-    try {
-      handle = await open(this.path(checkKey(key)), 'r');
-    } catch (error) {
-      if (isMissing(error)) throw new BlobNotFoundError(key);
-      throw error;
-    }
-    try {
-      const buffer = Buffer.alloc(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
+    return this.guard('read', async () => {
+      checkRange({ start: offset, end: offset + length });
+      let handle;
+      try {
+        handle = await open(this.path(checkKey(key)), 'r');
+      } catch (error) {
+        if (isMissing(error)) throw new BlobNotFoundError(key);
+        throw error;
       }
-      return buffer.subarray(0, filled);
-    } finally {
-      await handle.close();
-    }
+      try {
+        const buffer = Buffer.alloc(length);
+        let filled = 0;
+        while (filled < length) {
+          const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        return buffer.subarray(0, filled);
+      } finally {
+        await handle.close();
+      }
+    });
   }
 
   async delete(key: BlobKey): Promise<void> {
-    try {
-      await unlink(this.path(checkKey(key)));
-    } catch (error) {
-      if (!isMissing(error)) throw error;
+    return this.guard('delete', async () => {
+      try {
+        await unlink(this.path(checkKey(key)));
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    });
+  }
+
+  async *list(area: 'sha256' | 'staging'): AsyncIterable<ListedBlob> {
+    const names = await this.guard('list', () => readdir(join(this.dir, area)).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error))));
+    for (const name of names) {
+      if (name.startsWith(TEMP_PREFIX)) continue;
+      const info = await this.guard('list', () => stat(join(this.dir, area, name)).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error))));
+      if (info?.isFile()) yield { key: `${area}/${name}`, size: info.size, modifiedAt: info.mtime };
     }
+  }
+
+  async probe(): Promise<void> {
+    await this.guard('probe', async () => {
+      await mkdir(this.dir, { recursive: true });
+      await access(this.dir, constants.W_OK);
+    });
   }
 
   /** Removes temporary files older than `olderThanMs` (left by a crash mid-write); returns how many. */
@@ -140,6 +170,16 @@ export class FilesystemBlobStore implements BlobStore {
 
   close(): Promise<void> {
     return Promise.resolve(); // nothing held open between calls
+  }
+
+  /** A directory that cannot be used (unwritable, a file in its path, a full disk) is BlobStoreUnavailableError; a missing key stays itself. */
+  private async guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isFilesystemOutage(error)) throw new BlobStoreUnavailableError(operation, error);
+      throw error;
+    }
   }
 
   private path(key: BlobKey): string {
@@ -175,14 +215,18 @@ export class FilesystemBlobStore implements BlobStore {
   }
 
   /** Gives verified bytes at `from` their content name, unless that content is already stored (then drops them). */
-  private async settle(from: string, meter: { sha256: string; size: number }): Promise<StoredBlob> {
+  private async settle(from: string, meter: { sha256: string; size: number }, keepSource = false): Promise<StoredBlob> {
     const key = contentKey(meter.sha256);
     const target = this.path(key);
     await mkdir(dirname(target), { recursive: true });
     if ((await this.sizeOf(key)) !== null) {
-      await unlink(from);
+      if (!keepSource) await unlink(from);
+      // The content's age renewed: the sweep of unreferenced blobs leaves young ones to the writer about to refer to them.
+      const now = new Date();
+      await utimes(target, now, now);
     } else {
-      await rename(from, target);
+      // Kept: a second name for the same file (same directory tree, so a hard link), the staged one stays.
+      await (keepSource ? link(from, target).catch((error: unknown) => ((error as NodeJS.ErrnoException).code === 'EEXIST' ? undefined : Promise.reject(error))) : rename(from, target));
       await syncDirectory(dirname(target));
     }
     return { ...meter, key };

@@ -7,18 +7,20 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { BlobNotFoundError, BlobTooLargeError } from './errors';
+import { BlobNotFoundError, BlobStoreUnavailableError, BlobTooLargeError, isS3Outage } from './errors';
 import { resolveRange } from './filesystem-blob-store';
 import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
 import { metered, readThrough } from './metered-source';
-import type { BlobKey, ByteSource, BlobStat, BlobStore, ContentDigest, PromoteOptions, PutOptions, ReadOptions, StoredBlob } from './types';
+import type { BlobKey, ByteSource, BlobStat, BlobStore, ListedBlob, ContentDigest, PromoteOptions, PutOptions, ReadOptions, StoredBlob } from './types';
 
 export interface S3BlobStoreOptions {
   /** e.g. http://127.0.0.1:9000 for MinIO; omit for AWS S3 (the region's endpoint). */
@@ -62,7 +64,22 @@ export class S3BlobStore implements BlobStore {
       // put into presigned URLs) are not understood by every S3-compatible store.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // An unreachable store is found out in seconds, not after the operating system's connect timeout.
+      requestHandler: { connectionTimeout: 3000 },
     });
+    // Outermost step (around the SDK's retries): an outage (no answer, 5xx) becomes BlobStoreUnavailableError, the one
+    // error every process answers as a 503 with Retry-After; a refusal (404, 403) stays what the SDK made of it.
+    this.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          if (isS3Outage(error)) throw new BlobStoreUnavailableError(context.commandName ?? 'request', error);
+          throw error;
+        }
+      },
+      { step: 'initialize', name: 'blobStoreOutage' },
+    );
   }
 
   async putStream(source: ByteSource, options: PutOptions = {}): Promise<StoredBlob> {
@@ -100,7 +117,7 @@ export class S3BlobStore implements BlobStore {
     try {
       const { chunks, result } = metered(source);
       await readThrough(chunks, options.inspect);
-      return await this.settle(stagingKey, result());
+      return await this.settle(stagingKey, result(), options.keepStaged);
     } finally {
       source.destroy();
     }
@@ -132,7 +149,7 @@ export class S3BlobStore implements BlobStore {
       const object = await this.client.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(whole ? {} : { Range: `bytes=${start}-${end}` }) }),
       );
-      return object.Body as Readable;
+      return outageMapped(object.Body as Readable);
     } catch (error) {
       if (isNotFound(error)) throw new BlobNotFoundError(key);
       throw error;
@@ -146,7 +163,11 @@ export class S3BlobStore implements BlobStore {
     const end = Math.min(offset + length, info.size) - 1;
     if (length === 0 || end < offset) return Buffer.alloc(0);
     const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${offset}-${end}` }));
-    return Buffer.from(await object.Body!.transformToByteArray());
+    try {
+      return Buffer.from(await object.Body!.transformToByteArray());
+    } catch (error) {
+      throw new BlobStoreUnavailableError('GetObject', error);
+    }
   }
 
   async delete(key: BlobKey): Promise<void> {
@@ -154,23 +175,39 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
   }
 
+  async *list(area: 'sha256' | 'staging'): AsyncIterable<ListedBlob> {
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${area}/`, ...(ContinuationToken ? { ContinuationToken } : {}) }));
+      for (const o of page.Contents ?? []) {
+        if (o.Key) yield { key: o.Key, size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) };
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+  }
+
+  async probe(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
   async close(): Promise<void> {
     this.client.destroy();
   }
 
   /** Gives hashed bytes under `from` their content key (unless that content exists already) and removes `from`. */
-  private async settle(from: BlobKey, digest: ContentDigest): Promise<StoredBlob> {
+  private async settle(from: BlobKey, digest: ContentDigest, keepSource = false): Promise<StoredBlob> {
     const key = contentKey(digest.sha256);
-    if (!(await this.exists(key))) {
-      if (digest.size > MAX_COPY_SIZE) {
-        await this.delete(from);
-        throw new BlobTooLargeError(MAX_COPY_SIZE);
-      }
+    if (digest.size <= MAX_COPY_SIZE) {
+      // Copied even when the content is stored already: the copy renews its age, so the sweep of unreferenced blobs
+      // (which leaves young ones alone) does not take it from the finalise about to refer to it.
       await this.client.send(
         new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${encodeURIComponent(from).replace(/%2F/g, '/')}` }),
       );
+    } else if (!(await this.exists(key))) {
+      await this.delete(from);
+      throw new BlobTooLargeError(MAX_COPY_SIZE);
     }
-    await this.delete(from);
+    if (!keepSource) await this.delete(from);
     return { ...digest, key };
   }
 
@@ -224,4 +261,18 @@ export class S3BlobStore implements BlobStore {
       throw error;
     }
   }
+}
+
+/** An object's bytes; the store going away mid-stream surfaces as BlobStoreUnavailableError, not a socket error. */
+function outageMapped(body: Readable): Readable {
+  return Readable.from(
+    (async function* () {
+      try {
+        for await (const chunk of body) yield chunk as Buffer;
+      } catch (error) {
+        throw new BlobStoreUnavailableError('GetObject', error);
+      }
+    })(),
+    { objectMode: false },
+  );
 }

@@ -37,6 +37,13 @@ export interface ReadOptions extends ByteRange {
   chunkBytes?: number;
 }
 
+export interface ListedBlob {
+  key: BlobKey;
+  size: number;
+  /** When the blob was last written (S3: LastModified; directory: mtime). */
+  modifiedAt: Date;
+}
+
 export interface PutOptions {
   /** Refuse (BlobTooLargeError, nothing kept) as soon as more bytes than this arrive. */
   maxBytes?: number;
@@ -49,6 +56,11 @@ export interface PromoteOptions extends PutOptions {
    * error comes through.
    */
   inspect?: (bytes: AsyncIterable<Buffer>) => Promise<unknown>;
+  /**
+   * Leaves the staged bytes in place (the caller deletes them once the content is referenced): a promotion whose
+   * record then fails to commit can be promoted again.
+   */
+  keepStaged?: boolean;
 }
 
 /**
@@ -74,7 +86,7 @@ export interface BlobStore {
   presignGet(key: BlobKey, expiresSeconds: number): Promise<string | null>;
   /**
    * Moves a staged upload to its content key: reads it through to hash it, keeps one copy (or none when the
-   * content is already stored), removes the staged bytes. BlobNotFoundError when nothing was staged;
+   * content is already stored, whose age is then renewed), removes the staged bytes unless `keepStaged`. BlobNotFoundError when nothing was staged;
    * BlobTooLargeError (staged bytes deleted) when over maxBytes.
    */
   promoteStaged(stagingKey: BlobKey, options?: PromoteOptions): Promise<StoredBlob>;
@@ -87,5 +99,9 @@ export interface BlobStore {
   readRange(key: BlobKey, offset: number, length: number): Promise<Buffer>;
   /** Removes a blob; nothing happens when it is already gone. */
   delete(key: BlobKey): Promise<void>;
+  /** Every blob of one area (`sha256/` or `staging/`), page by page, with its age: what the sweep of unreferenced blobs walks. */
+  list(area: 'sha256' | 'staging'): AsyncIterable<ListedBlob>;
+  /** Resolves when the store can be used now (S3: HeadBucket; directory: it exists or can be made, and is writable); else BlobStoreUnavailableError. */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@
 // Switches: `scenario` for every study ('success', 'start-failure', 'fail', 'slow', 'unavailable'), overridden per
 // study by a parameter value `standin:<scenario>` among the setup parameters sent with it; `runningPolls` status
 // reads that answer `running` before `completed` (0 answers at once); `transientFailures` next calls answered 503.
+// A create carrying an `Idempotency-Key` header is answered the study first created with that key (no second one).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,10 +17,14 @@ export interface StandInOptions {
   transientFailures?: number;
   /** Status reads a `slow` study answers `running`. */
   slowPolls?: number;
+  /** Called once the answer to a create that made a study has been sent (a fault test kills its caller then). */
+  onStudyCreated?: (study: Study) => void;
 }
 
-interface Study {
+export interface Study {
   id: string;
+  /** The create's Idempotency-Key, if it sent one. */
+  idempotencyKey: string | null;
   name: string;
   parameters: Record<string, unknown>;
   scenario: StandInScenario;
@@ -34,7 +39,7 @@ export interface StandInCall {
 
 export interface SimulationStandIn {
   url: string;
-  options: Required<StandInOptions>;
+  options: Required<Omit<StandInOptions, 'onStudyCreated'>> & Pick<StandInOptions, 'onStudyCreated'>;
   calls: StandInCall[];
   studies: Map<string, Study>;
   /** Credentials the token endpoint accepted, by client id. */
@@ -106,8 +111,12 @@ export async function startSimulationStandIn(options: StandInOptions = {}, port 
       const scenario = scenarioOf(parameters, state.options.scenario);
       if (scenario === 'unavailable') return send(503, { message: 'the solver farm is down' });
       if (scenario === 'start-failure') return send(422, { message: 'The setup is missing a valid vehicle model' });
-      const study: Study = { id: `st-${randomUUID()}`, name: String(body['name'] ?? ''), parameters, scenario, polls: 0 };
+      const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
+      const earlier = key === null ? undefined : [...state.studies.values()].find((s) => s.idempotencyKey === key);
+      if (earlier) return send(201, { studyId: earlier.id });
+      const study: Study = { id: `st-${randomUUID()}`, idempotencyKey: key, name: String(body['name'] ?? ''), parameters, scenario, polls: 0 };
       state.studies.set(study.id, study);
+      if (state.options.onStudyCreated) res.once('finish', () => state.options.onStudyCreated?.(study));
       return send(201, { studyId: study.id });
     }
     const study = id ? state.studies.get(decodeURIComponent(id)) : undefined;

@@ -32,4 +32,19 @@ describe('the stand-in external simulation system', () => {
     expect((await call('POST', '/oauth/token', { client_id: 'c', client_secret: 's', username: 'u', password: 'p' })).status).toBe(503);
     expect((await call('POST', '/oauth/token', { client_id: 'c', client_secret: 's', username: 'u', password: 'p' })).status).toBe(200);
   });
+
+  test('when a create carries an Idempotency-Key, then a repeat with the same key answers the same study and makes no other, and another key makes another', async () => {
+    const token = (await call('POST', '/oauth/token', { client_id: 'c', client_secret: 's', username: 'u', password: 'p' })).body['access_token'] as string;
+    const create = async (key: string) => {
+      const res = await fetch(`${standIn.url}/studies`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Idempotency-Key': key }, body: JSON.stringify({ name: 'Quali', parameters: {} }) });
+      return { status: res.status, studyId: ((await res.json()) as { studyId: string }).studyId };
+    };
+    const before = standIn.studies.size;
+    const first = await create('job-1');
+    expect(first.status).toBe(201);
+    expect(await create('job-1')).toEqual(first);
+    expect((await create('job-2')).studyId).not.toBe(first.studyId);
+    expect(standIn.studies.size).toBe(before + 2);
+    expect(standIn.studies.get(first.studyId)?.idempotencyKey).toBe('job-1');
+  });
 });

@@ -32,12 +32,12 @@ describe('datafile-service on the bus (in-process)', () => {
     await expect(stack.bus.request(SERVICES.datafile, 'datafile.metadata', { type: 'RunSheets' })).rejects.toMatchObject({ status: 400 });
   });
 
-  test('when its health endpoints are asked, then it is alive and ready with the bus up', async () => {
+  test('when its health endpoints are asked, then it is alive and ready with the bus and the blob store up', async () => {
     const live = await fetch(`${address}/health`);
     expect(live.status).toBe(200);
     expect(await live.json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${address}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', dependencies: { bus: 'up' } });
+    expect(await ready.json()).toEqual({ status: 'ready', dependencies: { bus: 'up', blobStore: 'up' } });
   });
 });

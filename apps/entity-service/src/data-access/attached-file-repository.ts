@@ -105,6 +105,20 @@ export const attachedFileRepository = {
     return rows.map((r) => r.blob_key);
   },
 
+  /** Which of these blob keys an attached file refers to (the sweep's first, lock-free pass). */
+  async referencedOf(q: Queryable, blobKeys: string[]): Promise<Set<string>> {
+    if (blobKeys.length === 0) return new Set();
+    const { rows } = await q.query<{ blob_key: string }>(`SELECT DISTINCT blob_key FROM entity.attached_files WHERE blob_key = ANY($1::text[])`, [blobKeys]);
+    return new Set(rows.map((r) => r.blob_key));
+  },
+
+  /** Which of these ids are uploads still waiting for their bytes or their finalise (state below 2): their staged bytes are theirs. */
+  async pendingOf(q: Queryable, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await q.query<{ id: string }>(`SELECT id FROM entity.attached_files WHERE id = ANY($1::uuid[]) AND state < 2`, [ids]);
+    return new Set(rows.map((r) => r.id));
+  },
+
   async isReferenced(q: Queryable, blobKey: string): Promise<boolean> {
     const { rows } = await q.query(`SELECT 1 FROM entity.attached_files WHERE blob_key = $1 LIMIT 1`, [blobKey]);
     return rows.length > 0;

@@ -102,9 +102,9 @@ describe('entity-service through the bus (in-process, real PostgreSQL)', () => {
     expect(await users()).toEqual(['robert']);
   });
 
-  test('when its health endpoint is asked, then the database and the bus are up', async () => {
+  test('when its health endpoint is asked, then the database, the bus and the blob store are up', async () => {
     const ready = await fetch(`${address}/health/ready`);
-    expect(await ready.json()).toEqual({ status: 'ready', dependencies: { database: 'up', bus: 'up' } });
+    expect(await ready.json()).toEqual({ status: 'ready', dependencies: { database: 'up', bus: 'up', blobStore: 'up' } });
   });
 });
 

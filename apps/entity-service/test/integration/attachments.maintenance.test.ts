@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, LEGACY_BYTES_DROPPED_VERSION, entityMigrations } from '../../src/data-access/migrations';
-import { moveLegacyBytes, sweepAbandonedUploads } from '../../src/domain/attachments/maintenance';
+import { moveLegacyBytes, sweepAbandonedUploads, sweepUnreferencedBlobs } from '../../src/domain/attachments/maintenance';
 import { EntityStore } from '../../src/domain/entity-store';
 import { entityService } from '../../src/definition';
 import { startInProcessStack } from '@pitwall/service-host/testing';
@@ -172,6 +172,70 @@ describe('sweeping abandoned uploads', () => {
     expect(await row(recent)).toMatchObject({ state: 0 });
     expect(await row(available)).toMatchObject({ state: 2 });
     expect(await blobs.exists(stored.key)).toBe(false);
+  });
+});
+
+describe('sweeping blobs no record refers to', () => {
+  // A store of its own: the sweep walks all of it.
+  const swept = new FilesystemBlobStore(join(dir, `sweep-${randomUUID()}`));
+  const ctx = () => ({ pool, blobs: swept, logger: silent });
+  const twoHoursAgo = new Date(Date.now() - 2 * 3600 * 1000);
+  const age = (key: string) => utimesSync(join(swept.dir, key), twoHoursAgo, twoHoursAgo);
+  const put = async (text: string, old = true) => {
+    const blob = await swept.putStream([Buffer.from(`${text} ${randomUUID()}`)]);
+    if (old) age(blob.key);
+    return blob.key;
+  };
+  const staged = async (id: string) => {
+    const key = swept.stagingKey(id);
+    await swept.putStaged(key, [Buffer.from(`staged ${id}`)]);
+    age(key);
+    return key;
+  };
+
+  test('when blobs are unreferenced and older than the grace age, then they go; referenced, young, and staged bytes of uploads in progress stay', async () => {
+    const caller = admin();
+    const entity = await car(caller);
+    const orphan = await put('deleted while the store was down');
+    const referenced = await put('finalised');
+    await record(caller, entity, 2, new Date().toISOString(), referenced);
+    const young = await put('just promoted', false);
+    const pending = await record(caller, entity, 0, new Date().toISOString());
+    const stagedPending = await staged(pending);
+    const stagedGone = await staged(randomUUID());
+    const stagedAvailable = await staged(await record(caller, entity, 2, new Date().toISOString()));
+    const stagedTemporary = await staged(`put-${randomUUID()}`);
+
+    expect(await sweepUnreferencedBlobs(ctx(), 3600)).toEqual({ content: 1, staged: 3 });
+
+    const left: string[] = [];
+    for (const area of ['sha256', 'staging'] as const) for await (const b of swept.list(area)) left.push(b.key);
+    expect(left.sort()).toEqual([referenced, young, stagedPending].sort());
+    expect([orphan, stagedGone, stagedAvailable, stagedTemporary].every((k) => !left.includes(k))).toBe(true);
+  });
+
+  test('when a finalise records its reference under the blob\'s lock while the sweep runs, then the sweep waits for it and keeps the blob', async () => {
+    const caller = admin();
+    const entity = await car(caller);
+    const key = await put('promoted, its record committing');
+    const finalise = await pool.connect();
+    try {
+      await finalise.query('BEGIN');
+      await finalise.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`blob:${key}`]);
+      const sweep = sweepUnreferencedBlobs(ctx(), 3600);
+      await new Promise((r) => setTimeout(r, 300));
+      // The finalise's reference, in its transaction, committed while the sweep waits for the lock.
+      await finalise.query(
+        `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, use_compression, state, created_time, modified_at, blob_key)
+         VALUES ($1, $2, $3, $4, 'f.ld', false, 2, now(), now(), $5)`,
+        [randomUUID(), caller.accountId, entity, caller.userId, key],
+      );
+      await finalise.query('COMMIT');
+      await sweep;
+    } finally {
+      finalise.release();
+    }
+    expect(await swept.exists(key)).toBe(true);
   });
 });
 

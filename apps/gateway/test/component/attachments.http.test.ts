@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilesystemBlobStore, UrlSigner } from '@pitwall/blob-store';
@@ -254,6 +254,29 @@ describe('attached files through the gateway (entity-service in-process, real Po
       blobSha256: available ? (available.payload as { blobSha256: string }).blobSha256 : expect.stringMatching(/^[0-9a-f]{64}$/),
       occurredAt: expect.any(String),
     });
+  });
+
+  test('when the blob directory cannot be used, then the signed PUT and GET are 503 with Retry-After (the PUT closing its connection), and once it is back the same URL uploads', async () => {
+    const id = await create('Cars');
+    const kept = await prepare('Cars', id, { UseCompression: false });
+    await upload(kept.Url, content());
+    expect((await finalise('Cars', id, kept.AttachedFileId)).status).toBe(200);
+    const listed = (await (await fetch(`${base}/Cars/${id}/Attachments`, { headers: authHeaders })).json()) as Listing[];
+    const prepared = await prepare('Cars', id, { UseCompression: false });
+    // Tests run as root, for whom chmod stops nothing: a file where the directory was does.
+    renameSync(blobDir, `${blobDir}.away`);
+    writeFileSync(blobDir, 'not a directory');
+    try {
+      const put = await upload(prepared.Url, content());
+      expect([put.status, put.headers['retry-after'], put.headers['connection'], put.headers['content-type']]).toEqual([503, '5', 'close', 'application/problem+json; charset=utf-8']);
+      const got = await send(base, 'GET', listed[0]?.SignedURL as string);
+      expect([got.status, got.headers['retry-after']]).toEqual([503, '5']);
+    } finally {
+      rmSync(blobDir);
+      renameSync(`${blobDir}.away`, blobDir);
+    }
+    expect((await upload(prepared.Url, content())).status).toBe(200);
+    expect((await finalise('Cars', id, prepared.AttachedFileId)).status).toBe(200);
   });
 
   describe('refusals', () => {

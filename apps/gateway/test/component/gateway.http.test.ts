@@ -25,11 +25,11 @@ describe('gateway over HTTP, with entity-service in-process on the same bus', ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('when its health endpoints are asked, then it is alive, and ready with its database, cache, bus and every service up', async () => {
+  test('when its health endpoints are asked, then it is alive, and ready with its database, cache, bus, blob store and every service up', async () => {
     expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${base}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as { dependencies: unknown }).dependencies).toEqual({ database: 'up', bus: 'up', cache: 'up', 'entity-service': 'up', 'timing-service': 'up', 'simulation-service': 'up', 'datafile-service': 'up' });
+    expect(((await ready.json()) as { dependencies: unknown }).dependencies).toEqual({ database: 'up', bus: 'up', cache: 'up', 'entity-service': 'up', 'timing-service': 'up', 'simulation-service': 'up', 'datafile-service': 'up', blobStore: 'up' });
   });
 
   test('when the ApiKey header is missing, then 401 problem+json with WWW-Authenticate: ApiKey', async () => {

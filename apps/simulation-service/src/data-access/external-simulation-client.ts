@@ -34,8 +34,9 @@ export class ExternalSimulationClient {
     private readonly timeoutMs: number,
   ) {}
 
-  async createStudy(name: string, parameters: Record<string, unknown>): Promise<string> {
-    const body = await this.call<{ studyId?: unknown }>('POST', '/studies', { name, parameters });
+  /** `idempotencyKey`: the same key names the same study, so a repeated create (after a crash) makes no second one. */
+  async createStudy(name: string, parameters: Record<string, unknown>, idempotencyKey?: string): Promise<string> {
+    const body = await this.call<{ studyId?: unknown }>('POST', '/studies', { name, parameters }, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
     if (typeof body.studyId !== 'string' || !body.studyId) throw new ExternalUnavailable('The external system created a study without an id');
     return body.studyId;
   }
@@ -61,25 +62,25 @@ export class ExternalSimulationClient {
     return this.token;
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  private async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const token = await this.authorize();
     try {
-      return await this.send<T>(method, path, body, token);
+      return await this.send<T>(method, path, body, token, headers);
     } catch (err) {
       // An expired token is asked for again once.
       if (!(err instanceof ExpiredToken)) throw err;
       this.token = null;
-      return this.send<T>(method, path, body, await this.authorize());
+      return this.send<T>(method, path, body, await this.authorize(), headers);
     }
   }
 
-  private async send<T>(method: string, path: string, body: unknown, token: string | null): Promise<T> {
+  private async send<T>(method: string, path: string, body: unknown, token: string | null, headers: Record<string, string> = {}): Promise<T> {
     const call = `${method} ${path.replace(/\/studies\/[^/]+/, '/studies/{id}')}`;
     let response: EgressResponse;
     try {
       response = await this.egress.request(new URL(path.replace(/^\//, ''), this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`), {
         method,
-        headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
         timeoutMs: this.timeoutMs,
       });

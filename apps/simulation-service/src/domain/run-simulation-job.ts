@@ -92,7 +92,9 @@ async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
     if (job.kind === 'trigger' && !job.studyId) {
       let studyId: string;
       try {
-        studyId = await attempt('create the study', () => external.createStudy(String(setup.Parameters['Name'] ?? setup.Id), setup.Parameters));
+        // The job's own key: a job redelivered after the service died between this create and the record below
+        // repeats the create with the same key and is answered the study it created (one study per job).
+        studyId = await attempt('create the study', () => external.createStudy(String(setup.Parameters['Name'] ?? setup.Id), setup.Parameters, studyRequestKey(job as Job)));
       } catch (err) {
         if (!(err instanceof ExternalRefusal)) throw err;
         await record(SIMULATION_STATUS.startFailed, err.message);
@@ -127,6 +129,11 @@ async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
     await record(SIMULATION_STATUS.failed, err.message, { deadLettered: true });
     throw new JobDeadLettered(`Job ${job.id} gave up after ${deps.settings.retryAttempts} attempts: ${err.message}`);
   }
+}
+
+/** The Idempotency-Key of a job's study request: derived from the job alone, so every delivery of the job sends the same. */
+export function studyRequestKey(job: Pick<Job, 'id'>): string {
+  return `pitwall-job-${job.id}`;
 }
 
 /** The job's login: the request's own credentials (bound to nothing), or the account's with the origin they are bound to. */

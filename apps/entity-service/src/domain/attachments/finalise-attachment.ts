@@ -85,18 +85,24 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
   const blob = await checkedBytes(ctx, record);
   let replaced: string[] = [];
   let publish: PublishAfterCommit = async () => undefined;
+  const promoted = record.blob_key !== blob.key;
   const { result } = await attachmentWrite(ctx, caller.accountId, codec, async (c) => {
     await files.lockBlob(c, blob.key);
+    // Under the lock the sweep of unreferenced blobs takes too: content it removed meanwhile (past its grace age)
+    // is not referred to; the staged bytes are still there, so a retry promotes them again.
+    if (promoted && !(await ctx.blobs.exists(blob.key))) throw new AppError(503, `The stored bytes of attached file ${attachedFileId} were removed while it was finalised; retry`, { retryAfterSeconds: 1 });
     if (!(await files.markAvailable(c, record.id, record, blob, fileName, groupName))) throw AppError.conflict(`Attached file ${attachedFileId} changed while it was finalised; read it and try again`);
     replaced = record.replace_existing && record.custom_file_name ? await files.deleteSameCustomName(c, entityId, record.custom_file_name, record.id) : [];
     publish = await ctx.outbox.add(c, [available(type, record, blob, groupName)]);
     return recordReply({ ...record, state: 2, blob_key: blob.key, blob_sha256: blob.sha256, file_size: String(blob.size), file_name: fileName, group_name: groupName });
   }).catch(async (err: unknown) => {
-    // Bytes promoted from staging (S3) that no record took are released again.
-    if (record.blob_key !== blob.key) await releaseBlobs(ctx, [blob.key]);
+    // Bytes promoted from staging (S3) that no record took are released again (or, the store being down, swept later).
+    if (promoted) await releaseBlobs(ctx, [blob.key]);
     throw err;
   });
   ctx.outbox.detach(publish);
+  // The staged bytes were kept until the record referred to their content; left behind, the sweep removes them.
+  if (promoted) await ctx.blobs.delete(ctx.blobs.stagingKey(record.id)).catch((err: unknown) => ctx.logger.warn({ err, attachedFileId }, 'could not remove staged bytes'));
   await releaseBlobs(ctx, replaced);
   return signedListing(ctx, result);
 }
@@ -114,7 +120,7 @@ async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord):
       if (inspect) await inspect(await ctx.blobs.openRead(record.blob_key, { chunkBytes: READ_THROUGH_CHUNK_BYTES }), stat.size);
       return { key: record.blob_key, sha256: record.blob_sha256, size: stat.size };
     }
-    if (ctx.blobs.kind === 's3') return await ctx.blobs.promoteStaged(ctx.blobs.stagingKey(record.id), { maxBytes: ctx.maxUploadBytes, ...(inspect ? { inspect } : {}) });
+    if (ctx.blobs.kind === 's3') return await ctx.blobs.promoteStaged(ctx.blobs.stagingKey(record.id), { maxBytes: ctx.maxUploadBytes, keepStaged: true, ...(inspect ? { inspect } : {}) });
   } catch (err) {
     if (err instanceof Lz4FrameError && err.code === 'TOO_LARGE') {
       throw AppError.conflict(`The upload would decompress too far (UseCompression is set): ${err.reason} (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO for a frame that does not declare its size); it was not made available`);

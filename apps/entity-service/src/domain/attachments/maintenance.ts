@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { BlobStore } from '@pitwall/blob-store';
+import type { BlobStore, ListedBlob } from '@pitwall/blob-store';
 import { migrate, withTransaction } from '@pitwall/db';
 import type { Logger } from '@pitwall/service-kit';
 import { attachedFileRepository as files } from '../../data-access/attached-file-repository';
@@ -77,4 +77,64 @@ export async function sweepAbandonedUploads(ctx: { pool: Pool; blobs: BlobStore;
   if (sweepable.sweepTemporaries) await sweepable.sweepTemporaries(olderThanSeconds * 1000);
   if (rows.length) ctx.logger.info({ swept: rows.length }, 'abandoned uploads swept');
   return rows.length;
+}
+
+/** Keys looked up in the database at once by the sweep of unreferenced blobs. */
+const SWEEP_BATCH = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SweptBlobs {
+  /** Content blobs (`sha256/`) no attached file referred to. */
+  content: number;
+  /** Staged bytes (`staging/`) no upload in progress owned. */
+  staged: number;
+}
+
+/**
+ * Removes what the store holds that no record refers to, once older than `graceSeconds`: content left by a delete or
+ * a release that failed (the store was down), by a finalise cut after its promotion, and staged bytes whose upload
+ * is gone or finalised. docs/blob-store.md explains why it is safe beside a finalise of the same content: young
+ * blobs are left alone (putting content renews its age), and a content blob goes only under its advisory lock
+ * with no reference counted, the lock a finalise takes (and re-checks the content under) to record its reference.
+ */
+export async function sweepUnreferencedBlobs(ctx: { pool: Pool; blobs: BlobStore; logger: Logger }, graceSeconds: number): Promise<SweptBlobs> {
+  const oldEnough = (blob: ListedBlob) => blob.modifiedAt.getTime() <= Date.now() - graceSeconds * 1000;
+  const swept: SweptBlobs = { content: 0, staged: 0 };
+  for await (const batch of batches(ctx.blobs.list('sha256'), oldEnough)) {
+    const referenced = await files.referencedOf(ctx.pool, batch.map((b) => b.key));
+    for (const { key } of batch.filter((b) => !referenced.has(b.key))) {
+      const removed = await withTransaction(ctx.pool, async (c) => {
+        await files.lockBlob(c, key);
+        if (await files.isReferenced(c, key)) return false;
+        await ctx.blobs.delete(key);
+        return true;
+      });
+      if (removed) swept.content++;
+    }
+  }
+  for await (const batch of batches(ctx.blobs.list('staging'), oldEnough)) {
+    // `staging/<attached file id>`, or a temporary of a put that never settled (`staging/put-<uuid>`).
+    const ids = batch.map((b) => b.key.slice('staging/'.length)).filter((id) => UUID.test(id));
+    const pending = await files.pendingOf(ctx.pool, ids);
+    for (const { key } of batch.filter((b) => !pending.has(b.key.slice('staging/'.length)))) {
+      await ctx.blobs.delete(key);
+      swept.staged++;
+    }
+  }
+  if (swept.content || swept.staged) ctx.logger.info({ ...swept }, 'unreferenced blobs swept');
+  return swept;
+}
+
+/** The listed blobs that pass `keep`, in batches of SWEEP_BATCH. */
+async function* batches(listing: AsyncIterable<ListedBlob>, keep: (blob: ListedBlob) => boolean): AsyncGenerator<ListedBlob[]> {
+  let batch: ListedBlob[] = [];
+  for await (const blob of listing) {
+    if (!keep(blob)) continue;
+    batch.push(blob);
+    if (batch.length >= SWEEP_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
 }

@@ -43,9 +43,10 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
           req.log.warn({ attachedFileId, reason: (err as Error).message }, 'upload aborted by the client before its end; nothing was kept');
           throw new AppError(499, 'The client closed the request before the upload ended; nothing was kept');
         }
-        if (!(err instanceof BlobTooLargeError)) throw err;
-        // The rest of the body is not read: the connection closes after the answer.
+        // The rest of the body is not read (over the limit, or the store unavailable: a 503 with Retry-After): the
+        // connection closes after the answer.
         closeAfterAnswer(req, res);
+        if (!(err instanceof BlobTooLargeError)) throw err;
         throw new AppError(413, `The upload is larger than the limit of ${deps.maxUploadBytes} bytes; nothing was kept`);
       }
       // A command id of its own (the service's inbox): a redelivery of this command takes effect once.
