@@ -87,4 +87,11 @@ export const simulationMigrations: readonly Migration[] = [
         SELECT DISTINCT ON (account_id, setup_id) account_id, setup_id, id FROM simulation.jobs ORDER BY account_id, setup_id, created_at DESC, id;
     `,
   },
+  {
+    // 7, not 6: the egress change adds its own 6 (connections bound to an origin).
+    version: 7,
+    name: "the request id of a job's Trigger or Reprocess",
+    // Every status event of the job carries it; jobs accepted before have none.
+    sql: `ALTER TABLE simulation.jobs ADD COLUMN request_id text;`,
+  },
 ];
