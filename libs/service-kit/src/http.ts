@@ -165,6 +165,8 @@ export const MAX_HEADER_BYTES = 192 * 1024;
  * not be cut into), and the connection is then destroyed, so the request goes no further.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // The parser goes on with the bytes drained below and fails again on each chunk: the connection is answered once.
+  if (refusedConnections.has(socket)) return;
   const answering = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
   if (err.code !== 'ECONNRESET' && socket.writable && !answering?._headerSent) {
     const [status, detail] =
@@ -175,13 +177,24 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
           : [400, `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`];
     const requestId = randomUUID();
     const body = JSON.stringify(toProblem(new AppError(status, detail), '', requestId));
-    socket.write(
+    socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
+    // Closing with the rest of the request unread resets the connection, and the client may lose the answer (Node 24
+    // stops reading at the error): what still comes is read and dropped, for a bounded time, then the socket goes.
+    refusedConnections.add(socket);
+    socket.on('data', () => undefined);
+    socket.resume();
+    setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+    return;
   }
   socket.destroy();
 }
+
+/** How long a connection refused before its request began is drained after the answer (see answerClientError). */
+const CLIENT_ERROR_LINGER_MS = 2000;
+const refusedConnections = new WeakSet<Duplex>();
 
 export interface ListenOptions {
   /** The most bytes of a request line and headers (default: Node's, 16 KiB). */
