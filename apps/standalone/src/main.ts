@@ -23,6 +23,8 @@ const Config = BusSettings.extend({
   EMBEDDED_DB_WAIT_MS: intVar(5000),
   /** Embedded database: its local port (0: a free one), e.g. to look inside with psql. */
   EMBEDDED_DB_PORT: intVar(0),
+  /** Embedded database: PostgreSQL's shared_buffers; PGlite's memory grows to hold them and never gives them back. */
+  EMBEDDED_DB_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 16MB').default('16MB'),
   REDIS_URL: z.string().optional(),
   /** The stand-in external simulation system the demo account uses: its local port (0: a free one), or -1 for none. */
   SIMULATION_STANDIN_PORT: z.coerce.number().int().min(-1).max(65535).default(0),
@@ -42,7 +44,7 @@ export async function main(): Promise<void> {
   let databaseUrl = config.DATABASE_URL;
   let embeddedPg: { stop(): Promise<void> } | undefined;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), port: config.EMBEDDED_DB_PORT, sessionWaitTimeoutMs: config.EMBEDDED_DB_WAIT_MS });
+    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), port: config.EMBEDDED_DB_PORT, sessionWaitTimeoutMs: config.EMBEDDED_DB_WAIT_MS, sharedBuffers: config.EMBEDDED_DB_SHARED_BUFFERS });
     databaseUrl = pg.url;
     embeddedPg = pg;
     logger.info({ url: pg.url }, 'embedded PostgreSQL (PGlite) serving');
