@@ -15,6 +15,7 @@ export function logFormat(value = process.env['LOG_FORMAT'], isTerminal = Boolea
 
 /** While held (startup of `npm start`), info and below are dropped: warnings and errors still show. */
 let infoHeld = false;
+const WARN = 40; // pino's level number of warn
 
 /** Drops info-level lines of every logger until the returned function is called (the demo's seeding stays quiet). */
 export function holdInfoLogs(): () => void {
@@ -42,7 +43,7 @@ export function createLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
     hooks: {
       logMethod(args, method, levelValue) {
-        if (infoHeld && levelValue < pino.levels.values['warn']!) return;
+        if (infoHeld && levelValue < WARN) return;
         method.apply(this, args);
       },
     },
