@@ -53,7 +53,7 @@ describe('GET with parametersToInclude: a requested parameter is always present 
     const run = await runSheet();
     const res = await api.get('RunSheets', run.id, 'SetupId,Driver.Name');
     expect(res.status).toBe(200);
-    expect(res.body.Parameters).toEqual({ SetupId: null, DriverId: null, Driver: null });
+    expect(res.body.Parameters).toEqual({ SetupId: null, Setup: null, DriverId: null, Driver: null });
   });
 });
 
