@@ -3,6 +3,8 @@
 # ending with one summary line over all projects: "N passed, N failed".
 set -uo pipefail
 export NX_NO_CLOUD=true NX_DAEMON=false NX_TUI=false
+# What the tests need beyond npm, installed here so that `npm ci && npm test` passes on a fresh machine (.ci/run too).
+bash tools/test-prerequisites.sh || exit 1
 # The whole repository type-checked in one program per set of compiler options and every app bundled (tools/build-all.mjs):
 # the same checks as every project's typecheck target, without re-checking each library once per project that imports it.
 node tools/build-all.mjs || exit 1

@@ -45,8 +45,10 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
   async function useFirstStart(first: Embedded): Promise<string> {
     const curls = [...first.output().matchAll(/^\s+(curl -s .*)$/gm)].map((m) => m[1] as string);
     const run = (curl: string) => JSON.parse(execFileSync('bash', ['-c', curl], { encoding: 'utf8' }));
-    expect(curls[0]).toMatch(/\/Championships /);
-    expect(run(curls[0] as string).map((c: { Parameters: { Name: string } }) => c.Parameters.Name)).toEqual(['Demo Championship']);
+    // The banner ends with the key and the first curls: the last lines a newcomer sees.
+    expect(first.output().trimEnd().split('\n').slice(-6)[0]).toMatch(/^AccountId: /);
+    const listCurl = curls.find((c) => /\/Championships -H/.test(c));
+    expect(run(listCurl as string).map((c: { Parameters: { Name: string } }) => c.Parameters.Name)).toEqual(['Demo Championship']);
     const metadataCurl = curls.find((c) => c.includes('/DataFileAccess/') && c.includes('/metadata'));
     const channelCurl = curls.find((c) => c.includes('/DataFileAccess/') && c.includes('/channel?'));
     const metadata = run(metadataCurl as string);

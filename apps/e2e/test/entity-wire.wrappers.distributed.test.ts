@@ -49,11 +49,11 @@ describe('GET with parametersToInclude: a requested parameter is always present 
     expect((await api.get('RunSheets', run.id, `${fuel},PitInTime`)).body.Parameters).toEqual({ [fuel]: null, PitInTime: null });
   });
 
-  test('when a requested reference is unset, then its id is null (get_run_setups reads SetupId)', async () => {
+  test('when a requested reference is unset, then its id is null, and so is the entity asked for beside it (get_run_setups reads SetupId)', async () => {
     const run = await runSheet();
     const res = await api.get('RunSheets', run.id, 'SetupId,Driver.Name');
     expect(res.status).toBe(200);
-    expect(res.body.Parameters).toEqual({ SetupId: null, DriverId: null });
+    expect(res.body.Parameters).toEqual({ SetupId: null, Setup: null, DriverId: null, Driver: null });
   });
 });
 

@@ -90,6 +90,7 @@ export const entityService = defineService({
       logger,
       ...(inbox ? { inbox } : {}),
       currentCommand,
+      eventHeaders: requestHeaders,
     };
     const store = new EntityStore(pool, outbox, cache, requestHeaders, {
       ...(inbox ? { inbox } : {}),

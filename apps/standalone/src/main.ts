@@ -5,7 +5,7 @@ import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
 import { applyV8Flags, BusSettings } from '@pitwall/service-host';
-import { createLogger, installProcessHandlers, intVar, loadConfig } from '@pitwall/service-kit';
+import { createLogger, holdInfoLogs, installProcessHandlers, intVar, loadConfig } from '@pitwall/service-kit';
 import { composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
 import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
@@ -23,6 +23,8 @@ const Config = BusSettings.extend({
   EMBEDDED_DB_WAIT_MS: intVar(5000),
   /** Embedded database: its local port (0: a free one), e.g. to look inside with psql. */
   EMBEDDED_DB_PORT: intVar(0),
+  /** Embedded database: PostgreSQL's shared_buffers; PGlite's memory grows to hold them and never gives them back. */
+  EMBEDDED_DB_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 16MB').default('16MB'),
   REDIS_URL: z.string().optional(),
   /** The stand-in external simulation system the demo account uses: its local port (0: a free one), or -1 for none. */
   SIMULATION_STANDIN_PORT: z.coerce.number().int().min(-1).max(65535).default(0),
@@ -31,6 +33,9 @@ const Config = BusSettings.extend({
 export async function main(): Promise<void> {
   applyV8Flags();
   const logger = createLogger('standalone');
+  // Start-up and the demo's seeding log a line per migration and per request: only warnings and errors show until the
+  // banner, which is the last thing printed (the key, the viewer, the first curls); request lines follow it.
+  const releaseInfoLogs = holdInfoLogs();
   const config = loadConfig(Config, process.env);
   const dataDir = resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
@@ -39,7 +44,7 @@ export async function main(): Promise<void> {
   let databaseUrl = config.DATABASE_URL;
   let embeddedPg: { stop(): Promise<void> } | undefined;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), port: config.EMBEDDED_DB_PORT, sessionWaitTimeoutMs: config.EMBEDDED_DB_WAIT_MS });
+    const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), port: config.EMBEDDED_DB_PORT, sessionWaitTimeoutMs: config.EMBEDDED_DB_WAIT_MS, sharedBuffers: config.EMBEDDED_DB_SHARED_BUFFERS });
     databaseUrl = pg.url;
     embeddedPg = pg;
     logger.info({ url: pg.url }, 'embedded PostgreSQL (PGlite) serving');
@@ -83,10 +88,17 @@ export async function main(): Promise<void> {
   const credentials = { accountId: demo.accountId, apiKey: demo.apiKey as string };
   const demoRunSheet = await seedDemoRunSheet(base, credentials, dataDir);
   const simulationLines = await demoSimulationLines({ base, apiKey: demo.apiKey, accountId: demo.accountId, dataDir, standIn, logger });
+  // The details first, then what a newcomer needs at once at the bottom of the terminal: the key, the viewer, two curls.
   process.stdout.write(
     [
       '',
+      ...demoRunSheetLines(base, credentials, demoRunSheet),
+      '',
+      ...simulationLines,
+      `API document: ${base}/swagger`,
+      '',
       `Pitwall is running on ${base}  (database: ${embeddedPg ? 'embedded PGlite' : 'DATABASE_URL'}, bus: ${config.AMQP_URL ? 'RabbitMQ' : 'in-process'}, cache: ${config.REDIS_URL ? 'Redis' : 'in-memory'})`,
+      `Telemetry viewer: ${base}/viewer  (enter the ApiKey below)`,
       `AccountId: ${demo.accountId}`,
       `ApiKey: ${demo.apiKey}`,
       '',
@@ -94,13 +106,9 @@ export async function main(): Promise<void> {
       `  curl -s ${base}/Championships -H 'ApiKey: ${demo.apiKey}' -H 'AccountId: ${demo.accountId}'`,
       `  curl -s -X POST ${base}/Championships -H 'ApiKey: ${demo.apiKey}' -H 'AccountId: ${demo.accountId}' -H 'Content-Type: application/json' -d '{"ParameterUpdates":[{"Name":"Name","Value":"GT World Challenge 2026"}]}'`,
       '',
-      ...demoRunSheetLines(base, credentials, demoRunSheet),
-      '',
-      ...simulationLines,
-      `API document: ${base}/swagger`,
-      '',
     ].join('\n'),
   );
+  releaseInfoLogs();
 }
 
 if (require.main === module) {

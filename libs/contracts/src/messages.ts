@@ -40,7 +40,8 @@ export const EntityGet = z.strictObject({ caller: CallerContext, type: z.string(
 export const EntityList = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, filters: ParentIds.optional(), include: Include });
 /** Unknown body properties the gateway found: the entity-service reports them together with its own checks of the rest. */
 const BindingErrors = z.record(z.string(), z.array(z.string())).optional();
-export const EntityCreate = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, body: CreateModel, bindingErrors: BindingErrors });
+/** `filters`: a declared list filter given in the query (`POST /Tyres?tyreSpecificationId=`) sets that reference; `include` projects the answer. */
+export const EntityCreate = z.strictObject({ caller: CallerContext, type: z.string(), parentIds: ParentIds, filters: ParentIds.optional(), body: CreateModel, bindingErrors: BindingErrors, include: Include });
 export const EntityUpdate = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, body: UpdateModel, bindingErrors: BindingErrors });
 export const EntityDelete = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid });
 export const EntitySearch = z.strictObject({ caller: CallerContext, type: z.string(), body: SearchBody, include: Include });

@@ -247,7 +247,8 @@ function entityOperations(type: EntityTypeDef): Operation[] {
       permission: 'write',
       nonMember: type.parents.length ? 'not-found' : 'forbidden',
       headers: accountHeader,
-      query: z.object(parentQuery),
+      // A declared filter (a tyre's `tyreSpecificationId`) names the new entity's reference, as the wrappers send it.
+      query: z.object({ ...includeShape, ...parentQuery, ...filterQuery }),
       queryInBody: parentKeys,
       bodyKind: 'json',
       body: CreateModel,
@@ -256,7 +257,7 @@ function entityOperations(type: EntityTypeDef): Operation[] {
       response: { status: 201, ...entity(`The created ${S}, all properties populated`), location: true },
       ...readOnly,
       ...(type.readOnly ? { errors: readOnlyErrors } : {}),
-      target: toBus(ENTITY_COMMANDS.create, (r) => ({ ...type_, parentIds: parentIdsOf(type, r.query), body: r.body as CreateModel, bindingErrors: r.bindingErrors })),
+      target: toBus(ENTITY_COMMANDS.create, (r) => ({ ...type_, parentIds: parentIdsOf(type, r.query), filters: filtersOf(type, r.query), body: r.body as CreateModel, bindingErrors: r.bindingErrors, include: r.include })),
       client: [{ name: `add${S}`, query: parentKeys, body: { name: 'model', type: 'CreateModel', defaultEmpty: true }, returns: 'EntityJson' }],
     },
     {

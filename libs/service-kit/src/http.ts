@@ -180,7 +180,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
           : [400, `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`];
     const requestId = randomUUID();
     const body = JSON.stringify(toProblem(new AppError(status, detail), '', requestId));
-    socket.write(
+    socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -1,9 +1,54 @@
 import pino from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type Logger = pino.Logger;
 
-/** One structured (JSON) logger per app; `LOG_LEVEL` sets the level (default info, silent in tests unless set). */
-export function createLogger(app: string, level = process.env['LOG_LEVEL'] ?? (process.env['JEST_WORKER_ID'] ? 'silent' : 'info')): Logger {
+/** `LOG_FORMAT`: `json` (one object per line, for collectors), `pretty` (for a person), or by stdout being a terminal. */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export function logFormat(value = process.env['LOG_FORMAT'], isTerminal = Boolean(process.stdout.isTTY)): LogFormat {
+  if (value === undefined || value === '') return isTerminal ? 'pretty' : 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(value)) throw new Error(`Invalid configuration:\n  LOG_FORMAT: '${value}' is not one of ${LOG_FORMATS.join(', ')}`);
+  return value as LogFormat;
+}
+
+/** While held (startup of `npm start`), info and below are dropped: warnings and errors still show. */
+let infoHeld = false;
+const WARN = 40; // pino's level number of warn
+
+/** Drops info-level lines of every logger until the returned function is called (the demo's seeding stays quiet). */
+export function holdInfoLogs(): () => void {
+  infoHeld = true;
+  return () => {
+    infoHeld = false;
+  };
+}
+
+/**
+ * One logger per app; `LOG_LEVEL` sets the level (default info, silent in tests unless set), `LOG_FORMAT` the format
+ * (JSON unless stdout is a terminal).
+ */
+export function createLogger(
+  app: string,
+  level = process.env['LOG_LEVEL'] ?? (process.env['JEST_WORKER_ID'] ? 'silent' : 'info'),
+  format: LogFormat = logFormat(),
+  destination: pino.DestinationStream | NodeJS.WritableStream = process.stdout,
+): Logger {
   if (level !== 'silent' && !(level in pino.levels.values)) throw new Error(`Invalid configuration:\n  LOG_LEVEL: '${level}' is not one of ${Object.keys(pino.levels.values).join(', ')}, silent`);
-  return pino({ name: app, level, base: { app }, timestamp: pino.stdTimeFunctions.isoTime });
+  const options: pino.LoggerOptions = {
+    name: app,
+    level,
+    base: { app },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: {
+      logMethod(args, method, levelValue) {
+        if (infoHeld && levelValue < WARN) return;
+        method.apply(this, args);
+      },
+    },
+  };
+  // Pretty lines are written synchronously on the calling thread: no worker thread to resolve inside a bundle.
+  if (format === 'pretty') return pino(options, PinoPretty({ sync: true, destination, colorize: destination === process.stdout && Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app' }));
+  return destination === process.stdout ? pino(options) : pino(options, destination as pino.DestinationStream);
 }

@@ -165,7 +165,9 @@ export class EntityFactory {
  * (custom parameters defined for the type are named in `parameters` too).
  */
 export function withNulls(plural: string, parameters: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...Object.fromEntries(requireEntityType(plural).parameters.map((p) => [p.name, null])), ...parameters };
+  // An unset reference is null twice: its id (`SetupId`) and the referenced entity beside it (`Setup`).
+  const nulls = requireEntityType(plural).parameters.flatMap((p) => (p.type === 'Reference' ? [[p.name, null], [p.name.slice(0, -2), null]] : [[p.name, null]]));
+  return { ...Object.fromEntries(nulls), ...parameters };
 }
 
 /** The wire shape wire.md §2 promises for a freshly created entity with `samples` set and nothing projected. */

@@ -6,7 +6,7 @@ import { copyDescendants, copySource } from './copy-entity';
 import { entityChanged } from './entity-events';
 import { assertWriter, writableType } from './entity-type';
 import { applyUpdates, associationParametersAfter, associationUpdates, checkReferences, rejectWithParameterErrors } from './parameter-updates';
-import { convertUpdates, type ParameterValue } from './parameters';
+import { convertUpdates, type ConvertedUpdate, type ParameterSet, type ParameterValue } from './parameters';
 import { loadParameterSets } from './parameter-sets';
 import { checkEventCarEntry, resolveParents } from './parents';
 import { insertPosition } from './positions';
@@ -16,24 +16,32 @@ import { entityReply, renderRows } from './read-model';
 import { write, type StoreContext } from './store-context';
 import { beforeWrite } from './type-rules';
 
+export interface CreateOptions {
+  /** Declared list filters given in the query by parameter name (`TyreSpecificationId`): each sets that reference. */
+  filters?: Record<string, string> | undefined;
+  /** `parametersToInclude` of the answer (a `CopyAll` answers its copied children when asked for them). */
+  include?: string[] | undefined;
+}
+
 /**
  * Creates an entity under its parents, from its ParameterUpdates and associations, optionally copying another's
  * parameters (`CopyFromId`, `CopyFromLast`) and descendants (`CopyAll`), at `Index` among ordered siblings.
  */
-export async function createEntity(ctx: StoreContext, caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
+export async function createEntity(ctx: StoreContext, caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors, options: CreateOptions = {}): Promise<RenderedReply> {
   const type = writableType(typeName);
   assertWriter(caller);
   if (bindingErrors) await rejectWithParameterErrors(ctx.pool, caller.accountId, type, body, bindingErrors);
   return write(ctx, caller.accountId, async (q) => {
     const events: EntityChangedEvent[] = [];
     const sets = await loadParameterSets(q, caller.accountId);
+    const projection = parseProjection(type, options.include, sets);
     const parents = await resolveParents(q, caller.accountId, type, parentIds, true);
     await checkEventCarEntry(q, caller.accountId, type, parents);
     const source = await copySource(q, caller.accountId, type, parents, body);
 
     const set = sets(type);
     const parameters: Record<string, ParameterValue> = { ...(source?.parameters ?? {}) };
-    const updates = [...convertUpdates(set, body.ParameterUpdates), ...associationUpdates(set, body, parameters)];
+    const updates = [...filterUpdates(set, options.filters), ...convertUpdates(set, body.ParameterUpdates), ...associationUpdates(set, body, parameters)];
     applyUpdates(parameters, updates);
     const associationParameters = associationParametersAfter(set, body, source?.association_parameters ?? {}, parameters);
     await beforeWrite(q, caller.accountId, { type, parameters, parents, updates, existing: null });
@@ -46,7 +54,15 @@ export async function createEntity(ctx: StoreContext, caller: CallerContext, typ
     events.push(entityChanged('created', row, type, Object.keys(parameters)));
 
     if (body.CopyAll && source) events.push(...(await copyDescendants(q, caller.accountId, source.id, row.id, now)));
-    const [entity] = await renderRows(q, caller.accountId, [row], parseProjection(type, undefined, sets), sets);
+    const [entity] = await renderRows(q, caller.accountId, [row], projection, sets);
     return { result: entityReply(entity as EntityJson, now), events };
+  });
+}
+
+/** The query's filter ids (`?tyreSpecificationId=`) as reference updates, applied before the body's ParameterUpdates. */
+function filterUpdates(set: ParameterSet, filters: Record<string, string> | undefined): ConvertedUpdate[] {
+  return Object.entries(filters ?? {}).flatMap(([name, id]) => {
+    const def = set.get(name);
+    return def ? [{ def, value: id, index: -1, path: name.charAt(0).toLowerCase() + name.slice(1) }] : [];
   });
 }

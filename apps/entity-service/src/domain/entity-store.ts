@@ -5,7 +5,7 @@ import type { CallerContext, CreateModel, EntityUpdateMany, EntityChangedEvent, 
 import { applyTimingBatch, type TimingBatchItem, type TimingBatchOutcome } from './apply-timing-batch';
 import { applyTimingUpdate } from './apply-timing-update';
 import { attachmentDataset } from './attachment-dataset';
-import { createEntity } from './create-entity';
+import { createEntity, type CreateOptions } from './create-entity';
 import { deleteEntity } from './delete-entity';
 import { getEntities, updateEntities } from './entity-batches';
 import { getEntity } from './get-entity';
@@ -58,8 +58,8 @@ export class EntityStore {
     return searchEntities(this.ctx, caller, typeName, body, include);
   }
 
-  create(caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {
-    return createEntity(this.ctx, caller, typeName, parentIds, body, bindingErrors);
+  create(caller: CallerContext, typeName: string, parentIds: Record<string, string>, body: CreateModel, bindingErrors?: FieldErrors, options: CreateOptions = {}): Promise<RenderedReply> {
+    return createEntity(this.ctx, caller, typeName, parentIds, body, bindingErrors, options);
   }
 
   update(caller: CallerContext, typeName: string, id: string, body: UpdateModel, bindingErrors?: FieldErrors): Promise<RenderedReply> {

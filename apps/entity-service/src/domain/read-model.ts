@@ -61,13 +61,15 @@ function renderOne(
     if (Object.hasOwn(parameters, name)) continue;
     const value = Object.hasOwn(row.parameters, name) ? (row.parameters[name] ?? null) : null;
     parameters[name] = value;
-    const def = set.get(name);
-    if (def?.type === 'Reference' && typeof value === 'string') parameters[name.slice(0, -2)] = { Id: value, Parameters: {} };
+    // A reference is read beside its id (`Setup` for `SetupId`): the entity when set, null when not (wire.md §2, §4).
+    // A parameter of the object's own name (a custom `Setup`) keeps its value.
+    if (set.get(name)?.type === 'Reference' && !set.get(name.slice(0, -2))) parameters[name.slice(0, -2)] = typeof value === 'string' ? { Id: value, Parameters: {} } : null;
   }
   for (const [objectName, { parameter }] of projection.references) {
     const id = Object.hasOwn(row.parameters, parameter) ? row.parameters[parameter] : undefined;
     if (typeof id !== 'string') {
       parameters[parameter] = null;
+      parameters[objectName] = null;
       continue;
     }
     parameters[parameter] = id;

@@ -99,4 +99,10 @@ export const simulationMigrations: readonly Migration[] = [
         WHERE url ~ '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#\\\\]*@';
     `,
   },
+  {
+    version: 7,
+    name: "the request id of a job's Trigger or Reprocess",
+    // Every status event of the job carries it; jobs accepted before have none.
+    sql: `ALTER TABLE simulation.jobs ADD COLUMN request_id text;`,
+  },
 ];

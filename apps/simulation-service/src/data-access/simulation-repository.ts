@@ -17,6 +17,8 @@ export interface Job {
   sequence: number;
   /** True once the job gave up on the external system and went to the dead-letter queue. */
   deadLettered: boolean;
+  /** The X-Request-Id of the Trigger or Reprocess that started the job: every status event of the job carries it. */
+  requestId?: string | null;
 }
 
 /** The account's connection: its sealed credentials and the origin an admin bound them to. */
@@ -45,6 +47,7 @@ interface JobRow {
   state: string;
   sequence: number;
   dead_lettered: boolean;
+  request_id: string | null;
 }
 
 const toJob = (r: JobRow): Job => ({
@@ -58,6 +61,7 @@ const toJob = (r: JobRow): Job => ({
   status: r.state,
   sequence: r.sequence,
   deadLettered: r.dead_lettered,
+  requestId: r.request_id,
 });
 
 /** Connections, jobs and the setups' latest runs of the simulation schema: plain objects in and out (writes in the caller's transaction). */
@@ -81,8 +85,8 @@ export class SimulationRepository {
   async insertJobs(q: Queryable, jobs: readonly Omit<Job, 'deadLettered'>[]): Promise<void> {
     if (!jobs.length) return;
     await q.query(
-      `INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, sealed_credentials, study_id, state, sequence)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::bytea[], $7::text[], $8::text[], $9::int[])`,
+      `INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, sealed_credentials, study_id, state, sequence, request_id)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::bytea[], $7::text[], $8::text[], $9::int[], $10::text[])`,
       [
         jobs.map((j) => j.id),
         jobs.map((j) => j.accountId),
@@ -93,6 +97,7 @@ export class SimulationRepository {
         jobs.map((j) => j.studyId),
         jobs.map((j) => j.status),
         jobs.map((j) => j.sequence),
+        jobs.map((j) => j.requestId ?? null),
       ],
     );
   }

@@ -62,7 +62,8 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
       const refusal = refusals.get(result.setupId);
       if (refusal !== undefined) Object.assign(result, { accepted: false, studyId: null, message: refusal, job: undefined });
     }
-    const jobs = results.flatMap((r) => (r.job ? [r.job] : []));
+    // Each job keeps the request id, so its later steps are announced with it too.
+    const jobs = results.flatMap((r) => (r.job ? [{ ...r.job, requestId: bus.requestId ?? null }] : []));
     const answer = answerOf(results);
     if (!jobs.length) return answer; // nothing to take effect
     const headers = bus.requestId ? { requestId: bus.requestId } : undefined;

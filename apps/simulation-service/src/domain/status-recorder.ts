@@ -116,7 +116,8 @@ export class StatusRecorder {
       recorded = await this.outbox.transaction(async (client, add) => {
         const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
         await this.repository.releaseWriteSlots(job.accountId, slot, client);
-        return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)]) };
+        const headers = job.requestId ? { requestId: job.requestId } : undefined;
+        return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)], headers) };
       });
     } catch (err) {
       // The release rolled back with the step: freed here, or every request for the setup would wait for the lease.

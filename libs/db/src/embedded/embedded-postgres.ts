@@ -15,6 +15,11 @@ export interface EmbeddedPostgresOptions {
   idleInTransactionTimeoutMs?: number;
   /** See SerialisingServerOptions (default: wait as long as it takes). */
   sessionWaitTimeoutMs?: number;
+  /**
+   * PostgreSQL's shared buffer pool (`shared_buffers`, e.g. `16MB`; default PostgreSQL's 128MB). PGlite's WebAssembly
+   * memory grows to hold it and never shrinks: it is most of the embedded process's resident memory.
+   */
+  sharedBuffers?: string;
 }
 
 export interface EmbeddedPostgres {
@@ -35,7 +40,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   mkdirSync(dataDir, { recursive: true });
   const logger = options.logger ?? createLogger('embedded-postgres');
   const host = options.host ?? '127.0.0.1';
-  const db = await PGlite.create(dataDir);
+  const db = await PGlite.create(dataDir, options.sharedBuffers ? { postgresqlconf: [`shared_buffers = ${options.sharedBuffers}`] } : {});
   const server = new SerialisingPgliteServer({ db, host, port: options.port ?? 0, logger, idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 30_000, sessionWaitTimeoutMs: options.sessionWaitTimeoutMs });
   let port: number;
   try {

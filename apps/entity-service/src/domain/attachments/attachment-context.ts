@@ -31,6 +31,8 @@ export interface AttachmentContext {
   inbox?: Inbox;
   /** The command being handled (its id, request hash and deadline, from its bus headers). */
   currentCommand?: () => CurrentCommand;
+  /** Headers for the events of the command being handled (its request id, docs/events.md). */
+  eventHeaders?: () => Record<string, string>;
 }
 
 /**

@@ -27,7 +27,7 @@ export async function deleteAttachment(ctx: AttachmentContext, caller: CallerCon
       blobSha256: record.blob_sha256 ?? null,
       occurredAt: new Date().toISOString(),
     };
-    publish = await ctx.outbox.add(c, [{ routingKey: ATTACHMENT_DELETED_ROUTING_KEY, payload: event, headers: {} }]);
+    publish = await ctx.outbox.add(c, [{ routingKey: ATTACHMENT_DELETED_ROUTING_KEY, payload: event, headers: ctx.eventHeaders?.() ?? {} }]);
     return null;
   });
   if (!ran) return;

@@ -93,7 +93,7 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
     if (promoted && !(await ctx.blobs.exists(blob.key))) throw new AppError(503, `The stored bytes of attached file ${attachedFileId} were removed while it was finalised; retry`, { retryAfterSeconds: 1 });
     if (!(await files.markAvailable(c, record.id, record, blob, fileName, groupName))) throw AppError.conflict(`Attached file ${attachedFileId} changed while it was finalised; read it and try again`);
     replaced = record.replace_existing && record.custom_file_name ? await files.deleteSameCustomName(c, entityId, record.custom_file_name, record.id) : [];
-    publish = await ctx.outbox.add(c, [available(type, record, blob, groupName)]);
+    publish = await ctx.outbox.add(c, [available(type, record, blob, groupName, ctx.eventHeaders?.() ?? {})]);
     return recordReply({ ...record, state: 2, blob_key: blob.key, blob_sha256: blob.sha256, file_size: String(blob.size), file_name: fileName, group_name: groupName });
   }).catch(async (err: unknown) => {
     // Bytes promoted from staging (S3) that no record took are released again (or, the store being down, swept later).
@@ -133,7 +133,7 @@ async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord):
   throw AppError.conflict(`No bytes were uploaded for attached file ${record.id}`);
 }
 
-function available(type: EntityTypeDef, record: AttachedFileRecord, blob: StoredBlob, groupName: string | null) {
+function available(type: EntityTypeDef, record: AttachedFileRecord, blob: StoredBlob, groupName: string | null, headers: Record<string, string>) {
   return {
     routingKey: ATTACHMENT_AVAILABLE_ROUTING_KEY,
     payload: {
@@ -146,6 +146,6 @@ function available(type: EntityTypeDef, record: AttachedFileRecord, blob: Stored
       size: blob.size,
       occurredAt: new Date().toISOString(),
     },
-    headers: {},
+    headers,
   };
 }

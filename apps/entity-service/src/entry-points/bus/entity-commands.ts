@@ -46,7 +46,7 @@ export function entityCommands(store: EntityStore, logger: Logger, attachments: 
     [ENTITY_COMMANDS.get]: async (m) => encoded(await store.get(m.caller, m.type, m.id.toLowerCase(), m.include)),
     [ENTITY_COMMANDS.list]: async (m) => encoded(await store.list(m.caller, m.type, m.parentIds, m.include, m.filters)),
     [ENTITY_COMMANDS.search]: async (m) => encoded(await store.search(m.caller, m.type, m.body, m.include)),
-    [ENTITY_COMMANDS.create]: async (m) => encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors)),
+    [ENTITY_COMMANDS.create]: async (m) => encoded(await store.create(m.caller, m.type, m.parentIds, m.body, m.bindingErrors, { filters: m.filters, include: m.include })),
     [ENTITY_COMMANDS.update]: async (m) => encoded(await store.update(m.caller, m.type, m.id.toLowerCase(), m.body, m.bindingErrors)),
     [ENTITY_COMMANDS.getMany]: async (m) => encoded(await store.getMany(m.caller, m.type, m.ids)),
     [ENTITY_COMMANDS.updateMany]: async (m) => encoded(await store.updateMany(m.caller, m.type, m.items)),

@@ -1,0 +1,54 @@
+import { PassThrough } from 'node:stream';
+import { createLogger, holdInfoLogs, logFormat } from '../src/logger';
+
+/** The lines a logger writes, as text. */
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+describe('logFormat (LOG_FORMAT)', () => {
+  test('when it is unset, then a terminal gets pretty lines and anything else JSON', () => {
+    expect(logFormat(undefined, true)).toBe('pretty');
+    expect(logFormat(undefined, false)).toBe('json');
+    expect(logFormat('', true)).toBe('pretty');
+  });
+
+  test('when it is set, then it wins over the terminal check', () => {
+    expect(logFormat('json', true)).toBe('json');
+    expect(logFormat('pretty', false)).toBe('pretty');
+  });
+
+  test('when it names no format, then the start fails naming the variable and the choices', () => {
+    expect(() => logFormat('yaml', true)).toThrow(/LOG_FORMAT: 'yaml' is not one of json, pretty/);
+  });
+});
+
+describe('createLogger', () => {
+  test('when the format is json, then each line is one JSON object with the app', () => {
+    const out = capture();
+    createLogger('gateway', 'info', 'json', out.stream).info({ path: '/health' }, 'request');
+    expect(JSON.parse(out.text())).toMatchObject({ app: 'gateway', path: '/health', msg: 'request', level: 30 });
+  });
+
+  test('when the format is pretty, then the line is text with the level, the app and the message', () => {
+    const out = capture();
+    createLogger('gateway', 'info', 'pretty', out.stream).info({ path: '/health' }, 'request');
+    expect(out.text()).toMatch(/INFO.*\(gateway\): request/);
+    expect(out.text()).toContain('path: "/health"');
+    expect(() => JSON.parse(out.text())).toThrow();
+  });
+
+  test('when info lines are held, then only warnings and errors show until released', () => {
+    const out = capture();
+    const logger = createLogger('standalone', 'info', 'json', out.stream);
+    const release = holdInfoLogs();
+    logger.info('migration applied');
+    logger.warn('slow');
+    release();
+    logger.info('after');
+    expect(out.text().trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['slow', 'after']);
+  });
+});
