@@ -172,6 +172,6 @@ describe('request ids and service documents', () => {
   test('when health is asked for, then liveness and readiness (with each dependency) answer', async () => {
     expect((await fetch(`${stack.baseUrl}/health`)).status).toBe(200);
     const ready = await readJson(await fetch(`${stack.baseUrl}/health/ready`));
-    expect(ready).toEqual({ status: 'ready', dependencies: { database: 'up', cache: 'up', bus: 'up', 'entity-service': 'up', blobStore: 'up' } });
+    expect(ready).toEqual({ status: 'ready', dependencies: { database: 'up', cache: 'up', bus: 'up', 'entity-service': 'up', 'timing-service': 'up', 'simulation-service': 'up', 'datafile-service': 'up', blobStore: 'up' } });
   });
 });

@@ -88,9 +88,12 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   return app;
 }
 
-/** The other services behind the gateway, each down while its request queue has no consumer. */
+/**
+ * The other services behind the gateway, each degraded while its request queue has no consumer: the gateway stays
+ * ready (its requests for that service answer 503 at once, every other route is served), so a load balancer keeps it.
+ */
 function presenceChecks(presence: ServicePresence): HealthChecks {
-  return Object.fromEntries([SERVICES.timing, SERVICES.simulation, SERVICES.datafile].map((service) => [`${service}-service`, () => presence.isPresent(service)]));
+  return Object.fromEntries([SERVICES.timing, SERVICES.simulation, SERVICES.datafile].map((service) => [`${service}-service`, async () => (await presence.isPresent(service)) || 'degraded']));
 }
 
 /** The operations the gateway answers itself, by the name the table gives them. */

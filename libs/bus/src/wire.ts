@@ -1,4 +1,4 @@
-import { AppError, serializeAppError, toAppError, fromSerialized, type SerializedAppError } from '@pitwall/service-kit';
+import { AppError, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, serializeAppError, toAppError, fromSerialized, type SerializedAppError } from '@pitwall/service-kit';
 import type { Logger } from '@pitwall/service-kit';
 import type { BusHeaders } from './types';
 
@@ -109,14 +109,9 @@ export function unavailableError(detail: string, cause?: unknown): AppError {
 export const DEADLINE_HEADER = 'x-pitwall-deadline';
 /** The header carrying a state-changing command's id (set by its sender): the service records it with the write. */
 export const COMMAND_ID_HEADER = 'commandId';
-/**
- * The problem `type` of a command that was sent and whose reply never came (the connection was lost while waiting,
- * or the caller's time ran out): it may or may not have taken effect. A retry with the same command id (the client's
- * `Idempotency-Key`) is safe: it returns the first outcome, or runs the command if it never did.
- */
-export const OUTCOME_UNKNOWN_TYPE = 'urn:pitwall:problem:outcome-unknown';
-/** The sentence of an outcome-unknown problem's detail saying so, after what was not answered (its sender's advice follows). */
-export const OUTCOME_UNKNOWN_SENTENCE = 'The command was sent: it may or may not have taken effect';
+// The outcome-unknown problem (a command sent whose reply never came) is named in service-kit, where libs/db's lost
+// COMMIT uses it too.
+export { OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE };
 
 /**
  * The deadline a request carries: a grace before the caller gives up (a fifth of its timeout, at most 1 s), so a

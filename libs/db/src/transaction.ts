@@ -1,8 +1,5 @@
 import type pg from 'pg';
-import { AppError, isConnectionLost } from '@pitwall/service-kit';
-
-/** The problem `type` of a write whose COMMIT lost its connection: it may or may not have taken effect (as in `@pitwall/bus`). */
-const OUTCOME_UNKNOWN_TYPE = 'urn:pitwall:problem:outcome-unknown';
+import { AppError, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, isConnectionLost } from '@pitwall/service-kit';
 
 /** Runs `fn` inside BEGIN/COMMIT on one client; any throw rolls back and is rethrown. The client is always released. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -57,8 +54,9 @@ export async function inTransaction<T>(client: pg.PoolClient, fn: (client: pg.Po
     await client.query(commit).catch((err: unknown) => {
       if (!isConnectionLost(err)) throw err;
       // The COMMIT may have reached the server before the connection went: not a 503 (which promises nothing was done)
-      // but the 504 of a write whose outcome is unknown, which a retry under the same Idempotency-Key settles.
-      throw new AppError(504, 'The connection to the database was lost while the write committed: it may or may not have taken effect; retry it with the same Idempotency-Key', {
+      // but the 504 of a write whose outcome is unknown, which a retry under the same Idempotency-Key settles (the
+      // gateway adds that advice, or, for a write sent without a key, what to do instead).
+      throw new AppError(504, `The connection to the database was lost while the write committed. ${OUTCOME_UNKNOWN_SENTENCE}`, {
         type: OUTCOME_UNKNOWN_TYPE,
         retryAfterSeconds: 1,
         cause: err,

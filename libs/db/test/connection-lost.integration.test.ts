@@ -109,6 +109,6 @@ describe('a checked-out client whose backend is terminated', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(BrokenConnection);
-    expect((err as BrokenConnection).original).toMatchObject({ status: 504, retryAfterSeconds: 1, type: 'urn:pitwall:problem:outcome-unknown' });
+    expect((err as BrokenConnection).original).toMatchObject({ status: 504, retryAfterSeconds: 1, type: 'urn:pitwall:problem:outcome-unknown', message: expect.stringContaining('it may or may not have taken effect') });
   });
 });

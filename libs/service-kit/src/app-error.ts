@@ -132,3 +132,13 @@ export function isConnectionLost(err: unknown): boolean {
   if (typeof code === 'string' && (CONNECTION_LOST_CODES.has(code) || code.startsWith('08') || CONNECTION_LOST_ERRNOS.has(code))) return true;
   return /^Connection terminated|^Client has encountered a connection error and is not queryable|^Client was closed and is not queryable/.test(err.message);
 }
+
+/**
+ * The problem `type` of a command that was sent and whose reply never came (the connection was lost while waiting,
+ * the caller's time ran out, or the database connection went during its COMMIT): it may or may not have taken effect.
+ * A retry with the same command id (the client's `Idempotency-Key`) is safe: it returns the first outcome, or runs the
+ * command if it never did.
+ */
+export const OUTCOME_UNKNOWN_TYPE = 'urn:pitwall:problem:outcome-unknown';
+/** The sentence of an outcome-unknown problem's detail saying so, after what was not answered (its sender's advice follows). */
+export const OUTCOME_UNKNOWN_SENTENCE = 'The command was sent: it may or may not have taken effect';

@@ -45,7 +45,15 @@ export interface OpenDataset {
 interface Entry {
   dataset: Promise<OpenDataset>;
   handles: FileHandle[];
+  /** Bytes of its files held whole in memory (0 for a .ld read in ranges). */
+  wholeBytes: number;
 }
+
+/**
+ * Files held whole by all open datasets together, in MAX_IN_MEMORY_FILE_BYTES: past it the least recently used are
+ * dropped (a few dozen large CSV or MDF files would otherwise stay resident, each under the per-dataset bound).
+ */
+export const WHOLE_BYTES_HELD = 2;
 
 /** Which dataset a read names. */
 export interface DatasetRef {
@@ -94,16 +102,24 @@ export class Datasets {
       this.opened.set(contentKey, hit);
       return hit.dataset;
     }
-    const entry: Entry = { handles: [], dataset: Promise.resolve(undefined as never) };
-    entry.dataset = this.openFiles(data, ldx, contentKey, entry.handles);
+    const entry: Entry = { handles: [], wholeBytes: 0, dataset: Promise.resolve(undefined as never) };
+    entry.dataset = this.openFiles(data, ldx, contentKey, entry);
     this.opened.set(contentKey, entry);
     // A dataset that failed to open is not kept: the next read tries again (and answers the same 415/422).
     entry.dataset.catch(() => this.forget(contentKey, entry));
-    while (this.opened.size > this.maxOpen) {
+    this.evictPast(this.maxOpen, Infinity);
+    return entry.dataset;
+  }
+
+  /** Drops the least recently used datasets while more than `count` are open or their whole files pass `wholeBytes`. */
+  private evictPast(count: number, wholeBytes: number): void {
+    let held = wholeBytes === Infinity ? 0 : [...this.opened.values()].reduce((n, e) => n + e.wholeBytes, 0);
+    // The most recently used stays whatever its size (it was checked against MAX_IN_MEMORY_FILE_BYTES alone).
+    while (this.opened.size > 1 && (this.opened.size > count || held > wholeBytes)) {
       const [oldest, old] = this.opened.entries().next().value as [string, Entry];
+      held -= old.wholeBytes;
       this.forget(oldest, old);
     }
-    return entry.dataset;
   }
 
   /**
@@ -150,7 +166,8 @@ export class Datasets {
     setTimeout(() => void Promise.all(entry.handles.splice(0).map((h) => h.close().catch(() => undefined))), 60_000).unref();
   }
 
-  private async openFiles(data: DatasetFile[], ldx: DatasetFile | undefined, contentKey: string, handles: FileHandle[]): Promise<OpenDataset> {
+  private async openFiles(data: DatasetFile[], ldx: DatasetFile | undefined, contentKey: string, entry: Entry): Promise<OpenDataset> {
+    const { handles } = entry;
     const sources = await Promise.all(data.map((f) => this.named(f, () => this.sourceOf(f, handles))));
     const ldxBytes = ldx ? await this.named(ldx, () => this.readWhole(ldx, handles)) : undefined;
     const { maxChannels } = this.reading;
@@ -158,7 +175,10 @@ export class Datasets {
       const only = sources.length === 1 ? (sources[0] as ByteSource) : undefined;
       // A single .ld is read in ranges: its catalogue (at most maxChannels blocks) here, its samples as they are asked for.
       if (only && isLdFile(await only.read(0, Math.min(8, only.size)))) return { file: await openLdSource(only, { maxChannels, ...(ldxBytes ? { ldx: ldxBytes } : {}) }), contentKey };
-      return { ...(await this.openWhole(data, sources, ldxBytes, contentKey)), contentKey };
+      const whole = await this.openWhole(data, sources, ldxBytes, contentKey);
+      entry.wholeBytes = whole.bytes;
+      this.evictPast(this.maxOpen, WHOLE_BYTES_HELD * this.reading.maxInMemoryBytes);
+      return { file: whole.file, channelsJson: whole.channelsJson, contentKey };
     } catch (err) {
       // Which file of the group it is: the .ldx when its markers are damaged; alone it is the one; of several, the first
       // that does not open by itself (the pool says which).
@@ -173,7 +193,7 @@ export class Datasets {
    * Files read whole: their bytes (at most MAX_IN_MEMORY_FILE_BYTES together) in shared memory, their catalogue parsed
    * and their channels decoded on the pool.
    */
-  private async openWhole(data: DatasetFile[], sources: ByteSource[], ldx: Uint8Array | undefined, key: string): Promise<{ file: RandomAccessDataFile; channelsJson: Uint8Array }> {
+  private async openWhole(data: DatasetFile[], sources: ByteSource[], ldx: Uint8Array | undefined, key: string): Promise<{ file: RandomAccessDataFile; channelsJson: Uint8Array; bytes: number }> {
     const { pool, maxChannels, maxInMemoryBytes } = this.reading;
     const total = sources.reduce((n, s) => n + s.size, 0) + (ldx?.byteLength ?? 0);
     if (total > maxInMemoryBytes) {
@@ -194,7 +214,7 @@ export class Datasets {
         return range ? sliceStored(stored, range.from, range.to) : stored;
       },
     };
-    return { file, channelsJson };
+    return { file, channelsJson, bytes: total };
   }
 
   /** A read error of one file of the group, named by its file. */

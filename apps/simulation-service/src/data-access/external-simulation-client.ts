@@ -86,7 +86,11 @@ export class ExternalSimulationClient {
       });
     } catch (err) {
       if (err instanceof AddressNotAllowed) throw new ExternalRefusal(`The simulation system was not called: ${err.message}`);
-      if (err instanceof ResponseTooLarge) throw new ExternalRefusal(`The simulation system answered ${call} with more than ${err.limitBytes} bytes (EGRESS_MAX_RESPONSE_BYTES); the answer was not read`);
+      if (err instanceof ResponseTooLarge) {
+        const tooLong = `The simulation system answered ${err.status} to ${call} with more than ${err.limitBytes} bytes (EGRESS_MAX_RESPONSE_BYTES); the answer was not read`;
+        // A long error page of a passing outage is retried like the outage itself; a long answer to a call is a refusal.
+        throw err.status >= 500 || err.status === 429 ? new ExternalUnavailable(tooLong) : new ExternalRefusal(tooLong);
+      }
       throw new ExternalUnavailable(`The simulation system did not answer ${call}: ${err instanceof Error ? err.message : String(err)}`);
     }
     const answered = `The simulation system answered ${response.status} ${response.statusText} to ${call}`;

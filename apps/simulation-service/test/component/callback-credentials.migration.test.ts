@@ -32,7 +32,7 @@ describe('simulation migration 6: callback URLs without credentials', () => {
     for (const [index, [url]] of stored.entries())
       await pool.query(`INSERT INTO simulation.callbacks (id, account_id, url, sealed_secret) VALUES ($1, $2, $3, '\\x00')`, [ids[index], randomUUID(), url]);
 
-    expect((await migrate(pool, options)).applied).toEqual([6]);
+    expect((await migrate(pool, { ...options, until: 6 })).applied).toEqual([6]);
     const { rows } = await pool.query<{ id: string; url: string }>('SELECT id, url FROM simulation.callbacks');
     const byId = new Map(rows.map((r) => [r.id, r.url]));
     expect(ids.map((id) => byId.get(id))).toEqual(stored.map(([, cleaned]) => cleaned));

@@ -46,6 +46,8 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
     redirectTarget = await startReceiver((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"access_token":"t"}'));
     redirecting = await startReceiver((_req, res) => res.writeHead(307, { Location: `${redirectTarget.url}/oauth/token` }).end());
     failing = await startReceiver((req, res) => {
+      // An outage's error page longer than EGRESS_MAX_RESPONSE_BYTES (64 KiB).
+      if (req.url?.includes('huge')) return void res.writeHead(503, { 'Content-Type': 'text/plain' }).end(`${SECRET_PAGE}\n${'z'.repeat(100_000)}`);
       const status = req.url?.includes('unauthorized') ? 401 : 500;
       res.writeHead(status, { 'Content-Type': 'text/plain' }).end(`${SECRET_PAGE}\n${'y'.repeat(30_000)}`);
     });
@@ -164,6 +166,18 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
       expect(setup[PARAMS.message]).toBe(message);
       const read = await s.stack.bus.request(SERVICES.entity, ENTITY_COMMANDS.get, { caller: admin, type: 'Setups', id: setupId });
       expect(JSON.stringify(read)).not.toContain('hunter2');
+      expect(JSON.stringify(s.events.filter((e) => e.setupId === setupId))).not.toContain('hunter2');
+    });
+
+    test('when an outage answers 503 with a page past EGRESS_MAX_RESPONSE_BYTES, then the call is retried as an outage (not refused at once) and the status says so without the page', async () => {
+      const admin = newAccount();
+      await connect(s, admin, { baseUrl: failing.url });
+      const profileId = await buildProfile(s, admin, { BaseUrl: `${failing.url}/huge` });
+      const setupId = await buildSetup(s, admin);
+      expect((await trigger(admin, profileId, [setupId])).results[0]).toMatchObject({ accepted: true });
+      const last = await lastStatus(setupId);
+      expect(last).toMatchObject({ status: 'Simulation failed', message: 'The simulation system answered 503 to POST /oauth/token with more than 65536 bytes (EGRESS_MAX_RESPONSE_BYTES); the answer was not read' });
+      expect(failing.requests.filter((r) => r.path === '/huge/oauth/token').length).toBeGreaterThan(1);
       expect(JSON.stringify(s.events.filter((e) => e.setupId === setupId))).not.toContain('hunter2');
     });
 
