@@ -16,10 +16,10 @@ describe('npm start with the admin CLI in another process (in-memory cache, no R
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test('when the admin CLI revokes a key the gateway has cached, then the gateway refuses it within 2 s', async () => {
-    // info level: the standalone logs the embedded database's URL, which the admin CLI is pointed at.
+    // The banner names the embedded database's URL, which the admin CLI is pointed at.
     const embedded = await startEmbedded(dataDir, await freePort(), { LOG_LEVEL: 'info' });
     try {
-      const databaseUrl = /"url":"(postgres:\/\/[^"]+)"/.exec(embedded.output())?.[1];
+      const databaseUrl = /^Embedded PostgreSQL \(PGlite\): (postgres:\/\/\S+)$/m.exec(embedded.output())?.[1];
       expect(databaseUrl).toBeDefined();
       const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' };
       delete env['REDIS_URL'];

@@ -105,8 +105,8 @@ describe('DELETE of an entity that others reference', () => {
     expect((await api.delete('Tracks', track.Id)).status).toBe(204);
 
     const read = await api.get('RunSheets', runSheet.entity.Id, 'Name,DriverId,Driver.*');
-    expect(read.body.Parameters).toEqual({ Name: 'Run 1', DriverId: null });
-    expect((await api.get('Sessions', session.Id, 'TrackConfigurationId')).body.Parameters).toEqual({ TrackConfigurationId: null });
+    expect(read.body.Parameters).toEqual({ Name: 'Run 1', DriverId: null, Driver: null });
+    expect((await api.get('Sessions', session.Id, 'TrackConfigurationId')).body.Parameters).toEqual({ TrackConfigurationId: null, TrackConfiguration: null });
     expect(await db.countOrphans()).toBe(0);
   });
 });

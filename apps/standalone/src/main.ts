@@ -96,6 +96,8 @@ export async function main(): Promise<void> {
       '',
       ...simulationLines,
       `API document: ${base}/swagger`,
+      // Its port changes at every start: psql, or the admin CLI in another terminal (DATABASE_URL), need it.
+      ...(embeddedPg ? [`Embedded PostgreSQL (PGlite): ${databaseUrl}`] : []),
       '',
       `Pitwall is running on ${base}  (database: ${embeddedPg ? 'embedded PGlite' : 'DATABASE_URL'}, bus: ${config.AMQP_URL ? 'RabbitMQ' : 'in-process'}, cache: ${config.REDIS_URL ? 'Redis' : 'in-memory'})`,
       `Telemetry viewer: ${base}/viewer  (enter the ApiKey below)`,

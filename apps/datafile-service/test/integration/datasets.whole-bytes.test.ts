@@ -7,7 +7,7 @@ import { InProcessBus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetFile } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE } from '@pitwall/formats';
 import { createLogger } from '@pitwall/service-kit';
-import { Datasets, WHOLE_BYTES_HELD } from '../../src/domain/datasets';
+import { Datasets, WHOLE_BYTES_HELD, type DatasetRef } from '../../src/domain/datasets';
 import { DecompressedCache } from '../../src/domain/decompressed-cache';
 import { bundleShapeWorker } from '../support/worker-bundle';
 import { workspaceTempDir } from '../support/workspace-tmp';
@@ -46,7 +46,7 @@ describe('open datasets whose files are read whole', () => {
     const store = countingStore(new FilesystemBlobStore(join(dir, 'blobs')));
     const size = 200_000;
     const files = new Map<string, DatasetFile>();
-    const refs = [];
+    const refs: DatasetRef[] = [];
     for (let k = 0; k < 3; k++) {
       const bytes = csvOf(size, k);
       const stored = await store.putStream([bytes]);
@@ -60,7 +60,7 @@ describe('open datasets whose files are read whole', () => {
     const maxInMemoryBytes = Math.ceil(size * 1.2);
     expect(WHOLE_BYTES_HELD * maxInMemoryBytes).toBeLessThan(3 * size);
     const datasets = new Datasets(bus, store, new DecompressedCache(join(dir, 'decompressed'), 1e9, DEFAULT_LZ4_LIMITS), { pool, maxChannels: DEFAULT_MAX_CHANNELS_PER_FILE, maxInMemoryBytes });
-    const bytesToOpen = async (ref: (typeof refs)[number]) => {
+    const bytesToOpen = async (ref: DatasetRef) => {
       store.bytesRead = 0;
       await datasets.open(ref);
       return store.bytesRead;
@@ -68,10 +68,10 @@ describe('open datasets whose files are read whole', () => {
 
     for (const ref of refs) expect(await bytesToOpen(ref)).toBeGreaterThanOrEqual(size);
     // The two most recent are still held: opened again, nothing is read.
-    expect(await bytesToOpen(refs[2] as (typeof refs)[number])).toBe(0);
-    expect(await bytesToOpen(refs[1] as (typeof refs)[number])).toBe(0);
+    expect(await bytesToOpen(refs[2] as DatasetRef)).toBe(0);
+    expect(await bytesToOpen(refs[1] as DatasetRef)).toBe(0);
     // The oldest was let go when the third came: it is read again.
-    expect(await bytesToOpen(refs[0] as (typeof refs)[number])).toBeGreaterThanOrEqual(size);
+    expect(await bytesToOpen(refs[0] as DatasetRef)).toBeGreaterThanOrEqual(size);
     await datasets.close();
   }, 60_000);
 });
