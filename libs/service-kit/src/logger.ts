@@ -48,7 +48,19 @@ export function createLogger(
       },
     },
   };
-  // Pretty lines are written synchronously on the calling thread: no worker thread to resolve inside a bundle.
-  if (format === 'pretty') return pino(options, PinoPretty({ sync: true, destination, colorize: destination === process.stdout && Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app' }));
+  if (format === 'pretty') return pino(options, prettyStreamTo(destination));
   return destination === process.stdout ? pino(options) : pino(options, destination as pino.DestinationStream);
+}
+
+/** One pretty stream per destination, shared by every app's logger: each stream listens on its destination. */
+const prettyStreams = new WeakMap<object, ReturnType<typeof PinoPretty>>();
+
+function prettyStreamTo(destination: pino.DestinationStream | NodeJS.WritableStream): ReturnType<typeof PinoPretty> {
+  let stream = prettyStreams.get(destination);
+  if (!stream) {
+    // Pretty lines are written synchronously on the calling thread: no worker thread to resolve inside a bundle.
+    stream = PinoPretty({ sync: true, destination, colorize: destination === process.stdout && Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app' });
+    prettyStreams.set(destination, stream);
+  }
+  return stream;
 }

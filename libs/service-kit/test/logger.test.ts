@@ -41,6 +41,16 @@ describe('createLogger', () => {
     expect(() => JSON.parse(out.text())).toThrow();
   });
 
+  test("when every app of one process logs pretty to the same terminal, then they share one stream (no listener per app: Node's leak warning came at eleven) and each line names its app", () => {
+    const one = capture();
+    createLogger('alone', 'info', 'pretty', one.stream).info('started');
+    const out = capture();
+    const apps = Array.from({ length: 12 }, (_, i) => `app-${i}`);
+    for (const app of apps) createLogger(app, 'info', 'pretty', out.stream).info('started');
+    expect(out.stream.listenerCount('close')).toBe(one.stream.listenerCount('close'));
+    for (const app of apps) expect(out.text()).toContain(`(${app}): started`);
+  });
+
   test('when info lines are held, then only warnings and errors show until released', () => {
     const out = capture();
     const logger = createLogger('standalone', 'info', 'json', out.stream);
