@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { FilesystemBlobStore, type BlobStore } from '@pitwall/blob-store';
+import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { InProcessBus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetFile } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE } from '@pitwall/formats';
@@ -10,6 +10,7 @@ import { createLogger } from '@pitwall/service-kit';
 import { Datasets, WHOLE_BYTES_HELD, type DatasetRef } from '../../src/domain/datasets';
 import { DecompressedCache } from '../../src/domain/decompressed-cache';
 import { bundleShapeWorker } from '../support/worker-bundle';
+import { countingStore } from '../support/counting-store';
 import { workspaceTempDir } from '../support/workspace-tmp';
 
 /** A CSV of about `bytes` bytes: files of this format are read whole. */
@@ -17,18 +18,6 @@ function csvOf(bytes: number, seed: number): Uint8Array {
   const rows = ['Time,Speed,Gear'];
   for (let i = 0; rows.join('\n').length < bytes; i++) rows.push(`${(i / 100).toFixed(2)},${(seed + i) % 300},${i % 6}`);
   return new TextEncoder().encode(rows.join('\n') + '\n');
-}
-
-/** The blob store with the bytes of its ranged reads counted: what opening a dataset read from the store. */
-function countingStore(inner: BlobStore): BlobStore & { bytesRead: number } {
-  const counted = Object.create(inner) as BlobStore & { bytesRead: number };
-  counted.bytesRead = 0;
-  counted.readRange = async (key, offset, length) => {
-    const chunk = await inner.readRange(key, offset, length);
-    counted.bytesRead += chunk.byteLength;
-    return chunk;
-  };
-  return counted;
 }
 
 describe('open datasets whose files are read whole', () => {

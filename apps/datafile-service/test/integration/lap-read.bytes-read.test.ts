@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { FilesystemBlobStore, type BlobStore } from '@pitwall/blob-store';
+import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { InProcessBus } from '@pitwall/bus';
 import { decodeChannels } from '@pitwall/channels';
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetFile } from '@pitwall/contracts';
@@ -12,6 +12,7 @@ import { DataFileReads } from '../../src/domain/data-file-reads';
 import { Datasets } from '../../src/domain/datasets';
 import { DecompressedCache } from '../../src/domain/decompressed-cache';
 import { bundleShapeWorker } from '../support/worker-bundle';
+import { countingStore } from '../support/counting-store';
 import { workspaceTempDir } from '../support/workspace-tmp';
 
 const LAP_SECONDS = 60;
@@ -24,18 +25,6 @@ function largeLd(): Uint8Array {
   const channels = Array.from({ length: 30 }, (_, k) => ({ name: `Sensor ${k}`, unit: 'V', frequency: HZ, type: 'int16' as const, scaling: { dec: 1 }, sampleCount: n, fill: (first: number, out: Float64Array) => out.forEach((_, i) => (out[i] = ((first + i + k) % 2000) / 10)) }));
   const lapNumber = { name: 'Lap Number', frequency: 10, type: 'int16' as const, sampleCount: LAP_SECONDS * LAPS * 10, fill: (first: number, out: Float64Array) => out.forEach((_, i) => (out[i] = Math.floor((first + i) / (LAP_SECONDS * 10)))) };
   return writeLdFile({ properties: { eventName: 'Bytes', venueName: 'Test' }, channels: [...channels, lapNumber] });
-}
-
-/** The blob store with its ranged reads counted: what a lap read costs in bytes. */
-function countingStore(inner: BlobStore): BlobStore & { bytesRead: number } {
-  const counted = Object.create(inner) as BlobStore & { bytesRead: number };
-  counted.bytesRead = 0;
-  counted.readRange = async (key, offset, length) => {
-    const chunk = await inner.readRange(key, offset, length);
-    counted.bytesRead += chunk.byteLength;
-    return chunk;
-  };
-  return counted;
 }
 
 describe('a lap read of a large .ld through the datafile-service use case', () => {
