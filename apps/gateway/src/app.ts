@@ -35,6 +35,8 @@ export interface GatewayDeps {
   partitions?: Readonly<Record<string, number>>;
   /** Which services have a running instance: a request for one without is a 503 at once, and readiness names it. */
   presence?: ServicePresence;
+  /** A write's wait for its service: `BUS_TIMEOUT_MS` plus `BUS_TIMEOUT_MS_PER_MB` per MiB of its JSON body. */
+  commandTimeout?: { baseMs: number; perMbMs: number };
 }
 
 /** API answers carry account data: never sniffed as another type, never kept by a cache on the way. */
@@ -63,6 +65,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       ...(deps.readLimiter ? { readLimiter: deps.readLimiter } : {}),
       ...(deps.attachments ? { signer: deps.attachments.signer } : {}),
       ...(deps.partitions ? { partitions: deps.partitions } : {}),
+      ...(deps.commandTimeout ? { commandTimeout: deps.commandTimeout } : {}),
       answerHeaders: API_ANSWER_HEADERS,
     }),
   );

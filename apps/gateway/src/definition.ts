@@ -27,6 +27,8 @@ const GatewayConfig = z.object({
   TIMING_PARTITIONS: timingPartitionsVar,
   /** How often the gateway looks whether each service has a running instance (ms, default 500): a request for one without is a 503. */
   SERVICE_PRESENCE_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
+  /** A write waits for its service BUS_TIMEOUT_MS plus this per MiB of its JSON body (ms, default 60000): big writes answer at their commit. */
+  BUS_TIMEOUT_MS_PER_MB: intVar(60_000),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
@@ -79,7 +81,7 @@ export const gateway = defineService({
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
-    app: ({ auth, readLimiter, attachments, presence }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS } }),
+    app: ({ auth, readLimiter, attachments, presence }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
   },
 });
 

@@ -3,6 +3,7 @@ import { connect, type Channel, type ChannelModel, type ConfirmChannel, type Con
 import type { Logger } from '@pitwall/service-kit';
 import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } from './in-process-bus';
 import { coalesceFrameWrites } from './coalesce-writes';
+import { PublishWindow } from './publish-window';
 import { Topology } from './topology';
 import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, deadlineOf, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
@@ -26,7 +27,14 @@ export interface AmqpBusOptions {
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
   /** Shown in the RabbitMQ management UI and `rabbitmqctl list_connections`. Default `pitwall <prefix> pid <pid>`. */
   connectionName?: string;
+  /**
+   * Events published and not yet confirmed at most (`BUS_PUBLISH_WINDOW`); later ones wait their turn, in order, so
+   * a reply on the same connection never queues behind thousands of events. Default 1024.
+   */
+  publishWindow?: number;
 }
+
+export const DEFAULT_PUBLISH_WINDOW = 1024;
 
 /** One live broker connection and the channels the bus needs on it; replaced wholesale on reconnect. */
 interface Connection {
@@ -36,6 +44,8 @@ interface Connection {
   requests: Channel;
   /** Confirm channel for events, so publish resolves only once the broker has taken responsibility. */
   events: ConfirmChannel;
+  /** The events sent on `events` and not confirmed yet, bounded. */
+  window: PublishWindow;
   assertedExchanges: Set<string>;
   /** The channel that counts consumers (a look at a missing queue closes it: then the next look opens another). */
   counting?: Promise<Channel>;
@@ -147,6 +157,7 @@ export class AmqpBus implements Bus {
   private readonly topology: Topology;
   private readonly requestTimeoutMs: number;
   private readonly maxDeliveries: number;
+  private readonly publishWindow: number;
   private readonly recovering: Promise<RecoveringChannelModel>;
   private readonly consumers = new Set<AmqpConsumer>();
   private readonly pending = new Map<string, PendingRequest>();
@@ -162,6 +173,8 @@ export class AmqpBus implements Bus {
     this.topology = new Topology(options.prefix ?? '');
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.maxDeliveries = options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
+    this.publishWindow = options.publishWindow ?? DEFAULT_PUBLISH_WINDOW;
+    new PublishWindow(this.publishWindow); // a bad size throws here, not on the first connection
     const connectionName = options.connectionName ?? `pitwall ${options.prefix || 'bus'} pid ${process.pid}`;
     this.recovering = connect(options.url, {
       // amqplib leaves Nagle on; a request is several small frames, so without this every round trip
@@ -280,21 +293,37 @@ export class AmqpBus implements Bus {
         connection.assertedExchanges.add(name);
         this.declaredExchanges.add(name);
       }
-      await new Promise<void>((resolve, reject) => {
-        // A broker that blocks publishers (memory or disk alarm) never confirms: give up after the request timeout.
-        const timer = setTimeout(() => reject(new Error(`no confirm within ${this.requestTimeoutMs} ms`)), this.requestTimeoutMs);
-        connection.events.publish(
-          name,
-          routingKey,
-          encodeJson(payload),
-          { persistent: true, headers: cleanHeaders(headers), contentType: CONTENT_TYPE, messageId: randomUUID(), timestamp: Math.floor(Date.now() / 1000) },
-          (err) => {
+      // In call order: every publish reaches this point after the same few ticks, so the window keeps their order.
+      await connection.window.acquire();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          // A broker that blocks publishers (memory or disk alarm) never confirms: give up after the request timeout,
+          // and with it on every event waiting behind (they stay in their outbox for its retry).
+          const timer = setTimeout(() => {
+            const err = new Error(`no confirm within ${this.requestTimeoutMs} ms`);
+            connection.window.failWaiting(err);
+            reject(err);
+          }, this.requestTimeoutMs);
+          try {
+            connection.events.publish(
+              name,
+              routingKey,
+              encodeJson(payload),
+              { persistent: true, headers: cleanHeaders(headers), contentType: CONTENT_TYPE, messageId: randomUUID(), timestamp: Math.floor(Date.now() / 1000) },
+              (err) => {
+                clearTimeout(timer);
+                if (err) reject(err);
+                else resolve();
+              },
+            );
+          } catch (err) {
             clearTimeout(timer);
-            if (err) reject(err);
-            else resolve();
-          },
-        );
-      });
+            reject(err);
+          }
+        });
+      } finally {
+        connection.window.release();
+      }
     } catch (err) {
       throw unavailableError(`The message broker did not confirm the event ${exchange}/${routingKey}`, err);
     }
@@ -419,7 +448,7 @@ export class AmqpBus implements Bus {
 
   /** amqplib recovery runs this after every (re)connect: channels, direct reply-to, DLQ, then every consumer. */
   private async setup(model: ChannelModel): Promise<void> {
-    const connection = { model, alive: true, assertedExchanges: new Set<string>() } as Connection;
+    const connection = { model, alive: true, assertedExchanges: new Set<string>(), window: new PublishWindow(this.publishWindow) } as Connection;
     if (!coalesceFrameWrites(model)) this.logger.warn('amqplib internals not as expected: each message goes to the socket in its own write');
     model.on('error', (err) => this.logger.warn({ err }, 'bus connection error'));
     model.on('close', () => this.onConnectionLost(connection));
@@ -444,6 +473,7 @@ export class AmqpBus implements Bus {
   private onConnectionLost(connection: Connection): void {
     connection.alive = false;
     if (this.current === connection) this.current = undefined;
+    connection.window.failWaiting(new Error('the connection to the message broker was lost'));
     const lost = [...this.pending].filter(([, p]) => p.connection === connection).map(([id]) => id);
     // These were published: a command among them may have taken effect (504, outcome unknown); a query is a 503.
     this.failPending(lost, 'The connection to the message broker was lost while waiting for the reply');

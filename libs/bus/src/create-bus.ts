@@ -8,11 +8,13 @@ export interface CreateBusOptions {
   prefix: string;
   logger: Logger;
   requestTimeoutMs?: number;
+  /** `BUS_PUBLISH_WINDOW`: events sent and not yet confirmed at most (RabbitMQ only). */
+  publishWindow?: number;
 }
 
 /** RabbitMQ when a URL is configured, otherwise the in-process bus: the environment decides, not the code path. */
 export function createBus(options: CreateBusOptions): AmqpBus | InProcessBus {
-  const { url, ...rest } = options;
-  return url ? new AmqpBus({ url, ...rest }) : new InProcessBus(rest);
+  const { url, publishWindow, ...rest } = options;
+  return url ? new AmqpBus({ url, publishWindow, ...rest }) : new InProcessBus(rest);
 }
 

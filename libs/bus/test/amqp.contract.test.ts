@@ -65,6 +65,36 @@ describe('AmqpBus (broker-specific)', () => {
     expect((await inspect((channel) => channel.checkQueue(`${prefix}${queue}`))).messageCount).toBe(1);
   });
 
+  test('when thousands of events are published at once through a small window, then every one arrives, in publish order, and requests are served meanwhile', async () => {
+    const bus = open({ publishWindow: 8 });
+    const exchange = unique('entity');
+    const service = unique('svc');
+    await bus.serve(service, async (request) => ({ served: request.payload }));
+    const received = collector<number>();
+    await bus.subscribe(exchange, unique('q-window'), ['#'], async (event) => received.push((event.payload as { n: number }).n), { prefetch: 500 });
+
+    const published = Promise.all(Array.from({ length: 3000 }, (_, n) => bus.publish(exchange, 'lap.created', { n })));
+    expect(await bus.request(service, 'ping', 1)).toEqual({ served: 1 });
+    await published;
+
+    expect(await received.until(3000)).toEqual(Array.from({ length: 3000 }, (_, n) => n));
+  }, 30_000);
+
+  test('when the connection is lost while events wait for the window, then every unconfirmed publish rejects with 503 and none hangs', async () => {
+    const name = `window-${randomUUID().slice(0, 8)}`;
+    const bus = open({ connectionName: `${prefix}${name}`, publishWindow: 1, reconnect: { initialDelayMs: 3000, maxDelayMs: 3000 } });
+    const exchange = unique('entity');
+    await bus.publish(exchange, 'warm', {});
+
+    // One at a time: far more than the broker confirms before the connection is closed.
+    const outcomes = Array.from({ length: 50_000 }, (_, n) => bus.publish(exchange, 'lap.created', { n }).then(() => 'confirmed', (err: AppError) => err.status));
+    await closeAmqpConnectionsNamed(name);
+    const settled = await Promise.all(outcomes);
+
+    expect(settled.filter((o) => o !== 'confirmed' && o !== 503)).toEqual([]);
+    expect(settled.filter((o) => o === 503).length).toBeGreaterThan(0);
+  }, 30_000);
+
   test('when a per-instance subscription closes, then its queue is gone from the broker and keeps no events', async () => {
     const bus = open();
     const exchange = unique('cache');

@@ -9,6 +9,8 @@ export const BusSettings = z.object({
   BUS_PREFIX: z.string().default('pitwall.'),
   /** Default timeout of a request over the bus. */
   BUS_TIMEOUT_MS: intVar(10_000),
+  /** Events published and not yet confirmed by RabbitMQ at most, per process; later ones wait their turn, in order. */
+  BUS_PUBLISH_WINDOW: z.coerce.number().int().min(1).default(1024),
 });
 
 /** Settings every service reads (each key is its environment variable), merged with the service's own. */

@@ -57,7 +57,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       await definition.database.beforeMigrate?.(p, { config, logger });
       await migrate(p, { schema: definition.database.schema, migrations: definition.database.migrations, logger });
     }
-    const bus: Bus = shared.bus ?? createBus({ url: config.AMQP_URL, prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS });
+    const bus: Bus = shared.bus ?? createBus({ url: config.AMQP_URL, prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS, publishWindow: config.BUS_PUBLISH_WINDOW });
     if (!shared.bus) closers.push(() => bus.close());
     const workers: Record<string, Piscina> = {};
     for (const w of definition.pools ?? []) {

@@ -46,6 +46,24 @@ export interface OperationRoutesDeps {
   partitions?: Readonly<Record<string, number>>;
   /** Headers set on every request whose path the table's groups take (before any route of the group answers). */
   answerHeaders?: Map<string, string>;
+  /**
+   * A write's wait for its service grows with its JSON body: `baseMs` (the operation's own, else `BUS_TIMEOUT_MS`)
+   * plus `perMbMs` per MiB (`BUS_TIMEOUT_MS_PER_MB`). Absent: the operation's own or the bus's timeout.
+   */
+  commandTimeout?: { baseMs: number; perMbMs: number };
+}
+
+/** The JSON body's size in bytes, noted while it is read (`refuseInvalidUtf8` sees the raw bytes). */
+const BODY_BYTES = Symbol('json body bytes');
+type WithBodyBytes = IncomingMessage & { [BODY_BYTES]?: number };
+
+/**
+ * How long the gateway waits for a command: a big write (10,000 laps in one PUT) queued behind others of its size
+ * needs longer than a small one, and answering it at its commit beats a 504 whose outcome the client must find out.
+ */
+export function commandTimeoutMs(op: Operation, bodyBytes: number | undefined, timeout: OperationRoutesDeps['commandTimeout']): number | undefined {
+  if (!timeout || op.method === 'get' || !bodyBytes) return op.busTimeoutMs;
+  return (op.busTimeoutMs ?? timeout.baseMs) + Math.round((bodyBytes / (1024 * 1024)) * timeout.perMbMs);
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
@@ -53,7 +71,8 @@ const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
  * JSON is UTF-8 (RFC 8259 §8.1): a body in UTF-8 (the default) whose bytes are not is a 400, checked before it is
  * decoded (the decoder would store each bad byte as U+FFFD). Another `utf-*` charset the parser reads is left to it.
  */
-function refuseInvalidUtf8(_req: IncomingMessage, _res: unknown, body: Buffer, encoding: string): void {
+function refuseInvalidUtf8(req: IncomingMessage, _res: unknown, body: Buffer, encoding: string): void {
+  (req as WithBodyBytes)[BODY_BYTES] = body.length;
   if (encoding.toLowerCase() !== 'utf-8' || isUtf8(body)) return;
   const refusal = AppError.badRequest('The request body is not valid UTF-8');
   // body-parser names an error of `verify` by a `type` of its own unless it has one: the problem's type stays plain.
@@ -244,6 +263,8 @@ function refuse(refusal: NonNullable<Operation['refusal']>): RequestHandler {
   };
 }
 
+const timeoutOption = (timeoutMs: number | undefined) => (timeoutMs ? { timeoutMs } : {});
+
 function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   const target = op.target;
   const local = isBusTarget(target) ? undefined : deps.handlers[target.gateway];
@@ -259,7 +280,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     if (local) return sendLocal(op, res, await local(req.caller, bound, { req, res }));
     if (!isBusTarget(target)) return;
     const message = target.toMessage(bound);
-    const reply = await deps.bus.requestEncoded(serviceOf(target, message, deps.partitions), target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req, message) }, ...(op.busTimeoutMs ? { timeoutMs: op.busTimeoutMs } : {}) });
+    const reply = await deps.bus.requestEncoded(serviceOf(target, message, deps.partitions), target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req, message) }, ...timeoutOption(commandTimeoutMs(op, (req as WithBodyBytes)[BODY_BYTES], deps.commandTimeout)) });
     if (op.responseKind === 'empty') {
       res.status(op.response.status).end();
       return;
