@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 import type pg from 'pg';
 import { CacheUnavailableError, type Cache } from '@pitwall/cache';
 import { ACCOUNT_MEMBERS_ROUTING_KEY, type AccountMembersEvent } from '@pitwall/contracts';
-import { withTransaction } from '@pitwall/db';
-import { createOutbox, type Outbox, type PublishMessage, type Queryable } from '@pitwall/messaging';
+import { withTransaction, type Queryable } from '@pitwall/db';
+import { createOutbox, type Outbox, type PublishMessage } from '@pitwall/messaging';
 import { AppError, type Logger } from '@pitwall/service-kit';
 import { generateApiKey, hashApiKey, isApiKey, sameHash } from './api-key';
 

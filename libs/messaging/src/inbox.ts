@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
-import { prepared, type Migration } from '@pitwall/db';
+import { prepared, type Migration, type Queryable } from '@pitwall/db';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import type { Queryable } from './outbox';
 import { inboxTable } from './schema';
 
 /**

@@ -10,7 +10,6 @@ export {
   type OutboxTiming,
   type PublishAfterCommit,
   type PublishMessage,
-  type Queryable,
 } from './outbox';
 export {
   COMMAND_HEADERS,

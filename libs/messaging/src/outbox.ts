@@ -1,12 +1,7 @@
 import type { Pool } from 'pg';
-import { prepared, withTransaction, type Migration, type PreparedStatement } from '@pitwall/db';
+import { prepared, withTransaction, type Migration, type Queryable } from '@pitwall/db';
 import type { Logger } from '@pitwall/service-kit';
 import { outboxTable } from './schema';
-
-/** Anything that runs a query: the client of the write's transaction (a pg `PoolClient`). */
-export interface Queryable {
-  query<R extends object = Record<string, unknown>>(text: string | PreparedStatement, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
-}
 
 /** One message to publish once the write that made it has committed. */
 export interface OutboxMessage<P = unknown> {

@@ -1,4 +1,6 @@
-import type { Queryable } from './entity-repository';
+import { randomUUID } from 'node:crypto';
+import type { DatasetFile } from '@pitwall/contracts';
+import type { Queryable } from '@pitwall/db';
 
 /** An attached file record with what its upload and its bytes need. */
 export interface AttachedFileRecord {
@@ -23,7 +25,25 @@ export interface AttachedFileRecord {
 const COLUMNS = `id, account_id, entity_id, user_id, file_name, custom_file_name, group_name, use_compression, auto_download, replace_existing,
   state, file_size, blob_key, blob_sha256, created_time, modified_at`;
 
+/** What an entity's read shows of its attached files. */
+export interface AttachedFileRow {
+  id: string;
+  account_id: string;
+  entity_id: string;
+  file_name: string;
+  group_name: string | null;
+  use_compression: boolean;
+  state: number;
+  file_size: string | null;
+  created_time: Date;
+}
+
 export type NewAttachedFile = Pick<AttachedFileRecord, 'id' | 'account_id' | 'entity_id' | 'user_id' | 'file_name' | 'custom_file_name' | 'group_name' | 'use_compression' | 'auto_download' | 'replace_existing' | 'created_time'>;
+
+/** Serialises the reference count of one blob: adding a reference and removing the blob never interleave. */
+async function lockBlob(q: Queryable, blobKey: string): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`blob:${blobKey}`]);
+}
 
 /** Plain-object access to `entity.attached_files`; the blob store holds the bytes, these rows reference them by key. */
 export const attachedFileRepository = {
@@ -125,7 +145,92 @@ export const attachedFileRepository = {
   },
 
   /** Serialises the reference count of one blob: adding a reference and removing the blob never interleave. */
-  async lockBlob(q: Queryable, blobKey: string): Promise<void> {
-    await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`blob:${blobKey}`]);
+  lockBlob,
+
+  /**
+   * The available files (state 2, bytes in the blob store) of one group of an entity, oldest first, or null when the account has no
+   * such entity: one statement, so one snapshot, without a transaction around two queries.
+   */
+  async datasetFiles(q: Queryable, accountId: string, type: string, entityId: string, group: string): Promise<DatasetFile[] | null> {
+    const { rows } = await q.query<{ id: string | null; file_name: string; blob_key: string; file_size: string | null; use_compression: boolean; created_time: Date }>(
+      `SELECT f.id, f.file_name, f.blob_key, f.file_size, f.use_compression, f.created_time
+         FROM entity.entities e
+         LEFT JOIN entity.attached_files f
+           ON f.entity_id = e.id AND f.account_id = e.account_id AND f.group_name = $4 AND f.state = 2 AND f.blob_key IS NOT NULL
+        WHERE e.id = $1 AND e.account_id = $2 AND e.type = $3
+        ORDER BY f.created_time, f.id`,
+      [entityId, accountId, type, group],
+    );
+    if (rows.length === 0) return null;
+    return rows
+      .filter((r): r is typeof r & { id: string } => r.id !== null)
+      .map((r) => ({ attachedFileId: r.id, fileName: r.file_name, blobKey: r.blob_key, size: r.file_size === null ? null : Number(r.file_size), useCompression: r.use_compression, createdTime: r.created_time.toISOString() }));
+  },
+
+  async attachedFilesOf(q: Queryable, accountId: string, entityIds: string[]): Promise<AttachedFileRow[]> {
+    if (entityIds.length === 0) return [];
+    const { rows } = await q.query<AttachedFileRow>(
+      `SELECT id, account_id, entity_id, file_name, group_name, use_compression, state, file_size::text AS file_size, created_time
+       FROM entity.attached_files WHERE entity_id = ANY($1::uuid[]) AND account_id = $2 ORDER BY entity_id, created_time, id`,
+      [entityIds, accountId],
+    );
+    return rows;
+  },
+
+  /**
+   * Copies the attached files (records and their blob references, never the bytes) of each `from` entity onto its `to` entity. Creation times
+   * are kept: the files of a dataset are read in that order (per-lap files in lap order).
+   */
+  async copyAttachedFiles(q: Queryable, accountId: string, pairs: [from: string, to: string][], modifiedAt: Date): Promise<number> {
+    if (pairs.length === 0) return 0;
+    const { rows } = await q.query<{ id: string; entity_id: string; blob_key: string | null }>(
+      `SELECT id, entity_id, blob_key FROM entity.attached_files WHERE entity_id = ANY($1::uuid[]) AND account_id = $2`,
+      [pairs.map(([from]) => from), accountId],
+    );
+    if (rows.length === 0) return 0;
+    // A copy is one more reference to the same blob (never a copy of the bytes): taken under the blob's lock, so a
+    // concurrent delete of the source cannot remove the blob between its count and this insert's commit.
+    for (const key of [...new Set(rows.flatMap((r) => (r.blob_key ? [r.blob_key] : [])))].sort()) await lockBlob(q, key);
+    const target = new Map(pairs);
+    const copies = rows.map((f) => ({ from: f.id, to: randomUUID(), entity: target.get(f.entity_id) as string }));
+    const values = [copies.map((c) => c.from), copies.map((c) => c.to), copies.map((c) => c.entity)];
+    await q.query(
+      `INSERT INTO entity.attached_files (id, account_id, entity_id, user_id, file_name, custom_file_name, group_name, use_compression, auto_download, state, file_size, created_time, modified_at, blob_key, blob_sha256, replace_existing)
+       SELECT m.to_id, f.account_id, m.entity_id, f.user_id, f.file_name, f.custom_file_name, f.group_name, f.use_compression, f.auto_download, f.state, f.file_size, f.created_time, $4,
+              f.blob_key, f.blob_sha256, f.replace_existing
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS m(from_id, to_id, entity_id) JOIN entity.attached_files f ON f.id = m.from_id`,
+      [...values, modifiedAt],
+    );
+    return copies.length;
+  },
+
+  /** Whether `entity.attached_file_blobs` (the bytes kept in PostgreSQL before the blob store) is still there. */
+  async legacyBytesTableExists(q: Queryable): Promise<boolean> {
+    const { rows } = await q.query<{ table: string | null }>(`SELECT to_regclass('entity.attached_file_blobs')::text AS table`);
+    return !!rows[0]?.table;
+  },
+
+  /** Up to `limit` rows of bytes still kept in PostgreSQL, locked, skipping those another instance holds. */
+  async claimLegacyBytes(q: Queryable, limit: number): Promise<{ attached_file_id: string; data: Buffer }[]> {
+    const { rows } = await q.query<{ attached_file_id: string; data: Buffer }>(
+      `SELECT attached_file_id, data FROM entity.attached_file_blobs ORDER BY attached_file_id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows;
+  },
+
+  /** Points the record at the bytes now in the blob store, and drops the row that kept them in PostgreSQL. */
+  async movedLegacyBytes(q: Queryable, attachedFileId: string, blob: { key: string; sha256: string; size: number }): Promise<void> {
+    await q.query(`UPDATE entity.attached_files SET blob_key = $2, blob_sha256 = $3, file_size = $4 WHERE id = $1`, [attachedFileId, blob.key, blob.sha256, blob.size]);
+    await q.query(`DELETE FROM entity.attached_file_blobs WHERE attached_file_id = $1`, [attachedFileId]);
+  },
+
+  /** Deletes the uploads abandoned before they became available (state below 2, older than `olderThanSeconds`). */
+  async deleteAbandoned(q: Queryable, olderThanSeconds: number): Promise<{ id: string; blob_key: string | null }[]> {
+    const { rows } = await q.query<{ id: string; blob_key: string | null }>(
+      `DELETE FROM entity.attached_files WHERE state < 2 AND created_time < now() - make_interval(secs => $1) RETURNING id, blob_key`,
+      [olderThanSeconds],
+    );
+    return rows;
   },
 };

@@ -145,7 +145,7 @@ export const entityMigrations: Migration[] = [
     // both estimate one row, and the smaller index wins the tie. It then reads every run of the session, or every
     // lap of the run, to find one. On one expression only this index has, the lookup is `= ANY` of one array: found
     // row by row, and cheaper to plan. Uniqueness stays with entities_timing_key. The expression must stay
-    // exactly that of TIMING_LOOKUP_KEY in entity-repository.ts, or PostgreSQL does not use the index.
+    // exactly that of TIMING_LOOKUP_KEY in timing-row-repository.ts, or PostgreSQL does not use the index.
     sql: `CREATE INDEX entities_timing_lookup ON entity.entities ((parent_id::text || '|' || type || '|' || timing_key)) WHERE timing_key IS NOT NULL;`,
   },
   {
@@ -155,7 +155,7 @@ export const entityMigrations: Migration[] = [
     // standard POSTs (no timing key) before it creates one (upsertByTimingKey, TimingAdoption). They are found by
     // (parent, type) on an expression only this index has, as in version 90 (entities_children would read every
     // timing-keyed sibling too). The expression and the type list must stay those of UNTIMED_CHILDREN in
-    // entity-repository.ts, or PostgreSQL does not use the index.
+    // timing-row-repository.ts, or PostgreSQL does not use the index.
     sql: `CREATE INDEX entities_untimed_children ON entity.entities ((parent_id::text || '|' || type)) WHERE timing_key IS NULL AND type IN ('RunSheets', 'Laps', 'LapSectors', 'LapSpeedTraps');`,
   },
   {

@@ -1,5 +1,5 @@
 import type { CallerContext, DatasetFile } from '@pitwall/contracts';
-import { entityRepository as repo } from '../data-access/entity-repository';
+import { attachedFileRepository } from '../data-access/attached-file-repository';
 import { knownType, notFound } from './entity-type';
 import type { StoreContext } from './store-context';
 
@@ -10,7 +10,7 @@ import type { StoreContext } from './store-context';
  */
 export async function attachmentDataset(ctx: StoreContext, caller: CallerContext, typeName: string, id: string, group: string): Promise<DatasetFile[]> {
   const type = knownType(typeName);
-  const files = await repo.datasetFiles(ctx.pool, caller.accountId, type.plural, id, group);
+  const files = await attachedFileRepository.datasetFiles(ctx.pool, caller.accountId, type.plural, id, group);
   if (!files) throw notFound(type, id);
   return files;
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@pitwall/service-kit';
 import { entityType, type CreateModel, type EntityChangedEvent, type EntityTypeDef } from '@pitwall/contracts';
-import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { attachedFileRepository } from '../data-access/attached-file-repository';
+import { entityRepository as repo } from '../data-access/entity-repository';
+import type { EntityRow } from '../data-access/entity-row';
 import { entityChanged } from './entity-events';
 import type { Parents } from './parents';
 
@@ -37,6 +40,6 @@ export async function copyDescendants(q: Queryable, accountId: string, fromId: s
   // Parents come before children in `rows`, and one statement inserts them all, so every parent link holds.
   await repo.insertMany(q, copies);
   // The attached files of the source and of every copied descendant go with the copy.
-  await repo.copyAttachedFiles(q, accountId, [...idMap], now);
+  await attachedFileRepository.copyAttachedFiles(q, accountId, [...idMap], now);
   return events;
 }

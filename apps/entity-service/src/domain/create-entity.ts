@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldErrors } from '@pitwall/service-kit';
 import type { CallerContext, CreateModel, EntityChangedEvent, EntityJson } from '@pitwall/contracts';
-import { entityRepository as repo, type EntityRow } from '../data-access/entity-repository';
+import { entityRepository as repo } from '../data-access/entity-repository';
+import type { EntityRow } from '../data-access/entity-row';
 import { copyDescendants, copySource } from './copy-entity';
 import { entityChanged } from './entity-events';
 import { assertWriter, writableType } from './entity-type';

@@ -1,6 +1,7 @@
 import { entityType, type CallerContext, type EntityChangedEvent } from '@pitwall/contracts';
+import type { Queryable } from '@pitwall/db';
 import { attachedFileRepository } from '../data-access/attached-file-repository';
-import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
+import { entityRepository as repo } from '../data-access/entity-repository';
 import { entityChanged } from './entity-events';
 import { assertWriter, writableType, notFound } from './entity-type';
 import { loadParameterSets } from './parameter-sets';

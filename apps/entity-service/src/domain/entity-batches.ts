@@ -1,7 +1,8 @@
 import { withReadSnapshot } from '@pitwall/db';
 import { AppError } from '@pitwall/service-kit';
 import type { CallerContext, EntityChangedEvent, EntityJson, EntityUpdateMany, EntityUpdateManyOutcome } from '@pitwall/contracts';
-import { entityRepository as repo, type EntityRow } from '../data-access/entity-repository';
+import { entityRepository as repo } from '../data-access/entity-repository';
+import type { EntityRow } from '../data-access/entity-row';
 import { changedNames, entityChanged } from './entity-events';
 import { assertWriter, knownType, notFound, writableType } from './entity-type';
 import { applyUpdates, checkReferences } from './parameter-updates';

@@ -1,6 +1,6 @@
 import type { OutboxMessage } from '@pitwall/messaging';
 import type { EntityChangedEvent, EntityTypeDef } from '@pitwall/contracts';
-import type { EntityRow } from '../data-access/entity-repository';
+import type { EntityRow } from '../data-access/entity-row';
 import type { ParameterValue } from './parameters';
 
 /** The event of one change to one entity (docs/events.md). */

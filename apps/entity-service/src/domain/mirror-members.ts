@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { AccountMembersEvent, entityType, type EntityChangedEvent } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
 import { attachedFileRepository } from '../data-access/attached-file-repository';
-import { entityRepository as repo, type EntityRow } from '../data-access/entity-repository';
+import { entityRepository as repo } from '../data-access/entity-repository';
+import type { EntityRow } from '../data-access/entity-row';
+import { memberMirrorRepository } from '../data-access/member-mirror-repository';
 import { changedNames, entityChanged } from './entity-events';
 import type { ParameterValue } from './parameters';
 import { nextModifiedTime, write, type StoreContext } from './store-context';
@@ -36,12 +38,8 @@ export async function mirrorMembers(ctx: StoreContext, payload: unknown): Promis
   const type = entityType(USERS);
   if (!type) throw new Error('the registry has no Users type');
   const released = await write(ctx, accountId, async (q) => {
-    const newer = await q.query(
-      `INSERT INTO entity.member_mirror (account_id, version) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET version = EXCLUDED.version
-       WHERE entity.member_mirror.version < EXCLUDED.version RETURNING account_id`,
-      [accountId, snapshot.version],
-    );
-    if (newer.rowCount === 0) return { result: null, events: [] };
+    // A snapshot no newer than the last one applied changes nothing.
+    if (!(await memberMirrorRepository.advance(q, accountId, snapshot.version))) return { result: null, events: [] };
     const existing = new Map((await repo.listForUpdate(q, accountId, USERS)).map((row) => [row.id, row]));
     const events: EntityChangedEvent[] = [];
     const now = new Date();

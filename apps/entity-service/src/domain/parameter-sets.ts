@@ -1,4 +1,5 @@
-import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { entityRepository as repo } from '../data-access/entity-repository';
 import { ParameterSet, customParametersByType } from './parameters';
 import type { ParameterSets } from './projection';
 

@@ -1,6 +1,8 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { associationsOf, entityType, type CreateModel, type EntityTypeDef, type UpdateModel } from '@pitwall/contracts';
-import { entityRepository as repo, type AssociationParameters, type Queryable } from '../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { entityRepository as repo } from '../data-access/entity-repository';
+import type { AssociationParameters } from '../data-access/entity-row';
 import { convertUpdates, type ConvertedUpdate, type ParameterSet, type ParameterValue } from './parameters';
 import { loadParameterSets } from './parameter-sets';
 

@@ -1,6 +1,7 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { requireEntityType, type EntityTypeDef } from '@pitwall/contracts';
-import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { entityRepository as repo } from '../data-access/entity-repository';
 import { notFound } from './entity-type';
 
 /** An entity's parent links: its first parent (the collection it is in) and, for two-parent types, its second. */

@@ -1,5 +1,6 @@
 import type { EntityTypeDef } from '@pitwall/contracts';
-import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { entityRepository as repo } from '../data-access/entity-repository';
 import type { Parents } from './parents';
 
 /** Position for a new sibling: appended, or inserted at `index` with the later siblings moved up. */

@@ -1,5 +1,8 @@
 import { collectionNamesOf, type EntityJson } from '@pitwall/contracts';
-import { entityRepository, type AttachedFileRow, type RenderRow, type Queryable } from '../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { attachedFileRepository, type AttachedFileRow } from '../data-access/attached-file-repository';
+import { entityRepository } from '../data-access/entity-repository';
+import type { RenderRow } from '../data-access/entity-row';
 import type { ParameterSets, Projection } from './projection';
 import type { RenderedReply } from './read-cache';
 
@@ -34,7 +37,7 @@ export async function renderRows(q: Queryable, accountId: string, rows: RenderRo
   let files: Map<string, AttachedFileRow[]> | undefined;
   if (projection.attachedFiles) {
     files = new Map();
-    for (const f of await entityRepository.attachedFilesOf(q, accountId, ids)) {
+    for (const f of await attachedFileRepository.attachedFilesOf(q, accountId, ids)) {
       const list = files.get(f.entity_id) ?? [];
       list.push(f);
       files.set(f.entity_id, list);

@@ -2,7 +2,8 @@ import type { Pool } from 'pg';
 import { withReadSnapshot, withTransaction } from '@pitwall/db';
 import { checkDeadline, type Inbox, type InboxCommand, type Outbox, type OutboxMessage, type PublishAfterCommit, type ReplyCodec } from '@pitwall/messaging';
 import type { EntityChangedEvent, TimingEvent } from '@pitwall/contracts';
-import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { cacheVersionRepository as versions } from '../data-access/cache-version-repository';
 import { entityEventMessage } from './entity-events';
 import type { ReadCache, RenderedReply } from './read-cache';
 
@@ -53,7 +54,7 @@ export async function cachedRead(ctx: StoreContext, accountId: string, what: unk
   // A read that renders entities outside its scope was found out by an earlier render: it is read under the account.
   const scoped = scope !== undefined && !ctx.cache.isUnscoped(accountId, key) ? scope : undefined;
   const partition = scoped === undefined ? accountId : `${accountId}/${scoped}`;
-  const version = (q: Queryable) => (scoped === undefined ? repo.accountVersion(q, accountId) : repo.scopeVersion(q, accountId, scoped));
+  const version = (q: Queryable) => (scoped === undefined ? versions.accountVersion(q, accountId) : versions.scopeVersion(q, accountId, scoped));
   if (ctx.cache.enabled) {
     const hit = ctx.cache.get(partition, await version(ctx.pool), key);
     if (hit) return hit;
@@ -65,7 +66,7 @@ export async function cachedRead(ctx: StoreContext, accountId: string, what: unk
     if (escaped && scoped !== undefined) {
       // Rendered outside its scope: a write confined to another scope may change it, so it is kept under the account.
       ctx.cache.markUnscoped(accountId, key);
-      ctx.cache.set(accountId, await repo.accountVersion(c, accountId), key, reply);
+      ctx.cache.set(accountId, await versions.accountVersion(c, accountId), key, reply);
     } else {
       ctx.cache.set(partition, at, key, reply);
     }
@@ -101,8 +102,8 @@ export async function write<T>(
     const run = async (): Promise<T> => {
       const { result, events, messages = [], scopes = [] } = await fn(c);
       publish = await ctx.outbox.add(c, outboxMessages(events, messages, ctx.eventHeaders()));
-      if (scopes.length) await repo.bumpScopeVersions(c, accountId, scopes);
-      else await repo.bumpAccountVersion(c, accountId);
+      if (scopes.length) await versions.bumpScopeVersions(c, accountId, scopes);
+      else await versions.bumpAccountVersion(c, accountId);
       await ctx.beforeCommit?.();
       checkDeadline(current.deadline);
       return result;
@@ -151,7 +152,7 @@ export class BatchWrites {
    */
   async finish(ctx: StoreContext, c: Queryable): Promise<PublishAfterCommit> {
     const publish = await ctx.outbox.add(c, this.messages);
-    for (const [accountId, touched] of this.scopes) if (touched.length) await repo.bumpScopeVersions(c, accountId, touched);
+    for (const [accountId, touched] of this.scopes) if (touched.length) await versions.bumpScopeVersions(c, accountId, touched);
     await ctx.beforeCommit?.();
     if (this.deadlines.length) checkDeadline(Math.min(...this.deadlines));
     return publish;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@pitwall/service-kit';
 import { childTypesOf, collectionNameOf, pascal, requireEntityType, type CollectionItemUpdate, type EntityChangedEvent, type EntityTypeDef } from '@pitwall/contracts';
-import { entityRepository as repo, type EntityRow, type Queryable } from '../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { entityRepository as repo } from '../data-access/entity-repository';
+import type { EntityRow } from '../data-access/entity-row';
 import { changedNames, entityChanged } from './entity-events';
 import { notFound } from './entity-type';
 import { applyUpdates, checkKnownReferences, ExistingEntities, referencedEntities } from './parameter-updates';

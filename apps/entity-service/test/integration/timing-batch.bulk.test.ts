@@ -3,7 +3,7 @@ import pino from 'pino';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import type { CallerContext, EntityChangedEvent, TimingLevel, TimingUpdate } from '@pitwall/contracts';
 import { ENTITY_SCHEMA } from '../../src/data-access/migrations';
-import type { TimingBatchItem, TimingBatchOutcome } from '../../src/domain/apply-timing-batch';
+import type { TimingBatchItem, TimingBatchOutcome } from '../../src/domain/timing/timing-batch';
 import { EntityStore } from '../../src/domain/entity-store';
 import { entityTestDatabase } from '../support/count-statements';
 

@@ -3,7 +3,8 @@ import pino from 'pino';
 import { INDEXED_GENERIC_PLANS } from '@pitwall/db';
 import { createInbox } from '@pitwall/messaging';
 import { ENTITY_SCHEMA } from '../../src/data-access/migrations';
-import { entityRepository as repo, timingLookupKey, untimedChildKey } from '../../src/data-access/entity-repository';
+import { entityRepository } from '../../src/data-access/entity-repository';
+import { timingLookupKey, timingRowRepository, untimedChildKey } from '../../src/data-access/timing-row-repository';
 import { entityTestDatabase } from '../support/count-statements';
 
 // A timing batch's lookups and updates are prepared and planned once per connection, in a transaction begun with
@@ -34,10 +35,10 @@ test('when the bulk statements are first planned on an empty table, then once it
   try {
     // The first batch, on the empty table: each statement's plan is made now.
     await inTransaction(async () => {
-      await repo.findTimingRowsMany(client, accountId, [sessionId], [{ eventId, carId }]);
-      await repo.findByTimingKeysForUpdate(client, [timingLookupKey(sessionId, 'RunSheets', `${carId}:0`)]);
-      await repo.findByTimingKeysForUpdate(client, [timingLookupKey(runId, 'Laps', '1')], [untimedChildKey(runId, 'Laps')]);
-      await repo.updateParametersMany(client, [{ id: runId, parameters: {}, modifiedAt: new Date() }], true);
+      await timingRowRepository.findTimingRowsMany(client, accountId, [sessionId], [{ eventId, carId }]);
+      await timingRowRepository.findByTimingKeysForUpdate(client, [timingLookupKey(sessionId, 'RunSheets', `${carId}:0`)]);
+      await timingRowRepository.findByTimingKeysForUpdate(client, [timingLookupKey(runId, 'Laps', '1')], [untimedChildKey(runId, 'Laps')]);
+      await entityRepository.updateParametersMany(client, [{ id: runId, parameters: {}, modifiedAt: new Date() }], true);
       await inbox.settleMany(client, [{ command: { scope: accountId, id: 'c1', requestHash: 'h' }, reply: { body: null, headers: {} } }], [], true);
     });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TIMING_KEY_LOOKUP, TIMING_KEY_LOOKUP_WITH_UNTIMED, entityRepository, timingLookupKey, untimedChildKey } from '../../src/data-access/entity-repository';
+import { TIMING_KEY_LOOKUP, TIMING_KEY_LOOKUP_WITH_UNTIMED, timingLookupKey, timingRowRepository, untimedChildKey } from '../../src/data-access/timing-row-repository';
 import { entityTestDatabase } from '../support/count-statements';
 
 // A timing batch looks up its runs, laps, sectors and speed traps by (parent, type, timing key). The lookup must find
@@ -58,7 +58,7 @@ describe('timing key lookups', () => {
     try {
       await client.query('BEGIN');
       const keys = [...wanted, ...absent].map((k) => timingLookupKey(k.parentId, k.type, k.timingKey));
-      const found = await entityRepository.findByTimingKeysForUpdate(client, keys);
+      const found = await timingRowRepository.findByTimingKeysForUpdate(client, keys);
       expect(found.map((r) => `${r.parent_id}|${r.type}|${r.timing_key}`).sort()).toEqual(wanted.map((k) => `${k.parentId.toLowerCase()}|${k.type}|${k.timingKey}`).sort());
 
       const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${TIMING_KEY_LOOKUP}`, [keys]);
@@ -79,7 +79,7 @@ describe('timing key lookups', () => {
     const client = await database.pool.connect();
     try {
       await client.query('BEGIN');
-      const found = await entityRepository.findByTimingKeysForUpdate(client, keys, parents);
+      const found = await timingRowRepository.findByTimingKeysForUpdate(client, keys, parents);
       expect(found.filter((r) => r.timing_key !== null).map((r) => r.timing_key)).toEqual([`${cars[0]}:0`]);
       expect(found.filter((r) => r.timing_key === null).map((r) => r.position).sort((a, b) => a - b)).toEqual([300, 301, 302, 303, 304]);
 

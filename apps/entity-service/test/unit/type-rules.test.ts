@@ -1,5 +1,6 @@
 import { ENTITY_TYPES, requireEntityType, type EntityTypeDef, type ParameterDef } from '@pitwall/contracts';
-import type { EntityRow, Queryable } from '../../src/data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import type { EntityRow } from '../../src/data-access/entity-row';
 import { beforeWrite, rulesOf, TYPE_RULES } from '../../src/domain/type-rules';
 
 /** Unit tests do no I/O: a rule that queries here fails the test. */

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { SimulationCallback } from '@pitwall/contracts';
-import type { Queryable } from '@pitwall/messaging';
+import type { Queryable } from '@pitwall/db';
 
 export interface CallbackRow {
   id: string;

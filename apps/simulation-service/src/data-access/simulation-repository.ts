@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { Queryable } from '@pitwall/messaging';
+import type { Queryable } from '@pitwall/db';
 
 export type JobKind = 'trigger' | 'reprocess';
 

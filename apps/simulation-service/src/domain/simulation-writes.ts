@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { BusHeaders } from '@pitwall/bus';
-import { checkDeadline, commandOf, KEY_REUSED_TYPE, type Inbox, type Outbox, type OutboxMessage, type Queryable, type ReplyCodec } from '@pitwall/messaging';
+import type { Queryable } from '@pitwall/db';
+import { checkDeadline, commandOf, KEY_REUSED_TYPE, type Inbox, type Outbox, type OutboxMessage, type ReplyCodec } from '@pitwall/messaging';
 import { AppError } from '@pitwall/service-kit';
 import { SIMULATION_SCHEMA } from '../data-access/migrations';
 

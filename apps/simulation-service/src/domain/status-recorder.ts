@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SIMULATION_STATUS, simulationServiceCaller, type ParameterUpdate, type SimulationStatusChanged } from '@pitwall/contracts';
-import type { Outbox, OutboxMessage, Queryable } from '@pitwall/messaging';
+import type { Queryable } from '@pitwall/db';
+import type { Outbox, OutboxMessage } from '@pitwall/messaging';
 import type { CallbackRepository } from '../data-access/callback-repository';
 import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';

@@ -6,7 +6,9 @@ import { checkDeadline, type Inbox, type Outbox, type ReplyCodec } from '@pitwal
 import type { Logger } from '@pitwall/service-kit';
 import { AppError } from '@pitwall/service-kit';
 import { attachedFileRepository as files, type AttachedFileRecord } from '../../data-access/attached-file-repository';
-import { entityRepository, type Queryable } from '../../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { cacheVersionRepository } from '../../data-access/cache-version-repository';
+import { entityRepository } from '../../data-access/entity-repository';
 import { knownType, notFound } from '../entity-type';
 import type { ReadCache } from '../read-cache';
 import { renderAttachedFile } from '../read-model';
@@ -48,7 +50,7 @@ export async function attachmentWrite<T>(ctx: AttachmentContext, accountId: stri
     const run = async (): Promise<T> => {
       ran = true;
       const result = await fn(c);
-      await entityRepository.bumpAccountVersion(c, accountId);
+      await cacheVersionRepository.bumpAccountVersion(c, accountId);
       checkDeadline(current.deadline);
       return result;
     };

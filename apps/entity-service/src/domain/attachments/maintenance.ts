@@ -13,8 +13,7 @@ import { releaseBlobs } from './attachment-context';
  * on a fresh database or once the table is gone. Returns how many files moved.
  */
 export async function moveLegacyBytes(pool: Pool, openBlobs: () => BlobStore, logger: Logger): Promise<number> {
-  const { rows } = await pool.query<{ table: string | null }>(`SELECT to_regclass('entity.attached_file_blobs')::text AS table`);
-  if (!rows[0]?.table) return 0;
+  if (!(await files.legacyBytesTableExists(pool))) return 0;
   // Up to the version before the drop; another instance starting at the same time may already be past it.
   await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, until: LEGACY_BYTES_DROPPED_VERSION - 1, logger });
   const blobs = openBlobs();
@@ -36,15 +35,11 @@ export async function drainDatabaseBytes(ctx: { pool: Pool; blobs: BlobStore; lo
   let moved = 0;
   for (;;) {
     const n = await withTransaction(ctx.pool, async (c) => {
-      const { rows } = await c.query<{ attached_file_id: string; data: Buffer }>(
-        `SELECT attached_file_id, data FROM entity.attached_file_blobs ORDER BY attached_file_id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [batchSize],
-      );
+      const rows = await files.claimLegacyBytes(c, batchSize);
       for (const row of rows) {
         const blob = await ctx.blobs.putStream([row.data]);
         await files.lockBlob(c, blob.key);
-        await c.query(`UPDATE entity.attached_files SET blob_key = $2, blob_sha256 = $3, file_size = $4 WHERE id = $1`, [row.attached_file_id, blob.key, blob.sha256, blob.size]);
-        await c.query(`DELETE FROM entity.attached_file_blobs WHERE attached_file_id = $1`, [row.attached_file_id]);
+        await files.movedLegacyBytes(c, row.attached_file_id, blob);
       }
       return rows.length;
     }).catch((err: unknown) => {
@@ -66,10 +61,7 @@ const UNDEFINED_TABLE = '42P01';
  * ago): the records, their staged bytes, and their blobs once nothing refers to them. Returns how many went.
  */
 export async function sweepAbandonedUploads(ctx: { pool: Pool; blobs: BlobStore; logger: Logger }, olderThanSeconds: number): Promise<number> {
-  const { rows } = await ctx.pool.query<{ id: string; blob_key: string | null }>(
-    `DELETE FROM entity.attached_files WHERE state < 2 AND created_time < now() - make_interval(secs => $1) RETURNING id, blob_key`,
-    [olderThanSeconds],
-  );
+  const rows = await files.deleteAbandoned(ctx.pool, olderThanSeconds);
   for (const row of rows) await ctx.blobs.delete(ctx.blobs.stagingKey(row.id)).catch((err: unknown) => ctx.logger.warn({ err, attachedFileId: row.id }, 'could not remove staged bytes'));
   await releaseBlobs(ctx, rows.flatMap((r) => (r.blob_key ? [r.blob_key] : [])));
   // A filesystem write cut short by a crash leaves a temporary file, never a blob under its final name.

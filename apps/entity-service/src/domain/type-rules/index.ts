@@ -1,5 +1,6 @@
 import type { EntityTypeDef, EntityTypeRule } from '@pitwall/contracts';
-import type { EntityRow, Queryable } from '../../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import type { EntityRow } from '../../data-access/entity-row';
 import { eventCarEntry } from './event-car';
 import { parameterDefinition } from './parameter-definition';
 import type { EntityWrite, TypeRule } from './type-rule';

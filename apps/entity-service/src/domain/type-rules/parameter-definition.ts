@@ -1,6 +1,8 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { ENTITY_TYPES, collectionNamesOf, entityType, type EntityTypeDef } from '@pitwall/contracts';
-import { entityRepository as repo, type EntityRow, type Queryable } from '../../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import { entityRepository as repo } from '../../data-access/entity-repository';
+import type { EntityRow } from '../../data-access/entity-row';
 import { ParameterSet, type ParameterValue } from '../parameters';
 import type { TypeRule } from './type-rule';
 

@@ -1,5 +1,6 @@
 import type { EntityTypeDef } from '@pitwall/contracts';
-import type { EntityRow, Queryable } from '../../data-access/entity-repository';
+import type { Queryable } from '@pitwall/db';
+import type { EntityRow } from '../../data-access/entity-row';
 import type { ConvertedUpdate, ParameterValue } from '../parameters';
 import type { Parents } from '../parents';
 

@@ -4,7 +4,7 @@ import { AppError, serializeAppError, type Logger } from '@pitwall/service-kit';
 import { ENTITY_COMMANDS, ENTITY_REPLY_HEADERS, ENTITY_TIMING_BATCH_COMMAND, ENTITY_TIMING_COMMAND, SERVICES, ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { AttachmentContext } from '../../domain/attachments/attachment-context';
-import type { TimingBatchOutcome } from '../../domain/apply-timing-batch';
+import type { TimingBatchOutcome } from '../../domain/timing/timing-batch';
 import type { EntityStore, RenderedReply } from '../../domain/entity-store';
 import { attachmentCommandHandlers } from './attachment-commands';
 

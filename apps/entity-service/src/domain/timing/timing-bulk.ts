@@ -1,14 +1,17 @@
 import { checkDeadline, commandKey, commandOf, recordedReply, InboxRaceError, type InboxCommand, type RecordedReply, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
-import { entityRepository as repo, timingLookupKey, untimedChildKey, type EntityRow, type Queryable, type TimingAdoption } from '../data-access/entity-repository';
-import { checkCaller, timingWrite, type TimingRows } from './apply-timing-update';
-import { loadParameterSets } from './parameter-sets';
 import type { TimingUpdate } from '@pitwall/contracts';
-import type { ParameterValue } from './parameters';
-import type { ParameterSets } from './projection';
-import type { RenderedReply } from './read-cache';
-import { BatchWrites, replyCodec, requestHeaders, type StoreContext } from './store-context';
-import type { TimingBatchItem, TimingBatchOutcome } from './apply-timing-batch';
+import type { Queryable } from '@pitwall/db';
+import { entityRepository } from '../../data-access/entity-repository';
+import type { EntityRow } from '../../data-access/entity-row';
+import { timingLookupKey, timingRowRepository as timingRows, untimedChildKey, type TimingAdoption } from '../../data-access/timing-row-repository';
+import { loadParameterSets } from '../parameter-sets';
+import type { ParameterValue } from '../parameters';
+import type { ParameterSets } from '../projection';
+import type { RenderedReply } from '../read-cache';
+import { BatchWrites, replyCodec, requestHeaders, type StoreContext } from '../store-context';
+import { checkCaller, timingWrite, type TimingRows } from './apply-timing-update';
+import type { TimingBatchItem, TimingBatchOutcome } from './timing-batch';
 
 /** A batch the bulk path does not cover (apply-timing-batch.ts then applies it update by update). */
 export class NotInBulk extends Error {}
@@ -141,7 +144,7 @@ class BatchRows implements TimingRows {
         for (const id of [body.championshipId, body.eventId, body.sessionId, body.carId, body.driverId, body.sectorId, body.speedTrapId]) if (id) ids.add(id.toLowerCase());
         entries.push({ eventId: body.eventId.toLowerCase(), carId: body.carId.toLowerCase() });
       }
-      const found = await repo.findTimingRowsMany(c, accountId, [...ids], entries);
+      const found = await timingRows.findTimingRowsMany(c, accountId, [...ids], entries);
       this.named.set(accountId, new Map(found.rows.filter((r) => ids.has(r.id)).map((r) => [r.id, r])));
       this.entered.set(accountId, found.entered);
     }
@@ -179,7 +182,7 @@ class BatchRows implements TimingRows {
     if (unique.size === 0) return;
     for (const k of unique) this.byKey.set(k, null);
     const parents = new Set(keys.map((k) => untimedChildKey(k.parentId, k.type)));
-    for (const { timing_key: timingKey, ...row } of await repo.findByTimingKeysForUpdate(c, [...unique], [...parents])) {
+    for (const { timing_key: timingKey, ...row } of await timingRows.findByTimingKeysForUpdate(c, [...unique], [...parents])) {
       if (timingKey === null) {
         const under = untimedChildKey(row.parent_id ?? '', row.type);
         const siblings = this.untimed.get(under);
@@ -255,8 +258,8 @@ class BatchRows implements TimingRows {
       const at = this.byId.get(id) as { key: string; timingKey: string };
       return { row: this.byKey.get(at.key) as EntityRow, timingKey: at.timingKey };
     };
-    await repo.insertTimingRows(c, this.created.map(rowOf));
-    await repo.updateParametersMany(
+    await timingRows.insertTimingRows(c, this.created.map(rowOf));
+    await entityRepository.updateParametersMany(
       c,
       [...this.changed].map((id) => {
         const { row } = rowOf(id);

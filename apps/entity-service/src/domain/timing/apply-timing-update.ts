@@ -14,16 +14,19 @@ import {
   type TimingLevel,
   type TimingUpdate,
 } from '@pitwall/contracts';
-import { entityRepository as repo, type EntityRow, type Queryable, type TimingAdoption } from '../data-access/entity-repository';
-import { changedNames, entityChanged } from './entity-events';
-import { assertWriter } from './entity-type';
-import { applyUpdates, checkReferences } from './parameter-updates';
-import { tryConvertUpdates, type ConvertedUpdate, type ParameterValue } from './parameters';
-import { loadParameterSets } from './parameter-sets';
-import { parseProjection, type ParameterSets } from './projection';
-import type { RenderedReply } from './read-cache';
-import { entityReply, renderRows } from './read-model';
-import { nextModifiedTime, write, type StoreContext } from './store-context';
+import type { Queryable } from '@pitwall/db';
+import { entityRepository } from '../../data-access/entity-repository';
+import type { EntityRow } from '../../data-access/entity-row';
+import { timingRowRepository as timingRows, type TimingAdoption } from '../../data-access/timing-row-repository';
+import { changedNames, entityChanged } from '../entity-events';
+import { assertWriter } from '../entity-type';
+import { applyUpdates, checkReferences } from '../parameter-updates';
+import { tryConvertUpdates, type ConvertedUpdate, type ParameterValue } from '../parameters';
+import { loadParameterSets } from '../parameter-sets';
+import { parseProjection, type ParameterSets } from '../projection';
+import type { RenderedReply } from '../read-cache';
+import { entityReply, renderRows } from '../read-model';
+import { nextModifiedTime, write, type StoreContext } from '../store-context';
 
 const RUN_SHEETS = requireEntityType('RunSheets');
 const LAPS = requireEntityType('Laps');
@@ -82,9 +85,9 @@ export interface TimingRows {
 export function databaseTimingRows(q: Queryable): TimingRows {
   return {
     q,
-    findTimingRows: (accountId, ids, eventId, carId) => repo.findTimingRows(q, accountId, ids, eventId, carId),
-    upsertByTimingKey: (row, timingKey, adopt) => repo.upsertByTimingKey(q, row, timingKey, adopt),
-    updateParameters: (id, parameters, modifiedAt) => repo.updateParameters(q, id, parameters, modifiedAt),
+    findTimingRows: (accountId, ids, eventId, carId) => timingRows.findTimingRows(q, accountId, ids, eventId, carId),
+    upsertByTimingKey: (row, timingKey, adopt) => timingRows.upsertByTimingKey(q, row, timingKey, adopt),
+    updateParameters: (id, parameters, modifiedAt) => entityRepository.updateParameters(q, id, parameters, modifiedAt),
   };
 }
 
@@ -130,7 +133,7 @@ export async function timingWrite(q: Queryable, caller: CallerContext, typeName:
   await checkReferences(store.q, caller.accountId, propertyUpdates, 'properties').catch((error: unknown) => refusals.take(error, 'reasons'));
   refusals.throwIfAny();
 
-  if (!options.carLocked) await repo.lockTimingCar(q, ids.sessionId, ids.carId);
+  if (!options.carLocked) await timingRows.lockTimingCar(q, ids.sessionId, ids.carId);
   const now = new Date();
   const events: EntityChangedEvent[] = [];
   const messages: OutboxMessage<TimingEvent>[] = [];

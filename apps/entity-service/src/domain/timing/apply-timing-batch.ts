@@ -1,25 +1,14 @@
-import { INDEXED_GENERIC_PLANS, inTransaction, withConnection } from '@pitwall/db';
+import { inTransaction, withConnection, type Queryable } from '@pitwall/db';
 import { checkDeadline, commandOf, type ReplyCodec } from '@pitwall/messaging';
 import { AppError, toAppError } from '@pitwall/service-kit';
-import type { CallerContext, TimingLevel, TimingUpdate } from '@pitwall/contracts';
-import { entityRepository as repo, type Queryable } from '../data-access/entity-repository';
+import { timingRowRepository as timingRows } from '../../data-access/timing-row-repository';
+import { loadParameterSets } from '../parameter-sets';
+import type { ParameterSets } from '../projection';
+import type { RenderedReply } from '../read-cache';
+import { BatchWrites, replyCodec, requestHeaders, type StoreContext } from '../store-context';
 import { checkCaller, timingWrite, type TimingWritten } from './apply-timing-update';
-import { loadParameterSets } from './parameter-sets';
-import type { ParameterSets } from './projection';
-import type { RenderedReply } from './read-cache';
-import { BatchWrites, replyCodec, requestHeaders, type StoreContext } from './store-context';
+import type { TimingBatchItem, TimingBatchOutcome } from './timing-batch';
 import { NotInBulk, applyInBulk } from './timing-bulk';
-
-/** One update of a batch, with the bus headers of its own request (command id and hash, request id) and its deadline. */
-export interface TimingBatchItem {
-  caller: CallerContext;
-  type: TimingLevel;
-  body: TimingUpdate;
-  headers: Record<string, string>;
-  deadline?: number;
-}
-
-export type TimingBatchOutcome = { ok: true; reply: RenderedReply } | { ok: false; error: AppError };
 
 /**
  * Consecutive updates of one timing partition (docs/timing.md) in one transaction, applied in the order given, each
@@ -39,7 +28,7 @@ export async function applyTimingBatch(ctx: StoreContext, items: readonly Timing
     try {
       // The car's lock before the inbox claim, in the same order as a longer batch takes them, in the BEGIN's round trip.
       result = await withConnection(ctx.pool, (client) =>
-        inTransaction(client, (c) => applyFrom(ctx, c, items, sets, { savepointsFrom: 1, carsLocked: true }), `BEGIN; ${repo.timingCarLocksSql(client, cars, 'xact')}`),
+        inTransaction(client, (c) => applyFrom(ctx, c, items, sets, { savepointsFrom: 1, carsLocked: true }), timingRows.beginLockingCars(client, cars)),
       );
     } catch (err) {
       // The refusal rolled the transaction back, which writes nothing.
@@ -90,8 +79,8 @@ async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem
             locked = true; // the BEGIN, and with it the locks, went through
             return applyInBulk(ctx, c, items, sets);
           },
-          `BEGIN; ${INDEXED_GENERIC_PLANS}; ${repo.timingCarLocksSql(client, cars, 'lock')}`,
-          `COMMIT; ${repo.timingCarLocksSql(client, cars, 'unlock')}`,
+          timingRows.beginBatchLockingCars(client, cars),
+          timingRows.commitUnlockingCars(client, cars),
         );
         unlocked = true;
         return applied;
@@ -113,7 +102,7 @@ async function applyWithRetry(ctx: StoreContext, items: readonly TimingBatchItem
     } finally {
       // Not given back to the pool holding the locks: a connection that cannot unlock is dropped (its locks with it).
       // Unlocking a car whose lock was not taken (the BEGIN failed) only warns.
-      if (!unlocked) await client.query(repo.timingCarLocksSql(client, cars, 'unlock')).catch((err: unknown) => discard(err as Error));
+      if (!unlocked) await timingRows.unlockCars(client, cars).catch((err: unknown) => discard(err as Error));
     }
   });
 }
@@ -128,7 +117,7 @@ async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly Timing
   const writes = new BatchWrites();
   for (const [index, item] of items.entries()) {
     const savepoint = index >= options.savepointsFrom;
-    if (savepoint) await c.query('SAVEPOINT timing_update');
+    if (savepoint) await timingRows.savepoint(c);
     let written: (TimingWritten & { headers: Record<string, string> }) | undefined;
     try {
       checkCaller(item.caller, item.body);
@@ -142,14 +131,14 @@ async function applyFrom(ctx: StoreContext, c: Queryable, items: readonly Timing
       };
       const command = commandOf(item.headers, item.caller.accountId);
       const reply = ctx.inbox ? await ctx.inbox.once(c, command, replyCodec as ReplyCodec<RenderedReply>, run) : await run();
-      if (savepoint) await c.query('RELEASE SAVEPOINT timing_update');
+      if (savepoint) await timingRows.releaseSavepoint(c);
       outcomes.push({ ok: true, reply });
       writes.accept(item.caller.accountId, item.deadline, written);
     } catch (err) {
       // A parent deleted by a concurrent request between the checks and the insert: gone, not a fault.
       const error = (err as { code?: string })?.code === '23503' ? AppError.notFound('An entity this update refers to was deleted while it ran') : toAppError(err);
       if (!savepoint) throw new RefusedAlone(error, index);
-      await c.query('ROLLBACK TO SAVEPOINT timing_update');
+      await timingRows.rollbackToSavepoint(c);
       outcomes.push({ ok: false, error });
     }
   }
