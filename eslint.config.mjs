@@ -1,8 +1,12 @@
 import nx from '@nx/eslint-plugin';
 
+// The stand-in external simulation system (apps/simulation-standin): `npm start` runs it for the demo account, and tests
+// and the simulations bench run it as the external system the simulation-service calls out to.
+export const SIMULATION_STANDIN = '@pitwall/simulation-standin';
+
 // Apps never import apps; the one exception is the composition root (apps/standalone, tag type:composition),
-// which imports each service's definition through these aliases (src/definition.ts of each app).
-export const DEFINITIONS = ['@pitwall/entity-service', '@pitwall/timing-service', '@pitwall/simulation-service', '@pitwall/datafile-service', '@pitwall/gateway'];
+// which imports each service's definition, and the stand-in's, through these aliases (src/definition.ts of each app).
+export const DEFINITIONS = ['@pitwall/entity-service', '@pitwall/timing-service', '@pitwall/simulation-service', '@pitwall/datafile-service', '@pitwall/gateway', SIMULATION_STANDIN];
 
 export const depConstraints = [
   { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:app', 'type:contracts', 'type:data-access', 'type:util'] },
@@ -49,6 +53,20 @@ export default [
     files: ['apps/gateway/test/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service'], depConstraints }],
+    },
+  },
+  {
+    // The simulation-service's component tests run the entity-service definition beside it and the stand-in external system.
+    files: ['apps/simulation-service/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service', SIMULATION_STANDIN], depConstraints }],
+    },
+  },
+  {
+    // The e2e tests point the simulation-service's processes at the stand-in external system.
+    files: ['apps/e2e/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [SIMULATION_STANDIN], depConstraints }],
     },
   },
 ];

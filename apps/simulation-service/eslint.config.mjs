@@ -1,13 +1,13 @@
-import root, { depConstraints } from '../../eslint.config.mjs';
+import root, { SIMULATION_STANDIN, depConstraints } from '../../eslint.config.mjs';
 
 export default [
   ...root,
   {
     // The component tests run the entity-service definition in-process beside this one, and point the adapter at
-    // the stand-in external system in tools/; production code may do neither.
+    // the stand-in external system (apps/simulation-standin); production code may do neither.
     files: ['test/**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service'], depConstraints }],
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@pitwall/entity-service', SIMULATION_STANDIN], depConstraints }],
     },
   },
 ];

@@ -3,17 +3,11 @@ import root, { DEFINITIONS, depConstraints } from '../../eslint.config.mjs';
 export default [
   ...root,
   {
-    // The composition root imports exactly the service definitions (Nx forbids importing an app otherwise).
+    // The composition root imports exactly the definitions: the services' and the stand-in external simulation
+    // system's (Nx forbids importing an app otherwise).
     files: ['**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: DEFINITIONS, depConstraints }],
-    },
-  },
-  {
-    // The embedded default runs the stand-in external simulation system (tools/) for the demo account.
-    files: ['src/demo-simulation.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [...DEFINITIONS, '@pitwall/simulation-standin'], depConstraints }],
     },
   },
 ];

@@ -15,7 +15,7 @@ const PROFILE_NAME = 'Demo lap simulation';
 const STATUS = { status: 'SimulationStatus', message: 'SimulationMessage', studyId: 'SimulationStudyId', updated: 'SimulationUpdated' } as const;
 const RESULTS = ['LapTime', 'TopSpeed'] as const;
 
-/** The embedded default's external simulation system: the stand-in (tools/simulation-standin) in this process. */
+/** The embedded default's external simulation system: the stand-in (apps/simulation-standin) in this process. */
 export const startDemoStandIn = (port: number): Promise<SimulationStandIn> => startSimulationStandIn({ scenario: 'success', runningPolls: 3 }, port);
 
 /**

@@ -5,7 +5,8 @@ import { DEFAULT_MAX_DELIVERIES, DEFAULT_PREFETCH, DEFAULT_REQUEST_TIMEOUT_MS } 
 import { coalesceFrameWrites } from './coalesce-writes';
 import { PublishWindow } from './publish-window';
 import { Topology } from './topology';
-import { CONTENT_TYPE, EncodedJson, REPLY_ERROR, REPLY_OK, cleanHeaders, deadlineOf, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
+import { EncodedJson, decodeJson, encodeJson } from './encoded-json';
+import { CONTENT_TYPE, REPLY_ERROR, REPLY_OK, cleanHeaders, deadlineOf, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 /** RabbitMQ's pseudo-queue for replies: no reply queue to declare, replies go straight to the caller's channel. */

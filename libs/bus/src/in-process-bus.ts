@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type Logger } from '@pitwall/service-kit';
 import { Topology, topicMatches } from './topology';
-import { DEADLINE_HEADER, EncodedJson, cleanHeaders, deadlineOf, decodeJson, encodeJson, runRequestHandler, settleReply, requestHeaders, timeoutError, unansweredError, unavailableError, type Reply } from './wire';
+import { EncodedJson, decodeJson, encodeJson } from './encoded-json';
+import { DEADLINE_HEADER, cleanHeaders, deadlineOf, runRequestHandler, settleReply, requestHeaders, timeoutError, unansweredError, unavailableError, type Reply } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5000;

@@ -4,4 +4,5 @@ export { InProcessBus, InProcessBroker, type InProcessBusOptions, DEFAULT_REQUES
 export { createBus, type CreateBusOptions } from './create-bus';
 export { serveCommands, type CommandHandlers } from './serve-commands';
 export { Topology, topicMatches } from './topology';
-export { EncodedJson, COMMAND_ID_HEADER, DEADLINE_HEADER, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, requestDeadline, unansweredError } from './wire';
+export { EncodedJson } from './encoded-json';
+export { COMMAND_ID_HEADER, DEADLINE_HEADER, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, requestDeadline, unansweredError } from './wire';

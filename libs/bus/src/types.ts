@@ -1,4 +1,4 @@
-import type { EncodedJson } from './wire';
+import type { EncodedJson } from './encoded-json';
 
 /**
  * The bus every service talks through. Two transports implement it: AMQP (RabbitMQ, amqplib) for the

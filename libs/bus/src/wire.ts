@@ -1,44 +1,9 @@
 import { AppError, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, serializeAppError, toAppError, fromSerialized, type SerializedAppError } from '@pitwall/service-kit';
 import type { Logger } from '@pitwall/service-kit';
+import { EncodedJson, decodeJson, encodeJson } from './encoded-json';
 import type { BusHeaders } from './types';
 
 export const CONTENT_TYPE = 'application/json';
-/** Reply header naming the media type of a reply body that is not JSON (a binary channel read). */
-export const REPLY_CONTENT_TYPE = 'contentType';
-
-/**
- * A payload already encoded as JSON text, with string headers beside it. A handler that returns one has its bytes
- * sent as they are; `Bus.requestEncoded` hands them to the caller unparsed, so a large document crosses a service
- * without being parsed and serialised again on the way.
- */
-export class EncodedJson {
-  constructor(
-    readonly json: Buffer,
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {}
-
-  static of(value: unknown, headers?: Record<string, string>): EncodedJson {
-    return new EncodedJson(encodeJson(value), headers);
-  }
-
-  /**
-   * Bytes that are not JSON (a binary channel body), with their media type in a reply header: they cross the bus
-   * and reach the gateway as they are, on both transports.
-   */
-  static binary(bytes: Uint8Array, contentType: string, headers?: Record<string, string>): EncodedJson {
-    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    return new EncodedJson(body, { ...headers, [REPLY_CONTENT_TYPE]: contentType });
-  }
-
-  /** The media type of a binary body; undefined for JSON. */
-  get contentType(): string | undefined {
-    return this.headers[REPLY_CONTENT_TYPE];
-  }
-
-  parse<T = unknown>(): T {
-    return decodeJson(this.json) as T;
-  }
-}
 
 /**
  * A reply as it crosses the bus: the outcome travels beside the body (AMQP `type` `reply.ok` / `reply.error`), so
@@ -48,15 +13,6 @@ export type Reply = { ok: true; content: Buffer; headers: Record<string, string>
 
 export const REPLY_OK = 'reply.ok';
 export const REPLY_ERROR = 'reply.error';
-
-/** Payloads cross the bus as JSON on both transports, so they behave the same everywhere. */
-export function encodeJson(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value === undefined ? null : value));
-}
-
-export function decodeJson(content: Buffer): unknown {
-  return JSON.parse(content.toString('utf8'));
-}
 
 /** Only string headers are bus headers; broker bookkeeping (x-delivery-count, x-death) stays out. */
 export function toBusHeaders(raw: Record<string, unknown> | undefined): BusHeaders {

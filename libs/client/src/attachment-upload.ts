@@ -1,6 +1,6 @@
 import type { PrepareAttachmentBody } from '@pitwall/contracts';
 import { compressLz4, encodeLz4Frame } from '@pitwall/formats/lz4';
-import type { ClientResult } from './client-base';
+import type { ClientResult } from './client-result';
 
 /** Where a one-call upload stopped (the wrappers' names): the step a retry resumes from. */
 export const AttachmentStatus = {

@@ -2,15 +2,9 @@ import { CHANNELS_MEDIA_TYPE, type ChannelSeries } from '@pitwall/channels';
 import type { PrepareAttachmentBody } from '@pitwall/contracts';
 import { addAttachment, retryAttachment, type AttachedFileRecord, type AttachmentCalls, type AttachmentResult, type AttachmentSource, type UploadBody } from './attachment-upload';
 import { decodeChannelsBody } from './channels';
-/** The wrappers' result convention: a failed call reports success false, a message and the HTTP status. */
-export interface ClientResult<T> {
-  success: boolean;
-  message: string;
-  statusCode: number;
-  returnValue: T | null;
-  /** The problem+json body of a failed call, when there was one. */
-  problem?: { title?: string; detail?: string; errors?: Record<string, string[]>; traceId?: string };
-}
+import type { ClientResult } from './client-result';
+// The generated client imports the result type with ClientBase.
+export type { ClientResult };
 
 export type Include = string | readonly string[];
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@pitwall/service-kit';
 import { serveCommands } from '../serve-commands';
 import type { Bus, BusEvent, BusRequest } from '../types';
-import { COMMAND_ID_HEADER, EncodedJson, OUTCOME_UNKNOWN_TYPE } from '../wire';
+import { EncodedJson } from '../encoded-json';
+import { COMMAND_ID_HEADER, OUTCOME_UNKNOWN_TYPE } from '../wire';
 
 /** A bus the contract can also kill like a crashed process (deliveries in flight are not acked). */
 export interface ContractBus extends Bus {

@@ -6,8 +6,7 @@ import { ldxBeaconTimes } from '../ld/ldx';
 import { boundariesFromBeaconPulses, boundariesFromLapCounter, lapsFromBoundaries } from '../model';
 import type { ByteSource } from '../source/byte-source';
 import { parseFromSource, SparseView } from '../source/sparse-view';
-import type { RandomAccessDataFile, SampleRange } from './random-access';
-import { channelFor } from './random-access';
+import { channelFor, type RandomAccessDataFile, type SampleRange } from './random-access';
 import { physicalChannel, type StoredChannel } from './stored-channel';
 
 /**

@@ -1,4 +1,4 @@
-import { startSimulationStandIn, type SimulationStandIn } from '../src';
+import { startSimulationStandIn, type SimulationStandIn } from '../src/definition';
 
 describe('the stand-in external simulation system', () => {
   let standIn: SimulationStandIn;
