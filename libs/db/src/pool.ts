@@ -11,6 +11,9 @@ export interface PoolOptions {
   max?: number;
 }
 
+/** The pool's own bound on a wait for a connection: above any deadline a request may carry. */
+export const POOL_WAIT_BOUND_MS = 180_000;
+
 /**
  * A pg Pool whose every client has an `error` listener for its whole life. The pool's own covers idle clients only: a
  * checked-out client whose connection drops (backend terminated, server restart, network) would emit `error` with no
@@ -18,7 +21,9 @@ export interface PoolOptions {
  * pool discards the client on release (it is no longer queryable) and opens a new one when next needed.
  */
 export function createPool({ url, applicationName, logger, max = 10 }: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, application_name: applicationName, max, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
+  // The wait for a free connection is the caller's (`withConnection`: a command's deadline, else 10 s); the pool's own
+  // bound is only the longest any caller may ask for (a data file read's 120 s), and the time to open a connection.
+  const pool = new pg.Pool({ connectionString: url, application_name: applicationName, max, connectionTimeoutMillis: POOL_WAIT_BOUND_MS, idleTimeoutMillis: 30_000 });
   pool.on('error', (err) => logger.warn({ err, applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
   pool.on('connect', (client) => {
     client.on('error', (err) => {

@@ -2,8 +2,8 @@ import type pg from 'pg';
 import { AppError, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, isConnectionLost } from '@pitwall/service-kit';
 
 /** Runs `fn` inside BEGIN/COMMIT on one client; any throw rolls back and is rethrown. The client is always released. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return run(pool, 'BEGIN', fn);
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, options: ConnectionWait = {}): Promise<T> {
+  return run(pool, 'BEGIN', fn, options);
 }
 
 /**
@@ -14,8 +14,47 @@ export async function withReadSnapshot<T>(pool: pg.Pool, fn: (client: pg.PoolCli
   return run(pool, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn);
 }
 
-async function run<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return withConnection(pool, (client) => inTransaction(client, fn, begin));
+async function run<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) => Promise<T>, options: ConnectionWait = {}): Promise<T> {
+  return withConnection(pool, (client) => inTransaction(client, fn, begin), options);
+}
+
+/** How long `withConnection` waits for a pooled connection when the caller gives no time of its own. */
+export const DEFAULT_CONNECTION_WAIT_MS = 10_000;
+
+export interface ConnectionWait {
+  /**
+   * Wait for a free connection until this time (ms since the epoch): a command's deadline, so a big write queued
+   * behind others of its size waits as long as its caller does. Default: `DEFAULT_CONNECTION_WAIT_MS` from now.
+   */
+  waitUntil?: number;
+}
+
+/** pg's own words for a pool wait that timed out: `toAppError` answers them with a 503 (nothing was done). */
+const POOL_WAIT_TIMED_OUT = 'timeout exceeded when trying to connect';
+
+/** A pooled connection, waited for until `until`; one that comes after the wait gave up goes straight back. */
+function acquire(pool: pg.Pool, until: number): Promise<pg.PoolClient> {
+  const connecting = pool.connect();
+  return new Promise((resolve, reject) => {
+    let gaveUp = false;
+    const timer = setTimeout(() => {
+      gaveUp = true;
+      connecting.then((client) => client.release(), () => undefined);
+      reject(new Error(POOL_WAIT_TIMED_OUT));
+    }, Math.max(0, until - Date.now()));
+    connecting.then(
+      (client) => {
+        if (gaveUp) return;
+        clearTimeout(timer);
+        resolve(client);
+      },
+      (err: unknown) => {
+        if (gaveUp) return;
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
 }
 
 /**
@@ -23,8 +62,8 @@ async function run<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) 
  * gives it back. A connection that could not roll back (`BrokenConnection`, whose original failure is rethrown), that
  * was lost (`isConnectionLost`) or that `fn` passed to `discard` is dropped from the pool instead.
  */
-export async function withConnection<T>(pool: pg.Pool, fn: (client: pg.PoolClient, discard: (reason: Error) => void) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+export async function withConnection<T>(pool: pg.Pool, fn: (client: pg.PoolClient, discard: (reason: Error) => void) => Promise<T>, options: ConnectionWait = {}): Promise<T> {
+  const client = await acquire(pool, options.waitUntil ?? Date.now() + DEFAULT_CONNECTION_WAIT_MS);
   let broken: Error | undefined;
   try {
     return await fn(client, (reason) => void (broken ??= reason));

@@ -110,7 +110,8 @@ export async function write<T>(
     };
     const result = ctx.inbox ? await ctx.inbox.once(c, current.command?.(accountId), replyCodec as ReplyCodec<T>, run) : await run();
     return { result, publish };
-  });
+    // A write queued behind others (48 big PUTs at once) waits for a connection as long as its caller waits for it.
+  }, current.deadline === undefined ? {} : { waitUntil: current.deadline });
   await ctx.afterCommit?.();
   // The events are in the outbox with the commit: the answer goes now, and their publication follows.
   ctx.outbox.detach(publish);
