@@ -15,8 +15,8 @@ export { BLOB_URL_PATH } from './attachment-operations';
  * The operation table: every HTTP operation of the API, declared once. The gateway mounts its routes from it, the
  * OpenAPI document describes it, the client library's methods are generated from it, and each service's command
  * dispatch is checked against it. Each area declares its operations beside its contracts (the model and its
- * helpers: `operation-model.ts`); a new endpoint is one entry in its area's list plus its handler
- * (docs/contributing.md, "Adding an operation").
+ * helpers: `operation-model.ts`). What a new endpoint touches, file by file: docs/contributing.md, "Adding an
+ * operation".
  */
 export const OPERATIONS: readonly Operation[] = [
   ...ACCOUNT_OPERATIONS,
