@@ -1,16 +1,15 @@
-import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
-import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
+import { EncodedJson, type Bus } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
-import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, isBusTarget, partitionOf, partitionService, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
+import { ENTITY_REPLY_HEADERS, isBusTarget, partitionOf, partitionService, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import type { ReadLimiter } from '../../domain/read-limiter';
-import { authenticate, requireMember } from './authentication';
+import { authenticate, authenticateFor, permit } from './authentication';
+import { commandHeaders, refuseIdempotencyKey } from './idempotency-key';
 import { malformedPathParameters, malformedQueryParameters, percentEncodingRefusal } from './percent-encoding';
 import { jsonBodyReader, requestBinding } from './request-binding';
-import { closeAfterAnswer } from './unread-body';
 
 /**
  * An operation the gateway answers itself (`target: { gateway: name }`). `caller` is undefined on signed-URL
@@ -162,66 +161,6 @@ function runThen(handlers: readonly RequestHandler[], req: Request, res: Respons
   step(0)();
 }
 
-function authenticateFor(op: Operation, deps: { auth: Authenticator; signer?: UrlSigner }): RequestHandler {
-  if (op.permission === 'signature') {
-    // A gateway built without attached file storage (some tests) still has the route, answering that it is not set up.
-    if (!deps.signer) return () => {
-      throw AppError.unavailable(`${op.operationId}: this gateway has no URL signer and blob store configured`);
-    };
-    return verifySignature(deps.signer);
-  }
-  return authenticate(deps.auth, { accountOptional: op.permission === 'none' });
-}
-
-const SIGNATURE_FAULTS = {
-  missing: 'This URL is not signed: use the URL the API answered with',
-  expired: 'This signed URL has expired: ask the API for a new one',
-  invalid: 'The signature of this URL is not valid',
-} as const;
-
-/**
- * A signed URL instead of an API key: HMAC-SHA256 over the method, the path, the attached file id and the expiry.
- * Refused with 403 before any body is read; a reused upload URL is refused by the record's state (the handler).
- */
-function verifySignature(signer: UrlSigner): RequestHandler {
-  return (req, res, next) => {
-    const attachedFileId = String(req.params['attachedFileId'] ?? '').toLowerCase();
-    const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const fault =
-      Guid.safeParse(attachedFileId).success && (method === 'GET' || method === 'PUT')
-        ? signer.verify({ method, path: `${BLOB_URL_PATH}/${attachedFileId}`, attachedFileId }, one(req.query['expires']), one(req.query['sig']))
-        : 'invalid';
-    if (fault) {
-      // A refused upload's body is never read: the connection is not reused after the answer.
-      if (req.method === 'PUT') closeAfterAnswer(req, res);
-      throw AppError.forbidden(SIGNATURE_FAULTS[fault]);
-    }
-    next();
-  };
-}
-
-function permit(op: Operation): RequestHandler {
-  const scope = op.nonMember === 'not-found' ? 'entity' : 'account';
-  switch (op.permission) {
-    case 'none':
-    case 'signature':
-      return (_req, _res, next) => next();
-    case 'read':
-      return requireMember(scope);
-    case 'write':
-      return requireMember(scope, true);
-    case 'admin': {
-      const member = requireMember(scope, true);
-      return (req, res, next) =>
-        member(req, res, () => {
-          if (req.caller.role !== 'admin') throw AppError.forbidden(`Your role in this account is ${req.caller.role}: this needs admin`);
-          next();
-        });
-    }
-  }
-}
-
 /** An operation the table always refuses (a write of a read-only type): its problem, before the body is read. */
 function refuse(refusal: NonNullable<Operation['refusal']>): RequestHandler {
   return () => {
@@ -258,48 +197,6 @@ function serviceOf(target: BusTarget, message: ReturnType<BusTarget['toMessage']
   const count = partitions?.[target.service];
   if (!target.orderingKey || !count) return target.service;
   return partitionService(target.service, partitionOf(target.orderingKey(message), count));
-}
-
-/** The header a client sends to make a write safe to retry (Stripe's, and the IETF draft's of the same name). */
-const IDEMPOTENCY_KEY = 'Idempotency-Key';
-const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
-
-/**
- * A state-changing command's id and request hash: the service records them with its write, so a redelivery or a
- * client's retry with the same `Idempotency-Key` takes effect once. The id is the client's key (the service scopes
- * it to the account), else fresh per HTTP request; the hash covers the operation and the command as bound (path and
- * query values, the body with its canonical property names, keys in sorted order), so a retry that spells the same
- * request with its keys in another order or case is the same request. Streamed bodies (uploads) carry no command.
- */
-function commandHeaders(op: Operation, req: Request, message: unknown): BusHeaders {
-  const key = req.header(IDEMPOTENCY_KEY);
-  // A streamed body's key was refused before the body was read (refuseIdempotencyKey).
-  if (op.method === 'get' || op.bodyKind === 'stream') return {};
-  if (key !== undefined && !IDEMPOTENCY_KEY_FORMAT.test(key)) {
-    throw AppError.badRequest(`${IDEMPOTENCY_KEY} must be 1 to 255 visible ASCII characters`, { [IDEMPOTENCY_KEY]: ['must be 1 to 255 visible ASCII characters'] });
-  }
-  const hash = createHash('sha256').update(`${op.method.toUpperCase()} ${op.path}\n`).update(JSON.stringify(message, sortedKeys)).digest('base64url');
-  return { [COMMAND_ID_HEADER]: key === undefined ? `request:${randomUUID()}` : `key:${key}`, commandHash: hash };
-}
-
-/**
- * A streamed body (an upload) records no command, so a key there could promise a safe retry it does not give: a 400,
- * before a byte is read or stored (whether the gateway answers it or a service). The unread body ends the connection.
- */
-function refuseIdempotencyKey(op: Operation): RequestHandler {
-  return (req, res, next) => {
-    if (req.header(IDEMPOTENCY_KEY) === undefined) return next();
-    closeAfterAnswer(req, res);
-    throw AppError.badRequest(`${IDEMPOTENCY_KEY} is not supported on ${op.method.toUpperCase()} ${op.path}`, { [IDEMPOTENCY_KEY]: ['not supported on this operation'] });
-  };
-}
-
-/** A JSON.stringify replacer writing every object's keys in sorted order (arrays keep theirs). */
-function sortedKeys(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const sorted = Object.create(null) as Record<string, unknown>;
-  for (const k of Object.keys(value).sort()) sorted[k] = (value as Record<string, unknown>)[k];
-  return sorted;
 }
 
 function sendLocal(op: Operation, res: Response, result: unknown): void {
