@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseWireDateTime } from './date-time';
-import { safeParseReporting } from './binding';
+import { safeParseReporting } from './field-errors';
 
 /**
  * HTTP body schemas of wire.md. Property names are the canonical spelling; requests are bound

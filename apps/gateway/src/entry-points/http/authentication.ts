@@ -1,7 +1,9 @@
 import type { RequestHandler } from 'express';
-import { GUID_PATTERN } from '@pitwall/contracts';
+import type { UrlSigner } from '@pitwall/blob-store';
+import { BLOB_URL_PATH, Guid, GUID_PATTERN, type Operation } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
 import type { AuthenticatedCaller, Authenticator } from '../../domain/caller';
+import { closeAfterAnswer } from './unread-body';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -52,4 +54,66 @@ export function requireMember(scope: 'entity' | 'account', write = false): Reque
     if (write && role === 'reader') throw AppError.forbidden('Your role in this account is reader: it may read, not write');
     next();
   };
+}
+
+/** Who may call an operation: its API key and account (`authenticate`), or its signed URL (`permission: 'signature'`). */
+export function authenticateFor(op: Operation, deps: { auth: Authenticator; signer?: UrlSigner }): RequestHandler {
+  if (op.permission === 'signature') {
+    // A gateway built without attached file storage (some tests) still has the route, answering that it is not set up.
+    if (!deps.signer) return () => {
+      throw AppError.unavailable(`${op.operationId}: this gateway has no URL signer and blob store configured`);
+    };
+    return verifySignature(deps.signer);
+  }
+  return authenticate(deps.auth, { accountOptional: op.permission === 'none' });
+}
+
+const SIGNATURE_FAULTS = {
+  missing: 'This URL is not signed: use the URL the API answered with',
+  expired: 'This signed URL has expired: ask the API for a new one',
+  invalid: 'The signature of this URL is not valid',
+} as const;
+
+/**
+ * A signed URL instead of an API key: HMAC-SHA256 over the method, the path, the attached file id and the expiry.
+ * Refused with 403 before any body is read; a reused upload URL is refused by the record's state (the handler).
+ */
+function verifySignature(signer: UrlSigner): RequestHandler {
+  return (req, res, next) => {
+    const attachedFileId = String(req.params['attachedFileId'] ?? '').toLowerCase();
+    const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const fault =
+      Guid.safeParse(attachedFileId).success && (method === 'GET' || method === 'PUT')
+        ? signer.verify({ method, path: `${BLOB_URL_PATH}/${attachedFileId}`, attachedFileId }, one(req.query['expires']), one(req.query['sig']))
+        : 'invalid';
+    if (fault) {
+      // A refused upload's body is never read: the connection is not reused after the answer.
+      if (req.method === 'PUT') closeAfterAnswer(req, res);
+      throw AppError.forbidden(SIGNATURE_FAULTS[fault]);
+    }
+    next();
+  };
+}
+
+/** The role an operation's `permission` needs in the account, once the caller is known. */
+export function permit(op: Operation): RequestHandler {
+  const scope = op.nonMember === 'not-found' ? 'entity' : 'account';
+  switch (op.permission) {
+    case 'none':
+    case 'signature':
+      return (_req, _res, next) => next();
+    case 'read':
+      return requireMember(scope);
+    case 'write':
+      return requireMember(scope, true);
+    case 'admin': {
+      const member = requireMember(scope, true);
+      return (req, res, next) =>
+        member(req, res, () => {
+          if (req.caller.role !== 'admin') throw AppError.forbidden(`Your role in this account is ${req.caller.role}: this needs admin`);
+          next();
+        });
+    }
+  }
 }

@@ -1,20 +1,15 @@
-import { isUtf8 } from 'node:buffer';
-import { createHash, randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
-import type { z } from 'zod';
-import { COMMAND_ID_HEADER, EncodedJson, type Bus, type BusHeaders } from '@pitwall/bus';
-import { AppError, FieldRefusals } from '@pitwall/service-kit';
-import { BLOB_URL_PATH, ENTITY_REPLY_HEADERS, Guid, INCLUDE_PARAMETER, isBusTarget, isUnsetId, partitionOf, partitionService, pathParameterNames, ruleMessage, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
+import { EncodedJson, type Bus } from '@pitwall/bus';
+import { AppError } from '@pitwall/service-kit';
+import { ENTITY_REPLY_HEADERS, isBusTarget, partitionOf, partitionService, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import type { ReadLimiter } from '../../domain/read-limiter';
-import { preferredMediaType } from './accept';
-import { authenticate, requireMember } from './authentication';
-import { bindBody, bindBodyKeepingUnknown, bindQuery, includeList, objectBody } from './binding';
+import { authenticate, authenticateFor, permit } from './authentication';
+import { commandHeaders, refuseIdempotencyKey } from './idempotency-key';
 import { malformedPathParameters, malformedQueryParameters, percentEncodingRefusal } from './percent-encoding';
-import { closeAfterAnswer } from './unread-body';
+import { jsonBodyBytes, jsonBodyReader, requestBinding } from './request-binding';
 
 /**
  * An operation the gateway answers itself (`target: { gateway: name }`). `caller` is undefined on signed-URL
@@ -53,10 +48,6 @@ export interface OperationRoutesDeps {
   commandTimeout?: { baseMs: number; perMbMs: number };
 }
 
-/** The JSON body's size in bytes, noted while it is read (`refuseInvalidUtf8` sees the raw bytes). */
-const BODY_BYTES = Symbol('json body bytes');
-type WithBodyBytes = IncomingMessage & { [BODY_BYTES]?: number };
-
 /**
  * How long the gateway waits for a command: a big write (10,000 laps in one PUT) queued behind others of its size
  * needs longer than a small one, and answering it at its commit beats a 504 whose outcome the client must find out.
@@ -67,18 +58,6 @@ export function commandTimeoutMs(op: Operation, bodyBytes: number | undefined, t
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
-/**
- * JSON is UTF-8 (RFC 8259 §8.1): a body in UTF-8 (the default) whose bytes are not is a 400, checked before it is
- * decoded (the decoder would store each bad byte as U+FFFD). Another `utf-*` charset the parser reads is left to it.
- */
-function refuseInvalidUtf8(req: IncomingMessage, _res: unknown, body: Buffer, encoding: string): void {
-  (req as WithBodyBytes)[BODY_BYTES] = body.length;
-  if (encoding.toLowerCase() !== 'utf-8' || isUtf8(body)) return;
-  const refusal = AppError.badRequest('The request body is not valid UTF-8');
-  // body-parser names an error of `verify` by a `type` of its own unless it has one: the problem's type stays plain.
-  throw Object.assign(refusal, { type: 'about:blank' });
-}
-
 /** A path segment an entity type answers only when it declares the operation; otherwise it is not an id. */
 const SEARCH_SEGMENT = 'Search';
 
@@ -88,7 +67,7 @@ const SEARCH_SEGMENT = 'Search';
  * sent on the bus; its reply's JSON bytes go to the client unparsed. Other methods on a known path are a 405.
  */
 export function operationRoutes(operations: readonly Operation[], deps: OperationRoutesDeps): RequestHandler & { stack: unknown[] } {
-  const jsonBody = [express.json({ limit: deps.bodyLimit ?? '1mb', type: isJsonBody, verify: refuseInvalidUtf8 }), rejectNonJsonBodies];
+  const jsonBody = jsonBodyReader(deps.bodyLimit);
   // One router per first path segment (one per entity type), found by a map lookup: a request is matched against its
   // own few routes only, not walked past every other group's mount first (the last groups were 60 matches deep).
   // Matched case-insensitively, as express matches paths.
@@ -196,66 +175,6 @@ function runThen(handlers: readonly RequestHandler[], req: Request, res: Respons
   step(0)();
 }
 
-function authenticateFor(op: Operation, deps: { auth: Authenticator; signer?: UrlSigner }): RequestHandler {
-  if (op.permission === 'signature') {
-    // A gateway built without attached file storage (some tests) still has the route, answering that it is not set up.
-    if (!deps.signer) return () => {
-      throw AppError.unavailable(`${op.operationId}: this gateway has no URL signer and blob store configured`);
-    };
-    return verifySignature(deps.signer);
-  }
-  return authenticate(deps.auth, { accountOptional: op.permission === 'none' });
-}
-
-const SIGNATURE_FAULTS = {
-  missing: 'This URL is not signed: use the URL the API answered with',
-  expired: 'This signed URL has expired: ask the API for a new one',
-  invalid: 'The signature of this URL is not valid',
-} as const;
-
-/**
- * A signed URL instead of an API key: HMAC-SHA256 over the method, the path, the attached file id and the expiry.
- * Refused with 403 before any body is read; a reused upload URL is refused by the record's state (the handler).
- */
-function verifySignature(signer: UrlSigner): RequestHandler {
-  return (req, res, next) => {
-    const attachedFileId = String(req.params['attachedFileId'] ?? '').toLowerCase();
-    const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const fault =
-      Guid.safeParse(attachedFileId).success && (method === 'GET' || method === 'PUT')
-        ? signer.verify({ method, path: `${BLOB_URL_PATH}/${attachedFileId}`, attachedFileId }, one(req.query['expires']), one(req.query['sig']))
-        : 'invalid';
-    if (fault) {
-      // A refused upload's body is never read: the connection is not reused after the answer.
-      if (req.method === 'PUT') closeAfterAnswer(req, res);
-      throw AppError.forbidden(SIGNATURE_FAULTS[fault]);
-    }
-    next();
-  };
-}
-
-function permit(op: Operation): RequestHandler {
-  const scope = op.nonMember === 'not-found' ? 'entity' : 'account';
-  switch (op.permission) {
-    case 'none':
-    case 'signature':
-      return (_req, _res, next) => next();
-    case 'read':
-      return requireMember(scope);
-    case 'write':
-      return requireMember(scope, true);
-    case 'admin': {
-      const member = requireMember(scope, true);
-      return (req, res, next) =>
-        member(req, res, () => {
-          if (req.caller.role !== 'admin') throw AppError.forbidden(`Your role in this account is ${req.caller.role}: this needs admin`);
-          next();
-        });
-    }
-  }
-}
-
 /** An operation the table always refuses (a write of a read-only type): its problem, before the body is read. */
 function refuse(refusal: NonNullable<Operation['refusal']>): RequestHandler {
   return () => {
@@ -269,18 +188,13 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   const target = op.target;
   const local = isBusTarget(target) ? undefined : deps.handlers[target.gateway];
   if (!isBusTarget(target) && !local && !(op.permission === 'signature' && !deps.signer)) throw new Error(`${op.operationId}: the gateway has no handler ${target.gateway}`);
-  const pathNames = pathParameterNames(op.path);
+  const bind = requestBinding(op);
   return async (req, res) => {
-    const bound = bindRequest(op, pathNames, req);
-    if (op.responseKind === 'binary-or-json') {
-      res.vary('Accept');
-      const binaryType = preferredBinaryType(op, req);
-      if (binaryType) bound.binaryType = binaryType as BoundRequest['binaryType'];
-    }
+    const bound = bind(req, res);
     if (local) return sendLocal(op, res, await local(req.caller, bound, { req, res }));
     if (!isBusTarget(target)) return;
     const message = target.toMessage(bound);
-    const reply = await deps.bus.requestEncoded(serviceOf(target, message, deps.partitions), target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req, message) }, ...timeoutOption(commandTimeoutMs(op, (req as WithBodyBytes)[BODY_BYTES], deps.commandTimeout)) });
+    const reply = await deps.bus.requestEncoded(serviceOf(target, message, deps.partitions), target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req, message) }, ...timeoutOption(commandTimeoutMs(op, jsonBodyBytes(req), deps.commandTimeout)) });
     if (op.responseKind === 'empty') {
       res.status(op.response.status).end();
       return;
@@ -299,48 +213,6 @@ function serviceOf(target: BusTarget, message: ReturnType<BusTarget['toMessage']
   const count = partitions?.[target.service];
   if (!target.orderingKey || !count) return target.service;
   return partitionService(target.service, partitionOf(target.orderingKey(message), count));
-}
-
-/** The header a client sends to make a write safe to retry (Stripe's, and the IETF draft's of the same name). */
-const IDEMPOTENCY_KEY = 'Idempotency-Key';
-const IDEMPOTENCY_KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
-
-/**
- * A state-changing command's id and request hash: the service records them with its write, so a redelivery or a
- * client's retry with the same `Idempotency-Key` takes effect once. The id is the client's key (the service scopes
- * it to the account), else fresh per HTTP request; the hash covers the operation and the command as bound (path and
- * query values, the body with its canonical property names, keys in sorted order), so a retry that spells the same
- * request with its keys in another order or case is the same request. Streamed bodies (uploads) carry no command.
- */
-function commandHeaders(op: Operation, req: Request, message: unknown): BusHeaders {
-  const key = req.header(IDEMPOTENCY_KEY);
-  // A streamed body's key was refused before the body was read (refuseIdempotencyKey).
-  if (op.method === 'get' || op.bodyKind === 'stream') return {};
-  if (key !== undefined && !IDEMPOTENCY_KEY_FORMAT.test(key)) {
-    throw AppError.badRequest(`${IDEMPOTENCY_KEY} must be 1 to 255 visible ASCII characters`, { [IDEMPOTENCY_KEY]: ['must be 1 to 255 visible ASCII characters'] });
-  }
-  const hash = createHash('sha256').update(`${op.method.toUpperCase()} ${op.path}\n`).update(JSON.stringify(message, sortedKeys)).digest('base64url');
-  return { [COMMAND_ID_HEADER]: key === undefined ? `request:${randomUUID()}` : `key:${key}`, commandHash: hash };
-}
-
-/**
- * A streamed body (an upload) records no command, so a key there could promise a safe retry it does not give: a 400,
- * before a byte is read or stored (whether the gateway answers it or a service). The unread body ends the connection.
- */
-function refuseIdempotencyKey(op: Operation): RequestHandler {
-  return (req, res, next) => {
-    if (req.header(IDEMPOTENCY_KEY) === undefined) return next();
-    closeAfterAnswer(req, res);
-    throw AppError.badRequest(`${IDEMPOTENCY_KEY} is not supported on ${op.method.toUpperCase()} ${op.path}`, { [IDEMPOTENCY_KEY]: ['not supported on this operation'] });
-  };
-}
-
-/** A JSON.stringify replacer writing every object's keys in sorted order (arrays keep theirs). */
-function sortedKeys(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const sorted = Object.create(null) as Record<string, unknown>;
-  for (const k of Object.keys(value).sort()) sorted[k] = (value as Record<string, unknown>)[k];
-  return sorted;
 }
 
 function sendLocal(op: Operation, res: Response, result: unknown): void {
@@ -377,143 +249,6 @@ function limitReads(limiter: ReadLimiter): RequestHandler {
   };
 }
 
-/**
- * A `binary-or-json` read answers the binary body when Accept prefers one of its binary types to JSON; JSON otherwise,
- * also when Accept names none of its types (JSON is the default, wire.md §8: no 406).
- */
-function preferredBinaryType(op: Operation, req: Request): string | undefined {
-  const binaryTypes = op.response.contentTypes.filter((t) => !t.includes('json'));
-  const best = preferredMediaType(req.header('accept'), ['application/json', ...binaryTypes]);
-  return best !== undefined && binaryTypes.includes(best) ? best : undefined;
-}
-
-/** Path parameters, query and body bound case-insensitively and validated against the operation's schemas, once. */
-function bindRequest(op: Operation, pathNames: readonly string[], req: Request): BoundRequest {
-  // Every path and query value is checked before any is refused, so one 400 names each value that is not valid.
-  const invalid = new InvalidValues();
-  const params: Record<string, string> = {};
-  for (const name of pathNames) params[name] = invalid.check(op.params?.shape[name] as z.ZodType | undefined, name, req.params[name] as string);
-  const shape = (op.query?.shape ?? {}) as Record<string, z.ZodType>;
-  // An operation that declares no query ignores it (the account list always has).
-  const rawLists: Record<string, string[]> = {};
-  const raw = op.query ? invalid.collect<Record<string, string> | undefined>(() => bindQuery(req, Object.keys(shape), op.repeatedQuery, rawLists), undefined) : {};
-  const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw ?? {})) {
-    if (name === INCLUDE_PARAMETER || value === '') continue;
-    query[name] = invalid.check(shape[name], name, value);
-  }
-  // A required query value that is absent, named with the invalid ones (one the body may give is checked below); a
-  // query string that could not be bound (a parameter repeated) says nothing of what is absent.
-  for (const [name, schema] of raw ? Object.entries(shape) : []) {
-    if (query[name] === undefined && !op.queryInBody?.includes(name) && !op.repeatedQuery?.includes(name) && !schema.safeParse(undefined).success) invalid.missing(name);
-  }
-  invalid.throwIfAny();
-  let body: unknown;
-  let bindingErrors: Record<string, string[]> | undefined;
-  let fromBody: Record<string, unknown> = {};
-  if (op.bodyKind === 'stream') body = req;
-  else if (op.bodyKind === 'json' && op.body) {
-    let object = objectBody(req);
-    if (op.queryInBody?.length) ({ lifted: fromBody, rest: object } = liftKeys(object, op.queryInBody));
-    if (op.unknownBodyProperties === 'forward') ({ value: body, unknown: bindingErrors } = bindBodyKeepingUnknown(op.body, req, object));
-    else body = bindBody(op.body, req, object);
-  }
-  // A value the body gives beside the query (wire.md §3) is checked like the query's and must be the same value: a
-  // body naming another parent is a 400, never silently overridden. Null or empty is not given (a wrapper's unset field).
-  for (const [name, value] of Object.entries(fromBody)) {
-    if (isUnsetId(value)) continue;
-    if (typeof value !== 'string') throw AppError.badRequest(`${name} must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`, { [name]: [`must be a ${isGuid(shape[name]) ? 'GUID ' : ''}string`] });
-    const checked = checkValue(shape[name], name, value);
-    const inQuery = query[name];
-    if (inQuery === undefined) query[name] = checked;
-    else if (inQuery.toLowerCase() !== checked.toLowerCase()) throw AppError.badRequest(`${name} is given in the query and in the body with two values`, { [name]: [`the body's ${checked} is not the query's ${inQuery}`] });
-  }
-  const headers: Record<string, string> = {};
-  for (const name of Object.keys(op.headers?.shape ?? {})) {
-    // The account header was checked by authentication.
-    if (name === 'AccountId') continue;
-    const value = req.header(name);
-    if (value !== undefined) headers[name] = checkValue(op.headers?.shape[name] as z.ZodType | undefined, name, value);
-  }
-  for (const name of op.queryInBody ?? []) {
-    // A required value the body may give instead of the query (`externalProfileId`), given by neither: a 400 naming it.
-    const schema = shape[name];
-    if (query[name] === undefined && !op.repeatedQuery?.includes(name) && schema && !schema.safeParse(undefined).success) throw AppError.badRequest(`${name} is required`, { [name]: ['is required'] });
-  }
-  const queryLists = op.repeatedQuery?.length ? bindQueryLists(op, shape, rawLists) : undefined;
-  return { params, query, include: includeList(raw?.[INCLUDE_PARAMETER]), body, headers, ...(bindingErrors ? { bindingErrors } : {}), ...(queryLists ? { queryLists } : {}) };
-}
-
-/** The repeated query parameters, each value checked against its array's element schema; a missing one is a 400 when the array is required. */
-function bindQueryLists(op: Operation, shape: Record<string, z.ZodType>, raw: Record<string, string[]>): Record<string, string[]> {
-  const lists: Record<string, string[]> = {};
-  for (const name of op.repeatedQuery ?? []) {
-    const schema = shape[name];
-    const values = raw[name] ?? [];
-    const parsed = schema?.safeParse(values, { error: ruleMessage });
-    if (parsed && !parsed.success) {
-      const issue = parsed.error.issues[0];
-      const index = typeof issue?.path[0] === 'number' ? issue.path[0] : undefined;
-      const message = values.length === 0 ? 'is required (once per value)' : (issue?.message ?? 'is not valid');
-      throw AppError.badRequest(index === undefined ? `${name} ${message}` : `${name} '${(values[index] ?? '').slice(0, 64)}' ${message}`, { [name]: [message] });
-    }
-    lists[name] = values.map((v) => v.toLowerCase());
-  }
-  return lists;
-}
-
-/** One path or query value against its schema; the 400 names it and says why (`id 'x' is not a GUID`). */
-function checkValue(schema: z.ZodType | undefined, name: string, value: string): string {
-  const invalid = new InvalidValues();
-  const checked = invalid.check(schema, name, value);
-  invalid.throwIfAny();
-  return checked;
-}
-
-/**
- * The path and query values of one request checked against their schemas, the refusals collected: one 400 names every
- * value that is not valid, its detail each one's sentence (`id 'x' is not a GUID; maxPoints '2' must be from 4 to …`).
- */
-class InvalidValues extends FieldRefusals {
-  check(schema: z.ZodType | undefined, name: string, value: string): string {
-    const parsed = schema?.safeParse(value, { error: ruleMessage });
-    // GUIDs compare case-insensitively: they travel lower-cased.
-    if (!parsed || parsed.success) return isGuid(schema) ? value.toLowerCase() : value;
-    const message = parsed.error.issues[0]?.message ?? 'is not valid';
-    this.refuse(name, message, `${name} '${value.slice(0, 64)}' ${message}`);
-    return value;
-  }
-
-  missing(name: string): void {
-    this.refuse(name, 'is required', `${name} is required`);
-  }
-
-  /** `bind`'s result, or `otherwise` with its 400 kept to be thrown with the others. */
-  collect<T>(bind: () => T, otherwise: T): T {
-    try {
-      return bind();
-    } catch (err) {
-      this.take(err, 'detail');
-      return otherwise;
-    }
-  }
-}
-
-const isGuid = (schema: z.ZodType | undefined): boolean => schema === Guid || (schema as { unwrap?: () => unknown } | undefined)?.unwrap?.() === Guid;
-
-/** Takes `keys` (matched case-insensitively) out of a body, before its strict check. */
-function liftKeys(body: Record<string, unknown>, keys: readonly string[]): { lifted: Record<string, unknown>; rest: Record<string, unknown> } {
-  const canonical = new Map(keys.map((k) => [k.toLowerCase(), k]));
-  const lifted: Record<string, unknown> = Object.create(null);
-  const rest: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries(body)) {
-    const key = canonical.get(k.toLowerCase());
-    if (key) lifted[key] = v;
-    else rest[k] = v;
-  }
-  return { lifted, rest };
-}
-
 /** Another method on a path that exists: 405 with the methods it has (`Allow`), not a 404 saying it does not exist. */
 function methodNotAllowed(allow: string): RequestHandler {
   return (req, res, next) => {
@@ -523,24 +258,3 @@ function methodNotAllowed(allow: string): RequestHandler {
   };
 }
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
-
-/** JSON bodies: declared JSON, or a GET body sent with no Content-Type at all (wire.md §1: search, the wrappers' `{}`). */
-function isJsonBody(req: IncomingMessage): boolean {
-  const type = req.headers['content-type'];
-  return type === undefined ? req.method === 'GET' : JSON_TYPE.test(type);
-}
-
-/** A write with a body that is not JSON is refused (415) rather than silently read as empty. */
-const rejectNonJsonBodies: RequestHandler = (req, res, next) => {
-  const hasBody = Number(req.header('content-length') ?? 0) > 0 || req.header('transfer-encoding') !== undefined;
-  const type = req.header('content-type');
-  // Writes need JSON; a GET body (search, the wrappers' `{}`) may come without a type, but not with another one.
-  const refused = req.method === 'POST' || req.method === 'PUT' ? !req.is(['application/json', 'application/*+json']) : type !== undefined && !req.is(['application/json', 'application/*+json']);
-  if (hasBody && refused) {
-    res.status(415);
-    next(Object.assign(new Error(`Content-Type ${req.header('content-type') ?? '(none)'} is not supported; send application/json`), { status: 415, expose: true }));
-    return;
-  }
-  next();
-};

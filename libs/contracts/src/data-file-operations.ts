@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { BINARY_CHANNEL_TYPES, ChannelRecordJson, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, LapDeltaJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
+import { accountHeader, jsonResponse, toBus, withDefaults, type BoundRequest, type Operation } from './operation-model';
+import type { EntityTypeDef } from './registry';
+import { Guid, StoredName } from './wire';
+
+const NonNegativeInteger = z
+  .string()
+  .regex(/^\d+$/, { error: SCOPE_MESSAGES.lapIndex, abort: true })
+  .refine((v) => Number(v) <= MAX_LAP_INDEX, SCOPE_MESSAGES.lapIndexTooLarge);
+const Seconds = z
+  .string()
+  .regex(/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, { error: SCOPE_MESSAGES.seconds, abort: true })
+  .refine((v) => Number.isFinite(Number(v)), { error: SCOPE_MESSAGES.secondsTooLarge, abort: true });
+const Duration = Seconds.refine((v) => Number(v) >= 0, { error: SCOPE_MESSAGES.negativeDuration, abort: true });
+/** A display size in points, `maxPoints` of the channel reads and of the lap traces alike. */
+const PointCount = z.string().regex(/^\d+$/, { error: 'is not a whole number', abort: true }).refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999');
+const MaxPoints = PointCount.optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
+const dataFileParams = z.object({ id: Guid, attachedFileGroupName: StoredName(256) });
+const LapPoints = PointCount.optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
+const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB), or a read needing more decoded samples than READ_SAMPLE_BUDGET', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
+const LAP_TRACE_ERRORS = { 413: 'The lap (or the two laps of a delta) needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
+/** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
+const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
+const CHANNEL_TYPES = ['application/json', ...BINARY_CHANNEL_TYPES] as const;
+const maxPointsOf = (query: Record<string, string>): { maxPoints?: number } => (query['maxPoints'] !== undefined ? { maxPoints: Number(query['maxPoints']) } : {});
+
+/** The data file access operations of a type whose registry entry enables `dataFileAccess` (service-api.md "Data file access"). */
+export function dataFileOperations(type: EntityTypeDef): Operation[] {
+  if (!type.features.dataFileAccess) return [];
+  const { plural: P, name: S } = type;
+  const base = `/${P}/{id}/DataFileAccess/{attachedFileGroupName}`;
+  const operation = withDefaults({ tags: [P], permission: 'read', nonMember: 'not-found', headers: accountHeader, params: dataFileParams, errors: DATA_FILE_ERRORS, busTimeoutMs: DATA_FILE_BUS_TIMEOUT_MS, limitedRead: true });
+  const dataset = (r: BoundRequest) => ({ type: P, id: r.params['id'] as string, group: r.params['attachedFileGroupName'] as string });
+  return [
+    operation({
+      operationId: `Get${S}DataFileMetadata`,
+      method: 'get',
+      path: `${base}/metadata`,
+      summary: `Metadata of a ${S}'s data file dataset (no samples)`,
+      query: z.object({}),
+      response: jsonResponse(200, DataFileMetadataJson, 'The metadata record'),
+      target: toBus(DATAFILE_COMMANDS.metadata, dataset),
+      client: [{ name: `get${S}DataFileMetadata`, returns: 'DataFileMetadataJson' }],
+    }),
+    operation({
+      operationId: `Get${S}DataFileChannel`,
+      method: 'get',
+      path: `${base}/channel`,
+      summary: `Samples of one channel of a ${S}'s dataset: a lap (lapIndex), a window [start, start+duration), or the whole file`,
+      query: z.object({ channel: z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints }),
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), or the binary channel body (docs/binary-channels.md)', schema: ChannelRecordJson },
+      target: toBus(DATAFILE_COMMANDS.channel, (r) => ({ ...dataset(r), channel: r.query['channel'] as string, scope: queryScope(r.query), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) })),
+      client: [{ name: `get${S}DataFileChannel`, channelRead: 'query', returns: 'ChannelRecordJson' }],
+    }),
+    operation({
+      operationId: `Get${S}DataFileChannels`,
+      method: 'post',
+      path: `${base}/channels`,
+      summary: `Samples of many channels of a ${S}'s dataset in one request (mode 0 whole file, 1 lap, 2 window)`,
+      query: z.object({ maxPoints: MaxPoints }),
+      body: ChannelsBody,
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'entityId, entityType, attachedFileGroupName, mode and the channel records (JSON), or the binary channel body (docs/binary-channels.md)', schema: ChannelsReadJson },
+      target: toBus(DATAFILE_COMMANDS.channels, (r) => {
+        const body = r.body as ChannelsBody;
+        return { ...dataset(r), channels: body.channels, mode: body.mode, scope: batchScope(body), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) };
+      }),
+      client: [{ name: `get${S}DataFileChannels`, body: { name: 'body', type: 'ChannelsBody' }, channelRead: 'body', returns: 'ChannelsReadJson' }],
+    }),
+    operation({
+      errors: LAP_TRACE_ERRORS,
+      operationId: `Get${S}DataFileLapDistance`,
+      method: 'get',
+      path: `${base}/distance`,
+      summary: `Extension: lap-relative time and distance of one lap of a ${S}'s dataset, from its distance channel or its speed integrated`,
+      query: z.object({ lapIndex: NonNegativeInteger, maxPoints: LapPoints }),
+      response: jsonResponse(200, LapDistanceJson, 'entityId, entityType, attachedFileGroupName, lapIndex, lapTime, source {kind, channel}, times (s from the lap start), distances (m)'),
+      target: toBus(DATAFILE_COMMANDS.distance, (r) => ({ ...dataset(r), lapIndex: Number(r.query['lapIndex']), ...maxPointsOf(r.query) })),
+      client: [{ name: `get${S}DataFileLapDistance`, query: ['lapIndex'], optionalQuery: ['maxPoints'], returns: 'LapDistanceJson' }],
+    }),
+    operation({
+      errors: LAP_TRACE_ERRORS,
+      operationId: `Get${S}DataFileLapDelta`,
+      method: 'get',
+      path: `${base}/delta`,
+      summary: `Extension: time delta of one lap against a reference lap (this dataset's, or another ${S}'s) over distance, in one request`,
+      query: z.object({
+        lapIndex: NonNegativeInteger,
+        referenceLapIndex: NonNegativeInteger,
+        referenceEntityId: Guid.optional().meta({ description: `The ${S} whose dataset holds the reference lap (default: this one)` }),
+        referenceAttachedFileGroupName: StoredName(256).optional().meta({ description: 'The group of the reference dataset (default: this group)' }),
+        maxPoints: LapPoints,
+      }),
+      response: jsonResponse(200, LapDeltaJson, 'lap and reference {entityId, entityType, attachedFileGroupName, lapIndex, lapTime}, source {kind, channel}, distance (m), delta (s, lap minus reference)'),
+      target: toBus(DATAFILE_COMMANDS.delta, (r) => {
+        const referenceId = r.query['referenceEntityId']?.toLowerCase();
+        const referenceGroup = r.query['referenceAttachedFileGroupName'];
+        const reference = referenceId !== undefined || referenceGroup !== undefined ? { reference: { id: referenceId ?? (r.params['id'] as string), group: referenceGroup ?? (r.params['attachedFileGroupName'] as string) } } : {};
+        return { ...dataset(r), lapIndex: Number(r.query['lapIndex']), referenceLapIndex: Number(r.query['referenceLapIndex']), ...reference, ...maxPointsOf(r.query) };
+      }),
+      client: [{ name: `get${S}DataFileLapDelta`, query: ['lapIndex', 'referenceLapIndex'], optionalQuery: ['referenceEntityId', 'referenceAttachedFileGroupName', 'maxPoints'], returns: 'LapDeltaJson' }],
+    }),
+  ];
+}
