@@ -71,7 +71,9 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isSerializedAppError(err)) return fromSerialized(err);
   if (isDatabaseBusy(err)) return AppError.busy('The database is busy with other work; retry shortly', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
-  if (isConnectionLost(err)) return AppError.busy('The connection to the database was lost; the request was not completed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
+  if (isDatabaseConnectionLost(err)) return AppError.busy('The connection to the database was lost; the request was not completed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
+  // A bare socket error names no source: node-postgres passes the socket's own up, and so may any other client.
+  if (isSocketLost(err)) return AppError.busy('A connection the request needed was lost; the request was not completed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   return new AppError(500, 'An unexpected error occurred', { catastrophic: true, cause: err });
 }
 
@@ -127,10 +129,21 @@ const CONNECTION_LOST_ERRNOS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', '
  * a retry with the same Idempotency-Key settles), so the request is a 503 to retry, and the client is discarded.
  */
 export function isConnectionLost(err: unknown): boolean {
+  return isDatabaseConnectionLost(err) || isSocketLost(err);
+}
+
+/** The loss in PostgreSQL's or node-postgres' own words: a SQLSTATE of a lost connection, or the driver's message. */
+function isDatabaseConnectionLost(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && (CONNECTION_LOST_CODES.has(code) || code.startsWith('08') || CONNECTION_LOST_ERRNOS.has(code))) return true;
+  if (typeof code === 'string' && (CONNECTION_LOST_CODES.has(code) || code.startsWith('08'))) return true;
   return /^Connection terminated|^Client has encountered a connection error and is not queryable|^Client was closed and is not queryable/.test(err.message);
+}
+
+/** A socket error (reset, refused, timed out, unreachable), whatever client it came through. */
+function isSocketLost(err: unknown): boolean {
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && CONNECTION_LOST_ERRNOS.has(code);
 }
 
 /**
