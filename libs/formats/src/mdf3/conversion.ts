@@ -120,7 +120,7 @@ export function applyMdf3Conversion(conversion: Mdf3Conversion, values: Float64A
     }
     case 'exponential':
     case 'logarithmic': {
-      // As asammdf (since 7.x) and mdflib compute them: exp for the exponential type, ln for the logarithmic one.
+      // As asammdf (since 2023) and mdflib compute them (asammdf swapped them before): exp for the exponential type, ln for the logarithmic one.
       const f = conversion.kind === 'exponential' ? Math.exp : Math.log;
       const [p1, p2, p3, p4, p5, p6, p7] = conversion.p;
       if (p4 === 0) for (let i = 0; i < n; i++) values[i] = f(((values[i] - p7) * p6 - p3) / p1) / p2;
