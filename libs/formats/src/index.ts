@@ -4,7 +4,7 @@
  *
  * Open and read:
  * - `openDataFile(bytes: Uint8Array | Uint8Array[], options?: { ldx?: Uint8Array | string }): DataFile`
- *   recognises MoTeC `.ld`, ASAM MDF 4.x, MoTeC CSV and generic CSV from content; an array is a per-lap dataset.
+ *   recognises MoTeC `.ld`, ASAM MDF 3.x and 4.x, MoTeC CSV and generic CSV from content; an array is a per-lap dataset.
  *   The DataFile carries `format`, `properties`, `startTime`, `duration`, `laps` and the `channels` catalogue;
  *   `readChannel(name): ChannelData` decodes one channel's physical samples on demand.
  * - All times (startTime, lap bounds, time bases, windows) are seconds on the file's own time axis.
@@ -27,7 +27,7 @@
  * Write: `writeLdFile(input)` / `encodeLdFile(input)` (streaming chunks) produce MoTeC `.ld` bytes;
  * `createDemoLdFile()` is a small realistic outing for demo seeding.
  *
- * Tests: `@pitwall/formats/testing` exports `buildMdf4File(spec)` for MDF inputs in any supported layout.
+ * Tests: `@pitwall/formats/testing` exports `buildMdf4File(spec)` and `buildMdf3File(spec)` for MDF inputs in any supported layout.
  * Details, supported subsets and benchmark numbers: docs/formats.md.
  */
 export * from './errors';

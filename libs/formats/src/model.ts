@@ -1,7 +1,7 @@
 import { ChannelNotFoundError } from './errors';
 
 /** Which reader produced a DataFile. */
-export type DataFileFormat = 'motec-ld' | 'mdf4' | 'csv' | 'motec-csv' | 'lap-set';
+export type DataFileFormat = 'motec-ld' | 'mdf3' | 'mdf4' | 'csv' | 'motec-csv' | 'lap-set';
 
 /** Descriptive properties of an outing; null where the format does not carry the value. */
 export interface FileProperties {

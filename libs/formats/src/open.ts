@@ -2,6 +2,7 @@ import { toNanosecond } from '@pitwall/channels';
 import { sniffCsv, readCsvFile } from './csv/csv-reader';
 import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, NotADataFileError, UnsupportedFeatureError } from './errors';
 import { isLdFile, readLdFile } from './ld/ld-reader';
+import { isPreMdf4File, readMdf3File } from './mdf3/mdf3-reader';
 import { isMdfFile, readMdf4File } from './mdf4/mdf4-reader';
 import { buildDataFile, type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, lapsFromBoundaries } from './model';
 
@@ -32,7 +33,7 @@ function openOne(bytes: Uint8Array, options: OpenOptions): DataFile {
   const maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE;
   // No catch-all here: every defect is checked explicitly, and the fuzz test must see any that slips through.
   if (isLdFile(bytes)) return readLdFile(bytes, { ...options, maxChannels });
-  if (isMdfFile(bytes)) return readMdf4File(bytes, { maxChannels });
+  if (isMdfFile(bytes)) return isPreMdf4File(bytes) ? readMdf3File(bytes, { maxChannels }) : readMdf4File(bytes, { maxChannels });
   const csv = sniffCsv(bytes);
   if (csv && csv.names.length > maxChannels + 1) throw new DataFileLimitError(csv.kind, 'channels', maxChannels, csv.names.length - 1);
   if (csv) return readCsvFile(bytes, csv);

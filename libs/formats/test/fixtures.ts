@@ -10,6 +10,7 @@ export const SHA256: Record<string, string> = {
   'simple.mf4': 'edfd00447b7b4b016290110541e9abd5695f9428f04df915180b09a395c083b5',
   'asammdf_dimensional_demo.mf4': '088beb5ea3df95a68403ad6b958cf1b331aac8123838129f9ea08125700085c0',
   'csv_sample.csv': '280d46247b62c980275cc08e303794cfdfcce8110c072e473a4b6ef1deefaf57',
+  'f11_v330.mdf': 'e15d6fb0495bbd95246afecb5c9bb5b5fe283ef3efa837bd75055d0b4de00244',
 };
 
 export function readFixture(name: keyof typeof SHA256 | string): Uint8Array {

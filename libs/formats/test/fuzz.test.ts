@@ -1,5 +1,5 @@
 import { createDemoLdFile, DataFileError, openDataFile, sliceByWindow } from '../src';
-import { buildMdf4File } from '../src/testing';
+import { buildMdf3File, buildMdf4File } from '../src/testing';
 import { readFixture } from './fixtures';
 
 /**
@@ -63,6 +63,9 @@ const FIXTURES: Fixture[] = [
   { name: 'simple.mf4', cases: 2000, structure: 9_808, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'asammdf_dimensional_demo.mf4', cases: 2000, structure: 18_360, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'built MDF (HL → DL → DZ)', build: builtMdf, cases: 1000, structure: 3_000, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
+  // MDF 3 data is stored raw (no compression): a record of 1 byte decodes to at most one float64 per channel.
+  { name: 'f11_v330.mdf', cases: 1000, structure: 10_570, maxLength: Infinity, bound: (n) => 8 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'built MDF 3 (big-endian default, record ids, bit fields, conversions)', build: builtMdf3, cases: 1000, structure: 3_000, maxLength: Infinity, bound: (n) => 8 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'per-lap set of demo .ld files', build: () => createDemoLdFile({ flyingLaps: 1 }), lapSet: true, cases: 300, structure: 6_000, maxLength: Infinity, bound: (n) => 16 * 3 * n + (1 << 20), channelsPerCase: 9 },
   { name: 'csv_sample.csv', cases: 1500, structure: 2_000, maxLength: 24_000, bound: (n) => 16 * n + (1 << 20), channelsPerCase: 20 },
 ];
@@ -89,6 +92,39 @@ function builtMdf(): Uint8Array {
           { name: 'be16', dataType: 3, bitCount: 16, byteOffset: 8, conversion: { type: 4, values: [0, 0, 1000, 50, 3000, 60] } },
           { name: 'bits', dataType: 0, bitCount: 13, byteOffset: 10, bitOffset: 3 },
           { name: 'f32', dataType: 4, bitCount: 32, byteOffset: 12, conversion: { type: 8, values: [0, 10, 10, 20], texts: ['low', 'high', 'other'] } },
+        ],
+      },
+    ],
+  });
+}
+
+function builtMdf3(): Uint8Array {
+  const n = 200;
+  const records = new Uint8Array(n * 12);
+  const v = new DataView(records.buffer);
+  for (let i = 0; i < n; i++) {
+    v.setUint32(i * 12, i * 5, false);
+    v.setInt16(i * 12 + 4, i * 11 - 900, false);
+    v.setUint16(i * 12 + 6, (i << 3) | (i & 7), true);
+    v.setFloat32(i * 12 + 8, i / 3, false);
+  }
+  return buildMdf3File({
+    version: '3.30',
+    byteOrder: 1,
+    comment: 'fuzz',
+    groups: [
+      {
+        recordSize: 12,
+        cycleCount: n,
+        recordIds: 2,
+        records,
+        channels: [
+          { name: 'time', dataType: 0, bitCount: 32, byteOffset: 0, master: true, conversion: { type: 0, values: [0, 0.01] }, unit: 's' },
+          { name: 'be16', dataType: 1, bitCount: 16, byteOffset: 4, conversion: { type: 1, values: [-900, 0, 0, 50, 1300, 60] } },
+          { name: 'bits', dataType: 13, bitCount: 13, byteOffset: 6, bitOffset: 3, conversion: { type: 12, values: [0, 10, 10, 20], texts: ['other', 'low', 'high'] } },
+          { name: 'f32', dataType: 2, bitCount: 32, byteOffset: 8, conversion: { type: 6, values: [1, 2, 0.5, 0.25, 1, 4] } },
+          { name: 'text', dataType: 13, bitCount: 8, byteOffset: 6, conversion: { type: 11, values: [0, 1], texts: ['zero', 'one'] }, longName: true },
+          { name: 'log', dataType: 13, bitCount: 8, byteOffset: 7, conversion: { type: 8, values: [0, 0, 100, 1, 3, 1, -30] }, displayName: 'Log' },
         ],
       },
     ],

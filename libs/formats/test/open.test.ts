@@ -49,11 +49,18 @@ describe('openDataFile: recognition and errors', () => {
     expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
   });
 
-  it('when the file is MDF 3, then UNSUPPORTED naming the version', () => {
+  it('when the file is MDF 3, then the MDF 3 reader reads it (here: a lone identification block, CORRUPT as mdf3)', () => {
     const bytes = new Uint8Array(64);
     bytes.set(new TextEncoder().encode('MDF     3.30    '));
+    expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ code: 'CORRUPT', format: 'mdf3' }));
+    expect(openDataFile(readFixture('f11_v330.mdf')).format).toBe('mdf3');
+  });
+
+  it('when the file is MDF older than 3.0, then UNSUPPORTED naming the version', () => {
+    const bytes = new Uint8Array(64);
+    bytes.set(new TextEncoder().encode('MDF     2.14    '));
     expect(() => openDataFile(bytes)).toThrow(UnsupportedFeatureError);
-    expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ feature: 'MDF version 3.30' }));
+    expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ feature: 'MDF version 2.14 (MDF 3.x and 4.x are read)' }));
   });
 
   it('when a dataset is an array of per-lap files, then they read as one file, one lap per file, in order', () => {

@@ -10,7 +10,7 @@ import {
   validateLz4Frames,
   writeLdFile,
 } from '../src';
-import { buildMdf4File, ldRunningPastItsEnd, ldWithChannels, ldWithSharedSamples, lz4Bomb } from '../src/testing';
+import { buildMdf3File, buildMdf4File, ldRunningPastItsEnd, ldWithChannels, ldWithSharedSamples, lz4Bomb } from '../src/testing';
 
 const MiB = 1024 * 1024;
 
@@ -96,6 +96,59 @@ describe('hostile MDF4 files (issue 35)', () => {
     const bytes = buildMdf4File({ groups: [{ dataBytes: 12, cycleCount: 1, records: new Uint8Array(12), channels }] });
     expect(() => openDataFile(bytes, { maxChannels: 10 })).toThrow(DataFileLimitError);
     expect(openDataFile(bytes, { maxChannels: 12 }).channels).toHaveLength(12);
+  });
+});
+
+describe('hostile MDF 3 files', () => {
+  const one = (channelCount: number): Uint8Array =>
+    buildMdf3File({ groups: [{ recordSize: 1, cycleCount: 3, records: Uint8Array.of(1, 2, 3), channels: Array.from({ length: channelCount }, (_, i) => ({ name: `c${i}`, dataType: 0, bitCount: 8, byteOffset: 0 })) }] });
+
+  test('when a file has more channels than the bound, then a DataFileLimitError names it', async () => {
+    expect(() => openDataFile(one(101), { maxChannels: 100 })).toThrow(DataFileLimitError);
+    await expect(openDataFileFromSource(bytesSource(one(101)), { maxChannels: 100 })).rejects.toThrow(/mdf3 has more than 100 channels/);
+    expect(openDataFile(one(100), { maxChannels: 100 }).channels).toHaveLength(100);
+  });
+
+  test('when the records a group declares run past the end of the file, then it is refused as corrupt before any is read', () => {
+    const bytes = one(1);
+    const view = new DataView(bytes.buffer);
+    const cg = Buffer.from(bytes).indexOf('CG');
+    view.setUint32(cg + 22, 1_000_000_000, true);
+    expect(() => openDataFile(bytes)).toThrow(expect.objectContaining({ code: 'CORRUPT', offset: cg + 22 }));
+    expect(() => openDataFile(bytes)).toThrow(/records of 1 bytes run past the end of the file/);
+  });
+
+  test('when a block is longer than the file or a chain loops, then CORRUPT', () => {
+    const long = one(2);
+    const tx = Buffer.from(long).indexOf('CN');
+    new DataView(long.buffer).setUint16(tx + 2, 0xffff, true);
+    expect(() => openDataFile(long)).toThrow(CorruptDataFileError);
+    const loop = one(2);
+    const first = Buffer.from(loop).indexOf('CN');
+    new DataView(loop.buffer).setUint32(first + 4, first, true);
+    expect(() => openDataFile(loop)).toThrow(/CNBLOCK chain loops back on itself/);
+  });
+
+  test('when 2,000 channels point at one text range table of 2,000 texts, then the table is read once, not once per channel', () => {
+    const ranges = Array.from({ length: 2000 }, (_, i) => [i, i]).flat();
+    const texts = ['none', ...Array.from({ length: 2000 }, (_, i) => `state ${i}`)];
+    const bytes = buildMdf3File({
+      groups: [{ recordSize: 1, cycleCount: 3, records: Uint8Array.of(1, 2, 3), channels: Array.from({ length: 2000 }, (_, i) => ({ name: `c${i}`, dataType: 0, bitCount: 8, byteOffset: 0, ...(i === 0 ? { conversion: { type: 12, values: ranges, texts } } : {}) })) }],
+    });
+    // Every channel's conversion link set to the first channel's CCBLOCK, as a hostile writer would.
+    const view = new DataView(bytes.buffer);
+    const firstCn = view.getUint32(Buffer.from(bytes).indexOf('CG') + 8, true);
+    const table = view.getUint32(firstCn + 8, true);
+    for (let cn = firstCn; cn !== 0; cn = view.getUint32(cn + 4, true)) view.setUint32(cn + 8, table, true);
+    const file = openDataFile(bytes);
+    expect(file.channels).toHaveLength(2000);
+    expect(file.channels[1999]?.labels?.[1999]).toEqual({ min: 1999, max: 1999, text: 'state 1999' });
+    expect(file.channels[1999]?.labels).toBe(file.channels[0]?.labels);
+  });
+
+  test('when a channel lies outside its record, then CORRUPT', () => {
+    const bytes = buildMdf3File({ groups: [{ recordSize: 1, cycleCount: 1, records: Uint8Array.of(1), channels: [{ name: 'wide', dataType: 0, bitCount: 16, byteOffset: 0 }] }] });
+    expect(() => openDataFile(bytes)).toThrow(/channel lies outside its record/);
   });
 });
 

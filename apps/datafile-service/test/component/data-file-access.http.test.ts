@@ -6,7 +6,7 @@ import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries 
 import { z } from 'zod';
 import { ChannelRecordJson, ChannelsReadJson, DataFileMetadataJson, LapDeltaJson, LapDistanceJson } from '@pitwall/contracts';
 import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow } from '@pitwall/formats';
-import { buildMdf4File } from '@pitwall/formats/testing';
+import { buildMdf3File, buildMdf4File } from '@pitwall/formats/testing';
 import type { InProcessStack } from '@pitwall/service-host/testing';
 import { UploadedDatasets } from '../support/uploaded-datasets';
 import { fixture, SAMPLE1_LDX } from '../support/fixtures';
@@ -218,6 +218,58 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(record.samples.at(-1)).toBe(all.at(-1));
       const binary = decodeChannelsBody(new Uint8Array(await (await get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=400`, { Accept: 'application/x-service-channels' })).arrayBuffer()));
       expect(binary.map(toChannelRecord)).toEqual([record]);
+    });
+  });
+
+  describe('an MDF 3 file', () => {
+    const mdf3 = fixture('f11_v330.mdf');
+    const read = openDataFile(mdf3);
+    let id: string;
+    beforeAll(async () => {
+      id = await attached.entity();
+      await attached.attach(id, 'DataFile', 'f11_v330.mdf', mdf3);
+    });
+    const at = () => dataset(id);
+
+    test('when an MDF 3.30 file is attached, then its metadata is its catalogue (recognised by its content, not its name)', async () => {
+      const meta = await json(get(`${at()}/metadata`));
+      expect(meta).toEqual(buildMetadataRecord({ entityId: id, entityType: 'RunSheets', attachedFileGroupName: 'DataFile' }, read));
+      expect(meta.channels.map((c: { name: string; unit: string; frequency: number; sampleCount: number; dataType: string }) => [c.name, c.unit, c.frequency, c.sampleCount, c.dataType])).toEqual([
+        ['v3_f64', 'V', 100, 500, 'float64'],
+        ['v3_i16', '', 100, 500, 'int16'],
+      ]);
+      expect(meta.fileTimeLength).toBe(5);
+    });
+
+    test('when a channel, a window of it and a display-sized read are asked, then each is the file\'s samples', async () => {
+      const sine = read.readChannel('v3_f64');
+      expect((await json(get(`${at()}/channel?channel=v3_f64`))).samples).toEqual(Array.from(sine.samples));
+      const window = await json(get(`${at()}/channel?channel=v3_i16&start=1&duration=0.5`));
+      expect(window.samples).toEqual(Array.from({ length: 50 }, (_, i) => 100 + i));
+      const shaped = await json(get(`${at()}/channel?channel=v3_f64&maxPoints=50`));
+      expect(shaped.samples.length).toBeLessThanOrEqual(50);
+      expect(shaped.times).toHaveLength(shaped.samples.length);
+      expect([Math.min(...shaped.samples), Math.max(...shaped.samples)]).toEqual([Math.min(...sine.samples), Math.max(...sine.samples)]);
+      const binary = decodeChannelsBody(new Uint8Array(await (await get(`${at()}/channel?channel=v3_f64&maxPoints=50`, { Accept: 'application/x-service-channels' })).arrayBuffer()));
+      expect(binary.map(toChannelRecord)).toEqual([shaped]);
+      const batch = await json(post(`${at()}/channels`, { channels: ['v3_i16', 'v3_f64'], mode: 2, startTime: 4.9, duration: 1 }));
+      expect(batch.channels[0].samples).toEqual(Array.from({ length: 10 }, (_, i) => 490 + i));
+    });
+
+    test('when a channel has a text formula conversion (cc 10), then that channel is a 415 naming it and the others read', async () => {
+      const formula = await attached.entity();
+      const records = Uint8Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? i / 3 : i));
+      await attached.attach(formula, 'DataFile', 'formula.dat', buildMdf3File({
+        groups: [{ recordSize: 3, cycleCount: 4, records, channels: [
+          { name: 'Time', unit: 's', dataType: 0, bitCount: 8, byteOffset: 0, master: true, conversion: { type: 0, values: [0, 0.1] } },
+          { name: 'Speed', unit: 'km/h', dataType: 0, bitCount: 8, byteOffset: 1 },
+          { name: 'Calc', dataType: 0, bitCount: 8, byteOffset: 2, conversion: { type: 10, formula: 'X1 * 2 + 1' } },
+        ] }],
+      }));
+      const refused = await get(`${dataset(formula)}/channel?channel=Calc`);
+      expect(refused.status).toBe(415);
+      expect((await json(refused)).detail).toBe('channel Calc cannot be read: it uses ASAM-MCD2 text formula conversion (cc_type 10)');
+      expect((await json(get(`${dataset(formula)}/channel?channel=Speed`))).samples).toEqual([1, 4, 7, 10]);
     });
   });
 

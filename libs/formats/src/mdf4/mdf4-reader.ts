@@ -297,8 +297,11 @@ function invalidation(data: Uint8Array, group: Mdf4Group, channel: Mdf4Channel, 
   return gaps;
 }
 
+/** Where a numeric channel sits in a record: MDF 4 data type (0..5), byte and bit offset, bit count (the MDF 3 reader shares this decoder). */
+export type RecordField = Pick<Mdf4Channel, 'dataType' | 'bitOffset' | 'byteOffset' | 'bitCount'>;
+
 /** Raw numeric values of one channel from every record, one DataView read per sample, no allocation per sample. */
-function decodeRaw(data: Uint8Array, recordSize: number, n: number, c: Mdf4Channel, out: Float64Array): void {
+export function decodeRaw(data: Uint8Array, recordSize: number, n: number, c: RecordField, out: Float64Array): void {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const little = c.dataType % 2 === 0;
   const signed = c.dataType === 2 || c.dataType === 3;
@@ -331,7 +334,7 @@ function decodeRaw(data: Uint8Array, recordSize: number, n: number, c: Mdf4Chann
 }
 
 /** Integers that are not whole aligned bytes: gather the covering bytes, then shift and mask arithmetically. */
-function decodeBitField(data: Uint8Array, recordSize: number, n: number, c: Mdf4Channel, little: boolean, signed: boolean, out: Float64Array): void {
+function decodeBitField(data: Uint8Array, recordSize: number, n: number, c: RecordField, little: boolean, signed: boolean, out: Float64Array): void {
   const bytes = Math.ceil((c.bitOffset + c.bitCount) / 8);
   const useBigInt = bytes > 6;
   const shift = 2 ** c.bitOffset;
