@@ -49,7 +49,7 @@ describe('AppError', () => {
     expect(isConnectionLost(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
 
-  test('when the loss is in the database's own words, then the problem names the database; when it is a bare socket error, then it names no source', () => {
+  test('when the loss is in the database\'s own words, then the problem names the database; when it is a bare socket error, then it names no source', () => {
     expect(toAppError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })).message).toMatch(/connection to the database was lost/);
     expect(toAppError(new Error('Connection terminated unexpectedly')).message).toMatch(/connection to the database was lost/);
     // A socket error may come from any client (an S3 call, a webhook): it is not said to be the database's.
