@@ -5,7 +5,7 @@ import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
-import { DataFileReads } from './domain/data-file-reads';
+import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
 import { ReadResultCache } from './domain/read-result-cache';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
@@ -36,6 +36,12 @@ export const DatafileConfig = z.object({
   MAX_CHANNELS_PER_FILE: intVar(DEFAULT_MAX_CHANNELS_PER_FILE),
   /** Decoded samples one read may need; more is a 413 (default 16 M). */
   READ_SAMPLE_BUDGET: intVar(16_000_000),
+  /** Bins one histogram may have; more is a 400 (default 1,000). */
+  HISTOGRAM_MAX_BINS: intVar(ANALYSIS_LIMITS.maxBins),
+  /** Cells of a scatter's density grid along each axis; more is a 400 (default 256, so at most 65,536 cells). */
+  SCATTER_MAX_GRID: intVar(ANALYSIS_LIMITS.maxGrid),
+  /** Pairs a scatter may answer as points (its maxPoints); more is a 400 (default 10,000). */
+  SCATTER_MAX_POINTS: intVar(ANALYSIS_LIMITS.maxPoints),
   /** Bytes of the files read whole (every format but a single .ld) of one dataset; more is a 422 (default 256 MiB). */
   MAX_IN_MEMORY_FILE_BYTES: intVar(256 * MiB),
   /** Decompressed bytes per compressed byte of an LZ4 frame that does not declare its size (default 64). */
@@ -59,7 +65,7 @@ export const datafileService = defineService({
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
-    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET }, results);
+    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS } }, results);
     return { reads, datasets, decompressed, cache, results, blobs, stop: () => datasets.close() };
   },
   health: ({ blobs }) => ({ blobStore: blobStoreReadiness(blobs) }),

@@ -1,4 +1,5 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { analyse, type AnalysisTask } from './workers/analysis';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
 import { shapeChannels, type ShapeTask } from './workers/shape-channels';
 import type { catalogueOf, storedOf, WholeFiles } from './workers/whole-files';
@@ -17,6 +18,11 @@ export default function shape(task: ShapeTask): Uint8Array {
 /** The lap trace reads (`run(task, { name: 'laps' })`): a lap's distance, or its delta against a reference, as JSON. */
 export function laps(task: LapTraceTask): Uint8Array {
   return move(lapTraces(task)) as unknown as Uint8Array;
+}
+
+/** The analysis reads (`run(task, { name: 'analysis' })`): lap statistics, a scatter or a histogram, as JSON. */
+export function analysis(task: AnalysisTask): Uint8Array {
+  return move(analyse(task)) as unknown as Uint8Array;
 }
 
 /** The catalogue of files read whole (`run(task, { name: 'catalogue' })`), parsed here, off the event loop. */

@@ -1,5 +1,5 @@
 import { CHANNELS_MEDIA_TYPE, decodeChannels, type ChannelSeries } from '@pitwall/channels';
-import type { ChannelsBody, DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
+import type { ChannelsBody, DataFileMetadataJson, EntityJson, HistogramBody, HistogramJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson } from '@pitwall/contracts';
 import type { Credentials } from './credentials';
 import { ApiError } from './errors';
 
@@ -96,6 +96,21 @@ export class ViewerApi {
       ...(sameDataset ? {} : { referenceEntityId: reference.entityId, referenceAttachedFileGroupName: reference.group }),
       maxPoints,
     });
+  }
+
+  /** Each lap's time and sectors, and the report of each channel per lap (`POST .../lapstats`). */
+  lapStats(dataset: DatasetRef, body: LapStatsBody): Promise<LapStatsJson> {
+    return this.json('POST', `${datasetPath(dataset)}/lapstats`, {}, body);
+  }
+
+  /** One channel against another (`POST .../scatter`): points, or a density grid when there are many. */
+  scatter(dataset: DatasetRef, body: ScatterBody): Promise<ScatterJson> {
+    return this.json('POST', `${datasetPath(dataset)}/scatter`, {}, body);
+  }
+
+  /** A channel's histogram (`POST .../histogram`). */
+  histogram(dataset: DatasetRef, body: HistogramBody): Promise<HistogramJson> {
+    return this.json('POST', `${datasetPath(dataset)}/histogram`, {}, body);
   }
 
   private async json<T>(method: string, path: string, query: Query = {}, body?: unknown): Promise<T> {

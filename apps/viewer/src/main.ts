@@ -1,6 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
+import { histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef } from './api';
 import { datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
@@ -117,6 +118,9 @@ class Viewer {
       this.overlayPanes.clear();
       this.deltaPanes.clear();
     });
+    el('lapstats-run').addEventListener('click', () => void this.run(() => this.showLapStats()));
+    el('scatter-plot').addEventListener('click', () => void this.run(() => this.plotScatter()));
+    el('histogram-plot').addEventListener('click', () => void this.run(() => this.plotHistogram()));
     const stored = loadCredentials(sessionStorage);
     if (stored) void this.connect(stored);
   }
@@ -218,6 +222,9 @@ class Viewer {
     el('metadata').hidden = false;
     el('plot-controls').hidden = false;
     el('overlay-controls').hidden = false;
+    el('analysis').hidden = false;
+    el('lapstats-table').replaceChildren();
+    el('lapstats-summary').textContent = '';
   }
 
   // ---- metadata --------------------------------------------------------------------------------------------------
@@ -252,6 +259,10 @@ class Viewer {
     el('laps').replaceChildren(header, ...rows);
     el<HTMLSelectElement>('scope-lap').replaceChildren(...this.laps.map((l) => new Option(`${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}`, String(l.lapIndex))));
     el<HTMLInputElement>('window-start').value = String(m.startTime);
+    el<HTMLSelectElement>('analysis-lap').replaceChildren(new Option('whole file', ''), ...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}`, String(l.lapIndex))));
+    const names = m.channels.map((c) => c.name);
+    for (const id of ['scatter-x', 'scatter-y', 'histogram-channel']) el<HTMLSelectElement>(id).replaceChildren(...names.map((n) => new Option(n, n)));
+    el<HTMLSelectElement>('scatter-colour').replaceChildren(new Option('none', ''), ...names.map((n) => new Option(n, n)));
     this.renderCatalogue();
   }
 
@@ -499,6 +510,57 @@ class Viewer {
     this.status(`Delta of ${laps.length} lap(s) to the reference (source: ${answers[0]?.source.kind ?? '-'} ${answers[0]?.source.channel ?? ''}).`);
   }
 
+  // ---- analysis: lap statistics, scatter, histogram ---------------------------------------------------------------
+
+  private async showLapStats(): Promise<void> {
+    const m = this.metadata;
+    if (!m || !this.dataset) return;
+    const channels = m.channels.filter((c) => this.selected.has(c.name)).map((c) => c.name);
+    const sectorStartDistances = parseDistances(el<HTMLInputElement>('lapstats-sectors').value);
+    const answer = await this.requireApi().lapStats(this.dataset, { channels, thresholds: parseThresholds(el<HTMLInputElement>('lapstats-thresholds').value), ...(sectorStartDistances ? { sectorStartDistances } : {}) });
+    const { header, rows } = lapStatsTable(answer);
+    el('lapstats-table').replaceChildren(
+      row(header, 'th'),
+      ...rows.map((cells, i) => {
+        const tr = row(cells);
+        tr.dataset['testid'] = `lapstats-lap-${answer.laps[i]?.lapIndex}`;
+        if (answer.bestLap?.lapIndex === answer.laps[i]?.lapIndex) tr.className = 'best';
+        return tr;
+      }),
+    );
+    el('lapstats-summary').textContent = lapStatsSummary(answer);
+    this.status(`Lap statistics of ${answer.laps.length} lap(s), ${answer.channels.length} channel(s).`);
+  }
+
+  private analysisLap(): number | null {
+    const v = el<HTMLSelectElement>('analysis-lap').value;
+    return v === '' ? null : Number(v);
+  }
+
+  private async plotScatter(): Promise<void> {
+    if (!this.dataset) return;
+    const colour = el<HTMLSelectElement>('scatter-colour').value;
+    const answer = await this.requireApi().scatter(this.dataset, { x: el<HTMLSelectElement>('scatter-x').value, y: el<HTMLSelectElement>('scatter-y').value, ...(colour ? { colour } : {}), lapIndex: this.analysisLap() });
+    const canvas = el<HTMLCanvasElement>('scatter-canvas');
+    const { marks, xRange, yRange } = scatterMarks(answer, canvas.width, canvas.height, COLOURS[0] as string);
+    drawMarks(canvas, marks, xRange, yRange, `${answer.x.name} (${answer.x.unit})`, `${answer.y.name} (${answer.y.unit})`);
+    const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
+    el('scatter-caption').textContent = `${answer.y.name} against ${answer.x.name}${answer.colour ? `, coloured by ${answer.colour.name} (blue low, red high)` : ''}: ${what}, on ${answer.timeBase}'s time base.`;
+    el('scatter-canvas').dataset['kind'] = answer.kind;
+    this.status(`Scatter: ${what}.`);
+  }
+
+  private async plotHistogram(): Promise<void> {
+    if (!this.dataset) return;
+    const bins = Number(el<HTMLInputElement>('histogram-bins').value) || undefined;
+    const answer = await this.requireApi().histogram(this.dataset, { channel: el<HTMLSelectElement>('histogram-channel').value, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
+    const canvas = el<HTMLCanvasElement>('histogram-canvas');
+    const edges = answer.edges;
+    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], [0, Math.max(0, ...answer.counts)], `${answer.channel.name} (${answer.channel.unit})`, 'samples');
+    el('histogram-caption').textContent = `${answer.channel.name}: ${answer.total} samples in ${answer.counts.length} bins (${answer.below} below, ${answer.above} above).`;
+    this.status(`Histogram of ${answer.channel.name}.`);
+  }
+
   // ---- plumbing ------------------------------------------------------------------------------------------------
 
   private requireApi(): ViewerApi {
@@ -524,6 +586,33 @@ class Viewer {
   private status(text: string): void {
     el('status').textContent = text;
   }
+}
+
+/** Fills the marks on a cleared canvas, with the plotting area's frame and the axes' ranges and labels. */
+function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string): void {
+  const g = canvas.getContext('2d') as CanvasRenderingContext2D;
+  g.clearRect(0, 0, canvas.width, canvas.height);
+  for (const m of marks) {
+    g.fillStyle = m.colour;
+    g.fillRect(m.x, m.y, m.w, m.h);
+  }
+  const bottom = canvas.height - PLOT_MARGIN.bottom;
+  g.strokeStyle = '#888';
+  g.strokeRect(PLOT_MARGIN.left, PLOT_MARGIN.top, canvas.width - PLOT_MARGIN.left - PLOT_MARGIN.right, bottom - PLOT_MARGIN.top);
+  g.fillStyle = '#333';
+  g.font = '11px system-ui, sans-serif';
+  const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
+  g.fillText(fmt(xRange[0]), PLOT_MARGIN.left, bottom + 12);
+  g.fillText(fmt(xRange[1]), canvas.width - PLOT_MARGIN.right - 30, bottom + 12);
+  g.fillText(xLabel, canvas.width / 2 - 40, bottom + 25);
+  g.fillText(fmt(yRange[1]), 2, PLOT_MARGIN.top + 10);
+  g.fillText(fmt(yRange[0]), 2, bottom);
+  g.save();
+  g.translate(12, canvas.height / 2 + 30);
+  g.rotate(-Math.PI / 2);
+  g.fillText(yLabel, 0, 0);
+  g.restore();
+  canvas.dataset['drawn'] = String(Number(canvas.dataset['drawn'] ?? 0) + 1);
 }
 
 function cell(content: string | Node, tag: 'td' | 'th' = 'td'): HTMLTableCellElement {

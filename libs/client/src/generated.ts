@@ -1,5 +1,5 @@
 // Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
-import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, LapDeltaJson, LapDistanceJson, PrepareAttachmentBody, ReprocessSimulationBody, SearchBody, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, TriggerSimulationBody, UpdateModel } from '@pitwall/contracts';
+import type { ChannelRecordJson, ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, HistogramBody, HistogramJson, LapDeltaJson, LapDistanceJson, LapStatsBody, LapStatsJson, PrepareAttachmentBody, ReprocessSimulationBody, ScatterBody, ScatterJson, SearchBody, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, TriggerSimulationBody, UpdateModel } from '@pitwall/contracts';
 import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
 import type { ChannelReadOptions, ChannelSeries, ChannelsReadOptions } from './channels';
 import type { AttachmentResult, AttachmentSource } from './attachment-upload';
@@ -530,6 +530,18 @@ export class PitwallClient extends ClientBase {
   getSetupDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
     return this.call('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
   }
+  /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/lapstats: Extension: each lap's time and sectors, the best and theoretical best lap, and per channel per lap min, max, mean and time above a threshold, of a Setup's dataset (GetSetupDataFileLapStats) */
+  getSetupDataFileLapStats(id: string, attachedFileGroupName: string, body: LapStatsBody): Promise<ClientResult<LapStatsJson>> {
+    return this.call('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/lapstats', { id, attachedFileGroupName }, {}, body);
+  }
+  /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/scatter: Extension: one channel against another, coloured by a third, of a Setup's dataset (whole file or a lap): points, or a density grid when there are more than maxPoints (GetSetupDataFileScatter) */
+  getSetupDataFileScatter(id: string, attachedFileGroupName: string, body: ScatterBody): Promise<ClientResult<ScatterJson>> {
+    return this.call('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/scatter', { id, attachedFileGroupName }, {}, body);
+  }
+  /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/histogram: Extension: the histogram of one channel of a Setup's dataset (whole file or a lap), in equal bins or between given edges (GetSetupDataFileHistogram) */
+  getSetupDataFileHistogram(id: string, attachedFileGroupName: string, body: HistogramBody): Promise<ClientResult<HistogramJson>> {
+    return this.call('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/histogram', { id, attachedFileGroupName }, {}, body);
+  }
   /** GET /EventCarDatas/{id}: Get one EventCarData (GetEventCarDataById) */
   getEventCarDataById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/EventCarDatas/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -842,6 +854,18 @@ export class PitwallClient extends ClientBase {
   getRunSheetDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
     return this.call('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
   }
+  /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/lapstats: Extension: each lap's time and sectors, the best and theoretical best lap, and per channel per lap min, max, mean and time above a threshold, of a RunSheet's dataset (GetRunSheetDataFileLapStats) */
+  getRunSheetDataFileLapStats(id: string, attachedFileGroupName: string, body: LapStatsBody): Promise<ClientResult<LapStatsJson>> {
+    return this.call('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/lapstats', { id, attachedFileGroupName }, {}, body);
+  }
+  /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/scatter: Extension: one channel against another, coloured by a third, of a RunSheet's dataset (whole file or a lap): points, or a density grid when there are more than maxPoints (GetRunSheetDataFileScatter) */
+  getRunSheetDataFileScatter(id: string, attachedFileGroupName: string, body: ScatterBody): Promise<ClientResult<ScatterJson>> {
+    return this.call('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/scatter', { id, attachedFileGroupName }, {}, body);
+  }
+  /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/histogram: Extension: the histogram of one channel of a RunSheet's dataset (whole file or a lap), in equal bins or between given edges (GetRunSheetDataFileHistogram) */
+  getRunSheetDataFileHistogram(id: string, attachedFileGroupName: string, body: HistogramBody): Promise<ClientResult<HistogramJson>> {
+    return this.call('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/histogram', { id, attachedFileGroupName }, {}, body);
+  }
   /** GET /Laps/{id}: Get one Lap (GetLapById) */
   getLapById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Laps/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1045,6 +1069,18 @@ export class PitwallClient extends ClientBase {
   /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=]: Extension: time delta of one lap against a reference lap (this dataset's, or another SessionCarData's) over distance, in one request (GetSessionCarDataDataFileLapDelta) */
   getSessionCarDataDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
     return this.call('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
+  }
+  /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/lapstats: Extension: each lap's time and sectors, the best and theoretical best lap, and per channel per lap min, max, mean and time above a threshold, of a SessionCarData's dataset (GetSessionCarDataDataFileLapStats) */
+  getSessionCarDataDataFileLapStats(id: string, attachedFileGroupName: string, body: LapStatsBody): Promise<ClientResult<LapStatsJson>> {
+    return this.call('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/lapstats', { id, attachedFileGroupName }, {}, body);
+  }
+  /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/scatter: Extension: one channel against another, coloured by a third, of a SessionCarData's dataset (whole file or a lap): points, or a density grid when there are more than maxPoints (GetSessionCarDataDataFileScatter) */
+  getSessionCarDataDataFileScatter(id: string, attachedFileGroupName: string, body: ScatterBody): Promise<ClientResult<ScatterJson>> {
+    return this.call('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/scatter', { id, attachedFileGroupName }, {}, body);
+  }
+  /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/histogram: Extension: the histogram of one channel of a SessionCarData's dataset (whole file or a lap), in equal bins or between given edges (GetSessionCarDataDataFileHistogram) */
+  getSessionCarDataDataFileHistogram(id: string, attachedFileGroupName: string, body: HistogramBody): Promise<ClientResult<HistogramJson>> {
+    return this.call('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/histogram', { id, attachedFileGroupName }, {}, body);
   }
   /** GET /ExternalSimulationProfiles/{id}: Get one ExternalSimulationProfile (GetExternalSimulationProfileById) */
   getExternalSimulationProfileById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {

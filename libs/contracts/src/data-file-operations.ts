@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BINARY_CHANNEL_TYPES, ChannelRecordJson, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, LapDeltaJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
+import { BINARY_CHANNEL_TYPES, ChannelRecordJson, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, HistogramBody, HistogramJson, LapDeltaJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
 import { accountHeader, jsonResponse, toBus, withDefaults, type BoundRequest, type Operation } from './operation-model';
 import type { EntityTypeDef } from './registry';
 import { Guid, StoredName } from './wire';
@@ -19,6 +19,7 @@ const MaxPoints = PointCount.optional().meta({ description: 'Extension: at most 
 const dataFileParams = z.object({ id: Guid, attachedFileGroupName: StoredName(256) });
 const LapPoints = PointCount.optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
 const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB), or a read needing more decoded samples than READ_SAMPLE_BUDGET', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
+const ANALYSIS_ERRORS = { 413: 'Body larger than the cap (1 MiB), or the read needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read; for sectors, the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 const LAP_TRACE_ERRORS = { 413: 'The lap (or the two laps of a delta) needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
 const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
@@ -99,6 +100,51 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
         return { ...dataset(r), lapIndex: Number(r.query['lapIndex']), referenceLapIndex: Number(r.query['referenceLapIndex']), ...reference, ...maxPointsOf(r.query) };
       }),
       client: [{ name: `get${S}DataFileLapDelta`, query: ['lapIndex', 'referenceLapIndex'], optionalQuery: ['referenceEntityId', 'referenceAttachedFileGroupName', 'maxPoints'], returns: 'LapDeltaJson' }],
+    }),
+    operation({
+      errors: ANALYSIS_ERRORS,
+      operationId: `Get${S}DataFileLapStats`,
+      method: 'post',
+      path: `${base}/lapstats`,
+      summary: `Extension: each lap's time and sectors, the best and theoretical best lap, and per channel per lap min, max, mean and time above a threshold, of a ${S}'s dataset`,
+      query: z.object({}),
+      body: LapStatsBody,
+      response: jsonResponse(200, LapStatsJson, 'entityId, entityType, attachedFileGroupName, channels, sectors, laps, bestLap, theoreticalBest, theoreticalBestNote'),
+      target: toBus(DATAFILE_COMMANDS.lapStats, (r) => {
+        const body = r.body as LapStatsBody;
+        return { ...dataset(r), channels: body.channels, thresholds: body.thresholds ?? {}, ...(body.sectorStartDistances ? { sectorStartDistances: body.sectorStartDistances } : {}) };
+      }),
+      client: [{ name: `get${S}DataFileLapStats`, body: { name: 'body', type: 'LapStatsBody' }, returns: 'LapStatsJson' }],
+    }),
+    operation({
+      errors: ANALYSIS_ERRORS,
+      operationId: `Get${S}DataFileScatter`,
+      method: 'post',
+      path: `${base}/scatter`,
+      summary: `Extension: one channel against another, coloured by a third, of a ${S}'s dataset (whole file or a lap): points, or a density grid when there are more than maxPoints`,
+      query: z.object({}),
+      body: ScatterBody,
+      response: jsonResponse(200, ScatterJson, 'entityId, entityType, attachedFileGroupName, lapIndex, x, y, colour, timeBase, kind, count, and points or grid'),
+      target: toBus(DATAFILE_COMMANDS.scatter, (r) => {
+        const body = r.body as ScatterBody;
+        return { ...dataset(r), x: body.x, y: body.y, ...(body.colour != null ? { colour: body.colour } : {}), ...(body.lapIndex != null ? { lapIndex: body.lapIndex } : {}), ...(body.maxPoints != null ? { maxPoints: body.maxPoints } : {}), ...(body.gridSize != null ? { gridSize: body.gridSize } : {}) };
+      }),
+      client: [{ name: `get${S}DataFileScatter`, body: { name: 'body', type: 'ScatterBody' }, returns: 'ScatterJson' }],
+    }),
+    operation({
+      errors: ANALYSIS_ERRORS,
+      operationId: `Get${S}DataFileHistogram`,
+      method: 'post',
+      path: `${base}/histogram`,
+      summary: `Extension: the histogram of one channel of a ${S}'s dataset (whole file or a lap), in equal bins or between given edges`,
+      query: z.object({}),
+      body: HistogramBody,
+      response: jsonResponse(200, HistogramJson, 'entityId, entityType, attachedFileGroupName, lapIndex, channel, edges, counts, below, above, total, frequency'),
+      target: toBus(DATAFILE_COMMANDS.histogram, (r) => {
+        const body = r.body as HistogramBody;
+        return { ...dataset(r), channel: body.channel, ...(body.lapIndex != null ? { lapIndex: body.lapIndex } : {}), ...(body.bins != null ? { bins: body.bins } : {}), ...(body.edges != null ? { edges: body.edges } : {}) };
+      }),
+      client: [{ name: `get${S}DataFileHistogram`, body: { name: 'body', type: 'HistogramBody' }, returns: 'HistogramJson' }],
     }),
   ];
 }

@@ -12,6 +12,9 @@ export const DATAFILE_COMMANDS = {
   channels: 'datafile.channels',
   distance: 'datafile.distance',
   delta: 'datafile.delta',
+  lapStats: 'datafile.lapstats',
+  scatter: 'datafile.scatter',
+  histogram: 'datafile.histogram',
 } as const;
 
 /** The entity-service query that resolves a dataset: the files of an entity's attachment group, in state 2. */
@@ -229,3 +232,148 @@ export const LapDeltaJson = z
   })
   .meta({ id: 'LapDelta' });
 export type LapDeltaJson = z.infer<typeof LapDeltaJson>;
+
+/*
+ * The analysis reads (docs/api.md "Extension: lap statistics, scatter and histogram"): bodies, bus messages and answers.
+ */
+
+/** The most channels one lap statistics read may report on. */
+export const MAX_LAP_STATS_CHANNELS = 1_000;
+/** The most sector start distances one lap statistics read may give. */
+export const MAX_SECTORS = 100;
+
+/** A finite number in a JSON body (JSON's `1e400` parses as Infinity). */
+const FiniteNumber = z.number({ error: 'is not a number' }).refine(Number.isFinite, { error: 'is not a finite number', abort: true });
+const ChannelName = z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH);
+const LapIndex = z.number({ error: SCOPE_MESSAGES.lapIndex }).int({ error: SCOPE_MESSAGES.lapIndex }).min(0, { error: SCOPE_MESSAGES.lapIndex }).max(MAX_LAP_INDEX, { error: SCOPE_MESSAGES.lapIndexTooLarge });
+
+/**
+ * `POST .../lapstats`: each lap's time, sectors when `sectorStartDistances` gives them (metres from the lap's start,
+ * e.g. the track configuration's TrackSectorDefinitions' StartDistance), and per channel per lap min, max, mean, and
+ * the time above the channel's threshold. A threshold must name one of `channels`.
+ */
+export const LapStatsBody = z
+  .strictObject({
+    channels: z.array(ChannelName).max(MAX_LAP_STATS_CHANNELS),
+    thresholds: z.record(z.string(), FiniteNumber).optional(),
+    sectorStartDistances: z.array(FiniteNumber.refine((d) => d >= 0, { error: 'must be 0 or more' })).max(MAX_SECTORS).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const named = new Set(body.channels);
+    for (const name of Object.keys(body.thresholds ?? {})) if (!named.has(name)) ctx.addIssue({ code: 'custom', path: ['thresholds', name], message: 'names no channel of channels' });
+    const distances = body.sectorStartDistances ?? [];
+    for (let k = 1; k < distances.length; k++) if (!((distances[k] as number) > (distances[k - 1] as number))) ctx.addIssue({ code: 'custom', path: ['sectorStartDistances', k], message: 'must be greater than the one before' });
+  })
+  .meta({ id: 'LapStatsBody' });
+export type LapStatsBody = z.infer<typeof LapStatsBody>;
+
+/** `POST .../scatter`: y against x, coloured by `colour`, over the whole file or one lap. */
+export const ScatterBody = z
+  .strictObject({
+    x: ChannelName,
+    y: ChannelName,
+    colour: ChannelName.nullable().optional(),
+    lapIndex: LapIndex.nullable().optional(),
+    maxPoints: z.number().int().min(0).nullable().optional().meta({ description: 'Up to this many pairs come back as points (default 2,000; at most SCATTER_MAX_POINTS); more become the density grid' }),
+    gridSize: z.number().int().min(1).nullable().optional().meta({ description: 'Cells of the density grid along each axis (default 64; at most SCATTER_MAX_GRID)' }),
+  })
+  .meta({ id: 'ScatterBody' });
+export type ScatterBody = z.infer<typeof ScatterBody>;
+
+/** `POST .../histogram`: a channel's values in `bins` equal bins over its range, or between explicit `edges`. */
+export const HistogramBody = z
+  .strictObject({
+    channel: ChannelName,
+    lapIndex: LapIndex.nullable().optional(),
+    bins: z.number().int().min(1).nullable().optional().meta({ description: 'Equal bins over the values in the scope (default 20; at most HISTOGRAM_MAX_BINS)' }),
+    edges: z.array(FiniteNumber).min(2).nullable().optional().meta({ description: 'Ascending bin edges (at most HISTOGRAM_MAX_BINS + 1)' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.bins != null && body.edges != null) ctx.addIssue({ code: 'custom', path: ['edges'], message: 'give bins or edges, not both' });
+    const edges = body.edges ?? [];
+    for (let k = 1; k < edges.length; k++) if (!((edges[k] as number) > (edges[k - 1] as number))) ctx.addIssue({ code: 'custom', path: ['edges', k], message: 'must be greater than the one before' });
+  })
+  .meta({ id: 'HistogramBody' });
+export type HistogramBody = z.infer<typeof HistogramBody>;
+
+export const DataFileLapStatsRequest = z.strictObject({ ...DatasetRef, channels: z.array(z.string()), thresholds: z.record(z.string(), z.number()), sectorStartDistances: z.array(z.number()).optional() });
+export const DataFileScatterRequest = z.strictObject({ ...DatasetRef, x: z.string(), y: z.string(), colour: z.string().optional(), lapIndex: z.number().int().optional(), maxPoints: z.number().int().optional(), gridSize: z.number().int().optional() });
+export const DataFileHistogramRequest = z.strictObject({ ...DatasetRef, channel: z.string(), lapIndex: z.number().int().optional(), bins: z.number().int().optional(), edges: z.array(z.number()).optional() });
+export type DataFileLapStatsRequest = z.infer<typeof DataFileLapStatsRequest>;
+export type DataFileScatterRequest = z.infer<typeof DataFileScatterRequest>;
+export type DataFileHistogramRequest = z.infer<typeof DataFileHistogramRequest>;
+
+const NullableNumber = (description: string) => z.number().nullable().meta({ description });
+const ChannelRef = z.object({ name: z.string(), unit: z.string() });
+
+/** The lap statistics answer. */
+export const LapStatsJson = z
+  .object({
+    ...DatasetEcho,
+    channels: z.array(ChannelRef.extend({ threshold: z.number().nullable() })).meta({ description: 'The channels reported on, in the order asked, with their thresholds' }),
+    sectors: z
+      .object({ startDistances: z.array(z.number()), source: LapDistanceSourceJson })
+      .nullable()
+      .meta({ description: 'The sectors (start distances, m, the first at 0) and the distance source they were timed on; null without sectorStartDistances' }),
+    laps: z.array(
+      z.object({
+        lapIndex: z.number().int(),
+        kind: z.enum(['out', 'flying', 'in']),
+        startTime: Seconds("The lap's start, s on the file's time axis"),
+        lapTime: Seconds("From the lap's start to its end, s"),
+        sectorTimes: z.array(z.number().nullable()).nullable().meta({ description: 'Each sector\'s time, s (null where the lap did not reach its start or end); null without sectors' }),
+        channels: z.array(
+          z.object({
+            name: z.string(),
+            min: NullableNumber('Smallest value in the lap (null: no sample)'),
+            max: NullableNumber('Largest value in the lap'),
+            mean: NullableNumber('Time-weighted mean over the lap'),
+            timeAbove: NullableNumber('Seconds strictly above the threshold (null without a threshold)'),
+          }),
+        ),
+      }),
+    ),
+    bestLap: z.object({ lapIndex: z.number().int(), lapTime: z.number() }).nullable().meta({ description: 'The fastest flying lap (every lap when the dataset has no flying lap); null without laps' }),
+    theoreticalBest: z
+      .object({ lapTime: z.number(), sectors: z.array(z.object({ time: z.number(), lapIndex: z.number().int() })) })
+      .nullable()
+      .meta({ description: 'The sum of the best time of each sector over the flying laps, with the lap each came from; null when it cannot be computed (see theoreticalBestNote)' }),
+    theoreticalBestNote: z.string().nullable().meta({ description: 'Why theoreticalBest is null' }),
+  })
+  .meta({ id: 'LapStats' });
+export type LapStatsJson = z.infer<typeof LapStatsJson>;
+
+const GridAxisJson = z.object({ min: z.number(), max: z.number(), cells: z.number().int() });
+
+/** The scatter answer: points when few, else the density grid. */
+export const ScatterJson = z
+  .object({
+    ...DatasetEcho,
+    lapIndex: z.number().int().nullable().meta({ description: 'The lap read; null for the whole file' }),
+    x: ChannelRef,
+    y: ChannelRef,
+    colour: ChannelRef.nullable(),
+    timeBase: z.string().meta({ description: 'The channel whose sample times the others were resampled onto (the one with the most samples in the scope)' }),
+    kind: z.enum(['points', 'density']),
+    count: z.number().int().meta({ description: 'Pairs with both x and y' }),
+    points: z.object({ x: z.array(z.number()), y: z.array(z.number()), colour: z.array(z.number().nullable()).optional() }).optional(),
+    grid: z.object({ xAxis: GridAxisJson, yAxis: GridAxisJson, cells: z.array(z.object({ x: z.number().int(), y: z.number().int(), count: z.number().int(), colour: z.number().nullable() })) }).optional(),
+  })
+  .meta({ id: 'Scatter' });
+export type ScatterJson = z.infer<typeof ScatterJson>;
+
+/** The histogram answer. */
+export const HistogramJson = z
+  .object({
+    ...DatasetEcho,
+    lapIndex: z.number().int().nullable(),
+    channel: ChannelRef,
+    edges: z.array(z.number()).meta({ description: 'Bin edges; bin k is [edges[k], edges[k+1]), the last one closed' }),
+    counts: z.array(z.number().int()),
+    below: z.number().int().meta({ description: 'Samples below the first edge' }),
+    above: z.number().int().meta({ description: 'Samples above the last edge' }),
+    total: z.number().int().meta({ description: 'Samples in the scope (gaps not counted)' }),
+    frequency: z.number().meta({ description: "The channel's rate, Hz: counts / frequency is time" }),
+  })
+  .meta({ id: 'Histogram' });
+export type HistogramJson = z.infer<typeof HistogramJson>;

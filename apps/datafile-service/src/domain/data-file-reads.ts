@@ -3,6 +3,7 @@ import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } 
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
 import { readChannels, type ChannelRead } from './read-channels';
+import { readHistogram, readLapStats, readScatter, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
 import { readLapDelta, readLapDistance } from './read-lap-traces';
 import { ReadResultCache } from './read-result-cache';
 import { toReadError } from './read-errors';
@@ -12,7 +13,12 @@ export interface DataFileReadsOptions {
   timeoutMs: number;
   /** READ_SAMPLE_BUDGET: a read needing more decoded samples is a 413 before any is read. */
   sampleBudget: number;
+  /** HISTOGRAM_MAX_BINS, SCATTER_MAX_GRID, SCATTER_MAX_POINTS (defaults: ANALYSIS_LIMITS). */
+  analysis?: AnalysisLimits;
 }
+
+/** The analysis reads' bounds when the options give none (the datafile-service's defaults). */
+export const ANALYSIS_LIMITS: AnalysisLimits = { maxBins: 1_000, maxGrid: 256, maxPoints: 10_000 };
 
 /** The use cases of the data file access endpoints: the metadata record and channel reads of one dataset. */
 export class DataFileReads {
@@ -76,6 +82,29 @@ export class DataFileReads {
       signal.throwIfAborted();
       const parts = this.parts();
       return readLapDelta({ ref, dataset, lapIndex, field: 'lapIndex' }, { ref: referenceRef, dataset: referenceDataset ?? dataset, lapIndex: referenceLapIndex, field: 'referenceLapIndex' }, maxPoints, parts, signal);
+    });
+  }
+
+  /** Lap times, sectors, best and theoretical best lap, and each channel's report per lap (JSON body), computed on the pool. */
+  lapStats(ref: DatasetRef, read: LapStatsRead, requestId?: string): Promise<Uint8Array> {
+    return this.analysed(ref, requestId, (dataset, parts, signal) => readLapStats(ref, dataset, read, parts, signal));
+  }
+
+  /** One channel against another, coloured by a third (JSON body): points, or a density grid when large. */
+  scatter(ref: DatasetRef, read: ScatterRead, requestId?: string): Promise<Uint8Array> {
+    return this.analysed(ref, requestId, (dataset, parts, signal) => readScatter(ref, dataset, read, parts, signal));
+  }
+
+  /** The histogram of one channel (JSON body). */
+  histogram(ref: DatasetRef, read: HistogramRead, requestId?: string): Promise<Uint8Array> {
+    return this.analysed(ref, requestId, (dataset, parts, signal) => readHistogram(ref, dataset, read, parts, signal));
+  }
+
+  private analysed(ref: DatasetRef, requestId: string | undefined, read: (dataset: Awaited<ReturnType<Datasets['open']>>, parts: ReturnType<DataFileReads['parts']> & { limits: AnalysisLimits }, signal: AbortSignal) => Promise<Uint8Array>): Promise<Uint8Array> {
+    return this.withinTimeout(async (signal) => {
+      const dataset = await this.datasets.open(ref, requestId);
+      signal.throwIfAborted();
+      return read(dataset, { ...this.parts(), limits: this.options.analysis ?? ANALYSIS_LIMITS }, signal);
     });
   }
 

@@ -45,7 +45,7 @@ export function lapTraces(task: LapTraceTask): Uint8Array {
 }
 
 /** Lap-relative times and distances of every present sample of the lap. */
-function traceOf(lap: LapSlice): { times: Float64Array; distances: Float64Array } {
+export function traceOf(lap: LapSlice): { times: Float64Array; distances: Float64Array } {
   const { slice } = lap;
   const values = applyConversion(slice.samples, slice.conversion);
   const n = values.length;

@@ -75,11 +75,11 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
   }
 
   /** Saves a screenshot of `selector` as an artifact and returns how many of its pixels have each colour. */
-  async function screenshotColours(page: Page, selector: string, file: string, colours: string[]): Promise<number[]> {
+  async function screenshotColours(page: Page, selector: string, file: string, colours: string[], tolerance?: number): Promise<number[]> {
     const png = await page.locator(selector).screenshot();
     writeFileSync(join(ARTIFACTS, file), png);
     const image = decodePng(png);
-    return colours.map((c) => countColour(image, c));
+    return colours.map((c) => countColour(image, c, tolerance));
   }
 
   test('when the page is read, then it needs no API key, is HTML with a strict Content-Security-Policy, and its assets have their types', async () => {
@@ -291,6 +291,72 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(delta.pathname).not.toContain(delta.searchParams.get('referenceEntityId') as string);
     const [trace] = await screenshotColours(page, '[data-testid=pane-delta]', 'delta-two-runs.png', [COLOURS[1]]);
     expect(trace).toBeGreaterThan(MIN_LINE_PIXELS);
+    await page.context().close();
+  });
+
+  test('when lap statistics are asked with a threshold and two sectors, then the table shows every lap with its sectors and the channel report, and the summary the theoretical best', async () => {
+    const { page, foreign, cspViolations } = await openPage();
+    const reads: Request[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/lapstats')) reads.push(r);
+    });
+    await signIn(page);
+    await pickDataset(page);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.fill('[data-testid=lapstats-thresholds]', 'Ground Speed=150');
+    await page.fill('[data-testid=lapstats-sectors]', '0, 1000');
+    await page.click('[data-testid=lapstats-run]');
+    await page.waitForSelector('[data-testid=lapstats-lap-4]');
+    expect(reads[0]?.postDataJSON()).toEqual({ channels: ['Ground Speed'], thresholds: { 'Ground Speed': 150 }, sectorStartDistances: [0, 1000] });
+    const header = await page.locator('[data-testid=lapstats-table] th').allTextContents();
+    expect(header).toEqual(['lap', 'kind', 'time', 'S1', 'S2', 'Ground Speed min', 'Ground Speed max', 'Ground Speed mean', 'Ground Speed > 150 (s)']);
+    expect(await page.locator('[data-testid^=lapstats-lap-]').count()).toBe(5);
+    // Lap 2 (index 1) is Sample1's best, 1:03.000, as the laps table says.
+    expect(await page.textContent('[data-testid=lapstats-lap-1]')).toContain('1:03.000');
+    expect(await page.getAttribute('[data-testid=lapstats-lap-1]', 'class')).toBe('best');
+    expect(await page.textContent('[data-testid=lapstats-summary]')).toMatch(/^Best lap 2: 1:03\.000\. Theoretical best \d:\d\d\.\d{3} \(sectors from laps/);
+    await page.locator('[data-testid=analysis]').screenshot({ path: join(ARTIFACTS, 'lap-statistics.png') });
+    expect(foreign).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a scatter and a histogram are drawn, then the points of a lap are drawn in the plot colour, the whole file becomes a coloured density grid, and the histogram bars are drawn', async () => {
+    const { page, foreign, cspViolations } = await openPage();
+    await signIn(page);
+    await pickDataset(page);
+    const drawn = async (id: string, action: () => Promise<unknown>) => {
+      const before = Number((await page.getAttribute(`[data-testid=${id}]`, 'data-drawn')) ?? 0);
+      await action();
+      await page.waitForFunction(([testid, n]) => Number(document.querySelector(`[data-testid=${testid}]`)?.getAttribute('data-drawn') ?? 0) > Number(n), [id, before] as const);
+    };
+    await page.selectOption('[data-testid=scatter-x]', 'Throttle Pos');
+    await page.selectOption('[data-testid=scatter-y]', 'Ground Speed');
+    await page.selectOption('[data-testid=analysis-lap]', { label: 'lap 2' });
+    await drawn('scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
+    expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-kind')).toBe('points');
+    expect(await page.textContent('[data-testid=scatter-caption]')).toContain("on Ground Speed's time base");
+    const [points] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-lap2-points.png', [COLOURS[0]]);
+    expect(points).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    await page.selectOption('[data-testid=analysis-lap]', { label: 'whole file' });
+    await page.selectOption('[data-testid=scatter-colour]', 'Engine RPM');
+    await drawn('scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
+    expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-kind')).toBe('density');
+    expect(await page.textContent('[data-testid=scatter-caption]')).toMatch(/density grid/);
+    // Cells at both ends of the colour ramp: the lowest mean RPM blue, the highest red.
+    const [blue, red] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-file-density.png', ['#0000ff', '#ff0000'], 40);
+    expect(blue).toBeGreaterThan(0);
+    expect(red).toBeGreaterThan(0);
+
+    await page.selectOption('[data-testid=histogram-channel]', 'Susp Pos FL');
+    await page.fill('[data-testid=histogram-bins]', '30');
+    await drawn('histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    expect(await page.textContent('[data-testid=histogram-caption]')).toMatch(/^Susp Pos FL: \d+ samples in 30 bins/);
+    const [bars] = await screenshotColours(page, '[data-testid=histogram-canvas]', 'histogram-susp-pos-fl.png', [COLOURS[1]]);
+    expect(bars).toBeGreaterThan(MIN_LINE_PIXELS);
+    expect(foreign).toEqual([]);
+    expect(cspViolations).toEqual([]);
     await page.context().close();
   });
 

@@ -33,6 +33,9 @@ export function datafileCommands(reads: DataFileReads): RequestHandler {
         const reference = m.reference ? { caller: m.caller, type: m.type, id: m.reference.id, group: m.reference.group } : m;
         return asJson(await reads.lapDelta(m, m.lapIndex, reference, m.referenceLapIndex, m.maxPoints, request.headers.requestId));
       },
+      [DATAFILE_COMMANDS.lapStats]: async (m, request) => asJson(await reads.lapStats(m, m, request.headers.requestId)),
+      [DATAFILE_COMMANDS.scatter]: async (m, request) => asJson(await reads.scatter(m, m, request.headers.requestId)),
+      [DATAFILE_COMMANDS.histogram]: async (m, request) => asJson(await reads.histogram(m, m, request.headers.requestId)),
     },
     { extra: { ping: async () => 'pong' } },
   );

@@ -1,0 +1,192 @@
+import type { Piscina } from 'piscina';
+import { InvalidSliceError, resolveScope, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
+import { isDiscreteChannel, pickDistanceSource } from '@pitwall/laps';
+import { AppError, FieldRefusals } from '@pitwall/service-kit';
+import type { DatasetRef, OpenDataset } from './datasets';
+import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
+import { samplesToDecode, withinSampleBudget } from './read-budget';
+import type { AnalysisTask, DatasetEcho } from '../workers/analysis';
+import type { StoredSlice } from '../workers/shape-channels';
+
+/** The bounds of the analysis reads (environment variables of the datafile-service, docs/security.md). */
+export interface AnalysisLimits {
+  /** HISTOGRAM_MAX_BINS: the most bins one histogram may have. */
+  maxBins: number;
+  /** SCATTER_MAX_GRID: the most cells of a density grid along each axis. */
+  maxGrid: number;
+  /** SCATTER_MAX_POINTS: the most pairs a scatter answers as points. */
+  maxPoints: number;
+}
+
+/** What a scatter and a histogram use when the request does not say. */
+export const ANALYSIS_DEFAULTS = { bins: 20, gridSize: 64, maxPoints: 2_000 } as const;
+
+type Parts = { cache: StoredChannelCache; pool: Piscina; sampleBudget: number; limits: AnalysisLimits };
+type Window = ReturnType<typeof resolveScope>;
+
+export interface LapStatsRead {
+  channels: readonly string[];
+  thresholds: Record<string, number>;
+  sectorStartDistances?: readonly number[];
+}
+
+export interface ScatterRead {
+  x: string;
+  y: string;
+  colour?: string;
+  lapIndex?: number;
+  maxPoints?: number;
+  gridSize?: number;
+}
+
+export interface HistogramRead {
+  channel: string;
+  lapIndex?: number;
+  bins?: number;
+  edges?: readonly number[];
+}
+
+/**
+ * `POST .../lapstats`: every lap of the dataset, each channel read whole once (and the distance source when sectors
+ * are asked), then the statistics on the pool. Unknown channels are refused before any sample is read, and the
+ * samples decoded are held to READ_SAMPLE_BUDGET.
+ */
+export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: LapStatsRead, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
+  const { file } = dataset;
+  const names = [...new Set(read.channels)];
+  const infos = analysedChannels(
+    file.channels,
+    read.channels.map((name, i) => [`channels[${i}]`, name]),
+  );
+  const byName = new Map(infos.map((info) => [info.name, info]));
+  const window: Window = { whole: true };
+  const source = read.sectorStartDistances ? pickDistanceSource(file.channels) : undefined;
+  if (read.sectorStartDistances && !source) {
+    throw new AppError(
+      422,
+      `${ref.type} ${ref.id} dataset '${ref.group}' has no distance channel (a name like 'Distance' or 'Lap Distance' in m or km) and no speed channel to integrate (a name like 'Ground Speed' or 'Speed' in km/h, kph, m/s, mph or knots), so its sectors cannot be timed`,
+    );
+  }
+  const distinct = names.map((name) => byName.get(name) as ChannelInfo);
+  const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;
+  const reading = sourceInfo && !byName.has(sourceInfo.name) ? [...distinct, sourceInfo] : distinct;
+  withinSampleBudget(reading.reduce((sum, info) => sum + samplesToDecode(file, info, window), 0), parts.sampleBudget, 'channels');
+  const slices = new Map<string, StoredSlice>();
+  for (const info of reading) {
+    signal.throwIfAborted();
+    slices.set(info.name, ownedSlice(await storedOfScope(dataset, info, window, parts.cache)));
+  }
+  // The distance source may also be a channel reported on: the pool gets its own copy (each buffer is moved once).
+  const sectors = source && sourceInfo && read.sectorStartDistances ? { slice: byName.has(sourceInfo.name) ? copyOf(slices.get(sourceInfo.name) as StoredSlice) : (slices.get(sourceInfo.name) as StoredSlice), source: { kind: source.kind, channel: source.channel }, startDistances: [...read.sectorStartDistances] } : undefined;
+  const task: AnalysisTask = {
+    op: 'lapStats',
+    echo: echoOf(ref),
+    laps: file.laps.map((lap) => ({ lapIndex: lap.index, kind: lap.kind, startTime: lap.startTime, endTime: lap.endTime })),
+    channels: distinct.map((info) => ({ slice: slices.get(info.name) as StoredSlice, threshold: read.thresholds[info.name] ?? null })),
+    ...(sectors ? { sectors } : {}),
+  };
+  const all = [...task.channels.map((c) => c.slice), ...(sectors ? [sectors.slice] : [])];
+  return run(task, all, parts.pool, signal);
+}
+
+/** `POST .../scatter`: x, y and colour in the scope, on the fastest one's time base, as points or a density grid, on the pool. */
+export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: ScatterRead, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
+  const { file } = dataset;
+  const refusals = new FieldRefusals();
+  const maxPoints = read.maxPoints ?? Math.min(ANALYSIS_DEFAULTS.maxPoints, parts.limits.maxPoints);
+  const gridSize = read.gridSize ?? Math.min(ANALYSIS_DEFAULTS.gridSize, parts.limits.maxGrid);
+  if (maxPoints > parts.limits.maxPoints) refusals.refuse('maxPoints', `must be at most ${parts.limits.maxPoints} (SCATTER_MAX_POINTS)`, `maxPoints must be at most ${parts.limits.maxPoints} (SCATTER_MAX_POINTS)`);
+  if (gridSize > parts.limits.maxGrid) refusals.refuse('gridSize', `must be at most ${parts.limits.maxGrid} (SCATTER_MAX_GRID)`, `gridSize must be at most ${parts.limits.maxGrid} (SCATTER_MAX_GRID)`);
+  const window = scopeOf(file, read.lapIndex, refusals);
+  const named: [string, string][] = [
+    ['x', read.x],
+    ['y', read.y],
+    ...(read.colour !== undefined ? ([['colour', read.colour]] as [string, string][]) : []),
+  ];
+  const infos = analysedChannels(file.channels, named, refusals);
+  const distinct = [...new Map(infos.map((info) => [info.name, info])).values()];
+  withinSampleBudget(distinct.reduce((sum, info) => sum + samplesToDecode(file, info, window), 0), parts.sampleBudget, 'x');
+  const slices: StoredSlice[] = [];
+  for (const info of distinct) {
+    signal.throwIfAborted();
+    slices.push(ownedSlice(await storedOfScope(dataset, info, window, parts.cache)));
+  }
+  const indexOf = (name: string) => distinct.findIndex((info) => info.name === name);
+  const task: AnalysisTask = {
+    op: 'scatter',
+    echo: echoOf(ref),
+    lapIndex: read.lapIndex ?? null,
+    slices,
+    discrete: distinct.map((info) => isDiscreteChannel(info)),
+    roles: { x: indexOf(read.x), y: indexOf(read.y), ...(read.colour !== undefined ? { colour: indexOf(read.colour) } : {}) },
+    maxPoints,
+    gridSize,
+  };
+  return run(task, slices, parts.pool, signal);
+}
+
+/** `POST .../histogram`: one channel in the scope, binned on the pool. */
+export async function readHistogram(ref: DatasetRef, dataset: OpenDataset, read: HistogramRead, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
+  const { file } = dataset;
+  const refusals = new FieldRefusals();
+  const { maxBins } = parts.limits;
+  if (read.bins !== undefined && read.bins > maxBins) refusals.refuse('bins', `must be at most ${maxBins} (HISTOGRAM_MAX_BINS)`, `bins must be at most ${maxBins} (HISTOGRAM_MAX_BINS)`);
+  if (read.edges !== undefined && read.edges.length - 1 > maxBins) refusals.refuse('edges', `must be at most ${maxBins + 1} edges (HISTOGRAM_MAX_BINS is ${maxBins})`, `edges must be at most ${maxBins + 1} (HISTOGRAM_MAX_BINS is ${maxBins})`);
+  const window = scopeOf(file, read.lapIndex, refusals);
+  const [info] = analysedChannels(file.channels, [['channel', read.channel]], refusals) as [ChannelInfo];
+  withinSampleBudget(samplesToDecode(file, info, window), parts.sampleBudget, 'channel');
+  signal.throwIfAborted();
+  const slice = ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
+  const task: AnalysisTask = {
+    op: 'histogram',
+    echo: echoOf(ref),
+    lapIndex: read.lapIndex ?? null,
+    slice,
+    ...(read.edges !== undefined ? { edges: [...read.edges] } : { bins: read.bins ?? Math.min(ANALYSIS_DEFAULTS.bins, maxBins) }),
+  };
+  return run(task, [slice], parts.pool, signal);
+}
+
+/** The window of a lap, or the whole file; a lap index outside the dataset's laps is refused on `lapIndex`. */
+function scopeOf(file: OpenDataset['file'], lapIndex: number | undefined, refusals: FieldRefusals): Window {
+  if (lapIndex === undefined) return { whole: true };
+  try {
+    return resolveScope({ mode: 'lap', lapIndex }, file);
+  } catch (err) {
+    if (!(err instanceof InvalidSliceError)) throw err;
+    refusals.refuse('lapIndex', err.message, `lapIndex: ${err.message}`);
+    return { whole: true };
+  }
+}
+
+/**
+ * The catalogue entries of the channels a read names (`[field, name]`), refused before any sample is read, as the
+ * channel reads refuse them: with the other refusals gathered so far, every unknown channel a 400 naming its field,
+ * then every one the readers cannot decode a 415.
+ */
+function analysedChannels(catalogue: readonly ChannelInfo[], named: readonly [string, string][], refusals = new FieldRefusals()): ChannelInfo[] {
+  const byName = new Map(catalogue.map((c) => [c.name, c]));
+  for (const [field, name] of named) if (!byName.has(name)) refusals.refuse(field, `channel not found: ${name}`);
+  refusals.throwIfAny();
+  const infos = named.map(([, name]) => byName.get(name) as ChannelInfo);
+  const unreadable = new FieldRefusals();
+  named.forEach(([field], i) => {
+    const info = infos[i] as ChannelInfo;
+    if (info.unsupported) unreadable.refuse(field, `cannot be read: ${info.name} uses ${info.unsupported}, which this service does not decode`, `${field} ${info.name} cannot be read: it uses ${info.unsupported}`);
+  });
+  unreadable.throwIfAny(415);
+  return infos;
+}
+
+function echoOf(ref: DatasetRef): DatasetEcho {
+  return { entityId: ref.id, entityType: ref.type, attachedFileGroupName: ref.group };
+}
+
+function copyOf(slice: StoredSlice): StoredSlice {
+  return { ...slice, samples: slice.samples.slice(), ...(slice.times ? { times: slice.times.slice() } : {}), ...(slice.gaps ? { gaps: slice.gaps.slice() } : {}) } as StoredSlice;
+}
+
+async function run(task: AnalysisTask, slices: StoredSlice[], pool: Piscina, signal: AbortSignal): Promise<Uint8Array> {
+  const transferList = slices.flatMap(buffersOf);
+  return (await pool.run(task, { name: 'analysis', transferList, signal })) as Uint8Array;
+}

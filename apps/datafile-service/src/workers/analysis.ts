@@ -1,0 +1,131 @@
+import { bestLap, channelStats, evenEdges, histogram, onFastestTimeBase, scatter, sectorTimes, theoreticalBest, type TimedLap } from '@pitwall/analysis';
+import { applyConversion, toNanosecond } from '@pitwall/channels';
+import type { HistogramJson, LapDistanceSourceJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
+import { lowerBound } from '@pitwall/laps';
+import { traceOf } from './lap-traces';
+import type { StoredSlice } from './shape-channels';
+
+/** Which dataset an answer is of, echoed. */
+export interface DatasetEcho {
+  entityId: string;
+  entityType: string;
+  attachedFileGroupName: string;
+}
+
+export interface LapStatsTask {
+  op: 'lapStats';
+  echo: DatasetEcho;
+  laps: { lapIndex: number; kind: 'out' | 'flying' | 'in'; startTime: number; endTime: number }[];
+  /** The whole file's stored values of each channel reported on (each once), with its threshold. */
+  channels: { slice: StoredSlice; threshold: number | null }[];
+  /** With sectors: the whole file's distance source and the sectors' start distances. */
+  sectors?: { slice: StoredSlice; source: LapDistanceSourceJson; startDistances: number[] };
+}
+
+export interface ScatterTask {
+  op: 'scatter';
+  echo: DatasetEcho;
+  lapIndex: number | null;
+  /** x, y and the colour channel (when asked) in the scope; a channel named twice comes once, `roles` says which is which. */
+  slices: StoredSlice[];
+  discrete: boolean[];
+  roles: { x: number; y: number; colour?: number };
+  maxPoints: number;
+  gridSize: number;
+}
+
+export interface HistogramTask {
+  op: 'histogram';
+  echo: DatasetEcho;
+  lapIndex: number | null;
+  slice: StoredSlice;
+  bins?: number;
+  edges?: number[];
+}
+
+export type AnalysisTask = LapStatsTask | ScatterTask | HistogramTask;
+
+/** The JSON body of an analysis read, computed from every sample of its scope (never from M4-reduced points). */
+export function analyse(task: AnalysisTask): Uint8Array {
+  const answer = task.op === 'lapStats' ? lapStats(task) : task.op === 'scatter' ? scatterOf(task) : histogramOf(task);
+  return new TextEncoder().encode(JSON.stringify(answer));
+}
+
+/** A slice's physical values (NaN for gaps) and the time of each sample, s on the file's time axis. */
+function physical(slice: StoredSlice): { times: Float64Array; values: Float64Array; period: number } {
+  const converted = applyConversion(slice.samples, slice.conversion);
+  const values = Float64Array.from(converted, (v, i) => (slice.gaps?.[i] === 1 ? NaN : v));
+  const times = slice.times ? Float64Array.from(slice.times) : Float64Array.from(values, (_, i) => slice.startTime + i / slice.frequency);
+  return { times, values, period: slice.frequency > 0 ? 1 / slice.frequency : 0 };
+}
+
+/** The part of a slice whose samples fall in [start, end). */
+function sliceBetween(slice: StoredSlice, times: Float64Array, start: number, end: number): StoredSlice {
+  const from = lowerBound(times, start);
+  const to = lowerBound(times, end);
+  return {
+    ...slice,
+    startTime: times[from] ?? start,
+    samples: slice.samples.subarray(from, to),
+    ...(slice.times ? { times: slice.times.subarray(from, to) } : {}),
+    ...(slice.gaps ? { gaps: slice.gaps.subarray(from, to) } : {}),
+  } as StoredSlice;
+}
+
+function lapStats(task: LapStatsTask): LapStatsJson {
+  const series = task.channels.map((c) => physical(c.slice));
+  const distance = task.sectors ? { slice: task.sectors.slice, times: physical(task.sectors.slice).times } : undefined;
+  const sectorCount = task.sectors ? [0, ...task.sectors.startDistances.filter((d) => d > 0)].length : 0;
+  const laps = task.laps.map((lap) => {
+    const lapTime = toNanosecond(lap.endTime - lap.startTime);
+    let sectors: (number | null)[] | null = null;
+    if (task.sectors && distance) {
+      const trace = traceOf({ ref: { ...task.echo, lapIndex: lap.lapIndex, lapTime }, lapStart: lap.startTime, source: task.sectors.source, slice: sliceBetween(distance.slice, distance.times, lap.startTime, lap.endTime) });
+      sectors = sectorTimes(trace, lap.endTime - lap.startTime, task.sectors.startDistances).map((t) => (t === null ? null : toNanosecond(t)));
+    }
+    const channels = task.channels.map((c, k) => {
+      const { min, max, mean, timeAbove } = channelStats(series[k] as ReturnType<typeof physical>, lap.startTime, lap.endTime, c.threshold ?? undefined);
+      return { name: c.slice.name, min, max, mean, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove) };
+    });
+    return { lapIndex: lap.lapIndex, kind: lap.kind, startTime: lap.startTime, lapTime, sectorTimes: sectors, channels };
+  });
+  // The best and the theoretical best are of flying laps: an out-lap starts in the pit lane, an in-lap ends there.
+  const flying = laps.filter((l) => l.kind === 'flying');
+  const timed: TimedLap[] = (flying.length ? flying : laps).map((l) => ({ lapIndex: l.lapIndex, lapTime: l.lapTime, ...(l.sectorTimes ? { sectors: l.sectorTimes } : {}) }));
+  const best = bestLap(timed);
+  const ideal = theoreticalBest(flying.map((l) => ({ lapIndex: l.lapIndex, lapTime: l.lapTime, ...(l.sectorTimes ? { sectors: l.sectorTimes } : {}) })), sectorCount);
+  return {
+    ...task.echo,
+    channels: task.channels.map((c) => ({ name: c.slice.name, unit: c.slice.unit, threshold: c.threshold })),
+    sectors: task.sectors ? { startDistances: [0, ...task.sectors.startDistances.filter((d) => d > 0)], source: task.sectors.source } : null,
+    laps,
+    bestLap: best ? { lapIndex: best.lapIndex, lapTime: best.lapTime } : null,
+    theoreticalBest: ideal ? { lapTime: toNanosecond(ideal.lapTime), sectors: ideal.sectors.map((s) => ({ time: s.time, lapIndex: s.lapIndex })) } : null,
+    theoreticalBestNote: ideal ? null : noTheoreticalBest(task, flying.length, sectorCount),
+  };
+}
+
+function noTheoreticalBest(task: LapStatsTask, flyingLaps: number, sectorCount: number): string {
+  if (!task.sectors || sectorCount === 0)
+    return 'No sectors: the request gave no sectorStartDistances, and the dataset carries no sector splits (its beacons give the laps only), so there is no theoretical best';
+  if (flyingLaps === 0) return 'No flying lap (only an out-lap and an in-lap): there is no theoretical best';
+  return 'A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best';
+}
+
+function scatterOf(task: ScatterTask): ScatterJson {
+  const series = task.slices.map(physical);
+  const { base, values } = onFastestTimeBase(series.map((s, k) => ({ times: s.times, values: s.values, discrete: task.discrete[k] === true })));
+  const at = (k: number | undefined) => (k === undefined ? undefined : values[k]);
+  const result = scatter(at(task.roles.x) as Float64Array, at(task.roles.y) as Float64Array, at(task.roles.colour), { maxPoints: task.maxPoints, gridSize: task.gridSize });
+  const ref = (k: number) => ({ name: (task.slices[k] as StoredSlice).name, unit: (task.slices[k] as StoredSlice).unit });
+  const head = { ...task.echo, lapIndex: task.lapIndex, x: ref(task.roles.x), y: ref(task.roles.y), colour: task.roles.colour === undefined ? null : ref(task.roles.colour), timeBase: (task.slices[base] as StoredSlice).name, kind: result.kind, count: result.count };
+  if (result.kind === 'points') return { ...head, points: { x: result.x, y: result.y, ...(result.colour ? { colour: result.colour } : {}) } };
+  return { ...head, grid: { xAxis: result.xAxis, yAxis: result.yAxis, cells: result.cells } };
+}
+
+function histogramOf(task: HistogramTask): HistogramJson {
+  const { values } = physical(task.slice);
+  const edges = task.edges ?? evenEdges(values, task.bins as number);
+  const h = histogram(values, edges);
+  return { ...task.echo, lapIndex: task.lapIndex, channel: { name: task.slice.name, unit: task.slice.unit }, ...h, frequency: task.slice.frequency };
+}

@@ -1,0 +1,203 @@
+import { rmSync } from 'node:fs';
+import { writeLdFile } from '@pitwall/formats';
+import type { InProcessStack } from '@pitwall/service-host/testing';
+import { startDatafileStack } from '../support/datafile-stack';
+import type { UploadedDatasets } from '../support/uploaded-datasets';
+import { workspaceTempDir } from '../support/workspace-tmp';
+
+// Tests look into arbitrary answer shapes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/**
+ * A 40 s outing at 10 Hz cut into four 10 s laps by its Lap Number (out, flying, flying, in), every value
+ * hand-computable:
+ * - Ground Speed: 50 km/h on the out- and in-lap, 36 km/h (10 m/s) on lap 1, 72 km/h (20 m/s) on lap 2, so the
+ *   distance integrated from each lap's first sample reaches 50 m after 5 s on lap 1 and 2.5 s on lap 2;
+ * - Throttle: 0, 10, ..., 90 % repeating every second (min 0, max 90, mean 45, above 50 % for 0.4 s of each second);
+ * - Brake Temp at 2 Hz: its value is its time (0, 0.5, ... 39.5), a slower channel for the scatter's resampling.
+ */
+function analysisLd(): Uint8Array {
+  const n = 400;
+  const lapOf = (i: number) => Math.floor(i / 100);
+  return writeLdFile({
+    channels: [
+      { name: 'Ground Speed', unit: 'km/h', frequency: 10, type: 'float32', samples: Array.from({ length: n }, (_, i) => [50, 36, 72, 50][lapOf(i)] as number) },
+      { name: 'Throttle', unit: '%', frequency: 10, type: 'float32', samples: Array.from({ length: n }, (_, i) => (i % 10) * 10) },
+      { name: 'Brake Temp', unit: 'C', frequency: 2, type: 'float32', samples: Array.from({ length: 80 }, (_, j) => j / 2) },
+      { name: 'Lap Number', frequency: 10, samples: Array.from({ length: n }, (_, i) => lapOf(i)) },
+    ],
+  });
+}
+
+/** The datafile-service's bounds in this file: every read of the file's 1,280 samples but one channel fits. */
+const LIMITS = { READ_SAMPLE_BUDGET: '1000', HISTOGRAM_MAX_BINS: '50', SCATTER_MAX_GRID: '16', SCATTER_MAX_POINTS: '500' };
+
+describe('the analysis reads through the gateway: POST .../lapstats, .../scatter, .../histogram', () => {
+  const dir = workspaceTempDir('datafile-analysis-');
+  let stack: InProcessStack;
+  let base: string;
+  let demo: { accountId: string; apiKey: string };
+  let attached: UploadedDatasets;
+  let runSheet: string;
+
+  beforeAll(async () => {
+    ({ stack, base, demo, attached } = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'analysis-test-secret' }, { datafileEnv: LIMITS }));
+    runSheet = await attached.entity();
+    await attached.attach(runSheet, 'DataFile', 'analysis.ld', analysisLd());
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (read: string, body: unknown, id = runSheet) =>
+    fetch(`${base}/RunSheets/${id}/DataFileAccess/DataFile/${read}`, { method: 'POST', headers: { ApiKey: demo.apiKey, AccountId: demo.accountId, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = async (r: Response, status = 200): Promise<Json> => {
+    const body = await r.json();
+    if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${JSON.stringify(body)}`);
+    return body;
+  };
+
+  describe('POST .../lapstats', () => {
+    test('when two channels, a threshold and two sectors are asked, then each lap has its time, sector times, and each channel its min, max, mean and time above', async () => {
+      const body = await answer(await post('lapstats', { channels: ['Throttle', 'Brake Temp'], thresholds: { Throttle: 50 }, sectorStartDistances: [0, 50] }));
+      expect(body).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile' });
+      expect(body.channels).toEqual([
+        { name: 'Throttle', unit: '%', threshold: 50 },
+        { name: 'Brake Temp', unit: 'C', threshold: null },
+      ]);
+      expect(body.sectors).toEqual({ startDistances: [0, 50], source: { kind: 'integrated', channel: 'Ground Speed' } });
+      expect(body.laps.map((l: Json) => [l.lapIndex, l.kind, l.startTime, l.lapTime])).toEqual([
+        [0, 'out', 0, 10],
+        [1, 'flying', 10, 10],
+        [2, 'flying', 20, 10],
+        [3, 'in', 30, 10],
+      ]);
+      const [out, lap1, lap2] = body.laps;
+      // 10 m/s: 50 m after 5 s, the rest of the lap 5 s; 20 m/s: 2.5 s and 7.5 s; 50 km/h: 50 m after 3.6 s.
+      expect(lap1.sectorTimes[0]).toBeCloseTo(5, 9);
+      expect(lap1.sectorTimes[1]).toBeCloseTo(5, 9);
+      expect(lap2.sectorTimes[0]).toBeCloseTo(2.5, 9);
+      expect(lap2.sectorTimes[1]).toBeCloseTo(7.5, 9);
+      expect(out.sectorTimes[0]).toBeCloseTo(3.6, 9);
+      const [throttle, brakeTemp] = lap1.channels;
+      expect(throttle).toMatchObject({ name: 'Throttle', min: 0, max: 90 });
+      expect(throttle.mean).toBeCloseTo(45, 9);
+      // 60, 70, 80, 90 of every 10 samples: 0.4 s a second over 10 s.
+      expect(throttle.timeAbove).toBeCloseTo(4, 9);
+      // Lap 1 holds the 2 Hz samples 10, 10.5, ..., 19.5: each holds 0.5 s, so the mean is their mean.
+      expect(brakeTemp).toMatchObject({ name: 'Brake Temp', min: 10, max: 19.5, timeAbove: null });
+      expect(brakeTemp.mean).toBeCloseTo(14.75, 9);
+      // Both flying laps take 10 s (the first is the best); the best sectors are lap 2's 2.5 s and lap 1's 5 s.
+      expect(body.bestLap).toEqual({ lapIndex: 1, lapTime: 10 });
+      expect(body.theoreticalBest.lapTime).toBeCloseTo(7.5, 9);
+      expect(body.theoreticalBest.sectors.map((s: Json) => s.lapIndex)).toEqual([2, 1]);
+      expect(body.theoreticalBestNote).toBeNull();
+    });
+
+    test('when no sectors are given, then the laps have no sector times and the answer says why there is no theoretical best', async () => {
+      const body = await answer(await post('lapstats', { channels: [] }));
+      expect(body.sectors).toBeNull();
+      expect(body.laps.every((l: Json) => l.sectorTimes === null && l.channels.length === 0)).toBe(true);
+      expect(body.theoreticalBest).toBeNull();
+      expect(body.theoreticalBestNote).toMatch(/no sectorStartDistances/);
+      expect(body.bestLap).toEqual({ lapIndex: 1, lapTime: 10 });
+    });
+
+    test('when a channel is unknown, then 400 naming it where the body names it', async () => {
+      const body = await answer(await post('lapstats', { channels: ['Throttle', 'Nope'] }), 400);
+      expect(body.errors).toEqual({ 'channels[1]': ['channel not found: Nope'] });
+    });
+
+    test('when a threshold is not a number, or names no channel asked, then 400 naming it', async () => {
+      const notNumber = await answer(await post('lapstats', { channels: ['Throttle'], thresholds: { Throttle: 'high' } }), 400);
+      expect(JSON.stringify(notNumber.errors)).toContain('Throttle');
+      const stray = await answer(await post('lapstats', { channels: ['Throttle'], thresholds: { Brake: 3 } }), 400);
+      expect(JSON.stringify(stray.errors)).toContain('names no channel of channels');
+      const order = await answer(await post('lapstats', { channels: [], sectorStartDistances: [100, 50] }), 400);
+      expect(JSON.stringify(order.errors)).toContain('must be greater than the one before');
+    });
+
+    test('when the read needs more decoded samples than READ_SAMPLE_BUDGET, then 413 naming it', async () => {
+      // 400 + 400 + 400 samples (the distance source is one of the channels: read once).
+      const body = await answer(await post('lapstats', { channels: ['Throttle', 'Lap Number', 'Ground Speed'], sectorStartDistances: [50] }), 413);
+      expect(body.detail).toContain('needs 1200 decoded samples, more than READ_SAMPLE_BUDGET (1000)');
+      expect(body.sampleBudget).toBe('1000');
+    });
+
+    test('when the entity does not exist, then 404', async () => {
+      expect((await post('lapstats', { channels: [] }, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    });
+  });
+
+  describe('POST .../scatter', () => {
+    test('when a 10 Hz channel is plotted against a 2 Hz one over a lap, then the pairs are on the 10 Hz times, the slower one interpolated, none past its last sample', async () => {
+      const body = await answer(await post('scatter', { x: 'Throttle', y: 'Brake Temp', lapIndex: 1 }));
+      expect(body).toMatchObject({ lapIndex: 1, x: { name: 'Throttle', unit: '%' }, y: { name: 'Brake Temp', unit: 'C' }, colour: null, timeBase: 'Throttle', kind: 'points' });
+      // Throttle's samples at 10.0 ... 19.9 s; Brake Temp's last sample of the lap is at 19.5 s: 96 pairs.
+      expect(body.count).toBe(96);
+      body.points.x.forEach((x: number, k: number) => expect(x).toBe((k % 10) * 10));
+      body.points.y.forEach((y: number, k: number) => expect(y).toBeCloseTo(10 + k / 10, 6));
+    });
+
+    test('when there are more pairs than maxPoints, then a density grid counts them per cell with the mean colour', async () => {
+      const body = await answer(await post('scatter', { x: 'Throttle', y: 'Brake Temp', colour: 'Throttle', maxPoints: 10, gridSize: 2 }));
+      expect(body.kind).toBe('density');
+      // 396 pairs (to 39.5 s). x: 0..40 % in column 0, 50..90 % in column 1; y: under 19.75 in row 0.
+      expect(body.count).toBe(396);
+      expect(body.grid.xAxis).toEqual({ min: 0, max: 90, cells: 2 });
+      expect(body.grid.yAxis).toEqual({ min: 0, max: 39.5, cells: 2 });
+      // Row 0 holds 0.0 .. 19.7 s: 19 whole seconds (95 + 95) and 19.0 .. 19.7 (0..40: 5, 50..70: 3).
+      // Row 1 holds 19.8 .. 39.5 s: 80 and 90, 19 whole seconds, then 39.0 .. 39.5 (0..40: 5, 50: 1).
+      const cells = body.grid.cells.map((c: Json) => [c.x, c.y, c.count]);
+      expect(cells).toEqual([
+        [0, 0, 100],
+        [1, 0, 98],
+        [0, 1, 100],
+        [1, 1, 98],
+      ]);
+      // Column 0 of row 0: 0, 10, 20, 30, 40 twenty times each: a mean throttle of 20.
+      expect(body.grid.cells[0].colour).toBeCloseTo(20, 9);
+    });
+
+    test('when a channel is unknown, the lap is out of range, or the grid is past SCATTER_MAX_GRID, then 400 naming each', async () => {
+      const body = await answer(await post('scatter', { x: 'Throttle', y: 'Nope', colour: 'Nada', lapIndex: 9, gridSize: 17 }), 400);
+      expect(Object.keys(body.errors).sort()).toEqual(['colour', 'gridSize', 'lapIndex', 'y']);
+      expect(body.errors.gridSize).toEqual(['must be at most 16 (SCATTER_MAX_GRID)']);
+      const points = await answer(await post('scatter', { x: 'Throttle', y: 'Brake Temp', maxPoints: 501 }), 400);
+      expect(points.errors).toEqual({ maxPoints: ['must be at most 500 (SCATTER_MAX_POINTS)'] });
+    });
+
+    test('when the read needs more decoded samples than READ_SAMPLE_BUDGET, then 413', async () => {
+      const body = await answer(await post('scatter', { x: 'Throttle', y: 'Ground Speed', colour: 'Lap Number' }), 413);
+      expect(body.detail).toContain('needs 1200 decoded samples, more than READ_SAMPLE_BUDGET (1000)');
+    });
+  });
+
+  describe('POST .../histogram', () => {
+    test('when 10 bins are asked over the whole file, then the edges run from the minimum to the maximum and each of the ten values fills its bin', async () => {
+      const body = await answer(await post('histogram', { channel: 'Throttle', bins: 10 }));
+      expect(body).toMatchObject({ lapIndex: null, channel: { name: 'Throttle', unit: '%' }, below: 0, above: 0, total: 400, frequency: 10 });
+      expect(body.edges).toEqual([0, 9, 18, 27, 36, 45, 54, 63, 72, 81, 90]);
+      expect(body.counts).toEqual(Array.from({ length: 10 }, () => 40));
+    });
+
+    test('when explicit edges are given for a lap, then the lap\'s values are counted between them', async () => {
+      const body = await answer(await post('histogram', { channel: 'Throttle', lapIndex: 2, edges: [0, 50, 60] }));
+      // 0..40: 50 samples; 50: 10; 60..90 on the closed last bin [50, 60]: 60 only (10), 70..90 above (30).
+      expect(body).toMatchObject({ lapIndex: 2, edges: [0, 50, 60], counts: [50, 20], below: 0, above: 30, total: 100 });
+    });
+
+    test('when bins and edges are both given, edges do not ascend, bins pass HISTOGRAM_MAX_BINS, or the channel is unknown, then 400 naming it', async () => {
+      const both = await answer(await post('histogram', { channel: 'Throttle', bins: 4, edges: [0, 1] }), 400);
+      expect(JSON.stringify(both.errors)).toContain('give bins or edges, not both');
+      const descending = await answer(await post('histogram', { channel: 'Throttle', edges: [0, 2, 1] }), 400);
+      expect(JSON.stringify(descending.errors)).toContain('must be greater than the one before');
+      const many = await answer(await post('histogram', { channel: 'Throttle', bins: 51 }), 400);
+      expect(many.errors).toEqual({ bins: ['must be at most 50 (HISTOGRAM_MAX_BINS)'] });
+      const unknown = await answer(await post('histogram', { channel: 'Nope' }), 400);
+      expect(unknown.errors).toEqual({ channel: ['channel not found: Nope'] });
+    });
+  });
+});

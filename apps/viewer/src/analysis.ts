@@ -1,0 +1,137 @@
+import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
+import { formatLapTime } from './catalogue';
+
+/**
+ * The analysis views' pure parts: the inputs read from the form (thresholds, sector distances), the lap statistics
+ * table's cells, and the marks of the scatter and histogram canvases in pixels.
+ */
+
+/** `Throttle Pos=90; Ground Speed=200` → {name: value}; a part that is not `name=number` is refused by its text. */
+export function parseThresholds(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of text.split(';').map((p) => p.trim()).filter(Boolean)) {
+    const at = part.lastIndexOf('=');
+    const name = at > 0 ? part.slice(0, at).trim() : '';
+    const value = at > 0 ? Number(part.slice(at + 1).trim()) : NaN;
+    if (!name || part.slice(at + 1).trim() === '' || !Number.isFinite(value)) throw new Error(`Threshold "${part}" is not "channel=number".`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** `0, 1200, 2900` (metres) → numbers; empty → undefined (no sectors). */
+export function parseDistances(text: string): number[] | undefined {
+  const parts = text.split(/[,\s]+/).filter(Boolean);
+  if (parts.length === 0) return undefined;
+  return parts.map((p) => {
+    const d = Number(p);
+    if (!Number.isFinite(d)) throw new Error(`Sector start "${p}" is not a number of metres.`);
+    return d;
+  });
+}
+
+const value = (v: number | null, digits = 2) => (v === null ? '-' : v.toFixed(digits));
+const seconds = (v: number | null) => (v === null ? '-' : v.toFixed(3));
+
+/** The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each channel. */
+export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
+  const sectorCount = answer.sectors?.startDistances.length ?? 0;
+  const header = ['lap', 'kind', 'time', ...Array.from({ length: sectorCount }, (_, k) => `S${k + 1}`)];
+  for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, ...(c.threshold !== null ? [`${c.name} > ${c.threshold} (s)`] : []));
+  const rows = answer.laps.map((lap) => {
+    const cells = [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? []).map(seconds)];
+    lap.channels.forEach((s, k) => {
+      cells.push(value(s.min), value(s.max), value(s.mean));
+      if (answer.channels[k]?.threshold !== null) cells.push(seconds(s.timeAbove));
+    });
+    return cells;
+  });
+  return { header, rows };
+}
+
+/** The line under the table: the best lap, and the theoretical best or why there is none. */
+export function lapStatsSummary(answer: LapStatsJson): string {
+  const best = answer.bestLap ? `Best lap ${answer.bestLap.lapIndex + 1}: ${formatLapTime(answer.bestLap.lapTime)}.` : 'No laps.';
+  const ideal = answer.theoreticalBest
+    ? `Theoretical best ${formatLapTime(answer.theoreticalBest.lapTime)} (sectors from laps ${answer.theoreticalBest.sectors.map((s) => s.lapIndex + 1).join(', ')}).`
+    : `No theoretical best: ${answer.theoreticalBestNote ?? ''}`;
+  return `${best} ${ideal}`;
+}
+
+/** Blue (low) to red (high) through green: the colour of a value within [min, max]; grey without one. */
+export function colourRamp(v: number | null, min: number, max: number): string {
+  if (v === null || !Number.isFinite(v)) return '#999999';
+  const t = max > min ? Math.min(1, Math.max(0, (v - min) / (max - min))) : 0.5;
+  const channel = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 255).toString(16).padStart(2, '0');
+  return `#${channel(2 * t - 0.5)}${channel(1 - Math.abs(2 * t - 1))}${channel(1.5 - 2 * t)}`;
+}
+
+/** A rectangle to fill on a canvas, in pixels. */
+export interface Mark {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  colour: string;
+}
+
+/** Where the plotting area of a canvas is: its margins leave room for the axis labels. */
+export const PLOT_MARGIN = { left: 50, right: 10, top: 10, bottom: 30 } as const;
+
+function scale(min: number, max: number, from: number, to: number): (v: number) => number {
+  const span = max > min ? max - min : 1;
+  return (v) => from + ((v - min) / span) * (to - from);
+}
+
+/**
+ * The scatter's marks: a 3 px square per point (in `plain` without a colour channel, else on the colour ramp), or a
+ * rectangle per density cell, coloured by its mean colour value, or, without a colour channel, shaded by its count.
+ */
+export function scatterMarks(answer: ScatterJson, width: number, height: number, plain: string): { marks: Mark[]; xRange: [number, number]; yRange: [number, number] } {
+  const left = PLOT_MARGIN.left;
+  const right = width - PLOT_MARGIN.right;
+  const top = PLOT_MARGIN.top;
+  const bottom = height - PLOT_MARGIN.bottom;
+  if (answer.kind === 'points' && answer.points) {
+    const { x, y, colour } = answer.points;
+    const xRange: [number, number] = [Math.min(...x), Math.max(...x)];
+    const yRange: [number, number] = [Math.min(...y), Math.max(...y)];
+    const finiteColours = (colour ?? []).filter((c): c is number => c !== null);
+    const [cMin, cMax] = [Math.min(...finiteColours), Math.max(...finiteColours)];
+    const px = scale(xRange[0], xRange[1], left, right);
+    const py = scale(yRange[0], yRange[1], bottom, top);
+    return { marks: x.map((xv, i) => ({ x: px(xv) - 1.5, y: py(y[i] as number) - 1.5, w: 3, h: 3, colour: colour ? colourRamp(colour[i] ?? null, cMin, cMax) : plain })), xRange, yRange };
+  }
+  const grid = answer.grid as NonNullable<ScatterJson['grid']>;
+  const { xAxis, yAxis, cells } = grid;
+  const cellW = (right - left) / xAxis.cells;
+  const cellH = (bottom - top) / yAxis.cells;
+  const colours = cells.map((c) => c.colour).filter((c): c is number => c !== null);
+  const [cMin, cMax] = [Math.min(...colours), Math.max(...colours)];
+  const most = Math.max(...cells.map((c) => c.count));
+  const marks = cells.map((c) => ({
+    x: left + c.x * cellW,
+    y: bottom - (c.y + 1) * cellH,
+    w: cellW,
+    h: cellH,
+    colour: answer.colour ? colourRamp(c.colour, cMin, cMax) : colourRamp(Math.log1p(c.count), 0, Math.log1p(most)),
+  }));
+  return { marks, xRange: [xAxis.min, xAxis.max], yRange: [yAxis.min, yAxis.max] };
+}
+
+/** The histogram's bars: one per bin, as wide as the bin, as tall as its count against the largest. */
+export function histogramBars(answer: HistogramJson, width: number, height: number, colour: string): Mark[] {
+  const { edges, counts } = answer;
+  if (edges.length < 2) return [];
+  const left = PLOT_MARGIN.left;
+  const right = width - PLOT_MARGIN.right;
+  const bottom = height - PLOT_MARGIN.bottom;
+  const px = scale(edges[0] as number, edges[edges.length - 1] as number, left, right);
+  const most = Math.max(1, ...counts);
+  return counts.map((n, k) => {
+    const x0 = px(edges[k] as number);
+    const x1 = px(edges[k + 1] as number);
+    const h = ((bottom - PLOT_MARGIN.top) * n) / most;
+    return { x: x0 + 0.5, y: bottom - h, w: Math.max(1, x1 - x0 - 1), h, colour };
+  });
+}

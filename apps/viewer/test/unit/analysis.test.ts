@@ -1,0 +1,66 @@
+import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
+import { colourRamp, histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterMarks } from '../../src/analysis';
+
+const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
+
+describe('the analysis views', () => {
+  test('when thresholds and sector starts are typed, then they are read as numbers, and a bad one is refused by its text', () => {
+    expect(parseThresholds('Throttle Pos=90; Ground Speed = 200 ;')).toEqual({ 'Throttle Pos': 90, 'Ground Speed': 200 });
+    expect(parseThresholds('')).toEqual({});
+    expect(() => parseThresholds('Throttle=high')).toThrow('"Throttle=high"');
+    expect(parseDistances('0, 1200 2900')).toEqual([0, 1200, 2900]);
+    expect(parseDistances('  ')).toBeUndefined();
+    expect(() => parseDistances('0, x')).toThrow('"x"');
+  });
+
+  test('when a lap statistics answer is shown, then each lap is a row of its time, sectors and each channel\'s report', () => {
+    const answer: LapStatsJson = {
+      ...echo,
+      channels: [{ name: 'Speed', unit: 'km/h', threshold: 100 }],
+      sectors: { startDistances: [0, 500], source: { kind: 'channel', channel: 'Lap Distance' } },
+      laps: [{ lapIndex: 1, kind: 'flying', startTime: 10, lapTime: 63.5, sectorTimes: [30.25, null], channels: [{ name: 'Speed', min: 50, max: 210.456, mean: 120, timeAbove: 40 }] }],
+      bestLap: { lapIndex: 1, lapTime: 63.5 },
+      theoreticalBest: null,
+      theoreticalBestNote: 'A sector was not timed',
+    };
+    expect(lapStatsTable(answer)).toEqual({
+      header: ['lap', 'kind', 'time', 'S1', 'S2', 'Speed min', 'Speed max', 'Speed mean', 'Speed > 100 (s)'],
+      rows: [['2', 'flying', '1:03.500', '30.250', '-', '50.00', '210.46', '120.00', '40.000']],
+    });
+    expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. No theoretical best: A sector was not timed');
+  });
+
+  test('when values are coloured, then the lowest is blue, the middle green and the highest red', () => {
+    expect(colourRamp(0, 0, 10)).toBe('#0000ff');
+    expect(colourRamp(5, 0, 10)).toBe('#80ff80');
+    expect(colourRamp(10, 0, 10)).toBe('#ff0000');
+    expect(colourRamp(null, 0, 10)).toBe('#999999');
+  });
+
+  test('when a density grid of 2 × 2 cells is drawn on 260 × 140 px, then each cell is a quarter of the plotting area, row 0 at the bottom', () => {
+    const answer: ScatterJson = {
+      ...echo,
+      lapIndex: null,
+      x: { name: 'x', unit: '' },
+      y: { name: 'y', unit: '' },
+      colour: null,
+      timeBase: 'x',
+      kind: 'density',
+      count: 3,
+      grid: { xAxis: { min: 0, max: 1, cells: 2 }, yAxis: { min: 0, max: 1, cells: 2 }, cells: [{ x: 1, y: 0, count: 3, colour: null }] },
+    };
+    // Plotting area: 260 - 50 - 10 = 200 wide, 140 - 10 - 30 = 100 high; cell (1, 0) is the bottom right quarter.
+    const { marks } = scatterMarks(answer, 260, 140, '#000000');
+    expect(marks).toEqual([{ x: PLOT_MARGIN.left + 100, y: 60, w: 100, h: 50, colour: '#ff0000' }]);
+  });
+
+  test('when a histogram is drawn, then each bar spans its bin and the fullest reaches the top', () => {
+    const answer: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'c', unit: '' }, edges: [0, 1, 2], counts: [2, 4], below: 0, above: 0, total: 6, frequency: 10 };
+    const bars = histogramBars(answer, 260, 140, '#1f77b4');
+    // Bins of 100 px from x = 50; heights 50 and 100 of the 100 px area, from the bottom at y = 110.
+    expect(bars).toEqual([
+      { x: 50.5, y: 60, w: 99, h: 50, colour: '#1f77b4' },
+      { x: 150.5, y: 10, w: 99, h: 100, colour: '#1f77b4' },
+    ]);
+  });
+});

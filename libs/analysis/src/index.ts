@@ -1,0 +1,12 @@
+/**
+ * @pitwall/analysis: the arithmetic of the analysis reads (no Node APIs, no I/O), run by the datafile-service on its
+ * worker pool: a channel's report over a lap (`channelStats`), sector times from a lap's distance trace
+ * (`sectorTimes`), the best and the theoretical best lap, channels of different rates on one time base
+ * (`onFastestTimeBase`), XY scatters that become a density grid when large (`scatter`), and histograms.
+ */
+export { sampleDurations, type TimedSeries } from './series';
+export { channelStats, type ChannelStats } from './channel-stats';
+export { bestLap, sectorTimes, theoreticalBest, timeAtDistance, type LapDistanceTrace, type TheoreticalBest, type TimedLap } from './sectors';
+export { onFastestTimeBase, type ResampleInput } from './resample';
+export { scatter, type DensityCell, type GridAxis, type Scatter, type ScatterOptions } from './scatter';
+export { evenEdges, histogram, type Histogram } from './histogram';

@@ -1,0 +1,39 @@
+import { channelStats, sampleDurations } from '../src';
+
+/** A regular channel at `hz` from t = 0: sample i at i / hz. */
+const regular = (values: number[], hz: number) => ({ times: values.map((_, i) => i / hz), values, period: 1 / hz });
+
+describe('channelStats', () => {
+  test('when a 10 Hz channel is read over one lap, then min, max and mean are those of its samples in the lap, and the time above a threshold is 0.1 s per sample above it', () => {
+    // 0 to 1.9 s: samples 10, 20, ..., 200; the lap [0.5, 1.5) holds samples 5..14: values 60..150.
+    const series = regular(Array.from({ length: 20 }, (_, i) => 10 * (i + 1)), 10);
+    const stats = channelStats(series, 0.5, 1.5, 100);
+    expect(stats.min).toBe(60);
+    expect(stats.max).toBe(150);
+    // (60 + 150) / 2 for an arithmetic progression of 10 terms.
+    expect(stats.mean).toBeCloseTo(105, 12);
+    // Strictly above 100: 110, 120, ..., 150 are 5 samples of 0.1 s.
+    expect(stats.timeAbove).toBeCloseTo(0.5, 12);
+    expect(stats.samples).toBe(10);
+  });
+
+  test('when the samples are irregular, then the mean is weighted by how long each one holds', () => {
+    // 0 holds 1 s (to t = 1), 10 holds 3 s (to t = 4), 4 holds its period of 1 s: (0·1 + 10·3 + 4·1) / 5 = 6.8.
+    const stats = channelStats({ times: [0, 1, 4], values: [0, 10, 4], period: 1 }, 0, 10, 5);
+    expect(stats.mean).toBeCloseTo(6.8, 12);
+    expect(stats.timeAbove).toBeCloseTo(3, 12);
+    expect([stats.min, stats.max]).toEqual([0, 10]);
+  });
+
+  test('when the channel has gaps, then they add neither a value nor time; a lap with no sample has nulls', () => {
+    const stats = channelStats({ times: [0, 1, 2, 3], values: [2, NaN, 4, NaN], period: 1 }, 0, 4, 3);
+    // 2 holds 1 s, 4 holds 1 s: mean 3; only 4 is above 3, for 1 s.
+    expect(stats).toEqual({ min: 2, max: 4, mean: 3, timeAbove: 1, samples: 2 });
+    expect(channelStats({ times: [0, 1], values: [1, 2], period: 1 }, 5, 6)).toEqual({ min: null, max: null, mean: null, timeAbove: null, samples: 0 });
+  });
+
+  test('when a sample would hold past the window end, then it is cut there', () => {
+    // Samples at 0 and 2 (period 2); window [0, 3): the first holds 2 s, the second 1 s of its 2.
+    expect(Array.from(sampleDurations({ times: [0, 2], period: 2 }, 0, 3))).toEqual([2, 1]);
+  });
+});

@@ -1,0 +1,47 @@
+import { evenEdges, histogram, scatter } from '../src';
+
+describe('scatter', () => {
+  test('when the pairs are at most maxPoints, then they come back as points, gaps dropped and a missing colour null', () => {
+    const s = scatter([1, 2, NaN, 4], [10, 20, 30, NaN], [5, NaN, 7, 8], { maxPoints: 10, gridSize: 4 });
+    expect(s).toEqual({ kind: 'points', count: 2, x: [1, 2], y: [10, 20], colour: [5, null] });
+  });
+
+  test('when the pairs are more than maxPoints, then a density grid over their extent counts them per cell with the mean colour', () => {
+    // x and y over [0, 4], a 2 × 2 grid of cells 2 wide: (0,0) (1,1) (1.5,0.5) fall in cell (0,0), (3,1) in (1,0), (4,4) in (1,1) (the top edge is closed).
+    const x = [0, 1, 1.5, 3, 4];
+    const y = [0, 1, 0.5, 1, 4];
+    const colour = [10, 20, 30, 40, NaN];
+    const s = scatter(x, y, colour, { maxPoints: 4, gridSize: 2 });
+    expect(s).toEqual({
+      kind: 'density',
+      count: 5,
+      xAxis: { min: 0, max: 4, cells: 2 },
+      yAxis: { min: 0, max: 4, cells: 2 },
+      cells: [
+        { x: 0, y: 0, count: 3, colour: 20 },
+        { x: 1, y: 0, count: 1, colour: 40 },
+        { x: 1, y: 1, count: 1, colour: null },
+      ],
+    });
+  });
+});
+
+describe('histogram', () => {
+  test('when 4 bins are asked over values 0..8, then the edges are 0, 2, 4, 6, 8 and the top value falls in the last bin', () => {
+    const values = [0, 1, 2, 3, 4, 5, 6, 7, 8, NaN];
+    const edges = evenEdges(values, 4);
+    expect(edges).toEqual([0, 2, 4, 6, 8]);
+    // [0,2): 0,1  [2,4): 2,3  [4,6): 4,5  [6,8]: 6,7,8
+    expect(histogram(values, edges)).toEqual({ edges, counts: [2, 2, 2, 3], below: 0, above: 0, total: 9 });
+  });
+
+  test('when explicit edges are given, then values outside them are counted below and above', () => {
+    expect(histogram([-5, -1, 0, 0.5, 1, 9], [-1, 0, 1])).toEqual({ edges: [-1, 0, 1], counts: [1, 3], below: 1, above: 1, total: 6 });
+  });
+
+  test('when a channel holds one value, then its bins are centred on it; when it holds none, there are no bins', () => {
+    expect(evenEdges([3, 3], 2)).toEqual([2.5, 3, 3.5]);
+    expect(evenEdges([NaN], 2)).toEqual([]);
+    expect(histogram([NaN, 1], [])).toEqual({ edges: [], counts: [], below: 0, above: 0, total: 1 });
+  });
+});
