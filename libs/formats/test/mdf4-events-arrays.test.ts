@@ -240,6 +240,22 @@ describe('MDF 4 text, byte, structure and array channels', () => {
       expect(other.readChannel('plain').samples).toHaveLength(1);
     });
 
+    it('when every record names one large VLSD value, then the read is CORRUPT before the values outgrow the file', () => {
+      const big = new Uint8Array(4000);
+      const n = 50;
+      const file = openDataFile(
+        buildMdf4File({
+          groups: [{ dataBytes: 16, cycleCount: n, records: records(n, 16, () => undefined), channels: [TIME, { name: 'v', dataType: 10, bitCount: 64, byteOffset: 8, cnType: 1, signalData: { values: [big] } }] }],
+        }),
+      );
+      expect(() => file.readEvents('v')).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
+    });
+
+    it('when array elements all sit at one offset, then opening is CORRUPT', () => {
+      const spec = { groups: [{ dataBytes: 12, cycleCount: 1, records: records(1, 12, () => undefined), channels: [TIME, { name: 'arr', dataType: 2, bitCount: 16, byteOffset: 8, array: { shape: [1000], stride: 0 } }] }] };
+      expect(() => openDataFile(buildMdf4File(spec))).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
+    });
+
     it('when an array runs past its record, then opening is CORRUPT', () => {
       const spec = { groups: [{ dataBytes: 12, cycleCount: 1, records: records(1, 12, () => undefined), channels: [TIME, { name: 'arr', dataType: 2, bitCount: 16, byteOffset: 8, array: { shape: [3], stride: 2 } }] }] };
       expect(() => openDataFile(buildMdf4File(spec))).toThrow(expect.objectContaining({ code: 'CORRUPT' }));

@@ -51,6 +51,8 @@ function arrayOf(bin: BinaryView, ca: Mdf4Block): Composition {
     if (values > MAX_ARRAY_VALUES) return { kind: 'unsupported', feature: `arrays of more than ${MAX_ARRAY_VALUES} values per sample` };
     shape.push(size);
   }
+  // Elements at distinct offsets inside the record bound the decoded values by the record bytes.
+  if (values > 1 && stride === 0) throw bin.corrupt('array elements all at one offset (ca_byte_offset_base 0)', ca.data + CA.byteOffsetBase);
   return { kind: 'array', layout: { shape, stride } };
 }
 

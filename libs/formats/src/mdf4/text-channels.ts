@@ -23,6 +23,9 @@ export interface EventLayout {
 }
 
 const utf8Decoder = new TextDecoder('utf-8');
+
+/** Text grows at most 2× as UTF-8 (Latin-1 above 0x7F); more than this means values repeat, refused as corrupt. */
+const MAX_VALUE_BYTES_PER_FILE_BYTE = 4;
 const utf16le = new TextDecoder('utf-16le');
 const utf16be = new TextDecoder('utf-16be');
 const utf8 = new TextEncoder();
@@ -50,6 +53,8 @@ export function decodeEventValues(bin: BinaryView, records: Uint8Array, recordSi
     const value = c.dataType === 10 ? raw : toUtf8(raw, c.dataType);
     values.push(value);
     total += value.length;
+    // Records may all name one large VLSD value: the values read stay within a bound of the file's size.
+    if (total > MAX_VALUE_BYTES_PER_FILE_BYTE * bin.length) throw bin.corrupt(`the values of records 0..${i} add up to more than ${MAX_VALUE_BYTES_PER_FILE_BYTE} times the file's bytes`, c.byteOffset);
   }
   const offsets = new Uint32Array(n + 1);
   const bytes = new Uint8Array(total);
