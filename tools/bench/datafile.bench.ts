@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       if (!r.success || !r.returnValue) throw new Error(`client lap read answered ${r.statusCode}: ${r.message}`);
       let values = 0;
       if (asBinary) for (const series of r.returnValue as ChannelSeries[]) values += physicalSamples(series).length;
-      else for (const channel of (r.returnValue as ChannelsReadJson).channels) values += channel.samples.length;
+      else for (const channel of (r.returnValue as ChannelsReadJson).channels) values += 'samples' in channel ? channel.samples.length : channel.values.length;
       if (values !== samples) throw new Error(`client lap read gave ${values} values, not ${samples}`);
       return performance.now() - t;
     };

@@ -2,7 +2,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { analyse, type AnalysisTask } from './workers/analysis';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
 import { shapeChannels, type ShapeTask } from './workers/shape-channels';
-import type { catalogueOf, storedOf, WholeFiles } from './workers/whole-files';
+import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whole-files';
 
 /** The readers of whole files, loaded by the first task that needs them: a thread (re)started for reads of `.ld` ranges stays as light to start as before. */
 const wholeFiles = () => import('./workers/whole-files');
@@ -38,4 +38,12 @@ export async function stored(task: WholeFiles & { channel: string }): Promise<Re
   if ('refused' in result) return result;
   const buffers = [result.samples.buffer, ...(result.time.kind === 'explicit' ? [result.time.timestamps.buffer] : []), ...(result.gaps ? [result.gaps.buffer] : [])];
   return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as never) as unknown as ReturnType<typeof storedOf>;
+}
+
+/** The events of a text or byte channel of files read whole (`run(task, { name: 'events' })`); its buffers move to the caller. */
+export async function events(task: WholeFiles & { channel: string }): Promise<ReturnType<typeof eventsOf>> {
+  const result = (await wholeFiles()).eventsOf(task);
+  if ('refused' in result) return result;
+  const buffers = [result.offsets.buffer, result.bytes.buffer, ...(result.time.kind === 'explicit' ? [result.time.timestamps.buffer] : []), ...(result.gaps ? [result.gaps.buffer] : [])];
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as never) as unknown as ReturnType<typeof eventsOf>;
 }

@@ -1,4 +1,4 @@
-import { CHANNELS_MEDIA_TYPE, decodeChannels, type ChannelSeries } from '@pitwall/channels';
+import { CHANNELS_MEDIA_TYPE, decodeChannels, isEventSeries, type ChannelSeries } from '@pitwall/channels';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, HistogramBody, HistogramJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson } from '@pitwall/contracts';
 import type { Credentials } from './credentials';
 import { ApiError } from './errors';
@@ -81,7 +81,8 @@ export class ViewerApi {
   /** A batch read in the binary encoding, at most `maxPoints` points a channel (M4). */
   async channels(dataset: DatasetRef, body: ChannelsBody, maxPoints: number): Promise<ChannelSeries[]> {
     const response = await this.send('POST', `${datasetPath(dataset)}/channels`, { maxPoints: Math.max(4, Math.round(maxPoints)) }, body, CHANNELS_MEDIA_TYPE);
-    return decodeChannels(await response.arrayBuffer());
+    // The viewer asks for numeric channels only (groupChannelsByUnit offers no other).
+    return decodeChannels(await response.arrayBuffer()).filter((s): s is ChannelSeries => !isEventSeries(s));
   }
 
   distance(dataset: DatasetRef, lapIndex: number, maxPoints?: number): Promise<LapDistanceJson> {

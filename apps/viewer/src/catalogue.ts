@@ -86,12 +86,14 @@ export interface UnitGroup {
 
 /**
  * The channel catalogue grouped by unit (units sorted, "no unit" last), channels by name, keeping only the channels
- * whose name or unit contains every word of `search` (case-insensitive).
+ * whose name or unit contains every word of `search` (case-insensitive). Plots draw one value a sample: channels of
+ * text or bytes (`kind`) and arrays (dimension > 1) are not offered.
  */
 export function groupChannelsByUnit(channels: readonly CatalogueChannel[], search = ''): UnitGroup[] {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   const groups = new Map<string, CatalogueChannel[]>();
   for (const c of channels) {
+    if (c.kind || c.dimension > 1) continue;
     const text = `${c.name} ${c.unit}`.toLowerCase();
     if (!words.every((w) => text.includes(w))) continue;
     const list = groups.get(c.unit) ?? [];

@@ -1,11 +1,16 @@
+import { type EventSeries, isEventSeries, type ReadSeries } from './events';
 import type { ChannelSeries } from './series';
 
 /**
  * Binary channel body (docs/binary-channels.md): little-endian, every array 8-byte aligned from the start of the
- * body, so a client views samples, times and gap masks in place. Layout version 1.
+ * body, so a client views samples, times and gap masks in place. Layout version 2 adds the blocks of text and byte
+ * channels (events: offsets and bytes); a body without them is written as version 1, byte for byte as before.
  */
 export const CHANNELS_MAGIC = 0x48435750; // "PWCH" read as a little-endian u32
-export const CHANNELS_VERSION = 1;
+/** The newest layout this code writes and reads; it reads version 1 too. */
+export const CHANNELS_VERSION = 2;
+/** The layout of a body whose channels are all numbers. */
+const NUMBERS_ONLY_VERSION = 1;
 export const CHANNELS_MEDIA_TYPE = 'application/x-service-channels';
 
 /**
@@ -25,9 +30,14 @@ const ENCODINGS = [
   { code: 4, ctor: Int32Array },
 ] as const;
 
+/** Event encodings (layout 2): offsets and UTF-8 text, or offsets and bytes. */
+const EVENT_ENCODINGS = { text: 5, bytes: 6 } as const;
+
 const FLAG_TIMES = 1;
 const FLAG_GAPS = 2;
 const FLAG_RAW = 4;
+/** Set when the read asked for maxPoints and this block has every sample all the same (events, arrays). */
+const FLAG_ALL_SAMPLES = 8;
 
 export class ChannelsDecodeError extends Error {
   constructor(
@@ -50,60 +60,97 @@ function encodingOf(samples: ChannelSeries['samples']): number {
 }
 
 /** Encodes the series of one read into one body (an ArrayBuffer-backed Uint8Array starting at offset 0). */
-export function encodeChannels(series: readonly ChannelSeries[]): Uint8Array {
-  const parts = series.map((s) => {
-    const name = utf8.encode(s.name);
-    const unit = utf8.encode(s.unit);
-    if (name.length > MAX_CHANNEL_TEXT_BYTES || unit.length > MAX_CHANNEL_TEXT_BYTES) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
-    const n = s.samples.length / Math.max(1, s.dimension);
-    if (!Number.isInteger(n)) throw new RangeError(`channel ${s.name}: ${s.samples.length} values are not a whole number of ${s.dimension}-value samples`);
-    if (s.times && s.times.length !== n) throw new RangeError(`channel ${s.name}: ${s.times.length} times for ${n} samples`);
-    if (s.gaps && s.gaps.length !== n) throw new RangeError(`channel ${s.name}: ${s.gaps.length} gap flags for ${n} samples`);
-    const samplesAt = BLOCK_HEADER + pad8(name.length + unit.length);
-    const timesAt = samplesAt + pad8(s.samples.byteLength);
-    const gapsAt = timesAt + (s.times ? n * 8 : 0);
-    const size = gapsAt + (s.gaps ? pad8(n) : 0);
-    return { s, name, unit, n, samplesAt, timesAt, gapsAt, size };
-  });
+export function encodeChannels(series: readonly ReadSeries[]): Uint8Array {
+  const parts = series.map((s) => (isEventSeries(s) ? eventPart(s) : numberPart(s)));
   const total = FILE_HEADER + parts.reduce((sum, p) => sum + p.size, 0);
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, CHANNELS_MAGIC, true);
-  view.setUint16(4, CHANNELS_VERSION, true);
+  view.setUint16(4, series.some(isEventSeries) ? CHANNELS_VERSION : NUMBERS_ONLY_VERSION, true);
   view.setUint16(6, FILE_HEADER, true);
   view.setUint32(8, series.length, true);
   let at = FILE_HEADER;
   for (const p of parts) {
-    const { s } = p;
-    const flags = (s.times ? FLAG_TIMES : 0) | (s.gaps ? FLAG_GAPS : 0) | (s.conversion ? FLAG_RAW : 0);
-    view.setUint32(at, p.size, true);
-    view.setUint8(at + 4, encodingOf(s.samples));
-    view.setUint8(at + 5, flags);
-    view.setUint16(at + 6, p.name.length, true);
-    view.setUint16(at + 8, p.unit.length, true);
-    view.setUint16(at + 10, s.dimension, true);
-    view.setUint32(at + 12, p.n, true);
-    view.setFloat64(at + 16, s.frequency, true);
-    view.setFloat64(at + 24, s.startTime, true);
-    view.setFloat64(at + 32, s.conversion?.numerator ?? 1, true);
-    view.setFloat64(at + 40, s.conversion?.denominator ?? 1, true);
-    view.setFloat64(at + 48, s.conversion?.offset ?? 0, true);
-    out.set(p.name, at + BLOCK_HEADER);
-    out.set(p.unit, at + BLOCK_HEADER + p.name.length);
-    // Typed arrays are host-endian; every host Node and browsers run on is little-endian, checked once below.
-    out.set(new Uint8Array(s.samples.buffer, s.samples.byteOffset, s.samples.byteLength), at + p.samplesAt);
-    if (s.times) out.set(new Uint8Array(s.times.buffer, s.times.byteOffset, s.times.byteLength), at + p.timesAt);
-    if (s.gaps) out.set(s.gaps, at + p.gapsAt);
+    p.write(out, view, at);
     at += p.size;
   }
   return out;
+}
+
+/** The block of a text or byte channel (layout 2): offsets (n + 1 u32), the bytes, the times, the gaps. */
+function eventPart(s: EventSeries) {
+  const name = utf8.encode(s.name);
+  const unit = utf8.encode(s.unit);
+  if (name.length > MAX_CHANNEL_TEXT_BYTES || unit.length > MAX_CHANNEL_TEXT_BYTES) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
+  const n = s.times.length;
+  if (s.offsets.length !== n + 1) throw new RangeError(`channel ${s.name}: ${s.offsets.length} offsets for ${n} events`);
+  if (s.gaps && s.gaps.length !== n) throw new RangeError(`channel ${s.name}: ${s.gaps.length} gap flags for ${n} events`);
+  const first = s.offsets[0] as number;
+  const length = (s.offsets[n] as number) - first;
+  const offsetsAt = BLOCK_HEADER + pad8(name.length + unit.length);
+  const bytesAt = offsetsAt + pad8(4 * (n + 1));
+  const timesAt = bytesAt + pad8(length);
+  const gapsAt = timesAt + 8 * n;
+  const size = gapsAt + (s.gaps ? pad8(n) : 0);
+  const write = (out: Uint8Array, view: DataView, at: number) => {
+    const flags = FLAG_TIMES | (s.gaps ? FLAG_GAPS : 0) | (s.maxPointsApplied === false ? FLAG_ALL_SAMPLES : 0);
+    header(view, at, { size, encoding: EVENT_ENCODINGS[s.kind], flags, name, unit, dimension: 1, n, frequency: s.frequency, startTime: s.startTime });
+    out.set(name, at + BLOCK_HEADER);
+    out.set(unit, at + BLOCK_HEADER + name.length);
+    for (let i = 0; i <= n; i++) view.setUint32(at + offsetsAt + 4 * i, (s.offsets[i] as number) - first, true);
+    out.set(s.bytes.subarray(first, first + length), at + bytesAt);
+    out.set(new Uint8Array(s.times.buffer, s.times.byteOffset, s.times.byteLength), at + timesAt);
+    if (s.gaps) out.set(s.gaps, at + gapsAt);
+  };
+  return { size, write };
+}
+
+function header(view: DataView, at: number, h: { size: number; encoding: number; flags: number; name: Uint8Array; unit: Uint8Array; dimension: number; n: number; frequency: number; startTime: number }): void {
+  view.setUint32(at, h.size, true);
+  view.setUint8(at + 4, h.encoding);
+  view.setUint8(at + 5, h.flags);
+  view.setUint16(at + 6, h.name.length, true);
+  view.setUint16(at + 8, h.unit.length, true);
+  view.setUint16(at + 10, h.dimension, true);
+  view.setUint32(at + 12, h.n, true);
+  view.setFloat64(at + 16, h.frequency, true);
+  view.setFloat64(at + 24, h.startTime, true);
+}
+
+/** The block of a numeric channel, as layout 1 has it. */
+function numberPart(s: ChannelSeries) {
+  const name = utf8.encode(s.name);
+  const unit = utf8.encode(s.unit);
+  if (name.length > MAX_CHANNEL_TEXT_BYTES || unit.length > MAX_CHANNEL_TEXT_BYTES) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
+  const n = s.samples.length / Math.max(1, s.dimension);
+  if (!Number.isInteger(n)) throw new RangeError(`channel ${s.name}: ${s.samples.length} values are not a whole number of ${s.dimension}-value samples`);
+  if (s.times && s.times.length !== n) throw new RangeError(`channel ${s.name}: ${s.times.length} times for ${n} samples`);
+  if (s.gaps && s.gaps.length !== n) throw new RangeError(`channel ${s.name}: ${s.gaps.length} gap flags for ${n} samples`);
+  const samplesAt = BLOCK_HEADER + pad8(name.length + unit.length);
+  const timesAt = samplesAt + pad8(s.samples.byteLength);
+  const gapsAt = timesAt + (s.times ? n * 8 : 0);
+  const size = gapsAt + (s.gaps ? pad8(n) : 0);
+  const write = (out: Uint8Array, view: DataView, at: number) => {
+    const flags = (s.times ? FLAG_TIMES : 0) | (s.gaps ? FLAG_GAPS : 0) | (s.conversion ? FLAG_RAW : 0) | (s.maxPointsApplied === false ? FLAG_ALL_SAMPLES : 0);
+    header(view, at, { size, encoding: encodingOf(s.samples), flags, name, unit, dimension: s.dimension, n, frequency: s.frequency, startTime: s.startTime });
+    view.setFloat64(at + 32, s.conversion?.numerator ?? 1, true);
+    view.setFloat64(at + 40, s.conversion?.denominator ?? 1, true);
+    view.setFloat64(at + 48, s.conversion?.offset ?? 0, true);
+    out.set(name, at + BLOCK_HEADER);
+    out.set(unit, at + BLOCK_HEADER + name.length);
+    // Typed arrays are host-endian; every host Node and browsers run on is little-endian, checked once below.
+    out.set(new Uint8Array(s.samples.buffer, s.samples.byteOffset, s.samples.byteLength), at + samplesAt);
+    if (s.times) out.set(new Uint8Array(s.times.buffer, s.times.byteOffset, s.times.byteLength), at + timesAt);
+    if (s.gaps) out.set(s.gaps, at + gapsAt);
+  };
+  return { size, write };
 }
 
 /**
  * Decodes a body into series whose samples, times and gaps are views on the body's buffer (no copy). A body that
  * does not start on an 8-byte boundary of its buffer is copied once, as a whole, to align it.
  */
-export function decodeChannels(body: ArrayBuffer | Uint8Array): ChannelSeries[] {
+export function decodeChannels(body: ArrayBuffer | Uint8Array): ReadSeries[] {
   let bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
   if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -113,9 +160,9 @@ export function decodeChannels(body: ArrayBuffer | Uint8Array): ChannelSeries[] 
   need(0, FILE_HEADER, 'header');
   if (view.getUint32(0, true) !== CHANNELS_MAGIC) throw new ChannelsDecodeError('not a binary channels body (magic is not "PWCH")', 0);
   const version = view.getUint16(4, true);
-  if (version !== CHANNELS_VERSION) throw new ChannelsDecodeError(`layout version ${version} is not supported (this decoder reads ${CHANNELS_VERSION})`, 4);
+  if (version !== NUMBERS_ONLY_VERSION && version !== CHANNELS_VERSION) throw new ChannelsDecodeError(`layout version ${version} is not supported (this decoder reads ${NUMBERS_ONLY_VERSION} and ${CHANNELS_VERSION})`, 4);
   const count = view.getUint32(8, true);
-  const out: ChannelSeries[] = [];
+  const out: ReadSeries[] = [];
   let at = view.getUint16(6, true);
   if (at % 8 !== 0 || at < FILE_HEADER) throw new ChannelsDecodeError(`header size ${at} is not a multiple of 8 of at least ${FILE_HEADER}`, 6);
   for (let k = 0; k < count; k++) {
@@ -124,6 +171,11 @@ export function decodeChannels(body: ArrayBuffer | Uint8Array): ChannelSeries[] 
     if (size % 8 !== 0 || size < BLOCK_HEADER) throw new ChannelsDecodeError(`channel block size ${size} is not a multiple of 8 of at least ${BLOCK_HEADER}`, at);
     need(at, size, 'channel block');
     const code = view.getUint8(at + 4);
+    if (version >= 2 && (code === EVENT_ENCODINGS.text || code === EVENT_ENCODINGS.bytes)) {
+      out.push(decodeEvents(bytes, view, at, size, code === EVENT_ENCODINGS.text ? 'text' : 'bytes'));
+      at += size;
+      continue;
+    }
     const encoding = ENCODINGS.find((e) => e.code === code);
     if (!encoding) throw new ChannelsDecodeError(`unknown sample encoding ${code}`, at + 4);
     const flags = view.getUint8(at + 5);
@@ -152,10 +204,45 @@ export function decodeChannels(body: ArrayBuffer | Uint8Array): ChannelSeries[] 
     }
     if (flags & FLAG_TIMES) series.times = new Float64Array(bytes.buffer, base + timesAt, n);
     if (flags & FLAG_GAPS) series.gaps = new Uint8Array(bytes.buffer, base + gapsAt, n);
+    if (flags & FLAG_ALL_SAMPLES) series.maxPointsApplied = false;
     out.push(series);
     at += size;
   }
   return out;
+}
+
+/** An event block: its offsets, bytes, times and gaps as views on the body. */
+function decodeEvents(bytes: Uint8Array, view: DataView, at: number, size: number, kind: EventSeries['kind']): EventSeries {
+  const flags = view.getUint8(at + 5);
+  const nameLength = view.getUint16(at + 6, true);
+  const unitLength = view.getUint16(at + 8, true);
+  const n = view.getUint32(at + 12, true);
+  if (!(flags & FLAG_TIMES)) throw new ChannelsDecodeError('an event block without times', at + 5);
+  const textAt = at + BLOCK_HEADER;
+  const offsetsAt = textAt + pad8(nameLength + unitLength);
+  const bytesAt = offsetsAt + pad8(4 * (n + 1));
+  if (bytesAt > at + size) throw new ChannelsDecodeError(`channel block size ${size} does not match its ${n} events`, at);
+  const base = bytes.byteOffset;
+  const offsets = new Uint32Array(bytes.buffer, base + offsetsAt, n + 1);
+  const length = offsets[n] as number;
+  for (let i = 0; i < n; i++) if ((offsets[i] as number) > (offsets[i + 1] as number)) throw new ChannelsDecodeError(`event offsets go backwards at event ${i}`, offsetsAt + 4 * i);
+  const timesAt = bytesAt + pad8(length);
+  const gapsAt = timesAt + 8 * n;
+  const end = gapsAt + (flags & FLAG_GAPS ? pad8(n) : 0);
+  if (offsets[0] !== 0 || end !== at + size) throw new ChannelsDecodeError(`channel block size ${size} does not match its ${n} events`, at);
+  const series: EventSeries = {
+    kind,
+    name: utf8Decoder.decode(bytes.subarray(textAt, textAt + nameLength)),
+    unit: utf8Decoder.decode(bytes.subarray(textAt + nameLength, textAt + nameLength + unitLength)),
+    frequency: view.getFloat64(at + 16, true),
+    startTime: view.getFloat64(at + 24, true),
+    times: new Float64Array(bytes.buffer, base + timesAt, n),
+    offsets,
+    bytes: bytes.subarray(bytesAt, bytesAt + length),
+  };
+  if (flags & FLAG_GAPS) series.gaps = new Uint8Array(bytes.buffer, base + gapsAt, n);
+  if (flags & FLAG_ALL_SAMPLES) series.maxPointsApplied = false;
+  return series;
 }
 
 function sampleView(code: number, buffer: ArrayBufferLike, at: number, length: number): ChannelSeries['samples'] {

@@ -19,6 +19,8 @@ export interface ChannelSeries {
   times?: Float64Array;
   /** 1 where there is no sample at that index; absent when there are no gaps. */
   gaps?: Uint8Array;
+  /** Present (false) when a read asked for maxPoints and got every sample: arrays (dimension > 1) are not downsampled. */
+  maxPointsApplied?: false;
 }
 
 /** The JSON channel record of the channel reads; `times` only when the series carries explicit times (maxPoints). */
@@ -27,8 +29,10 @@ export interface ChannelRecord {
   unit: string;
   frequency: number;
   dimension: number;
+  /** n × dimension values, sample by sample. */
   samples: (number | null)[];
   times?: number[];
+  maxPointsApplied?: false;
 }
 
 /** Physical samples of a series (a copy with the conversion applied when it carries raw values, else the samples). */
@@ -41,10 +45,11 @@ export function physicalSamples(series: ChannelSeries): PhysicalSampleArray {
 export function toChannelRecord(series: ChannelSeries): ChannelRecord {
   const values = physicalSamples(series);
   const gaps = series.gaps;
+  const d = Math.max(1, series.dimension);
   const samples = new Array<number | null>(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    samples[i] = gaps?.[i] === 1 || !Number.isFinite(v) ? null : v;
+    samples[i] = gaps?.[d === 1 ? i : Math.floor(i / d)] === 1 || !Number.isFinite(v) ? null : v;
   }
   return {
     name: series.name,
@@ -53,6 +58,7 @@ export function toChannelRecord(series: ChannelSeries): ChannelRecord {
     dimension: series.dimension,
     samples,
     ...(series.times ? { times: Array.from(series.times) } : {}),
+    ...(series.maxPointsApplied === false ? { maxPointsApplied: false as const } : {}),
   };
 }
 

@@ -1,17 +1,17 @@
-import { type ChannelSeries, ChannelsDecodeError, compactSamples, decodeChannels, encodeChannels, toChannelRecord } from '../src';
+import { type ChannelSeries, ChannelsDecodeError, compactSamples, decodeChannels, encodeChannels, toChannelRecord, toReadRecord } from '../src';
 import { sampleSeries } from './series-fixtures';
 
 describe('binary channel body', () => {
   it('when series are encoded and decoded, then the JSON records of both are equal', () => {
     const series = sampleSeries();
     const decoded = decodeChannels(encodeChannels(series));
-    expect(decoded.map(toChannelRecord)).toEqual(series.map(toChannelRecord));
+    expect(decoded.map(toReadRecord)).toEqual(series.map(toChannelRecord));
     expect(decoded.map((s) => s.name)).toEqual(series.map((s) => s.name));
   });
 
   it('when a body is decoded, then samples, times and gaps are views on its buffer at 8-aligned offsets', () => {
     const body = encodeChannels(sampleSeries());
-    const decoded = decodeChannels(body.buffer as ArrayBuffer);
+    const decoded = decodeChannels(body.buffer as ArrayBuffer) as ChannelSeries[]; // numbers only
     for (const s of decoded) {
       expect(s.samples.buffer).toBe(body.buffer);
       expect(s.samples.byteOffset % 8).toBe(0);
@@ -29,7 +29,7 @@ describe('binary channel body', () => {
     const compact = compactSamples(raw, { numerator: 1, denominator: 10, offset: 0 });
     expect(compact.samples).toBe(raw);
     const body = encodeChannels([{ name: 'Speed', unit: 'km/h', frequency: 20, dimension: 1, startTime: 0, ...compact }]);
-    const [decoded] = decodeChannels(body);
+    const [decoded] = decodeChannels(body) as ChannelSeries[];
     expect(decoded.samples).toBeInstanceOf(Int16Array);
     expect(decoded.conversion).toEqual({ numerator: 1, denominator: 10, offset: 0 });
     expect(body[16 + 5] & 4).toBe(4);
@@ -46,7 +46,7 @@ describe('binary channel body', () => {
     const body = encodeChannels(sampleSeries());
     const holder = new Uint8Array(body.byteLength + 3);
     holder.set(body, 3);
-    expect(decodeChannels(holder.subarray(3)).map(toChannelRecord)).toEqual(sampleSeries().map(toChannelRecord));
+    expect(decodeChannels(holder.subarray(3)).map(toReadRecord)).toEqual(sampleSeries().map(toChannelRecord));
   });
 
   it('when no channel is encoded, then the body is the 16-byte header', () => {
@@ -77,5 +77,15 @@ describe('binary channel body', () => {
     const base: ChannelSeries = { name: 'x', unit: '', frequency: 1, dimension: 1, startTime: 0, samples: new Float64Array(3) };
     expect(() => encodeChannels([{ ...base, times: new Float64Array(2) }])).toThrow(/2 times for 3 samples/);
     expect(() => encodeChannels([{ ...base, gaps: new Uint8Array(4) }])).toThrow(/4 gap flags for 3 samples/);
+  });
+});
+
+describe('array channels (dimension > 1)', () => {
+  it('when an array series becomes its record, then its values are flat, sample by sample, and a gap nulls the whole sample', () => {
+    const grid: ChannelSeries = { name: 'Grid', unit: '', frequency: 10, dimension: 3, startTime: 0, samples: Float64Array.from([1, 2, 3, NaN, NaN, NaN, 7, 8, 9]), gaps: Uint8Array.from([0, 1, 0]) };
+    expect(toChannelRecord(grid).samples).toEqual([1, 2, 3, null, null, null, 7, 8, 9]);
+    const [decoded] = decodeChannels(encodeChannels([grid])) as ChannelSeries[];
+    expect(decoded.dimension).toBe(3);
+    expect(toChannelRecord(decoded)).toEqual(toChannelRecord(grid));
   });
 });

@@ -1,4 +1,4 @@
-import { decodeChannels, downsampleSeries, encodeChannels, m4, toChannelRecord } from '../src';
+import { decodeChannels, downsampleSeries, encodeChannels, m4, toChannelRecord, toReadRecord } from '../src';
 
 /** Deterministic noise so the extremes fall anywhere in a bucket. */
 function noisy(n: number, seed = 1): Float64Array {
@@ -74,7 +74,7 @@ describe('M4 downsampling', () => {
     const record = toChannelRecord(shown);
     const k = record.samples.indexOf(null);
     expect([record.samples[k - 1], record.samples[k], record.samples[k + 1]]).toEqual([299, null, 600]);
-    expect(decodeChannels(encodeChannels([shown])).map(toChannelRecord)).toEqual([record]);
+    expect(decodeChannels(encodeChannels([shown])).map(toReadRecord)).toEqual([record]);
   });
 
   it('when many short gaps alternate with data, then the points still never exceed maxPoints', () => {

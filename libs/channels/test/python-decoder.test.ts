@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { encodeChannels, toChannelRecord } from '../src';
-import { sampleSeries } from './series-fixtures';
+import { encodeChannels, toReadRecord } from '../src';
+import { eventSeries, sampleSeries } from './series-fixtures';
 
 /** The Python decoder exactly as docs/binary-channels.md prints it (the first ```python block). */
 function documentedDecoder(): string {
@@ -45,13 +45,15 @@ describe('the Python decoder of docs/binary-channels.md', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('when python3 decodes a body the encoder wrote, then its records equal the JSON records of the same series', () => {
-    const series = sampleSeries();
+    // Numbers, an array channel and events: a layout-2 body.
+    const grid = { name: 'Grid', unit: 'bar', frequency: 10, dimension: 3, startTime: 0, samples: Float64Array.from([1, 2, 3, 4, NaN, 6]), gaps: Uint8Array.from([0, 1]), maxPointsApplied: false as const };
+    const series = [...sampleSeries(), grid, ...eventSeries()];
     const bodyPath = path.join(dir, 'body.bin');
     writeFileSync(bodyPath, encodeChannels(series));
     const script = `${documentedDecoder()}\nimport json, sys\nprint(json.dumps(to_records(open(sys.argv[1], 'rb').read())))\n`;
     const scriptPath = path.join(dir, 'decode.py');
     writeFileSync(scriptPath, script);
     const output = execFileSync(pythonWithNumpy(), [scriptPath, bodyPath], { encoding: 'utf8', timeout: 60_000 });
-    expect(JSON.parse(output)).toEqual(JSON.parse(JSON.stringify(series.map(toChannelRecord))));
+    expect(JSON.parse(output)).toEqual(JSON.parse(JSON.stringify(series.map(toReadRecord))));
   }, 90_000); // starting python3 and importing numpy takes seconds on a loaded machine
 });

@@ -1,13 +1,28 @@
-import { type ChannelSeries, decodeChannels } from '@pitwall/channels';
+import { decodeChannels, type ReadSeries } from '@pitwall/channels';
 
-export { CHANNELS_MEDIA_TYPE, physicalSamples, toChannelRecord, type ChannelRecord, type ChannelSeries, type LinearConversion } from '@pitwall/channels';
+export {
+  CHANNELS_MEDIA_TYPE,
+  eventValue,
+  isEventSeries,
+  physicalSamples,
+  toChannelRecord,
+  toEventRecord,
+  toReadRecord,
+  type ChannelRecord,
+  type ChannelSeries,
+  type EventRecord,
+  type EventSeries,
+  type LinearConversion,
+  type ReadSeries,
+} from '@pitwall/channels';
 
 /**
- * Decodes the binary body of a channel read (`Accept: application/x-service-channels`, docs/binary-channels.md)
- * into one series per channel whose samples, times and gaps are typed-array views on `body` (no copy). Raw blocks
- * keep their stored integers and carry `conversion`; `physicalSamples(series)` applies it.
+ * Decodes the binary body of a channel read (`Accept: application/x-service-channels`, docs/binary-channels.md,
+ * layouts 1 and 2) into one series per channel whose arrays are typed-array views on `body` (no copy). Numeric
+ * channels are ChannelSeries: raw blocks keep their stored integers and carry `conversion`; `physicalSamples(series)`
+ * applies it. Text and byte channels are EventSeries (`isEventSeries`): offsets, bytes and times; `eventValue(series, i)`.
  */
-export function decodeChannelsBody(body: ArrayBuffer | Uint8Array): ChannelSeries[] {
+export function decodeChannelsBody(body: ArrayBuffer | Uint8Array): ReadSeries[] {
   return decodeChannels(body);
 }
 
@@ -18,7 +33,7 @@ export interface ChannelReadOptions {
   duration?: number;
   /** At most this many points (M4); never applied unless asked. */
   maxPoints?: number;
-  /** Ask for the binary body; the result is then ChannelSeries[] (typed-array views, no copy). */
+  /** Ask for the binary body; the result is then ReadSeries[] (typed-array views, no copy). */
   binary?: boolean;
 }
 

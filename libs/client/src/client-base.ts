@@ -1,4 +1,4 @@
-import { CHANNELS_MEDIA_TYPE, type ChannelSeries } from '@pitwall/channels';
+import { CHANNELS_MEDIA_TYPE, type ReadSeries } from '@pitwall/channels';
 import type { PrepareAttachmentBody } from '@pitwall/contracts';
 import { addAttachment, retryAttachment, type AttachedFileRecord, type AttachmentCalls, type AttachmentResult, type AttachmentSource, type UploadBody } from './attachment-upload';
 import { decodeChannelsBody } from './channels';
@@ -87,7 +87,7 @@ export class ClientBase {
    * A channel read: scope and maxPoints as query values; with `binary` the binary body is asked for and decoded
    * (samples are views on the response, no copy), else the JSON answer.
    */
-  protected async channelRead<T>(method: string, template: string, params: Record<string, string>, options: ChannelReadQuery, body?: unknown): Promise<ClientResult<T | ChannelSeries[]>> {
+  protected async channelRead<T>(method: string, template: string, params: Record<string, string>, options: ChannelReadQuery, body?: unknown): Promise<ClientResult<T | ReadSeries[]>> {
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     const query: Record<string, string> = {};
     for (const key of ['channel', 'lapIndex', 'start', 'duration', 'maxPoints'] as const) if (options[key] !== undefined) query[key] = String(options[key]);

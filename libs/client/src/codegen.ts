@@ -13,7 +13,7 @@ export function generateClientSource(operations: readonly Operation[]): string {
     '// Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.',
     ...(types.size ? [`import type { ${[...types].sort().join(', ')} } from '@pitwall/contracts';`] : []),
     `import { ClientBase, ${includes ? 'includeQuery, ' : ''}type ClientResult${includes ? ', type Include' : ''} } from './client-base';`,
-    ...(channelReads ? ["import type { ChannelReadOptions, ChannelSeries, ChannelsReadOptions } from './channels';"] : []),
+    ...(channelReads ? ["import type { ChannelReadOptions, ChannelsReadOptions, ReadSeries } from './channels';"] : []),
     ...(uploads ? ["import type { AttachmentResult, AttachmentSource } from './attachment-upload';"] : []),
     '',
     '/** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */',
@@ -58,8 +58,8 @@ function channelReadSource(op: Operation, m: ClientMethod): string[] {
   const args = [...params.map((p) => `${p}: string`), ...(query ? ['channel: string'] : [`${m.body?.name ?? 'body'}: ${m.body?.type ?? 'unknown'}`]), `options: ${query ? 'ChannelReadOptions' : 'ChannelsReadOptions'} = {}`];
   const call = [`'${op.method.toUpperCase()}'`, `'${op.path}'`, `{ ${params.join(', ')} }`, query ? '{ channel, ...options }' : 'options', query ? 'undefined' : (m.body?.name ?? 'body')];
   return [
-    `  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} (${op.operationId}); \`binary: true\` answers ChannelSeries[] */`,
-    `  ${m.name}(${args.join(', ')}): Promise<ClientResult<${m.returns} | ChannelSeries[]>> {`,
+    `  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} (${op.operationId}); \`binary: true\` answers ReadSeries[] */`,
+    `  ${m.name}(${args.join(', ')}): Promise<ClientResult<${m.returns} | ReadSeries[]>> {`,
     `    return this.channelRead(${call.join(', ')});`,
     '  }',
   ];

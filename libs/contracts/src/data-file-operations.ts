@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BINARY_CHANNEL_TYPES, ChannelRecordJson, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, HistogramBody, HistogramJson, LapDeltaJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
+import { BINARY_CHANNEL_TYPES, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, HistogramBody, HistogramJson, LapDeltaJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, ReadRecordJson, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
 import { accountHeader, jsonResponse, toBus, withDefaults, type BoundRequest, type Operation } from './operation-model';
 import type { EntityTypeDef } from './registry';
 import { Guid, StoredName } from './wire';
@@ -50,9 +50,9 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
       path: `${base}/channel`,
       summary: `Samples of one channel of a ${S}'s dataset: a lap (lapIndex), a window [start, start+duration), or the whole file`,
       query: z.object({ channel: z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints }),
-      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), or the binary channel body (docs/binary-channels.md)', schema: ChannelRecordJson },
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), or the binary channel body (docs/binary-channels.md)', schema: ReadRecordJson },
       target: toBus(DATAFILE_COMMANDS.channel, (r) => ({ ...dataset(r), channel: r.query['channel'] as string, scope: queryScope(r.query), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) })),
-      client: [{ name: `get${S}DataFileChannel`, channelRead: 'query', returns: 'ChannelRecordJson' }],
+      client: [{ name: `get${S}DataFileChannel`, channelRead: 'query', returns: 'ReadRecordJson' }],
     }),
     operation({
       operationId: `Get${S}DataFileChannels`,

@@ -170,15 +170,22 @@ export const DataFileMetadataJson = z
         unit: z.string(),
         frequency: z.number().meta({ description: 'Samples per second (the mean rate of an irregular channel)' }),
         sampleCount: z.number().int(),
-        dimension: z.number().int(),
+        dimension: z.number().int().meta({ description: 'Values per sample: 1, or the element count of an array channel' }),
         dataType: z.string(),
+        kind: z.enum(['text', 'bytes']).optional().meta({ description: 'Text and byte channels only (absent: numbers): their reads answer (time, value) events' }),
+        shape: z.array(z.number().int()).optional().meta({ description: "Array channels only: each dimension's size (their product is `dimension`)" }),
       }),
     ),
   })
   .meta({ id: 'DataFileMetadata' });
 export type DataFileMetadataJson = z.infer<typeof DataFileMetadataJson>;
 
-/** One channel record of a JSON read: physical samples (null for gaps); `times` on maxPoints reads. */
+const MaxPointsApplied = z
+  .literal(false)
+  .optional()
+  .meta({ description: 'false on a read with maxPoints that returns every sample all the same: events and array channels are never downsampled' });
+
+/** One channel record of a JSON read: physical samples (null for gaps; n × dimension values); `times` on maxPoints reads. */
 export const ChannelRecordJson = z
   .object({
     name: z.string(),
@@ -187,16 +194,35 @@ export const ChannelRecordJson = z
     dimension: z.number().int(),
     samples: z.array(z.number().nullable()).meta({ description: 'Physical values in time order; null where the channel has no sample' }),
     times: z.array(z.number()).optional().meta({ description: "Each sample's time, s on the file's time axis (the metadata's startTime is its first sample's): on maxPoints reads and irregular channels" }),
+    maxPointsApplied: MaxPointsApplied,
   })
   .meta({ id: 'ChannelRecord' });
 export type ChannelRecordJson = z.infer<typeof ChannelRecordJson>;
+
+/** One text or byte channel of a JSON read: its events, every one (maxPoints does not apply to events). */
+export const EventRecordJson = z
+  .object({
+    name: z.string(),
+    unit: z.string(),
+    kind: z.enum(['text', 'bytes']),
+    frequency: z.number(),
+    times: z.array(z.number()).meta({ description: "Each event's time, s on the file's time axis" }),
+    values: z.array(z.string().nullable()).meta({ description: 'Each event\'s value: the text, or the bytes in base64; null where the channel has no value' }),
+    maxPointsApplied: MaxPointsApplied,
+  })
+  .meta({ id: 'EventRecord' });
+export type EventRecordJson = z.infer<typeof EventRecordJson>;
+
+/** A channel record of a JSON read: numbers, or the events of a text or byte channel. */
+export const ReadRecordJson = z.union([ChannelRecordJson, EventRecordJson]).meta({ id: 'ReadRecord' });
+export type ReadRecordJson = z.infer<typeof ReadRecordJson>;
 
 /** The batch read's JSON answer. */
 export const ChannelsReadJson = z
   .object({
     ...DatasetEcho,
     mode: z.union([z.literal(0), z.literal(1), z.literal(2)]).meta({ description: 'The scope applied: 0 the whole file, 1 a lap, 2 a window' }),
-    channels: z.array(ChannelRecordJson),
+    channels: z.array(ReadRecordJson),
   })
   .meta({ id: 'ChannelsRead' });
 export type ChannelsReadJson = z.infer<typeof ChannelsReadJson>;

@@ -75,7 +75,7 @@ describe('OpenAPI document', () => {
     const base = '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}';
     const ok = (path: string, method: string) => doc.paths[`${base}/${path}`][method].responses['200'].content;
     expect(ok('metadata', 'get')).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/DataFileMetadata' } } });
-    for (const [path, method, schema] of [['channel', 'get', 'ChannelRecord'], ['channels', 'post', 'ChannelsRead']] as const) {
+    for (const [path, method, schema] of [['channel', 'get', 'ReadRecord'], ['channels', 'post', 'ChannelsRead']] as const) {
       expect(ok(path, method)).toEqual({
         'application/json': { schema: { $ref: `#/components/schemas/${schema}` } },
         'application/x-service-channels': { schema: { type: 'string', format: 'binary' } },
@@ -87,5 +87,9 @@ describe('OpenAPI document', () => {
     const schemas = doc.components.schemas;
     expect(Object.keys(schemas['DataFileMetadata'].properties)).toEqual(['entityId', 'entityType', 'attachedFileGroupName', 'fileProperties', 'startTime', 'fileTimeLength', 'lapCount', 'lapElapsedTimes', 'channels']);
     expect(schemas['ChannelRecord'].properties['samples']).toMatchObject({ type: 'array', items: { type: ['number', 'null'] } });
+    // A record is numbers, or the events of a text or byte channel.
+    expect(schemas['ReadRecord'].anyOf ?? schemas['ReadRecord'].oneOf).toEqual([{ $ref: '#/components/schemas/ChannelRecord' }, { $ref: '#/components/schemas/EventRecord' }]);
+    expect(schemas['EventRecord'].properties['values']).toMatchObject({ type: 'array', items: { type: ['string', 'null'] } });
+    expect(schemas['DataFileMetadata'].properties['channels'].items.properties['kind']).toMatchObject({ enum: ['text', 'bytes'] });
   });
 });

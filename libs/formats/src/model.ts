@@ -1,4 +1,4 @@
-import { ChannelNotFoundError } from './errors';
+import { ChannelNotFoundError, UnsupportedFeatureError } from './errors';
 
 /** Which reader produced a DataFile. */
 export type DataFileFormat = 'motec-ld' | 'mdf3' | 'mdf4' | 'csv' | 'motec-csv' | 'lap-set';
@@ -46,14 +46,39 @@ export interface ChannelInfo {
   /** True when samples sit at start + i / frequency (implicit time base); false when timestamps are explicit. */
   regular: boolean;
   sampleCount: number;
-  /** Values per sample; always 1 (arrays are not supported). */
+  /** Values per sample: 1, or the element count of an array channel (the product of `shape`). */
   dimension: number;
+  /** Array channels only: the size of each of the array's dimensions, e.g. [3, 4] (values row-major in each sample). */
+  shape?: number[];
+  /** Channels of events that carry text or bytes (MDF strings and byte arrays), read with readEvents; absent: numbers. */
+  kind?: EventKind;
   dataType: SampleDataType;
   /** Present for text conversions: samples stay numeric codes, these give their meaning. */
   labels?: ChannelLabel[];
   defaultLabel?: string;
   /** Set when the channel is listed but cannot be decoded; readChannel throws UnsupportedFeatureError naming it. */
   unsupported?: string;
+}
+
+/** What the events of a text or byte channel carry: UTF-8 text, or bytes as stored. */
+export type EventKind = 'text' | 'bytes';
+
+/**
+ * The events of a text or byte channel: event i is at the time base's i-th time and holds bytes[offsets[i],
+ * offsets[i + 1]) (UTF-8 for text). Every array owns its buffer.
+ */
+export interface EventData {
+  name: string;
+  unit: string;
+  kind: EventKind;
+  /** Hz of the channel's records (the mean rate when irregular). */
+  frequency: number;
+  time: TimeBase;
+  /** n + 1 offsets into `bytes`, the first 0, the last bytes.length. */
+  offsets: Uint32Array;
+  bytes: Uint8Array;
+  /** 1 where there is no event at that index (its value is empty). */
+  gaps?: Uint8Array;
 }
 
 export type TimeBase =
@@ -84,14 +109,18 @@ export interface DataFile {
   laps: Lap[];
   /** Catalogue read at open; no samples are decoded until readChannel. */
   channels: ChannelInfo[];
-  /** Decodes one channel; throws ChannelNotFoundError or UnsupportedFeatureError. */
+  /** Decodes one channel; throws ChannelNotFoundError or UnsupportedFeatureError (also for a text or byte channel). */
   readChannel(name: string): ChannelData;
+  /** Decodes the events of a text or byte channel (`kind` set); throws ChannelNotFoundError or UnsupportedFeatureError. */
+  readEvents(name: string): EventData;
 }
 
 /** What each reader supplies per channel: its catalogue entry and a decoder run on demand. */
 export interface ChannelSource {
   info: ChannelInfo;
   read(): ChannelData;
+  /** For channels of events (`info.kind`): their decoder. */
+  readEvents?(): EventData;
 }
 
 export function emptyProperties(): FileProperties {
@@ -122,15 +151,26 @@ export function uniqueName(name: string, taken: Set<string>): string {
 
 const nextSuffix = new WeakMap<Set<string>, Map<string, number>>();
 
-export function buildDataFile(parts: Omit<DataFile, 'channels' | 'readChannel'>, sources: ChannelSource[]): DataFile {
+export function buildDataFile(parts: Omit<DataFile, 'channels' | 'readChannel' | 'readEvents'>, sources: ChannelSource[]): DataFile {
   const byName = new Map(sources.map((s) => [s.info.name, s] as const));
+  const sourceOf = (name: string) => {
+    const source = byName.get(name);
+    if (!source) throw new ChannelNotFoundError(name);
+    return source;
+  };
   return {
     ...parts,
     channels: sources.map((s) => s.info),
     readChannel(name: string): ChannelData {
-      const source = byName.get(name);
-      if (!source) throw new ChannelNotFoundError(name);
+      const source = sourceOf(name);
+      if (source.info.kind && !source.info.unsupported) throw new UnsupportedFeatureError(parts.format, `${source.info.kind} channel ${name} read as numbers (read its events)`);
       return source.read();
+    },
+    readEvents(name: string): EventData {
+      const source = sourceOf(name);
+      if (source.info.unsupported) throw new UnsupportedFeatureError(parts.format, source.info.unsupported);
+      if (!source.readEvents) throw new UnsupportedFeatureError(parts.format, `numeric channel ${name} read as events`);
+      return source.readEvents();
     },
   };
 }

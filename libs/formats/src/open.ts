@@ -85,7 +85,8 @@ function combineLaps(parts: DataFile[], inputBytes: number, maxChannels: number)
     // Padding laps to a common grid must not allocate beyond what the input could hold (damaged rates or durations).
     const padOk = implicit && padded.reduce((a, b) => a + b, 0) <= 2 * inputBytes;
     const lengths = padOk ? padded : infos.map((i) => i?.sampleCount ?? 0);
-    const unsupported = infos.find((i) => i?.unsupported)?.unsupported;
+    // Events and arrays are not joined across laps (yet): the merged catalogue says so.
+    const unsupported = infos.find((i) => i?.unsupported)?.unsupported ?? (first.kind ? `${first.kind} channels of per-lap datasets` : first.dimension > 1 ? 'array channels of per-lap datasets' : undefined);
     // At one rate in every part it keeps that rate; at several it is irregular (explicit times), and its rate is the mean
     // one, as an irregular file's is, not the first part's.
     const frequency = infos.every((i) => !i || i.frequency === first.frequency) ? first.frequency : meanRate(infos);

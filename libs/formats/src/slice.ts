@@ -38,11 +38,12 @@ export function sliceByWindow(data: ChannelData, start: number, duration: number
   if (!Number.isFinite(start) || !Number.isFinite(duration) || duration < 0) {
     throw new InvalidSliceError(`window start ${start}, duration ${duration} is not a finite, non-negative window`);
   }
-  const { from, to, startTime } = sampleIndexRange(data.time, data.samples.length, start, start + duration);
+  const d = Math.max(1, data.dimension);
+  const { from, to, startTime } = sampleIndexRange(data.time, data.samples.length / d, start, start + duration);
   const time: TimeBase =
     data.time.kind === 'implicit' ? { kind: 'implicit', start: startTime, frequency: data.time.frequency } : { kind: 'explicit', timestamps: data.time.timestamps.slice(from, to) };
   return {
-    samples: data.samples.slice(from, to),
+    samples: data.samples.slice(from * d, to * d),
     time,
     ...(data.gaps ? { gaps: data.gaps.slice(from, to) } : {}),
     startTime,

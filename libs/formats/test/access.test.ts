@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { compactSamples, decodeChannels, downsampleSeries, encodeChannels, toChannelRecord, type ChannelSeries } from '@pitwall/channels';
+import { compactSamples, decodeChannels, downsampleSeries, encodeChannels, toChannelRecord, toReadRecord, type ChannelSeries } from '@pitwall/channels';
 import {
   buildMetadataRecord,
   channelFor,
@@ -257,13 +257,13 @@ describe('a channel read end to end (lazy .ld → stored → JSON and binary)', 
     }
     expect(binary.some((s) => s.conversion)).toBe(true);
     const body = encodeChannels(binary);
-    expect(decodeChannels(body).map(toChannelRecord)).toEqual(json.map(toChannelRecord));
+    expect(decodeChannels(body).map(toReadRecord)).toEqual(json.map(toChannelRecord));
     // Raw int16 is a quarter of the float64 the scaled channels would take.
     expect(body.byteLength).toBeLessThan(encodeChannels(json).byteLength);
 
     const shown = json.map((s) => downsampleSeries(s, { maxPoints: 100, start: window.whole ? undefined : window.start, end: window.whole ? undefined : window.end }));
     for (const s of shown) expect(s.samples.length).toBeLessThanOrEqual(100);
-    expect(decodeChannels(encodeChannels(shown)).map(toChannelRecord)).toEqual(shown.map(toChannelRecord));
+    expect(decodeChannels(encodeChannels(shown)).map(toReadRecord)).toEqual(shown.map(toChannelRecord));
     expect(toChannelRecord(shown[0]).times).toHaveLength(shown[0].samples.length);
   });
 });

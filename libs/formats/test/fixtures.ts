@@ -11,6 +11,8 @@ export const SHA256: Record<string, string> = {
   'asammdf_dimensional_demo.mf4': '088beb5ea3df95a68403ad6b958cf1b331aac8123838129f9ea08125700085c0',
   'csv_sample.csv': '280d46247b62c980275cc08e303794cfdfcce8110c072e473a4b6ef1deefaf57',
   'f11_v330.mdf': 'e15d6fb0495bbd95246afecb5c9bb5b5fe283ef3efa837bd75055d0b4de00244',
+  'f03_conversions_410.mf4': '8788ce550134a4400027d3aa80311ad04dd2c58f8f5e7f8fe61a532cc56c2907',
+  'f12_strings_arrays_structs_410.mf4': '18b1101fe0051b07f801b9d82d2d3abd84f2a4cba3dc444bcda7603b2803c251',
 };
 
 export function readFixture(name: keyof typeof SHA256 | string): Uint8Array {

@@ -62,6 +62,9 @@ const FIXTURES: Fixture[] = [
   { name: 'Sample1.ld', cases: 1500, structure: 23_100, maxLength: Infinity, bound: (n) => 8 * n + (1 << 20), channelsPerCase: 6 },
   { name: 'simple.mf4', cases: 2000, structure: 9_808, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'asammdf_dimensional_demo.mf4', cases: 2000, structure: 18_360, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
+  // Conversions (an algebraic formula among them), and strings (VLSD), a structure's fields and its bytes.
+  { name: 'f03_conversions_410.mf4', cases: 800, structure: 36_456, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'f12_strings_arrays_structs_410.mf4', cases: 800, structure: 12_808, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'built MDF (HL → DL → DZ)', build: builtMdf, cases: 1000, structure: 3_000, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   // MDF 3 data is stored raw (no compression): a record of 1 byte decodes to at most one float64 per channel.
   { name: 'f11_v330.mdf', cases: 1000, structure: 10_570, maxLength: Infinity, bound: (n) => 8 * n + (1 << 20), channelsPerCase: 20 },
@@ -180,8 +183,13 @@ describe('fuzz: mutated and truncated fixtures', () => {
         const channels = file.channels.filter(() => random() < f.channelsPerCase / Math.max(1, file.channels.length));
         for (const channel of channels) {
           try {
+            if (channel.kind) {
+              const events = file.readEvents(channel.name);
+              if (events.offsets.length !== channel.sampleCount + 1) failures.push(`case ${c}: ${channel.name} has ${events.offsets.length - 1} events, catalogue says ${channel.sampleCount}`);
+              continue;
+            }
             const data = file.readChannel(channel.name);
-            if (data.samples.length !== channel.sampleCount) failures.push(`case ${c}: ${channel.name} has ${data.samples.length} samples, catalogue says ${channel.sampleCount}`);
+            if (data.samples.length !== channel.sampleCount * channel.dimension) failures.push(`case ${c}: ${channel.name} has ${data.samples.length} values, catalogue says ${channel.sampleCount} × ${channel.dimension}`);
             sliceByWindow(data, file.startTime + random() * file.duration, random() * 10);
           } catch (error) {
             if (!(error instanceof DataFileError)) throw error;

@@ -182,12 +182,13 @@ describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () 
     expect(() => file.readChannel('u8 (2)')).toThrow(UnsupportedFeatureError);
   });
 
-  it('when a channel is a VLSD string, then it is unsupported by name', () => {
+  it('when a VLSD string has no signal data for its offsets, then it is listed as text and reading its events is CORRUPT', () => {
     const file = openDataFile(
       buildMdf4File({
         groups: [group('DT', { channels: [...channels, { name: 'text', dataType: 7, bitCount: 64, byteOffset: 0, cnType: 1 }] })],
       }),
     );
-    expect(file.channels.find((c) => c.name === 'text')?.unsupported).toMatch(/VLSD/);
+    expect(file.channels.find((c) => c.name === 'text')).toMatchObject({ kind: 'text', dataType: 'string' });
+    expect(() => file.readEvents('text')).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
   });
 });

@@ -124,19 +124,33 @@ describe('ASAM MDF 4 reader', () => {
       expect(channel('Channel_tabular').samples[0]).toBe(0);
     });
 
-    it.each([
-      ['Channel_string', 'VLSD'],
-      ['Channel_bytearay', 'byte-array'],
-      ['Channel_algebraic', 'algebraic'],
-    ])('when %s is read, then a typed UNSUPPORTED error names %s', (name, feature) => {
-      expect(file.channels.find((c) => c.name === name)?.unsupported).toContain(feature);
-      expect(() => channel(name)).toThrow(UnsupportedFeatureError);
-      try {
-        channel(name);
-      } catch (error) {
-        expect((error as UnsupportedFeatureError).code).toBe('UNSUPPORTED');
-        expect((error as UnsupportedFeatureError).feature).toContain(feature);
-      }
+    it('when the algebraic channel (2 * sin(X)) is read, then each value is the formula over the raw value', () => {
+      const dt = findBlock(bytes, 'DT') + 24;
+      const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const info = file.channels.find((c) => c.name === 'Channel_algebraic');
+      expect(info).toMatchObject({ dataType: 'float64' });
+      expect(info?.unsupported).toBeUndefined();
+      const samples = channel('Channel_algebraic').samples;
+      // Its raw float64 sits at byte 24 of each 80-byte record.
+      for (const i of [0, 1, 50, 99]) expect(samples[i]).toBe(2 * Math.sin(dv.getFloat64(dt + i * 80 + 24, true)));
+    });
+
+    it('when the VLSD string and the byte-array channels are read, then they are events of text and of bytes', () => {
+      expect(file.channels.find((c) => c.name === 'Channel_string')).toMatchObject({ kind: 'text', dataType: 'string', sampleCount: 100 });
+      expect(file.channels.find((c) => c.name === 'Channel_bytearay')).toMatchObject({ kind: 'bytes', dataType: 'bytes', sampleCount: 100 });
+      const text = file.readEvents('Channel_string');
+      expect(text.offsets).toHaveLength(101);
+      expect(Buffer.from(text.bytes.subarray(text.offsets[0], text.offsets[1])).toString('utf8')).toBe('String channel sample 0');
+      expect(Buffer.from(text.bytes.subarray(text.offsets[99], text.offsets[100])).toString('utf8')).toBe('String channel sample 99');
+      const bytesRead = file.readEvents('Channel_bytearay');
+      expect(bytesRead.offsets[1]).toBe(8);
+      expect(text.time).toEqual({ kind: 'implicit', start: 0, frequency: 1 });
+    });
+
+    it('when a text channel is read as numbers, then a typed UNSUPPORTED error says to read its events', () => {
+      expect(() => channel('Channel_string')).toThrow(UnsupportedFeatureError);
+      expect(() => channel('Channel_string')).toThrow(/read its events/);
+      expect(() => file.readEvents('Channel_no_conversion')).toThrow(/read as events/);
     });
 
     it('when the data group is unsorted (record ids), then opening reports UNSUPPORTED naming it', () => {

@@ -3,7 +3,7 @@ import type { BlobStore } from '@pitwall/blob-store';
 import { ATTACHMENT_COMMANDS, SERVICES, type CallerContext, type DatasetFile } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
 import type { Piscina } from 'piscina';
-import { channelFor, CorruptDataFileError, fileHandleSource, isLdFile, openLdSource, sliceStored, type ByteSource, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
+import { channelFor, CorruptDataFileError, fileHandleSource, isLdFile, openLdSource, sliceEvents, sliceStored, type ByteSource, type EventData, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { blobSource } from './blob-source';
 import { toReadError } from './read-errors';
@@ -212,6 +212,12 @@ export class Datasets {
         const stored = (await pool.run({ ...task, channel: name }, { name: 'stored' })) as StoredChannel | Refusal;
         if (isRefusal(stored)) throw reviveRefusal(stored);
         return range ? sliceStored(stored, range.from, range.to) : stored;
+      },
+      async readEvents(name, range) {
+        channelFor(opened, name);
+        const events = (await pool.run({ ...task, channel: name }, { name: 'events' })) as EventData | Refusal;
+        if (isRefusal(events)) throw reviveRefusal(events);
+        return range ? sliceEvents(events, range.from, range.to) : events;
       },
     };
     return { file, channelsJson, bytes: total };

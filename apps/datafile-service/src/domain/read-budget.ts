@@ -5,8 +5,9 @@ import { AppError } from '@pitwall/service-kit';
  * Samples a read of `info` decodes: the window's range of a regular `.ld` channel (only those bytes are read), the
  * whole channel otherwise (other formats decode a channel whole, then slice it).
  */
-export function samplesToDecode(file: Pick<RandomAccessDataFile, 'format'>, info: Pick<ChannelInfo, 'regular' | 'frequency' | 'sampleCount'>, window: ScopeWindow): number {
-  if (file.format !== 'motec-ld' || !info.regular) return info.sampleCount;
+export function samplesToDecode(file: Pick<RandomAccessDataFile, 'format'>, info: Pick<ChannelInfo, 'regular' | 'frequency' | 'sampleCount'> & { dimension?: number }, window: ScopeWindow): number {
+  // An array channel decodes `dimension` values a sample.
+  if (file.format !== 'motec-ld' || !info.regular) return info.sampleCount * Math.max(1, info.dimension ?? 1);
   const { from, to } = scopeSampleRange(window, { kind: 'implicit', start: 0, frequency: info.frequency }, info.sampleCount);
   return to - from;
 }

@@ -1,7 +1,7 @@
 import type { Piscina } from 'piscina';
-import { resolveScope, scopeSampleRange, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
+import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import type { DataFileScope } from '@pitwall/contracts';
-import { MAX_CHANNEL_TEXT_BYTES } from '@pitwall/channels';
+import { MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
 import { samplesToDecode, withinSampleBudget } from './read-budget';
@@ -44,12 +44,11 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
   }
   const order = infos.map((info) => indexOf.get(info.name) as number);
   withinSampleBudget(samplesNeeded(file, distinct, order, window, read.maxPoints), parts.sampleBudget, read.field);
-  const slices: StoredSlice[] = [];
+  const slices: (StoredSlice | EventSeries)[] = [];
   const transferList: ArrayBuffer[] = [];
   for (const info of distinct) {
     signal.throwIfAborted();
-    const stored = await storedOfScope(dataset, info, window, parts.cache);
-    const slice = ownedSlice(stored);
+    const slice = info.kind ? await eventsOfScope(dataset, info, window) : ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
     slices.push(slice);
     transferList.push(...buffersOf(slice));
   }
@@ -144,8 +143,23 @@ export async function storedOfScope(dataset: OpenDataset, info: { name: string; 
 }
 
 function rangeIn(stored: StoredChannel, window: ReturnType<typeof resolveScope>): [number, number] {
-  const { from, to } = scopeSampleRange(window, stored.time, stored.samples.length);
+  const { from, to } = scopeSampleRange(window, stored.time, stored.samples.length / Math.max(1, stored.dimension));
   return [from, to];
+}
+
+/**
+ * The events of a text or byte channel inside the scope's window, with the time of each (events always carry their
+ * times). Decoded whole on the pool (not cached: the pool keeps the opened file) and sliced; the arrays are its own.
+ */
+async function eventsOfScope(dataset: OpenDataset, info: Pick<ChannelInfo, 'name'>, window: ReturnType<typeof resolveScope>): Promise<EventSeries> {
+  const all = await dataset.file.readEvents(info.name);
+  const { from, to } = scopeSampleRange(window, all.time, all.offsets.length - 1);
+  const events = sliceEvents(all, from, to);
+  const n = to - from;
+  const time = events.time;
+  const times = time.kind === 'explicit' ? time.timestamps : Float64Array.from({ length: n }, (_, i) => time.start + i / time.frequency);
+  const startTime = n > 0 ? (times[0] as number) : window.whole ? dataset.file.startTime : window.start;
+  return { kind: events.kind, name: events.name, unit: events.unit, frequency: events.frequency, startTime, times, offsets: events.offsets, bytes: events.bytes, ...(events.gaps ? { gaps: events.gaps } : {}) };
 }
 
 /** A copy of the slice whose arrays own their buffers: it is transferred to the pool while the cache keeps its own. */
@@ -164,6 +178,7 @@ export function ownedSlice(stored: StoredChannel): StoredSlice {
   };
 }
 
-export function buffersOf(slice: StoredSlice): ArrayBuffer[] {
-  return [slice.samples.buffer as ArrayBuffer, ...(slice.times ? [slice.times.buffer as ArrayBuffer] : []), ...(slice.gaps ? [slice.gaps.buffer as ArrayBuffer] : [])];
+export function buffersOf(slice: StoredSlice | EventSeries): ArrayBuffer[] {
+  const arrays = 'kind' in slice ? [slice.offsets, slice.bytes] : [slice.samples];
+  return [...arrays.map((a) => a.buffer as ArrayBuffer), ...(slice.times ? [slice.times.buffer as ArrayBuffer] : []), ...(slice.gaps ? [slice.gaps.buffer as ArrayBuffer] : [])];
 }

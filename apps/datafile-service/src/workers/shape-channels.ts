@@ -1,4 +1,4 @@
-import { compactSamples, downsampleSeries, encodeChannels, toChannelRecord, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
+import { compactSamples, downsampleSeries, encodeChannels, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
 
 /** One channel of a read as the service hands it to the pool: stored values of the scope and their conversion. */
 export interface StoredSlice {
@@ -16,7 +16,8 @@ export interface StoredSlice {
 }
 
 export interface ShapeTask {
-  channels: StoredSlice[];
+  /** Numeric channels as stored, and the events of text and byte channels as they are sent. */
+  channels: (StoredSlice | EventSeries)[];
   /** The answer's records as indices into `channels`, when the request named a channel more than once. */
   order?: number[];
   binary: boolean;
@@ -36,14 +37,18 @@ export interface ShapeResult {
  */
 export function shapeChannels(task: ShapeTask): ShapeResult {
   const shaped = task.channels.map((c) => shapeOne(c, task));
-  const series = task.order ? task.order.map((k) => shaped[k] as ChannelSeries) : shaped;
+  const series = task.order ? task.order.map((k) => shaped[k] as ReadSeries) : shaped;
   if (task.binary) return { body: encodeChannels(series) };
-  return { body: new TextEncoder().encode(JSON.stringify(series.map(toChannelRecord))) };
+  return { body: new TextEncoder().encode(JSON.stringify(series.map(toReadRecord))) };
 }
 
-function shapeOne(c: StoredSlice, task: ShapeTask): ChannelSeries {
+/** maxPoints applies to numbers of one value a sample; events and arrays come whole, and say so. */
+function shapeOne(c: StoredSlice | EventSeries, task: ShapeTask): ReadSeries {
+  const whole = task.maxPoints !== undefined ? { maxPointsApplied: false as const } : {};
+  if ('kind' in c) return { ...c, ...whole };
   const base = { name: c.name, unit: c.unit, frequency: c.frequency, dimension: c.dimension, startTime: c.startTime, ...(c.times ? { times: c.times } : {}), ...(c.gaps ? { gaps: c.gaps } : {}) };
-  const raw: ChannelSeries = { ...base, samples: c.samples, conversion: c.conversion };
-  if (task.maxPoints !== undefined) return downsampleSeries(raw, { maxPoints: task.maxPoints, ...(task.window ? { start: task.window.start, end: task.window.end } : {}) });
-  return { ...base, ...compactSamples(c.samples, c.conversion) };
+  if (task.maxPoints !== undefined && c.dimension <= 1) {
+    return downsampleSeries({ ...base, samples: c.samples, conversion: c.conversion }, { maxPoints: task.maxPoints, ...(task.window ? { start: task.window.start, end: task.window.end } : {}) });
+  }
+  return { ...base, ...compactSamples(c.samples, c.conversion), ...(c.dimension > 1 ? whole : {}) };
 }

@@ -9,6 +9,7 @@ import {
   storedFromChannelData,
   UnsupportedFeatureError,
   type DataFile,
+  type EventData,
   type StoredChannel,
 } from '@pitwall/formats';
 
@@ -28,7 +29,7 @@ export interface WholeFiles {
  * The catalogue of an opened file: a DataFile without its channel reader, and the metadata record's `channels` as JSON
  * (encoded here: for a file of many channels that is the costly part of the metadata answer).
  */
-export type Catalogue = Omit<DataFile, 'readChannel'> & { channelsJson: Uint8Array };
+export type Catalogue = Omit<DataFile, 'readChannel' | 'readEvents'> & { channelsJson: Uint8Array };
 
 /** A reader's refusal as it crosses threads (an Error's class does not), with the file of the group it came from. */
 export interface Refusal {
@@ -57,7 +58,7 @@ function openWhole(task: WholeFiles): DataFile {
 /** Pool task `catalogue`: the catalogue, or the refusal and, for a group, which file does not open alone. */
 export function catalogueOf(task: WholeFiles): Catalogue | Refusal {
   try {
-    const { readChannel: _reader, ...catalogue } = openWhole(task);
+    const { readChannel: _reader, readEvents: _events, ...catalogue } = openWhole(task);
     return { ...catalogue, channelsJson: new TextEncoder().encode(JSON.stringify(metadataChannels(catalogue.channels))) };
   } catch (err) {
     const refusal = asRefusal(err);
@@ -87,6 +88,17 @@ export function storedOf(task: WholeFiles & { channel: string }): StoredChannel 
       time: stored.time.kind === 'implicit' ? stored.time : { kind: 'explicit', timestamps: stored.time.timestamps.slice() },
       ...(stored.gaps ? { gaps: stored.gaps.slice() } : {}),
     };
+  } catch (err) {
+    return asRefusal(err);
+  }
+}
+
+/** Pool task `events`: the events of a text or byte channel, decoded whole, their arrays their own, or the refusal. */
+export function eventsOf(task: WholeFiles & { channel: string }): EventData | Refusal {
+  try {
+    // readEvents makes new arrays (no view on the shared file bytes), except an explicit time base shared by the group.
+    const events = openWhole(task).readEvents(task.channel);
+    return { ...events, time: events.time.kind === 'implicit' ? events.time : { kind: 'explicit', timestamps: events.time.timestamps.slice() } };
   } catch (err) {
     return asRefusal(err);
   }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeChannelsBody, PitwallClient, toChannelRecord, type ChannelSeries } from '@pitwall/client';
+import { decodeChannelsBody, PitwallClient, toChannelRecord, toReadRecord, type ChannelSeries } from '@pitwall/client';
 import { z } from 'zod';
 import { ChannelRecordJson, ChannelsReadJson, DataFileMetadataJson, LapDeltaJson, LapDistanceJson } from '@pitwall/contracts';
 import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow } from '@pitwall/formats';
@@ -146,7 +146,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       const lap = await json(get(`${dataset(id, 'Mixed')}/channel?channel=Speed&lapIndex=1`));
       expect(lap).toMatchObject({ frequency: 15, times: Array.from({ length: 20 }, (_, i) => 1 + i / 20) });
       const binary = decodeChannelsBody(new Uint8Array(await (await get(`${dataset(id, 'Mixed')}/channel?channel=Speed&lapIndex=1`, { Accept: 'application/x-service-channels' })).arrayBuffer()));
-      expect(binary.map(toChannelRecord)).toEqual([lap]);
+      expect(binary.map(toReadRecord)).toEqual([lap]);
     });
   });
 
@@ -204,7 +204,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toContain(type);
       const series = decodeChannelsBody(new Uint8Array(await r.arrayBuffer()));
-      expect(series.map(toChannelRecord)).toEqual([asJson]);
+      expect(series.map(toReadRecord)).toEqual([asJson]);
     });
 
     test('when maxPoints is given, then at most N points come back, keeping each bucket\'s extremes', async () => {
@@ -217,7 +217,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(record.samples[0]).toBe(all[0]);
       expect(record.samples.at(-1)).toBe(all.at(-1));
       const binary = decodeChannelsBody(new Uint8Array(await (await get(`${dataset()}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=400`, { Accept: 'application/x-service-channels' })).arrayBuffer()));
-      expect(binary.map(toChannelRecord)).toEqual([record]);
+      expect(binary.map(toReadRecord)).toEqual([record]);
     });
   });
 
@@ -251,7 +251,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(shaped.times).toHaveLength(shaped.samples.length);
       expect([Math.min(...shaped.samples), Math.max(...shaped.samples)]).toEqual([Math.min(...sine.samples), Math.max(...sine.samples)]);
       const binary = decodeChannelsBody(new Uint8Array(await (await get(`${at()}/channel?channel=v3_f64&maxPoints=50`, { Accept: 'application/x-service-channels' })).arrayBuffer()));
-      expect(binary.map(toChannelRecord)).toEqual([shaped]);
+      expect(binary.map(toReadRecord)).toEqual([shaped]);
       const batch = await json(post(`${at()}/channels`, { channels: ['v3_i16', 'v3_f64'], mode: 2, startTime: 4.9, duration: 1 }));
       expect(batch.channels[0].samples).toEqual(Array.from({ length: 10 }, (_, i) => 490 + i));
     });
@@ -293,7 +293,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       const body = { channels: names, mode: 1, lapIndex: 2 };
       const asJson = await json(post(`${dataset()}/channels`, body));
       const r = await post(`${dataset()}/channels`, body, { Accept: 'application/x-service-channels' });
-      expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toChannelRecord)).toEqual(asJson.channels);
+      expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toReadRecord)).toEqual(asJson.channels);
     });
   });
 
@@ -515,24 +515,24 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(await get(`${dataset(mixed)}/metadata`), 415)).detail).toMatch(/^notes\.txt: The attached file is not a data file/);
     });
 
-    test('when channels the file lists cannot be decoded (VLSD string, byte array, algebraic conversion), then 415 names each by its place and name', async () => {
+    test('when channels the file lists cannot be decoded (MIME sample, complex number, a formula calling an unknown function), then 415 names each by its place and name', async () => {
       const id = await attached.entity();
       await attached.attach(id, 'DataFile', 'mixed.mf4', mdfWithUnreadableChannels());
       const meta = await json(get(`${dataset(id)}/metadata`));
       // The catalogue lists them (the spec's record has no field to flag them: docs/api.md says which they are).
-      expect(meta.channels.map((c: { name: string; dataType: string }) => [c.name, c.dataType])).toEqual([['Speed', 'float32'], ['Comment', 'string'], ['Payload', 'bytes'], ['Calc', 'int16']]);
+      expect(meta.channels.map((c: { name: string; dataType: string }) => [c.name, c.dataType])).toEqual([['Speed', 'float32'], ['Comment', 'mime'], ['Payload', 'complex'], ['Calc', 'int16']]);
       const batch = await problem(await post(`${dataset(id)}/channels`, { channels: ['Speed', 'Comment', 'Payload', 'Calc'], mode: 0 }), 415);
       expect(batch.errors).toEqual({
-        'channels[1]': ['cannot be read: Comment uses VLSD (variable-length signal data), which this service does not decode'],
-        'channels[2]': ['cannot be read: Payload uses byte-array channels, which this service does not decode'],
-        'channels[3]': ['cannot be read: Calc uses algebraic conversion (cc_type 3), which this service does not decode'],
+        'channels[1]': ['cannot be read: Comment uses MIME sample channels, which this service does not decode'],
+        'channels[2]': ['cannot be read: Payload uses complex number channels, which this service does not decode'],
+        'channels[3]': [`cannot be read: Calc uses ${UNKNOWN_FUNCTION}, which this service does not decode`],
       });
       expect(batch.detail).toBe(
-        'channels[1] Comment cannot be read: it uses VLSD (variable-length signal data); channels[2] Payload cannot be read: it uses byte-array channels; channels[3] Calc cannot be read: it uses algebraic conversion (cc_type 3)',
+        `channels[1] Comment cannot be read: it uses MIME sample channels; channels[2] Payload cannot be read: it uses complex number channels; channels[3] Calc cannot be read: it uses ${UNKNOWN_FUNCTION}`,
       );
       const one = await problem(await get(`${dataset(id)}/channel?channel=Calc`), 415);
-      expect(one.errors).toEqual({ channel: ['cannot be read: Calc uses algebraic conversion (cc_type 3), which this service does not decode'] });
-      expect(one.detail).toBe('channel Calc cannot be read: it uses algebraic conversion (cc_type 3)');
+      expect(one.errors).toEqual({ channel: [`cannot be read: Calc uses ${UNKNOWN_FUNCTION}, which this service does not decode`] });
+      expect(one.detail).toBe(`channel Calc cannot be read: it uses ${UNKNOWN_FUNCTION}`);
       // The readable one reads.
       const speed = await json(post(`${dataset(id)}/channels`, { channels: ['Speed'], mode: 0 }));
       expect(speed.channels[0].samples).toEqual([10, 11, 12, 13]);
@@ -566,6 +566,8 @@ describe('data file access through the gateway (entity-service, datafile-service
 });
 
 /** A sorted MDF 4 group of 4 records at 10 Hz: a float32 Speed beside three channels the readers list but cannot decode. */
+const UNKNOWN_FUNCTION = 'algebraic conversion "frobnicate(X)": unknown function frobnicate (at character 0)';
+
 function mdfWithUnreadableChannels(): Uint8Array {
   const records = new Uint8Array(4 * 20);
   const view = new DataView(records.buffer);
@@ -583,9 +585,9 @@ function mdfWithUnreadableChannels(): Uint8Array {
         channels: [
           { name: 'Time', unit: 's', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
           { name: 'Speed', unit: 'km/h', dataType: 4, bitCount: 32, byteOffset: 8 },
-          { name: 'Comment', dataType: 7, bitCount: 64, byteOffset: 12, cnType: 1 },
-          { name: 'Payload', dataType: 10, bitCount: 32, byteOffset: 12 },
-          { name: 'Calc', unit: 'bar', dataType: 2, bitCount: 16, byteOffset: 16, conversion: { type: 3, values: [] } },
+          { name: 'Comment', dataType: 11, bitCount: 32, byteOffset: 12 },
+          { name: 'Payload', dataType: 15, bitCount: 64, byteOffset: 12 },
+          { name: 'Calc', unit: 'bar', dataType: 2, bitCount: 16, byteOffset: 16, conversion: { type: 3, values: [], texts: ['frobnicate(X)'] } },
         ],
       },
     ],

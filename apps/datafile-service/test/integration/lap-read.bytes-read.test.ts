@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { InProcessBus } from '@pitwall/bus';
-import { decodeChannels } from '@pitwall/channels';
+import { decodeChannels, type ChannelSeries } from '@pitwall/channels';
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetFile } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, StoredChannelCache, writeLdFile } from '@pitwall/formats';
 import { createLogger } from '@pitwall/service-kit';
@@ -59,7 +59,7 @@ describe('a lap read of a large .ld through the datafile-service use case', () =
 
     const names = Array.from({ length: 20 }, (_, k) => `Sensor ${k}`);
     const body = await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'lap', lapIndex: 3 }, binary: true });
-    const series = decodeChannels(body);
+    const series = decodeChannels(body) as ChannelSeries[]; // numbers only
     const lapSamples = series[0].samples.length;
     expect(lapSamples).toBeGreaterThanOrEqual(LAP_SECONDS * HZ - 1);
     expect(lapSamples).toBeLessThanOrEqual(LAP_SECONDS * HZ + 1);

@@ -1,9 +1,9 @@
 import { decodeHalf } from '../float16';
-import { CorruptDataFileError, InvalidSliceError, NotADataFileError } from '../errors';
+import { CorruptDataFileError, InvalidSliceError, NotADataFileError, UnsupportedFeatureError } from '../errors';
 import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
 import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, type LdChannelBlock, type LdReadOptions, readChannelBlocks, readProperties } from '../ld/ld-reader';
 import { ldxBeaconTimes } from '../ld/ldx';
-import { boundariesFromBeaconPulses, boundariesFromLapCounter, lapsFromBoundaries } from '../model';
+import { boundariesFromBeaconPulses, boundariesFromLapCounter, type EventData, lapsFromBoundaries } from '../model';
 import type { ByteSource } from '../source/byte-source';
 import { parseFromSource, SparseView } from '../source/sparse-view';
 import { channelFor, type RandomAccessDataFile, type SampleRange } from './random-access';
@@ -46,7 +46,12 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
       boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(data) : boundariesFromBeaconPulses(data);
     }
   }
-  return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries), channels, readStored };
+  // A .ld has numeric channels only.
+  const readEvents = async (name: string): Promise<EventData> => {
+    channelFor(catalogue, name);
+    throw new UnsupportedFeatureError(LD_FORMAT, `numeric channel ${name} read as events`);
+  };
+  return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries), channels, readStored, readEvents };
 }
 
 /** Reads samples [from, to) of a block: one read of exactly those bytes (offsets were checked against the size at open). */

@@ -23,7 +23,8 @@ export interface DataFileMetadataRecord extends DataFileEcho {
   fileTimeLength: number;
   lapCount: number;
   lapElapsedTimes: number[];
-  channels: { name: string; unit: string; frequency: number; sampleCount: number; dimension: number; dataType: string }[];
+  /** `kind` only for text and byte channels, `shape` only for arrays: the records of numeric files are as they were. */
+  channels: { name: string; unit: string; frequency: number; sampleCount: number; dimension: number; dataType: string; kind?: 'text' | 'bytes'; shape?: number[] }[];
 }
 
 /** The metadata record of an opened file (its catalogue: no sample is decoded for it beyond what opening read). */
@@ -50,7 +51,16 @@ export function buildMetadataRecord(echo: DataFileEcho, file: Pick<DataFile, 'pr
   };
 }
 
-/** The `channels` of the metadata record, exactly these fields of each catalogue entry. */
+/** The `channels` of the metadata record, exactly these fields of each catalogue entry (kind and shape where set). */
 export function metadataChannels(channels: DataFile['channels']): DataFileMetadataRecord['channels'] {
-  return channels.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: c.dimension, dataType: c.dataType }));
+  return channels.map((c) => ({
+    name: c.name,
+    unit: c.unit,
+    frequency: c.frequency,
+    sampleCount: c.sampleCount,
+    dimension: c.dimension,
+    dataType: c.dataType,
+    ...(c.kind ? { kind: c.kind } : {}),
+    ...(c.shape ? { shape: [...c.shape] } : {}),
+  }));
 }

@@ -1,5 +1,6 @@
 import { ChannelNotFoundError, UnsupportedFeatureError } from '../errors';
-import type { DataFile } from '../model';
+import type { DataFile, EventData } from '../model';
+import { sliceEvents } from './events';
 import { sliceStored, type StoredChannel, storedFromChannelData } from './stored-channel';
 
 /** Sample indices [from, to) of a channel. */
@@ -13,19 +14,25 @@ export interface SampleRange {
  * a sample range. MoTeC `.ld` reads only the bytes of that range; MDF and CSV are read whole at open (their readers
  * work on a buffer) and slice the decoded channel.
  */
-export interface RandomAccessDataFile extends Omit<DataFile, 'readChannel'> {
+export interface RandomAccessDataFile extends Omit<DataFile, 'readChannel' | 'readEvents'> {
   /** Stored values of samples [from, to) (the whole channel without a range); ChannelNotFoundError, UnsupportedFeatureError. */
   readStored(name: string, range?: SampleRange): Promise<StoredChannel>;
+  /** Events [from, to) of a text or byte channel (all without a range); ChannelNotFoundError, UnsupportedFeatureError. */
+  readEvents(name: string, range?: SampleRange): Promise<EventData>;
 }
 
 /** A whole-buffer DataFile as a RandomAccessDataFile (decodes the channel, then slices it without copying). */
 export function fromDataFile(file: DataFile): RandomAccessDataFile {
-  const { readChannel, ...catalogue } = file;
+  const { readChannel, readEvents, ...catalogue } = file;
   return {
     ...catalogue,
     async readStored(name, range) {
       const stored = storedFromChannelData(readChannel(name));
       return range ? sliceStored(stored, range.from, range.to) : stored;
+    },
+    async readEvents(name, range) {
+      const events = readEvents(name);
+      return range ? sliceEvents(events, range.from, range.to) : events;
     },
   };
 }

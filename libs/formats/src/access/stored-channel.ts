@@ -24,15 +24,16 @@ export function storedFromChannelData(data: ChannelData): StoredChannel {
   return { name: data.name, unit: data.unit, frequency: data.frequency, dimension: data.dimension, time: data.time, samples: data.samples, conversion: IDENTITY, ...(data.gaps ? { gaps: data.gaps } : {}) };
 }
 
-/** Samples [from, to) of a stored channel: views, no copy. */
+/** Samples [from, to) of a stored channel (of `dimension` values each): views, no copy. */
 export function sliceStored(stored: StoredChannel, from: number, to: number): StoredChannel {
-  const n = stored.samples.length;
+  const d = Math.max(1, stored.dimension);
+  const n = stored.samples.length / d;
   if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= n)) throw new RangeError(`sample range [${from}, ${to}) is outside 0..${n}`);
   const time: TimeBase =
     stored.time.kind === 'implicit'
       ? { kind: 'implicit', start: stored.time.start + from / stored.time.frequency, frequency: stored.time.frequency }
       : { kind: 'explicit', timestamps: stored.time.timestamps.subarray(from, to) };
-  return { ...stored, time, samples: stored.samples.subarray(from, to), ...(stored.gaps ? { gaps: stored.gaps.subarray(from, to) } : {}) };
+  return { ...stored, time, samples: stored.samples.subarray(from * d, to * d), ...(stored.gaps ? { gaps: stored.gaps.subarray(from, to) } : {}) };
 }
 
 /** Physical samples of a stored channel: the conversion applied to these samples only; arrays own their buffers. */

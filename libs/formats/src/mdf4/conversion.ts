@@ -1,3 +1,4 @@
+import { type CompiledExpression, compile, ExpressionError } from '@pitwall/expressions';
 import type { BinaryView } from '../binary-view';
 import type { ChannelLabel } from '../model';
 import { readBlock, readText } from './blocks';
@@ -7,6 +8,8 @@ export type Conversion =
   | { kind: 'identity' }
   | { kind: 'linear'; offset: number; factor: number }
   | { kind: 'rational'; p: number[] }
+  /** cc_type 3: the formula of the first reference, in the variable X (the raw value). */
+  | { kind: 'algebraic'; formula: string; expression: CompiledExpression }
   | { kind: 'table'; keys: number[]; values: number[]; interpolate: boolean }
   | { kind: 'range-value'; mins: number[]; maxs: number[]; values: number[]; fallback: number }
   /** Samples stay raw codes; the labels travel in the catalogue. */
@@ -42,7 +45,7 @@ export function readConversion(bin: BinaryView, offset: number): { conversion: C
       need(6);
       return { conversion: { kind: 'rational', p: vals.slice(0, 6) }, unit };
     case 3:
-      return { conversion: { kind: 'unsupported', feature: 'algebraic conversion (cc_type 3)' }, unit };
+      return { conversion: algebraic(bin, refs[0] ?? 0), unit };
     case 4:
     case 5: {
       const n = Math.floor(valCount / 2);
@@ -85,6 +88,20 @@ export function readConversion(bin: BinaryView, offset: number): { conversion: C
   }
 }
 
+/** An algebraic conversion is read without eval; a formula that does not parse, or calls an unknown function, refuses the channel. */
+function algebraic(bin: BinaryView, link: number): Conversion {
+  const formula = link === 0 ? '' : readText(bin, link);
+  try {
+    return { kind: 'algebraic', formula, expression: compile(formula, { inputs: [ALGEBRAIC_VARIABLE] }) };
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    return { kind: 'unsupported', feature: `algebraic conversion ${JSON.stringify(formula)}: ${error.message}` };
+  }
+}
+
+/** The raw value's name in an MDF 4 formula (MDF 3 writes X1). */
+const ALGEBRAIC_VARIABLE = 'X';
+
 /** Text of a TX/MD reference, '' for none, null when the reference is a nested conversion. */
 function refText(bin: BinaryView, link: number): string | null {
   if (link === 0) return '';
@@ -106,6 +123,9 @@ export function applyConversion(conversion: Conversion, values: Float64Array, in
       for (let i = 0; i < n; i++) values[i] = values[i] * factor + offset;
       return;
     }
+    case 'algebraic':
+      values.set(conversion.expression.evaluate({ [ALGEBRAIC_VARIABLE]: values }));
+      return;
     case 'rational': {
       const [p1, p2, p3, p4, p5, p6] = conversion.p;
       for (let i = 0; i < n; i++) {

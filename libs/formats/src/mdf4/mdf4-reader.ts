@@ -8,6 +8,8 @@ import {
   type ChannelSource,
   type DataFile,
   detectTimeBase,
+  type EventData,
+  type EventKind,
   timeBaseEnd,
   emptyProperties,
   type FileProperties,
@@ -16,8 +18,10 @@ import {
   uniqueName,
 } from '../model';
 import { chain, readBlock, readMetadata, readText, unescapeXml } from './blocks';
+import { type ArrayLayout, MAX_STRUCTURE_DEPTH, readComposition, structureFields } from './composition';
 import { applyConversion, type Conversion, readConversion } from './conversion';
 import { type DataLeaves, dataLeaves, readRecords } from './data-blocks';
+import { decodeEventValues, eventKindOf } from './text-channels';
 
 const FORMAT = 'mdf4';
 
@@ -43,6 +47,14 @@ interface Mdf4Channel {
   invalBitPos: number;
   conversion: Conversion;
   unsupported?: string;
+  /** Text and byte channels: read as events. */
+  kind?: EventKind;
+  /** cn_data: a VLSD channel's signal data. */
+  dataLink: number;
+  /** An array channel (##CA) of values in the record. */
+  array?: ArrayLayout;
+  /** A structure's first field (##CN): the fields are channels of their own, named `channel.field`. */
+  structure?: number;
 }
 
 interface Mdf4Group {
@@ -141,13 +153,29 @@ function readGroup(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: Data
     throw bin.corrupt(`data blocks hold ${data.size} bytes, ${cycleCount} records of ${recordSize} bytes need more`, cg.data + CG.cycleCount);
   }
   const group: Mdf4Group = { recordSize, dataBytes, cycleCount, data, master: null, channels: [], ...(unsupported ? { unsupported } : {}) };
+  const seen = new Set<number>();
   for (const cn of chain(bin, cg.links[1] ?? 0, 'CN')) {
     if (++counted.channels > counted.max) throw new DataFileLimitError(FORMAT, 'channels', counted.max, counted.channels);
+    seen.add(cn.offset);
     const channel = readChannel(bin, cn, dataBytes);
     if ((channel.cnType === 2 || channel.cnType === 3) && !group.master) group.master = channel;
-    else group.channels.push(channel);
+    else group.channels.push(channel, ...fieldsOf(bin, channel, dataBytes, counted, seen, 1));
   }
   return group;
+}
+
+/** A structure's fields, and their fields, as channels named `structure.field` (each counted as a channel). */
+function fieldsOf(bin: BinaryView, parent: Mdf4Channel, dataBytes: number, counted: { channels: number; max: number }, seen: Set<number>, depth: number): Mdf4Channel[] {
+  if (parent.structure === undefined) return [];
+  if (depth > MAX_STRUCTURE_DEPTH) throw bin.corrupt(`structures nested deeper than ${MAX_STRUCTURE_DEPTH}`, parent.structure);
+  const fields: Mdf4Channel[] = [];
+  for (const cn of structureFields(bin, parent.structure, seen)) {
+    if (++counted.channels > counted.max) throw new DataFileLimitError(FORMAT, 'channels', counted.max, counted.channels);
+    const field = readChannel(bin, cn, dataBytes);
+    field.name = `${parent.name}.${field.name}`;
+    fields.push(field, ...fieldsOf(bin, field, dataBytes, counted, seen, depth + 1));
+  }
+  return fields;
 }
 
 const DATA_TYPE_FEATURES: Record<number, string> = {
@@ -158,7 +186,7 @@ const CN_TYPE_FEATURES: Record<number, string> = { 1: 'VLSD (variable-length sig
 
 function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataBytes: number): Mdf4Channel {
   if (cn.dataLength < 24) throw bin.corrupt('##CN data section is too short', cn.data);
-  const [, composition = 0, nameLink = 0, , ccLink = 0, , unitLink = 0] = cn.links;
+  const [, compositionLink = 0, nameLink = 0, , ccLink = 0, dataLink = 0, unitLink = 0] = cn.links;
   const cnType = bin.u8(cn.data + CN.type);
   const dataType = bin.u8(cn.data + CN.dataType);
   const bitOffset = bin.u8(cn.data + CN.bitOffset);
@@ -176,10 +204,16 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
     flags: bin.u32(cn.data + CN.flags),
     invalBitPos: bin.u32(cn.data + CN.invalBitPos),
     conversion,
+    dataLink,
   };
+  const composition = readComposition(bin, compositionLink);
+  if (composition.kind === 'structure') channel.structure = composition.firstField;
+  if (composition.kind === 'array') channel.array = composition.layout;
+  const kind = eventKindOf(dataType);
+  if (kind && (cnType === 0 || cnType === 1) && composition.kind !== 'array') return textChannel(bin, cn, { ...channel, kind }, dataBytes);
   const unsupported =
-    composition !== 0
-      ? readBlock(bin, composition).id === 'CA' ? 'arrays (##CA)' : 'structures (composed channels)'
+    composition.kind === 'unsupported'
+      ? composition.feature
       : CN_TYPE_FEATURES[cnType] ?? DATA_TYPE_FEATURES[dataType] ?? (dataType > 16 ? `data type ${dataType}` : conversion.kind === 'unsupported' ? conversion.feature : undefined);
   if (unsupported) return { ...channel, unsupported };
   if (cnType === 3) return channel; // virtual master: values come from the record index, nothing is stored
@@ -187,7 +221,18 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
   if (isFloat ? ![16, 32, 64].includes(bitCount) : bitCount < 1 || bitCount > 64) {
     throw bin.corrupt(`${bitCount}-bit ${isFloat ? 'float' : 'integer'} channel`, cn.data + CN.bitCount);
   }
-  if (byteOffset + Math.ceil((bitOffset + bitCount) / 8) > dataBytes) throw bin.corrupt('channel lies outside its record', cn.data + CN.byteOffset);
+  const lastElement = channel.array ? (channel.array.shape.reduce((a, b) => a * b, 1) - 1) * channel.array.stride : 0;
+  if (Math.min(byteOffset, byteOffset + lastElement) < 0 || Math.max(byteOffset, byteOffset + lastElement) + Math.ceil((bitOffset + bitCount) / 8) > dataBytes) {
+    throw bin.corrupt('channel lies outside its record', cn.data + CN.byteOffset);
+  }
+  return channel;
+}
+
+/** A string or byte-array channel: its value fills whole bytes of the record, or (VLSD) the record holds a u64 offset. */
+function textChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, channel: Mdf4Channel, dataBytes: number): Mdf4Channel {
+  if (channel.cnType === 1 && channel.bitCount !== 64) throw bin.corrupt(`VLSD channel with a ${channel.bitCount}-bit offset`, cn.data + CN.bitCount);
+  if (channel.bitOffset !== 0 || channel.bitCount % 8 !== 0 || channel.bitCount === 0) throw bin.corrupt(`${channel.kind} channel of ${channel.bitCount} bits at bit ${channel.bitOffset}`, cn.data + CN.bitCount);
+  if (channel.byteOffset + channel.bitCount / 8 > dataBytes) throw bin.corrupt('channel lies outside its record', cn.data + CN.byteOffset);
   return channel;
 }
 
@@ -223,7 +268,9 @@ function channelSource(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, 
     frequency: time?.frequency ?? 0,
     regular: time?.regular ?? false,
     sampleCount: group.cycleCount,
-    dimension: 1,
+    dimension: channel.array ? channel.array.shape.reduce((a, b) => a * b, 1) : 1,
+    ...(channel.array ? { shape: [...channel.array.shape] } : {}),
+    ...(channel.kind ? { kind: channel.kind } : {}),
     dataType: dataTypeName(channel),
     ...(channel.conversion.kind === 'text'
       ? { labels: channel.conversion.labels, ...(channel.conversion.defaultLabel ? { defaultLabel: channel.conversion.defaultLabel } : {}) }
@@ -236,6 +283,27 @@ function channelSource(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, 
       if (unsupported) throw new UnsupportedFeatureError(FORMAT, unsupported);
       return decodeChannel(bin, group, channel, info);
     },
+    ...(channel.kind ? { readEvents: () => decodeEvents(bin, group, channel, info) } : {}),
+  };
+}
+
+/** The values of a text or byte channel as events on the group's time base. */
+function decodeEvents(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, info: ChannelInfo): EventData {
+  const n = group.cycleCount;
+  const time = n === 0 ? ({ kind: 'implicit', start: 0, frequency: 0 } as const) : groupTime(bin, group).time;
+  const data = n === 0 ? new Uint8Array(0) : records(bin, group);
+  const layout = { dataType: channel.dataType, cnType: channel.cnType, byteOffset: channel.byteOffset, byteCount: channel.bitCount / 8, dataLink: channel.dataLink };
+  const { offsets, bytes } = decodeEventValues(bin, data, group.recordSize, n, layout);
+  const gaps = invalidation(data, group, channel, null, n);
+  return {
+    name: info.name,
+    unit: info.unit,
+    kind: channel.kind as EventKind,
+    frequency: info.frequency,
+    time: time.kind === 'explicit' ? { kind: 'explicit', timestamps: time.timestamps.slice() } : time,
+    offsets,
+    bytes,
+    ...(gaps ? { gaps } : {}),
   };
 }
 
@@ -254,8 +322,10 @@ function decodeChannel(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, 
   const n = group.cycleCount;
   const time = n === 0 ? ({ kind: 'implicit', start: 0, frequency: 0 } as const) : groupTime(bin, group).time;
   const data = n === 0 ? new Uint8Array(0) : records(bin, group);
-  const raw = new Float64Array(n);
+  const d = info.dimension;
+  const raw = new Float64Array(n * d);
   if (channel.cnType === 3) for (let i = 0; i < n; i++) raw[i] = i;
+  else if (channel.array) decodeArray(data, group.recordSize, n, channel, channel.array, raw);
   else decodeRaw(data, group.recordSize, n, channel, raw);
   const isFloat = channel.dataType === 4 || channel.dataType === 5;
   applyConversion(channel.conversion, raw, !isFloat);
@@ -263,23 +333,23 @@ function decodeChannel(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, 
   // Values that float32 represents exactly are handed out as float32 (half the bytes to ship).
   const exactInFloat32 = numeric && (isFloat ? channel.bitCount <= 32 : channel.bitCount <= 24);
   const samples: SampleArray = exactInFloat32 ? Float32Array.from(raw) : raw;
-  const gaps = invalidation(data, group, channel, samples);
+  const gaps = invalidation(data, group, channel, samples, n);
   return {
     name: info.name,
     unit: info.unit,
     frequency: info.frequency,
-    dimension: 1,
+    dimension: d,
     samples,
     time: time.kind === 'explicit' ? { kind: 'explicit', timestamps: time.timestamps.slice() } : time,
     ...(gaps ? { gaps } : {}),
   };
 }
 
-/** Invalidation bits (or the all-invalid flag) become gaps: the sample is NaN and its gap byte is 1. */
-function invalidation(data: Uint8Array, group: Mdf4Group, channel: Mdf4Channel, samples: SampleArray): Uint8Array | undefined {
-  const n = samples.length;
+/** Invalidation bits (or the all-invalid flag) become gaps: the sample (each value of it) is NaN and its gap byte is 1. */
+function invalidation(data: Uint8Array, group: Mdf4Group, channel: Mdf4Channel, samples: SampleArray | null, n: number): Uint8Array | undefined {
+  const d = samples ? samples.length / Math.max(1, n) : 0;
   if (channel.flags & 1) {
-    samples.fill(NaN);
+    samples?.fill(NaN);
     return new Uint8Array(n).fill(1);
   }
   if (!(channel.flags & 2)) return undefined;
@@ -291,7 +361,7 @@ function invalidation(data: Uint8Array, group: Mdf4Group, channel: Mdf4Channel, 
     if (data[at] & mask) {
       gaps ??= new Uint8Array(n);
       gaps[i] = 1;
-      samples[i] = NaN;
+      samples?.fill(NaN, i * d, i * d + d);
     }
   }
   return gaps;
@@ -299,6 +369,15 @@ function invalidation(data: Uint8Array, group: Mdf4Group, channel: Mdf4Channel, 
 
 /** Where a numeric channel sits in a record: MDF 4 data type (0..5), byte and bit offset, bit count (the MDF 3 reader shares this decoder). */
 export type RecordField = Pick<Mdf4Channel, 'dataType' | 'bitOffset' | 'byteOffset' | 'bitCount'>;
+/** An array's values, sample by sample (row-major within a sample): element k of record i at byteOffset + k × stride. */
+function decodeArray(data: Uint8Array, recordSize: number, n: number, c: Mdf4Channel, layout: ArrayLayout, out: Float64Array): void {
+  const d = layout.shape.reduce((a, b) => a * b, 1);
+  const element = new Float64Array(n);
+  for (let k = 0; k < d; k++) {
+    decodeRaw(data, recordSize, n, { ...c, byteOffset: c.byteOffset + k * layout.stride }, element);
+    for (let i = 0; i < n; i++) out[i * d + k] = element[i];
+  }
+}
 
 /** Raw numeric values of one channel from every record, one DataView read per sample, no allocation per sample. */
 export function decodeRaw(data: Uint8Array, recordSize: number, n: number, c: RecordField, out: Float64Array): void {

@@ -25,6 +25,23 @@ export interface Mdf4ChannelSpec {
   conversion?: Mdf4ConversionSpec;
   /** Invalidation bit position (within the invalidation bytes after the data bytes). */
   invalBitPos?: number;
+  /** A VLSD channel's values, stored length-prefixed in one ##SD (or a ##DL of two); records hold their u64 offsets. */
+  signalData?: { values: Uint8Array[]; storage?: 'SD' | 'DL' };
+  /** An array (##CA, CN template): `shape` values per record, element k at byteOffset + k × stride. */
+  array?: { shape: number[]; stride: number; type?: number; storage?: number; flags?: number };
+  /** A structure: these fields as a ##CN chain in the composition link (byte offsets within the record). */
+  fields?: Mdf4ChannelSpec[];
+}
+
+/** Offsets of VLSD values in their signal data (what a record of the value's index holds). */
+export function signalDataOffsets(values: readonly Uint8Array[]): number[] {
+  const offsets: number[] = [];
+  let at = 0;
+  for (const v of values) {
+    offsets.push(at);
+    at += 4 + v.length;
+  }
+  return offsets;
 }
 
 export interface Mdf4GroupSpec {
@@ -91,8 +108,15 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     const cg = block('CG', [null, null, null, null, null, null], cgData);
     dg.links[1] = cg;
 
+    const first = channelChain(group.channels);
+    if (first) cg.links[1] = first;
+    dg.links[2] = storeRecords(group);
+  }
+
+  function channelChain(channels: Mdf4ChannelSpec[]): Block | null {
+    let first: Block | null = null;
     let previousCn: Block | null = null;
-    for (const channel of group.channels) {
+    for (const channel of channels) {
       const cnData = new Uint8Array(72);
       const v = new DataView(cnData.buffer);
       cnData[0] = channel.cnType ?? 0;
@@ -103,12 +127,53 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
       v.setUint32(8, channel.bitCount, true);
       v.setUint32(12, channel.invalBitPos === undefined ? 0 : 2, true);
       v.setUint32(16, channel.invalBitPos ?? 0, true);
-      const cn = block('CN', [null, null, text(channel.name), null, channel.conversion ? conversion(channel.conversion) : null, null, channel.unit ? text(channel.unit) : null, null], cnData);
+      const composition = channel.array ? arrayBlock(channel.array) : channel.fields ? channelChain(channel.fields) : null;
+      const data = channel.signalData ? signalData(channel.signalData.values, channel.signalData.storage ?? 'SD') : null;
+      const cn = block('CN', [null, composition, text(channel.name), null, channel.conversion ? conversion(channel.conversion) : null, data, channel.unit ? text(channel.unit) : null, null], cnData);
       if (previousCn) previousCn.links[0] = cn;
-      else cg.links[1] = cn;
+      else first = cn;
       previousCn = cn;
     }
-    dg.links[2] = storeRecords(group);
+    return first;
+  }
+
+  function arrayBlock(a: NonNullable<Mdf4ChannelSpec['array']>): Block {
+    const data = new Uint8Array(16 + 8 * a.shape.length);
+    const v = new DataView(data.buffer);
+    data[0] = a.type ?? 0;
+    data[1] = a.storage ?? 0;
+    v.setUint16(2, a.shape.length, true);
+    v.setUint32(4, a.flags ?? 0, true);
+    v.setInt32(8, a.stride, true);
+    a.shape.forEach((size, k) => v.setBigUint64(16 + 8 * k, BigInt(size), true));
+    return block('CA', [null], data);
+  }
+
+  function signalData(values: Uint8Array[], storage: 'SD' | 'DL'): Block {
+    const packed = values.map((value) => {
+      const entry = new Uint8Array(4 + value.length);
+      new DataView(entry.buffer).setUint32(0, value.length, true);
+      entry.set(value, 4);
+      return entry;
+    });
+    const join = (parts: Uint8Array[]) => {
+      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) {
+        out.set(p, at);
+        at += p.length;
+      }
+      return out;
+    };
+    if (storage === 'SD') return block('SD', [], join(packed));
+    // Two ##SD blocks, split between values: the offsets run on across them.
+    const half = Math.ceil(packed.length / 2);
+    const parts = [join(packed.slice(0, half)), join(packed.slice(half))];
+    const dlData = new Uint8Array(8 + 16);
+    const dlView = new DataView(dlData.buffer);
+    dlView.setUint32(4, 2, true);
+    dlView.setBigUint64(16, BigInt(parts[0].length), true);
+    return block('DL', [null, ...parts.map((p) => block('SD', [], p))], dlData);
   }
 
   function conversion(c: Mdf4ConversionSpec): Block {

@@ -1,0 +1,164 @@
+import { rmSync } from 'node:fs';
+import { decodeChannelsBody, isEventSeries, toReadRecord, type EventSeries } from '@pitwall/client';
+import { buildMetadataRecord, openDataFile } from '@pitwall/formats';
+import { buildMdf4File } from '@pitwall/formats/testing';
+import type { InProcessStack } from '@pitwall/service-host/testing';
+import type { UploadedDatasets } from '../support/uploaded-datasets';
+import { fixture } from '../support/fixtures';
+import { startDatafileStack } from '../support/datafile-stack';
+import { workspaceTempDir } from '../support/workspace-tmp';
+
+// Tests look into arbitrary answer shapes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** Records: the f64 master (0.1 s apart), a 2 × 3 int16 array at byte 8, a 4-byte UTF-8 string at byte 20. */
+function arraysFile(): Uint8Array {
+  const n = 5;
+  const records = new Uint8Array(n * 24);
+  const view = new DataView(records.buffer);
+  for (let i = 0; i < n; i++) {
+    view.setFloat64(i * 24, i / 10, true);
+    for (let k = 0; k < 6; k++) view.setInt16(i * 24 + 8 + 2 * k, 10 * i + k, true);
+    records.set(new TextEncoder().encode(`m${i}`), i * 24 + 20);
+  }
+  return buildMdf4File({
+    groups: [
+      {
+        dataBytes: 24,
+        cycleCount: n,
+        records,
+        channels: [
+          { name: 'time', unit: 's', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+          { name: 'grid', unit: 'bar', dataType: 2, bitCount: 16, byteOffset: 8, array: { shape: [2, 3], stride: 2 } },
+          { name: 'note', dataType: 7, bitCount: 32, byteOffset: 20 },
+        ],
+      },
+    ],
+  });
+}
+
+describe('text, byte and array channels through the gateway (entity-service, datafile-service and gateway in-process)', () => {
+  const dir = workspaceTempDir('datafile-events-');
+  let stack: InProcessStack;
+  let base: string;
+  let demo: { accountId: string; apiKey: string };
+  let attached: UploadedDatasets;
+  let strings: string;
+  let arrays: string;
+  const f12 = fixture('f12_strings_arrays_structs_410.mf4');
+  const eager = openDataFile(f12);
+
+  beforeAll(async () => {
+    ({ stack, base, demo, attached } = await startDatafileStack(dir, {}));
+    strings = await attached.entity();
+    await attached.attach(strings, 'DataFile', 'f12_strings_arrays_structs_410.mf4', f12);
+    arrays = await attached.entity();
+    await attached.attach(arrays, 'DataFile', 'arrays.mf4', arraysFile());
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const headers = (extra: Record<string, string> = {}) => ({ ApiKey: demo.apiKey, AccountId: demo.accountId, ...extra });
+  const get = (path: string, extra?: Record<string, string>) => fetch(`${base}${path}`, { headers: headers(extra) });
+  const post = (path: string, body: unknown, extra?: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
+  const dataset = (id: string) => `/RunSheets/${id}/DataFileAccess/DataFile`;
+  const json = async (r: Response | Promise<Response>): Promise<Json> => {
+    const answer = await r;
+    expect(answer.status).toBe(200);
+    return answer.json();
+  };
+  const binary = async (r: Response | Promise<Response>) => {
+    const answer = await r;
+    expect(answer.status).toBe(200);
+    return new Uint8Array(await answer.arrayBuffer());
+  };
+  const BINARY = { Accept: 'application/x-service-channels' };
+  const names = Array.from({ length: 200 }, (_, i) => `s${String(i).padStart(5, '0')}`);
+
+  describe('GET .../metadata', () => {
+    test('when a file has strings, a structure and an array, then the catalogue lists each with its kind or its shape', async () => {
+      const meta = await json(get(`${dataset(strings)}/metadata`));
+      expect(meta).toEqual(buildMetadataRecord({ entityId: strings, entityType: 'RunSheets', attachedFileGroupName: 'DataFile' }, eager));
+      expect(meta.channels.find((c: Json) => c.name === 'string_ch')).toEqual({ name: 'string_ch', unit: '', frequency: 10, sampleCount: 200, dimension: 1, dataType: 'string', kind: 'text' });
+      expect(meta.channels.find((c: Json) => c.name === 'struct_ch')).toMatchObject({ kind: 'bytes', dataType: 'bytes' });
+      expect(meta.channels.find((c: Json) => c.name === 'struct_ch.sx')).toEqual({ name: 'struct_ch.sx', unit: '', frequency: 10, sampleCount: 200, dimension: 1, dataType: 'float64' });
+      const other = await json(get(`${dataset(arrays)}/metadata`));
+      expect(other.channels.find((c: Json) => c.name === 'grid')).toEqual({ name: 'grid', unit: 'bar', frequency: 10, sampleCount: 5, dimension: 6, dataType: 'int16', shape: [2, 3] });
+    });
+  });
+
+  describe('GET .../channel', () => {
+    test('when a text channel is read in JSON, then the answer is its (time, value) events', async () => {
+      const record = await json(get(`${dataset(strings)}/channel?channel=string_ch`));
+      expect(record).toEqual({ name: 'string_ch', unit: '', kind: 'text', frequency: 10, times: names.map((_, i) => i / 10), values: names });
+    });
+
+    test('when a text channel is read in binary, then the body is layout 2 and decodes to the JSON answer', async () => {
+      const body = await binary(get(`${dataset(strings)}/channel?channel=string_ch`, BINARY));
+      expect(new DataView(body.buffer).getUint16(4, true)).toBe(2);
+      const series = decodeChannelsBody(body);
+      expect(isEventSeries(series[0])).toBe(true);
+      expect(series.map(toReadRecord)).toEqual([await json(get(`${dataset(strings)}/channel?channel=string_ch`))]);
+    });
+
+    test('when a byte channel is read over a window, then the events of [1 s, 1.5 s) come, each in base64', async () => {
+      const record = await json(get(`${dataset(strings)}/channel?channel=struct_ch&start=1&duration=0.5`));
+      expect(record.kind).toBe('bytes');
+      expect(record.times).toEqual([1, 1.1, 1.2, 1.3, 1.4]);
+      const raw = eager.readEvents('struct_ch');
+      expect(record.values[0]).toBe(Buffer.from(raw.bytes.subarray(raw.offsets[10], raw.offsets[11])).toString('base64'));
+    });
+
+    test('when maxPoints is asked of a text channel, then every event comes and the record says maxPoints did not apply', async () => {
+      const record = await json(get(`${dataset(strings)}/channel?channel=string_ch&maxPoints=10`));
+      expect(record.values).toHaveLength(200);
+      expect(record.maxPointsApplied).toBe(false);
+      const [series] = decodeChannelsBody(await binary(get(`${dataset(strings)}/channel?channel=string_ch&maxPoints=10`, BINARY))) as EventSeries[];
+      expect(series.maxPointsApplied).toBe(false);
+      expect(series.times).toHaveLength(200);
+    });
+
+    test('when a numeric channel beside the strings is read in binary, then the body is still layout 1', async () => {
+      const body = await binary(get(`${dataset(strings)}/channel?channel=plain_next_to_strings`, BINARY));
+      expect(new DataView(body.buffer).getUint16(4, true)).toBe(1);
+      expect(decodeChannelsBody(body).map(toReadRecord)).toEqual([await json(get(`${dataset(strings)}/channel?channel=plain_next_to_strings`))]);
+    });
+
+    test('when a structure field is read, then it is the field\'s numbers', async () => {
+      const record = await json(get(`${dataset(strings)}/channel?channel=struct_ch.sy`));
+      expect(record.samples).toEqual(Array.from(eager.readChannel('struct_ch.sy').samples));
+    });
+
+    test('when an array channel is read, then each sample carries its six values, in JSON and in binary alike', async () => {
+      const record = await json(get(`${dataset(arrays)}/channel?channel=grid`));
+      expect(record.dimension).toBe(6);
+      expect(record.samples).toHaveLength(30);
+      expect(record.samples.slice(6, 12)).toEqual([10, 11, 12, 13, 14, 15]);
+      expect(decodeChannelsBody(await binary(get(`${dataset(arrays)}/channel?channel=grid`, BINARY))).map(toReadRecord)).toEqual([record]);
+      const lapless = await json(get(`${dataset(arrays)}/channel?channel=grid&start=0.2&duration=0.2`));
+      expect(lapless.samples).toEqual([20, 21, 22, 23, 24, 25, 30, 31, 32, 33, 34, 35]);
+      const shown = await json(get(`${dataset(arrays)}/channel?channel=grid&maxPoints=4`));
+      expect(shown).toEqual({ ...record, maxPointsApplied: false });
+    });
+  });
+
+  describe('POST .../channels', () => {
+    test('when numbers and text are read in one batch, then each has its record, in JSON and in binary alike', async () => {
+      const body = { channels: ['plain_next_to_strings', 'string_ch', 'struct_ch.sx'], mode: 2, startTime: 0, duration: 0.3 };
+      const answer = await json(post(`${dataset(strings)}/channels`, body));
+      expect(answer.channels.map((c: Json) => c.name)).toEqual(body.channels);
+      expect(answer.channels[1]).toEqual({ name: 'string_ch', unit: '', kind: 'text', frequency: 10, times: [0, 0.1, 0.2], values: names.slice(0, 3) });
+      expect(answer.channels[0].samples).toEqual(Array.from(eager.readChannel('plain_next_to_strings').samples.slice(0, 3)));
+      const decoded = decodeChannelsBody(await binary(post(`${dataset(strings)}/channels`, body, BINARY)));
+      expect(decoded.map(toReadRecord)).toEqual(answer.channels);
+    });
+
+    test('when a text channel of a built file is read with a UTF-8 value, then it reads as written', async () => {
+      const answer = await json(post(`${dataset(arrays)}/channels`, { channels: ['note'], mode: 0 }));
+      expect(answer.channels[0].values).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    });
+  });
+});

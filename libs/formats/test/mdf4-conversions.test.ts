@@ -1,0 +1,177 @@
+import { openDataFile, UnsupportedFeatureError } from '../src';
+import { buildMdf4File } from '../src/testing';
+import { readFixture, sha256, SHA256 } from './fixtures';
+
+describe('MDF 4 conversions', () => {
+  describe('f03_conversions_410.mf4 (asammdf 8.8.9, one channel per conversion)', () => {
+    const bytes = readFixture('f03_conversions_410.mf4');
+    const file = openDataFile(bytes);
+    const info = (name: string) => file.channels.find((c) => c.name === name);
+    const samples = (name: string) => Array.from(file.readChannel(name).samples);
+
+    // Independent decode of the single ##DT: 1,000 records of 31 bytes, each channel at its byte offset.
+    const dt = Buffer.from(bytes).indexOf('##DT') + 24;
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const RECORD = 31;
+    const raw = (offset: number, read: (at: number) => number) => Array.from({ length: 1000 }, (_, i) => read(dt + i * RECORD + offset));
+    const u16 = (offset: number) => raw(offset, (at) => dv.getUint16(at, true));
+    const i16 = (offset: number) => raw(offset, (at) => dv.getInt16(at, true));
+    const shared = i16(16); // every channel from byte 16 on stores the same int16 codes 0..99
+    /** The sample whose raw code is `code`, so that a rule is checked where it matters. */
+    const at = (code: number) => {
+      const i = shared.indexOf(code);
+      if (i < 0) throw new Error(`no raw ${code} in the file`);
+      return i;
+    };
+
+    it('when the fixture is read, then it is the documented file: 1,000 records at 100 Hz from 12.5 s', () => {
+      expect(sha256(bytes)).toBe(SHA256['f03_conversions_410.mf4']);
+      expect(file.startTime).toBe(12.5);
+      expect(file.duration).toBe(10);
+      expect(file.channels.map((c) => c.name)).toEqual([
+        'lin_u16', 'lin_i8', 'lin_u12_bits', 'u12_dirty_bits', 'bool_1bit', 'rational', 'rational_quad',
+        'tab_interp', 'tab_nointerp', 'range_to_value', 'gear_text', 'range_text', 'algebraic',
+      ]);
+      for (const c of file.channels) expect(c).toMatchObject({ sampleCount: 1000, frequency: 100, regular: true });
+      for (const c of file.channels) expect(c.unsupported).toBeUndefined();
+      for (const i of [0, 5, 9, 99]) expect(shared.indexOf(i)).toBeGreaterThanOrEqual(0);
+    });
+
+    it('when the linear channels are read, then they are a1·x + a0 with their units', () => {
+      expect(info('lin_u16')).toMatchObject({ unit: 'degC', dataType: 'uint16' });
+      expect(samples('lin_u16')).toEqual(u16(8).map((x) => x * 0.01 - 40));
+      expect(info('lin_i8')).toMatchObject({ unit: 'bar', dataType: 'int8' });
+      expect(samples('lin_i8')).toEqual(raw(10, (a) => dv.getInt8(a)).map((x) => x * 0.5 + 3));
+      expect(info('lin_u12_bits')).toMatchObject({ unit: 'kPa' });
+      expect(samples('lin_u12_bits')).toEqual(u16(11).map((x) => x * 0.25 + 10));
+    });
+
+    it('when u12_dirty_bits is read, then it is the 16 bits its ##CN declares; its low 12 bits are lin_u12_bits\' codes', () => {
+      // The file's CN says 16 bits (asammdf 8.8.9 wrote the 12-bit field as uint16), so nothing tells a reader to mask.
+      expect(info('u12_dirty_bits')).toMatchObject({ dataType: 'uint16' });
+      const values = samples('u12_dirty_bits');
+      expect(values).toEqual(u16(13));
+      expect(values.map((v) => v & 0xfff)).toEqual(u16(11));
+      expect(values.every((v) => v >> 12 === 0xf)).toBe(true);
+    });
+
+    it('when bool_1bit is read, then it is bit 0 of byte 15', () => {
+      expect(info('bool_1bit')).toMatchObject({ dataType: 'uint1' });
+      expect(samples('bool_1bit')).toEqual(raw(15, (a) => dv.getUint8(a) & 1));
+    });
+
+    it('when the rational channels are read, then they are (P1x²+P2x+P3)/(P4x²+P5x+P6)', () => {
+      expect(samples('rational')).toEqual(shared.map((x) => (3 * x + 1) / 7));
+      const quad = samples('rational_quad');
+      shared.forEach((x, i) => expect(quad[i]).toBeCloseTo((0.1 * x * x + 3 * x + 1) / (0.01 * x * x + 0.5 * x + 7), 12));
+    });
+
+    it('when tab_interp is read, then values interpolate between the keys 0, 10, 50, 90 → 0, 100, 150, -10', () => {
+      const values = samples('tab_interp');
+      expect(values[at(0)]).toBe(0);
+      expect(values[at(5)]).toBe(50);
+      expect(values[at(10)]).toBe(100);
+      expect(values[at(30)]).toBe(125);
+      expect(values[at(70)]).toBe(70);
+      expect(values[at(99)]).toBe(-10); // past the last key the last value holds
+    });
+
+    it('when tab_nointerp is read, then each value is the nearest key\'s, the lower key\'s on a tie', () => {
+      const values = samples('tab_nointerp');
+      expect(values[at(4)]).toBe(0);
+      expect(values[at(5)]).toBe(0); // tie between 0 and 10
+      expect(values[at(6)]).toBe(100);
+      expect(values[at(30)]).toBe(100); // tie between 10 and 50
+      expect(values[at(70)]).toBe(150); // tie between 50 and 90
+      expect(values[at(71)]).toBe(-10);
+      expect(values[at(99)]).toBe(-10);
+    });
+
+    it('when range_to_value is read, then lower ≤ x ≤ upper picks the first range that holds x, else the default -1', () => {
+      const values = samples('range_to_value');
+      const expected: [number, number][] = [[0, 1.5], [9, 1.5], [10, 1.5], [11, -1], [19, -1], [20, 2.5], [29, 2.5], [30, 2.5], [31, 3.5], [59, 3.5], [60, 3.5], [61, -1], [99, -1]];
+      for (const [code, value] of expected) expect([code, values[at(code)]]).toEqual([code, value]);
+    });
+
+    it('when the text channels are read, then samples are the raw codes and the catalogue holds the texts', () => {
+      expect(info('gear_text')).toMatchObject({
+        dataType: 'uint8',
+        labels: [
+          { min: 0, max: 0, text: 'N' },
+          { min: 1, max: 1, text: '1st' },
+          { min: 2, max: 2, text: '2nd' },
+          { min: 3, max: 3, text: '3rd' },
+          { min: 4, max: 4, text: 'Gang 4 äöü' },
+        ],
+        defaultLabel: 'unknown',
+      });
+      expect(samples('gear_text')).toEqual(raw(26, (a) => dv.getUint8(a)));
+      expect(info('range_text')).toMatchObject({ labels: [{ min: 0, max: 30, text: 'low' }, { min: 31, max: 70, text: 'mid' }], defaultLabel: 'high' });
+      expect(samples('range_text')).toEqual(shared);
+    });
+
+    it('when algebraic (X * 2 + 1) is read, then each value is the formula over the raw code, as float64', () => {
+      const data = file.readChannel('algebraic');
+      expect(data.samples).toBeInstanceOf(Float64Array);
+      expect(Array.from(data.samples)).toEqual(shared.map((x) => x * 2 + 1));
+    });
+  });
+
+  describe('algebraic conversions (built files)', () => {
+    const records = Uint8Array.from([0, 1, 1, 0, 2, 0]);
+    const build = (formula: string) =>
+      buildMdf4File({
+        groups: [
+          {
+            dataBytes: 2,
+            cycleCount: 3,
+            records,
+            channels: [
+              { name: 'plain', dataType: 2, bitCount: 16, byteOffset: 0 },
+              { name: 'converted', dataType: 2, bitCount: 16, byteOffset: 0, conversion: { type: 3, values: [], texts: [formula] } },
+            ],
+          },
+        ],
+      });
+
+    it.each([
+      ['X * 10 - 1', [2559, 9, 19]],
+      ['if(X > 1, sqrt(X), -X)', [16, -1, Math.SQRT2]],
+    ])('when the formula is %s, then it is applied', (formula, expected) => {
+      expect(Array.from(openDataFile(build(formula)).readChannel('converted').samples)).toEqual(expected);
+    });
+
+    it.each([
+      ['X * frobnicate(X)', 'unknown function frobnicate'],
+      ['X * (2 +', 'expected expression'],
+      ['x + 1', 'unknown name x'],
+      ['eval(X)', 'unknown function eval'],
+    ])('when the formula is %j, then that channel is refused naming the fault and the rest of the file reads', (formula, reason) => {
+      const file = openDataFile(build(formula));
+      const converted = file.channels.find((c) => c.name === 'converted');
+      expect(converted?.unsupported).toContain(reason);
+      expect(converted?.unsupported).toContain(JSON.stringify(formula));
+      expect(() => file.readChannel('converted')).toThrow(UnsupportedFeatureError);
+      expect(Array.from(file.readChannel('plain').samples)).toEqual([256, 1, 2]);
+    });
+  });
+
+  it('when a 12-bit field\'s upper nibble holds other bits, then the reader masks them off', () => {
+    const file = buildMdf4File({
+      groups: [
+        {
+          dataBytes: 2,
+          cycleCount: 2,
+          records: Uint8Array.from([0x8d, 0xf6, 0xff, 0x5f]),
+          channels: [
+            { name: 'u12', dataType: 0, bitCount: 12, byteOffset: 0 },
+            { name: 'i12', dataType: 2, bitCount: 12, byteOffset: 0 },
+          ],
+        },
+      ],
+    });
+    const opened = openDataFile(file);
+    expect(Array.from(opened.readChannel('u12').samples)).toEqual([0x68d, 0xfff]);
+    expect(Array.from(opened.readChannel('i12').samples)).toEqual([0x68d, -1]);
+  });
+});
