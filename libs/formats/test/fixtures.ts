@@ -10,6 +10,8 @@ export const SHA256: Record<string, string> = {
   'simple.mf4': 'edfd00447b7b4b016290110541e9abd5695f9428f04df915180b09a395c083b5',
   'asammdf_dimensional_demo.mf4': '088beb5ea3df95a68403ad6b958cf1b331aac8123838129f9ea08125700085c0',
   'csv_sample.csv': '280d46247b62c980275cc08e303794cfdfcce8110c072e473a4b6ef1deefaf57',
+  'f14_430_zstd.mf4': '5887cc1e6b915ce74691ea332b2a09a47bbbed88b48e763e11729039d7cf867e',
+  'f14_430_transposed_lz4.mf4': '337ded041160c402f86a66e84ee77480755cad6053f3a4d57fddef844a0f2f63',
 };
 
 export function readFixture(name: keyof typeof SHA256 | string): Uint8Array {

@@ -1,5 +1,5 @@
 import { createDemoLdFile, DataFileError, openDataFile, sliceByWindow } from '../src';
-import { buildMdf4File } from '../src/testing';
+import { buildMdf4File, type Mdf4GroupSpec } from '../src/testing';
 import { readFixture } from './fixtures';
 
 /**
@@ -63,11 +63,14 @@ const FIXTURES: Fixture[] = [
   { name: 'simple.mf4', cases: 2000, structure: 9_808, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'asammdf_dimensional_demo.mf4', cases: 2000, structure: 18_360, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'built MDF (HL → DL → DZ)', build: builtMdf, cases: 1000, structure: 3_000, maxLength: Infinity, bound: (n) => 8 * 1040 * n + (1 << 20), channelsPerCase: 20 },
+  // The MDF 4.3 codecs: a file's ##DZ blocks unpack to at most 64 times its size (the default decompression budget).
+  { name: 'built MDF (zstd, transposed zstd)', build: () => builtMdf(['DZ-zstd', 'DZ-zstd-transposed']), cases: 800, structure: 4_000, maxLength: Infinity, bound: (n) => 8 * 64 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'built MDF (LZ4, DL of transposed LZ4)', build: () => builtMdf(['DZ-lz4', 'DL-DZ-lz4']), cases: 800, structure: 4_000, maxLength: Infinity, bound: (n) => 8 * 64 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'per-lap set of demo .ld files', build: () => createDemoLdFile({ flyingLaps: 1 }), lapSet: true, cases: 300, structure: 6_000, maxLength: Infinity, bound: (n) => 16 * 3 * n + (1 << 20), channelsPerCase: 9 },
   { name: 'csv_sample.csv', cases: 1500, structure: 2_000, maxLength: 24_000, bound: (n) => 16 * n + (1 << 20), channelsPerCase: 20 },
 ];
 
-function builtMdf(): Uint8Array {
+function builtMdf(storages: Mdf4GroupSpec['storage'][] = ['HL']): Uint8Array {
   const n = 300;
   const records = new Uint8Array(n * 16);
   const v = new DataView(records.buffer);
@@ -78,20 +81,18 @@ function builtMdf(): Uint8Array {
     v.setFloat32(i * 16 + 12, i / 3, true);
   }
   return buildMdf4File({
-    groups: [
-      {
-        dataBytes: 16,
-        cycleCount: n,
-        records,
-        storage: 'HL',
-        channels: [
-          { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
-          { name: 'be16', dataType: 3, bitCount: 16, byteOffset: 8, conversion: { type: 4, values: [0, 0, 1000, 50, 3000, 60] } },
-          { name: 'bits', dataType: 0, bitCount: 13, byteOffset: 10, bitOffset: 3 },
-          { name: 'f32', dataType: 4, bitCount: 32, byteOffset: 12, conversion: { type: 8, values: [0, 10, 10, 20], texts: ['low', 'high', 'other'] } },
-        ],
-      },
-    ],
+    groups: storages.map((storage) => ({
+      dataBytes: 16,
+      cycleCount: n,
+      records,
+      storage,
+      channels: [
+        { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+        { name: 'be16', dataType: 3, bitCount: 16, byteOffset: 8, conversion: { type: 4, values: [0, 0, 1000, 50, 3000, 60] } },
+        { name: 'bits', dataType: 0, bitCount: 13, byteOffset: 10, bitOffset: 3 },
+        { name: 'f32', dataType: 4, bitCount: 32, byteOffset: 12, conversion: { type: 8, values: [0, 10, 10, 20], texts: ['low', 'high', 'other'] } },
+      ],
+    })),
   });
 }
 

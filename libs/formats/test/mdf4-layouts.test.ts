@@ -89,7 +89,7 @@ const group = (storage: Mdf4GroupSpec['storage'], extra: Partial<Mdf4GroupSpec> 
 });
 
 describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () => {
-  it.each(['DT', 'DZ', 'DZ-transposed', 'DL', 'DL-DZ', 'HL'] as const)('when records are stored as %s, then every channel decodes to its written values', (storage) => {
+  it.each(['DT', 'DZ', 'DZ-transposed', 'DL', 'DL-DZ', 'HL', 'DZ-zstd', 'DZ-zstd-transposed', 'DZ-lz4', 'DZ-lz4-transposed', 'DL-DZ-lz4'] as const)('when records are stored as %s, then every channel decodes to its written values', (storage) => {
     const file = openDataFile(buildMdf4File({ groups: [group(storage)] }));
     expect(file.channels.map((c) => c.name)).toEqual(Object.keys(expected));
     for (const [name, value] of Object.entries(expected)) {

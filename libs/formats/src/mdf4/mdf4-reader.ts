@@ -1,5 +1,5 @@
 import { BinaryView } from '../binary-view';
-import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
+import { DataFileLimitError, type DecompressionLimits, DEFAULT_DECOMPRESSION_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
 import { halfToNumber } from '../float16';
 import {
   buildDataFile,
@@ -57,7 +57,13 @@ interface Mdf4Group {
   time?: { time: TimeBase; frequency: number; regular: boolean; end: number };
 }
 
-export function readMdf4File(bytes: Uint8Array, options: { maxChannels?: number } = {}): DataFile {
+export interface Mdf4ReadOptions {
+  maxChannels?: number;
+  /** How far the file's `##DZ` blocks may decompress together (default DEFAULT_DECOMPRESSION_LIMITS). */
+  decompression?: DecompressionLimits;
+}
+
+export function readMdf4File(bytes: Uint8Array, options: Mdf4ReadOptions = {}): DataFile {
   const bin = new BinaryView(bytes, FORMAT);
   bin.require(0, 64, 'identification block');
   const id = bin.latin1(0, 8);
@@ -67,7 +73,7 @@ export function readMdf4File(bytes: Uint8Array, options: { maxChannels?: number 
 
   const hd = readBlock(bin, 64, ['HD']);
   const properties = readProperties(bin, hd);
-  const groups = readGroups(bin, hd.links[0] ?? 0, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE);
+  const groups = readGroups(bin, hd.links[0] ?? 0, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE, options.decompression ?? DEFAULT_DECOMPRESSION_LIMITS);
 
   const taken = new Set<string>();
   const sources: ChannelSource[] = [];
@@ -114,18 +120,33 @@ function readProperties(bin: BinaryView, hd: ReturnType<typeof readBlock>): File
   return properties;
 }
 
-function readGroups(bin: BinaryView, firstDg: number, maxChannels: number): Mdf4Group[] {
+function readGroups(bin: BinaryView, firstDg: number, maxChannels: number, decompression: DecompressionLimits): Mdf4Group[] {
   const groups: Mdf4Group[] = [];
   // Channels of every group so far: one more than maxChannels stops the reading before it is parsed.
   const counted = { channels: 0, max: maxChannels };
+  const budget = decompressionBudget(bin, decompression);
   for (const dg of chain(bin, firstDg, 'DG')) {
     const recIdSize = dg.dataLength >= 1 ? bin.u8(dg.data) : 0;
     const cgs = [...chain(bin, dg.links[1] ?? 0, 'CG')].filter((cg) => (bin.u16(cg.data + CG.flags) & 1) === 0);
     const unsorted = recIdSize !== 0 || cgs.length > 1;
     const data = unsorted ? null : dataLeaves(bin, dg.links[2] ?? 0);
+    if (data) budget(data);
     for (const cg of cgs) groups.push(readGroup(bin, cg, data, unsorted, counted));
   }
   return groups;
+}
+
+/**
+ * Counts the bytes the file's `##DZ` blocks declare they unpack to, as each data group's list is read: past the budget
+ * the file is refused at open, before any block is decompressed (each block then stops at its declared length).
+ */
+function decompressionBudget(bin: BinaryView, limits: DecompressionLimits): (data: DataLeaves) => void {
+  const max = Math.min(limits.maxBytes, limits.maxRatio * bin.length);
+  let total = 0;
+  return (data) => {
+    total += data.decompressed;
+    if (total > max) throw new DataFileLimitError(FORMAT, 'decompressed bytes', max, total);
+  };
 }
 
 function readGroup(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: DataLeaves | null, unsorted: boolean, counted: { channels: number; max: number }): Mdf4Group {

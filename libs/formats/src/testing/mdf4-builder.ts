@@ -1,4 +1,6 @@
-import { deflateSync } from 'node:zlib';
+import { deflateSync, zstdCompressSync } from 'node:zlib';
+import { compressBlock, compressBound } from '../lz4/lz4js-blocks';
+import { xxh32 } from '../lz4/xxh32';
 
 /**
  * Builds small MDF 4.10 files for tests: the readers' fixtures cover few layouts, so tests describe records
@@ -36,14 +38,20 @@ export interface Mdf4GroupSpec {
   channels: Mdf4ChannelSpec[];
   /**
    * DT (default), DZ deflate, DZ transposed, DL of DT chunks, DL of DZ chunks, HL over a DL of DZ chunks; `DL-repeated`
-   * is a hostile list: one DT of the records named `repeat` times by one DL.
+   * is a hostile list: one DT of the records named `repeat` times by one DL. The MDF 4.3 codecs: `DZ-zstd`,
+   * `DZ-zstd-transposed`, `DZ-lz4`, `DZ-lz4-transposed` (one LZ4 frame of independent 64 KiB blocks with its content size,
+   * no checksum, as asammdf writes them), and `DL-DZ-lz4`: a DL of transposed LZ4 chunks.
    */
-  storage?: 'DT' | 'DZ' | 'DZ-transposed' | 'DL' | 'DL-DZ' | 'HL' | 'DL-repeated';
+  storage?: 'DT' | 'DZ' | 'DZ-transposed' | 'DL' | 'DL-DZ' | 'HL' | 'DL-repeated' | Mdf43Storage | 'DL-DZ-lz4';
   /** How many times a `DL-repeated` list names its DT (default 2). */
   repeat?: number;
   recordIdSize?: number;
   cgFlags?: number;
 }
+
+/** `##DZ` storages of the codecs MDF 4.3 added, by zip type. */
+const MDF43_ZIP_TYPES = { 'DZ-zstd': 2, 'DZ-zstd-transposed': 3, 'DZ-lz4': 4, 'DZ-lz4-transposed': 5 } as const;
+type Mdf43Storage = keyof typeof MDF43_ZIP_TYPES;
 
 export interface Mdf4FileSpec {
   startTimeNs?: bigint;
@@ -129,6 +137,7 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     if (storage === 'DT') return block('DT', [], records);
     if (storage === 'DZ') return dz(records, 0, recordSize);
     if (storage === 'DZ-transposed') return dz(records, 1, recordSize);
+    if (storage in MDF43_ZIP_TYPES) return dz(records, MDF43_ZIP_TYPES[storage as Mdf43Storage], recordSize);
     if (storage === 'DL-repeated') {
       const dt = block('DT', [], records);
       const times = group.repeat ?? 2;
@@ -141,7 +150,7 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     // Lists split the records into three chunks at record boundaries.
     const cut = Math.max(1, Math.ceil(group.cycleCount / 3)) * recordSize;
     const chunks = [records.subarray(0, cut), records.subarray(cut, 2 * cut), records.subarray(2 * cut)].filter((c) => c.length > 0);
-    const leaves = chunks.map((c) => (storage === 'DL' ? block('DT', [], c) : dz(c, 1, recordSize)));
+    const leaves = chunks.map((c) => (storage === 'DL' ? block('DT', [], c) : dz(c, storage === 'DL-DZ-lz4' ? 5 : 1, recordSize)));
     const dlData = new Uint8Array(8 + 8 * leaves.length);
     const dlView = new DataView(dlData.buffer);
     dlView.setUint32(4, leaves.length, true);
@@ -157,15 +166,15 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     return block('HL', [dl], hlData);
   }
 
-  function dz(records: Uint8Array, zipType: 0 | 1, columns: number): Block {
+  function dz(records: Uint8Array, zipType: number, columns: number): Block {
     let source = records;
-    if (zipType === 1) {
+    if (zipType % 2 === 1) {
       const rows = Math.floor(records.length / columns);
       source = new Uint8Array(records.length);
       for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) source[c * rows + r] = records[r * columns + c];
       source.set(records.subarray(rows * columns), rows * columns);
     }
-    const packed = deflateSync(source);
+    const packed = zipType <= 1 ? deflateSync(source) : zipType <= 3 ? zstdCompressSync(source) : lz4Frame(source);
     const data = new Uint8Array(24 + packed.length);
     const v = new DataView(data.buffer);
     data.set([0x44, 0x54, zipType, 0]);
@@ -193,6 +202,35 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     view.setBigUint64(o + 16, BigInt(b.links.length), true);
     b.links.forEach((l, i) => view.setBigUint64(o + 24 + 8 * i, BigInt(l?.offset ?? 0), true));
     out.set(b.data, o + 24 + 8 * b.links.length);
+  }
+  return out;
+}
+
+/** One LZ4 frame (independent 64 KiB blocks, its content size, no checksum) written synchronously. */
+export function lz4Frame(data: Uint8Array): Uint8Array {
+  const BLOCK = 64 * 1024;
+  const descriptor = new Uint8Array(10);
+  descriptor[0] = 0x68; // version 01, independent blocks, content size
+  descriptor[1] = 0x40; // 64 KiB blocks
+  new DataView(descriptor.buffer).setBigUint64(2, BigInt(data.length), true);
+  const parts: Uint8Array[] = [Uint8Array.of(0x04, 0x22, 0x4d, 0x18), descriptor, Uint8Array.of((xxh32(descriptor) >>> 8) & 0xff)];
+  const compressed = new Uint8Array(compressBound(BLOCK));
+  const hashTable = new Uint32Array(1 << 16);
+  for (let at = 0; at < data.length; at += BLOCK) {
+    const chunk = data.subarray(at, Math.min(data.length, at + BLOCK));
+    hashTable.fill(0);
+    const size = compressBlock(chunk, compressed, 0, chunk.length, hashTable);
+    const stored = size > 0 && size < chunk.length;
+    const header = new Uint8Array(4);
+    new DataView(header.buffer).setUint32(0, stored ? size : (chunk.length | 0x80000000) >>> 0, true);
+    parts.push(header, stored ? compressed.slice(0, size) : chunk);
+  }
+  parts.push(new Uint8Array(4)); // end mark
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
   }
   return out;
 }
