@@ -3,6 +3,7 @@ import type { BinaryView } from '../binary-view';
 import { UnsupportedFeatureError } from '../errors';
 import { decodeLz4FramesInto, Lz4FrameError } from '../lz4';
 import { chain, type Mdf4Block, readBlock } from './blocks';
+import type { Finalisation } from './unfinalised';
 
 /**
  * The codecs of `##DZ` blocks by zip type (MDF 4.3 added zstd and LZ4, each plain or after transposition), with the
@@ -33,7 +34,19 @@ export interface DataLeaves {
  * The leaves of a data link: a list that names one block twice is refused (a ##DL repeating one ##DT would make a
  * small file unpack to any size), so the leaves' bytes add up to at most the file's (or, deflated, its bound).
  */
-export function dataLeaves(bin: BinaryView, link: number): DataLeaves {
+export function dataLeaves(bin: BinaryView, link: number, finalise?: Pick<Finalisation, 'lastDtEnd' | 'lenientLists'>): DataLeaves {
+  const data = listLeaves(bin, link, finalise?.lenientLists ?? false);
+  const last = data.leaves[data.leaves.length - 1];
+  if (finalise?.lastDtEnd && last?.id === 'DT') {
+    // An unfinalised file's last ##DT kept growing after its header was written: it runs up to the next block.
+    const dataLength = Math.max(0, finalise.lastDtEnd(last.offset) - last.data);
+    data.size += dataLength - last.dataLength;
+    data.leaves[data.leaves.length - 1] = { ...last, dataLength, length: last.data + dataLength - last.offset };
+  }
+  return data;
+}
+
+function listLeaves(bin: BinaryView, link: number, lenientLists: boolean): DataLeaves {
   const leaves: Mdf4Block[] = [];
   const named = new Set<number>();
   let size = 0;
@@ -59,7 +72,9 @@ export function dataLeaves(bin: BinaryView, link: number): DataLeaves {
   if (head.id === 'HL') listStart = head.links[0] ?? 0;
   else if (head.id !== 'DL') throw unsupportedBlock(head);
   for (const dl of chain(bin, listStart, 'DL')) {
-    const count = bin.u32(dl.data + 4);
+    const declared = bin.u32(dl.data + 4);
+    // An unfinalised list may count blocks it never got to link.
+    const count = lenientLists ? Math.min(declared, dl.links.length - 1) : declared;
     if (1 + count > dl.links.length) throw bin.corrupt(`##DL declares ${count} blocks but has fewer links`, dl.data + 4);
     for (const child of dl.links.slice(1, 1 + count)) {
       if (child === 0) continue;

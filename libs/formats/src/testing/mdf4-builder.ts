@@ -53,8 +53,23 @@ export interface Mdf4GroupSpec {
 const MDF43_ZIP_TYPES = { 'DZ-zstd': 2, 'DZ-zstd-transposed': 3, 'DZ-lz4': 4, 'DZ-lz4-transposed': 5 } as const;
 type Mdf43Storage = keyof typeof MDF43_ZIP_TYPES;
 
+/**
+ * Every group of the file in one unsorted data group: each record behind its group's record id (1, 2, ... in the
+ * order of `groups`), the groups' records interleaved as they would have been logged (the i-th of n records at i / n of
+ * the way through), and, with `vlsd`, a VLSD channel group (record id `groups.length + 1`) whose length-prefixed
+ * records sit after every `every` records of the others.
+ */
+export interface Mdf4UnsortedSpec {
+  recordIdSize: 1 | 2 | 4 | 8;
+  vlsd?: { every: number; payloads: Uint8Array[] };
+  /** How the interleaved records are stored (default DT). */
+  storage?: Mdf4GroupSpec['storage'];
+}
+
 export interface Mdf4FileSpec {
   startTimeNs?: bigint;
+  /** Writes the groups as one unsorted data group (their `storage` and `recordIdSize` are then not used). */
+  unsorted?: Mdf4UnsortedSpec;
   /** Header comment XML (##MD), e.g. with <common_properties>. */
   comment?: string;
   groups: Mdf4GroupSpec[];
@@ -82,22 +97,35 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
   if (spec.comment) hd.links[5] = text(spec.comment, 'MD');
 
   let previousDg: Block | null = null;
-  for (const group of spec.groups) {
-    const dgData = new Uint8Array(8);
-    dgData[0] = group.recordIdSize ?? 0;
-    const dg = block('DG', [null, null, null, null], dgData);
-    if (previousDg) previousDg.links[0] = dg;
-    else hd.links[0] = dg;
-    previousDg = dg;
-
+  let previousCg: Block | null = null;
+  const unsortedDg = spec.unsorted ? block('DG', [null, null, null, null], Uint8Array.of(spec.unsorted.recordIdSize, 0, 0, 0, 0, 0, 0, 0)) : null;
+  if (unsortedDg) hd.links[0] = unsortedDg;
+  const channelGroup = (dg: Block, recordId: number, cycleCount: number, flags: number, dataBytes: number, invalBytes: number): Block => {
     const cgData = new Uint8Array(32);
     const cgView = new DataView(cgData.buffer);
-    cgView.setBigUint64(8, BigInt(group.cycleCount), true);
-    cgView.setUint16(16, group.cgFlags ?? 0, true);
-    cgView.setUint32(24, group.dataBytes, true);
-    cgView.setUint32(28, group.invalBytes ?? 0, true);
+    cgView.setBigUint64(0, BigInt(recordId), true);
+    cgView.setBigUint64(8, BigInt(cycleCount), true);
+    cgView.setUint16(16, flags, true);
+    cgView.setUint32(24, dataBytes, true);
+    cgView.setUint32(28, invalBytes, true);
     const cg = block('CG', [null, null, null, null, null, null], cgData);
-    dg.links[1] = cg;
+    if (dg === unsortedDg && previousCg) previousCg.links[0] = cg;
+    else dg.links[1] = cg;
+    previousCg = cg;
+    return cg;
+  };
+  for (const [g, group] of spec.groups.entries()) {
+    let dg: Block;
+    if (unsortedDg) dg = unsortedDg;
+    else {
+      const dgData = new Uint8Array(8);
+      dgData[0] = group.recordIdSize ?? 0;
+      dg = block('DG', [null, null, null, null], dgData);
+      if (previousDg) previousDg.links[0] = dg;
+      else hd.links[0] = dg;
+      previousDg = dg;
+    }
+    const cg = channelGroup(dg, unsortedDg ? g + 1 : 0, group.cycleCount, group.cgFlags ?? 0, group.dataBytes, group.invalBytes ?? 0);
 
     let previousCn: Block | null = null;
     for (const channel of group.channels) {
@@ -116,7 +144,14 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
       else cg.links[1] = cn;
       previousCn = cn;
     }
-    dg.links[2] = storeRecords(group);
+    if (!unsortedDg) dg.links[2] = storeRecords(group);
+  }
+  if (unsortedDg && spec.unsorted) {
+    const vlsd = spec.unsorted.vlsd;
+    const vlsdCount = vlsd ? Math.floor(spec.groups.reduce((n, g) => n + g.cycleCount, 0) / vlsd.every) : 0;
+    if (vlsd) channelGroup(unsortedDg, spec.groups.length + 1, vlsdCount, 1, 0, 0);
+    const mixed = interleave(spec.groups, spec.unsorted);
+    unsortedDg.links[2] = storeRecords({ dataBytes: 1, cycleCount: mixed.length, records: mixed, channels: [], storage: spec.unsorted.storage ?? 'DT' });
   }
 
   function conversion(c: Mdf4ConversionSpec): Block {
@@ -231,6 +266,49 @@ export function lz4Frame(data: Uint8Array): Uint8Array {
   for (const part of parts) {
     out.set(part, at);
     at += part.length;
+  }
+  return out;
+}
+
+/** The records of every group behind their ids, interleaved by their place in time, with VLSD records between. */
+function interleave(groups: Mdf4GroupSpec[], unsorted: Mdf4UnsortedSpec): Uint8Array {
+  const idSize = unsorted.recordIdSize;
+  const sizes = groups.map((g) => g.dataBytes + (g.invalBytes ?? 0));
+  const vlsd = unsorted.vlsd;
+  const total = groups.reduce((n, g) => n + g.cycleCount, 0);
+  const vlsdCount = vlsd ? Math.floor(total / vlsd.every) : 0;
+  const vlsdBytes = vlsd ? Array.from({ length: vlsdCount }, (_, k) => idSize + 4 + vlsd.payloads[k % vlsd.payloads.length].length).reduce((a, b) => a + b, 0) : 0;
+  const out = new Uint8Array(groups.reduce((n, g, k) => n + g.cycleCount * (idSize + sizes[k]), 0) + vlsdBytes);
+  const view = new DataView(out.buffer);
+  const writeId = (at: number, id: number) => {
+    if (idSize === 1) out[at] = id;
+    else if (idSize === 2) view.setUint16(at, id, true);
+    else if (idSize === 4) view.setUint32(at, id, true);
+    else view.setBigUint64(at, BigInt(id), true);
+  };
+  const next = groups.map(() => 0);
+  let at = 0;
+  let written = 0;
+  let vlsdWritten = 0;
+  for (;;) {
+    let pick = -1;
+    for (let k = 0; k < groups.length; k++) {
+      if (next[k] >= groups[k].cycleCount) continue;
+      if (pick < 0 || next[k] / groups[k].cycleCount < next[pick] / groups[pick].cycleCount) pick = k;
+    }
+    if (pick < 0) break;
+    writeId(at, pick + 1);
+    const size = sizes[pick];
+    out.set(groups[pick].records.subarray(next[pick] * size, (next[pick] + 1) * size), at + idSize);
+    at += idSize + size;
+    next[pick]++;
+    if (vlsd && ++written % vlsd.every === 0 && vlsdWritten < vlsdCount) {
+      const payload = vlsd.payloads[vlsdWritten++ % vlsd.payloads.length];
+      writeId(at, groups.length + 1);
+      view.setUint32(at + idSize, payload.length, true);
+      out.set(payload, at + idSize + 4);
+      at += idSize + 4 + payload.length;
+    }
   }
   return out;
 }
