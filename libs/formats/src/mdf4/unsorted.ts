@@ -30,7 +30,7 @@ export function indexRecords(bin: BinaryView, records: Uint8Array, idSize: numbe
     if (byId.has(kind.recordId)) throw bin.corrupt(`two channel groups of one data group have record id ${kind.recordId}`, at);
     byId.set(kind.recordId, k);
   });
-  // Small ids (all of them in practice) are looked up in an array: one pass over a million records stays a few ms.
+  // Small ids (all of them in practice) are looked up in an array rather than the Map, once per record.
   const maxId = kinds.reduce((m, k) => Math.max(m, k.recordId), 0);
   const table = maxId < 65_536 ? new Int32Array(maxId + 1).fill(-1) : undefined;
   if (table) byId.forEach((k, id) => (table[id] = k));
@@ -103,23 +103,25 @@ export function indexRecords(bin: BinaryView, records: Uint8Array, idSize: numbe
  */
 function scanOneByteIds(records: Uint8Array, lookup: Int32Array, sizes: Int32Array, lists: Uint32Array[], counts: Uint32Array): number {
   const end = records.length;
-  const known = lookup.length;
+  // Walking records is a chain of dependent loads (id, then length, then the next id): one table from id to the bytes
+  // to skip keeps it short. 0 marks an id to leave to the general loop (unknown, or VLSD).
+  const step = new Int32Array(256);
+  for (let id = 0; id < Math.min(256, lookup.length); id++) if (lookup[id] >= 0 && sizes[lookup[id]] >= 0) step[id] = 1 + sizes[lookup[id]];
   let p = 0;
   while (p < end) {
     const id = records[p];
-    if (id >= known) return p;
-    const k = lookup[id];
-    if (k < 0) return p;
-    const length = sizes[k];
-    if (length < 0) {
+    const skip = step[id];
+    if (skip === 0) {
+      const k = id < lookup.length ? lookup[id] : -1;
       // VLSD: skipped by its length prefix.
-      if (p + 5 > end) return p;
-      const skip = (records[p + 1] | (records[p + 2] << 8) | (records[p + 3] << 16)) + records[p + 4] * 16777216;
-      if (p + 5 + skip > end) return p;
-      p += 5 + skip;
+      if (k < 0 || p + 5 > end) return p;
+      const length = (records[p + 1] | (records[p + 2] << 8) | (records[p + 3] << 16)) + records[p + 4] * 16777216;
+      if (p + 5 + length > end) return p;
+      p += 5 + length;
       continue;
     }
-    if (p + 1 + length > end) return p;
+    if (p + skip > end) return p;
+    const k = lookup[id];
     let list = lists[k];
     const count = counts[k];
     if (count === list.length) {
@@ -129,7 +131,7 @@ function scanOneByteIds(records: Uint8Array, lookup: Int32Array, sizes: Int32Arr
     }
     list[count] = p + 1;
     counts[k] = count + 1;
-    p += 1 + length;
+    p += skip;
   }
   return p;
 }
