@@ -161,7 +161,8 @@ function unsortedIndex(bin: BinaryView, dg: ReturnType<typeof readBlock>, recIdS
   const kinds: RecordKind[] = cgs.map((cg) => {
     if (cg.dataLength < 32) throw bin.corrupt('##CG data section is too short', cg.data);
     const vlsd = (bin.u16(cg.data + CG.flags) & 1) === 1;
-    return { recordId: bin.u64Value(cg.data + CG.recordId), recordSize: vlsd ? undefined : bin.u32(cg.data + CG.dataBytes) + bin.u32(cg.data + CG.invalBytes) };
+    const expected = finalise?.cycleCounts ? 0 : bin.u64Value(cg.data + CG.cycleCount);
+    return { recordId: bin.u64Value(cg.data + CG.recordId), recordSize: vlsd ? undefined : bin.u32(cg.data + CG.dataBytes) + bin.u32(cg.data + CG.invalBytes), expected };
   });
   return indexRecords(bin, readRecords(bin, data), recIdSize, kinds, finalise?.partialTail ?? false, dg.links[2] ?? dg.offset);
 }

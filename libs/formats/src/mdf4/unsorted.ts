@@ -5,6 +5,8 @@ export interface RecordKind {
   recordId: number;
   /** Bytes after the record id: data bytes + invalidation bytes; for a VLSD group, undefined (each record says its length). */
   recordSize: number | undefined;
+  /** Records the group declares (its cycle count): the first guess of its positions' length. */
+  expected: number;
 }
 
 /**
@@ -55,10 +57,12 @@ export function indexRecords(bin: BinaryView, records: Uint8Array, idSize: numbe
 
   // One pass: each group's positions go into an array that doubles as it fills (copied about once in all).
   const wide = end > 0xffffffff; // positions fit 32 bits unless the data group unpacks past 4 GiB
-  const lists: (Uint32Array | Float64Array)[] = kinds.map(() => (wide ? new Float64Array(16) : new Uint32Array(16)));
+  // Sized from the declared counts (as many as the data could hold at most), so a finalised file's never grow.
+  const capacity = (kind: RecordKind) => (kind.recordSize === undefined ? 0 : Math.max(16, Math.min(kind.expected, Math.floor(end / (idSize + kind.recordSize)))));
+  const lists: (Uint32Array | Float64Array)[] = kinds.map((kind) => (wide ? new Float64Array(capacity(kind)) : new Uint32Array(capacity(kind))));
   const counts = new Uint32Array(kinds.length);
   const grow = (k: number) => {
-    const bigger = wide ? new Float64Array(lists[k].length * 2) : new Uint32Array(lists[k].length * 2);
+    const bigger = wide ? new Float64Array(Math.max(16, lists[k].length * 2)) : new Uint32Array(Math.max(16, lists[k].length * 2));
     bigger.set(lists[k]);
     lists[k] = bigger;
   };
@@ -92,7 +96,8 @@ export function indexRecords(bin: BinaryView, records: Uint8Array, idSize: numbe
   }
   const positions = new Map<number, Uint32Array | Float64Array>();
   kinds.forEach((kind, k) => {
-    if (kind.recordSize !== undefined) positions.set(kind.recordId, lists[k].slice(0, counts[k]));
+    // A list grown past what it holds by more than half is copied down to its size.
+    if (kind.recordSize !== undefined) positions.set(kind.recordId, counts[k] * 2 < lists[k].length ? lists[k].slice(0, counts[k]) : lists[k].subarray(0, counts[k]));
   });
   return { records, positions };
 }
@@ -125,7 +130,7 @@ function scanOneByteIds(records: Uint8Array, lookup: Int32Array, sizes: Int32Arr
     let list = lists[k];
     const count = counts[k];
     if (count === list.length) {
-      const bigger = new Uint32Array(list.length * 2);
+      const bigger = new Uint32Array(Math.max(16, list.length * 2));
       bigger.set(list);
       lists[k] = list = bigger;
     }
