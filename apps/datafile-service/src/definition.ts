@@ -44,9 +44,9 @@ export const DatafileConfig = z.object({
   SCATTER_MAX_POINTS: intVar(ANALYSIS_LIMITS.maxPoints),
   /** Bytes of the files read whole (every format but a single .ld) of one dataset; more is a 422 (default 256 MiB). */
   MAX_IN_MEMORY_FILE_BYTES: intVar(256 * MiB),
-  /** Decompressed bytes per compressed byte of an LZ4 frame that does not declare its size (default 64). */
+  /** Decompressed bytes per compressed byte of an LZ4 frame that does not declare its size, and of an MDF4 file's compressed data blocks (default 64). */
   LZ4_MAX_RATIO: intVar(DEFAULT_LZ4_LIMITS.maxRatio),
-  /** Decompressed bytes of one LZ4-compressed file at most (default 4 GiB). */
+  /** Decompressed bytes of one LZ4-compressed file, and of an MDF4 file's compressed data blocks, at most (default 4 GiB). */
   LZ4_MAX_DECOMPRESSED_BYTES: intVar(DEFAULT_LZ4_LIMITS.maxBytes),
 });
 
@@ -60,7 +60,7 @@ export const datafileService = defineService({
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
     const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES, lz4);
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
-    const datasets = new Datasets(bus, blobs, decompressed, { pool, maxChannels: config.MAX_CHANNELS_PER_FILE, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES });
+    const datasets = new Datasets(bus, blobs, decompressed, { pool, maxChannels: config.MAX_CHANNELS_PER_FILE, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
     const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);

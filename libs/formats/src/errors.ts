@@ -61,11 +61,23 @@ export class InvalidSliceError extends DataFileError {
   }
 }
 
-/** What a reader bounds: the channels of one file (or one per-lap dataset). */
-export type DataFileLimit = 'channels';
+/** What a reader bounds: the channels of one file (or one per-lap dataset), the bytes its compressed data blocks unpack to. */
+export type DataFileLimit = 'channels' | 'decompressed bytes';
 
 /** Channels per file (or per-lap dataset) a reader catalogues when the caller names no bound. */
 export const DEFAULT_MAX_CHANNELS_PER_FILE = 20_000;
+
+/**
+ * How far the compressed data blocks inside one file (MDF4 `##DZ`: deflate, zstd, LZ4) may decompress, all together: at
+ * most `maxRatio` times the file's size and `maxBytes` in all. The same budget as an LZ4-compressed upload's.
+ */
+export interface DecompressionLimits {
+  maxBytes: number;
+  maxRatio: number;
+}
+
+/** 4 GiB, 64:1: the defaults of LZ4_MAX_DECOMPRESSED_BYTES and LZ4_MAX_RATIO. */
+export const DEFAULT_DECOMPRESSION_LIMITS: DecompressionLimits = { maxBytes: 4 * 1024 ** 3, maxRatio: 64 };
 
 /**
  * A file within its format but past a bound the caller set (`limit`: what is counted, `max`: the bound, `found`: at
@@ -79,7 +91,11 @@ export class DataFileLimitError extends DataFileError {
     readonly max: number,
     readonly found: number,
   ) {
-    super(`${format} has ${found > max + 1 ? found : `more than ${max}`} ${limit}; at most ${max} are read`);
+    super(
+      limit === 'decompressed bytes'
+        ? `${format} data blocks decompress to ${found} bytes, more than the ${max} this file may decompress to`
+        : `${format} has ${found > max + 1 ? found : `more than ${max}`} ${limit}; at most ${max} are read`,
+    );
     this.name = 'DataFileLimitError';
   }
 }

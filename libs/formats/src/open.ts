@@ -1,6 +1,6 @@
 import { toNanosecond } from '@pitwall/channels';
 import { sniffCsv, readCsvFile } from './csv/csv-reader';
-import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, NotADataFileError, UnsupportedFeatureError } from './errors';
+import { DataFileLimitError, type DecompressionLimits, DEFAULT_MAX_CHANNELS_PER_FILE, NotADataFileError, UnsupportedFeatureError } from './errors';
 import { isLdFile, readLdFile } from './ld/ld-reader';
 import { isPreMdf4File, readMdf3File } from './mdf3/mdf3-reader';
 import { isMdfFile, readMdf4File } from './mdf4/mdf4-reader';
@@ -11,6 +11,8 @@ export interface OpenOptions {
   ldx?: Uint8Array | string;
   /** More channels in a file (or in a per-lap dataset's files together) is a DataFileLimitError; default DEFAULT_MAX_CHANNELS_PER_FILE. */
   maxChannels?: number;
+  /** How far compressed data blocks inside a file (MDF4 `##DZ`) may decompress; default DEFAULT_DECOMPRESSION_LIMITS. */
+  decompression?: DecompressionLimits;
 }
 
 /**
@@ -23,7 +25,7 @@ export function openDataFile(input: Uint8Array | readonly Uint8Array[], options:
   if (input.length === 1) return openOne(input[0], options);
   const maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE;
   return combineLaps(
-    input.map((bytes) => openOne(bytes, { maxChannels })),
+    input.map((bytes) => openOne(bytes, { maxChannels, ...(options.decompression ? { decompression: options.decompression } : {}) })),
     input.reduce((n, bytes) => n + bytes.length, 0),
     maxChannels,
   );
@@ -33,7 +35,7 @@ function openOne(bytes: Uint8Array, options: OpenOptions): DataFile {
   const maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE;
   // No catch-all here: every defect is checked explicitly, and the fuzz test must see any that slips through.
   if (isLdFile(bytes)) return readLdFile(bytes, { ...options, maxChannels });
-  if (isMdfFile(bytes)) return isPreMdf4File(bytes) ? readMdf3File(bytes, { maxChannels }) : readMdf4File(bytes, { maxChannels });
+  if (isMdfFile(bytes)) return isPreMdf4File(bytes) ? readMdf3File(bytes, { maxChannels }) : readMdf4File(bytes, { maxChannels, ...(options.decompression ? { decompression: options.decompression } : {}) });
   const csv = sniffCsv(bytes);
   if (csv && csv.names.length > maxChannels + 1) throw new DataFileLimitError(csv.kind, 'channels', maxChannels, csv.names.length - 1);
   if (csv) return readCsvFile(bytes, csv);

@@ -13,6 +13,8 @@ export const SHA256: Record<string, string> = {
   'f11_v330.mdf': 'e15d6fb0495bbd95246afecb5c9bb5b5fe283ef3efa837bd75055d0b4de00244',
   'f03_conversions_410.mf4': '8788ce550134a4400027d3aa80311ad04dd2c58f8f5e7f8fe61a532cc56c2907',
   'f12_strings_arrays_structs_410.mf4': '18b1101fe0051b07f801b9d82d2d3abd84f2a4cba3dc444bcda7603b2803c251',
+  'f14_430_zstd.mf4': '5887cc1e6b915ce74691ea332b2a09a47bbbed88b48e763e11729039d7cf867e',
+  'f14_430_transposed_lz4.mf4': '337ded041160c402f86a66e84ee77480755cad6053f3a4d57fddef844a0f2f63',
 };
 
 export function readFixture(name: keyof typeof SHA256 | string): Uint8Array {

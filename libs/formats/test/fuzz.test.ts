@@ -1,5 +1,5 @@
 import { createDemoLdFile, DataFileError, openDataFile, sliceByWindow } from '../src';
-import { buildMdf3File, buildMdf4File } from '../src/testing';
+import { buildMdf3File, buildMdf4File, type Mdf4GroupSpec } from '../src/testing';
 import { readFixture } from './fixtures';
 
 /**
@@ -69,11 +69,17 @@ const FIXTURES: Fixture[] = [
   // MDF 3 data is stored raw (no compression): a record of 1 byte decodes to at most one float64 per channel.
   { name: 'f11_v330.mdf', cases: 1000, structure: 10_570, maxLength: Infinity, bound: (n) => 8 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'built MDF 3 (big-endian default, record ids, bit fields, conversions)', build: builtMdf3, cases: 1000, structure: 3_000, maxLength: Infinity, bound: (n) => 8 * n + (1 << 20), channelsPerCase: 20 },
+  // The MDF 4.3 codecs: a file's ##DZ blocks unpack to at most 64 times its size (the default decompression budget).
+  { name: 'built MDF (zstd, transposed zstd)', build: () => builtMdf(['DZ-zstd', 'DZ-zstd-transposed']), cases: 800, structure: 4_000, maxLength: Infinity, bound: (n) => 8 * 64 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'built MDF (LZ4, DL of transposed LZ4)', build: () => builtMdf(['DZ-lz4', 'DL-DZ-lz4']), cases: 800, structure: 4_000, maxLength: Infinity, bound: (n) => 8 * 64 * n + (1 << 20), channelsPerCase: 20 },
+  // Unsorted: two groups' records and VLSD records interleaved behind 2-byte ids, indexed at open; then unfinalised.
+  { name: 'built unsorted MDF (record ids, VLSD records between)', build: () => unsortedMdf(false), cases: 800, structure: 4_000, maxLength: Infinity, bound: (n) => 8 * 64 * n + (1 << 20), channelsPerCase: 20 },
+  { name: 'built unfinalised unsorted MDF (LZ4)', build: () => unsortedMdf(true), cases: 500, structure: 4_000, maxLength: Infinity, bound: (n) => 8 * 64 * n + (1 << 20), channelsPerCase: 20 },
   { name: 'per-lap set of demo .ld files', build: () => createDemoLdFile({ flyingLaps: 1 }), lapSet: true, cases: 300, structure: 6_000, maxLength: Infinity, bound: (n) => 16 * 3 * n + (1 << 20), channelsPerCase: 9 },
   { name: 'csv_sample.csv', cases: 1500, structure: 2_000, maxLength: 24_000, bound: (n) => 16 * n + (1 << 20), channelsPerCase: 20 },
 ];
 
-function builtMdf(): Uint8Array {
+function builtMdf(storages: Mdf4GroupSpec['storage'][] = ['HL']): Uint8Array {
   const n = 300;
   const records = new Uint8Array(n * 16);
   const v = new DataView(records.buffer);
@@ -84,20 +90,18 @@ function builtMdf(): Uint8Array {
     v.setFloat32(i * 16 + 12, i / 3, true);
   }
   return buildMdf4File({
-    groups: [
-      {
-        dataBytes: 16,
-        cycleCount: n,
-        records,
-        storage: 'HL',
-        channels: [
-          { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
-          { name: 'be16', dataType: 3, bitCount: 16, byteOffset: 8, conversion: { type: 4, values: [0, 0, 1000, 50, 3000, 60] } },
-          { name: 'bits', dataType: 0, bitCount: 13, byteOffset: 10, bitOffset: 3 },
-          { name: 'f32', dataType: 4, bitCount: 32, byteOffset: 12, conversion: { type: 8, values: [0, 10, 10, 20], texts: ['low', 'high', 'other'] } },
-        ],
-      },
-    ],
+    groups: storages.map((storage) => ({
+      dataBytes: 16,
+      cycleCount: n,
+      records,
+      storage,
+      channels: [
+        { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+        { name: 'be16', dataType: 3, bitCount: 16, byteOffset: 8, conversion: { type: 4, values: [0, 0, 1000, 50, 3000, 60] } },
+        { name: 'bits', dataType: 0, bitCount: 13, byteOffset: 10, bitOffset: 3 },
+        { name: 'f32', dataType: 4, bitCount: 32, byteOffset: 12, conversion: { type: 8, values: [0, 10, 10, 20], texts: ['low', 'high', 'other'] } },
+      ],
+    })),
   });
 }
 
@@ -132,6 +136,38 @@ function builtMdf3(): Uint8Array {
       },
     ],
   });
+}
+
+function unsortedMdf(unfinalised: boolean): Uint8Array {
+  const [fast, slow] = [300, 40];
+  const group = (n: number): Mdf4GroupSpec => {
+    const records = new Uint8Array(n * 11);
+    const v = new DataView(records.buffer);
+    for (let i = 0; i < n; i++) {
+      v.setFloat64(i * 11, i / 50, true);
+      v.setInt16(i * 11 + 8, i * 7, true);
+      records[i * 11 + 10] = i % 3 === 0 ? 1 : 0;
+    }
+    return {
+      dataBytes: 10,
+      invalBytes: 1,
+      cycleCount: n,
+      records,
+      channels: [
+        { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+        { name: 'i16', dataType: 2, bitCount: 16, byteOffset: 8, invalBitPos: 0 },
+      ],
+    };
+  };
+  const bytes = buildMdf4File({
+    groups: [group(fast), group(slow)],
+    unsorted: { recordIdSize: 2, vlsd: { every: 9, payloads: ['pit', 'green'].map((t) => new TextEncoder().encode(t)) }, ...(unfinalised ? { storage: 'DZ-lz4' as const } : {}) },
+  });
+  if (unfinalised) {
+    bytes.set(new TextEncoder().encode('UnFinMF '), 0);
+    new DataView(bytes.buffer).setUint16(60, 0x01, true);
+  }
+  return bytes;
 }
 
 function mutate(base: Uint8Array, f: Fixture, random: () => number): Uint8Array {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { compressLz4, decodeLz4Frames, encodeLz4Frame, Lz4FrameError, validateLz4Frames, xxh32, Xxh32 } from '../src';
+import { compressLz4, decodeLz4Frames, decodeLz4FramesInto, encodeLz4Frame, Lz4FrameError, validateLz4Frames, xxh32, Xxh32 } from '../src';
 
 const LZ4 = '/usr/bin/lz4';
 
@@ -250,4 +250,39 @@ describe('bounded memory', () => {
     // One 4 MiB block, its decoding buffer and the block handed out: far below the 128 MiB streamed.
     expect(peak).toBeLessThan(24 * 1024 * 1024);
   }, 120_000);
+});
+
+describe('decodeLz4FramesInto: a frame held in memory, decoded into the buffer it must fill (MDF4 ##DZ)', () => {
+  const original = sampleContent(600_000);
+  const into = (frame: Uint8Array, size = original.length) => {
+    const out = new Uint8Array(size);
+    return { written: decodeLz4FramesInto(frame, out), out: Buffer.from(out) };
+  };
+
+  it.each([
+    ['linked 64 KiB blocks with block and content checksums', ['-c', '-BD', '-B4', '--content-size', '-BX']],
+    ['independent 4 MiB blocks', ['-c', '-B7']],
+    ['two frames one after the other', null],
+  ])('when the lz4 tool writes %s, then it decodes to the original', (_, args) => {
+    const frame = args ? lz4Tool(args, original) : Buffer.concat([lz4Tool(['-c'], original.subarray(0, 250_000)), lz4Tool(['-c', '-BD'], original.subarray(250_000))]);
+    const { written, out } = into(frame);
+    expect(written).toBe(original.length);
+    expect(out.equals(original)).toBe(true);
+  });
+
+  it('when the frame holds more than the buffer, then TOO_LARGE before anything is written past it', () => {
+    const frame = lz4Tool(['-c', '-BD', '-B4'], original);
+    expect(() => into(frame, 300_000)).toThrow(expect.objectContaining({ code: 'TOO_LARGE' }));
+    expect(() => into(lz4Tool(['-c', '--content-size'], original), 300_000)).toThrow(/declares 600000 bytes, past the 300000 bytes left/);
+  });
+
+  it('when a checksum does not match or a block is cut, then the matching code, never an exception of another kind', () => {
+    const frame = lz4Tool(['-c', '-BD', '-B4', '-BX'], original);
+    const damaged = Buffer.from(frame);
+    damaged[frame.length - 10] ^= 1;
+    expect(() => into(damaged)).toThrow(Lz4FrameError);
+    expect(() => into(frame.subarray(0, frame.length - 1000))).toThrow(expect.objectContaining({ code: 'TRUNCATED' }));
+    expect(() => into(new Uint8Array(0))).toThrow(expect.objectContaining({ code: 'TRUNCATED' }));
+    expect(() => into(Buffer.from('not an lz4 frame'))).toThrow(expect.objectContaining({ code: 'BAD_MAGIC' }));
+  });
 });

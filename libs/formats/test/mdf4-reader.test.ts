@@ -153,11 +153,11 @@ describe('ASAM MDF 4 reader', () => {
       expect(() => file.readEvents('Channel_no_conversion')).toThrow(/read as events/);
     });
 
-    it('when the data group is unsorted (record ids), then opening reports UNSUPPORTED naming it', () => {
+    it('when the data group claims record ids its records do not have, then opening reports it corrupt (unsorted groups are read: mdf4-unsorted.test.ts)', () => {
       const copy = bytes.slice();
       const dg = findBlock(copy, 'DG');
       copy[dg + 24 + 4 * 8] = 1; // dg_rec_id_size, first byte of the data section after 4 links
-      expect(() => openDataFile(copy)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', feature: 'unsorted data groups' }));
+      expect(() => openDataFile(copy)).toThrow(expect.objectContaining({ code: 'CORRUPT', reason: expect.stringMatching(/record id \d+ at byte \d+ of the data names no channel group|runs past its end/) }));
     });
   });
 });

@@ -3,7 +3,7 @@ import type { BlobStore } from '@pitwall/blob-store';
 import { ATTACHMENT_COMMANDS, SERVICES, type CallerContext, type DatasetFile } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
 import type { Piscina } from 'piscina';
-import { channelFor, CorruptDataFileError, fileHandleSource, isLdFile, openLdSource, sliceEvents, sliceStored, type ByteSource, type EventData, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
+import { channelFor, CorruptDataFileError, fileHandleSource, isLdFile, openLdSource, sliceEvents, sliceStored, type ByteSource, type DecompressionLimits, type EventData, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { blobSource } from './blob-source';
 import { toReadError } from './read-errors';
@@ -18,6 +18,8 @@ export interface DatasetReading {
   maxChannels: number;
   /** MAX_IN_MEMORY_FILE_BYTES: files read whole (and an .ldx) larger than this together are a 422. */
   maxInMemoryBytes: number;
+  /** LZ4_MAX_DECOMPRESSED_BYTES and LZ4_MAX_RATIO: how far an MDF4 file's compressed data blocks may unpack (a 422 past it). */
+  decompression?: DecompressionLimits;
 }
 
 /** Pieces a whole file is read in from the store (small: large transient buffers bring the main heap's collections on). */
@@ -194,14 +196,14 @@ export class Datasets {
    * and their channels decoded on the pool.
    */
   private async openWhole(data: DatasetFile[], sources: ByteSource[], ldx: Uint8Array | undefined, key: string): Promise<{ file: RandomAccessDataFile; channelsJson: Uint8Array; bytes: number }> {
-    const { pool, maxChannels, maxInMemoryBytes } = this.reading;
+    const { pool, maxChannels, maxInMemoryBytes, decompression } = this.reading;
     const total = sources.reduce((n, s) => n + s.size, 0) + (ldx?.byteLength ?? 0);
     if (total > maxInMemoryBytes) {
       const what = data.length === 1 ? `${data[0]?.fileName} is ${total} bytes` : `the group's ${data.length} files are ${total} bytes together`;
       throw new AppError(422, `The data file could not be read: ${what}, more than MAX_IN_MEMORY_FILE_BYTES (${maxInMemoryBytes}), the most this service reads whole (only a single MoTeC .ld is read in ranges)`);
     }
     const files = await Promise.all(sources.map(sharedCopy));
-    const task: WholeFiles = { key, files, maxChannels, ...(ldx ? { ldx } : {}) };
+    const task: WholeFiles = { key, files, maxChannels, ...(decompression ? { decompression } : {}), ...(ldx ? { ldx } : {}) };
     const catalogue = (await pool.run(task, { name: 'catalogue' })) as Catalogue | Refusal;
     if (isRefusal(catalogue)) throw new GroupRefusal(reviveRefusal(catalogue), catalogue.culprit);
     const { channelsJson, ...opened } = catalogue;

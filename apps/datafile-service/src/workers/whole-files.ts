@@ -9,6 +9,8 @@ import {
   storedFromChannelData,
   UnsupportedFeatureError,
   type DataFile,
+  type DataFileLimit,
+  type DecompressionLimits,
   type EventData,
   type StoredChannel,
 } from '@pitwall/formats';
@@ -23,6 +25,7 @@ export interface WholeFiles {
   files: Uint8Array[];
   ldx?: Uint8Array;
   maxChannels: number;
+  decompression?: DecompressionLimits;
 }
 
 /**
@@ -33,7 +36,7 @@ export type Catalogue = Omit<DataFile, 'readChannel' | 'readEvents'> & { channel
 
 /** A reader's refusal as it crosses threads (an Error's class does not), with the file of the group it came from. */
 export interface Refusal {
-  refused: { name: string; message: string; code?: string; format?: string; reason?: string; offset?: number; feature?: string; limit?: 'channels'; max?: number; found?: number };
+  refused: { name: string; message: string; code?: string; format?: string; reason?: string; offset?: number; feature?: string; limit?: DataFileLimit; max?: number; found?: number };
   /** Index of the first file of a group that does not open by itself. */
   culprit?: number;
 }
@@ -49,11 +52,13 @@ function openWhole(task: WholeFiles): DataFile {
     opened.set(task.key, known);
     return known;
   }
-  const file = openDataFile(task.files.length === 1 ? (task.files[0] as Uint8Array) : task.files, { maxChannels: task.maxChannels, ...(task.ldx ? { ldx: task.ldx } : {}) });
+  const file = openDataFile(task.files.length === 1 ? (task.files[0] as Uint8Array) : task.files, { ...limits(task), ...(task.ldx ? { ldx: task.ldx } : {}) });
   opened.set(task.key, file);
   while (opened.size > KEPT) opened.delete(opened.keys().next().value as string);
   return file;
 }
+
+const limits = (task: WholeFiles) => ({ maxChannels: task.maxChannels, ...(task.decompression ? { decompression: task.decompression } : {}) });
 
 /** Pool task `catalogue`: the catalogue, or the refusal and, for a group, which file does not open alone. */
 export function catalogueOf(task: WholeFiles): Catalogue | Refusal {
@@ -65,7 +70,7 @@ export function catalogueOf(task: WholeFiles): Catalogue | Refusal {
     if (task.files.length > 1) {
       const culprit = task.files.findIndex((bytes) => {
         try {
-          openDataFile(bytes, { maxChannels: task.maxChannels });
+          openDataFile(bytes, limits(task));
           return false;
         } catch {
           return true;

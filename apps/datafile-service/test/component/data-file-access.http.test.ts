@@ -515,6 +515,37 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(await get(`${dataset(mixed)}/metadata`), 415)).detail).toMatch(/^notes\.txt: The attached file is not a data file/);
     });
 
+    test('when the file is MDF 4.3 with zstd or transposed LZ4 blocks, unsorted, or unfinalised, then its metadata and channels read as the file says', async () => {
+      for (const name of ['f14_430_zstd.mf4', 'f14_430_transposed_lz4.mf4']) {
+        const id = await attached.entity();
+        await attached.attach(id, 'DataFile', name, fixture(name));
+        const meta = await json(get(`${dataset(id)}/metadata`));
+        expect(meta.channels.map((c: { name: string; sampleCount: number }) => [c.name, c.sampleCount])).toEqual([['z_f64', 200_000], ['z_i16', 200_000]]);
+        const window = await json(get(`${dataset(id)}/channel?channel=z_i16&start=1.5&duration=0.005`));
+        expect(window.samples).toEqual([500, 501, 502, 503, 504]);
+      }
+      // Two groups' records and VLSD records interleaved behind record ids, then the same file left unfinalised.
+      const records = (n: number) => new Uint8Array(n * 10).map((_, i) => (i % 10 < 8 ? 0 : i));
+      const group = (n: number, rate: number) => {
+        const bytes = records(n);
+        const v = new DataView(bytes.buffer);
+        for (let i = 0; i < n; i++) v.setFloat64(i * 10, i / rate, true);
+        return { dataBytes: 10, cycleCount: n, records: bytes, channels: [{ name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 }, { name: `Value ${rate} Hz`, dataType: 0, bitCount: 16, byteOffset: 8 }] };
+      };
+      const unsorted = buildMdf4File({ groups: [group(100, 10), group(20, 2)], unsorted: { recordIdSize: 2, vlsd: { every: 4, payloads: [new TextEncoder().encode('pit')] } } });
+      const unfinalised = unsorted.slice();
+      unfinalised.set(new TextEncoder().encode('UnFinMF '), 0);
+      new DataView(unfinalised.buffer).setUint16(60, 0x01, true);
+      for (const [name, bytes] of [['unsorted.mf4', unsorted], ['unfinalised.mf4', unfinalised]] as const) {
+        const id = await attached.entity();
+        await attached.attach(id, 'DataFile', name, bytes);
+        const meta = await json(get(`${dataset(id)}/metadata`));
+        expect(meta.channels.map((c: { name: string; frequency: number; sampleCount: number }) => [c.name, c.frequency, c.sampleCount])).toEqual([['Value 10 Hz', 10, 100], ['Value 2 Hz', 2, 20]]);
+        const read = await json(post(`${dataset(id)}/channels`, { channels: ['Value 2 Hz'], mode: 0 }));
+        expect(read.channels[0].samples).toEqual(Array.from(openDataFile(unsorted).readChannel('Value 2 Hz').samples));
+      }
+    });
+
     test('when channels the file lists cannot be decoded (MIME sample, complex number, a formula calling an unknown function), then 415 names each by its place and name', async () => {
       const id = await attached.entity();
       await attached.attach(id, 'DataFile', 'mixed.mf4', mdfWithUnreadableChannels());

@@ -110,6 +110,18 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
       expect((await problem(r)).detail).toMatch(/repeating\.mf4: .*names the ##DT block at \d+ twice/);
     });
 
+    test('when an MDF4\'s zstd blocks would decompress past LZ4_MAX_RATIO times its size, then its metadata is 422 naming the limits, before decompressing', async () => {
+      const id = await attached.entity();
+      // 2 MiB of zero records in a file of about a kilobyte.
+      const bytes = buildMdf4File({
+        groups: [{ dataBytes: 2, cycleCount: MiB, records: new Uint8Array(2 * MiB), channels: [{ name: 'Value', dataType: 0, bitCount: 16, byteOffset: 0 }], storage: 'DZ-zstd' }],
+      });
+      await attached.attach(id, 'DataFile', 'bomb.mf4', bytes);
+      const r = await metadata(id);
+      expect(r.status).toBe(422);
+      expect((await problem(r)).detail).toMatch(/bomb\.mf4: .*data blocks decompress to 2097152 bytes, more than the \d+ this file may decompress to \(LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO times the file's size\)/);
+    });
+
     test('when a file read whole is larger than MAX_IN_MEMORY_FILE_BYTES, then 422 naming the limit, and nothing is read into memory', async () => {
       const id = await attached.entity();
       const row = '0.000,100.0,1\n';

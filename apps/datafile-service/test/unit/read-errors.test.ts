@@ -1,3 +1,4 @@
+import { DataFileLimitError } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { toReadError } from '../../src/domain/read-errors';
 
@@ -13,5 +14,11 @@ describe('toReadError', () => {
 
   test('when a reader runs past the end of a short file (another RangeError), then it is still a 422 with the reason', () => {
     expect(toReadError(new RangeError('Offset is outside the bounds of the DataView'))).toMatchObject({ status: 422, message: 'The data file could not be read: Offset is outside the bounds of the DataView' });
+  });
+
+  test('when a file\'s compressed blocks would decompress past the budget, then a 422 naming LZ4_MAX_DECOMPRESSED_BYTES and LZ4_MAX_RATIO, not MAX_CHANNELS_PER_FILE', () => {
+    const thrown = toReadError(new DataFileLimitError('mdf4', 'decompressed bytes', 1000, 5000)) as AppError;
+    expect(thrown).toMatchObject({ status: 422 });
+    expect(thrown.message).toBe("The data file could not be read: mdf4 data blocks decompress to 5000 bytes, more than the 1000 this file may decompress to (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO times the file's size)");
   });
 });

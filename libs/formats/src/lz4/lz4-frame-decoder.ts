@@ -1,16 +1,8 @@
 import { decompressBlock } from './lz4js-blocks';
 import { ChunkReader } from './chunk-reader';
 import { Lz4FrameError } from './lz4-frame-error';
+import { BLOCK_MAX_SIZES, checkBlock, FRAME_MAGIC, hex, SKIPPABLE_MAGIC_MAX, SKIPPABLE_MAGIC_MIN, u32, WINDOW } from './lz4-format';
 import { Xxh32, xxh32 } from './xxh32';
-
-const FRAME_MAGIC = 0x184d2204;
-const SKIPPABLE_MAGIC_MIN = 0x184d2a50;
-const SKIPPABLE_MAGIC_MAX = 0x184d2a5f;
-const BLOCK_MAX_SIZES: Record<number, number> = { 4: 64 << 10, 5: 256 << 10, 6: 1 << 20, 7: 4 << 20 };
-/** Linked blocks may refer back this far into the previous blocks' output. */
-const WINDOW = 64 << 10;
-
-const u32 = (b: Uint8Array, i = 0): number => (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
 
 export interface Lz4StreamSummary {
   /** LZ4 frames decoded (skippable frames not counted). */
@@ -224,49 +216,3 @@ async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget): Asyn
     throw new Lz4FrameError('CONTENT_SIZE', `content size mismatch (the header declares ${declaredContentSize} bytes, the blocks hold ${contentSize})`, descriptorOffset + 2);
   }
 }
-
-/**
- * Walks the sequences of a compressed block without writing anything: lz4js's decoder trusts its input, so a
- * damaged block is refused here before it can read past the block or refer to bytes that do not exist.
- * `history` is how many bytes of earlier output a match may reach into. Returns what is wrong, or undefined.
- */
-function checkBlock(src: Uint8Array, history: number, maxOutput: number): string | undefined {
-  const end = src.length;
-  let i = 0;
-  let produced = 0;
-  while (i < end) {
-    const token = src[i++]!;
-    let literals = token >> 4;
-    if (literals === 15) {
-      let byte: number;
-      do {
-        if (i >= end) return 'literal length runs past the end of the block';
-        byte = src[i++]!;
-        literals += byte;
-      } while (byte === 255);
-    }
-    if (i + literals > end) return 'literals run past the end of the block';
-    i += literals;
-    produced += literals;
-    if (produced > maxOutput) return `decompressed block exceeds ${maxOutput} bytes`;
-    if (i === end) return undefined; // the last sequence holds literals only
-    if (i + 2 > end) return 'match offset runs past the end of the block';
-    const offset = src[i]! | (src[i + 1]! << 8);
-    i += 2;
-    if (offset === 0 || offset > history + produced) return `match offset ${offset} points before the start of the data`;
-    let matchLength = token & 15;
-    if (matchLength === 15) {
-      let byte: number;
-      do {
-        if (i >= end) return 'match length runs past the end of the block';
-        byte = src[i++]!;
-        matchLength += byte;
-      } while (byte === 255);
-    }
-    produced += matchLength + 4;
-    if (produced > maxOutput) return `decompressed block exceeds ${maxOutput} bytes`;
-  }
-  return 'the block does not end with literals';
-}
-
-const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');

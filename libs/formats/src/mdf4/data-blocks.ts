@@ -1,10 +1,24 @@
-import { inflateSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import type { BinaryView } from '../binary-view';
 import { UnsupportedFeatureError } from '../errors';
+import { decodeLz4FramesInto, Lz4FrameError } from '../lz4';
 import { chain, type Mdf4Block, readBlock } from './blocks';
+import type { Finalisation } from './unfinalised';
 
-/** Deflate cannot expand beyond about 1032:1, so a larger declared size is a lie, refused before inflating. */
-const MAX_DEFLATE_RATIO = 1032;
+/**
+ * The codecs of `##DZ` blocks by zip type (MDF 4.3 added zstd and LZ4, each plain or after transposition), with the
+ * most a byte of each can expand to: a declared size past it is a lie, refused before decompressing. Zstd has no
+ * such ceiling (its RLE blocks reach about 32,000:1); the file's decompression budget bounds it.
+ */
+const ZIP_TYPES: Record<number, { codec: Codec; name: string; transposed: boolean; maxRatio: number }> = {
+  0: { codec: 'deflate', name: 'deflate', transposed: false, maxRatio: 1032 },
+  1: { codec: 'deflate', name: 'transposed deflate', transposed: true, maxRatio: 1032 },
+  2: { codec: 'zstd', name: 'zstd', transposed: false, maxRatio: Infinity },
+  3: { codec: 'zstd', name: 'transposed zstd', transposed: true, maxRatio: Infinity },
+  4: { codec: 'lz4', name: 'LZ4', transposed: false, maxRatio: 256 },
+  5: { codec: 'lz4', name: 'transposed LZ4', transposed: true, maxRatio: 256 },
+};
+type Codec = 'deflate' | 'zstd' | 'lz4';
 
 const DZ = { orgType: 0, zipType: 2, zipParam: 4, orgLength: 8, dataLength: 16, data: 24 } as const;
 
@@ -12,33 +26,55 @@ const DZ = { orgType: 0, zipType: 2, zipParam: 4, orgLength: 8, dataLength: 16, 
 export interface DataLeaves {
   leaves: Mdf4Block[];
   size: number;
+  /** Of `size`, the bytes that come out of `##DZ` blocks (what the file's decompression budget counts). */
+  decompressed: number;
 }
 
 /**
  * The leaves of a data link: a list that names one block twice is refused (a ##DL repeating one ##DT would make a
  * small file unpack to any size), so the leaves' bytes add up to at most the file's (or, deflated, its bound).
  */
-export function dataLeaves(bin: BinaryView, link: number): DataLeaves {
+export function dataLeaves(bin: BinaryView, link: number, finalise?: Pick<Finalisation, 'lastDtEnd' | 'lenientLists'>): DataLeaves {
+  const data = listLeaves(bin, link, finalise?.lenientLists ?? false);
+  const last = data.leaves[data.leaves.length - 1];
+  if (finalise?.lastDtEnd && last?.id === 'DT') {
+    // An unfinalised file's last ##DT kept growing after its header was written: it runs up to the next block.
+    const dataLength = Math.max(0, finalise.lastDtEnd(last.offset) - last.data);
+    data.size += dataLength - last.dataLength;
+    data.leaves[data.leaves.length - 1] = { ...last, dataLength, length: last.data + dataLength - last.offset };
+  }
+  return data;
+}
+
+function listLeaves(bin: BinaryView, link: number, lenientLists: boolean): DataLeaves {
   const leaves: Mdf4Block[] = [];
   const named = new Set<number>();
   let size = 0;
+  let decompressed = 0;
   const add = (block: Mdf4Block) => {
     if (named.has(block.offset)) throw bin.corrupt(`data list names the ##${block.id} block at ${block.offset} twice`, block.offset);
     named.add(block.offset);
     leaves.push(block);
-    size += block.id === 'DT' ? block.dataLength : dzHeader(bin, block).orgLength;
+    if (block.id === 'DT') size += block.dataLength;
+    else {
+      const { orgLength } = dzHeader(bin, block);
+      size += orgLength;
+      decompressed += orgLength;
+    }
   };
-  if (link === 0) return { leaves, size };
+  if (link === 0) return { leaves, size, decompressed };
   const head = readBlock(bin, link);
   if (head.id === 'DT' || head.id === 'DZ') {
     add(head);
-    return { leaves, size };
+    return { leaves, size, decompressed };
   }
   let listStart = link;
   if (head.id === 'HL') listStart = head.links[0] ?? 0;
   else if (head.id !== 'DL') throw unsupportedBlock(head);
   for (const dl of chain(bin, listStart, 'DL')) {
-    const count = bin.u32(dl.data + 4);
+    const declared = bin.u32(dl.data + 4);
+    // An unfinalised list may count blocks it never got to link.
+    const count = lenientLists ? Math.min(declared, dl.links.length - 1) : declared;
     if (1 + count > dl.links.length) throw bin.corrupt(`##DL declares ${count} blocks but has fewer links`, dl.data + 4);
     for (const child of dl.links.slice(1, 1 + count)) {
       if (child === 0) continue;
@@ -47,7 +83,7 @@ export function dataLeaves(bin: BinaryView, link: number): DataLeaves {
       add(block);
     }
   }
-  return { leaves, size };
+  return { leaves, size, decompressed };
 }
 
 function unsupportedBlock(block: Mdf4Block): Error {
@@ -60,13 +96,15 @@ function dzHeader(bin: BinaryView, block: Mdf4Block) {
   const orgType = String.fromCharCode(bin.u8(block.data), bin.u8(block.data + 1));
   if (orgType !== 'DT') throw new UnsupportedFeatureError('mdf4', `compressed ##${orgType} block`);
   const zipType = bin.u8(block.data + DZ.zipType);
-  if (zipType !== 0 && zipType !== 1) throw new UnsupportedFeatureError('mdf4', `zip type ${zipType}`);
+  const zip = ZIP_TYPES[zipType];
+  if (!zip) throw new UnsupportedFeatureError('mdf4', `##DZ zip type ${zipType} (MDF 4.3 defines 0 to 5: deflate, zstd and LZ4, each plain or transposed)`);
+  if (zip.codec === 'zstd' && typeof zlib.zstdDecompressSync !== 'function') throw new UnsupportedFeatureError('mdf4', `${zip.name}-compressed data blocks (this runtime has no zstd)`);
   const zipParam = bin.u32(block.data + DZ.zipParam);
   const orgLength = bin.u64(block.data + DZ.orgLength, 'uncompressed length');
   const dataLength = bin.u64(block.data + DZ.dataLength, 'compressed length');
   if (dataLength > block.dataLength - DZ.data) throw bin.corrupt('##DZ compressed length exceeds the block', block.data + DZ.dataLength);
-  if (orgLength > dataLength * MAX_DEFLATE_RATIO + 64) throw bin.corrupt('##DZ uncompressed length is impossible for its compressed length', block.data + DZ.orgLength);
-  return { zipType, zipParam, orgLength, dataLength };
+  if (orgLength > dataLength * zip.maxRatio + 64) throw bin.corrupt(`##DZ uncompressed length is impossible for its ${zip.name} compressed length`, block.data + DZ.orgLength);
+  return { zip, zipParam, orgLength, dataLength };
 }
 
 /** Unpacks the leaves into one contiguous record buffer; a single DT is returned without copying. */
@@ -83,21 +121,48 @@ export function readRecords(bin: BinaryView, data: DataLeaves): Uint8Array {
     }
     const dz = dzHeader(bin, leaf);
     const packed = bin.bytes.subarray(leaf.data + DZ.data, leaf.data + DZ.data + dz.dataLength);
-    let inflated: Uint8Array;
-    try {
-      inflated = inflateSync(packed, { maxOutputLength: Math.max(1, dz.orgLength) });
-    } catch (error) {
-      throw bin.corrupt(`##DZ deflate stream is damaged (${(error as Error).message})`, leaf.data + DZ.data);
+    const target = out.subarray(at, at + dz.orgLength);
+    // Untransposed in place from a scratch copy; a plain LZ4 stream is decoded straight into the records.
+    const unpacked = dz.zip.transposed || dz.zip.codec !== 'lz4' ? decompress(bin, leaf, dz, packed) : decompressInto(bin, leaf, dz, packed, target);
+    if (unpacked !== target) {
+      if (dz.zip.transposed) untranspose(unpacked, dz.zipParam, target);
+      else target.set(unpacked);
     }
-    if (inflated.length !== dz.orgLength) throw bin.corrupt(`##DZ inflated to ${inflated.length} bytes, declared ${dz.orgLength}`, leaf.data + DZ.orgLength);
-    if (dz.zipType === 1) untranspose(inflated, dz.zipParam, out.subarray(at, at + inflated.length));
-    else out.set(inflated, at);
-    at += inflated.length;
+    at += dz.orgLength;
   }
   return out;
 }
 
-/** Zip type 1 stores the bytes column by column (zipParam columns); the tail that fills no whole row is stored as is. */
+type DzHeader = ReturnType<typeof dzHeader>;
+
+/** The decompressed bytes of one `##DZ` block, exactly its declared length (anything else is a damaged block). */
+function decompress(bin: BinaryView, leaf: Mdf4Block, dz: DzHeader, packed: Uint8Array): Uint8Array {
+  if (dz.zip.codec === 'lz4') return decompressInto(bin, leaf, dz, packed, new Uint8Array(dz.orgLength));
+  let unpacked: Uint8Array;
+  try {
+    // Output past the declared length stops the codec there (it never grows beyond what the budget allowed).
+    const options = { maxOutputLength: Math.max(1, dz.orgLength) };
+    unpacked = dz.zip.codec === 'zstd' ? zlib.zstdDecompressSync(packed, options) : zlib.inflateSync(packed, options);
+  } catch (error) {
+    throw bin.corrupt(`##DZ ${dz.zip.codec} stream is damaged (${(error as Error).message})`, leaf.data + DZ.data);
+  }
+  if (unpacked.length !== dz.orgLength) throw bin.corrupt(`##DZ ${dz.zip.codec === 'deflate' ? 'inflated' : 'decompressed'} to ${unpacked.length} bytes, declared ${dz.orgLength}`, leaf.data + DZ.orgLength);
+  return unpacked;
+}
+
+function decompressInto(bin: BinaryView, leaf: Mdf4Block, dz: DzHeader, packed: Uint8Array, target: Uint8Array): Uint8Array {
+  let written: number;
+  try {
+    written = decodeLz4FramesInto(packed, target);
+  } catch (error) {
+    if (!(error instanceof Lz4FrameError)) throw error;
+    throw bin.corrupt(`##DZ LZ4 stream is damaged (${error.reason}, at byte ${error.offset} of the stream)`, leaf.data + DZ.data);
+  }
+  if (written !== dz.orgLength) throw bin.corrupt(`##DZ decompressed to ${written} bytes, declared ${dz.orgLength}`, leaf.data + DZ.orgLength);
+  return target;
+}
+
+/** Transposed zip types store the bytes column by column (zipParam columns); the tail that fills no whole row is stored as is. */
 function untranspose(source: Uint8Array, columns: number, target: Uint8Array): void {
   if (columns === 0) {
     target.set(source);
@@ -106,7 +171,7 @@ function untranspose(source: Uint8Array, columns: number, target: Uint8Array): v
   const rows = Math.floor(source.length / columns);
   for (let c = 0; c < columns; c++) {
     const from = c * rows;
-    for (let r = 0; r < rows; r++) target[r * columns + c] = source[from + r];
+    for (let r = 0, to = c; r < rows; r++, to += columns) target[to] = source[from + r];
   }
   target.set(source.subarray(rows * columns), rows * columns);
 }

@@ -1,5 +1,5 @@
 import { BinaryView } from '../binary-view';
-import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
+import { CorruptDataFileError, DataFileLimitError, type DecompressionLimits, DEFAULT_DECOMPRESSION_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
 import { halfToNumber } from '../float16';
 import {
   buildDataFile,
@@ -22,6 +22,8 @@ import { type ArrayLayout, MAX_STRUCTURE_DEPTH, readComposition, structureFields
 import { applyConversion, type Conversion, readConversion } from './conversion';
 import { type DataLeaves, dataLeaves, readRecords } from './data-blocks';
 import { decodeEventValues, eventKindOf } from './text-channels';
+import { type Finalisation, finalisation, notFinalised } from './unfinalised';
+import { compact, decodeIndexed, type IndexedRecords, indexedRecords, indexRecords, type RecordIndex, type RecordKind } from './unsorted';
 
 const FORMAT = 'mdf4';
 
@@ -32,7 +34,7 @@ export function isMdfFile(bytes: Uint8Array): boolean {
 }
 
 const HD = { startTimeNs: 0, tzOffsetMin: 8, dstOffsetMin: 10, timeFlags: 12 } as const;
-const CG = { cycleCount: 8, flags: 16, dataBytes: 24, invalBytes: 28 } as const;
+const CG = { recordId: 0, cycleCount: 8, flags: 16, dataBytes: 24, invalBytes: 28 } as const;
 const CN = { type: 0, sync: 1, dataType: 2, bitOffset: 3, byteOffset: 4, bitCount: 8, flags: 12, invalBitPos: 16 } as const;
 
 interface Mdf4Channel {
@@ -62,24 +64,33 @@ interface Mdf4Group {
   dataBytes: number;
   cycleCount: number;
   data: DataLeaves | null;
+  /** Of an unsorted data group: where its records lie among the others', and its record id. */
+  unsorted?: { index: RecordIndex; recordId: number };
   master: Mdf4Channel | null;
   channels: Mdf4Channel[];
   unsupported?: string;
-  records?: Uint8Array;
+  records?: Uint8Array | IndexedRecords;
   time?: { time: TimeBase; frequency: number; regular: boolean; end: number };
 }
 
-export function readMdf4File(bytes: Uint8Array, options: { maxChannels?: number } = {}): DataFile {
+export interface Mdf4ReadOptions {
+  maxChannels?: number;
+  /** How far the file's `##DZ` blocks may decompress together (default DEFAULT_DECOMPRESSION_LIMITS). */
+  decompression?: DecompressionLimits;
+}
+
+export function readMdf4File(bytes: Uint8Array, options: Mdf4ReadOptions = {}): DataFile {
   const bin = new BinaryView(bytes, FORMAT);
   bin.require(0, 64, 'identification block');
   const id = bin.latin1(0, 8);
   const version = bin.latin1(8, 8);
-  if (id === 'UnFinMF') throw new UnsupportedFeatureError(FORMAT, 'unfinalised MDF file');
   if (!version.startsWith('4.')) throw new UnsupportedFeatureError(FORMAT, `MDF version ${version || 'unknown'}`);
 
   const hd = readBlock(bin, 64, ['HD']);
   const properties = readProperties(bin, hd);
-  const groups = readGroups(bin, hd.links[0] ?? 0, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE);
+  const firstDg = hd.links[0] ?? 0;
+  const finalise = id === 'UnFinMF' ? finalisation(bin, firstDg) : undefined;
+  const groups = withFinalisation(finalise, () => readGroups(bin, firstDg, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE, options.decompression ?? DEFAULT_DECOMPRESSION_LIMITS, finalise));
 
   const taken = new Set<string>();
   const sources: ChannelSource[] = [];
@@ -126,33 +137,91 @@ function readProperties(bin: BinaryView, hd: ReturnType<typeof readBlock>): File
   return properties;
 }
 
-function readGroups(bin: BinaryView, firstDg: number, maxChannels: number): Mdf4Group[] {
+/** An unfinalised file whose data cannot be recovered is refused as not finalised by its logger, with the reason. */
+function withFinalisation<T>(finalise: Finalisation | undefined, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!finalise || !(error instanceof CorruptDataFileError) || /not finalised/.test(error.reason)) throw error;
+    throw notFinalised(`its data could not be recovered: ${error.reason}`, error.offset);
+  }
+}
+
+function readGroups(bin: BinaryView, firstDg: number, maxChannels: number, decompression: DecompressionLimits, finalise: Finalisation | undefined): Mdf4Group[] {
   const groups: Mdf4Group[] = [];
   // Channels of every group so far: one more than maxChannels stops the reading before it is parsed.
   const counted = { channels: 0, max: maxChannels };
+  const budget = decompressionBudget(bin, decompression);
   for (const dg of chain(bin, firstDg, 'DG')) {
     const recIdSize = dg.dataLength >= 1 ? bin.u8(dg.data) : 0;
-    const cgs = [...chain(bin, dg.links[1] ?? 0, 'CG')].filter((cg) => (bin.u16(cg.data + CG.flags) & 1) === 0);
-    const unsorted = recIdSize !== 0 || cgs.length > 1;
-    const data = unsorted ? null : dataLeaves(bin, dg.links[2] ?? 0);
-    for (const cg of cgs) groups.push(readGroup(bin, cg, data, unsorted, counted));
+    const all = [...chain(bin, dg.links[1] ?? 0, 'CG')];
+    const cgs = all.filter((cg) => (bin.u16(cg.data + CG.flags) & 1) === 0);
+    const data = dataLeaves(bin, dg.links[2] ?? 0, finalise);
+    budget(data);
+    const index = recIdSize !== 0 || all.length > 1 ? unsortedIndex(bin, dg, recIdSize, all, data, finalise) : undefined;
+    for (const cg of cgs) groups.push(readGroup(bin, cg, data, index, counted, finalise));
   }
   return groups;
 }
 
-function readGroup(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: DataLeaves | null, unsorted: boolean, counted: { channels: number; max: number }): Mdf4Group {
+/**
+ * An unsorted data group (records of several channel groups told apart by their record ids): its data unpacked and
+ * indexed once, at open, since every group's cycle count and master are needed for the catalogue.
+ */
+function unsortedIndex(bin: BinaryView, dg: ReturnType<typeof readBlock>, recIdSize: number, cgs: ReturnType<typeof readBlock>[], data: DataLeaves, finalise: Finalisation | undefined): RecordIndex {
+  if (recIdSize === 0) throw bin.corrupt(`data group has ${cgs.length} channel groups but no record ids to tell their records apart`, dg.data);
+  const kinds: RecordKind[] = cgs.map((cg) => {
+    if (cg.dataLength < 32) throw bin.corrupt('##CG data section is too short', cg.data);
+    const vlsd = (bin.u16(cg.data + CG.flags) & 1) === 1;
+    const expected = finalise?.cycleCounts ? 0 : bin.u64Value(cg.data + CG.cycleCount);
+    return { recordId: bin.u64Value(cg.data + CG.recordId), recordSize: vlsd ? undefined : bin.u32(cg.data + CG.dataBytes) + bin.u32(cg.data + CG.invalBytes), expected };
+  });
+  return indexRecords(bin, readRecords(bin, data), recIdSize, kinds, finalise?.partialTail ?? false, dg.links[2] ?? dg.offset);
+}
+
+/**
+ * Counts the bytes the file's `##DZ` blocks declare they unpack to, as each data group's list is read: past the budget
+ * the file is refused at open, before any block is decompressed (each block then stops at its declared length).
+ */
+function decompressionBudget(bin: BinaryView, limits: DecompressionLimits): (data: DataLeaves) => void {
+  const max = Math.min(limits.maxBytes, limits.maxRatio * bin.length);
+  let total = 0;
+  return (data) => {
+    total += data.decompressed;
+    if (total > max) throw new DataFileLimitError(FORMAT, 'decompressed bytes', max, total);
+  };
+}
+
+function readGroup(
+  bin: BinaryView,
+  cg: ReturnType<typeof readBlock>,
+  data: DataLeaves,
+  index: RecordIndex | undefined,
+  counted: { channels: number; max: number },
+  finalise: Finalisation | undefined,
+): Mdf4Group {
   if (cg.dataLength < 32) throw bin.corrupt('##CG data section is too short', cg.data);
-  const cycleCount = bin.u64(cg.data + CG.cycleCount, 'cycle count');
   const flags = bin.u16(cg.data + CG.flags);
   const dataBytes = bin.u32(cg.data + CG.dataBytes);
   const recordSize = dataBytes + bin.u32(cg.data + CG.invalBytes);
+  const recordId = bin.u64Value(cg.data + CG.recordId);
+  const cycleCount = groupCycleCount(bin, cg, data, index?.positions.get(recordId)?.length, recordSize, finalise);
   if (recordSize === 0 && cycleCount > 0) throw bin.corrupt(`${cycleCount} records of 0 bytes`, cg.data + CG.cycleCount);
-  const unsupported = unsorted ? 'unsorted data groups' : flags & 2 ? 'bus logging (bus event channel groups)' : flags & 8 ? 'remote master' : undefined;
-  if (!unsupported && data && cycleCount * recordSize > data.size) {
+  const unsupported = flags & 2 ? 'bus logging (bus event channel groups)' : flags & 8 ? 'remote master' : undefined;
+  if (!unsupported && !index && cycleCount * recordSize > data.size) {
     // Checked before any record buffer is allocated: the data blocks must hold every declared record.
     throw bin.corrupt(`data blocks hold ${data.size} bytes, ${cycleCount} records of ${recordSize} bytes need more`, cg.data + CG.cycleCount);
   }
-  const group: Mdf4Group = { recordSize, dataBytes, cycleCount, data, master: null, channels: [], ...(unsupported ? { unsupported } : {}) };
+  const group: Mdf4Group = {
+    recordSize,
+    dataBytes,
+    cycleCount,
+    data,
+    ...(index ? { unsorted: { index, recordId } } : {}),
+    master: null,
+    channels: [],
+    ...(unsupported ? { unsupported } : {}),
+  };
   const seen = new Set<number>();
   for (const cn of chain(bin, cg.links[1] ?? 0, 'CN')) {
     if (++counted.channels > counted.max) throw new DataFileLimitError(FORMAT, 'channels', counted.max, counted.channels);
@@ -176,6 +245,17 @@ function fieldsOf(bin: BinaryView, parent: Mdf4Channel, dataBytes: number, count
     fields.push(field, ...fieldsOf(bin, field, dataBytes, counted, seen, depth + 1));
   }
   return fields;
+}
+
+/**
+ * Records of a channel group: as its ##CG declares (an unsorted group's index must hold them all), or, in an unfinalised
+ * file, as many as the data holds (whole records of a sorted group's data; the records its index found).
+ */
+function groupCycleCount(bin: BinaryView, cg: ReturnType<typeof readBlock>, data: DataLeaves, found: number | undefined, recordSize: number, finalise: Finalisation | undefined): number {
+  if (finalise?.cycleCounts) return found ?? (recordSize > 0 ? Math.floor(data.size / recordSize) : 0);
+  const declared = bin.u64(cg.data + CG.cycleCount, 'cycle count');
+  if (found !== undefined && declared > found) throw bin.corrupt(`the data holds ${found} records of channel group ${bin.u64Value(cg.data + CG.recordId)}, its ##CG declares ${declared}`, cg.data + CG.cycleCount);
+  return declared;
 }
 
 const DATA_TYPE_FEATURES: Record<number, string> = {
@@ -236,8 +316,10 @@ function textChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, channel:
   return channel;
 }
 
-function records(bin: BinaryView, group: Mdf4Group): Uint8Array {
-  if (!group.data) return new Uint8Array(0); // unsorted groups are never decoded
+/** A group's records back to back, unpacked once and kept; an unsorted group's, where its index says they lie. */
+function records(bin: BinaryView, group: Mdf4Group): Uint8Array | IndexedRecords {
+  if (group.unsorted) return (group.records ??= indexedRecords(group.unsorted.index, group.unsorted.recordId, group.cycleCount));
+  if (!group.data) return new Uint8Array(0);
   return (group.records ??= readRecords(bin, group.data));
 }
 
@@ -292,8 +374,11 @@ function decodeEvents(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, i
   const n = group.cycleCount;
   const time = n === 0 ? ({ kind: 'implicit', start: 0, frequency: 0 } as const) : groupTime(bin, group).time;
   const data = n === 0 ? new Uint8Array(0) : records(bin, group);
-  const layout = { dataType: channel.dataType, cnType: channel.cnType, byteOffset: channel.byteOffset, byteCount: channel.bitCount / 8, dataLink: channel.dataLink };
-  const { offsets, bytes } = decodeEventValues(bin, data, group.recordSize, n, layout);
+  const byteCount = channel.bitCount / 8;
+  // An unsorted group's values are first gathered from where its records lie, back to back.
+  const inRecords = data instanceof Uint8Array;
+  const layout = { dataType: channel.dataType, cnType: channel.cnType, byteOffset: inRecords ? channel.byteOffset : 0, byteCount, dataLink: channel.dataLink };
+  const { offsets, bytes } = decodeEventValues(bin, inRecords ? data : compact(data, channel.byteOffset, byteCount), inRecords ? group.recordSize : byteCount, n, layout);
   const gaps = invalidation(data, group, channel, null, n);
   return {
     name: info.name,
@@ -346,18 +431,21 @@ function decodeChannel(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, 
 }
 
 /** Invalidation bits (or the all-invalid flag) become gaps: the sample (each value of it) is NaN and its gap byte is 1. */
-function invalidation(data: Uint8Array, group: Mdf4Group, channel: Mdf4Channel, samples: SampleArray | null, n: number): Uint8Array | undefined {
+function invalidation(records: Uint8Array | IndexedRecords, group: Mdf4Group, channel: Mdf4Channel, samples: SampleArray | null, n: number): Uint8Array | undefined {
   const d = samples ? samples.length / Math.max(1, n) : 0;
   if (channel.flags & 1) {
     samples?.fill(NaN);
     return new Uint8Array(n).fill(1);
   }
   if (!(channel.flags & 2)) return undefined;
-  const byte = group.dataBytes + (channel.invalBitPos >>> 3);
+  let byte = group.dataBytes + (channel.invalBitPos >>> 3);
   const mask = 1 << (channel.invalBitPos & 7);
   if (byte >= group.recordSize) return undefined;
+  const stride = records instanceof Uint8Array ? group.recordSize : 1;
+  const data = records instanceof Uint8Array ? records : compact(records, byte, 1);
+  if (!(records instanceof Uint8Array)) byte = 0;
   let gaps: Uint8Array | undefined;
-  for (let i = 0, at = byte; i < n; i++, at += group.recordSize) {
+  for (let i = 0, at = byte; i < n; i++, at += stride) {
     if (data[at] & mask) {
       gaps ??= new Uint8Array(n);
       gaps[i] = 1;
@@ -370,7 +458,7 @@ function invalidation(data: Uint8Array, group: Mdf4Group, channel: Mdf4Channel, 
 /** Where a numeric channel sits in a record: MDF 4 data type (0..5), byte and bit offset, bit count (the MDF 3 reader shares this decoder). */
 export type RecordField = Pick<Mdf4Channel, 'dataType' | 'bitOffset' | 'byteOffset' | 'bitCount'>;
 /** An array's values, sample by sample (row-major within a sample): element k of record i at byteOffset + k × stride. */
-function decodeArray(data: Uint8Array, recordSize: number, n: number, c: Mdf4Channel, layout: ArrayLayout, out: Float64Array): void {
+function decodeArray(data: Uint8Array | IndexedRecords, recordSize: number, n: number, c: Mdf4Channel, layout: ArrayLayout, out: Float64Array): void {
   const d = layout.shape.reduce((a, b) => a * b, 1);
   const element = new Float64Array(n);
   for (let k = 0; k < d; k++) {
@@ -380,7 +468,15 @@ function decodeArray(data: Uint8Array, recordSize: number, n: number, c: Mdf4Cha
 }
 
 /** Raw numeric values of one channel from every record, one DataView read per sample, no allocation per sample. */
-export function decodeRaw(data: Uint8Array, recordSize: number, n: number, c: RecordField, out: Float64Array): void {
+export function decodeRaw(records: Uint8Array | IndexedRecords, recordSize: number, n: number, c: RecordField, out: Float64Array): void {
+  if (!(records instanceof Uint8Array)) {
+    // Unsorted: read in place; what is not whole aligned bytes decodes from its covering bytes, record after record.
+    if (decodeIndexed(records, c, out)) return;
+    const width = Math.ceil((c.bitOffset + c.bitCount) / 8);
+    decodeRaw(compact(records, c.byteOffset, width), width, n, { ...c, byteOffset: 0 }, out);
+    return;
+  }
+  const data = records;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const little = c.dataType % 2 === 0;
   const signed = c.dataType === 2 || c.dataType === 3;

@@ -1,4 +1,6 @@
-import { deflateSync } from 'node:zlib';
+import { deflateSync, zstdCompressSync } from 'node:zlib';
+import { compressBlock, compressBound } from '../lz4/lz4js-blocks';
+import { xxh32 } from '../lz4/xxh32';
 
 /**
  * Builds small MDF 4.10 files for tests: the readers' fixtures cover few layouts, so tests describe records
@@ -53,17 +55,38 @@ export interface Mdf4GroupSpec {
   channels: Mdf4ChannelSpec[];
   /**
    * DT (default), DZ deflate, DZ transposed, DL of DT chunks, DL of DZ chunks, HL over a DL of DZ chunks; `DL-repeated`
-   * is a hostile list: one DT of the records named `repeat` times by one DL.
+   * is a hostile list: one DT of the records named `repeat` times by one DL. The MDF 4.3 codecs: `DZ-zstd`,
+   * `DZ-zstd-transposed`, `DZ-lz4`, `DZ-lz4-transposed` (one LZ4 frame of independent 64 KiB blocks with its content size,
+   * no checksum, as asammdf writes them), and `DL-DZ-lz4`: a DL of transposed LZ4 chunks.
    */
-  storage?: 'DT' | 'DZ' | 'DZ-transposed' | 'DL' | 'DL-DZ' | 'HL' | 'DL-repeated';
+  storage?: 'DT' | 'DZ' | 'DZ-transposed' | 'DL' | 'DL-DZ' | 'HL' | 'DL-repeated' | Mdf43Storage | 'DL-DZ-lz4';
   /** How many times a `DL-repeated` list names its DT (default 2). */
   repeat?: number;
   recordIdSize?: number;
   cgFlags?: number;
 }
 
+/** `##DZ` storages of the codecs MDF 4.3 added, by zip type. */
+const MDF43_ZIP_TYPES = { 'DZ-zstd': 2, 'DZ-zstd-transposed': 3, 'DZ-lz4': 4, 'DZ-lz4-transposed': 5 } as const;
+type Mdf43Storage = keyof typeof MDF43_ZIP_TYPES;
+
+/**
+ * Every group of the file in one unsorted data group: each record behind its group's record id (1, 2, ... in the
+ * order of `groups`), the groups' records interleaved as they would have been logged (the i-th of n records at i / n of
+ * the way through), and, with `vlsd`, a VLSD channel group (record id `groups.length + 1`) whose length-prefixed
+ * records sit after every `every` records of the others.
+ */
+export interface Mdf4UnsortedSpec {
+  recordIdSize: 1 | 2 | 4 | 8;
+  vlsd?: { every: number; payloads: Uint8Array[] };
+  /** How the interleaved records are stored (default DT). */
+  storage?: Mdf4GroupSpec['storage'];
+}
+
 export interface Mdf4FileSpec {
   startTimeNs?: bigint;
+  /** Writes the groups as one unsorted data group (their `storage` and `recordIdSize` are then not used). */
+  unsorted?: Mdf4UnsortedSpec;
   /** Header comment XML (##MD), e.g. with <common_properties>. */
   comment?: string;
   groups: Mdf4GroupSpec[];
@@ -91,26 +114,46 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
   if (spec.comment) hd.links[5] = text(spec.comment, 'MD');
 
   let previousDg: Block | null = null;
-  for (const group of spec.groups) {
-    const dgData = new Uint8Array(8);
-    dgData[0] = group.recordIdSize ?? 0;
-    const dg = block('DG', [null, null, null, null], dgData);
-    if (previousDg) previousDg.links[0] = dg;
-    else hd.links[0] = dg;
-    previousDg = dg;
-
+  let previousCg: Block | null = null;
+  const unsortedDg = spec.unsorted ? block('DG', [null, null, null, null], Uint8Array.of(spec.unsorted.recordIdSize, 0, 0, 0, 0, 0, 0, 0)) : null;
+  if (unsortedDg) hd.links[0] = unsortedDg;
+  const channelGroup = (dg: Block, recordId: number, cycleCount: number, flags: number, dataBytes: number, invalBytes: number): Block => {
     const cgData = new Uint8Array(32);
     const cgView = new DataView(cgData.buffer);
-    cgView.setBigUint64(8, BigInt(group.cycleCount), true);
-    cgView.setUint16(16, group.cgFlags ?? 0, true);
-    cgView.setUint32(24, group.dataBytes, true);
-    cgView.setUint32(28, group.invalBytes ?? 0, true);
+    cgView.setBigUint64(0, BigInt(recordId), true);
+    cgView.setBigUint64(8, BigInt(cycleCount), true);
+    cgView.setUint16(16, flags, true);
+    cgView.setUint32(24, dataBytes, true);
+    cgView.setUint32(28, invalBytes, true);
     const cg = block('CG', [null, null, null, null, null, null], cgData);
-    dg.links[1] = cg;
+    if (dg === unsortedDg && previousCg) previousCg.links[0] = cg;
+    else dg.links[1] = cg;
+    previousCg = cg;
+    return cg;
+  };
+  for (const [g, group] of spec.groups.entries()) {
+    let dg: Block;
+    if (unsortedDg) dg = unsortedDg;
+    else {
+      const dgData = new Uint8Array(8);
+      dgData[0] = group.recordIdSize ?? 0;
+      dg = block('DG', [null, null, null, null], dgData);
+      if (previousDg) previousDg.links[0] = dg;
+      else hd.links[0] = dg;
+      previousDg = dg;
+    }
+    const cg = channelGroup(dg, unsortedDg ? g + 1 : 0, group.cycleCount, group.cgFlags ?? 0, group.dataBytes, group.invalBytes ?? 0);
 
     const first = channelChain(group.channels);
     if (first) cg.links[1] = first;
-    dg.links[2] = storeRecords(group);
+    if (!unsortedDg) dg.links[2] = storeRecords(group);
+  }
+  if (unsortedDg && spec.unsorted) {
+    const vlsd = spec.unsorted.vlsd;
+    const vlsdCount = vlsd ? Math.floor(spec.groups.reduce((n, g) => n + g.cycleCount, 0) / vlsd.every) : 0;
+    if (vlsd) channelGroup(unsortedDg, spec.groups.length + 1, vlsdCount, 1, 0, 0);
+    const mixed = interleave(spec.groups, spec.unsorted);
+    unsortedDg.links[2] = storeRecords({ dataBytes: 1, cycleCount: mixed.length, records: mixed, channels: [], storage: spec.unsorted.storage ?? 'DT' });
   }
 
   function channelChain(channels: Mdf4ChannelSpec[]): Block | null {
@@ -194,6 +237,7 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     if (storage === 'DT') return block('DT', [], records);
     if (storage === 'DZ') return dz(records, 0, recordSize);
     if (storage === 'DZ-transposed') return dz(records, 1, recordSize);
+    if (storage in MDF43_ZIP_TYPES) return dz(records, MDF43_ZIP_TYPES[storage as Mdf43Storage], recordSize);
     if (storage === 'DL-repeated') {
       const dt = block('DT', [], records);
       const times = group.repeat ?? 2;
@@ -206,7 +250,7 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     // Lists split the records into three chunks at record boundaries.
     const cut = Math.max(1, Math.ceil(group.cycleCount / 3)) * recordSize;
     const chunks = [records.subarray(0, cut), records.subarray(cut, 2 * cut), records.subarray(2 * cut)].filter((c) => c.length > 0);
-    const leaves = chunks.map((c) => (storage === 'DL' ? block('DT', [], c) : dz(c, 1, recordSize)));
+    const leaves = chunks.map((c) => (storage === 'DL' ? block('DT', [], c) : dz(c, storage === 'DL-DZ-lz4' ? 5 : 1, recordSize)));
     const dlData = new Uint8Array(8 + 8 * leaves.length);
     const dlView = new DataView(dlData.buffer);
     dlView.setUint32(4, leaves.length, true);
@@ -222,15 +266,15 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     return block('HL', [dl], hlData);
   }
 
-  function dz(records: Uint8Array, zipType: 0 | 1, columns: number): Block {
+  function dz(records: Uint8Array, zipType: number, columns: number): Block {
     let source = records;
-    if (zipType === 1) {
+    if (zipType % 2 === 1) {
       const rows = Math.floor(records.length / columns);
       source = new Uint8Array(records.length);
       for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) source[c * rows + r] = records[r * columns + c];
       source.set(records.subarray(rows * columns), rows * columns);
     }
-    const packed = deflateSync(source);
+    const packed = zipType <= 1 ? deflateSync(source) : zipType <= 3 ? zstdCompressSync(source) : lz4Frame(source);
     const data = new Uint8Array(24 + packed.length);
     const v = new DataView(data.buffer);
     data.set([0x44, 0x54, zipType, 0]);
@@ -258,6 +302,78 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
     view.setBigUint64(o + 16, BigInt(b.links.length), true);
     b.links.forEach((l, i) => view.setBigUint64(o + 24 + 8 * i, BigInt(l?.offset ?? 0), true));
     out.set(b.data, o + 24 + 8 * b.links.length);
+  }
+  return out;
+}
+
+/** One LZ4 frame (independent 64 KiB blocks, its content size, no checksum) written synchronously. */
+export function lz4Frame(data: Uint8Array): Uint8Array {
+  const BLOCK = 64 * 1024;
+  const descriptor = new Uint8Array(10);
+  descriptor[0] = 0x68; // version 01, independent blocks, content size
+  descriptor[1] = 0x40; // 64 KiB blocks
+  new DataView(descriptor.buffer).setBigUint64(2, BigInt(data.length), true);
+  const parts: Uint8Array[] = [Uint8Array.of(0x04, 0x22, 0x4d, 0x18), descriptor, Uint8Array.of((xxh32(descriptor) >>> 8) & 0xff)];
+  const compressed = new Uint8Array(compressBound(BLOCK));
+  const hashTable = new Uint32Array(1 << 16);
+  for (let at = 0; at < data.length; at += BLOCK) {
+    const chunk = data.subarray(at, Math.min(data.length, at + BLOCK));
+    hashTable.fill(0);
+    const size = compressBlock(chunk, compressed, 0, chunk.length, hashTable);
+    const stored = size > 0 && size < chunk.length;
+    const header = new Uint8Array(4);
+    new DataView(header.buffer).setUint32(0, stored ? size : (chunk.length | 0x80000000) >>> 0, true);
+    parts.push(header, stored ? compressed.slice(0, size) : chunk);
+  }
+  parts.push(new Uint8Array(4)); // end mark
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** The records of every group behind their ids, interleaved by their place in time, with VLSD records between. */
+function interleave(groups: Mdf4GroupSpec[], unsorted: Mdf4UnsortedSpec): Uint8Array {
+  const idSize = unsorted.recordIdSize;
+  const sizes = groups.map((g) => g.dataBytes + (g.invalBytes ?? 0));
+  const vlsd = unsorted.vlsd;
+  const total = groups.reduce((n, g) => n + g.cycleCount, 0);
+  const vlsdCount = vlsd ? Math.floor(total / vlsd.every) : 0;
+  const vlsdBytes = vlsd ? Array.from({ length: vlsdCount }, (_, k) => idSize + 4 + vlsd.payloads[k % vlsd.payloads.length].length).reduce((a, b) => a + b, 0) : 0;
+  const out = new Uint8Array(groups.reduce((n, g, k) => n + g.cycleCount * (idSize + sizes[k]), 0) + vlsdBytes);
+  const view = new DataView(out.buffer);
+  const writeId = (at: number, id: number) => {
+    if (idSize === 1) out[at] = id;
+    else if (idSize === 2) view.setUint16(at, id, true);
+    else if (idSize === 4) view.setUint32(at, id, true);
+    else view.setBigUint64(at, BigInt(id), true);
+  };
+  const next = groups.map(() => 0);
+  let at = 0;
+  let written = 0;
+  let vlsdWritten = 0;
+  for (;;) {
+    let pick = -1;
+    for (let k = 0; k < groups.length; k++) {
+      if (next[k] >= groups[k].cycleCount) continue;
+      if (pick < 0 || next[k] / groups[k].cycleCount < next[pick] / groups[pick].cycleCount) pick = k;
+    }
+    if (pick < 0) break;
+    writeId(at, pick + 1);
+    const size = sizes[pick];
+    out.set(groups[pick].records.subarray(next[pick] * size, (next[pick] + 1) * size), at + idSize);
+    at += idSize + size;
+    next[pick]++;
+    if (vlsd && ++written % vlsd.every === 0 && vlsdWritten < vlsdCount) {
+      const payload = vlsd.payloads[vlsdWritten++ % vlsd.payloads.length];
+      writeId(at, groups.length + 1);
+      view.setUint32(at + idSize, payload.length, true);
+      out.set(payload, at + idSize + 4);
+      at += idSize + 4 + payload.length;
+    }
   }
   return out;
 }

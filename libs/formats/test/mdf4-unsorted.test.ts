@@ -1,0 +1,139 @@
+import { CorruptDataFileError, openDataFile } from '../src';
+import { buildMdf4File, type Mdf4FileSpec, type Mdf4GroupSpec, type Mdf4UnsortedSpec } from '../src/testing';
+import { readFixture } from './fixtures';
+
+/** Two groups at different rates over the same 10 s, written sorted (one data group each) or unsorted (one for all). */
+function groups(fast = 1000, slow = 100): Mdf4GroupSpec[] {
+  const a = new Uint8Array(fast * 11);
+  const av = new DataView(a.buffer);
+  for (let i = 0; i < fast; i++) {
+    av.setFloat64(i * 11, i / (fast / 10), true);
+    av.setInt16(i * 11 + 8, i % 7000 - 3500, true);
+    av.setUint8(i * 11 + 10, i % 5 === 0 ? 1 : 0); // invalidation byte: every fifth sample a gap
+  }
+  const b = new Uint8Array(slow * 12);
+  const bv = new DataView(b.buffer);
+  for (let i = 0; i < slow; i++) {
+    bv.setFloat64(i * 12, i / (slow / 10), true);
+    bv.setFloat32(i * 12 + 8, i * 1.5, true);
+  }
+  return [
+    {
+      dataBytes: 10,
+      invalBytes: 1,
+      cycleCount: fast,
+      records: a,
+      channels: [
+        { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+        { name: 'Speed', unit: 'km/h', dataType: 2, bitCount: 16, byteOffset: 8, invalBitPos: 0 },
+      ],
+    },
+    {
+      dataBytes: 12,
+      cycleCount: slow,
+      records: b,
+      channels: [
+        { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+        { name: 'Oil Temp', unit: 'degC', dataType: 4, bitCount: 32, byteOffset: 8 },
+      ],
+    },
+  ];
+}
+
+const strings = ['P', 'pit lane', 'green flag, lap 12', ''].map((t) => new TextEncoder().encode(t));
+const unsorted = (spec: Partial<Mdf4UnsortedSpec> = {}, extra: Partial<Mdf4FileSpec> = {}) =>
+  buildMdf4File({ groups: groups(), unsorted: { recordIdSize: 1, vlsd: { every: 7, payloads: strings }, ...spec }, ...extra });
+
+function expectSameAsSorted(bytes: Uint8Array): void {
+  const sorted = openDataFile(buildMdf4File({ groups: groups() }));
+  const file = openDataFile(bytes);
+  expect(file.channels).toEqual(sorted.channels);
+  expect(file.startTime).toBe(sorted.startTime);
+  expect(file.duration).toBe(sorted.duration);
+  for (const { name } of sorted.channels) expect(file.readChannel(name)).toEqual(sorted.readChannel(name));
+}
+
+describe('unsorted MDF4 data groups (issue 39, item 1)', () => {
+  it.each([1, 2, 4, 8] as const)('when records of two groups and VLSD records are interleaved behind %d-byte record ids, then every channel reads as the sorted file does', (recordIdSize) => {
+    expectSameAsSorted(unsorted({ recordIdSize }));
+  });
+
+  it.each(['DZ', 'DL', 'DZ-zstd', 'DZ-lz4', 'HL'] as const)('when the interleaved records are stored as %s (records may span blocks), then they read the same', (storage) => {
+    expectSameAsSorted(unsorted({ storage }));
+  });
+
+  it('when there is no VLSD group, then the records read the same', () => {
+    expectSameAsSorted(buildMdf4File({ groups: groups(), unsorted: { recordIdSize: 2 } }));
+  });
+
+  it('when the groups are catalogued, then each keeps its rate, its count and its gaps', () => {
+    const file = openDataFile(unsorted());
+    expect(file.channels.map((c) => [c.name, c.frequency, c.sampleCount, c.regular])).toEqual([
+      ['Speed', 100, 1000, true],
+      ['Oil Temp', 10, 100, true],
+    ]);
+    const speed = file.readChannel('Speed');
+    expect(Array.from(speed.gaps?.subarray(0, 6) ?? [])).toEqual([1, 0, 0, 0, 0, 1]);
+    expect(speed.samples[1]).toBe(-3499);
+    expect(file.readChannel('Oil Temp').samples[99]).toBe(148.5);
+  });
+
+  it('when a record id names no channel group, then the file is corrupt naming the id', () => {
+    const bytes = unsorted({ recordIdSize: 2, vlsd: undefined });
+    const data = Buffer.from(bytes).indexOf('##DT') + 24;
+    new DataView(bytes.buffer).setUint16(data, 9, true); // the first record's id
+    expect(() => openDataFile(bytes)).toThrow(CorruptDataFileError);
+    expect(() => openDataFile(bytes)).toThrow(/record id 9 at byte 0 of the data names no channel group/);
+  });
+
+  it('when a VLSD record claims more bytes than the data has, then the file is corrupt', () => {
+    const bytes = unsorted();
+    const data = Buffer.from(bytes).indexOf('##DT') + 24;
+    // The first VLSD record follows seven fixed records: find it by walking, as a reader would.
+    let p = 0;
+    for (let r = 0; r < 7; r++) p += 1 + (bytes[data + p] === 1 ? 11 : 12);
+    expect(bytes[data + p]).toBe(3);
+    new DataView(bytes.buffer).setUint32(data + p + 1, 0x7fffffff, true);
+    expect(() => openDataFile(bytes)).toThrow(/runs past its end/);
+  });
+
+  it('when a group declares more records than its data holds, then the file is corrupt', () => {
+    const bytes = unsorted();
+    const cg = Buffer.from(bytes).indexOf('##CG');
+    new DataView(bytes.buffer).setBigUint64(cg + 24 + 6 * 8 + 8, 1001n, true);
+    expect(() => openDataFile(bytes)).toThrow(/the data holds 1000 records of channel group 1, its ##CG declares 1001/);
+  });
+
+  it('when a data group has several channel groups but no record ids, then the file is corrupt', () => {
+    const bytes = unsorted();
+    bytes[Buffer.from(bytes).indexOf('##DG') + 24 + 4 * 8] = 0;
+    expect(() => openDataFile(bytes)).toThrow(/2 channel groups but no record ids|3 channel groups but no record ids/);
+  });
+
+  it('when the unsorted file is the zstd fixture rewritten unsorted, then its values are the fixture\'s', () => {
+    const fixture = openDataFile(readFixture('f14_430_zstd.mf4'));
+    const n = 20_000;
+    const records = new Uint8Array(n * 18);
+    const v = new DataView(records.buffer);
+    const sine = fixture.readChannel('z_f64').samples;
+    const index = fixture.readChannel('z_i16').samples;
+    for (let i = 0; i < n; i++) {
+      v.setFloat64(i * 18, i / 1000, true);
+      v.setFloat64(i * 18 + 8, sine[i], true);
+      v.setInt16(i * 18 + 16, index[i], true);
+    }
+    const group = (name: string): Mdf4GroupSpec => ({
+      dataBytes: 18,
+      cycleCount: n,
+      records,
+      channels: [
+        { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+        { name: `${name}_f64`, dataType: 4, bitCount: 64, byteOffset: 8 },
+        { name: `${name}_i16`, dataType: 2, bitCount: 16, byteOffset: 16 },
+      ],
+    });
+    const file = openDataFile(buildMdf4File({ groups: [group('a'), group('b')], unsorted: { recordIdSize: 1, vlsd: { every: 3, payloads: strings }, storage: 'DZ-lz4-transposed' } }));
+    expect(file.readChannel('b_f64').samples).toEqual(sine.slice(0, n));
+    expect(file.readChannel('a_i16').samples).toEqual(index.slice(0, n));
+  });
+});
