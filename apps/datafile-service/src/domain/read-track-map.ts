@@ -41,8 +41,7 @@ export async function readTrackMap(ref: DatasetRef, dataset: OpenDataset, read: 
   const pick = pickTrackMapSources(file.channels, { ...(read.channels ? { channels: read.channels } : {}), ...(read.source ? { source: read.source } : {}) });
   if ('refused' in pick) for (const r of pick.refused) refusals.refuse(r.field, r.message, `${r.field}: ${r.message}`);
   refusals.throwIfAny();
-  if ('missing' in pick) throw new AppError(422, `${ref.type} ${ref.id} dataset '${ref.group}' has ${pick.missing}`);
-  if (!('picked' in pick)) throw new Error('unreachable');
+  if (!('picked' in pick)) throw new AppError(422, `${ref.type} ${ref.id} dataset '${ref.group}' has ${'missing' in pick ? pick.missing : 'no source of a track map'}`);
 
   const roles = pick.picked.channels.map((c) => ({ ...c, info: byName.get(c.name) as ChannelInfo }));
   const colour = read.colour !== undefined ? (byName.get(read.colour) as ChannelInfo) : undefined;

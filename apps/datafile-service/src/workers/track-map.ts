@@ -53,7 +53,8 @@ export function trackMapOf(task: TrackMapTask): Uint8Array {
   if (task.colour) {
     const colour = physical(task.colour.slice, 1);
     const at = (task.colour.discrete ? interpolateStep : interpolateLinear)(colour.times, colour.values, pointTimes);
-    value = Array.from(at, (v) => (Number.isNaN(v) ? null : v));
+    // Rounded to a millionth of the channel's unit: interpolation's float noise (171.05000000000018) is not data.
+    value = Array.from(at, (v) => (Number.isNaN(v) ? null : Math.round(v * 1e6) / 1e6));
   }
   const answer: TrackMapJson = {
     lap: task.lap,
