@@ -1,6 +1,7 @@
 // Issue 14: the time-delta trace of two laps through the gateway (five apps as separate processes on the real
 // PostgreSQL, RabbitMQ and Redis) on the ~490 MB synthetic .ld of tools/gen-ld (200 channels, 1 h, 90 s laps, a
-// 100 Hz Ground Speed integrated into distance). The file is generated into tmp/, attached to a RunSheet as the upload
+// 100 Hz Ground Speed integrated into distance). Issue 40: the track map of a lap (POST .../trackmap, dead reckoning
+// from that Ground Speed and the file's 100 Hz Gyro Yaw Velocity; floor: under 100 ms warm). The file is generated into tmp/, attached to a RunSheet as the upload
 // flow leaves it (blob + state-2 record), and deleted at the end. One request at a time, after a warm-up: p50 of
 // GET .../delta (floor: under 50 ms warm), beside GET .../metadata of the same dataset (the cheapest read of the
 // same path: gateway, read limit, bus, dataset resolution) as the ratio. BENCH_REQUESTS (default 200) per case.
@@ -12,32 +13,35 @@ import path from 'node:path';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { fileHandleSource, openDataFileFromSource, resolveScope, scopeSampleRange } from '@pitwall/formats';
 import { lapTraces, type LapSlice } from '../../apps/datafile-service/src/workers/lap-traces';
+import { trackMapOf, type TrackMapTask } from '../../apps/datafile-service/src/workers/track-map';
 import { generateLdFile } from '../gen-ld/gen-ld';
 import { startBenchStack, type BenchStack } from './stack-fixture';
 
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
 const WARMUP = 20;
 const FLOOR_P50_MS = 50;
+const TRACK_MAP_FLOOR_P50_MS = 100;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
 }
 
-async function timed(stack: BenchStack, url: string): Promise<{ ms: number; status: number; bytes: number }> {
+/** A GET, or a POST of `body` as JSON. */
+async function timed(stack: BenchStack, url: string, json?: unknown): Promise<{ ms: number; status: number; bytes: number }> {
   const start = performance.now();
-  const r = await fetch(`${stack.baseUrl}${url}`, { headers: stack.headers });
+  const r = await fetch(`${stack.baseUrl}${url}`, json === undefined ? { headers: stack.headers } : { method: 'POST', headers: { ...stack.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(json) });
   const body = await r.arrayBuffer();
   return { ms: performance.now() - start, status: r.status, bytes: body.byteLength };
 }
 
-/** p50 and p90 of `REQUESTS` sequential GETs after `WARMUP`; throws on anything but 200. */
-async function measure(stack: BenchStack, label: string, url: string): Promise<number> {
-  for (let i = 0; i < WARMUP; i++) await timed(stack, url);
+/** p50 and p90 of `REQUESTS` sequential requests (GETs, or POSTs of `body`) after `WARMUP`; throws on anything but 200. */
+async function measure(stack: BenchStack, label: string, url: string, body?: unknown): Promise<number> {
+  for (let i = 0; i < WARMUP; i++) await timed(stack, url, body);
   const times: number[] = [];
   let bytes = 0;
   for (let i = 0; i < REQUESTS; i++) {
-    const r = await timed(stack, url);
+    const r = await timed(stack, url, body);
     if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
     times.push(r.ms);
     bytes = r.bytes;
@@ -81,6 +85,37 @@ async function computeOnly(ld: string): Promise<void> {
       }
       console.log(`  ${`compute only: the worker's delta, ${lap.slice.samples.length} + ${reference.slice.samples.length} samples${maxPoints ? `, maxPoints=${maxPoints}` : ', full grid'}`.padEnd(58)} p50 ${percentile(times, 0.5).toFixed(2).padStart(6)} ms`);
     }
+    // The track map of lap 2: dead reckoning from Ground Speed and Gyro Yaw Velocity, coloured by Ground Speed.
+    const yaw = file.channels.find((c) => c.name === 'Gyro Yaw Velocity');
+    if (!yaw) throw new Error('the synthetic file has no Gyro Yaw Velocity');
+    const lapSlice = async (name: string, frequency: number, sampleCount: number) => {
+      const { from, to } = scopeSampleRange(resolveScope({ mode: 'lap', lapIndex: 2 }, file), { kind: 'implicit', start: 0, frequency }, sampleCount);
+      const stored = await file.readStored(name, { from, to });
+      return { name, unit: file.channels.find((c) => c.name === name)?.unit ?? '', frequency, dimension: 1, startTime: stored.time.kind === 'implicit' ? stored.time.start : 0, samples: stored.samples, conversion: stored.conversion };
+    };
+    const speed = await lapSlice(info.name, info.frequency, info.sampleCount);
+    const turn = await lapSlice(yaw.name, yaw.frequency, yaw.sampleCount);
+    const map = file.laps[2] as (typeof file.laps)[number];
+    const task: TrackMapTask = {
+      lap: { entityId: randomUUID(), entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex: 2, lapTime: map.endTime - map.startTime },
+      startTime: map.startTime,
+      closed: true,
+      source: 'yaw-rate',
+      channels: [
+        { role: 'speed', slice: speed, factor: 1 / 3.6 },
+        { role: 'yawRate', slice: turn, factor: Math.PI / 180 },
+      ],
+      colour: { slice: speed, discrete: false },
+      maxPoints: 2000,
+    };
+    for (let i = 0; i < 50; i++) trackMapOf(task);
+    const times: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const start = performance.now();
+      trackMapOf(task);
+      times.push(performance.now() - start);
+    }
+    console.log(`  ${`compute only: the worker's track map, ${speed.samples.length} + ${turn.samples.length} samples, maxPoints=2000`.padEnd(58)} p50 ${percentile(times, 0.5).toFixed(2).padStart(6)} ms`);
   } finally {
     await handle.close();
   }
@@ -125,10 +160,21 @@ async function main(): Promise<void> {
     const deltaP50 = await measure(stack, 'GET .../delta laps 2 vs 3, maxPoints=2000', `${base}/delta?lapIndex=2&referenceLapIndex=3&maxPoints=2000`);
     await measure(stack, 'GET .../delta laps 2 vs 3, full grid (one point per sample)', `${base}/delta?lapIndex=2&referenceLapIndex=3`);
     await measure(stack, 'GET .../distance lap 2, maxPoints=2000', `${base}/distance?lapIndex=2&maxPoints=2000`);
+
+    const trackMap = { lapIndex: 2, colour: 'Ground Speed', maxPoints: 2000 };
+    const coldMap = await timed(stack, `${base}/trackmap`, trackMap);
+    const map = (await stack.send('POST', `${base}/trackmap`, trackMap)).body;
+    console.log(`\ncold (first) track map of lap 2: ${coldMap.ms.toFixed(1)} ms (status ${coldMap.status}); source ${map.source} (${map.channels.map((c: { name: string }) => c.name).join(', ')}), ` +
+      `${map.count} samples to ${map.points.x.length} points, ${map.points.distance.at(-1).toFixed(0)} m, closure error ${map.closureErrorMetres} m`);
+    await measure(stack, 'POST .../trackmap lap 2, maxPoints=2000, no colour', `${base}/trackmap`, { lapIndex: 2, maxPoints: 2000 });
+    const trackMapP50 = await measure(stack, 'POST .../trackmap lap 2, colour Ground Speed, maxPoints=2000', `${base}/trackmap`, trackMap);
+    await measure(stack, 'POST .../trackmap lap 2, maxPoints=20000 (every sample)', `${base}/trackmap`, { lapIndex: 2, maxPoints: 20000 });
     const pass = deltaP50 < FLOOR_P50_MS;
+    const mapPass = trackMapP50 < TRACK_MAP_FLOOR_P50_MS;
     console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (2 cores)`);
     console.log(`delta p50 ${deltaP50.toFixed(1)} ms (floor < ${FLOOR_P50_MS} ms), ${(deltaP50 / metadataP50).toFixed(2)}× the metadata read: ${pass ? 'PASS' : 'FAIL'}`);
-    if (!pass) process.exitCode = 1;
+    console.log(`track map p50 ${trackMapP50.toFixed(1)} ms (floor < ${TRACK_MAP_FLOOR_P50_MS} ms), ${(trackMapP50 / metadataP50).toFixed(2)}× the metadata read: ${mapPass ? 'PASS' : 'FAIL'}`);
+    if (!pass || !mapPass) process.exitCode = 1;
   } finally {
     await stack?.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,10 @@ export interface GenLdOptions {
   rates: { hz: number; count: number }[];
 }
 
-/** 200 channels, one hour, 20 to 1000 Hz (plus a 10 Hz Lap Number and a 100 Hz Ground Speed): about 490 MB of int16 samples. */
+/**
+ * 200 channels, one hour, 20 to 1000 Hz (plus a 10 Hz Lap Number, a 100 Hz Ground Speed and a 100 Hz Gyro Yaw Velocity):
+ * about 490 MB of int16 samples.
+ */
 export const DEFAULT_GEN_LD: GenLdOptions = {
   duration: 3600,
   rates: [
@@ -40,6 +43,7 @@ export function generateLdFile(path: string, options: GenLdOptions = DEFAULT_GEN
     },
   });
   channels.push(groundSpeed(options.duration));
+  channels.push(yawVelocity(options.duration));
   const fd = openSync(path, 'w');
   let bytes = 0;
   try {
@@ -88,6 +92,27 @@ function groundSpeed(duration: number): LdChannelInput {
         const p = (t % LAP_SECONDS) / LAP_SECONDS;
         const pace = 1 + 0.02 * Math.sin(lap * 1.7);
         out[i] = Math.round(10 * pace * (150 + 80 * Math.sin(2 * Math.PI * 3 * p) + 20 * Math.sin(2 * Math.PI * 7 * p))) / 10;
+      }
+    },
+  };
+}
+
+/**
+ * A 100 Hz Gyro Yaw Velocity (deg/s) that turns the car once round per 90 s lap, clockwise, hardest where Ground Speed
+ * is slowest: dead reckoning from the two draws a closed circuit (the track map read's bench).
+ */
+function yawVelocity(duration: number): LdChannelInput {
+  const hz = 100;
+  return {
+    name: 'Gyro Yaw Velocity',
+    unit: 'deg/s',
+    frequency: hz,
+    scaling: { dec: 2 },
+    sampleCount: hz * duration,
+    fill: (first, out) => {
+      for (let i = 0; i < out.length; i++) {
+        const p = (((first + i) / hz) % LAP_SECONDS) / LAP_SECONDS;
+        out[i] = Math.round(-100 * (360 / LAP_SECONDS) * (1 - 0.9 * Math.sin(2 * Math.PI * 3 * p))) / 100;
       }
     },
   };

@@ -2,6 +2,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { analyse, type AnalysisTask } from './workers/analysis';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
 import { shapeChannels, type ShapeTask } from './workers/shape-channels';
+import { trackMapOf, type TrackMapTask } from './workers/track-map';
 import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whole-files';
 
 /** The readers of whole files, loaded by the first task that needs them: a thread (re)started for reads of `.ld` ranges stays as light to start as before. */
@@ -23,6 +24,11 @@ export function laps(task: LapTraceTask): Uint8Array {
 /** The analysis reads (`run(task, { name: 'analysis' })`): lap statistics, a scatter or a histogram, as JSON. */
 export function analysis(task: AnalysisTask): Uint8Array {
   return move(analyse(task)) as unknown as Uint8Array;
+}
+
+/** The track map read (`run(task, { name: 'trackMap' })`): a lap's path from GPS or dead reckoning, as JSON. */
+export function trackMap(task: TrackMapTask): Uint8Array {
+  return move(trackMapOf(task)) as unknown as Uint8Array;
 }
 
 /** The catalogue of files read whole (`run(task, { name: 'catalogue' })`), parsed here, off the event loop. */

@@ -16,7 +16,7 @@ const FILE_NAME = 'demo-outing.ld';
 
 /**
  * Seeds, once per data directory, a demo run sheet carrying a telemetry file the project's own generator writes
- * (`createDemoLdFile`: out-lap, 3 flying laps, in-lap, 27 channels), through the public API as a user would: the
+ * (`createDemoLdFile`: out-lap, 3 flying laps, in-lap, 29 channels with a GPS position), through the public API as a user would: the
  * championship, event, session and car (entered in the event) it belongs to, the run sheet, and the file attached by
  * the upload flow (prepare, PUT to the signed URL, finalise), so it is available (state 2) when this returns. Its id
  * is kept in `DATA_DIR/demo-run-sheet`; a restart finds it again, and seeds anew only when it is gone.

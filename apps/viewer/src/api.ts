@@ -1,5 +1,5 @@
 import { CHANNELS_MEDIA_TYPE, decodeChannels, isEventSeries, type ChannelSeries } from '@pitwall/channels';
-import type { ChannelsBody, DataFileMetadataJson, EntityJson, HistogramBody, HistogramJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson } from '@pitwall/contracts';
+import type { ChannelsBody, DataFileMetadataJson, EntityJson, HistogramBody, HistogramJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson, TrackMapBody, TrackMapJson } from '@pitwall/contracts';
 import type { Credentials } from './credentials';
 import { ApiError } from './errors';
 
@@ -112,6 +112,11 @@ export class ViewerApi {
   /** A channel's histogram (`POST .../histogram`). */
   histogram(dataset: DatasetRef, body: HistogramBody): Promise<HistogramJson> {
     return this.json('POST', `${datasetPath(dataset)}/histogram`, {}, body);
+  }
+
+  /** A lap's track map (`POST .../trackmap`): its path in metres, coloured by a channel. */
+  trackMap(dataset: DatasetRef, body: TrackMapBody): Promise<TrackMapJson> {
+    return this.json('POST', `${datasetPath(dataset)}/trackmap`, {}, body);
   }
 
   private async json<T>(method: string, path: string, query: Query = {}, body?: unknown): Promise<T> {

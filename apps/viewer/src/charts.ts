@@ -98,6 +98,19 @@ export class PaneStack {
     };
   }
 
+  /**
+   * Puts the cursor of every pane at `x` (null: off the plots), as if the mouse were there: the panes' own cursor
+   * hooks run (onCursor too), so another view can drive the plots' cursor.
+   */
+  setCursorAt(x: number | null): void {
+    const first = this.plots[0];
+    if (!first) return;
+    const left = x === null ? -10 : first.valToPos(x, 'x');
+    // uPlot's setCursor takes a third argument its types do not declare: publish to the panes of the same sync key.
+    const setCursor = first.setCursor as (opts: { left: number; top: number }, fireHook?: boolean, publish?: boolean) => void;
+    setCursor({ left, top: x === null ? -10 : first.over.clientHeight / 2 }, true, true);
+  }
+
   /** Whether panes are on screen. */
   shown(): boolean {
     return this.plots.length > 0;

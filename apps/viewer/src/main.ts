@@ -1,6 +1,6 @@
 import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
-import type { ChannelsBody, DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
+import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef } from './api';
 import { datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
@@ -10,6 +10,7 @@ import { clearCredentials, loadCredentials, saveCredentials, type Credentials } 
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
 import { alignLines, clampWindow, formatValue, panWindow, pointsForWidth, seriesLine, valueAt, type Line } from './plot-data';
+import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
 interface OverlayLap {
@@ -39,6 +40,10 @@ class Viewer {
   private overlayView: [number, number] | null = null;
   /** The delta pane's visible distance range after a zoom, null for whole laps. */
   private deltaView: [number, number] | null = null;
+  /** The track map on screen: the answer, where it is drawn, and the marker's point (null: none). */
+  private trackMap: { answer: TrackMapJson; view: MapView; segments: MapSegment[]; marker: number | null } | null = null;
+  /** Set while the map moves the time plots' cursor, so their cursor hook does not move the marker back. */
+  private cursorFromMap = false;
   /** performance.now() of the action whose plot is being drawn (the lap click), for the drawn-in time. */
   private actionAt = 0;
   private readonly panes = new PaneStack(el('panes'), {
@@ -121,6 +126,16 @@ class Viewer {
     el('lapstats-run').addEventListener('click', () => void this.run(() => this.showLapStats()));
     el('scatter-plot').addEventListener('click', () => void this.run(() => this.plotScatter()));
     el('histogram-plot').addEventListener('click', () => void this.run(() => this.plotHistogram()));
+    el('trackmap-plot').addEventListener('click', () => void this.run(() => this.plotTrackMap()));
+    const mapCanvas = el<HTMLCanvasElement>('trackmap-canvas');
+    mapCanvas.addEventListener('mousemove', (e) => this.hoverMap(mapCanvas, e));
+    mapCanvas.addEventListener('mouseleave', () => {
+      if (!this.trackMap) return;
+      this.cursorFromMap = true;
+      this.panes.setCursorAt(null);
+      this.cursorFromMap = false;
+      this.drawTrackMap(null);
+    });
     const stored = loadCredentials(sessionStorage);
     if (stored) void this.connect(stored);
   }
@@ -223,6 +238,10 @@ class Viewer {
     el('plot-controls').hidden = false;
     el('overlay-controls').hidden = false;
     el('analysis').hidden = false;
+    el('trackmap').hidden = false;
+    this.trackMap = null;
+    el<HTMLCanvasElement>('trackmap-canvas').getContext('2d')?.clearRect(0, 0, 560, 420);
+    el('trackmap-caption').textContent = '';
     el('lapstats-table').replaceChildren();
     el('lapstats-summary').textContent = '';
   }
@@ -263,6 +282,8 @@ class Viewer {
     const names = m.channels.map((c) => c.name);
     for (const id of ['scatter-x', 'scatter-y', 'histogram-channel']) el<HTMLSelectElement>(id).replaceChildren(...names.map((n) => new Option(n, n)));
     el<HTMLSelectElement>('scatter-colour').replaceChildren(new Option('none', ''), ...names.map((n) => new Option(n, n)));
+    el<HTMLSelectElement>('trackmap-lap').replaceChildren(...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}${l.best ? ' (best)' : ''}`, String(l.lapIndex), l.best, l.best)));
+    el<HTMLSelectElement>('trackmap-colour').replaceChildren(new Option('none', ''), ...names.map((n) => new Option(n, n)));
     this.renderCatalogue();
   }
 
@@ -380,6 +401,7 @@ class Viewer {
   }
 
   private showCursor(x: number | null): void {
+    if (!this.cursorFromMap && this.trackMap) this.drawTrackMap(x === null ? null : pointAtFileTime(this.trackMap.answer, x));
     const out = el('cursor-values');
     if (x === null || this.plotted.length === 0) {
       out.replaceChildren();
@@ -559,6 +581,85 @@ class Viewer {
     drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], [0, Math.max(0, ...answer.counts)], `${answer.channel.name} (${answer.channel.unit})`, 'samples');
     el('histogram-caption').textContent = `${answer.channel.name}: ${answer.total} samples in ${answer.counts.length} bins (${answer.below} below, ${answer.above} above).`;
     this.status(`Histogram of ${answer.channel.name}.`);
+  }
+
+  // ---- track map: the lap's path, its cursor linked to the time plots' --------------------------------------------
+
+  private async plotTrackMap(): Promise<void> {
+    if (!this.dataset) return;
+    const colour = el<HTMLSelectElement>('trackmap-colour').value;
+    const lapIndex = Number(el<HTMLSelectElement>('trackmap-lap').value);
+    const canvas = el<HTMLCanvasElement>('trackmap-canvas');
+    // About one point per two pixels of the path's length on the canvas is as fine as the eye resolves.
+    const answer = await this.requireApi().trackMap(this.dataset, { lapIndex, ...(colour ? { colour } : {}), maxPoints: 2 * (canvas.width + canvas.height) });
+    const view = mapView(answer, canvas.width, canvas.height);
+    this.trackMap = { answer, view, segments: mapSegments(answer, view, COLOURS[0] as string), marker: null };
+    this.drawTrackMap(null);
+    const points = answer.points.x.length;
+    const length = answer.points.distance[points - 1] ?? 0;
+    const from = answer.source === 'gps' ? 'GPS' : `dead reckoning (${answer.source === 'yaw-rate' ? 'speed and yaw rate' : 'speed and lateral acceleration'})`;
+    const closure = answer.closureErrorMetres === null ? 'not a closed lap' : answer.source === 'gps' ? `ends ${answer.closureErrorMetres.toFixed(1)} m from its start` : `closure error ${answer.closureErrorMetres.toFixed(1)} m, spread along the lap`;
+    el('trackmap-caption').textContent = `Lap ${lapIndex + 1} from ${from}: ${answer.channels.map((c) => c.name).join(', ')}; ${length.toFixed(0)} m, ${points} of ${answer.count} points (even over distance); ${closure}${answer.colour ? `; coloured by ${answer.colour.name} (blue low, red high)` : ''}.`;
+    this.status(`Track map of lap ${lapIndex + 1}.`);
+  }
+
+  /** Draws the path and, at point `marker`, the cursor's marker; the canvas says where it is for the tests. */
+  private drawTrackMap(marker: number | null): void {
+    const map = this.trackMap;
+    if (!map) return;
+    map.marker = marker;
+    const canvas = el<HTMLCanvasElement>('trackmap-canvas');
+    const g = canvas.getContext('2d') as CanvasRenderingContext2D;
+    g.clearRect(0, 0, canvas.width, canvas.height);
+    g.lineWidth = 3;
+    g.lineCap = 'round';
+    for (const s of map.segments) {
+      g.strokeStyle = s.colour;
+      g.beginPath();
+      g.moveTo(...s.from);
+      g.lineTo(...s.to);
+      g.stroke();
+    }
+    // The start line: where the lap's first point is.
+    const [sx, sy] = map.view.toPixel(map.answer.points.x[0] ?? 0, map.answer.points.y[0] ?? 0);
+    g.fillStyle = '#1b1f24';
+    g.fillRect(sx - 2, sy - 6, 4, 12);
+    if (marker === null) {
+      delete canvas.dataset['marker'];
+      delete canvas.dataset['markerX'];
+      delete canvas.dataset['markerY'];
+    } else {
+      const [mx, my] = map.view.toPixel(map.answer.points.x[marker] as number, map.answer.points.y[marker] as number);
+      g.beginPath();
+      g.arc(mx, my, 7, 0, 2 * Math.PI);
+      g.fillStyle = '#ffffff';
+      g.fill();
+      g.lineWidth = 3;
+      g.strokeStyle = '#000000';
+      g.stroke();
+      canvas.dataset['marker'] = String(marker);
+      canvas.dataset['markerX'] = mx.toFixed(1);
+      canvas.dataset['markerY'] = my.toFixed(1);
+    }
+    canvas.dataset['drawn'] = String(Number(canvas.dataset['drawn'] ?? 0) + 1);
+  }
+
+  /** The mouse over the map: the marker at the nearest point, and the time plots' cursor at its time. */
+  private hoverMap(canvas: HTMLCanvasElement, e: MouseEvent): void {
+    const map = this.trackMap;
+    if (!map) return;
+    const box = canvas.getBoundingClientRect();
+    const px = ((e.clientX - box.left) * canvas.width) / box.width;
+    const py = ((e.clientY - box.top) * canvas.height) / box.height;
+    const index = pointNearPixel(map.answer, map.view, px, py);
+    if (index === null || index === map.marker) return;
+    this.drawTrackMap(index);
+    this.cursorFromMap = true;
+    try {
+      this.panes.setCursorAt(fileTimeOf(map.answer, index));
+    } finally {
+      this.cursorFromMap = false;
+    }
   }
 
   // ---- plumbing ------------------------------------------------------------------------------------------------

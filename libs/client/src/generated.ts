@@ -1,5 +1,5 @@
 // Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
-import type { ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, HistogramBody, HistogramJson, LapDeltaJson, LapDistanceJson, LapStatsBody, LapStatsJson, PrepareAttachmentBody, ReadRecordJson, ReprocessSimulationBody, ScatterBody, ScatterJson, SearchBody, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, TriggerSimulationBody, UpdateModel } from '@pitwall/contracts';
+import type { ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, HistogramBody, HistogramJson, LapDeltaJson, LapDistanceJson, LapStatsBody, LapStatsJson, PrepareAttachmentBody, ReadRecordJson, ReprocessSimulationBody, ScatterBody, ScatterJson, SearchBody, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, TrackMapBody, TrackMapJson, TriggerSimulationBody, UpdateModel } from '@pitwall/contracts';
 import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
 import type { ChannelReadOptions, ChannelsReadOptions, ReadSeries } from './channels';
 import type { AttachmentResult, AttachmentSource } from './attachment-upload';
@@ -542,6 +542,10 @@ export class PitwallClient extends ClientBase {
   getSetupDataFileHistogram(id: string, attachedFileGroupName: string, body: HistogramBody): Promise<ClientResult<HistogramJson>> {
     return this.call('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/histogram', { id, attachedFileGroupName }, {}, body);
   }
+  /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/trackmap: Extension: the track map of one lap of a Setup's dataset (x/y in metres with distance and time, coloured by a channel), from GPS or by dead reckoning from speed and yaw rate or lateral acceleration (GetSetupDataFileTrackMap) */
+  getSetupDataFileTrackMap(id: string, attachedFileGroupName: string, body: TrackMapBody): Promise<ClientResult<TrackMapJson>> {
+    return this.call('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/trackmap', { id, attachedFileGroupName }, {}, body);
+  }
   /** GET /EventCarDatas/{id}: Get one EventCarData (GetEventCarDataById) */
   getEventCarDataById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/EventCarDatas/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -866,6 +870,10 @@ export class PitwallClient extends ClientBase {
   getRunSheetDataFileHistogram(id: string, attachedFileGroupName: string, body: HistogramBody): Promise<ClientResult<HistogramJson>> {
     return this.call('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/histogram', { id, attachedFileGroupName }, {}, body);
   }
+  /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/trackmap: Extension: the track map of one lap of a RunSheet's dataset (x/y in metres with distance and time, coloured by a channel), from GPS or by dead reckoning from speed and yaw rate or lateral acceleration (GetRunSheetDataFileTrackMap) */
+  getRunSheetDataFileTrackMap(id: string, attachedFileGroupName: string, body: TrackMapBody): Promise<ClientResult<TrackMapJson>> {
+    return this.call('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/trackmap', { id, attachedFileGroupName }, {}, body);
+  }
   /** GET /Laps/{id}: Get one Lap (GetLapById) */
   getLapById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/Laps/{id}', { id }, { ...includeQuery(parametersToInclude) });
@@ -1081,6 +1089,10 @@ export class PitwallClient extends ClientBase {
   /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/histogram: Extension: the histogram of one channel of a SessionCarData's dataset (whole file or a lap), in equal bins or between given edges (GetSessionCarDataDataFileHistogram) */
   getSessionCarDataDataFileHistogram(id: string, attachedFileGroupName: string, body: HistogramBody): Promise<ClientResult<HistogramJson>> {
     return this.call('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/histogram', { id, attachedFileGroupName }, {}, body);
+  }
+  /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/trackmap: Extension: the track map of one lap of a SessionCarData's dataset (x/y in metres with distance and time, coloured by a channel), from GPS or by dead reckoning from speed and yaw rate or lateral acceleration (GetSessionCarDataDataFileTrackMap) */
+  getSessionCarDataDataFileTrackMap(id: string, attachedFileGroupName: string, body: TrackMapBody): Promise<ClientResult<TrackMapJson>> {
+    return this.call('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/trackmap', { id, attachedFileGroupName }, {}, body);
   }
   /** GET /ExternalSimulationProfiles/{id}: Get one ExternalSimulationProfile (GetExternalSimulationProfileById) */
   getExternalSimulationProfileById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileDeltaRequest, DataFileDistanceRequest, DataFileHistogramRequest, DataFileLapStatsRequest, DataFileMetadataRequest, DataFileScatterRequest } from './data-files';
+import { AttachmentsDataset, DATAFILE_COMMANDS, DataFileChannelRequest, DataFileChannelsRequest, DataFileDeltaRequest, DataFileDistanceRequest, DataFileHistogramRequest, DataFileLapStatsRequest, DataFileMetadataRequest, DataFileScatterRequest, DataFileTrackMapRequest } from './data-files';
 import { ATTACHMENT_COMMANDS, AttachmentDelete, AttachmentDownload, AttachmentList, AttachmentPrepare, AttachmentUpdate, AttachmentUploaded, AttachmentUploadTarget } from './attachments';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityGetMany, EntityList, EntitySearch, EntityUpdate, EntityUpdateMany, SERVICES } from './messages';
 import { ENTITY_TIMING_BATCH_COMMAND, ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingBatchCommand, TimingCommand } from './timing';
@@ -47,6 +47,7 @@ export const COMMANDS = {
   [DATAFILE_COMMANDS.lapStats]: command(SERVICES.datafile, DATAFILE_COMMANDS.lapStats, DataFileLapStatsRequest),
   [DATAFILE_COMMANDS.scatter]: command(SERVICES.datafile, DATAFILE_COMMANDS.scatter, DataFileScatterRequest),
   [DATAFILE_COMMANDS.histogram]: command(SERVICES.datafile, DATAFILE_COMMANDS.histogram, DataFileHistogramRequest),
+  [DATAFILE_COMMANDS.trackMap]: command(SERVICES.datafile, DATAFILE_COMMANDS.trackMap, DataFileTrackMapRequest),
   [ATTACHMENT_COMMANDS.prepare]: command(SERVICES.entity, ATTACHMENT_COMMANDS.prepare, AttachmentPrepare),
   [ATTACHMENT_COMMANDS.list]: command(SERVICES.entity, ATTACHMENT_COMMANDS.list, AttachmentList),
   [ATTACHMENT_COMMANDS.update]: command(SERVICES.entity, ATTACHMENT_COMMANDS.update, AttachmentUpdate, AttachmentUpdate.extend({ body: ProvedBody })),

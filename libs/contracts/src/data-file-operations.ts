@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BINARY_CHANNEL_TYPES, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, HistogramBody, HistogramJson, LapDeltaJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, ReadRecordJson, SCOPE_MESSAGES, batchScope, queryScope } from './data-files';
+import { BINARY_CHANNEL_TYPES, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, HistogramBody, HistogramJson, LapDeltaJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, ReadRecordJson, SCOPE_MESSAGES, TrackMapBody, TrackMapJson, batchScope, queryScope } from './data-files';
 import { accountHeader, jsonResponse, toBus, withDefaults, type BoundRequest, type Operation } from './operation-model';
 import type { EntityTypeDef } from './registry';
 import { Guid, StoredName } from './wire';
@@ -20,6 +20,7 @@ const dataFileParams = z.object({ id: Guid, attachedFileGroupName: StoredName(25
 const LapPoints = PointCount.optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
 const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB), or a read needing more decoded samples than READ_SAMPLE_BUDGET', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
 const ANALYSIS_ERRORS = { 413: 'Body larger than the cap (1 MiB), or the read needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read; for sectors, the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
+const TRACK_MAP_ERRORS = { 413: 'Body larger than the cap (1 MiB), or the lap needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither GPS latitude and longitude nor a speed with a yaw rate or a lateral acceleration (the detail says what was looked for)', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 const LAP_TRACE_ERRORS = { 413: 'The lap (or the two laps of a delta) needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
 const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
@@ -145,6 +146,22 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
         return { ...dataset(r), channel: body.channel, ...(body.lapIndex != null ? { lapIndex: body.lapIndex } : {}), ...(body.bins != null ? { bins: body.bins } : {}), ...(body.edges != null ? { edges: body.edges } : {}) };
       }),
       client: [{ name: `get${S}DataFileHistogram`, body: { name: 'body', type: 'HistogramBody' }, returns: 'HistogramJson' }],
+    }),
+    operation({
+      errors: TRACK_MAP_ERRORS,
+      operationId: `Get${S}DataFileTrackMap`,
+      method: 'post',
+      path: `${base}/trackmap`,
+      summary: `Extension: the track map of one lap of a ${S}'s dataset (x/y in metres with distance and time, coloured by a channel), from GPS or by dead reckoning from speed and yaw rate or lateral acceleration`,
+      query: z.object({}),
+      body: TrackMapBody,
+      response: jsonResponse(200, TrackMapJson, 'lap, startTime, source, channels, colour, closed, closureErrorMetres, count, points {x, y, distance, time, value?}'),
+      target: toBus(DATAFILE_COMMANDS.trackMap, (r) => {
+        const body = r.body as TrackMapBody;
+        const channels = Object.fromEntries(Object.entries(body.channels ?? {}).filter(([, name]) => name != null)) as Record<string, string>;
+        return { ...dataset(r), lapIndex: body.lapIndex, ...(body.colour != null ? { colour: body.colour } : {}), ...(body.maxPoints != null ? { maxPoints: body.maxPoints } : {}), ...(body.source != null ? { source: body.source } : {}), ...(Object.keys(channels).length ? { channels } : {}) };
+      }),
+      client: [{ name: `get${S}DataFileTrackMap`, body: { name: 'body', type: 'TrackMapBody' }, returns: 'TrackMapJson' }],
     }),
   ];
 }

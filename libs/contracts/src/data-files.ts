@@ -15,6 +15,7 @@ export const DATAFILE_COMMANDS = {
   lapStats: 'datafile.lapstats',
   scatter: 'datafile.scatter',
   histogram: 'datafile.histogram',
+  trackMap: 'datafile.trackmap',
 } as const;
 
 /** The entity-service query that resolves a dataset: the files of an entity's attachment group, in state 2. */
@@ -403,3 +404,70 @@ export const HistogramJson = z
   })
   .meta({ id: 'Histogram' });
 export type HistogramJson = z.infer<typeof HistogramJson>;
+
+/*
+ * The track map read (docs/api.md "Extension: track map"): body, bus message and answer.
+ */
+
+/** The most points one track map may answer (its maxPoints); its default is TRACK_MAP_DEFAULT_POINTS. */
+export const TRACK_MAP_MAX_POINTS = 20_000;
+export const TRACK_MAP_DEFAULT_POINTS = 2_000;
+const TrackMapSource = z.enum(['gps', 'yaw-rate', 'lateral-acceleration']);
+
+/**
+ * `POST .../trackmap`: one lap's path on a local plane, coloured by `colour`. `channels` names the channel of a role
+ * instead of the default names; `source` picks how the path is made instead of the first that the file allows (GPS,
+ * then yaw rate, then lateral acceleration).
+ */
+export const TrackMapBody = z
+  .strictObject({
+    lapIndex: LapIndex,
+    colour: ChannelName.nullable().optional(),
+    maxPoints: z.number().int().min(2).max(TRACK_MAP_MAX_POINTS).nullable().optional().meta({ description: `At most this many points, sampled evenly over distance (default ${TRACK_MAP_DEFAULT_POINTS}; at most ${TRACK_MAP_MAX_POINTS})` }),
+    source: TrackMapSource.nullable().optional().meta({ description: 'gps, yaw-rate or lateral-acceleration (default: the first of them the dataset has the channels for)' }),
+    channels: z
+      .strictObject({
+        latitude: ChannelName.optional(),
+        longitude: ChannelName.optional(),
+        speed: ChannelName.optional(),
+        yawRate: ChannelName.optional(),
+        lateralAcceleration: ChannelName.optional(),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: 'The channel of a role by name, instead of the default names (docs/api.md)' }),
+  })
+  .meta({ id: 'TrackMapBody' });
+export type TrackMapBody = z.infer<typeof TrackMapBody>;
+
+export const DataFileTrackMapRequest = z.strictObject({
+  ...DatasetRef,
+  lapIndex: z.number().int(),
+  colour: z.string().optional(),
+  maxPoints: z.number().int().optional(),
+  source: TrackMapSource.optional(),
+  channels: z.record(z.string(), z.string()).optional(),
+});
+export type DataFileTrackMapRequest = z.infer<typeof DataFileTrackMapRequest>;
+
+/** The track map answer: the lap's path in columns. */
+export const TrackMapJson = z
+  .object({
+    lap: LapRefJson,
+    startTime: Seconds("The lap's start, s on the file's time axis (points' times are from here)"),
+    source: TrackMapSource,
+    channels: z.array(z.object({ role: z.enum(['latitude', 'longitude', 'speed', 'yawRate', 'lateralAcceleration']), name: z.string(), unit: z.string() })).meta({ description: 'The channels the path was made from' }),
+    colour: ChannelRef.nullable(),
+    closed: z.boolean().meta({ description: 'Whether the lap runs line to line (a flying lap), so its path should end where it starts' }),
+    closureErrorMetres: z.number().nullable().meta({ description: "How far the path's end was from its start before any correction, m (dead reckoning: then spread along it linearly with distance); null when the lap is not closed" }),
+    count: z.number().int().meta({ description: 'Points of the whole path, before decimation' }),
+    points: z.object({
+      x: z.array(z.number()).meta({ description: 'm east (GPS) or along the first heading (dead reckoning)' }),
+      y: z.array(z.number()).meta({ description: 'm north (GPS) or to the left of the first heading' }),
+      distance: z.array(z.number()).meta({ description: "m travelled from the lap's first point" }),
+      time: z.array(z.number()).meta({ description: "s from the lap's start" }),
+      value: z.array(z.number().nullable()).optional().meta({ description: 'The colour channel at each point (null where it has no value); only with a colour' }),
+    }),
+  })
+  .meta({ id: 'TrackMap' });
+export type TrackMapJson = z.infer<typeof TrackMapJson>;

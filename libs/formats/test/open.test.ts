@@ -103,7 +103,7 @@ describe('openDataFile: recognition and errors', () => {
 
   it('when the demo file is generated with the full channel set, then it has tens of channels over the same laps', () => {
     const file = openDataFile(createDemoLdFile({ fullChannelSet: true }));
-    expect(file.channels).toHaveLength(27);
+    expect(file.channels).toHaveLength(29);
     expect(file.laps).toEqual(openDataFile(createDemoLdFile()).laps);
     expect(file.channels.map((c) => c.name)).toEqual(expect.arrayContaining(['Susp Pos FL', 'Wheel Speed RR', 'Tyre Temp FR', 'G Force Lat', 'Oil Pressure']));
   });

@@ -5,6 +5,7 @@ import type { Datasets, DatasetRef } from './datasets';
 import { readChannels, type ChannelRead } from './read-channels';
 import { readHistogram, readLapStats, readScatter, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
 import { readLapDelta, readLapDistance } from './read-lap-traces';
+import { readTrackMap, type TrackMapRead } from './read-track-map';
 import { ReadResultCache } from './read-result-cache';
 import { toReadError } from './read-errors';
 
@@ -98,6 +99,11 @@ export class DataFileReads {
   /** The histogram of one channel (JSON body). */
   histogram(ref: DatasetRef, read: HistogramRead, requestId?: string): Promise<Uint8Array> {
     return this.analysed(ref, requestId, (dataset, parts, signal) => readHistogram(ref, dataset, read, parts, signal));
+  }
+
+  /** A lap's track map (JSON body): its path from GPS or dead reckoning, coloured by a channel, computed on the pool. */
+  trackMap(ref: DatasetRef, read: TrackMapRead, requestId?: string): Promise<Uint8Array> {
+    return this.analysed(ref, requestId, (dataset, parts, signal) => readTrackMap(ref, dataset, read, parts, signal));
   }
 
   private analysed(ref: DatasetRef, requestId: string | undefined, read: (dataset: Awaited<ReturnType<Datasets['open']>>, parts: ReturnType<DataFileReads['parts']> & { limits: AnalysisLimits }, signal: AbortSignal) => Promise<Uint8Array>): Promise<Uint8Array> {

@@ -360,6 +360,76 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.context().close();
   });
 
+  test('when a track map of lap 2 is drawn coloured by speed, then hovering the time plot moves its marker along the lap, and hovering the map moves the plots\' cursor to that point\'s time', async () => {
+    const { page, foreign, cspViolations } = await openPage();
+    const maps: Request[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/trackmap')) maps.push(r);
+    });
+    await signIn(page);
+    await pickDataset(page);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    const mapDrawn = async (action: () => Promise<unknown>) => {
+      const before = Number((await page.getAttribute('[data-testid=trackmap-canvas]', 'data-drawn')) ?? 0);
+      await action();
+      await page.waitForFunction((n) => Number(document.querySelector('[data-testid=trackmap-canvas]')?.getAttribute('data-drawn') ?? 0) > n, before);
+    };
+    // Lap 2 (index 1), the best lap, is the one picked first.
+    expect(await page.inputValue('[data-testid=trackmap-lap]')).toBe('1');
+    await page.selectOption('[data-testid=trackmap-colour]', 'Ground Speed');
+    await mapDrawn(() => page.click('[data-testid=trackmap-plot]'));
+    expect(maps[0]?.postDataJSON()).toEqual({ lapIndex: 1, colour: 'Ground Speed', maxPoints: 1960 });
+    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 2 from dead reckoning \(speed and yaw rate\): Ground Speed, Gyro Yaw Velocity; \d+ m, \d+ of 1260 points \(even over distance\); closure error [\d.]+ m, spread along the lap; coloured by Ground Speed/);
+    // The slowest corners blue, the fastest straight red.
+    const [blue, red] = await screenshotColours(page, '[data-testid=trackmap-canvas]', 'trackmap-lap2-speed.png', ['#0000ff', '#ff0000'], 40);
+    expect(blue).toBeGreaterThan(0);
+    expect(red).toBeGreaterThan(0);
+
+    // The time plot drives the map.
+    const plot = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    const marker = async () => ({
+      index: Number(await page.getAttribute('[data-testid=trackmap-canvas]', 'data-marker')),
+      x: Number(await page.getAttribute('[data-testid=trackmap-canvas]', 'data-marker-x')),
+      y: Number(await page.getAttribute('[data-testid=trackmap-canvas]', 'data-marker-y')),
+    });
+    const cursorTime = async () => Number(/t = ([\d.]+) s/.exec((await page.textContent('[data-testid=cursor-values]')) ?? '')?.[1]);
+    const hoverPlot = async (fraction: number) => {
+      await plot.scrollIntoViewIfNeeded();
+      const box = (await plot.boundingBox()) as { x: number; y: number; width: number; height: number };
+      await mapDrawn(() => page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2));
+      return { marker: await marker(), time: await cursorTime() };
+    };
+    const early = await hoverPlot(0.25);
+    const late = await hoverPlot(0.75);
+    expect(early.time).toBeGreaterThan(162);
+    expect(late.time).toBeGreaterThan(early.time + 25);
+    expect(late.marker.index).toBeGreaterThan(early.marker.index);
+    expect(Math.hypot(late.marker.x - early.marker.x, late.marker.y - early.marker.y)).toBeGreaterThan(20);
+    await page.locator('[data-testid=trackmap-canvas]').screenshot({ path: join(ARTIFACTS, 'trackmap-marker-from-plot.png') });
+
+    // The map drives the time plots: over the point the plot put the marker on, the cursor comes back to its time.
+    const canvas = page.locator('[data-testid=trackmap-canvas]');
+    const hoverMap = async (point: { x: number; y: number }) => {
+      await canvas.scrollIntoViewIfNeeded();
+      const box = (await canvas.boundingBox()) as { x: number; y: number; width: number; height: number };
+      await mapDrawn(() => page.mouse.move(box.x + (point.x * box.width) / 560, box.y + (point.y * box.height) / 420));
+      return cursorTime();
+    };
+    const back = await hoverMap(early.marker);
+    expect(Math.abs(back - early.time)).toBeLessThan(0.3);
+    expect((await marker()).index).toBe(early.marker.index);
+    const cursorLeft = async () => page.evaluate(() => (document.querySelector('[data-testid="pane-Ground Speed"] .u-cursor-x') as HTMLElement).style.transform);
+    const leftAtEarly = await cursorLeft();
+    const forth = await hoverMap(late.marker);
+    expect(Math.abs(forth - late.time)).toBeLessThan(0.3);
+    expect(await cursorLeft()).not.toBe(leftAtEarly);
+    await page.locator('[data-testid="pane-Ground Speed"]').screenshot({ path: join(ARTIFACTS, 'trackmap-cursor-from-map.png') });
+    expect(foreign).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
   test('when the API key is wrong, then the page says in plain words that the key was not accepted (401) and shows no data', async () => {
     const { page } = await openPage();
     await signIn(page, '00000000-0000-4000-8000-000000000000');

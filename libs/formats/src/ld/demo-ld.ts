@@ -6,9 +6,65 @@ export interface DemoLdOptions {
   outingTime?: string;
   /**
    * The full logger's channel set: besides the 9 driver and engine channels, suspension, wheel speeds, tyre
-   * temperatures, accelerations and the car's vitals (25 channels in all, about 0.5 MB for 3 flying laps).
+   * temperatures, accelerations, the car's vitals, and a 20 Hz GPS position (`GPS Latitude`, `GPS Longitude`, deg) on a
+   * closed circuit that the speed trace drives once per lap (29 channels in all, about 0.6 MB for 3 flying laps).
    */
   fullChannelSet?: boolean;
+}
+
+/**
+ * The share of a lap's distance covered at `phase` (0..1 of its time): the speed trace's integral (its two sine terms
+ * in closed form) over its whole-lap value. The same for every lap: a lap's pace and length scale both.
+ */
+function lapFraction(phase: number): number {
+  const p = phase;
+  return (150 * p + (70 * (1 - Math.cos(6 * Math.PI * p))) / (6 * Math.PI) + (20 * (Math.cos(1) - Math.cos(14 * Math.PI * p + 1))) / (14 * Math.PI)) / 150;
+}
+
+/** The demo circuit: 62 s at a mean 150 km/h long, about a point in the English Midlands. */
+const CIRCUIT_METRES = (62 * 150) / 3.6;
+const CIRCUIT_ORIGIN = { latitude: 52.07, longitude: -1.02 };
+const CIRCUIT_STEPS = 2048;
+
+/**
+ * A rounded triangle (polar r = 1 + 0.22 cos 3θ + 0.06 sin 2θ: three hairpins joined by slightly bowed straights),
+ * scaled to CIRCUIT_METRES and walked by arc length, its hairpins near the speed trace's three slowest points.
+ * Positions are east/north metres about the origin turned into degrees on a sphere.
+ */
+const circuit = (() => {
+  const x = new Float64Array(CIRCUIT_STEPS + 1);
+  const y = new Float64Array(CIRCUIT_STEPS + 1);
+  const along = new Float64Array(CIRCUIT_STEPS + 1);
+  for (let k = 0; k <= CIRCUIT_STEPS; k++) {
+    // Clockwise from the first hairpin's exit, a quarter of a lap before the first slow point.
+    const theta = -((2 * Math.PI * k) / CIRCUIT_STEPS) + Math.PI / 2;
+    const r = 1 + 0.22 * Math.cos(3 * theta) + 0.06 * Math.sin(2 * theta);
+    x[k] = r * Math.cos(theta);
+    y[k] = r * Math.sin(theta);
+    if (k > 0) along[k] = along[k - 1] + Math.hypot(x[k] - x[k - 1], y[k] - y[k - 1]);
+  }
+  const scale = CIRCUIT_METRES / along[CIRCUIT_STEPS];
+  return { x: x.map((v) => v * scale), y: y.map((v) => v * scale), along: along.map((v) => v / along[CIRCUIT_STEPS]) };
+})();
+
+function circuitAt(fraction: number): { latitude: number; longitude: number } {
+  const f = Math.min(1, Math.max(0, fraction));
+  let lo = 0;
+  let hi = CIRCUIT_STEPS;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (circuit.along[mid] <= f) lo = mid;
+    else hi = mid;
+  }
+  const share = (f - circuit.along[lo]) / (circuit.along[hi] - circuit.along[lo] || 1);
+  const east = circuit.x[lo] + (circuit.x[hi] - circuit.x[lo]) * share;
+  const north = circuit.y[lo] + (circuit.y[hi] - circuit.y[lo]) * share;
+  const R = 6_371_008.8;
+  const degrees = 180 / Math.PI;
+  return {
+    latitude: CIRCUIT_ORIGIN.latitude + (north / R) * degrees,
+    longitude: CIRCUIT_ORIGIN.longitude + (east / (R * Math.cos(CIRCUIT_ORIGIN.latitude / degrees))) * degrees,
+  };
 }
 
 /**
@@ -58,6 +114,9 @@ export function createDemoLdFile(options: DemoLdOptions = {}): Uint8Array {
         channel('Oil Pressure', 'bar', 10, (t) => 2 + (speed(t) / gear(t)) * 0.07, { dec: 2 }),
         channel('Fuel Level', 'l', 1, (t) => 60 - t * 0.012, { dec: 2 }),
         channel('Battery Volts', 'V', 1, (t) => 13.8 - 0.2 * Math.sin(t / 30), { dec: 2 }),
+        // Last, so the channels above keep their places and values.
+        { ...channel('GPS Latitude', 'deg', 20, (t) => circuitAt(lapFraction(lapAt(t).phase)).latitude, { dec: 7 }), type: 'int32' },
+        { ...channel('GPS Longitude', 'deg', 20, (t) => circuitAt(lapFraction(lapAt(t).phase)).longitude, { dec: 7 }), type: 'int32' },
       ]
     : [];
 

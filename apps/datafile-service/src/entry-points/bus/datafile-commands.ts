@@ -36,6 +36,7 @@ export function datafileCommands(reads: DataFileReads): RequestHandler {
       [DATAFILE_COMMANDS.lapStats]: async (m, request) => asJson(await reads.lapStats(m, m, request.headers.requestId)),
       [DATAFILE_COMMANDS.scatter]: async (m, request) => asJson(await reads.scatter(m, m, request.headers.requestId)),
       [DATAFILE_COMMANDS.histogram]: async (m, request) => asJson(await reads.histogram(m, m, request.headers.requestId)),
+      [DATAFILE_COMMANDS.trackMap]: async (m, request) => asJson(await reads.trackMap(m, m, request.headers.requestId)),
     },
     { extra: { ping: async () => 'pong' } },
   );
