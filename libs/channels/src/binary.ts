@@ -49,54 +49,127 @@ function encodingOf(samples: ChannelSeries['samples']): number {
   return found.code;
 }
 
-/** Encodes the series of one read into one body (an ArrayBuffer-backed Uint8Array starting at offset 0). */
-export function encodeChannels(series: readonly ChannelSeries[]): Uint8Array {
-  const parts = series.map((s) => {
-    const name = utf8.encode(s.name);
-    const unit = utf8.encode(s.unit);
-    if (name.length > MAX_CHANNEL_TEXT_BYTES || unit.length > MAX_CHANNEL_TEXT_BYTES) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
-    const n = s.samples.length / Math.max(1, s.dimension);
-    if (!Number.isInteger(n)) throw new RangeError(`channel ${s.name}: ${s.samples.length} values are not a whole number of ${s.dimension}-value samples`);
-    if (s.times && s.times.length !== n) throw new RangeError(`channel ${s.name}: ${s.times.length} times for ${n} samples`);
-    if (s.gaps && s.gaps.length !== n) throw new RangeError(`channel ${s.name}: ${s.gaps.length} gap flags for ${n} samples`);
-    const samplesAt = BLOCK_HEADER + pad8(name.length + unit.length);
-    const timesAt = samplesAt + pad8(s.samples.byteLength);
-    const gapsAt = timesAt + (s.times ? n * 8 : 0);
-    const size = gapsAt + (s.gaps ? pad8(n) : 0);
-    return { s, name, unit, n, samplesAt, timesAt, gapsAt, size };
-  });
-  const total = FILE_HEADER + parts.reduce((sum, p) => sum + p.size, 0);
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
+interface BlockLayout {
+  s: ChannelSeries;
+  name: Uint8Array;
+  unit: Uint8Array;
+  n: number;
+  samplesAt: number;
+  timesAt: number;
+  gapsAt: number;
+  size: number;
+}
+
+function layoutOf(s: ChannelSeries): BlockLayout {
+  const name = utf8.encode(s.name);
+  const unit = utf8.encode(s.unit);
+  if (name.length > MAX_CHANNEL_TEXT_BYTES || unit.length > MAX_CHANNEL_TEXT_BYTES) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
+  const n = s.samples.length / Math.max(1, s.dimension);
+  if (!Number.isInteger(n)) throw new RangeError(`channel ${s.name}: ${s.samples.length} values are not a whole number of ${s.dimension}-value samples`);
+  if (s.times && s.times.length !== n) throw new RangeError(`channel ${s.name}: ${s.times.length} times for ${n} samples`);
+  if (s.gaps && s.gaps.length !== n) throw new RangeError(`channel ${s.name}: ${s.gaps.length} gap flags for ${n} samples`);
+  const samplesAt = BLOCK_HEADER + pad8(name.length + unit.length);
+  const timesAt = samplesAt + pad8(s.samples.byteLength);
+  const gapsAt = timesAt + (s.times ? n * 8 : 0);
+  const size = gapsAt + (s.gaps ? pad8(n) : 0);
+  return { s, name, unit, n, samplesAt, timesAt, gapsAt, size };
+}
+
+function writeFileHeader(view: DataView, count: number): void {
   view.setUint32(0, CHANNELS_MAGIC, true);
   view.setUint16(4, CHANNELS_VERSION, true);
   view.setUint16(6, FILE_HEADER, true);
-  view.setUint32(8, series.length, true);
+  view.setUint32(8, count, true);
+}
+
+/** Writes a block's header, name and unit at `at` of `out` (the `samplesAt` bytes before its samples). */
+function writeBlockHeader(out: Uint8Array, view: DataView, at: number, p: BlockLayout): void {
+  const { s } = p;
+  const flags = (s.times ? FLAG_TIMES : 0) | (s.gaps ? FLAG_GAPS : 0) | (s.conversion ? FLAG_RAW : 0);
+  view.setUint32(at, p.size, true);
+  view.setUint8(at + 4, encodingOf(s.samples));
+  view.setUint8(at + 5, flags);
+  view.setUint16(at + 6, p.name.length, true);
+  view.setUint16(at + 8, p.unit.length, true);
+  view.setUint16(at + 10, s.dimension, true);
+  view.setUint32(at + 12, p.n, true);
+  view.setFloat64(at + 16, s.frequency, true);
+  view.setFloat64(at + 24, s.startTime, true);
+  view.setFloat64(at + 32, s.conversion?.numerator ?? 1, true);
+  view.setFloat64(at + 40, s.conversion?.denominator ?? 1, true);
+  view.setFloat64(at + 48, s.conversion?.offset ?? 0, true);
+  out.set(p.name, at + BLOCK_HEADER);
+  out.set(p.unit, at + BLOCK_HEADER + p.name.length);
+}
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** Encodes the series of one read into one body (an ArrayBuffer-backed Uint8Array starting at offset 0). */
+export function encodeChannels(series: readonly ChannelSeries[]): Uint8Array {
+  const parts = series.map(layoutOf);
+  const total = FILE_HEADER + parts.reduce((sum, p) => sum + p.size, 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  writeFileHeader(view, series.length);
   let at = FILE_HEADER;
   for (const p of parts) {
     const { s } = p;
-    const flags = (s.times ? FLAG_TIMES : 0) | (s.gaps ? FLAG_GAPS : 0) | (s.conversion ? FLAG_RAW : 0);
-    view.setUint32(at, p.size, true);
-    view.setUint8(at + 4, encodingOf(s.samples));
-    view.setUint8(at + 5, flags);
-    view.setUint16(at + 6, p.name.length, true);
-    view.setUint16(at + 8, p.unit.length, true);
-    view.setUint16(at + 10, s.dimension, true);
-    view.setUint32(at + 12, p.n, true);
-    view.setFloat64(at + 16, s.frequency, true);
-    view.setFloat64(at + 24, s.startTime, true);
-    view.setFloat64(at + 32, s.conversion?.numerator ?? 1, true);
-    view.setFloat64(at + 40, s.conversion?.denominator ?? 1, true);
-    view.setFloat64(at + 48, s.conversion?.offset ?? 0, true);
-    out.set(p.name, at + BLOCK_HEADER);
-    out.set(p.unit, at + BLOCK_HEADER + p.name.length);
+    writeBlockHeader(out, view, at, p);
     // Typed arrays are host-endian; every host Node and browsers run on is little-endian, checked once below.
-    out.set(new Uint8Array(s.samples.buffer, s.samples.byteOffset, s.samples.byteLength), at + p.samplesAt);
-    if (s.times) out.set(new Uint8Array(s.times.buffer, s.times.byteOffset, s.times.byteLength), at + p.timesAt);
+    out.set(bytesOf(s.samples), at + p.samplesAt);
+    if (s.times) out.set(bytesOf(s.times), at + p.timesAt);
     if (s.gaps) out.set(s.gaps, at + p.gapsAt);
     at += p.size;
   }
   return out;
+}
+
+/** The byte length of the body `encodeChannels` makes of `series`, without making it. */
+export function encodedChannelsLength(series: readonly ChannelSeries[]): number {
+  return FILE_HEADER + series.reduce((sum, s) => sum + layoutOf(s).size, 0);
+}
+
+/**
+ * The same body as `encodeChannels`, in chunks of `chunkBytes` (the last shorter), each a new buffer of its own: an
+ * answer streamed as it is encoded never exists whole.
+ */
+export function* encodeChannelsChunks(series: readonly ChannelSeries[], chunkBytes: number): Generator<Uint8Array> {
+  const parts = series.map(layoutOf);
+  let chunk = new Uint8Array(chunkBytes);
+  let filled = 0;
+  // Copies `bytes` into the chunks, handing each on as it fills; zero padding is left as allocated.
+  function* put(bytes: Uint8Array | number): Generator<Uint8Array> {
+    let from = 0;
+    const length = typeof bytes === 'number' ? bytes : bytes.byteLength;
+    while (from < length) {
+      const n = Math.min(length - from, chunkBytes - filled);
+      if (typeof bytes !== 'number') chunk.set(bytes.subarray(from, from + n), filled);
+      filled += n;
+      from += n;
+      if (filled === chunkBytes) {
+        yield chunk;
+        chunk = new Uint8Array(chunkBytes);
+        filled = 0;
+      }
+    }
+  }
+  const header = new Uint8Array(FILE_HEADER);
+  writeFileHeader(new DataView(header.buffer), series.length);
+  yield* put(header);
+  for (const p of parts) {
+    const { s } = p;
+    const head = new Uint8Array(p.samplesAt);
+    writeBlockHeader(head, new DataView(head.buffer), 0, p);
+    yield* put(head);
+    yield* put(bytesOf(s.samples));
+    yield* put(p.timesAt - p.samplesAt - s.samples.byteLength);
+    if (s.times) yield* put(bytesOf(s.times));
+    if (s.gaps) {
+      yield* put(s.gaps);
+      yield* put(p.size - p.gapsAt - s.gaps.byteLength);
+    }
+  }
+  if (filled > 0) yield chunk.subarray(0, filled).slice();
 }
 
 /**
