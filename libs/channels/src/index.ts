@@ -8,6 +8,6 @@
 export { applyConversion, IDENTITY, isIdentity, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
 export { compactSamples, physicalSamples, toChannelRecord, type ChannelRecord, type ChannelSeries } from './series';
 export { CHANNELS_MAGIC, CHANNELS_MEDIA_TYPE, CHANNELS_VERSION, ChannelsDecodeError, decodeChannels, encodeChannels, encodeChannelsChunks, encodedChannelsLength, MAX_CHANNEL_TEXT_BYTES } from './binary';
-export { channelRecordsJson } from './records-json';
+export { channelRecordsJsonChunks } from './records-json';
 export { downsampleSeries, m4, type M4Input, type M4Options, type M4Output } from './m4';
 export { toNanosecond } from './time';

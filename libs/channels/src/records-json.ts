@@ -3,48 +3,181 @@ import type { ChannelSeries } from './series';
 
 /** Values converted and written per step: bounded memory however long the channel. */
 const STEP = 16 * 1024;
+/** The longest text one number takes (`-1.2345678901234567e-308`), with its comma. */
+const MAX_NUMBER_BYTES = 32;
+
+const utf8 = new TextEncoder();
+const COMMA = 44;
+const NULL = utf8.encode('null');
 
 /**
- * The JSON text of the channel records of `series` (`JSON.stringify(series.map(toChannelRecord))`, character for
- * character), in pieces of about `chunkChars`: a long read is streamed as it is written, never held as one string.
- * `bare` writes the one record of a single-channel read without the array around it.
+ * Bytes written into chunks of `chunkBytes`, each handed on when full as a buffer of its own (transferable).
  */
-export function* channelRecordsJson(series: readonly ChannelSeries[], chunkChars: number, options: { bare?: boolean } = {}): Generator<string> {
-  let out = options.bare ? '' : '[';
+class ChunkWriter {
+  private chunk: Uint8Array;
+  at = 0;
+  readonly full: Uint8Array[] = [];
+
+  constructor(private readonly chunkBytes: number) {
+    this.chunk = new Uint8Array(chunkBytes);
+  }
+
+  /** Room for `n` more bytes in the current chunk (a number, a comma): the chunk is handed on first if it has not. */
+  room(n: number): Uint8Array {
+    if (this.at + n > this.chunk.length) this.flush();
+    return this.chunk;
+  }
+
+  text(s: string): void {
+    const bytes = utf8.encode(s);
+    for (let from = 0; from < bytes.length; ) {
+      const n = Math.min(bytes.length - from, this.chunk.length - this.at);
+      this.chunk.set(bytes.subarray(from, from + n), this.at);
+      this.at += n;
+      from += n;
+      if (this.at === this.chunk.length) this.flush();
+    }
+  }
+
+  flush(): void {
+    if (this.at === 0) return;
+    this.full.push(this.at === this.chunk.length ? this.chunk : this.chunk.slice(0, this.at));
+    this.chunk = new Uint8Array(Math.max(this.chunkBytes, MAX_NUMBER_BYTES));
+    this.at = 0;
+  }
+}
+
+/**
+ * The JSON text of the channel records of `series` (`JSON.stringify(series.map(toChannelRecord))`, byte for byte),
+ * as UTF-8 in chunks of `chunkBytes`, each a buffer of its own: a long read is streamed as it is written, never held
+ * whole. `bare` writes the one record of a single-channel read without the array around it.
+ *
+ * Integers under a decimal scale (`raw × numerator / 10^k`, offset 0: MoTeC's stored values) are written digit by
+ * digit, which is what the shortest round-trip form of such a double is (at most 15 significant digits, k ≤ 6);
+ * every other value goes through `String`, as `JSON.stringify` writes it.
+ */
+export function* channelRecordsJsonChunks(series: readonly ChannelSeries[], chunkBytes: number, options: { bare?: boolean } = {}): Generator<Uint8Array> {
+  const w = new ChunkWriter(chunkBytes);
+  if (!options.bare) w.text('[');
   for (let k = 0; k < series.length; k++) {
     const s = series[k] as ChannelSeries;
-    out += `${k ? ',' : ''}{"name":${JSON.stringify(s.name)},"unit":${JSON.stringify(s.unit)},"frequency":${JSON.stringify(s.frequency)},"dimension":${JSON.stringify(s.dimension)},"samples":[`;
+    w.text(`${k ? ',' : ''}{"name":${JSON.stringify(s.name)},"unit":${JSON.stringify(s.unit)},"frequency":${JSON.stringify(s.frequency)},"dimension":${JSON.stringify(s.dimension)},"samples":[`);
+    const decimal = decimalScale(s);
     const n = s.samples.length;
     for (let from = 0; from < n; from += STEP) {
       const to = Math.min(n, from + STEP);
-      const slice = s.samples.subarray(from, to);
-      const values = s.conversion ? applyConversion(slice as RawSampleArray, s.conversion) : slice;
-      const gaps = s.gaps;
-      for (let i = 0; i < values.length; i++) {
-        const v = values[i] as number;
-        if (from + i > 0) out += ',';
-        out += gaps?.[from + i] === 1 || !Number.isFinite(v) ? 'null' : String(v);
-      }
-      if (out.length >= chunkChars) {
-        yield out;
-        out = '';
-      }
+      if (decimal) writeDecimals(w, s.samples as RawSampleArray, s.gaps, from, to, decimal.numerator, decimal.places);
+      else writeNumbers(w, s, from, to);
+      yield* w.full.splice(0);
     }
-    out += ']';
+    w.text(']');
     if (s.times) {
-      out += ',"times":[';
+      w.text(',"times":[');
       const times = s.times;
       for (let i = 0; i < times.length; i++) {
-        out += `${i ? ',' : ''}${JSON.stringify(times[i])}`;
-        if (out.length >= chunkChars) {
-          yield out;
-          out = '';
-        }
+        w.text(`${i ? ',' : ''}${JSON.stringify(times[i])}`);
+        if (w.full.length) yield* w.full.splice(0);
       }
-      out += ']';
+      w.text(']');
     }
-    out += '}';
+    w.text('}');
   }
-  if (!options.bare) out += ']';
-  yield out;
+  if (!options.bare) w.text(']');
+  w.flush();
+  yield* w.full.splice(0);
+}
+
+/** `raw × numerator / 10^places` with integer raw values and no offset, when the series is that; else undefined. */
+function decimalScale(s: ChannelSeries): { numerator: number; places: number } | undefined {
+  const raw = s.samples;
+  if (!(raw instanceof Int16Array || raw instanceof Int32Array)) return undefined;
+  const c = s.conversion ?? { numerator: 1, denominator: 1, offset: 0 };
+  if (c.offset !== 0 || !Number.isInteger(c.numerator) || Math.abs(c.numerator) > 2 ** 20) return undefined;
+  const places = [1, 10, 100, 1e3, 1e4, 1e5, 1e6].indexOf(c.denominator);
+  if (places < 0) return undefined;
+  return { numerator: c.numerator, places };
+}
+
+const digits = new Uint8Array(24);
+
+/** Writes `m / 10^places` (m an integer below 2^53 in magnitude) as its shortest decimal, at `at`; returns the end. */
+function writeScaled(out: Uint8Array, at: number, m: number, places: number): number {
+  if (m === 0) {
+    out[at] = 48;
+    return at + 1;
+  }
+  if (m < 0) {
+    out[at++] = 45;
+    m = -m;
+  }
+  // Trailing zeros of the fraction are not written (12.50 is 12.5, 1200/100 is 12).
+  while (places > 0 && m % 10 === 0) {
+    m /= 10;
+    places--;
+  }
+  let len = 0;
+  if (m < 2147483648) {
+    let v = m | 0;
+    while (v > 0) {
+      const q = (v / 10) | 0;
+      digits[len++] = 48 + v - q * 10;
+      v = q;
+    }
+  } else {
+    while (m > 0) {
+      const q = Math.floor(m / 10);
+      digits[len++] = 48 + (m - q * 10);
+      m = q;
+    }
+  }
+  if (len <= places) {
+    out[at++] = 48;
+    out[at++] = 46;
+    for (let z = places - len; z > 0; z--) out[at++] = 48;
+    while (len > 0) out[at++] = digits[--len] as number;
+    return at;
+  }
+  while (len > places) out[at++] = digits[--len] as number;
+  if (places > 0) {
+    out[at++] = 46;
+    while (len > 0) out[at++] = digits[--len] as number;
+  }
+  return at;
+}
+
+function writeDecimals(w: ChunkWriter, raw: RawSampleArray, gaps: Uint8Array | undefined, from: number, to: number, numerator: number, places: number): void {
+  for (let i = from; i < to; i++) {
+    const out = w.room(MAX_NUMBER_BYTES);
+    let at = w.at;
+    if (i > 0) out[at++] = COMMA;
+    if (gaps?.[i] === 1) {
+      out.set(NULL, at);
+      at += 4;
+    } else {
+      const m = (raw[i] as number) * numerator;
+      // Past 15 significant digits the decimal may not be the double's shortest form: written as String writes it.
+      if (Math.abs(m) < 1e15) at = writeScaled(out, at, m, places);
+      else {
+        const text = String(m / 10 ** places);
+        for (let c = 0; c < text.length; c++) out[at++] = text.charCodeAt(c);
+      }
+    }
+    w.at = at;
+  }
+}
+
+/** Any other values: converted a step at a time, each written as `JSON.stringify` writes it (null for gaps and NaN). */
+function writeNumbers(w: ChunkWriter, s: ChannelSeries, from: number, to: number): void {
+  const slice = s.samples.subarray(from, to);
+  const values = s.conversion ? applyConversion(slice as RawSampleArray, s.conversion) : slice;
+  const gaps = s.gaps;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    const text = gaps?.[from + i] === 1 || !Number.isFinite(v) ? 'null' : String(v);
+    const out = w.room(MAX_NUMBER_BYTES);
+    let at = w.at;
+    if (from + i > 0) out[at++] = COMMA;
+    for (let c = 0; c < text.length; c++) out[at++] = text.charCodeAt(c);
+    w.at = at;
+  }
 }

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import { channelRecordsJson, compactSamples, downsampleSeries, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toChannelRecord, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
+import { channelRecordsJsonChunks, compactSamples, downsampleSeries, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toChannelRecord, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
 
 /** One channel of a read as the service hands it to the pool: stored values of the scope and their conversion. */
@@ -31,7 +31,7 @@ export interface ShapeTask {
   bare?: boolean;
 }
 
-/** Bytes of a streamed chunk (binary), and characters of a JSON piece (about as many bytes). */
+/** Bytes of a streamed chunk. */
 export const CHUNK_BYTES = 256 * 1024;
 
 /** The encoded body: the binary channel body, or the JSON array of channel records as UTF-8. */
@@ -57,12 +57,7 @@ export function shapeChannels(task: ShapeTask): ShapeResult {
 export function shapedChunks(task: ShapeTask): { head: ChunkHead; chunks: Iterable<Uint8Array> } {
   const series = shapedSeries(task);
   if (task.binary) return { head: { length: encodedChannelsLength(series) }, chunks: encodeChannelsChunks(series, CHUNK_BYTES) };
-  return { head: {}, chunks: utf8Pieces(channelRecordsJson(series, CHUNK_BYTES, { bare: task.bare ?? false })) };
-}
-
-function* utf8Pieces(pieces: Iterable<string>): Generator<Uint8Array> {
-  const utf8 = new TextEncoder();
-  for (const piece of pieces) yield utf8.encode(piece);
+  return { head: {}, chunks: channelRecordsJsonChunks(series, CHUNK_BYTES, { bare: task.bare ?? false }) };
 }
 
 function shapedSeries(task: ShapeTask): ChannelSeries[] {

@@ -16,8 +16,8 @@ export interface BulkAnswer {
 
 export const JSON_MEDIA_TYPE = 'application/json';
 
-/** Bytes already made, as a bulk answer (served in views of `chunkBytes`, no copy). */
-export function bytesAnswer(bytes: Uint8Array, contentType: string, chunkBytes = 256 * 1024): BulkAnswer {
+/** Bytes already made, as a bulk answer (served in views of `chunkBytes`, no copy: they are in memory anyway). */
+export function bytesAnswer(bytes: Uint8Array, contentType: string, chunkBytes = 1024 * 1024): BulkAnswer {
   return {
     contentType,
     length: bytes.byteLength,

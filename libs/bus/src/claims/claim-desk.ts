@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AppError, type Logger } from '@pitwall/service-kit';
 import { EncodedJson } from '../encoded-json';
 import { JSON_MEDIA_TYPE, concatBytes, type BulkAnswer } from './bulk-answer';
@@ -153,6 +153,11 @@ export class ClaimDesk {
    * or dropped already, 403 for another account. Returns its bytes as a stream; ending it early stops the producer.
    */
   take(claimId: string, accountId: string): { claim: Claim; body: Readable } {
+    const { claim, bytes } = this.takeBytes(claimId, accountId);
+    return { claim, body: Readable.from(bytes, { objectMode: false, highWaterMark: 1 }) };
+  }
+
+  private takeBytes(claimId: string, accountId: string): { claim: Claim; bytes: AsyncGenerator<Buffer>; abort: AbortController } {
     const w = this.waiting.get(claimId);
     if (!w) {
       const spent = this.spent.get(claimId);
@@ -164,7 +169,7 @@ export class ClaimDesk {
     this.waiting.delete(claimId);
     clearTimeout(w.timer);
     this.remember(w.claim, 'it was redeemed');
-    return { claim: w.claim, body: Readable.from(checkedBytes(w), { objectMode: false, highWaterMark: 1 }) };
+    return { claim: w.claim, bytes: checkedBytes(w), abort: w.abort };
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -177,13 +182,30 @@ export class ClaimDesk {
       const verified = verifyClaimToken(this.options.secret, token, claimId, accountId);
       if (verified === 'invalid') throw new ClaimRefusal(401, 'The token is not one signed for this claim and account');
       if (verified === 'expired') throw new ClaimRefusal(410, `The token of claim ${claimId} has expired`);
-      const { claim, body } = this.take(claimId, accountId);
+      const { claim, bytes, abort } = this.takeBytes(claimId, accountId);
       res.writeHead(200, { 'Content-Type': claim.contentType, ...(claim.length !== undefined ? { 'Content-Length': String(claim.length) } : {}) });
+      // A redeemer that goes stops the producer at once, even while it is making the next chunk.
+      const gone = new Promise<never>((_, reject) =>
+        res.once('close', () => {
+          if (res.writableFinished) return;
+          const err = new Error('the redeemer went before the end of the answer');
+          abort.abort(err);
+          reject(err);
+        }),
+      );
+      gone.catch(() => undefined);
       // Backpressure: the producer is pulled only as the socket drains. A producer that fails (or a redeemer that goes)
       // destroys the response: the redeemer sees an aborted transfer, never a complete shorter body.
-      await pipeline(body, res).catch((err: unknown) => {
-        this.options.logger.warn({ claim: claimId, err }, 'claimed answer not delivered whole');
-      });
+      try {
+        for await (const chunk of bytes) {
+          if (res.destroyed) throw new Error('the redeemer went before the end of the answer');
+          if (!res.write(chunk)) await Promise.race([once(res, 'drain'), gone]);
+        }
+        res.end();
+      } catch (err) {
+        res.destroy();
+        this.options.logger.warn({ claim: claimId, reason: (err as Error).message }, 'claimed answer not delivered whole');
+      }
     } catch (err) {
       const refusal = err instanceof AppError ? err : new AppError(500, 'The claim could not be served');
       if (!(err instanceof AppError)) this.options.logger.error({ err }, 'claim endpoint failed');
@@ -217,7 +239,7 @@ function lazily(answer: BulkAnswer, signal: AbortSignal): AsyncIterator<Uint8Arr
  * The claim's bytes: those pulled before the claim, then the rest of its producer; a producer that ends short of the
  * announced length (or past it) is a failure, so the transfer aborts rather than look complete.
  */
-async function* checkedBytes(w: Waiting): AsyncGenerator<Uint8Array> {
+async function* checkedBytes(w: Waiting): AsyncGenerator<Buffer> {
   let sent = 0;
   try {
     for (const chunk of w.head.splice(0)) {
