@@ -13,7 +13,7 @@ export interface ChunkHead {
 type Message = { head: ChunkHead } | { chunk: Uint8Array } | { end: true };
 
 /** Chunks posted ahead of the receiver's credit at most. */
-export const DEFAULT_CHUNK_WINDOW = 4;
+export const DEFAULT_CHUNK_WINDOW = 8;
 
 /**
  * The worker's side: posts `head`, then each chunk of `chunks` (each must own its whole buffer: it is transferred),
