@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // js-yaml reads compose's anchors and merge keys (`<<: *app`) as compose does.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const yaml = require('js-yaml') as { load(text: string): unknown };
 
 interface ComposeService {
