@@ -11,7 +11,8 @@ const COMMA = 44;
 const NULL = utf8.encode('null');
 
 /**
- * Bytes written into chunks of `chunkBytes`, each handed on when full as a buffer of its own (transferable).
+ * Bytes written into chunks of `chunkBytes`, each handed on when full as a view from the start of a buffer of its own
+ * (transferable).
  */
 class ChunkWriter {
   private chunk: Uint8Array;
@@ -41,7 +42,8 @@ class ChunkWriter {
 
   flush(): void {
     if (this.at === 0) return;
-    this.full.push(this.at === this.chunk.length ? this.chunk : this.chunk.slice(0, this.at));
+    // A view from the start of its own buffer (transferable whole), not a copy: half the garbage of a long answer.
+    this.full.push(this.at === this.chunk.length ? this.chunk : this.chunk.subarray(0, this.at));
     this.chunk = new Uint8Array(Math.max(this.chunkBytes, MAX_NUMBER_BYTES));
     this.at = 0;
   }
@@ -49,7 +51,7 @@ class ChunkWriter {
 
 /**
  * The JSON text of the channel records of `series` (`JSON.stringify(series.map(toChannelRecord))`, byte for byte),
- * as UTF-8 in chunks of `chunkBytes`, each a buffer of its own: a long read is streamed as it is written, never held
+ * as UTF-8 in chunks of at most `chunkBytes`, each starting a buffer of its own: a long read is streamed as it is written, never held
  * whole. `bare` writes the one record of a single-channel read without the array around it.
  *
  * Integers under a decimal scale (`raw × numerator / 10^k`, offset 0: MoTeC's stored values) are written digit by

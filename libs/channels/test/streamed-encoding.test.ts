@@ -60,7 +60,9 @@ describe('the channel bodies written in chunks', () => {
     for (const series of [sampleSeries(), longSeries()]) {
       const chunks = [...channelRecordsJsonChunks(series, chunkBytes)];
       expect(text(chunks)).toBe(JSON.stringify(series.map(toChannelRecord)));
-      expect(chunks.every((c) => c.byteOffset === 0 && c.buffer.byteLength === c.byteLength && c.byteLength <= Math.max(chunkBytes, 32))).toBe(true);
+      // Each starts a buffer of its own (transferred whole from the worker), none shared with another chunk.
+      expect(chunks.every((c) => c.byteOffset === 0 && c.byteLength <= Math.max(chunkBytes, 32))).toBe(true);
+      expect(new Set(chunks.map((c) => c.buffer)).size).toBe(chunks.length);
       expect(text(channelRecordsJsonChunks(series.slice(0, 1), chunkBytes, { bare: true }))).toBe(JSON.stringify(toChannelRecord(series[0] as ChannelSeries)));
     }
   });
