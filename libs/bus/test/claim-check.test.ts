@@ -223,6 +223,25 @@ describe('the claim check: a large answer stays with its maker and is fetched on
     });
   });
 
+  test('when a producer stalls before its first CLAIM_INLINE_MAX_BYTES, then after CLAIM_TTL_MS the reply fails with 504 and the producer is stopped', async () => {
+    const short = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 100, port: 0, host: '127.0.0.1', logger });
+    await short.start();
+    try {
+      let stopped: Promise<unknown> | undefined;
+      const stalling: BulkAnswer = {
+        contentType: 'application/json',
+        chunks(signal) {
+          stopped = new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason), { once: true }));
+          return { [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<Uint8Array>>(() => undefined) }) };
+        },
+      };
+      await expect(short.reply(stalling, account)).rejects.toMatchObject({ status: 504 });
+      await expect(stopped).resolves.toBeDefined();
+    } finally {
+      await short.stop();
+    }
+  });
+
   describe('the redeemer', () => {
     test('when the desk is in this process and in-process redemption is on, then the bytes come without HTTP, once', async () => {
       const local = new ClaimRedeemer({ secret: 'not-the-desk-secret!', inProcess: true, logger });

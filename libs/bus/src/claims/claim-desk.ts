@@ -102,17 +102,22 @@ export class ClaimDesk {
     let rest: AsyncIterator<Uint8Array> | undefined;
     if (answer.length === undefined || answer.length <= limit) {
       const iterator = answer.chunks(abort.signal)[Symbol.asyncIterator]();
+      // A producer that stalls before its first CLAIM_INLINE_MAX_BYTES is stopped, as an unredeemed claim would be.
+      const stalled = setTimeout(() => abort.abort(AppError.timeout(`The answer did not come within ${this.options.ttlMs} ms`)), this.options.ttlMs);
       let pulled = 0;
       try {
         while (pulled <= limit) {
-          const next = await iterator.next();
+          const next = await Promise.race([iterator.next(), aborted(abort.signal)]);
           if (next.done) return inline(concatBytes(head, pulled), answer.contentType);
           head.push(next.value);
           pulled += next.value.byteLength;
         }
       } catch (err) {
         abort.abort(err);
+        void iterator.return?.().catch(() => undefined);
         throw err;
+      } finally {
+        clearTimeout(stalled);
       }
       rest = iterator;
     }
@@ -218,6 +223,14 @@ export class ClaimDesk {
   static inProcess(claim: Claim): ClaimDesk | undefined {
     return desksInProcess.get(claim.desk);
   }
+}
+
+/** Rejects with the signal's reason once it aborts. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 /** A bus reply carrying bytes as they are: JSON, or another media type with its reply header. */
