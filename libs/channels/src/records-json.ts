@@ -19,13 +19,16 @@ class ChunkWriter {
   at = 0;
   readonly full: Uint8Array[] = [];
 
-  constructor(private readonly chunkBytes: number) {
-    this.chunk = new Uint8Array(chunkBytes);
+  constructor(readonly chunkBytes: number) {
+    this.chunk = new Uint8Array(Math.max(chunkBytes, MAX_NUMBER_BYTES));
   }
 
-  /** Room for `n` more bytes in the current chunk (a number, a comma): the chunk is handed on first if it has not. */
+  /** Room for `n` more bytes in the current chunk (a number and its comma, or a batch of them): the chunk is handed on first if it has not. */
   room(n: number): Uint8Array {
-    if (this.at + n > this.chunk.length) this.flush();
+    if (this.at + n > this.chunk.length) {
+      this.flush();
+      if (n > this.chunk.length) this.chunk = new Uint8Array(n);
+    }
     return this.chunk;
   }
 
@@ -151,6 +154,8 @@ function writeScaled(out: Uint8Array, at: number, m: number, places: number): nu
 interface Int16Texts {
   bytes: Uint8Array;
   starts: Uint32Array;
+  /** Bytes of the longest text. */
+  longest: number;
 }
 
 /** Texts of the scales met lately (a file's channels share a few): 65,536 values, built in a few ms, written by copying. */
@@ -168,7 +173,9 @@ function int16TextsOf(numerator: number, places: number): Int16Texts {
     at = writeScaled(bytes, at, (r - 32768) * numerator, places);
   }
   starts[65536] = at;
-  const texts = { bytes: bytes.slice(0, at), starts };
+  let longest = 0;
+  for (let r = 0; r < 65536; r++) longest = Math.max(longest, (starts[r + 1] as number) - (starts[r] as number));
+  const texts = { bytes: bytes.slice(0, at), starts, longest };
   if (int16Texts.size >= 8) int16Texts.delete(int16Texts.keys().next().value as string);
   int16Texts.set(key, texts);
   return texts;
@@ -197,18 +204,27 @@ function writeDecimals(w: ChunkWriter, raw: RawSampleArray, gaps: Uint8Array | u
 }
 
 function writeInt16Texts(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | undefined, from: number, to: number, texts: Int16Texts): void {
-  const { bytes, starts } = texts;
-  for (let i = from; i < to; i++) {
-    const out = w.room(MAX_NUMBER_BYTES);
+  const { bytes, starts, longest } = texts;
+  // Room for a batch of values at once (each at most its longest text, or null, and a comma), not one by one.
+  const perValue = Math.max(longest, 4) + 1;
+  const batch = Math.max(1, Math.min(1024, Math.floor(w.chunkBytes / perValue)));
+  for (let i = from; i < to; ) {
+    const end = Math.min(to, i + batch);
+    const out = w.room((end - i) * perValue);
     let at = w.at;
-    if (i > 0) out[at++] = COMMA;
-    if (gaps !== undefined && gaps[i] === 1) {
-      out.set(NULL, at);
-      at += 4;
-    } else {
+    for (; i < end; i++) {
+      if (i > 0) out[at++] = COMMA;
+      if (gaps !== undefined && gaps[i] === 1) {
+        out[at] = 110;
+        out[at + 1] = 117;
+        out[at + 2] = 108;
+        out[at + 3] = 108;
+        at += 4;
+        continue;
+      }
       const r = (raw[i] as number) + 32768;
-      const end = starts[r + 1] as number;
-      for (let b = starts[r] as number; b < end; b++) out[at++] = bytes[b] as number;
+      const stop = starts[r + 1] as number;
+      for (let b = starts[r] as number; b < stop; b++) out[at++] = bytes[b] as number;
     }
     w.at = at;
   }
