@@ -16,18 +16,21 @@ const NULL = utf8.encode('null');
  */
 class ChunkWriter {
   private chunk: Uint8Array;
+  /** The current chunk as a DataView (8 bytes written at once). */
+  view: DataView;
   at = 0;
   readonly full: Uint8Array[] = [];
 
   constructor(readonly chunkBytes: number) {
     this.chunk = new Uint8Array(Math.max(chunkBytes, MAX_NUMBER_BYTES));
+    this.view = new DataView(this.chunk.buffer);
   }
 
   /** Room for `n` more bytes in the current chunk (a number and its comma, or a batch of them): the chunk is handed on first if it has not. */
   room(n: number): Uint8Array {
     if (this.at + n > this.chunk.length) {
       this.flush();
-      if (n > this.chunk.length) this.chunk = new Uint8Array(n);
+      if (n > this.chunk.length) this.setChunk(new Uint8Array(n));
     }
     return this.chunk;
   }
@@ -47,8 +50,13 @@ class ChunkWriter {
     if (this.at === 0) return;
     // A view from the start of its own buffer (transferable whole), not a copy: half the garbage of a long answer.
     this.full.push(this.at === this.chunk.length ? this.chunk : this.chunk.subarray(0, this.at));
-    this.chunk = new Uint8Array(Math.max(this.chunkBytes, MAX_NUMBER_BYTES));
+    this.setChunk(new Uint8Array(Math.max(this.chunkBytes, MAX_NUMBER_BYTES)));
     this.at = 0;
+  }
+
+  private setChunk(chunk: Uint8Array): void {
+    this.chunk = chunk;
+    this.view = new DataView(chunk.buffer);
   }
 }
 
@@ -156,6 +164,8 @@ interface Int16Texts {
   starts: Uint32Array;
   /** Bytes of the longest text. */
   longest: number;
+  /** When every text with its comma fits 8 bytes: `,text` of each value as two little-endian u32, and its length. */
+  packed?: { lo: Uint32Array; hi: Uint32Array; length: Uint8Array };
 }
 
 /** Texts of the scales met lately (a file's channels share a few): 65,536 values, built in a few ms, written by copying. */
@@ -175,7 +185,23 @@ function int16TextsOf(numerator: number, places: number): Int16Texts {
   starts[65536] = at;
   let longest = 0;
   for (let r = 0; r < 65536; r++) longest = Math.max(longest, (starts[r + 1] as number) - (starts[r] as number));
-  const texts = { bytes: bytes.slice(0, at), starts, longest };
+  const texts: Int16Texts = { bytes: bytes.slice(0, at), starts, longest };
+  if (longest + 1 <= 8) {
+    const lo = new Uint32Array(65536);
+    const hi = new Uint32Array(65536);
+    const length = new Uint8Array(65536);
+    const eight = new Uint8Array(8);
+    const view = new DataView(eight.buffer);
+    for (let r = 0; r < 65536; r++) {
+      eight.fill(0);
+      eight[0] = COMMA;
+      eight.set(bytes.subarray(starts[r] as number, starts[r + 1] as number), 1);
+      lo[r] = view.getUint32(0, true);
+      hi[r] = view.getUint32(4, true);
+      length[r] = (starts[r + 1] as number) - (starts[r] as number) + 1;
+    }
+    texts.packed = { lo, hi, length };
+  }
   if (int16Texts.size >= 8) int16Texts.delete(int16Texts.keys().next().value as string);
   int16Texts.set(key, texts);
   return texts;
@@ -206,8 +232,10 @@ function writeDecimals(w: ChunkWriter, raw: RawSampleArray, gaps: Uint8Array | u
 function writeInt16Texts(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | undefined, from: number, to: number, texts: Int16Texts): void {
   const { bytes, starts, longest } = texts;
   // Room for a batch of values at once (each at most its longest text, or null, and a comma), not one by one.
-  const perValue = Math.max(longest, 4) + 1;
+  const perValue = Math.max(longest, 4, 7) + 1;
   const batch = Math.max(1, Math.min(1024, Math.floor(w.chunkBytes / perValue)));
+  const packed = texts.packed;
+  if (packed && from > 0) return writePacked(w, raw, gaps, from, to, packed, batch, perValue);
   for (let i = from; i < to; ) {
     const end = Math.min(to, i + batch);
     const out = w.room((end - i) * perValue);
@@ -225,6 +253,30 @@ function writeInt16Texts(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | und
       const r = (raw[i] as number) + 32768;
       const stop = starts[r + 1] as number;
       for (let b = starts[r] as number; b < stop; b++) out[at++] = bytes[b] as number;
+    }
+    w.at = at;
+  }
+}
+
+/** Each value's comma and text as 8 bytes written at once (the next value's overwrite what is past its length). */
+function writePacked(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | undefined, from: number, to: number, packed: NonNullable<Int16Texts['packed']>, batch: number, perValue: number): void {
+  const { lo, hi, length } = packed;
+  for (let i = from; i < to; ) {
+    const end = Math.min(to, i + batch);
+    w.room((end - i) * perValue);
+    const view = w.view;
+    let at = w.at;
+    for (; i < end; i++) {
+      if (gaps !== undefined && gaps[i] === 1) {
+        view.setUint32(at, 0x6c756e2c, true); // ",nul" (little-endian), then the last "l"
+        view.setUint8(at + 4, 108);
+        at += 5;
+        continue;
+      }
+      const r = (raw[i] as number) + 32768;
+      view.setUint32(at, lo[r] as number, true);
+      view.setUint32(at + 4, hi[r] as number, true);
+      at += length[r] as number;
     }
     w.at = at;
   }
