@@ -178,6 +178,8 @@ async function main(): Promise<void> {
     const gen = generateLdFile(ld, { duration: 3600, rates: [{ hz: 1000, count: 1 }, { hz: 100, count: 20 }] });
     console.log(`generated ${(gen.bytes / MB).toFixed(1)} MB .ld (${gen.channels} channels)`);
     const claim = await road('claim (default)', ld, dir, undefined, bareFile);
+    // BENCH_BULK_CLAIM_ONLY=1: the claim road alone (e.g. with STACK_NODE_ARGS=--cpu-prof).
+    if (process.env['BENCH_BULK_CLAIM_ONLY'] === '1') return;
     const onBus = await road('all on the broker (CLAIM_INLINE_MAX_BYTES=2147483647)', ld, dir, '2147483647', bareFile);
     console.log('\nsummary:');
     console.log(`  whole-channel binary, stack/bare rate: claim ${(claim.bareMs / claim.binaryMs).toFixed(2)} (goal >= 0.6); on the broker ${(onBus.bareMs / onBus.binaryMs).toFixed(2)}`);

@@ -73,6 +73,7 @@ export const datafileService = defineService({
       results,
       blobs,
       desk,
+      pool,
       stop: async () => {
         await desk.stop();
         await datasets.close();

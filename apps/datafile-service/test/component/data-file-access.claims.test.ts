@@ -81,6 +81,23 @@ describe('data file reads whose answers are large: by claim, streamed from the d
     expect(JSON.parse(text)).toEqual({ entityId: expect.any(String), entityType: 'RunSheets', attachedFileGroupName: 'DataFile', mode: 0, channels: binary });
   });
 
+  test('when large answers have streamed whole, then their pool tasks ended by themselves: no worker thread was ended', async () => {
+    const { pool } = started.datafile.parts;
+    let destroyed = 0;
+    const count = () => void (destroyed += 1);
+    pool.on('workerDestroy', count);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await post(i % 2 ? 'application/x-service-channels' : undefined);
+        expect(r.status).toBe(200);
+        await r.arrayBuffer();
+      }
+    } finally {
+      pool.off('workerDestroy', count);
+    }
+    expect(destroyed).toBe(0);
+  });
+
   test('when a single channel read is larger than the limit, then its JSON record comes by claim as the record itself', async () => {
     const r = await fetch(`${base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}`, { headers });
     const record = (await r.json()) as { name: string; samples: number[] };

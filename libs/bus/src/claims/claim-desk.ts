@@ -254,6 +254,7 @@ function lazily(answer: BulkAnswer, signal: AbortSignal): AsyncIterator<Uint8Arr
  */
 async function* checkedBytes(w: Waiting): AsyncGenerator<Buffer> {
   let sent = 0;
+  let whole = false;
   try {
     for (const chunk of w.head.splice(0)) {
       sent += chunk.byteLength;
@@ -265,9 +266,13 @@ async function* checkedBytes(w: Waiting): AsyncGenerator<Buffer> {
       yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
     }
     if (w.claim.length !== undefined && sent !== w.claim.length) throw new Error(`the answer came to ${sent} bytes, not the ${w.claim.length} announced`);
+    whole = true;
   } finally {
-    // Ended early (the redeemer went) or failed: the producer stops.
-    if (!w.abort.signal.aborted) w.abort.abort(new Error('claimed answer ended'));
-    await w.rest?.return?.().catch(() => undefined);
+    // Ended early (the redeemer went) or failed: the producer stops. One that finished is left to end by itself (its
+    // pool task returns; aborting it now would end its worker thread).
+    if (!whole) {
+      if (!w.abort.signal.aborted) w.abort.abort(new Error('the claimed answer was not sent whole'));
+      await w.rest?.return?.().catch(() => undefined);
+    }
   }
 }
