@@ -15,7 +15,9 @@ export function datafileCommands(reads: DataFileReads, desk: ClaimDesk): Request
     {
       [DATAFILE_COMMANDS.metadata]: async (m, request) => {
         const record = await reads.metadata(m, request.headers.requestId);
-        return record instanceof Uint8Array ? desk.reply(bytesAnswer(record, JSON_MEDIA_TYPE), m.caller.accountId) : record;
+        // A catalogue of thousands of channels is a large answer too: the same road as the reads.
+        const bytes = record instanceof Uint8Array ? record : Buffer.from(JSON.stringify(record));
+        return desk.reply(bytesAnswer(bytes, JSON_MEDIA_TYPE), m.caller.accountId);
       },
       [DATAFILE_COMMANDS.channel]: async (m, request) => {
         // A JSON single-channel read is its one record (the pool writes it without the array around it).
