@@ -104,10 +104,12 @@ export class ClaimDesk {
       const iterator = answer.chunks(abort.signal)[Symbol.asyncIterator]();
       // A producer that stalls before its first CLAIM_INLINE_MAX_BYTES is stopped, as an unredeemed claim would be.
       const stalled = setTimeout(() => abort.abort(AppError.timeout(`The answer did not come within ${this.options.ttlMs} ms`)), this.options.ttlMs);
+      const stopped = aborted(abort.signal);
+      stopped.catch(() => undefined);
       let pulled = 0;
       try {
         while (pulled <= limit) {
-          const next = await Promise.race([iterator.next(), aborted(abort.signal)]);
+          const next = await Promise.race([iterator.next(), stopped]);
           if (next.done) return inline(concatBytes(head, pulled), answer.contentType);
           head.push(next.value);
           pulled += next.value.byteLength;
