@@ -38,6 +38,8 @@ async function freePort() {
 /** As docker/compose.yaml: the apps given the blob directory (x-blob-env) and the signed-URL settings (x-signed-url-env). */
 const BLOB_APPS = new Set(['entity-service', 'datafile-service', 'gateway']);
 const SIGNED_URL_APPS = new Set(['entity-service', 'gateway']);
+/** As compose's x-claim-env: the apps that issue and redeem claims of large answers share CLAIM_SECRET. */
+const CLAIM_APPS = new Set(['datafile-service', 'gateway']);
 
 /**
  * What compose's shared `blobs` volume and URL_SIGNING_SECRET are for the containers, for processes on one machine:
@@ -114,6 +116,8 @@ async function startStack(options = {}) {
   const port = options.port ?? (await freePort());
   const procs = [];
   const attachments = attachmentEnv(env);
+  // One secret per stack (kept by each process's environment across restarts); the claim ports stay on loopback.
+  const claimSecret = env.CLAIM_SECRET ?? randomBytes(32).toString('base64url');
   const started = options.apps ?? APPS;
   const backoff = { ...RESTART_BACKOFF, ...options.backoff };
   /** What supervision did, one line each (also on stderr with echo). */
@@ -160,6 +164,7 @@ async function startStack(options = {}) {
       ...env,
       ...(BLOB_APPS.has(name) ? attachments.blobs : {}),
       ...(SIGNED_URL_APPS.has(name) ? attachments.signedUrls : {}),
+      ...(CLAIM_APPS.has(name) ? { CLAIM_SECRET: claimSecret } : {}),
       HEALTH_PORT: String(await freePort()),
       PORT: String(port),
     };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { blobStoreReadiness, createBlobStore } from '@pitwall/blob-store';
+import { ClaimDesk, claimDeskSettings, claimSecret } from '@pitwall/bus';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
@@ -48,6 +49,8 @@ export const DatafileConfig = z.object({
   LZ4_MAX_RATIO: intVar(DEFAULT_LZ4_LIMITS.maxRatio),
   /** Decompressed bytes of one LZ4-compressed file, and of an MDF4 file's compressed data blocks, at most (default 4 GiB). */
   LZ4_MAX_DECOMPRESSED_BYTES: intVar(DEFAULT_LZ4_LIMITS.maxBytes),
+  // Answers over CLAIM_INLINE_MAX_BYTES are fetched from this instance's claim port, not carried by the broker.
+  ...claimDeskSettings,
 });
 
 /** Reads attached data files: metadata and channels of a dataset, decoded and encoded on the `shape` worker pool. */
@@ -55,7 +58,7 @@ export const datafileService = defineService({
   name: 'datafile-service',
   config: DatafileConfig,
   pools: [{ name: 'shape', entry: 'shape.worker.entry.js' }],
-  build: async ({ bus, config, workers }) => {
+  build: async ({ bus, config, workers, logger, shared, name }) => {
     const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
     const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES, lz4);
@@ -66,10 +69,25 @@ export const datafileService = defineService({
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
     const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS } }, results);
-    return { reads, datasets, decompressed, cache, results, blobs, stop: () => datasets.close() };
+    const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
+    logger.info({ claims: await desk.start() }, 'claim port listening');
+    return {
+      reads,
+      datasets,
+      decompressed,
+      cache,
+      results,
+      blobs,
+      desk,
+      pool,
+      stop: async () => {
+        await desk.stop();
+        await datasets.close();
+      },
+    };
   },
   health: ({ blobs }) => ({ blobStore: blobStoreReadiness(blobs) }),
-  bus: { service: SERVICES.datafile, commands: ({ reads }) => datafileCommands(reads) },
+  bus: { service: SERVICES.datafile, commands: ({ reads, desk }) => datafileCommands(reads, desk) },
   // Every instance drops its own caches of an entity whose attached files changed or which was deleted.
   subscriptions: [{ exchange: EXCHANGES.entityEvents, queue: 'datafile.cache-invalidation', bindingKeys: CACHE_EVENT_KEYS, perInstance: true, handler: (parts, { logger }) => cacheEvents(parts, logger) }],
 });

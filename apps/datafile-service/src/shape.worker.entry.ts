@@ -1,7 +1,8 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { sendChunks } from '@pitwall/bus/port-chunks';
 import { analyse, type AnalysisTask } from './workers/analysis';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
-import { shapeChannels, type ShapeTask } from './workers/shape-channels';
+import { shapeChannels, shapedChunks, type ShapeTask } from './workers/shape-channels';
 import { trackMapOf, type TrackMapTask } from './workers/track-map';
 import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whole-files';
 
@@ -10,9 +11,14 @@ const wholeFiles = () => import('./workers/whole-files');
 
 /**
  * The datafile-service's pool worker (its own bundle, `shape.worker.entry.js`): converts, downsamples and encodes one
- * read; the encoded body goes back as a transferable (its buffer moves to the caller, no copy).
+ * read. With a port, the body is streamed over it chunk by chunk as the reader takes them (resolving to its bytes);
+ * without, it goes back whole as a transferable (its buffer moves to the caller, no copy).
  */
-export default function shape(task: ShapeTask): Uint8Array {
+export default function shape(task: ShapeTask): Uint8Array | Promise<number> {
+  if (task.port) {
+    const { head, chunks } = shapedChunks(task);
+    return sendChunks(task.port, head, chunks);
+  }
   return move(shapeChannels(task).body) as unknown as Uint8Array;
 }
 

@@ -40,7 +40,7 @@ describe('two datafile-service instances on RabbitMQ, each with its own cache di
     const env = { DATA_DIR: join(dir, 'data'), BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: first };
     stack = await DistributedStack.start({ env });
     second = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'datafile-service', 'main.js')], {
-      env: { ...process.env, ...env, DATAFILE_CACHE_DIR: other, DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: '0', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...env, DATAFILE_CACHE_DIR: other, DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: '0', LOG_LEVEL: 'warn', CLAIM_SECRET: stack.env['CLAIM_SECRET'] as string },
       stdio: 'ignore',
     });
     const { client } = await stack.member('admin');

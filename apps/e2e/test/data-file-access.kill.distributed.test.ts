@@ -62,7 +62,7 @@ describe('when the datafile-service is killed (SIGKILL) in the middle of a read'
 
     const healthPort = await freePort();
     replacement = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'datafile-service', 'main.js')], {
-      env: { ...process.env, ...env, DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...env, DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn', CLAIM_SECRET: stack.env['CLAIM_SECRET'] as string },
       stdio: 'ignore',
     });
     for (const until = Date.now() + 60_000; !(await fetch(`http://127.0.0.1:${healthPort}/health/ready`).then((r) => r.ok, () => false)); ) {

@@ -61,6 +61,17 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
     expect(Math.abs(lap.samples.length - metadata.lapElapsedTimes[1] * frequency)).toBeLessThanOrEqual(1);
     for (const v of lap.samples) expect(v).toBeGreaterThan(0);
 
+    // The whole file's channels: an answer far over CLAIM_INLINE_MAX_BYTES, redeemed in-process (no claim port hop),
+    // streamed as JSON and as the binary body alike.
+    const client0 = new PitwallClient({ baseUrl: first.baseUrl, apiKey: first.apiKey, accountId: first.accountId });
+    const names = metadata.channels.map((c: { name: string }) => c.name);
+    const whole = await client0.getRunSheetDataFileChannels(demoRunSheetOf(first.output()) as string, 'DataFile', { channels: names, mode: 0 });
+    expect(whole.statusCode).toBe(200);
+    const wholeJson = whole.returnValue as { channels: { name: string; samples: unknown[] }[] };
+    expect(JSON.stringify(wholeJson).length).toBeGreaterThan(256 * 1024);
+    const wholeBinary = await client0.getRunSheetDataFileChannels(demoRunSheetOf(first.output()) as string, 'DataFile', { channels: names, mode: 0 }, { binary: true });
+    expect((wholeBinary.returnValue as { name: string }[]).map((c) => c.name)).toEqual(wholeJson.channels.map((c) => c.name));
+
     const client = new PitwallClient({ baseUrl: first.baseUrl, apiKey: first.apiKey, accountId: first.accountId });
     const created = await client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Embedded Cup' }] });
     expect(created.statusCode).toBe(201);

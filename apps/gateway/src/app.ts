@@ -1,6 +1,6 @@
 import express from 'express';
 import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
-import type { Bus } from '@pitwall/bus';
+import type { Bus, ClaimRedeemer } from '@pitwall/bus';
 import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
 import { healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
@@ -37,6 +37,8 @@ export interface GatewayDeps {
   presence?: ServicePresence;
   /** A write's wait for its service: `BUS_TIMEOUT_MS` plus `BUS_TIMEOUT_MS_PER_MB` per MiB of its JSON body. */
   commandTimeout?: { baseMs: number; perMbMs: number };
+  /** Fetches the large answers services reply with a claim for. */
+  claims?: ClaimRedeemer;
 }
 
 /** API answers carry account data: never sniffed as another type, never kept by a cache on the way. */
@@ -66,6 +68,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       ...(deps.attachments ? { signer: deps.attachments.signer } : {}),
       ...(deps.partitions ? { partitions: deps.partitions } : {}),
       ...(deps.commandTimeout ? { commandTimeout: deps.commandTimeout } : {}),
+      ...(deps.claims ? { claims: deps.claims } : {}),
       answerHeaders: API_ANSWER_HEADERS,
     }),
   );

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreReadiness, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_NEAR_PREFIXES, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
+import { ClaimRedeemer, claimRedeemerSettings, claimSecret } from '@pitwall/bus';
 import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
 import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
@@ -33,6 +34,8 @@ const GatewayConfig = z.object({
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
   ...attachmentUrlSettings,
+  // Large data file answers are fetched from the instance that made them, by the claim it replied (docs/architecture.md).
+  ...claimRedeemerSettings,
 });
 
 /** The public HTTP entry: owns the `auth` schema (auth store over the pool and the cache), routes onto the bus. */
@@ -40,7 +43,7 @@ export const gateway = defineService({
   name: 'gateway',
   config: GatewayConfig,
   database: { schema: AUTH_SCHEMA, migrations: authMigrations },
-  build: async ({ bus, pool, logger, config, shared }) => {
+  build: async ({ bus, pool, logger, config, shared, name }) => {
     if (!pool) throw new Error('gateway needs its database');
     const presence = new ServicePresence(bus, { intervalMs: config.SERVICE_PRESENCE_INTERVAL_MS, logger });
     presence.start(Object.values(SERVICES));
@@ -57,14 +60,17 @@ export const gateway = defineService({
     const readLimiter = new ReadLimiter(cache, { perUser: Math.max(1, config.DATAFILE_READS_PER_USER), queue: config.DATAFILE_READ_QUEUE }, logger);
     const blobs = blobStoreFromConfig(config);
     const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)), maxUploadBytes: config.MAX_UPLOAD_BYTES };
+    const claims = new ClaimRedeemer({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inProcess: config.CLAIM_IN_PROCESS === 'true', logger });
     return {
       auth,
       cache,
       readLimiter,
       attachments,
       presence,
+      claims,
       stop: async () => {
         presence.stop();
+        claims.close();
         await auth.events.stop();
         await readLimiter.close();
         if (!shared.cache) await cache.close();
@@ -81,7 +87,7 @@ export const gateway = defineService({
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
-    app: ({ auth, readLimiter, attachments, presence }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
+    app: ({ auth, readLimiter, attachments, presence, claims }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, claims, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
   },
 });
 

@@ -1,3 +1,5 @@
+import { REPLY_CLAIM, type Claim } from './claims/claim';
+
 // A payload already encoded as JSON, and the JSON encoding every payload crosses the bus in: the value a handler
 // returns and `Bus.requestEncoded` answers (types.ts), and what the transports' wire code sends (wire.ts).
 
@@ -31,6 +33,11 @@ export class EncodedJson {
   /** The media type of a binary body; undefined for JSON. */
   get contentType(): string | undefined {
     return this.headers[REPLY_CONTENT_TYPE];
+  }
+
+  /** The claim of a reply that carries one instead of its answer (claims/claim-desk.ts); undefined otherwise. */
+  get claim(): Claim | undefined {
+    return this.headers[REPLY_CLAIM] ? this.parse<Claim>() : undefined;
   }
 
   parse<T = unknown>(): T {

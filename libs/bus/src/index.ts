@@ -6,3 +6,4 @@ export { serveCommands, type CommandHandlers } from './serve-commands';
 export { Topology, topicMatches } from './topology';
 export { EncodedJson } from './encoded-json';
 export { COMMAND_ID_HEADER, DEADLINE_HEADER, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, requestDeadline, unansweredError } from './wire';
+export * from './claims';

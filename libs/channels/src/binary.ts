@@ -59,29 +59,110 @@ function encodingOf(samples: ChannelSeries['samples']): number {
   return found.code;
 }
 
-/** Encodes the series of one read into one body (an ArrayBuffer-backed Uint8Array starting at offset 0). */
-export function encodeChannels(series: readonly ReadSeries[]): Uint8Array {
-  const parts = series.map((s) => (isEventSeries(s) ? eventPart(s) : numberPart(s)));
-  const total = FILE_HEADER + parts.reduce((sum, p) => sum + p.size, 0);
-  const out = new Uint8Array(total);
+/**
+ * A block as the pieces it is written from, in order: bytes to copy, or a count of zero bytes (padding). Both the whole
+ * body and the streamed one are written from these, so they are the same bytes.
+ */
+interface BlockPart {
+  size: number;
+  pieces(): Generator<Uint8Array | number>;
+}
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+const partOf = (s: ReadSeries): BlockPart => (isEventSeries(s) ? eventPart(s) : numberPart(s));
+
+function fileHeader(series: readonly ReadSeries[]): Uint8Array {
+  const out = new Uint8Array(FILE_HEADER);
   const view = new DataView(out.buffer);
   view.setUint32(0, CHANNELS_MAGIC, true);
   view.setUint16(4, series.some(isEventSeries) ? CHANNELS_VERSION : NUMBERS_ONLY_VERSION, true);
   view.setUint16(6, FILE_HEADER, true);
   view.setUint32(8, series.length, true);
+  return out;
+}
+
+/** Encodes the series of one read into one body (an ArrayBuffer-backed Uint8Array starting at offset 0). */
+export function encodeChannels(series: readonly ReadSeries[]): Uint8Array {
+  const parts = series.map(partOf);
+  const out = new Uint8Array(FILE_HEADER + parts.reduce((sum, p) => sum + p.size, 0));
+  out.set(fileHeader(series), 0);
   let at = FILE_HEADER;
-  for (const p of parts) {
-    p.write(out, view, at);
-    at += p.size;
+  for (const p of parts) for (const piece of p.pieces()) {
+    // Typed arrays are host-endian; every host Node and browsers run on is little-endian, checked once below.
+    if (typeof piece !== 'number') out.set(piece, at);
+    at += typeof piece === 'number' ? piece : piece.byteLength;
   }
   return out;
 }
 
-/** The block of a text or byte channel (layout 2): offsets (n + 1 u32), the bytes, the times, the gaps. */
-function eventPart(s: EventSeries) {
+/** The byte length of the body `encodeChannels` makes of `series`, without making it. */
+export function encodedChannelsLength(series: readonly ReadSeries[]): number {
+  return FILE_HEADER + series.reduce((sum, s) => sum + partOf(s).size, 0);
+}
+
+/**
+ * The same body as `encodeChannels`, in chunks of `chunkBytes` (the last shorter), each a new buffer of its own: an
+ * answer streamed as it is encoded never exists whole.
+ */
+export function* encodeChannelsChunks(series: readonly ReadSeries[], chunkBytes: number): Generator<Uint8Array> {
+  const parts = series.map(partOf);
+  let chunk = new Uint8Array(chunkBytes);
+  let filled = 0;
+  // Copies `bytes` into the chunks, handing each on as it fills; zero padding is left as allocated.
+  function* put(bytes: Uint8Array | number): Generator<Uint8Array> {
+    let from = 0;
+    const length = typeof bytes === 'number' ? bytes : bytes.byteLength;
+    while (from < length) {
+      const n = Math.min(length - from, chunkBytes - filled);
+      if (typeof bytes !== 'number') chunk.set(bytes.subarray(from, from + n), filled);
+      filled += n;
+      from += n;
+      if (filled === chunkBytes) {
+        yield chunk;
+        chunk = new Uint8Array(chunkBytes);
+        filled = 0;
+      }
+    }
+  }
+  yield* put(fileHeader(series));
+  for (const p of parts) for (const piece of p.pieces()) yield* put(piece);
+  if (filled > 0) yield chunk.subarray(0, filled).slice();
+}
+
+/** A block's header, name and unit, padded to where its arrays start. */
+function blockHead(length: number, h: { size: number; encoding: number; flags: number; name: Uint8Array; unit: Uint8Array; dimension: number; n: number; frequency: number; startTime: number; conversion?: { numerator: number; denominator: number; offset: number } }): Uint8Array {
+  const out = new Uint8Array(length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, h.size, true);
+  view.setUint8(4, h.encoding);
+  view.setUint8(5, h.flags);
+  view.setUint16(6, h.name.length, true);
+  view.setUint16(8, h.unit.length, true);
+  view.setUint16(10, h.dimension, true);
+  view.setUint32(12, h.n, true);
+  view.setFloat64(16, h.frequency, true);
+  view.setFloat64(24, h.startTime, true);
+  if (h.conversion) {
+    view.setFloat64(32, h.conversion.numerator, true);
+    view.setFloat64(40, h.conversion.denominator, true);
+    view.setFloat64(48, h.conversion.offset, true);
+  }
+  out.set(h.name, BLOCK_HEADER);
+  out.set(h.unit, BLOCK_HEADER + h.name.length);
+  return out;
+}
+
+function namesOf(s: { name: string; unit: string }): { name: Uint8Array; unit: Uint8Array } {
   const name = utf8.encode(s.name);
   const unit = utf8.encode(s.unit);
   if (name.length > MAX_CHANNEL_TEXT_BYTES || unit.length > MAX_CHANNEL_TEXT_BYTES) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
+  return { name, unit };
+}
+
+/** The block of a text or byte channel (layout 2): offsets (n + 1 u32), the bytes, the times, the gaps. */
+function eventPart(s: EventSeries): BlockPart {
+  const { name, unit } = namesOf(s);
   const n = s.times.length;
   if (s.offsets.length !== n + 1) throw new RangeError(`channel ${s.name}: ${s.offsets.length} offsets for ${n} events`);
   if (s.gaps && s.gaps.length !== n) throw new RangeError(`channel ${s.name}: ${s.gaps.length} gap flags for ${n} events`);
@@ -92,36 +173,29 @@ function eventPart(s: EventSeries) {
   const timesAt = bytesAt + pad8(length);
   const gapsAt = timesAt + 8 * n;
   const size = gapsAt + (s.gaps ? pad8(n) : 0);
-  const write = (out: Uint8Array, view: DataView, at: number) => {
-    const flags = FLAG_TIMES | (s.gaps ? FLAG_GAPS : 0) | (s.maxPointsApplied === false ? FLAG_ALL_SAMPLES : 0);
-    header(view, at, { size, encoding: EVENT_ENCODINGS[s.kind], flags, name, unit, dimension: 1, n, frequency: s.frequency, startTime: s.startTime });
-    out.set(name, at + BLOCK_HEADER);
-    out.set(unit, at + BLOCK_HEADER + name.length);
-    for (let i = 0; i <= n; i++) view.setUint32(at + offsetsAt + 4 * i, (s.offsets[i] as number) - first, true);
-    out.set(s.bytes.subarray(first, first + length), at + bytesAt);
-    out.set(new Uint8Array(s.times.buffer, s.times.byteOffset, s.times.byteLength), at + timesAt);
-    if (s.gaps) out.set(s.gaps, at + gapsAt);
+  return {
+    size,
+    *pieces() {
+      const flags = FLAG_TIMES | (s.gaps ? FLAG_GAPS : 0) | (s.maxPointsApplied === false ? FLAG_ALL_SAMPLES : 0);
+      yield blockHead(offsetsAt, { size, encoding: EVENT_ENCODINGS[s.kind], flags, name, unit, dimension: 1, n, frequency: s.frequency, startTime: s.startTime });
+      const offsets = new Uint32Array(n + 1);
+      for (let i = 0; i <= n; i++) offsets[i] = (s.offsets[i] as number) - first;
+      yield bytesOf(offsets);
+      yield bytesAt - offsetsAt - offsets.byteLength;
+      yield s.bytes.subarray(first, first + length);
+      yield timesAt - bytesAt - length;
+      yield bytesOf(s.times);
+      if (s.gaps) {
+        yield s.gaps;
+        yield size - gapsAt - s.gaps.byteLength;
+      }
+    },
   };
-  return { size, write };
-}
-
-function header(view: DataView, at: number, h: { size: number; encoding: number; flags: number; name: Uint8Array; unit: Uint8Array; dimension: number; n: number; frequency: number; startTime: number }): void {
-  view.setUint32(at, h.size, true);
-  view.setUint8(at + 4, h.encoding);
-  view.setUint8(at + 5, h.flags);
-  view.setUint16(at + 6, h.name.length, true);
-  view.setUint16(at + 8, h.unit.length, true);
-  view.setUint16(at + 10, h.dimension, true);
-  view.setUint32(at + 12, h.n, true);
-  view.setFloat64(at + 16, h.frequency, true);
-  view.setFloat64(at + 24, h.startTime, true);
 }
 
 /** The block of a numeric channel, as layout 1 has it. */
-function numberPart(s: ChannelSeries) {
-  const name = utf8.encode(s.name);
-  const unit = utf8.encode(s.unit);
-  if (name.length > MAX_CHANNEL_TEXT_BYTES || unit.length > MAX_CHANNEL_TEXT_BYTES) throw new RangeError(`channel name or unit of ${s.name.slice(0, 40)} is too long`);
+function numberPart(s: ChannelSeries): BlockPart {
+  const { name, unit } = namesOf(s);
   const n = s.samples.length / Math.max(1, s.dimension);
   if (!Number.isInteger(n)) throw new RangeError(`channel ${s.name}: ${s.samples.length} values are not a whole number of ${s.dimension}-value samples`);
   if (s.times && s.times.length !== n) throw new RangeError(`channel ${s.name}: ${s.times.length} times for ${n} samples`);
@@ -130,20 +204,21 @@ function numberPart(s: ChannelSeries) {
   const timesAt = samplesAt + pad8(s.samples.byteLength);
   const gapsAt = timesAt + (s.times ? n * 8 : 0);
   const size = gapsAt + (s.gaps ? pad8(n) : 0);
-  const write = (out: Uint8Array, view: DataView, at: number) => {
-    const flags = (s.times ? FLAG_TIMES : 0) | (s.gaps ? FLAG_GAPS : 0) | (s.conversion ? FLAG_RAW : 0) | (s.maxPointsApplied === false ? FLAG_ALL_SAMPLES : 0);
-    header(view, at, { size, encoding: encodingOf(s.samples), flags, name, unit, dimension: s.dimension, n, frequency: s.frequency, startTime: s.startTime });
-    view.setFloat64(at + 32, s.conversion?.numerator ?? 1, true);
-    view.setFloat64(at + 40, s.conversion?.denominator ?? 1, true);
-    view.setFloat64(at + 48, s.conversion?.offset ?? 0, true);
-    out.set(name, at + BLOCK_HEADER);
-    out.set(unit, at + BLOCK_HEADER + name.length);
-    // Typed arrays are host-endian; every host Node and browsers run on is little-endian, checked once below.
-    out.set(new Uint8Array(s.samples.buffer, s.samples.byteOffset, s.samples.byteLength), at + samplesAt);
-    if (s.times) out.set(new Uint8Array(s.times.buffer, s.times.byteOffset, s.times.byteLength), at + timesAt);
-    if (s.gaps) out.set(s.gaps, at + gapsAt);
+  return {
+    size,
+    *pieces() {
+      const flags = (s.times ? FLAG_TIMES : 0) | (s.gaps ? FLAG_GAPS : 0) | (s.conversion ? FLAG_RAW : 0) | (s.maxPointsApplied === false ? FLAG_ALL_SAMPLES : 0);
+      const conversion = { numerator: s.conversion?.numerator ?? 1, denominator: s.conversion?.denominator ?? 1, offset: s.conversion?.offset ?? 0 };
+      yield blockHead(samplesAt, { size, encoding: encodingOf(s.samples), flags, name, unit, dimension: s.dimension, n, frequency: s.frequency, startTime: s.startTime, conversion });
+      yield bytesOf(s.samples);
+      yield timesAt - samplesAt - s.samples.byteLength;
+      if (s.times) yield bytesOf(s.times);
+      if (s.gaps) {
+        yield s.gaps;
+        yield size - gapsAt - s.gaps.byteLength;
+      }
+    },
   };
-  return { size, write };
 }
 
 /**

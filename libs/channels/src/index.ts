@@ -9,6 +9,7 @@
 export { applyConversion, IDENTITY, isIdentity, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
 export { compactSamples, physicalSamples, toChannelRecord, type ChannelRecord, type ChannelSeries } from './series';
 export { eventValue, isEventSeries, toEventRecord, toReadRecord, type EventKind, type EventRecord, type EventSeries, type ReadSeries } from './events';
-export { CHANNELS_MAGIC, CHANNELS_MEDIA_TYPE, CHANNELS_VERSION, ChannelsDecodeError, decodeChannels, encodeChannels, MAX_CHANNEL_TEXT_BYTES } from './binary';
+export { CHANNELS_MAGIC, CHANNELS_MEDIA_TYPE, CHANNELS_VERSION, ChannelsDecodeError, decodeChannels, encodeChannels, encodeChannelsChunks, encodedChannelsLength, MAX_CHANNEL_TEXT_BYTES } from './binary';
+export { channelRecordsJsonChunks } from './records-json';
 export { downsampleSeries, m4, type M4Input, type M4Options, type M4Output } from './m4';
 export { toNanosecond } from './time';

@@ -1,4 +1,6 @@
 import type { Piscina } from 'piscina';
+import { bytesAnswer, keptAnswer, type BulkAnswer } from '@pitwall/bus';
+import { CHANNELS_MEDIA_TYPE } from '@pitwall/channels';
 import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
@@ -47,8 +49,11 @@ export class DataFileReads {
     });
   }
 
-  /** The encoded samples of a read (binary body, or the JSON array of its channel records). */
-  channels(ref: DatasetRef, read: ChannelRead, requestId?: string): Promise<Uint8Array> {
+  /**
+   * The encoded samples of a read (binary body, or the JSON array of its channel records), streamed from the pool as
+   * they are taken; one already kept by content comes from memory, and one small enough to keep is kept as it passes.
+   */
+  channels(ref: DatasetRef, read: ChannelRead, requestId?: string): Promise<BulkAnswer> {
     return this.withinTimeout(async (signal) => {
       // The check (the caller may read it, and which files it is) comes first, every time; then the answer may be
       // one already encoded from the same bytes.
@@ -56,10 +61,9 @@ export class DataFileReads {
       signal.throwIfAborted();
       const key = ReadResultCache.keyOf(dataset.contentKey, read);
       const known = this.results.get(key);
-      if (known) return known;
-      const body = await readChannels(dataset, read, this.parts(), signal);
-      this.results.set(dataset.contentKey, key, body);
-      return body;
+      if (known) return bytesAnswer(known, read.binary ? CHANNELS_MEDIA_TYPE : 'application/json');
+      const answer = await readChannels(dataset, read, this.parts(), signal);
+      return keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes));
     });
   }
 

@@ -1,7 +1,9 @@
+import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
+import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer } from '@pitwall/bus';
 import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import type { DataFileScope } from '@pitwall/contracts';
-import { MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
+import { CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
 import { samplesToDecode, withinSampleBudget } from './read-budget';
@@ -20,9 +22,11 @@ export interface ChannelRead {
 /**
  * The samples of a read, encoded: the scope resolved to each channel's sample range (refusing an unknown channel or
  * a lap out of range before any sample is read), the stored values of that range only (from the channel cache or the
- * file), then conversion, M4 and encoding on the pool. Returns the binary body, or the JSON array of channel records.
+ * file), then conversion, M4 and encoding on the pool, streamed from it as they are taken. Returns once the pool
+ * began the answer (the binary body with its length, or the JSON array of channel records, a single read's record
+ * alone); `signal` aborts the work until then, and the answer's own signal (or leaving its chunks early) after.
  */
-export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina; sampleBudget: number }, signal: AbortSignal): Promise<Uint8Array> {
+export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina; sampleBudget: number }, signal: AbortSignal): Promise<BulkAnswer> {
   const { file } = dataset;
   // A lap out of range and unknown channels are named in one 400.
   const refusals = new FieldRefusals();
@@ -52,8 +56,21 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
     slices.push(slice);
     transferList.push(...buffersOf(slice));
   }
-  const task: ShapeTask = { channels: slices, ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }) };
-  return (await parts.pool.run(task, { transferList, signal })) as Uint8Array;
+  const { port1, port2 } = new MessageChannel();
+  const bare = !read.binary && read.field === 'channel';
+  const task: ShapeTask = { channels: slices, ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
+  const stop = new AbortController();
+  const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });
+  const { head, chunks } = receiveChunks(port1, run, (reason) => stop.abort(reason));
+  const { length } = await head;
+  return {
+    contentType: read.binary ? CHANNELS_MEDIA_TYPE : JSON_MEDIA_TYPE,
+    ...(length !== undefined ? { length } : {}),
+    chunks(answerSignal) {
+      answerSignal.addEventListener('abort', () => stop.abort(answerSignal.reason), { once: true });
+      return chunks;
+    },
+  };
 }
 
 /**

@@ -1,4 +1,6 @@
-import { compactSamples, downsampleSeries, encodeChannels, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
+import type { MessagePort } from 'node:worker_threads';
+import { channelRecordsJsonChunks, compactSamples, downsampleSeries, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
+import type { ChunkHead } from '@pitwall/bus/port-chunks';
 
 /** One channel of a read as the service hands it to the pool: stored values of the scope and their conversion. */
 export interface StoredSlice {
@@ -24,7 +26,14 @@ export interface ShapeTask {
   /** Display-sized read: M4 over [start, end) (the scope's window; the channel's own span for a whole-file read). */
   maxPoints?: number;
   window?: { start: number; end: number };
+  /** Stream the body over this port as it is encoded (`sendChunks`), instead of returning it whole. */
+  port?: MessagePort;
+  /** JSON of a single-channel read: its one record, without the array around it. */
+  bare?: boolean;
 }
+
+/** Bytes of a streamed chunk. */
+export const CHUNK_BYTES = 256 * 1024;
 
 /** The encoded body: the binary channel body, or the JSON array of channel records as UTF-8. */
 export interface ShapeResult {
@@ -36,10 +45,25 @@ export interface ShapeResult {
  * (or raw integers kept with their conversion in the binary body when smaller), then the encoding.
  */
 export function shapeChannels(task: ShapeTask): ShapeResult {
-  const shaped = task.channels.map((c) => shapeOne(c, task));
-  const series = task.order ? task.order.map((k) => shaped[k] as ReadSeries) : shaped;
+  const series = shapedSeries(task);
   if (task.binary) return { body: encodeChannels(series) };
-  return { body: new TextEncoder().encode(JSON.stringify(series.map(toReadRecord))) };
+  const records = series.map(toReadRecord);
+  return { body: new TextEncoder().encode(JSON.stringify(task.bare ? records[0] : records)) };
+}
+
+/**
+ * The same body in chunks, each encoded only when the one before was taken: the binary body with its length known
+ * up front, or the JSON text piece by piece. The answer never exists whole, in the worker or after it.
+ */
+export function shapedChunks(task: ShapeTask): { head: ChunkHead; chunks: Iterable<Uint8Array> } {
+  const series = shapedSeries(task);
+  if (task.binary) return { head: { length: encodedChannelsLength(series) }, chunks: encodeChannelsChunks(series, CHUNK_BYTES) };
+  return { head: {}, chunks: channelRecordsJsonChunks(series, CHUNK_BYTES, { bare: task.bare ?? false }) };
+}
+
+function shapedSeries(task: ShapeTask): ReadSeries[] {
+  const shaped = task.channels.map((c) => shapeOne(c, task));
+  return task.order ? task.order.map((k) => shaped[k] as ReadSeries) : shaped;
 }
 
 /** maxPoints applies to numbers of one value a sample; events and arrays come whole, and say so. */

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
-import { InProcessBus } from '@pitwall/bus';
+import { answerBytes, InProcessBus } from '@pitwall/bus';
 import { decodeChannels, type ChannelSeries } from '@pitwall/channels';
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetFile } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, StoredChannelCache, writeLdFile } from '@pitwall/formats';
@@ -59,7 +59,7 @@ describe('a lap read of a large .ld through the datafile-service use case', () =
 
     const names = Array.from({ length: 20 }, (_, k) => `Sensor ${k}`);
     const body = await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'lap', lapIndex: 3 }, binary: true });
-    const series = decodeChannels(body) as ChannelSeries[]; // numbers only
+    const series = decodeChannels(await answerBytes(body)) as ChannelSeries[]; // numbers only
     const lapSamples = series[0].samples.length;
     expect(lapSamples).toBeGreaterThanOrEqual(LAP_SECONDS * HZ - 1);
     expect(lapSamples).toBeLessThanOrEqual(LAP_SECONDS * HZ + 1);
@@ -71,7 +71,7 @@ describe('a lap read of a large .ld through the datafile-service use case', () =
 
     // Warm: the same lap again reads nothing from the store.
     store.bytesRead = 0;
-    await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'lap', lapIndex: 3 }, binary: false });
+    await answerBytes(await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'lap', lapIndex: 3 }, binary: false }));
     expect(store.bytesRead).toBe(0);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { AuthStore, type Role } from '@pitwall/auth';
 import { RedisCache } from '@pitwall/cache';
@@ -48,7 +49,8 @@ export class DistributedStack {
   static async start(options: { apps?: string[]; env?: Record<string, string>; readyPath?: string; readyTimeoutMs?: number; supervise?: boolean } = {}): Promise<DistributedStack> {
     const db = await createTestDatabase();
     const prefix = uniquePrefix('e2e');
-    const env = { DATABASE_URL: db.url, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'info', ...options.env };
+    // CLAIM_SECRET here (not left to stack.cjs) so a test that starts another instance gives it the same.
+    const env = { DATABASE_URL: db.url, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'info', CLAIM_SECRET: randomBytes(24).toString('base64url'), ...options.env };
     const stack = await startStack({ env, apps: options.apps, readyPath: options.readyPath, supervise: options.supervise, ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}) });
     const pool = createPool({ url: db.url, applicationName: 'e2e', logger: pino({ level: 'silent' }) });
     const cache = new RedisCache(REDIS_URL, `${prefix}:`);

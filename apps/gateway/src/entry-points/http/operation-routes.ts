@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
-import { EncodedJson, type Bus } from '@pitwall/bus';
+import { EncodedJson, type Bus, type Claim, type ClaimRedeemer } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
 import { ENTITY_REPLY_HEADERS, isBusTarget, partitionOf, partitionService, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
@@ -46,6 +47,8 @@ export interface OperationRoutesDeps {
    * plus `perMbMs` per MiB (`BUS_TIMEOUT_MS_PER_MB`). Absent: the operation's own or the bus's timeout.
    */
   commandTimeout?: { baseMs: number; perMbMs: number };
+  /** Fetches the answers a service replied with a claim for (large data file reads); without it such a reply is a 502. */
+  claims?: ClaimRedeemer;
 }
 
 /**
@@ -203,9 +206,33 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     if (modified) res.setHeader('X-Last-Modified-Time', modified);
     const id = reply.headers[ENTITY_REPLY_HEADERS.entityId];
     if (op.response.location && id) res.setHeader('Location', `${op.path}/${id}`);
+    const claim = reply.claim;
+    if (claim) return sendClaimed(claim, op, req, res, deps.claims);
     // The service rendered the body: its bytes are passed on as they are, never parsed and re-serialised.
     res.status(op.response.status).type(reply.contentType ?? 'application/json').send(reply.json);
   };
+}
+
+/**
+ * A large answer the service kept (the claim check): fetched once from the instance that made it and streamed to the
+ * client as it comes, with its length when known (a binary body), else chunked. A client that goes stops the fetch
+ * (and the producer behind it); a fetch that breaks off ends this answer as aborted (its socket destroyed), never as
+ * a shorter body that looks complete.
+ */
+async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Response, claims: ClaimRedeemer | undefined): Promise<void> {
+  if (!claims) throw new AppError(502, 'The service answered with a claim this gateway cannot redeem');
+  const answer = await claims.redeem(claim, callerContext(req.caller).accountId);
+  if (res.destroyed) {
+    answer.body.destroy();
+    return;
+  }
+  res.status(op.response.status).type(answer.contentType);
+  if (answer.length !== undefined) res.setHeader('Content-Length', String(answer.length));
+  await pipeline(answer.body, res).catch((err: unknown) => {
+    // The client went (its own doing), or the service broke off mid-answer: the client's transfer is aborted either way.
+    res.destroy();
+    req.log.warn({ claim: claim.id, reason: (err as Error).message }, 'claimed answer broke off before its end: the transfer was aborted');
+  });
 }
 
 /** The queue a message goes to: with an ordering key and partitions, the partition its key hashes to. */

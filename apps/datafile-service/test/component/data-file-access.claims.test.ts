@@ -1,0 +1,159 @@
+import { request } from 'node:http';
+import { rmSync } from 'node:fs';
+import { decodeChannelsBody, toReadRecord } from '@pitwall/client';
+import { answerBytes, type EncodedJson } from '@pitwall/bus';
+import { openDataFile } from '@pitwall/formats';
+import type { InProcessStack } from '@pitwall/service-host/testing';
+import { fixture } from '../support/fixtures';
+import { startDatafileStack, type DatafileStack } from '../support/datafile-stack';
+import { workspaceTempDir } from '../support/workspace-tmp';
+
+/**
+ * Large answers by claim: the datafile-service keeps every answer over CLAIM_INLINE_MAX_BYTES (4 KiB here) and replies a
+ * claim; the gateway fetches it over the claim port (CLAIM_IN_PROCESS=false: over HTTP although both run in this
+ * process) and streams it to the client.
+ */
+describe('data file reads whose answers are large: by claim, streamed from the datafile-service', () => {
+  const dir = workspaceTempDir('datafile-claims-');
+  let started: DatafileStack;
+  let stack: InProcessStack;
+  let base: string;
+  let headers: Record<string, string>;
+  let dataset: string;
+  let runSheet: string;
+  const sample1 = fixture('Sample1.ld');
+  const names = openDataFile(sample1).channels.map((c) => c.name);
+
+  beforeAll(async () => {
+    // One pool thread: a read whose work were not freed when its client went would hold every later read up.
+    started = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'datafile-claims-test-secret', CLAIM_SECRET: 'datafile-claims-shared-secret', CLAIM_IN_PROCESS: 'false', DATAFILE_RESULT_CACHE_BYTES: '0' }, { maxThreads: 1, datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096' } });
+    ({ stack, base } = started);
+    headers = { ApiKey: started.demo.apiKey, AccountId: started.demo.accountId };
+    runSheet = await started.attached.entity();
+    await started.attached.attach(runSheet, 'DataFile', 'Sample1.ld', sample1);
+    dataset = `/RunSheets/${runSheet}/DataFileAccess/DataFile`;
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The replies the gateway got on the bus while `run` ran. */
+  async function busReplies(run: () => Promise<void>): Promise<EncodedJson[]> {
+    const spy = jest.spyOn(stack.bus, 'requestEncoded');
+    try {
+      await run();
+      return await Promise.all(spy.mock.results.map((r) => r.value as Promise<EncodedJson>));
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  const wholeBatch = { channels: names, mode: 0 };
+  const post = (accept?: string) => fetch(`${base}${dataset}/channels`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify(wholeBatch) });
+
+  test('when a whole-file batch read is larger than the limit, then the bus carries a claim, not the bytes, and the binary body comes whole with its Content-Length', async () => {
+    let body!: Uint8Array;
+    let length: string | null = null;
+    const replies = await busReplies(async () => {
+      const r = await post('application/x-service-channels');
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('application/x-service-channels');
+      length = r.headers.get('content-length');
+      body = new Uint8Array(await r.arrayBuffer());
+    });
+    expect(replies).toHaveLength(1);
+    const claim = replies[0]?.claim;
+    expect(claim).toMatchObject({ accountId: headers['AccountId'], contentType: 'application/x-service-channels', length: body.byteLength });
+    expect(replies[0]?.json.byteLength).toBeLessThan(1024);
+    expect(length).toBe(String(body.byteLength));
+    expect(decodeChannelsBody(body).map((c) => c.name)).toEqual(names);
+    expect(started.datafile.parts.desk.waitingCount).toBe(0);
+  });
+
+  test('when the same read is asked as JSON, then it streams chunked and equals the binary body decoded', async () => {
+    const binary = decodeChannelsBody(new Uint8Array(await (await post('application/x-service-channels')).arrayBuffer())).map(toReadRecord);
+    const r = await post();
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-length')).toBeNull();
+    const text = await r.text();
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    expect(JSON.parse(text)).toEqual({ entityId: expect.any(String), entityType: 'RunSheets', attachedFileGroupName: 'DataFile', mode: 0, channels: binary });
+  });
+
+  test('when large answers have streamed whole, then their pool tasks ended by themselves: no worker thread was ended', async () => {
+    const { pool } = started.datafile.parts;
+    let destroyed = 0;
+    const count = () => void (destroyed += 1);
+    pool.on('workerDestroy', count);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await post(i % 2 ? 'application/x-service-channels' : undefined);
+        expect(r.status).toBe(200);
+        await r.arrayBuffer();
+      }
+    } finally {
+      pool.off('workerDestroy', count);
+    }
+    expect(destroyed).toBe(0);
+  });
+
+  test('when a single channel read is larger than the limit, then its JSON record comes by claim as the record itself', async () => {
+    const r = await fetch(`${base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}`, { headers });
+    const record = (await r.json()) as { name: string; samples: number[] };
+    expect(record.name).toBe('Engine RPM');
+    expect(record.samples.length).toBe(openDataFile(sample1).readChannel('Engine RPM').samples.length);
+  });
+
+  test('when the answer is small, then it rides the bus inline', async () => {
+    const replies = await busReplies(async () => {
+      const r = await fetch(`${base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=10`, { headers });
+      expect(r.status).toBe(200);
+      await r.arrayBuffer();
+    });
+    expect(replies[0]?.claim).toBeUndefined();
+  });
+
+  test('when the client goes mid-answer, then the work on the pool is freed: the next read on the one pool thread is answered', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${base}${dataset}/channels`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => undefined);
+      req.end(JSON.stringify(wholeBatch));
+      req.on('response', (res) => res.on('error', reject));
+    });
+    const next = await fetch(`${base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}&lapIndex=1`, { headers });
+    expect(next.status).toBe(200);
+    await next.arrayBuffer();
+    expect(started.datafile.parts.desk.waitingCount).toBe(0);
+  });
+
+  test('when the reader of an answer stops early, then its pool task is ended: the one pool thread serves the next read', async () => {
+    const { reads } = started.datafile.parts;
+    const ref = { caller: { accountId: started.demo.accountId, userId: started.demo.userId, role: 'admin' as const }, type: 'RunSheets', id: runSheet, group: 'DataFile' };
+    // Several times the worker's window of chunks: left alone, it would wait for credit and hold the thread.
+    const answer = await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'file' }, binary: false });
+    const chunks = answer.chunks(new AbortController().signal)[Symbol.asyncIterator]();
+    expect((await chunks.next()).done).toBe(false);
+    await chunks.return?.();
+    const next = await answerBytes(await reads.channels(ref, { channels: ['Engine RPM'], field: 'channels', scope: { mode: 'file' }, binary: true }));
+    expect(decodeChannelsBody(next).map((c) => c.name)).toEqual(['Engine RPM']);
+  });
+
+  test('when the answer\'s signal aborts (its claim expired, its redeemer went), then its pool task is ended too', async () => {
+    const { reads } = started.datafile.parts;
+    const ref = { caller: { accountId: started.demo.accountId, userId: started.demo.userId, role: 'admin' as const }, type: 'RunSheets', id: runSheet, group: 'DataFile' };
+    const answer = await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'file' }, binary: false });
+    const abort = new AbortController();
+    const chunks = answer.chunks(abort.signal)[Symbol.asyncIterator]();
+    await chunks.next();
+    abort.abort(new Error('claim dropped'));
+    await expect(answerBytes({ ...answer, chunks: () => ({ [Symbol.asyncIterator]: () => chunks }) })).rejects.toThrow();
+    const next = await answerBytes(await reads.channels(ref, { channels: ['Engine RPM'], field: 'channels', scope: { mode: 'file' }, binary: true }));
+    expect(decodeChannelsBody(next)).toHaveLength(1);
+  });
+});

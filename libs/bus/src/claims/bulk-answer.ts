@@ -1,0 +1,83 @@
+/**
+ * A large answer, made as it is sent: its media type, its length when known before it is made, and its bytes in
+ * chunks pulled one after another (a consumer that stops pulling holds its producer back: backpressure).
+ */
+export interface BulkAnswer {
+  contentType: string;
+  /** Bytes in all, when known up front (a binary body): sent as Content-Length. */
+  length?: number;
+  /**
+   * The chunks, pulled once. A producer stops and frees what it holds when `signal` aborts or the iteration is
+   * ended early (`return`); a failure thrown from it ends the transfer as aborted, never as a shorter complete body.
+   * A chunk yielded is the consumer's: its producer never writes into it again.
+   */
+  chunks(signal: AbortSignal): AsyncIterable<Uint8Array>;
+}
+
+export const JSON_MEDIA_TYPE = 'application/json';
+
+/** Bytes already made, as a bulk answer (served in views of `chunkBytes`, no copy: they are in memory anyway). */
+export function bytesAnswer(bytes: Uint8Array, contentType: string, chunkBytes = 1024 * 1024): BulkAnswer {
+  return {
+    contentType,
+    length: bytes.byteLength,
+    async *chunks() {
+      for (let at = 0; at < bytes.byteLength; at += chunkBytes) yield bytes.subarray(at, Math.min(bytes.byteLength, at + chunkBytes));
+    },
+  };
+}
+
+/** `answer` between a head and a tail (a JSON document around an array streamed as it is made). */
+export function framedAnswer(head: Uint8Array, answer: BulkAnswer, tail: Uint8Array): BulkAnswer {
+  return {
+    contentType: answer.contentType,
+    ...(answer.length !== undefined ? { length: head.byteLength + answer.length + tail.byteLength } : {}),
+    async *chunks(signal) {
+      yield head;
+      yield* answer.chunks(signal);
+      yield tail;
+    },
+  };
+}
+
+/**
+ * Keeps a copy of the answer's bytes while they pass, when all of them come to at most `maxBytes`, and hands it to
+ * `done` once the last one passed (a result cache); a longer or interrupted answer keeps nothing.
+ */
+export function keptAnswer(answer: BulkAnswer, maxBytes: number, done: (bytes: Uint8Array) => void): BulkAnswer {
+  if (maxBytes <= 0 || (answer.length !== undefined && answer.length > maxBytes)) return answer;
+  return {
+    ...answer,
+    async *chunks(signal) {
+      let kept: Uint8Array[] | undefined = [];
+      let total = 0;
+      for await (const chunk of answer.chunks(signal)) {
+        if (kept) {
+          total += chunk.byteLength;
+          if (total > maxBytes) kept = undefined;
+          else kept.push(chunk);
+        }
+        yield chunk;
+      }
+      if (kept) done(concatBytes(kept, total));
+    },
+  };
+}
+
+export function concatBytes(chunks: readonly Uint8Array[], total = chunks.reduce((sum, c) => sum + c.byteLength, 0)): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** All of an answer's bytes, in one buffer (for what needs them whole: a test, a small answer). */
+export async function answerBytes(answer: BulkAnswer, signal: AbortSignal = new AbortController().signal): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of answer.chunks(signal)) chunks.push(chunk);
+  return concatBytes(chunks);
+}

@@ -1,0 +1,280 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { Readable } from 'node:stream';
+import { AppError, type Logger } from '@pitwall/service-kit';
+import { EncodedJson } from '../encoded-json';
+import { JSON_MEDIA_TYPE, concatBytes, type BulkAnswer } from './bulk-answer';
+import { CLAIM_ACCOUNT_HEADER, CLAIM_AUTH_SCHEME, REPLY_CLAIM, verifyClaimToken, type Claim } from './claim';
+
+export interface ClaimDeskOptions {
+  /** Shared secret of the redemption tokens. */
+  secret: string;
+  /** Answers up to this many bytes are replied inline. */
+  inlineMaxBytes: number;
+  /** An unredeemed claim is dropped after this (ms). */
+  ttlMs: number;
+  /** Internal port (0: a free one) and interface of the claim endpoint. */
+  port: number;
+  host: string;
+  /** Host name the claims give (default: `host`, or the machine's name when `host` is a wildcard). */
+  advertiseHost?: string;
+  logger: Logger;
+}
+
+/** A claim waiting for its redemption: the bytes pulled so far and the rest of its producer. */
+interface Waiting {
+  claim: Claim;
+  head: Uint8Array[];
+  rest: AsyncIterator<Uint8Array> | undefined;
+  abort: AbortController;
+  timer: NodeJS.Timeout;
+}
+
+/** The desks of this process, by id: a claim one of them made is redeemed in-process, without HTTP. */
+const desksInProcess = new Map<string, ClaimDesk>();
+
+/** A claim's refusal at its desk: status and why. */
+export class ClaimRefusal extends AppError {}
+
+/**
+ * The issuing side of the claim check, one per service instance. `reply` answers a bulk answer inline when it is
+ * small, else keeps it (its producer held back by backpressure) and replies a `Claim` naming this instance's internal
+ * endpoint (`GET /claims/<id>`), where it is streamed once, to the account it was made for, before its expiry.
+ */
+export class ClaimDesk {
+  readonly id = randomUUID();
+  private readonly waiting = new Map<string, Waiting>();
+  /** Claims redeemed or dropped, until their expiry: a second redemption is told so (410), not "unknown". */
+  private readonly spent = new Map<string, { accountId: string; reason: string; timer: NodeJS.Timeout }>();
+  private server: Server | undefined;
+  private base = '';
+
+  constructor(private readonly options: ClaimDeskOptions) {}
+
+  /** Listens on the internal port; returns its base URL as the claims give it. */
+  async start(): Promise<string> {
+    const server = createServer((req, res) => void this.serve(req, res));
+    // A redeemer that stops reading (its client stalled) frees the producer once the socket idles this long.
+    server.setTimeout(this.options.ttlMs);
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port, this.options.host, () => resolve());
+    });
+    this.server = server;
+    const { port } = server.address() as AddressInfo;
+    const wildcard = this.options.host === '0.0.0.0' || this.options.host === '::';
+    const host = this.options.advertiseHost ?? (wildcard ? hostname() : this.options.host);
+    this.base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    desksInProcess.set(this.id, this);
+    return this.base;
+  }
+
+  /** Stops listening; drops every waiting claim (their producers stop) and ends transfers in progress. */
+  async stop(): Promise<void> {
+    desksInProcess.delete(this.id);
+    for (const id of [...this.waiting.keys()]) this.drop(id, 'the service stopped');
+    for (const s of this.spent.values()) clearTimeout(s.timer);
+    this.spent.clear();
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Claims waiting for redemption (tests and the bench watch it). */
+  get waitingCount(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * The bus reply of `answer`, made for `accountId`: its bytes when they come to at most CLAIM_INLINE_MAX_BYTES
+   * (pulled until they pass it, or known from its length), else a claim on the rest.
+   */
+  async reply(answer: BulkAnswer, accountId: string): Promise<EncodedJson> {
+    const abort = new AbortController();
+    const limit = this.options.inlineMaxBytes;
+    const head: Uint8Array[] = [];
+    let rest: AsyncIterator<Uint8Array> | undefined;
+    if (answer.length === undefined || answer.length <= limit) {
+      const iterator = answer.chunks(abort.signal)[Symbol.asyncIterator]();
+      // A producer that stalls before its first CLAIM_INLINE_MAX_BYTES is stopped, as an unredeemed claim would be.
+      const stalled = setTimeout(() => abort.abort(AppError.timeout(`The answer did not come within ${this.options.ttlMs} ms`)), this.options.ttlMs);
+      const stopped = aborted(abort.signal);
+      stopped.catch(() => undefined);
+      let pulled = 0;
+      try {
+        while (pulled <= limit) {
+          const next = await Promise.race([iterator.next(), stopped]);
+          if (next.done) return inline(concatBytes(head, pulled), answer.contentType);
+          head.push(next.value);
+          pulled += next.value.byteLength;
+        }
+      } catch (err) {
+        abort.abort(err);
+        void iterator.return?.().catch(() => undefined);
+        throw err;
+      } finally {
+        clearTimeout(stalled);
+      }
+      rest = iterator;
+    }
+    return EncodedJson.of(this.keep(answer, accountId, head, rest, abort), { [REPLY_CLAIM]: '1' });
+  }
+
+  private keep(answer: BulkAnswer, accountId: string, head: Uint8Array[], rest: AsyncIterator<Uint8Array> | undefined, abort: AbortController): Claim {
+    if (!this.server) throw new Error('the claim desk is not started');
+    const id = randomBytes(16).toString('base64url');
+    const claim: Claim = { id, desk: this.id, address: this.base, accountId, expiresAt: Date.now() + this.options.ttlMs, contentType: answer.contentType, ...(answer.length !== undefined ? { length: answer.length } : {}) };
+    const timer = setTimeout(() => this.drop(id, 'it expired unredeemed'), this.options.ttlMs);
+    timer.unref();
+    // A length known up front starts the producer only at the redemption.
+    this.waiting.set(id, { claim, head, rest: rest ?? lazily(answer, abort.signal), abort, timer });
+    return claim;
+  }
+
+  /** Drops a waiting claim: its producer stops, its bytes go. */
+  private drop(id: string, reason: string): void {
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    clearTimeout(w.timer);
+    w.abort.abort(new Error(`claim dropped: ${reason}`));
+    void w.rest?.return?.().catch(() => undefined);
+    this.remember(w.claim, `it was dropped: ${reason}`);
+    this.options.logger.debug({ claim: id, reason }, 'claim dropped');
+  }
+
+  private remember(claim: Claim, reason: string): void {
+    const timer = setTimeout(() => this.spent.delete(claim.id), Math.max(0, claim.expiresAt - Date.now()) + 1000);
+    timer.unref();
+    this.spent.set(claim.id, { accountId: claim.accountId, reason, timer });
+  }
+
+  /**
+   * Takes a claim for its one redemption by `accountId`: 404 when this desk never made it, 410 when it was redeemed
+   * or dropped already, 403 for another account. Returns its bytes as a stream; ending it early stops the producer.
+   */
+  take(claimId: string, accountId: string): { claim: Claim; body: Readable } {
+    const { claim, bytes } = this.takeBytes(claimId, accountId);
+    return { claim, body: Readable.from(bytes, { objectMode: false, highWaterMark: 1 }) };
+  }
+
+  private takeBytes(claimId: string, accountId: string): { claim: Claim; bytes: AsyncGenerator<Buffer>; abort: AbortController } {
+    const w = this.waiting.get(claimId);
+    if (!w) {
+      const spent = this.spent.get(claimId);
+      if (spent && spent.accountId === accountId) throw new ClaimRefusal(410, `The claim ${claimId} is spent: ${spent.reason}`);
+      if (spent) throw new ClaimRefusal(403, `The claim ${claimId} was made for another account`);
+      throw new ClaimRefusal(404, `No claim ${claimId} was made here`);
+    }
+    if (w.claim.accountId !== accountId) throw new ClaimRefusal(403, `The claim ${claimId} was made for another account`);
+    this.waiting.delete(claimId);
+    clearTimeout(w.timer);
+    this.remember(w.claim, 'it was redeemed');
+    return { claim: w.claim, bytes: checkedBytes(w), abort: w.abort };
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const claimId = /^\/claims\/([A-Za-z0-9_-]{1,64})$/.exec(req.url ?? '')?.[1];
+    try {
+      if (req.method !== 'GET' || !claimId) throw new ClaimRefusal(404, 'Not a claim');
+      const accountId = String(req.headers[CLAIM_ACCOUNT_HEADER] ?? '');
+      const [scheme, token] = (req.headers.authorization ?? '').split(' ');
+      if (scheme !== CLAIM_AUTH_SCHEME || !token) throw new ClaimRefusal(401, 'A claim is redeemed with its token (Authorization: Claim <token>)');
+      const verified = verifyClaimToken(this.options.secret, token, claimId, accountId);
+      if (verified === 'invalid') throw new ClaimRefusal(401, 'The token is not one signed for this claim and account');
+      if (verified === 'expired') throw new ClaimRefusal(410, `The token of claim ${claimId} has expired`);
+      const { claim, bytes, abort } = this.takeBytes(claimId, accountId);
+      res.writeHead(200, { 'Content-Type': claim.contentType, ...(claim.length !== undefined ? { 'Content-Length': String(claim.length) } : {}) });
+      // A redeemer that goes stops the producer at once, even while it is making the next chunk.
+      const gone = new Promise<never>((_, reject) =>
+        res.once('close', () => {
+          if (res.writableFinished) return;
+          const err = new Error('the redeemer went before the end of the answer');
+          abort.abort(err);
+          reject(err);
+        }),
+      );
+      gone.catch(() => undefined);
+      // Backpressure: the producer is pulled only as the socket drains. A producer that fails (or a redeemer that goes)
+      // destroys the response: the redeemer sees an aborted transfer, never a complete shorter body.
+      try {
+        for await (const chunk of bytes) {
+          if (res.destroyed) throw new Error('the redeemer went before the end of the answer');
+          if (!res.write(chunk)) await Promise.race([once(res, 'drain'), gone]);
+        }
+        res.end();
+      } catch (err) {
+        res.destroy();
+        this.options.logger.warn({ claim: claimId, reason: (err as Error).message }, 'claimed answer not delivered whole');
+      }
+    } catch (err) {
+      const refusal = err instanceof AppError ? err : new AppError(500, 'The claim could not be served');
+      if (!(err instanceof AppError)) this.options.logger.error({ err }, 'claim endpoint failed');
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(refusal.status, { 'Content-Type': 'application/problem+json' }).end(JSON.stringify({ status: refusal.status, title: refusal.title, detail: refusal.message }));
+    }
+  }
+
+  /** The desk of this process that made `claim`, if any. */
+  static inProcess(claim: Claim): ClaimDesk | undefined {
+    return desksInProcess.get(claim.desk);
+  }
+}
+
+/** Rejects with the signal's reason once it aborts. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+/** A bus reply carrying bytes as they are: JSON, or another media type with its reply header. */
+function inline(bytes: Uint8Array, contentType: string): EncodedJson {
+  if (contentType === JSON_MEDIA_TYPE) return new EncodedJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return EncodedJson.binary(bytes, contentType);
+}
+
+function lazily(answer: BulkAnswer, signal: AbortSignal): AsyncIterator<Uint8Array> {
+  let inner: AsyncIterator<Uint8Array> | undefined;
+  const open = () => (inner ??= answer.chunks(signal)[Symbol.asyncIterator]());
+  return {
+    next: () => open().next(),
+    return: async (value?: unknown) => (inner?.return ? inner.return(value) : { done: true, value: undefined }),
+  };
+}
+
+/**
+ * The claim's bytes: those pulled before the claim, then the rest of its producer; a producer that ends short of the
+ * announced length (or past it) is a failure, so the transfer aborts rather than look complete.
+ */
+async function* checkedBytes(w: Waiting): AsyncGenerator<Buffer> {
+  let sent = 0;
+  let whole = false;
+  try {
+    for (const chunk of w.head.splice(0)) {
+      sent += chunk.byteLength;
+      yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    }
+    const rest = w.rest;
+    for (let next = await rest?.next(); next && !next.done; next = await rest?.next()) {
+      sent += next.value.byteLength;
+      yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
+    }
+    if (w.claim.length !== undefined && sent !== w.claim.length) throw new Error(`the answer came to ${sent} bytes, not the ${w.claim.length} announced`);
+    whole = true;
+  } finally {
+    // Ended early (the redeemer went) or failed: the producer stops. One that finished is left to end by itself (its
+    // pool task returns; aborting it now would end its worker thread).
+    if (!whole) {
+      if (!w.abort.signal.aborted) w.abort.abort(new Error('the claimed answer was not sent whole'));
+      await w.rest?.return?.().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import { request, type IncomingMessage } from 'node:http';
+import { createLogger } from '@pitwall/service-kit';
+import { bytesAnswer, ClaimDesk, ClaimRedeemer, claimSecret, signClaimToken, type BulkAnswer, type Claim, type EncodedJson } from '../src';
+
+const SECRET = 'claim-check-test-secret';
+const logger = createLogger('claim-check-test', 'silent');
+const MiB = 1024 * 1024;
+
+/** A producer of `count` chunks of `size` bytes (byte k of chunk i is (i + k) % 251), watching how far it was pulled. */
+function counted(count: number, size: number, options: { length?: boolean; failAfter?: number } = {}) {
+  const state = { pulled: 0, aborted: undefined as Promise<unknown> | undefined, finished: false };
+  const answer: BulkAnswer = {
+    contentType: 'application/octet-stream',
+    ...(options.length === false ? {} : { length: count * size }),
+    async *chunks(signal) {
+      state.aborted = new Promise((resolve) => (signal.aborted ? resolve(signal.reason) : signal.addEventListener('abort', () => resolve(signal.reason), { once: true })));
+      for (let i = 0; i < count; i++) {
+        if (options.failAfter !== undefined && i === options.failAfter) throw new Error('the producer died');
+        state.pulled += 1;
+        yield Uint8Array.from({ length: size }, (_, k) => (i + k) % 251);
+      }
+      state.finished = true;
+    },
+  };
+  return { answer, state };
+}
+
+function expected(count: number, size: number): Buffer {
+  const out = Buffer.alloc(count * size);
+  for (let i = 0; i < count; i++) for (let k = 0; k < size; k++) out[i * size + k] = (i + k) % 251;
+  return out;
+}
+
+/** A redemption over HTTP as the gateway sends it, with the token and account given (or made right). */
+function fetchClaim(claim: Claim, options: { accountId?: string; token?: string | null; path?: string } = {}): Promise<{ res: IncomingMessage; body: Promise<Buffer> }> {
+  const accountId = options.accountId ?? claim.accountId;
+  const token = options.token === undefined ? signClaimToken(SECRET, claim.id, accountId, claim.expiresAt) : options.token;
+  return new Promise((resolve, reject) => {
+    const req = request(`${claim.address}${options.path ?? `/claims/${claim.id}`}`, { headers: { ...(token !== null ? { authorization: `Claim ${token}` } : {}), 'x-claim-account': accountId } }, (res) => {
+      const body = new Promise<Buffer>((done, failed) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(Buffer.concat(chunks)));
+        res.on('error', failed);
+        res.on('aborted', () => failed(new Error('aborted')));
+      });
+      body.catch(() => undefined);
+      resolve({ res, body });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('the claim check: a large answer stays with its maker and is fetched once by reference', () => {
+  let desk: ClaimDesk;
+  let redeemer: ClaimRedeemer;
+  const account = randomUUID();
+
+  beforeAll(async () => {
+    desk = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 64 * 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
+    await desk.start();
+    redeemer = new ClaimRedeemer({ secret: SECRET, inProcess: false, logger });
+  });
+  afterAll(async () => {
+    redeemer.close();
+    await desk.stop();
+  });
+
+  async function claimOf(answer: BulkAnswer, accountId = account): Promise<Claim> {
+    const reply: EncodedJson = await desk.reply(answer, accountId);
+    const claim = reply.claim;
+    if (!claim) throw new Error('expected a claim');
+    return claim;
+  }
+
+  describe('reply', () => {
+    test('when an answer is at most CLAIM_INLINE_MAX_BYTES, then its bytes ride the bus inline with their media type', async () => {
+      const json = await desk.reply(bytesAnswer(Buffer.from('{"a":1}'), 'application/json'), account);
+      expect(json.claim).toBeUndefined();
+      expect(json.contentType).toBeUndefined();
+      expect(json.parse()).toEqual({ a: 1 });
+      const { answer } = counted(4, 16 * 1024, { length: false });
+      const binary = await desk.reply(answer, account);
+      expect(binary.claim).toBeUndefined();
+      expect(binary.contentType).toBe('application/octet-stream');
+      expect(binary.json.equals(expected(4, 16 * 1024))).toBe(true);
+    });
+
+    test('when an answer of known length is larger, then the reply is a claim naming this instance, the account, the length and an expiry, and nothing was produced yet', async () => {
+      const { answer, state } = counted(8, 64 * 1024);
+      const claim = await claimOf(answer);
+      expect(claim).toMatchObject({ desk: desk.id, accountId: account, contentType: 'application/octet-stream', length: 8 * 64 * 1024 });
+      expect(claim.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(claim.expiresAt).toBeGreaterThan(Date.now());
+      expect(state.pulled).toBe(0);
+      await readAll((await redeemer.redeem(claim, account)).body);
+    });
+
+    test('when an answer of unknown length passes the limit as it is pulled, then the reply is a claim on the rest', async () => {
+      const { answer, state } = counted(100, 16 * 1024, { length: false });
+      const claim = await claimOf(answer);
+      expect(claim.length).toBeUndefined();
+      expect(state.pulled).toBe(5);
+      await readAll((await redeemer.redeem(claim, account)).body);
+    });
+  });
+
+  describe('GET /claims/{id} on the claim port', () => {
+    test('when redeemed with a token for its account, then the whole answer streams with its Content-Length, and the claim is spent', async () => {
+      const { answer, state } = counted(40, 64 * 1024);
+      const claim = await claimOf(answer);
+      const { res, body } = await fetchClaim(claim);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-length']).toBe(String(40 * 64 * 1024));
+      expect((await body).equals(expected(40, 64 * 1024))).toBe(true);
+      expect(state.finished).toBe(true);
+      expect(desk.waitingCount).toBe(0);
+    });
+
+    test('when the length was not known, then the answer streams chunked', async () => {
+      const claim = await claimOf(counted(40, 64 * 1024, { length: false }).answer);
+      const { res, body } = await fetchClaim(claim);
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      expect((await body).equals(expected(40, 64 * 1024))).toBe(true);
+    });
+
+    test('when a claim is redeemed a second time, then it is 410 Gone', async () => {
+      const claim = await claimOf(counted(2, 64 * 1024).answer);
+      await (await fetchClaim(claim)).body;
+      const again = await fetchClaim(claim);
+      expect(again.res.statusCode).toBe(410);
+      expect(JSON.parse((await again.body).toString())).toMatchObject({ status: 410, detail: expect.stringContaining('redeemed') });
+    });
+
+    test('when redeemed for another account (with a valid token for that account), then it is 403 and the claim stays for its own account', async () => {
+      const claim = await claimOf(counted(2, 64 * 1024).answer);
+      const other = await fetchClaim(claim, { accountId: randomUUID() });
+      expect(other.res.statusCode).toBe(403);
+      expect((await (await fetchClaim(claim)).body).length).toBe(2 * 64 * 1024);
+    });
+
+    test('when the token is missing or not signed with the shared secret for this claim and account, then it is 401', async () => {
+      const claim = await claimOf(counted(2, 64 * 1024).answer);
+      expect((await fetchClaim(claim, { token: null })).res.statusCode).toBe(401);
+      expect((await fetchClaim(claim, { token: signClaimToken('another-secret-of-16+', claim.id, claim.accountId, claim.expiresAt) })).res.statusCode).toBe(401);
+      // The account in the token is the one checked: a token of the claim's account presented for another is not valid.
+      expect((await fetchClaim(claim, { token: signClaimToken(SECRET, claim.id, claim.accountId, claim.expiresAt), accountId: randomUUID() })).res.statusCode).toBe(401);
+      expect((await fetchClaim(claim, { token: signClaimToken(SECRET, claim.id, claim.accountId, claim.expiresAt + 60_000) })).res.statusCode).toBe(200);
+    });
+
+    test('when the token has expired, then it is 410', async () => {
+      const claim = await claimOf(counted(2, 64 * 1024).answer);
+      const { res } = await fetchClaim(claim, { token: signClaimToken(SECRET, claim.id, claim.accountId, Date.now() - 1) });
+      expect(res.statusCode).toBe(410);
+    });
+
+    test('when no such claim was made here, or the path is not a claim, then it is 404', async () => {
+      const claim = await claimOf(counted(2, 64 * 1024).answer);
+      expect((await fetchClaim({ ...claim, id: 'never-issued' })).res.statusCode).toBe(404);
+      expect((await fetchClaim(claim, { path: '/other' })).res.statusCode).toBe(404);
+    });
+
+    test('when the producer fails mid-answer, then the transfer is aborted, not ended short', async () => {
+      for (const length of [true, false]) {
+        const claim = await claimOf(counted(40, 64 * 1024, { length, failAfter: 20 }).answer);
+        const { res, body } = await fetchClaim(claim);
+        expect(res.statusCode).toBe(200);
+        await expect(body).rejects.toThrow();
+      }
+    });
+
+    test('when the redeemer stops reading, then the producer is held back instead of its answer being buffered', async () => {
+      // 1 GiB announced; the socket's buffers hold a few MiB at most.
+      const { answer, state } = counted(1024, MiB);
+      const claim = await claimOf(answer);
+      const { body } = await redeemer.redeem(claim, account);
+      body.pause();
+      let last = -1;
+      while (state.pulled !== last) {
+        last = state.pulled;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(state.pulled).toBeLessThan(64);
+      body.destroy();
+      await state.aborted;
+    });
+
+    test('when the redeemer goes mid-answer, then the producer is stopped', async () => {
+      const { answer, state } = counted(1024, MiB);
+      const claim = await claimOf(answer);
+      const { body } = await redeemer.redeem(claim, account);
+      await new Promise((resolve) => body.once('data', resolve));
+      body.destroy();
+      await expect(state.aborted).resolves.toBeDefined();
+      expect(state.finished).toBe(false);
+    });
+  });
+
+  describe('expiry', () => {
+    test('when a claim is not redeemed within CLAIM_TTL_MS, then its producer is stopped, it is forgotten, and a late redemption is refused (410)', async () => {
+      const short = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 100, port: 0, host: '127.0.0.1', logger });
+      await short.start();
+      try {
+        const { answer, state } = counted(100, 16 * 1024, { length: false });
+        const claim = (await short.reply(answer, account)).claim as Claim;
+        await expect(state.aborted).resolves.toBeDefined();
+        expect(short.waitingCount).toBe(0);
+        // A token signed to outlive the claim is still refused: the claim is gone.
+        const late = await fetchClaim(claim, { token: signClaimToken(SECRET, claim.id, account, Date.now() + 60_000) });
+        expect(late.res.statusCode).toBe(410);
+        expect(JSON.parse((await late.body).toString()).detail).toContain('expired');
+      } finally {
+        await short.stop();
+      }
+    });
+  });
+
+  test('when a producer stalls before its first CLAIM_INLINE_MAX_BYTES, then after CLAIM_TTL_MS the reply fails with 504 and the producer is stopped', async () => {
+    const short = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 100, port: 0, host: '127.0.0.1', logger });
+    await short.start();
+    try {
+      let stopped: Promise<unknown> | undefined;
+      const stalling: BulkAnswer = {
+        contentType: 'application/json',
+        chunks(signal) {
+          stopped = new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason), { once: true }));
+          return { [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<Uint8Array>>(() => undefined) }) };
+        },
+      };
+      await expect(short.reply(stalling, account)).rejects.toMatchObject({ status: 504 });
+      await expect(stopped).resolves.toBeDefined();
+    } finally {
+      await short.stop();
+    }
+  });
+
+  describe('the redeemer', () => {
+    test('when the desk is in this process and in-process redemption is on, then the bytes come without HTTP, once', async () => {
+      const local = new ClaimRedeemer({ secret: 'not-the-desk-secret!', inProcess: true, logger });
+      const claim = await claimOf(counted(8, 64 * 1024).answer);
+      expect((await readAll((await local.redeem(claim, account)).body)).equals(expected(8, 64 * 1024))).toBe(true);
+      await expect(local.redeem(claim, account)).rejects.toMatchObject({ status: 502 });
+      const other = await claimOf(counted(8, 64 * 1024).answer);
+      await expect(local.redeem(other, randomUUID())).rejects.toMatchObject({ status: 502, message: expect.stringContaining('403') });
+      local.close();
+    });
+
+    test('when the desk refuses the claim, then the redemption fails with 502 naming its refusal', async () => {
+      const claim = await claimOf(counted(2, 64 * 1024).answer);
+      await readAll((await redeemer.redeem(claim, account)).body);
+      await expect(redeemer.redeem(claim, account)).rejects.toMatchObject({ status: 502, message: expect.stringContaining('410') });
+    });
+
+    test('when the instance that made the claim cannot be reached, then the redemption fails with 503 and Retry-After', async () => {
+      const gone = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
+      await gone.start();
+      const claim = (await gone.reply(counted(2, 64 * 1024).answer, account)).claim as Claim;
+      await gone.stop();
+      await expect(redeemer.redeem(claim, account)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 1 });
+    });
+  });
+
+  test('when an app runs as its own process without CLAIM_SECRET, then it does not start; sharing a process it needs none', () => {
+    expect(() => claimSecret(undefined, true, 'datafile-service')).toThrow(/CLAIM_SECRET: is required/);
+    expect(claimSecret(undefined, false, 'gateway')).toBe(claimSecret(undefined, false, 'datafile-service'));
+    expect(claimSecret('configured-secret-16', true, 'gateway')).toBe('configured-secret-16');
+  });
+});

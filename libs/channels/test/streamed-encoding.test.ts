@@ -1,0 +1,74 @@
+import { channelRecordsJsonChunks, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toChannelRecord, type ChannelSeries } from '../src';
+import { sampleSeries } from './series-fixtures';
+
+const joined = (chunks: Iterable<Uint8Array>): Uint8Array => {
+  const all = [...chunks];
+  const out = new Uint8Array(all.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of all) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+};
+
+/** A long raw int16 channel with a scale, gaps and a long float64 one: more than one conversion step each. */
+function longSeries(): ChannelSeries[] {
+  const n = 40_000;
+  const raw = Int16Array.from({ length: n }, (_, i) => (i * 37) % 20_000 - 10_000);
+  const gaps = Uint8Array.from({ length: n }, (_, i) => (i % 997 === 0 ? 1 : 0));
+  const physical = Float64Array.from({ length: n }, (_, i) => Math.sin(i / 100) * 1e3);
+  return [
+    { name: 'Susp Pos FL', unit: 'mm', frequency: 1000, dimension: 1, startTime: 0, samples: raw, conversion: { numerator: 2446, denominator: 10, offset: -1.5 }, gaps },
+    { name: 'Steering', unit: 'deg', frequency: 500, dimension: 1, startTime: 2, samples: physical },
+  ];
+}
+
+/** Integers under every decimal scale the digit-by-digit writer takes, and some it must leave to String. */
+function decimalSeries(): ChannelSeries[] {
+  const edges = [0, 1, -1, 9, 10, -10, 99, 100, 1000, 32767, -32768, 12345, -5, 7, 20, 300];
+  const int16 = Int16Array.from([...edges, ...Array.from({ length: 3000 }, (_, i) => ((i * 7919) % 65536) - 32768)]);
+  const int32 = Int32Array.from([...edges, 2147483647, -2147483648, 999999999, 1000000000, ...Array.from({ length: 3000 }, (_, i) => ((i * 2654435761) % 4294967296) - 2147483648)]);
+  const series: ChannelSeries[] = [];
+  for (const denominator of [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 3])
+    for (const numerator of [1, 3, 2446, -7, 1048576, 1048577])
+      for (const samples of [int16, int32]) series.push({ name: `d${denominator} n${numerator}`, unit: '', frequency: 1, dimension: 1, startTime: 0, samples, conversion: { numerator, denominator, offset: 0 } });
+  // Every int16 value, long enough to be written from the table of each scale's texts.
+  const everyInt16 = Int16Array.from({ length: 65536 }, (_, i) => i - 32768);
+  for (const denominator of [1, 10, 100, 1000, 1e6]) for (const numerator of [1, 2446, -7]) series.push({ name: `all d${denominator} n${numerator}`, unit: '', frequency: 1, dimension: 1, startTime: 0, samples: everyInt16, conversion: { numerator, denominator, offset: 0 }, ...(numerator === -7 ? { gaps: Uint8Array.from({ length: 65536 }, (_, i) => i % 5 === 0 ? 1 : 0) } : {}) });
+  series.push({ name: 'identity', unit: '', frequency: 1, dimension: 1, startTime: 0, samples: int16 });
+  series.push({ name: 'offset', unit: '', frequency: 1, dimension: 1, startTime: 0, samples: int16, conversion: { numerator: 1, denominator: 10, offset: 0.5 } });
+  return series;
+}
+
+describe('the channel bodies written in chunks', () => {
+  test.each([1, 7, 64, 4096, 1 << 20])('when the binary body is written in chunks of %i bytes, then they join into the body encodeChannels makes, of the announced length', (chunkBytes) => {
+    for (const series of [sampleSeries(), longSeries()]) {
+      const whole = encodeChannels(series);
+      const chunks = [...encodeChannelsChunks(series, chunkBytes)];
+      expect(chunks.slice(0, -1).every((c) => c.byteLength === chunkBytes)).toBe(true);
+      // Each chunk owns its buffer (it is transferred from the worker).
+      expect(chunks.every((c) => c.byteOffset === 0 && c.buffer.byteLength === c.byteLength)).toBe(true);
+      expect(Buffer.from(joined(chunks)).equals(Buffer.from(whole))).toBe(true);
+      expect(encodedChannelsLength(series)).toBe(whole.byteLength);
+    }
+  });
+
+  const text = (chunks: Iterable<Uint8Array>) => Buffer.from(joined(chunks)).toString('utf8');
+
+  test.each([32, 100, 1 << 16])('when the JSON records are written in chunks of %i bytes, then they join into JSON.stringify of the records', (chunkBytes) => {
+    for (const series of [sampleSeries(), longSeries()]) {
+      const chunks = [...channelRecordsJsonChunks(series, chunkBytes)];
+      expect(text(chunks)).toBe(JSON.stringify(series.map(toChannelRecord)));
+      // Each starts a buffer of its own (transferred whole from the worker), none shared with another chunk.
+      expect(chunks.every((c) => c.byteOffset === 0 && c.byteLength <= Math.max(chunkBytes, 32))).toBe(true);
+      expect(new Set(chunks.map((c) => c.buffer)).size).toBe(chunks.length);
+      expect(text(channelRecordsJsonChunks(series.slice(0, 1), chunkBytes, { bare: true }))).toBe(JSON.stringify(toChannelRecord(series[0] as ChannelSeries)));
+    }
+  });
+
+  test('when integers under a decimal scale are written (digit by digit, or from the table of an int16 scale), then they are the text JSON.stringify writes', () => {
+    const series = decimalSeries();
+    expect(text(channelRecordsJsonChunks(series, 1 << 16))).toBe(JSON.stringify(series.map(toChannelRecord)));
+  });
+});
