@@ -6,13 +6,22 @@ import type { catalogueOf, storedOf, WholeFiles } from './workers/whole-files';
 
 /** The readers of whole files, loaded by the first task that needs them: a thread (re)started for reads of `.ld` ranges stays as light to start as before. */
 const wholeFiles = () => import('./workers/whole-files');
+/** The Arrow encoder (and apache-arrow), loaded by the first Arrow read. */
+const arrowStreams = () => import('./workers/arrow-channels');
 
 /**
  * The datafile-service's pool worker (its own bundle, `shape.worker.entry.js`): converts, downsamples and encodes one
- * read. With a port, the body is streamed over it chunk by chunk as the reader takes them (resolving to its bytes);
- * without, it goes back whole as a transferable (its buffer moves to the caller, no copy).
+ * read. With a port, the body is streamed over it chunk by chunk as the reader takes them (resolving to its bytes), the
+ * Arrow stream's too; without, it goes back whole as a transferable (its buffer moves to the caller, no copy).
  */
 export default function shape(task: ShapeTask): Uint8Array | Promise<number> {
+  const { arrow, port } = task;
+  if (arrow && port) {
+    return arrowStreams().then(({ arrowChunks }) => {
+      const { head, chunks } = arrowChunks({ ...task, arrow });
+      return sendChunks(port, head, chunks);
+    });
+  }
   if (task.port) {
     const { head, chunks } = shapedChunks(task);
     return sendChunks(task.port, head, chunks);

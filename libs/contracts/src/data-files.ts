@@ -6,6 +6,8 @@ import { Guid, StoredName } from './wire';
 export const BINARY_CHANNEL_TYPES = ['application/x-service-channels', 'application/octet-stream'] as const;
 /** The Arrow IPC streaming format (docs/api.md "Arrow"): one record batch per time base, a `time` column and one per channel. */
 export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
+/** The Arrow stream's time column (float64 seconds on the file's time axis); a channel of that name cannot be a column beside it (406). */
+export const ARROW_TIME_COLUMN = 'time';
 /** The media types other than JSON a channel read answers: the binary channel body, or the Arrow stream. */
 export const CHANNEL_READ_BINARY_TYPES = [...BINARY_CHANNEL_TYPES, ARROW_STREAM_MEDIA_TYPE] as const;
 

@@ -2,14 +2,13 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer } from '@pitwall/bus';
 import { resolveScope, scopeSampleRange, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
-import { ARROW_STREAM_MEDIA_TYPE, type DataFileScope } from '@pitwall/contracts';
+import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES } from '@pitwall/channels';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
 import { samplesToDecode, withinSampleBudget } from './read-budget';
 import type { OpenDataset } from './datasets';
 import type { ShapeTask, StoredSlice } from '../workers/shape-channels';
-import { ARROW_TIME_COLUMN } from '../workers/arrow-channels';
 
 export interface ChannelRead {
   channels: readonly string[];
@@ -66,7 +65,7 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
   }
   const { port1, port2 } = new MessageChannel();
   const bare = !read.binary && read.field === 'channel';
-  const arrow = read.arrow ? { arrow: { schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map(catalogueMetadata) } } : {};
+  const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map(catalogueMetadata) } } : {};
   const task: ShapeTask = { channels: slices, ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
   const stop = new AbortController();
   const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });

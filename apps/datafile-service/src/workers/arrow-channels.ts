@@ -1,11 +1,12 @@
 import { Field, Float32, Float64, Int16, Int32, makeData, RecordBatch, RecordBatchStreamWriter, Schema, Struct, type Data, type DataType } from 'apache-arrow';
 import { isIdentity, physicalSamples, type ChannelSeries, type LinearConversion } from '@pitwall/channels';
-
-/** The name of every batch's time column (seconds on the file's time axis); a channel of that name cannot be a column beside it. */
-export const ARROW_TIME_COLUMN = 'time';
+import type { ChunkHead } from '@pitwall/bus/port-chunks';
+import { CHUNK_BYTES, shapeOne, type ShapeTask } from './shape-channels';
 
 /** What the Arrow stream says beside the samples: the schema's metadata (dataset, read) and each distinct channel's extra field metadata. */
 export interface ArrowStreamMetadata {
+  /** The name of every batch's time column (`ARROW_TIME_COLUMN` of the contracts; no channel of the read has it). */
+  timeColumn: string;
   schema: Record<string, string>;
   /** By index of the distinct channels (the task's `channels`): e.g. the labels of a text conversion. */
   fields?: Record<string, string>[];
@@ -19,6 +20,18 @@ export interface ArrowSeries {
 }
 
 /**
+ * A read's Arrow stream in chunks, with its length: each distinct channel shaped once (M4 when asked), a column with
+ * the conversion it was stored with. The pool loads this module (and apache-arrow) with its first Arrow read.
+ */
+export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): { head: ChunkHead; chunks: Iterable<Uint8Array> } {
+  const { length, pieces } = arrowStreamPieces(
+    task.channels.map((c) => ({ series: shapeOne(c, task), conversion: c.conversion })),
+    task.arrow,
+  );
+  return { head: { length }, chunks: packedChunks(pieces, CHUNK_BYTES) };
+}
+
+/**
  * The Arrow IPC stream of a read (docs/api.md "Arrow"): one schema, a `time` column (float64 seconds) and one column
  * per channel; one record batch per time base (channels sharing rate, start and length share a batch; a series with
  * explicit times, e.g. an M4 one, has its own), the columns of the other batches' channels null in it. A column keeps
@@ -29,7 +42,7 @@ export interface ArrowSeries {
 export function arrowStreamPieces(channels: readonly ArrowSeries[], metadata: ArrowStreamMetadata): { length: number; pieces: Uint8Array[] } {
   const columns = channels.map(columnOf);
   const fields = [
-    new Field(ARROW_TIME_COLUMN, new Float64(), false, new Map([['unit', 's']])),
+    new Field(metadata.timeColumn, new Float64(), false, new Map([['unit', 's']])),
     ...columns.map((c, k) => new Field(c.name, c.type, true, new Map(Object.entries({ ...c.metadata, ...metadata.fields?.[k] })))),
   ];
   const schema = new Schema(fields, new Map(Object.entries(metadata.schema)));

@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { channelRecordsJsonChunks, compactSamples, downsampleSeries, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toChannelRecord, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
-import { arrowStreamPieces, packedChunks, type ArrowStreamMetadata } from './arrow-channels';
+import type { ArrowStreamMetadata } from './arrow-channels';
 
 /** One channel of a read as the service hands it to the pool: stored values of the scope and their conversion. */
 export interface StoredSlice {
@@ -23,7 +23,7 @@ export interface ShapeTask {
   /** The answer's records as indices into `channels`, when the request named a channel more than once. */
   order?: number[];
   binary: boolean;
-  /** The Arrow IPC stream instead (one column per distinct channel, `order` not applied), with this metadata. */
+  /** The Arrow IPC stream instead (one column per distinct channel, `order` not applied), with this metadata (`arrowChunks`). */
   arrow?: ArrowStreamMetadata;
   /** Display-sized read: M4 over [start, end) (the scope's window; the channel's own span for a whole-file read). */
   maxPoints?: number;
@@ -37,7 +37,7 @@ export interface ShapeTask {
 /** Bytes of a streamed chunk. */
 export const CHUNK_BYTES = 256 * 1024;
 
-/** The encoded body: the binary channel body, the Arrow stream, or the JSON array of channel records as UTF-8. */
+/** The encoded body: the binary channel body, or the JSON array of channel records as UTF-8. */
 export interface ShapeResult {
   body: Uint8Array;
 }
@@ -47,16 +47,6 @@ export interface ShapeResult {
  * (or raw integers kept with their conversion in the binary body when smaller), then the encoding.
  */
 export function shapeChannels(task: ShapeTask): ShapeResult {
-  if (task.arrow) {
-    const { length, pieces } = arrowOf(task, task.arrow);
-    const body = new Uint8Array(length);
-    let at = 0;
-    for (const piece of pieces) {
-      body.set(piece, at);
-      at += piece.byteLength;
-    }
-    return { body };
-  }
   const series = shapedSeries(task);
   if (task.binary) return { body: encodeChannels(series) };
   const records = series.map(toChannelRecord);
@@ -68,21 +58,9 @@ export function shapeChannels(task: ShapeTask): ShapeResult {
  * up front, or the JSON text piece by piece. The answer never exists whole, in the worker or after it.
  */
 export function shapedChunks(task: ShapeTask): { head: ChunkHead; chunks: Iterable<Uint8Array> } {
-  if (task.arrow) {
-    const { length, pieces } = arrowOf(task, task.arrow);
-    return { head: { length }, chunks: packedChunks(pieces, CHUNK_BYTES) };
-  }
   const series = shapedSeries(task);
   if (task.binary) return { head: { length: encodedChannelsLength(series) }, chunks: encodeChannelsChunks(series, CHUNK_BYTES) };
   return { head: {}, chunks: channelRecordsJsonChunks(series, CHUNK_BYTES, { bare: task.bare ?? false }) };
-}
-
-/** The Arrow stream's pieces: each distinct channel shaped once, a column with the conversion it was stored with. */
-function arrowOf(task: ShapeTask, metadata: ArrowStreamMetadata): ReturnType<typeof arrowStreamPieces> {
-  return arrowStreamPieces(
-    task.channels.map((c) => ({ series: shapeOne(c, task), conversion: c.conversion })),
-    metadata,
-  );
 }
 
 function shapedSeries(task: ShapeTask): ChannelSeries[] {
@@ -90,7 +68,8 @@ function shapedSeries(task: ShapeTask): ChannelSeries[] {
   return task.order ? task.order.map((k) => shaped[k] as ChannelSeries) : shaped;
 }
 
-function shapeOne(c: StoredSlice, task: ShapeTask): ChannelSeries {
+/** One channel shaped: M4 when asked, else its stored values compacted (raw with their conversion when narrower). */
+export function shapeOne(c: StoredSlice, task: ShapeTask): ChannelSeries {
   const base = { name: c.name, unit: c.unit, frequency: c.frequency, dimension: c.dimension, startTime: c.startTime, ...(c.times ? { times: c.times } : {}), ...(c.gaps ? { gaps: c.gaps } : {}) };
   const raw: ChannelSeries = { ...base, samples: c.samples, conversion: c.conversion };
   if (task.maxPoints !== undefined) return downsampleSeries(raw, { maxPoints: task.maxPoints, ...(task.window ? { start: task.window.start, end: task.window.end } : {}) });

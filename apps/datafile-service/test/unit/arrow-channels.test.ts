@@ -24,7 +24,7 @@ describe('the Arrow stream of a read', () => {
   ];
 
   test('when channels of two rates are encoded, then one batch per rate carries its time and its channels, the others null, with units and conversions in the field metadata', () => {
-    const { length, pieces } = arrowStreamPieces(channels, { schema: { entityId: 'e1', scope: '{"mode":"file"}' }, fields: [{}, { labels: '[]' }, {}] });
+    const { length, pieces } = arrowStreamPieces(channels, { timeColumn: 'time', schema: { entityId: 'e1', scope: '{"mode":"file"}' }, fields: [{}, { labels: '[]' }, {}] });
     const bytes = joined(pieces);
     expect(bytes.byteLength).toBe(length);
     const table = tableFromIPC(bytes);
@@ -51,14 +51,14 @@ describe('the Arrow stream of a read', () => {
 
   test('when a series has explicit times, then they are its batch\'s time column', () => {
     const times = Float64Array.of(0.25, 1.5, 4);
-    const { pieces } = arrowStreamPieces([{ series: { name: 'Lat', unit: 'deg', frequency: 1, dimension: 1, startTime: 0.25, samples: Float64Array.of(1, 2, 3), times }, conversion: IDENTITY }], { schema: {} });
+    const { pieces } = arrowStreamPieces([{ series: { name: 'Lat', unit: 'deg', frequency: 1, dimension: 1, startTime: 0.25, samples: Float64Array.of(1, 2, 3), times }, conversion: IDENTITY }], { timeColumn: 'time', schema: {} });
     const table = tableFromIPC(joined(pieces));
     expect(table.getChild('time')?.toArray()).toEqual(times);
     expect(table.getChild('Lat')?.toArray()).toEqual(Float64Array.of(1, 2, 3));
   });
 
   test('when the pieces are packed, then every chunk but the last is full and owns its buffer, and together they are the stream', () => {
-    const { length, pieces } = arrowStreamPieces(channels, { schema: {} });
+    const { length, pieces } = arrowStreamPieces(channels, { timeColumn: 'time', schema: {} });
     const chunks = [...packedChunks(pieces, 64)];
     expect(chunks.slice(0, -1).every((c) => c.byteLength === 64 && c.buffer.byteLength === 64)).toBe(true);
     expect(joined(chunks)).toEqual(joined(pieces));
