@@ -16,7 +16,8 @@ const arrowStreams = () => import('./workers/arrow-channels');
  */
 export default function shape(task: ShapeTask): Uint8Array | Promise<number> {
   const { arrow, port } = task;
-  if (arrow && port) {
+  if (arrow) {
+    if (!port) throw new Error('an Arrow read is streamed over its port');
     return arrowStreams().then(({ arrowChunks }) => {
       const { head, chunks } = arrowChunks({ ...task, arrow });
       return sendChunks(port, head, chunks);

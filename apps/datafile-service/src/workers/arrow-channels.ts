@@ -16,7 +16,6 @@ export interface ArrowStreamMetadata {
 export interface ArrowSeries {
   series: ChannelSeries;
   conversion: LinearConversion;
-  metadata?: Record<string, string>;
 }
 
 /**
@@ -96,7 +95,7 @@ interface Column {
   metadata: Record<string, string>;
 }
 
-function columnOf({ series, conversion, metadata }: ArrowSeries): Column {
+function columnOf({ series, conversion }: ArrowSeries): Column {
   // Values under their own conversion are exact as stored; a scaled or offset conversion makes float64.
   const values = series.conversion && !isIdentity(series.conversion) ? physicalSamples(series) : series.samples;
   const type = values instanceof Int16Array ? new Int16() : values instanceof Int32Array ? new Int32() : values instanceof Float32Array ? new Float32() : new Float64();
@@ -113,7 +112,6 @@ function columnOf({ series, conversion, metadata }: ArrowSeries): Column {
     unit: series.unit,
     frequency: String(series.frequency),
     ...(isIdentity(conversion) ? {} : { conversion: JSON.stringify({ numerator: conversion.numerator, denominator: conversion.denominator, offset: conversion.offset }) }),
-    ...metadata,
   };
   return { name: series.name, type, values, ...(nulls > 0 ? { validity } : {}), nulls, metadata: fieldMetadata };
 }
