@@ -163,6 +163,32 @@ async function main(): Promise<void> {
     }
     console.log(`\nwhole-file read of ${fast.name} (${fast.sampleCount} samples, 1 kHz) with maxPoints=2000, binary, warm: p50 ${median(m4).toFixed(1)} ms, p90 ${p90(m4).toFixed(1)} ms, ${(m4Bytes / 1024).toFixed(0)} KiB  (floor p50 < 30 ms: ${median(m4) < 30 ? 'PASS' : 'FAIL'})`);
 
+    // Issue 40 item 5: the same whole channel as an Arrow stream against the binary body, in turn (goal: within 1.5×
+    // of its time and bytes). The binary body carries the stored int16 with its conversion and no times (2 bytes a
+    // sample); the stream a float64 time column and the float64 physical values (16 bytes a sample).
+    const wholeChannel = (accept: string) => timed(`${dataset}/channel?channel=${encodeURIComponent(fast.name)}`, { headers: { Accept: accept } });
+    const ARROW = 'application/vnd.apache.arrow.stream';
+    await wholeChannel('application/x-service-channels');
+    await wholeChannel(ARROW);
+    const wholeBinary: number[] = [];
+    const wholeArrow: number[] = [];
+    let wholeBinaryBytes = 0;
+    let wholeArrowBytes = 0;
+    for (let i = 0; i < JSON_RUNS; i++) {
+      const b = await wholeChannel('application/x-service-channels');
+      const a = await wholeChannel(ARROW);
+      wholeBinary.push(b.ms);
+      wholeArrow.push(a.ms);
+      wholeBinaryBytes = b.bytes;
+      wholeArrowBytes = a.bytes;
+    }
+    const timeRatio = median(wholeArrow) / median(wholeBinary);
+    const bytesRatio = wholeArrowBytes / wholeBinaryBytes;
+    console.log(`\nwhole-file read of ${fast.name} (${fast.sampleCount} samples), warm, in turn (${JSON_RUNS} runs each):`);
+    console.log(`  binary: p50 ${median(wholeBinary).toFixed(1)} ms, p90 ${p90(wholeBinary).toFixed(1)} ms, ${(wholeBinaryBytes / 2 ** 20).toFixed(1)} MiB (${(wholeBinaryBytes / fast.sampleCount).toFixed(2)} B/sample)`);
+    console.log(`  Arrow:  p50 ${median(wholeArrow).toFixed(1)} ms, p90 ${p90(wholeArrow).toFixed(1)} ms, ${(wholeArrowBytes / 2 ** 20).toFixed(1)} MiB (${(wholeArrowBytes / fast.sampleCount).toFixed(2)} B/sample)`);
+    console.log(`  Arrow / binary: time ${timeRatio.toFixed(2)}x, bytes ${bytesRatio.toFixed(2)}x  (goal within 1.5x: time ${timeRatio <= 1.5 ? 'PASS' : 'FAIL'}, bytes ${bytesRatio <= 1.5 ? 'PASS' : 'FAIL'})`);
+
     // The hops of a read, one at a time from this process on the stack's bus (no gateway, no HTTP).
     const bus = createBus({ url: AMQP_URL, prefix: `${s.prefix}.`, logger: pino({ level: 'silent' }) });
     try {

@@ -130,7 +130,8 @@ export interface BenchStack {
 export async function startBenchStack(options: { env?: Record<string, string> } = {}): Promise<BenchStack> {
   const db = await createTestDatabase();
   const prefix = `bench${randomBytes(4).toString('hex')}`;
-  const env: Record<string, string> = { DATABASE_URL: db.url, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'warn', ...options.env };
+  // One CLAIM_SECRET for the stack's life: an app restarted by restartApp must still redeem and issue the others' claims.
+  const env: Record<string, string> = { DATABASE_URL: db.url, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'warn', CLAIM_SECRET: randomBytes(32).toString('base64url'), ...options.env };
   // For experiments on the apps without touching them (e.g. a --require preload): added to their NODE_OPTIONS.
   const extra = process.env['BENCH_APP_NODE_OPTIONS'];
   if (extra) env['NODE_OPTIONS'] = [env['NODE_OPTIONS'], extra].filter(Boolean).join(' ');

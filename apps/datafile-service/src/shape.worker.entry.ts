@@ -8,13 +8,23 @@ import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whol
 
 /** The readers of whole files, loaded by the first task that needs them: a thread (re)started for reads of `.ld` ranges stays as light to start as before. */
 const wholeFiles = () => import('./workers/whole-files');
+/** The Arrow encoder (and apache-arrow), loaded by the first Arrow read. */
+const arrowStreams = () => import('./workers/arrow-channels');
 
 /**
  * The datafile-service's pool worker (its own bundle, `shape.worker.entry.js`): converts, downsamples and encodes one
- * read. With a port, the body is streamed over it chunk by chunk as the reader takes them (resolving to its bytes);
- * without, it goes back whole as a transferable (its buffer moves to the caller, no copy).
+ * read. With a port, the body is streamed over it chunk by chunk as the reader takes them (resolving to its bytes), the
+ * Arrow stream's too; without, it goes back whole as a transferable (its buffer moves to the caller, no copy).
  */
 export default function shape(task: ShapeTask): Uint8Array | Promise<number> {
+  const { arrow, port } = task;
+  if (arrow) {
+    if (!port) throw new Error('an Arrow read is streamed over its port');
+    return arrowStreams().then(({ arrowChunks }) => {
+      const { head, chunks } = arrowChunks({ ...task, arrow });
+      return sendChunks(port, head, chunks);
+    });
+  }
   if (task.port) {
     const { head, chunks } = shapedChunks(task);
     return sendChunks(task.port, head, chunks);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
 import { PitwallClient } from '@pitwall/client';
 import { startEmbedded, type Embedded } from './support/embedded';
 
@@ -71,6 +72,15 @@ describe('npm start: the embedded default (PGlite over the wire protocol, in-pro
     expect(JSON.stringify(wholeJson).length).toBeGreaterThan(256 * 1024);
     const wholeBinary = await client0.getRunSheetDataFileChannels(demoRunSheetOf(first.output()) as string, 'DataFile', { channels: names, mode: 0 }, { binary: true });
     expect((wholeBinary.returnValue as { name: string }[]).map((c) => c.name)).toEqual(wholeJson.channels.map((c) => c.name));
+    // And as an Arrow stream: one column per channel, each the JSON record's values (from the batch of its rate).
+    const wholeArrow = await client0.getRunSheetDataFileChannels(demoRunSheetOf(first.output()) as string, 'DataFile', { channels: names, mode: 0 }, { arrow: true });
+    expect(wholeArrow.statusCode).toBe(200);
+    const table = tableFromIPC(wholeArrow.returnValue as Uint8Array);
+    expect(table.schema.fields.map((f) => f.name)).toEqual(['time', ...names]);
+    for (const record of wholeJson.channels) {
+      const batch = table.batches.find((b) => (b.getChild(record.name)?.nullCount ?? 0) < b.numRows);
+      expect([...(batch?.getChild(record.name) ?? [])]).toEqual(record.samples);
+    }
 
     const client = new PitwallClient({ baseUrl: first.baseUrl, apiKey: first.apiKey, accountId: first.accountId });
     const created = await client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Embedded Cup' }] });

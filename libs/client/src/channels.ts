@@ -35,10 +35,14 @@ export interface ChannelReadOptions {
   maxPoints?: number;
   /** Ask for the binary body; the result is then ReadSeries[] (typed-array views, no copy). */
   binary?: boolean;
+  /** Ask for the Arrow IPC stream (docs/api.md "Arrow"); the result is then its bytes, for apache-arrow's `tableFromIPC`. */
+  arrow?: boolean;
 }
 
 /** Options of a batch read (the scope is in its body). */
 export interface ChannelsReadOptions {
   maxPoints?: number;
   binary?: boolean;
+  /** The Arrow IPC stream's bytes (one record batch per time base). */
+  arrow?: boolean;
 }

@@ -1,5 +1,5 @@
 import { CHANNELS_MEDIA_TYPE, type ReadSeries } from '@pitwall/channels';
-import type { PrepareAttachmentBody } from '@pitwall/contracts';
+import { ARROW_STREAM_MEDIA_TYPE, type PrepareAttachmentBody } from '@pitwall/contracts';
 import { addAttachment, retryAttachment, type AttachedFileRecord, type AttachmentCalls, type AttachmentResult, type AttachmentSource, type UploadBody } from './attachment-upload';
 import { decodeChannelsBody } from './channels';
 import type { ClientResult } from './client-result';
@@ -38,6 +38,7 @@ interface ChannelReadQuery {
   duration?: number;
   maxPoints?: number;
   binary?: boolean;
+  arrow?: boolean;
 }
 
 /** HTTP plumbing shared by the generated per-entity methods. */
@@ -85,12 +86,14 @@ export class ClientBase {
 
   /**
    * A channel read: scope and maxPoints as query values; with `binary` the binary body is asked for and decoded
-   * (samples are views on the response, no copy), else the JSON answer.
+   * (samples are views on the response, no copy), with `arrow` the Arrow IPC stream's bytes (read them with
+   * apache-arrow's `tableFromIPC`), else the JSON answer.
    */
-  protected async channelRead<T>(method: string, template: string, params: Record<string, string>, options: ChannelReadQuery, body?: unknown): Promise<ClientResult<T | ReadSeries[]>> {
+  protected async channelRead<T>(method: string, template: string, params: Record<string, string>, options: ChannelReadQuery, body?: unknown): Promise<ClientResult<T | ReadSeries[] | Uint8Array>> {
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     const query: Record<string, string> = {};
     for (const key of ['channel', 'lapIndex', 'start', 'duration', 'maxPoints'] as const) if (options[key] !== undefined) query[key] = String(options[key]);
+    if (options.arrow) return this.request<Uint8Array>(method, path, { query, ...(body === undefined ? {} : { body }), accept: ARROW_STREAM_MEDIA_TYPE, raw: true });
     if (!options.binary) return this.request<T>(method, path, { query, ...(body === undefined ? {} : { body }) });
     const result = await this.request<unknown>(method, path, { query, ...(body === undefined ? {} : { body }), accept: CHANNELS_MEDIA_TYPE, raw: true });
     if (!result.success || !(result.returnValue instanceof Uint8Array)) return result as ClientResult<never>;

@@ -50,7 +50,8 @@ function clientMethodSource(op: Operation, m: ClientMethod): string[] {
 
 /**
  * A channel read: path parameters (and `channel`, or the batch body), then options (scope, maxPoints, binary). With
- * `binary: true` the body is the binary encoding, decoded into series whose samples are views on it.
+ * `binary: true` the body is the binary encoding, decoded into series whose samples are views on it; with `arrow: true`
+ * the Arrow IPC stream's bytes.
  */
 function channelReadSource(op: Operation, m: ClientMethod): string[] {
   const params = pathParameterNames(op.path);
@@ -58,8 +59,8 @@ function channelReadSource(op: Operation, m: ClientMethod): string[] {
   const args = [...params.map((p) => `${p}: string`), ...(query ? ['channel: string'] : [`${m.body?.name ?? 'body'}: ${m.body?.type ?? 'unknown'}`]), `options: ${query ? 'ChannelReadOptions' : 'ChannelsReadOptions'} = {}`];
   const call = [`'${op.method.toUpperCase()}'`, `'${op.path}'`, `{ ${params.join(', ')} }`, query ? '{ channel, ...options }' : 'options', query ? 'undefined' : (m.body?.name ?? 'body')];
   return [
-    `  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} (${op.operationId}); \`binary: true\` answers ReadSeries[] */`,
-    `  ${m.name}(${args.join(', ')}): Promise<ClientResult<${m.returns} | ReadSeries[]>> {`,
+    `  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} (${op.operationId}); \`binary: true\` answers ReadSeries[], \`arrow: true\` the Arrow stream's bytes */`,
+    `  ${m.name}(${args.join(', ')}): Promise<ClientResult<${m.returns} | ReadSeries[] | Uint8Array>> {`,
     `    return this.channelRead(${call.join(', ')});`,
     '  }',
   ];

@@ -514,12 +514,12 @@ export class PitwallClient extends ClientBase {
   getSetupDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
     return this.call('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
   }
-  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a Setup's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetSetupDataFileChannel); `binary: true` answers ReadSeries[] */
-  getSetupDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[]>> {
+  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a Setup's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetSetupDataFileChannel); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
+  getSetupDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
   }
-  /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a Setup's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSetupDataFileChannels); `binary: true` answers ReadSeries[] */
-  getSetupDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[]>> {
+  /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a Setup's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSetupDataFileChannels); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
+  getSetupDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
   /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a Setup's dataset, from its distance channel or its speed integrated (GetSetupDataFileLapDistance) */
@@ -842,12 +842,12 @@ export class PitwallClient extends ClientBase {
   getRunSheetDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
     return this.call('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
   }
-  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a RunSheet's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetRunSheetDataFileChannel); `binary: true` answers ReadSeries[] */
-  getRunSheetDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[]>> {
+  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a RunSheet's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetRunSheetDataFileChannel); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
+  getRunSheetDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
   }
-  /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a RunSheet's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetRunSheetDataFileChannels); `binary: true` answers ReadSeries[] */
-  getRunSheetDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[]>> {
+  /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a RunSheet's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetRunSheetDataFileChannels); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
+  getRunSheetDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
   /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a RunSheet's dataset, from its distance channel or its speed integrated (GetRunSheetDataFileLapDistance) */
@@ -1062,12 +1062,12 @@ export class PitwallClient extends ClientBase {
   getSessionCarDataDataFileMetadata(id: string, attachedFileGroupName: string): Promise<ClientResult<DataFileMetadataJson>> {
     return this.call('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
   }
-  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a SessionCarData's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetSessionCarDataDataFileChannel); `binary: true` answers ReadSeries[] */
-  getSessionCarDataDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[]>> {
+  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a SessionCarData's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetSessionCarDataDataFileChannel); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
+  getSessionCarDataDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
   }
-  /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a SessionCarData's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSessionCarDataDataFileChannels); `binary: true` answers ReadSeries[] */
-  getSessionCarDataDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[]>> {
+  /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a SessionCarData's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSessionCarDataDataFileChannels); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
+  getSessionCarDataDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
   /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a SessionCarData's dataset, from its distance channel or its speed integrated (GetSessionCarDataDataFileLapDistance) */

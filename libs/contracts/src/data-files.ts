@@ -4,6 +4,12 @@ import { Guid, StoredName } from './wire';
 
 /** Media types of the binary channel body (docs/binary-channels.md); a request accepting either gets it. */
 export const BINARY_CHANNEL_TYPES = ['application/x-service-channels', 'application/octet-stream'] as const;
+/** The Arrow IPC streaming format (docs/api.md "Arrow"): one record batch per time base, a `time` column and one per channel. */
+export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
+/** The Arrow stream's time column (float64 seconds on the file's time axis); a channel of that name cannot be a column beside it (406). */
+export const ARROW_TIME_COLUMN = 'time';
+/** The media types other than JSON a channel read answers: the binary channel body, or the Arrow stream. */
+export const CHANNEL_READ_BINARY_TYPES = [...BINARY_CHANNEL_TYPES, ARROW_STREAM_MEDIA_TYPE] as const;
 
 /** Names of the bus commands behind the data file access endpoints (answered by the datafile-service). */
 export const DATAFILE_COMMANDS = {
@@ -47,8 +53,8 @@ export const DataFileScope = z.discriminatedUnion('mode', [
 export type DataFileScope = z.infer<typeof DataFileScope>;
 
 const DatasetRef = { caller: CallerContext, type: z.string(), id: Guid, group: GroupName };
-/** `binaryType`: the binary media type the client accepts (absent: JSON). */
-const Shape = { maxPoints: z.number().int().min(4).optional(), binaryType: z.enum(BINARY_CHANNEL_TYPES).optional() };
+/** `binaryType`: the binary media type the client accepts, the Arrow stream's included (absent: JSON). */
+const Shape = { maxPoints: z.number().int().min(4).optional(), binaryType: z.enum(CHANNEL_READ_BINARY_TYPES).optional() };
 
 export const DataFileMetadataRequest = z.strictObject(DatasetRef);
 export const DataFileChannelRequest = z.strictObject({ ...DatasetRef, channel: z.string(), scope: DataFileScope, ...Shape });

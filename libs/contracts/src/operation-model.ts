@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COMMANDS, type CommandInput, type CommandName } from './commands';
-import type { BINARY_CHANNEL_TYPES } from './data-files';
+import type { CHANNEL_READ_BINARY_TYPES } from './data-files';
 import { Guid } from './wire';
 
 /**
@@ -61,7 +61,7 @@ export interface BoundRequest {
   include?: string[];
   body: unknown;
   /** `binary-or-json` operations: the binary media type the client's Accept prefers, when it prefers one. */
-  binaryType?: (typeof BINARY_CHANNEL_TYPES)[number];
+  binaryType?: (typeof CHANNEL_READ_BINARY_TYPES)[number];
   /** The header values the operation declares in `headers` (beside AccountId), by their declared names. */
   headers?: Record<string, string>;
   /** Unknown top-level body properties, when the operation forwards them (`unknownBodyProperties: 'forward'`). */

@@ -69,7 +69,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(event ?? {})).toEqual(['Id', 'Parameters', 'Sessions', 'Cars', 'AttachedFiles']);
   });
 
-  test('when generated, then each data file read declares its answer: a JSON schema, and the binary channel body beside it', () => {
+  test('when generated, then each data file read declares its answer: a JSON schema, and the binary channel body and the Arrow stream beside it', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is looked into as plain JSON
     const doc = buildOpenApiDocument() as any;
     const base = '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}';
@@ -80,8 +80,11 @@ describe('OpenAPI document', () => {
         'application/json': { schema: { $ref: `#/components/schemas/${schema}` } },
         'application/x-service-channels': { schema: { type: 'string', format: 'binary' } },
         'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+        'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } },
       });
+      expect(doc.paths[`${base}/${path}`][method].responses['406'].description).toMatch(/Arrow/);
     }
+    expect(doc.paths[`${base}/metadata`].get.responses['406']).toBeUndefined();
     expect(ok('distance', 'get')['application/json'].schema).toEqual({ $ref: '#/components/schemas/LapDistance' });
     expect(ok('delta', 'get')['application/json'].schema).toEqual({ $ref: '#/components/schemas/LapDelta' });
     const schemas = doc.components.schemas;

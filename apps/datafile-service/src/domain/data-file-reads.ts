@@ -1,10 +1,9 @@
 import type { Piscina } from 'piscina';
 import { bytesAnswer, keptAnswer, type BulkAnswer } from '@pitwall/bus';
-import { CHANNELS_MEDIA_TYPE } from '@pitwall/channels';
 import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
-import { readChannels, type ChannelRead } from './read-channels';
+import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
 import { readHistogram, readLapStats, readScatter, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
 import { readLapDelta, readLapDistance } from './read-lap-traces';
 import { readTrackMap, type TrackMapRead } from './read-track-map';
@@ -61,7 +60,7 @@ export class DataFileReads {
       signal.throwIfAborted();
       const key = ReadResultCache.keyOf(dataset.contentKey, read);
       const known = this.results.get(key);
-      if (known) return bytesAnswer(known, read.binary ? CHANNELS_MEDIA_TYPE : 'application/json');
+      if (known) return bytesAnswer(known, mediaTypeOf(read));
       const answer = await readChannels(dataset, read, this.parts(), signal);
       return keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes));
     });

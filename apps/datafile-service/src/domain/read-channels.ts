@@ -2,7 +2,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer } from '@pitwall/bus';
 import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
-import type { DataFileScope } from '@pitwall/contracts';
+import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
@@ -17,6 +17,11 @@ export interface ChannelRead {
   scope: DataFileScope;
   maxPoints?: number;
   binary: boolean;
+  /**
+   * The Arrow stream instead of JSON or the binary body (`binary` false), its schema's metadata naming the dataset and
+   * the read; the file's format and properties are added to it.
+   */
+  arrow?: { schema: Record<string, string> };
 }
 
 /**
@@ -37,6 +42,7 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
     refusals.take(toReadError(err), 'detail');
   }
   const infos = readableChannels(file.channels, read, refusals);
+  if (read.arrow) arrowColumnsOnly(infos, read);
   if (!window) throw new Error('unreachable: a scope that did not resolve was refused');
   // Each channel is read and shaped once, however often the request names it; the answer repeats its record.
   const indexOf = new Map<string, number>();
@@ -58,18 +64,54 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
   }
   const { port1, port2 } = new MessageChannel();
   const bare = !read.binary && read.field === 'channel';
-  const task: ShapeTask = { channels: slices, ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
+  const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map(catalogueMetadata) } } : {};
+  const task: ShapeTask = { channels: slices, ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
   const stop = new AbortController();
   const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });
   const { head, chunks } = receiveChunks(port1, run, (reason) => stop.abort(reason));
   const { length } = await head;
   return {
-    contentType: read.binary ? CHANNELS_MEDIA_TYPE : JSON_MEDIA_TYPE,
+    contentType: mediaTypeOf(read),
     ...(length !== undefined ? { length } : {}),
     chunks(answerSignal) {
       answerSignal.addEventListener('abort', () => stop.abort(answerSignal.reason), { once: true });
       return chunks;
     },
+  };
+}
+
+/** The media type of a read's answer (the binary body's own; the entry point may answer it as octet-stream). */
+export function mediaTypeOf(read: Pick<ChannelRead, 'binary' | 'arrow'>): string {
+  return read.arrow ? ARROW_STREAM_MEDIA_TYPE : read.binary ? CHANNELS_MEDIA_TYPE : JSON_MEDIA_TYPE;
+}
+
+/**
+ * An Arrow read names its columns by channel, beside the time column: a channel named like it cannot be one (406; the
+ * JSON and binary bodies can carry it). A channel named more than once is one column.
+ */
+function arrowColumnsOnly(infos: readonly ChannelInfo[], read: ChannelRead): void {
+  const refusals = new FieldRefusals();
+  infos.forEach((info, i) => {
+    const field = read.field === 'channel' ? 'channel' : `channels[${i}]`;
+    if (info.name === ARROW_TIME_COLUMN) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is the name of the time column; read it as JSON or the binary body`, `${field} ${info.name} is named like the Arrow stream's time column`);
+    // Text and byte values, and arrays of several values a sample, have no column type in this stream (yet).
+    else if (info.kind || info.dimension > 1) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is a ${info.kind ?? 'array'} channel; read it as JSON or the binary body`, `${field} ${info.name} is a ${info.kind ?? 'array'} channel`);
+  });
+  refusals.throwIfAny(406, 'The read cannot be answered as an Arrow stream: ');
+}
+
+/** The file the Arrow stream was read from: its format and the properties it records. */
+function fileMetadata(file: OpenDataset['file']): Record<string, string> {
+  const properties = Object.entries(file.properties).filter(([, v]) => v !== null && v !== '');
+  return { format: file.format, ...(properties.length ? { fileProperties: JSON.stringify(Object.fromEntries(properties)) } : {}) };
+}
+
+/** What the catalogue says of a channel beyond its unit and conversion: its storage type, and the labels of a text conversion. */
+function catalogueMetadata(info: ChannelInfo): Record<string, string> {
+  return {
+    dataType: info.dataType,
+    ...(info.labels ? { labels: JSON.stringify(info.labels) } : {}),
+    ...(info.defaultLabel !== undefined ? { defaultLabel: info.defaultLabel } : {}),
   };
 }
 

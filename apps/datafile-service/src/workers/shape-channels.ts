@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { channelRecordsJsonChunks, compactSamples, downsampleSeries, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
+import type { ArrowStreamMetadata } from './arrow-channels';
 
 /** One channel of a read as the service hands it to the pool: stored values of the scope and their conversion. */
 export interface StoredSlice {
@@ -23,6 +24,8 @@ export interface ShapeTask {
   /** The answer's records as indices into `channels`, when the request named a channel more than once. */
   order?: number[];
   binary: boolean;
+  /** The Arrow IPC stream instead (one column per distinct channel, `order` not applied), with this metadata (`arrowChunks`). */
+  arrow?: ArrowStreamMetadata;
   /** Display-sized read: M4 over [start, end) (the scope's window; the channel's own span for a whole-file read). */
   maxPoints?: number;
   window?: { start: number; end: number };
@@ -67,7 +70,7 @@ function shapedSeries(task: ShapeTask): ReadSeries[] {
 }
 
 /** maxPoints applies to numbers of one value a sample; events and arrays come whole, and say so. */
-function shapeOne(c: StoredSlice | EventSeries, task: ShapeTask): ReadSeries {
+export function shapeOne(c: StoredSlice | EventSeries, task: ShapeTask): ReadSeries {
   const whole = task.maxPoints !== undefined ? { maxPointsApplied: false as const } : {};
   if ('kind' in c) return { ...c, ...whole };
   const base = { name: c.name, unit: c.unit, frequency: c.frequency, dimension: c.dimension, startTime: c.startTime, ...(c.times ? { times: c.times } : {}), ...(c.gaps ? { gaps: c.gaps } : {}) };

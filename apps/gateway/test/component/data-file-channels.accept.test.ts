@@ -29,6 +29,8 @@ describe('Accept of the data file channel reads', () => {
     ['a binary type less preferred than JSON', 'application/x-service-channels;q=0.5, application/json', undefined],
     ['a binary type refused (q=0) beside the other', 'application/x-service-channels;q=0, application/octet-stream;q=0.3', 'application/octet-stream'],
     ['JSON refused and anything else accepted', 'application/json;q=0, */*', 'application/x-service-channels'],
+    ['the Arrow stream', 'application/vnd.apache.arrow.stream', 'application/vnd.apache.arrow.stream'],
+    ['the Arrow stream preferred to JSON', 'application/json;q=0.9, application/vnd.apache.arrow.stream', 'application/vnd.apache.arrow.stream'],
     ['anything', '*/*', undefined],
     ['any application type', 'application/*', undefined],
     ['no Accept', undefined, undefined],

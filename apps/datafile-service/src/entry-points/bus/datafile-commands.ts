@@ -1,5 +1,5 @@
 import { bytesAnswer, framedAnswer, JSON_MEDIA_TYPE, type BulkAnswer, type ClaimDesk, type RequestHandler } from '@pitwall/bus';
-import { DATAFILE_COMMANDS, SERVICES } from '@pitwall/contracts';
+import { ARROW_STREAM_MEDIA_TYPE, DATAFILE_COMMANDS, SERVICES, type DataFileChannelRequest, type DataFileChannelsRequest } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { DataFileReads } from '../../domain/data-file-reads';
 
@@ -21,11 +21,11 @@ export function datafileCommands(reads: DataFileReads, desk: ClaimDesk): Request
       },
       [DATAFILE_COMMANDS.channel]: async (m, request) => {
         // A JSON single-channel read is its one record (the pool writes it without the array around it).
-        const answer = await reads.channels(m, { channels: [m.channel], field: 'channel', scope: m.scope, maxPoints: m.maxPoints, binary: m.binaryType !== undefined }, request.headers.requestId);
+        const answer = await reads.channels(m, { channels: [m.channel], field: 'channel', scope: m.scope, maxPoints: m.maxPoints, ...form(m) }, request.headers.requestId);
         return desk.reply(withMediaType(answer, m.binaryType), m.caller.accountId);
       },
       [DATAFILE_COMMANDS.channels]: async (m, request) => {
-        const answer = await reads.channels(m, { channels: m.channels, field: 'channels', scope: m.scope, maxPoints: m.maxPoints, binary: m.binaryType !== undefined }, request.headers.requestId);
+        const answer = await reads.channels(m, { channels: m.channels, field: 'channels', scope: m.scope, maxPoints: m.maxPoints, ...form(m) }, request.headers.requestId);
         if (m.binaryType) return desk.reply(withMediaType(answer, m.binaryType), m.caller.accountId);
         const head = JSON.stringify({ entityId: m.id, entityType: m.type, attachedFileGroupName: m.group, mode: m.mode }).slice(0, -1);
         return desk.reply(framedAnswer(Buffer.from(`${head},"channels":`), answer, Buffer.from('}')), m.caller.accountId);
@@ -42,6 +42,25 @@ export function datafileCommands(reads: DataFileReads, desk: ClaimDesk): Request
     },
     { extra: { ping: async () => 'pong' } },
   );
+}
+
+/**
+ * The body a read asked for: JSON (no binaryType), the binary channel body, or the Arrow stream, whose schema metadata
+ * names the dataset and the read's parameters.
+ */
+function form(m: DataFileChannelRequest | DataFileChannelsRequest): { binary: boolean; arrow?: { schema: Record<string, string> } } {
+  if (m.binaryType !== ARROW_STREAM_MEDIA_TYPE) return { binary: m.binaryType !== undefined };
+  const channels = 'channels' in m ? m.channels : [m.channel];
+  const schema: Record<string, string> = {
+    entityType: m.type,
+    entityId: m.id,
+    attachedFileGroupName: m.group,
+    channels: JSON.stringify(channels),
+    scope: JSON.stringify(m.scope),
+    ...('mode' in m ? { mode: String(m.mode) } : {}),
+    ...(m.maxPoints !== undefined ? { maxPoints: String(m.maxPoints) } : {}),
+  };
+  return { binary: false, arrow: { schema } };
 }
 
 /** A binary read answers in the media type the request preferred (`application/octet-stream` or the channels type). */

@@ -1,0 +1,197 @@
+import { rmSync } from 'node:fs';
+import { tableFromIPC, type Table } from 'apache-arrow';
+import { PitwallClient } from '@pitwall/client';
+import type { EncodedJson } from '@pitwall/bus';
+import { openDataFile } from '@pitwall/formats';
+import { buildMdf4File } from '@pitwall/formats/testing';
+import type { InProcessStack } from '@pitwall/service-host/testing';
+import { fixture } from '../support/fixtures';
+import { startDatafileStack, type DatafileStack } from '../support/datafile-stack';
+import { workspaceTempDir } from '../support/workspace-tmp';
+
+const ARROW = 'application/vnd.apache.arrow.stream';
+interface JsonRecord {
+  name: string;
+  unit: string;
+  frequency: number;
+  samples: (number | null)[];
+  times?: number[];
+}
+
+/**
+ * The channel reads as an Arrow IPC stream (`Accept: application/vnd.apache.arrow.stream`), through the gateway: by
+ * claim when large (CLAIM_INLINE_MAX_BYTES 4 KiB here, redeemed over HTTP), read back with apache-arrow and compared
+ * value for value with the JSON answer of the same read.
+ */
+describe('channel reads as Arrow (POST .../channels and GET .../channel)', () => {
+  const dir = workspaceTempDir('datafile-arrow-');
+  let started: DatafileStack;
+  let stack: InProcessStack;
+  let base: string;
+  let headers: Record<string, string>;
+  let runSheet: string;
+  const sample1 = fixture('Sample1.ld');
+  const eager = openDataFile(sample1);
+  const names = eager.channels.map((c) => c.name);
+
+  beforeAll(async () => {
+    started = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'datafile-arrow-test-secret', CLAIM_SECRET: 'datafile-arrow-shared-secret', CLAIM_IN_PROCESS: 'false', DATAFILE_RESULT_CACHE_BYTES: '0' }, { datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096' } });
+    ({ stack, base } = started);
+    headers = { ApiKey: started.demo.apiKey, AccountId: started.demo.accountId };
+    runSheet = await started.attached.entity();
+    await started.attached.attach(runSheet, 'DataFile', 'Sample1.ld', sample1);
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const dataset = (id = runSheet) => `/RunSheets/${id}/DataFileAccess/DataFile`;
+  const post = (body: unknown, accept?: string, id?: string) => fetch(`${base}${dataset(id)}/channels`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify(body) });
+
+  /** The replies the gateway got on the bus while `run` ran. */
+  async function busReplies(run: () => Promise<void>): Promise<EncodedJson[]> {
+    const spy = jest.spyOn(stack.bus, 'requestEncoded');
+    try {
+      await run();
+      return await Promise.all(spy.mock.results.map((r) => r.value as Promise<EncodedJson>));
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  /** A channel's values and times as the stream carries them: from the one batch where its column is not all null. */
+  function columnOf(table: Table, name: string): { samples: (number | null)[]; times: number[] } {
+    const batches = table.batches.filter((b) => {
+      const column = b.getChild(name);
+      return column !== null && (column.nullCount < b.numRows || b.numRows === 0);
+    });
+    expect(batches).toHaveLength(1);
+    const batch = batches[0] as (typeof batches)[number];
+    return { samples: [...(batch.getChild(name) ?? [])].map((v) => (v === null ? null : Number(v))), times: Array.from(batch.getChild('time')?.toArray() as Float64Array) };
+  }
+
+  test('when a whole-file batch of every channel is read as Arrow, then it comes by claim with its Content-Length, one batch per rate, each column the JSON record\'s values', async () => {
+    let bytes!: Uint8Array;
+    const replies = await busReplies(async () => {
+      const r = await post({ channels: names, mode: 0 }, ARROW);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe(ARROW);
+      bytes = new Uint8Array(await r.arrayBuffer());
+      expect(r.headers.get('content-length')).toBe(String(bytes.byteLength));
+    });
+    expect(replies[0]?.claim).toMatchObject({ contentType: ARROW, length: bytes.byteLength });
+    const asJson = (await (await post({ channels: names, mode: 0 })).json()) as { channels: JsonRecord[] };
+    const table = tableFromIPC(bytes);
+    expect(table.schema.fields.map((f) => f.name)).toEqual(['time', ...names]);
+    const rates = new Set(eager.channels.map((c) => c.frequency));
+    expect(rates.size).toBeGreaterThan(1);
+    expect(table.batches).toHaveLength(rates.size);
+    const metadata = Object.fromEntries(table.schema.metadata);
+    expect(metadata).toMatchObject({ entityType: 'RunSheets', entityId: runSheet, attachedFileGroupName: 'DataFile', format: 'motec-ld', mode: '0', scope: '{"mode":"file"}', channels: JSON.stringify(names) });
+    for (const record of asJson.channels) {
+      const field = table.schema.fields.find((f) => f.name === record.name);
+      expect(field?.metadata.get('unit')).toBe(record.unit);
+      expect(Number(field?.metadata.get('frequency'))).toBe(record.frequency);
+      const { samples, times } = columnOf(table, record.name);
+      expect(samples).toEqual(record.samples);
+      const time = eager.readChannel(record.name).time;
+      if (time.kind === 'implicit') expect(times[1]).toBeCloseTo(time.start + 1 / time.frequency, 9);
+    }
+    // A scaled .ld channel says its conversion; its column is float64 of the physical values.
+    expect(table.schema.fields.some((f) => f.metadata.has('conversion') && f.type.toString() === 'Float64')).toBe(true);
+  });
+
+  test('when the client reads a lap of a channel, a window and a display-sized batch as Arrow, then each equals its JSON read, times included', async () => {
+    const client = new PitwallClient({ baseUrl: base, apiKey: started.demo.apiKey, accountId: started.demo.accountId });
+    const lapJson = (await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1 })).returnValue as JsonRecord;
+    const lap = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1, arrow: true });
+    expect(lap.statusCode).toBe(200);
+    const lapTable = tableFromIPC(lap.returnValue as Uint8Array);
+    expect(columnOf(lapTable, 'Engine RPM').samples).toEqual(lapJson.samples);
+    expect(lapTable.schema.metadata.get('scope')).toBe('{"mode":"lap","lapIndex":1}');
+
+    const two = ['Ground Speed', 'Engine RPM'];
+    const windowBody = { channels: two, mode: 2 as const, startTime: 30, duration: 4 };
+    const windowJson = (await client.getRunSheetDataFileChannels(runSheet, 'DataFile', windowBody)).returnValue as { channels: JsonRecord[] };
+    const windowTable = tableFromIPC((await client.getRunSheetDataFileChannels(runSheet, 'DataFile', windowBody, { arrow: true })).returnValue as Uint8Array);
+    for (const record of windowJson.channels) expect(columnOf(windowTable, record.name).samples).toEqual(record.samples);
+
+    // maxPoints: M4 points at their own times, each channel a batch of its own.
+    const shownJson = (await client.getRunSheetDataFileChannels(runSheet, 'DataFile', { channels: two, mode: 0 }, { maxPoints: 100 })).returnValue as { channels: JsonRecord[] };
+    const shown = tableFromIPC((await client.getRunSheetDataFileChannels(runSheet, 'DataFile', { channels: two, mode: 0 }, { maxPoints: 100, arrow: true })).returnValue as Uint8Array);
+    expect(shown.schema.metadata.get('maxPoints')).toBe('100');
+    for (const record of shownJson.channels) {
+      const { samples, times } = columnOf(shown, record.name);
+      expect(samples.length).toBeLessThanOrEqual(100);
+      expect(samples).toEqual(record.samples);
+      expect(times).toEqual(record.times);
+    }
+  });
+
+  test('when a batch names a channel twice, then the stream has it as one column', async () => {
+    const r = await post({ channels: ['Engine RPM', 'Ground Speed', 'Engine RPM'], mode: 1, lapIndex: 0 }, ARROW);
+    expect(r.status).toBe(200);
+    expect(tableFromIPC(new Uint8Array(await r.arrayBuffer())).schema.fields.map((f) => f.name)).toEqual(['time', 'Engine RPM', 'Ground Speed']);
+  });
+
+  describe('a file with a channel named `time` and a text conversion', () => {
+    let id: string;
+    beforeAll(async () => {
+      id = await started.attached.entity();
+      await started.attached.attach(id, 'DataFile', 'labels.mf4', mdfWithTimeAndGear());
+    });
+
+    test('when a text conversion\'s channel is read as Arrow, then its codes come with their labels in the field metadata', async () => {
+      const asJson = (await (await post({ channels: ['Gear'], mode: 0 }, undefined, id)).json()) as { channels: JsonRecord[] };
+      const table = tableFromIPC(new Uint8Array(await (await post({ channels: ['Gear'], mode: 0 }, ARROW, id)).arrayBuffer()));
+      expect(columnOf(table, 'Gear').samples).toEqual(asJson.channels[0]?.samples);
+      const field = table.schema.fields[1];
+      expect(JSON.parse(field?.metadata.get('labels') ?? 'null')).toEqual([
+        { min: 1, max: 1, text: 'first' },
+        { min: 2, max: 2, text: 'second' },
+      ]);
+      expect(field?.metadata.get('defaultLabel')).toBe('neutral');
+      expect(table.schema.metadata.get('format')).toBe('mdf4');
+    });
+
+    test('when a read as Arrow names the channel `time`, then 406 names it, and JSON and the binary body still read it', async () => {
+      const batch = await post({ channels: ['Gear', 'time'], mode: 0 }, ARROW, id);
+      expect(batch.status).toBe(406);
+      expect(batch.headers.get('content-type')).toContain('application/problem+json');
+      const problem = (await batch.json()) as { detail: string; errors: Record<string, string[]> };
+      expect(problem.errors).toEqual({ 'channels[1]': ['cannot be an Arrow column: time is the name of the time column; read it as JSON or the binary body'] });
+      expect(problem.detail).toBe("The read cannot be answered as an Arrow stream: channels[1] time is named like the Arrow stream's time column");
+      const one = await fetch(`${base}${dataset(id)}/channel?channel=time`, { headers: { ...headers, Accept: ARROW } });
+      expect(one.status).toBe(406);
+      expect(((await one.json()) as { errors: unknown }).errors).toEqual({ channel: [expect.stringContaining('time column')] });
+      expect((await post({ channels: ['Gear', 'time'], mode: 0 }, undefined, id)).status).toBe(200);
+      expect((await post({ channels: ['Gear', 'time'], mode: 0 }, 'application/x-service-channels', id)).status).toBe(200);
+    });
+  });
+});
+
+/** Four records: the master Time, a float32 channel named `time`, and an 8-bit Gear whose value-to-text conversion labels 1 and 2. */
+function mdfWithTimeAndGear(): Uint8Array {
+  const records = new Uint8Array(4 * 13);
+  const view = new DataView(records.buffer);
+  for (let i = 0; i < 4; i++) {
+    view.setFloat64(i * 13, i / 10, true);
+    view.setFloat32(i * 13 + 8, 100 + i, true);
+    view.setUint8(i * 13 + 12, i % 3);
+  }
+  return buildMdf4File({
+    groups: [
+      {
+        dataBytes: 13,
+        cycleCount: 4,
+        records,
+        channels: [
+          { name: 'Time', unit: 's', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+          { name: 'time', unit: 's', dataType: 4, bitCount: 32, byteOffset: 8 },
+          { name: 'Gear', dataType: 0, bitCount: 8, byteOffset: 12, conversion: { type: 7, values: [1, 2], texts: ['first', 'second', 'neutral'] } },
+        ],
+      },
+    ],
+  });
+}
