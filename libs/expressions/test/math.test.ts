@@ -1,4 +1,4 @@
-import { compile, ExpressionError, parse } from '../src';
+import { compile, evaluationOrder, ExpressionError, findCycle, parse } from '../src';
 
 /** Expected values here are computed independently of the library: closed forms, or plain loops written out below. */
 function errorOf(run: () => unknown): ExpressionError {
@@ -117,5 +117,26 @@ describe('math-channel language', () => {
   it('when not in math mode (MDF conversions), then the time and lap functions are unknown', () => {
     expect(errorOf(() => compile('derivative(X)', { inputs: ['X'] })).reason).toBe('unknown function derivative');
     expect(errorOf(() => compile('lapTime()', { inputs: ['X'] })).reason).toBe('unknown function lapTime');
+  });
+});
+
+describe('dependencies between definitions', () => {
+  const graph = new Map<string, string[]>([
+    ['power', ['torque', 'rpm']],
+    ['torque', ['Engine Torque']],
+    ['rpm', ['Engine Speed']],
+    ['efficiency', ['power', 'Fuel Flow']],
+  ]);
+
+  it('when definitions read one another, then each comes after what it reads, and logged channels are the leaves', () => {
+    expect(findCycle(graph)).toBeNull();
+    expect(evaluationOrder(graph, ['efficiency'])).toEqual({ definitions: ['torque', 'rpm', 'power', 'efficiency'], leaves: ['Engine Torque', 'Engine Speed', 'Fuel Flow'] });
+  });
+
+  it('when a definition would close a loop, then the cycle is named from it, first name repeated last', () => {
+    const looped = new Map(graph).set('torque', ['efficiency']);
+    expect(findCycle(looped, 'power')).toEqual(['power', 'torque', 'efficiency', 'power']);
+    expect(findCycle(new Map([['a', ['a']]]))).toEqual(['a', 'a']);
+    expect(() => evaluationOrder(looped, ['efficiency'])).toThrow('efficiency → power → torque → efficiency');
   });
 });
