@@ -1,5 +1,6 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
+import { evaluateMathChannel, type MathTask } from './workers/math-channels';
 import { shapeChannels, type ShapeTask } from './workers/shape-channels';
 import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whole-files';
 
@@ -17,6 +18,13 @@ export default function shape(task: ShapeTask): Uint8Array {
 /** The lap trace reads (`run(task, { name: 'laps' })`): a lap's distance, or its delta against a reference, as JSON. */
 export function laps(task: LapTraceTask): Uint8Array {
   return move(lapTraces(task)) as unknown as Uint8Array;
+}
+
+/** A math channel over the read's window (`run(task, { name: 'math' })`): its slice of physical values; its buffers move to the caller. */
+export function math(task: MathTask): ReturnType<typeof evaluateMathChannel> {
+  const result = evaluateMathChannel(task);
+  const buffers = [result.samples.buffer, ...(result.times ? [result.times.buffer] : []), ...(result.gaps ? [result.gaps.buffer] : [])];
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as never) as unknown as ReturnType<typeof evaluateMathChannel>;
 }
 
 /** The catalogue of files read whole (`run(task, { name: 'catalogue' })`), parsed here, off the event loop. */
