@@ -178,16 +178,21 @@ class Run {
         return node.value;
       case 'name':
         return this.inputs.get(node.name) ?? CONSTANTS[node.name];
-      case 'unary':
-        return this.map1(UNARY_OPERATORS[node.operator], this.value(node.argument));
-      case 'binary':
-        return this.map2(BINARY_OPERATORS[node.operator], this.value(node.left), this.value(node.right));
+      case 'unary': {
+        const a = this.value(node.argument);
+        return (node.operator === '-' && this.negate(a)) || this.map1(UNARY_OPERATORS[node.operator], a);
+      }
+      case 'binary': {
+        const a = this.value(node.left);
+        const b = this.value(node.right);
+        return this.arithmetic(node.operator, a, b) ?? this.map2(BINARY_OPERATORS[node.operator], a, b);
+      }
       case 'call': {
         if (node.callee === 'lapTime' || node.callee === 'lapDistance') return this.context[node.callee] as Float64Array;
         if (Object.hasOwn(TIME_FUNCTIONS, node.callee)) return this.timeCall(node.callee as TimeFunctionName, node.args);
         const spec = FUNCTIONS[node.callee];
         const args = node.args.map((a) => this.value(a));
-        if (spec.arity === 1) return this.map1(spec.apply, args[0]);
+        if (spec.arity === 1) return (node.callee === 'abs' && this.absolute(args[0])) || this.map1(spec.apply, args[0]);
         if (spec.arity === 2) return this.map2(spec.apply, args[0], args[1]);
         if (spec.arity === 3) return this.map3(spec.apply, args[0], args[1], args[2]);
         return args.reduce((acc, v) => this.map2(spec.apply, acc, v));
@@ -211,6 +216,79 @@ class Run {
       case 'lowpass':
         return lowpass(x, t, parameter, out);
     }
+  }
+
+  /*
+   * The common operators get loops of their own: one loop calling every operator through one call site would not be
+   * inlined (the site sees many functions), and costs several times as much per sample.
+   */
+  private arithmetic(op: string, a: Value, b: Value): Value | undefined {
+    if (typeof a === 'number' && typeof b === 'number') return undefined;
+    const out = this.target(a, b);
+    const n = out.length;
+    if (typeof a !== 'number' && typeof b !== 'number') {
+      switch (op) {
+        case '+':
+          for (let i = 0; i < n; i++) out[i] = a[i] + b[i];
+          return out;
+        case '-':
+          for (let i = 0; i < n; i++) out[i] = a[i] - b[i];
+          return out;
+        case '*':
+          for (let i = 0; i < n; i++) out[i] = a[i] * b[i];
+          return out;
+        case '/':
+          for (let i = 0; i < n; i++) out[i] = a[i] / b[i];
+          return out;
+      }
+    } else if (typeof a !== 'number') {
+      const k = b as number;
+      switch (op) {
+        case '+':
+          for (let i = 0; i < n; i++) out[i] = a[i] + k;
+          return out;
+        case '-':
+          for (let i = 0; i < n; i++) out[i] = a[i] - k;
+          return out;
+        case '*':
+          for (let i = 0; i < n; i++) out[i] = a[i] * k;
+          return out;
+        case '/':
+          for (let i = 0; i < n; i++) out[i] = a[i] / k;
+          return out;
+      }
+    } else {
+      const v = b as Float64Array;
+      switch (op) {
+        case '+':
+          for (let i = 0; i < n; i++) out[i] = a + v[i];
+          return out;
+        case '-':
+          for (let i = 0; i < n; i++) out[i] = a - v[i];
+          return out;
+        case '*':
+          for (let i = 0; i < n; i++) out[i] = a * v[i];
+          return out;
+        case '/':
+          for (let i = 0; i < n; i++) out[i] = a / v[i];
+          return out;
+      }
+    }
+    return undefined;
+  }
+
+  private negate(a: Value): Value | undefined {
+    if (typeof a === 'number') return undefined;
+    const out = this.target(a);
+    for (let i = 0; i < out.length; i++) out[i] = -a[i];
+    return out;
+  }
+
+  private absolute(a: Value): Value | undefined {
+    if (typeof a === 'number') return undefined;
+    const out = this.target(a);
+    for (let i = 0; i < out.length; i++) out[i] = Math.abs(a[i]);
+    return out;
   }
 
   private target(...values: Value[]): Float64Array {

@@ -41,7 +41,8 @@ export function evaluateMathChannel(task: MathTask): StoredSlice {
     const first = physical.length ? Math.min(...physical.map((p) => p.times[0] ?? Infinity)) : task.span.start;
     const last = physical.length ? Math.max(...physical.map((p) => p.times[p.times.length - 1] ?? -Infinity)) : task.span.end;
     const n = Number.isFinite(first) && Number.isFinite(last) && last >= first ? Math.floor((last - first) * rate + 1e-9) + 1 : 0;
-    time = Float64Array.from({ length: n }, (_, k) => first + k / rate);
+    time = new Float64Array(n);
+    for (let k = 0; k < n; k++) time[k] = first + k / rate;
     frequency = rate;
   } else if (fastest) {
     time = fastest.times;
@@ -62,7 +63,9 @@ export function evaluateMathChannel(task: MathTask): StoredSlice {
     const atTime = interpolateLinear(times, distances, time);
     const atLapStarts = interpolateLinear(times, distances, Float64Array.from(task.laps, (l) => Math.max(l.start, times[0] ?? l.start)));
     const lapIndex = lapIndexOf(time, task.laps);
-    context.lapDistance = Float64Array.from(atTime, (v, i) => (lapIndex[i] < 0 ? NaN : v - atLapStarts[lapIndex[i]]));
+    const lapDistance = new Float64Array(time.length);
+    for (let i = 0; i < time.length; i++) lapDistance[i] = lapIndex[i] < 0 ? NaN : atTime[i] - atLapStarts[lapIndex[i]];
+    context.lapDistance = lapDistance;
   }
   let result: Float64Array = new Float64Array(time.length);
   const available = Object.keys(inputs);
@@ -93,13 +96,16 @@ export function evaluateMathChannel(task: MathTask): StoredSlice {
 function timesOf(slice: StoredSlice): Float64Array {
   if (slice.times) return slice.times;
   const n = slice.samples.length;
-  return Float64Array.from({ length: n }, (_, i) => slice.startTime + i / slice.frequency);
+  const out = new Float64Array(n);
+  const { startTime, frequency } = slice;
+  for (let i = 0; i < n; i++) out[i] = startTime + i / frequency;
+  return out;
 }
 
 /** Physical values of a numeric slice, NaN at its gaps. */
 function physicalOf(slice: StoredSlice): Float64Array {
   const converted = applyConversion(slice.samples, slice.conversion);
-  const values = converted instanceof Float64Array ? converted : Float64Array.from(converted);
+  const values = converted instanceof Float64Array ? converted : new Float64Array(converted);
   if (slice.gaps) for (let i = 0; i < values.length; i++) if (slice.gaps[i] === 1) values[i] = NaN;
   return values;
 }
@@ -120,5 +126,7 @@ function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: num
 /** Seconds since the start of each time's lap, NaN outside every lap. */
 function lapRelative(time: Float64Array, laps: readonly { start: number; end: number }[], origin: (start: number) => number): Float64Array {
   const index = lapIndexOf(time, laps);
-  return Float64Array.from(time, (t, i) => (index[i] < 0 ? NaN : t - origin(laps[index[i]].start)));
+  const out = new Float64Array(time.length);
+  for (let i = 0; i < time.length; i++) out[i] = index[i] < 0 ? NaN : time[i] - origin(laps[index[i]].start);
+  return out;
 }
