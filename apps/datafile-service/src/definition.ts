@@ -10,8 +10,10 @@ import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
 import { ReadResultCache } from './domain/read-result-cache';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
+import { MathDefinitions } from './domain/math-definitions';
 import { CACHE_EVENT_KEYS, cacheEvents } from './entry-points/bus/cache-events';
 import { datafileCommands } from './entry-points/bus/datafile-commands';
+import { MATH_CHANNEL_EVENT_KEYS, mathChannelEvents } from './entry-points/bus/math-channel-events';
 import type { ShapeTask } from './workers/shape-channels';
 
 const MiB = 1024 * 1024;
@@ -68,7 +70,8 @@ export const datafileService = defineService({
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
-    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS } }, results);
+    const mathDefinitions = new MathDefinitions(bus);
+    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS } }, results, mathDefinitions);
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {
@@ -80,6 +83,7 @@ export const datafileService = defineService({
       blobs,
       desk,
       pool,
+      mathDefinitions,
       stop: async () => {
         await desk.stop();
         await datasets.close();
@@ -89,5 +93,9 @@ export const datafileService = defineService({
   health: ({ blobs }) => ({ blobStore: blobStoreReadiness(blobs) }),
   bus: { service: SERVICES.datafile, commands: ({ reads, desk }) => datafileCommands(reads, desk) },
   // Every instance drops its own caches of an entity whose attached files changed or which was deleted.
-  subscriptions: [{ exchange: EXCHANGES.entityEvents, queue: 'datafile.cache-invalidation', bindingKeys: CACHE_EVENT_KEYS, perInstance: true, handler: (parts, { logger }) => cacheEvents(parts, logger) }],
+  subscriptions: [
+    { exchange: EXCHANGES.entityEvents, queue: 'datafile.cache-invalidation', bindingKeys: CACHE_EVENT_KEYS, perInstance: true, handler: (parts, { logger }) => cacheEvents(parts, logger) },
+    // Every instance lists an account's math channels again once one of them changed.
+    { exchange: EXCHANGES.entityEvents, queue: 'datafile.math-channels', bindingKeys: MATH_CHANNEL_EVENT_KEYS, perInstance: true, handler: ({ mathDefinitions }) => mathChannelEvents(mathDefinitions) },
+  ],
 });

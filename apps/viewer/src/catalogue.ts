@@ -82,25 +82,35 @@ export interface UnitGroup {
   /** The unit as the file names it ('' shows as "no unit"). */
   unit: string;
   channels: CatalogueChannel[];
+  /** The account's math channels (catalogue group "Math"), listed after the units. */
+  math?: true;
 }
 
 /**
- * The channel catalogue grouped by unit (units sorted, "no unit" last), channels by name, keeping only the channels
- * whose name or unit contains every word of `search` (case-insensitive). Plots draw one value a sample: channels of
- * text or bytes (`kind`) and arrays (dimension > 1) are not offered.
+ * The channel catalogue grouped by unit (units sorted, "no unit" last), then the account's math channels in a group
+ * "Math", channels by name, keeping only the channels whose name or unit contains every word of `search`
+ * (case-insensitive). Plots draw one value a sample: channels of text or bytes (`kind`) and arrays (dimension > 1) are
+ * not offered.
  */
 export function groupChannelsByUnit(channels: readonly CatalogueChannel[], search = ''): UnitGroup[] {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   const groups = new Map<string, CatalogueChannel[]>();
+  const math: CatalogueChannel[] = [];
   for (const c of channels) {
     if (c.kind || c.dimension > 1) continue;
     const text = `${c.name} ${c.unit}`.toLowerCase();
     if (!words.every((w) => text.includes(w))) continue;
+    if (c.group === 'Math') {
+      math.push(c);
+      continue;
+    }
     const list = groups.get(c.unit) ?? [];
     list.push(c);
     groups.set(c.unit, list);
   }
-  return [...groups]
+  const byName = (x: CatalogueChannel, y: CatalogueChannel) => x.name.localeCompare(y.name);
+  const units: UnitGroup[] = [...groups]
     .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)))
-    .map(([unit, list]) => ({ unit, channels: list.sort((x, y) => x.name.localeCompare(y.name)) }));
+    .map(([unit, list]) => ({ unit, channels: list.sort(byName) }));
+  return math.length ? [...units, { unit: '', channels: math.sort(byName), math: true }] : units;
 }

@@ -28,6 +28,7 @@ export function failureMessage(info: ApiFailureInfo): string {
     case 0:
       return `The service could not be reached${info.reason ? `: ${info.reason}` : ''}.`;
     case 400:
+      if (info.problem?.errors?.['Expression'] || info.problem?.errors?.['Name']) return `The math channel was not saved${suffix}.`;
       return `The service refused the request as malformed${suffix}.`;
     case 401:
       return 'The API key was not accepted (401): check the key, or ask an administrator for a new one.';
@@ -38,6 +39,7 @@ export function failureMessage(info: ApiFailureInfo): string {
     case 415:
       return `The file is not in a format the service can read (415)${suffix}.`;
     case 422:
+      if (detail?.includes('math channel')) return `A math channel cannot be computed for this file (422)${suffix}.`;
       return `The file could not be read: it is damaged (422)${suffix}.`;
     case 429: {
       const seconds = Number(info.retryAfter);

@@ -88,6 +88,10 @@ class Viewer {
     this.onChange('pick-run', () => this.loadDatasets());
     this.onChange('pick-dataset', (i) => this.openDataset(i));
     el('channel-search').addEventListener('input', () => this.renderCatalogue());
+    el<HTMLFormElement>('math-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.run(() => this.defineMathChannel());
+    });
     el('plot').addEventListener('click', () => {
       this.scope = this.scopeFromControls();
       this.view = null;
@@ -296,7 +300,8 @@ class Viewer {
         const fieldset = document.createElement('fieldset');
         fieldset.dataset['testid'] = 'unit-group';
         const legend = document.createElement('legend');
-        legend.textContent = g.unit || 'no unit';
+        legend.textContent = g.math ? 'Math' : g.unit || 'no unit';
+        if (g.math) fieldset.dataset['testid'] = 'math-group';
         fieldset.appendChild(legend);
         for (const c of g.channels) {
           const label = document.createElement('label');
@@ -306,13 +311,27 @@ class Viewer {
           box.dataset['testid'] = `channel-${c.name}`;
           box.addEventListener('change', () => (box.checked ? this.selected.add(c.name) : this.selected.delete(c.name)));
           label.append(box, ` ${c.name}`);
-          label.title = `${c.frequency} Hz, ${c.sampleCount} samples, ${c.dataType}`;
+          label.title = c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${c.frequency} Hz, ${c.sampleCount} samples, ${c.dataType}`;
           fieldset.appendChild(label);
         }
         return fieldset;
       }),
     );
     if (groups.length === 0) el('channels').textContent = 'No channel matches.';
+  }
+
+  /** Saves the form's math channel for the account, lists the catalogue again and ticks it, ready to plot. */
+  private async defineMathChannel(): Promise<void> {
+    const value = (id: string) => el<HTMLInputElement>(id).value.trim();
+    const definition = { name: value('math-name'), expression: value('math-expression'), unit: value('math-unit') };
+    await this.requireApi().createMathChannel(definition);
+    const dataset = this.dataset;
+    if (dataset) {
+      this.metadata = await this.requireApi().metadata(dataset);
+      if (this.metadata.channels.some((c) => c.name === definition.name)) this.selected.add(definition.name);
+      this.renderCatalogue();
+    }
+    this.status(`Math channel ${definition.name} saved.`);
   }
 
   // ---- time plots ----------------------------------------------------------------------------------------------

@@ -1182,6 +1182,50 @@ export class PitwallClient extends ClientBase {
   deleteParameterDefinitionAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/ParameterDefinitions/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
+  /** GET /MathChannels/{id}: Get one MathChannel (GetMathChannelById) */
+  getMathChannelById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
+    return this.call('GET', '/MathChannels/{id}', { id }, { ...includeQuery(parametersToInclude) });
+  }
+  /** GET /MathChannels: List the account's MathChannels (GetAllMathChannels) */
+  getAllMathChannels(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.call('GET', '/MathChannels', {}, { ...includeQuery(parametersToInclude) });
+  }
+  /** POST /MathChannels: Create a MathChannel (AddMathChannel) */
+  addMathChannel(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
+    return this.call('POST', '/MathChannels', {}, {}, model);
+  }
+  /** PUT /MathChannels/{id}: Update a MathChannel (UpdateMathChannel) */
+  updateMathChannel(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/MathChannels/{id}', { id }, {}, model);
+  }
+  /** DELETE /MathChannels/{id}: Delete a MathChannel with its children and attached files (DeleteMathChannel) */
+  deleteMathChannel(id: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/MathChannels/{id}', { id }, {});
+  }
+  /** POST /MathChannels/{id}/Attachments: Prepare an attached file of a MathChannel: the record (state 0) and a signed URL to PUT its bytes to (AddMathChannelAttachment) */
+  prepareMathChannelAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/MathChannels/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /MathChannels/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddMathChannelAttachment); status says which step failed */
+  addAttachmentToMathChannel(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/MathChannels/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /MathChannels/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryMathChannelAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/MathChannels/{id}/Attachments', result, file);
+  }
+  /** GET /MathChannels/{id}/Attachments: List the attached files of a MathChannel, each with a signed download URL (GetMathChannelAttachments) */
+  getMathChannelAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/MathChannels/{id}/Attachments', { id }, {});
+  }
+  /** PUT /MathChannels/{id}/Attachments/{attachedFileId}: Update an attached file of a MathChannel: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateMathChannelAttachment) */
+  updateMathChannelAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/MathChannels/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /MathChannels/{id}/Attachments/{attachedFileId}: Delete an attached file of a MathChannel (its bytes go when nothing else refers to them) (DeleteMathChannelAttachment) */
+  deleteMathChannelAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/MathChannels/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /AmbientMeasurements/{id}: Get one AmbientMeasurement (GetAmbientMeasurementById) */
   getAmbientMeasurementById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/AmbientMeasurements/{id}', { id }, { ...includeQuery(parametersToInclude) });

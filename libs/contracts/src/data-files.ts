@@ -181,6 +181,8 @@ export const DataFileMetadataJson = z
         dataType: z.string(),
         kind: z.enum(['text', 'bytes']).optional().meta({ description: 'Text and byte channels only (absent: numbers): their reads answer (time, value) events' }),
         shape: z.array(z.number().int()).optional().meta({ description: "Array channels only: each dimension's size (their product is `dimension`)" }),
+        group: z.literal('Math').optional().meta({ description: "The account's math channels only (listed after the file's own): read by name like a logged channel" }),
+        expression: z.string().optional().meta({ description: 'Math channels only: the expression the channel is computed by' }),
       }),
     ),
   })

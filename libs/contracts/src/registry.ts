@@ -54,8 +54,11 @@ export interface EntityTypeDef {
   filters?: readonly string[];
 }
 
-/** Type-specific rules: `eventCarEntry` a car is entered once per event; `parameterDefinition` a custom parameter makes sense. */
-export type EntityTypeRule = 'eventCarEntry' | 'parameterDefinition';
+/**
+ * Type-specific rules: `eventCarEntry` a car is entered once per event; `parameterDefinition` a custom parameter makes
+ * sense; `mathChannel` a math channel's expression parses, its name is unique and it is part of no cycle.
+ */
+export type EntityTypeRule = 'eventCarEntry' | 'parameterDefinition' | 'mathChannel';
 
 const text = (name: string): ParameterDef => ({ name, type: 'Text' });
 const double = (name: string, unit?: string): ParameterDef => ({ name, type: 'Double', ...(unit ? { unit } : {}) });
@@ -156,6 +159,16 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     parameters: [NAME, text('EntityType'), enumeration('ParameterType', PARAMETER_TYPES), text('EnumValues'), text('Unit'), text('ReferencedEntityType')],
     features: { attachments: true },
     rules: ['parameterDefinition'],
+  },
+  {
+    // A channel computed from others by an expression (docs/math-channels.md), listed in every data file's catalogue
+    // in the group "Math". Rate (Hz): the time base it is evaluated on; empty: the fastest input's.
+    name: 'MathChannel',
+    plural: 'MathChannels',
+    parents: [],
+    parameters: [NAME, text('Expression'), text('Unit'), double('Rate', 'Hz'), text('Description')],
+    features: { attachments: true },
+    rules: ['mathChannel'],
   },
   // The rest of the real system's types (wire.md §3b). Parents marked * there are a best reading of public sources.
   {

@@ -34,8 +34,13 @@ jsep.hooks.add('after-token', function (this: jsep.HookScope, env: { node?: jsep
   spans.set(env.node, { start, end });
 });
 
+export interface ParseOptions {
+  /** A quoted string ("Engine Speed" or 'Engine Speed') is a name: how math channels name channels with spaces. */
+  quotedNames?: boolean;
+}
+
 /** Parses one expression into its tree; throws ExpressionError naming the position of the first fault. */
-export function parse(text: string): ExpressionNode {
+export function parse(text: string, options: ParseOptions = {}): ExpressionNode {
   if (text.length > MAX_EXPRESSION_LENGTH) throw new ExpressionError(MAX_EXPRESSION_LENGTH, `longer than ${MAX_EXPRESSION_LENGTH} characters`);
   starts = [];
   spans = new WeakMap();
@@ -47,12 +52,15 @@ export function parse(text: string): ExpressionNode {
     if (typeof index !== 'number') throw error;
     throw new ExpressionError(index, lowerFirst(description ?? 'syntax error'));
   }
-  return new Reader(text).read(tree, 1);
+  return new Reader(text, options.quotedNames === true).read(tree, 1);
 }
 
 class Reader {
   private nodes = 0;
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly quotedNames: boolean,
+  ) {}
 
   read(node: jsep.Expression, depth: number): ExpressionNode {
     const span = this.span(node);
@@ -61,6 +69,10 @@ class Reader {
     switch (node.type) {
       case 'Literal': {
         const { value, raw } = node as jsep.Literal;
+        if (typeof value === 'string' && this.quotedNames) {
+          if (value.length === 0) throw new ExpressionError(span.start, 'an empty quoted name');
+          return { kind: 'name', name: value, ...span };
+        }
         if (typeof value !== 'number') throw new ExpressionError(span.start, `${raw} is not a number`);
         return { kind: 'number', value, ...span };
       }

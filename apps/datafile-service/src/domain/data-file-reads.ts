@@ -3,12 +3,19 @@ import { bytesAnswer, keptAnswer, type BulkAnswer } from '@pitwall/bus';
 import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
+import type { MathDefinitions } from './math-definitions';
 import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
 import { readHistogram, readLapStats, readScatter, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
+import { mathCatalogue, mathReads, resolveMathChannels, type MathReads } from './read-math-channels';
 import { readLapDelta, readLapDistance } from './read-lap-traces';
 import { readTrackMap, type TrackMapRead } from './read-track-map';
 import { ReadResultCache } from './read-result-cache';
 import { toReadError } from './read-errors';
+
+/** Math catalogue entries as the metadata record lists them: a logged entry's fields, then the group and the expression. */
+function metadataMath(entries: ReturnType<typeof mathCatalogue>) {
+  return entries.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: 1, dataType: c.dataType, group: c.group, expression: c.expression }));
+}
 
 export interface DataFileReadsOptions {
   /** A read taking longer is answered 504 and its work abandoned (pool task aborted, no further reads). */
@@ -31,6 +38,8 @@ export class DataFileReads {
     private readonly options: DataFileReadsOptions,
     /** Encoded answers by content (default: off). */
     readonly results: ReadResultCache = new ReadResultCache(0),
+    /** The accounts' math channels (default: none; docs/math-channels.md). */
+    private readonly mathDefinitions?: MathDefinitions,
   ) {}
 
   /**
@@ -39,12 +48,20 @@ export class DataFileReads {
    */
   metadata(ref: DatasetRef, requestId?: string): Promise<DataFileMetadataRecord | Uint8Array> {
     return this.withinTimeout(async () => {
-      const { file, channelsJson } = await this.datasets.open(ref, requestId);
+      const [{ file, channelsJson }, definitions] = await Promise.all([this.datasets.open(ref, requestId), this.mathDefinitions?.of(ref.caller, requestId)]);
       const echo = { entityId: ref.id, entityType: ref.type, attachedFileGroupName: ref.group };
-      if (!channelsJson) return buildMetadataRecord(echo, file);
+      // The account's math channels this file can evaluate follow the file's own, in the group "Math".
+      const math = definitions?.size ? metadataMath(mathCatalogue(file, definitions)) : [];
+      if (!channelsJson) {
+        const record = buildMetadataRecord(echo, file);
+        return math.length ? { ...record, channels: [...record.channels, ...math] } : record;
+      }
       const { channels: _none, ...head } = buildMetadataRecord(echo, { ...file, channels: [] });
       const start = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"channels":`);
-      return Buffer.concat([start, channelsJson, Buffer.from('}')]);
+      if (!math.length) return Buffer.concat([start, channelsJson, Buffer.from('}')]);
+      const more = JSON.stringify(math).slice(1);
+      const logged = channelsJson.byteLength > 2 ? Buffer.concat([channelsJson.subarray(0, channelsJson.byteLength - 1), Buffer.from(',')]) : Buffer.from('[');
+      return Buffer.concat([start, logged, Buffer.from(more), Buffer.from('}')]);
     });
   }
 
@@ -58,11 +75,14 @@ export class DataFileReads {
       // one already encoded from the same bytes.
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      const key = ReadResultCache.keyOf(dataset.contentKey, read);
-      const known = this.results.get(key);
+      const math = await this.mathOf(ref, dataset, read, requestId);
+      signal.throwIfAborted();
+      // An answer with math channels depends on their definitions too: it is not kept by the file's content.
+      const key = math ? undefined : ReadResultCache.keyOf(dataset.contentKey, read);
+      const known = key && this.results.get(key);
       if (known) return bytesAnswer(known, mediaTypeOf(read));
-      const answer = await readChannels(dataset, read, this.parts(), signal);
-      return keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes));
+      const answer = await readChannels(dataset, read, this.parts(), signal, math);
+      return key ? keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes)) : answer;
     });
   }
 
@@ -115,6 +135,19 @@ export class DataFileReads {
       signal.throwIfAborted();
       return read(dataset, { ...this.parts(), limits: this.options.analysis ?? ANALYSIS_LIMITS }, signal);
     });
+  }
+
+  /**
+   * The math channels among the read's names: only a name the file's catalogue lacks asks for the account's
+   * definitions (a read of logged channels costs what it did). Undefined when the read names none.
+   */
+  private async mathOf(ref: DatasetRef, dataset: Awaited<ReturnType<Datasets['open']>>, read: ChannelRead, requestId?: string): Promise<MathReads | undefined> {
+    if (!this.mathDefinitions) return undefined;
+    const logged = new Set(dataset.file.channels.map((c) => c.name));
+    if (read.channels.every((name) => logged.has(name))) return undefined;
+    const definitions = await this.mathDefinitions.of(ref.caller, requestId);
+    const infos = resolveMathChannels(dataset.file, read.channels, definitions, (i) => (read.field === 'channel' ? 'channel' : `channels[${i}]`));
+    return infos.size ? mathReads(dataset, infos, this.parts()) : undefined;
   }
 
   private parts() {

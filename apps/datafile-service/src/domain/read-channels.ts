@@ -8,6 +8,7 @@ import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
 import { samplesToDecode, withinSampleBudget } from './read-budget';
 import type { OpenDataset } from './datasets';
+import type { MathChannelInfo, MathReads } from './read-math-channels';
 import type { ShapeTask, StoredSlice } from '../workers/shape-channels';
 
 export interface ChannelRead {
@@ -31,7 +32,14 @@ export interface ChannelRead {
  * began the answer (the binary body with its length, or the JSON array of channel records, a single read's record
  * alone); `signal` aborts the work until then, and the answer's own signal (or leaving its chunks early) after.
  */
-export async function readChannels(dataset: OpenDataset, read: ChannelRead, parts: { cache: StoredChannelCache; pool: Piscina; sampleBudget: number }, signal: AbortSignal): Promise<BulkAnswer> {
+export async function readChannels(
+  dataset: OpenDataset,
+  read: ChannelRead,
+  parts: { cache: StoredChannelCache; pool: Piscina; sampleBudget: number },
+  signal: AbortSignal,
+  /** The math channels the read names (docs/math-channels.md): evaluated on the pool, then shaped like logged ones. */
+  math?: MathReads,
+): Promise<BulkAnswer> {
   const { file } = dataset;
   // A lap out of range and unknown channels are named in one 400.
   const refusals = new FieldRefusals();
@@ -41,8 +49,9 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
   } catch (err) {
     refusals.take(toReadError(err), 'detail');
   }
-  const infos = readableChannels(file.channels, read, refusals);
+  const infos = readableChannels(math ? [...file.channels, ...math.infos.values()] : file.channels, read, refusals);
   if (read.arrow) arrowColumnsOnly(infos, read);
+  const mathOf = (info: ChannelInfo) => (math && 'math' in info ? (info as MathChannelInfo) : undefined);
   if (!window) throw new Error('unreachable: a scope that did not resolve was refused');
   // Each channel is read and shaped once, however often the request names it; the answer repeats its record.
   const indexOf = new Map<string, number>();
@@ -53,12 +62,17 @@ export async function readChannels(dataset: OpenDataset, read: ChannelRead, part
     distinct.push(info);
   }
   const order = infos.map((info) => indexOf.get(info.name) as number);
-  withinSampleBudget(samplesNeeded(file, distinct, order, window, read.maxPoints), parts.sampleBudget, read.field);
+  const decodes = (info: ChannelInfo) => {
+    const m = mathOf(info);
+    return m && math ? math.decodes(m, window) : samplesToDecode(file, info, window);
+  };
+  withinSampleBudget(samplesNeeded(distinct.map(decodes), order, read.maxPoints), parts.sampleBudget, read.field);
   const slices: (StoredSlice | EventSeries)[] = [];
   const transferList: ArrayBuffer[] = [];
   for (const info of distinct) {
     signal.throwIfAborted();
-    const slice = info.kind ? await eventsOfScope(dataset, info, window) : ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
+    const m = mathOf(info);
+    const slice = m && math ? await math.slice(m, window, signal) : info.kind ? await eventsOfScope(dataset, info, window) : ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
     slices.push(slice);
     transferList.push(...buffersOf(slice));
   }
@@ -119,8 +133,7 @@ function catalogueMetadata(info: ChannelInfo): Record<string, string> {
  * Decoded samples a read needs: what each distinct channel decodes, and for each further time the request names one,
  * the samples that copy carries in the answer (at most maxPoints with M4).
  */
-function samplesNeeded(file: OpenDataset['file'], distinct: readonly ChannelInfo[], order: readonly number[], window: ReturnType<typeof resolveScope>, maxPoints: number | undefined): number {
-  const decoded = distinct.map((info) => samplesToDecode(file, info, window));
+function samplesNeeded(decoded: readonly number[], order: readonly number[], maxPoints: number | undefined): number {
   const carried = (n: number) => (maxPoints === undefined ? n : Math.min(n, maxPoints));
   let needed = decoded.reduce((sum, n) => sum + n, 0);
   const seen = new Set<number>();

@@ -70,6 +70,8 @@ export interface Sample {
 
 /** Sample values for the parameters whose meaning the generic rules cannot guess (they are validated as a whole). */
 const PARAMETER_OVERRIDES: Record<string, (s: string) => Record<string, string>> = {
+  // A math channel's Expression must parse (docs/math-channels.md); Rate is left unset (the samples read back as sent).
+  MathChannels: (s) => ({ Name: `Math ${s}`, Expression: '"Ground Speed" / 3.6', Unit: 'm/s', Description: `Description ${s}` }),
   ParameterDefinitions: (s) => ({ Name: `Lap${s.replace(/[^a-z0-9]/gi, '')}Id`, EntityType: 'RunSheets', ParameterType: 'Reference', EnumValues: 'A,B', Unit: 'm', ReferencedEntityType: 'Laps' }),
 };
 

@@ -261,6 +261,17 @@ export const entityRepository = {
     await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.parameter_definitions:' || $1))`, [accountId]);
   },
 
+  /** Every entity of an account-level type (math channels: the few definitions a rule checks together). */
+  async entitiesOfType(q: Queryable, accountId: string, type: string): Promise<EntityRow[]> {
+    const { rows } = await q.query<EntityRow>(`SELECT ${COLUMNS} FROM entity.entities WHERE account_id = $1 AND type = $2`, [accountId, type]);
+    return rows;
+  },
+
+  /** Serialises writes of an account's entities of one type until the transaction ends (checks across them: names, cycles). */
+  async lockEntityType(q: Queryable, accountId: string, type: string): Promise<void> {
+    await q.query(`SELECT pg_advisory_xact_lock(hashtext('entity.type:' || $1 || ':' || $2))`, [accountId, type]);
+  },
+
   async eventCarExists(q: Queryable, accountId: string, eventId: string, carId: string): Promise<boolean> {
     const { rows } = await q.query(`SELECT 1 FROM entity.entities WHERE account_id = $1 AND type = 'EventCars' AND parent_id = $2 AND parent2_id = $3 LIMIT 1`, [accountId, eventId, carId]);
     return rows.length > 0;

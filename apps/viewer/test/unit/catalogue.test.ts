@@ -70,4 +70,17 @@ describe('groupChannelsByUnit', () => {
     expect(groupChannelsByUnit(catalogue, 'RPM').map((g) => g.unit)).toEqual(['rpm']);
     expect(groupChannelsByUnit(catalogue, 'nothing like this')).toEqual([]);
   });
+
+  test('when the catalogue has math channels (group Math), then they come last in a group of their own, searched alike', () => {
+    const math = (name: string, unit: string): CatalogueChannel => ({ ...channel(name, unit), dataType: 'float64', group: 'Math', expression: '1' });
+    const groups = groupChannelsByUnit([...catalogue, math('Speed ms', 'm/s'), math('Power', 'km/h')]);
+    expect(groups.map((g) => [g.math ?? false, g.unit, g.channels.map((c) => c.name)])).toEqual([
+      [false, 'C', ['Brake Temp FL']],
+      [false, 'km/h', ['Ground Speed', 'Wheel Speed FL']],
+      [false, 'rpm', ['Engine RPM']],
+      [false, '', ['Gear']],
+      [true, '', ['Power', 'Speed ms']],
+    ]);
+    expect(groupChannelsByUnit([...catalogue, math('Speed ms', 'm/s')], 'ms').map((g) => g.math ?? false)).toEqual([true]);
+  });
 });

@@ -2,13 +2,14 @@ import type { EntityTypeDef, EntityTypeRule } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
 import type { EntityRow } from '../../data-access/entity-row';
 import { eventCarEntry } from './event-car';
+import { mathChannel } from './math-channel';
 import { parameterDefinition } from './parameter-definition';
 import type { EntityWrite, TypeRule } from './type-rule';
 
 export type { EntityWrite, TypeRule };
 
 /** Every rule a registry entry may name, by that name: a name without an implementation does not compile. */
-export const TYPE_RULES: Readonly<Record<EntityTypeRule, TypeRule>> = { eventCarEntry, parameterDefinition };
+export const TYPE_RULES: Readonly<Record<EntityTypeRule, TypeRule>> = { eventCarEntry, parameterDefinition, mathChannel };
 
 /** The rules the type declares (registry `rules`), in declared order. */
 export function rulesOf(type: EntityTypeDef, rules: Readonly<Record<string, TypeRule>> = TYPE_RULES): TypeRule[] {

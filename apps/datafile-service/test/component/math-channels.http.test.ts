@@ -1,0 +1,159 @@
+import { rmSync } from 'node:fs';
+import { decodeChannelsBody, toReadRecord } from '@pitwall/client';
+import { buildMdf4File } from '@pitwall/formats/testing';
+import type { InProcessStack } from '@pitwall/service-host/testing';
+import { startDatafileStack } from '../support/datafile-stack';
+import { workspaceTempDir } from '../support/workspace-tmp';
+
+// Tests look into arbitrary answer shapes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** Two groups: Speed (km/h) at 100 Hz for 10 s, rising linearly; Throttle (%) at 10 Hz. Values chosen to compute by hand. */
+const FAST = 1000;
+const SLOW = 100;
+const speedAt = (t: number) => 36 + 7.2 * t; // km/h: 10 m/s + 2 m/s² · t
+const throttleAt = (t: number) => 50 + 5 * t;
+function twoRateFile(): Uint8Array {
+  const group = (n: number, rate: number, value: (t: number) => number, names: [string, string], unit: string) => {
+    const records = new Uint8Array(n * 16);
+    const view = new DataView(records.buffer);
+    for (let i = 0; i < n; i++) {
+      view.setFloat64(i * 16, i / rate, true);
+      view.setFloat64(i * 16 + 8, value(i / rate), true);
+    }
+    return {
+      dataBytes: 16,
+      cycleCount: n,
+      records,
+      channels: [
+        { name: names[0], unit: 's', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+        { name: names[1], unit, dataType: 4, bitCount: 64, byteOffset: 8 },
+      ],
+    };
+  };
+  return buildMdf4File({ groups: [group(FAST, 100, speedAt, ['time', 'Speed'], 'km/h'), group(SLOW, 10, throttleAt, ['time slow', 'Throttle'], '%')] });
+}
+
+describe('math channels through the gateway (entity-service, datafile-service and gateway in-process)', () => {
+  const dir = workspaceTempDir('datafile-math-');
+  let stack: InProcessStack;
+  let base: string;
+  let demo: { accountId: string; apiKey: string };
+  let runSheet: string;
+  const ids: Record<string, string> = {};
+
+  const headers = (extra: Record<string, string> = {}) => ({ ApiKey: demo.apiKey, AccountId: demo.accountId, ...extra });
+  const get = (path: string, extra?: Record<string, string>) => fetch(`${base}${path}`, { headers: headers(extra) });
+  const send = (method: string, path: string, body: unknown, extra?: Record<string, string>) =>
+    fetch(`${base}${path}`, { method, headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
+  const json = async (r: Response | Promise<Response>): Promise<Json> => {
+    const answer = await r;
+    const body = await answer.json();
+    expect({ status: answer.status, body: answer.status === 200 ? undefined : body }).toEqual({ status: 200, body: undefined });
+    return body;
+  };
+  const define = async (Name: string, Expression: string, Unit = '', Rate?: string) => {
+    const ParameterUpdates = [
+      { Name: 'Name', Value: Name },
+      { Name: 'Expression', Value: Expression },
+      { Name: 'Unit', Value: Unit },
+      ...(Rate ? [{ Name: 'Rate', Value: Rate }] : []),
+    ];
+    const r = await send('POST', '/MathChannels', { ParameterUpdates });
+    const body: Json = await r.json();
+    expect({ status: r.status, body }).toMatchObject({ status: 201 });
+    ids[Name] = body.Id;
+  };
+  const dataset = () => `/RunSheets/${runSheet}/DataFileAccess/DataFile`;
+
+  beforeAll(async () => {
+    const started = await startDatafileStack(dir, {}, { datafileEnv: { READ_SAMPLE_BUDGET: '2500' } });
+    ({ stack, base, demo } = started);
+    runSheet = await started.attached.entity();
+    await started.attached.attach(runSheet, 'DataFile', 'two-rates.mf4', twoRateFile());
+    await define('Speed ms', '"Speed" / 3.6', 'm/s');
+    await define('Power', '"Speed ms" * Throttle', 'W');
+    await define('Accel', 'derivative("Speed ms")', 'm/s²');
+    await define('Since lap start', 'lapTime()', 's', '100');
+    await define('Throttle 2Hz', 'Throttle', '%', '2');
+    await define('Broken', 'Nope + 1');
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('when the metadata is read, then the math channels it can evaluate follow the logged ones in the group Math', async () => {
+    const record = await json(get(`${dataset()}/metadata`));
+    const math = record.channels.filter((c: Json) => c.group === 'Math');
+    expect(record.channels.slice(0, -math.length).every((c: Json) => c.group === undefined)).toBe(true);
+    expect(math.map((c: Json) => c.name).sort()).toEqual(['Accel', 'Power', 'Since lap start', 'Speed ms', 'Throttle 2Hz']);
+    expect(math.find((c: Json) => c.name === 'Power')).toEqual({ name: 'Power', unit: 'W', frequency: expect.closeTo(100, 0), sampleCount: FAST, dimension: 1, dataType: 'float64', group: 'Math', expression: '"Speed ms" * Throttle' });
+  });
+
+  test('when a math channel reading another is read, then it is evaluated over the fastest input, the slower one resampled linearly', async () => {
+    const power = await json(get(`${dataset()}/channel?channel=Power`));
+    expect(power).toMatchObject({ name: 'Power', unit: 'W', dimension: 1 });
+    expect(power.samples).toHaveLength(FAST);
+    power.samples.forEach((v: number | null, i: number) => {
+      const t = i / 100;
+      // Throttle is linear in t, so linear interpolation is exact; past its last sample (9.9 s) there is none.
+      if (t > 9.9 + 1e-9) expect(v).toBeNull();
+      else expect(v).toBeCloseTo((speedAt(t) / 3.6) * throttleAt(t), 6);
+    });
+    const accel = await json(get(`${dataset()}/channel?channel=Accel`));
+    for (const v of accel.samples) expect(v).toBeCloseTo(2, 6);
+    const lap = await json(get(`${dataset()}/channel?channel=Since%20lap%20start&start=2&duration=1`));
+    expect(lap.samples[0]).toBeCloseTo(2, 9);
+    const slow = await json(get(`${dataset()}/channel?channel=Throttle%202Hz`));
+    expect(slow.samples.slice(0, 3)).toEqual([throttleAt(0), throttleAt(0.5), throttleAt(1)].map((v) => expect.closeTo(v, 9)));
+  });
+
+  test('when math and logged channels are read together in a window, with maxPoints, in binary, then they answer like logged ones', async () => {
+    const body = { channels: ['Speed', 'Speed ms'], mode: 2, startTime: 1, duration: 2 };
+    const asJson = await json(send('POST', `${dataset()}/channels`, body));
+    expect(asJson.channels[1].samples).toEqual(asJson.channels[0].samples.map((v: number) => expect.closeTo(v / 3.6, 9)));
+    const r = await send('POST', `${dataset()}/channels`, body, { Accept: 'application/x-service-channels' });
+    expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toReadRecord)).toEqual(asJson.channels);
+    const few = await json(get(`${dataset()}/channel?channel=Power&maxPoints=40`));
+    expect(few.samples.length).toBeLessThanOrEqual(40);
+    expect(few.times).toHaveLength(few.samples.length);
+  });
+
+  test('when a math channel reads a channel the file does not have, then it is a 422 naming both', async () => {
+    const r = await get(`${dataset()}/channel?channel=Broken`);
+    expect(r.status).toBe(422);
+    expect(((await r.json()) as Json).detail).toContain('math channel Broken reads Nope, which this file does not have');
+  });
+
+  test('when a read needs more than READ_SAMPLE_BUDGET, then the inputs of its math channels count', async () => {
+    // Power decodes Speed (1000) and Throttle (100), Speed ms Speed again (1000); with Speed itself that is 3100 > 2500.
+    expect((await send('POST', `${dataset()}/channels`, { channels: ['Power', 'Speed ms'], mode: 0 })).status).toBe(200);
+    const r = await send('POST', `${dataset()}/channels`, { channels: ['Power', 'Speed ms', 'Speed'], mode: 0 });
+    expect(r.status).toBe(413);
+    expect(((await r.json()) as Json).detail).toContain('needs 3100 decoded samples');
+  });
+
+  test('when an expression does not parse, or closes a cycle, then the write is a 400 naming where and why', async () => {
+    const bad = await send('POST', '/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: 'Bad' }, { Name: 'Expression', Value: 'Speed * (2 +' }] });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('at character 12');
+    const cycle = await send('PUT', `/MathChannels/${ids['Speed ms']}`, { ParameterUpdates: [{ Name: 'Expression', Value: 'Power / 2' }] });
+    expect(cycle.status).toBe(400);
+    expect(JSON.stringify(await cycle.json())).toContain('Speed ms → Power → Speed ms');
+  });
+
+  test('when a definition changes, then the next reads use it (the event drops the cached definitions)', async () => {
+    const r = await send('PUT', `/MathChannels/${ids['Speed ms']}`, { ParameterUpdates: [{ Name: 'Expression', Value: '"Speed" * 1000 / 3600' }, { Name: 'Unit', Value: 'metres/s' }] });
+    expect(r.status).toBeLessThan(300);
+    const deadline = Date.now() + 10_000;
+    let unit = '';
+    while (Date.now() < deadline) {
+      unit = (await json(get(`${dataset()}/channel?channel=Speed%20ms&start=0&duration=0.05`))).unit;
+      if (unit === 'metres/s') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(unit).toBe('metres/s');
+  });
+});

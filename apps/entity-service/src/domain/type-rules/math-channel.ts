@@ -1,0 +1,59 @@
+import { compile, ExpressionError, findCycle } from '@pitwall/expressions';
+import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import { entityRepository as repo } from '../../data-access/entity-repository';
+import type { ParameterValue } from '../parameters';
+import type { TypeRule } from './type-rule';
+
+/**
+ * A math channel (docs/math-channels.md): a name no other math channel of the account has, an expression in the
+ * math-channel language (a 400 naming the character and the reason otherwise), a positive Rate if any, and no cycle
+ * through the other math channels it reads (a 400 naming the cycle). Writes of an account's math channels are
+ * serialised, so two concurrent writes cannot close a cycle between them.
+ */
+export const mathChannel: TypeRule = {
+  async beforeWrite(q, accountId, { parameters, existing }) {
+    const reads = validateMathChannel(parameters);
+    await repo.lockEntityType(q, accountId, 'MathChannels');
+    const others = (await repo.entitiesOfType(q, accountId, 'MathChannels')).filter((d) => d.id !== existing?.id);
+    const name = String(parameters['Name']);
+    const clash = others.find((d) => String(d.parameters['Name'] ?? '').toLowerCase() === name.toLowerCase());
+    if (clash) throw AppError.badRequest('The math channel is not valid', { Name: [`another math channel is named ${String(clash.parameters['Name'])}`] });
+    const graph = new Map<string, string[]>();
+    for (const d of others) graph.set(String(d.parameters['Name'] ?? ''), readsOf(String(d.parameters['Expression'] ?? '')));
+    graph.set(name, reads);
+    const cycle = findCycle(graph, name);
+    if (cycle) throw AppError.badRequest('The math channel is not valid', { Expression: [`math channels may not read one another in a cycle: ${cycle.join(' → ')}`] });
+  },
+};
+
+/** Checks the fields that need no other definition; the names the expression reads. */
+export function validateMathChannel(p: Record<string, ParameterValue>): string[] {
+  const errors: FieldErrors = {};
+  const name = typeof p['Name'] === 'string' ? p['Name'] : '';
+  if (!name.trim()) errors['Name'] = ['is required'];
+  else if (name.length > 200 || /["'\\\p{Cc}]/u.test(name)) errors['Name'] = ['must be at most 200 characters, without quotes, backslashes or control characters'];
+  const expression = typeof p['Expression'] === 'string' ? p['Expression'] : '';
+  let reads: string[] = [];
+  if (!expression.trim()) errors['Expression'] = ['is required'];
+  else {
+    try {
+      reads = [...compile(expression, { inputs: 'any', math: true }).inputs];
+    } catch (error) {
+      if (!(error instanceof ExpressionError)) throw error;
+      errors['Expression'] = [`at character ${error.position}: ${error.reason}`];
+    }
+  }
+  const rate = p['Rate'];
+  if (rate !== null && rate !== undefined && !(typeof rate === 'number' && rate > 0 && rate <= 1_000_000)) errors['Rate'] = ['must be a positive number of Hz (at most 1,000,000), or empty for the fastest input'];
+  if (Object.keys(errors).length) throw AppError.badRequest('The math channel is not valid', errors);
+  return reads;
+}
+
+/** What a stored definition reads; one that no longer parses reads nothing (it cannot be part of a cycle). */
+function readsOf(expression: string): string[] {
+  try {
+    return [...compile(expression, { inputs: 'any', math: true }).inputs];
+  } catch {
+    return [];
+  }
+}

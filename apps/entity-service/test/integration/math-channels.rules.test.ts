@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import pino from 'pino';
+import { AppError } from '@pitwall/service-kit';
+import { createPool, migrate } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createOutbox, type Outbox, type PublishMessage } from '@pitwall/messaging';
+import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
+import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { EntityStore } from '../../src/domain/entity-store';
+
+// MathChannels: an account-level definition like the others (CRUD, events, editors write, readers read), checked on write.
+const silent = pino({ level: 'silent' });
+let db: TestDatabase;
+let pool: pg.Pool;
+let outbox: Outbox<EntityChangedEvent>;
+let store: EntityStore;
+const published: { routingKey: string; event: EntityChangedEvent }[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
+  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
+  const publish: PublishMessage<EntityChangedEvent> = async (routingKey, event) => {
+    published.push({ routingKey, event });
+  };
+  outbox = createOutbox({ pool, schema: ENTITY_SCHEMA, publish, logger: silent });
+  store = new EntityStore(pool, outbox);
+});
+afterAll(async () => {
+  await outbox?.stop();
+  await pool?.end();
+  await db?.drop();
+});
+
+const as = (role: CallerContext['role'], accountId = randomUUID()): CallerContext => ({ accountId, userId: randomUUID(), role });
+const json = (reply: { json: Buffer }) => JSON.parse(reply.json.toString('utf8'));
+const body = (parameters: Record<string, string>) => ({ ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) });
+const create = async (caller: CallerContext, parameters: Record<string, string>) => json(await store.create(caller, 'MathChannels', {}, body(parameters)));
+const refusal = (write: Promise<unknown>) => write.then(() => new Error('written'), (e: unknown) => e);
+
+describe('MathChannels', () => {
+  test('when an editor creates one, then it is stored, read back, listed, and its event is published', async () => {
+    const editor = as('editor');
+    const created = await create(editor, { Name: 'Power', Expression: '"Engine Torque" * rpm * 2 * pi / 60', Unit: 'W', Rate: '100' });
+    const reader: CallerContext = { ...editor, userId: randomUUID(), role: 'reader' };
+    expect(json(await store.get(reader, 'MathChannels', created.Id)).Parameters).toMatchObject({ Name: 'Power', Expression: '"Engine Torque" * rpm * 2 * pi / 60', Unit: 'W', Rate: 100 });
+    expect(json(await store.list(reader, 'MathChannels', {}, ['Name']))).toEqual([{ Id: created.Id, Parameters: { Name: 'Power' } }]);
+    await outbox.settled();
+    expect(published.filter((p) => p.event.accountId === editor.accountId).map((p) => p.routingKey)).toEqual(['entity.MathChannel.created']);
+  });
+
+  test('when a reader writes one, then it is a 403', async () => {
+    expect(await refusal(create(as('reader'), { Name: 'x', Expression: '1' }))).toMatchObject({ status: 403 });
+  });
+
+  test.each([
+    ['"Speed" * ', 'at character 10: expected expression after *'],
+    ['smooth(Speed)', 'at character 0: smooth takes 2 arguments (x, seconds), not 1'],
+    ['Speed + nope(1)', 'at character 8: unknown function nope'],
+  ])('when the expression %j does not parse, then it is a 400 naming the character and the reason', async (expression, message) => {
+    const error = await refusal(create(as('editor'), { Name: 'bad', Expression: expression }));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ status: 400, errors: { Expression: [message] } });
+  });
+
+  test('when a definition would read itself through others, then it is a 400 naming the cycle, on create and on update', async () => {
+    const editor = as('editor');
+    await create(editor, { Name: 'a', Expression: 'b + 1' });
+    const b = await create(editor, { Name: 'b', Expression: 'c * 2' });
+    expect(await refusal(create(editor, { Name: 'c', Expression: 'a - "Logged"' }))).toMatchObject({ status: 400, errors: { Expression: ['math channels may not read one another in a cycle: c → a → b → c'] } });
+    expect(await refusal(create(editor, { Name: 'self', Expression: 'self' }))).toMatchObject({ errors: { Expression: ['math channels may not read one another in a cycle: self → self'] } });
+    await create(editor, { Name: 'c', Expression: '"Logged" / 2' });
+    const update = { ParameterUpdates: [{ Name: 'Expression', Value: 'a' }] };
+    expect(await refusal(store.update(editor, 'MathChannels', b.Id, update))).toMatchObject({ status: 400, errors: { Expression: ['math channels may not read one another in a cycle: b → a → b'] } });
+  });
+
+  test('when a name is taken (any case), empty, or the Rate is not positive, then it is a 400 naming the field', async () => {
+    const editor = as('editor');
+    await create(editor, { Name: 'Power', Expression: '1' });
+    expect(await refusal(create(editor, { Name: 'POWER', Expression: '2' }))).toMatchObject({ status: 400, errors: { Name: ['another math channel is named Power'] } });
+    expect(await refusal(create(editor, { Name: 'ok', Expression: ' ' }))).toMatchObject({ status: 400, errors: { Expression: ['is required'] } });
+    expect(await refusal(create(editor, { Name: 'ok', Expression: '1', Rate: '-5' }))).toMatchObject({ status: 400, errors: { Rate: [expect.stringContaining('positive')] } });
+  });
+});

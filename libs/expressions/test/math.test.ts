@@ -1,0 +1,142 @@
+import { compile, evaluationOrder, ExpressionError, findCycle, parse } from '../src';
+
+/** Expected values here are computed independently of the library: closed forms, or plain loops written out below. */
+function errorOf(run: () => unknown): ExpressionError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ExpressionError) return error;
+    throw error;
+  }
+  throw new Error('no error');
+}
+
+const math = (text: string, inputs: readonly string[] | 'any' = 'any') => compile(text, { inputs, math: true });
+
+/** n samples at `rate` Hz from 0 s. */
+function timeBase(n: number, rate: number): Float64Array {
+  return Float64Array.from({ length: n }, (_, i) => i / rate);
+}
+
+describe('math-channel language', () => {
+  it('when a channel name is quoted, then it is one name, with its span, in math mode only', () => {
+    expect(parse('"Engine Speed" / 60', { quotedNames: true })).toMatchObject({ left: { kind: 'name', name: 'Engine Speed', start: 0, end: 14 } });
+    expect(parse("'a b' + 1", { quotedNames: true })).toMatchObject({ left: { kind: 'name', name: 'a b' } });
+    expect(errorOf(() => parse('"a" + 1')).reason).toContain('is not a number');
+    const speed = math('"Wheel Speed FL" * 3.6', ['Wheel Speed FL']);
+    expect(Array.from(speed.evaluate({ 'Wheel Speed FL': Float64Array.of(10, 20) }))).toEqual([36, 72]);
+  });
+
+  it("when inputs are 'any', then every name but a constant is an input, listed in order of first use", () => {
+    const compiled = math('"B" + A * pi + B + max(C, e)');
+    expect(compiled.inputs).toEqual(['B', 'A', 'C']);
+    expect(compiled.needs).toEqual({ time: false, lapTime: false, lapDistance: false });
+  });
+
+  it('when derivative(x) runs over a quadratic, then the central difference is exact inside and one-sided at the ends', () => {
+    const t = Float64Array.of(0, 0.1, 0.3, 0.6, 1.0); // uneven steps
+    const x = t.map((v) => v * v);
+    const d = math('derivative(x)', ['x']).evaluate({ x }, undefined, { time: t });
+    // Central over [t(i-1), t(i+1)] of t²: (t(i+1)² − t(i-1)²) / (t(i+1) − t(i-1)) = t(i+1) + t(i-1).
+    const expected = [0 + 0.1, 0 + 0.3, 0.1 + 0.6, 0.3 + 1.0, 0.6 + 1.0];
+    expected.forEach((v, i) => expect(d[i]).toBeCloseTo(v, 12));
+  });
+
+  it('when integral(x) runs over a line, then the trapezoid sum is exact, and a gap holds the sum and is itself NaN', () => {
+    const t = timeBase(11, 10); // 0 .. 1 s
+    const x = t.map((v) => 2 * v + 1); // ∫0^t = t² + t
+    const y = math('integral(x)', ['x']).evaluate({ x }, undefined, { time: t });
+    t.forEach((v, i) => expect(y[i]).toBeCloseTo(v * v + v, 12));
+    const gappy = Float64Array.of(1, 1, NaN, 1, 1);
+    const g = math('integral(x)', ['x']).evaluate({ x: gappy }, undefined, { time: timeBase(5, 1) });
+    // Intervals [0,1] adds 1; [1,2] and [2,3] touch the gap, add nothing; [3,4] adds 1.
+    expect(Array.from(g)).toEqual([0, 1, NaN, 1, 2]);
+  });
+
+  it('when smooth(x, seconds) runs, then each sample is the mean of the samples within ±seconds/2, gaps left out', () => {
+    const t = timeBase(7, 10);
+    const x = Float64Array.of(0, 1, 2, NaN, 4, 5, 6);
+    const y = math('smooth(x, 0.2)', ['x']).evaluate({ x }, undefined, { time: t });
+    // Window ±0.1 s: the sample and its two neighbours (times 0.1 apart, ends inclusive).
+    const expected = Array.from(x, (v, i) => {
+      if (Number.isNaN(v)) return NaN;
+      const near = [x[i - 1], v, x[i + 1]].filter((w) => w !== undefined && !Number.isNaN(w));
+      return near.reduce((a, b) => a + b, 0) / near.length;
+    });
+    expected.forEach((v, i) => (Number.isNaN(v) ? expect(y[i]).toBeNaN() : expect(y[i]).toBeCloseTo(v, 12)));
+  });
+
+  it('when lowpass(x, hz) filters a step, then it follows the first-order RC response, and restarts after a gap', () => {
+    const rate = 1000;
+    const hz = 5;
+    const t = timeBase(501, rate);
+    const x = t.map((v) => (v === 0 ? 0 : 1));
+    const y = math('lowpass(x, 5)', ['x']).evaluate({ x }, undefined, { time: t });
+    // Discrete RC: y(k) = 1 − (1 − α)^k, α = dt / (RC + dt); close to the continuous 1 − exp(−t / RC).
+    const rc = 1 / (2 * Math.PI * hz);
+    const alpha = (1 / rate) / (rc + 1 / rate);
+    for (const k of [1, 10, 100, 500]) expect(y[k]).toBeCloseTo(1 - (1 - alpha) ** k, 12);
+    expect(Math.abs(y[100] - (1 - Math.exp(-0.1 / rc)))).toBeLessThan(0.01);
+    const g = math('lowpass(x, 5)', ['x']).evaluate({ x: Float64Array.of(3, NaN, 7, 7) }, undefined, { time: timeBase(4, 1000) });
+    expect(g[0]).toBe(3);
+    expect(g[1]).toBeNaN();
+    expect(g[2]).toBe(7);
+    expect(g[3]).toBe(7);
+  });
+
+  it('when lapTime() and lapDistance() are read, then they are the series given in the context', () => {
+    const compiled = math('lapDistance() / max(lapTime(), 1)');
+    expect(compiled.needs).toEqual({ time: false, lapTime: true, lapDistance: true });
+    const lapTime = Float64Array.of(0, 2, 4);
+    const lapDistance = Float64Array.of(0, 100, 300);
+    expect(Array.from(compiled.evaluate({}, undefined, { lapTime, lapDistance }))).toEqual([0, 50, 75]);
+    expect(Array.from(lapTime)).toEqual([0, 2, 4]);
+    expect(() => compiled.evaluate({}, 3)).toThrow(/lapTime is missing/);
+  });
+
+  it('when the time functions compose with arithmetic, then derivative(integral(x)) recovers x', () => {
+    const t = timeBase(101, 100);
+    const x = t.map((v) => 3 * v + 2);
+    const y = math('derivative(integral(x))', ['x']).evaluate({ x }, undefined, { time: t });
+    x.forEach((v, i) => expect(y[i]).toBeCloseTo(v, 1));
+    for (let i = 1; i < 100; i++) expect(y[i]).toBeCloseTo(x[i], 9);
+    expect(Array.from(x)).toEqual(Array.from(t, (v) => 3 * v + 2)); // inputs untouched
+  });
+
+  it.each([
+    ['smooth(x)', 0, 'smooth takes 2 arguments (x, seconds), not 1'],
+    ['smooth(x, y)', 10, "smooth's seconds must be a positive number"],
+    ['1 + lowpass(x, 0)', 15, "lowpass's hz must be a positive number"],
+    ['derivative(x, 1)', 0, 'derivative takes 1 argument, not 2'],
+    ['lapTime(1)', 0, 'lapTime takes no arguments'],
+    ['x + nope(1)', 4, 'unknown function nope'],
+  ])('when %j is compiled, then an ExpressionError at %i says %s', (text, position, reason) => {
+    expect(errorOf(() => math(text))).toMatchObject({ position, reason: expect.stringContaining(reason) });
+  });
+
+  it('when not in math mode (MDF conversions), then the time and lap functions are unknown', () => {
+    expect(errorOf(() => compile('derivative(X)', { inputs: ['X'] })).reason).toBe('unknown function derivative');
+    expect(errorOf(() => compile('lapTime()', { inputs: ['X'] })).reason).toBe('unknown function lapTime');
+  });
+});
+
+describe('dependencies between definitions', () => {
+  const graph = new Map<string, string[]>([
+    ['power', ['torque', 'rpm']],
+    ['torque', ['Engine Torque']],
+    ['rpm', ['Engine Speed']],
+    ['efficiency', ['power', 'Fuel Flow']],
+  ]);
+
+  it('when definitions read one another, then each comes after what it reads, and logged channels are the leaves', () => {
+    expect(findCycle(graph)).toBeNull();
+    expect(evaluationOrder(graph, ['efficiency'])).toEqual({ definitions: ['torque', 'rpm', 'power', 'efficiency'], leaves: ['Engine Torque', 'Engine Speed', 'Fuel Flow'] });
+  });
+
+  it('when a definition would close a loop, then the cycle is named from it, first name repeated last', () => {
+    const looped = new Map(graph).set('torque', ['efficiency']);
+    expect(findCycle(looped, 'power')).toEqual(['power', 'torque', 'efficiency', 'power']);
+    expect(findCycle(new Map([['a', ['a']]]))).toEqual(['a', 'a']);
+    expect(() => evaluationOrder(looped, ['efficiency'])).toThrow('efficiency → power → torque → efficiency');
+  });
+});
