@@ -33,7 +33,8 @@ describe('FilesystemBlobStore memory', () => {
     clearInterval(sampler);
     expect(stored.size).toBe(total);
     // Chunks already written wait for a collection: on Node 24, V8 collects them once about 64 MiB of such external
-    // memory is pending (70-100 MiB measured here), so the bound is above that, and far below a buffered upload.
-    expect(peak).toBeLessThan(128 * 1024 * 1024);
+    // memory is pending (70-100 MiB measured alone, 139 MiB once with three suites running beside it), so the bound is
+    // above that and still far below a buffered upload (512 MiB and more).
+    expect(peak).toBeLessThan(192 * 1024 * 1024);
   }, 120_000);
 });
