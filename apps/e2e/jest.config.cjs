@@ -3,6 +3,8 @@ module.exports = {
   ...require('../../jest.preset.cjs'),
   displayName: 'e2e',
   rootDir: __dirname,
-  globalSetup: require.resolve('../../libs/testing/src/global-setup.ts'),
+  // The servers up, then one five-process stack for the files that only make requests (test/support/shared-stack.ts).
+  globalSetup: require.resolve('./test/support/global-setup.ts'),
+  globalTeardown: require.resolve('./test/support/global-teardown.ts'),
   testTimeout: 60_000,
 };

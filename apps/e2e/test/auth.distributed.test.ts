@@ -6,7 +6,7 @@ let admin: Member;
 let championshipId: string;
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   admin = await stack.member('admin');
   championshipId = (await admin.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Owned' }] })).returnValue!.Id;
 });

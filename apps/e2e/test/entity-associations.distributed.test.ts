@@ -4,7 +4,7 @@ let stack: DistributedStack;
 let admin: Member;
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   admin = await stack.member('admin');
 });
 afterAll(async () => {

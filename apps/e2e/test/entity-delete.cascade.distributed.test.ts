@@ -6,7 +6,7 @@ let stack: DistributedStack;
 let db: StackDatabase;
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   db = new StackDatabase(stack);
 });
 afterAll(async () => {

@@ -12,7 +12,7 @@ let ownerFactory: EntityFactory;
 let intruderFactory: EntityFactory;
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   db = new StackDatabase(stack);
   owner = new Api(stack.baseUrl, await stack.member('admin'));
   intruder = new Api(stack.baseUrl, await stack.member('admin'));

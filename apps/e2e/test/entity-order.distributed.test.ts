@@ -6,7 +6,7 @@ let admin: Member;
 let factory: EntityFactory;
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   admin = await stack.member('admin');
   factory = new EntityFactory(new Api(stack.baseUrl, admin));
 });

@@ -9,7 +9,7 @@ let api: Api;
 let factory: EntityFactory;
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   db = new StackDatabase(stack);
   admin = await stack.member('admin');
   api = new Api(stack.baseUrl, admin);

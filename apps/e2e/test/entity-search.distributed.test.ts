@@ -6,7 +6,7 @@ let admin: Member;
 let api: Api;
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   admin = await stack.member('admin');
   api = new Api(stack.baseUrl, admin);
 });

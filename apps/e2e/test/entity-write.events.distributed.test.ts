@@ -14,7 +14,7 @@ let factory: EntityFactory;
 const received: { routingKey: string; payload: EntityChangedEvent; requestId?: string }[] = [];
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   bus = new AmqpBus({ url: AMQP_URL, prefix: `${stack.prefix}.`, logger: pino({ level: 'silent' }) });
   await bus.subscribe('entity.events', uniquePrefix('e2e-entity-events'), ['entity.#'], async (m) => {
     received.push({ routingKey: m.routingKey, payload: m.payload as EntityChangedEvent, requestId: m.headers.requestId });

@@ -6,7 +6,7 @@ let admin: Member;
 let adminApi: Api;
 
 beforeAll(async () => {
-  stack = await DistributedStack.start();
+  stack = await DistributedStack.shared();
   admin = await stack.member('admin');
   adminApi = new Api(stack.baseUrl, admin);
 });

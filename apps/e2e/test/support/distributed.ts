@@ -6,6 +6,7 @@ import { PitwallClient } from '@pitwall/client';
 import { createPool } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { uniquePrefix } from '@pitwall/testing';
+import { sharedStackAddress } from './shared-stack';
 
 // tools/stack.cjs is the process-level twin of docker/compose.yaml, shared with `npm run start:distributed`.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -44,7 +45,28 @@ export class DistributedStack {
     readonly prefix: string,
     /** The environment the apps were started with (database, bus and cache addresses, prefixes). */
     readonly env: Record<string, string>,
+    /** The suite's shared stack (shared-stack.ts): stop() closes only this file's own connections. */
+    private readonly isShared = false,
   ) {}
+
+  /**
+   * The suite's shared five-process stack (started once by the e2e global setup), for a file that only makes requests
+   * in accounts of its own: it must not stop, kill or read the output of the stack's processes. Without the global
+   * setup (a file run with another config), a stack of the file's own.
+   */
+  static async shared(): Promise<DistributedStack> {
+    const address = sharedStackAddress();
+    if (!address) return DistributedStack.start();
+    const stack: Stack = { baseUrl: address.baseUrl, procs: [], supervision: [], stop: async () => [] };
+    const db: TestDatabase = { url: address.databaseUrl, drop: async () => undefined };
+    const pool = createPool({ url: address.databaseUrl, applicationName: 'e2e', logger: pino({ level: 'silent' }) });
+    const cache = new RedisCache(REDIS_URL, `${address.prefix}:`);
+    const auth = new AuthStore(pool, cache, pino({ level: 'silent' }));
+    return new DistributedStack(stack, auth, db, async () => {
+      await cache.close();
+      await pool.end();
+    }, address.prefix, address.env, true);
+  }
 
   static async start(options: { apps?: string[]; env?: Record<string, string>; readyPath?: string; readyTimeoutMs?: number; supervise?: boolean } = {}): Promise<DistributedStack> {
     const db = await createTestDatabase();
@@ -81,6 +103,10 @@ export class DistributedStack {
   }
 
   async stop(): Promise<{ name: string; exitCode: number | null; signal: string | null }[]> {
+    if (this.isShared) {
+      await this.closeAuth();
+      return [];
+    }
     const exits = await this.stack.stop();
     await this.closeAuth();
     await deleteBusTopology(AMQP_URL, `${this.prefix}.`);

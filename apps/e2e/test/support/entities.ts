@@ -196,11 +196,11 @@ export interface EntityStack {
   factory: EntityFactory;
 }
 
-/** One five-process stack per test file, an admin of a fresh account, and an Api and factory acting as it. */
+/** The suite's shared five-process stack, an admin of a fresh account, and an Api and factory acting as it. */
 export function withEntityStack(use: (fixture: EntityStack) => void): void {
   let stack: DistributedStack | undefined;
   beforeAll(async () => {
-    stack = await DistributedStack.start();
+    stack = await DistributedStack.shared();
     const admin = await stack.member('admin');
     const api = new Api(stack.baseUrl, admin);
     use({ stack, admin, api, factory: new EntityFactory(api) });

@@ -1,0 +1,3 @@
+import { setUp } from './shared-stack';
+
+export default setUp;

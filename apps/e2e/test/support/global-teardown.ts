@@ -1,0 +1,3 @@
+import { tearDown } from './shared-stack';
+
+export default tearDown;
