@@ -10,12 +10,12 @@
 //   - RSS growth (peak over the baseline, VmHWM reset before) of the gateway and the datafile-service for a 100 MB
 //     answer, binary and JSON, read at full speed and by a slow client (goal < 32 MB each).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateLdFile } from '../gen-ld/gen-ld';
-import { load, startBenchStack, summarise, type BenchStack } from './stack-fixture';
+import { createBenchRunSheet, load, startBenchStack, summarise, uploadDataFile, type BenchStack } from './stack-fixture';
 
 const RUNS = Number(process.env['BENCH_BULK_RUNS'] ?? 15);
 const MB = 1e6;
@@ -23,17 +23,6 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const kib = (pid: number, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-
-function put(url: string, file: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(url), { method: 'PUT', agent: false, headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(statSync(file).size) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);
-  });
-}
 
 /** One read: its time to the last byte and its bytes (counted, not kept); `slow` pauses 20 ms after each MiB. */
 function timed(url: string, options: { method?: string; body?: string; headers?: Record<string, string>; slow?: boolean; keep?: boolean } = {}): Promise<{ ms: number; bytes: number; body?: Buffer }> {
@@ -94,16 +83,8 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
     // READ_SAMPLE_BUDGET above the 100 MB answers' samples (the channel named 6 and 14 times).
     stack = await startBenchStack({ env: { DATA_DIR: path.join(dir, `data-${label}`), BUS_TIMEOUT_MS: '60000', READ_SAMPLE_BUDGET: '64000000', ...(inlineMax ? { CLAIM_INLINE_MAX_BYTES: inlineMax } : {}) } });
     const s = stack;
-    const championshipId = await s.create('Championships', {}, { Name: 'Bench' });
-    const eventId = await s.create('Events', { championshipId }, { Name: 'Bench event' });
-    const sessionId = await s.create('Sessions', { eventId }, { Name: 'Bench session' });
-    const carId = await s.create('Cars', {}, { Name: 'Bench car' });
-    await s.create('EventCars', { eventId, carId }, { Name: 'Bench car' });
-    const runSheet = await s.create('RunSheets', { sessionId, carId }, { Name: 'Bench run' });
-    const prepared = await s.send('POST', `/RunSheets/${runSheet}/Attachments`, { FileName: 'bulk.ld', UseCompression: false, AttachedFileGroupName: 'DataFile' });
-    if ((await put(prepared.body.Url, ld)) !== 200) throw new Error('upload failed');
-    const done = await s.send('PUT', `/RunSheets/${runSheet}/Attachments/${prepared.body.AttachedFileId}`, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] });
-    if (done.status !== 200) throw new Error(`finalise answered ${done.status}`);
+    const runSheet = await createBenchRunSheet(s);
+    await uploadDataFile(s, runSheet, ld, { fileName: 'bulk.ld', compressed: false });
 
     const dataset = `${s.baseUrl}/RunSheets/${runSheet}/DataFileAccess/DataFile`;
     const meta = (await (await fetch(`${dataset}/metadata`, { headers: s.headers })).json()) as { channels: { name: string; frequency: number }[] };

@@ -13,7 +13,7 @@
 //     (measured and reported, not asserted).
 // The generated file, its LZ4 frame and the stack's data directory are deleted at the end.
 import { execFileSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,7 +23,7 @@ import { physicalSamples, type ChannelSeries } from '@pitwall/channels';
 import { PitwallClient } from '@pitwall/client';
 import { ATTACHMENT_COMMANDS, DATAFILE_COMMANDS, SERVICES, type ChannelsReadJson } from '@pitwall/contracts';
 import { DEFAULT_GEN_LD, generateLdFile } from '../gen-ld/gen-ld';
-import { AMQP_URL, startBenchStack, type BenchStack } from './stack-fixture';
+import { AMQP_URL, createBenchRunSheet, startBenchStack, uploadDataFile, type BenchStack } from './stack-fixture';
 
 const LAP = 5;
 const WARM_RUNS = Number(process.env['BENCH_DATAFILE_RUNS'] ?? 40);
@@ -32,17 +32,6 @@ const JSON_RUNS = Math.max(5, Math.round(WARM_RUNS / 4));
 const READ_SAMPLE_BUDGET = Number(process.env['READ_SAMPLE_BUDGET'] ?? 16_000_000);
 /** Seconds of data (default one hour, the issue's ~490 MB file); shorter for a quick try of the bench itself. */
 const DURATION = Number(process.env['BENCH_DATAFILE_SECONDS'] ?? DEFAULT_GEN_LD.duration);
-
-function put(url: string, file: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(url), { method: 'PUT', agent: false, headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(statSync(file).size) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);
-  });
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)] as number;
@@ -66,18 +55,10 @@ async function main(): Promise<void> {
     // The synthetic file compresses about 116 times (its frame declares no size), past LZ4_MAX_RATIO's default of 64.
     stack = await startBenchStack({ env: { DATA_DIR: dataDir, BUS_TIMEOUT_MS: '60000', LZ4_MAX_RATIO: '128' } });
     const s = stack;
-    const championshipId = await s.create('Championships', {}, { Name: 'Bench' });
-    const eventId = await s.create('Events', { championshipId }, { Name: 'Bench event' });
-    const sessionId = await s.create('Sessions', { eventId }, { Name: 'Bench session' });
-    const carId = await s.create('Cars', {}, { Name: 'Bench car' });
-    await s.create('EventCars', { eventId, carId }, { Name: 'Bench car' });
-    const runSheet = await s.create('RunSheets', { sessionId, carId }, { Name: 'Bench run' });
+    const runSheet = await createBenchRunSheet(s);
 
     started = performance.now();
-    const prepared = await s.send('POST', `/RunSheets/${runSheet}/Attachments`, { FileName: 'large.ld', UseCompression: true, AttachedFileGroupName: 'DataFile' });
-    if ((await put(prepared.body.Url, frame)) !== 200) throw new Error('upload failed');
-    const done = await s.send('PUT', `/RunSheets/${runSheet}/Attachments/${prepared.body.AttachedFileId}`, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] });
-    if (done.status !== 200) throw new Error(`finalise answered ${done.status}: ${JSON.stringify(done.body)}`);
+    await uploadDataFile(s, runSheet, frame, { fileName: 'large.ld', compressed: true });
     console.log(`uploaded and finalised through the gateway in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     rmSync(frame);
 

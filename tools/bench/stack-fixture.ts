@@ -1,7 +1,8 @@
 // Shared by the stack benches: the five apps as separate processes (tools/stack.cjs) on a fresh database with
 // random bus and Redis prefixes, one account/user/key, autocannon with a typed wrapper, and cleanup of everything.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -190,6 +191,39 @@ export async function startBenchStack(options: { env?: Record<string, string> } 
     await cleanup();
     throw err;
   }
+}
+
+/** A run sheet on a championship, event, session and car (entered in the event) of its own; its id. */
+export async function createBenchRunSheet(stack: BenchStack): Promise<string> {
+  const championshipId = await stack.create('Championships', {}, { Name: 'Bench' });
+  const eventId = await stack.create('Events', { championshipId }, { Name: 'Bench event' });
+  const sessionId = await stack.create('Sessions', { eventId }, { Name: 'Bench session' });
+  const carId = await stack.create('Cars', {}, { Name: 'Bench car' });
+  await stack.create('EventCars', { eventId, carId }, { Name: 'Bench car' });
+  return stack.create('RunSheets', { sessionId, carId }, { Name: 'Bench run' });
+}
+
+/** PUTs the file's bytes to a signed upload URL, streamed from disk; the answer's status. */
+function putFile(url: string, file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(url), { method: 'PUT', agent: false, headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(statSync(file).size) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);
+  });
+}
+
+/**
+ * Attaches `file` to the run sheet in the group DataFile by the upload flow (prepare, PUT to the signed URL, finalise
+ * with ServerAttachedFileState 2); `compressed`: the file is an LZ4 frame, uploaded with UseCompression.
+ */
+export async function uploadDataFile(stack: BenchStack, runSheet: string, file: string, options: { fileName: string; compressed: boolean }): Promise<void> {
+  const prepared = await stack.send('POST', `/RunSheets/${runSheet}/Attachments`, { FileName: options.fileName, UseCompression: options.compressed, AttachedFileGroupName: 'DataFile' });
+  if ((await putFile(prepared.body.Url, file)) !== 200) throw new Error('upload failed');
+  const done = await stack.send('PUT', `/RunSheets/${runSheet}/Attachments/${prepared.body.AttachedFileId}`, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] });
+  if (done.status !== 200) throw new Error(`finalise answered ${done.status}: ${JSON.stringify(done.body)}`);
 }
 
 /** Runs `fn` over `items` with at most `concurrency` in flight; returns the elapsed seconds. */

@@ -73,28 +73,48 @@ function syntheticChannel(index: number, hz: number, duration: number): LdChanne
   };
 }
 
+/** A channel whose laps share one shape: its name, unit and decimals (`scaling.dec`), and its value along a lap. */
+interface LappedChannel {
+  name: string;
+  unit: string;
+  dec: number;
+  /** The value at the fraction `p` of lap `lap` (from 0), in units of its last decimal (tenths for `dec` 1): rounded to whole ones. */
+  scaled(p: number, lap: number): number;
+}
+
+/** A 100 Hz channel repeating every 90 s lap, its shape given by `channel.scaled`. */
+function lappedChannel(duration: number, channel: LappedChannel): LdChannelInput {
+  const hz = 100;
+  const stepsPerUnit = 10 ** channel.dec;
+  return {
+    name: channel.name,
+    unit: channel.unit,
+    frequency: hz,
+    scaling: { dec: channel.dec },
+    sampleCount: hz * duration,
+    fill: (first, out) => {
+      for (let i = 0; i < out.length; i++) {
+        const t = (first + i) / hz;
+        out[i] = Math.round(channel.scaled((t % LAP_SECONDS) / LAP_SECONDS, Math.floor(t / LAP_SECONDS))) / stepsPerUnit;
+      }
+    },
+  };
+}
+
 /**
  * A 100 Hz Ground Speed (km/h) that laps: the same three straights and corners every 90 s lap, each lap a little faster
  * or slower than the others, so distances integrate and lap deltas are not zero.
  */
 function groundSpeed(duration: number): LdChannelInput {
-  const hz = 100;
-  return {
+  return lappedChannel(duration, {
     name: 'Ground Speed',
     unit: 'km/h',
-    frequency: hz,
-    scaling: { dec: 1 },
-    sampleCount: hz * duration,
-    fill: (first, out) => {
-      for (let i = 0; i < out.length; i++) {
-        const t = (first + i) / hz;
-        const lap = Math.floor(t / LAP_SECONDS);
-        const p = (t % LAP_SECONDS) / LAP_SECONDS;
-        const pace = 1 + 0.02 * Math.sin(lap * 1.7);
-        out[i] = Math.round(10 * pace * (150 + 80 * Math.sin(2 * Math.PI * 3 * p) + 20 * Math.sin(2 * Math.PI * 7 * p))) / 10;
-      }
+    dec: 1,
+    scaled: (p, lap) => {
+      const pace = 1 + 0.02 * Math.sin(lap * 1.7);
+      return 10 * pace * (150 + 80 * Math.sin(2 * Math.PI * 3 * p) + 20 * Math.sin(2 * Math.PI * 7 * p));
     },
-  };
+  });
 }
 
 /**
@@ -102,18 +122,10 @@ function groundSpeed(duration: number): LdChannelInput {
  * is slowest: dead reckoning from the two draws a closed circuit (the track map read's bench).
  */
 function yawVelocity(duration: number): LdChannelInput {
-  const hz = 100;
-  return {
+  return lappedChannel(duration, {
     name: 'Gyro Yaw Velocity',
     unit: 'deg/s',
-    frequency: hz,
-    scaling: { dec: 2 },
-    sampleCount: hz * duration,
-    fill: (first, out) => {
-      for (let i = 0; i < out.length; i++) {
-        const p = (((first + i) / hz) % LAP_SECONDS) / LAP_SECONDS;
-        out[i] = Math.round(-100 * (360 / LAP_SECONDS) * (1 - 0.9 * Math.sin(2 * Math.PI * 3 * p))) / 100;
-      }
-    },
-  };
+    dec: 2,
+    scaled: (p) => -100 * (360 / LAP_SECONDS) * (1 - 0.9 * Math.sin(2 * Math.PI * 3 * p)),
+  });
 }

@@ -1,9 +1,5 @@
-import { rmSync } from 'node:fs';
 import { writeLdFile } from '@pitwall/formats';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import { startDatafileStack } from '../support/datafile-stack';
-import type { UploadedDatasets } from '../support/uploaded-datasets';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -34,25 +30,15 @@ function analysisLd(): Uint8Array {
 const LIMITS = { READ_SAMPLE_BUDGET: '1000', HISTOGRAM_MAX_BINS: '50', SCATTER_MAX_GRID: '16', SCATTER_MAX_POINTS: '500' };
 
 describe('the analysis reads through the gateway: POST .../lapstats, .../scatter, .../histogram', () => {
-  const dir = workspaceTempDir('datafile-analysis-');
-  let stack: InProcessStack;
-  let base: string;
-  let demo: { accountId: string; apiKey: string };
-  let attached: UploadedDatasets;
+  const started = useDatafileStack('datafile-analysis-', { URL_SIGNING_SECRET: 'analysis-test-secret' }, { datafileEnv: LIMITS });
   let runSheet: string;
 
   beforeAll(async () => {
-    ({ stack, base, demo, attached } = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'analysis-test-secret' }, { datafileEnv: LIMITS }));
-    runSheet = await attached.entity();
-    await attached.attach(runSheet, 'DataFile', 'analysis.ld', analysisLd());
+    runSheet = await started.attached.entityWithFile('DataFile', 'analysis.ld', analysisLd());
   }, 60_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const post = (read: string, body: unknown, id = runSheet) =>
-    fetch(`${base}/RunSheets/${id}/DataFileAccess/DataFile/${read}`, { method: 'POST', headers: { ApiKey: demo.apiKey, AccountId: demo.accountId, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${started.base}/RunSheets/${id}/DataFileAccess/DataFile/${read}`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const answer = async (r: Response, status = 200): Promise<Json> => {
     const body = await r.json();
     if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${JSON.stringify(body)}`);

@@ -1,13 +1,9 @@
-import { rmSync } from 'node:fs';
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { PitwallClient } from '@pitwall/client';
-import type { EncodedJson } from '@pitwall/bus';
 import { openDataFile } from '@pitwall/formats';
 import { buildMdf4File } from '@pitwall/formats/testing';
-import type { InProcessStack } from '@pitwall/service-host/testing';
 import { fixture } from '../support/fixtures';
-import { startDatafileStack, type DatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { busReplies, useDatafileStack } from '../support/datafile-stack';
 
 const ARROW = 'application/vnd.apache.arrow.stream';
 interface JsonRecord {
@@ -24,41 +20,18 @@ interface JsonRecord {
  * value for value with the JSON answer of the same read.
  */
 describe('channel reads as Arrow (POST .../channels and GET .../channel)', () => {
-  const dir = workspaceTempDir('datafile-arrow-');
-  let started: DatafileStack;
-  let stack: InProcessStack;
-  let base: string;
-  let headers: Record<string, string>;
+  const started = useDatafileStack('datafile-arrow-', { URL_SIGNING_SECRET: 'datafile-arrow-test-secret', CLAIM_SECRET: 'datafile-arrow-shared-secret', CLAIM_IN_PROCESS: 'false', DATAFILE_RESULT_CACHE_BYTES: '0' }, { datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096' } });
   let runSheet: string;
   const sample1 = fixture('Sample1.ld');
   const eager = openDataFile(sample1);
   const names = eager.channels.map((c) => c.name);
 
   beforeAll(async () => {
-    started = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'datafile-arrow-test-secret', CLAIM_SECRET: 'datafile-arrow-shared-secret', CLAIM_IN_PROCESS: 'false', DATAFILE_RESULT_CACHE_BYTES: '0' }, { datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096' } });
-    ({ stack, base } = started);
-    headers = { ApiKey: started.demo.apiKey, AccountId: started.demo.accountId };
-    runSheet = await started.attached.entity();
-    await started.attached.attach(runSheet, 'DataFile', 'Sample1.ld', sample1);
+    runSheet = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
   }, 90_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const dataset = (id = runSheet) => `/RunSheets/${id}/DataFileAccess/DataFile`;
-  const post = (body: unknown, accept?: string, id?: string) => fetch(`${base}${dataset(id)}/channels`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify(body) });
-
-  /** The replies the gateway got on the bus while `run` ran. */
-  async function busReplies(run: () => Promise<void>): Promise<EncodedJson[]> {
-    const spy = jest.spyOn(stack.bus, 'requestEncoded');
-    try {
-      await run();
-      return await Promise.all(spy.mock.results.map((r) => r.value as Promise<EncodedJson>));
-    } finally {
-      spy.mockRestore();
-    }
-  }
+  const post = (body: unknown, accept?: string, id?: string) => fetch(`${started.base}${dataset(id)}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify(body) });
 
   /** A channel's values and times as the stream carries them: from the one batch where its column is not all null. */
   function columnOf(table: Table, name: string): { samples: (number | null)[]; times: number[] } {
@@ -73,7 +46,7 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
 
   test('when a whole-file batch of every channel is read as Arrow, then it comes by claim with its Content-Length, one batch per rate, each column the JSON record\'s values', async () => {
     let bytes!: Uint8Array;
-    const replies = await busReplies(async () => {
+    const replies = await busReplies(started.stack, async () => {
       const r = await post({ channels: names, mode: 0 }, ARROW);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe(ARROW);
@@ -103,7 +76,7 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
   });
 
   test('when the client reads a lap of a channel, a window and a display-sized batch as Arrow, then each equals its JSON read, times included', async () => {
-    const client = new PitwallClient({ baseUrl: base, apiKey: started.demo.apiKey, accountId: started.demo.accountId });
+    const client = new PitwallClient({ baseUrl: started.base, apiKey: started.demo.apiKey, accountId: started.demo.accountId });
     const lapJson = (await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1 })).returnValue as JsonRecord;
     const lap = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1, arrow: true });
     expect(lap.statusCode).toBe(200);
@@ -138,8 +111,7 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
   describe('a file with a channel named `time` and a text conversion', () => {
     let id: string;
     beforeAll(async () => {
-      id = await started.attached.entity();
-      await started.attached.attach(id, 'DataFile', 'labels.mf4', mdfWithTimeAndGear());
+      id = await started.attached.entityWithFile('DataFile', 'labels.mf4', mdfWithTimeAndGear());
     });
 
     test('when a text conversion\'s channel is read as Arrow, then its codes come with their labels in the field metadata', async () => {
@@ -162,7 +134,7 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
       const problem = (await batch.json()) as { detail: string; errors: Record<string, string[]> };
       expect(problem.errors).toEqual({ 'channels[1]': ['cannot be an Arrow column: time is the name of the time column; read it as JSON or the binary body'] });
       expect(problem.detail).toBe("The read cannot be answered as an Arrow stream: channels[1] time is named like the Arrow stream's time column");
-      const one = await fetch(`${base}${dataset(id)}/channel?channel=time`, { headers: { ...headers, Accept: ARROW } });
+      const one = await fetch(`${started.base}${dataset(id)}/channel?channel=time`, { headers: { ...started.headers, Accept: ARROW } });
       expect(one.status).toBe(406);
       expect(((await one.json()) as { errors: unknown }).errors).toEqual({ channel: [expect.stringContaining('time column')] });
       expect((await post({ channels: ['Gear', 'time'], mode: 0 }, undefined, id)).status).toBe(200);

@@ -1,12 +1,9 @@
 import { request } from 'node:http';
-import { rmSync } from 'node:fs';
 import { decodeChannelsBody, toReadRecord } from '@pitwall/client';
-import { answerBytes, type EncodedJson } from '@pitwall/bus';
+import { answerBytes } from '@pitwall/bus';
 import { openDataFile } from '@pitwall/formats';
-import type { InProcessStack } from '@pitwall/service-host/testing';
 import { fixture } from '../support/fixtures';
-import { startDatafileStack, type DatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { busReplies, useDatafileStack } from '../support/datafile-stack';
 
 /**
  * Large answers by claim: the datafile-service keeps every answer over CLAIM_INLINE_MAX_BYTES (4 KiB here) and replies a
@@ -14,48 +11,25 @@ import { workspaceTempDir } from '../support/workspace-tmp';
  * process) and streams it to the client.
  */
 describe('data file reads whose answers are large: by claim, streamed from the datafile-service', () => {
-  const dir = workspaceTempDir('datafile-claims-');
-  let started: DatafileStack;
-  let stack: InProcessStack;
-  let base: string;
-  let headers: Record<string, string>;
+  // One pool thread: a read whose work were not freed when its client went would hold every later read up.
+  const started = useDatafileStack('datafile-claims-', { URL_SIGNING_SECRET: 'datafile-claims-test-secret', CLAIM_SECRET: 'datafile-claims-shared-secret', CLAIM_IN_PROCESS: 'false', DATAFILE_RESULT_CACHE_BYTES: '0' }, { maxThreads: 1, datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096' } });
   let dataset: string;
   let runSheet: string;
   const sample1 = fixture('Sample1.ld');
   const names = openDataFile(sample1).channels.map((c) => c.name);
 
   beforeAll(async () => {
-    // One pool thread: a read whose work were not freed when its client went would hold every later read up.
-    started = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'datafile-claims-test-secret', CLAIM_SECRET: 'datafile-claims-shared-secret', CLAIM_IN_PROCESS: 'false', DATAFILE_RESULT_CACHE_BYTES: '0' }, { maxThreads: 1, datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096' } });
-    ({ stack, base } = started);
-    headers = { ApiKey: started.demo.apiKey, AccountId: started.demo.accountId };
-    runSheet = await started.attached.entity();
-    await started.attached.attach(runSheet, 'DataFile', 'Sample1.ld', sample1);
+    runSheet = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
     dataset = `/RunSheets/${runSheet}/DataFileAccess/DataFile`;
   }, 90_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** The replies the gateway got on the bus while `run` ran. */
-  async function busReplies(run: () => Promise<void>): Promise<EncodedJson[]> {
-    const spy = jest.spyOn(stack.bus, 'requestEncoded');
-    try {
-      await run();
-      return await Promise.all(spy.mock.results.map((r) => r.value as Promise<EncodedJson>));
-    } finally {
-      spy.mockRestore();
-    }
-  }
 
   const wholeBatch = { channels: names, mode: 0 };
-  const post = (accept?: string) => fetch(`${base}${dataset}/channels`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify(wholeBatch) });
+  const post = (accept?: string) => fetch(`${started.base}${dataset}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify(wholeBatch) });
 
   test('when a whole-file batch read is larger than the limit, then the bus carries a claim, not the bytes, and the binary body comes whole with its Content-Length', async () => {
     let body!: Uint8Array;
     let length: string | null = null;
-    const replies = await busReplies(async () => {
+    const replies = await busReplies(started.stack, async () => {
       const r = await post('application/x-service-channels');
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe('application/x-service-channels');
@@ -64,7 +38,7 @@ describe('data file reads whose answers are large: by claim, streamed from the d
     });
     expect(replies).toHaveLength(1);
     const claim = replies[0]?.claim;
-    expect(claim).toMatchObject({ accountId: headers['AccountId'], contentType: 'application/x-service-channels', length: body.byteLength });
+    expect(claim).toMatchObject({ accountId: started.headers['AccountId'], contentType: 'application/x-service-channels', length: body.byteLength });
     expect(replies[0]?.json.byteLength).toBeLessThan(1024);
     expect(length).toBe(String(body.byteLength));
     expect(decodeChannelsBody(body).map((c) => c.name)).toEqual(names);
@@ -99,15 +73,15 @@ describe('data file reads whose answers are large: by claim, streamed from the d
   });
 
   test('when a single channel read is larger than the limit, then its JSON record comes by claim as the record itself', async () => {
-    const r = await fetch(`${base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}`, { headers });
+    const r = await fetch(`${started.base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}`, { headers: started.headers });
     const record = (await r.json()) as { name: string; samples: number[] };
     expect(record.name).toBe('Engine RPM');
     expect(record.samples.length).toBe(openDataFile(sample1).readChannel('Engine RPM').samples.length);
   });
 
   test('when the answer is small, then it rides the bus inline', async () => {
-    const replies = await busReplies(async () => {
-      const r = await fetch(`${base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=10`, { headers });
+    const replies = await busReplies(started.stack, async () => {
+      const r = await fetch(`${started.base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}&maxPoints=10`, { headers: started.headers });
       expect(r.status).toBe(200);
       await r.arrayBuffer();
     });
@@ -116,7 +90,7 @@ describe('data file reads whose answers are large: by claim, streamed from the d
 
   test('when the client goes mid-answer, then the work on the pool is freed: the next read on the one pool thread is answered', async () => {
     await new Promise<void>((resolve, reject) => {
-      const req = request(`${base}${dataset}/channels`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' } }, (res) => {
+      const req = request(`${started.base}${dataset}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' } }, (res) => {
         res.once('data', () => {
           req.destroy();
           resolve();
@@ -126,7 +100,7 @@ describe('data file reads whose answers are large: by claim, streamed from the d
       req.end(JSON.stringify(wholeBatch));
       req.on('response', (res) => res.on('error', reject));
     });
-    const next = await fetch(`${base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}&lapIndex=1`, { headers });
+    const next = await fetch(`${started.base}${dataset}/channel?channel=${encodeURIComponent('Engine RPM')}&lapIndex=1`, { headers: started.headers });
     expect(next.status).toBe(200);
     await next.arrayBuffer();
     expect(started.datafile.parts.desk.waitingCount).toBe(0);

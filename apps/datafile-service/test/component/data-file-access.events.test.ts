@@ -1,12 +1,8 @@
-import { rmSync } from 'node:fs';
 import { decodeChannelsBody, isEventSeries, toReadRecord, type EventSeries } from '@pitwall/client';
 import { buildMetadataRecord, openDataFile } from '@pitwall/formats';
 import { buildMdf4File } from '@pitwall/formats/testing';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import type { UploadedDatasets } from '../support/uploaded-datasets';
 import { fixture } from '../support/fixtures';
-import { startDatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -39,31 +35,20 @@ function arraysFile(): Uint8Array {
 }
 
 describe('text, byte and array channels through the gateway (entity-service, datafile-service and gateway in-process)', () => {
-  const dir = workspaceTempDir('datafile-events-');
-  let stack: InProcessStack;
-  let base: string;
-  let demo: { accountId: string; apiKey: string };
-  let attached: UploadedDatasets;
+  const started = useDatafileStack('datafile-events-');
   let strings: string;
   let arrays: string;
   const f12 = fixture('f12_strings_arrays_structs_410.mf4');
   const eager = openDataFile(f12);
 
   beforeAll(async () => {
-    ({ stack, base, demo, attached } = await startDatafileStack(dir, {}));
-    strings = await attached.entity();
-    await attached.attach(strings, 'DataFile', 'f12_strings_arrays_structs_410.mf4', f12);
-    arrays = await attached.entity();
-    await attached.attach(arrays, 'DataFile', 'arrays.mf4', arraysFile());
+    strings = await started.attached.entityWithFile('DataFile', 'f12_strings_arrays_structs_410.mf4', f12);
+    arrays = await started.attached.entityWithFile('DataFile', 'arrays.mf4', arraysFile());
   }, 90_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
-  const headers = (extra: Record<string, string> = {}) => ({ ApiKey: demo.apiKey, AccountId: demo.accountId, ...extra });
-  const get = (path: string, extra?: Record<string, string>) => fetch(`${base}${path}`, { headers: headers(extra) });
-  const post = (path: string, body: unknown, extra?: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
+  const headers = (extra: Record<string, string> = {}) => ({ ...started.headers, ...extra });
+  const get = (path: string, extra?: Record<string, string>) => fetch(`${started.base}${path}`, { headers: headers(extra) });
+  const post = (path: string, body: unknown, extra?: Record<string, string>) => fetch(`${started.base}${path}`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
   const dataset = (id: string) => `/RunSheets/${id}/DataFileAccess/DataFile`;
   const json = async (r: Response | Promise<Response>): Promise<Json> => {
     const answer = await r;

@@ -1,10 +1,8 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { admittedKey } from '@pitwall/gateway';
-import type { InProcessStack } from '@pitwall/service-host/testing';
 import { fixture } from '../support/fixtures';
-import { READ_LIMITS, startDatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { READ_LIMITS, useDatafileStack } from '../support/datafile-stack';
 
 /**
  * The real pool worker, wrapped: a read of `Engine RPM` kills its worker thread (process.exit in a worker ends that
@@ -29,67 +27,52 @@ module.exports.stored = real.stored;
 }
 
 describe('data file reads that fail on the pool (a worker crash, a read over the timeout) or beyond the per-user limit', () => {
-  const dir = workspaceTempDir('datafile-faults-');
-  let stack: InProcessStack;
-  let base: string;
-  let second: string;
-  let userId: string;
-  let headers: Record<string, string>;
+  // With a second gateway replica: the per-user read limit is counted in the cache they share.
+  const started = useDatafileStack('datafile-faults-', { ...READ_LIMITS, URL_SIGNING_SECRET: 'datafile-faults-test-secret' }, { worker: faultyWorker, replica: true });
   let path: (channel: string, at?: string) => string;
 
   beforeAll(async () => {
-    // With a second gateway replica: the per-user read limit is counted in the cache they share.
-    const started = await startDatafileStack(dir, { ...READ_LIMITS, URL_SIGNING_SECRET: 'datafile-faults-test-secret' }, { worker: faultyWorker, replica: true });
-    ({ stack, base, second } = started);
-    const { demo, attached } = started;
-    headers = { ApiKey: demo.apiKey, AccountId: demo.accountId };
-    userId = demo.userId;
-    const runSheet = await attached.entity();
-    await attached.attach(runSheet, 'DataFile', 'Sample1.ld', fixture('Sample1.ld'));
-    path = (channel, at = base) => `${at}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=${encodeURIComponent(channel)}&lapIndex=1`;
+    const runSheet = await started.attached.entityWithFile('DataFile', 'Sample1.ld', fixture('Sample1.ld'));
+    path = (channel, at = started.base) => `${at}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=${encodeURIComponent(channel)}&lapIndex=1`;
   }, 60_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   test('when the worker of a read dies, then that read alone is a 500 problem+json revealing nothing, and the pool keeps serving', async () => {
-    const [crashed, healthy] = await Promise.all([fetch(path('Engine RPM'), { headers }), fetch(path('Susp Pos FL'), { headers })]);
+    const [crashed, healthy] = await Promise.all([fetch(path('Engine RPM'), { headers: started.headers }), fetch(path('Susp Pos FL'), { headers: started.headers })]);
     expect(crashed.status).toBe(500);
     expect(crashed.headers.get('content-type')).toContain('application/problem+json');
     const problem = (await crashed.json()) as { detail?: string };
     expect(JSON.stringify(problem)).not.toMatch(/worker|exit|piscina|stack|\.ts|\.js/i);
     expect(healthy.status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await fetch(path('Susp Pos FL'), { headers })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await fetch(path('Susp Pos FL'), { headers: started.headers })).status).toBe(200);
   });
 
   test('when a read runs past the timeout, then 504 problem+json, its work is abandoned and the next reads are served', async () => {
-    const r = await fetch(path('Ground Speed'), { headers });
+    const r = await fetch(path('Ground Speed'), { headers: started.headers });
     expect(r.status).toBe(504);
     expect(r.headers.get('content-type')).toContain('application/problem+json');
     expect(((await r.json()) as { detail: string }).detail).toContain('1500 ms');
     // Both threads were given hanging reads in turn: had they not been aborted, nothing would be served now.
-    expect((await fetch(path('Ground Speed'), { headers })).status).toBe(504);
-    expect((await fetch(path('Susp Pos FL'), { headers })).status).toBe(200);
-    expect((await fetch(path('Susp Pos FL'), { headers })).status).toBe(200);
+    expect((await fetch(path('Ground Speed'), { headers: started.headers })).status).toBe(504);
+    expect((await fetch(path('Susp Pos FL'), { headers: started.headers })).status).toBe(200);
+    expect((await fetch(path('Susp Pos FL'), { headers: started.headers })).status).toBe(200);
   });
 
   test('when a user has 1 read running and 1 waiting across two gateway replicas, then one more is a 429 with Retry-After', async () => {
     const admitted = async (n: number) => {
-      while (Number(await stack.cache.get(admittedKey(userId))) !== n) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (Number(await started.stack.cache.get(admittedKey(started.demo.userId))) !== n) await new Promise((resolve) => setTimeout(resolve, 10));
     };
     // Two reads that hang until the 1.5 s read timeout: one runs, the other waits for its slot.
-    const running = fetch(path('Ground Speed'), { headers });
+    const running = fetch(path('Ground Speed'), { headers: started.headers });
     await admitted(1);
-    const waiting = fetch(path('Ground Speed', second), { headers });
+    const waiting = fetch(path('Ground Speed', started.second), { headers: started.headers });
     await admitted(2);
-    const refused = await fetch(path('Susp Pos FL', second), { headers });
+    const refused = await fetch(path('Susp Pos FL', started.second), { headers: started.headers });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.headers.get('content-type')).toContain('application/problem+json');
     expect((await running).status).toBe(504);
     expect((await waiting).status).toBe(504);
     await admitted(0);
-    expect((await fetch(path('Susp Pos FL', second), { headers })).status).toBe(200);
+    expect((await fetch(path('Susp Pos FL', started.second), { headers: started.headers })).status).toBe(200);
   });
 });

@@ -1,17 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeChannelsBody, PitwallClient, toChannelRecord, toReadRecord, type ChannelSeries } from '@pitwall/client';
 import { z } from 'zod';
 import { ChannelRecordJson, ChannelsReadJson, DataFileMetadataJson, LapDeltaJson, LapDistanceJson } from '@pitwall/contracts';
 import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow } from '@pitwall/formats';
 import { buildMdf3File, buildMdf4File } from '@pitwall/formats/testing';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import { UploadedDatasets } from '../support/uploaded-datasets';
 import { fixture, SAMPLE1_LDX } from '../support/fixtures';
-import { startDatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { useDatafileStack } from '../support/datafile-stack';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -21,30 +18,19 @@ type Json = any;
 const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
 
 describe('data file access through the gateway (entity-service, datafile-service and gateway in-process)', () => {
-  const dir = workspaceTempDir('datafile-http-');
-  let stack: InProcessStack;
-  let base: string;
-  let demo: { accountId: string; apiKey: string };
-  let attached: UploadedDatasets;
-  let outsider: UploadedDatasets;
+  // With a user of another account, with datasets of its own the demo user must not see.
+  const started = useDatafileStack('datafile-http-', { URL_SIGNING_SECRET: 'datafile-http-test-secret' }, { outsider: true });
   let runSheet: string;
   const sample1 = fixture('Sample1.ld');
   const eager = openDataFile(sample1);
 
   beforeAll(async () => {
-    // With a user of another account, with datasets of its own the demo user must not see.
-    ({ stack, base, demo, attached, outsider } = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'datafile-http-test-secret' }, { outsider: true }));
-    runSheet = await attached.entity();
-    await attached.attach(runSheet, 'DataFile', 'Sample1.ld', sample1);
+    runSheet = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
   }, 90_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
-  const headers = (extra: Record<string, string> = {}) => ({ ApiKey: demo.apiKey, AccountId: demo.accountId, ...extra });
-  const get = (path: string, extra?: Record<string, string>) => fetch(`${base}${path}`, { headers: headers(extra) });
-  const post = (path: string, body: unknown, extra?: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
+  const headers = (extra: Record<string, string> = {}) => ({ ...started.headers, ...extra });
+  const get = (path: string, extra?: Record<string, string>) => fetch(`${started.base}${path}`, { headers: headers(extra) });
+  const post = (path: string, body: unknown, extra?: Record<string, string>) => fetch(`${started.base}${path}`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
   const dataset = (id = runSheet, group = 'DataFile', type = 'RunSheets') => `/${type}/${id}/DataFileAccess/${encodeURIComponent(group)}`;
   const physical = (name: string) => Array.from(eager.readChannel(name).samples);
 
@@ -59,8 +45,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when the file is stored LZ4-compressed, then it reads as the same file (from its decompressed copy)', async () => {
-      const id = await attached.entity('Setups');
-      await attached.attach(id, 'DataFile_Logged', 'Sample1.ld', sample1, { compressed: true });
+      const id = await started.attached.entityWithFile('DataFile_Logged', 'Sample1.ld', sample1, { compressed: true, type: 'Setups' });
       const meta = await json(get(`${dataset(id, 'DataFile_Logged', 'Setups')}/metadata`));
       expect(meta).toEqual(buildMetadataRecord({ entityId: id, entityType: 'Setups', attachedFileGroupName: 'DataFile_Logged' }, eager));
       const lap = await json(get(`${dataset(id, 'DataFile_Logged', 'Setups')}/channel?channel=Engine%20RPM&lapIndex=1`));
@@ -68,9 +53,9 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when a .ldx sits beside the .ld in the group, then its Beacons markers give the laps', async () => {
-      const id = await attached.entity('SessionCarDatas');
-      await attached.attach(id, 'DataFile', 'Sample1.ld', sample1);
-      await attached.attach(id, 'DataFile', 'Sample1.ldx', new TextEncoder().encode(SAMPLE1_LDX));
+      const id = await started.attached.entity('SessionCarDatas');
+      await started.attached.attach(id, 'DataFile', 'Sample1.ld', sample1);
+      await started.attached.attach(id, 'DataFile', 'Sample1.ldx', new TextEncoder().encode(SAMPLE1_LDX));
       const meta = await json(get(`${dataset(id, 'DataFile', 'SessionCarDatas')}/metadata`));
       expect(meta.lapCount).toBe(3);
       // Beacons at 162.1 and 225.8 s: the second lap is 63.7 s, not 225.8 - 162.1 = 63.70000000000002.
@@ -78,24 +63,23 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when the .ldx beside a .ld is damaged, then the 422 names the .ldx; a group of only an .ldx is a 415 naming it', async () => {
-      const id = await attached.entity('SessionCarDatas');
-      await attached.attach(id, 'DataFile', 'a.ld', sample1);
-      await attached.attach(id, 'DataFile', 'a.ldx', new TextEncoder().encode(SAMPLE1_LDX.replace('Time="162100000"', 'Time="abc"')));
+      const id = await started.attached.entity('SessionCarDatas');
+      await started.attached.attach(id, 'DataFile', 'a.ld', sample1);
+      await started.attached.attach(id, 'DataFile', 'a.ldx', new TextEncoder().encode(SAMPLE1_LDX.replace('Time="162100000"', 'Time="abc"')));
       const refused = async (path: string) => {
         const res = await get(path);
         return [res.status, ((await res.json()) as { detail: string }).detail];
       };
       expect(await refused(`${dataset(id, 'DataFile', 'SessionCarDatas')}/metadata`)).toEqual([422, expect.stringMatching(/^a\.ldx: /)]);
-      const only = await attached.entity('SessionCarDatas');
-      await attached.attach(only, 'Markers', 'only.ldx', new TextEncoder().encode(SAMPLE1_LDX));
+      const only = await started.attached.entityWithFile('Markers', 'only.ldx', new TextEncoder().encode(SAMPLE1_LDX), { type: 'SessionCarDatas' });
       expect(await refused(`${dataset(only, 'Markers', 'SessionCarDatas')}/metadata`)).toEqual([415, expect.stringMatching(/^only\.ldx: /)]);
     });
 
     test('when a group holds several per-lap files, then they read as one dataset, one lap per file in order', async () => {
-      const id = await attached.entity();
+      const id = await started.attached.entity();
       const csv = fixture('csv_sample.csv');
-      await attached.attach(id, 'Laps', 'lap1.csv', csv);
-      await attached.attach(id, 'Laps', 'lap2.csv', csv);
+      await started.attached.attach(id, 'Laps', 'lap1.csv', csv);
+      await started.attached.attach(id, 'Laps', 'lap2.csv', csv);
       const joined = openDataFile([csv, csv]);
       const meta = await json(get(`${dataset(id, 'Laps')}/metadata`));
       expect(meta.lapCount).toBe(2);
@@ -115,8 +99,8 @@ describe('data file access through the gateway (entity-service, datafile-service
     const lapCsv = new TextEncoder().encode('Time,Ground Speed [km/h]\n0,100\n0.1,110\n0.3,120\n');
 
     test('when the laps are joined, then their times are on the file axis to the nanosecond, without the sum\'s floating-point residue', async () => {
-      const id = await attached.entity();
-      for (const name of ['lap1.csv', 'lap2.csv', 'lap3.csv']) await attached.attach(id, 'Laps', name, lapCsv);
+      const id = await started.attached.entity();
+      for (const name of ['lap1.csv', 'lap2.csv', 'lap3.csv']) await started.attached.attach(id, 'Laps', name, lapCsv);
       // Each lap lasts its last row plus its mean period: 0.3 + 0.15 s.
       expect((await json(get(`${dataset(id, 'Laps')}/metadata`))).lapElapsedTimes).toEqual([0.45, 0.45, 0.45]);
       const record = await json(get(`${dataset(id, 'Laps')}/channel?channel=${encodeURIComponent('Ground Speed')}`));
@@ -134,9 +118,9 @@ describe('data file access through the gateway (entity-service, datafile-service
     const lapAt = (rate: number) => new TextEncoder().encode(`Time,Speed [km/h]\n${Array.from({ length: rate }, (_, i) => `${i / rate},${100 + i}`).join('\n')}\n`);
 
     test('when a channel has another rate in each file, then it is reported at its mean rate with its times, in the metadata and in every read', async () => {
-      const id = await attached.entity();
-      await attached.attach(id, 'Mixed', 'lap1.csv', lapAt(10));
-      await attached.attach(id, 'Mixed', 'lap2.csv', lapAt(20));
+      const id = await started.attached.entity();
+      await started.attached.attach(id, 'Mixed', 'lap1.csv', lapAt(10));
+      await started.attached.attach(id, 'Mixed', 'lap2.csv', lapAt(20));
       // 30 samples over 2 s: 15 Hz, not the first file's 10 Hz (nor the second's 20 Hz).
       const meta = await json(get(`${dataset(id, 'Mixed')}/metadata`));
       expect(meta.channels).toEqual([{ name: 'Speed', unit: 'km/h', frequency: 15, sampleCount: 30, dimension: 1, dataType: 'float64' }]);
@@ -226,8 +210,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     const read = openDataFile(mdf3);
     let id: string;
     beforeAll(async () => {
-      id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'f11_v330.mdf', mdf3);
+      id = await started.attached.entityWithFile('DataFile', 'f11_v330.mdf', mdf3);
     });
     const at = () => dataset(id);
 
@@ -257,9 +240,9 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when a channel has a text formula conversion (cc 10), then that channel is a 415 naming it and the others read', async () => {
-      const formula = await attached.entity();
+      const formula = await started.attached.entity();
       const records = Uint8Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? i / 3 : i));
-      await attached.attach(formula, 'DataFile', 'formula.dat', buildMdf3File({
+      await started.attached.attach(formula, 'DataFile', 'formula.dat', buildMdf3File({
         groups: [{ recordSize: 3, cycleCount: 4, records, channels: [
           { name: 'Time', unit: 's', dataType: 0, bitCount: 8, byteOffset: 0, master: true, conversion: { type: 0, values: [0, 0.1] } },
           { name: 'Speed', unit: 'km/h', dataType: 0, bitCount: 8, byteOffset: 1 },
@@ -317,10 +300,10 @@ describe('data file access through the gateway (entity-service, datafile-service
       const body = { channels: ['Engine RPM', 'Ground Speed', 'Susp Pos FL'], mode: 1, lapIndex: 1 };
       const asJson = await json(post(`${dataset()}/channels`, body));
       const r = await post(`${dataset()}/channels`, body, { Accept: 'application/x-service-channels' });
-      writeFileSync(join(dir, 'response.bin'), new Uint8Array(await r.arrayBuffer()));
+      writeFileSync(join(started.dir, 'response.bin'), new Uint8Array(await r.arrayBuffer()));
       const decoder = /```python\n([\s\S]*?)```/.exec(readFileSync(join(root, 'docs', 'binary-channels.md'), 'utf8'))?.[1] as string;
-      writeFileSync(join(dir, 'decode.py'), `${decoder}\nimport json, sys\nprint(json.dumps(to_records(open(sys.argv[1], 'rb').read())))\n`);
-      const output = execFileSync(pythonWithNumpy(), [join(dir, 'decode.py'), join(dir, 'response.bin')], { encoding: 'utf8', timeout: 60_000 });
+      writeFileSync(join(started.dir, 'decode.py'), `${decoder}\nimport json, sys\nprint(json.dumps(to_records(open(sys.argv[1], 'rb').read())))\n`);
+      const output = execFileSync(pythonWithNumpy(), [join(started.dir, 'decode.py'), join(started.dir, 'response.bin')], { encoding: 'utf8', timeout: 60_000 });
       expect(JSON.parse(output)).toEqual(asJson.channels);
     }, 90_000);
   });
@@ -342,7 +325,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when a RunSheet\'s metadata, a lap of a channel and a batch are read with the generated methods, then JSON and binary agree', async () => {
-      const client = new PitwallClient({ baseUrl: base, apiKey: demo.apiKey, accountId: demo.accountId });
+      const client = new PitwallClient({ baseUrl: started.base, apiKey: started.demo.apiKey, accountId: started.demo.accountId });
       const meta = await client.getRunSheetDataFileMetadata(runSheet, 'DataFile');
       expect(meta.returnValue?.lapCount).toBe(eager.laps.length);
       const json = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { lapIndex: 1 });
@@ -395,10 +378,10 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 3 }), 400)).errors).toEqual({ mode: ['must be 0 (the whole file), 1 (a lap) or 2 (a window)'] });
       // JSON that is not an object is named for what it is, not called invalid JSON.
       for (const [text, what] of [['null', 'null'], ['3', 'a number'], ['"x"', 'a string']] as const) {
-        const scalar = await fetch(`${base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: text });
+        const scalar = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: text });
         expect((await problem(scalar, 400)).detail).toBe(`The request body must be a JSON object or array, not ${what}`);
       }
-      const broken = await fetch(`${base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": [' });
+      const broken = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": [' });
       expect((await problem(broken, 400)).detail).toBe('The request body is not valid JSON');
     });
 
@@ -440,7 +423,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(await get(`${channel}&lapIndex=1000000000000`), 400)).errors).toEqual({ lapIndex: ['must be at most 999999999'] });
       expect((await problem(await batch({ mode: 2, startTime: 'abc', duration: 'x' }), 400)).errors).toEqual({ startTime: ['is not a number of seconds'], duration: ['is not a number of seconds'] });
       // JSON's 1e400 parses as Infinity.
-      const huge = await fetch(`${base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": ["Engine RPM"], "mode": 2, "startTime": 1e400, "duration": 1}' });
+      const huge = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": ["Engine RPM"], "mode": 2, "startTime": 1e400, "duration": 1}' });
       expect((await problem(huge, 400)).errors).toEqual({ startTime: ['is too large a number of seconds'] });
     });
 
@@ -486,15 +469,14 @@ describe('data file access through the gateway (entity-service, datafile-service
     test('when the dataset, the entity or the account is unknown, then 404', async () => {
       await problem(await get(`${dataset(runSheet, 'NoSuchGroup')}/metadata`), 404);
       await problem(await get(`${dataset(randomUUID())}/metadata`), 404);
-      const other = await outsider.entity();
-      await outsider.attach(other, 'DataFile', 'Sample1.ld', sample1);
+      const other = await started.outsider.entityWithFile('DataFile', 'Sample1.ld', sample1);
       await problem(await get(`${dataset(other)}/metadata`), 404);
-      await problem(await fetch(`${base}${dataset()}/metadata`, { headers: { ApiKey: demo.apiKey, AccountId: randomUUID() } }), 404);
+      await problem(await fetch(`${started.base}${dataset()}/metadata`, { headers: { ApiKey: started.demo.apiKey, AccountId: randomUUID() } }), 404);
     });
 
     test('when the group\'s file is only pending (state 0), then the dataset is not there: 404', async () => {
-      const id = await attached.entity();
-      await attached.prepareOnly(id, 'DataFile', 'Sample1.ld');
+      const id = await started.attached.entity();
+      await started.attached.prepareOnly(id, 'DataFile', 'Sample1.ld');
       await problem(await get(`${dataset(id)}/metadata`), 404);
     });
 
@@ -505,20 +487,18 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when the file is not a data file, then 415', async () => {
-      const id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
+      const id = await started.attached.entityWithFile('DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
       expect((await problem(await get(`${dataset(id)}/metadata`), 415)).detail).toMatch(/^notes\.txt: The attached file is not a data file/);
       // Beside a good .ld in one group (read as per-lap files), the detail names the file that is not one.
-      const mixed = await attached.entity();
-      await attached.attach(mixed, 'DataFile', 'Sample1.ld', sample1);
-      await attached.attach(mixed, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
+      const mixed = await started.attached.entity();
+      await started.attached.attach(mixed, 'DataFile', 'Sample1.ld', sample1);
+      await started.attached.attach(mixed, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
       expect((await problem(await get(`${dataset(mixed)}/metadata`), 415)).detail).toMatch(/^notes\.txt: The attached file is not a data file/);
     });
 
     test('when the file is MDF 4.3 with zstd or transposed LZ4 blocks, unsorted, or unfinalised, then its metadata and channels read as the file says', async () => {
       for (const name of ['f14_430_zstd.mf4', 'f14_430_transposed_lz4.mf4']) {
-        const id = await attached.entity();
-        await attached.attach(id, 'DataFile', name, fixture(name));
+        const id = await started.attached.entityWithFile('DataFile', name, fixture(name));
         const meta = await json(get(`${dataset(id)}/metadata`));
         expect(meta.channels.map((c: { name: string; sampleCount: number }) => [c.name, c.sampleCount])).toEqual([['z_f64', 200_000], ['z_i16', 200_000]]);
         const window = await json(get(`${dataset(id)}/channel?channel=z_i16&start=1.5&duration=0.005`));
@@ -537,8 +517,7 @@ describe('data file access through the gateway (entity-service, datafile-service
       unfinalised.set(new TextEncoder().encode('UnFinMF '), 0);
       new DataView(unfinalised.buffer).setUint16(60, 0x01, true);
       for (const [name, bytes] of [['unsorted.mf4', unsorted], ['unfinalised.mf4', unfinalised]] as const) {
-        const id = await attached.entity();
-        await attached.attach(id, 'DataFile', name, bytes);
+        const id = await started.attached.entityWithFile('DataFile', name, bytes);
         const meta = await json(get(`${dataset(id)}/metadata`));
         expect(meta.channels.map((c: { name: string; frequency: number; sampleCount: number }) => [c.name, c.frequency, c.sampleCount])).toEqual([['Value 10 Hz', 10, 100], ['Value 2 Hz', 2, 20]]);
         const read = await json(post(`${dataset(id)}/channels`, { channels: ['Value 2 Hz'], mode: 0 }));
@@ -547,8 +526,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when channels the file lists cannot be decoded (MIME sample, complex number, a formula calling an unknown function), then 415 names each by its place and name', async () => {
-      const id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'mixed.mf4', mdfWithUnreadableChannels());
+      const id = await started.attached.entityWithFile('DataFile', 'mixed.mf4', mdfWithUnreadableChannels());
       const meta = await json(get(`${dataset(id)}/metadata`));
       // The catalogue lists them (the spec's record has no field to flag them: docs/api.md says which they are).
       expect(meta.channels.map((c: { name: string; dataType: string }) => [c.name, c.dataType])).toEqual([['Speed', 'float32'], ['Comment', 'mime'], ['Payload', 'complex'], ['Calc', 'int16']]);
@@ -570,9 +548,9 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when a channel\'s unit is longer than a channel record carries, then JSON and binary reads both refuse it with the same 422', async () => {
-      const id = await attached.entity();
+      const id = await started.attached.entity();
       const unit = 'u'.repeat(70_000);
-      await attached.attach(id, 'DataFile', 'long-unit.csv', new TextEncoder().encode(`Time,Speed [${unit}],Gear\n0,100,1\n0.1,110,2\n0.2,120,3\n`));
+      await started.attached.attach(id, 'DataFile', 'long-unit.csv', new TextEncoder().encode(`Time,Speed [${unit}],Gear\n0,100,1\n0.1,110,2\n0.2,120,3\n`));
       const expected = {
         detail: 'The data file could not be read: channels[1] Speed has a unit of 70000 bytes (UTF-8), more than the 65535 a channel record carries',
         errors: { 'channels[1]': ['cannot be read: the unit of Speed is 70000 bytes (UTF-8), more than the 65535 a channel record carries'] },
@@ -588,8 +566,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     });
 
     test('when the .ld is damaged, then 422 with the reason', async () => {
-      const id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'cut.ld', sample1.slice(0, 3000));
+      const id = await started.attached.entityWithFile('DataFile', 'cut.ld', sample1.slice(0, 3000));
       const body = await problem(await get(`${dataset(id)}/metadata`), 422);
       expect(body.detail).toMatch(/^cut\.ld: The data file could not be read: .+/);
     });

@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { EXCHANGES } from '@pitwall/contracts';
-import { compressLz4, createDemoLdFile, openDataFile, sliceByLap, type StoredChannelCache } from '@pitwall/formats';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import type { DecompressedCache } from '../../src/domain/decompressed-cache';
-import type { ReadResultCache } from '../../src/domain/read-result-cache';
+import { compressLz4, createDemoLdFile, openDataFile, sliceByLap } from '@pitwall/formats';
 import { fixture } from '../support/fixtures';
-import type { UploadedDatasets } from '../support/uploaded-datasets';
-import { startDatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { useDatafileStack } from '../support/datafile-stack';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -26,28 +20,14 @@ async function eventually(condition: () => Promise<boolean> | boolean): Promise<
 }
 
 describe('the datafile-service caches follow the attached files (attachment and entity events)', () => {
-  const dir = workspaceTempDir('datafile-invalidation-');
-  let stack: InProcessStack;
-  let base: string;
-  let headers: Record<string, string>;
-  let attached: UploadedDatasets;
-  let caches: { cache: StoredChannelCache; decompressed: DecompressedCache; results: ReadResultCache };
+  const started = useDatafileStack('datafile-invalidation-', { URL_SIGNING_SECRET: 'datafile-invalidation-test-secret' }, { maxThreads: 1 });
   const first = { bytes: fixture('Sample1.ld'), channel: 'Ground Speed' };
   const second = { bytes: createDemoLdFile(), channel: 'Ground Speed' };
 
-  beforeAll(async () => {
-    const started = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'datafile-invalidation-test-secret' }, { maxThreads: 1 });
-    ({ stack, base, attached } = started);
-    caches = started.datafile.parts;
-    headers = { ApiKey: started.demo.apiKey, AccountId: started.demo.accountId };
-  }, 90_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const caches = () => started.datafile.parts;
 
   const get = async (path: string): Promise<{ status: number; body: Json }> => {
-    const r = await fetch(`${base}${path}`, { headers });
+    const r = await fetch(`${started.base}${path}`, { headers: started.headers });
     return { status: r.status, body: await r.json() };
   };
   const lap1 = (id: string, channel: string) => get(`/RunSheets/${id}/DataFileAccess/DataFile/channel?channel=${encodeURIComponent(channel)}&lapIndex=1`);
@@ -57,61 +37,58 @@ describe('the datafile-service caches follow the attached files (attachment and 
   };
 
   test('when the file is replaced (IfSingleOverwriteExisting), then the next read sees the new file and the old one\'s cached channels and decompressed copy are dropped', async () => {
-    const id = await attached.entity();
-    await attached.attach(id, 'DataFile', 'outing.ld', first.bytes, { compressed: true, replacing: 'outing' });
+    const id = await started.attached.entityWithFile('DataFile', 'outing.ld', first.bytes, { compressed: true, replacing: 'outing' });
     const before = await lap1(id, first.channel);
     expect(before.status).toBe(200);
     expect(before.body.samples).toEqual(expectedLap1(first.bytes, first.channel));
     const oldKey = await blobKeyOf(first.bytes);
-    expect(await caches.decompressed.has(oldKey)).toBe(true);
+    expect(await caches().decompressed.has(oldKey)).toBe(true);
     // The same read again is the answer kept for these bytes.
     expect((await lap1(id, first.channel)).body).toEqual(before.body);
-    expect(caches.results.heldBytes).toBeGreaterThan(0);
+    expect(caches().results.heldBytes).toBeGreaterThan(0);
 
-    await attached.attach(id, 'DataFile', 'outing.ld', second.bytes, { compressed: true, replacing: 'outing' });
+    await started.attached.attach(id, 'DataFile', 'outing.ld', second.bytes, { compressed: true, replacing: 'outing' });
     const meta = await get(`/RunSheets/${id}/DataFileAccess/DataFile/metadata`);
     expect(meta.body.lapCount).toBe(openDataFile(second.bytes).laps.length);
     const after = await lap1(id, second.channel);
     expect(after.body.samples).toEqual(expectedLap1(second.bytes, second.channel));
     expect(after.body.samples).not.toEqual(before.body.samples);
 
-    await eventually(async () => !(await caches.decompressed.has(oldKey)));
-    expect(caches.cache.deleteAll(oldKey)).toBe(0);
-    expect(caches.results.deleteAll(oldKey)).toBe(0);
+    await eventually(async () => !(await caches().decompressed.has(oldKey)));
+    expect(caches().cache.deleteAll(oldKey)).toBe(0);
+    expect(caches().results.deleteAll(oldKey)).toBe(0);
   }, 60_000);
 
   test('when the file is deleted, then a read is 404 and its cached channels and decompressed copy are dropped, also when the event comes again', async () => {
-    const id = await attached.entity();
-    const fileId = await attached.attach(id, 'DataFile', 'outing.ld', second.bytes, { compressed: true });
+    const id = await started.attached.entity();
+    const fileId = await started.attached.attach(id, 'DataFile', 'outing.ld', second.bytes, { compressed: true });
     expect((await lap1(id, second.channel)).status).toBe(200);
     const key = await blobKeyOf(second.bytes);
-    expect(await caches.decompressed.has(key)).toBe(true);
+    expect(await caches().decompressed.has(key)).toBe(true);
 
-    await attached.detach(id, fileId);
+    await started.attached.detach(id, fileId);
     expect((await lap1(id, second.channel)).status).toBe(404);
-    await eventually(async () => !(await caches.decompressed.has(key)));
-    expect(caches.cache.deleteAll(key)).toBe(0);
+    await eventually(async () => !(await caches().decompressed.has(key)));
+    expect(caches().cache.deleteAll(key)).toBe(0);
 
     // A redelivered event finds nothing left to drop, and other datasets keep being served.
-    const other = await attached.entity();
-    await attached.attach(other, 'DataFile', 'other.ld', first.bytes);
+    const other = await started.attached.entityWithFile('DataFile', 'other.ld', first.bytes);
     expect((await lap1(other, first.channel)).status).toBe(200);
-    await stack.bus.publish(EXCHANGES.entityEvents, 'attachment.deleted', { entityId: id, attachedFileId: fileId });
-    await stack.bus.publish(EXCHANGES.entityEvents, 'attachment.deleted', { entityId: id, attachedFileId: fileId });
+    await started.stack.bus.publish(EXCHANGES.entityEvents, 'attachment.deleted', { entityId: id, attachedFileId: fileId });
+    await started.stack.bus.publish(EXCHANGES.entityEvents, 'attachment.deleted', { entityId: id, attachedFileId: fileId });
     expect((await lap1(id, second.channel)).status).toBe(404);
     expect((await lap1(other, first.channel)).body.samples).toEqual(expectedLap1(first.bytes, first.channel));
   }, 60_000);
 
   test('when the entity is deleted, then a read is 404 and what was cached of its dataset is dropped', async () => {
-    const id = await attached.entity();
-    await attached.attach(id, 'DataFile', 'outing.ld', first.bytes, { compressed: true });
+    const id = await started.attached.entityWithFile('DataFile', 'outing.ld', first.bytes, { compressed: true });
     expect((await lap1(id, first.channel)).status).toBe(200);
     const key = await blobKeyOf(first.bytes);
-    expect(await caches.decompressed.has(key)).toBe(true);
+    expect(await caches().decompressed.has(key)).toBe(true);
 
-    await attached.remove(id);
+    await started.attached.remove(id);
     expect((await lap1(id, first.channel)).status).toBe(404);
-    await eventually(async () => !(await caches.decompressed.has(key)));
-    expect(caches.cache.deleteAll(key)).toBe(0);
+    await eventually(async () => !(await caches().decompressed.has(key)));
+    expect(caches().cache.deleteAll(key)).toBe(0);
   }, 60_000);
 });

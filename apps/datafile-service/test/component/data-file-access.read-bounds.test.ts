@@ -1,11 +1,8 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMdf4File, ldWithChannels, ldWithSharedSamples, lz4Bomb } from '@pitwall/formats/testing';
 import { writeLdFile } from '@pitwall/formats';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import type { UploadedDatasets } from '../support/uploaded-datasets';
-import { startDatafileStack, type DatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { useDatafileStack } from '../support/datafile-stack';
 
 const MiB = 1024 * 1024;
 /** Small bounds, so that each refusal is reached with a small file; the channel bound is raised to hold the issue's 50,000. */
@@ -14,27 +11,12 @@ const BOUNDS = { READ_SAMPLE_BUDGET: '100000', MAX_CHANNELS_PER_FILE: '50000', M
 const DATAFILE_LZ4 = { LZ4_MAX_DECOMPRESSED_BYTES: String(16 * MiB) };
 
 describe('every read of a hostile file is bounded (issue 35)', () => {
-  const dir = workspaceTempDir('datafile-read-bounds-');
-  let started: DatafileStack;
-  let stack: InProcessStack;
-  let base: string;
-  let attached: UploadedDatasets;
-  let headers: Record<string, string>;
+  const started = useDatafileStack('datafile-read-bounds-', BOUNDS, { datafileEnv: DATAFILE_LZ4 });
 
-  beforeAll(async () => {
-    started = await startDatafileStack(dir, BOUNDS, { datafileEnv: DATAFILE_LZ4 });
-    ({ stack, base, attached } = started);
-    headers = { ApiKey: started.demo.apiKey, AccountId: started.demo.accountId };
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const dataset = (id: string, group = 'DataFile') => `${base}/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
-  const metadata = (id: string, group?: string) => fetch(`${dataset(id, group)}/metadata`, { headers });
+  const dataset = (id: string, group = 'DataFile') => `${started.base}/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
+  const metadata = (id: string, group?: string) => fetch(`${dataset(id, group)}/metadata`, { headers: started.headers });
   const channels = (id: string, body: unknown, query = '') =>
-    fetch(`${dataset(id)}/channels${query}`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${dataset(id)}/channels${query}`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const problem = async (r: Response) => {
     expect(r.headers.get('content-type')).toContain('application/problem+json');
     return (await r.json()) as { status: number; detail: string; errors?: Record<string, string[]> };
@@ -44,9 +26,9 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
     let id: string;
     beforeAll(async () => {
       const part = ldWithChannels(50_000);
-      id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'lap1.ld', part);
-      await attached.attach(id, 'DataFile', 'lap2.ld', part);
+      id = await started.attached.entity();
+      await started.attached.attach(id, 'DataFile', 'lap1.ld', part);
+      await started.attached.attach(id, 'DataFile', 'lap2.ld', part);
     }, 120_000);
 
     test('when its metadata is built, then /health answers within 100 ms all the while (the catalogue is built on the pool)', async () => {
@@ -55,7 +37,7 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
       const sampling = (async () => {
         while (building) {
           const t = performance.now();
-          const r = await fetch(`${base}/health`);
+          const r = await fetch(`${started.base}/health`);
           await r.arrayBuffer();
           latencies.push(performance.now() - t);
           await new Promise((resolve) => setTimeout(resolve, 10));
@@ -79,9 +61,9 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
     }, 120_000);
 
     test('when the group has one channel more than MAX_CHANNELS_PER_FILE, then 422 naming the limit', async () => {
-      const over = await attached.entity();
-      await attached.attach(over, 'DataFile', 'lap1.ld', ldWithChannels(50_000));
-      await attached.attach(over, 'DataFile', 'lap2.ld', writeLdFile({ channels: [{ name: 'Extra', frequency: 10, samples: [1] }] }));
+      const over = await started.attached.entity();
+      await started.attached.attach(over, 'DataFile', 'lap1.ld', ldWithChannels(50_000));
+      await started.attached.attach(over, 'DataFile', 'lap2.ld', writeLdFile({ channels: [{ name: 'Extra', frequency: 10, samples: [1] }] }));
       const r = await metadata(over);
       expect(r.status).toBe(422);
       expect((await problem(r)).detail).toMatch(/more than 50000 channels.*MAX_CHANNELS_PER_FILE is 50000/);
@@ -90,8 +72,7 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
 
   describe('files whose structure aliases bytes (finding 4)', () => {
     test('when a .ld has 2,000 channels pointing at the same bytes, then its metadata and its reads are 422 naming the overlap', async () => {
-      const id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'aliased.ld', ldWithSharedSamples(2000, 100));
+      const id = await started.attached.entityWithFile('DataFile', 'aliased.ld', ldWithSharedSamples(2000, 100));
       const r = await metadata(id);
       expect(r.status).toBe(422);
       expect((await problem(r)).detail).toMatch(/aliased\.ld: .*samples of channel Alias 2 .*overlap those of channel Alias 1/);
@@ -100,33 +81,33 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
     });
 
     test('when an MDF4 ##DL names one ##DT 4,000 times, then its metadata is 422 naming the repeated block', async () => {
-      const id = await attached.entity();
+      const id = await started.attached.entity();
       const bytes = buildMdf4File({
         groups: [{ dataBytes: 4, cycleCount: 4000 * 6000, records: new Uint8Array(4 * 6000), channels: [{ name: 'Value', dataType: 0, bitCount: 32, byteOffset: 0 }], storage: 'DL-repeated', repeat: 4000 }],
       });
-      await attached.attach(id, 'DataFile', 'repeating.mf4', bytes);
+      await started.attached.attach(id, 'DataFile', 'repeating.mf4', bytes);
       const r = await metadata(id);
       expect(r.status).toBe(422);
       expect((await problem(r)).detail).toMatch(/repeating\.mf4: .*names the ##DT block at \d+ twice/);
     });
 
     test('when an MDF4\'s zstd blocks would decompress past LZ4_MAX_RATIO times its size, then its metadata is 422 naming the limits, before decompressing', async () => {
-      const id = await attached.entity();
+      const id = await started.attached.entity();
       // 2 MiB of zero records in a file of about a kilobyte.
       const bytes = buildMdf4File({
         groups: [{ dataBytes: 2, cycleCount: MiB, records: new Uint8Array(2 * MiB), channels: [{ name: 'Value', dataType: 0, bitCount: 16, byteOffset: 0 }], storage: 'DZ-zstd' }],
       });
-      await attached.attach(id, 'DataFile', 'bomb.mf4', bytes);
+      await started.attached.attach(id, 'DataFile', 'bomb.mf4', bytes);
       const r = await metadata(id);
       expect(r.status).toBe(422);
       expect((await problem(r)).detail).toMatch(/bomb\.mf4: .*data blocks decompress to 2097152 bytes, more than the \d+ this file may decompress to \(LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO times the file's size\)/);
     });
 
     test('when a file read whole is larger than MAX_IN_MEMORY_FILE_BYTES, then 422 naming the limit, and nothing is read into memory', async () => {
-      const id = await attached.entity();
+      const id = await started.attached.entity();
       const row = '0.000,100.0,1\n';
       const csv = `Time,Speed,Gear\n${row.repeat(Math.ceil((17 * MiB) / row.length))}`;
-      await attached.attach(id, 'DataFile', 'large.csv', new TextEncoder().encode(csv));
+      await started.attached.attach(id, 'DataFile', 'large.csv', new TextEncoder().encode(csv));
       const r = await metadata(id);
       expect(r.status).toBe(422);
       expect((await problem(r)).detail).toMatch(/large\.csv is \d+ bytes, more than MAX_IN_MEMORY_FILE_BYTES \(16777216\)/);
@@ -136,9 +117,9 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
   describe('the per-request sample budget (finding 4)', () => {
     let id: string;
     beforeAll(async () => {
-      id = await attached.entity();
+      id = await started.attached.entity();
       const channel = (name: string) => ({ name, frequency: 100, sampleCount: 50_000, fill: (first: number, out: Float64Array) => out.forEach((_, i) => (out[i] = (first + i) % 300)) });
-      await attached.attach(id, 'DataFile', 'budget.ld', writeLdFile({ channels: [channel('Speed'), channel('Throttle'), channel('Brake')] }));
+      await started.attached.attach(id, 'DataFile', 'budget.ld', writeLdFile({ channels: [channel('Speed'), channel('Throttle'), channel('Brake')] }));
     });
 
     test('when a read needs more decoded samples than READ_SAMPLE_BUDGET, then 413 naming the budget and what it needed, before anything is read', async () => {
@@ -160,15 +141,15 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
     });
 
     test('when a lap trace needs more decoded samples than READ_SAMPLE_BUDGET, then 413 naming it; a delta counts both laps', async () => {
-      const laps = await attached.entity();
+      const laps = await started.attached.entity();
       // Two laps of 125,000 samples at 100 Hz: one is more than the budget of 100,000.
       const lapNumber = { name: 'Lap Number', frequency: 100, sampleCount: 250_000, fill: (first: number, out: Float64Array) => out.forEach((_, i) => (out[i] = first + i < 125_000 ? 0 : 1)) };
       const speed = { name: 'Ground Speed', unit: 'km/h', frequency: 100, sampleCount: 250_000, fill: (_first: number, out: Float64Array) => out.fill(100) };
-      await attached.attach(laps, 'DataFile', 'laps.ld', writeLdFile({ channels: [lapNumber, speed] }));
-      const distance = await fetch(`${dataset(laps)}/distance?lapIndex=0`, { headers });
+      await started.attached.attach(laps, 'DataFile', 'laps.ld', writeLdFile({ channels: [lapNumber, speed] }));
+      const distance = await fetch(`${dataset(laps)}/distance?lapIndex=0`, { headers: started.headers });
       expect(distance.status).toBe(413);
       expect((await problem(distance)).detail).toContain('needs 125000 decoded samples, more than READ_SAMPLE_BUDGET (100000)');
-      const delta = await fetch(`${dataset(laps)}/delta?lapIndex=0&referenceLapIndex=1`, { headers });
+      const delta = await fetch(`${dataset(laps)}/delta?lapIndex=0&referenceLapIndex=1`, { headers: started.headers });
       expect(delta.status).toBe(413);
       expect((await problem(delta)).detail).toContain('needs 250000 decoded samples');
     });
@@ -182,23 +163,23 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
 
   describe('LZ4 bombs (finding 5)', () => {
     test('when an upload decompresses past LZ4_MAX_RATIO of its size, then its finalise is 409 naming the cap, and it is not available', async () => {
-      const id = await attached.entity();
+      const id = await started.attached.entity();
       const bomb = lz4Bomb(16); // 64 MiB from about 260 KB, no declared size
-      const r = await attached.client.uploadAttachment('RunSheets', id, bomb, { FileName: 'bomb.ld', AttachedFileGroupName: 'DataFile', UseCompression: true });
+      const r = await started.attached.client.uploadAttachment('RunSheets', id, bomb, { FileName: 'bomb.ld', AttachedFileGroupName: 'DataFile', UseCompression: true });
       expect(r.statusCode).toBe(409);
       expect(r.message).toMatch(/decompress too far.*LZ4_MAX_RATIO/);
       expect((await metadata(id)).status).toBe(404);
     });
 
     test('when a finalised frame decompresses past LZ4_MAX_DECOMPRESSED_BYTES at its first read, then 422 naming the cap, and no copy is left', async () => {
-      const id = await attached.entity();
+      const id = await started.attached.entity();
       // Declares its 32 MiB: past the datafile-service's 16 MiB, within the finalise check's 4 GiB.
-      await attached.attach(id, 'DataFile', 'declared.ld', lz4Bomb(8, { declare: 32 * MiB }), { frame: true });
+      await started.attached.attach(id, 'DataFile', 'declared.ld', lz4Bomb(8, { declare: 32 * MiB }), { frame: true });
       const r = await metadata(id);
       expect(r.status).toBe(422);
       expect((await problem(r)).detail).toMatch(/declared\.ld: .*past the limit of 16777216 decompressed bytes.*LZ4_MAX_DECOMPRESSED_BYTES/);
       // The stopped decompression left neither a copy nor a partial file on disk.
-      const left = readdirSync(join(dir, 'decompressed'), { withFileTypes: true }).filter((e) => e.isFile());
+      const left = readdirSync(join(started.dir, 'decompressed'), { withFileTypes: true }).filter((e) => e.isFile());
       expect(left.map((e) => e.name)).toEqual([]);
     });
   });

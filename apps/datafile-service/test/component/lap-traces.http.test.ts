@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { PitwallClient } from '@pitwall/client';
 import { openDataFile, sliceByLap, toNanosecond, writeLdFile } from '@pitwall/formats';
 import { distanceFromChannel, lapDelta } from '@pitwall/laps';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import { UploadedDatasets } from '../support/uploaded-datasets';
 import { fixture } from '../support/fixtures';
-import { startDatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -39,12 +35,8 @@ function noDistanceLd(): Uint8Array {
 }
 
 describe('lap traces through the gateway: GET .../distance and GET .../delta (entity-service, datafile-service and gateway in-process)', () => {
-  const dir = workspaceTempDir('datafile-laps-');
-  let stack: InProcessStack;
-  let base: string;
-  let demo: { accountId: string; apiKey: string };
-  let attached: UploadedDatasets;
-  let outsider: UploadedDatasets;
+  // With a user of another account, whose datasets the demo user must not read.
+  const started = useDatafileStack('datafile-laps-', { URL_SIGNING_SECRET: 'lap-traces-test-secret' }, { outsider: true });
   let runSheet: string;
   let otherRunSheet: string;
   let speedOnly: string;
@@ -54,21 +46,12 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   const lapTime = (i: number) => toNanosecond(eager.laps[i].endTime - eager.laps[i].startTime);
 
   beforeAll(async () => {
-    // With a user of another account, whose datasets the demo user must not read.
-    ({ stack, base, demo, attached, outsider } = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'lap-traces-test-secret' }, { outsider: true }));
-    runSheet = await attached.entity();
-    await attached.attach(runSheet, 'DataFile', 'Sample1.ld', sample1);
-    otherRunSheet = await attached.entity();
-    await attached.attach(otherRunSheet, 'Logged', 'Sample1.ld', sample1, { compressed: true });
-    speedOnly = await attached.entity();
-    await attached.attach(speedOnly, 'DataFile', 'speed.ld', speedOnlyLd());
+    runSheet = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
+    otherRunSheet = await started.attached.entityWithFile('Logged', 'Sample1.ld', sample1, { compressed: true });
+    speedOnly = await started.attached.entityWithFile('DataFile', 'speed.ld', speedOnlyLd());
   }, 60_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
-  const get = (path: string, accountId = demo.accountId) => fetch(`${base}${path}`, { headers: { ApiKey: demo.apiKey, AccountId: accountId } });
+  const get = (path: string, accountId = started.demo.accountId) => fetch(`${started.base}${path}`, { headers: { ApiKey: started.demo.apiKey, AccountId: accountId } });
   const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
   const dataset = (id = runSheet, group = 'DataFile') => `/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
 
@@ -161,7 +144,7 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       expect(across.reference).toEqual({ ...within.reference, entityId: otherRunSheet, attachedFileGroupName: 'Logged' });
       expect(across.delta).toEqual(within.delta);
       // And with the generated client (reference in the other dataset, lap from this one).
-      const client = new PitwallClient({ baseUrl: base, apiKey: demo.apiKey, accountId: demo.accountId });
+      const client = new PitwallClient({ baseUrl: started.base, apiKey: started.demo.apiKey, accountId: started.demo.accountId });
       const result = await client.getRunSheetDataFileLapDelta(runSheet, 'DataFile', '3', '2', { referenceEntityId: otherRunSheet, referenceAttachedFileGroupName: 'Logged', maxPoints: '10' });
       expect(result.statusCode).toBe(200);
       expect(result.returnValue?.distance).toHaveLength(10);
@@ -198,21 +181,18 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       // The reference: unknown, a group it does not have, and another account's RunSheet holding the same file.
       await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=1&referenceEntityId=${randomUUID()}`), 404);
       await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=1&referenceAttachedFileGroupName=NoSuchGroup`), 404);
-      const foreign = await outsider.entity();
-      await outsider.attach(foreign, 'DataFile', 'Sample1.ld', sample1);
+      const foreign = await started.outsider.entityWithFile('DataFile', 'Sample1.ld', sample1);
       await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=1&referenceEntityId=${foreign}`), 404);
     });
 
     test('when the file is not a data file, then 415', async () => {
-      const id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
+      const id = await started.attached.entityWithFile('DataFile', 'notes.txt', new TextEncoder().encode('just some notes, not telemetry\n'.repeat(20)));
       await problem(await get(`${dataset(id)}/distance?lapIndex=0`), 415);
       await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=0&referenceEntityId=${id}`), 415);
     });
 
     test('when the dataset has neither a distance channel nor a speed channel, then 422 says what is missing', async () => {
-      const id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'engine.ld', noDistanceLd());
+      const id = await started.attached.entityWithFile('DataFile', 'engine.ld', noDistanceLd());
       const body = await problem(await get(`${dataset(id)}/distance?lapIndex=0`), 422);
       expect(body.detail).toContain('no distance channel');
       expect(body.detail).toContain('no speed channel');
@@ -221,8 +201,7 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
     });
 
     test('when the .ld is damaged, then 422 with the reason', async () => {
-      const id = await attached.entity();
-      await attached.attach(id, 'DataFile', 'cut.ld', sample1.slice(0, 3000));
+      const id = await started.attached.entityWithFile('DataFile', 'cut.ld', sample1.slice(0, 3000));
       expect((await problem(await get(`${dataset(id)}/distance?lapIndex=0`), 422)).detail).toMatch(/could not be read: .+/);
     });
   });

@@ -1,9 +1,6 @@
-import { rmSync } from 'node:fs';
 import { decodeChannelsBody, toReadRecord } from '@pitwall/client';
 import { buildMdf4File } from '@pitwall/formats/testing';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import { startDatafileStack } from '../support/datafile-stack';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,17 +33,14 @@ function twoRateFile(): Uint8Array {
 }
 
 describe('math channels through the gateway (entity-service, datafile-service and gateway in-process)', () => {
-  const dir = workspaceTempDir('datafile-math-');
-  let stack: InProcessStack;
-  let base: string;
-  let demo: { accountId: string; apiKey: string };
+  const started = useDatafileStack('datafile-math-', {}, { datafileEnv: { READ_SAMPLE_BUDGET: '2500' } });
   let runSheet: string;
   const ids: Record<string, string> = {};
 
-  const headers = (extra: Record<string, string> = {}) => ({ ApiKey: demo.apiKey, AccountId: demo.accountId, ...extra });
-  const get = (path: string, extra?: Record<string, string>) => fetch(`${base}${path}`, { headers: headers(extra) });
+  const headers = (extra: Record<string, string> = {}) => ({ ...started.headers, ...extra });
+  const get = (path: string, extra?: Record<string, string>) => fetch(`${started.base}${path}`, { headers: headers(extra) });
   const send = (method: string, path: string, body: unknown, extra?: Record<string, string>) =>
-    fetch(`${base}${path}`, { method, headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
+    fetch(`${started.base}${path}`, { method, headers: headers({ 'Content-Type': 'application/json', ...extra }), body: JSON.stringify(body) });
   const json = async (r: Response | Promise<Response>): Promise<Json> => {
     const answer = await r;
     const body = await answer.json();
@@ -68,10 +62,7 @@ describe('math channels through the gateway (entity-service, datafile-service an
   const dataset = () => `/RunSheets/${runSheet}/DataFileAccess/DataFile`;
 
   beforeAll(async () => {
-    const started = await startDatafileStack(dir, {}, { datafileEnv: { READ_SAMPLE_BUDGET: '2500' } });
-    ({ stack, base, demo } = started);
-    runSheet = await started.attached.entity();
-    await started.attached.attach(runSheet, 'DataFile', 'two-rates.mf4', twoRateFile());
+    runSheet = await started.attached.entityWithFile('DataFile', 'two-rates.mf4', twoRateFile());
     await define('Speed ms', '"Speed" / 3.6', 'm/s');
     await define('Power', '"Speed ms" * Throttle', 'W');
     await define('Accel', 'derivative("Speed ms")', 'm/s²');
@@ -79,10 +70,6 @@ describe('math channels through the gateway (entity-service, datafile-service an
     await define('Throttle 2Hz', 'Throttle', '%', '2');
     await define('Broken', 'Nope + 1');
   }, 90_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   test('when the metadata is read, then the math channels it can evaluate follow the logged ones in the group Math', async () => {
     const record = await json(get(`${dataset()}/metadata`));

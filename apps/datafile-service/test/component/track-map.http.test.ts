@@ -1,9 +1,5 @@
-import { rmSync } from 'node:fs';
 import { writeLdFile } from '@pitwall/formats';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import { startDatafileStack } from '../support/datafile-stack';
-import type { UploadedDatasets } from '../support/uploaded-datasets';
-import { workspaceTempDir } from '../support/workspace-tmp';
+import { useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -83,27 +79,19 @@ function plainLd(): Uint8Array {
 const LIMITS = { READ_SAMPLE_BUDGET: '2500' };
 
 describe('the track map through the gateway: POST .../trackmap', () => {
-  const dir = workspaceTempDir('datafile-trackmap-');
-  let stack: InProcessStack;
-  let base: string;
-  let demo: { accountId: string; apiKey: string };
-  let attached: UploadedDatasets;
+  const started = useDatafileStack('datafile-trackmap-', { URL_SIGNING_SECRET: 'trackmap-test-secret' }, { datafileEnv: LIMITS });
   let runSheet: string;
 
   beforeAll(async () => {
-    ({ stack, base, demo, attached } = await startDatafileStack(dir, { URL_SIGNING_SECRET: 'trackmap-test-secret' }, { datafileEnv: LIMITS }));
+    const { attached } = started;
     runSheet = await attached.entity();
     await attached.attach(runSheet, 'DataFile', 'circle.ld', circleLd());
     await attached.attach(runSheet, 'Gps', 'square.ld', gpsLd());
     await attached.attach(runSheet, 'Plain', 'plain.ld', plainLd());
   }, 60_000);
-  afterAll(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const post = (body: unknown, group = 'DataFile', id = runSheet) =>
-    fetch(`${base}/RunSheets/${id}/DataFileAccess/${group}/trackmap`, { method: 'POST', headers: { ApiKey: demo.apiKey, AccountId: demo.accountId, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${started.base}/RunSheets/${id}/DataFileAccess/${group}/trackmap`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const answer = async (r: Response, status = 200): Promise<Json> => {
     const body = await r.json();
     if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${JSON.stringify(body)}`);

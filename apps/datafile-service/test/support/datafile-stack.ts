@@ -1,10 +1,13 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EncodedJson } from '@pitwall/bus';
 import { entityService } from '@pitwall/entity-service';
 import { gateway } from '@pitwall/gateway';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { datafileService } from '../../src/definition';
 import { UploadedDatasets } from './uploaded-datasets';
 import { bundleShapeWorker } from './worker-bundle';
+import { workspaceTempDir } from './workspace-tmp';
 
 /** A 1.5 s read timeout and 1 read running plus 1 waiting per user: the limits the fault tests run into. */
 export const READ_LIMITS = { DATAFILE_READ_TIMEOUT_MS: '1500', DATAFILE_READS_PER_USER: '1', DATAFILE_READ_QUEUE: '1' };
@@ -31,6 +34,8 @@ export interface DatafileStack {
   /** The datafile-service (its parts are its caches). */
   datafile: Awaited<ReturnType<typeof startDatafile>>;
   demo: { accountId: string; apiKey: string; userId: string };
+  /** The demo user's request headers: its ApiKey and its AccountId. */
+  headers: { ApiKey: string; AccountId: string };
   /** Datasets of the demo account. */
   attached: UploadedDatasets;
   /** Datasets of the other account, with `outsider: true`. */
@@ -76,9 +81,44 @@ export async function startDatafileStack(dir: string, env: NodeJS.ProcessEnv, op
       await auth.addMembership(other.id, user.id, 'admin');
       outsider = new UploadedDatasets(base, { accountId: other.id, apiKey: (await auth.createApiKey(user.id)).apiKey });
     }
-    return { stack, base, running, datafile, demo, attached, outsider, second };
+    return { stack, base, running, datafile, demo, headers: { ApiKey: demo.apiKey, AccountId: demo.accountId }, attached, outsider, second };
   } catch (error) {
     await stack.stop();
     throw error;
+  }
+}
+
+/** The stack of one test file, and the directory its blobs, caches and worker bundle are in. */
+export type DatafileTestStack = DatafileStack & { dir: string };
+
+/**
+ * The stack of one test file, for a `describe` body: a `beforeAll` starts it (`startDatafileStack`) in a fresh
+ * directory `tmp/<prefix>...`, an `afterAll` stops it and removes the directory. The fields are set once that
+ * `beforeAll` has run: read them in hooks and tests, not while the file is collected.
+ */
+export function useDatafileStack(prefix: string, env: NodeJS.ProcessEnv, options: DatafileStackOptions & { outsider: true }): DatafileTestStack & { outsider: UploadedDatasets };
+export function useDatafileStack(prefix: string, env?: NodeJS.ProcessEnv, options?: DatafileStackOptions): DatafileTestStack;
+export function useDatafileStack(prefix: string, env: NodeJS.ProcessEnv = {}, options: DatafileStackOptions = {}): DatafileTestStack {
+  const dir = workspaceTempDir(prefix);
+  const started = { dir } as DatafileTestStack;
+  // Generous: the start bundles the pool worker first, on a machine the other suites share.
+  beforeAll(async () => {
+    Object.assign(started, await startDatafileStack(dir, env, options));
+  }, 120_000);
+  afterAll(async () => {
+    await started.stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return started;
+}
+
+/** The replies the stack's gateway got on the bus while `run` ran (a claim instead of the bytes, when large). */
+export async function busReplies(stack: InProcessStack, run: () => Promise<void>): Promise<EncodedJson[]> {
+  const spy = jest.spyOn(stack.bus, 'requestEncoded');
+  try {
+    await run();
+    return await Promise.all(spy.mock.results.map((r) => r.value as Promise<EncodedJson>));
+  } finally {
+    spy.mockRestore();
   }
 }

@@ -50,6 +50,13 @@ export class UploadedDatasets {
     return id;
   }
 
+  /** A new entity (of `options.type`, RunSheets by default) with one file attached in `group`; returns the entity's id. */
+  async entityWithFile(group: string, fileName: string, bytes: Uint8Array, { type, ...options }: AttachOptions & { type?: string } = {}): Promise<string> {
+    const id = await this.entity(type);
+    await this.attach(id, group, fileName, bytes, options);
+    return id;
+  }
+
   /** Attaches `bytes` to the entity in `group` through the upload flow; returns the attached file's id (state 2). */
   async attach(entityId: string, group: string, fileName: string, bytes: Uint8Array, options: AttachOptions = {}): Promise<string> {
     const body = {
