@@ -59,8 +59,11 @@ const Shape = { maxPoints: z.number().int().min(4).optional(), binaryType: z.enu
 export const DataFileMetadataRequest = z.strictObject(DatasetRef);
 export const DataFileChannelRequest = z.strictObject({ ...DatasetRef, channel: z.string(), scope: DataFileScope, ...Shape });
 export const DataFileChannelsRequest = z.strictObject({ ...DatasetRef, channels: z.array(z.string()), scope: DataFileScope, mode: z.union([z.literal(0), z.literal(1), z.literal(2)]), ...Shape });
-/** Lap traces (distance, delta): `maxPoints` caps the points, evenly resampled (not M4). */
-export const DataFileDistanceRequest = z.strictObject({ ...DatasetRef, lapIndex: z.number().int(), maxPoints: z.number().int().min(4).optional() });
+/**
+ * Lap traces (distance, delta): `maxPoints` caps the points, evenly resampled (not M4); `distanceChannel` names the
+ * distance source (a logged or math channel in a distance or speed unit; absent: picked by name).
+ */
+export const DataFileDistanceRequest = z.strictObject({ ...DatasetRef, lapIndex: z.number().int(), maxPoints: z.number().int().min(4).optional(), distanceChannel: z.string().optional() });
 /** The delta of a lap against a reference lap; `reference` names another dataset of the same type (absent: the same dataset). */
 export const DataFileDeltaRequest = z.strictObject({
   ...DatasetRef,
@@ -68,6 +71,7 @@ export const DataFileDeltaRequest = z.strictObject({
   referenceLapIndex: z.number().int(),
   reference: z.strictObject({ id: Guid, group: GroupName }).optional(),
   maxPoints: z.number().int().min(4).optional(),
+  distanceChannel: z.string().optional(),
 });
 export type DataFileDistanceRequest = z.infer<typeof DataFileDistanceRequest>;
 export type DataFileDeltaRequest = z.infer<typeof DataFileDeltaRequest>;
