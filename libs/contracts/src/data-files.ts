@@ -32,6 +32,23 @@ const GroupName = StoredName(256);
 export const AttachmentsDataset = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, group: GroupName });
 export type AttachmentsDataset = z.infer<typeof AttachmentsDataset>;
 
+/**
+ * `entity.attachments.dataset-sectors`: the sector definitions of the track its entity ran on, for lap statistics that
+ * give no sectorStartDistances (a 404 when the entity is not visible to the caller).
+ */
+export const DatasetSectors = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid });
+export type DatasetSectors = z.infer<typeof DatasetSectors>;
+
+/**
+ * The answer: the TrackConfiguration of the entity's Session (its `TrackConfigurationId`; null for an entity under no
+ * session, a session naming none, or one the account no longer has) and its TrackSectorDefinitions in their order.
+ */
+export const DatasetSectorsJson = z.object({
+  trackConfigurationId: Guid.nullable(),
+  sectors: z.array(z.object({ id: Guid, name: z.string().nullable(), startDistance: z.number().nullable() })),
+});
+export type DatasetSectorsJson = z.infer<typeof DatasetSectorsJson>;
+
 /** One file of a dataset as the entity-service answers it (oldest first). */
 export const DatasetFile = z.object({
   attachedFileId: Guid,
@@ -287,8 +304,8 @@ const ChannelName = z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH);
 const LapIndex = z.number({ error: SCOPE_MESSAGES.lapIndex }).int({ error: SCOPE_MESSAGES.lapIndex }).min(0, { error: SCOPE_MESSAGES.lapIndex }).max(MAX_LAP_INDEX, { error: SCOPE_MESSAGES.lapIndexTooLarge });
 
 /**
- * `POST .../lapstats`: each lap's time, sectors when `sectorStartDistances` gives them (metres from the lap's start,
- * e.g. the track configuration's TrackSectorDefinitions' StartDistance), and per channel per lap min, max, mean, and
+ * `POST .../lapstats`: each lap's time, sectors at `sectorStartDistances` (metres from the lap's start; absent: the
+ * StartDistance of the TrackSectorDefinitions of the session's TrackConfiguration), and per channel per lap min, max, mean, and
  * the time above the channel's threshold. A threshold must name one of `channels`.
  */
 export const LapStatsBody = z
@@ -353,7 +370,7 @@ export const LapStatsJson = z
     sectors: z
       .object({ startDistances: z.array(z.number()), source: LapDistanceSourceJson })
       .nullable()
-      .meta({ description: 'The sectors (start distances, m, the first at 0) and the distance source they were timed on; null without sectorStartDistances' }),
+      .meta({ description: "The sectors (start distances, m, the first at 0: the request's sectorStartDistances, else the StartDistance of the TrackSectorDefinitions of the session's TrackConfiguration) and the distance source they were timed on; null without either" }),
     laps: z.array(
       z.object({
         lapIndex: z.number().int(),

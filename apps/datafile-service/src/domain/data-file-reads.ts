@@ -1,6 +1,7 @@
 import type { Piscina } from 'piscina';
 import { bytesAnswer, keptAnswer, type BulkAnswer } from '@pitwall/bus';
 import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
+import { pickDistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
 import type { MathDefinition, MathDefinitions } from './math-definitions';
@@ -10,6 +11,7 @@ import { mathCatalogue, mathReads, resolveMathChannels, type MathReads } from '.
 import { lapDistanceSource, readLapDelta, readLapDistance } from './read-lap-traces';
 import { readTrackMap, type TrackMapRead } from './read-track-map';
 import { ReadResultCache } from './read-result-cache';
+import type { TrackSectors } from './track-sectors';
 import { toReadError } from './read-errors';
 
 /** Math catalogue entries as the metadata record lists them: a logged entry's fields, then the group and the expression. */
@@ -40,6 +42,8 @@ export class DataFileReads {
     readonly results: ReadResultCache = new ReadResultCache(0),
     /** The accounts' math channels (default: none; docs/math-channels.md). */
     private readonly mathDefinitions?: MathDefinitions,
+    /** The sectors of the track a dataset was logged on, for lap statistics without sectorStartDistances (default: none). */
+    private readonly trackSectors?: TrackSectors,
   ) {}
 
   /**
@@ -128,7 +132,18 @@ export class DataFileReads {
 
   /** Lap times, sectors, best and theoretical best lap, and each channel's report per lap (JSON body), computed on the pool. */
   lapStats(ref: DatasetRef, read: LapStatsRead, requestId?: string): Promise<Uint8Array> {
-    return this.analysed(ref, requestId, (dataset, parts, signal) => readLapStats(ref, dataset, read, parts, signal));
+    return this.analysed(ref, requestId, async (dataset, parts, signal) => readLapStats(ref, dataset, await this.withTrackSectors(ref, dataset, read, requestId), parts, signal));
+  }
+
+  /**
+   * A lap statistics read that gives no sectorStartDistances takes the start distances of the track's
+   * TrackSectorDefinitions (its session's TrackConfiguration), when there are some and the file has a distance or speed
+   * channel to time them on; otherwise it stays without sectors.
+   */
+  private async withTrackSectors(ref: DatasetRef, dataset: Awaited<ReturnType<Datasets['open']>>, read: LapStatsRead, requestId?: string): Promise<LapStatsRead> {
+    if (read.sectorStartDistances || !this.trackSectors || !pickDistanceSource(dataset.file.channels)) return read;
+    const startDistances = await this.trackSectors.startDistances(ref, requestId);
+    return startDistances.length ? { ...read, sectorStartDistances: startDistances } : read;
   }
 
   /** One channel against another, coloured by a third (JSON body): points, or a density grid when large. */
