@@ -11,6 +11,7 @@ import { ReadResultCache } from './domain/read-result-cache';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
 import { MathDefinitions } from './domain/math-definitions';
+import { TrackSectors } from './domain/track-sectors';
 import { CACHE_EVENT_KEYS, cacheEvents } from './entry-points/bus/cache-events';
 import { datafileCommands } from './entry-points/bus/datafile-commands';
 import { MATH_CHANNEL_EVENT_KEYS, mathChannelEvents } from './entry-points/bus/math-channel-events';
@@ -71,7 +72,7 @@ export const datafileService = defineService({
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
     const mathDefinitions = new MathDefinitions(bus);
-    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS } }, results, mathDefinitions);
+    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS } }, results, mathDefinitions, new TrackSectors(bus));
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {

@@ -522,12 +522,12 @@ export class PitwallClient extends ClientBase {
   getSetupDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
-  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a Setup's dataset, from its distance channel or its speed integrated (GetSetupDataFileLapDistance) */
-  getSetupDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
+  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=&distanceChannel=]: Extension: lap-relative time and distance of one lap of a Setup's dataset, from its distance channel or its speed integrated (GetSetupDataFileLapDistance) */
+  getSetupDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
     return this.call('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/distance', { id, attachedFileGroupName }, { lapIndex, ...options });
   }
-  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=]: Extension: time delta of one lap against a reference lap (this dataset's, or another Setup's) over distance, in one request (GetSetupDataFileLapDelta) */
-  getSetupDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
+  /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=&distanceChannel=]: Extension: time delta of one lap against a reference lap (this dataset's, or another Setup's) over distance, in one request (GetSetupDataFileLapDelta) */
+  getSetupDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
     return this.call('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
   }
   /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/lapstats: Extension: each lap's time and sectors, the best and theoretical best lap, and per channel per lap min, max, mean and time above a threshold, of a Setup's dataset (GetSetupDataFileLapStats) */
@@ -850,12 +850,12 @@ export class PitwallClient extends ClientBase {
   getRunSheetDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
-  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a RunSheet's dataset, from its distance channel or its speed integrated (GetRunSheetDataFileLapDistance) */
-  getRunSheetDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
+  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=&distanceChannel=]: Extension: lap-relative time and distance of one lap of a RunSheet's dataset, from its distance channel or its speed integrated (GetRunSheetDataFileLapDistance) */
+  getRunSheetDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
     return this.call('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/distance', { id, attachedFileGroupName }, { lapIndex, ...options });
   }
-  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=]: Extension: time delta of one lap against a reference lap (this dataset's, or another RunSheet's) over distance, in one request (GetRunSheetDataFileLapDelta) */
-  getRunSheetDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
+  /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=&distanceChannel=]: Extension: time delta of one lap against a reference lap (this dataset's, or another RunSheet's) over distance, in one request (GetRunSheetDataFileLapDelta) */
+  getRunSheetDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
     return this.call('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
   }
   /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/lapstats: Extension: each lap's time and sectors, the best and theoretical best lap, and per channel per lap min, max, mean and time above a threshold, of a RunSheet's dataset (GetRunSheetDataFileLapStats) */
@@ -1070,12 +1070,12 @@ export class PitwallClient extends ClientBase {
   getSessionCarDataDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
     return this.channelRead('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
   }
-  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=]: Extension: lap-relative time and distance of one lap of a SessionCarData's dataset, from its distance channel or its speed integrated (GetSessionCarDataDataFileLapDistance) */
-  getSessionCarDataDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
+  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=&distanceChannel=]: Extension: lap-relative time and distance of one lap of a SessionCarData's dataset, from its distance channel or its speed integrated (GetSessionCarDataDataFileLapDistance) */
+  getSessionCarDataDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
     return this.call('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/distance', { id, attachedFileGroupName }, { lapIndex, ...options });
   }
-  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=]: Extension: time delta of one lap against a reference lap (this dataset's, or another SessionCarData's) over distance, in one request (GetSessionCarDataDataFileLapDelta) */
-  getSessionCarDataDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
+  /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/delta?lapIndex=&referenceLapIndex=[&referenceEntityId=&referenceAttachedFileGroupName=&maxPoints=&distanceChannel=]: Extension: time delta of one lap against a reference lap (this dataset's, or another SessionCarData's) over distance, in one request (GetSessionCarDataDataFileLapDelta) */
+  getSessionCarDataDataFileLapDelta(id: string, attachedFileGroupName: string, lapIndex: string, referenceLapIndex: string, options: { referenceEntityId?: string; referenceAttachedFileGroupName?: string; maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDeltaJson>> {
     return this.call('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/delta', { id, attachedFileGroupName }, { lapIndex, referenceLapIndex, ...options });
   }
   /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/lapstats: Extension: each lap's time and sectors, the best and theoretical best lap, and per channel per lap min, max, mean and time above a threshold, of a SessionCarData's dataset (GetSessionCarDataDataFileLapStats) */

@@ -49,6 +49,8 @@ export const ATTACHMENT_COMMANDS = {
   download: 'entity.attachments.download',
   /** From the datafile-service: the files in state 2 of one dataset (an entity's group) the caller may read. */
   dataset: 'entity.attachments.dataset',
+  /** From the datafile-service: the TrackSectorDefinitions of the track configuration of a dataset's entity's session. */
+  datasetSectors: 'entity.attachments.dataset-sectors',
 } as const;
 
 const Target = { caller: CallerContext, type: z.string(), id: Guid };

@@ -18,12 +18,19 @@ const PointCount = z.string().regex(/^\d+$/, { error: 'is not a whole number', a
 const MaxPoints = PointCount.optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
 const dataFileParams = z.object({ id: Guid, attachedFileGroupName: StoredName(256) });
 const LapPoints = PointCount.optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });
+const DistanceChannel = z
+  .string()
+  .min(1)
+  .max(MAX_CHANNEL_NAME_LENGTH)
+  .optional()
+  .meta({ description: 'The channel distance is taken from: a distance (m, km) or speed (km/h, kph, m/s, mph, knots) channel of the file, logged or math (default: picked by name)' });
+const distanceChannelOf = (query: Record<string, string>): { distanceChannel?: string } => (query['distanceChannel'] !== undefined ? { distanceChannel: query['distanceChannel'] } : {});
 const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB), or a read needing more decoded samples than READ_SAMPLE_BUDGET', 415: 'The file type does not support channel reads', 422: 'The file could not be read or parsed', 429: 'Too many concurrent reads beyond the queue (see Retry-After)', 504: 'The read timed out' } as const;
 const ANALYSIS_ERRORS = { 413: 'Body larger than the cap (1 MiB), or the read needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read; for sectors, the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 const TRACK_MAP_ERRORS = { 413: 'Body larger than the cap (1 MiB), or the lap needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither GPS latitude and longitude nor a speed with a yaw rate or a lateral acceleration (the detail says what was looked for)', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** A channel read may also be refused in Arrow alone (a channel named like its time column). */
 const CHANNEL_READ_ERRORS = { ...DATA_FILE_ERRORS, 406: 'Accept asked for the Arrow stream but a channel of the read cannot be a column of it (one named `time`, the time column; a text, byte or array channel); read it as JSON or the binary body' } as const;
-const LAP_TRACE_ERRORS = { 413: 'The lap (or the two laps of a delta) needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
+const LAP_TRACE_ERRORS = { 413: 'The lap (or the two laps of a delta) needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, the dataset has neither a distance channel nor a speed channel, or the distanceChannel math channel reads a channel that dataset lacks', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
 const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
 const CHANNEL_TYPES = ['application/json', ...CHANNEL_READ_BINARY_TYPES] as const;
@@ -79,10 +86,10 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
       method: 'get',
       path: `${base}/distance`,
       summary: `Extension: lap-relative time and distance of one lap of a ${S}'s dataset, from its distance channel or its speed integrated`,
-      query: z.object({ lapIndex: NonNegativeInteger, maxPoints: LapPoints }),
+      query: z.object({ lapIndex: NonNegativeInteger, maxPoints: LapPoints, distanceChannel: DistanceChannel }),
       response: jsonResponse(200, LapDistanceJson, 'entityId, entityType, attachedFileGroupName, lapIndex, lapTime, source {kind, channel}, times (s from the lap start), distances (m)'),
-      target: toBus(DATAFILE_COMMANDS.distance, (r) => ({ ...dataset(r), lapIndex: Number(r.query['lapIndex']), ...maxPointsOf(r.query) })),
-      client: [{ name: `get${S}DataFileLapDistance`, query: ['lapIndex'], optionalQuery: ['maxPoints'], returns: 'LapDistanceJson' }],
+      target: toBus(DATAFILE_COMMANDS.distance, (r) => ({ ...dataset(r), lapIndex: Number(r.query['lapIndex']), ...maxPointsOf(r.query), ...distanceChannelOf(r.query) })),
+      client: [{ name: `get${S}DataFileLapDistance`, query: ['lapIndex'], optionalQuery: ['maxPoints', 'distanceChannel'], returns: 'LapDistanceJson' }],
     }),
     operation({
       errors: LAP_TRACE_ERRORS,
@@ -96,15 +103,16 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
         referenceEntityId: Guid.optional().meta({ description: `The ${S} whose dataset holds the reference lap (default: this one)` }),
         referenceAttachedFileGroupName: StoredName(256).optional().meta({ description: 'The group of the reference dataset (default: this group)' }),
         maxPoints: LapPoints,
+        distanceChannel: DistanceChannel,
       }),
       response: jsonResponse(200, LapDeltaJson, 'lap and reference {entityId, entityType, attachedFileGroupName, lapIndex, lapTime}, source {kind, channel}, distance (m), delta (s, lap minus reference)'),
       target: toBus(DATAFILE_COMMANDS.delta, (r) => {
         const referenceId = r.query['referenceEntityId']?.toLowerCase();
         const referenceGroup = r.query['referenceAttachedFileGroupName'];
         const reference = referenceId !== undefined || referenceGroup !== undefined ? { reference: { id: referenceId ?? (r.params['id'] as string), group: referenceGroup ?? (r.params['attachedFileGroupName'] as string) } } : {};
-        return { ...dataset(r), lapIndex: Number(r.query['lapIndex']), referenceLapIndex: Number(r.query['referenceLapIndex']), ...reference, ...maxPointsOf(r.query) };
+        return { ...dataset(r), lapIndex: Number(r.query['lapIndex']), referenceLapIndex: Number(r.query['referenceLapIndex']), ...reference, ...maxPointsOf(r.query), ...distanceChannelOf(r.query) };
       }),
-      client: [{ name: `get${S}DataFileLapDelta`, query: ['lapIndex', 'referenceLapIndex'], optionalQuery: ['referenceEntityId', 'referenceAttachedFileGroupName', 'maxPoints'], returns: 'LapDeltaJson' }],
+      client: [{ name: `get${S}DataFileLapDelta`, query: ['lapIndex', 'referenceLapIndex'], optionalQuery: ['referenceEntityId', 'referenceAttachedFileGroupName', 'maxPoints', 'distanceChannel'], returns: 'LapDeltaJson' }],
     }),
     operation({
       errors: ANALYSIS_ERRORS,

@@ -32,6 +32,23 @@ const GroupName = StoredName(256);
 export const AttachmentsDataset = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, group: GroupName });
 export type AttachmentsDataset = z.infer<typeof AttachmentsDataset>;
 
+/**
+ * `entity.attachments.dataset-sectors`: the sector definitions of the track its entity ran on, for lap statistics that
+ * give no sectorStartDistances (a 404 when the entity is not visible to the caller).
+ */
+export const DatasetSectors = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid });
+export type DatasetSectors = z.infer<typeof DatasetSectors>;
+
+/**
+ * The answer: the TrackConfiguration of the entity's Session (its `TrackConfigurationId`; null for an entity under no
+ * session, a session naming none, or one the account no longer has) and its TrackSectorDefinitions in their order.
+ */
+export const DatasetSectorsJson = z.object({
+  trackConfigurationId: Guid.nullable(),
+  sectors: z.array(z.object({ id: Guid, name: z.string().nullable(), startDistance: z.number().nullable() })),
+});
+export type DatasetSectorsJson = z.infer<typeof DatasetSectorsJson>;
+
 /** One file of a dataset as the entity-service answers it (oldest first). */
 export const DatasetFile = z.object({
   attachedFileId: Guid,
@@ -59,8 +76,11 @@ const Shape = { maxPoints: z.number().int().min(4).optional(), binaryType: z.enu
 export const DataFileMetadataRequest = z.strictObject(DatasetRef);
 export const DataFileChannelRequest = z.strictObject({ ...DatasetRef, channel: z.string(), scope: DataFileScope, ...Shape });
 export const DataFileChannelsRequest = z.strictObject({ ...DatasetRef, channels: z.array(z.string()), scope: DataFileScope, mode: z.union([z.literal(0), z.literal(1), z.literal(2)]), ...Shape });
-/** Lap traces (distance, delta): `maxPoints` caps the points, evenly resampled (not M4). */
-export const DataFileDistanceRequest = z.strictObject({ ...DatasetRef, lapIndex: z.number().int(), maxPoints: z.number().int().min(4).optional() });
+/**
+ * Lap traces (distance, delta): `maxPoints` caps the points, evenly resampled (not M4); `distanceChannel` names the
+ * distance source (a logged or math channel in a distance or speed unit; absent: picked by name).
+ */
+export const DataFileDistanceRequest = z.strictObject({ ...DatasetRef, lapIndex: z.number().int(), maxPoints: z.number().int().min(4).optional(), distanceChannel: z.string().optional() });
 /** The delta of a lap against a reference lap; `reference` names another dataset of the same type (absent: the same dataset). */
 export const DataFileDeltaRequest = z.strictObject({
   ...DatasetRef,
@@ -68,6 +88,7 @@ export const DataFileDeltaRequest = z.strictObject({
   referenceLapIndex: z.number().int(),
   reference: z.strictObject({ id: Guid, group: GroupName }).optional(),
   maxPoints: z.number().int().min(4).optional(),
+  distanceChannel: z.string().optional(),
 });
 export type DataFileDistanceRequest = z.infer<typeof DataFileDistanceRequest>;
 export type DataFileDeltaRequest = z.infer<typeof DataFileDeltaRequest>;
@@ -283,8 +304,8 @@ const ChannelName = z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH);
 const LapIndex = z.number({ error: SCOPE_MESSAGES.lapIndex }).int({ error: SCOPE_MESSAGES.lapIndex }).min(0, { error: SCOPE_MESSAGES.lapIndex }).max(MAX_LAP_INDEX, { error: SCOPE_MESSAGES.lapIndexTooLarge });
 
 /**
- * `POST .../lapstats`: each lap's time, sectors when `sectorStartDistances` gives them (metres from the lap's start,
- * e.g. the track configuration's TrackSectorDefinitions' StartDistance), and per channel per lap min, max, mean, and
+ * `POST .../lapstats`: each lap's time, sectors at `sectorStartDistances` (metres from the lap's start; absent: the
+ * StartDistance of the TrackSectorDefinitions of the session's TrackConfiguration), and per channel per lap min, max, mean, and
  * the time above the channel's threshold. A threshold must name one of `channels`.
  */
 export const LapStatsBody = z
@@ -349,7 +370,7 @@ export const LapStatsJson = z
     sectors: z
       .object({ startDistances: z.array(z.number()), source: LapDistanceSourceJson })
       .nullable()
-      .meta({ description: 'The sectors (start distances, m, the first at 0) and the distance source they were timed on; null without sectorStartDistances' }),
+      .meta({ description: "The sectors (start distances, m, the first at 0: the request's sectorStartDistances, else the StartDistance of the TrackSectorDefinitions of the session's TrackConfiguration) and the distance source they were timed on; null without either" }),
     laps: z.array(
       z.object({
         lapIndex: z.number().int(),

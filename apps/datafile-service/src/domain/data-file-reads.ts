@@ -1,15 +1,17 @@
 import type { Piscina } from 'piscina';
 import { bytesAnswer, keptAnswer, type BulkAnswer } from '@pitwall/bus';
 import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
+import { pickDistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
-import type { MathDefinitions } from './math-definitions';
+import type { MathDefinition, MathDefinitions } from './math-definitions';
 import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
 import { readHistogram, readLapStats, readScatter, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
 import { mathCatalogue, mathReads, resolveMathChannels, type MathReads } from './read-math-channels';
-import { readLapDelta, readLapDistance } from './read-lap-traces';
+import { lapDistanceSource, readLapDelta, readLapDistance } from './read-lap-traces';
 import { readTrackMap, type TrackMapRead } from './read-track-map';
 import { ReadResultCache } from './read-result-cache';
+import type { TrackSectors } from './track-sectors';
 import { toReadError } from './read-errors';
 
 /** Math catalogue entries as the metadata record lists them: a logged entry's fields, then the group and the expression. */
@@ -40,6 +42,8 @@ export class DataFileReads {
     readonly results: ReadResultCache = new ReadResultCache(0),
     /** The accounts' math channels (default: none; docs/math-channels.md). */
     private readonly mathDefinitions?: MathDefinitions,
+    /** The sectors of the track a dataset was logged on, for lap statistics without sectorStartDistances (default: none). */
+    private readonly trackSectors?: TrackSectors,
   ) {}
 
   /**
@@ -86,12 +90,18 @@ export class DataFileReads {
     });
   }
 
-  /** A lap's lap-relative time and distance (JSON body), from every sample of its distance source, on the pool. */
-  lapDistance(ref: DatasetRef, lapIndex: number, maxPoints: number | undefined, requestId?: string): Promise<Uint8Array> {
+  /**
+   * A lap's lap-relative time and distance (JSON body), from every sample of its distance source (`distanceChannel`, a
+   * logged or math channel, or the one picked by name), on the pool.
+   */
+  lapDistance(ref: DatasetRef, lapIndex: number, maxPoints: number | undefined, distanceChannel?: string, requestId?: string): Promise<Uint8Array> {
     return this.withinTimeout(async (signal) => {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      return readLapDistance({ ref, dataset, lapIndex, field: 'lapIndex' }, maxPoints, this.parts(), signal);
+      const parts = this.parts();
+      const source = await lapDistanceSource(ref, dataset, distanceChannel, this.definitionsOf(ref, requestId), parts);
+      signal.throwIfAborted();
+      return readLapDistance({ ref, dataset, lapIndex, field: 'lapIndex', source }, maxPoints, parts, signal);
     });
   }
 
@@ -99,19 +109,41 @@ export class DataFileReads {
    * The delta of a lap against a reference lap (JSON body). The reference dataset is opened through the entity-service
    * like the lap's, with the same caller, so a reference the caller cannot read is a 404.
    */
-  lapDelta(ref: DatasetRef, lapIndex: number, referenceRef: DatasetRef, referenceLapIndex: number, maxPoints: number | undefined, requestId?: string): Promise<Uint8Array> {
+  lapDelta(ref: DatasetRef, lapIndex: number, referenceRef: DatasetRef, referenceLapIndex: number, maxPoints: number | undefined, distanceChannel?: string, requestId?: string): Promise<Uint8Array> {
     return this.withinTimeout(async (signal) => {
       const sameDataset = referenceRef.type === ref.type && referenceRef.id === ref.id && referenceRef.group === ref.group;
       const [dataset, referenceDataset] = await Promise.all([this.datasets.open(ref, requestId), sameDataset ? undefined : this.datasets.open(referenceRef, requestId)]);
       signal.throwIfAborted();
       const parts = this.parts();
-      return readLapDelta({ ref, dataset, lapIndex, field: 'lapIndex' }, { ref: referenceRef, dataset: referenceDataset ?? dataset, lapIndex: referenceLapIndex, field: 'referenceLapIndex' }, maxPoints, parts, signal);
+      // Each lap's source is resolved against its own file: a named one must be in both.
+      const definitions = this.definitionsOf(ref, requestId);
+      const source = await lapDistanceSource(ref, dataset, distanceChannel, definitions, parts);
+      const referenceSource = referenceDataset ? await lapDistanceSource(referenceRef, referenceDataset, distanceChannel, definitions, parts) : source;
+      signal.throwIfAborted();
+      return readLapDelta(
+        { ref, dataset, lapIndex, field: 'lapIndex', source },
+        { ref: referenceRef, dataset: referenceDataset ?? dataset, lapIndex: referenceLapIndex, field: 'referenceLapIndex', source: referenceSource },
+        maxPoints,
+        parts,
+        signal,
+      );
     });
   }
 
   /** Lap times, sectors, best and theoretical best lap, and each channel's report per lap (JSON body), computed on the pool. */
   lapStats(ref: DatasetRef, read: LapStatsRead, requestId?: string): Promise<Uint8Array> {
-    return this.analysed(ref, requestId, (dataset, parts, signal) => readLapStats(ref, dataset, read, parts, signal));
+    return this.analysed(ref, requestId, async (dataset, parts, signal) => readLapStats(ref, dataset, await this.withTrackSectors(ref, dataset, read, requestId), parts, signal));
+  }
+
+  /**
+   * A lap statistics read that gives no sectorStartDistances takes the start distances of the track's
+   * TrackSectorDefinitions (its session's TrackConfiguration), when there are some and the file has a distance or speed
+   * channel to time them on; otherwise it stays without sectors.
+   */
+  private async withTrackSectors(ref: DatasetRef, dataset: Awaited<ReturnType<Datasets['open']>>, read: LapStatsRead, requestId?: string): Promise<LapStatsRead> {
+    if (read.sectorStartDistances || !this.trackSectors || !pickDistanceSource(dataset.file.channels)) return read;
+    const startDistances = await this.trackSectors.startDistances(ref, requestId);
+    return startDistances.length ? { ...read, sectorStartDistances: startDistances } : read;
   }
 
   /** One channel against another, coloured by a third (JSON body): points, or a density grid when large. */
@@ -146,8 +178,14 @@ export class DataFileReads {
     const logged = new Set(dataset.file.channels.map((c) => c.name));
     if (read.channels.every((name) => logged.has(name))) return undefined;
     const definitions = await this.mathDefinitions.of(ref.caller, requestId);
-    const infos = resolveMathChannels(dataset.file, read.channels, definitions, (i) => (read.field === 'channel' ? 'channel' : `channels[${i}]`));
+    const infos = resolveMathChannels(dataset.file, read.channels, definitions, (i) => (read.field === 'channel' ? 'channel' : `channels[${i}]`), `The data file could not be read: ${ref.type} ${ref.id} dataset '${ref.group}': `);
     return infos.size ? mathReads(dataset, infos, this.parts()) : undefined;
+  }
+
+  /** The account's math channel definitions, listed when first asked for (undefined: this service has none). */
+  private definitionsOf(ref: DatasetRef, requestId?: string): (() => Promise<ReadonlyMap<string, MathDefinition>>) | undefined {
+    const definitions = this.mathDefinitions;
+    return definitions ? () => definitions.of(ref.caller, requestId) : undefined;
   }
 
   private parts() {

@@ -1,12 +1,21 @@
 import type { Piscina } from 'piscina';
-import { channelFor, InvalidSliceError, resolveScope, toNanosecond, type StoredChannelCache } from '@pitwall/formats';
+import { channelFor, InvalidSliceError, resolveScope, toNanosecond, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
-import { pickDistanceSource, type DistanceSource } from '@pitwall/laps';
+import { metresPerLengthUnit, metresPerSecond, pickDistanceSource, type DistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
+import type { MathDefinition } from './math-definitions';
+import { mathCatalogue, mathReads, resolveMathChannels, type MathChannelInfo, type MathReads } from './read-math-channels';
 import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
 import { samplesToDecode, withinSampleBudget } from './read-budget';
 import type { LapSlice, LapTraceTask } from '../workers/lap-traces';
+import type { StoredSlice } from '../workers/shape-channels';
+
+/**
+ * Where a lap's distance comes from, resolved against its file: a logged channel, or a math channel (evaluated over the
+ * lap on the pool, then traced like a logged one). Undefined: the file has neither (the read is a 422).
+ */
+export type LapDistanceSource = LapDistanceSourceJson & { unit: string; logged?: ChannelInfo; math?: { info: MathChannelInfo; reads: MathReads } };
 
 /** One lap of an opened dataset, as a lap trace read names it; `field` is the query parameter a bad index is reported on. */
 export interface LapOf {
@@ -14,17 +23,69 @@ export interface LapOf {
   dataset: OpenDataset;
   lapIndex: number;
   field: 'lapIndex' | 'referenceLapIndex';
+  source: LapDistanceSource | undefined;
 }
 
 type Parts = { cache: StoredChannelCache; pool: Piscina; sampleBudget: number };
 
-/** The distance source of each opened file, picked once (opened files are kept by the dataset cache). */
+/** The distance source each opened file's own channels give, picked once (opened files are kept by the dataset cache). */
 const sources = new WeakMap<object, DistanceSource | null>();
 
-function distanceSourceOf(file: OpenDataset['file']): DistanceSource | undefined {
+function loggedDistanceSource(file: OpenDataset['file']): DistanceSource | undefined {
   if (!sources.has(file)) sources.set(file, pickDistanceSource(file.channels) ?? null);
   return sources.get(file) ?? undefined;
 }
+
+/** A dataset as a refusal names it. */
+const datasetLabel = (ref: DatasetRef) => `${ref.type} ${ref.id} dataset '${ref.group}'`;
+
+/**
+ * The distance source of a lap trace read over one dataset. `named` (the `distanceChannel` parameter) is a logged
+ * channel of the file or, when the file has none of that name, one of the account's math channels; it must be in a
+ * distance unit (m, km; taken as it is) or a speed unit (integrated). Absent, the file's own distance or speed channel
+ * is picked by name, and only when it has none are the account's math channels picked from the same way (so a read of
+ * a file with a logged source never asks for the definitions). An unknown name or unit is a 400 on `distanceChannel`;
+ * a math channel the file cannot evaluate a 422 naming the channel and the dataset.
+ */
+export async function lapDistanceSource(
+  ref: DatasetRef,
+  dataset: OpenDataset,
+  named: string | undefined,
+  definitions: (() => Promise<ReadonlyMap<string, MathDefinition>>) | undefined,
+  parts: { cache: StoredChannelCache; pool: Piscina },
+): Promise<LapDistanceSource | undefined> {
+  const { file } = dataset;
+  if (named === undefined) {
+    const picked = loggedDistanceSource(file);
+    if (picked) return { kind: picked.kind, channel: picked.channel, unit: picked.unit, logged: channelFor(file, picked.channel) };
+    const defs = definitions ? await definitions() : undefined;
+    const math = defs?.size ? pickDistanceSource(mathCatalogue(file, defs)) : undefined;
+    return math && defs ? mathSource(ref, dataset, math.channel, defs, parts) : undefined;
+  }
+  const logged = file.channels.find((c) => c.name === named);
+  if (logged) {
+    if (logged.kind || logged.dimension > 1 || logged.unsupported) throw refusal(`${named} in ${datasetLabel(ref)} is not a channel of one number a sample`);
+    return { kind: kindOf(named, logged.unit), channel: named, unit: logged.unit, logged };
+  }
+  const defs = definitions ? await definitions() : undefined;
+  if (!defs?.has(named)) throw refusal(`channel not found in ${datasetLabel(ref)}: ${named}`);
+  return mathSource(ref, dataset, named, defs, parts);
+}
+
+function mathSource(ref: DatasetRef, dataset: OpenDataset, name: string, definitions: ReadonlyMap<string, MathDefinition>, parts: { cache: StoredChannelCache; pool: Piscina }): LapDistanceSource {
+  const infos = resolveMathChannels(dataset.file, [name], definitions, () => 'distanceChannel', `The data file could not be read: ${datasetLabel(ref)}: `);
+  const info = infos.get(name) as MathChannelInfo;
+  return { kind: kindOf(name, info.unit), channel: name, unit: info.unit, math: { info, reads: mathReads(dataset, infos, parts) } };
+}
+
+/** A distance unit is taken as it is, a speed unit integrated; any other unit is no distance source. */
+function kindOf(name: string, unit: string): LapDistanceSourceJson['kind'] {
+  if (metresPerLengthUnit(unit) !== undefined) return 'channel';
+  if (metresPerSecond(unit) !== undefined) return 'integrated';
+  throw refusal(`${name} is in '${unit}', neither a distance (m, km) nor a speed (km/h, kph, m/s, mph, knots)`);
+}
+
+const refusal = (reason: string) => AppError.badRequest(`distanceChannel: ${reason}`, { distanceChannel: [reason] });
 
 /** A lap's lap-relative distance trace (`GET .../distance`), as the JSON body. */
 export async function readLapDistance(lap: LapOf, maxPoints: number | undefined, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
@@ -43,22 +104,21 @@ export async function readLapDelta(lap: LapOf, reference: LapOf, maxPoints: numb
   return run({ op: 'delta', lap: a, reference: b, ...(maxPoints !== undefined ? { maxPoints } : {}) }, [a, b], parts.pool, signal);
 }
 
-/** Samples reading the lap's distance source decodes (0 when it has none: that read is refused on its own). */
+/** Samples reading the lap's distance source decodes, a math channel's inputs included (0 when it has none: that read is refused on its own). */
 function lapSamples(lap: LapOf): number {
-  const { file } = lap.dataset;
-  const picked = distanceSourceOf(file);
-  if (!picked) return 0;
-  return samplesToDecode(file, channelFor(file, picked.channel), lapWindow(lap));
+  const { source } = lap;
+  if (source?.math) return source.math.reads.decodes(source.math.info, lapWindow(lap));
+  return source?.logged ? samplesToDecode(lap.dataset.file, source.logged, lapWindow(lap)) : 0;
 }
 
 /**
- * The stored values of the lap's distance source inside the lap (from the channel cache or the file): a distance
- * channel when the dataset has one, else a speed channel to integrate; a 422 naming what is missing otherwise.
+ * The values of the lap's distance source inside the lap: a logged channel's stored values (from the channel cache or
+ * the file), or a math channel evaluated over the lap on the pool; a 422 naming what is missing when there is none.
  */
 async function lapSlice(lap: LapOf, cache: StoredChannelCache, signal: AbortSignal): Promise<LapSlice> {
   const window = lapWindow(lap);
   const { file } = lap.dataset;
-  const picked = distanceSourceOf(file);
+  const picked = lap.source;
   if (!picked) {
     throw new AppError(
       422,
@@ -66,14 +126,14 @@ async function lapSlice(lap: LapOf, cache: StoredChannelCache, signal: AbortSign
     );
   }
   signal.throwIfAborted();
-  const stored = await storedOfScope(lap.dataset, channelFor(file, picked.channel), window, cache);
+  const slice: StoredSlice = picked.math ? await picked.math.reads.slice(picked.math.info, window, signal) : ownedSlice(await storedOfScope(lap.dataset, picked.logged as ChannelInfo, window, cache));
   const lapInfo = file.laps[lap.lapIndex];
   const source: LapDistanceSourceJson = { kind: picked.kind, channel: picked.channel };
   return {
     ref: { entityId: lap.ref.id, entityType: lap.ref.type, attachedFileGroupName: lap.ref.group, lapIndex: lap.lapIndex, lapTime: toNanosecond(lapInfo.endTime - lapInfo.startTime) },
     lapStart: lapInfo.startTime,
     source,
-    slice: ownedSlice(stored),
+    slice,
   };
 }
 

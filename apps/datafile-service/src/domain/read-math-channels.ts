@@ -39,9 +39,16 @@ export interface MathReads {
  * Resolves the math channels among `names` (a logged channel of the file wins over a math channel of its name): each
  * one's definitions in order, and the logged channels they read. A math channel reading a channel the file does not
  * have (or one it cannot evaluate: text, bytes, arrays, undecodable) is a 422 naming the math channel and the channel;
- * so is a cycle (never stored: the entity-service refuses it on write). `fieldOf(i)` names where the read names it.
+ * so is a cycle (never stored: the entity-service refuses it on write). `fieldOf(i)` names where the read names it;
+ * `lead` begins the 422's detail (a read over several datasets names the one that lacks the channel in it).
  */
-export function resolveMathChannels(file: OpenDataset['file'], names: readonly string[], definitions: ReadonlyMap<string, MathDefinition>, fieldOf: (i: number) => string): Map<string, MathChannelInfo> {
+export function resolveMathChannels(
+  file: OpenDataset['file'],
+  names: readonly string[],
+  definitions: ReadonlyMap<string, MathDefinition>,
+  fieldOf: (i: number) => string,
+  lead = 'The data file could not be read: ',
+): Map<string, MathChannelInfo> {
   const logged = new Map(file.channels.map((c) => [c.name, c]));
   const graph = graphOf(definitions, logged);
   const out = new Map<string, MathChannelInfo>();
@@ -52,7 +59,7 @@ export function resolveMathChannels(file: OpenDataset['file'], names: readonly s
     if (typeof planned === 'string') refusals.refuse(fieldOf(i), planned);
     else out.set(name, planned);
   });
-  refusals.throwIfAny(422, 'The data file could not be read: ');
+  refusals.throwIfAny(422, lead);
   return out;
 }
 

@@ -107,7 +107,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
 
 function noTheoreticalBest(task: LapStatsTask, flyingLaps: number, sectorCount: number): string {
   if (!task.sectors || sectorCount === 0)
-    return 'No sectors: the request gave no sectorStartDistances, and the dataset carries no sector splits (its beacons give the laps only), so there is no theoretical best';
+    return "No sectors: the request gave no sectorStartDistances, the session's track configuration has no TrackSectorDefinitions with a StartDistance (or the dataset no distance or speed channel to time them on), and the dataset carries no sector splits (its beacons give the laps only), so there is no theoretical best";
   if (flyingLaps === 0) return 'No flying lap (only an out-lap and an in-lap): there is no theoretical best';
   return 'A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best';
 }

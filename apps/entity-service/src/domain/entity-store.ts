@@ -1,11 +1,12 @@
 import type { Pool } from 'pg';
 import type { Outbox } from '@pitwall/messaging';
 import type { FieldErrors } from '@pitwall/service-kit';
-import type { CallerContext, CreateModel, EntityUpdateMany, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel, DatasetFile } from '@pitwall/contracts';
+import type { CallerContext, CreateModel, EntityUpdateMany, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel, DatasetFile, DatasetSectorsJson } from '@pitwall/contracts';
 import { applyTimingBatch } from './timing/apply-timing-batch';
 import { applyTimingUpdate } from './timing/apply-timing-update';
 import type { TimingBatchItem, TimingBatchOutcome } from './timing/timing-batch';
 import { attachmentDataset } from './attachment-dataset';
+import { datasetSectors } from './dataset-sectors';
 import { createEntity, type CreateOptions } from './create-entity';
 import { deleteEntity } from './delete-entity';
 import { getEntities, updateEntities } from './entity-batches';
@@ -79,6 +80,10 @@ export class EntityStore {
 
   attachmentDataset(caller: CallerContext, typeName: string, id: string, group: string): Promise<DatasetFile[]> {
     return attachmentDataset(this.ctx, caller, typeName, id, group);
+  }
+
+  datasetSectors(caller: CallerContext, typeName: string, id: string): Promise<DatasetSectorsJson> {
+    return datasetSectors(this.ctx, caller, typeName, id);
   }
 
   delete(caller: CallerContext, typeName: string, id: string): Promise<void> {

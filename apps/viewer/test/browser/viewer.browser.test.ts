@@ -517,6 +517,17 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     const body = (await read.json()) as { channels: { samples: (number | null)[] }[] };
     const [speed, ms] = body.channels as [{ samples: number[] }, { samples: number[] }];
     expect(ms.samples).toEqual(speed.samples.map((v) => expect.closeTo(v / 3.6, 6)));
+
+    // Overlaid like a logged channel: laps 2 and 3 of the math channel over distance.
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await page.selectOption('[data-testid=overlay-axis]', 'distance');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid="pane-overlay-Speed ms"]')).toContain('distance (m)');
+    const [lap2, lap3] = await screenshotColours(page, '[data-testid="pane-overlay-Speed ms"]', 'math-speed-ms-overlay-distance.png', [COLOURS[0], COLOURS[1]]);
+    expect(lap2).toBeGreaterThan(MIN_LINE_PIXELS);
+    expect(lap3).toBeGreaterThan(MIN_LINE_PIXELS);
     expect(foreign).toEqual([]);
     expect(cspViolations).toEqual([]);
     await page.context().close();

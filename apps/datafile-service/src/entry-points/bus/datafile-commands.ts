@@ -30,10 +30,10 @@ export function datafileCommands(reads: DataFileReads, desk: ClaimDesk): Request
         const head = JSON.stringify({ entityId: m.id, entityType: m.type, attachedFileGroupName: m.group, mode: m.mode }).slice(0, -1);
         return desk.reply(framedAnswer(Buffer.from(`${head},"channels":`), answer, Buffer.from('}')), m.caller.accountId);
       },
-      [DATAFILE_COMMANDS.distance]: async (m, request) => desk.reply(bytesAnswer(await reads.lapDistance(m, m.lapIndex, m.maxPoints, request.headers.requestId), JSON_MEDIA_TYPE), m.caller.accountId),
+      [DATAFILE_COMMANDS.distance]: async (m, request) => desk.reply(bytesAnswer(await reads.lapDistance(m, m.lapIndex, m.maxPoints, m.distanceChannel, request.headers.requestId), JSON_MEDIA_TYPE), m.caller.accountId),
       [DATAFILE_COMMANDS.delta]: async (m, request) => {
         const reference = m.reference ? { caller: m.caller, type: m.type, id: m.reference.id, group: m.reference.group } : m;
-        return desk.reply(bytesAnswer(await reads.lapDelta(m, m.lapIndex, reference, m.referenceLapIndex, m.maxPoints, request.headers.requestId), JSON_MEDIA_TYPE), m.caller.accountId);
+        return desk.reply(bytesAnswer(await reads.lapDelta(m, m.lapIndex, reference, m.referenceLapIndex, m.maxPoints, m.distanceChannel, request.headers.requestId), JSON_MEDIA_TYPE), m.caller.accountId);
       },
       [DATAFILE_COMMANDS.lapStats]: async (m, request) => desk.reply(bytesAnswer(await reads.lapStats(m, m, request.headers.requestId), JSON_MEDIA_TYPE), m.caller.accountId),
       [DATAFILE_COMMANDS.scatter]: async (m, request) => desk.reply(bytesAnswer(await reads.scatter(m, m, request.headers.requestId), JSON_MEDIA_TYPE), m.caller.accountId),

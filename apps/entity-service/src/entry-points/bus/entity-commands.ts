@@ -51,6 +51,7 @@ export function entityCommands(store: EntityStore, logger: Logger, attachments: 
     [ENTITY_COMMANDS.getMany]: async (m) => encoded(await store.getMany(m.caller, m.type, m.ids)),
     [ENTITY_COMMANDS.updateMany]: async (m) => encoded(await store.updateMany(m.caller, m.type, m.items)),
     [ATTACHMENT_COMMANDS.dataset]: async (m) => store.attachmentDataset(m.caller, m.type, m.id.toLowerCase(), m.group),
+    [ATTACHMENT_COMMANDS.datasetSectors]: async (m) => store.datasetSectors(m.caller, m.type, m.id.toLowerCase()),
     [ENTITY_COMMANDS.delete]: async (m) => {
       await store.delete(m.caller, m.type, m.id.toLowerCase());
       return null;
