@@ -68,7 +68,8 @@ class ChunkWriter {
  *
  * Integers under a decimal scale (`raw × numerator / 10^k`, offset 0: MoTeC's stored values) are written digit by
  * digit, which is what the shortest round-trip form of such a double is (at most 15 significant digits, k ≤ 6);
- * every other value goes through `String`, as `JSON.stringify` writes it.
+ * int16 codes under any other conversion are written from a table of their texts, each made once a read with
+ * `String`; every other value goes through `String`, as `JSON.stringify` writes it.
  */
 export function* channelRecordsJsonChunks(series: readonly ReadSeries[], chunkBytes: number, options: { bare?: boolean } = {}): Generator<Uint8Array> {
   const w = new ChunkWriter(chunkBytes);
