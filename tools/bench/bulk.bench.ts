@@ -24,12 +24,13 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const kib = (pid: number, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
-/** One read: its time to the last byte and its bytes (counted, not kept); `slow` pauses 20 ms after each MiB. */
-function timed(url: string, options: { method?: string; body?: string; headers?: Record<string, string>; slow?: boolean; keep?: boolean } = {}): Promise<{ ms: number; bytes: number; body?: Buffer }> {
+/** One read: its time to the response head and to the last byte, and its bytes (counted, not kept); `slow` pauses 20 ms after each MiB. */
+function timed(url: string, options: { method?: string; body?: string; headers?: Record<string, string>; slow?: boolean; keep?: boolean } = {}): Promise<{ ms: number; headMs: number; bytes: number; body?: Buffer }> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const payload = options.body === undefined ? undefined : Buffer.from(options.body);
     const req = request(url, { method: options.method ?? 'GET', agent, headers: { ...options.headers, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}) } }, (res) => {
+      const headMs = performance.now() - t;
       let bytes = 0;
       let sincePause = 0;
       const kept: Buffer[] = [];
@@ -46,7 +47,7 @@ function timed(url: string, options: { method?: string; body?: string; headers?:
       res.on('error', reject);
       res.on('end', () => {
         if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}: ${Buffer.concat(kept).toString().slice(0, 300)}`));
-        resolve({ ms: performance.now() - t, bytes, ...(options.keep ? { body: Buffer.concat(kept) } : {}) });
+        resolve({ ms: performance.now() - t, headMs, bytes, ...(options.keep ? { body: Buffer.concat(kept) } : {}) });
       });
     });
     req.on('error', reject);
@@ -67,6 +68,8 @@ interface RoadResult {
   /** The bare server's p50 for the same bytes, read in turn with the stack's (the same moments of the machine). */
   bareMs: number;
   binaryMs: number;
+  /** p50 of the binary reads' time to the response head: the stack's fixed path, before the bytes. */
+  binaryHeadMs: number;
   binaryBytes: number;
   jsonMs: number;
   jsonBytes: number;
@@ -101,9 +104,12 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
     await timed(bareUrl);
     await whole(false);
     const binary: number[] = [];
+    const binaryHead: number[] = [];
     const bareRuns: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      binary.push((await whole(true)).ms);
+      const r = await whole(true);
+      binary.push(r.ms);
+      binaryHead.push(r.headMs);
       bareRuns.push((await timed(bareUrl)).ms);
     }
     const json: number[] = [];
@@ -141,8 +147,8 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
         console.log(`  ${label}: ${name} failed: ${(err as Error).message}`);
       }
     }
-    const result: RoadResult = { bareMs: median(bareRuns), binaryMs: median(binary), binaryBytes: first.bytes, jsonMs: median(json), jsonBytes, lapMs: median(lap), smallReqPerSec: small.reqPerSec, smallP50: small.p50, rss };
-    console.log(`${label}: whole-channel binary p50 ${result.binaryMs.toFixed(1)} ms (${(result.binaryBytes / MB).toFixed(1)} MB; the bare server in turn ${result.bareMs.toFixed(1)} ms, ratio ${(result.bareMs / result.binaryMs).toFixed(2)}); JSON p50 ${result.jsonMs.toFixed(1)} ms (${(jsonBytes / MB).toFixed(1)} MB, ${(jsonBytes / MB / (result.jsonMs / 1000)).toFixed(0)} MB/s); lap p50 ${result.lapMs.toFixed(1)} ms; small GET ${small.reqPerSec.toFixed(0)} req/s p50 ${small.p50} ms`);
+    const result: RoadResult = { bareMs: median(bareRuns), binaryMs: median(binary), binaryHeadMs: median(binaryHead), binaryBytes: first.bytes, jsonMs: median(json), jsonBytes, lapMs: median(lap), smallReqPerSec: small.reqPerSec, smallP50: small.p50, rss };
+    console.log(`${label}: whole-channel binary p50 ${result.binaryMs.toFixed(1)} ms (${(result.binaryBytes / MB).toFixed(1)} MB, head at ${result.binaryHeadMs.toFixed(1)} ms; the bare server in turn ${result.bareMs.toFixed(1)} ms, ratio ${(result.bareMs / result.binaryMs).toFixed(2)}); JSON p50 ${result.jsonMs.toFixed(1)} ms (${(jsonBytes / MB).toFixed(1)} MB, ${(jsonBytes / MB / (result.jsonMs / 1000)).toFixed(0)} MB/s); lap p50 ${result.lapMs.toFixed(1)} ms; small GET ${small.reqPerSec.toFixed(0)} req/s p50 ${small.p50} ms`);
     for (const [name, r] of Object.entries(rss)) console.log(`  RSS growth, ${name} (${(r.bytes / MB).toFixed(0)} MB): gateway +${r.gateway.toFixed(1)} MB, datafile-service +${r.datafile.toFixed(1)} MB`);
     return result;
   } finally {

@@ -125,6 +125,22 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       expect(desk.waitingCount).toBe(0);
     });
 
+    test('when the answer was in memory already, then it is sent whole with its Content-Length, over HTTP and in-process alike, and the claim is spent', async () => {
+      const bytes = expected(40, 64 * 1024);
+      const claim = await claimOf(bytesAnswer(bytes, 'application/x-service-channels'));
+      expect(claim).toMatchObject({ length: bytes.byteLength, contentType: 'application/x-service-channels' });
+      const { res, body } = await fetchClaim(claim);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-length']).toBe(String(bytes.byteLength));
+      expect((await body).equals(bytes)).toBe(true);
+      expect(desk.waitingCount).toBe(0);
+      expect((await fetchClaim(claim)).res.statusCode).toBe(410);
+      const local = new ClaimRedeemer({ secret: SECRET, inProcess: true, logger });
+      const inProcess = await claimOf(bytesAnswer(bytes, 'application/x-service-channels'));
+      expect((await readAll((await local.redeem(inProcess, account)).body)).equals(bytes)).toBe(true);
+      local.close();
+    });
+
     test('when the length was not known, then the answer streams chunked', async () => {
       const claim = await claimOf(counted(40, 64 * 1024, { length: false }).answer);
       const { res, body } = await fetchClaim(claim);

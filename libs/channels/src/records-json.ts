@@ -1,4 +1,4 @@
-import { applyConversion, type RawSampleArray } from './conversion';
+import { applyConversion, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
 import { isEventSeries, toEventRecord, type ReadSeries } from './events';
 import type { ChannelSeries } from './series';
 
@@ -68,7 +68,8 @@ class ChunkWriter {
  *
  * Integers under a decimal scale (`raw × numerator / 10^k`, offset 0: MoTeC's stored values) are written digit by
  * digit, which is what the shortest round-trip form of such a double is (at most 15 significant digits, k ≤ 6);
- * every other value goes through `String`, as `JSON.stringify` writes it.
+ * int16 codes under any other conversion are written from a table of their texts, each made once a read with
+ * `String`; every other value goes through `String`, as `JSON.stringify` writes it.
  */
 export function* channelRecordsJsonChunks(series: readonly ReadSeries[], chunkBytes: number, options: { bare?: boolean } = {}): Generator<Uint8Array> {
   const w = new ChunkWriter(chunkBytes);
@@ -85,9 +86,12 @@ export function* channelRecordsJsonChunks(series: readonly ReadSeries[], chunkBy
     w.text(`${k ? ',' : ''}{"name":${JSON.stringify(s.name)},"unit":${JSON.stringify(s.unit)},"frequency":${JSON.stringify(s.frequency)},"dimension":${JSON.stringify(s.dimension)},"samples":[`);
     const decimal = decimalScale(s);
     const n = s.samples.length;
+    // Any other conversion of int16 values: each of the (at most 65,536) codes met is formatted once for the read.
+    const codes = !decimal && s.conversion && s.samples instanceof Int16Array && n >= CODE_TABLE_MIN_SAMPLES ? new Int16CodeTexts(s.conversion) : undefined;
     for (let from = 0; from < n; from += STEP) {
       const to = Math.min(n, from + STEP);
       if (decimal) writeDecimals(w, s.samples as RawSampleArray, s.gaps, from, to, decimal.numerator, decimal.places);
+      else if (codes) writeCodeTexts(w, s.samples as Int16Array, s.gaps, from, to, codes);
       else writeNumbers(w, s, from, to);
       yield* w.full.splice(0);
     }
@@ -95,9 +99,9 @@ export function* channelRecordsJsonChunks(series: readonly ReadSeries[], chunkBy
     if (s.times) {
       w.text(',"times":[');
       const times = s.times;
-      for (let i = 0; i < times.length; i++) {
-        w.text(`${i ? ',' : ''}${JSON.stringify(times[i])}`);
-        if (w.full.length) yield* w.full.splice(0);
+      for (let from = 0; from < times.length; from += STEP) {
+        writeFloats(w, times, from, Math.min(times.length, from + STEP));
+        yield* w.full.splice(0);
       }
       w.text(']');
     }
@@ -287,6 +291,75 @@ function writePacked(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | undefin
       view.setUint32(at + 4, hi[r] as number, true);
       at += length[r] as number;
     }
+    w.at = at;
+  }
+}
+
+/** Samples from which a channel's int16 codes under a non-decimal conversion are written from a table of their texts. */
+const CODE_TABLE_MIN_SAMPLES = 16 * 1024;
+
+/**
+ * The texts of an int16 channel's codes under its conversion, made on first use: each code's physical value is
+ * computed by `applyConversion` over all 65,536 codes (the same arithmetic as for the samples), and its text is what
+ * `JSON.stringify` writes of it (`null` when not finite), kept in a slot of MAX_NUMBER_BYTES.
+ */
+class Int16CodeTexts {
+  readonly slots = new Uint8Array(65536 * MAX_NUMBER_BYTES);
+  /** Bytes of each code's text; 0 until it is made. */
+  readonly lengths = new Uint8Array(65536);
+  private readonly values: PhysicalSampleArray;
+
+  constructor(conversion: LinearConversion) {
+    this.values = applyConversion(Int16Array.from({ length: 65536 }, (_, r) => r - 32768), conversion);
+  }
+
+  /** Makes the text of code `r` (raw + 32768); returns its length. */
+  make(r: number): number {
+    const v = this.values[r] as number;
+    const text = Number.isFinite(v) ? String(v) : 'null';
+    const at = r * MAX_NUMBER_BYTES;
+    for (let c = 0; c < text.length; c++) this.slots[at + c] = text.charCodeAt(c);
+    this.lengths[r] = text.length;
+    return text.length;
+  }
+}
+
+function writeCodeTexts(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | undefined, from: number, to: number, codes: Int16CodeTexts): void {
+  const { slots, lengths } = codes;
+  const batch = Math.max(1, Math.min(1024, Math.floor(w.chunkBytes / MAX_NUMBER_BYTES)));
+  for (let i = from; i < to; ) {
+    const end = Math.min(to, i + batch);
+    const out = w.room((end - i) * MAX_NUMBER_BYTES);
+    let at = w.at;
+    for (; i < end; i++) {
+      if (i > 0) out[at++] = COMMA;
+      if (gaps !== undefined && gaps[i] === 1) {
+        out[at] = 110;
+        out[at + 1] = 117;
+        out[at + 2] = 108;
+        out[at + 3] = 108;
+        at += 4;
+        continue;
+      }
+      const r = (raw[i] as number) + 32768;
+      let length = lengths[r] as number;
+      if (length === 0) length = codes.make(r);
+      const slot = r * MAX_NUMBER_BYTES;
+      for (let b = 0; b < length; b++) out[at++] = slots[slot + b] as number;
+    }
+    w.at = at;
+  }
+}
+
+/** Float values (explicit times) as `JSON.stringify` writes each (null when not finite), with their commas. */
+function writeFloats(w: ChunkWriter, values: Float64Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const v = values[i] as number;
+    const text = Number.isFinite(v) ? String(v) : 'null';
+    const out = w.room(MAX_NUMBER_BYTES);
+    let at = w.at;
+    if (i > 0) out[at++] = COMMA;
+    for (let c = 0; c < text.length; c++) out[at++] = text.charCodeAt(c);
     w.at = at;
   }
 }

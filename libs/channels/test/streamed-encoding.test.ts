@@ -41,6 +41,37 @@ function decimalSeries(): ChannelSeries[] {
   return series;
 }
 
+/**
+ * Int16 channels long enough for the table of their codes' texts, under conversions no decimal scale covers (offsets,
+ * fractional and negative factors, one that overflows to Infinity), at non-integer rates and start times, with gaps,
+ * and explicit times; a short one and an int32 one stay on the value-by-value path beside them.
+ */
+function codeTableSeries(): ChannelSeries[] {
+  const n = 70_000;
+  const every = Int16Array.from({ length: n }, (_, i) => (i % 65536) - 32768);
+  const wave = Int16Array.from({ length: n }, (_, i) => Math.round(Math.sin(i / 50) * 30_000) + (i % 3));
+  const gaps = Uint8Array.from({ length: n }, (_, i) => (i % 1009 === 0 || i === n - 1 ? 1 : 0));
+  const times = Float64Array.from({ length: n }, (_, i) => 12.345 + i / 333.3 + (i % 7 === 0 ? 1e-9 : 0));
+  const conversions = [
+    { numerator: 2446, denominator: 10, offset: -1.5 },
+    { numerator: 1, denominator: 3, offset: 0 },
+    { numerator: 0.1, denominator: 1, offset: 273.15 },
+    { numerator: -7, denominator: 9, offset: 0.25 },
+    { numerator: 1, denominator: 1, offset: 0.1 },
+    { numerator: 1e305, denominator: 1e-5, offset: 0 },
+    { numerator: 5, denominator: 1, offset: 0 },
+  ];
+  const series: ChannelSeries[] = [];
+  conversions.forEach((conversion, k) => {
+    const frequency = [1000, 333.3, 0.5, 2.5, 1 / 3, 100, 20][k] as number;
+    series.push({ name: `every ${k}`, unit: 'u', frequency, dimension: 1, startTime: k * 0.37, samples: every, conversion, ...(k % 2 ? { gaps } : {}) });
+    series.push({ name: `wave ${k}`, unit: 'u', frequency, dimension: 1, startTime: -1.5, samples: wave, conversion, ...(k === 1 ? { times } : {}) });
+  });
+  series.push({ name: 'short', unit: '', frequency: 10, dimension: 1, startTime: 0, samples: wave.subarray(0, 1000), conversion: { numerator: 1, denominator: 3, offset: 0 } });
+  series.push({ name: 'int32', unit: '', frequency: 10, dimension: 1, startTime: 0, samples: Int32Array.from(wave), conversion: { numerator: 1, denominator: 3, offset: 0.5 } });
+  return series;
+}
+
 describe('the channel bodies written in chunks', () => {
   test.each([1, 7, 64, 4096, 1 << 20])('when the binary body is written in chunks of %i bytes, then they join into the body encodeChannels makes, of the announced length', (chunkBytes) => {
     for (const series of [sampleSeries(), longSeries()]) {
@@ -70,5 +101,12 @@ describe('the channel bodies written in chunks', () => {
   test('when integers under a decimal scale are written (digit by digit, or from the table of an int16 scale), then they are the text JSON.stringify writes', () => {
     const series = decimalSeries();
     expect(text(channelRecordsJsonChunks(series, 1 << 16))).toBe(JSON.stringify(series.map(toChannelRecord)));
+  });
+
+  test.each([100, 1 << 20])('when int16 codes under any other conversion are written from their table (chunks of %i bytes), then every byte is the one JSON.stringify writes', (chunkBytes) => {
+    const series = codeTableSeries();
+    const expected = Buffer.from(JSON.stringify(series.map(toChannelRecord)));
+    expect(Buffer.from(joined(channelRecordsJsonChunks(series, chunkBytes))).equals(expected)).toBe(true);
+    for (const one of series.slice(0, 4)) expect(Buffer.from(joined(channelRecordsJsonChunks([one], chunkBytes, { bare: true }))).equals(Buffer.from(JSON.stringify(toChannelRecord(one))))).toBe(true);
   });
 });

@@ -35,8 +35,8 @@ export interface ShapeTask {
   bare?: boolean;
 }
 
-/** Bytes of a streamed chunk. */
-export const CHUNK_BYTES = 256 * 1024;
+/** Bytes of a streamed chunk (1 MiB: a fourth of the messages, port hand-overs and socket writes of 256 KiB ones). */
+export const CHUNK_BYTES = 1024 * 1024;
 
 /** The encoded body: the binary channel body, or the JSON array of channel records as UTF-8. */
 export interface ShapeResult {

@@ -12,6 +12,11 @@ export interface BulkAnswer {
    * A chunk yielded is the consumer's: its producer never writes into it again.
    */
   chunks(signal: AbortSignal): AsyncIterable<Uint8Array>;
+  /**
+   * All of its bytes, when they are in memory already (a kept answer): written to the socket at once, not pulled
+   * chunk by chunk (the same bytes as `chunks`).
+   */
+  bytes?: Uint8Array;
 }
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -21,6 +26,7 @@ export function bytesAnswer(bytes: Uint8Array, contentType: string, chunkBytes =
   return {
     contentType,
     length: bytes.byteLength,
+    bytes,
     async *chunks() {
       for (let at = 0; at < bytes.byteLength; at += chunkBytes) yield bytes.subarray(at, Math.min(bytes.byteLength, at + chunkBytes));
     },
@@ -46,8 +52,10 @@ export function framedAnswer(head: Uint8Array, answer: BulkAnswer, tail: Uint8Ar
  */
 export function keptAnswer(answer: BulkAnswer, maxBytes: number, done: (bytes: Uint8Array) => void): BulkAnswer {
   if (maxBytes <= 0 || (answer.length !== undefined && answer.length > maxBytes)) return answer;
+  // Without `bytes`: the copy is made as the chunks pass.
+  const { bytes: _whole, ...rest } = answer;
   return {
-    ...answer,
+    ...rest,
     async *chunks(signal) {
       let kept: Uint8Array[] | undefined = [];
       let total = 0;

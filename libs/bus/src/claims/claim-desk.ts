@@ -29,6 +29,8 @@ interface Waiting {
   claim: Claim;
   head: Uint8Array[];
   rest: AsyncIterator<Uint8Array> | undefined;
+  /** All of its bytes when they were in memory already (`BulkAnswer.bytes`): sent in one write. */
+  whole?: Uint8Array;
   abort: AbortController;
   timer: NodeJS.Timeout;
 }
@@ -100,7 +102,9 @@ export class ClaimDesk {
     const limit = this.options.inlineMaxBytes;
     const head: Uint8Array[] = [];
     let rest: AsyncIterator<Uint8Array> | undefined;
-    if (answer.length === undefined || answer.length <= limit) {
+    if (answer.bytes) {
+      if (answer.bytes.byteLength <= limit) return inline(answer.bytes, answer.contentType);
+    } else if (answer.length === undefined || answer.length <= limit) {
       const iterator = answer.chunks(abort.signal)[Symbol.asyncIterator]();
       // A producer that stalls before its first CLAIM_INLINE_MAX_BYTES is stopped, as an unredeemed claim would be.
       const stalled = setTimeout(() => abort.abort(AppError.timeout(`The answer did not come within ${this.options.ttlMs} ms`)), this.options.ttlMs);
@@ -133,7 +137,7 @@ export class ClaimDesk {
     const timer = setTimeout(() => this.drop(id, 'it expired unredeemed'), this.options.ttlMs);
     timer.unref();
     // A length known up front starts the producer only at the redemption.
-    this.waiting.set(id, { claim, head, rest: rest ?? lazily(answer, abort.signal), abort, timer });
+    this.waiting.set(id, { claim, head, rest: rest ?? lazily(answer, abort.signal), ...(answer.bytes ? { whole: answer.bytes } : {}), abort, timer });
     return claim;
   }
 
@@ -164,7 +168,7 @@ export class ClaimDesk {
     return { claim, body: Readable.from(bytes, { objectMode: false, highWaterMark: 1 }) };
   }
 
-  private takeBytes(claimId: string, accountId: string): { claim: Claim; bytes: AsyncGenerator<Buffer>; abort: AbortController } {
+  private takeBytes(claimId: string, accountId: string): { claim: Claim; bytes: AsyncGenerator<Buffer>; whole: Uint8Array | undefined; abort: AbortController } {
     const w = this.waiting.get(claimId);
     if (!w) {
       const spent = this.spent.get(claimId);
@@ -176,7 +180,7 @@ export class ClaimDesk {
     this.waiting.delete(claimId);
     clearTimeout(w.timer);
     this.remember(w.claim, 'it was redeemed');
-    return { claim: w.claim, bytes: checkedBytes(w), abort: w.abort };
+    return { claim: w.claim, bytes: checkedBytes(w), whole: w.whole, abort: w.abort };
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -189,8 +193,14 @@ export class ClaimDesk {
       const verified = verifyClaimToken(this.options.secret, token, claimId, accountId);
       if (verified === 'invalid') throw new ClaimRefusal(401, 'The token is not one signed for this claim and account');
       if (verified === 'expired') throw new ClaimRefusal(410, `The token of claim ${claimId} has expired`);
-      const { claim, bytes, abort } = this.takeBytes(claimId, accountId);
+      const { claim, bytes, whole, abort } = this.takeBytes(claimId, accountId);
       res.writeHead(200, { 'Content-Type': claim.contentType, ...(claim.length !== undefined ? { 'Content-Length': String(claim.length) } : {}) });
+      if (whole) {
+        // In memory already: one write, which the socket drains at the redeemer's pace (no producer to hold back).
+        void bytes.return(undefined);
+        res.end(Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength));
+        return;
+      }
       // A redeemer that goes stops the producer at once, even while it is making the next chunk.
       const gone = new Promise<never>((_, reject) =>
         res.once('close', () => {

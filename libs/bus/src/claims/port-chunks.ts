@@ -12,8 +12,8 @@ export interface ChunkHead {
 
 type Message = { head: ChunkHead } | { chunk: Uint8Array } | { end: true };
 
-/** Chunks posted ahead of the receiver's credit at most. */
-export const DEFAULT_CHUNK_WINDOW = 8;
+/** Chunks posted ahead of the receiver's credit at most (4 MiB of 1 MiB chunks). */
+export const DEFAULT_CHUNK_WINDOW = 4;
 
 /**
  * The worker's side: posts `head`, then each chunk of `chunks` (each must own its whole buffer: it is transferred),
