@@ -1,5 +1,5 @@
-import { openDataFile } from '../src';
-import { buildMdf3File, type Mdf3ChannelSpec } from '../src/testing';
+import { type Mdf3ChannelSpec } from '../src/testing';
+import { openMdf3, writeRecords } from './built-files';
 
 /**
  * MDF 3 exponential (cc 7) and logarithmic (cc 8) conversions, each form of each, with expected values worked out by
@@ -12,27 +12,24 @@ describe('MDF 3 exponential and logarithmic conversions', () => {
   /** The raw int16 values, one per record. */
   const RAW = [2, 3, 4, 5, 6, 9, 12, 90];
   const channel = (name: string, type: 7 | 8, p: number[]): Mdf3ChannelSpec => ({ name, dataType: 1, bitCount: 16, byteOffset: 0, conversion: { type, values: p } });
-  const records = new Uint8Array(RAW.length * 2);
-  RAW.forEach((x, i) => new DataView(records.buffer).setInt16(i * 2, x, true));
-  const file = openDataFile(
-    buildMdf3File({
-      groups: [
-        {
-          recordSize: 2,
-          cycleCount: RAW.length,
-          records,
-          channels: [
-            //                                P1  P2  P3  P4  P5   P6  P7
-            channel('exp, P4 = 0', 7, /*   */ [2, 4, 6, 0, 0, 3, 2]),
-            channel('exp, P1 = 0', 7, /*   */ [0, 0, 8, 2, 0.5, 2, 1]),
-            channel('ln, P4 = 0', 8, /*    */ [10, 2, -10, 0, 0, 1, 0]),
-            channel('ln, P1 = 0', 8, /*    */ [0, 0, 12, 2, 0.5, 0, 0]),
-            channel('exp, undefined', 7, /**/ [1, 1, 0, 1, 1, 1, 0]),
-          ],
-        },
-      ],
-    }),
-  );
+  const records = writeRecords(RAW.length, 2, (v, o, i) => v.setInt16(o, RAW[i] as number, true));
+  const file = openMdf3({
+    groups: [
+      {
+        recordSize: 2,
+        cycleCount: RAW.length,
+        records,
+        channels: [
+          // Parameters P1 to P7.
+          channel('exp, P4 = 0', 7, [2, 4, 6, 0, 0, 3, 2]),
+          channel('exp, P1 = 0', 7, [0, 0, 8, 2, 0.5, 2, 1]),
+          channel('ln, P4 = 0', 8, [10, 2, -10, 0, 0, 1, 0]),
+          channel('ln, P1 = 0', 8, [0, 0, 12, 2, 0.5, 0, 0]),
+          channel('exp, undefined', 7, [1, 1, 0, 1, 1, 1, 0]),
+        ],
+      },
+    ],
+  });
   const at = (name: string, x: number) => file.readChannel(name).samples[RAW.indexOf(x)];
 
   it('when cc 7 has P4 = 0, then a sample is exp(((x − P7)·P6 − P3)/P1)/P2', () => {
