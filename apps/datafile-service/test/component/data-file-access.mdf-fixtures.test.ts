@@ -1,10 +1,8 @@
 import { rmSync } from 'node:fs';
 import { buildMetadataRecord, openDataFile, sliceByLap, sliceByWindow, type ChannelSlice, type DataFile } from '@pitwall/formats';
 import { buildMdf4File } from '@pitwall/formats/testing';
-import type { InProcessStack } from '@pitwall/service-host/testing';
-import type { UploadedDatasets } from '../support/uploaded-datasets';
 import { fixture } from '../support/fixtures';
-import { startDatafileStack } from '../support/datafile-stack';
+import { startDatafileStack, type DatafileStack } from '../support/datafile-stack';
 import { workspaceTempDir } from '../support/workspace-tmp';
 
 // Tests look into arbitrary answer shapes.
@@ -64,27 +62,29 @@ function timesOf(slice: ChannelSlice): number[] {
 
 describe('the MDF fixtures of the formats issue through the gateway (entity-service, datafile-service and gateway in-process)', () => {
   const dir = workspaceTempDir('datafile-mdf-fixtures-');
-  let stack: InProcessStack;
-  let base: string;
-  let demo: { accountId: string; apiKey: string };
-  let attached: UploadedDatasets;
+  let running: DatafileStack | undefined;
+  /** The running stack (its gateway's address, the demo account and its uploads). */
+  const stack = (): DatafileStack => {
+    if (!running) throw new Error('the stack did not start');
+    return running;
+  };
 
   beforeAll(async () => {
-    ({ stack, base, demo, attached } = await startDatafileStack(dir, {}));
+    running = await startDatafileStack(dir, {});
   }, 90_000);
   afterAll(async () => {
-    await stack?.stop();
+    await running?.stack.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const headers = (extra: Record<string, string> = {}) => ({ ApiKey: demo.apiKey, AccountId: demo.accountId, ...extra });
+  const headers = (extra: Record<string, string> = {}) => ({ ApiKey: stack().demo.apiKey, AccountId: stack().demo.accountId, ...extra });
   const ok = async (r: Promise<Response>): Promise<Json> => {
     const answer = await r;
     if (answer.status !== 200) throw new Error(`${answer.status}: ${await answer.text()}`);
     return answer.json();
   };
-  const get = (path: string) => ok(fetch(`${base}${path}`, { headers: headers() }));
-  const post = (path: string, body: unknown) => ok(fetch(`${base}${path}`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify(body) }));
+  const get = (path: string) => ok(fetch(`${stack().base}${path}`, { headers: headers() }));
+  const post = (path: string, body: unknown) => ok(fetch(`${stack().base}${path}`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify(body) }));
   const dataset = (id: string, group: string) => `/RunSheets/${id}/DataFileAccess/${group}`;
 
   const logger = unsortedLoggerFile();
@@ -104,8 +104,8 @@ describe('the MDF fixtures of the formats issue through the gateway (entity-serv
     const whole = (channel: string) => read.readChannel(channel);
     let id: string;
     beforeAll(async () => {
-      id = await attached.entity();
-      await attached.attach(id, 'DataFile', name, bytes);
+      id = await stack().attached.entity();
+      await stack().attached.attach(id, 'DataFile', name, bytes);
     }, 30_000);
 
     test('when the metadata is read, then it is the reader\'s catalogue', async () => {
@@ -156,9 +156,9 @@ describe('the MDF fixtures of the formats issue through the gateway (entity-serv
     });
 
     test('when the file is attached twice as per-lap files (its laps, as a user gives an MDF file laps), then a lap\'s read is the reader\'s samples of that lap\'s span', async () => {
-      const laps = await attached.entity();
-      await attached.attach(laps, 'Laps', `lap1-${name}`, bytes);
-      await attached.attach(laps, 'Laps', `lap2-${name}`, bytes);
+      const laps = await stack().attached.entity();
+      await stack().attached.attach(laps, 'Laps', `lap1-${name}`, bytes);
+      await stack().attached.attach(laps, 'Laps', `lap2-${name}`, bytes);
       const joined = openDataFile([bytes, bytes]);
       const meta = await get(`${dataset(laps, 'Laps')}/metadata`);
       expect(meta.lapCount).toBe(2);
