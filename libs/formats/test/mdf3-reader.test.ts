@@ -1,5 +1,6 @@
 import { bytesSource, openDataFile, openDataFileFromSource, physicalChannel, UnsupportedFeatureError } from '../src';
 import { buildMdf3File, type Mdf3ChannelSpec, type Mdf3FileSpec, type Mdf3GroupSpec } from '../src/testing';
+import { openMdf3, writeRecords } from './built-files';
 import { readFixture, sha256, SHA256 } from './fixtures';
 
 describe('MDF 3 reader', () => {
@@ -46,10 +47,7 @@ describe('MDF 3 reader', () => {
     const SIZE = 53;
     /** One record per sample i, written with DataView in the byte order each type names; expected values beside. */
     function records(defaultBigEndian: boolean): Uint8Array {
-      const bytes = new Uint8Array(N * SIZE);
-      const v = new DataView(bytes.buffer);
-      for (let i = 0; i < N; i++) {
-        const o = i * SIZE;
+      return writeRecords(N, SIZE, (v, o, i) => {
         v.setFloat64(o, i / 10, !defaultBigEndian); // time, type 3: default byte order
         v.setUint16(o + 8, i * 1000, !defaultBigEndian); // 0
         v.setInt16(o + 10, -i * 700, !defaultBigEndian); // 1
@@ -63,8 +61,7 @@ describe('MDF 3 reader', () => {
         v.setFloat32(o + 39, i * 1.5, true); // 15, unaligned
         v.setFloat64(o + 43, -i / 7, true); // 16
         v.setUint16(o + 51, (((i * 37) & 0xfff) << 4) | (i % 16), true); // uint12 at bit 4, int4 at bit 0 (Intel)
-      }
-      return bytes;
+      });
     }
     const channels = (bigEndian: boolean): Mdf3ChannelSpec[] => [
       { name: 'time', unit: 's', dataType: 3, bitCount: 64, byteOffset: 0, master: true },
@@ -102,7 +99,7 @@ describe('MDF 3 reader', () => {
       ['little-endian (Intel)', 0 as const],
       ['big-endian (Motorola)', 1 as const],
     ])('when the IDBLOCK default byte order is %s, then every type reads as written', (_, byteOrder) => {
-      const file = openDataFile(buildMdf3File({ byteOrder, groups: [{ recordSize: SIZE, cycleCount: N, records: records(byteOrder === 1), channels: channels(byteOrder === 1) }] }));
+      const file = openMdf3({ byteOrder, groups: [{ recordSize: SIZE, cycleCount: N, records: records(byteOrder === 1), channels: channels(byteOrder === 1) }] });
       expect(file.channels.find((c) => c.name === 'time')).toBeUndefined();
       expect(file.channels.map((c) => c.dataType)).toEqual(['uint16', 'int16', 'float32', 'uint32', 'int32', 'float32', 'float64', 'uint16', 'int8', 'float32', 'float64', 'uint12', 'int4']);
       for (const [name, value] of Object.entries(expected)) {
@@ -114,10 +111,8 @@ describe('MDF 3 reader', () => {
     });
 
     it('when a Motorola integer is a bit field, then its bits are counted from the least significant bit of the big-endian value', () => {
-      const bytes = new Uint8Array(N * 3);
-      const v = new DataView(bytes.buffer);
-      for (let i = 0; i < N; i++) v.setUint16(i * 3 + 1, (((i * 13) & 0x3ff) << 3) | 5, false);
-      const file = openDataFile(buildMdf3File({ groups: [{ recordSize: 3, cycleCount: N, records: bytes, channels: [{ name: 'be10', dataType: 9, bitCount: 10, byteOffset: 1, bitOffset: 3 }] }] }));
+      const bytes = writeRecords(N, 3, (v, o, i) => v.setUint16(o + 1, (((i * 13) & 0x3ff) << 3) | 5, false));
+      const file = openMdf3({ groups: [{ recordSize: 3, cycleCount: N, records: bytes, channels: [{ name: 'be10', dataType: 9, bitCount: 10, byteOffset: 1, bitOffset: 3 }] }] });
       expect(Array.from(file.readChannel('be10').samples)).toEqual(Array.from({ length: N }, (_, i) => (i * 13) & 0x3ff));
     });
   });
@@ -127,36 +122,32 @@ describe('MDF 3 reader', () => {
     /** One int16 raw value per record, i * 10 - 20, and a uint8 beside it, i. */
     const raw = (i: number) => i * 10 - 20;
     function group(channels: Mdf3ChannelSpec[]): Mdf3GroupSpec {
-      const bytes = new Uint8Array(N * 3);
-      const v = new DataView(bytes.buffer);
-      for (let i = 0; i < N; i++) {
-        v.setInt16(i * 3, raw(i), true);
-        v.setUint8(i * 3 + 2, i);
-      }
-      return { recordSize: 3, cycleCount: N, records: bytes, channels };
+      const records = writeRecords(N, 3, (v, o, i) => {
+        v.setInt16(o, raw(i), true);
+        v.setUint8(o + 2, i);
+      });
+      return { recordSize: 3, cycleCount: N, records, channels };
     }
     const int16 = (name: string, conversion: Mdf3ChannelSpec['conversion'], unit?: string): Mdf3ChannelSpec => ({ name, dataType: 1, bitCount: 16, byteOffset: 0, conversion, ...(unit ? { unit } : {}) });
     const P = [2, 3, 0.5, 0.25, 1, 4]; // P1..P6
-    const file = openDataFile(
-      buildMdf3File({
-        groups: [
-          group([
-            int16('1:1', { type: 65535 }, 'km/h'),
-            int16('linear', { type: 0, values: [-40, 0.5] }, 'degC'),
-            int16('table interpolated', { type: 1, values: [-20, 0, 0, 100, 100, 150] }),
-            int16('table', { type: 2, values: [-20, 0, 0, 100, 100, 150] }),
-            int16('polynomial', { type: 6, values: P }),
-            int16('exponential', { type: 7, values: [0.5, 2, 1, 0, 0, 1, -25] }),
-            int16('logarithmic', { type: 8, values: [0, 0, 100, 1, 3, 1, -30] }),
-            int16('rational', { type: 9, values: [0, 2, 1, 0, 0, 4] }),
-            int16('formula', { type: 10, formula: 'X1 * 2 + 1' }),
-            { name: 'gear', dataType: 0, bitCount: 8, byteOffset: 2, conversion: { type: 11, values: [0, 1, 2], texts: ['neutral', 'first', 'second'] } },
-            { name: 'band', dataType: 0, bitCount: 8, byteOffset: 2, conversion: { type: 12, values: [0, 3, 4, 7], texts: ['other', 'low', 'high'] } },
-            int16('date', { type: 132, values: [] }),
-          ]),
-        ],
-      }),
-    );
+    const file = openMdf3({
+      groups: [
+        group([
+          int16('1:1', { type: 65535 }, 'km/h'),
+          int16('linear', { type: 0, values: [-40, 0.5] }, 'degC'),
+          int16('table interpolated', { type: 1, values: [-20, 0, 0, 100, 100, 150] }),
+          int16('table', { type: 2, values: [-20, 0, 0, 100, 100, 150] }),
+          int16('polynomial', { type: 6, values: P }),
+          int16('exponential', { type: 7, values: [0.5, 2, 1, 0, 0, 1, -25] }),
+          int16('logarithmic', { type: 8, values: [0, 0, 100, 1, 3, 1, -30] }),
+          int16('rational', { type: 9, values: [0, 2, 1, 0, 0, 4] }),
+          int16('formula', { type: 10, formula: 'X1 * 2 + 1' }),
+          { name: 'gear', dataType: 0, bitCount: 8, byteOffset: 2, conversion: { type: 11, values: [0, 1, 2], texts: ['neutral', 'first', 'second'] } },
+          { name: 'band', dataType: 0, bitCount: 8, byteOffset: 2, conversion: { type: 12, values: [0, 3, 4, 7], texts: ['other', 'low', 'high'] } },
+          int16('date', { type: 132, values: [] }),
+        ]),
+      ],
+    });
     const values = (name: string) => Array.from(file.readChannel(name).samples);
     const xs = Array.from({ length: N }, (_, i) => raw(i));
 
@@ -205,7 +196,7 @@ describe('MDF 3 reader', () => {
     });
 
     it('when the file is 3.00 (no HDBLOCK timestamp, 24-byte DGBLOCK, 26-byte CGBLOCK), then it reads, its start the local date and time', () => {
-      const file = openDataFile(buildMdf3File(spec({ version: '3.00', date: '05:06:2024', time: '14:15:16', subject: 'Car 7' })));
+      const file = openMdf3(spec({ version: '3.00', date: '05:06:2024', time: '14:15:16', subject: 'Car 7' }));
       expect(file.properties).toMatchObject({ outingTime: '2024-06-05T14:15:16', carId: 'Car 7' });
       // The 32-byte short name holds 31 characters and its NUL.
       expect(file.channels.map((c) => c.name)).toEqual(['Wheel speed front left (long na']);
@@ -213,29 +204,29 @@ describe('MDF 3 reader', () => {
     });
 
     it('when the file is 3.30 with a start timestamp, then the start is that instant in UTC', () => {
-      const file = openDataFile(buildMdf3File(spec({ version: '3.30', timestampNs: 1_700_000_000_123_000_000n })));
+      const file = openMdf3(spec({ version: '3.30', timestampNs: 1_700_000_000_123_000_000n }));
       expect(file.properties.outingTime).toBe('2023-11-14T22:13:20.123Z');
     });
 
     it('when a name is longer than the 32-byte short name, then the long name TXBLOCK is the name, as asammdf reads it', () => {
-      const file = openDataFile(buildMdf3File(spec({ cnBlockSize: 222 }, { longName: true })));
+      const file = openMdf3(spec({ cnBlockSize: 222 }, { longName: true }));
       expect(file.channels.map((c) => c.name)).toEqual(['Wheel speed front left (long name)']);
     });
 
     it('when a channel has a display name, then it is not its name (only a fallback for an unnamed channel)', () => {
-      const named = openDataFile(buildMdf3File(spec({}, { name: 'WSFL', displayName: 'Wheel speed FL' })));
+      const named = openMdf3(spec({}, { name: 'WSFL', displayName: 'Wheel speed FL' }));
       expect(named.channels.map((c) => c.name)).toEqual(['WSFL']);
-      const unnamed = openDataFile(buildMdf3File(spec({}, { name: '', displayName: 'Wheel speed FL' })));
+      const unnamed = openMdf3(spec({}, { name: '', displayName: 'Wheel speed FL' }));
       expect(unnamed.channels.map((c) => c.name)).toEqual(['Wheel speed FL']);
     });
 
     it('when the byte offset is in the additional byte offset field (228-byte CNBLOCK), then it counts with the start bit', () => {
-      const file = openDataFile(buildMdf3File(spec({}, { name: 'extra', additionalByteOffset: true })));
+      const file = openMdf3(spec({}, { name: 'extra', additionalByteOffset: true }));
       expect(Array.from(file.readChannel('extra').samples)).toEqual([1, 3, 5, 7]);
     });
 
     it('when the CNBLOCK is the 218-byte one of old writers, then the short name is the name', () => {
-      const file = openDataFile(buildMdf3File(spec({ version: '3.00', cnBlockSize: 218 }, { name: 'short' })));
+      const file = openMdf3(spec({ version: '3.00', cnBlockSize: 218 }, { name: 'short' }));
       expect(file.channels.map((c) => c.name)).toEqual(['short']);
     });
 
@@ -254,7 +245,7 @@ describe('MDF 3 reader', () => {
     ];
 
     it.each([1, 2] as const)('when a sorted group\'s records carry %i record id(s), then the ids are skipped', (recordIds) => {
-      const file = openDataFile(buildMdf3File({ groups: [{ recordSize: 2, cycleCount: N, records: bytes, channels, recordIds }] }));
+      const file = openMdf3({ groups: [{ recordSize: 2, cycleCount: N, records: bytes, channels, recordIds }] });
       expect(file.startTime).toBe(10);
       expect(file.readChannel('v').time).toEqual({ kind: 'implicit', start: 10, frequency: 2 });
       expect(Array.from(file.readChannel('v').samples)).toEqual([101, 103, 105, 107, 109]);
@@ -262,14 +253,14 @@ describe('MDF 3 reader', () => {
 
     it('when a data group holds several channel groups (unsorted), then its channels are refused by name, and a file of only those is refused', () => {
       const sorted = { recordSize: 2, cycleCount: N, records: bytes, channels };
-      const mixed = openDataFile(buildMdf3File({ groups: [sorted, { ...sorted, channels: [{ name: 'u', dataType: 0, bitCount: 8, byteOffset: 1 }], unsorted: true, recordIds: 1 }] }));
+      const mixed = openMdf3({ groups: [sorted, { ...sorted, channels: [{ name: 'u', dataType: 0, bitCount: 8, byteOffset: 1 }], unsorted: true, recordIds: 1 }] });
       expect(mixed.channels.map((c) => [c.name, c.unsupported])).toEqual([['v', undefined], ['u', 'unsorted data groups (several channel groups in one data group)']]);
       expect(() => mixed.readChannel('u')).toThrow(UnsupportedFeatureError);
-      expect(() => openDataFile(buildMdf3File({ groups: [{ ...sorted, unsorted: true, recordIds: 1 }] }))).toThrow(/unsupported mdf3 feature: unsorted data groups/);
+      expect(() => openMdf3({ groups: [{ ...sorted, unsorted: true, recordIds: 1 }] })).toThrow(/unsupported mdf3 feature: unsorted data groups/);
     });
 
     it('when a group has no master channel, then the record index is its time at 1 Hz', () => {
-      const file = openDataFile(buildMdf3File({ groups: [{ recordSize: 2, cycleCount: N, records: bytes, channels: [channels[1] as Mdf3ChannelSpec] }] }));
+      const file = openMdf3({ groups: [{ recordSize: 2, cycleCount: N, records: bytes, channels: [channels[1] as Mdf3ChannelSpec] }] });
       expect(file.readChannel('v').time).toEqual({ kind: 'implicit', start: 0, frequency: 1 });
       expect(file.duration).toBe(N);
     });

@@ -1,5 +1,6 @@
-import { openDataFile, UnsupportedFeatureError } from '../src';
-import { buildMdf4File, type Mdf4ChannelSpec, type Mdf4GroupSpec } from '../src/testing';
+import { UnsupportedFeatureError } from '../src';
+import { type Mdf4ChannelSpec, type Mdf4GroupSpec } from '../src/testing';
+import { openMdf4, writeRecords } from './built-files';
 
 /** Record layout written byte by byte with DataView; expected values come from the same formulas, not the reader. */
 const N = 250;
@@ -35,10 +36,7 @@ const expected: Record<string, (i: number) => number> = {
 };
 
 function records(): Uint8Array {
-  const bytes = new Uint8Array(N * RECORD);
-  const v = new DataView(bytes.buffer);
-  for (let i = 0; i < N; i++) {
-    const o = i * RECORD;
+  return writeRecords(N, RECORD, (v, o, i) => {
     v.setFloat64(o, i * 0.01, true);
     v.setUint8(o + 8, i & 0xff);
     v.setInt8(o + 9, (i % 200) - 100);
@@ -52,8 +50,7 @@ function records(): Uint8Array {
     v.setUint16(o + 42, halfBits((i % 64) * 0.5), true);
     v.setUint16(o + 44, (((i * 37) & 0xfff) << 4) | (i % 16), true);
     v.setUint8(o + DATA_BYTES, i % 5 === 0 ? 1 : 0);
-  }
-  return bytes;
+  });
 }
 
 const channels: Mdf4ChannelSpec[] = [
@@ -90,7 +87,7 @@ const group = (storage: Mdf4GroupSpec['storage'], extra: Partial<Mdf4GroupSpec> 
 
 describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () => {
   it.each(['DT', 'DZ', 'DZ-transposed', 'DL', 'DL-DZ', 'HL', 'DZ-zstd', 'DZ-zstd-transposed', 'DZ-lz4', 'DZ-lz4-transposed', 'DL-DZ-lz4'] as const)('when records are stored as %s, then every channel decodes to its written values', (storage) => {
-    const file = openDataFile(buildMdf4File({ groups: [group(storage)] }));
+    const file = openMdf4({ groups: [group(storage)] });
     expect(file.channels.map((c) => c.name)).toEqual(Object.keys(expected));
     for (const [name, value] of Object.entries(expected)) {
       const data = file.readChannel(name);
@@ -103,19 +100,19 @@ describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () 
   });
 
   it('when the master is f64 at 100 Hz, then channels have an implicit 100 Hz time base and the file lasts 2.5 s', () => {
-    const file = openDataFile(buildMdf4File({ groups: [group('DT')] }));
+    const file = openMdf4({ groups: [group('DT')] });
     expect(file.readChannel('u8').time).toEqual({ kind: 'implicit', start: 0, frequency: 100 });
     expect(file.duration).toBeCloseTo(2.5, 9);
     expect(file.channels.find((c) => c.name === 'i16 LE')).toMatchObject({ unit: 'N', dataType: 'int16', frequency: 100, regular: true, sampleCount: N });
   });
 
   it('when invalidation bits are set, then those samples are gaps', () => {
-    const data = openDataFile(buildMdf4File({ groups: [group('DT')] })).readChannel('i16 with gaps');
+    const data = openMdf4({ groups: [group('DT')] }).readChannel('i16 with gaps');
     expect(Array.from(data.gaps?.subarray(0, 6) ?? [])).toEqual([1, 0, 0, 0, 0, 1]);
   });
 
   it('when a channel has a value-to-text conversion, then labels and the default are in the catalogue', () => {
-    const file = openDataFile(buildMdf4File({ groups: [group('DT')] }));
+    const file = openMdf4({ groups: [group('DT')] });
     expect(file.channels.find((c) => c.name === 'value to text')).toMatchObject({
       labels: [
         { min: 0, max: 0, text: 'zero' },
@@ -126,7 +123,7 @@ describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () 
   });
 
   it('when values fit float32 exactly and are not converted, then Float32Array; otherwise Float64Array', () => {
-    const file = openDataFile(buildMdf4File({ groups: [group('DT')] }));
+    const file = openMdf4({ groups: [group('DT')] });
     expect(file.readChannel('i16 LE').samples).toBeInstanceOf(Float32Array);
     expect(file.readChannel('f32 BE').samples).toBeInstanceOf(Float32Array);
     expect(file.readChannel('i32 BE').samples).toBeInstanceOf(Float64Array);
@@ -134,28 +131,24 @@ describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () 
   });
 
   it('when there are two groups at different rates, then each keeps its own time base and names stay unique', () => {
-    const slow = new Uint8Array(10 * 2);
-    const v = new DataView(slow.buffer);
-    for (let i = 0; i < 10; i++) {
-      v.setUint8(i * 2, i); // master: index × 0.1 s through a linear conversion
-      v.setUint8(i * 2 + 1, 200 + i);
-    }
-    const file = openDataFile(
-      buildMdf4File({
-        groups: [
-          group('DT'),
-          {
-            dataBytes: 2,
-            cycleCount: 10,
-            records: slow,
-            channels: [
-              { name: 't', dataType: 0, bitCount: 8, byteOffset: 0, cnType: 2, conversion: { type: 1, values: [0, 0.1] } },
-              { name: 'u8', dataType: 0, bitCount: 8, byteOffset: 1 },
-            ],
-          },
-        ],
-      }),
-    );
+    const slow = writeRecords(10, 2, (v, o, i) => {
+      v.setUint8(o, i); // master: index × 0.1 s through a linear conversion
+      v.setUint8(o + 1, 200 + i);
+    });
+    const file = openMdf4({
+      groups: [
+        group('DT'),
+        {
+          dataBytes: 2,
+          cycleCount: 10,
+          records: slow,
+          channels: [
+            { name: 't', dataType: 0, bitCount: 8, byteOffset: 0, cnType: 2, conversion: { type: 1, values: [0, 0.1] } },
+            { name: 'u8', dataType: 0, bitCount: 8, byteOffset: 1 },
+          ],
+        },
+      ],
+    });
     const second = file.readChannel('u8 (2)');
     expect(Array.from(second.samples)).toEqual([200, 201, 202, 203, 204, 205, 206, 207, 208, 209]);
     expect(second.time).toEqual({ kind: 'implicit', start: 0, frequency: 10 });
@@ -164,27 +157,25 @@ describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () 
 
   it('when the header comment has common properties, then they fill the file properties', () => {
     const comment = '<HDcomment><TX>test run</TX><common_properties><e name="event">Round 3</e><e name="driver">A. Driver</e><e name="run">7</e><e name="vehicle">Car 12</e></common_properties></HDcomment>';
-    const file = openDataFile(buildMdf4File({ comment, startTimeNs: 1_700_000_000_000_000_000n, groups: [group('DT')] }));
+    const file = openMdf4({ comment, startTimeNs: 1_700_000_000_000_000_000n, groups: [group('DT')] });
     expect(file.properties).toMatchObject({ eventName: 'Round 3', driverName: 'A. Driver', runNumber: 7, carId: 'Car 12', comment: 'test run', outingTime: '2023-11-14T22:13:20.000Z' });
   });
 
   it.each([['bus logging (bus event channel groups)', { cgFlags: 2 }]])('when the only group uses %s, then opening reports UNSUPPORTED naming it', (feature, extra) => {
-    expect(() => openDataFile(buildMdf4File({ groups: [group('DT', extra)] }))).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', feature }));
+    expect(() => openMdf4({ groups: [group('DT', extra)] })).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', feature }));
   });
 
   it('when one group is bus logging and another is plain, then the plain one reads and the other is listed unsupported', () => {
-    const file = openDataFile(buildMdf4File({ groups: [group('DT'), group('DT', { cgFlags: 2 })] }));
+    const file = openMdf4({ groups: [group('DT'), group('DT', { cgFlags: 2 })] });
     expect(file.readChannel('u8').samples[3]).toBe(3);
     expect(file.channels.find((c) => c.name === 'u8 (2)')?.unsupported).toMatch(/bus logging/);
     expect(() => file.readChannel('u8 (2)')).toThrow(UnsupportedFeatureError);
   });
 
   it('when a VLSD string has no signal data for its offsets, then it is listed as text and reading its events is CORRUPT', () => {
-    const file = openDataFile(
-      buildMdf4File({
-        groups: [group('DT', { channels: [...channels, { name: 'text', dataType: 7, bitCount: 64, byteOffset: 0, cnType: 1 }] })],
-      }),
-    );
+    const file = openMdf4({
+      groups: [group('DT', { channels: [...channels, { name: 'text', dataType: 7, bitCount: 64, byteOffset: 0, cnType: 1 }] })],
+    });
     expect(file.channels.find((c) => c.name === 'text')).toMatchObject({ kind: 'text', dataType: 'string' });
     expect(() => file.readEvents('text')).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
   });

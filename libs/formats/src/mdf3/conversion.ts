@@ -120,7 +120,9 @@ export function applyMdf3Conversion(conversion: Mdf3Conversion, values: Float64A
     }
     case 'exponential':
     case 'logarithmic': {
-      // As asammdf (since 2023) and mdflib compute them (asammdf swapped them before): exp for the exponential type, ln for the logarithmic one.
+      // Checked against asammdf's ChannelConversion.convert (v2_v3_blocks.py) and mdflib's ConvertExponential /
+      // ConvertLogarithmic: the same two forms, P4 = 0 first, then P1 = 0 (neither is refused at parse); exp for cc 7 and
+      // ln for cc 8 (asammdf had them the other way round until its issue #809, 2023). The MDF 3.3.1 text was not at hand.
       const f = conversion.kind === 'exponential' ? Math.exp : Math.log;
       const [p1, p2, p3, p4, p5, p6, p7] = conversion.p;
       if (p4 === 0) for (let i = 0; i < n; i++) values[i] = f(((values[i] - p7) * p6 - p3) / p1) / p2;

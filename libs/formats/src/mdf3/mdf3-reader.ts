@@ -3,7 +3,6 @@ import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureEr
 import { decodeRaw, type RecordField } from '../mdf4/mdf4-reader';
 import { unescapeXml } from '../mdf4/blocks';
 import {
-  buildDataFile,
   type ChannelData,
   type ChannelInfo,
   type ChannelSource,
@@ -14,8 +13,8 @@ import {
   type SampleArray,
   type TimeBase,
   timeBaseEnd,
-  uniqueName,
 } from '../model';
+import { assembleMdfFile } from '../mdf-file';
 import { chain, link, type Mdf3Block, readBlock, TextBlocks, textField } from './blocks';
 import { applyMdf3Conversion, type Mdf3Conversion, Conversions } from './conversion';
 
@@ -77,22 +76,7 @@ export function readMdf3File(bytes: Uint8Array, options: { maxChannels?: number 
   const layout: Layout = { bigEndianDefault, ieeeFloats, texts, conversions: new Conversions(bin, texts) };
   const groups = readGroups(bin, link(bin, hd.offset + HD.firstDg), layout, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE);
 
-  const taken = new Set<string>();
-  const sources: ChannelSource[] = [];
-  let start = Infinity;
-  let end = -Infinity;
-  for (const group of groups) {
-    if (!group.unsupported && group.cycleCount > 0) {
-      const t = groupTime(bin, group);
-      start = Math.min(start, t.time.kind === 'implicit' ? t.time.start : t.time.timestamps[0]);
-      end = Math.max(end, t.end);
-    }
-    for (const channel of group.channels) sources.push(channelSource(bin, group, channel, uniqueName(channel.name, taken)));
-  }
-  const unsupported = sources.map((s) => s.info.unsupported);
-  if (sources.length > 0 && unsupported.every(Boolean)) throw new UnsupportedFeatureError(FORMAT, unsupported[0] ?? 'unknown');
-  if (!Number.isFinite(start)) start = end = 0;
-  return buildDataFile({ format: FORMAT, properties, startTime: start, duration: Math.max(0, end - start), laps: [] }, sources);
+  return assembleMdfFile(FORMAT, properties, groups, { timeOf: (group) => groupTime(bin, group), sourceOf: (group, channel, name) => channelSource(bin, group, channel, name) });
 }
 
 interface Layout {

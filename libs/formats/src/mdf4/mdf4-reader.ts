@@ -2,7 +2,6 @@ import { BinaryView } from '../binary-view';
 import { CorruptDataFileError, DataFileLimitError, type DecompressionLimits, DEFAULT_DECOMPRESSION_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
 import { halfToNumber } from '../float16';
 import {
-  buildDataFile,
   type ChannelData,
   type ChannelInfo,
   type ChannelSource,
@@ -15,8 +14,8 @@ import {
   type FileProperties,
   type SampleArray,
   type TimeBase,
-  uniqueName,
 } from '../model';
+import { assembleMdfFile } from '../mdf-file';
 import { chain, readBlock, readMetadata, readText, unescapeXml } from './blocks';
 import { type ArrayLayout, MAX_STRUCTURE_DEPTH, readComposition, structureFields } from './composition';
 import { applyConversion, type Conversion, readConversion } from './conversion';
@@ -92,22 +91,7 @@ export function readMdf4File(bytes: Uint8Array, options: Mdf4ReadOptions = {}): 
   const finalise = id === 'UnFinMF' ? finalisation(bin, firstDg) : undefined;
   const groups = withFinalisation(finalise, () => readGroups(bin, firstDg, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE, options.decompression ?? DEFAULT_DECOMPRESSION_LIMITS, finalise));
 
-  const taken = new Set<string>();
-  const sources: ChannelSource[] = [];
-  let start = Infinity;
-  let end = -Infinity;
-  for (const group of groups) {
-    if (!group.unsupported && group.cycleCount > 0) {
-      const t = groupTime(bin, group);
-      start = Math.min(start, t.time.kind === 'implicit' ? t.time.start : t.time.timestamps[0]);
-      end = Math.max(end, t.end);
-    }
-    for (const channel of group.channels) sources.push(channelSource(bin, group, channel, uniqueName(channel.name, taken)));
-  }
-  const unsupported = sources.map((s) => s.info.unsupported);
-  if (sources.length > 0 && unsupported.every(Boolean)) throw new UnsupportedFeatureError(FORMAT, unsupported[0] ?? 'unknown');
-  if (!Number.isFinite(start)) start = end = 0;
-  return buildDataFile({ format: FORMAT, properties, startTime: start, duration: Math.max(0, end - start), laps: [] }, sources);
+  return assembleMdfFile(FORMAT, properties, groups, { timeOf: (group) => groupTime(bin, group), sourceOf: (group, channel, name) => channelSource(bin, group, channel, name) });
 }
 
 function readProperties(bin: BinaryView, hd: ReturnType<typeof readBlock>): FileProperties {
