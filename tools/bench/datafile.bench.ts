@@ -22,6 +22,8 @@ import { createBus } from '@pitwall/bus';
 import { physicalSamples, type ChannelSeries } from '@pitwall/channels';
 import { PitwallClient } from '@pitwall/client';
 import { ATTACHMENT_COMMANDS, DATAFILE_COMMANDS, SERVICES, type ChannelsReadJson } from '@pitwall/contracts';
+import { arrowChunks } from '../../apps/datafile-service/src/workers/arrow-channels';
+import { shapedChunks, type StoredSlice } from '../../apps/datafile-service/src/workers/shape-channels';
 import { DEFAULT_GEN_LD, generateLdFile } from '../gen-ld/gen-ld';
 import { AMQP_URL, createBenchRunSheet, startBenchStack, uploadDataFile, type BenchStack } from './stack-fixture';
 
@@ -36,6 +38,27 @@ const DURATION = Number(process.env['BENCH_DATAFILE_SECONDS'] ?? DEFAULT_GEN_LD.
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)] as number;
 const status = (pid: number, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/**
+ * The pool's share of a whole-channel read, on this thread: the binary body (`shapedChunks`) and the Arrow stream
+ * (`arrowChunks`) of `n` int16 samples under a 1/10 scale at 1 kHz, encoded chunk by chunk to the end, in turn.
+ */
+function encodersAlone(n: number, rounds = 7): { binary: number; arrow: number; rounds: number } {
+  const samples = Int16Array.from({ length: n }, (_, i) => ((i * 7) % 4000) - 2000);
+  const channels: StoredSlice[] = [{ name: 'Synthetic', unit: 'x', frequency: 1000, dimension: 1, startTime: 0, samples, conversion: { numerator: 1, denominator: 10, offset: 0 } }];
+  const drained = (encode: () => Iterable<Uint8Array>): number => {
+    const t = performance.now();
+    for (const chunk of encode()) if (chunk.byteLength === 0) throw new Error('an empty chunk');
+    return performance.now() - t;
+  };
+  const binary: number[] = [];
+  const arrow: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    binary.push(drained(() => shapedChunks({ channels, binary: true }).chunks));
+    arrow.push(drained(() => arrowChunks({ channels, binary: false, arrow: { timeColumn: 'time', schema: {} } }).chunks));
+  }
+  return { binary: median(binary), arrow: median(arrow), rounds };
+}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pitwall-bench-datafile-'));
@@ -169,6 +192,8 @@ async function main(): Promise<void> {
     console.log(`  binary: p50 ${median(wholeBinary).toFixed(1)} ms, p90 ${p90(wholeBinary).toFixed(1)} ms, ${(wholeBinaryBytes / 2 ** 20).toFixed(1)} MiB (${(wholeBinaryBytes / fast.sampleCount).toFixed(2)} B/sample)`);
     console.log(`  Arrow:  p50 ${median(wholeArrow).toFixed(1)} ms, p90 ${p90(wholeArrow).toFixed(1)} ms, ${(wholeArrowBytes / 2 ** 20).toFixed(1)} MiB (${(wholeArrowBytes / fast.sampleCount).toFixed(2)} B/sample)`);
     console.log(`  Arrow / binary: time ${timeRatio.toFixed(2)}x, bytes ${bytesRatio.toFixed(2)}x  (goal within 1.5x: time ${timeRatio <= 1.5 ? 'PASS' : 'FAIL'}, bytes ${bytesRatio <= 1.5 ? 'PASS' : 'FAIL'})`);
+    const alone = encodersAlone(fast.sampleCount);
+    console.log(`  the encoders alone on this thread (a channel of the same shape: int16 under a 1/10 scale, 1 kHz; ${alone.rounds} rounds in turn): binary p50 ${alone.binary.toFixed(1)} ms, Arrow p50 ${alone.arrow.toFixed(1)} ms, Arrow / binary ${(alone.arrow / alone.binary).toFixed(1)}x`);
 
     // The hops of a read, one at a time from this process on the stack's bus (no gateway, no HTTP).
     const bus = createBus({ url: AMQP_URL, prefix: `${s.prefix}.`, logger: pino({ level: 'silent' }) });

@@ -37,14 +37,23 @@ export function applyConversion(raw: RawSampleArray, conversion: LinearConversio
     return out;
   }
   const out = new Float64Array(n);
+  convertInto(raw, 0, conversion, out);
+  return out;
+}
+
+/**
+ * Physical values as float64 of `raw[from]`, `raw[from + 1]`, ... into every element of `out` (a slice of a buffer the
+ * caller owns, e.g. a chunk of an Arrow stream): the arithmetic of `applyConversion`, value for value.
+ */
+export function convertInto(raw: RawSampleArray, from: number, conversion: LinearConversion, out: Float64Array): void {
+  const n = out.length;
   const { numerator, denominator, offset } = conversion;
   // The three loops compute the same (raw × numerator) / denominator + offset; the special cases only skip a no-op.
   if (denominator === 1) {
-    for (let i = 0; i < n; i++) out[i] = raw[i] * numerator + offset;
+    for (let i = 0; i < n; i++) out[i] = raw[from + i] * numerator + offset;
   } else if (numerator === 1) {
-    for (let i = 0; i < n; i++) out[i] = raw[i] / denominator + offset;
+    for (let i = 0; i < n; i++) out[i] = raw[from + i] / denominator + offset;
   } else {
-    for (let i = 0; i < n; i++) out[i] = (raw[i] * numerator) / denominator + offset;
+    for (let i = 0; i < n; i++) out[i] = (raw[from + i] * numerator) / denominator + offset;
   }
-  return out;
 }

@@ -1,5 +1,8 @@
-import { Field, Float32, Float64, Int16, Int32, makeData, RecordBatch, RecordBatchStreamWriter, Schema, Struct, type Data, type DataType } from 'apache-arrow';
-import { isIdentity, physicalSamples, type ChannelSeries, type LinearConversion } from '@pitwall/channels';
+import { Field, Float32, Float64, Int16, Int32, Message, Schema, type DataType } from 'apache-arrow';
+// The IPC metadata of a record batch (its nodes and buffer regions): apache-arrow's writer builds it from assembled
+// columns; here it is built from the columns' lengths alone, so the body can be written without the columns existing.
+import { BufferRegion, FieldNode, RecordBatch as RecordBatchHeader } from 'apache-arrow/ipc/metadata/message';
+import { convertInto, isIdentity, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
 import { CHUNK_BYTES, shapeOne, type ShapeTask } from './shape-channels';
 
@@ -18,12 +21,19 @@ export interface ArrowSeries {
   conversion: LinearConversion;
 }
 
+/** An Arrow IPC stream planned from its columns' lengths: its bytes in all, and its bytes written chunk by chunk on demand. */
+export interface ArrowStream {
+  length: number;
+  /** Chunks of `size` bytes (a multiple of 8; the last one shorter), each a new buffer it owns (they are transferred). */
+  chunks(size: number): Generator<Uint8Array>;
+}
+
 /**
  * A read's Arrow stream in chunks, with its length: each distinct channel shaped once (M4 when asked), a column with
  * the conversion it was stored with. The pool loads this module (and apache-arrow) with its first Arrow read.
  */
 export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): { head: ChunkHead; chunks: Iterable<Uint8Array> } {
-  const { length, pieces } = arrowStreamPieces(
+  const stream = arrowStream(
     // The service refuses text, byte and array channels in Arrow before the task (406): only stored numbers come here.
     task.channels.map((c) => {
       if ('kind' in c) throw new Error(`${c.name}: a ${c.kind} channel has no Arrow column`);
@@ -31,7 +41,7 @@ export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): {
     }),
     task.arrow,
   );
-  return { head: { length }, chunks: packedChunks(pieces, CHUNK_BYTES) };
+  return { head: { length: stream.length }, chunks: stream.chunks(CHUNK_BYTES) };
 }
 
 /**
@@ -39,75 +49,130 @@ export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): {
  * per channel; one record batch per time base (channels sharing rate, start and length share a batch; a series with
  * explicit times, e.g. an M4 one, has its own), the columns of the other batches' channels null in it. A column keeps
  * the type of its values when they are exact (stored values under the identity conversion, float32), else float64 of
- * the converted values; gaps are nulls. Returns the stream's pieces (views on the columns, the schema message and the
- * batch headers) and their total length: nothing is copied here.
+ * the converted values; gaps are nulls. The bytes are those apache-arrow's `RecordBatchStreamWriter` writes for these
+ * columns, but no column is built: the messages are encoded up front from the lengths, and each chunk is filled when
+ * it is taken, the time computed and the stored values converted straight into it (or copied when they are sent as
+ * stored), the null columns and the padding left as the chunk's zeros.
  */
-export function arrowStreamPieces(channels: readonly ArrowSeries[], metadata: ArrowStreamMetadata): { length: number; pieces: Uint8Array[] } {
+export function arrowStream(channels: readonly ArrowSeries[], metadata: ArrowStreamMetadata): ArrowStream {
   const columns = channels.map(columnOf);
   const fields = [
     new Field(metadata.timeColumn, new Float64(), false, new Map([['unit', 's']])),
     ...columns.map((c, k) => new Field(c.name, c.type, true, new Map(Object.entries({ ...c.metadata, ...metadata.fields?.[k] })))),
   ];
-  const schema = new Schema(fields, new Map(Object.entries(metadata.schema)));
-  const writer = new PieceWriter();
-  writer.reset(undefined, schema);
-  for (const members of timeBases(channels.map((c) => c.series))) writer.write(batchOf(schema, columns, members));
-  writer.finish();
-  return { length: writer.pieces.reduce((sum, p) => sum + p.byteLength, 0), pieces: writer.pieces };
+  const parts: Part[] = [{ kind: 'bytes', bytes: framed(Message.from(new Schema(fields, new Map(Object.entries(metadata.schema))))) }];
+  for (const base of timeBases(channels.map((c) => c.series))) parts.push(...batchParts(columns, base));
+  // End of stream: the continuation marker and a zero length.
+  parts.push({ kind: 'bytes', bytes: Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0) });
+  const length = parts.reduce((sum, p) => sum + partLength(p), 0);
+  return { length, chunks: (size) => chunksOf(parts, length, size) };
 }
 
-/** The pieces copied into chunks of `size` bytes (the last one shorter), each owning its buffer (they are transferred). */
-export function* packedChunks(pieces: readonly Uint8Array[], size: number): Generator<Uint8Array> {
-  let chunk = new Uint8Array(size);
+/**
+ * A piece of the stream: bytes as they are (a message, stored values, explicit times, a validity bitmap), zeros (padding,
+ * a null column), the implicit times of a batch, or stored values converted to float64.
+ */
+type Part =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'zeros'; length: number }
+  | { kind: 'time'; start: number; frequency: number; count: number }
+  | { kind: 'converted'; raw: RawSampleArray; conversion: LinearConversion };
+
+function partLength(p: Part): number {
+  switch (p.kind) {
+    case 'bytes':
+      return p.bytes.byteLength;
+    case 'zeros':
+      return p.length;
+    case 'time':
+      return p.count * 8;
+    case 'converted':
+      return p.raw.length * 8;
+  }
+}
+
+/** Writes `n` bytes of `part` from its byte `from` at `at` of `chunk` (fresh, so zeroed). Float64 parts come 8-aligned in the stream and in the chunk. */
+function fill(part: Part, from: number, n: number, chunk: Uint8Array, at: number): void {
+  switch (part.kind) {
+    case 'bytes':
+      chunk.set(part.bytes.subarray(from, from + n), at);
+      return;
+    case 'zeros':
+      return;
+    case 'time': {
+      const out = new Float64Array(chunk.buffer, chunk.byteOffset + at, n / 8);
+      const { start, frequency } = part;
+      const first = from / 8;
+      // The same arithmetic as the JSON and binary reads' implicit time: sample i at start + i / frequency.
+      for (let k = 0; k < out.length; k++) out[k] = start + (first + k) / frequency;
+      return;
+    }
+    case 'converted':
+      convertInto(part.raw, from / 8, part.conversion, new Float64Array(chunk.buffer, chunk.byteOffset + at, n / 8));
+      return;
+  }
+}
+
+function* chunksOf(parts: readonly Part[], length: number, size: number): Generator<Uint8Array> {
+  if (size <= 0 || size % 8 !== 0) throw new Error(`an Arrow chunk is a multiple of 8 bytes, not ${size}`);
+  let left = length;
+  let chunk = new Uint8Array(Math.min(size, left));
   let at = 0;
-  for (const piece of pieces) {
+  for (const part of parts) {
+    const total = partLength(part);
     let from = 0;
-    while (from < piece.byteLength) {
-      const n = Math.min(size - at, piece.byteLength - from);
-      chunk.set(piece.subarray(from, from + n), at);
+    while (from < total) {
+      const n = Math.min(chunk.byteLength - at, total - from);
+      fill(part, from, n, chunk, at);
       at += n;
       from += n;
-      if (at === size) {
+      if (at === chunk.byteLength) {
         yield chunk;
-        chunk = new Uint8Array(size);
+        left -= at;
+        chunk = new Uint8Array(Math.min(size, left));
         at = 0;
       }
     }
   }
-  if (at > 0) yield chunk.slice(0, at);
 }
 
-/** The writer's bytes kept as the pieces it writes (views, in order), read synchronously on the pool rather than through its async queue. */
-class PieceWriter extends RecordBatchStreamWriter {
-  readonly pieces: Uint8Array[] = [];
-
-  protected override _write(chunk: ArrayBufferView): this {
-    if (!this._started || chunk.byteLength === 0) return this;
-    this.pieces.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    this._position += chunk.byteLength;
-    return this;
-  }
+/** An IPC message as the stream carries it: the continuation marker, the metadata's length, the metadata, padded to 8 bytes. */
+function framed(message: Message): Uint8Array {
+  const metadata = Message.encode(message);
+  const out = new Uint8Array((8 + metadata.byteLength + 7) & ~7);
+  const view = new DataView(out.buffer);
+  view.setInt32(0, -1, true);
+  view.setInt32(4, out.byteLength - 8, true);
+  out.set(metadata, 8);
+  return out;
 }
 
 interface Column {
   name: string;
   type: DataType;
-  values: Float64Array | Float32Array | Int32Array | Int16Array;
+  /** Bytes a value. */
+  width: number;
+  /** The column's values as the stream carries them: stored values converted to float64, or the samples as they are. */
+  values: Part;
   /** Arrow validity (1 = a value), when the series has gaps. */
   validity?: Uint8Array;
   nulls: number;
   metadata: Record<string, string>;
 }
 
+const bytesOf = (a: ArrayBufferView): Part => ({ kind: 'bytes', bytes: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) });
+
 function columnOf({ series, conversion }: ArrowSeries): Column {
+  if (series.dimension > 1) throw new Error(`${series.name}: an array channel has no Arrow column`);
+  const samples = series.samples;
   // Values under their own conversion are exact as stored; a scaled or offset conversion makes float64.
-  const values = series.conversion && !isIdentity(series.conversion) ? physicalSamples(series) : series.samples;
-  const type = values instanceof Int16Array ? new Int16() : values instanceof Int32Array ? new Int32() : values instanceof Float32Array ? new Float32() : new Float64();
+  const converted = series.conversion !== undefined && !isIdentity(series.conversion);
+  const type = converted ? new Float64() : samples instanceof Int16Array ? new Int16() : samples instanceof Int32Array ? new Int32() : samples instanceof Float32Array ? new Float32() : new Float64();
   let validity: Uint8Array | undefined;
   let nulls = 0;
   if (series.gaps) {
-    validity = new Uint8Array((values.length + 7) >> 3);
-    for (let i = 0; i < values.length; i++) {
+    validity = new Uint8Array((samples.length + 7) >> 3);
+    for (let i = 0; i < samples.length; i++) {
       if (series.gaps[i] === 1) nulls++;
       else validity[i >> 3] |= 1 << (i & 7);
     }
@@ -117,41 +182,71 @@ function columnOf({ series, conversion }: ArrowSeries): Column {
     frequency: String(series.frequency),
     ...(isIdentity(conversion) ? {} : { conversion: JSON.stringify({ numerator: conversion.numerator, denominator: conversion.denominator, offset: conversion.offset }) }),
   };
-  return { name: series.name, type, values, ...(nulls > 0 ? { validity } : {}), nulls, metadata: fieldMetadata };
+  return {
+    name: series.name,
+    type,
+    width: converted ? 8 : samples.BYTES_PER_ELEMENT,
+    values: converted ? { kind: 'converted', raw: samples as RawSampleArray, conversion: series.conversion as LinearConversion } : bytesOf(samples),
+    ...(nulls > 0 ? { validity } : {}),
+    nulls,
+    metadata: fieldMetadata,
+  };
+}
+
+interface TimeBase {
+  members: number[];
+  length: number;
+  /** The batch's time column. */
+  time: Part;
 }
 
 /** The series grouped by time base, in their order: implicit time by (rate, start, length); explicit times alone. */
-function timeBases(series: readonly ChannelSeries[]): { members: number[]; time: Float64Array }[] {
-  const groups = new Map<string, { members: number[]; time: Float64Array }>();
+function timeBases(series: readonly ChannelSeries[]): TimeBase[] {
+  const groups = new Map<string, TimeBase>();
   series.forEach((s, k) => {
     const n = s.samples.length / Math.max(1, s.dimension);
     const key = s.times ? `explicit ${k}` : `${s.frequency} ${s.startTime} ${n}`;
     const group = groups.get(key);
     if (group) group.members.push(k);
-    else groups.set(key, { members: [k], time: s.times ?? implicitTimes(s.startTime, s.frequency, n) });
+    else groups.set(key, { members: [k], length: n, time: s.times ? bytesOf(s.times) : { kind: 'time', start: s.startTime, frequency: s.frequency, count: n } });
   });
   return [...groups.values()];
 }
 
-function implicitTimes(start: number, frequency: number, n: number): Float64Array {
-  const time = new Float64Array(n);
-  for (let i = 0; i < n; i++) time[i] = start + i / frequency;
-  return time;
-}
-
-function batchOf(schema: Schema, columns: readonly Column[], { members, time }: { members: number[]; time: Float64Array }): RecordBatch {
-  const length = time.length;
+/**
+ * One record batch: its message (the nodes and buffer regions apache-arrow's assembler would make: an empty validity
+ * buffer for a column without nulls, every buffer padded to 8 bytes) and its body's parts.
+ */
+function batchParts(columns: readonly Column[], { members, length, time }: TimeBase): Part[] {
+  const nodes: FieldNode[] = [];
+  const regions: BufferRegion[] = [];
+  const body: Part[] = [];
+  let offset = 0;
+  const buffer = (part: Part) => {
+    const n = partLength(part);
+    const padded = (n + 7) & ~7;
+    regions.push(new BufferRegion(offset, padded));
+    offset += padded;
+    if (n > 0) body.push(part);
+    if (padded > n) body.push({ kind: 'zeros', length: padded - n });
+  };
+  const none: Part = { kind: 'zeros', length: 0 };
+  nodes.push(new FieldNode(length, 0));
+  buffer(none);
+  buffer(time);
   const inBatch = new Set(members);
-  // The columns of other time bases are all null here: one zeroed buffer serves as their values and validity.
-  const zeros = columns.length > members.length ? new ArrayBuffer(length * 8) : undefined;
-  const children: Data[] = [makeData({ type: new Float64(), length, nullCount: 0, data: time })];
   columns.forEach((c, k) => {
     if (inBatch.has(k)) {
-      children.push(makeData({ type: c.type, length, nullCount: c.nulls, data: c.values, ...(c.validity ? { nullBitmap: c.validity } : {}) } as never));
+      nodes.push(new FieldNode(length, c.nulls));
+      buffer(c.validity ? bytesOf(c.validity) : none);
+      buffer(c.values);
       return;
     }
-    const Values = c.values.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => Column['values'];
-    children.push(makeData({ type: c.type, length, nullCount: length, data: new Values(zeros as ArrayBuffer, 0, length), nullBitmap: new Uint8Array(zeros as ArrayBuffer, 0, (length + 7) >> 3) } as never));
+    // The columns of other time bases: all null, their validity and values zeros.
+    nodes.push(new FieldNode(length, length));
+    buffer({ kind: 'zeros', length: (length + 7) >> 3 });
+    buffer({ kind: 'zeros', length: length * c.width });
   });
-  return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
+  const header = framed(Message.from(new RecordBatchHeader(length, nodes, regions, null), offset));
+  return [{ kind: 'bytes', bytes: header }, ...body];
 }

@@ -1,6 +1,9 @@
-import { tableFromIPC, Type } from 'apache-arrow';
-import { IDENTITY } from '@pitwall/channels';
-import { arrowStreamPieces, packedChunks } from '../../src/workers/arrow-channels';
+import { tableFromIPC, tableToIPC, Type } from 'apache-arrow';
+import { applyConversion, IDENTITY } from '@pitwall/channels';
+import { arrowStream, type ArrowStream } from '../../src/workers/arrow-channels';
+
+/** The whole stream, as one chunk (its length rounded up to a multiple of 8). */
+const whole = (stream: ArrowStream): Uint8Array => joined([...stream.chunks(Math.max(8, (stream.length + 7) & ~7))]);
 
 const joined = (pieces: readonly Uint8Array[]): Uint8Array => {
   const out = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
@@ -24,9 +27,9 @@ describe('the Arrow stream of a read', () => {
   ];
 
   test('when channels of two rates are encoded, then one batch per rate carries its time and its channels, the others null, with units and conversions in the field metadata', () => {
-    const { length, pieces } = arrowStreamPieces(channels, { timeColumn: 'time', schema: { entityId: 'e1', scope: '{"mode":"file"}' }, fields: [{}, { labels: '[]' }, {}] });
-    const bytes = joined(pieces);
-    expect(bytes.byteLength).toBe(length);
+    const stream = arrowStream(channels, { timeColumn: 'time', schema: { entityId: 'e1', scope: '{"mode":"file"}' }, fields: [{}, { labels: '[]' }, {}] });
+    const bytes = whole(stream);
+    expect(bytes.byteLength).toBe(stream.length);
     const table = tableFromIPC(bytes);
     expect(table.schema.fields.map((f) => [f.name, Type[f.type.typeId]])).toEqual([
       ['time', 'Float'],
@@ -51,17 +54,52 @@ describe('the Arrow stream of a read', () => {
 
   test('when a series has explicit times, then they are its batch\'s time column', () => {
     const times = Float64Array.of(0.25, 1.5, 4);
-    const { pieces } = arrowStreamPieces([{ series: { name: 'Lat', unit: 'deg', frequency: 1, dimension: 1, startTime: 0.25, samples: Float64Array.of(1, 2, 3), times }, conversion: IDENTITY }], { timeColumn: 'time', schema: {} });
-    const table = tableFromIPC(joined(pieces));
+    const stream = arrowStream([{ series: { name: 'Lat', unit: 'deg', frequency: 1, dimension: 1, startTime: 0.25, samples: Float64Array.of(1, 2, 3), times }, conversion: IDENTITY }], { timeColumn: 'time', schema: {} });
+    const table = tableFromIPC(whole(stream));
     expect(table.getChild('time')?.toArray()).toEqual(times);
     expect(table.getChild('Lat')?.toArray()).toEqual(Float64Array.of(1, 2, 3));
   });
 
-  test('when the pieces are packed, then every chunk but the last is full and owns its buffer, and together they are the stream', () => {
-    const { length, pieces } = arrowStreamPieces(channels, { timeColumn: 'time', schema: {} });
-    const chunks = [...packedChunks(pieces, 64)];
-    expect(chunks.slice(0, -1).every((c) => c.byteLength === 64 && c.buffer.byteLength === 64)).toBe(true);
-    expect(joined(chunks)).toEqual(joined(pieces));
-    expect(chunks.reduce((n, c) => n + c.byteLength, 0)).toBe(length);
+  test('when a stream is read back and written again by apache-arrow\'s own writer, then the bytes are the same', () => {
+    const bytes = whole(arrowStream(channels, { timeColumn: 'time', schema: { entityId: 'e1' }, fields: [{}, { labels: '[]' }, {}] }));
+    expect(tableToIPC(tableFromIPC(bytes), 'stream')).toEqual(bytes);
+  });
+
+  test('when the stream is cut into small chunks, then every chunk but the last is full and owns its buffer, and together they are the whole stream', () => {
+    const stream = arrowStream(channels, { timeColumn: 'time', schema: {} });
+    const reference = whole(stream);
+    for (const size of [8, 16, 64, 1024]) {
+      const chunks = [...stream.chunks(size)];
+      expect(chunks.slice(0, -1).every((c) => c.byteLength === size && c.buffer.byteLength === size)).toBe(true);
+      expect(chunks.at(-1)?.buffer.byteLength).toBe(chunks.at(-1)?.byteLength);
+      expect(joined(chunks)).toEqual(reference);
+    }
+    expect(() => [...stream.chunks(12)]).toThrow('multiple of 8');
+  });
+
+  test('when long channels of two rates cross many chunks, then each batch\'s time and converted values equal the JSON read\'s, value for value', () => {
+    const n = 10_007;
+    const raw = Int16Array.from({ length: n }, (_, i) => ((i * 7919) % 65_536) - 32_768);
+    const wide = Int32Array.from({ length: n >> 1 }, (_, i) => i * 104_729 - 2 ** 30);
+    const gaps = Uint8Array.from({ length: n >> 1 }, (_, i) => (i % 13 === 0 ? 1 : 0));
+    const rpm = { numerator: 2446, denominator: 10, offset: -3 };
+    const temp = { numerator: 3, denominator: 1, offset: 0.5 };
+    const stream = arrowStream(
+      [
+        { series: { name: 'RPM', unit: 'rpm', frequency: 1000, dimension: 1, startTime: 0.125, samples: raw, conversion: rpm }, conversion: rpm },
+        { series: { name: 'Temp', unit: 'C', frequency: 500, dimension: 1, startTime: 0.125, samples: wide, conversion: temp, gaps }, conversion: temp },
+      ],
+      { timeColumn: 'time', schema: {} },
+    );
+    // Not a multiple of any column's length: the float64 parts split across chunk boundaries.
+    const table = tableFromIPC(joined([...stream.chunks(4096)]));
+    expect(table.batches.map((b) => b.numRows)).toEqual([n, n >> 1]);
+    const [fast, slow] = table.batches;
+    expect(fast?.getChild('RPM')?.toArray()).toEqual(applyConversion(raw, rpm));
+    expect(fast?.getChild('time')?.toArray()).toEqual(Float64Array.from({ length: n }, (_, i) => 0.125 + i / 1000));
+    const temps = applyConversion(wide, temp);
+    expect([...(slow?.getChild('Temp') ?? [])]).toEqual(Array.from(temps, (v, i) => (gaps[i] === 1 ? null : v)));
+    expect(slow?.getChild('time')?.toArray()).toEqual(Float64Array.from({ length: n >> 1 }, (_, i) => 0.125 + i / 500));
+    expect(slow?.getChild('RPM')?.nullCount).toBe(n >> 1);
   });
 });
