@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { AuthStore } from '@pitwall/auth';
 import { MemoryCache } from '@pitwall/cache';
+import { createPool } from '@pitwall/db';
 import { entityService } from '@pitwall/entity-service';
 import { createLogger } from '@pitwall/service-kit';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
@@ -36,7 +37,8 @@ describe('gateway: Users are the account members, kept in step with membership c
     const demo = await auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
     accountId = demo.accountId;
     headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId, 'Content-Type': 'application/json' };
-    db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+    // createPool: every client has an error listener, so the database's drop at the end cannot raise an unhandled error.
+    db = createPool({ url: stack.databaseUrl, applicationName: 'users-mirror-test', logger: createLogger('users-mirror-test', 'silent'), max: 2 });
   });
   afterAll(async () => {
     await db?.end();
