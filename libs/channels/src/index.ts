@@ -6,7 +6,7 @@
  * binary body of docs/binary-channels.md (decoded as views, no copy); `m4` / `downsampleSeries` make the
  * display-sized series of `maxPoints` reads.
  */
-export { applyConversion, IDENTITY, isIdentity, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
+export { applyConversion, convertInto, IDENTITY, isIdentity, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
 export { compactSamples, physicalSamples, toChannelRecord, type ChannelRecord, type ChannelSeries } from './series';
 export { eventValue, isEventSeries, toEventRecord, toReadRecord, type EventKind, type EventRecord, type EventSeries, type ReadSeries } from './events';
 export { CHANNELS_MAGIC, CHANNELS_MEDIA_TYPE, CHANNELS_VERSION, ChannelsDecodeError, decodeChannels, encodeChannels, encodeChannelsChunks, encodedChannelsLength, MAX_CHANNEL_TEXT_BYTES } from './binary';
