@@ -37,23 +37,27 @@ export function applyConversion(raw: RawSampleArray, conversion: LinearConversio
     return out;
   }
   const out = new Float64Array(n);
-  convertInto(raw, 0, conversion, out);
+  convertInto(raw, conversion, 0, n, out);
   return out;
 }
 
 /**
- * Physical values as float64 of `raw[from]`, `raw[from + 1]`, ... into every element of `out` (a slice of a buffer the
- * caller owns, e.g. a chunk of an Arrow stream): the arithmetic of `applyConversion`, value for value.
+ * Physical values of raw[from, from + count) written into out[0, count) as float64, the same numbers applyConversion
+ * gives (the identity copies the values, Int32 under an identity written n/n still goes through the formula): for a
+ * caller that converts block by block into a buffer it reuses.
  */
-export function convertInto(raw: RawSampleArray, from: number, conversion: LinearConversion, out: Float64Array): void {
-  const n = out.length;
+export function convertInto(raw: RawSampleArray, conversion: LinearConversion, from: number, count: number, out: Float64Array): void {
+  if (isIdentity(conversion) && !(raw instanceof Int32Array)) {
+    for (let i = 0; i < count; i++) out[i] = raw[from + i];
+    return;
+  }
   const { numerator, denominator, offset } = conversion;
   // The three loops compute the same (raw × numerator) / denominator + offset; the special cases only skip a no-op.
   if (denominator === 1) {
-    for (let i = 0; i < n; i++) out[i] = raw[from + i] * numerator + offset;
+    for (let i = 0; i < count; i++) out[i] = raw[from + i] * numerator + offset;
   } else if (numerator === 1) {
-    for (let i = 0; i < n; i++) out[i] = raw[from + i] / denominator + offset;
+    for (let i = 0; i < count; i++) out[i] = raw[from + i] / denominator + offset;
   } else {
-    for (let i = 0; i < n; i++) out[i] = (raw[from + i] * numerator) / denominator + offset;
+    for (let i = 0; i < count; i++) out[i] = (raw[from + i] * numerator) / denominator + offset;
   }
 }

@@ -1,8 +1,9 @@
 import type { ExpressionNode } from './ast';
 import { ExpressionError } from './expression-error';
-import { BINARY_OPERATORS, CONSTANTS, FUNCTIONS, type Scalar1, type Scalar2, type Scalar3, UNARY_OPERATORS } from './functions';
+import { CONSTANTS, FUNCTIONS } from './functions';
 import { parse } from './parse';
-import { derivative, integral, LAP_FUNCTIONS, type LapFunctionName, lowpass, smooth, TIME_FUNCTIONS, type TimeFunctionName } from './time-functions';
+import { type ExpressionInput, programOf, runProgram } from './program';
+import { LAP_FUNCTIONS, type LapFunctionName, TIME_FUNCTIONS, type TimeFunctionName } from './time-functions';
 
 export interface CompileOptions {
   /**
@@ -26,8 +27,8 @@ export interface EvaluationContext {
   lapDistance?: Float64Array;
 }
 
-/** Named inputs, one value per sample, all of one length. */
-export type ExpressionInputs = Readonly<Record<string, Float64Array>>;
+/** Named inputs, one value per sample, all of one length: arrays, or sources that write their samples block by block. */
+export type ExpressionInputs = Readonly<Record<string, ExpressionInput>>;
 
 /** An expression checked against its inputs and functions, ready to run over whole arrays. */
 export interface CompiledExpression {
@@ -51,16 +52,15 @@ export function compile(source: string | ExpressionNode, options: CompileOptions
   const used: string[] = [];
   const needs = { time: false, lapTime: false, lapDistance: false };
   check(ast, { allowed, math, needs }, used);
+  const program = programOf(ast, new Map(used.map((name, index) => [name, index])));
   return {
     ast,
     inputs: used,
     needs,
     evaluate(inputs, length, context = {}) {
       const n = sampleCount(used, inputs, length, needs, context);
-      const run = new Run(n, new Map(used.map((name) => [name, inputs[name]])), context);
-      const result = run.value(ast);
-      if (typeof result === 'number') return new Float64Array(n).fill(result);
-      return run.owns(result) ? result : result.slice();
+      const result = runProgram(program, n, { ...context, inputs: used.map((name) => inputs[name]) });
+      return result.owned ? result.values : result.values.slice();
     },
   };
 }
@@ -145,7 +145,7 @@ function sampleCount(
   }
   for (const name of used) {
     const values = inputs[name];
-    if (!(values instanceof Float64Array)) throw new TypeError(`input ${name} is missing (a Float64Array is needed)`);
+    if (!(values instanceof Float64Array) && !isSource(values)) throw new TypeError(`input ${name} is missing (a Float64Array or a SampleSource is needed)`);
     if (n === undefined) n = values.length;
     else if (values.length !== n) throw new RangeError(`input ${name} has ${values.length} samples, expected ${n}`);
   }
@@ -153,170 +153,6 @@ function sampleCount(
   return n;
 }
 
-/** A constant folds to a number; arrays made here are written over by the next operator, the inputs never. */
-type Value = number | Float64Array;
-
-class Run {
-  private readonly borrowed: ReadonlySet<Float64Array>;
-  constructor(
-    private readonly n: number,
-    private readonly inputs: ReadonlyMap<string, Float64Array>,
-    private readonly context: EvaluationContext,
-  ) {
-    const borrowed = new Set(inputs.values());
-    for (const values of [context.time, context.lapTime, context.lapDistance]) if (values) borrowed.add(values);
-    this.borrowed = borrowed;
-  }
-
-  owns(values: Float64Array): boolean {
-    return !this.borrowed.has(values);
-  }
-
-  value(node: ExpressionNode): Value {
-    switch (node.kind) {
-      case 'number':
-        return node.value;
-      case 'name':
-        return this.inputs.get(node.name) ?? CONSTANTS[node.name];
-      case 'unary': {
-        const a = this.value(node.argument);
-        return (node.operator === '-' && this.negate(a)) || this.map1(UNARY_OPERATORS[node.operator], a);
-      }
-      case 'binary': {
-        const a = this.value(node.left);
-        const b = this.value(node.right);
-        return this.arithmetic(node.operator, a, b) ?? this.map2(BINARY_OPERATORS[node.operator], a, b);
-      }
-      case 'call': {
-        if (node.callee === 'lapTime' || node.callee === 'lapDistance') return this.context[node.callee] as Float64Array;
-        if (Object.hasOwn(TIME_FUNCTIONS, node.callee)) return this.timeCall(node.callee as TimeFunctionName, node.args);
-        const spec = FUNCTIONS[node.callee];
-        const args = node.args.map((a) => this.value(a));
-        if (spec.arity === 1) return (node.callee === 'abs' && this.absolute(args[0])) || this.map1(spec.apply, args[0]);
-        if (spec.arity === 2) return this.map2(spec.apply, args[0], args[1]);
-        if (spec.arity === 3) return this.map3(spec.apply, args[0], args[1], args[2]);
-        return args.reduce((acc, v) => this.map2(spec.apply, acc, v));
-      }
-    }
-  }
-
-  private timeCall(callee: TimeFunctionName, args: ExpressionNode[]): Float64Array {
-    const t = this.context.time as Float64Array;
-    const value = this.value(args[0]);
-    const x = typeof value === 'number' ? new Float64Array(this.n).fill(value) : value;
-    const out = this.target(x);
-    const parameter = args[1]?.kind === 'number' ? args[1].value : NaN;
-    switch (callee) {
-      case 'derivative':
-        return derivative(x, t, out);
-      case 'integral':
-        return integral(x, t, out);
-      case 'smooth':
-        return smooth(x, t, parameter, out);
-      case 'lowpass':
-        return lowpass(x, t, parameter, out);
-    }
-  }
-
-  /*
-   * The common operators get loops of their own: one loop calling every operator through one call site would not be
-   * inlined (the site sees many functions), and costs several times as much per sample.
-   */
-  private arithmetic(op: string, a: Value, b: Value): Value | undefined {
-    if (typeof a === 'number' && typeof b === 'number') return undefined;
-    const out = this.target(a, b);
-    const n = out.length;
-    if (typeof a !== 'number' && typeof b !== 'number') {
-      switch (op) {
-        case '+':
-          for (let i = 0; i < n; i++) out[i] = a[i] + b[i];
-          return out;
-        case '-':
-          for (let i = 0; i < n; i++) out[i] = a[i] - b[i];
-          return out;
-        case '*':
-          for (let i = 0; i < n; i++) out[i] = a[i] * b[i];
-          return out;
-        case '/':
-          for (let i = 0; i < n; i++) out[i] = a[i] / b[i];
-          return out;
-      }
-    } else if (typeof a !== 'number') {
-      const k = b as number;
-      switch (op) {
-        case '+':
-          for (let i = 0; i < n; i++) out[i] = a[i] + k;
-          return out;
-        case '-':
-          for (let i = 0; i < n; i++) out[i] = a[i] - k;
-          return out;
-        case '*':
-          for (let i = 0; i < n; i++) out[i] = a[i] * k;
-          return out;
-        case '/':
-          for (let i = 0; i < n; i++) out[i] = a[i] / k;
-          return out;
-      }
-    } else {
-      const v = b as Float64Array;
-      switch (op) {
-        case '+':
-          for (let i = 0; i < n; i++) out[i] = a + v[i];
-          return out;
-        case '-':
-          for (let i = 0; i < n; i++) out[i] = a - v[i];
-          return out;
-        case '*':
-          for (let i = 0; i < n; i++) out[i] = a * v[i];
-          return out;
-        case '/':
-          for (let i = 0; i < n; i++) out[i] = a / v[i];
-          return out;
-      }
-    }
-    return undefined;
-  }
-
-  private negate(a: Value): Value | undefined {
-    if (typeof a === 'number') return undefined;
-    const out = this.target(a);
-    for (let i = 0; i < out.length; i++) out[i] = -a[i];
-    return out;
-  }
-
-  private absolute(a: Value): Value | undefined {
-    if (typeof a === 'number') return undefined;
-    const out = this.target(a);
-    for (let i = 0; i < out.length; i++) out[i] = Math.abs(a[i]);
-    return out;
-  }
-
-  private target(...values: Value[]): Float64Array {
-    for (const v of values) if (typeof v !== 'number' && this.owns(v)) return v;
-    return new Float64Array(this.n);
-  }
-
-  private map1(f: Scalar1, a: Value): Value {
-    if (typeof a === 'number') return f(a);
-    const out = this.target(a);
-    for (let i = 0; i < out.length; i++) out[i] = f(a[i]);
-    return out;
-  }
-
-  private map2(f: Scalar2, a: Value, b: Value): Value {
-    if (typeof a === 'number' && typeof b === 'number') return f(a, b);
-    const out = this.target(a, b);
-    if (typeof a === 'number') for (let i = 0; i < out.length; i++) out[i] = f(a, (b as Float64Array)[i]);
-    else if (typeof b === 'number') for (let i = 0; i < out.length; i++) out[i] = f(a[i], b);
-    else for (let i = 0; i < out.length; i++) out[i] = f(a[i], b[i]);
-    return out;
-  }
-
-  private map3(f: Scalar3, a: Value, b: Value, c: Value): Value {
-    if (typeof a === 'number' && typeof b === 'number' && typeof c === 'number') return f(a, b, c);
-    const out = this.target(a, b, c);
-    const at = (v: Value, i: number) => (typeof v === 'number' ? v : v[i]);
-    for (let i = 0; i < out.length; i++) out[i] = f(at(a, i), at(b, i), at(c, i));
-    return out;
-  }
+function isSource(value: unknown): value is { length: number; read: unknown } {
+  return typeof value === 'object' && value !== null && typeof (value as { read?: unknown }).read === 'function' && Number.isInteger((value as { length?: unknown }).length);
 }

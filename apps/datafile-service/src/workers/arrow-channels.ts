@@ -108,7 +108,7 @@ function fill(part: Part, from: number, n: number, chunk: Uint8Array, at: number
       return;
     }
     case 'converted':
-      convertInto(part.raw, from / 8, part.conversion, new Float64Array(chunk.buffer, chunk.byteOffset + at, n / 8));
+      convertInto(part.raw, part.conversion, from / 8, n / 8, new Float64Array(chunk.buffer, chunk.byteOffset + at, n / 8));
       return;
   }
 }

@@ -1,6 +1,6 @@
-import { applyConversion, IDENTITY } from '@pitwall/channels';
+import { convertInto, IDENTITY } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
-import { compile, type EvaluationContext } from '@pitwall/expressions';
+import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
 import type { StoredSlice } from './shape-channels';
 
@@ -29,51 +29,56 @@ export interface MathTask {
  * every input resampled linearly onto it (NaN outside an input's samples and next to its gaps, so gaps stay gaps), the
  * definitions it reads evaluated on the same base before it. The result is a slice of physical values (identity
  * conversion) the read shapes like any logged channel's; NaN samples are its gaps.
+ *
+ * A regular time base stays implicit (start + k / rate): its array of times is made only for the time functions, the
+ * lap inputs, or an input with times of its own. An input on the base is converted from its stored codes block by block
+ * as the expression reads it; a regular input at another rate is resampled block by block in one forward pass; the
+ * numbers are those of converting every input whole and resampling it with interpolateLinear.
  */
 export function evaluateMathChannel(task: MathTask): StoredSlice {
-  const physical = task.inputs.map((slice) => ({ slice, times: timesOf(slice), values: physicalOf(slice) }));
-  const fastest = physical.reduce<(typeof physical)[number] | undefined>((best, p) => (!best || p.slice.frequency > best.slice.frequency ? p : best), undefined);
-  let time: Float64Array;
+  const fastest = task.inputs.reduce<StoredSlice | undefined>((best, s) => (!best || s.frequency > best.frequency ? s : best), undefined);
+  let base: TimeBase;
   let frequency: number;
-  let regular = true;
   const rate = task.rate;
   if (rate !== undefined) {
-    const first = physical.length ? Math.min(...physical.map((p) => p.times[0] ?? Infinity)) : task.span.start;
-    const last = physical.length ? Math.max(...physical.map((p) => p.times[p.times.length - 1] ?? -Infinity)) : task.span.end;
+    const first = task.inputs.length ? Math.min(...task.inputs.map((s) => firstTime(s) ?? Infinity)) : task.span.start;
+    const last = task.inputs.length ? Math.max(...task.inputs.map((s) => lastTime(s) ?? -Infinity)) : task.span.end;
     const n = Number.isFinite(first) && Number.isFinite(last) && last >= first ? Math.floor((last - first) * rate + 1e-9) + 1 : 0;
-    time = new Float64Array(n);
-    for (let k = 0; k < n; k++) time[k] = first + k / rate;
+    base = { start: first, rate, length: n };
     frequency = rate;
   } else if (fastest) {
-    time = fastest.times;
-    frequency = fastest.slice.frequency;
-    regular = !fastest.slice.times;
+    base = fastest.times ? { times: fastest.times } : { start: fastest.startTime, rate: fastest.frequency, length: fastest.samples.length };
+    frequency = fastest.frequency;
   } else {
     throw new Error('a math channel that reads no channel needs a Rate');
   }
-  const inputs: Record<string, Float64Array> = {};
-  for (const p of physical) inputs[p.slice.name] = p === fastest && task.rate === undefined ? p.values : interpolateLinear(p.times, p.values, time);
-  const context: EvaluationContext = { time };
-  if (task.laps) context.lapTime = lapRelative(time, task.laps, (start) => start);
-  if (task.laps && task.distance) {
-    const d = task.distance;
-    const times = timesOf(d.slice);
-    const values = physicalOf(d.slice);
-    const distances = d.source.kind === 'integrated' ? integrateDistance(times, values, d.slice.unit) : distanceFromChannel(values, d.slice.unit);
-    const atTime = interpolateLinear(times, distances, time);
-    const atLapStarts = interpolateLinear(times, distances, Float64Array.from(task.laps, (l) => Math.max(l.start, times[0] ?? l.start)));
-    const lapIndex = lapIndexOf(time, task.laps);
-    const lapDistance = new Float64Array(time.length);
-    for (let i = 0; i < time.length; i++) lapDistance[i] = lapIndex[i] < 0 ? NaN : atTime[i] - atLapStarts[lapIndex[i]];
-    context.lapDistance = lapDistance;
+  const n = 'times' in base ? base.times.length : base.length;
+  let times: Float64Array | undefined = 'times' in base ? base.times : undefined;
+  const time = (): Float64Array => (times ??= regularTimes((base as RegularBase).start, (base as RegularBase).rate, n));
+
+  const inputs: Record<string, ExpressionInput> = {};
+  for (const slice of task.inputs) {
+    if (rate === undefined && slice === fastest) inputs[slice.name] = new StoredSource(slice, n);
+    else if (!('times' in base) && !slice.times && onBase(slice, base)) inputs[slice.name] = new StoredSource(slice, n);
+    else if (!('times' in base) && !slice.times) inputs[slice.name] = new RegularResampler(physicalOf(slice), slice.startTime, slice.frequency, base);
+    else inputs[slice.name] = interpolateLinear(timesOf(slice), physicalOf(slice), time());
   }
-  let result: Float64Array = new Float64Array(time.length);
   const available = Object.keys(inputs);
-  for (const definition of task.definitions) {
-    result = compile(definition.expression, { inputs: available, math: true }).evaluate(inputs, time.length, context);
-    inputs[definition.name] = result;
+  const compiled = task.definitions.map((definition) => {
+    const expression = compile(definition.expression, { inputs: available, math: true });
     available.push(definition.name);
+    return { name: definition.name, expression };
+  });
+  const context: EvaluationContext = {};
+  if (compiled.some((c) => c.expression.needs.time)) context.time = time();
+  if (task.laps) context.lapTime = lapRelative(time(), task.laps, (start) => start);
+  if (task.laps && task.distance) context.lapDistance = lapDistanceOf(time(), task.laps, task.distance);
+  let last: Float64Array | undefined;
+  for (const { name, expression } of compiled) {
+    last = expression.evaluate(inputs, n, context);
+    inputs[name] = last;
   }
+  const result = last ?? new Float64Array(n);
   let gaps: Uint8Array | undefined;
   for (let i = 0; i < result.length; i++) {
     if (result[i] === result[i]) continue;
@@ -85,28 +90,148 @@ export function evaluateMathChannel(task: MathTask): StoredSlice {
     unit: task.unit,
     frequency,
     dimension: 1,
-    startTime: time[0] ?? task.span.start,
+    startTime: 'times' in base ? (base.times[0] ?? task.span.start) : n > 0 ? base.start + 0 / base.rate : task.span.start,
     samples: result,
     conversion: IDENTITY,
-    ...(regular ? {} : { times: time }),
+    ...('times' in base ? { times: base.times } : {}),
     ...(gaps ? { gaps } : {}),
   };
 }
 
-function timesOf(slice: StoredSlice): Float64Array {
-  if (slice.times) return slice.times;
-  const n = slice.samples.length;
+/** The time base: a regular grid, start + k / rate for k in [0, length), or the sample times of an irregular input. */
+interface RegularBase {
+  start: number;
+  rate: number;
+  length: number;
+}
+type TimeBase = RegularBase | { times: Float64Array };
+
+/** start + k / rate: the same numbers as the times of a regular slice and of a Rate's grid. */
+function regularTimes(start: number, rate: number, n: number): Float64Array {
   const out = new Float64Array(n);
-  const { startTime, frequency } = slice;
-  for (let i = 0; i < n; i++) out[i] = startTime + i / frequency;
+  for (let k = 0; k < n; k++) out[k] = start + k / rate;
   return out;
 }
 
-/** Physical values of a numeric slice, NaN at its gaps. */
+function firstTime(slice: StoredSlice): number | undefined {
+  if (slice.times) return slice.times[0];
+  return slice.samples.length ? slice.startTime + 0 / slice.frequency : undefined;
+}
+
+function lastTime(slice: StoredSlice): number | undefined {
+  if (slice.times) return slice.times[slice.times.length - 1];
+  const n = slice.samples.length;
+  return n ? slice.startTime + (n - 1) / slice.frequency : undefined;
+}
+
+/**
+ * A regular input whose sample k is at the base's time k for every k of the base: its values need no resampling.
+ * Only where the times rise strictly (a step wider than twice the rounding of the largest time), since
+ * interpolateLinear would take the first of two equal times.
+ */
+function onBase(slice: StoredSlice, base: RegularBase): boolean {
+  return (
+    slice.startTime === base.start &&
+    slice.frequency === base.rate &&
+    slice.samples.length >= base.length &&
+    (Math.abs(base.start) + base.length / base.rate) * Number.EPSILON * 4 < 1 / base.rate
+  );
+}
+
+/** A stored slice's physical values, block by block (conversion applied, NaN at its gaps), as the expression reads them. */
+class StoredSource implements SampleSource {
+  constructor(
+    private readonly slice: StoredSlice,
+    readonly length: number,
+  ) {}
+
+  read(from: number, count: number, out: Float64Array): void {
+    const { samples, conversion, gaps } = this.slice;
+    convertInto(samples, conversion, from, count, out);
+    if (gaps) for (let i = 0; i < count; i++) if (gaps[from + i] === 1) out[i] = NaN;
+  }
+}
+
+/**
+ * A regular input (sample i at start + i / rate) resampled linearly onto a regular base, block by block in one forward
+ * pass: interpolateLinear's arithmetic with both sets of times computed instead of stored (NaN outside the input's
+ * samples and next to a gap; a base time equal to a sample's takes the sample).
+ */
+class RegularResampler implements SampleSource {
+  readonly length: number;
+  private readonly first: number;
+  private readonly last: number;
+  /** The first input sample at or after the last base time read; the next block continues from it. */
+  private i = 0;
+  private next = 0;
+
+  constructor(
+    private readonly values: Float64Array,
+    private readonly start: number,
+    private readonly rate: number,
+    private readonly base: RegularBase,
+  ) {
+    this.length = base.length;
+    const n = values.length;
+    this.first = n ? start + 0 / rate : Infinity;
+    this.last = n ? start + (n - 1) / rate : -Infinity;
+  }
+
+  read(from: number, count: number, out: Float64Array): void {
+    // Base times only rise, so the search goes on from the last block's; a read from an earlier block starts over.
+    if (from < this.next) this.i = 0;
+    this.next = from + count;
+    const { values, start, rate, first, last } = this;
+    const baseStart = this.base.start;
+    const baseRate = this.base.rate;
+    let i = this.i;
+    // xi and x0: the times of samples i and i - 1, each computed once as i moves (the same expression, the same number).
+    let xi = start + i / rate;
+    let x0 = start + (i - 1) / rate;
+    for (let j = 0; j < count; j++) {
+      const x = baseStart + (from + j) / baseRate;
+      if (!(x >= first && x <= last)) {
+        out[j] = NaN;
+        continue;
+      }
+      while (xi < x) {
+        i++;
+        x0 = xi;
+        xi = start + i / rate;
+      }
+      if (xi === x) {
+        out[j] = values[i];
+        continue;
+      }
+      const y0 = values[i - 1];
+      const y1 = values[i];
+      out[j] = y0 !== y0 || y1 !== y1 ? NaN : y0 + ((y1 - y0) * (x - x0)) / (xi - x0);
+    }
+    this.i = i;
+  }
+}
+
+/** lapDistance(): metres since the start of each time's lap, from the distance source (NaN outside every lap). */
+function lapDistanceOf(time: Float64Array, laps: readonly { start: number; end: number }[], d: NonNullable<MathTask['distance']>): Float64Array {
+  const times = timesOf(d.slice);
+  const values = physicalOf(d.slice);
+  const distances = d.source.kind === 'integrated' ? integrateDistance(times, values, d.slice.unit) : distanceFromChannel(values, d.slice.unit);
+  const atTime = interpolateLinear(times, distances, time);
+  const atLapStarts = interpolateLinear(times, distances, Float64Array.from(laps, (l) => Math.max(l.start, times[0] ?? l.start)));
+  const lapIndex = lapIndexOf(time, laps);
+  const lapDistance = new Float64Array(time.length);
+  for (let i = 0; i < time.length; i++) lapDistance[i] = lapIndex[i] < 0 ? NaN : atTime[i] - atLapStarts[lapIndex[i]];
+  return lapDistance;
+}
+
+function timesOf(slice: StoredSlice): Float64Array {
+  return slice.times ?? regularTimes(slice.startTime, slice.frequency, slice.samples.length);
+}
+
+/** Physical values of a numeric slice as float64, NaN at its gaps, in one pass. */
 function physicalOf(slice: StoredSlice): Float64Array {
-  const converted = applyConversion(slice.samples, slice.conversion);
-  const values = converted instanceof Float64Array ? converted : new Float64Array(converted);
-  if (slice.gaps) for (let i = 0; i < values.length; i++) if (slice.gaps[i] === 1) values[i] = NaN;
+  const values = new Float64Array(slice.samples.length);
+  new StoredSource(slice, values.length).read(0, values.length, values);
   return values;
 }
 

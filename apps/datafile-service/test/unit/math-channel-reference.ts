@@ -1,0 +1,117 @@
+/**
+ * The math pool task as it was before its inputs were read block by block (every input converted to a whole float64
+ * array with a whole array of times, resampled with interpolateLinear), kept as the reference the optimised
+ * evaluateMathChannel must match sample for sample. Test-only.
+ */
+import { applyConversion, IDENTITY } from '@pitwall/channels';
+import { compile, type EvaluationContext } from '@pitwall/expressions';
+import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
+import type { MathTask } from '../../src/workers/math-channels';
+import type { StoredSlice } from '../../src/workers/shape-channels';
+
+/**
+ * Evaluates a math channel over one time base: the fastest input's sample times (or a grid at the definition's Rate),
+ * every input resampled linearly onto it (NaN outside an input's samples and next to its gaps, so gaps stay gaps), the
+ * definitions it reads evaluated on the same base before it. The result is a slice of physical values (identity
+ * conversion) the read shapes like any logged channel's; NaN samples are its gaps.
+ */
+export function referenceMathChannel(task: MathTask): StoredSlice {
+  const physical = task.inputs.map((slice) => ({ slice, times: timesOf(slice), values: physicalOf(slice) }));
+  const fastest = physical.reduce<(typeof physical)[number] | undefined>((best, p) => (!best || p.slice.frequency > best.slice.frequency ? p : best), undefined);
+  let time: Float64Array;
+  let frequency: number;
+  let regular = true;
+  const rate = task.rate;
+  if (rate !== undefined) {
+    const first = physical.length ? Math.min(...physical.map((p) => p.times[0] ?? Infinity)) : task.span.start;
+    const last = physical.length ? Math.max(...physical.map((p) => p.times[p.times.length - 1] ?? -Infinity)) : task.span.end;
+    const n = Number.isFinite(first) && Number.isFinite(last) && last >= first ? Math.floor((last - first) * rate + 1e-9) + 1 : 0;
+    time = new Float64Array(n);
+    for (let k = 0; k < n; k++) time[k] = first + k / rate;
+    frequency = rate;
+  } else if (fastest) {
+    time = fastest.times;
+    frequency = fastest.slice.frequency;
+    regular = !fastest.slice.times;
+  } else {
+    throw new Error('a math channel that reads no channel needs a Rate');
+  }
+  const inputs: Record<string, Float64Array> = {};
+  for (const p of physical) inputs[p.slice.name] = p === fastest && task.rate === undefined ? p.values : interpolateLinear(p.times, p.values, time);
+  const context: EvaluationContext = { time };
+  if (task.laps) context.lapTime = lapRelative(time, task.laps, (start) => start);
+  if (task.laps && task.distance) {
+    const d = task.distance;
+    const times = timesOf(d.slice);
+    const values = physicalOf(d.slice);
+    const distances = d.source.kind === 'integrated' ? integrateDistance(times, values, d.slice.unit) : distanceFromChannel(values, d.slice.unit);
+    const atTime = interpolateLinear(times, distances, time);
+    const atLapStarts = interpolateLinear(times, distances, Float64Array.from(task.laps, (l) => Math.max(l.start, times[0] ?? l.start)));
+    const lapIndex = lapIndexOf(time, task.laps);
+    const lapDistance = new Float64Array(time.length);
+    for (let i = 0; i < time.length; i++) lapDistance[i] = lapIndex[i] < 0 ? NaN : atTime[i] - atLapStarts[lapIndex[i]];
+    context.lapDistance = lapDistance;
+  }
+  let result: Float64Array = new Float64Array(time.length);
+  const available = Object.keys(inputs);
+  for (const definition of task.definitions) {
+    result = compile(definition.expression, { inputs: available, math: true }).evaluate(inputs, time.length, context);
+    inputs[definition.name] = result;
+    available.push(definition.name);
+  }
+  let gaps: Uint8Array | undefined;
+  for (let i = 0; i < result.length; i++) {
+    if (result[i] === result[i]) continue;
+    gaps ??= new Uint8Array(result.length);
+    gaps[i] = 1;
+  }
+  return {
+    name: task.name,
+    unit: task.unit,
+    frequency,
+    dimension: 1,
+    startTime: time[0] ?? task.span.start,
+    samples: result,
+    conversion: IDENTITY,
+    ...(regular ? {} : { times: time }),
+    ...(gaps ? { gaps } : {}),
+  };
+}
+
+function timesOf(slice: StoredSlice): Float64Array {
+  if (slice.times) return slice.times;
+  const n = slice.samples.length;
+  const out = new Float64Array(n);
+  const { startTime, frequency } = slice;
+  for (let i = 0; i < n; i++) out[i] = startTime + i / frequency;
+  return out;
+}
+
+/** Physical values of a numeric slice, NaN at its gaps. */
+function physicalOf(slice: StoredSlice): Float64Array {
+  const converted = applyConversion(slice.samples, slice.conversion);
+  const values = converted instanceof Float64Array ? converted : new Float64Array(converted);
+  if (slice.gaps) for (let i = 0; i < values.length; i++) if (slice.gaps[i] === 1) values[i] = NaN;
+  return values;
+}
+
+/** The index of the lap holding each time ([start, end), the last lap's end included), -1 outside every lap. */
+function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: number }[]): Int32Array {
+  const out = new Int32Array(time.length).fill(-1);
+  let k = 0;
+  for (let i = 0; i < time.length; i++) {
+    const t = time[i];
+    while (k < laps.length - 1 && t >= laps[k].end) k++;
+    const lap = laps[k];
+    if (lap && t >= lap.start && (t < lap.end || (k === laps.length - 1 && t === lap.end))) out[i] = k;
+  }
+  return out;
+}
+
+/** Seconds since the start of each time's lap, NaN outside every lap. */
+function lapRelative(time: Float64Array, laps: readonly { start: number; end: number }[], origin: (start: number) => number): Float64Array {
+  const index = lapIndexOf(time, laps);
+  const out = new Float64Array(time.length);
+  for (let i = 0; i < time.length; i++) out[i] = index[i] < 0 ? NaN : time[i] - origin(laps[index[i]].start);
+  return out;
+}

@@ -1,0 +1,149 @@
+import { BLOCK, compile, type EvaluationContext, type ExpressionInputs, FUNCTIONS, type SampleSource } from '../src';
+import { referenceEvaluate } from './reference-evaluator';
+
+/**
+ * The block evaluator against the reference (the whole-array evaluator it replaced, kept in reference-evaluator.ts):
+ * random expressions over every operator and function, random inputs with gaps, lengths around the block size, inputs
+ * given as arrays and as sources; the results must be the same bits.
+ */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NAMES = ['a', 'Ground Speed', 'c', 'pi'];
+const OPERATORS = ['+', '-', '*', '/', '^', '<', '<=', '>', '>=', '==', '!=', '&&', '||'];
+const FUNCTION_NAMES = Object.keys(FUNCTIONS);
+
+function expressionOf(next: () => number, depth: number): string {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
+  if (depth <= 0 || next() < 0.2) {
+    const leaf = next();
+    if (leaf < 0.55) return `"${pick(NAMES)}"`;
+    if (leaf < 0.8) return pick(['0', '1', '2.5', '3e-3', '100', '-0.5', '0.5']);
+    if (leaf < 0.9) return pick(['pi', 'e']);
+    return pick(['lapTime()', 'lapDistance()']);
+  }
+  const sub = () => expressionOf(next, depth - 1);
+  const kind = next();
+  if (kind < 0.1) return `${pick(['-', '+', '!'])}(${sub()})`;
+  if (kind < 0.45) return `(${sub()}) ${pick(OPERATORS)} (${sub()})`;
+  if (kind < 0.55) {
+    const time = pick(['derivative', 'integral', 'smooth', 'lowpass']);
+    if (time === 'smooth') return `smooth(${sub()}, ${pick(['0.01', '0.5', '3'])})`;
+    if (time === 'lowpass') return `lowpass(${sub()}, ${pick(['0.5', '5', '50'])})`;
+    return `${time}(${sub()})`;
+  }
+  const name = pick(FUNCTION_NAMES);
+  const spec = FUNCTIONS[name];
+  const count = spec.arity === 'one or more' ? 1 + Math.floor(next() * 4) : spec.arity;
+  return `${name}(${Array.from({ length: count }, sub).join(', ')})`;
+}
+
+/** Values with gaps (NaN), zeros of both signs, infinities, small and large numbers. */
+function seriesOf(next: () => number, n: number): Float64Array {
+  const out = new Float64Array(n);
+  const special = [NaN, 0, -0, 1, -1, Infinity, -Infinity, 0.5, -2.5, 1e-300, 1e300];
+  for (let i = 0; i < n; i++) {
+    const r = next();
+    out[i] = r < 0.05 ? NaN : r < 0.1 ? special[Math.floor(next() * special.length)] : (next() - 0.5) * 10 ** Math.floor(next() * 6 - 2);
+  }
+  // A run of gaps now and then, as a logger drop-out leaves.
+  if (n > 10 && next() < 0.5) out.fill(NaN, Math.floor(n / 3), Math.floor(n / 3) + 7);
+  return out;
+}
+
+/** Sample times: a rate, sometimes uneven steps, sometimes a gap in time (NaN). */
+function timesOf(next: () => number, n: number): Float64Array {
+  const rate = [1, 10, 50, 100, 1000][Math.floor(next() * 5)];
+  const uneven = next() < 0.3;
+  const t = new Float64Array(n);
+  let now = next() * 100;
+  for (let i = 0; i < n; i++) {
+    t[i] = now;
+    now += uneven ? (0.5 + next()) / rate : 1 / rate;
+  }
+  if (n > 20 && next() < 0.2) t[Math.floor(n / 2)] = NaN;
+  return t;
+}
+
+function sourceOf(values: Float64Array): SampleSource {
+  return { length: values.length, read: (from, count, out) => out.set(values.subarray(from, from + count)) };
+}
+
+/**
+ * The same number in every sample, -0 told from 0 (Object.is). A NaN is a gap whatever its bits: JavaScript leaves the
+ * sign and payload of a NaN to the engine (the same code gives 0x7ff8… or 0xfff8… by JIT tier), and neither JSON
+ * (null) nor the binary body (its gap mask) shows them.
+ */
+function expectSameValues(actual: Float64Array, expected: Float64Array, what: string): void {
+  expect(actual.length).toBe(expected.length);
+  for (let i = 0; i < expected.length; i++) {
+    if (!Object.is(actual[i], expected[i])) throw new Error(`${what}: sample ${i} is ${actual[i]}, the reference ${expected[i]}`);
+  }
+}
+
+function sameArrays(a: Float64Array, b: Float64Array): boolean {
+  return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+}
+
+function check(text: string, n: number, next: () => number, asSources: boolean): void {
+  const arrays = new Map(NAMES.map((name) => [name, seriesOf(next, n)]));
+  const context: EvaluationContext = { time: timesOf(next, n), lapTime: seriesOf(next, n), lapDistance: seriesOf(next, n) };
+  const compiled = compile(text, { inputs: NAMES, math: true });
+  const copies = new Map([...arrays].map(([k, v]) => [k, v.slice()]));
+  const inputs: ExpressionInputs = Object.fromEntries([...arrays].map(([k, v], i) => [k, asSources && i % 2 === 0 ? sourceOf(v) : v]));
+  const actual = compiled.evaluate(inputs, n, context);
+  const expected = referenceEvaluate(compiled.ast, new Map(compiled.inputs.map((name) => [name, arrays.get(name) as Float64Array])), n, context);
+  expectSameValues(actual, expected, `${text} over ${n} samples`);
+  for (const [name, values] of arrays) {
+    expect(sameArrays(values, copies.get(name) as Float64Array)).toBe(true); // inputs untouched
+    expect(actual.buffer).not.toBe(values.buffer);
+  }
+}
+
+describe('block evaluation matches the whole-array reference bit for bit', () => {
+  const lengths = [0, 1, 2, 3, 17, BLOCK - 1, BLOCK, BLOCK + 1, 3 * BLOCK + 17];
+
+  it('when random expressions over every operator and function run over random inputs with gaps, then every sample is the same', () => {
+    const next = random(40);
+    for (let k = 0; k < 300; k++) {
+      const text = expressionOf(next, 1 + Math.floor(next() * 5));
+      const n = lengths[Math.floor(next() * lengths.length)];
+      check(text, n, next, next() < 0.5);
+    }
+  });
+
+  it.each(FUNCTION_NAMES)('when %s runs with each argument an input, a source, an expression or a constant, then every sample is the same', (name) => {
+    const spec = FUNCTIONS[name];
+    const next = random(name.length * 7919);
+    const operands = ['a', '"Ground Speed"', '(c * 2 - 1)', '2.5', 'pi', 'derivative(a)'];
+    const count = spec.arity === 'one or more' ? 3 : spec.arity;
+    for (let k = 0; k < 12; k++) {
+      const args = Array.from({ length: count }, () => operands[Math.floor(next() * operands.length)]);
+      check(`${name}(${args.join(', ')})`, BLOCK + 5, next, k % 2 === 0);
+    }
+    if (spec.arity === 'one or more') check(`${name}(a)`, 10, next, true);
+  });
+
+  it.each(OPERATORS)('when the operator %s takes an input, a source, an expression or a constant on either side, then every sample is the same', (operator) => {
+    const next = random(operator.charCodeAt(0) * 31 + operator.length);
+    const operands = ['a', '"Ground Speed"', '(c / 3)', '0', '2.5', 'lapTime()', 'smooth(c, 0.5)'];
+    for (let k = 0; k < 12; k++) {
+      const [x, y] = [operands[Math.floor(next() * operands.length)], operands[Math.floor(next() * operands.length)]];
+      check(`(${x}) ${operator} (${y})`, BLOCK + 5, next, k % 2 === 0);
+    }
+    for (const unary of ['-', '+', '!']) check(`${unary}(a)`, 100, next, true);
+  });
+
+  it('when the expression is only an input, a lap input or a constant, then the result is a copy of its own', () => {
+    const next = random(7);
+    for (const text of ['a', '"Ground Speed"', 'lapTime()', 'pi', '1 + 2', 'lowpass(lowpass(a, 5), 5)', 'derivative(integral(c))']) check(text, 100, next, true);
+  });
+});
