@@ -4,7 +4,8 @@
 // the datafile-service's claim port) and with every answer on the broker (CLAIM_INLINE_MAX_BYTES 2 GiB: the road
 // before issue 38). Measured, not asserted:
 //   - the whole-channel binary read (7.2 MB) against a bare node:http server in its own process serving the same
-//     bytes (p50 of sequential reads; goal: claim road at least 0.6 of the bare server's rate);
+//     bytes (p50 of sequential reads, each after the bench collected its own garbage: `rested`; goal: claim road at
+//     least 0.6 of the bare server's rate);
 //   - the JSON of the same channel (about 19 MB, encoded for every read): MB/s at p50 (goal >= 100 MB/s);
 //   - a warm lap read of 20 channels (binary, 353 KiB) and a small GET (autocannon, the run sheet): not slower;
 //   - RSS growth (peak over the baseline, VmHWM reset before) of the gateway and the datafile-service for a 100 MB
@@ -24,8 +25,22 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const kib = (pid: number, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
-/** One read: its time to the response head and to the last byte, and its bytes (counted, not kept); `slow` pauses 20 ms after each MiB. */
-function timed(url: string, options: { method?: string; body?: string; headers?: Record<string, string>; slow?: boolean; keep?: boolean } = {}): Promise<{ ms: number; headMs: number; bytes: number; body?: Buffer }> {
+/** Pause of a `rested` read after the bench's own garbage collection, before its timer starts (ms). */
+const REST_MS = 25;
+
+/**
+ * One read: its time to the response head and to the last byte, and its bytes (counted, not kept); `slow` pauses 20 ms
+ * after each MiB. `rested`: the bench's own heap is collected first and left REST_MS to settle, outside the timed
+ * window. Without it, the 14 MB that a whole-channel read and a bare read leave as garbage in this process (its HTTP
+ * client copies every body chunk) were collected during the next read: a major GC, whose helper threads took both
+ * cores of a 2-core machine from the stack's processes (every hop of the next read slowed, RabbitMQ's and the
+ * entity-service's too) and from the bare server.
+ */
+async function timed(url: string, options: { method?: string; body?: string; headers?: Record<string, string>; slow?: boolean; keep?: boolean; rested?: boolean } = {}): Promise<{ ms: number; headMs: number; bytes: number; body?: Buffer }> {
+  if (options.rested) {
+    global.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, REST_MS));
+  }
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const payload = options.body === undefined ? undefined : Buffer.from(options.body);
@@ -94,7 +109,8 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
     const fast = (meta.channels.find((c) => c.frequency === 1000) as { name: string }).name;
     const lapChannels = meta.channels.filter((c) => c.frequency === 100 && c.name !== 'Ground Speed').slice(0, 20).map((c) => c.name);
     const binaryHeaders = { ...s.headers, Accept: 'application/x-service-channels' };
-    const whole = (binary: boolean) => timed(`${dataset}/channel?channel=${encodeURIComponent(fast)}`, { headers: binary ? binaryHeaders : s.headers });
+    // The bulk reads, and the bare server's, rested (the bench's garbage of the read before collected outside the window).
+    const whole = (binary: boolean) => timed(`${dataset}/channel?channel=${encodeURIComponent(fast)}`, { headers: binary ? binaryHeaders : s.headers, rested: true });
 
     // Warm-up (the channel read from the file into the stored-channel cache), and the bytes the bare server serves.
     const first = await timed(`${dataset}/channel?channel=${encodeURIComponent(fast)}`, { headers: binaryHeaders, keep: true });
@@ -110,7 +126,7 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
       const r = await whole(true);
       binary.push(r.ms);
       binaryHead.push(r.headMs);
-      bareRuns.push((await timed(bareUrl)).ms);
+      bareRuns.push((await timed(bareUrl, { rested: true })).ms);
     }
     const json: number[] = [];
     let jsonBytes = 0;
