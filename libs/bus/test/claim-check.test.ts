@@ -269,6 +269,51 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       local.close();
     });
 
+    test('when redemptions follow one another on its kept connection, with a Content-Length or chunked and read by a reader that pauses, then each answer comes whole', async () => {
+      const slowly = async (body: NodeJS.ReadableStream): Promise<Buffer> => {
+        const chunks: Buffer[] = [];
+        for await (const c of body) {
+          chunks.push(c as Buffer);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        return Buffer.concat(chunks);
+      };
+      // A small answer comes in one read, more than the body holds unread: its connection is left paused by it.
+      for (const [count, length, read] of [[48, false, slowly], [4, true, readAll], [48, false, readAll], [4, false, readAll], [48, true, slowly], [4, true, readAll]] as const) {
+        const claim = await claimOf(counted(count, 64 * 1024 + 7, { length }).answer);
+        const answer = await redeemer.redeem(claim, account);
+        expect(answer.length).toBe(length ? count * (64 * 1024 + 7) : undefined);
+        expect((await read(answer.body)).equals(expected(count, 64 * 1024 + 7))).toBe(true);
+      }
+    });
+
+    test('when the producer fails mid-answer, then the redeemed body fails instead of ending short, with a Content-Length or chunked, and the next redemption is served', async () => {
+      for (const length of [true, false]) {
+        const claim = await claimOf(counted(40, 64 * 1024, { length, failAfter: 20 }).answer);
+        const { body } = await redeemer.redeem(claim, account);
+        // Node's own error for a body cut short ('aborted'): what matters is that it fails rather than ends short.
+        await expect(readAll(body)).rejects.toThrow();
+        const next = await claimOf(counted(4, 64 * 1024, { length }).answer);
+        expect((await readAll((await redeemer.redeem(next, account)).body)).equals(expected(4, 64 * 1024))).toBe(true);
+      }
+    });
+
+    test('when the desk closed the kept connection while it was idle, then the next redemption is sent on a new one', async () => {
+      const restarting = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
+      await restarting.start();
+      try {
+        const first = (await restarting.reply(counted(4, 64 * 1024).answer, account)).claim as Claim;
+        await readAll((await redeemer.redeem(first, account)).body);
+        // Its idle keep-alive connection closed by the desk's side (as its keep-alive timeout does), the redeemer not
+        // told yet when it sends the next request on it.
+        (restarting as unknown as { server: import('node:http').Server }).server.closeIdleConnections();
+        const second = (await restarting.reply(counted(4, 64 * 1024).answer, account)).claim as Claim;
+        expect((await readAll((await redeemer.redeem(second, account)).body)).equals(expected(4, 64 * 1024))).toBe(true);
+      } finally {
+        await restarting.stop();
+      }
+    });
+
     test('when the desk refuses the claim, then the redemption fails with 502 naming its refusal', async () => {
       const claim = await claimOf(counted(2, 64 * 1024).answer);
       await readAll((await redeemer.redeem(claim, account)).body);

@@ -48,10 +48,13 @@ export class ClaimRedeemer {
       }
     }
     const token = signClaimToken(this.options.secret, claim.id, accountId, claim.expiresAt);
-    const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request(`${claim.address}/claims/${claim.id}`, { agent: this.agent, headers: { authorization: `${CLAIM_AUTH_SCHEME} ${token}`, [CLAIM_ACCOUNT_HEADER]: accountId } }, resolve);
-      req.on('error', (err) => reject(new AppError(503, 'The service instance that made the answer could not be reached; nothing was sent, retry the read', { cause: err, retryAfterSeconds: RETRY_AFTER_SECONDS })));
-      req.end();
+    const res = await this.fetch(claim, accountId, token).catch((err: unknown) => {
+      // A kept connection the desk closed while it sat idle (its keep-alive timeout) fails the request before the desk
+      // read it, so the claim is unspent: once more on a new connection (Node's advice for `reusedSocket`).
+      if ((err as { reusedSocket?: boolean }).reusedSocket) return this.fetch(claim, accountId, token);
+      throw err;
+    }).catch((err: unknown) => {
+      throw new AppError(503, 'The service instance that made the answer could not be reached; nothing was sent, retry the read', { cause: err, retryAfterSeconds: RETRY_AFTER_SECONDS });
     });
     if (res.statusCode !== 200) {
       const detail = await problemDetail(res);
@@ -64,6 +67,21 @@ export class ClaimRedeemer {
   close(): void {
     this.agent.destroy();
   }
+
+  /** The claim's GET; a failure before any answer carries whether it went on a kept connection (`reusedSocket`). */
+  private fetch(claim: Claim, accountId: string, token: string): Promise<IncomingMessage> {
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(`${claim.address}/claims/${claim.id}`, { agent: this.agent, headers: { authorization: `${CLAIM_AUTH_SCHEME} ${token}`, [CLAIM_ACCOUNT_HEADER]: accountId } }, resolve);
+      req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket && isConnectionLoss(err) })));
+      req.end();
+    });
+  }
+}
+
+/** The errors of a connection the other side closed before it answered (not a refusal, not a timeout). */
+function isConnectionLoss(err: Error): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED';
 }
 
 function refused(status: number, detail: string): AppError {
