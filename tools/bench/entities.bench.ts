@@ -17,6 +17,7 @@ import {
   nowMicros,
   printCpuPerRequest,
   printSummary,
+  runBench,
   startProfiledBenchStack,
   summarise,
   type AutocannonOptions,
@@ -251,10 +252,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

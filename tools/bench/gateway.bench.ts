@@ -8,7 +8,7 @@ import express from 'express';
 import pino from 'pino';
 import { createBus } from '@pitwall/bus';
 import { ENTITY_COMMANDS, SERVICES } from '@pitwall/contracts';
-import { AMQP_URL, cpuSnapshot, load, nowMicros, printCpuPerRequest, printSummary, startProfiledBenchStack, summarise, type BenchStack, type Window } from './stack-fixture';
+import { AMQP_URL, cpuSnapshot, load, nowMicros, printCpuPerRequest, printSummary, runBench, startProfiledBenchStack, summarise, type BenchStack, type Window } from './stack-fixture';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env['BENCH_DURATION'] ?? 10);
@@ -136,10 +136,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -6,16 +6,15 @@
 // GET .../delta (floor: under 50 ms warm), beside GET .../metadata of the same dataset (the cheapest read of the
 // same path: gateway, read limit, bus, dataset resolution) as the ratio. BENCH_REQUESTS (default 200) per case.
 import { randomUUID } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { fileHandleSource, openDataFileFromSource, resolveScope, scopeSampleRange } from '@pitwall/formats';
 import { lapTraces, type LapSlice } from '../../apps/datafile-service/src/workers/lap-traces';
 import { trackMapOf, type TrackMapTask } from '../../apps/datafile-service/src/workers/track-map';
 import { generateLdFile } from '../gen-ld/gen-ld';
-import { startBenchStack, type BenchStack } from './stack-fixture';
+import { attachStoredDataFile, runBench, startBenchStack, type BenchStack } from './stack-fixture';
 
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
 const WARMUP = 20;
@@ -134,15 +133,9 @@ async function main(): Promise<void> {
 
     const blobDir = path.join(dir, 'blobs');
     stack = await startBenchStack({ env: { BLOB_DIR: blobDir, DATAFILE_CACHE_DIR: path.join(dir, 'decompressed') } });
-    // Attached as the upload flow leaves it: the bytes in the blob store, the record in state 2.
-    const blob = await new FilesystemBlobStore(blobDir).putStream(createReadStream(ld));
     const runSheet = randomUUID();
     await stack.pool.query(`INSERT INTO entity.entities (id, account_id, type, parameters, created_at, modified_at) VALUES ($1, $2, 'RunSheets', $3, now(), now())`, [runSheet, stack.accountId, JSON.stringify({ Name: 'bench lap delta' })]);
-    await stack.pool.query(
-      `INSERT INTO entity.attached_files (id, account_id, entity_id, file_name, group_name, use_compression, state, file_size, created_time, modified_at, blob_key, blob_sha256)
-       VALUES ($1, $2, $3, 'bench-large.ld', 'DataFile', false, 2, $4, clock_timestamp(), now(), $5, $6)`,
-      [randomUUID(), stack.accountId, runSheet, statSync(ld).size, blob.key, blob.sha256],
-    );
+    await attachStoredDataFile(stack, blobDir, runSheet, ld);
     console.log('\nin this process (the pool\'s work without the request around it), 50 warm-up then 500 each:');
     await computeOnly(ld);
     rmSync(ld);
@@ -181,10 +174,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

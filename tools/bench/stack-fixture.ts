@@ -1,12 +1,13 @@
 // Shared by the stack benches: the five apps as separate processes (tools/stack.cjs) on a fresh database with
 // random bus and Redis prefixes, one account/user/key, autocannon with a typed wrapper, and cleanup of everything.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { AuthStore } from '@pitwall/auth';
+import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { RedisCache } from '@pitwall/cache';
 import { createPool } from '@pitwall/db';
 import { createTestDatabase } from '@pitwall/db/testing';
@@ -224,6 +225,19 @@ export async function uploadDataFile(stack: BenchStack, runSheet: string, file: 
   if ((await putFile(prepared.body.Url, file)) !== 200) throw new Error('upload failed');
   const done = await stack.send('PUT', `/RunSheets/${runSheet}/Attachments/${prepared.body.AttachedFileId}`, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] });
   if (done.status !== 200) throw new Error(`finalise answered ${done.status}: ${JSON.stringify(done.body)}`);
+}
+
+/**
+ * Attaches the file `ld` to the run sheet in the group DataFile as the upload flow leaves it, without the upload: the
+ * bytes in the blob store under `blobDir` (the stack's BLOB_DIR), the record in state 2, named bench-large.ld.
+ */
+export async function attachStoredDataFile(stack: BenchStack, blobDir: string, runSheet: string, ld: string): Promise<void> {
+  const blob = await new FilesystemBlobStore(blobDir).putStream(createReadStream(ld));
+  await stack.pool.query(
+    `INSERT INTO entity.attached_files (id, account_id, entity_id, file_name, group_name, use_compression, state, file_size, created_time, modified_at, blob_key, blob_sha256)
+     VALUES ($1, $2, $3, 'bench-large.ld', 'DataFile', false, 2, $4, clock_timestamp(), now(), $5, $6)`,
+    [randomUUID(), stack.accountId, runSheet, statSync(ld).size, blob.key, blob.sha256],
+  );
 }
 
 /** Runs `fn` over `items` with at most `concurrency` in flight; returns the elapsed seconds. */
@@ -446,4 +460,18 @@ export function printCpuPerRequest(label: string, before: CpuSnapshot, after: Cp
   const total = rows.reduce((sum, r) => sum + r.ms, 0);
   rows.sort((a, b) => b.ms - a.ms);
   console.log(`CPU per request, ${label}: ${total.toFixed(2)} ms in all — ` + rows.map((r) => `${r.name} ${r.ms.toFixed(2)} (${((r.ms / total) * 100).toFixed(0)}%)`).join(', '));
+}
+
+/**
+ * Runs a bench's `main` and ends the process when it is done (the stack's clients would keep it alive): with the exit
+ * code `main` set (1 where a floor was missed), or 1 when it throws.
+ */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

@@ -5,14 +5,12 @@
 // bundle); the file is attached to a RunSheet as the upload flow leaves it (blob + state-2 record) and deleted at the
 // end. Warm: after one lap has been plotted (file open, channels cached). Floor: median under 300 ms.
 // BENCH_ROUNDS (default 15) laps each for "another lap" and "the same lap again".
-import { randomUUID } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { launchChromium } from '../../apps/viewer/test/support/browser';
 import { generateLdFile } from '../gen-ld/gen-ld';
-import { startBenchStack, type BenchStack } from './stack-fixture';
+import { attachStoredDataFile, runBench, startBenchStack, type BenchStack } from './stack-fixture';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 15);
 const FLOOR_MS = 300;
@@ -51,13 +49,7 @@ async function seedDataset(stack: BenchStack, dir: string, ld: string): Promise<
   const car = await stack.create('Cars', {}, { Name: 'Bench car' });
   await stack.create('EventCars', { eventId: event, carId: car }, {});
   const runSheet = await stack.create('RunSheets', { sessionId: session, carId: car }, { Name: 'Run 1' });
-  // Attached as the upload flow leaves it: the bytes in the blob store, the record in state 2.
-  const blob = await new FilesystemBlobStore(path.join(dir, 'blobs')).putStream(createReadStream(ld));
-  await stack.pool.query(
-    `INSERT INTO entity.attached_files (id, account_id, entity_id, file_name, group_name, use_compression, state, file_size, created_time, modified_at, blob_key, blob_sha256)
-     VALUES ($1, $2, $3, 'bench-large.ld', 'DataFile', false, 2, $4, clock_timestamp(), now(), $5, $6)`,
-    [randomUUID(), stack.accountId, runSheet, statSync(ld).size, blob.key, blob.sha256],
-  );
+  await attachStoredDataFile(stack, path.join(dir, 'blobs'), runSheet, ld);
   rmSync(ld);
 }
 
@@ -114,10 +106,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -91,7 +91,7 @@ export function* channelRecordsJsonChunks(series: readonly ReadSeries[], chunkBy
     for (let from = 0; from < n; from += STEP) {
       const to = Math.min(n, from + STEP);
       if (decimal) writeDecimals(w, s.samples as RawSampleArray, s.gaps, from, to, decimal.numerator, decimal.places);
-      else if (codes) writeCodeTexts(w, s.samples as Int16Array, s.gaps, from, to, codes);
+      else if (codes) writeCodes(w, s.samples as Int16Array, s.gaps, from, to, codes, MAX_NUMBER_BYTES);
       else writeNumbers(w, s, from, to);
       yield* w.full.splice(0);
     }
@@ -171,9 +171,18 @@ function writeScaled(out: Uint8Array, at: number, m: number, places: number): nu
   return at;
 }
 
-/** The text of every int16 value under one decimal scale, back to back, and where each starts (index raw + 32768). */
-interface Int16Texts {
+/** Texts of int16 codes, by index raw + 32768: code r's is `bytes[starts[r], starts[r] + lengths[r])`. */
+interface CodeTexts {
   bytes: Uint8Array;
+  /** Undefined: each code's text starts a slot of MAX_NUMBER_BYTES (at r × MAX_NUMBER_BYTES). */
+  starts: Uint32Array | undefined;
+  lengths: Uint8Array;
+  /** Where texts are made on first use (a length still 0): makes code r's, returns its length. */
+  make?(r: number): number;
+}
+
+/** The text of every int16 value under one decimal scale, back to back. */
+interface Int16Texts extends CodeTexts {
   starts: Uint32Array;
   /** Bytes of the longest text. */
   longest: number;
@@ -196,9 +205,13 @@ function int16TextsOf(numerator: number, places: number): Int16Texts {
     at = writeScaled(bytes, at, (r - 32768) * numerator, places);
   }
   starts[65536] = at;
+  const lengths = new Uint8Array(65536);
   let longest = 0;
-  for (let r = 0; r < 65536; r++) longest = Math.max(longest, (starts[r + 1] as number) - (starts[r] as number));
-  const texts: Int16Texts = { bytes: bytes.slice(0, at), starts, longest };
+  for (let r = 0; r < 65536; r++) {
+    lengths[r] = (starts[r + 1] as number) - (starts[r] as number);
+    longest = Math.max(longest, lengths[r] as number);
+  }
+  const texts: Int16Texts = { bytes: bytes.slice(0, at), starts, lengths, longest };
   if (longest + 1 <= 8) {
     const lo = new Uint32Array(65536);
     const hi = new Uint32Array(65536);
@@ -243,12 +256,23 @@ function writeDecimals(w: ChunkWriter, raw: RawSampleArray, gaps: Uint8Array | u
 }
 
 function writeInt16Texts(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | undefined, from: number, to: number, texts: Int16Texts): void {
-  const { bytes, starts, longest } = texts;
   // Room for a batch of values at once (each at most its longest text, or null, and a comma), not one by one.
-  const perValue = Math.max(longest, 4, 7) + 1;
-  const batch = Math.max(1, Math.min(1024, Math.floor(w.chunkBytes / perValue)));
+  const perValue = Math.max(texts.longest, 4, 7) + 1;
   const packed = texts.packed;
-  if (packed && from > 0) return writePacked(w, raw, gaps, from, to, packed, batch, perValue);
+  if (packed && from > 0) return writePacked(w, raw, gaps, from, to, packed, batchOf(w, perValue), perValue);
+  writeCodes(w, raw, gaps, from, to, texts, perValue);
+}
+
+/** How many values of at most `perValue` bytes are written at once. */
+function batchOf(w: ChunkWriter, perValue: number): number {
+  return Math.max(1, Math.min(1024, Math.floor(w.chunkBytes / perValue)));
+}
+
+/** Int16 values, with their commas (null for a gap), copied from the texts of their codes, a batch of `perValue` bytes each at a time. */
+function writeCodes(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | undefined, from: number, to: number, texts: CodeTexts, perValue: number): void {
+  const { bytes, starts, lengths } = texts;
+  const make = (r: number): number => texts.make?.(r) ?? 0;
+  const batch = batchOf(w, perValue);
   for (let i = from; i < to; ) {
     const end = Math.min(to, i + batch);
     const out = w.room((end - i) * perValue);
@@ -264,8 +288,9 @@ function writeInt16Texts(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | und
         continue;
       }
       const r = (raw[i] as number) + 32768;
-      const stop = starts[r + 1] as number;
-      for (let b = starts[r] as number; b < stop; b++) out[at++] = bytes[b] as number;
+      const start = starts === undefined ? r * MAX_NUMBER_BYTES : (starts[r] as number);
+      const stop = start + ((lengths[r] as number) || make(r));
+      for (let b = start; b < stop; b++) out[at++] = bytes[b] as number;
     }
     w.at = at;
   }
@@ -303,8 +328,9 @@ const CODE_TABLE_MIN_SAMPLES = 16 * 1024;
  * computed by `applyConversion` over all 65,536 codes (the same arithmetic as for the samples), and its text is what
  * `JSON.stringify` writes of it (`null` when not finite), kept in a slot of MAX_NUMBER_BYTES.
  */
-class Int16CodeTexts {
-  readonly slots = new Uint8Array(65536 * MAX_NUMBER_BYTES);
+class Int16CodeTexts implements CodeTexts {
+  readonly bytes = new Uint8Array(65536 * MAX_NUMBER_BYTES);
+  readonly starts = undefined;
   /** Bytes of each code's text; 0 until it is made. */
   readonly lengths = new Uint8Array(65536);
   private readonly values: PhysicalSampleArray;
@@ -318,36 +344,9 @@ class Int16CodeTexts {
     const v = this.values[r] as number;
     const text = Number.isFinite(v) ? String(v) : 'null';
     const at = r * MAX_NUMBER_BYTES;
-    for (let c = 0; c < text.length; c++) this.slots[at + c] = text.charCodeAt(c);
+    for (let c = 0; c < text.length; c++) this.bytes[at + c] = text.charCodeAt(c);
     this.lengths[r] = text.length;
     return text.length;
-  }
-}
-
-function writeCodeTexts(w: ChunkWriter, raw: Int16Array, gaps: Uint8Array | undefined, from: number, to: number, codes: Int16CodeTexts): void {
-  const { slots, lengths } = codes;
-  const batch = Math.max(1, Math.min(1024, Math.floor(w.chunkBytes / MAX_NUMBER_BYTES)));
-  for (let i = from; i < to; ) {
-    const end = Math.min(to, i + batch);
-    const out = w.room((end - i) * MAX_NUMBER_BYTES);
-    let at = w.at;
-    for (; i < end; i++) {
-      if (i > 0) out[at++] = COMMA;
-      if (gaps !== undefined && gaps[i] === 1) {
-        out[at] = 110;
-        out[at + 1] = 117;
-        out[at + 2] = 108;
-        out[at + 3] = 108;
-        at += 4;
-        continue;
-      }
-      const r = (raw[i] as number) + 32768;
-      let length = lengths[r] as number;
-      if (length === 0) length = codes.make(r);
-      const slot = r * MAX_NUMBER_BYTES;
-      for (let b = 0; b < length; b++) out[at++] = slots[slot + b] as number;
-    }
-    w.at = at;
   }
 }
 

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { admittedKey } from '@pitwall/gateway';
 import { fixture } from '../support/fixtures';
-import { READ_LIMITS, useDatafileStack } from '../support/datafile-stack';
+import { expectReadLimitAcrossReplicas, READ_LIMITS, useDatafileStack } from '../support/datafile-stack';
 
 /**
  * The real pool worker, wrapped: a read of `Engine RPM` kills its worker thread (process.exit in a worker ends that
@@ -58,21 +57,7 @@ describe('data file reads that fail on the pool (a worker crash, a read over the
   });
 
   test('when a user has 1 read running and 1 waiting across two gateway replicas, then one more is a 429 with Retry-After', async () => {
-    const admitted = async (n: number) => {
-      while (Number(await started.stack.cache.get(admittedKey(started.demo.userId))) !== n) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
-    // Two reads that hang until the 1.5 s read timeout: one runs, the other waits for its slot.
-    const running = fetch(path('Ground Speed'), { headers: started.headers });
-    await admitted(1);
-    const waiting = fetch(path('Ground Speed', started.second), { headers: started.headers });
-    await admitted(2);
-    const refused = await fetch(path('Susp Pos FL', started.second), { headers: started.headers });
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    expect(refused.headers.get('content-type')).toContain('application/problem+json');
-    expect((await running).status).toBe(504);
-    expect((await waiting).status).toBe(504);
-    await admitted(0);
-    expect((await fetch(path('Susp Pos FL', started.second), { headers: started.headers })).status).toBe(200);
+    // Reads of Ground Speed hang until the 1.5 s read timeout: one runs, the other waits for its slot.
+    await expectReadLimitAcrossReplicas(started, (at) => path('Ground Speed', at), (at) => path('Susp Pos FL', at));
   });
 });

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { admittedKey } from '@pitwall/gateway';
 import { fixture } from '../support/fixtures';
-import { READ_LIMITS, useDatafileStack } from '../support/datafile-stack';
+import { expectReadLimitAcrossReplicas, READ_LIMITS, useDatafileStack } from '../support/datafile-stack';
 
 /** The real pool worker, wrapped: a lap trace of lap 4 never finishes; every other task is the real worker's. */
 function hangingLapWorker(dir: string, real: string): string {
@@ -44,20 +43,7 @@ describe('lap traces (distance, delta) over the read timeout or beyond the per-u
   });
 
   test('when a user has 1 read running and 1 waiting across two gateway replicas, then one more delta is a 429 with Retry-After', async () => {
-    const admitted = async (n: number) => {
-      while (Number(await started.stack.cache.get(admittedKey(started.demo.userId))) !== n) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
-    const running = fetch(delta(4), { headers: started.headers });
-    await admitted(1);
-    const waiting = fetch(delta(4, started.second), { headers: started.headers });
-    await admitted(2);
-    const refused = await fetch(delta(2, started.second), { headers: started.headers });
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    expect(refused.headers.get('content-type')).toContain('application/problem+json');
-    expect((await running).status).toBe(504);
-    expect((await waiting).status).toBe(504);
-    await admitted(0);
-    expect((await fetch(delta(2, started.second), { headers: started.headers })).status).toBe(200);
+    // Deltas of lap 4 hang until the 1.5 s read timeout: one runs, the other waits for its slot.
+    await expectReadLimitAcrossReplicas(started, (at) => delta(4, at), (at) => delta(2, at));
   });
 });

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EncodedJson } from '@pitwall/bus';
 import { entityService } from '@pitwall/entity-service';
-import { gateway } from '@pitwall/gateway';
+import { admittedKey, gateway } from '@pitwall/gateway';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { datafileService } from '../../src/definition';
 import { UploadedDatasets } from './uploaded-datasets';
@@ -11,6 +11,30 @@ import { workspaceTempDir } from './workspace-tmp';
 
 /** A 1.5 s read timeout and 1 read running plus 1 waiting per user: the limits the fault tests run into. */
 export const READ_LIMITS = { DATAFILE_READ_TIMEOUT_MS: '1500', DATAFILE_READS_PER_USER: '1', DATAFILE_READ_QUEUE: '1' };
+
+/**
+ * Under READ_LIMITS with a second gateway replica: the demo user's read that hangs until the timeout runs (through
+ * the first gateway), another waits for its slot (through the second), then one more read is a 429 problem+json with
+ * Retry-After; both hanging reads end 504, and then that read is served. `hanging(at)` and `served(at)` are the URLs
+ * of a read that hangs and of one that is served, through the gateway at `at`.
+ */
+export async function expectReadLimitAcrossReplicas(started: DatafileStack, hanging: (at: string) => string, served: (at: string) => string): Promise<void> {
+  const admitted = async (n: number) => {
+    while (Number(await started.stack.cache.get(admittedKey(started.demo.userId))) !== n) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+  const running = fetch(hanging(started.base), { headers: started.headers });
+  await admitted(1);
+  const waiting = fetch(hanging(started.second), { headers: started.headers });
+  await admitted(2);
+  const refused = await fetch(served(started.second), { headers: started.headers });
+  expect(refused.status).toBe(429);
+  expect(refused.headers.get('retry-after')).toBe('1');
+  expect(refused.headers.get('content-type')).toContain('application/problem+json');
+  expect((await running).status).toBe(504);
+  expect((await waiting).status).toBe(504);
+  await admitted(0);
+  expect((await fetch(served(started.second), { headers: started.headers })).status).toBe(200);
+}
 
 export interface DatafileStackOptions {
   /** The pool worker to run, given the bundled real one (e.g. a wrapper that makes some tasks fail); the real one by default. */

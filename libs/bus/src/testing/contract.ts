@@ -164,46 +164,35 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
         expect((error as AppError).message).not.toContain('hunter2');
       });
 
-      test('when the service does not answer in time, then the caller rejects with 504', async () => {
+      /** What a request of `type` (with `headers`) rejects with when its service answers only after the caller's 300 ms. */
+      const answeredTooLate = async (type: string, headers?: Record<string, string>): Promise<unknown> => {
         const service = unique('svc');
         const release = gate();
         await server.serve(service, async () => {
           await release.opened;
           return 'too late';
         });
-
-        const error = await client.request(service, 'slow.query', {}, { timeoutMs: 300 }).catch((err: unknown) => err);
+        const error = await client.request(service, type, {}, { timeoutMs: 300, ...(headers ? { headers } : {}) }).catch((err: unknown) => err);
         release.open();
+        return error;
+      };
+
+      test('when the service does not answer in time, then the caller rejects with 504', async () => {
+        const error = await answeredTooLate('slow.query');
 
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).status).toBe(504);
       });
 
       test('when a command (it carries a command id) is not answered in time, then 504 says its outcome is unknown and names the command', async () => {
-        const service = unique('svc');
-        const release = gate();
-        await server.serve(service, async () => {
-          await release.opened;
-          return 'too late';
-        });
-
-        const error = await client.request(service, 'slow.create', {}, { timeoutMs: 300, headers: { [COMMAND_ID_HEADER]: 'key:abc' } }).catch((err: unknown) => err);
-        release.open();
+        const error = await answeredTooLate('slow.create', { [COMMAND_ID_HEADER]: 'key:abc' });
 
         expect(error).toBeInstanceOf(AppError);
         expect(error).toMatchObject({ status: 504, type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'key:abc' } });
       });
 
       test('when a query is not answered in time, then its 504 is a plain timeout (a query changes nothing)', async () => {
-        const service = unique('svc');
-        const release = gate();
-        await server.serve(service, async () => {
-          await release.opened;
-          return 'too late';
-        });
-
-        const error = await client.request(service, 'slow.query', {}, { timeoutMs: 300 }).catch((err: unknown) => err);
-        release.open();
+        const error = await answeredTooLate('slow.query');
 
         expect((error as AppError).status).toBe(504);
         expect((error as AppError).type).toBeUndefined();

@@ -2,19 +2,8 @@ import { BinaryView } from '../binary-view';
 import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
 import { decodeRaw, type RecordField } from '../mdf4/mdf4-reader';
 import { unescapeXml } from '../mdf4/blocks';
-import {
-  type ChannelData,
-  type ChannelInfo,
-  type ChannelSource,
-  type DataFile,
-  detectTimeBase,
-  emptyProperties,
-  type FileProperties,
-  type SampleArray,
-  type TimeBase,
-  timeBaseEnd,
-} from '../model';
-import { assembleMdfFile } from '../mdf-file';
+import { type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, emptyProperties, type FileProperties } from '../model';
+import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
 import { chain, link, type Mdf3Block, readBlock, TextBlocks, textField } from './blocks';
 import { applyMdf3Conversion, type Mdf3Conversion, Conversions } from './conversion';
 
@@ -51,7 +40,7 @@ interface Mdf3Group {
   master: Mdf3Channel | null;
   channels: Mdf3Channel[];
   unsupported?: string;
-  time?: { time: TimeBase; frequency: number; regular: boolean; end: number };
+  time?: MdfGroupTime;
 }
 
 /** An MDF file (see isMdfFile) of a version before 4: 3.00 to 3.30 are read here, older ones refused by this reader. */
@@ -210,45 +199,26 @@ function records(bin: BinaryView, group: Mdf3Group): Uint8Array {
   return bin.bytes.subarray(group.data, group.data + group.cycleCount * group.stride);
 }
 
-function groupTime(bin: BinaryView, group: Mdf3Group): NonNullable<Mdf3Group['time']> {
-  if (group.time) return group.time;
-  const n = group.cycleCount;
+function groupTime(bin: BinaryView, group: Mdf3Group): MdfGroupTime {
   const master = group.master;
-  if (!master || master.unsupported) {
-    // Without a master the record index is the only axis: one record per second from 0.
-    return (group.time = { time: { kind: 'implicit', start: 0, frequency: 1 }, frequency: 1, regular: true, end: n });
-  }
-  const timestamps = new Float64Array(n);
-  decodeRaw(records(bin, group), group.stride, n, master.field, timestamps);
-  applyMdf3Conversion(master.conversion, timestamps, master.field.dataType < 4);
-  const detected = detectTimeBase(timestamps, 1e-3);
-  // One period past the last record, so the whole file's window holds the last record.
-  return (group.time = { ...detected, end: timeBaseEnd(detected, timestamps) });
+  return mdfGroupTime(
+    group,
+    master && !master.unsupported
+      ? (timestamps) => {
+          decodeRaw(records(bin, group), group.stride, group.cycleCount, master.field, timestamps);
+          applyMdf3Conversion(master.conversion, timestamps, master.field.dataType < 4);
+        }
+      : null,
+  );
 }
 
 function channelSource(bin: BinaryView, group: Mdf3Group, channel: Mdf3Channel, name: string): ChannelSource {
-  const unsupported = group.unsupported ?? channel.unsupported;
-  const time = group.unsupported || group.cycleCount === 0 ? null : groupTime(bin, group);
-  const info: ChannelInfo = {
-    name,
-    unit: channel.unit,
-    frequency: time?.frequency ?? 0,
-    regular: time?.regular ?? false,
-    sampleCount: group.cycleCount,
-    dimension: 1,
+  return mdfChannelSource(FORMAT, name, group, channel, {
+    layout: { dimension: 1 },
     dataType: dataTypeName(channel),
-    ...(channel.conversion.kind === 'text'
-      ? { labels: channel.conversion.labels, ...(channel.conversion.defaultLabel ? { defaultLabel: channel.conversion.defaultLabel } : {}) }
-      : {}),
-    ...(unsupported ? { unsupported } : {}),
-  };
-  return {
-    info,
-    read: () => {
-      if (unsupported) throw new UnsupportedFeatureError(FORMAT, unsupported);
-      return decodeChannel(bin, group, channel, info);
-    },
-  };
+    timeOf: () => groupTime(bin, group),
+    read: (info) => decodeChannel(bin, group, channel, info),
+  });
 }
 
 const STORED_TYPE_NAMES: Record<number, string> = { 4: 'vax-float', 5: 'vax-float', 6: 'vax-float', 7: 'string', 8: 'bytes' };
@@ -261,21 +231,10 @@ function dataTypeName(c: Mdf3Channel): string {
 
 function decodeChannel(bin: BinaryView, group: Mdf3Group, channel: Mdf3Channel, info: ChannelInfo): ChannelData {
   const n = group.cycleCount;
-  const time = n === 0 ? ({ kind: 'implicit', start: 0, frequency: 0 } as const) : groupTime(bin, group).time;
+  const time = mdfReadTime(group, () => groupTime(bin, group));
   const raw = new Float64Array(n);
   if (n > 0) decodeRaw(records(bin, group), group.stride, n, channel.field, raw);
   const isFloat = channel.field.dataType >= 4;
   applyMdf3Conversion(channel.conversion, raw, !isFloat);
-  const numeric = channel.conversion.kind === 'identity' || channel.conversion.kind === 'text';
-  // Values that float32 represents exactly are handed out as float32 (half the bytes to ship).
-  const exactInFloat32 = numeric && (isFloat ? channel.field.bitCount <= 32 : channel.field.bitCount <= 24);
-  const samples: SampleArray = exactInFloat32 ? Float32Array.from(raw) : raw;
-  return {
-    name: info.name,
-    unit: info.unit,
-    frequency: info.frequency,
-    dimension: 1,
-    samples,
-    time: time.kind === 'explicit' ? { kind: 'explicit', timestamps: time.timestamps.slice() } : time,
-  };
+  return mdfChannelData(info, time, raw, { conversion: channel.conversion, isFloat, bitCount: channel.field.bitCount });
 }

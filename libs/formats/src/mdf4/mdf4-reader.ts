@@ -6,16 +6,13 @@ import {
   type ChannelInfo,
   type ChannelSource,
   type DataFile,
-  detectTimeBase,
   type EventData,
   type EventKind,
-  timeBaseEnd,
   emptyProperties,
   type FileProperties,
   type SampleArray,
-  type TimeBase,
 } from '../model';
-import { assembleMdfFile } from '../mdf-file';
+import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
 import { chain, readBlock, readMetadata, readText, unescapeXml } from './blocks';
 import { type ArrayLayout, MAX_STRUCTURE_DEPTH, readComposition, structureFields } from './composition';
 import { applyConversion, type Conversion, readConversion } from './conversion';
@@ -69,7 +66,7 @@ interface Mdf4Group {
   channels: Mdf4Channel[];
   unsupported?: string;
   records?: Uint8Array | IndexedRecords;
-  time?: { time: TimeBase; frequency: number; regular: boolean; end: number };
+  time?: MdfGroupTime;
 }
 
 export interface Mdf4ReadOptions {
@@ -307,56 +304,38 @@ function records(bin: BinaryView, group: Mdf4Group): Uint8Array | IndexedRecords
   return (group.records ??= readRecords(bin, group.data));
 }
 
-function groupTime(bin: BinaryView, group: Mdf4Group): NonNullable<Mdf4Group['time']> {
-  if (group.time) return group.time;
-  const n = group.cycleCount;
+function groupTime(bin: BinaryView, group: Mdf4Group): MdfGroupTime {
   const master = group.master;
-  if (!master || master.unsupported) {
-    // Without a master the record index is the only axis: one record per second from 0.
-    return (group.time = { time: { kind: 'implicit', start: 0, frequency: 1 }, frequency: 1, regular: true, end: n });
-  }
-  const timestamps = new Float64Array(n);
-  if (master.cnType === 3) for (let i = 0; i < n; i++) timestamps[i] = i;
-  else decodeRaw(records(bin, group), group.recordSize, n, master, timestamps);
-  applyConversion(master.conversion, timestamps, master.dataType < 4);
-  const detected = detectTimeBase(timestamps, 1e-3);
-  // One period past the last record, so the whole file's window holds the last record.
-  const end = timeBaseEnd(detected, timestamps);
-  return (group.time = { ...detected, end });
+  return mdfGroupTime(
+    group,
+    master && !master.unsupported
+      ? (timestamps) => {
+          if (master.cnType === 3) for (let i = 0; i < group.cycleCount; i++) timestamps[i] = i;
+          else decodeRaw(records(bin, group), group.recordSize, group.cycleCount, master, timestamps);
+          applyConversion(master.conversion, timestamps, master.dataType < 4);
+        }
+      : null,
+  );
 }
 
 function channelSource(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, name: string): ChannelSource {
-  const unsupported = group.unsupported ?? channel.unsupported;
-  const time = group.unsupported || group.cycleCount === 0 ? null : groupTime(bin, group);
-  const info: ChannelInfo = {
-    name,
-    unit: channel.unit,
-    frequency: time?.frequency ?? 0,
-    regular: time?.regular ?? false,
-    sampleCount: group.cycleCount,
-    dimension: channel.array ? channel.array.shape.reduce((a, b) => a * b, 1) : 1,
-    ...(channel.array ? { shape: [...channel.array.shape] } : {}),
-    ...(channel.kind ? { kind: channel.kind } : {}),
-    dataType: dataTypeName(channel),
-    ...(channel.conversion.kind === 'text'
-      ? { labels: channel.conversion.labels, ...(channel.conversion.defaultLabel ? { defaultLabel: channel.conversion.defaultLabel } : {}) }
-      : {}),
-    ...(unsupported ? { unsupported } : {}),
-  };
-  return {
-    info,
-    read: () => {
-      if (unsupported) throw new UnsupportedFeatureError(FORMAT, unsupported);
-      return decodeChannel(bin, group, channel, info);
+  return mdfChannelSource(FORMAT, name, group, channel, {
+    layout: {
+      dimension: channel.array ? channel.array.shape.reduce((a, b) => a * b, 1) : 1,
+      ...(channel.array ? { shape: [...channel.array.shape] } : {}),
+      ...(channel.kind ? { kind: channel.kind } : {}),
     },
-    ...(channel.kind ? { readEvents: () => decodeEvents(bin, group, channel, info) } : {}),
-  };
+    dataType: dataTypeName(channel),
+    timeOf: () => groupTime(bin, group),
+    read: (info) => decodeChannel(bin, group, channel, info),
+    ...(channel.kind ? { readEvents: (info: ChannelInfo) => decodeEvents(bin, group, channel, info) } : {}),
+  });
 }
 
 /** The values of a text or byte channel as events on the group's time base. */
 function decodeEvents(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, info: ChannelInfo): EventData {
   const n = group.cycleCount;
-  const time = n === 0 ? ({ kind: 'implicit', start: 0, frequency: 0 } as const) : groupTime(bin, group).time;
+  const time = mdfReadTime(group, () => groupTime(bin, group));
   const data = n === 0 ? new Uint8Array(0) : records(bin, group);
   const byteCount = channel.bitCount / 8;
   // An unsorted group's values are first gathered from where its records lie, back to back.
@@ -369,7 +348,7 @@ function decodeEvents(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, i
     unit: info.unit,
     kind: channel.kind as EventKind,
     frequency: info.frequency,
-    time: time.kind === 'explicit' ? { kind: 'explicit', timestamps: time.timestamps.slice() } : time,
+    time,
     offsets,
     bytes,
     ...(gaps ? { gaps } : {}),
@@ -389,29 +368,15 @@ const STORED_TYPE_NAMES: Record<number, string> = {
 
 function decodeChannel(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, info: ChannelInfo): ChannelData {
   const n = group.cycleCount;
-  const time = n === 0 ? ({ kind: 'implicit', start: 0, frequency: 0 } as const) : groupTime(bin, group).time;
+  const time = mdfReadTime(group, () => groupTime(bin, group));
   const data = n === 0 ? new Uint8Array(0) : records(bin, group);
-  const d = info.dimension;
-  const raw = new Float64Array(n * d);
+  const raw = new Float64Array(n * info.dimension);
   if (channel.cnType === 3) for (let i = 0; i < n; i++) raw[i] = i;
   else if (channel.array) decodeArray(data, group.recordSize, n, channel, channel.array, raw);
   else decodeRaw(data, group.recordSize, n, channel, raw);
   const isFloat = channel.dataType === 4 || channel.dataType === 5;
   applyConversion(channel.conversion, raw, !isFloat);
-  const numeric = channel.conversion.kind === 'identity' || channel.conversion.kind === 'text';
-  // Values that float32 represents exactly are handed out as float32 (half the bytes to ship).
-  const exactInFloat32 = numeric && (isFloat ? channel.bitCount <= 32 : channel.bitCount <= 24);
-  const samples: SampleArray = exactInFloat32 ? Float32Array.from(raw) : raw;
-  const gaps = invalidation(data, group, channel, samples, n);
-  return {
-    name: info.name,
-    unit: info.unit,
-    frequency: info.frequency,
-    dimension: d,
-    samples,
-    time: time.kind === 'explicit' ? { kind: 'explicit', timestamps: time.timestamps.slice() } : time,
-    ...(gaps ? { gaps } : {}),
-  };
+  return mdfChannelData(info, time, raw, { conversion: channel.conversion, isFloat, bitCount: channel.bitCount }, (samples) => invalidation(data, group, channel, samples, n));
 }
 
 /** Invalidation bits (or the all-invalid flag) become gaps: the sample (each value of it) is NaN and its gap byte is 1. */
