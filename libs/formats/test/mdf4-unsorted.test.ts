@@ -54,6 +54,53 @@ function expectSameAsSorted(bytes: Uint8Array): void {
 }
 
 describe('unsorted MDF4 data groups (issue 39, item 1)', () => {
+  it('when a group holds every whole-byte numeric type in both byte orders, then each reads from the interleaved records as from the sorted ones', () => {
+    // Unsigned, signed and float (MDF data types 0-5: even little-endian, odd big-endian) of every width they allow,
+    // with values at the edges of each type, so each of the indexed reader's loops is checked against the sorted decoder.
+    const kinds: { dataType: number; bitCount: number }[] = [];
+    for (const dataType of [0, 1, 2, 3]) for (const bitCount of [8, 16, 32]) kinds.push({ dataType, bitCount });
+    for (const dataType of [4, 5]) for (const bitCount of [32, 64]) kinds.push({ dataType, bitCount });
+    const size = 8 + kinds.reduce((sum, k) => sum + k.bitCount / 8, 0);
+    const n = 300;
+    const records = new Uint8Array(n * size);
+    const v = new DataView(records.buffer);
+    for (let i = 0; i < n; i++) {
+      let at = i * size;
+      v.setFloat64(at, i / 100, true);
+      at += 8;
+      for (const { dataType, bitCount } of kinds) {
+        const little = dataType % 2 === 0;
+        const x = (i * 2654435761) >>> 0; // spread over the whole range of each width
+        if (dataType <= 1) {
+          if (bitCount === 8) v.setUint8(at, x & 0xff);
+          else if (bitCount === 16) v.setUint16(at, x & 0xffff, little);
+          else v.setUint32(at, x, little);
+        } else if (dataType <= 3) {
+          if (bitCount === 8) v.setInt8(at, (x & 0xff) - 128);
+          else if (bitCount === 16) v.setInt16(at, (x & 0xffff) - 32768, little);
+          else v.setInt32(at, x | 0, little);
+        } else if (bitCount === 32) v.setFloat32(at, Math.sin(i) * 1e5, little);
+        else v.setFloat64(at, Math.cos(i) * 1e300, little);
+        at += bitCount / 8;
+      }
+    }
+    let offset = 8;
+    const channels: Mdf4GroupSpec['channels'] = [{ name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 }];
+    for (const { dataType, bitCount } of kinds) {
+      channels.push({ name: `t${dataType}_${bitCount}`, dataType, bitCount, byteOffset: offset });
+      offset += bitCount / 8;
+    }
+    const typed: Mdf4GroupSpec[] = [{ dataBytes: size, cycleCount: n, records, channels }, groups(100, 50)[1] as Mdf4GroupSpec];
+    const sorted = openDataFile(buildMdf4File({ groups: typed }));
+    const file = openDataFile(buildMdf4File({ groups: typed, unsorted: { recordIdSize: 1, vlsd: { every: 3, payloads: strings } } }));
+    expect(file.channels).toEqual(sorted.channels);
+    for (const { name } of sorted.channels) {
+      const read = file.readChannel(name);
+      expect(read).toEqual(sorted.readChannel(name));
+      expect(read.samples.some((x) => x !== 0)).toBe(true);
+    }
+  });
+
   it.each([1, 2, 4, 8] as const)('when records of two groups and VLSD records are interleaved behind %d-byte record ids, then every channel reads as the sorted file does', (recordIdSize) => {
     expectSameAsSorted(unsorted({ recordIdSize }));
   });

@@ -171,6 +171,9 @@ export function decodeIndexed(records: IndexedRecords, c: NumericLayout, out: Fl
   const little = c.dataType % 2 === 0;
   const signed = c.dataType === 2 || c.dataType === 3;
   const o = c.byteOffset;
+  // Positions below 4 GiB of data (all in practice) in loops of their own: a constant byte order and one array type
+  // keep each loop monomorphic, about twice as fast as the general loops below.
+  if (little && positions instanceof Uint32Array) return decodeLittle(bytes, view, positions, n, c, signed, out);
   if (c.dataType === 4 || c.dataType === 5) {
     if (c.bitCount === 64) for (let i = 0; i < n; i++) out[i] = view.getFloat64(positions[i] + o, little);
     else if (c.bitCount === 32) for (let i = 0; i < n; i++) out[i] = view.getFloat32(positions[i] + o, little);
@@ -187,6 +190,29 @@ export function decodeIndexed(records: IndexedRecords, c: NumericLayout, out: Fl
   } else if (c.bitCount === 32) {
     if (signed) for (let i = 0; i < n; i++) out[i] = view.getInt32(positions[i] + o, little);
     else for (let i = 0; i < n; i++) out[i] = view.getUint32(positions[i] + o, little);
+  } else return false;
+  return true;
+}
+
+/** decodeIndexed for little-endian values at 32-bit positions. */
+function decodeLittle(bytes: Uint8Array, view: DataView, pos: Uint32Array, n: number, c: NumericLayout, signed: boolean, out: Float64Array): boolean {
+  const o = c.byteOffset;
+  if (c.dataType === 4) {
+    if (c.bitCount === 64) for (let i = 0; i < n; i++) out[i] = view.getFloat64(pos[i] + o, true);
+    else if (c.bitCount === 32) for (let i = 0; i < n; i++) out[i] = view.getFloat32(pos[i] + o, true);
+    else return false;
+    return true;
+  }
+  if (c.bitOffset !== 0) return false;
+  if (c.bitCount === 8) {
+    if (signed) for (let i = 0; i < n; i++) out[i] = (bytes[pos[i] + o] << 24) >> 24;
+    else for (let i = 0; i < n; i++) out[i] = bytes[pos[i] + o];
+  } else if (c.bitCount === 16) {
+    if (signed) for (let i = 0; i < n; i++) out[i] = view.getInt16(pos[i] + o, true);
+    else for (let i = 0; i < n; i++) out[i] = view.getUint16(pos[i] + o, true);
+  } else if (c.bitCount === 32) {
+    if (signed) for (let i = 0; i < n; i++) out[i] = view.getInt32(pos[i] + o, true);
+    else for (let i = 0; i < n; i++) out[i] = view.getUint32(pos[i] + o, true);
   } else return false;
   return true;
 }
