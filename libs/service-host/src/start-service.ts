@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { isAbsolute, join } from 'node:path';
 import express from 'express';
 import type { Pool } from 'pg';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { StoppablePool } from './stoppable-pool';
 import type { z } from 'zod';
 import { createBus, type Bus, type Subscription } from '@pitwall/bus';
 import { createPool, migrate } from '@pitwall/db';
@@ -45,8 +46,12 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
   if (definition.database && !config.DATABASE_URL) throw new Error(`Invalid configuration:\n  DATABASE_URL: is required by ${name} (postgres://...)`);
 
   const closers: (() => Promise<unknown>)[] = [];
+  // Every part is stopped even when one fails to (a pool left running would keep the process alive); the first
+  // failure is thrown once all are done.
   const stopAll = async (): Promise<void> => {
-    for (const close of closers.splice(0).reverse()) await close();
+    const failures: unknown[] = [];
+    for (const close of closers.splice(0).reverse()) await close().catch((err: unknown) => failures.push(err));
+    if (failures.length) throw failures[0];
   };
   try {
     let pool: Pool | undefined;
@@ -61,7 +66,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     if (!shared.bus) closers.push(() => bus.close());
     const workers: Record<string, Piscina> = {};
     for (const w of definition.pools ?? []) {
-      const pool = new Piscina({ filename: isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry), ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}) });
+      const pool = new StoppablePool({ filename: isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry), ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}) });
       workers[w.name] = pool;
       closers.push(() => pool.destroy());
     }
