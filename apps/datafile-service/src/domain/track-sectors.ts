@@ -1,4 +1,4 @@
-import { ATTACHMENT_COMMANDS, SERVICES, type DatasetSectorsJson } from '@pitwall/contracts';
+import { ATTACHMENT_COMMANDS, MAX_SECTORS, SERVICES, type DatasetSectorsJson } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
 import type { DatasetRef } from './datasets';
 
@@ -16,6 +16,7 @@ export class TrackSectors {
     const message = { caller: ref.caller, type: ref.type, id: ref.id };
     const answer = await this.bus.request<DatasetSectorsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetSectors, message, requestId ? { headers: { requestId } } : {});
     const distances = answer.sectors.map((s) => s.startDistance).filter((d): d is number => d !== null && Number.isFinite(d) && d >= 0);
-    return [...new Set(distances)].sort((a, b) => a - b);
+    // No more than a request may name itself (MAX_SECTORS), whatever the entity-service answered.
+    return [...new Set(distances)].sort((a, b) => a - b).slice(0, MAX_SECTORS);
   }
 }

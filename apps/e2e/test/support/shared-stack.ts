@@ -61,9 +61,16 @@ export async function tearDown(): Promise<void> {
   if (!running) return;
   holder.pitwallSharedStack = undefined;
   delete process.env[SHARED_STACK_VARIABLE];
-  await running.stack.stop();
-  await deleteBusTopology(AMQP_URL, `${running.prefix}.`);
-  await running.db.drop();
+  // Each step even when one before it fails: nothing of the shared stack is left on the shared servers.
+  try {
+    await running.stack.stop();
+  } finally {
+    try {
+      await deleteBusTopology(AMQP_URL, `${running.prefix}.`);
+    } finally {
+      await running.db.drop();
+    }
+  }
 }
 
 /** The shared stack's address when the global setup started one (undefined when a file runs without it). */

@@ -1,4 +1,4 @@
-import type { CallerContext, DatasetSectorsJson } from '@pitwall/contracts';
+import { MAX_SECTORS, type CallerContext, type DatasetSectorsJson } from '@pitwall/contracts';
 import { entityRepository } from '../data-access/entity-repository';
 import { knownType, notFound } from './entity-type';
 import type { StoreContext } from './store-context';
@@ -9,7 +9,7 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The sectors of the track a dataset's entity ran on, for the lap statistics read: its Session's TrackConfiguration
- * and that configuration's TrackSectorDefinitions in their order. An entity the caller cannot see is a 404; one under
+ * and that configuration's TrackSectorDefinitions in their order (the first MAX_SECTORS). An entity the caller cannot see is a 404; one under
  * no session (a Setup), a session naming no track configuration, or one naming a configuration the account does not
  * have, answers no configuration and no sectors.
  */
@@ -29,7 +29,8 @@ export async function datasetSectors(ctx: StoreContext, caller: CallerContext, t
   const definitions = await entityRepository.list(ctx.pool, caller.accountId, 'TrackSectorDefinitions', { parent_id: configuration.id });
   return {
     trackConfigurationId: configuration.id,
-    sectors: definitions.map((d) => ({
+    // The first MAX_SECTORS in their order, as many as a lap statistics request may name itself.
+    sectors: definitions.slice(0, MAX_SECTORS).map((d) => ({
       id: d.id,
       name: typeof d.parameters['Name'] === 'string' ? d.parameters['Name'] : null,
       startDistance: typeof d.parameters['StartDistance'] === 'number' && Number.isFinite(d.parameters['StartDistance']) ? d.parameters['StartDistance'] : null,

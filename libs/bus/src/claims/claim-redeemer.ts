@@ -48,14 +48,25 @@ export class ClaimRedeemer {
       }
     }
     const token = signClaimToken(this.options.secret, claim.id, accountId, claim.expiresAt);
+    const unreachable = (err: unknown) => new AppError(503, 'The service instance that made the answer could not be reached; nothing was sent, retry the read', { cause: err, retryAfterSeconds: RETRY_AFTER_SECONDS });
+    let lost: unknown;
     const res = await this.fetch(claim, accountId, token).catch((err: unknown) => {
       // A kept connection the desk closed while it sat idle (its keep-alive timeout) fails the request before the desk
       // read it, so the claim is unspent: once more on a new connection (Node's advice for `reusedSocket`).
-      if ((err as { reusedSocket?: boolean }).reusedSocket) return this.fetch(claim, accountId, token);
+      if ((err as { reusedSocket?: boolean }).reusedSocket) {
+        lost = err;
+        return this.fetch(claim, accountId, token);
+      }
       throw err;
     }).catch((err: unknown) => {
-      throw new AppError(503, 'The service instance that made the answer could not be reached; nothing was sent, retry the read', { cause: err, retryAfterSeconds: RETRY_AFTER_SECONDS });
+      throw unreachable(err);
     });
+    // The desk had taken the claim after all (its producer failed before the first byte and the desk closed the
+    // connection): the retry finds it spent, and the read is the first attempt's retryable failure, not a refusal.
+    if (lost !== undefined && res.statusCode === 410) {
+      res.resume();
+      throw unreachable(lost);
+    }
     if (res.statusCode !== 200) {
       const detail = await problemDetail(res);
       throw refused(res.statusCode ?? 0, detail);
