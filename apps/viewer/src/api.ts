@@ -38,6 +38,12 @@ export interface LapDeltaJson {
 
 type Query = Record<string, string | number | undefined>;
 
+/** The options of the lap trace reads: at most `maxPoints` points; `distanceChannel` names the distance source (absent or '': the service picks one). */
+export interface LapTraceOptions {
+  maxPoints?: number | undefined;
+  distanceChannel?: string | undefined;
+}
+
 /** The public API as the page uses it: ApiKey and AccountId headers on every call, failures as ApiError. */
 export class ViewerApi {
   constructor(
@@ -95,18 +101,14 @@ export class ViewerApi {
     return decodeChannels(await response.arrayBuffer()).filter((s): s is ChannelSeries => !isEventSeries(s));
   }
 
-  distance(dataset: DatasetRef, lapIndex: number, maxPoints?: number): Promise<LapDistanceJson> {
-    return this.json('GET', `${datasetPath(dataset)}/distance`, { lapIndex, maxPoints });
+  /** A lap's distance trace (`GET .../distance`), from `distanceChannel` when one is named, else the service's pick. */
+  distance(dataset: DatasetRef, lapIndex: number, options: LapTraceOptions = {}): Promise<LapDistanceJson> {
+    return this.json('GET', `${datasetPath(dataset)}/distance`, distanceQuery(lapIndex, options));
   }
 
-  delta(dataset: DatasetRef, lapIndex: number, reference: DatasetRef, referenceLapIndex: number, maxPoints?: number): Promise<LapDeltaJson> {
-    const sameDataset = reference.entityId === dataset.entityId && reference.group === dataset.group;
-    return this.json('GET', `${datasetPath(dataset)}/delta`, {
-      lapIndex,
-      referenceLapIndex,
-      ...(sameDataset ? {} : { referenceEntityId: reference.entityId, referenceAttachedFileGroupName: reference.group }),
-      maxPoints,
-    });
+  /** A lap's time delta to a reference lap (`GET .../delta`), both laps' distances from `distanceChannel` when named. */
+  delta(dataset: DatasetRef, lapIndex: number, reference: DatasetRef, referenceLapIndex: number, options: LapTraceOptions = {}): Promise<LapDeltaJson> {
+    return this.json('GET', `${datasetPath(dataset)}/delta`, deltaQuery(dataset, lapIndex, reference, referenceLapIndex, options));
   }
 
   /** Each lap's time and sectors, and the report of each channel per lap (`POST .../lapstats`). */
@@ -135,9 +137,7 @@ export class ViewerApi {
   }
 
   private async send(method: string, path: string, query: Query, body: unknown, accept: string): Promise<Response> {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
-    const url = `${this.baseUrl}${path}${params.size ? `?${params}` : ''}`;
+    const url = `${this.baseUrl}${path}${queryString(query)}`;
     const headers: Record<string, string> = { ApiKey: this.credentials.apiKey, Accept: accept };
     if (this.credentials.accountId) headers['AccountId'] = this.credentials.accountId;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -161,4 +161,27 @@ export class ViewerApi {
 /** `/{Plural}/{id}/DataFileAccess/{group}` with the group URL-encoded. */
 export function datasetPath(dataset: Pick<DatasetRef, 'entityType' | 'entityId' | 'group'>): string {
   return `/${dataset.entityType}/${encodeURIComponent(dataset.entityId)}/DataFileAccess/${encodeURIComponent(dataset.group)}`;
+}
+
+/** `?k=v&...` of the defined values, each name and value percent-encoded (a space as %20), or '' when there is none. */
+export function queryString(query: Query): string {
+  const pairs = Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`]));
+  return pairs.length ? `?${pairs.join('&')}` : '';
+}
+
+/** The query of `GET .../distance`: `distanceChannel` only when one is chosen (Automatic sends none). */
+export function distanceQuery(lapIndex: number, options: LapTraceOptions = {}): Query {
+  return { lapIndex, maxPoints: options.maxPoints, distanceChannel: options.distanceChannel || undefined };
+}
+
+/** The query of `GET .../delta`: the reference dataset only when it is another one, `distanceChannel` only when chosen. */
+export function deltaQuery(dataset: DatasetRef, lapIndex: number, reference: DatasetRef, referenceLapIndex: number, options: LapTraceOptions = {}): Query {
+  const sameDataset = reference.entityId === dataset.entityId && reference.group === dataset.group;
+  return {
+    lapIndex,
+    referenceLapIndex,
+    ...(sameDataset ? {} : { referenceEntityId: reference.entityId, referenceAttachedFileGroupName: reference.group }),
+    maxPoints: options.maxPoints,
+    distanceChannel: options.distanceChannel || undefined,
+  };
 }

@@ -2,11 +2,12 @@ import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterMarks, type Mark } from './analysis';
-import { ViewerApi, type DatasetRef } from './api';
+import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
 import { COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
+import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
 import { alignLines, clampWindow, formatValue, panWindow, pointsForWidth, seriesLine, valueAt, type Line } from './plot-data';
@@ -40,6 +41,8 @@ class Viewer {
   private overlayView: [number, number] | null = null;
   /** The delta pane's visible distance range after a zoom, null for whole laps. */
   private deltaView: [number, number] | null = null;
+  /** The overlay's and the delta's distance source ("Distance from", sent as distanceChannel); '': Automatic. */
+  private distanceSource = '';
   /** The track map on screen: the answer, where it is drawn, and the marker's point (null: none). */
   private trackMap: { answer: TrackMapJson; view: MapView; segments: MapSegment[]; marker: number | null } | null = null;
   /** Set while the map moves the time plots' cursor, so their cursor hook does not move the marker back. */
@@ -113,6 +116,7 @@ class Viewer {
       this.deltaView = null;
       void this.run(() => this.plotDelta());
     });
+    el<HTMLSelectElement>('distance-source').addEventListener('change', (e) => this.chooseDistanceSource((e.target as HTMLSelectElement).value));
     el('overlay-zoom-reset').addEventListener('click', () => {
       this.overlayView = null;
       this.deltaView = null;
@@ -288,7 +292,42 @@ class Viewer {
     el<HTMLSelectElement>('scatter-colour').replaceChildren(new Option('none', ''), ...names.map((n) => new Option(n, n)));
     el<HTMLSelectElement>('trackmap-lap').replaceChildren(...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}${l.best ? ' (best)' : ''}`, String(l.lapIndex), l.best, l.best)));
     el<HTMLSelectElement>('trackmap-colour').replaceChildren(new Option('none', ''), ...names.map((n) => new Option(n, n)));
+    this.renderDistanceSources();
     this.renderCatalogue();
+  }
+
+  /**
+   * "Distance from": Automatic, then the dataset's channels in a distance or speed unit, then the account's math
+   * channels in one. The choice stays while the dataset has it (laps added or removed keep it), else it is Automatic.
+   */
+  private renderDistanceSources(): void {
+    const choices = distanceSourceChoices(this.metadata?.channels ?? []);
+    const kept = keptDistanceSource(this.distanceSource, choices);
+    if (kept !== this.distanceSource) this.status(`Distance from: this dataset has no channel ${this.distanceSource}, back to Automatic.`);
+    this.distanceSource = kept;
+    const group = (label: string, math: boolean) => {
+      const g = document.createElement('optgroup');
+      g.label = label;
+      g.append(...choices.filter((c) => c.math === math).map((c) => new Option(`${c.name} (${c.unit}${c.kind === 'speed' ? ', integrated' : ''})`, c.name)));
+      return g;
+    };
+    const select = el<HTMLSelectElement>('distance-source');
+    select.replaceChildren(new Option('Automatic', ''), ...[group('Channels', false), group('Math', true)].filter((g) => g.childElementCount > 0));
+    select.value = kept;
+  }
+
+  /** A new distance source: the overlay over distance and the delta on screen are read again, over whole laps. */
+  private chooseDistanceSource(name: string): void {
+    this.distanceSource = name;
+    this.overlayView = null;
+    this.deltaView = null;
+    if (this.overlayPanes.shown() && el<HTMLSelectElement>('overlay-axis').value === 'distance') void this.run(() => this.plotOverlay());
+    if (this.deltaPanes.shown()) void this.run(() => this.plotDelta());
+  }
+
+  /** The lap trace reads' options: the chosen distance source, none for Automatic. */
+  private traceOptions(maxPoints?: number): { maxPoints?: number; distanceChannel?: string } {
+    return { ...(maxPoints !== undefined ? { maxPoints } : {}), ...(this.distanceSource ? { distanceChannel: this.distanceSource } : {}) };
   }
 
   private renderCatalogue(): void {
@@ -329,6 +368,7 @@ class Viewer {
     if (dataset) {
       this.metadata = await this.requireApi().metadata(dataset);
       if (this.metadata.channels.some((c) => c.name === definition.name)) this.selected.add(definition.name);
+      this.renderDistanceSources();
       this.renderCatalogue();
     }
     this.status(`Math channel ${definition.name} saved.`);
@@ -489,17 +529,19 @@ class Viewer {
     this.status(`Reading ${this.overlay.length} lap(s)…`);
     const names = channels.map((c) => c.name);
     const view = this.overlayView;
+    let source: LapDistanceJson['source'] | undefined;
     const perLap = await Promise.all(
       this.overlay.map(async (o) => {
         // Zoomed: each lap's window under the visible range, re-read at the plot's resolution. A zoom over distance
         // needs the lap's distance trace first (to find its times); otherwise both reads go at once.
         const lapRead: ChannelsBody = { channels: names, mode: 1, lapIndex: o.lapIndex };
-        const distanceRead = axis === 'distance' ? api.distance(o.dataset, o.lapIndex) : Promise.resolve(null);
+        const distanceRead = axis === 'distance' ? api.distance(o.dataset, o.lapIndex, this.traceOptions()) : Promise.resolve(null);
         const zoomed = view ? lapWindowFor(view, o, await distanceRead) : null;
         const [series, distance] = await Promise.all([
           api.channels(o.dataset, zoomed ? { channels: names, mode: 2, startTime: zoomed.start, duration: zoomed.duration } : lapRead, width),
           distanceRead,
         ]);
+        source ??= distance?.source;
         return names.map((name) => {
           const s = series.find((x) => x.name === name);
           const line = s ? seriesLine(s, o.lapStart) : { x: new Float64Array(0), y: [] };
@@ -522,7 +564,7 @@ class Viewer {
       ...(view ? { xRange: view } : {}),
     }));
     this.overlayPanes.render(specs);
-    this.status(`${this.overlay.length} lap(s) overlaid on ${axis === 'distance' ? 'distance' : 'lap time'}.`);
+    this.status(`${this.overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
   }
 
   private async plotDelta(): Promise<void> {
@@ -535,7 +577,7 @@ class Viewer {
     const width = pointsForWidth(this.deltaPanes.plotWidth());
     const view = this.deltaView;
     // Zoomed: the full-resolution trace (one point per sample), shown over the visible distance range.
-    const answers = await Promise.all(laps.map((o) => api.delta(o.dataset, o.lapIndex, reference.dataset, reference.lapIndex, view ? undefined : width)));
+    const answers = await Promise.all(laps.map((o) => api.delta(o.dataset, o.lapIndex, reference.dataset, reference.lapIndex, this.traceOptions(view ? undefined : width))));
     const lines: Line[] = answers.map((a) => ({ x: Float64Array.from(a.distance), y: a.delta.map((v) => (Number.isFinite(v) ? v : null)) }));
     this.deltaPanes.render([
       {
