@@ -294,6 +294,84 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.context().close();
   });
 
+  test('when a math channel is chosen as "Distance from", then the overlay\'s distance traces and the delta are read from it and drawn; the choice outlives the lap list, back to Automatic sends no distanceChannel, and a source the service no longer has is its 400', async () => {
+    const { page, foreign, cspViolations } = await openPage();
+    const traces: URL[] = [];
+    page.on('request', (r) => {
+      if (/\/(distance|delta)\?/.test(r.url())) traces.push(new URL(r.url()));
+    });
+    const headers = { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' };
+    const created = await fetch(`${stack.baseUrl}/MathChannels`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: 'Speed copy' }, { Name: 'Expression', Value: '"Ground Speed" * 1' }, { Name: 'Unit', Value: 'km/h' }] }),
+    });
+    expect(created.status).toBe(201);
+    const mathId = ((await created.json()) as { Id: string }).Id;
+    await signIn(page);
+    await pickDataset(page);
+    await page.waitForSelector('[data-testid=lap-4]');
+
+    // Automatic first, then the file's channels in a distance or speed unit, then the account's math channels in one.
+    expect(await page.inputValue('[data-testid=distance-source]')).toBe('');
+    const offered = await page.locator('[data-testid=distance-source] option').allTextContents();
+    expect(offered[0]).toBe('Automatic');
+    expect(offered).toContain('Lap Distance (m)');
+    expect(offered).toContain('Ground Speed (km/h, integrated)');
+    expect(offered.some((o) => o.startsWith('Throttle Pos') || o.startsWith('Engine RPM'))).toBe(false);
+    expect(await page.locator('[data-testid=distance-source] optgroup[label=Math] option').allTextContents()).toEqual(['Speed copy (km/h, integrated)']);
+
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await page.selectOption('[data-testid=overlay-axis]', 'distance');
+    await page.selectOption('[data-testid=distance-source]', 'Speed copy');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    expect(traces.map((u) => [u.pathname.split('/').at(-1), u.searchParams.get('lapIndex'), u.searchParams.get('distanceChannel')]).sort()).toEqual([
+      ['distance', '1', 'Speed copy'],
+      ['distance', '2', 'Speed copy'],
+    ]);
+    expect(traces.every((u) => u.search.includes('distanceChannel=Speed%20copy'))).toBe(true);
+    expect(await page.textContent('[data-testid=status]')).toBe('2 lap(s) overlaid on distance (source: integrated Speed copy).');
+    const [lap2, lap3] = await screenshotColours(page, '[data-testid="pane-overlay-Ground Speed"]', 'overlay-distance-from-math.png', [COLOURS[0], COLOURS[1]]);
+    expect(lap2).toBeGreaterThan(MIN_LINE_PIXELS);
+    expect(lap3).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    const delta = traces.at(-1) as URL;
+    expect([delta.pathname.split('/').at(-1), delta.searchParams.get('lapIndex'), delta.searchParams.get('referenceLapIndex'), delta.searchParams.get('distanceChannel')]).toEqual(['delta', '2', '1', 'Speed copy']);
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid=status]')).toMatch(/\(source: integrated Speed copy\)\.$/);
+    const [trace] = await screenshotColours(page, '[data-testid=pane-delta]', 'delta-distance-from-math.png', [COLOURS[1]]);
+    expect(trace).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    // The lap list changes, the choice stays.
+    await page.click('[data-testid=overlay-add-3]');
+    await page.click('[data-testid=overlay-remove-2]');
+    expect(await page.inputValue('[data-testid=distance-source]')).toBe('Speed copy');
+
+    // Back to Automatic: the overlay and the delta on screen are read again, without the parameter (Sample1's own Lap Distance).
+    const before = traces.length;
+    await andDrawn(page, 'delta-panes', () => andDrawn(page, 'overlay-panes', () => page.selectOption('[data-testid=distance-source]', '')));
+    const automatic = traces.slice(before);
+    expect(automatic.map((u) => u.pathname.split('/').at(-1)).sort()).toEqual(['delta', 'distance', 'distance']);
+    expect(automatic.every((u) => !u.searchParams.has('distanceChannel'))).toBe(true);
+    expect(await page.textContent('[data-testid=status]')).toMatch(/\(source: channel Lap Distance\)\.$/);
+
+    // The math channel deleted behind the page's back: the service's 400 on distanceChannel is shown, in plain words.
+    expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'DELETE', headers })).status).toBe(204);
+    // The datafile-service drops the account's definitions on the deletion's event: wait until it has.
+    const runId = await page.inputValue('[data-testid=pick-run]');
+    const refused = async () => (await fetch(`${stack.baseUrl}/RunSheets/${runId}/DataFileAccess/DataFile/distance?lapIndex=1&distanceChannel=Speed%20copy`, { headers })).status === 400;
+    for (let i = 0; i < 50 && !(await refused()); i++) await new Promise((r) => setTimeout(r, 100));
+    await page.selectOption('[data-testid=distance-source]', 'Speed copy');
+    await page.waitForFunction(() => /\(400\)/.test(document.querySelector('[data-testid=error]:not([hidden])')?.textContent ?? ''));
+    expect(await page.textContent('[data-testid=error]')).toMatch(/^The service refused the "Distance from" channel \(400\): channel not found in RunSheets \S+ dataset 'DataFile': Speed copy\.$/);
+    expect(foreign).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
   test('when lap statistics are asked with a threshold and two sectors, then the table shows every lap with its sectors and the channel report, and the summary the theoretical best', async () => {
     const { page, foreign, cspViolations } = await openPage();
     const reads: Request[] = [];
