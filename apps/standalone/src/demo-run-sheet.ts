@@ -50,7 +50,7 @@ export function demoRunSheetLines(baseUrl: string, demo: { accountId: string; ap
   const auth = `-H 'ApiKey: ${demo.apiKey}' -H 'AccountId: ${demo.accountId}'`;
   const dataset = `${baseUrl}/RunSheets/${seeded.runSheetId}/DataFileAccess/${encodeURIComponent(seeded.group)}`;
   return [
-    `Demo run sheet ${seeded.runSheetId} carries a generated telemetry file (group ${seeded.group}). Its metadata, then lap ${seeded.lapIndex} of ${seeded.channel}:`,
+    `Demo run sheet ${seeded.runSheetId} carries a generated telemetry file (group ${seeded.group}). Its metadata, then ${seeded.channel} over lapIndex ${seeded.lapIndex} (lap indexes count from 0: the out-lap is 0, this is the first flying lap):`,
     `  curl -s ${dataset}/metadata ${auth}`,
     `  curl -s '${dataset}/channel?channel=${encodeURIComponent(seeded.channel)}&lapIndex=${seeded.lapIndex}' ${auth}`,
   ];

@@ -86,7 +86,7 @@ export function buildOpenApiDocument(operations: readonly Operation[] = OPERATIO
   for (const op of operations) registerOperation(registry, op);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Pitwall', version: 'v1', description: 'Motorsport data management service. Every endpoint needs the ApiKey and AccountId headers. A method a path does not have is a 405 whose Allow header lists the ones it has.' },
+    info: { title: 'Pitwall', version: 'v1', description: 'Motorsport data management service. Every API endpoint needs the ApiKey and AccountId headers (/health, /swagger and /viewer need neither). A method a path does not have is a 405 whose Allow header lists the ones it has.' },
     servers: [{ url: '/' }],
     security: [{ ApiKey: [] }],
   });
