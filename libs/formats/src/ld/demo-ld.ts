@@ -83,10 +83,20 @@ export function createDemoLdFile(options: DemoLdOptions = {}): Uint8Array {
     while (lap + 1 < lapStarts.length && t >= lapStarts[lap + 1]) lap++;
     return { lap, phase: Math.min(1, (t - lapStarts[lap]) / lapLengths[lap]) };
   };
+  // The pit lane laps' pace (0.7 of a flying lap's) eases into and out of the flying laps' over the last and first
+  // 15 % of a lap, so the speed trace and the channels made from it run on across the lap lines without a step.
+  const ease = (x: number) => {
+    const c = Math.min(1, Math.max(0, x));
+    return c * c * (3 - 2 * c);
+  };
+  const paceOf = (lap: number, phase: number) => {
+    if (lap === 0) return 0.7 + 0.3 * ease((phase - 0.85) / 0.15);
+    if (lap === lapLengths.length - 1) return 1 - 0.3 * ease(phase / 0.15);
+    return 1;
+  };
   const speed = (t: number) => {
     const { lap, phase } = lapAt(t);
-    const pace = lap === 0 || lap === lapLengths.length - 1 ? 0.7 : 1;
-    return pace * (150 + 70 * Math.sin(2 * Math.PI * 3 * phase) + 20 * Math.sin(2 * Math.PI * 7 * phase + 1));
+    return paceOf(lap, phase) * (150 + 70 * Math.sin(2 * Math.PI * 3 * phase) + 20 * Math.sin(2 * Math.PI * 7 * phase + 1));
   };
   const gear = (t: number) => Math.min(6, Math.max(1, Math.ceil(speed(t) / 42)));
   const channel = (name: string, unit: string, frequency: number, value: (t: number) => number, scaling?: LdChannelInput['scaling']): LdChannelInput => ({
