@@ -81,6 +81,19 @@ describe('the claim check: a large answer stays with its maker and is fetched on
     return claim;
   }
 
+  test('when the signal of an answer already in memory aborts while it is read, then its chunks fail instead of ending as a whole answer', async () => {
+    const answer = bytesAnswer(new Uint8Array(5 * 1024), 'application/octet-stream', 1024);
+    const abort = new AbortController();
+    const chunks = answer.chunks(abort.signal)[Symbol.asyncIterator]();
+    expect((await chunks.next()).done).toBe(false);
+    abort.abort(new Error('claim dropped'));
+    await expect(chunks.next()).rejects.toThrow('claim dropped');
+    // Read to its end with a signal that never aborts, the same answer is whole.
+    let total = 0;
+    for await (const chunk of answer.chunks(new AbortController().signal)) total += chunk.byteLength;
+    expect(total).toBe(5 * 1024);
+  });
+
   describe('reply', () => {
     test('when an answer is at most CLAIM_INLINE_MAX_BYTES, then its bytes ride the bus inline with their media type', async () => {
       const json = await desk.reply(bytesAnswer(Buffer.from('{"a":1}'), 'application/json'), account);

@@ -89,9 +89,21 @@ export async function readChannels(
     ...(length !== undefined ? { length } : {}),
     chunks(answerSignal) {
       answerSignal.addEventListener('abort', () => stop.abort(answerSignal.reason), { once: true });
-      return chunks;
+      return untilAborted(chunks, answerSignal);
     },
   };
+}
+
+/**
+ * The chunks while `signal` has not aborted: an answer whose signal aborted (its claim expired, its redeemer went)
+ * fails at its next chunk, also when the pool had already made all of it, and is never taken for a whole one.
+ */
+async function* untilAborted(chunks: AsyncIterable<Uint8Array>, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    signal.throwIfAborted();
+    yield chunk;
+  }
+  signal.throwIfAborted();
 }
 
 /** The media type of a read's answer (the binary body's own; the entry point may answer it as octet-stream). */

@@ -27,8 +27,13 @@ export function bytesAnswer(bytes: Uint8Array, contentType: string, chunkBytes =
     contentType,
     length: bytes.byteLength,
     bytes,
-    async *chunks() {
-      for (let at = 0; at < bytes.byteLength; at += chunkBytes) yield bytes.subarray(at, Math.min(bytes.byteLength, at + chunkBytes));
+    async *chunks(signal) {
+      // Like a streamed answer, one whose signal aborted fails at its next chunk rather than passing for a whole one.
+      for (let at = 0; at < bytes.byteLength; at += chunkBytes) {
+        signal.throwIfAborted();
+        yield bytes.subarray(at, Math.min(bytes.byteLength, at + chunkBytes));
+      }
+      signal.throwIfAborted();
     },
   };
 }
