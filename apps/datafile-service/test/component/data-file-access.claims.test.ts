@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { decodeChannelsBody, toReadRecord } from '@pitwall/client';
 import { answerBytes } from '@pitwall/bus';
-import { openDataFile } from '@pitwall/formats';
+import { createDemoLdFile, openDataFile } from '@pitwall/formats';
 import { fixture } from '../support/fixtures';
 import { busReplies, useDatafileStack } from '../support/datafile-stack';
 
@@ -18,9 +18,17 @@ describe('data file reads whose answers are large: by claim, streamed from the d
   const sample1 = fixture('Sample1.ld');
   const names = openDataFile(sample1).channels.map((c) => c.name);
 
+  // For the reads stopped early: an outing whose whole JSON (about 3.7 M samples, some 25 MB) is several times what the
+  // pool's worker may make ahead of its reader (4 chunks of 1 MiB), so the worker cannot finish on its own and only
+  // ending its task frees the one thread. (Sample1's, about 4 MB, could be made whole before the reader stopped.)
+  const long = createDemoLdFile({ fullChannelSet: true, flyingLaps: 60 });
+  const longNames = openDataFile(long).channels.map((c) => c.name);
+  let longRunSheet: string;
+
   beforeAll(async () => {
     runSheet = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
     dataset = `/RunSheets/${runSheet}/DataFileAccess/DataFile`;
+    longRunSheet = await started.attached.entityWithFile('DataFile', 'long-outing.ld', long);
   }, 90_000);
 
   const wholeBatch = { channels: names, mode: 0 };
@@ -108,9 +116,9 @@ describe('data file reads whose answers are large: by claim, streamed from the d
 
   test('when the reader of an answer stops early, then its pool task is ended: the one pool thread serves the next read', async () => {
     const { reads } = started.datafile.parts;
-    const ref = { caller: { accountId: started.demo.accountId, userId: started.demo.userId, role: 'admin' as const }, type: 'RunSheets', id: runSheet, group: 'DataFile' };
+    const ref = { caller: { accountId: started.demo.accountId, userId: started.demo.userId, role: 'admin' as const }, type: 'RunSheets', id: longRunSheet, group: 'DataFile' };
     // Several times the worker's window of chunks: left alone, it would wait for credit and hold the thread.
-    const answer = await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'file' }, binary: false });
+    const answer = await reads.channels(ref, { channels: longNames, field: 'channels', scope: { mode: 'file' }, binary: false });
     const chunks = answer.chunks(new AbortController().signal)[Symbol.asyncIterator]();
     expect((await chunks.next()).done).toBe(false);
     await chunks.return?.();
@@ -120,8 +128,8 @@ describe('data file reads whose answers are large: by claim, streamed from the d
 
   test('when the answer\'s signal aborts (its claim expired, its redeemer went), then its pool task is ended too', async () => {
     const { reads } = started.datafile.parts;
-    const ref = { caller: { accountId: started.demo.accountId, userId: started.demo.userId, role: 'admin' as const }, type: 'RunSheets', id: runSheet, group: 'DataFile' };
-    const answer = await reads.channels(ref, { channels: names, field: 'channels', scope: { mode: 'file' }, binary: false });
+    const ref = { caller: { accountId: started.demo.accountId, userId: started.demo.userId, role: 'admin' as const }, type: 'RunSheets', id: longRunSheet, group: 'DataFile' };
+    const answer = await reads.channels(ref, { channels: longNames, field: 'channels', scope: { mode: 'file' }, binary: false });
     const abort = new AbortController();
     const chunks = answer.chunks(abort.signal)[Symbol.asyncIterator]();
     await chunks.next();
