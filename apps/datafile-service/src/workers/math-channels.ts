@@ -236,7 +236,7 @@ function physicalOf(slice: StoredSlice): Float64Array {
 }
 
 /** The index of the lap holding each time ([start, end), the last lap's end included), -1 outside every lap. */
-function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: number }[]): Int32Array {
+export function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: number }[]): Int32Array {
   const out = new Int32Array(time.length).fill(-1);
   let k = 0;
   for (let i = 0; i < time.length; i++) {
@@ -249,7 +249,7 @@ function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: num
 }
 
 /** Seconds since the start of each time's lap, NaN outside every lap. */
-function lapRelative(time: Float64Array, laps: readonly { start: number; end: number }[], origin: (start: number) => number): Float64Array {
+export function lapRelative(time: Float64Array, laps: readonly { start: number; end: number }[], origin: (start: number) => number): Float64Array {
   const index = lapIndexOf(time, laps);
   const out = new Float64Array(time.length);
   for (let i = 0; i < time.length; i++) out[i] = index[i] < 0 ? NaN : time[i] - origin(laps[index[i]].start);

@@ -6,7 +6,8 @@
 import { applyConversion, IDENTITY } from '@pitwall/channels';
 import { compile, type EvaluationContext } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
-import type { MathTask } from '../../src/workers/math-channels';
+// The lap helpers the block reading left as they were: the reference uses them as the task does.
+import { lapIndexOf, lapRelative, type MathTask } from '../../src/workers/math-channels';
 import type { StoredSlice } from '../../src/workers/shape-channels';
 
 /**
@@ -93,25 +94,4 @@ function physicalOf(slice: StoredSlice): Float64Array {
   const values = converted instanceof Float64Array ? converted : new Float64Array(converted);
   if (slice.gaps) for (let i = 0; i < values.length; i++) if (slice.gaps[i] === 1) values[i] = NaN;
   return values;
-}
-
-/** The index of the lap holding each time ([start, end), the last lap's end included), -1 outside every lap. */
-function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: number }[]): Int32Array {
-  const out = new Int32Array(time.length).fill(-1);
-  let k = 0;
-  for (let i = 0; i < time.length; i++) {
-    const t = time[i];
-    while (k < laps.length - 1 && t >= laps[k].end) k++;
-    const lap = laps[k];
-    if (lap && t >= lap.start && (t < lap.end || (k === laps.length - 1 && t === lap.end))) out[i] = k;
-  }
-  return out;
-}
-
-/** Seconds since the start of each time's lap, NaN outside every lap. */
-function lapRelative(time: Float64Array, laps: readonly { start: number; end: number }[], origin: (start: number) => number): Float64Array {
-  const index = lapIndexOf(time, laps);
-  const out = new Float64Array(time.length);
-  for (let i = 0; i < time.length; i++) out[i] = index[i] < 0 ? NaN : time[i] - origin(laps[index[i]].start);
-  return out;
 }
