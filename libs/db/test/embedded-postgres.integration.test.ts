@@ -215,3 +215,22 @@ describe('startEmbeddedPostgres with sessionWaitTimeoutMs', () => {
     expect((await c.query('SELECT 1 AS one')).rows[0].one).toBe(1);
   });
 });
+
+describe('startEmbeddedPostgres on a new data directory', () => {
+  test('when its first start fails, then the start is refused naming the directory and the reason, and a start with valid settings then serves it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-pg-'));
+    let server: EmbeddedPostgres | undefined;
+    try {
+      // An invalid setting makes PGlite fail to start in the child process that initialises the directory.
+      await expect(startEmbeddedPostgres({ dataDir, logger, sharedBuffers: 'lots' })).rejects.toThrow(`initialising the embedded database in ${dataDir} failed (exit 1): PGlite failed to initialize properly`);
+      server = await startEmbeddedPostgres({ dataDir, logger, sharedBuffers: '16MB' });
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      expect((await client.query('SHOW shared_buffers')).rows[0]).toEqual({ shared_buffers: '16MB' });
+      await client.end();
+    } finally {
+      await server?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
