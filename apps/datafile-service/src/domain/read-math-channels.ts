@@ -2,7 +2,7 @@ import type { Piscina } from 'piscina';
 import { compile, evaluationOrder } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow, StoredChannelCache } from '@pitwall/formats';
 import { pickDistanceSource } from '@pitwall/laps';
-import { AppError, FieldRefusals } from '@pitwall/service-kit';
+import { FieldRefusals } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
 import type { MathDefinition } from './math-definitions';
 import { samplesToDecode } from './read-budget';
@@ -97,12 +97,9 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       const laps = plan.lapTime || plan.lapDistance ? (file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }]) : undefined;
       let distance: MathTask['distance'];
       if (plan.lapDistance) {
-        const source = pickDistanceSource(file.channels);
-        if (!source) throw new AppError(422, `The data file could not be read: math channel ${info.name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)`);
+        // planOf refused a file without a distance source, so the catalogue never lists one it cannot evaluate
+        const source = pickDistanceSource(file.channels) as NonNullable<ReturnType<typeof pickDistanceSource>>;
         distance = { source: { kind: source.kind, channel: source.channel }, slice: ownedSlice(await storedOfScope(dataset, channelOf(file, source.channel), lapsWindow(file, window), parts.cache)) };
-      }
-      if (plan.leaves.length === 0 && plan.definition.rate === undefined && !distance) {
-        throw new AppError(422, `The data file could not be read: math channel ${info.name} reads no channel: give it a Rate to be evaluated at`);
       }
       const task: MathTask = {
         name: info.name,
@@ -161,6 +158,12 @@ function planOf(file: OpenDataset['file'], name: string, definitions: ReadonlyMa
     }
   }
   const definition = definitions.get(name) as MathDefinition;
+  if (needs.lapDistance && !pickDistanceSource(file.channels)) {
+    return `math channel ${name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)`;
+  }
+  if (leaves.length === 0 && definition.rate === undefined && !needs.lapDistance) {
+    return `math channel ${name} reads no channel: give it a Rate to be evaluated at`;
+  }
   const fastest = leaves.reduce<ChannelInfo | undefined>((best, c) => (!best || c.frequency > best.frequency ? c : best), undefined);
   const frequency = definition.rate ?? fastest?.frequency ?? 0;
   const sampleCount = definition.rate !== undefined ? Math.floor(file.duration * definition.rate) + 1 : (fastest?.sampleCount ?? 0);

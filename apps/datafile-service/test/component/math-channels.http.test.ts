@@ -69,6 +69,7 @@ describe('math channels through the gateway (entity-service, datafile-service an
     await define('Since lap start', 'lapTime()', 's', '100');
     await define('Throttle 2Hz', 'Throttle', '%', '2');
     await define('Broken', 'Nope + 1');
+    await define('Constant', 'pi * 2');
   }, 90_000);
 
   test('when the metadata is read, then the math channels it can evaluate follow the logged ones in the group Math', async () => {
@@ -112,6 +113,14 @@ describe('math channels through the gateway (entity-service, datafile-service an
     const r = await get(`${dataset()}/channel?channel=Broken`);
     expect(r.status).toBe(422);
     expect(((await r.json()) as Json).detail).toContain('math channel Broken reads Nope, which this file does not have');
+  });
+
+  test('when a math channel reads no channel and has no Rate, then the metadata leaves it out and a read is a 422 saying to give it one', async () => {
+    const record = await json(get(`${dataset()}/metadata`));
+    expect(record.channels.map((c: Json) => c.name)).not.toContain('Constant');
+    const r = await get(`${dataset()}/channel?channel=Constant`);
+    expect(r.status).toBe(422);
+    expect(((await r.json()) as Json).errors).toEqual({ channel: ['math channel Constant reads no channel: give it a Rate to be evaluated at'] });
   });
 
   test('when a read needs more than READ_SAMPLE_BUDGET, then the inputs of its math channels count', async () => {
