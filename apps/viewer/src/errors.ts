@@ -21,8 +21,12 @@ export class ApiError extends Error {
 /** The plain sentence the page shows for a failed call (docs/api.md's error table, in a user's words). */
 export function failureMessage(info: ApiFailureInfo): string {
   const detail = info.problem?.detail ?? info.problem?.title;
-  const fields = info.problem?.errors ? Object.entries(info.problem.errors).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ') : '';
-  const why = [detail, fields].filter(Boolean).join(' ');
+  // A field's reason the detail already gives (a read's 422 names the math channel in both) is said once.
+  const fields = Object.entries(info.problem?.errors ?? {})
+    .map(([k, v]) => [k, v.filter((reason) => !detail?.includes(reason))] as const)
+    .filter(([, v]) => v.length > 0)
+    .map(([k, v]) => `${k}: ${v.join(', ')}`);
+  const why = [detail, ...fields].filter(Boolean).join('; ');
   const suffix = why ? ` (${why})` : '';
   switch (info.status) {
     case 0:

@@ -574,7 +574,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.fill('[data-testid=math-expression]', '"Ground Speed" * (2 +');
     await page.click('[data-testid=math-save]');
     await page.waitForSelector('[data-testid=error]:not([hidden])');
-    expect(await page.textContent('[data-testid=error]')).toMatch(/^The math channel was not saved .*Expression: at character \d+: /);
+    expect(await page.textContent('[data-testid=error]')).toMatch(/^The math channel was not saved \(The math channel is not valid; Expression: at character \d+: /);
 
     await page.fill('[data-testid=math-name]', 'Speed ms');
     await page.fill('[data-testid=math-expression]', '"Ground Speed" / 3.6');

@@ -8,9 +8,11 @@ describe('failureMessage: what the page says for a failed API call', () => {
     [422, { detail: 'channel block 3 runs past the end' }, undefined, 'The file could not be read: it is damaged (422) (channel block 3 runs past the end).'],
     [429, undefined, '2', 'Too many reads are running for this user (429): try again in 2 s.'],
     [429, undefined, null, 'Too many reads are running for this user (429): try again in a moment.'],
-    [400, { title: 'Bad Request', errors: { lapIndex: ['must be 0 to 4'] } }, undefined, 'The service refused the request as malformed (Bad Request lapIndex: must be 0 to 4).'],
+    [400, { title: 'Bad Request', errors: { lapIndex: ['must be 0 to 4'] } }, undefined, 'The service refused the request as malformed (Bad Request; lapIndex: must be 0 to 4).'],
     [400, { detail: 'distanceChannel: Throttle Pos is in \'%\', neither a distance (m, km) nor a speed (km/h, kph, m/s, mph, knots)', errors: { distanceChannel: ["Throttle Pos is in '%', neither a distance (m, km) nor a speed (km/h, kph, m/s, mph, knots)"] } }, undefined, 'The service refused the "Distance from" channel (400): Throttle Pos is in \'%\', neither a distance (m, km) nor a speed (km/h, kph, m/s, mph, knots).'],
     [422, { detail: 'The data file could not be read: RunSheets r2 dataset \'DataFile\': math channel Speed ms reads Ground Speed, which this file does not have' }, undefined, 'A math channel cannot be computed for this file (422) (The data file could not be read: RunSheets r2 dataset \'DataFile\': math channel Speed ms reads Ground Speed, which this file does not have).'],
+    [400, { detail: 'The math channel is not valid', errors: { Expression: ['at character 16: expected expression after *'] } }, undefined, 'The math channel was not saved (The math channel is not valid; Expression: at character 16: expected expression after *).'],
+    [422, { detail: 'The data file could not be read: math channel Power reads Nope, which this file does not have', errors: { channel: ['math channel Power reads Nope, which this file does not have'] } }, undefined, 'A math channel cannot be computed for this file (422) (The data file could not be read: math channel Power reads Nope, which this file does not have).'],
     [503, undefined, '1', 'The service is unavailable for now, nothing was done (503). Try again.'],
     [500, { title: 'Internal Server Error' }, undefined, 'The service answered 500 (Internal Server Error).'],
   ])('when the answer is %i, then a plain sentence naming it', (status, problem, retryAfter, expected) => {
