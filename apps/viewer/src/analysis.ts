@@ -135,3 +135,10 @@ export function histogramBars(answer: HistogramJson, width: number, height: numb
     return { x: x0 + 0.5, y: bottom - h, w: Math.max(1, x1 - x0 - 1), h, colour };
   });
 }
+
+/** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */
+export function scatterCaption(answer: ScatterJson): string {
+  const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
+  const colours = answer.colour ? `, coloured by ${answer.colour.name} (blue low, red high)` : answer.kind === 'density' ? ', each cell coloured by how many pairs it holds (blue few, red most)' : '';
+  return `${answer.y.name} against ${answer.x.name}${colours}: ${what}, on ${answer.timeBase}'s time base.`;
+}

@@ -1,7 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
-import { histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterMarks, type Mark } from './analysis';
+import { histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
@@ -628,7 +628,7 @@ class Viewer {
     const { marks, xRange, yRange } = scatterMarks(answer, canvas.width, canvas.height, COLOURS[0] as string);
     drawMarks(canvas, marks, xRange, yRange, `${answer.x.name} (${answer.x.unit})`, `${answer.y.name} (${answer.y.unit})`);
     const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
-    el('scatter-caption').textContent = `${answer.y.name} against ${answer.x.name}${answer.colour ? `, coloured by ${answer.colour.name} (blue low, red high)` : ''}: ${what}, on ${answer.timeBase}'s time base.`;
+    el('scatter-caption').textContent = scatterCaption(answer);
     el('scatter-canvas').dataset['kind'] = answer.kind;
     this.status(`Scatter: ${what}.`);
   }

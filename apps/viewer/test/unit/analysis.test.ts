@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { colourRamp, histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterMarks } from '../../src/analysis';
+import { colourRamp, histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 
@@ -52,6 +52,8 @@ describe('the analysis views', () => {
     // Plotting area: 260 - 50 - 10 = 200 wide, 140 - 10 - 30 = 100 high; cell (1, 0) is the bottom right quarter.
     const { marks } = scatterMarks(answer, 260, 140, '#000000');
     expect(marks).toEqual([{ x: PLOT_MARGIN.left + 100, y: 60, w: 100, h: 50, colour: '#ff0000' }]);
+    expect(scatterCaption(answer)).toBe("y against x, each cell coloured by how many pairs it holds (blue few, red most): 3 pairs in a 2×2 density grid, on x's time base.");
+    expect(scatterCaption({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBe("y against x, coloured by Ground Speed (blue low, red high): 3 pairs in a 2×2 density grid, on x's time base.");
   });
 
   test('when a histogram is drawn, then each bar spans its bin and the fullest reaches the top', () => {
