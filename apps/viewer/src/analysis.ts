@@ -54,7 +54,7 @@ export function lapStatsSummary(answer: LapStatsJson): string {
   const best = answer.bestLap ? `Best lap ${answer.bestLap.lapIndex + 1}: ${formatLapTime(answer.bestLap.lapTime)}.` : 'No laps.';
   const ideal = answer.theoreticalBest
     ? `Theoretical best ${formatLapTime(answer.theoreticalBest.lapTime)} (sectors from laps ${answer.theoreticalBest.sectors.map((s) => s.lapIndex + 1).join(', ')}).`
-    : `No theoretical best: ${answer.theoreticalBestNote ?? ''}`;
+    : `${answer.theoreticalBestNote ?? 'There is no theoretical best'}.`; // the service's note says why, and that there is none
   return `${best} ${ideal}`;
 }
 

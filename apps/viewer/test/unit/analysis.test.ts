@@ -21,13 +21,13 @@ describe('the analysis views', () => {
       laps: [{ lapIndex: 1, kind: 'flying', startTime: 10, lapTime: 63.5, sectorTimes: [30.25, null], channels: [{ name: 'Speed', min: 50, max: 210.456, mean: 120, timeAbove: 40 }] }],
       bestLap: { lapIndex: 1, lapTime: 63.5 },
       theoreticalBest: null,
-      theoreticalBestNote: 'A sector was not timed',
+      theoreticalBestNote: 'A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best',
     };
     expect(lapStatsTable(answer)).toEqual({
       header: ['lap', 'kind', 'time', 'S1', 'S2', 'Speed min', 'Speed max', 'Speed mean', 'Speed > 100 (s)'],
       rows: [['2', 'flying', '1:03.500', '30.250', '-', '50.00', '210.46', '120.00', '40.000']],
     });
-    expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. No theoretical best: A sector was not timed');
+    expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best.');
   });
 
   test('when values are coloured, then the lowest is blue, the middle green and the highest red', () => {
