@@ -27,7 +27,7 @@ export function toReadError(err: unknown): unknown {
   if (!(err instanceof DataFileError)) return err;
   switch (err.code) {
     case 'NOT_A_DATA_FILE':
-      return new AppError(415, 'The attached file is not a data file this service can read channels from (MoTeC .ld, ASAM MDF 4, MoTeC or generic CSV)');
+      return new AppError(415, 'The attached file is not a data file this service can read channels from (MoTeC .ld, ASAM MDF 3.x or 4.x, MoTeC or generic CSV)');
     case 'UNSUPPORTED':
       return new AppError(415, `The data file uses a feature this service cannot read: ${err.message}`);
     case 'CORRUPT':
