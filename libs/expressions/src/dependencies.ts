@@ -5,28 +5,39 @@
  */
 export type DependencyGraph = ReadonlyMap<string, readonly string[]>;
 
-/** The first cycle reachable from `from` (or from any definition), as names with the first repeated last: [a, b, a]; null if none. */
+/**
+ * The first cycle reachable from `from` (or from any definition), as names with the first repeated last: [a, b, a]; null if none.
+ * Walked with a stack of its own, not by recursion: an account's definitions may chain thousands deep.
+ */
 export function findCycle(reads: DependencyGraph, from?: string): string[] | null {
   const state = new Map<string, 'visiting' | 'done'>();
-  const path: string[] = [];
-  const visit = (name: string): string[] | null => {
-    const seen = state.get(name);
-    if (seen === 'done') return null;
-    if (seen === 'visiting') return [...path.slice(path.indexOf(name)), name];
-    state.set(name, 'visiting');
-    path.push(name);
-    for (const next of reads.get(name) ?? []) {
-      if (!reads.has(next)) continue;
-      const cycle = visit(next);
-      if (cycle) return cycle;
+  for (const root of from === undefined ? reads.keys() : [from]) {
+    if (state.get(root) === 'done') continue;
+    // path[k] is a definition being visited; next[k] the index of the next name it reads to look at.
+    const path: string[] = [root];
+    const next: number[] = [0];
+    state.set(root, 'visiting');
+    while (path.length) {
+      const top = path.length - 1;
+      const name = path[top] as string;
+      const read = reads.get(name) ?? [];
+      const i = next[top] as number;
+      if (i === read.length) {
+        path.pop();
+        next.pop();
+        state.set(name, 'done');
+        continue;
+      }
+      next[top] = i + 1;
+      const child = read[i] as string;
+      if (!reads.has(child)) continue;
+      const seen = state.get(child);
+      if (seen === 'visiting') return [...path.slice(path.indexOf(child)), child];
+      if (seen === 'done') continue;
+      state.set(child, 'visiting');
+      path.push(child);
+      next.push(0);
     }
-    path.pop();
-    state.set(name, 'done');
-    return null;
-  };
-  for (const name of from === undefined ? reads.keys() : [from]) {
-    const cycle = visit(name);
-    if (cycle) return cycle;
   }
   return null;
 }
@@ -34,26 +45,45 @@ export function findCycle(reads: DependencyGraph, from?: string): string[] | nul
 /**
  * The definitions `roots` need, each after the ones it reads (roots included), and the other names they read
  * (the logged channels). Throws if they form a cycle (never the case for definitions checked on write).
+ * Walked with a stack of its own, as `findCycle`.
  */
 export function evaluationOrder(reads: DependencyGraph, roots: readonly string[]): { definitions: string[]; leaves: string[] } {
   const definitions: string[] = [];
   const leaves = new Set<string>();
   const placed = new Set<string>();
   const visiting = new Set<string>();
-  const visit = (name: string) => {
+  const path: string[] = [];
+  const next: number[] = [];
+  // Enters a name: a leaf is noted at once, a definition goes on the path to be placed after what it reads.
+  const enter = (name: string) => {
     if (placed.has(name)) return;
-    const next = reads.get(name);
-    if (!next) {
+    if (!reads.has(name)) {
       leaves.add(name);
       return;
     }
     if (visiting.has(name)) throw new Error(`the definitions form a cycle: ${(findCycle(reads, name) ?? [name]).join(' → ')}`);
     visiting.add(name);
-    for (const n of next) visit(n);
-    visiting.delete(name);
-    placed.add(name);
-    definitions.push(name);
+    path.push(name);
+    next.push(0);
   };
-  for (const root of roots) visit(root);
+  for (const root of roots) {
+    enter(root);
+    while (path.length) {
+      const top = path.length - 1;
+      const name = path[top] as string;
+      const read = reads.get(name) as readonly string[];
+      const i = next[top] as number;
+      if (i === read.length) {
+        path.pop();
+        next.pop();
+        visiting.delete(name);
+        placed.add(name);
+        definitions.push(name);
+        continue;
+      }
+      next[top] = i + 1;
+      enter(read[i] as string);
+    }
+  }
   return { definitions, leaves: [...leaves] };
 }

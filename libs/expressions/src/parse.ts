@@ -74,6 +74,8 @@ class Reader {
           return { kind: 'name', name: value, ...span };
         }
         if (typeof value !== 'number') throw new ExpressionError(span.start, `${raw} is not a number`);
+        // A literal past the float64 range reads as Infinity: every sample it touches would be a silent gap.
+        if (!Number.isFinite(value)) throw new ExpressionError(span.start, `${raw} is too large a number (at most 1.7976931348623157e308)`);
         return { kind: 'number', value, ...span };
       }
       case 'Identifier':

@@ -139,4 +139,26 @@ describe('dependencies between definitions', () => {
     expect(findCycle(new Map([['a', ['a']]]))).toEqual(['a', 'a']);
     expect(() => evaluationOrder(looped, ['efficiency'])).toThrow('efficiency → power → torque → efficiency');
   });
+
+  // An account may hold any number of math channels, each reading the one before: the walks must not recurse per level.
+  const chain = (n: number) => new Map<string, string[]>(Array.from({ length: n }, (_, i) => [`c${i}`, [i ? `c${i - 1}` : 'Engine Speed']]));
+
+  it('when 100,000 definitions each read the one before, then the order and the absence of a cycle are found (no stack overflow)', () => {
+    const deep = chain(100_000);
+    expect(findCycle(deep, 'c99999')).toBeNull();
+    expect(findCycle(deep)).toBeNull();
+    const order = evaluationOrder(deep, ['c99999']);
+    expect(order.leaves).toEqual(['Engine Speed']);
+    expect(order.definitions.length).toBe(100_000);
+    expect(order.definitions.slice(0, 2)).toEqual(['c0', 'c1']);
+    expect(order.definitions.at(-1)).toBe('c99999');
+  });
+
+  it('when the first of 100,000 chained definitions reads the last, then the cycle is named whole', () => {
+    const looped = chain(100_000).set('c0', ['c99999']);
+    const cycle = findCycle(looped, 'c0');
+    expect(cycle?.length).toBe(100_001);
+    expect([cycle?.[0], cycle?.[1], cycle?.at(-2), cycle?.at(-1)]).toEqual(['c0', 'c99999', 'c1', 'c0']);
+    expect(() => evaluationOrder(looped, ['c5'])).toThrow('the definitions form a cycle: c5 → c4');
+  });
 });

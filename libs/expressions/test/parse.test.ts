@@ -70,6 +70,7 @@ describe('parse', () => {
     ['~X', 0, 'operator ~ is not supported'],
     ["'a' + 1", 0, "'a' is not a number"],
     ['true', 0, 'true is not a number'],
+    ['X * 1e999', 4, '1e999 is too large a number'],
     ['X > 0 ? 1 : 2', 0, 'if(condition, a, b)'],
     ['f(1)(2)', 0, 'only a named function'],
   ])('when %j is parsed, then an ExpressionError at %i says %s', (text, position, reason) => {

@@ -42,7 +42,7 @@ export function requestContext(logger: Logger): RequestHandler {
 /** The central HTTP error handler: every error becomes problem+json, logged once. */
 export function problemHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const appError = fromExpressError(err);
+    const appError = fromExpressError(err, req.headers['content-encoding']);
     const log = req.log ?? logger;
     if (appError.catastrophic || appError.status >= 500) log.error({ err: appError.cause ?? appError, status: appError.status }, appError.message);
     else log.info({ status: appError.status, detail: appError.message }, 'request rejected');
@@ -80,10 +80,13 @@ function tooLarge(length: unknown, limit: unknown): string {
   return `The request body${size} is larger than the limit of ${limit} bytes${mib}`;
 }
 
-/** body-parser and other express errors carry `status`/`type`; map them to precise 4xx answers. */
-function fromExpressError(err: unknown): AppError {
+/**
+ * body-parser and other express errors carry `status`/`type`; map them to precise 4xx answers. `contentEncoding` is the
+ * request's: a body that does not decompress reaches here as the decompressor's own error (`incorrect header check`).
+ */
+function fromExpressError(err: unknown, contentEncoding?: string): AppError {
   if (err instanceof AppError) return err;
-  const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean; body?: unknown; length?: unknown; limit?: unknown };
+  const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean; body?: unknown; length?: unknown; limit?: unknown; code?: unknown; errno?: unknown };
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (e.type === 'entity.parse.failed') {
@@ -92,6 +95,12 @@ function fromExpressError(err: unknown): AppError {
     }
     if (e.type === 'entity.too.large') return new AppError(413, tooLarge(e.length, e.limit));
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new AppError(415, e.message ?? 'Unsupported encoding');
+    // zlib's, brotli's and zstd's errors: a code and an errno, no body-parser type.
+    const encoding = contentEncoding?.trim().toLowerCase();
+    if (e.type === undefined && typeof e.code === 'string' && typeof e.errno === 'number' && encoding && encoding !== 'identity') {
+      const name = encoding.slice(0, 32);
+      return AppError.badRequest(`The request body is not valid ${name} (Content-Encoding: ${name}): ${e.message ?? e.code}`, { 'Content-Encoding': [`is ${name}, and the body does not decompress as ${name}`] });
+    }
     // A route's parameter that does not decode (the router's own refusal; the gateway's operations name theirs first).
     const undecodable = err instanceof URIError ? /^Failed to decode param '(.*)'$/s.exec(err.message)?.[1] : undefined;
     if (undecodable !== undefined) return AppError.badRequest(`The path segment '${undecodable.slice(0, 64)}' ${NOT_PERCENT_ENCODED} ${PERCENT_ENCODING_HINT}`, { path: [NOT_PERCENT_ENCODED] });

@@ -50,12 +50,12 @@ export function resolveMathChannels(
   lead = 'The data file could not be read: ',
 ): Map<string, MathChannelInfo> {
   const logged = new Map(file.channels.map((c) => [c.name, c]));
-  const graph = graphOf(definitions, logged);
+  const { graph, compiled } = graphOf(definitions, logged);
   const out = new Map<string, MathChannelInfo>();
   const refusals = new FieldRefusals();
   names.forEach((name, i) => {
     if (logged.has(name) || !graph.has(name) || out.has(name)) return;
-    const planned = planOf(file, name, definitions, graph, logged);
+    const planned = planOf(file, name, definitions, graph, compiled, logged);
     if (typeof planned === 'string') refusals.refuse(fieldOf(i), planned);
     else out.set(name, planned);
   });
@@ -63,16 +63,94 @@ export function resolveMathChannels(
   return out;
 }
 
-/** The catalogue entries of the account's math channels this file can evaluate (those reading a channel it lacks are left out). */
+/**
+ * The catalogue entries of the account's math channels this file can evaluate (those reading a channel it lacks are
+ * left out). One walk over the definitions, each looked at once: its entry needs only whether everything it reads
+ * through the others can be evaluated and the fastest logged channel among them, not its plan. (A plan per definition
+ * was quadratic in a chain of definitions, on the event loop: 9 s for 3,000.)
+ */
 export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>): (ChannelInfo & { group: string; expression: string })[] {
   const logged = new Map(file.channels.map((c) => [c.name, c]));
-  const graph = graphOf(definitions, logged);
+  const { graph, compiled } = graphOf(definitions, logged);
+  const reach = reachOf(graph, compiled, logged);
   const out: (ChannelInfo & { group: string; expression: string })[] = [];
   for (const name of graph.keys()) {
-    const planned = planOf(file, name, definitions, graph, logged);
-    if (typeof planned !== 'string') out.push({ ...withoutPlan(planned), group: MATH_GROUP, expression: planned.math.definition.expression });
+    const r = reach.get(name);
+    if (!r?.ok) continue;
+    const definition = definitions.get(name) as MathDefinition;
+    out.push({ ...entryOf(file, name, definition, r.fastest), group: MATH_GROUP, expression: definition.expression });
   }
   return out;
+}
+
+/** What a definition reaches through the others: whether this file can evaluate all of it, and the fastest logged channel it reads (the first of the fastest, in reading order). */
+interface Reach {
+  ok: boolean;
+  fastest?: ChannelInfo;
+}
+
+function merge(into: Reach, from: Reach): void {
+  if (!from.ok) into.ok = false;
+  else if (from.fastest && (!into.fastest || from.fastest.frequency > into.fastest.frequency)) into.fastest = from.fastest;
+}
+
+/**
+ * Each definition's Reach, in one depth-first walk with a stack of its own (definitions may chain thousands deep), each
+ * definition's result kept for the others that read it. A definition that does not parse, reads a channel the file
+ * lacks or cannot evaluate, or is part of (or reads into) a cycle is not ok: as `planOf` refuses it.
+ */
+function reachOf(graph: ReadonlyMap<string, readonly string[]>, compiled: ReadonlyMap<string, Compiled>, logged: ReadonlyMap<string, ChannelInfo>): Map<string, Reach> {
+  const done = new Map<string, Reach>();
+  const onPath = new Set<string>();
+  for (const root of graph.keys()) {
+    if (done.has(root)) continue;
+    const path: string[] = [root];
+    const next: number[] = [0];
+    const reach: Reach[] = [{ ok: !compiled.get(root)?.error }];
+    onPath.add(root);
+    while (path.length) {
+      const top = path.length - 1;
+      const name = path[top] as string;
+      const reads = graph.get(name) as readonly string[];
+      const here = reach[top] as Reach;
+      const i = next[top] as number;
+      if (i === reads.length || !here.ok) {
+        path.pop();
+        next.pop();
+        reach.pop();
+        onPath.delete(name);
+        done.set(name, here);
+        if (top > 0) merge(reach[top - 1] as Reach, here);
+        continue;
+      }
+      next[top] = i + 1;
+      const child = reads[i] as string;
+      if (!graph.has(child)) {
+        const info = logged.get(child);
+        merge(here, info && evaluableLeaf(info) ? { ok: true, fastest: info } : { ok: false });
+        continue;
+      }
+      if (onPath.has(child)) {
+        here.ok = false;
+        continue;
+      }
+      const known = done.get(child);
+      if (known) {
+        merge(here, known);
+        continue;
+      }
+      path.push(child);
+      next.push(0);
+      reach.push({ ok: !compiled.get(child)?.error });
+      onPath.add(child);
+    }
+  }
+  return done;
+}
+
+/** A logged channel a math channel can read: one number a sample, decodable. */
+function evaluableLeaf(info: ChannelInfo): boolean {
+  return !info.kind && info.dimension <= 1 && !info.unsupported;
 }
 
 /** The math channel reads of one read, over the dataset's file, its channel cache and the pool. */
@@ -117,22 +195,40 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
   };
 }
 
-/** What each definition reads, for the definitions a logged channel of the file does not shadow. */
-function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: ReadonlyMap<string, ChannelInfo>): Map<string, string[]> {
+/** A definition compiled once per resolution: what it reads, what it needs of the laps, or why it does not parse. */
+interface Compiled {
+  lapTime: boolean;
+  lapDistance: boolean;
+  error?: string;
+}
+
+/** What each definition reads, for the definitions a logged channel of the file does not shadow; each compiled once. */
+function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: ReadonlyMap<string, ChannelInfo>): { graph: Map<string, string[]>; compiled: Map<string, Compiled> } {
   const graph = new Map<string, string[]>();
+  const compiled = new Map<string, Compiled>();
   for (const d of definitions.values()) {
     if (logged.has(d.name)) continue;
     try {
-      graph.set(d.name, [...compile(d.expression, { inputs: 'any', math: true }).inputs]);
-    } catch {
+      const c = compile(d.expression, { inputs: 'any', math: true });
+      graph.set(d.name, [...c.inputs]);
+      compiled.set(d.name, { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance });
+    } catch (error) {
       graph.set(d.name, []); // checked on write; a stored one that no longer parses fails when it is evaluated
+      compiled.set(d.name, { lapTime: false, lapDistance: false, error: (error as Error).message });
     }
   }
-  return graph;
+  return { graph, compiled };
 }
 
 /** The plan of one math channel, or why this file cannot evaluate it. */
-function planOf(file: OpenDataset['file'], name: string, definitions: ReadonlyMap<string, MathDefinition>, graph: Map<string, string[]>, logged: ReadonlyMap<string, ChannelInfo>): MathChannelInfo | string {
+function planOf(
+  file: OpenDataset['file'],
+  name: string,
+  definitions: ReadonlyMap<string, MathDefinition>,
+  graph: Map<string, string[]>,
+  compiled: ReadonlyMap<string, Compiled>,
+  logged: ReadonlyMap<string, ChannelInfo>,
+): MathChannelInfo | string {
   let order: { definitions: string[]; leaves: string[] };
   try {
     order = evaluationOrder(graph, [name]);
@@ -143,19 +239,16 @@ function planOf(file: OpenDataset['file'], name: string, definitions: ReadonlyMa
   for (const leaf of order.leaves) {
     const info = logged.get(leaf);
     if (!info) return `math channel ${name} reads ${leaf}, which this file does not have`;
-    if (info.kind || info.dimension > 1 || info.unsupported) return `math channel ${name} reads ${leaf}, which is not a channel of one number a sample`;
+    if (!evaluableLeaf(info)) return `math channel ${name} reads ${leaf}, which is not a channel of one number a sample`;
     leaves.push(info);
   }
   const ordered = order.definitions.map((d) => definitions.get(d) as MathDefinition);
   const needs = { lapTime: false, lapDistance: false };
   for (const d of ordered) {
-    try {
-      const compiled = compile(d.expression, { inputs: 'any', math: true });
-      needs.lapTime ||= compiled.needs.lapTime;
-      needs.lapDistance ||= compiled.needs.lapDistance;
-    } catch (error) {
-      return `math channel ${d.name} does not parse: ${(error as Error).message}`;
-    }
+    const c = compiled.get(d.name) as Compiled;
+    if (c.error !== undefined) return `math channel ${d.name} does not parse: ${c.error}`;
+    needs.lapTime ||= c.lapTime;
+    needs.lapDistance ||= c.lapDistance;
   }
   const definition = definitions.get(name) as MathDefinition;
   if (needs.lapDistance && !pickDistanceSource(file.channels)) {
@@ -165,14 +258,14 @@ function planOf(file: OpenDataset['file'], name: string, definitions: ReadonlyMa
     return `math channel ${name} reads no channel: give it a Rate to be evaluated at`;
   }
   const fastest = leaves.reduce<ChannelInfo | undefined>((best, c) => (!best || c.frequency > best.frequency ? c : best), undefined);
-  const frequency = definition.rate ?? fastest?.frequency ?? 0;
-  const sampleCount = definition.rate !== undefined ? Math.floor(file.duration * definition.rate) + 1 : (fastest?.sampleCount ?? 0);
-  return { name, unit: definition.unit, frequency, regular: definition.rate !== undefined || fastest?.regular !== false, sampleCount, dimension: 1, dataType: 'float64', math: { definition, definitions: ordered, leaves, ...needs } };
+  return { ...entryOf(file, name, definition, fastest), math: { definition, definitions: ordered, leaves, ...needs } };
 }
 
-function withoutPlan(info: MathChannelInfo): ChannelInfo {
-  const { math: _plan, ...entry } = info;
-  return entry;
+/** A math channel's catalogue entry: its time base is its Rate's, or that of the fastest logged channel it reads. */
+function entryOf(file: OpenDataset['file'], name: string, definition: MathDefinition, fastest: ChannelInfo | undefined): ChannelInfo {
+  const frequency = definition.rate ?? fastest?.frequency ?? 0;
+  const sampleCount = definition.rate !== undefined ? Math.floor(file.duration * definition.rate) + 1 : (fastest?.sampleCount ?? 0);
+  return { name, unit: definition.unit, frequency, regular: definition.rate !== undefined || fastest?.regular !== false, sampleCount, dimension: 1, dataType: 'float64' };
 }
 
 function channelOf(file: OpenDataset['file'], name: string): ChannelInfo {

@@ -44,3 +44,35 @@ describe('POST /Championships under BODY_LIMIT (gateway and entity-service in-pr
     expect(await names()).toContain(name);
   });
 });
+
+describe('POST /Championships with a Content-Encoding its bytes are not in (gateway and entity-service in-process)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pitwall-body-encoding-'));
+  let stack: InProcessStack;
+  let base: string;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    stack = await startInProcessStack();
+    await stack.start(entityService);
+    const running = await stack.start(gateway);
+    base = running.address;
+    const demo = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
+    headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId, 'Content-Type': 'application/json' };
+  });
+  afterAll(async () => {
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const names = async () => ((await (await fetch(`${base}/Championships`, { headers })).json()) as { Parameters: { Name: string } }[]).map((c) => c.Parameters.Name);
+
+  test.each(['gzip', 'deflate', 'br', 'zstd'])('when a body sent as %s is plain JSON, then a 400 names Content-Encoding and nothing is created', async (encoding) => {
+    const name = `Not ${encoding} ${Date.now()}`;
+    const res = await send(base, 'POST', '/Championships', { body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: name }] }), headers: { ...headers, 'Content-Encoding': encoding } });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    const problem = JSON.parse(res.body);
+    expect(problem.detail).toMatch(new RegExp(`^The request body is not valid ${encoding} \\(Content-Encoding: ${encoding}\\): .+`));
+    expect(problem.errors).toEqual({ 'Content-Encoding': [expect.stringContaining(`is ${encoding}, and the body does not decompress`)] });
+    expect(await names()).not.toContain(name);
+  });
+});

@@ -1,0 +1,66 @@
+import type { ChannelInfo } from '@pitwall/formats';
+import type { OpenDataset } from '../../src/domain/datasets';
+import type { MathDefinition } from '../../src/domain/math-definitions';
+import { mathCatalogue, resolveMathChannels } from '../../src/domain/read-math-channels';
+
+const channel = (name: string, frequency: number, extra: Partial<ChannelInfo> = {}): ChannelInfo => ({
+  name,
+  unit: '',
+  frequency,
+  regular: true,
+  sampleCount: frequency * 10,
+  dimension: 1,
+  dataType: 'int16',
+  ...extra,
+});
+
+/** A 10 s file's catalogue: all that resolving math channels looks at (no sample is read). */
+const file = { startTime: 0, duration: 10, laps: [], channels: [channel('Engine RPM', 100), channel('Speed', 50), channel('Tags', 10, { kind: 'text' })] } as unknown as OpenDataset['file'];
+
+const definitions = (entries: [string, string, number?][]) => new Map<string, MathDefinition>(entries.map(([name, expression, rate]) => [name, { name, expression, unit: '', ...(rate ? { rate } : {}) }]));
+
+/** n definitions, each reading the one before; the first reads Speed. */
+const chain = (n: number) => definitions(Array.from({ length: n }, (_, i): [string, string] => [`c${i}`, i ? `c${i - 1} + 1` : 'Speed * 2']));
+
+describe('the math catalogue of a file', () => {
+  test('when definitions read one another, then those the file can evaluate are listed, on the time base of the fastest channel they read', () => {
+    const defs = definitions([
+      ['Both', '"Engine RPM" / Speed'],
+      ['Through', 'Both + Speed'],
+      ['Slow', 'Speed', 2],
+      ['Missing', 'Nope + 1'],
+      ['Reads missing', 'Missing * 2'],
+      ['Text', 'Tags + 1'],
+      ['Broken', 'Speed +'],
+      ['Reads broken', 'Broken'],
+      ['Loop a', '"Loop b" + Speed'],
+      ['Loop b', '"Loop a"'],
+      ['Into loop', '"Loop a" + 1'],
+      ['Speed', '1'],
+    ]);
+    const listed = mathCatalogue(file, defs).map((c) => [c.name, c.frequency, c.sampleCount]);
+    expect(listed).toEqual([
+      ['Both', 100, 1000],
+      ['Through', 100, 1000],
+      ['Slow', 2, 21],
+    ]);
+  });
+
+  test('when 20,000 definitions each read the one before, then each is listed, and the last resolves to all of them in order', () => {
+    const defs = chain(20_000);
+    const listed = mathCatalogue(file, defs);
+    expect(listed).toHaveLength(20_000);
+    expect(listed.at(-1)).toMatchObject({ name: 'c19999', frequency: 50, sampleCount: 500, group: 'Math', expression: 'c19998 + 1' });
+    const resolved = resolveMathChannels(file, ['c19999'], defs, () => 'channel').get('c19999');
+    expect(resolved?.math.definitions.map((d) => d.name).slice(0, 2)).toEqual(['c0', 'c1']);
+    expect(resolved?.math.definitions).toHaveLength(20_000);
+    expect(resolved?.math.leaves.map((c) => c.name)).toEqual(['Speed']);
+  });
+
+  test('when the first of 20,000 chained definitions reads a channel the file lacks, then none is listed, and a read of the last names the channel', () => {
+    const defs = chain(20_000);
+    defs.set('c0', { name: 'c0', expression: 'Nope', unit: '' });
+    expect(mathCatalogue(file, defs)).toEqual([]);
+    expect(() => resolveMathChannels(file, ['c19999'], defs, () => 'channel')).toThrow('math channel c19999 reads Nope, which this file does not have');
+  });
+});
