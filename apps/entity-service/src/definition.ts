@@ -10,6 +10,7 @@ import { releaseBlobs, type AttachmentContext } from './domain/attachments/attac
 import { moveLegacyBytes, sweepAbandonedUploads, sweepUnreferencedBlobs } from './domain/attachments/maintenance';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
+import { DEFAULT_RULE_LIMITS } from './domain/type-rules';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
 
 const EntityServiceConfig = z.object({
@@ -30,6 +31,8 @@ const EntityServiceConfig = z.object({
   BLOB_SWEEP_INTERVAL_S: intVar(3600),
   /** Blobs younger than this are never swept, in seconds (default an hour): a finalise in progress owns them. */
   BLOB_SWEEP_GRACE_S: intVar(3600),
+  /** Math channels one account may hold; one more is a 409 naming this variable (each write checks them all, each read compiles them). */
+  MAX_MATH_CHANNELS: intVar(DEFAULT_RULE_LIMITS.maxMathChannels),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
   COMMAND_INBOX: intVar(1),
   /**
@@ -98,6 +101,7 @@ export const entityService = defineService({
       ...(beforeCommit ? { beforeCommit } : {}),
       ...(afterCommit ? { afterCommit } : {}),
       releaseBlobs: (keys) => releaseBlobs(attachments, keys),
+      ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS },
     });
     const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S
       ? setInterval(() => void sweepAbandonedUploads(attachments, config.ATTACHMENT_ABANDONED_AFTER_S).catch((err: unknown) => logger.warn({ err }, 'sweep of abandoned uploads failed')), config.ATTACHMENT_SWEEP_INTERVAL_S * 1000)

@@ -45,7 +45,7 @@ export async function createEntity(ctx: StoreContext, caller: CallerContext, typ
     const updates = [...filterUpdates(set, options.filters), ...convertUpdates(set, body.ParameterUpdates), ...associationUpdates(set, body, parameters)];
     applyUpdates(parameters, updates);
     const associationParameters = associationParametersAfter(set, body, source?.association_parameters ?? {}, parameters);
-    await beforeWrite(q, caller.accountId, { type, parameters, parents, updates, existing: null });
+    await beforeWrite(q, caller.accountId, { type, parameters, parents, updates, existing: null }, ctx.ruleLimits);
     await checkReferences(q, caller.accountId, updates, 'ParameterUpdates');
 
     const position = await insertPosition(q, caller.accountId, type, parents, body.Index ?? null);

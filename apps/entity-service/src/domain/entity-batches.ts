@@ -54,7 +54,7 @@ export async function updateEntities(ctx: StoreContext, caller: CallerContext, t
         await checkReferences(q, caller.accountId, updates, 'parameterUpdates');
         const parameters = { ...row.parameters };
         applyUpdates(parameters, updates);
-        await beforeWrite(q, caller.accountId, { type, parameters, parents: { parent_id: row.parent_id, parent2_id: row.parent2_id }, updates, existing: row });
+        await beforeWrite(q, caller.accountId, { type, parameters, parents: { parent_id: row.parent_id, parent2_id: row.parent2_id }, updates, existing: row }, ctx.ruleLimits);
         const names = changedNames(row.parameters, parameters);
         if (names.length) {
           const next = { ...row, parameters, modified_at: nextModifiedTime(row.modified_at) };

@@ -6,6 +6,7 @@ import type { Queryable } from '@pitwall/db';
 import { cacheVersionRepository as versions } from '../data-access/cache-version-repository';
 import { entityEventMessage } from './entity-events';
 import type { ReadCache, RenderedReply } from './read-cache';
+import type { RuleLimits } from './type-rules';
 
 /** The state-changing command being handled: its id and request hash (absent: not recorded) and its deadline. */
 export interface CurrentCommand {
@@ -36,6 +37,8 @@ export interface StoreContext {
   afterCommit?: () => Promise<void>;
   /** Removes the blobs among `keys` that no attached file refers to any more (after a delete committed). */
   releaseBlobs: (keys: string[]) => Promise<void>;
+  /** The bounds the types' rules keep (default DEFAULT_RULE_LIMITS). */
+  ruleLimits?: RuleLimits;
 }
 
 /** The type whose entities are cache scopes: a timing update writes only under its run sheet (apply-timing-update.ts). */

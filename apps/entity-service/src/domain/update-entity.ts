@@ -37,7 +37,7 @@ export async function updateEntity(ctx: StoreContext, caller: CallerContext, typ
     applyUpdates(parameters, updates);
     const associationParameters = associationParametersAfter(set, body, row.association_parameters ?? {}, parameters);
     const parents = { parent_id: row.parent_id, parent2_id: row.parent2_id };
-    await beforeWrite(q, caller.accountId, { type, parameters, parents, updates, existing: row });
+    await beforeWrite(q, caller.accountId, { type, parameters, parents, updates, existing: row }, ctx.ruleLimits);
     await checkReferences(q, caller.accountId, updates, 'ParameterUpdates');
 
     const modifiedAt = nextModifiedTime(row.modified_at);

@@ -83,3 +83,24 @@ describe('MathChannels', () => {
     expect(await refusal(create(editor, { Name: 'ok', Expression: '1', Rate: '-5' }))).toMatchObject({ status: 400, errors: { Rate: [expect.stringContaining('positive')] } });
   });
 });
+
+describe('MathChannels past MAX_MATH_CHANNELS', () => {
+  test('when the account holds the most it may, then a create is a 409 naming the variable and writes nothing, while an update and a create after a delete go through', async () => {
+    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { maxMathChannels: 2 } });
+    const editor = as('editor');
+    const createIn = async (parameters: Record<string, string>) => json(await limited.create(editor, 'MathChannels', {}, body(parameters)));
+    const first = await createIn({ Name: 'one', Expression: '1' });
+    await createIn({ Name: 'two', Expression: 'one * 2' });
+
+    const error = await refusal(createIn({ Name: 'three', Expression: '3' }));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ status: 409, message: 'The account already has 2 math channels, the most it may hold (MAX_MATH_CHANNELS is 2): delete one first' });
+    expect(json(await limited.list(editor, 'MathChannels', {}, ['Name'])).map((c: { Parameters: { Name: string } }) => c.Parameters.Name).sort()).toEqual(['one', 'two']);
+
+    await limited.update(editor, 'MathChannels', first.Id, { ParameterUpdates: [{ Name: 'Expression', Value: '10' }] });
+    await limited.delete(editor, 'MathChannels', first.Id);
+    await createIn({ Name: 'three', Expression: '3' });
+    // Another account has its own room.
+    expect(json(await limited.create(as('editor'), 'MathChannels', {}, body({ Name: 'one', Expression: '1' }))).Id).toEqual(expect.any(String));
+  });
+});

@@ -4,9 +4,9 @@ import type { EntityRow } from '../../data-access/entity-row';
 import { eventCarEntry } from './event-car';
 import { mathChannel } from './math-channel';
 import { parameterDefinition } from './parameter-definition';
-import type { EntityWrite, TypeRule } from './type-rule';
+import { DEFAULT_RULE_LIMITS, type EntityWrite, type RuleLimits, type TypeRule } from './type-rule';
 
-export type { EntityWrite, TypeRule };
+export { DEFAULT_RULE_LIMITS, type EntityWrite, type RuleLimits, type TypeRule };
 
 /** Every rule a registry entry may name, by that name: a name without an implementation does not compile. */
 export const TYPE_RULES: Readonly<Record<EntityTypeRule, TypeRule>> = { eventCarEntry, parameterDefinition, mathChannel };
@@ -21,8 +21,8 @@ export function rulesOf(type: EntityTypeDef, rules: Readonly<Record<string, Type
 }
 
 /** Runs the type's rules before a create or update is written; the first to refuse stops the write. */
-export async function beforeWrite(q: Queryable, accountId: string, write: EntityWrite): Promise<void> {
-  for (const rule of rulesOf(write.type)) await rule.beforeWrite?.(q, accountId, write);
+export async function beforeWrite(q: Queryable, accountId: string, write: EntityWrite, limits: RuleLimits = DEFAULT_RULE_LIMITS): Promise<void> {
+  for (const rule of rulesOf(write.type)) await rule.beforeWrite?.(q, accountId, write, limits);
 }
 
 /** Runs the type's rules before an entity of it is deleted. */

@@ -6,15 +6,19 @@ import type { TypeRule } from './type-rule';
 
 /**
  * A math channel (docs/math-channels.md): a name no other math channel of the account has, an expression in the
- * math-channel language (a 400 naming the character and the reason otherwise), a positive Rate if any, and no cycle
- * through the other math channels it reads (a 400 naming the cycle). Writes of an account's math channels are
+ * math-channel language (a 400 naming the character and the reason otherwise), a positive Rate if any, no cycle
+ * through the other math channels it reads (a 400 naming the cycle), and on create room for it (`MAX_MATH_CHANNELS`, a
+ * 409). Writes of an account's math channels are
  * serialised, so two concurrent writes cannot close a cycle between them.
  */
 export const mathChannel: TypeRule = {
-  async beforeWrite(q, accountId, { parameters, existing }) {
+  async beforeWrite(q, accountId, { parameters, existing }, limits) {
     const reads = validateMathChannel(parameters);
     await repo.lockEntityType(q, accountId, 'MathChannels');
     const others = (await repo.entitiesOfType(q, accountId, 'MathChannels')).filter((d) => d.id !== existing?.id);
+    if (!existing && others.length >= limits.maxMathChannels) {
+      throw AppError.conflict(`The account already has ${others.length} math channels, the most it may hold (MAX_MATH_CHANNELS is ${limits.maxMathChannels}): delete one first`);
+    }
     const name = String(parameters['Name']);
     const clash = others.find((d) => String(d.parameters['Name'] ?? '').toLowerCase() === name.toLowerCase());
     if (clash) throw AppError.badRequest('The math channel is not valid', { Name: [`another math channel is named ${String(clash.parameters['Name'])}`] });

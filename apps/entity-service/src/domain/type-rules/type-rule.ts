@@ -18,13 +18,21 @@ export interface EntityWrite {
   updatesPath?: string;
 }
 
+/** The bounds the rules keep (the entity-service's settings). */
+export interface RuleLimits {
+  /** Math channels one account may hold (`MAX_MATH_CHANNELS`): each write checks them all, each read compiles them. */
+  maxMathChannels: number;
+}
+
+export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000 };
+
 /**
  * What one type requires beyond the generic rules, declared by name on its registry entry (`rules`) and run by the
  * generic use cases at fixed points. Each hook runs inside the write's transaction and refuses with an AppError.
  */
 export interface TypeRule {
   /** Before a create or update of an entity of the type is written (also an item of a CollectionUpdateModels). */
-  beforeWrite?(q: Queryable, accountId: string, write: EntityWrite): Promise<void>;
+  beforeWrite?(q: Queryable, accountId: string, write: EntityWrite, limits: RuleLimits): Promise<void>;
   /** Before an entity of the type is deleted. */
   beforeDelete?(q: Queryable, accountId: string, entity: EntityRow): Promise<void>;
 }
