@@ -65,7 +65,8 @@ class Reader {
   read(node: jsep.Expression, depth: number): ExpressionNode {
     const span = this.span(node);
     if (++this.nodes > MAX_EXPRESSION_NODES) throw new ExpressionError(span.start, `more than ${MAX_EXPRESSION_NODES} terms`);
-    if (depth > MAX_EXPRESSION_DEPTH) throw new ExpressionError(span.start, `nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
+    // A chain such as a + b + c is a tree as deep as it has operators: the reason says how to write a long one.
+    if (depth > MAX_EXPRESSION_DEPTH) throw new ExpressionError(span.start, `nested deeper than ${MAX_EXPRESSION_DEPTH} levels (each operator of a chain such as a + b + c is one: group a long chain in parentheses)`);
     switch (node.type) {
       case 'Literal': {
         const { value, raw } = node as jsep.Literal;

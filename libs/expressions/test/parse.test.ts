@@ -85,7 +85,10 @@ describe('parse', () => {
     expect(errorOf('1+'.repeat(MAX_EXPRESSION_LENGTH) + '1').reason).toContain(`${MAX_EXPRESSION_LENGTH} characters`);
     expect(errorOf('('.repeat(MAX_EXPRESSION_DEPTH + 1) + 'X' + ')'.repeat(MAX_EXPRESSION_DEPTH + 1)).reason).toContain('nested deeper');
     expect(errorOf('-'.repeat(5 * MAX_EXPRESSION_DEPTH) + 'X').reason).toContain('nested deeper');
-    expect(errorOf(Array.from({ length: MAX_EXPRESSION_DEPTH + 1 }, () => 'X').join('+')).reason).toContain('nested deeper');
+    const chain = Array.from({ length: MAX_EXPRESSION_DEPTH + 1 }, () => 'X');
+    expect(errorOf(chain.join('+')).reason).toBe(`nested deeper than ${MAX_EXPRESSION_DEPTH} levels (each operator of a chain such as a + b + c is one: group a long chain in parentheses)`);
+    // The same chain grouped as the reason says is read.
+    expect(() => parse(`(${chain.slice(0, 50).join('+')}) + (${chain.slice(50).join('+')})`)).not.toThrow();
     const wide = Array.from({ length: 40 }, () => `(${Array.from({ length: 30 }, () => 'X').join('*')})`).join('+');
     expect(errorOf(wide).reason).toContain(`more than ${MAX_EXPRESSION_NODES} terms`);
     expect(() => parse(Array.from({ length: MAX_EXPRESSION_DEPTH - 1 }, () => 'X').join('+'))).not.toThrow();
