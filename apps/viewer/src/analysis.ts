@@ -119,6 +119,39 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
   return { marks, xRange: [xAxis.min, xAxis.max], yRange: [yAxis.min, yAxis.max] };
 }
 
+/** A tick of a canvas axis: its value, and the label drawn beside it. */
+export interface AxisTick {
+  value: number;
+  label: string;
+}
+
+/**
+ * About `count` ticks between min and max (both inclusive) on a round step (1, 2 or 5 × 10^k), labelled with as many
+ * decimals as the step needs (0.5 → one, 20 → none). `integers`: a count axis, whose step is a whole number, so its
+ * labels read 0, 2, 4 and never 0.00 or 2.5.
+ */
+export function axisTicks(min: number, max: number, count = 5, integers = false): AxisTick[] {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return [];
+  const [lo, hi] = min <= max ? [min, max] : [max, min];
+  const raw = (hi - lo) / Math.max(1, count);
+  let step: number;
+  if (raw > 0) {
+    const power = 10 ** Math.floor(Math.log10(raw));
+    step = ([1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw * (1 - 1e-9)) as number);
+  } else step = 1;
+  if (integers) step = Math.max(1, Math.round(step));
+  const decimals = integers ? 0 : Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  // The value rounded to the label's decimals (3 × 0.1 is 0.30000000000000004), and never -0.
+  const tick = (v: number): AxisTick => {
+    const value = Number(v.toFixed(decimals)) + 0;
+    return { value, label: value.toFixed(decimals) };
+  };
+  if (raw === 0) return [tick(lo)];
+  const ticks: AxisTick[] = [];
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) ticks.push(tick(k * step));
+  return ticks;
+}
+
 /** The histogram's bars: one per bin, as wide as the bin, as tall as its count against the largest. */
 export function histogramBars(answer: HistogramJson, width: number, height: number, colour: string): Mark[] {
   const { edges, counts } = answer;

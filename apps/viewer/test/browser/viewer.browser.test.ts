@@ -431,6 +431,9 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.fill('[data-testid=histogram-bins]', '30');
     await drawn('histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
     expect(await page.textContent('[data-testid=histogram-caption]')).toMatch(/^Susp Pos FL: \d+ samples in 30 bins/);
+    // The count axis reads whole numbers of samples from 0 (it said 0.00); the value axis has round ticks too.
+    expect(await page.getAttribute('[data-testid=histogram-canvas]', 'data-y-ticks')).toMatch(/^0( [1-9]\d*){2,}$/);
+    expect(await page.getAttribute('[data-testid=histogram-canvas]', 'data-x-ticks')).toMatch(/^-?[\d.]+( -?[\d.]+){2,}$/);
     const [bars] = await screenshotColours(page, '[data-testid=histogram-canvas]', 'histogram-susp-pos-fl.png', [COLOURS[1]]);
     expect(bars).toBeGreaterThan(MIN_LINE_PIXELS);
     expect(foreign).toEqual([]);

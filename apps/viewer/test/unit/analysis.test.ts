@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { colourRamp, histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisTicks, colourRamp, histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 
@@ -28,6 +28,21 @@ describe('the analysis views', () => {
       rows: [['2', 'flying', '1:03.500', '30.250', '-', '50.00', '210.46', '120.00', '40.000']],
     });
     expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best.');
+  });
+
+  test('when a count axis gets its ticks, then they are whole numbers on a round step from 0, never 0.00 or a fraction of a sample', () => {
+    const labels = (min: number, max: number, integers = false) => axisTicks(min, max, 5, integers).map((t) => t.label);
+    expect(labels(0, 7, true)).toEqual(['0', '2', '4', '6']);
+    expect(labels(0, 3, true)).toEqual(['0', '1', '2', '3']);
+    expect(labels(0, 1, true)).toEqual(['0', '1']);
+    expect(labels(0, 12_345, true)).toEqual(['0', '5000', '10000']);
+    expect(axisTicks(0, 7, 5, true).map((t) => t.value)).toEqual([0, 2, 4, 6]);
+    // A value axis: as many decimals as its step needs, no float noise, no "-0".
+    expect(labels(0, 1)).toEqual(['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']);
+    expect(labels(-0.3, 0.3)).toEqual(['-0.2', '0.0', '0.2']);
+    expect(labels(12.7, 261.3)).toEqual(['50', '100', '150', '200', '250']);
+    expect(labels(5, 5)).toEqual(['5']);
+    expect(labels(0, Number.NaN)).toEqual([]);
   });
 
   test('when values are coloured, then the lowest is blue, the middle green and the highest red', () => {
