@@ -3,7 +3,7 @@ import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { axisTicks, histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
-import { datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
+import { channelCount, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
 import { COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
@@ -256,16 +256,22 @@ class Viewer {
 
   // ---- metadata --------------------------------------------------------------------------------------------------
 
-  private renderMetadata(): void {
+  /** The file's properties, its length, laps and channels (counted apart from the account's math channels). */
+  private renderFileProperties(): void {
     const m = this.metadata as DataFileMetadataJson;
     const props: [string, unknown][] = [
       ...Object.entries(m.fileProperties),
       ['start time (s)', m.startTime],
       ['length (s)', m.fileTimeLength.toFixed(3)],
       ['laps', m.lapCount],
-      ['channels', m.channels.length],
+      ['channels', channelCount(m.channels)],
     ];
     el('file-properties').replaceChildren(...props.map(([k, v]) => row([k, v === null || v === undefined || v === '' ? '-' : String(v)])));
+  }
+
+  private renderMetadata(): void {
+    const m = this.metadata as DataFileMetadataJson;
+    this.renderFileProperties();
 
     const header = row(['lap', 'time', '', ''], 'th');
     const rows = this.laps.map((lap) => {
@@ -368,6 +374,7 @@ class Viewer {
     if (dataset) {
       this.metadata = await this.requireApi().metadata(dataset);
       if (this.metadata.channels.some((c) => c.name === definition.name)) this.selected.add(definition.name);
+      this.renderFileProperties();
       this.renderDistanceSources();
       this.renderCatalogue();
     }

@@ -105,6 +105,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
 
     await page.waitForSelector('[data-testid=lap-4]');
     expect(await page.textContent('[data-testid=file-properties]')).toContain('Calder');
+    // The file's channels are counted as the file's; the account has no math channel yet.
+    expect(await page.textContent('[data-testid=file-properties]')).toMatch(/channels\d+ in the file$/);
     expect(await page.locator('[data-testid^=lap-]').count()).toBe(5);
     expect(await page.locator('[data-testid=lap-1] [data-testid=best-lap]').count()).toBe(1);
     expect(await page.locator('[data-testid=best-lap]').count()).toBe(1);
@@ -586,6 +588,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.waitForSelector('[data-testid=math-group] [data-testid="channel-Speed ms"]');
     expect(await page.textContent('[data-testid=math-group] legend')).toBe('Math');
     expect(await page.isChecked('[data-testid="channel-Speed ms"]')).toBe(true);
+    // The File panel counts it apart from the file's own channels.
+    expect(await page.textContent('[data-testid=file-properties]')).toMatch(/channels\d+ in the file, 1 math \(the account's\)$/);
 
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
     const [red] = await screenshotColours(page, '[data-testid="pane-Speed ms"]', 'math-speed-ms-lap2.png', [COLOURS[0]]);
