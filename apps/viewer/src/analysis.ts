@@ -1,5 +1,6 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
 import { formatLapTime } from './catalogue';
+import { displayNumber } from './display-number';
 
 /**
  * The analysis views' pure parts: the inputs read from the form (thresholds, sector distances), the lap statistics
@@ -30,14 +31,14 @@ export function parseDistances(text: string): number[] | undefined {
   });
 }
 
-const value = (v: number | null, digits = 2) => (v === null ? '-' : v.toFixed(digits));
+const value = (v: number | null) => (v === null ? '-' : displayNumber(v));
 const seconds = (v: number | null) => (v === null ? '-' : v.toFixed(3));
 
 /** The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each channel. */
 export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
   const sectorCount = answer.sectors?.startDistances.length ?? 0;
   const header = ['lap', 'kind', 'time', ...Array.from({ length: sectorCount }, (_, k) => `S${k + 1}`)];
-  for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, ...(c.threshold !== null ? [`${c.name} > ${c.threshold} (s)`] : []));
+  for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, ...(c.threshold !== null ? [`${c.name} > ${displayNumber(c.threshold)} (s)`] : []));
   const rows = answer.laps.map((lap) => {
     const cells = [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? []).map(seconds)];
     lap.channels.forEach((s, k) => {
@@ -167,6 +168,16 @@ export function histogramBars(answer: HistogramJson, width: number, height: numb
     const h = ((bottom - PLOT_MARGIN.top) * n) / most;
     return { x: x0 + 0.5, y: bottom - h, w: Math.max(1, x1 - x0 - 1), h, colour };
   });
+}
+
+/** The histogram's caption: how many samples in how many bins, of what width over what range, and how many fell outside. */
+export function histogramCaption(answer: HistogramJson): string {
+  const { edges, counts, channel } = answer;
+  const unit = channel.unit ? ` ${channel.unit}` : '';
+  const first = edges[0];
+  const last = edges[edges.length - 1];
+  const range = first !== undefined && last !== undefined && counts.length > 0 ? ` of ${displayNumber((last - first) / counts.length, 4)}${unit} from ${displayNumber(first)} to ${displayNumber(last)}${unit}` : '';
+  return `${channel.name}: ${answer.total} samples in ${counts.length} bins${range} (${answer.below} below, ${answer.above} above).`;
 }
 
 /** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */

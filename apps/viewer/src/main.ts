@@ -1,12 +1,13 @@
 import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
-import { axisTicks, histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
+import { axisTicks, histogramBars, histogramCaption, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
 import { COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
+import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
@@ -266,7 +267,7 @@ class Viewer {
       ['laps', m.lapCount],
       ['channels', channelCount(m.channels)],
     ];
-    el('file-properties').replaceChildren(...props.map(([k, v]) => row([k, v === null || v === undefined || v === '' ? '-' : String(v)])));
+    el('file-properties').replaceChildren(...props.map(([k, v]) => row([k, v === null || v === undefined || v === '' ? '-' : typeof v === 'number' ? displayNumber(v, 12) : String(v)])));
   }
 
   private renderMetadata(): void {
@@ -356,7 +357,7 @@ class Viewer {
           box.dataset['testid'] = `channel-${c.name}`;
           box.addEventListener('change', () => (box.checked ? this.selected.add(c.name) : this.selected.delete(c.name)));
           label.append(box, ` ${c.name}`);
-          label.title = c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${c.frequency} Hz, ${c.sampleCount} samples, ${c.dataType}`;
+          label.title = c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${displayNumber(c.frequency)} Hz, ${c.sampleCount} samples, ${c.dataType}`;
           fieldset.appendChild(label);
         }
         return fieldset;
@@ -648,7 +649,7 @@ class Viewer {
     const edges = answer.edges;
     // The count axis runs from 0 to the tallest bar (as the bars are scaled), its ticks whole numbers of samples.
     drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], [0, Math.max(1, ...answer.counts)], `${answer.channel.name} (${answer.channel.unit})`, 'samples', true);
-    el('histogram-caption').textContent = `${answer.channel.name}: ${answer.total} samples in ${answer.counts.length} bins (${answer.below} below, ${answer.above} above).`;
+    el('histogram-caption').textContent = histogramCaption(answer);
     this.status(`Histogram of ${answer.channel.name}.`);
   }
 

@@ -393,6 +393,9 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(await page.locator('[data-testid^=lapstats-lap-]').count()).toBe(5);
     // Lap 2 (index 1) is Sample1's best, 1:03.000, as the laps table says.
     expect(await page.textContent('[data-testid=lapstats-lap-1]')).toContain('1:03.000');
+    // Every statistic is a number to its significant digits (at most 5), never float noise such as 50.00000000000012.
+    const cells = (await page.locator('[data-testid=lapstats-table] td').allTextContents()).slice();
+    expect(cells.filter((c) => !/^(-|\d+:\d\d\.\d{3}|flying|out|in|\d+|-?\d+\.\d{1,4}|-?0\.0*\d{1,5})$/.test(c))).toEqual([]);
     expect(await page.getAttribute('[data-testid=lapstats-lap-1]', 'class')).toBe('best');
     expect(await page.textContent('[data-testid=lapstats-summary]')).toMatch(/^Best lap 2: 1:03\.000\. Theoretical best \d:\d\d\.\d{3} \(sectors from laps/);
     await page.locator('[data-testid=analysis]').screenshot({ path: join(ARTIFACTS, 'lap-statistics.png') });
@@ -433,6 +436,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.fill('[data-testid=histogram-bins]', '30');
     await drawn('histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
     expect(await page.textContent('[data-testid=histogram-caption]')).toMatch(/^Susp Pos FL: \d+ samples in 30 bins/);
+    expect(await page.textContent('[data-testid=histogram-caption]')).toMatch(/ 30 bins of \d+(\.\d{1,4})? mm from -?\d+(\.\d{1,4})? to -?\d+(\.\d{1,4})? mm \(\d+ below, \d+ above\)\.$/);
     // The count axis reads whole numbers of samples from 0 (it said 0.00); the value axis has round ticks too.
     expect(await page.getAttribute('[data-testid=histogram-canvas]', 'data-y-ticks')).toMatch(/^0( [1-9]\d*){2,}$/);
     expect(await page.getAttribute('[data-testid=histogram-canvas]', 'data-x-ticks')).toMatch(/^-?[\d.]+( -?[\d.]+){2,}$/);
