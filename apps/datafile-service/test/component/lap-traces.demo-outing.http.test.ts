@@ -31,7 +31,7 @@ describe('the demo outing\'s laps through GET .../delta, .../distance and POST .
     for (let lapIndex = 0; lapIndex < metadata.lapCount; lapIndex++) {
       const r = await get(`/delta?lapIndex=${lapIndex}&referenceLapIndex=1`);
       expect(r.status).toBe(200);
-      const body = await r.json();
+      const body: Json = await r.json();
       expect(body.source).toEqual({ kind: 'integrated', channel: 'Ground Speed' });
       const difference = lapTime(lapIndex) - lapTime(1);
       expect(body.delta.at(-1)).toBeCloseTo(difference, 2); // within 5 ms
@@ -44,7 +44,7 @@ describe('the demo outing\'s laps through GET .../delta, .../distance and POST .
   test('when each lap\'s distance is read, then every lap drives the same length by its speed, and its GPS path on the track map is that length too', async () => {
     const lengths: number[] = [];
     for (let lapIndex = 0; lapIndex < metadata.lapCount; lapIndex++) {
-      const body = await (await get(`/distance?lapIndex=${lapIndex}`)).json();
+      const body: Json = await (await get(`/distance?lapIndex=${lapIndex}`)).json();
       lengths.push(body.distances.at(-1));
       const map = await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/trackmap`, {
         method: 'POST',
@@ -52,7 +52,7 @@ describe('the demo outing\'s laps through GET .../delta, .../distance and POST .
         body: JSON.stringify({ lapIndex }),
       });
       expect(map.status).toBe(200);
-      const drawn = await map.json();
+      const drawn: Json = await map.json();
       expect(drawn.source).toBe('gps');
       // The GPS path (20 Hz chords) is within 0.2 % of the integrated speed's length.
       expect(Math.abs(drawn.points.distance.at(-1) / body.distances.at(-1) - 1)).toBeLessThan(0.002);
