@@ -1,5 +1,6 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
 import { formatLapTime } from './catalogue';
+import { displayNumber } from './display-number';
 
 /**
  * The analysis views' pure parts: the inputs read from the form (thresholds, sector distances), the lap statistics
@@ -30,14 +31,14 @@ export function parseDistances(text: string): number[] | undefined {
   });
 }
 
-const value = (v: number | null, digits = 2) => (v === null ? '-' : v.toFixed(digits));
+const value = (v: number | null) => (v === null ? '-' : displayNumber(v));
 const seconds = (v: number | null) => (v === null ? '-' : v.toFixed(3));
 
 /** The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each channel. */
 export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
   const sectorCount = answer.sectors?.startDistances.length ?? 0;
   const header = ['lap', 'kind', 'time', ...Array.from({ length: sectorCount }, (_, k) => `S${k + 1}`)];
-  for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, ...(c.threshold !== null ? [`${c.name} > ${c.threshold} (s)`] : []));
+  for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, ...(c.threshold !== null ? [`${c.name} > ${displayNumber(c.threshold)} (s)`] : []));
   const rows = answer.laps.map((lap) => {
     const cells = [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? []).map(seconds)];
     lap.channels.forEach((s, k) => {
@@ -119,6 +120,39 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
   return { marks, xRange: [xAxis.min, xAxis.max], yRange: [yAxis.min, yAxis.max] };
 }
 
+/** A tick of a canvas axis: its value, and the label drawn beside it. */
+export interface AxisTick {
+  value: number;
+  label: string;
+}
+
+/**
+ * About `count` ticks between min and max (both inclusive) on a round step (1, 2 or 5 × 10^k), labelled with as many
+ * decimals as the step needs (0.5 → one, 20 → none). `integers`: a count axis, whose step is a whole number, so its
+ * labels read 0, 2, 4 and never 0.00 or 2.5.
+ */
+export function axisTicks(min: number, max: number, count = 5, integers = false): AxisTick[] {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return [];
+  const [lo, hi] = min <= max ? [min, max] : [max, min];
+  const raw = (hi - lo) / Math.max(1, count);
+  let step: number;
+  if (raw > 0) {
+    const power = 10 ** Math.floor(Math.log10(raw));
+    step = ([1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw * (1 - 1e-9)) as number);
+  } else step = 1;
+  if (integers) step = Math.max(1, Math.round(step));
+  const decimals = integers ? 0 : Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  // The value rounded to the label's decimals (3 × 0.1 is 0.30000000000000004), and never -0.
+  const tick = (v: number): AxisTick => {
+    const value = Number(v.toFixed(decimals)) + 0;
+    return { value, label: value.toFixed(decimals) };
+  };
+  if (raw === 0) return [tick(lo)];
+  const ticks: AxisTick[] = [];
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) ticks.push(tick(k * step));
+  return ticks;
+}
+
 /** The histogram's bars: one per bin, as wide as the bin, as tall as its count against the largest. */
 export function histogramBars(answer: HistogramJson, width: number, height: number, colour: string): Mark[] {
   const { edges, counts } = answer;
@@ -134,6 +168,16 @@ export function histogramBars(answer: HistogramJson, width: number, height: numb
     const h = ((bottom - PLOT_MARGIN.top) * n) / most;
     return { x: x0 + 0.5, y: bottom - h, w: Math.max(1, x1 - x0 - 1), h, colour };
   });
+}
+
+/** The histogram's caption: how many samples in how many bins, of what width over what range, and how many fell outside. */
+export function histogramCaption(answer: HistogramJson): string {
+  const { edges, counts, channel } = answer;
+  const unit = channel.unit ? ` ${channel.unit}` : '';
+  const first = edges[0];
+  const last = edges[edges.length - 1];
+  const range = first !== undefined && last !== undefined && counts.length > 0 ? ` of ${displayNumber((last - first) / counts.length, 4)}${unit} from ${displayNumber(first)} to ${displayNumber(last)}${unit}` : '';
+  return `${channel.name}: ${answer.total} samples in ${counts.length} bins${range} (${answer.below} below, ${answer.above} above).`;
 }
 
 /** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */

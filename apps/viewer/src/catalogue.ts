@@ -114,3 +114,13 @@ export function groupChannelsByUnit(channels: readonly CatalogueChannel[], searc
     .map(([unit, list]) => ({ unit, channels: list.sort(byName) }));
   return math.length ? [...units, { unit: '', channels: math.sort(byName), math: true }] : units;
 }
+
+/**
+ * The File panel's channel count: the file's own channels, then the account's math channels the metadata lists
+ * beside them (group Math), so the count is not taken for the file's ("29 in the file, 2 math (the account's)").
+ */
+export function channelCount(channels: readonly CatalogueChannel[]): string {
+  const math = channels.filter((c) => c.group === 'Math').length;
+  const file = `${channels.length - math} in the file`;
+  return math ? `${file}, ${math} math (the account's)` : file;
+}

@@ -1,12 +1,13 @@
 import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
-import { histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
+import { axisTicks, histogramBars, histogramCaption, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
-import { datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
+import { channelCount, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
 import { COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
+import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
@@ -256,16 +257,22 @@ class Viewer {
 
   // ---- metadata --------------------------------------------------------------------------------------------------
 
-  private renderMetadata(): void {
+  /** The file's properties, its length, laps and channels (counted apart from the account's math channels). */
+  private renderFileProperties(): void {
     const m = this.metadata as DataFileMetadataJson;
     const props: [string, unknown][] = [
       ...Object.entries(m.fileProperties),
       ['start time (s)', m.startTime],
       ['length (s)', m.fileTimeLength.toFixed(3)],
       ['laps', m.lapCount],
-      ['channels', m.channels.length],
+      ['channels', channelCount(m.channels)],
     ];
-    el('file-properties').replaceChildren(...props.map(([k, v]) => row([k, v === null || v === undefined || v === '' ? '-' : String(v)])));
+    el('file-properties').replaceChildren(...props.map(([k, v]) => row([k, v === null || v === undefined || v === '' ? '-' : typeof v === 'number' ? displayNumber(v, 12) : String(v)])));
+  }
+
+  private renderMetadata(): void {
+    const m = this.metadata as DataFileMetadataJson;
+    this.renderFileProperties();
 
     const header = row(['lap', 'time', '', ''], 'th');
     const rows = this.laps.map((lap) => {
@@ -350,7 +357,7 @@ class Viewer {
           box.dataset['testid'] = `channel-${c.name}`;
           box.addEventListener('change', () => (box.checked ? this.selected.add(c.name) : this.selected.delete(c.name)));
           label.append(box, ` ${c.name}`);
-          label.title = c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${c.frequency} Hz, ${c.sampleCount} samples, ${c.dataType}`;
+          label.title = c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${displayNumber(c.frequency)} Hz, ${c.sampleCount} samples, ${c.dataType}`;
           fieldset.appendChild(label);
         }
         return fieldset;
@@ -368,6 +375,7 @@ class Viewer {
     if (dataset) {
       this.metadata = await this.requireApi().metadata(dataset);
       if (this.metadata.channels.some((c) => c.name === definition.name)) this.selected.add(definition.name);
+      this.renderFileProperties();
       this.renderDistanceSources();
       this.renderCatalogue();
     }
@@ -639,8 +647,9 @@ class Viewer {
     const answer = await this.requireApi().histogram(this.dataset, { channel: el<HTMLSelectElement>('histogram-channel').value, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;
-    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], [0, Math.max(0, ...answer.counts)], `${answer.channel.name} (${answer.channel.unit})`, 'samples');
-    el('histogram-caption').textContent = `${answer.channel.name}: ${answer.total} samples in ${answer.counts.length} bins (${answer.below} below, ${answer.above} above).`;
+    // The count axis runs from 0 to the tallest bar (as the bars are scaled), its ticks whole numbers of samples.
+    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], [0, Math.max(1, ...answer.counts)], `${answer.channel.name} (${answer.channel.unit})`, 'samples', true);
+    el('histogram-caption').textContent = histogramCaption(answer);
     this.status(`Histogram of ${answer.channel.name}.`);
   }
 
@@ -750,30 +759,51 @@ class Viewer {
   }
 }
 
-/** Fills the marks on a cleared canvas, with the plotting area's frame and the axes' ranges and labels. */
-function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string): void {
+/**
+ * Fills the marks on a cleared canvas, with the plotting area's frame and each axis's ticks (round values, whole
+ * numbers on a count axis: `yCounts`) and label; the canvas says its tick labels for the tests.
+ */
+function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false): void {
   const g = canvas.getContext('2d') as CanvasRenderingContext2D;
   g.clearRect(0, 0, canvas.width, canvas.height);
   for (const m of marks) {
     g.fillStyle = m.colour;
     g.fillRect(m.x, m.y, m.w, m.h);
   }
+  const left = PLOT_MARGIN.left;
+  const right = canvas.width - PLOT_MARGIN.right;
+  const top = PLOT_MARGIN.top;
   const bottom = canvas.height - PLOT_MARGIN.bottom;
   g.strokeStyle = '#888';
-  g.strokeRect(PLOT_MARGIN.left, PLOT_MARGIN.top, canvas.width - PLOT_MARGIN.left - PLOT_MARGIN.right, bottom - PLOT_MARGIN.top);
+  g.strokeRect(left, top, right - left, bottom - top);
   g.fillStyle = '#333';
   g.font = '11px system-ui, sans-serif';
-  const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
-  g.fillText(fmt(xRange[0]), PLOT_MARGIN.left, bottom + 12);
-  g.fillText(fmt(xRange[1]), canvas.width - PLOT_MARGIN.right - 30, bottom + 12);
-  g.fillText(xLabel, canvas.width / 2 - 40, bottom + 25);
-  g.fillText(fmt(yRange[1]), 2, PLOT_MARGIN.top + 10);
-  g.fillText(fmt(yRange[0]), 2, bottom);
+  // Where a value falls along an axis: the same scale as the marks'.
+  const at = (v: number, [a, b]: [number, number], from: number, to: number) => from + ((v - a) / (b > a ? b - a : 1)) * (to - from);
+  const xTicks = axisTicks(xRange[0], xRange[1]);
+  const yTicks = axisTicks(yRange[0], yRange[1], 5, yCounts);
+  g.textAlign = 'center';
+  for (const t of xTicks) {
+    const x = at(t.value, xRange, left, right);
+    g.fillRect(x, bottom, 1, 4);
+    g.fillText(t.label, x, bottom + 14);
+  }
+  g.fillText(xLabel, (left + right) / 2, bottom + 27);
+  g.textAlign = 'right';
+  for (const t of yTicks) {
+    const y = at(t.value, yRange, bottom, top);
+    g.fillRect(left - 4, y, 4, 1);
+    g.fillText(t.label, left - 6, y + 4);
+  }
+  g.textAlign = 'center';
   g.save();
-  g.translate(12, canvas.height / 2 + 30);
+  g.translate(11, (top + bottom) / 2);
   g.rotate(-Math.PI / 2);
   g.fillText(yLabel, 0, 0);
   g.restore();
+  g.textAlign = 'start';
+  canvas.dataset['xTicks'] = xTicks.map((t) => t.label).join(' ');
+  canvas.dataset['yTicks'] = yTicks.map((t) => t.label).join(' ');
   canvas.dataset['drawn'] = String(Number(canvas.dataset['drawn'] ?? 0) + 1);
 }
 

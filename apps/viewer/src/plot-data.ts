@@ -1,4 +1,5 @@
 import { physicalSamples, type ChannelSeries } from '@pitwall/channels';
+import { displayNumber } from './display-number';
 
 /** One line of a plot: x values (ascending) and y values, null where the data has a gap. */
 export interface Line {
@@ -90,6 +91,6 @@ export function pointsForWidth(pixels: number): number {
 export function formatValue(value: number | null | undefined, unit: string): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'no data';
   const abs = Math.abs(value);
-  const text = abs !== 0 && (abs >= 1e6 || abs < 1e-3) ? value.toExponential(3) : Number(value.toPrecision(6)).toString();
+  const text = abs !== 0 && (abs >= 1e6 || abs < 1e-3) ? value.toExponential(3) : displayNumber(value, 6);
   return unit ? `${text} ${unit}` : text;
 }

@@ -105,6 +105,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
 
     await page.waitForSelector('[data-testid=lap-4]');
     expect(await page.textContent('[data-testid=file-properties]')).toContain('Calder');
+    // The file's channels are counted as the file's; the account has no math channel yet.
+    expect(await page.textContent('[data-testid=file-properties]')).toMatch(/channels\d+ in the file$/);
     expect(await page.locator('[data-testid^=lap-]').count()).toBe(5);
     expect(await page.locator('[data-testid=lap-1] [data-testid=best-lap]').count()).toBe(1);
     expect(await page.locator('[data-testid=best-lap]').count()).toBe(1);
@@ -391,6 +393,9 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(await page.locator('[data-testid^=lapstats-lap-]').count()).toBe(5);
     // Lap 2 (index 1) is Sample1's best, 1:03.000, as the laps table says.
     expect(await page.textContent('[data-testid=lapstats-lap-1]')).toContain('1:03.000');
+    // Every statistic is a number to its significant digits (at most 5), never float noise such as 50.00000000000012.
+    const cells = (await page.locator('[data-testid=lapstats-table] td').allTextContents()).slice();
+    expect(cells.filter((c) => !/^(-|\d+:\d\d\.\d{3}|flying|out|in|\d+|-?\d+\.\d{1,4}|-?0\.0*\d{1,5})$/.test(c))).toEqual([]);
     expect(await page.getAttribute('[data-testid=lapstats-lap-1]', 'class')).toBe('best');
     expect(await page.textContent('[data-testid=lapstats-summary]')).toMatch(/^Best lap 2: 1:03\.000\. Theoretical best \d:\d\d\.\d{3} \(sectors from laps/);
     await page.locator('[data-testid=analysis]').screenshot({ path: join(ARTIFACTS, 'lap-statistics.png') });
@@ -431,6 +436,10 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.fill('[data-testid=histogram-bins]', '30');
     await drawn('histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
     expect(await page.textContent('[data-testid=histogram-caption]')).toMatch(/^Susp Pos FL: \d+ samples in 30 bins/);
+    expect(await page.textContent('[data-testid=histogram-caption]')).toMatch(/ 30 bins of \d+(\.\d{1,4})? mm from -?\d+(\.\d{1,4})? to -?\d+(\.\d{1,4})? mm \(\d+ below, \d+ above\)\.$/);
+    // The count axis reads whole numbers of samples from 0 (it said 0.00); the value axis has round ticks too.
+    expect(await page.getAttribute('[data-testid=histogram-canvas]', 'data-y-ticks')).toMatch(/^0( [1-9]\d*){2,}$/);
+    expect(await page.getAttribute('[data-testid=histogram-canvas]', 'data-x-ticks')).toMatch(/^-?[\d.]+( -?[\d.]+){2,}$/);
     const [bars] = await screenshotColours(page, '[data-testid=histogram-canvas]', 'histogram-susp-pos-fl.png', [COLOURS[1]]);
     expect(bars).toBeGreaterThan(MIN_LINE_PIXELS);
     expect(foreign).toEqual([]);
@@ -583,6 +592,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.waitForSelector('[data-testid=math-group] [data-testid="channel-Speed ms"]');
     expect(await page.textContent('[data-testid=math-group] legend')).toBe('Math');
     expect(await page.isChecked('[data-testid="channel-Speed ms"]')).toBe(true);
+    // The File panel counts it apart from the file's own channels.
+    expect(await page.textContent('[data-testid=file-properties]')).toMatch(/channels\d+ in the file, 1 math \(the account's\)$/);
 
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
     const [red] = await screenshotColours(page, '[data-testid="pane-Speed ms"]', 'math-speed-ms-lap2.png', [COLOURS[0]]);

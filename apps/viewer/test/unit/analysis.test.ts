@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { colourRamp, histogramBars, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisTicks, colourRamp, histogramBars, histogramCaption, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 
@@ -25,9 +25,24 @@ describe('the analysis views', () => {
     };
     expect(lapStatsTable(answer)).toEqual({
       header: ['lap', 'kind', 'time', 'S1', 'S2', 'Speed min', 'Speed max', 'Speed mean', 'Speed > 100 (s)'],
-      rows: [['2', 'flying', '1:03.500', '30.250', '-', '50.00', '210.46', '120.00', '40.000']],
+      rows: [['2', 'flying', '1:03.500', '30.250', '-', '50', '210.46', '120', '40.000']],
     });
     expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best.');
+  });
+
+  test('when a count axis gets its ticks, then they are whole numbers on a round step from 0, never 0.00 or a fraction of a sample', () => {
+    const labels = (min: number, max: number, integers = false) => axisTicks(min, max, 5, integers).map((t) => t.label);
+    expect(labels(0, 7, true)).toEqual(['0', '2', '4', '6']);
+    expect(labels(0, 3, true)).toEqual(['0', '1', '2', '3']);
+    expect(labels(0, 1, true)).toEqual(['0', '1']);
+    expect(labels(0, 12_345, true)).toEqual(['0', '5000', '10000']);
+    expect(axisTicks(0, 7, 5, true).map((t) => t.value)).toEqual([0, 2, 4, 6]);
+    // A value axis: as many decimals as its step needs, no float noise, no "-0".
+    expect(labels(0, 1)).toEqual(['0.0', '0.2', '0.4', '0.6', '0.8', '1.0']);
+    expect(labels(-0.3, 0.3)).toEqual(['-0.2', '0.0', '0.2']);
+    expect(labels(12.7, 261.3)).toEqual(['50', '100', '150', '200', '250']);
+    expect(labels(5, 5)).toEqual(['5']);
+    expect(labels(0, Number.NaN)).toEqual([]);
   });
 
   test('when values are coloured, then the lowest is blue, the middle green and the highest red', () => {
@@ -64,5 +79,22 @@ describe('the analysis views', () => {
       { x: 50.5, y: 60, w: 99, h: 50, colour: '#1f77b4' },
       { x: 150.5, y: 10, w: 99, h: 100, colour: '#1f77b4' },
     ]);
+  });
+
+  test('when statistics come with float noise (sums of binary fractions), then the table, its threshold and the histogram caption show significant digits, not the noise', () => {
+    const answer: LapStatsJson = {
+      ...echo,
+      channels: [{ name: 'Speed', unit: 'km/h', threshold: 0.30000000000000004 }, { name: 'G Lat', unit: 'G', threshold: null }],
+      sectors: null,
+      laps: [{ lapIndex: 0, kind: 'flying', startTime: 0, lapTime: 62.4, sectorTimes: null, channels: [{ name: 'Speed', min: 50.00000000000012, max: 167.21999999999997, mean: 12345.678, timeAbove: 2.0000000000000004 }, { name: 'G Lat', min: -0.0031200000000000004, max: 2.1999999999999997, mean: 0, timeAbove: null }] }],
+      bestLap: { lapIndex: 0, lapTime: 62.4 },
+      theoreticalBest: null,
+      theoreticalBestNote: null,
+    };
+    const { header, rows } = lapStatsTable(answer);
+    expect(header).toContain('Speed > 0.3 (s)');
+    expect(rows).toEqual([['1', 'flying', '1:02.400', '50', '167.22', '12346', '2.000', '-0.00312', '2.2', '0']]);
+    const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Susp Pos FL', unit: 'mm' }, edges: [12.1, 12.45, 12.799999999999999, 13.149999999999999], counts: [3, 5, 2], below: 0, above: 1, total: 11, frequency: 50 };
+    expect(histogramCaption(histogram)).toBe('Susp Pos FL: 11 samples in 3 bins of 0.35 mm from 12.1 to 13.15 mm (0 below, 1 above).');
   });
 });

@@ -1,4 +1,4 @@
-import { datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, lapRows, type CatalogueChannel } from '../../src/catalogue';
+import { channelCount, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, lapRows, type CatalogueChannel } from '../../src/catalogue';
 
 const attachment = (id: string, FileName: string, AttachedFileGroupName: string | null, ServerAttachedFileState: number) => ({ Id: id, Parameters: { FileName, AttachedFileGroupName, ServerAttachedFileState }, SignedURL: null });
 
@@ -82,5 +82,11 @@ describe('groupChannelsByUnit', () => {
       [true, '', ['Power', 'Speed ms']],
     ]);
     expect(groupChannelsByUnit([...catalogue, math('Speed ms', 'm/s')], 'ms').map((g) => g.math ?? false)).toEqual([true]);
+  });
+
+  test("when the metadata lists the account's math channels beside the file's, then the count says each apart, not their sum", () => {
+    const math = (name: string): CatalogueChannel => ({ ...channel(name, 'm/s'), dataType: 'float64', group: 'Math', expression: '1' });
+    expect(channelCount([...catalogue, math('Speed ms'), math('Power')])).toBe(`${catalogue.length} in the file, 2 math (the account's)`);
+    expect(channelCount(catalogue)).toBe(`${catalogue.length} in the file`);
   });
 });

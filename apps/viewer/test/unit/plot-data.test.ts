@@ -84,4 +84,8 @@ test('formatValue: six significant digits with the unit; no data for gaps', () =
   expect(formatValue(null, 'km/h')).toBe('no data');
   expect(formatValue(NaN, 'bar')).toBe('no data');
   expect(formatValue(0.0001234, 'm')).toBe('1.234e-4 m');
+  // Float noise of the values read is not shown.
+  expect(formatValue(50.00000000000012, 'km/h')).toBe('50 km/h');
+  expect(formatValue(167.21999999999997, 'km/h')).toBe('167.22 km/h');
+  expect(formatValue(-0.30000000000000004, '')).toBe('-0.3');
 });

@@ -7,18 +7,10 @@ export interface DemoLdOptions {
   /**
    * The full logger's channel set: besides the 9 driver and engine channels, suspension, wheel speeds, tyre
    * temperatures, accelerations, the car's vitals, and a 20 Hz GPS position (`GPS Latitude`, `GPS Longitude`, deg) on a
-   * closed circuit that the speed trace drives once per lap (29 channels in all, about 0.6 MB for 3 flying laps).
+   * closed circuit that the speed trace drives once per lap, every lap the same length by either (29 channels in all,
+   * about 0.6 MB for 3 flying laps).
    */
   fullChannelSet?: boolean;
-}
-
-/**
- * The share of a lap's distance covered at `phase` (0..1 of its time): the speed trace's integral (its two sine terms
- * in closed form) over its whole-lap value. The same for every lap: a lap's pace and length scale both.
- */
-function lapFraction(phase: number): number {
-  const p = phase;
-  return (150 * p + (70 * (1 - Math.cos(6 * Math.PI * p))) / (6 * Math.PI) + (20 * (Math.cos(1) - Math.cos(14 * Math.PI * p + 1))) / (14 * Math.PI)) / 150;
 }
 
 /** The demo circuit: 62 s at a mean 150 km/h long, about a point in the English Midlands. */
@@ -67,36 +59,74 @@ function circuitAt(fraction: number): { latitude: number; longitude: number } {
   };
 }
 
+/** The speed trace's shape along a lap at phase p (0..1), km/h: three straights and corners, the same every lap. */
+const speedShape = (p: number) => 150 + 70 * Math.sin(2 * Math.PI * 3 * p) + 20 * Math.sin(2 * Math.PI * 7 * p + 1);
+
+const smoothstep = (x: number) => {
+  const c = Math.min(1, Math.max(0, x));
+  return c * c * (3 - 2 * c);
+};
+
+/** Steps of a lap's distance table (the GPS position's share of the lap is interpolated in it). */
+const LAP_STEPS = 4096;
+
+/**
+ * Each lap's pace along it (a factor of the speed shape) and the share of its distance covered at each phase. Every
+ * lap drives CIRCUIT_METRES, whatever its time: pace is 1 at every lap line (so the speed runs on across the lines
+ * without a step) and `1 + a × weight(p)` inside, `a` solved from the lap's time. A flying lap's weight is
+ * sin²(πp) (a 62.4 s lap runs about 1.3 % under pace at mid-lap, a 62 s one at the shape's own pace); the pit lane
+ * laps are slower over the same track: the out-lap's pace eases into the flying laps' over its last 15 %, the
+ * in-lap's out of it over its first 15 %.
+ */
+function lapPaces(lapLengths: readonly number[]): { pace: (p: number) => number; fraction: (p: number) => number }[] {
+  return lapLengths.map((seconds, lap) => {
+    const weight = lap === 0 ? (p: number) => 1 - smoothstep((p - 0.85) / 0.15) : lap === lapLengths.length - 1 ? (p: number) => smoothstep(p / 0.15) : (p: number) => Math.sin(Math.PI * p) ** 2;
+    // Metres per unit of phase for the shape alone and for the weighted shape (trapezoids on LAP_STEPS).
+    const integral = (f: (p: number) => number) => {
+      let sum = 0;
+      for (let k = 0; k <= LAP_STEPS; k++) sum += (k === 0 || k === LAP_STEPS ? 0.5 : 1) * f(k / LAP_STEPS);
+      return (sum / LAP_STEPS) * (seconds / 3.6);
+    };
+    const a = (CIRCUIT_METRES - integral(speedShape)) / integral((p) => speedShape(p) * weight(p));
+    const pace = (p: number) => 1 + a * weight(p);
+    const along = new Float64Array(LAP_STEPS + 1);
+    for (let k = 1; k <= LAP_STEPS; k++) along[k] = along[k - 1] + (speedShape((k - 1) / LAP_STEPS) * pace((k - 1) / LAP_STEPS) + speedShape(k / LAP_STEPS) * pace(k / LAP_STEPS)) / 2;
+    const total = along[LAP_STEPS];
+    const fraction = (p: number) => {
+      const x = Math.min(1, Math.max(0, p)) * LAP_STEPS;
+      const k = Math.min(LAP_STEPS - 1, Math.floor(x));
+      return (along[k] + (along[k + 1] - along[k]) * (x - k)) / total;
+    };
+    return { pace, fraction };
+  });
+}
+
 /**
  * A small but realistic MoTeC `.ld` outing (out-lap, flying laps, in-lap; about 100 kB for 3 flying laps) whose
  * laps are recoverable from its `Lap Number` and `Beacon` channels. Deterministic: same options, same bytes.
  */
 export function createDemoLdFile(options: DemoLdOptions = {}): Uint8Array {
   const flying = options.flyingLaps ?? 3;
-  const lapLengths = [78, ...Array.from({ length: flying }, (_, i) => 62 + 0.4 * Math.sin(i * 1.7)), 70];
-  const lapStarts = lapLengths.reduce<number[]>((starts, _len, i) => [...starts, i === 0 ? 0 : starts[i - 1] + lapLengths[i - 1]], []);
-  const duration = Math.ceil(lapStarts[lapStarts.length - 1] + lapLengths[lapLengths.length - 1]);
+  // Lap times in tenths of a second, so the 10 Hz Lap Number and Beacon mark every line where it is; the in-lap ends
+  // on a whole second, the end of the file.
+  const tenths = [780, ...Array.from({ length: flying }, (_, i) => 620 + Math.round(4 * Math.sin(i * 1.7)))];
+  const inLapStart = tenths.reduce((a, b) => a + b, 0);
+  tenths.push(700 + ((10 - ((inLapStart + 700) % 10)) % 10));
+  const startTenths = tenths.reduce<number[]>((starts, _len, i) => [...starts, i === 0 ? 0 : starts[i - 1] + tenths[i - 1]], []);
+  const lapLengths = tenths.map((n) => n / 10);
+  const lapStarts = startTenths.map((n) => n / 10);
+  const duration = (startTenths[startTenths.length - 1] + tenths[tenths.length - 1]) / 10;
+  const laps = lapPaces(lapLengths);
 
-  // Where in its lap (0..1) the car is at time t; the pit lane laps are slower over the same track.
+  // Where in its lap (0..1) the car is at time t.
   const lapAt = (t: number) => {
     let lap = 0;
-    while (lap + 1 < lapStarts.length && t >= lapStarts[lap + 1]) lap++;
+    while (lap + 1 < startTenths.length && t * 10 >= startTenths[lap + 1] - 1e-6) lap++;
     return { lap, phase: Math.min(1, (t - lapStarts[lap]) / lapLengths[lap]) };
-  };
-  // The pit lane laps' pace (0.7 of a flying lap's) eases into and out of the flying laps' over the last and first
-  // 15 % of a lap, so the speed trace and the channels made from it run on across the lap lines without a step.
-  const ease = (x: number) => {
-    const c = Math.min(1, Math.max(0, x));
-    return c * c * (3 - 2 * c);
-  };
-  const paceOf = (lap: number, phase: number) => {
-    if (lap === 0) return 0.7 + 0.3 * ease((phase - 0.85) / 0.15);
-    if (lap === lapLengths.length - 1) return 1 - 0.3 * ease(phase / 0.15);
-    return 1;
   };
   const speed = (t: number) => {
     const { lap, phase } = lapAt(t);
-    return paceOf(lap, phase) * (150 + 70 * Math.sin(2 * Math.PI * 3 * phase) + 20 * Math.sin(2 * Math.PI * 7 * phase + 1));
+    return laps[lap].pace(phase) * speedShape(phase);
   };
   const gear = (t: number) => Math.min(6, Math.max(1, Math.ceil(speed(t) / 42)));
   const channel = (name: string, unit: string, frequency: number, value: (t: number) => number, scaling?: LdChannelInput['scaling']): LdChannelInput => ({
@@ -125,8 +155,8 @@ export function createDemoLdFile(options: DemoLdOptions = {}): Uint8Array {
         channel('Fuel Level', 'l', 1, (t) => 60 - t * 0.012, { dec: 2 }),
         channel('Battery Volts', 'V', 1, (t) => 13.8 - 0.2 * Math.sin(t / 30), { dec: 2 }),
         // Last, so the channels above keep their places and values.
-        { ...channel('GPS Latitude', 'deg', 20, (t) => circuitAt(lapFraction(lapAt(t).phase)).latitude, { dec: 7 }), type: 'int32' },
-        { ...channel('GPS Longitude', 'deg', 20, (t) => circuitAt(lapFraction(lapAt(t).phase)).longitude, { dec: 7 }), type: 'int32' },
+        { ...channel('GPS Latitude', 'deg', 20, (t) => circuitAt(laps[lapAt(t).lap].fraction(lapAt(t).phase)).latitude, { dec: 7 }), type: 'int32' },
+        { ...channel('GPS Longitude', 'deg', 20, (t) => circuitAt(laps[lapAt(t).lap].fraction(lapAt(t).phase)).longitude, { dec: 7 }), type: 'int32' },
       ]
     : [];
 

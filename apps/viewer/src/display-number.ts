@@ -1,0 +1,10 @@
+/**
+ * A computed value as the page shows it: `digits` significant digits (sums of binary fractions print as
+ * 50.00000000000012 or 167.21999999999997 otherwise), trailing zeros dropped, no exponent for large values (the whole
+ * number instead) and no "-0". The API's JSON keeps full precision; only the page rounds.
+ */
+export function displayNumber(value: number, digits = 5): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) >= 10 ** digits) return String(Math.round(value) + 0);
+  return String(Number(value.toPrecision(digits)) + 0);
+}
