@@ -73,11 +73,15 @@ export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMa
   const logged = new Map(file.channels.map((c) => [c.name, c]));
   const { graph, compiled } = graphOf(definitions, logged);
   const reach = reachOf(graph, compiled, logged);
+  const distanceSource = pickDistanceSource(file.channels) !== undefined;
   const out: (ChannelInfo & { group: string; expression: string })[] = [];
   for (const name of graph.keys()) {
     const r = reach.get(name);
     if (!r?.ok) continue;
     const definition = definitions.get(name) as MathDefinition;
+    // As planOf refuses them: lapDistance() on a file with nothing to measure distance by, and nothing to set a time base.
+    if (r.lapDistance && !distanceSource) continue;
+    if (!r.fastest && definition.rate === undefined && !r.lapDistance) continue;
     out.push({ ...entryOf(file, name, definition, r.fastest), group: MATH_GROUP, expression: definition.expression });
   }
   return out;
@@ -87,11 +91,19 @@ export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMa
 interface Reach {
   ok: boolean;
   fastest?: ChannelInfo;
+  /** It, or a definition it reads, calls lapDistance(). */
+  lapDistance: boolean;
 }
 
 function merge(into: Reach, from: Reach): void {
   if (!from.ok) into.ok = false;
   else if (from.fastest && (!into.fastest || from.fastest.frequency > into.fastest.frequency)) into.fastest = from.fastest;
+  into.lapDistance ||= from.lapDistance;
+}
+
+/** A definition's own Reach before what it reads is merged in. */
+function ownReach(compiled: Compiled | undefined): Reach {
+  return { ok: !compiled?.error, lapDistance: compiled?.lapDistance ?? false };
 }
 
 /**
@@ -106,7 +118,7 @@ function reachOf(graph: ReadonlyMap<string, readonly string[]>, compiled: Readon
     if (done.has(root)) continue;
     const path: string[] = [root];
     const next: number[] = [0];
-    const reach: Reach[] = [{ ok: !compiled.get(root)?.error }];
+    const reach: Reach[] = [ownReach(compiled.get(root))];
     onPath.add(root);
     while (path.length) {
       const top = path.length - 1;
@@ -127,7 +139,7 @@ function reachOf(graph: ReadonlyMap<string, readonly string[]>, compiled: Readon
       const child = reads[i] as string;
       if (!graph.has(child)) {
         const info = logged.get(child);
-        merge(here, info && evaluableLeaf(info) ? { ok: true, fastest: info } : { ok: false });
+        merge(here, info && evaluableLeaf(info) ? { ok: true, fastest: info, lapDistance: false } : { ok: false, lapDistance: false });
         continue;
       }
       if (onPath.has(child)) {
@@ -141,7 +153,7 @@ function reachOf(graph: ReadonlyMap<string, readonly string[]>, compiled: Readon
       }
       path.push(child);
       next.push(0);
-      reach.push({ ok: !compiled.get(child)?.error });
+      reach.push(ownReach(compiled.get(child)));
       onPath.add(child);
     }
   }

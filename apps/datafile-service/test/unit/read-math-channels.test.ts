@@ -46,6 +46,36 @@ describe('the math catalogue of a file', () => {
     ]);
   });
 
+  test('when definitions need a Rate or a distance source, directly or through those they read, then the catalogue lists exactly what a read resolves', () => {
+    const defs = definitions([
+      ['Constant', '42'],
+      ['Constant at 10 Hz', '42', 10],
+      ['Reads constant', 'Constant * 2'],
+      ['Reads constant at 5 Hz', 'Constant * 2', 5],
+      ['Lap distance', 'lapDistance()'],
+      ['Reads lap distance', '"Lap distance" + Speed'],
+      ['Lap time', 'lapTime() + Speed'],
+      ['Both', '"Engine RPM" / Speed'],
+      ['Missing', 'Nope + 1'],
+      ['Loop a', '"Loop b" + Speed'],
+      ['Loop b', '"Loop a"'],
+    ]);
+    const withSpeedInKmh = { ...file, channels: file.channels.map((c) => (c.name === 'Speed' ? { ...c, unit: 'km/h' } : c)) } as OpenDataset['file'];
+    for (const f of [file, withSpeedInKmh]) {
+      const resolvable = [...defs.keys()].filter((name) => {
+        try {
+          return resolveMathChannels(f, [name], defs, () => 'channel').has(name);
+        } catch {
+          return false;
+        }
+      });
+      expect(mathCatalogue(f, defs).map((c) => c.name)).toEqual(resolvable);
+    }
+    // Speed in km/h is a distance source: lapDistance() can be evaluated only then.
+    expect(mathCatalogue(file, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap time', 'Both']);
+    expect(mathCatalogue(withSpeedInKmh, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap distance', 'Reads lap distance', 'Lap time', 'Both']);
+  });
+
   test('when 20,000 definitions each read the one before, then each is listed, and the last resolves to all of them in order', () => {
     const defs = chain(20_000);
     const listed = mathCatalogue(file, defs);
