@@ -73,11 +73,14 @@ export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMa
   const logged = new Map(file.channels.map((c) => [c.name, c]));
   const { graph, compiled } = graphOf(definitions, logged);
   const reach = reachOf(graph, compiled, logged);
+  const distanceSource = pickDistanceSource(file.channels) !== undefined;
   const out: (ChannelInfo & { group: string; expression: string })[] = [];
   for (const name of graph.keys()) {
     const r = reach.get(name);
     if (!r?.ok) continue;
     const definition = definitions.get(name) as MathDefinition;
+    // As planOf refuses them: lapDistance() without a distance source, no input and no Rate.
+    if (r.lapDistance ? !distanceSource : !r.fastest && definition.rate === undefined) continue;
     out.push({ ...entryOf(file, name, definition, r.fastest), group: MATH_GROUP, expression: definition.expression });
   }
   return out;
@@ -87,9 +90,12 @@ export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMa
 interface Reach {
   ok: boolean;
   fastest?: ChannelInfo;
+  /** It reads lapDistance(), itself or through the others. */
+  lapDistance: boolean;
 }
 
 function merge(into: Reach, from: Reach): void {
+  into.lapDistance ||= from.lapDistance;
   if (!from.ok) into.ok = false;
   else if (from.fastest && (!into.fastest || from.fastest.frequency > into.fastest.frequency)) into.fastest = from.fastest;
 }
@@ -106,7 +112,7 @@ function reachOf(graph: ReadonlyMap<string, readonly string[]>, compiled: Readon
     if (done.has(root)) continue;
     const path: string[] = [root];
     const next: number[] = [0];
-    const reach: Reach[] = [{ ok: !compiled.get(root)?.error }];
+    const reach: Reach[] = [reachStart(compiled.get(root))];
     onPath.add(root);
     while (path.length) {
       const top = path.length - 1;
@@ -127,7 +133,7 @@ function reachOf(graph: ReadonlyMap<string, readonly string[]>, compiled: Readon
       const child = reads[i] as string;
       if (!graph.has(child)) {
         const info = logged.get(child);
-        merge(here, info && evaluableLeaf(info) ? { ok: true, fastest: info } : { ok: false });
+        merge(here, info && evaluableLeaf(info) ? { ok: true, fastest: info, lapDistance: false } : { ok: false, lapDistance: false });
         continue;
       }
       if (onPath.has(child)) {
@@ -141,11 +147,15 @@ function reachOf(graph: ReadonlyMap<string, readonly string[]>, compiled: Readon
       }
       path.push(child);
       next.push(0);
-      reach.push({ ok: !compiled.get(child)?.error });
+      reach.push(reachStart(compiled.get(child)));
       onPath.add(child);
     }
   }
   return done;
+}
+
+function reachStart(c: Compiled | undefined): Reach {
+  return { ok: !c?.error, lapDistance: c?.lapDistance === true };
 }
 
 /** A logged channel a math channel can read: one number a sample, decodable. */
