@@ -8,7 +8,7 @@
 //     when warm) and the bus hop after are common to both and left out.
 import { loadavg } from 'node:os';
 import { compile } from '@pitwall/expressions';
-import { evaluateMathChannel, type MathTask } from '../../apps/datafile-service/src/workers/math-channels';
+import { evaluateMathChannel, type MathChannelTask } from '../../apps/datafile-service/src/workers/math-channels';
 import { shapeChannels, type StoredSlice } from '../../apps/datafile-service/src/workers/shape-channels';
 
 const RATE = 100;
@@ -55,7 +55,7 @@ console.log(`evaluate ${timeFns}: ${timeMs.toFixed(2)} ms median = ${(N / timeMs
 const speed = slice('Ground Speed', RATE, 3600, (t) => 100 + 50 * Math.sin(t / 10));
 const throttle = slice('Throttle', RATE, 3600, (t) => (t * 10) % 100);
 const steer = slice('Steer', 50, 3600, (t) => 30 * Math.cos(t / 3));
-const mathTask = (inputs: StoredSlice[], e: string): MathTask => ({ name: 'm', unit: '', definitions: [{ name: 'm', expression: e }], inputs: inputs.map(copy), span: { start: 0, end: 3600 } });
+const mathTask = (inputs: StoredSlice[], e: string): MathChannelTask => ({ name: 'm', unit: '', definitions: [{ name: 'm', expression: e }], inputs: inputs.map(copy), span: { start: 0, end: 3600 } });
 const evalOne = runs(() => evaluateMathChannel(mathTask([speed], '"Ground Speed" / 3.6')));
 const evalThree = runs(() => evaluateMathChannel(mathTask([speed, throttle, steer], expression)));
 console.log(`math pool task alone (copy of the inputs, conversion, resampling, evaluation, gap mask): 1 input ${evalOne.toFixed(2)} ms; 3 inputs ${evalThree.toFixed(2)} ms`);

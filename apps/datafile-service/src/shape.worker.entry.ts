@@ -2,7 +2,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { sendChunks } from '@pitwall/bus/port-chunks';
 import { analyse, type AnalysisTask } from './workers/analysis';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
-import { evaluateMathChannel, type MathTask } from './workers/math-channels';
+import { evaluateMathChannels, type MathTask } from './workers/math-channels';
 import { shapeChannels, shapedChunks, type ShapeTask } from './workers/shape-channels';
 import { trackMapOf, type TrackMapTask } from './workers/track-map';
 import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whole-files';
@@ -48,11 +48,11 @@ export function trackMap(task: TrackMapTask): Uint8Array {
   return move(trackMapOf(task)) as unknown as Uint8Array;
 }
 
-/** A math channel over the read's window (`run(task, { name: 'math' })`): its slice of physical values; its buffers move to the caller. */
-export function math(task: MathTask): ReturnType<typeof evaluateMathChannel> {
-  const result = evaluateMathChannel(task);
-  const buffers = [result.samples.buffer, ...(result.times ? [result.times.buffer] : []), ...(result.gaps ? [result.gaps.buffer] : [])];
-  return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as never) as unknown as ReturnType<typeof evaluateMathChannel>;
+/** The math channels of one time base over the read's window (`run(task, { name: 'math' })`): a slice of physical values each; their buffers move to the caller. */
+export function math(task: MathTask): ReturnType<typeof evaluateMathChannels> {
+  const results = evaluateMathChannels(task);
+  const buffers = results.flatMap((result) => [result.samples.buffer, ...(result.times ? [result.times.buffer] : []), ...(result.gaps ? [result.gaps.buffer] : [])]);
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: results } as never) as unknown as ReturnType<typeof evaluateMathChannels>;
 }
 
 /** The catalogue of files read whole (`run(task, { name: 'catalogue' })`), parsed here, off the event loop. */

@@ -8,9 +8,10 @@ import { LAP_FUNCTIONS, type LapFunctionName, TIME_FUNCTIONS, type TimeFunctionN
 export interface CompileOptions {
   /**
    * The names an expression may read (channels); they shadow the constants. Any other name is refused. `'any'`: every
-   * name but a constant is an input (to check an expression before the channels it reads are known).
+   * name but a constant is an input (to check an expression before the channels it reads are known). A set is taken
+   * as it is (a caller compiling many expressions against a growing set of names does not copy it for each).
    */
-  inputs: readonly string[] | 'any';
+  inputs: readonly string[] | ReadonlySet<string> | 'any';
   /**
    * The math-channel language: quoted names ("Engine Speed"), the time functions (derivative, integral, smooth,
    * lowpass) and the lap inputs (lapTime(), lapDistance()), which need an EvaluationContext. Off: MDF conversions.
@@ -48,7 +49,7 @@ export interface CompiledExpression {
 export function compile(source: string | ExpressionNode, options: CompileOptions): CompiledExpression {
   const math = options.math === true;
   const ast = typeof source === 'string' ? parse(source, { quotedNames: math }) : source;
-  const allowed = options.inputs === 'any' ? 'any' : new Set(options.inputs);
+  const allowed = options.inputs === 'any' ? 'any' : options.inputs instanceof Set ? options.inputs : new Set(options.inputs as readonly string[]);
   const used: string[] = [];
   const needs = { time: false, lapTime: false, lapDistance: false };
   check(ast, { allowed, math, needs }, used);

@@ -67,12 +67,15 @@ export async function readChannels(
     return m && math ? math.decodes(m, window) : samplesToDecode(file, info, window);
   };
   withinSampleBudget(samplesNeeded(distinct.map(decodes), order, read.maxPoints), parts.sampleBudget, read.field);
+  // The math channels are evaluated together, one pool task per time base (docs/math-channels.md), the others read in turn.
+  const maths = distinct.map(mathOf).filter((m): m is MathChannelInfo => m !== undefined);
+  const evaluated = maths.length && math ? await math.slices(maths, window, signal) : [];
   const slices: (StoredSlice | EventSeries)[] = [];
   const transferList: ArrayBuffer[] = [];
+  let k = 0;
   for (const info of distinct) {
     signal.throwIfAborted();
-    const m = mathOf(info);
-    const slice = m && math ? await math.slice(m, window, signal) : info.kind ? await eventsOfScope(dataset, info, window) : ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
+    const slice = mathOf(info) ? (evaluated[k++] as StoredSlice) : info.kind ? await eventsOfScope(dataset, info, window) : ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
     slices.push(slice);
     transferList.push(...buffersOf(slice));
   }
@@ -248,6 +251,12 @@ async function eventsOfScope(dataset: OpenDataset, info: Pick<ChannelInfo, 'name
 
 /** A copy of the slice whose arrays own their buffers: it is transferred to the pool while the cache keeps its own. */
 export function ownedSlice(stored: StoredChannel): StoredSlice {
+  const view = sliceView(stored);
+  return { ...view, samples: view.samples.slice(), ...(view.times ? { times: view.times.slice() } : {}), ...(view.gaps ? { gaps: view.gaps.slice() } : {}) };
+}
+
+/** The slice over the stored arrays themselves (the cache's): to look at, never to transfer. */
+export function sliceView(stored: StoredChannel): StoredSlice {
   const startTime = stored.time.kind === 'implicit' ? stored.time.start : (stored.time.timestamps[0] ?? 0);
   return {
     name: stored.name,
@@ -255,10 +264,10 @@ export function ownedSlice(stored: StoredChannel): StoredSlice {
     frequency: stored.frequency,
     dimension: stored.dimension,
     startTime,
-    samples: stored.samples.slice(),
+    samples: stored.samples,
     conversion: stored.conversion,
-    ...(stored.time.kind === 'explicit' ? { times: stored.time.timestamps.slice() } : {}),
-    ...(stored.gaps ? { gaps: stored.gaps.slice() } : {}),
+    ...(stored.time.kind === 'explicit' ? { times: stored.time.timestamps } : {}),
+    ...(stored.gaps ? { gaps: stored.gaps } : {}),
   };
 }
 

@@ -1,13 +1,14 @@
 import type { Piscina } from 'piscina';
 import { compile, evaluationOrder } from '@pitwall/expressions';
-import type { ChannelInfo, ScopeWindow, StoredChannelCache } from '@pitwall/formats';
+import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from '@pitwall/formats';
+import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { pickDistanceSource } from '@pitwall/laps';
 import { FieldRefusals } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
 import type { MathDefinition } from './math-definitions';
 import { samplesToDecode } from './read-budget';
-import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
-import type { MathTask } from '../workers/math-channels';
+import { buffersOf, ownedSlice, sliceView, storedOfScope } from './read-channels';
+import { fastestOf, rateBounds, type MathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
 
 /** The catalogue group math channels are listed in. */
@@ -33,6 +34,11 @@ export interface MathReads {
   decodes(info: MathChannelInfo, window: ScopeWindow): number;
   /** Evaluates it over the window on the pool: a slice of physical values, shaped like a logged channel's. */
   slice(info: MathChannelInfo, window: ScopeWindow, signal: AbortSignal): Promise<StoredSlice>;
+  /**
+   * Evaluates several (distinct names) over the window: one pool task per time base, each definition and input of a
+   * base once (timeBaseGroups); a slice each, in their order.
+   */
+  slices(infos: readonly MathChannelInfo[], window: ScopeWindow, signal: AbortSignal): Promise<StoredSlice[]>;
 }
 
 /**
@@ -168,7 +174,7 @@ function evaluableLeaf(info: ChannelInfo): boolean {
 /** The math channel reads of one read, over the dataset's file, its channel cache and the pool. */
 export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathChannelInfo>, parts: { cache: StoredChannelCache; pool: Piscina }): MathReads {
   const { file } = dataset;
-  return {
+  const reads: MathReads = {
     infos,
     decodes(info, window) {
       const source = info.math.lapDistance ? pickDistanceSource(file.channels) : undefined;
@@ -176,36 +182,121 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       return info.math.leaves.reduce((n, leaf) => n + samplesToDecode(file, leaf, window), distance);
     },
     async slice(info, window, signal) {
-      const plan = info.math;
-      const inputs: StoredSlice[] = [];
-      for (const leaf of plan.leaves) {
-        signal.throwIfAborted();
-        inputs.push(ownedSlice(await storedOfScope(dataset, leaf, window, parts.cache)));
+      return (await reads.slices([info], window, signal))[0] as StoredSlice;
+    },
+    async slices(channels, window, signal) {
+      // Each logged input (and the distance source) is read once, whatever number of channels and bases read it.
+      const stored = new Map<string, StoredChannel>();
+      for (const info of channels) {
+        for (const leaf of info.math.leaves) {
+          if (stored.has(leaf.name)) continue;
+          signal.throwIfAborted();
+          stored.set(leaf.name, await storedOfScope(dataset, leaf, window, parts.cache));
+        }
       }
       const fileEnd = file.startTime + file.duration;
       const span = window.whole ? { start: file.startTime, end: fileEnd } : { start: window.start, end: Math.min(window.end, fileEnd) };
-      const laps = plan.lapTime || plan.lapDistance ? (file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }]) : undefined;
-      let distance: MathTask['distance'];
-      if (plan.lapDistance) {
+      let distance: { source: LapDistanceSourceJson; stored: StoredChannel } | undefined;
+      if (channels.some((info) => info.math.lapDistance)) {
         // planOf refused a file without a distance source, so the catalogue never lists one it cannot evaluate
         const source = pickDistanceSource(file.channels) as NonNullable<ReturnType<typeof pickDistanceSource>>;
-        distance = { source: { kind: source.kind, channel: source.channel }, slice: ownedSlice(await storedOfScope(dataset, channelOf(file, source.channel), lapsWindow(file, window), parts.cache)) };
+        signal.throwIfAborted();
+        distance = { source: { kind: source.kind, channel: source.channel }, stored: await storedOfScope(dataset, channelOf(file, source.channel), lapsWindow(file, window), parts.cache) };
       }
-      const task: MathTask = {
-        name: info.name,
-        unit: info.unit,
-        definitions: plan.definitions.map((d) => ({ name: d.name, expression: d.expression })),
-        inputs,
-        ...(plan.definition.rate !== undefined ? { rate: plan.definition.rate } : {}),
-        span,
-        ...(laps ? { laps } : {}),
-        ...(distance ? { distance } : {}),
-      };
-      const transferList = [...inputs, ...(distance ? [distance.slice] : [])].flatMap((s) => buffersOf(s));
-      return (await parts.pool.run(task, { name: 'math', transferList, signal })) as StoredSlice;
+      const groups = timeBaseGroups(channels, (leaf) => sliceView(stored.get(leaf.name) as StoredChannel), span);
+      const laps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];
+      const tasks = groups.map((group): MathTask => {
+        const plans = group.channels.map((info) => info.math);
+        const lapDistance = plans.some((p) => p.lapDistance);
+        return {
+          channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
+          definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression })),
+          inputs: group.leaves.map((leaf) => ownedSlice(stored.get(leaf.name) as StoredChannel)),
+          ...(group.rate !== undefined ? { rate: group.rate } : {}),
+          ...(group.baseInput !== undefined ? { baseInput: group.baseInput } : {}),
+          span,
+          ...(lapDistance || plans.some((p) => p.lapTime) ? { laps } : {}),
+          ...(lapDistance && distance ? { distance: { source: distance.source, slice: ownedSlice(distance.stored) } } : {}),
+        };
+      });
+      // The bases are independent: their tasks run side by side on the pool; the first to fail stops the others.
+      const stop = new AbortController();
+      const either = AbortSignal.any([signal, stop.signal]);
+      const results = await Promise.all(
+        tasks.map(async (task) => {
+          const transferList = [...task.inputs, ...(task.distance ? [task.distance.slice] : [])].flatMap((s) => buffersOf(s));
+          try {
+            return (await parts.pool.run(task, { name: 'math', transferList, signal: either })) as StoredSlice[];
+          } catch (error) {
+            stop.abort(error);
+            throw error;
+          }
+        }),
+      );
+      const byName = new Map<string, StoredSlice>();
+      results.forEach((slices, g) => (groups[g] as TimeBaseGroup).channels.forEach((info, i) => byName.set(info.name, slices[i] as StoredSlice)));
+      return channels.map((info) => byName.get(info.name) as StoredSlice);
     },
   };
+  return reads;
 }
+
+/** Math channels of one read evaluated together: those on one time base, with every definition and input they need, each once. */
+export interface TimeBaseGroup {
+  channels: MathChannelInfo[];
+  /** The definitions of all of them, each once, each after those it reads. */
+  definitions: MathDefinition[];
+  /** The logged channels all of them read, each once. */
+  leaves: ChannelInfo[];
+  rate?: number;
+  /** Without a Rate: the logged channel whose sample times are the base. */
+  baseInput?: string;
+}
+
+/**
+ * The read's math channels grouped by time base, in the order each base is first met. Two channels have one base when
+ * both have the same Rate and the same first and last input sample in the read (or both read none: the read's span), or
+ * when neither has a Rate and both take the sample times of the same logged channel (the first of the fastest each
+ * reads). A definition's values depend only on the base and what it reads, so within a group each is evaluated once.
+ * `view(leaf)` is the leaf's slice in the read's window (its times only are looked at).
+ */
+export function timeBaseGroups(channels: readonly MathChannelInfo[], view: (leaf: ChannelInfo) => Pick<StoredSlice, 'startTime' | 'frequency' | 'samples' | 'times'>, span: { start: number; end: number }): TimeBaseGroup[] {
+  const groups = new Map<string, TimeBaseGroup & { placed: Set<string>; read: Set<string> }>();
+  for (const info of channels) {
+    const plan = info.math;
+    const rate = plan.definition.rate;
+    let key: string;
+    let baseInput: string | undefined;
+    if (rate !== undefined) {
+      const { first, last } = rateBounds(plan.leaves.map(view), span);
+      key = `rate ${exact(rate)} ${exact(first)} ${exact(last)}`;
+    } else {
+      baseInput = fastestOf(plan.leaves)?.name;
+      key = baseInput === undefined ? 'none' : `input ${baseInput}`;
+    }
+    let group = groups.get(key);
+    if (!group) {
+      group = { channels: [], definitions: [], leaves: [], ...(rate !== undefined ? { rate } : {}), ...(baseInput !== undefined ? { baseInput } : {}), placed: new Set(), read: new Set() };
+      groups.set(key, group);
+    }
+    group.channels.push(info);
+    // Each plan is in evaluation order: what another plan placed before stays before what this one adds after it.
+    for (const d of plan.definitions) {
+      if (group.placed.has(d.name)) continue;
+      group.placed.add(d.name);
+      group.definitions.push(d);
+    }
+    for (const leaf of plan.leaves) {
+      if (group.read.has(leaf.name)) continue;
+      group.read.add(leaf.name);
+      group.leaves.push(leaf);
+    }
+  }
+  return [...groups.values()].map(({ placed: _placed, read: _read, ...group }) => group);
+}
+
+/** A number as a key: every float64 its own string (-0 apart from 0). */
+const exact = (n: number) => (Object.is(n, -0) ? '-0' : String(n));
 
 /** A definition compiled once per resolution: what it reads, what it needs of the laps, or why it does not parse. */
 interface Compiled {

@@ -1,21 +1,28 @@
 import { convertInto, IDENTITY } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
-import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
+import { compile, CONSTANTS, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
 import type { StoredSlice } from './shape-channels';
 
 /**
- * One math channel to evaluate on the pool (docs/math-channels.md): the definitions it needs in evaluation order (itself
- * last), the stored values of the logged channels they read inside the read's window, and what the lap inputs need.
+ * The math channels of one read that share one time base, evaluated in one pool task (docs/math-channels.md): every
+ * definition they need, each once, in an evaluation order; the stored values of the logged channels those read inside
+ * the read's window, each once; and what the lap inputs need. One slice comes back for each of `channels`.
  */
 export interface MathTask {
-  name: string;
-  unit: string;
+  /** The channels read, each one of `definitions`: their slices, in this order. */
+  channels: { name: string; unit: string }[];
+  /** Every definition they need, each once, each after the definitions it reads. */
   definitions: { name: string; expression: string }[];
   /** The logged channels read, stored values of the window (their conversion applied here). */
   inputs: StoredSlice[];
-  /** The definition's Rate (Hz): the time base is then a grid at this rate; absent: the fastest input's own sample times. */
+  /** The channels' Rate (Hz): the time base is then a grid at this rate; absent: an input's own sample times. */
   rate?: number;
+  /**
+   * Without a Rate: the input whose sample times are the time base, the fastest each channel reads (the first of the
+   * fastest in its reading order). Absent: the fastest of `inputs`.
+   */
+  baseInput?: string;
   /** Where a Rate's grid runs when no input bounds it: the window (or the file's span for a whole-file read). */
   span: { start: number; end: number };
   /** The laps' [start, end) times, for lapTime() and lapDistance() (a file without laps is one lap, its span). */
@@ -24,25 +31,34 @@ export interface MathTask {
   distance?: { source: LapDistanceSourceJson; slice: StoredSlice };
 }
 
+/** One math channel alone: the definitions it needs in evaluation order, itself last (a batch of one). */
+export type MathChannelTask = Omit<MathTask, 'channels' | 'baseInput'> & { name: string; unit: string };
+
+/** Evaluates one math channel alone: the task of a batch of one, on the time base of its fastest input or its Rate. */
+export function evaluateMathChannel(task: MathChannelTask): StoredSlice {
+  const { name, unit, ...rest } = task;
+  return evaluateMathChannels({ ...rest, channels: [{ name, unit }] })[0] as StoredSlice;
+}
+
 /**
- * Evaluates a math channel over one time base: the fastest input's sample times (or a grid at the definition's Rate),
- * every input resampled linearly onto it (NaN outside an input's samples and next to its gaps, so gaps stay gaps), the
- * definitions it reads evaluated on the same base before it. The result is a slice of physical values (identity
- * conversion) the read shapes like any logged channel's; NaN samples are its gaps.
+ * Evaluates math channels over one time base: an input's sample times (or a grid at the Rate), every input resampled
+ * linearly onto it (NaN outside an input's samples and next to its gaps, so gaps stay gaps), each definition evaluated
+ * once on that base, in order. Each channel's result is a slice of physical values (identity conversion) the read
+ * shapes like any logged channel's; NaN samples are its gaps. The numbers of a channel are those of evaluating it
+ * alone on the same base: a definition's values depend only on the base and on what it reads.
  *
  * A regular time base stays implicit (start + k / rate): its array of times is made only for the time functions, the
  * lap inputs, or an input with times of its own. An input on the base is converted from its stored codes block by block
  * as the expression reads it; a regular input at another rate is resampled block by block in one forward pass; the
  * numbers are those of converting every input whole and resampling it with interpolateLinear.
  */
-export function evaluateMathChannel(task: MathTask): StoredSlice {
-  const fastest = task.inputs.reduce<StoredSlice | undefined>((best, s) => (!best || s.frequency > best.frequency ? s : best), undefined);
+export function evaluateMathChannels(task: MathTask): StoredSlice[] {
+  const fastest = task.baseInput !== undefined ? task.inputs.find((s) => s.name === task.baseInput) : fastestOf(task.inputs);
   let base: TimeBase;
   let frequency: number;
   const rate = task.rate;
   if (rate !== undefined) {
-    const first = task.inputs.length ? Math.min(...task.inputs.map((s) => firstTime(s) ?? Infinity)) : task.span.start;
-    const last = task.inputs.length ? Math.max(...task.inputs.map((s) => lastTime(s) ?? -Infinity)) : task.span.end;
+    const { first, last } = rateBounds(task.inputs, task.span);
     const n = Number.isFinite(first) && Number.isFinite(last) && last >= first ? Math.floor((last - first) * rate + 1e-9) + 1 : 0;
     base = { start: first, rate, length: n };
     frequency = rate;
@@ -63,39 +79,68 @@ export function evaluateMathChannel(task: MathTask): StoredSlice {
     else if (!('times' in base) && !slice.times) inputs[slice.name] = new RegularResampler(physicalOf(slice), slice.startTime, slice.frequency, base);
     else inputs[slice.name] = interpolateLinear(timesOf(slice), physicalOf(slice), time());
   }
-  const available = Object.keys(inputs);
+  // What a definition may read: the inputs and the definitions before it. A definition named like a constant (pi, e)
+  // is not among them: the others read the constant, as when each is evaluated alone (nothing reads it as a channel).
+  const available = new Set(Object.keys(inputs));
   const compiled = task.definitions.map((definition) => {
     const expression = compile(definition.expression, { inputs: available, math: true });
-    available.push(definition.name);
+    if (!Object.hasOwn(CONSTANTS, definition.name)) available.add(definition.name);
     return { name: definition.name, expression };
   });
   const context: EvaluationContext = {};
   if (compiled.some((c) => c.expression.needs.time)) context.time = time();
   if (task.laps) context.lapTime = lapRelative(time(), task.laps, (start) => start);
   if (task.laps && task.distance) context.lapDistance = lapDistanceOf(time(), task.laps, task.distance);
-  let last: Float64Array | undefined;
+  const values = new Map<string, Float64Array>();
   for (const { name, expression } of compiled) {
-    last = expression.evaluate(inputs, n, context);
-    inputs[name] = last;
+    const result = expression.evaluate(inputs, n, context);
+    values.set(name, result);
+    inputs[name] = result;
   }
-  const result = last ?? new Float64Array(n);
-  let gaps: Uint8Array | undefined;
-  for (let i = 0; i < result.length; i++) {
-    if (result[i] === result[i]) continue;
-    gaps ??= new Uint8Array(result.length);
-    gaps[i] = 1;
-  }
-  return {
-    name: task.name,
-    unit: task.unit,
-    frequency,
-    dimension: 1,
-    startTime: 'times' in base ? (base.times[0] ?? task.span.start) : n > 0 ? base.start + 0 / base.rate : task.span.start,
-    samples: result,
-    conversion: IDENTITY,
-    ...('times' in base ? { times: base.times } : {}),
-    ...(gaps ? { gaps } : {}),
+  const startTime = 'times' in base ? (base.times[0] ?? task.span.start) : n > 0 ? base.start + 0 / base.rate : task.span.start;
+  // Each slice owns its arrays (they are transferred on their own): a channel named twice, or a second channel's
+  // times, gets a copy.
+  const taken = new Set<ArrayBufferLike>();
+  const own = <T extends Float64Array>(array: T): T => {
+    if (!taken.has(array.buffer)) {
+      taken.add(array.buffer);
+      return array;
+    }
+    const copy = array.slice() as T;
+    taken.add(copy.buffer);
+    return copy;
   };
+  return task.channels.map(({ name, unit }) => {
+    const result = own(values.get(name) ?? new Float64Array(n));
+    let gaps: Uint8Array | undefined;
+    for (let i = 0; i < result.length; i++) {
+      if (result[i] === result[i]) continue;
+      gaps ??= new Uint8Array(result.length);
+      gaps[i] = 1;
+    }
+    return {
+      name,
+      unit,
+      frequency,
+      dimension: 1,
+      startTime,
+      samples: result,
+      conversion: IDENTITY,
+      ...('times' in base ? { times: own(base.times) } : {}),
+      ...(gaps ? { gaps } : {}),
+    };
+  });
+}
+
+/** The input whose times are the time base without a Rate: the fastest, the first of the fastest in reading order. */
+export function fastestOf<T extends { frequency: number }>(inputs: readonly T[]): T | undefined {
+  return inputs.reduce<T | undefined>((best, s) => (!best || s.frequency > best.frequency ? s : best), undefined);
+}
+
+/** Where a Rate's grid runs: from the first to the last sample of the inputs, or over the span when there is none. */
+export function rateBounds(inputs: readonly Pick<StoredSlice, 'startTime' | 'frequency' | 'samples' | 'times'>[], span: { start: number; end: number }): { first: number; last: number } {
+  if (!inputs.length) return { first: span.start, last: span.end };
+  return { first: Math.min(...inputs.map((s) => firstTime(s) ?? Infinity)), last: Math.max(...inputs.map((s) => lastTime(s) ?? -Infinity)) };
 }
 
 /** The time base: a regular grid, start + k / rate for k in [0, length), or the sample times of an irregular input. */
@@ -113,12 +158,12 @@ function regularTimes(start: number, rate: number, n: number): Float64Array {
   return out;
 }
 
-function firstTime(slice: StoredSlice): number | undefined {
+function firstTime(slice: Pick<StoredSlice, 'startTime' | 'frequency' | 'samples' | 'times'>): number | undefined {
   if (slice.times) return slice.times[0];
   return slice.samples.length ? slice.startTime + 0 / slice.frequency : undefined;
 }
 
-function lastTime(slice: StoredSlice): number | undefined {
+function lastTime(slice: Pick<StoredSlice, 'startTime' | 'frequency' | 'samples' | 'times'>): number | undefined {
   if (slice.times) return slice.times[slice.times.length - 1];
   const n = slice.samples.length;
   return n ? slice.startTime + (n - 1) / slice.frequency : undefined;

@@ -109,10 +109,28 @@ describe('math channels through the gateway (entity-service, datafile-service an
     expect(few.times).toHaveLength(few.samples.length);
   });
 
+  test('when a batch names math channels sharing a chain, on several time bases, then each answers what reading it alone answers', async () => {
+    // Power and Accel share Speed ms on Speed's base; the Rate channels are bases of their own (MDF channels decode whole: 2,300 samples of the budget).
+    const names = ['Power', 'Throttle', 'Accel', 'Throttle 2Hz', 'Since lap start'];
+    const window = { mode: 2, startTime: 1.005, duration: 3 };
+    for (const query of ['', '?maxPoints=50']) {
+      const path = `${dataset()}/channels${query}`;
+      const batch = await json(send('POST', path, { channels: names, ...window }));
+      const alone = await Promise.all(names.map(async (name) => (await json(send('POST', path, { channels: [name], ...window }))).channels[0]));
+      expect(batch.channels).toEqual(alone);
+      if (query) expect(batch.channels[0].samples.length).toBeLessThanOrEqual(50);
+      const r = await send('POST', path, { channels: names, ...window }, { Accept: 'application/x-service-channels' });
+      expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toReadRecord)).toEqual(batch.channels);
+    }
+  });
+
   test('when a math channel reads a channel the file does not have, then it is a 422 naming both', async () => {
     const r = await get(`${dataset()}/channel?channel=Broken`);
     expect(r.status).toBe(422);
     expect(((await r.json()) as Json).detail).toContain('math channel Broken reads Nope, which this file does not have');
+    const batch = await send('POST', `${dataset()}/channels`, { channels: ['Power', 'Accel', 'Broken'], mode: 0 });
+    expect(batch.status).toBe(422);
+    expect(((await batch.json()) as Json).errors).toEqual({ 'channels[2]': ['math channel Broken reads Nope, which this file does not have'] });
   });
 
   test('when a math channel reads no channel and has no Rate, then the metadata leaves it out and a read is a 422 saying to give it one', async () => {

@@ -1,6 +1,6 @@
 import type { LinearConversion, RawSampleArray } from '@pitwall/channels';
 import { BLOCK } from '@pitwall/expressions';
-import { evaluateMathChannel, type MathTask } from '../../src/workers/math-channels';
+import { evaluateMathChannel, type MathChannelTask } from '../../src/workers/math-channels';
 import type { StoredSlice } from '../../src/workers/shape-channels';
 import { referenceMathChannel } from './math-channel-reference';
 
@@ -67,7 +67,7 @@ const EXPRESSIONS = [
   'sqrt(a ^ 2 + b ^ 2)',
 ];
 
-function taskOf(next: () => number): MathTask {
+function taskOf(next: () => number): MathChannelTask {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
   const seconds = pick([0, 0.05, 1, 7.3, (3 * BLOCK + 5) / 100]);
   const aligned = next() < 0.5;
@@ -83,7 +83,7 @@ function taskOf(next: () => number): MathTask {
   const second = next() < 0.3;
   const definitions = second ? [{ name: 'inner', expression }, { name: 'm', expression: 'inner * 2 + a' }] : [{ name: 'm', expression }];
   const span = { start: 0, end: 10 };
-  const task: MathTask = { name: 'm', unit: 'u', definitions, inputs: slices, span };
+  const task: MathChannelTask = { name: 'm', unit: 'u', definitions, inputs: slices, span };
   if (next() < 0.3) task.rate = pick([5, 100, 333]);
   if (/lap/.test(expression)) {
     task.laps = [{ start: 0, end: seconds / 3 }, { start: seconds / 3, end: seconds }];
@@ -95,7 +95,7 @@ function taskOf(next: () => number): MathTask {
 }
 
 /** A copy of the task: the evaluation may take its inputs' buffers as they come. */
-function copyOf(task: MathTask): MathTask {
+function copyOf(task: MathChannelTask): MathChannelTask {
   const copy = (s: StoredSlice): StoredSlice => ({ ...s, samples: s.samples.slice(), ...(s.times ? { times: s.times.slice() } : {}), ...(s.gaps ? { gaps: s.gaps.slice() } : {}) });
   return { ...task, inputs: task.inputs.map(copy), ...(task.distance ? { distance: { ...task.distance, slice: copy(task.distance.slice) } } : {}) };
 }

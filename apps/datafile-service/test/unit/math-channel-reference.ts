@@ -7,7 +7,7 @@ import { applyConversion, IDENTITY } from '@pitwall/channels';
 import { compile, type EvaluationContext } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
 // The lap helpers the block reading left as they were: the reference uses them as the task does.
-import { lapIndexOf, lapRelative, type MathTask } from '../../src/workers/math-channels';
+import { lapIndexOf, lapRelative, type MathChannelTask } from '../../src/workers/math-channels';
 import type { StoredSlice } from '../../src/workers/shape-channels';
 
 /**
@@ -16,7 +16,7 @@ import type { StoredSlice } from '../../src/workers/shape-channels';
  * definitions it reads evaluated on the same base before it. The result is a slice of physical values (identity
  * conversion) the read shapes like any logged channel's; NaN samples are its gaps.
  */
-export function referenceMathChannel(task: MathTask): StoredSlice {
+export function referenceMathChannel(task: MathChannelTask): StoredSlice {
   const physical = task.inputs.map((slice) => ({ slice, times: timesOf(slice), values: physicalOf(slice) }));
   const fastest = physical.reduce<(typeof physical)[number] | undefined>((best, p) => (!best || p.slice.frequency > best.slice.frequency ? p : best), undefined);
   let time: Float64Array;

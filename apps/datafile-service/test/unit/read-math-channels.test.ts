@@ -23,7 +23,7 @@ const definitions = (entries: [string, string, number?][]) => new Map<string, Ma
 const chain = (n: number) => definitions(Array.from({ length: n }, (_, i): [string, string] => [`c${i}`, i ? `c${i - 1} + 1` : 'Speed * 2']));
 
 describe('the math catalogue of a file', () => {
-  test('when definitions read one another, then those the file can evaluate are listed, on the time base of the fastest channel they read', () => {
+  test('when definitions read one another, then those the file can evaluate are listed, on the time base of the fastest channel they read (not one reading no channel without a Rate, nor lapDistance() in a file without a distance source)', () => {
     const defs = definitions([
       ['Both', '"Engine RPM" / Speed'],
       ['Through', 'Both + Speed'],
@@ -37,12 +37,17 @@ describe('the math catalogue of a file', () => {
       ['Loop b', '"Loop a"'],
       ['Into loop', '"Loop a" + 1'],
       ['Speed', '1'],
+      ['Constant', 'pi * 2'],
+      ['Constant at 5 Hz', 'pi', 5],
+      ['Lap distance', 'lapDistance() + Speed'],
+      ['Reads lap distance', '"Lap distance" * 2', 10],
     ]);
     const listed = mathCatalogue(file, defs).map((c) => [c.name, c.frequency, c.sampleCount]);
     expect(listed).toEqual([
       ['Both', 100, 1000],
       ['Through', 100, 1000],
       ['Slow', 2, 21],
+      ['Constant at 5 Hz', 5, 51],
     ]);
   });
 
