@@ -1,36 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { entityService } from '@pitwall/entity-service';
-import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
-import { gateway } from '../../src/definition';
+import { useEntityStack } from '../support/entity-stack';
 import { send } from '../support/gateway-harness';
 
 describe('POST /Championships under BODY_LIMIT (gateway and entity-service in-process)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pitwall-body-limit-'));
-  let stack: InProcessStack;
-  let base: string;
-  let headers: Record<string, string>;
-  beforeAll(async () => {
-    stack = await startInProcessStack();
-    await stack.start(entityService);
-    // A small limit, so that a body just over it is cheap to send.
-    const running = await stack.start(gateway, { BODY_LIMIT: '2kb' });
-    base = running.address;
-    const demo = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
-    headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId, 'Content-Type': 'application/json' };
-  });
-  afterAll(async () => {
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // A small limit, so that a body just over it is cheap to send.
+  const env = useEntityStack({ BODY_LIMIT: '2kb' });
 
   const body = (name: string) => JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: name }] });
-  const names = async () => ((await (await fetch(`${base}/Championships`, { headers })).json()) as { Parameters: { Name: string } }[]).map((c) => c.Parameters.Name);
+  const names = async () => ((await (await fetch(`${env.base}/Championships`, { headers: env.headers })).json()) as { Parameters: { Name: string } }[]).map((c) => c.Parameters.Name);
 
   test('when the JSON body is over BODY_LIMIT, then it is a 413 problem giving the limit and nothing is created', async () => {
     const name = `Large ${'x'.repeat(3 * 1024)}`;
-    const res = await send(base, 'POST', '/Championships', { body: body(name), headers });
+    const res = await send(env.base, 'POST', '/Championships', { body: body(name), headers: env.headers });
     expect(res.status).toBe(413);
     expect(res.headers['content-type']).toContain('application/problem+json');
     expect(JSON.parse(res.body)).toMatchObject({ status: 413, detail: expect.stringContaining('limit of 2048 bytes') });
@@ -39,35 +19,20 @@ describe('POST /Championships under BODY_LIMIT (gateway and entity-service in-pr
 
   test('when the JSON body is under BODY_LIMIT, then it is created', async () => {
     const name = `Small ${'x'.repeat(1024)}`;
-    const res = await send(base, 'POST', '/Championships', { body: body(name), headers });
+    const res = await send(env.base, 'POST', '/Championships', { body: body(name), headers: env.headers });
     expect(res.status).toBe(201);
     expect(await names()).toContain(name);
   });
 });
 
 describe('POST /Championships with a Content-Encoding its bytes are not in (gateway and entity-service in-process)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pitwall-body-encoding-'));
-  let stack: InProcessStack;
-  let base: string;
-  let headers: Record<string, string>;
-  beforeAll(async () => {
-    stack = await startInProcessStack();
-    await stack.start(entityService);
-    const running = await stack.start(gateway);
-    base = running.address;
-    const demo = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
-    headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId, 'Content-Type': 'application/json' };
-  });
-  afterAll(async () => {
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const env = useEntityStack();
 
-  const names = async () => ((await (await fetch(`${base}/Championships`, { headers })).json()) as { Parameters: { Name: string } }[]).map((c) => c.Parameters.Name);
+  const names = async () => ((await (await fetch(`${env.base}/Championships`, { headers: env.headers })).json()) as { Parameters: { Name: string } }[]).map((c) => c.Parameters.Name);
 
   test.each(['gzip', 'deflate', 'br', 'zstd'])('when a body sent as %s is plain JSON, then a 400 names Content-Encoding and nothing is created', async (encoding) => {
     const name = `Not ${encoding} ${Date.now()}`;
-    const res = await send(base, 'POST', '/Championships', { body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: name }] }), headers: { ...headers, 'Content-Encoding': encoding } });
+    const res = await send(env.base, 'POST', '/Championships', { body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: name }] }), headers: { ...env.headers, 'Content-Encoding': encoding } });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toContain('application/problem+json');
     const problem = JSON.parse(res.body);

@@ -1,34 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { entityService } from '@pitwall/entity-service';
-import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
-import { gateway } from '../../src/definition';
+import { useEntityStack } from '../support/entity-stack';
 
 type Entity = { Id: string; Parameters: Record<string, unknown> } & Record<string, unknown>;
 
 /** What the official wrappers' examples read (issue 37): an unset reference, a CopyAll's children, a tyre's query ids. */
 describe('entity wire, as the official wrappers read it (gateway and entity-service in-process)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pitwall-wire-'));
-  let stack: InProcessStack;
-  let base: string;
-  let headers: Record<string, string>;
-  beforeAll(async () => {
-    stack = await startInProcessStack();
-    await stack.start(entityService);
-    const running = await stack.start(gateway);
-    base = running.address;
-    const demo = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
-    headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId, 'Content-Type': 'application/json' };
-  });
-  afterAll(async () => {
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const env = useEntityStack();
 
   const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Entity & { title?: string; errors?: Record<string, string[]> } }> => {
-    const res = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await fetch(`${env.base}${path}`, { method, headers: env.headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     return { status: res.status, body: (await res.json()) as Entity };
   };
   const named = (name: string, more: { Name: string; Value: string }[] = []) => ({ ParameterUpdates: [{ Name: 'Name', Value: name }, ...more] });

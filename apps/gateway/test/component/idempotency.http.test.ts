@@ -1,41 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { EncodedJson } from '@pitwall/bus';
-import { entityService } from '@pitwall/entity-service';
-import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
-import { gateway } from '../../src/definition';
+import { createPool } from '@pitwall/db';
+import { createLogger } from '@pitwall/service-kit';
+import { useEntityStack } from '../support/entity-stack';
 
 /** Idempotency-Key on writes, through the gateway, with the entity-service in-process on real PostgreSQL. */
 describe('gateway: a write sent again with its Idempotency-Key takes effect once', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pitwall-idem-'));
-  let stack: InProcessStack;
-  let base: string;
+  const env = useEntityStack();
   let db: pg.Pool;
-  let headers: Record<string, string>;
-  let accountId: string;
-  beforeAll(async () => {
-    stack = await startInProcessStack();
-    await stack.start(entityService);
-    const running = await stack.start(gateway);
-    base = running.address;
-    const demo = await running.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
-    accountId = demo.accountId;
-    headers = { ApiKey: demo.apiKey as string, AccountId: demo.accountId, 'Content-Type': 'application/json' };
-    db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+  beforeAll(() => {
+    // createPool's pool outlives the stack's database being dropped under it (its idle clients' 57P01 is handled).
+    db = createPool({ url: env.stack.databaseUrl, applicationName: 'idempotency-test', logger: createLogger('idempotency-test', 'silent'), max: 2 });
   });
   afterAll(async () => {
     await db?.end();
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const named = async (name: string): Promise<number> =>
-    Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM entity.entities WHERE account_id = $1 AND parameters->>'Name' = $2`, [accountId, name])).rows[0]?.n);
+    Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM entity.entities WHERE account_id = $1 AND parameters->>'Name' = $2`, [env.accountId, name])).rows[0]?.n);
   const post = (body: unknown, key?: string) =>
-    fetch(`${base}/Championships`, { method: 'POST', headers: { ...headers, ...(key ? { 'Idempotency-Key': key } : {}) }, body: JSON.stringify(body) });
+    fetch(`${env.base}/Championships`, { method: 'POST', headers: { ...env.headers, ...(key ? { 'Idempotency-Key': key } : {}) }, body: JSON.stringify(body) });
   const championship = (name: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: name }] });
 
   test('when a create is sent twice with one key, then the second answers the first reply (same Id, Location, time) and one entity exists', async () => {
@@ -120,7 +105,7 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
     const created = (await (await post(championship(`Upd ${randomUUID()}`))).json()) as { Id: string };
     const renamed = `Renamed ${randomUUID()}`;
     const updateKey = randomUUID();
-    const put = () => fetch(`${base}/Championships/${created.Id}`, { method: 'PUT', headers: { ...headers, 'Idempotency-Key': updateKey }, body: JSON.stringify(championship(renamed)) });
+    const put = () => fetch(`${env.base}/Championships/${created.Id}`, { method: 'PUT', headers: { ...env.headers, 'Idempotency-Key': updateKey }, body: JSON.stringify(championship(renamed)) });
 
     const firstPut = await put();
     const secondPut = await put();
@@ -132,13 +117,13 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
     expect(secondPut.headers.get('x-last-modified-time')).toBe(firstPut.headers.get('x-last-modified-time'));
 
     const deleteKey = randomUUID();
-    const del = () => fetch(`${base}/Championships/${created.Id}`, { method: 'DELETE', headers: { ...headers, 'Idempotency-Key': deleteKey } });
+    const del = () => fetch(`${env.base}/Championships/${created.Id}`, { method: 'DELETE', headers: { ...env.headers, 'Idempotency-Key': deleteKey } });
     const firstDelete = await del();
     const secondDelete = await del();
     // Without the key, the second delete would be a 404: the entity is gone.
     expect(secondDelete.status).toBe(firstDelete.status);
     expect(firstDelete.status).toBeLessThan(300);
-    expect((await fetch(`${base}/Championships/${created.Id}`, { headers })).status).toBe(404);
+    expect((await fetch(`${env.base}/Championships/${created.Id}`, { headers: env.headers })).status).toBe(404);
   });
 
   test('when a write is refused (400), then its key is not used up: the corrected request with the same key is written', async () => {
@@ -160,7 +145,7 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
     ['not visible ASCII', 'key with spaces'],
   ])('when the Idempotency-Key is %s, then 400 names the header and nothing is written', async (_what, key) => {
     const name = `Bad key ${randomUUID()}`;
-    const r = await fetch(`${base}/Championships`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': key }, body: JSON.stringify(championship(name)) });
+    const r = await fetch(`${env.base}/Championships`, { method: 'POST', headers: { ...env.headers, 'Idempotency-Key': key }, body: JSON.stringify(championship(name)) });
 
     expect(r.status).toBe(400);
     expect(((await r.json()) as { errors: Record<string, string[]> }).errors).toHaveProperty('Idempotency-Key');
@@ -169,8 +154,8 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
 
   test('when a command reaches the service past its deadline, then it answers 504 "deadline passed" and its write is rolled back', async () => {
     const name = `Late ${randomUUID()}`;
-    const caller = { accountId, userId: randomUUID(), role: 'admin' };
-    const late = stack.bus.requestEncoded(
+    const caller = { accountId: env.accountId, userId: randomUUID(), role: 'admin' };
+    const late = env.stack.bus.requestEncoded(
       'entity',
       'entity.create',
       { caller, type: 'Championships', parentIds: {}, body: championship(name) },
@@ -180,7 +165,7 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
     await expect(late).rejects.toMatchObject({ status: 504, type: 'urn:pitwall:problem:deadline-passed' });
     expect(await named(name)).toBe(0);
     // The same command within its deadline is written: the late one left nothing behind, not even its command id.
-    const inTime = await stack.bus.requestEncoded('entity', 'entity.create', { caller, type: 'Championships', parentIds: {}, body: championship(name) }, { headers: { commandId: `request:${randomUUID()}`, commandHash: 'h' } });
+    const inTime = await env.stack.bus.requestEncoded('entity', 'entity.create', { caller, type: 'Championships', parentIds: {}, body: championship(name) }, { headers: { commandId: `request:${randomUUID()}`, commandHash: 'h' } });
     expect(inTime).toBeInstanceOf(EncodedJson);
     expect(await named(name)).toBe(1);
   });
