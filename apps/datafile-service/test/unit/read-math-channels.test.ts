@@ -1,7 +1,7 @@
 import type { ChannelInfo } from '@pitwall/formats';
 import type { OpenDataset } from '../../src/domain/datasets';
 import type { MathDefinition } from '../../src/domain/math-definitions';
-import { mathCatalogue, resolveMathChannels } from '../../src/domain/read-math-channels';
+import { mathCatalogue, resolveMathChannels, timeBaseGroups } from '../../src/domain/read-math-channels';
 
 const channel = (name: string, frequency: number, extra: Partial<ChannelInfo> = {}): ChannelInfo => ({
   name,
@@ -87,9 +87,36 @@ describe('the math catalogue of a file', () => {
     expect(listed).toHaveLength(20_000);
     expect(listed.at(-1)).toMatchObject({ name: 'c19999', frequency: 50, sampleCount: 500, group: 'Math', expression: 'c19998 + 1' });
     const resolved = resolveMathChannels(file, ['c19999'], defs, () => 'channel').get('c19999');
-    expect(resolved?.math.definitions.map((d) => d.name).slice(0, 2)).toEqual(['c0', 'c1']);
-    expect(resolved?.math.definitions).toHaveLength(20_000);
+    const ordered = resolved?.math.order.definitionsOf(['c19999']);
+    expect(ordered?.map((d) => d.name).slice(0, 2)).toEqual(['c0', 'c1']);
+    expect(ordered).toHaveLength(20_000);
     expect(resolved?.math.leaves.map((c) => c.name)).toEqual(['Speed']);
+  });
+
+  test('when a read names all 20,000 definitions of a chain, then each is looked up once, each plan holds only its own, and the task of their time base has each once, in order', () => {
+    const defs = chain(20_000);
+    // The definitions as the read's store hands them over, counting what resolving looks up (a list per plan was n²/2).
+    let lookups = 0;
+    const counted = new (class extends Map<string, MathDefinition> {
+      override get(name: string) {
+        lookups++;
+        return super.get(name);
+      }
+    })(defs);
+    const names = [...defs.keys()];
+    const infos = resolveMathChannels(file, names, counted, (i) => `channels[${i}]`);
+    expect(infos.size).toBe(20_000);
+    expect(lookups).toBeLessThanOrEqual(20_000);
+    const held = new Set([...infos.values()].map(({ math }) => `${Object.keys(math).sort().join()}: ${math.leaves.map((c) => c.name).join()}`));
+    expect([...held]).toEqual(['definition,lapDistance,lapTime,leaves,order: Speed']);
+    const last = infos.get('c19999');
+    expect(last).toMatchObject({ frequency: 50, sampleCount: 500, math: { definition: { expression: 'c19998 + 1' } } });
+    lookups = 0;
+    const groups = timeBaseGroups([...infos.values()], () => ({ startTime: 0, frequency: 50, samples: new Float64Array(500) }), { start: 0, end: 10 });
+    expect(lookups).toBe(20_000);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]?.definitions.map((d) => d.name)).toEqual(names);
+    expect(groups[0]?.leaves.map((c) => c.name)).toEqual(['Speed']);
   });
 
   test('when the first of 20,000 chained definitions reads a channel the file lacks, then none is listed, and a read of the last names the channel', () => {
