@@ -147,7 +147,9 @@ export function axisTicks(min: number, max: number, count = 5, integers = false)
     const value = Number(v.toFixed(decimals)) + 0;
     return { value, label: value.toFixed(decimals) };
   };
-  if (raw === 0) return [tick(lo)];
+  // One value, or a range within its float resolution (a few ulps wide, float noise): no round step to walk, as k + 1
+  // would then be k. One tick at the value, labelled as the page shows a number.
+  if (raw === 0 || Math.max(Math.abs(lo), Math.abs(hi)) / step >= Number.MAX_SAFE_INTEGER) return [{ value: lo, label: displayNumber(lo) }];
   const ticks: AxisTick[] = [];
   for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) ticks.push(tick(k * step));
   return ticks;

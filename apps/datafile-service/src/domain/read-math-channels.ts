@@ -102,7 +102,7 @@ export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMa
     const definition = definitions.get(name) as MathDefinition;
     // As planOf refuses them: lapDistance() on a file with nothing to measure distance by, and nothing to set a time base.
     if (r.lapDistance && !distanceSource) continue;
-    if (!r.fastest && definition.rate === undefined && !r.lapDistance) continue;
+    if (!r.fastest && definition.rate === undefined) continue;
     out.push({ ...entryOf(file, name, definition, r.fastest), group: MATH_GROUP, expression: definition.expression });
   }
   return out;
@@ -362,7 +362,8 @@ function planOf(
     return `math channel ${name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)`;
   }
   const { leaves, lapTime, lapDistance } = walked;
-  if (leaves.length === 0 && definition.rate === undefined && !lapDistance) {
+  // lapDistance() is no time base: the distance source is resampled onto the base, which a logged input or the Rate sets.
+  if (leaves.length === 0 && definition.rate === undefined) {
     return `math channel ${name} reads no channel: give it a Rate to be evaluated at`;
   }
   return { ...entryOf(file, name, definition, fastestOf(leaves)), math: { definition, leaves, lapTime, lapDistance, order: resolution.order } };

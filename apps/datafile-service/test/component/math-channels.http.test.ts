@@ -70,13 +70,15 @@ describe('math channels through the gateway (entity-service, datafile-service an
     await define('Throttle 2Hz', 'Throttle', '%', '2');
     await define('Broken', 'Nope + 1');
     await define('Constant', 'pi * 2');
+    await define('Lap distance', 'lapDistance()', 'm');
+    await define('Lap distance 10Hz', 'lapDistance()', 'm', '10');
   }, 90_000);
 
   test('when the metadata is read, then the math channels it can evaluate follow the logged ones in the group Math', async () => {
     const record = await json(get(`${dataset()}/metadata`));
     const math = record.channels.filter((c: Json) => c.group === 'Math');
     expect(record.channels.slice(0, -math.length).every((c: Json) => c.group === undefined)).toBe(true);
-    expect(math.map((c: Json) => c.name).sort()).toEqual(['Accel', 'Power', 'Since lap start', 'Speed ms', 'Throttle 2Hz']);
+    expect(math.map((c: Json) => c.name).sort()).toEqual(['Accel', 'Lap distance 10Hz', 'Power', 'Since lap start', 'Speed ms', 'Throttle 2Hz']);
     expect(math.find((c: Json) => c.name === 'Power')).toEqual({ name: 'Power', unit: 'W', frequency: expect.closeTo(100, 0), sampleCount: FAST, dimension: 1, dataType: 'float64', group: 'Math', expression: '"Speed ms" * Throttle' });
   });
 
@@ -139,6 +141,20 @@ describe('math channels through the gateway (entity-service, datafile-service an
     const r = await get(`${dataset()}/channel?channel=Constant`);
     expect(r.status).toBe(422);
     expect(((await r.json()) as Json).errors).toEqual({ channel: ['math channel Constant reads no channel: give it a Rate to be evaluated at'] });
+  });
+
+  test('when a math channel reads only lapDistance(), then it needs a Rate too: without one it is left out and a read is a 422, with one it is read', async () => {
+    const record = await json(get(`${dataset()}/metadata`));
+    const names = record.channels.map((c: Json) => c.name);
+    expect(names).not.toContain('Lap distance');
+    expect(names).toContain('Lap distance 10Hz');
+    const r = await get(`${dataset()}/channel?channel=Lap%20distance`);
+    expect(r.status).toBe(422);
+    expect(((await r.json()) as Json).errors).toEqual({ channel: ['math channel Lap distance reads no channel: give it a Rate to be evaluated at'] });
+    // Speed rises 10 m/s + 2 m/s² · t from 0 s: 11 m driven by 1 s.
+    const atRate = await json(get(`${dataset()}/channel?channel=Lap%20distance%2010Hz&start=0&duration=1.05`));
+    expect(atRate.samples).toHaveLength(11);
+    expect(atRate.samples[10]).toBeCloseTo(11, 1);
   });
 
   test('when a read needs more than READ_SAMPLE_BUDGET, then the inputs of its math channels count', async () => {

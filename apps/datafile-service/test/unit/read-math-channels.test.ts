@@ -58,6 +58,7 @@ describe('the math catalogue of a file', () => {
       ['Reads constant', 'Constant * 2'],
       ['Reads constant at 5 Hz', 'Constant * 2', 5],
       ['Lap distance', 'lapDistance()'],
+      ['Lap distance at 10 Hz', 'lapDistance()', 10],
       ['Reads lap distance', '"Lap distance" + Speed'],
       ['Lap time', 'lapTime() + Speed'],
       ['Both', '"Engine RPM" / Speed'],
@@ -76,9 +77,10 @@ describe('the math catalogue of a file', () => {
       });
       expect(mathCatalogue(f, defs).map((c) => c.name)).toEqual(resolvable);
     }
-    // Speed in km/h is a distance source: lapDistance() can be evaluated only then.
+    // Speed in km/h is a distance source: lapDistance() can be evaluated only then, and alone only at a Rate (it sets no time base).
     expect(mathCatalogue(file, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap time', 'Both']);
-    expect(mathCatalogue(withSpeedInKmh, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap distance', 'Reads lap distance', 'Lap time', 'Both']);
+    expect(mathCatalogue(withSpeedInKmh, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap distance at 10 Hz', 'Reads lap distance', 'Lap time', 'Both']);
+    expect(() => resolveMathChannels(withSpeedInKmh, ['Lap distance'], defs, () => 'channel')).toThrow('math channel Lap distance reads no channel: give it a Rate to be evaluated at');
   });
 
   test('when 20,000 definitions each read the one before, then each is listed, and the last resolves to all of them in order', () => {

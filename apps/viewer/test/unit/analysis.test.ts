@@ -42,6 +42,13 @@ describe('the analysis views', () => {
     expect(labels(-0.3, 0.3)).toEqual(['-0.2', '0.0', '0.2']);
     expect(labels(12.7, 261.3)).toEqual(['50', '100', '150', '200', '250']);
     expect(labels(5, 5)).toEqual(['5']);
+    expect(axisTicks(0.3, 0.3)).toEqual([{ value: 0.3, label: '0.3' }]);
+    // Two values an ulp or a few apart (a computed channel's float noise): one tick, not an endless walk of a step too
+    // fine for the values (k + 1 === k past 2^53).
+    expect(axisTicks(1, 1 + 2 ** -52)).toEqual([{ value: 1, label: '1' }]);
+    expect(axisTicks(0.1 + 0.2, 0.3)).toEqual([{ value: 0.3, label: '0.3' }]);
+    expect(labels(1e17, 1e17 + 16)).toEqual(['100000000000000000']);
+    expect(labels(1, 1 + 2 ** -40)).toHaveLength(5);
     expect(labels(0, Number.NaN)).toEqual([]);
   });
 
