@@ -11,7 +11,8 @@ export type UnaryOperator = '-' | '+' | '!';
 /** The syntax tree of one expression; names are inputs (channels) or constants, `a.b` is one name (a structure's field). */
 export type ExpressionNode =
   | ({ kind: 'number'; value: number } & Span)
-  | ({ kind: 'name'; name: string } & Span)
+  /** `quoted`: written as a string ("pi"), always a name, never a constant. */
+  | ({ kind: 'name'; name: string; quoted?: true } & Span)
   | ({ kind: 'unary'; operator: UnaryOperator; argument: ExpressionNode } & Span)
   | ({ kind: 'binary'; operator: BinaryOperator; left: ExpressionNode; right: ExpressionNode } & Span)
   | ({ kind: 'call'; callee: string; args: ExpressionNode[] } & Span);

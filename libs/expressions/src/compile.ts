@@ -7,8 +7,9 @@ import { LAP_FUNCTIONS, type LapFunctionName, TIME_FUNCTIONS, type TimeFunctionN
 
 export interface CompileOptions {
   /**
-   * The names an expression may read (channels); they shadow the constants. Any other name is refused. `'any'`: every
-   * name but a constant is an input (to check an expression before the channels it reads are known). A set is taken
+   * The names an expression may read (channels); they shadow the constants `pi` and `e`, except in the math language,
+   * where a bare `pi` or `e` is always the constant and a quoted one (`"pi"`) a name. Any other name is refused.
+   * `'any'`: every name but a bare constant is an input (to check an expression before the channels it reads are known). A set is taken
    * as it is (a caller compiling many expressions against a growing set of names does not copy it for each).
    */
   inputs: readonly string[] | ReadonlySet<string> | 'any';
@@ -53,7 +54,7 @@ export function compile(source: string | ExpressionNode, options: CompileOptions
   const used: string[] = [];
   const needs = { time: false, lapTime: false, lapDistance: false };
   check(ast, { allowed, math, needs }, used);
-  const program = programOf(ast, new Map(used.map((name, index) => [name, index])));
+  const program = programOf(ast, new Map(used.map((name, index) => [name, index])), math);
   return {
     ast,
     inputs: used,
@@ -82,13 +83,17 @@ function check(node: ExpressionNode, c: Checking, used: string[]): void {
   switch (node.kind) {
     case 'number':
       return;
-    case 'name':
-      if (allowed === 'any' ? !Object.hasOwn(CONSTANTS, node.name) : allowed.has(node.name)) {
+    case 'name': {
+      const constant = isConstant(node);
+      // In the math language a bare constant is never an input (so a definition reads the same alone or beside others).
+      const input = constant && c.math ? false : allowed === 'any' ? !constant : allowed.has(node.name);
+      if (input) {
         if (!used.includes(node.name)) used.push(node.name);
-      } else if (!Object.hasOwn(CONSTANTS, node.name)) {
+      } else if (!constant) {
         throw new ExpressionError(node.start, `unknown name ${node.name}`);
       }
       return;
+    }
     case 'unary':
       return check(node.argument, c, used);
     case 'binary':
@@ -156,4 +161,9 @@ function sampleCount(
 
 function isSource(value: unknown): value is { length: number; read: unknown } {
   return typeof value === 'object' && value !== null && typeof (value as { read?: unknown }).read === 'function' && Number.isInteger((value as { length?: unknown }).length);
+}
+
+/** A bare `pi` or `e` (a quoted "pi" is a name). */
+function isConstant(node: Extract<ExpressionNode, { kind: 'name' }>): boolean {
+  return !node.quoted && Object.hasOwn(CONSTANTS, node.name);
 }

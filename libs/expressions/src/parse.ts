@@ -72,7 +72,7 @@ class Reader {
         const { value, raw } = node as jsep.Literal;
         if (typeof value === 'string' && this.quotedNames) {
           if (value.length === 0) throw new ExpressionError(span.start, 'an empty quoted name');
-          return { kind: 'name', name: value, ...span };
+          return { kind: 'name', name: value, quoted: true, ...span };
         }
         if (typeof value !== 'number') throw new ExpressionError(span.start, `${raw} is not a number`);
         // A literal past the float64 range reads as Infinity: every sample it touches would be a silent gap.

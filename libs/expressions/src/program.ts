@@ -60,9 +60,12 @@ export interface RunEnvironment {
   lapDistance?: Float64Array;
 }
 
-/** Builds the program of `ast`; `inputIndex` names the inputs (any other name is a constant). */
-export function programOf(ast: ExpressionNode, inputIndex: ReadonlyMap<string, number>): Program {
-  return new Builder(inputIndex).program(ast);
+/**
+ * Builds the program of `ast`; `inputIndex` names the inputs (any other name is a constant). `constantsWin`: a bare
+ * constant's name is the constant even when an input has it (the math language, where that input is written quoted).
+ */
+export function programOf(ast: ExpressionNode, inputIndex: ReadonlyMap<string, number>, constantsWin = false): Program {
+  return new Builder(inputIndex, constantsWin).program(ast);
 }
 
 /** Runs a program over n samples: the result, and whether it is an array of its own (not an input or a context series). */
@@ -183,7 +186,10 @@ class Builder {
   private readonly series: Series[] = [];
   private registers = 0;
 
-  constructor(private readonly inputIndex: ReadonlyMap<string, number>) {}
+  constructor(
+    private readonly inputIndex: ReadonlyMap<string, number>,
+    private readonly constantsWin: boolean,
+  ) {}
 
   program(ast: ExpressionNode): Program {
     const result = this.operand(ast);
@@ -196,8 +202,8 @@ class Builder {
       case 'number':
         return { kind: 'constant', value: node.value };
       case 'name': {
-        const index = this.inputIndex.get(node.name);
-        return index !== undefined ? { kind: 'input', index } : { kind: 'constant', value: CONSTANTS[node.name] };
+        const index = this.constantsWin && !node.quoted && Object.hasOwn(CONSTANTS, node.name) ? undefined : this.inputIndex.get(node.name);
+        return index !== undefined ? { kind: 'input', index } : { kind: 'constant', value: CONSTANTS[node.name] as number };
       }
       case 'unary': {
         const a = this.operand(node.argument);
@@ -214,7 +220,7 @@ class Builder {
   private call(callee: string, args: ExpressionNode[]): Operand {
     if (callee === 'lapTime' || callee === 'lapDistance') return this.addSeries({ kind: 'lap', name: callee });
     if (Object.hasOwn(TIME_FUNCTIONS, callee)) {
-      const argument = new Builder(this.inputIndex).program(args[0]);
+      const argument = new Builder(this.inputIndex, this.constantsWin).program(args[0]);
       const parameter = args[1]?.kind === 'number' ? args[1].value : NaN;
       return this.addSeries({ kind: 'time', callee: callee as TimeFunctionName, parameter, argument });
     }

@@ -86,6 +86,16 @@ describe('compile and evaluate', () => {
     expect(list(evaluate('e + 1', { e: f64(1) }))).toEqual([2]);
   });
 
+  it('when the math language names pi or e, then bare it is the constant and quoted the input of that name', () => {
+    const both = compile('pi * 10 + "pi"', { inputs: 'any', math: true });
+    expect(both.inputs).toEqual(['pi']);
+    expect(list(both.evaluate({ pi: f64(1, 2) }))).toEqual([Math.PI * 10 + 1, Math.PI * 10 + 2]);
+    // Given an input called e, a bare e is still the constant (as when the input is not there).
+    expect(compile('e * 2', { inputs: ['e'], math: true }).inputs).toEqual([]);
+    expect(list(compile('e * 2', { inputs: ['e'], math: true }).evaluate({ e: f64(5) }, 1))).toEqual([Math.E * 2]);
+    expect(list(compile('smooth("e", 1) + e', { inputs: ['e'], math: true }).evaluate({ e: f64(5) }, 1, { time: f64(0) }))).toEqual([5 + Math.E]);
+  });
+
   it('when the expression reads no input, then the length given fills the result', () => {
     expect(list(compile('1 + 1', { inputs: [] }).evaluate({}, 3))).toEqual([2, 2, 2]);
     expect(() => compile('1', { inputs: [] }).evaluate({})).toThrow(TypeError);

@@ -111,7 +111,8 @@ class Run {
       case 'number':
         return node.value;
       case 'name':
-        return this.inputs.get(node.name) ?? CONSTANTS[node.name];
+        // As in the math language: a bare pi or e is the constant, a quoted one a name.
+        return !node.quoted && node.name in CONSTANTS ? (CONSTANTS[node.name] as number) : (this.inputs.get(node.name) as Float64Array);
       case 'unary': {
         const a = this.value(node.argument);
         return (node.operator === '-' && this.negate(a)) || this.map1(UNARY_OPERATORS[node.operator], a);

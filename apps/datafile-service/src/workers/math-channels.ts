@@ -1,6 +1,6 @@
 import { convertInto, IDENTITY } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
-import { compile, CONSTANTS, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
+import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
 import type { StoredSlice } from './shape-channels';
 
@@ -79,12 +79,11 @@ export function evaluateMathChannels(task: MathTask): StoredSlice[] {
     else if (!('times' in base) && !slice.times) inputs[slice.name] = new RegularResampler(physicalOf(slice), slice.startTime, slice.frequency, base);
     else inputs[slice.name] = interpolateLinear(timesOf(slice), physicalOf(slice), time());
   }
-  // What a definition may read: the inputs and the definitions before it. A definition named like a constant (pi, e)
-  // is not among them: the others read the constant, as when each is evaluated alone (nothing reads it as a channel).
+  // What a definition may read: the inputs and the definitions before it (one named pi or e is read quoted: "pi").
   const available = new Set(Object.keys(inputs));
   const compiled = task.definitions.map((definition) => {
     const expression = compile(definition.expression, { inputs: available, math: true });
-    if (!Object.hasOwn(CONSTANTS, definition.name)) available.add(definition.name);
+    available.add(definition.name);
     return { name: definition.name, expression };
   });
   const context: EvaluationContext = {};

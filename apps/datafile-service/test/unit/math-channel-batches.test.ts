@@ -129,6 +129,25 @@ describe('a batch of math channels', () => {
     ]);
   });
 
+  test('when a definition is named e, then the others read it quoted ("e") and the constant bare (e), in one batch as alone', async () => {
+    const defs = definitions([
+      ['e', '"Speed" + 1'],
+      ['Quoted', '"e" * 2'],
+      ['Bare', 'e * "Speed"'],
+    ]);
+    const { reads, tasks, infos, file } = readsOf(defs, ['e', 'Quoted', 'Bare']);
+    const window = resolveScope({ mode: 'file' }, file);
+    const [e, quoted, bare] = (await reads.slices(infos, window, new AbortController().signal)) as StoredSlice[];
+    expect(tasks.map((t) => t.definitions.map((d) => d.name))).toEqual([['e', 'Quoted', 'Bare']]);
+    const speed = (k: number) => (storedChannels().get('Speed')?.samples[k] as number) / 10;
+    expect([e?.samples[3], quoted?.samples[3], bare?.samples[3]]).toEqual([speed(3) + 1, (speed(3) + 1) * 2, Math.E * speed(3)]);
+    for (const [i, name] of ['e', 'Quoted', 'Bare'].entries()) {
+      const alone = readsOf(defs, [name]);
+      const expected = await alone.reads.slice(alone.infos[0] as MathChannelInfo, window, new AbortController().signal);
+      expect(bits([e, quoted, bare][i] as StoredSlice)).toEqual(bits(expected));
+    }
+  });
+
   test('when a channel and another reading it are on different time bases, then what they share is evaluated on each base, not passed between them', async () => {
     const { reads, tasks, infos, file } = readsOf(WORKBOOK, ['Accel', 'Accel 10']);
     const [accel, accel10] = await reads.slices(infos, resolveScope({ mode: 'file' }, file), new AbortController().signal);
