@@ -220,7 +220,8 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       }
       const groups = timeBaseGroups(channels, (leaf) => sliceView(stored.get(leaf.name) as StoredChannel), span);
       const laps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];
-      const tasks = groups.map((group): MathTask => {
+      // A base's task (and its copies of the inputs) is made when it is sent, not before.
+      const taskOf = (group: TimeBaseGroup): MathTask => {
         const plans = group.channels.map((info) => info.math);
         const lapDistance = plans.some((p) => p.lapDistance);
         return {
@@ -233,21 +234,28 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
           ...(lapDistance || plans.some((p) => p.lapTime) ? { laps } : {}),
           ...(lapDistance && distance ? { distance: { source: distance.source, slice: ownedSlice(distance.stored) } } : {}),
         };
-      });
-      // The bases are independent: their tasks run side by side on the pool; the first to fail stops the others.
+      };
+      // The bases are independent: MATH_TASKS_PER_READ of their tasks at a time run side by side on the pool (one read
+      // of many bases does not take every thread while other reads wait); the first to fail stops the others.
       const stop = new AbortController();
       const either = AbortSignal.any([signal, stop.signal]);
-      const results = await Promise.all(
-        tasks.map(async (task) => {
+      const results: StoredSlice[][] = [];
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        while (next < groups.length) {
+          const g = next++;
+          either.throwIfAborted();
+          const task = taskOf(groups[g] as TimeBaseGroup);
           const transferList = [...task.inputs, ...(task.distance ? [task.distance.slice] : [])].flatMap((s) => buffersOf(s));
           try {
-            return (await parts.pool.run(task, { name: 'math', transferList, signal: either })) as StoredSlice[];
+            results[g] = (await parts.pool.run(task, { name: 'math', transferList, signal: either })) as StoredSlice[];
           } catch (error) {
             stop.abort(error);
             throw error;
           }
-        }),
-      );
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(MATH_TASKS_PER_READ, groups.length) }, lane));
       const byName = new Map<string, StoredSlice>();
       results.forEach((slices, g) => (groups[g] as TimeBaseGroup).channels.forEach((info, i) => byName.set(info.name, slices[i] as StoredSlice)));
       return channels.map((info) => byName.get(info.name) as StoredSlice);
@@ -255,6 +263,9 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
   };
   return reads;
 }
+
+/** The most pool tasks one read's math channels run at a time (one per time base). */
+export const MATH_TASKS_PER_READ = 2;
 
 /** Math channels of one read evaluated together: those on one time base, with every definition and input they need, each once. */
 export interface TimeBaseGroup {

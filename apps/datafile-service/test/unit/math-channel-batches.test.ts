@@ -2,7 +2,7 @@ import type { Piscina } from 'piscina';
 import { resolveScope, StoredChannelCache, type ChannelInfo, type StoredChannel } from '@pitwall/formats';
 import type { OpenDataset } from '../../src/domain/datasets';
 import type { MathDefinition } from '../../src/domain/math-definitions';
-import { mathReads, resolveMathChannels, timeBaseGroups, type MathChannelInfo } from '../../src/domain/read-math-channels';
+import { MATH_TASKS_PER_READ, mathReads, resolveMathChannels, timeBaseGroups, type MathChannelInfo } from '../../src/domain/read-math-channels';
 import { evaluateMathChannels, type MathTask } from '../../src/workers/math-channels';
 import type { StoredSlice } from '../../src/workers/shape-channels';
 
@@ -72,22 +72,30 @@ const WORKBOOK = definitions([
 
 function inProcessPool() {
   const tasks: MathTask[] = [];
+  let running = 0;
+  const most = { running: 0 };
   const pool = {
     async run(task: MathTask, options: { signal?: AbortSignal }) {
       options.signal?.throwIfAborted();
       tasks.push(task);
-      return evaluateMathChannels(task);
+      most.running = Math.max(most.running, ++running);
+      try {
+        await new Promise((resolve) => setImmediate(resolve)); // as a pool answers: later
+        return evaluateMathChannels(task);
+      } finally {
+        running--;
+      }
     },
   };
-  return { tasks, pool: pool as unknown as Piscina };
+  return { tasks, most, pool: pool as unknown as Piscina };
 }
 
 function readsOf(defs: ReadonlyMap<string, MathDefinition>, names: string[]) {
   const data = dataset();
   const infos = resolveMathChannels(data.file, names, defs, (i) => `channels[${i}]`);
-  const { tasks, pool } = inProcessPool();
+  const { tasks, most, pool } = inProcessPool();
   const reads = mathReads(data, infos, { cache: new StoredChannelCache(1e8), pool });
-  return { reads, tasks, infos: names.map((n) => infos.get(n) as MathChannelInfo), file: data.file };
+  return { reads, tasks, most, infos: names.map((n) => infos.get(n) as MathChannelInfo), file: data.file };
 }
 
 /** The slice as numbers compared bit for bit (Object.is: NaN is NaN, -0 is not 0). */
@@ -114,9 +122,10 @@ describe('a batch of math channels', () => {
     }
   });
 
-  test('when a layered workbook is read, then there is one pool task per time base, each definition and input of a base sent once', async () => {
-    const { reads, tasks, infos, file } = readsOf(WORKBOOK, names);
+  test('when a layered workbook is read, then there is one pool task per time base, each definition and input of a base sent once, MATH_TASKS_PER_READ at a time', async () => {
+    const { reads, tasks, most, infos, file } = readsOf(WORKBOOK, names);
     await reads.slices(infos, resolveScope({ mode: 'file' }, file), new AbortController().signal);
+    expect(most.running).toBe(MATH_TASKS_PER_READ);
     const sent = tasks.map((t) => ({ channels: t.channels.map((c) => c.name), definitions: t.definitions.map((d) => d.name), inputs: t.inputs.map((s) => s.name) }));
     expect(sent).toEqual([
       { channels: ['Speed ms', 'Accel', 'Power', 'Smooth power', 'Lap pace', 'Power again'], definitions: ['Speed ms', 'Accel', 'Power', 'Smooth power', 'Lap pace', 'Power again'], inputs: ['Speed', 'Throttle'] },
