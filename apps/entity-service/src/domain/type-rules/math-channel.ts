@@ -17,7 +17,7 @@ export const mathChannel: TypeRule = {
     await repo.lockEntityType(q, accountId, 'MathChannels');
     const others = (await repo.entitiesOfType(q, accountId, 'MathChannels')).filter((d) => d.id !== existing?.id);
     if (!existing && others.length >= limits.maxMathChannels) {
-      throw AppError.conflict(`The account already has ${others.length} math channels, the most it may hold (MAX_MATH_CHANNELS is ${limits.maxMathChannels}): delete one first`);
+      throw AppError.conflict(`The account already has ${others.length} math channel${others.length === 1 ? '' : 's'}, the most it may hold (MAX_MATH_CHANNELS is ${limits.maxMathChannels}): delete one first`);
     }
     const name = String(parameters['Name']);
     const clash = others.find((d) => String(d.parameters['Name'] ?? '').toLowerCase() === name.toLowerCase());
