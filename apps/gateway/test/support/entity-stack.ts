@@ -19,9 +19,10 @@ export interface EntityStack {
  * returned object is filled in once it is up.
  */
 export function useEntityStack(gatewayEnv: Record<string, string> = {}): EntityStack {
-  const dir = mkdtempSync(join(tmpdir(), 'pitwall-gateway-entities-'));
   const used = {} as EntityStack;
+  let dir: string | undefined;
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pitwall-gateway-entities-'));
     used.stack = await startInProcessStack();
     await used.stack.start(entityService);
     const running = await used.stack.start(gateway, gatewayEnv);
@@ -32,7 +33,7 @@ export function useEntityStack(gatewayEnv: Record<string, string> = {}): EntityS
   });
   afterAll(async () => {
     await used.stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
   return used;
 }
