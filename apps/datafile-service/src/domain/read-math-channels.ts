@@ -65,18 +65,12 @@ export function resolveMathChannels(
   fieldOf: (i: number) => string,
   lead = 'The data file could not be read: ',
 ): Map<string, MathChannelInfo> {
-  const logged = new Map(file.channels.map((c) => [c.name, c]));
-  const { graph, compiled } = graphOf(definitions, logged);
-  const requested = names.filter((name) => !logged.has(name) && graph.has(name));
-  const walked = walkOf(graph, compiled, logged, requested);
-  const order: MathOrder = { definitionsOf: (roots) => evaluationOrder(graph, roots).definitions.map((d) => definitions.get(d) as MathDefinition) };
-  let distanceSource: boolean | undefined;
-  const hasDistanceSource = () => (distanceSource ??= pickDistanceSource(file.channels) !== undefined);
+  const plans = plansOf(file, definitions, names);
   const out = new Map<string, MathChannelInfo>();
   const refusals = new FieldRefusals();
   names.forEach((name, i) => {
-    if (logged.has(name) || !graph.has(name) || out.has(name)) return;
-    const planned = planOf(file, name, definitions.get(name) as MathDefinition, walked.get(name) as Walked, { graph, compiled, order, hasDistanceSource });
+    const planned = plans.get(name);
+    if (planned === undefined || out.has(name)) return;
     if (typeof planned === 'string') refusals.refuse(fieldOf(i), planned);
     else out.set(name, planned);
   });
@@ -85,100 +79,35 @@ export function resolveMathChannels(
 }
 
 /**
- * The catalogue entries of the account's math channels this file can evaluate (those reading a channel it lacks are
- * left out). One walk over the definitions, each looked at once: its entry needs only whether everything it reads
- * through the others can be evaluated and the fastest logged channel among them, not its plan. (A plan per definition
- * was quadratic in a chain of definitions, on the event loop: 9 s for 3,000.)
+ * The plan of each of `names` that is a math channel of this file (a logged channel of the file wins over a math
+ * channel of its name), or why the file cannot evaluate it: one walk over the definitions they reach, each looked at
+ * once. The reads and the catalogue both take their plans from here, so the catalogue lists exactly what a read
+ * resolves.
  */
-export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>): (ChannelInfo & { group: string; expression: string })[] {
+function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>, names: readonly string[]): Map<string, MathChannelInfo | string> {
   const logged = new Map(file.channels.map((c) => [c.name, c]));
   const { graph, compiled } = graphOf(definitions, logged);
-  const reach = reachOf(graph, compiled, logged);
-  const distanceSource = pickDistanceSource(file.channels) !== undefined;
+  const requested = names.filter((name) => !logged.has(name) && graph.has(name));
+  const walked = walkOf(graph, compiled, logged, requested);
+  const order: MathOrder = { definitionsOf: (roots) => evaluationOrder(graph, roots).definitions.map((d) => definitions.get(d) as MathDefinition) };
+  let distanceSource: boolean | undefined;
+  const hasDistanceSource = () => (distanceSource ??= pickDistanceSource(file.channels) !== undefined);
+  const plans = new Map<string, MathChannelInfo | string>();
+  for (const name of requested) {
+    if (!plans.has(name)) plans.set(name, planOf(file, name, definitions.get(name) as MathDefinition, walked.get(name) as Walked, { graph, compiled, order, hasDistanceSource }));
+  }
+  return plans;
+}
+
+/** The catalogue entries of the account's math channels this file can evaluate: those a read of them resolves. */
+export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>): (ChannelInfo & { group: string; expression: string })[] {
   const out: (ChannelInfo & { group: string; expression: string })[] = [];
-  for (const name of graph.keys()) {
-    const r = reach.get(name);
-    if (!r?.ok) continue;
-    const definition = definitions.get(name) as MathDefinition;
-    // As planOf refuses them: lapDistance() on a file with nothing to measure distance by, and nothing to set a time base.
-    if (r.lapDistance && !distanceSource) continue;
-    if (!r.fastest && definition.rate === undefined) continue;
-    out.push({ ...entryOf(file, name, definition, r.fastest), group: MATH_GROUP, expression: definition.expression });
+  for (const planned of plansOf(file, definitions, [...definitions.keys()]).values()) {
+    if (typeof planned === 'string') continue;
+    const { math, ...entry } = planned;
+    out.push({ ...entry, group: MATH_GROUP, expression: math.definition.expression });
   }
   return out;
-}
-
-/** What a definition reaches through the others: whether this file can evaluate all of it, and the fastest logged channel it reads (the first of the fastest, in reading order). */
-interface Reach {
-  ok: boolean;
-  fastest?: ChannelInfo;
-  /** It, or a definition it reads, calls lapDistance(). */
-  lapDistance: boolean;
-}
-
-function merge(into: Reach, from: Reach): void {
-  if (!from.ok) into.ok = false;
-  else if (from.fastest && (!into.fastest || from.fastest.frequency > into.fastest.frequency)) into.fastest = from.fastest;
-  into.lapDistance ||= from.lapDistance;
-}
-
-/** A definition's own Reach before what it reads is merged in. */
-function ownReach(compiled: Compiled | undefined): Reach {
-  return { ok: !compiled?.error, lapDistance: compiled?.lapDistance ?? false };
-}
-
-/**
- * Each definition's Reach, in one depth-first walk with a stack of its own (definitions may chain thousands deep), each
- * definition's result kept for the others that read it. A definition that does not parse, reads a channel the file
- * lacks or cannot evaluate, or is part of (or reads into) a cycle is not ok: as `planOf` refuses it.
- */
-function reachOf(graph: ReadonlyMap<string, readonly string[]>, compiled: ReadonlyMap<string, Compiled>, logged: ReadonlyMap<string, ChannelInfo>): Map<string, Reach> {
-  const done = new Map<string, Reach>();
-  const onPath = new Set<string>();
-  for (const root of graph.keys()) {
-    if (done.has(root)) continue;
-    const path: string[] = [root];
-    const next: number[] = [0];
-    const reach: Reach[] = [ownReach(compiled.get(root))];
-    onPath.add(root);
-    while (path.length) {
-      const top = path.length - 1;
-      const name = path[top] as string;
-      const reads = graph.get(name) as readonly string[];
-      const here = reach[top] as Reach;
-      const i = next[top] as number;
-      if (i === reads.length || !here.ok) {
-        path.pop();
-        next.pop();
-        reach.pop();
-        onPath.delete(name);
-        done.set(name, here);
-        if (top > 0) merge(reach[top - 1] as Reach, here);
-        continue;
-      }
-      next[top] = i + 1;
-      const child = reads[i] as string;
-      if (!graph.has(child)) {
-        const info = logged.get(child);
-        merge(here, info && evaluableLeaf(info) ? { ok: true, fastest: info, lapDistance: false } : { ok: false, lapDistance: false });
-        continue;
-      }
-      if (onPath.has(child)) {
-        here.ok = false;
-        continue;
-      }
-      const known = done.get(child);
-      if (known) {
-        merge(here, known);
-        continue;
-      }
-      path.push(child);
-      next.push(0);
-      reach.push(ownReach(compiled.get(child)));
-      onPath.add(child);
-    }
-  }
-  return done;
 }
 
 /** A logged channel a math channel can read: one number a sample, decodable. */
