@@ -5,6 +5,8 @@
  */
 export function displayNumber(value: number, digits = 5): string {
   if (!Number.isFinite(value)) return String(value);
+  // Past 2^53 every double is a whole number, which BigInt prints without an exponent (String does from 1e21).
+  if (Math.abs(value) >= 2 ** 53) return BigInt(value).toString();
   if (Math.abs(value) >= 10 ** digits) return String(Math.round(value) + 0);
   return String(Number(value.toPrecision(digits)) + 0);
 }

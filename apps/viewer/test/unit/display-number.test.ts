@@ -12,6 +12,8 @@ describe('numbers as the page shows them', () => {
   test('when a value is large, zero or not finite, then it is a whole number without an exponent, 0 (never -0), or says so', () => {
     expect(displayNumber(12345.678)).toBe('12346');
     expect(displayNumber(1234567.89)).toBe('1234568');
+    expect(displayNumber(1.5e21)).toBe('1500000000000000000000');
+    expect(displayNumber(-(2 ** 60))).toBe('-1152921504606846976');
     expect(displayNumber(-0)).toBe('0');
     expect(displayNumber(-0.000001, 1)).toBe('-0.000001');
     expect(displayNumber(Number.NaN)).toBe('NaN');
