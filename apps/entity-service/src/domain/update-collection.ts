@@ -11,7 +11,7 @@ import { convertUpdates, type ConvertedUpdate, type ParameterSet, type Parameter
 import { checkEventCarEntry, type Parents } from './parents';
 import type { ParameterSets } from './projection';
 import { nextModifiedTime } from './store-context';
-import { beforeDelete, beforeWrite, rulesOf } from './type-rules';
+import { beforeDelete, beforeWrite, rulesOf, type RuleLimits } from './type-rules';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -41,6 +41,8 @@ export async function updateCollection(
   items: CollectionItemUpdate[],
   sets: ParameterSets,
   now: Date,
+  /** The bounds the child type's rules keep (the store's). */
+  ruleLimits?: RuleLimits,
 ): Promise<EntityChangedEvent[]> {
   const childType = childTypesOf(type).find((t) => collectionNameOf(t).toLowerCase() === name.toLowerCase());
   const path = `CollectionUpdateModels.${name}`;
@@ -78,7 +80,7 @@ export async function updateCollection(
       // Per item, only what can refuse it or must see the table awaits: 10,000 items are 10,000 trips round the loop.
       if (writes.hasRules) {
         await writes.beforeRules();
-        await beforeWrite(q, accountId, { type: childType, parameters, parents, updates, existing: null, updatesPath: `${itemPath}.ParameterUpdates` });
+        await beforeWrite(q, accountId, { type: childType, parameters, parents, updates, existing: null, updatesPath: `${itemPath}.ParameterUpdates` }, ruleLimits);
       }
       const pair = `${parents.parent_id}:${parents.parent2_id}`;
       if (!writes.eventCarChecked(pair)) await writes.checkEventCarEntry(pair, parents);
@@ -105,7 +107,7 @@ export async function updateCollection(
     applyUpdates(parameters, updates);
     if (writes.hasRules) {
       await writes.beforeRules();
-      await beforeWrite(q, accountId, { type: childType, parameters, parents: { parent_id: child.parent_id, parent2_id: child.parent2_id }, updates, existing: child, updatesPath: `${itemPath}.ParameterUpdates` });
+      await beforeWrite(q, accountId, { type: childType, parameters, parents: { parent_id: child.parent_id, parent2_id: child.parent2_id }, updates, existing: child, updatesPath: `${itemPath}.ParameterUpdates` }, ruleLimits);
     }
     const modifiedAt = nextModifiedTime(child.modified_at);
     writes.update(child.id, parameters, modifiedAt);

@@ -42,7 +42,7 @@ export async function updateEntity(ctx: StoreContext, caller: CallerContext, typ
 
     const modifiedAt = nextModifiedTime(row.modified_at);
     for (const [name, items] of Object.entries(body.CollectionUpdateModels ?? {})) {
-      events.push(...(await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt)));
+      events.push(...(await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt, ctx.ruleLimits)));
     }
     await repo.updateParameters(q, row.id, parameters, modifiedAt, associationParameters);
     const updated = { ...row, parameters, association_parameters: associationParameters, modified_at: modifiedAt };
