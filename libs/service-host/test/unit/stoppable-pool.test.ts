@@ -1,3 +1,5 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StoppablePool } from '../../src/stoppable-pool';
 
@@ -27,5 +29,32 @@ describe('the worker pool of a service: its stop is final', () => {
     await settle();
     // Piscina on its own starts a thread for it, which nothing will ever stop (a late read after its service stopped).
     expect(pool.threads.length).toBe(0);
+  });
+
+  test("when the replacement of an aborted task's worker cannot start (its file is gone), then the failure is logged and the process goes on, at debug level once the pool is stopped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pitwall-pool-'));
+    const entry = join(dir, 'hang.worker.js');
+    copyFileSync(hang, entry);
+    const logged: { level: string; message: string }[] = [];
+    const logger = { error: (o: { err: string }) => logged.push({ level: 'error', message: o.err }), debug: (o: { err: string }) => logged.push({ level: 'debug', message: o.err }) };
+    // Piscina alone emits 'error' with no listener: thrown in the main thread, it ends the process (here, jest's worker).
+    const pool = new StoppablePool({ filename: entry, minThreads: 1, maxThreads: 1 }, logger as never);
+    try {
+      const deadline = new AbortController();
+      const task = pool.run(1, { signal: deadline.signal });
+      for (let i = 0; i < 40 && pool.threads.length === 0; i++) await settle();
+      await settle();
+      rmSync(dir, { recursive: true, force: true });
+      deadline.abort(new Error('read timeout'));
+      await expect(task).rejects.toThrow();
+      for (let i = 0; i < 40 && logged.length === 0; i++) await settle();
+      expect(logged[0]).toEqual({ level: 'error', message: expect.stringContaining('hang.worker.js') });
+      // Once stopped, the same failure (a late replacement) is only a debug line.
+      await pool.destroy();
+      pool.emit('error', new Error('a late replacement failed'));
+      expect(logged.at(-1)).toEqual({ level: 'debug', message: 'a late replacement failed' });
+    } finally {
+      await pool.destroy();
+    }
   });
 });
