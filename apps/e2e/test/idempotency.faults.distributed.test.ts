@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { AMQP_URL, DistributedStack, REDIS_URL, type Member, type Stack } from './support/distributed';
 import { closeBrokerConnections, until } from './support/broker-faults';
+import { testPool } from '@pitwall/db/testing';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
 const { startStack } = require('../../../tools/stack.cjs') as {
@@ -19,7 +20,7 @@ interface Answer {
 /** The five processes on the real servers, with a database pool to look at what was written. */
 async function startWith(env: Record<string, string>): Promise<{ stack: DistributedStack; db: pg.Pool; member: Member; extra: Stack[] }> {
   const stack = await DistributedStack.start({ env });
-  const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+  const db = testPool(stack.databaseUrl);
   return { stack, db, member: await stack.member('admin'), extra: [] };
 }
 

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DistributedStack } from './distributed';
+import { testPool } from '@pitwall/db/testing';
 
 /** Direct access to the stack's database, for what the API cannot show: orphan rows, legacy data, attached file records. */
 export class StackDatabase {
   private readonly pool: pg.Pool;
 
   constructor(stack: DistributedStack) {
-    this.pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+    this.pool = testPool(stack.databaseUrl);
     this.pool.on('error', () => undefined);
   }
 

@@ -2,12 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import type { BusEvent } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, ENTITY_COMMANDS, EXCHANGES, SERVICES, type CallerContext } from '@pitwall/contracts';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { entityService } from '../../src/definition';
+import { testPool } from '@pitwall/db/testing';
 
 interface Prepared {
   AttachedFileId: string;
@@ -35,7 +36,7 @@ describe('attachment commands through the bus: a redelivered command takes effec
     stack = await startInProcessStack();
     await stack.start(entityService, { BLOB_DIR: blobDir, URL_SIGNING_SECRET: 'inbox-test-secret', PUBLIC_BASE_URL: 'http://gateway.test' });
     await stack.bus.subscribe(EXCHANGES.entityEvents, `test.attachment-inbox.${randomUUID()}`, ['attachment.available'], async (e) => void events.push(e));
-    db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+    db = testPool(stack.databaseUrl);
   });
   afterAll(async () => {
     await db?.end();

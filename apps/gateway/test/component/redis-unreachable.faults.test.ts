@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import pg from 'pg';
 import { AuthStore } from '@pitwall/auth';
 import { EncodedJson, type BusRequest } from '@pitwall/bus';
 import { MemoryCache, RedisCache, type Cache } from '@pitwall/cache';
@@ -11,6 +10,7 @@ import { startService } from '@pitwall/service-host';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { freePort, tcpProxy, uniquePrefix, type TcpProxy } from '@pitwall/testing';
 import { gateway } from '../../src/definition';
+import { testPool } from '@pitwall/db/testing';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const redisTarget = { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) };
@@ -58,7 +58,7 @@ async function startStack(redisUrl: string, env: NodeJS.ProcessEnv = {}) {
     shared: { bus: stack.bus },
   });
   // The operator's side (the admin CLI) on its own pool: it writes to PostgreSQL whether or not it reaches Redis.
-  const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+  const pool = testPool(stack.databaseUrl);
   const admin = (cache: Cache = new MemoryCache()) => ({ store: new AuthStore(pool, cache, createLogger('admin-test', 'silent')), cache });
   const { store } = admin();
   const account = await store.createAccount('Redis Faults Racing');

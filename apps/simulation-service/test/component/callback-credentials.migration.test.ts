@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createTestDatabase, type TestDatabase, testPool } from '@pitwall/db/testing';
 import { createLogger } from '@pitwall/service-kit';
 import { SIMULATION_SCHEMA, simulationMigrations } from '../../src/data-access/migrations';
 
@@ -11,7 +11,7 @@ describe('simulation migration 6: callback URLs without credentials', () => {
   let pool: Pool;
   beforeAll(async () => {
     database = await createTestDatabase();
-    pool = new Pool({ connectionString: database.url, max: 2 });
+    pool = testPool(database.url);
   });
   afterAll(async () => {
     await pool.end();

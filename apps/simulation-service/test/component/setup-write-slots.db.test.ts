@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { SimulationRepository } from '../../src/data-access/simulation-repository';
 import { startSimulationStack, type SimulationStack } from '../support/simulation-stack';
+import { testPool } from '@pitwall/db/testing';
 
 /** The setup write slots on the real PostgreSQL (the simulation-service's migrated schema). */
 describe('setup write slots in the database', () => {
@@ -10,7 +11,7 @@ describe('setup write slots in the database', () => {
   let repository: SimulationRepository;
   beforeAll(async () => {
     s = await startSimulationStack();
-    pool = new Pool({ connectionString: s.stack.databaseUrl, max: 8 });
+    pool = testPool(s.stack.databaseUrl, 8);
     repository = new SimulationRepository(pool);
   });
   afterAll(async () => {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
 import { SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationCallback, type SimulationCallbackCreated, type SimulationCallbacks } from '@pitwall/contracts';
 import { verifyWebhook } from '@pitwall/testing';
 import { CallbackRepository } from '../../src/data-access/callback-repository';
 import { buildProfile, buildSetup, callerIn, connect, newAccount, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { testPool } from '@pitwall/db/testing';
 
 interface Received {
   path: string;
@@ -219,7 +219,7 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     const created = await register(caller, `${receiver.url}/down`);
     await simulate(caller);
     await waitFor(async () => ((await list(caller)).callbacks[0]?.deliveries.failed === 4 ? true : undefined), 'every delivery given up');
-    const pool = new Pool({ connectionString: s.stack.databaseUrl, max: 1 });
+    const pool = testPool(s.stack.databaseUrl, 1);
     try {
       // Two of the four ended 31 days ago; one more is still pending (due in an hour).
       await pool.query(`UPDATE simulation.callback_deliveries SET last_attempt_at = now() - interval '31 days' WHERE id IN (SELECT id FROM simulation.callback_deliveries WHERE callback_id = $1 ORDER BY id LIMIT 2)`, [created.id]);
@@ -271,7 +271,7 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
       const caller = newAccount();
       const created = await register(caller, `${receiver.url}/ok?moved`);
       // As a row registered before the policy existed: its URL points at a loopback port nothing allows.
-      const pool = new Pool({ connectionString: s.stack.databaseUrl, max: 1 });
+      const pool = testPool(s.stack.databaseUrl, 1);
       try {
         await pool.query(`UPDATE simulation.callbacks SET url = 'http://127.0.0.1:9/internal' WHERE id = $1`, [created.id]);
       } finally {

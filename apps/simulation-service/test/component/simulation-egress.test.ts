@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
 import { ENTITY_COMMANDS, EXCHANGES, SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationResults } from '@pitwall/contracts';
 import { SimulationRepository } from '../../src/data-access/simulation-repository';
 import { buildProfile, buildSetup, callerIn, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { testPool } from '@pitwall/db/testing';
 
 /** A receiver on 127.0.0.1 that counts every request reaching it and answers with `handler`. */
 async function startReceiver(handler: (req: IncomingMessage, res: ServerResponse) => void) {
@@ -95,7 +95,7 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
       const setupId = await buildSetup(s, admin);
       // A job as a Trigger accepted it while the profile still named the connection's origin, then its message.
       const jobId = randomUUID();
-      const pool = new Pool({ connectionString: s.stack.databaseUrl, max: 1 });
+      const pool = testPool(s.stack.databaseUrl, 1);
       try {
         const repository = new SimulationRepository(pool);
         await repository.insertJobs(pool, [{ id: jobId, accountId: admin.accountId, profileId, setupId, kind: 'trigger', sealedCredentials: null, studyId: null, status: 'Requested', sequence: 1 }]);

@@ -36,3 +36,15 @@ async function asAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
     await client.end();
   }
 }
+
+/**
+ * A test's own pool on a test database whose idle clients may lose their connection to the test's teardown (the
+ * database dropped under them: 57P01): the pool drops such a client instead of emitting an unhandled 'error' that
+ * ends the test process. (No service-kit logger here: the e2e suite's global setup loads this module without the
+ * path aliases.)
+ */
+export function testPool(url: string, max = 2): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
