@@ -5,6 +5,7 @@
 
 import http from 'node:http';
 import https from 'node:https';
+import { seededRandom as random } from '@pitwall/random';
 
 /** Sends one request to the gateway (the caller's key and account in its headers); the status and the parsed body. */
 export type Send = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -77,18 +78,6 @@ export interface ExpectedRun {
   pitOutSessionTime: number | null;
   pitInSessionTime: number | null;
   laps: { stintLapNumber: number; lapTime: number; sectors: number[]; speeds: number[] }[];
-}
-
-/** mulberry32: a small deterministic generator. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;

@@ -1,3 +1,4 @@
+import { seededRandom as random } from '@pitwall/random';
 import { BLOCK, compile, type EvaluationContext, type ExpressionInputs, FUNCTIONS, type SampleSource } from '../src';
 import { referenceEvaluate } from './reference-evaluator';
 
@@ -6,17 +7,6 @@ import { referenceEvaluate } from './reference-evaluator';
  * random expressions over every operator and function, random inputs with gaps, lengths around the block size, inputs
  * given as arrays and as sources; the results must be the same bits.
  */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const NAMES = ['a', 'Ground Speed', 'c', 'pi'];
 const OPERATORS = ['+', '-', '*', '/', '^', '<', '<=', '>', '>=', '==', '!=', '&&', '||'];
 const FUNCTION_NAMES = Object.keys(FUNCTIONS);

@@ -1,3 +1,4 @@
+import { seededRandom as mulberry32 } from '@pitwall/random';
 import { createDemoLdFile, DataFileError, openDataFile, sliceByWindow } from '../src';
 import { buildMdf3File, buildMdf4File, type Mdf4GroupSpec } from '../src/testing';
 import { readFixture } from './fixtures';
@@ -6,17 +7,6 @@ import { readFixture } from './fixtures';
  * Thousands of mutated and truncated copies of every fixture, from a fixed seed: each must open (and decode) or
  * fail with a DataFileError, and no typed array the readers allocate may exceed a bound derived from the input size.
  */
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Records the largest typed array the code under test asks for by length (views over existing buffers are free). */
 let largestAllocation = 0;

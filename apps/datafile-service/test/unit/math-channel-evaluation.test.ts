@@ -1,5 +1,6 @@
 import type { LinearConversion, RawSampleArray } from '@pitwall/channels';
 import { BLOCK } from '@pitwall/expressions';
+import { seededRandom as random } from '@pitwall/random';
 import { evaluateMathChannel, type MathChannelTask } from '../../src/workers/math-channels';
 import type { StoredSlice } from '../../src/workers/shape-channels';
 import { referenceMathChannel } from './math-channel-reference';
@@ -10,17 +11,6 @@ import { referenceMathChannel } from './math-channel-reference';
  * float64 codes with their conversions and gaps, some with times of their own, with and without a Rate, laps and
  * lapDistance(); the same numbers in every sample (a NaN is a gap whatever its bits).
  */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const CONVERSIONS: LinearConversion[] = [
   { numerator: 1, denominator: 1, offset: 0 },
   { numerator: 1, denominator: 10, offset: 0 },

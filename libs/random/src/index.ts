@@ -1,0 +1,14 @@
+/**
+ * mulberry32: a small deterministic generator of numbers in [0, 1), for the tests' random cases (fuzz, random
+ * expressions and tasks) and the timing replay, so that a seed names one run exactly. Not for anything secret.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
