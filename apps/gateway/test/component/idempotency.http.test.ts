@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { EncodedJson } from '@pitwall/bus';
-import { createPool } from '@pitwall/db';
-import { createLogger } from '@pitwall/service-kit';
+import { testPool } from '@pitwall/db/testing';
 import { useEntityStack } from '../support/entity-stack';
 
 /** Idempotency-Key on writes, through the gateway, with the entity-service in-process on real PostgreSQL. */
@@ -10,8 +9,7 @@ describe('gateway: a write sent again with its Idempotency-Key takes effect once
   const env = useEntityStack();
   let db: pg.Pool;
   beforeAll(() => {
-    // createPool's pool outlives the stack's database being dropped under it (its idle clients' 57P01 is handled).
-    db = createPool({ url: env.stack.databaseUrl, applicationName: 'idempotency-test', logger: createLogger('idempotency-test', 'silent'), max: 2 });
+    db = testPool(env.stack.databaseUrl);
   });
   afterAll(async () => {
     await db?.end();
