@@ -4,6 +4,7 @@ import type { Bus, ClaimRedeemer } from '@pitwall/bus';
 import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
 import { healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
+import type { HeldAnswers } from './domain/held-answers';
 import type { ReadLimiter } from './domain/read-limiter';
 import type { ServicePresence } from './domain/service-presence';
 import { servicesBus } from './domain/services-bus';
@@ -39,6 +40,8 @@ export interface GatewayDeps {
   commandTimeout?: { baseMs: number; perMbMs: number };
   /** Fetches the large answers services reply with a claim for. */
   claims?: ClaimRedeemer;
+  /** Large read answers kept for the same request's next time, whose service then only says they still are the answer. */
+  heldAnswers?: HeldAnswers;
 }
 
 /** API answers carry account data: never sniffed as another type, never kept by a cache on the way. */
@@ -69,6 +72,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       ...(deps.partitions ? { partitions: deps.partitions } : {}),
       ...(deps.commandTimeout ? { commandTimeout: deps.commandTimeout } : {}),
       ...(deps.claims ? { claims: deps.claims } : {}),
+      ...(deps.heldAnswers ? { heldAnswers: deps.heldAnswers } : {}),
       answerHeaders: API_ANSWER_HEADERS,
     }),
   );

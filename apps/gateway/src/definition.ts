@@ -8,6 +8,7 @@ import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
+import { HeldAnswers } from './domain/held-answers';
 import { ReadLimiter } from './domain/read-limiter';
 import { ServicePresence } from './domain/service-presence';
 
@@ -36,6 +37,8 @@ const GatewayConfig = z.object({
   ...attachmentUrlSettings,
   // Large data file answers are fetched from the instance that made them, by the claim it replied (docs/architecture.md).
   ...claimRedeemerSettings,
+  /** Bytes of large read answers kept to send again when the service says they still are the answer (default 64 MiB; 0: none). */
+  HELD_ANSWERS_BYTES: intVar(64 * 1024 * 1024),
 });
 
 /** The public HTTP entry: owns the `auth` schema (auth store over the pool and the cache), routes onto the bus. */
@@ -61,6 +64,7 @@ export const gateway = defineService({
     const blobs = blobStoreFromConfig(config);
     const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)), maxUploadBytes: config.MAX_UPLOAD_BYTES };
     const claims = new ClaimRedeemer({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inProcess: config.CLAIM_IN_PROCESS === 'true', logger });
+    const heldAnswers = config.HELD_ANSWERS_BYTES > 0 ? new HeldAnswers(config.HELD_ANSWERS_BYTES) : undefined;
     return {
       auth,
       cache,
@@ -68,6 +72,7 @@ export const gateway = defineService({
       attachments,
       presence,
       claims,
+      heldAnswers,
       stop: async () => {
         presence.stop();
         claims.close();
@@ -87,7 +92,7 @@ export const gateway = defineService({
   http: {
     port: (config) => config.PORT,
     host: (config) => config.HOST,
-    app: ({ auth, readLimiter, attachments, presence, claims }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, claims, bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
+    app: ({ auth, readLimiter, attachments, presence, claims, heldAnswers }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, claims, ...(heldAnswers ? { heldAnswers } : {}), bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
   },
 });
 

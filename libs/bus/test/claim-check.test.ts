@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
 import { createLogger } from '@pitwall/service-kit';
-import { bytesAnswer, ClaimDesk, ClaimRedeemer, claimSecret, signClaimToken, type BulkAnswer, type Claim, type EncodedJson } from '../src';
+import { answerTag, bytesAnswer, ClaimDesk, ClaimRedeemer, claimSecret, framedAnswer, heldAnswer, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, signClaimToken, type BulkAnswer, type Claim, type EncodedJson } from '../src';
 
 const SECRET = 'claim-check-test-secret';
 const logger = createLogger('claim-check-test', 'silent');
@@ -123,6 +123,37 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       expect(claim.length).toBeUndefined();
       expect(state.pulled).toBe(5);
       await readAll((await redeemer.redeem(claim, account)).body);
+    });
+  });
+
+  describe('tagged answers (the copies a gateway holds)', () => {
+    test('when an answer carries a tag, then its reply names it, inline or by claim', async () => {
+      const small = await desk.reply({ ...bytesAnswer(Buffer.from('{"a":1}'), 'application/json'), tag: 'small-tag' }, account);
+      expect(small.headers[REPLY_ANSWER_TAG]).toBe('small-tag');
+      expect(small.parse()).toEqual({ a: 1 });
+      const { answer } = counted(8, 64 * 1024);
+      const large = await desk.reply({ ...answer, tag: 'large-tag' }, account);
+      expect(large.headers[REPLY_ANSWER_TAG]).toBe('large-tag');
+      const claim = large.claim as Claim;
+      expect((await readAll((await redeemer.redeem(claim, account)).body)).equals(expected(8, 64 * 1024))).toBe(true);
+      const untagged = await desk.reply(bytesAnswer(Buffer.from('{}'), 'application/json'), account);
+      expect(untagged.headers[REPLY_ANSWER_TAG]).toBeUndefined();
+    });
+
+    test('when the asker holds the answer, then the reply says so alone: no bytes, no claim kept, and a frame around it changes nothing', async () => {
+      const waiting = desk.waitingCount;
+      const reply = await desk.reply(framedAnswer(Buffer.from('{"x":'), heldAnswer('held-tag', 'application/json'), Buffer.from('}')), account);
+      expect(reply.headers[REPLY_ANSWER_HELD]).toBe('held-tag');
+      expect(reply.claim).toBeUndefined();
+      expect(reply.parse()).toBeNull();
+      expect(desk.waitingCount).toBe(waiting);
+    });
+
+    test('the tag of the same parts is the same; of other parts, or the same text split otherwise, another', () => {
+      expect(answerTag('a', 'b')).toBe(answerTag('a', 'b'));
+      expect(answerTag('a', 'b')).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(answerTag('a', 'b')).not.toBe(answerTag('a', 'c'));
+      expect(answerTag('ab', '')).not.toBe(answerTag('a', 'b'));
     });
   });
 

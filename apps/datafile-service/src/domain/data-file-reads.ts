@@ -1,5 +1,5 @@
 import type { Piscina } from 'piscina';
-import { bytesAnswer, keptAnswer, type BulkAnswer } from '@pitwall/bus';
+import { answerTag, bytesAnswer, heldAnswer, keptAnswer, type BulkAnswer } from '@pitwall/bus';
 import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
 import { pickDistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
@@ -7,7 +7,7 @@ import type { Datasets, DatasetRef } from './datasets';
 import type { MathDefinition, MathDefinitions } from './math-definitions';
 import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
 import { readHistogram, readLapStats, readScatter, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
-import { mathCatalogue, mathReads, resolveMathChannels, type MathReads } from './read-math-channels';
+import { mathCatalogue, mathDefinitionsOf, mathReads, resolveMathChannels, type MathReads } from './read-math-channels';
 import { lapDistanceSource, readLapDelta, readLapDistance } from './read-lap-traces';
 import { readTrackMap, type TrackMapRead } from './read-track-map';
 import { ReadResultCache } from './read-result-cache';
@@ -72,8 +72,10 @@ export class DataFileReads {
   /**
    * The encoded samples of a read (binary body, or the JSON array of its channel records), streamed from the pool as
    * they are taken; one already kept by content comes from memory, and one small enough to keep is kept as it passes.
+   * The answer is tagged by everything that shapes it (`tagged.variant`: what the entry point adds, its framing and
+   * media type); when that is `tagged.held`, the tag the asker holds, the answer is that one and nothing is made.
    */
-  channels(ref: DatasetRef, read: ChannelRead, requestId?: string): Promise<BulkAnswer> {
+  channels(ref: DatasetRef, read: ChannelRead, requestId?: string, tagged: { variant: string; held?: string } = { variant: '' }): Promise<BulkAnswer> {
     return this.withinTimeout(async (signal) => {
       // The check (the caller may read it, and which files it is) comes first, every time; then the answer may be
       // one already encoded from the same bytes.
@@ -81,12 +83,15 @@ export class DataFileReads {
       signal.throwIfAborted();
       const math = await this.mathOf(ref, dataset, read, requestId);
       signal.throwIfAborted();
-      // An answer with math channels depends on their definitions too: it is not kept by the file's content.
-      const key = math ? undefined : ReadResultCache.keyOf(dataset.contentKey, read);
-      const known = key && this.results.get(key);
-      if (known) return bytesAnswer(known, mediaTypeOf(read));
+      // An answer with math channels depends on their definitions too (every one they read, through each other).
+      const key = ReadResultCache.keyOf(dataset.contentKey, read, math ? mathDefinitionsOf(math) : undefined);
+      const tag = answerTag(key, tagged.variant);
+      const contentType = mediaTypeOf(read);
+      if (tag === tagged.held) return heldAnswer(tag, contentType);
+      const known = this.results.get(key);
+      if (known) return { ...bytesAnswer(known, contentType), tag };
       const answer = await readChannels(dataset, read, this.parts(), signal, math);
-      return key ? keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes)) : answer;
+      return { ...keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes)), tag };
     });
   }
 

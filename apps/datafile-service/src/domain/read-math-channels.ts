@@ -52,6 +52,16 @@ export interface MathReads {
 }
 
 /**
+ * Every definition a read's math channels evaluate (through one another), each once, in evaluation order: what their
+ * answer depends on beyond the file (the read's result cache key).
+ */
+export function mathDefinitionsOf(math: MathReads): MathDefinition[] {
+  const infos = [...math.infos.values()];
+  // The channels of one read share one resolution's order.
+  return infos[0] ? infos[0].math.order.definitionsOf(infos.map((info) => info.name)) : [];
+}
+
+/**
  * Resolves the math channels among `names` (a logged channel of the file wins over a math channel of its name): each
  * one's plan, in one walk over the definitions they reach (each looked at once, as `mathCatalogue`). A math channel reading a channel the file does not
  * have (or one it cannot evaluate: text, bytes, arrays, undecodable) is a 422 naming the math channel and the channel;

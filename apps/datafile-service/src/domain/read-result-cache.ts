@@ -13,9 +13,12 @@ export class ReadResultCache {
     this.lru = new ByteLru(maxBytes);
   }
 
-  /** The cache key of a read of `contentKey`: everything that shapes its answer. */
-  static keyOf(contentKey: string, read: unknown): string {
-    return `${contentKey}\u0000${JSON.stringify(read)}`;
+  /**
+   * The cache key of a read of `contentKey`: everything that shapes its answer (with math channels, the definitions
+   * they evaluate, so a changed definition is another key: nothing kept goes stale).
+   */
+  static keyOf(contentKey: string, read: unknown, definitions?: readonly unknown[]): string {
+    return `${contentKey}\u0000${JSON.stringify(read)}${definitions ? `\u0000${JSON.stringify(definitions)}` : ''}`;
   }
 
   get(key: string): Uint8Array | undefined {

@@ -31,11 +31,14 @@ export interface AttachOptions {
  */
 export class UploadedDatasets {
   readonly client: PitwallClient;
+  /** The credentials' headers, for a request made by hand. */
+  readonly headers: { ApiKey: string; AccountId: string };
   private chain: Promise<{ eventId: string; sessionId: string }> | undefined;
   private readonly types = new Map<string, string>();
 
   constructor(baseUrl: string, credentials: { apiKey: string; accountId: string }) {
     this.client = new PitwallClient({ baseUrl, ...credentials });
+    this.headers = { ApiKey: credentials.apiKey, AccountId: credentials.accountId };
   }
 
   /** A new entity of a type with data file access (on a car of its own, entered in the shared event). */

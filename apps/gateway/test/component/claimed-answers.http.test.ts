@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { bytesAnswer, ClaimDesk, ClaimRedeemer, InProcessBus, type BulkAnswer } from '@pitwall/bus';
+import { bytesAnswer, ClaimDesk, ClaimRedeemer, heldAnswer, InProcessBus, REQUEST_HELD_ANSWER, type BulkAnswer } from '@pitwall/bus';
 import { SERVICES } from '@pitwall/contracts';
-import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
+import { AppError, createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
 import { buildGateway } from '../../src/app';
+import { HeldAnswers } from '../../src/domain/held-answers';
 import { authHeaders, fakeAuth, send } from '../support/gateway-harness';
 
 const SECRET = 'gateway-claims-test-secret';
@@ -34,10 +35,11 @@ function read(baseUrl: string, path: string, options: { goAfterBytes?: number } 
     const req = request(new URL(path, baseUrl), { headers: { ...authHeaders, Accept: 'application/x-service-channels' } }, (res) => {
       const chunks: Buffer[] = [];
       let bytes = 0;
-      const done = (complete: boolean) => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, complete, body: Buffer.concat(chunks).toString() });
+      // The body's first 4 chunks' worth of bytes (however the transfer split them).
+      const done = (complete: boolean) => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes, complete, body: Buffer.concat(chunks).subarray(0, 4 * CHUNK).toString('latin1') });
       res.on('data', (c: Buffer) => {
         bytes += c.length;
-        if (chunks.length < 4) chunks.push(c);
+        if (bytes - c.length < 4 * CHUNK) chunks.push(c);
         if (options.goAfterBytes !== undefined && bytes >= options.goAfterBytes) {
           req.destroy();
           done(false);
@@ -63,6 +65,10 @@ describe('a data file read answered with a claim: the gateway fetches it from th
   let afterReply: ((claimId: string) => Promise<void>) | undefined;
   /** The account the stand-in makes its claims for (default: the caller's). */
   let claimAccount: string | undefined;
+  /** The headers of the stand-in's last request. */
+  let asked: Record<string, string | undefined> = {};
+  /** A gateway that holds large answers (HELD_ANSWERS_BYTES). */
+  let holding: HttpEntryPoint;
 
   beforeAll(async () => {
     bus = new InProcessBus({ logger });
@@ -70,6 +76,7 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     await desk.start();
     await bus.serve(SERVICES.datafile, async (request) => {
       const accountId = (request.payload as { caller: { accountId: string } }).caller.accountId;
+      asked = request.headers;
       const reply = await desk.reply(await next(), claimAccount ?? accountId);
       if (reply.claim && afterReply) await afterReply(reply.claim.id);
       return reply;
@@ -77,6 +84,7 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     redeemer = new ClaimRedeemer({ secret: SECRET, inProcess: false, logger });
     http = await listen(buildGateway({ bus, auth: fakeAuth, logger, claims: redeemer }), 0, '127.0.0.1');
     bare = await listen(buildGateway({ bus, auth: fakeAuth, logger }), 0, '127.0.0.1');
+    holding = await listen(buildGateway({ bus, auth: fakeAuth, logger, claims: redeemer, heldAnswers: new HeldAnswers(64 * 1024 * 1024) }), 0, '127.0.0.1');
   });
   beforeEach(() => {
     afterReply = undefined;
@@ -85,6 +93,7 @@ describe('a data file read answered with a claim: the gateway fetches it from th
   afterAll(async () => {
     await http.stop();
     await bare.stop();
+    await holding.stop();
     redeemer.close();
     await desk.stop();
     await bus.close();
@@ -172,5 +181,66 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     next = () => produced(64).answer;
     const got = await send(bare.address, 'GET', path, { headers: authHeaders });
     expect(got.status).toBe(502);
+  });
+
+  describe('a gateway that holds large answers', () => {
+    const heldPath = `/RunSheets/${randomUUID()}/DataFileAccess/DataFile/channel?channel=Held`;
+    /** The stand-in as the datafile-service answers: the held answer when the request names its tag, else the tagged bytes. */
+    const tagged = (tag: string, count = 16) => () => (asked[REQUEST_HELD_ANSWER] === tag ? heldAnswer(tag, 'application/x-service-channels') : { ...produced(count).answer, tag });
+
+    test('when the service says the held answer still is the answer, then the gateway sends it again itself, whole with its Content-Length', async () => {
+      next = tagged('t1');
+      const first = await read(holding.address, heldPath);
+      expect(first).toMatchObject({ status: 200, bytes: 16 * CHUNK, complete: true });
+      expect(asked[REQUEST_HELD_ANSWER]).toBeUndefined();
+      const produce = jest.fn(tagged('t1'));
+      next = produce;
+      const waiting = desk.waitingCount;
+      const again = await read(holding.address, heldPath);
+      expect(asked[REQUEST_HELD_ANSWER]).toBe('t1');
+      expect(produce.mock.results[0]?.value).toMatchObject({ held: true });
+      expect(again).toMatchObject({ status: 200, bytes: 16 * CHUNK, complete: true, body: first.body });
+      expect(again.headers['content-length']).toBe(String(16 * CHUNK));
+      expect(again.headers['content-type']).toBe('application/x-service-channels');
+      // No claim was made for it.
+      expect(desk.waitingCount).toBe(waiting);
+    });
+
+    test('when the answer changed, then the new one is sent and held in its place', async () => {
+      next = tagged('t1');
+      await read(holding.address, heldPath);
+      next = tagged('t2', 8);
+      expect(await read(holding.address, heldPath)).toMatchObject({ status: 200, bytes: 8 * CHUNK });
+      expect(asked[REQUEST_HELD_ANSWER]).toBe('t1');
+      await read(holding.address, heldPath);
+      expect(asked[REQUEST_HELD_ANSWER]).toBe('t2');
+    });
+
+    test('when the service cannot answer, then its problem is the answer: the held bytes are never sent without its word', async () => {
+      next = tagged('t3');
+      await read(holding.address, heldPath);
+      next = () => {
+        throw new AppError(503, 'The datafile-service is overloaded', { retryAfterSeconds: 2 });
+      };
+      const got = await send(holding.address, 'GET', heldPath, { headers: authHeaders });
+      expect(got.status).toBe(503);
+      expect(got.headers['content-type']).toContain('application/problem+json');
+    });
+
+    test('when the service says the answer is one this gateway does not hold, then 502', async () => {
+      next = () => heldAnswer('never-held', 'application/x-service-channels');
+      const got = await send(holding.address, 'GET', `/RunSheets/${randomUUID()}/DataFileAccess/DataFile/channel?channel=Other`, { headers: authHeaders });
+      expect(got.status).toBe(502);
+      expect(JSON.parse(got.body).detail).toBe('The service answered with an answer this gateway does not hold');
+    });
+
+    test('when a held answer broke off mid-transfer the first time, then nothing was held: the next read asks for the whole answer', async () => {
+      next = () => ({ ...produced(16, { failAfter: 8 }).answer, tag: 't4' });
+      const broken = `/RunSheets/${randomUUID()}/DataFileAccess/DataFile/channel?channel=Broken`;
+      expect((await read(holding.address, broken)).complete).toBe(false);
+      next = tagged('t4');
+      expect(await read(holding.address, broken)).toMatchObject({ status: 200, complete: true, bytes: 16 * CHUNK });
+      expect(asked[REQUEST_HELD_ANSWER]).toBeUndefined();
+    });
   });
 });

@@ -17,6 +17,13 @@ export interface BulkAnswer {
    * chunk by chunk (the same bytes as `chunks`).
    */
   bytes?: Uint8Array;
+  /** The answer's identity when its bytes are content-addressed (held-answer.ts): the same tag, the same bytes. */
+  tag?: string;
+  /**
+   * Nothing to send: the asker holds the answer tagged `tag` already (its request named it). Its chunks are none; a
+   * claim desk replies it as a header alone.
+   */
+  held?: true;
 }
 
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -38,10 +45,28 @@ export function bytesAnswer(bytes: Uint8Array, contentType: string, chunkBytes =
   };
 }
 
-/** `answer` between a head and a tail (a JSON document around an array streamed as it is made). */
+/** The answer the asker holds already (`tag`): no bytes, replied as a header (held-answer.ts). */
+export function heldAnswer(tag: string, contentType: string): BulkAnswer {
+  return {
+    contentType,
+    tag,
+    held: true,
+    // eslint-disable-next-line require-yield
+    async *chunks() {
+      return;
+    },
+  };
+}
+
+/**
+ * `answer` between a head and a tail (a JSON document around an array streamed as it is made). Its tag, when it has
+ * one, must already account for the frame (the maker of the tag knows it).
+ */
 export function framedAnswer(head: Uint8Array, answer: BulkAnswer, tail: Uint8Array): BulkAnswer {
+  if (answer.held) return answer;
   return {
     contentType: answer.contentType,
+    ...(answer.tag !== undefined ? { tag: answer.tag } : {}),
     ...(answer.length !== undefined ? { length: head.byteLength + answer.length + tail.byteLength } : {}),
     async *chunks(signal) {
       yield head;

@@ -8,6 +8,7 @@ import { AppError, type Logger } from '@pitwall/service-kit';
 import { EncodedJson } from '../encoded-json';
 import { JSON_MEDIA_TYPE, concatBytes, type BulkAnswer } from './bulk-answer';
 import { CLAIM_ACCOUNT_HEADER, CLAIM_AUTH_SCHEME, REPLY_CLAIM, verifyClaimToken, type Claim } from './claim';
+import { REPLY_ANSWER_HELD, REPLY_ANSWER_TAG } from './held-answer';
 
 export interface ClaimDeskOptions {
   /** Shared secret of the redemption tokens. */
@@ -98,12 +99,15 @@ export class ClaimDesk {
    * (pulled until they pass it, or known from its length), else a claim on the rest.
    */
   async reply(answer: BulkAnswer, accountId: string): Promise<EncodedJson> {
+    // The asker holds this very answer: a header says so, nothing is kept or sent.
+    if (answer.held && answer.tag) return EncodedJson.of(null, { [REPLY_ANSWER_HELD]: answer.tag });
+    const tagged: Record<string, string> = answer.tag !== undefined ? { [REPLY_ANSWER_TAG]: answer.tag } : {};
     const abort = new AbortController();
     const limit = this.options.inlineMaxBytes;
     const head: Uint8Array[] = [];
     let rest: AsyncIterator<Uint8Array> | undefined;
     if (answer.bytes) {
-      if (answer.bytes.byteLength <= limit) return inline(answer.bytes, answer.contentType);
+      if (answer.bytes.byteLength <= limit) return inline(answer.bytes, answer.contentType, tagged);
     } else if (answer.length === undefined || answer.length <= limit) {
       const iterator = answer.chunks(abort.signal)[Symbol.asyncIterator]();
       // A producer that stalls before its first CLAIM_INLINE_MAX_BYTES is stopped, as an unredeemed claim would be.
@@ -114,7 +118,7 @@ export class ClaimDesk {
       try {
         while (pulled <= limit) {
           const next = await Promise.race([iterator.next(), stopped]);
-          if (next.done) return inline(concatBytes(head, pulled), answer.contentType);
+          if (next.done) return inline(concatBytes(head, pulled), answer.contentType, tagged);
           head.push(next.value);
           pulled += next.value.byteLength;
         }
@@ -127,7 +131,7 @@ export class ClaimDesk {
       }
       rest = iterator;
     }
-    return EncodedJson.of(this.keep(answer, accountId, head, rest, abort), { [REPLY_CLAIM]: '1' });
+    return EncodedJson.of(this.keep(answer, accountId, head, rest, abort), { [REPLY_CLAIM]: '1', ...tagged });
   }
 
   private keep(answer: BulkAnswer, accountId: string, head: Uint8Array[], rest: AsyncIterator<Uint8Array> | undefined, abort: AbortController): Claim {
@@ -246,9 +250,9 @@ function aborted(signal: AbortSignal): Promise<never> {
 }
 
 /** A bus reply carrying bytes as they are: JSON, or another media type with its reply header. */
-function inline(bytes: Uint8Array, contentType: string): EncodedJson {
-  if (contentType === JSON_MEDIA_TYPE) return new EncodedJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  return EncodedJson.binary(bytes, contentType);
+function inline(bytes: Uint8Array, contentType: string, headers: Record<string, string>): EncodedJson {
+  if (contentType === JSON_MEDIA_TYPE) return new EncodedJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), headers);
+  return EncodedJson.binary(bytes, contentType, headers);
 }
 
 function lazily(answer: BulkAnswer, signal: AbortSignal): AsyncIterator<Uint8Array> {

@@ -1,4 +1,4 @@
-import { bytesAnswer, framedAnswer, JSON_MEDIA_TYPE, type BulkAnswer, type ClaimDesk, type RequestHandler } from '@pitwall/bus';
+import { bytesAnswer, framedAnswer, JSON_MEDIA_TYPE, REQUEST_HELD_ANSWER, type BulkAnswer, type BusRequest, type ClaimDesk, type RequestHandler } from '@pitwall/bus';
 import { ARROW_STREAM_MEDIA_TYPE, DATAFILE_COMMANDS, SERVICES, type DataFileChannelRequest, type DataFileChannelsRequest } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { DataFileReads } from '../../domain/data-file-reads';
@@ -21,14 +21,17 @@ export function datafileCommands(reads: DataFileReads, desk: ClaimDesk): Request
       },
       [DATAFILE_COMMANDS.channel]: async (m, request) => {
         // A JSON single-channel read is its one record (the pool writes it without the array around it).
-        const answer = await reads.channels(m, { channels: [m.channel], field: 'channel', scope: m.scope, maxPoints: m.maxPoints, ...form(m) }, request.headers.requestId);
+        const tagged = { variant: JSON.stringify([m.binaryType ?? null]), ...heldOf(request) };
+        const answer = await reads.channels(m, { channels: [m.channel], field: 'channel', scope: m.scope, maxPoints: m.maxPoints, ...form(m) }, request.headers.requestId, tagged);
         return desk.reply(withMediaType(answer, m.binaryType), m.caller.accountId);
       },
       [DATAFILE_COMMANDS.channels]: async (m, request) => {
-        const answer = await reads.channels(m, { channels: m.channels, field: 'channels', scope: m.scope, maxPoints: m.maxPoints, ...form(m) }, request.headers.requestId);
+        // A JSON batch is framed by the dataset it was read from: part of what the answer's tag stands for.
+        const head = m.binaryType ? '' : `${JSON.stringify({ entityId: m.id, entityType: m.type, attachedFileGroupName: m.group, mode: m.mode }).slice(0, -1)},"channels":`;
+        const tagged = { variant: JSON.stringify([m.binaryType ?? null, head]), ...heldOf(request) };
+        const answer = await reads.channels(m, { channels: m.channels, field: 'channels', scope: m.scope, maxPoints: m.maxPoints, ...form(m) }, request.headers.requestId, tagged);
         if (m.binaryType) return desk.reply(withMediaType(answer, m.binaryType), m.caller.accountId);
-        const head = JSON.stringify({ entityId: m.id, entityType: m.type, attachedFileGroupName: m.group, mode: m.mode }).slice(0, -1);
-        return desk.reply(framedAnswer(Buffer.from(`${head},"channels":`), answer, Buffer.from('}')), m.caller.accountId);
+        return desk.reply(framedAnswer(Buffer.from(head), answer, Buffer.from('}')), m.caller.accountId);
       },
       [DATAFILE_COMMANDS.distance]: async (m, request) => desk.reply(bytesAnswer(await reads.lapDistance(m, m.lapIndex, m.maxPoints, m.distanceChannel, request.headers.requestId), JSON_MEDIA_TYPE), m.caller.accountId),
       [DATAFILE_COMMANDS.delta]: async (m, request) => {
@@ -61,6 +64,12 @@ function form(m: DataFileChannelRequest | DataFileChannelsRequest): { binary: bo
     ...(m.maxPoints !== undefined ? { maxPoints: String(m.maxPoints) } : {}),
   };
   return { binary: false, arrow: { schema } };
+}
+
+/** The tag of the answer the asker holds already, when its request names one (held-answer.ts in @pitwall/bus). */
+function heldOf(request: BusRequest): { held?: string } {
+  const held = request.headers[REQUEST_HELD_ANSWER];
+  return held ? { held } : {};
 }
 
 /** A binary read answers in the media type the request preferred (`application/octet-stream` or the channels type). */

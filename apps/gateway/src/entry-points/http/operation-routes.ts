@@ -1,11 +1,12 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
-import { EncodedJson, type Bus, type Claim, type ClaimRedeemer } from '@pitwall/bus';
+import { EncodedJson, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, REQUEST_HELD_ANSWER, type Bus, type Claim, type ClaimRedeemer } from '@pitwall/bus';
 import { AppError } from '@pitwall/service-kit';
 import { ENTITY_REPLY_HEADERS, isBusTarget, partitionOf, partitionService, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
+import { HeldAnswers } from '../../domain/held-answers';
 import type { ReadLimiter } from '../../domain/read-limiter';
 import { authenticate, authenticateFor, permit } from './authentication';
 import { commandHeaders, refuseIdempotencyKey } from './idempotency-key';
@@ -49,6 +50,8 @@ export interface OperationRoutesDeps {
   commandTimeout?: { baseMs: number; perMbMs: number };
   /** Fetches the answers a service replied with a claim for (large data file reads); without it such a reply is a 502. */
   claims?: ClaimRedeemer;
+  /** Large read answers fetched by claim, kept for the same request's next time (HELD_ANSWERS_BYTES; absent: none kept). */
+  heldAnswers?: HeldAnswers;
 }
 
 /**
@@ -197,7 +200,11 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     if (local) return sendLocal(op, res, await local(req.caller, bound, { req, res }));
     if (!isBusTarget(target)) return;
     const message = target.toMessage(bound);
-    const reply = await deps.bus.requestEncoded(serviceOf(target, message, deps.partitions), target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req, message) }, ...timeoutOption(commandTimeoutMs(op, jsonBodyBytes(req), deps.commandTimeout)) });
+    const service = serviceOf(target, message, deps.partitions);
+    // A large read answered before may be held here: the service is asked whether it is still the answer (held-answers.ts).
+    const heldKey = op.limitedRead && deps.heldAnswers ? HeldAnswers.keyOf(service, target.name, message) : undefined;
+    const held = heldKey !== undefined ? deps.heldAnswers?.get(heldKey) : undefined;
+    const reply = await deps.bus.requestEncoded(service, target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req, message), ...(held ? { [REQUEST_HELD_ANSWER]: held.tag } : {}) }, ...timeoutOption(commandTimeoutMs(op, jsonBodyBytes(req), deps.commandTimeout)) });
     if (op.responseKind === 'empty') {
       res.status(op.response.status).end();
       return;
@@ -206,8 +213,16 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     if (modified) res.setHeader('X-Last-Modified-Time', modified);
     const id = reply.headers[ENTITY_REPLY_HEADERS.entityId];
     if (op.response.location && id) res.setHeader('Location', `${op.path}/${id}`);
+    const heldTag = reply.headers[REPLY_ANSWER_HELD];
+    if (heldTag !== undefined) {
+      if (!held || heldTag !== held.tag) throw new AppError(502, 'The service answered with an answer this gateway does not hold');
+      res.status(op.response.status).type(held.contentType).setHeader('Content-Length', String(held.bytes.byteLength));
+      res.end(held.bytes);
+      return;
+    }
     const claim = reply.claim;
-    if (claim) return sendClaimed(claim, op, req, res, deps.claims);
+    const tag = reply.headers[REPLY_ANSWER_TAG];
+    if (claim) return sendClaimed(claim, op, req, res, deps.claims, heldKey !== undefined && tag ? deps.heldAnswers?.keeper(heldKey, tag, claim.contentType, claim.length) : undefined);
     // The service rendered the body: its bytes are passed on as they are, never parsed and re-serialised.
     res.status(op.response.status).type(reply.contentType ?? 'application/json').send(reply.json);
   };
@@ -219,7 +234,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
  * (and the producer behind it); a fetch that breaks off ends this answer as aborted (its socket destroyed), never as
  * a shorter body that looks complete.
  */
-async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Response, claims: ClaimRedeemer | undefined): Promise<void> {
+async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Response, claims: ClaimRedeemer | undefined, keeper?: Transform): Promise<void> {
   if (!claims) throw new AppError(502, 'The service answered with a claim this gateway cannot redeem');
   const answer = await claims.redeem(claim, callerContext(req.caller).accountId);
   if (res.destroyed) {
@@ -228,7 +243,7 @@ async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Respo
   }
   res.status(op.response.status).type(answer.contentType);
   if (answer.length !== undefined) res.setHeader('Content-Length', String(answer.length));
-  await pipeline(answer.body, res).catch((err: unknown) => {
+  await (keeper ? pipeline(answer.body, keeper, res) : pipeline(answer.body, res)).catch((err: unknown) => {
     // The client went (its own doing), or the service broke off mid-answer: the client's transfer is aborted either way.
     res.destroy();
     req.log.warn({ claim: claim.id, reason: (err as Error).message }, 'claimed answer broke off before its end: the transfer was aborted');

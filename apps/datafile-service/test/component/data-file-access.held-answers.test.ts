@@ -1,0 +1,144 @@
+import { REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, REQUEST_HELD_ANSWER, type EncodedJson } from '@pitwall/bus';
+import { decodeChannelsBody } from '@pitwall/client';
+import { createDemoLdFile, openDataFile } from '@pitwall/formats';
+import { fixture } from '../support/fixtures';
+import { busReplies, useDatafileStack } from '../support/datafile-stack';
+
+/**
+ * Large answers the gateway holds (HELD_ANSWERS_BYTES, docs/architecture.md): an answer fetched by claim is kept by the
+ * request it answered; the same request again names it, and the datafile-service, after its permission check, replies
+ * that it still is the answer (no claim, no bytes on any road), or sends another one.
+ */
+describe('large read answers held by the gateway: sent again only when the service says they still are the answer', () => {
+  const started = useDatafileStack('datafile-held-', { URL_SIGNING_SECRET: 'datafile-held-test-secret', CLAIM_SECRET: 'datafile-held-shared-secret', CLAIM_IN_PROCESS: 'false' }, { outsider: true, datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096' } });
+  const sample1 = fixture('Sample1.ld');
+  const names = openDataFile(sample1).channels.map((c) => c.name);
+  let runSheet: string;
+  const dataset = (id = runSheet) => `/RunSheets/${id}/DataFileAccess/DataFile`;
+
+  beforeAll(async () => {
+    runSheet = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
+  }, 90_000);
+
+  const channel = (name: string, accept?: string, headers: Record<string, string> = started.headers, id = runSheet) =>
+    fetch(`${started.base}${dataset(id)}/channel?channel=${encodeURIComponent(name)}`, { headers: { ...headers, ...(accept ? { Accept: accept } : {}) } });
+  const batch = (accept?: string) => fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify({ channels: names, mode: 0 }) });
+
+  /** The read's answer as the client got it, and the one bus reply the gateway had for it. */
+  async function read(send: () => Promise<Response>): Promise<{ status: number; type: string | null; length: string | null; body: Buffer; reply: EncodedJson }> {
+    let answer!: { status: number; type: string | null; length: string | null; body: Buffer };
+    const replies = await busReplies(started.stack, async () => {
+      const r = await send();
+      answer = { status: r.status, type: r.headers.get('content-type'), length: r.headers.get('content-length'), body: Buffer.from(await r.arrayBuffer()) };
+    });
+    expect(replies).toHaveLength(1);
+    return { ...answer, reply: replies[0] as EncodedJson };
+  }
+
+  test('when a large binary read is asked again, then the service only says it is the held answer, and the same bytes come with their length and type', async () => {
+    const first = await read(() => channel('Ground Speed', 'application/x-service-channels'));
+    expect(first.status).toBe(200);
+    expect(first.reply.claim).toBeDefined();
+    const tag = first.reply.headers[REPLY_ANSWER_TAG];
+    expect(tag).toMatch(/^[A-Za-z0-9_-]{22}$/);
+
+    const second = await read(() => channel('Ground Speed', 'application/x-service-channels'));
+    expect(second.reply.headers[REPLY_ANSWER_HELD]).toBe(tag);
+    expect(second.reply.claim).toBeUndefined();
+    expect(second.reply.json.byteLength).toBeLessThan(16);
+    expect(second).toMatchObject({ status: 200, type: first.type, length: String(first.body.byteLength) });
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(decodeChannelsBody(second.body).map((c) => c.name)).toEqual(['Ground Speed']);
+    expect(started.datafile.parts.desk.waitingCount).toBe(0);
+  });
+
+  test('when the same channel is asked in another form (JSON, octet-stream), then that is another answer: never the held binary one', async () => {
+    const binary = await read(() => channel('Ground Speed', 'application/x-service-channels'));
+    const octets = await read(() => channel('Ground Speed', 'application/octet-stream'));
+    expect(octets.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+    expect(octets.type).toBe('application/octet-stream');
+    expect(octets.body.equals(binary.body)).toBe(true);
+    const json = await read(() => channel('Ground Speed'));
+    expect(json.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+    expect(json.type).toMatch(/^application\/json/);
+    expect((JSON.parse(json.body.toString()) as { name: string }).name).toBe('Ground Speed');
+  });
+
+  test('when a streamed JSON batch is asked again, then the held copy is the same document, now with its length', async () => {
+    const first = await read(() => batch());
+    expect(first.length).toBeNull();
+    expect(first.reply.claim).toBeDefined();
+    const second = await read(() => batch());
+    expect(second.reply.headers[REPLY_ANSWER_HELD]).toBe(first.reply.headers[REPLY_ANSWER_TAG]);
+    expect(second.length).toBe(String(first.body.byteLength));
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(JSON.parse(second.body.toString())).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', mode: 0 });
+  });
+
+  test('when another account asks for the held read, then it is refused as before (404): the held bytes never reach it', async () => {
+    await read(() => channel('Ground Speed', 'application/x-service-channels'));
+    const spy = jest.spyOn(started.stack.bus, 'requestEncoded');
+    try {
+      const r = await channel('Ground Speed', 'application/x-service-channels', started.outsider.headers);
+      expect(r.status).toBe(404);
+      expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await r.text()).toContain('was not found');
+      // The gateway did name the answer it holds: the service's check refused the caller all the same.
+      expect(spy.mock.calls[0]?.[3]?.headers?.[REQUEST_HELD_ANSWER]).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  test('when another dataset with the same file is read, then its JSON batch names its own entity, not the held one', async () => {
+    await read(() => batch());
+    const other = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
+    const r = await fetch(`${started.base}${dataset(other)}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ channels: names, mode: 0 }) });
+    expect(((await r.json()) as { entityId: string }).entityId).toBe(other);
+  });
+
+  test('when the dataset\'s file is replaced, then the next read is the new file\'s, not the held answer', async () => {
+    const first = createDemoLdFile({ flyingLaps: 3 });
+    const second = createDemoLdFile({ flyingLaps: 5 });
+    const id = await started.attached.entityWithFile('DataFile', 'outing.ld', first, { replacing: 'outing' });
+    const name = openDataFile(first).channels.find((c) => c.sampleCount > 4096)?.name as string;
+    const before = await read(() => channel(name, 'application/x-service-channels', started.headers, id));
+    expect(before.reply.claim).toBeDefined();
+    expect((await read(() => channel(name, 'application/x-service-channels', started.headers, id))).reply.headers[REPLY_ANSWER_HELD]).toBeDefined();
+
+    await started.attached.attach(id, 'DataFile', 'outing.ld', second, { replacing: 'outing' });
+    const after = await read(() => channel(name, 'application/x-service-channels', started.headers, id));
+    expect(after.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+    const samples = (body: Buffer) => {
+      const decoded = decodeChannelsBody(body)[0];
+      return decoded && 'samples' in decoded ? decoded.samples.length : -1;
+    };
+    expect(samples(after.body)).toBe(openDataFile(second).channels.find((c) => c.name === name)?.sampleCount);
+    expect(samples(after.body)).not.toBe(samples(before.body));
+  }, 60_000);
+
+  test('when a math channel\'s definition changes, then its read is evaluated anew, not the held answer of the old definition', async () => {
+    const send = (method: string, path: string, body: unknown) => fetch(`${started.base}${path}`, { method, headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const created = await send('POST', '/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: 'Held speed' }, { Name: 'Expression', Value: '"Ground Speed" / 3.6' }, { Name: 'Unit', Value: 'm/s' }] });
+    expect(created.status).toBe(201);
+    const id = created.headers.get('location')?.split('/').pop() as string;
+    const values = (body: Buffer) => (JSON.parse(body.toString()) as { samples: (number | null)[] }).samples;
+    const first = await read(() => channel('Held speed'));
+    const tag = first.reply.headers[REPLY_ANSWER_TAG];
+    expect(tag).toBeDefined();
+    expect((await read(() => channel('Held speed'))).reply.headers[REPLY_ANSWER_HELD]).toBe(tag);
+
+    expect((await send('PUT', `/MathChannels/${id}`, { ParameterUpdates: [{ Name: 'Expression', Value: '"Ground Speed" / 1.8' }] })).status).toBeLessThan(300);
+    // The definitions reach the datafile-service by event: the reads change once it heard.
+    let now = first;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      now = await read(() => channel('Held speed'));
+      if (now.reply.headers[REPLY_ANSWER_HELD] === undefined) break;
+    }
+    expect(now.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+    const [a, b] = [values(first.body), values(now.body)];
+    expect(b).toHaveLength(a.length);
+    const k = a.findIndex((v) => typeof v === 'number' && v > 10);
+    expect(b[k]).toBeCloseTo((a[k] as number) * 2, 6);
+  }, 60_000);
+});
