@@ -39,7 +39,7 @@ describe('when the datafile-service is killed (SIGKILL) in the middle of a read'
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('then the read in flight is answered at once (its service has no instance left: nothing is kept waiting), and a restarted instance answers the read with every sample', async () => {
+  test('then the read in flight is answered at once (its service has no instance left: nothing is kept waiting), an answer the gateway holds is not sent without it (503), and a restarted instance answers the read with every sample, and the held read with the same bytes', async () => {
     const env = { DATA_DIR: join(dir, 'data'), BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: join(dir, 'decompressed') };
     stack = await DistributedStack.start({ env });
     const m = await stack.member('admin');
@@ -47,6 +47,14 @@ describe('when the datafile-service is killed (SIGKILL) in the middle of a read'
     const eager = openDataFile(bytes);
     const { runSheet } = await seedDataset(m.client, bytes, { compressed: true });
     const names = eager.channels.filter((c) => !c.unsupported).map((c) => c.name);
+
+    // A large read the gateway holds once asked twice (the second time the service said it still is the answer), of
+    // another dataset of the file, uncompressed: the first read of the compressed one is still to come.
+    const other = (await seedDataset(m.client, bytes, { compressed: false })).runSheet;
+    const wholeBatch = () => fetch(`${stack.baseUrl}/RunSheets/${other}/DataFileAccess/DataFile/channels`, { method: 'POST', headers: { ApiKey: m.apiKey, AccountId: m.accountId, Accept: 'application/x-service-channels', 'Content-Type': 'application/json' }, body: JSON.stringify({ channels: names, mode: 0 }) });
+    const held = Buffer.from(await (await wholeBatch()).arrayBuffer());
+    expect(held.byteLength).toBeGreaterThan(256 * 1024);
+    expect(Buffer.from(await (await wholeBatch()).arrayBuffer()).equals(held)).toBe(true);
 
     // The first read of a compressed blob decompresses it first: the kill lands while that work is under way.
     const inFlight = m.client.getRunSheetDataFileChannels(runSheet, 'DataFile', { channels: names, mode: 0 });
@@ -59,6 +67,11 @@ describe('when the datafile-service is killed (SIGKILL) in the middle of a read'
     // A POST read carries a command id: the gateway cannot say it did nothing, so 504 outcome-unknown (a GET is a 503).
     expect([503, 504]).toContain((await inFlight).statusCode);
     expect(Date.now() - killedAt).toBeLessThan(2000);
+    // The answer the gateway holds is not sent without the service's word: with no instance, the read is refused.
+    const unheld = await wholeBatch();
+    expect(unheld.status).toBe(503);
+    expect(unheld.headers.get('content-type')).toContain('application/problem+json');
+    await unheld.arrayBuffer();
 
     const healthPort = await freePort();
     replacement = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'datafile-service', 'main.js')], {
@@ -74,6 +87,11 @@ describe('when the datafile-service is killed (SIGKILL) in the middle of a read'
     const channels = (answer.returnValue as { channels: { name: string; samples: (number | null)[] }[] }).channels;
     expect(channels.map((c) => c.name)).toEqual(names);
     expect(channels.find((c) => c.name === 'Engine RPM')?.samples).toEqual(Array.from(eager.readChannel('Engine RPM').samples));
+
+    // The new instance, knowing only the file's content, tags the answer as the first did: the same bytes.
+    const again = await wholeBatch();
+    expect(again.status).toBe(200);
+    expect(Buffer.from(await again.arrayBuffer()).equals(held)).toBe(true);
 
     const lap = await m.client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Ground Speed', { lapIndex: 1 });
     expect(lap.statusCode).toBe(200);

@@ -73,7 +73,8 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
     }
     // A scaled .ld channel says its conversion; its column is float64 of the physical values.
     expect(table.schema.fields.some((f) => f.metadata.has('conversion') && f.type.toString() === 'Float64')).toBe(true);
-  });
+    // Every channel of Sample1 read three ways and compared value by value: seconds on a loaded machine.
+  }, 30_000);
 
   test('when the client reads a lap of a channel, a window and a display-sized batch as Arrow, then each equals its JSON read, times included', async () => {
     const client = new PitwallClient({ baseUrl: started.base, apiKey: started.demo.apiKey, accountId: started.demo.accountId });

@@ -2,6 +2,13 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HeldAnswers } from '../../src/domain/held-answers';
 
+/** The keeper of an answer that can be held (the test fails when it cannot). */
+function keeperOf(held: HeldAnswers, ...args: Parameters<HeldAnswers['keeper']>): NonNullable<ReturnType<HeldAnswers['keeper']>> {
+  const keeper = held.keeper(...args);
+  if (!keeper) throw new Error('expected the answer to be keepable');
+  return keeper;
+}
+
 /** Streams `chunks` through the keeper into a sink (as the claimed body goes to the client); resolves with what reached the sink. */
 async function pass(keeper: NonNullable<ReturnType<HeldAnswers['keeper']>>, chunks: Buffer[]): Promise<Buffer> {
   const out: Buffer[] = [];
@@ -16,9 +23,8 @@ describe('the answers a gateway holds (HELD_ANSWERS_BYTES)', () => {
   test('when a claimed body passes whole, then it reaches the client unchanged and is held by its request, with its tag and media type, as one buffer', async () => {
     const held = new HeldAnswers(1024 * KiB);
     const chunks = [Buffer.alloc(10 * KiB, 1), Buffer.alloc(5 * KiB, 2)];
-    const keeper = held.keeper('req', 'tag-1', 'application/x-service-channels', 15 * KiB);
-    expect(keeper).toBeDefined();
-    expect((await pass(keeper!, chunks)).equals(Buffer.concat(chunks))).toBe(true);
+    const keeper = keeperOf(held, 'req', 'tag-1', 'application/x-service-channels', 15 * KiB);
+    expect((await pass(keeper, chunks)).equals(Buffer.concat(chunks))).toBe(true);
     const answer = held.get('req');
     expect(answer).toMatchObject({ tag: 'tag-1', contentType: 'application/x-service-channels' });
     expect(answer?.bytes.equals(Buffer.concat(chunks))).toBe(true);
@@ -31,7 +37,7 @@ describe('the answers a gateway holds (HELD_ANSWERS_BYTES)', () => {
     const held = new HeldAnswers(80 * KiB);
     expect(held.keeper('req', 'tag', 'application/json', 10 * KiB + 1)).toBeUndefined();
     const chunks = [Buffer.alloc(6 * KiB), Buffer.alloc(6 * KiB)];
-    const body = await pass(held.keeper('req', 'tag', 'application/json', undefined)!, chunks);
+    const body = await pass(keeperOf(held, 'req', 'tag', 'application/json', undefined), chunks);
     expect(body.byteLength).toBe(12 * KiB);
     expect(held.get('req')).toBeUndefined();
     expect(held.heldBytes).toBe(0);
@@ -40,7 +46,7 @@ describe('the answers a gateway holds (HELD_ANSWERS_BYTES)', () => {
   test('when the body breaks off, then nothing is held (an aborted transfer is never sent again as whole)', async () => {
     const held = new HeldAnswers(1024 * KiB);
     const source = new PassThrough();
-    const keeper = held.keeper('req', 'tag', 'application/json', undefined)!;
+    const keeper = keeperOf(held, 'req', 'tag', 'application/json', undefined);
     const done = pipeline(source, keeper, new Writable({ write: (_c, _e, next) => next() }));
     source.write(Buffer.alloc(KiB));
     source.destroy(new Error('the service went mid-answer'));
@@ -50,9 +56,9 @@ describe('the answers a gateway holds (HELD_ANSWERS_BYTES)', () => {
 
   test('when more is held than the bound, then the least recently used answers go first; with a bound of 0 nothing is held', async () => {
     const held = new HeldAnswers(64 * KiB);
-    for (const key of ['a', 'b', 'c']) await pass(held.keeper(key, key, 'application/json', 8 * KiB)!, [Buffer.alloc(8 * KiB)]);
+    for (const key of ['a', 'b', 'c']) await pass(keeperOf(held, key, key, 'application/json', 8 * KiB), [Buffer.alloc(8 * KiB)]);
     held.get('a');
-    for (const key of ['d', 'e', 'f', 'g', 'h', 'i']) await pass(held.keeper(key, key, 'application/json', 8 * KiB)!, [Buffer.alloc(8 * KiB)]);
+    for (const key of ['d', 'e', 'f', 'g', 'h', 'i']) await pass(keeperOf(held, key, key, 'application/json', 8 * KiB), [Buffer.alloc(8 * KiB)]);
     expect(held.heldBytes).toBeLessThanOrEqual(64 * KiB);
     expect(held.get('a')).toBeDefined();
     expect(held.get('b')).toBeUndefined();
