@@ -8,6 +8,7 @@ import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
 import { ReadResultCache } from './domain/read-result-cache';
+import { codeVersionOf } from './domain/code-version';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
 import { MathDefinitions } from './domain/math-definitions';
@@ -72,7 +73,8 @@ export const datafileService = defineService({
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
     const mathDefinitions = new MathDefinitions(bus);
-    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS } }, results, mathDefinitions, new TrackSectors(bus));
+    const codeVersion = codeVersionOf([process.argv[1], pool.options.filename]);
+    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus));
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {
@@ -100,3 +102,4 @@ export const datafileService = defineService({
     { exchange: EXCHANGES.entityEvents, queue: 'datafile.math-channels', bindingKeys: MATH_CHANNEL_EVENT_KEYS, perInstance: true, handler: ({ mathDefinitions }) => mathChannelEvents(mathDefinitions) },
   ],
 });
+

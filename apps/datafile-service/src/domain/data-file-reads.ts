@@ -26,6 +26,11 @@ export interface DataFileReadsOptions {
   sampleBudget: number;
   /** HISTOGRAM_MAX_BINS, SCATTER_MAX_GRID, SCATTER_MAX_POINTS (defaults: ANALYSIS_LIMITS). */
   analysis?: AnalysisLimits;
+  /**
+   * The code that makes the answers (a hash of this process's and its pool's bundles): part of every answer's tag, so
+   * a gateway never sends an answer a former version made, whose bytes this one might make otherwise.
+   */
+  codeVersion?: string;
 }
 
 /** The analysis reads' bounds when the options give none (the datafile-service's defaults). */
@@ -85,7 +90,7 @@ export class DataFileReads {
       signal.throwIfAborted();
       // An answer with math channels depends on their definitions too (every one they read, through each other).
       const key = ReadResultCache.keyOf(dataset.contentKey, read, math ? mathDefinitionsOf(math) : undefined);
-      const tag = answerTag(key, tagged.variant);
+      const tag = answerTag(this.options.codeVersion ?? '', key, tagged.variant);
       const contentType = mediaTypeOf(read);
       if (tag === tagged.held) return heldAnswer(tag, contentType);
       const known = this.results.get(key);
