@@ -65,6 +65,9 @@ export async function main(): Promise<void> {
   const env = {
     PUBLIC_BASE_URL: `http://localhost:${config.PORT}`,
     SIMULATION_SECRET_KEY_FILE: join(dataDir, 'simulation-secret-key'),
+    // One process: a claimed answer is taken from the desk in memory and a repeated one is a result-cache hit, so a
+    // held copy in the gateway would only hold the same bytes twice.
+    HELD_ANSWERS_BYTES: '0',
     ...process.env,
     EGRESS_ALLOW: egressAllowance(process.env['EGRESS_ALLOW'], standIn),
     DATA_DIR: dataDir,

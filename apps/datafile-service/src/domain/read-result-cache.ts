@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ByteLru } from '@pitwall/formats';
 
 /**
@@ -18,7 +19,11 @@ export class ReadResultCache {
    * they evaluate, so a changed definition is another key: nothing kept goes stale).
    */
   static keyOf(contentKey: string, read: unknown, definitions?: readonly unknown[]): string {
-    return `${contentKey}\u0000${JSON.stringify(read)}${definitions ? `\u0000${JSON.stringify(definitions)}` : ''}`;
+    // Hashed: a batch may name thousands of channels and a math chain reach thousands of definitions, and the bound
+    // counts the answers' bytes, not their keys'.
+    const hash = createHash('sha256').update(contentKey).update('\u0000').update(JSON.stringify(read));
+    if (definitions) hash.update('\u0000').update(JSON.stringify(definitions));
+    return `${contentKey}\u0000${hash.digest('base64url')}`;
   }
 
   get(key: string): Uint8Array | undefined {

@@ -1,5 +1,6 @@
 import { REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, REQUEST_HELD_ANSWER, type EncodedJson } from '@pitwall/bus';
 import { decodeChannelsBody } from '@pitwall/client';
+import { DATAFILE_COMMANDS, SERVICES } from '@pitwall/contracts';
 import { createDemoLdFile, openDataFile } from '@pitwall/formats';
 import { fixture } from '../support/fixtures';
 import { busReplies, useDatafileStack } from '../support/datafile-stack';
@@ -75,6 +76,27 @@ describe('large read answers held by the gateway: sent again only when the servi
     expect(JSON.parse(second.body.toString())).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', mode: 0 });
   });
 
+  test('when a request names the tag of another form\'s, another lap\'s or another dataset\'s answer, then the service sends its own answer, never a held reply', async () => {
+    const first = await read(() => channel('Ground Speed', 'application/x-service-channels'));
+    const tag = first.reply.headers[REPLY_ANSWER_TAG] as string;
+    const caller = { accountId: started.demo.accountId, userId: started.demo.userId, role: 'admin' as const };
+    const other = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
+    const ask = (message: Record<string, unknown>, command: string = DATAFILE_COMMANDS.channel) =>
+      started.stack.bus.requestEncoded(SERVICES.datafile, command, { caller, type: 'RunSheets', id: runSheet, group: 'DataFile', channel: 'Ground Speed', scope: { mode: 'file' }, ...message }, { headers: { [REQUEST_HELD_ANSWER]: tag } });
+    // The request the tag was made for: held.
+    expect((await ask({ binaryType: 'application/x-service-channels' })).headers[REPLY_ANSWER_HELD]).toBe(tag);
+    for (const message of [{ binaryType: 'application/octet-stream' }, {}, { binaryType: 'application/x-service-channels', id: other }, { binaryType: 'application/x-service-channels', scope: { mode: 'lap', lapIndex: 1 } }, { binaryType: 'application/x-service-channels', maxPoints: 100 }]) {
+      const reply = await ask(message);
+      expect(reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+      expect(reply.headers[REPLY_ANSWER_TAG]).not.toBe(tag);
+    }
+    // A JSON batch of the same dataset and of another one with the same file: each its own framing, its own tag.
+    const batchOf = (id: string) => ask({ id, channels: ['Ground Speed'], mode: 0, channel: undefined }, DATAFILE_COMMANDS.channels);
+    const [mine, theirs] = [await batchOf(runSheet), await batchOf(other)];
+    expect(mine.headers[REPLY_ANSWER_TAG]).not.toBe(theirs.headers[REPLY_ANSWER_TAG]);
+    for (const reply of [mine, theirs]) expect(reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+  });
+
   test('when another account asks for the held read, then it is refused as before (404): the held bytes never reach it', async () => {
     await read(() => channel('Ground Speed', 'application/x-service-channels'));
     const spy = jest.spyOn(started.stack.bus, 'requestEncoded');
@@ -115,6 +137,30 @@ describe('large read answers held by the gateway: sent again only when the servi
     };
     expect(samples(after.body)).toBe(openDataFile(second).channels.find((c) => c.name === name)?.sampleCount);
     expect(samples(after.body)).not.toBe(samples(before.body));
+  }, 60_000);
+
+  test('when a math channel that another reads changes, then the reader\'s read is evaluated anew too', async () => {
+    const send = (method: string, path: string, body: unknown) => fetch(`${started.base}${path}`, { method, headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const define = async (Name: string, Expression: string) => {
+      const r = await send('POST', '/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: 'm/s' }] });
+      expect(r.status).toBe(201);
+      return r.headers.get('location')?.split('/').pop() as string;
+    };
+    const inner = await define('Chain inner', '"Ground Speed" / 3.6');
+    await define('Chain outer', '"Chain inner" * 10');
+    const first = await read(() => channel('Chain outer'));
+    expect((await read(() => channel('Chain outer'))).reply.headers[REPLY_ANSWER_HELD]).toBe(first.reply.headers[REPLY_ANSWER_TAG]);
+    expect((await send('PUT', `/MathChannels/${inner}`, { ParameterUpdates: [{ Name: 'Expression', Value: '"Ground Speed" / 7.2' }] })).status).toBeLessThan(300);
+    let now = first;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      now = await read(() => channel('Chain outer'));
+      if (now.reply.headers[REPLY_ANSWER_HELD] === undefined) break;
+    }
+    expect(now.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+    const values = (body: Buffer) => (JSON.parse(body.toString()) as { samples: (number | null)[] }).samples;
+    const [a, b] = [values(first.body), values(now.body)];
+    const k = a.findIndex((v) => typeof v === 'number' && v > 10);
+    expect(b[k]).toBeCloseTo((a[k] as number) / 2, 6);
   }, 60_000);
 
   test('when a math channel\'s definition changes, then its read is evaluated anew, not the held answer of the old definition', async () => {

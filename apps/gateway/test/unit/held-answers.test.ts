@@ -65,8 +65,29 @@ describe('the answers a gateway holds (HELD_ANSWERS_BYTES)', () => {
     expect(new HeldAnswers(0).keeper('x', 'x', 'application/json', 1)).toBeUndefined();
   });
 
-  test('the key of a request is its service, command and message, never its caller', () => {
+  test('the key of a request is its service, command and message, hashed (a batch may name thousands of channels)', () => {
     expect(HeldAnswers.keyOf('datafile', 'datafile.channel', { id: '1', channel: 'A' })).toBe(HeldAnswers.keyOf('datafile', 'datafile.channel', { id: '1', channel: 'A' }));
     expect(HeldAnswers.keyOf('datafile', 'datafile.channel', { id: '1', channel: 'A' })).not.toBe(HeldAnswers.keyOf('datafile', 'datafile.channel', { id: '1', channel: 'B' }));
+    expect(HeldAnswers.keyOf('datafile', 'datafile.channels', { channels: Array.from({ length: 40_000 }, (_, i) => `Channel ${i}`) })).toHaveLength(43);
+  });
+
+  test('when copies in transfer would pass the bound, then the next transfer keeps none; a finished or broken one gives its reservation back', async () => {
+    const held = new HeldAnswers(64 * KiB);
+    const open = Array.from({ length: 8 }, (_, i) => keeperOf(held, `k${i}`, 't', 'application/json', undefined));
+    expect(held.reservedBytes).toBe(64 * KiB);
+    expect(held.keeper('k8', 't', 'application/json', 1)).toBeUndefined();
+    await pass(open[0] as NonNullable<ReturnType<HeldAnswers['keeper']>>, [Buffer.alloc(KiB)]);
+    const broken = open[1] as NonNullable<ReturnType<HeldAnswers['keeper']>>;
+    broken.on('error', () => undefined);
+    broken.destroy(new Error('the client went'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(held.reservedBytes).toBe(48 * KiB);
+    expect(held.keeper('k9', 't', 'application/json', 1)).toBeDefined();
+  });
+
+  test('when a body of announced length ends short, then it is not held', async () => {
+    const held = new HeldAnswers(1024 * KiB);
+    await pass(keeperOf(held, 'short', 't', 'application/json', 10 * KiB), [Buffer.alloc(4 * KiB)]);
+    expect(held.get('short')).toBeUndefined();
   });
 });

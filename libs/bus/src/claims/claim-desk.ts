@@ -100,7 +100,10 @@ export class ClaimDesk {
    */
   async reply(answer: BulkAnswer, accountId: string): Promise<EncodedJson> {
     // The asker holds this very answer: a header says so, nothing is kept or sent.
-    if (answer.held && answer.tag) return EncodedJson.of(null, { [REPLY_ANSWER_HELD]: answer.tag });
+    if (answer.held) {
+      if (!answer.tag) throw new Error('a held answer without its tag: the asker could not tell which');
+      return EncodedJson.of(null, { [REPLY_ANSWER_HELD]: answer.tag });
+    }
     const tagged: Record<string, string> = answer.tag !== undefined ? { [REPLY_ANSWER_TAG]: answer.tag } : {};
     const abort = new AbortController();
     const limit = this.options.inlineMaxBytes;
