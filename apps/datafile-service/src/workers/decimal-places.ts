@@ -1,46 +1,27 @@
-import type { LinearConversion, RawSampleArray } from '@pitwall/channels';
+import { IDENTITY, type LinearConversion } from '@pitwall/channels';
 import { round } from '@pitwall/expressions';
 
 // A math channel's values rounded to its DecimalPlaces (docs/math-channels.md): each value is
 // `round(x × 10^places) / 10^places`, the expression language's round (halves away from zero) of the scaled value, so a
-// channel with DecimalPlaces 2 is `round(x * 100) / 100` of its expression; then sent as a logged scaled channel is, as
+// channel with DecimalPlaces 2 is `round(x * 100) / 100` of its expression; sent as a logged scaled channel is, as
 // integer codes under a decimal conversion, when they fit int32. A value whose scaled magnitude reaches 2^52 (a float64
-// that holds no digit at that decimal, |x| ≥ 4.5e9 at 6 places, or an infinity) is left as it is, and the channel is
-// then sent as float64.
-
-/** The least and the greatest code, NaN values left out (none: +Infinity and -Infinity); ±Infinity when a value was left as it is. */
-export interface RoundedRange {
-  least: number;
-  most: number;
-}
+// that holds no digit at that decimal, |x| ≥ 4.5e9 at 6 places) or that is infinite is left as it is, and the channel
+// is then sent as its rounded float64 values. Rounding a rounded value again gives it back, so a value is rounded the
+// same wherever it is rounded.
 
 /** The scaled magnitude from which a float64 is an integer: nothing is left to round. */
 const INTEGRAL = 2 ** 52;
 
 /**
- * Rounds `values` in place to `places` decimals (NaN, the gaps, stay NaN; -0 becomes 0, as the codes make it), and
- * gives the range of their codes. The numbers are exactly those a reader gets from the codes and their conversion
- * (`code / 10^places + 0`, `decimalConversion`), so every reader of the channel sees one set of numbers.
+ * Rounds `values` in place to `places` decimals (NaN, the gaps, stay NaN; -0 becomes 0, as the codes make it): the
+ * numbers a reader gets from the codes and their conversion (`code / 10^places + 0`), for the definitions reading it.
  */
-export function roundToPlaces(values: Float64Array, places: number): RoundedRange {
+export function roundToPlaces(values: Float64Array, places: number): void {
   const scale = 10 ** places;
-  let least = Infinity;
-  let most = -Infinity;
   for (let i = 0; i < values.length; i++) {
-    const x = values[i] as number;
-    if (x !== x) continue;
-    const scaled = x * scale;
-    if (!(Math.abs(scaled) < INTEGRAL)) {
-      least = -Infinity;
-      most = Infinity;
-      continue;
-    }
-    const code = round(scaled);
-    values[i] = code / scale + 0;
-    if (code < least) least = code;
-    if (code > most) most = code;
+    const scaled = (values[i] as number) * scale;
+    if (Math.abs(scaled) < INTEGRAL) values[i] = round(scaled) / scale + 0;
   }
-  return { least, most };
 }
 
 /** raw × 1 / 10^places: the conversion of the codes, a decimal scale as a logged channel's (MoTeC's decimal shift). */
@@ -48,21 +29,60 @@ export function decimalConversion(places: number): LinearConversion {
   return { numerator: 1, denominator: 10 ** places, offset: 0 };
 }
 
+/** A channel's values as sent: codes with their conversion, or float64 under the identity; 1 in `gaps` where there is no value. */
+export interface DecimalValues {
+  samples: Int16Array | Int32Array | Float64Array;
+  conversion: LinearConversion;
+  gaps?: Uint8Array;
+}
+
 /**
- * The rounded values as the integer codes a logged scaled channel is sent with: int16 when every code of the range
- * fits, else int32 (0 at gaps, which `gaps` flags), with their decimal conversion; undefined when one does not fit
- * int32, and the channel is then sent as its rounded float64 values.
+ * The values of a channel with DecimalPlaces as they are sent: int16 codes when every one fits, else int32 (0 at the
+ * gaps, which `gaps` flags), under the decimal conversion; else the values rounded, as float64. `values` (which may
+ * already be rounded) is taken: the codes are written over it, in its buffer (a code's bytes come before its value's,
+ * so a forward pass reads each value before it is written over), and no array as long is made for them.
  */
-export function decimalCodes(values: Float64Array, places: number, range: RoundedRange): { samples: Exclude<RawSampleArray, Float32Array | Float64Array>; conversion: LinearConversion } | undefined {
-  // An empty range (no value, or gaps only) fits int16.
-  const int16 = range.least >= -32768 && range.most <= 32767;
-  if (!int16 && !(range.least >= -2147483648 && range.most <= 2147483647)) return undefined;
+export function decimalValues(values: Float64Array, places: number): DecimalValues {
   const scale = 10 ** places;
-  const samples = int16 ? new Int16Array(values.length) : new Int32Array(values.length);
+  const { least, most, gap } = codeRange(values, scale);
+  const gaps = gap ? new Uint8Array(values.length) : undefined;
+  if (least >= -32768 && most <= 32767) return { samples: codesOver(values, scale, new Int16Array(values.buffer, values.byteOffset, values.length), gaps), conversion: decimalConversion(places), ...(gaps ? { gaps } : {}) };
+  if (least >= -2147483648 && most <= 2147483647) return { samples: codesOver(values, scale, new Int32Array(values.buffer, values.byteOffset, values.length), gaps), conversion: decimalConversion(places), ...(gaps ? { gaps } : {}) };
+  roundToPlaces(values, places);
+  if (gaps) for (let i = 0; i < values.length; i++) gaps[i] = values[i] === values[i] ? 0 : 1;
+  return { samples: values, conversion: IDENTITY, ...(gaps ? { gaps } : {}) };
+}
+
+/**
+ * The least and greatest code (an infinity, or a value past 2^52 scaled, puts its range past every integer type's),
+ * and whether a value is NaN. Empty: +Infinity and -Infinity, which fit int16.
+ */
+function codeRange(values: Float64Array, scale: number): { least: number; most: number; gap: boolean } {
+  let least = Infinity;
+  let most = -Infinity;
+  let gap = false;
   for (let i = 0; i < values.length; i++) {
-    const x = values[i] as number;
-    // A rounded value times the scale is within a few ulps of its code: Math.round finds it whatever its sign.
-    if (x === x) samples[i] = Math.round(x * scale);
+    const scaled = (values[i] as number) * scale;
+    if (scaled !== scaled) {
+      gap = true;
+      continue;
+    }
+    const code = round(scaled);
+    if (code < least) least = code;
+    if (code > most) most = code;
   }
-  return { samples, conversion: decimalConversion(places) };
+  return { least, most, gap };
+}
+
+/** Writes each value's code over `values` (`codes` views its buffer from the same start), 0 and a flag in `gaps` at NaN. */
+function codesOver<T extends Int16Array | Int32Array>(values: Float64Array, scale: number, codes: T, gaps: Uint8Array | undefined): T {
+  for (let i = 0; i < values.length; i++) {
+    const scaled = (values[i] as number) * scale;
+    if (scaled === scaled) codes[i] = round(scaled);
+    else {
+      codes[i] = 0;
+      (gaps as Uint8Array)[i] = 1;
+    }
+  }
+  return codes;
 }

@@ -2,7 +2,7 @@ import { convertInto, IDENTITY } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
-import { decimalCodes, roundToPlaces, type RoundedRange } from './decimal-places';
+import { decimalValues, roundToPlaces, type DecimalValues } from './decimal-places';
 import type { StoredSlice } from './shape-channels';
 
 /**
@@ -97,15 +97,16 @@ export function evaluateMathChannels(task: MathTask): StoredSlice[] {
   if (task.laps) context.lapTime = lapRelative(time(), task.laps, (start) => start);
   if (task.laps && task.distance) context.lapDistance = lapDistanceOf(time(), task.laps, task.distance);
   const values = new Map<string, Float64Array>();
-  // The range of the codes of each definition with DecimalPlaces: rounded as soon as it is evaluated, so the definitions
-  // reading it read what is sent of it.
-  const rounded = new Map<string, { places: number; range: RoundedRange }>();
+  // What the definitions after each one read: one with DecimalPlaces is rounded as soon as it is evaluated when another
+  // reads it, so they read what is sent of it (a channel read alone is rounded as it is sent, in one pass).
+  const readLater = new Set(compiled.flatMap((c) => c.expression.inputs));
   for (const { name, expression, decimalPlaces } of compiled) {
     const result = expression.evaluate(inputs, n, context);
-    if (decimalPlaces !== undefined) rounded.set(name, { places: decimalPlaces, range: roundToPlaces(result, decimalPlaces) });
+    if (decimalPlaces !== undefined && readLater.has(name)) roundToPlaces(result, decimalPlaces);
     values.set(name, result);
     inputs[name] = result;
   }
+  const placesOf = new Map(compiled.map((c) => [c.name, c.decimalPlaces]));
   const startTime = 'times' in base ? (base.times[0] ?? task.span.start) : n > 0 ? base.start + 0 / base.rate : task.span.start;
   // Each slice owns its arrays (they are transferred on their own): a channel named twice, or a second channel's
   // times, gets a copy.
@@ -119,28 +120,34 @@ export function evaluateMathChannels(task: MathTask): StoredSlice[] {
     taken.add(copy.buffer);
     return copy;
   };
-  return task.channels.map(({ name, unit }) => {
-    const result = values.get(name) ?? new Float64Array(n);
-    let gaps: Uint8Array | undefined;
-    for (let i = 0; i < result.length; i++) {
-      if (result[i] === result[i]) continue;
-      gaps ??= new Uint8Array(result.length);
-      gaps[i] = 1;
-    }
-    const decimal = rounded.get(name);
-    // Rounded values go as a logged scaled channel's codes (new arrays of their own); else the float64 values.
-    const codes = decimal ? decimalCodes(result, decimal.places, decimal.range) : undefined;
+  // Every channel's own array first: the codes of a rounded one are written over its array, after any copy of it is made.
+  const results = task.channels.map(({ name }) => own(values.get(name) ?? new Float64Array(n)));
+  return task.channels.map(({ name, unit }, k) => {
+    const places = placesOf.get(name);
+    const result = results[k] as Float64Array;
+    // Rounded: a logged scaled channel's codes (over its array), or the rounded float64 values; else the values.
+    const sent = places !== undefined ? decimalValues(result, places) : physicalValues(result);
     return {
       name,
       unit,
       frequency,
       dimension: 1,
       startTime,
-      ...(codes ?? { samples: own(result), conversion: IDENTITY }),
+      ...sent,
       ...('times' in base ? { times: own(base.times) } : {}),
-      ...(gaps ? { gaps } : {}),
     };
   });
+}
+
+/** Full-precision values as sent: themselves under the identity, 1 in `gaps` where a value is NaN. */
+function physicalValues(result: Float64Array): DecimalValues {
+  let gaps: Uint8Array | undefined;
+  for (let i = 0; i < result.length; i++) {
+    if (result[i] === result[i]) continue;
+    gaps ??= new Uint8Array(result.length);
+    gaps[i] = 1;
+  }
+  return { samples: result, conversion: IDENTITY, ...(gaps ? { gaps } : {}) };
 }
 
 /** The input whose times are the time base without a Rate: the fastest, the first of the fastest in reading order. */

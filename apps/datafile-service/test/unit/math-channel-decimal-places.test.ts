@@ -127,3 +127,12 @@ describe('a math channel with DecimalPlaces', () => {
     expect(series?.conversion).toEqual({ numerator: 1, denominator: 100, offset: 0 });
   });
 });
+
+describe('a math channel with DecimalPlaces named twice in one task', () => {
+  test('when the task names it twice, then both slices carry its codes (each in an array of its own)', () => {
+    const [first, second] = evaluate([1.234, -5.678, NaN], [{ name: 'm', expression: 'x', decimalPlaces: 2 }], ['m', 'm']) as [StoredSlice, StoredSlice];
+    expect(physical(first)).toEqual([1.23, -5.68, null]);
+    expect(physical(second)).toEqual(physical(first));
+    expect(second.samples.buffer).not.toBe(first.samples.buffer);
+  });
+});
