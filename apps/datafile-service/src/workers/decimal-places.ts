@@ -54,24 +54,21 @@ export function decimalValues(values: Float64Array, places: number): DecimalValu
 }
 
 /**
- * The least and greatest code (an infinity, or a value past 2^52 scaled, puts its range past every integer type's),
- * and whether a value is NaN. Empty: +Infinity and -Infinity, which fit int16.
+ * The least and greatest code, and whether a value is NaN: the codes of the least and greatest value, since
+ * `round(x × scale)` never falls as x rises (so the values are only compared, not each rounded). An infinity, or a value
+ * past 2^52 scaled, puts the range past every integer type's; no value: +Infinity and -Infinity, which fit int16.
  */
 function codeRange(values: Float64Array, scale: number): { least: number; most: number; gap: boolean } {
   let least = Infinity;
   let most = -Infinity;
   let gap = false;
   for (let i = 0; i < values.length; i++) {
-    const scaled = (values[i] as number) * scale;
-    if (scaled !== scaled) {
-      gap = true;
-      continue;
-    }
-    const code = round(scaled);
-    if (code < least) least = code;
-    if (code > most) most = code;
+    const x = values[i] as number;
+    if (x < least) least = x;
+    if (x > most) most = x;
+    if (x !== x) gap = true;
   }
-  return { least, most, gap };
+  return least > most ? { least, most, gap } : { least: round(least * scale), most: round(most * scale), gap };
 }
 
 /** Writes each value's code over `values` (`codes` views its buffer from the same start), 0 and a flag in `gaps` at NaN. */
