@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import { compile } from '@pitwall/expressions';
 import { evaluateMathChannel, type MathChannelTask } from '../../apps/datafile-service/src/workers/math-channels';
-import { shapeChannels, type StoredSlice } from '../../apps/datafile-service/src/workers/shape-channels';
+import { shapeChannels, shapedChunks, type ShapeTask, type StoredSlice } from '../../apps/datafile-service/src/workers/shape-channels';
 
 const RATE = 100;
 const N = 3600 * RATE;
@@ -55,7 +55,7 @@ console.log(`evaluate ${timeFns}: ${timeMs.toFixed(2)} ms median = ${(N / timeMs
 const speed = slice('Ground Speed', RATE, 3600, (t) => 100 + 50 * Math.sin(t / 10));
 const throttle = slice('Throttle', RATE, 3600, (t) => (t * 10) % 100);
 const steer = slice('Steer', 50, 3600, (t) => 30 * Math.cos(t / 3));
-const mathTask = (inputs: StoredSlice[], e: string): MathChannelTask => ({ name: 'm', unit: '', definitions: [{ name: 'm', expression: e }], inputs: inputs.map(copy), span: { start: 0, end: 3600 } });
+const mathTask = (inputs: StoredSlice[], e: string, decimalPlaces?: number): MathChannelTask => ({ name: 'm', unit: '', definitions: [{ name: 'm', expression: e, ...(decimalPlaces !== undefined ? { decimalPlaces } : {}) }], inputs: inputs.map(copy), span: { start: 0, end: 3600 } });
 const evalOne = runs(() => evaluateMathChannel(mathTask([speed], '"Ground Speed" / 3.6')));
 const evalThree = runs(() => evaluateMathChannel(mathTask([speed, throttle, steer], expression)));
 console.log(`math pool task alone (copy of the inputs, conversion, resampling, evaluation, gap mask): 1 input ${evalOne.toFixed(2)} ms; 3 inputs ${evalThree.toFixed(2)} ms`);
@@ -78,3 +78,32 @@ for (const binary of [true, false]) {
   const maxMath = runs(() => shapeChannels({ channels: [evaluateMathChannel(mathTask([speed, throttle, steer], expression))], binary, maxPoints: 2000 }));
   console.log(`${kind} maxPoints=2000 read: logged ${maxLogged.toFixed(2)} ms; math of 3 inputs ${maxMath.toFixed(2)} ms (${(maxMath / maxLogged).toFixed(2)}x)`);
 }
+
+// 3. DecimalPlaces 2 (docs/math-channels.md): the result rounded and sent as int16 codes under 1/100, as a logged .ld
+// channel is. Measured on the path a read takes (the body streamed in chunks, shapedChunks: JSON printed by the
+// channel-records writer, its decimal path for codes under a decimal scale), logged and full precision beside it.
+const streamed = (task: ShapeTask) => {
+  let n = 0;
+  for (const chunk of shapedChunks(task).chunks) n += chunk.byteLength;
+  return n;
+};
+const PLACES = 2;
+for (const binary of [true, false]) {
+  const kind = binary ? 'binary' : 'JSON';
+  const logged = runs(() => streamed({ channels: [copy(speed)], binary }));
+  const full = (inputs: StoredSlice[], e: string, places?: number) => runs(() => streamed({ channels: [evaluateMathChannel(mathTask(inputs, e, places))], binary }));
+  const one = full([speed], '"Ground Speed" / 3.6');
+  const three = full([speed, throttle, steer], expression);
+  const oneDp = full([speed], '"Ground Speed" / 3.6', PLACES);
+  const threeDp = full([speed, throttle, steer], expression, PLACES);
+  const ratio = (ms: number) => `${ms.toFixed(2)} ms (${(ms / logged).toFixed(2)}x)`;
+  console.log(`${kind} streamed read of ${N.toLocaleString()} samples: logged ${logged.toFixed(2)} ms; full precision: math of 1 input ${ratio(one)}, of 3 inputs ${ratio(three)}; DecimalPlaces ${PLACES}: math of 1 input ${ratio(oneDp)}, of 3 inputs ${ratio(threeDp)}; goal <= 2x`);
+  const bytes = (inputs: StoredSlice[], e: string, places?: number) => streamed({ channels: [evaluateMathChannel(mathTask(inputs, e, places))], binary }).toLocaleString();
+  console.log(`${kind} streamed bodies: logged ${streamed({ channels: [copy(speed)], binary }).toLocaleString()} bytes; full precision 1 input ${bytes([speed], '"Ground Speed" / 3.6')}, 3 inputs ${bytes([speed, throttle, steer], expression)}; DecimalPlaces ${PLACES} 1 input ${bytes([speed], '"Ground Speed" / 3.6', PLACES)}, 3 inputs ${bytes([speed, throttle, steer], expression, PLACES)}`);
+  const maxDp = runs(() => streamed({ channels: [evaluateMathChannel(mathTask([speed, throttle, steer], expression, PLACES))], binary, maxPoints: 2000 }));
+  const maxLogged = runs(() => streamed({ channels: [copy(speed)], binary, maxPoints: 2000 }));
+  console.log(`${kind} streamed maxPoints=2000 read: logged ${maxLogged.toFixed(2)} ms; math of 3 inputs with DecimalPlaces ${PLACES} ${maxDp.toFixed(2)} ms (${(maxDp / maxLogged).toFixed(2)}x)`);
+}
+const evalDp = runs(() => evaluateMathChannel(mathTask([speed, throttle, steer], expression, PLACES)));
+console.log(`math pool task alone with DecimalPlaces ${PLACES} (the rounding and the int16 codes added): 3 inputs ${evalDp.toFixed(2)} ms (${evalThree.toFixed(2)} ms without)`);
+console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -369,7 +369,7 @@ class Viewer {
   /** Saves the form's math channel for the account, lists the catalogue again and ticks it, ready to plot. */
   private async defineMathChannel(): Promise<void> {
     const value = (id: string) => el<HTMLInputElement>(id).value.trim();
-    const definition = { name: value('math-name'), expression: value('math-expression'), unit: value('math-unit') };
+    const definition = { name: value('math-name'), expression: value('math-expression'), unit: value('math-unit'), decimalPlaces: value('math-decimals') };
     await this.requireApi().createMathChannel(definition);
     const dataset = this.dataset;
     if (dataset) {

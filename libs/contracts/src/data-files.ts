@@ -204,6 +204,7 @@ export const DataFileMetadataJson = z
         shape: z.array(z.number().int()).optional().meta({ description: "Array channels only: each dimension's size (their product is `dimension`)" }),
         group: z.literal('Math').optional().meta({ description: "The account's math channels only (listed after the file's own): read by name like a logged channel" }),
         expression: z.string().optional().meta({ description: 'Math channels only: the expression the channel is computed by' }),
+        decimalPlaces: z.number().int().optional().meta({ description: "Math channels with DecimalPlaces only: their values are rounded to this many decimals (and sent as integer codes with a decimal conversion when they fit int32)" }),
       }),
     ),
   })

@@ -60,6 +60,12 @@ export interface EntityTypeDef {
  */
 export type EntityTypeRule = 'eventCarEntry' | 'parameterDefinition' | 'mathChannel';
 
+/**
+ * The most decimals a math channel's DecimalPlaces may ask for: 10^6 is the finest decimal scale the channel reads print
+ * digit by digit (a logged scaled channel's path), and at 6 decimals an int32 code already stops at ±2,147.483647.
+ */
+export const MAX_MATH_DECIMAL_PLACES = 6;
+
 const text = (name: string): ParameterDef => ({ name, type: 'Text' });
 const double = (name: string, unit?: string): ParameterDef => ({ name, type: 'Double', ...(unit ? { unit } : {}) });
 const integer = (name: string): ParameterDef => ({ name, type: 'Integer' });
@@ -162,11 +168,13 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
   },
   {
     // A channel computed from others by an expression (docs/math-channels.md), listed in every data file's catalogue
-    // in the group "Math". Rate (Hz): the time base it is evaluated on; empty: the fastest input's.
+    // in the group "Math". Rate (Hz): the time base it is evaluated on; empty: the fastest input's. DecimalPlaces (0 to
+    // MAX_MATH_DECIMAL_PLACES): its values rounded to that many decimals for every reader, sent as integer codes with a
+    // decimal conversion like a logged scaled channel; empty: full precision.
     name: 'MathChannel',
     plural: 'MathChannels',
     parents: [],
-    parameters: [NAME, text('Expression'), text('Unit'), double('Rate', 'Hz'), text('Description')],
+    parameters: [NAME, text('Expression'), text('Unit'), double('Rate', 'Hz'), integer('DecimalPlaces'), text('Description')],
     features: { attachments: true },
     rules: ['mathChannel'],
   },

@@ -14,9 +14,9 @@ import { ReadResultCache } from './read-result-cache';
 import type { TrackSectors } from './track-sectors';
 import { toReadError } from './read-errors';
 
-/** Math catalogue entries as the metadata record lists them: a logged entry's fields, then the group and the expression. */
+/** Math catalogue entries as the metadata record lists them: a logged entry's fields, then the group, the expression and the DecimalPlaces. */
 function metadataMath(entries: ReturnType<typeof mathCatalogue>) {
-  return entries.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: 1, dataType: c.dataType, group: c.group, expression: c.expression }));
+  return entries.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: 1, dataType: c.dataType, group: c.group, expression: c.expression, ...(c.decimalPlaces !== undefined ? { decimalPlaces: c.decimalPlaces } : {}) }));
 }
 
 export interface DataFileReadsOptions {

@@ -1,4 +1,4 @@
-import { ENTITY_COMMANDS, SERVICES, type CallerContext } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, MAX_MATH_DECIMAL_PLACES, SERVICES, type CallerContext } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
 
 /** An account's math channel as the datafile-service uses it (the entity-service's MathChannels). */
@@ -8,6 +8,8 @@ export interface MathDefinition {
   unit: string;
   /** Hz; absent: the fastest input's rate. */
   rate?: number;
+  /** Its values rounded to this many decimals for every reader (0 to MAX_MATH_DECIMAL_PLACES); absent: full precision. */
+  decimalPlaces?: number;
 }
 
 interface EntityJson {
@@ -52,14 +54,17 @@ export class MathDefinitions {
   }
 
   private async list(caller: CallerContext, requestId?: string): Promise<ReadonlyMap<string, MathDefinition>> {
-    const message = { caller, type: 'MathChannels', parentIds: {}, include: ['Name', 'Expression', 'Unit', 'Rate'] };
+    const message = { caller, type: 'MathChannels', parentIds: {}, include: ['Name', 'Expression', 'Unit', 'Rate', 'DecimalPlaces'] };
     const entities = await this.bus.request<EntityJson[]>(SERVICES.entity, ENTITY_COMMANDS.list, message, requestId ? { headers: { requestId } } : {});
     const out = new Map<string, MathDefinition>();
     for (const entity of entities) {
       const p = entity.Parameters ?? {};
       if (typeof p['Name'] !== 'string' || typeof p['Expression'] !== 'string') continue;
       const rate = typeof p['Rate'] === 'number' && p['Rate'] > 0 ? p['Rate'] : undefined;
-      out.set(p['Name'], { name: p['Name'], expression: p['Expression'], unit: typeof p['Unit'] === 'string' ? p['Unit'] : '', ...(rate ? { rate } : {}) });
+      const places = p['DecimalPlaces'];
+      // The entity-service refuses any other on write; one that is not (written before the rule) is full precision.
+      const decimalPlaces = typeof places === 'number' && Number.isInteger(places) && places >= 0 && places <= MAX_MATH_DECIMAL_PLACES ? places : undefined;
+      out.set(p['Name'], { name: p['Name'], expression: p['Expression'], unit: typeof p['Unit'] === 'string' ? p['Unit'] : '', ...(rate ? { rate } : {}), ...(decimalPlaces !== undefined ? { decimalPlaces } : {}) });
     }
     return out;
   }

@@ -109,13 +109,17 @@ function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, Mat
   return plans;
 }
 
+/** A math channel's catalogue entry: a logged channel's fields, its group and expression, and its DecimalPlaces if any. */
+export type MathCatalogueEntry = ChannelInfo & { group: string; expression: string; decimalPlaces?: number };
+
 /** The catalogue entries of the account's math channels this file can evaluate: those a read of them resolves. */
-export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>): (ChannelInfo & { group: string; expression: string })[] {
-  const out: (ChannelInfo & { group: string; expression: string })[] = [];
+export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>): MathCatalogueEntry[] {
+  const out: MathCatalogueEntry[] = [];
   for (const planned of plansOf(file, definitions, [...definitions.keys()]).values()) {
     if (typeof planned === 'string') continue;
     const { math, ...entry } = planned;
-    out.push({ ...entry, group: MATH_GROUP, expression: math.definition.expression });
+    const { expression, decimalPlaces } = math.definition;
+    out.push({ ...entry, group: MATH_GROUP, expression, ...(decimalPlaces !== undefined ? { decimalPlaces } : {}) });
   }
   return out;
 }
@@ -165,7 +169,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
         const lapDistance = plans.some((p) => p.lapDistance);
         return {
           channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
-          definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression })),
+          definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression, ...(d.decimalPlaces !== undefined ? { decimalPlaces: d.decimalPlaces } : {}) })),
           inputs: group.leaves.map((leaf) => ownedSlice(stored.get(leaf.name) as StoredChannel)),
           ...(group.rate !== undefined ? { rate: group.rate } : {}),
           ...(group.baseInput !== undefined ? { baseInput: group.baseInput } : {}),

@@ -2,6 +2,7 @@ import { convertInto, IDENTITY } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
+import { decimalValues, roundToPlaces, type DecimalValues } from './decimal-places';
 import type { StoredSlice } from './shape-channels';
 
 /**
@@ -12,8 +13,11 @@ import type { StoredSlice } from './shape-channels';
 export interface MathTask {
   /** The channels read, each one of `definitions`: their slices, in this order. */
   channels: { name: string; unit: string }[];
-  /** Every definition they need, each once, each after the definitions it reads. */
-  definitions: { name: string; expression: string }[];
+  /**
+   * Every definition they need, each once, each after the definitions it reads; `decimalPlaces`: its values rounded to
+   * that many decimals, as the definitions reading it see them and as it is sent (integer codes when they fit int32).
+   */
+  definitions: { name: string; expression: string; decimalPlaces?: number }[];
   /** The logged channels read, stored values of the window (their conversion applied here). */
   inputs: StoredSlice[];
   /** The channels' Rate (Hz): the time base is then a grid at this rate; absent: an input's own sample times. */
@@ -44,7 +48,9 @@ export function evaluateMathChannel(task: MathChannelTask): StoredSlice {
  * Evaluates math channels over one time base: an input's sample times (or a grid at the Rate), every input resampled
  * linearly onto it (NaN outside an input's samples and next to its gaps, so gaps stay gaps), each definition evaluated
  * once on that base, in order. Each channel's result is a slice of physical values (identity conversion) the read
- * shapes like any logged channel's; NaN samples are its gaps. The numbers of a channel are those of evaluating it
+ * shapes like any logged channel's; NaN samples are its gaps. A definition with DecimalPlaces is rounded as soon as it is
+ * evaluated, and its channel's slice is then integer codes under a decimal conversion, as a logged scaled channel's
+ * (int16 or int32, 0 at its gaps), or its rounded float64 values when a code does not fit int32. The numbers of a channel are those of evaluating it
  * alone on the same base: a definition's values depend only on the base and on what it reads.
  *
  * A regular time base stays implicit (start + k / rate): its array of times is made only for the time functions, the
@@ -84,18 +90,23 @@ export function evaluateMathChannels(task: MathTask): StoredSlice[] {
   const compiled = task.definitions.map((definition) => {
     const expression = compile(definition.expression, { inputs: available, math: true });
     available.add(definition.name);
-    return { name: definition.name, expression };
+    return { name: definition.name, expression, decimalPlaces: definition.decimalPlaces };
   });
   const context: EvaluationContext = {};
   if (compiled.some((c) => c.expression.needs.time)) context.time = time();
   if (task.laps) context.lapTime = lapRelative(time(), task.laps, (start) => start);
   if (task.laps && task.distance) context.lapDistance = lapDistanceOf(time(), task.laps, task.distance);
   const values = new Map<string, Float64Array>();
-  for (const { name, expression } of compiled) {
+  // What the definitions after each one read: one with DecimalPlaces is rounded as soon as it is evaluated when another
+  // reads it, so they read what is sent of it (a channel read alone is rounded as it is sent, in one pass).
+  const readLater = new Set(compiled.flatMap((c) => c.expression.inputs));
+  for (const { name, expression, decimalPlaces } of compiled) {
     const result = expression.evaluate(inputs, n, context);
+    if (decimalPlaces !== undefined && readLater.has(name)) roundToPlaces(result, decimalPlaces);
     values.set(name, result);
     inputs[name] = result;
   }
+  const placesOf = new Map(compiled.map((c) => [c.name, c.decimalPlaces]));
   const startTime = 'times' in base ? (base.times[0] ?? task.span.start) : n > 0 ? base.start + 0 / base.rate : task.span.start;
   // Each slice owns its arrays (they are transferred on their own): a channel named twice, or a second channel's
   // times, gets a copy.
@@ -109,26 +120,34 @@ export function evaluateMathChannels(task: MathTask): StoredSlice[] {
     taken.add(copy.buffer);
     return copy;
   };
-  return task.channels.map(({ name, unit }) => {
-    const result = own(values.get(name) ?? new Float64Array(n));
-    let gaps: Uint8Array | undefined;
-    for (let i = 0; i < result.length; i++) {
-      if (result[i] === result[i]) continue;
-      gaps ??= new Uint8Array(result.length);
-      gaps[i] = 1;
-    }
+  // Every channel's own array first: the codes of a rounded one are written over its array, after any copy of it is made.
+  const results = task.channels.map(({ name }) => own(values.get(name) ?? new Float64Array(n)));
+  return task.channels.map(({ name, unit }, k) => {
+    const places = placesOf.get(name);
+    const result = results[k] as Float64Array;
+    // Rounded: a logged scaled channel's codes (over its array), or the rounded float64 values; else the values.
+    const sent = places !== undefined ? decimalValues(result, places) : physicalValues(result);
     return {
       name,
       unit,
       frequency,
       dimension: 1,
       startTime,
-      samples: result,
-      conversion: IDENTITY,
+      ...sent,
       ...('times' in base ? { times: own(base.times) } : {}),
-      ...(gaps ? { gaps } : {}),
     };
   });
+}
+
+/** Full-precision values as sent: themselves under the identity, 1 in `gaps` where a value is NaN. */
+function physicalValues(result: Float64Array): DecimalValues {
+  let gaps: Uint8Array | undefined;
+  for (let i = 0; i < result.length; i++) {
+    if (result[i] === result[i]) continue;
+    gaps ??= new Uint8Array(result.length);
+    gaps[i] = 1;
+  }
+  return { samples: result, conversion: IDENTITY, ...(gaps ? { gaps } : {}) };
 }
 
 /** The input whose times are the time base without a Rate: the fastest, the first of the fastest in reading order. */

@@ -51,8 +51,9 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
   };
   const dataset = (id = runSheet, group = 'DataFile') => `/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
   const q = encodeURIComponent;
-  const define = async (Name: string, Expression: string, Unit: string) => {
-    const r = await post('/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: Unit }] });
+  const define = async (Name: string, Expression: string, Unit: string, DecimalPlaces?: string) => {
+    const places = DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : [];
+    const r = await post('/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: Unit }, ...places] });
     expect(r.status).toBe(201);
   };
 
@@ -70,6 +71,11 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
     await define('RPM copy', '"Engine RPM"', 'rpm');
     // A car speed by name that only a file without one of its own picks (a logged channel of the name wins).
     await define('Speed', '"Wheel Speed FL"', 'km/h');
+    // DecimalPlaces: every reader sees the rounded values, as the same rounding written in the expression gives them.
+    await define('Speed ms whole', '"Ground Speed" / 3.6', 'm/s', '0');
+    await define('Speed ms round', 'round("Ground Speed" / 3.6)', 'm/s');
+    await define('Ground Speed x1.5', '"Ground Speed" * 1.5', 'km/h', '1');
+    await define('Ground Speed x1.5 round', 'round("Ground Speed" * 1.5 * 10) / 10', 'km/h');
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();
@@ -105,6 +111,16 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
       const overMath = await overlayTrace(dataset(), 2, 'Ground Speed x2', `&distanceChannel=${q('Ground Speed copy')}`);
       expect(overMath).toEqual(overLogged);
       expect(overMath.x.at(-1)).toBeGreaterThan(2000);
+    });
+
+    test('when a math channel with DecimalPlaces is overlaid, or is the distance source, then the rounded values are used, as the expression\'s round gives them', async () => {
+      const rounded = await overlayTrace(dataset(), 2, 'Ground Speed x1.5', `&distanceChannel=${q('Speed ms whole')}`);
+      const reference = await overlayTrace(dataset(), 2, 'Ground Speed x1.5 round', `&distanceChannel=${q('Speed ms round')}`);
+      expect(rounded).toEqual(reference);
+      expect(rounded.y.some((v) => v !== null && !Number.isInteger(v))).toBe(true);
+      const whole = await ok(get(`${dataset()}/distance?lapIndex=2&distanceChannel=${q('Speed ms whole')}`));
+      const full = await ok(get(`${dataset()}/distance?lapIndex=2&distanceChannel=${q('Ground Speed')}`));
+      expect(whole.distances).not.toEqual(full.distances);
     });
 
     test('when the overlaid math channel reads a channel one of the files lacks, then that file\'s read is a 422 naming the channel and the dataset', async () => {

@@ -1,4 +1,5 @@
-import { decodeChannelsBody, toReadRecord } from '@pitwall/client';
+import { tableFromIPC } from 'apache-arrow';
+import { decodeChannelsBody, toReadRecord, type ChannelSeries } from '@pitwall/client';
 import { buildMdf4File } from '@pitwall/formats/testing';
 import { useDatafileStack } from '../support/datafile-stack';
 
@@ -47,12 +48,13 @@ describe('math channels through the gateway (entity-service, datafile-service an
     expect({ status: answer.status, body: answer.status === 200 ? undefined : body }).toEqual({ status: 200, body: undefined });
     return body;
   };
-  const define = async (Name: string, Expression: string, Unit = '', Rate?: string) => {
+  const define = async (Name: string, Expression: string, Unit = '', Rate?: string, DecimalPlaces?: string) => {
     const ParameterUpdates = [
       { Name: 'Name', Value: Name },
       { Name: 'Expression', Value: Expression },
       { Name: 'Unit', Value: Unit },
       ...(Rate ? [{ Name: 'Rate', Value: Rate }] : []),
+      ...(DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : []),
     ];
     const r = await send('POST', '/MathChannels', { ParameterUpdates });
     const body: Json = await r.json();
@@ -72,14 +74,19 @@ describe('math channels through the gateway (entity-service, datafile-service an
     await define('Constant', 'pi * 2');
     await define('Lap distance', 'lapDistance()', 'm');
     await define('Lap distance 10Hz', 'lapDistance()', 'm', '10');
+    await define('Speed ms 2dp', '"Speed" / 3.6', 'm/s', undefined, '2');
+    await define('Speed ms rounded', 'round("Speed" / 3.6 * 100) / 100', 'm/s');
+    await define('Power 1dp', '"Speed ms" * Throttle', 'W', undefined, '1');
+    await define('Speed cm/s', '"Speed" / 3.6 * 100', 'cm/s', undefined, '2');
   }, 90_000);
 
   test('when the metadata is read, then the math channels it can evaluate follow the logged ones in the group Math', async () => {
     const record = await json(get(`${dataset()}/metadata`));
     const math = record.channels.filter((c: Json) => c.group === 'Math');
     expect(record.channels.slice(0, -math.length).every((c: Json) => c.group === undefined)).toBe(true);
-    expect(math.map((c: Json) => c.name).sort()).toEqual(['Accel', 'Lap distance 10Hz', 'Power', 'Since lap start', 'Speed ms', 'Throttle 2Hz']);
+    expect(math.map((c: Json) => c.name).sort()).toEqual(['Accel', 'Lap distance 10Hz', 'Power', 'Power 1dp', 'Since lap start', 'Speed cm/s', 'Speed ms', 'Speed ms 2dp', 'Speed ms rounded', 'Throttle 2Hz']);
     expect(math.find((c: Json) => c.name === 'Power')).toEqual({ name: 'Power', unit: 'W', frequency: expect.closeTo(100, 0), sampleCount: FAST, dimension: 1, dataType: 'float64', group: 'Math', expression: '"Speed ms" * Throttle' });
+    expect(math.find((c: Json) => c.name === 'Power 1dp')).toEqual({ name: 'Power 1dp', unit: 'W', frequency: expect.closeTo(100, 0), sampleCount: FAST, dimension: 1, dataType: 'float64', group: 'Math', expression: '"Speed ms" * Throttle', decimalPlaces: 1 });
   });
 
   test('when a math channel reading another is read, then it is evaluated over the fastest input, the slower one resampled linearly', async () => {
@@ -123,6 +130,47 @@ describe('math channels through the gateway (entity-service, datafile-service an
       if (query) expect(batch.channels[0].samples.length).toBeLessThanOrEqual(50);
       const r = await send('POST', path, { channels: names, ...window }, { Accept: 'application/x-service-channels' });
       expect(decodeChannelsBody(new Uint8Array(await r.arrayBuffer())).map(toReadRecord)).toEqual(batch.channels);
+    }
+  });
+
+  test('when a math channel with DecimalPlaces is read as JSON, binary and Arrow, then each answers round(x * 100) / 100 of its expression, the binary as int16 codes', async () => {
+    const rounded = await json(get(`${dataset()}/channel?channel=Speed%20ms%20rounded`));
+    const asJson = await json(get(`${dataset()}/channel?channel=Speed%20ms%202dp`));
+    expect(asJson.samples).toEqual(rounded.samples);
+    expect(asJson.samples[1]).toBe(10.02);
+    const r = await get(`${dataset()}/channel?channel=Speed%20ms%202dp`, { Accept: 'application/x-service-channels' });
+    const [series] = decodeChannelsBody(new Uint8Array(await r.arrayBuffer())) as ChannelSeries[];
+    expect(series?.samples).toBeInstanceOf(Int16Array);
+    expect(series?.conversion).toEqual({ numerator: 1, denominator: 100, offset: 0 });
+    expect(toReadRecord(series as ChannelSeries)).toEqual(asJson);
+    const arrow = await get(`${dataset()}/channel?channel=Speed%20ms%202dp`, { Accept: 'application/vnd.apache.arrow.stream' });
+    const table = tableFromIPC(new Uint8Array(await arrow.arrayBuffer()));
+    expect([...(table.getChild('Speed ms 2dp') ?? [])]).toEqual(asJson.samples);
+    expect(table.schema.fields[1]?.metadata.get('conversion')).toBe(JSON.stringify({ numerator: 1, denominator: 100, offset: 0 }));
+  });
+
+  test('when a math channel with DecimalPlaces has gaps or codes past int16, in a window and with maxPoints, then JSON, binary and Arrow agree and gaps stay gaps', async () => {
+    const power = await json(get(`${dataset()}/channel?channel=Power`));
+    const powerDp = await json(get(`${dataset()}/channel?channel=Power%201dp`));
+    expect(powerDp.samples).toEqual(power.samples.map((v: number | null) => (v === null ? null : Math.round(v * 10) / 10)));
+    expect(powerDp.samples.at(-1)).toBeNull();
+    // Speed / 3.6 * 100 reaches 3,000 cm/s: 300,000 codes at 2 decimals, int32.
+    const cms = await get(`${dataset()}/channel?channel=Speed%20cm%2Fs`, { Accept: 'application/x-service-channels' });
+    expect((decodeChannelsBody(new Uint8Array(await cms.arrayBuffer()))[0] as ChannelSeries).samples).toBeInstanceOf(Int32Array);
+    for (const query of ['', '?maxPoints=40']) {
+      // Two channels: MDF channels decode whole, 2,100 samples of the budget.
+      const body = { channels: ['Power 1dp', 'Speed cm/s'], mode: 2, startTime: 9.5, duration: 0.5 };
+      const path = `${dataset()}/channels${query}`;
+      const asJson = await json(send('POST', path, body));
+      const binary = await send('POST', path, body, { Accept: 'application/x-service-channels' });
+      expect(decodeChannelsBody(new Uint8Array(await binary.arrayBuffer())).map(toReadRecord)).toEqual(asJson.channels);
+      const arrow = tableFromIPC(new Uint8Array(await (await send('POST', path, body, { Accept: 'application/vnd.apache.arrow.stream' })).arrayBuffer()));
+      for (const record of asJson.channels) {
+        const column = arrow.batches.map((b) => b.getChild(record.name)).find((c) => c !== null && c.nullCount < c.length);
+        expect([...(column ?? [])]).toEqual(record.samples);
+      }
+      // Throttle ends at 9.9 s: the rest of the window is a gap (which M4 keeps only between kept points).
+      if (!query) expect(asJson.channels[0].samples.slice(-9)).toEqual(Array(9).fill(null));
     }
   });
 

@@ -36,6 +36,18 @@ describe('MathDefinitions', () => {
     expect(requests).toHaveLength(3);
   });
 
+  test('when a definition has DecimalPlaces, then it is listed with it; one out of range (never written since the rule) is full precision', async () => {
+    const { bus, requests } = fakeBus(() => [
+      { Id: 'a', Parameters: { Name: 'Two', Expression: 'x', Unit: '', DecimalPlaces: 2 } },
+      { Id: 'b', Parameters: { Name: 'Zero', Expression: 'x', Unit: '', DecimalPlaces: 0 } },
+      { Id: 'c', Parameters: { Name: 'Empty', Expression: 'x', Unit: '', DecimalPlaces: null } },
+      { Id: 'd', Parameters: { Name: 'Past', Expression: 'x', Unit: '', DecimalPlaces: 12 } },
+    ]);
+    const definitions = await new MathDefinitions(bus).of(caller(A));
+    expect([...definitions.values()].map((d) => [d.name, d.decimalPlaces])).toEqual([['Two', 2], ['Zero', 0], ['Empty', undefined], ['Past', undefined]]);
+    expect(requests[0]?.payload).toMatchObject({ include: expect.arrayContaining(['DecimalPlaces']) });
+  });
+
   test('when the list fails, then it is not kept: the next read asks again', async () => {
     let fail = true;
     const { bus, requests } = fakeBus(() => {

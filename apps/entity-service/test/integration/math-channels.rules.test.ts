@@ -82,6 +82,31 @@ describe('MathChannels', () => {
     expect(await refusal(create(editor, { Name: 'ok', Expression: ' ' }))).toMatchObject({ status: 400, errors: { Expression: ['is required'] } });
     expect(await refusal(create(editor, { Name: 'ok', Expression: '1', Rate: '-5' }))).toMatchObject({ status: 400, errors: { Rate: [expect.stringContaining('positive')] } });
   });
+
+  test('when DecimalPlaces is given from 0 to 6, then it is stored and read back as a number; emptied, it is null (full precision)', async () => {
+    const editor = as('editor');
+    const two = await create(editor, { Name: 'Speed ms', Expression: '"Ground Speed" / 3.6', DecimalPlaces: '2' });
+    expect(json(await store.get(editor, 'MathChannels', two.Id)).Parameters).toMatchObject({ Name: 'Speed ms', DecimalPlaces: 2 });
+    for (const places of ['0', '6']) {
+      const created = await create(editor, { Name: `at ${places}`, Expression: '1', Rate: '1', DecimalPlaces: places });
+      expect(json(await store.get(editor, 'MathChannels', created.Id)).Parameters.DecimalPlaces).toBe(Number(places));
+    }
+    await store.update(editor, 'MathChannels', two.Id, { ParameterUpdates: [{ Name: 'DecimalPlaces', Value: null }] });
+    expect(json(await store.get(editor, 'MathChannels', two.Id)).Parameters.DecimalPlaces).toBeNull();
+  });
+
+  test.each(['-1', '7', '100'])('when DecimalPlaces is %s, then the write is a 400 naming DecimalPlaces and the range, on create and on update', async (places) => {
+    const editor = as('editor');
+    const range = { status: 400, errors: { DecimalPlaces: ['must be a whole number from 0 to 6, or empty for full precision'] } };
+    expect(await refusal(create(editor, { Name: 'x', Expression: '1', DecimalPlaces: places }))).toMatchObject(range);
+    const created = await create(editor, { Name: 'y', Expression: '1' });
+    expect(await refusal(store.update(editor, 'MathChannels', created.Id, { ParameterUpdates: [{ Name: 'DecimalPlaces', Value: places }] }))).toMatchObject(range);
+  });
+
+  test('when DecimalPlaces is not a whole number, then the write is a 400 naming its value as an Integer', async () => {
+    const error = await refusal(store.create(as('editor'), 'MathChannels', {}, { ParameterUpdates: [{ Name: 'Name', Value: 'x' }, { Name: 'Expression', Value: '1' }, { Name: 'DecimalPlaces', Value: '2.5' }] }));
+    expect(error).toMatchObject({ status: 400, errors: { 'ParameterUpdates[2].Value': ["DecimalPlaces is an Integer; '2.5' is not a whole number"] } });
+  });
 });
 
 describe('MathChannels past MAX_MATH_CHANNELS', () => {

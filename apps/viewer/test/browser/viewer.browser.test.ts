@@ -573,7 +573,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(await page.isHidden('[data-testid=laps]')).toBe(true);
     await page.context().close();
   });
-  test('when a math channel is defined from the page, then it is listed in the group Math, ticked, and plotted for a lap from the service\'s evaluation; a bad expression says where', async () => {
+  test('when a math channel is defined from the page (with decimal places), then it is listed in the group Math, ticked, and plotted for a lap from the service\'s evaluation; a bad expression says where', async () => {
     const { page, foreign, cspViolations } = await openPage();
     await signIn(page);
     await pickDataset(page);
@@ -588,6 +588,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.fill('[data-testid=math-name]', 'Speed ms');
     await page.fill('[data-testid=math-expression]', '"Ground Speed" / 3.6');
     await page.fill('[data-testid=math-unit]', 'm/s');
+    await page.fill('[data-testid=math-decimals]', '2');
     await page.click('[data-testid=math-save]');
     await page.waitForSelector('[data-testid=math-group] [data-testid="channel-Speed ms"]');
     expect(await page.textContent('[data-testid=math-group] legend')).toBe('Math');
@@ -599,13 +600,13 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     const [red] = await screenshotColours(page, '[data-testid="pane-Speed ms"]', 'math-speed-ms-lap2.png', [COLOURS[0]]);
     expect(red).toBeGreaterThan(MIN_LINE_PIXELS);
 
-    // The values drawn are the service's: Ground Speed / 3.6, sample for sample.
+    // The values drawn are the service's: Ground Speed / 3.6 to 2 decimals (DecimalPlaces), sample for sample.
     const headers = { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' };
     const runId = await page.inputValue('[data-testid=pick-run]');
     const read = await fetch(`${stack.baseUrl}/RunSheets/${runId}/DataFileAccess/DataFile/channels`, { method: 'POST', headers, body: JSON.stringify({ channels: ['Ground Speed', 'Speed ms'], mode: 1, lapIndex: 1 }) });
     const body = (await read.json()) as { channels: { samples: (number | null)[] }[] };
     const [speed, ms] = body.channels as [{ samples: number[] }, { samples: number[] }];
-    expect(ms.samples).toEqual(speed.samples.map((v) => expect.closeTo(v / 3.6, 6)));
+    expect(ms.samples).toEqual(speed.samples.map((v) => Math.round((v / 3.6) * 100) / 100));
 
     // Overlaid like a logged channel: laps 2 and 3 of the math channel over distance.
     await page.click('[data-testid=overlay-add-1]');

@@ -1,3 +1,4 @@
+import { MAX_MATH_DECIMAL_PLACES } from '@pitwall/contracts';
 import { compile, ExpressionError, findCycle } from '@pitwall/expressions';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { entityRepository as repo } from '../../data-access/entity-repository';
@@ -6,9 +7,9 @@ import type { TypeRule } from './type-rule';
 
 /**
  * A math channel (docs/math-channels.md): a name no other math channel of the account has, an expression in the
- * math-channel language (a 400 naming the character and the reason otherwise), a positive Rate if any, no cycle
- * through the other math channels it reads (a 400 naming the cycle), and on create room for it (`MAX_MATH_CHANNELS`, a
- * 409). Writes of an account's math channels are
+ * math-channel language (a 400 naming the character and the reason otherwise), a positive Rate if any, DecimalPlaces
+ * from 0 to MAX_MATH_DECIMAL_PLACES if any, no cycle through the other math channels it reads (a 400 naming the
+ * cycle), and on create room for it (`MAX_MATH_CHANNELS`, a 409). Writes of an account's math channels are
  * serialised, so two concurrent writes cannot close a cycle between them.
  */
 export const mathChannel: TypeRule = {
@@ -49,6 +50,11 @@ export function validateMathChannel(p: Record<string, ParameterValue>): string[]
   }
   const rate = p['Rate'];
   if (rate !== null && rate !== undefined && !(typeof rate === 'number' && rate > 0 && rate <= 1_000_000)) errors['Rate'] = ['must be a positive number of Hz (at most 1,000,000), or empty for the fastest input'];
+  const places = p['DecimalPlaces'];
+  // An Integer already (a whole number on the wire): only its range is this rule's.
+  if (places !== null && places !== undefined && !(typeof places === 'number' && places >= 0 && places <= MAX_MATH_DECIMAL_PLACES)) {
+    errors['DecimalPlaces'] = [`must be a whole number from 0 to ${MAX_MATH_DECIMAL_PLACES}, or empty for full precision`];
+  }
   if (Object.keys(errors).length) throw AppError.badRequest('The math channel is not valid', errors);
   return reads;
 }
