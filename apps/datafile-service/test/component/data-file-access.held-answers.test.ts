@@ -139,52 +139,51 @@ describe('large read answers held by the gateway: sent again only when the servi
     expect(samples(after.body)).not.toBe(samples(before.body));
   }, 60_000);
 
-  test('when a math channel that another reads changes, then the reader\'s read is evaluated anew too', async () => {
-    const send = (method: string, path: string, body: unknown) => fetch(`${started.base}${path}`, { method, headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const define = async (Name: string, Expression: string) => {
-      const r = await send('POST', '/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: 'm/s' }] });
-      expect(r.status).toBe(201);
-      return r.headers.get('location')?.split('/').pop() as string;
-    };
-    const inner = await define('Chain inner', '"Ground Speed" / 3.6');
-    await define('Chain outer', '"Chain inner" * 10');
-    const first = await read(() => channel('Chain outer'));
-    expect((await read(() => channel('Chain outer'))).reply.headers[REPLY_ANSWER_HELD]).toBe(first.reply.headers[REPLY_ANSWER_TAG]);
-    expect((await send('PUT', `/MathChannels/${inner}`, { ParameterUpdates: [{ Name: 'Expression', Value: '"Ground Speed" / 7.2' }] })).status).toBeLessThan(300);
-    let now = first;
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      now = await read(() => channel('Chain outer'));
-      if (now.reply.headers[REPLY_ANSWER_HELD] === undefined) break;
-    }
-    expect(now.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
-    const values = (body: Buffer) => (JSON.parse(body.toString()) as { samples: (number | null)[] }).samples;
-    const [a, b] = [values(first.body), values(now.body)];
-    const k = a.findIndex((v) => typeof v === 'number' && v > 10);
-    expect(b[k]).toBeCloseTo((a[k] as number) / 2, 6);
-  }, 60_000);
+  const send = (method: string, path: string, body: unknown) => fetch(`${started.base}${path}`, { method, headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  /** Defines a math channel; returns its id. */
+  async function define(Name: string, Expression: string): Promise<string> {
+    const r = await send('POST', '/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: 'm/s' }] });
+    expect(r.status).toBe(201);
+    return r.headers.get('location')?.split('/').pop() as string;
+  }
 
-  test('when a math channel\'s definition changes, then its read is evaluated anew, not the held answer of the old definition', async () => {
-    const send = (method: string, path: string, body: unknown) => fetch(`${started.base}${path}`, { method, headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const created = await send('POST', '/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: 'Held speed' }, { Name: 'Expression', Value: '"Ground Speed" / 3.6' }, { Name: 'Unit', Value: 'm/s' }] });
-    expect(created.status).toBe(201);
-    const id = created.headers.get('location')?.split('/').pop() as string;
-    const values = (body: Buffer) => (JSON.parse(body.toString()) as { samples: (number | null)[] }).samples;
-    const first = await read(() => channel('Held speed'));
+  /**
+   * Reads `name` (JSON) twice, the second time held; edits the definition `id` to `expression`; then reads until the
+   * answer is no longer the held one (the definitions reach the datafile-service by event). The first and the last samples.
+   */
+  async function beforeAndAfterEdit(name: string, id: string, expression: string): Promise<[(number | null)[], (number | null)[]]> {
+    const first = await read(() => channel(name));
     const tag = first.reply.headers[REPLY_ANSWER_TAG];
     expect(tag).toBeDefined();
-    expect((await read(() => channel('Held speed'))).reply.headers[REPLY_ANSWER_HELD]).toBe(tag);
-
-    expect((await send('PUT', `/MathChannels/${id}`, { ParameterUpdates: [{ Name: 'Expression', Value: '"Ground Speed" / 1.8' }] })).status).toBeLessThan(300);
-    // The definitions reach the datafile-service by event: the reads change once it heard.
+    expect((await read(() => channel(name))).reply.headers[REPLY_ANSWER_HELD]).toBe(tag);
+    expect((await send('PUT', `/MathChannels/${id}`, { ParameterUpdates: [{ Name: 'Expression', Value: expression }] })).status).toBeLessThan(300);
     let now = first;
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      now = await read(() => channel('Held speed'));
+      now = await read(() => channel(name));
       if (now.reply.headers[REPLY_ANSWER_HELD] === undefined) break;
     }
     expect(now.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
-    const [a, b] = [values(first.body), values(now.body)];
-    expect(b).toHaveLength(a.length);
-    const k = a.findIndex((v) => typeof v === 'number' && v > 10);
-    expect(b[k]).toBeCloseTo((a[k] as number) * 2, 6);
+    const values = (body: Buffer) => (JSON.parse(body.toString()) as { samples: (number | null)[] }).samples;
+    return [values(first.body), values(now.body)];
+  }
+
+  /** The value at the first sample of `before` over 10, before and after. */
+  const atFast = (before: (number | null)[], after: (number | null)[]) => {
+    const k = before.findIndex((v) => typeof v === 'number' && v > 10);
+    expect(after).toHaveLength(before.length);
+    return [before[k] as number, after[k] as number];
+  };
+
+  test('when a math channel\'s definition changes, then its read is evaluated anew, not the held answer of the old definition', async () => {
+    const id = await define('Held speed', '"Ground Speed" / 3.6');
+    const [was, is] = atFast(...(await beforeAndAfterEdit('Held speed', id, '"Ground Speed" / 1.8')));
+    expect(is).toBeCloseTo(was * 2, 6);
+  }, 60_000);
+
+  test('when a math channel that another reads changes, then the reader\'s read is evaluated anew too', async () => {
+    const inner = await define('Chain inner', '"Ground Speed" / 3.6');
+    await define('Chain outer', '"Chain inner" * 10');
+    const [was, is] = atFast(...(await beforeAndAfterEdit('Chain outer', inner, '"Ground Speed" / 7.2')));
+    expect(is).toBeCloseTo(was / 2, 6);
   }, 60_000);
 });
