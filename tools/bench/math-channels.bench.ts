@@ -128,16 +128,19 @@ const START_STEP_S = 0.25;
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 /**
- * One GET through the gateway on a kept-alive socket: its time to the last byte and its bytes (counted, not kept;
- * `keep` keeps them). The bench's own garbage is collected first, outside the timed window (as bulk.bench.ts does:
+ * One GET through the gateway on a kept-alive socket: its time to the response head and to the last byte, and its
+ * bytes (counted, not kept; `keep` keeps them). A binary answer's head comes once the pool began its body (its
+ * length known: after the evaluation of a math channel), so the head parts the read's fixed path and its work from
+ * the carrying of its bytes. The bench's own garbage is collected first, outside the timed window (as bulk.bench.ts does:
  * a major collection of the last answer's copies during a read takes the cores from the stack).
  */
-async function timedGet(url: string, headers: Record<string, string>, keep = false): Promise<{ ms: number; bytes: number; body?: Buffer }> {
+async function timedGet(url: string, headers: Record<string, string>, keep = false): Promise<{ ms: number; headMs: number; bytes: number; body?: Buffer }> {
   global.gc?.();
   await new Promise((resolve) => setTimeout(resolve, 25));
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(url, { agent, headers }, (res) => {
+      const headMs = performance.now() - t;
       let bytes = 0;
       const kept: Buffer[] = [];
       res.on('data', (c: Buffer) => {
@@ -147,7 +150,7 @@ async function timedGet(url: string, headers: Record<string, string>, keep = fal
       res.on('error', reject);
       res.on('end', () => {
         if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}: ${Buffer.concat(kept).toString().slice(0, 300)}`));
-        resolve({ ms: performance.now() - t, bytes, ...(keep ? { body: Buffer.concat(kept) } : {}) });
+        resolve({ ms: performance.now() - t, headMs, bytes, ...(keep ? { body: Buffer.concat(kept) } : {}) });
       });
     });
     req.on('error', reject);
@@ -207,12 +210,13 @@ async function throughTheStack(): Promise<void> {
       if (samples !== WINDOW_S * RATE) throw new Error(`${c.channel}: ${samples} samples in the window, not ${WINDOW_S * RATE}`);
     }
 
-    type Times = { ms: number[]; bytes: number };
+    type Times = { ms: number[]; headMs: number[]; bytes: number };
     const results = new Map<string, Times>();
-    const record = (phase: string, c: StackCase, binary: boolean, r: { ms: number; bytes: number }) => {
+    const record = (phase: string, c: StackCase, binary: boolean, r: { ms: number; headMs: number; bytes: number }) => {
       const key = `${phase}|${binary}|${c.channel}`;
-      const t = results.get(key) ?? { ms: [], bytes: r.bytes };
+      const t = results.get(key) ?? { ms: [], headMs: [], bytes: r.bytes };
       t.ms.push(r.ms);
+      t.headMs.push(r.headMs);
       t.bytes = r.bytes;
       results.set(key, t);
     };
@@ -256,7 +260,7 @@ async function throughTheStack(): Promise<void> {
           const t = results.get(`${phase}|${binary}|${c.channel}`) as Times;
           const p50 = median(t.ms);
           const ratio = c.definition ? ` (${(p50 / median(logged.ms)).toFixed(2)}x)` : '';
-          return `${c.label} ${p50.toFixed(1)} ms${ratio}, ${t.bytes.toLocaleString()} bytes`;
+          return `${c.label} ${p50.toFixed(1)} ms${ratio} (head at ${median(t.headMs).toFixed(1)}), ${t.bytes.toLocaleString()} bytes`;
         });
         console.log(`  ${binary ? 'binary' : 'JSON'}: ${rows.join('; ')}; goal <= 2x`);
       }
