@@ -6,14 +6,24 @@
 //     the math read evaluates (conversion, resampling onto the fastest input's base, the expression) and then shapes
 //     and encodes its result the same way. The file reads before (the same stored channels, from the channel cache
 //     when warm) and the bus hop after are common to both and left out.
-import { loadavg } from 'node:os';
+// Then the same reads through the gateway of the five-process stack (BENCH_MATH_STACK=0 skips it; the apps run from
+// dist/, so build first): a one-hour .ld uploaded to a run sheet, the math channels defined through the API, window
+// reads of a logged channel and of math channels of the same length, one request at a time, in turn: answers no cache
+// holds (each window starts elsewhere), and the same request again (the gateway's held answer, the service's word).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { compile } from '@pitwall/expressions';
 import { evaluateMathChannel, type MathChannelTask } from '../../apps/datafile-service/src/workers/math-channels';
 import { shapeChannels, shapedChunks, type ShapeTask, type StoredSlice } from '../../apps/datafile-service/src/workers/shape-channels';
+import { generateLdFile } from '../gen-ld/gen-ld';
+import { createBenchRunSheet, runBench, startBenchStack, uploadDataFile, type BenchStack } from './stack-fixture';
 
 const RATE = 100;
 const N = 3600 * RATE;
 const RUNS = Number(process.env['BENCH_MATH_RUNS'] ?? 30);
+const STACK_RUNS = Number(process.env['BENCH_MATH_STACK_RUNS'] ?? 20);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 function time(fn: () => unknown): number {
@@ -106,4 +116,160 @@ for (const binary of [true, false]) {
 }
 const evalDp = runs(() => evaluateMathChannel(mathTask([speed, throttle, steer], expression, PLACES)));
 console.log(`math pool task alone with DecimalPlaces ${PLACES} (the rounding and the int16 codes added): 3 inputs ${evalDp.toFixed(2)} ms (${evalThree.toFixed(2)} ms without)`);
-console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`load average after: ${load()}`);
+
+// 4. Through the five-process stack.
+const BINARY = 'application/x-service-channels';
+/** The window every read asks for: 350,000 samples at 100 Hz, the logged channel's and the math channels' alike. */
+const WINDOW_S = 3500;
+/** Window starts step by a quarter second (25 samples at 100 Hz; exact in binary, so no start falls between two samples). */
+const START_STEP_S = 0.25;
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/**
+ * One GET through the gateway on a kept-alive socket: its time to the response head and to the last byte, and its
+ * bytes (counted, not kept; `keep` keeps them). A binary answer's head comes once the pool began its body (its
+ * length known: after the evaluation of a math channel), so the head parts the read's fixed path and its work from
+ * the carrying of its bytes. The bench's own garbage is collected first, outside the timed window (as bulk.bench.ts does:
+ * a major collection of the last answer's copies during a read takes the cores from the stack).
+ */
+async function timedGet(url: string, headers: Record<string, string>, keep = false): Promise<{ ms: number; headMs: number; bytes: number; body?: Buffer }> {
+  global.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 25));
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      const headMs = performance.now() - t;
+      let bytes = 0;
+      const kept: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (keep || res.statusCode !== 200) kept.push(c);
+      });
+      res.on('error', reject);
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}: ${Buffer.concat(kept).toString().slice(0, 300)}`));
+        resolve({ ms: performance.now() - t, headMs, bytes, ...(keep ? { body: Buffer.concat(kept) } : {}) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface StackCase {
+  label: string;
+  channel: string;
+  /** The math channel's definition; none for the logged channel. */
+  definition?: { expression: string; unit?: string; decimalPlaces?: number };
+}
+const ONE_INPUT = '"Ground Speed" / 3.6';
+const STACK_CASES: StackCase[] = [
+  { label: 'logged Ground Speed', channel: 'Ground Speed' },
+  { label: 'math, 1 input', channel: 'Speed ms', definition: { expression: ONE_INPUT, unit: 'm/s' } },
+  { label: `math, 1 input, DecimalPlaces ${PLACES}`, channel: 'Speed ms dp', definition: { expression: ONE_INPUT, unit: 'm/s', decimalPlaces: PLACES } },
+  { label: 'math, 3 inputs', channel: 'Drive', definition: { expression } },
+  { label: `math, 3 inputs, DecimalPlaces ${PLACES}`, channel: 'Drive dp', definition: { expression, decimalPlaces: PLACES } },
+];
+
+/** `xs` turned left by `by`: each round puts every case at another place of its order. */
+const rotated = <T>(xs: readonly T[], by: number): T[] => xs.map((_, i) => xs[(i + by) % xs.length] as T);
+
+async function throughTheStack(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pitwall-bench-math-'));
+  let stack: BenchStack | undefined;
+  try {
+    const ld = path.join(dir, 'math.ld');
+    // Lap Number, Ground Speed, Gyro Yaw Velocity and Throttle at 100 Hz (but the laps' 10 Hz), Steer at 50 Hz; one hour.
+    const gen = generateLdFile(ld, { duration: 3600, rates: [], driverChannels: true });
+    console.log(`\nthrough the five-process stack: generated a ${(gen.bytes / 1e6).toFixed(1)} MB .ld (${gen.channels} channels, one hour), load average ${load()}`);
+    stack = await startBenchStack({ env: { DATA_DIR: path.join(dir, 'data'), BUS_TIMEOUT_MS: '60000' } });
+    const s = stack;
+    const runSheet = await createBenchRunSheet(s);
+    await uploadDataFile(s, runSheet, ld, { fileName: 'math.ld', compressed: false });
+    for (const c of STACK_CASES) {
+      if (!c.definition) continue;
+      const { expression: e, unit, decimalPlaces } = c.definition;
+      await s.create('MathChannels', {}, { Name: c.channel, Expression: e, ...(unit ? { Unit: unit } : {}), ...(decimalPlaces !== undefined ? { DecimalPlaces: String(decimalPlaces) } : {}) });
+    }
+    const dataset = `${s.baseUrl}/RunSheets/${runSheet}/DataFileAccess/DataFile`;
+    const meta = (await (await fetch(`${dataset}/metadata`, { headers: s.headers })).json()) as { channels: { name: string; frequency: number }[] };
+    for (const c of STACK_CASES) {
+      const listed = meta.channels.find((m) => m.name === c.channel);
+      if (listed?.frequency !== RATE) throw new Error(`the metadata lists ${c.channel} ${listed ? `at ${listed.frequency} Hz` : 'not at all'}, not at ${RATE} Hz`);
+    }
+    const url = (c: StackCase, start: number) => `${dataset}/channel?channel=${encodeURIComponent(c.channel)}&start=${start}&duration=${WINDOW_S}`;
+    const headersOf = (binary: boolean) => (binary ? { ...s.headers, Accept: BINARY } : s.headers);
+
+    // Every case's window is as long as the logged channel's (the JSON records counted once, off the clock); the
+    // first reads also load the stored channels into the service's cache, as any warm read finds them.
+    for (const c of STACK_CASES) {
+      const r = await timedGet(url(c, 0), s.headers, true);
+      const samples = (JSON.parse((r.body as Buffer).toString()) as { samples: unknown[] }).samples.length;
+      if (samples !== WINDOW_S * RATE) throw new Error(`${c.channel}: ${samples} samples in the window, not ${WINDOW_S * RATE}`);
+    }
+
+    type Times = { ms: number[]; headMs: number[]; bytes: number };
+    const results = new Map<string, Times>();
+    const record = (phase: string, c: StackCase, binary: boolean, r: { ms: number; headMs: number; bytes: number }) => {
+      const key = `${phase}|${binary}|${c.channel}`;
+      const t = results.get(key) ?? { ms: [], headMs: [], bytes: r.bytes };
+      t.ms.push(r.ms);
+      t.headMs.push(r.headMs);
+      t.bytes = r.bytes;
+      results.set(key, t);
+    };
+    const WARM = 3;
+    // Uncached: each round's windows start START_STEP_S later than the last round's (one start per round and
+    // format, shared by the cases), so neither the datafile-service's result cache nor the gateway's held answers
+    // have any; the cases in turn, each round in another order, binary first in one round and JSON in the next.
+    let startIndex = 1;
+    for (let round = 0; round < WARM + STACK_RUNS; round++) {
+      for (const binary of round % 2 ? [false, true] : [true, false]) {
+        const start = startIndex++ * START_STEP_S;
+        for (const c of rotated(STACK_CASES, round)) {
+          const r = await timedGet(url(c, start), headersOf(binary));
+          if (round >= WARM) record('uncached', c, binary, r);
+        }
+      }
+    }
+    if ((startIndex - 1) * START_STEP_S + WINDOW_S > 3600) throw new Error('the windows ran past the file: fewer runs or a smaller step');
+    const afterUncached = load();
+    // Repeated: one window (a start no round used), read again and again; after its first fetch the gateway holds
+    // each answer and sends it when the datafile-service says the same request's answer is unchanged.
+    const repeatedStart = startIndex * START_STEP_S;
+    for (let round = 0; round < WARM + STACK_RUNS; round++) {
+      for (const binary of round % 2 ? [false, true] : [true, false]) {
+        for (const c of rotated(STACK_CASES, round)) {
+          const r = await timedGet(url(c, repeatedStart), headersOf(binary));
+          if (round >= WARM) record('repeated', c, binary, r);
+        }
+      }
+    }
+
+    const phases: [string, string][] = [
+      ['uncached', `answers no cache holds (a window starting elsewhere each round; load average after ${afterUncached})`],
+      ['repeated', `the same request again (the gateway's held answer; load average after ${load()})`],
+    ];
+    for (const [phase, title] of phases) {
+      console.log(`\nstack, window reads of ${(WINDOW_S * RATE).toLocaleString()} samples through the gateway, one at a time, p50 of ${STACK_RUNS} each after ${WARM} warm rounds: ${title}`);
+      for (const binary of [true, false]) {
+        const logged = results.get(`${phase}|${binary}|${STACK_CASES[0]?.channel}`) as Times;
+        const rows = STACK_CASES.map((c) => {
+          const t = results.get(`${phase}|${binary}|${c.channel}`) as Times;
+          const p50 = median(t.ms);
+          const ratio = c.definition ? ` (${(p50 / median(logged.ms)).toFixed(2)}x)` : '';
+          return `${c.label} ${p50.toFixed(1)} ms${ratio} (head at ${median(t.headMs).toFixed(1)}), ${t.bytes.toLocaleString()} bytes`;
+        });
+        console.log(`  ${binary ? 'binary' : 'JSON'}: ${rows.join('; ')}; goal <= 2x`);
+      }
+    }
+  } finally {
+    agent.destroy();
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env['BENCH_MATH_STACK'] !== '0') runBench(throughTheStack);

@@ -8,6 +8,8 @@ export interface GenLdOptions {
   duration: number;
   /** Channel rates in Hz with how many channels run at each. */
   rates: { hz: number; count: number }[];
+  /** Adds a 100 Hz `Throttle` (%) and a 50 Hz `Steer` (deg) that lap with Ground Speed: the math-channels bench's inputs. */
+  driverChannels?: boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export function generateLdFile(path: string, options: GenLdOptions = DEFAULT_GEN
   });
   channels.push(groundSpeed(options.duration));
   channels.push(yawVelocity(options.duration));
+  if (options.driverChannels) channels.push(throttle(options.duration), steer(options.duration));
   const fd = openSync(path, 'w');
   let bytes = 0;
   try {
@@ -82,9 +85,8 @@ interface LappedChannel {
   scaled(p: number, lap: number): number;
 }
 
-/** A 100 Hz channel repeating every 90 s lap, its shape given by `channel.scaled`. */
-function lappedChannel(duration: number, channel: LappedChannel): LdChannelInput {
-  const hz = 100;
+/** A channel at `hz` (100 unless given) repeating every 90 s lap, its shape given by `channel.scaled`. */
+function lappedChannel(duration: number, channel: LappedChannel, hz = 100): LdChannelInput {
   const stepsPerUnit = 10 ** channel.dec;
   return {
     name: channel.name,
@@ -128,4 +130,19 @@ function yawVelocity(duration: number): LdChannelInput {
     dec: 2,
     scaled: (p) => -100 * (360 / LAP_SECONDS) * (1 - 0.9 * Math.sin(2 * Math.PI * 3 * p)),
   });
+}
+
+/** A 100 Hz Throttle (%): full while Ground Speed rises, off as it falls into the corners. */
+function throttle(duration: number): LdChannelInput {
+  return lappedChannel(duration, {
+    name: 'Throttle',
+    unit: '%',
+    dec: 1,
+    scaled: (p) => 10 * Math.min(100, Math.max(0, 60 + 60 * Math.cos(2 * Math.PI * 3 * p))),
+  });
+}
+
+/** A 50 Hz Steer (deg): a lock each way through the corners of the lap. */
+function steer(duration: number): LdChannelInput {
+  return lappedChannel(duration, { name: 'Steer', unit: 'deg', dec: 1, scaled: (p) => 10 * 90 * Math.sin(2 * Math.PI * 3 * p) * Math.sin(2 * Math.PI * 7 * p) }, 50);
 }
