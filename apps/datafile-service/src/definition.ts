@@ -102,4 +102,3 @@ export const datafileService = defineService({
     { exchange: EXCHANGES.entityEvents, queue: 'datafile.math-channels', bindingKeys: MATH_CHANNEL_EVENT_KEYS, perInstance: true, handler: ({ mathDefinitions }) => mathChannelEvents(mathDefinitions) },
   ],
 });
-

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { answerTag } from '@pitwall/bus';
 import { ByteLru } from '@pitwall/formats';
 
 /**
@@ -21,9 +21,8 @@ export class ReadResultCache {
   static keyOf(contentKey: string, read: unknown, definitions?: readonly unknown[]): string {
     // Hashed: a batch may name thousands of channels and a math chain reach thousands of definitions, and the bound
     // counts the answers' bytes, not their keys'.
-    const hash = createHash('sha256').update(contentKey).update('\u0000').update(JSON.stringify(read));
-    if (definitions) hash.update('\u0000').update(JSON.stringify(definitions));
-    return `${contentKey}\u0000${hash.digest('base64url')}`;
+    const parts = definitions ? [JSON.stringify(read), JSON.stringify(definitions)] : [JSON.stringify(read)];
+    return `${contentKey}\u0000${answerTag(contentKey, ...parts)}`;
   }
 
   get(key: string): Uint8Array | undefined {

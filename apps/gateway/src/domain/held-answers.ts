@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Transform } from 'node:stream';
+import { answerTag } from '@pitwall/bus';
 import { ByteLru } from '@pitwall/formats';
 
 /** A large answer this gateway sent, kept by the request it answered: its tag (held-answer.ts in @pitwall/bus), media type and bytes. */
@@ -28,7 +28,7 @@ export class HeldAnswers {
 
   /** The key of a request: what the service is asked, whoever asks it (a hash: a batch may name thousands of channels). */
   static keyOf(service: string, command: string, message: unknown): string {
-    return createHash('sha256').update(service).update('\u0000').update(command).update('\u0000').update(JSON.stringify(message)).digest('base64url');
+    return answerTag(service, command, JSON.stringify(message));
   }
 
   get(key: string): HeldAnswer | undefined {

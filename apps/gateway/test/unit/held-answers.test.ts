@@ -68,7 +68,7 @@ describe('the answers a gateway holds (HELD_ANSWERS_BYTES)', () => {
   test('the key of a request is its service, command and message, hashed (a batch may name thousands of channels)', () => {
     expect(HeldAnswers.keyOf('datafile', 'datafile.channel', { id: '1', channel: 'A' })).toBe(HeldAnswers.keyOf('datafile', 'datafile.channel', { id: '1', channel: 'A' }));
     expect(HeldAnswers.keyOf('datafile', 'datafile.channel', { id: '1', channel: 'A' })).not.toBe(HeldAnswers.keyOf('datafile', 'datafile.channel', { id: '1', channel: 'B' }));
-    expect(HeldAnswers.keyOf('datafile', 'datafile.channels', { channels: Array.from({ length: 40_000 }, (_, i) => `Channel ${i}`) })).toHaveLength(43);
+    expect(HeldAnswers.keyOf('datafile', 'datafile.channels', { channels: Array.from({ length: 40_000 }, (_, i) => `Channel ${i}`) })).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
   test('when copies in transfer would pass the bound, then the next transfer keeps none; a finished or broken one gives its reservation back', async () => {

@@ -14,7 +14,10 @@ export const REPLY_ANSWER_TAG = 'answerTag';
 /** Reply header: the answer is the one the request said it holds (its tag is the value); the reply has no bytes. */
 export const REPLY_ANSWER_HELD = 'answerHeld';
 
-/** The tag of an answer made from `parts` (everything that shapes its bytes): 128 bits of their SHA-256. */
+/**
+ * The tag of an answer made from `parts` (everything that shapes its bytes): 128 bits of their SHA-256, each part
+ * ended by a NUL. The caches of answers key them by the same hash of what identifies them (the request, the read).
+ */
 export function answerTag(...parts: readonly string[]): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part).update('\u0000');

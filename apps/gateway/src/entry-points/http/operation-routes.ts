@@ -202,13 +202,14 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     const message = target.toMessage(bound);
     const service = serviceOf(target, message, deps.partitions);
     // A large read answered before may be held here: the service is asked whether it is still the answer (held-answers.ts).
-    const heldKey = op.limitedRead && deps.heldAnswers ? HeldAnswers.keyOf(service, target.name, message) : undefined;
-    const held = heldKey !== undefined ? deps.heldAnswers?.get(heldKey) : undefined;
+    const holding = op.limitedRead ? deps.heldAnswers : undefined;
+    const heldKey = holding ? HeldAnswers.keyOf(service, target.name, message) : '';
+    const held = holding?.get(heldKey);
     const reply = await deps.bus
       .requestEncoded(service, target.name, { caller: callerContext(req.caller), ...message }, { headers: { requestId: req.requestId, ...commandHeaders(op, req, message), ...(held ? { [REQUEST_HELD_ANSWER]: held.tag } : {}) }, ...timeoutOption(commandTimeoutMs(op, jsonBodyBytes(req), deps.commandTimeout)) })
       .catch((err: unknown) => {
         // A refused or failed read leaves nothing held for it (a deleted file's bytes are not kept on).
-        if (heldKey !== undefined) deps.heldAnswers?.delete(heldKey);
+        holding?.delete(heldKey);
         throw err;
       });
     if (op.responseKind === 'empty') {
@@ -227,10 +228,10 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
       return;
     }
     // Another answer than the one held (kept in its place below when it can be).
-    if (heldKey !== undefined) deps.heldAnswers?.delete(heldKey);
+    holding?.delete(heldKey);
     const claim = reply.claim;
     const tag = reply.headers[REPLY_ANSWER_TAG];
-    if (claim) return sendClaimed(claim, op, req, res, deps.claims, heldKey !== undefined && tag ? deps.heldAnswers?.keeper(heldKey, tag, claim.contentType, claim.length) : undefined);
+    if (claim) return sendClaimed(claim, op, req, res, deps.claims, tag ? holding?.keeper(heldKey, tag, claim.contentType, claim.length) : undefined);
     // The service rendered the body: its bytes are passed on as they are, never parsed and re-serialised.
     res.status(op.response.status).type(reply.contentType ?? 'application/json').send(reply.json);
   };
