@@ -45,11 +45,23 @@ export interface DecimalValues {
 export function decimalValues(values: Float64Array, places: number): DecimalValues {
   const scale = 10 ** places;
   const { least, most, gap } = codeRange(values, scale);
+  if (!(least >= -2147483648 && most <= 2147483647)) {
+    roundToPlaces(values, places);
+    return physicalValues(values);
+  }
   const gaps = gap ? new Uint8Array(values.length) : undefined;
-  if (least >= -32768 && most <= 32767) return { samples: codesOver(values, scale, new Int16Array(values.buffer, values.byteOffset, values.length), gaps), conversion: decimalConversion(places), ...(gaps ? { gaps } : {}) };
-  if (least >= -2147483648 && most <= 2147483647) return { samples: codesOver(values, scale, new Int32Array(values.buffer, values.byteOffset, values.length), gaps), conversion: decimalConversion(places), ...(gaps ? { gaps } : {}) };
-  roundToPlaces(values, places);
-  if (gaps) for (let i = 0; i < values.length; i++) gaps[i] = values[i] === values[i] ? 0 : 1;
+  const codes = least >= -32768 && most <= 32767 ? new Int16Array(values.buffer, values.byteOffset, values.length) : new Int32Array(values.buffer, values.byteOffset, values.length);
+  return { samples: codesOver(values, scale, codes, gaps), conversion: decimalConversion(places), ...(gaps ? { gaps } : {}) };
+}
+
+/** Float64 values as they are sent: themselves under the identity, 1 in `gaps` where a value is NaN. */
+export function physicalValues(values: Float64Array): DecimalValues {
+  let gaps: Uint8Array | undefined;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === values[i]) continue;
+    gaps ??= new Uint8Array(values.length);
+    gaps[i] = 1;
+  }
   return { samples: values, conversion: IDENTITY, ...(gaps ? { gaps } : {}) };
 }
 

@@ -1,8 +1,8 @@
-import { convertInto, IDENTITY } from '@pitwall/channels';
+import { convertInto } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
-import { decimalValues, roundToPlaces, type DecimalValues } from './decimal-places';
+import { decimalValues, physicalValues, roundToPlaces } from './decimal-places';
 import type { StoredSlice } from './shape-channels';
 
 /**
@@ -137,17 +137,6 @@ export function evaluateMathChannels(task: MathTask): StoredSlice[] {
       ...('times' in base ? { times: own(base.times) } : {}),
     };
   });
-}
-
-/** Full-precision values as sent: themselves under the identity, 1 in `gaps` where a value is NaN. */
-function physicalValues(result: Float64Array): DecimalValues {
-  let gaps: Uint8Array | undefined;
-  for (let i = 0; i < result.length; i++) {
-    if (result[i] === result[i]) continue;
-    gaps ??= new Uint8Array(result.length);
-    gaps[i] = 1;
-  }
-  return { samples: result, conversion: IDENTITY, ...(gaps ? { gaps } : {}) };
 }
 
 /** The input whose times are the time base without a Rate: the fastest, the first of the fastest in reading order. */
