@@ -16,7 +16,12 @@ import { workspaceTempDir } from '../support/workspace-tmp';
 /** A CSV of about `bytes` bytes: files of this format are read whole. */
 function csvOf(bytes: number, seed: number): Uint8Array {
   const rows = ['Time,Speed,Gear'];
-  for (let i = 0; rows.join('\n').length < bytes; i++) rows.push(`${(i / 100).toFixed(2)},${(seed + i) % 300},${i % 6}`);
+  let length = 'Time,Speed,Gear'.length;
+  for (let i = 0; length < bytes; i++) {
+    const row = `${(i / 100).toFixed(2)},${(seed + i) % 300},${i % 6}`;
+    rows.push(row);
+    length += row.length + 1;
+  }
   return new TextEncoder().encode(rows.join('\n') + '\n');
 }
 
