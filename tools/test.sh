@@ -14,7 +14,7 @@ phase_done prerequisites
 # the same checks as every project's typecheck target, without re-checking each library once per project that imports it.
 node tools/build-all.mjs || exit 1
 phase_done build
-npx nx run-many -t lint --outputStyle=static || exit 1
+bash tools/lint.sh || exit 1
 phase_done lint
 log=$(mktemp)
 # The projects' own suites wait on PostgreSQL, RabbitMQ and their timers more than they compute: three at a time
