@@ -17,14 +17,13 @@ phase_done build
 bash tools/lint.sh || exit 1
 phase_done lint
 log=$(mktemp)
-# The projects' own suites wait on PostgreSQL, RabbitMQ and their timers more than they compute: three at a time
-# (each isolated by its own database, bus prefix and key prefix). Then the five-process e2e suite alone, as its
-# kill -9 and scale-out tests start whole stacks.
-# The bundles the viewer and e2e tests run were built above: --excludeTaskDependencies does not build them again.
-npx nx run-many -t test --exclude=e2e --excludeTaskDependencies --outputStyle=static --parallel="${TEST_PARALLEL:-3}" -- --ci 2>&1 | tee "$log"
+# Every project's own suites, three projects at a time (tools/test-projects.sh), each isolated by its own database, bus
+# prefix and key prefix. Then the five-process e2e suite alone, as its kill -9 and scale-out tests start whole stacks.
+# The bundles the viewer and e2e tests run were built above.
+bash tools/test-projects.sh 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 phase_done projects
-npx nx run-many -t test --projects=e2e --excludeTaskDependencies --outputStyle=static --parallel=1 -- --ci 2>&1 | tee -a "$log"
+node node_modules/jest/bin/jest.js -c apps/e2e/jest.config.cjs --ci 2>&1 | tee -a "$log"
 e2e_status=${PIPESTATUS[0]}
 phase_done e2e
 [ "$status" -eq 0 ] && status=$e2e_status

@@ -1,5 +1,9 @@
 import { ENTITY_TYPES, buildOpenApiDocument, childTypesOf, collectionNamesOf, entityType } from '../src';
 
+// One document for every test (about a second to generate; each test only reads it).
+let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+const generated = () => (document ??= buildOpenApiDocument());
+
 describe('entity registry', () => {
   test('when a type names a parent or reference, then that type exists', () => {
     for (const t of ENTITY_TYPES) {
@@ -17,7 +21,7 @@ describe('entity registry', () => {
 
 describe('OpenAPI document', () => {
   test('when generated, then every registry type has its standard paths and search where enabled', () => {
-    const doc = buildOpenApiDocument();
+    const doc = generated();
     expect(doc.openapi).toBe('3.1.0');
     for (const t of ENTITY_TYPES) {
       expect(doc.paths?.[`/${t.plural}`]).toHaveProperty('post');
@@ -28,7 +32,7 @@ describe('OpenAPI document', () => {
   });
 
   test('when generated, then each operation lists the errors its body and its Idempotency-Key can get, and no others', () => {
-    const responses = (path: string, method: string) => Object.keys((buildOpenApiDocument().paths?.[path] as Record<string, { responses: object }>)[method]?.responses ?? {});
+    const responses = (path: string, method: string) => Object.keys((generated().paths?.[path] as Record<string, { responses: object }>)[method]?.responses ?? {});
     for (const path of ['/TimingIntegration/Runs', '/TimingIntegration/Laps', '/TimingIntegration/Sectors', '/TimingIntegration/SpeedTraps']) {
       expect(responses(path, 'put')).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '503', '504']);
     }
@@ -39,13 +43,13 @@ describe('OpenAPI document', () => {
     expect(responses('/Tyres/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404', '422', '503', '504']);
     expect(responses('/Tyres/{id}', 'get')).not.toEqual(expect.arrayContaining(['413']));
     // A status the operation gives for its own reason keeps that reason first, and the gateway's after it.
-    const batch = (buildOpenApiDocument().paths?.['/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels'] as { post: { responses: Record<string, { description: string }> } }).post.responses;
+    const batch = (generated().paths?.['/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels'] as { post: { responses: Record<string, { description: string }> } }).post.responses;
     expect(batch['415']?.description).toBe('The file type does not support channel reads; or: The body is not JSON (Content-Type other than application/json)');
     expect(batch['422']?.description).toBe('The file could not be read or parsed');
-    expect(buildOpenApiDocument().info.description).toContain('405');
+    expect(generated().info.description).toContain('405');
     // The header that makes a write safe to retry is declared on the writes, and only there.
     const headerNames = (path: string, method: string) =>
-      ((buildOpenApiDocument().paths?.[path] as Record<string, { parameters?: { in: string; name: string }[] }>)[method]?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+      ((generated().paths?.[path] as Record<string, { parameters?: { in: string; name: string }[] }>)[method]?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
     expect(headerNames('/TimingIntegration/Laps', 'put')).toEqual(['AccountId', 'Idempotency-Key']);
     expect(headerNames('/Tyres/{id}', 'delete')).toContain('Idempotency-Key');
     expect(headerNames('/Tyres/Search', 'post')).not.toContain('Idempotency-Key');
@@ -54,7 +58,7 @@ describe('OpenAPI document', () => {
 
   test('when generated, then each type has its own schema with typed parameters, reference objects and child collections', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is looked into as plain JSON
-    const schemas = buildOpenApiDocument().components?.schemas as Record<string, { properties: Record<string, any> }>;
+    const schemas = generated().components?.schemas as Record<string, { properties: Record<string, any> }>;
     const lap = schemas['Lap']?.properties;
     expect(lap?.['Parameters'].properties['LapTime']).toMatchObject({ type: ['number', 'null'], description: 'Double, unit s' });
     expect(lap?.['Parameters'].properties['StintLapNumber']).toMatchObject({ type: ['integer', 'null'] });
@@ -71,7 +75,7 @@ describe('OpenAPI document', () => {
 
   test('when generated, then each data file read declares its answer: a JSON schema, and the binary channel body and the Arrow stream beside it', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is looked into as plain JSON
-    const doc = buildOpenApiDocument() as any;
+    const doc = generated() as any;
     const base = '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}';
     const ok = (path: string, method: string) => doc.paths[`${base}/${path}`][method].responses['200'].content;
     expect(ok('metadata', 'get')).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/DataFileMetadata' } } });

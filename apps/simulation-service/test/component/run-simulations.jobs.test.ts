@@ -91,13 +91,16 @@ describe('simulation jobs against the external system (stand-in)', () => {
     const reads: { status: string | null; studyId: string | null }[] = [];
     const firstPolls = () => s.standIn.studies.get(firstStudy)?.polls ?? 0;
     const pollsAtAcceptance = firstPolls();
+    // At least 1.5 s, and on until the second run's end is read (a loaded machine may take longer than that to get there).
     const readUntil = Date.now() + 1500;
-    while (Date.now() < readUntil) {
+    const giveUpAt = Date.now() + 30_000;
+    while (Date.now() < readUntil || (reads.at(-1)?.status !== 'Processing completed' && Date.now() < giveUpAt)) {
       const [entry] = (await s.request<SimulationStatusResults>(SIMULATION_COMMANDS.status, { caller, externalProfileId: profileId, setupIds: [setupId] })).results;
       reads.push({ status: entry?.status ?? null, studyId: entry?.studyId ?? null });
       await new Promise((r) => setTimeout(r, 10));
     }
 
+    await waitFor(() => s.events.find((e) => e.setupId === setupId && e.jobId !== firstRunning.jobId && e.status === 'Processing completed'), "the second run's last status event");
     const secondJob = s.events.find((e) => e.setupId === setupId && e.jobId !== firstRunning.jobId)?.jobId;
     const secondEvents = s.events.filter((e) => e.jobId === secondJob).sort((a, b) => a.sequence - b.sequence);
     expect(secondEvents.map((e) => e.status)).toEqual(['Requested', 'Simulation started', 'Running', 'Processing completed']);
