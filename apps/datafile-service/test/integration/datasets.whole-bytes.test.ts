@@ -15,8 +15,9 @@ import { workspaceTempDir } from '../support/workspace-tmp';
 
 /** A CSV of about `bytes` bytes: files of this format are read whole. */
 function csvOf(bytes: number, seed: number): Uint8Array {
-  const rows = ['Time,Speed,Gear'];
-  let length = 'Time,Speed,Gear'.length;
+  const header = 'Time,Speed,Gear';
+  const rows = [header];
+  let length = header.length;
   for (let i = 0; length < bytes; i++) {
     const row = `${(i / 100).toFixed(2)},${(seed + i) % 300},${i % 6}`;
     rows.push(row);
