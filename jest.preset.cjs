@@ -18,4 +18,7 @@ module.exports = {
   testMatch: ['**/?(*.)+(test).ts'],
   // A project with no tests fails the run: every project has tests of its own.
   passWithNoTests: false,
+  // Jest's 5 s default is a time assertion in disguise: CI runs three projects at once on 2 cores, where a test that
+  // reads a file through a stack can take longer. A hang still fails, at 30 s (projects may set more).
+  testTimeout: 30_000,
 };

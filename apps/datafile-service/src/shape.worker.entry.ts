@@ -2,7 +2,8 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { sendChunks } from '@pitwall/bus/port-chunks';
 import { analyse, type AnalysisTask } from './workers/analysis';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
-import { evaluateMathChannels, type MathTask } from './workers/math-channels';
+import { evaluateMathChannels, withMathChannels, type MathTask, type ShapeWithMathTask } from './workers/math-channels';
+import { DEFAULT_SCRATCH_BYTES, ScratchArrays } from './workers/scratch-arrays';
 import { shapeChannels, shapedChunks, type ShapeTask } from './workers/shape-channels';
 import { trackMapOf, type TrackMapTask } from './workers/track-map';
 import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whole-files';
@@ -13,11 +14,33 @@ const wholeFiles = () => import('./workers/whole-files');
 const arrowStreams = () => import('./workers/arrow-channels');
 
 /**
- * The datafile-service's pool worker (its own bundle, `shape.worker.entry.js`): converts, downsamples and encodes one
- * read. With a port, the body is streamed over it chunk by chunk as the reader takes them (resolving to its bytes), the
- * Arrow stream's too; without, it goes back whole as a transferable (its buffer moves to the caller, no copy).
+ * The arrays the math channels of a read are evaluated into, lent to each read's task and kept for the next one up to
+ * `DATAFILE_SCRATCH_BYTES` (per worker; read from the environment the worker inherits, checked at the service's start).
  */
-export default function shape(task: ShapeTask): Uint8Array | Promise<number> {
+const scratch = new ScratchArrays(Number(process.env['DATAFILE_SCRATCH_BYTES'] ?? DEFAULT_SCRATCH_BYTES));
+
+/**
+ * The datafile-service's pool worker (its own bundle, `shape.worker.entry.js`): converts, downsamples and encodes one
+ * read, after evaluating its math channels when it has some (`ShapeWithMathTask`). With a port, the body is streamed
+ * over it chunk by chunk as the reader takes them (resolving to its bytes), the Arrow stream's too; without, it goes
+ * back whole as a transferable (its buffer moves to the caller, no copy).
+ */
+export default function shape(task: ShapeTask | ShapeWithMathTask): Uint8Array | Promise<number> {
+  if (!('math' in task && task.math)) return shapeEvaluated(task as ShapeTask);
+  const lease = scratch.lend();
+  try {
+    const done = shapeEvaluated(withMathChannels(task, lease.take));
+    // The arrays are read until the last chunk is made: given back once the body is sent (or has failed).
+    if (done instanceof Promise) return done.finally(lease.giveBack);
+    lease.giveBack();
+    return done;
+  } catch (error) {
+    lease.giveBack();
+    throw error;
+  }
+}
+
+function shapeEvaluated(task: ShapeTask): Uint8Array | Promise<number> {
   const { arrow, port } = task;
   if (arrow) {
     if (!port) throw new Error('an Arrow read is streamed over its port');

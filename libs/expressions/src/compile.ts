@@ -29,6 +29,16 @@ export interface EvaluationContext {
   lapDistance?: Float64Array;
 }
 
+export interface EvaluateOptions {
+  /**
+   * Where the whole-length arrays of a run come from (the result, and a time function's): an array of exactly `length`
+   * samples that nothing else uses until the caller says so, its contents any (every sample is written). Default: a new
+   * array each. A caller that evaluates often (the pool worker) lends arrays it reuses: a new array is memory never
+   * touched, and its first touch can cost more than the evaluation.
+   */
+  allocate?: (length: number) => Float64Array;
+}
+
 /** Named inputs, one value per sample, all of one length: arrays, or sources that write their samples block by block. */
 export type ExpressionInputs = Readonly<Record<string, ExpressionInput>>;
 
@@ -43,7 +53,7 @@ export interface CompiledExpression {
    * Sample i of the result is the expression over sample i of each input; a new array that shares no memory with the
    * inputs. `length` is needed only when the expression reads no input (and no context series).
    */
-  evaluate(inputs: ExpressionInputs, length?: number, context?: EvaluationContext): Float64Array;
+  evaluate(inputs: ExpressionInputs, length?: number, context?: EvaluationContext, options?: EvaluateOptions): Float64Array;
 }
 
 /** Checks names and functions (ExpressionError at the first unknown one, or a call with the wrong argument count). */
@@ -59,13 +69,19 @@ export function compile(source: string | ExpressionNode, options: CompileOptions
     ast,
     inputs: used,
     needs,
-    evaluate(inputs, length, context = {}) {
+    evaluate(inputs, length, context = {}, options = {}) {
       const n = sampleCount(used, inputs, length, needs, context);
-      const result = runProgram(program, n, { ...context, inputs: used.map((name) => inputs[name]) });
-      return result.owned ? result.values : result.values.slice();
+      const allocate = options.allocate ?? newArray;
+      const result = runProgram(program, n, { ...context, inputs: used.map((name) => inputs[name]), allocate });
+      if (result.owned) return result.values;
+      const copy = allocate(n);
+      copy.set(result.values);
+      return copy;
     },
   };
 }
+
+const newArray = (length: number): Float64Array => new Float64Array(length);
 
 /** parse, compile with the inputs' names, evaluate: for one-off use. */
 export function evaluate(text: string, inputs: ExpressionInputs, length?: number): Float64Array {

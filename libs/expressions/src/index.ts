@@ -1,5 +1,5 @@
 export type { BinaryOperator, ExpressionNode, Span, UnaryOperator } from './ast';
-export { compile, evaluate, type CompiledExpression, type CompileOptions, type EvaluationContext, type ExpressionInputs } from './compile';
+export { compile, evaluate, type CompiledExpression, type CompileOptions, type EvaluateOptions, type EvaluationContext, type ExpressionInputs } from './compile';
 export { ExpressionError } from './expression-error';
 export { BLOCK, type ExpressionInput, type SampleSource } from './program';
 export { CONSTANTS, FUNCTIONS, round, type FunctionSpec } from './functions';

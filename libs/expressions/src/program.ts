@@ -58,6 +58,8 @@ export interface RunEnvironment {
   time?: Float64Array;
   lapTime?: Float64Array;
   lapDistance?: Float64Array;
+  /** Where the run's whole-length arrays come from (EvaluateOptions.allocate): its result and its time functions'. */
+  allocate: (length: number) => Float64Array;
 }
 
 /**
@@ -74,13 +76,13 @@ export function runProgram(program: Program, n: number, env: RunEnvironment): { 
   const result = program.result;
   switch (result.kind) {
     case 'constant':
-      return { values: new Float64Array(n).fill(result.value), owned: true };
+      return { values: env.allocate(n).fill(result.value), owned: true };
     case 'series':
       return series[result.index];
     case 'input': {
       const input = env.inputs[result.index];
       if (input instanceof Float64Array) return { values: input, owned: false };
-      const out = new Float64Array(n);
+      const out = env.allocate(n);
       input.read(0, n, out);
       return { values: out, owned: true };
     }
@@ -93,7 +95,7 @@ function timeSeries(s: Extract<Series, { kind: 'time' }>, n: number, env: RunEnv
   const t = env.time as Float64Array;
   const x = runProgram(s.argument, n, env);
   // The time functions may write over their argument (each reads a sample before writing it, smooth copies first).
-  const out = x.owned ? x.values : new Float64Array(n);
+  const out = x.owned ? x.values : env.allocate(n);
   switch (s.callee) {
     case 'derivative':
       return { values: derivative(x.values, t, out), owned: true };
@@ -120,7 +122,7 @@ interface Bound {
 }
 
 function runBlocks(program: Program, n: number, env: RunEnvironment, series: readonly { values: Float64Array }[]): Float64Array {
-  const result = new Float64Array(n);
+  const result = env.allocate(n);
   const size = Math.min(BLOCK, n);
   const registers = Array.from({ length: program.registers }, () => new Float64Array(size));
   for (const { index, value } of program.constants) registers[index].fill(value);

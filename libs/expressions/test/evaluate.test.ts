@@ -142,4 +142,33 @@ describe('compile and evaluate', () => {
       ['abs', 'acos', 'asin', 'atan', 'atan2', 'ceil', 'clamp', 'cos', 'exp', 'floor', 'if', 'log', 'log10', 'max', 'min', 'pow', 'round', 'sign', 'sin', 'sqrt', 'tan'].sort(),
     );
   });
+
+  it.each([
+    ['a block program', '"a" * 0.5 + abs("b") - 1', false],
+    ['an input alone', '"a"', false],
+    ['a constant', '2 * pi', false],
+    ['time functions', 'smooth("a", 0.3) + derivative(lowpass("b", 2)) + integral("a")', true],
+  ])('when %s is evaluated with arrays lent by allocate, then every whole-length array comes from it, each written whole, the numbers those of new arrays', (_, text, timed) => {
+    const n = 5000;
+    const a = Float64Array.from({ length: n }, (_, i) => Math.sin(i / 50) * 40 + (i % 97 === 0 ? NaN : 0));
+    const b = Float64Array.from({ length: n }, (_, i) => (i % 13) - 6);
+    const time = Float64Array.from({ length: n }, (_, i) => i / 100);
+    const compiled = compile(text, { inputs: ['a', 'b'], math: true });
+    const context = timed ? { time } : {};
+    const expected = compiled.evaluate({ a, b }, n, context);
+    const before = a.slice();
+    // Lent arrays hold whatever was there before: here a number no sample of the result may keep.
+    const lent: Float64Array[] = [];
+    const allocate = (length: number) => {
+      const array = new Float64Array(length).fill(-123456.75);
+      lent.push(array);
+      return array;
+    };
+    const result = compiled.evaluate({ a, b }, n, context, { allocate });
+    expect(lent).toContain(result);
+    expect(lent.every((array) => array.length === n)).toBe(true);
+    expect(Array.from(result, String)).toEqual(Array.from(expected, String));
+    expect(result.includes(-123456.75)).toBe(false);
+    expect(Array.from(a, String)).toEqual(Array.from(before, String));
+  });
 });

@@ -9,7 +9,8 @@ import { toReadError } from './read-errors';
 import { samplesToDecode, withinSampleBudget } from './read-budget';
 import type { OpenDataset } from './datasets';
 import type { MathChannelInfo, MathReads } from './read-math-channels';
-import type { ShapeTask, StoredSlice } from '../workers/shape-channels';
+import type { EvaluatedChannel, ShapeWithMathTask } from '../workers/math-channels';
+import type { StoredSlice } from '../workers/shape-channels';
 
 export interface ChannelRead {
   channels: readonly string[];
@@ -67,22 +68,27 @@ export async function readChannels(
     return m && math ? math.decodes(m, window) : samplesToDecode(file, info, window);
   };
   withinSampleBudget(samplesNeeded(distinct.map(decodes), order, read.maxPoints), parts.sampleBudget, read.field);
-  // The math channels are evaluated together, one pool task per time base (docs/math-channels.md), the others read in turn.
+  // The math channels are evaluated in the read's own shaping task, before it shapes them (ShapeWithMathTask): one
+  // evaluation per time base, each definition and input once (docs/math-channels.md); the other channels are read in turn.
   const maths = distinct.map(mathOf).filter((m): m is MathChannelInfo => m !== undefined);
-  const evaluated = maths.length && math ? await math.slices(maths, window, signal) : [];
-  const slices: (StoredSlice | EventSeries)[] = [];
-  const transferList: ArrayBuffer[] = [];
+  const evaluation = maths.length && math ? await math.tasks(maths, window, signal) : undefined;
+  const slices: ShapeWithMathTask['channels'] = [];
+  const transferList: ArrayBuffer[] = [...(evaluation?.transferList ?? [])];
   let k = 0;
   for (const info of distinct) {
     signal.throwIfAborted();
-    const slice = mathOf(info) ? (evaluated[k++] as StoredSlice) : info.kind ? await eventsOfScope(dataset, info, window) : ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
+    if (mathOf(info)) {
+      slices.push({ evaluated: evaluation?.at[k++] as EvaluatedChannel['evaluated'] });
+      continue;
+    }
+    const slice = info.kind ? await eventsOfScope(dataset, info, window) : ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
     slices.push(slice);
     transferList.push(...buffersOf(slice));
   }
   const { port1, port2 } = new MessageChannel();
   const bare = !read.binary && read.field === 'channel';
   const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map(catalogueMetadata) } } : {};
-  const task: ShapeTask = { channels: slices, ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
+  const task: ShapeWithMathTask = { channels: slices, ...(evaluation ? { math: evaluation.tasks } : {}), ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
   const stop = new AbortController();
   const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });
   const { head, chunks } = receiveChunks(port1, run, (reason) => stop.abort(reason));

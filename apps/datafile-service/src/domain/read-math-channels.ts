@@ -49,6 +49,12 @@ export interface MathReads {
    * base once (timeBaseGroups); a slice each, in their order.
    */
   slices(infos: readonly MathChannelInfo[], window: ScopeWindow, signal: AbortSignal): Promise<StoredSlice[]>;
+  /**
+   * The pool tasks that evaluate several (distinct names) over the window, one per time base, to be run in a read's
+   * shaping task (ShapeWithMathTask): the tasks (their inputs copied out of the channel cache, `transferList` their
+   * buffers) and where each channel's slice is among their results, in the channels' order.
+   */
+  tasks(infos: readonly MathChannelInfo[], window: ScopeWindow, signal: AbortSignal): Promise<{ tasks: MathTask[]; transferList: ArrayBuffer[]; at: { task: number; index: number }[] }>;
 }
 
 /**
@@ -132,6 +138,45 @@ function evaluableLeaf(info: ChannelInfo): boolean {
 /** The math channel reads of one read, over the dataset's file, its channel cache and the pool. */
 export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathChannelInfo>, parts: { cache: StoredChannelCache; pool: Piscina }): MathReads {
   const { file } = dataset;
+  /** The stored inputs of `channels` read (each once), their time bases grouped, and how a base's task is made. */
+  const prepare = async (channels: readonly MathChannelInfo[], window: ScopeWindow, signal: AbortSignal): Promise<{ groups: TimeBaseGroup[]; taskOf: (group: TimeBaseGroup) => MathTask }> => {
+    // Each logged input (and the distance source) is read once, whatever number of channels and bases read it.
+    const stored = new Map<string, StoredChannel>();
+    for (const info of channels) {
+      for (const leaf of info.math.leaves) {
+        if (stored.has(leaf.name)) continue;
+        signal.throwIfAborted();
+        stored.set(leaf.name, await storedOfScope(dataset, leaf, window, parts.cache));
+      }
+    }
+    const fileEnd = file.startTime + file.duration;
+    const span = window.whole ? { start: file.startTime, end: fileEnd } : { start: window.start, end: Math.min(window.end, fileEnd) };
+    let distance: { source: LapDistanceSourceJson; stored: StoredChannel } | undefined;
+    if (channels.some((info) => info.math.lapDistance)) {
+      // planOf refused a file without a distance source, so the catalogue never lists one it cannot evaluate
+      const source = pickDistanceSource(file.channels) as NonNullable<ReturnType<typeof pickDistanceSource>>;
+      signal.throwIfAborted();
+      distance = { source: { kind: source.kind, channel: source.channel }, stored: await storedOfScope(dataset, channelOf(file, source.channel), lapsWindow(file, window), parts.cache) };
+    }
+    const groups = timeBaseGroups(channels, (leaf) => sliceView(stored.get(leaf.name) as StoredChannel), span);
+    const laps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];
+    // A base's task (and its copies of the inputs) is made when it is sent, not before.
+    const taskOf = (group: TimeBaseGroup): MathTask => {
+      const plans = group.channels.map((info) => info.math);
+      const lapDistance = plans.some((p) => p.lapDistance);
+      return {
+        channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
+        definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression, ...(d.decimalPlaces !== undefined ? { decimalPlaces: d.decimalPlaces } : {}) })),
+        inputs: group.leaves.map((leaf) => ownedSlice(stored.get(leaf.name) as StoredChannel)),
+        ...(group.rate !== undefined ? { rate: group.rate } : {}),
+        ...(group.baseInput !== undefined ? { baseInput: group.baseInput } : {}),
+        span,
+        ...(lapDistance || plans.some((p) => p.lapTime) ? { laps } : {}),
+        ...(lapDistance && distance ? { distance: { source: distance.source, slice: ownedSlice(distance.stored) } } : {}),
+      };
+    };
+    return { groups, taskOf };
+  };
   const reads: MathReads = {
     infos,
     decodes(info, window) {
@@ -143,41 +188,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       return (await reads.slices([info], window, signal))[0] as StoredSlice;
     },
     async slices(channels, window, signal) {
-      // Each logged input (and the distance source) is read once, whatever number of channels and bases read it.
-      const stored = new Map<string, StoredChannel>();
-      for (const info of channels) {
-        for (const leaf of info.math.leaves) {
-          if (stored.has(leaf.name)) continue;
-          signal.throwIfAborted();
-          stored.set(leaf.name, await storedOfScope(dataset, leaf, window, parts.cache));
-        }
-      }
-      const fileEnd = file.startTime + file.duration;
-      const span = window.whole ? { start: file.startTime, end: fileEnd } : { start: window.start, end: Math.min(window.end, fileEnd) };
-      let distance: { source: LapDistanceSourceJson; stored: StoredChannel } | undefined;
-      if (channels.some((info) => info.math.lapDistance)) {
-        // planOf refused a file without a distance source, so the catalogue never lists one it cannot evaluate
-        const source = pickDistanceSource(file.channels) as NonNullable<ReturnType<typeof pickDistanceSource>>;
-        signal.throwIfAborted();
-        distance = { source: { kind: source.kind, channel: source.channel }, stored: await storedOfScope(dataset, channelOf(file, source.channel), lapsWindow(file, window), parts.cache) };
-      }
-      const groups = timeBaseGroups(channels, (leaf) => sliceView(stored.get(leaf.name) as StoredChannel), span);
-      const laps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];
-      // A base's task (and its copies of the inputs) is made when it is sent, not before.
-      const taskOf = (group: TimeBaseGroup): MathTask => {
-        const plans = group.channels.map((info) => info.math);
-        const lapDistance = plans.some((p) => p.lapDistance);
-        return {
-          channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
-          definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression, ...(d.decimalPlaces !== undefined ? { decimalPlaces: d.decimalPlaces } : {}) })),
-          inputs: group.leaves.map((leaf) => ownedSlice(stored.get(leaf.name) as StoredChannel)),
-          ...(group.rate !== undefined ? { rate: group.rate } : {}),
-          ...(group.baseInput !== undefined ? { baseInput: group.baseInput } : {}),
-          span,
-          ...(lapDistance || plans.some((p) => p.lapTime) ? { laps } : {}),
-          ...(lapDistance && distance ? { distance: { source: distance.source, slice: ownedSlice(distance.stored) } } : {}),
-        };
-      };
+      const { groups, taskOf } = await prepare(channels, window, signal);
       // The bases are independent: MATH_TASKS_PER_READ of their tasks at a time run side by side on the pool (one read
       // of many bases does not take every thread while other reads wait); the first to fail stops the others.
       const stop = new AbortController();
@@ -189,9 +200,8 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
           const g = next++;
           either.throwIfAborted();
           const task = taskOf(groups[g] as TimeBaseGroup);
-          const transferList = [...task.inputs, ...(task.distance ? [task.distance.slice] : [])].flatMap((s) => buffersOf(s));
           try {
-            results[g] = (await parts.pool.run(task, { name: 'math', transferList, signal: either })) as StoredSlice[];
+            results[g] = (await parts.pool.run(task, { name: 'math', transferList: transfersOf(task), signal: either })) as StoredSlice[];
           } catch (error) {
             stop.abort(error);
             throw error;
@@ -203,8 +213,20 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       results.forEach((slices, g) => (groups[g] as TimeBaseGroup).channels.forEach((info, i) => byName.set(info.name, slices[i] as StoredSlice)));
       return channels.map((info) => byName.get(info.name) as StoredSlice);
     },
+    async tasks(channels, window, signal) {
+      const { groups, taskOf } = await prepare(channels, window, signal);
+      const tasks = groups.map(taskOf);
+      const where = new Map<string, { task: number; index: number }>();
+      groups.forEach((group, task) => group.channels.forEach((info, index) => where.set(info.name, { task, index })));
+      return { tasks, transferList: tasks.flatMap(transfersOf), at: channels.map((info) => where.get(info.name) as { task: number; index: number }) };
+    },
   };
   return reads;
+}
+
+/** The buffers a math task's inputs move to the pool with. */
+function transfersOf(task: MathTask): ArrayBuffer[] {
+  return [...task.inputs, ...(task.distance ? [task.distance.slice] : [])].flatMap((s) => buffersOf(s));
 }
 
 /** The most pool tasks one read's math channels run at a time (one per time base). */

@@ -1,9 +1,9 @@
-import { convertInto } from '@pitwall/channels';
+import { convertInto, type EventSeries } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
 import { decimalValues, physicalValues, roundToPlaces } from './decimal-places';
-import type { StoredSlice } from './shape-channels';
+import type { ShapeTask, StoredSlice } from './shape-channels';
 
 /**
  * The math channels of one read that share one time base, evaluated in one pool task (docs/math-channels.md): every
@@ -35,6 +35,24 @@ export interface MathTask {
   distance?: { source: LapDistanceSourceJson; slice: StoredSlice };
 }
 
+/** A math channel of a read evaluated in the read's shaping task: slice `index` of the results of `math[task]`. */
+export interface EvaluatedChannel {
+  evaluated: { task: number; index: number };
+}
+
+/**
+ * A read's shaping task that evaluates its math channels first, in the same worker (`withMathChannels`): their results
+ * are shaped where they are made, written into the worker's scratch arrays, never transferred.
+ */
+export type ShapeWithMathTask = Omit<ShapeTask, 'channels'> & { channels: (StoredSlice | EventSeries | EvaluatedChannel)[]; math?: MathTask[] };
+
+/** The shaping task with its math channels evaluated (each base's task in turn), their arrays from `allocate`. */
+export function withMathChannels(task: ShapeWithMathTask, allocate: (length: number) => Float64Array): ShapeTask {
+  const results = (task.math ?? []).map((t) => evaluateMathChannels(t, allocate));
+  const { math: _math, channels, ...rest } = task;
+  return { ...rest, channels: channels.map((c) => ('evaluated' in c ? (results[c.evaluated.task]?.[c.evaluated.index] as StoredSlice) : c)) };
+}
+
 /** One math channel alone: the definitions it needs in evaluation order, itself last (a batch of one). */
 export type MathChannelTask = Omit<MathTask, 'channels' | 'baseInput'> & { name: string; unit: string };
 
@@ -57,8 +75,11 @@ export function evaluateMathChannel(task: MathChannelTask): StoredSlice {
  * lap inputs, or an input with times of its own. An input on the base is converted from its stored codes block by block
  * as the expression reads it; a regular input at another rate is resampled block by block in one forward pass; the
  * numbers are those of converting every input whole and resampling it with interpolateLinear.
+ *
+ * `allocate`: where each definition's result array comes from (the pool worker's scratch arrays when the slices are
+ * shaped in the same task, never when they are transferred); default, new arrays.
  */
-export function evaluateMathChannels(task: MathTask): StoredSlice[] {
+export function evaluateMathChannels(task: MathTask, allocate?: (length: number) => Float64Array): StoredSlice[] {
   const fastest = task.baseInput !== undefined ? task.inputs.find((s) => s.name === task.baseInput) : fastestOf(task.inputs);
   let base: TimeBase;
   let frequency: number;
@@ -101,7 +122,7 @@ export function evaluateMathChannels(task: MathTask): StoredSlice[] {
   // reads it, so they read what is sent of it (a channel read alone is rounded as it is sent, in one pass).
   const readLater = new Set(compiled.flatMap((c) => c.expression.inputs));
   for (const { name, expression, decimalPlaces } of compiled) {
-    const result = expression.evaluate(inputs, n, context);
+    const result = expression.evaluate(inputs, n, context, allocate ? { allocate } : {});
     if (decimalPlaces !== undefined && readLater.has(name)) roundToPlaces(result, decimalPlaces);
     values.set(name, result);
     inputs[name] = result;

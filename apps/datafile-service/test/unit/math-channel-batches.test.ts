@@ -3,7 +3,8 @@ import { resolveScope, StoredChannelCache, type ChannelInfo, type StoredChannel 
 import type { OpenDataset } from '../../src/domain/datasets';
 import type { MathDefinition } from '../../src/domain/math-definitions';
 import { MATH_TASKS_PER_READ, mathReads, resolveMathChannels, timeBaseGroups, type MathChannelInfo } from '../../src/domain/read-math-channels';
-import { evaluateMathChannels, type MathTask } from '../../src/workers/math-channels';
+import { evaluateMathChannels, withMathChannels, type MathTask } from '../../src/workers/math-channels';
+import { ScratchArrays } from '../../src/workers/scratch-arrays';
 import type { StoredSlice } from '../../src/workers/shape-channels';
 
 /**
@@ -120,6 +121,27 @@ describe('a batch of math channels', () => {
       const expected = await alone.reads.slice(alone.infos[0] as MathChannelInfo, window, new AbortController().signal);
       expect(bits(together[i] as StoredSlice)).toEqual(bits(expected));
     }
+  });
+
+  test('when a layered workbook is evaluated in the read\'s shaping task, into scratch arrays reused across reads of other windows, then each channel has the numbers of its slice evaluated alone', async () => {
+    // DecimalPlaces on two of them: their codes are written over the lent arrays.
+    const workbook = new Map([...WORKBOOK].map(([name, d]) => [name, name === 'Power' || name === 'Accel 10' ? { ...d, decimalPlaces: 2 } : d]));
+    const scratch = new ScratchArrays(64 * 1024 * 1024);
+    // Memory lent before holds what the last task left there: here, a number no result has.
+    const poisoned = scratch.lend();
+    for (let i = 0; i < 12; i++) poisoned.take(2000 + i * 97).fill(-98765.5);
+    poisoned.giveBack();
+    for (const scope of [{ mode: 'file' as const }, { mode: 'window' as const, start: 2.013, duration: 4.5 }, { mode: 'lap' as const, lapIndex: 2 }, { mode: 'file' as const }]) {
+      const batch = readsOf(workbook, names);
+      const window = resolveScope(scope, batch.file);
+      const { tasks, at } = await batch.reads.tasks(batch.infos, window, new AbortController().signal);
+      const lease = scratch.lend();
+      const shaped = withMathChannels({ channels: at.map((evaluated) => ({ evaluated })), math: tasks, binary: true }, lease.take);
+      const expected = await readsOf(workbook, names).reads.slices(batch.infos, window, new AbortController().signal);
+      expect(shaped.channels.map((c) => bits(c as StoredSlice))).toEqual(expected.map(bits));
+      lease.giveBack();
+    }
+    expect(scratch.kept).toBeGreaterThan(0);
   });
 
   test('when a layered workbook is read, then there is one pool task per time base, each definition and input of a base sent once, MATH_TASKS_PER_READ at a time', async () => {
