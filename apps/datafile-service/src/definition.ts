@@ -17,7 +17,7 @@ import { CACHE_EVENT_KEYS, cacheEvents } from './entry-points/bus/cache-events';
 import { datafileCommands } from './entry-points/bus/datafile-commands';
 import { MATH_CHANNEL_EVENT_KEYS, mathChannelEvents } from './entry-points/bus/math-channel-events';
 import type { ShapeTask } from './workers/shape-channels';
-import { DEFAULT_SCRATCH_BYTES } from './workers/scratch-arrays';
+import { DEFAULT_SCRATCH_BYTES, type ShapeWorkerData } from './workers/scratch-arrays';
 
 const MiB = 1024 * 1024;
 
@@ -36,7 +36,7 @@ export const DatafileConfig = z.object({
   DATAFILE_CHANNEL_CACHE_BYTES: intVar(256 * MiB),
   /** Bound of the encoded answers kept by content (default 64 MiB; 0 turns it off). */
   DATAFILE_RESULT_CACHE_BYTES: intVar(64 * MiB),
-  /** What each pool worker keeps, between reads, of the arrays math channels are evaluated into (default 64 MiB; read by the workers). */
+  /** What each pool worker keeps, between reads, of the arrays math channels are evaluated into (default 64 MiB; given to the workers). */
   DATAFILE_SCRATCH_BYTES: intVar(DEFAULT_SCRATCH_BYTES),
   /** A read over this is a 504 and its work is abandoned (default 30 s). */
   DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
@@ -64,7 +64,7 @@ export const DatafileConfig = z.object({
 export const datafileService = defineService({
   name: 'datafile-service',
   config: DatafileConfig,
-  pools: [{ name: 'shape', entry: 'shape.worker.entry.js' }],
+  pools: [{ name: 'shape', entry: 'shape.worker.entry.js', workerData: (config) => ({ scratchBytes: config.DATAFILE_SCRATCH_BYTES }) satisfies ShapeWorkerData }],
   build: async ({ bus, config, workers, logger, shared, name }) => {
     const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };

@@ -1,9 +1,10 @@
+import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { sendChunks } from '@pitwall/bus/port-chunks';
 import { analyse, type AnalysisTask } from './workers/analysis';
 import { lapTraces, type LapTraceTask } from './workers/lap-traces';
 import { evaluateMathChannels, withMathChannels, type MathTask, type ShapeWithMathTask } from './workers/math-channels';
-import { DEFAULT_SCRATCH_BYTES, ScratchArrays } from './workers/scratch-arrays';
+import { DEFAULT_SCRATCH_BYTES, ScratchArrays, type ShapeWorkerData } from './workers/scratch-arrays';
 import { shapeChannels, shapedChunks, type ShapeTask } from './workers/shape-channels';
 import { trackMapOf, type TrackMapTask } from './workers/track-map';
 import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whole-files';
@@ -15,9 +16,10 @@ const arrowStreams = () => import('./workers/arrow-channels');
 
 /**
  * The arrays the math channels of a read are evaluated into, lent to each read's task and kept for the next one up to
- * `DATAFILE_SCRATCH_BYTES` (per worker; read from the environment the worker inherits, checked at the service's start).
+ * `DATAFILE_SCRATCH_BYTES` per worker (the service's validated setting, given as the pool's workerData; a pool made
+ * without it, as in some tests, keeps the default).
  */
-const scratch = new ScratchArrays(Number(process.env['DATAFILE_SCRATCH_BYTES'] ?? DEFAULT_SCRATCH_BYTES));
+const scratch = new ScratchArrays((workerData as Partial<ShapeWorkerData> | undefined)?.scratchBytes ?? DEFAULT_SCRATCH_BYTES);
 
 /**
  * The datafile-service's pool worker (its own bundle, `shape.worker.entry.js`): converts, downsamples and encodes one

@@ -59,11 +59,13 @@ export interface EventSubscription<P, C> {
   perInstance?: boolean;
 }
 
-export interface WorkerPool {
+export interface WorkerPool<C = unknown> {
   name: string;
   /** The worker's entry file: an absolute path, or a path relative to the running bundle's directory. */
   entry: string;
   maxThreads?: number;
+  /** What each worker is given from the validated config (its `workerData`): settings a worker applies itself. */
+  workerData?(config: C): unknown;
 }
 
 export interface HttpPart<P, C> {
@@ -94,7 +96,7 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject, P extend
   /** The request queue it answers (`ping` is answered for it) and the handler of its commands. */
   bus?: { service: string; commands(parts: P, ctx: ServiceContext<ServiceConfig<S>>): RequestHandler };
   subscriptions?: EventSubscription<P, ServiceConfig<S>>[];
-  pools?: WorkerPool[];
+  pools?: WorkerPool<ServiceConfig<S>>[];
   /** Readiness checks beside the database and the bus. */
   health?(parts: P, ctx: ServiceContext<ServiceConfig<S>>): HealthChecks;
   /** A public HTTP entry point (the gateway); its app serves the health endpoints instead of a health port. */

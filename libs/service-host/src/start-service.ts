@@ -66,7 +66,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     if (!shared.bus) closers.push(() => bus.close());
     const workers: Record<string, Piscina> = {};
     for (const w of definition.pools ?? []) {
-      const pool = new StoppablePool({ filename: isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry), ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}) }, logger);
+      const pool = new StoppablePool({ filename: isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry), ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}), ...(w.workerData ? { workerData: w.workerData(config) } : {}) }, logger);
       workers[w.name] = pool;
       closers.push(() => pool.destroy());
     }

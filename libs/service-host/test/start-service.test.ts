@@ -13,9 +13,9 @@ const outside = Object.values(networkInterfaces())
 const received: unknown[] = [];
 const notes = defineService({
   name: 'notes-service',
-  config: z.object({ NOTE_PREFIX: z.string().default('note:') }),
+  config: z.object({ NOTE_PREFIX: z.string().default('note:'), NOTE_FACTOR: z.coerce.number().int().default(2) }),
   database: { schema: 'notes', migrations: [{ version: 1, name: 'notes', sql: 'CREATE TABLE notes.notes (text text NOT NULL)' }] },
-  pools: [{ name: 'double', entry: join(__dirname, 'fixtures', 'double.worker.js'), maxThreads: 1 }],
+  pools: [{ name: 'double', entry: join(__dirname, 'fixtures', 'double.worker.js'), maxThreads: 1, workerData: (config) => ({ factor: config.NOTE_FACTOR }) }],
   build: async ({ pool, config, workers }) => ({
     add: async (text: string) => {
       await pool?.query('INSERT INTO notes.notes (text) VALUES ($1)', [config.NOTE_PREFIX + text]);
@@ -42,6 +42,15 @@ describe('startService: one host for any definition', () => {
     stack = await startInProcessStack();
   });
   afterAll(() => stack.stop());
+
+  test('when a pool declares workerData, then its workers get it from the validated config of the started service', async () => {
+    const running = await stack.start(notes, { NOTE_FACTOR: '5' });
+    try {
+      expect(await stack.bus.request('notes', 'notes.double', 21)).toBe(105);
+    } finally {
+      await running.stop();
+    }
+  });
 
   test('when a definition is started, then its schema is migrated, its commands answer over the bus (ping included), its workers run and its subscriptions receive', async () => {
     const running = await stack.start(notes);

@@ -5,12 +5,20 @@
  * (about 14 µs a 4 KiB page measured here: 10 ms for a 360,000-sample result, against 3 ms for the evaluation).
  *
  * An array is a view of the first `length` samples of a buffer at least that long: the smallest free buffer that
- * holds it, else a new one. Buffers given back are kept up to `retainBytes` in all (the smallest first, the rest
+ * holds it and is at most twice its size (a large buffer lent to a small channel would leave the large one of the same
+ * read to new memory), else a new one. Everything a task borrows, its intermediate arrays too (a time function's
+ * argument), stays lent until its body is sent. Buffers given back are kept up to `retainBytes` in all (the smallest first, the rest
  * dropped), so an idle worker holds at most that much; a task may borrow more (the read's sample budget bounds it),
  * which is dropped when it ends.
  */
 /** `DATAFILE_SCRATCH_BYTES`'s default: what a pool worker keeps between tasks (64 MiB: 8 million samples). */
 export const DEFAULT_SCRATCH_BYTES = 64 * 1024 * 1024;
+
+/** What the service gives each pool worker of its config (the pool's `workerData`). */
+export interface ShapeWorkerData {
+  /** `DATAFILE_SCRATCH_BYTES`: a byte count, validated at the service's start. */
+  scratchBytes: number;
+}
 
 export class ScratchArrays {
   private free: ArrayBuffer[] = [];
@@ -44,7 +52,7 @@ export class ScratchArrays {
     let best = -1;
     for (let i = 0; i < this.free.length; i++) {
       const size = (this.free[i] as ArrayBuffer).byteLength;
-      if (size >= bytes && (best < 0 || size < (this.free[best] as ArrayBuffer).byteLength)) best = i;
+      if (size >= bytes && size <= 2 * bytes && (best < 0 || size < (this.free[best] as ArrayBuffer).byteLength)) best = i;
     }
     return best >= 0 ? (this.free.splice(best, 1)[0] as ArrayBuffer) : new ArrayBuffer(bytes);
   }

@@ -21,6 +21,17 @@ describe('ScratchArrays', () => {
     expect(second.take(10).buffer).not.toBe(small.buffer);
   });
 
+  test('when the only free buffer is over twice the size asked, then it is not lent: a new one is, and the large one waits for a large array', () => {
+    const scratch = new ScratchArrays(64 * MiB);
+    const first = scratch.lend();
+    const large = first.take(400_000);
+    first.giveBack();
+    const next = scratch.lend();
+    const small = next.take(150_000);
+    expect(small.buffer).not.toBe(large.buffer);
+    expect(next.take(360_000).buffer).toBe(large.buffer);
+  });
+
   test('when arrays are lent, then no other lease is lent them until they are given back', () => {
     const scratch = new ScratchArrays(64 * MiB);
     const one = scratch.lend();
