@@ -26,14 +26,17 @@ finish_one() {
   local code=$?
   local project=${pids[$done_pid]}
   cat "$out/${project//\//_}.log"
+  # Each project's wall time (where the phase's minutes go; three run at once, so they add up to more than the phase).
+  echo "[test] $project: $((SECONDS - ${started[$done_pid]})) s"
   [ "$code" -eq 0 ] || { status=1; echo "[test] $project failed (exit $code)"; }
   running=$((running - 1))
 }
-declare -A pids
+declare -A pids started
 for project in $ordered; do
   [ "$running" -ge "$parallel" ] && finish_one
   "$node_bin" node_modules/jest/bin/jest.js -c "$project/jest.config.cjs" --ci > "$out/${project//\//_}.log" 2>&1 &
   pids[$!]=$project
+  started[$!]=$SECONDS
   running=$((running + 1))
 done
 while [ "$running" -gt 0 ]; do finish_one; done
