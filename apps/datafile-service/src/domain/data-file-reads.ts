@@ -86,7 +86,7 @@ export class DataFileReads {
       // one already encoded from the same bytes.
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      const math = await this.mathOf(ref, dataset, read, requestId);
+      const math = await this.mathOf(ref, dataset, read.channels.map((name, i) => [read.field === 'channel' ? 'channel' : `channels[${i}]`, name]), requestId);
       signal.throwIfAborted();
       // An answer with math channels depends on their definitions too (every one they read, through each other).
       const key = ReadResultCache.keyOf(dataset.contentKey, read, math ? mathDefinitionsOf(math) : undefined);
@@ -142,7 +142,8 @@ export class DataFileReads {
 
   /** Lap times, sectors, best and theoretical best lap, and each channel's report per lap (JSON body), computed on the pool. */
   lapStats(ref: DatasetRef, read: LapStatsRead, requestId?: string): Promise<Uint8Array> {
-    return this.analysed(ref, requestId, async (dataset, parts, signal) => readLapStats(ref, dataset, await this.withTrackSectors(ref, dataset, read, requestId), parts, signal));
+    const named = read.channels.map((name, i): [string, string] => [`channels[${i}]`, name]);
+    return this.analysed(ref, requestId, named, async (dataset, parts, signal, math) => readLapStats(ref, dataset, await this.withTrackSectors(ref, dataset, read, requestId), parts, signal, math));
   }
 
   /**
@@ -158,24 +159,33 @@ export class DataFileReads {
 
   /** One channel against another, coloured by a third (JSON body): points, or a density grid when large. */
   scatter(ref: DatasetRef, read: ScatterRead, requestId?: string): Promise<Uint8Array> {
-    return this.analysed(ref, requestId, (dataset, parts, signal) => readScatter(ref, dataset, read, parts, signal));
+    const named: [string, string][] = [['x', read.x], ['y', read.y], ...(read.colour !== undefined ? [['colour', read.colour] as [string, string]] : [])];
+    return this.analysed(ref, requestId, named, (dataset, parts, signal, math) => readScatter(ref, dataset, read, parts, signal, math));
   }
 
   /** The histogram of one channel (JSON body). */
   histogram(ref: DatasetRef, read: HistogramRead, requestId?: string): Promise<Uint8Array> {
-    return this.analysed(ref, requestId, (dataset, parts, signal) => readHistogram(ref, dataset, read, parts, signal));
+    return this.analysed(ref, requestId, [['channel', read.channel]], (dataset, parts, signal, math) => readHistogram(ref, dataset, read, parts, signal, math));
   }
 
   /** A lap's track map (JSON body): its path from GPS or dead reckoning, coloured by a channel, computed on the pool. */
   trackMap(ref: DatasetRef, read: TrackMapRead, requestId?: string): Promise<Uint8Array> {
-    return this.analysed(ref, requestId, (dataset, parts, signal) => readTrackMap(ref, dataset, read, parts, signal));
+    return this.analysed(ref, requestId, read.colour !== undefined ? [['colour', read.colour]] : [], (dataset, parts, signal, math) => readTrackMap(ref, dataset, read, parts, signal, math));
   }
 
-  private analysed(ref: DatasetRef, requestId: string | undefined, read: (dataset: Awaited<ReturnType<Datasets['open']>>, parts: ReturnType<DataFileReads['parts']> & { limits: AnalysisLimits }, signal: AbortSignal) => Promise<Uint8Array>): Promise<Uint8Array> {
+  /** An analysis read of the channels `named` ([field, name]): those the file lacks are looked up among the account's math channels. */
+  private analysed(
+    ref: DatasetRef,
+    requestId: string | undefined,
+    named: readonly [string, string][],
+    read: (dataset: Awaited<ReturnType<Datasets['open']>>, parts: ReturnType<DataFileReads['parts']> & { limits: AnalysisLimits }, signal: AbortSignal, math: MathReads | undefined) => Promise<Uint8Array>,
+  ): Promise<Uint8Array> {
     return this.withinTimeout(async (signal) => {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      return read(dataset, { ...this.parts(), limits: this.options.analysis ?? ANALYSIS_LIMITS }, signal);
+      const math = await this.mathOf(ref, dataset, named, requestId);
+      signal.throwIfAborted();
+      return read(dataset, { ...this.parts(), limits: this.options.analysis ?? ANALYSIS_LIMITS }, signal, math);
     });
   }
 
@@ -183,12 +193,18 @@ export class DataFileReads {
    * The math channels among the read's names: only a name the file's catalogue lacks asks for the account's
    * definitions (a read of logged channels costs what it did). Undefined when the read names none.
    */
-  private async mathOf(ref: DatasetRef, dataset: Awaited<ReturnType<Datasets['open']>>, read: ChannelRead, requestId?: string): Promise<MathReads | undefined> {
+  private async mathOf(ref: DatasetRef, dataset: Awaited<ReturnType<Datasets['open']>>, named: readonly [string, string][], requestId?: string): Promise<MathReads | undefined> {
     if (!this.mathDefinitions) return undefined;
     const logged = new Set(dataset.file.channels.map((c) => c.name));
-    if (read.channels.every((name) => logged.has(name))) return undefined;
+    if (named.every(([, name]) => logged.has(name))) return undefined;
     const definitions = await this.mathDefinitions.of(ref.caller, requestId);
-    const infos = resolveMathChannels(dataset.file, read.channels, definitions, (i) => (read.field === 'channel' ? 'channel' : `channels[${i}]`), `The data file could not be read: ${ref.type} ${ref.id} dataset '${ref.group}': `);
+    const infos = resolveMathChannels(
+      dataset.file,
+      named.map(([, name]) => name),
+      definitions,
+      (i) => named[i]?.[0] ?? 'channels',
+      `The data file could not be read: ${ref.type} ${ref.id} dataset '${ref.group}': `,
+    );
     return infos.size ? mathReads(dataset, infos, this.parts()) : undefined;
   }
 

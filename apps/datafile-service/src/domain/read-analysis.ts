@@ -3,8 +3,9 @@ import { InvalidSliceError, resolveScope, type ChannelInfo, type StoredChannelCa
 import { isDiscreteChannel, pickDistanceSource } from '@pitwall/laps';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
-import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
-import { samplesToDecode, withinSampleBudget } from './read-budget';
+import { buffersOf } from './read-channels';
+import { withinSampleBudget } from './read-budget';
+import { catalogueWith, decodesOf, slicesOf, type MathReads } from './read-math-channels';
 import type { AnalysisTask, DatasetEcho } from '../workers/analysis';
 import type { StoredSlice } from '../workers/shape-channels';
 
@@ -51,11 +52,11 @@ export interface HistogramRead {
  * are asked), then the statistics on the pool. Unknown channels are refused before any sample is read, and the
  * samples decoded are held to READ_SAMPLE_BUDGET.
  */
-export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: LapStatsRead, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
+export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: LapStatsRead, parts: Parts, signal: AbortSignal, math?: MathReads): Promise<Uint8Array> {
   const { file } = dataset;
   const names = [...new Set(read.channels)];
   const infos = analysedChannels(
-    file.channels,
+    catalogueWith(file, math),
     read.channels.map((name, i) => [`channels[${i}]`, name]),
   );
   const byName = new Map(infos.map((info) => [info.name, info]));
@@ -70,12 +71,9 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
   const distinct = names.map((name) => byName.get(name) as ChannelInfo);
   const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;
   const reading = sourceInfo && !byName.has(sourceInfo.name) ? [...distinct, sourceInfo] : distinct;
-  withinSampleBudget(reading.reduce((sum, info) => sum + samplesToDecode(file, info, window), 0), parts.sampleBudget, 'channels');
-  const slices = new Map<string, StoredSlice>();
-  for (const info of reading) {
-    signal.throwIfAborted();
-    slices.set(info.name, ownedSlice(await storedOfScope(dataset, info, window, parts.cache)));
-  }
+  withinSampleBudget(reading.reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'channels');
+  const evaluated = await slicesOf(dataset, reading, window, parts.cache, math, signal);
+  const slices = new Map(reading.map((info, i) => [info.name, evaluated[i] as StoredSlice]));
   // The distance source may also be a channel reported on: the pool gets its own copy (each buffer is moved once).
   const sectors = source && sourceInfo && read.sectorStartDistances ? { slice: byName.has(sourceInfo.name) ? copyOf(slices.get(sourceInfo.name) as StoredSlice) : (slices.get(sourceInfo.name) as StoredSlice), source: { kind: source.kind, channel: source.channel }, startDistances: [...read.sectorStartDistances] } : undefined;
   const task: AnalysisTask = {
@@ -90,7 +88,7 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
 }
 
 /** `POST .../scatter`: x, y and colour in the scope, on the fastest one's time base, as points or a density grid, on the pool. */
-export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: ScatterRead, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
+export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: ScatterRead, parts: Parts, signal: AbortSignal, math?: MathReads): Promise<Uint8Array> {
   const { file } = dataset;
   const refusals = new FieldRefusals();
   const maxPoints = read.maxPoints ?? Math.min(ANALYSIS_DEFAULTS.maxPoints, parts.limits.maxPoints);
@@ -103,14 +101,10 @@ export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: S
     ['y', read.y],
     ...(read.colour !== undefined ? ([['colour', read.colour]] as [string, string][]) : []),
   ];
-  const infos = analysedChannels(file.channels, named, refusals);
+  const infos = analysedChannels(catalogueWith(file, math), named, refusals);
   const distinct = [...new Map(infos.map((info) => [info.name, info])).values()];
-  withinSampleBudget(distinct.reduce((sum, info) => sum + samplesToDecode(file, info, window), 0), parts.sampleBudget, 'x');
-  const slices: StoredSlice[] = [];
-  for (const info of distinct) {
-    signal.throwIfAborted();
-    slices.push(ownedSlice(await storedOfScope(dataset, info, window, parts.cache)));
-  }
+  withinSampleBudget(distinct.reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'x');
+  const slices = await slicesOf(dataset, distinct, window, parts.cache, math, signal);
   const indexOf = (name: string) => distinct.findIndex((info) => info.name === name);
   const task: AnalysisTask = {
     op: 'scatter',
@@ -126,17 +120,17 @@ export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: S
 }
 
 /** `POST .../histogram`: one channel in the scope, binned on the pool. */
-export async function readHistogram(ref: DatasetRef, dataset: OpenDataset, read: HistogramRead, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
+export async function readHistogram(ref: DatasetRef, dataset: OpenDataset, read: HistogramRead, parts: Parts, signal: AbortSignal, math?: MathReads): Promise<Uint8Array> {
   const { file } = dataset;
   const refusals = new FieldRefusals();
   const { maxBins } = parts.limits;
   if (read.bins !== undefined && read.bins > maxBins) refusals.refuse('bins', `must be at most ${maxBins} (HISTOGRAM_MAX_BINS)`, `bins must be at most ${maxBins} (HISTOGRAM_MAX_BINS)`);
   if (read.edges !== undefined && read.edges.length - 1 > maxBins) refusals.refuse('edges', `must be at most ${maxBins + 1} edges (HISTOGRAM_MAX_BINS is ${maxBins})`, `edges must be at most ${maxBins + 1} (HISTOGRAM_MAX_BINS is ${maxBins})`);
   const window = scopeOf(file, read.lapIndex, refusals);
-  const [info] = analysedChannels(file.channels, [['channel', read.channel]], refusals) as [ChannelInfo];
-  withinSampleBudget(samplesToDecode(file, info, window), parts.sampleBudget, 'channel');
+  const [info] = analysedChannels(catalogueWith(file, math), [['channel', read.channel]], refusals) as [ChannelInfo];
+  withinSampleBudget(decodesOf(file, info, window, math), parts.sampleBudget, 'channel');
   signal.throwIfAborted();
-  const slice = ownedSlice(await storedOfScope(dataset, info, window, parts.cache));
+  const [slice] = (await slicesOf(dataset, [info], window, parts.cache, math, signal)) as [StoredSlice];
   const task: AnalysisTask = {
     op: 'histogram',
     echo: echoOf(ref),

@@ -481,3 +481,32 @@ function lapsWindow(file: OpenDataset['file'], window: ScopeWindow): ScopeWindow
   const lap = file.laps.find((l) => window.start >= l.startTime && window.start < l.endTime);
   return { whole: false, start: lap ? lap.startTime : file.startTime, end: window.end };
 }
+
+/** Whether a catalogue entry of a read is one of its math channels. */
+export const isMathChannel = (info: ChannelInfo): info is MathChannelInfo => 'math' in info;
+
+/** What a read's names are looked up in: the file's channels, then the read's math channels (a logged one wins). */
+export function catalogueWith(file: OpenDataset['file'], math: MathReads | undefined): readonly ChannelInfo[] {
+  return math ? [...file.channels, ...math.infos.values()] : file.channels;
+}
+
+/** Samples reading one channel in `window` decodes: its own, or for a math channel every input's (READ_SAMPLE_BUDGET). */
+export function decodesOf(file: OpenDataset['file'], info: ChannelInfo, window: ScopeWindow, math: MathReads | undefined): number {
+  return math && isMathChannel(info) ? math.decodes(info, window) : samplesToDecode(file, info, window);
+}
+
+/**
+ * The slices of distinct channels in `window`, in their order, each its own arrays (to be moved to a pool task): the
+ * logged ones from the channel cache, the math ones evaluated together on the pool (one task per time base).
+ */
+export async function slicesOf(dataset: OpenDataset, infos: readonly ChannelInfo[], window: ScopeWindow, cache: StoredChannelCache, math: MathReads | undefined, signal: AbortSignal): Promise<StoredSlice[]> {
+  const maths = infos.filter(isMathChannel);
+  const evaluated = maths.length && math ? await math.slices(maths, window, signal) : [];
+  const byName = new Map(maths.map((info, i) => [info.name, evaluated[i] as StoredSlice]));
+  const slices: StoredSlice[] = [];
+  for (const info of infos) {
+    signal.throwIfAborted();
+    slices.push(byName.get(info.name) ?? ownedSlice(await storedOfScope(dataset, info, window, cache)));
+  }
+  return slices;
+}

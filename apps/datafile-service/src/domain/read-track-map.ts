@@ -6,7 +6,8 @@ import { isDiscreteChannel } from '@pitwall/laps';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
 import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
-import { samplesToDecode, withinSampleBudget } from './read-budget';
+import { withinSampleBudget } from './read-budget';
+import { catalogueWith, decodesOf, isMathChannel, slicesOf, type MathReads } from './read-math-channels';
 import type { TrackMapTask } from '../workers/track-map';
 import type { StoredSlice } from '../workers/shape-channels';
 
@@ -26,7 +27,7 @@ export interface TrackMapRead {
  * channel a 415, a dataset without the channels of any source a 422 saying what was looked for), the samples decoded
  * are held to READ_SAMPLE_BUDGET, and the path is computed on the pool.
  */
-export async function readTrackMap(ref: DatasetRef, dataset: OpenDataset, read: TrackMapRead, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
+export async function readTrackMap(ref: DatasetRef, dataset: OpenDataset, read: TrackMapRead, parts: Parts, signal: AbortSignal, math?: MathReads): Promise<Uint8Array> {
   const { file } = dataset;
   const refusals = new FieldRefusals();
   let window: ReturnType<typeof resolveScope> = { whole: true };
@@ -36,7 +37,8 @@ export async function readTrackMap(ref: DatasetRef, dataset: OpenDataset, read: 
     if (!(err instanceof InvalidSliceError)) throw err;
     refusals.refuse('lapIndex', err.message, `lapIndex: ${err.message}`);
   }
-  const byName = new Map(file.channels.map((c) => [c.name, c]));
+  // The path's own channels are the file's (logged); the colour may be a math channel too.
+  const byName = new Map(catalogueWith(file, math).map((c) => [c.name, c]));
   if (read.colour !== undefined && !byName.has(read.colour)) refusals.refuse('colour', `channel not found: ${read.colour}`);
   const pick = pickTrackMapSources(file.channels, { ...(read.channels ? { channels: read.channels } : {}), ...(read.source ? { source: read.source } : {}) });
   if ('refused' in pick) for (const r of pick.refused) refusals.refuse(r.field, r.message, `${r.field}: ${r.message}`);
@@ -52,11 +54,13 @@ export async function readTrackMap(ref: DatasetRef, dataset: OpenDataset, read: 
   unreadable.throwIfAny(415);
 
   const distinct = [...new Map([...roles.map((r) => r.info), ...(colour ? [colour] : [])].map((info) => [info.name, info])).values()];
-  withinSampleBudget(distinct.reduce((sum, info) => sum + samplesToDecode(file, info, window), 0), parts.sampleBudget, 'lapIndex');
+  withinSampleBudget(distinct.reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'lapIndex');
   // Each channel read once; a channel in two roles (a colour that is also the speed) gets its own copy per role.
   const readOnce = new Map<string, StoredSlice>();
   const sliceOf = async (info: ChannelInfo): Promise<StoredSlice> => {
     signal.throwIfAborted();
+    // A math colour (never one of the path's channels: those are the file's) is evaluated on the pool.
+    if (isMathChannel(info)) return (await slicesOf(dataset, [info], window, parts.cache, math, signal))[0] as StoredSlice;
     const known = readOnce.get(info.name);
     if (known) return copyOf(known);
     const slice = ownedSlice(await storedOfScope(dataset, info, window, parts.cache));

@@ -186,4 +186,69 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       expect(unknown.errors).toEqual({ channel: ['channel not found: Nope'] });
     });
   });
+
+  describe('math channels in the analysis reads', () => {
+    const define = async (Name: string, Expression: string, Unit: string, DecimalPlaces?: string) => {
+      const places = DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : [];
+      const r = await fetch(`${started.base}/MathChannels`, {
+        method: 'POST',
+        headers: { ...started.headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: Unit }, ...places] }),
+      });
+      expect(r.status).toBe(201);
+    };
+    beforeAll(async () => {
+      await define('Throttle x2', '"Throttle" * 2', '%');
+      // A damper-velocity-like channel: the rate of change of Brake Temp (its value is its time, so 1 C/s throughout).
+      await define('Brake Temp rate', 'derivative("Brake Temp")', 'C/s');
+      await define('Ghost x2', '"Nope" * 2', 'x');
+      await define('Throttle third', '"Throttle" / 3', '%', '1');
+    });
+
+    test('when a histogram is of a math channel, then it counts the evaluated values: Throttle x2 in ten bins of 18 %', async () => {
+      const body = await answer(await post('histogram', { channel: 'Throttle x2', bins: 10 }));
+      expect(body).toMatchObject({ lapIndex: null, channel: { name: 'Throttle x2', unit: '%' }, below: 0, above: 0, total: 400, frequency: 10 });
+      expect(body.edges).toEqual([0, 18, 36, 54, 72, 90, 108, 126, 144, 162, 180]);
+      expect(body.counts).toEqual(Array.from({ length: 10 }, () => 40));
+      const rate = await answer(await post('histogram', { channel: 'Brake Temp rate', lapIndex: 1, edges: [0.5, 1.5] }));
+      expect(rate).toMatchObject({ channel: { name: 'Brake Temp rate', unit: 'C/s' }, counts: [20], below: 0, above: 0, total: 20, frequency: 2 });
+    });
+
+    test('when a scatter puts a math channel against its input, then each point is (2 × throttle, throttle) on the lap', async () => {
+      const body = await answer(await post('scatter', { x: 'Throttle x2', y: 'Throttle', colour: 'Throttle x2', lapIndex: 1 }));
+      expect(body).toMatchObject({ lapIndex: 1, x: { name: 'Throttle x2', unit: '%' }, y: { name: 'Throttle', unit: '%' }, colour: { name: 'Throttle x2', unit: '%' }, kind: 'points', count: 100 });
+      expect(body.points.x.length).toBeGreaterThan(0);
+      body.points.x.forEach((x: number, k: number) => expect([x, body.points.colour[k]]).toEqual([2 * body.points.y[k], x]));
+    });
+
+    test('when a math channel has DecimalPlaces, then the scatter takes its rounded values, as its channel read sends them', async () => {
+      const body = await answer(await post('scatter', { x: 'Throttle third', y: 'Throttle', lapIndex: 2 }));
+      body.points.x.forEach((x: number, k: number) => expect(x).toBe(Math.round((body.points.y[k] / 3) * 10) / 10));
+      expect(new Set(body.points.x).has(3.3)).toBe(true);
+    });
+
+    test('when lap statistics report a math channel, then its minimum, maximum, mean and time above a threshold are twice its input\'s, lap by lap', async () => {
+      const body = await answer(await post('lapstats', { channels: ['Throttle', 'Throttle x2'], thresholds: { Throttle: 50, 'Throttle x2': 100 } }));
+      for (const lap of body.laps) {
+        const [throttle, doubled] = lap.channels;
+        expect(doubled).toEqual({ ...throttle, name: 'Throttle x2', min: 2 * throttle.min, max: 2 * throttle.max, mean: 2 * throttle.mean });
+      }
+    });
+
+    test('when a math channel reads a channel the file does not have, then 422 naming the field and the channel; an unknown name is still a 400', async () => {
+      const scatter = await answer(await post('scatter', { x: 'Throttle', y: 'Ghost x2' }), 422);
+      expect(scatter.detail).toContain('math channel Ghost x2 reads Nope');
+      expect(Object.keys(scatter.errors)).toEqual(['y']);
+      const histogram = await answer(await post('histogram', { channel: 'Ghost x2' }), 422);
+      expect(Object.keys(histogram.errors)).toEqual(['channel']);
+      const stats = await answer(await post('lapstats', { channels: ['Throttle', 'Ghost x2'] }), 422);
+      expect(Object.keys(stats.errors)).toEqual(['channels[1]']);
+      expect((await answer(await post('histogram', { channel: 'Nope x3' }), 400)).errors).toEqual({ channel: ['channel not found: Nope x3'] });
+    });
+
+    test('when a math channel\'s inputs pass READ_SAMPLE_BUDGET, then 413: what it decodes counts', async () => {
+      const body = await answer(await post('lapstats', { channels: ['Throttle x2', 'Ground Speed', 'Lap Number'] }), 413);
+      expect(body.detail).toContain('needs 1200 decoded samples, more than READ_SAMPLE_BUDGET (1000)');
+    });
+  });
 });

@@ -149,6 +149,20 @@ describe('the track map through the gateway: POST .../trackmap', () => {
     }
   });
 
+  test('when the colour is a math channel, then each point has its evaluated value there: Throttle x2 is twice the Throttle colour', async () => {
+    const defined = await fetch(`${started.base}/MathChannels`, {
+      method: 'POST',
+      headers: { ...started.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: 'Throttle x2' }, { Name: 'Expression', Value: '"Throttle" * 2' }, { Name: 'Unit', Value: '%' }] }),
+    });
+    expect(defined.status).toBe(201);
+    const logged = await answer(await post({ lapIndex: 1, maxPoints: 50, colour: 'Throttle' }));
+    const math = await answer(await post({ lapIndex: 1, maxPoints: 50, colour: 'Throttle x2' }));
+    expect(math.colour).toEqual({ name: 'Throttle x2', unit: '%' });
+    expect(math.points.distance).toEqual(logged.points.distance);
+    expect(math.points.value).toEqual(logged.points.value.map((v: number | null) => (v === null ? null : 2 * v)));
+  });
+
   test('when the lap is the out-lap, then it is not closed: no closure error and no correction', async () => {
     const body = await answer(await post({ lapIndex: 0 }));
     expect(body).toMatchObject({ closed: false, closureErrorMetres: null });
