@@ -294,13 +294,27 @@ class Viewer {
     el<HTMLSelectElement>('scope-lap').replaceChildren(...this.laps.map((l) => new Option(`${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}`, String(l.lapIndex))));
     el<HTMLInputElement>('window-start').value = String(m.startTime);
     el<HTMLSelectElement>('analysis-lap').replaceChildren(new Option('whole file', ''), ...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}`, String(l.lapIndex))));
-    const names = m.channels.map((c) => c.name);
-    for (const id of ['scatter-x', 'scatter-y', 'histogram-channel']) el<HTMLSelectElement>(id).replaceChildren(...names.map((n) => new Option(n, n)));
-    el<HTMLSelectElement>('scatter-colour').replaceChildren(new Option('none', ''), ...names.map((n) => new Option(n, n)));
     el<HTMLSelectElement>('trackmap-lap').replaceChildren(...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}${l.best ? ' (best)' : ''}`, String(l.lapIndex), l.best, l.best)));
-    el<HTMLSelectElement>('trackmap-colour').replaceChildren(new Option('none', ''), ...names.map((n) => new Option(n, n)));
+    this.renderChannelPickers();
     this.renderDistanceSources();
     this.renderCatalogue();
+  }
+
+  /**
+   * The analysis panels' channel pickers (scatter x, y and colour, histogram, track map colour): every channel of the
+   * catalogue, the account's math channels included. A choice stays while the catalogue still has it (a math channel
+   * defined from the page keeps what was picked and adds itself).
+   */
+  private renderChannelPickers(): void {
+    const names = (this.metadata as DataFileMetadataJson).channels.map((c) => c.name);
+    const fill = (id: string, none: boolean) => {
+      const select = el<HTMLSelectElement>(id);
+      const kept = select.value;
+      select.replaceChildren(...(none ? [new Option('none', '')] : []), ...names.map((n) => new Option(n, n)));
+      if (names.includes(kept)) select.value = kept;
+    };
+    for (const id of ['scatter-x', 'scatter-y', 'histogram-channel']) fill(id, false);
+    for (const id of ['scatter-colour', 'trackmap-colour']) fill(id, true);
   }
 
   /**
@@ -376,6 +390,7 @@ class Viewer {
       this.metadata = await this.requireApi().metadata(dataset);
       if (this.metadata.channels.some((c) => c.name === definition.name)) this.selected.add(definition.name);
       this.renderFileProperties();
+      this.renderChannelPickers();
       this.renderDistanceSources();
       this.renderCatalogue();
     }

@@ -608,6 +608,13 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     const [speed, ms] = body.channels as [{ samples: number[] }, { samples: number[] }];
     expect(ms.samples).toEqual(speed.samples.map((v) => Math.round((v / 3.6) * 100) / 100));
 
+    // In the analysis panels like a logged channel: its histogram over the whole file, from the service's evaluation.
+    await page.selectOption('[data-testid=histogram-channel]', 'Speed ms');
+    await page.fill('[data-testid=histogram-bins]', '12');
+    await andDrawn(page, 'histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid=histogram-caption]')).toMatch(/^Speed ms: \d+ samples in 12 bins of [\d.]+ m\/s /);
+
     // Overlaid like a logged channel: laps 2 and 3 of the math channel over distance.
     await page.click('[data-testid=overlay-add-1]');
     await page.click('[data-testid=overlay-add-2]');
