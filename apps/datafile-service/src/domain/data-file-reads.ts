@@ -6,7 +6,7 @@ import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
 import type { MathDefinition, MathDefinitions } from './math-definitions';
 import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
-import { readHistogram, readLapStats, readScatter, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
+import { lapStatsChannels, readHistogram, readLapStats, readScatter, scatterChannels, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
 import { mathCatalogue, mathDefinitionsOf, mathReads, resolveMathChannels, type MathReads } from './read-math-channels';
 import { lapDistanceSource, readLapDelta, readLapDistance } from './read-lap-traces';
 import { readTrackMap, type TrackMapRead } from './read-track-map';
@@ -142,8 +142,7 @@ export class DataFileReads {
 
   /** Lap times, sectors, best and theoretical best lap, and each channel's report per lap (JSON body), computed on the pool. */
   lapStats(ref: DatasetRef, read: LapStatsRead, requestId?: string): Promise<Uint8Array> {
-    const named = read.channels.map((name, i): [string, string] => [`channels[${i}]`, name]);
-    return this.analysed(ref, requestId, named, async (dataset, parts, signal, math) => readLapStats(ref, dataset, await this.withTrackSectors(ref, dataset, read, requestId), parts, signal, math));
+    return this.analysed(ref, requestId, lapStatsChannels(read), async (dataset, parts, signal, math) => readLapStats(ref, dataset, await this.withTrackSectors(ref, dataset, read, requestId), parts, signal, math));
   }
 
   /**
@@ -159,8 +158,7 @@ export class DataFileReads {
 
   /** One channel against another, coloured by a third (JSON body): points, or a density grid when large. */
   scatter(ref: DatasetRef, read: ScatterRead, requestId?: string): Promise<Uint8Array> {
-    const named: [string, string][] = [['x', read.x], ['y', read.y], ...(read.colour !== undefined ? [['colour', read.colour] as [string, string]] : [])];
-    return this.analysed(ref, requestId, named, (dataset, parts, signal, math) => readScatter(ref, dataset, read, parts, signal, math));
+    return this.analysed(ref, requestId, scatterChannels(read), (dataset, parts, signal, math) => readScatter(ref, dataset, read, parts, signal, math));
   }
 
   /** The histogram of one channel (JSON body). */

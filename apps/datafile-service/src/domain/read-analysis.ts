@@ -5,7 +5,8 @@ import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
 import { buffersOf } from './read-channels';
 import { withinSampleBudget } from './read-budget';
-import { catalogueWith, decodesOf, slicesOf, type MathReads } from './read-math-channels';
+import { catalogueWith, decodesOf } from './math-lookup';
+import { slicesOf, type MathReads } from './read-math-channels';
 import type { AnalysisTask, DatasetEcho } from '../workers/analysis';
 import type { StoredSlice } from '../workers/shape-channels';
 
@@ -55,10 +56,7 @@ export interface HistogramRead {
 export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: LapStatsRead, parts: Parts, signal: AbortSignal, math?: MathReads): Promise<Uint8Array> {
   const { file } = dataset;
   const names = [...new Set(read.channels)];
-  const infos = analysedChannels(
-    catalogueWith(file, math),
-    read.channels.map((name, i) => [`channels[${i}]`, name]),
-  );
+  const infos = analysedChannels(catalogueWith(file, math), lapStatsChannels(read));
   const byName = new Map(infos.map((info) => [info.name, info]));
   const window: Window = { whole: true };
   const source = read.sectorStartDistances ? pickDistanceSource(file.channels) : undefined;
@@ -87,6 +85,16 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
   return run(task, all, parts.pool, signal);
 }
 
+/** The channels a lap statistics read names, each with the field that names it. */
+export function lapStatsChannels(read: LapStatsRead): [string, string][] {
+  return read.channels.map((name, i) => [`channels[${i}]`, name]);
+}
+
+/** The channels a scatter names (x, y and its colour), each with the field that names it. */
+export function scatterChannels(read: ScatterRead): [string, string][] {
+  return [['x', read.x], ['y', read.y], ...(read.colour !== undefined ? ([['colour', read.colour]] as [string, string][]) : [])];
+}
+
 /** `POST .../scatter`: x, y and colour in the scope, on the fastest one's time base, as points or a density grid, on the pool. */
 export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: ScatterRead, parts: Parts, signal: AbortSignal, math?: MathReads): Promise<Uint8Array> {
   const { file } = dataset;
@@ -96,12 +104,7 @@ export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: S
   if (maxPoints > parts.limits.maxPoints) refusals.refuse('maxPoints', `must be at most ${parts.limits.maxPoints} (SCATTER_MAX_POINTS)`, `maxPoints must be at most ${parts.limits.maxPoints} (SCATTER_MAX_POINTS)`);
   if (gridSize > parts.limits.maxGrid) refusals.refuse('gridSize', `must be at most ${parts.limits.maxGrid} (SCATTER_MAX_GRID)`, `gridSize must be at most ${parts.limits.maxGrid} (SCATTER_MAX_GRID)`);
   const window = scopeOf(file, read.lapIndex, refusals);
-  const named: [string, string][] = [
-    ['x', read.x],
-    ['y', read.y],
-    ...(read.colour !== undefined ? ([['colour', read.colour]] as [string, string][]) : []),
-  ];
-  const infos = analysedChannels(catalogueWith(file, math), named, refusals);
+  const infos = analysedChannels(catalogueWith(file, math), scatterChannels(read), refusals);
   const distinct = [...new Map(infos.map((info) => [info.name, info])).values()];
   withinSampleBudget(distinct.reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'x');
   const slices = await slicesOf(dataset, distinct, window, parts.cache, math, signal);

@@ -6,9 +6,10 @@ import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '
 import { CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
-import { samplesToDecode, withinSampleBudget } from './read-budget';
+import { withinSampleBudget } from './read-budget';
 import type { OpenDataset } from './datasets';
-import type { MathChannelInfo, MathReads } from './read-math-channels';
+import { catalogueWith, decodesOf, isMathChannel } from './math-lookup';
+import type { MathReads } from './read-math-channels';
 import type { EvaluatedChannel, ShapeWithMathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
 
@@ -50,9 +51,8 @@ export async function readChannels(
   } catch (err) {
     refusals.take(toReadError(err), 'detail');
   }
-  const infos = readableChannels(math ? [...file.channels, ...math.infos.values()] : file.channels, read, refusals);
+  const infos = readableChannels(catalogueWith(file, math), read, refusals);
   if (read.arrow) arrowColumnsOnly(infos, read);
-  const mathOf = (info: ChannelInfo) => (math && 'math' in info ? (info as MathChannelInfo) : undefined);
   if (!window) throw new Error('unreachable: a scope that did not resolve was refused');
   // Each channel is read and shaped once, however often the request names it; the answer repeats its record.
   const indexOf = new Map<string, number>();
@@ -63,21 +63,17 @@ export async function readChannels(
     distinct.push(info);
   }
   const order = infos.map((info) => indexOf.get(info.name) as number);
-  const decodes = (info: ChannelInfo) => {
-    const m = mathOf(info);
-    return m && math ? math.decodes(m, window) : samplesToDecode(file, info, window);
-  };
-  withinSampleBudget(samplesNeeded(distinct.map(decodes), order, read.maxPoints), parts.sampleBudget, read.field);
+  withinSampleBudget(samplesNeeded(distinct.map((info) => decodesOf(file, info, window, math)), order, read.maxPoints), parts.sampleBudget, read.field);
   // The math channels are evaluated in the read's own shaping task, before it shapes them (ShapeWithMathTask): one
   // evaluation per time base, each definition and input once (docs/math-channels.md); the other channels are read in turn.
-  const maths = distinct.map(mathOf).filter((m): m is MathChannelInfo => m !== undefined);
+  const maths = distinct.filter(isMathChannel);
   const evaluation = maths.length && math ? await math.tasks(maths, window, signal) : undefined;
   const slices: ShapeWithMathTask['channels'] = [];
   const transferList: ArrayBuffer[] = [...(evaluation?.transferList ?? [])];
   let k = 0;
   for (const info of distinct) {
     signal.throwIfAborted();
-    if (mathOf(info)) {
+    if (isMathChannel(info)) {
       slices.push({ evaluated: evaluation?.at[k++] as EvaluatedChannel['evaluated'] });
       continue;
     }

@@ -7,6 +7,7 @@ import { FieldRefusals } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
 import type { MathDefinition } from './math-definitions';
 import { samplesToDecode } from './read-budget';
+import { isMathChannel } from './math-lookup';
 import { buffersOf, ownedSlice, sliceView, storedOfScope } from './read-channels';
 import { fastestOf, rateBounds, type MathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
@@ -480,19 +481,6 @@ function lapsWindow(file: OpenDataset['file'], window: ScopeWindow): ScopeWindow
   if (window.whole) return window;
   const lap = file.laps.find((l) => window.start >= l.startTime && window.start < l.endTime);
   return { whole: false, start: lap ? lap.startTime : file.startTime, end: window.end };
-}
-
-/** Whether a catalogue entry of a read is one of its math channels. */
-export const isMathChannel = (info: ChannelInfo): info is MathChannelInfo => 'math' in info;
-
-/** What a read's names are looked up in: the file's channels, then the read's math channels (a logged one wins). */
-export function catalogueWith(file: OpenDataset['file'], math: MathReads | undefined): readonly ChannelInfo[] {
-  return math ? [...file.channels, ...math.infos.values()] : file.channels;
-}
-
-/** Samples reading one channel in `window` decodes: its own, or for a math channel every input's (READ_SAMPLE_BUDGET). */
-export function decodesOf(file: OpenDataset['file'], info: ChannelInfo, window: ScopeWindow, math: MathReads | undefined): number {
-  return math && isMathChannel(info) ? math.decodes(info, window) : samplesToDecode(file, info, window);
 }
 
 /**

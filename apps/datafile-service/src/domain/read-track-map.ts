@@ -7,7 +7,8 @@ import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
 import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
 import { withinSampleBudget } from './read-budget';
-import { catalogueWith, decodesOf, isMathChannel, slicesOf, type MathReads } from './read-math-channels';
+import { catalogueWith, decodesOf, isMathChannel } from './math-lookup';
+import { slicesOf, type MathReads } from './read-math-channels';
 import type { TrackMapTask } from '../workers/track-map';
 import type { StoredSlice } from '../workers/shape-channels';
 

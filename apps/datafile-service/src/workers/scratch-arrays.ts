@@ -1,16 +1,3 @@
-/**
- * Float64 arrays a pool worker lends to a task and takes back when the task ends, to lend again to the next: the math
- * channels a read evaluates in its shaping task are written into them (docs/math-channels.md). A new array is memory
- * the process never touched; on a virtual machine the first touch of a page can cost more than evaluating into it
- * (about 14 µs a 4 KiB page measured here: 10 ms for a 360,000-sample result, against 3 ms for the evaluation).
- *
- * An array is a view of the first `length` samples of a buffer at least that long: the smallest free buffer that
- * holds it and is at most twice its size (a large buffer lent to a small channel would leave the large one of the same
- * read to new memory), else a new one. Everything a task borrows, its intermediate arrays too (a time function's
- * argument), stays lent until its body is sent. Buffers given back are kept up to `retainBytes` in all (the smallest first, the rest
- * dropped), so an idle worker holds at most that much; a task may borrow more (the read's sample budget bounds it),
- * which is dropped when it ends.
- */
 /** `DATAFILE_SCRATCH_BYTES`'s default: what a pool worker keeps between tasks (64 MiB: 8 million samples). */
 export const DEFAULT_SCRATCH_BYTES = 64 * 1024 * 1024;
 
@@ -20,6 +7,19 @@ export interface ShapeWorkerData {
   scratchBytes: number;
 }
 
+/**
+ * Float64 arrays a pool worker lends to a task and takes back when the task ends, to lend again to the next: the math
+ * channels a read evaluates in its shaping task are written into them (docs/math-channels.md). A new array is memory
+ * the process never touched; on a virtual machine the first touch of a page can cost more than evaluating into it
+ * (about 14 µs a 4 KiB page measured here: 10 ms for a 360,000-sample result, against 3 ms for the evaluation).
+ *
+ * An array is a view of the first `length` samples of a buffer at least that long: the smallest free buffer that
+ * holds it and is at most twice its size (a large buffer lent to a small channel would leave the large one of the same
+ * read to new memory), else a new one. Everything a task borrows, its intermediate arrays too (a time function's
+ * argument), stays lent until its body is sent. Buffers given back are kept up to `retainBytes` in all (the smallest
+ * first, the rest dropped), so an idle worker holds at most that much; a task may borrow more (the read's sample budget
+ * bounds it), which is dropped when it ends.
+ */
 export class ScratchArrays {
   private free: ArrayBuffer[] = [];
 
