@@ -6,7 +6,7 @@ export interface ChannelStats {
   max: number | null;
   /** Time-weighted: each sample counts for as long as it holds (the same as the plain mean for a regular channel). */
   mean: number | null;
-  /** Seconds the channel was strictly above the threshold; null without a threshold. */
+  /** Seconds the channel was strictly above the threshold; null without a threshold or without a sample. */
   timeAbove: number | null;
   /** Samples of the channel inside the lap (gaps not counted). */
   samples: number;
@@ -40,6 +40,7 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
     time += d;
     if (threshold !== undefined && v > threshold) above += d;
   }
-  if (count === 0) return { min: null, max: null, mean: null, timeAbove: threshold === undefined ? null : 0, samples: 0 };
+  // No sample: nothing is known of the lap, its time above a threshold included (not 0 s).
+  if (count === 0) return { min: null, max: null, mean: null, timeAbove: null, samples: 0 };
   return { min, max, mean: time > 0 ? weighted / time : plain / count, timeAbove: threshold === undefined ? null : above, samples: count };
 }

@@ -30,6 +30,9 @@ describe('channelStats', () => {
     // 2 holds 1 s, 4 holds 1 s: mean 3; only 4 is above 3, for 1 s.
     expect(stats).toEqual({ min: 2, max: 4, mean: 3, timeAbove: 1, samples: 2 });
     expect(channelStats({ times: [0, 1], values: [1, 2], period: 1 }, 5, 6)).toEqual({ min: null, max: null, mean: null, timeAbove: null, samples: 0 });
+    // With a threshold too: no sample says nothing of the time above it (not 0 s); nor does a lap of gaps only.
+    expect(channelStats({ times: [0, 1], values: [1, 2], period: 1 }, 5, 6, 0)).toEqual({ min: null, max: null, mean: null, timeAbove: null, samples: 0 });
+    expect(channelStats({ times: [0, 1], values: [NaN, NaN], period: 1 }, 0, 2, 0)).toEqual({ min: null, max: null, mean: null, timeAbove: null, samples: 0 });
   });
 
   test('when a sample would hold past the window end, then it is cut there', () => {

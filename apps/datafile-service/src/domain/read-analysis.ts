@@ -5,7 +5,7 @@ import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
 import { buffersOf } from './read-channels';
 import { withinSampleBudget } from './read-budget';
-import { catalogueWith, decodesOf } from './math-lookup';
+import { catalogueWith, decodesOf, isMathChannel } from './math-lookup';
 import { slicesOf, type MathReads } from './read-math-channels';
 import type { AnalysisTask, DatasetEcho } from '../workers/analysis';
 import type { StoredSlice } from '../workers/shape-channels';
@@ -49,9 +49,10 @@ export interface HistogramRead {
 }
 
 /**
- * `POST .../lapstats`: every lap of the dataset, each channel read whole once (and the distance source when sectors
- * are asked), then the statistics on the pool. Unknown channels are refused before any sample is read, and the
- * samples decoded are held to READ_SAMPLE_BUDGET.
+ * `POST .../lapstats`: every lap of the dataset, each logged channel read whole once (and the distance source when
+ * sectors are asked), each math channel evaluated over each lap (a lap is its scope, as for a lap read: `integral`
+ * starts at the lap's start, so the numbers are the lap read's), then the statistics on the pool. Unknown channels
+ * are refused before any sample is read, and the samples decoded are held to READ_SAMPLE_BUDGET.
  */
 export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: LapStatsRead, parts: Parts, signal: AbortSignal, math?: MathReads): Promise<Uint8Array> {
   const { file } = dataset;
@@ -67,21 +68,32 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
     );
   }
   const distinct = names.map((name) => byName.get(name) as ChannelInfo);
+  const maths = distinct.filter(isMathChannel);
+  const logged = distinct.filter((info) => !isMathChannel(info));
   const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;
-  const reading = sourceInfo && !byName.has(sourceInfo.name) ? [...distinct, sourceInfo] : distinct;
-  withinSampleBudget(reading.reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'channels');
+  const reading = sourceInfo && !byName.has(sourceInfo.name) ? [...logged, sourceInfo] : logged;
+  const lapWindows = maths.length ? file.laps.map((lap) => resolveScope({ mode: 'lap', lapIndex: lap.index }, file)) : [];
+  const mathDecodes = lapWindows.reduce((sum, lapWindow) => sum + maths.reduce((n, info) => n + decodesOf(file, info, lapWindow, math), 0), 0);
+  withinSampleBudget(reading.reduce((sum, info) => sum + decodesOf(file, info, window, math), mathDecodes), parts.sampleBudget, 'channels');
   const evaluated = await slicesOf(dataset, reading, window, parts.cache, math, signal);
   const slices = new Map(reading.map((info, i) => [info.name, evaluated[i] as StoredSlice]));
+  // Each lap's evaluation of the math channels, all of them at once per lap (one evaluation per time base).
+  const perLap: StoredSlice[][] = [];
+  for (const lapWindow of lapWindows) perLap.push(await (math as MathReads).slices(maths, lapWindow, signal));
   // The distance source may also be a channel reported on: the pool gets its own copy (each buffer is moved once).
   const sectors = source && sourceInfo && read.sectorStartDistances ? { slice: byName.has(sourceInfo.name) ? copyOf(slices.get(sourceInfo.name) as StoredSlice) : (slices.get(sourceInfo.name) as StoredSlice), source: { kind: source.kind, channel: source.channel }, startDistances: [...read.sectorStartDistances] } : undefined;
   const task: AnalysisTask = {
     op: 'lapStats',
     echo: echoOf(ref),
     laps: file.laps.map((lap) => ({ lapIndex: lap.index, kind: lap.kind, startTime: lap.startTime, endTime: lap.endTime })),
-    channels: distinct.map((info) => ({ slice: slices.get(info.name) as StoredSlice, threshold: read.thresholds[info.name] ?? null })),
+    channels: distinct.map((info) => {
+      const threshold = read.thresholds[info.name] ?? null;
+      const m = isMathChannel(info) ? maths.indexOf(info) : -1;
+      return m < 0 ? { name: info.name, unit: info.unit, threshold, slice: slices.get(info.name) as StoredSlice } : { name: info.name, unit: info.unit, threshold, lapSlices: perLap.map((lap) => lap[m] as StoredSlice) };
+    }),
     ...(sectors ? { sectors } : {}),
   };
-  const all = [...task.channels.map((c) => c.slice), ...(sectors ? [sectors.slice] : [])];
+  const all = [...task.channels.flatMap((c) => ('slice' in c ? [c.slice] : c.lapSlices)), ...(sectors ? [sectors.slice] : [])];
   return run(task, all, parts.pool, signal);
 }
 
@@ -184,6 +196,7 @@ function copyOf(slice: StoredSlice): StoredSlice {
 }
 
 async function run(task: AnalysisTask, slices: StoredSlice[], pool: Piscina, signal: AbortSignal): Promise<Uint8Array> {
-  const transferList = slices.flatMap(buffersOf);
+  // Each buffer once: slices may share one (an evaluation's results of one base).
+  const transferList = [...new Set(slices.flatMap(buffersOf))];
   return (await pool.run(task, { name: 'analysis', transferList, signal })) as Uint8Array;
 }

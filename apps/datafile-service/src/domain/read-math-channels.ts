@@ -343,7 +343,7 @@ function planOf(
   if (leaves.length === 0 && definition.rate === undefined) {
     return `math channel ${name} reads no channel: give it a Rate to be evaluated at`;
   }
-  return { ...entryOf(file, name, definition, fastestOf(leaves)), math: { definition, leaves, lapTime, lapDistance, order: resolution.order } };
+  return { ...entryOf(file, name, definition, leaves), math: { definition, leaves, lapTime, lapDistance, order: resolution.order } };
 }
 
 /**
@@ -466,10 +466,27 @@ function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>,
 }
 
 /** A math channel's catalogue entry: its time base is its Rate's, or that of the fastest logged channel it reads. */
-function entryOf(file: OpenDataset['file'], name: string, definition: MathDefinition, fastest: ChannelInfo | undefined): ChannelInfo {
+function entryOf(file: OpenDataset['file'], name: string, definition: MathDefinition, leaves: readonly ChannelInfo[]): ChannelInfo {
+  const fastest = fastestOf(leaves);
   const frequency = definition.rate ?? fastest?.frequency ?? 0;
-  const sampleCount = definition.rate !== undefined ? Math.floor(file.duration * definition.rate) + 1 : (fastest?.sampleCount ?? 0);
+  const sampleCount = definition.rate !== undefined ? rateSampleCount(file, definition.rate, leaves) : (fastest?.sampleCount ?? 0);
   return { name, unit: definition.unit, frequency, regular: definition.rate !== undefined || fastest?.regular !== false, sampleCount, dimension: 1, dataType: 'float64' };
+}
+
+/**
+ * The samples of a Rate's grid over the whole file (rateBounds: from the first to the last input sample, or the file's
+ * span when it reads none), counted without reading a sample where the catalogue gives the inputs' times: a `.ld`'s
+ * channels are regular from 0, so the last sample of each is at (count - 1) / frequency. Elsewhere a regular channel may
+ * start after the file does, and the count is over the file's duration: at most one more than a whole-file read gives.
+ */
+function rateSampleCount(file: OpenDataset['file'], rate: number, leaves: readonly ChannelInfo[]): number {
+  const sampled = leaves.filter((leaf) => leaf.sampleCount > 0);
+  if (file.format === 'motec-ld' && sampled.length && sampled.every((leaf) => leaf.regular && leaf.frequency > 0)) {
+    const last = Math.max(...sampled.map((leaf) => (leaf.sampleCount - 1) / leaf.frequency));
+    return Math.floor(last * rate + 1e-9) + 1;
+  }
+  if (file.format === 'motec-ld' && leaves.length && !sampled.length) return 0;
+  return Math.floor(file.duration * rate) + 1;
 }
 
 function channelOf(file: OpenDataset['file'], name: string): ChannelInfo {

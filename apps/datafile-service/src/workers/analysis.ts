@@ -16,8 +16,11 @@ export interface LapStatsTask {
   op: 'lapStats';
   echo: DatasetEcho;
   laps: { lapIndex: number; kind: 'out' | 'flying' | 'in'; startTime: number; endTime: number }[];
-  /** The whole file's stored values of each channel reported on (each once), with its threshold. */
-  channels: { slice: StoredSlice; threshold: number | null }[];
+  /**
+   * Each channel reported on (each once), with its threshold: a logged channel's whole-file stored values (`slice`),
+   * a math channel's evaluation over each lap (`lapSlices`, in the order of `laps`).
+   */
+  channels: ({ name: string; unit: string; threshold: number | null } & ({ slice: StoredSlice } | { lapSlices: StoredSlice[] }))[];
   /** With sectors: the whole file's distance source and the sectors' start distances. */
   sectors?: { slice: StoredSlice; source: LapDistanceSourceJson; startDistances: number[] };
 }
@@ -51,10 +54,13 @@ export function analyse(task: AnalysisTask): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(answer));
 }
 
-/** A slice's physical values (NaN for gaps) and the time of each sample, s on the file's time axis. */
+/**
+ * A slice's physical values and the time of each sample, s on the file's time axis. Gaps are NaN, and so is an
+ * infinite value (a float channel may store one): no bin, axis or mean can hold it, and JSON has no number for it.
+ */
 function physical(slice: StoredSlice): { times: Float64Array; values: Float64Array; period: number } {
   const converted = applyConversion(slice.samples, slice.conversion);
-  const values = Float64Array.from(converted, (v, i) => (slice.gaps?.[i] === 1 ? NaN : v));
+  const values = Float64Array.from(converted, (v, i) => (slice.gaps?.[i] === 1 || v - v !== 0 ? NaN : v));
   const times = slice.times ? Float64Array.from(slice.times) : Float64Array.from(values, (_, i) => slice.startTime + i / slice.frequency);
   return { times, values, period: slice.frequency > 0 ? 1 / slice.frequency : 0 };
 }
@@ -73,10 +79,11 @@ function sliceBetween(slice: StoredSlice, times: Float64Array, start: number, en
 }
 
 function lapStats(task: LapStatsTask): LapStatsJson {
-  const series = task.channels.map((c) => physical(c.slice));
+  const series = task.channels.map((c) => ('slice' in c ? physical(c.slice) : undefined));
+  const lapSeries = task.channels.map((c) => ('lapSlices' in c ? c.lapSlices.map(physical) : undefined));
   const distance = task.sectors ? { slice: task.sectors.slice, times: physical(task.sectors.slice).times } : undefined;
   const sectorCount = task.sectors ? [0, ...task.sectors.startDistances.filter((d) => d > 0)].length : 0;
-  const laps = task.laps.map((lap) => {
+  const laps = task.laps.map((lap, j) => {
     const lapTime = toNanosecond(lap.endTime - lap.startTime);
     let sectors: (number | null)[] | null = null;
     if (task.sectors && distance) {
@@ -84,8 +91,9 @@ function lapStats(task: LapStatsTask): LapStatsJson {
       sectors = sectorTimes(trace, lap.endTime - lap.startTime, task.sectors.startDistances).map((t) => (t === null ? null : toNanosecond(t)));
     }
     const channels = task.channels.map((c, k) => {
-      const { min, max, mean, timeAbove } = channelStats(series[k] as ReturnType<typeof physical>, lap.startTime, lap.endTime, c.threshold ?? undefined);
-      return { name: c.slice.name, min, max, mean, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove) };
+      const values = (series[k] ?? lapSeries[k]?.[j]) as ReturnType<typeof physical>;
+      const { min, max, mean, timeAbove } = channelStats(values, lap.startTime, lap.endTime, c.threshold ?? undefined);
+      return { name: c.name, min, max, mean, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove) };
     });
     return { lapIndex: lap.lapIndex, kind: lap.kind, startTime: lap.startTime, lapTime, sectorTimes: sectors, channels };
   });
@@ -96,7 +104,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
   const ideal = theoreticalBest(flying.map((l) => ({ lapIndex: l.lapIndex, lapTime: l.lapTime, ...(l.sectorTimes ? { sectors: l.sectorTimes } : {}) })), sectorCount);
   return {
     ...task.echo,
-    channels: task.channels.map((c) => ({ name: c.slice.name, unit: c.slice.unit, threshold: c.threshold })),
+    channels: task.channels.map((c) => ({ name: c.name, unit: c.unit, threshold: c.threshold })),
     sectors: task.sectors ? { startDistances: [0, ...task.sectors.startDistances.filter((d) => d > 0)], source: task.sectors.source } : null,
     laps,
     bestLap: best ? { lapIndex: best.lapIndex, lapTime: best.lapTime } : null,

@@ -5,8 +5,8 @@ import { round } from '@pitwall/expressions';
 // `round(x × 10^places) / 10^places`, the expression language's round (halves away from zero) of the scaled value, so a
 // channel with DecimalPlaces 2 is `round(x * 100) / 100` of its expression; sent as a logged scaled channel is, as
 // integer codes under a decimal conversion, when they fit int32. A value whose scaled magnitude reaches 2^52 (a float64
-// that holds no digit at that decimal, |x| ≥ 4.5e9 at 6 places) or that is infinite is left as it is, and the channel
-// is then sent as its rounded float64 values. Rounding a rounded value again gives it back, so a value is rounded the
+// that holds no digit at that decimal, |x| ≥ 4.5e9 at 6 places) is left as it is, and the channel is then sent as its
+// rounded float64 values. An infinite result is a gap before it is rounded (infinitiesToGaps). Rounding a rounded value again gives it back, so a value is rounded the
 // same wherever it is rounded.
 
 /** The scaled magnitude from which a float64 is an integer: nothing is left to round. */
@@ -54,11 +54,28 @@ export function decimalValues(values: Float64Array, places: number): DecimalValu
   return { samples: codesOver(values, scale, codes, gaps), conversion: decimalConversion(places), ...(gaps ? { gaps } : {}) };
 }
 
-/** Float64 values as they are sent: themselves under the identity, 1 in `gaps` where a value is NaN. */
+/**
+ * A math channel's infinite results (a division by zero, `log(0)`, an overflow) made gaps (NaN), in place: JSON has no
+ * number for them, so every reader (JSON, binary, Arrow, the analysis reads, the definitions reading the channel) sees
+ * the same gap.
+ */
+export function infinitiesToGaps(values: Float64Array): void {
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i] as number;
+    if (x - x !== 0) values[i] = NaN;
+  }
+}
+
+/**
+ * Float64 values as they are sent: themselves under the identity, 1 in `gaps` where a value is NaN or infinite (made
+ * NaN, as infinitiesToGaps does).
+ */
 export function physicalValues(values: Float64Array): DecimalValues {
   let gaps: Uint8Array | undefined;
   for (let i = 0; i < values.length; i++) {
-    if (values[i] === values[i]) continue;
+    const x = values[i] as number;
+    if (x - x === 0) continue;
+    values[i] = NaN;
     gaps ??= new Uint8Array(values.length);
     gaps[i] = 1;
   }

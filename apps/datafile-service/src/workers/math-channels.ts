@@ -2,7 +2,7 @@ import { convertInto, type EventSeries } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
-import { decimalValues, physicalValues, roundToPlaces } from './decimal-places';
+import { decimalValues, infinitiesToGaps, physicalValues, roundToPlaces } from './decimal-places';
 import type { ShapeTask, StoredSlice } from './shape-channels';
 
 /**
@@ -66,7 +66,7 @@ export function evaluateMathChannel(task: MathChannelTask): StoredSlice {
  * Evaluates math channels over one time base: an input's sample times (or a grid at the Rate), every input resampled
  * linearly onto it (NaN outside an input's samples and next to its gaps, so gaps stay gaps), each definition evaluated
  * once on that base, in order. Each channel's result is a slice of physical values (identity conversion) the read
- * shapes like any logged channel's; NaN samples are its gaps. A definition with DecimalPlaces is rounded as soon as it is
+ * shapes like any logged channel's; NaN samples are its gaps, and so are infinite results. A definition with DecimalPlaces is rounded as soon as it is
  * evaluated, and its channel's slice is then integer codes under a decimal conversion, as a logged scaled channel's
  * (int16 or int32, 0 at its gaps), or its rounded float64 values when a code does not fit int32. The numbers of a channel are those of evaluating it
  * alone on the same base: a definition's values depend only on the base and on what it reads.
@@ -123,6 +123,9 @@ export function evaluateMathChannels(task: MathTask, allocate?: (length: number)
   const readLater = new Set(compiled.flatMap((c) => c.expression.inputs));
   for (const { name, expression, decimalPlaces } of compiled) {
     const result = expression.evaluate(inputs, n, context, allocate ? { allocate } : {});
+    // Infinite results are gaps for every reader: made so here when the channel is rounded or read by another
+    // definition, else as it is sent (physicalValues).
+    if (decimalPlaces !== undefined || readLater.has(name)) infinitiesToGaps(result);
     if (decimalPlaces !== undefined && readLater.has(name)) roundToPlaces(result, decimalPlaces);
     values.set(name, result);
     inputs[name] = result;

@@ -188,8 +188,8 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
   });
 
   describe('math channels in the analysis reads', () => {
-    const define = async (Name: string, Expression: string, Unit: string, DecimalPlaces?: string) => {
-      const places = DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : [];
+    const define = async (Name: string, Expression: string, Unit: string, DecimalPlaces?: string, Rate?: string) => {
+      const places = [...(DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : []), ...(Rate ? [{ Name: 'Rate', Value: Rate }] : [])];
       const r = await fetch(`${started.base}/MathChannels`, {
         method: 'POST',
         headers: { ...started.headers, 'Content-Type': 'application/json' },
@@ -203,6 +203,17 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       await define('Brake Temp rate', 'derivative("Brake Temp")', 'C/s');
       await define('Ghost x2', '"Nope" * 2', 'x');
       await define('Throttle third', '"Throttle" / 3', '%', '1');
+      // Metres since the read's first sample: a lap read integrates from the lap's start.
+      await define('Lap metres', 'integral("Ground Speed" / 3.6)', 'm');
+      await define('Brake Temp 3Hz', '"Brake Temp"', 'C', undefined, '3');
+    });
+
+    test('when a math channel has a Rate, then the metadata\'s sampleCount is what a whole-file read of it gives', async () => {
+      const record = await answer(await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/metadata`, { headers: started.headers }));
+      const read = await answer(await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=Brake%20Temp%203Hz`, { headers: started.headers }));
+      // Brake Temp's last sample is at 39.5 s of the 40 s file: the grid is 0 to 39.33 s at 3 Hz, 119 samples (not 121).
+      expect(read.samples).toHaveLength(119);
+      expect(record.channels.find((c: Json) => c.name === 'Brake Temp 3Hz')).toMatchObject({ frequency: 3, sampleCount: 119 });
     });
 
     test('when a histogram is of a math channel, then it counts the evaluated values: Throttle x2 in ten bins of 18 %', async () => {
@@ -232,6 +243,23 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       for (const lap of body.laps) {
         const [throttle, doubled] = lap.channels;
         expect(doubled).toEqual({ ...throttle, name: 'Throttle x2', min: 2 * throttle.min, max: 2 * throttle.max, mean: 2 * throttle.mean });
+      }
+    });
+
+    test('when lap statistics report a math channel over time, then each lap is evaluated as its own lap read is: integral from the lap\'s start', async () => {
+      const body = await answer(await post('lapstats', { channels: ['Lap metres'], thresholds: { 'Lap metres': 50 } }));
+      // 10 Hz samples, trapezoid from each lap's first: 1 m a step at 10 m/s on lap 1, 2 m at 20 m/s on lap 2; the
+      // other laps at 50 km/h (13.89 m/s). Over the whole file instead, lap 1 would start at 125 m.
+      expect(body.laps[1].channels[0]).toMatchObject({ name: 'Lap metres', min: 0, max: expect.closeTo(99, 9) });
+      expect(body.laps[2].channels[0]).toMatchObject({ min: 0, max: expect.closeTo(198, 9) });
+      for (const lap of body.laps) {
+        const read = await answer(await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=Lap%20metres&lapIndex=${lap.lapIndex}`, { headers: started.headers }));
+        const values: number[] = read.samples;
+        const [stats] = lap.channels;
+        expect([stats.min, stats.max]).toEqual([Math.min(...values), Math.max(...values)]);
+        // A regular channel's mean is the plain mean; above 50 m: the samples over it, 0.1 s each.
+        expect(stats.mean).toBeCloseTo(values.reduce((a, b) => a + b, 0) / values.length, 9);
+        expect(stats.timeAbove).toBeCloseTo(values.filter((v) => v > 50).length / 10, 9);
       }
     });
 

@@ -63,13 +63,37 @@ describe('a math channel with DecimalPlaces', () => {
 
   test.each([
     ['a code past int32', [2147483647.5, 1.234], [2147483648, 1]],
-    ['an infinity', [Infinity, -1.5], [Infinity, -2]],
     ['a value float64 holds no decimal of', [1e300, 0.4], [1e300, 0]],
   ])('when a value is %s, then the answer is its rounded values as float64', (_, values, expected) => {
     const [slice] = evaluate(values, [{ name: 'm', expression: 'x', decimalPlaces: 0 }]);
     expect(slice?.samples).toBeInstanceOf(Float64Array);
     expect(slice?.conversion).toEqual(IDENTITY);
     expect(Array.from(slice?.samples ?? [])).toEqual(expected);
+  });
+
+  test('when a result is infinite (a division by zero, log(0), an overflow), then it is a gap for every reader, with DecimalPlaces or not', () => {
+    const values = [2, 0, -4, 1e300];
+    // 1 / x: 0.5, Infinity, -0.25, 1e-300; log(0) is -Infinity; x * 1e10 overflows at 1e300.
+    for (const [expression, expected] of [
+      ['1 / x', [0.5, null, -0.25, 1e-300]],
+      ['log(x)', [Math.log(2), null, null, Math.log(1e300)]],
+      ['x * 1e10', [2e10, 0, -4e10, null]],
+    ] as const) {
+      const [slice] = evaluate(values, [{ name: 'm', expression }]);
+      expect(physical(slice as StoredSlice)).toEqual(expected);
+      const { json, binary } = bodies(slice as StoredSlice);
+      expect((json as { samples: unknown[] }[])[0]?.samples).toEqual(expected);
+      expect(binary).toEqual(json);
+    }
+    // Rounded: the gap does not make the channel float64; its code is 0, flagged.
+    const [rounded] = evaluate(values, [{ name: 'm', expression: '1 / x', decimalPlaces: 1 }]);
+    expect(rounded?.samples).toBeInstanceOf(Int16Array);
+    expect(physical(rounded as StoredSlice)).toEqual([0.5, null, -0.3, 0]);
+    // A definition reading it reads the gap (atan would make an infinity pi / 2), rounded or not.
+    for (const decimalPlaces of [undefined, 2]) {
+      const [reading] = evaluate(values, [{ name: 'm', expression: '1 / x', ...(decimalPlaces === undefined ? {} : { decimalPlaces }) }, { name: 'r', expression: 'atan(m) + 0' }]);
+      expect(physical(reading as StoredSlice)[1]).toBeNull();
+    }
   });
 
   test('when its values have gaps, then they stay gaps (code 0, flagged), in the slice, the JSON and the binary body', () => {
