@@ -183,7 +183,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
     decodes(info, window) {
       const source = info.math.lapDistance ? pickDistanceSource(file.channels) : undefined;
       const distance = source ? samplesToDecode(file, channelOf(file, source.channel), lapsWindow(file, window)) : 0;
-      return info.math.leaves.reduce((n, leaf) => n + samplesToDecode(file, leaf, window), distance);
+      return info.math.leaves.reduce((n, leaf) => n + samplesToDecode(file, leaf, window), distance) + evaluatedSamples(file, info, window);
     },
     async slice(info, window, signal) {
       return (await reads.slices([info], window, signal))[0] as StoredSlice;
@@ -463,6 +463,20 @@ function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>,
     }
   }
   return done;
+}
+
+/**
+ * The samples a math channel's evaluation makes in a window, counted against READ_SAMPLE_BUDGET with its inputs': its
+ * time base's length once for the base's times and once for each definition it evaluates (each a whole-length result).
+ * With a Rate the base is bounded by the rate over the window's span (whatever the inputs: a Rate of 1 MHz over an hour
+ * is 3.6 billion samples, refused before any is made); without, it is its fastest input's samples in the window.
+ */
+function evaluatedSamples(file: OpenDataset['file'], info: MathChannelInfo, window: ScopeWindow): number {
+  const rate = info.math.definition.rate;
+  const fastest = fastestOf(info.math.leaves);
+  const span = window.whole ? file.duration : Math.max(0, window.end - window.start);
+  const base = rate !== undefined ? Math.floor(span * rate) + 1 : fastest ? samplesToDecode(file, fastest, window) : 0;
+  return base * (info.math.order.definitionsOf([info.name]).length + 1);
 }
 
 /** A math channel's catalogue entry: its time base is its Rate's, or that of the fastest logged channel it reads. */

@@ -188,16 +188,23 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
   });
 
   describe('math channels in the analysis reads', () => {
+    // A stack of their own, with the budget a math channel's evaluation needs (its time base counts once for its times
+    // and once for each definition): every read below fits but the last test's.
+    const mathStarted = useDatafileStack('datafile-analysis-math-', { URL_SIGNING_SECRET: 'analysis-math-secret' }, { datafileEnv: { ...LIMITS, READ_SAMPLE_BUDGET: '1900' } });
+    let mathSheet: string;
+    const mathPost = (read: string, body: unknown) =>
+      fetch(`${mathStarted.base}/RunSheets/${mathSheet}/DataFileAccess/DataFile/${read}`, { method: 'POST', headers: { ...mathStarted.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const define = async (Name: string, Expression: string, Unit: string, DecimalPlaces?: string, Rate?: string) => {
       const places = [...(DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : []), ...(Rate ? [{ Name: 'Rate', Value: Rate }] : [])];
-      const r = await fetch(`${started.base}/MathChannels`, {
+      const r = await fetch(`${mathStarted.base}/MathChannels`, {
         method: 'POST',
-        headers: { ...started.headers, 'Content-Type': 'application/json' },
+        headers: { ...mathStarted.headers, 'Content-Type': 'application/json' },
         body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: Unit }, ...places] }),
       });
       expect(r.status).toBe(201);
     };
     beforeAll(async () => {
+      mathSheet = await mathStarted.attached.entityWithFile('DataFile', 'analysis.ld', analysisLd());
       await define('Throttle x2', '"Throttle" * 2', '%');
       // A damper-velocity-like channel: the rate of change of Brake Temp (its value is its time, so 1 C/s throughout).
       await define('Brake Temp rate', 'derivative("Brake Temp")', 'C/s');
@@ -209,37 +216,37 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
     });
 
     test('when a math channel has a Rate, then the metadata\'s sampleCount is what a whole-file read of it gives', async () => {
-      const record = await answer(await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/metadata`, { headers: started.headers }));
-      const read = await answer(await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=Brake%20Temp%203Hz`, { headers: started.headers }));
+      const record = await answer(await fetch(`${mathStarted.base}/RunSheets/${mathSheet}/DataFileAccess/DataFile/metadata`, { headers: mathStarted.headers }));
+      const read = await answer(await fetch(`${mathStarted.base}/RunSheets/${mathSheet}/DataFileAccess/DataFile/channel?channel=Brake%20Temp%203Hz`, { headers: mathStarted.headers }));
       // Brake Temp's last sample is at 39.5 s of the 40 s file: the grid is 0 to 39.33 s at 3 Hz, 119 samples (not 121).
       expect(read.samples).toHaveLength(119);
       expect(record.channels.find((c: Json) => c.name === 'Brake Temp 3Hz')).toMatchObject({ frequency: 3, sampleCount: 119 });
     });
 
     test('when a histogram is of a math channel, then it counts the evaluated values: Throttle x2 in ten bins of 18 %', async () => {
-      const body = await answer(await post('histogram', { channel: 'Throttle x2', bins: 10 }));
+      const body = await answer(await mathPost('histogram', { channel: 'Throttle x2', bins: 10 }));
       expect(body).toMatchObject({ lapIndex: null, channel: { name: 'Throttle x2', unit: '%' }, below: 0, above: 0, total: 400, frequency: 10 });
       expect(body.edges).toEqual([0, 18, 36, 54, 72, 90, 108, 126, 144, 162, 180]);
       expect(body.counts).toEqual(Array.from({ length: 10 }, () => 40));
-      const rate = await answer(await post('histogram', { channel: 'Brake Temp rate', lapIndex: 1, edges: [0.5, 1.5] }));
+      const rate = await answer(await mathPost('histogram', { channel: 'Brake Temp rate', lapIndex: 1, edges: [0.5, 1.5] }));
       expect(rate).toMatchObject({ channel: { name: 'Brake Temp rate', unit: 'C/s' }, counts: [20], below: 0, above: 0, total: 20, frequency: 2 });
     });
 
     test('when a scatter puts a math channel against its input, then each point is (2 × throttle, throttle) on the lap', async () => {
-      const body = await answer(await post('scatter', { x: 'Throttle x2', y: 'Throttle', colour: 'Throttle x2', lapIndex: 1 }));
+      const body = await answer(await mathPost('scatter', { x: 'Throttle x2', y: 'Throttle', colour: 'Throttle x2', lapIndex: 1 }));
       expect(body).toMatchObject({ lapIndex: 1, x: { name: 'Throttle x2', unit: '%' }, y: { name: 'Throttle', unit: '%' }, colour: { name: 'Throttle x2', unit: '%' }, kind: 'points', count: 100 });
       expect(body.points.x.length).toBeGreaterThan(0);
       body.points.x.forEach((x: number, k: number) => expect([x, body.points.colour[k]]).toEqual([2 * body.points.y[k], x]));
     });
 
     test('when a math channel has DecimalPlaces, then the scatter takes its rounded values, as its channel read sends them', async () => {
-      const body = await answer(await post('scatter', { x: 'Throttle third', y: 'Throttle', lapIndex: 2 }));
+      const body = await answer(await mathPost('scatter', { x: 'Throttle third', y: 'Throttle', lapIndex: 2 }));
       body.points.x.forEach((x: number, k: number) => expect(x).toBe(Math.round((body.points.y[k] / 3) * 10) / 10));
       expect(new Set(body.points.x).has(3.3)).toBe(true);
     });
 
     test('when lap statistics report a math channel, then its minimum, maximum, mean and time above a threshold are twice its input\'s, lap by lap', async () => {
-      const body = await answer(await post('lapstats', { channels: ['Throttle', 'Throttle x2'], thresholds: { Throttle: 50, 'Throttle x2': 100 } }));
+      const body = await answer(await mathPost('lapstats', { channels: ['Throttle', 'Throttle x2'], thresholds: { Throttle: 50, 'Throttle x2': 100 } }));
       for (const lap of body.laps) {
         const [throttle, doubled] = lap.channels;
         expect(doubled).toEqual({ ...throttle, name: 'Throttle x2', min: 2 * throttle.min, max: 2 * throttle.max, mean: 2 * throttle.mean });
@@ -247,13 +254,13 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
     });
 
     test('when lap statistics report a math channel over time, then each lap is evaluated as its own lap read is: integral from the lap\'s start', async () => {
-      const body = await answer(await post('lapstats', { channels: ['Lap metres'], thresholds: { 'Lap metres': 50 } }));
+      const body = await answer(await mathPost('lapstats', { channels: ['Lap metres'], thresholds: { 'Lap metres': 50 } }));
       // 10 Hz samples, trapezoid from each lap's first: 1 m a step at 10 m/s on lap 1, 2 m at 20 m/s on lap 2; the
       // other laps at 50 km/h (13.89 m/s). Over the whole file instead, lap 1 would start at 125 m.
       expect(body.laps[1].channels[0]).toMatchObject({ name: 'Lap metres', min: 0, max: expect.closeTo(99, 9) });
       expect(body.laps[2].channels[0]).toMatchObject({ min: 0, max: expect.closeTo(198, 9) });
       for (const lap of body.laps) {
-        const read = await answer(await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=Lap%20metres&lapIndex=${lap.lapIndex}`, { headers: started.headers }));
+        const read = await answer(await fetch(`${mathStarted.base}/RunSheets/${mathSheet}/DataFileAccess/DataFile/channel?channel=Lap%20metres&lapIndex=${lap.lapIndex}`, { headers: mathStarted.headers }));
         const values: number[] = read.samples;
         const [stats] = lap.channels;
         expect([stats.min, stats.max]).toEqual([Math.min(...values), Math.max(...values)]);
@@ -264,19 +271,21 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
     });
 
     test('when a math channel reads a channel the file does not have, then 422 naming the field and the channel; an unknown name is still a 400', async () => {
-      const scatter = await answer(await post('scatter', { x: 'Throttle', y: 'Ghost x2' }), 422);
+      const scatter = await answer(await mathPost('scatter', { x: 'Throttle', y: 'Ghost x2' }), 422);
       expect(scatter.detail).toContain('math channel Ghost x2 reads Nope');
       expect(Object.keys(scatter.errors)).toEqual(['y']);
-      const histogram = await answer(await post('histogram', { channel: 'Ghost x2' }), 422);
+      const histogram = await answer(await mathPost('histogram', { channel: 'Ghost x2' }), 422);
       expect(Object.keys(histogram.errors)).toEqual(['channel']);
-      const stats = await answer(await post('lapstats', { channels: ['Throttle', 'Ghost x2'] }), 422);
+      const stats = await answer(await mathPost('lapstats', { channels: ['Throttle', 'Ghost x2'] }), 422);
       expect(Object.keys(stats.errors)).toEqual(['channels[1]']);
-      expect((await answer(await post('histogram', { channel: 'Nope x3' }), 400)).errors).toEqual({ channel: ['channel not found: Nope x3'] });
+      expect((await answer(await mathPost('histogram', { channel: 'Nope x3' }), 400)).errors).toEqual({ channel: ['channel not found: Nope x3'] });
     });
 
-    test('when a math channel\'s inputs pass READ_SAMPLE_BUDGET, then 413: what it decodes counts', async () => {
-      const body = await answer(await post('lapstats', { channels: ['Throttle x2', 'Ground Speed', 'Lap Number'] }), 413);
-      expect(body.detail).toContain('needs 1200 decoded samples, more than READ_SAMPLE_BUDGET (1000)');
+    test('when a math channel\'s inputs and evaluation pass READ_SAMPLE_BUDGET, then 413: what it decodes and makes counts', async () => {
+      // Throttle x2 over each of the 4 laps: 100 samples of Throttle, and its base's 100 times and 100 results (1200);
+      // Ground Speed and Lap Number 400 each.
+      const body = await answer(await mathPost('lapstats', { channels: ['Throttle x2', 'Ground Speed', 'Lap Number'] }), 413);
+      expect(body.detail).toContain('needs 2000 decoded samples, more than READ_SAMPLE_BUDGET (1900)');
     });
   });
 });

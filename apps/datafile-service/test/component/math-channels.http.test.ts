@@ -34,7 +34,7 @@ function twoRateFile(): Uint8Array {
 }
 
 describe('math channels through the gateway (entity-service, datafile-service and gateway in-process)', () => {
-  const started = useDatafileStack('datafile-math-', {}, { datafileEnv: { READ_SAMPLE_BUDGET: '2500' } });
+  const started = useDatafileStack('datafile-math-', {}, { datafileEnv: { READ_SAMPLE_BUDGET: '12000' } });
   let runSheet: string;
   const ids: Record<string, string> = {};
 
@@ -205,12 +205,34 @@ describe('math channels through the gateway (entity-service, datafile-service an
     expect(atRate.samples[10]).toBeCloseTo(11, 1);
   });
 
-  test('when a read needs more than READ_SAMPLE_BUDGET, then the inputs of its math channels count', async () => {
-    // Power decodes Speed (1000) and Throttle (100), Speed ms Speed again (1000); with Speed itself that is 3100 > 2500.
-    expect((await send('POST', `${dataset()}/channels`, { channels: ['Power', 'Speed ms'], mode: 0 })).status).toBe(200);
-    const r = await send('POST', `${dataset()}/channels`, { channels: ['Power', 'Speed ms', 'Speed'], mode: 0 });
+  test('when a read needs more than READ_SAMPLE_BUDGET, then the inputs of its math channels and their evaluation count', async () => {
+    // Power decodes Speed (1000) and Throttle (100) and makes its base's 1000 times and 1000 results for each of its two
+    // definitions (Speed ms, Power): 4100. Speed ms: 1000 + 2000; Accel (derivative of Speed ms): 1000 + 3000. With
+    // Speed itself, 12,100 > 12,000.
+    expect((await send('POST', `${dataset()}/channels`, { channels: ['Power', 'Speed ms', 'Accel'], mode: 0 })).status).toBe(200);
+    const r = await send('POST', `${dataset()}/channels`, { channels: ['Power', 'Speed ms', 'Accel', 'Speed'], mode: 0 });
     expect(r.status).toBe(413);
-    expect(((await r.json()) as Json).detail).toContain('needs 3100 decoded samples');
+    expect(((await r.json()) as Json).detail).toContain('needs 12100 decoded samples');
+  });
+
+  test('when a math channel has a Rate of a megahertz, then its reads are 413 before any sample is made: its grid counts', async () => {
+    await define('Speed MHz', '"Speed"', 'km/h', '1000000');
+    // 10 s at 1 MHz: a grid of 10,000,001 samples, for its times and its one definition, beside Speed's 1000.
+    for (const [method, path, body] of [
+      ['GET', `${dataset()}/channel?channel=Speed%20MHz`, undefined],
+      ['POST', `${dataset()}/channels`, { channels: ['Speed MHz'], mode: 0 }],
+      ['POST', `${dataset()}/histogram`, { channel: 'Speed MHz' }],
+      ['POST', `${dataset()}/scatter`, { x: 'Speed MHz', y: 'Speed' }],
+    ] as const) {
+      const r = await send(method, path, body);
+      const problem = (await r.json()) as Json;
+      expect({ path, status: r.status }).toEqual({ path, status: 413 });
+      expect(problem.detail).toContain('READ_SAMPLE_BUDGET (12000)');
+      expect(Number(problem.samplesNeeded)).toBeGreaterThanOrEqual(20_000_002);
+    }
+    // A short window of it fits: 0.005 s at 1 MHz.
+    const few = await json(get(`${dataset()}/channel?channel=Speed%20MHz&start=0&duration=0.005`));
+    expect(few.samples.length).toBeGreaterThan(0);
   });
 
   test('when an expression does not parse, or closes a cycle, then the write is a 400 naming where and why', async () => {
