@@ -7,7 +7,7 @@ import { evaluateMathChannels, withMathChannels, type MathTask, type ShapeWithMa
 import { DEFAULT_SCRATCH_BYTES, ScratchArrays, type ShapeWorkerData } from './workers/scratch-arrays';
 import { shapeChannels, shapedChunks, type ShapeTask } from './workers/shape-channels';
 import { trackMapOf, type TrackMapTask } from './workers/track-map';
-import type { catalogueOf, eventsOf, storedOf, WholeFiles } from './workers/whole-files';
+import type { catalogueOf, eventsOf, ldxBeaconsOf, storedOf, WholeFiles } from './workers/whole-files';
 
 /** The readers of whole files, loaded by the first task that needs them: a thread (re)started for reads of `.ld` ranges stays as light to start as before. */
 const wholeFiles = () => import('./workers/whole-files');
@@ -85,6 +85,11 @@ export async function catalogue(task: WholeFiles): Promise<ReturnType<typeof cat
   const result = (await wholeFiles()).catalogueOf(task);
   if ('refused' in result) return result;
   return move({ [transferableSymbol]: [result.channelsJson.buffer], [valueSymbol]: result } as never) as unknown as ReturnType<typeof catalogueOf>;
+}
+
+/** The beacon times of a `.ldx` beside a single `.ld` (`run(task, { name: 'ldxBeacons' })`), parsed here, off the event loop. */
+export async function ldxBeacons(task: { ldx: Uint8Array }): Promise<ReturnType<typeof ldxBeaconsOf>> {
+  return (await wholeFiles()).ldxBeaconsOf(task);
 }
 
 /** One channel of files read whole (`run(task, { name: 'stored' })`), decoded here; its buffers move to the caller. */

@@ -175,8 +175,12 @@ export class Datasets {
     const { maxChannels } = this.reading;
     try {
       const only = sources.length === 1 ? (sources[0] as ByteSource) : undefined;
-      // A single .ld is read in ranges: its catalogue (at most maxChannels blocks) here, its samples as they are asked for.
-      if (only && isLdFile(await only.read(0, Math.min(8, only.size)))) return { file: await openLdSource(only, { maxChannels, ...(ldxBytes ? { ldx: ldxBytes } : {}) }), contentKey };
+      // A single .ld is read in ranges: its catalogue (at most maxChannels blocks) here, its samples as they are asked
+      // for; the text of an .ldx beside it is parsed on the pool (its size grows with what an editor uploads).
+      if (only && isLdFile(await only.read(0, Math.min(8, only.size)))) {
+        const beacons = ldxBytes ? await this.ldxBeacons(ldxBytes) : undefined;
+        return { file: await openLdSource(only, { maxChannels, ...(beacons ? { beaconTimes: beacons } : {}) }), contentKey };
+      }
       const whole = await this.openWhole(data, sources, ldxBytes, contentKey);
       entry.wholeBytes = whole.bytes;
       this.evictPast(this.maxOpen, WHOLE_BYTES_HELD * this.reading.maxInMemoryBytes);
@@ -223,6 +227,13 @@ export class Datasets {
       },
     };
     return { file, channelsJson, bytes: total };
+  }
+
+  /** An .ldx's beacon times, parsed on the pool (undefined when it has none: the .ld's lap channel gives the laps). */
+  private async ldxBeacons(ldx: Uint8Array): Promise<number[] | undefined> {
+    const parsed = (await this.reading.pool.run({ ldx }, { name: 'ldxBeacons' })) as { times?: number[] } | Refusal;
+    if (isRefusal(parsed)) throw reviveRefusal(parsed);
+    return parsed.times;
   }
 
   /** A read error of one file of the group, named by its file. */

@@ -3,6 +3,7 @@ import {
   CorruptDataFileError,
   DataFileError,
   DataFileLimitError,
+  ldxBeaconTimes,
   metadataChannels,
   NotADataFileError,
   openDataFile,
@@ -104,6 +105,19 @@ export function eventsOf(task: WholeFiles & { channel: string }): EventData | Re
     // readEvents makes new arrays (no view on the shared file bytes), except an explicit time base shared by the group.
     const events = openWhole(task).readEvents(task.channel);
     return { ...events, time: events.time.kind === 'implicit' ? events.time : { kind: 'explicit', timestamps: events.time.timestamps.slice() } };
+  } catch (err) {
+    return asRefusal(err);
+  }
+}
+
+/**
+ * Pool task `ldxBeacons`: the beacon times of a `.ldx` beside a single `.ld` (the `.ld` itself is read in ranges on the
+ * event loop; its companion's text is parsed here), `times` absent when it has none, or the refusal.
+ */
+export function ldxBeaconsOf(task: { ldx: Uint8Array }): { times?: number[] } | Refusal {
+  try {
+    const times = ldxBeaconTimes(task.ldx);
+    return times ? { times } : {};
   } catch (err) {
     return asRefusal(err);
   }

@@ -37,7 +37,7 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
   };
 
   const duration = ldDuration(blocks);
-  let boundaries = options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx);
+  let boundaries = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
   if (!boundaries) {
     boundaries = [];
     const lapChannel = ldLapChannel(channels);

@@ -42,6 +42,8 @@ export interface LdChannelBlock {
 export interface LdReadOptions {
   /** Companion `.ldx` (XML) whose beacon markers give the lap boundaries. */
   ldx?: Uint8Array | string;
+  /** The beacon times (s) of an `.ldx` already parsed (`ldxBeaconTimes`, e.g. off the event loop), in place of `ldx`. */
+  beaconTimes?: number[];
   /** More channel blocks than this is a DataFileLimitError (default DEFAULT_MAX_CHANNELS_PER_FILE). */
   maxChannels?: number;
 }
@@ -88,7 +90,7 @@ export function ldLapChannel(infos: readonly ChannelInfo[]): { name: string; kin
 }
 
 function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {
-  const beacons = options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx);
+  const beacons = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
   if (beacons) return beacons;
   const lapChannel = ldLapChannel(sources.map((s) => s.info));
   if (!lapChannel) return [];
