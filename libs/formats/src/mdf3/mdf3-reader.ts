@@ -2,6 +2,7 @@ import { BinaryView } from '../binary-view';
 import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
 import { decodeRaw, type RecordField } from '../mdf4/mdf4-reader';
 import { unescapeXml } from '../mdf4/blocks';
+import { firstTxText, replaceHdComments } from '../xml-text';
 import { type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, emptyProperties, type FileProperties } from '../model';
 import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
 import { chain, link, type Mdf3Block, readBlock, TextBlocks, textField } from './blocks';
@@ -101,9 +102,9 @@ function readProperties(bin: BinaryView, hd: Mdf3Block, texts: TextBlocks): File
 function commentText(comment: string): string {
   let text = comment;
   for (let depth = 0; depth < 4 && text.includes('<HDcomment'); depth++) {
-    text = text.replace(/<HDcomment>[\s\S]*?<\/HDcomment>|<HDcomment\s*\/>/g, (element) => {
-      const tx = /<TX>([\s\S]*?)<\/TX>/.exec(element);
-      return tx ? unescapeXml(tx[1]) : '';
+    text = replaceHdComments(text, (element) => {
+      const tx = firstTxText(element);
+      return tx !== undefined ? unescapeXml(tx) : '';
     });
   }
   return text.trim();

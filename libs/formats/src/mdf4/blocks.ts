@@ -1,4 +1,5 @@
 import type { BinaryView } from '../binary-view';
+import { firstTxText } from '../xml-text';
 
 /** Generic MDF 4 block: "##XX" id, 4 reserved bytes, u64 length, u64 link count, links, then the data section. */
 export interface Mdf4Block {
@@ -51,8 +52,8 @@ export function readText(bin: BinaryView, offset: number): string {
   const block = readBlock(bin, offset, ['TX', 'MD']);
   const text = bin.utf8(block.data, block.dataLength);
   if (block.id === 'TX') return text;
-  const tx = /<TX>([\s\S]*?)<\/TX>/.exec(text);
-  return tx ? unescapeXml(tx[1]).trim() : text;
+  const tx = firstTxText(text);
+  return tx !== undefined ? unescapeXml(tx).trim() : text;
 }
 
 /** The raw XML of an ##MD block, or the text of a ##TX block. */

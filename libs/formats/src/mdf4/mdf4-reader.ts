@@ -14,6 +14,7 @@ import {
 } from '../model';
 import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
 import { chain, readBlock, readMetadata, readText, unescapeXml } from './blocks';
+import { firstTxText } from '../xml-text';
 import { type ArrayLayout, MAX_STRUCTURE_DEPTH, readComposition, structureFields } from './composition';
 import { applyConversion, type Conversion, readConversion } from './conversion';
 import { type DataLeaves, dataLeaves, readRecords } from './data-blocks';
@@ -100,8 +101,8 @@ function readProperties(bin: BinaryView, hd: ReturnType<typeof readBlock>): File
     properties.outingTime = local ? iso.slice(0, -1) : iso;
   }
   const xml = readMetadata(bin, hd.links[5] ?? 0);
-  const tx = /<TX>([\s\S]*?)<\/TX>/.exec(xml);
-  properties.comment = (tx ? unescapeXml(tx[1]).trim() : xml.startsWith('<') ? '' : xml.trim()) || null;
+  const tx = firstTxText(xml);
+  properties.comment = (tx !== undefined ? unescapeXml(tx).trim() : xml.startsWith('<') ? '' : xml.trim()) || null;
   // Common properties carry whatever names the writer chose; the usual spellings map onto the model.
   const names: Record<string, Exclude<keyof FileProperties, 'runNumber' | 'outingTime' | 'comment'> | 'runNumber'> = {
     event: 'eventName', eventname: 'eventName', session: 'sessionName', sessionname: 'sessionName', run: 'runNumber', runnumber: 'runNumber',
