@@ -11,10 +11,23 @@ export class AllowListError extends Error {}
 
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?)*\.?$/i;
 
-/** The address as one kind: an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is the IPv4 address it maps. */
+/**
+ * The address as one kind: an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is the IPv4 address it maps. An IPv6
+ * address is read in its hexadecimal form first: ipaddr.js takes the IPv4-compatible `::8.8.8.8` for the mapped
+ * `::ffff:8.8.8.8`, which it is not (the socket would go to ::808:808).
+ */
 function canonical(address: string): Address {
-  const parsed = ipaddr.parse(address);
+  const parsed = ipaddr.parse(isIP(address) === 6 ? hexadecimal(address) : address);
   return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+}
+
+/** An IPv6 address as the URL standard writes it (`::8.8.8.8` is `::808:808`); as it is when it has no such form (a zone). */
+function hexadecimal(address: string): string {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
 }
 
 /** A CIDR range as one kind: `::ffff:10.0.0.0/104` is `10.0.0.0/8`. */
@@ -67,10 +80,13 @@ export function parseAllowList(text: string): AllowEntry[] {
 /**
  * The range an address belongs to when it is one the policy refuses by default (`loopback`, `private`, `linkLocal`,
  * `carrierGradeNat`, `multicast`, `unspecified`, `broadcast`, `reserved`, `uniqueLocal`, the IPv6 translation
- * ranges...), or null for a public unicast address. IPv4-mapped IPv6 addresses are judged as the IPv4 they map.
+ * ranges, `ipv4Compatible` for ::/96...), or null for a public unicast address. IPv4-mapped IPv6 addresses are judged as the IPv4 they map.
  */
 export function refusedRange(address: string): string | null {
-  const range = canonical(address).range();
+  const parsed = canonical(address);
+  const range = parsed.range();
+  // `::a.b.c.d` (::/96 but :: and ::1): the IPv4-compatible addresses RFC 4291 deprecated; ipaddr.js calls them unicast.
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return 'ipv4Compatible';
   return range === 'unicast' ? null : range;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -203,6 +203,21 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy();
 }
 
+/**
+ * CONNECT asks for a tunnel, which only a proxy makes: Node hands it to the server's 'connect' listeners, never to the
+ * app, and with none it closed the socket without a word. It is a 405 problem+json like any method a path does not
+ * answer (`Allow` the methods an HTTP API here answers), then the connection closes.
+ */
+function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  const requestId = randomUUID();
+  const body = JSON.stringify(toProblem(new AppError(405, 'CONNECT is not supported: this server is not a proxy'), '', requestId));
+  socket.end(
+    `HTTP/1.1 405 ${STATUS_CODES[405]}\r\nAllow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  closeLingering(socket);
+}
+
 /** How long a connection closed after an early answer stays open for the rest of what the client sends. */
 export const LINGER_MS = 2000;
 
@@ -230,6 +245,7 @@ export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7
   return new Promise((resolve, reject) => {
     const server: Server = createServer(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}, app);
     server.on('clientError', answerClientError);
+    server.on('connect', answerConnect);
     server.listen(port, host);
     // Idle keep-alive connections stay open for a minute (as load balancers expect): a client that pauses for CPU work
     // between two requests must not reuse a socket the server closed meanwhile (the request would fail unsent).

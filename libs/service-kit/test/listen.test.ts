@@ -49,6 +49,17 @@ describe('listen: the HTTP server every service answers on', () => {
     expect([answer.status, JSON.parse(answer.body)]).toEqual([200, { length: 16_383 }]);
   });
 
+  test('when a client asks for a tunnel (CONNECT), then it is a 405 problem+json naming it, and the connection closes', async () => {
+    for (const target of ['localhost:22', '/echo']) {
+      const answer = parse(await exchange(server.port, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`));
+      expect(answer.status).toBe(405);
+      expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', allow: 'GET, HEAD, POST, PUT, DELETE, OPTIONS', connection: 'close' });
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 405, detail: 'CONNECT is not supported: this server is not a proxy', traceId: answer.headers['x-request-id'] });
+    }
+    // The server still answers.
+    expect(parse(await exchange(server.port, 'GET /echo?channel=ab HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status).toBe(200);
+  });
+
   test('when the request line and headers pass the limit, then it is a 431 problem+json with a request id, not a bare status line', async () => {
     const answer = parse(await exchange(server.port, `GET /echo HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`));
     expect(answer.status).toBe(431);

@@ -21,6 +21,11 @@ describe('refusedRange', () => {
     ['255.255.255.255', 'broadcast'],
     ['240.0.0.1', 'reserved'],
     ['fd12:3456::1', 'uniqueLocal'],
+    // IPv4-compatible (::/96, deprecated): never public, whatever IPv4 address they carry.
+    ['::127.0.0.1', 'ipv4Compatible'],
+    ['::7f00:1', 'ipv4Compatible'],
+    ['::a9fe:a9fe', 'ipv4Compatible'],
+    ['::8.8.8.8', 'ipv4Compatible'],
   ])('when the address is %s, then it is refused as %s', (address, range) => {
     expect(refusedRange(address)).toBe(range);
   });
