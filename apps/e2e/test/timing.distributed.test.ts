@@ -172,7 +172,7 @@ describe('timing integration on the five-process stack, with two timing-service 
     expect([notJson.status, (await readJson(notJson)).detail]).toEqual([415, 'Content-Type text/plain is not supported; send application/json']);
     const huge = JSON.stringify({ ...at, properties: [{ name: 'Notes', value: 'x'.repeat(1_100_000) }] });
     const tooLarge = await raw('PUT', { 'Content-Type': 'application/json' }, huge);
-    expect([tooLarge.status, (await readJson(tooLarge)).detail]).toEqual([413, `The request body of ${Buffer.byteLength(huge)} bytes is larger than the limit of 1048576 bytes (1 MiB)`]);
+    expect([tooLarge.status, (await readJson(tooLarge)).detail]).toEqual([413, `The request body of ${Buffer.byteLength(huge)} bytes is larger than the limit of 1048576 bytes (1 MiB, BODY_LIMIT)`]);
     const wrongMethod = await raw('GET', {});
     expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'PUT']);
     expect((await send(m, 'GET', `/RunSheets?sessionId=${s.ids.sessionId}`)).body).toEqual([]);

@@ -72,10 +72,13 @@ function scalarOf(body: unknown): string | undefined {
   }
 }
 
-/** The 413 of a JSON body over the parser's limit, with the limit (and the size, when the request declared it). */
+/**
+ * The 413 of a JSON body over the parser's limit, with the limit and the variable that sets it (only the gateway reads
+ * JSON bodies: its BODY_LIMIT), and the size when the request declared it.
+ */
 function tooLarge(length: unknown, limit: unknown): string {
-  if (typeof limit !== 'number') return 'The request body is larger than allowed';
-  const mib = limit % 1_048_576 === 0 ? ` (${limit / 1_048_576} MiB)` : '';
+  if (typeof limit !== 'number') return 'The request body is larger than allowed (BODY_LIMIT)';
+  const mib = limit % 1_048_576 === 0 ? ` (${limit / 1_048_576} MiB, BODY_LIMIT)` : ' (BODY_LIMIT)';
   const size = typeof length === 'number' && length > limit ? ` of ${length} bytes` : '';
   return `The request body${size} is larger than the limit of ${limit} bytes${mib}`;
 }

@@ -483,7 +483,7 @@ describe('data file access through the gateway (entity-service, datafile-service
     test('when the batch body is over 1 MiB, then 413 before it is read', async () => {
       const channels = Array.from({ length: 40_000 }, (_, i) => `Channel number ${i} with a long name`);
       const body = JSON.stringify({ channels, mode: 0 });
-      expect((await problem(await post(`${dataset()}/channels`, { channels, mode: 0 }), 413)).detail).toBe(`The request body of ${Buffer.byteLength(body)} bytes is larger than the limit of 1048576 bytes (1 MiB)`);
+      expect((await problem(await post(`${dataset()}/channels`, { channels, mode: 0 }), 413)).detail).toBe(`The request body of ${Buffer.byteLength(body)} bytes is larger than the limit of 1048576 bytes (1 MiB, BODY_LIMIT)`);
     });
 
     test('when the file is not a data file, then 415', async () => {

@@ -354,7 +354,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect(exchange.head).toMatch(/^HTTP\/1\.1 413 /);
       expect(exchange.head).toMatch(/\r\nconnection: close\r\n/i);
       expect(exchange.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
-      expect(JSON.parse(exchange.body)).toMatchObject({ status: 413, detail: `The upload of ${MAX_UPLOAD_BYTES + 1} bytes is larger than the limit of ${MAX_UPLOAD_BYTES} bytes; nothing was kept`, instance: `/blobs/${prepared.AttachedFileId}` });
+      expect(JSON.parse(exchange.body)).toMatchObject({ status: 413, detail: `The upload of ${MAX_UPLOAD_BYTES + 1} bytes is larger than the limit of ${MAX_UPLOAD_BYTES} bytes (MAX_UPLOAD_BYTES); nothing was kept`, instance: `/blobs/${prepared.AttachedFileId}` });
       expect(exchange.serverClosed).toBe(true);
       await expectRefusedUploadLeftNoTrace(id, prepared.Url, prepared.AttachedFileId, before);
     });

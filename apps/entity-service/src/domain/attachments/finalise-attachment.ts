@@ -127,7 +127,7 @@ async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord):
     }
     if (err instanceof Lz4FrameError) throw AppError.conflict(`The upload is not a valid LZ4 frame (UseCompression is set): ${err.reason} at byte ${err.offset}`);
     if (err instanceof BlobNotFoundError) throw AppError.conflict(`No bytes were uploaded for attached file ${record.id}`);
-    if (err instanceof BlobTooLargeError) throw new AppError(413, `The upload is larger than the limit of ${ctx.maxUploadBytes} bytes; it was discarded`);
+    if (err instanceof BlobTooLargeError) throw new AppError(413, `The upload is larger than the limit of ${ctx.maxUploadBytes} bytes (MAX_UPLOAD_BYTES); it was discarded`);
     throw err;
   }
   throw AppError.conflict(`No bytes were uploaded for attached file ${record.id}`);

@@ -27,7 +27,7 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       const declared = req.headers['content-length'];
       if (declared !== undefined && Number(declared) > deps.maxUploadBytes) {
         closeAfterAnswer(req, res);
-        throw new AppError(413, `The upload of ${declared} bytes is larger than the limit of ${deps.maxUploadBytes} bytes; nothing was kept`);
+        throw new AppError(413, `The upload of ${declared} bytes is larger than the limit of ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES); nothing was kept`);
       }
       // A used URL is refused before a byte is read or written; the unread body ends the connection with the answer.
       await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, { attachedFileId }, { headers: { requestId: req.requestId } }).catch((err: unknown) => {
@@ -47,7 +47,7 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
         // connection closes after the answer.
         closeAfterAnswer(req, res);
         if (!(err instanceof BlobTooLargeError)) throw err;
-        throw new AppError(413, `The upload is larger than the limit of ${deps.maxUploadBytes} bytes; nothing was kept`);
+        throw new AppError(413, `The upload is larger than the limit of ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES); nothing was kept`);
       }
       // A command id of its own (the service's inbox): a redelivery of this command takes effect once.
       const command = { [COMMAND_ID_HEADER]: `upload:${randomUUID()}`, commandHash: blob.sha256 };
