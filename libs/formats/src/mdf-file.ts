@@ -1,4 +1,4 @@
-import { UnsupportedFeatureError } from './errors';
+import { CorruptDataFileError, UnsupportedFeatureError } from './errors';
 import type { Mdf3Conversion } from './mdf3/conversion';
 import {
   buildDataFile,
@@ -8,6 +8,8 @@ import {
   type DataFile,
   type DataFileFormat,
   detectTimeBase,
+  firstTimeOutOfRange,
+  MAX_TIME_SECONDS,
   type EventData,
   type FileProperties,
   type SampleArray,
@@ -62,12 +64,14 @@ export type MdfGroupTime = { time: TimeBase; frequency: number; regular: boolean
  * A group's time, worked out on first use and kept: from the values `decodeMaster` writes (its master channel's, in
  * seconds), or, when it has no readable master, from the record index, one record per second from 0.
  */
-export function mdfGroupTime(group: { cycleCount: number; time?: MdfGroupTime }, decodeMaster: ((timestamps: Float64Array) => void) | null): MdfGroupTime {
+export function mdfGroupTime(format: string, group: { cycleCount: number; time?: MdfGroupTime }, decodeMaster: ((timestamps: Float64Array) => void) | null): MdfGroupTime {
   if (group.time) return group.time;
   const n = group.cycleCount;
   if (!decodeMaster) return (group.time = { time: { kind: 'implicit', start: 0, frequency: 1 }, frequency: 1, regular: true, end: n });
   const timestamps = new Float64Array(n);
   decodeMaster(timestamps);
+  const far = firstTimeOutOfRange(timestamps);
+  if (far >= 0) throw new CorruptDataFileError(format, `record ${far + 1} of a channel group has the time ${timestamps[far]} s, farther from 0 than ${MAX_TIME_SECONDS} s`, 0);
   const detected = detectTimeBase(timestamps, 1e-3);
   // One period past the last record, so the whole file's window holds the last record.
   return (group.time = { ...detected, end: timeBaseEnd(detected, timestamps) });

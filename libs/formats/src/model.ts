@@ -220,6 +220,19 @@ export function timeBaseEnd(detected: ReturnType<typeof detectTimeBase>, timesta
 }
 
 /**
+ * The farthest from 0 a sample time may be, in seconds (about 31.7 million years): no logger writes more, and far past it
+ * the API's nanosecond rounding of times overflows (at 1.8e299 s a time came back as null). A file with a time past it is
+ * refused as corrupt.
+ */
+export const MAX_TIME_SECONDS = 1e15;
+
+/** The index of the first time past ±MAX_TIME_SECONDS (an infinity included; NaN is left to the reader), or -1. */
+export function firstTimeOutOfRange(timestamps: Float64Array): number {
+  for (let i = 0; i < timestamps.length; i++) if (Math.abs(timestamps[i] as number) > MAX_TIME_SECONDS) return i;
+  return -1;
+}
+
+/**
  * Turns explicit timestamps into an implicit base when every sample sits within `tolerance` sample periods of
  * start + i / f; keeps them explicit otherwise (irregular sampling must not be resampled).
  */

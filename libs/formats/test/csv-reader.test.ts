@@ -111,6 +111,16 @@ describe('CSV reader', () => {
     expect([file.duration, file.channels[0]?.frequency]).toEqual([0.3, 10]);
   });
 
+  it.each([
+    ['1e300', '0,1\n1e300,2\n', 2],
+    ['-1e300', '-1e300,1\n1e300,2\n', 1],
+    ['1e19', '0,1\n1e19,2\n', 2],
+  ])('when a time is %s, farther from 0 than 1e15 s, then the file is refused as corrupt naming the row (its times would print as null)', (_, rows, row) => {
+    expect(() => openDataFile(new TextEncoder().encode(`Time,A\n${rows}`))).toThrow(new RegExp(`time in data row ${row} \\(.* s\\) is farther from 0 than 1000000000000000 s`));
+    // An epoch time in seconds is far inside it.
+    expect(openDataFile(new TextEncoder().encode('Time,A\n1764000000,1\n1764000001,2\n')).duration).toBe(2);
+  });
+
   it('when times are in ns, then they become seconds', () => {
     const file = openDataFile(new TextEncoder().encode('Time [ns],A\n0,1\n500000000,2\n1000000000,3\n'));
     expect([file.duration, file.channels[0]?.frequency]).toEqual([1.5, 2]);

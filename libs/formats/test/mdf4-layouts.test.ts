@@ -180,3 +180,27 @@ describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () 
     expect(() => file.readEvents('text')).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
   });
 });
+
+describe('MDF times far from 0', () => {
+  // A group of a float64 master (s) and one float64 channel.
+  const timed = (times: number[]): Mdf4GroupSpec => ({
+    dataBytes: 16,
+    cycleCount: times.length,
+    records: writeRecords(times.length, 16, (view, at, i) => {
+      view.setFloat64(at, times[i] as number, true);
+      view.setFloat64(at + 8, i, true);
+    }),
+    channels: [
+      { name: 't', unit: 's', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+      { name: 'V', unit: '', dataType: 4, bitCount: 64, byteOffset: 8 },
+    ],
+  });
+
+  test.each([[[0, 1e300]], [[-Infinity, 0]], [[0, 1e16]]])('when a master time is past 1e15 s (%j), then the file is refused as corrupt naming the record (its times would print as null)', (times) => {
+    expect(() => openMdf4({ groups: [timed(times)] }).readChannel('V')).toThrow(/record \d of a channel group has the time .* s, farther from 0 than 1000000000000000 s/);
+  });
+
+  test('when the times are an epoch in seconds, then they are read', () => {
+    expect(Array.from(openMdf4({ groups: [timed([1764000000, 1764000001])] }).readChannel('V').samples)).toEqual([0, 1]);
+  });
+});

@@ -5,6 +5,7 @@ import {
   type ChannelSource,
   type DataFile,
   detectTimeBase,
+  MAX_TIME_SECONDS,
   timeBaseEnd,
   emptyProperties,
   type FileProperties,
@@ -112,6 +113,9 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout): DataFile {
     timestamps[i] *= toSeconds;
     if (!(timestamps[i] >= timestamps[i - 1] || i === 0) || Number.isNaN(timestamps[i])) {
       throw new CorruptDataFileError(format, `time in data row ${i + 1} is missing or goes backwards`, rowOffset(bytes, layout, i));
+    }
+    if (Math.abs(timestamps[i]) > MAX_TIME_SECONDS) {
+      throw new CorruptDataFileError(format, `time in data row ${i + 1} (${timestamps[i]} s) is farther from 0 than ${MAX_TIME_SECONDS} s`, rowOffset(bytes, layout, i));
     }
   }
   // Printed times are rounded; a fifth of a period absorbs that without calling jittery data regular.

@@ -203,6 +203,7 @@ function records(bin: BinaryView, group: Mdf3Group): Uint8Array {
 function groupTime(bin: BinaryView, group: Mdf3Group): MdfGroupTime {
   const master = group.master;
   return mdfGroupTime(
+    FORMAT,
     group,
     master && !master.unsupported
       ? (timestamps) => {

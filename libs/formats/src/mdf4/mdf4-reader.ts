@@ -308,6 +308,7 @@ function records(bin: BinaryView, group: Mdf4Group): Uint8Array | IndexedRecords
 function groupTime(bin: BinaryView, group: Mdf4Group): MdfGroupTime {
   const master = group.master;
   return mdfGroupTime(
+    FORMAT,
     group,
     master && !master.unsupported
       ? (timestamps) => {
