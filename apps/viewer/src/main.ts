@@ -436,6 +436,11 @@ class Viewer {
       return;
     }
     const range = this.view ?? this.scopeRange();
+    // A window of no length (or not a number) holds no sample to draw: said, not read (an empty chart's axis threw).
+    if (!(Number.isFinite(range.start) && range.duration > 0)) {
+      this.status(`The window must start at a number of seconds and last more than 0 s (From ${range.start}, Length ${range.duration}).`);
+      return;
+    }
     let body: ChannelsBody;
     if (this.view || this.scope.kind === 'window') body = { channels: names, mode: 2, startTime: range.start, duration: range.duration };
     else if (this.scope.kind === 'lap') body = { channels: names, mode: 1, lapIndex: this.scope.lapIndex };

@@ -175,6 +175,33 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.context().close();
   });
 
+  test('when a window of no length is asked, then the page says so and reads nothing; a window before the file is drawn empty; neither throws', async () => {
+    const { page } = await openPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/channels')) reads.push(r.url());
+    });
+    await signIn(page);
+    await pickDataset(page);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.selectOption('[data-testid=scope]', 'window');
+    for (const start of ['-20', '0', '12.5']) {
+      await page.fill('[data-testid=window-start]', start);
+      await page.fill('[data-testid=window-duration]', '0');
+      await page.click('[data-testid=plot]');
+      await page.waitForFunction((s) => (document.querySelector('[data-testid=status]')?.textContent ?? '').includes(`From ${s}, Length 0`), start);
+    }
+    expect(reads).toEqual([]);
+    await page.fill('[data-testid=window-start]', '-20');
+    await page.fill('[data-testid=window-duration]', '5');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    expect(await page.textContent('[data-testid=status]')).toContain('-20.00 s to -15.00 s');
+    expect(reads).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+  });
+
   test('when laps 2 and 3 are overlaid, then both are drawn over lap time and over distance, and the delta trace of lap 3 against lap 2 is drawn', async () => {
     const { page, cspViolations } = await openPage();
     await signIn(page);
