@@ -70,9 +70,20 @@ describe('MathChannels', () => {
     const b = await create(editor, { Name: 'b', Expression: 'c * 2' });
     expect(await refusal(create(editor, { Name: 'c', Expression: 'a - "Logged"' }))).toMatchObject({ status: 400, errors: { Expression: ['math channels may not read one another in a cycle: c → a → b → c'] } });
     expect(await refusal(create(editor, { Name: 'self', Expression: 'self' }))).toMatchObject({ errors: { Expression: ['math channels may not read one another in a cycle: self → self'] } });
-    await create(editor, { Name: 'c', Expression: '"Logged" / 2' });
+    const c = await create(editor, { Name: 'c', Expression: '"Logged" / 2' });
     const update = { ParameterUpdates: [{ Name: 'Expression', Value: 'a' }] };
     expect(await refusal(store.update(editor, 'MathChannels', b.Id, update))).toMatchObject({ status: 400, errors: { Expression: ['math channels may not read one another in a cycle: b → a → b'] } });
+    // A rename alone that closes one (a reads b; c renamed to b reads a): the Name is what closed it.
+    await store.update(editor, 'MathChannels', b.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'b old' }] });
+    await store.update(editor, 'MathChannels', c.Id, { ParameterUpdates: [{ Name: 'Expression', Value: 'a' }] });
+    expect(await refusal(store.update(editor, 'MathChannels', c.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'b' }] }))).toMatchObject({ status: 400, errors: { Name: ['math channels may not read one another in a cycle: b → a → b'] } });
+  });
+
+  test('when the unit is longer than 200 characters or holds a control character, then it is a 400 naming Unit (every read would refuse it)', async () => {
+    const editor = as('editor');
+    expect(await refusal(create(editor, { Name: 'long unit', Expression: '1', Unit: 'm'.repeat(201) }))).toMatchObject({ status: 400, errors: { Unit: ['must be at most 200 characters, without control characters'] } });
+    expect(await refusal(create(editor, { Name: 'tab unit', Expression: '1', Unit: 'm\ts' }))).toMatchObject({ status: 400, errors: { Unit: ['must be at most 200 characters, without control characters'] } });
+    await create(editor, { Name: 'fine unit', Expression: '1', Unit: 'm/s² (°C)'.padEnd(200, '.') });
   });
 
   test('when a name is taken (any case), empty, or the Rate is not positive, then it is a 400 naming the field', async () => {

@@ -7,7 +7,7 @@ import type { TypeRule } from './type-rule';
 
 /**
  * A math channel (docs/math-channels.md): a name no other math channel of the account has, an expression in the
- * math-channel language (a 400 naming the character and the reason otherwise), a positive Rate if any, DecimalPlaces
+ * math-channel language (a 400 naming the character and the reason otherwise), a unit of at most 200 characters, a positive Rate if any, DecimalPlaces
  * from 0 to MAX_MATH_DECIMAL_PLACES if any, no cycle through the other math channels it reads (a 400 naming the
  * cycle), and on create room for it (`MAX_MATH_CHANNELS`, a 409). Writes of an account's math channels are
  * serialised, so two concurrent writes cannot close a cycle between them.
@@ -27,7 +27,9 @@ export const mathChannel: TypeRule = {
     for (const d of others) graph.set(String(d.parameters['Name'] ?? ''), readsOf(String(d.parameters['Expression'] ?? '')));
     graph.set(name, reads);
     const cycle = findCycle(graph, name);
-    if (cycle) throw AppError.badRequest('The math channel is not valid', { Expression: [`math channels may not read one another in a cycle: ${cycle.join(' → ')}`] });
+    // The field that closed it: the name when only the name changed (another channel reads the new name).
+    const renamed = existing !== null && String(existing.parameters['Name'] ?? '') !== name && String(existing.parameters['Expression'] ?? '') === String(parameters['Expression']);
+    if (cycle) throw AppError.badRequest('The math channel is not valid', { [renamed ? 'Name' : 'Expression']: [`math channels may not read one another in a cycle: ${cycle.join(' → ')}`] });
   },
 };
 
@@ -48,6 +50,9 @@ export function validateMathChannel(p: Record<string, ParameterValue>): string[]
       errors['Expression'] = [`at character ${error.position}: ${error.reason}`];
     }
   }
+  const unit = p['Unit'];
+  // A read sends the unit in each channel record (binary-channels.md): a long one would make every read of it a 422.
+  if (typeof unit === 'string' && (unit.length > 200 || /\p{Cc}/u.test(unit))) errors['Unit'] = ['must be at most 200 characters, without control characters'];
   const rate = p['Rate'];
   if (rate !== null && rate !== undefined && !(typeof rate === 'number' && rate > 0 && rate <= 1_000_000)) errors['Rate'] = ['must be a positive number of Hz (at most 1,000,000), or empty for the fastest input'];
   const places = p['DecimalPlaces'];
