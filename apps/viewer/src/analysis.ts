@@ -20,6 +20,22 @@ export function parseThresholds(text: string): Record<string, number> {
   return out;
 }
 
+/**
+ * The channels a lap statistics request reports on: the ticked ones, then each channel a threshold names that is not
+ * ticked (a threshold asks for its channel's time above it; the service refuses a threshold of a channel not asked).
+ */
+export function lapStatsChannelsOf(ticked: readonly string[], thresholds: Readonly<Record<string, number>>): string[] {
+  return [...ticked, ...Object.keys(thresholds).filter((name) => !ticked.includes(name))];
+}
+
+/** The histogram's bins field: empty → undefined (the service's default); else a whole number of at least 1. */
+export function parseBins(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const bins = Number(text);
+  if (!Number.isInteger(bins) || bins < 1) throw new Error(`Bins "${text.trim()}" is not a whole number of at least 1 (empty: 20).`);
+  return bins;
+}
+
 /** `0, 1200, 2900` (metres) → numbers; empty → undefined (no sectors). */
 export function parseDistances(text: string): number[] | undefined {
   const parts = text.split(/[,\s]+/).filter(Boolean);

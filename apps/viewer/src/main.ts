@@ -1,7 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
-import { axisTicks, histogramBars, histogramCaption, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
+import { axisTicks, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
@@ -626,9 +626,13 @@ class Viewer {
   private async showLapStats(): Promise<void> {
     const m = this.metadata;
     if (!m || !this.dataset) return;
-    const channels = m.channels.filter((c) => this.selected.has(c.name)).map((c) => c.name);
+    const thresholds = parseThresholds(el<HTMLInputElement>('lapstats-thresholds').value);
+    const channels = lapStatsChannelsOf(
+      m.channels.filter((c) => this.selected.has(c.name)).map((c) => c.name),
+      thresholds,
+    );
     const sectorStartDistances = parseDistances(el<HTMLInputElement>('lapstats-sectors').value);
-    const answer = await this.requireApi().lapStats(this.dataset, { channels, thresholds: parseThresholds(el<HTMLInputElement>('lapstats-thresholds').value), ...(sectorStartDistances ? { sectorStartDistances } : {}) });
+    const answer = await this.requireApi().lapStats(this.dataset, { channels, thresholds, ...(sectorStartDistances ? { sectorStartDistances } : {}) });
     const { header, rows } = lapStatsTable(answer);
     el('lapstats-table').replaceChildren(
       row(header, 'th'),
@@ -663,7 +667,7 @@ class Viewer {
 
   private async plotHistogram(): Promise<void> {
     if (!this.dataset) return;
-    const bins = Number(el<HTMLInputElement>('histogram-bins').value) || undefined;
+    const bins = parseBins(el<HTMLInputElement>('histogram-bins').value);
     const answer = await this.requireApi().histogram(this.dataset, { channel: el<HTMLSelectElement>('histogram-channel').value, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;

@@ -1,9 +1,20 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisTicks, colourRamp, histogramBars, histogramCaption, lapStatsSummary, lapStatsTable, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisTicks, colourRamp, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 
 describe('the analysis views', () => {
+  test('when a threshold names a channel not ticked, then the lap statistics report that channel too, after the ticked ones, once', () => {
+    expect(lapStatsChannelsOf(['Throttle Pos'], parseThresholds('Ground Speed=200; Throttle Pos=90'))).toEqual(['Throttle Pos', 'Ground Speed']);
+    expect(lapStatsChannelsOf([], {})).toEqual([]);
+  });
+
+  test('when the histogram\'s bins are typed, then empty is the default and anything but a whole number of at least 1 is refused by its text', () => {
+    expect(parseBins('')).toBeUndefined();
+    expect(parseBins(' 12 ')).toBe(12);
+    for (const bad of ['0', '-3', '2.5', 'ten']) expect(() => parseBins(bad)).toThrow(`Bins "${bad}" is not a whole number of at least 1`);
+  });
+
   test('when thresholds and sector starts are typed, then they are read as numbers, and a bad one is refused by its text', () => {
     expect(parseThresholds('Throttle Pos=90; Ground Speed = 200 ;')).toEqual({ 'Throttle Pos': 90, 'Ground Speed': 200 });
     expect(parseThresholds('')).toEqual({});
