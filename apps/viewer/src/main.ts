@@ -438,7 +438,8 @@ class Viewer {
     const range = this.view ?? this.scopeRange();
     // A window of no length (or not a number) holds no sample to draw: said, not read (an empty chart's axis threw).
     if (!(Number.isFinite(range.start) && range.duration > 0)) {
-      this.status(`The window must start at a number of seconds and last more than 0 s (From ${range.start}, Length ${range.duration}).`);
+      const what = this.view || this.scope.kind === 'window' ? `The window must start at a number of seconds and last more than 0 s (From ${range.start}, Length ${range.duration}).` : `Nothing to plot: the ${this.scope.kind === 'lap' ? 'lap' : 'file'} lasts 0 s.`;
+      this.status(what);
       return;
     }
     let body: ChannelsBody;

@@ -1,4 +1,4 @@
-import { sampleDurations, type TimedSeries } from './series';
+import type { TimedSeries } from './series';
 
 /** A channel's report over one lap (MoTeC i2's channel report): null where the lap holds no sample of it. */
 export interface ChannelStats {
@@ -14,11 +14,12 @@ export interface ChannelStats {
 
 /**
  * Minimum, maximum, time-weighted mean and time above `threshold` of the samples of `series` inside [start, end).
- * A gap (NaN) is no sample: it adds neither value nor time.
+ * A gap (NaN) is no sample: it adds neither value nor time. Only the samples of the window are visited (found by
+ * binary search on the ascending times), so the report of every lap of a file costs one pass over it, not one per lap.
  */
 export function channelStats(series: TimedSeries, start: number, end: number, threshold?: number): ChannelStats {
-  const { times, values } = series;
-  const durations = sampleDurations(series, start, end);
+  const { times, values, period } = series;
+  const n = times.length;
   let min = Infinity;
   let max = -Infinity;
   let weighted = 0;
@@ -26,15 +27,17 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   let time = 0;
   let above = 0;
   let count = 0;
-  for (let i = 0; i < values.length; i++) {
-    const t = times[i];
-    if (t < start || t >= end) continue;
-    const v = values[i];
+  for (let i = firstAtOrAfter(times, start); i < n; i++) {
+    const t = times[i] as number;
+    if (t >= end) break;
+    const v = values[i] as number;
     if (Number.isNaN(v)) continue;
     count++;
     if (v < min) min = v;
     if (v > max) max = v;
-    const d = durations[i];
+    // As sampleDurations: until the next sample (the last for its period), cut at the window's end.
+    const to = Math.min(i + 1 < n ? (times[i + 1] as number) : t + period, end);
+    const d = to > t ? to - t : 0;
     weighted += v * d;
     plain += v;
     time += d;
@@ -43,4 +46,16 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   // No sample: nothing is known of the lap, its time above a threshold included (not 0 s).
   if (count === 0) return { min: null, max: null, mean: null, timeAbove: null, samples: 0 };
   return { min, max, mean: time > 0 ? weighted / time : plain / count, timeAbove: threshold === undefined ? null : above, samples: count };
+}
+
+/** The index of the first time at or after `t` (times ascending); the length when there is none. */
+function firstAtOrAfter(times: ArrayLike<number>, t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((times[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -40,3 +40,36 @@ describe('channelStats', () => {
     expect(Array.from(sampleDurations({ times: [0, 2], period: 2 }, 0, 3))).toEqual([2, 1]);
   });
 });
+
+describe('channelStats over many windows', () => {
+  /** The report as first written: every sample visited, with sampleDurations' holds. */
+  function reference(series: { times: number[]; values: number[]; period: number }, start: number, end: number, threshold: number) {
+    const durations = sampleDurations(series, start, end);
+    let [min, max, weighted, plain, time, above, count] = [Infinity, -Infinity, 0, 0, 0, 0, 0];
+    series.values.forEach((v, i) => {
+      const t = series.times[i] as number;
+      if (t < start || t >= end || Number.isNaN(v)) return;
+      const d = durations[i] as number;
+      [min, max, weighted, plain, time, count] = [Math.min(min, v), Math.max(max, v), weighted + v * d, plain + v, time + d, count + 1];
+      if (v > threshold) above += d;
+    });
+    return count === 0 ? { min: null, max: null, mean: null, timeAbove: null, samples: 0 } : { min, max, mean: time > 0 ? weighted / time : plain / count, timeAbove: above, samples: count };
+  }
+
+  test('when irregular series with gaps are cut into random windows, then each window reports what visiting every sample did', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(random() * 40);
+      const times: number[] = [];
+      for (let i = 0, t = random(); i < n; i++, t += random() < 0.2 ? 0 : random()) times.push(t);
+      const values = times.map(() => (random() < 0.15 ? NaN : Math.round(random() * 100)));
+      const series = { times, values, period: 0.25 };
+      const a = random() * 20 - 2;
+      const b = a + random() * 10;
+      const got = channelStats(series, a, b, 50);
+      const want = reference(series, a, b, 50);
+      expect({ round, ...got, mean: got.mean === null ? null : Number(got.mean.toFixed(9)) }).toEqual({ round, ...want, mean: want.mean === null ? null : Number(want.mean.toFixed(9)) });
+    }
+  });
+});

@@ -46,7 +46,8 @@ function parseEntry(entry: string): AllowEntry {
   if (entry.includes('/')) {
     const [address = ''] = entry.split('/');
     if (!isIP(address) || !ipaddr.isValidCIDR(entry)) throw new AllowListError(`EGRESS_ALLOW: "${entry}" is not a CIDR range (e.g. 10.20.0.0/16 or fd00::/8)`);
-    return { kind: 'range', range: canonicalRange(ipaddr.parseCIDR(entry)) };
+    const [, bits] = entry.split('/');
+    return { kind: 'range', range: canonicalRange(ipaddr.parseCIDR(isIP(address) === 6 ? `${hexadecimal(address)}/${bits}` : entry)) };
   }
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(entry);
   if (bracketed) {

@@ -44,3 +44,33 @@ export function replaceHdComments(text: string, replace: (element: string) => st
   }
   return out + text.slice(done);
 }
+
+/**
+ * The `<e name="...">text</e>` elements of an MDF 4 header comment's common properties, in order, as
+ * /<e\s+name="([^"]*)"[^>]*>([^<]*)<\/e>/g finds them, in one pass (the pattern ran from every `<e` to the end of a
+ * comment with no `>`: 240 KB took 4.7 s).
+ */
+export function commonProperties(xml: string): [name: string, text: string][] {
+  const out: [string, string][] = [];
+  // The next '>' and '<' at or after a position, found once and reused while ahead (-1: none left).
+  let gt = -2;
+  let lt = -2;
+  const next = (c: '>' | '<', cached: number, from: number): number => (cached === -1 || cached >= from ? cached : xml.indexOf(c, from));
+  for (let at = xml.indexOf('<e'); at >= 0; at = xml.indexOf('<e', at + 1)) {
+    let i = at + 2;
+    if (!/\s/.test(xml[i] ?? '')) continue;
+    while (i < xml.length && /\s/.test(xml[i] as string)) i++;
+    if (!xml.startsWith('name="', i)) continue;
+    const nameStart = i + 6;
+    const nameEnd = xml.indexOf('"', nameStart);
+    if (nameEnd < 0) break;
+    gt = next('>', gt, nameEnd + 1);
+    if (gt < 0) break;
+    lt = next('<', lt, gt + 1);
+    if (lt < 0) break;
+    if (!xml.startsWith('</e>', lt)) continue;
+    out.push([xml.slice(nameStart, nameEnd), xml.slice(gt + 1, lt)]);
+    at = lt + 3;
+  }
+  return out;
+}

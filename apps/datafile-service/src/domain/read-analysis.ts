@@ -73,8 +73,10 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
   const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;
   const reading = sourceInfo && !byName.has(sourceInfo.name) ? [...logged, sourceInfo] : logged;
   const lapWindows = maths.length ? file.laps.map((lap) => resolveScope({ mode: 'lap', lapIndex: lap.index }, file)) : [];
-  const mathDecodes = lapWindows.reduce((sum, lapWindow) => sum + maths.reduce((n, info) => n + decodesOf(file, info, lapWindow, math), 0), 0);
-  withinSampleBudget(reading.reduce((sum, info) => sum + decodesOf(file, info, window, math), mathDecodes), parts.sampleBudget, 'channels');
+  // A math channel counts as over the whole file: its laps together decode and evaluate what one whole-file read does
+  // (counted lap by lap, a format read whole would count the whole channel for each lap, and the count would cost the
+  // event loop a walk of the definitions per lap).
+  withinSampleBudget([...reading, ...maths].reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'channels');
   const evaluated = await slicesOf(dataset, reading, window, parts.cache, math, signal);
   const slices = new Map(reading.map((info, i) => [info.name, evaluated[i] as StoredSlice]));
   // Each lap's evaluation of the math channels, all of them at once per lap (one evaluation per time base).

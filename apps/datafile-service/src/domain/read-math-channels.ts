@@ -139,6 +139,13 @@ function evaluableLeaf(info: ChannelInfo): boolean {
 /** The math channel reads of one read, over the dataset's file, its channel cache and the pool. */
 export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathChannelInfo>, parts: { cache: StoredChannelCache; pool: Piscina }): MathReads {
   const { file } = dataset;
+  const fileEnd = file.startTime + file.duration;
+  const allLaps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];
+  /**
+   * The laps a task over `span` needs (lapTime(), lapDistance()): those reaching into it, found by binary search, so that
+   * a read evaluating lap by lap (lap statistics) sends each task its own lap, not every lap of the file.
+   */
+  const lapsOver = (span: { start: number; end: number }) => allLaps.slice(firstLapEndingAfter(allLaps, span.start), firstLapStartingAfter(allLaps, span.end));
   /** The stored inputs of `channels` read (each once), their time bases grouped, and how a base's task is made. */
   const prepare = async (channels: readonly MathChannelInfo[], window: ScopeWindow, signal: AbortSignal): Promise<{ groups: TimeBaseGroup[]; taskOf: (group: TimeBaseGroup) => MathTask }> => {
     // Each logged input (and the distance source) is read once, whatever number of channels and bases read it.
@@ -150,7 +157,6 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
         stored.set(leaf.name, await storedOfScope(dataset, leaf, window, parts.cache));
       }
     }
-    const fileEnd = file.startTime + file.duration;
     const span = window.whole ? { start: file.startTime, end: fileEnd } : { start: window.start, end: Math.min(window.end, fileEnd) };
     let distance: { source: LapDistanceSourceJson; stored: StoredChannel } | undefined;
     if (channels.some((info) => info.math.lapDistance)) {
@@ -160,7 +166,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       distance = { source: { kind: source.kind, channel: source.channel }, stored: await storedOfScope(dataset, channelOf(file, source.channel), lapsWindow(file, window), parts.cache) };
     }
     const groups = timeBaseGroups(channels, (leaf) => sliceView(stored.get(leaf.name) as StoredChannel), span);
-    const laps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];
+    const laps = lapsOver(span);
     // A base's task (and its copies of the inputs) is made when it is sent, not before.
     const taskOf = (group: TimeBaseGroup): MathTask => {
       const plans = group.channels.map((info) => info.math);
@@ -475,7 +481,7 @@ function evaluatedSamples(file: OpenDataset['file'], info: MathChannelInfo, wind
   const rate = info.math.definition.rate;
   const fastest = fastestOf(info.math.leaves);
   const span = window.whole ? file.duration : Math.max(0, window.end - window.start);
-  const base = rate !== undefined ? Math.floor(span * rate) + 1 : fastest ? samplesToDecode(file, fastest, window) : 0;
+  const base = rate !== undefined ? gridLength(span, rate) : fastest ? samplesToDecode(file, fastest, window) : 0;
   return base * (info.math.order.definitionsOf([info.name]).length + 1);
 }
 
@@ -497,11 +503,14 @@ function rateSampleCount(file: OpenDataset['file'], rate: number, leaves: readon
   const sampled = leaves.filter((leaf) => leaf.sampleCount > 0);
   if (file.format === 'motec-ld' && sampled.length && sampled.every((leaf) => leaf.regular && leaf.frequency > 0)) {
     const last = Math.max(...sampled.map((leaf) => (leaf.sampleCount - 1) / leaf.frequency));
-    return Math.floor(last * rate + 1e-9) + 1;
+    return gridLength(last, rate);
   }
   if (file.format === 'motec-ld' && leaves.length && !sampled.length) return 0;
-  return Math.floor(file.duration * rate) + 1;
+  return gridLength(file.duration, rate);
 }
+
+/** The samples of a Rate's grid over `span` seconds, as the evaluation counts them (evaluateMathChannels). */
+const gridLength = (span: number, rate: number): number => Math.floor(span * rate + 1e-9) + 1;
 
 function channelOf(file: OpenDataset['file'], name: string): ChannelInfo {
   return file.channels.find((c) => c.name === name) as ChannelInfo;
@@ -528,4 +537,28 @@ export async function slicesOf(dataset: OpenDataset, infos: readonly ChannelInfo
     slices.push(byName.get(info.name) ?? ownedSlice(await storedOfScope(dataset, info, window, cache)));
   }
   return slices;
+}
+
+/** The first of `laps` (ascending, one after another) that ends after `t`; their count when none does. */
+function firstLapEndingAfter(laps: readonly { start: number; end: number }[], t: number): number {
+  let lo = 0;
+  let hi = laps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((laps[mid] as { end: number }).end <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first of `laps` that starts after `t`; their count when none does. */
+function firstLapStartingAfter(laps: readonly { start: number; end: number }[], t: number): number {
+  let lo = 0;
+  let hi = laps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((laps[mid] as { start: number }).start <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

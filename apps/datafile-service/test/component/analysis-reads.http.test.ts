@@ -270,6 +270,25 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       }
     });
 
+    test('when lap statistics of a math channel are read from a CSV of many laps, then its budget is the whole file\'s, not the whole file once a lap', async () => {
+      // A MoTeC CSV (read whole, as every format but a .ld): 40 s of Throttle at 10 Hz, a lap every 4 s (10 laps).
+      const csv = [
+        '"Format","MoTeC CSV File"',
+        `"Beacon Markers",${Array.from({ length: 9 }, (_, k) => `"${4 * (k + 1)}.000"`).join(',')}`,
+        '',
+        '"Time","Throttle"',
+        '"s","%"',
+        '',
+        ...Array.from({ length: 400 }, (_, i) => `"${(i / 10).toFixed(3)}","${(i % 10) * 10}"`),
+      ].join('\r\n');
+      const sheet = await mathStarted.attached.entityWithFile('DataFile', 'laps.csv', new TextEncoder().encode(csv));
+      // Throttle's 400 samples, and its base's 400 times and 400 results: 1,200 of 1,900 (counted a lap at a time, 12,000).
+      const r = await fetch(`${mathStarted.base}/RunSheets/${sheet}/DataFileAccess/DataFile/lapstats`, { method: 'POST', headers: { ...mathStarted.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ channels: ['Throttle x2'] }) });
+      const body = await answer(r);
+      expect(body.laps).toHaveLength(10);
+      for (const lap of body.laps) expect(lap.channels[0]).toMatchObject({ name: 'Throttle x2', min: 0, max: 180, mean: expect.closeTo(90, 9) });
+    });
+
     test('when a math channel reads a channel the file does not have, then 422 naming the field and the channel; an unknown name is still a 400', async () => {
       const scatter = await answer(await mathPost('scatter', { x: 'Throttle', y: 'Ghost x2' }), 422);
       expect(scatter.detail).toContain('math channel Ghost x2 reads Nope');

@@ -59,6 +59,13 @@ describe('AddressPolicy', () => {
     expect(policy.refusal('a', 80, 'fd00:2::9')).toBe('fd00:2::9 (uniqueLocal)');
   });
 
+  test('when EGRESS_ALLOW names a range in the IPv4-compatible dotted form, then it is that IPv6 range, not the IPv4 one (::10.0.0.0/104 is not 10.0.0.0/8)', () => {
+    const policy = new AddressPolicy('::10.0.0.0/104, ::ffff:10.30.0.0/112');
+    expect(policy.refusal('a', 80, '10.1.2.3')).toBe('10.1.2.3 (private)');
+    expect(policy.refusal('a', 80, '::a01:203')).toBeNull();
+    expect(policy.refusal('a', 80, '10.30.0.7')).toBeNull();
+  });
+
   test('when an entry carries a port, then only that port passes', () => {
     const policy = new AddressPolicy('127.0.0.1:8090,[::1]:8091,standin.local:8092');
     expect(policy.refusal('127.0.0.1', 8090, '127.0.0.1')).toBeNull();

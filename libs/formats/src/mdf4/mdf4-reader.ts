@@ -14,7 +14,7 @@ import {
 } from '../model';
 import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
 import { chain, readBlock, readMetadata, readText, unescapeXml } from './blocks';
-import { firstTxText } from '../xml-text';
+import { commonProperties, firstTxText } from '../xml-text';
 import { type ArrayLayout, MAX_STRUCTURE_DEPTH, readComposition, structureFields } from './composition';
 import { applyConversion, type Conversion, readConversion } from './conversion';
 import { type DataLeaves, dataLeaves, readRecords } from './data-blocks';
@@ -108,10 +108,9 @@ function readProperties(bin: BinaryView, hd: ReturnType<typeof readBlock>): File
     event: 'eventName', eventname: 'eventName', session: 'sessionName', sessionname: 'sessionName', run: 'runNumber', runnumber: 'runNumber',
     driver: 'driverName', drivername: 'driverName', venue: 'venueName', track: 'venueName', circuit: 'venueName', vehicle: 'carId', car: 'carId', carid: 'carId',
   };
-  const element = /<e\s+name="([^"]*)"[^>]*>([^<]*)<\/e>/g;
-  for (let m = element.exec(xml); m; m = element.exec(xml)) {
-    const key = names[m[1].toLowerCase().replace(/[\s_]/g, '')];
-    const value = unescapeXml(m[2]).trim();
+  for (const [name, text] of commonProperties(xml)) {
+    const key = names[name.toLowerCase().replace(/[\s_]/g, '')];
+    const value = unescapeXml(text).trim();
     if (!key || !value) continue;
     if (key === 'runNumber') properties.runNumber = Number.isFinite(Number(value)) ? Number(value) : null;
     else properties[key] = value;
