@@ -145,7 +145,11 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
    * The laps a task over `span` needs (lapTime(), lapDistance()): those reaching into it, found by binary search, so that
    * a read evaluating lap by lap (lap statistics) sends each task its own lap, not every lap of the file.
    */
-  const lapsOver = (span: { start: number; end: number }) => allLaps.slice(firstLapEndingAfter(allLaps, span.start), firstLapStartingAfter(allLaps, span.end));
+  const lapsOver = (span: { start: number; end: number }) =>
+    allLaps.slice(
+      firstWhere(allLaps.length, (i) => (allLaps[i] as { end: number }).end > span.start),
+      firstWhere(allLaps.length, (i) => (allLaps[i] as { start: number }).start > span.end),
+    );
   /** The stored inputs of `channels` read (each once), their time bases grouped, and how a base's task is made. */
   const prepare = async (channels: readonly MathChannelInfo[], window: ScopeWindow, signal: AbortSignal): Promise<{ groups: TimeBaseGroup[]; taskOf: (group: TimeBaseGroup) => MathTask }> => {
     // Each logged input (and the distance source) is read once, whatever number of channels and bases read it.
@@ -519,8 +523,9 @@ function channelOf(file: OpenDataset['file'], name: string): ChannelInfo {
 /** The window widened back to the start of the lap it starts in, so lapDistance() counts from the lap's start. */
 function lapsWindow(file: OpenDataset['file'], window: ScopeWindow): ScopeWindow {
   if (window.whole) return window;
-  const lap = file.laps.find((l) => window.start >= l.startTime && window.start < l.endTime);
-  return { whole: false, start: lap ? lap.startTime : file.startTime, end: window.end };
+  // By binary search: lap statistics widen a window for each lap of the file.
+  const lap = file.laps[firstWhere(file.laps.length, (i) => (file.laps[i] as { endTime: number }).endTime > window.start)];
+  return { whole: false, start: lap && window.start >= lap.startTime ? lap.startTime : file.startTime, end: window.end };
 }
 
 /**
@@ -539,26 +544,14 @@ export async function slicesOf(dataset: OpenDataset, infos: readonly ChannelInfo
   return slices;
 }
 
-/** The first of `laps` (ascending, one after another) that ends after `t`; their count when none does. */
-function firstLapEndingAfter(laps: readonly { start: number; end: number }[], t: number): number {
+/** The first index below `count` where `holds` (false up to some index, true from there on); `count` when none. */
+function firstWhere(count: number, holds: (i: number) => boolean): number {
   let lo = 0;
-  let hi = laps.length;
+  let hi = count;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((laps[mid] as { end: number }).end <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The first of `laps` that starts after `t`; their count when none does. */
-function firstLapStartingAfter(laps: readonly { start: number; end: number }[], t: number): number {
-  let lo = 0;
-  let hi = laps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((laps[mid] as { start: number }).start <= t) lo = mid + 1;
-    else hi = mid;
+    if (holds(mid)) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }
