@@ -207,7 +207,8 @@ export class Datasets {
       throw new AppError(422, `The data file could not be read: ${what}, more than MAX_IN_MEMORY_FILE_BYTES (${maxInMemoryBytes}), the most this service reads whole (only a single MoTeC .ld is read in ranges)`);
     }
     const files = await Promise.all(sources.map(sharedCopy));
-    const task: WholeFiles = { key, files, maxChannels, ...(decompression ? { decompression } : {}), ...(ldx ? { ldx } : {}) };
+    // The .ldx in shared memory too: the task goes with every channel read of the dataset, and a plain array is copied each time.
+    const task: WholeFiles = { key, files, maxChannels, ...(decompression ? { decompression } : {}), ...(ldx ? { ldx: sharedBytes(ldx) } : {}) };
     const catalogue = (await pool.run(task, { name: 'catalogue' })) as Catalogue | Refusal;
     if (isRefusal(catalogue)) throw new GroupRefusal(reviveRefusal(catalogue), catalogue.culprit);
     const { channelsJson, ...opened } = catalogue;
@@ -268,6 +269,13 @@ function inFile(err: unknown, f: DatasetFile): unknown {
   const answer = toReadError(err);
   if (!(answer instanceof AppError) || (answer.status !== 415 && answer.status !== 422)) return answer;
   return new AppError(answer.status, `${f.fileName}: ${answer.message}`, { ...(answer.errors ? { errors: answer.errors } : {}), cause: err });
+}
+
+/** Bytes in a SharedArrayBuffer (once), which the pool's threads read without a copy. */
+function sharedBytes(bytes: Uint8Array): Uint8Array {
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  shared.set(bytes);
+  return shared;
 }
 
 /** The whole bytes of a source in a SharedArrayBuffer, read in pieces: the pool's threads read it without a copy. */
