@@ -36,7 +36,7 @@ export type ParameterUpdate = z.infer<typeof ParameterUpdate>;
 
 /** `<X>AssociationsToAdd` / `<X>AssociationsToRemove` (wire.md §3): extra top-level keys of create and update bodies. */
 const ASSOCIATION_KEY = /^([A-Z][A-Za-z]*)Associations(ToAdd|ToRemove)$/i;
-const AssociationItem = z.looseObject({ ParameterUpdates: z.array(ParameterUpdate).max(100).optional() }).catchall(Guid);
+const AssociationItem = z.looseObject({ ParameterUpdates: z.array(ParameterUpdate).max(100).nullable().optional() }).catchall(Guid);
 /** The items of an association key, once checked. */
 type AssociationItems = z.infer<typeof AssociationItem>[];
 /** An item's shape before its keys are known to be its model's id and ParameterUpdates. */
@@ -59,6 +59,8 @@ function refineExtraKeys(known: Set<string>) {
       }
       if (seen.has(key.toLowerCase())) twice([key]);
       seen.add(key.toLowerCase());
+      // null is none, as an absent key (a .NET model serialises its unset lists so).
+      if (items === null) continue;
       const report = (issues: z.core.$ZodIssue[], at: (string | number)[]) => {
         for (const issue of issues) ctx.addIssue({ code: 'custom', path: [...at, ...issue.path], message: issue.message });
       };
@@ -111,7 +113,7 @@ export const CreateModel = z
     CopyFromLast: z.boolean().optional(),
     CopyAll: z.boolean().optional(),
     Index: z.number().int().min(-1).nullable().optional(),
-    ParameterUpdates: z.array(ParameterUpdate).max(10_000).optional(),
+    ParameterUpdates: z.array(ParameterUpdate).max(10_000).nullable().optional(),
   })
   .superRefine(refineExtraKeys(CREATE_KEYS))
   .meta({ id: 'CreateModel' });
@@ -120,7 +122,7 @@ export type CreateModel = z.infer<typeof CreateModel>;
 export const CollectionItemUpdate = z.strictObject({
   Id: Guid.nullable().optional(),
   Delete: z.boolean().optional(),
-  ParameterUpdates: z.array(ParameterUpdate).max(10_000).optional(),
+  ParameterUpdates: z.array(ParameterUpdate).max(10_000).nullable().optional(),
 });
 export type CollectionItemUpdate = z.infer<typeof CollectionItemUpdate>;
 
@@ -138,7 +140,7 @@ const UPDATE_KEYS = new Set(['LastModifiedTimeMaxAllowedValue', 'ParameterUpdate
 export const UpdateModel = z
   .looseObject({
     LastModifiedTimeMaxAllowedValue: WireDateTime.nullable().optional(),
-    ParameterUpdates: z.array(ParameterUpdate).max(10_000).optional(),
+    ParameterUpdates: z.array(ParameterUpdate).max(10_000).nullable().optional(),
     CollectionUpdateModels: z
       .record(z.string(), z.array(CollectionItemUpdate))
       .refine((r) => Object.values(r).reduce((n, items) => n + items.length, 0) <= 10_000, 'holds more than 10,000 items in all')

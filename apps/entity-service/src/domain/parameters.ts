@@ -115,14 +115,14 @@ const PARAMETER_UPDATE_FIELDS: UpdateFieldNames = { name: 'Name', value: 'Value'
  * at once as a 400 naming the field (`ParameterUpdates[i].Name` / `.Value`, or as `pathPrefix` and `fields` spell
  * them), so nothing is written.
  */
-export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): ConvertedUpdate[] {
+export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | null | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): ConvertedUpdate[] {
   const { converted, errors } = tryConvertUpdates(set, updates, pathPrefix, fields);
   if (Object.keys(errors).length) throw AppError.badRequest('The request body is not valid', errors);
   return converted;
 }
 
 /** `convertUpdates` without the throw: the updates that convert, and the errors of those that do not. */
-export function tryConvertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): { converted: ConvertedUpdate[]; errors: FieldErrors } {
+export function tryConvertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | null | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): { converted: ConvertedUpdate[]; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const out: ConvertedUpdate[] = [];
   (updates ?? []).forEach((u, index) => {

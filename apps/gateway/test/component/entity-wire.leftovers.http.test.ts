@@ -105,4 +105,16 @@ describe('entity wire, as the official wrappers read it (gateway and entity-serv
       expect(res.body.errors).toHaveProperty('tyreSpecificationId');
     });
   });
+
+  describe('null lists, as a .NET model serialises its unset ones', () => {
+    test('when ParameterUpdates, an association key or an item\'s ParameterUpdates is null, then it is none: the create and the update are stored', async () => {
+      const championship = await create('/Championships', { CopyFromId: null, CopyFromLast: false, CopyAll: false, Index: null, ParameterUpdates: null, ChampionshipAssociationsToAdd: null });
+      expect(championship.Parameters['Name']).toBeNull();
+      const updated = await call('PUT', `/Championships/${championship.Id}`, { LastModifiedTimeMaxAllowedValue: null, ParameterUpdates: [{ Name: 'Name', Value: 'Named later' }], CollectionUpdateModels: null, EventAssociationsToAdd: null });
+      expect([updated.status, updated.body.Parameters['Name']]).toEqual([200, 'Named later']);
+      const event = await create(`/Events?championshipId=${championship.Id}`, named('Round 1'));
+      const tyre = await create('/Tyres', { ParameterUpdates: [{ Name: 'Name', Value: 'T1' }], EventAssociationsToAdd: [{ EventId: event.Id, ParameterUpdates: null }] });
+      expect((await call('GET', `/Tyres/${tyre.Id}`)).body.Parameters['EventId']).toBe(event.Id);
+    });
+  });
 });

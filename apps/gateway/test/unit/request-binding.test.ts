@@ -81,6 +81,15 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     expect(parseBody(UpdateModel, { EventAssociationsToRemove: [{ EventId: id }] }).ok).toBe(true);
   });
 
+  test('when a list is null, as a .NET model serialises an unset one, then it is none: ParameterUpdates, an association key, an item\'s ParameterUpdates', () => {
+    const id = '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
+    expect(parseBody(CreateModel, { CopyFromId: null, CopyFromLast: false, CopyAll: false, Index: null, ParameterUpdates: null, ChampionshipAssociationsToAdd: null })).toMatchObject({ ok: true });
+    expect(parseBody(UpdateModel, { LastModifiedTimeMaxAllowedValue: null, ParameterUpdates: null, CollectionUpdateModels: { Laps: [{ Id: null, ParameterUpdates: null }] }, EventAssociationsToRemove: null })).toMatchObject({ ok: true });
+    expect(parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: id, ParameterUpdates: null }] })).toMatchObject({ ok: true });
+    // Not a list either: still refused.
+    expect(parseBody(CreateModel, { ChampionshipAssociationsToAdd: {} })).toMatchObject({ ok: false });
+  });
+
   test('when an association item is not ids (or is nested deep), then the path is named', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 5000; i++) deep = [deep];
