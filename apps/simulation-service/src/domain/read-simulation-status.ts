@@ -4,8 +4,24 @@ import type { EntityClient } from '../data-access/entity-client';
 const text = (value: unknown): string | null => (value === undefined || value === null || value === '' ? null : String(value));
 
 /**
+ * The setup's parameter a profile names, matched in any case as the entity store matches parameter names on write;
+ * undefined when Setups has no parameter of that name (a read renders every parameter a type has, unset ones as null).
+ */
+function parameterKey(parameters: Record<string, unknown>, name: string): string | undefined {
+  if (name in parameters) return name;
+  const lower = name.toLowerCase();
+  return Object.keys(parameters).find((key) => key.toLowerCase() === lower);
+}
+
+const valueOf = (parameters: Record<string, unknown>, name: string | null): string | null => {
+  const key = name === null ? undefined : parameterKey(parameters, name);
+  return key === undefined ? null : text(parameters[key]);
+};
+
+/**
  * The status of each setup, read as the caller from the parameters the profile names: a setup the caller cannot
- * read is `setupFound: false`; a profile without a status parameter gives `status: null` with the reason.
+ * read is `setupFound: false`; a profile without a status parameter, or naming one Setups does not have, gives
+ * `status: null` with the reason.
  */
 export async function readSimulationStatus(entities: EntityClient, caller: CallerContext, profileId: string, setupIds: readonly string[], requestId?: string): Promise<{ results: SimulationStatusResult[] }> {
   const profile = await entities.profile(caller, profileId, requestId);
@@ -15,10 +31,13 @@ export async function readSimulationStatus(entities: EntityClient, caller: Calle
     const setup: EntityJson | undefined = setups.get(setupId);
     if (!setup) return { setupId, setupFound: false, status: null, message: 'Setup not found', studyId: null, lastUpdateTime: null };
     const p = setup.Parameters;
-    const studyId = profile.studyIdParameter ? text(p[profile.studyIdParameter]) : null;
-    const lastUpdateTime = profile.updateTimeParameter ? text(p[profile.updateTimeParameter]) : null;
+    const studyId = valueOf(p, profile.studyIdParameter);
+    const lastUpdateTime = valueOf(p, profile.updateTimeParameter);
     if (!profile.statusParameter) return { setupId, setupFound: true, status: null, message: 'The simulation profile configures no status parameter', studyId, lastUpdateTime };
-    return { setupId, setupFound: true, status: text(p[profile.statusParameter]), message: profile.messageParameter ? text(p[profile.messageParameter]) : null, studyId, lastUpdateTime };
+    if (parameterKey(p, profile.statusParameter) === undefined) {
+      return { setupId, setupFound: true, status: null, message: `The simulation profile's StatusParameterName names '${profile.statusParameter}', but Setups has no parameter named '${profile.statusParameter}'`, studyId, lastUpdateTime };
+    }
+    return { setupId, setupFound: true, status: valueOf(p, profile.statusParameter), message: valueOf(p, profile.messageParameter), studyId, lastUpdateTime };
   });
   return { results };
 }

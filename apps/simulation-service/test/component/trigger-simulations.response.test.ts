@@ -165,6 +165,17 @@ describe('GET /ExternalSimulations/Status (simulation.status)', () => {
     expect(answer.results).toEqual([{ setupId, setupFound: true, status: null, message: 'The simulation profile configures no status parameter', studyId: null, lastUpdateTime: null }]);
   });
 
+  test('when the profile names a status parameter Setups does not have, then status is null with that reason; one named in another case is read', async () => {
+    const caller = newAccount();
+    const bogus = await buildProfile(s, caller, { StatusParameterName: 'Bogus' });
+    const setupId = await buildSetup(s, caller, { [PARAMS.status]: 'Processing completed', [PARAMS.message]: 'done' });
+    const answer = await s.request<SimulationStatusResults>(SIMULATION_COMMANDS.status, { caller, externalProfileId: bogus, setupIds: [setupId] });
+    expect(answer.results).toEqual([{ setupId, setupFound: true, status: null, message: "The simulation profile's StatusParameterName names 'Bogus', but Setups has no parameter named 'Bogus'", studyId: null, lastUpdateTime: null }]);
+    const otherCase = await buildProfile(s, caller, { StatusParameterName: PARAMS.status.toLowerCase(), StatusMessageParameterName: PARAMS.message.toUpperCase() });
+    const read = await s.request<SimulationStatusResults>(SIMULATION_COMMANDS.status, { caller, externalProfileId: otherCase, setupIds: [setupId] });
+    expect(read.results[0]).toMatchObject({ status: 'Processing completed', message: 'done' });
+  });
+
   test("when another account's setup is asked for, then it is not found", async () => {
     const caller = newAccount();
     const profileId = await buildProfile(s, caller);
