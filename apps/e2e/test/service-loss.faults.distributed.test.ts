@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,30 @@ describe('when the datafile-service is killed -9 and later comes back', () => {
     expect(back).toBeLessThan(2000);
     expect((await readJson(await fetch(`${stack.baseUrl}/health/ready`))).dependencies).toMatchObject({ 'datafile-service': 'up' });
   }, 240_000);
+
+  test('when then the entity-service is killed -9, then routes that reach it through another service (a data file read, a timing update) answer 503 with Retry-After within 2 s, not after the bus timeout', async () => {
+    const m = await stack.member('editor');
+    const admin = await stack.member('admin', m.accountId);
+    const runSheet = await seedDataset(admin.client);
+    const headers = { ApiKey: m.apiKey, AccountId: m.accountId, 'Content-Type': 'application/json' };
+    const metadata = () => fetch(`${stack.baseUrl}/RunSheets/${runSheet}/DataFileAccess/DataFile/metadata`, { headers });
+    expect((await metadata()).status).toBe(200);
+    const entity = stack.stack.procs.find((p) => p.name === 'entity-service')!;
+    await kill9(entity.child);
+    // Once the gateway sees it gone (its readiness), every process that asks it does too within its look's interval.
+    await until(async () => (await readJson(await fetch(`${stack.baseUrl}/health/ready`))).dependencies['entity-service'] !== 'up', 5000, 'the gateway to see the entity-service gone');
+    await sleep(600);
+    for (const [what, send] of [
+      ['a data file read (datafile-service asks the entity-service for the dataset)', metadata],
+      ['a timing update (timing-service writes through the entity-service)', () => fetch(`${stack.baseUrl}/TimingIntegration/Runs`, { method: 'PUT', headers, body: JSON.stringify({ accountId: m.accountId, championshipId: randomUUID(), eventId: randomUUID(), sessionId: randomUUID(), carId: randomUUID(), runIndex: 1 }) })],
+    ] as const) {
+      const sent = Date.now();
+      const answer = await send();
+      const took = Date.now() - sent;
+      expect({ what, status: answer.status, fast: took < 2000, retryAfter: Number(answer.headers.get('retry-after')) > 0 }).toEqual({ what, status: 503, fast: true, retryAfter: true });
+      expect((await readJson(answer)).detail).toContain('entity service has no running instance');
+    }
+  }, 120_000);
 });
 
 describe('when a process of a supervised stack (npm run start:distributed) is killed -9', () => {

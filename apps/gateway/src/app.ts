@@ -1,12 +1,11 @@
 import express from 'express';
 import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
-import type { Bus, ClaimRedeemer } from '@pitwall/bus';
+import type { Bus, ClaimRedeemer, ServicePresence } from '@pitwall/bus';
 import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
 import { healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
 import type { HeldAnswers } from './domain/held-answers';
 import type { ReadLimiter } from './domain/read-limiter';
-import type { ServicePresence } from './domain/service-presence';
 import { servicesBus } from './domain/services-bus';
 import { attachedFileTransfer } from './entry-points/http/attached-file-transfer';
 import { authenticate } from './entry-points/http/authentication';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreReadiness, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_NEAR_PREFIXES, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
-import { ClaimRedeemer, claimRedeemerSettings, claimSecret } from '@pitwall/bus';
+import { ClaimRedeemer, claimRedeemerSettings, claimSecret, ServicePresence } from '@pitwall/bus';
 import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
 import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
@@ -10,7 +10,6 @@ import { intVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
 import { HeldAnswers } from './domain/held-answers';
 import { ReadLimiter } from './domain/read-limiter';
-import { ServicePresence } from './domain/service-presence';
 
 const GatewayConfig = z.object({
   PORT: intVar(8080),
@@ -27,8 +26,6 @@ const GatewayConfig = z.object({
   VIEWER_DIR: z.string().min(1).optional(),
   /** Partition queues of the timing-service: must equal the timing-service's TIMING_PARTITIONS (docs/timing.md). */
   TIMING_PARTITIONS: timingPartitionsVar,
-  /** How often the gateway looks whether each service has a running instance (ms, default 500): a request for one without is a 503. */
-  SERVICE_PRESENCE_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
   /** A write waits for its service BUS_TIMEOUT_MS plus this per MiB of its JSON body (ms, default 60000): big writes answer at their commit. */
   BUS_TIMEOUT_MS_PER_MB: intVar(60_000),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),

@@ -7,3 +7,4 @@ export { Topology, topicMatches } from './topology';
 export { EncodedJson } from './encoded-json';
 export { COMMAND_ID_HEADER, DEADLINE_HEADER, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, requestDeadline, unansweredError } from './wire';
 export * from './claims';
+export { ABSENT_SERVICE_RETRY_AFTER_SECONDS, failFastBus, ServicePresence, type ServicePresenceOptions } from './service-presence';

@@ -11,6 +11,11 @@ export const BusSettings = z.object({
   BUS_TIMEOUT_MS: intVar(10_000),
   /** Events published and not yet confirmed by RabbitMQ at most, per process; later ones wait their turn, in order. */
   BUS_PUBLISH_WINDOW: z.coerce.number().int().min(1).default(1024),
+  /**
+   * How often a process looks whether each service it sends requests to has a running instance (ms, default 500): a
+   * request for one without is a 503 at once, not a wait of BUS_TIMEOUT_MS.
+   */
+  SERVICE_PRESENCE_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
 });
 
 /** Settings every service reads (each key is its environment variable), merged with the service's own. */

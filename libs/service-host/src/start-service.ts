@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import type { Piscina } from 'piscina';
 import { StoppablePool } from './stoppable-pool';
 import type { z } from 'zod';
-import { createBus, type Bus, type Subscription } from '@pitwall/bus';
+import { createBus, failFastBus, ServicePresence, type Bus, type Subscription } from '@pitwall/bus';
 import { createPool, migrate } from '@pitwall/db';
 import { createLogger, healthRouter, listen, MAX_HEADER_BYTES, loadConfig, type HealthChecks, type HttpEntryPoint } from '@pitwall/service-kit';
 import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
@@ -62,8 +62,17 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       await definition.database.beforeMigrate?.(p, { config, logger });
       await migrate(p, { schema: definition.database.schema, migrations: definition.database.migrations, logger });
     }
-    const bus: Bus = shared.bus ?? createBus({ url: config.AMQP_URL, prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS, publishWindow: config.BUS_PUBLISH_WINDOW });
-    if (!shared.bus) closers.push(() => bus.close());
+    const rawBus: Bus = shared.bus ?? createBus({ url: config.AMQP_URL, prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS, publishWindow: config.BUS_PUBLISH_WINDOW });
+    if (!shared.bus) closers.push(() => rawBus.close());
+    // A service's own requests to another (the entity-service, mostly) fail at once when that one has no running
+    // instance, as the gateway's routes do (the gateway, with an HTTP entry, wraps its bus itself for its clients).
+    let bus = rawBus;
+    if (!definition.http) {
+      const presence = new ServicePresence(rawBus, { intervalMs: config.SERVICE_PRESENCE_INTERVAL_MS, logger });
+      presence.start();
+      closers.push(async () => presence.stop());
+      bus = failFastBus(rawBus, presence);
+    }
     const workers: Record<string, Piscina> = {};
     for (const w of definition.pools ?? []) {
       const pool = new StoppablePool({ filename: isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry), ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}), ...(w.workerData ? { workerData: w.workerData(config) } : {}) }, logger);

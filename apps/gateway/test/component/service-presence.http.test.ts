@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { EncodedJson, InProcessBroker, InProcessBus, type BusRequest } from '@pitwall/bus';
+import { EncodedJson, InProcessBroker, InProcessBus, ServicePresence, type BusRequest } from '@pitwall/bus';
 import { SERVICES } from '@pitwall/contracts';
 import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
 import { buildGateway } from '../../src/app';
-import { ServicePresence } from '../../src/domain/service-presence';
 import { authHeaders, fakeAuth } from '../support/gateway-harness';
 
 const RUN_SHEET = '00000000-0000-4000-8000-0000000000a1';

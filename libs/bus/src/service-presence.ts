@@ -1,5 +1,6 @@
-import type { Bus } from '@pitwall/bus';
-import type { Logger } from '@pitwall/service-kit';
+import { AppError, type Logger } from '@pitwall/service-kit';
+import type { Bus, RequestOptions } from './types';
+import { unansweredError } from './wire';
 
 interface Watched {
   /** What the last look found: a consumer, none, or not looked yet. */
@@ -47,12 +48,13 @@ export class ServicePresence {
   }
 
   /**
-   * Whether a request for `service` may be sent: yes unless the last look found no consumer and a fresh look agrees
-   * (so a service that just came back is served at once, and one never looked at yet is not refused).
+   * Whether a request for `service` may be sent: yes when the last look found a consumer; otherwise what a fresh look
+   * finds (so a service that just came back is served at once, and the first request to a service not looked at yet
+   * is not sent into a queue nobody reads, where it could wait to be done when its service returns).
    */
   mayServe(service: string): boolean | Promise<boolean> {
     const watched = this.watch(service);
-    return watched.present === false ? this.look(service, watched) : true;
+    return watched.present === true ? true : this.look(service, watched);
   }
 
   /** Whether `service` has a consumer now (a fresh look: readiness). */
@@ -128,4 +130,47 @@ export class ServicePresence {
     watched.waiting.clear();
     for (const fail of waiting) fail();
   }
+}
+
+/** When a client may try a service again that has no instance now (the supervisor's or orchestrator's restart). */
+export const ABSENT_SERVICE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * The bus as a process sends requests to other services with it: a request for a service with no running instance is
+ * a 503 at once (nothing was sent), and one in flight when its service goes fails then, rather than at the bus timeout.
+ * `advise` may reword a failure for the caller (the gateway tells a client how to learn an unanswered write's outcome).
+ * Everything else is the bus's own. The gateway wraps its bus so for the clients' requests, and every service that
+ * asks another (the timing, datafile and simulation services ask the entity-service) for its own requests: the client
+ * of a route that passes through two services gets the same fast 503 as one the gateway sends straight on.
+ */
+export function failFastBus(bus: Bus, presence: ServicePresence | undefined, advise: (err: unknown, options: RequestOptions | undefined) => unknown = (err) => err): Bus {
+  const send = <T>(service: string, call: () => Promise<T>, options: RequestOptions | undefined): Promise<T> => {
+    const advised = (p: Promise<T>) => p.catch((err: unknown) => Promise.reject(advise(err, options)));
+    if (!presence) return advised(call());
+    const sent = () => advised(presence.unlessGone(service, call(), () => advise(goneInFlight(service, options), options) as Error));
+    const may = presence.mayServe(service);
+    if (may === true) return sent();
+    return Promise.resolve(may).then((served) => (served ? sent() : Promise.reject(absent(service))));
+  };
+  return {
+    request: (service, type, payload, options) => send(service, () => bus.request(service, type, payload, options), options),
+    requestEncoded: (service, type, payload, options) => send(service, () => bus.requestEncoded(service, type, payload, options), options),
+    serve: (service, handler, options) => bus.serve(service, handler, options),
+    publish: (exchange, routingKey, payload, headers) => bus.publish(exchange, routingKey, payload, headers),
+    subscribe: (exchange, queue, bindingKeys, handler, options) => bus.subscribe(exchange, queue, bindingKeys, handler, options),
+    isReady: () => bus.isReady(),
+    consumerCount: (service) => bus.consumerCount(service),
+    close: () => bus.close(),
+  };
+}
+
+/** Nothing was sent: always safe to retry, once an instance is back. */
+function absent(service: string): AppError {
+  return new AppError(503, `The ${service} service has no running instance: the request was not sent and nothing was done; retry shortly`, { retryAfterSeconds: ABSENT_SERVICE_RETRY_AFTER_SECONDS });
+}
+
+/** Sent, and its service gone before it answered: a query is a 503 (it did nothing), a write's outcome is unknown. */
+function goneInFlight(service: string, options: RequestOptions | undefined): AppError {
+  const fallback = new AppError(503, `The ${service} service lost its last running instance before it answered; retry shortly`, { retryAfterSeconds: ABSENT_SERVICE_RETRY_AFTER_SECONDS });
+  return unansweredError(options?.headers, fallback);
 }
