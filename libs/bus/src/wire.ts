@@ -38,7 +38,9 @@ export async function runRequestHandler(run: () => Promise<unknown>, logger: Log
     return { ok: true, content: encodeJson(result), headers: {} };
   } catch (err) {
     const appError = toAppError(err);
-    if (appError.status >= 500) logger.error({ err, ...context }, 'bus request handler failed');
+    // An unexpected error with its stack; an expected 5xx (a dependency's loss) as a warning with its detail.
+    if (appError.catastrophic || appError.status === 500) logger.error({ err, ...context }, 'bus request handler failed');
+    else if (appError.status >= 500) logger.warn({ status: appError.status, detail: appError.message, ...context }, 'bus request answered with a server error');
     else logger.debug({ status: appError.status, detail: appError.message, ...context }, 'bus request rejected');
     return { ok: false, content: encodeJson(serializeAppError(appError)) };
   }
@@ -55,8 +57,14 @@ export function timeoutError(service: string, type: string, timeoutMs: number): 
 }
 
 export function unavailableError(detail: string, cause?: unknown): AppError {
-  return AppError.unavailable(detail, cause);
+  return new AppError(503, detail, { cause, retryAfterSeconds: BUS_RETRY_AFTER_SECONDS });
 }
+
+/**
+ * When a client may try again after the bus could not carry its request: a lost connection is reconnected within a
+ * few seconds (docs/bus.md), so each of the bus's 503s says `Retry-After` as every other dependency's loss does.
+ */
+export const BUS_RETRY_AFTER_SECONDS = 2;
 
 /**
  * The wire header carrying a request's deadline (epoch ms); handlers see it as `BusRequest.deadline`, not among

@@ -183,7 +183,7 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await inFlight).toMatchObject({ status: 504, type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'request:1' } });
   }, 20_000);
 
-  test('when the broker is unreachable after connecting, then requests fail at once with 503', async () => {
+  test('when the broker is unreachable after connecting, then requests fail at once with 503 and a Retry-After', async () => {
     const name = `down-${randomUUID().slice(0, 8)}`;
     // A long first backoff keeps the bus disconnected for the whole test.
     const bus = open({ connectionName: `${prefix}${name}`, reconnect: { initialDelayMs: 3000, maxDelayMs: 3000 } });
@@ -192,8 +192,8 @@ describe('AmqpBus (broker-specific)', () => {
     await closeAmqpConnectionsNamed(name);
     await eventually(async () => !(await bus.isReady()));
 
-    await expect(bus.request(service, 'ping', {}, { timeoutMs: 20_000 })).rejects.toMatchObject({ status: 503 });
-    await expect(bus.publish(unique('timing'), 'x', {})).rejects.toMatchObject({ status: 503 });
+    await expect(bus.request(service, 'ping', {}, { timeoutMs: 20_000 })).rejects.toMatchObject({ status: 503, message: 'Not connected to the message broker', retryAfterSeconds: 2 });
+    await expect(bus.publish(unique('timing'), 'x', {})).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 });
 
     // Registered while disconnected, started by the reconnect.
     const lateService = unique('late');

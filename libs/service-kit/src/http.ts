@@ -44,7 +44,10 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = fromExpressError(err, req.headers['content-encoding']);
     const log = req.log ?? logger;
-    if (appError.catastrophic || appError.status >= 500) log.error({ err: appError.cause ?? appError, status: appError.status }, appError.message);
+    // An unexpected error (a 500) with its stack; an expected 5xx (a dependency's loss: a 503 or 504 whose cause its own
+    // state-change line logs once) as a warning with its detail, so that an outage is not a thousand stacks.
+    if (appError.catastrophic || appError.status === 500) log.error({ err: appError.cause ?? appError, status: appError.status }, appError.message);
+    else if (appError.status >= 500) log.warn({ status: appError.status, detail: appError.message }, 'request answered with a server error');
     else log.info({ status: appError.status, detail: appError.message }, 'request rejected');
     if (res.headersSent) {
       res.destroy();
