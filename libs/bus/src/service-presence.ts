@@ -164,13 +164,16 @@ export function failFastBus(bus: Bus, presence: ServicePresence | undefined, adv
   };
 }
 
+/** A service as a client knows it: a partition queue (`timing.p3`) is its service's (`timing`). */
+const serviceName = (queue: string): string => queue.replace(/\.p\d+$/, '');
+
 /** Nothing was sent: always safe to retry, once an instance is back. */
 function absent(service: string): AppError {
-  return new AppError(503, `The ${service} service has no running instance: the request was not sent and nothing was done; retry shortly`, { retryAfterSeconds: ABSENT_SERVICE_RETRY_AFTER_SECONDS });
+  return new AppError(503, `The ${serviceName(service)} service has no running instance: the request was not sent and nothing was done; retry shortly`, { retryAfterSeconds: ABSENT_SERVICE_RETRY_AFTER_SECONDS });
 }
 
 /** Sent, and its service gone before it answered: a query is a 503 (it did nothing), a write's outcome is unknown. */
 function goneInFlight(service: string, options: RequestOptions | undefined): AppError {
-  const fallback = new AppError(503, `The ${service} service lost its last running instance before it answered; retry shortly`, { retryAfterSeconds: ABSENT_SERVICE_RETRY_AFTER_SECONDS });
+  const fallback = new AppError(503, `The ${serviceName(service)} service lost its last running instance before it answered; retry shortly`, { retryAfterSeconds: ABSENT_SERVICE_RETRY_AFTER_SECONDS });
   return unansweredError(options?.headers, fallback);
 }
