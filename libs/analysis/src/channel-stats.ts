@@ -1,4 +1,5 @@
-import type { TimedSeries } from './series';
+import { lowerBound } from '@pitwall/laps';
+import { sampleHold, type TimedSeries } from './series';
 
 /** A channel's report over one lap (MoTeC i2's channel report): null where the lap holds no sample of it. */
 export interface ChannelStats {
@@ -18,7 +19,7 @@ export interface ChannelStats {
  * binary search on the ascending times), so the report of every lap of a file costs one pass over it, not one per lap.
  */
 export function channelStats(series: TimedSeries, start: number, end: number, threshold?: number): ChannelStats {
-  const { times, values, period } = series;
+  const { times, values } = series;
   const n = times.length;
   let min = Infinity;
   let max = -Infinity;
@@ -27,7 +28,7 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   let time = 0;
   let above = 0;
   let count = 0;
-  for (let i = firstAtOrAfter(times, start); i < n; i++) {
+  for (let i = lowerBound(times, start); i < n; i++) {
     const t = times[i] as number;
     if (t >= end) break;
     const v = values[i] as number;
@@ -35,9 +36,7 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
     count++;
     if (v < min) min = v;
     if (v > max) max = v;
-    // As sampleDurations: until the next sample (the last for its period), cut at the window's end.
-    const to = Math.min(i + 1 < n ? (times[i + 1] as number) : t + period, end);
-    const d = to > t ? to - t : 0;
+    const d = sampleHold(series, i, start, end);
     weighted += v * d;
     plain += v;
     time += d;
@@ -48,14 +47,3 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   return { min, max, mean: time > 0 ? weighted / time : plain / count, timeAbove: threshold === undefined ? null : above, samples: count };
 }
 
-/** The index of the first time at or after `t` (times ascending); the length when there is none. */
-function firstAtOrAfter(times: ArrayLike<number>, t: number): number {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((times[mid] as number) < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

@@ -15,13 +15,15 @@ export interface TimedSeries {
  * above a threshold are sums of these, so a channel logged irregularly is weighted by time, not by sample count.
  */
 export function sampleDurations(series: Pick<TimedSeries, 'times' | 'period'>, start: number, end: number): Float64Array {
-  const { times, period } = series;
-  const n = times.length;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const from = Math.max(times[i], start);
-    const to = Math.min(i + 1 < n ? times[i + 1] : times[i] + period, end);
-    out[i] = to > from ? to - from : 0;
-  }
+  const out = new Float64Array(series.times.length);
+  for (let i = 0; i < out.length; i++) out[i] = sampleHold(series, i, start, end);
   return out;
+}
+
+/** How long sample `i` of `series` holds inside [start, end) (one entry of sampleDurations). */
+export function sampleHold(series: Pick<TimedSeries, 'times' | 'period'>, i: number, start: number, end: number): number {
+  const { times, period } = series;
+  const from = Math.max(times[i], start);
+  const to = Math.min(i + 1 < times.length ? times[i + 1] : times[i] + period, end);
+  return to > from ? to - from : 0;
 }
