@@ -1,5 +1,5 @@
 import { writeLdFile } from '@pitwall/formats';
-import { useDatafileStack } from '../support/datafile-stack';
+import { defineMathChannel, useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -194,15 +194,7 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
     let mathSheet: string;
     const mathPost = (read: string, body: unknown) =>
       fetch(`${mathStarted.base}/RunSheets/${mathSheet}/DataFileAccess/DataFile/${read}`, { method: 'POST', headers: { ...mathStarted.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const define = async (Name: string, Expression: string, Unit: string, DecimalPlaces?: string, Rate?: string) => {
-      const places = [...(DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : []), ...(Rate ? [{ Name: 'Rate', Value: Rate }] : [])];
-      const r = await fetch(`${mathStarted.base}/MathChannels`, {
-        method: 'POST',
-        headers: { ...mathStarted.headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: Unit }, ...places] }),
-      });
-      expect(r.status).toBe(201);
-    };
+    const define = (Name: string, Expression: string, Unit: string, DecimalPlaces?: string, Rate?: string) => defineMathChannel(mathStarted, { Name, Expression, Unit, DecimalPlaces, Rate });
     beforeAll(async () => {
       mathSheet = await mathStarted.attached.entityWithFile('DataFile', 'analysis.ld', analysisLd());
       await define('Throttle x2', '"Throttle" * 2', '%');

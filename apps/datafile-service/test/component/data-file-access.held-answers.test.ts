@@ -3,7 +3,7 @@ import { decodeChannelsBody } from '@pitwall/client';
 import { DATAFILE_COMMANDS, SERVICES } from '@pitwall/contracts';
 import { createDemoLdFile, openDataFile } from '@pitwall/formats';
 import { fixture } from '../support/fixtures';
-import { busReplies, useDatafileStack } from '../support/datafile-stack';
+import { busReplies, defineMathChannel, useDatafileStack } from '../support/datafile-stack';
 
 /**
  * Large answers the gateway holds (HELD_ANSWERS_BYTES, docs/architecture.md): an answer fetched by claim is kept by the
@@ -141,11 +141,7 @@ describe('large read answers held by the gateway: sent again only when the servi
 
   const send = (method: string, path: string, body: unknown) => fetch(`${started.base}${path}`, { method, headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   /** Defines a math channel; returns its id. */
-  async function define(Name: string, Expression: string): Promise<string> {
-    const r = await send('POST', '/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: 'm/s' }] });
-    expect(r.status).toBe(201);
-    return r.headers.get('location')?.split('/').pop() as string;
-  }
+  const define = (Name: string, Expression: string): Promise<string> => defineMathChannel(started, { Name, Expression, Unit: 'm/s' });
 
   /**
    * Reads `name` (JSON) twice, the second time held; edits the definition `id` to `expression`; then reads until the

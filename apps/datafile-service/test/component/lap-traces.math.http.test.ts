@@ -4,7 +4,7 @@ import { interpolateLinear } from '@pitwall/laps';
 import type { InProcessStack } from '@pitwall/service-host/testing';
 import type { UploadedDatasets } from '../support/uploaded-datasets';
 import { fixture } from '../support/fixtures';
-import { startDatafileStack } from '../support/datafile-stack';
+import { defineMathChannel, startDatafileStack } from '../support/datafile-stack';
 import { workspaceTempDir } from '../support/workspace-tmp';
 
 // Tests look into arbitrary answer shapes.
@@ -51,11 +51,7 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
   };
   const dataset = (id = runSheet, group = 'DataFile') => `/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
   const q = encodeURIComponent;
-  const define = async (Name: string, Expression: string, Unit: string, DecimalPlaces?: string) => {
-    const places = DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : [];
-    const r = await post('/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: Name }, { Name: 'Expression', Value: Expression }, { Name: 'Unit', Value: Unit }, ...places] });
-    expect(r.status).toBe(201);
-  };
+  const define = (Name: string, Expression: string, Unit: string, DecimalPlaces?: string) => defineMathChannel({ base, headers: headers() }, { Name, Expression, Unit, DecimalPlaces });
 
   beforeAll(async () => {
     ({ stack, base, demo, attached } = await startDatafileStack(dir, {}));

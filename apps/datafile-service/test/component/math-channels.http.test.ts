@@ -1,7 +1,7 @@
 import { tableFromIPC } from 'apache-arrow';
 import { decodeChannelsBody, toReadRecord, type ChannelSeries } from '@pitwall/client';
 import { buildMdf4File } from '@pitwall/formats/testing';
-import { useDatafileStack } from '../support/datafile-stack';
+import { defineMathChannel, useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -49,17 +49,7 @@ describe('math channels through the gateway (entity-service, datafile-service an
     return body;
   };
   const define = async (Name: string, Expression: string, Unit = '', Rate?: string, DecimalPlaces?: string) => {
-    const ParameterUpdates = [
-      { Name: 'Name', Value: Name },
-      { Name: 'Expression', Value: Expression },
-      { Name: 'Unit', Value: Unit },
-      ...(Rate ? [{ Name: 'Rate', Value: Rate }] : []),
-      ...(DecimalPlaces ? [{ Name: 'DecimalPlaces', Value: DecimalPlaces }] : []),
-    ];
-    const r = await send('POST', '/MathChannels', { ParameterUpdates });
-    const body: Json = await r.json();
-    expect({ status: r.status, body }).toMatchObject({ status: 201 });
-    ids[Name] = body.Id;
+    ids[Name] = await defineMathChannel(started, { Name, Expression, Unit, Rate, DecimalPlaces });
   };
   const dataset = () => `/RunSheets/${runSheet}/DataFileAccess/DataFile`;
 

@@ -1,5 +1,5 @@
 import { writeLdFile } from '@pitwall/formats';
-import { useDatafileStack } from '../support/datafile-stack';
+import { defineMathChannel, useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -153,12 +153,7 @@ describe('the track map through the gateway: POST .../trackmap', () => {
   });
 
   test('when the colour is a math channel, then each point has its evaluated value there: Throttle x2 is twice the Throttle colour', async () => {
-    const defined = await fetch(`${started.base}/MathChannels`, {
-      method: 'POST',
-      headers: { ...started.headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: 'Throttle x2' }, { Name: 'Expression', Value: '"Throttle" * 2' }, { Name: 'Unit', Value: '%' }] }),
-    });
-    expect(defined.status).toBe(201);
+    await defineMathChannel(started, { Name: 'Throttle x2', Expression: '"Throttle" * 2', Unit: '%' });
     const logged = await answer(await post({ lapIndex: 1, maxPoints: 50, colour: 'Throttle' }));
     const math = await answer(await post({ lapIndex: 1, maxPoints: 50, colour: 'Throttle x2' }));
     expect(math.colour).toEqual({ name: 'Throttle x2', unit: '%' });

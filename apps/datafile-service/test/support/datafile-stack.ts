@@ -9,6 +9,21 @@ import { UploadedDatasets } from './uploaded-datasets';
 import { bundleShapeWorker } from './worker-bundle';
 import { workspaceTempDir } from './workspace-tmp';
 
+/**
+ * Defines one of the account's math channels through the gateway (`POST /MathChannels`) and returns its id: its
+ * parameters as the wire writes them (Name, Expression, Unit, and Rate, DecimalPlaces when given). Anything but a 201
+ * fails the test, with the answer's body.
+ */
+export async function defineMathChannel(at: Pick<DatafileStack, 'base' | 'headers'>, parameters: { Name: string; Expression: string; Unit: string; Rate?: string; DecimalPlaces?: string }): Promise<string> {
+  const ParameterUpdates = Object.entries(parameters)
+    .filter(([, value]) => value !== undefined)
+    .map(([Name, Value]) => ({ Name, Value }));
+  const r = await fetch(`${at.base}/MathChannels`, { method: 'POST', headers: { ...at.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ ParameterUpdates }) });
+  const body = (await r.json()) as { Id?: string };
+  expect({ status: r.status, body }).toMatchObject({ status: 201 });
+  return body.Id as string;
+}
+
 /** A 1.5 s read timeout and 1 read running plus 1 waiting per user: the limits the fault tests run into. */
 export const READ_LIMITS = { DATAFILE_READ_TIMEOUT_MS: '1500', DATAFILE_READS_PER_USER: '1', DATAFILE_READ_QUEUE: '1' };
 
