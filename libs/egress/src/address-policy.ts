@@ -17,12 +17,16 @@ const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?(?:\.[a-
  * `::ffff:8.8.8.8`, which it is not (the socket would go to ::808:808).
  */
 function canonical(address: string): Address {
-  const parsed = ipaddr.parse(isIP(address) === 6 ? hexadecimal(address) : address);
+  const parsed = ipaddr.parse(hexadecimal(address));
   return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
 }
 
-/** An IPv6 address as the URL standard writes it (`::8.8.8.8` is `::808:808`); as it is when it has no such form (a zone). */
+/**
+ * An IPv6 address as the URL standard writes it (`::8.8.8.8` is `::808:808`); any other address, or one with no such
+ * form (a zone), as it is.
+ */
 function hexadecimal(address: string): string {
+  if (isIP(address) !== 6) return address;
   try {
     return new URL(`http://[${address}]/`).hostname.slice(1, -1);
   } catch {
@@ -44,10 +48,9 @@ const portOf = (text: string, entry: string): number => {
 
 function parseEntry(entry: string): AllowEntry {
   if (entry.includes('/')) {
-    const [address = ''] = entry.split('/');
+    const [address = '', bits] = entry.split('/');
     if (!isIP(address) || !ipaddr.isValidCIDR(entry)) throw new AllowListError(`EGRESS_ALLOW: "${entry}" is not a CIDR range (e.g. 10.20.0.0/16 or fd00::/8)`);
-    const [, bits] = entry.split('/');
-    return { kind: 'range', range: canonicalRange(ipaddr.parseCIDR(isIP(address) === 6 ? `${hexadecimal(address)}/${bits}` : entry)) };
+    return { kind: 'range', range: canonicalRange(ipaddr.parseCIDR(`${hexadecimal(address)}/${bits}`)) };
   }
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(entry);
   if (bracketed) {
@@ -81,7 +84,8 @@ export function parseAllowList(text: string): AllowEntry[] {
 /**
  * The range an address belongs to when it is one the policy refuses by default (`loopback`, `private`, `linkLocal`,
  * `carrierGradeNat`, `multicast`, `unspecified`, `broadcast`, `reserved`, `uniqueLocal`, the IPv6 translation
- * ranges, `ipv4Compatible` for ::/96...), or null for a public unicast address. IPv4-mapped IPv6 addresses are judged as the IPv4 they map.
+ * ranges, `ipv4Compatible` for ::/96...), or null for a public unicast address. IPv4-mapped IPv6 addresses are judged
+ * as the IPv4 they map.
  */
 export function refusedRange(address: string): string | null {
   const parsed = canonical(address);

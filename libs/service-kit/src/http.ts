@@ -193,17 +193,11 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'The request did not arrive in time']
           : [400, `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`];
-    const requestId = randomUUID();
-    const body = JSON.stringify(toProblem(new AppError(status, detail), '', requestId));
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
     // The rest of an over-long request is still coming: destroyed at once, the unread bytes would reset the connection
     // and the client could lose the answer before reading it. The parser is detached first, so those bytes are dropped
     // instead of raising this error again.
     socket.removeAllListeners('data');
-    closeLingering(socket);
+    answerOnSocket(socket, new AppError(status, detail));
     return;
   }
   socket.destroy();
@@ -215,11 +209,19 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
  * answer (`Allow` the methods an HTTP API here answers), then the connection closes.
  */
 function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  answerOnSocket(socket, new AppError(405, 'CONNECT is not supported: this server is not a proxy'), 'Allow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n');
+}
+
+/**
+ * Writes `error` as problem+json with an `X-Request-Id` straight on a socket the app never saw (Node's parser or its
+ * CONNECT handling has it), `headers` (whole lines) before the others, then closes the connection lingering.
+ */
+function answerOnSocket(socket: Duplex, error: AppError, headers = ''): void {
   const requestId = randomUUID();
-  const body = JSON.stringify(toProblem(new AppError(405, 'CONNECT is not supported: this server is not a proxy'), '', requestId));
+  const body = JSON.stringify(toProblem(error, '', requestId));
   socket.end(
-    `HTTP/1.1 405 ${STATUS_CODES[405]}\r\nAllow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\nContent-Type: application/problem+json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers}Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
   closeLingering(socket);
 }

@@ -6,8 +6,8 @@ import { round } from '@pitwall/expressions';
 // channel with DecimalPlaces 2 is `round(x * 100) / 100` of its expression; sent as a logged scaled channel is, as
 // integer codes under a decimal conversion, when they fit int32. A value whose scaled magnitude reaches 2^52 (a float64
 // that holds no digit at that decimal, |x| ≥ 4.5e9 at 6 places) is left as it is, and the channel is then sent as its
-// rounded float64 values. An infinite result is a gap before it is rounded (infinitiesToGaps). Rounding a rounded value again gives it back, so a value is rounded the
-// same wherever it is rounded.
+// rounded float64 values. An infinite result is a gap before it is rounded (infinitiesToGaps). Rounding a rounded
+// value again gives it back, so a value is rounded the same wherever it is rounded.
 
 /** The scaled magnitude from which a float64 is an integer: nothing is left to round. */
 const INTEGRAL = 2 ** 52;

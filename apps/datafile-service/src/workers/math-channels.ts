@@ -66,8 +66,8 @@ export function evaluateMathChannel(task: MathChannelTask): StoredSlice {
  * Evaluates math channels over one time base: an input's sample times (or a grid at the Rate), every input resampled
  * linearly onto it (NaN outside an input's samples and next to its gaps, so gaps stay gaps), each definition evaluated
  * once on that base, in order. Each channel's result is a slice of physical values (identity conversion) the read
- * shapes like any logged channel's; NaN samples are its gaps, and so are infinite results. A definition with DecimalPlaces is rounded as soon as it is
- * evaluated, and its channel's slice is then integer codes under a decimal conversion, as a logged scaled channel's
+ * shapes like any logged channel's; NaN samples are its gaps, and so are infinite results. A definition with
+ * DecimalPlaces is rounded as soon as it is evaluated, and its channel's slice is then integer codes under a decimal conversion, as a logged scaled channel's
  * (int16 or int32, 0 at its gaps), or its rounded float64 values when a code does not fit int32. The numbers of a channel are those of evaluating it
  * alone on the same base: a definition's values depend only on the base and on what it reads.
  *

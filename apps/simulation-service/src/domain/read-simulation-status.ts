@@ -34,10 +34,11 @@ export async function readSimulationStatus(entities: EntityClient, caller: Calle
     const studyId = valueOf(p, profile.studyIdParameter);
     const lastUpdateTime = valueOf(p, profile.updateTimeParameter);
     if (!profile.statusParameter) return { setupId, setupFound: true, status: null, message: 'The simulation profile configures no status parameter', studyId, lastUpdateTime };
-    if (parameterKey(p, profile.statusParameter) === undefined) {
+    const statusKey = parameterKey(p, profile.statusParameter);
+    if (statusKey === undefined) {
       return { setupId, setupFound: true, status: null, message: `The simulation profile's StatusParameterName names '${profile.statusParameter}', but Setups has no parameter named '${profile.statusParameter}'`, studyId, lastUpdateTime };
     }
-    return { setupId, setupFound: true, status: valueOf(p, profile.statusParameter), message: valueOf(p, profile.messageParameter), studyId, lastUpdateTime };
+    return { setupId, setupFound: true, status: text(p[statusKey]), message: valueOf(p, profile.messageParameter), studyId, lastUpdateTime };
   });
   return { results };
 }
