@@ -138,16 +138,17 @@ export const ABSENT_SERVICE_RETRY_AFTER_SECONDS = 2;
 /**
  * The bus as a process sends requests to other services with it: a request for a service with no running instance is
  * a 503 at once (nothing was sent), and one in flight when its service goes fails then, rather than at the bus timeout.
- * `advise` may reword a failure for the caller (the gateway tells a client how to learn an unanswered write's outcome).
+ * `advise` may reword a failure for the caller (the gateway tells a client how to learn an unanswered write's outcome); it
+ * is given the service the request went to (a partition queue's service: `timing` for `timing.p3`).
  * Everything else is the bus's own. The gateway wraps its bus so for the clients' requests, and every service that
  * asks another (the timing, datafile and simulation services ask the entity-service) for its own requests: the client
  * of a route that passes through two services gets the same fast 503 as one the gateway sends straight on.
  */
-export function failFastBus(bus: Bus, presence: ServicePresence | undefined, advise: (err: unknown, options: RequestOptions | undefined) => unknown = (err) => err): Bus {
+export function failFastBus(bus: Bus, presence: ServicePresence | undefined, advise: (err: unknown, options: RequestOptions | undefined, service: string) => unknown = (err) => err): Bus {
   const send = <T>(service: string, call: () => Promise<T>, options: RequestOptions | undefined): Promise<T> => {
-    const advised = (p: Promise<T>) => p.catch((err: unknown) => Promise.reject(advise(err, options)));
+    const advised = (p: Promise<T>) => p.catch((err: unknown) => Promise.reject(advise(err, options, serviceName(service))));
     if (!presence) return advised(call());
-    const sent = () => advised(presence.unlessGone(service, call(), () => advise(goneInFlight(service, options), options) as Error));
+    const sent = () => advised(presence.unlessGone(service, call(), () => advise(goneInFlight(service, options), options, serviceName(service)) as Error));
     const may = presence.mayServe(service);
     if (may === true) return sent();
     return Promise.resolve(may).then((served) => (served ? sent() : Promise.reject(absent(service))));

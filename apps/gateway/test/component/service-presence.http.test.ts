@@ -120,6 +120,7 @@ describe('a write whose answer never comes (504 outcome unknown)', () => {
   let http: HttpEntryPoint;
   beforeAll(async () => {
     await bus.serve(SERVICES.entity, () => new Promise(() => undefined));
+    await bus.serve(SERVICES.timing, () => new Promise(() => undefined));
     http = await listen(buildGateway({ bus, auth: fakeAuth, logger }), 0, '127.0.0.1');
   });
   afterAll(async () => {
@@ -139,6 +140,18 @@ describe('a write whose answer never comes (504 outcome unknown)', () => {
     expect(problem.detail).toContain('It carried no Idempotency-Key, so a retry would be a new write');
     expect(problem.detail).toContain('send an Idempotency-Key with each write next time');
     expect(problem.detail).not.toContain('same Idempotency-Key');
+  });
+
+  test('when a timing update carried no Idempotency-Key, then the detail says to send it again (an upsert), not that a retry would be a new write', async () => {
+    const ids = { accountId: authHeaders.AccountId, championshipId: randomUUID(), eventId: randomUUID(), sessionId: randomUUID(), carId: randomUUID(), runIndex: 0, stintLapNumber: 1 };
+    const r = await fetch(`${http.address}/TimingIntegration/Laps`, { method: 'PUT', headers: { ...authHeaders, 'Content-Type': 'application/json' }, body: JSON.stringify(ids) });
+    expect(r.status).toBe(504);
+    const problem = (await r.json()) as { type: string; detail: string; commandId: string };
+    expect(problem.type).toBe('urn:pitwall:problem:outcome-unknown');
+    expect(problem.commandId).toMatch(/^request:/);
+    expect(problem.detail).toContain('may or may not have taken effect');
+    expect(problem.detail).toContain('A timing update is an upsert on its timing keys: send the same update again');
+    expect(problem.detail).not.toContain('a retry would be a new write');
   });
 
   test('when it carried one, then the detail says to retry with the same Idempotency-Key', async () => {
