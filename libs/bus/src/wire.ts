@@ -108,5 +108,7 @@ export function unansweredError(headers: BusHeaders | undefined, fallback: AppEr
   return new AppError(504, `${fallback.message}. ${OUTCOME_UNKNOWN_SENTENCE}; a repeat with the same command id returns its outcome (it never runs twice)`, {
     type: OUTCOME_UNKNOWN_TYPE,
     extensions: { commandId },
+    // A lost connection or a lost instance says when to come back for the outcome, as its 503 would; a timeout does not.
+    ...(fallback.retryAfterSeconds !== undefined ? { retryAfterSeconds: fallback.retryAfterSeconds } : {}),
   });
 }

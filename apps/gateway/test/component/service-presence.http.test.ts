@@ -110,6 +110,9 @@ describe('a request for a service with no running instance', () => {
     expect(problem.type).toBe('urn:pitwall:problem:outcome-unknown');
     expect(problem.commandId).toMatch(/^request:/);
     expect(problem.detail).toContain('carried no Idempotency-Key');
+    // Its outcome can be learnt once an instance is back: it says when, as the read's 503 does.
+    expect(w.value.headers.get('retry-after')).toBe('2');
+    expect(r.value.headers.get('retry-after')).toBe('2');
     await startService(SERVICES.entity);
   });
 });
@@ -139,6 +142,8 @@ describe('a write whose answer never comes (504 outcome unknown)', () => {
     expect(problem.detail).toContain('may or may not have taken effect');
     expect(problem.detail).toContain('It carried no Idempotency-Key, so a retry would be a new write');
     expect(problem.detail).toContain('send an Idempotency-Key with each write next time');
+    // A service that is there but slow: no time to come back is known.
+    expect(r.headers.get('retry-after')).toBeNull();
     expect(problem.detail).not.toContain('same Idempotency-Key');
   });
 
