@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
 import { Egress, EgressConfig, egressSettings } from '@pitwall/egress';
@@ -25,8 +26,13 @@ const SecretKey = z
 const SimulationServiceConfig = z.object({
   /** AES-256-GCM key that seals the accounts' connections to the external system; never logged. */
   SIMULATION_SECRET_KEY: SecretKey,
-  /** Without SIMULATION_SECRET_KEY: the file a key is generated into once and read from afterwards (the embedded default). */
-  SIMULATION_SECRET_KEY_FILE: z.string().default('./data/simulation-secret-key'),
+  /**
+   * Without SIMULATION_SECRET_KEY: the file a key is generated into once and read from afterwards (default
+   * `DATA_DIR/simulation-secret-key`). Every instance must read the same key: replicas need SIMULATION_SECRET_KEY.
+   */
+  SIMULATION_SECRET_KEY_FILE: z.string().min(1).optional(),
+  /** The app's writable data directory (the key file's default place). */
+  DATA_DIR: z.string().min(1).default('./data'),
   /** Pause between two status reads of a running study. */
   SIMULATION_POLL_INTERVAL_MS: intVar(1000),
   /** Calls to the external system per step while it fails transiently, before the job fails and is dead-lettered. */
@@ -61,6 +67,11 @@ export const SIMULATION_JOBS_QUEUE = SUBSCRIPTION_QUEUES.simulationJobs;
  * system, writes each status step to the setup through the entity store and announces it on `simulation.status` and
  * to the account's HTTP callbacks (signed per Standard Webhooks, retried with backoff).
  */
+/** Where the generated connection key is kept without SIMULATION_SECRET_KEY. */
+export function secretKeyFile(config: { SIMULATION_SECRET_KEY_FILE?: string; DATA_DIR: string }): string {
+  return config.SIMULATION_SECRET_KEY_FILE ?? join(config.DATA_DIR, 'simulation-secret-key');
+}
+
 export const simulationService = defineService({
   name: 'simulation-service',
   config: SimulationServiceConfig,
@@ -77,7 +88,7 @@ export const simulationService = defineService({
     const entities = new EntityClient(bus);
     const repository = new SimulationRepository(pool);
     const callbacks = new CallbackRepository(pool);
-    const secrets = new SecretBox(secretKey(config.SIMULATION_SECRET_KEY, config.SIMULATION_SECRET_KEY_FILE));
+    const secrets = new SecretBox(secretKey(config.SIMULATION_SECRET_KEY, secretKeyFile(config)));
     const inbox = createInbox({ pool, schema: SIMULATION_SCHEMA, logger });
     const writes = new SimulationWrites(pool, outbox, inbox);
     const egress = new Egress(egressSettings(config));

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Bus } from '@pitwall/bus';
 import type { Cache } from '@pitwall/cache';
 import { datafileService } from '@pitwall/datafile-service';
@@ -24,7 +25,11 @@ export interface ComposedStack {
 }
 
 /** Starts the services of apps/standalone/apps.json, then the gateway, in this process on the given shared transports. */
-export async function composeStack(env: NodeJS.ProcessEnv, shared: { bus?: Bus; cache?: Cache }): Promise<ComposedStack> {
+export async function composeStack(given: NodeJS.ProcessEnv, shared: { bus?: Bus; cache?: Cache }): Promise<ComposedStack> {
+  // One process: its gateway and datafile-service share a claim secret made here, on a real broker (AMQP_URL, no
+  // shared bus) too, where each would otherwise ask for CLAIM_SECRET. Several processes on one broker share one
+  // CLAIM_SECRET (docs/operations.md): each gateway may redeem the other processes' claims.
+  const env = shared.bus || given['CLAIM_SECRET'] ? given : { ...given, CLAIM_SECRET: randomBytes(32).toString('base64url') };
   const services: RunningService[] = [];
   const stopServices = async (): Promise<void> => {
     for (const s of services.splice(0).reverse()) await s.stop();

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { InProcessBus } from '@pitwall/bus';
 import { MemoryCache } from '@pitwall/cache';
@@ -6,8 +7,13 @@ import { SERVICES } from '@pitwall/contracts';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { bundleWorkerEntry } from '@pitwall/service-host/testing';
 import { createLogger } from '@pitwall/service-kit';
+import { AMQP_URL, freePort } from '@pitwall/testing';
 import apps from '../apps.json';
 import { composeStack } from '../src/compose';
+import { seedDemoRunSheet } from '../src/demo-run-sheet';
+
+// tools/stack.cjs removes a stack's queues and exchanges by its bus prefix.
+const { deleteBusTopology } = require('../../../tools/stack.cjs') as { deleteBusTopology(amqpUrl: string, busPrefix: string): Promise<void> };
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -49,4 +55,33 @@ describe('the one-process stack composed from the definitions', () => {
     await bus.close();
     await cache.close();
   });
+
+  test('when composed on a real broker (AMQP_URL) without CLAIM_SECRET, as `DATABASE_URL=… AMQP_URL=… npm start` runs, then it starts and a data file read too large for the bus is answered by claim', async () => {
+    const prefix = `standalone-amqp-${randomUUID().slice(0, 8)}.`;
+    const dir = mkdtempSync(join(root, 'tmp', 'standalone-amqp-'));
+    const cache = new MemoryCache();
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    // A 1 KiB inline limit: the demo file's catalogue goes by claim.
+    const stack = await composeStack({ DATABASE_URL: db.url, AMQP_URL, BUS_PREFIX: prefix, PORT: String(port), HEALTH_PORT: '0', WORKER_DIR: workerDir, DATA_DIR: dir, PUBLIC_BASE_URL: base, LOG_LEVEL: 'warn', CLAIM_INLINE_MAX_BYTES: '1024' }, { cache });
+    try {
+      // Ready once the gateway has seen every service's queue on the broker (its presence is polled).
+      let ready = 0;
+      for (const until = Date.now() + 15_000; ready !== 200 && Date.now() < until; await new Promise((r) => setTimeout(r, 200))) ready = (await fetch(`${base}/health/ready`)).status;
+      expect(ready).toBe(200);
+      const account = await stack.gateway.parts.auth.ensureDemoAccount({ keyFile: join(dir, 'demo-api-key') });
+      const demo = { accountId: account.accountId, apiKey: account.apiKey as string };
+      const seeded = await seedDemoRunSheet(base, demo, dir);
+      const metadata = await fetch(`${base}/RunSheets/${seeded.runSheetId}/DataFileAccess/${seeded.group}/metadata`, { headers: { ApiKey: demo.apiKey, AccountId: demo.accountId } });
+      expect(metadata.status).toBe(200);
+      const body = await metadata.text();
+      expect(body.length).toBeGreaterThan(1024);
+      expect(JSON.parse(body).channels.length).toBeGreaterThanOrEqual(20);
+    } finally {
+      await stack.stop();
+      await cache.close();
+      await deleteBusTopology(AMQP_URL, prefix);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

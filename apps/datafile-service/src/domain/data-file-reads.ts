@@ -221,7 +221,7 @@ export class DataFileReads {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const err = AppError.timeout(`The read did not finish within ${this.options.timeoutMs} ms`);
+        const err = AppError.timeout(`The read did not finish within ${this.options.timeoutMs} ms (DATAFILE_READ_TIMEOUT_MS); its work was stopped`);
         abort.abort(err);
         reject(err);
       }, this.options.timeoutMs);

@@ -49,7 +49,7 @@ describe('data file reads that fail on the pool (a worker crash, a read over the
     const r = await fetch(path('Ground Speed'), { headers: started.headers });
     expect(r.status).toBe(504);
     expect(r.headers.get('content-type')).toContain('application/problem+json');
-    expect(((await r.json()) as { detail: string }).detail).toContain('1500 ms');
+    expect(((await r.json()) as { detail: string }).detail).toContain('within 1500 ms (DATAFILE_READ_TIMEOUT_MS)');
     // Both threads were given hanging reads in turn: had they not been aborted, nothing would be served now.
     expect((await fetch(path('Ground Speed'), { headers: started.headers })).status).toBe(504);
     expect((await fetch(path('Susp Pos FL'), { headers: started.headers })).status).toBe(200);

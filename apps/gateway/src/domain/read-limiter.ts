@@ -89,7 +89,7 @@ export class ReadLimiter {
 /** A 429 that says when to come back. */
 export class ReadLimitError extends AppError {
   constructor(limits: ReadLimits) {
-    super(429, `Too many concurrent data file reads: ${limits.perUser} run and ${limits.queue} wait per user; retry later`, { retryAfterSeconds: limits.retryAfterSeconds ?? 1 });
+    super(429, `Too many concurrent data file reads: ${limits.perUser} run and ${limits.queue} wait per user (DATAFILE_READS_PER_USER is ${limits.perUser}, DATAFILE_READ_QUEUE is ${limits.queue}); retry later`, { retryAfterSeconds: limits.retryAfterSeconds ?? 1 });
   }
 }
 

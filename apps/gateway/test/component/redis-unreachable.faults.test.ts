@@ -148,7 +148,7 @@ describe('gateway with Redis unreachable (REDIS_URL on a port nothing listens on
     await new Promise((r) => setTimeout(r, 200));
     const beyond = await timedFetch(path('DataFile'), { headers: headersOf(member) });
     expect(beyond.status).toBe(429);
-    expect(beyond.body).toContain('Too many concurrent data file reads');
+    expect(beyond.body).toContain('Too many concurrent data file reads: 1 run and 0 wait per user (DATAFILE_READS_PER_USER is 1, DATAFILE_READ_QUEUE is 0)');
     s.letGo();
     expect((await running).status).toBe(200);
     expect((await timedFetch(path('DataFile'), { headers: headersOf(member) })).status).toBe(200);

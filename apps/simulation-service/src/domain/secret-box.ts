@@ -10,18 +10,23 @@ export function secretKey(configured: string | undefined, file: string): Buffer 
     if (kept.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
     return kept;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw keyFileError(file, 'read', err);
   }
   const key = randomBytes(32);
-  mkdirSync(dirname(file), { recursive: true });
   // `wx`: two processes starting together never overwrite each other's key; the loser reads the winner's.
   try {
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return secretKey(undefined, file);
-    throw err;
+    throw keyFileError(file, 'created', err);
   }
   return key;
+}
+
+/** A key file that cannot be used (a read-only or foreign directory, a container's working directory): which setting to give. */
+function keyFileError(file: string, what: 'read' | 'created', err: unknown): Error {
+  return new Error(`Invalid configuration:\n  SIMULATION_SECRET_KEY: not set, and its key file ${file} (SIMULATION_SECRET_KEY_FILE, default DATA_DIR/simulation-secret-key) could not be ${what}: ${(err as Error).message}. Set SIMULATION_SECRET_KEY (32 bytes, base64: openssl rand -base64 32), the same for every instance`, { cause: err });
 }
 
 /**
