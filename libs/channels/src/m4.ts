@@ -35,7 +35,8 @@ export interface M4Output {
  * gap point (NaN, flagged in `gaps`), so the chart does not join across missing data. Buckets: floor(maxPoints / 4);
  * when the series has gaps floor(maxPoints / 5), or floor(maxPoints / 8) when that gave more than maxPoints points (a
  * bucket's 4 points, 3 gaps between them and 1 before), so never more than maxPoints points; under 8 points, one
- * bucket without its inner gaps. A series of at most maxPoints samples comes back whole, gaps included.
+ * bucket without its inner gaps. A series of at most maxPoints samples comes back whole, gaps included. A NaN or an
+ * infinity among the samples counts as a gap.
  */
 export function m4(input: M4Input, options: M4Options): M4Output {
   const { maxPoints } = options;
@@ -45,7 +46,8 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   const timeAt = times ? (i: number) => times[i] : (i: number) => startTime + i / frequency;
   // Buckets are found on the computed times (as the int16 path finds them); a point's time is given to the nanosecond.
   const pointTime = times ? timeAt : (i: number) => toNanosecond(timeAt(i));
-  const present = (i: number) => gaps?.[i] !== 1 && !Number.isNaN(samples[i]);
+  // A NaN or infinity the file stores is no value to draw (nor a bucket's minimum or maximum): a gap here, as JSON has it.
+  const present = (i: number) => gaps?.[i] !== 1 && Number.isFinite(samples[i]);
 
   const isGap = (i: number) => !present(i);
   let hasGaps = false;

@@ -51,6 +51,25 @@ describe('M4 downsampling', () => {
     expect(Array.from(out.gaps ?? [])).toEqual([0, 1, 0, 0]);
   });
 
+  it('when the samples hold NaN and infinities a file stored, then they are gaps, not a bucket\'s extremes, and the finite minimum and maximum are kept', () => {
+    // 64 samples in 4 buckets of 16 (maxPoints 20 with gaps: five a bucket); bucket 0 holds NaN, ±Infinity, 1e308 and -1e308.
+    const samples = Float64Array.from({ length: 64 }, (_, i) => i % 16);
+    samples[1] = NaN;
+    samples[2] = Infinity;
+    samples[3] = -Infinity;
+    samples[5] = 1e308;
+    samples[9] = -1e308;
+    const out = m4({ samples, startTime: 0, frequency: 16 }, { maxPoints: 20, start: 0, end: 4 });
+    const firstBucket = Array.from(out.samples).filter((_, k) => (out.times[k] as number) < 1);
+    expect(firstBucket.filter(Number.isFinite)).toEqual([0, 1e308, -1e308, 15]);
+    expect(firstBucket.some((v) => v === Infinity || v === -Infinity)).toBe(false);
+    // The stored non-finite values are breaks: flagged as gaps, null in JSON.
+    const gapTimes = Array.from(out.times).filter((_, k) => out.gaps?.[k] === 1);
+    expect(gapTimes).toEqual([1 / 16]);
+    const whole = m4({ samples: Float64Array.from([1, Infinity, 3]), startTime: 0, frequency: 1 }, { maxPoints: 4 });
+    expect(Array.from(whole.gaps ?? [])).toEqual([0, 1, 0]);
+  });
+
   it('when a gap spans bucket boundaries, then one gap point breaks the line there, and there are never more than maxPoints points', () => {
     // 10 Hz for 100 s with no data from 30 s to 60 s, read in 8 buckets (maxPoints 40, five a bucket with gaps).
     const n = 1000;
