@@ -50,9 +50,18 @@ describe('ldxBeaconTimes', () => {
 
   test('when it is not an LDX file, a group is not closed, or a time is not a number, then it is refused as corrupt', () => {
     expect(() => ldxBeaconTimes('<xml/>')).toThrow('no <LDXFile> element');
-    expect(() => ldxBeaconTimes('<LDXFile><MarkerGroup Name="Beacons"><Marker Time="1"/>')).toThrow('a <MarkerGroup> element is not closed');
+    expect(() => ldxBeaconTimes('<LDXFile><MarkerGroup Name="Beacons"><Marker Time="1"/></LDXFile>')).toThrow('a <MarkerGroup> element is not closed');
     expect(() => ldxBeaconTimes('<LDXFile><MarkerGroup Name="Beacons"><Marker Time="soon"/></MarkerGroup></LDXFile>')).toThrow('marker time "soon" is not a number');
     expect(ldxBeaconTimes('<LDXFile><MarkerGroup Name="Beacons"></MarkerGroup></LDXFile>')).toBeUndefined();
+    expect(ldxBeaconTimes('<LDXFile Version="1.6"/>')).toBeUndefined();
+  });
+
+  test('when the file is cut short before its </LDXFile>, then it is refused as corrupt, wherever the cut falls', () => {
+    const whole = '<?xml version="1.0"?><LDXFile Version="1.6"><Layers><Layer><MarkerBlock><MarkerGroup Name="Beacons"><Marker Time="1000000"/></MarkerGroup></MarkerBlock></Layer></Layers></LDXFile>';
+    expect(ldxBeaconTimes(whole)).toEqual([1]);
+    for (let cut = whole.indexOf('<LDXFile') + 1; cut < whole.length - 1; cut++) {
+      expect(() => ldxBeaconTimes(whole.slice(0, cut))).toThrow(CorruptDataFileError);
+    }
   });
 
   test('when random texts of the elements, broken tags and stray characters are read, then the answer is the reference patterns\' every time', () => {
@@ -71,7 +80,7 @@ describe('ldxBeaconTimes', () => {
   test('when a hostile file is megabytes of unclosed tags, then it is read in one pass (the patterns before took minutes: a hang fails the test)', () => {
     const times = (body: string) => ldxBeaconTimes(`<LDXFile>${body}</LDXFile>`);
     // No '>' after the first tag at all (a 5 MB file).
-    expect(ldxBeaconTimes(`<LDXFile>${'<MarkerGroup '.repeat(400_000)}`)).toBeUndefined();
+    expect(() => ldxBeaconTimes(`<LDXFile>${'<MarkerGroup '.repeat(400_000)}`)).toThrow('the file ends before its </LDXFile>');
     expect(() => times('<MarkerGroup '.repeat(400_000))).toThrow('a <MarkerGroup> element is not closed');
     expect(times(`<MarkerGroup Name="Beacons">${'<Marker '.repeat(500_000)}</MarkerGroup>`)).toBeUndefined();
     // No '>' in the group: each marker's Time is the next one (200,000 laps of the same second).

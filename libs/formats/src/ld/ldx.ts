@@ -19,7 +19,11 @@ const TIME = 'Time="';
  */
 export function ldxBeaconTimes(ldx: Uint8Array | string): number[] | undefined {
   const text = typeof ldx === 'string' ? ldx : new TextDecoder('utf-8').decode(ldx);
-  if (nextTag(text, '<LDXFile', 0) < 0) throw new CorruptDataFileError('ldx', 'no <LDXFile> element', 0);
+  const root = nextTag(text, '<LDXFile', 0);
+  if (root < 0) throw new CorruptDataFileError('ldx', 'no <LDXFile> element', 0);
+  // A file cut short (a copy or an upload that stopped) would otherwise give the .ld's laps as if it held no markers.
+  const rootEnd = text.indexOf('>', root);
+  if (rootEnd < 0 || (text[rootEnd - 1] !== '/' && text.indexOf('</LDXFile>', rootEnd) < 0)) throw new CorruptDataFileError('ldx', 'the file ends before its </LDXFile> (cut short?)', text.length);
   const times: number[] = [];
   let at = 0;
   for (;;) {
