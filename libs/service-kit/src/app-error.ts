@@ -14,7 +14,7 @@ export interface AppErrorOptions {
   /** The problem `type` URI naming this case (e.g. the outcome of a write is unknown); `about:blank` when absent. */
   type?: string;
   /** Extension members of the problem details (e.g. `commandId`). */
-  extensions?: Record<string, string>;
+  extensions?: Record<string, string | number>;
 }
 
 /** The one error type every layer throws; the central handlers map it to problem+json. */
@@ -25,7 +25,7 @@ export class AppError extends Error {
   readonly title: string;
   readonly retryAfterSeconds?: number;
   readonly type?: string;
-  readonly extensions?: Record<string, string>;
+  readonly extensions?: Record<string, string | number>;
 
   constructor(status: number, detail: string, options: AppErrorOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
@@ -85,7 +85,7 @@ export interface SerializedAppError {
   errors?: FieldErrors;
   retryAfterSeconds?: number;
   type?: string;
-  extensions?: Record<string, string>;
+  extensions?: Record<string, string | number>;
 }
 
 export function serializeAppError(err: AppError): SerializedAppError {

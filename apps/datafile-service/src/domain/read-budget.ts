@@ -19,5 +19,5 @@ export function samplesToDecode(file: Pick<RandomAccessDataFile, 'format'>, info
 export function withinSampleBudget(needed: number, budget: number, errorField: string): void {
   if (needed <= budget) return;
   const detail = `This read needs ${needed} decoded samples, more than READ_SAMPLE_BUDGET (${budget}) allows one request: ask fewer channels, a lap or a shorter window, or maxPoints`;
-  throw new AppError(413, detail, { errors: { [errorField]: [`need ${needed} decoded samples, more than the budget of ${budget}`] }, extensions: { sampleBudget: String(budget), samplesNeeded: String(needed) } });
+  throw new AppError(413, detail, { errors: { [errorField]: [`need ${needed} decoded samples, more than the budget of ${budget}`] }, extensions: { sampleBudget: budget, samplesNeeded: needed } });
 }

@@ -109,7 +109,7 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       // 400 + 400 + 400 samples (the distance source is one of the channels: read once).
       const body = await answer(await post('lapstats', { channels: ['Throttle', 'Lap Number', 'Ground Speed'], sectorStartDistances: [50] }), 413);
       expect(body.detail).toContain('needs 1200 decoded samples, more than READ_SAMPLE_BUDGET (1000)');
-      expect(body.sampleBudget).toBe('1000');
+      expect(body.sampleBudget).toBe(1000);
     });
 
     test('when the entity does not exist, then 404', async () => {

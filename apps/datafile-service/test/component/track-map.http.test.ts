@@ -210,7 +210,7 @@ describe('the track map through the gateway: POST .../trackmap', () => {
     expect((await post({ lapIndex: 1, colour: 'Throttle' })).status).toBe(200);
     const body = await answer(await post({ lapIndex: 1, colour: 'G Force Lat' }), 413);
     expect(body.detail).toContain('needs 3000 decoded samples, more than READ_SAMPLE_BUDGET (2800)');
-    expect(body.sampleBudget).toBe('2800');
+    expect(body.sampleBudget).toBe(2800);
   });
 
   test('when the entity does not exist, then 404', async () => {
