@@ -129,7 +129,7 @@ const BodySeconds = z.number({ error: (issue) => (typeof issue.input === 'number
 export const ChannelsBody = z
   .strictObject({
     channels: z.array(z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH)).min(1).max(MAX_BATCH_CHANNELS),
-    mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: (issue) => (issue.input == null ? 'is required' : 'must be 0 (the whole file), 1 (a lap) or 2 (a window)') }),
+    mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: (issue) => (issue.input == null ? 'is required' : `must be the number 0 (the whole file), 1 (a lap) or 2 (a window)${typeof issue.input === 'number' ? '' : `, not a ${Array.isArray(issue.input) ? 'list' : typeof issue.input}`}`) }),
     lapIndex: z.number({ error: SCOPE_MESSAGES.lapIndex }).nullable().optional(),
     startTime: BodySeconds.nullable().optional(),
     duration: BodySeconds.nullable().optional(),

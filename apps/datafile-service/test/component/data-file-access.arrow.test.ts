@@ -84,6 +84,9 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
     const lapTable = tableFromIPC(lap.returnValue as Uint8Array);
     expect(columnOf(lapTable, 'Engine RPM').samples).toEqual(lapJson.samples);
     expect(lapTable.schema.metadata.get('scope')).toBe('{"mode":"lap","lapIndex":1}');
+    // A window from a start to the end of the file (no duration asked) names no duration.
+    const toTheEnd = await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Engine RPM', { start: 300, arrow: true });
+    expect(tableFromIPC(toTheEnd.returnValue as Uint8Array).schema.metadata.get('scope')).toBe('{"mode":"window","start":300}');
 
     const two = ['Ground Speed', 'Engine RPM'];
     const windowBody = { channels: two, mode: 2 as const, startTime: 30, duration: 4 };

@@ -375,7 +375,9 @@ describe('data file access through the gateway (entity-service, datafile-service
       // An unknown property is a typo to report, not to ignore (maxPoints is a query parameter).
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: 0, maxPoints: 10 }), 400)).errors).toHaveProperty('maxPoints');
       // A mode that is none of the three says which there are.
-      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 3 }), 400)).errors).toEqual({ mode: ['must be 0 (the whole file), 1 (a lap) or 2 (a window)'] });
+      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 3 }), 400)).errors).toEqual({ mode: ['must be the number 0 (the whole file), 1 (a lap) or 2 (a window)'] });
+      // A wrapper that sends the mode as a string is told the type is wrong, not only the values.
+      expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: '0' }), 400)).errors).toEqual({ mode: ['must be the number 0 (the whole file), 1 (a lap) or 2 (a window), not a string'] });
       // JSON that is not an object is named for what it is, not called invalid JSON.
       for (const [text, what] of [['null', 'null'], ['3', 'a number'], ['"x"', 'a string']] as const) {
         const scalar = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: text });

@@ -59,11 +59,18 @@ function form(m: DataFileChannelRequest | DataFileChannelsRequest): { binary: bo
     entityId: m.id,
     attachedFileGroupName: m.group,
     channels: JSON.stringify(channels),
-    scope: JSON.stringify(m.scope),
+    scope: JSON.stringify(scopeMetadata(m.scope)),
     ...('mode' in m ? { mode: String(m.mode) } : {}),
     ...(m.maxPoints !== undefined ? { maxPoints: String(m.maxPoints) } : {}),
   };
   return { binary: false, arrow: { schema } };
+}
+
+/** The scope as the Arrow schema names it: a window read to the end of the file (no `duration` asked) has no duration. */
+function scopeMetadata(scope: DataFileChannelRequest['scope']): DataFileChannelRequest['scope'] {
+  if (scope.mode !== 'window' || scope.duration !== Number.MAX_VALUE) return scope;
+  const { duration: _toTheEnd, ...rest } = scope;
+  return rest as DataFileChannelRequest['scope'];
 }
 
 /** The tag of the answer the asker holds already, when its request names one (held-answer.ts in @pitwall/bus). */
