@@ -121,6 +121,28 @@ describe('CSV reader', () => {
     expect(openDataFile(new TextEncoder().encode('Time,A\n1764000000,1\n1764000001,2\n')).duration).toBe(2);
   });
 
+  it.each([
+    ['semicolons', ';'],
+    ['tabs', '\t'],
+  ])('when a file separated by %s writes decimal commas (a spreadsheet in a German or French locale), then they are decimals, the time column too', (_, d) => {
+    const text = [`Zeit [s]${d}Drehzahl [1/min]${d}Druck [bar]`, `0,00${d}1500${d}1,5`, `0,01${d}1510${d}-2,25`, `0,02${d}1520${d}`, `0,03${d}1530${d}3,125e1`].join('\n');
+    const file = openDataFile(new TextEncoder().encode(text.replace('Zeit', 'Time')));
+    expect(file.channels.map((c) => [c.name, c.unit, c.frequency])).toEqual([
+      ['Drehzahl', '1/min', 100],
+      ['Druck', 'bar', 100],
+    ]);
+    expect(file.duration).toBeCloseTo(0.04, 12);
+    expect(Array.from(file.readChannel('Druck').samples)).toEqual([1.5, -2.25, NaN, 31.25]);
+    expect(Array.from(file.readChannel('Drehzahl').samples)).toEqual([1500, 1510, 1520, 1530]);
+  });
+
+  it('when a semicolon file writes decimal points, or mixes a point in, then points are the decimals and a comma is no number (a gap)', () => {
+    const file = openDataFile(new TextEncoder().encode('Time;A\n0;1.5\n0.1;2,5\n0.2;3\n'));
+    expect(Array.from(file.readChannel('A').samples)).toEqual([1.5, NaN, 3]);
+    // A comma-separated file never reads a comma as a decimal: it is the delimiter.
+    expect(Array.from(openDataFile(new TextEncoder().encode('Time,A\n0,"1,5"\n1,2\n')).readChannel('A').samples)).toEqual([NaN, 2]);
+  });
+
   it('when times are in ns, then they become seconds', () => {
     const file = openDataFile(new TextEncoder().encode('Time [ns],A\n0,1\n500000000,2\n1000000000,3\n'));
     expect([file.duration, file.channels[0]?.frequency]).toEqual([1.5, 2]);

@@ -12,12 +12,14 @@ import {
   lapsFromBoundaries,
   uniqueName,
 } from '../model';
-import { countRows, isBlankLine, lineEnd, scanColumn, splitLine } from './csv-text';
+import { countRows, decimalOf, DECIMAL_POINT, isBlankLine, lineEnd, parseNumber, scanColumn, splitLine } from './csv-text';
 
 /** Where the parts of a CSV file are, found from its first lines. */
 export interface CsvLayout {
   kind: 'csv' | 'motec-csv';
   delimiter: number;
+  /** The byte between a number's whole and fractional part: `.`, or `,` (decimal commas, in a `;`- or tab-separated file). */
+  decimal: number;
   names: string[];
   units: string[];
   timeColumn: number;
@@ -57,16 +59,18 @@ export function sniffCsv(bytes: Uint8Array): CsvLayout | null {
     units.push(m ? m[2] : '');
   }
   let dataStart = end + 1;
+  const decimal = decimalOf(bytes, dataStart, delimiter);
   // A second row that is not a number in the time column is a unit row.
   const nextEnd = lineEnd(bytes, dataStart);
   if (dataStart < bytes.length) {
     const next = splitLine(bytes, dataStart, nextEnd, delimiter);
-    if (next[timeColumn] !== undefined && next[timeColumn] !== '' && Number.isNaN(Number(next[timeColumn].replace(/^"|"$/g, '')))) {
+    const time = new TextEncoder().encode(next[timeColumn] ?? '');
+    if (next[timeColumn] !== undefined && next[timeColumn].trim() !== '' && Number.isNaN(parseNumber(time, 0, time.length, decimal))) {
       next.forEach((u, i) => (units[i] = units[i] || u));
       dataStart = nextEnd + 1;
     }
   }
-  return { kind: 'csv', delimiter, names, units, timeColumn, dataStart, preamble: new Map() };
+  return { kind: 'csv', delimiter, decimal, names, units, timeColumn, dataStart, preamble: new Map() };
 }
 
 function pickDelimiter(bytes: Uint8Array, start: number, end: number): number {
@@ -89,7 +93,7 @@ function motecLayout(bytes: Uint8Array, from: number): CsvLayout {
     if (fields[0] === 'Time') {
       const unitsEnd = lineEnd(bytes, end + 1);
       const units = splitLine(bytes, Math.min(end + 1, bytes.length), unitsEnd, 0x2c);
-      return { kind: 'motec-csv', delimiter: 0x2c, names: fields, units: fields.map((_, i) => units[i] ?? ''), timeColumn: 0, dataStart: unitsEnd + 1, preamble };
+      return { kind: 'motec-csv', delimiter: 0x2c, decimal: DECIMAL_POINT, names: fields, units: fields.map((_, i) => units[i] ?? ''), timeColumn: 0, dataStart: unitsEnd + 1, preamble };
     }
     if (fields[0]) preamble.set(fields[0], fields.slice(1));
     // Preamble rows hold two key/value pairs side by side ("Venue","Calder",,,"Worksheet","...").
@@ -106,7 +110,7 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout): DataFile {
   const format = layout.kind;
   const rows = countRows(bytes, layout.dataStart, layout.delimiter);
   const timestamps = new Float64Array(rows);
-  scanColumn(bytes, layout.dataStart, layout.delimiter, layout.timeColumn, timestamps, null);
+  scanColumn(bytes, layout.dataStart, layout.delimiter, layout.timeColumn, timestamps, null, layout.decimal);
   const timeUnit = layout.units[layout.timeColumn].toLowerCase();
   const toSeconds = TIME_UNITS[timeUnit] ?? 1;
   for (let i = 0; i < rows; i++) {
@@ -131,7 +135,7 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout): DataFile {
       read: () => {
         const samples = new Float64Array(rows);
         const gaps = new Uint8Array(rows);
-        scanColumn(bytes, layout.dataStart, layout.delimiter, column, samples, gaps);
+        scanColumn(bytes, layout.dataStart, layout.delimiter, column, samples, gaps, layout.decimal);
         const time = base.time.kind === 'implicit' ? base.time : { kind: 'explicit' as const, timestamps: timestamps.slice() };
         return { name, unit: info.unit, frequency: info.frequency, dimension: 1, samples, time, ...(gaps.includes(1) ? { gaps } : {}) };
       },

@@ -72,13 +72,17 @@ export function isBlankLine(bytes: Uint8Array, start: number, end: number, delim
 
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
+/** The byte between a number's whole and fractional part: `.`, or `,` in a file written with decimal commas. */
+export const DECIMAL_POINT = 0x2e;
+export const DECIMAL_COMMA = 0x2c;
+
 /**
  * Decimal number in bytes[start, end), surrounding spaces and quotes allowed; NaN when empty, not a number or past
- * float64's range.
+ * float64's range. `decimal` is the byte that separates the fraction (`.`, or `,` in a file that writes `1,5`).
  * Up to 15 significant digits the integer mantissa and the power of ten are both exact, so one division gives the
  * correctly rounded value; anything longer falls back to Number().
  */
-export function parseNumber(bytes: Uint8Array, start: number, end: number): number {
+export function parseNumber(bytes: Uint8Array, start: number, end: number, decimal = DECIMAL_POINT): number {
   while (start < end && (bytes[start] === 0x20 || bytes[start] === QUOTE || bytes[start] === 0x09)) start++;
   while (end > start && (bytes[end - 1] === 0x20 || bytes[end - 1] === QUOTE || bytes[end - 1] === CR || bytes[end - 1] === 0x09)) end--;
   if (start === end) return NaN;
@@ -99,7 +103,7 @@ export function parseNumber(bytes: Uint8Array, start: number, end: number): numb
     digits++;
     seenDigit = true;
   }
-  if (i < end && bytes[i] === 0x2e) {
+  if (i < end && bytes[i] === decimal) {
     for (i++; i < end; i++) {
       const d = bytes[i] - 0x30;
       if (d < 0 || d > 9) break;
@@ -114,17 +118,18 @@ export function parseNumber(bytes: Uint8Array, start: number, end: number): numb
     return negative ? -value : value;
   }
   if (!seenDigit) return NaN;
-  const text = latin1.decode(bytes.subarray(start, end));
+  const written = latin1.decode(bytes.subarray(start, end));
+  const text = decimal === DECIMAL_POINT || written.includes('.') ? written : written.replace(',', '.');
   // A value past float64's range (1e999) is no number either: a gap, as an empty cell, not an infinity.
   const value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN;
   return Number.isFinite(value) ? value : NaN;
 }
 
 /**
- * Parses column `column` of every non-blank line from `from` into `out`; empty or non-numeric cells become NaN
- * with a gap flag. Returns the number of rows written (never more than out.length).
+ * Parses column `column` of every non-blank line from `from` into `out` (`decimal`: the file's decimal separator);
+ * empty or non-numeric cells become NaN with a gap flag. Returns the number of rows written (never more than out.length).
  */
-export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, column: number, out: Float64Array, gaps: Uint8Array | null): number {
+export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, column: number, out: Float64Array, gaps: Uint8Array | null, decimal = DECIMAL_POINT): number {
   let row = 0;
   for (let start = from; start < bytes.length && row < out.length; ) {
     const end = lineEnd(bytes, start);
@@ -142,7 +147,7 @@ export function scanColumn(bytes: Uint8Array, from: number, delimiter: number, c
           fieldStart = i + 1;
         }
       }
-      const value = field === column ? parseNumber(bytes, fieldStart, i) : NaN;
+      const value = field === column ? parseNumber(bytes, fieldStart, i, decimal) : NaN;
       out[row] = value;
       if (gaps && value !== value) gaps[row] = 1;
       row++;
@@ -161,4 +166,31 @@ export function countRows(bytes: Uint8Array, from: number, delimiter: number): n
     start = end + 1;
   }
   return rows;
+}
+
+/** Lines of a `;`- or tab-separated file looked at to tell whether it writes decimal commas. */
+const DECIMAL_SNIFF_LINES = 50;
+
+/**
+ * The decimal separator of a file separated by `;` or tabs: `,` when its first data lines write numbers with a comma
+ * (`0,01;12,5`, as a spreadsheet in a German or French locale exports them) and none with a point; else `.`. A
+ * comma-separated file always uses `.`.
+ */
+export function decimalOf(bytes: Uint8Array, from: number, delimiter: number): number {
+  if (delimiter === 0x2c) return DECIMAL_POINT;
+  let commas = 0;
+  let lines = 0;
+  for (let start = from; start < bytes.length && lines < DECIMAL_SNIFF_LINES; ) {
+    const end = lineEnd(bytes, start);
+    if (!isBlankLine(bytes, start, end, delimiter)) {
+      lines++;
+      for (const cell of splitLine(bytes, start, end, delimiter)) {
+        const text = cell.trim();
+        if (/^[+-]?\d*\.\d+([eE][+-]?\d+)?$/.test(text)) return DECIMAL_POINT;
+        if (/^[+-]?\d*,\d+([eE][+-]?\d+)?$/.test(text)) commas++;
+      }
+    }
+    start = end + 1;
+  }
+  return commas > 0 ? DECIMAL_COMMA : DECIMAL_POINT;
 }
