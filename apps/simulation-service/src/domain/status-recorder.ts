@@ -80,7 +80,8 @@ export async function announce(client: Queryable, add: (messages: readonly Outbo
 /**
  * One status step of a running job: the setup's write slot taken (JobSuperseded when a newer run of the setup was
  * accepted), the step written to the setup through the entity store (as the simulation-service), then recorded on the
- * job, announced (outbox and callback deliveries) and the slot freed in one transaction. A crash between the two
+ * job, announced (outbox and callback deliveries) and the slot freed in one transaction. The setup write and the
+ * announcement both carry the request id of the Trigger that started the job, as its own events do. A crash between the two
  * repeats the step on redelivery (the setup write is idempotent), so no step goes unannounced.
  */
 export class StatusRecorder {
@@ -100,13 +101,13 @@ export class StatusRecorder {
     let step = requested;
     try {
       try {
-        await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
+        await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at), job.requestId ?? undefined);
       } catch (err) {
         // Results the setup refuses (the profile names a result parameter Setups lack, or one whose type cannot hold
         // the value) would refuse every retry: the run ends as failed, saying why, instead of staying Running.
         if (!step.results || !isRefusal(err)) throw err;
         step = { ...step, status: SIMULATION_STATUS.failed, message: `The results could not be written to the setup: ${refusalText(err)}`, results: undefined };
-        await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at));
+        await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at), job.requestId ?? undefined);
       }
     } catch (err) {
       await this.slots.release(job.accountId, slot);

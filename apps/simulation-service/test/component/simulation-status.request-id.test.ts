@@ -7,9 +7,11 @@ import { buildProfile, buildSetup, connect, newAccount, startSimulationStack, wa
 describe('simulation status events carry the request id of the Trigger that started the job', () => {
   let s: SimulationStack;
   const events: BusEvent[] = [];
+  const setupEvents: BusEvent[] = [];
   beforeAll(async () => {
     s = await startSimulationStack();
     await s.stack.bus.subscribe(EXCHANGES.simulationStatus, `status-request-id-${randomUUID()}`, ['#'], async (e) => void events.push(e));
+    await s.stack.bus.subscribe(EXCHANGES.entityEvents, `setup-request-id-${randomUUID()}`, ['entity.Setup.updated'], async (e) => void setupEvents.push(e));
   });
   afterAll(() => s.stop());
 
@@ -31,5 +33,10 @@ describe('simulation status events carry the request id of the Trigger that star
       ['Running', requestId],
       ['Processing completed', requestId],
     ]);
+    // Each step is written to the setup too: those entity.Setup.updated events carry the Trigger's request id, the
+    // job's later steps as well as the Trigger's own write.
+    const ofSetup = () => setupEvents.filter((e) => JSON.stringify(e.payload).toLowerCase().includes(setupId.toLowerCase()));
+    await waitFor(() => (ofSetup().length >= 4 ? true : undefined), 'a setup event for each step');
+    expect(ofSetup().map((e) => e.headers.requestId)).toEqual(ofSetup().map(() => requestId));
   });
 });
