@@ -39,6 +39,25 @@ export interface ChannelReadOptions {
   arrow?: boolean;
 }
 
+/**
+ * What a channel read answers for its options `O` (`J`: its JSON answer): the Arrow stream's bytes with `arrow: true`
+ * (arrow wins over binary, as the request does), decoded series with `binary: true`, the JSON answer with neither; any
+ * of the three when the options are only known as booleans.
+ */
+export type ChannelReadAnswer<O extends { binary?: boolean; arrow?: boolean }, J> =
+  OptionOf<O, 'arrow'> extends true
+    ? Uint8Array
+    : OptionOf<O, 'arrow'> extends false | undefined
+      ? OptionOf<O, 'binary'> extends true
+        ? ReadSeries[]
+        : OptionOf<O, 'binary'> extends false | undefined
+          ? J
+          : J | ReadSeries[]
+      : J | ReadSeries[] | Uint8Array;
+
+/** An option's type in `O`, undefined when `O` does not have it (options given as `{ lapIndex: 1 }`). */
+type OptionOf<O, K extends string> = K extends keyof O ? O[K] : undefined;
+
 /** Options of a batch read (the scope is in its body). */
 export interface ChannelsReadOptions {
   maxPoints?: number;

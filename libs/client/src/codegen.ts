@@ -13,7 +13,7 @@ export function generateClientSource(operations: readonly Operation[]): string {
     '// Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.',
     ...(types.size ? [`import type { ${[...types].sort().join(', ')} } from '@pitwall/contracts';`] : []),
     `import { ClientBase, ${includes ? 'includeQuery, ' : ''}type ClientResult${includes ? ', type Include' : ''} } from './client-base';`,
-    ...(channelReads ? ["import type { ChannelReadOptions, ChannelsReadOptions, ReadSeries } from './channels';"] : []),
+    ...(channelReads ? ["import type { ChannelReadAnswer, ChannelReadOptions, ChannelsReadOptions } from './channels';"] : []),
     ...(uploads ? ["import type { AttachmentResult, AttachmentSource } from './attachment-upload';"] : []),
     '',
     '/** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */',
@@ -56,12 +56,13 @@ function clientMethodSource(op: Operation, m: ClientMethod): string[] {
 function channelReadSource(op: Operation, m: ClientMethod): string[] {
   const params = pathParameterNames(op.path);
   const query = m.channelRead === 'query';
-  const args = [...params.map((p) => `${p}: string`), ...(query ? ['channel: string'] : [`${m.body?.name ?? 'body'}: ${m.body?.type ?? 'unknown'}`]), `options: ${query ? 'ChannelReadOptions' : 'ChannelsReadOptions'} = {}`];
+  const optionsType = query ? 'ChannelReadOptions' : 'ChannelsReadOptions';
+  const args = [...params.map((p) => `${p}: string`), ...(query ? ['channel: string'] : [`${m.body?.name ?? 'body'}: ${m.body?.type ?? 'unknown'}`]), `options: O = {} as O`];
   const call = [`'${op.method.toUpperCase()}'`, `'${op.path}'`, `{ ${params.join(', ')} }`, query ? '{ channel, ...options }' : 'options', query ? 'undefined' : (m.body?.name ?? 'body')];
   return [
     `  /** ${op.method.toUpperCase()} ${op.path}: ${op.summary} (${op.operationId}); \`binary: true\` answers ReadSeries[], \`arrow: true\` the Arrow stream's bytes */`,
-    `  ${m.name}(${args.join(', ')}): Promise<ClientResult<${m.returns} | ReadSeries[] | Uint8Array>> {`,
-    `    return this.channelRead(${call.join(', ')});`,
+    `  ${m.name}<O extends ${optionsType} = Record<never, never>>(${args.join(', ')}): Promise<ClientResult<ChannelReadAnswer<O, ${m.returns}>>> {`,
+    `    return this.channelRead(${call.join(', ')}) as Promise<ClientResult<ChannelReadAnswer<O, ${m.returns}>>>;`,
     '  }',
   ];
 }

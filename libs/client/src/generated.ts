@@ -1,7 +1,7 @@
 // Generated from the operation table by `npm run gen:client` (libs/client/src/codegen.ts). Do not edit.
 import type { ChannelsBody, ChannelsReadJson, CreateModel, DataFileMetadataJson, EntityJson, HistogramBody, HistogramJson, LapDeltaJson, LapDistanceJson, LapStatsBody, LapStatsJson, PrepareAttachmentBody, ReadRecordJson, ReprocessSimulationBody, ScatterBody, ScatterJson, SearchBody, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TimingLapUpdate, TimingRunUpdate, TimingSectorUpdate, TimingSpeedTrapUpdate, TrackMapBody, TrackMapJson, TriggerSimulationBody, UpdateModel } from '@pitwall/contracts';
 import { ClientBase, includeQuery, type ClientResult, type Include } from './client-base';
-import type { ChannelReadOptions, ChannelsReadOptions, ReadSeries } from './channels';
+import type { ChannelReadAnswer, ChannelReadOptions, ChannelsReadOptions } from './channels';
 import type { AttachmentResult, AttachmentSource } from './attachment-upload';
 
 /** Typed client for the Pitwall API; every call returns `{ success, message, statusCode, returnValue }`. */
@@ -515,12 +515,12 @@ export class PitwallClient extends ClientBase {
     return this.call('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
   }
   /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a Setup's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetSetupDataFileChannel); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
-  getSetupDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[] | Uint8Array>> {
-    return this.channelRead('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
+  getSetupDataFileChannel<O extends ChannelReadOptions = Record<never, never>>(id: string, attachedFileGroupName: string, channel: string, options: O = {} as O): Promise<ClientResult<ChannelReadAnswer<O, ReadRecordJson>>> {
+    return this.channelRead('GET', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined) as Promise<ClientResult<ChannelReadAnswer<O, ReadRecordJson>>>;
   }
   /** POST /Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a Setup's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSetupDataFileChannels); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
-  getSetupDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
-    return this.channelRead('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
+  getSetupDataFileChannels<O extends ChannelsReadOptions = Record<never, never>>(id: string, attachedFileGroupName: string, body: ChannelsBody, options: O = {} as O): Promise<ClientResult<ChannelReadAnswer<O, ChannelsReadJson>>> {
+    return this.channelRead('POST', '/Setups/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body) as Promise<ClientResult<ChannelReadAnswer<O, ChannelsReadJson>>>;
   }
   /** GET /Setups/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=&distanceChannel=]: Extension: lap-relative time and distance of one lap of a Setup's dataset, from its distance channel or its speed integrated (GetSetupDataFileLapDistance) */
   getSetupDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
@@ -843,12 +843,12 @@ export class PitwallClient extends ClientBase {
     return this.call('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
   }
   /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a RunSheet's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetRunSheetDataFileChannel); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
-  getRunSheetDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[] | Uint8Array>> {
-    return this.channelRead('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
+  getRunSheetDataFileChannel<O extends ChannelReadOptions = Record<never, never>>(id: string, attachedFileGroupName: string, channel: string, options: O = {} as O): Promise<ClientResult<ChannelReadAnswer<O, ReadRecordJson>>> {
+    return this.channelRead('GET', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined) as Promise<ClientResult<ChannelReadAnswer<O, ReadRecordJson>>>;
   }
   /** POST /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a RunSheet's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetRunSheetDataFileChannels); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
-  getRunSheetDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
-    return this.channelRead('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
+  getRunSheetDataFileChannels<O extends ChannelsReadOptions = Record<never, never>>(id: string, attachedFileGroupName: string, body: ChannelsBody, options: O = {} as O): Promise<ClientResult<ChannelReadAnswer<O, ChannelsReadJson>>> {
+    return this.channelRead('POST', '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body) as Promise<ClientResult<ChannelReadAnswer<O, ChannelsReadJson>>>;
   }
   /** GET /RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=&distanceChannel=]: Extension: lap-relative time and distance of one lap of a RunSheet's dataset, from its distance channel or its speed integrated (GetRunSheetDataFileLapDistance) */
   getRunSheetDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
@@ -1063,12 +1063,12 @@ export class PitwallClient extends ClientBase {
     return this.call('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/metadata', { id, attachedFileGroupName }, {});
   }
   /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channel: Samples of one channel of a SessionCarData's dataset: a lap (lapIndex), a window [start, start+duration), or the whole file (GetSessionCarDataDataFileChannel); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
-  getSessionCarDataDataFileChannel(id: string, attachedFileGroupName: string, channel: string, options: ChannelReadOptions = {}): Promise<ClientResult<ReadRecordJson | ReadSeries[] | Uint8Array>> {
-    return this.channelRead('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined);
+  getSessionCarDataDataFileChannel<O extends ChannelReadOptions = Record<never, never>>(id: string, attachedFileGroupName: string, channel: string, options: O = {} as O): Promise<ClientResult<ChannelReadAnswer<O, ReadRecordJson>>> {
+    return this.channelRead('GET', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channel', { id, attachedFileGroupName }, { channel, ...options }, undefined) as Promise<ClientResult<ChannelReadAnswer<O, ReadRecordJson>>>;
   }
   /** POST /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels: Samples of many channels of a SessionCarData's dataset in one request (mode 0 whole file, 1 lap, 2 window) (GetSessionCarDataDataFileChannels); `binary: true` answers ReadSeries[], `arrow: true` the Arrow stream's bytes */
-  getSessionCarDataDataFileChannels(id: string, attachedFileGroupName: string, body: ChannelsBody, options: ChannelsReadOptions = {}): Promise<ClientResult<ChannelsReadJson | ReadSeries[] | Uint8Array>> {
-    return this.channelRead('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body);
+  getSessionCarDataDataFileChannels<O extends ChannelsReadOptions = Record<never, never>>(id: string, attachedFileGroupName: string, body: ChannelsBody, options: O = {} as O): Promise<ClientResult<ChannelReadAnswer<O, ChannelsReadJson>>> {
+    return this.channelRead('POST', '/SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/channels', { id, attachedFileGroupName }, options, body) as Promise<ClientResult<ChannelReadAnswer<O, ChannelsReadJson>>>;
   }
   /** GET /SessionCarDatas/{id}/DataFileAccess/{attachedFileGroupName}/distance?lapIndex=[&maxPoints=&distanceChannel=]: Extension: lap-relative time and distance of one lap of a SessionCarData's dataset, from its distance channel or its speed integrated (GetSessionCarDataDataFileLapDistance) */
   getSessionCarDataDataFileLapDistance(id: string, attachedFileGroupName: string, lapIndex: string, options: { maxPoints?: string; distanceChannel?: string } = {}): Promise<ClientResult<LapDistanceJson>> {
