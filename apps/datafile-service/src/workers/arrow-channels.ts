@@ -46,8 +46,8 @@ export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): {
 
 /**
  * The Arrow IPC stream of a read (docs/api.md "Arrow"): one schema, a `time` column (float64 seconds) and one column
- * per channel; one record batch per time base (channels sharing rate, start and length share a batch; a series with
- * explicit times, e.g. an M4 one, has its own), the columns of the other batches' channels null in it. A column keeps
+ * per channel; one record batch per time base (channels sharing rate, start and length share a batch, as do series
+ * with the same explicit times: an irregular CSV's columns; an M4 series usually has its own), the columns of the other batches' channels null in it. A column keeps
  * the type of its values when they are exact (stored values under the identity conversion, float32), else float64 of
  * the converted values; gaps are nulls. The bytes are those apache-arrow's `RecordBatchStreamWriter` writes for these
  * columns, but no column is built: the messages are encoded up front from the lengths, and each chunk is filled when
@@ -198,19 +198,49 @@ interface TimeBase {
   length: number;
   /** The batch's time column. */
   time: Part;
+  /** Its explicit times, when they are (compared with the next series' to share the batch). */
+  times?: Float64Array;
 }
 
-/** The series grouped by time base, in their order: implicit time by (rate, start, length); explicit times alone. */
+/**
+ * The series grouped by time base, in their order: implicit time by (rate, start, length); explicit times by their
+ * values (the columns of an irregular CSV share one batch; M4 reads of different channels rarely do). Explicit times
+ * are keyed by a hash of their bytes and compared in full with the group's, so the grouping costs one pass over each.
+ */
 function timeBases(series: readonly ChannelSeries[]): TimeBase[] {
-  const groups = new Map<string, TimeBase>();
+  const groups = new Map<string, TimeBase[]>();
+  const ordered: TimeBase[] = [];
   series.forEach((s, k) => {
     const n = s.samples.length / Math.max(1, s.dimension);
-    const key = s.times ? `explicit ${k}` : `${s.frequency} ${s.startTime} ${n}`;
-    const group = groups.get(key);
-    if (group) group.members.push(k);
-    else groups.set(key, { members: [k], length: n, time: s.times ? bytesOf(s.times) : { kind: 'time', start: s.startTime, frequency: s.frequency, count: n } });
+    const times = s.times;
+    const key = times ? `explicit ${n} ${hashOf(times)}` : `${s.frequency} ${s.startTime} ${n}`;
+    const candidates = groups.get(key) ?? [];
+    const group = candidates.find((g) => !times || sameTimes(g.times as Float64Array, times));
+    if (group) {
+      group.members.push(k);
+      return;
+    }
+    const created = { members: [k], length: n, time: times ? bytesOf(times) : ({ kind: 'time', start: s.startTime, frequency: s.frequency, count: n } as const), ...(times ? { times } : {}) };
+    candidates.push(created);
+    groups.set(key, candidates);
+    ordered.push(created);
   });
-  return [...groups.values()];
+  return ordered;
+}
+
+/** FNV-1a over the 32-bit words of the times' bytes: equal times, equal hash. */
+function hashOf(times: Float64Array): number {
+  const words = new Uint32Array(times.buffer, times.byteOffset, times.length * 2);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ (words[i] as number), 0x01000193);
+  return h >>> 0;
+}
+
+function sameTimes(a: Float64Array, b: Float64Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
 }
 
 /**

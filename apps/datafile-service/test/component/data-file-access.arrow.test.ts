@@ -112,6 +112,23 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
     expect(tableFromIPC(new Uint8Array(await r.arrayBuffer())).schema.fields.map((f) => f.name)).toEqual(['time', 'Engine RPM', 'Ground Speed']);
   });
 
+  test('when the columns of an irregular CSV are read as Arrow, then they share one batch and its time column, each the JSON record\'s values', async () => {
+    // Irregular times (rows 0.1 s apart but one 0.35 s): each channel carries its own copy of them.
+    const csv = 'Time,A,B,C\n0,1,10,100\n0.1,2,,200\n0.45,3,30,300\n0.55,4,40,\n0.65,5,50,500\n';
+    const id = await started.attached.entityWithFile('DataFile', 'irregular.csv', new TextEncoder().encode(csv));
+    const body = { channels: ['A', 'B', 'C'], mode: 0 };
+    const json = (await (await post(body, undefined, id)).json()) as { channels: JsonRecord[] };
+    expect(json.channels.every((c) => c.times !== undefined)).toBe(true);
+    const table = tableFromIPC(new Uint8Array(await (await post(body, ARROW, id)).arrayBuffer()));
+    expect(table.batches).toHaveLength(1);
+    expect(table.numRows).toBe(5);
+    for (const record of json.channels) {
+      const { samples, times } = columnOf(table, record.name);
+      expect(samples).toEqual(record.samples);
+      expect(times).toEqual(record.times);
+    }
+  });
+
   describe('a file with a channel named `time` and a text conversion', () => {
     let id: string;
     beforeAll(async () => {
