@@ -2,18 +2,19 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { InProcessBus } from '@pitwall/bus';
+import { deleteAmqpNames } from '@pitwall/bus/testing';
 import { MemoryCache } from '@pitwall/cache';
 import { SERVICES } from '@pitwall/contracts';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { bundleWorkerEntry } from '@pitwall/service-host/testing';
 import { createLogger } from '@pitwall/service-kit';
-import { AMQP_URL, freePort } from '@pitwall/testing';
 import apps from '../apps.json';
 import { composeStack } from '../src/compose';
+import { busTopology } from '../src/bus-topology.entry';
 import { seedDemoRunSheet } from '../src/demo-run-sheet';
+import { freePort } from './support/free-port';
 
-// tools/stack.cjs removes a stack's queues and exchanges by its bus prefix.
-const { deleteBusTopology } = require('../../../tools/stack.cjs') as { deleteBusTopology(amqpUrl: string, busPrefix: string): Promise<void> };
+const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -80,7 +81,7 @@ describe('the one-process stack composed from the definitions', () => {
     } finally {
       await stack.stop();
       await cache.close();
-      await deleteBusTopology(AMQP_URL, prefix);
+      await deleteAmqpNames(AMQP_URL, busTopology(prefix));
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { InProcessBus } from '@pitwall/bus';
@@ -11,19 +10,9 @@ import { bundleWorkerEntry } from '@pitwall/service-host/testing';
 import { createLogger } from '@pitwall/service-kit';
 import { composeStack, type ComposedStack } from '../src/compose';
 import { demoRunSheetLines, seedDemoRunSheet } from '../src/demo-run-sheet';
+import { freePort } from './support/free-port';
 
 const root = join(__dirname, '..', '..', '..');
-
-/** A port free now: the entity-service signs upload URLs with the gateway's address, so it is chosen before. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('the demo run sheet npm start seeds and the requests it prints', () => {
   mkdirSync(join(root, 'tmp'), { recursive: true });

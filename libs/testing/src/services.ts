@@ -13,9 +13,6 @@ export type TestServiceName = 'postgres' | 'redis' | 'rabbitmq';
 
 const HOST = '127.0.0.1';
 
-/** The broker the tests use (the machine's RabbitMQ unless AMQP_URL names another); each test isolates itself by a bus prefix. */
-export const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
-
 export const TEST_SERVICES: Record<TestServiceName, TestService> = {
   postgres: {
     name: 'PostgreSQL (127.0.0.1:5432)',

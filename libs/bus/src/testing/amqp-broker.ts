@@ -9,6 +9,11 @@ const run = promisify(execFile);
 export async function deleteAmqpTopology(url: string, buses: AmqpBus[]): Promise<void> {
   const queues = new Set(buses.flatMap((bus) => bus.declaredTopology().queues));
   const exchanges = new Set(buses.flatMap((bus) => bus.declaredTopology().exchanges));
+  await deleteAmqpNames(url, { queues: [...queues], exchanges: [...exchanges] });
+}
+
+/** Deletes the named queues and exchanges (those that are not there are passed over); test teardown. */
+export async function deleteAmqpNames(url: string, { queues, exchanges }: { queues: readonly string[]; exchanges: readonly string[] }): Promise<void> {
   const connection = await connect(url);
   connection.on('error', () => undefined);
   try {

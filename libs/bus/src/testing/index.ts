@@ -1,2 +1,2 @@
 export { busContract, collector, gate, type BusContractOptions, type ContractBus } from './contract';
-export { deleteAmqpTopology, closeAmqpConnectionsNamed } from './amqp-broker';
+export { deleteAmqpNames, deleteAmqpTopology, closeAmqpConnectionsNamed } from './amqp-broker';
