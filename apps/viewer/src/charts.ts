@@ -11,6 +11,11 @@ export interface PaneSpec {
   data: uPlot.AlignedData;
   /** Fixed x range (the read window), else fitted to the data. */
   xRange?: [number, number];
+  /**
+   * What the pane's legend shows at the cursor: its time and each series' value at the cursor's own x (not at the
+   * nearest point uPlot would snap to), so the legend says what the page's values line says. Absent: uPlot's own.
+   */
+  readout?: { time: (x: number) => string; value: (x: number, series: number) => string };
 }
 
 export interface PaneStackOptions {
@@ -23,6 +28,11 @@ export interface PaneStackOptions {
   onCursor?: (x: number | null) => void;
   /** Every pane of the last render has drawn. */
   onDrawn?: () => void;
+}
+
+/** The x value under the cursor of a pane. */
+function cursorX(u: uPlot): number {
+  return u.posToVal(u.cursor.left ?? 0, 'x');
 }
 
 /** Stacked uPlot panes with one x axis: cursor synchronised, drag-to-zoom reported instead of applied. */
@@ -66,12 +76,23 @@ export class PaneStack {
   }
 
   private paneOptions(spec: PaneSpec, width: number, onDraw: () => void): uPlot.Options {
+    const readout = spec.readout;
     return {
       title: spec.title,
       width,
       height: this.options.height ?? 180,
       scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },
-      series: [{ label: spec.xLabel }, ...spec.series.map((s) => ({ label: s.label, stroke: s.colour, width: 2, spanGaps: false, points: { show: false } }))],
+      series: [
+        { label: spec.xLabel, ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.time(cursorX(u))) } : {}) },
+        ...spec.series.map((s, i) => ({
+          label: s.label,
+          stroke: s.colour,
+          width: 2,
+          spanGaps: false,
+          points: { show: false },
+          ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.value(cursorX(u), i)) } : {}),
+        })),
+      ],
       axes: [{ label: spec.xLabel }, { label: spec.unit, size: 70, space: 20 }],
       cursor: {
         sync: { key: this.options.syncKey },

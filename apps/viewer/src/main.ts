@@ -1,6 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
+import { isDiscreteChannel } from '@pitwall/laps';
 import { axisTicks, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
@@ -11,7 +12,7 @@ import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
-import { alignLines, clampWindow, formatValue, panWindow, pointsForWidth, seriesLine, valueAt, type Line } from './plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, valueAt, type Line } from './plot-data';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
@@ -36,7 +37,8 @@ class Viewer {
   private scope: Scope = { kind: 'file' };
   /** The window on screen after zooms and pans (file time), null when it is the scope's own range. */
   private view: { start: number; duration: number } | null = null;
-  private plotted: { name: string; unit: string; line: Line }[] = [];
+  /** The time plots' channels, each with whether its value is held between points (a discrete channel such as gear). */
+  private plotted: { name: string; unit: string; line: Line; step: boolean }[] = [];
   private overlay: OverlayLap[] = [];
   /** The overlay's visible x range after a zoom (lap seconds or metres), null for whole laps. */
   private overlayView: [number, number] | null = null;
@@ -450,7 +452,10 @@ class Viewer {
     const series = await this.requireApi().channels(dataset, body, pointsForWidth(this.panes.plotWidth()));
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
     if (this.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.actionAt).toFixed(1);
-    this.plotted = series.map((s) => ({ name: s.name, unit: s.unit, line: seriesLine(s) }));
+    this.plotted = series.map((s) => {
+      const channel = m.channels.find((c) => c.name === s.name);
+      return { name: s.name, unit: s.unit, line: seriesLine(s), step: channel ? isDiscreteChannel(channel) : false };
+    });
     const specs: PaneSpec[] = this.plotted.map((p) => ({
       id: p.name,
       title: p.name,
@@ -459,6 +464,7 @@ class Viewer {
       series: [{ label: p.name, colour: COLOURS[0] }],
       data: alignLines([p.line]) as PaneSpec['data'],
       xRange: [range.start, range.start + range.duration],
+      readout: { time: formatCursorTime, value: (x) => formatValue(valueAt(p.line, x, p.step), p.unit) },
     }));
     this.panes.render(specs);
     this.status(`${names.length} channel(s), ${range.start.toFixed(2)} s to ${(range.start + range.duration).toFixed(2)} s`);
@@ -495,7 +501,7 @@ class Viewer {
       out.replaceChildren();
       return;
     }
-    const parts = [`t = ${x.toFixed(3)} s`, ...this.plotted.map((p) => `${p.name}: ${formatValue(valueAt(p.line, x), p.unit)}`)];
+    const parts = [`t = ${formatCursorTime(x)} s`, ...this.plotted.map((p) => `${p.name}: ${formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
     out.replaceChildren(
       ...parts.map((t) => {
         const span = document.createElement('span');

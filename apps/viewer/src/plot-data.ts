@@ -40,8 +40,14 @@ export function alignLines(lines: readonly Line[]): [number[], ...(number | null
   return [xs, ...ys];
 }
 
-/** The value a line holds at time t: its last point at or before t; null in a gap, before its first or after its last point. */
-export function valueAt(line: Line, t: number): number | null {
+/**
+ * The value a line holds at time t, as the values line and every pane's readout show it: interpolated linearly between
+ * the points either side of t (a reduced read's points are samples up to a pixel column apart, so taking one of them
+ * showed a value up to a column away, often its minimum or maximum), or, for a discrete channel (`step`: gear, flags),
+ * the previous point's value held. A point exactly at t is its own value; null in a gap (a neighbour is null), before
+ * the first point or after the last.
+ */
+export function valueAt(line: Line, t: number, step = false): number | null {
   const n = line.x.length;
   if (n === 0 || !(t >= line.x[0]) || t > line.x[n - 1]) return null;
   let lo = 0;
@@ -51,7 +57,18 @@ export function valueAt(line: Line, t: number): number | null {
     if (line.x[mid] <= t) lo = mid;
     else hi = mid - 1;
   }
-  return line.y[lo];
+  const before = line.y[lo];
+  if (step || line.x[lo] === t || lo === n - 1) return before;
+  const after = line.y[lo + 1];
+  if (before === null || after === null) return null;
+  const x0 = line.x[lo];
+  const x1 = line.x[lo + 1];
+  return before + ((after - before) * (t - x0)) / (x1 - x0);
+}
+
+/** The cursor's time as the values line and the panes' readouts show it: milliseconds. */
+export function formatCursorTime(t: number): string {
+  return t.toFixed(3);
 }
 
 /** n evenly spaced points from a to b inclusive. */

@@ -1,5 +1,5 @@
 import type { ChannelSeries } from '@pitwall/channels';
-import { alignLines, clampWindow, formatValue, grid, panWindow, pointsForWidth, seriesLine, valueAt } from '../../src/plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, grid, panWindow, pointsForWidth, seriesLine, valueAt } from '../../src/plot-data';
 
 describe('seriesLine', () => {
   test('when a series has implicit times, then sample i is at startTime + i / frequency, less the offset; gaps and NaN are null', () => {
@@ -44,15 +44,36 @@ describe('alignLines', () => {
 
 describe('valueAt', () => {
   const line = { x: new Float64Array([0, 1, 2, 3]), y: [10, 11, null, 13] };
-  test('when the cursor is between points, then the value of the last point at or before it; null in a gap or outside the line', () => {
+  test('when the cursor is between points, then the value interpolated between them; null in a gap or outside the line', () => {
     expect(valueAt(line, 0)).toBe(10);
-    expect(valueAt(line, 1.9)).toBe(11);
+    expect(valueAt(line, 0.25)).toBeCloseTo(10.25, 12);
+    expect(valueAt(line, 1)).toBe(11);
+    expect(valueAt(line, 1.9)).toBeNull();
     expect(valueAt(line, 2.5)).toBeNull();
     expect(valueAt(line, 3)).toBe(13);
     expect(valueAt(line, -0.1)).toBeNull();
     expect(valueAt(line, 3.1)).toBeNull();
     expect(valueAt({ x: new Float64Array(0), y: [] }, 0)).toBeNull();
   });
+
+  test('when a reduced read keeps a bucket\'s maximum and the next bucket\'s minimum, then the value between them is between them, not the maximum held', () => {
+    const reduced = { x: new Float64Array([89.9, 90.86]), y: [121.6, 88.5] };
+    const v = valueAt(reduced, 90.371) as number;
+    expect(v).toBeLessThan(121.6);
+    expect(v).toBeGreaterThan(88.5);
+    expect(v).toBeCloseTo(121.6 + ((88.5 - 121.6) * (90.371 - 89.9)) / (90.86 - 89.9), 9);
+  });
+
+  test('when the channel is discrete (step), then the previous point\'s value is held: a gear is never 3.4', () => {
+    const gear = { x: new Float64Array([0, 1, 2]), y: [3, 4, null] };
+    expect(valueAt(gear, 0.4, true)).toBe(3);
+    expect(valueAt(gear, 1.99, true)).toBe(4);
+    expect(valueAt(gear, 2, true)).toBeNull();
+  });
+});
+
+test('formatCursorTime: the cursor time to the millisecond', () => {
+  expect(formatCursorTime(90.3714)).toBe('90.371');
 });
 
 test('grid: 5 points from 0 to 2 are 0, 0.5, 1, 1.5, 2', () => {

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { CHANNELS_MEDIA_TYPE, decodeChannels, isEventSeries, physicalSamples, type ChannelSeries } from '@pitwall/channels';
+import { launchChromium } from '../support/browser';
+import { startEmbedded, type Embedded } from '../support/embedded';
+import { seedRun, type SeededRun } from '../support/seed';
+import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+
+/**
+ * What a user sees agrees with the controls and with the data: the values at the cursor, the pickers and panels after
+ * another dataset is opened (or fails to open), and the messages of a failure wherever the control used is.
+ */
+describe('the viewer keeps what it shows consistent, in headless Chromium against npm start', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-viewer-consistency-'));
+  let stack: Embedded;
+  let browser: Browser;
+  let run: SeededRun;
+
+  beforeAll(async () => {
+    stack = await startEmbedded(dataDir);
+    run = await seedRun(stack, { championship: 'Consistency Cup', runSheet: 'Run 1' });
+    browser = await launchChromium();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    expect(await stack?.stop()).toBe(0);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A channel of the run's dataset at full resolution (every sample, no maxPoints), read through the API. */
+  async function fullResolution(runSheet: string, channel: string): Promise<ChannelSeries> {
+    const response = await fetch(`${stack.baseUrl}/RunSheets/${runSheet}/DataFileAccess/DataFile/channels`, {
+      method: 'POST',
+      headers: { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json', Accept: CHANNELS_MEDIA_TYPE },
+      body: JSON.stringify({ channels: [channel], mode: 0 }),
+    });
+    expect(response.status).toBe(200);
+    return decodeChannels(await response.arrayBuffer()).find((s): s is ChannelSeries => !isEventSeries(s)) as ChannelSeries;
+  }
+
+  test('when the cursor is over a whole-file plot (a reduced read), then the values line and the pane\'s readout say the same time and value, close to the logged value at that time', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+
+    const truth = await fullResolution(run.runSheet, 'Ground Speed');
+    const values = physicalSamples(truth);
+    // The logged value at t: between the two samples either side of it.
+    const loggedAt = (t: number) => {
+      const i = Math.floor((t - truth.startTime) * truth.frequency);
+      const a = values[i] as number;
+      const b = values[i + 1] as number;
+      return a + (b - a) * ((t - truth.startTime) * truth.frequency - i);
+    };
+    let range = 0;
+    for (const v of values) if (Number.isFinite(v)) range = Math.max(range, Math.abs(v));
+
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const errors: number[] = [];
+    for (const fraction of [0.13, 0.27, 0.41, 0.55, 0.69, 0.83]) {
+      await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+      await page.waitForFunction(() => /Ground Speed: /.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+      const line = (await page.textContent('[data-testid=cursor-values]')) as string;
+      const [, time, value] = /t = ([\d.]+) s.*Ground Speed: (-?[\d.]+) km\/h/.exec(line) as RegExpExecArray;
+      const legend = await page.locator('[data-testid="pane-Ground Speed"] .u-legend .u-value').allTextContents();
+      // The pane's readout: the same time and the same value as the line above the plots.
+      expect(legend).toEqual([time, `${value} km/h`]);
+      errors.push(Math.abs(Number(value) - loggedAt(Number(time))));
+    }
+    // Each within 2 % of the channel's scale of the logged value at the cursor's time (the last plotted point at or
+    // before the cursor, a bucket's extreme up to a second earlier, was off by 3 times that).
+    for (const e of errors) expect(e).toBeLessThan(0.02 * range);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+});

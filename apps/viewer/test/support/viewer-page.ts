@@ -1,0 +1,56 @@
+import type { Browser, Page } from 'playwright-core';
+import type { Embedded } from './embedded';
+
+/** A page of the viewer, signed in and driven the way a user does, for the browser tests. */
+export interface ViewerPage {
+  page: Page;
+  /** Uncaught errors of the page's script. */
+  pageErrors: string[];
+}
+
+/** A fresh page (its own session storage) at /viewer, signed in with the stack's key. */
+export async function openSignedIn(browser: Browser, stack: Embedded, viewport = { width: 1280, height: 1000 }): Promise<ViewerPage> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${stack.baseUrl}/viewer`);
+  await page.fill('[data-testid=api-key]', stack.apiKey);
+  await page.fill('[data-testid=account-id]', stack.accountId);
+  await page.click('[data-testid=connect]');
+  return { page, pageErrors };
+}
+
+/** Championship → event (Round 1) → session (Race) → car (Car 7) → run sheet, then the dataset whose label starts with `dataset`. */
+export async function pickRun(page: Page, championship: string, runSheet: string): Promise<void> {
+  await page.selectOption('[data-testid=pick-championship]', { label: championship });
+  await page.selectOption('[data-testid=pick-event]', { label: 'Round 1' });
+  await page.selectOption('[data-testid=pick-session]', { label: 'Race' });
+  await page.selectOption('[data-testid=pick-car]', { label: 'Car 7' });
+  await page.selectOption('[data-testid=pick-run]', { label: runSheet });
+}
+
+/** Picks the dataset whose label starts with `label` and waits until its metadata has been asked and answered. */
+export async function pickDataset(page: Page, label: string): Promise<void> {
+  const option = page.locator('[data-testid=pick-dataset] option', { hasText: label });
+  await option.waitFor({ state: 'attached' });
+  const value = (await option.getAttribute('value')) as string;
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/metadata')), page.selectOption('[data-testid=pick-dataset]', value)]);
+}
+
+/** Runs `action` and waits until the element `testid` says (data-drawn) it has drawn once more. */
+export async function andDrawn(page: Page, testid: string, action: () => Promise<unknown>): Promise<void> {
+  const before = Number((await page.getAttribute(`[data-testid=${testid}]`, 'data-drawn')) ?? 0);
+  await action();
+  try {
+    await page.waitForFunction(([id, n]) => Number(document.querySelector(`[data-testid=${id}]`)?.getAttribute('data-drawn') ?? 0) > Number(n), [testid, before] as const);
+  } catch (err) {
+    throw new Error(`${testid} did not draw: error "${await page.textContent('[data-testid=error]')}", status "${await page.textContent('[data-testid=status]')}" (${String(err)})`);
+  }
+}
+
+/** The error shown, once one is (its text). */
+export async function shownError(page: Page): Promise<string> {
+  await page.waitForSelector('[data-testid=error]:not([hidden])');
+  return (await page.textContent('[data-testid=error]')) ?? '';
+}
