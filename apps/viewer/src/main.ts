@@ -263,6 +263,8 @@ class Viewer {
   private renderFileProperties(): void {
     const m = this.metadata as DataFileMetadataJson;
     const props: [string, unknown][] = [
+      // Which dataset the panels below belong to, whatever the pickers say meanwhile.
+      ['dataset', this.dataset?.label],
       ...Object.entries(m.fileProperties),
       ['start time (s)', m.startTime],
       ['length (s)', m.fileTimeLength.toFixed(3)],
@@ -293,6 +295,13 @@ class Viewer {
       return tr;
     });
     el('laps').replaceChildren(header, ...rows);
+    // The scope pickers start over with the dataset (scope is the whole file again); a file without laps offers no lap.
+    const scope = el<HTMLSelectElement>('scope');
+    scope.value = 'file';
+    const lapScope = scope.querySelector<HTMLOptionElement>('option[value=lap]') as HTMLOptionElement;
+    lapScope.disabled = this.laps.length === 0;
+    lapScope.textContent = this.laps.length ? 'one lap' : 'one lap (this file has no laps)';
+    el<HTMLSelectElement>('scope-lap').disabled = this.laps.length === 0;
     el<HTMLSelectElement>('scope-lap').replaceChildren(...this.laps.map((l) => new Option(`${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}`, String(l.lapIndex))));
     el<HTMLInputElement>('window-start').value = String(m.startTime);
     el<HTMLSelectElement>('analysis-lap').replaceChildren(new Option('whole file', ''), ...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}`, String(l.lapIndex))));
@@ -422,6 +431,7 @@ class Viewer {
     const m = this.metadata as DataFileMetadataJson;
     if (this.scope.kind === 'lap') {
       const lap = this.laps[this.scope.lapIndex];
+      if (!lap) throw new Error(this.laps.length ? `This file has no lap ${this.scope.lapIndex + 1}: it has ${this.laps.length}.` : 'This file has no laps: plot the whole file or a window.');
       return { start: lap.start, duration: lap.lapTime };
     }
     if (this.scope.kind === 'window') return { start: this.scope.start, duration: this.scope.duration };

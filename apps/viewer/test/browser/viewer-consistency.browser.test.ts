@@ -1,12 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { CHANNELS_MEDIA_TYPE, decodeChannels, isEventSeries, physicalSamples, type ChannelSeries } from '@pitwall/channels';
 import { launchChromium } from '../support/browser';
 import { startEmbedded, type Embedded } from '../support/embedded';
-import { seedRun, type SeededRun } from '../support/seed';
-import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
+import { andDrawn, openSignedIn, pickDataset, pickRun, shownError } from '../support/viewer-page';
 
 /**
  * What a user sees agrees with the controls and with the data: the values at the cursor, the pickers and panels after
@@ -21,6 +21,10 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
   beforeAll(async () => {
     stack = await startEmbedded(dataDir);
     run = await seedRun(stack, { championship: 'Consistency Cup', runSheet: 'Run 1' });
+    // A one-channel CSV: a minute of throttle at 10 Hz, no lap column, so no laps.
+    const csv = join(dataDir, 'throttle.csv');
+    writeFileSync(csv, `Time,Throttle Pos\n${Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},${(50 + 40 * Math.sin(i / 20)).toFixed(2)}`).join('\n')}\n`);
+    await seedRunSheet(stack, run, 'No laps run', csv);
     browser = await launchChromium();
   }, 240_000);
 
@@ -76,6 +80,33 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     // Each within 2 % of the channel's scale of the logged value at the cursor's time (the last plotted point at or
     // before the cursor, a bucket's extreme up to a second earlier, was off by 3 times that).
     for (const e of errors) expect(e).toBeLessThan(0.02 * range);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a dataset without laps is opened after a lap was the scope, then the scope is the whole file again, a lap scope is not offered, and Plot draws the file; a lap scope forced on it is said in words, never a script error', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.selectOption('[data-testid=scope]', 'lap');
+    await page.selectOption('[data-testid=scope-lap]', '2');
+
+    await page.selectOption('[data-testid=pick-run]', { label: 'No laps run' });
+    await pickDataset(page, 'No laps run / DataFile (throttle.csv)');
+    expect(await page.inputValue('[data-testid=scope]')).toBe('file');
+    expect(await page.isDisabled('[data-testid=scope] option[value=lap]')).toBe(true);
+    expect(await page.textContent('[data-testid=scope] option[value=lap]')).toContain('this file has no laps');
+    expect(await page.isDisabled('[data-testid=scope-lap]')).toBe(true);
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+
+    // A lap scope the page would not offer, set anyway: a sentence about the laps.
+    await page.evaluate(() => {
+      (document.querySelector('[data-testid=scope]') as HTMLSelectElement).value = 'lap';
+    });
+    await page.click('[data-testid=plot]');
+    expect(await shownError(page)).toBe('This file has no laps: plot the whole file or a window.');
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });

@@ -30,12 +30,14 @@ export async function pickRun(page: Page, championship: string, runSheet: string
   await page.selectOption('[data-testid=pick-run]', { label: runSheet });
 }
 
-/** Picks the dataset whose label starts with `label` and waits until its metadata has been asked and answered. */
+/** Picks the dataset whose label starts with `label` and waits until the File panel shows it. */
 export async function pickDataset(page: Page, label: string): Promise<void> {
   const option = page.locator('[data-testid=pick-dataset] option', { hasText: label });
   await option.waitFor({ state: 'attached' });
   const value = (await option.getAttribute('value')) as string;
-  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/metadata')), page.selectOption('[data-testid=pick-dataset]', value)]);
+  const full = (await option.textContent()) as string;
+  await page.selectOption('[data-testid=pick-dataset]', value);
+  await page.waitForFunction((text) => document.querySelector('[data-testid=file-properties] tr')?.textContent === `dataset${text}`, full);
 }
 
 /** Runs `action` and waits until the element `testid` says (data-drawn) it has drawn once more. */
