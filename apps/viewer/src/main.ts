@@ -28,6 +28,9 @@ type Scope = { kind: 'file' } | { kind: 'lap'; lapIndex: number } | { kind: 'win
 
 const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
+/** The sections that act on the open dataset: shown while one is open, hidden otherwise. */
+const DATASET_PANELS = ['metadata', 'plot-controls', 'overlay-controls', 'analysis', 'trackmap'];
+
 class Viewer {
   private api: ViewerApi | null = null;
   private dataset: DatasetRef | null = null;
@@ -233,23 +236,36 @@ class Viewer {
     if (this.datasets.length === 0) this.status('This run sheet has no dataset available on the server (attached files in state 2).');
   }
 
+  /** Counts the datasets asked to open: an answer that comes after another dataset was asked for is dropped. */
+  private opening = 0;
+
   private async openDataset(index: string): Promise<void> {
     const dataset = this.datasets[Number(index)];
+    const opening = ++this.opening;
+    // Nothing of the dataset open before stays on screen or in reach of a button while this one opens, nor if it fails to.
+    this.closeDataset();
     if (!dataset) return;
-    this.metadata = await this.requireApi().metadata(dataset);
+    const metadata = await this.requireApi().metadata(dataset);
+    if (opening !== this.opening) return;
+    this.metadata = metadata;
     this.dataset = dataset;
-    this.laps = lapRows(this.metadata);
-    for (const name of [...this.selected]) if (!this.metadata.channels.some((c) => c.name === name)) this.selected.delete(name);
+    this.laps = lapRows(metadata);
+    for (const name of [...this.selected]) if (!metadata.channels.some((c) => c.name === name)) this.selected.delete(name);
+    this.renderMetadata();
+    for (const id of DATASET_PANELS) el(id).hidden = false;
+  }
+
+  /** Forgets the open dataset: its panels hidden, its plots, track map and lap statistics cleared. */
+  private closeDataset(): void {
+    this.dataset = null;
+    this.metadata = null;
+    this.laps = [];
     this.view = null;
     this.scope = { kind: 'file' };
-    this.renderMetadata();
+    for (const id of DATASET_PANELS) el(id).hidden = true;
     this.panes.clear();
     this.plotted = [];
-    el('metadata').hidden = false;
-    el('plot-controls').hidden = false;
-    el('overlay-controls').hidden = false;
-    el('analysis').hidden = false;
-    el('trackmap').hidden = false;
+    el('cursor-values').replaceChildren();
     this.trackMap = null;
     el<HTMLCanvasElement>('trackmap-canvas').getContext('2d')?.clearRect(0, 0, 560, 420);
     el('trackmap-caption').textContent = '';

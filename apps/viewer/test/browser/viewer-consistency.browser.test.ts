@@ -25,6 +25,9 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     const csv = join(dataDir, 'throttle.csv');
     writeFileSync(csv, `Time,Throttle Pos\n${Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},${(50 + 40 * Math.sin(i / 20)).toFixed(2)}`).join('\n')}\n`);
     await seedRunSheet(stack, run, 'No laps run', csv);
+    const gif = join(dataDir, 'photo.gif');
+    writeFileSync(gif, Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(4096, 0xab)]));
+    await seedRunSheet(stack, run, 'Photo run', gif);
     browser = await launchChromium();
   }, 240_000);
 
@@ -107,6 +110,28 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     });
     await page.click('[data-testid=plot]');
     expect(await shownError(page)).toBe('This file has no laps: plot the whole file or a window.');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a dataset fails to open after another was open, then none of the other one\'s panels stays: no file table, channels or buttons act on a dataset the picker does not show', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    const lapStats: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/lapstats')) lapStats.push(r.url());
+    });
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+
+    await page.selectOption('[data-testid=pick-run]', { label: 'Photo run' });
+    await page.selectOption('[data-testid=pick-dataset]', { label: 'Photo run / DataFile (photo.gif)' });
+    expect(await shownError(page)).toMatch(/^The file is not in a format the service can read \(415\)/);
+    for (const panel of ['metadata', 'plot-controls', 'analysis', 'trackmap']) expect(await page.isHidden(`#${panel}`)).toBe(true);
+    expect(await page.locator('[data-testid^=pane-]').count()).toBe(0);
+    expect(await page.isVisible('[data-testid=lapstats-run]')).toBe(false);
+    expect(lapStats).toEqual([]);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
