@@ -271,6 +271,13 @@ class Viewer {
     el('trackmap-caption').textContent = '';
     el('lapstats-table').replaceChildren();
     el('lapstats-summary').textContent = '';
+    for (const id of ['scatter', 'histogram']) {
+      const canvas = el<HTMLCanvasElement>(`${id}-canvas`);
+      canvas.getContext('2d')?.clearRect(0, 0, canvas.width, canvas.height);
+      for (const key of ['kind', 'xTicks', 'yTicks']) delete canvas.dataset[key];
+      el(`${id}-caption`).textContent = '';
+    }
+    this.status('');
   }
 
   // ---- metadata --------------------------------------------------------------------------------------------------

@@ -135,4 +135,35 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+
+  test('when another dataset is opened after a scatter and a histogram were drawn, then their canvases, captions and the status line are cleared like the track map and the lap statistics', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.selectOption('[data-testid=scatter-x]', 'Throttle Pos');
+    await page.selectOption('[data-testid=scatter-y]', 'Ground Speed');
+    await andDrawn(page, 'scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
+    await page.selectOption('[data-testid=histogram-channel]', 'Ground Speed');
+    await andDrawn(page, 'histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    expect(await page.textContent('[data-testid=histogram-caption]')).toContain('Ground Speed');
+    expect(await page.textContent('[data-testid=status]')).toContain('Ground Speed');
+
+    await page.selectOption('[data-testid=pick-run]', { label: 'No laps run' });
+    await pickDataset(page, 'No laps run / DataFile (throttle.csv)');
+    for (const id of ['scatter-caption', 'histogram-caption', 'status']) expect(await page.textContent(`[data-testid=${id}]`)).toBe('');
+    expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-kind')).toBeNull();
+    // Nothing is left drawn on either canvas.
+    const painted = await page.evaluate(() =>
+      ['scatter-canvas', 'histogram-canvas'].map((id) => {
+        const canvas = document.querySelector(`[data-testid=${id}]`) as HTMLCanvasElement;
+        const pixels = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height).data;
+        let n = 0;
+        for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) n++;
+        return n;
+      }),
+    );
+    expect(painted).toEqual([0, 0]);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
