@@ -45,8 +45,13 @@ export function failureMessage(info: ApiFailureInfo): string {
     case 415:
       return `The file is not in a format the service can read (415)${suffix}.`;
     case 422:
+      // A 422 is a file the service cannot do this with: damaged only when the service says it could not read it.
       if (detail?.includes('math channel')) return `A math channel cannot be computed for this file (422)${suffix}.`;
-      return `The file could not be read: it is damaged (422)${suffix}.`;
+      // The service's detail lists every name it looked for (hundreds of characters): said in a line, the list is the error's title.
+      if (detail?.includes('track map')) return 'This file lacks the channels a track map needs (422): GPS latitude and longitude, or a speed with a yaw rate or with a lateral acceleration.';
+      if (detail?.includes('no distance channel')) return 'This file has no distance channel and no speed channel to measure its laps by (422): pick one in "Distance from" if it has one under another name.';
+      if (!detail || detail.includes('could not be read')) return `The file could not be read: it is damaged (422)${suffix}.`;
+      return `The service cannot do this with this file (422)${suffix}.`;
     case 429: {
       const seconds = Number(info.retryAfter);
       const when = Number.isFinite(seconds) && seconds > 0 ? `in ${seconds} s` : 'in a moment';

@@ -328,6 +328,9 @@ class Viewer {
     el<HTMLSelectElement>('scope-lap').replaceChildren(...this.laps.map((l) => new Option(`${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}`, String(l.lapIndex))));
     el<HTMLInputElement>('window-start').value = String(m.startTime);
     el<HTMLSelectElement>('analysis-lap').replaceChildren(new Option('whole file', ''), ...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}`, String(l.lapIndex))));
+    // A track map is drawn per lap: a file without laps has none to draw.
+    el<HTMLButtonElement>('trackmap-plot').disabled = this.laps.length === 0;
+    el('trackmap-caption').textContent = this.laps.length ? '' : 'This file has no laps: a track map is drawn for a lap.';
     el<HTMLSelectElement>('trackmap-lap').replaceChildren(...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}${l.best ? ' (best)' : ''}`, String(l.lapIndex), l.best, l.best)));
     this.renderChannelPickers();
     this.renderDistanceSources();
@@ -721,6 +724,7 @@ class Viewer {
 
   private async plotTrackMap(): Promise<void> {
     if (!this.dataset) return;
+    if (this.laps.length === 0) throw new Error('This file has no laps: a track map is drawn for a lap.');
     const colour = el<HTMLSelectElement>('trackmap-colour').value;
     const lapIndex = Number(el<HTMLSelectElement>('trackmap-lap').value);
     const canvas = el<HTMLCanvasElement>('trackmap-canvas');
@@ -813,6 +817,8 @@ class Viewer {
     } catch (err) {
       error.textContent = err instanceof ApiError || err instanceof Error ? err.message : String(err);
       error.dataset['status'] = err instanceof ApiError ? String(err.status) : '';
+      // The service's own words in full (a sentence of the page may summarise them), on hover.
+      error.title = err instanceof ApiError ? (err.info.problem?.detail ?? '') : '';
       error.hidden = false;
       this.status('');
     }

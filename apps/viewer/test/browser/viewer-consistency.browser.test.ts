@@ -25,6 +25,10 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     const csv = join(dataDir, 'throttle.csv');
     writeFileSync(csv, `Time,Throttle Pos\n${Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},${(50 + 40 * Math.sin(i / 20)).toFixed(2)}`).join('\n')}\n`);
     await seedRunSheet(stack, run, 'No laps run', csv);
+    // Three laps of 20 s (a lap counter column), and no channel a track map is made from.
+    const laps = join(dataDir, 'laps.csv');
+    writeFileSync(laps, `Time,Lap,Throttle Pos\n${Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},${1 + Math.floor(i / 200)},${(50 + 40 * Math.sin(i / 20)).toFixed(2)}`).join('\n')}\n`);
+    await seedRunSheet(stack, run, 'Laps run', laps);
     const gif = join(dataDir, 'photo.gif');
     writeFileSync(gif, Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(4096, 0xab)]));
     await seedRunSheet(stack, run, 'Photo run', gif);
@@ -163,6 +167,31 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
       }),
     );
     expect(painted).toEqual([0, 0]);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a file has no laps, then the track map is not offered and says why; when it has laps but no GPS, yaw rate or lateral G, then the map\'s refusal says what the file lacks, not that it is damaged', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    const maps: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/trackmap')) maps.push(r.url());
+    });
+    await pickRun(page, 'Consistency Cup', 'No laps run');
+    await pickDataset(page, 'No laps run / DataFile (throttle.csv)');
+    expect(await page.isDisabled('[data-testid=trackmap-plot]')).toBe(true);
+    expect(await page.textContent('[data-testid=trackmap-caption]')).toBe('This file has no laps: a track map is drawn for a lap.');
+
+    await page.selectOption('[data-testid=pick-run]', { label: 'Laps run' });
+    await pickDataset(page, 'Laps run / DataFile (laps.csv)');
+    expect(await page.isDisabled('[data-testid=trackmap-plot]')).toBe(false);
+    expect(await page.locator('[data-testid=trackmap-lap] option').count()).toBe(3);
+    await page.click('[data-testid=trackmap-plot]');
+    const message = await shownError(page);
+    expect(message).toBe('This file lacks the channels a track map needs (422): GPS latitude and longitude, or a speed with a yaw rate or with a lateral acceleration.');
+    // The service's own list of the names it looked for stays at hand, on hover.
+    expect(await page.getAttribute('[data-testid=error]', 'title')).toMatch(/no source of a track map; missing GPS: /);
+    expect(maps).toHaveLength(1);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
