@@ -195,4 +195,30 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+
+  test('when a control far down the page fails or reports, then its message is on screen, not only at the top of the page', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack, { width: 1280, height: 700 });
+    await pickRun(page, 'Consistency Cup', 'Laps run');
+    await pickDataset(page, 'Laps run / DataFile (laps.csv)');
+    const onScreen = async (testid: string) => {
+      const box = await page.locator(`[data-testid=${testid}]`).boundingBox();
+      return box !== null && box.y >= 0 && box.y + box.height <= 700;
+    };
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(700);
+    await page.fill('[data-testid=histogram-bins]', '2.5');
+    await page.click('[data-testid=histogram-plot]');
+    expect(await shownError(page)).toContain('Bins "2.5" is not a whole number');
+    expect(await onScreen('error')).toBe(true);
+
+    // A report of the same control: the histogram's status line.
+    await page.fill('[data-testid=histogram-bins]', '10');
+    await andDrawn(page, 'histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    expect(await page.textContent('[data-testid=status]')).toBe('Histogram of Lap.');
+    expect(await onScreen('status')).toBe(true);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
