@@ -8,7 +8,9 @@ export interface DatasetRef {
   entityType: 'RunSheets' | 'SessionCarDatas';
   entityId: string;
   group: string;
-  /** What the page shows for it (run sheet name / group). */
+  /** What the page calls it: its entity's name / group (names may hold " (": it is never cut out of `label`). */
+  name: string;
+  /** What the dataset picker shows for it: the name and its files, `Run 1 / DataFile (Sample1.ld)`. */
   label: string;
 }
 

@@ -16,7 +16,12 @@ export function datasetsOf(entityType: DatasetRef['entityType'], entity: Pick<En
     groups.set(group, files);
   }
   const owner = entityName(entity);
-  return [...groups].map(([group, files]) => ({ entityType, entityId: entity.Id, group, label: `${owner} / ${group} (${files.join(', ')})` }));
+  return [...groups].map(([group, files]) => ({ entityType, entityId: entity.Id, group, name: `${owner} / ${group}`, label: `${owner} / ${group} (${files.join(', ')})` }));
+}
+
+/** A lap as the comparison list and the plots' legends name it: its dataset's name, its number from 1 and its time. */
+export function comparisonLabel(dataset: Pick<DatasetRef, 'name'>, lap: Pick<LapRow, 'lapIndex' | 'lapTime'>): string {
+  return `${dataset.name} lap ${lap.lapIndex + 1} (${formatLapTime(lap.lapTime)})`;
 }
 
 /** What the page calls an entity: its Name, else its id. */

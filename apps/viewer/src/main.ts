@@ -4,7 +4,7 @@ import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } fro
 import { isDiscreteChannel } from '@pitwall/laps';
 import { axisTicks, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
-import { channelCount, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
+import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
 import { COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
@@ -559,7 +559,7 @@ class Viewer {
     const dataset = this.dataset;
     if (!dataset) return;
     if (this.overlay.some((o) => o.dataset.entityId === dataset.entityId && o.dataset.group === dataset.group && o.lapIndex === lap.lapIndex)) return;
-    this.overlay.push({ dataset, lapIndex: lap.lapIndex, lapStart: lap.start, lapTime: lap.lapTime, label: `${dataset.label.split(' (')[0]} lap ${lap.lapIndex + 1} (${formatLapTime(lap.lapTime)})` });
+    this.overlay.push({ dataset, lapIndex: lap.lapIndex, lapStart: lap.start, lapTime: lap.lapTime, label: comparisonLabel(dataset, lap) });
     this.renderOverlayList();
   }
 

@@ -6,8 +6,8 @@ test('datasetPath: the entity type, its id and the group URL-encoded (a group ma
 });
 
 describe('the lap trace queries (GET .../distance and .../delta)', () => {
-  const run1: DatasetRef = { entityType: 'RunSheets', entityId: 'r1', group: 'DataFile', label: 'Run 1 / DataFile' };
-  const run2: DatasetRef = { entityType: 'RunSheets', entityId: 'r2', group: 'Stint 2', label: 'Run 2 / Stint 2' };
+  const run1: DatasetRef = { entityType: 'RunSheets', entityId: 'r1', group: 'DataFile', name: 'Run 1 / DataFile', label: 'Run 1 / DataFile (Sample1.ld)' };
+  const run2: DatasetRef = { entityType: 'RunSheets', entityId: 'r2', group: 'Stint 2', name: 'Run 2 / Stint 2', label: 'Run 2 / Stint 2 (stint.ld)' };
 
   test('when a distance source is chosen, then distanceChannel carries its name percent-encoded (spaces, +, & and / included)', () => {
     expect(queryString(distanceQuery(2, { distanceChannel: 'Speed ms' }))).toBe('?lapIndex=2&distanceChannel=Speed%20ms');

@@ -1,4 +1,5 @@
-import { channelCount, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, lapRows, type CatalogueChannel } from '../../src/catalogue';
+import type { DatasetRef } from '../../src/api';
+import { channelCount, comparisonLabel, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, lapRows, type CatalogueChannel } from '../../src/catalogue';
 
 const attachment = (id: string, FileName: string, AttachedFileGroupName: string | null, ServerAttachedFileState: number) => ({ Id: id, Parameters: { FileName, AttachedFileGroupName, ServerAttachedFileState }, SignedURL: null });
 
@@ -13,9 +14,16 @@ describe('datasetsOf', () => {
       attachment('e', 'lap1.csv', 'Laps', 2),
     ]);
     expect(datasets).toEqual([
-      { entityType: 'RunSheets', entityId: 'r1', group: 'Stint', label: 'Run 3 / Stint (stint.ld, stint.ldx)' },
-      { entityType: 'RunSheets', entityId: 'r1', group: 'Laps', label: 'Run 3 / Laps (lap1.csv)' },
+      { entityType: 'RunSheets', entityId: 'r1', group: 'Stint', name: 'Run 3 / Stint', label: 'Run 3 / Stint (stint.ld, stint.ldx)' },
+      { entityType: 'RunSheets', entityId: 'r1', group: 'Laps', name: 'Run 3 / Laps', label: 'Run 3 / Laps (lap1.csv)' },
     ]);
+  });
+});
+
+describe('comparisonLabel', () => {
+  test('when the run sheet\'s and the group\'s names hold " (", then the lap is named by both in full, with its number from 1 and its time', () => {
+    const [dataset] = datasetsOf('RunSheets', { Id: 'r2', Parameters: { Name: 'Run 2 (copy)' } }, [attachment('a', 'stint.ld', 'Data (wet)', 2)]);
+    expect(comparisonLabel(dataset as DatasetRef, { lapIndex: 2, lapTime: 63 })).toBe('Run 2 (copy) / Data (wet) lap 3 (1:03.000)');
   });
 });
 
