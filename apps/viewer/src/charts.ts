@@ -1,4 +1,5 @@
 import uPlot from 'uplot';
+import { tickDecimals } from './plot-data';
 
 
 export interface PaneSpec {
@@ -70,12 +71,12 @@ export class PaneStack {
         pending -= 1;
         if (pending === 0) this.options.onDrawn?.();
       };
-      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw), spec.data, pane));
+      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw, pane), spec.data, pane));
     }
     if (specs.length === 0) this.options.onDrawn?.();
   }
 
-  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void): uPlot.Options {
+  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement): uPlot.Options {
     const readout = spec.readout;
     return {
       title: spec.title,
@@ -93,7 +94,19 @@ export class PaneStack {
           ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.value(cursorX(u), i)) } : {}),
         })),
       ],
-      axes: [{ label: spec.xLabel }, { label: spec.unit, size: 70, space: 20 }],
+      // The x ticks carry the decimals of their step: a window of 0.1 ms read 21 ticks of one label.
+      // The pane says its x tick labels (data-x-ticks) for the tests, as the analysis canvases do.
+      axes: [
+        {
+          label: spec.xLabel,
+          values: (_u, splits, _a, _s, incr) => {
+            const labels = splits.map((v) => v.toFixed(tickDecimals(incr)));
+            pane.dataset['xTicks'] = labels.join(' ');
+            return labels;
+          },
+        },
+        { label: spec.unit, size: 70, space: 20 },
+      ],
       cursor: {
         sync: { key: this.options.syncKey },
         drag: { x: true, y: false, setScale: false },

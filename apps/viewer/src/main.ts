@@ -12,7 +12,7 @@ import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
-import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, valueAt, type Line } from './plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, tickDecimals, valueAt, windowInFile, type Line } from './plot-data';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
@@ -473,12 +473,25 @@ class Viewer {
       this.status('Tick one or more channels to plot.');
       return;
     }
-    const range = this.view ?? this.scopeRange();
+    let range = this.view ?? this.scopeRange();
     // A window of no length (or not a number) holds no sample to draw: said, not read (an empty chart's axis threw).
     if (!(Number.isFinite(range.start) && range.duration > 0)) {
       const what = this.view || this.scope.kind === 'window' ? `The window must start at a number of seconds and last more than 0 s (From ${range.start}, Length ${range.duration}).` : `Nothing to plot: the ${this.scope.kind === 'lap' ? 'lap' : 'file'} lasts 0 s.`;
       this.status(what);
       return;
+    }
+    // A typed window is the part of it the file holds: cut to the file, said when none of it is in the file.
+    let cut = '';
+    if (!this.view && this.scope.kind === 'window') {
+      const fileEnd = m.startTime + m.fileTimeLength;
+      const inFile = windowInFile(range.start, range.duration, m.startTime, fileEnd);
+      const file = `the file runs from ${displayNumber(m.startTime, 12)} s to ${displayNumber(fileEnd, 12)} s`;
+      if (!inFile) {
+        this.status(`Nothing to plot: From ${range.start}, Length ${range.duration} is outside the file (${file}).`);
+        return;
+      }
+      if (inFile.cut) cut = ` (the window cut to the file: ${file})`;
+      range = { start: inFile.start, duration: inFile.duration };
     }
     let body: ChannelsBody;
     if (this.view || this.scope.kind === 'window') body = { channels: names, mode: 2, startTime: range.start, duration: range.duration };
@@ -503,7 +516,8 @@ class Viewer {
       readout: { time: formatCursorTime, value: (x) => formatValue(valueAt(p.line, x, p.step), p.unit) },
     }));
     this.panes.render(specs);
-    this.status(`${names.length} channel(s), ${range.start.toFixed(2)} s to ${(range.start + range.duration).toFixed(2)} s`);
+    const decimals = Math.max(2, tickDecimals(range.duration / 10));
+    this.status(`${names.length} channel(s), ${range.start.toFixed(decimals)} s to ${(range.start + range.duration).toFixed(decimals)} s${cut}`);
   }
 
   private async zoomTo(min: number, max: number): Promise<void> {

@@ -92,6 +92,30 @@ export function clampWindow(min: number, max: number, start: number, end: number
   return { start: a, duration: b - a };
 }
 
+/**
+ * A typed window (From, Length) as the file can answer it: cut to the file's [start, end] (`cut` says it was), or null
+ * when none of it is in the file.
+ */
+export function windowInFile(from: number, duration: number, start: number, end: number): { start: number; duration: number; cut: boolean } | null {
+  const a = Math.max(from, start);
+  const b = Math.min(from + duration, end);
+  if (!(b > a)) return null;
+  return { start: a, duration: b - a, cut: a !== from || b !== from + duration };
+}
+
+/**
+ * The decimals an axis's tick labels need so that ticks `incr` apart read differently: those of the increment itself
+ * (0.0005 → 4, 0.25 → 2, 5 → 0).
+ */
+export function tickDecimals(incr: number): number {
+  if (!(incr > 0) || !Number.isFinite(incr)) return 0;
+  for (let d = 0; d < 15; d++) {
+    const scaled = incr * 10 ** d;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-6 * Math.max(1, scaled)) return d;
+  }
+  return 15;
+}
+
 /** The window a pan by `fraction` of its width moves to, kept inside the file. */
 export function panWindow(start: number, duration: number, fraction: number, fileStart: number, fileEnd: number): { start: number; duration: number } {
   const width = Math.min(duration, fileEnd - fileStart);

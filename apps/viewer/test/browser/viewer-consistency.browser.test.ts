@@ -221,4 +221,46 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+
+  test('when a typed window runs past the file, then it is cut to the file\'s time range and the status names it; one outside the file is refused naming the range; a window of 0.1 ms has tick labels that differ', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    const reads: { startTime: number; duration: number }[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/channels')) reads.push(r.postDataJSON() as { startTime: number; duration: number });
+    });
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    const fileStart = Number(await page.inputValue('[data-testid=window-start]'));
+    const length = Number(/length \(s\)([\d.]+)/.exec((await page.textContent('[data-testid=file-properties]')) ?? '')?.[1]);
+    const fileEnd = fileStart + length;
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.selectOption('[data-testid=scope]', 'window');
+
+    await page.fill('[data-testid=window-start]', String(fileStart + 100));
+    await page.fill('[data-testid=window-duration]', '1e9');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    expect(reads.at(-1)?.startTime).toBeCloseTo(fileStart + 100, 6);
+    expect(reads.at(-1)?.duration).toBeCloseTo(length - 100, 3);
+    expect(await page.textContent('[data-testid=status]')).toMatch(/\(the window cut to the file: the file runs from [\d.]+ s to [\d.]+ s\)$/);
+    // The axis ends at the file's end, not at 1e9.
+    const xTicks = async () => ((await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')) ?? '').split(' ');
+    const ticks = (await xTicks()).map(Number);
+    expect(Math.max(...ticks)).toBeLessThanOrEqual(fileEnd);
+
+    const before = reads.length;
+    await page.fill('[data-testid=window-start]', String(Math.ceil(fileEnd) + 65));
+    await page.fill('[data-testid=window-duration]', '10');
+    await page.click('[data-testid=plot]');
+    await page.waitForFunction(() => /is outside the file \(the file runs from [\d.]+ s to [\d.]+ s\)\.$/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''));
+    expect(reads).toHaveLength(before);
+
+    await page.fill('[data-testid=window-start]', String(fileStart + 90));
+    await page.fill('[data-testid=window-duration]', '0.0001');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const tickLabels = await xTicks();
+    expect(tickLabels.length).toBeGreaterThan(1);
+    expect(new Set(tickLabels).size).toBe(tickLabels.length);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -1,5 +1,5 @@
 import type { ChannelSeries } from '@pitwall/channels';
-import { alignLines, clampWindow, formatCursorTime, formatValue, grid, panWindow, pointsForWidth, seriesLine, valueAt } from '../../src/plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, grid, panWindow, pointsForWidth, seriesLine, tickDecimals, valueAt, windowInFile } from '../../src/plot-data';
 
 describe('seriesLine', () => {
   test('when a series has implicit times, then sample i is at startTime + i / frequency, less the offset; gaps and NaN are null', () => {
@@ -109,4 +109,28 @@ test('formatValue: six significant digits with the unit; no data for gaps', () =
   expect(formatValue(50.00000000000012, 'km/h')).toBe('50 km/h');
   expect(formatValue(167.21999999999997, 'km/h')).toBe('167.22 km/h');
   expect(formatValue(-0.30000000000000004, '')).toBe('-0.3');
+});
+
+describe('windowInFile: a typed window against the file\'s time range', () => {
+  test('when the window is inside the file, then it is kept as typed', () => {
+    expect(windowInFile(10, 5, 0, 335)).toEqual({ start: 10, duration: 5, cut: false });
+  });
+  test('when it runs past either end, then it is cut to the file and says so', () => {
+    expect(windowInFile(-50, 100, 0, 335)).toEqual({ start: 0, duration: 50, cut: true });
+    expect(windowInFile(100, 1e9, 0, 335)).toEqual({ start: 100, duration: 235, cut: true });
+  });
+  test('when none of it is in the file, then null', () => {
+    expect(windowInFile(400, 10, 0, 335)).toBeNull();
+    expect(windowInFile(-50, 10, 0, 335)).toBeNull();
+    expect(windowInFile(-50, 50, 0, 335)).toBeNull();
+  });
+});
+
+test('tickDecimals: the decimals of the tick step, so ticks a step apart never read the same', () => {
+  expect(tickDecimals(5)).toBe(0);
+  expect(tickDecimals(0.25)).toBe(2);
+  expect(tickDecimals(0.0005)).toBe(4);
+  expect(tickDecimals(0.000005)).toBe(6);
+  const ticks = [90.0001, 90.00015, 90.0002].map((v) => v.toFixed(tickDecimals(0.00005)));
+  expect(new Set(ticks).size).toBe(3);
 });
