@@ -47,6 +47,11 @@ export function parseDistances(text: string): number[] | undefined {
   });
 }
 
+/** An axis label: the channel's name and its unit in parentheses, the name alone when it has no unit (not "Gear ()"). */
+export function axisLabel(channel: { name: string; unit: string }): string {
+  return channel.unit.trim() ? `${channel.name} (${channel.unit})` : channel.name;
+}
+
 const value = (v: number | null) => (v === null ? '-' : displayNumber(v));
 const seconds = (v: number | null) => (v === null ? '-' : v.toFixed(3));
 

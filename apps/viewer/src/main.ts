@@ -2,7 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { axisTicks, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
+import { axisLabel, axisTicks, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
@@ -715,7 +715,7 @@ class Viewer {
     const answer = await this.requireApi().scatter(this.dataset, { x: el<HTMLSelectElement>('scatter-x').value, y: el<HTMLSelectElement>('scatter-y').value, ...(colour ? { colour } : {}), lapIndex: this.analysisLap() });
     const canvas = el<HTMLCanvasElement>('scatter-canvas');
     const { marks, xRange, yRange } = scatterMarks(answer, canvas.width, canvas.height, COLOURS[0] as string);
-    drawMarks(canvas, marks, xRange, yRange, `${answer.x.name} (${answer.x.unit})`, `${answer.y.name} (${answer.y.unit})`);
+    drawMarks(canvas, marks, xRange, yRange, axisLabel(answer.x), axisLabel(answer.y));
     const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
     el('scatter-caption').textContent = scatterCaption(answer);
     el('scatter-canvas').dataset['kind'] = answer.kind;
@@ -729,7 +729,7 @@ class Viewer {
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;
     // The count axis runs from 0 to the tallest bar (as the bars are scaled), its ticks whole numbers of samples.
-    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], [0, Math.max(1, ...answer.counts)], `${answer.channel.name} (${answer.channel.unit})`, 'samples', true);
+    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], [0, Math.max(1, ...answer.counts)], axisLabel(answer.channel), 'samples', true);
     el('histogram-caption').textContent = histogramCaption(answer);
     this.status(`Histogram of ${answer.channel.name}.`);
   }

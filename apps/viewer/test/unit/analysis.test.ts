@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisTicks, colourRamp, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, colourRamp, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 
@@ -115,4 +115,9 @@ describe('the analysis views', () => {
     const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Susp Pos FL', unit: 'mm' }, edges: [12.1, 12.45, 12.799999999999999, 13.149999999999999], counts: [3, 5, 2], below: 0, above: 1, total: 11, frequency: 50 };
     expect(histogramCaption(histogram)).toBe('Susp Pos FL: 11 samples in 3 bins of 0.35 mm from 12.1 to 13.15 mm (0 below, 1 above).');
   });
+});
+
+test('axisLabel: the name with its unit in parentheses, the name alone without a unit', () => {
+  expect(axisLabel({ name: 'Ground Speed', unit: 'km/h' })).toBe('Ground Speed (km/h)');
+  expect(axisLabel({ name: 'Gear', unit: '' })).toBe('Gear');
 });
