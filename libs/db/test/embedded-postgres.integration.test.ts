@@ -6,6 +6,8 @@ import { createLogger } from '@pitwall/service-kit';
 import { createPool, migrate, startEmbeddedPostgres, withTransaction, type EmbeddedPostgres } from '../src';
 
 jest.setTimeout(30_000);
+/** A new data directory's first start runs initdb in WebAssembly: seconds alone, past 30 s on a machine this loaded (CI's Node 26 pass beside browser tests). */
+const COLD_START_MS = 120_000;
 const logger = createLogger('embedded-test');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,7 +28,7 @@ describe('startEmbeddedPostgres', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'pitwall-pg-'));
     server = await startEmbeddedPostgres({ dataDir, logger });
-  });
+  }, COLD_START_MS);
   afterAll(async () => {
     await Promise.all(pools.splice(0).map((p) => p.end()));
     await server?.stop();
@@ -176,7 +178,7 @@ describe('startEmbeddedPostgres with sessionWaitTimeoutMs', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'pitwall-pg-'));
     server = await startEmbeddedPostgres({ dataDir, logger, sessionWaitTimeoutMs: 200 });
     await (await client()).query('CREATE TABLE public.waited (n int)');
-  });
+  }, COLD_START_MS);
   afterAll(async () => {
     await Promise.all(clients.splice(0).map((c) => c.end().catch(() => undefined)));
     await Promise.all(pools.splice(0).map((p) => p.end()));
@@ -232,5 +234,5 @@ describe('startEmbeddedPostgres on a new data directory', () => {
       await server?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, COLD_START_MS);
 });
