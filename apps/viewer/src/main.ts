@@ -42,6 +42,8 @@ class Viewer {
   private view: { start: number; duration: number } | null = null;
   /** The time plots' channels, each with whether its value is held between points (a discrete channel such as gear). */
   private plotted: { name: string; unit: string; line: Line; step: boolean }[] = [];
+  /** The file-time range the time plots show (their x axis), null when none is plotted. */
+  private plottedRange: { start: number; duration: number } | null = null;
   private overlay: OverlayLap[] = [];
   /** The overlay's visible x range after a zoom (lap seconds or metres), null for whole laps. */
   private overlayView: [number, number] | null = null;
@@ -50,7 +52,7 @@ class Viewer {
   /** The overlay's and the delta's distance source ("Distance from", sent as distanceChannel); '': Automatic. */
   private distanceSource = '';
   /** The track map on screen: the answer, where it is drawn, and the marker's point (null: none). */
-  private trackMap: { answer: TrackMapJson; view: MapView; segments: MapSegment[]; marker: number | null } | null = null;
+  private trackMap: { answer: TrackMapJson; view: MapView; segments: MapSegment[]; marker: number | null; lapIndex: number; caption: string } | null = null;
   /** Set while the map moves the time plots' cursor, so their cursor hook does not move the marker back. */
   private cursorFromMap = false;
   /** performance.now() of the action whose plot is being drawn (the lap click), for the drawn-in time. */
@@ -265,6 +267,7 @@ class Viewer {
     for (const id of DATASET_PANELS) el(id).hidden = true;
     this.panes.clear();
     this.plotted = [];
+    this.plottedRange = null;
     el('cursor-values').replaceChildren();
     this.trackMap = null;
     el<HTMLCanvasElement>('trackmap-canvas').getContext('2d')?.clearRect(0, 0, 560, 420);
@@ -516,6 +519,10 @@ class Viewer {
       readout: { time: formatCursorTime, value: (x) => formatValue(valueAt(p.line, x, p.step), p.unit) },
     }));
     this.panes.render(specs);
+    this.plottedRange = range;
+    // The track map follows the lap plotted (else it stays on the best lap), and says when it shows another one.
+    if (this.scope.kind === 'lap' && !this.view) el<HTMLSelectElement>('trackmap-lap').value = String(this.scope.lapIndex);
+    this.renderMapCaption();
     const decimals = Math.max(2, tickDecimals(range.duration / 10));
     this.status(`${names.length} channel(s), ${range.start.toFixed(decimals)} s to ${(range.start + range.duration).toFixed(decimals)} s${cut}`);
   }
@@ -745,14 +752,38 @@ class Viewer {
     // About one point per two pixels of the path's length on the canvas is as fine as the eye resolves.
     const answer = await this.requireApi().trackMap(this.dataset, { lapIndex, ...(colour ? { colour } : {}), maxPoints: 2 * (canvas.width + canvas.height) });
     const view = mapView(answer, canvas.width, canvas.height);
-    this.trackMap = { answer, view, segments: mapSegments(answer, view, COLOURS[0] as string), marker: null };
+    this.trackMap = { answer, view, segments: mapSegments(answer, view, COLOURS[0] as string), marker: null, lapIndex, caption: '' };
     this.drawTrackMap(null);
     const points = answer.points.x.length;
     const length = answer.points.distance[points - 1] ?? 0;
     const from = answer.source === 'gps' ? 'GPS' : `dead reckoning (${answer.source === 'yaw-rate' ? 'speed and yaw rate' : 'speed and lateral acceleration'})`;
     const closure = answer.closureErrorMetres === null ? 'not a closed lap' : answer.source === 'gps' ? `ends ${answer.closureErrorMetres.toFixed(1)} m from its start` : `closure error ${answer.closureErrorMetres.toFixed(1)} m, spread along the lap`;
-    el('trackmap-caption').textContent = `Lap ${lapIndex + 1} from ${from}: ${answer.channels.map((c) => c.name).join(', ')}; ${length.toFixed(0)} m, ${points} of ${answer.count} points (even over distance); ${closure}${answer.colour ? `; coloured by ${answer.colour.name} (blue low, red high)` : ''}.`;
+    this.trackMap.caption = `Lap ${lapIndex + 1} from ${from}: ${answer.channels.map((c) => c.name).join(', ')}; ${length.toFixed(0)} m, ${points} of ${answer.count} points (even over distance); ${closure}${answer.colour ? `; coloured by ${answer.colour.name} (blue low, red high)` : ''}.`;
+    this.renderMapCaption();
     this.status(`Track map of lap ${lapIndex + 1}.`);
+  }
+
+  /** Whether file time `t` is on the time plots' axis (hovering the map moves their cursor only then). */
+  private plotsShow(t: number): boolean {
+    const r = this.plottedRange;
+    return !!r && t >= r.start - 1e-6 && t <= r.start + r.duration + 1e-6;
+  }
+
+  /** The map's caption, and when the time plots show another lap or range than the map's lap, that they do. */
+  private renderMapCaption(): void {
+    const map = this.trackMap;
+    if (!map) return;
+    const r = this.plottedRange;
+    const lap = this.laps[map.lapIndex];
+    let note = '';
+    if (r && lap && !(this.plotsShow(lap.start) && this.plotsShow(lap.start + lap.lapTime))) {
+      const shown = this.scope.kind === 'lap' && !this.view ? `lap ${this.scope.lapIndex + 1}` : `${displayNumber(r.start, 8)} s to ${displayNumber(r.start + r.duration, 8)} s`;
+      const some = lap.start < r.start + r.duration && lap.start + lap.lapTime > r.start;
+      note = some
+        ? ` The time plots show ${shown}, not all of lap ${map.lapIndex + 1}: hovering the map moves their cursor only over the part they show.`
+        : ` The time plots show ${shown}, not lap ${map.lapIndex + 1}: hovering the map does not move their cursor.`;
+    }
+    el('trackmap-caption').textContent = map.caption + note;
   }
 
   /** Draws the path and, at point `marker`, the cursor's marker; the canvas says where it is for the tests. */
@@ -806,9 +837,11 @@ class Viewer {
     const index = pointNearPixel(map.answer, map.view, px, py);
     if (index === null || index === map.marker) return;
     this.drawTrackMap(index);
+    // A time off the plots' axis (another lap's) is not put on it (it read "no data"): their cursor leaves instead.
+    const t = fileTimeOf(map.answer, index);
     this.cursorFromMap = true;
     try {
-      this.panes.setCursorAt(fileTimeOf(map.answer, index));
+      this.panes.setCursorAt(this.plotsShow(t) ? t : null);
     } finally {
       this.cursorFromMap = false;
     }
