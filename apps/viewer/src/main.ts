@@ -104,10 +104,8 @@ class Viewer {
       void this.run(() => this.defineMathChannel());
     });
     el('plot').addEventListener('click', () => {
-      this.scope = this.scopeFromControls();
-      this.view = null;
       this.actionAt = performance.now();
-      void this.run(() => this.plot());
+      void this.run(() => this.plotScope(this.scopeFromControls()));
     });
     el('pan-left').addEventListener('click', () => void this.pan(-0.5));
     el('pan-right').addEventListener('click', () => void this.pan(0.5));
@@ -135,9 +133,7 @@ class Viewer {
       this.overlay = [];
       this.overlayView = null;
       this.deltaView = null;
-      this.renderOverlayList();
-      this.overlayPanes.clear();
-      this.deltaPanes.clear();
+      this.comparisonChanged();
     });
     el('lapstats-run').addEventListener('click', () => void this.run(() => this.showLapStats()));
     el('scatter-plot').addEventListener('click', () => void this.run(() => this.plotScatter()));
@@ -448,11 +444,38 @@ class Viewer {
 
   private plotLap(lapIndex: number): void {
     this.actionAt = performance.now();
-    this.scope = { kind: 'lap', lapIndex };
+    void this.run(() => this.plotScope({ kind: 'lap', lapIndex }));
+  }
+
+  /**
+   * Plots a new scope. When its read fails, the plots on screen stay, and so the scope and its controls go back to
+   * what they show (the Lap picker said the new lap over the old lap's plot).
+   */
+  private async plotScope(scope: Scope): Promise<void> {
+    const before = { scope: this.scope, view: this.view };
+    this.scope = scope;
     this.view = null;
-    el<HTMLSelectElement>('scope').value = 'lap';
-    el<HTMLSelectElement>('scope-lap').value = String(lapIndex);
-    void this.run(() => this.plot());
+    this.scopeToControls();
+    try {
+      await this.plot();
+    } catch (err) {
+      if (this.plotted.length > 0) {
+        this.scope = before.scope;
+        this.view = before.view;
+        this.scopeToControls();
+      }
+      throw err;
+    }
+  }
+
+  /** The Scope, Lap and window controls set to the scope. */
+  private scopeToControls(): void {
+    el<HTMLSelectElement>('scope').value = this.scope.kind;
+    if (this.scope.kind === 'lap') el<HTMLSelectElement>('scope-lap').value = String(this.scope.lapIndex);
+    if (this.scope.kind === 'window') {
+      el<HTMLInputElement>('window-start').value = String(this.scope.start);
+      el<HTMLInputElement>('window-duration').value = String(this.scope.duration);
+    }
   }
 
   /** The file-time range the scope covers. */
@@ -581,7 +604,33 @@ class Viewer {
     if (!dataset) return;
     if (this.overlay.some((o) => o.dataset.entityId === dataset.entityId && o.dataset.group === dataset.group && o.lapIndex === lap.lapIndex)) return;
     this.overlay.push({ dataset, lapIndex: lap.lapIndex, lapStart: lap.start, lapTime: lap.lapTime, label: comparisonLabel(dataset, lap) });
+    this.comparisonChanged();
+  }
+
+  /**
+   * The comparison list changed: listed again, and the overlay and the delta on screen drawn again from it, so each
+   * trace keeps its list swatch's colour (the list's position in COLOURS); a delta left with fewer than two laps
+   * is cleared and said.
+   */
+  private comparisonChanged(): void {
     this.renderOverlayList();
+    if (this.overlay.length === 0) {
+      this.overlayPanes.clear();
+      this.deltaPanes.clear();
+      return;
+    }
+    const overlay = this.overlayPanes.shown();
+    const delta = this.deltaPanes.shown();
+    // One after the other, so the status line ends with the delta's.
+    void this.run(async () => {
+      if (overlay) await this.plotOverlay();
+      if (!delta) return;
+      if (this.overlay.length >= 2) await this.plotDelta();
+      else {
+        this.deltaPanes.clear();
+        this.status('Delta cleared: it needs two or more laps in the comparison, the first the reference.');
+      }
+    });
   }
 
   private renderOverlayList(): void {
@@ -596,7 +645,7 @@ class Viewer {
         li.appendChild(
           button('remove', `overlay-remove-${i}`, () => {
             this.overlay.splice(i, 1);
-            this.renderOverlayList();
+            this.comparisonChanged();
           }),
         );
         return li;

@@ -288,4 +288,60 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a lap\'s read fails (the service out of reach), then the Lap picker goes back to the lap still plotted', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    const shown = await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks');
+
+    await page.route('**/channels**', (route) => route.abort('connectionrefused'));
+    await page.click('[data-testid=plot-lap-2]');
+    expect(await shownError(page)).toContain('could not be reached');
+    expect(await page.inputValue('[data-testid=scope]')).toBe('lap');
+    expect(await page.inputValue('[data-testid=scope-lap]')).toBe('1');
+    expect(await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')).toBe(shown);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when the reference lap is removed from the comparison, then the overlay is drawn again without it, each trace in its list swatch\'s colour, and the delta, left with one lap, is cleared and said', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    for (const lap of [1, 2, 3]) await page.click(`[data-testid=overlay-add-${lap}]`);
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+
+    /** Each list item's swatch colour and text, and each trace of the overlay pane's legend with its colour. */
+    const listed = () => page.$$eval('[data-testid^=overlay-item-]', (items) => items.map((li) => ({ colour: getComputedStyle(li.querySelector('span') as HTMLElement).color, label: li.textContent ?? '' })));
+    const traces = () =>
+      page.$$eval('[data-testid="pane-overlay-Ground Speed"] .u-legend .u-series', (rows) =>
+        rows.slice(1).map((r) => ({ colour: getComputedStyle(r.querySelector('.u-marker') as HTMLElement).borderColor, label: r.querySelector('.u-label')?.textContent ?? '' })),
+      );
+    const agree = async () => {
+      const [list, drawn] = [await listed(), await traces()];
+      expect(drawn).toHaveLength(list.length);
+      list.forEach((item, i) => {
+        expect(item.label).toContain(drawn[i]?.label);
+        expect(drawn[i]?.colour).toBe(item.colour);
+      });
+    };
+    await agree();
+
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-remove-0]'));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=pane-delta]').length === 1);
+    expect((await traces()).map((t) => t.label)).toEqual([expect.stringContaining('lap 3'), expect.stringContaining('lap 4')]);
+    await agree();
+    await page.waitForSelector('[data-testid=pane-delta]');
+
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-remove-0]'));
+    await agree();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=pane-delta]').length === 0);
+    expect(await page.textContent('[data-testid=status]')).toContain('Delta cleared: it needs two or more laps');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
