@@ -422,15 +422,37 @@ class Viewer {
     const definition = { name: value('math-name'), expression: value('math-expression'), unit: value('math-unit'), decimalPlaces: value('math-decimals') };
     await this.requireApi().createMathChannel(definition);
     const dataset = this.dataset;
+    let unlisted = '';
     if (dataset) {
       this.metadata = await this.requireApi().metadata(dataset);
-      if (this.metadata.channels.some((c) => c.name === definition.name)) this.selected.add(definition.name);
+      const listed = this.metadata.channels.find((c) => c.name === definition.name);
+      if (listed?.expression !== undefined) this.selected.add(definition.name);
+      else unlisted = await this.whyNotEvaluated(dataset, definition.name, listed !== undefined);
       this.renderFileProperties();
       this.renderChannelPickers();
       this.renderDistanceSources();
       this.renderCatalogue();
     }
-    this.status(`Math channel ${definition.name} saved.`);
+    this.status(unlisted ? `Math channel ${definition.name} saved, but this file cannot evaluate it${unlisted}.` : `Math channel ${definition.name} saved.`);
+  }
+
+  /**
+   * Why the open file's catalogue does not list a math channel just saved (docs/math-channels.md): a logged channel
+   * of its name wins; otherwise one read of it (a millisecond of the file) is the service's 422 naming the reason.
+   * ': <reason>', or '' when none is told.
+   */
+  private async whyNotEvaluated(dataset: DatasetRef, name: string, logged: boolean): Promise<string> {
+    if (logged) return `: a channel of the file is named ${name}, and a logged channel wins over a math channel of the same name`;
+    const m = this.metadata as DataFileMetadataJson;
+    try {
+      await this.requireApi().channels(dataset, { channels: [name], mode: 2, startTime: m.startTime, duration: 0.001 }, 4);
+      return '';
+    } catch (err) {
+      const detail = err instanceof ApiError && err.status === 422 ? (err.info.problem?.detail ?? '') : '';
+      // The detail starts with the dataset's ids ("The data file could not be read: RunSheets <id> ..."): the reason is its math channel part.
+      const reason = /math channel .*$/.exec(detail)?.[0] ?? '';
+      return reason ? `: ${reason.replace(/\.$/, '')}` : '';
+    }
   }
 
   // ---- time plots ----------------------------------------------------------------------------------------------

@@ -344,4 +344,23 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a math channel is saved that this file cannot list (an input it lacks, no input and no Rate, a logged channel\'s name), then the status says it was saved but this file cannot evaluate it, and why', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Laps run');
+    await pickDataset(page, 'Laps run / DataFile (laps.csv)');
+    const save = async (name: string, expression: string) => {
+      await page.fill('[data-testid=math-name]', name);
+      await page.fill('[data-testid=math-expression]', expression);
+      await page.click('[data-testid=math-save]');
+      await page.waitForFunction((n) => (document.querySelector('[data-testid=status]')?.textContent ?? '').startsWith(`Math channel ${n} saved`), name);
+      expect(await page.isHidden('[data-testid=error]')).toBe(true);
+      expect(await page.locator(`[data-testid="channel-${name}"]`).count()).toBe(expression.includes('Throttle') ? 1 : 0);
+      return page.textContent('[data-testid=status]');
+    };
+    expect(await save('Twice nope', '"Nope" * 2')).toBe('Math channel Twice nope saved, but this file cannot evaluate it: math channel Twice nope reads Nope, which this file does not have.');
+    expect(await save('Lap clock', 'lapTime()')).toMatch(/^Math channel Lap clock saved, but this file cannot evaluate it: math channel Lap clock reads no channel: give it a Rate/);
+    expect(await save('Lap', '"Throttle Pos" * 2')).toBe('Math channel Lap saved, but this file cannot evaluate it: a channel of the file is named Lap, and a logged channel wins over a math channel of the same name.');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
