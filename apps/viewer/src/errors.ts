@@ -30,7 +30,8 @@ export function failureMessage(info: ApiFailureInfo): string {
   const suffix = why ? ` (${why})` : '';
   switch (info.status) {
     case 0:
-      return `The service could not be reached${info.reason ? `: ${info.reason}` : ''}.`;
+      // The browser's own words ("Failed to fetch") say nothing to a race engineer: they are the error's tooltip.
+      return 'The service could not be reached (is it running? is the network up?).';
     case 400:
       if (info.problem?.errors?.['Expression'] || info.problem?.errors?.['Name']) return `The math channel was not saved${suffix}.`;
       // The reason is both the detail and the field's error: say it once.

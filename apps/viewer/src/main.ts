@@ -936,7 +936,7 @@ class Viewer {
       error.textContent = err instanceof ApiError || err instanceof Error ? err.message : String(err);
       error.dataset['status'] = err instanceof ApiError ? String(err.status) : '';
       // The service's own words in full (a sentence of the page may summarise them), on hover.
-      error.title = err instanceof ApiError ? (err.info.problem?.detail ?? '') : '';
+      error.title = err instanceof ApiError ? (err.info.problem?.detail ?? err.info.reason ?? '') : '';
       error.hidden = false;
       this.status('');
     }

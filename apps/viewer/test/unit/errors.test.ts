@@ -22,7 +22,9 @@ describe('failureMessage: what the page says for a failed API call', () => {
     expect(failureMessage({ status, problem, retryAfter })).toBe(expected);
   });
 
-  test('when no answer came, then it says the service could not be reached and why', () => {
-    expect(new ApiError({ status: 0, reason: 'Failed to fetch' }).message).toBe('The service could not be reached: Failed to fetch.');
+  test('when no answer came, then it says the service could not be reached and what to check, without the browser\'s words', () => {
+    const message = new ApiError({ status: 0, reason: 'Failed to fetch' }).message;
+    expect(message).toBe('The service could not be reached (is it running? is the network up?).');
+    expect(message).not.toContain('fetch');
   });
 });
