@@ -348,8 +348,12 @@ class Viewer {
       const kept = select.value;
       select.replaceChildren(...(none ? [new Option('none', '')] : []), ...names.map((n) => new Option(n, n)));
       if (names.includes(kept)) select.value = kept;
+      return names.includes(kept);
     };
-    for (const id of ['scatter-x', 'scatter-y', 'histogram-channel']) fill(id, false);
+    for (const id of ['scatter-x', 'histogram-channel']) fill(id, false);
+    // Y against X of one channel is a diagonal: Y starts on another channel than X.
+    const x = el<HTMLSelectElement>('scatter-x').value;
+    if (!fill('scatter-y', false)) el<HTMLSelectElement>('scatter-y').value = names.find((n) => n !== x) ?? x;
     for (const id of ['scatter-colour', 'trackmap-colour']) fill(id, true);
   }
 

@@ -363,4 +363,18 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a dataset is opened, then the scatter\'s X and Y are two different channels', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    const x = await page.inputValue('[data-testid=scatter-x]');
+    const y = await page.inputValue('[data-testid=scatter-y]');
+    expect(x).not.toBe('');
+    expect(y).not.toBe('');
+    expect(y).not.toBe(x);
+    await andDrawn(page, 'scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
+    expect(await page.textContent('[data-testid=scatter-caption]')).toContain(y);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
