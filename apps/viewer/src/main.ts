@@ -424,6 +424,10 @@ class Viewer {
   private async defineMathChannel(): Promise<void> {
     const value = (id: string) => el<HTMLInputElement>(id).value.trim();
     const definition = { name: value('math-name'), expression: value('math-expression'), unit: value('math-unit'), decimalPlaces: value('math-decimals') };
+    // The status of the save before is no longer the news.
+    this.status('');
+    const decimals = definition.decimalPlaces;
+    if (decimals !== '' && !/^[0-6]$/.test(decimals)) throw new Error(`The math channel was not saved: decimal places "${decimals}" must be a whole number from 0 to 6 (empty: full precision).`);
     await this.requireApi().createMathChannel(definition);
     const dataset = this.dataset;
     let unlisted = '';

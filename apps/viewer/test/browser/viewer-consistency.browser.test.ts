@@ -377,4 +377,33 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when decimal places of 2.5 or 9 are typed for a math channel, then the old "saved" status goes and the page says decimal places are a whole number from 0 to 6', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    const writes: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/MathChannels')) writes.push(r.url());
+    });
+    await pickRun(page, 'Consistency Cup', 'Laps run');
+    await pickDataset(page, 'Laps run / DataFile (laps.csv)');
+    await page.fill('[data-testid=math-name]', 'Half throttle');
+    await page.fill('[data-testid=math-expression]', '"Throttle Pos" / 2');
+    await page.fill('[data-testid=math-decimals]', '1');
+    await page.click('[data-testid=math-save]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'Math channel Half throttle saved.');
+
+    for (const decimals of ['2.5', '9']) {
+      await page.fill('[data-testid=math-name]', `Half throttle ${decimals}`);
+      await page.fill('[data-testid=math-decimals]', decimals);
+      await page.click('[data-testid=math-save]');
+      expect(await shownError(page)).toBe(`The math channel was not saved: decimal places "${decimals}" must be a whole number from 0 to 6 (empty: full precision).`);
+      expect(await page.textContent('[data-testid=status]')).toBe('');
+      await page.fill('[data-testid=math-decimals]', '');
+      await page.evaluate(() => {
+        (document.querySelector('[data-testid=error]') as HTMLElement).hidden = true;
+      });
+    }
+    expect(writes).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
