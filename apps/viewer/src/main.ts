@@ -947,7 +947,25 @@ class Viewer {
       error.title = err instanceof ApiError ? (err.info.problem?.detail ?? err.info.reason ?? '') : '';
       error.hidden = false;
       this.status('');
+      // A key refused (revoked, or stored and refused at a reload): forgotten, so no reload sends it again.
+      if (err instanceof ApiError && err.status === 401) {
+        clearCredentials(sessionStorage);
+        if (this.api) {
+          this.forgetKey();
+          error.textContent += ' Sign in again.';
+        }
+      }
     }
+  }
+
+  /** Signed out by the service: the sign-in shown, nothing of the account left on the page. */
+  private forgetKey(): void {
+    this.api = null;
+    this.opening++;
+    this.closeDataset();
+    el('sign-in').hidden = false;
+    el('signed-in').hidden = true;
+    el('app').hidden = true;
   }
 
   private status(text: string): void {

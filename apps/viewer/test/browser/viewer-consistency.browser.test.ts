@@ -406,4 +406,26 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when the key is refused (401) after signing in, then the stored key is forgotten, the sign-in is shown with the reason, and a reload does not try the key again', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    // The key revoked meanwhile: every answer of the service is now its 401.
+    await page.route('**/RunSheets/**', (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Unauthorized', status: 401, detail: 'invalid API key' }) }));
+    await page.selectOption('[data-testid=pick-dataset]', { index: 1 });
+    expect(await shownError(page)).toBe('The API key was not accepted (401): check the key, or ask an administrator for a new one. Sign in again.');
+    expect(await page.isVisible('[data-testid=sign-in]')).toBe(true);
+    expect(await page.isHidden('#app')).toBe(true);
+    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain(stack.apiKey);
+
+    const withKey: string[] = [];
+    page.on('request', (r) => {
+      if (r.headers()['apikey']) withKey.push(r.url());
+    });
+    await page.reload();
+    await page.waitForSelector('[data-testid=sign-in]');
+    expect(await page.isHidden('#app')).toBe(true);
+    expect(withKey).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
