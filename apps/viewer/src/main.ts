@@ -685,7 +685,9 @@ class Viewer {
 
   private async plotOverlay(): Promise<void> {
     const m = this.metadata;
-    if (!m || this.overlay.length === 0) {
+    // The list as it is now: a change while the laps are read draws again with its own list.
+    const overlay = [...this.overlay];
+    if (!m || overlay.length === 0) {
       this.status('Add laps with "Compare" first.');
       return;
     }
@@ -697,12 +699,12 @@ class Viewer {
     const api = this.requireApi();
     const axis = el<HTMLSelectElement>('overlay-axis').value === 'distance' ? 'distance' : 'time';
     const width = pointsForWidth(this.overlayPanes.plotWidth());
-    this.status(`Reading ${this.overlay.length} lap(s)…`);
+    this.status(`Reading ${overlay.length} lap(s)…`);
     const names = channels.map((c) => c.name);
     const view = this.overlayView;
     let source: LapDistanceJson['source'] | undefined;
     const perLap = await Promise.all(
-      this.overlay.map(async (o) => {
+      overlay.map(async (o) => {
         // Zoomed: each lap's window under the visible range, re-read at the plot's resolution. A zoom over distance
         // needs the lap's distance trace first (to find its times); otherwise both reads go at once.
         const lapRead: ChannelsBody = { channels: names, mode: 1, lapIndex: o.lapIndex };
@@ -725,7 +727,7 @@ class Viewer {
       title: `${c.name} over ${axis === 'distance' ? 'distance' : 'lap time'}`,
       unit: c.unit,
       xLabel: axis === 'distance' ? 'distance (m)' : 'lap time (s)',
-      series: this.overlay.map((o, i) => ({ label: o.label, colour: COLOURS[i % COLOURS.length] })),
+      series: overlay.map((o, i) => ({ label: o.label, colour: COLOURS[i % COLOURS.length] })),
       data: overlayOnGrid(
         perLap.map((lines) => lines[k]),
         c,
@@ -735,7 +737,7 @@ class Viewer {
       ...(view ? { xRange: view } : {}),
     }));
     this.overlayPanes.render(specs);
-    this.status(`${this.overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
+    this.status(`${overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
   }
 
   private async plotDelta(): Promise<void> {

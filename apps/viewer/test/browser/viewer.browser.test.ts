@@ -375,9 +375,9 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     const [trace] = await screenshotColours(page, '[data-testid=pane-delta]', 'delta-distance-from-math.png', [COLOURS[1]]);
     expect(trace).toBeGreaterThan(MIN_LINE_PIXELS);
 
-    // The lap list changes, the choice stays.
-    await page.click('[data-testid=overlay-add-3]');
-    await page.click('[data-testid=overlay-remove-2]');
+    // The lap list changes (the overlay and the delta on screen drawn again each time), the choice stays.
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=overlay-add-3]'));
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=overlay-remove-2]'));
     expect(await page.inputValue('[data-testid=distance-source]')).toBe('Speed copy');
 
     // Back to Automatic: the overlay and the delta on screen are read again, without the parameter (Sample1's own Lap Distance).
