@@ -121,11 +121,14 @@ export function groupChannelsByUnit(channels: readonly CatalogueChannel[], searc
 }
 
 /**
- * The File panel's channel count: the file's own channels, then the account's math channels the metadata lists
- * beside them (group Math), so the count is not taken for the file's ("29 in the file, 2 math (the account's)").
+ * The File panel's channel count: the file's own channels, how many of them the plots do not offer (text, bytes or
+ * arrays: groupChannelsByUnit leaves them out, so the list is shorter than the count), then the account's math
+ * channels the metadata lists beside them (group Math), so the count is not taken for the file's ("29 in the file, 2
+ * not plottable (text, bytes or arrays), 2 math (the account's)").
  */
 export function channelCount(channels: readonly CatalogueChannel[]): string {
   const math = channels.filter((c) => c.group === 'Math').length;
-  const file = `${channels.length - math} in the file`;
-  return math ? `${file}, ${math} math (the account's)` : file;
+  const hidden = channels.filter((c) => c.group !== 'Math' && (c.kind || c.dimension > 1)).length;
+  const parts = [`${channels.length - math} in the file`, ...(hidden ? [`${hidden} not plottable (text, bytes or arrays)`] : []), ...(math ? [`${math} math (the account's)`] : [])];
+  return parts.join(', ');
 }

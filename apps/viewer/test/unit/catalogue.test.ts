@@ -97,4 +97,13 @@ describe('groupChannelsByUnit', () => {
     expect(channelCount([...catalogue, math('Speed ms'), math('Power')])).toBe(`${catalogue.length} in the file, 2 math (the account's)`);
     expect(channelCount(catalogue)).toBe(`${catalogue.length} in the file`);
   });
+
+  test('when the file has text, byte or array channels, which the channel list does not offer, then the count says how many are not plottable', () => {
+    const text: CatalogueChannel = { ...channel('Driver message', ''), kind: 'text' };
+    const array: CatalogueChannel = { ...channel('Tyre temps', 'C'), dimension: 4 };
+    const all = [...catalogue, text, array];
+    expect(channelCount(all)).toBe(`${all.length} in the file, 2 not plottable (text, bytes or arrays)`);
+    const listed = groupChannelsByUnit(all).flatMap((g) => g.channels.map((c) => c.name));
+    expect(listed).toHaveLength(all.length - 2);
+  });
 });
