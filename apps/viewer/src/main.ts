@@ -170,11 +170,22 @@ class Viewer {
       saveCredentials(sessionStorage, stored);
       this.api = new ViewerApi(stored);
       el('account-label').textContent = `Account: ${account.Name}`;
+      this.applyRole(account.Role);
       el('sign-in').hidden = true;
       el('signed-in').hidden = false;
       el('app').hidden = false;
       this.fill('pick-championship', await this.api.championships(), entityName);
     });
+  }
+
+  /**
+   * What the key's role lets the page offer: a reader may read, not write, so the math channel form is disabled and
+   * says why (the service would refuse the save with a 403 all the same).
+   */
+  private applyRole(role: string): void {
+    const reader = role.toLowerCase() === 'reader';
+    for (const control of el('math-form').querySelectorAll<HTMLInputElement | HTMLButtonElement>('input, button')) control.disabled = reader;
+    el('math-role').hidden = !reader;
   }
 
   private signOut(): void {

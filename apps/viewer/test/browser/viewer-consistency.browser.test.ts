@@ -406,6 +406,38 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when the key\'s role in the account is reader, then the math channel form is disabled and says why; an editor\'s is not', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    // The account list as the service answers it, with the key's role made reader.
+    await page.route('**/Accounts/GetAll', async (route) => {
+      const answer = await route.fetch();
+      const accounts = (await answer.json()) as { Id: string; Role: string }[];
+      await route.fulfill({ response: answer, json: accounts.map((a) => ({ ...a, Role: 'reader' })) });
+    });
+    await page.goto(`${stack.baseUrl}/viewer`);
+    await page.fill('[data-testid=api-key]', stack.apiKey);
+    await page.fill('[data-testid=account-id]', stack.accountId);
+    await page.click('[data-testid=connect]');
+    // The form is in the channel panel of an open dataset.
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.waitForSelector('[data-testid=math-role]', { state: 'visible' });
+    expect(await page.textContent('[data-testid=math-role]')).toBe('Your role in this account is reader: math channels are saved by its editors and admins.');
+    expect(await page.isDisabled('[data-testid=math-save]')).toBe(true);
+    expect(await page.isDisabled('[data-testid=math-expression]')).toBe(true);
+    await context.close();
+
+    // The stack's own key is an admin's: the form is offered.
+    const { page: editor } = await openSignedIn(browser, stack);
+    await pickRun(editor, 'Consistency Cup', 'Run 1');
+    await pickDataset(editor, 'Run 1 / DataFile');
+    await editor.waitForSelector('[data-testid=math-form]', { state: 'visible' });
+    expect(await editor.isHidden('[data-testid=math-role]')).toBe(true);
+    expect(await editor.isEnabled('[data-testid=math-save]')).toBe(true);
+    await editor.context().close();
+  });
+
   test('when the key is refused (401) after signing in, then the stored key is forgotten, the sign-in is shown with the reason, and a reload does not try the key again', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack);
     await pickRun(page, 'Consistency Cup', 'Run 1');
