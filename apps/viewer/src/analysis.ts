@@ -1,6 +1,6 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
 import { formatLapTime } from './catalogue';
-import { displayNumber } from './display-number';
+import { displayNumber, shortText } from './display-number';
 
 /**
  * The analysis views' pure parts: the inputs read from the form (thresholds, sector distances), the lap statistics
@@ -49,7 +49,8 @@ export function parseDistances(text: string): number[] | undefined {
 
 /** An axis label: the channel's name and its unit in parentheses, the name alone when it has no unit (not "Gear ()"). */
 export function axisLabel(channel: { name: string; unit: string }): string {
-  return channel.unit.trim() ? `${channel.name} (${channel.unit})` : channel.name;
+  const name = shortText(channel.name);
+  return channel.unit.trim() ? `${name} (${shortText(channel.unit, 24)})` : name;
 }
 
 const value = (v: number | null) => (v === null ? '-' : displayNumber(v));

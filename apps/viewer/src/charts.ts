@@ -1,4 +1,5 @@
 import uPlot from 'uplot';
+import { shortText } from './display-number';
 import { tickDecimals } from './plot-data';
 
 
@@ -79,14 +80,15 @@ export class PaneStack {
   private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement): uPlot.Options {
     const readout = spec.readout;
     return {
-      title: spec.title,
+      // A file's names and units are shown shortened where uPlot gives them a fixed place (title, legend, axis).
+      title: shortText(spec.title),
       width,
       height: this.options.height ?? 180,
       scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },
       series: [
         { label: spec.xLabel, ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.time(cursorX(u))) } : {}) },
         ...spec.series.map((s, i) => ({
-          label: s.label,
+          label: shortText(s.label),
           stroke: s.colour,
           width: 2,
           spanGaps: false,
@@ -105,7 +107,7 @@ export class PaneStack {
             return labels;
           },
         },
-        { label: spec.unit, size: 70, space: 20 },
+        { label: shortText(spec.unit, 24), size: 70, space: 20 },
       ],
       cursor: {
         sync: { key: this.options.syncKey },

@@ -357,7 +357,7 @@ class Viewer {
     const fill = (id: string, none: boolean) => {
       const select = el<HTMLSelectElement>(id);
       const kept = select.value;
-      select.replaceChildren(...(none ? [new Option('none', '')] : []), ...names.map((n) => new Option(n, n)));
+      select.replaceChildren(...(none ? [new Option('none', '')] : []), ...names.map((n) => titled(new Option(n, n))));
       if (names.includes(kept)) select.value = kept;
       return names.includes(kept);
     };
@@ -422,7 +422,8 @@ class Viewer {
           box.dataset['testid'] = `channel-${c.name}`;
           box.addEventListener('change', () => (box.checked ? this.selected.add(c.name) : this.selected.delete(c.name)));
           label.append(box, ` ${c.name}`);
-          label.title = c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${displayNumber(c.frequency)} Hz, ${c.sampleCount} samples, ${c.dataType}`;
+          label.classList.add('channel');
+          label.title = `${c.name}: ${c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${c.unit || 'no unit'}, ${displayNumber(c.frequency)} Hz, ${c.sampleCount} samples, ${c.dataType}`}`;
           fieldset.appendChild(label);
         }
         return fieldset;
@@ -1053,6 +1054,12 @@ function button(text: string, testid: string, onClick: () => void): HTMLButtonEl
   b.dataset['testid'] = testid;
   b.addEventListener('click', onClick);
   return b;
+}
+
+/** An option whose text a narrow picker may cut (a long channel name): its whole text is its tooltip. */
+function titled(option: HTMLOptionElement): HTMLOptionElement {
+  option.title = option.text;
+  return option;
 }
 
 new Viewer().start();

@@ -12,6 +12,9 @@ import { andDrawn, openSignedIn, pickDataset, pickRun, shownError } from '../sup
  * What a user sees agrees with the controls and with the data: the values at the cursor, the pickers and panels after
  * another dataset is opened (or fails to open), and the messages of a failure wherever the control used is.
  */
+const LONG_NAME = `Brake Pressure Front ${'Long Name '.repeat(28)}End`;
+const LONG_UNIT = `bar ${'unit '.repeat(49)}end`;
+
 describe('the viewer keeps what it shows consistent, in headless Chromium against npm start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-viewer-consistency-'));
   let stack: Embedded;
@@ -32,6 +35,10 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     const gif = join(dataDir, 'photo.gif');
     writeFileSync(gif, Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(4096, 0xab)]));
     await seedRunSheet(stack, run, 'Photo run', gif);
+    // A channel with a 300-character name and a 250-character unit beside a short one.
+    const long = join(dataDir, 'long.csv');
+    writeFileSync(long, `Time,${LONG_NAME} [${LONG_UNIT}],Short\n${Array.from({ length: 100 }, (_, i) => `${(i / 10).toFixed(1)},${i},${100 - i}`).join('\n')}\n`);
+    await seedRunSheet(stack, run, 'Long names run', long);
     browser = await launchChromium();
   }, 240_000);
 
@@ -406,6 +413,22 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a channel\'s name is 300 characters and its unit 250, then the page is no wider than the window after it is opened and plotted, and the cut texts are whole in their tooltips', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await page.selectOption('[data-testid=pick-run]', { label: 'Long names run' });
+    await pickDataset(page, 'Long names run / DataFile (long.csv)');
+    await page.check(`[data-testid="channel-${LONG_NAME}"]`);
+    await page.check('[data-testid="channel-Short"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+    expect(widths.page).toBeLessThanOrEqual(widths.window);
+    expect(await page.getAttribute(`[data-testid="channel-${LONG_NAME}"] >> xpath=..`, 'title')).toContain(LONG_NAME);
+    expect(await page.getAttribute(`[data-testid=scatter-x] option[value="${LONG_NAME}"]`, 'title')).toBe(LONG_NAME);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when the key\'s role in the account is reader, then the math channel form is disabled and says why; an editor\'s is not', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();
