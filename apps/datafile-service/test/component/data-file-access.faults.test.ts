@@ -49,7 +49,7 @@ describe('data file reads that fail on the pool (a worker crash, a read over the
     const r = await fetch(path('Ground Speed'), { headers: started.headers });
     expect(r.status).toBe(504);
     expect(r.headers.get('content-type')).toContain('application/problem+json');
-    expect(((await r.json()) as { detail: string }).detail).toContain('within 1500 ms (DATAFILE_READ_TIMEOUT_MS)');
+    expect(((await r.json()) as { detail: string }).detail).toContain(`within ${READ_LIMITS.DATAFILE_READ_TIMEOUT_MS} ms (DATAFILE_READ_TIMEOUT_MS)`);
     // Both threads were given hanging reads in turn: had they not been aborted, nothing would be served now.
     expect((await fetch(path('Ground Speed'), { headers: started.headers })).status).toBe(504);
     expect((await fetch(path('Susp Pos FL'), { headers: started.headers })).status).toBe(200);
@@ -57,7 +57,7 @@ describe('data file reads that fail on the pool (a worker crash, a read over the
   });
 
   test('when a user has 1 read running and 1 waiting across two gateway replicas, then one more is a 429 with Retry-After', async () => {
-    // Reads of Ground Speed hang until the 1.5 s read timeout: one runs, the other waits for its slot.
+    // Reads of Ground Speed hang until the read timeout: one runs, the other waits for its slot.
     await expectReadLimitAcrossReplicas(started, (at) => path('Ground Speed', at), (at) => path('Susp Pos FL', at));
   });
 });

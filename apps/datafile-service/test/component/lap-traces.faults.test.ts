@@ -37,13 +37,13 @@ describe('lap traces (distance, delta) over the read timeout or beyond the per-u
     const r = await fetch(delta(4), { headers: started.headers });
     expect(r.status).toBe(504);
     expect(r.headers.get('content-type')).toContain('application/problem+json');
-    expect(((await r.json()) as { detail: string }).detail).toContain('1500 ms');
+    expect(((await r.json()) as { detail: string }).detail).toContain(`within ${READ_LIMITS.DATAFILE_READ_TIMEOUT_MS} ms (DATAFILE_READ_TIMEOUT_MS)`);
     expect((await fetch(delta(2), { headers: started.headers })).status).toBe(200);
     expect((await fetch(`${started.base}${dataset}/distance?lapIndex=4`, { headers: started.headers })).status).toBe(504);
   });
 
   test('when a user has 1 read running and 1 waiting across two gateway replicas, then one more delta is a 429 with Retry-After', async () => {
-    // Deltas of lap 4 hang until the 1.5 s read timeout: one runs, the other waits for its slot.
+    // Deltas of lap 4 hang until the read timeout: one runs, the other waits for its slot.
     await expectReadLimitAcrossReplicas(started, (at) => delta(4, at), (at) => delta(2, at));
   });
 });
