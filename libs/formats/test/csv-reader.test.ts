@@ -126,7 +126,7 @@ describe('CSV reader', () => {
     ['tabs', '\t'],
   ])('when a file separated by %s writes decimal commas (a spreadsheet in a German or French locale), then they are decimals, the time column too', (_, d) => {
     const text = [`Zeit [s]${d}Drehzahl [1/min]${d}Druck [bar]`, `0,00${d}1500${d}1,5`, `0,01${d}1510${d}-2,25`, `0,02${d}1520${d}`, `0,03${d}1530${d}3,125e1`].join('\n');
-    const file = openDataFile(new TextEncoder().encode(text.replace('Zeit', 'Time')));
+    const file = openDataFile(new TextEncoder().encode(text));
     expect(file.channels.map((c) => [c.name, c.unit, c.frequency])).toEqual([
       ['Drehzahl', '1/min', 100],
       ['Druck', 'bar', 100],
@@ -134,6 +134,8 @@ describe('CSV reader', () => {
     expect(file.duration).toBeCloseTo(0.04, 12);
     expect(Array.from(file.readChannel('Druck').samples)).toEqual([1.5, -2.25, NaN, 31.25]);
     expect(Array.from(file.readChannel('Drehzahl').samples)).toEqual([1500, 1510, 1520, 1530]);
+    // The time column is found by its word in those locales too.
+    for (const word of ['Temps', 'Tiempo', 'Tempo', 'zeit']) expect(openDataFile(new TextEncoder().encode(text.replace('Zeit', word))).duration).toBeCloseTo(0.04, 12);
   });
 
   it('when a semicolon file writes decimal points, or mixes a point in, then points are the decimals and a comma is no number (a gap)', () => {

@@ -28,7 +28,8 @@ export interface CsvLayout {
   preamble: Map<string, string[]>;
 }
 
-const TIME_HEADER = /^(time|timestamp|t)\s*(?:[[(]\s*([^\])]*?)\s*[\])])?$/i;
+/** A time column's header: `Time`, `Timestamp` or `t`, or the word for time of the locales that write decimal commas (`Zeit`, `Temps`, `Tiempo`, `Tempo`), with an optional unit. */
+const TIME_HEADER = /^(time|timestamp|t|zeit|temps|tiempo|tempo)\s*(?:[[(]\s*([^\])]*?)\s*[\])])?$/i;
 const UNIT_IN_NAME = /^(.*?)\s*[[(]\s*([^\])]*?)\s*[\])]$/;
 const SNIFF_BYTES = 4096;
 const MAX_PREAMBLE_LINES = 100;
