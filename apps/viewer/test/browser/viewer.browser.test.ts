@@ -8,6 +8,7 @@ import { foreignRequests, launchChromium } from '../support/browser';
 import { ROOT, startEmbedded, type Embedded } from '../support/embedded';
 import { countColour, decodePng } from '../support/png';
 import { SAMPLE_LD, seedRun, seedRunSheet } from '../support/seed';
+import { andDrawn } from '../support/viewer-page';
 
 /** Screenshots of every plot the tests draw, kept for a person to look at (tmp/ is git-ignored). */
 const ARTIFACTS = join(ROOT, 'tmp', 'viewer-artifacts');
@@ -60,18 +61,6 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.selectOption('[data-testid=pick-car]', { label: 'Car 7' });
     await page.selectOption('[data-testid=pick-run]', { label: runSheet });
     await page.selectOption('[data-testid=pick-dataset]', { label: `${runSheet} / DataFile (Sample1.ld)` });
-  }
-
-  /** Runs `action` and waits until the panes in `testid` have drawn once more. */
-  async function andDrawn(page: Page, testid: string, action: () => Promise<unknown>): Promise<void> {
-    const before = Number((await page.getAttribute(`[data-testid=${testid}]`, 'data-drawn')) ?? 0);
-    await action();
-    try {
-      await page.waitForFunction(([id, n]) => Number(document.querySelector(`[data-testid=${id}]`)?.getAttribute('data-drawn') ?? 0) > Number(n), [testid, before] as const);
-    } catch (err) {
-      // Say what the page says instead of a bare timeout.
-      throw new Error(`${testid} did not draw: error "${await page.textContent('[data-testid=error]')}", status "${await page.textContent('[data-testid=status]')}" (${String(err)})`);
-    }
   }
 
   /** Saves a screenshot of `selector` as an artifact and returns how many of its pixels have each colour. */
