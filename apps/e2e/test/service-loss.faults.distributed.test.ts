@@ -152,7 +152,9 @@ describe('when a process of a supervised stack (npm run start:distributed) is ki
       expect.stringMatching(/^entity-service restarted \(pid \d+\)$/),
     ]);
     const created = await m.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'After restarts' }] });
-    expect(created.statusCode).toBe(201);
+    // The message travels with the status, so that a failure says which refusal it was.
+    const said = (name: string) => `${name}: ${stack.stack.procs.find((p) => p.name === name)!.output.slice(-4000)}`;
+    expect({ status: created.statusCode, message: created.statusCode === 201 ? '' : [created.message, said('gateway'), said('entity-service')].join('\n') }).toEqual({ status: 201, message: '' });
     // A supervised stack still stops: nothing is restarted after stop, and every process exits 0.
     const exits = await stack.stack.stop();
     expect(exits.map((e) => ({ name: e.name, exitCode: e.exitCode }))).toEqual(stack.stack.procs.map((p) => ({ name: p.name, exitCode: 0 })));

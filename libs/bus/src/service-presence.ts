@@ -7,8 +7,12 @@ interface Watched {
   present: boolean | undefined;
   /** The look under way, shared by everyone who asks meanwhile. */
   looking?: Promise<boolean>;
-  /** Requests in flight to this service, each failed when it is found gone. */
-  waiting: Set<() => void>;
+  /**
+   * Requests in flight to this service, each failed when it is found gone, with the tick it was sent at: only a look
+   * begun after a request was sent can say its service went while it was in flight (one begun before may have counted
+   * in the moment before a restarted instance attached, and answered after the request reached that instance).
+   */
+  waiting: Map<() => void, number>;
 }
 
 export interface ServicePresenceOptions {
@@ -27,6 +31,8 @@ export class ServicePresence {
   private readonly watched = new Map<string, Watched>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Orders sends and the start of looks. */
+  private tick = 0;
 
   constructor(
     private readonly bus: Bus,
@@ -67,7 +73,7 @@ export class ServicePresence {
     const { waiting } = this.watch(service);
     return new Promise<T>((resolve, reject) => {
       const fail = () => reject(gone());
-      waiting.add(fail);
+      waiting.set(fail, ++this.tick);
       call.then(
         (value) => {
           waiting.delete(fail);
@@ -84,7 +90,7 @@ export class ServicePresence {
   private watch(service: string): Watched {
     let watched = this.watched.get(service);
     if (!watched) {
-      watched = { present: undefined, waiting: new Set() };
+      watched = { present: undefined, waiting: new Map() };
       this.watched.set(service, watched);
     }
     return watched;
@@ -96,11 +102,12 @@ export class ServicePresence {
   }
 
   private look(service: string, watched: Watched): Promise<boolean> {
+    const begun = ++this.tick;
     watched.looking ??= this.count(service)
       .then((consumers) => {
         // The bus itself being down is the bus's to answer (503 not connected), not a service's absence.
         if (consumers === undefined) return watched.present !== false;
-        this.record(service, watched, consumers > 0);
+        this.record(service, watched, consumers > 0, begun);
         return consumers > 0;
       })
       .finally(() => {
@@ -119,16 +126,18 @@ export class ServicePresence {
     }
   }
 
-  private record(service: string, watched: Watched, present: boolean): void {
+  private record(service: string, watched: Watched, present: boolean, begun: number): void {
     if (watched.present !== present && watched.present !== undefined) {
       if (present) this.options.logger.info({ service }, 'service has a consumer again: requests to it are sent');
       else this.options.logger.warn({ service }, 'service has no consumer: requests to it answer 503 until one is back');
     }
     watched.present = present;
     if (present) return;
-    const waiting = [...watched.waiting];
-    watched.waiting.clear();
-    for (const fail of waiting) fail();
+    const sentBefore = [...watched.waiting].filter(([, sent]) => sent < begun).map(([fail]) => fail);
+    for (const fail of sentBefore) {
+      watched.waiting.delete(fail);
+      fail();
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { createLogger } from '@pitwall/service-kit';
-import { failFastBus, InProcessBroker, InProcessBus, ServicePresence } from '../src';
+import { failFastBus, InProcessBroker, InProcessBus, ServicePresence, type Bus } from '../src';
 
 // A process's requests to a service with no running instance (docs/operations.md, "A service with no running
 // instance"): refused at once, nothing sent, in words a client knows.
@@ -34,6 +34,42 @@ describe('failFastBus', () => {
       await back.destroy();
     } finally {
       presence.stop();
+      await bus.close();
+    }
+  });
+  test('when a look that began before a request was sent answers that its service had no consumer, then the request is not failed: only a look begun after it can say its service went', async () => {
+    const broker = new InProcessBroker();
+    const serving = new InProcessBus({ logger, broker });
+    let answer: (value: string) => void = () => undefined;
+    await serving.serve('entity', () => new Promise<string>((resolve) => (answer = resolve)));
+    const bus = new InProcessBus({ logger, broker, requestTimeoutMs: 30_000 });
+    // The consumer counts this process sees, answered when the test says (a count taken in the moment before a restarted
+    // instance attached, that arrives after the request reached it).
+    const counts: ((n: number) => void)[] = [];
+    const counted = Object.assign(Object.create(bus) as Bus, { consumerCount: () => new Promise<number>((resolve) => counts.push(resolve)) });
+    const presence = new ServicePresence(counted, { intervalMs: 60_000, logger });
+    try {
+      const stale = presence.isPresent('entity');
+      const before = counts.length;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(counts.length).toBe(before + 1);
+      const pending = presence.unlessGone('entity', bus.request('entity', 'entity.write', {}), () => new Error('gone'));
+      counts.shift()!(0);
+      expect(await stale).toBe(false);
+      // A look begun after the send still finds none: now the request is failed.
+      const late = presence.isPresent('entity');
+      await new Promise((resolve) => setImmediate(resolve));
+      let settled: unknown = 'pending';
+      pending.then((v) => (settled = v), (e: Error) => (settled = e.message));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe('pending');
+      counts.shift()!(0);
+      await late;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe('gone');
+      answer('done');
+    } finally {
+      await serving.destroy();
       await bus.close();
     }
   });
