@@ -74,6 +74,8 @@ class AmqpConsumer implements Subscription {
   private attachedTo: Connection | undefined;
   private attaching: Promise<void> = Promise.resolve();
   private inFlight = 0;
+  /** The deliveries being handled, each settled once acked or requeued. */
+  private readonly handling = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
@@ -130,16 +132,38 @@ class AmqpConsumer implements Subscription {
 
   private onDelivery(message: ConsumeMessage | null, channel: Channel): void {
     if (message === null) {
-      this.bus.logger.warn({ queue: this.queue }, 'bus consumer cancelled by the broker (queue deleted?)');
+      this.onCancelled(channel);
       return;
     }
     this.inFlight++;
-    this.handle(message, channel)
+    const handled = this.handle(message, channel)
       .catch((err) => this.bus.logger.error({ err, queue: this.queue }, 'bus delivery handling failed'))
       .finally(() => {
         this.inFlight--;
+        this.handling.delete(handled);
         if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
       });
+    this.handling.add(handled);
+  }
+
+  /**
+   * The broker ended this consumer (its queue was deleted, or a queue's node went): consume again on a new channel,
+   * its queue declared anew, so the service does not go deaf under a live connection. The old channel closes once
+   * the deliveries it holds are handled (their acks go on it); when consuming again fails, the connection is closed
+   * for amqplib's recovery to start everything again.
+   */
+  private onCancelled(channel: Channel): void {
+    const connection = this.attachedTo;
+    if (this.closed || this.channel !== channel || !connection?.alive) return;
+    this.bus.logger.warn({ queue: this.queue }, 'bus consumer cancelled by the broker (queue deleted?); consuming again');
+    this.channel = undefined;
+    this.consumerTag = undefined;
+    this.attachedTo = undefined;
+    void Promise.allSettled([...this.handling]).then(() => channel.close().catch(() => undefined));
+    this.attach(connection).catch((err: unknown) => {
+      this.bus.logger.warn({ err, queue: this.queue }, 'bus consumer could not consume again; reconnecting');
+      connection.model.close().catch(() => undefined);
+    });
   }
 
   private whenIdle(): Promise<void> {

@@ -133,6 +133,29 @@ describe('AmqpBus (broker-specific)', () => {
     expect(deliveries.items).toHaveLength(2);
   });
 
+  test('when the broker deletes a served queue and an event queue under a live connection, then the bus consumes both again: requests are served and events heard', async () => {
+    const bus = open();
+    const peer = open();
+    const service = unique('deaf');
+    const exchange = unique('timing');
+    const queue = unique('q-deleted');
+    await bus.serve(service, async (request) => ({ served: request.payload }));
+    const events = collector<unknown>();
+    await bus.subscribe(exchange, queue, ['#'], async (event) => events.push(event.payload));
+    expect(await peer.request(service, 'ping', 1)).toEqual({ served: 1 });
+
+    await inspect(async (channel) => {
+      await channel.deleteQueue(`${prefix}svc.${service}`);
+      await channel.deleteQueue(`${prefix}${queue}`);
+    });
+    // Declared anew, with a consumer, by the bus that served them.
+    await eventually(() => inspect(async (channel) => (await channel.checkQueue(`${prefix}svc.${service}`)).consumerCount === 1 && (await channel.checkQueue(`${prefix}${queue}`)).consumerCount === 1));
+    expect(await peer.request(service, 'ping', 2, { timeoutMs: 5000 })).toEqual({ served: 2 });
+    await peer.publish(exchange, 'lap.completed', { after: 'cancel' });
+    expect(await events.until(1)).toEqual([{ after: 'cancel' }]);
+    expect(await bus.isReady()).toBe(true);
+  }, 20_000);
+
   test('when the broker closes the connection, then in-flight requests fail with 503 and everything works again after recovery', async () => {
     const victimName = `victim-${randomUUID().slice(0, 8)}`;
     const victim = open({ connectionName: `${prefix}${victimName}` });

@@ -3,6 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import express from 'express';
 import type { Pool } from 'pg';
 import type { Piscina } from 'piscina';
+import { holdWhileUnavailable } from './hold-while-unavailable';
 import { StoppablePool } from './stoppable-pool';
 import type { z } from 'zod';
 import { createBus, failFastBus, ServicePresence, type Bus, type Subscription } from '@pitwall/bus';
@@ -90,9 +91,13 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     });
     const drain = (parts as PartsCleanUp).drain;
     if (typeof drain === 'function') closers.push(async () => drain.call(parts));
+    // First on stop: events held while a dependency is unavailable go back to their queues at once.
+    const stopping = new AbortController();
+    closers.push(async () => stopping.abort());
     for (const s of definition.subscriptions ?? []) {
       const queue = s.perInstance ? `${s.queue}.${randomUUID()}` : s.queue;
-      consumers.push(await bus.subscribe(s.exchange, queue, s.bindingKeys, s.handler(parts, ctx), { ...(s.prefetch ? { prefetch: s.prefetch } : {}), ...(s.perInstance ? { perInstance: true } : {}) }));
+      const handler = holdWhileUnavailable(s.handler(parts, ctx), { logger, queue, signal: stopping.signal });
+      consumers.push(await bus.subscribe(s.exchange, queue, s.bindingKeys, handler, { ...(s.prefetch ? { prefetch: s.prefetch } : {}), ...(s.perInstance ? { perInstance: true } : {}) }));
     }
     if (definition.bus) {
       const handler = definition.bus.commands(parts, ctx);

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { BusEvent } from '@pitwall/bus';
 import { ENTITY_COMMANDS, EXCHANGES, SERVICES, SIMULATION_COMMANDS, type CallerContext, type EntityJson, type SimulationConnection, type SimulationStatusChanged } from '@pitwall/contracts';
+import type { RunningService } from '@pitwall/service-host';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { entityService } from '@pitwall/entity-service';
 import { simulationService } from '../../src/definition';
@@ -12,6 +13,8 @@ export const RESULT_PARAMS = ['LapTime', 'TopSpeed'] as const;
 
 export interface SimulationStack {
   stack: InProcessStack;
+  /** The entity-service, as its running instance: stopped, the simulation-service finds it without one. */
+  entity: RunningService;
   standIn: SimulationStandIn;
   /** Every status event published on `simulation.status`, in arrival order. */
   events: SimulationStatusChanged[];
@@ -26,7 +29,7 @@ export interface SimulationStack {
 export async function startSimulationStack(standInOptions: StandInOptions = {}, env: NodeJS.ProcessEnv = {}): Promise<SimulationStack> {
   const standIn = await startSimulationStandIn(standInOptions);
   const stack = await startInProcessStack();
-  await stack.start(entityService);
+  const entity = await stack.start(entityService);
   await stack.start(simulationService, {
     SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'),
     SIMULATION_POLL_INTERVAL_MS: '5',
@@ -39,6 +42,7 @@ export async function startSimulationStack(standInOptions: StandInOptions = {}, 
   await stack.bus.subscribe(EXCHANGES.simulationStatus, `status-watch-${randomUUID()}`, ['#'], async (e: BusEvent) => void events.push(e.payload as SimulationStatusChanged));
   return {
     stack,
+    entity,
     standIn,
     events,
     request: (type, payload) => stack.bus.request(SERVICES.simulation, type, payload),
