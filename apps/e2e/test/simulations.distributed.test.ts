@@ -6,7 +6,8 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulation-standin';
 import { verifyWebhook } from '@pitwall/testing';
-import { AMQP_URL, DistributedStack, type Member } from './support/distributed';
+import { AMQP_URL, DistributedStack } from './support/distributed';
+import { buildSimulationFixture } from './support/simulations';
 
 // The bundles are found from the repository root, not the working directory: `nx test e2e` runs jest in apps/e2e.
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -26,27 +27,6 @@ const waitFor = async <T>(probe: () => T | undefined | Promise<T | undefined>, w
     await new Promise((r) => setTimeout(r, 50));
   }
 };
-
-async function buildSimulationFixture(m: Member, baseUrl: string): Promise<{ profileId: string; setupId: string }> {
-  for (const name of ['SimStatus', 'SimMessage', 'SimStudyId', 'SimUpdated'])
-    expect((await m.client.addParameterDefinition({ ParameterUpdates: [{ Name: 'Name', Value: name }, { Name: 'EntityType', Value: 'Setups' }, { Name: 'ParameterType', Value: 'Text' }] })).statusCode).toBe(201);
-  const profile = await m.client.addExternalSimulationProfile({
-    ParameterUpdates: [
-      { Name: 'Name', Value: 'Lap sim' },
-      { Name: 'BaseUrl', Value: baseUrl },
-      { Name: 'StatusParameterName', Value: 'SimStatus' },
-      { Name: 'StatusMessageParameterName', Value: 'SimMessage' },
-      { Name: 'StudyIdParameterName', Value: 'SimStudyId' },
-      { Name: 'StatusUpdateTimeParameterName', Value: 'SimUpdated' },
-    ],
-  });
-  const championship = await m.client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Cup' }] });
-  const event = await m.client.addEvent(championship.returnValue!.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'Spa' }] });
-  const car = await m.client.addCar({ ParameterUpdates: [{ Name: 'Name', Value: 'Car 7' }] });
-  await m.client.addEventCar(event.returnValue!.Id, car.returnValue!.Id, {});
-  const setup = await m.client.addSetup(event.returnValue!.Id, car.returnValue!.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'Quali trim' }] });
-  return { profileId: profile.returnValue!.Id, setupId: setup.returnValue!.Id };
-}
 
 describe('external simulations across processes (RabbitMQ)', () => {
   let stack: DistributedStack;
@@ -84,7 +64,7 @@ describe('external simulations across processes (RabbitMQ)', () => {
 
   test('when the simulation-service is killed -9 while a triggered job runs, then after a restart the job completes, and a RabbitMQ subscriber saw every status of the setup in order', async () => {
     const m = await stack.member('admin');
-    const { profileId, setupId } = await buildSimulationFixture(m, standIn.url);
+    const { profileId, setupId } = await buildSimulationFixture(m.client, standIn.url);
     const channel = await connection.createChannel();
     const exchange = `${stack.prefix}.simulation.status`;
     await channel.assertExchange(exchange, 'topic', { durable: true });
@@ -148,7 +128,7 @@ describe('external simulations across processes (RabbitMQ)', () => {
     expect(loopback.problem?.errors).toMatchObject({ url: [expect.stringMatching(/^address not allowed: 127\.0\.0\.1 \(loopback\)/)] });
     expect((await m.client.deleteExternalSimulationCallback(randomUUID())).statusCode).toBe(404);
 
-    const { profileId, setupId } = await buildSimulationFixture(m, standIn.url);
+    const { profileId, setupId } = await buildSimulationFixture(m.client, standIn.url);
     expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw', baseUrl: standIn.url })).statusCode).toBe(204);
     // Trigger and Reprocess are writes as a whole: a reader's call is a 403 problem, not per-setup results, and queues nothing.
     const reader = await stack.member('reader', m.accountId);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
+import { InProcessBus } from '@pitwall/bus';
+import { EXCHANGES, SERVICES, SIMULATION_STATUS, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
 import { Egress, EgressConfig, egressSettings } from '@pitwall/egress';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
@@ -150,4 +151,16 @@ export const simulationService = defineService({
       handler: (parts, { logger }) => async (event) => runSimulationJob({ ...parts, logger }, (event.payload as JobMessage).jobId),
     },
   ],
+  // An in-process bus (npm start) keeps its queues in the process's memory: the jobs queued or running when the
+  // process stopped or was killed went with it. Their rows say they are unfinished; their messages go out again.
+  started: async ({ repository, outbox }, { shared, logger }) => {
+    if (!(shared.bus instanceof InProcessBus)) return;
+    const unfinished = await repository.unfinishedJobs(FINAL_STATES, JOB_ROUTING_PREFIX);
+    if (!unfinished.length) return;
+    await outbox.transaction(async (_client, add) => add(unfinished.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage }))));
+    logger.info({ jobs: unfinished.length }, 'unfinished simulation jobs queued again (the in-process bus lost them with the process)');
+  },
 });
+
+/** The statuses a job ends with. */
+const FINAL_STATES = [SIMULATION_STATUS.completed, SIMULATION_STATUS.failed, SIMULATION_STATUS.startFailed];

@@ -102,6 +102,11 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject, P extend
   /** A public HTTP entry point (the gateway); its app serves the health endpoints instead of a health port. */
   http?: HttpPart<P, ServiceConfig<S>>;
   build?(ctx: ServiceContext<ServiceConfig<S>>): Promise<P>;
+  /**
+   * Runs once its subscriptions consume and its request queue is served (their queues exist): start-up work that
+   * publishes to its own queues (the simulation-service hands an in-process bus its unfinished jobs again).
+   */
+  started?(parts: P, ctx: ServiceContext<ServiceConfig<S>>): Promise<void>;
 }
 
 /** Declares a service; the identity function that gives the definition its types. */

@@ -103,6 +103,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       const handler = definition.bus.commands(parts, ctx);
       consumers.unshift(await bus.serve(definition.bus.service, async (request) => (request.type === 'ping' ? 'pong' : handler(request))));
     }
+    await definition.started?.(parts, ctx);
 
     const checks: HealthChecks = {
       ...(pool ? { database: async () => (await (pool as Pool).query('SELECT 1')).rowCount === 1 } : {}),

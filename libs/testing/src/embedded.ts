@@ -13,6 +13,8 @@ export interface Embedded {
   output: () => string;
   /** SIGTERM, resolving with the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL, like a crash or the OOM killer: resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 /** A free loopback port. */
@@ -60,6 +62,12 @@ export async function startEmbedded(dataDir: string, port: number, overrides: No
         if (child.exitCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => resolve(code));
         child.kill('SIGTERM');
+      }),
+    kill: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
       }),
   };
 }

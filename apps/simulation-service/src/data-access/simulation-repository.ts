@@ -102,6 +102,23 @@ export class SimulationRepository {
     );
   }
 
+  /**
+   * Jobs not at a last status (nor dead-lettered) that are their setup's latest run, and whose job message (its routing
+   * key starts with `jobRoutingPrefix`; status events carry the job id too) is not still waiting in the outbox (that
+   * one will be published): the jobs an in-process bus lost with its process.
+   */
+  async unfinishedJobs(finalStates: readonly string[], jobRoutingPrefix: string): Promise<{ id: string; accountId: string }[]> {
+    const { rows } = await this.pool.query<{ id: string; account_id: string }>(
+      `SELECT j.id, j.account_id FROM simulation.jobs j
+         JOIN simulation.setup_runs r ON r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id = j.id
+        WHERE NOT j.dead_lettered AND j.state <> ALL($1::text[])
+          AND NOT EXISTS (SELECT 1 FROM simulation.outbox o WHERE starts_with(o.routing_key, $2) AND o.payload->>'jobId' = j.id::text)
+        ORDER BY j.created_at, j.id`,
+      [finalStates, jobRoutingPrefix],
+    );
+    return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
+  }
+
   async job(id: string): Promise<Job | null> {
     const { rows } = await this.pool.query<JobRow>('SELECT * FROM simulation.jobs WHERE id = $1', [id]);
     return rows[0] ? toJob(rows[0]) : null;

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PitwallClient } from '@pitwall/client';
+import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulation-standin';
+import { startEmbedded, type Embedded } from './support/embedded';
+import { buildSimulationFixture } from './support/simulations';
+
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { freePort } = require('../../../tools/stack.cjs') as { freePort(): Promise<number> };
+
+// npm start's bus lives in its process: the jobs it held went with a killed process. The jobs' rows say which were
+// unfinished, and a restart on the same data directory queues them again.
+describe('npm start killed -9 while a simulation job runs', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-embedded-sim-kill-'));
+  let standIn: SimulationStandIn;
+  let embedded: Embedded | undefined;
+  beforeAll(async () => {
+    // Outside the process that is killed, so the study outlives it: running for 40 status reads.
+    standIn = await startSimulationStandIn({ scenario: 'slow', slowPolls: 40 });
+  });
+  afterAll(async () => {
+    await embedded?.stop();
+    await standIn?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const start = async () => startEmbedded(dataDir, await freePort(), { EGRESS_ALLOW: new URL(standIn.url).host, SIMULATION_POLL_INTERVAL_MS: '200' });
+  const clientOf = (e: Embedded) => new PitwallClient({ baseUrl: e.baseUrl, apiKey: e.apiKey, accountId: e.accountId });
+  async function statusOf(client: PitwallClient, profileId: string, setupId: string): Promise<{ status?: string | null; studyId?: string | null }> {
+    return (await client.getExternalSimulationStatus(profileId, [setupId])).returnValue?.results[0] ?? {};
+  }
+  /** What the process said, without its request lines. */
+  const logged = () => (embedded?.output() ?? '').split('\n').filter((l) => !l.includes('"msg":"request"')).join('\n').slice(-5000);
+  async function until(client: PitwallClient, profileId: string, setupId: string, status: string): Promise<{ status?: string | null; studyId?: string | null }> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const seen = await statusOf(client, profileId, setupId);
+      if (seen.status === status) return seen;
+      if (Date.now() > deadline) throw new Error(`the setup stayed ${seen.status} (waiting for ${status})\n${logged()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  test('when the process is killed -9 while the job runs and started again on its data directory, then the job goes on with its study to Processing completed', async () => {
+    embedded = await start();
+    const client = clientOf(embedded);
+    const { profileId, setupId } = await buildSimulationFixture(client, standIn.url);
+    expect((await client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw', baseUrl: standIn.url })).statusCode).toBe(204);
+    expect((await client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] })).returnValue?.results).toEqual([expect.objectContaining({ setupId, accepted: true })]);
+    const running = await until(client, profileId, setupId, 'Running');
+    expect(running.studyId).toMatch(/^st-/);
+
+    await embedded.kill();
+    embedded = await start();
+    expect(embedded.output()).not.toMatch(/"level":(50|60)|\bERROR\b/);
+    const done = await until(clientOf(embedded), profileId, setupId, 'Processing completed');
+    // The same study, the one created before the kill: one study for the one job.
+    expect(done.studyId).toBe(running.studyId);
+    expect(standIn.studies.size).toBe(1);
+  }, 240_000);
+});

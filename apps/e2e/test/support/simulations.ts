@@ -1,0 +1,26 @@
+import type { PitwallClient } from '@pitwall/client';
+
+/**
+ * What a triggered simulation needs in an account: the setup parameters a profile writes its status to, a profile of
+ * the external system at `baseUrl`, and a setup of a car entered in an event.
+ */
+export async function buildSimulationFixture(client: PitwallClient, baseUrl: string): Promise<{ profileId: string; setupId: string }> {
+  for (const name of ['SimStatus', 'SimMessage', 'SimStudyId', 'SimUpdated'])
+    expect((await client.addParameterDefinition({ ParameterUpdates: [{ Name: 'Name', Value: name }, { Name: 'EntityType', Value: 'Setups' }, { Name: 'ParameterType', Value: 'Text' }] })).statusCode).toBe(201);
+  const profile = await client.addExternalSimulationProfile({
+    ParameterUpdates: [
+      { Name: 'Name', Value: 'Lap sim' },
+      { Name: 'BaseUrl', Value: baseUrl },
+      { Name: 'StatusParameterName', Value: 'SimStatus' },
+      { Name: 'StatusMessageParameterName', Value: 'SimMessage' },
+      { Name: 'StudyIdParameterName', Value: 'SimStudyId' },
+      { Name: 'StatusUpdateTimeParameterName', Value: 'SimUpdated' },
+    ],
+  });
+  const championship = await client.addChampionship({ ParameterUpdates: [{ Name: 'Name', Value: 'Cup' }] });
+  const event = await client.addEvent(championship.returnValue!.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'Spa' }] });
+  const car = await client.addCar({ ParameterUpdates: [{ Name: 'Name', Value: 'Car 7' }] });
+  await client.addEventCar(event.returnValue!.Id, car.returnValue!.Id, {});
+  const setup = await client.addSetup(event.returnValue!.Id, car.returnValue!.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'Quali trim' }] });
+  return { profileId: profile.returnValue!.Id, setupId: setup.returnValue!.Id };
+}
