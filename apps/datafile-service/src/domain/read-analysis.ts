@@ -89,7 +89,8 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
     echo: echoOf(ref),
     laps: file.laps.map((lap) => ({ lapIndex: lap.index, kind: lap.kind, startTime: lap.startTime, endTime: lap.endTime })),
     channels: distinct.map((info) => {
-      const threshold = read.thresholds[info.name] ?? null;
+      // Own properties only: a channel named toString or constructor has no threshold unless the body gives it one.
+      const threshold = Object.hasOwn(read.thresholds, info.name) ? (read.thresholds[info.name] as number) : null;
       const m = isMathChannel(info) ? maths.indexOf(info) : -1;
       return m < 0 ? { name: info.name, unit: info.unit, threshold, slice: slices.get(info.name) as StoredSlice } : { name: info.name, unit: info.unit, threshold, lapSlices: perLap.map((lap) => lap[m] as StoredSlice) };
     }),

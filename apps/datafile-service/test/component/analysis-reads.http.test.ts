@@ -105,6 +105,22 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       expect(JSON.stringify(order.errors)).toContain('must be greater than the one before');
     });
 
+    test('when channels are named like properties every object has (toString, constructor, valueOf), then they are reported as any other, with a threshold only where one is given', async () => {
+      const csv = 'Time,toString,constructor,valueOf,Lap\n0,1,2,3,0\n0.5,1,2,3,0\n1,4,5,6,1\n1.5,4,5,6,1\n';
+      const file = await started.attached.entityWithFile('DataFile', 'names.csv', new TextEncoder().encode(csv));
+      const body = await answer(await post('lapstats', { channels: ['toString', 'constructor', 'valueOf'], thresholds: { valueOf: 5 } }, file));
+      expect(body.channels.map((c: Json) => [c.name, c.threshold])).toEqual([
+        ['toString', null],
+        ['constructor', null],
+        ['valueOf', 5],
+      ]);
+      expect(body.laps[1].channels.map((c: Json) => [c.name, c.min, c.timeAbove])).toEqual([
+        ['toString', 4, null],
+        ['constructor', 5, null],
+        ['valueOf', 6, 1],
+      ]);
+    });
+
     test('when the read needs more decoded samples than READ_SAMPLE_BUDGET, then 413 naming it', async () => {
       // 400 + 400 + 400 samples (the distance source is one of the channels: read once).
       const body = await answer(await post('lapstats', { channels: ['Throttle', 'Lap Number', 'Ground Speed'], sectorStartDistances: [50] }), 413);
