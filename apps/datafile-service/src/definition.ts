@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { blobStoreReadiness, createBlobStore } from '@pitwall/blob-store';
 import { ClaimDesk, claimDeskSettings, claimSecret } from '@pitwall/bus';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
-import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
+import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
@@ -42,6 +42,8 @@ export const DatafileConfig = z.object({
   DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
   /** Channels of one file (or per-lap group) catalogued; more is a 422 (default 20,000). */
   MAX_CHANNELS_PER_FILE: intVar(DEFAULT_MAX_CHANNELS_PER_FILE),
+  /** Laps a data file (or files a per-lap group) may have: its laps are held with its catalogue and listed in its metadata. */
+  MAX_LAPS_PER_FILE: intVar(DEFAULT_MAX_LAPS_PER_FILE),
   /** Decoded samples one read may need; more is a 413 (default 16 M). */
   READ_SAMPLE_BUDGET: intVar(16_000_000),
   /** Bins one histogram may have; more is a 400 (default 1,000). */
@@ -70,7 +72,7 @@ export const datafileService = defineService({
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
     const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES, lz4);
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
-    const datasets = new Datasets(bus, blobs, decompressed, { pool, maxChannels: config.MAX_CHANNELS_PER_FILE, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
+    const datasets = new Datasets(bus, blobs, decompressed, { pool, maxChannels: config.MAX_CHANNELS_PER_FILE, maxLaps: config.MAX_LAPS_PER_FILE, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
     const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);

@@ -62,10 +62,16 @@ export class InvalidSliceError extends DataFileError {
 }
 
 /** What a reader bounds: the channels of one file (or one per-lap dataset), the bytes its compressed data blocks unpack to. */
-export type DataFileLimit = 'channels' | 'decompressed bytes';
+export type DataFileLimit = 'channels' | 'laps' | 'decompressed bytes';
 
 /** Channels per file (or per-lap dataset) a reader catalogues when the caller names no bound. */
 export const DEFAULT_MAX_CHANNELS_PER_FILE = 20_000;
+
+/**
+ * Laps per file (or per-lap dataset) a reader builds when the caller names no bound: a day of 40 s karting laps is
+ * about 2,000; a lap counter that changes every sample of a 1 kHz channel is not laps.
+ */
+export const DEFAULT_MAX_LAPS_PER_FILE = 10_000;
 
 /**
  * How far the compressed data blocks inside one file (MDF4 `##DZ`: deflate, zstd, LZ4) may decompress, all together: at

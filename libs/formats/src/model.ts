@@ -1,4 +1,4 @@
-import { ChannelNotFoundError, UnsupportedFeatureError } from './errors';
+import { ChannelNotFoundError, DataFileLimitError, DEFAULT_MAX_LAPS_PER_FILE, UnsupportedFeatureError } from './errors';
 
 /** Which reader produced a DataFile. */
 export type DataFileFormat = 'motec-ld' | 'mdf3' | 'mdf4' | 'csv' | 'motec-csv' | 'lap-set';
@@ -175,10 +175,15 @@ export function buildDataFile(parts: Omit<DataFile, 'channels' | 'readChannel' |
   };
 }
 
-/** Laps between successive boundaries: [start, b1) is the out-lap, [bn, end) the in-lap; no boundary means no laps. */
-export function lapsFromBoundaries(start: number, end: number, boundaries: readonly number[]): Lap[] {
-  const inside = [...new Set(boundaries.filter((b) => Number.isFinite(b) && b > start && b < end))].sort((a, b) => a - b);
+/**
+ * Laps between successive boundaries: [start, b1) is the out-lap, [bn, end) the in-lap; no boundary means no laps.
+ * More than `maxLaps` laps is a DataFileLimitError of `format`.
+ */
+export function lapsFromBoundaries(start: number, end: number, boundaries: readonly number[], format: string, maxLaps = DEFAULT_MAX_LAPS_PER_FILE): Lap[] {
+  const sorted = boundaries.filter((b) => Number.isFinite(b) && b > start && b < end).sort((a, b) => a - b);
+  const inside = sorted.filter((b, i) => i === 0 || b !== sorted[i - 1]);
   if (inside.length === 0) return [];
+  if (inside.length + 1 > maxLaps) throw new DataFileLimitError(format, 'laps', maxLaps, inside.length + 1);
   const edges = [start, ...inside, end];
   const laps: Lap[] = [];
   for (let i = 0; i + 1 < edges.length; i++) {
@@ -188,21 +193,24 @@ export function lapsFromBoundaries(start: number, end: number, boundaries: reado
   return laps;
 }
 
-/** Times of the samples where a lap counter changes value: each is the first sample of a new lap. */
-export function boundariesFromLapCounter(data: ChannelData): number[] {
+/**
+ * Times of the samples where a lap counter changes value: each is the first sample of a new lap. The scan stops at
+ * `maxLaps` boundaries (one lap more than `maxLaps`, which lapsFromBoundaries refuses) instead of listing millions.
+ */
+export function boundariesFromLapCounter(data: ChannelData, maxLaps = DEFAULT_MAX_LAPS_PER_FILE): number[] {
   const { samples } = data;
   const out: number[] = [];
-  for (let i = 1; i < samples.length; i++) {
+  for (let i = 1; i < samples.length && out.length < maxLaps; i++) {
     if (samples[i] !== samples[i - 1] && !Number.isNaN(samples[i]) && !Number.isNaN(samples[i - 1])) out.push(sampleTime(data.time, i));
   }
   return out;
 }
 
-/** Times of rising edges (zero to non-zero) of a beacon pulse channel. */
-export function boundariesFromBeaconPulses(data: ChannelData): number[] {
+/** Times of rising edges (zero to non-zero) of a beacon pulse channel; the scan stops at `maxLaps`, as a counter's. */
+export function boundariesFromBeaconPulses(data: ChannelData, maxLaps = DEFAULT_MAX_LAPS_PER_FILE): number[] {
   const { samples } = data;
   const out: number[] = [];
-  for (let i = 1; i < samples.length; i++) if (samples[i] !== 0 && samples[i - 1] === 0) out.push(sampleTime(data.time, i));
+  for (let i = 1; i < samples.length && out.length < maxLaps; i++) if (samples[i] !== 0 && samples[i - 1] === 0) out.push(sampleTime(data.time, i));
   return out;
 }
 

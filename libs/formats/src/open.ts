@@ -1,6 +1,6 @@
 import { toNanosecond } from '@pitwall/channels';
 import { sniffCsv, readCsvFile } from './csv/csv-reader';
-import { DataFileLimitError, type DecompressionLimits, DEFAULT_MAX_CHANNELS_PER_FILE, NotADataFileError, UnsupportedFeatureError } from './errors';
+import { DataFileLimitError, type DecompressionLimits, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, NotADataFileError, UnsupportedFeatureError } from './errors';
 import { isLdFile, readLdFile } from './ld/ld-reader';
 import { isPreMdf4File, readMdf3File } from './mdf3/mdf3-reader';
 import { isMdfFile, readMdf4File } from './mdf4/mdf4-reader';
@@ -11,6 +11,8 @@ export interface OpenOptions {
   ldx?: Uint8Array | string;
   /** More channels in a file (or in a per-lap dataset's files together) is a DataFileLimitError; default DEFAULT_MAX_CHANNELS_PER_FILE. */
   maxChannels?: number;
+  /** More laps in a file (or files in a per-lap dataset) is a DataFileLimitError; default DEFAULT_MAX_LAPS_PER_FILE. */
+  maxLaps?: number;
   /** How far compressed data blocks inside a file (MDF4 `##DZ`) may decompress; default DEFAULT_DECOMPRESSION_LIMITS. */
   decompression?: DecompressionLimits;
 }
@@ -24,8 +26,11 @@ export function openDataFile(input: Uint8Array | readonly Uint8Array[], options:
   if (input.length === 0) throw new NotADataFileError('empty dataset: no files');
   if (input.length === 1) return openOne(input[0], options);
   const maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE;
+  // One lap per file: more files than laps may be is refused before any is opened.
+  const maxLaps = options.maxLaps ?? DEFAULT_MAX_LAPS_PER_FILE;
+  if (input.length > maxLaps) throw new DataFileLimitError('lap-set', 'laps', maxLaps, input.length);
   return combineLaps(
-    input.map((bytes) => openOne(bytes, { maxChannels, ...(options.decompression ? { decompression: options.decompression } : {}) })),
+    input.map((bytes) => openOne(bytes, { maxChannels, maxLaps, ...(options.decompression ? { decompression: options.decompression } : {}) })),
     input.reduce((n, bytes) => n + bytes.length, 0),
     maxChannels,
   );
@@ -38,7 +43,7 @@ function openOne(bytes: Uint8Array, options: OpenOptions): DataFile {
   if (isMdfFile(bytes)) return isPreMdf4File(bytes) ? readMdf3File(bytes, { maxChannels }) : readMdf4File(bytes, { maxChannels, ...(options.decompression ? { decompression: options.decompression } : {}) });
   const csv = sniffCsv(bytes);
   if (csv && csv.names.length > maxChannels + 1) throw new DataFileLimitError(csv.kind, 'channels', maxChannels, csv.names.length - 1);
-  if (csv) return readCsvFile(bytes, csv);
+  if (csv) return readCsvFile(bytes, csv, options.maxLaps);
   throw new NotADataFileError();
 }
 
@@ -104,7 +109,7 @@ function combineLaps(parts: DataFile[], inputBytes: number, maxChannels: number)
   });
 
   return buildDataFile(
-    { format: 'lap-set', properties: parts[0].properties, startTime: parts[0].startTime, duration: end - parts[0].startTime, laps: lapsFromBoundaries(parts[0].startTime, end, offsets.slice(1)) },
+    { format: 'lap-set', properties: parts[0].properties, startTime: parts[0].startTime, duration: end - parts[0].startTime, laps: lapsFromBoundaries(parts[0].startTime, end, offsets.slice(1), 'lap-set') },
     sources,
   );
 }

@@ -1,4 +1,4 @@
-import { openDataFile, writeLdFile } from '../src';
+import { DataFileLimitError, openDataFile, writeLdFile } from '../src';
 
 const csv = (text: string) => new TextEncoder().encode(text);
 
@@ -11,6 +11,16 @@ describe('laps from other sources and mixed per-lap datasets', () => {
       [3, 7, 'flying'],
       [7, 10, 'in'],
     ]);
+  });
+
+  it('when a file has more laps than maxLaps, or a per-lap dataset more files, then DataFileLimitError naming laps; at maxLaps it opens', () => {
+    const fourLaps = csv('Time,Lap\n0,0\n1,1\n2,2\n3,3\n');
+    expect(openDataFile(fourLaps, { maxLaps: 4 }).laps).toHaveLength(4);
+    expect(() => openDataFile(fourLaps, { maxLaps: 3 })).toThrow(DataFileLimitError);
+    expect(() => openDataFile(fourLaps, { maxLaps: 3 })).toThrow('has more than 3 laps; at most 3 are read');
+    const lap = csv('Time,Speed\n0,1\n1,2\n');
+    expect(openDataFile([lap, lap, lap], { maxLaps: 3 }).laps).toHaveLength(3);
+    expect(() => openDataFile([lap, lap, lap, lap], { maxLaps: 3 })).toThrow(expect.objectContaining({ limit: 'laps', max: 3 }));
   });
 
   it('when a generic CSV has a Lap column, then laps start where it changes', () => {

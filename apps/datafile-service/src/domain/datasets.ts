@@ -16,6 +16,8 @@ export interface DatasetReading {
   pool: Piscina;
   /** MAX_CHANNELS_PER_FILE: more channels in a file (or a per-lap group) is a 422. */
   maxChannels: number;
+  /** MAX_LAPS_PER_FILE: more laps in a file (or files in a per-lap group) is a 422. */
+  maxLaps?: number;
   /** MAX_IN_MEMORY_FILE_BYTES: files read whole (and an .ldx) larger than this together are a 422. */
   maxInMemoryBytes: number;
   /** LZ4_MAX_DECOMPRESSED_BYTES and LZ4_MAX_RATIO: how far an MDF4 file's compressed data blocks may unpack (a 422 past it). */
@@ -172,14 +174,14 @@ export class Datasets {
     const { handles } = entry;
     const sources = await Promise.all(data.map((f) => this.named(f, () => this.sourceOf(f, handles))));
     const ldxBytes = ldx ? await this.named(ldx, () => this.readWhole(ldx, handles)) : undefined;
-    const { maxChannels } = this.reading;
+    const { maxChannels, maxLaps } = this.reading;
     try {
       const only = sources.length === 1 ? (sources[0] as ByteSource) : undefined;
       // A single .ld is read in ranges: its catalogue (at most maxChannels blocks) here, its samples as they are asked
       // for; the text of an .ldx beside it is parsed on the pool (its size grows with what an editor uploads).
       if (only && isLdFile(await only.read(0, Math.min(8, only.size)))) {
         const beacons = ldxBytes ? await this.ldxBeacons(ldxBytes) : undefined;
-        return { file: await openLdSource(only, { maxChannels, ...(beacons ? { beaconTimes: beacons } : {}) }), contentKey };
+        return { file: await openLdSource(only, { maxChannels, ...(maxLaps ? { maxLaps } : {}), ...(beacons ? { beaconTimes: beacons } : {}) }), contentKey };
       }
       const whole = await this.openWhole(data, sources, ldxBytes, contentKey);
       entry.wholeBytes = whole.bytes;
@@ -200,7 +202,7 @@ export class Datasets {
    * and their channels decoded on the pool.
    */
   private async openWhole(data: DatasetFile[], sources: ByteSource[], ldx: Uint8Array | undefined, key: string): Promise<{ file: RandomAccessDataFile; channelsJson: Uint8Array; bytes: number }> {
-    const { pool, maxChannels, maxInMemoryBytes, decompression } = this.reading;
+    const { pool, maxChannels, maxLaps, maxInMemoryBytes, decompression } = this.reading;
     const total = sources.reduce((n, s) => n + s.size, 0) + (ldx?.byteLength ?? 0);
     if (total > maxInMemoryBytes) {
       const what = data.length === 1 ? `${data[0]?.fileName} is ${total} bytes` : `the group's ${data.length} files are ${total} bytes together`;
@@ -208,7 +210,7 @@ export class Datasets {
     }
     const files = await Promise.all(sources.map(sharedCopy));
     // The .ldx in shared memory too: the task goes with every channel read of the dataset, and a plain array is copied each time.
-    const task: WholeFiles = { key, files, maxChannels, ...(decompression ? { decompression } : {}), ...(ldx ? { ldx: sharedBytes(ldx) } : {}) };
+    const task: WholeFiles = { key, files, maxChannels, ...(maxLaps ? { maxLaps } : {}), ...(decompression ? { decompression } : {}), ...(ldx ? { ldx: sharedBytes(ldx) } : {}) };
     const catalogue = (await pool.run(task, { name: 'catalogue' })) as Catalogue | Refusal;
     if (isRefusal(catalogue)) throw new GroupRefusal(reviveRefusal(catalogue), catalogue.culprit);
     const { channelsJson, ...opened } = catalogue;

@@ -70,6 +70,19 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
     }, 120_000);
   });
 
+  describe('laps (a lap counter that changes every sample is not laps)', () => {
+    test('when a .ld (read in ranges) or a CSV (read whole, on the pool) has more laps than MAX_LAPS_PER_FILE (10,000 by default), then its metadata is 422 naming the limit', async () => {
+      const alternating = Array.from({ length: 20_001 }, (_, i) => i % 2);
+      const ld = await started.attached.entityWithFile('DataFile', 'laps.ld', writeLdFile({ channels: [{ name: 'Lap Number', frequency: 1000, samples: alternating }] }));
+      const csv = await started.attached.entityWithFile('DataFile', 'laps.csv', new TextEncoder().encode(`Time,Lap\n${alternating.map((lap, i) => `${i / 1000},${lap}`).join('\n')}\n`));
+      for (const id of [ld, csv]) {
+        const r = await metadata(id);
+        expect(r.status).toBe(422);
+        expect((await problem(r)).detail).toMatch(/has more than 10000 laps; at most 10000 are read \(MAX_LAPS_PER_FILE is 10000\)$/);
+      }
+    }, 60_000);
+  });
+
   describe('files whose structure aliases bytes (finding 4)', () => {
     test('when a .ld has 2,000 channels pointing at the same bytes, then its metadata and its reads are 422 naming the overlap', async () => {
       const id = await started.attached.entityWithFile('DataFile', 'aliased.ld', ldWithSharedSamples(2000, 100));

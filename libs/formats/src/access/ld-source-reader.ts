@@ -43,7 +43,7 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
     const lapChannel = ldLapChannel(channels);
     if (lapChannel) {
       const data = physicalChannel(await readStored(lapChannel.name));
-      boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(data) : boundariesFromBeaconPulses(data);
+      boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(data, options.maxLaps) : boundariesFromBeaconPulses(data, options.maxLaps);
     }
   }
   // A .ld has numeric channels only.
@@ -51,7 +51,7 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
     channelFor(catalogue, name);
     throw new UnsupportedFeatureError(LD_FORMAT, `numeric channel ${name} read as events`);
   };
-  return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries), channels, readStored, readEvents };
+  return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries, LD_FORMAT, options.maxLaps), channels, readStored, readEvents };
 }
 
 /** Reads samples [from, to) of a block: one read of exactly those bytes (offsets were checked against the size at open). */

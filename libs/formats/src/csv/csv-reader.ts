@@ -107,7 +107,7 @@ function motecLayout(bytes: Uint8Array, from: number): CsvLayout {
 /** A time column's unit other than seconds (the micro sign and the Greek mu both spell µs). */
 const TIME_UNITS: Readonly<Record<string, number>> = { ms: 1e-3, us: 1e-6, 'µs': 1e-6, 'μs': 1e-6, ns: 1e-9 };
 
-export function readCsvFile(bytes: Uint8Array, layout: CsvLayout): DataFile {
+export function readCsvFile(bytes: Uint8Array, layout: CsvLayout, maxLaps?: number): DataFile {
   const format = layout.kind;
   const rows = countRows(bytes, layout.dataStart, layout.delimiter);
   const timestamps = new Float64Array(rows);
@@ -149,8 +149,8 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout): DataFile {
   const duration = end - startTime;
   const lapCounter = sources.find((s) => /^lap( number)?$/i.test(s.info.name));
   const beacons = layout.preamble.get('Beacon Markers');
-  const boundaries = beacons ? beacons.map(Number).filter(Number.isFinite).map((t) => startTime + t) : lapCounter ? boundariesFromLapCounter(lapCounter.read()) : [];
-  const laps = lapsFromBoundaries(startTime, startTime + duration, boundaries);
+  const boundaries = beacons ? beacons.map(Number).filter(Number.isFinite).map((t) => startTime + t) : lapCounter ? boundariesFromLapCounter(lapCounter.read(), maxLaps) : [];
+  const laps = lapsFromBoundaries(startTime, startTime + duration, boundaries, format, maxLaps);
   return buildDataFile({ format, properties: csvProperties(layout.preamble), startTime, duration, laps }, sources);
 }
 

@@ -46,6 +46,8 @@ export interface LdReadOptions {
   beaconTimes?: number[];
   /** More channel blocks than this is a DataFileLimitError (default DEFAULT_MAX_CHANNELS_PER_FILE). */
   maxChannels?: number;
+  /** More laps than this is a DataFileLimitError (default DEFAULT_MAX_LAPS_PER_FILE). */
+  maxLaps?: number;
 }
 
 export function readLdFile(bytes: Uint8Array, options: LdReadOptions = {}): DataFile {
@@ -56,7 +58,7 @@ export function readLdFile(bytes: Uint8Array, options: LdReadOptions = {}): Data
 
   const sources: ChannelSource[] = ldChannelInfos(blocks).map((info, k) => ({ info, read: () => decodeChannel(bytes, blocks[k], info.name) }));
   const duration = ldDuration(blocks);
-  const laps = lapsFromBoundaries(0, duration, lapBoundaries(sources, options));
+  const laps = lapsFromBoundaries(0, duration, lapBoundaries(sources, options), FORMAT, options.maxLaps);
   return buildDataFile({ format: FORMAT, properties, startTime: 0, duration, laps }, sources);
 }
 
@@ -95,7 +97,7 @@ function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number
   const lapChannel = ldLapChannel(sources.map((s) => s.info));
   if (!lapChannel) return [];
   const data = (sources.find((s) => s.info.name === lapChannel.name) as ChannelSource).read();
-  return lapChannel.kind === 'counter' ? boundariesFromLapCounter(data) : boundariesFromBeaconPulses(data);
+  return lapChannel.kind === 'counter' ? boundariesFromLapCounter(data, options.maxLaps) : boundariesFromBeaconPulses(data, options.maxLaps);
 }
 
 export function readProperties(bin: FieldReader): FileProperties {
