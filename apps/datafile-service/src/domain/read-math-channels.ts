@@ -1,5 +1,5 @@
 import type { Piscina } from 'piscina';
-import { compile, evaluationOrder, type DependencyGraph } from '@pitwall/expressions';
+import { evaluationOrder, mathReadsOf, type DependencyGraph } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from '@pitwall/formats';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { pickDistanceSource } from '@pitwall/laps';
@@ -308,14 +308,11 @@ function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: Reado
   const compiled = new Map<string, Compiled>();
   for (const d of definitions.values()) {
     if (logged.has(d.name)) continue;
-    try {
-      const c = compile(d.expression, { inputs: 'any', math: true });
-      graph.set(d.name, [...c.inputs]);
-      compiled.set(d.name, { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance });
-    } catch (error) {
-      graph.set(d.name, []); // checked on write; a stored one that no longer parses fails when it is evaluated
-      compiled.set(d.name, { lapTime: false, lapDistance: false, error: (error as Error).message });
-    }
+    // Compiled once per expression text across reads (mathReadsOf keeps them): a stored one that no longer parses
+    // (checked on write) reads nothing and fails when it is evaluated.
+    const reads = mathReadsOf(d.expression);
+    graph.set(d.name, [...reads.inputs]);
+    compiled.set(d.name, { lapTime: reads.needs.lapTime, lapDistance: reads.needs.lapDistance, ...(reads.error !== undefined ? { error: reads.error } : {}) });
   }
   return { graph, compiled };
 }

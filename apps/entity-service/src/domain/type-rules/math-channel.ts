@@ -1,5 +1,5 @@
 import { MAX_MATH_DECIMAL_PLACES } from '@pitwall/contracts';
-import { compile, ExpressionError, findCycle } from '@pitwall/expressions';
+import { compile, ExpressionError, findCycle, mathReadsOf } from '@pitwall/expressions';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { entityRepository as repo } from '../../data-access/entity-repository';
 import type { ParameterValue } from '../parameters';
@@ -66,9 +66,6 @@ export function validateMathChannel(p: Record<string, ParameterValue>): string[]
 
 /** What a stored definition reads; one that no longer parses reads nothing (it cannot be part of a cycle). */
 function readsOf(expression: string): string[] {
-  try {
-    return [...compile(expression, { inputs: 'any', math: true }).inputs];
-  } catch {
-    return [];
-  }
+  // Compiled once per expression text across writes (mathReadsOf keeps them); one that does not compile reads nothing.
+  return [...mathReadsOf(expression).inputs];
 }

@@ -20,7 +20,7 @@ export interface EntityWrite {
 
 /** The bounds the rules keep (the entity-service's settings). */
 export interface RuleLimits {
-  /** Math channels one account may hold (`MAX_MATH_CHANNELS`): each write checks them all, each read compiles them. */
+  /** Math channels one account may hold (`MAX_MATH_CHANNELS`): each write and read looks at what they all read (each expression compiled once and kept: `mathReadsOf`). */
   maxMathChannels: number;
 }
 

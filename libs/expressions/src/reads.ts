@@ -1,0 +1,37 @@
+import { compile } from './compile';
+
+/** What a math-channel expression reads and needs of the laps, or why it does not compile. */
+export interface MathReads {
+  inputs: readonly string[];
+  needs: { lapTime: boolean; lapDistance: boolean };
+  /** The compile error's message, for an expression that does not compile (then it reads nothing). */
+  error?: string;
+}
+
+/** Expressions kept compiled, the most recently used (each at most MAX_EXPRESSION_LENGTH characters: a few MB at most). */
+const KEPT = 4096;
+const kept = new Map<string, MathReads>();
+
+/**
+ * `compile(expression, { inputs: 'any', math: true })`'s reads, compiled once per expression text and kept: an
+ * account's definitions are all looked at on every math channel read and write (their graph), and compiling one of
+ * the longest costs about a millisecond, so a thousand were seconds on the event loop of every read.
+ */
+export function mathReadsOf(expression: string): MathReads {
+  const known = kept.get(expression);
+  if (known) {
+    kept.delete(expression);
+    kept.set(expression, known);
+    return known;
+  }
+  let reads: MathReads;
+  try {
+    const c = compile(expression, { inputs: 'any', math: true });
+    reads = { inputs: [...c.inputs], needs: { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance } };
+  } catch (error) {
+    reads = { inputs: [], needs: { lapTime: false, lapDistance: false }, error: (error as Error).message };
+  }
+  kept.set(expression, reads);
+  if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
+  return reads;
+}
