@@ -10,8 +10,11 @@ export interface Histogram {
 }
 
 /**
- * `bins` equal bins over [min, max] of the finite values; a channel holding one value gets bins over [v - 0.5,
- * v + 0.5], and one holding none no bins at all.
+ * `bins` equal bins over [min, max] of the finite values; a channel holding one value v (or values so close together
+ * that `bins` bins over them would not have distinct edges) gets bins over [v - d, v + d] with d = max(0.5, |v|·2⁻⁴⁰)
+ * (v their midpoint; the ends kept within ±Number.MAX_VALUE; d doubled while that is still too narrow for `bins`), and
+ * one holding none no bins at all. The edges are
+ * finite and strictly increasing however wide the range, even wider than the largest double.
  */
 export function evenEdges(values: ArrayLike<number>, bins: number): number[] {
   let min = Infinity;
@@ -23,13 +26,34 @@ export function evenEdges(values: ArrayLike<number>, bins: number): number[] {
     if (v > max) max = v;
   }
   if (min === Infinity) return [];
-  if (min === max) {
-    min -= 0.5;
-    max += 0.5;
+  if (min < max) {
+    const edges = edgesOver(min, max, bins);
+    if (strictlyIncreasing(edges)) return edges;
   }
-  const edges = Array.from({ length: bins + 1 }, (_, k) => min + ((max - min) * k) / bins);
+  const mid = min / 2 + max / 2;
+  for (let d = Math.max(0.5, Math.abs(mid) * 2 ** -40); ; d *= 2) {
+    const edges = edgesOver(Math.max(-Number.MAX_VALUE, mid - d), Math.min(Number.MAX_VALUE, mid + d), bins);
+    if (strictlyIncreasing(edges) || !Number.isFinite(d)) return edges;
+  }
+}
+
+/**
+ * `bins` equal bins over [min, max] (finite, min < max); when (max - min)·bins overflows, computed on the ends scaled
+ * down by a power of two (exact), so that no intermediate is infinite.
+ */
+function edgesOver(min: number, max: number, bins: number): number[] {
+  const scale = Number.isFinite((max - min) * bins) ? 1 : 2 ** -(Math.ceil(Math.log2(bins)) + 1);
+  const lo = min * scale;
+  const width = max * scale - lo;
+  const edges = Array.from({ length: bins + 1 }, (_, k) => (lo + (width * k) / bins) / scale);
+  edges[0] = min;
   edges[bins] = max;
   return edges;
+}
+
+function strictlyIncreasing(edges: readonly number[]): boolean {
+  for (let k = 1; k < edges.length; k++) if (!((edges[k] as number) > (edges[k - 1] as number))) return false;
+  return true;
 }
 
 /** The histogram of the finite `values` over `edges` (ascending, at least two). */

@@ -71,8 +71,13 @@ function axisOf(kept: readonly number[], values: ArrayLike<number>, cells: numbe
   return { min, max, cells };
 }
 
-/** The cell of `v` on `axis`; every value of a single-valued axis falls in the first. */
+/**
+ * The cell of `v` on `axis`; every value of a single-valued axis falls in the first. An extent wider than the largest
+ * double (max - min overflows) is measured on halves, so every finite value still gets a cell.
+ */
 function cellOf(v: number, axis: GridAxis): number {
   if (!(axis.max > axis.min)) return 0;
-  return Math.min(axis.cells - 1, Math.floor(((v - axis.min) / (axis.max - axis.min)) * axis.cells));
+  const scale = Number.isFinite(axis.max - axis.min) ? 1 : 0.5;
+  const at = Math.floor(((v * scale - axis.min * scale) / (axis.max * scale - axis.min * scale)) * axis.cells);
+  return Math.max(0, Math.min(axis.cells - 1, at));
 }

@@ -24,6 +24,17 @@ describe('scatter', () => {
       ],
     });
   });
+
+  test('when x spans more than the largest double (-1.7e308 to 1.7e308), then every pair lands in a cell and the cells add up to the count', () => {
+    const x = Array.from({ length: 3100 }, (_, i) => (i < 1551 ? -1.7e308 : 1.7e308));
+    const y = Array.from({ length: 3100 }, (_, i) => i % 200);
+    const s = scatter(x, y, undefined, { maxPoints: 100, gridSize: 4 });
+    if (s.kind !== 'density') throw new Error('expected a density grid');
+    expect(s.count).toBe(3100);
+    expect(s.cells.reduce((sum, c) => sum + c.count, 0)).toBe(3100);
+    expect(s.cells.filter((c) => c.x === 0).reduce((sum, c) => sum + c.count, 0)).toBe(1551);
+    expect(s.cells.filter((c) => c.x === 3).reduce((sum, c) => sum + c.count, 0)).toBe(1549);
+  });
 });
 
 describe('histogram', () => {
@@ -43,5 +54,35 @@ describe('histogram', () => {
     expect(evenEdges([3, 3], 2)).toEqual([2.5, 3, 3.5]);
     expect(evenEdges([NaN], 2)).toEqual([]);
     expect(histogram([NaN, 1], [])).toEqual({ edges: [], counts: [], below: 0, above: 0, total: 1 });
+  });
+
+  test('when the values span more than the largest double (-1.7e308 to 1.7e308), then the edges are finite and each value is counted in the bin it falls in', () => {
+    const values = Array.from({ length: 3100 }, (_, i) => (i < 1551 ? -1.7e308 : 1.7e308));
+    const edges = evenEdges(values, 4);
+    const expected = [-1.7e308, -8.5e307, 0, 8.5e307, 1.7e308];
+    expect(edges).toHaveLength(5);
+    edges.forEach((e, k) => expect(Math.abs(e - (expected[k] as number))).toBeLessThanOrEqual(1e-12 * 1.7e308));
+    expect([edges[0], edges[4]]).toEqual([-1.7e308, 1.7e308]);
+    expect(histogram(values, edges)).toEqual({ edges, counts: [1551, 0, 0, 1549], below: 0, above: 0, total: 3100 });
+  });
+
+  test('when a channel holds one value too large for ± 0.5 to move it (1e300 up to the largest double), then its bins still have distinct finite edges around it', () => {
+    for (const v of [1e300, -1e300, Number.MAX_VALUE, -Number.MAX_VALUE]) {
+      const edges = evenEdges([v, v, v], 4);
+      expect(edges).toHaveLength(5);
+      for (let k = 1; k < edges.length; k++) expect(edges[k]).toBeGreaterThan(edges[k - 1] as number);
+      expect(edges.every(Number.isFinite)).toBe(true);
+      const h = histogram([v, v, v], edges);
+      expect(h.below + h.above).toBe(0);
+      expect(h.counts.reduce((a, b) => a + b, 0)).toBe(3);
+    }
+  });
+
+  test('when the values are a few units in the last place apart, then 4 bins over them still have strictly increasing edges holding every value', () => {
+    const v = 1e300;
+    const next = v + v * 2 ** -52;
+    const edges = evenEdges([v, next], 4);
+    for (let k = 1; k < edges.length; k++) expect(edges[k]).toBeGreaterThan(edges[k - 1] as number);
+    expect(histogram([v, next], edges).counts.reduce((a, b) => a + b, 0)).toBe(2);
   });
 });
