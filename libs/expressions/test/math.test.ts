@@ -66,6 +66,31 @@ describe('math-channel language', () => {
     expected.forEach((v, i) => (Number.isNaN(v) ? expect(y[i]).toBeNaN() : expect(y[i]).toBeCloseTo(v, 12)));
   });
 
+  it('when a 1e17 passes through smooth(x, 0.1) among ones, then once it has left the window the mean is 1 again', () => {
+    // The trial's case: smooth(if(lapTime() < 5, 1e17, 1) + "Ground Speed"*0, 0.1) over a 20 Hz lap of 60 s.
+    const t = timeBase(1200, 20);
+    const speed = t.map((v) => 100 + 50 * Math.sin(v));
+    const y = math('smooth(if(lapTime() < 5, 1e17, 1) + "Ground Speed" * 0, 0.1)', ['Ground Speed']).evaluate({ 'Ground Speed': speed }, undefined, { time: t, lapTime: t });
+    // Window ±0.05 s holds the sample alone and its neighbours 0.05 s away: from t = 5.05 s on, only ones.
+    t.forEach((v, i) => {
+      if (v >= 5.1) expect(y[i]).toBe(1);
+    });
+    expect(y[0]).toBe(1e17);
+  });
+
+  it('when values of very different magnitudes and an infinity pass through smooth, then each sample is still the mean of its window', () => {
+    const t = timeBase(400, 10);
+    const x = t.map((_, i) => (i % 97 === 0 ? 1e20 * (i % 2 ? -1 : 1) : i === 150 ? Infinity : (i % 7) * 1e-3));
+    const y = math('smooth(x, 0.5)', ['x']).evaluate({ x }, undefined, { time: t });
+    x.forEach((_, i) => {
+      // Window ±0.25 s: the sample and its two neighbours on each side, summed exactly in order of magnitude.
+      const near = [-2, -1, 0, 1, 2].map((d) => x[i + d]).filter((w): w is number => w !== undefined);
+      const mean = near.includes(Infinity) ? Infinity : [...near].sort((a, b) => Math.abs(a) - Math.abs(b)).reduce((a, b) => a + b, 0) / near.length;
+      if (Math.abs(mean) === Infinity) expect(y[i]).toBe(mean);
+      else expect(y[i]).toBeCloseTo(mean, 9);
+    });
+  });
+
   it('when lowpass(x, hz) filters a step, then it follows the first-order RC response, and restarts after a gap', () => {
     const rate = 1000;
     const hz = 5;
