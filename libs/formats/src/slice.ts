@@ -10,13 +10,11 @@ export interface ChannelSlice {
   startTime: number;
 }
 
-/** Slack for times computed as start + i / frequency, so a boundary that is exactly on a sample keeps it. */
-const EPSILON = 1e-9;
-
 /**
- * The rounding error of a time near `t` seconds: a window's bounds are absolute times (the file's start plus the
- * request's offset), so with epoch-sized start times (1.7e9 s) their last bits are off by about 2e-7 s. A boundary
- * that close to a sample is on it.
+ * The rounding error of a time near `t` seconds (a few ulps of the largest): a window's bounds are absolute times (the
+ * file's start plus the request's offset) and a regular channel's sample times are computed (start + i / frequency),
+ * so with epoch-sized start times (1.7e9 s) their last bits are off by about 2e-7 s. A boundary that close to a sample
+ * is on it; the slack is in seconds, never a fraction of the sample period.
  */
 function timeSlack(...times: number[]): number {
   const largest = Math.max(...times.map(Math.abs));
@@ -57,15 +55,25 @@ export function sliceByWindow(data: ChannelData, start: number, duration: number
 export function sampleIndexRange(time: TimeBase, n: number, start: number, end: number): { from: number; to: number; startTime: number } {
   if (time.kind === 'implicit') {
     const { start: t0, frequency } = time;
+    const timeOf = (i: number) => t0 + i / frequency;
+    // The first sample whose time is at or after t, less the rounding slack: a binary search on the sample times
+    // themselves (monotone in i), so the answer is the same whatever the frequency and the magnitude of the times.
     const indexAt = (t: number) => {
-      const at = (t - t0) * frequency;
-      // A window to the end (a read with start and no duration) ends beyond any sample: at is then Infinity.
-      if (!Number.isFinite(at)) return at > 0 ? n : 0;
-      return Math.min(n, Math.max(0, Math.ceil(at - EPSILON * Math.max(1, Math.abs(at)) - timeSlack(t, t0) * frequency)));
+      // A window to the end (a read with start and no duration) ends beyond any sample.
+      if (t === Infinity) return n;
+      const bound = t - timeSlack(t, t0);
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (timeOf(mid) < bound) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
     };
     const from = indexAt(start);
     const to = Math.max(from, indexAt(end));
-    return { from, to, startTime: from < to ? t0 + from / frequency : start };
+    return { from, to, startTime: from < to ? timeOf(from) : start };
   }
   const ts = time.timestamps;
   const from = lowerBound(ts, start - timeSlack(start));

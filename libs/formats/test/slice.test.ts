@@ -51,6 +51,31 @@ describe('slicing', () => {
     });
   });
 
+  describe('window edges on a slow or far-off time base', () => {
+    // Rows every 100 s: the CSV reader gives them a regular (implicit) time base at 0.01 Hz.
+    const slow = openDataFile(new TextEncoder().encode('Time,V\n0,1\n100,2\n200,3\n')).readChannel('V');
+
+    it('when a window of 1e-7 s starts on the sample at 0 s of a 0.01 Hz channel, then it holds that sample', () => {
+      expect(slow.time.kind).toBe('implicit');
+      expect(Array.from(sliceByWindow(slow, 0, 1e-7).samples)).toEqual([1]);
+    });
+
+    it('when a window starts 1e-7 s after the sample at 100 s of a 0.01 Hz channel, then that sample is not in it', () => {
+      const w = sliceByWindow(slow, 100.0000001, 1);
+      expect(Array.from(w.samples)).toEqual([]);
+      expect(Array.from(sliceByWindow(slow, 99.9999999, 1).samples)).toEqual([2]);
+      expect(Array.from(sliceByWindow(slow, 0, 99.9999999).samples)).toEqual([1]);
+    });
+
+    it('when samples are 1e15 s apart, then a window starting or ending 1 s off a sample keeps or drops it by its time', () => {
+      const far: ChannelData = { ...speed, samples: Float64Array.of(1, 2), gaps: undefined, time: { kind: 'implicit', start: 0, frequency: 1e-15 } };
+      expect(Array.from(sliceByWindow(far, 1e15 + 1000, 1e6).samples)).toEqual([]);
+      expect(Array.from(sliceByWindow(far, 1e15 - 1000, 1e6).samples)).toEqual([2]);
+      expect(Array.from(sliceByWindow(far, 0, 1e15 - 1000).samples)).toEqual([1]);
+      expect(Array.from(sliceByWindow(far, 1e15, 1).samples)).toEqual([2]);
+    });
+  });
+
   describe('explicit time base', () => {
     it('when the window starts exactly on a timestamp, then that sample is the first; one at the end is excluded', () => {
       const start = timestamps[100];
