@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compressLz4 } from '@pitwall/formats';
+import { closeBrokerConnections } from './support/broker-faults';
 import { AMQP_URL, DistributedStack, REDIS_URL } from './support/distributed';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -68,5 +69,35 @@ describe('two datafile-service instances on RabbitMQ, each with its own cache di
     expect((await client.deleteRunSheetAttachment(runSheet, fileId)).statusCode).toBe(204);
     expect((await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Ground Speed', { lapIndex: 1 })).statusCode).toBe(404);
     await eventually(() => copies(first).length === 0 && copies(other).length === 0, 'both copies dropped');
+  }, 180_000);
+
+  test('when the broker closes the connection of one datafile-service instance, then it stays up, serves reads again, and still hears a deletion (its own queue declared anew)', async () => {
+    const first = join(dir, 'decompressed-1');
+    const instance = stack.stack.procs.find((p) => p.name === 'datafile-service')!;
+    const { client } = await stack.member('admin');
+    const id = (r: { statusCode: number; returnValue: { Id: string } | null }) => {
+      if (!r.returnValue) throw new Error(`create answered ${r.statusCode}`);
+      return r.returnValue.Id;
+    };
+    const name = (value: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: value }] });
+    const event = id(await client.addEvent(id(await client.addChampionship(name('Cup'))), name('Event')));
+    const session = id(await client.addSession(event, name('Session')));
+    const car = id(await client.addCar(name('Car')));
+    id(await client.addEventCar(event, car, name('Car')));
+    const runSheet = id(await client.addRunSheet(session, car, name('Run')));
+
+    expect(await closeBrokerConnections(instance.child.pid as number, stack.prefix)).toBeGreaterThan(0);
+    const bytes = new Uint8Array(readFileSync(join(ROOT, 'libs', 'formats', 'test', 'fixtures', 'telemetry', 'Sample1.ld')));
+    const uploaded = await client.uploadAttachment('RunSheets', runSheet, await compressLz4(bytes), { FileName: 'Sample1.ld', AttachedFileGroupName: 'DataFile', UseCompression: true });
+    expect(uploaded.statusCode).toBe(200);
+    // Reads go round both instances: read until the one whose connection was closed has opened the file (its copy).
+    await eventually(async () => {
+      expect((await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Ground Speed', { lapIndex: 1 })).statusCode).toBe(200);
+      return copies(first).length === 1;
+    }, 'the reconnected instance reading the dataset');
+
+    expect((await client.deleteRunSheetAttachment(runSheet, uploaded.returnValue?.Id as string)).statusCode).toBe(204);
+    await eventually(() => copies(first).length === 0, 'the reconnected instance dropping its copy');
+    expect([instance.child.exitCode, instance.child.signalCode]).toEqual([null, null]);
   }, 180_000);
 });

@@ -7,6 +7,7 @@ import amqp from 'amqplib';
 import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulation-standin';
 import { verifyWebhook } from '@pitwall/testing';
 import { AMQP_URL, DistributedStack } from './support/distributed';
+import { closeBrokerConnections } from './support/broker-faults';
 import { buildSimulationFixture } from './support/simulations';
 
 // The bundles are found from the repository root, not the working directory: `nx test e2e` runs jest in apps/e2e.
@@ -61,6 +62,32 @@ describe('external simulations across processes (RabbitMQ)', () => {
     receiver.closeAllConnections();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
+
+  test('when the broker closes the simulation-service\'s connection while a triggered job runs, then the process stays up, the job completes with one study, and nothing is dead-lettered', async () => {
+    const m = await stack.member('admin');
+    const { profileId, setupId } = await buildSimulationFixture(m.client, standIn.url);
+    expect((await m.client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw', baseUrl: standIn.url })).statusCode).toBe(204);
+    const studiesBefore = standIn.studies.size;
+    expect((await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] })).returnValue?.results).toEqual([expect.objectContaining({ setupId, accepted: true })]);
+    const status = async () => (await m.client.getExternalSimulationStatus(profileId, [setupId])).returnValue?.results[0];
+    await waitFor(async () => ((await status())?.status === 'Running' ? true : undefined), 'the job to be running', 20_000);
+
+    const service = stack.stack.procs.find((p) => p.name === 'simulation-service')!;
+    expect(await closeBrokerConnections(service.child.pid as number, stack.prefix)).toBeGreaterThan(0);
+    const done = await waitFor(async () => {
+      const seen = await status();
+      return seen?.status === 'Processing completed' ? seen : undefined;
+    }, 'the job to complete after the connection came back', 45_000);
+    expect(done.studyId).toMatch(/^st-/);
+    expect(standIn.studies.size - studiesBefore).toBe(1);
+    expect([service.child.exitCode, service.child.signalCode]).toEqual([null, null]);
+    const channel = await connection.createChannel();
+    try {
+      expect((await channel.checkQueue(`${stack.prefix}.dlq`)).messageCount).toBe(0);
+    } finally {
+      await channel.close();
+    }
+  }, 90_000);
 
   test('when the simulation-service is killed -9 while a triggered job runs, then after a restart the job completes, and a RabbitMQ subscriber saw every status of the setup in order', async () => {
     const m = await stack.member('admin');

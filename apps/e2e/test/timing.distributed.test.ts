@@ -5,7 +5,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { AmqpBus } from '@pitwall/bus';
 import { DEFAULT_TIMING_PARTITIONS, SERVICES, TIMING_COMMANDS, partitionOf, partitionService, timingPartitionKey, type TimingLevel } from '@pitwall/contracts';
-import { activeConsumerProcesses } from './support/broker-faults';
+import { activeConsumerProcesses, closeBrokerConnections, until } from './support/broker-faults';
 import { AMQP_URL, DistributedStack, readJson, type Member } from './support/distributed';
 
 /** A session with a track configuration of 3 sectors and 2 speed traps, and `cars` cars entered in its event. */
@@ -203,6 +203,26 @@ describe('timing integration on the five-process stack, with two timing-service 
     const s = await session(m, 4);
     await Promise.all(s.cars.map((_, car) => play(m, s, car, feed(s, car, 2, 3))));
     for (const car of s.cars.keys()) expect(await stored(m, s, car)).toEqual(expected(s, car, 2, 3));
+  });
+
+  test('when the broker closes the connections of both timing-service instances in the middle of a feed, then neither exits, they consume every partition again, and the store holds the feed exactly (nothing lost, nothing doubled)', async () => {
+    const m = await stack.member('editor');
+    const s = await session(m, 3);
+    const feeds = s.cars.map((_, car) => feed(s, car, 2, 4));
+    const total = feeds.reduce((n, f) => n + f.length, 0);
+    const instances = stack.stack.procs.filter((p) => p.name === 'timing-service');
+    let done = 0;
+    const closing = (async () => {
+      while (done < total / 3) await new Promise((r) => setTimeout(r, 10));
+      let closed = 0;
+      for (const instance of instances) closed += await closeBrokerConnections(instance.child.pid as number, stack.prefix);
+      return closed;
+    })();
+    await Promise.all(feeds.map((items, car) => play(m, s, car, items, () => void done++)));
+    expect(await closing).toBeGreaterThanOrEqual(instances.length);
+    expect(instances.map((p) => [p.child.exitCode, p.child.signalCode])).toEqual(instances.map(() => [null, null]));
+    await until('every timing partition consumed again', async () => (await activeConsumerProcesses(`${stack.prefix}.svc.timing.p`)).size === DEFAULT_TIMING_PARTITIONS);
+    for (const car of s.cars.keys()) expect(await stored(m, s, car)).toEqual(expected(s, car, 2, 4));
   });
 
   test("when interleaved updates of eight cars are sent at once to the partitions and the instance consuming them is killed -9 mid-feed, then the other instance takes over: each car's updates are applied in the order sent, none lost or doubled", async () => {
