@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PitwallClient } from '@pitwall/client';
 import { compressLz4 } from '@pitwall/formats';
 import { closeBrokerConnections } from './support/broker-faults';
 import { AMQP_URL, DistributedStack, REDIS_URL } from './support/distributed';
@@ -25,6 +26,24 @@ async function eventually(condition: () => Promise<boolean> | boolean, what: str
   throw new Error(`${what} never happened`);
 }
 
+/** A run sheet of a fresh championship, event, session and car, with Sample1.ld attached LZ4-compressed (a decompressed copy per instance that reads it). */
+async function runSheetWithSample1(client: PitwallClient): Promise<{ runSheet: string; fileId: string }> {
+  const id = (r: { statusCode: number; returnValue: { Id: string } | null }) => {
+    if (!r.returnValue) throw new Error(`create answered ${r.statusCode}`);
+    return r.returnValue.Id;
+  };
+  const name = (value: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: value }] });
+  const event = id(await client.addEvent(id(await client.addChampionship(name('Cup'))), name('Event')));
+  const session = id(await client.addSession(event, name('Session')));
+  const car = id(await client.addCar(name('Car')));
+  id(await client.addEventCar(event, car, name('Car')));
+  const runSheet = id(await client.addRunSheet(session, car, name('Run')));
+  const bytes = new Uint8Array(readFileSync(join(ROOT, 'libs', 'formats', 'test', 'fixtures', 'telemetry', 'Sample1.ld')));
+  const uploaded = await client.uploadAttachment('RunSheets', runSheet, await compressLz4(bytes), { FileName: 'Sample1.ld', AttachedFileGroupName: 'DataFile', UseCompression: true });
+  expect(uploaded.statusCode).toBe(200);
+  return { runSheet, fileId: uploaded.returnValue?.Id as string };
+}
+
 describe('two datafile-service instances on RabbitMQ, each with its own cache directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pitwall-dfs-invalidation-'));
   let stack: DistributedStack;
@@ -45,20 +64,7 @@ describe('two datafile-service instances on RabbitMQ, each with its own cache di
       stdio: 'ignore',
     });
     const { client } = await stack.member('admin');
-    const id = (r: { statusCode: number; returnValue: { Id: string } | null }) => {
-      if (!r.returnValue) throw new Error(`create answered ${r.statusCode}`);
-      return r.returnValue.Id;
-    };
-    const name = (value: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: value }] });
-    const event = id(await client.addEvent(id(await client.addChampionship(name('Cup'))), name('Event')));
-    const session = id(await client.addSession(event, name('Session')));
-    const car = id(await client.addCar(name('Car')));
-    id(await client.addEventCar(event, car, name('Car')));
-    const runSheet = id(await client.addRunSheet(session, car, name('Run')));
-    const bytes = new Uint8Array(readFileSync(join(ROOT, 'libs', 'formats', 'test', 'fixtures', 'telemetry', 'Sample1.ld')));
-    const uploaded = await client.uploadAttachment('RunSheets', runSheet, await compressLz4(bytes), { FileName: 'Sample1.ld', AttachedFileGroupName: 'DataFile', UseCompression: true });
-    const fileId = uploaded.returnValue?.Id as string;
-    expect(uploaded.statusCode).toBe(200);
+    const { runSheet, fileId } = await runSheetWithSample1(client);
 
     // Reads go round the two instances' consumers: read until each has opened the dataset (made its copy).
     await eventually(async () => {
@@ -75,28 +81,15 @@ describe('two datafile-service instances on RabbitMQ, each with its own cache di
     const first = join(dir, 'decompressed-1');
     const instance = stack.stack.procs.find((p) => p.name === 'datafile-service')!;
     const { client } = await stack.member('admin');
-    const id = (r: { statusCode: number; returnValue: { Id: string } | null }) => {
-      if (!r.returnValue) throw new Error(`create answered ${r.statusCode}`);
-      return r.returnValue.Id;
-    };
-    const name = (value: string) => ({ ParameterUpdates: [{ Name: 'Name', Value: value }] });
-    const event = id(await client.addEvent(id(await client.addChampionship(name('Cup'))), name('Event')));
-    const session = id(await client.addSession(event, name('Session')));
-    const car = id(await client.addCar(name('Car')));
-    id(await client.addEventCar(event, car, name('Car')));
-    const runSheet = id(await client.addRunSheet(session, car, name('Run')));
-
     expect(await closeBrokerConnections(instance.child.pid as number, stack.prefix)).toBeGreaterThan(0);
-    const bytes = new Uint8Array(readFileSync(join(ROOT, 'libs', 'formats', 'test', 'fixtures', 'telemetry', 'Sample1.ld')));
-    const uploaded = await client.uploadAttachment('RunSheets', runSheet, await compressLz4(bytes), { FileName: 'Sample1.ld', AttachedFileGroupName: 'DataFile', UseCompression: true });
-    expect(uploaded.statusCode).toBe(200);
+    const { runSheet, fileId } = await runSheetWithSample1(client);
     // Reads go round both instances: read until the one whose connection was closed has opened the file (its copy).
     await eventually(async () => {
       expect((await client.getRunSheetDataFileChannel(runSheet, 'DataFile', 'Ground Speed', { lapIndex: 1 })).statusCode).toBe(200);
       return copies(first).length === 1;
     }, 'the reconnected instance reading the dataset');
 
-    expect((await client.deleteRunSheetAttachment(runSheet, uploaded.returnValue?.Id as string)).statusCode).toBe(204);
+    expect((await client.deleteRunSheetAttachment(runSheet, fileId)).statusCode).toBe(204);
     await eventually(() => copies(first).length === 0, 'the reconnected instance dropping its copy');
     expect([instance.child.exitCode, instance.child.signalCode]).toEqual([null, null]);
   }, 180_000);

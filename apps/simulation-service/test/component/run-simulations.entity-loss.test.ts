@@ -1,7 +1,7 @@
-import { EXCHANGES, SIMULATION_COMMANDS, type SimulationResults } from '@pitwall/contracts';
+import { EXCHANGES } from '@pitwall/contracts';
 import { entityService } from '@pitwall/entity-service';
 import { standInResults } from '@pitwall/simulation-standin';
-import { buildProfile, buildSetup, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { PARAMS, readSetup, startSimulationStack, triggerOne, waitFor, type SimulationStack } from '../support/simulation-stack';
 
 // An accepted job is never lost to an outage of what it writes through: while the entity-service has no running
 // instance (a restart, a deployment) the job's event is kept and run again, not handed back to its queue, where five
@@ -15,12 +15,7 @@ describe('a simulation job while the entity-service has no running instance', ()
   afterAll(() => s.stop());
 
   test('when the entity-service goes while the study runs and comes back seconds later, then the job completes with its results, each status once and in order, and nothing is dead-lettered', async () => {
-    const caller = newAccount();
-    await connect(s, caller);
-    const profileId = await buildProfile(s, caller);
-    const setupId = await buildSetup(s, caller);
-    const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
-    expect(answer.results[0]?.accepted).toBe(true);
+    const { caller, setupId } = await triggerOne(s);
     await waitFor(() => s.events.find((e) => e.setupId === setupId && e.status === 'Running'), 'the job to run');
 
     await s.entity.stop();

@@ -1,5 +1,5 @@
-import { SIMULATION_COMMANDS, type SimulationResults, type SimulationStatusResults } from '@pitwall/contracts';
-import { buildProfile, buildSetup, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { SIMULATION_COMMANDS, type SimulationStatusResults } from '@pitwall/contracts';
+import { PARAMS, readSetup, startSimulationStack, triggerOne, waitFor, type SimulationStack } from '../support/simulation-stack';
 
 /**
  * What a user polling GET /ExternalSimulations/Status sees of the steps (docs/api.md): the latest one. `Simulation
@@ -14,12 +14,7 @@ describe('the status steps of a simulation, as Status polls and the events show 
   afterAll(() => s.stop());
 
   test('when a study has started and its first status read answered running, then Status answers Running, and Simulation started is on the events before it with the same study', async () => {
-    const caller = newAccount();
-    await connect(s, caller);
-    const profileId = await buildProfile(s, caller);
-    const setupId = await buildSetup(s, caller);
-    const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
-    expect(answer.results[0]?.accepted).toBe(true);
+    const { caller, profileId, setupId } = await triggerOne(s);
 
     const running = await waitFor(() => s.events.find((e) => e.setupId === setupId && e.status === 'Running'), 'Running');
     const events = s.events.filter((e) => e.setupId === setupId).sort((a, b) => a.sequence - b.sequence);

@@ -84,6 +84,17 @@ export async function buildProfile(s: SimulationStack, caller: CallerContext, pr
   return (await create(s, caller, 'ExternalSimulationProfiles', {}, set)).Id;
 }
 
+/** A fresh connected account's setup triggered with a profile of the stand-in: the Trigger accepted it. */
+export async function triggerOne(s: SimulationStack, setupParameters: Record<string, string> = {}): Promise<{ caller: CallerContext; profileId: string; setupId: string }> {
+  const caller = newAccount();
+  await connect(s, caller);
+  const profileId = await buildProfile(s, caller);
+  const setupId = await buildSetup(s, caller, setupParameters);
+  const answer = await s.request<{ results: { accepted: boolean }[] }>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
+  if (answer.results[0]?.accepted !== true) throw new Error(`the Trigger did not accept the setup: ${JSON.stringify(answer)}`);
+  return { caller, profileId, setupId };
+}
+
 /** A setup of a car entered in an event of the caller's account. */
 export async function buildSetup(s: SimulationStack, caller: CallerContext, parameters: Record<string, string> = {}): Promise<string> {
   const championship = await create(s, caller, 'Championships', {}, { Name: 'Endurance Cup' });
