@@ -145,7 +145,9 @@ function checkTimeCall(node: Extract<ExpressionNode, { kind: 'call' }>, c: Check
   check(node.args[0], c, used);
   const parameter = node.args[1];
   if (parameter && !(parameter.kind === 'number' && parameter.value > 0 && Number.isFinite(parameter.value))) {
-    throw new ExpressionError(parameter.start, `${node.callee}'s ${spec.parameter} must be a positive number`);
+    // A name (a channel, a constant such as pi) or an expression is not taken: the window or cut-off is fixed per channel.
+    const written = parameter.kind === 'number' ? 'must be a positive number' : 'must be a positive number written as digits (not a name or an expression)';
+    throw new ExpressionError(parameter.start, `${node.callee}'s ${spec.parameter} ${written}`);
   }
   c.needs.time = true;
 }

@@ -130,7 +130,8 @@ describe('math-channel language', () => {
 
   it.each([
     ['smooth(x)', 0, 'smooth takes 2 arguments (x, seconds), not 1'],
-    ['smooth(x, y)', 10, "smooth's seconds must be a positive number"],
+    ['smooth(x, y)', 10, "smooth's seconds must be a positive number written as digits (not a name or an expression)"],
+    ['smooth(x, pi)', 10, "smooth's seconds must be a positive number written as digits (not a name or an expression)"],
     ['1 + lowpass(x, 0)', 15, "lowpass's hz must be a positive number"],
     ['derivative(x, 1)', 0, 'derivative takes 1 argument, not 2'],
     ['lapTime(1)', 0, 'lapTime takes no arguments'],
