@@ -111,5 +111,17 @@ describe('every backend of the database is terminated three times while clients 
       expect(res.status).toBe(200);
       expect(((await res.json()) as { Parameters: { Name: string } }).Parameters.Name).toBe(name);
     }
+    // Nothing done twice: every name (each create retried under one key) is stored at most once, an acknowledged one
+    // exactly once, as its answered id.
+    const db = new pg.Client({ connectionString: s.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ name: string; ids: string[] }>(`SELECT parameters->>'Name' AS name, array_agg(id::text) AS ids FROM entity.entities WHERE type = 'Championships' AND account_id = $1 GROUP BY 1`, [member.accountId]);
+      expect(rows.filter((r) => r.ids.length > 1)).toEqual([]);
+      const stored = new Map(rows.map((r) => [r.name, r.ids]));
+      expect(acknowledged.filter(({ id, name }) => stored.get(name)?.[0] !== id)).toEqual([]);
+    } finally {
+      await db.end();
+    }
   }, 240_000);
 });

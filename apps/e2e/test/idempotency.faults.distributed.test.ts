@@ -48,12 +48,12 @@ async function rows(db: pg.Pool, name: string): Promise<string[]> {
   return found.map((r) => r.id);
 }
 
-/** Starts another entity-service on the stack's database and bus (after a kill -9); ready once the gateway says so. */
-async function restartEntityService(s: { stack: DistributedStack; extra: Stack[] }, env: Record<string, string> = {}): Promise<void> {
+/** Starts another `app` on the stack's database, bus and cache (after a kill -9), the gateway on the stack's port; ready once the gateway says so. */
+async function restart(s: { stack: DistributedStack; extra: Stack[] }, app: 'entity-service' | 'gateway', env: Record<string, string> = {}): Promise<void> {
   const prefix = s.stack.prefix;
   const port = Number(new URL(s.stack.baseUrl).port);
-  const env0 = { DATABASE_URL: s.stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'info', ...env };
-  s.extra.push(await startStack({ env: env0, apps: ['entity-service'], port }));
+  const env0 = { DATABASE_URL: s.stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'info', CLAIM_SECRET: s.stack.env['CLAIM_SECRET'] as string, ...env };
+  s.extra.push(await startStack({ env: env0, apps: [app], port }));
 }
 
 async function kill9(proc: { child: import('node:child_process').ChildProcess }): Promise<void> {
@@ -107,13 +107,40 @@ describe('a kill -9 of the entity-service between the commit of a write and its 
     expect(keyedAnswer.body).toMatchObject({ type: OUTCOME_UNKNOWN, commandId: `key:${key}` });
     expect(unkeyedAnswer.status).toBe(504);
     expect(unkeyedAnswer.body.type).toBe(OUTCOME_UNKNOWN);
-    await restartEntityService(s, { TEST_HOLD_REPLY_AFTER_COMMIT_MS: '0' });
+    await restart(s, 'entity-service', { TEST_HOLD_REPLY_AFTER_COMMIT_MS: '0' });
     const retried = await send(s.stack, s.member, 'POST', '/Championships', championship(keyed), key);
     expect(retried.status).toBe(201);
     expect(retried.body.Id).toBe(committed);
     expect(await rows(db, keyed)).toEqual([committed]);
     // Whether the broker redelivered the unkeyed request to the new instance or it expired, it was written once.
     expect(await rows(db, unkeyed)).toHaveLength(1);
+  });
+});
+
+describe('a kill -9 of the gateway while writes wait for their replies', () => {
+  let s: Awaited<ReturnType<typeof startWith>> | undefined;
+  afterAll(() => stopAll(s));
+
+  test('then those clients get no answer, and once a gateway is back the retry with the key returns the committed entity; nothing is written twice', async () => {
+    // Every reply is held 3 s after its commit (a test-only hook of the entity-service): the kill lands in that window.
+    s = await startWith({ TEST_HOLD_REPLY_AFTER_COMMIT_MS: '3000' });
+    const keyed = `Keyed ${randomUUID()}`;
+    const unkeyed = `Unkeyed ${randomUUID()}`;
+    const key = randomUUID();
+    const answers = Promise.all([send(s.stack, s.member, 'POST', '/Championships', championship(keyed), key), send(s.stack, s.member, 'POST', '/Championships', championship(unkeyed))].map((p) => p.catch(() => 'no answer')));
+    const db = s.db;
+    await until('both writes committed', async () => (await rows(db, keyed)).length === 1 && (await rows(db, unkeyed)).length === 1);
+    const [committed] = await rows(db, keyed);
+
+    await kill9(s.stack.stack.procs.find((p) => p.name === 'gateway')!);
+    expect(await answers).toEqual(['no answer', 'no answer']);
+    await restart(s, 'gateway');
+    const retried = await send(s.stack, s.member, 'POST', '/Championships', championship(keyed), key);
+    expect([retried.status, retried.body.Id]).toEqual([201, committed]);
+    expect(await rows(db, keyed)).toEqual([committed]);
+    expect(await rows(db, unkeyed)).toHaveLength(1);
+    // The entity-service and the other processes did not go with the gateway.
+    expect(s.stack.stack.procs.filter((p) => p.name !== 'gateway' && (p.child.exitCode !== null || p.child.signalCode !== null)).map((p) => p.name)).toEqual([]);
   });
 });
 
