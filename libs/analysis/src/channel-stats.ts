@@ -23,6 +23,9 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   const n = times.length;
   let min = Infinity;
   let max = -Infinity;
+  // Sums of each value's difference from the lap's first one: a constant channel's mean is that constant exactly (summed
+  // as values, 3 held over uneven steps came back 3.0000000000001), and less is lost to rounding elsewhere.
+  let reference: number | undefined;
   let weighted = 0;
   let plain = 0;
   let time = 0;
@@ -37,13 +40,16 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
     if (v < min) min = v;
     if (v > max) max = v;
     const d = sampleHold(series, i, start, end);
-    weighted += v * d;
-    plain += v;
+    reference ??= v;
+    weighted += (v - reference) * d;
+    plain += v - reference;
     time += d;
     if (threshold !== undefined && v > threshold) above += d;
   }
   // No sample: nothing is known of the lap, its time above a threshold included (not 0 s).
   if (count === 0) return { min: null, max: null, mean: null, timeAbove: null, samples: 0 };
-  return { min, max, mean: time > 0 ? weighted / time : plain / count, timeAbove: threshold === undefined ? null : above, samples: count };
+  const mean = (reference as number) + (time > 0 ? weighted / time : plain / count);
+  // Rounding never takes the mean outside the values it averages.
+  return { min, max, mean: Math.min(max, Math.max(min, mean)), timeAbove: threshold === undefined ? null : above, samples: count };
 }
 

@@ -4,6 +4,18 @@ import { channelStats, sampleDurations } from '../src';
 const regular = (values: number[], hz: number) => ({ times: values.map((_, i) => i / hz), values, period: 1 / hz });
 
 describe('channelStats', () => {
+  test('when a channel holds one value over uneven steps, then its mean is that value exactly, and a mean never leaves the range of its values', () => {
+    // Steps of 0.1, 0.3, 0.7 s... that do not add up exactly in binary: summed as values × time, 3 came back 3.0000000000001.
+    const times = [0, 0.1, 0.4, 1.1, 1.3, 2.9, 3.05, 4.2];
+    const constant = channelStats({ times, values: times.map(() => 3), period: 0.1 }, 0, 4.3);
+    expect(constant).toMatchObject({ min: 3, max: 3, mean: 3 });
+    const tenths = channelStats({ times, values: times.map(() => 0.1), period: 0.1 }, 0, 4.3);
+    expect(tenths.mean).toBe(0.1);
+    const mixed = channelStats({ times, values: [1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 1e-9, 2e-9], period: 0.1 }, 0, 4.3);
+    expect(mixed.mean).toBeGreaterThanOrEqual(1e-9);
+    expect(mixed.mean).toBeLessThanOrEqual(2e-9);
+  });
+
   test('when a 10 Hz channel is read over one lap, then min, max and mean are those of its samples in the lap, and the time above a threshold is 0.1 s per sample above it', () => {
     // 0 to 1.9 s: samples 10, 20, ..., 200; the lap [0.5, 1.5) holds samples 5..14: values 60..150.
     const series = regular(Array.from({ length: 20 }, (_, i) => 10 * (i + 1)), 10);
