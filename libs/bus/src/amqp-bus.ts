@@ -73,8 +73,7 @@ class AmqpConsumer implements Subscription {
   private consumerTag: string | undefined;
   private attachedTo: Connection | undefined;
   private attaching: Promise<void> = Promise.resolve();
-  private inFlight = 0;
-  /** The deliveries being handled, each settled once acked or requeued. */
+  /** The deliveries being handled (in flight), each settled once acked or requeued. */
   private readonly handling = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
@@ -135,13 +134,11 @@ class AmqpConsumer implements Subscription {
       this.onCancelled(channel);
       return;
     }
-    this.inFlight++;
     const handled = this.handle(message, channel)
       .catch((err) => this.bus.logger.error({ err, queue: this.queue }, 'bus delivery handling failed'))
       .finally(() => {
-        this.inFlight--;
         this.handling.delete(handled);
-        if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+        if (this.handling.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
       });
     this.handling.add(handled);
   }
@@ -167,7 +164,7 @@ class AmqpConsumer implements Subscription {
   }
 
   private whenIdle(): Promise<void> {
-    if (this.inFlight === 0) return Promise.resolve();
+    if (this.handling.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 }

@@ -33,6 +33,7 @@ export function openDataFile(input: Uint8Array | readonly Uint8Array[], options:
     input.map((bytes) => openOne(bytes, { maxChannels, maxLaps, ...(options.decompression ? { decompression: options.decompression } : {}) })),
     input.reduce((n, bytes) => n + bytes.length, 0),
     maxChannels,
+    maxLaps,
   );
 }
 
@@ -64,7 +65,7 @@ function lapLengths(parts: readonly DataFile[]): number[] {
  * Per-lap files laid end to end: lap i starts where lap i-1 ended. A channel that is regular in every part
  * stays implicit, each lap padded with gaps to its length; otherwise timestamps are shifted and concatenated.
  */
-function combineLaps(parts: DataFile[], inputBytes: number, maxChannels: number): DataFile {
+function combineLaps(parts: DataFile[], inputBytes: number, maxChannels: number, maxLaps: number): DataFile {
   const offsets: number[] = [];
   const durations = lapLengths(parts);
   let at = parts[0].startTime;
@@ -109,7 +110,7 @@ function combineLaps(parts: DataFile[], inputBytes: number, maxChannels: number)
   });
 
   return buildDataFile(
-    { format: 'lap-set', properties: parts[0].properties, startTime: parts[0].startTime, duration: end - parts[0].startTime, laps: lapsFromBoundaries(parts[0].startTime, end, offsets.slice(1), 'lap-set') },
+    { format: 'lap-set', properties: parts[0].properties, startTime: parts[0].startTime, duration: end - parts[0].startTime, laps: lapsFromBoundaries(parts[0].startTime, end, offsets.slice(1), 'lap-set', maxLaps) },
     sources,
   );
 }

@@ -57,37 +57,27 @@ export function sampleIndexRange(time: TimeBase, n: number, start: number, end: 
     const { start: t0, frequency } = time;
     const timeOf = (i: number) => t0 + i / frequency;
     // The first sample whose time is at or after t, less the rounding slack: a binary search on the sample times
-    // themselves (monotone in i), so the answer is the same whatever the frequency and the magnitude of the times.
-    const indexAt = (t: number) => {
-      // A window to the end (a read with start and no duration) ends beyond any sample.
-      if (t === Infinity) return n;
-      const bound = t - timeSlack(t, t0);
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = Math.floor((lo + hi) / 2);
-        if (timeOf(mid) < bound) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
+    // themselves (monotone in i), so the answer is the same whatever the frequency and the magnitude of the times. A
+    // window to the end (a read with start and no duration) ends beyond any sample.
+    const indexAt = (t: number) => (t === Infinity ? n : lowerBound(n, timeOf, t - timeSlack(t, t0)));
     const from = indexAt(start);
     const to = Math.max(from, indexAt(end));
     return { from, to, startTime: from < to ? timeOf(from) : start };
   }
   const ts = time.timestamps;
-  const from = lowerBound(ts, start - timeSlack(start));
-  const to = Math.max(from, lowerBound(ts, end - timeSlack(end)));
+  const timeAt = (i: number) => ts[i] as number;
+  const from = lowerBound(ts.length, timeAt, start - timeSlack(start));
+  const to = Math.max(from, lowerBound(ts.length, timeAt, end - timeSlack(end)));
   return { from, to, startTime: from < to ? ts[from] : start };
 }
 
-/** First index whose timestamp is >= t. */
-function lowerBound(ts: Float64Array, t: number): number {
+/** First index of n whose time (ascending in the index) is >= t; n when none. */
+function lowerBound(n: number, timeOf: (i: number) => number, t: number): number {
   let lo = 0;
-  let hi = ts.length;
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (ts[mid] < t) lo = mid + 1;
+    if (timeOf(mid) < t) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventHandler } from '@pitwall/bus';
 import { toAppError, type Logger } from '@pitwall/service-kit';
 
@@ -41,25 +42,9 @@ export function holdWhileUnavailable(handler: EventHandler, options: HoldOptions
       } catch (err) {
         if (!isUnavailable(err) || options.signal.aborted) throw err;
         options.logger.warn({ queue: options.queue, routingKey: event.routingKey, attempt, retryInMs: delay, reason: toAppError(err).message }, 'event handler met an unavailable dependency; keeping the event and running it again');
-        const waited = await wait(delay, options.signal);
-        if (!waited) throw err;
+        // A stop ends the wait at once (the sleep rejects): the last failure hands the event back.
+        await sleep(delay, undefined, { signal: options.signal }).catch(() => Promise.reject(err));
       }
     }
   };
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function wait(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

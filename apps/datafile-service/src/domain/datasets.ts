@@ -17,7 +17,7 @@ export interface DatasetReading {
   /** MAX_CHANNELS_PER_FILE: more channels in a file (or a per-lap group) is a 422. */
   maxChannels: number;
   /** MAX_LAPS_PER_FILE: more laps in a file (or files in a per-lap group) is a 422. */
-  maxLaps?: number;
+  maxLaps: number;
   /** MAX_IN_MEMORY_FILE_BYTES: files read whole (and an .ldx) larger than this together are a 422. */
   maxInMemoryBytes: number;
   /** LZ4_MAX_DECOMPRESSED_BYTES and LZ4_MAX_RATIO: how far an MDF4 file's compressed data blocks may unpack (a 422 past it). */
@@ -181,7 +181,7 @@ export class Datasets {
       // for; the text of an .ldx beside it is parsed on the pool (its size grows with what an editor uploads).
       if (only && isLdFile(await only.read(0, Math.min(8, only.size)))) {
         const beacons = ldxBytes ? await this.ldxBeacons(ldxBytes) : undefined;
-        return { file: await openLdSource(only, { maxChannels, ...(maxLaps ? { maxLaps } : {}), ...(beacons ? { beaconTimes: beacons } : {}) }), contentKey };
+        return { file: await openLdSource(only, { maxChannels, maxLaps, ...(beacons ? { beaconTimes: beacons } : {}) }), contentKey };
       }
       const whole = await this.openWhole(data, sources, ldxBytes, contentKey);
       entry.wholeBytes = whole.bytes;
@@ -210,7 +210,7 @@ export class Datasets {
     }
     const files = await Promise.all(sources.map(sharedCopy));
     // The .ldx in shared memory too: the task goes with every channel read of the dataset, and a plain array is copied each time.
-    const task: WholeFiles = { key, files, maxChannels, ...(maxLaps ? { maxLaps } : {}), ...(decompression ? { decompression } : {}), ...(ldx ? { ldx: sharedBytes(ldx) } : {}) };
+    const task: WholeFiles = { key, files, maxChannels, maxLaps, ...(decompression ? { decompression } : {}), ...(ldx ? { ldx: sharedBytes(ldx) } : {}) };
     const catalogue = (await pool.run(task, { name: 'catalogue' })) as Catalogue | Refusal;
     if (isRefusal(catalogue)) throw new GroupRefusal(reviveRefusal(catalogue), catalogue.culprit);
     const { channelsJson, ...opened } = catalogue;

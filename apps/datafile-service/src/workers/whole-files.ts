@@ -26,7 +26,7 @@ export interface WholeFiles {
   files: Uint8Array[];
   ldx?: Uint8Array;
   maxChannels: number;
-  maxLaps?: number;
+  maxLaps: number;
   decompression?: DecompressionLimits;
 }
 
@@ -60,7 +60,7 @@ function openWhole(task: WholeFiles): DataFile {
   return file;
 }
 
-const limits = (task: WholeFiles) => ({ maxChannels: task.maxChannels, ...(task.maxLaps ? { maxLaps: task.maxLaps } : {}), ...(task.decompression ? { decompression: task.decompression } : {}) });
+const limits = (task: WholeFiles) => ({ maxChannels: task.maxChannels, maxLaps: task.maxLaps, ...(task.decompression ? { decompression: task.decompression } : {}) });
 
 /** Pool task `catalogue`: the catalogue, or the refusal and, for a group, which file does not open alone. */
 export function catalogueOf(task: WholeFiles): Catalogue | Refusal {

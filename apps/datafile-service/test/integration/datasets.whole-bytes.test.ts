@@ -5,7 +5,7 @@ import { Piscina } from 'piscina';
 import { FilesystemBlobStore } from '@pitwall/blob-store';
 import { InProcessBus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetFile } from '@pitwall/contracts';
-import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE } from '@pitwall/formats';
+import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE } from '@pitwall/formats';
 import { createLogger } from '@pitwall/service-kit';
 import { Datasets, WHOLE_BYTES_HELD, type DatasetRef } from '../../src/domain/datasets';
 import { DecompressedCache } from '../../src/domain/decompressed-cache';
@@ -54,7 +54,7 @@ describe('open datasets whose files are read whole', () => {
     // two of the three files, never for three.
     const maxInMemoryBytes = Math.ceil(size * 1.2);
     expect(WHOLE_BYTES_HELD * maxInMemoryBytes).toBeLessThan(3 * size);
-    const datasets = new Datasets(bus, store, new DecompressedCache(join(dir, 'decompressed'), 1e9, DEFAULT_LZ4_LIMITS), { pool, maxChannels: DEFAULT_MAX_CHANNELS_PER_FILE, maxInMemoryBytes });
+    const datasets = new Datasets(bus, store, new DecompressedCache(join(dir, 'decompressed'), 1e9, DEFAULT_LZ4_LIMITS), { pool, maxChannels: DEFAULT_MAX_CHANNELS_PER_FILE, maxLaps: DEFAULT_MAX_LAPS_PER_FILE, maxInMemoryBytes });
     const bytesToOpen = async (ref: DatasetRef) => {
       store.bytesRead = 0;
       await datasets.open(ref);
