@@ -7,9 +7,12 @@ export interface LapDistance {
   distances: ArrayLike<number>;
 }
 
+/** The distance answer's times are rounded to the microsecond: a point that close past its ends is at its ends. */
+const DISTANCE_TIMES_RESOLUTION = 1e-6;
+
 /** A lap-relative line moved onto the distance axis: each point's time turned into the distance travelled by then. */
 export function toDistance(line: Line, distance: LapDistance): Line {
-  const x = interpolateLinear(distance.times, distance.distances, line.x);
+  const x = interpolateLinear(distance.times, distance.distances, line.x, DISTANCE_TIMES_RESOLUTION);
   const keep: number[] = [];
   for (let i = 0; i < x.length; i++) if (Number.isFinite(x[i])) keep.push(i);
   return { x: Float64Array.from(keep, (i) => x[i]), y: keep.map((i) => line.y[i]) };

@@ -214,6 +214,54 @@ export function boundariesFromBeaconPulses(data: ChannelData, maxLaps = DEFAULT_
   return out;
 }
 
+/** Seconds per unit of a running lap time channel: s or ms; undefined for any other unit (the channel is not used). */
+function secondsPerUnit(unit: string): number | undefined {
+  const u = unit.trim().toLowerCase();
+  return u === 's' || u === 'sec' || u === 'secs' ? 1 : u === 'ms' ? 1e-3 : undefined;
+}
+
+/**
+ * Lap boundaries moved back to where the logger says the line was crossed. A lap counter (or beacon pulse) channel
+ * changes when the logger has decoded the beacon, a sample or several after the car crossed the line; a running lap
+ * time channel (MoTeC's `Running Lap Time`) restarts from the crossing, so at the first sample of the new lap it
+ * reads how long ago that was. Each boundary becomes that sample's time minus its running lap time, when the channel
+ * restarted there (its value dropped from the sample before) and the crossing falls after the previous boundary and
+ * no later than the counter's; otherwise the boundary stays where the counter put it. Boundaries are increasing.
+ */
+export function refineByRunningLapTime(boundaries: readonly number[], running: ChannelData, start: number): number[] {
+  const scale = secondsPerUnit(running.unit);
+  const { samples, time } = running;
+  if (scale === undefined || samples.length < 2) return [...boundaries];
+  const out: number[] = [];
+  let previous = start;
+  for (const boundary of boundaries) {
+    const i = firstSampleAtOrAfter(time, samples.length, boundary);
+    let crossing = boundary;
+    if (i >= 1 && i < samples.length) {
+      const elapsed = samples[i] * scale;
+      const before = samples[i - 1] * scale;
+      const candidate = sampleTime(time, i) - elapsed;
+      if (Number.isFinite(elapsed) && Number.isFinite(before) && elapsed >= 0 && elapsed < before && candidate > previous && candidate <= boundary) crossing = candidate;
+    }
+    out.push(crossing);
+    previous = crossing;
+  }
+  return out;
+}
+
+/** Index of the first sample at or after `t` (within a nanosecond: a boundary is itself a sample time), or `count`. */
+function firstSampleAtOrAfter(time: TimeBase, count: number, t: number): number {
+  if (time.kind === 'implicit') return Math.min(count, Math.max(0, Math.ceil((t - time.start - 1e-9) * time.frequency)));
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (time.timestamps[mid] < t - 1e-9) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function sampleTime(time: TimeBase, index: number): number {
   return time.kind === 'implicit' ? time.start + index / time.frequency : time.timestamps[index];
 }

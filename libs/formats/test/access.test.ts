@@ -171,7 +171,9 @@ describe('scope resolution', () => {
     expect(window).toEqual({ whole: false, start: file.laps[1].startTime, end: file.laps[1].endTime });
     const info = channelFor(file, 'Ground Speed');
     const range = scopeSampleRange(window, { kind: 'implicit', start: 0, frequency: info.frequency }, info.sampleCount);
-    expect(range).toEqual({ from: 162 * info.frequency, to: 225 * info.frequency });
+    // Lap 1 is [159.31, 222.99): at 10 Hz its first sample is 1594 (159.4 s), its last 2229.
+    expect(range).toEqual({ from: 1594, to: 2230 });
+    expect(info.frequency).toBe(10);
   });
 
   it('when a window is asked for, then it counts from the file start and is half-open', () => {
@@ -233,7 +235,7 @@ describe('metadata record', () => {
     expect(Object.keys(record.fileProperties).sort()).toEqual(['carId', 'driverName', 'eventName', 'outingTime', 'runNumber', 'sessionName', 'venueName']);
     expect(record).toMatchObject({ entityId: 'e1', entityType: 'RunSheet', attachedFileGroupName: 'DataFile_Logged', startTime: 0, fileTimeLength: 454, lapCount: 5 });
     expect(record.fileProperties).toMatchObject({ eventName: 'i2 data day', venueName: 'Calder', carId: '11A', runNumber: null });
-    expect(record.lapElapsedTimes).toEqual([162, 63, 65, 64, 100]);
+    expect(record.lapElapsedTimes).toEqual([159.31, 63.68, 65.19, 63.76, 102.06]);
     expect(record.channels).toHaveLength(78);
     expect(Object.keys(record.channels[0]).sort()).toEqual(['dataType', 'dimension', 'frequency', 'name', 'sampleCount', 'unit']);
   });

@@ -1,4 +1,4 @@
-import { DataFileLimitError, openDataFile, writeLdFile } from '../src';
+import { bytesSource, DataFileLimitError, openDataFile, openLdSource, writeLdFile } from '../src';
 
 const csv = (text: string) => new TextEncoder().encode(text);
 
@@ -11,6 +11,68 @@ describe('laps from other sources and mixed per-lap datasets', () => {
       [3, 7, 'flying'],
       [7, 10, 'in'],
     ]);
+  });
+
+  describe('a .ld lap counter placed by its Running Lap Time', () => {
+    // 10 Hz, 20 s. The car crosses the line at 6.23 s and 13.48 s; the logger moves Lap Number 2 s later (8.3 s,
+    // 15.5 s), when Running Lap Time, restarted from the line, reads 2.07 s and 2.02 s.
+    const crossings = [6.23, 13.48];
+    const lapNumber = Array.from({ length: 200 }, (_, i) => (i < 83 ? 0 : i < 155 ? 1 : 2));
+    const runningAt = (i: number, counter = lapNumber) => {
+      const t = i / 10;
+      const since = counter[i] === 0 ? t + 30 : t - crossings[counter[i] - 1];
+      return Math.round(since * 100) / 100;
+    };
+    const ld = (running: { unit?: string; value?: (i: number) => number } | null) =>
+      writeLdFile({
+        channels: [
+          { name: 'Lap Number', frequency: 10, samples: lapNumber },
+          ...(running ? [{ name: 'Running Lap Time', unit: running.unit ?? 's', frequency: 10, type: 'int32' as const, scaling: { dec: 2 }, samples: Array.from({ length: 200 }, (_, i) => (running.value ?? runningAt)(i)) }] : []),
+        ],
+      });
+    const edges = (laps: readonly { startTime: number; endTime: number }[]) => laps.map((l) => [Math.round(l.startTime * 1e6) / 1e6, Math.round(l.endTime * 1e6) / 1e6]);
+
+    it('when the file has Running Lap Time, then the laps start at the crossings, read whole or from its bytes alike', async () => {
+      const bytes = ld({});
+      const expected = [
+        [0, 6.23],
+        [6.23, 13.48],
+        [13.48, 20],
+      ];
+      expect(edges(openDataFile(bytes).laps)).toEqual(expected);
+      expect(edges((await openLdSource(bytesSource(bytes))).laps)).toEqual(expected);
+    });
+
+    it('when it has none, or in a unit that is not time, then the laps start where Lap Number moves', async () => {
+      const counted = [
+        [0, 8.3],
+        [8.3, 15.5],
+        [15.5, 20],
+      ];
+      expect(edges(openDataFile(ld(null)).laps)).toEqual(counted);
+      expect(edges(openDataFile(ld({ unit: 'm' })).laps)).toEqual(counted);
+      expect(edges((await openLdSource(bytesSource(ld({ unit: 'km/h' })))).laps)).toEqual(counted);
+    });
+
+    it('when it is in ms, then it is read as ms', () => {
+      const file = openDataFile(ld({ unit: 'ms', value: (i) => runningAt(i) * 1000 }));
+      expect(edges(file.laps)).toEqual([
+        [0, 6.23],
+        [6.23, 13.48],
+        [13.48, 20],
+      ]);
+    });
+
+    it('when it did not restart where the counter moved, or its crossing would fall before the previous lap, then that boundary stays where the counter put it', () => {
+      // Running Lap Time keeps counting through the first move (no restart); at the second it claims a crossing 9 s
+      // back, before the first boundary (8.3 s): neither is believed.
+      const value = (i: number) => (i < 155 ? i / 10 : i / 10 - 15.5 + 9);
+      expect(edges(openDataFile(ld({ value })).laps)).toEqual([
+        [0, 8.3],
+        [8.3, 15.5],
+        [15.5, 20],
+      ]);
+    });
   });
 
   it('when a file has more laps than maxLaps, or a per-lap dataset more files, then DataFileLimitError naming laps; at maxLaps it opens', () => {

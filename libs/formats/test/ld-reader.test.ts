@@ -74,14 +74,27 @@ describe('MoTeC .ld reader', () => {
     expect(yaw.samples[100]).toBeCloseTo(raw.value(100), 9);
   });
 
-  it('when no .ldx is given, then laps come from Lap Number: boundaries at 162, 225, 290 and 354 s', () => {
-    expect(file.laps.map((l) => [l.startTime, l.endTime, l.kind])).toEqual([
-      [0, 162, 'out'],
-      [162, 225, 'flying'],
-      [225, 290, 'flying'],
-      [290, 354, 'flying'],
-      [354, 454, 'in'],
-    ]);
+  it('when no .ldx is given, then laps come from Lap Number, each boundary moved back to the crossing Running Lap Time gives: 159.31, 222.99, 288.18 and 351.94 s', () => {
+    // Lap Number moves at 162, 225, 290 and 354 s, when the logger had decoded the beacon; Running Lap Time reads
+    // 2.69, 2.01, 1.82 and 2.06 s there, restarted from the line.
+    const edges = file.laps.map((l) => [l.startTime, l.endTime, l.kind]);
+    expect(edges.map(([, , kind]) => kind)).toEqual(['out', 'flying', 'flying', 'flying', 'in']);
+    const boundaries = file.laps.slice(1).map((l) => l.startTime);
+    [159.31, 222.99, 288.18, 351.94].forEach((t, i) => expect(boundaries[i]).toBeCloseTo(t, 9));
+    file.laps.slice(1).forEach((lap, i) => expect(lap.startTime).toBe(file.laps[i].endTime));
+    expect(file.laps[4].endTime).toBe(454);
+  });
+
+  it('when its laps are refined by Running Lap Time, then each flying lap lasts what the logger\'s own Lap Time channel says, to the hundredth', () => {
+    // Lap Time holds the last completed lap's time from the sample Lap Number moves on (both 1 Hz).
+    const lapTime = file.readChannel('Lap Time');
+    const lapNumber = [...file.readChannel('Lap Number').samples];
+    const moves = lapNumber.flatMap((v, i) => (i > 0 && v !== lapNumber[i - 1] ? [i] : []));
+    expect(moves).toEqual([162, 225, 290, 354]);
+    const logged = moves.slice(1).map((i) => lapTime.samples[i]);
+    const ours = [1, 2, 3].map((i) => file.laps[i].endTime - file.laps[i].startTime);
+    ours.forEach((t, i) => expect(Math.abs(t - logged[i])).toBeLessThanOrEqual(0.0100001));
+    expect(ours.map((t) => Math.round(t * 100) / 100)).toEqual([63.68, 65.19, 63.76]);
   });
 
   it('when an .ldx is given, then its beacon markers (µs) set the laps instead', () => {

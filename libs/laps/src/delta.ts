@@ -42,17 +42,27 @@ export function lapDelta(lap: LapTrace, reference: LapTrace, points = DEFAULT_DE
   return { distance, delta };
 }
 
-/** The samples with both a time and a distance, distances lifted to their running maximum. */
+/**
+ * The samples with both a time and a distance, distances lifted to their running maximum. A lap starts at 0 s and 0 m:
+ * when its first sample comes later (a lap seldom starts on a sample) at a distance of 0 m or more, that origin is
+ * the trace's first point, so two laps are compared from their line, not from their first samples.
+ */
 function monotoneTrace(trace: LapTrace): { times: Float64Array; distances: Float64Array } {
   const n = Math.min(trace.times.length, trace.distances.length);
-  const times = new Float64Array(n);
-  const distances = new Float64Array(n);
+  const times = new Float64Array(n + 1);
+  const distances = new Float64Array(n + 1);
   let m = 0;
   let max = -Infinity;
   for (let i = 0; i < n; i++) {
     const t = trace.times[i];
     const d = trace.distances[i];
     if (!Number.isFinite(t) || !Number.isFinite(d)) continue;
+    if (m === 0 && t > 0 && d >= 0) {
+      times[0] = 0;
+      distances[0] = 0;
+      max = 0;
+      m = 1;
+    }
     max = Math.max(max, d);
     times[m] = t;
     distances[m] = max;

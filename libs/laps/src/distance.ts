@@ -65,25 +65,77 @@ export class UnknownLengthUnitError extends Error {
 
 /**
  * Distance in metres from the first present sample of a distance channel's slice (a lap of a "Lap Distance" or a
- * file-long "Distance"): scaled to metres, and a drop to under half the previous value is taken as the channel's own
- * reset (its lap beacon) rather than the car going back, so the distance carries on from where it was. Gaps
- * (null or NaN) stay NaN.
+ * file-long "Distance"), plus `start` (metres already travelled at that sample): scaled to metres. A drop to under
+ * half the previous value is the channel's own reset (its lap beacon) rather than the car going back. At its first
+ * reset, a channel that reads at least half what was counted so far restarted at this lap's line (a lap that starts at
+ * the crossing while the logger moved its lap distance seconds later): from there its own values are the distance.
+ * Otherwise (a later lap's line) the distance carries on from where it was. Gaps (null or NaN) stay NaN.
  */
-export function distanceFromChannel(values: ArrayLike<number | null>, unit: string): Float64Array {
+export function distanceFromChannel(values: ArrayLike<number | null>, unit: string, start = 0): Float64Array {
+  return channelDistances(values, unit, start).distances;
+}
+
+/** distanceFromChannel, and the index from which the channel's own values are the distance (-1: none). */
+function channelDistances(values: ArrayLike<number | null>, unit: string, start: number): { distances: Float64Array; ownFrom: number } {
   const factor = metresPerLengthUnit(unit);
   if (factor === undefined) throw new UnknownLengthUnitError(unit);
   const out = new Float64Array(values.length).fill(NaN);
   let origin: number | undefined;
-  let offset = 0;
+  let offset = start;
   let previous: number | undefined;
+  let counted = start;
+  let ownFrom = -1;
+  let reset = false;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v === null || Number.isNaN(v)) continue;
     const metres = v * factor;
     if (origin === undefined) origin = metres;
-    else if (previous !== undefined && previous > 0 && metres < previous / 2) offset += previous;
+    else if (previous !== undefined && previous > 0 && metres < previous / 2) {
+      if (!reset && metres >= counted / 2) ownFrom = i;
+      offset = ownFrom === i ? origin : offset + previous;
+      reset = true;
+    }
     previous = metres;
-    out[i] = metres + offset - origin;
+    counted = metres + offset - origin;
+    out[i] = counted;
   }
-  return out;
+  return { distances: out, ownFrom };
+}
+
+/**
+ * Metres from the lap's start at each sample of a lap's distance source (`times` in seconds from the lap start,
+ * increasing): a distance channel as distanceFromChannel reads it, or a speed channel integrated. A lap seldom starts on
+ * a sample (its start is a beacon's time or a crossing between samples), so its first present sample is already some
+ * way into the lap: at the speed there (the speed channel's, or the distance channel's over its first step), for as
+ * long as it came after the start (at most that first step). A distance channel that restarts inside the lap from this
+ * lap's line places the samples before its restart too. Gaps stay NaN.
+ */
+export function lapDistances(times: ArrayLike<number>, values: ArrayLike<number | null>, source: { kind: 'channel' | 'integrated'; unit: string }): Float64Array {
+  if (times.length !== values.length) throw new RangeError(`times (${times.length}) and values (${values.length}) differ in length`);
+  const present = (i: number) => values[i] !== null && !Number.isNaN(values[i]);
+  let first = 0;
+  while (first < values.length && !present(first)) first++;
+  let second = first + 1;
+  while (second < values.length && !present(second)) second++;
+  // Extrapolated over at most one step: past that the first sample is after a gap, and its speed says nothing.
+  const lead = first < values.length ? times[first] : 0;
+  const extrapolated = lead > 0 && second < values.length && lead <= times[second] - times[first];
+  if (source.kind === 'integrated') {
+    const integrated = integrateDistance(times, values, source.unit);
+    const start = extrapolated ? Math.max(0, (values[first] as number) * (metresPerSecond(source.unit) as number) * lead) : 0;
+    for (let i = 0; i < integrated.length; i++) integrated[i] += start;
+    return integrated;
+  }
+  const factor = metresPerLengthUnit(source.unit);
+  if (factor === undefined) throw new UnknownLengthUnitError(source.unit);
+  const step = extrapolated ? ((values[second] as number) - (values[first] as number)) * factor : 0;
+  const { distances, ownFrom } = channelDistances(values, source.unit, step > 0 ? (step / (times[second] - times[first])) * lead : 0);
+  // From the reset the channel reads metres from this lap's line: the samples before it lie between the line (0 s,
+  // 0 m) and that point, at its mean speed (what they counted ran from the previous lap's line).
+  if (ownFrom > 0 && times[ownFrom] > 0) {
+    const speed = distances[ownFrom] / times[ownFrom];
+    for (let i = 0; i < ownFrom; i++) if (!Number.isNaN(distances[i])) distances[i] = speed * times[i];
+  }
+  return distances;
 }

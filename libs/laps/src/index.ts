@@ -4,7 +4,7 @@
  * `interpolateStep` for discrete channels picked by `isDiscreteChannel`), and the time-delta trace of one lap
  * against a reference over distance (`lapDelta`).
  */
-export { distanceFromChannel, integrateDistance, metresPerLengthUnit, metresPerSecond, UnknownLengthUnitError, UnknownSpeedUnitError } from './distance';
+export { distanceFromChannel, integrateDistance, lapDistances, metresPerLengthUnit, metresPerSecond, UnknownLengthUnitError, UnknownSpeedUnitError } from './distance';
 export { interpolateLinear, interpolateStep, lowerBound } from './interpolate';
 export { isDiscreteChannel, type ChannelDescription } from './discrete';
 export { DEFAULT_DELTA_POINTS, lapDelta, type LapDelta, type LapTrace } from './delta';

@@ -41,15 +41,16 @@ function resampling(xs: ArrayLike<number>, ys: ArrayLike<unknown>, at: ArrayLike
 /**
  * Linear interpolation of ys over xs (sorted ascending, repeats allowed) at each point of `at`. NaN outside
  * [xs[0], xs[last]] and wherever either neighbouring sample is a gap (null or NaN), so gaps stay gaps. Where xs
- * repeats (a car standing still on a distance axis), the first sample reaching the value is taken.
+ * repeats (a car standing still on a distance axis), the first sample reaching the value is taken. A point at most
+ * `tolerance` outside the range is read at its end (xs that were rounded, as an answer's times to the microsecond).
  */
-export function interpolateLinear(xs: ArrayLike<number>, ys: ArrayLike<number | null>, at: ArrayLike<number>): Float64Array {
+export function interpolateLinear(xs: ArrayLike<number>, ys: ArrayLike<number | null>, at: ArrayLike<number>, tolerance = 0): Float64Array {
   const { out, first, last } = resampling(xs, ys, at);
   // Points usually come in ascending order (a grid): each search then walks on from the previous one, O(n + m).
   let i = 0;
   let previous = -Infinity;
   for (let k = 0; k < at.length; k++) {
-    const x = at[k];
+    const x = at[k] < first && at[k] >= first - tolerance ? first : at[k] > last && at[k] <= last + tolerance ? last : at[k];
     if (!(x >= first && x <= last)) continue;
     if (x < previous) i = lowerBound(xs, x);
     else while (xs[i] < x) i++;

@@ -54,6 +54,17 @@ describe('lapDelta', () => {
     expect(Array.from(delta)).toEqual([0, 1, 1]);
   });
 
+  it('when the laps do not start on a sample, then both are compared from their line (0 s, 0 m), not from their first samples', () => {
+    // Both at 10 m/s from the line; the lap's first sample is 0.69 s in (6.9 m), the reference's 0.2 s (2 m). Compared
+    // from their first samples, the delta would start at 0.49 s; from the line it is 0 throughout.
+    const lap = { times: [0.69, 1.69, 2.69], distances: [6.9, 16.9, 26.9] };
+    const reference = { times: [0.2, 1.2, 2.2], distances: [2, 12, 22] };
+    const { distance, delta } = lapDelta(lap, reference, 5);
+    expect(distance[0]).toBe(0);
+    expect(distance[4]).toBe(22);
+    delta.forEach((d) => expect(d).toBeCloseTo(0, 12));
+  });
+
   it('when either lap has no distance, then the trace is empty; when points is below 2, then it throws', () => {
     expect(lapDelta({ times: [0], distances: [0] }, { times: [0, 1], distances: [0, 10] }).distance.length).toBe(0);
     expect(() => lapDelta({ times: [0, 1], distances: [0, 1] }, { times: [0, 1], distances: [0, 1] }, 1)).toThrow(RangeError);

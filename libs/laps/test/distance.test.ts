@@ -1,4 +1,4 @@
-import { distanceFromChannel, integrateDistance, UnknownLengthUnitError, UnknownSpeedUnitError } from '../src';
+import { distanceFromChannel, integrateDistance, lapDistances, UnknownLengthUnitError, UnknownSpeedUnitError } from '../src';
 
 describe('integrateDistance', () => {
   it('when speeds are in km/h, then each interval adds the mean of its two speeds times its duration, in metres', () => {
@@ -53,5 +53,44 @@ describe('distanceFromChannel', () => {
 
   it('when the unit is not a length, then a typed error names it', () => {
     expect(() => distanceFromChannel([1], 'V')).toThrow(UnknownLengthUnitError);
+  });
+
+  it('when the lap starts before the channel resets (the logger moved its lap distance after the line), then from the reset the channel\'s own distance counts', () => {
+    // Lap Distance still reads the previous lap (3800, 3822 m) for two samples, then restarts from the line: 60, 82 m.
+    // Started 15 m into the lap: 15, 37, then the channel's own 60, 82 (not 37 + 60).
+    expect(Array.from(distanceFromChannel([3800, 3822, 60, 82], 'm', 15))).toEqual([15, 37, 60, 82]);
+    // A reset to under half of what was counted is a later lap's line: the distance carries on.
+    expect(Array.from(distanceFromChannel([3800, 3822, 10, 32], 'm', 15))).toEqual([15, 37, 47, 69]);
+    // Only the first reset can be this lap's line: a second one always carries on.
+    expect(Array.from(distanceFromChannel([3800, 3822, 60, 82, 5], 'm'))).toEqual([0, 22, 60, 82, 87]);
+  });
+});
+
+describe('lapDistances', () => {
+  it('when the lap starts between samples, then the first sample is already that far in at the speed of the first step', () => {
+    // First sample 0.69 s after the line; the channel climbs 22 m in the first second: 0.69 × 22 = 15.18 m.
+    const d = lapDistances([0.69, 1.69, 2.69, 3.69], [3800, 3822, 10, 32], { kind: 'channel', unit: 'm' });
+    expect(Array.from(d).map((v) => Math.round(v * 1e9) / 1e9)).toEqual([15.18, 37.18, 47.18, 69.18]);
+    // A speed channel: 36 km/h is 10 m/s, 0.5 s after the line: 5 m, then 10 m more each second.
+    expect(Array.from(lapDistances([0.5, 1.5, 2.5], [36, 36, 36], { kind: 'integrated', unit: 'km/h' }))).toEqual([5, 15, 25]);
+  });
+
+  it('when the channel restarts inside the lap from its line, then the samples before lie between the line and that restart at its mean speed', () => {
+    // Still the previous lap's 3800, 3822 m at 0.69 and 1.69 s; at 2.69 s 158 m from the line (58.7 m/s since).
+    const d = lapDistances([0.69, 1.69, 2.69, 3.69], [3800, 3822, 158, 217], { kind: 'channel', unit: 'm' });
+    const speed = 158 / 2.69;
+    expect(Array.from(d)).toEqual([speed * 0.69, speed * 1.69, 158, 217]);
+    // Restarting on the second sample (nothing to extrapolate from): the first lies on that line too.
+    expect(Array.from(lapDistances([0.82, 1.82, 2.82], [2305, 106, 168], { kind: 'channel', unit: 'm' }))).toEqual([(106 / 1.82) * 0.82, 106, 168]);
+  });
+
+  it('when the lap starts on a sample, after a gap, or the first step goes backwards, then it counts from 0 at the first sample', () => {
+    expect(Array.from(lapDistances([0, 1], [100, 110], { kind: 'channel', unit: 'm' }))).toEqual([0, 10]);
+    // The first sample 3 s after the start but steps of 1 s: a gap came first, nothing is extrapolated over it.
+    expect(Array.from(lapDistances([3, 4], [36, 36], { kind: 'integrated', unit: 'km/h' }))).toEqual([0, 10]);
+    expect(Array.from(lapDistances([0.5, 1.5], [110, 100], { kind: 'channel', unit: 'm' }))).toEqual([0, -10]);
+    expect(Array.from(lapDistances([0.5, 1.5, 2.5], [NaN, 100, 110], { kind: 'channel', unit: 'km' }))).toEqual([NaN, 0, 10000]);
+    expect(() => lapDistances([0, 1], [1], { kind: 'channel', unit: 'm' })).toThrow(RangeError);
+    expect(() => lapDistances([0.5, 1], [1, 2], { kind: 'channel', unit: 'V' })).toThrow(UnknownLengthUnitError);
   });
 });

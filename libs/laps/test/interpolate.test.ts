@@ -15,6 +15,13 @@ describe('interpolateLinear', () => {
     expect(Array.from(out)).toEqual([NaN, NaN, NaN, NaN, 3.5, NaN]);
   });
 
+  it('when a tolerance is given, then a point that close outside the samples is read at their end; farther, it is NaN', () => {
+    // xs rounded to the microsecond (65.11) while the point was computed as 288.1 − 222.99 = 65.11000000000001.
+    const at = [-5e-7, 288.1 - 222.99, 65.110002];
+    expect(Array.from(interpolateLinear([0, 65.11], [0, 2200], at))).toEqual([NaN, NaN, NaN]);
+    expect(Array.from(interpolateLinear([0, 65.11], [0, 2200], at, 1e-6))).toEqual([0, 2200, NaN]);
+  });
+
   it('when xs repeat, then the first sample reaching the value is taken', () => {
     // Distance stands at 10 m from t = 1 s to t = 3 s; the time at 10 m is the arrival, 1 s.
     expect(Array.from(interpolateLinear([0, 10, 10, 10, 20], [0, 1, 2, 3, 4], [10, 15]))).toEqual([1, 3.5]);

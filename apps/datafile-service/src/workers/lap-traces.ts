@@ -1,6 +1,6 @@
 import { applyConversion } from '@pitwall/channels';
 import type { LapDeltaJson, LapDistanceJson, LapDistanceSourceJson, LapRefJson } from '@pitwall/contracts';
-import { distanceFromChannel, integrateDistance, interpolateLinear, lapDelta } from '@pitwall/laps';
+import { interpolateLinear, lapDelta, lapDistances } from '@pitwall/laps';
 import type { StoredSlice } from './shape-channels';
 
 /** One lap as the pool receives it: the stored values of its distance source inside the lap, and what it is. */
@@ -52,7 +52,7 @@ export function traceOf(lap: LapSlice): { times: Float64Array; distances: Float6
   const times = new Float64Array(n);
   for (let i = 0; i < n; i++) times[i] = (slice.times ? slice.times[i] : slice.startTime + i / slice.frequency) - lap.lapStart;
   const physical = slice.gaps ? Float64Array.from(values, (v, i) => (slice.gaps?.[i] === 1 ? NaN : v)) : values;
-  const distances = lap.source.kind === 'integrated' ? integrateDistance(times, physical, slice.unit) : distanceFromChannel(physical, slice.unit);
+  const distances = lapDistances(times, physical, { kind: lap.source.kind, unit: slice.unit });
   // A gap of a distance channel is no point of the trace.
   let m = 0;
   for (let i = 0; i < n; i++) {

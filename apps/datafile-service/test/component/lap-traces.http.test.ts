@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PitwallClient } from '@pitwall/client';
 import { openDataFile, sliceByLap, toNanosecond, writeLdFile } from '@pitwall/formats';
-import { distanceFromChannel, lapDelta } from '@pitwall/laps';
+import { lapDelta, lapDistances } from '@pitwall/laps';
 import { fixture } from '../support/fixtures';
 import { useDatafileStack } from '../support/datafile-stack';
 
@@ -55,26 +55,32 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
   const dataset = (id = runSheet, group = 'DataFile') => `/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
 
-  /** Sample1's lap as the service should trace it: its 1 Hz Lap Distance channel, metres from the lap's first sample. */
+  /** Sample1's lap as the service should trace it: its 1 Hz Lap Distance channel, metres from the lap's line. */
   function sample1Trace(lapIndex: number): { times: number[]; distances: number[] } {
     const slice = sliceByLap(eager.readChannel('Lap Distance'), eager.laps, lapIndex);
-    const distances = Array.from(distanceFromChannel(slice.samples, 'm'));
-    return { times: distances.map((_, i) => slice.startTime + i - eager.laps[lapIndex].startTime), distances };
+    const times = Array.from(slice.samples, (_, i) => slice.startTime + i - eager.laps[lapIndex].startTime);
+    return { times, distances: Array.from(lapDistances(times, slice.samples, { kind: 'channel', unit: 'm' })) };
   }
+  const micro = (values: number[]) => values.map((v) => Math.round(v * 1e6) / 1e6);
+  const milli = (values: number[]) => values.map((v) => Math.round(v * 1e3) / 1e3);
 
   describe('GET .../distance', () => {
-    test('when the dataset has a distance channel, then the lap\'s times and distances come from it, from 0 at the lap start', async () => {
+    test('when the dataset has a distance channel, then the lap\'s times and distances come from it, in metres from the lap\'s line', async () => {
       const r = await get(`${dataset()}/distance?lapIndex=2`);
       expect(r.status).toBe(200);
       const body = await json(r);
       const expected = sample1Trace(2);
       expect(body).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex: 2, lapTime: lapTime(2), source: { kind: 'channel', channel: 'Lap Distance' } });
-      expect(body.times).toEqual(expected.times);
-      expect(body.distances).toEqual(expected.distances);
-      // Sample1's lap 2 runs 114 m to 2305 m on its Lap Distance channel: 2191 m, 65 samples at 1 Hz.
-      expect(body.distances[0]).toBe(0);
-      expect(body.distances.at(-1)).toBe(2305 - 114);
-      expect(body.times).toHaveLength(65);
+      expect(body.times).toEqual(micro(expected.times));
+      expect(body.distances).toEqual(milli(expected.distances));
+      // Sample1's lap 2 runs from the line at 222.99 s to 288.18 s: 66 samples at 1 Hz, the first at 223 s (0.01 s in).
+      // Lap Distance still reads the previous lap (2259, 2315 m) at 223 and 224 s and restarts at 225 s, 2.01 s after
+      // the line, reading 114 m: the two samples before lie on the way there (0.01 × 114 / 2.01, 1.01 × 114 / 2.01 m).
+      // The last sample, at 288 s, reads 2248 m.
+      expect(body.times).toHaveLength(66);
+      expect(body.times.slice(0, 3)).toEqual([0.01, 1.01, 2.01]);
+      expect(body.distances.slice(0, 3)).toEqual([Math.round((0.01 * 114 * 1000) / 2.01) / 1000, Math.round((1.01 * 114 * 1000) / 2.01) / 1000, 114]);
+      expect(body.distances.at(-1)).toBe(2248);
     });
 
     test('when the dataset has only a speed channel, then the distance is the speed integrated (hand-computed)', async () => {
@@ -97,7 +103,7 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   });
 
   describe('GET .../delta', () => {
-    test('when lap 2 is compared with lap 3, then the delta starts at 0 and ends near lapTime(2) - lapTime(3)', async () => {
+    test('when lap 2 is compared with lap 3, then the delta starts at 0 at the line and ends near lapTime(2) - lapTime(3)', async () => {
       const r = await get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3`);
       expect(r.status).toBe(200);
       const body = await json(r);
@@ -105,19 +111,23 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       expect(body.lap).toEqual(ref(2));
       expect(body.reference).toEqual(ref(3));
       expect(body.source).toEqual({ kind: 'channel', channel: 'Lap Distance' });
-      // The grid: one point per sample of lap 2 (65), from 0 to the shorter lap's length (lap 2: 2191 m, lap 3: 2206 m).
-      expect(body.distance).toHaveLength(65);
+      // The grid: one point per sample of lap 2 (66), from the line to the shorter lap's last sample (lap 2: 2248 m at
+      // 288 s; lap 3: 2211 m at 351 s, its line at 351.94 s).
+      expect(body.distance).toHaveLength(66);
       expect(body.distance[0]).toBe(0);
-      expect(body.distance.at(-1)).toBe(2191);
+      expect(body.distance.at(-1)).toBe(2211);
       expect(body.delta[0]).toBe(0);
-      // Lap 2 took 65 s, lap 3 64 s. At 2191 m lap 2's last sample is 64 s; lap 3 is between 62 s (2154 m) and 63 s
-      // (2206 m): 62 + 37/52 = 62.71 s, so 1.29 s; the 1 Hz channel's last sample is up to 1 s short of the lap's end.
-      expect(Math.abs(body.delta.at(-1) - (lapTime(2) - lapTime(3)))).toBeLessThan(0.5);
-      expect(body.delta.at(-1)).toBeCloseTo(64 - (62 + 37 / 52), 5);
+      // Both laps start at their line, so the delta's first metres are small (a lap of a second's samples would be off
+      // by up to a second here if laps were compared from their first samples).
+      expect(Math.abs(body.delta[1])).toBeLessThan(0.1);
+      // Lap 2 took 65.19 s, lap 3 63.76 s. At 2211 m lap 3 is at its 351 s sample (62.82 s in); lap 2 is between its
+      // 287 s (2194 m, 64.01 s in) and 288 s (2248 m) samples: 64.01 + 17/54 = 64.33 s, a delta of 1.50 s.
+      expect(Math.abs(body.delta.at(-1) - (lapTime(2) - lapTime(3)))).toBeLessThan(0.2);
+      expect(body.delta.at(-1)).toBeCloseTo(64.01 + 17 / 54 - 62.82, 5);
       // Every point is the library's delta of the two traces of the file's own channel, to the millimetre and the microsecond.
-      const expected = lapDelta(sample1Trace(2), sample1Trace(3), 65);
-      expect(body.distance).toEqual(Array.from(expected.distance, (d) => Math.round(d * 1e3) / 1e3));
-      expect(body.delta).toEqual(Array.from(expected.delta, (d) => Math.round(d * 1e6) / 1e6));
+      const expected = lapDelta(sample1Trace(2), sample1Trace(3), 66);
+      expect(body.distance).toEqual(milli(Array.from(expected.distance)));
+      expect(body.delta).toEqual(micro(Array.from(expected.delta)));
     });
 
     test('when a lap is compared with itself, then the delta is zero everywhere', async () => {

@@ -5,6 +5,12 @@ describe('toDistance', () => {
     const line = { x: new Float64Array([0.5, 1.5, 2.5]), y: [100, null, 120] };
     expect(toDistance(line, { times: [0, 1, 2], distances: [0, 10, 30] })).toEqual({ x: new Float64Array([5, 20]), y: [100, null] });
   });
+
+  test('when the last point is past the trace by less than the answer\'s rounding (a microsecond), then it is kept at the trace\'s end', () => {
+    // The distance answer says 65.11 s; the line's last sample is 288.1 − 222.99 = 65.11000000000001 s into the lap.
+    const line = { x: new Float64Array([0, 288.1 - 222.99]), y: [1, 2] };
+    expect(toDistance(line, { times: [0, 65.11], distances: [0, 2200] })).toEqual({ x: new Float64Array([0, 2200]), y: [1, 2] });
+  });
 });
 
 describe('overlayOnGrid', () => {

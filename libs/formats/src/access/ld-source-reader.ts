@@ -1,9 +1,9 @@
 import { decodeHalf } from '../float16';
 import { CorruptDataFileError, InvalidSliceError, NotADataFileError, UnsupportedFeatureError } from '../errors';
 import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
-import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, type LdChannelBlock, type LdReadOptions, readChannelBlocks, readProperties } from '../ld/ld-reader';
+import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldLapChannelBoundaries, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readChannelBlocks, readProperties } from '../ld/ld-reader';
 import { ldxBeaconTimes } from '../ld/ldx';
-import { boundariesFromBeaconPulses, boundariesFromLapCounter, type EventData, lapsFromBoundaries } from '../model';
+import { type EventData, lapsFromBoundaries } from '../model';
 import type { ByteSource } from '../source/byte-source';
 import { parseFromSource, SparseView } from '../source/sparse-view';
 import { channelFor, type RandomAccessDataFile, type SampleRange } from './random-access';
@@ -42,8 +42,9 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
     boundaries = [];
     const lapChannel = ldLapChannel(channels);
     if (lapChannel) {
-      const data = physicalChannel(await readStored(lapChannel.name));
-      boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(data, options.maxLaps) : boundariesFromBeaconPulses(data, options.maxLaps);
+      const running = ldRunningLapTimeChannel(channels);
+      const lapData = physicalChannel(await readStored(lapChannel.name));
+      boundaries = ldLapChannelBoundaries(lapChannel.kind, lapData, running === null ? undefined : physicalChannel(await readStored(running)), options.maxLaps);
     }
   }
   // A .ld has numeric channels only.

@@ -13,6 +13,7 @@ import {
   emptyProperties,
   type FileProperties,
   lapsFromBoundaries,
+  refineByRunningLapTime,
   type SampleArray,
   uniqueName,
 } from '../model';
@@ -91,13 +92,30 @@ export function ldLapChannel(infos: readonly ChannelInfo[]): { name: string; kin
   return beacon ? { name: beacon.name, kind: 'beacon' } : null;
 }
 
+/** The channel that restarts from zero at each line crossing (`Running Lap Time`), which places the laps of a lap channel. */
+export function ldRunningLapTimeChannel(infos: readonly ChannelInfo[]): string | null {
+  return infos.find((i) => i.name.toLowerCase() === 'running lap time' && !i.unsupported)?.name ?? null;
+}
+
+/**
+ * Lap boundaries of a .ld without .ldx: where its lap channel (`kind` as ldLapChannel says) changes, moved back to the
+ * crossings its running lap time gives when it has one (the lap counter moves when the logger decoded the beacon,
+ * seconds after the line).
+ */
+export function ldLapChannelBoundaries(kind: 'counter' | 'beacon', lapData: ChannelData, running: ChannelData | undefined, maxLaps: number | undefined): number[] {
+  const boundaries = kind === 'counter' ? boundariesFromLapCounter(lapData, maxLaps) : boundariesFromBeaconPulses(lapData, maxLaps);
+  return running && boundaries.length > 0 ? refineByRunningLapTime(boundaries, running, 0) : boundaries;
+}
+
 function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {
   const beacons = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
   if (beacons) return beacons;
-  const lapChannel = ldLapChannel(sources.map((s) => s.info));
+  const infos = sources.map((s) => s.info);
+  const lapChannel = ldLapChannel(infos);
   if (!lapChannel) return [];
-  const data = (sources.find((s) => s.info.name === lapChannel.name) as ChannelSource).read();
-  return lapChannel.kind === 'counter' ? boundariesFromLapCounter(data, options.maxLaps) : boundariesFromBeaconPulses(data, options.maxLaps);
+  const read = (name: string) => (sources.find((s) => s.info.name === name) as ChannelSource).read();
+  const running = ldRunningLapTimeChannel(infos);
+  return ldLapChannelBoundaries(lapChannel.kind, read(lapChannel.name), running === null ? undefined : read(running), options.maxLaps);
 }
 
 export function readProperties(bin: FieldReader): FileProperties {
