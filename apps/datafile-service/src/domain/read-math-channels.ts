@@ -9,7 +9,7 @@ import type { MathDefinition } from './math-definitions';
 import { samplesToDecode } from './read-budget';
 import { isMathChannel } from './math-lookup';
 import { buffersOf, ownedSlice, sliceView, storedOfScope } from './read-channels';
-import { fastestOf, rateBounds, type MathTask } from '../workers/math-channels';
+import { fastestOf, rateBounds, rateGridLength, type MathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
 
 /** The catalogue group math channels are listed in. */
@@ -482,7 +482,7 @@ function evaluatedSamples(file: OpenDataset['file'], info: MathChannelInfo, wind
   const rate = info.math.definition.rate;
   const fastest = fastestOf(info.math.leaves);
   const span = window.whole ? file.duration : Math.max(0, window.end - window.start);
-  const base = rate !== undefined ? gridLength(span, rate) : fastest ? samplesToDecode(file, fastest, window) : 0;
+  const base = rate !== undefined ? rateGridLength(span, rate) : fastest ? samplesToDecode(file, fastest, window) : 0;
   return base * (info.math.order.definitionsOf([info.name]).length + 1);
 }
 
@@ -504,14 +504,11 @@ function rateSampleCount(file: OpenDataset['file'], rate: number, leaves: readon
   const sampled = leaves.filter((leaf) => leaf.sampleCount > 0);
   if (file.format === 'motec-ld' && sampled.length && sampled.every((leaf) => leaf.regular && leaf.frequency > 0)) {
     const last = Math.max(...sampled.map((leaf) => (leaf.sampleCount - 1) / leaf.frequency));
-    return gridLength(last, rate);
+    return rateGridLength(last, rate);
   }
   if (file.format === 'motec-ld' && leaves.length && !sampled.length) return 0;
-  return gridLength(file.duration, rate);
+  return rateGridLength(file.duration, rate);
 }
-
-/** The samples of a Rate's grid over `span` seconds, as the evaluation counts them (evaluateMathChannels). */
-const gridLength = (span: number, rate: number): number => Math.floor(span * rate + 1e-9) + 1;
 
 function channelOf(file: OpenDataset['file'], name: string): ChannelInfo {
   return file.channels.find((c) => c.name === name) as ChannelInfo;

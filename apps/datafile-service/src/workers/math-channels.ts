@@ -86,7 +86,7 @@ export function evaluateMathChannels(task: MathTask, allocate?: (length: number)
   const rate = task.rate;
   if (rate !== undefined) {
     const { first, last } = rateBounds(task.inputs, task.span);
-    const n = Number.isFinite(first) && Number.isFinite(last) && last >= first ? Math.floor((last - first) * rate + 1e-9) + 1 : 0;
+    const n = Number.isFinite(first) && Number.isFinite(last) && last >= first ? rateGridLength(last - first, rate) : 0;
     base = { start: first, rate, length: n };
     frequency = rate;
   } else if (fastest) {
@@ -166,6 +166,18 @@ export function evaluateMathChannels(task: MathTask, allocate?: (length: number)
 /** The input whose times are the time base without a Rate: the fastest, the first of the fastest in reading order. */
 export function fastestOf<T extends { frequency: number }>(inputs: readonly T[]): T | undefined {
   return inputs.reduce<T | undefined>((best, s) => (!best || s.frequency > best.frequency ? s : best), undefined);
+}
+
+/** Seconds within which a grid time counts as at a span's end: float noise of times (a file from 100,000 s has ulps of 1.5e-11 s). */
+const GRID_END_TOLERANCE_S = 1e-9;
+
+/**
+ * The samples of a Rate's grid over `span` seconds from its first point: one every 1 / rate, the last at most at the
+ * span's end, within a nanosecond. (A tolerance in samples instead lost the last point of a 10 kHz grid over a file
+ * whose times start at 100,000 s, and reached a millisecond past the end at 1 mHz.)
+ */
+export function rateGridLength(span: number, rate: number): number {
+  return Math.floor((span + GRID_END_TOLERANCE_S) * rate) + 1;
 }
 
 /** Where a Rate's grid runs: from the first to the last sample of the inputs, or over the span when there is none. */

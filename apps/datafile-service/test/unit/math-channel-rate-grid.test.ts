@@ -1,0 +1,36 @@
+import { IDENTITY } from '@pitwall/channels';
+import { evaluateMathChannels, rateGridLength } from '../../src/workers/math-channels';
+import type { StoredSlice } from '../../src/workers/shape-channels';
+
+// A Rate's grid (docs/math-channels.md) runs from the inputs' first sample to their last, one point every 1 / Rate: its
+// last point is the inputs' last sample when that is on the grid, even where times carry float noise.
+
+/** n samples at `frequency` from `startTime` (seconds on the file's axis), values 0, 1, 2... */
+function input(startTime: number, frequency: number, n: number): StoredSlice {
+  return { name: 'x', unit: '', frequency, dimension: 1, startTime, samples: Float64Array.from({ length: n }, (_, i) => i), conversion: IDENTITY };
+}
+
+function evaluate(slice: StoredSlice, rate: number): StoredSlice {
+  const span = { start: slice.startTime, end: slice.startTime + slice.samples.length / slice.frequency };
+  return evaluateMathChannels({ channels: [{ name: 'y', unit: 'u' }], definitions: [{ name: 'y', expression: '"x" * 2' }], inputs: [slice], rate, span })[0] as StoredSlice;
+}
+
+describe('a math channel with a Rate', () => {
+  test('when the file\'s times start at 100,000.37 s and the Rate is the input\'s 10 kHz, then the grid holds every sample, the last one too', () => {
+    // 100000.37 + 2 / 10000 - 100000.37 is 0.00019999999494757503 s: 1.99999995 samples, not 2.
+    for (const n of [3, 4, 6, 7, 9, 1000]) {
+      const y = evaluate(input(100_000.37, 10_000, n), 10_000);
+      expect(y.samples).toHaveLength(n);
+      expect(y.samples[n - 1]).toBe(2 * (n - 1));
+    }
+  });
+
+  test('when a span ends short of the next grid point by more than a nanosecond, then that point is not on the grid, at any Rate', () => {
+    expect(rateGridLength(0.0002, 10_000)).toBe(3);
+    expect(rateGridLength(0.00019999999494757503, 10_000)).toBe(3);
+    // One point every 1000 s: a span 0.5 µs short of 1000 s holds the first point only (a tolerance in samples took 1000 s in).
+    expect(rateGridLength(999.9999995, 0.001)).toBe(1);
+    expect(rateGridLength(1000, 0.001)).toBe(2);
+    expect(rateGridLength(0, 50)).toBe(1);
+  });
+});
