@@ -26,6 +26,11 @@ export const BaseServiceConfig = BusSettings.extend({
   HEALTH_PORT: intVar(0),
   /** Interface of the internal health endpoint: loopback unless configured (a container sets 0.0.0.0 if probed from outside). */
   HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Seconds a starting service waits for its database to accept connections (default 60; 0: one try): a database
+   * still starting, failing over or not yet resolvable delays the start, logged at every try, instead of ending it.
+   */
+  STARTUP_WAIT_S: intVar(60),
   /** Where the worker pools' bundles are (a relative `entry` is resolved there); default: the running bundle's folder. */
   WORKER_DIR: z.string().min(1).optional(),
 });

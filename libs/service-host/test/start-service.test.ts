@@ -1,3 +1,4 @@
+import { createServer, connect as connectTcp, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -117,6 +118,81 @@ describe('startService: one host for any definition', () => {
     } finally {
       await running.stop();
     }
+  });
+
+  describe('a database that does not answer at start', () => {
+    /** A port nothing listens on (yet): taken from the OS, then closed. */
+    async function freePort(): Promise<number> {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as { port: number };
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+
+    /** A TCP relay on `port` to the test database's server: PostgreSQL "coming up" on that port. */
+    async function relayTo(databaseUrl: string, port: number): Promise<Server & { sockets: Set<Socket> }> {
+      const target = new URL(databaseUrl);
+      const sockets = new Set<Socket>();
+      const server = createServer((client) => {
+        const upstream = connectTcp(Number(target.port || 5432), target.hostname);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('error', () => undefined);
+          socket.on('close', () => sockets.delete(socket));
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      return Object.assign(server, { sockets });
+    }
+
+    const at = (port: number) => {
+      const url = new URL(stack.databaseUrl);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      return url.toString();
+    };
+
+    test('when the database comes up while the service starts, then the start waits for it and the service works', async () => {
+      const port = await freePort();
+      const starting = stack.start(notes, { DATABASE_URL: at(port), STARTUP_WAIT_S: '30' });
+      let settled = false;
+      void starting.then(() => (settled = true), () => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      // Refused for over a second, and still starting rather than failed.
+      expect(settled).toBe(false);
+      const relay = await relayTo(stack.databaseUrl, port);
+      try {
+        const running = await starting;
+        try {
+          await stack.bus.request('notes', 'notes.add', { text: 'late database' });
+          expect(await running.parts.count()).toBeGreaterThanOrEqual(1);
+          expect((await fetch(`${running.address}/health/ready`)).status).toBe(200);
+        } finally {
+          await running.stop();
+        }
+      } finally {
+        for (const socket of relay.sockets) socket.destroy();
+        await new Promise((resolve) => relay.close(resolve));
+      }
+    });
+
+    test('when it does not answer within STARTUP_WAIT_S, then the start fails naming STARTUP_WAIT_S and the reason', async () => {
+      const port = await freePort();
+      await expect(stack.start(notes, { DATABASE_URL: at(port), STARTUP_WAIT_S: '1' })).rejects.toThrow(/^the database did not answer within STARTUP_WAIT_S \(1 s\): .*ECONNREFUSED/);
+    });
+
+    test('when the server answers that the database does not exist, then the start fails with that answer, without waiting', async () => {
+      const url = new URL(stack.databaseUrl);
+      url.pathname = '/pitwall_no_such_database';
+      // Within the test's 5 s although STARTUP_WAIT_S allows 600: the server's answer is not waited out.
+      const failure = (await stack.start(notes, { DATABASE_URL: url.toString(), STARTUP_WAIT_S: '600' }).then(
+        () => undefined,
+        (err: unknown) => err,
+      )) as { message: string } | undefined;
+      expect(failure?.message).toMatch(/database "pitwall_no_such_database" does not exist/);
+    });
   });
 
   test('when a setting is invalid or a needed one is missing, then the start fails with a message naming the variable', async () => {

@@ -132,6 +132,19 @@ export function isConnectionLost(err: unknown): boolean {
   return isDatabaseConnectionLost(err) || isSocketLost(err);
 }
 
+/** Name lookups that fail while a network is coming up (a container's peers not registered yet). */
+const NOT_RESOLVED_YET_ERRNOS = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * The database cannot be reached or take a session now, which waiting may change: a lost or refused connection, a
+ * server starting up or full (57P03, 53300), a pool that gave up waiting, or a host name not resolvable yet. Not an
+ * authentication failure, an unknown database or any other answer the server gave about the request itself.
+ */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  const code = errnoOf(err);
+  return isConnectionLost(err) || isDatabaseBusy(err) || (code !== undefined && NOT_RESOLVED_YET_ERRNOS.has(code));
+}
+
 /** The loss in PostgreSQL's or node-postgres' own words: a SQLSTATE of a lost connection, or the driver's message. */
 function isDatabaseConnectionLost(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
@@ -142,8 +155,17 @@ function isDatabaseConnectionLost(err: unknown): boolean {
 
 /** A socket error (reset, refused, timed out, unreachable), whatever client it came through. */
 function isSocketLost(err: unknown): boolean {
-  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && CONNECTION_LOST_ERRNOS.has(code);
+  const code = errnoOf(err);
+  return code !== undefined && CONNECTION_LOST_ERRNOS.has(code);
+}
+
+/**
+ * The errno code of a system error. Read without `instanceof Error`: Node's own errors (net, dns) are made in its
+ * realm, which is not a test sandbox's (jest's vm context), and an AggregateError of several addresses carries it too.
+ */
+function errnoOf(err: unknown): string | undefined {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /**
