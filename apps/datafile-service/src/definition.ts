@@ -52,6 +52,8 @@ export const DatafileConfig = z.object({
   SCATTER_MAX_GRID: intVar(ANALYSIS_LIMITS.maxGrid),
   /** Pairs a scatter may answer as points (its maxPoints); more is a 400 (default 10,000). */
   SCATTER_MAX_POINTS: intVar(ANALYSIS_LIMITS.maxPoints),
+  /** Lap × channel statistics one lap statistics answer may hold (laps of the file times channels asked); more is a 400 before any work (default 1,000,000: about 100 MB of JSON). */
+  LAPSTATS_MAX_CELLS: intVar(ANALYSIS_LIMITS.maxLapStatsCells),
   /** Bytes of the files read whole (every format but a single .ld) of one dataset; more is a 422 (default 256 MiB). */
   MAX_IN_MEMORY_FILE_BYTES: intVar(256 * MiB),
   /** Decompressed bytes per compressed byte of an LZ4 frame that does not declare its size, and of an MDF4 file's compressed data blocks (default 64). */
@@ -79,7 +81,7 @@ export const datafileService = defineService({
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
     const mathDefinitions = new MathDefinitions(bus);
     const codeVersion = codeVersionOf([process.argv[1], pool.options.filename]);
-    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus));
+    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus));
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {

@@ -14,7 +14,7 @@ const Seconds = z
   .refine((v) => Number.isFinite(Number(v)), { error: SCOPE_MESSAGES.secondsTooLarge, abort: true });
 const Duration = Seconds.refine((v) => Number(v) >= 0, { error: SCOPE_MESSAGES.negativeDuration, abort: true });
 /** A display size in points, `maxPoints` of the channel reads and of the lap traces alike. */
-const PointCount = z.string().regex(/^\d+$/, { error: 'is not a whole number', abort: true }).refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999');
+const PointCount = z.string().regex(/^\d+$/, { error: 'must be a whole number from 4 to 999999999, in digits', abort: true }).refine((v) => Number(v) >= 4 && Number(v) <= 999_999_999, 'must be from 4 to 999999999');
 const MaxPoints = PointCount.optional().meta({ description: 'Extension: at most this many points per channel (M4: first, min, max, last of each time bucket)' });
 const dataFileParams = z.object({ id: Guid, attachedFileGroupName: StoredName(256) });
 const LapPoints = PointCount.optional().meta({ description: 'At most this many points (evenly resampled, not M4)' });

@@ -24,7 +24,7 @@ export interface DataFileReadsOptions {
   timeoutMs: number;
   /** READ_SAMPLE_BUDGET: a read needing more decoded samples is a 413 before any is read. */
   sampleBudget: number;
-  /** HISTOGRAM_MAX_BINS, SCATTER_MAX_GRID, SCATTER_MAX_POINTS (defaults: ANALYSIS_LIMITS). */
+  /** HISTOGRAM_MAX_BINS, SCATTER_MAX_GRID, SCATTER_MAX_POINTS, LAPSTATS_MAX_CELLS (defaults: ANALYSIS_LIMITS). */
   analysis?: AnalysisLimits;
   /**
    * The code that makes the answers (a hash of this process's and its pool's bundles): part of every answer's tag, so
@@ -34,7 +34,7 @@ export interface DataFileReadsOptions {
 }
 
 /** The analysis reads' bounds when the options give none (the datafile-service's defaults). */
-export const ANALYSIS_LIMITS: AnalysisLimits = { maxBins: 1_000, maxGrid: 256, maxPoints: 10_000 };
+export const ANALYSIS_LIMITS: AnalysisLimits = { maxBins: 1_000, maxGrid: 256, maxPoints: 10_000, maxLapStatsCells: 1_000_000 };
 
 /** The use cases of the data file access endpoints: the metadata record and channel reads of one dataset. */
 export class DataFileReads {

@@ -18,6 +18,8 @@ export interface AnalysisLimits {
   maxGrid: number;
   /** SCATTER_MAX_POINTS: the most pairs a scatter answers as points. */
   maxPoints: number;
+  /** LAPSTATS_MAX_CELLS: the most lap × channel statistics one lap statistics answer holds. */
+  maxLapStatsCells: number;
 }
 
 /** What a scatter and a histogram use when the request does not say. */
@@ -68,6 +70,12 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
     );
   }
   const distinct = names.map((name) => byName.get(name) as ChannelInfo);
+  // The answer holds a statistic per lap per channel: refused before any work when that is more than one answer may hold.
+  const cells = file.laps.length * distinct.length;
+  if (cells > parts.limits.maxLapStatsCells) {
+    const why = `${file.laps.length} laps × ${distinct.length} channels are ${cells} lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is ${parts.limits.maxLapStatsCells}): ask fewer channels at once`;
+    throw AppError.badRequest(`The lap statistics of ${ref.type} ${ref.id} dataset '${ref.group}' would be too many: ${why}`, { channels: [why] });
+  }
   const maths = distinct.filter(isMathChannel);
   const logged = distinct.filter((info) => !isMathChannel(info));
   const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;

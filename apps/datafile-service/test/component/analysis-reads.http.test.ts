@@ -26,8 +26,8 @@ function analysisLd(): Uint8Array {
   });
 }
 
-/** The datafile-service's bounds in this file: every read of the file's 1,280 samples but one channel fits. */
-const LIMITS = { READ_SAMPLE_BUDGET: '1000', HISTOGRAM_MAX_BINS: '50', SCATTER_MAX_GRID: '16', SCATTER_MAX_POINTS: '500' };
+/** The datafile-service's bounds in this file: every read of the file's 1,280 samples but one channel fits; lap statistics of 3 channels of its 4 laps. */
+const LIMITS = { READ_SAMPLE_BUDGET: '1000', HISTOGRAM_MAX_BINS: '50', SCATTER_MAX_GRID: '16', SCATTER_MAX_POINTS: '500', LAPSTATS_MAX_CELLS: '12' };
 
 describe('the analysis reads through the gateway: POST .../lapstats, .../scatter, .../histogram', () => {
   const started = useDatafileStack('datafile-analysis-', { URL_SIGNING_SECRET: 'analysis-test-secret' }, { datafileEnv: LIMITS });
@@ -126,6 +126,16 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       const body = await answer(await post('lapstats', { channels: ['Throttle', 'Lap Number', 'Ground Speed'], sectorStartDistances: [50] }), 413);
       expect(body.detail).toContain('needs 1200 decoded samples, more than READ_SAMPLE_BUDGET (1000)');
       expect(body.sampleBudget).toBe(1000);
+    });
+
+    test('when laps × channels are more than LAPSTATS_MAX_CELLS, then 400 naming it and the count, before any sample is read', async () => {
+      // 4 laps × 4 channels = 16 > 12; the same 4 channels would also pass READ_SAMPLE_BUDGET (1,280 samples): the cells are refused first.
+      const body = await answer(await post('lapstats', { channels: ['Throttle', 'Brake Temp', 'Ground Speed', 'Lap Number'] }), 400);
+      const why = '4 laps × 4 channels are 16 lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is 12): ask fewer channels at once';
+      expect(body.errors).toEqual({ channels: [why] });
+      expect(body.detail).toBe(`The lap statistics of RunSheets ${runSheet} dataset 'DataFile' would be too many: ${why}`);
+      // A channel named twice counts once; three channels fit.
+      expect((await post('lapstats', { channels: ['Throttle', 'Throttle', 'Brake Temp', 'Ground Speed'] })).status).toBe(200);
     });
 
     test('when the entity does not exist, then 404', async () => {

@@ -371,6 +371,8 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(await get(`${channel}&start=abc&duration=1`), 400)).errors).toEqual({ start: ['is not a number of seconds'] });
       expect((await problem(await get(`${channel}&start=1&duration=x`), 400)).errors).toEqual({ duration: ['is not a number of seconds'] });
       expect((await problem(await get(`${channel}&maxPoints=999999999999`), 400)).errors).toEqual({ maxPoints: ['must be from 4 to 999999999'] });
+      // 1e12 is a whole number, but not written in digits: the message says both what is wanted and how.
+      for (const bad of ['1e12', '2.5', '-4', 'ten']) expect((await problem(await get(`${channel}&maxPoints=${bad}`), 400)).errors).toEqual({ maxPoints: ['must be a whole number from 4 to 999999999, in digits'] });
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 1, duration: -1 }), 400)).errors).toEqual({ duration: ['must be 0 or more'] });
       // An unknown property is a typo to report, not to ignore (maxPoints is a query parameter).
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: 0, maxPoints: 10 }), 400)).errors).toHaveProperty('maxPoints');

@@ -86,12 +86,15 @@ describe('MathChannels', () => {
     await create(editor, { Name: 'fine unit', Expression: '1', Unit: 'm/s² (°C)'.padEnd(200, '.') });
   });
 
-  test('when a name is taken (any case), empty, or the Rate is not positive, then it is a 400 naming the field', async () => {
+  test('when a name is taken (any case), empty, or the Rate is outside 0.001 to 1,000,000 Hz, then it is a 400 naming the field', async () => {
     const editor = as('editor');
     await create(editor, { Name: 'Power', Expression: '1' });
     expect(await refusal(create(editor, { Name: 'POWER', Expression: '2' }))).toMatchObject({ status: 400, errors: { Name: ['another math channel is named Power'] } });
     expect(await refusal(create(editor, { Name: 'ok', Expression: ' ' }))).toMatchObject({ status: 400, errors: { Expression: ['is required'] } });
-    expect(await refusal(create(editor, { Name: 'ok', Expression: '1', Rate: '-5' }))).toMatchObject({ status: 400, errors: { Rate: [expect.stringContaining('positive')] } });
+    for (const rate of ['-5', '0', '5e-324', '0.0009', '1000001']) {
+      expect(await refusal(create(editor, { Name: 'ok', Expression: '1', Rate: rate }))).toMatchObject({ status: 400, errors: { Rate: ['must be a number of Hz from 0.001 to 1,000,000, or empty for the fastest input'] } });
+    }
+    for (const rate of ['0.001', '1000000']) expect((await create(editor, { Name: `at ${rate} Hz`, Expression: '1', Rate: rate })).Id).toBeDefined();
   });
 
   test('when DecimalPlaces is given from 0 to 6, then it is stored and read back as a number; emptied, it is null (full precision)', async () => {

@@ -54,7 +54,8 @@ export function validateMathChannel(p: Record<string, ParameterValue>): string[]
   // A read sends the unit in each channel record (binary-channels.md): a long one would make every read of it a 422.
   if (typeof unit === 'string' && (unit.length > 200 || /\p{Cc}/u.test(unit))) errors['Unit'] = ['must be at most 200 characters, without control characters'];
   const rate = p['Rate'];
-  if (rate !== null && rate !== undefined && !(typeof rate === 'number' && rate > 0 && rate <= 1_000_000)) errors['Rate'] = ['must be a positive number of Hz (at most 1,000,000), or empty for the fastest input'];
+  // At least a sample every 1,000 s (a smaller positive number, 5e-324, gave a grid of one point whatever the file).
+  if (rate !== null && rate !== undefined && !(typeof rate === 'number' && rate >= 0.001 && rate <= 1_000_000)) errors['Rate'] = ['must be a number of Hz from 0.001 to 1,000,000, or empty for the fastest input'];
   const places = p['DecimalPlaces'];
   // An Integer already (a whole number on the wire): only its range is this rule's.
   if (places !== null && places !== undefined && !(typeof places === 'number' && places >= 0 && places <= MAX_MATH_DECIMAL_PLACES)) {
