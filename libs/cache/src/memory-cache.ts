@@ -9,6 +9,8 @@ interface Entry {
 export class MemoryCache implements Cache {
   readonly shared = false;
   private readonly entries = new Map<string, Entry>();
+  /** Sets of places: holder → when its lease runs out (ms). */
+  private readonly places = new Map<string, Map<string, number>>();
   // Expired entries are dropped on read and by a periodic sweep, so keys that are never read again cannot pile up.
   private readonly sweeper = setInterval(() => this.sweep(), 60_000);
 
@@ -19,6 +21,10 @@ export class MemoryCache implements Cache {
   private sweep(): void {
     const now = Date.now();
     for (const [key, e] of this.entries) if (e.expiresAt !== null && e.expiresAt <= now) this.entries.delete(key);
+    for (const [key, places] of this.places) {
+      for (const [holder, until] of places) if (until <= now) places.delete(holder);
+      if (places.size === 0) this.places.delete(key);
+    }
   }
 
   /** Past the cap the oldest entry goes (a Map iterates in insertion order). */
@@ -55,22 +61,41 @@ export class MemoryCache implements Cache {
     this.store(key, { value: String(value), expiresAt: e?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
     return value;
   }
-  async incrWhileBelow(steps: readonly { key: string; limit: number }[], ttlSeconds: number): Promise<number> {
+  async takePlaces(steps: readonly { key: string; limit: number }[], holder: string, leaseMs: number): Promise<number> {
     let taken = 0;
     for (const { key, limit } of steps) {
-      const e = this.live(key);
-      const value = e ? Number(e.value) : 0;
-      if (value >= limit) break;
-      this.store(key, { value: String(value + 1), expiresAt: e?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
+      const places = this.livePlaces(key, true);
+      if (!places.has(holder) && places.size >= limit) break;
+      places.set(holder, Date.now() + leaseMs);
       taken++;
     }
     return taken;
   }
-  async decr(key: string): Promise<number> {
-    const e = this.live(key);
-    const value = Math.max(0, (e ? Number(e.value) : 0) - 1);
-    this.store(key, { value: String(value), expiresAt: e?.expiresAt ?? null });
-    return value;
+  async renewPlaces(keys: readonly string[], holder: string, leaseMs: number): Promise<void> {
+    for (const key of keys) {
+      const places = this.livePlaces(key, false);
+      if (places?.has(holder)) places.set(holder, Date.now() + leaseMs);
+    }
+  }
+  async releasePlaces(keys: readonly string[], holder: string): Promise<void> {
+    for (const key of keys) {
+      const places = this.places.get(key);
+      places?.delete(holder);
+      if (places?.size === 0) this.places.delete(key);
+    }
+  }
+  async countPlaces(key: string): Promise<number> {
+    return this.livePlaces(key, false)?.size ?? 0;
+  }
+  /** A set's places with the lapsed ones dropped (created when `create`). */
+  private livePlaces(key: string, create: true): Map<string, number>;
+  private livePlaces(key: string, create: false): Map<string, number> | undefined;
+  private livePlaces(key: string, create: boolean): Map<string, number> | undefined {
+    let places = this.places.get(key);
+    const now = Date.now();
+    if (places) for (const [holder, until] of places) if (until <= now) places.delete(holder);
+    if (!places && create) this.places.set(key, (places = new Map()));
+    return places;
   }
   async isReady(): Promise<boolean> {
     return true;
@@ -78,5 +103,6 @@ export class MemoryCache implements Cache {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.entries.clear();
+    this.places.clear();
   }
 }

@@ -5,14 +5,33 @@ import { NearKeys, type NearKeysOptions } from './near-keys';
 import { CacheUnavailableError, type Cache } from './types';
 
 /** KEYS: the counters in order; ARGV[1]: the expiry of a created counter (s); ARGV[i + 1]: KEYS[i]'s limit. */
-const INCR_WHILE_BELOW = `
+// Places are members of a sorted set scored by when their lease runs out (ms on the server's clock, TIME): lapsed ones
+// are dropped before a set is counted; a set lives as long as its longest lease.
+const NOW_MS = "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+const TAKE_PLACES = `${NOW_MS}
+local lease = tonumber(ARGV[1])
 local taken = 0
 for i, key in ipairs(KEYS) do
-  if (tonumber(redis.call('GET', key)) or 0) >= tonumber(ARGV[i + 1]) then break end
-  if redis.call('INCR', key) == 1 then redis.call('EXPIRE', key, ARGV[1]) end
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if not redis.call('ZSCORE', key, ARGV[2]) and redis.call('ZCARD', key) >= tonumber(ARGV[i + 2]) then break end
+  redis.call('ZADD', key, now + lease, ARGV[2])
+  if redis.call('PTTL', key) < lease then redis.call('PEXPIRE', key, lease) end
   taken = taken + 1
 end
 return taken`;
+const RENEW_PLACES = `${NOW_MS}
+local lease = tonumber(ARGV[1])
+for _, key in ipairs(KEYS) do
+  local lapses = redis.call('ZSCORE', key, ARGV[2])
+  if lapses and tonumber(lapses) > now then
+    redis.call('ZADD', key, now + lease, ARGV[2])
+    if redis.call('PTTL', key) < lease then redis.call('PEXPIRE', key, lease) end
+  end
+end
+return 0`;
+const COUNT_PLACES = `${NOW_MS}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])`;
 
 export interface RedisCacheOptions {
   /** Keys whose values this process keeps near, told by Redis when they change (see `NearKeys`); none by default. */
@@ -140,17 +159,19 @@ export class RedisCache implements Cache {
     if (err) throw err;
     return value;
   }
-  async incrWhileBelow(steps: readonly { key: string; limit: number }[], ttlSeconds: number): Promise<number> {
+  async takePlaces(steps: readonly { key: string; limit: number }[], holder: string, leaseMs: number): Promise<number> {
     if (steps.length === 0) return 0;
-    this.near?.changing(steps.map((s) => s.key));
-    const taken = await this.guarded(() => this.client.eval(INCR_WHILE_BELOW, steps.length, ...steps.map((s) => s.key), ttlSeconds, ...steps.map((s) => s.limit)));
+    const taken = await this.guarded(() => this.client.eval(TAKE_PLACES, steps.length, ...steps.map((s) => s.key), leaseMs, holder, ...steps.map((s) => s.limit)));
     return Number(taken);
   }
-  async decr(key: string): Promise<number> {
-    this.near?.changing([key]);
-    // Lua keeps the floor at 0 atomically, so a lost increment can never drive a limit negative.
-    const v = await this.guarded(() => this.client.eval("local v = redis.call('DECR', KEYS[1]); if v < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL'); return 0 end; return v", 1, key));
-    return Number(v);
+  async renewPlaces(keys: readonly string[], holder: string, leaseMs: number): Promise<void> {
+    if (keys.length) await this.guarded(() => this.client.eval(RENEW_PLACES, keys.length, ...keys, leaseMs, holder));
+  }
+  async releasePlaces(keys: readonly string[], holder: string): Promise<void> {
+    if (keys.length) await this.guarded(() => this.client.multi(keys.map((key) => ['zrem', key, holder])).exec());
+  }
+  async countPlaces(key: string): Promise<number> {
+    return Number(await this.guarded(() => this.client.eval(COUNT_PLACES, 1, key)));
   }
   /** False at once while the breaker is open (Redis is being bypassed), else whether Redis answers a ping. */
   async isReady(): Promise<boolean> {

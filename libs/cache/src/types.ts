@@ -13,13 +13,19 @@ export interface Cache {
   /** Increments a counter, setting its expiry when it is created; returns the new value. */
   incr(key: string, ttlSeconds: number): Promise<number>;
   /**
-   * Counters taken in order, atomically, in one round trip: each step's counter is incremented while it is below its
-   * limit (expiry set when it is created); the first that is at its limit stops the walk, and it and the later ones
-   * are left as they are. Returns how many were incremented (a slot and then a place in a queue, say).
+   * Places of a bounded set, each held by a holder until it gives it back or its lease runs out (a holder that died
+   * frees its places by itself within `leaseMs`). Takes a place in each step's set in order, atomically, in one round
+   * trip, while the set holds fewer live places than its limit; the first that is full stops the walk and it and the
+   * later ones are left as they are. A place the holder already has counts as taken, its lease renewed. Returns how
+   * many sets the holder now has a place in, counted from the first (a slot and then a place in a queue, say).
    */
-  incrWhileBelow(steps: readonly { key: string; limit: number }[], ttlSeconds: number): Promise<number>;
-  /** Decrements a counter (never below 0); returns the new value. */
-  decr(key: string): Promise<number>;
+  takePlaces(steps: readonly { key: string; limit: number }[], holder: string, leaseMs: number): Promise<number>;
+  /** Extends the holder's live places in these sets to `leaseMs` from now (a place that ran out is not taken again). */
+  renewPlaces(keys: readonly string[], holder: string, leaseMs: number): Promise<void>;
+  /** Gives the holder's places in these sets back. */
+  releasePlaces(keys: readonly string[], holder: string): Promise<void>;
+  /** The live places of a set. */
+  countPlaces(key: string): Promise<number>;
   isReady(): Promise<boolean>;
   close(): Promise<void>;
 }

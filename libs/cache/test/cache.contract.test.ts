@@ -50,27 +50,47 @@ describe.each(transports)('Cache contract (%s)', (_name, make) => {
     expect(await cache.get('k2')).toBeNull();
   });
 
-  test('when counters are taken while below their limits, then the walk stops at the first one that is full', async () => {
+  test('when places are taken while their sets are below their limits, then the walk stops at the first full one, and a holder\'s place counts once', async () => {
     const steps = [
       { key: 'admitted', limit: 3 },
       { key: 'running', limit: 1 },
     ];
-    expect(await cache.incrWhileBelow(steps, 10)).toBe(2);
-    expect(await cache.incrWhileBelow(steps, 10)).toBe(1);
-    expect(await cache.incrWhileBelow(steps, 10)).toBe(1);
-    expect(await cache.incrWhileBelow(steps, 10)).toBe(0);
-    expect([await cache.get('admitted'), await cache.get('running')]).toEqual(['3', '1']);
-    expect(await cache.decr('running')).toBe(0);
-    expect(await cache.incrWhileBelow([{ key: 'running', limit: 1 }], 10)).toBe(1);
-    expect(await cache.incrWhileBelow([], 10)).toBe(0);
+    expect(await cache.takePlaces(steps, 'a', 10_000)).toBe(2);
+    expect(await cache.takePlaces(steps, 'b', 10_000)).toBe(1);
+    expect(await cache.takePlaces(steps, 'c', 10_000)).toBe(1);
+    expect(await cache.takePlaces(steps, 'd', 10_000)).toBe(0);
+    // A holder taking again keeps its places (renewed), not new ones.
+    expect(await cache.takePlaces(steps, 'a', 10_000)).toBe(2);
+    expect([await cache.countPlaces('admitted'), await cache.countPlaces('running')]).toEqual([3, 1]);
+    await cache.releasePlaces(['running', 'admitted'], 'a');
+    expect([await cache.countPlaces('admitted'), await cache.countPlaces('running')]).toEqual([2, 0]);
+    expect(await cache.takePlaces([{ key: 'running', limit: 1 }], 'b', 10_000)).toBe(1);
+    // Giving back what is not held changes nothing.
+    await cache.releasePlaces(['running'], 'nobody');
+    expect(await cache.countPlaces('running')).toBe(1);
+    expect(await cache.takePlaces([], 'e', 10_000)).toBe(0);
+    expect(await cache.countPlaces('never')).toBe(0);
   });
 
-  test('when a counter is incremented and decremented, then it never goes below zero', async () => {
+  test('when a holder stops renewing, then its place lapses after its lease and the place is free; renewed, it stays', async () => {
+    expect(await cache.takePlaces([{ key: 'slots', limit: 2 }], 'dead', 300)).toBe(1);
+    expect(await cache.takePlaces([{ key: 'slots', limit: 2 }], 'alive', 300)).toBe(1);
+    expect(await cache.takePlaces([{ key: 'slots', limit: 2 }], 'third', 300)).toBe(0);
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 120));
+      await cache.renewPlaces(['slots'], 'alive', 300);
+    }
+    // 480 ms on: 'dead' lapsed, 'alive' renewed every 120 ms stays.
+    expect(await cache.countPlaces('slots')).toBe(1);
+    expect(await cache.takePlaces([{ key: 'slots', limit: 2 }], 'third', 300)).toBe(1);
+    // A lapsed place is not brought back by a renewal.
+    await cache.renewPlaces(['slots'], 'dead', 300);
+    expect(await cache.countPlaces('slots')).toBe(2);
+  });
+
+  test('when a counter is incremented, then it counts up from 1', async () => {
     expect(await cache.incr('c', 10)).toBe(1);
     expect(await cache.incr('c', 10)).toBe(2);
-    expect(await cache.decr('c')).toBe(1);
-    expect(await cache.decr('c')).toBe(0);
-    expect(await cache.decr('c')).toBe(0);
   });
 
   test('when asked, then it reports ready', async () => {

@@ -28,7 +28,7 @@ describe('RedisCache when Redis cannot be reached', () => {
   test('when nothing listens on its port, then every call fails fast with CacheUnavailableError and it says it is not ready', async () => {
     const cache = new RedisCache(`redis://127.0.0.1:${await freePort()}`, `pitwall-test:${randomUUID()}:`, undefined, { near: { prefixes: ['key:'] } });
     try {
-      const calls = [() => cache.get('key:a'), () => cache.getMany(['key:a', 'b']), () => cache.set('a', '1', 60), () => cache.del('a'), () => cache.incrWhileBelow([{ key: 'n', limit: 2 }], 60), () => cache.decr('n'), () => cache.incr('n', 60)];
+      const calls = [() => cache.get('key:a'), () => cache.getMany(['key:a', 'b']), () => cache.set('a', '1', 60), () => cache.del('a'), () => cache.takePlaces([{ key: 'n', limit: 2 }], 'h', 60_000), () => cache.renewPlaces(['n'], 'h', 60_000), () => cache.releasePlaces(['n'], 'h'), () => cache.countPlaces('n'), () => cache.incr('n', 60)];
       for (const call of calls) {
         const { ms, error } = await timed(call);
         expect(error).toBeInstanceOf(CacheUnavailableError);

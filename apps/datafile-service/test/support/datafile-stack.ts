@@ -39,7 +39,7 @@ export const READ_LIMITS = { DATAFILE_READ_TIMEOUT_MS: '4000', DATAFILE_READS_PE
  */
 export async function expectReadLimitAcrossReplicas(started: DatafileStack, hanging: (at: string) => string, served: (at: string) => string): Promise<void> {
   const admitted = async (n: number) => {
-    while (Number(await started.stack.cache.get(admittedKey(started.demo.userId))) !== n) await new Promise((resolve) => setTimeout(resolve, 10));
+    while ((await started.stack.cache.countPlaces(admittedKey(started.demo.userId))) !== n) await new Promise((resolve) => setTimeout(resolve, 10));
   };
   const running = fetch(hanging(started.base), { headers: started.headers });
   await admitted(1);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CacheUnavailableError, MemoryCache, type Cache } from '@pitwall/cache';
 import { AppError, type Logger } from '@pitwall/service-kit';
 
@@ -10,8 +11,13 @@ export interface ReadLimits {
   retryAfterSeconds?: number;
 }
 
-/** Counters expire this long after they were created, so a replica that died holding slots does not hold them forever. */
-const COUNTER_TTL_SECONDS = 300;
+/**
+ * A read's places (admitted, running) are leases this long, renewed every READ_LEASE_RENEW_MS while it is admitted: a
+ * replica that died (kill -9) holding places frees them within this time, and a place is never counted after its
+ * read ended.
+ */
+export const READ_LEASE_MS = 15_000;
+const READ_LEASE_RENEW_MS = 5_000;
 const POLL_MS = 20;
 
 /**
@@ -54,34 +60,43 @@ export class ReadLimiter {
   private async acquireIn(cache: Cache, userId: string, signal?: AbortSignal): Promise<() => Promise<void>> {
     const admitted = admittedKey(userId);
     const running = runningKey(userId);
+    const holder = randomUUID();
     // One round trip in the common case: a place among the admitted, then a running slot if one is free.
-    const taken = await cache.incrWhileBelow(
+    const taken = await cache.takePlaces(
       [
         { key: admitted, limit: this.limits.perUser + this.limits.queue },
         { key: running, limit: this.limits.perUser },
       ],
-      COUNTER_TTL_SECONDS,
+      holder,
+      READ_LEASE_MS,
     );
     if (taken === 0) throw new ReadLimitError(this.limits);
+    // Held places are renewed while the read is admitted; a renewal the cache misses lets them lapse (counted in no
+    // one's favour: the read goes on).
+    const renewal = setInterval(() => void cache.renewPlaces([admitted, running], holder, READ_LEASE_MS).catch(() => undefined), READ_LEASE_RENEW_MS);
+    renewal.unref();
+    const giveBack = async () => {
+      clearInterval(renewal);
+      await cache.releasePlaces([running, admitted], holder).catch(() => undefined);
+    };
     try {
       // Admitted but queued: wait (polling) for a running slot.
       if (taken === 1) {
-        while ((await cache.incrWhileBelow([{ key: running, limit: this.limits.perUser }], COUNTER_TTL_SECONDS)) === 0) {
+        while ((await cache.takePlaces([{ key: running, limit: this.limits.perUser }], holder, READ_LEASE_MS)) === 0) {
           if (signal?.aborted) throw signal.reason;
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         }
       }
     } catch (err) {
-      // A cache lost while waiting cannot give the place back: its counters expire (COUNTER_TTL_SECONDS).
-      await cache.decr(admitted).catch(() => undefined);
+      // A cache lost while waiting cannot take the place back: its lease lapses (READ_LEASE_MS).
+      await giveBack();
       throw err;
     }
     let released = false;
     return async () => {
       if (released) return;
       released = true;
-      // Given back where it was taken; a cache lost meanwhile lets its counters expire instead.
-      await Promise.all([cache.decr(running), cache.decr(admitted)]).catch(() => undefined);
+      await giveBack();
     };
   }
 }

@@ -1,5 +1,5 @@
 import { CacheUnavailableError, MemoryCache, type Cache } from '@pitwall/cache';
-import { ReadLimitError, ReadLimiter } from '../../src/domain/read-limiter';
+import { admittedKey, READ_LEASE_MS, ReadLimitError, ReadLimiter } from '../../src/domain/read-limiter';
 
 /** A shared cache (as Redis is) that the test makes unreachable: every call then fails as RedisCache's do. */
 class SwitchableCache implements Cache {
@@ -15,8 +15,10 @@ class SwitchableCache implements Cache {
   set = (key: string, value: string, ttl?: number) => this.when(() => this.memory.set(key, value, ttl));
   del = (...keys: string[]) => this.when(() => this.memory.del(...keys));
   incr = (key: string, ttl: number) => this.when(() => this.memory.incr(key, ttl));
-  incrWhileBelow = (steps: readonly { key: string; limit: number }[], ttl: number) => this.when(() => this.memory.incrWhileBelow(steps, ttl));
-  decr = (key: string) => this.when(() => this.memory.decr(key));
+  takePlaces = (steps: readonly { key: string; limit: number }[], holder: string, leaseMs: number) => this.when(() => this.memory.takePlaces(steps, holder, leaseMs));
+  renewPlaces = (keys: readonly string[], holder: string, leaseMs: number) => this.when(() => this.memory.renewPlaces(keys, holder, leaseMs));
+  releasePlaces = (keys: readonly string[], holder: string) => this.when(() => this.memory.releasePlaces(keys, holder));
+  countPlaces = (key: string) => this.when(() => this.memory.countPlaces(key));
   isReady = async () => this.reachable;
   close = () => this.memory.close();
 }
@@ -56,10 +58,52 @@ describe('ReadLimiter when its shared cache is unavailable', () => {
     await expect(release()).resolves.toBeUndefined();
   });
 
-  test('when the cache answers, then it alone counts: its counters hold the reads', async () => {
+  test('when the cache answers, then it alone counts: its places hold the reads', async () => {
     const release = await limiter.acquire('u1');
-    expect(await cache.get('reads:running:u1')).toBe('1');
+    expect(await cache.countPlaces('reads:running:u1')).toBe(1);
+    expect(await cache.countPlaces(admittedKey('u1'))).toBe(1);
     await release();
-    expect(await cache.get('reads:running:u1')).toBe('0');
+    expect(await cache.countPlaces('reads:running:u1')).toBe(0);
+    expect(await cache.countPlaces(admittedKey('u1'))).toBe(0);
+  });
+
+  test('when a replica died holding a user\'s places (it renews them no more), then they are free within READ_LEASE_MS, not 300 s', async () => {
+    // What a gateway killed -9 leaves: a read running and one queued, never given back nor renewed.
+    expect(await cache.takePlaces([{ key: admittedKey('u1'), limit: 2 }, { key: 'reads:running:u1', limit: 1 }], 'dead-replica-read-1', READ_LEASE_MS)).toBe(2);
+    expect(await cache.takePlaces([{ key: admittedKey('u1'), limit: 2 }], 'dead-replica-read-2', READ_LEASE_MS)).toBe(1);
+    await expect(limiter.acquire('u1')).rejects.toBeInstanceOf(ReadLimitError);
+    jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      jest.setSystemTime(Date.now() + READ_LEASE_MS - 1000);
+      await expect(limiter.acquire('u1')).rejects.toBeInstanceOf(ReadLimitError);
+      jest.setSystemTime(Date.now() + 1001);
+      const release = await limiter.acquire('u1');
+      expect(await cache.countPlaces('reads:running:u1')).toBe(1);
+      await release();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('when a read runs longer than its lease, then its places are renewed and still count: another read waits rather than runs', async () => {
+    jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'nextTick', 'queueMicrotask', 'setImmediate'] });
+    try {
+      const release = await limiter.acquire('u1');
+      // Three lease lengths later, each renewal run in between.
+      for (let i = 0; i < 9; i++) {
+        jest.setSystemTime(Date.now() + READ_LEASE_MS / 3);
+        await jest.advanceTimersByTimeAsync(READ_LEASE_MS / 3);
+      }
+      expect(await cache.countPlaces('reads:running:u1')).toBe(1);
+      const queued = limiter.acquire('u1');
+      let admitted = false;
+      void queued.then(() => (admitted = true));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(admitted).toBe(false);
+      await release();
+      await (await queued)();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
