@@ -1,4 +1,4 @@
-export { createPool, type PoolOptions } from './pool';
+export { createPool, databaseAnswers, type PoolOptions } from './pool';
 export { INDEXED_GENERIC_PLANS, prepared, type PreparedStatement } from './prepared';
 export type { Queryable } from './queryable';
 export { migrate, type Migration, type MigrateOptions, type MigrateResult } from './migrate';

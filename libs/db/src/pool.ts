@@ -39,3 +39,19 @@ function isIdle(pool: pg.Pool, client: pg.PoolClient): boolean {
   const idle = (pool as unknown as { _idle?: { client: unknown }[] })._idle;
   return idle?.some((item) => item.client === client) ?? false;
 }
+
+/**
+ * Resolves when the database at `url` takes a connection and answers `SELECT 1` within `timeoutMs` (a connection of
+ * its own, closed after), else rejects with the driver's error (a connection attempt to a host that drops packets
+ * fails at `timeoutMs`, not at the operating system's connect timeout).
+ */
+export async function databaseAnswers(url: string, timeoutMs: number, applicationName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, application_name: applicationName, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

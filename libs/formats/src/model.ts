@@ -223,25 +223,59 @@ function secondsPerUnit(unit: string): number | undefined {
 /**
  * Lap boundaries moved back to where the logger says the line was crossed. A lap counter (or beacon pulse) channel
  * changes when the logger has decoded the beacon, a sample or several after the car crossed the line; a running lap
- * time channel (MoTeC's `Running Lap Time`) restarts from the crossing, so at the first sample of the new lap it
- * reads how long ago that was. Each boundary becomes that sample's time minus its running lap time, when the channel
- * restarted there (its value dropped from the sample before) and the crossing falls after the previous boundary and
- * no later than the counter's; otherwise the boundary stays where the counter put it. Boundaries are increasing.
+ * time channel (MoTeC's `Running Lap Time`) restarts from the crossing, so where it restarts it reads how long ago
+ * that was. Each boundary goes back to the restart nearest to it within one period of the lap channel (`lapPeriod`
+ * seconds) either side (the two channels need not share a rate nor change on the same sample): that sample's time
+ * minus its running lap time, when that crossing falls after the previous boundary and no later than the counter's;
+ * otherwise the boundary stays where the counter put it. Boundaries are increasing.
  */
-export function refineByRunningLapTime(boundaries: readonly number[], running: ChannelData, start: number): number[] {
-  const scale = secondsPerUnit(running.unit);
+export function refineByRunningLapTime(boundaries: readonly number[], running: ChannelData, start: number, lapPeriod: number): number[] {
   const { samples, time } = running;
-  if (scale === undefined || samples.length < 2) return [...boundaries];
+  const n = samples.length;
+  return refineLapBoundaries(boundaries, running.unit, start, (boundary) => {
+    const { from, to } = runningLapTimeWindow(boundary, lapPeriod, (t) => firstSampleAtOrAfter(time, n, t), n);
+    return { times: Array.from({ length: to - from }, (_, k) => sampleTime(time, from + k)), values: samples.subarray(from, to) };
+  });
+}
+
+/** Running lap time samples either side of a boundary, at most this many each way (a lap channel far slower than it). */
+const RUNNING_WINDOW_CAP = 256;
+
+/**
+ * The samples [from, to) of a running lap time channel of `count` samples looked at for a boundary: one period of the
+ * lap channel either side, and the sample before (a restart is a drop from it), at most RUNNING_WINDOW_CAP each way.
+ * `atOrAfter(t)` is the index of its first sample at or after `t`.
+ */
+export function runningLapTimeWindow(boundary: number, lapPeriod: number, atOrAfter: (t: number) => number, count: number): { from: number; to: number } {
+  const at = atOrAfter(boundary);
+  const from = Math.max(0, at - RUNNING_WINDOW_CAP, atOrAfter(boundary - lapPeriod) - 1);
+  const to = Math.min(count, at + RUNNING_WINDOW_CAP, atOrAfter(boundary + lapPeriod) + 1);
+  return { from, to: Math.max(from, to) };
+}
+
+/**
+ * refineByRunningLapTime over windows of the running lap time channel (`windowAt(boundary)`: its samples' times and
+ * values there, in `unit`), so a reader can fetch only those samples. A unit other than s or ms leaves the boundaries.
+ */
+export function refineLapBoundaries(boundaries: readonly number[], unit: string, start: number, windowAt: (boundary: number) => { times: ArrayLike<number>; values: ArrayLike<number> }): number[] {
+  const scale = secondsPerUnit(unit);
+  if (scale === undefined) return [...boundaries];
   const out: number[] = [];
   let previous = start;
   for (const boundary of boundaries) {
-    const i = firstSampleAtOrAfter(time, samples.length, boundary);
+    const { times, values } = windowAt(boundary);
     let crossing = boundary;
-    if (i >= 1 && i < samples.length) {
-      const elapsed = samples[i] * scale;
-      const before = samples[i - 1] * scale;
-      const candidate = sampleTime(time, i) - elapsed;
-      if (Number.isFinite(elapsed) && Number.isFinite(before) && elapsed >= 0 && elapsed < before && candidate > previous && candidate <= boundary) crossing = candidate;
+    let nearest = Infinity;
+    for (let k = 1; k < values.length; k++) {
+      const elapsed = (values[k] as number) * scale;
+      const before = (values[k - 1] as number) * scale;
+      if (!(Number.isFinite(elapsed) && Number.isFinite(before) && elapsed >= 0 && elapsed < before)) continue;
+      const candidate = (times[k] as number) - elapsed;
+      const away = Math.abs((times[k] as number) - boundary);
+      if (candidate > previous && candidate <= boundary && away < nearest) {
+        crossing = candidate;
+        nearest = away;
+      }
     }
     out.push(crossing);
     previous = crossing;

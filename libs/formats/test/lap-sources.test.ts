@@ -1,4 +1,4 @@
-import { bytesSource, DataFileLimitError, openDataFile, openLdSource, writeLdFile } from '../src';
+import { bytesSource, CountingSource, DataFileLimitError, openDataFile, openLdSource, writeLdFile } from '../src';
 
 const csv = (text: string) => new TextEncoder().encode(text);
 
@@ -17,7 +17,7 @@ describe('laps from other sources and mixed per-lap datasets', () => {
     // 10 Hz, 20 s. The car crosses the line at 6.23 s and 13.48 s; the logger moves Lap Number 2 s later (8.3 s,
     // 15.5 s), when Running Lap Time, restarted from the line, reads 2.07 s and 2.02 s.
     const crossings = [6.23, 13.48];
-    const lapNumber = Array.from({ length: 200 }, (_, i) => (i < 83 ? 0 : i < 155 ? 1 : 2));
+    const lapNumber: number[] = Array.from({ length: 200 }, (_, i) => (i < 83 ? 0 : i < 155 ? 1 : 2));
     const runningAt = (i: number, counter = lapNumber) => {
       const t = i / 10;
       const since = counter[i] === 0 ? t + 30 : t - crossings[counter[i] - 1];
@@ -52,6 +52,52 @@ describe('laps from other sources and mixed per-lap datasets', () => {
       expect(edges(openDataFile(ld(null)).laps)).toEqual(counted);
       expect(edges(openDataFile(ld({ unit: 'm' })).laps)).toEqual(counted);
       expect(edges((await openLdSource(bytesSource(ld({ unit: 'km/h' })))).laps)).toEqual(counted);
+    });
+
+    it('when the lap channel is longer than one read, then it is scanned in reads of at most 65,536 samples, laps changing at the reads\' edges too, as the whole file\'s reader finds them', async () => {
+      // 300,000 int32 samples at 1 kHz: Lap Number moves at samples 65,536 (the first sample of the second read),
+      // 131,071 (the last of the second) and 200,000; Running Lap Time restarts there, 0.5 s after each line.
+      const moves = [65_536, 131_071, 200_000];
+      const lapAt = (i: number) => moves.filter((m) => i >= m).length;
+      const bytes = writeLdFile({
+        channels: [
+          { name: 'Lap Number', frequency: 1000, type: 'int32', samples: Array.from({ length: 300_000 }, (_, i) => lapAt(i)) },
+          { name: 'Running Lap Time', unit: 's', frequency: 1000, type: 'int32', scaling: { dec: 3 }, samples: Array.from({ length: 300_000 }, (_, i) => (lapAt(i) === 0 ? i / 1000 + 5 : (i - moves[lapAt(i) - 1] + 500) / 1000)) },
+        ],
+      });
+      const source = new CountingSource(bytesSource(bytes));
+      const laps = (await openLdSource(source)).laps;
+      expect(edges(laps)).toEqual(edges(openDataFile(bytes).laps));
+      expect(laps.slice(1).map((l) => l.startTime)).toEqual(moves.map((m) => (m - 500) / 1000));
+      // The channel list aside, no read is longer than one chunk of 4-byte samples and the sample before it (the whole channel is 1.2 MB).
+      expect(Math.max(...source.reads.slice(1).map((r) => r.length))).toBe((65_536 + 1) * 4);
+    });
+
+    it('when Running Lap Time is faster than Lap Number, or restarts a sample after it moved, then the laps still start at the crossings, in both readers', async () => {
+      // Lap Number at 1 Hz moves at 9 s and 16 s; Running Lap Time at 10 Hz restarts at 8.3 s and 15.5 s (before the
+      // counter's sample), reading the time since the crossings at 6.23 s and 13.48 s.
+      const fast = writeLdFile({
+        channels: [
+          { name: 'Lap Number', frequency: 1, samples: Array.from({ length: 20 }, (_, i) => (i < 9 ? 0 : i < 16 ? 1 : 2)) },
+          { name: 'Running Lap Time', unit: 's', frequency: 10, type: 'int32', scaling: { dec: 2 }, samples: Array.from({ length: 200 }, (_, i) => runningAt(i)) },
+        ],
+      });
+      // Both at 10 Hz, Running Lap Time restarting one sample after Lap Number moved (8.4 s, 15.6 s).
+      const late = writeLdFile({
+        channels: [
+          { name: 'Lap Number', frequency: 10, samples: lapNumber },
+          { name: 'Running Lap Time', unit: 's', frequency: 10, type: 'int32', scaling: { dec: 2 }, samples: Array.from({ length: 200 }, (_, i) => runningAt(i, lapNumber.map((_, k) => lapNumber[Math.max(0, k - 1)] as number))) },
+        ],
+      });
+      const expected = [
+        [0, 6.23],
+        [6.23, 13.48],
+        [13.48, 20],
+      ];
+      for (const bytes of [fast, late]) {
+        expect(edges(openDataFile(bytes).laps)).toEqual(expected);
+        expect(edges((await openLdSource(bytesSource(bytes))).laps)).toEqual(expected);
+      }
     });
 
     it('when it is in ms, then it is read as ms', () => {

@@ -66,17 +66,20 @@ export class UnknownLengthUnitError extends Error {
 /**
  * Distance in metres from the first present sample of a distance channel's slice (a lap of a "Lap Distance" or a
  * file-long "Distance"), plus `start` (metres already travelled at that sample): scaled to metres. A drop to under
- * half the previous value is the channel's own reset (its lap beacon) rather than the car going back. At its first
- * reset, a channel that reads at least half what was counted so far restarted at this lap's line (a lap that starts at
- * the crossing while the logger moved its lap distance seconds later): from there its own values are the distance.
- * Otherwise (a later lap's line) the distance carries on from where it was. Gaps (null or NaN) stay NaN.
+ * half the previous value is the channel's own reset (its lap beacon) rather than the car going back, so the
+ * distance carries on from where it was. Gaps (null or NaN) stay NaN.
  */
 export function distanceFromChannel(values: ArrayLike<number | null>, unit: string, start = 0): Float64Array {
-  return channelDistances(values, unit, start).distances;
+  return channelDistances(values, unit, start, false).distances;
 }
 
-/** distanceFromChannel, and the index from which the channel's own values are the distance (-1: none). */
-function channelDistances(values: ArrayLike<number | null>, unit: string, start: number): { distances: Float64Array; ownFrom: number } {
+/**
+ * distanceFromChannel, and with `lapStart` (the slice starts at a lap's line) the rule for a channel that restarts
+ * inside the lap: at its first reset, a channel that reads at least half what was counted so far restarted at this
+ * lap's line (the logger moved its lap distance seconds after the crossing), so from there its own values are the
+ * distance; `ownFrom` is that reset's index (-1: none).
+ */
+function channelDistances(values: ArrayLike<number | null>, unit: string, start: number, lapStart: boolean): { distances: Float64Array; ownFrom: number } {
   const factor = metresPerLengthUnit(unit);
   if (factor === undefined) throw new UnknownLengthUnitError(unit);
   const out = new Float64Array(values.length).fill(NaN);
@@ -92,7 +95,7 @@ function channelDistances(values: ArrayLike<number | null>, unit: string, start:
     const metres = v * factor;
     if (origin === undefined) origin = metres;
     else if (previous !== undefined && previous > 0 && metres < previous / 2) {
-      if (!reset && metres >= counted / 2) ownFrom = i;
+      if (lapStart && !reset && metres >= counted / 2) ownFrom = i;
       offset = ownFrom === i ? origin : offset + previous;
       reset = true;
     }
@@ -130,7 +133,7 @@ export function lapDistances(times: ArrayLike<number>, values: ArrayLike<number 
   const factor = metresPerLengthUnit(source.unit);
   if (factor === undefined) throw new UnknownLengthUnitError(source.unit);
   const step = extrapolated ? ((values[second] as number) - (values[first] as number)) * factor : 0;
-  const { distances, ownFrom } = channelDistances(values, source.unit, step > 0 ? (step / (times[second] - times[first])) * lead : 0);
+  const { distances, ownFrom } = channelDistances(values, source.unit, step > 0 ? (step / (times[second] - times[first])) * lead : 0, true);
   // From the reset the channel reads metres from this lap's line: the samples before it lie between the line (0 s,
   // 0 m) and that point, at its mean speed (what they counted ran from the previous lap's line).
   if (ownFrom > 0 && times[ownFrom] > 0) {

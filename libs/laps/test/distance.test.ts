@@ -55,24 +55,27 @@ describe('distanceFromChannel', () => {
     expect(() => distanceFromChannel([1], 'V')).toThrow(UnknownLengthUnitError);
   });
 
-  it('when the lap starts before the channel resets (the logger moved its lap distance after the line), then from the reset the channel\'s own distance counts', () => {
-    // Lap Distance still reads the previous lap (3800, 3822 m) for two samples, then restarts from the line: 60, 82 m.
-    // Started 15 m into the lap: 15, 37, then the channel's own 60, 82 (not 37 + 60).
-    expect(Array.from(distanceFromChannel([3800, 3822, 60, 82], 'm', 15))).toEqual([15, 37, 60, 82]);
-    // A reset to under half of what was counted is a later lap's line: the distance carries on.
+  it('when the channel resets, then the distance carries on from where it was, however far it reset (a window or a whole file need not start at a line)', () => {
+    expect(Array.from(distanceFromChannel([3800, 3822, 60, 82], 'm', 15))).toEqual([15, 37, 97, 119]);
     expect(Array.from(distanceFromChannel([3800, 3822, 10, 32], 'm', 15))).toEqual([15, 37, 47, 69]);
-    // Only the first reset can be this lap's line: a second one always carries on.
-    expect(Array.from(distanceFromChannel([3800, 3822, 60, 82, 5], 'm'))).toEqual([0, 22, 60, 82, 87]);
   });
 });
 
 describe('lapDistances', () => {
   it('when the lap starts between samples, then the first sample is already that far in at the speed of the first step', () => {
     // First sample 0.69 s after the line; the channel climbs 22 m in the first second: 0.69 × 22 = 15.18 m.
-    const d = lapDistances([0.69, 1.69, 2.69, 3.69], [3800, 3822, 10, 32], { kind: 'channel', unit: 'm' });
-    expect(Array.from(d).map((v) => Math.round(v * 1e9) / 1e9)).toEqual([15.18, 37.18, 47.18, 69.18]);
+    const d = lapDistances([0.69, 1.69, 2.69], [3800, 3822, 3844], { kind: 'channel', unit: 'm' });
+    expect(Array.from(d).map((v) => Math.round(v * 1e9) / 1e9)).toEqual([15.18, 37.18, 59.18]);
     // A speed channel: 36 km/h is 10 m/s, 0.5 s after the line: 5 m, then 10 m more each second.
     expect(Array.from(lapDistances([0.5, 1.5, 2.5], [36, 36, 36], { kind: 'integrated', unit: 'km/h' }))).toEqual([5, 15, 25]);
+  });
+
+  it('when the channel resets inside the lap to under half of what was counted (a later lap\'s line), then the distance carries on', () => {
+    const d = lapDistances([0.69, 1.69, 2.69, 3.69], [3800, 3822, 10, 32], { kind: 'channel', unit: 'm' });
+    expect(Array.from(d).map((v) => Math.round(v * 1e9) / 1e9)).toEqual([15.18, 37.18, 47.18, 69.18]);
+    // Only the first reset can be this lap's line (60 m at 2 s: the sample at 1 s lies on the way, at 30 m): a second
+    // one always carries on.
+    expect(Array.from(lapDistances([0, 1, 2, 3, 4], [3800, 3822, 60, 82, 5], { kind: 'channel', unit: 'm' }))).toEqual([0, 30, 60, 82, 87]);
   });
 
   it('when the channel restarts inside the lap from its line, then the samples before lie between the line and that restart at its mean speed', () => {

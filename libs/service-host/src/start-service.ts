@@ -8,7 +8,7 @@ import { holdWhileUnavailable } from './hold-while-unavailable';
 import { StoppablePool } from './stoppable-pool';
 import type { z } from 'zod';
 import { createBus, failFastBus, ServicePresence, type Bus, type Subscription } from '@pitwall/bus';
-import { createPool, migrate } from '@pitwall/db';
+import { createPool, databaseAnswers, migrate } from '@pitwall/db';
 import { createLogger, healthRouter, isDatabaseUnreachable, listen, MAX_HEADER_BYTES, loadConfig, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
 import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
 import { BaseServiceConfig } from './settings';
@@ -61,7 +61,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       const p = createPool({ url: config.DATABASE_URL, applicationName: name, logger });
       pool = p;
       closers.push(() => p.end());
-      await untilDatabaseAnswers(p, config.STARTUP_WAIT_S, logger);
+      await untilDatabaseAnswers(config.DATABASE_URL, name, config.STARTUP_WAIT_S, logger);
       await definition.database.beforeMigrate?.(p, { config, logger });
       await migrate(p, { schema: definition.database.schema, migrations: definition.database.migrations, logger });
     }
@@ -135,25 +135,34 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
 /** First and longest pause between tries of a database that does not answer yet at start. */
 const FIRST_PAUSE_MS = 250;
 const LONGEST_PAUSE_MS = 5_000;
+/** The longest one try may take (a connection attempt to a host that drops packets), and the shortest. */
+const LONGEST_TRY_MS = 10_000;
+const SHORTEST_TRY_MS = 1_000;
 
 /**
  * Resolves once the database answers, trying again with doubling pauses while it is unreachable (refused, starting,
- * failing over, not resolvable yet) for at most `waitS` seconds (STARTUP_WAIT_S). Any other failure (a wrong password,
- * an unknown database) ends the start at once.
+ * failing over, not resolvable yet, not answering a connection) for at most `waitS` seconds (STARTUP_WAIT_S), each
+ * try bounded by the time left. Any other failure (a wrong password, an unknown database) ends the start at once.
  */
-async function untilDatabaseAnswers(pool: Pool, waitS: number, logger: Logger): Promise<void> {
+async function untilDatabaseAnswers(url: string, name: string, waitS: number, logger: Logger): Promise<void> {
   const deadline = Date.now() + waitS * 1000;
   for (let attempt = 1, pause = FIRST_PAUSE_MS; ; attempt++, pause = Math.min(2 * pause, LONGEST_PAUSE_MS)) {
     try {
-      await pool.query('SELECT 1');
+      await databaseAnswers(url, Math.min(LONGEST_TRY_MS, Math.max(SHORTEST_TRY_MS, deadline - Date.now())), name);
       if (attempt > 1) logger.info({ attempts: attempt }, 'database reachable; starting');
       return;
     } catch (err) {
-      if (!isDatabaseUnreachable(err)) throw err;
+      if (!isDatabaseUnreachable(err) && !isConnectTimeout(err)) throw err;
       const reason = (err as { message?: string }).message || String((err as { code?: unknown }).code);
       if (Date.now() + pause > deadline) throw new Error(`the database did not answer within STARTUP_WAIT_S (${waitS} s): ${reason}`, { cause: err });
       logger.warn({ err: reason, attempt, retryInMs: pause }, 'database not reachable yet; the start waits for it (STARTUP_WAIT_S)');
       await sleep(pause);
     }
   }
+}
+
+/** node-postgres' own words for a connection or a statement that took longer than its timeout. */
+function isConnectTimeout(err: unknown): boolean {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /^(Connection terminated due to connection timeout|timeout expired|Query read timeout)/.test(message);
 }

@@ -183,6 +183,13 @@ describe('startService: one host for any definition', () => {
       await expect(stack.start(notes, { DATABASE_URL: at(port), STARTUP_WAIT_S: '1' })).rejects.toThrow(/^the database did not answer within STARTUP_WAIT_S \(1 s\): .*ECONNREFUSED/);
     });
 
+    test('when the database host does not answer a connection at all (packets dropped), then each try is bounded by the time left and the start fails within STARTUP_WAIT_S', async () => {
+      // 10.255.255.1 is not routed from here: a connect either hangs (dropped) or is refused as unreachable at once.
+      const url = new URL(stack.databaseUrl);
+      url.hostname = '10.255.255.1';
+      await expect(stack.start(notes, { DATABASE_URL: url.toString(), STARTUP_WAIT_S: '1' })).rejects.toThrow(/^the database did not answer within STARTUP_WAIT_S \(1 s\)/);
+    });
+
     test('when the server answers that the database does not exist, then the start fails with that answer, without waiting', async () => {
       const url = new URL(stack.databaseUrl);
       url.pathname = '/pitwall_no_such_database';

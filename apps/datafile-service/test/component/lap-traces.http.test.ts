@@ -55,11 +55,11 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
   const dataset = (id = runSheet, group = 'DataFile') => `/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
 
-  /** Sample1's lap as the service should trace it: its 1 Hz Lap Distance channel, metres from the lap's line. */
+  /** Sample1's lap as the service should trace it: its 1 Hz Lap Distance channel, metres from the lap's line, which is its first point (0 s, 0 m). */
   function sample1Trace(lapIndex: number): { times: number[]; distances: number[] } {
     const slice = sliceByLap(eager.readChannel('Lap Distance'), eager.laps, lapIndex);
     const times = Array.from(slice.samples, (_, i) => slice.startTime + i - eager.laps[lapIndex].startTime);
-    return { times, distances: Array.from(lapDistances(times, slice.samples, { kind: 'channel', unit: 'm' })) };
+    return { times: [0, ...times], distances: [0, ...lapDistances(times, slice.samples, { kind: 'channel', unit: 'm' })] };
   }
   const micro = (values: number[]) => values.map((v) => Math.round(v * 1e6) / 1e6);
   const milli = (values: number[]) => values.map((v) => Math.round(v * 1e3) / 1e3);
@@ -73,13 +73,13 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       expect(body).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex: 2, lapTime: lapTime(2), source: { kind: 'channel', channel: 'Lap Distance' } });
       expect(body.times).toEqual(micro(expected.times));
       expect(body.distances).toEqual(milli(expected.distances));
-      // Sample1's lap 2 runs from the line at 222.99 s to 288.18 s: 66 samples at 1 Hz, the first at 223 s (0.01 s in).
-      // Lap Distance still reads the previous lap (2259, 2315 m) at 223 and 224 s and restarts at 225 s, 2.01 s after
-      // the line, reading 114 m: the two samples before lie on the way there (0.01 × 114 / 2.01, 1.01 × 114 / 2.01 m).
-      // The last sample, at 288 s, reads 2248 m.
-      expect(body.times).toHaveLength(66);
-      expect(body.times.slice(0, 3)).toEqual([0.01, 1.01, 2.01]);
-      expect(body.distances.slice(0, 3)).toEqual([Math.round((0.01 * 114 * 1000) / 2.01) / 1000, Math.round((1.01 * 114 * 1000) / 2.01) / 1000, 114]);
+      // Sample1's lap 2 runs from the line at 222.99 s to 288.18 s: the line, then 66 samples at 1 Hz, the first at 223 s
+      // (0.01 s in). Lap Distance still reads the previous lap (2259, 2315 m) at 223 and 224 s and restarts at 225 s,
+      // 2.01 s after the line, reading 114 m: the two samples before lie on the way there (0.01 × 114 / 2.01,
+      // 1.01 × 114 / 2.01 m). The last sample, at 288 s, reads 2248 m.
+      expect(body.times).toHaveLength(67);
+      expect(body.times.slice(0, 4)).toEqual([0, 0.01, 1.01, 2.01]);
+      expect(body.distances.slice(0, 4)).toEqual([0, Math.round((0.01 * 114 * 1000) / 2.01) / 1000, Math.round((1.01 * 114 * 1000) / 2.01) / 1000, 114]);
       expect(body.distances.at(-1)).toBe(2248);
     });
 
@@ -111,9 +111,9 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       expect(body.lap).toEqual(ref(2));
       expect(body.reference).toEqual(ref(3));
       expect(body.source).toEqual({ kind: 'channel', channel: 'Lap Distance' });
-      // The grid: one point per sample of lap 2 (66), from the line to the shorter lap's last sample (lap 2: 2248 m at
-      // 288 s; lap 3: 2211 m at 351 s, its line at 351.94 s).
-      expect(body.distance).toHaveLength(66);
+      // The grid: one point per point of lap 2's trace (its line and 66 samples), from the line to the shorter lap's last
+      // sample (lap 2: 2248 m at 288 s; lap 3: 2211 m at 351 s, its line at 351.94 s).
+      expect(body.distance).toHaveLength(67);
       expect(body.distance[0]).toBe(0);
       expect(body.distance.at(-1)).toBe(2211);
       expect(body.delta[0]).toBe(0);
@@ -125,7 +125,7 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       expect(Math.abs(body.delta.at(-1) - (lapTime(2) - lapTime(3)))).toBeLessThan(0.2);
       expect(body.delta.at(-1)).toBeCloseTo(64.01 + 17 / 54 - 62.82, 5);
       // Every point is the library's delta of the two traces of the file's own channel, to the millimetre and the microsecond.
-      const expected = lapDelta(sample1Trace(2), sample1Trace(3), 66);
+      const expected = lapDelta(sample1Trace(2), sample1Trace(3), 67);
       expect(body.distance).toEqual(milli(Array.from(expected.distance)));
       expect(body.delta).toEqual(micro(Array.from(expected.delta)));
     });

@@ -18,6 +18,8 @@ export interface ReadLimits {
  */
 export const READ_LEASE_MS = 15_000;
 const READ_LEASE_RENEW_MS = 5_000;
+/** Renewals stop after this long, whatever happens to the read: a place whose release was lost cannot be held for ever. */
+export const READ_LEASE_MAX_HOLD_MS = 30 * 60_000;
 const POLL_MS = 20;
 
 /**
@@ -73,7 +75,11 @@ export class ReadLimiter {
     if (taken === 0) throw new ReadLimitError(this.limits);
     // Held places are renewed while the read is admitted; a renewal the cache misses lets them lapse (counted in no
     // one's favour: the read goes on).
-    const renewal = setInterval(() => void cache.renewPlaces([admitted, running], holder, READ_LEASE_MS).catch(() => undefined), READ_LEASE_RENEW_MS);
+    const holdUntil = Date.now() + READ_LEASE_MAX_HOLD_MS;
+    const renewal = setInterval(() => {
+      if (Date.now() > holdUntil) clearInterval(renewal);
+      else void cache.renewPlaces([admitted, running], holder, READ_LEASE_MS).catch(() => undefined);
+    }, READ_LEASE_RENEW_MS);
     renewal.unref();
     const giveBack = async () => {
       clearInterval(renewal);
@@ -87,6 +93,8 @@ export class ReadLimiter {
           await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         }
       }
+      // The caller went while the places were taken: they are not handed to a read that will not run.
+      if (signal?.aborted) throw signal.reason;
     } catch (err) {
       // A cache lost while waiting cannot take the place back: its lease lapses (READ_LEASE_MS).
       await giveBack();
@@ -108,5 +116,6 @@ export class ReadLimitError extends AppError {
   }
 }
 
-export const admittedKey = (userId: string) => `reads:admitted:${userId}`;
-const runningKey = (userId: string) => `reads:running:${userId}`;
+// Sorted sets of leases (`places:`), never the counters (strings) an earlier version kept under `reads:admitted:`.
+export const admittedKey = (userId: string) => `reads:places:admitted:${userId}`;
+export const runningKey = (userId: string) => `reads:places:running:${userId}`;

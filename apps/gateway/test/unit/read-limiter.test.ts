@@ -1,5 +1,5 @@
 import { CacheUnavailableError, MemoryCache, type Cache } from '@pitwall/cache';
-import { admittedKey, READ_LEASE_MS, ReadLimitError, ReadLimiter } from '../../src/domain/read-limiter';
+import { admittedKey, READ_LEASE_MS, ReadLimitError, ReadLimiter, runningKey } from '../../src/domain/read-limiter';
 
 /** A shared cache (as Redis is) that the test makes unreachable: every call then fails as RedisCache's do. */
 class SwitchableCache implements Cache {
@@ -60,16 +60,16 @@ describe('ReadLimiter when its shared cache is unavailable', () => {
 
   test('when the cache answers, then it alone counts: its places hold the reads', async () => {
     const release = await limiter.acquire('u1');
-    expect(await cache.countPlaces('reads:running:u1')).toBe(1);
+    expect(await cache.countPlaces(runningKey('u1'))).toBe(1);
     expect(await cache.countPlaces(admittedKey('u1'))).toBe(1);
     await release();
-    expect(await cache.countPlaces('reads:running:u1')).toBe(0);
+    expect(await cache.countPlaces(runningKey('u1'))).toBe(0);
     expect(await cache.countPlaces(admittedKey('u1'))).toBe(0);
   });
 
   test('when a replica died holding a user\'s places (it renews them no more), then they are free within READ_LEASE_MS, not 300 s', async () => {
     // What a gateway killed -9 leaves: a read running and one queued, never given back nor renewed.
-    expect(await cache.takePlaces([{ key: admittedKey('u1'), limit: 2 }, { key: 'reads:running:u1', limit: 1 }], 'dead-replica-read-1', READ_LEASE_MS)).toBe(2);
+    expect(await cache.takePlaces([{ key: admittedKey('u1'), limit: 2 }, { key: runningKey('u1'), limit: 1 }], 'dead-replica-read-1', READ_LEASE_MS)).toBe(2);
     expect(await cache.takePlaces([{ key: admittedKey('u1'), limit: 2 }], 'dead-replica-read-2', READ_LEASE_MS)).toBe(1);
     await expect(limiter.acquire('u1')).rejects.toBeInstanceOf(ReadLimitError);
     jest.useFakeTimers({ doNotFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'nextTick', 'queueMicrotask'] });
@@ -78,7 +78,7 @@ describe('ReadLimiter when its shared cache is unavailable', () => {
       await expect(limiter.acquire('u1')).rejects.toBeInstanceOf(ReadLimitError);
       jest.setSystemTime(Date.now() + 1001);
       const release = await limiter.acquire('u1');
-      expect(await cache.countPlaces('reads:running:u1')).toBe(1);
+      expect(await cache.countPlaces(runningKey('u1'))).toBe(1);
       await release();
     } finally {
       jest.useRealTimers();
@@ -94,7 +94,7 @@ describe('ReadLimiter when its shared cache is unavailable', () => {
         jest.setSystemTime(Date.now() + READ_LEASE_MS / 3);
         await jest.advanceTimersByTimeAsync(READ_LEASE_MS / 3);
       }
-      expect(await cache.countPlaces('reads:running:u1')).toBe(1);
+      expect(await cache.countPlaces(runningKey('u1'))).toBe(1);
       const queued = limiter.acquire('u1');
       let admitted = false;
       void queued.then(() => (admitted = true));
@@ -105,5 +105,22 @@ describe('ReadLimiter when its shared cache is unavailable', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  test('when the caller is gone by the time its places are taken, then they are given back and the read is refused, not held (and renewed) for a read that will not run', async () => {
+    const gone = new AbortController();
+    gone.abort(new Error('client closed'));
+    await expect(limiter.acquire('u1', gone.signal)).rejects.toThrow('client closed');
+    expect([await cache.countPlaces(admittedKey('u1')), await cache.countPlaces(runningKey('u1'))]).toEqual([0, 0]);
+    // Queued, then gone while waiting: the same.
+    const running = await limiter.acquire('u1');
+    const leaving = new AbortController();
+    const waiting = limiter.acquire('u1', leaving.signal);
+    await new Promise((r) => setTimeout(r, 50));
+    leaving.abort(new Error('client closed'));
+    await expect(waiting).rejects.toThrow('client closed');
+    expect(await cache.countPlaces(admittedKey('u1'))).toBe(1);
+    await running();
+    expect(await cache.countPlaces(admittedKey('u1'))).toBe(0);
   });
 });

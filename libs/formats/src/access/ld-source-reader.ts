@@ -1,9 +1,9 @@
 import { decodeHalf } from '../float16';
-import { CorruptDataFileError, InvalidSliceError, NotADataFileError, UnsupportedFeatureError } from '../errors';
+import { CorruptDataFileError, DEFAULT_MAX_LAPS_PER_FILE, InvalidSliceError, NotADataFileError, UnsupportedFeatureError } from '../errors';
 import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
-import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldLapChannelBoundaries, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readChannelBlocks, readProperties } from '../ld/ld-reader';
+import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readChannelBlocks, readProperties } from '../ld/ld-reader';
 import { ldxBeaconTimes } from '../ld/ldx';
-import { type EventData, lapsFromBoundaries } from '../model';
+import { boundariesFromBeaconPulses, boundariesFromLapCounter, type ChannelInfo, type EventData, lapsFromBoundaries, refineLapBoundaries, runningLapTimeWindow } from '../model';
 import type { ByteSource } from '../source/byte-source';
 import { parseFromSource, SparseView } from '../source/sparse-view';
 import { channelFor, type RandomAccessDataFile, type SampleRange } from './random-access';
@@ -37,22 +37,48 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
   };
 
   const duration = ldDuration(blocks);
-  let boundaries = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
-  if (!boundaries) {
-    boundaries = [];
-    const lapChannel = ldLapChannel(channels);
-    if (lapChannel) {
-      const running = ldRunningLapTimeChannel(channels);
-      const lapData = physicalChannel(await readStored(lapChannel.name));
-      boundaries = ldLapChannelBoundaries(lapChannel.kind, lapData, running === null ? undefined : physicalChannel(await readStored(running)), options.maxLaps);
-    }
-  }
+  const beacons = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
+  const boundaries = beacons ?? (await lapChannelBoundaries(channels, (name) => blockOf.get(name) as LdChannelBlock, readStored, options.maxLaps ?? DEFAULT_MAX_LAPS_PER_FILE));
   // A .ld has numeric channels only.
   const readEvents = async (name: string): Promise<EventData> => {
     channelFor(catalogue, name);
     throw new UnsupportedFeatureError(LD_FORMAT, `numeric channel ${name} read as events`);
   };
   return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries, LD_FORMAT, options.maxLaps), channels, readStored, readEvents };
+}
+
+/** Samples of the lap channel read and converted at a time while its boundaries are looked for. */
+const LAP_SCAN_CHUNK = 65_536;
+
+/**
+ * The laps of a .ld without .ldx (as readLdFile finds them: its lap channel's changes, placed by Running Lap Time),
+ * read in chunks of LAP_SCAN_CHUNK samples so that a long lap channel costs neither its whole length in memory nor
+ * one long turn of the event loop, and stopping at `maxLaps` boundaries; of Running Lap Time only the two samples
+ * around each boundary are read.
+ */
+async function lapChannelBoundaries(infos: readonly ChannelInfo[], blockOf: (name: string) => LdChannelBlock, readStored: (name: string, range?: SampleRange) => Promise<StoredChannel>, maxLaps: number): Promise<number[]> {
+  const lapChannel = ldLapChannel(infos);
+  if (!lapChannel) return [];
+  const count = blockOf(lapChannel.name).sampleCount;
+  const boundaries: number[] = [];
+  for (let from = 0; from < count && boundaries.length < maxLaps; from += LAP_SCAN_CHUNK) {
+    // One sample of overlap: a change between two chunks is seen once, in the later one.
+    const chunk = physicalChannel(await readStored(lapChannel.name, { from: Math.max(0, from - 1), to: Math.min(count, from + LAP_SCAN_CHUNK) }));
+    const left = maxLaps - boundaries.length;
+    boundaries.push(...(lapChannel.kind === 'counter' ? boundariesFromLapCounter(chunk, left) : boundariesFromBeaconPulses(chunk, left)));
+  }
+  const running = ldRunningLapTimeChannel(infos);
+  if (running === null || boundaries.length === 0) return boundaries;
+  const { sampleCount, frequency, unit } = blockOf(running);
+  const lapPeriod = 1 / blockOf(lapChannel.name).frequency;
+  const atOrAfter = (t: number) => Math.min(sampleCount, Math.max(0, Math.ceil((t - 1e-9) * frequency)));
+  const windows = new Map<number, { times: number[]; values: Float64Array }>();
+  for (const boundary of boundaries) {
+    const { from, to } = runningLapTimeWindow(boundary, lapPeriod, atOrAfter, sampleCount);
+    const values = to > from ? physicalChannel(await readStored(running, { from, to })).samples : new Float64Array(0);
+    windows.set(boundary, { times: Array.from({ length: to - from }, (_, k) => (from + k) / frequency), values: Float64Array.from(values) });
+  }
+  return refineLapBoundaries(boundaries, unit, 0, (boundary) => windows.get(boundary) as { times: number[]; values: Float64Array });
 }
 
 /** Reads samples [from, to) of a block: one read of exactly those bytes (offsets were checked against the size at open). */

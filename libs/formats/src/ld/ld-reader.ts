@@ -104,7 +104,7 @@ export function ldRunningLapTimeChannel(infos: readonly ChannelInfo[]): string |
  */
 export function ldLapChannelBoundaries(kind: 'counter' | 'beacon', lapData: ChannelData, running: ChannelData | undefined, maxLaps: number | undefined): number[] {
   const boundaries = kind === 'counter' ? boundariesFromLapCounter(lapData, maxLaps) : boundariesFromBeaconPulses(lapData, maxLaps);
-  return running && boundaries.length > 0 ? refineByRunningLapTime(boundaries, running, 0) : boundaries;
+  return running && boundaries.length > 0 ? refineByRunningLapTime(boundaries, running, 0, 1 / lapData.frequency) : boundaries;
 }
 
 function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {

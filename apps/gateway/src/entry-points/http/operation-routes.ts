@@ -295,6 +295,11 @@ function limitReads(limiter: ReadLimiter): RequestHandler {
       throw err;
     }
     res.off('close', onClose);
+    // The client went while the places were being taken: given back at once (its close event has passed).
+    if (gone.signal.aborted || res.destroyed) {
+      await release();
+      return;
+    }
     res.on('close', () => void release());
     next();
   };
