@@ -6,6 +6,7 @@ import { PitwallClient } from '@pitwall/client';
 import { createPool } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { uniquePrefix } from '@pitwall/testing';
+import { crashedProcesses } from './crashed';
 import { sharedStackAddress } from './shared-stack';
 
 // tools/stack.cjs is the process-level twin of docker/compose.yaml, shared with `npm run start:distributed`.
@@ -102,15 +103,21 @@ export class DistributedStack {
     return { accountId: account, userId: user.id, keyId, apiKey, client: new PitwallClient({ baseUrl: this.baseUrl, apiKey, accountId: account }) };
   }
 
+  /**
+   * Stops the stack and removes what it made. Throws, once all is removed, when one of its processes ended on its own
+   * before the stop ("no process exits on a lost connection"): every fault test of a stack of its own checks it.
+   */
   async stop(): Promise<{ name: string; exitCode: number | null; signal: string | null }[]> {
     if (this.isShared) {
       await this.closeAuth();
       return [];
     }
+    const crashed = crashedProcesses(this.stack);
     const exits = await this.stack.stop();
     await this.closeAuth();
     await deleteBusTopology(AMQP_URL, `${this.prefix}.`);
     await this.db.drop();
+    if (crashed.length) throw new Error(`processes of the stack exited on their own:\n${crashed.join('\n')}`);
     return exits;
   }
 }

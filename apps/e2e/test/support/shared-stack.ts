@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import servicesUp from '../../../../libs/testing/src/global-setup';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createTestDatabase, type TestDatabase } from '../../../../libs/db/src/testing/index';
+import { crashedProcesses } from './crashed';
 import type { Stack } from './distributed';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -61,9 +62,12 @@ export async function tearDown(): Promise<void> {
   if (!running) return;
   holder.pitwallSharedStack = undefined;
   delete process.env[SHARED_STACK_VARIABLE];
-  // Each step even when one before it fails: nothing of the shared stack is left on the shared servers.
+  // Each step even when one before it fails: nothing of the shared stack is left on the shared servers. A process of
+  // the shared stack that ended on its own during the run fails it.
+  const crashed = crashedProcesses(running.stack);
   try {
     await running.stack.stop();
+    if (crashed.length) throw new Error(`processes of the shared stack exited on their own:\n${crashed.join('\n')}`);
   } finally {
     try {
       await deleteBusTopology(AMQP_URL, `${running.prefix}.`);
