@@ -11,6 +11,7 @@ import { moveLegacyBytes, sweepAbandonedUploads, sweepUnreferencedBlobs } from '
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
 import { DEFAULT_RULE_LIMITS } from './domain/type-rules';
+import { DEFAULT_MAX_READ_ENTITIES } from './domain/read-model';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
 
 const EntityServiceConfig = z.object({
@@ -33,6 +34,8 @@ const EntityServiceConfig = z.object({
   BLOB_SWEEP_GRACE_S: intVar(3600),
   /** Math channels one account may hold; one more is a 409 naming this variable (each write checks them all, each read compiles them). */
   MAX_MATH_CHANNELS: intVar(DEFAULT_RULE_LIMITS.maxMathChannels),
+  /** Entities one get, list or search may write out, nested ones and every copy of an included reference counted; more is a 413 (default 200,000). */
+  ENTITY_READ_MAX_ENTITIES: intVar(DEFAULT_MAX_READ_ENTITIES),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
   COMMAND_INBOX: intVar(1),
   /**
@@ -102,6 +105,7 @@ export const entityService = defineService({
       ...(afterCommit ? { afterCommit } : {}),
       releaseBlobs: (keys) => releaseBlobs(attachments, keys),
       ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS },
+      maxReadEntities: config.ENTITY_READ_MAX_ENTITIES,
     });
     const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S
       ? setInterval(() => void sweepAbandonedUploads(attachments, config.ATTACHMENT_ABANDONED_AFTER_S).catch((err: unknown) => logger.warn({ err }, 'sweep of abandoned uploads failed')), config.ATTACHMENT_SWEEP_INTERVAL_S * 1000)

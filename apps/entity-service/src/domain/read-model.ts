@@ -1,4 +1,5 @@
 import { collectionNamesOf, type EntityJson } from '@pitwall/contracts';
+import { AppError } from '@pitwall/service-kit';
 import type { Queryable } from '@pitwall/db';
 import { attachedFileRepository, type AttachedFileRow } from '../data-access/attached-file-repository';
 import { entityRepository } from '../data-access/entity-repository';
@@ -47,6 +48,32 @@ export async function renderRows(q: Queryable, accountId: string, rows: RenderRo
   return rows.map((row) => renderOne(row, projection, sets, collections, references, files));
 }
 
+/** Entities one read may write out (ENTITY_READ_MAX_ENTITIES) when the service is not told otherwise. */
+export const DEFAULT_MAX_READ_ENTITIES = 200_000;
+
+/**
+ * How many entities each rendered entity writes out: itself and everything nested in it, a referenced entity once for
+ * every place it is written (the rendering shares one object; its JSON repeats it, so an include path that loops back
+ * through a reference, `Events.Series.Events.Series...`, grows exponentially in the answer, not in the database).
+ */
+const written = new WeakMap<EntityJson, number>();
+
+/** Entities the JSON of these rendered entities writes, nested ones and every copy of a reference included. */
+export function entitiesWritten(entities: readonly EntityJson[]): number {
+  let n = 0;
+  for (const e of entities) n += written.get(e) ?? 1;
+  return n;
+}
+
+/** Refuses, before any of it is written, an answer of more entities than `max` (ENTITY_READ_MAX_ENTITIES). */
+function withinReadBound(entities: readonly EntityJson[], max: number): void {
+  const n = entitiesWritten(entities);
+  if (n > max) {
+    const shown = Number.isFinite(n) && n < 1e15 ? String(n) : 'more than 10^15';
+    throw new AppError(413, `This read would write ${shown} entities (references are written again wherever they are included), more than one answer may hold (ENTITY_READ_MAX_ENTITIES is ${max}): include fewer levels, or read the parts separately`);
+  }
+}
+
 function renderOne(
   row: RenderRow,
   projection: Projection,
@@ -79,6 +106,11 @@ function renderOne(
     parameters[objectName] = references.get(objectName)?.get(id) ?? { Id: id, Parameters: {} };
   }
   const out: EntityJson = { Id: row.id, Parameters: parameters };
+  let count = 1;
+  for (const [objectName] of projection.references) {
+    const ref = parameters[objectName];
+    if (ref && typeof ref === 'object') count += written.get(ref as EntityJson) ?? 1;
+  }
   // An association's parameters are read with the association: `ChampionshipAssociations: [{ ChampionshipId, Parameters }]`
   // beside Parameters, when the read includes the reference and its association was given parameters.
   for (const [name, association] of Object.entries(row.association_parameters ?? {})) {
@@ -87,8 +119,13 @@ function renderOne(
   const names = projection.all && !projection.nested ? collectionNamesOf(projection.type) : [...projection.collections.keys(), ...(projection.attachedFiles ? ['AttachedFiles'] : [])];
   for (const name of names) {
     if (name === 'AttachedFiles') out[name] = files ? (files.get(row.id) ?? []).map((f) => renderAttachedFile(f, projection.attachedFiles)) : [];
-    else out[name] = collections.get(name)?.get(row.id) ?? [];
+    else {
+      const children = collections.get(name)?.get(row.id) ?? [];
+      out[name] = children;
+      count += entitiesWritten(children);
+    }
   }
+  written.set(out, count);
   return out;
 }
 
@@ -105,12 +142,14 @@ export function renderAttachedFile(f: AttachedFileRow, projection: { all: boolea
   return { Id: f.id, Parameters: Object.fromEntries(Object.entries(all).filter(([k]) => projection.parameters.has(k))) };
 }
 
-/** One rendered entity as a reply: its JSON bytes, modification time and id (the gateway's headers). */
-export function entityReply(entity: EntityJson, modifiedAt: Date): RenderedReply {
+/** One rendered entity as a reply: its JSON bytes, modification time and id (the gateway's headers); at most `max` entities written. */
+export function entityReply(entity: EntityJson, modifiedAt: Date, max = DEFAULT_MAX_READ_ENTITIES): RenderedReply {
+  withinReadBound([entity], max);
   return { json: Buffer.from(JSON.stringify(entity)), lastModifiedTime: modifiedAt.toISOString(), entityId: entity.Id as string };
 }
 
-/** Rendered entities as a list reply. */
-export function listReply(entities: EntityJson[]): RenderedReply {
+/** Rendered entities as a list reply; at most `max` entities written. */
+export function listReply(entities: EntityJson[], max = DEFAULT_MAX_READ_ENTITIES): RenderedReply {
+  withinReadBound(entities, max);
   return { json: Buffer.from(JSON.stringify(entities)) };
 }

@@ -39,6 +39,8 @@ export interface StoreContext {
   releaseBlobs: (keys: string[]) => Promise<void>;
   /** The bounds the types' rules keep (default DEFAULT_RULE_LIMITS). */
   ruleLimits?: RuleLimits;
+  /** Entities one get, list or search may write out, nested and repeated references counted (ENTITY_READ_MAX_ENTITIES; default DEFAULT_MAX_READ_ENTITIES). */
+  maxReadEntities?: number;
 }
 
 /** The type whose entities are cache scopes: a timing update writes only under its run sheet (apply-timing-update.ts). */
