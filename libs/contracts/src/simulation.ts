@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CallerContext } from './messages';
-import { Guid } from './wire';
+import { Guid, isStorableText, UNSTORABLE_TEXT } from './wire';
 
 /**
  * External simulations (service-api.md "External simulation"): the bodies, the bus messages, the result entries,
@@ -166,10 +166,11 @@ export const SimulationCallbackRegistration = z
       .string()
       .max(2000)
       .refine(isVerbatim, 'must not contain CR, LF or tabs, nor begin or end with spaces')
+      .refine(isStorableText, UNSTORABLE_TEXT)
       .refine(isHttpUrl, 'must be an absolute http:// or https:// URL')
       .refine((value) => !hasUserinfo(value), 'must not carry a user name or password (user:pass@): the URL is listed as given; a receiver authenticates deliveries by their signature'),
     /** `null` is the same as absent: no description. */
-    description: z.string().max(500).nullable().optional(),
+    description: z.string().max(500).refine(isStorableText, UNSTORABLE_TEXT).nullable().optional(),
   })
   .meta({ id: 'SimulationCallbackRegistration' });
 export type SimulationCallbackRegistration = z.infer<typeof SimulationCallbackRegistration>;

@@ -36,7 +36,15 @@ export type ParameterUpdate = z.infer<typeof ParameterUpdate>;
 
 /** `<X>AssociationsToAdd` / `<X>AssociationsToRemove` (wire.md §3): extra top-level keys of create and update bodies. */
 const ASSOCIATION_KEY = /^([A-Z][A-Za-z]*)Associations(ToAdd|ToRemove)$/i;
-const AssociationItem = z.looseObject({ ParameterUpdates: z.array(ParameterUpdate).max(100).nullable().optional() }).catchall(Guid);
+/**
+ * A parameter of an association (wire.md §3): stored as it is given, with no parameter definition to convert it, so
+ * what PostgreSQL's jsonb cannot hold (NUL, an unpaired surrogate) is refused here rather than as a 500 there.
+ */
+const AssociationParameterUpdate = z.strictObject({
+  Name: z.string().min(1, 'is required').max(256, 'is longer than 256 characters').refine(isStorableText, UNSTORABLE_TEXT),
+  Value: z.string().refine(isStorableText, UNSTORABLE_TEXT).nullable(),
+});
+const AssociationItem = z.looseObject({ ParameterUpdates: z.array(AssociationParameterUpdate).max(100).nullable().optional() }).catchall(Guid);
 /** The items of an association key, once checked. */
 type AssociationItems = z.infer<typeof AssociationItem>[];
 /** An item's shape before its keys are known to be its model's id and ParameterUpdates. */

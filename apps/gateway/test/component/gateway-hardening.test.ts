@@ -192,6 +192,19 @@ describe('the external simulation operations', () => {
     expect(gw.received.length).toBe(before);
   });
 
+  test('when a callback URL or description holds a NUL, then it is a 400 problem naming the field (PostgreSQL cannot store it) and nothing is sent', async () => {
+    const before = gw.received.length;
+    for (const [body, field] of [
+      [{ url: 'https://hooks.team.example/a\u0000' }, 'url'],
+      [{ url: 'https://hooks.team.example/a', description: 'pit\u0000wall' }, 'description'],
+    ] as const) {
+      const res = await send(gw.baseUrl, 'POST', '/ExternalSimulations/Callbacks', json(body));
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ errors: { [field]: ['may not contain NUL characters or unpaired surrogates'] } });
+    }
+    expect(gw.received.length).toBe(before);
+  });
+
   test.each([['https://ops:s3cret@hooks.team.example/sim'], ['http://token@10.0.0.5:8080/hooks']])('when a callback URL carries credentials (%s), then it is a 400 problem naming url and nothing is sent', async (url) => {
     const before = gw.received.length;
     const res = await send(gw.baseUrl, 'POST', '/ExternalSimulations/Callbacks', json({ url }));

@@ -79,6 +79,19 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     const id = '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
     expect(parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: id }], ParameterUpdates: [] }).ok).toBe(true);
     expect(parseBody(UpdateModel, { EventAssociationsToRemove: [{ EventId: id }] }).ok).toBe(true);
+    expect(parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: id, ParameterUpdates: [{ Name: 'Class', Value: 'GT3 Pro-Am ✓' }] }] }).ok).toBe(true);
+  });
+
+  test('when an association\'s parameter holds what the database cannot store (NUL, an unpaired surrogate), then it is a 400 naming it, not a 500 from PostgreSQL', () => {
+    const id = '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
+    expect(parseBody(CreateModel, { ChampionshipAssociationsToAdd: [{ ChampionshipId: id, ParameterUpdates: [{ Name: 'x', Value: 'a\u0000' }] }] })).toEqual({
+      ok: false,
+      errors: { 'ChampionshipAssociationsToAdd[0].ParameterUpdates[0].Value': ['may not contain NUL characters or unpaired surrogates'] },
+    });
+    expect(parseBody(UpdateModel, { EventAssociationsToAdd: [{ EventId: id, ParameterUpdates: [{ Name: '\ud800', Value: 'b' }] }] })).toEqual({
+      ok: false,
+      errors: { 'EventAssociationsToAdd[0].ParameterUpdates[0].Name': ['may not contain NUL characters or unpaired surrogates'] },
+    });
   });
 
   test('when a list is null, as a .NET model serialises an unset one, then it is none: ParameterUpdates, an association key, an item\'s ParameterUpdates', () => {
