@@ -1,8 +1,9 @@
-import express from 'express';
+import querystring from 'node:querystring';
+import express, { type RequestHandler } from 'express';
 import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
 import type { Bus, ClaimRedeemer, ServicePresence } from '@pitwall/bus';
 import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
-import { healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
+import { AppError, healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
 import type { HeldAnswers } from './domain/held-answers';
 import type { ReadLimiter } from './domain/read-limiter';
@@ -49,13 +50,28 @@ const API_ANSWER_HEADERS = new Map([
   ['Cache-Control', 'no-store'],
 ]);
 
+/** Pairs one query string may carry: above the most an operation takes (MAX_SIMULATION_SETUPS `setupIds`, 5,000). */
+export const MAX_QUERY_PARAMETERS = 10_000;
+
+/** A query of more than MAX_QUERY_PARAMETERS pairs is a 400, before anything reads it (the parser keeps that many). */
+const tooManyQueryParameters: RequestHandler = (req, _res, next) => {
+  const at = req.originalUrl.indexOf('?');
+  let pairs = 0;
+  if (at >= 0) for (let i = at; i !== -1 && pairs <= MAX_QUERY_PARAMETERS; i = req.originalUrl.indexOf('&', i + 1)) pairs++;
+  if (pairs > MAX_QUERY_PARAMETERS) next(AppError.badRequest(`The query string has more than ${MAX_QUERY_PARAMETERS} parameters, the most one request may carry (MAX_QUERY_PARAMETERS)`));
+  else next();
+};
+
 /** The only public HTTP entry: request ids, auth, validation, routing onto the bus, problem+json errors. */
 export function buildGateway(deps: GatewayDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'simple');
+  // Node's query string parser keeps the first 1,000 pairs and drops the rest without a word: every pair is kept, up
+  // to MAX_QUERY_PARAMETERS, and a query of more is refused (tooManyQueryParameters) rather than read in part.
+  app.set('query parser', (text: string) => querystring.parse(text, '&', '=', { maxKeys: MAX_QUERY_PARAMETERS }));
   app.use(requestContext(deps.logger));
+  app.use(tooManyQueryParameters);
   const bus = servicesBus(deps.bus, deps.presence);
   const transfer = deps.attachments ? attachedFileTransfer({ bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};
   // The operations first: a request is matched by its first path segment at once (`operationRoutes`), and only a

@@ -146,6 +146,23 @@ describe('the external simulation operations', () => {
     expect(lastCommand()).toMatchObject({ type: 'simulation.status', payload: { externalProfileId: profile, setupIds: [a.toLowerCase(), b] } });
   });
 
+  test('when the status is asked for 1,500 setups, the profile last, then the service gets every id (the query parser kept 1,000 pairs and dropped the rest without a word)', async () => {
+    const ids = Array.from({ length: 1_500 }, () => randomUUID());
+    const profile = randomUUID();
+    const res = await send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?${ids.map((id) => `setupIds=${id}`).join('&')}&externalProfileId=${profile}`, { headers: authHeaders });
+    expect(res.status).toBe(200);
+    expect(lastCommand()).toMatchObject({ type: 'simulation.status', payload: { externalProfileId: profile, setupIds: ids } });
+  });
+
+  test('when a query string has more than MAX_QUERY_PARAMETERS (10,000) parameters, then it is a 400 naming it and nothing is sent', async () => {
+    const before = gw.received.length;
+    const res = await send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?externalProfileId=${randomUUID()}&${Array.from({ length: 10_000 }, () => 'x=1').join('&')}`, { headers: authHeaders });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.body)).toMatchObject({ detail: 'The query string has more than 10000 parameters, the most one request may carry (MAX_QUERY_PARAMETERS)' });
+    expect(gw.received.length).toBe(before);
+  });
+
   test('when the status query lacks externalProfileId or setupIds, or a setup id is not a GUID, then it is a 400 naming the parameter and nothing is sent', async () => {
     const before = gw.received.length;
     const ask = (query: string) => send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?${query}`, { headers: authHeaders });

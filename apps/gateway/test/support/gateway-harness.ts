@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { InProcessBus, EncodedJson, type BusRequest } from '@pitwall/bus';
 import { SERVICES, type Operation } from '@pitwall/contracts';
-import { createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
+import { createLogger, listen, MAX_HEADER_BYTES, type HttpEntryPoint } from '@pitwall/service-kit';
 import { buildGateway } from '../../src/app';
 import type { Authenticator } from '../../src/domain/caller';
 import type { GatewayHandler } from '../../src/entry-points/http/operation-routes';
@@ -39,7 +39,7 @@ export async function startGateway(operations?: readonly Operation[], handlers?:
       received.push(request);
       return new EncodedJson(Buffer.from('{}'), { entityId: '00000000-0000-4000-8000-000000000001' });
     });
-  const http: HttpEntryPoint = await listen(buildGateway({ bus, auth: fakeAuth, logger, ...(operations ? { operations } : {}), ...(handlers ? { handlers } : {}) }), 0, '127.0.0.1');
+  const http: HttpEntryPoint = await listen(buildGateway({ bus, auth: fakeAuth, logger, ...(operations ? { operations } : {}), ...(handlers ? { handlers } : {}) }), 0, '127.0.0.1', undefined, { maxHeaderSize: MAX_HEADER_BYTES });
   return {
     baseUrl: http.address,
     received,
