@@ -13,6 +13,7 @@ import { SimulationRepository } from './data-access/simulation-repository';
 import { CallbackDispatcher } from './domain/callback-dispatcher';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
 import { runSimulationJob } from './domain/run-simulation-job';
+import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
 import { SecretBox, secretKey } from './domain/secret-box';
 import { SetupWriteSlots } from './domain/setup-write-slots';
 import { SimulationWrites } from './domain/simulation-writes';
@@ -50,6 +51,8 @@ const SimulationServiceConfig = z.object({
   SIMULATION_CALLBACK_TIMEOUT_MS: intVar(10000),
   /** How often each instance looks for due callback deliveries (besides right after each status change). */
   SIMULATION_CALLBACK_POLL_MS: intVar(1000),
+  /** Callbacks one account may hold; another registration is a 409 (each status step writes and sends one delivery per callback). */
+  MAX_SIMULATION_CALLBACKS: intVar(DEFAULT_MAX_SIMULATION_CALLBACKS),
   /**
    * How long a request or a job may hold a setup's status write slot before another may take it (the holder died):
    * keep it above BUS_TIMEOUT_MS and the time a Trigger of the most setups takes to write their Requested.
@@ -126,6 +129,7 @@ export const simulationService = defineService({
       callbacks,
       secrets,
       writes,
+      maxCallbacks: config.MAX_SIMULATION_CALLBACKS,
       announcer,
       slots,
       outbox,

@@ -50,6 +50,13 @@ export class CallbackRepository {
     ]);
   }
 
+  /** How many callbacks the account has, its registrations held back until the caller's transaction ends. */
+  async countForUpdate(q: Queryable, accountId: string): Promise<number> {
+    await q.query("SELECT pg_advisory_xact_lock(hashtextextended('simulation.callbacks:' || $1, 0))", [accountId]);
+    const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM simulation.callbacks WHERE account_id = $1', [accountId]);
+    return rows[0]?.n ?? 0;
+  }
+
   /** Deletes the account's callback (its deliveries go with it); false when it has none of that id. */
   async delete(q: Queryable, accountId: string, id: string): Promise<boolean> {
     const { rowCount } = await q.query('DELETE FROM simulation.callbacks WHERE account_id = $1 AND id = $2', [accountId, id]);

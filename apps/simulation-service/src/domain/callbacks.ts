@@ -33,7 +33,15 @@ export interface CallbackDependencies {
   callbacks: CallbackRepository;
   secrets: SecretBox;
   writes: SimulationWrites;
+  /** Callbacks one account may hold (MAX_SIMULATION_CALLBACKS; default DEFAULT_MAX_SIMULATION_CALLBACKS). */
+  maxCallbacks?: number;
 }
+
+/**
+ * Callbacks one account may hold when the service is not told otherwise: every status step of every setup writes one
+ * delivery per callback in its transaction, and each is a POST.
+ */
+export const DEFAULT_MAX_SIMULATION_CALLBACKS = 20;
 
 const adminOnly = (caller: CallerContext, what: string): void => {
   if (caller.role !== 'admin') throw AppError.forbidden(`Your role in this account is ${caller.role}: only an admin ${what}`);
@@ -67,7 +75,11 @@ export async function registerCallback(deps: CallbackDependencies, caller: Calle
     // Named as the HTTP body names it, as the gateway's own checks of the body do.
     throw AppError.badRequest('The callback URL points where this service may not send requests', { url: [err.message] });
   }
+  const max = deps.maxCallbacks ?? DEFAULT_MAX_SIMULATION_CALLBACKS;
   return deps.writes.once(request, caller.accountId, codec, async (client) => {
+    // Counted under the account's lock, so two registrations at once cannot both take the last place.
+    const held = await deps.callbacks.countForUpdate(client, caller.accountId);
+    if (held >= max) throw new AppError(409, `The account already has ${held} simulation callbacks, the most it may hold (MAX_SIMULATION_CALLBACKS is ${max}): delete one first`);
     const secret = newCallbackSecret();
     const callback = { id: randomUUID(), accountId: caller.accountId, url: registration.url, description: registration.description ?? null, createdAt: new Date() };
     await deps.callbacks.insert(client, { ...callback, sealedSecret: deps.secrets.seal(secret) });

@@ -195,6 +195,21 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     expect((await list(caller)).callbacks).toEqual([expect.objectContaining({ id: created.id, description: null })]);
   });
 
+  test('when the account already holds MAX_SIMULATION_CALLBACKS (20) callbacks, then another is a 409 naming it and is not registered; after a delete one more fits', async () => {
+    const caller = newAccount();
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => register(caller, `${receiver.url}/ok`, `screen ${i}`)));
+    await expect(register(caller, `${receiver.url}/ok`, 'one too many')).rejects.toMatchObject({
+      status: 409,
+      message: 'The account already has 20 simulation callbacks, the most it may hold (MAX_SIMULATION_CALLBACKS is 20): delete one first',
+    });
+    expect((await list(caller)).callbacks).toHaveLength(20);
+    // Another account has its own count.
+    await register(newAccount(), `${receiver.url}/ok`);
+    await s.request(SIMULATION_COMMANDS.deleteCallback, { caller, id: (created[0] as SimulationCallbackCreated).id });
+    await register(caller, `${receiver.url}/ok`, 'in its place');
+    expect((await list(caller)).callbacks).toHaveLength(20);
+  });
+
   test('when a callback URL carries a user name and password, then it is a 400 naming url and nothing is registered (the list would show them)', async () => {
     const caller = newAccount();
     await expect(register(caller, `http://ops:s3cret@${receiver.url.slice('http://'.length)}/ok`)).rejects.toMatchObject({ status: 400, errors: { 'body.url': [expect.stringMatching(/^must not carry a user name or password/)] } });
