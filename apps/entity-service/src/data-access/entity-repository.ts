@@ -213,14 +213,14 @@ export const entityRepository = {
   },
 
   /** The entity and everything a delete of it cascades to (children through either parent link), ids only. */
-  async deletionScope(q: Queryable, accountId: string, rootId: string): Promise<string[]> {
+  async deletionScope(q: Queryable, accountId: string, rootId: string | readonly string[]): Promise<string[]> {
     const { rows } = await q.query<{ id: string }>(
       `WITH RECURSIVE tree AS (
-         SELECT id FROM entity.entities WHERE id = $1 AND account_id = $2
+         SELECT id FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2
          UNION
          SELECT e.id FROM entity.entities e JOIN tree t ON e.parent_id = t.id OR e.parent2_id = t.id
        ) SELECT id::text FROM tree`,
-      [rootId, accountId],
+      [typeof rootId === 'string' ? [rootId] : rootId, accountId],
     );
     return rows.map((r) => r.id);
   },

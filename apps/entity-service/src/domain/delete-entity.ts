@@ -31,7 +31,7 @@ export async function deleteEntity(ctx: StoreContext, caller: CallerContext, typ
 }
 
 /** Sets every Reference parameter of the account that points at one of `ids` to null; returns the update events. */
-async function clearReferencesTo(q: Queryable, accountId: string, ids: string[]): Promise<EntityChangedEvent[]> {
+export async function clearReferencesTo(q: Queryable, accountId: string, ids: string[]): Promise<EntityChangedEvent[]> {
   const gone = new Set(ids);
   const referrers = await repo.referringTo(q, accountId, ids);
   if (referrers.length === 0) return [];

@@ -43,6 +43,8 @@ export async function updateCollection(
   now: Date,
   /** The bounds the child type's rules keep (the store's). */
   ruleLimits?: RuleLimits,
+  /** Where the ids of what the deletes take with them (items and their descendants) are added, for the caller to clear references to them. */
+  deleted: string[] = [],
 ): Promise<EntityChangedEvent[]> {
   const childType = childTypesOf(type).find((t) => collectionNameOf(t).toLowerCase() === name.toLowerCase());
   const path = `CollectionUpdateModels.${name}`;
@@ -59,6 +61,11 @@ export async function updateCollection(
   ]);
   const itemIds = [...new Set(items.flatMap((item) => (item.Id && GUID.test(item.Id.toLowerCase()) ? [item.Id.toLowerCase()] : [])))];
   const children = new Map((await repo.findManyForUpdate(q, accountId, childType.plural, itemIds)).map((c) => [c.id, c]));
+
+  // What the deletes take with them (the items and their descendants), looked up before any is written: the caller
+  // clears references to them once the rows are gone, as a delete of the entity does.
+  const deleting = prepared.flatMap((p) => (p.item.Delete && p.item.Id && children.get(p.item.Id.toLowerCase())?.parent_id === owner.id ? [p.item.Id.toLowerCase()] : []));
+  if (deleting.length) deleted.push(...(await repo.deletionScope(q, accountId, deleting)));
 
   const writes = new CollectionWrites(q, accountId, childType);
   const events: EntityChangedEvent[] = [];

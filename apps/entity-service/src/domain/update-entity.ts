@@ -11,6 +11,7 @@ import type { RenderedReply } from './read-cache';
 import { entityReply, renderRows } from './read-model';
 import { nextModifiedTime, write, type StoreContext } from './store-context';
 import { beforeWrite } from './type-rules';
+import { clearReferencesTo } from './delete-entity';
 import { updateCollection } from './update-collection';
 
 /**
@@ -41,10 +42,16 @@ export async function updateEntity(ctx: StoreContext, caller: CallerContext, typ
     await checkReferences(q, caller.accountId, updates, 'ParameterUpdates');
 
     const modifiedAt = nextModifiedTime(row.modified_at);
+    const deleted: string[] = [];
     for (const [name, items] of Object.entries(body.CollectionUpdateModels ?? {})) {
-      events.push(...(await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt, ctx.ruleLimits)));
+      events.push(...(await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt, ctx.ruleLimits, deleted)));
     }
+    // References to what the collections deleted are cleared, as a delete of the item does: the entity's own here (it
+    // is written next), every other one once it is.
+    const gone = new Set(deleted);
+    for (const [name, value] of Object.entries(parameters)) if (typeof value === 'string' && gone.has(value) && set.get(name)?.type === 'Reference') parameters[name] = null;
     await repo.updateParameters(q, row.id, parameters, modifiedAt, associationParameters);
+    if (deleted.length) events.push(...(await clearReferencesTo(q, caller.accountId, deleted)));
     const updated = { ...row, parameters, association_parameters: associationParameters, modified_at: modifiedAt };
     events.unshift(entityChanged('updated', updated, type, changedNames(row.parameters, parameters)));
     const [entity] = await renderRows(q, caller.accountId, [updated], parseProjection(type, undefined, sets), sets);

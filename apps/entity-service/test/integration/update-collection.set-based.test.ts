@@ -126,3 +126,30 @@ describe('EntityStore.update RunSheets with CollectionUpdateModels.Laps', () => 
     expect(published).toEqual([]);
   });
 });
+
+describe('a collection update that deletes items others refer to', () => {
+  test('when a lap is deleted through its run sheet\'s collection, then a Reference to it (or to one of its sectors) elsewhere is set to null, with an updated event, as a delete of the lap does', async () => {
+    const { store, published, settled } = storeRecording();
+    const caller: CallerContext = { accountId: randomUUID(), userId: randomUUID(), role: 'editor' };
+    const { runSheetId, lapIds } = await seedRunSheet(caller.accountId, 3);
+    const [gone, kept] = lapIds as [string, string];
+    const parameters = (updates: Record<string, string>) => ({ ParameterUpdates: Object.entries(updates).map(([Name, Value]) => ({ Name, Value })) });
+    await store.create(caller, 'ParameterDefinitions', {}, parameters({ Name: 'BestLapId', EntityType: 'RunSheets', ParameterType: 'Reference', ReferencedEntityType: 'Laps' }));
+    await store.create(caller, 'ParameterDefinitions', {}, parameters({ Name: 'KeySectorId', EntityType: 'Cars', ParameterType: 'Reference', ReferencedEntityType: 'LapSectors' }));
+    const sector = JSON.parse((await store.create(caller, 'LapSectors', { lapId: gone }, parameters({ Name: 'S1' }))).json.toString('utf8')) as { Id: string };
+    const car = JSON.parse((await store.create(caller, 'Cars', {}, parameters({ Name: 'Car 7', KeySectorId: sector.Id }))).json.toString('utf8')) as { Id: string };
+    await store.update(caller, 'RunSheets', runSheetId, parameters({ BestLapId: gone }));
+    const other = JSON.parse((await store.create(caller, 'Cars', {}, parameters({ Name: 'Car 8' }))).json.toString('utf8')) as { Id: string };
+    await store.update(caller, 'Cars', other.Id, parameters({ Name: 'Car 8' }));
+    await settled();
+    published.length = 0;
+
+    await store.update(caller, 'RunSheets', runSheetId, { CollectionUpdateModels: { Laps: [{ Id: gone, Delete: true }, { Id: kept, ParameterUpdates: [{ Name: 'LapTime', Value: '91.2' }] }] } });
+    await settled();
+    const read = async (type: string, id: string) => (JSON.parse((await store.get(caller, type, id)).json.toString('utf8')) as { Parameters: Record<string, unknown> }).Parameters;
+    expect((await read('RunSheets', runSheetId))['BestLapId']).toBeNull();
+    expect((await read('Cars', car.Id))['KeySectorId']).toBeNull();
+    expect(published.filter((e) => e.action === 'updated' && (e.entityId === runSheetId || e.entityId === car.Id)).map((e) => e.changedParameters).sort()).toEqual([['BestLapId'], ['KeySectorId']]);
+    expect((await lapsOf(caller.accountId, runSheetId)).map((l) => l.id)).not.toContain(gone);
+  });
+});
