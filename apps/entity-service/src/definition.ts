@@ -34,7 +34,7 @@ const EntityServiceConfig = z.object({
   BLOB_SWEEP_GRACE_S: intVar(3600),
   /** Math channels one account may hold; one more is a 409 naming this variable (each write checks them all, each read compiles them). */
   MAX_MATH_CHANNELS: intVar(DEFAULT_RULE_LIMITS.maxMathChannels),
-  /** Entities one get, list or search may write out, nested ones and every copy of an included reference counted; more is a 413 (default 200,000). */
+  /** Entities one get, list or search may write out, nested ones and every copy of an included reference counted; more is a 413 (default 1,000,000: a run sheet of 10,000 laps with 20 sectors each is 210,001). */
   ENTITY_READ_MAX_ENTITIES: intVar(DEFAULT_MAX_READ_ENTITIES),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
   COMMAND_INBOX: intVar(1),

@@ -41,7 +41,7 @@ const ASSOCIATION_KEY = /^([A-Z][A-Za-z]*)Associations(ToAdd|ToRemove)$/i;
  * what PostgreSQL's jsonb cannot hold (NUL, an unpaired surrogate) is refused here rather than as a 500 there.
  */
 const AssociationParameterUpdate = z.strictObject({
-  Name: z.string().min(1, 'is required').max(256, 'is longer than 256 characters').refine(isStorableText, UNSTORABLE_TEXT),
+  Name: z.string().min(1, 'is required').refine(isStorableText, UNSTORABLE_TEXT),
   Value: z.string().refine(isStorableText, UNSTORABLE_TEXT).nullable(),
 });
 const AssociationItem = z.looseObject({ ParameterUpdates: z.array(AssociationParameterUpdate).max(100).nullable().optional() }).catchall(Guid);

@@ -56,7 +56,7 @@ export async function createEntity(ctx: StoreContext, caller: CallerContext, typ
 
     if (body.CopyAll && source) events.push(...(await copyDescendants(q, caller.accountId, source.id, row.id, now)));
     const [entity] = await renderRows(q, caller.accountId, [row], projection, sets);
-    return { result: entityReply(entity as EntityJson, now), events };
+    return { result: entityReply(entity as EntityJson, now, ctx.maxReadEntities), events };
   });
 }
 

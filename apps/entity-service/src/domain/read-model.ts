@@ -49,7 +49,7 @@ export async function renderRows(q: Queryable, accountId: string, rows: RenderRo
 }
 
 /** Entities one read may write out (ENTITY_READ_MAX_ENTITIES) when the service is not told otherwise. */
-export const DEFAULT_MAX_READ_ENTITIES = 200_000;
+export const DEFAULT_MAX_READ_ENTITIES = 1_000_000;
 
 /**
  * How many entities each rendered entity writes out: itself and everything nested in it, a referenced entity once for
