@@ -1,4 +1,5 @@
 import { ChannelNotFoundError, DataFileLimitError, DEFAULT_MAX_LAPS_PER_FILE, UnsupportedFeatureError } from './errors';
+import { sampleIndexRange } from './slice';
 
 /** Which reader produced a DataFile. */
 export type DataFileFormat = 'motec-ld' | 'mdf3' | 'mdf4' | 'csv' | 'motec-csv' | 'lap-set';
@@ -233,7 +234,7 @@ export function refineByRunningLapTime(boundaries: readonly number[], running: C
   const { samples, time } = running;
   const n = samples.length;
   return refineLapBoundaries(boundaries, running.unit, start, (boundary) => {
-    const { from, to } = runningLapTimeWindow(boundary, lapPeriod, (t) => firstSampleAtOrAfter(time, n, t), n);
+    const { from, to } = runningLapTimeWindow(boundary, lapPeriod, (t) => sampleIndexRange(time, n, t, Infinity).from, n);
     return { times: Array.from({ length: to - from }, (_, k) => sampleTime(time, from + k)), values: samples.subarray(from, to) };
   });
 }
@@ -281,19 +282,6 @@ export function refineLapBoundaries(boundaries: readonly number[], unit: string,
     previous = crossing;
   }
   return out;
-}
-
-/** Index of the first sample at or after `t` (within a nanosecond: a boundary is itself a sample time), or `count`. */
-function firstSampleAtOrAfter(time: TimeBase, count: number, t: number): number {
-  if (time.kind === 'implicit') return Math.min(count, Math.max(0, Math.ceil((t - time.start - 1e-9) * time.frequency)));
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (time.timestamps[mid] < t - 1e-9) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export function sampleTime(time: TimeBase, index: number): number {

@@ -43,30 +43,32 @@ export function lapDelta(lap: LapTrace, reference: LapTrace, points = DEFAULT_DE
 }
 
 /**
- * The samples with both a time and a distance, distances lifted to their running maximum. A lap starts at 0 s and 0 m:
- * when its first sample comes later (a lap seldom starts on a sample) at a distance of 0 m or more, that origin is
- * the trace's first point, so two laps are compared from their line, not from their first samples.
+ * The points of a lap's trace with both a time and a distance, from the lap's line: a lap starts at 0 s and 0 m, so
+ * when its first point comes later (a lap seldom starts on a sample) at a distance of 0 m or more, (0, 0) is put
+ * before it, and two laps are compared (or a point between the line and the first sample placed) from their line.
  */
-function monotoneTrace(trace: LapTrace): { times: Float64Array; distances: Float64Array } {
+export function lineTrace(trace: LapTrace): { times: Float64Array; distances: Float64Array } {
   const n = Math.min(trace.times.length, trace.distances.length);
   const times = new Float64Array(n + 1);
   const distances = new Float64Array(n + 1);
   let m = 0;
-  let max = -Infinity;
   for (let i = 0; i < n; i++) {
     const t = trace.times[i];
     const d = trace.distances[i];
     if (!Number.isFinite(t) || !Number.isFinite(d)) continue;
-    if (m === 0 && t > 0 && d >= 0) {
-      times[0] = 0;
-      distances[0] = 0;
-      max = 0;
-      m = 1;
-    }
-    max = Math.max(max, d);
+    // The origin is at index 0, already zero.
+    if (m === 0 && t > 0 && d >= 0) m = 1;
     times[m] = t;
-    distances[m] = max;
+    distances[m] = d;
     m++;
   }
   return { times: times.subarray(0, m), distances: distances.subarray(0, m) };
+}
+
+/** lineTrace with its distances lifted to their running maximum. */
+function monotoneTrace(trace: LapTrace): { times: Float64Array; distances: Float64Array } {
+  const line = lineTrace(trace);
+  const { distances } = line;
+  for (let i = 1; i < distances.length; i++) distances[i] = Math.max(distances[i] as number, distances[i - 1] as number);
+  return line;
 }

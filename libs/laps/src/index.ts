@@ -7,5 +7,5 @@
 export { distanceFromChannel, integrateDistance, lapDistances, metresPerLengthUnit, metresPerSecond, UnknownLengthUnitError, UnknownSpeedUnitError } from './distance';
 export { interpolateLinear, interpolateStep, lowerBound } from './interpolate';
 export { isDiscreteChannel, type ChannelDescription } from './discrete';
-export { DEFAULT_DELTA_POINTS, lapDelta, type LapDelta, type LapTrace } from './delta';
+export { DEFAULT_DELTA_POINTS, lapDelta, lineTrace, type LapDelta, type LapTrace } from './delta';
 export { pickDistanceSource, type CatalogueChannel, type DistanceSource } from './source';

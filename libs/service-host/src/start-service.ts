@@ -152,17 +152,11 @@ async function untilDatabaseAnswers(url: string, name: string, waitS: number, lo
       if (attempt > 1) logger.info({ attempts: attempt }, 'database reachable; starting');
       return;
     } catch (err) {
-      if (!isDatabaseUnreachable(err) && !isConnectTimeout(err)) throw err;
+      if (!isDatabaseUnreachable(err)) throw err;
       const reason = (err as { message?: string }).message || String((err as { code?: unknown }).code);
       if (Date.now() + pause > deadline) throw new Error(`the database did not answer within STARTUP_WAIT_S (${waitS} s): ${reason}`, { cause: err });
       logger.warn({ err: reason, attempt, retryInMs: pause }, 'database not reachable yet; the start waits for it (STARTUP_WAIT_S)');
       await sleep(pause);
     }
   }
-}
-
-/** node-postgres' own words for a connection or a statement that took longer than its timeout. */
-function isConnectTimeout(err: unknown): boolean {
-  const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && /^(Connection terminated due to connection timeout|timeout expired|Query read timeout)/.test(message);
 }

@@ -137,12 +137,19 @@ const NOT_RESOLVED_YET_ERRNOS = new Set(['ENOTFOUND', 'EAI_AGAIN']);
 
 /**
  * The database cannot be reached or take a session now, which waiting may change: a lost or refused connection, a
- * server starting up or full (57P03, 53300), a pool that gave up waiting, or a host name not resolvable yet. Not an
- * authentication failure, an unknown database or any other answer the server gave about the request itself.
+ * server starting up or full (57P03, 53300), a pool that gave up waiting, a connection or statement past its timeout
+ * (a host that drops packets), or a host name not resolvable yet. Not an authentication failure, an unknown database
+ * or any other answer the server gave about the request itself.
  */
 export function isDatabaseUnreachable(err: unknown): boolean {
   const code = errnoOf(err);
-  return isConnectionLost(err) || isDatabaseBusy(err) || (code !== undefined && NOT_RESOLVED_YET_ERRNOS.has(code));
+  const message = (err as { message?: unknown } | null)?.message;
+  return (
+    isConnectionLost(err) ||
+    isDatabaseBusy(err) ||
+    (code !== undefined && NOT_RESOLVED_YET_ERRNOS.has(code)) ||
+    (typeof message === 'string' && /^(Connection terminated due to connection timeout|timeout expired|Query read timeout)/.test(message))
+  );
 }
 
 /** The loss in PostgreSQL's or node-postgres' own words: a SQLSTATE of a lost connection, or the driver's message. */

@@ -1,6 +1,6 @@
 import { applyConversion } from '@pitwall/channels';
 import type { LapDeltaJson, LapDistanceJson, LapDistanceSourceJson, LapRefJson } from '@pitwall/contracts';
-import { interpolateLinear, lapDelta, lapDistances } from '@pitwall/laps';
+import { interpolateLinear, lapDelta, lapDistances, lineTrace } from '@pitwall/laps';
 import type { StoredSlice } from './shape-channels';
 
 /** One lap as the pool receives it: the stored values of its distance source inside the lap, and what it is. */
@@ -52,22 +52,8 @@ export function traceOf(lap: LapSlice): { times: Float64Array; distances: Float6
   const times = new Float64Array(n);
   for (let i = 0; i < n; i++) times[i] = (slice.times ? slice.times[i] : slice.startTime + i / slice.frequency) - lap.lapStart;
   const physical = slice.gaps ? Float64Array.from(values, (v, i) => (slice.gaps?.[i] === 1 ? NaN : v)) : values;
-  const distances = lapDistances(times, physical, { kind: lap.source.kind, unit: slice.unit });
-  // A gap of a distance channel is no point of the trace. A lap that does not start on a sample starts at its line:
-  // (0 s, 0 m) is its first point, so what lies between the line and the first sample (a time plot's points, a sector
-  // start) is placed on the way to it.
-  const first = distances.findIndex((d) => !Number.isNaN(d));
-  const origin = first >= 0 && times[first] > 0 && distances[first] >= 0 ? 1 : 0;
-  const outTimes = new Float64Array(n + origin);
-  const outDistances = new Float64Array(n + origin);
-  let m = origin;
-  for (let i = 0; i < n; i++) {
-    if (Number.isNaN(distances[i])) continue;
-    outTimes[m] = times[i];
-    outDistances[m] = distances[i];
-    m++;
-  }
-  return { times: outTimes.subarray(0, m), distances: outDistances.subarray(0, m) };
+  // A gap of a distance channel is no point of the trace; a lap that does not start on a sample starts at its line.
+  return lineTrace({ times, distances: lapDistances(times, physical, { kind: lap.source.kind, unit: slice.unit }) });
 }
 
 /** The trace at `maxPoints` evenly spaced times from its first to its last sample (the distance between samples linear), or whole when it is short enough. */

@@ -5,6 +5,7 @@ import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeCh
 import { ldxBeaconTimes } from '../ld/ldx';
 import { boundariesFromBeaconPulses, boundariesFromLapCounter, type ChannelInfo, type EventData, lapsFromBoundaries, refineLapBoundaries, runningLapTimeWindow } from '../model';
 import type { ByteSource } from '../source/byte-source';
+import { sampleIndexRange } from '../slice';
 import { parseFromSource, SparseView } from '../source/sparse-view';
 import { channelFor, type RandomAccessDataFile, type SampleRange } from './random-access';
 import { physicalChannel, type StoredChannel } from './stored-channel';
@@ -71,7 +72,8 @@ async function lapChannelBoundaries(infos: readonly ChannelInfo[], blockOf: (nam
   if (running === null || boundaries.length === 0) return boundaries;
   const { sampleCount, frequency, unit } = blockOf(running);
   const lapPeriod = 1 / blockOf(lapChannel.name).frequency;
-  const atOrAfter = (t: number) => Math.min(sampleCount, Math.max(0, Math.ceil((t - 1e-9) * frequency)));
+  const time = { kind: 'implicit', start: 0, frequency } as const;
+  const atOrAfter = (t: number) => sampleIndexRange(time, sampleCount, t, Infinity).from;
   const windows = new Map<number, { times: number[]; values: Float64Array }>();
   for (const boundary of boundaries) {
     const { from, to } = runningLapTimeWindow(boundary, lapPeriod, atOrAfter, sampleCount);
