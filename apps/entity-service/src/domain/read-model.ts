@@ -59,7 +59,7 @@ export const DEFAULT_MAX_READ_ENTITIES = 1_000_000;
 const written = new WeakMap<EntityJson, number>();
 
 /** Entities the JSON of these rendered entities writes, nested ones and every copy of a reference included. */
-export function entitiesWritten(entities: readonly EntityJson[]): number {
+function entitiesWritten(entities: readonly EntityJson[]): number {
   let n = 0;
   for (const e of entities) n += written.get(e) ?? 1;
   return n;

@@ -97,16 +97,6 @@ export function ldRunningLapTimeChannel(infos: readonly ChannelInfo[]): string |
   return infos.find((i) => i.name.toLowerCase() === 'running lap time' && !i.unsupported)?.name ?? null;
 }
 
-/**
- * Lap boundaries of a .ld without .ldx: where its lap channel (`kind` as ldLapChannel says) changes, moved back to the
- * crossings its running lap time gives when it has one (the lap counter moves when the logger decoded the beacon,
- * seconds after the line).
- */
-export function ldLapChannelBoundaries(kind: 'counter' | 'beacon', lapData: ChannelData, running: ChannelData | undefined, maxLaps: number | undefined): number[] {
-  const boundaries = kind === 'counter' ? boundariesFromLapCounter(lapData, maxLaps) : boundariesFromBeaconPulses(lapData, maxLaps);
-  return running && boundaries.length > 0 ? refineByRunningLapTime(boundaries, running, 0, 1 / lapData.frequency) : boundaries;
-}
-
 function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {
   const beacons = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
   if (beacons) return beacons;
@@ -114,8 +104,11 @@ function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number
   const lapChannel = ldLapChannel(infos);
   if (!lapChannel) return [];
   const read = (name: string) => (sources.find((s) => s.info.name === name) as ChannelSource).read();
+  const lapData = read(lapChannel.name);
+  const boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(lapData, options.maxLaps) : boundariesFromBeaconPulses(lapData, options.maxLaps);
+  // Moved back to the crossings Running Lap Time gives (the lap counter moves when the logger decoded the beacon).
   const running = ldRunningLapTimeChannel(infos);
-  return ldLapChannelBoundaries(lapChannel.kind, read(lapChannel.name), running === null ? undefined : read(running), options.maxLaps);
+  return running !== null && boundaries.length > 0 ? refineByRunningLapTime(boundaries, read(running), 0, 1 / lapData.frequency) : boundaries;
 }
 
 export function readProperties(bin: FieldReader): FileProperties {
