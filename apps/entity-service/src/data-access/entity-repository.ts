@@ -15,6 +15,12 @@ function siblingOrder(orderByParameter?: string, direction: 'ASC' | 'DESC' = 'AS
  * scoped to one account. The timing-keyed rows are `timingRowRepository`'s, the cache versions
  * `cacheVersionRepository`'s, the attached files `attachedFileRepository`'s.
  */
+/** An entity a delete takes with it. */
+export interface ScopeEntry {
+  id: string;
+  type: string;
+}
+
 export const entityRepository = {
   async findById(q: Queryable, accountId: string, type: string, id: string, forUpdate = false): Promise<EntityRow | undefined> {
     const { rows } = await q.query<EntityRow>(
@@ -212,27 +218,30 @@ export const entityRepository = {
     return rows;
   },
 
-  /** The entity and everything a delete of it cascades to (children through either parent link), ids only. */
-  async deletionScope(q: Queryable, accountId: string, rootId: string | readonly string[]): Promise<string[]> {
-    const { rows } = await q.query<{ id: string }>(
+  /** The entity and everything a delete of it cascades to (children through either parent link): ids and types. */
+  async deletionScope(q: Queryable, accountId: string, rootId: string | readonly string[]): Promise<ScopeEntry[]> {
+    const { rows } = await q.query<ScopeEntry>(
       `WITH RECURSIVE tree AS (
-         SELECT id FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2
+         SELECT id, type FROM entity.entities WHERE id = ANY($1::uuid[]) AND account_id = $2
          UNION
-         SELECT e.id FROM entity.entities e JOIN tree t ON e.parent_id = t.id OR e.parent2_id = t.id
-       ) SELECT id::text FROM tree`,
+         SELECT e.id, e.type FROM entity.entities e JOIN tree t ON e.parent_id = t.id OR e.parent2_id = t.id
+       ) SELECT id::text, type FROM tree`,
       [typeof rootId === 'string' ? [rootId] : rootId, accountId],
     );
-    return rows.map((r) => r.id);
+    return rows;
   },
 
-  /** Entities of the account, outside `ids`, with a parameter whose value is one of `ids` (candidates for references), locked. */
-  async referringTo(q: Queryable, accountId: string, ids: string[]): Promise<EntityRow[]> {
+  /**
+   * Entities of `type` in the account, outside `ids`, whose parameter named one of `names` holds one of `ids`, locked.
+   * Only the rows of that one type are read (not every entity of the account), and only the named keys of each.
+   */
+  async referringTo(q: Queryable, accountId: string, type: string, names: readonly string[], ids: readonly string[]): Promise<EntityRow[]> {
+    const matches = names.map((_, i) => `(e.parameters->>$${i + 4}) = ANY($3::text[])`).join(' OR ');
     const { rows } = await q.query<EntityRow>(
       `SELECT ${COLUMNS} FROM entity.entities e
-       WHERE account_id = $1 AND NOT (id = ANY($2::uuid[]))
-         AND EXISTS (SELECT 1 FROM jsonb_each_text(e.parameters) kv WHERE kv.value = ANY($2::text[]))
+       WHERE account_id = $1 AND type = $2 AND NOT (id = ANY($3::uuid[])) AND (${matches})
        FOR UPDATE`,
-      [accountId, ids],
+      [accountId, type, ids, ...names],
     );
     return rows;
   },

@@ -1,7 +1,7 @@
-import { entityType, type CallerContext, type EntityChangedEvent } from '@pitwall/contracts';
+import { ENTITY_TYPES, entityType, type CallerContext, type EntityChangedEvent } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
 import { attachedFileRepository } from '../data-access/attached-file-repository';
-import { entityRepository as repo } from '../data-access/entity-repository';
+import { entityRepository as repo, type ScopeEntry } from '../data-access/entity-repository';
 import { entityChanged } from './entity-events';
 import { assertWriter, writableType, notFound } from './entity-type';
 import { loadParameterSets } from './parameter-sets';
@@ -23,32 +23,40 @@ export async function deleteEntity(ctx: StoreContext, caller: CallerContext, typ
     const scope = await repo.deletionScope(q, caller.accountId, found.id);
     const cleared = await clearReferencesTo(q, caller.accountId, scope);
     // The attached files go with their entities (cascade); their blobs go once nothing else refers to them.
-    const blobKeys = await attachedFileRepository.blobKeysOf(q, scope);
+    const blobKeys = await attachedFileRepository.blobKeysOf(q, scope.map((s) => s.id));
     await repo.delete(q, found.id);
     return { result: blobKeys, events: [entityChanged('deleted', found, type, []), ...cleared] };
   });
   await ctx.releaseBlobs(released);
 }
 
-/** Sets every Reference parameter of the account that points at one of `ids` to null; returns the update events. */
-export async function clearReferencesTo(q: Queryable, accountId: string, ids: string[]): Promise<EntityChangedEvent[]> {
-  const gone = new Set(ids);
-  const referrers = await repo.referringTo(q, accountId, ids);
-  if (referrers.length === 0) return [];
+/**
+ * Sets every Reference parameter of the account that points at one of `scope` to null; returns the update events. Only
+ * the types with a Reference parameter to one of the scope's types are looked at, and of them only those parameters: a
+ * reference names an entity of its definition's type (checked at every write; a definition holding values cannot be
+ * redefined), so the rest of the account cannot hold one.
+ */
+export async function clearReferencesTo(q: Queryable, accountId: string, scope: readonly ScopeEntry[]): Promise<EntityChangedEvent[]> {
+  if (scope.length === 0) return [];
+  const gone = new Set(scope.map((s) => s.id));
+  const goneTypes = new Set(scope.map((s) => s.type.toLowerCase()));
+  const ids = [...gone];
   const sets = await loadParameterSets(q, accountId);
   const events: EntityChangedEvent[] = [];
-  for (const row of referrers) {
-    const type = entityType(row.type);
-    if (!type) continue;
+  for (const type of ENTITY_TYPES) {
     const set = sets(type);
-    const names = Object.entries(row.parameters)
-      .filter(([name, value]) => typeof value === 'string' && gone.has(value) && set.get(name)?.type === 'Reference')
-      .map(([name]) => name);
+    const names = set.all().filter((p) => p.type === 'Reference' && p.references && goneTypes.has((entityType(p.references)?.plural ?? p.references).toLowerCase())).map((p) => p.name);
     if (names.length === 0) continue;
-    const parameters = { ...row.parameters, ...Object.fromEntries(names.map((n) => [n, null])) };
-    const modifiedAt = nextModifiedTime(row.modified_at);
-    await repo.updateParameters(q, row.id, parameters, modifiedAt);
-    events.push(entityChanged('updated', { ...row, parameters, modified_at: modifiedAt }, type, names));
+    for (const row of await repo.referringTo(q, accountId, type.plural, names, ids)) {
+      const cleared = Object.entries(row.parameters)
+        .filter(([name, value]) => typeof value === 'string' && gone.has(value) && set.get(name)?.type === 'Reference')
+        .map(([name]) => name);
+      if (cleared.length === 0) continue;
+      const parameters = { ...row.parameters, ...Object.fromEntries(cleared.map((n) => [n, null])) };
+      const modifiedAt = nextModifiedTime(row.modified_at);
+      await repo.updateParameters(q, row.id, parameters, modifiedAt);
+      events.push(entityChanged('updated', { ...row, parameters, modified_at: modifiedAt }, type, cleared));
+    }
   }
   return events;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@pitwall/service-kit';
 import { childTypesOf, collectionNameOf, pascal, requireEntityType, type CollectionItemUpdate, type EntityChangedEvent, type EntityTypeDef } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
-import { entityRepository as repo } from '../data-access/entity-repository';
+import { entityRepository as repo, type ScopeEntry } from '../data-access/entity-repository';
 import type { EntityRow } from '../data-access/entity-row';
 import { changedNames, entityChanged } from './entity-events';
 import { notFound } from './entity-type';
@@ -44,7 +44,7 @@ export async function updateCollection(
   /** The bounds the child type's rules keep (the store's). */
   ruleLimits?: RuleLimits,
   /** Where the ids of what the deletes take with them (items and their descendants) are added, for the caller to clear references to them. */
-  deleted: string[] = [],
+  deleted: ScopeEntry[] = [],
 ): Promise<EntityChangedEvent[]> {
   const childType = childTypesOf(type).find((t) => collectionNameOf(t).toLowerCase() === name.toLowerCase());
   const path = `CollectionUpdateModels.${name}`;
