@@ -72,6 +72,9 @@ export async function main(): Promise<void> {
     EGRESS_ALLOW: egressAllowance(process.env['EGRESS_ALLOW'], standIn),
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
+    // The embedded database is one session shared by every connection: its own EMBEDDED_DB_WAIT_MS bounds a wait for
+    // it, and a server-side timeout ending that session would end every connection's.
+    ...(embeddedPg ? { DB_STATEMENT_TIMEOUT_MS: '0', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' } : {}),
     HEALTH_PORT: '0',
     PORT: String(config.PORT),
   };

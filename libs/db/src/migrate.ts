@@ -46,6 +46,9 @@ export async function migrate(pool: pg.Pool, { schema, migrations, logger, until
   const inTransaction = async <T>(fn: () => Promise<T>): Promise<T> => {
     await client.query('BEGIN');
     try {
+      // A migration (an index built over a large table) and the wait for another instance's run them may take longer
+      // than the pool's bounds for requests: none here.
+      await client.query("SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0");
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lockKey]);
       const result = await fn();
       await client.query('COMMIT');

@@ -9,6 +9,16 @@ export interface PoolOptions {
   logger: Logger;
   /** Maximum open connections (default 10). */
   max?: number;
+  /**
+   * PostgreSQL's `statement_timeout` of every connection (ms; 0 or unset: none): a statement running longer is
+   * cancelled (SQLSTATE 57014, a 503 through `toAppError`), its transaction rolled back.
+   */
+  statementTimeoutMs?: number;
+  /**
+   * PostgreSQL's `idle_in_transaction_session_timeout` (ms; 0 or unset: none): a session left idle inside a transaction
+   * this long (its process stopped, its event loop held) is ended by the server, so its locks do not outlive it.
+   */
+  idleInTransactionTimeoutMs?: number;
 }
 
 /** The pool's own bound on a wait for a connection: above any deadline a request may carry. */
@@ -20,10 +30,19 @@ export const POOL_WAIT_BOUND_MS = 180_000;
  * listener and end the process. With it, the statement in flight fails (a 503 to retry, `toAppError`), and the
  * pool discards the client on release (it is no longer queryable) and opens a new one when next needed.
  */
-export function createPool({ url, applicationName, logger, max = 10 }: PoolOptions): pg.Pool {
+export function createPool({ url, applicationName, logger, max = 10, statementTimeoutMs, idleInTransactionTimeoutMs }: PoolOptions): pg.Pool {
   // The wait for a free connection is the caller's (`withConnection`: a command's deadline, else 10 s); the pool's own
   // bound is only the longest any caller may ask for (a data file read's 120 s), and the time to open a connection.
-  const pool = new pg.Pool({ connectionString: url, application_name: applicationName, max, connectionTimeoutMillis: POOL_WAIT_BOUND_MS, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    application_name: applicationName,
+    max,
+    connectionTimeoutMillis: POOL_WAIT_BOUND_MS,
+    idleTimeoutMillis: 30_000,
+    // Sent as session settings at connect (0 is PostgreSQL's own "none").
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+    ...(idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}),
+  });
   pool.on('error', (err) => logger.warn({ err, applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
   pool.on('connect', (client) => {
     client.on('error', (err) => {

@@ -31,6 +31,17 @@ export const BaseServiceConfig = BusSettings.extend({
    * still starting, failing over or not yet resolvable delays the start, logged at every try, instead of ending it.
    */
   STARTUP_WAIT_S: intVar(60),
+  /**
+   * PostgreSQL's statement_timeout on every pooled connection (ms, default 120000; 0: none): a statement running longer
+   * (a runaway query, a lock wait past any caller's deadline) is cancelled, its transaction rolled back, and the request
+   * answered 503 naming this variable. Migrations are not bounded by it.
+   */
+  DB_STATEMENT_TIMEOUT_MS: intVar(120_000),
+  /**
+   * PostgreSQL's idle_in_transaction_session_timeout (ms, default 60000; 0: none): a connection left idle inside a
+   * transaction this long (its process stopped or stuck) is ended by the server, and the locks it held are freed.
+   */
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: intVar(60_000),
   /** Where the worker pools' bundles are (a relative `entry` is resolved there); default: the running bundle's folder. */
   WORKER_DIR: z.string().min(1).optional(),
 });

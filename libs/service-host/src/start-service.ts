@@ -58,7 +58,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
   try {
     let pool: Pool | undefined;
     if (definition.database && config.DATABASE_URL) {
-      const p = createPool({ url: config.DATABASE_URL, applicationName: name, logger });
+      const p = createPool({ url: config.DATABASE_URL, applicationName: name, logger, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS });
       pool = p;
       closers.push(() => p.end());
       await untilDatabaseAnswers(config.DATABASE_URL, name, config.STARTUP_WAIT_S, logger);

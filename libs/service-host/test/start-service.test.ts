@@ -22,6 +22,8 @@ const notes = defineService({
       await pool?.query('INSERT INTO notes.notes (text) VALUES ($1)', [config.NOTE_PREFIX + text]);
     },
     count: async () => Number((await pool?.query('SELECT count(*) AS n FROM notes.notes'))?.rows[0].n),
+    /** The database session's settings as the service's pool sees them. */
+    timeouts: async () => (await pool?.query('SELECT current_setting($1) AS statement, current_setting($2) AS idle', ['statement_timeout', 'idle_in_transaction_session_timeout']))?.rows[0],
     double: (n: number): Promise<number> => workers['double'].run(n),
   }),
   bus: {
@@ -72,6 +74,21 @@ describe('startService: one host for any definition', () => {
       await running.stop();
     }
     await expect(fetch(`${running.address}/health`)).rejects.toThrow();
+  });
+
+  test('when DB_STATEMENT_TIMEOUT_MS and DB_IDLE_IN_TRANSACTION_TIMEOUT_MS are not set, then the pool bounds statements at 2 min and idle transactions at 1 min; set, at their values', async () => {
+    const defaults = await stack.start(notes);
+    try {
+      expect(await defaults.parts.timeouts()).toEqual({ statement: '2min', idle: '1min' });
+    } finally {
+      await defaults.stop();
+    }
+    const set = await stack.start(notes, { DB_STATEMENT_TIMEOUT_MS: '2500', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' });
+    try {
+      expect(await set.parts.timeouts()).toEqual({ statement: '2500ms', idle: '0' });
+    } finally {
+      await set.stop();
+    }
   });
 
   test('when HEALTH_HOST is not set, then the health port answers on loopback only; when it is 0.0.0.0, then on every interface', async () => {

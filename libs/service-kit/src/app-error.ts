@@ -70,6 +70,7 @@ export class AppError extends Error {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isSerializedAppError(err)) return fromSerialized(err);
+  if (isStatementTimeout(err)) return AppError.busy('A database statement of this request ran past DB_STATEMENT_TIMEOUT_MS and was cancelled; nothing was changed', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   if (isDatabaseBusy(err)) return AppError.busy('The database is busy with other work; retry shortly', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   if (isDatabaseConnectionLost(err)) return AppError.busy('The connection to the database was lost; the request was not completed, retry it', DATABASE_BUSY_RETRY_AFTER_SECONDS, err);
   // A bare socket error names no source: node-postgres passes the socket's own up, and so may any other client.
@@ -116,6 +117,11 @@ function isDatabaseBusy(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   return code === '57P03' || code === '53300' || err.message === 'timeout exceeded when trying to connect';
+}
+
+/** PostgreSQL cancelled the statement (SQLSTATE 57014 query_canceled): its statement_timeout, or an operator's cancel. */
+function isStatementTimeout(err: unknown): boolean {
+  return err instanceof Error && (err as { code?: unknown }).code === '57014';
 }
 
 /** SQLSTATE classes and codes of a connection the server ended or could not keep: 08 (connection exception), 57P01/57P02. */
