@@ -12,6 +12,7 @@ import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
 import { DEFAULT_RULE_LIMITS } from './domain/type-rules';
 import { DEFAULT_MAX_READ_ENTITIES } from './domain/read-model';
+import { DEFAULT_MAX_COPY_ENTITIES } from './domain/copy-entity';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
 
 const EntityServiceConfig = z.object({
@@ -36,6 +37,8 @@ const EntityServiceConfig = z.object({
   MAX_MATH_CHANNELS: intVar(DEFAULT_RULE_LIMITS.maxMathChannels),
   /** Entities one get, list or search may write out, nested ones and every copy of an included reference counted; more is a 413 (default 1,000,000: a run sheet of 10,000 laps with 20 sectors each is 210,001). */
   ENTITY_READ_MAX_ENTITIES: intVar(DEFAULT_MAX_READ_ENTITIES),
+  /** Entities one create with CopyAll may copy below its source; more is a 413 naming this variable, before any is read (default 50,000). */
+  ENTITY_COPY_MAX_ENTITIES: intVar(DEFAULT_MAX_COPY_ENTITIES),
   /** 0 turns the command inbox off (writes are then not idempotent): for the inbox benchmark only. */
   COMMAND_INBOX: intVar(1),
   /**
@@ -106,6 +109,7 @@ export const entityService = defineService({
       releaseBlobs: (keys) => releaseBlobs(attachments, keys),
       ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS },
       maxReadEntities: config.ENTITY_READ_MAX_ENTITIES,
+      maxCopyEntities: config.ENTITY_COPY_MAX_ENTITIES,
     });
     const sweep = config.ATTACHMENT_SWEEP_INTERVAL_S
       ? setInterval(() => void sweepAbandonedUploads(attachments, config.ATTACHMENT_ABANDONED_AFTER_S).catch((err: unknown) => logger.warn({ err }, 'sweep of abandoned uploads failed')), config.ATTACHMENT_SWEEP_INTERVAL_S * 1000)

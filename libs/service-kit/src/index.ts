@@ -5,3 +5,4 @@ export * from './config';
 export * from './lifecycle';
 export * from './http';
 export * from './field-refusals';
+export * from './arrays';

@@ -218,6 +218,19 @@ export const entityRepository = {
     return rows;
   },
 
+  /** How many descendants `descendants` would return, counted up to `atMost + 1` at most (the walk stops there). */
+  async countDescendants(q: Queryable, accountId: string, rootId: string, atMost: number): Promise<number> {
+    const { rows } = await q.query<{ n: number }>(
+      `WITH RECURSIVE tree AS (
+         SELECT id FROM entity.entities WHERE parent_id = $1 AND account_id = $2
+         UNION ALL
+         SELECT e.id FROM entity.entities e JOIN tree t ON e.parent_id = t.id
+       ) SELECT count(*)::int AS n FROM (SELECT 1 FROM tree LIMIT $3) AS walked`,
+      [rootId, accountId, atMost + 1],
+    );
+    return rows[0]?.n ?? 0;
+  },
+
   /** The entity and everything a delete of it cascades to (children through either parent link): ids and types. */
   async deletionScope(q: Queryable, accountId: string, rootId: string | readonly string[]): Promise<ScopeEntry[]> {
     const { rows } = await q.query<ScopeEntry>(

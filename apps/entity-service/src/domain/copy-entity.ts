@@ -19,11 +19,17 @@ export async function copySource(q: Queryable, accountId: string, type: EntityTy
   return undefined;
 }
 
+/** Entities one `CopyAll` may copy (ENTITY_COPY_MAX_ENTITIES) when the service is not told otherwise. */
+export const DEFAULT_MAX_COPY_ENTITIES = 50_000;
+
 /**
  * `CopyAll`: every descendant of `fromId` is copied under `toId` (parents before children) with its attached files;
- * returns one created event per copy, in that order.
+ * returns one created event per copy, in that order. More than `max` descendants is a 413, counted before any is read.
  */
-export async function copyDescendants(q: Queryable, accountId: string, fromId: string, toId: string, now: Date): Promise<EntityChangedEvent[]> {
+export async function copyDescendants(q: Queryable, accountId: string, fromId: string, toId: string, now: Date, max = DEFAULT_MAX_COPY_ENTITIES): Promise<EntityChangedEvent[]> {
+  const count = await repo.countDescendants(q, accountId, fromId, max);
+  if (count > max)
+    throw new AppError(413, `CopyAll would copy more than ${max} entities below ${fromId}, more than one create may copy (ENTITY_COPY_MAX_ENTITIES is ${max}): copy the parts separately, or create the entity without CopyAll`);
   const rows = await repo.descendants(q, accountId, fromId);
   const idMap = new Map([[fromId, toId], ...rows.map((d) => [d.id, randomUUID()] as [string, string])]);
   const remap = (id: string | null) => (id !== null && idMap.has(id) ? (idMap.get(id) as string) : id);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FieldErrors } from '@pitwall/service-kit';
+import { appendAll, type FieldErrors } from '@pitwall/service-kit';
 import type { CallerContext, CreateModel, EntityChangedEvent, EntityJson } from '@pitwall/contracts';
 import { entityRepository as repo } from '../data-access/entity-repository';
 import type { EntityRow } from '../data-access/entity-row';
@@ -54,7 +54,7 @@ export async function createEntity(ctx: StoreContext, caller: CallerContext, typ
     await repo.insert(q, row);
     events.push(entityChanged('created', row, type, Object.keys(parameters)));
 
-    if (body.CopyAll && source) events.push(...(await copyDescendants(q, caller.accountId, source.id, row.id, now)));
+    if (body.CopyAll && source) appendAll(events, await copyDescendants(q, caller.accountId, source.id, row.id, now, ctx.maxCopyEntities));
     const [entity] = await renderRows(q, caller.accountId, [row], projection, sets);
     return { result: entityReply(entity as EntityJson, now, ctx.maxReadEntities), events };
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, appendAll } from '@pitwall/service-kit';
 import { childTypesOf, collectionNameOf, pascal, requireEntityType, type CollectionItemUpdate, type EntityChangedEvent, type EntityTypeDef } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
 import { entityRepository as repo, type ScopeEntry } from '../data-access/entity-repository';
@@ -65,7 +65,7 @@ export async function updateCollection(
   // What the deletes take with them (the items and their descendants), looked up before any is written: the caller
   // clears references to them once the rows are gone, as a delete of the entity does.
   const deleting = prepared.flatMap((p) => (p.item.Delete && p.item.Id && children.get(p.item.Id.toLowerCase())?.parent_id === owner.id ? [p.item.Id.toLowerCase()] : []));
-  if (deleting.length) deleted.push(...(await repo.deletionScope(q, accountId, deleting)));
+  if (deleting.length) appendAll(deleted, await repo.deletionScope(q, accountId, deleting));
 
   const writes = new CollectionWrites(q, accountId, childType);
   const events: EntityChangedEvent[] = [];

@@ -1,4 +1,4 @@
-import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import { AppError, appendAll, type FieldErrors } from '@pitwall/service-kit';
 import type { CallerContext, EntityChangedEvent, EntityJson, UpdateModel } from '@pitwall/contracts';
 import { entityRepository as repo, type ScopeEntry } from '../data-access/entity-repository';
 import { changedNames, entityChanged } from './entity-events';
@@ -44,14 +44,14 @@ export async function updateEntity(ctx: StoreContext, caller: CallerContext, typ
     const modifiedAt = nextModifiedTime(row.modified_at);
     const deleted: ScopeEntry[] = [];
     for (const [name, items] of Object.entries(body.CollectionUpdateModels ?? {})) {
-      events.push(...(await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt, ctx.ruleLimits, deleted)));
+      appendAll(events, await updateCollection(q, caller.accountId, type, row, name, items, sets, modifiedAt, ctx.ruleLimits, deleted));
     }
     // References to what the collections deleted are cleared, as a delete of the item does: the entity's own here (it
     // is written next), every other one once it is.
     const gone = new Set(deleted.map((d) => d.id));
     for (const [name, value] of Object.entries(parameters)) if (typeof value === 'string' && gone.has(value) && set.get(name)?.type === 'Reference') parameters[name] = null;
     await repo.updateParameters(q, row.id, parameters, modifiedAt, associationParameters);
-    if (deleted.length) events.push(...(await clearReferencesTo(q, caller.accountId, deleted)));
+    if (deleted.length) appendAll(events, await clearReferencesTo(q, caller.accountId, deleted));
     const updated = { ...row, parameters, association_parameters: associationParameters, modified_at: modifiedAt };
     events.unshift(entityChanged('updated', updated, type, changedNames(row.parameters, parameters)));
     const [entity] = await renderRows(q, caller.accountId, [updated], parseProjection(type, undefined, sets), sets);

@@ -117,3 +117,28 @@ describe('references to deleted entities', () => {
     expect(rows[0]?.d).toBe(driver.Id);
   });
 });
+
+describe('deletes whose scope follows the data', () => {
+  test('when a collection update deletes 7,500 laps with 157,500 entities below them, then it answers and they are gone (the scope is not spread onto the stack)', async () => {
+    const { store, settled } = storeRecording();
+    const caller = admin();
+    const { runSheetId } = await runSheetOf(store, caller);
+    const { rows } = await database.pool.query<{ id: string }>(
+      `INSERT INTO entity.entities (id, account_id, type, parent_id, position, parameters, created_at, modified_at)
+       SELECT gen_random_uuid(), $2, 'Laps', $1, n, jsonb_build_object('Name', 'Lap ' || n), now(), now() FROM generate_series(0, 7499) n RETURNING id::text`,
+      [runSheetId, caller.accountId],
+    );
+    const lapIds = rows.map((r) => r.id);
+    await database.pool.query(
+      `INSERT INTO entity.entities (id, account_id, type, parent_id, position, parameters, created_at, modified_at)
+       SELECT gen_random_uuid(), $2, 'LapSectors', l, s, jsonb_build_object('Name', 'S' || s), now(), now() FROM unnest($1::uuid[]) l, generate_series(0, 19) s`,
+      [lapIds, caller.accountId],
+    );
+
+    await store.update(caller, 'RunSheets', runSheetId, { CollectionUpdateModels: { Laps: lapIds.map((Id) => ({ Id, Delete: true })) } });
+    await settled();
+
+    const { rows: left } = await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM entity.entities WHERE account_id = $1 AND type IN ('Laps', 'LapSectors')`, [caller.accountId]);
+    expect(left[0]?.n).toBe(0);
+  }, 60_000);
+});
