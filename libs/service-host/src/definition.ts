@@ -72,6 +72,8 @@ export interface HttpPart<P, C> {
   /** The port setting (e.g. `PORT`), read from the validated config. */
   port(config: C): number;
   host?(config: C): string;
+  /** The longest pause in a request body before it is answered 408 (`ListenOptions.bodyIdleTimeoutMs`); none unless given. */
+  bodyIdleTimeoutMs?(config: C): number;
   /** The express app; `checks` are the host's readiness checks (database, bus, the definition's own). */
   app(parts: P, ctx: ServiceContext<C>, checks: HealthChecks): express.Express;
 }

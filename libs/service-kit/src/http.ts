@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, createServer, type IncomingMessage, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -246,6 +246,48 @@ export function closeLingering(socket: Duplex, lingerMs = LINGER_MS): void {
 export interface ListenOptions {
   /** The most bytes of a request line and headers (default: Node's, 16 KiB). */
   maxHeaderSize?: number;
+  /**
+   * While a request's body is coming, the longest pause in it (ms; 0 or unset: none): a client that stops sending
+   * part-way (a declared `Content-Length` never reached, a chunked body never ended) is answered 408 and its
+   * connection closed, instead of holding it for ever. A pause the app makes (not reading) is not the client's.
+   */
+  bodyIdleTimeoutMs?: number;
+}
+
+/** The variable that sets `bodyIdleTimeoutMs` at the public entry, named in its 408. */
+export const BODY_IDLE_TIMEOUT_VARIABLE = 'BODY_IDLE_TIMEOUT_MS';
+
+/**
+ * Watches a request's body for `idleMs` without a byte from the client (its socket's bytes read), and then answers
+ * 408 problem+json with `Connection: close` (or, an answer begun, destroys the connection). The app's own stall does
+ * not count: while the request's buffer is full (the app is not reading), the client is held back by us.
+ */
+function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number): void {
+  const declared = req.headers['content-length'];
+  if (req.complete || (req.headers['transfer-encoding'] === undefined && (declared === undefined || declared === '0'))) return;
+  const socket = req.socket;
+  const step = Math.max(10, Math.floor(idleMs / 4));
+  let seen = socket.bytesRead;
+  let idleSince = Date.now();
+  const timer = setInterval(() => {
+    if (req.complete || socket.destroyed || res.writableEnded) return clearInterval(timer);
+    const appHolds = req.readableLength >= req.readableHighWaterMark;
+    if (socket.bytesRead !== seen || appHolds) {
+      seen = socket.bytesRead;
+      idleSince = Date.now();
+      return;
+    }
+    if (Date.now() - idleSince < idleMs) return;
+    clearInterval(timer);
+    if (res.headersSent) return void socket.destroy();
+    const requestId = String(res.getHeader('X-Request-Id') ?? randomUUID());
+    const error = new AppError(408, `The request body stopped arriving: nothing came for ${idleMs} ms (${BODY_IDLE_TIMEOUT_VARIABLE}), so the request was not read; send it again whole`);
+    const body = JSON.stringify(toProblem(error, req.url ?? '', requestId));
+    res.writeHead(408, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close' });
+    res.end(body, () => closeLingering(socket));
+  }, step);
+  timer.unref();
+  res.once('close', () => clearInterval(timer));
 }
 
 /** Listens on `port` (0 picks a free one) and returns the address plus a graceful stop. */
@@ -253,6 +295,8 @@ export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7
   return new Promise((resolve, reject) => {
     const server: Server = createServer(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}, app);
     server.on('clientError', answerClientError);
+    const bodyIdleMs = options.bodyIdleTimeoutMs;
+    if (bodyIdleMs) server.on('request', (req: IncomingMessage, res: ServerResponse) => watchBodyIdle(req, res, bodyIdleMs));
     server.on('connect', answerConnect);
     server.listen(port, host);
     // Idle keep-alive connections stay open for a minute (as load balancers expect): a client that pauses for CPU work

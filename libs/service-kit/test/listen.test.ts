@@ -96,3 +96,68 @@ describe('listen: the HTTP server every service answers on', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ status: 400, detail: expect.stringMatching(/^The request is not valid HTTP\/1\.1/) });
   });
 });
+
+describe('listen with bodyIdleTimeoutMs: a request body that stops arriving', () => {
+  const IDLE_MS = 300;
+  let server: HttpEntryPoint;
+  let bodiesRead = 0;
+  beforeAll(async () => {
+    const app = express();
+    app.post('/json', express.json(), (req, res) => void res.json({ keys: Object.keys(req.body as object).length }));
+    // Reads its body only after three idle periods: the wait is the app's, not the client's.
+    app.post('/late', (req, res) => {
+      setTimeout(() => {
+        let n = 0;
+        req.on('data', (c: Buffer) => (n += c.length));
+        req.on('end', () => {
+          bodiesRead++;
+          res.json({ bytes: n });
+        });
+      }, 3 * IDLE_MS);
+    });
+    server = await listen(app, 0, '127.0.0.1', undefined, { bodyIdleTimeoutMs: IDLE_MS });
+  });
+  afterAll(() => server?.stop());
+
+  /** Sends `head` then `parts` one every `everyMs`, never ending its side; resolves with what the server wrote before closing. */
+  function trickle(head: string, parts: string[], everyMs: number): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write(head);
+      let i = 0;
+      const timer = setInterval(() => (i < parts.length ? socket.write(parts[i++] as string) : clearInterval(timer)), everyMs);
+      socket.on('close', () => clearInterval(timer));
+    });
+  }
+
+  test('when a client sends 7 of 100 declared bytes and stops, then it is a 408 problem+json naming BODY_IDLE_TIMEOUT_MS, and the connection closes', async () => {
+    const answer = parse(await trickle('POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a": 1', [], 50));
+    expect(answer.status).toBe(408);
+    expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', connection: 'close' });
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 408, detail: expect.stringContaining('BODY_IDLE_TIMEOUT_MS'), traceId: answer.headers['x-request-id'] });
+  });
+
+  test('when a chunked body never sends its last chunk, then it is a 408 too', async () => {
+    const answer = parse(await trickle('POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{"a\r\n', [], 50));
+    expect(answer.status).toBe(408);
+  });
+
+  test('when a client sends slowly but never pauses as long as the bound, then its request is answered', async () => {
+    const body = JSON.stringify({ a: 1, b: 2, c: 3 });
+    const parts = body.match(/.{1,4}/g) as string[];
+    const answer = parse(await trickle(`POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, parts, IDLE_MS / 3));
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([200, { keys: 3 }]);
+  });
+
+  test('when the app itself reads a 1 MiB body only after three times the bound, then the request is answered, not refused', async () => {
+    const before = bodiesRead;
+    const body = 'x'.repeat(1024 * 1024);
+    const answer = parse(await exchange(server.port, `POST /late HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`));
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([200, { bytes: body.length }]);
+    expect(bodiesRead).toBe(before + 1);
+  });
+});
