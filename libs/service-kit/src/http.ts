@@ -125,6 +125,17 @@ export interface HealthChecks {
 }
 
 /** `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named). */
+/**
+ * Answers a method a page or document does not have: 405 problem+json with `Allow: GET, HEAD` (`what` names the page
+ * in the detail). Mounted after the page's GET routes with `router.all` on the same paths.
+ */
+export function onlyGetAndHead(what: string): RequestHandler {
+  return (req, res, next) => {
+    res.setHeader('Allow', 'GET, HEAD');
+    next(new AppError(405, `${req.method} is not supported on ${what}; it answers GET, HEAD`));
+  };
+}
+
 export function healthRouter(checks: HealthChecks): express.Router {
   const router = express.Router();
   router.get('/health', (_req, res) => {
@@ -142,6 +153,7 @@ export function healthRouter(checks: HealthChecks): express.Router {
     );
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', dependencies: results });
   });
+  router.all(['/health', '/health/ready'], onlyGetAndHead('the health endpoint'));
   return router;
 }
 

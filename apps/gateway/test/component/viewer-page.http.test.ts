@@ -74,6 +74,16 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
     expect(((await res.json()) as { status: number }).status).toBe(405);
   });
 
+  test.each(['/health', '/health/ready', '/swagger', '/swagger/v1/swagger.json'])('when %s is written to, without a key or with one, then 405 problem+json with Allow: GET, HEAD', async (path) => {
+    for (const headers of [{}, { ApiKey: '00000000-0000-4000-8000-000000000001', AccountId: '00000000-0000-4000-8000-000000000002' }]) {
+      for (const method of ['POST', 'PUT', 'DELETE']) {
+        const res = await fetch(`${withViewer.address}${path}`, { method, headers });
+        expect([res.status, res.headers.get('allow'), res.headers.get('content-type')]).toEqual([405, 'GET, HEAD', 'application/problem+json; charset=utf-8']);
+        expect(((await res.json()) as { detail: string }).detail).toMatch(new RegExp(`^${method} is not supported on the (health endpoint|API description); it answers GET, HEAD$`));
+      }
+    }
+  });
+
   test('when the API is called beside the page, then it still needs the key (401)', async () => {
     expect((await fetch(`${withViewer.address}/Championships`)).status).toBe(401);
   });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import express from 'express';
 import { buildOpenApiDocument } from '@pitwall/contracts';
+import { onlyGetAndHead } from '@pitwall/service-kit';
 
 /** `/swagger/v1/swagger.json` (generated once from the contracts) and a browsable `/swagger` page. */
 export function serviceDocuments(): express.Router {
@@ -15,6 +16,7 @@ export function serviceDocuments(): express.Router {
     res.setHeaders(PAGE_HEADERS);
     res.type('html').send(SWAGGER_PAGE);
   });
+  router.all(['/swagger', '/swagger/v1/swagger.json'], onlyGetAndHead('the API description'));
   return router;
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import express from 'express';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, onlyGetAndHead } from '@pitwall/service-kit';
 
 /**
  * The telemetry viewer's page and assets (apps/viewer, bundled by tools/build-viewer.mjs) at `/viewer`: GET and HEAD
@@ -61,9 +61,6 @@ export function viewerPage(dir: string): express.Router {
   };
   router.get(['/viewer', '/viewer/'], send('index.html'));
   router.get('/viewer/:file', (req, res) => send(String(req.params['file']))(req, res));
-  router.all(['/viewer', '/viewer/', '/viewer/:file'], (req, res) => {
-    res.setHeader('Allow', 'GET, HEAD');
-    throw new AppError(405, `${req.method} is not supported on the viewer; it answers GET, HEAD`);
-  });
+  router.all(['/viewer', '/viewer/', '/viewer/:file'], onlyGetAndHead('the viewer'));
   return router;
 }
