@@ -300,7 +300,7 @@ export const MAX_LAP_STATS_CHANNELS = 1_000;
 export const MAX_SECTORS = 100;
 
 /** A finite number in a JSON body (JSON's `1e400` parses as Infinity). */
-const FiniteNumber = z.number({ error: 'is not a number' }).refine(Number.isFinite, { error: 'is not a finite number', abort: true });
+const FiniteNumber = z.number({ error: (issue) => (typeof issue.input === 'number' ? 'is not a finite number (JSON reads a number this large as infinity)' : 'is not a number') }).refine(Number.isFinite, { error: 'is not a finite number', abort: true });
 const ChannelName = z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH);
 const LapIndex = z.number({ error: SCOPE_MESSAGES.lapIndex }).int({ error: SCOPE_MESSAGES.lapIndex }).min(0, { error: SCOPE_MESSAGES.lapIndex }).max(MAX_LAP_INDEX, { error: SCOPE_MESSAGES.lapIndexTooLarge });
 
@@ -315,12 +315,23 @@ export const LapStatsBody = z
     thresholds: z.record(z.string(), FiniteNumber).optional(),
     sectorStartDistances: z.array(FiniteNumber.refine((d) => d >= 0, { error: 'must be 0 or more' })).max(MAX_SECTORS).optional(),
   })
-  .superRefine((body, ctx) => {
-    const named = new Set(body.channels);
-    for (const name of Object.keys(body.thresholds ?? {})) if (!named.has(name)) ctx.addIssue({ code: 'custom', path: ['thresholds', name], message: 'names no channel of channels' });
-    const distances = body.sectorStartDistances ?? [];
-    for (let k = 1; k < distances.length; k++) if (!((distances[k] as number) > (distances[k - 1] as number))) ctx.addIssue({ code: 'custom', path: ['sectorStartDistances', k], message: 'must be greater than the one before' });
-  })
+  .superRefine(
+    (body, ctx) => {
+      // Run beside the fields' own refusals too (`when`), so every error of the body is named at once: the raw input
+      // may then be of any shape, and only what is well formed is compared.
+      const raw = body as unknown as { channels?: unknown; thresholds?: unknown; sectorStartDistances?: unknown };
+      if (Array.isArray(raw.channels) && raw.channels.every((c) => typeof c === 'string') && typeof raw.thresholds === 'object' && raw.thresholds !== null) {
+        const named = new Set<unknown>(raw.channels);
+        for (const name of Object.keys(raw.thresholds)) if (!named.has(name)) ctx.addIssue({ code: 'custom', path: ['thresholds', name], message: 'names no channel of channels' });
+      }
+      const distances = Array.isArray(raw.sectorStartDistances) ? (raw.sectorStartDistances as unknown[]) : [];
+      for (let k = 1; k < distances.length; k++) {
+        const [before, here] = [distances[k - 1], distances[k]];
+        if (typeof before === 'number' && typeof here === 'number' && !(here > before)) ctx.addIssue({ code: 'custom', path: ['sectorStartDistances', k], message: 'must be greater than the one before' });
+      }
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
   .meta({ id: 'LapStatsBody' });
 export type LapStatsBody = z.infer<typeof LapStatsBody>;
 

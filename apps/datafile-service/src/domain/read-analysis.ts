@@ -195,7 +195,21 @@ function analysedChannels(catalogue: readonly ChannelInfo[], named: readonly [st
     if (info.unsupported) unreadable.refuse(field, `cannot be read: ${info.name} uses ${info.unsupported}, which this service does not decode`, `${field} ${info.name} cannot be read: it uses ${info.unsupported}`);
   });
   unreadable.throwIfAny(415);
+  refuseNonNumeric(named.map(([field], i) => [field, infos[i] as ChannelInfo]));
   return infos;
+}
+
+/**
+ * The analysis reads (and a track map's colour) take channels of one number a sample: a text or byte channel (read
+ * its events with the channel read) or an array channel is a 422 naming its field, before any sample is read.
+ */
+export function refuseNonNumeric(channels: readonly (readonly [string, ChannelInfo])[]): void {
+  const refusals = new FieldRefusals();
+  for (const [field, info] of channels) {
+    const what = info.kind ? `a ${info.kind} channel (its samples are events: read them with the channel read)` : info.dimension > 1 ? `an array channel of ${info.dimension} values a sample` : undefined;
+    if (what) refusals.refuse(field, `must be a channel of one number a sample: ${info.name} is ${what}`, `${field} ${info.name} is ${what}`);
+  }
+  refusals.throwIfAny(422, 'This read takes channels of one number a sample: ');
 }
 
 function echoOf(ref: DatasetRef): DatasetEcho {

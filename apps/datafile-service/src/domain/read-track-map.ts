@@ -8,6 +8,7 @@ import type { DatasetRef, OpenDataset } from './datasets';
 import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
 import { withinSampleBudget } from './read-budget';
 import { catalogueWith, decodesOf, isMathChannel } from './math-lookup';
+import { refuseNonNumeric } from './read-analysis';
 import { slicesOf, type MathReads } from './read-math-channels';
 import type { TrackMapTask } from '../workers/track-map';
 import type { StoredSlice } from '../workers/shape-channels';
@@ -44,6 +45,7 @@ export async function readTrackMap(ref: DatasetRef, dataset: OpenDataset, read: 
   const pick = pickTrackMapSources(file.channels, { ...(read.channels ? { channels: read.channels } : {}), ...(read.source ? { source: read.source } : {}) });
   if ('refused' in pick) for (const r of pick.refused) refusals.refuse(r.field, r.message, `${r.field}: ${r.message}`);
   refusals.throwIfAny();
+  if (read.colour !== undefined) refuseNonNumeric([['colour', byName.get(read.colour) as ChannelInfo]]);
   if (!('picked' in pick)) throw new AppError(422, `${ref.type} ${ref.id} dataset '${ref.group}' has ${'missing' in pick ? pick.missing : 'no source of a track map'}`);
 
   const roles = pick.picked.channels.map((c) => ({ ...c, info: byName.get(c.name) as ChannelInfo }));

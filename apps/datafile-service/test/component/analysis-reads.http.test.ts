@@ -105,6 +105,18 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       expect(JSON.stringify(order.errors)).toContain('must be greater than the one before');
     });
 
+    test('when a body has a threshold that is not a number, one naming no channel and distances out of order, then one 400 names all three', async () => {
+      const body = await answer(await post('lapstats', { channels: ['Throttle'], thresholds: { Throttle: 'x', Other: 1 }, sectorStartDistances: [100, 'far', 50, 20] }), 400);
+      expect(body.errors).toEqual({
+        'thresholds.Throttle': ['is not a number'],
+        'thresholds.Other': ['names no channel of channels'],
+        'sectorStartDistances[1]': [expect.any(String)],
+        'sectorStartDistances[3]': ['must be greater than the one before'],
+      });
+      const infinite = await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/lapstats`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' }, body: '{"channels":["Throttle"],"thresholds":{"Throttle":1e999}}' });
+      expect(((await answer(infinite, 400)) as Json).errors).toEqual({ 'thresholds.Throttle': ['is not a finite number (JSON reads a number this large as infinity)'] });
+    });
+
     test('when channels are named like properties every object has (toString, constructor, valueOf), then they are reported as any other, with a threshold only where one is given', async () => {
       const csv = 'Time,toString,constructor,valueOf,Lap\n0,1,2,3,0\n0.5,1,2,3,0\n1,4,5,6,1\n1.5,4,5,6,1\n';
       const file = await started.attached.entityWithFile('DataFile', 'names.csv', new TextEncoder().encode(csv));

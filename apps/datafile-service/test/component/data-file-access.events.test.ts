@@ -150,6 +150,24 @@ describe('text, byte and array channels through the gateway (entity-service, dat
       expect(decoded.map(toReadRecord)).toEqual(answer.channels);
     });
 
+    test.each([
+      ['histogram', { channel: 'string_ch' }, 'channel', 'a text channel'],
+      ['scatter', { x: 'plain_next_to_strings', y: 'string_ch' }, 'y', 'a text channel'],
+      ['lapstats', { channels: ['plain_next_to_strings', 'string_ch'] }, 'channels[1]', 'a text channel'],
+    ])('when %s is asked of a text channel, then 422 naming its field', async (read, body, field, what) => {
+      const answer = await post(`${dataset(strings)}/${read}`, body);
+      expect(answer.status).toBe(422);
+      const problem: Json = await answer.json();
+      expect(problem.errors[field]).toEqual([expect.stringMatching(new RegExp(`^must be a channel of one number a sample: string_ch is ${what}`))]);
+      expect(problem.detail).toMatch(/^This read takes channels of one number a sample: /);
+    });
+
+    test('when a histogram is asked of an array channel, then 422 naming it', async () => {
+      const answer = await post(`${dataset(arrays)}/histogram`, { channel: 'grid' });
+      expect(answer.status).toBe(422);
+      expect(((await answer.json()) as Json).errors).toEqual({ channel: ['must be a channel of one number a sample: grid is an array channel of 6 values a sample'] });
+    });
+
     test('when a text channel of a built file is read with a UTF-8 value, then it reads as written', async () => {
       const answer = await json(post(`${dataset(arrays)}/channels`, { channels: ['note'], mode: 0 }));
       expect(answer.channels[0].values).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
