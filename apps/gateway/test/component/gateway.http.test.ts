@@ -39,6 +39,18 @@ describe('gateway over HTTP, with entity-service in-process on the same bus', ()
     expect(r.headers.get('content-type')).toContain('application/problem+json');
   });
 
+  test('when the ApiKey header comes twice, or the key is in upper case, then 401 saying so', async () => {
+    const twice = new Headers({ AccountId: demo.accountId });
+    twice.append('ApiKey', demo.apiKey as string);
+    twice.append('ApiKey', demo.apiKey as string);
+    const repeated = await fetch(`${base}/Championships`, { headers: twice });
+    expect([repeated.status, repeated.headers.get('www-authenticate')]).toEqual([401, 'ApiKey']);
+    expect(((await repeated.json()) as { detail: string }).detail).toBe('The ApiKey header came more than once (or holds a comma): send one key, once');
+    const upper = await fetch(`${base}/Championships`, { headers: { ApiKey: (demo.apiKey as string).toUpperCase(), AccountId: demo.accountId } });
+    expect(upper.status).toBe(401);
+    expect(((await upper.json()) as { detail: string }).detail).toBe('The API key has upper-case letters: keys are lower-case GUIDs, sent as they were issued');
+  });
+
   test.each([
     ['missing', undefined, 'is required'],
     ['malformed', 'account-7', 'is not a GUID'],

@@ -18,6 +18,7 @@ export function authenticate(auth: Authenticator, options: { accountOptional?: b
   return async (req, _res, next) => {
     const apiKey = req.header('ApiKey');
     if (!apiKey) throw AppError.unauthorized('The ApiKey header is missing');
+    refuseMalformedKey(apiKey.trim());
     const accountHeader = req.header('AccountId')?.trim();
     if (accountHeader && GUID_PATTERN.test(accountHeader)) {
       // The usual request: key and role looked up together.
@@ -38,6 +39,15 @@ export function authenticate(auth: Authenticator, options: { accountOptional?: b
     }
     throw AppError.badRequest(`The AccountId header '${accountHeader.slice(0, 64)}' is not a GUID`, { AccountId: ['is not a GUID'] });
   };
+}
+
+/**
+ * A key in a form no key has, said precisely (still a 401, and nothing about whether some key is valid): the header
+ * sent twice (Node joins repeats with a comma), or a GUID with upper-case letters (keys are lower case, wire.md §1).
+ */
+function refuseMalformedKey(key: string): void {
+  if (key.includes(',')) throw AppError.unauthorized('The ApiKey header came more than once (or holds a comma): send one key, once');
+  if (GUID_PATTERN.test(key) && key !== key.toLowerCase()) throw AppError.unauthorized('The API key has upper-case letters: keys are lower-case GUIDs, sent as they were issued');
 }
 
 /**
