@@ -15,11 +15,24 @@ const LAST_INSTANT = 253_402_300_799_999;
  * (up to 9 are read). The instant, in UTC, is within years 1 to 9999: an answer always writes it as `YYYY-...Z`.
  */
 export function parseWireDateTime(text: string): number | undefined {
+  const read = readWireDateTime(text);
+  return typeof read === 'number' ? read : undefined;
+}
+
+/** Why `text` is not a wire date-time (the words after the value in a refusal), or undefined when it is one. */
+export function wireDateTimeRefusal(text: string): string | undefined {
+  const read = readWireDateTime(text);
+  return typeof read === 'number' ? undefined : read.refusal;
+}
+
+const NOT_ISO = 'is not an ISO 8601 date-time';
+
+function readWireDateTime(text: string): number | { refusal: string } {
   const m = WIRE_DATE_TIME.exec(text.trim());
-  if (!m) return undefined;
+  if (!m) return { refusal: NOT_ISO };
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
   const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeapYear(year) ? 1 : 0);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return { refusal: `${NOT_ISO}: a field is past its calendar's or clock's range` };
   const at = new Date(0);
   at.setUTCFullYear(year, month - 1, day);
   at.setUTCHours(hour, minute, second, Number((m[7] ?? '0').padEnd(3, '0').slice(0, 3)));
@@ -27,10 +40,10 @@ export function parseWireDateTime(text: string): number | undefined {
   let t = at.getTime();
   if (zone && zone !== 'Z') {
     const [zh, zm] = [Number(zone.slice(1, 3)), Number(zone.slice(-2))];
-    if (zh > 23 || zm > 59) return undefined;
+    if (zh > 23 || zm > 59) return { refusal: `${NOT_ISO}: its offset is past 23:59` };
     t -= (zone.startsWith('-') ? -1 : 1) * (zh * 60 + zm) * 60_000;
   }
-  return t >= FIRST_INSTANT && t <= LAST_INSTANT ? t : undefined;
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT ? t : { refusal: 'is outside the years 0001 to 9999 once in UTC (the range the wrappers\' DateTime holds)' };
 }
 
 function isLeapYear(year: number): boolean {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseWireDateTime } from './date-time';
+import { parseWireDateTime, wireDateTimeRefusal } from './date-time';
 import { CallerContext } from './messages';
 import { Guid, guidSchema } from './wire';
 
@@ -24,7 +24,7 @@ export type TimingProperty = z.infer<typeof TimingProperty>;
 /** Extended ISO 8601 (an offset or `Z`), passed on as ISO 8601 UTC with milliseconds. */
 const TimeOfDay = z
   .string()
-  .refine((v) => parseWireDateTime(v) !== undefined, 'is not an ISO 8601 date-time')
+  .refine((v) => parseWireDateTime(v) !== undefined, { error: (issue) => wireDateTimeRefusal(String(issue.input)) ?? 'is not an ISO 8601 date-time' })
   .overwrite((v) => {
     const t = parseWireDateTime(v);
     return t === undefined ? v : new Date(t).toISOString();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseWireDateTime } from './date-time';
+import { parseWireDateTime, wireDateTimeRefusal } from './date-time';
 import { safeParseReporting } from './field-errors';
 
 /**
@@ -137,7 +137,7 @@ export type CollectionItemUpdate = z.infer<typeof CollectionItemUpdate>;
 /** A date-time as the wrappers send it (date-time.ts), passed on as ISO 8601 UTC with milliseconds. */
 const WireDateTime = z
   .string()
-  .refine((v) => parseWireDateTime(v) !== undefined, 'is not an ISO 8601 date-time')
+  .refine((v) => parseWireDateTime(v) !== undefined, { error: (issue) => wireDateTimeRefusal(String(issue.input)) ?? 'is not an ISO 8601 date-time' })
   .overwrite((v) => {
     const t = parseWireDateTime(v);
     return t === undefined ? v : new Date(t).toISOString();

@@ -1,4 +1,4 @@
-import { UpdateModel, parseWireDateTime } from '../src';
+import { UpdateModel, parseWireDateTime, wireDateTimeRefusal } from '../src';
 
 describe('parseWireDateTime', () => {
   test.each([
@@ -18,6 +18,24 @@ describe('parseWireDateTime', () => {
 
   test.each(['2026-02-30T00:00:00Z', '2026-04-10T24:00:00Z', '2026-04-10T14:03:07;Z', 'yesterday', '2026-04-10T14:03:07+25:00', '0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-05:00', '2026-04-10T14:03:07.1234567890Z'])('when it is %s, then it is not a date-time', (text) => {
     expect(parseWireDateTime(text)).toBeUndefined();
+  });
+});
+
+describe('wireDateTimeRefusal', () => {
+  test.each([
+    ['yesterday', 'is not an ISO 8601 date-time'],
+    ['2026-02-30T00:00:00Z', "is not an ISO 8601 date-time: a field is past its calendar's or clock's range"],
+    ['2026-04-10T14:03:07+25:00', 'is not an ISO 8601 date-time: its offset is past 23:59'],
+    ['9999-12-31T23:59:59-01:00', "is outside the years 0001 to 9999 once in UTC (the range the wrappers' DateTime holds)"],
+    ['0001-01-01T00:00:00+01:00', "is outside the years 0001 to 9999 once in UTC (the range the wrappers' DateTime holds)"],
+    ['2026-04-10T14:03:07Z', undefined],
+  ])('when it is %s, then the refusal says %s', (text, refusal) => {
+    expect(wireDateTimeRefusal(text)).toBe(refusal);
+  });
+
+  test('when LastModifiedTimeMaxAllowedValue is past year 9999 in UTC, then the model says so', () => {
+    const result = UpdateModel.safeParse({ LastModifiedTimeMaxAllowedValue: '9999-12-31T23:59:59-01:00' });
+    expect(result.error?.issues[0]?.message).toMatch(/^is outside the years 0001 to 9999 once in UTC/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
-import { GUID_PATTERN, isStorableText, PARAMETER_TYPES, UNSTORABLE_TEXT, parseWireDateTime, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
+import { GUID_PATTERN, isStorableText, PARAMETER_TYPES, UNSTORABLE_TEXT, parseWireDateTime, wireDateTimeRefusal, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
 
 /** A parameter value as stored and returned: typed JSON. */
 export type ParameterValue = number | string | boolean | null;
@@ -75,9 +75,10 @@ export function convertValue(def: ParameterDef, raw: string | null): { value: Pa
     }
     case 'DateTime': {
       const t = parseWireDateTime(raw);
-      return t !== undefined
-        ? { value: new Date(t).toISOString() }
-        : { error: `${def.name} is a DateTime; '${raw}' is not an ISO 8601 date` };
+      if (t !== undefined) return { value: new Date(t).toISOString() };
+      // The wording of examples.md for a value that is no date; one past the wrappers' years says so.
+      const refusal = wireDateTimeRefusal(raw);
+      return { error: `${def.name} is a DateTime; '${raw}' ${refusal?.startsWith('is outside') ? refusal : 'is not an ISO 8601 date'}` };
     }
     case 'Enum': {
       // By name (any case), or by 0-based index as the official examples write it (`AmbientMeasurementDataSource` = "2").

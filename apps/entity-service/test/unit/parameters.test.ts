@@ -55,6 +55,11 @@ describe('convertValue', () => {
     expect(convertValue({ name: 'P', type: 'Integer' }, '1.5')).toEqual({ error: "P is an Integer; '1.5' is not a whole number" });
   });
 
+  test('when a DateTime is no date, then the examples\' wording; when it is a date past year 9999 once in UTC, then it says so', () => {
+    expect(convertValue({ name: 'P', type: 'DateTime' }, 'next tuesday')).toEqual({ error: "P is a DateTime; 'next tuesday' is not an ISO 8601 date" });
+    expect(convertValue({ name: 'P', type: 'DateTime' }, '9999-12-31T23:59:59-01:00')).toEqual({ error: "P is a DateTime; '9999-12-31T23:59:59-01:00' is outside the years 0001 to 9999 once in UTC (the range the wrappers' DateTime holds)" });
+  });
+
   test('when a DateTime has no offset, then it is read as UTC whatever the process time zone', () => {
     const zone = process.env['TZ'];
     try {
