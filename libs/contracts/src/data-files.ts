@@ -302,7 +302,8 @@ export const MAX_SECTORS = 100;
 /** A finite number in a JSON body (JSON's `1e400` parses as Infinity). */
 const FiniteNumber = z.number({ error: (issue) => (typeof issue.input === 'number' ? 'is not a finite number (JSON reads a number this large as infinity)' : 'is not a number') }).refine(Number.isFinite, { error: 'is not a finite number', abort: true });
 const ChannelName = z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH);
-const LapIndex = z.number({ error: SCOPE_MESSAGES.lapIndex }).int({ error: SCOPE_MESSAGES.lapIndex }).min(0, { error: SCOPE_MESSAGES.lapIndex }).max(MAX_LAP_INDEX, { error: SCOPE_MESSAGES.lapIndexTooLarge });
+// One refusal a value: past the bound first (1e20 is too large, not "not an integer"), then the integer check.
+const LapIndex = z.number({ error: SCOPE_MESSAGES.lapIndex }).max(MAX_LAP_INDEX, { error: SCOPE_MESSAGES.lapIndexTooLarge, abort: true }).int({ error: SCOPE_MESSAGES.lapIndex, abort: true }).min(0, { error: SCOPE_MESSAGES.lapIndex });
 
 /**
  * `POST .../lapstats`: each lap's time, sectors at `sectorStartDistances` (metres from the lap's start; absent: the
