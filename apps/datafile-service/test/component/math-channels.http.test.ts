@@ -218,6 +218,8 @@ describe('math channels through the gateway (entity-service, datafile-service an
       const problem = (await r.json()) as Json;
       expect({ path, status: r.status }).toEqual({ path, status: 413 });
       expect(problem.detail).toContain('READ_SAMPLE_BUDGET (12000)');
+      // maxPoints would not help (it thins the answer, not the evaluation): the advice does not offer it as a way out.
+      expect(problem.detail).toContain("(maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts at its Rate)");
       expect(Number(problem.samplesNeeded)).toBeGreaterThanOrEqual(20_000_002);
     }
     // A short window of it fits: 0.005 s at 1 MHz.
