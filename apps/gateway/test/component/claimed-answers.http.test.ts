@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { Writable } from 'node:stream';
 import { bytesAnswer, ClaimDesk, ClaimRedeemer, heldAnswer, InProcessBus, REQUEST_HELD_ANSWER, type BulkAnswer } from '@pitwall/bus';
 import { SERVICES } from '@pitwall/contracts';
 import { AppError, createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
@@ -69,6 +70,9 @@ describe('a data file read answered with a claim: the gateway fetches it from th
   let asked: Record<string, string | undefined> = {};
   /** A gateway that holds large answers (HELD_ANSWERS_BYTES). */
   let holding: HttpEntryPoint;
+  /** A gateway whose log lines (JSON) are kept in `logged`. */
+  let logging: HttpEntryPoint;
+  const logged: { level: number; msg: string }[] = [];
 
   beforeAll(async () => {
     bus = new InProcessBus({ logger });
@@ -85,6 +89,13 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     http = await listen(buildGateway({ bus, auth: fakeAuth, logger, claims: redeemer }), 0, '127.0.0.1');
     bare = await listen(buildGateway({ bus, auth: fakeAuth, logger }), 0, '127.0.0.1');
     holding = await listen(buildGateway({ bus, auth: fakeAuth, logger, claims: redeemer, heldAnswers: new HeldAnswers(64 * 1024 * 1024) }), 0, '127.0.0.1');
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logged.push(JSON.parse(line) as { level: number; msg: string });
+        done();
+      },
+    });
+    logging = await listen(buildGateway({ bus, auth: fakeAuth, logger: createLogger('gateway-claims-logged', 'info', 'json', sink), claims: redeemer }), 0, '127.0.0.1');
   });
   beforeEach(() => {
     afterReply = undefined;
@@ -94,6 +105,7 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     await http.stop();
     await bare.stop();
     await holding.stop();
+    await logging.stop();
     redeemer.close();
     await desk.stop();
     await bus.close();
@@ -140,6 +152,21 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     const got = await read(http.address, path, { goAfterBytes: CHUNK });
     expect(got.complete).toBe(false);
     await expect(state.aborted).resolves.toBeDefined();
+  });
+
+  test('when the client goes mid-answer, then the gateway logs it as the client\'s doing (info); when the service breaks off, as a warning', async () => {
+    const until = async (msg: string) => {
+      for (let i = 0; i < 100 && !logged.some((l) => l.msg === msg); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      return logged.filter((l) => l.msg === msg).map((l) => l.level);
+    };
+    logged.length = 0;
+    next = () => produced(4096).answer;
+    await read(logging.address, path, { goAfterBytes: CHUNK });
+    expect(await until('the client went before the claimed answer ended; its producer is stopped')).toEqual([30]);
+    next = () => produced(64, { failAfter: 20 }).answer;
+    expect((await read(logging.address, path)).complete).toBe(false);
+    expect(await until('claimed answer broke off before its end: the transfer was aborted')).toEqual([40]);
+    expect(logged.filter((l) => l.msg === 'the client went before the claimed answer ended; its producer is stopped')).toHaveLength(1);
   });
 
   test('when the claim cannot be fetched (spent before the gateway came: expired, redeemed, refused), then 502 problem+json', async () => {

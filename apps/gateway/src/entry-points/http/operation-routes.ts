@@ -252,11 +252,22 @@ async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Respo
   }
   res.status(op.response.status).type(answer.contentType);
   if (answer.length !== undefined) res.setHeader('Content-Length', String(answer.length));
-  await (keeper ? pipeline(answer.body, keeper, res) : pipeline(answer.body, res)).catch((err: unknown) => {
-    // The client went (its own doing), or the service broke off mid-answer: the client's transfer is aborted either way.
-    res.destroy();
-    req.log.warn({ claim: claim.id, reason: (err as Error).message }, 'claimed answer broke off before its end: the transfer was aborted');
-  });
+  // Whose doing an end before the last byte is: the client's when its side of the connection closed on its own (its
+  // FIN, or a reset: a socket error that is not the pipeline's own, which destroying the response passes to the
+  // socket); the service's when its answer broke off.
+  const socket = req.socket;
+  let clientEnded = false;
+  let socketError: unknown;
+  const ended = (): void => void (clientEnded = true);
+  const failed = (err: unknown): void => void (socketError ??= err);
+  socket.once('end', ended).once('error', failed);
+  await (keeper ? pipeline(answer.body, keeper, res) : pipeline(answer.body, res))
+    .catch((err: unknown) => {
+      res.destroy();
+      if (clientEnded || (socketError !== undefined && socketError !== err)) req.log.info({ claim: claim.id }, 'the client went before the claimed answer ended; its producer is stopped');
+      else req.log.warn({ claim: claim.id, reason: (err as Error).message }, 'claimed answer broke off before its end: the transfer was aborted');
+    })
+    .finally(() => socket.off('end', ended).off('error', failed));
 }
 
 /** The queue a message goes to: with an ordering key and partitions, the partition its key hashes to. */
