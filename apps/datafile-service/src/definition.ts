@@ -5,7 +5,7 @@ import { ClaimDesk, claimDeskSettings, claimSecret } from '@pitwall/bus';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
 import { defineService } from '@pitwall/service-host';
-import { intVar } from '@pitwall/service-kit';
+import { AppError, intVar } from '@pitwall/service-kit';
 import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
 import { ReadResultCache } from './domain/read-result-cache';
 import { codeVersionOf } from './domain/code-version';
@@ -38,6 +38,11 @@ export const DatafileConfig = z.object({
   DATAFILE_RESULT_CACHE_BYTES: intVar(64 * MiB),
   /** What each pool worker keeps, between reads, of the arrays math channels are evaluated into (default 64 MiB; given to the workers). */
   DATAFILE_SCRATCH_BYTES: intVar(DEFAULT_SCRATCH_BYTES),
+  /**
+   * Each pool worker's JavaScript heap (MiB, default 1024; 0: the process's own bound): a read or a file whose decoding
+   * would pass it ends that worker alone (replaced at once) and is a 422 naming this variable, never the process.
+   */
+  DATAFILE_WORKER_HEAP_MB: intVar(1024),
   /** A read over this is a 504 and its work is abandoned (default 30 s). */
   DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
   /** Channels of one file (or per-lap group) catalogued; more is a 422 (default 20,000). */
@@ -68,7 +73,18 @@ export const DatafileConfig = z.object({
 export const datafileService = defineService({
   name: 'datafile-service',
   config: DatafileConfig,
-  pools: [{ name: 'shape', entry: 'shape.worker.entry.js', workerData: (config) => ({ scratchBytes: config.DATAFILE_SCRATCH_BYTES }) satisfies ShapeWorkerData }],
+  pools: [
+    {
+      name: 'shape',
+      entry: 'shape.worker.entry.js',
+      workerData: (config) => ({ scratchBytes: config.DATAFILE_SCRATCH_BYTES }) satisfies ShapeWorkerData,
+      heapLimit: (config) => ({
+        mb: config.DATAFILE_WORKER_HEAP_MB,
+        outOfMemory: () =>
+          new AppError(422, `Reading this needs more memory than one read may use (DATAFILE_WORKER_HEAP_MB is ${config.DATAFILE_WORKER_HEAP_MB} MiB): the file's structure or the read asked too much of it; read a lap or fewer channels, and if it is a file of yours that other tools read, tell the operators`),
+      }),
+    },
+  ],
   build: async ({ bus, config, workers, logger, shared, name }) => {
     const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };

@@ -66,6 +66,11 @@ export interface WorkerPool<C = unknown> {
   maxThreads?: number;
   /** What each worker is given from the validated config (its `workerData`): settings a worker applies itself. */
   workerData?(config: C): unknown;
+  /**
+   * Each worker's JavaScript heap bound (MiB, its `resourceLimits.maxOldGenerationSizeMb`; 0: the process's) and what a
+   * task that passes it is answered: the worker alone is ended and replaced, never the process.
+   */
+  heapLimit?(config: C): { mb: number; outOfMemory: () => Error };
 }
 
 export interface HttpPart<P, C> {

@@ -78,7 +78,17 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     }
     const workers: Record<string, Piscina> = {};
     for (const w of definition.pools ?? []) {
-      const pool = new StoppablePool({ filename: isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry), ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}), ...(w.workerData ? { workerData: w.workerData(config) } : {}) }, logger);
+      const heap = w.heapLimit?.(config);
+      const pool = new StoppablePool(
+        {
+          filename: isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry),
+          ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}),
+          ...(w.workerData ? { workerData: w.workerData(config) } : {}),
+          ...(heap?.mb ? { resourceLimits: { maxOldGenerationSizeMb: heap.mb } } : {}),
+        },
+        logger,
+        heap?.mb ? heap.outOfMemory : undefined,
+      );
       workers[w.name] = pool;
       closers.push(() => pool.destroy());
     }

@@ -15,10 +15,21 @@ type PoolOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
  *   logged (at error level while the pool serves; at debug level once it is stopped, when a late replacement of an
  *   aborted task's worker may find its file gone) and the pool goes on.
  */
+/** What a task whose worker ran out of its heap (`resourceLimits`) is answered instead of the worker's bare error. */
+export type OutOfMemoryAnswer = () => Error;
+
 export class StoppablePool extends Piscina {
   private stopped = false;
 
-  constructor(options: PoolOptions, logger?: Logger) {
+  /**
+   * `outOfMemory`: with `resourceLimits` set, a task whose worker passes them fails with this (a 4xx naming the setting,
+   * say) rather than ERR_WORKER_OUT_OF_MEMORY; the worker alone is ended (not the process) and replaced.
+   */
+  constructor(
+    options: PoolOptions,
+    logger?: Logger,
+    private readonly outOfMemory?: OutOfMemoryAnswer,
+  ) {
     super(options);
     this.on('error', (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
@@ -29,7 +40,12 @@ export class StoppablePool extends Piscina {
 
   override run(task: unknown, options?: Parameters<Piscina['run']>[1]): ReturnType<Piscina['run']> {
     if (this.stopped) return Promise.reject(new Error('the worker pool is stopped: its service is stopping'));
-    return super.run(task, options);
+    const running = super.run(task, options);
+    const outOfMemory = this.outOfMemory;
+    if (!outOfMemory) return running;
+    return running.catch((err: unknown) => {
+      throw (err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory() : err;
+    });
   }
 
   override destroy(): Promise<void> {

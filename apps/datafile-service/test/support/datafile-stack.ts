@@ -92,7 +92,8 @@ function startGateway(stack: InProcessStack) {
 }
 
 function startDatafile(stack: InProcessStack, entry: string, maxThreads: number, env: NodeJS.ProcessEnv = {}) {
-  return stack.start({ ...datafileService, pools: [{ name: 'shape', entry, maxThreads }] }, env);
+  // The service's own pool settings (its workers' data and heap bound), from the test's bundle of the worker.
+  return stack.start({ ...datafileService, pools: (datafileService.pools ?? []).map((pool) => ({ ...pool, entry, maxThreads })) }, env);
 }
 
 /**

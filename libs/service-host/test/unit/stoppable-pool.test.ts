@@ -7,6 +7,20 @@ const hang = join(__dirname, '..', 'fixtures', 'hang.worker.js');
 const double = join(__dirname, '..', 'fixtures', 'double.worker.js');
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
+describe('the worker pool of a service: a task past its worker\'s heap bound', () => {
+  test('when a task runs its worker out of its heap, then the task fails with the pool\'s own answer, the process goes on, and the next task is served', async () => {
+    const hog = join(__dirname, '..', 'fixtures', 'hog.worker.js');
+    const answer = new Error('this read needs more memory than a worker may use (TEST_HEAP_MB)');
+    const pool = new StoppablePool({ filename: hog, minThreads: 1, maxThreads: 1, resourceLimits: { maxOldGenerationSizeMb: 32 } }, undefined, () => answer);
+    try {
+      await expect(pool.run('hog')).rejects.toBe(answer);
+      expect(await pool.run(21)).toBe(42);
+    } finally {
+      await pool.destroy();
+    }
+  }, 30_000);
+});
+
 describe('the worker pool of a service: its stop is final', () => {
   test('when a task is aborted by its caller while the pool runs, then it fails with the abort and the pool goes on serving', async () => {
     const pool = new StoppablePool({ filename: hang, minThreads: 1, maxThreads: 1 });
