@@ -37,13 +37,18 @@ export function timeAtDistance(trace: LapDistanceTrace, distance: number): numbe
  */
 export function sectorTimes(trace: LapDistanceTrace, lapTime: number, startDistances: readonly number[]): (number | null)[] {
   const starts = [0, ...startDistances.filter((d) => d > 0)];
-  const at = starts.map((d) => timeAtDistance(trace, d));
+  // Each boundary is taken to the nanosecond first, and a sector is the whole nanoseconds between two: a lap's sectors
+  // then add up to its lap time exactly (rounding each difference instead left 61.899999999 for a 61.9 s lap).
+  const at = starts.map((d) => nanoseconds(timeAtDistance(trace, d)));
+  const end = nanoseconds(lapTime);
   return starts.map((_, k) => {
     const from = at[k];
-    const to = k + 1 < starts.length ? at[k + 1] : lapTime;
-    return from === undefined || to === undefined ? null : to - from;
+    const to = k + 1 < starts.length ? at[k + 1] : end;
+    return from === undefined || to === undefined ? null : (to - from) / 1e9;
   });
 }
+
+const nanoseconds = (seconds: number | undefined): number | undefined => (seconds === undefined ? undefined : Math.round(seconds * 1e9));
 
 /** One lap as the best-lap and theoretical-best arithmetic reads it. */
 export interface TimedLap {

@@ -46,3 +46,16 @@ describe('sector times', () => {
     expect(bestLap([])).toBeUndefined();
   });
 });
+
+describe('sectors that add up to their lap', () => {
+  test('when the sector boundaries fall between nanoseconds, then the sectors of a lap add up to its lap time to the nanosecond, and so does a theoretical best made of one lap', () => {
+    // The car reaches 300 m at 20.3000000004 s and 700 m at 41.6000000008 s: each sector rounded to the nanosecond on
+    // its own (20.3, 21.3, 20.299999999) would add up to 61.899999999.
+    const trace = { times: [0, 20.3000000004, 41.6000000008, 61.9], distances: [0, 300, 700, 1000] };
+    const sectors = sectorTimes(trace, 61.9, [300, 700]) as number[];
+    const ns = sectors.map((t) => Math.round(t * 1e9));
+    expect(ns.reduce((a, b) => a + b, 0)).toBe(61_900_000_000);
+    const best = theoreticalBest([{ lapIndex: 1, lapTime: 61.9, sectors }], 3) as { lapTime: number };
+    expect(Math.round(best.lapTime * 1e9) / 1e9).toBe(61.9);
+  });
+});
