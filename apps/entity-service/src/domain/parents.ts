@@ -22,7 +22,7 @@ export async function resolveParents(q: Queryable, accountId: string, type: Enti
     ids.push(id ?? null);
   }
   for (const key of byLower.keys()) errors[key] = [type.parents.length ? `is not a parent of ${type.plural}; expected ${type.parents.map((p) => p.key).join(', ')}` : `${type.plural} have no parent`];
-  if (!requireAll && type.parents.length > 0 && ids.every((id) => id === null)) errors[type.parents[0]?.key as string] = [`at least one of ${type.parents.map((p) => p.key).join(', ')} is required`];
+  if (!requireAll && type.parents.length > 0 && ids.every((id) => id === null)) errors[type.parents[0]?.key as string] = [type.parents.length === 1 ? 'is required' : `at least one of ${type.parents.map((p) => p.key).join(', ')} is required`];
   if (Object.keys(errors).length) throw AppError.badRequest('The parent ids are not valid', errors);
   for (const [i, parent] of type.parents.entries()) {
     const id = ids[i];
