@@ -2,7 +2,7 @@ import querystring from 'node:querystring';
 import express, { type RequestHandler } from 'express';
 import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
 import type { Bus, ClaimRedeemer, ServicePresence } from '@pitwall/bus';
-import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
+import { OPERATIONS, REQUEST_LIMITS, SERVICES, type Operation } from '@pitwall/contracts';
 import { AppError, healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
 import type { HeldAnswers } from './domain/held-answers';
@@ -50,8 +50,8 @@ const API_ANSWER_HEADERS = new Map([
   ['Cache-Control', 'no-store'],
 ]);
 
-/** Pairs one query string may carry: above the most an operation takes (MAX_SIMULATION_SETUPS `setupIds`, 5,000). */
-export const MAX_QUERY_PARAMETERS = 10_000;
+/** Pairs one query string may carry (MAX_QUERY_PARAMETERS): keep it above the most an operation takes (MAX_SIMULATION_SETUPS `setupIds`). */
+export const MAX_QUERY_PARAMETERS = REQUEST_LIMITS.MAX_QUERY_PARAMETERS;
 
 /** A query of more than MAX_QUERY_PARAMETERS pairs is a 400, before anything reads it (the parser keeps that many). */
 const tooManyQueryParameters: RequestHandler = (req, _res, next) => {

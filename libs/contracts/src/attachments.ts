@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CallerContext, SERVICES } from './messages';
 import { Guid, StoredName, UpdateModel, UNSTORABLE_TEXT, isStorableText } from './wire';
+import { atMostItems, REQUEST_LIMITS } from './request-limits';
 
 /** Attached file states (wire.md §7): the bytes are expected, arrived, checked and available. */
 export const ATTACHED_FILE_STATE = { pending: 0, uploading: 1, availableOnServer: 2 } as const;
@@ -55,7 +56,7 @@ export const ATTACHMENT_COMMANDS = {
 
 const Target = { caller: CallerContext, type: z.string(), id: Guid };
 export const AttachmentPrepare = z.strictObject({ ...Target, body: PrepareAttachmentBody });
-export const AttachmentList = z.strictObject({ ...Target, attachedFileIds: z.array(Guid).max(1000).optional() });
+export const AttachmentList = z.strictObject({ ...Target, attachedFileIds: z.array(Guid).max(REQUEST_LIMITS.MAX_ATTACHMENT_IDS, atMostItems('MAX_ATTACHMENT_IDS')).optional() });
 export const AttachmentUpdate = z.strictObject({ ...Target, attachedFileId: Guid, body: UpdateModel });
 export const AttachmentDelete = z.strictObject({ ...Target, attachedFileId: Guid });
 export const AttachmentUploadTarget = z.strictObject({ attachedFileId: Guid });

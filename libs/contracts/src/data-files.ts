@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CallerContext } from './messages';
 import { Guid, StoredName } from './wire';
+import { atMostItems, REQUEST_LIMITS } from './request-limits';
 
 /** Media types of the binary channel body (docs/binary-channels.md); a request accepting either gets it. */
 export const BINARY_CHANNEL_TYPES = ['application/x-service-channels', 'application/octet-stream'] as const;
@@ -115,7 +116,7 @@ export const MAX_LAP_INDEX = 999_999_999;
  */
 export const MAX_CHANNEL_NAME_LENGTH = 16_383;
 /** The most channels one batch read may ask for. */
-export const MAX_BATCH_CHANNELS = 10_000;
+export const MAX_BATCH_CHANNELS = REQUEST_LIMITS.MAX_BATCH_CHANNELS;
 
 /** A number of seconds in a JSON body; JSON's `1e400` parses as Infinity, which is too large, not "not a number". */
 const BodySeconds = z.number({ error: (issue) => (typeof issue.input === 'number' ? SCOPE_MESSAGES.secondsTooLarge : SCOPE_MESSAGES.seconds) });
@@ -128,7 +129,7 @@ const BodySeconds = z.number({ error: (issue) => (typeof issue.input === 'number
  */
 export const ChannelsBody = z
   .strictObject({
-    channels: z.array(z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH)).min(1).max(MAX_BATCH_CHANNELS),
+    channels: z.array(z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH)).min(1).max(MAX_BATCH_CHANNELS, atMostItems('MAX_BATCH_CHANNELS')),
     mode: z.union([z.literal(0), z.literal(1), z.literal(2)], { error: (issue) => (issue.input == null ? 'is required' : `must be the number 0 (the whole file), 1 (a lap) or 2 (a window)${typeof issue.input === 'number' ? '' : `, not a ${Array.isArray(issue.input) ? 'list' : typeof issue.input}`}`) }),
     lapIndex: z.number({ error: SCOPE_MESSAGES.lapIndex }).nullable().optional(),
     startTime: BodySeconds.nullable().optional(),
@@ -295,7 +296,7 @@ export type LapDeltaJson = z.infer<typeof LapDeltaJson>;
  */
 
 /** The most channels one lap statistics read may report on. */
-export const MAX_LAP_STATS_CHANNELS = 1_000;
+export const MAX_LAP_STATS_CHANNELS = REQUEST_LIMITS.MAX_LAP_STATS_CHANNELS;
 /** The most sector start distances one lap statistics read may give. */
 export const MAX_SECTORS = 100;
 
@@ -312,7 +313,7 @@ const LapIndex = z.number({ error: SCOPE_MESSAGES.lapIndex }).max(MAX_LAP_INDEX,
  */
 export const LapStatsBody = z
   .strictObject({
-    channels: z.array(ChannelName).max(MAX_LAP_STATS_CHANNELS),
+    channels: z.array(ChannelName).max(MAX_LAP_STATS_CHANNELS, atMostItems('MAX_LAP_STATS_CHANNELS')),
     thresholds: z.record(z.string(), FiniteNumber).optional(),
     sectorStartDistances: z.array(FiniteNumber.refine((d) => d >= 0, { error: 'must be 0 or more' })).max(MAX_SECTORS).optional(),
   })

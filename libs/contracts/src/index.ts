@@ -11,3 +11,4 @@ export * from './operations';
 export * from './data-files';
 export * from './attachments';
 export * from './simulation';
+export * from './request-limits';

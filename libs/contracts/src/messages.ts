@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CreateModel, Guid, ParameterUpdate, SearchBody, UpdateModel } from './wire';
+import { REQUEST_LIMITS } from './request-limits';
 
 /** Bus service names: each service consumes the request queue of its name. */
 export const SERVICES = { entity: 'entity', timing: 'timing', simulation: 'simulation', datafile: 'datafile' } as const;
@@ -32,7 +33,7 @@ export type Role = z.infer<typeof Role>;
 export const CallerContext = z.strictObject({ accountId: Guid, userId: Guid, role: Role });
 export type CallerContext = z.infer<typeof CallerContext>;
 
-const Include = z.array(z.string().max(500)).max(200).optional();
+const Include = z.array(z.string().max(REQUEST_LIMITS.MAX_INCLUDE_PATH_LENGTH)).max(REQUEST_LIMITS.MAX_INCLUDE_PATHS).optional();
 const ParentIds = z.record(z.string(), Guid);
 
 export const EntityGet = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, include: Include });
@@ -50,7 +51,7 @@ export const EntitySearch = z.strictObject({ caller: CallerContext, type: z.stri
  * at once, such as the simulation-service validating and marking the setups of one Trigger.
  * getMany: the entities among `ids` the caller can read, rendered as `entity.get` renders one; the others are left out.
  */
-export const EntityGetMany = z.strictObject({ caller: CallerContext, type: z.string(), ids: z.array(Guid).max(10_000) });
+export const EntityGetMany = z.strictObject({ caller: CallerContext, type: z.string(), ids: z.array(Guid).max(Math.max(10_000, REQUEST_LIMITS.MAX_SIMULATION_SETUPS)) });
 /** updateMany: parameter updates of many entities in one transaction; each item is applied or refused on its own. */
 export const EntityUpdateMany = z.strictObject({
   caller: CallerContext,

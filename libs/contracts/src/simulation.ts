@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CallerContext } from './messages';
 import { Guid, isStorableText, UNSTORABLE_TEXT } from './wire';
+import { atMostItems, REQUEST_LIMITS } from './request-limits';
 
 /**
  * External simulations (service-api.md "External simulation"): the bodies, the bus messages, the result entries,
@@ -47,12 +48,12 @@ const Credentials = z
   .meta({ id: 'SimulationCredentials' });
 
 /** Setups per Trigger or Reprocess request. */
-export const MAX_SIMULATION_SETUPS = 5000;
+export const MAX_SIMULATION_SETUPS = REQUEST_LIMITS.MAX_SIMULATION_SETUPS;
 
 export const TriggerSimulationBody = z
   .strictObject({
     externalProfileId: Guid,
-    setupIds: z.array(Guid).min(1, 'needs at least one setup').max(MAX_SIMULATION_SETUPS),
+    setupIds: z.array(Guid).min(1, 'needs at least one setup').max(MAX_SIMULATION_SETUPS, atMostItems('MAX_SIMULATION_SETUPS')),
     credentials: Credentials.nullable().optional(),
   })
   .meta({ id: 'TriggerSimulationBody' });
@@ -84,7 +85,7 @@ export type SimulationStatusResults = z.infer<typeof SimulationStatusResults>;
 
 export const SimulationTrigger = z.strictObject({ caller: CallerContext, body: TriggerSimulationBody });
 export const SimulationReprocess = z.strictObject({ caller: CallerContext, body: ReprocessSimulationBody });
-export const SimulationStatusQuery = z.strictObject({ caller: CallerContext, externalProfileId: Guid, setupIds: z.array(Guid).min(1).max(MAX_SIMULATION_SETUPS) });
+export const SimulationStatusQuery = z.strictObject({ caller: CallerContext, externalProfileId: Guid, setupIds: z.array(Guid).min(1).max(MAX_SIMULATION_SETUPS, atMostItems('MAX_SIMULATION_SETUPS')) });
 export const SimulationConnectionPut = z.strictObject({ caller: CallerContext, body: SimulationConnection });
 
 export const SIMULATION_COMMANDS = {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseWireDateTime, wireDateTimeRefusal } from './date-time';
 import { CallerContext } from './messages';
 import { Guid, guidSchema } from './wire';
+import { atMostItems, REQUEST_LIMITS } from './request-limits';
 
 /**
  * The timing integration (wire.md §6 in the project's words: docs/timing.md): a timing system at the track updates
@@ -46,7 +47,7 @@ const identity = {
   carId: RequiredGuid,
   runIndex: Index.meta({ description: '0-based index of the run of this car in the session' }),
   driverId: Guid.nullable().optional().meta({ description: "When given, sets the run's driver" }),
-  properties: z.array(TimingProperty).max(1000).nullable().optional(),
+  properties: z.array(TimingProperty).max(REQUEST_LIMITS.MAX_TIMING_PROPERTIES, atMostItems('MAX_TIMING_PROPERTIES')).nullable().optional(),
 };
 const runFields = {
   pitInTime: TimeOfDay.nullable().optional(),

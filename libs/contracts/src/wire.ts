@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseWireDateTime, wireDateTimeRefusal } from './date-time';
 import { safeParseReporting } from './field-errors';
+import { atMostItems, REQUEST_LIMITS } from './request-limits';
 
 /**
  * HTTP body schemas of wire.md. Property names are the canonical spelling; requests are bound
@@ -44,11 +45,11 @@ const AssociationParameterUpdate = z.strictObject({
   Name: z.string().min(1, 'is required').refine(isStorableText, UNSTORABLE_TEXT),
   Value: z.string().refine(isStorableText, UNSTORABLE_TEXT).nullable(),
 });
-const AssociationItem = z.looseObject({ ParameterUpdates: z.array(AssociationParameterUpdate).max(100).nullable().optional() }).catchall(Guid);
+const AssociationItem = z.looseObject({ ParameterUpdates: z.array(AssociationParameterUpdate).max(REQUEST_LIMITS.MAX_ASSOCIATION_ITEMS, atMostItems('MAX_ASSOCIATION_ITEMS')).nullable().optional() }).catchall(Guid);
 /** The items of an association key, once checked. */
 type AssociationItems = z.infer<typeof AssociationItem>[];
 /** An item's shape before its keys are known to be its model's id and ParameterUpdates. */
-const AssociationItemsShape = z.array(z.record(z.string(), z.unknown())).max(100);
+const AssociationItemsShape = z.array(z.record(z.string(), z.unknown())).max(REQUEST_LIMITS.MAX_ASSOCIATION_ITEMS, atMostItems('MAX_ASSOCIATION_ITEMS'));
 
 /**
  * Association keys are checked here; any other key the model does not declare is a typo. Matched in any case, as every
@@ -121,7 +122,7 @@ export const CreateModel = z
     CopyFromLast: z.boolean().optional(),
     CopyAll: z.boolean().optional(),
     Index: z.number().int().min(-1).nullable().optional(),
-    ParameterUpdates: z.array(ParameterUpdate).max(10_000).nullable().optional(),
+    ParameterUpdates: z.array(ParameterUpdate).max(REQUEST_LIMITS.MAX_PARAMETER_UPDATES, atMostItems('MAX_PARAMETER_UPDATES')).nullable().optional(),
   })
   .superRefine(refineExtraKeys(CREATE_KEYS))
   .meta({ id: 'CreateModel' });
@@ -130,7 +131,7 @@ export type CreateModel = z.infer<typeof CreateModel>;
 export const CollectionItemUpdate = z.strictObject({
   Id: Guid.nullable().optional(),
   Delete: z.boolean().optional(),
-  ParameterUpdates: z.array(ParameterUpdate).max(10_000).nullable().optional(),
+  ParameterUpdates: z.array(ParameterUpdate).max(REQUEST_LIMITS.MAX_PARAMETER_UPDATES, atMostItems('MAX_PARAMETER_UPDATES')).nullable().optional(),
 });
 export type CollectionItemUpdate = z.infer<typeof CollectionItemUpdate>;
 
@@ -148,10 +149,10 @@ const UPDATE_KEYS = new Set(['LastModifiedTimeMaxAllowedValue', 'ParameterUpdate
 export const UpdateModel = z
   .looseObject({
     LastModifiedTimeMaxAllowedValue: WireDateTime.nullable().optional(),
-    ParameterUpdates: z.array(ParameterUpdate).max(10_000).nullable().optional(),
+    ParameterUpdates: z.array(ParameterUpdate).max(REQUEST_LIMITS.MAX_PARAMETER_UPDATES, atMostItems('MAX_PARAMETER_UPDATES')).nullable().optional(),
     CollectionUpdateModels: z
       .record(z.string(), z.array(CollectionItemUpdate))
-      .refine((r) => Object.values(r).reduce((n, items) => n + items.length, 0) <= 10_000, 'holds more than 10,000 items in all')
+      .refine((r) => Object.values(r).reduce((n, items) => n + items.length, 0) <= REQUEST_LIMITS.MAX_COLLECTION_ITEMS, `holds more than ${REQUEST_LIMITS.MAX_COLLECTION_ITEMS} items in all (MAX_COLLECTION_ITEMS)`)
       .nullable()
       .optional(),
   })

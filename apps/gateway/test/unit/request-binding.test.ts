@@ -26,7 +26,7 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     const properties = Array.from({ length: 1001 }, () => ({ name: 'LapTime', value: '1' }));
     expect(parseBody(TimingLapUpdate, { ...ids, runIndex: '3', stintLapNumber: 2.5, properties })).toEqual({
       ok: false,
-      errors: { runIndex: ['must be a number, not a string'], stintLapNumber: ['must be a whole number'], properties: ['must have at most 1000 items'] },
+      errors: { runIndex: ['must be a number, not a string'], stintLapNumber: ['must be a whole number'], properties: ['must have at most 1000 items (MAX_TIMING_PROPERTIES)'] },
     });
     expect(parseBody(TimingRunUpdate, { ...ids, carId: 7, runIndex: -1, pitInSessionTime: -0.5, shouldCreateNextRun: 'yes', properties: {} })).toEqual({
       ok: false,

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
-import { fieldErrors, formatPath, Guid, INCLUDE_PARAMETER, isUnsetId, pathParameterNames, ruleMessage, safeParseReporting, type BoundRequest, type Operation } from '@pitwall/contracts';
+import { fieldErrors, formatPath, Guid, INCLUDE_PARAMETER, REQUEST_LIMITS, isUnsetId, pathParameterNames, ruleMessage, safeParseReporting, type BoundRequest, type Operation } from '@pitwall/contracts';
 import { preferredMediaType } from './accept';
 
 /**
@@ -258,9 +258,10 @@ function bindQuery(req: Request, allowed: readonly string[], repeated: readonly 
 function includeList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const paths = value.split(',').map((p) => p.trim()).filter(Boolean);
-  if (paths.length > 200) throw AppError.badRequest('parametersToInclude names too many paths', { parametersToInclude: ['names more than 200 paths'] });
-  const long = paths.find((p) => p.length > 500);
-  if (long) throw AppError.badRequest('parametersToInclude has a path that is too long', { parametersToInclude: [`path '${long.slice(0, 40)}…' is longer than 500 characters`] });
+  const { MAX_INCLUDE_PATHS: most, MAX_INCLUDE_PATH_LENGTH: longest } = REQUEST_LIMITS;
+  if (paths.length > most) throw AppError.badRequest('parametersToInclude names too many paths', { parametersToInclude: [`names more than ${most} paths (MAX_INCLUDE_PATHS)`] });
+  const long = paths.find((p) => p.length > longest);
+  if (long) throw AppError.badRequest('parametersToInclude has a path that is too long', { parametersToInclude: [`path '${long.slice(0, 40)}…' is longer than ${longest} characters (MAX_INCLUDE_PATH_LENGTH)`] });
   return paths.length ? paths : undefined;
 }
 
