@@ -7,7 +7,6 @@ function contractsWith(env: Record<string, string>): typeof Contracts {
   try {
     let loaded: typeof Contracts | undefined;
     jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       loaded = require('../src') as typeof Contracts;
     });
     return loaded as typeof Contracts;
