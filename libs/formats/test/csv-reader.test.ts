@@ -1,4 +1,4 @@
-import { openDataFile } from '../src';
+import { CorruptDataFileError, NotADataFileError, openDataFile } from '../src';
 import { readFixture, sha256, SHA256 } from './fixtures';
 
 describe('CSV reader', () => {
@@ -148,5 +148,46 @@ describe('CSV reader', () => {
   it('when times are in ns, then they become seconds', () => {
     const file = openDataFile(new TextEncoder().encode('Time [ns],A\n0,1\n500000000,2\n1000000000,3\n'));
     expect([file.duration, file.channels[0]?.frequency]).toEqual([1.5, 2]);
+  });
+
+  // A file is anyone's upload: a header field or a cell as long as its writer makes it is read in time linear in its
+  // length. Each input here took the patterns the reader used before minutes or hours (measured on the pattern alone;
+  // a hang fails the test at its timeout), and answers as those patterns did.
+  describe('hostile header fields and cells', () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+
+    it('when a header field before the Time column is an unclosed bracket of 20,000 spaces, then it is a channel named as written with no unit', () => {
+      const field = `t(${' '.repeat(20_000)}x`;
+      const file = openDataFile(encode(`${field},Time\n0,1\n`));
+      expect(file.channels.map((c) => [c.name, c.unit])).toEqual([[field, '']]);
+      expect(Array.from(file.readChannel(field).samples)).toEqual([0]);
+    });
+
+    it('when the only time-like field is `Time [` and 20,000 spaces never closed, then it is no time column and the file is not a data file', () => {
+      expect(() => openDataFile(encode(`Time [${' '.repeat(20_000)}s,A\n0,1\n`))).toThrow(NotADataFileError);
+      // Closed, the same spaces are trimmed from the unit.
+      const closed = openDataFile(encode(`Time [${' '.repeat(20_000)}ms${' '.repeat(20_000)}],A\n0,1\n500,2\n`));
+      expect([closed.duration, closed.channels[0]?.frequency]).toEqual([1, 2]);
+    });
+
+    it('when a header field is a name and 400,000 `(`, then it is a channel named as written with no unit; closed by `]`, the name and the `(`s as its unit', () => {
+      const field = `a${'('.repeat(400_000)}`;
+      expect(openDataFile(encode(`Time,${field}\n0,1\n`)).channels.map((c) => [c.name, c.unit])).toEqual([[field, '']]);
+      expect(openDataFile(encode(`Time,${field}]\n0,1\n`)).channels.map((c) => [c.name, c.unit])).toEqual([['a', '('.repeat(399_999)]]);
+    });
+
+    it('when a cell is 400,000 digits and a letter, then it is no number: a gap', () => {
+      const file = openDataFile(encode(`Time,Speed\n0,1\n1,${'1'.repeat(400_000)}x\n2,3\n`));
+      const speed = file.readChannel('Speed');
+      expect(Array.from(speed.samples)).toEqual([1, NaN, 3]);
+      expect(Array.from(speed.gaps ?? [])).toEqual([0, 1, 0]);
+    });
+
+    it('when a time cell is 400,000 digits and a letter, then in a data row the file is refused as corrupt naming the row, and in the second row it is the unit row', () => {
+      const digits = '1'.repeat(400_000);
+      expect(() => openDataFile(encode(`Time,A\n0,1\n${digits}x,2\n`))).toThrow(new CorruptDataFileError('csv', 'time in data row 2 is missing or goes backwards', 'Time,A\n0,1\n'.length));
+      const file = openDataFile(encode(`Time,A\n${digits}x,V\n0,2\n`));
+      expect(file.channels.map((c) => [c.name, c.unit, c.sampleCount])).toEqual([['A', 'V', 1]]);
+    });
   });
 });

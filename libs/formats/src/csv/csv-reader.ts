@@ -12,6 +12,7 @@ import {
   lapsFromBoundaries,
   uniqueName,
 } from '../model';
+import { timeHeader, unitInName } from './csv-header';
 import { countRows, decimalOf, DECIMAL_POINT, isBlankLine, lineEnd, parseNumber, scanColumn, splitLine } from './csv-text';
 
 /** Where the parts of a CSV file are, found from its first lines. */
@@ -28,9 +29,6 @@ export interface CsvLayout {
   preamble: Map<string, string[]>;
 }
 
-/** A time column's header: `Time`, `Timestamp` or `t`, or the word for time of the locales that write decimal commas (`Zeit`, `Temps`, `Tiempo`, `Tempo`), with an optional unit. */
-const TIME_HEADER = /^(time|timestamp|t|zeit|temps|tiempo|tempo)\s*(?:[[(]\s*([^\])]*?)\s*[\])])?$/i;
-const UNIT_IN_NAME = /^(.*?)\s*[[(]\s*([^\])]*?)\s*[\])]$/;
 const SNIFF_BYTES = 4096;
 const MAX_PREAMBLE_LINES = 100;
 
@@ -50,14 +48,15 @@ export function sniffCsv(bytes: Uint8Array): CsvLayout | null {
   const delimiter = pickDelimiter(bytes, start, end);
   if (delimiter === 0) return null;
   const header = splitLine(bytes, start, end, delimiter);
-  const timeColumn = header.findIndex((h) => TIME_HEADER.test(h));
+  // A time column's header: `Time`, `Timestamp` or `t`, or the word for time of the locales that write decimal commas (`Zeit`, `Temps`, `Tiempo`, `Tempo`), with an optional unit.
+  const timeColumn = header.findIndex((h) => timeHeader(h) !== null);
   if (timeColumn < 0 || header.length < 2) return null;
   const names: string[] = [];
   const units: string[] = [];
   for (const h of header) {
-    const m = UNIT_IN_NAME.exec(h);
-    names.push(m ? m[1] : h);
-    units.push(m ? m[2] : '');
+    const m = unitInName(h);
+    names.push(m ? m[0] : h);
+    units.push(m ? m[1] : '');
   }
   let dataStart = end + 1;
   const decimal = decimalOf(bytes, dataStart, delimiter);
