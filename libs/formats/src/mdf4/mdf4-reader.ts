@@ -313,7 +313,7 @@ function groupTime(bin: BinaryView, group: Mdf4Group): MdfGroupTime {
       ? (timestamps) => {
           if (master.cnType === 3) for (let i = 0; i < group.cycleCount; i++) timestamps[i] = i;
           else decodeRaw(records(bin, group), group.recordSize, group.cycleCount, master, timestamps);
-          applyConversion(master.conversion, timestamps, master.dataType < 4);
+          applyConversion(master.conversion, timestamps, master.dataType < 4, master.name || 'the master channel');
         }
       : null,
   );
@@ -376,7 +376,7 @@ function decodeChannel(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, 
   else if (channel.array) decodeArray(data, group.recordSize, n, channel, channel.array, raw);
   else decodeRaw(data, group.recordSize, n, channel, raw);
   const isFloat = channel.dataType === 4 || channel.dataType === 5;
-  applyConversion(channel.conversion, raw, !isFloat);
+  applyConversion(channel.conversion, raw, !isFloat, info.name);
   return mdfChannelData(info, time, raw, { conversion: channel.conversion, isFloat, bitCount: channel.bitCount }, (samples) => invalidation(data, group, channel, samples, n));
 }
 
