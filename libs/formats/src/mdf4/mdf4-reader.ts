@@ -155,7 +155,14 @@ function unsortedIndex(bin: BinaryView, dg: ReturnType<typeof readBlock>, recIdS
     if (cg.dataLength < 32) throw bin.corrupt('##CG data section is too short', cg.data);
     const vlsd = (bin.u16(cg.data + CG.flags) & 1) === 1;
     const expected = finalise?.cycleCounts ? 0 : bin.u64Value(cg.data + CG.cycleCount);
-    return { recordId: bin.u64Value(cg.data + CG.recordId), recordSize: vlsd ? undefined : bin.u32(cg.data + CG.dataBytes) + bin.u32(cg.data + CG.invalBytes), expected };
+    const recordId = bin.u64Value(cg.data + CG.recordId);
+    if (vlsd) return { recordId, recordSize: undefined, expected };
+    // Up to 2^33 - 2 bytes (two u32s): held as a Number, as a sorted group's, and checked as it is before any indexing.
+    const recordSize = bin.u32(cg.data + CG.dataBytes) + bin.u32(cg.data + CG.invalBytes);
+    if (expected * (recIdSize + recordSize) > data.size) {
+      throw bin.corrupt(`data blocks hold ${data.size} bytes, ${expected} records of channel group ${recordId} (${recordSize} bytes each after a ${recIdSize}-byte record id) need more`, cg.data + CG.cycleCount);
+    }
+    return { recordId, recordSize, expected };
   });
   return indexRecords(bin, readRecords(bin, data), recIdSize, kinds, finalise?.partialTail ?? false, dg.links[2] ?? dg.offset);
 }
@@ -190,7 +197,8 @@ function readGroup(
   if (recordSize === 0 && cycleCount > 0) throw bin.corrupt(`${cycleCount} records of 0 bytes`, cg.data + CG.cycleCount);
   const unsupported = flags & 2 ? 'bus logging (bus event channel groups)' : flags & 8 ? 'remote master' : undefined;
   if (!unsupported && !index && cycleCount * recordSize > data.size) {
-    // Checked before any record buffer is allocated: the data blocks must hold every declared record.
+    // Checked before any record buffer is allocated: the data blocks must hold every declared record (an unsorted
+    // group's, behind their record ids, are checked so before its data group is indexed: unsortedIndex).
     throw bin.corrupt(`data blocks hold ${data.size} bytes, ${cycleCount} records of ${recordSize} bytes need more`, cg.data + CG.cycleCount);
   }
   const group: Mdf4Group = {
