@@ -217,7 +217,7 @@ function readGroup(
     seen.add(cn.offset);
     const channel = readChannel(bin, cn, dataBytes);
     if ((channel.cnType === 2 || channel.cnType === 3) && !group.master) group.master = channel;
-    else group.channels.push(channel, ...fieldsOf(bin, channel, dataBytes, counted, seen, 1));
+    else appendChannels(group.channels, channel, fieldsOf(bin, channel, dataBytes, counted, seen, 1));
   }
   return group;
 }
@@ -231,9 +231,15 @@ function fieldsOf(bin: BinaryView, parent: Mdf4Channel, dataBytes: number, count
     if (++counted.channels > counted.max) throw new DataFileLimitError(FORMAT, 'channels', counted.max, counted.channels);
     const field = readChannel(bin, cn, dataBytes);
     field.name = `${parent.name}.${field.name}`;
-    fields.push(field, ...fieldsOf(bin, field, dataBytes, counted, seen, depth + 1));
+    appendChannels(fields, field, fieldsOf(bin, field, dataBytes, counted, seen, depth + 1));
   }
   return fields;
+}
+
+/** A channel then its fields, one by one: a structure may have as many fields as maxChannels (too many to spread into push's arguments). */
+function appendChannels(to: Mdf4Channel[], channel: Mdf4Channel, fields: readonly Mdf4Channel[]): void {
+  to.push(channel);
+  for (const field of fields) to.push(field);
 }
 
 /**
