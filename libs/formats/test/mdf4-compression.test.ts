@@ -103,6 +103,24 @@ describe('MDF 4.3 compressed data blocks (issue 39, item 6)', () => {
     expect(() => openDataFile(bytes).readChannel('value')).toThrow(CorruptDataFileError);
   });
 
+  it('when every transposed ##DZ declares more columns (zip_param 0xFFFFFFFF) than its bytes, then there is no whole row to transpose and its bytes read as they are', async () => {
+    // Eight groups of three one-record blocks: 24 blocks, each of which took a loop over 2^32 columns of no row (about
+    // half a minute each here).
+    const groups = (storage: Mdf4GroupSpec['storage']) => Array.from({ length: 8 }, () => group(storage, 3));
+    const bytes = buildMdf4File({ groups: groups('DL-DZ') });
+    const text = Buffer.from(bytes);
+    let blocks = 0;
+    for (let at = text.indexOf('##DZ'); at >= 0; at = text.indexOf('##DZ', at + 4), blocks++) new DataView(bytes.buffer).setUint32(at + 24 + 4, 0xffffffff, true);
+    expect(blocks).toBe(24);
+    const file = openDataFile(bytes);
+    const plain = openDataFile(buildMdf4File({ groups: groups('DL') }));
+    expect(file.channels).toEqual(plain.channels);
+    for (const { name } of plain.channels) expect(file.readChannel(name)).toEqual(plain.readChannel(name));
+    // Jest cannot interrupt synchronous work, and a test that never yields passes however long it took: yielding once
+    // lets its timeout fail a read that outlasted it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+
   describe('decompression bombs', () => {
     // 2 MiB of zero records: a few hundred bytes of zstd, about 8 KB of LZ4.
     const bomb = (storage: Mdf4GroupSpec['storage']) => buildMdf4File({ groups: [group(storage, 209_715, new Uint8Array(2_097_150))] });

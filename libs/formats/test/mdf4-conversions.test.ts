@@ -154,6 +154,59 @@ describe('MDF 4 conversions', () => {
       expect(() => file.readChannel('converted')).toThrow(UnsupportedFeatureError);
       expect(Array.from(file.readChannel('plain').samples)).toEqual([256, 1, 2]);
     });
+
+    it.each([
+      ['5', [5, 5, 5]],
+      ['pi * 2', [2 * Math.PI, 2 * Math.PI, 2 * Math.PI]],
+    ])('when the formula %j reads no X, then every sample is its value', (formula, expected) => {
+      expect(Array.from(openDataFile(build(formula)).readChannel('converted').samples)).toEqual(expected);
+    });
+
+    it('when the master channel\'s formula reads no X, then the file opens and every record is at that time', () => {
+      const records = new Uint8Array(4 * 9);
+      for (let i = 0; i < 4; i++) records[i * 9 + 8] = 10 * i;
+      const file = openDataFile(
+        buildMdf4File({
+          groups: [
+            {
+              dataBytes: 9,
+              cycleCount: 4,
+              records,
+              channels: [
+                { name: 'time', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2, conversion: { type: 3, values: [], texts: ['5'] } },
+                { name: 'c', dataType: 0, bitCount: 8, byteOffset: 8 },
+              ],
+            },
+          ],
+        }),
+      );
+      expect(file.startTime).toBe(5);
+      const c = file.readChannel('c');
+      expect(Array.from(c.samples)).toEqual([0, 10, 20, 30]);
+      expect(c.time).toEqual({ kind: 'explicit', timestamps: Float64Array.of(5, 5, 5, 5) });
+    });
+
+    it('when evaluating a formula fails, then the read is refused as UNSUPPORTED naming the channel and the formula', () => {
+      jest.isolateModules(() => {
+        jest.doMock('@pitwall/expressions', () => {
+          const actual = jest.requireActual('@pitwall/expressions') as typeof import('@pitwall/expressions');
+          return {
+            ...actual,
+            compile: (...args: Parameters<typeof actual.compile>) => ({
+              ...actual.compile(...args),
+              evaluate: () => {
+                throw new RangeError('input X has 2 samples, expected 3');
+              },
+            }),
+          };
+        });
+        const isolated = jest.requireActual('../src') as typeof import('../src');
+        const file = isolated.openDataFile(build('X + 1'));
+        expect(() => file.readChannel('converted')).toThrow(isolated.UnsupportedFeatureError);
+        expect(() => file.readChannel('converted')).toThrow('unsupported mdf4 feature: algebraic conversion "X + 1" of channel converted: input X has 2 samples, expected 3');
+      });
+      jest.dontMock('@pitwall/expressions');
+    });
   });
 
   it('when a 12-bit field\'s upper nibble holds other bits, then the reader masks them off', () => {

@@ -261,6 +261,27 @@ describe('MDF 4 text, byte, structure and array channels', () => {
       expect(() => openDataFile(buildMdf4File(spec))).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
     });
 
+    it('when a structure has 130,000 fields and the caller allows that many channels, then each field is a channel', () => {
+      // More fields than a call may take as arguments (about 125,000 here): they were spread into push().
+      const fields = 130_000;
+      const file = openDataFile(
+        buildMdf4File({
+          groups: [
+            {
+              dataBytes: 9,
+              cycleCount: 2,
+              records: records(2, 9, (view, at, i) => view.setUint8(at + 8, 7 * i + 1)),
+              channels: [TIME, { name: 's', dataType: 10, bitCount: 8, byteOffset: 8, fields: Array.from({ length: fields }, (_, k) => ({ name: `f${k}`, dataType: 0, bitCount: 8, byteOffset: 8 })) }],
+            },
+          ],
+        }),
+        { maxChannels: 200_000 },
+      );
+      expect(file.channels).toHaveLength(1 + fields);
+      expect(file.channels[fields].name).toBe(`s.f${fields - 1}`);
+      expect(Array.from(file.readChannel(`s.f${fields - 1}`).samples)).toEqual([1, 8]);
+    });
+
     it('when text or array channels are in a per-lap dataset, then the joined catalogue lists them unsupported', () => {
       const laps = openDataFile([built, built]);
       expect(laps.channels.find((c) => c.name === 'grid')?.unsupported).toBe('array channels of per-lap datasets');

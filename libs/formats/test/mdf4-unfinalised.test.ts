@@ -100,6 +100,26 @@ describe('unfinalised MDF4 files (issue 39, item 2)', () => {
     expect(file.readChannel('Damper (2)').samples).toEqual(openDataFile(finalised).readChannel('Damper (2)').samples);
   });
 
+  it('when a ##CN has 200,000 links, then the blocks the last ##DT may run into are all found and the file reads as finalised', () => {
+    // The time channel again, its 8 links then 199,992 more naming the ##HD, appended to the file as the group's first ##CN.
+    const finalised = buildMdf4File({ groups: [group()] });
+    const unfinished = unfinish(finalised);
+    const cn = Buffer.from(unfinished).indexOf('##CN');
+    const links = 200_000;
+    const length = 24 + 8 * links + 72;
+    const bytes = new Uint8Array(unfinished.length + length);
+    bytes.set(unfinished);
+    const at = unfinished.length;
+    const v = new DataView(bytes.buffer);
+    bytes.set(unfinished.subarray(cn, cn + 24 + 8 * 8), at);
+    v.setBigUint64(at + 8, BigInt(length), true);
+    v.setBigUint64(at + 16, BigInt(links), true);
+    for (let i = 8; i < links; i++) v.setBigUint64(at + 24 + 8 * i, 64n, true);
+    bytes.set(unfinished.subarray(cn + 24 + 8 * 8, cn + 24 + 8 * 8 + 72), at + 24 + 8 * links);
+    v.setBigUint64(Buffer.from(bytes).indexOf('##CG') + 24 + 8, BigInt(at), true);
+    expectSameValues(bytes, finalised);
+  });
+
   it('when the writer set its own (custom) unfinalised flags, then a 422-class error says the file was not finalised by its logger', () => {
     const bytes = unfinish(buildMdf4File({ groups: [group()] }), { custom: 0x0001 });
     expect(() => openDataFile(bytes)).toThrow(CorruptDataFileError);

@@ -151,6 +151,34 @@ describe('unsorted MDF4 data groups (issue 39, item 1)', () => {
     expect(() => openDataFile(bytes)).toThrow(/the data holds 1000 records of channel group 1, its ##CG declares 1001/);
   });
 
+  describe('when a group\'s data bytes and invalidation bytes add up past 4 GiB (an index of 32-bit sizes saw 11-byte records)', () => {
+    /** The unsorted file with channel group 1 (Speed) declaring 0xffffffff data bytes and 12 invalidation bytes, Speed at byte 1000. */
+    const oversized = (cycleCount?: bigint) => {
+      const bytes = unsorted({ recordIdSize: 1, vlsd: undefined });
+      const v = new DataView(bytes.buffer);
+      const text = Buffer.from(bytes);
+      const cg = text.indexOf('##CG') + 24 + 6 * 8;
+      v.setUint32(cg + 24, 0xffffffff, true);
+      v.setUint32(cg + 28, 12, true);
+      if (cycleCount !== undefined) v.setBigUint64(cg + 8, cycleCount, true);
+      const speed = text.indexOf('##CN', text.indexOf('##CN') + 4) + 24 + 8 * 8;
+      v.setUint32(speed + 4, 1000, true);
+      return bytes;
+    };
+
+    it('when the group declares records, then the file is corrupt: they cannot fit in the data', () => {
+      const bytes = oversized();
+      expect(() => openDataFile(bytes)).toThrow(CorruptDataFileError);
+      expect(() => openDataFile(bytes)).toThrow(/data blocks hold 13300 bytes, 1000 records of channel group 1 \(4294967307 bytes each after a 1-byte record id\) need more/);
+    });
+
+    it('when the group declares none, then its first record in the data runs past the end, at its real size', () => {
+      const bytes = oversized(0n);
+      expect(() => openDataFile(bytes)).toThrow(CorruptDataFileError);
+      expect(() => openDataFile(bytes)).toThrow(/a record of 4294967307 bytes at byte 0 of the data runs past its end \(13300 bytes\)/);
+    });
+  });
+
   it('when a data group has several channel groups but no record ids, then the file is corrupt', () => {
     const bytes = unsorted();
     bytes[Buffer.from(bytes).indexOf('##DG') + 24 + 4 * 8] = 0;

@@ -66,7 +66,8 @@ async function lapChannelBoundaries(infos: readonly ChannelInfo[], blockOf: (nam
     // One sample of overlap: a change between two chunks is seen once, in the later one.
     const chunk = physicalChannel(await readStored(lapChannel.name, { from: Math.max(0, from - 1), to: Math.min(count, from + LAP_SCAN_CHUNK) }));
     const left = maxLaps - boundaries.length;
-    boundaries.push(...(lapChannel.kind === 'counter' ? boundariesFromLapCounter(chunk, left) : boundariesFromBeaconPulses(chunk, left)));
+    // One by one: a chunk of a lap channel that changes every sample has 65,536 boundaries, too many to spread into push's arguments.
+    for (const boundary of lapChannel.kind === 'counter' ? boundariesFromLapCounter(chunk, left) : boundariesFromBeaconPulses(chunk, left)) boundaries.push(boundary);
   }
   const running = ldRunningLapTimeChannel(infos);
   if (running === null || boundaries.length === 0) return boundaries;

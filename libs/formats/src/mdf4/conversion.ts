@@ -1,5 +1,6 @@
 import { type CompiledExpression, compile, ExpressionError } from '@pitwall/expressions';
 import type { BinaryView } from '../binary-view';
+import { UnsupportedFeatureError } from '../errors';
 import type { ChannelLabel } from '../model';
 import { readBlock, readText } from './blocks';
 
@@ -110,8 +111,11 @@ function refText(bin: BinaryView, link: number): string | null {
   return readText(bin, link);
 }
 
-/** Applies a numeric conversion in place; `integerRaw` selects the closed range rule of range tables. */
-export function applyConversion(conversion: Conversion, values: Float64Array, integerRaw: boolean): void {
+/**
+ * Applies a numeric conversion in place; `integerRaw` selects the closed range rule of range tables. `channel` names
+ * the channel converted in the refusal of a formula that cannot be evaluated.
+ */
+export function applyConversion(conversion: Conversion, values: Float64Array, integerRaw: boolean, channel?: string): void {
   const n = values.length;
   switch (conversion.kind) {
     case 'identity':
@@ -124,7 +128,7 @@ export function applyConversion(conversion: Conversion, values: Float64Array, in
       return;
     }
     case 'algebraic':
-      values.set(conversion.expression.evaluate({ [ALGEBRAIC_VARIABLE]: values }));
+      values.set(evaluateAlgebraic(conversion, values, channel));
       return;
     case 'rational': {
       const [p1, p2, p3, p4, p5, p6] = conversion.p;
@@ -140,6 +144,19 @@ export function applyConversion(conversion: Conversion, values: Float64Array, in
     case 'range-value':
       for (let i = 0; i < n; i++) values[i] = rangeValue(conversion, values[i], integerRaw);
       return;
+  }
+}
+
+/**
+ * A formula over every raw value at once; one that reads no X (a constant such as `5`) is that value for every sample.
+ * Whatever stops the evaluation refuses the channel as UNSUPPORTED, naming it and its formula.
+ */
+function evaluateAlgebraic(conversion: Extract<Conversion, { kind: 'algebraic' }>, values: Float64Array, channel: string | undefined): Float64Array {
+  try {
+    return conversion.expression.evaluate({ [ALGEBRAIC_VARIABLE]: values }, values.length);
+  } catch (error) {
+    const of = channel === undefined ? '' : ` of channel ${channel}`;
+    throw new UnsupportedFeatureError('mdf4', `algebraic conversion ${JSON.stringify(conversion.formula)}${of}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

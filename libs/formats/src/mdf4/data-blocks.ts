@@ -162,13 +162,17 @@ function decompressInto(bin: BinaryView, leaf: Mdf4Block, dz: DzHeader, packed: 
   return target;
 }
 
-/** Transposed zip types store the bytes column by column (zipParam columns); the tail that fills no whole row is stored as is. */
+/**
+ * Transposed zip types store the bytes column by column (zipParam columns); the tail that fills no whole row is stored
+ * as is. With fewer bytes than columns there is no whole row, nothing to transpose: the work is bounded by the bytes,
+ * never by zipParam (up to 2^32 - 1, which the block need not hold).
+ */
 function untranspose(source: Uint8Array, columns: number, target: Uint8Array): void {
-  if (columns === 0) {
+  const rows = columns === 0 ? 0 : Math.floor(source.length / columns);
+  if (rows === 0) {
     target.set(source);
     return;
   }
-  const rows = Math.floor(source.length / columns);
   for (let c = 0; c < columns; c++) {
     const from = c * rows;
     for (let r = 0, to = c; r < rows; r++, to += columns) target[to] = source[from + r];

@@ -155,7 +155,14 @@ function unsortedIndex(bin: BinaryView, dg: ReturnType<typeof readBlock>, recIdS
     if (cg.dataLength < 32) throw bin.corrupt('##CG data section is too short', cg.data);
     const vlsd = (bin.u16(cg.data + CG.flags) & 1) === 1;
     const expected = finalise?.cycleCounts ? 0 : bin.u64Value(cg.data + CG.cycleCount);
-    return { recordId: bin.u64Value(cg.data + CG.recordId), recordSize: vlsd ? undefined : bin.u32(cg.data + CG.dataBytes) + bin.u32(cg.data + CG.invalBytes), expected };
+    const recordId = bin.u64Value(cg.data + CG.recordId);
+    if (vlsd) return { recordId, recordSize: undefined, expected };
+    // Up to 2^33 - 2 bytes (two u32s): held as a Number, as a sorted group's, and checked as it is before any indexing.
+    const recordSize = bin.u32(cg.data + CG.dataBytes) + bin.u32(cg.data + CG.invalBytes);
+    if (expected * (recIdSize + recordSize) > data.size) {
+      throw bin.corrupt(`data blocks hold ${data.size} bytes, ${expected} records of channel group ${recordId} (${recordSize} bytes each after a ${recIdSize}-byte record id) need more`, cg.data + CG.cycleCount);
+    }
+    return { recordId, recordSize, expected };
   });
   return indexRecords(bin, readRecords(bin, data), recIdSize, kinds, finalise?.partialTail ?? false, dg.links[2] ?? dg.offset);
 }
@@ -190,7 +197,8 @@ function readGroup(
   if (recordSize === 0 && cycleCount > 0) throw bin.corrupt(`${cycleCount} records of 0 bytes`, cg.data + CG.cycleCount);
   const unsupported = flags & 2 ? 'bus logging (bus event channel groups)' : flags & 8 ? 'remote master' : undefined;
   if (!unsupported && !index && cycleCount * recordSize > data.size) {
-    // Checked before any record buffer is allocated: the data blocks must hold every declared record.
+    // Checked before any record buffer is allocated: the data blocks must hold every declared record (an unsorted
+    // group's, behind their record ids, are checked so before its data group is indexed: unsortedIndex).
     throw bin.corrupt(`data blocks hold ${data.size} bytes, ${cycleCount} records of ${recordSize} bytes need more`, cg.data + CG.cycleCount);
   }
   const group: Mdf4Group = {
@@ -209,7 +217,7 @@ function readGroup(
     seen.add(cn.offset);
     const channel = readChannel(bin, cn, dataBytes);
     if ((channel.cnType === 2 || channel.cnType === 3) && !group.master) group.master = channel;
-    else group.channels.push(channel, ...fieldsOf(bin, channel, dataBytes, counted, seen, 1));
+    else appendChannels(group.channels, channel, fieldsOf(bin, channel, dataBytes, counted, seen, 1));
   }
   return group;
 }
@@ -223,9 +231,15 @@ function fieldsOf(bin: BinaryView, parent: Mdf4Channel, dataBytes: number, count
     if (++counted.channels > counted.max) throw new DataFileLimitError(FORMAT, 'channels', counted.max, counted.channels);
     const field = readChannel(bin, cn, dataBytes);
     field.name = `${parent.name}.${field.name}`;
-    fields.push(field, ...fieldsOf(bin, field, dataBytes, counted, seen, depth + 1));
+    appendChannels(fields, field, fieldsOf(bin, field, dataBytes, counted, seen, depth + 1));
   }
   return fields;
+}
+
+/** A channel then its fields, one by one: a structure may have as many fields as maxChannels (too many to spread into push's arguments). */
+function appendChannels(to: Mdf4Channel[], channel: Mdf4Channel, fields: readonly Mdf4Channel[]): void {
+  to.push(channel);
+  for (const field of fields) to.push(field);
 }
 
 /**
@@ -313,7 +327,7 @@ function groupTime(bin: BinaryView, group: Mdf4Group): MdfGroupTime {
       ? (timestamps) => {
           if (master.cnType === 3) for (let i = 0; i < group.cycleCount; i++) timestamps[i] = i;
           else decodeRaw(records(bin, group), group.recordSize, group.cycleCount, master, timestamps);
-          applyConversion(master.conversion, timestamps, master.dataType < 4);
+          applyConversion(master.conversion, timestamps, master.dataType < 4, master.name || 'the master channel');
         }
       : null,
   );
@@ -376,7 +390,7 @@ function decodeChannel(bin: BinaryView, group: Mdf4Group, channel: Mdf4Channel, 
   else if (channel.array) decodeArray(data, group.recordSize, n, channel, channel.array, raw);
   else decodeRaw(data, group.recordSize, n, channel, raw);
   const isFloat = channel.dataType === 4 || channel.dataType === 5;
-  applyConversion(channel.conversion, raw, !isFloat);
+  applyConversion(channel.conversion, raw, !isFloat, info.name);
   return mdfChannelData(info, time, raw, { conversion: channel.conversion, isFloat, bitCount: channel.bitCount }, (samples) => invalidation(data, group, channel, samples, n));
 }
 

@@ -1,6 +1,6 @@
 import type { BinaryView } from '../binary-view';
 import { CorruptDataFileError } from '../errors';
-import { chain, readBlock } from './blocks';
+import { chain, type Mdf4Block, readBlock } from './blocks';
 
 /** id_unfin_flags: what the writer left for a finaliser to do (MDF 4.1 and later). */
 const FLAGS = { cycleCounters: 1, srCycleCounters: 2, dtLength: 4, rdLength: 8, dlLists: 16, vlsdDataBytes: 32, vlsdOffsets: 64 } as const;
@@ -66,18 +66,24 @@ export function finalisation(bin: BinaryView, firstDg: number): Finalisation {
 /** Offsets of the blocks the data could run into: data groups, channel groups, channels and their names, data blocks. */
 function blockStarts(bin: BinaryView, firstDg: number): number[] {
   const starts: number[] = [];
+  // A block and the blocks it links to; appended one by one (a block has as many links as the file says: spread into
+  // push's arguments, 200,000 of them overflowed the stack).
+  const add = (block: Mdf4Block) => {
+    starts.push(block.offset);
+    for (const link of block.links) if (link !== 0) starts.push(link);
+  };
   for (const dg of chain(bin, firstDg, 'DG')) {
     starts.push(dg.offset);
     for (const cg of chain(bin, dg.links[1] ?? 0, 'CG')) {
-      starts.push(cg.offset, ...cg.links.filter((l) => l !== 0));
-      for (const cn of chain(bin, cg.links[1] ?? 0, 'CN')) starts.push(cn.offset, ...cn.links.filter((l) => l !== 0));
+      add(cg);
+      for (const cn of chain(bin, cg.links[1] ?? 0, 'CN')) add(cn);
     }
     const data = dg.links[2] ?? 0;
     if (data === 0) continue;
     const head = readBlock(bin, data);
     starts.push(head.offset);
     if (head.id !== 'HL' && head.id !== 'DL') continue;
-    for (const dl of chain(bin, head.id === 'HL' ? head.links[0] ?? 0 : data, 'DL')) starts.push(dl.offset, ...dl.links.filter((l) => l !== 0));
+    for (const dl of chain(bin, head.id === 'HL' ? head.links[0] ?? 0 : data, 'DL')) add(dl);
   }
   return [...new Set(starts)].sort((a, b) => a - b);
 }

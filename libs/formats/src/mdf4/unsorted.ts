@@ -36,8 +36,9 @@ export function indexRecords(bin: BinaryView, records: Uint8Array, idSize: numbe
   const maxId = kinds.reduce((m, k) => Math.max(m, k.recordId), 0);
   const table = maxId < 65_536 ? new Int32Array(maxId + 1).fill(-1) : undefined;
   if (table) byId.forEach((k, id) => (table[id] = k));
-  // -1 for a VLSD group: its records carry their length.
-  const sizes = Int32Array.from(kinds, (k) => (k.recordSize === undefined ? -1 : k.recordSize));
+  // -1 for a VLSD group: its records carry their length. Float64: a record size is data bytes + invalidation bytes, two
+  // u32s (up to 2^33 - 2), which 32 bits would wrap (a group of 2^32 + 11-byte records indexed as 11-byte ones).
+  const sizes = Float64Array.from(kinds, (k) => (k.recordSize === undefined ? -1 : k.recordSize));
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
   const end = records.length;
   const idAt = (p: number): number =>
@@ -106,12 +107,15 @@ export function indexRecords(bin: BinaryView, records: Uint8Array, idSize: numbe
  * Positions of the records from the start while their one-byte ids name fixed-length groups and they end inside the
  * data; returns where it stopped (the end of the data, or a record the general loop must judge).
  */
-function scanOneByteIds(records: Uint8Array, lookup: Int32Array, sizes: Int32Array, lists: Uint32Array[], counts: Uint32Array): number {
+function scanOneByteIds(records: Uint8Array, lookup: Int32Array, sizes: Float64Array, lists: Uint32Array[], counts: Uint32Array): number {
   const end = records.length;
   // Walking records is a chain of dependent loads (id, then length, then the next id): one table from id to the bytes
-  // to skip keeps it short. 0 marks an id to leave to the general loop (unknown, or VLSD).
+  // to skip keeps it short. 0 marks an id to leave to the general loop (unknown, VLSD, or records longer than the data).
   const step = new Int32Array(256);
-  for (let id = 0; id < Math.min(256, lookup.length); id++) if (lookup[id] >= 0 && sizes[lookup[id]] >= 0) step[id] = 1 + sizes[lookup[id]];
+  for (let id = 0; id < Math.min(256, lookup.length); id++) {
+    const size = lookup[id] >= 0 ? sizes[lookup[id]] : -1;
+    if (size >= 0 && 1 + size <= Math.min(end, 0x7fffffff)) step[id] = 1 + size;
+  }
   let p = 0;
   while (p < end) {
     const id = records[p];
@@ -119,7 +123,7 @@ function scanOneByteIds(records: Uint8Array, lookup: Int32Array, sizes: Int32Arr
     if (skip === 0) {
       const k = id < lookup.length ? lookup[id] : -1;
       // VLSD: skipped by its length prefix.
-      if (k < 0 || p + 5 > end) return p;
+      if (k < 0 || sizes[k] >= 0 || p + 5 > end) return p;
       const length = (records[p + 1] | (records[p + 2] << 8) | (records[p + 3] << 16)) + records[p + 4] * 16777216;
       if (p + 5 + length > end) return p;
       p += 5 + length;
