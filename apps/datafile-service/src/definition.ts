@@ -40,7 +40,8 @@ export const DatafileConfig = z.object({
   DATAFILE_SCRATCH_BYTES: intVar(DEFAULT_SCRATCH_BYTES),
   /**
    * Each pool worker's JavaScript heap (MiB, default 1024; 0: the process's own bound): a read or a file whose decoding
-   * would pass it ends that worker alone (replaced at once) and is a 422 naming this variable, never the process.
+   * would pass it ends that worker alone (replaced at once) and is a 422 naming this variable, not the process. Typed
+   * arrays (decoded samples, file bytes) live outside it: READ_SAMPLE_BUDGET and MAX_IN_MEMORY_FILE_BYTES bound those.
    */
   DATAFILE_WORKER_HEAP_MB: intVar(1024),
   /** A read over this is a 504 and its work is abandoned (default 30 s). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreateModel, Guid, ParameterUpdate, SearchBody, UpdateModel } from './wire';
-import { REQUEST_LIMITS } from './request-limits';
+import { atMostItems, REQUEST_LIMITS } from './request-limits';
 
 /** Bus service names: each service consumes the request queue of its name. */
 export const SERVICES = { entity: 'entity', timing: 'timing', simulation: 'simulation', datafile: 'datafile' } as const;
@@ -33,7 +33,7 @@ export type Role = z.infer<typeof Role>;
 export const CallerContext = z.strictObject({ accountId: Guid, userId: Guid, role: Role });
 export type CallerContext = z.infer<typeof CallerContext>;
 
-const Include = z.array(z.string().max(REQUEST_LIMITS.MAX_INCLUDE_PATH_LENGTH)).max(REQUEST_LIMITS.MAX_INCLUDE_PATHS).optional();
+const Include = z.array(z.string().max(REQUEST_LIMITS.MAX_INCLUDE_PATH_LENGTH, { error: `must be at most ${REQUEST_LIMITS.MAX_INCLUDE_PATH_LENGTH} characters long (MAX_INCLUDE_PATH_LENGTH)` })).max(REQUEST_LIMITS.MAX_INCLUDE_PATHS, atMostItems('MAX_INCLUDE_PATHS')).optional();
 const ParentIds = z.record(z.string(), Guid);
 
 export const EntityGet = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, include: Include });

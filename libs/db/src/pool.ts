@@ -39,18 +39,28 @@ export function createPool({ url, applicationName, logger, max = 10, statementTi
     max,
     connectionTimeoutMillis: POOL_WAIT_BOUND_MS,
     idleTimeoutMillis: 30_000,
-    // Sent as session settings at connect (0 is PostgreSQL's own "none").
-    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
-    ...(idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}),
   });
+  // The session's bounds are SET by the first statement of each new connection (queued before any caller's), not sent
+  // as startup parameters, which a PgBouncer in front refuses ("unsupported startup parameter") unless told to drop them.
+  const settings = [
+    ...(statementTimeoutMs ? [`SET statement_timeout = ${wholeMs(statementTimeoutMs)}`] : []),
+    ...(idleInTransactionTimeoutMs ? [`SET idle_in_transaction_session_timeout = ${wholeMs(idleInTransactionTimeoutMs)}`] : []),
+  ].join('; ');
   pool.on('error', (err) => logger.warn({ err, applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
   pool.on('connect', (client) => {
+    // A failure here fails the caller's first statement too (the connection is broken): nothing more to say of it.
+    if (settings) client.query(settings).catch(() => undefined);
     client.on('error', (err) => {
       // An idle client's loss is reported by the pool's listener above; this one speaks for clients in use.
       if (!isIdle(pool, client)) logger.warn({ err, applicationName }, 'PostgreSQL connection lost while in use; its statement fails and the client is discarded');
     });
   });
   return pool;
+}
+
+function wholeMs(ms: number): number {
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`a database timeout must be a whole number of milliseconds, not ${ms}`);
+  return ms;
 }
 
 /** Whether the pool holds `client` idle (node-postgres keeps its idle clients in `_idle`). */

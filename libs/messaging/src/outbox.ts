@@ -278,6 +278,10 @@ class TransactionalOutbox<P> implements Outbox<P> {
    */
   private publishLeftOvers(): Promise<number> {
     return withTransaction(this.pool, async (c) => {
+      // The rows stay locked while the broker confirms what was published (thousands of messages, after an outage):
+      // the pool's bound on a transaction left idle (DB_IDLE_IN_TRANSACTION_TIMEOUT_MS) would end the session before its
+      // DELETE, and every pass would publish them again.
+      await c.query('SET LOCAL idle_in_transaction_session_timeout = 0');
       // Ordered by the column: a bare `id` would name the output column, the text, and sort "1000" before "997".
       const { rows } = await c.query<OutboxRow<P>>(
         `SELECT id::text, routing_key, payload, headers FROM ${this.table}

@@ -352,6 +352,29 @@ describe('outbox retry', () => {
     expect(await pending(runId)).toBe(0);
   });
 
+  test('when the broker takes longer to confirm the left-overs than the pool lets a transaction idle, then they are still published once and deleted', async () => {
+    const runId = randomUUID();
+    const bounded = createPool({ url: db.url, applicationName: 'messaging-test-bounded', logger: silent, idleInTransactionTimeoutMs: 200 });
+    try {
+      const b = broker();
+      const slow: PublishMessage<LapTimed> = async (routingKey, payload, headers) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await b.publish(routingKey, payload, headers);
+      };
+      const o = createOutbox<LapTimed>({ pool: bounded, schema: 'timing', publish: slow, logger: silent, staleAfterMs: 0 });
+      outboxes.push(o);
+      await withTransaction(pool, (c) => o.add(c, laps(runId, 2)));
+
+      await o.retry();
+      await o.retry();
+
+      expect(b.of(runId).map((p) => p.payload.lap)).toEqual([1, 2]);
+      expect(await pending(runId)).toBe(0);
+    } finally {
+      await bounded.end();
+    }
+  });
+
   test('when two instances retry the same left-over messages at once, then each message is published once', async () => {
     const runId = randomUUID();
     const messages = laps(runId, 450);

@@ -255,6 +255,24 @@ export function closeLingering(socket: Duplex, lingerMs = LINGER_MS): void {
   socket.once('end', () => socket.destroy());
 }
 
+/**
+ * An answer given before the request's body was read (a refused upload, a body that stopped arriving): it says
+ * `Connection: close`, so the client stops sending (RFC 9112 §9.3), and the connection is torn down as RFC 9112 §9.6
+ * has it: our side is closed once the answer is written, and what the client still sends is read and dropped until it
+ * closes its side or `lingerMs` pass. Closed at once instead, the client's next bytes would meet a reset, which can
+ * discard the answer before the client has read it (a client sending `Expect: 100-continue` is the usual case).
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse, lingerMs = LINGER_MS): void {
+  res.setHeader('Connection', 'close');
+  const socket = req.socket as Duplex & { destroySoon?: () => void };
+  // Node's HTTP server calls destroySoon once the last answer of a closing connection is written (and dumps the body).
+  socket.destroySoon = function lingeringClose(this: Duplex) {
+    // Node dumps a body nobody began to read; one read in part (an upload past its cap) is drained here.
+    req.resume();
+    closeLingering(this, lingerMs);
+  };
+}
+
 export interface ListenOptions {
   /** The most bytes of a request line and headers (default: Node's, 16 KiB). */
   maxHeaderSize?: number;
@@ -283,7 +301,9 @@ function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number
   let idleSince = Date.now();
   const timer = setInterval(() => {
     if (req.complete || socket.destroyed || res.writableEnded) return clearInterval(timer);
-    const appHolds = req.readableLength >= req.readableHighWaterMark;
+    // Not the client's pause: the app is not reading (the request's buffer is full), or Node holds the connection's
+    // reading while an earlier answer on it is backed up (pipelining).
+    const appHolds = req.readableLength >= req.readableHighWaterMark || (socket as Duplex & { isPaused(): boolean }).isPaused();
     if (socket.bytesRead !== seen || appHolds) {
       seen = socket.bytesRead;
       idleSince = Date.now();
@@ -292,11 +312,16 @@ function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number
     if (Date.now() - idleSince < idleMs) return;
     clearInterval(timer);
     if (res.headersSent) return void socket.destroy();
+    // The 408 says the request was not done: what the app was reading of the body is let go, so a rest that comes while
+    // the connection lingers never completes a parse and runs the request after all.
+    req.removeAllListeners('data');
+    req.removeAllListeners('end');
     const requestId = String(res.getHeader('X-Request-Id') ?? randomUUID());
     const error = new AppError(408, `The request body stopped arriving: nothing came for ${idleMs} ms (${BODY_IDLE_TIMEOUT_VARIABLE}), so the request was not read; send it again whole`);
     const body = JSON.stringify(toProblem(error, req.url ?? '', requestId));
-    res.writeHead(408, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close' });
-    res.end(body, () => closeLingering(socket));
+    closeAfterAnswer(req, res);
+    res.writeHead(408, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
+    res.end(body);
   }, step);
   timer.unref();
   res.once('close', () => clearInterval(timer));

@@ -101,9 +101,13 @@ describe('listen with bodyIdleTimeoutMs: a request body that stops arriving', ()
   const IDLE_MS = 300;
   let server: HttpEntryPoint;
   let bodiesRead = 0;
+  let handled = 0;
   beforeAll(async () => {
     const app = express();
-    app.post('/json', express.json(), (req, res) => void res.json({ keys: Object.keys(req.body as object).length }));
+    app.post('/json', express.json(), (req, res) => {
+      handled++;
+      res.json({ keys: Object.keys(req.body as object).length });
+    });
     // Reads its body only after three idle periods: the wait is the app's, not the client's.
     app.post('/late', (req, res) => {
       setTimeout(() => {
@@ -139,6 +143,25 @@ describe('listen with bodyIdleTimeoutMs: a request body that stops arriving', ()
     expect(answer.status).toBe(408);
     expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', connection: 'close' });
     expect(JSON.parse(answer.body)).toMatchObject({ status: 408, detail: expect.stringContaining('BODY_IDLE_TIMEOUT_MS'), traceId: answer.headers['x-request-id'] });
+  });
+
+  test('when the client sends the rest of its body after the 408 came, then it still reads the 408 (the connection lingers) and the request is never handled', async () => {
+    const before = handled;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('error', reject);
+      socket.on('data', (c) => {
+        chunks.push(c);
+        // The 408 is here: the client, unaware, sends the rest of its body.
+        if (chunks.length === 1) socket.write(' , "b": 2}');
+      });
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write('POST /json HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n{"a": 1');
+    });
+    expect(parse(answer).status).toBe(408);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(handled).toBe(before);
   });
 
   test('when a chunked body never sends its last chunk, then it is a 408 too', async () => {

@@ -35,6 +35,9 @@ export async function drainDatabaseBytes(ctx: { pool: Pool; blobs: BlobStore; lo
   let moved = 0;
   for (;;) {
     const n = await withTransaction(ctx.pool, async (c) => {
+      // Bytes of up to a gigabyte each are read and stored in the store inside the transaction: neither the pool's
+      // statement bound nor its idle-in-transaction bound applies to this one-off move.
+      await c.query('SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0');
       const rows = await files.claimLegacyBytes(c, batchSize);
       for (const row of rows) {
         const blob = await ctx.blobs.putStream([row.data]);

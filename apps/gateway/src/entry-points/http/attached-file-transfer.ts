@@ -3,9 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { BlobTooLargeError, type BlobStore, type ByteRange } from '@pitwall/blob-store';
 import { COMMAND_ID_HEADER, type Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DownloadTarget } from '@pitwall/contracts';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, closeAfterAnswer } from '@pitwall/service-kit';
 import { StreamReply, type GatewayHandler } from './operation-routes';
-import { closeAfterAnswer } from './unread-body';
 
 export interface AttachedFileTransferDeps {
   bus: Bus;

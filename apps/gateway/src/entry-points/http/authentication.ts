@@ -1,9 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
 import { BLOB_URL_PATH, Guid, GUID_PATTERN, type Operation } from '@pitwall/contracts';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, closeAfterAnswer } from '@pitwall/service-kit';
 import type { AuthenticatedCaller, Authenticator } from '../../domain/caller';
-import { closeAfterAnswer } from './unread-body';
 
 declare module 'express-serve-static-core' {
   interface Request {

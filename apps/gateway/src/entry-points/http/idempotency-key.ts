@@ -2,8 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { COMMAND_ID_HEADER, type BusHeaders } from '@pitwall/bus';
 import type { Operation } from '@pitwall/contracts';
-import { AppError } from '@pitwall/service-kit';
-import { closeAfterAnswer } from './unread-body';
+import { AppError, closeAfterAnswer } from '@pitwall/service-kit';
 
 /** The header a client sends to make a write safe to retry (Stripe's, and the IETF draft's of the same name). */
 const IDEMPOTENCY_KEY = 'Idempotency-Key';
