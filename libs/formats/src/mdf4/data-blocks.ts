@@ -31,8 +31,10 @@ export interface DataLeaves {
 }
 
 /**
- * The leaves of a data link: a list that names one block twice is refused (a ##DL repeating one ##DT would make a
- * small file unpack to any size), so the leaves' bytes add up to at most the file's (or, deflated, its bound).
+ * The leaves of a data link: a list that names one block twice, or blocks whose bytes overlap (a ##DT nested in
+ * another's data), is refused: a ##DL repeating or nesting ##DT blocks would make a small file unpack to any size (k
+ * nested blocks add up to about k² / 2 times a block header). The leaves lie apart, so their ##DT bytes add up to at
+ * most the file's, and their ##DZ bytes to what the file's decompression budget allows.
  */
 export function dataLeaves(bin: BinaryView, link: number, finalise?: Pick<Finalisation, 'lastDtEnd' | 'lenientLists'>): DataLeaves {
   const data = listLeaves(bin, link, finalise?.lenientLists ?? false);
@@ -43,7 +45,26 @@ export function dataLeaves(bin: BinaryView, link: number, finalise?: Pick<Finali
     data.size += dataLength - last.dataLength;
     data.leaves[data.leaves.length - 1] = { ...last, dataLength, length: last.data + dataLength - last.offset };
   }
+  const overlap = firstOverlap(data.leaves);
+  if (overlap) throw bin.corrupt(`data list names blocks that overlap: ${overlapping(overlap)}`, overlap[1].offset);
   return data;
+}
+
+/** "the ##DT block at 100 (500 bytes) runs over the ##DT block at 124" */
+export function overlapping([a, b]: readonly [Mdf4Block, Mdf4Block]): string {
+  return `the ##${a.id} block at ${a.offset} (${a.length} bytes) runs over the ##${b.id} block at ${b.offset}`;
+}
+
+/**
+ * Of blocks, the first two (by offset) whose bytes, headers included, overlap; undefined when they all lie apart.
+ * Sorted by offset, blocks lie apart exactly when each starts at or after the end of the one before it.
+ */
+export function firstOverlap<T extends { offset: number; length: number }>(blocks: readonly T[]): [T, T] | undefined {
+  const sorted = [...blocks].sort((a, b) => a.offset - b.offset);
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i].offset < sorted[i - 1].offset + sorted[i - 1].length) return [sorted[i - 1], sorted[i]];
+  }
+  return undefined;
 }
 
 function listLeaves(bin: BinaryView, link: number, lenientLists: boolean): DataLeaves {

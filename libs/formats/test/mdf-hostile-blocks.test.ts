@@ -1,0 +1,67 @@
+import { openDataFile } from '../src';
+import { buildMdf4File, type Mdf4GroupSpec } from '../src/testing';
+
+/**
+ * MDF files a hostile writer made to grow a reader's memory or time far past their size (found by fuzzing), each built
+ * here with the builders and patched where they cannot say it. Each is refused as corrupt, or read at a cost in
+ * proportion to its size.
+ */
+
+const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** A u64 field of a built file (its offsets and lengths fit in a double). */
+const u64 = (bytes: Uint8Array, at: number) => Number(view(bytes).getBigUint64(at, true));
+const setU64 = (bytes: Uint8Array, at: number, value: number) => view(bytes).setBigUint64(at, BigInt(value), true);
+
+/** Offsets of a built MDF 4 file's ##`id` blocks in file order (the builder lays its blocks back to back from byte 64, 8-byte aligned). */
+function blocksOf(bytes: Uint8Array, id: string): number[] {
+  const found: number[] = [];
+  for (let at = 64; at + 24 <= bytes.length; at += Math.ceil(u64(bytes, at + 8) / 8) * 8) {
+    if (Buffer.from(bytes.subarray(at, at + 4)).toString('latin1') === `##${id}`) found.push(at);
+  }
+  return found;
+}
+
+/** What `run` throws (the test fails when it throws nothing). */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected an error, none was thrown');
+}
+
+/** `n` records of a 4-byte counter 0, 1, 2, ... */
+const counter = (n: number) => {
+  const records = new Uint8Array(4 * n);
+  for (let i = 0; i < n; i++) view(records).setUint32(4 * i, i, true);
+  return records;
+};
+const counterGroup = (n: number, storage: Mdf4GroupSpec['storage'] = 'DT'): Mdf4GroupSpec => ({
+  dataBytes: 4,
+  cycleCount: n,
+  records: counter(n),
+  channels: [{ name: 'Count', dataType: 0, bitCount: 32, byteOffset: 0 }],
+  storage,
+});
+
+describe('MDF4 data blocks that overlap', () => {
+  test('when a ##DL names ##DT blocks that overlap (one nested in the data of another), then the file is refused at open as corrupt, naming both blocks', () => {
+    const bytes = buildMdf4File({ groups: [counterGroup(30, 'DL')] });
+    const [first, second, third] = blocksOf(bytes, 'DT');
+    // The first ##DT stretched over the two after it: its data now holds their headers and records too. Nested k deep,
+    // such blocks add up to about k² / 2 headers: 64 KB of them named 472 MB of records.
+    const stretched = third + u64(bytes, third + 8) - first;
+    setU64(bytes, first + 8, stretched);
+    expect(thrown(() => openDataFile(bytes))).toMatchObject({
+      code: 'CORRUPT',
+      reason: `data list names blocks that overlap: the ##DT block at ${first} (${stretched} bytes) runs over the ##DT block at ${second}`,
+      offset: second,
+    });
+  });
+
+  test('when a ##DL names ##DT blocks that lie apart, then their records read in order', () => {
+    const file = openDataFile(buildMdf4File({ groups: [counterGroup(30, 'DL')] }));
+    expect(Array.from(file.readChannel('Count').samples)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+});
