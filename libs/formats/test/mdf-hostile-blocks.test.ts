@@ -1,5 +1,5 @@
 import { openDataFile } from '../src';
-import { buildMdf4File, type Mdf4GroupSpec } from '../src/testing';
+import { buildMdf4File, type Mdf4GroupSpec, signalDataOffsets } from '../src/testing';
 
 /**
  * MDF files a hostile writer made to grow a reader's memory or time far past their size (found by fuzzing), each built
@@ -63,5 +63,40 @@ describe('MDF4 data blocks that overlap', () => {
   test('when a ##DL names ##DT blocks that lie apart, then their records read in order', () => {
     const file = openDataFile(buildMdf4File({ groups: [counterGroup(30, 'DL')] }));
     expect(Array.from(file.readChannel('Count').samples)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+});
+
+describe('MDF4 VLSD signal data blocks that overlap', () => {
+  const TIME = { name: 'time', unit: 's', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 } as const;
+  const texts = ['first', 'second', 'third', 'fourth'];
+  const vlsd = () => {
+    const encoded = texts.map((t) => new Uint8Array(Buffer.from(t, 'utf8')));
+    const offsets = signalDataOffsets(encoded);
+    const records = new Uint8Array(16 * texts.length);
+    texts.forEach((_, i) => {
+      view(records).setFloat64(16 * i, i / 10, true);
+      view(records).setBigUint64(16 * i + 8, BigInt(offsets[i]), true);
+    });
+    // The builder splits the values over two ##SD blocks of one ##DL.
+    return buildMdf4File({ groups: [{ dataBytes: 16, cycleCount: texts.length, records, channels: [TIME, { name: 'Text', dataType: 7, bitCount: 64, byteOffset: 8, cnType: 1, signalData: { values: encoded, storage: 'DL' } }] }] });
+  };
+
+  test('when a ##DL names ##SD blocks that overlap, then reading the channel is refused as corrupt, naming both blocks', () => {
+    const bytes = vlsd();
+    const [first, second] = blocksOf(bytes, 'SD');
+    // Nested k deep, ##SD blocks add up to about k² / 2 headers: 257 KB of them named 793 MB of signal data.
+    const stretched = second + u64(bytes, second + 8) - first;
+    setU64(bytes, first + 8, stretched);
+    const file = openDataFile(bytes);
+    expect(thrown(() => file.readEvents('Text'))).toMatchObject({
+      code: 'CORRUPT',
+      reason: `signal data list names blocks that overlap: the ##SD block at ${first} (${stretched} bytes) runs over the ##SD block at ${second}`,
+      offset: second,
+    });
+  });
+
+  test('when a ##DL names ##SD blocks that lie apart, then each record finds its value', () => {
+    const events = openDataFile(vlsd()).readEvents('Text');
+    expect(texts.map((_, i) => Buffer.from(events.bytes.subarray(events.offsets[i], events.offsets[i + 1])).toString('utf8'))).toEqual(texts);
   });
 });

@@ -1,7 +1,8 @@
 import type { BinaryView } from '../binary-view';
 import { UnsupportedFeatureError } from '../errors';
 import type { EventKind } from '../model';
-import { chain, readBlock } from './blocks';
+import { chain, type Mdf4Block, readBlock } from './blocks';
+import { firstOverlap, overlapping } from './data-blocks';
 
 /** cn_data_type of text and byte channels: 6 Latin-1, 7 UTF-8, 8 UTF-16 LE, 9 UTF-16 BE strings, 10 byte arrays. */
 export function eventKindOf(dataType: number): EventKind | undefined {
@@ -102,7 +103,7 @@ function signalData(bin: BinaryView, link: number): Uint8Array {
   const head = readBlock(bin, link);
   if (head.id === 'SD') return bin.bytes.subarray(head.data, head.data + head.dataLength);
   if (head.id !== 'DL') throw new UnsupportedFeatureError('mdf4', head.id === 'DZ' || head.id === 'HL' ? 'compressed VLSD signal data' : `VLSD signal data in ##${head.id}`);
-  const parts: Uint8Array[] = [];
+  const blocks: Mdf4Block[] = [];
   const named = new Set<number>();
   for (const dl of chain(bin, link, 'DL')) {
     const count = bin.u32(dl.data + 4);
@@ -113,9 +114,13 @@ function signalData(bin: BinaryView, link: number): Uint8Array {
       named.add(child);
       const block = readBlock(bin, child);
       if (block.id !== 'SD') throw new UnsupportedFeatureError('mdf4', block.id === 'DZ' ? 'compressed VLSD signal data' : `VLSD signal data in ##${block.id}`);
-      parts.push(bin.bytes.subarray(block.data, block.data + block.dataLength));
+      blocks.push(block);
     }
   }
+  // Nested ##SD blocks would add up to about k² / 2 headers' bytes: apart, they add up to at most the file's.
+  const overlap = firstOverlap(blocks);
+  if (overlap) throw bin.corrupt(`signal data list names blocks that overlap: ${overlapping(overlap)}`, overlap[1].offset);
+  const parts = blocks.map((block) => bin.bytes.subarray(block.data, block.data + block.dataLength));
   const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
   let at = 0;
   for (const part of parts) {
