@@ -11,6 +11,9 @@ const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset,
 /** A u64 field of a built file (its offsets and lengths fit in a double). */
 const u64 = (bytes: Uint8Array, at: number) => Number(view(bytes).getBigUint64(at, true));
 const setU64 = (bytes: Uint8Array, at: number, value: number) => view(bytes).setBigUint64(at, BigInt(value), true);
+/** Link i of the MDF 4 block at `block`. */
+const linkOf = (bytes: Uint8Array, block: number, i: number) => u64(bytes, block + 24 + 8 * i);
+const setLink = (bytes: Uint8Array, block: number, i: number, target: number) => setU64(bytes, block + 24 + 8 * i, target);
 
 /** Offsets of a built MDF 4 file's ##`id` blocks in file order (the builder lays its blocks back to back from byte 64, 8-byte aligned). */
 function blocksOf(bytes: Uint8Array, id: string): number[] {
@@ -98,5 +101,43 @@ describe('MDF4 VLSD signal data blocks that overlap', () => {
   test('when a ##DL names ##SD blocks that lie apart, then each record finds its value', () => {
     const events = openDataFile(vlsd()).readEvents('Text');
     expect(texts.map((_, i) => Buffer.from(events.bytes.subarray(events.offsets[i], events.offsets[i + 1])).toString('utf8'))).toEqual(texts);
+  });
+});
+
+describe('MDF4 blocks shared by many channels are parsed once', () => {
+  /** `n` uint8 channels of one record, named c0, c1, ...; `first` adds to the first channel's spec. */
+  const channels = (n: number, first: object = {}) => Array.from({ length: n }, (_, i) => ({ name: `c${i}`, dataType: 0, bitCount: 8, byteOffset: 0, ...(i === 0 ? first : {}) }));
+  /** The ##CN blocks of the file's first channel group, in chain order. */
+  const channelBlocks = (bytes: Uint8Array) => {
+    const found: number[] = [];
+    for (let cn = linkOf(bytes, blocksOf(bytes, 'CG')[0], 1); cn !== 0; cn = linkOf(bytes, cn, 0)) found.push(cn);
+    return found;
+  };
+
+  // Decoded once per channel, 20,000 copies of 500 KB (10 GB) would not fit in the heap.
+  test('when the units of 20,000 channels name one ##TX of 500 KB, then the file opens and each channel has that unit', () => {
+    const unit = 'u'.repeat(500_000);
+    const bytes = buildMdf4File({ groups: [{ dataBytes: 1, cycleCount: 1, records: Uint8Array.of(7), channels: channels(20_000, { unit }) }] });
+    const cns = channelBlocks(bytes);
+    for (const cn of cns) setLink(bytes, cn, 6, linkOf(bytes, cns[0], 6));
+    const file = openDataFile(bytes);
+    expect(file.channels).toHaveLength(20_000);
+    expect(file.channels[19_999]?.unit).toBe(unit);
+  });
+
+  // Parsed once per channel, the table cost 4 s and 577 MB for 100 channels; 2,000 do not fit in the heap.
+  test('when 2,000 channels share one value-to-text ##CC of 65,535 entries, then they share one frozen list of labels', () => {
+    const keys = Array.from({ length: 0xffff }, (_, i) => i);
+    const conversion = { type: 7, values: keys, texts: keys.map((k) => `state ${k}`) };
+    const bytes = buildMdf4File({ groups: [{ dataBytes: 1, cycleCount: 1, records: Uint8Array.of(7), channels: channels(2000, { conversion }) }] });
+    const cns = channelBlocks(bytes);
+    for (const cn of cns) setLink(bytes, cn, 4, linkOf(bytes, cns[0], 4));
+    const file = openDataFile(bytes);
+    const labels = file.channels[0]?.labels;
+    expect(labels?.[65_534]).toEqual({ min: 65_534, max: 65_534, text: 'state 65534' });
+    expect(file.channels[1999]?.labels).toBe(labels);
+    expect(Object.isFrozen(labels)).toBe(true);
+    expect(Object.isFrozen(labels?.[0])).toBe(true);
+    expect(Array.from(file.readChannel('c1999').samples)).toEqual([7]);
   });
 });

@@ -46,9 +46,24 @@ export function* chain(bin: BinaryView, first: number, id: string, nextLink = 0)
   }
 }
 
-/** Text of a ##TX block (UTF-8) or of an ##MD block (XML; the <TX> element when there is one). */
+/**
+ * Text of a ##TX block (UTF-8) or of an ##MD block (XML; the <TX> element when there is one), each block decoded once
+ * per file: a hostile file may point thousands of names, units or conversion texts at one large block, which must not
+ * cost thousands of decodings (nor thousands of copies of its text).
+ */
 export function readText(bin: BinaryView, offset: number): string {
   if (offset === 0) return '';
+  let texts = textsByFile.get(bin);
+  if (!texts) textsByFile.set(bin, (texts = new Map()));
+  let text = texts.get(offset);
+  if (text === undefined) texts.set(offset, (text = decodeTextBlock(bin, offset)));
+  return text;
+}
+
+/** The texts of each file's blocks by offset, for as long as the file is read (strings: shared safely). */
+const textsByFile = new WeakMap<BinaryView, Map<number, string>>();
+
+function decodeTextBlock(bin: BinaryView, offset: number): string {
   const block = readBlock(bin, offset, ['TX', 'MD']);
   const text = bin.utf8(block.data, block.dataLength);
   if (block.id === 'TX') return text;

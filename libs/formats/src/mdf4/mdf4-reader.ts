@@ -253,7 +253,7 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
   const bitOffset = bin.u8(cn.data + CN.bitOffset);
   const byteOffset = bin.u32(cn.data + CN.byteOffset);
   const bitCount = bin.u32(cn.data + CN.bitCount);
-  const { conversion, unit: ccUnit } = readConversion(bin, ccLink);
+  const { conversion, unit: ccUnit } = conversionOf(bin, ccLink);
   const channel: Mdf4Channel = {
     name: readText(bin, nameLink),
     unit: readText(bin, unitLink) || ccUnit,
@@ -287,6 +287,32 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
     throw bin.corrupt('channel lies outside its record', cn.data + CN.byteOffset);
   }
   return channel;
+}
+
+/**
+ * A channel's conversion, each ##CC parsed once per file (MDF 3's Conversions does the same): channels may share one
+ * value-to-text table of 65,535 entries. The parsed conversion is frozen, since every channel sharing it (and their
+ * catalogue entries, through its labels) hold the same object.
+ */
+function conversionOf(bin: BinaryView, offset: number): { conversion: Conversion; unit: string } {
+  let parsed = conversionsByFile.get(bin);
+  if (!parsed) conversionsByFile.set(bin, (parsed = new Map()));
+  let known = parsed.get(offset);
+  if (!known) parsed.set(offset, (known = frozen(readConversion(bin, offset))));
+  return known;
+}
+
+const conversionsByFile = new WeakMap<BinaryView, Map<number, { conversion: Conversion; unit: string }>>();
+
+/** Freezes a parsed conversion: its fields, its arrays of numbers and its labels (a compiled formula is left as it is). */
+function frozen(parsed: { conversion: Conversion; unit: string }): { conversion: Conversion; unit: string } {
+  for (const value of Object.values(parsed.conversion)) {
+    if (!Array.isArray(value)) continue;
+    for (const element of value) if (typeof element === 'object' && element !== null) Object.freeze(element);
+    Object.freeze(value);
+  }
+  Object.freeze(parsed.conversion);
+  return Object.freeze(parsed);
 }
 
 /** A string or byte-array channel: its value fills whole bytes of the record, or (VLSD) the record holds a u64 offset. */
