@@ -264,3 +264,21 @@ describe('MDF data groups that share their data', () => {
     });
   });
 });
+
+describe('MDF4 text channels of many empty values', () => {
+  // Kept as an array each (100 to 250 bytes of heap per event), 50 million values do not fit in the heap.
+  test('when a zstd ##DZ unpacks to 50 million one-byte Latin-1 values, nearly all empty, then they read as one buffer of offsets', () => {
+    const n = 50_000_000;
+    const records = new Uint8Array(n);
+    records[1] = 0x41; // 'A'
+    records[n - 1] = 0xe9; // 'é' in Latin-1
+    const built = buildMdf4File({ groups: [{ dataBytes: 1, cycleCount: n, records, channels: [{ name: 'Note', dataType: 6, bitCount: 8, byteOffset: 0 }], storage: 'DZ-zstd' }] });
+    // Padded, as the finding's file was, so the ##DZ stays within the file's decompression budget (64 times its size).
+    const bytes = new Uint8Array(Math.ceil(n / 64) + built.length);
+    bytes.set(built);
+    const events = openDataFile(bytes).readEvents('Note');
+    expect(events.offsets).toHaveLength(n + 1);
+    expect(Buffer.from(events.bytes).toString('utf8')).toBe('Aé');
+    expect([events.offsets[1], events.offsets[2], events.offsets[n - 1], events.offsets[n]]).toEqual([0, 1, 1, 3]);
+  });
+});
