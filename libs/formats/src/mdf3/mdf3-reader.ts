@@ -110,18 +110,50 @@ function commentText(comment: string): string {
   return text.trim();
 }
 
+/**
+ * The file's channel groups. Each data group's channel groups and records are its own: a data group reaching another's
+ * CGBLOCK, or whose records overlap another's, is refused as corrupt. So the records of all groups add up to at most
+ * the file's bytes, and decoding every group's master at open costs in proportion to the file, not to the number of
+ * groups times their records.
+ */
 function readGroups(bin: BinaryView, firstDg: number, layout: Layout, maxChannels: number): Mdf3Group[] {
   const groups: Mdf3Group[] = [];
   // Channels of every group so far: one more than maxChannels stops the reading before it is parsed.
   const counted = { channels: 0, max: maxChannels };
+  const cgOwners = new Map<number, number>();
+  const spans: { from: number; to: number; dg: number }[] = [];
   for (const dg of chain(bin, firstDg, 'DG', DG.size)) {
     const recordIds = bin.u16(dg.offset + DG.recordIds);
-    const cgs = [...chain(bin, link(bin, dg.offset + DG.firstCg), 'CG', CG.size)];
+    const cgs: Mdf3Block[] = [];
+    for (const cg of chain(bin, link(bin, dg.offset + DG.firstCg), 'CG', CG.size)) {
+      // Refused where the chains meet: data groups sharing a chain of n channel groups would otherwise read it n times.
+      const owner = cgOwners.get(cg.offset);
+      if (owner !== undefined) throw bin.corrupt(`the data groups at ${owner} and ${dg.offset} share the CGBLOCK at ${cg.offset}`, cg.offset);
+      cgOwners.set(cg.offset, dg.offset);
+      cgs.push(cg);
+    }
     const unsupported =
       cgs.length > 1 ? 'unsorted data groups (several channel groups in one data group)' : recordIds > 2 ? `${recordIds} record ids per record` : undefined;
-    for (const cg of cgs) groups.push(readGroup(bin, cg, link(bin, dg.offset + DG.data), recordIds, unsupported, layout, counted));
+    for (const cg of cgs) {
+      const group = readGroup(bin, cg, link(bin, dg.offset + DG.data), recordIds, unsupported, layout, counted);
+      // Only a readable group's records are decoded.
+      if (!group.unsupported && group.cycleCount > 0) spans.push({ from: group.data, to: group.data + group.cycleCount * group.stride, dg: dg.offset });
+      groups.push(group);
+    }
   }
+  refuseSharedRecords(bin, spans);
   return groups;
+}
+
+/** Sorted by where they start, the groups' records lie apart exactly when each starts at or after the end of the one before. */
+function refuseSharedRecords(bin: BinaryView, spans: { from: number; to: number; dg: number }[]): void {
+  spans.sort((a, b) => a.from - b.from);
+  for (let i = 1; i < spans.length; i++) {
+    const [before, span] = [spans[i - 1], spans[i]];
+    if (span.from < before.to) {
+      throw bin.corrupt(`the records of the data group at ${span.dg} (from byte ${span.from}) overlap those of the data group at ${before.dg} (bytes ${before.from} to ${before.to})`, span.dg + DG.data);
+    }
+  }
 }
 
 function readGroup(bin: BinaryView, cg: Mdf3Block, data: number, recordIds: number, unsupported: string | undefined, layout: Layout, counted: { channels: number; max: number }): Mdf3Group {

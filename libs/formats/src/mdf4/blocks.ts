@@ -1,25 +1,45 @@
 import type { BinaryView } from '../binary-view';
 import { firstTxText } from '../xml-text';
 
-/** Generic MDF 4 block: "##XX" id, 4 reserved bytes, u64 length, u64 link count, links, then the data section. */
+/**
+ * Generic MDF 4 block: "##XX" id, 4 reserved bytes, u64 length, u64 link count, links, then the data section. Each
+ * block of a file is parsed once (see readBlock) and shared by whoever reads it: it is frozen.
+ */
 export interface Mdf4Block {
-  id: string;
-  offset: number;
-  length: number;
-  links: number[];
+  readonly id: string;
+  readonly offset: number;
+  readonly length: number;
+  readonly links: readonly number[];
   /** Absolute offset of the data section (after the links). */
-  data: number;
-  dataLength: number;
+  readonly data: number;
+  readonly dataLength: number;
 }
 
 const BLOCK_HEADER = 24;
 
+/**
+ * The block at `offset` (of one of the `expected` ids), its links checked to lie inside the file. A block is parsed
+ * once per file: blocks are linked from many others (a hostile file may point every channel's composition, or every
+ * text of a conversion, at one block of 100,000 links), and parsing its links again for each would cost their number
+ * times the number of blocks linking to it.
+ */
 export function readBlock(bin: BinaryView, offset: number, expected?: readonly string[]): Mdf4Block {
   bin.require(offset, BLOCK_HEADER, 'block header');
   const b = bin.bytes;
   if (b[offset] !== 0x23 || b[offset + 1] !== 0x23) throw bin.corrupt('block does not start with "##"', offset);
   const id = String.fromCharCode(b[offset + 2], b[offset + 3]);
   if (expected && !expected.includes(id)) throw bin.corrupt(`expected a ${expected.join('/')} block, found ##${id}`, offset);
+  let blocks = blocksByFile.get(bin);
+  if (!blocks) blocksByFile.set(bin, (blocks = new Map()));
+  let block = blocks.get(offset);
+  if (!block) blocks.set(offset, (block = parseBlock(bin, offset, id)));
+  return block;
+}
+
+/** The blocks of each file parsed so far, by offset, for as long as the file is read. */
+const blocksByFile = new WeakMap<BinaryView, Map<number, Mdf4Block>>();
+
+function parseBlock(bin: BinaryView, offset: number, id: string): Mdf4Block {
   const length = bin.u64(offset + 8, 'block length');
   const linkCount = bin.u64(offset + 16, 'block link count');
   if (length < BLOCK_HEADER + linkCount * 8) throw bin.corrupt(`block ##${id} is shorter than its ${linkCount} links`, offset + 8);
@@ -31,7 +51,7 @@ export function readBlock(bin: BinaryView, offset: number, expected?: readonly s
     links.push(link);
   }
   const data = offset + BLOCK_HEADER + linkCount * 8;
-  return { id, offset, length, links, data, dataLength: offset + length - data };
+  return Object.freeze({ id, offset, length, links: Object.freeze(links), data, dataLength: offset + length - data });
 }
 
 /** Follows a next-link chain, refusing to loop. */
@@ -46,9 +66,24 @@ export function* chain(bin: BinaryView, first: number, id: string, nextLink = 0)
   }
 }
 
-/** Text of a ##TX block (UTF-8) or of an ##MD block (XML; the <TX> element when there is one). */
+/**
+ * Text of a ##TX block (UTF-8) or of an ##MD block (XML; the <TX> element when there is one), each block decoded once
+ * per file: a hostile file may point thousands of names, units or conversion texts at one large block, which must not
+ * cost thousands of decodings (nor thousands of copies of its text).
+ */
 export function readText(bin: BinaryView, offset: number): string {
   if (offset === 0) return '';
+  let texts = textsByFile.get(bin);
+  if (!texts) textsByFile.set(bin, (texts = new Map()));
+  let text = texts.get(offset);
+  if (text === undefined) texts.set(offset, (text = decodeTextBlock(bin, offset)));
+  return text;
+}
+
+/** The texts of each file's blocks by offset, for as long as the file is read (strings: shared safely). */
+const textsByFile = new WeakMap<BinaryView, Map<number, string>>();
+
+function decodeTextBlock(bin: BinaryView, offset: number): string {
   const block = readBlock(bin, offset, ['TX', 'MD']);
   const text = bin.utf8(block.data, block.dataLength);
   if (block.id === 'TX') return text;

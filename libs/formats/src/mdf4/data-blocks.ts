@@ -31,11 +31,14 @@ export interface DataLeaves {
 }
 
 /**
- * The leaves of a data link: a list that names one block twice is refused (a ##DL repeating one ##DT would make a
- * small file unpack to any size), so the leaves' bytes add up to at most the file's (or, deflated, its bound).
+ * The leaves of a data link: a list that names one block twice, or blocks whose bytes overlap (a ##DT nested in
+ * another's data), is refused: a ##DL repeating or nesting ##DT blocks would make a small file unpack to any size (k
+ * nested blocks add up to about k² / 2 times a block header). The leaves lie apart, so their ##DT bytes add up to at
+ * most the file's, and their ##DZ bytes to what the file's decompression budget allows. With `claims`, the blocks of
+ * the file's other data groups: a block (list or leaf) another group listed is refused as soon as it is reached.
  */
-export function dataLeaves(bin: BinaryView, link: number, finalise?: Pick<Finalisation, 'lastDtEnd' | 'lenientLists'>): DataLeaves {
-  const data = listLeaves(bin, link, finalise?.lenientLists ?? false);
+export function dataLeaves(bin: BinaryView, link: number, finalise?: Pick<Finalisation, 'lastDtEnd' | 'lenientLists'>, claims?: DataClaims): DataLeaves {
+  const data = listLeaves(bin, link, finalise?.lenientLists ?? false, claims);
   const last = data.leaves[data.leaves.length - 1];
   if (finalise?.lastDtEnd && last?.id === 'DT') {
     // An unfinalised file's last ##DT kept growing after its header was written: it runs up to the next block.
@@ -43,10 +46,60 @@ export function dataLeaves(bin: BinaryView, link: number, finalise?: Pick<Finali
     data.size += dataLength - last.dataLength;
     data.leaves[data.leaves.length - 1] = { ...last, dataLength, length: last.data + dataLength - last.offset };
   }
+  const overlap = firstOverlap(data.leaves);
+  if (overlap) throw bin.corrupt(`data list names blocks that overlap: ${overlapping(overlap)}`, overlap[1].offset);
   return data;
 }
 
-function listLeaves(bin: BinaryView, link: number, lenientLists: boolean): DataLeaves {
+/** "the ##DT block at 100 (500 bytes) runs over the ##DT block at 124" */
+export function overlapping([a, b]: readonly [Mdf4Block, Mdf4Block]): string {
+  return `the ##${a.id} block at ${a.offset} (${a.length} bytes) runs over the ##${b.id} block at ${b.offset}`;
+}
+
+/**
+ * Of blocks, the first two (by offset) whose bytes, headers included, overlap; undefined when they all lie apart.
+ * Sorted by offset, blocks lie apart exactly when each starts at or after the end of the one before it.
+ */
+export function firstOverlap<T extends { offset: number; length: number }>(blocks: readonly T[]): [T, T] | undefined {
+  const sorted = [...blocks].sort((a, b) => a.offset - b.offset);
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i].offset < sorted[i - 1].offset + sorted[i - 1].length) return [sorted[i - 1], sorted[i]];
+  }
+  return undefined;
+}
+
+/**
+ * The data blocks (lists and leaves) the data groups of one file have listed, by offset, with the data group each
+ * belongs to: every block is one group's. A block listed by a second group is refused when it is reached, so no list
+ * is walked twice; leaves of different groups that overlap are refused by `refuseOverlaps` once all are listed.
+ */
+export class DataClaims {
+  private readonly owners = new Map<number, number>();
+  private readonly leaves: { block: Mdf4Block; group: number }[] = [];
+  /** The data group (its ##DG offset) whose data is being listed. */
+  group = 0;
+
+  constructor(private readonly bin: BinaryView) {}
+
+  claim(block: Mdf4Block, leaf: boolean): void {
+    const owner = this.owners.get(block.offset);
+    if (owner !== undefined && owner !== this.group) {
+      throw this.bin.corrupt(`the data groups at ${owner} and ${this.group} share data: both list the ##${block.id} block at ${block.offset}`, block.offset);
+    }
+    this.owners.set(block.offset, this.group);
+    if (leaf) this.leaves.push({ block, group: this.group });
+  }
+
+  /** Leaves are set apart within each group by dataLeaves; here, across groups. */
+  refuseOverlaps(): void {
+    const overlap = firstOverlap(this.leaves.map((l) => ({ ...l, offset: l.block.offset, length: l.block.length })));
+    if (!overlap) return;
+    const [a, b] = overlap;
+    throw this.bin.corrupt(`the data groups at ${a.group} and ${b.group} share data: ${overlapping([a.block, b.block])}`, b.block.offset);
+  }
+}
+
+function listLeaves(bin: BinaryView, link: number, lenientLists: boolean, claims: DataClaims | undefined): DataLeaves {
   const leaves: Mdf4Block[] = [];
   const named = new Set<number>();
   let size = 0;
@@ -54,6 +107,7 @@ function listLeaves(bin: BinaryView, link: number, lenientLists: boolean): DataL
   const add = (block: Mdf4Block) => {
     if (named.has(block.offset)) throw bin.corrupt(`data list names the ##${block.id} block at ${block.offset} twice`, block.offset);
     named.add(block.offset);
+    claims?.claim(block, true);
     leaves.push(block);
     if (block.id === 'DT') size += block.dataLength;
     else {
@@ -69,9 +123,12 @@ function listLeaves(bin: BinaryView, link: number, lenientLists: boolean): DataL
     return { leaves, size, decompressed };
   }
   let listStart = link;
-  if (head.id === 'HL') listStart = head.links[0] ?? 0;
-  else if (head.id !== 'DL') throw unsupportedBlock(head);
+  if (head.id === 'HL') {
+    claims?.claim(head, false);
+    listStart = head.links[0] ?? 0;
+  } else if (head.id !== 'DL') throw unsupportedBlock(head);
   for (const dl of chain(bin, listStart, 'DL')) {
+    claims?.claim(dl, false);
     const declared = bin.u32(dl.data + 4);
     // An unfinalised list may count blocks it never got to link.
     const count = lenientLists ? Math.min(declared, dl.links.length - 1) : declared;

@@ -13,11 +13,11 @@ import {
   type SampleArray,
 } from '../model';
 import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
-import { chain, readBlock, readMetadata, readText, unescapeXml } from './blocks';
+import { chain, type Mdf4Block, readBlock, readMetadata, readText, unescapeXml } from './blocks';
 import { commonProperties, firstTxText } from '../xml-text';
 import { type ArrayLayout, MAX_STRUCTURE_DEPTH, readComposition, structureFields } from './composition';
 import { applyConversion, type Conversion, readConversion } from './conversion';
-import { type DataLeaves, dataLeaves, readRecords } from './data-blocks';
+import { DataClaims, type DataLeaves, dataLeaves, readRecords } from './data-blocks';
 import { decodeEventValues, eventKindOf } from './text-channels';
 import { type Finalisation, finalisation, notFinalised } from './unfinalised';
 import { compact, decodeIndexed, type IndexedRecords, indexedRecords, indexRecords, type RecordIndex, type RecordKind } from './unsorted';
@@ -128,17 +128,38 @@ function withFinalisation<T>(finalise: Finalisation | undefined, read: () => T):
   }
 }
 
+/**
+ * The file's channel groups. Each data group's data blocks, then its channel groups, are its own: a group listing
+ * blocks another lists (or whose blocks overlap another's), or reaching another's ##CG, is refused as corrupt. So
+ * the records of all groups add up to at most the file's bytes (and what its ##DZ blocks may unpack to), and decoding
+ * every group's master at open costs in proportion to the file, not to the number of groups times their records.
+ */
 function readGroups(bin: BinaryView, firstDg: number, maxChannels: number, decompression: DecompressionLimits, finalise: Finalisation | undefined): Mdf4Group[] {
   const groups: Mdf4Group[] = [];
   // Channels of every group so far: one more than maxChannels stops the reading before it is parsed.
   const counted = { channels: 0, max: maxChannels };
   const budget = decompressionBudget(bin, decompression);
-  for (const dg of chain(bin, firstDg, 'DG')) {
-    const recIdSize = dg.dataLength >= 1 ? bin.u8(dg.data) : 0;
-    const all = [...chain(bin, dg.links[1] ?? 0, 'CG')];
-    const cgs = all.filter((cg) => (bin.u16(cg.data + CG.flags) & 1) === 0);
-    const data = dataLeaves(bin, dg.links[2] ?? 0, finalise);
+  // Every group's data listed and set apart first, before any is unpacked (an unsorted group's is, to index it).
+  const claims = new DataClaims(bin);
+  const dgs = [...chain(bin, firstDg, 'DG')].map((dg) => {
+    claims.group = dg.offset;
+    const data = dataLeaves(bin, dg.links[2] ?? 0, finalise, claims);
     budget(data);
+    return { dg, data };
+  });
+  claims.refuseOverlaps();
+  const cgOwners = new Map<number, number>();
+  for (const { dg, data } of dgs) {
+    const recIdSize = dg.dataLength >= 1 ? bin.u8(dg.data) : 0;
+    const all: Mdf4Block[] = [];
+    for (const cg of chain(bin, dg.links[1] ?? 0, 'CG')) {
+      // Refused where the chains meet: data groups sharing a chain of n channel groups would otherwise read it n times.
+      const owner = cgOwners.get(cg.offset);
+      if (owner !== undefined) throw bin.corrupt(`the data groups at ${owner} and ${dg.offset} share the channel group at ${cg.offset}`, cg.offset);
+      cgOwners.set(cg.offset, dg.offset);
+      all.push(cg);
+    }
+    const cgs = all.filter((cg) => (bin.u16(cg.data + CG.flags) & 1) === 0);
     const index = recIdSize !== 0 || all.length > 1 ? unsortedIndex(bin, dg, recIdSize, all, data, finalise) : undefined;
     for (const cg of cgs) groups.push(readGroup(bin, cg, data, index, counted, finalise));
   }
@@ -267,7 +288,7 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
   const bitOffset = bin.u8(cn.data + CN.bitOffset);
   const byteOffset = bin.u32(cn.data + CN.byteOffset);
   const bitCount = bin.u32(cn.data + CN.bitCount);
-  const { conversion, unit: ccUnit } = readConversion(bin, ccLink);
+  const { conversion, unit: ccUnit } = conversionOf(bin, ccLink);
   const channel: Mdf4Channel = {
     name: readText(bin, nameLink),
     unit: readText(bin, unitLink) || ccUnit,
@@ -301,6 +322,32 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
     throw bin.corrupt('channel lies outside its record', cn.data + CN.byteOffset);
   }
   return channel;
+}
+
+/**
+ * A channel's conversion, each ##CC parsed once per file (MDF 3's Conversions does the same): channels may share one
+ * value-to-text table of 65,535 entries. The parsed conversion is frozen, since every channel sharing it (and their
+ * catalogue entries, through its labels) hold the same object.
+ */
+function conversionOf(bin: BinaryView, offset: number): { conversion: Conversion; unit: string } {
+  let parsed = conversionsByFile.get(bin);
+  if (!parsed) conversionsByFile.set(bin, (parsed = new Map()));
+  let known = parsed.get(offset);
+  if (!known) parsed.set(offset, (known = frozen(readConversion(bin, offset))));
+  return known;
+}
+
+const conversionsByFile = new WeakMap<BinaryView, Map<number, { conversion: Conversion; unit: string }>>();
+
+/** Freezes a parsed conversion: its fields, its arrays of numbers and its labels (a compiled formula is left as it is). */
+function frozen(parsed: { conversion: Conversion; unit: string }): { conversion: Conversion; unit: string } {
+  for (const value of Object.values(parsed.conversion)) {
+    if (!Array.isArray(value)) continue;
+    for (const element of value) if (typeof element === 'object' && element !== null) Object.freeze(element);
+    Object.freeze(value);
+  }
+  Object.freeze(parsed.conversion);
+  return Object.freeze(parsed);
 }
 
 /** A string or byte-array channel: its value fills whole bytes of the record, or (VLSD) the record holds a u64 offset. */

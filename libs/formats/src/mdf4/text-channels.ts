@@ -1,7 +1,8 @@
 import type { BinaryView } from '../binary-view';
 import { UnsupportedFeatureError } from '../errors';
 import type { EventKind } from '../model';
-import { chain, readBlock } from './blocks';
+import { chain, type Mdf4Block, readBlock } from './blocks';
+import { firstOverlap, overlapping } from './data-blocks';
 
 /** cn_data_type of text and byte channels: 6 Latin-1, 7 UTF-8, 8 UTF-16 LE, 9 UTF-16 BE strings, 10 byte arrays. */
 export function eventKindOf(dataType: number): EventKind | undefined {
@@ -32,12 +33,19 @@ const utf8 = new TextEncoder();
 
 /**
  * The values of a text or byte channel, one per record, as offsets into one byte array: text as UTF-8 without its
- * terminating zeros, bytes as stored. VLSD values are read from the channel's ##SD (or a ##DL of ##SD).
+ * terminating zeros, bytes as stored. VLSD values are read from the channel's ##SD (or a ##DL of ##SD). The values are
+ * written straight into that array as they are read (nothing is kept per record but its offset), so n records of
+ * empty values cost their 4-byte offsets, not an object each.
  */
 export function decodeEventValues(bin: BinaryView, records: Uint8Array, recordSize: number, n: number, c: EventLayout): { offsets: Uint32Array; bytes: Uint8Array } {
   const signal = c.cnType === 1 ? signalData(bin, c.dataLink) : null;
   const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
-  const values: Uint8Array[] = [];
+  // Records may all name one large VLSD value: the values read stay within a bound of the file's size (and of the
+  // u32 offsets).
+  const cap = Math.min(MAX_VALUE_BYTES_PER_FILE_BYTE * bin.length, 0xffff_ffff);
+  const offsets = new Uint32Array(n + 1);
+  // Doubled as the values need: at most twice their bytes (and the cap) are ever held.
+  let bytes = new Uint8Array(Math.min(cap, signal ? signal.length : n * c.byteCount, 1 << 16));
   let total = 0;
   for (let i = 0, at = c.byteOffset; i < n; i++, at += recordSize) {
     let raw: Uint8Array;
@@ -50,21 +58,19 @@ export function decodeEventValues(bin: BinaryView, records: Uint8Array, recordSi
     } else {
       raw = records.subarray(at, at + c.byteCount);
     }
-    const value = c.dataType === 10 ? raw : toUtf8(raw, c.dataType);
-    values.push(value);
+    const value = c.dataType === 10 || raw.length === 0 ? raw : toUtf8(raw, c.dataType);
+    if (total + value.length > cap) throw bin.corrupt(`the values of records 0..${i} add up to more than ${cap} bytes (${MAX_VALUE_BYTES_PER_FILE_BYTE} times the file's, at most 2^32 - 1)`, c.byteOffset);
+    if (total + value.length > bytes.length) {
+      const grown = new Uint8Array(Math.min(cap, Math.max(total + value.length, 2 * bytes.length)));
+      grown.set(bytes.subarray(0, total));
+      bytes = grown;
+    }
+    bytes.set(value, total);
     total += value.length;
-    // Records may all name one large VLSD value: the values read stay within a bound of the file's size.
-    if (total > MAX_VALUE_BYTES_PER_FILE_BYTE * bin.length) throw bin.corrupt(`the values of records 0..${i} add up to more than ${MAX_VALUE_BYTES_PER_FILE_BYTE} times the file's bytes`, c.byteOffset);
+    offsets[i + 1] = total;
   }
-  const offsets = new Uint32Array(n + 1);
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  values.forEach((value, i) => {
-    bytes.set(value, at);
-    at += value.length;
-    offsets[i + 1] = at;
-  });
-  return { offsets, bytes };
+  // Cut to the values (each typed array handed out owns its buffer).
+  return { offsets, bytes: total === bytes.length ? bytes : bytes.slice(0, total) };
 }
 
 /** A string as UTF-8, cut at its first terminating zero (a code unit of zero for UTF-16). */
@@ -76,8 +82,15 @@ function toUtf8(raw: Uint8Array, dataType: number): Uint8Array {
   }
   const zero = raw.indexOf(0);
   const text = zero >= 0 ? raw.subarray(0, zero) : raw;
+  // ASCII (empty included) is the same in Latin-1 and UTF-8: a view, which the caller copies, not a new array per value.
+  if (isAscii(text)) return text;
   // Invalid UTF-8 becomes U+FFFD here, so the JSON and the binary answers carry the same text.
   return dataType === 6 ? latin1ToUtf8(text) : utf8.encode(utf8Decoder.decode(text));
+}
+
+function isAscii(text: Uint8Array): boolean {
+  for (let i = 0; i < text.length; i++) if (text[i] >= 0x80) return false;
+  return true;
 }
 
 /** ISO 8859-1 is the first 256 code points (TextDecoder's 'latin1' is windows-1252, which differs at 0x80-0x9F). */
@@ -102,7 +115,7 @@ function signalData(bin: BinaryView, link: number): Uint8Array {
   const head = readBlock(bin, link);
   if (head.id === 'SD') return bin.bytes.subarray(head.data, head.data + head.dataLength);
   if (head.id !== 'DL') throw new UnsupportedFeatureError('mdf4', head.id === 'DZ' || head.id === 'HL' ? 'compressed VLSD signal data' : `VLSD signal data in ##${head.id}`);
-  const parts: Uint8Array[] = [];
+  const blocks: Mdf4Block[] = [];
   const named = new Set<number>();
   for (const dl of chain(bin, link, 'DL')) {
     const count = bin.u32(dl.data + 4);
@@ -113,9 +126,13 @@ function signalData(bin: BinaryView, link: number): Uint8Array {
       named.add(child);
       const block = readBlock(bin, child);
       if (block.id !== 'SD') throw new UnsupportedFeatureError('mdf4', block.id === 'DZ' ? 'compressed VLSD signal data' : `VLSD signal data in ##${block.id}`);
-      parts.push(bin.bytes.subarray(block.data, block.data + block.dataLength));
+      blocks.push(block);
     }
   }
+  // Nested ##SD blocks would add up to about k² / 2 headers' bytes: apart, they add up to at most the file's.
+  const overlap = firstOverlap(blocks);
+  if (overlap) throw bin.corrupt(`signal data list names blocks that overlap: ${overlapping(overlap)}`, overlap[1].offset);
+  const parts = blocks.map((block) => bin.bytes.subarray(block.data, block.data + block.dataLength));
   const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
   let at = 0;
   for (const part of parts) {
