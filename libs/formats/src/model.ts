@@ -137,8 +137,21 @@ export function emptyProperties(): FileProperties {
   };
 }
 
-/** Names must be unique for readChannel(name); later duplicates get " (2)", " (3)"... */
-export function uniqueName(name: string, taken: Set<string>): string {
+/**
+ * The longest channel name kept whole: what a read may name (the API's MAX_CHANNEL_NAME_LENGTH, 16,383), and the
+ * longest string V8 hashes by its characters. A longer one (a hostile file naming every channel with one 100 KB text)
+ * hashes by its length alone, so thousands of them collided in every Set and Map of names: 30 s to open 2,000.
+ */
+export const MAX_CHANNEL_NAME_CHARS = 16_383;
+/** Room left for a duplicate's " (n)" after a cut name. */
+const SUFFIX_ROOM = 16;
+
+/**
+ * Names must be unique for readChannel(name); later duplicates get " (2)", " (3)"... A name longer than
+ * MAX_CHANNEL_NAME_CHARS is cut (never inside a surrogate pair), leaving room for that suffix.
+ */
+export function uniqueName(whole: string, taken: Set<string>): string {
+  const name = whole.length > MAX_CHANNEL_NAME_CHARS ? cutName(whole) : whole;
   // Where each name's suffixes were left, so that n copies of one name cost n steps, not n squared.
   let next = nextSuffix.get(taken);
   if (!next) nextSuffix.set(taken, (next = new Map()));
@@ -151,6 +164,13 @@ export function uniqueName(name: string, taken: Set<string>): string {
 }
 
 const nextSuffix = new WeakMap<Set<string>, Map<string, number>>();
+
+function cutName(name: string): string {
+  let end = MAX_CHANNEL_NAME_CHARS - SUFFIX_ROOM;
+  const last = name.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return name.slice(0, end);
+}
 
 export function buildDataFile(parts: Omit<DataFile, 'channels' | 'readChannel' | 'readEvents'>, sources: ChannelSource[]): DataFile {
   const byName = new Map(sources.map((s) => [s.info.name, s] as const));

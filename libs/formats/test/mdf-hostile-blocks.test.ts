@@ -1,4 +1,5 @@
 import { openDataFile } from '../src';
+import { MAX_CHANNEL_NAME_CHARS, uniqueName } from '../src/model';
 import { BinaryView } from '../src/binary-view';
 import { buildMdf3File, buildMdf4File, type Mdf4GroupSpec, signalDataOffsets } from '../src/testing';
 
@@ -220,6 +221,20 @@ describe('MDF data groups that share their data', () => {
     expect(thrown(() => openDataFile(bytes))).toMatchObject({ code: 'CORRUPT', reason: `the data groups at ${first} and ${second} share the channel group at ${cg}`, offset: cg });
   });
 
+  // Unfinalised, the blocks the last ##DT may run into were listed by walking each data group's channel groups: 3,000
+  // groups on one chain of 3,000 channel groups walked it 3,000 times (5 s) before the sharing was refused.
+  test('when 300 data groups of an unfinalised MDF4 name one chain of 300 channel groups, then it is refused as corrupt (the blocks its last ##DT may run into are listed walking each chain once)', () => {
+    const bytes = buildMdf4File({ groups: Array.from({ length: 300 }, () => counterGroup(1)) });
+    const groups = dataGroups(bytes);
+    const cgs = groups.map((dg) => linkOf(bytes, dg, 1));
+    // One chain of all the channel groups (each one's link 0 to the next), named by every data group.
+    cgs.forEach((cg, i) => setLink(bytes, cg, 0, cgs[i + 1] ?? 0));
+    for (const dg of groups) setLink(bytes, dg, 1, cgs[0] as number);
+    bytes.set(Buffer.from('UnFinMF ', 'latin1'), 0);
+    view(bytes).setUint16(60, 0, true);
+    expect(thrown(() => openDataFile(bytes))).toMatchObject({ code: 'CORRUPT' });
+  });
+
   test('when MDF4 data groups keep to their own data, then each reads its own records', () => {
     const file = openDataFile(buildMdf4File({ groups: [counterGroup(10, 'DL'), counterGroup(5)] }));
     expect(file.channels.map((c) => [c.name, c.sampleCount])).toEqual([['Count', 10], ['Count (2)', 5]]);
@@ -280,5 +295,24 @@ describe('MDF4 text channels of many empty values', () => {
     expect(events.offsets).toHaveLength(n + 1);
     expect(Buffer.from(events.bytes).toString('utf8')).toBe('Aé');
     expect([events.offsets[1], events.offsets[2], events.offsets[n - 1], events.offsets[n]]).toEqual([0, 1, 1, 3]);
+  });
+});
+
+describe('channel names past what a read can name', () => {
+  test('when 3,000 channels carry one 100,000-character name, then each is cut to at most 16,383 characters and they stay distinct', () => {
+    const taken = new Set<string>();
+    const long = 'x'.repeat(100_000);
+    const names = Array.from({ length: 3000 }, () => uniqueName(long, taken));
+    expect(new Set(names).size).toBe(3000);
+    expect(names.every((n) => n.length <= MAX_CHANNEL_NAME_CHARS)).toBe(true);
+    expect(names[0]).toBe('x'.repeat(MAX_CHANNEL_NAME_CHARS - 16));
+    expect(names[2]).toBe(`${'x'.repeat(MAX_CHANNEL_NAME_CHARS - 16)} (3)`);
+  });
+
+  test('when a long name is cut where a character takes two UTF-16 units, then the cut does not split it', () => {
+    const name = 'a'.repeat(MAX_CHANNEL_NAME_CHARS - 17) + '😀' + 'b'.repeat(100);
+    const cut = uniqueName(name, new Set());
+    expect(cut).toBe('a'.repeat(MAX_CHANNEL_NAME_CHARS - 17));
+    expect(uniqueName('Speed', new Set())).toBe('Speed');
   });
 });
