@@ -18,6 +18,7 @@ import { datafileCommands } from './entry-points/bus/datafile-commands';
 import { MATH_CHANNEL_EVENT_KEYS, mathChannelEvents } from './entry-points/bus/math-channel-events';
 import type { ShapeTask } from './workers/shape-channels';
 import { DEFAULT_SCRATCH_BYTES, type ShapeWorkerData } from './workers/scratch-arrays';
+import { DEFAULT_MAX_CATALOGUE_LABELS } from './workers/whole-files';
 
 const MiB = 1024 * 1024;
 
@@ -50,6 +51,8 @@ export const DatafileConfig = z.object({
   MAX_CHANNELS_PER_FILE: intVar(DEFAULT_MAX_CHANNELS_PER_FILE),
   /** Laps a data file (or files a per-lap group) may have: its laps are held with its catalogue and listed in its metadata. */
   MAX_LAPS_PER_FILE: intVar(DEFAULT_MAX_LAPS_PER_FILE),
+  /** Text labels (value→text conversions) a file's channels may carry together in its catalogue; more is a 422 (default 1,000,000). */
+  DATAFILE_MAX_CATALOGUE_LABELS: intVar(DEFAULT_MAX_CATALOGUE_LABELS),
   /** Decoded samples one read may need; more is a 413 (default 16 M). */
   READ_SAMPLE_BUDGET: intVar(16_000_000),
   /** Bins one histogram may have; more is a 400 (default 1,000). */
@@ -91,7 +94,7 @@ export const datafileService = defineService({
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
     const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES, lz4);
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
-    const datasets = new Datasets(bus, blobs, decompressed, { pool, maxChannels: config.MAX_CHANNELS_PER_FILE, maxLaps: config.MAX_LAPS_PER_FILE, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
+    const datasets = new Datasets(bus, blobs, decompressed, { pool, maxChannels: config.MAX_CHANNELS_PER_FILE, maxLaps: config.MAX_LAPS_PER_FILE, maxLabels: config.DATAFILE_MAX_CATALOGUE_LABELS, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
     const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);

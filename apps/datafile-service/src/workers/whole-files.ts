@@ -27,8 +27,16 @@ export interface WholeFiles {
   ldx?: Uint8Array;
   maxChannels: number;
   maxLaps: number;
+  /** DATAFILE_MAX_CATALOGUE_LABELS: text labels the catalogue's channels may carry together (default DEFAULT_MAX_CATALOGUE_LABELS). */
+  maxLabels?: number;
   decompression?: DecompressionLimits;
 }
+
+/**
+ * Text labels (of value→text conversions) a catalogue's channels may carry together: each channel's record repeats its
+ * table, so one table of 65,535 texts shared by 20,000 channels would be a catalogue of gigabytes.
+ */
+export const DEFAULT_MAX_CATALOGUE_LABELS = 1_000_000;
 
 /**
  * The catalogue of an opened file: a DataFile without its channel reader, and the metadata record's `channels` as JSON
@@ -66,6 +74,10 @@ const limits = (task: WholeFiles) => ({ maxChannels: task.maxChannels, maxLaps: 
 export function catalogueOf(task: WholeFiles): Catalogue | Refusal {
   try {
     const { readChannel: _reader, readEvents: _events, ...catalogue } = openWhole(task);
+    const maxLabels = task.maxLabels ?? DEFAULT_MAX_CATALOGUE_LABELS;
+    let labels = 0;
+    for (const channel of catalogue.channels) labels += channel.labels?.length ?? 0;
+    if (labels > maxLabels) throw new DataFileLimitError(catalogue.format, 'text labels', maxLabels, labels);
     return { ...catalogue, channelsJson: new TextEncoder().encode(JSON.stringify(metadataChannels(catalogue.channels))) };
   } catch (err) {
     const refusal = asRefusal(err);
