@@ -263,7 +263,12 @@ describe.each([
     await store.cut();
     const answers = await Promise.all([...finalises, ...reads]);
     for (const a of answers) {
-      expect([200, 503]).toContain(a.status);
+      // Anything else is said with what the stack's processes logged of that request (its trace id), to find its cause.
+      if (a.status !== 200 && a.status !== 503) {
+        const traceId = (a.body as { traceId?: string } | null)?.traceId ?? '';
+        const logged = stack.stack.procs.flatMap((p) => p.output.split('\n').filter((line) => traceId && line.includes(traceId)).map((line) => `[${p.name}] ${line.slice(0, 2000)}`));
+        throw new Error(`answered ${a.status}: ${JSON.stringify(a.body)}\n${logged.join('\n')}`);
+      }
       if (a.status === 503) expect(a.retryAfter).not.toBeNull();
     }
     for (const a of await Promise.all(deletes)) expect(a.status).toBe(204);
