@@ -1,3 +1,4 @@
+import { BlobNotFoundError } from '@pitwall/blob-store';
 import { DataFileError, DataFileLimitError, Lz4FrameError } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 
@@ -7,6 +8,10 @@ import { AppError } from '@pitwall/service-kit';
  * a 400. Anything else stays what it is (a bug is a 500 that reveals nothing).
  */
 export function toReadError(err: unknown): unknown {
+  // Bytes the store had when the read began and not in the middle of it: the file deleted meanwhile (a retry then
+  // answers 404 from the entity's records), or the store's directory changing. A 503 to retry, not a bare error (500).
+  if (err instanceof BlobNotFoundError)
+    return new AppError(503, 'The bytes of this data file went missing from the store while they were read (the file deleted meanwhile, or the store changing): retry', { retryAfterSeconds: 1, cause: err });
   if (err instanceof Lz4FrameError && err.code === 'TOO_LARGE') {
     return new AppError(422, `The data file could not be read: its LZ4 frame ${err.reason} (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO for a frame that does not declare its size)`);
   }
