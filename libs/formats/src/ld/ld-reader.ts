@@ -19,6 +19,7 @@ import {
 } from '../model';
 import { CHANNEL, EVENT, HEADER, type LdSampleType, ldSampleType, SAMPLE_BYTES, scalingTerms, VEHICLE, VENUE } from './ld-layout';
 import { ldxBeaconTimes } from './ldx';
+import { firstOverlap } from '../spans';
 import type { FieldReader } from '../source/sparse-view';
 
 export const LD_FORMAT = 'motec-ld';
@@ -174,15 +175,11 @@ export function readChannelBlocks(bin: FieldReader, maxChannels = DEFAULT_MAX_CH
  * read of all of them decode the file once per channel (its size squared), which no logger writes.
  */
 function refuseSharedSamples(bin: FieldReader, blocks: readonly LdChannelBlock[]): void {
-  const spans = blocks
-    .filter((b) => b.type && b.sampleCount > 0)
-    .map((b) => ({ from: b.dataPtr, to: b.dataPtr + b.sampleCount * SAMPLE_BYTES[b.type as LdSampleType], block: b }))
-    .sort((a, b) => a.from - b.from);
-  for (let i = 1; i < spans.length; i++) {
-    const before = spans[i - 1];
-    const span = spans[i];
-    if (span.from < before.to) throw bin.corrupt(`samples of channel ${span.block.name} (at ${span.block.offset}) overlap those of channel ${before.block.name} (at ${before.block.offset})`, span.block.offset + CHANNEL.dataPtr);
-  }
+  const spans = blocks.filter((b) => b.type && b.sampleCount > 0).map((b) => ({ offset: b.dataPtr, length: b.sampleCount * SAMPLE_BYTES[b.type as LdSampleType], block: b }));
+  const overlap = firstOverlap(spans);
+  if (!overlap) return;
+  const [{ block: before }, { block }] = overlap;
+  throw bin.corrupt(`samples of channel ${block.name} (at ${block.offset}) overlap those of channel ${before.name} (at ${before.offset})`, block.offset + CHANNEL.dataPtr);
 }
 
 function readChannelBlock(bin: FieldReader, ptr: number): LdChannelBlock {

@@ -5,6 +5,7 @@ import { unescapeXml } from '../mdf4/blocks';
 import { firstTxText, replaceHdComments } from '../xml-text';
 import { type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, emptyProperties, type FileProperties } from '../model';
 import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
+import { firstOverlap } from '../spans';
 import { chain, link, type Mdf3Block, readBlock, TextBlocks, textField } from './blocks';
 import { applyMdf3Conversion, type Mdf3Conversion, Conversions } from './conversion';
 
@@ -121,7 +122,7 @@ function readGroups(bin: BinaryView, firstDg: number, layout: Layout, maxChannel
   // Channels of every group so far: one more than maxChannels stops the reading before it is parsed.
   const counted = { channels: 0, max: maxChannels };
   const cgOwners = new Map<number, number>();
-  const spans: { from: number; to: number; dg: number }[] = [];
+  const spans: { offset: number; length: number; dg: number }[] = [];
   for (const dg of chain(bin, firstDg, 'DG', DG.size)) {
     const recordIds = bin.u16(dg.offset + DG.recordIds);
     const cgs: Mdf3Block[] = [];
@@ -137,7 +138,7 @@ function readGroups(bin: BinaryView, firstDg: number, layout: Layout, maxChannel
     for (const cg of cgs) {
       const group = readGroup(bin, cg, link(bin, dg.offset + DG.data), recordIds, unsupported, layout, counted);
       // Only a readable group's records are decoded.
-      if (!group.unsupported && group.cycleCount > 0) spans.push({ from: group.data, to: group.data + group.cycleCount * group.stride, dg: dg.offset });
+      if (!group.unsupported && group.cycleCount > 0) spans.push({ offset: group.data, length: group.cycleCount * group.stride, dg: dg.offset });
       groups.push(group);
     }
   }
@@ -145,15 +146,12 @@ function readGroups(bin: BinaryView, firstDg: number, layout: Layout, maxChannel
   return groups;
 }
 
-/** Sorted by where they start, the groups' records lie apart exactly when each starts at or after the end of the one before. */
-function refuseSharedRecords(bin: BinaryView, spans: { from: number; to: number; dg: number }[]): void {
-  spans.sort((a, b) => a.from - b.from);
-  for (let i = 1; i < spans.length; i++) {
-    const [before, span] = [spans[i - 1], spans[i]];
-    if (span.from < before.to) {
-      throw bin.corrupt(`the records of the data group at ${span.dg} (from byte ${span.from}) overlap those of the data group at ${before.dg} (bytes ${before.from} to ${before.to})`, span.dg + DG.data);
-    }
-  }
+/** The groups' records must lie apart. */
+function refuseSharedRecords(bin: BinaryView, spans: { offset: number; length: number; dg: number }[]): void {
+  const overlap = firstOverlap(spans);
+  if (!overlap) return;
+  const [before, span] = overlap;
+  throw bin.corrupt(`the records of the data group at ${span.dg} (from byte ${span.offset}) overlap those of the data group at ${before.dg} (bytes ${before.offset} to ${before.offset + before.length})`, span.dg + DG.data);
 }
 
 function readGroup(bin: BinaryView, cg: Mdf3Block, data: number, recordIds: number, unsupported: string | undefined, layout: Layout, counted: { channels: number; max: number }): Mdf3Group {

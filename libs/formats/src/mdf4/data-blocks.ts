@@ -2,6 +2,7 @@ import * as zlib from 'node:zlib';
 import type { BinaryView } from '../binary-view';
 import { UnsupportedFeatureError } from '../errors';
 import { decodeLz4FramesInto, Lz4FrameError } from '../lz4';
+import { firstOverlap } from '../spans';
 import { chain, type Mdf4Block, readBlock } from './blocks';
 import type { Finalisation } from './unfinalised';
 
@@ -54,18 +55,6 @@ export function dataLeaves(bin: BinaryView, link: number, finalise?: Pick<Finali
 /** "the ##DT block at 100 (500 bytes) runs over the ##DT block at 124" */
 export function overlapping([a, b]: readonly [Mdf4Block, Mdf4Block]): string {
   return `the ##${a.id} block at ${a.offset} (${a.length} bytes) runs over the ##${b.id} block at ${b.offset}`;
-}
-
-/**
- * Of blocks, the first two (by offset) whose bytes, headers included, overlap; undefined when they all lie apart.
- * Sorted by offset, blocks lie apart exactly when each starts at or after the end of the one before it.
- */
-export function firstOverlap<T extends { offset: number; length: number }>(blocks: readonly T[]): [T, T] | undefined {
-  const sorted = [...blocks].sort((a, b) => a.offset - b.offset);
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i].offset < sorted[i - 1].offset + sorted[i - 1].length) return [sorted[i - 1], sorted[i]];
-  }
-  return undefined;
 }
 
 /**

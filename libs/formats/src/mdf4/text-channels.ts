@@ -2,7 +2,8 @@ import type { BinaryView } from '../binary-view';
 import { UnsupportedFeatureError } from '../errors';
 import type { EventKind } from '../model';
 import { chain, type Mdf4Block, readBlock } from './blocks';
-import { firstOverlap, overlapping } from './data-blocks';
+import { firstOverlap } from '../spans';
+import { overlapping } from './data-blocks';
 
 /** cn_data_type of text and byte channels: 6 Latin-1, 7 UTF-8, 8 UTF-16 LE, 9 UTF-16 BE strings, 10 byte arrays. */
 export function eventKindOf(dataType: number): EventKind | undefined {
