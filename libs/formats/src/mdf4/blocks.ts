@@ -29,15 +29,26 @@ export function readBlock(bin: BinaryView, offset: number, expected?: readonly s
   if (b[offset] !== 0x23 || b[offset + 1] !== 0x23) throw bin.corrupt('block does not start with "##"', offset);
   const id = String.fromCharCode(b[offset + 2], b[offset + 3]);
   if (expected && !expected.includes(id)) throw bin.corrupt(`expected a ${expected.join('/')} block, found ##${id}`, offset);
-  let blocks = blocksByFile.get(bin);
-  if (!blocks) blocksByFile.set(bin, (blocks = new Map()));
-  let block = blocks.get(offset);
-  if (!block) blocks.set(offset, (block = parseBlock(bin, offset, id)));
-  return block;
+  return parsedBlock(bin, offset, () => parseBlock(bin, offset, id));
 }
 
-/** The blocks of each file parsed so far, by offset, for as long as the file is read. */
-const blocksByFile = new WeakMap<BinaryView, Map<number, Mdf4Block>>();
+/**
+ * What a file's block at an offset was parsed to, kept per file (for as long as it is read) so that a block linked
+ * from many others is parsed once: `(bin, offset, parse)` answers the kept value, or parses and keeps it.
+ */
+export function perFile<V>(): (bin: BinaryView, offset: number, parse: () => V) => V {
+  const byFile = new WeakMap<BinaryView, Map<number, V>>();
+  return (bin, offset, parse) => {
+    let kept = byFile.get(bin);
+    if (!kept) byFile.set(bin, (kept = new Map()));
+    if (kept.has(offset)) return kept.get(offset) as V;
+    const value = parse();
+    kept.set(offset, value);
+    return value;
+  };
+}
+
+const parsedBlock = perFile<Mdf4Block>();
 
 function parseBlock(bin: BinaryView, offset: number, id: string): Mdf4Block {
   const length = bin.u64(offset + 8, 'block length');
@@ -73,15 +84,11 @@ export function* chain(bin: BinaryView, first: number, id: string, nextLink = 0)
  */
 export function readText(bin: BinaryView, offset: number): string {
   if (offset === 0) return '';
-  let texts = textsByFile.get(bin);
-  if (!texts) textsByFile.set(bin, (texts = new Map()));
-  let text = texts.get(offset);
-  if (text === undefined) texts.set(offset, (text = decodeTextBlock(bin, offset)));
-  return text;
+  return decodedText(bin, offset, () => decodeTextBlock(bin, offset));
 }
 
-/** The texts of each file's blocks by offset, for as long as the file is read (strings: shared safely). */
-const textsByFile = new WeakMap<BinaryView, Map<number, string>>();
+/** The texts of each file's blocks (strings: shared safely). */
+const decodedText = perFile<string>();
 
 function decodeTextBlock(bin: BinaryView, offset: number): string {
   const block = readBlock(bin, offset, ['TX', 'MD']);

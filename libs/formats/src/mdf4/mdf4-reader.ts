@@ -13,7 +13,7 @@ import {
   type SampleArray,
 } from '../model';
 import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
-import { chain, type Mdf4Block, readBlock, readMetadata, readText, unescapeXml } from './blocks';
+import { chain, type Mdf4Block, perFile, readBlock, readMetadata, readText, unescapeXml } from './blocks';
 import { commonProperties, firstTxText } from '../xml-text';
 import { type ArrayLayout, MAX_STRUCTURE_DEPTH, readComposition, structureFields } from './composition';
 import { applyConversion, type Conversion, readConversion } from './conversion';
@@ -330,14 +330,10 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
  * catalogue entries, through its labels) hold the same object.
  */
 function conversionOf(bin: BinaryView, offset: number): { conversion: Conversion; unit: string } {
-  let parsed = conversionsByFile.get(bin);
-  if (!parsed) conversionsByFile.set(bin, (parsed = new Map()));
-  let known = parsed.get(offset);
-  if (!known) parsed.set(offset, (known = frozen(readConversion(bin, offset))));
-  return known;
+  return parsedConversion(bin, offset, () => frozen(readConversion(bin, offset)));
 }
 
-const conversionsByFile = new WeakMap<BinaryView, Map<number, { conversion: Conversion; unit: string }>>();
+const parsedConversion = perFile<{ conversion: Conversion; unit: string }>();
 
 /** Freezes a parsed conversion: its fields, its arrays of numbers and its labels (a compiled formula is left as it is). */
 function frozen(parsed: { conversion: Conversion; unit: string }): { conversion: Conversion; unit: string } {
