@@ -3,6 +3,9 @@ import type { Logger } from '@pitwall/service-kit';
 
 type PoolOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
 
+/** What a task whose worker ran out of its heap (`resourceLimits`) is answered instead of the worker's bare error. */
+export type OutOfMemoryAnswer = () => Error;
+
 /**
  * A Piscina pool whose stop is final, and whose failures never take the process down.
  *
@@ -15,9 +18,6 @@ type PoolOptions = NonNullable<ConstructorParameters<typeof Piscina>[0]>;
  *   logged (at error level while the pool serves; at debug level once it is stopped, when a late replacement of an
  *   aborted task's worker may find its file gone) and the pool goes on.
  */
-/** What a task whose worker ran out of its heap (`resourceLimits`) is answered instead of the worker's bare error. */
-export type OutOfMemoryAnswer = () => Error;
-
 export class StoppablePool extends Piscina {
   private stopped = false;
 

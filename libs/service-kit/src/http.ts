@@ -124,7 +124,6 @@ export interface HealthChecks {
   [dependency: string]: () => Promise<HealthState>;
 }
 
-/** `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named). */
 /**
  * Answers a method a page or document does not have: 405 problem+json with `Allow: GET, HEAD` (`what` names the page
  * in the detail). Mounted after the page's GET routes with `router.all` on the same paths.
@@ -136,6 +135,7 @@ export function onlyGetAndHead(what: string): RequestHandler {
   };
 }
 
+/** `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named). */
 export function healthRouter(checks: HealthChecks): express.Router {
   const router = express.Router();
   router.get('/health', (_req, res) => {

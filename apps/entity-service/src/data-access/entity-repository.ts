@@ -10,17 +10,17 @@ function siblingOrder(orderByParameter?: string, direction: 'ASC' | 'DESC' = 'AS
   return name ? `(parameters->>'${name}')::numeric ${direction} ${nulls}, ${order}` : order;
 }
 
-/**
- * Plain-object access to the entity rows and their tree (parents, siblings, descendants, references); every read is
- * scoped to one account. The timing-keyed rows are `timingRowRepository`'s, the cache versions
- * `cacheVersionRepository`'s, the attached files `attachedFileRepository`'s.
- */
 /** An entity a delete takes with it. */
 export interface ScopeEntry {
   id: string;
   type: string;
 }
 
+/**
+ * Plain-object access to the entity rows and their tree (parents, siblings, descendants, references); every read is
+ * scoped to one account. The timing-keyed rows are `timingRowRepository`'s, the cache versions
+ * `cacheVersionRepository`'s, the attached files `attachedFileRepository`'s.
+ */
 export const entityRepository = {
   async findById(q: Queryable, accountId: string, type: string, id: string, forUpdate = false): Promise<EntityRow | undefined> {
     const { rows } = await q.query<EntityRow>(
