@@ -26,6 +26,8 @@ export function wireDateTimeRefusal(text: string): string | undefined {
 }
 
 const NOT_ISO = 'is not an ISO 8601 date-time';
+/** The refusal of a date-time that is one, but past the years the wrappers' DateTime holds once in UTC. */
+export const OUTSIDE_WIRE_YEARS = "is outside the years 0001 to 9999 once in UTC (the range the wrappers' DateTime holds)";
 
 function readWireDateTime(text: string): number | { refusal: string } {
   const m = WIRE_DATE_TIME.exec(text.trim());
@@ -43,7 +45,7 @@ function readWireDateTime(text: string): number | { refusal: string } {
     if (zh > 23 || zm > 59) return { refusal: `${NOT_ISO}: its offset is past 23:59` };
     t -= (zone.startsWith('-') ? -1 : 1) * (zh * 60 + zm) * 60_000;
   }
-  return t >= FIRST_INSTANT && t <= LAST_INSTANT ? t : { refusal: 'is outside the years 0001 to 9999 once in UTC (the range the wrappers\' DateTime holds)' };
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT ? t : { refusal: OUTSIDE_WIRE_YEARS };
 }
 
 function isLeapYear(year: number): boolean {

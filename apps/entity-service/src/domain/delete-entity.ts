@@ -44,13 +44,13 @@ export async function clearReferencesTo(q: Queryable, accountId: string, scope: 
   const sets = await loadParameterSets(q, accountId);
   const events: EntityChangedEvent[] = [];
   for (const type of ENTITY_TYPES) {
-    const set = sets(type);
-    const names = set.all().filter((p) => p.type === 'Reference' && p.references && goneTypes.has((entityType(p.references)?.plural ?? p.references).toLowerCase())).map((p) => p.name);
+    const names = sets(type).all().filter((p) => p.type === 'Reference' && p.references && goneTypes.has((entityType(p.references)?.plural ?? p.references).toLowerCase())).map((p) => p.name);
     if (names.length === 0) continue;
     for (const row of await repo.referringTo(q, accountId, type.plural, names, ids)) {
-      const cleared = Object.entries(row.parameters)
-        .filter(([name, value]) => typeof value === 'string' && gone.has(value) && set.get(name)?.type === 'Reference')
-        .map(([name]) => name);
+      const cleared = names.filter((name) => {
+        const value = row.parameters[name];
+        return typeof value === 'string' && gone.has(value);
+      });
       if (cleared.length === 0) continue;
       const parameters = { ...row.parameters, ...Object.fromEntries(cleared.map((n) => [n, null])) };
       const modifiedAt = nextModifiedTime(row.modified_at);

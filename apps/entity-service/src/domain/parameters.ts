@@ -1,5 +1,5 @@
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
-import { GUID_PATTERN, isStorableText, PARAMETER_TYPES, UNSTORABLE_TEXT, parseWireDateTime, wireDateTimeRefusal, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
+import { GUID_PATTERN, isStorableText, PARAMETER_TYPES, UNSTORABLE_TEXT, OUTSIDE_WIRE_YEARS, parseWireDateTime, wireDateTimeRefusal, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
 
 /** A parameter value as stored and returned: typed JSON. */
 export type ParameterValue = number | string | boolean | null;
@@ -77,8 +77,8 @@ export function convertValue(def: ParameterDef, raw: string | null): { value: Pa
       const t = parseWireDateTime(raw);
       if (t !== undefined) return { value: new Date(t).toISOString() };
       // The wording of examples.md for a value that is no date; one past the wrappers' years says so.
-      const refusal = wireDateTimeRefusal(raw);
-      return { error: `${def.name} is a DateTime; '${raw}' ${refusal?.startsWith('is outside') ? refusal : 'is not an ISO 8601 date'}` };
+      const outside = wireDateTimeRefusal(raw) === OUTSIDE_WIRE_YEARS;
+      return { error: `${def.name} is a DateTime; '${raw}' ${outside ? OUTSIDE_WIRE_YEARS : 'is not an ISO 8601 date'}` };
     }
     case 'Enum': {
       // By name (any case), or by 0-based index as the official examples write it (`AmbientMeasurementDataSource` = "2").
