@@ -11,3 +11,17 @@ export function firstOverlap<T extends { offset: number; length: number }>(spans
   }
   return undefined;
 }
+
+/**
+ * Claims of blocks by their owners (a channel group by the data group whose chain reaches it), each block claimed once:
+ * the second owner reaching a block is refused with what `shared(block, first, second)` makes. A reader refuses blocks
+ * reached from two owners for the reason it refuses overlapping spans: what they hold would be read once for each.
+ */
+export function claimOnce(shared: (block: number, first: number, second: number) => Error): (block: number, owner: number) => void {
+  const owners = new Map<number, number>();
+  return (block, owner) => {
+    const first = owners.get(block);
+    if (first !== undefined) throw shared(block, first, owner);
+    owners.set(block, owner);
+  };
+}

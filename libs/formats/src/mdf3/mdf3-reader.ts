@@ -5,7 +5,7 @@ import { unescapeXml } from '../mdf4/blocks';
 import { firstTxText, replaceHdComments } from '../xml-text';
 import { type ChannelData, type ChannelInfo, type ChannelSource, type DataFile, emptyProperties, type FileProperties } from '../model';
 import { assembleMdfFile, mdfChannelData, mdfChannelSource, mdfGroupTime, type MdfGroupTime, mdfReadTime } from '../mdf-file';
-import { firstOverlap } from '../spans';
+import { claimOnce, firstOverlap } from '../spans';
 import { chain, link, type Mdf3Block, readBlock, TextBlocks, textField } from './blocks';
 import { applyMdf3Conversion, type Mdf3Conversion, Conversions } from './conversion';
 
@@ -121,16 +121,14 @@ function readGroups(bin: BinaryView, firstDg: number, layout: Layout, maxChannel
   const groups: Mdf3Group[] = [];
   // Channels of every group so far: one more than maxChannels stops the reading before it is parsed.
   const counted = { channels: 0, max: maxChannels };
-  const cgOwners = new Map<number, number>();
+  // Refused where the chains meet: data groups sharing a chain of n channel groups would otherwise read it n times.
+  const claimCg = claimOnce((cg, first, second) => bin.corrupt(`the data groups at ${first} and ${second} share the CGBLOCK at ${cg}`, cg));
   const spans: { offset: number; length: number; dg: number }[] = [];
   for (const dg of chain(bin, firstDg, 'DG', DG.size)) {
     const recordIds = bin.u16(dg.offset + DG.recordIds);
     const cgs: Mdf3Block[] = [];
     for (const cg of chain(bin, link(bin, dg.offset + DG.firstCg), 'CG', CG.size)) {
-      // Refused where the chains meet: data groups sharing a chain of n channel groups would otherwise read it n times.
-      const owner = cgOwners.get(cg.offset);
-      if (owner !== undefined) throw bin.corrupt(`the data groups at ${owner} and ${dg.offset} share the CGBLOCK at ${cg.offset}`, cg.offset);
-      cgOwners.set(cg.offset, dg.offset);
+      claimCg(cg.offset, dg.offset);
       cgs.push(cg);
     }
     const unsupported =

@@ -21,6 +21,7 @@ import { DataClaims, type DataLeaves, dataLeaves, readRecords } from './data-blo
 import { decodeEventValues, eventKindOf } from './text-channels';
 import { type Finalisation, finalisation, notFinalised } from './unfinalised';
 import { compact, decodeIndexed, type IndexedRecords, indexedRecords, indexRecords, type RecordIndex, type RecordKind } from './unsorted';
+import { claimOnce } from '../spans';
 
 const FORMAT = 'mdf4';
 
@@ -148,15 +149,13 @@ function readGroups(bin: BinaryView, firstDg: number, maxChannels: number, decom
     return { dg, data };
   });
   claims.refuseOverlaps();
-  const cgOwners = new Map<number, number>();
+  // Refused where the chains meet: data groups sharing a chain of n channel groups would otherwise read it n times.
+  const claimCg = claimOnce((cg, first, second) => bin.corrupt(`the data groups at ${first} and ${second} share the channel group at ${cg}`, cg));
   for (const { dg, data } of dgs) {
     const recIdSize = dg.dataLength >= 1 ? bin.u8(dg.data) : 0;
     const all: Mdf4Block[] = [];
     for (const cg of chain(bin, dg.links[1] ?? 0, 'CG')) {
-      // Refused where the chains meet: data groups sharing a chain of n channel groups would otherwise read it n times.
-      const owner = cgOwners.get(cg.offset);
-      if (owner !== undefined) throw bin.corrupt(`the data groups at ${owner} and ${dg.offset} share the channel group at ${cg.offset}`, cg.offset);
-      cgOwners.set(cg.offset, dg.offset);
+      claimCg(cg.offset, dg.offset);
       all.push(cg);
     }
     const cgs = all.filter((cg) => (bin.u16(cg.data + CG.flags) & 1) === 0);
