@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { parseWireDateTime, wireDateTimeRefusal } from './date-time';
 import { CallerContext } from './messages';
-import { Guid, guidSchema } from './wire';
+import { Guid, guidSchema, WireDateTime } from './wire';
 import { atMostItems, REQUEST_LIMITS } from './request-limits';
 
 /**
@@ -22,15 +21,6 @@ export const TimingProperty = z
   .meta({ id: 'TimingProperty', description: 'Sets a named parameter of the addressed entity; the value is converted to the parameter type.' });
 export type TimingProperty = z.infer<typeof TimingProperty>;
 
-/** Extended ISO 8601 (an offset or `Z`), passed on as ISO 8601 UTC with milliseconds. */
-const TimeOfDay = z
-  .string()
-  .refine((v) => parseWireDateTime(v) !== undefined, { error: (issue) => wireDateTimeRefusal(String(issue.input)) ?? 'is not an ISO 8601 date-time' })
-  .overwrite((v) => {
-    const t = parseWireDateTime(v);
-    return t === undefined ? v : new Date(t).toISOString();
-  })
-  .meta({ format: 'date-time' });
 const SessionTime = z.number().finite().min(0, 'must be 0 or more: it is seconds since the session start');
 /** The largest runIndex and stintLapNumber (so a pit-in at runIndex TIMING_INDEX_MAX has no next run to create). */
 export const TIMING_INDEX_MAX = 100_000;
@@ -50,8 +40,8 @@ const identity = {
   properties: z.array(TimingProperty).max(REQUEST_LIMITS.MAX_TIMING_PROPERTIES, atMostItems('MAX_TIMING_PROPERTIES')).nullable().optional(),
 };
 const runFields = {
-  pitInTime: TimeOfDay.nullable().optional(),
-  pitOutTime: TimeOfDay.nullable().optional(),
+  pitInTime: WireDateTime.nullable().optional(),
+  pitOutTime: WireDateTime.nullable().optional(),
   pitInSessionTime: SessionTime.nullable().optional(),
   pitOutSessionTime: SessionTime.nullable().optional(),
   shouldCreateNextRun: z.boolean().nullable().optional().meta({ description: 'With a pit in: creates run runIndex + 1 at once (exactly once)' }),

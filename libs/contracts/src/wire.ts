@@ -135,8 +135,8 @@ export const CollectionItemUpdate = z.strictObject({
 });
 export type CollectionItemUpdate = z.infer<typeof CollectionItemUpdate>;
 
-/** A date-time as the wrappers send it (date-time.ts), passed on as ISO 8601 UTC with milliseconds. */
-const WireDateTime = z
+/** A date-time as the wrappers and timing systems send it (date-time.ts), passed on as ISO 8601 UTC with milliseconds. */
+export const WireDateTime = z
   .string()
   .refine((v) => parseWireDateTime(v) !== undefined, { error: (issue) => wireDateTimeRefusal(String(issue.input)) ?? 'is not an ISO 8601 date-time' })
   .overwrite((v) => {
