@@ -273,3 +273,107 @@ describe('an operation with a streamed body', () => {
     expect(JSON.parse(res.body)).toEqual({ received: '{not json at all' });
   });
 });
+
+describe('the bounds of a request\'s lists (REQUEST_LIMITS), at their defaults', () => {
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.stop());
+  const json = (body: unknown) => ({ headers: { ...authHeaders, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  /** The request's answer as a problem, with whether any command left the gateway for it. */
+  const refusal = async (method: string, path: string, options: { headers: Record<string, string>; body?: string } = { headers: authHeaders }) => {
+    const before = gw.received.length;
+    const res = await send(gw.baseUrl, method, path, options);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    return { status: res.status, problem: JSON.parse(res.body) as { detail: string; errors?: Record<string, string[]> }, sent: gw.received.length - before };
+  };
+
+  describe('GET /Championships?parametersToInclude=', () => {
+    test('when it names more than MAX_INCLUDE_PATHS (200) paths, then it is a 400 whose detail and errors name the variable, and nothing is sent', async () => {
+      const paths = (n: number) => Array.from({ length: n }, (_, i) => `P${i}`).join(',');
+      expect(await refusal('GET', `/Championships?parametersToInclude=${paths(201)}`)).toEqual({
+        status: 400,
+        problem: expect.objectContaining({ detail: 'parametersToInclude names more than 200 paths (MAX_INCLUDE_PATHS)', errors: { parametersToInclude: ['names more than 200 paths (MAX_INCLUDE_PATHS)'] } }),
+        sent: 0,
+      });
+      // At the bound it is read.
+      expect((await send(gw.baseUrl, 'GET', `/Championships?parametersToInclude=${paths(200)}`, { headers: authHeaders })).status).toBe(200);
+    });
+
+    test('when one path is longer than MAX_INCLUDE_PATH_LENGTH (500) characters, then it is a 400 whose detail and errors name the variable, and nothing is sent', async () => {
+      expect(await refusal('GET', `/Championships?parametersToInclude=*,${'a'.repeat(501)}`)).toEqual({
+        status: 400,
+        problem: expect.objectContaining({
+          detail: 'parametersToInclude has a path longer than 500 characters (MAX_INCLUDE_PATH_LENGTH)',
+          errors: { parametersToInclude: [`path '${'a'.repeat(40)}…' is longer than 500 characters (MAX_INCLUDE_PATH_LENGTH)`] },
+        }),
+        sent: 0,
+      });
+      expect((await send(gw.baseUrl, 'GET', `/Championships?parametersToInclude=*,${'a'.repeat(500)}`, { headers: authHeaders })).status).toBe(200);
+    });
+  });
+
+  describe('PUT /Championships/{id}, POST /Tyres', () => {
+    test('when CollectionUpdateModels holds more than MAX_COLLECTION_ITEMS (10,000) items in all, then it is a 400 naming the variable and nothing is sent', async () => {
+      // 6,000 + 4,001 items: each collection is under the bound, the two together are not.
+      const items = (n: number) => Array.from({ length: n }, () => ({ ParameterUpdates: [] }));
+      expect(await refusal('PUT', `/Championships/${randomUUID()}`, json({ CollectionUpdateModels: { Events: items(6_000), Cars: items(4_001) } }))).toEqual({
+        status: 400,
+        problem: expect.objectContaining({ errors: { CollectionUpdateModels: ['holds more than 10000 items in all (MAX_COLLECTION_ITEMS)'] } }),
+        sent: 0,
+      });
+    });
+
+    test('when an association key holds more than MAX_ASSOCIATION_ITEMS (100) items, or an item more than 100 ParameterUpdates, then it is a 400 naming the variable and nothing is sent', async () => {
+      const championshipId = randomUUID();
+      expect(await refusal('POST', '/Tyres', json({ ChampionshipAssociationsToAdd: Array.from({ length: 101 }, () => ({ ChampionshipId: championshipId })) }))).toEqual({
+        status: 400,
+        problem: expect.objectContaining({ errors: { ChampionshipAssociationsToAdd: ['must have at most 100 items (MAX_ASSOCIATION_ITEMS)'] } }),
+        sent: 0,
+      });
+      const updates = Array.from({ length: 101 }, (_, i) => ({ Name: `P${i}`, Value: 'x' }));
+      expect(await refusal('PUT', `/Tyres/${randomUUID()}`, json({ EventAssociationsToAdd: [{ EventId: randomUUID(), ParameterUpdates: updates }] }))).toEqual({
+        status: 400,
+        problem: expect.objectContaining({ errors: { 'EventAssociationsToAdd[0].ParameterUpdates': ['must have at most 100 items (MAX_ASSOCIATION_ITEMS)'] } }),
+        sent: 0,
+      });
+    });
+  });
+
+  describe('POST .../DataFileAccess/{group}/lapstats', () => {
+    test('when it names more than MAX_LAP_STATS_CHANNELS (1,000) channels, then it is a 400 naming the variable and nothing is sent', async () => {
+      const channels = Array.from({ length: 1_001 }, (_, i) => `Channel ${i}`);
+      expect(await refusal('POST', `/RunSheets/${randomUUID()}/DataFileAccess/DataFile/lapstats`, json({ channels }))).toEqual({
+        status: 400,
+        problem: expect.objectContaining({ errors: { channels: ['must have at most 1000 items (MAX_LAP_STATS_CHANNELS)'] } }),
+        sent: 0,
+      });
+    });
+  });
+
+  describe('/ExternalSimulations Trigger, Reprocess and Status', () => {
+    const setupIds = (n: number) => Array.from({ length: n }, () => randomUUID());
+
+    test('when Trigger or Reprocess names more than MAX_SIMULATION_SETUPS (5,000) setups, then it is a 400 naming the variable and nothing is sent', async () => {
+      for (const [path, extra] of [
+        ['/ExternalSimulations/Trigger', {}],
+        ['/ExternalSimulations/Reprocess', { parameterNameForStudyId: 'StudyId' }],
+      ] as const) {
+        expect(await refusal('POST', path, json({ externalProfileId: randomUUID(), setupIds: setupIds(5_001), ...extra }))).toEqual({
+          status: 400,
+          problem: expect.objectContaining({ errors: { setupIds: ['must have at most 5000 items (MAX_SIMULATION_SETUPS)'] } }),
+          sent: 0,
+        });
+      }
+    });
+
+    test('when Trigger names no setup (setupIds []), then it is a 400 saying it needs one and nothing is sent', async () => {
+      expect(await refusal('POST', '/ExternalSimulations/Trigger', json({ externalProfileId: randomUUID(), setupIds: [] }))).toEqual({
+        status: 400,
+        problem: expect.objectContaining({ errors: { setupIds: ['needs at least one setup'] } }),
+        sent: 0,
+      });
+    });
+  });
+});

@@ -259,9 +259,9 @@ function includeList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const paths = value.split(',').map((p) => p.trim()).filter(Boolean);
   const { MAX_INCLUDE_PATHS: most, MAX_INCLUDE_PATH_LENGTH: longest } = REQUEST_LIMITS;
-  if (paths.length > most) throw AppError.badRequest('parametersToInclude names too many paths', { parametersToInclude: [`names more than ${most} paths (MAX_INCLUDE_PATHS)`] });
+  if (paths.length > most) throw AppError.badRequest(`parametersToInclude names more than ${most} paths (MAX_INCLUDE_PATHS)`, { parametersToInclude: [`names more than ${most} paths (MAX_INCLUDE_PATHS)`] });
   const long = paths.find((p) => p.length > longest);
-  if (long) throw AppError.badRequest('parametersToInclude has a path that is too long', { parametersToInclude: [`path '${long.slice(0, 40)}…' is longer than ${longest} characters (MAX_INCLUDE_PATH_LENGTH)`] });
+  if (long) throw AppError.badRequest(`parametersToInclude has a path longer than ${longest} characters (MAX_INCLUDE_PATH_LENGTH)`, { parametersToInclude: [`path '${long.slice(0, 40)}…' is longer than ${longest} characters (MAX_INCLUDE_PATH_LENGTH)`] });
   return paths.length ? paths : undefined;
 }
 
