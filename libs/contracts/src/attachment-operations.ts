@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ATTACHMENT_COMMANDS, AttachedFileListing, PrepareAttachmentBody, PreparedAttachment } from './attachments';
 import { accountHeader, emptyResponse, idParam, jsonResponse, toBus, withDefaults, type BoundRequest, type Operation } from './operation-model';
 import type { EntityTypeDef } from './registry';
+import { atMostItems, REQUEST_LIMITS } from './request-limits';
 import { Guid, UpdateModel } from './wire';
 
 const attachedFileParams = z.object({ id: Guid, attachedFileId: Guid });
@@ -10,6 +11,8 @@ const attachedFileIdsQuery = z.object({
     .string()
     .regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$/, 'is not a comma-separated list of GUIDs')
     .refine((v) => v.split(',').every((id) => Guid.safeParse(id).success), 'is not a comma-separated list of GUIDs')
+    // The entity-service bounds the list it is sent (AttachmentList): refused here first, naming the bound, not the bus message.
+    .refine((v) => v.split(',').length <= REQUEST_LIMITS.MAX_ATTACHMENT_IDS, atMostItems('MAX_ATTACHMENT_IDS'))
     .optional()
     .meta({ description: 'Comma-separated attached file ids; absent: every attached file of the entity' }),
 });

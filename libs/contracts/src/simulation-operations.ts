@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { CommandInput, CommandName } from './commands';
 import { accountHeader, emptyResponse, idParam, jsonResponse, toBus, withDefaults, type ClientMethod, type Operation, type OperationSpecWith } from './operation-model';
-import { ReprocessSimulationBody, SIMULATION_COMMANDS, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TriggerSimulationBody } from './simulation';
+import { MAX_SIMULATION_SETUPS, ReprocessSimulationBody, SIMULATION_COMMANDS, SimulationCallbackCreated, SimulationCallbackRegistration, SimulationCallbacks, SimulationConnection, SimulationResults, SimulationStatusResults, TriggerSimulationBody } from './simulation';
+import { atMostItems } from './request-limits';
 import { Guid } from './wire';
 
 /** External simulations (service-api.md): account-wide, so a non-member is refused (403); answered by the simulation-service. */
@@ -55,7 +56,7 @@ export const SIMULATION_OPERATIONS: Operation[] = [
     path: '/Status',
     summary: "The simulation status of setups, read from the parameters the profile names (setupIds once per setup)",
     permission: 'read',
-    query: z.object({ externalProfileId: Guid, setupIds: z.array(Guid).min(1).meta({ description: 'Repeat once per setup' }) }),
+    query: z.object({ externalProfileId: Guid, setupIds: z.array(Guid).min(1).max(MAX_SIMULATION_SETUPS, atMostItems('MAX_SIMULATION_SETUPS')).meta({ description: 'Repeat once per setup' }) }),
     repeatedQuery: ['setupIds'],
     response: jsonResponse(200, SimulationStatusResults, 'One status entry per setup'),
     errors: PROFILE_NOT_FOUND,

@@ -376,4 +376,52 @@ describe('the bounds of a request\'s lists (REQUEST_LIMITS), at their defaults',
       });
     });
   });
+
+  describe('GET /Cars/{id}/Attachments?attachedFileIds=', () => {
+    test('when it names more than MAX_ATTACHMENT_IDS (1,000) ids, then it is a 400 naming the variable and nothing is sent', async () => {
+      const ids = (n: number) => Array.from({ length: n }, () => randomUUID()).join(',');
+      expect(await refusal('GET', `/Cars/${randomUUID()}/Attachments?attachedFileIds=${ids(1_001)}`)).toEqual({
+        status: 400,
+        problem: expect.objectContaining({ detail: expect.stringContaining('MAX_ATTACHMENT_IDS'), errors: { attachedFileIds: ['must have at most 1000 items (MAX_ATTACHMENT_IDS)'] } }),
+        sent: 0,
+      });
+      expect((await send(gw.baseUrl, 'GET', `/Cars/${randomUUID()}/Attachments?attachedFileIds=${ids(1_000)}`, { headers: authHeaders })).status).toBe(200);
+    });
+  });
+});
+
+describe('GET /ExternalSimulations/Status under a lowered MAX_SIMULATION_SETUPS', () => {
+  // At the default (5,000) a status read past the bound cannot be sent: its request line passes 192 KiB (431) near 4,200
+  // setups. A gateway started with MAX_SIMULATION_SETUPS=3 reaches the bound with a short query.
+  let gw: Harness;
+  // The isolated harness's own key and account.
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    process.env['MAX_SIMULATION_SETUPS'] = '3';
+    try {
+      let harness: typeof import('../support/gateway-harness') | undefined;
+      jest.isolateModules(() => {
+        harness = require('../support/gateway-harness') as typeof import('../support/gateway-harness');
+      });
+      const { startGateway: start, authHeaders: theirs } = harness as typeof import('../support/gateway-harness');
+      gw = await start();
+      headers = theirs;
+    } finally {
+      delete process.env['MAX_SIMULATION_SETUPS'];
+    }
+  });
+  afterAll(() => gw.stop());
+
+  test('when the status is asked for more setups than MAX_SIMULATION_SETUPS, then it is a 400 naming the variable and nothing is sent', async () => {
+    const ask = (n: number) => send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?externalProfileId=${randomUUID()}&${Array.from({ length: n }, () => `setupIds=${randomUUID()}`).join('&')}`, { headers });
+    const before = gw.received.length;
+    const refused = await ask(4);
+    expect(refused.status).toBe(400);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(refused.body)).toMatchObject({ detail: 'setupIds must have at most 3 items (MAX_SIMULATION_SETUPS)', errors: { setupIds: ['must have at most 3 items (MAX_SIMULATION_SETUPS)'] } });
+    expect(gw.received.length).toBe(before);
+    // At the bound it is sent.
+    expect((await ask(3)).status).toBe(200);
+    expect(gw.received.length).toBe(before + 1);
+  });
 });
