@@ -117,4 +117,44 @@ describe('entity wire, as the official wrappers read it (gateway and entity-serv
       expect((await call('GET', `/Tyres/${tyre.Id}`)).body.Parameters['EventId']).toBe(event.Id);
     });
   });
+
+  describe('refusals of the entity-service', () => {
+    const names = async (path: string) => ((await call('GET', path)).body as unknown as Entity[]).map((e) => e.Parameters['Name']);
+
+    test('when POST /Events names no championshipId, in the query or the body (null), then it is a 400 naming championshipId', async () => {
+      for (const body of [named('Round 1'), { championshipId: null, ...named('Round 1') }]) {
+        const res = await call('POST', '/Events', body);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ detail: 'The parent ids are not valid', errors: { championshipId: ['is required'] } });
+      }
+    });
+
+    test('when a collection item is {Delete: true} with no Id, then it is a 400 saying it needs an Id and the collection stays', async () => {
+      const championship = await create('/Championships', named(`Keeps its events ${randomUUID()}`));
+      await create(`/Events?championshipId=${championship.Id}`, named('Round 1'));
+      const res = await call('PUT', `/Championships/${championship.Id}`, { CollectionUpdateModels: { Events: [{ Delete: true }] } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ detail: 'The request body is not valid', errors: { 'CollectionUpdateModels.Events[0].Delete': ['needs an Id'] } });
+      expect(await names(`/Events?championshipId=${championship.Id}`)).toEqual(['Round 1']);
+    });
+
+    test('when a Session update adds a RunSheets item without CarId (its second parent), then it is a 400 naming CarId and nothing is added', async () => {
+      const championship = await create('/Championships', named(`Run sheets ${randomUUID()}`));
+      const event = await create(`/Events?championshipId=${championship.Id}`, named('Round 1'));
+      const session = await create(`/Sessions?eventId=${event.Id}`, named('FP1'));
+      const res = await call('PUT', `/Sessions/${session.Id}`, { CollectionUpdateModels: { RunSheets: [{ ParameterUpdates: [{ Name: 'Name', Value: 'Run 1' }] }] } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ detail: 'The request body is not valid', errors: { 'CollectionUpdateModels.RunSheets[0].ParameterUpdates': ['CarId (a GUID) is required to add to RunSheets'] } });
+      expect(await names(`/RunSheets?sessionId=${session.Id}`)).toEqual([]);
+    });
+
+    test('when ChampionshipAssociationsToAdd holds two items, then it is a 400 saying it holds one and nothing is created', async () => {
+      const [first, second] = [await create('/Championships', named(`Cup A ${randomUUID()}`)), await create('/Championships', named(`Cup B ${randomUUID()}`))];
+      const name = `Two cups ${randomUUID()}`;
+      const res = await call('POST', '/Tyres', { ...named(name), ChampionshipAssociationsToAdd: [{ ChampionshipId: first.Id }, { ChampionshipId: second.Id }] });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ detail: 'The request body is not valid', errors: { ChampionshipAssociationsToAdd: ['holds one item: each Tyre has one Championship'] } });
+      expect(await names('/Tyres')).not.toContain(name);
+    });
+  });
 });
