@@ -576,6 +576,24 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters).toMatchObject({ AttachedFileGroupName: 'G'.repeat(256), FileName: 'f'.repeat(1024), ServerAttachedFileState: 2 });
     });
 
+    test('when an attached file update carries CollectionUpdateModels, or renames FileName to empty, then it is a 400 naming each and the record stays', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      await upload(prepared.Url, content());
+      const update = (body: unknown) => fetch(`${base}/Cars/${id}/Attachments/${prepared.AttachedFileId}`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
+      for (const [body, errors] of [
+        [{ ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }], CollectionUpdateModels: { Laps: [{ ParameterUpdates: [] }] } }, { CollectionUpdateModels: ['an attached file has no collections'] }],
+        [{ ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }, { Name: 'FileName', Value: '' }] }, { 'ParameterUpdates[1].Value': ['FileName is required'] }],
+        [{ ParameterUpdates: [{ Name: 'FileName', Value: null }] }, { 'ParameterUpdates[0].Value': ['FileName is required'] }],
+      ] as const) {
+        const res = await update(body);
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(await res.json()).toMatchObject({ detail: 'The attached file update is not valid', errors });
+      }
+      expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters).toMatchObject({ FileName: 'run.ld', ServerAttachedFileState: 1 });
+    });
+
     test('when a wrapper sends an empty group name, then the file has no group, at the upload and at a rename', async () => {
       const id = await create('Cars');
       const empty = await prepare('Cars', id, { AttachedFileGroupName: '' });
