@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import * as zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { AppError, toAppError } from './app-error';
@@ -100,7 +101,8 @@ function fromExpressError(err: unknown, contentEncoding?: string): AppError {
       return AppError.badRequest(scalar ? `The request body must be a JSON object or array, not ${scalar}` : 'The request body is not valid JSON');
     }
     if (e.type === 'entity.too.large') return new AppError(413, tooLarge(e.length, e.limit));
-    if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return new AppError(415, e.message ?? 'Unsupported encoding');
+    if (e.type === 'encoding.unsupported') return unsupportedEncoding(String((e as { encoding?: unknown }).encoding ?? contentEncoding ?? ''));
+    if (e.type === 'charset.unsupported') return unsupportedCharset(String((e as { charset?: unknown }).charset ?? ''));
     // zlib's, brotli's and zstd's errors: a code and an errno, no body-parser type.
     const encoding = contentEncoding?.trim().toLowerCase();
     if (e.type === undefined && typeof e.code === 'string' && typeof e.errno === 'number' && encoding && encoding !== 'identity') {
@@ -113,6 +115,22 @@ function fromExpressError(err: unknown, contentEncoding?: string): AppError {
     return new AppError(status, e.expose && e.message ? e.message : 'Bad request');
   }
   return toAppError(err);
+}
+
+/** The encodings body-parser decompresses (zstd where the runtime has it, as Node 24 does). */
+const READ_ENCODINGS = ['gzip', 'deflate', 'br', ...(typeof zlib.createZstdDecompress === 'function' ? ['zstd'] : [])];
+
+/** body-parser's `unsupported content encoding "compress"`, said as what to send instead, naming the header. */
+function unsupportedEncoding(encoding: string): AppError {
+  const name = encoding.trim().toLowerCase().slice(0, 32);
+  const readable = `${READ_ENCODINGS.join(', ')}, or none (identity)`;
+  return new AppError(415, `The request body's Content-Encoding ${name} is not supported: send it as ${readable}`, { errors: { 'Content-Encoding': [`is ${name}; the body may be ${readable}`] } });
+}
+
+/** body-parser's `unsupported charset "LATIN1"`: JSON is UTF-8 (RFC 8259 §8.1), said so, naming the header. */
+function unsupportedCharset(charset: string): AppError {
+  const name = charset.trim().toLowerCase().slice(0, 32);
+  return new AppError(415, `The request body's charset ${name} is not supported: send JSON in UTF-8 (Content-Type: application/json, or charset=utf-8)`, { errors: { 'Content-Type': [`charset ${name} is not supported; JSON is UTF-8`] } });
 }
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => next(AppError.notFound(`No route for ${req.method} ${req.path}`));

@@ -41,3 +41,31 @@ describe('POST /Championships with a Content-Encoding its bytes are not in (gate
     expect(await names()).not.toContain(name);
   });
 });
+
+describe('POST /Championships with a Content-Encoding or charset the gateway does not read (gateway and entity-service in-process)', () => {
+  const env = useEntityStack();
+
+  const names = async () => ((await (await fetch(`${env.base}/Championships`, { headers: env.headers })).json()) as { Parameters: { Name: string } }[]).map((c) => c.Parameters.Name);
+
+  test.each([
+    [
+      'Content-Encoding: compress',
+      { 'Content-Encoding': 'compress' },
+      "The request body's Content-Encoding compress is not supported: send it as gzip, deflate, br, zstd, or none (identity)",
+      { 'Content-Encoding': ['is compress; the body may be gzip, deflate, br, zstd, or none (identity)'] },
+    ],
+    [
+      'Content-Type: application/json; charset=latin1',
+      { 'Content-Type': 'application/json; charset=latin1' },
+      "The request body's charset latin1 is not supported: send JSON in UTF-8 (Content-Type: application/json, or charset=utf-8)",
+      { 'Content-Type': ['charset latin1 is not supported; JSON is UTF-8'] },
+    ],
+  ])('when a JSON body comes with %s, then it is a 415 problem saying what to send instead, and nothing is created', async (_what, headers, detail, errors) => {
+    const name = `Unread ${Date.now()} ${Math.random()}`;
+    const res = await send(env.base, 'POST', '/Championships', { body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: name }] }), headers: { ...env.headers, ...headers } });
+    expect(res.status).toBe(415);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(JSON.parse(res.body)).toMatchObject({ status: 415, detail, errors });
+    expect(await names()).not.toContain(name);
+  });
+});
