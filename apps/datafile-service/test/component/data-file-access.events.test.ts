@@ -2,7 +2,7 @@ import { decodeChannelsBody, isEventSeries, toReadRecord, type EventSeries } fro
 import { buildMetadataRecord, openDataFile } from '@pitwall/formats';
 import { buildMdf4File } from '@pitwall/formats/testing';
 import { fixture } from '../support/fixtures';
-import { useDatafileStack } from '../support/datafile-stack';
+import { defineMathChannel, useDatafileStack } from '../support/datafile-stack';
 
 // Tests look into arbitrary answer shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -171,6 +171,38 @@ describe('text, byte and array channels through the gateway (entity-service, dat
     test('when a text channel of a built file is read with a UTF-8 value, then it reads as written', async () => {
       const answer = await json(post(`${dataset(arrays)}/channels`, { channels: ['note'], mode: 0 }));
       expect(answer.channels[0].values).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    });
+  });
+
+  describe('reads that need what the file does not have (arrays.mf4: no number channel but its master, no distance or speed)', () => {
+    beforeAll(async () => {
+      await defineMathChannel(started, { Name: 'Note x2', Expression: '"note" * 2', Unit: '' });
+      await defineMathChannel(started, { Name: 'Grid x2', Expression: '"grid" * 2', Unit: 'bar' });
+      await defineMathChannel(started, { Name: 'Lap metres', Expression: 'lapDistance()', Unit: 'm', Rate: '10' });
+    });
+
+    test.each([
+      ['Note x2', 'math channel Note x2 reads note, which is not a channel of one number a sample'],
+      ['Grid x2', 'math channel Grid x2 reads grid, which is not a channel of one number a sample'],
+      ['Lap metres', "math channel Lap metres reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)"],
+    ])('when math channel %s is read, then it is a 422 saying why it cannot be evaluated on this file', async (name, why) => {
+      const answer = await get(`${dataset(arrays)}/channel?channel=${encodeURIComponent(name)}`);
+      expect(answer.status).toBe(422);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const problem: Json = await answer.json();
+      expect(problem.errors).toEqual({ channel: [why] });
+      expect(problem.detail).toContain(why);
+    });
+
+    test('when lap statistics ask for sectorStartDistances, then it is a 422 saying the file has no distance or speed channel to time sectors by', async () => {
+      const answer = await post(`${dataset(arrays)}/lapstats`, { channels: [], sectorStartDistances: [0, 50] });
+      expect(answer.status).toBe(422);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(((await answer.json()) as Json).detail).toBe(
+        `RunSheets ${arrays} dataset 'DataFile' has no distance channel (a name like 'Distance' or 'Lap Distance' in m or km) and no speed channel to integrate (a name like 'Ground Speed' or 'Speed' in km/h, kph, m/s, mph or knots), so its sectors cannot be timed`,
+      );
+      // Without sectors the same read answers.
+      expect((await post(`${dataset(arrays)}/lapstats`, { channels: [] })).status).toBe(200);
     });
   });
 });
