@@ -500,6 +500,27 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect((await problem(await get(`${dataset(mixed)}/metadata`), 415)).detail).toMatch(/^notes\.txt: The attached file is not a data file/);
     });
 
+    test('when the file uses a feature the readers cannot read (an MDF 4 ##DZ block of an unknown zip type), then 415 naming it', async () => {
+      const records = new Uint8Array(10 * 16);
+      const view = new DataView(records.buffer);
+      for (let i = 0; i < 10; i++) {
+        view.setFloat64(i * 16, i / 10, true);
+        view.setFloat64(i * 16 + 8, i, true);
+      }
+      const bytes = buildMdf4File({
+        groups: [{ dataBytes: 16, cycleCount: 10, records, storage: 'DZ', channels: [
+          { name: 'time', unit: 's', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+          { name: 'Throttle', unit: '%', dataType: 4, bitCount: 64, byteOffset: 8 },
+        ] }],
+      });
+      // The zip type: the DZ block's 24-byte header (no links), then its original block type (2 bytes) and its zip type.
+      bytes[Buffer.from(bytes).indexOf('##DZ') + 26] = 9;
+      const id = await started.attached.entityWithFile('DataFile', 'zip9.mf4', bytes);
+      expect((await problem(await get(`${dataset(id)}/metadata`), 415)).detail).toBe(
+        'zip9.mf4: The data file uses a feature this service cannot read: unsupported mdf4 feature: ##DZ zip type 9 (MDF 4.3 defines 0 to 5: deflate, zstd and LZ4, each plain or transposed)',
+      );
+    });
+
     test('when the file is MDF 4.3 with zstd or transposed LZ4 blocks, unsorted, or unfinalised, then its metadata and channels read as the file says', async () => {
       for (const name of ['f14_430_zstd.mf4', 'f14_430_transposed_lz4.mf4']) {
         const id = await started.attached.entityWithFile('DataFile', name, fixture(name));
