@@ -101,6 +101,28 @@ describe('admin CLI', () => {
     expect(result.err).toMatch(/No account/);
   });
 
+  test('when a user who is not a member is removed from an account, then it fails with exit code 1 naming both, and the account keeps its members', async () => {
+    const [accountId] = (await admin('create-account', 'Quiet Racing')).ids;
+    const [member] = (await admin('create-user', 'Stays')).ids;
+    const [stranger] = (await admin('create-user', 'Never Joined')).ids;
+    expect((await admin('add-member', accountId, member, 'reader')).code).toBe(EXIT_OK);
+    const result = await admin('remove-member', accountId, stranger);
+    expect(result.code).toBe(EXIT_FAILURE);
+    expect(result.err).toContain(`User ${stranger} is not a member of account ${accountId}`);
+    expect(result.out).toBe('');
+    // The member is still one: removing them works.
+    expect((await admin('remove-member', accountId, member)).code).toBe(EXIT_OK);
+  });
+
+  test('when a key is created for a user that does not exist, then it fails with exit code 1 naming the user, and no key is made', async () => {
+    const unknown = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const result = await admin('create-key', unknown, 'laptop');
+    expect(result.code).toBe(EXIT_FAILURE);
+    expect(result.err).toContain(`No user ${unknown}`);
+    expect(result.out).not.toMatch(/API key/);
+    expect((await admin('list-keys', unknown)).ids).toEqual([]);
+  });
+
   test.each([
     [[], /Usage: npm run admin/],
     [['launch-rocket'], /Unknown command "launch-rocket"/],
