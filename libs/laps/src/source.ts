@@ -40,9 +40,18 @@ function best(candidates: CatalogueChannel[], names: readonly string[]): Catalog
 }
 
 /**
+ * A distance channel logged this seldom, with a speed channel logged COARSE_DISTANCE_SPEED_RATIO times as often, is
+ * passed over for that speed integrated: MoTeC's 1 Hz `Lap Distance` beside a 10 Hz `Ground Speed` (Sample1.ld) puts a
+ * lap delta's points a second apart, and a lap's end between two of them (the delta at the line off by tenths).
+ */
+const COARSE_DISTANCE_HZ = 10;
+const COARSE_DISTANCE_SPEED_RATIO = 4;
+
+/**
  * The channel a lap's distance is read from: a distance channel (a name like "Distance" or "Lap Distance", unit m or
  * km) when the catalogue has one, else a speed channel of the car ("Ground Speed", "Speed", "Corr Speed"... in a speed
- * unit `integrateDistance` knows) to integrate; undefined when it has neither.
+ * unit `integrateDistance` knows) to integrate; undefined when it has neither. A distance channel logged under
+ * COARSE_DISTANCE_HZ loses to a speed channel logged at least COARSE_DISTANCE_SPEED_RATIO times as often.
  */
 export function pickDistanceSource(channels: readonly CatalogueChannel[]): DistanceSource | undefined {
   const usable = channels.filter((c) => !c.unsupported);
@@ -50,11 +59,17 @@ export function pickDistanceSource(channels: readonly CatalogueChannel[]): Dista
     usable.filter((c) => metresPerLengthUnit(c.unit) !== undefined && (DISTANCE_NAMES.includes(normalised(c.name)) || (DISTANCE_LIKE.test(normalised(c.name)) && !NOT_TRAVELLED.test(normalised(c.name))))),
     DISTANCE_NAMES,
   );
-  if (distance) return { kind: 'channel', channel: distance.name, unit: distance.unit };
   const speed = best(
     usable.filter((c) => metresPerSecond(c.unit) !== undefined && (SPEED_NAMES.includes(normalised(c.name)) || (SPEED_LIKE.test(normalised(c.name)) && !NOT_CAR_SPEED.test(normalised(c.name))))),
     SPEED_NAMES,
   );
+  if (distance && !(speed && coarserThan(distance, speed))) return { kind: 'channel', channel: distance.name, unit: distance.unit };
   if (speed) return { kind: 'integrated', channel: speed.name, unit: speed.unit };
   return undefined;
+}
+
+/** Whether a distance channel is logged too seldom beside a speed channel (rates unknown: it is not). */
+function coarserThan(distance: CatalogueChannel, speed: CatalogueChannel): boolean {
+  const [d, s] = [distance.frequency, speed.frequency];
+  return d !== undefined && s !== undefined && d > 0 && d < COARSE_DISTANCE_HZ && s >= COARSE_DISTANCE_SPEED_RATIO * d;
 }

@@ -4,11 +4,25 @@ describe('pickDistanceSource', () => {
   it('when the catalogue has a distance channel in m or km, then it is used as it is', () => {
     const channels = [
       { name: 'Ground Speed', unit: 'km/h', frequency: 10 },
-      { name: 'Lap Distance', unit: 'm', frequency: 1 },
-      { name: 'Distance To Car Ahead', unit: 'm', frequency: 10 },
+      { name: 'Lap Distance', unit: 'm', frequency: 10 },
+      { name: 'Distance To Car Ahead', unit: 'm', frequency: 20 },
     ];
     expect(pickDistanceSource(channels)).toEqual({ kind: 'channel', channel: 'Lap Distance', unit: 'm' });
     expect(pickDistanceSource([{ name: 'Odometer', unit: 'km' }])).toEqual({ kind: 'channel', channel: 'Odometer', unit: 'km' });
+    // Seldom but no speed channel logged more often (or rates not known): still the distance channel.
+    expect(pickDistanceSource([{ name: 'Lap Distance', unit: 'm', frequency: 1 }, { name: 'Ground Speed', unit: 'km/h', frequency: 3 }])).toMatchObject({ channel: 'Lap Distance' });
+    expect(pickDistanceSource([{ name: 'Lap Distance', unit: 'm' }, { name: 'Ground Speed', unit: 'km/h', frequency: 100 }])).toMatchObject({ channel: 'Lap Distance' });
+  });
+
+  it('when the distance channel is logged under 10 Hz and a car speed channel at least 4 times as often, then the speed is integrated (Sample1.ld: 1 Hz Lap Distance, 10 Hz Ground Speed)', () => {
+    const channels = [
+      { name: 'Ground Speed', unit: 'km/h', frequency: 10 },
+      { name: 'Wheel Speed FL', unit: 'km/h', frequency: 20 },
+      { name: 'Lap Distance', unit: 'm', frequency: 1 },
+    ];
+    expect(pickDistanceSource(channels)).toEqual({ kind: 'integrated', channel: 'Ground Speed', unit: 'km/h' });
+    // A distance channel of 10 Hz or more stays, whatever the speed's rate.
+    expect(pickDistanceSource([{ name: 'Distance', unit: 'm', frequency: 10 }, { name: 'Speed', unit: 'm/s', frequency: 500 }])).toMatchObject({ kind: 'channel', channel: 'Distance' });
   });
 
   it('when there is no distance channel, then the car speed channel is integrated, not a wheel or a lap statistic', () => {

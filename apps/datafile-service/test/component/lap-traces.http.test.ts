@@ -55,7 +55,7 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   const json = async (r: Response | Promise<Response>): Promise<Json> => (await r).json();
   const dataset = (id = runSheet, group = 'DataFile') => `/RunSheets/${id}/DataFileAccess/${encodeURIComponent(group)}`;
 
-  /** Sample1's lap as the service should trace it: its 1 Hz Lap Distance channel, metres from the lap's line, which is its first point (0 s, 0 m). */
+  /** Sample1's lap as the service traces it from its 1 Hz Lap Distance channel (named: by default the 10 Hz Ground Speed is integrated), metres from the lap's line, which is its first point (0 s, 0 m). */
   function sample1Trace(lapIndex: number): { times: number[]; distances: number[] } {
     const slice = sliceByLap(eager.readChannel('Lap Distance'), eager.laps, lapIndex);
     const times = Array.from(slice.samples, (_, i) => slice.startTime + i - eager.laps[lapIndex].startTime);
@@ -65,8 +65,8 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   const milli = (values: number[]) => values.map((v) => Math.round(v * 1e3) / 1e3);
 
   describe('GET .../distance', () => {
-    test('when the dataset has a distance channel, then the lap\'s times and distances come from it, in metres from the lap\'s line', async () => {
-      const r = await get(`${dataset()}/distance?lapIndex=2`);
+    test('when the distance channel is named, then the lap\'s times and distances come from it, in metres from the lap\'s line', async () => {
+      const r = await get(`${dataset()}/distance?lapIndex=2&distanceChannel=Lap%20Distance`);
       expect(r.status).toBe(200);
       const body = await json(r);
       const expected = sample1Trace(2);
@@ -103,8 +103,8 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   });
 
   describe('GET .../delta', () => {
-    test('when lap 2 is compared with lap 3, then the delta starts at 0 at the line and ends near lapTime(2) - lapTime(3)', async () => {
-      const r = await get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3`);
+    test('when lap 2 is compared with lap 3 over the named distance channel, then the delta starts at 0 at the line and ends near lapTime(2) - lapTime(3)', async () => {
+      const r = await get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3&distanceChannel=Lap%20Distance`);
       expect(r.status).toBe(200);
       const body = await json(r);
       const ref = (lapIndex: number) => ({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex, lapTime: lapTime(lapIndex) });
@@ -128,6 +128,20 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       const expected = lapDelta(sample1Trace(2), sample1Trace(3), 67);
       expect(body.distance).toEqual(milli(Array.from(expected.distance)));
       expect(body.delta).toEqual(micro(Array.from(expected.delta)));
+    });
+
+    test('when no distance channel is named, then Sample1\'s 10 Hz Ground Speed is integrated, not its 1 Hz Lap Distance: ten times the points, and the delta at the shorter lap\'s end nearer the lap times\' difference', async () => {
+      const automatic = await json(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3`));
+      const coarse = await json(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3&distanceChannel=Lap%20Distance`));
+      expect(automatic.source).toEqual({ kind: 'integrated', channel: 'Ground Speed' });
+      expect(automatic.distance.length).toBeGreaterThan(9 * coarse.distance.length);
+      const difference = lapTime(2) - lapTime(3);
+      // Lap 2 took 65.19 s, lap 3 63.76 s: integrated, the delta at lap 3's end is within 0.05 s of the 1.43 s (the 1 Hz
+      // channel's, 0.075 s off).
+      expect(Math.abs(automatic.delta.at(-1) - difference)).toBeLessThan(0.05);
+      expect(Math.abs(automatic.delta.at(-1) - difference)).toBeLessThan(Math.abs(coarse.delta.at(-1) - difference));
+      const trace = await json(get(`${dataset()}/distance?lapIndex=2`));
+      expect(trace.source).toEqual({ kind: 'integrated', channel: 'Ground Speed' });
     });
 
     test('when a lap is compared with itself, then the delta is zero everywhere', async () => {

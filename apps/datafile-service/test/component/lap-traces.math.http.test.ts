@@ -140,8 +140,8 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
       expect(doubled.distances).toEqual(logged.distances.map((d: number) => expect.closeTo(2 * d, 2)));
     });
 
-    test('when it names a math channel in metres, then it is taken as a distance channel, as the logged one is by default', async () => {
-      const picked = await ok(get(`${dataset()}/distance?lapIndex=2`));
+    test('when it names a math channel in metres, then it is taken as a distance channel, as the logged one is when named', async () => {
+      const picked = await ok(get(`${dataset()}/distance?lapIndex=2&distanceChannel=${q('Lap Distance')}`));
       const math = await ok(get(`${dataset()}/distance?lapIndex=2&distanceChannel=${q('Lap Distance copy')}`));
       expect(picked.source).toEqual({ kind: 'channel', channel: 'Lap Distance' });
       expect(math.source).toEqual({ kind: 'channel', channel: 'Lap Distance copy' });

@@ -369,13 +369,13 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await andDrawn(page, 'delta-panes', () => page.click('[data-testid=overlay-remove-2]'));
     expect(await page.inputValue('[data-testid=distance-source]')).toBe('Speed copy');
 
-    // Back to Automatic: the overlay and the delta on screen are read again, without the parameter (Sample1's own Lap Distance).
+    // Back to Automatic: the overlay and the delta on screen are read again, without the parameter (the service's pick: Sample1's 10 Hz Ground Speed integrated, over its 1 Hz Lap Distance).
     const before = traces.length;
     await andDrawn(page, 'delta-panes', () => andDrawn(page, 'overlay-panes', () => page.selectOption('[data-testid=distance-source]', '')));
     const automatic = traces.slice(before);
     expect(automatic.map((u) => u.pathname.split('/').at(-1)).sort()).toEqual(['delta', 'distance', 'distance']);
     expect(automatic.every((u) => !u.searchParams.has('distanceChannel'))).toBe(true);
-    expect(await page.textContent('[data-testid=status]')).toMatch(/\(source: channel Lap Distance\)\.$/);
+    expect(await page.textContent('[data-testid=status]')).toMatch(/\(source: integrated Ground Speed\)\.$/);
 
     // The math channel deleted behind the page's back: the service's 400 on distanceChannel is shown, in plain words.
     expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'DELETE', headers })).status).toBe(204);
