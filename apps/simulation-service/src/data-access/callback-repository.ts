@@ -139,7 +139,7 @@ export class CallbackRepository {
        sending_callback AS (SELECT * FROM unnest($5::uuid[], $6::int[]) AS s(callback_id, n)),
        candidate AS (
          SELECT d.id, c.account_id, d.next_attempt_at, d.created_at, COALESCE(sa.n, 0) AS account_sending,
-                row_number() OVER (PARTITION BY c.id ORDER BY d.next_attempt_at, d.created_at) AS in_callback
+                COALESCE(sc.n, 0) + row_number() OVER (PARTITION BY c.id ORDER BY d.next_attempt_at, d.created_at) AS in_callback
          FROM simulation.callbacks c
          LEFT JOIN sending_account sa ON sa.account_id = c.account_id
          LEFT JOIN sending_callback sc ON sc.callback_id = c.id

@@ -64,13 +64,17 @@ describe('claiming due callback deliveries', () => {
     expect(claimed.map((d) => d.accountId)).toEqual([idle, idle]);
   });
 
-  test('when the claimer already sends an account or a callback up to its bound, then a claim takes none of it, and the rest of its bound otherwise', async () => {
+  test("when the claimer already sends an account or a callback up to its bound, then a claim takes none of it; below them, the account's callbacks with the fewest in flight come first", async () => {
     const account = randomUUID();
-    const [first, second] = [await buildCallback(account, 20, 60_000), await buildCallback(account, 20, 60_000)];
+    const first = await buildCallback(account, 20, 3_600_000);
+    const second = await buildCallback(account, 20, 60_000);
 
     expect(await repository.claimDue(limits({ sendingByAccount: new Map([[account, 3]]) }), LEASE_MS)).toEqual([]);
-    const besideFirst = await repository.claimDue(limits({ sendingByAccount: new Map([[account, 2]]), sendingByCallback: new Map([[first, 2]]) }), LEASE_MS);
-    expect(besideFirst.map((d) => d.callbackId)).toEqual([second]);
+    const besideFull = await repository.claimDue(limits({ sendingByAccount: new Map([[account, 2]]), sendingByCallback: new Map([[first, 2]]) }), LEASE_MS);
+    expect(besideFull.map((d) => d.callbackId)).toEqual([second]);
+    // Two slots of the account left, the first callback busier (though due longer): both go to the second.
+    const besideBusier = await repository.claimDue(limits({ perAccount: 4, perCallback: 4, sendingByAccount: new Map([[account, 2]]), sendingByCallback: new Map([[first, 2]]) }), LEASE_MS);
+    expect(besideBusier.map((d) => d.callbackId)).toEqual([second, second]);
   });
 
   test('when deliveries are claimed, then they are leased: no claim takes them again until the lease ends, and concurrent claims never share one', async () => {
