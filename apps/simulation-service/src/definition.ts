@@ -10,7 +10,7 @@ import { CallbackRepository } from './data-access/callback-repository';
 import { EntityClient } from './data-access/entity-client';
 import { SIMULATION_SCHEMA, simulationMigrations } from './data-access/migrations';
 import { SimulationRepository } from './data-access/simulation-repository';
-import { CallbackDispatcher } from './domain/callback-dispatcher';
+import { CallbackDispatcher, DEFAULT_CALLBACK_IN_FLIGHT } from './domain/callback-dispatcher';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
 import { runSimulationJob } from './domain/run-simulation-job';
 import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
@@ -51,6 +51,12 @@ const SimulationServiceConfig = z.object({
   SIMULATION_CALLBACK_TIMEOUT_MS: intVar(10000),
   /** How often each instance looks for due callback deliveries (besides right after each status change). */
   SIMULATION_CALLBACK_POLL_MS: intVar(1000),
+  /** Callback deliveries each instance sends at once (a slot is refilled as each attempt ends). */
+  SIMULATION_CALLBACK_IN_FLIGHT: intVar(DEFAULT_CALLBACK_IN_FLIGHT.total),
+  /** Of them, at most this many of one account: its backlog or slow receivers never hold another account's deliveries. */
+  SIMULATION_CALLBACK_IN_FLIGHT_PER_ACCOUNT: intVar(DEFAULT_CALLBACK_IN_FLIGHT.perAccount),
+  /** And at most this many of one callback: a slow receiver never holds the account's other callbacks. */
+  SIMULATION_CALLBACK_IN_FLIGHT_PER_CALLBACK: intVar(DEFAULT_CALLBACK_IN_FLIGHT.perCallback),
   /** Callbacks one account may hold; another registration is a 409 (each status step writes and sends one delivery per callback). */
   MAX_SIMULATION_CALLBACKS: intVar(DEFAULT_MAX_SIMULATION_CALLBACKS),
   /**
@@ -106,6 +112,9 @@ export const simulationService = defineService({
         maxDelayMs: 60 * 60 * 1000,
         timeoutMs: config.SIMULATION_CALLBACK_TIMEOUT_MS,
         pollIntervalMs: Math.max(10, config.SIMULATION_CALLBACK_POLL_MS),
+        inFlight: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT),
+        inFlightPerAccount: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT_PER_ACCOUNT),
+        inFlightPerCallback: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT_PER_CALLBACK),
       },
       logger,
     );

@@ -24,11 +24,23 @@ export interface WebhookMessage {
 /** A delivery claimed for an attempt, with what it needs to be sent. */
 export interface DueDelivery {
   id: string;
+  accountId: string;
+  callbackId: string;
   webhookId: string;
   body: string;
   attempts: number;
   url: string;
   sealedSecret: Buffer;
+}
+
+/** What one claim may take: in all, and of one account or one callback, counting what the claimer is already sending. */
+export interface ClaimLimits {
+  limit: number;
+  perAccount: number;
+  perCallback: number;
+  /** Deliveries the claimer is sending now, by account and by callback (they count against the caps). */
+  sendingByAccount: ReadonlyMap<string, number>;
+  sendingByCallback: ReadonlyMap<string, number>;
 }
 
 export type AttemptOutcome = { ok: true; statusCode: number } | { ok: false; statusCode: number | null; error: string; retryAt: Date | null };
@@ -112,20 +124,55 @@ export class CallbackRepository {
   }
 
   /**
-   * Claims up to `limit` due deliveries for an attempt: each is leased (its next attempt moved `leaseMs` ahead), so
-   * another instance does not send it meanwhile, and an instance that dies mid-attempt leaves it due again after.
+   * Claims due deliveries for an attempt, fairly: at most `perCallback` of one callback and `perAccount` of one account
+   * (what the claimer is sending counted in), the accounts and callbacks with the fewest in flight first, then the
+   * longest due; so a backlog of one account, or of one slow receiver, never fills a claim. Each is leased (its next
+   * attempt moved `leaseMs` ahead), so another instance does not send it meanwhile, and an instance that dies
+   * mid-attempt leaves it due again after.
    */
-  async claimDue(limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    const { rows } = await this.pool.query<{ id: string; webhook_id: string; body: string; attempts: number; url: string; sealed_secret: Buffer }>(
-      `UPDATE simulation.callback_deliveries d SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+  async claimDue(limits: ClaimLimits, leaseMs: number): Promise<DueDelivery[]> {
+    if (limits.limit <= 0) return [];
+    // The choice reads without locks (a window cannot lock); the rows chosen are then locked, skipping those another
+    // instance holds, and checked again: one it claimed meanwhile is no longer due.
+    const { rows } = await this.pool.query<{ id: string; account_id: string; callback_id: string; webhook_id: string; body: string; attempts: number; url: string; sealed_secret: Buffer }>(
+      `WITH sending_account AS (SELECT * FROM unnest($3::uuid[], $4::int[]) AS s(account_id, n)),
+       sending_callback AS (SELECT * FROM unnest($5::uuid[], $6::int[]) AS s(callback_id, n)),
+       candidate AS (
+         SELECT d.id, c.account_id, d.next_attempt_at, d.created_at, COALESCE(sa.n, 0) AS account_sending,
+                COALESCE(sc.n, 0) + row_number() OVER (PARTITION BY c.id ORDER BY d.next_attempt_at, d.created_at) AS in_callback
+         FROM simulation.callbacks c
+         LEFT JOIN sending_account sa ON sa.account_id = c.account_id
+         LEFT JOIN sending_callback sc ON sc.callback_id = c.id
+         CROSS JOIN LATERAL (
+           SELECT d.id, d.next_attempt_at, d.created_at FROM simulation.callback_deliveries d
+           WHERE d.callback_id = c.id AND d.state = 'pending' AND d.next_attempt_at <= now()
+           ORDER BY d.next_attempt_at, d.created_at LIMIT GREATEST($8 - COALESCE(sc.n, 0), 0)) d
+         WHERE COALESCE(sa.n, 0) < $7),
+       ranked AS (
+         SELECT id, next_attempt_at, created_at,
+                account_sending + row_number() OVER (PARTITION BY account_id ORDER BY in_callback, next_attempt_at, created_at) AS in_account
+         FROM candidate),
+       chosen AS (SELECT id FROM ranked WHERE in_account <= $7 ORDER BY in_account, next_attempt_at, created_at LIMIT $1),
+       locked AS (
+         SELECT id FROM simulation.callback_deliveries
+         WHERE id IN (SELECT id FROM chosen) AND state = 'pending' AND next_attempt_at <= now()
+         FOR UPDATE SKIP LOCKED)
+       UPDATE simulation.callback_deliveries d SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
        FROM simulation.callbacks c
-       WHERE c.id = d.callback_id AND d.id IN (
-         SELECT id FROM simulation.callback_deliveries WHERE state = 'pending' AND next_attempt_at <= now()
-         ORDER BY next_attempt_at, created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING d.id, d.webhook_id, d.body, d.attempts, c.url, c.sealed_secret`,
-      [limit, leaseMs],
+       WHERE c.id = d.callback_id AND d.id IN (SELECT id FROM locked)
+       RETURNING d.id, c.account_id, d.callback_id, d.webhook_id, d.body, d.attempts, c.url, c.sealed_secret`,
+      [
+        limits.limit,
+        leaseMs,
+        [...limits.sendingByAccount.keys()],
+        [...limits.sendingByAccount.values()],
+        [...limits.sendingByCallback.keys()],
+        [...limits.sendingByCallback.values()],
+        limits.perAccount,
+        limits.perCallback,
+      ],
     );
-    return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, body: r.body, attempts: r.attempts, url: r.url, sealedSecret: r.sealed_secret }));
+    return rows.map((r) => ({ id: r.id, accountId: r.account_id, callbackId: r.callback_id, webhookId: r.webhook_id, body: r.body, attempts: r.attempts, url: r.url, sealedSecret: r.sealed_secret }));
   }
 
   /** Deletes the deliveries that ended (delivered or given up) more than `days` ago; returns how many. */

@@ -105,4 +105,10 @@ export const simulationMigrations: readonly Migration[] = [
     // Every status event of the job carries it; jobs accepted before have none.
     sql: `ALTER TABLE simulation.jobs ADD COLUMN request_id text;`,
   },
+  {
+    version: 8,
+    name: "each callback's due deliveries in order",
+    // A claim takes a few of each callback's due deliveries (fair across accounts and callbacks): one index probe each.
+    sql: `CREATE INDEX callback_deliveries_callback_due ON simulation.callback_deliveries (callback_id, next_attempt_at, created_at) WHERE state = 'pending';`,
+  },
 ];

@@ -13,11 +13,17 @@ export interface CallbackSettings {
   maxDelayMs: number;
   /** Time limit of one POST. */
   timeoutMs: number;
-  /** How often due deliveries are looked for (besides right after each status change). */
+  /** How often due deliveries are looked for (besides right after each status change and each attempt's end). */
   pollIntervalMs: number;
+  /** Deliveries this instance sends at once; a slot is refilled as soon as its attempt ends. */
+  inFlight: number;
+  /** Of them, at most this many of one account, and of one callback: a slow receiver holds its own slots only. */
+  inFlightPerAccount: number;
+  inFlightPerCallback: number;
 }
 
-const BATCH = 20;
+/** Defaults of the in-flight bounds (SIMULATION_CALLBACK_IN_FLIGHT, ..._PER_ACCOUNT, ..._PER_CALLBACK). */
+export const DEFAULT_CALLBACK_IN_FLIGHT = { total: 100, perAccount: 10, perCallback: 4 } as const;
 /** Ended deliveries (delivered or given up) are kept this long, then swept (hourly). */
 export const ENDED_DELIVERIES_KEPT_DAYS = 30;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -31,6 +37,11 @@ export const retryDelay = (settings: Pick<CallbackSettings, 'baseDelayMs' | 'max
  * with exponential backoff until the attempts run out, and then recorded as failed with the last reason. Every POST
  * goes through the egress policy; a receiver whose address the policy refuses is given up at once. The reasons
  * recorded are the service's own words: no byte of a receiver's answer is kept or listed.
+ *
+ * Deliveries are sent by a pool of `inFlight` concurrent attempts, each slot claimed again as soon as its attempt ends
+ * (no attempt waits for another's), with at most `inFlightPerAccount` of one account and `inFlightPerCallback` of one
+ * callback in flight; a claim serves the accounts and callbacks with the fewest in flight first. So one account's
+ * backlog, or a receiver that answers slowly or not at all, holds its own slots, never another account's deliveries.
  */
 export class CallbackDispatcher {
   private timer: NodeJS.Timeout | undefined;
@@ -38,6 +49,9 @@ export class CallbackDispatcher {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /** The deliveries being sent now, by id, and their attempts (awaited by `stop`). */
+  private readonly sending = new Map<string, DueDelivery>();
+  private readonly attempts = new Set<Promise<void>>();
 
   constructor(
     private readonly egress: Egress,
@@ -58,14 +72,14 @@ export class CallbackDispatcher {
     this.wake();
   }
 
-  /** Looks for due deliveries now (called after a status step committed). */
+  /** Fills the free slots with due deliveries now (called after a status step committed, and as each attempt ends). */
   wake(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    this.running = this.fill()
       .catch((err: unknown) => this.logger.warn({ err }, 'callback deliveries could not be read; retried later'))
       .finally(() => {
         this.running = undefined;
@@ -83,15 +97,37 @@ export class CallbackDispatcher {
     this.timer = undefined;
     this.sweeper = undefined;
     await this.running;
+    await Promise.all([...this.attempts]);
   }
 
-  private async drain(): Promise<void> {
-    for (;;) {
-      if (this.stopped) return;
-      const due = await this.repository.claimDue(BATCH, this.settings.timeoutMs * 2 + 5000);
-      await Promise.all(due.map((delivery) => this.attempt(delivery)));
-      if (due.length < BATCH) return;
+  /** One claim for the free slots; each delivery claimed is sent at once, on its own. */
+  private async fill(): Promise<void> {
+    const free = this.settings.inFlight - this.sending.size;
+    if (this.stopped || free <= 0) return;
+    const sendingByAccount = new Map<string, number>();
+    const sendingByCallback = new Map<string, number>();
+    for (const { accountId, callbackId } of this.sending.values()) {
+      sendingByAccount.set(accountId, (sendingByAccount.get(accountId) ?? 0) + 1);
+      sendingByCallback.set(callbackId, (sendingByCallback.get(callbackId) ?? 0) + 1);
     }
+    const due = await this.repository.claimDue(
+      { limit: free, perAccount: this.settings.inFlightPerAccount, perCallback: this.settings.inFlightPerCallback, sendingByAccount, sendingByCallback },
+      this.settings.timeoutMs * 2 + 5000,
+    );
+    for (const delivery of due) this.send(delivery);
+  }
+
+  private send(delivery: DueDelivery): void {
+    this.sending.set(delivery.id, delivery);
+    const attempt: Promise<void> = this.attempt(delivery)
+      // Not recorded (the database is away): the delivery stays leased, and is due again when its lease ends.
+      .catch((err: unknown) => this.logger.warn({ err, deliveryId: delivery.id }, 'callback attempt could not be recorded; retried after its lease'))
+      .finally(() => {
+        this.sending.delete(delivery.id);
+        this.attempts.delete(attempt);
+        this.wake();
+      });
+    this.attempts.add(attempt);
   }
 
   private async attempt(delivery: DueDelivery): Promise<void> {
