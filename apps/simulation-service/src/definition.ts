@@ -1,18 +1,20 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InProcessBus } from '@pitwall/bus';
-import { EXCHANGES, SERVICES, SIMULATION_STATUS, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
+import { EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
 import { Egress, EgressConfig, egressSettings } from '@pitwall/egress';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
 import { CallbackRepository } from './data-access/callback-repository';
 import { EntityClient } from './data-access/entity-client';
+import { DEFAULT_MAX_STUDY_ID_CHARS } from './data-access/external-simulation-client';
 import { SIMULATION_SCHEMA, simulationMigrations } from './data-access/migrations';
 import { SimulationRepository } from './data-access/simulation-repository';
 import { CallbackDispatcher, DEFAULT_CALLBACK_IN_FLIGHT } from './domain/callback-dispatcher';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
 import { runSimulationJob } from './domain/run-simulation-job';
+import { AccountShares, FINAL_STATES } from './domain/account-shares';
 import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
 import { SecretBox, secretKey } from './domain/secret-box';
 import { SetupWriteSlots } from './domain/setup-write-slots';
@@ -20,6 +22,10 @@ import { SimulationWrites } from './domain/simulation-writes';
 import { StatusRecorder } from './domain/status-recorder';
 import { simulationCommands } from './entry-points/bus/simulation-commands';
 
+/** Jobs one instance runs at once (the job queue's prefetch); more instances compete for the same queue. */
+export const SIMULATION_WORKERS = 8;
+/** SIMULATION_MAX_JOBS_PER_ACCOUNT's default: half of an instance's workers, so one account never holds them all. */
+export const DEFAULT_MAX_JOBS_PER_ACCOUNT = SIMULATION_WORKERS / 2;
 const SecretKey = z
   .string()
   .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)')
@@ -43,6 +49,15 @@ const SimulationServiceConfig = z.object({
   SIMULATION_RETRY_BASE_DELAY_MS: intVar(500),
   /** Time limit of one call to the external system. */
   SIMULATION_HTTP_TIMEOUT_MS: intVar(15000),
+  /**
+   * How long after a worker first ran it a job waits for its study to end (studies that stay queued or running past it
+   * end `Simulation failed`, naming this variable); 24 h by default.
+   */
+  SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000),
+  /** Jobs of one account running at once, all instances together; the others wait without holding a worker. */
+  SIMULATION_MAX_JOBS_PER_ACCOUNT: intVar(DEFAULT_MAX_JOBS_PER_ACCOUNT),
+  /** The longest study id a job takes from the external system or a Reprocess's setup parameter (sent, stored, announced). */
+  SIMULATION_MAX_STUDY_ID_CHARS: intVar(DEFAULT_MAX_STUDY_ID_CHARS),
   /** Attempts to deliver one status change to a callback before it is given up and recorded as failed. */
   SIMULATION_CALLBACK_ATTEMPTS: intVar(8),
   /** Wait before a callback's second attempt; it doubles after each failure (up to an hour). */
@@ -68,8 +83,6 @@ const SimulationServiceConfig = z.object({
   ...EgressConfig.shape,
 });
 
-/** Jobs one instance runs at once (the job queue's prefetch); more instances compete for the same queue. */
-export const SIMULATION_WORKERS = 8;
 export const SIMULATION_JOBS_QUEUE = SUBSCRIPTION_QUEUES.simulationJobs;
 
 /**
@@ -127,10 +140,14 @@ export const simulationService = defineService({
       retryAttempts: Math.max(1, config.SIMULATION_RETRY_ATTEMPTS),
       retryBaseDelayMs: config.SIMULATION_RETRY_BASE_DELAY_MS,
       httpTimeoutMs: config.SIMULATION_HTTP_TIMEOUT_MS,
+      maxStudyIdChars: Math.max(1, config.SIMULATION_MAX_STUDY_ID_CHARS),
+      maxRunMs: config.SIMULATION_MAX_RUN_MS,
     };
+    const shares = new AccountShares(repository, outbox, { maxJobsPerAccount: Math.max(1, config.SIMULATION_MAX_JOBS_PER_ACCOUNT), wakeIntervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS) }, logger);
     outbox.start();
     inbox.start();
     dispatcher.start();
+    shares.start();
     return {
       egress,
       entities,
@@ -143,11 +160,13 @@ export const simulationService = defineService({
       slots,
       outbox,
       recorder,
+      shares,
       settings,
       stopping: stopping.signal,
       drain: () => stopping.abort(),
       stop: async () => {
         await dispatcher.stop();
+        await shares.stop();
         await inbox.stop();
         await outbox.stop();
         await egress.close();
@@ -174,6 +193,3 @@ export const simulationService = defineService({
     logger.info({ jobs: unfinished.length }, 'unfinished simulation jobs queued again (the in-process bus lost them with the process)');
   },
 });
-
-/** The statuses a job ends with. */
-const FINAL_STATES = [SIMULATION_STATUS.completed, SIMULATION_STATUS.failed, SIMULATION_STATUS.startFailed];

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request } from 'undici';
 import { AddressPolicy } from './address-policy';
-import { AddressNotAllowed, EgressError, EgressTimeout, EgressUnreachable, ResponseTooLarge } from './egress-errors';
+import { AddressNotAllowed, EgressError, EgressInvalidRequest, EgressTimeout, EgressUnreachable, ResponseTooLarge } from './egress-errors';
 
 export interface ResolvedAddress {
   address: string;
@@ -78,10 +78,11 @@ export class Egress {
   /** Sends one request and reads its answer (any status, 3xx included) whole, within the limits. */
   async request(url: string | URL, init: EgressRequest = {}): Promise<EgressResponse> {
     const timeoutMs = Math.min(init.timeoutMs ?? this.settings.timeoutMs, this.settings.timeoutMs);
+    const target = httpUrl(url);
     const signal = AbortSignal.timeout(timeoutMs);
     let answer: Awaited<ReturnType<typeof request>>;
     try {
-      answer = await request(url, { dispatcher: this.agent, method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body, signal });
+      answer = await request(target, { dispatcher: this.agent, method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body, signal });
     } catch (err) {
       throw this.failure(err, signal, timeoutMs);
     }
@@ -176,11 +177,26 @@ export class Egress {
   private failure(err: unknown, signal: AbortSignal, timeoutMs: number): EgressError {
     if (err instanceof EgressError) return err;
     const code = (err as { code?: string }).code;
+    // undici refusing what it was given (a header value, a method): nothing left, and nothing a retry would change.
+    if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_INVALID_URL') return new EgressInvalidRequest(`the request could not be sent: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return new EgressTimeout('connect', this.settings.connectTimeoutMs);
     if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new EgressTimeout('answer', timeoutMs);
     const cause = (err as { cause?: { code?: string } }).cause;
     return new EgressUnreachable(cause?.code ?? code ?? (err instanceof Error ? err.message : String(err)), err);
   }
+}
+
+/** The URL as an absolute http(s) URL, or EgressInvalidRequest: other schemes (file:, unix:, ftp:) are never requested. */
+function httpUrl(url: string | URL): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new EgressInvalidRequest('the URL is not an absolute URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new EgressInvalidRequest(`the URL's scheme ${parsed.protocol} is not http: or https:`);
+  if (!parsed.hostname) throw new EgressInvalidRequest('the URL names no host');
+  return parsed;
 }
 
 const unbracketed = (hostname: string): string => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);

@@ -51,3 +51,9 @@ export class EgressUnreachable extends EgressError {
     super(code, { cause });
   }
 }
+
+/**
+ * The request cannot be sent as given: the URL is not an absolute http(s) URL, or the HTTP client refused an argument
+ * (a header or method it cannot send). Nothing was sent, and sending it again cannot help.
+ */
+export class EgressInvalidRequest extends EgressError {}

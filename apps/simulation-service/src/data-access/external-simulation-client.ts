@@ -1,5 +1,5 @@
 import type { SimulationConnection } from '@pitwall/contracts';
-import { AddressNotAllowed, ResponseTooLarge, type Egress, type EgressResponse } from '@pitwall/egress';
+import { AddressNotAllowed, EgressInvalidRequest, ResponseTooLarge, type Egress, type EgressResponse } from '@pitwall/egress';
 
 /**
  * The external system refused (4xx, a redirect, an address the policy refuses): retrying the same call will not help.
@@ -17,7 +17,53 @@ export interface StudyStatus {
 }
 
 /** Characters of a study's own status message (a field of its status, not an error body) kept. */
-const STUDY_MESSAGE_CHARS = 500;
+export const STUDY_MESSAGE_CHARS = 500;
+
+/** The longest study id a job keeps and sends (SIMULATION_MAX_STUDY_ID_CHARS's default): it is in every event and callback. */
+export const DEFAULT_MAX_STUDY_ID_CHARS = 200;
+
+/** A result value the setup can take: what the entity store writes into a parameter. */
+export type ResultValue = number | string | boolean | null;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text of the external system made fit for a Text parameter: at most `maxChars` UTF-16 units, cut between two code
+ * points (never inside a surrogate pair), with NUL and unpaired surrogates (which the entity store refuses) as U+FFFD.
+ */
+export function systemText(text: string, maxChars: number): string {
+  let kept = text.length > maxChars ? text.slice(0, maxChars) : text;
+  if (kept.length < text.length && /[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return kept.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '\uFFFD');
+}
+
+/**
+ * Why a study id (from the system's create answer, or a setup parameter of a Reprocess) cannot be used, or null. It is
+ * sent as a path segment (`/studies/{id}`), stored, and carried by every event and callback of the job: it must be
+ * short, printable text, and never `.` or `..` (which URL resolution turns into another path of the system's API).
+ */
+export function studyIdRefusal(studyId: string, maxChars: number): string | null {
+  if (studyId === '') return 'it is empty';
+  if (studyId.length > maxChars) return `it is longer than ${maxChars} characters (SIMULATION_MAX_STUDY_ID_CHARS)`;
+  if (studyId === '.' || studyId === '..') return `'${studyId}' would name another path of the system's API`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(studyId)) return 'it holds control characters';
+  if (new RegExp(LONE_SURROGATE.source).test(studyId)) return 'it holds unpaired surrogates';
+  return null;
+}
+
+/** Why a profile's BaseUrl cannot be called (not an absolute http:// or https:// URL with a host), or null. */
+export function baseUrlRefusal(baseUrl: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    return "The simulation profile's BaseUrl is not an absolute http:// or https:// URL";
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `The simulation profile's BaseUrl is not an http:// or https:// URL (its scheme is ${parsed.protocol})`;
+  if (!parsed.hostname) return "The simulation profile's BaseUrl names no host";
+  return null;
+}
 
 /**
  * The adapter to the external vehicle-simulation system's HTTP API, through the egress policy: a token from the
@@ -32,25 +78,51 @@ export class ExternalSimulationClient {
     private readonly baseUrl: string,
     private readonly credentials: SimulationConnection,
     private readonly timeoutMs: number,
+    /** SIMULATION_MAX_STUDY_ID_CHARS. */
+    private readonly maxStudyIdChars: number = DEFAULT_MAX_STUDY_ID_CHARS,
   ) {}
 
   /** `idempotencyKey`: the same key names the same study, so a repeated create (after a crash) makes no second one. */
   async createStudy(name: string, parameters: Record<string, unknown>, idempotencyKey?: string): Promise<string> {
     const body = await this.call<{ studyId?: unknown }>('POST', '/studies', { name, parameters }, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
-    if (typeof body.studyId !== 'string' || !body.studyId) throw new ExternalUnavailable('The external system created a study without an id');
+    if (typeof body.studyId !== 'string') throw new ExternalUnavailable('The external system created a study without an id');
+    const refusal = studyIdRefusal(body.studyId, this.maxStudyIdChars);
+    if (refusal) throw new ExternalRefusal(`The simulation system answered POST /studies with a study id that cannot be used: ${refusal}`);
     return body.studyId;
   }
 
   async studyStatus(studyId: string): Promise<StudyStatus> {
+    this.checkStudyId(studyId);
     const body = await this.call<{ status?: unknown; message?: unknown }>('GET', `/studies/${encodeURIComponent(studyId)}`);
     const state = body.status;
     if (state !== 'queued' && state !== 'running' && state !== 'completed' && state !== 'failed') throw new ExternalUnavailable('The simulation system reported a study status that is none of queued, running, completed or failed');
-    return { state, message: typeof body.message === 'string' ? body.message.slice(0, STUDY_MESSAGE_CHARS) : null };
+    return { state, message: typeof body.message === 'string' ? systemText(body.message, STUDY_MESSAGE_CHARS) : null };
   }
 
-  async results(studyId: string): Promise<Record<string, unknown>> {
+  /**
+   * The study's result values of these names (those the profile writes back; other keys are not looked at). A value
+   * that is not a number, text, true/false or null (an array, an object) is a refusal naming its key.
+   */
+  async results(studyId: string, names: readonly string[]): Promise<Record<string, ResultValue>> {
+    this.checkStudyId(studyId);
     const body = await this.call<{ results?: unknown }>('GET', `/studies/${encodeURIComponent(studyId)}/results`);
-    return typeof body.results === 'object' && body.results !== null ? (body.results as Record<string, unknown>) : {};
+    const all = typeof body.results === 'object' && body.results !== null && !Array.isArray(body.results) ? (body.results as Record<string, unknown>) : {};
+    const values: Record<string, ResultValue> = {};
+    for (const name of names) {
+      if (!Object.hasOwn(all, name)) continue;
+      const value = all[name];
+      if (value !== null && typeof value !== 'number' && typeof value !== 'string' && typeof value !== 'boolean') {
+        throw new ExternalRefusal(`The simulation system answered GET /studies/{id}/results with a value of ${systemText(name, 100)} that is not a number, text, true/false or null`);
+      }
+      values[name] = value;
+    }
+    return values;
+  }
+
+  /** A study id this client would not send (a Reprocess's from a job stored before the check existed). */
+  private checkStudyId(studyId: string): void {
+    const refusal = studyIdRefusal(studyId, this.maxStudyIdChars);
+    if (refusal) throw new ExternalRefusal(`The study id cannot be sent to the simulation system: ${refusal}`);
   }
 
   private async authorize(): Promise<string> {
@@ -76,6 +148,8 @@ export class ExternalSimulationClient {
 
   private async send<T>(method: string, path: string, body: unknown, token: string | null, headers: Record<string, string> = {}): Promise<T> {
     const call = `${method} ${path.replace(/\/studies\/[^/]+/, '/studies/{id}')}`;
+    const baseRefusal = baseUrlRefusal(this.baseUrl);
+    if (baseRefusal) throw new ExternalRefusal(`The simulation system was not called: ${baseRefusal}`);
     let response: EgressResponse;
     try {
       response = await this.egress.request(new URL(path.replace(/^\//, ''), this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`), {
@@ -85,7 +159,8 @@ export class ExternalSimulationClient {
         timeoutMs: this.timeoutMs,
       });
     } catch (err) {
-      if (err instanceof AddressNotAllowed) throw new ExternalRefusal(`The simulation system was not called: ${err.message}`);
+      // A refused address, or a request that cannot be sent as given: the same call would be refused again.
+      if (err instanceof AddressNotAllowed || err instanceof EgressInvalidRequest) throw new ExternalRefusal(`The simulation system was not called: ${err.message}`);
       if (err instanceof ResponseTooLarge) {
         const tooLong = `The simulation system answered ${err.status} to ${call} with more than ${err.limitBytes} bytes (EGRESS_MAX_RESPONSE_BYTES); the answer was not read`;
         // A long error page of a passing outage is retried like the outage itself; a long answer to a call is a refusal.

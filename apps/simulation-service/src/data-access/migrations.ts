@@ -111,4 +111,21 @@ export const simulationMigrations: readonly Migration[] = [
     // A claim takes a few of each callback's due deliveries (fair across accounts and callbacks): one index probe each.
     sql: `CREATE INDEX callback_deliveries_callback_due ON simulation.callback_deliveries (callback_id, next_attempt_at, created_at) WHERE state = 'pending';`,
   },
+  {
+    version: 9,
+    name: "jobs' runs: their start, their worker's lease, their account's share, their unexpected failures",
+    // started_at: when a worker first ran the job (SIMULATION_MAX_RUN_MS counts from it); runner and runner_until: the
+    // delivery running it and its lease (renewed while it runs; a dead worker's lapses), counted against the account's
+    // SIMULATION_MAX_JOBS_PER_ACCOUNT; waiting: acked while its account was at its share, to be published again once
+    // it is not; failures: deliveries that ended in an unexpected error (the job ends failed after a few).
+    sql: `
+      ALTER TABLE simulation.jobs ADD COLUMN started_at timestamptz;
+      ALTER TABLE simulation.jobs ADD COLUMN runner uuid;
+      ALTER TABLE simulation.jobs ADD COLUMN runner_until timestamptz;
+      ALTER TABLE simulation.jobs ADD COLUMN waiting boolean NOT NULL DEFAULT false;
+      ALTER TABLE simulation.jobs ADD COLUMN failures integer NOT NULL DEFAULT 0;
+      CREATE INDEX jobs_running ON simulation.jobs (account_id) WHERE runner_until IS NOT NULL;
+      CREATE INDEX jobs_waiting ON simulation.jobs (account_id, created_at) WHERE waiting;
+    `,
+  },
 ];

@@ -236,4 +236,81 @@ export class SimulationRepository {
     );
     return rows[0]?.sequence ?? 0;
   }
+
+  /**
+   * Admits a delivery of the job to a worker slot unless the account already runs `maxPerAccount` other jobs (leases
+   * not lapsed): `run` with the time since the job first ran (its lease taken by `runner`; another delivery of the same
+   * job loses it), or `wait` (the job is marked waiting, to be published again by `wakeWaiting`). One account's
+   * admissions are serialised (an advisory lock), so instances never admit past the share together.
+   */
+  async admit(job: Pick<Job, 'id' | 'accountId'>, runner: string, maxPerAccount: number, leaseMs: number, finalStates: readonly string[]): Promise<{ outcome: 'run'; elapsedMs: number } | { outcome: 'wait' }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('simulation.jobs.share:' || $1, 0))", [job.accountId]);
+      const { rows } = await client.query<{ running: number }>(
+        `SELECT count(*)::int AS running FROM simulation.jobs
+          WHERE account_id = $1 AND id <> $2 AND runner_until IS NOT NULL AND runner_until > now() AND state <> ALL($3::text[])`,
+        [job.accountId, job.id, finalStates],
+      );
+      if ((rows[0]?.running ?? 0) >= maxPerAccount) {
+        await client.query('UPDATE simulation.jobs SET waiting = true WHERE id = $1', [job.id]);
+        await client.query('COMMIT');
+        return { outcome: 'wait' };
+      }
+      const started = await client.query<{ elapsed_ms: number }>(
+        `UPDATE simulation.jobs SET runner = $2, runner_until = now() + $3::int * interval '1 millisecond', waiting = false, started_at = COALESCE(started_at, now())
+          WHERE id = $1 RETURNING (extract(epoch FROM now() - started_at) * 1000)::float8 AS elapsed_ms`,
+        [job.id, runner, leaseMs],
+      );
+      await client.query('COMMIT');
+      return { outcome: 'run', elapsedMs: Math.max(0, started.rows[0]?.elapsed_ms ?? 0) };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Extends the lease of a running job's worker (a no-op once another delivery took it over). */
+  async renewRun(jobId: string, runner: string, leaseMs: number): Promise<void> {
+    await this.pool.query(`UPDATE simulation.jobs SET runner_until = now() + $3::int * interval '1 millisecond' WHERE id = $1 AND runner = $2`, [jobId, runner, leaseMs]);
+  }
+
+  /** Frees the worker slot a delivery of the job held. */
+  async endRun(jobId: string, runner: string): Promise<void> {
+    await this.pool.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE id = $1 AND runner = $2', [jobId, runner]);
+  }
+
+  /**
+   * Takes, inside the caller's transaction, the waiting jobs whose account has room under its share again (oldest
+   * first, as many as there is room for), marked waiting no more: the caller publishes their job messages in the same
+   * transaction. Only a setup's latest run is woken (a superseded one would end at once).
+   */
+  async wakeWaiting(q: Queryable, maxPerAccount: number, finalStates: readonly string[]): Promise<{ id: string; accountId: string }[]> {
+    const { rows } = await q.query<{ id: string; account_id: string }>(
+      `WITH running AS (
+         SELECT account_id, count(*)::int AS n FROM simulation.jobs
+          WHERE runner_until IS NOT NULL AND runner_until > now() AND state <> ALL($2::text[]) GROUP BY account_id
+       ), candidates AS (
+         SELECT j.id, j.account_id, row_number() OVER (PARTITION BY j.account_id ORDER BY j.created_at, j.id) AS k
+           FROM simulation.jobs j
+           JOIN simulation.setup_runs r ON r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id = j.id
+          WHERE j.waiting AND NOT j.dead_lettered AND j.state <> ALL($2::text[])
+       )
+       UPDATE simulation.jobs j SET waiting = false
+         FROM candidates c LEFT JOIN running ru ON ru.account_id = c.account_id
+        WHERE j.id = c.id AND j.waiting AND c.k <= $1 - COALESCE(ru.n, 0)
+       RETURNING j.id, j.account_id`,
+      [maxPerAccount, finalStates],
+    );
+    return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
+  }
+
+  /** Counts a delivery of the job that ended in an unexpected error; returns how many did. */
+  async countFailure(jobId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ failures: number }>('UPDATE simulation.jobs SET failures = failures + 1 WHERE id = $1 RETURNING failures', [jobId]);
+    return rows[0]?.failures ?? 0;
+  }
 }

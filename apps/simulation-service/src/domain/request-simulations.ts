@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type EntityUpdateManyOutcome, type ParameterUpdate, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
 import { profileParametersNaming, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
+import { baseUrlRefusal, studyIdRefusal } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { bindingRefusal } from './credential-binding';
 import type { SecretBox } from './secret-box';
@@ -23,6 +24,8 @@ export interface RequestDependencies {
   writes: SimulationWrites;
   announcer: StatusAnnouncer;
   slots: SetupWriteSlots;
+  /** SIMULATION_MAX_STUDY_ID_CHARS: a Reprocess's study id longer than it is refused. */
+  settings: { maxStudyIdChars: number };
 }
 
 type Request = { kind: 'trigger'; body: TriggerSimulationBody } | { kind: 'reprocess'; body: ReprocessSimulationBody };
@@ -99,7 +102,9 @@ async function validate(deps: RequestDependencies, caller: CallerContext, reques
   // Credentials that come with the request are the caller's to send; the account's are bound to the admin's origin.
   const stored = body.credentials != null ? null : await deps.repository.connection(caller.accountId);
   const connected = body.credentials != null || stored !== null;
-  const binding = stored && profile.baseUrl ? bindingRefusal(stored.origin, profile.baseUrl) : null;
+  // A BaseUrl that is not an absolute http(s) URL is refused before the origin check (which it could not pass either).
+  const badBaseUrl = profile.baseUrl ? baseUrlRefusal(profile.baseUrl) : null;
+  const binding = stored && profile.baseUrl && !badBaseUrl ? bindingRefusal(stored.origin, profile.baseUrl) : null;
   const seen = new Set<string>();
   const ids = [...new Set(body.setupIds.map((id) => id.toLowerCase()))];
   const setups = await deps.entities.findSetups(caller, ids, requestId);
@@ -115,11 +120,14 @@ async function validate(deps: RequestDependencies, caller: CallerContext, reques
     if (caller.role === 'reader') return reject('Your role in this account is reader: it may read the setup, not write its simulation status');
     if (!connected) return reject(NOT_CONNECTED);
     if (!profile.baseUrl) return reject('The simulation profile configures no BaseUrl of the external simulation system');
+    if (badBaseUrl) return reject(badBaseUrl);
     if (binding) return reject(binding);
     let studyId: string | null = null;
     if (request.kind === 'reprocess') {
       studyId = parameterText(setup, request.body.parameterNameForStudyId);
       if (!studyId) return reject(`The setup has no study ID in its parameter ${request.body.parameterNameForStudyId}`);
+      const refusal = studyIdRefusal(studyId, deps.settings.maxStudyIdChars);
+      if (refusal) return reject(`The setup's parameter ${request.body.parameterNameForStudyId} holds no study ID the simulation system can be asked about: ${refusal}`);
     }
     return { setupId, accepted: true, studyId: request.kind === 'reprocess' ? studyId : null, message: null, job: newJob(caller.accountId, profile, setupId, request.kind, studyId, body.credentials ?? undefined, deps.secrets) };
   });

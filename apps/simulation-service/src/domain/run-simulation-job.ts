@@ -1,10 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SIMULATION_STATUS, simulationServiceCaller, type SimulationConnection } from '@pitwall/contracts';
 import type { Egress } from '@pitwall/egress';
+import { DEFAULT_MAX_DELIVERIES } from '@pitwall/bus';
+import { isUnavailable } from '@pitwall/service-host';
 import type { Logger } from '@pitwall/service-kit';
 import { profileOf, type EntityClient } from '../data-access/entity-client';
-import { ExternalRefusal, ExternalSimulationClient, ExternalUnavailable } from '../data-access/external-simulation-client';
+import { baseUrlRefusal, ExternalRefusal, ExternalSimulationClient, ExternalUnavailable } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { FINAL_STATES, type AccountShares } from './account-shares';
 import { bindingRefusal } from './credential-binding';
 import { NOT_CONNECTED } from './request-simulations';
 import type { SecretBox } from './secret-box';
@@ -17,6 +20,10 @@ export interface WorkerSettings {
   retryAttempts: number;
   retryBaseDelayMs: number;
   httpTimeoutMs: number;
+  /** SIMULATION_MAX_STUDY_ID_CHARS: the longest study id a job keeps, sends and announces. */
+  maxStudyIdChars: number;
+  /** SIMULATION_MAX_RUN_MS: how long after a worker first ran it a job stops waiting for its study and ends failed. */
+  maxRunMs: number;
 }
 
 export interface RunDependencies {
@@ -25,6 +32,8 @@ export interface RunDependencies {
   entities: EntityClient;
   repository: SimulationRepository;
   recorder: StatusRecorder;
+  /** The account's share of the workers: a job runs only once admitted. */
+  shares: AccountShares;
   secrets: SecretBox;
   settings: WorkerSettings;
   logger: Logger;
@@ -35,7 +44,13 @@ export interface RunDependencies {
 /** Thrown after a job gave up on the external system: the delivery is refused until the bus dead-letters it. */
 export class JobDeadLettered extends Error {}
 
-const TERMINAL: ReadonlySet<string> = new Set([SIMULATION_STATUS.completed, SIMULATION_STATUS.startFailed, SIMULATION_STATUS.failed]);
+const TERMINAL: ReadonlySet<string> = new Set(FINAL_STATES);
+
+/**
+ * Deliveries of one job that may end in an unexpected error (a bug, an answer nothing else caught) before the job ends
+ * `Simulation failed`: below the bus's delivery limit, so the job ends before its message is dead-lettered.
+ */
+export const UNEXPECTED_FAILURES_PER_JOB = Math.max(1, DEFAULT_MAX_DELIVERIES - 2);
 const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal });
 
 /**
@@ -47,28 +62,80 @@ const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal
  */
 export async function runSimulationJob(deps: RunDependencies, jobId: string): Promise<void> {
   try {
-    await runJob(deps, jobId);
+    await runAdmitted(deps, jobId);
   } catch (err) {
-    if (!(err instanceof JobSuperseded)) throw err;
-    // A newer Trigger or Reprocess of the setup was accepted: this run stops polling and writes nothing more.
-    deps.logger.info({ jobId }, err.message);
+    if (err instanceof JobSuperseded) {
+      // A newer Trigger or Reprocess of the setup was accepted: this run stops polling and writes nothing more.
+      deps.logger.info({ jobId }, err.message);
+      return;
+    }
+    // Ours and passing (the database, the bus, the entity-service away; a stop): the delivery is kept or redelivered.
+    if (err instanceof JobDeadLettered || deps.stopping.aborted || isUnavailable(err)) throw err;
+    await endAfterUnexpectedFailures(deps, jobId, err);
   }
 }
 
-async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
-  let job = await deps.repository.job(jobId);
+/** The job, once its account's share of the workers admits it; a job of an account at its share waits (acked, marked). */
+async function runAdmitted(deps: RunDependencies, jobId: string): Promise<void> {
+  const job = await deps.repository.job(jobId);
   if (!job) return; // a message whose job was never committed (or is gone): nothing to do
   if (job.deadLettered) throw new JobDeadLettered(`Job ${job.id} gave up on the external system; its message goes to the dead-letter queue`);
   if (TERMINAL.has(job.status)) return; // a redelivery of a finished job
+  if (!(await deps.repository.isLatest(job))) throw new JobSuperseded(job);
+  const slot = await deps.shares.admit(job);
+  if (!slot) {
+    deps.logger.info({ jobId: job.id, accountId: job.accountId }, 'the account runs as many simulation jobs as its share allows (SIMULATION_MAX_JOBS_PER_ACCOUNT); the job waits');
+    return;
+  }
+  try {
+    await runJob(deps, job, Date.now() + deps.settings.maxRunMs - slot.elapsedMs);
+  } finally {
+    await slot.end();
+  }
+}
+
+/**
+ * The last line of defence: a job whose deliveries keep failing with an unexpected error ends `Simulation failed`
+ * (recorded, so no restart queues it again) instead of being redelivered until its message is dead-lettered with the
+ * job left unfinished. Before that, the error is thrown and the delivery retried.
+ */
+async function endAfterUnexpectedFailures(deps: RunDependencies, jobId: string, err: unknown): Promise<void> {
+  const failures = await deps.repository.countFailure(jobId);
+  deps.logger.error({ err, jobId, failures }, 'a simulation job failed with an unexpected error');
+  if (failures < UNEXPECTED_FAILURES_PER_JOB) throw err;
+  const job = await deps.repository.job(jobId);
+  if (!job || TERMINAL.has(job.status)) return;
+  const step = {
+    status: SIMULATION_STATUS.failed,
+    message: `The simulation job failed ${failures} times with an unexpected error and was ended (job ${job.id} in the simulation-service's log)`,
+    studyId: job.studyId,
+  };
+  try {
+    const profileEntity = await deps.entities.find(simulationServiceCaller(job.accountId), 'ExternalSimulationProfiles', job.profileId);
+    if (profileEntity) {
+      await deps.recorder.record(job, profileOf(profileEntity), step);
+      return;
+    }
+  } catch (recordErr) {
+    if (recordErr instanceof JobSuperseded) return;
+    if (deps.stopping.aborted || isUnavailable(recordErr)) throw recordErr;
+    deps.logger.error({ err: recordErr, jobId }, "the last status of a failing simulation job could not be written to its setup; it is recorded on the job and announced");
+  }
+  await deps.recorder.abandon(job, step);
+}
+
+async function runJob(deps: RunDependencies, admitted: Job, runUntil: number): Promise<void> {
+  let job = admitted;
   const superseded = async (current: Job) => {
     if (!(await deps.repository.isLatest(current))) throw new JobSuperseded(current);
   };
-  await superseded(job);
   const service = simulationServiceCaller(job.accountId);
   const profileEntity = await deps.entities.find(service, 'ExternalSimulationProfiles', job.profileId);
   const setup = await deps.entities.find(service, 'Setups', job.setupId);
   if (!profileEntity || !setup) {
+    // Nothing to write the status to (or no names to write it under): the job ends on its row and its events.
     deps.logger.warn({ jobId: job.id }, 'the setup or the profile of a simulation job was deleted; the job ends');
+    await deps.recorder.abandon(job, { status: SIMULATION_STATUS.failed, message: `The ${setup ? 'simulation profile' : 'setup'} was deleted while the simulation ran`, studyId: job.studyId });
     return;
   }
   const profile = profileOf(profileEntity);
@@ -80,13 +147,19 @@ async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
     await record(SIMULATION_STATUS.startFailed, credentials ? 'The simulation profile configures no BaseUrl of the external simulation system' : NOT_CONNECTED);
     return;
   }
+  // The profile may have been changed since the request: a BaseUrl that is no http(s) URL is never called.
+  const badBaseUrl = baseUrlRefusal(profile.baseUrl);
+  if (badBaseUrl) {
+    await record(job.studyId ? SIMULATION_STATUS.failed : SIMULATION_STATUS.startFailed, badBaseUrl);
+    return;
+  }
   // The profile may have been pointed elsewhere since the request: the account's credentials still go only to their origin.
   const binding = credentials.origin === undefined ? null : bindingRefusal(credentials.origin, profile.baseUrl);
   if (binding) {
     await record(job.studyId ? SIMULATION_STATUS.failed : SIMULATION_STATUS.startFailed, binding);
     return;
   }
-  const external = new ExternalSimulationClient(deps.egress, profile.baseUrl, credentials.login, deps.settings.httpTimeoutMs);
+  const external = new ExternalSimulationClient(deps.egress, profile.baseUrl, credentials.login, deps.settings.httpTimeoutMs, deps.settings.maxStudyIdChars);
   const attempt = <T>(what: string, call: () => Promise<T>) => withRetry(deps, job as Job, what, call);
   try {
     if (job.kind === 'trigger' && !job.studyId) {
@@ -102,21 +175,29 @@ async function runJob(deps: RunDependencies, jobId: string): Promise<void> {
       }
       job = { ...job, studyId };
       await record(SIMULATION_STATUS.started, null);
+      if (TERMINAL.has(job.status)) return; // the setup refused the step: the run ended failed
     }
     const studyId = job.studyId as string;
     for (;;) {
       await superseded(job);
+      if (Date.now() > runUntil) {
+        await record(SIMULATION_STATUS.failed, `The study did not end within ${deps.settings.maxRunMs} ms of the job's start (SIMULATION_MAX_RUN_MS); it is no longer followed`);
+        return;
+      }
       const status = await attempt('read the study status', () => external.studyStatus(studyId));
       if (status.state === 'failed') {
         await record(SIMULATION_STATUS.failed, status.message ?? 'The external simulation failed');
         return;
       }
       if (status.state === 'completed') {
-        const results = await attempt('fetch the results', () => external.results(studyId));
+        const results = await attempt('fetch the results', () => external.results(studyId, profile.resultParameters));
         await record(SIMULATION_STATUS.completed, null, { results });
         return;
       }
-      if (status.state === 'running' && job.status !== SIMULATION_STATUS.running) await record(SIMULATION_STATUS.running, status.message);
+      if (status.state === 'running' && job.status !== SIMULATION_STATUS.running) {
+        await record(SIMULATION_STATUS.running, status.message);
+        if (TERMINAL.has(job.status)) return; // the setup refused the step: the run ended failed
+      }
       await pause(deps.settings.pollIntervalMs, deps.stopping);
     }
   } catch (err) {

@@ -5,6 +5,7 @@ import type { Outbox, OutboxMessage } from '@pitwall/messaging';
 import type { CallbackRepository } from '../data-access/callback-repository';
 import type { EntityClient, SimulationProfile } from '../data-access/entity-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { systemText } from '../data-access/external-simulation-client';
 import { webhookMessage } from './callbacks';
 import type { SetupWriteSlots } from './setup-write-slots';
 
@@ -26,7 +27,8 @@ export function statusUpdates(profile: SimulationProfile, step: StatusStep, at: 
   if (profile.studyIdParameter) updates.push({ Name: profile.studyIdParameter, Value: step.studyId });
   if (profile.updateTimeParameter) updates.push({ Name: profile.updateTimeParameter, Value: at.toISOString() });
   for (const name of profile.resultParameters) {
-    const value = step.results?.[name];
+    // Own keys only: a result parameter named like an Object member (`constructor`) is not a result.
+    const value = step.results && Object.hasOwn(step.results, name) ? step.results[name] : undefined;
     if (value !== undefined) updates.push({ Name: name, Value: value === null ? null : String(value) });
   }
   return updates;
@@ -36,6 +38,9 @@ export function statusUpdates(profile: SimulationProfile, step: StatusStep, at: 
 function isRefusal(err: unknown): boolean {
   return (err as { status?: unknown } | null)?.status === 400;
 }
+
+/** The words a refused step's reason is written in: the store's own, made fit for a Text parameter. */
+const REFUSAL_CHARS = 1000;
 
 /** A refusal's reasons, as the entity store named them (`ParameterUpdates[1].Name: Setups has no parameter named 'X'`). */
 function refusalText(err: unknown): string {
@@ -98,36 +103,70 @@ export class StatusRecorder {
     await this.slots.claimForJob(job, this.stopping);
     const slot = [{ setupId: job.setupId, holder: job.id }];
     const at = new Date();
-    let step = requested;
+    let step: StatusStep;
     try {
-      try {
-        await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at), job.requestId ?? undefined);
-      } catch (err) {
-        // Results the setup refuses (the profile names a result parameter Setups lack, or one whose type cannot hold
-        // the value) would refuse every retry: the run ends as failed, saying why, instead of staying Running.
-        if (!step.results || !isRefusal(err)) throw err;
-        step = { ...step, status: SIMULATION_STATUS.failed, message: `The results could not be written to the setup: ${refusalText(err)}`, results: undefined };
-        await this.entities.updateSetup(simulationServiceCaller(job.accountId), job.setupId, statusUpdates(profile, step, at), job.requestId ?? undefined);
-      }
+      step = await this.writeToSetup(job, profile, requested, at);
     } catch (err) {
       await this.slots.release(job.accountId, slot);
       throw err;
     }
-    let recorded: { sequence: number; deliveries: number };
     try {
-      recorded = await this.outbox.transaction(async (client, add) => {
-        const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
-        await this.repository.releaseWriteSlots(job.accountId, slot, client);
-        const headers = job.requestId ? { requestId: job.requestId } : undefined;
-        return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)], headers) };
-      });
+      return await this.commit(job, step, at, slot);
     } catch (err) {
       // The release rolled back with the step: freed here, or every request for the setup would wait for the lease.
       await this.slots.release(job.accountId, slot).catch(() => undefined);
       throw err;
     }
-    const { sequence, deliveries } = recorded;
+  }
+
+  /**
+   * Records and announces a last step of a job without writing it to the setup: for a job that must end although its
+   * steps cannot be written there (the setup write keeps failing unexpectedly). The setup keeps its last status.
+   */
+  async abandon(job: Job, step: StatusStep): Promise<Job> {
+    return this.commit(job, step, new Date(), []);
+  }
+
+  /** The step recorded on the job, the slot freed and the step announced, in one transaction. */
+  private async commit(job: Job, step: StatusStep, at: Date, slot: { setupId: string; holder: string }[]): Promise<Job> {
+    const { sequence, deliveries } = await this.outbox.transaction(async (client, add) => {
+      const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
+      await this.repository.releaseWriteSlots(job.accountId, slot, client);
+      const headers = job.requestId ? { requestId: job.requestId } : undefined;
+      return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)], headers) };
+    });
     if (deliveries > 0) this.announcer.committed();
     return { ...job, status: step.status, studyId: step.studyId, sequence, deadLettered: step.deadLettered ?? false };
+  }
+
+  /**
+   * Writes the step to the setup; returns the step written. A step the setup refuses (a 400: results the profile's
+   * result parameters cannot hold, a message the message parameter cannot hold) would be refused on every retry: the
+   * run ends as failed instead, saying why, rather than staying at its last status for ever. Should even that be
+   * refused, the reason goes without the store's words, and then without a message on the setup (its event keeps it).
+   */
+  private async writeToSetup(job: Job, profile: SimulationProfile, requested: StatusStep, at: Date): Promise<StatusStep> {
+    const caller = simulationServiceCaller(job.accountId);
+    const requestId = job.requestId ?? undefined;
+    try {
+      await this.entities.updateSetup(caller, job.setupId, statusUpdates(profile, requested, at), requestId);
+      return requested;
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      const failed = requested.status === SIMULATION_STATUS.startFailed ? SIMULATION_STATUS.startFailed : SIMULATION_STATUS.failed;
+      const what = requested.results ? 'The results' : 'The simulation status';
+      const detailed: StatusStep = { ...requested, status: failed, message: systemText(`${what} could not be written to the setup: ${refusalText(err)}`, REFUSAL_CHARS), results: undefined };
+      const plain: StatusStep = { ...detailed, message: `${what} could not be written to the setup (the entity store refused it)` };
+      for (const [step, written] of [[detailed, detailed], [plain, plain], [detailed, { ...detailed, message: null }]] as const) {
+        try {
+          await this.entities.updateSetup(caller, job.setupId, statusUpdates(profile, written, at), requestId);
+          return step;
+        } catch (again) {
+          if (!isRefusal(again)) throw again;
+        }
+      }
+      // Refused whatever it says: the run still ends, recorded on the job and announced.
+      return detailed;
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AddressNotAllowed, Egress, EgressTimeout, EgressUnreachable, ResponseTooLarge, type EgressSettings, type Lookup } from '../../src';
+import { AddressNotAllowed, Egress, EgressInvalidRequest, EgressTimeout, EgressUnreachable, ResponseTooLarge, type EgressSettings, type Lookup } from '../../src';
 
 /** A receiver on 127.0.0.1 that counts the requests reaching it and answers with `handler`. */
 async function startReceiver(handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}')) {
@@ -196,6 +196,26 @@ describe('Egress', () => {
       const refused = await egress({ allow: '127.0.0.1' }).request(`${closed.url}/`).catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(EgressUnreachable);
       expect(refused).toMatchObject({ code: 'ECONNREFUSED' });
+    });
+  });
+
+  describe('requests that cannot be sent', () => {
+    test.each(['file:///etc/passwd', 'ftp://files.example/x', 'unix:/var/run/docker.sock', 'not a url', 'http://[fe80::1%25lo]:8378/'])('when the URL is %s, then the request ends with EgressInvalidRequest and nothing is sent', async (url) => {
+      const before = receiver.requests.length;
+      const refused = await egress({ allow: `127.0.0.1:${receiver.port}` })
+        .request(url)
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(EgressInvalidRequest);
+      expect(receiver.requests.length).toBe(before);
+    });
+
+    test('when a header value holds a line break, then the request ends with EgressInvalidRequest and nothing is sent', async () => {
+      const before = receiver.requests.length;
+      const refused = await egress({ allow: `127.0.0.1:${receiver.port}` })
+        .request(receiver.url, { headers: { Authorization: 'Bearer a\r\nX-Injected: 1' } })
+        .catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(EgressInvalidRequest);
+      expect(receiver.requests.length).toBe(before);
     });
   });
 });

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { SIMULATION_STATUS } from '@pitwall/contracts';
+import type { Outbox } from '@pitwall/messaging';
+import type { Logger } from '@pitwall/service-kit';
+import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
+
+/** The statuses a job ends with. */
+export const FINAL_STATES: readonly string[] = [SIMULATION_STATUS.completed, SIMULATION_STATUS.failed, SIMULATION_STATUS.startFailed];
+
+/** How long a worker's slot stays counted without being renewed (a worker killed -9 frees it after this). */
+export const RUN_LEASE_MS = 60_000;
+
+export interface ShareSettings {
+  /** SIMULATION_MAX_JOBS_PER_ACCOUNT: jobs of one account running at once, across every instance. */
+  maxJobsPerAccount: number;
+  /** How often waiting jobs are looked for (besides right after a job of the instance ends). */
+  wakeIntervalMs: number;
+  leaseMs?: number;
+}
+
+/** A job admitted to a worker slot: `end()` frees it (and looks for a waiting job to run in its place). */
+export interface RunSlot {
+  /** Time since a worker first ran the job (earlier deliveries included). */
+  elapsedMs: number;
+  end(): Promise<void>;
+}
+
+/**
+ * One account's share of the workers. Every instance runs `SIMULATION_WORKERS` jobs at once; an account's running jobs
+ * (all instances together, counted in the database by their workers' leases) stop at SIMULATION_MAX_JOBS_PER_ACCOUNT,
+ * so studies that stay queued for hours on one account's system leave the other accounts slots. A job of an account
+ * at its share takes no slot while it waits: its row is marked waiting and its delivery acked, and it is published
+ * again (through the outbox, in the transaction that clears the mark) once a slot of its account is free: when one of
+ * its jobs ends on this instance, and every `wakeIntervalMs` on every instance (a worker killed -9 frees its slot
+ * when its lease lapses). The mark is committed before the ack, so a crash in between redelivers the job, never loses it.
+ */
+export class AccountShares {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly repository: SimulationRepository,
+    private readonly outbox: Outbox,
+    private readonly settings: ShareSettings,
+    private readonly logger: Logger,
+  ) {
+    this.leaseMs = settings.leaseMs ?? RUN_LEASE_MS;
+  }
+
+  /** A slot for this delivery of the job, renewed until ended; null when its account is at its share (the job now waits). */
+  async admit(job: Pick<Job, 'id' | 'accountId'>): Promise<RunSlot | null> {
+    const runner = randomUUID();
+    const admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs, FINAL_STATES);
+    if (admitted.outcome === 'wait') return null;
+    const renewal = setInterval(() => {
+      this.repository.renewRun(job.id, runner, this.leaseMs).catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, "a simulation job's worker slot could not be renewed; retried"));
+    }, Math.max(10, Math.floor(this.leaseMs / 3)));
+    renewal.unref();
+    return {
+      elapsedMs: admitted.elapsedMs,
+      end: async () => {
+        clearInterval(renewal);
+        // Not freed (the database is away): the lease lapses by itself.
+        await this.repository.endRun(job.id, runner).catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, "a simulation job's worker slot could not be freed; its lease will lapse"));
+        this.wake();
+      },
+    };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.settings.wakeIntervalMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Publishes the waiting jobs whose account has a free slot again. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.publishWoken()
+      .catch((err: unknown) => this.logger.warn({ err }, 'waiting simulation jobs could not be looked for; retried later'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async publishWoken(): Promise<void> {
+    const woken = await this.outbox.transaction(async (client, add) => {
+      const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, FINAL_STATES);
+      await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
+      return jobs.length;
+    });
+    if (woken) this.logger.info({ jobs: woken }, 'simulation jobs that waited for their account share published again');
+  }
+}
