@@ -33,23 +33,23 @@ export const POOL_WAIT_BOUND_MS = 180_000;
 export function createPool({ url, applicationName, logger, max = 10, statementTimeoutMs, idleInTransactionTimeoutMs }: PoolOptions): pg.Pool {
   // The wait for a free connection is the caller's (`withConnection`: a command's deadline, else 10 s); the pool's own
   // bound is only the longest any caller may ask for (a data file read's 120 s), and the time to open a connection.
+  // The session's bounds are SET by the first statement of each new connection, before the pool hands it to anyone
+  // (pg-pool's onConnect; a failure there ends the connection and fails the caller's wait), not sent as startup
+  // parameters, which a PgBouncer in front refuses ("unsupported startup parameter") unless told to drop them.
+  const settings = [
+    ...(statementTimeoutMs ? [`SET statement_timeout = ${wholeMs(statementTimeoutMs)}`] : []),
+    ...(idleInTransactionTimeoutMs ? [`SET idle_in_transaction_session_timeout = ${wholeMs(idleInTransactionTimeoutMs)}`] : []),
+  ].join('; ');
   const pool = new pg.Pool({
     connectionString: url,
     application_name: applicationName,
     max,
     connectionTimeoutMillis: POOL_WAIT_BOUND_MS,
     idleTimeoutMillis: 30_000,
+    ...(settings ? { onConnect: async (client: pg.PoolClient) => void (await client.query(settings)) } : {}),
   });
-  // The session's bounds are SET by the first statement of each new connection (queued before any caller's), not sent
-  // as startup parameters, which a PgBouncer in front refuses ("unsupported startup parameter") unless told to drop them.
-  const settings = [
-    ...(statementTimeoutMs ? [`SET statement_timeout = ${wholeMs(statementTimeoutMs)}`] : []),
-    ...(idleInTransactionTimeoutMs ? [`SET idle_in_transaction_session_timeout = ${wholeMs(idleInTransactionTimeoutMs)}`] : []),
-  ].join('; ');
   pool.on('error', (err) => logger.warn({ err, applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
   pool.on('connect', (client) => {
-    // A failure here fails the caller's first statement too (the connection is broken): nothing more to say of it.
-    if (settings) client.query(settings).catch(() => undefined);
     client.on('error', (err) => {
       // An idle client's loss is reported by the pool's listener above; this one speaks for clients in use.
       if (!isIdle(pool, client)) logger.warn({ err, applicationName }, 'PostgreSQL connection lost while in use; its statement fails and the client is discarded');

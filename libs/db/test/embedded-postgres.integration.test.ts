@@ -98,14 +98,18 @@ describe('startEmbeddedPostgres', () => {
     const clients = [new pg.Client({ connectionString: url() }), new pg.Client({ connectionString: url() })];
     await Promise.all(clients.map((c) => c.connect()));
     try {
-      // The same name with different texts on two connections, interleaved, many times over.
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => {
-          const c = clients[i % 2] as pg.Client;
-          return i % 2 ? c.query(named('SELECT $1::int * 10 AS v', [i])) : c.query(named('SELECT $1::int + 1000 AS v', [i]));
+      // The same name with different texts on two connections, interleaved, many times over (each connection's
+      // statements one after another: node-postgres no longer queues a statement behind a running one).
+      const answers: number[] = [];
+      await Promise.all(
+        clients.map(async (c, k) => {
+          for (let i = k; i < 20; i += 2) {
+            const { rows } = await (k ? c.query(named('SELECT $1::int * 10 AS v', [i])) : c.query(named('SELECT $1::int + 1000 AS v', [i])));
+            answers[i] = rows[0].v;
+          }
         }),
       );
-      expect(answers.map((a) => a.rows[0].v)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? i * 10 : i + 1000)));
+      expect(answers).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? i * 10 : i + 1000)));
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
