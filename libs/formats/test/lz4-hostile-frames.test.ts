@@ -57,3 +57,55 @@ describe('a stored block of 0 bytes', () => {
     expect(error.code).toBe('TRUNCATED');
   });
 });
+
+/**
+ * Runs `run` counting the typed arrays of at least `least` bytes constructed while it runs (the decoder's decoding
+ * space is one): the work an allocation costs (zeroing it) counted, not timed.
+ */
+async function largeAllocations<T>(least: number, run: () => Promise<T>): Promise<{ result: T; count: number }> {
+  const original = globalThis.Uint8Array;
+  let count = 0;
+  globalThis.Uint8Array = new Proxy(original, {
+    construct(target, args, newTarget) {
+      if (typeof args[0] === 'number' && args[0] >= least) count++;
+      return Reflect.construct(target, args, newTarget === globalThis.Uint8Array ? target : newTarget) as object;
+    },
+  });
+  try {
+    return { result: await run(), count };
+  } finally {
+    globalThis.Uint8Array = original;
+  }
+}
+
+describe('many frames in one stream', () => {
+  /** `n` empty frames of 4 MiB blocks (11 bytes each: header and end mark), linked or not. */
+  const emptyFrames = (n: number, linked: boolean) => {
+    const one = Uint8Array.from([...frameHeader({ sizeCode: 7, linked }), 0, 0, 0, 0]);
+    const out = new Uint8Array(one.length * n);
+    for (let i = 0; i < n; i++) out.set(one, i * one.length);
+    return out;
+  };
+
+  test.each([false, true])('when a stream is 20,000 empty frames of 4 MiB blocks (linked: %s), then it validates without allocating a decoding space per frame', async (linked) => {
+    const stream = emptyFrames(20_000, linked);
+    const { result, count } = await largeAllocations(1 << 20, () => validateLz4Frames([stream], { maxBytes: 4 * 1024 ** 3, maxRatio: 64, compressedSize: stream.length }));
+    expect(result).toEqual({ frames: 20_000, contentSize: 0, compressedSize: stream.length });
+    // Before: one zeroed 4 MiB (+ 64 KiB) buffer per frame, 80 GiB written for 220 KB of input.
+    expect(count).toBe(0);
+  });
+
+  test('when a stream is many small frames with data, then one decoding space serves them all and each decodes to its bytes', async () => {
+    // Each frame: 4 MiB blocks declared, one stored block of 3 bytes.
+    const one = (i: number) => [...frameHeader({ sizeCode: 7, linked: i % 2 === 0 }), ...u32(3 | 0x80000000), 0x61 + (i % 26), 0x62, 0x63, 0, 0, 0, 0];
+    const stream = Uint8Array.from(Array.from({ length: 2_000 }, (_, i) => one(i)).flat());
+    const { result: parts, count } = await largeAllocations(1 << 20, async () => {
+      const out: Uint8Array[] = [];
+      for await (const block of decodeLz4Frames([stream])) out.push(block);
+      return out;
+    });
+    expect(count).toBe(1);
+    expect(parts).toHaveLength(2_000);
+    expect(parts.every((part, i) => Buffer.from(part).toString('latin1') === `${String.fromCharCode(0x61 + (i % 26))}bc`)).toBe(true);
+  });
+});

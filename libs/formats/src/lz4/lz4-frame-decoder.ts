@@ -59,6 +59,22 @@ class OutputBudget {
   }
 }
 
+/**
+ * The decoding space of one stream: allocated at the first block that needs it, grown to the largest a frame needs,
+ * and reused by the frames after it, so that a stream of many empty or small frames does not allocate (and zero) up to
+ * 4 MiB per frame. What a frame left in it is never read by the next: a block's matches reach back only into its own
+ * frame's output (checkBlock).
+ */
+class DecodeSpace {
+  private buffer = new Uint8Array(0);
+
+  /** At least `size` bytes (what an earlier frame left in them is not kept when it grows). */
+  take(size: number): Uint8Array {
+    if (this.buffer.length < size) this.buffer = new Uint8Array(size);
+    return this.buffer;
+  }
+}
+
 function tooLarge(reason: string, offset: number): Lz4FrameError {
   return new Lz4FrameError('TOO_LARGE', reason, offset);
 }
@@ -67,7 +83,7 @@ function tooLarge(reason: string, offset: number): Lz4FrameError {
  * Decodes a stream of LZ4 frames (the format of the `lz4` tool: https://github.com/lz4/lz4/blob/dev/doc/lz4_Frame_format.md)
  * chunk by chunk, yielding decompressed blocks as they come, and checking every checksum and the content size the
  * frames declare. Throws an Lz4FrameError naming what is wrong and where. Holds at most one block (4 MiB at most),
- * its decompressed output and, for linked blocks, a 64 KiB window.
+ * its decompressed output and, for linked blocks, a 64 KiB window, in one decoding space the stream's frames share.
  * Concatenated frames and skippable frames are accepted, as the `lz4` tool does; an empty stream is refused.
  * Works on plain Uint8Arrays (no Buffer), so it also runs in a browser.
  * With node streams: `pipeline(readable, decodeLz4Frames, writable)`.
@@ -79,6 +95,7 @@ export async function* decodeLz4Frames(
 ): AsyncGenerator<Uint8Array, Lz4StreamSummary, undefined> {
   const reader = new ChunkReader(source);
   const budget = new OutputBudget(limits);
+  const space = new DecodeSpace();
   const result: Lz4StreamSummary = summary ?? { frames: 0, contentSize: 0, compressedSize: 0 };
   try {
     if (await reader.atEnd()) throw new Lz4FrameError('TRUNCATED', 'truncated: the stream is empty', 0);
@@ -97,7 +114,7 @@ export async function* decodeLz4Frames(
       if (magic !== FRAME_MAGIC) {
         throw new Lz4FrameError('BAD_MAGIC', `bad magic number 0x${magic.toString(16).padStart(8, '0')} (an LZ4 frame starts with 04 22 4D 18)`, magicOffset);
       }
-      for await (const block of decodeFrameBody(reader, budget)) {
+      for await (const block of decodeFrameBody(reader, budget, space)) {
         result.contentSize += block.length;
         yield block;
       }
@@ -122,7 +139,7 @@ export async function validateLz4Frames(source: AsyncIterable<Uint8Array> | Iter
   return summary;
 }
 
-async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget): AsyncGenerator<Uint8Array> {
+async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget, space: DecodeSpace): AsyncGenerator<Uint8Array> {
   const descriptorOffset = reader.offset;
   // FLG, BD, the optional fields FLG announces, HC: a cut descriptor says how many of its bytes are missing (until
   // FLG is read, at least BD and HC).
@@ -157,9 +174,10 @@ async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget): Asyn
 
   const contentHash = hasContentChecksum ? new Xxh32() : undefined;
   let contentSize = 0;
-  // Decoding space: for linked blocks the previous 64 KiB of output sit in front of the new block.
+  // Decoding space: for linked blocks the previous 64 KiB of output sit in front of the new block. Taken at the first
+  // block: an empty frame needs none.
   const history = independent ? 0 : WINDOW;
-  const output = new Uint8Array(history + blockMaxSize);
+  let output: Uint8Array | undefined;
   let historyLength = 0;
 
   for (;;) {
@@ -180,6 +198,7 @@ async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget): Asyn
         throw new Lz4FrameError('BLOCK_CHECKSUM', `block checksum mismatch (stored 0x${hex(stored, 8)}, computed 0x${hex(computed, 8)})`, checksumOffset);
       }
     }
+    output ??= space.take(history + blockMaxSize);
     const start = independent ? 0 : historyLength;
     let end: number;
     if (uncompressed) {
