@@ -17,6 +17,34 @@ function frameHeader(options: { linked?: boolean; sizeCode?: number; declare?: n
   return [...MAGIC, ...descriptor, (xxh32(Uint8Array.from(descriptor)) >>> 8) & 0xff];
 }
 
+/** A compressed 4 MiB block: one literal, then a match at offset 1 repeating it, then the literal a block ends with. */
+function runBlock(size = 4 << 20): Uint8Array {
+  const extra = size - 2 - 4 - 15;
+  const body = [0x1f, 0x61, 0x01, 0x00];
+  for (let left = extra; ; left -= 255) {
+    if (left < 255) {
+      body.push(left);
+      break;
+    }
+    body.push(255);
+  }
+  body.push(0x10, 0x61);
+  return Uint8Array.from(body);
+}
+
+/** A frame of `blocks` copies of runBlock(), each 4 MiB, optionally declaring that content size. */
+function runFrame(blocks: number, declare: boolean): Uint8Array {
+  const block = runBlock();
+  const head = frameHeader({ sizeCode: 7, ...(declare ? { declare: blocks * (4 << 20) } : {}) });
+  const out = new Uint8Array(head.length + blocks * (4 + block.length) + 4);
+  out.set(head);
+  for (let i = 0, at = head.length; i < blocks; i++, at += 4 + block.length) {
+    out.set(u32(block.length), at);
+    out.set(block, at + 4);
+  }
+  return out;
+}
+
 async function rejection(run: Promise<unknown>): Promise<Lz4FrameError> {
   const error = await run.then(
     () => undefined,
@@ -107,5 +135,49 @@ describe('many frames in one stream', () => {
     expect(count).toBe(1);
     expect(parts).toHaveLength(2_000);
     expect(parts.every((part, i) => Buffer.from(part).toString('latin1') === `${String.fromCharCode(0x61 + (i % 26))}bc`)).toBe(true);
+  });
+});
+
+describe('a frame that declares its content size', () => {
+  // 64 blocks of 4 MiB from about 1 MB: 256 MiB, about 255 times the stream.
+  const limits = (frame: Uint8Array) => ({ maxBytes: 4 * 1024 ** 3, maxRatio: 64, compressedSize: frame.length });
+
+  test('when it declares 255 times its size, then it is refused at its header, naming LZ4_MAX_RATIO\'s bound, as the frame that does not declare it is refused at 64 times', async () => {
+    const declared = runFrame(64, true);
+    let produced = 0;
+    const error = await rejection(
+      (async () => {
+        for await (const block of decodeLz4Frames([declared], undefined, limits(declared))) produced += block.length;
+      })(),
+    );
+    expect(error).toMatchObject({ code: 'TOO_LARGE', limit: 'maxRatio', offset: 6 });
+    expect(error.reason).toBe(`the frame declares ${64 * (4 << 20)} bytes, past ${64 * declared.length} bytes, 64 times its ${declared.length} compressed bytes`);
+    // Before: decompressed whole (256 MiB).
+    expect(produced).toBe(0);
+
+    const undeclared = runFrame(64, false);
+    const stopped = await rejection(validateLz4Frames([undeclared], limits(undeclared)));
+    expect(stopped).toMatchObject({ code: 'TOO_LARGE', limit: 'maxRatio' });
+    expect(stopped.reason).toBe(`it decompresses past ${64 * undeclared.length} bytes, 64 times its ${undeclared.length} compressed bytes`);
+  });
+
+  test('when it declares a size past maxBytes, then it is refused at its header naming that bound', async () => {
+    const declared = runFrame(4, true);
+    const error = await rejection(validateLz4Frames([declared], { maxBytes: 8 << 20, maxRatio: 64, compressedSize: declared.length }));
+    expect(error).toMatchObject({ code: 'TOO_LARGE', limit: 'maxBytes', offset: 6, reason: `the frame declares ${16 << 20} bytes, past the limit of ${8 << 20} decompressed bytes` });
+  });
+
+  test('when earlier frames used part of the ratio, then a declared size past what is left is refused at its header', async () => {
+    // Two frames of 4 MiB each from about 16 KB each, a ratio allowing 1.5 of them: the second is refused at its content size field.
+    const one = runFrame(1, true);
+    const stream = Uint8Array.from([...one, ...one]);
+    const maxRatio = Math.ceil((6 << 20) / stream.length);
+    const error = await rejection(validateLz4Frames([stream], { maxBytes: 4 * 1024 ** 3, maxRatio, compressedSize: stream.length }));
+    expect(error).toMatchObject({ code: 'TOO_LARGE', limit: 'maxRatio', offset: one.length + 6 });
+  });
+
+  test('when it declares a size within both bounds, then it decompresses whole', async () => {
+    const declared = runFrame(2, true);
+    await expect(validateLz4Frames([declared], { maxBytes: 4 * 1024 ** 3, maxRatio: 64 * 1024, compressedSize: declared.length })).resolves.toEqual({ frames: 1, contentSize: 8 << 20, compressedSize: declared.length });
   });
 });

@@ -1,6 +1,6 @@
 import { decompressBlock } from './lz4js-blocks';
 import { ChunkReader } from './chunk-reader';
-import { Lz4FrameError } from './lz4-frame-error';
+import { Lz4FrameError, type Lz4LimitName } from './lz4-frame-error';
 import { BLOCK_MAX_SIZES, checkBlock, FRAME_MAGIC, hex, SKIPPABLE_MAGIC_MAX, SKIPPABLE_MAGIC_MIN, u32, WINDOW } from './lz4-format';
 import { Xxh32, xxh32 } from './xxh32';
 
@@ -14,14 +14,14 @@ export interface Lz4StreamSummary {
 }
 
 /**
- * How far a stream may decompress. A frame that declares its content size may produce exactly that (stopped as soon as
- * it passes it); the others together at most `maxRatio` times `compressedSize` (when it is known). All of it at most
- * `maxBytes`; a declared size past what is left of it is refused at the frame's header.
+ * How far a stream may decompress: all of it at most `maxBytes`, and at most `maxRatio` times `compressedSize` (when it
+ * is known), whether or not its frames declare their content size. A frame declaring a size past what is left of either
+ * is refused at its header; a frame that declares its size may produce exactly that (stopped as soon as it passes it).
  */
 export interface Lz4Limits {
   /** Most decompressed bytes of the whole stream. */
   maxBytes: number;
-  /** Most decompressed bytes per compressed byte for frames that do not declare their size (with `compressedSize`). */
+  /** Most decompressed bytes per compressed byte of the whole stream (with `compressedSize`). */
   maxRatio?: number;
   /** Bytes of the whole compressed stream, when the caller knows them (a stored blob's size). */
   compressedSize?: number;
@@ -41,9 +41,10 @@ class OutputBudget {
     this.ratioBytes = limits?.maxRatio !== undefined && limits.compressedSize !== undefined ? limits.maxRatio * limits.compressedSize : Infinity;
   }
 
-  /** A frame declaring `size` bytes, refused when they would pass the absolute bound. */
+  /** A frame declaring `size` bytes, refused when they would pass either bound: a declared size is no exemption. */
   declare(size: number, offset: number): void {
-    if (this.produced + size > this.maxBytes) throw tooLarge(`the frame declares ${size} bytes, past the limit of ${this.maxBytes} decompressed bytes`, offset);
+    if (this.produced + size > this.maxBytes) throw tooLarge(`the frame declares ${size} bytes, past the limit of ${this.maxBytes} decompressed bytes`, offset, 'maxBytes');
+    if (this.produced + size > this.ratioBytes) throw tooLarge(`the frame declares ${size} bytes, past ${this.ratioBytes} bytes, ${this.ratioWords()}`, offset, 'maxRatio');
   }
 
   /** `n` more bytes of a frame (`declared` its declared size, `frameSoFar` what it produced with them). */
@@ -52,10 +53,12 @@ class OutputBudget {
     if (declared !== undefined && frameSoFar > declared) {
       throw new Lz4FrameError('CONTENT_SIZE', `content size mismatch (the header declares ${declared} bytes, the blocks hold more)`, offset);
     }
-    if (this.produced > this.maxBytes) throw tooLarge(`it decompresses past the limit of ${this.maxBytes} bytes`, offset);
-    if (declared === undefined && this.produced > this.ratioBytes) {
-      throw tooLarge(`it decompresses past ${this.ratioBytes} bytes, ${this.limits?.maxRatio} times its ${this.limits?.compressedSize} compressed bytes`, offset);
-    }
+    if (this.produced > this.maxBytes) throw tooLarge(`it decompresses past the limit of ${this.maxBytes} bytes`, offset, 'maxBytes');
+    if (this.produced > this.ratioBytes) throw tooLarge(`it decompresses past ${this.ratioBytes} bytes, ${this.ratioWords()}`, offset, 'maxRatio');
+  }
+
+  private ratioWords(): string {
+    return `${this.limits?.maxRatio} times its ${this.limits?.compressedSize} compressed bytes`;
   }
 }
 
@@ -75,8 +78,8 @@ class DecodeSpace {
   }
 }
 
-function tooLarge(reason: string, offset: number): Lz4FrameError {
-  return new Lz4FrameError('TOO_LARGE', reason, offset);
+function tooLarge(reason: string, offset: number, limit: Lz4LimitName): Lz4FrameError {
+  return new Lz4FrameError('TOO_LARGE', reason, offset, limit);
 }
 
 /**
