@@ -1,12 +1,12 @@
 import { decodeHalf } from '../float16';
 import { CorruptDataFileError, DEFAULT_MAX_LAPS_PER_FILE, InvalidSliceError, NotADataFileError, UnsupportedFeatureError } from '../errors';
 import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
-import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readChannelBlocks, readProperties } from '../ld/ld-reader';
+import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readProperties, walkChannelBlocks } from '../ld/ld-reader';
 import { ldxBeaconTimes } from '../ld/ldx';
 import { boundariesFromBeaconPulses, boundariesFromLapCounter, type ChannelInfo, type EventData, lapsFromBoundaries, refineLapBoundaries, runningLapTimeWindow } from '../model';
 import type { ByteSource } from '../source/byte-source';
 import { sampleIndexRange } from '../slice';
-import { parseFromSource, SparseView } from '../source/sparse-view';
+import { parseFromSource, SparseView, walkFromSource } from '../source/sparse-view';
 import { channelFor, type RandomAccessDataFile, type SampleRange } from './random-access';
 import { physicalChannel, type StoredChannel } from './stored-channel';
 
@@ -17,11 +17,14 @@ import { physicalChannel, type StoredChannel } from './stored-channel';
  */
 export async function openLdSource(source: ByteSource, options: LdReadOptions = {}): Promise<RandomAccessDataFile> {
   const view = new SparseView(source, LD_FORMAT);
-  const { properties, blocks } = await parseFromSource(view, (v) => {
+  // The header and the event, venue and vehicle blocks: a few loads, each a run of a cheap parse. The channel list,
+  // as long as the file allows, is walked once, each block loaded before it is parsed.
+  const properties = await parseFromSource(view, (v) => {
     if (v.length < 8 || v.u32(0) !== 0x40 || v.u16(4) !== 0) throw new NotADataFileError();
     v.require(0, HEADER.size, 'header');
-    return { properties: readProperties(v), blocks: readChannelBlocks(v, options.maxChannels) };
+    return readProperties(v);
   });
+  const blocks = await walkFromSource(view, walkChannelBlocks(view, options.maxChannels));
   const channels = ldChannelInfos(blocks);
   const blockOf = new Map(channels.map((info, k) => [info.name, blocks[k]] as const));
 
