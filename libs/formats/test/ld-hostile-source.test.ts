@@ -1,4 +1,4 @@
-import { bytesSource, CountingSource, openDataFile, openDataFileFromSource, openLdSource, writeLdFile } from '../src';
+import { bytesSource, CountingSource, DataFileLimitError, openDataFile, openDataFileFromSource, openLdSource, writeLdFile } from '../src';
 import { CHANNEL, HEADER } from '../src/ld/ld-layout';
 import { SPARSE_PAGE_BYTES, SparseView } from '../src/source/sparse-view';
 import { readFixture } from './fixtures';
@@ -95,5 +95,20 @@ describe('an .ld channel list laid out backwards, read over a ByteSource', () =>
     expect(file.channels).toEqual(openDataFile(bytes).channels);
     // The list ends in the eighth page; the last read stops at the end of the file.
     expect(source.reads.map((r) => Math.ceil(r.length / SPARSE_PAGE_BYTES))).toEqual([1, 2, 4, 2]);
+  });
+});
+
+describe('the maxChannels option', () => {
+  test.each([Number.NaN, -1, 2.5])('when it is %p, then a RangeError names it rather than the bound being off', async (maxChannels) => {
+    const bytes = backwardsLd(3);
+    expect(() => openDataFile(bytes, { maxChannels })).toThrow(RangeError);
+    await expect(openDataFileFromSource(bytesSource(bytes), { maxChannels })).rejects.toThrow(/maxChannels must be a whole number/);
+  });
+
+  test('when it is 0, then any channel is over it; at the channel count the file opens', async () => {
+    const bytes = backwardsLd(3);
+    expect(() => openDataFile(bytes, { maxChannels: 0 })).toThrow(DataFileLimitError);
+    await expect(openDataFileFromSource(bytesSource(bytes), { maxChannels: 2 })).rejects.toThrow(expect.objectContaining({ limit: 'channels', max: 2 }));
+    expect((await openDataFileFromSource(bytesSource(bytes), { maxChannels: 3 })).channels).toHaveLength(3);
   });
 });

@@ -1,7 +1,7 @@
 import { applyConversion, type RawSampleArray } from '@pitwall/channels';
 import { BinaryView, LITTLE_ENDIAN_HOST } from '../binary-view';
 import { decodeHalf } from '../float16';
-import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
+import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, limitOption, UnsupportedFeatureError } from '../errors';
 import {
   boundariesFromBeaconPulses,
   boundariesFromLapCounter,
@@ -163,13 +163,14 @@ export function readChannelBlocks(bin: FieldReader, maxChannels = DEFAULT_MAX_CH
  * that a reader over a ByteSource loads the block and resumes the walk there (walkFromSource), parsing the list once.
  */
 export function* walkChannelBlocks(bin: FieldReader, maxChannels = DEFAULT_MAX_CHANNELS_PER_FILE): Generator<ByteRange, LdChannelBlock[]> {
+  const max = limitOption('maxChannels', maxChannels);
   const blocks: LdChannelBlock[] = [];
   const seen = new Set<number>();
   yield { offset: HEADER.channelMetaPtr, size: 4 };
   for (let ptr = bin.u32(HEADER.channelMetaPtr); ptr !== 0; ) {
     // A damaged next pointer can loop back; each block is visited once.
     if (seen.has(ptr)) throw bin.corrupt('channel list loops back on itself', ptr);
-    if (blocks.length >= maxChannels) throw new DataFileLimitError(FORMAT, 'channels', maxChannels, maxChannels + 1);
+    if (blocks.length >= max) throw new DataFileLimitError(FORMAT, 'channels', max, max + 1);
     seen.add(ptr);
     bin.require(ptr, CHANNEL.size, 'channel block');
     yield { offset: ptr, size: CHANNEL.size };
