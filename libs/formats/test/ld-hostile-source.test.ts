@@ -112,3 +112,62 @@ describe('the maxChannels option', () => {
     expect((await openDataFileFromSource(bytesSource(bytes), { maxChannels: 3 })).channels).toHaveLength(3);
   });
 });
+
+/** A 10 Hz `Lap Number` that moves every `lapSamples` samples and a `Running Lap Time` restarting with it, `n` samples each. */
+function lappedLd(n: number, lapSamples: number): Uint8Array {
+  return writeLdFile({
+    channels: [
+      { name: 'Lap Number', frequency: 10, type: 'int32', samples: Array.from({ length: n }, (_, i) => Math.floor(i / lapSamples)) },
+      // Restarts a sample before the counter moves (the logger decodes the beacon a sample late).
+      { name: 'Running Lap Time', unit: 's', frequency: 10, type: 'float32', samples: Array.from({ length: n }, (_, i) => ((i + 1) % lapSamples) / 10) },
+    ],
+  });
+}
+
+describe('the laps of an .ld read over a ByteSource', () => {
+  test('when its lap channel changes every sample (10,001 laps), then it is refused at the bound after a few reads, not one read of Running Lap Time per boundary', async () => {
+    const bytes = lappedLd(20_002, 1); // 124 KB
+    const source = new CountingSource(bytesSource(bytes));
+    await expect(openDataFileFromSource(source)).rejects.toThrow(expect.objectContaining({ limit: 'laps', max: 10_000, message: 'motec-ld has more than 10000 laps; at most 10000 are read' }));
+    // The sniff, the catalogue's page, the lap channel. Before: 10,003 reads.
+    expect(source.reads.length).toBeLessThanOrEqual(4);
+    expect(() => openDataFile(bytes)).toThrow(DataFileLimitError);
+  });
+
+  test('when it has 3,000 laps (under the bound), then Running Lap Time is read in a few runs, not once per boundary, and the laps are the whole-buffer reader\'s', async () => {
+    const bytes = lappedLd(30_000, 10);
+    const source = new CountingSource(bytesSource(bytes));
+    const file = await openDataFileFromSource(source);
+    expect(file.laps).toHaveLength(3_000);
+    expect(file.laps).toEqual(openDataFile(bytes).laps);
+    // Placed by Running Lap Time: each lap starts a sample before the counter moves.
+    expect(file.laps[1].startTime).toBeCloseTo(0.9, 9);
+    // The sniff, the catalogue, the lap channel, Running Lap Time's windows in one run. Before: 3,002 reads.
+    expect(source.reads.length).toBeLessThanOrEqual(4);
+  });
+
+  test('when Sample1.ld is opened, then its laps are the whole-buffer reader\'s, with its four Running Lap Time windows in one read', async () => {
+    const bytes = readFixture('Sample1.ld');
+    const source = new CountingSource(bytesSource(bytes));
+    const file = await openLdSource(source);
+    expect(file.laps).toEqual(openDataFile(bytes).laps);
+    expect(file.laps).toHaveLength(5);
+    // The catalogue's page, the lap channel and Running Lap Time around its four boundaries. Before: 6 reads.
+    expect(source.reads).toHaveLength(3);
+  });
+
+  test('when maxLaps is 0, then a file with laps is over it (no longer zero laps), and one without them opens', async () => {
+    const bytes = lappedLd(100, 10);
+    await expect(openDataFileFromSource(bytesSource(bytes), { maxLaps: 0 })).rejects.toThrow(expect.objectContaining({ limit: 'laps', max: 0 }));
+    expect(() => openDataFile(bytes, { maxLaps: 0 })).toThrow(expect.objectContaining({ limit: 'laps', max: 0 }));
+    const lapless = lappedLd(100, 1_000);
+    expect((await openDataFileFromSource(bytesSource(lapless), { maxLaps: 0 })).laps).toEqual([]);
+    expect(openDataFile(lapless, { maxLaps: 0 }).laps).toEqual([]);
+  });
+
+  test.each([Number.NaN, -1])('when maxLaps is %p, then a RangeError names it rather than the bound being off', async (maxLaps) => {
+    const bytes = lappedLd(100, 10);
+    await expect(openDataFileFromSource(bytesSource(bytes), { maxLaps })).rejects.toThrow(/maxLaps must be a whole number/);
+    expect(() => openDataFile(bytes, { maxLaps })).toThrow(/maxLaps must be a whole number/);
+  });
+});
