@@ -65,7 +65,7 @@ export const DatafileConfig = z.object({
   LAPSTATS_MAX_CELLS: intVar(ANALYSIS_LIMITS.maxLapStatsCells),
   /** Bytes of the files read whole (every format but a single .ld) of one dataset; more is a 422 (default 256 MiB). */
   MAX_IN_MEMORY_FILE_BYTES: intVar(256 * MiB),
-  /** Decompressed bytes per compressed byte of an LZ4 frame that does not declare its size, and of an MDF4 file's compressed data blocks (default 64). */
+  /** Decompressed bytes per compressed byte of an LZ4-compressed file (declared content sizes included), and of an MDF4 file's compressed data blocks (default 64). */
   LZ4_MAX_RATIO: intVar(DEFAULT_LZ4_LIMITS.maxRatio),
   /** Decompressed bytes of one LZ4-compressed file, and of an MDF4 file's compressed data blocks, at most (default 4 GiB). */
   LZ4_MAX_DECOMPRESSED_BYTES: intVar(DEFAULT_LZ4_LIMITS.maxBytes),

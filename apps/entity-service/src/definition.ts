@@ -25,7 +25,7 @@ const EntityServiceConfig = z.object({
   ATTACHMENT_ABANDONED_AFTER_S: intVar(24 * 3600),
   /** How often the sweep runs, in seconds; 0 turns it off. */
   ATTACHMENT_SWEEP_INTERVAL_S: intVar(3600),
-  /** Decompressed bytes per compressed byte of an LZ4 upload that does not declare its size; more is a 409 at finalise (default 64). */
+  /** Decompressed bytes per compressed byte of an LZ4 upload, declared content size or not; more is a 409 at finalise (default 64). */
   LZ4_MAX_RATIO: intVar(DEFAULT_LZ4_LIMITS.maxRatio),
   /** Decompressed bytes of one LZ4 upload at most; more is a 409 at finalise (default 4 GiB). */
   LZ4_MAX_DECOMPRESSED_BYTES: intVar(DEFAULT_LZ4_LIMITS.maxBytes),

@@ -68,6 +68,15 @@ export type DataFileLimit = 'channels' | 'laps' | 'decompressed bytes' | 'text l
 export const DEFAULT_MAX_CHANNELS_PER_FILE = 20_000;
 
 /**
+ * A bound a caller passed (`maxChannels`, `maxLaps`): a whole number from 0, or Infinity for none. Anything else (NaN,
+ * -1, 2.5) is a RangeError naming the option, rather than a comparison that is never true and turns the bound off.
+ */
+export function limitOption(name: string, value: number): number {
+  if (!(value === Infinity || (Number.isSafeInteger(value) && value >= 0))) throw new RangeError(`${name} must be a whole number from 0 (or Infinity), not ${value}`);
+  return value;
+}
+
+/**
  * Laps per file (or per-lap dataset) a reader builds when the caller names no bound: a day of 40 s karting laps is
  * about 2,000; a lap counter that changes every sample of a 1 kHz channel is not laps.
  */

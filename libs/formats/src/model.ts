@@ -1,4 +1,4 @@
-import { ChannelNotFoundError, DataFileLimitError, DEFAULT_MAX_LAPS_PER_FILE, UnsupportedFeatureError } from './errors';
+import { ChannelNotFoundError, DataFileLimitError, DEFAULT_MAX_LAPS_PER_FILE, limitOption, UnsupportedFeatureError } from './errors';
 import { sampleIndexRange } from './slice';
 
 /** Which reader produced a DataFile. */
@@ -201,6 +201,7 @@ export function buildDataFile(parts: Omit<DataFile, 'channels' | 'readChannel' |
  * More than `maxLaps` laps is a DataFileLimitError of `format`.
  */
 export function lapsFromBoundaries(start: number, end: number, boundaries: readonly number[], format: string, maxLaps = DEFAULT_MAX_LAPS_PER_FILE): Lap[] {
+  limitOption('maxLaps', maxLaps);
   const sorted = boundaries.filter((b) => Number.isFinite(b) && b > start && b < end).sort((a, b) => a - b);
   const inside = sorted.filter((b, i) => i === 0 || b !== sorted[i - 1]);
   if (inside.length === 0) return [];
@@ -216,12 +217,15 @@ export function lapsFromBoundaries(start: number, end: number, boundaries: reado
 
 /**
  * Times of the samples where a lap counter changes value: each is the first sample of a new lap. The scan stops at
- * `maxLaps` boundaries (one lap more than `maxLaps`, which lapsFromBoundaries refuses) instead of listing millions.
+ * `maxLaps` boundaries (one lap more than `maxLaps`, which lapsFromBoundaries refuses; at 0, at one boundary: two laps)
+ * instead of listing millions.
  */
 export function boundariesFromLapCounter(data: ChannelData, maxLaps = DEFAULT_MAX_LAPS_PER_FILE): number[] {
   const { samples } = data;
   const out: number[] = [];
-  for (let i = 1; i < samples.length && out.length < maxLaps; i++) {
+  // One boundary is enough to pass a bound of 0 laps (a file without boundaries has none).
+  const enough = Math.max(1, maxLaps);
+  for (let i = 1; i < samples.length && out.length < enough; i++) {
     if (samples[i] !== samples[i - 1] && !Number.isNaN(samples[i]) && !Number.isNaN(samples[i - 1])) out.push(sampleTime(data.time, i));
   }
   return out;
@@ -231,7 +235,8 @@ export function boundariesFromLapCounter(data: ChannelData, maxLaps = DEFAULT_MA
 export function boundariesFromBeaconPulses(data: ChannelData, maxLaps = DEFAULT_MAX_LAPS_PER_FILE): number[] {
   const { samples } = data;
   const out: number[] = [];
-  for (let i = 1; i < samples.length && out.length < maxLaps; i++) if (samples[i] !== 0 && samples[i - 1] === 0) out.push(sampleTime(data.time, i));
+  const enough = Math.max(1, maxLaps);
+  for (let i = 1; i < samples.length && out.length < enough; i++) if (samples[i] !== 0 && samples[i - 1] === 0) out.push(sampleTime(data.time, i));
   return out;
 }
 

@@ -188,9 +188,11 @@ describe('LZ4 decompression bounds (issue 35)', () => {
     expect(produced).toBe(4 * MiB);
   });
 
-  test('when a frame declares its true size, then it decompresses whole past the ratio (the declared size is its cap)', async () => {
+  test('when a frame declares its true size past the ratio, then it is refused at its header as the undeclared one is (a declared size is no exemption)', async () => {
     const frame = lz4Bomb(2, { declare: 8 * MiB });
-    await expect(drain(frame, { maxBytes: 64 * MiB, maxRatio: 2, compressedSize: frame.length })).resolves.toBe(8 * MiB);
+    await expect(drain(frame, { maxBytes: 64 * MiB, maxRatio: 2, compressedSize: frame.length })).rejects.toMatchObject({ code: 'TOO_LARGE', offset: 6, limit: 'maxRatio' });
+    // Within the ratio, it decompresses whole.
+    await expect(drain(frame, { maxBytes: 64 * MiB, maxRatio: 256, compressedSize: frame.length })).resolves.toBe(8 * MiB);
   });
 
   test('when no limits are given, then the decoder behaves as before', async () => {

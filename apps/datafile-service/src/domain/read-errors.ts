@@ -13,7 +13,9 @@ export function toReadError(err: unknown): unknown {
   if (err instanceof BlobNotFoundError)
     return new AppError(503, 'The bytes of this data file went missing from the store while they were read (the file deleted meanwhile, or the store changing): retry', { retryAfterSeconds: 1, cause: err });
   if (err instanceof Lz4FrameError && err.code === 'TOO_LARGE') {
-    return new AppError(422, `The data file could not be read: its LZ4 frame ${err.reason} (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO for a frame that does not declare its size)`);
+    // Whether or not the frame declares its size: a declared size is held to both bounds.
+    const bound = err.limit === 'maxRatio' ? 'LZ4_MAX_RATIO times the stored file\'s size' : err.limit === 'maxBytes' ? 'LZ4_MAX_DECOMPRESSED_BYTES' : 'LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO times the stored file\'s size';
+    return new AppError(422, `The data file could not be read: its LZ4 frame ${err.reason} (${bound})`);
   }
   if (err instanceof Lz4FrameError) return new AppError(422, `The data file could not be read: ${err.message}`);
   if (err instanceof DataFileLimitError && err.limit === 'decompressed bytes') {

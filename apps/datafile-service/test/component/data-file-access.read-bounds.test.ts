@@ -180,10 +180,25 @@ describe('every read of a hostile file is bounded (issue 35)', () => {
       expect((await metadata(id)).status).toBe(404);
     });
 
+    test('when an upload declares its content size past LZ4_MAX_RATIO of its size, then its finalise is 409 naming LZ4_MAX_RATIO (a declared size is no exemption), and it is not available', async () => {
+      const id = await started.attached.entity();
+      const bomb = lz4Bomb(16, { declare: 64 * MiB }); // 64 MiB from about 260 KB, declared
+      const r = await started.attached.client.uploadAttachment('RunSheets', id, bomb, { FileName: 'declared-bomb.ld', AttachedFileGroupName: 'DataFile', UseCompression: true });
+      expect(r.statusCode).toBe(409);
+      expect(r.message).toMatch(/decompress too far .*: the frame declares 67108864 bytes, past \d+ bytes, 64 times its \d+ compressed bytes \(LZ4_MAX_RATIO times the upload's size\)/);
+      expect((await metadata(id)).status).toBe(404);
+    });
+
     test('when a finalised frame decompresses past LZ4_MAX_DECOMPRESSED_BYTES at its first read, then 422 naming the cap, and no copy is left', async () => {
       const id = await started.attached.entity();
-      // Declares its 32 MiB: past the datafile-service's 16 MiB, within the finalise check's 4 GiB.
-      await started.attached.attach(id, 'DataFile', 'declared.ld', lz4Bomb(8, { declare: 32 * MiB }), { frame: true });
+      // Declares its 32 MiB: past the datafile-service's 16 MiB, within the finalise check's 4 GiB and (with a skippable
+      // frame of 600 KB after it) its 64:1.
+      const bomb = lz4Bomb(8, { declare: 32 * MiB });
+      const frame = new Uint8Array(bomb.length + 8 + 600_000);
+      frame.set(bomb);
+      new DataView(frame.buffer).setUint32(bomb.length, 0x184d2a50, true); // a skippable frame's magic, then its size
+      new DataView(frame.buffer).setUint32(bomb.length + 4, 600_000, true);
+      await started.attached.attach(id, 'DataFile', 'declared.ld', frame, { frame: true });
       const r = await metadata(id);
       expect(r.status).toBe(422);
       expect((await problem(r)).detail).toMatch(/declared\.ld: .*past the limit of 16777216 decompressed bytes.*LZ4_MAX_DECOMPRESSED_BYTES/);

@@ -1,5 +1,5 @@
 import { BlobNotFoundError } from '@pitwall/blob-store';
-import { DataFileLimitError } from '@pitwall/formats';
+import { DataFileLimitError, Lz4FrameError } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { toReadError } from '../../src/domain/read-errors';
 
@@ -21,6 +21,14 @@ describe('toReadError', () => {
     const thrown = toReadError(new DataFileLimitError('mdf4', 'decompressed bytes', 1000, 5000)) as AppError;
     expect(thrown).toMatchObject({ status: 422 });
     expect(thrown.message).toBe("The data file could not be read: mdf4 data blocks decompress to 5000 bytes, more than the 1000 this file may decompress to (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO times the file's size)");
+  });
+
+  test('when an LZ4 frame would decompress past a bound (declared or not), then a 422 naming the one it passed', () => {
+    const ratio = toReadError(new Lz4FrameError('TOO_LARGE', 'the frame declares 268435456 bytes, past 67415808 bytes, 64 times its 1053372 compressed bytes', 6, 'maxRatio')) as AppError;
+    expect(ratio).toMatchObject({ status: 422 });
+    expect(ratio.message).toBe("The data file could not be read: its LZ4 frame the frame declares 268435456 bytes, past 67415808 bytes, 64 times its 1053372 compressed bytes (LZ4_MAX_RATIO times the stored file's size)");
+    const bytes = toReadError(new Lz4FrameError('TOO_LARGE', 'it decompresses past the limit of 16777216 bytes', 9, 'maxBytes')) as AppError;
+    expect(bytes.message).toBe('The data file could not be read: its LZ4 frame it decompresses past the limit of 16777216 bytes (LZ4_MAX_DECOMPRESSED_BYTES)');
   });
 
   test('when the blob went from the store in the middle of the read (its file deleted meanwhile), then a 503 to retry, not a bare error (a 500)', () => {

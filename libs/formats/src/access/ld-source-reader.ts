@@ -1,12 +1,12 @@
 import { decodeHalf } from '../float16';
-import { CorruptDataFileError, DEFAULT_MAX_LAPS_PER_FILE, InvalidSliceError, NotADataFileError, UnsupportedFeatureError } from '../errors';
+import { CorruptDataFileError, DataFileLimitError, DEFAULT_MAX_LAPS_PER_FILE, InvalidSliceError, limitOption, NotADataFileError, UnsupportedFeatureError } from '../errors';
 import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
-import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readChannelBlocks, readProperties } from '../ld/ld-reader';
+import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readProperties, walkChannelBlocks } from '../ld/ld-reader';
 import { ldxBeaconTimes } from '../ld/ldx';
 import { boundariesFromBeaconPulses, boundariesFromLapCounter, type ChannelInfo, type EventData, lapsFromBoundaries, refineLapBoundaries, runningLapTimeWindow } from '../model';
 import type { ByteSource } from '../source/byte-source';
 import { sampleIndexRange } from '../slice';
-import { parseFromSource, SparseView } from '../source/sparse-view';
+import { parseFromSource, SparseView, walkFromSource } from '../source/sparse-view';
 import { channelFor, type RandomAccessDataFile, type SampleRange } from './random-access';
 import { physicalChannel, type StoredChannel } from './stored-channel';
 
@@ -17,11 +17,14 @@ import { physicalChannel, type StoredChannel } from './stored-channel';
  */
 export async function openLdSource(source: ByteSource, options: LdReadOptions = {}): Promise<RandomAccessDataFile> {
   const view = new SparseView(source, LD_FORMAT);
-  const { properties, blocks } = await parseFromSource(view, (v) => {
+  // The header and the event, venue and vehicle blocks: a few loads, each a run of a cheap parse. The channel list,
+  // as long as the file allows, is walked once, each block loaded before it is parsed.
+  const properties = await parseFromSource(view, (v) => {
     if (v.length < 8 || v.u32(0) !== 0x40 || v.u16(4) !== 0) throw new NotADataFileError();
     v.require(0, HEADER.size, 'header');
-    return { properties: readProperties(v), blocks: readChannelBlocks(v, options.maxChannels) };
+    return readProperties(v);
   });
+  const blocks = await walkFromSource(view, walkChannelBlocks(view, options.maxChannels));
   const channels = ldChannelInfos(blocks);
   const blockOf = new Map(channels.map((info, k) => [info.name, blocks[k]] as const));
 
@@ -39,7 +42,7 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
 
   const duration = ldDuration(blocks);
   const beacons = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
-  const boundaries = beacons ?? (await lapChannelBoundaries(channels, (name) => blockOf.get(name) as LdChannelBlock, readStored, options.maxLaps ?? DEFAULT_MAX_LAPS_PER_FILE));
+  const boundaries = beacons ?? (await lapChannelBoundaries(channels, (name) => blockOf.get(name) as LdChannelBlock, readStored, limitOption('maxLaps', options.maxLaps ?? DEFAULT_MAX_LAPS_PER_FILE)));
   // A .ld has numeric channels only.
   const readEvents = async (name: string): Promise<EventData> => {
     channelFor(catalogue, name);
@@ -48,38 +51,54 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
   return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries, LD_FORMAT, options.maxLaps), channels, readStored, readEvents };
 }
 
-/** Samples of the lap channel read and converted at a time while its boundaries are looked for. */
+/** Samples of the lap channel (or of Running Lap Time, around its boundaries) read and converted at a time. */
 const LAP_SCAN_CHUNK = 65_536;
 
 /**
  * The laps of a .ld without .ldx (as readLdFile finds them: its lap channel's changes, placed by Running Lap Time),
  * read in chunks of LAP_SCAN_CHUNK samples so that a long lap channel costs neither its whole length in memory nor
- * one long turn of the event loop, and stopping at `maxLaps` boundaries; of Running Lap Time only the two samples
- * around each boundary are read.
+ * one long turn of the event loop. The scan stops at `maxLaps` boundaries, which make one lap more than `maxLaps`: the
+ * file is refused there, before anything else is read. Of Running Lap Time only the samples around each boundary are
+ * read, the windows of neighbouring boundaries together (a read spans at most LAP_SCAN_CHUNK samples), so the reads
+ * grow with the channel's length, not with the laps.
  */
 async function lapChannelBoundaries(infos: readonly ChannelInfo[], blockOf: (name: string) => LdChannelBlock, readStored: (name: string, range?: SampleRange) => Promise<StoredChannel>, maxLaps: number): Promise<number[]> {
   const lapChannel = ldLapChannel(infos);
   if (!lapChannel) return [];
   const count = blockOf(lapChannel.name).sampleCount;
+  // One boundary is enough to pass a bound of 0 laps (a file without boundaries has none).
+  const enough = Math.max(1, maxLaps);
   const boundaries: number[] = [];
-  for (let from = 0; from < count && boundaries.length < maxLaps; from += LAP_SCAN_CHUNK) {
+  for (let from = 0; from < count && boundaries.length < enough; from += LAP_SCAN_CHUNK) {
     // One sample of overlap: a change between two chunks is seen once, in the later one.
     const chunk = physicalChannel(await readStored(lapChannel.name, { from: Math.max(0, from - 1), to: Math.min(count, from + LAP_SCAN_CHUNK) }));
-    const left = maxLaps - boundaries.length;
+    const left = enough - boundaries.length;
     // One by one: a chunk of a lap channel that changes every sample has 65,536 boundaries, too many to spread into push's arguments.
     for (const boundary of lapChannel.kind === 'counter' ? boundariesFromLapCounter(chunk, left) : boundariesFromBeaconPulses(chunk, left)) boundaries.push(boundary);
   }
+  // The boundaries increase strictly inside the file (after its first sample, before its end), and refining keeps them
+  // so: lapsFromBoundaries would make one lap more than there are boundaries.
+  if (boundaries.length > 0 && boundaries.length >= maxLaps) throw new DataFileLimitError(LD_FORMAT, 'laps', maxLaps, maxLaps + 1);
   const running = ldRunningLapTimeChannel(infos);
   if (running === null || boundaries.length === 0) return boundaries;
   const { sampleCount, frequency, unit } = blockOf(running);
   const lapPeriod = 1 / blockOf(lapChannel.name).frequency;
   const time = { kind: 'implicit', start: 0, frequency } as const;
   const atOrAfter = (t: number) => sampleIndexRange(time, sampleCount, t, Infinity).from;
+  // The windows move forward with the boundaries (both their ends), so a run of them is one range.
+  const spans = boundaries.map((boundary) => ({ boundary, ...runningLapTimeWindow(boundary, lapPeriod, atOrAfter, sampleCount) }));
   const windows = new Map<number, { times: number[]; values: Float64Array }>();
-  for (const boundary of boundaries) {
-    const { from, to } = runningLapTimeWindow(boundary, lapPeriod, atOrAfter, sampleCount);
+  for (let first = 0; first < spans.length; ) {
+    const from = spans[first].from;
+    let to = spans[first].to;
+    let next = first + 1;
+    while (next < spans.length && spans[next].to - from <= LAP_SCAN_CHUNK) to = Math.max(to, spans[next++].to);
     const values = to > from ? physicalChannel(await readStored(running, { from, to })).samples : new Float64Array(0);
-    windows.set(boundary, { times: Array.from({ length: to - from }, (_, k) => (from + k) / frequency), values: Float64Array.from(values) });
+    for (const span of spans.slice(first, next)) {
+      const times = Array.from({ length: span.to - span.from }, (_, k) => (span.from + k) / frequency);
+      windows.set(span.boundary, { times, values: Float64Array.from(values.subarray(span.from - from, span.to - from)) });
+    }
+    first = next;
   }
   return refineLapBoundaries(boundaries, unit, 0, (boundary) => windows.get(boundary) as { times: number[]; values: Float64Array });
 }

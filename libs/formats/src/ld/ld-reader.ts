@@ -1,7 +1,7 @@
 import { applyConversion, type RawSampleArray } from '@pitwall/channels';
 import { BinaryView, LITTLE_ENDIAN_HOST } from '../binary-view';
 import { decodeHalf } from '../float16';
-import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
+import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, limitOption, UnsupportedFeatureError } from '../errors';
 import {
   boundariesFromBeaconPulses,
   boundariesFromLapCounter,
@@ -20,7 +20,7 @@ import {
 import { CHANNEL, EVENT, HEADER, type LdSampleType, ldSampleType, SAMPLE_BYTES, scalingTerms, VEHICLE, VENUE } from './ld-layout';
 import { ldxBeaconTimes } from './ldx';
 import { firstOverlap } from '../spans';
-import type { FieldReader } from '../source/sparse-view';
+import { type ByteRange, type FieldReader, walkInMemory } from '../source/sparse-view';
 
 export const LD_FORMAT = 'motec-ld';
 const FORMAT = LD_FORMAT;
@@ -155,14 +155,25 @@ function outingTime(date: string, time: string): string | null {
  * each one's samples inside the file and apart from every other channel's (CorruptDataFileError otherwise).
  */
 export function readChannelBlocks(bin: FieldReader, maxChannels = DEFAULT_MAX_CHANNELS_PER_FILE): LdChannelBlock[] {
+  return walkInMemory(walkChannelBlocks(bin, maxChannels));
+}
+
+/**
+ * readChannelBlocks as a walk: it yields each range (the list's head pointer, then each block) before it reads it, so
+ * that a reader over a ByteSource loads the block and resumes the walk there (walkFromSource), parsing the list once.
+ */
+export function* walkChannelBlocks(bin: FieldReader, maxChannels = DEFAULT_MAX_CHANNELS_PER_FILE): Generator<ByteRange, LdChannelBlock[]> {
+  const max = limitOption('maxChannels', maxChannels);
   const blocks: LdChannelBlock[] = [];
   const seen = new Set<number>();
+  yield { offset: HEADER.channelMetaPtr, size: 4 };
   for (let ptr = bin.u32(HEADER.channelMetaPtr); ptr !== 0; ) {
     // A damaged next pointer can loop back; each block is visited once.
     if (seen.has(ptr)) throw bin.corrupt('channel list loops back on itself', ptr);
-    if (blocks.length === maxChannels) throw new DataFileLimitError(FORMAT, 'channels', maxChannels, maxChannels + 1);
+    if (blocks.length >= max) throw new DataFileLimitError(FORMAT, 'channels', max, max + 1);
     seen.add(ptr);
     bin.require(ptr, CHANNEL.size, 'channel block');
+    yield { offset: ptr, size: CHANNEL.size };
     blocks.push(readChannelBlock(bin, ptr));
     ptr = bin.u32(ptr + CHANNEL.next);
   }

@@ -32,6 +32,8 @@ export class ChunkReader {
    * these n and the `after` bytes `what` still has past them, `after` being a lower bound unless `afterKnown`.
    */
   async read(n: number, what: string, after = 0, afterKnown = true): Promise<Uint8Array> {
+    // A stored block of 0 bytes asks for nothing, and there may be no chunk buffered to take it from.
+    if (n === 0) return new Uint8Array(0);
     if (this.buffered < n) await this.fill(n);
     if (this.buffered < n) {
       const missing = n - this.buffered + after;

@@ -1,6 +1,6 @@
 import { decompressBlock } from './lz4js-blocks';
 import { ChunkReader } from './chunk-reader';
-import { Lz4FrameError } from './lz4-frame-error';
+import { Lz4FrameError, type Lz4LimitName } from './lz4-frame-error';
 import { BLOCK_MAX_SIZES, checkBlock, FRAME_MAGIC, hex, SKIPPABLE_MAGIC_MAX, SKIPPABLE_MAGIC_MIN, u32, WINDOW } from './lz4-format';
 import { Xxh32, xxh32 } from './xxh32';
 
@@ -14,14 +14,14 @@ export interface Lz4StreamSummary {
 }
 
 /**
- * How far a stream may decompress. A frame that declares its content size may produce exactly that (stopped as soon as
- * it passes it); the others together at most `maxRatio` times `compressedSize` (when it is known). All of it at most
- * `maxBytes`; a declared size past what is left of it is refused at the frame's header.
+ * How far a stream may decompress: all of it at most `maxBytes`, and at most `maxRatio` times `compressedSize` (when it
+ * is known), whether or not its frames declare their content size. A frame declaring a size past what is left of either
+ * is refused at its header; a frame that declares its size may produce exactly that (stopped as soon as it passes it).
  */
 export interface Lz4Limits {
   /** Most decompressed bytes of the whole stream. */
   maxBytes: number;
-  /** Most decompressed bytes per compressed byte for frames that do not declare their size (with `compressedSize`). */
+  /** Most decompressed bytes per compressed byte of the whole stream (with `compressedSize`). */
   maxRatio?: number;
   /** Bytes of the whole compressed stream, when the caller knows them (a stored blob's size). */
   compressedSize?: number;
@@ -41,9 +41,10 @@ class OutputBudget {
     this.ratioBytes = limits?.maxRatio !== undefined && limits.compressedSize !== undefined ? limits.maxRatio * limits.compressedSize : Infinity;
   }
 
-  /** A frame declaring `size` bytes, refused when they would pass the absolute bound. */
+  /** A frame declaring `size` bytes, refused when they would pass either bound: a declared size is no exemption. */
   declare(size: number, offset: number): void {
-    if (this.produced + size > this.maxBytes) throw tooLarge(`the frame declares ${size} bytes, past the limit of ${this.maxBytes} decompressed bytes`, offset);
+    if (this.produced + size > this.maxBytes) throw tooLarge(`the frame declares ${size} bytes, past the limit of ${this.maxBytes} decompressed bytes`, offset, 'maxBytes');
+    if (this.produced + size > this.ratioBytes) throw tooLarge(`the frame declares ${size} bytes, past ${this.ratioBytes} bytes, ${this.ratioWords()}`, offset, 'maxRatio');
   }
 
   /** `n` more bytes of a frame (`declared` its declared size, `frameSoFar` what it produced with them). */
@@ -52,22 +53,40 @@ class OutputBudget {
     if (declared !== undefined && frameSoFar > declared) {
       throw new Lz4FrameError('CONTENT_SIZE', `content size mismatch (the header declares ${declared} bytes, the blocks hold more)`, offset);
     }
-    if (this.produced > this.maxBytes) throw tooLarge(`it decompresses past the limit of ${this.maxBytes} bytes`, offset);
-    if (declared === undefined && this.produced > this.ratioBytes) {
-      throw tooLarge(`it decompresses past ${this.ratioBytes} bytes, ${this.limits?.maxRatio} times its ${this.limits?.compressedSize} compressed bytes`, offset);
-    }
+    if (this.produced > this.maxBytes) throw tooLarge(`it decompresses past the limit of ${this.maxBytes} bytes`, offset, 'maxBytes');
+    if (this.produced > this.ratioBytes) throw tooLarge(`it decompresses past ${this.ratioBytes} bytes, ${this.ratioWords()}`, offset, 'maxRatio');
+  }
+
+  private ratioWords(): string {
+    return `${this.limits?.maxRatio} times its ${this.limits?.compressedSize} compressed bytes`;
   }
 }
 
-function tooLarge(reason: string, offset: number): Lz4FrameError {
-  return new Lz4FrameError('TOO_LARGE', reason, offset);
+/**
+ * The decoding space of one stream: allocated at the first block that needs it, grown to the largest a frame needs,
+ * and reused by the frames after it, so that a stream of many empty or small frames does not allocate (and zero) up to
+ * 4 MiB per frame. What a frame left in it is never read by the next: a block's matches reach back only into its own
+ * frame's output (checkBlock).
+ */
+class DecodeSpace {
+  private buffer = new Uint8Array(0);
+
+  /** At least `size` bytes (what an earlier frame left in them is not kept when it grows). */
+  take(size: number): Uint8Array {
+    if (this.buffer.length < size) this.buffer = new Uint8Array(size);
+    return this.buffer;
+  }
+}
+
+function tooLarge(reason: string, offset: number, limit: Lz4LimitName): Lz4FrameError {
+  return new Lz4FrameError('TOO_LARGE', reason, offset, limit);
 }
 
 /**
  * Decodes a stream of LZ4 frames (the format of the `lz4` tool: https://github.com/lz4/lz4/blob/dev/doc/lz4_Frame_format.md)
  * chunk by chunk, yielding decompressed blocks as they come, and checking every checksum and the content size the
  * frames declare. Throws an Lz4FrameError naming what is wrong and where. Holds at most one block (4 MiB at most),
- * its decompressed output and, for linked blocks, a 64 KiB window.
+ * its decompressed output and, for linked blocks, a 64 KiB window, in one decoding space the stream's frames share.
  * Concatenated frames and skippable frames are accepted, as the `lz4` tool does; an empty stream is refused.
  * Works on plain Uint8Arrays (no Buffer), so it also runs in a browser.
  * With node streams: `pipeline(readable, decodeLz4Frames, writable)`.
@@ -79,6 +98,7 @@ export async function* decodeLz4Frames(
 ): AsyncGenerator<Uint8Array, Lz4StreamSummary, undefined> {
   const reader = new ChunkReader(source);
   const budget = new OutputBudget(limits);
+  const space = new DecodeSpace();
   const result: Lz4StreamSummary = summary ?? { frames: 0, contentSize: 0, compressedSize: 0 };
   try {
     if (await reader.atEnd()) throw new Lz4FrameError('TRUNCATED', 'truncated: the stream is empty', 0);
@@ -97,7 +117,7 @@ export async function* decodeLz4Frames(
       if (magic !== FRAME_MAGIC) {
         throw new Lz4FrameError('BAD_MAGIC', `bad magic number 0x${magic.toString(16).padStart(8, '0')} (an LZ4 frame starts with 04 22 4D 18)`, magicOffset);
       }
-      for await (const block of decodeFrameBody(reader, budget)) {
+      for await (const block of decodeFrameBody(reader, budget, space)) {
         result.contentSize += block.length;
         yield block;
       }
@@ -122,7 +142,7 @@ export async function validateLz4Frames(source: AsyncIterable<Uint8Array> | Iter
   return summary;
 }
 
-async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget): AsyncGenerator<Uint8Array> {
+async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget, space: DecodeSpace): AsyncGenerator<Uint8Array> {
   const descriptorOffset = reader.offset;
   // FLG, BD, the optional fields FLG announces, HC: a cut descriptor says how many of its bytes are missing (until
   // FLG is read, at least BD and HC).
@@ -157,9 +177,10 @@ async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget): Asyn
 
   const contentHash = hasContentChecksum ? new Xxh32() : undefined;
   let contentSize = 0;
-  // Decoding space: for linked blocks the previous 64 KiB of output sit in front of the new block.
+  // Decoding space: for linked blocks the previous 64 KiB of output sit in front of the new block. Taken at the first
+  // block: an empty frame needs none.
   const history = independent ? 0 : WINDOW;
-  const output = new Uint8Array(history + blockMaxSize);
+  let output: Uint8Array | undefined;
   let historyLength = 0;
 
   for (;;) {
@@ -180,6 +201,7 @@ async function* decodeFrameBody(reader: ChunkReader, budget: OutputBudget): Asyn
         throw new Lz4FrameError('BLOCK_CHECKSUM', `block checksum mismatch (stored 0x${hex(stored, 8)}, computed 0x${hex(computed, 8)})`, checksumOffset);
       }
     }
+    output ??= space.take(history + blockMaxSize);
     const start = independent ? 0 : historyLength;
     let end: number;
     if (uncompressed) {

@@ -11,12 +11,17 @@ export type Lz4FrameErrorCode =
   | 'UNSUPPORTED'
   | 'TOO_LARGE';
 
+/** Which of the stream's `Lz4Limits` a TOO_LARGE passed: `maxBytes` in all, or `maxRatio` times the compressed size. */
+export type Lz4LimitName = 'maxBytes' | 'maxRatio';
+
 export class Lz4FrameError extends Error {
   constructor(
     readonly code: Lz4FrameErrorCode,
     readonly reason: string,
     /** Byte offset in the compressed stream where the problem was found. */
     readonly offset: number,
+    /** For TOO_LARGE from decodeLz4Frames' limits: the one passed (undefined when it is the output buffer's end). */
+    readonly limit?: Lz4LimitName,
   ) {
     super(`invalid LZ4 frame at byte ${offset}: ${reason}`);
     this.name = 'Lz4FrameError';

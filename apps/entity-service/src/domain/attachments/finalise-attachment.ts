@@ -123,7 +123,8 @@ async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord):
     if (ctx.blobs.kind === 's3') return await ctx.blobs.promoteStaged(ctx.blobs.stagingKey(record.id), { maxBytes: ctx.maxUploadBytes, keepStaged: true, ...(inspect ? { inspect } : {}) });
   } catch (err) {
     if (err instanceof Lz4FrameError && err.code === 'TOO_LARGE') {
-      throw AppError.conflict(`The upload would decompress too far (UseCompression is set): ${err.reason} (LZ4_MAX_DECOMPRESSED_BYTES, or LZ4_MAX_RATIO for a frame that does not declare its size); it was not made available`);
+      const bound = err.limit === 'maxRatio' ? 'LZ4_MAX_RATIO times the upload\'s size' : 'LZ4_MAX_DECOMPRESSED_BYTES';
+      throw AppError.conflict(`The upload would decompress too far (UseCompression is set): ${err.reason} (${bound}); it was not made available`);
     }
     if (err instanceof Lz4FrameError) throw AppError.conflict(`The upload is not a valid LZ4 frame (UseCompression is set): ${err.reason} at byte ${err.offset}`);
     if (err instanceof BlobNotFoundError) throw AppError.conflict(`No bytes were uploaded for attached file ${record.id}`);
