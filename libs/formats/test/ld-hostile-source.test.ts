@@ -1,4 +1,4 @@
-import { bytesSource, CountingSource, DataFileLimitError, openDataFile, openDataFileFromSource, openLdSource, writeLdFile } from '../src';
+import { type ByteSource, bytesSource, CountingSource, DataFileLimitError, openDataFile, openDataFileFromSource, openLdSource, writeLdFile } from '../src';
 import { CHANNEL, HEADER } from '../src/ld/ld-layout';
 import { SPARSE_PAGE_BYTES, SparseView } from '../src/source/sparse-view';
 import { readFixture } from './fixtures';
@@ -95,6 +95,154 @@ describe('an .ld channel list laid out backwards, read over a ByteSource', () =>
     expect(file.channels).toEqual(openDataFile(bytes).channels);
     // The list ends in the eighth page; the last read stops at the end of the file.
     expect(source.reads.map((r) => Math.ceil(r.length / SPARSE_PAGE_BYTES))).toEqual([1, 2, 4, 2]);
+  });
+});
+
+/** A piece of an .ld: `bytes` at `offset`, the rest of the file zeros. */
+interface Piece {
+  offset: number;
+  bytes: Uint8Array;
+}
+
+/** The header and channel blocks of an .ld whose list visits `offsets` in order (empty int16 channels `c0`, `c1`, ...). */
+function listLdPieces(offsets: readonly number[]): Piece[] {
+  const header = new Uint8Array(HEADER.size);
+  const head = new DataView(header.buffer);
+  head.setUint32(HEADER.marker, 0x40, true);
+  head.setUint32(HEADER.channelMetaPtr, offsets[0] ?? 0, true);
+  const blocks = offsets.map((at, k) => {
+    const bytes = new Uint8Array(CHANNEL.size);
+    const view = new DataView(bytes.buffer);
+    view.setUint32(CHANNEL.next, offsets[k + 1] ?? 0, true);
+    view.setUint16(CHANNEL.typeClass, 3, true);
+    view.setUint16(CHANNEL.typeSize, 2, true);
+    view.setUint16(CHANNEL.frequency, 10, true);
+    view.setInt16(CHANNEL.mul, 1, true);
+    view.setInt16(CHANNEL.scale, 1, true);
+    bytes.set(new TextEncoder().encode(`c${k}`), CHANNEL.name);
+    return { offset: at, bytes };
+  });
+  return [{ offset: 0, bytes: header }, ...blocks].sort((a, b) => a.offset - b.offset);
+}
+
+/**
+ * A ByteSource of `size` bytes, zeros but for `pieces` (in offset order, none overlapping): a file of gigabytes without
+ * allocating them. Each read returns a fresh buffer of the length asked, as a blob store's ranged read does.
+ */
+function virtualSource(size: number, pieces: readonly Piece[]): ByteSource {
+  return {
+    size,
+    async read(offset, length) {
+      if (offset < 0 || length < 0 || offset + length > size) throw new RangeError(`read of ${length} bytes at ${offset} is outside the source (${size} bytes)`);
+      const out = new Uint8Array(length);
+      // The first piece ending after `offset`, by binary search: a list of 20,000 blocks is read 20,000 times.
+      let lo = 0;
+      for (let hi = pieces.length; lo < hi; ) {
+        const mid = (lo + hi) >>> 1;
+        if (pieces[mid].offset + pieces[mid].bytes.length <= offset) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < pieces.length && pieces[k].offset < offset + length; k++) {
+        const { offset: at, bytes } = pieces[k];
+        const from = Math.max(at, offset);
+        const to = Math.min(at + bytes.length, offset + length);
+        out.set(bytes.subarray(from - at, to - at), from - offset);
+      }
+      return out;
+    },
+  };
+}
+
+/** The bytes of a small virtual file, for the whole-buffer reader. */
+function materialise(size: number, pieces: readonly Piece[]): Uint8Array {
+  const bytes = new Uint8Array(size);
+  for (const { offset, bytes: piece } of pieces) bytes.set(piece, offset);
+  return bytes;
+}
+
+/**
+ * Block offsets where each block sits exactly at the start of the next read a view that doubles its read-ahead would
+ * make (pages 1, 3, 7, ..., 127, then every 64 pages: 4 MiB), until the file ends.
+ */
+function chasingOffsets(size: number): number[] {
+  const offsets: number[] = [];
+  for (let page = 1, ahead = 2; (page + 1) * SPARSE_PAGE_BYTES <= size; page += ahead, ahead = Math.min(64, ahead * 2)) offsets.push(page * SPARSE_PAGE_BYTES);
+  return offsets;
+}
+
+/** One block per page (pages 1..count), 1,000 bytes into it, the pages visited in a scrambled order (never the next one). */
+function onePerPageOffsets(count: number): number[] {
+  // 7,919 is prime, so k ↦ k × 7,919 mod count visits every page once when count is not a multiple of it.
+  return Array.from({ length: count }, (_, k) => (1 + ((k * 7_919) % count)) * SPARSE_PAGE_BYTES + 1_000);
+}
+
+/**
+ * Opens a virtual .ld, counting the reads and the bytes the view holds after each load (a view drops what it no longer
+ * needs before it reads more, so this is its peak).
+ */
+async function openVirtual(size: number, pieces: readonly Piece[]) {
+  const source = new CountingSource(virtualSource(size, pieces));
+  let peakHeld = 0;
+  const spies = (['load', 'advance'] as const).map((method) => {
+    const original = (SparseView.prototype as unknown as Record<string, (...args: unknown[]) => Promise<void>>)[method];
+    return jest.spyOn(SparseView.prototype as unknown as Record<string, (...args: unknown[]) => Promise<void>>, method).mockImplementation(async function (this: SparseView, ...args: unknown[]) {
+      await original.apply(this, args);
+      peakHeld = Math.max(peakHeld, this.heldBytes);
+    });
+  });
+  try {
+    const file = await openLdSource(source, { beaconTimes: [] });
+    return { file, reads: source.reads.length, bytesRead: source.bytesRead, peakHeld };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+/**
+ * What opening a catalogue may read whatever the file's size: the header's pages, a page of grace, and four times the
+ * channel blocks (124 bytes each) and the list's head pointer.
+ */
+const catalogueReadBound = (channels: number) => 2 * SPARSE_PAGE_BYTES + 4 * (4 + CHANNEL.size * channels);
+
+describe('an .ld channel list placed to defeat read-ahead and paging, read over a ByteSource', () => {
+  test('when each block sits where the last read ended (read-ahead doubling to 4 MiB), then the catalogue is the whole-buffer reader\'s', async () => {
+    const size = 16 * MiB;
+    const pieces = listLdPieces(chasingOffsets(size));
+    const { file } = await openVirtual(size, pieces);
+    expect(file.channels).toEqual(openDataFile(materialise(size, pieces)).channels);
+    expect(file.channels).toHaveLength(9);
+  });
+
+  test.each([
+    [64 * MiB, 21],
+    [1 * GiB, 261],
+  ])('when each block sits where the last read ended, in %p bytes (%p channels), then the bytes read and held are bounded by the channels, not the file', async (size, channels) => {
+    const { file, reads, bytesRead, peakHeld } = await openVirtual(size, listLdPieces(chasingOffsets(size)));
+    expect(file.channels).toHaveLength(channels);
+    // Before: the 1 GiB file was read whole in 262 reads, all of it held (1,024 MiB).
+    expect(reads).toBeLessThanOrEqual(channels + 2);
+    expect(bytesRead).toBeLessThanOrEqual(catalogueReadBound(channels));
+    expect(peakHeld).toBeLessThanOrEqual(4 * SPARSE_PAGE_BYTES);
+  });
+
+  test('when the blocks are one per page in a scrambled order, then the catalogue is the whole-buffer reader\'s', async () => {
+    const count = 300;
+    const size = (count + 2) * SPARSE_PAGE_BYTES;
+    const pieces = listLdPieces(onePerPageOffsets(count));
+    const { file } = await openVirtual(size, pieces);
+    expect(file.channels).toEqual(openDataFile(materialise(size, pieces)).channels);
+  });
+
+  test.each([2_000, 20_000])('when %p blocks are one per page in a scrambled order, then each is read alone and the view holds a few pages at most', async (count) => {
+    const size = (count + 2) * SPARSE_PAGE_BYTES; // 20,000 blocks: 1.25 GiB
+    const { file, reads, bytesRead, peakHeld } = await openVirtual(size, listLdPieces(onePerPageOffsets(count)));
+    expect(file.channels).toHaveLength(count);
+    // Before: a 64 KiB page read per block and every page held (2,000 blocks: 125 MiB; 20,000: 1.25 GiB).
+    expect(reads).toBeLessThanOrEqual(count + 2);
+    expect(bytesRead).toBeLessThanOrEqual(catalogueReadBound(count));
+    expect(peakHeld).toBeLessThanOrEqual(4 * SPARSE_PAGE_BYTES);
   });
 });
 
