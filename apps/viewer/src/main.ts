@@ -584,6 +584,7 @@ class Viewer {
       readout: { time: formatCursorTime, value: (x) => formatValue(valueAt(p.line, x, p.step), p.unit) },
     }));
     this.panes.render(specs);
+    this.layOutCursorLine();
     this.plottedRange = range;
     // The track map follows the lap plotted (else it stays on the best lap), and says when it shows another one.
     if (this.scope.kind === 'lap' && !this.view) el<HTMLSelectElement>('trackmap-lap').value = String(this.scope.lapIndex);
@@ -616,21 +617,32 @@ class Viewer {
     await this.run(() => this.plot());
   }
 
+  /**
+   * The values line's places, one for the time and one a plotted channel, laid out once a plot is drawn: the cursor
+   * only changes their text, never the line's height. (The line used to grow from nothing to several wrapped lines
+   * on the first hover: the panes moved under the mouse, the top ones got a mouseleave and showed "--", and a drag
+   * over them zoomed to a range measured against where the pane had been.)
+   */
+  private layOutCursorLine(): void {
+    const count = this.plotted.length === 0 ? 0 : this.plotted.length + 1;
+    el('cursor-values').replaceChildren(...Array.from({ length: count }, () => document.createElement('span')));
+    this.fillCursorLine(null);
+  }
+
   private showCursor(x: number | null): void {
     if (!this.cursorFromMap && this.trackMap) this.drawTrackMap(x === null ? null : pointAtFileTime(this.trackMap.answer, x));
-    const out = el('cursor-values');
-    if (x === null || this.plotted.length === 0) {
-      out.replaceChildren();
-      return;
+    this.fillCursorLine(x);
+  }
+
+  private fillCursorLine(x: number | null): void {
+    const spans = el('cursor-values').children;
+    // Off the plots: "--" in every place.
+    const parts = [`t = ${x === null ? '--' : formatCursorTime(x)} s`, ...this.plotted.map((p) => `${p.name}: ${x === null ? '--' : formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
+    for (let i = 0; i < spans.length; i++) {
+      const span = spans[i] as HTMLElement;
+      span.textContent = parts[i] ?? '';
+      span.title = parts[i] ?? '';
     }
-    const parts = [`t = ${formatCursorTime(x)} s`, ...this.plotted.map((p) => `${p.name}: ${formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
-    out.replaceChildren(
-      ...parts.map((t) => {
-        const span = document.createElement('span');
-        span.textContent = t;
-        return span;
-      }),
-    );
   }
 
   private drawn(container: HTMLElement): void {

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { createDemoLdFile } from '@pitwall/formats';
 import { launchChromium } from '../support/browser';
 import { startEmbedded, type Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
-import { openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
 
 /**
  * What a race engineer's trial of the page found with many channels and many laps (Sample1.ld with every channel
@@ -73,6 +73,51 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     // A number reads whole: the first lap's time and a mean are the text of one line each.
     const lap = page.locator('[data-testid=lapstats-lap-1] td');
     expect(await lap.nth(2).innerText()).toBe('1:03.680');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+  /** The request bodies of the channel reads the page makes from now on. */
+  function channelReads(page: Page): { startTime?: number; duration?: number; mode: number; channels: string[] }[] {
+    const reads: { startTime?: number; duration?: number; mode: number; channels: string[] }[] = [];
+    page.on('request', (r: Request) => {
+      if (r.url().includes('/DataFileAccess/') && r.url().includes('/channels')) reads.push(r.postDataJSON());
+    });
+    return reads;
+  }
+
+  test('when every channel of Sample1 is plotted, then the top panes answer the mouse: the value under it, and a drag from 40 % to 42 % zooms to that range', async () => {
+    const { page, pageErrors } = await openRun();
+    const ticked = await tick(page);
+    const reads = channelReads(page);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    expect(await page.locator('[data-testid=panes] .pane').count()).toBe(ticked);
+    for (const i of [0, 1]) {
+      const pane = page.locator('[data-testid=panes] .pane').nth(i);
+      const over = pane.locator('.u-over');
+      await over.scrollIntoViewIfNeeded();
+      const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForFunction(() => /t = [\d.]+ s/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+      // The pane stays where it was under the mouse, and its readout shows a value, not "--".
+      expect((await over.boundingBox())?.y).toBe(box.y);
+      const values = await pane.locator('.u-legend .u-value').allTextContents();
+      expect(values.at(-1)).not.toBe('--');
+      expect(values.at(-1)).toMatch(/\d/);
+    }
+    const over = page.locator('[data-testid=panes] .pane').first().locator('.u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    reads.length = 0;
+    await andDrawn(page, 'panes', async () => {
+      await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.42, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    });
+    // Sample1 runs from 0 s to 454 s: 40 % to 42 % of it, to a pixel or two.
+    const zoom = reads[0] as { startTime: number; duration: number };
+    expect(Math.abs(zoom.startTime - 0.4 * 454)).toBeLessThan(2);
+    expect(Math.abs(zoom.duration - 0.02 * 454)).toBeLessThan(2);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
