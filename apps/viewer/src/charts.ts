@@ -120,6 +120,10 @@ export class PaneStack {
             const min = u.posToVal(u.select.left, 'x');
             const max = u.posToVal(u.select.left + u.select.width, 'x');
             u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            // The cursor sync repeats a drag's mouseup in every pane of the key, each firing this hook: only the pane
+            // dragged across (the one with a mouse event; a synced pane has none) reports the zoom, so one zoom is
+            // one read, not one a pane.
+            if (u.cursor.event == null) return;
             this.options.onZoom?.(min, max);
           },
         ],
