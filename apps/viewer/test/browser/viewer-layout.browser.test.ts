@@ -124,4 +124,24 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when an outing of 42 laps is opened, then its laps list keeps to a box of its own that scrolls, and the plot controls stay near the top of the page', async () => {
+    const { page, pageErrors } = await openRun('Many laps');
+    await page.waitForSelector('[data-testid=lap-41]');
+    const sizes = await page.evaluate(() => {
+      const box = document.querySelector('[data-testid=laps-box]') as HTMLElement;
+      return { height: box.getBoundingClientRect().height, scrollHeight: box.scrollHeight, rem: parseFloat(getComputedStyle(document.documentElement).fontSize), controls: (document.querySelector('[data-testid=plot]') as HTMLElement).getBoundingClientRect().top + scrollY };
+    });
+    expect(sizes.height).toBeLessThanOrEqual(20 * sizes.rem + 2);
+    expect(sizes.scrollHeight).toBeGreaterThan(sizes.height * 2);
+    expect(sizes.controls).toBeLessThan(1000);
+    // The last lap is reached by scrolling the box, its header row still in view; its Plot button works.
+    const last = page.locator('[data-testid=lap-41]');
+    await last.scrollIntoViewIfNeeded();
+    expect(await page.locator('[data-testid=laps] th').first().isVisible()).toBe(true);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-41]'));
+    expect(await page.textContent('[data-testid=status]')).toContain('1 channel(s)');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
