@@ -44,7 +44,26 @@ export class PaneStack {
   constructor(
     private readonly container: HTMLElement,
     private readonly options: PaneStackOptions,
-  ) {}
+  ) {
+    // The panes follow their container's width (the window resized, a scrollbar come or gone): they were drawn at the
+    // width of the moment and kept it (1280 → 1920 px left a third empty, 800 px cut them with a scrollbar).
+    new ResizeObserver(() => this.fit()).observe(container);
+  }
+
+  /** The width the panes were last drawn or sized to. */
+  private width = 0;
+
+  /** Sizes every pane to the container's width, when it changed. */
+  private fit(): void {
+    const width = this.paneWidth();
+    if (width === this.width || this.plots.length === 0) return;
+    this.width = width;
+    for (const p of this.plots) p.setSize({ width, height: p.height });
+  }
+
+  private paneWidth(): number {
+    return Math.max(200, Math.floor(this.container.clientWidth));
+  }
 
   /** Container width less plotting width: the y axis with its label and the paddings, learnt from the last pane drawn. */
   private axisWidth = 125;
@@ -59,7 +78,8 @@ export class PaneStack {
   render(specs: readonly PaneSpec[]): void {
     this.clear();
     let pending = specs.length;
-    const width = Math.max(200, this.container.clientWidth);
+    const width = this.paneWidth();
+    this.width = width;
     for (const spec of specs) {
       const pane = document.createElement('div');
       pane.className = 'pane';

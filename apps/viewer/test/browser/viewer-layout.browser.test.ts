@@ -144,4 +144,34 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when the window is widened to 1920 px and narrowed to 800 px, then the plots follow its width and nothing of the page is cut or scrolled sideways', async () => {
+    const { page, pageErrors } = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const measure = () =>
+      page.evaluate(() => {
+        const right = (selector: string) => (document.querySelector(selector) as HTMLElement).getBoundingClientRect().right;
+        return {
+          viewport: innerWidth,
+          pageWidth: document.documentElement.scrollWidth,
+          panes: (document.querySelector('[data-testid=panes]') as HTMLElement).clientWidth,
+          pane: (document.querySelector('[data-testid="pane-Ground Speed"] .uplot') as HTMLElement).getBoundingClientRect().width,
+          plotRight: right('[data-testid="pane-Ground Speed"] canvas'),
+          mathRight: right('[data-testid=math-form]'),
+        };
+      });
+    for (const width of [1920, 800, 1280]) {
+      await page.setViewportSize({ width, height: 1000 });
+      await page.waitForFunction((w) => Math.abs((document.querySelector('[data-testid="pane-Ground Speed"] .uplot') as HTMLElement).getBoundingClientRect().width - (document.querySelector('[data-testid=panes]') as HTMLElement).clientWidth) <= 1 && innerWidth === w, width);
+      const m = await measure();
+      expect(Math.abs(m.pane - m.panes)).toBeLessThanOrEqual(1);
+      // The panes fill the page's width (less its margins), and the page is no wider than the window.
+      expect(m.panes).toBeGreaterThan(width - 100);
+      expect(m.pageWidth).toBeLessThanOrEqual(m.viewport);
+      expect(m.plotRight).toBeLessThanOrEqual(m.viewport);
+      expect(m.mathRight).toBeLessThanOrEqual(m.viewport);
+    }
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
