@@ -24,6 +24,11 @@ export interface PaneStackOptions {
   /** Panes sharing a key share the cursor. */
   syncKey: string;
   height?: number;
+  /**
+   * Compact panes (the time plots): no title (the channel's name is in its legend, above the trace, with its value),
+   * the x axis's label on the last pane only, the legend's time left to the values line at the top of the window.
+   */
+  compact?: boolean;
   /** A drag selection over x: the range the user zoomed to. */
   onZoom?: (min: number, max: number) => void;
   /** The cursor's x value (null when it leaves the plots). */
@@ -80,9 +85,10 @@ export class PaneStack {
     let pending = specs.length;
     const width = this.paneWidth();
     this.width = width;
-    for (const spec of specs) {
+    for (const [k, spec] of specs.entries()) {
+      const last = k === specs.length - 1;
       const pane = document.createElement('div');
-      pane.className = 'pane';
+      pane.className = this.options.compact ? 'pane compact' : 'pane';
       pane.dataset['testid'] = `pane-${spec.id}`;
       this.container.appendChild(pane);
       let drawn = false;
@@ -92,25 +98,30 @@ export class PaneStack {
         pending -= 1;
         if (pending === 0) this.options.onDrawn?.();
       };
-      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw, pane), spec.data, pane));
+      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw, pane, last), spec.data, pane));
     }
     if (specs.length === 0) this.options.onDrawn?.();
   }
 
-  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement): uPlot.Options {
+  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement, last: boolean): uPlot.Options {
     const readout = spec.readout;
+    const compact = this.options.compact === true;
+    // The x axis's label once, under the last pane, when compact; its ticks on every pane, in less room.
+    const xLabel = !compact ? { label: spec.xLabel } : last ? { label: spec.xLabel, size: 26, labelSize: 16, labelGap: 0 } : { size: 26 };
+    // The x axis's label, drawn on the canvas, said for the tests (as data-x-ticks says its ticks).
+    pane.dataset['xLabel'] = xLabel.label ?? '';
     return {
       // A file's names and units are shown shortened where uPlot gives them a fixed place (title, legend, axis).
-      title: shortText(spec.title),
+      ...(compact ? {} : { title: shortText(spec.title) }),
       width,
-      height: this.options.height ?? 180,
+      height: this.options.height ?? (compact ? (last ? 142 : 126) : 180),
       scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },
       series: [
         { label: spec.xLabel, ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.time(cursorX(u))) } : {}) },
         ...spec.series.map((s, i) => ({
           label: shortText(s.label),
           stroke: s.colour,
-          width: 2,
+          width: compact ? 1.5 : 2,
           spanGaps: false,
           points: { show: false },
           ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.value(cursorX(u), i)) } : {}),
@@ -120,7 +131,7 @@ export class PaneStack {
       // The pane says its x tick labels (data-x-ticks) for the tests, as the analysis canvases do.
       axes: [
         {
-          label: spec.xLabel,
+          ...xLabel,
           values: (_u, splits, _a, _s, incr) => {
             const labels = splits.map((v) => v.toFixed(tickDecimals(incr)));
             pane.dataset['xTicks'] = labels.join(' ');

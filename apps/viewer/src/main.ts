@@ -59,6 +59,7 @@ class Viewer {
   private actionAt = 0;
   private readonly panes = new PaneStack(el('panes'), {
     syncKey: 'time',
+    compact: true,
     onZoom: (min, max) => void this.zoomTo(min, max),
     onCursor: (x) => this.showCursor(x),
     onDrawn: () => this.drawn(el('panes')),
@@ -573,12 +574,13 @@ class Viewer {
       const channel = m.channels.find((c) => c.name === s.name);
       return { name: s.name, unit: s.unit, line: seriesLine(s), step: channel ? isDiscreteChannel(channel) : false };
     });
-    const specs: PaneSpec[] = this.plotted.map((p) => ({
+    // Each channel its own colour (the first the plot colour, red), as the values line and the legends name them.
+    const specs: PaneSpec[] = this.plotted.map((p, i) => ({
       id: p.name,
       title: p.name,
       unit: p.unit,
       xLabel: 'time (s)',
-      series: [{ label: p.name, colour: COLOURS[0] }],
+      series: [{ label: p.name, colour: COLOURS[i % COLOURS.length] as string }],
       data: alignLines([p.line]) as PaneSpec['data'],
       xRange: [range.start, range.start + range.duration],
       readout: { time: formatCursorTime, value: (x) => formatValue(valueAt(p.line, x, p.step), p.unit) },

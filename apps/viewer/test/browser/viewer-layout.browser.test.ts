@@ -174,4 +174,32 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when six channels are plotted, then the panes are compact, each in its own colour, the time axis labelled once under the last one', async () => {
+    const { page, pageErrors } = await openRun();
+    const channels = ['Ground Speed', 'Gear', 'Throttle Pos', 'Brake Pres Front', 'Engine RPM', 'Steered Angle'];
+    for (const c of channels) await page.check(`[data-testid="channel-${c}"]`);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    const panes = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[data-testid=panes] .pane')].map((p) => ({
+        height: p.getBoundingClientRect().height,
+        plot: (p.querySelector('.u-over') as HTMLElement).getBoundingClientRect().height,
+        titles: p.querySelectorAll('.u-title').length,
+        xLabel: p.dataset['xLabel'],
+        colour: getComputedStyle(p.querySelector('.u-legend .u-series:nth-child(2) .u-marker') as HTMLElement).borderColor,
+        legend: (p.querySelector('.u-legend .u-series:nth-child(2) .u-label') as HTMLElement).textContent,
+      })),
+    );
+    expect(panes).toHaveLength(6);
+    for (const [i, p] of panes.entries()) {
+      // 237 px a pane for 85 px of trace before: now under 180 px, most of it trace, named by its legend, not a title.
+      expect(p.height).toBeLessThan(i === 5 ? 180 : 160);
+      expect(p.plot / p.height).toBeGreaterThan(0.5);
+      expect(p.titles).toBe(0);
+      expect(p.xLabel).toBe(i === 5 ? 'time (s)' : '');
+    }
+    expect(new Set(panes.map((p) => p.colour)).size).toBe(6);
+    expect(panes.map((p) => p.legend).sort()).toEqual([...channels].sort());
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
