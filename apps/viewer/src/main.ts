@@ -149,6 +149,9 @@ class Viewer {
       this.cursorFromMap = false;
       this.drawTrackMap(null);
     });
+    // What stays at the top of the window (the messages and the values line): the track map beside the plots sticks under it.
+    const messages = document.querySelector<HTMLElement>('.messages');
+    if (messages) new ResizeObserver(() => document.documentElement.style.setProperty('--sticky-top', `${messages.offsetHeight + 8}px`)).observe(messages);
     const stored = loadCredentials(sessionStorage);
     if (stored) void this.connect(stored);
   }

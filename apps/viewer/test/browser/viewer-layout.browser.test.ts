@@ -165,8 +165,9 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
       await page.waitForFunction((w) => Math.abs((document.querySelector('[data-testid="pane-Ground Speed"] .uplot') as HTMLElement).getBoundingClientRect().width - (document.querySelector('[data-testid=panes]') as HTMLElement).clientWidth) <= 1 && innerWidth === w, width);
       const m = await measure();
       expect(Math.abs(m.pane - m.panes)).toBeLessThanOrEqual(1);
-      // The panes fill the page's width (less its margins), and the page is no wider than the window.
-      expect(m.panes).toBeGreaterThan(width - 100);
+      // The panes fill the page's width (less its margins, and from 1500 px the track map's column of 580 px beside
+      // them), and the page is no wider than the window.
+      expect(m.panes).toBeGreaterThan(width - 100 - (width >= 1500 ? 604 : 0));
       expect(m.pageWidth).toBeLessThanOrEqual(m.viewport);
       expect(m.plotRight).toBeLessThanOrEqual(m.viewport);
       expect(m.mathRight).toBeLessThanOrEqual(m.viewport);
@@ -199,6 +200,39 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     }
     expect(new Set(panes.map((p) => p.colour)).size).toBe(6);
     expect(panes.map((p) => p.legend).sort()).toEqual([...channels].sort());
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+  test('when the plots and the track map are drawn in a 1920 px window, then the map is beside the panes and, with the values line, stays in view while they scroll; at 1280 px it is under them', async () => {
+    const { page, pageErrors } = await openRun('Run 1', { width: 1920, height: 900 });
+    await tick(page, 12);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    await andDrawn(page, 'trackmap-canvas', () => page.click('[data-testid=trackmap-plot]'));
+    const boxes = () =>
+      page.evaluate(() => {
+        const rect = (selector: string) => {
+          const r = (document.querySelector(selector) as HTMLElement).getBoundingClientRect();
+          return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+        };
+        return { panes: rect('[data-testid=panes]'), map: rect('[data-testid=trackmap-canvas]'), values: rect('[data-testid=cursor-values]'), window: innerHeight };
+      });
+    // The last pane scrolled to: the map beside it, the values line at the top of the window.
+    const last = page.locator('[data-testid=panes] .pane').last().locator('.u-over');
+    await last.scrollIntoViewIfNeeded();
+    const wide = await boxes();
+    expect(wide.map.left).toBeGreaterThanOrEqual(wide.panes.right);
+    expect(wide.map.top).toBeGreaterThanOrEqual(0);
+    expect(wide.map.bottom).toBeLessThanOrEqual(wide.window);
+    expect(wide.values.top).toBeGreaterThanOrEqual(0);
+    expect(wide.values.bottom).toBeLessThan(200);
+    const box = (await last.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => /t = [\d.]+ s/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    expect(await page.getAttribute('[data-testid=trackmap-canvas]', 'data-marker')).not.toBeNull();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(() => innerWidth === 1280);
+    const narrow = await boxes();
+    expect(narrow.map.top).toBeGreaterThanOrEqual(narrow.panes.bottom);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
