@@ -9,7 +9,8 @@ export interface PaneSpec {
   title: string;
   unit: string;
   xLabel: string;
-  series: { label: string; colour: string }[];
+  /** step: the value is held between points (a discrete channel such as gear), drawn as steps, not ramps. */
+  series: { label: string; colour: string; step?: boolean }[];
   data: uPlot.AlignedData;
   /** Fixed x range (the read window), else fitted to the data. */
   xRange?: [number, number];
@@ -36,6 +37,8 @@ export interface PaneStackOptions {
   /** Every pane of the last render has drawn. */
   onDrawn?: () => void;
 }
+
+const stepped = uPlot.paths.stepped?.({ align: 1 });
 
 /** The x value under the cursor of a pane. */
 function cursorX(u: uPlot): number {
@@ -123,6 +126,8 @@ export class PaneStack {
           stroke: s.colour,
           width: compact ? 1.5 : 2,
           spanGaps: false,
+          // A held value steps at the next point (align 1: the value holds until then), as the readout reads it.
+          ...(s.step ? { paths: stepped } : {}),
           points: { show: false },
           ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.value(cursorX(u), i)) } : {}),
         })),

@@ -583,7 +583,7 @@ class Viewer {
       title: p.name,
       unit: p.unit,
       xLabel: 'time (s)',
-      series: [{ label: p.name, colour: COLOURS[i % COLOURS.length] as string }],
+      series: [{ label: p.name, colour: COLOURS[i % COLOURS.length] as string, step: p.step }],
       data: alignLines([p.line]) as PaneSpec['data'],
       xRange: [range.start, range.start + range.duration],
       readout: { time: formatCursorTime, value: (x) => formatValue(valueAt(p.line, x, p.step), p.unit) },
@@ -756,7 +756,7 @@ class Viewer {
       title: `${c.name} over ${axis === 'distance' ? 'distance' : 'lap time'}`,
       unit: c.unit,
       xLabel: axis === 'distance' ? 'distance (m)' : 'lap time (s)',
-      series: overlay.map((o, i) => ({ label: o.label, colour: COLOURS[i % COLOURS.length] })),
+      series: overlay.map((o, i) => ({ label: o.label, colour: COLOURS[i % COLOURS.length], step: isDiscreteChannel(c) })),
       data: overlayOnGrid(
         perLap.map((lines) => lines[k]),
         c,

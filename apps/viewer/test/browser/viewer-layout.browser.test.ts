@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { createDemoLdFile } from '@pitwall/formats';
+import { COLOURS } from '../../src/colours';
 import { launchChromium } from '../support/browser';
 import { startEmbedded, type Embedded } from '../support/embedded';
+import { decodePng, type Image } from '../support/png';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
 import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
 
@@ -233,6 +235,51 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     await page.waitForFunction(() => innerWidth === 1280);
     const narrow = await boxes();
     expect(narrow.map.top).toBeGreaterThanOrEqual(narrow.panes.bottom);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+  /**
+   * How the line of `hex` runs across the image, column by column: of the columns it is in, the share whose line
+   * centre moved by a fraction of a pixel to a few pixels from the column before (a ramp's slope); a step moves in one
+   * column by the whole step, or not at all.
+   */
+  function rampShare(image: Image, hex: string): { columns: number; ramp: number } {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    let columns = 0;
+    let ramp = 0;
+    let before: number | null = null;
+    for (let x = 0; x < image.width; x++) {
+      let sum = 0;
+      let n = 0;
+      for (let y = 0; y < image.height; y++) {
+        const i = (y * image.width + x) * 4;
+        if (Math.abs(image.rgba[i] - (r as number)) <= 40 && Math.abs(image.rgba[i + 1] - (g as number)) <= 40 && Math.abs(image.rgba[i + 2] - (b as number)) <= 40) {
+          sum += y;
+          n++;
+        }
+      }
+      const centre = n ? sum / n : null;
+      if (centre !== null) {
+        columns++;
+        if (before !== null && Math.abs(centre - before) >= 0.3 && Math.abs(centre - before) <= 4) ramp++;
+      }
+      before = centre;
+    }
+    return { columns, ramp };
+  }
+
+  test('when Gear is plotted over a few seconds with a gear change, then it is drawn as steps, not ramps between the samples', async () => {
+    const { page, pageErrors } = await openRun();
+    await page.check('[data-testid="channel-Gear"]');
+    await page.selectOption('[data-testid=scope]', 'window');
+    await page.fill('[data-testid=window-start]', '170');
+    await page.fill('[data-testid=window-duration]', '3');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const image = decodePng(await page.locator('[data-testid="pane-Gear"] canvas').screenshot());
+    const { columns, ramp } = rampShare(image, COLOURS[0] as string);
+    expect(columns).toBeGreaterThan(image.width / 2);
+    // A ramp between two samples a gear apart moves the line a pixel or so in every column for tens of columns.
+    expect(ramp / columns).toBeLessThan(0.01);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
