@@ -481,6 +481,12 @@ class Viewer {
 
   // ---- time plots ----------------------------------------------------------------------------------------------
 
+  /** The open dataset's ticked channels, in the order they were ticked (the panes' order, top to bottom). */
+  private ticked(): DataFileMetadataJson['channels'] {
+    const channels = this.metadata?.channels ?? [];
+    return [...this.selected].flatMap((name) => channels.filter((c) => c.name === name));
+  }
+
   private scopeFromControls(): Scope {
     const kind = el<HTMLSelectElement>('scope').value;
     if (kind === 'lap') return { kind: 'lap', lapIndex: Number(el<HTMLSelectElement>('scope-lap').value) };
@@ -540,7 +546,7 @@ class Viewer {
     const dataset = this.dataset;
     const m = this.metadata;
     if (!dataset || !m) return;
-    const names = m.channels.filter((c) => this.selected.has(c.name)).map((c) => c.name);
+    const names = this.ticked().map((c) => c.name);
     if (names.length === 0) {
       this.status('Tick one or more channels to plot.');
       return;
@@ -573,10 +579,17 @@ class Viewer {
     const series = await this.requireApi().channels(dataset, body, pointsForWidth(this.panes.plotWidth()));
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
     if (this.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.actionAt).toFixed(1);
-    this.plotted = series.map((s) => {
-      const channel = m.channels.find((c) => c.name === s.name);
-      return { name: s.name, unit: s.unit, line: seriesLine(s), step: channel ? isDiscreteChannel(channel) : false };
-    });
+    // In the order the channels were ticked, whatever the answer's order.
+    const order = (name: string) => {
+      const i = names.indexOf(name);
+      return i < 0 ? names.length : i;
+    };
+    this.plotted = [...series]
+      .sort((a, b) => order(a.name) - order(b.name))
+      .map((s) => {
+        const channel = m.channels.find((c) => c.name === s.name);
+        return { name: s.name, unit: s.unit, line: seriesLine(s), step: channel ? isDiscreteChannel(channel) : false };
+      });
     // Each channel its own colour (the first the plot colour, red), as the values line and the legends name them.
     const specs: PaneSpec[] = this.plotted.map((p, i) => ({
       id: p.name,
@@ -720,7 +733,7 @@ class Viewer {
       this.status('Add laps with "Compare" first.');
       return;
     }
-    const channels = m.channels.filter((c) => this.selected.has(c.name));
+    const channels = this.ticked();
     if (channels.length === 0) {
       this.status('Tick one or more channels to overlay.');
       return;
@@ -802,7 +815,7 @@ class Viewer {
     if (!m || !this.dataset) return;
     const thresholds = parseThresholds(el<HTMLInputElement>('lapstats-thresholds').value);
     const channels = lapStatsChannelsOf(
-      m.channels.filter((c) => this.selected.has(c.name)).map((c) => c.name),
+      this.ticked().map((c) => c.name),
       thresholds,
     );
     const sectorStartDistances = parseDistances(el<HTMLInputElement>('lapstats-sectors').value);

@@ -283,4 +283,20 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when channels are ticked in another order than the catalogue lists them, then the panes and the values line are in the order ticked', async () => {
+    const { page, pageErrors } = await openRun();
+    const ticked = ['Throttle Pos', 'Ground Speed', 'Gear', 'Brake Pres Front'];
+    for (const c of ticked) await page.check(`[data-testid="channel-${c}"]`);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    expect(await page.locator('[data-testid=panes] .pane').evaluateAll((panes) => panes.map((p) => (p as HTMLElement).dataset['testid']))).toEqual(ticked.map((c) => `pane-${c}`));
+    const line = await page.locator('[data-testid=cursor-values] span').allTextContents();
+    expect(line.slice(1).map((t) => t.split(':')[0])).toEqual(ticked);
+    // Unticked and ticked again: last.
+    await page.uncheck('[data-testid="channel-Throttle Pos"]');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    expect(await page.locator('[data-testid=panes] .pane').evaluateAll((panes) => panes.map((p) => (p as HTMLElement).dataset['testid']))).toEqual([...ticked.slice(1), 'Throttle Pos'].map((c) => `pane-${c}`));
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
