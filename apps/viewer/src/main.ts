@@ -29,7 +29,7 @@ type Scope = { kind: 'file' } | { kind: 'lap'; lapIndex: number } | { kind: 'win
 const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 /** The sections that act on the open dataset: shown while one is open, hidden otherwise. */
-const DATASET_PANELS = ['metadata', 'plot-controls', 'overlay-controls', 'analysis', 'trackmap'];
+const DATASET_PANELS = ['metadata', 'plot-controls', 'overlay-controls', 'overlay-panes', 'delta-panes', 'analysis', 'trackmap'];
 
 class Viewer {
   private api: ViewerApi | null = null;
@@ -202,6 +202,13 @@ class Viewer {
   private onChange(id: string, load: (value: string) => Promise<void> | void): void {
     el<HTMLSelectElement>(id).addEventListener('change', (e) => {
       const value = (e.target as HTMLSelectElement).value;
+      // Another championship, event, session, car or run sheet: the dataset open is not among its datasets, so it is
+      // put away at once (its metadata, laps and plots stayed under the new run's pickers), and an answer still on
+      // its way for it is dropped.
+      if (id !== 'pick-dataset') {
+        this.opening++;
+        if (this.dataset) this.closeDataset();
+      }
       if (value) void this.run(async () => load(value));
     });
   }

@@ -28,6 +28,10 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     const many = join(dataDir, 'many-laps.ld');
     writeFileSync(many, createDemoLdFile({ flyingLaps: 40 }));
     await seedRunSheet(stack, run, 'Many laps', many);
+    // An .ld of the right name and no .ld inside: the service cannot read it.
+    const damaged = join(dataDir, 'damaged.ld');
+    writeFileSync(damaged, Buffer.alloc(5000, 0x5a));
+    await seedRunSheet(stack, run, 'Damaged', damaged);
     browser = await launchChromium();
   }, 240_000);
 
@@ -296,6 +300,37 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     await page.check('[data-testid="channel-Throttle Pos"]');
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
     expect(await page.locator('[data-testid=panes] .pane').evaluateAll((panes) => panes.map((p) => (p as HTMLElement).dataset['testid']))).toEqual([...ticked.slice(1), 'Throttle Pos'].map((c) => `pane-${c}`));
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+  test('when another run sheet is picked, then the file open before is put away; after a damaged file fails to open, no overlay of the file before stays on screen', async () => {
+    const { page, pageErrors } = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    expect(await page.isVisible('[data-testid="pane-overlay-Ground Speed"]')).toBe(true);
+
+    await page.selectOption('[data-testid=pick-run]', { label: 'Many laps' });
+    // Nothing of Run 1 left: no file properties, laps, plots or overlay; the dataset picker waits for a choice.
+    await page.waitForSelector('[data-testid=metadata]', { state: 'hidden' });
+    expect(await page.locator('[data-testid=panes] .pane').count()).toBe(0);
+    expect(await page.isVisible('[data-testid=laps]')).toBe(false);
+    expect(await page.isVisible('[data-testid="pane-overlay-Ground Speed"]')).toBe(false);
+    expect(await page.locator('[data-testid=cursor-values] span').count()).toBe(0);
+
+    // Back to Run 1: the comparison list and its overlay come back with it; then the damaged file.
+    await page.selectOption('[data-testid=pick-run]', { label: 'Run 1' });
+    await pickDataset(page, 'Run 1 / DataFile');
+    expect(await page.isVisible('[data-testid="pane-overlay-Ground Speed"]')).toBe(true);
+    await page.selectOption('[data-testid=pick-run]', { label: 'Damaged' });
+    const option = page.locator('[data-testid=pick-dataset] option', { hasText: 'Damaged / DataFile' });
+    await option.waitFor({ state: 'attached' });
+    await page.selectOption('[data-testid=pick-dataset]', (await option.getAttribute('value')) as string);
+    await page.waitForSelector('[data-testid=error]:not([hidden])');
+    expect(await page.isVisible('[data-testid="pane-overlay-Ground Speed"]')).toBe(false);
+    expect(await page.isVisible('[data-testid=metadata]')).toBe(false);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
