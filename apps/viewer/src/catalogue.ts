@@ -19,6 +19,19 @@ export function datasetsOf(entityType: DatasetRef['entityType'], entity: Pick<En
   return [...groups].map(([group, files]) => ({ entityType, entityId: entity.Id, group, name: `${owner} / ${group}`, label: `${owner} / ${group} (${files.join(', ')})` }));
 }
 
+/**
+ * How many of an entity's attached files are still on their way (prepared or uploading, below state 2): they make no
+ * dataset yet, and the page says so rather than showing nothing of them.
+ */
+export function uploadingCount(attachments: readonly AttachmentJson[]): number {
+  return attachments.filter((a) => Number(a.Parameters['ServerAttachedFileState'] ?? 0) < AVAILABLE).length;
+}
+
+/** What the page says of the files still uploading ('' for none). */
+export function uploadingText(count: number): string {
+  return count === 0 ? '' : `${count} file${count === 1 ? '' : 's'} still uploading: Refresh lists ${count === 1 ? 'it' : 'them'} once available.`;
+}
+
 /** A lap as the comparison list and the plots' legends name it: its dataset's name, its number from 1 and its time. */
 export function comparisonLabel(dataset: Pick<DatasetRef, 'name'>, lap: Pick<LapRow, 'lapIndex' | 'lapTime'>): string {
   return `${dataset.name} lap ${lap.lapIndex + 1} (${formatLapTime(lap.lapTime)})`;

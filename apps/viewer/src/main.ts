@@ -4,7 +4,7 @@ import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } fro
 import { isDiscreteChannel } from '@pitwall/laps';
 import { axisLabel, axisTicks, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
-import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
+import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
 import { COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
@@ -99,6 +99,7 @@ class Viewer {
     this.onChange('pick-car', (carId) => this.loadRuns(carId));
     this.onChange('pick-run', () => this.loadDatasets());
     this.onChange('pick-dataset', (i) => this.openDataset(i));
+    el('refresh-datasets').addEventListener('click', () => void this.run(() => this.loadDatasets(true)));
     el('channel-search').addEventListener('input', () => this.renderCatalogue());
     el<HTMLFormElement>('math-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -217,6 +218,10 @@ class Viewer {
   private fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string): void {
     const order = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
     for (const below of order.slice(order.indexOf(id) + 1)) el<HTMLSelectElement>(below).replaceChildren();
+    if (id !== 'pick-dataset') {
+      el('uploading').textContent = '';
+      el<HTMLButtonElement>('refresh-datasets').disabled = true;
+    }
     const select = el<HTMLSelectElement>(id);
     const options = [new Option(items.length ? 'choose…' : 'none', '')];
     for (const item of items) {
@@ -246,14 +251,32 @@ class Viewer {
     this.fill('pick-run', this.runs, entityName);
   }
   private datasets: DatasetRef[] = [];
-  private async loadDatasets(): Promise<void> {
+  /**
+   * Lists the run sheet's (and the car's) datasets, and says how many files are still uploading. `refresh`: the list
+   * read again (the Refresh button), the dataset open kept open and picked when it is still listed.
+   */
+  private async loadDatasets(refresh = false): Promise<void> {
     const api = this.requireApi();
     const run = this.runs.find((r) => r.Id === el<HTMLSelectElement>('pick-run').value);
     if (!run) return;
     const [runFiles, ...carFiles] = await Promise.all([api.attachments('RunSheets', run.Id), ...this.carData.map((d) => api.attachments('SessionCarDatas', d.Id))]);
+    if (el<HTMLSelectElement>('pick-run').value !== run.Id) return;
     this.datasets = [...datasetsOf('RunSheets', run, runFiles), ...this.carData.flatMap((d, i) => datasetsOf('SessionCarDatas', d, carFiles[i] ?? []))];
     this.fill('pick-dataset', this.datasets.map((d, i) => ({ value: String(i), label: d.label })));
-    if (this.datasets.length === 0) this.status('This run sheet has no dataset available on the server (attached files in state 2).');
+    const open = this.dataset;
+    if (refresh && open) {
+      const kept = this.datasets.findIndex((d) => d.entityType === open.entityType && d.entityId === open.entityId && d.group === open.group);
+      if (kept >= 0) el<HTMLSelectElement>('pick-dataset').value = String(kept);
+      else {
+        this.opening++;
+        this.closeDataset();
+      }
+    }
+    const uploading = uploadingCount([runFiles, ...carFiles].flat());
+    el('uploading').textContent = uploadingText(uploading);
+    el<HTMLButtonElement>('refresh-datasets').disabled = false;
+    if (this.datasets.length === 0) this.status(`This run sheet has no dataset available on the server (attached files in state 2)${uploading ? `; ${uploadingText(uploading)}` : '.'}`);
+    else if (refresh) this.status(`${this.datasets.length} dataset(s) listed.`);
   }
 
   /** Counts the datasets asked to open: an answer that comes after another dataset was asked for is dropped. */
@@ -283,6 +306,8 @@ class Viewer {
     this.view = null;
     this.scope = { kind: 'file' };
     for (const id of DATASET_PANELS) el(id).hidden = true;
+    // Nothing of it left in the page either: its properties, laps and channels.
+    for (const id of ['file-properties', 'laps', 'channels']) el(id).replaceChildren();
     this.panes.clear();
     this.plotted = [];
     this.plottedRange = null;

@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
+import { PitwallClient } from '@pitwall/client';
 import { createDemoLdFile } from '@pitwall/formats';
 import { COLOURS } from '../../src/colours';
 import { launchChromium } from '../support/browser';
 import { startEmbedded, type Embedded } from '../support/embedded';
 import { decodePng, type Image } from '../support/png';
-import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
+import { SAMPLE_LD, seedRun, seedRunSheet, type SeededRun } from '../support/seed';
 import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
 
 /**
@@ -314,7 +315,7 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
 
     await page.selectOption('[data-testid=pick-run]', { label: 'Many laps' });
     // Nothing of Run 1 left: no file properties, laps, plots or overlay; the dataset picker waits for a choice.
-    await page.waitForSelector('[data-testid=metadata]', { state: 'hidden' });
+    await page.waitForSelector('#metadata', { state: 'hidden' });
     expect(await page.locator('[data-testid=panes] .pane').count()).toBe(0);
     expect(await page.isVisible('[data-testid=laps]')).toBe(false);
     expect(await page.isVisible('[data-testid="pane-overlay-Ground Speed"]')).toBe(false);
@@ -330,7 +331,35 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     await page.selectOption('[data-testid=pick-dataset]', (await option.getAttribute('value')) as string);
     await page.waitForSelector('[data-testid=error]:not([hidden])');
     expect(await page.isVisible('[data-testid="pane-overlay-Ground Speed"]')).toBe(false);
-    expect(await page.isVisible('[data-testid=metadata]')).toBe(false);
+    expect(await page.isVisible('#metadata')).toBe(false);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+  test('when a file of the run sheet is still uploading, then the page says so, and Refresh lists it once it is available, the open dataset kept open', async () => {
+    const { runSheet } = await seedRunSheet(stack, run, 'Uploading run');
+    const client = new PitwallClient({ baseUrl: stack.baseUrl, apiKey: stack.apiKey, accountId: stack.accountId });
+    // A second file of its own group: prepared and its bytes sent, not yet finalised (state 2).
+    const prepared = await client.prepareRunSheetAttachment(runSheet, { FileName: 'second.ld', AttachedFileGroupName: 'Second' });
+    const upload = prepared.returnValue as { AttachedFileId: string; Url: string };
+    expect((await fetch(upload.Url, { method: 'PUT', body: readFileSync(SAMPLE_LD), headers: { 'Content-Type': 'application/octet-stream' } })).ok).toBe(true);
+
+    const { page, pageErrors } = await openRun('Uploading run');
+    expect(await page.textContent('[data-testid=uploading]')).toBe('1 file still uploading: Refresh lists it once available.');
+    expect(await page.locator('[data-testid=pick-dataset] option', { hasText: 'Second' }).count()).toBe(0);
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/metadata')) reads.push(r.url());
+    });
+
+    const finalised = await client.updateRunSheetAttachment(runSheet, upload.AttachedFileId, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] });
+    expect(finalised.success).toBe(true);
+    await page.click('[data-testid=refresh-datasets]');
+    await page.waitForSelector('[data-testid=pick-dataset] option:has-text("Second")', { state: 'attached' });
+    expect(await page.textContent('[data-testid=uploading]')).toBe('');
+    // The dataset open stays open and picked; nothing was read again for it.
+    expect(await page.locator('[data-testid=pick-dataset] option:checked').textContent()).toContain('Uploading run / DataFile');
+    expect(await page.isVisible('#metadata')).toBe(true);
+    expect(reads).toEqual([]);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
