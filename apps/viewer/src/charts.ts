@@ -36,6 +36,8 @@ export interface PaneStackOptions {
   onCursor?: (x: number | null) => void;
   /** Every pane of the last render has drawn. */
   onDrawn?: () => void;
+  /** A double-click on a pane: back to the unzoomed range (uPlot's own double-click would fit the axis to the data). */
+  onReset?: () => void;
 }
 
 const stepped = uPlot.paths.stepped?.({ align: 1 });
@@ -147,6 +149,12 @@ export class PaneStack {
       ],
       cursor: {
         sync: { key: this.options.syncKey },
+        bind: {
+          dblclick: () => () => {
+            this.options.onReset?.();
+            return null;
+          },
+        },
         drag: { x: true, y: false, setScale: false },
       },
       hooks: {

@@ -12,7 +12,7 @@ import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
-import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, tickDecimals, valueAt, windowInFile, type Line } from './plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
@@ -63,6 +63,7 @@ class Viewer {
     onZoom: (min, max) => void this.zoomTo(min, max),
     onCursor: (x) => this.showCursor(x),
     onDrawn: () => this.drawn(el('panes')),
+    onReset: () => this.resetZoom(),
   });
   private readonly overlayPanes = this.lapPanes('overlay-panes', 'overlay', (view) => {
     this.overlayView = view;
@@ -75,7 +76,7 @@ class Viewer {
   }, 280);
 
   /** Panes of the lap comparison: a drag keeps the dragged range as the view and plots again. */
-  private lapPanes(id: string, syncKey: string, replot: (view: [number, number]) => Promise<void>, height?: number): PaneStack {
+  private lapPanes(id: string, syncKey: string, replot: (view: [number, number] | null) => Promise<void>, height?: number): PaneStack {
     return new PaneStack(el(id), {
       syncKey,
       ...(height ? { height } : {}),
@@ -84,6 +85,10 @@ class Viewer {
         void this.run(() => replot([min, max]));
       },
       onDrawn: () => this.drawn(el(id)),
+      onReset: () => {
+        this.actionAt = performance.now();
+        void this.run(() => replot(null));
+      },
     });
   }
 
@@ -112,10 +117,10 @@ class Viewer {
     el('pan-left').addEventListener('click', () => void this.pan(-0.5));
     el('pan-right').addEventListener('click', () => void this.pan(0.5));
     el('zoom-out').addEventListener('click', () => void this.zoomOut());
-    el('zoom-reset').addEventListener('click', () => {
-      this.view = null;
-      void this.run(() => this.plot());
-    });
+    el('zoom-reset').addEventListener('click', () => this.resetZoom());
+    // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
+    document.addEventListener('keydown', (e) => this.onKey(e));
+    el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     el('overlay-plot').addEventListener('click', () => {
       this.overlayView = null;
       void this.run(() => this.plotOverlay());
@@ -679,7 +684,70 @@ class Viewer {
     this.fillCursorLine(null);
   }
 
+  /** Back to the scope's own range (Reset, Escape, a double-click on a pane). */
+  private resetZoom(): void {
+    if (this.plotted.length === 0) return;
+    this.view = null;
+    this.actionAt = performance.now();
+    void this.run(() => this.plot());
+  }
+
+  /** The window on screen zoomed by `factor` around `centre` (file time): one read. */
+  private zoomBy(factor: number, centre: number | null): void {
+    const r = this.plottedRange;
+    if (!r || this.plotted.length === 0) return;
+    const [min, max] = zoomAround(r.start, r.duration, centre ?? Number.NaN, factor);
+    void this.zoomTo(min, max);
+  }
+
+  /**
+   * Keys over the page (not while typing in a field): ← and → step the time plots' cursor one plotted point (with
+   * Shift, ten), + and - zoom in and out around it (the window's middle without one), Escape resets the zoom.
+   */
+  private onKey(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement | null;
+    if (e.ctrlKey || e.metaKey || e.altKey || this.plotted.length === 0 || (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) return;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const xs = this.plotted[0]?.line.x ?? [];
+      const r = this.plottedRange as { start: number; duration: number };
+      const from = this.cursorAt ?? r.start + r.duration / 2;
+      const steps = (e.key === 'ArrowRight' ? 1 : -1) * (e.shiftKey ? 10 : 1);
+      const x = this.cursorAt === null ? from : stepX(xs, from, steps);
+      if (x !== null && x >= r.start && x <= r.start + r.duration) this.panes.setCursorAt(x);
+    } else if (e.key === '+' || e.key === '=') this.zoomBy(0.5, this.cursorAt);
+    else if (e.key === '-' || e.key === '_') this.zoomBy(2, this.cursorAt);
+    else if (e.key === 'Escape' && this.view) this.resetZoom();
+    else return;
+    e.preventDefault();
+  }
+
+  /** Ctrl (or Alt) and the wheel over the time plots zoom around the mouse's time: the turns of a quarter second, one read. */
+  private wheelZoom: { factor: number; centre: number | null; timer: number } | null = null;
+
+  private onWheel(e: WheelEvent): void {
+    if (!(e.ctrlKey || e.altKey) || this.plotted.length === 0 || e.deltaY === 0) return;
+    e.preventDefault();
+    const factor = e.deltaY > 0 ? 2 : 0.5;
+    if (this.wheelZoom) {
+      this.wheelZoom.factor *= factor;
+      return;
+    }
+    this.wheelZoom = {
+      factor,
+      centre: this.cursorAt,
+      timer: window.setTimeout(() => {
+        const zoom = this.wheelZoom;
+        this.wheelZoom = null;
+        if (zoom && zoom.factor !== 1) this.zoomBy(zoom.factor, zoom.centre);
+      }, 250),
+    };
+  }
+
+  /** The time plots' cursor (file time), null off the plots. */
+  private cursorAt: number | null = null;
+
   private showCursor(x: number | null): void {
+    this.cursorAt = x;
     if (!this.cursorFromMap && this.trackMap) this.drawTrackMap(x === null ? null : pointAtFileTime(this.trackMap.answer, x));
     this.fillCursorLine(x);
   }

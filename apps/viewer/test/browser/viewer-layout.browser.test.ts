@@ -363,4 +363,54 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when the keyboard and the wheel are used over the time plots, then arrows step the cursor, + and Ctrl+wheel zoom around it with one read, Escape and a double-click reset the zoom', async () => {
+    const { page, pageErrors } = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Gear"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    const reads = channelReads(page);
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const cursorTime = async () => Number(/t = ([\d.]+) s/.exec((await page.textContent('[data-testid=cursor-values]')) ?? '')?.[1]);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => /t = [\d.]+ s/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    const t0 = await cursorTime();
+    await page.keyboard.press('ArrowRight');
+    const t1 = await cursorTime();
+    expect(t1).toBeGreaterThan(t0);
+    expect(t1 - t0).toBeLessThan(1);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await cursorTime()).toBeLessThan(t1);
+    const at = await cursorTime();
+
+    // + : twice as close around the cursor's time, one read for both panes.
+    await andDrawn(page, 'panes', () => page.keyboard.press('+'));
+    expect(reads).toHaveLength(1);
+    const zoomed = reads[0] as { mode: number; startTime: number; duration: number };
+    expect(zoomed.mode).toBe(2);
+    expect(zoomed.duration).toBeCloseTo(63.68 / 2, 1);
+    expect(zoomed.startTime).toBeLessThan(at);
+    expect(zoomed.startTime + zoomed.duration).toBeGreaterThan(at);
+    // Escape: the lap again.
+    await andDrawn(page, 'panes', () => page.keyboard.press('Escape'));
+    expect(reads[1]).toEqual({ channels: ['Ground Speed', 'Gear'], mode: 1, lapIndex: 1 });
+    // A double-click on a pane after a zoom: the lap again.
+    await andDrawn(page, 'panes', () => page.keyboard.press('+'));
+    await andDrawn(page, 'panes', () => page.mouse.dblclick(box.x + box.width / 3, box.y + box.height / 2));
+    expect(reads.at(-1)).toEqual({ channels: ['Ground Speed', 'Gear'], mode: 1, lapIndex: 1 });
+    // Ctrl and the wheel turned towards the user: twice as far, one read.
+    const before = reads.length;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await andDrawn(page, 'panes', async () => {
+      await page.keyboard.down('Control');
+      await page.mouse.wheel(0, 100);
+      await page.keyboard.up('Control');
+    });
+    await page.waitForTimeout(400);
+    expect(reads.length - before).toBe(1);
+    expect((reads.at(-1) as { duration: number }).duration).toBeCloseTo(2 * 63.68, 1);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
