@@ -2,7 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { axisLabel, axisTicks, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
+import { axisLabel, axisTicks, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
@@ -955,7 +955,13 @@ class Viewer {
   private async plotHistogram(): Promise<void> {
     if (!this.dataset) return;
     const bins = parseBins(el<HTMLInputElement>('histogram-bins').value);
-    const answer = await this.requireApi().histogram(this.dataset, { channel: el<HTMLSelectElement>('histogram-channel').value, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
+    const name = el<HTMLSelectElement>('histogram-channel').value;
+    const api = this.requireApi();
+    let answer = await api.histogram(this.dataset, { channel: name, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
+    // A discrete channel of whole values (gear): read again with one bin per value, centred on it.
+    const channel = this.metadata?.channels.find((c) => c.name === name);
+    const whole = channel && isDiscreteChannel(channel) ? integerEdges(answer.edges[0] ?? Number.NaN, answer.edges[answer.edges.length - 1] ?? Number.NaN) : null;
+    if (whole) answer = await api.histogram(this.dataset, { channel: name, lapIndex: this.analysisLap(), edges: whole });
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;
     // The count axis runs from 0 to the tallest bar (as the bars are scaled), its ticks whole numbers of samples.

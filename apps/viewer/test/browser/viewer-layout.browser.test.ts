@@ -413,4 +413,31 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when the histogram of Gear and a scatter are drawn, then Gear has one bar per gear centred on its tick, and the scatter\'s caption keeps to its figure, the histogram beside it', async () => {
+    const { page, pageErrors } = await openRun();
+    await page.selectOption('[data-testid=histogram-channel]', 'Gear');
+    await andDrawn(page, 'histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    const caption = (await page.textContent('[data-testid=histogram-caption]')) as string;
+    // Bins of 1 from n - 0.5 to m + 0.5: each bar is centred on a whole gear.
+    expect(caption).toMatch(/in \d+ bins of 1 from -?\d+\.5 to \d+\.5 \(0 below, 0 above\)\.$/);
+    const ticks = ((await page.getAttribute('[data-testid=histogram-canvas]', 'data-x-ticks')) as string).split(' ');
+    for (const t of ticks) expect(Number.isInteger(Number(t))).toBe(true);
+
+    await page.selectOption('[data-testid=scatter-x]', 'Ground Speed');
+    await page.selectOption('[data-testid=scatter-y]', 'Engine RPM');
+    await page.selectOption('[data-testid=scatter-colour]', 'Throttle Pos');
+    await andDrawn(page, 'scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
+    const figures = await page.evaluate(() =>
+      ['scatter', 'histogram'].map((id) => {
+        const r = (document.querySelector(`[data-testid=${id}-canvas]`) as HTMLElement).closest('figure')?.getBoundingClientRect() as DOMRect;
+        return { left: r.left, top: r.top, width: r.width };
+      }),
+    );
+    const [scatter, histogram] = figures as [{ left: number; top: number; width: number }, { left: number; top: number; width: number }];
+    expect(scatter.width).toBeLessThanOrEqual(562);
+    expect(histogram.top).toBe(scatter.top);
+    expect(histogram.left).toBeGreaterThan(scatter.left + scatter.width);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
