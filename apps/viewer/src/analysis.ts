@@ -56,6 +56,15 @@ export function axisLabel(channel: { name: string; unit: string }): string {
 const value = (v: number | null) => (v === null ? '-' : displayNumber(v));
 const seconds = (v: number | null) => (v === null ? '-' : v.toFixed(3));
 
+/**
+ * A mean as the table shows it: 0 when it is within float noise of 0 for the channel's values (a mean of a channel
+ * swinging about 0 summed to -2.1128e-15), the mean otherwise.
+ */
+export function meanShown(mean: number | null, min: number | null, max: number | null): number | null {
+  if (mean === null || min === null || max === null) return mean;
+  return Math.abs(mean) <= 1e-9 * Math.max(Math.abs(min), Math.abs(max)) ? 0 : mean;
+}
+
 /** The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each channel. */
 export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
   const sectorCount = answer.sectors?.startDistances.length ?? 0;
@@ -64,7 +73,7 @@ export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: s
   const rows = answer.laps.map((lap) => {
     const cells = [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? []).map(seconds)];
     lap.channels.forEach((s, k) => {
-      cells.push(value(s.min), value(s.max), value(s.mean));
+      cells.push(value(s.min), value(s.max), value(meanShown(s.mean, s.min, s.max)));
       if (answer.channels[k]?.threshold !== null) cells.push(seconds(s.timeAbove));
     });
     return cells;

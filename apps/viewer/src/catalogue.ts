@@ -64,6 +64,8 @@ export interface LapRow {
   /** Seconds on the file's time axis where the lap starts. */
   start: number;
   best: boolean;
+  /** As the service's lap statistics call it (libs/formats): the first lap is the out lap, the last of two or more the in lap. */
+  kind: 'out' | 'flying' | 'in';
 }
 
 /**
@@ -76,7 +78,7 @@ export function lapRows(metadata: Pick<DataFileMetadataJson, 'startTime' | 'lapE
   const rows: LapRow[] = [];
   let start = metadata.startTime;
   for (let i = 0; i < times.length; i++) {
-    rows.push({ lapIndex: i, lapTime: times[i], start, best: false });
+    rows.push({ lapIndex: i, lapTime: times[i], start, best: false, kind: i === 0 ? 'out' : i === times.length - 1 ? 'in' : 'flying' });
     start += times[i];
   }
   const candidates = rows.length > 2 ? rows.slice(1, -1) : rows;

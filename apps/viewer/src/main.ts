@@ -12,7 +12,7 @@ import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
-import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, stepX, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
@@ -364,6 +364,14 @@ class Viewer {
         badge.textContent = 'best';
         tr.cells[1].appendChild(badge);
       }
+      // The out and in laps marked, as the lap statistics' kind column says them.
+      if (lap.kind !== 'flying') {
+        const kind = document.createElement('span');
+        kind.className = 'badge kind';
+        kind.dataset['testid'] = `kind-of-lap-${lap.lapIndex}`;
+        kind.textContent = `${lap.kind} lap`;
+        tr.cells[1].appendChild(kind);
+      }
       tr.appendChild(cell(button('Plot', `plot-lap-${lap.lapIndex}`, () => this.plotLap(lap.lapIndex))));
       tr.appendChild(cell(button('Compare', `overlay-add-${lap.lapIndex}`, () => this.addToOverlay(lap))));
       return tr;
@@ -644,7 +652,8 @@ class Viewer {
     // The track map follows the lap plotted (else it stays on the best lap), and says when it shows another one.
     if (this.scope.kind === 'lap' && !this.view) el<HTMLSelectElement>('trackmap-lap').value = String(this.scope.lapIndex);
     this.renderMapCaption();
-    const decimals = Math.max(2, tickDecimals(range.duration / 10));
+    // To the millisecond, more for a window too short to tell its ends apart at that (0.1 ms: 7 decimals).
+    const decimals = Math.min(9, Math.max(3, Math.ceil(-Math.log10(range.duration)) + 3));
     this.status(`${names.length} channel(s), ${range.start.toFixed(decimals)} s to ${(range.start + range.duration).toFixed(decimals)} s${cut}`);
   }
 

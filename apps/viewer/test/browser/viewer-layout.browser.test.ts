@@ -440,4 +440,23 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a window is zoomed to, then the status gives its ends to the millisecond; the laps list marks the out and in laps', async () => {
+    const { page, pageErrors } = await openRun();
+    expect(await page.textContent('[data-testid=kind-of-lap-0]')).toBe('out lap');
+    expect(await page.textContent('[data-testid=kind-of-lap-4]')).toBe('in lap');
+    expect(await page.locator('[data-testid^=kind-of-lap-]').count()).toBe(2);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await andDrawn(page, 'panes', async () => {
+      await page.mouse.move(box.x + box.width * 0.393, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.4137, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    });
+    expect(await page.textContent('[data-testid=status]')).toMatch(/^1 channel\(s\), \d+\.\d{3} s to \d+\.\d{3} s$/);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });

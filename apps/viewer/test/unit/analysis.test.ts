@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, colourRamp, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, colourRamp, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 
@@ -87,6 +87,14 @@ describe('the analysis views', () => {
     expect(marks).toEqual([{ x: PLOT_MARGIN.left + 100, y: 60, w: 100, h: 50, colour: '#ff0000' }]);
     expect(scatterCaption(answer)).toBe("y against x, each cell coloured by how many pairs it holds (blue few, red most): 3 pairs in a 2×2 density grid, on x's time base.");
     expect(scatterCaption({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBe("y against x, coloured by Ground Speed (blue low, red high): 3 pairs in a 2×2 density grid, on x's time base.");
+  });
+
+  test('when a mean is float noise about 0 for its channel\'s values, then it is shown as 0; a small mean of small values is kept', () => {
+    expect(meanShown(-2.1128e-15, -12.5, 13.1)).toBe(0);
+    expect(meanShown(2e-7, -1e-6, 1e-6)).toBe(2e-7);
+    expect(meanShown(0.5, 0, 1)).toBe(0.5);
+    expect(meanShown(null, 0, 1)).toBeNull();
+    expect(meanShown(1e-20, null, null)).toBe(1e-20);
   });
 
   test('when scatter points are drawn, then the extreme ones are whole inside the frame, not cut in half by it', () => {

@@ -61,6 +61,12 @@ describe('lapRows', () => {
     expect(lapRows({ startTime: 0, lapElapsedTimes: [70, 65] }).find((r) => r.best)?.lapIndex).toBe(1);
     expect(lapRows({ startTime: 0, lapElapsedTimes: [] })).toEqual([]);
   });
+
+  test('when laps are listed, then the first is the out lap and the last of two or more the in lap, as the lap statistics say', () => {
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [30, 65, 64, 90] }).map((r) => r.kind)).toEqual(['out', 'flying', 'flying', 'in']);
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [70, 65] }).map((r) => r.kind)).toEqual(['out', 'in']);
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [70] }).map((r) => r.kind)).toEqual(['out']);
+  });
 });
 
 test('formatLapTime: 63 s is 1:03.000, 125.4567 s is 2:05.457, 9.5 s is 0:09.500', () => {
