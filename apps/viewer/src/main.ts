@@ -205,9 +205,16 @@ class Viewer {
 
   // ---- picking -------------------------------------------------------------------------------------------------
 
+  /** The value each picker's choices below were last loaded for: choosing it again loads nothing again. */
+  private readonly loaded = new Map<string, string>();
+
   private onChange(id: string, load: (value: string) => Promise<void> | void): void {
     el<HTMLSelectElement>(id).addEventListener('change', (e) => {
       const value = (e.target as HTMLSelectElement).value;
+      // The same choice again (the only one, picked by the page, then by the user): nothing to do, unless it is a
+      // dataset that is not open (one that failed to open may be tried again).
+      if (this.loaded.get(id) === value && (id !== 'pick-dataset' || this.dataset)) return;
+      this.loaded.set(id, value);
       // Another championship, event, session, car or run sheet: the dataset open is not among its datasets, so it is
       // put away at once (its metadata, laps and plots stayed under the new run's pickers), and an answer still on
       // its way for it is dropped.
@@ -219,10 +226,14 @@ class Viewer {
     });
   }
 
-  /** Fills a picker with entities (a blank first choice), clearing the pickers below it. */
-  private fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string): void {
+  /**
+   * Fills a picker with entities (a blank first choice), clearing the pickers below it. A single championship, event,
+   * session, car or run sheet is picked at once, as if the user had (`auto` false: not).
+   */
+  private fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string, auto = true): void {
     const order = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
     for (const below of order.slice(order.indexOf(id) + 1)) el<HTMLSelectElement>(below).replaceChildren();
+    for (const picker of order.slice(order.indexOf(id))) this.loaded.delete(picker);
     if (id !== 'pick-dataset') {
       el('uploading').textContent = '';
       el<HTMLButtonElement>('refresh-datasets').disabled = true;
@@ -234,6 +245,11 @@ class Viewer {
       else options.push(new Option(label ? label(item as EntityJson) : entityName(item), item.Id));
     }
     select.replaceChildren(...options);
+    // Not a dataset: opening one reads it, which stays the user's choice.
+    if (auto && items.length === 1 && id !== 'pick-dataset') {
+      select.selectedIndex = 1;
+      select.dispatchEvent(new Event('change'));
+    }
   }
 
   private async loadEvents(championshipId: string): Promise<void> {
@@ -267,12 +283,14 @@ class Viewer {
     const [runFiles, ...carFiles] = await Promise.all([api.attachments('RunSheets', run.Id), ...this.carData.map((d) => api.attachments('SessionCarDatas', d.Id))]);
     if (el<HTMLSelectElement>('pick-run').value !== run.Id) return;
     this.datasets = [...datasetsOf('RunSheets', run, runFiles), ...this.carData.flatMap((d, i) => datasetsOf('SessionCarDatas', d, carFiles[i] ?? []))];
-    this.fill('pick-dataset', this.datasets.map((d, i) => ({ value: String(i), label: d.label })));
     const open = this.dataset;
+    this.fill('pick-dataset', this.datasets.map((d, i) => ({ value: String(i), label: d.label })));
     if (refresh && open) {
       const kept = this.datasets.findIndex((d) => d.entityType === open.entityType && d.entityId === open.entityId && d.group === open.group);
-      if (kept >= 0) el<HTMLSelectElement>('pick-dataset').value = String(kept);
-      else {
+      if (kept >= 0) {
+        el<HTMLSelectElement>('pick-dataset').value = String(kept);
+        this.loaded.set('pick-dataset', String(kept));
+      } else {
         this.opening++;
         this.closeDataset();
       }

@@ -459,4 +459,28 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a picker above the dataset has a single choice, then it is picked at once and the next one is filled; choosing it again reads nothing again', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    const reads: string[] = [];
+    page.on('request', (r) => reads.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    // The championship picked (the stack's demo has one too): its one event, session and car are picked, the run
+    // sheets listed for a choice.
+    await page.selectOption('[data-testid=pick-championship]', { label: 'Layout Cup' });
+    await page.waitForSelector('[data-testid=pick-run] option:has-text("Many laps")', { state: 'attached' });
+    const picked = async (id: string) => page.locator(`[data-testid=${id}] option:checked`).textContent();
+    expect(await picked('pick-event')).toBe('Round 1');
+    expect(await picked('pick-session')).toBe('Race');
+    expect(await picked('pick-car')).toBe('Car 7');
+    expect(await picked('pick-run')).toBe('choose…');
+    const before = reads.length;
+    await page.selectOption('[data-testid=pick-event]', { label: 'Round 1' });
+    await page.waitForTimeout(300);
+    expect(reads.slice(before)).toEqual([]);
+    // A run sheet with one dataset: it is listed, not opened (opening reads the file: the user's choice).
+    await page.selectOption('[data-testid=pick-run]', { label: 'Many laps' });
+    await page.waitForSelector('[data-testid=pick-dataset] option:has-text("Many laps / DataFile")', { state: 'attached' });
+    expect(await picked('pick-dataset')).toBe('choose…');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
