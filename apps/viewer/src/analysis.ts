@@ -56,6 +56,15 @@ export function axisLabel(channel: { name: string; unit: string }): string {
 const value = (v: number | null) => (v === null ? '-' : displayNumber(v));
 const seconds = (v: number | null) => (v === null ? '-' : v.toFixed(3));
 
+/**
+ * A mean as the table shows it: 0 when it is within float noise of 0 for the channel's values (a mean of a channel
+ * swinging about 0 summed to -2.1128e-15), the mean otherwise.
+ */
+export function meanShown(mean: number | null, min: number | null, max: number | null): number | null {
+  if (mean === null || min === null || max === null) return mean;
+  return Math.abs(mean) <= 1e-9 * Math.max(Math.abs(min), Math.abs(max)) ? 0 : mean;
+}
+
 /** The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each channel. */
 export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
   const sectorCount = answer.sectors?.startDistances.length ?? 0;
@@ -64,7 +73,7 @@ export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: s
   const rows = answer.laps.map((lap) => {
     const cells = [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? []).map(seconds)];
     lap.channels.forEach((s, k) => {
-      cells.push(value(s.min), value(s.max), value(s.mean));
+      cells.push(value(s.min), value(s.max), value(meanShown(s.mean, s.min, s.max)));
       if (answer.channels[k]?.threshold !== null) cells.push(seconds(s.timeAbove));
     });
     return cells;
@@ -117,8 +126,9 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
   const bottom = height - PLOT_MARGIN.bottom;
   if (answer.kind === 'points' && answer.points) {
     const { x, y, colour } = answer.points;
-    const xRange: [number, number] = [Math.min(...x), Math.max(...x)];
-    const yRange: [number, number] = [Math.min(...y), Math.max(...y)];
+    // A margin of 3 % each side: the extreme points are drawn whole inside the frame, not cut in half by it.
+    const xRange = padded(Math.min(...x), Math.max(...x));
+    const yRange = padded(Math.min(...y), Math.max(...y));
     const finiteColours = (colour ?? []).filter((c): c is number => c !== null);
     const [cMin, cMax] = [Math.min(...finiteColours), Math.max(...finiteColours)];
     const px = scale(xRange[0], xRange[1], left, right);
@@ -140,6 +150,21 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
     colour: answer.colour ? colourRamp(c.colour, cMin, cMax) : colourRamp(Math.log1p(c.count), 0, Math.log1p(most)),
   }));
   return { marks, xRange: [xAxis.min, xAxis.max], yRange: [yAxis.min, yAxis.max] };
+}
+
+function padded(min: number, max: number, share = 0.03): [number, number] {
+  const pad = (max > min ? max - min : Math.abs(min) || 1) * share;
+  return [min - pad, max + pad];
+}
+
+/**
+ * One bin per whole number, centred on it (edges at n ± 0.5), for a channel of whole values (gear) whose values run
+ * from `first` to `last` (the edges of a first answer): 20 bins 0.15 wide sat beside its ticks. Null when the values
+ * are not whole numbers, or span more than `maxBins` of them.
+ */
+export function integerEdges(first: number, last: number, maxBins = 200): number[] | null {
+  if (!Number.isInteger(first) || !Number.isInteger(last) || last < first || last - first + 1 > maxBins) return null;
+  return Array.from({ length: last - first + 2 }, (_, k) => first - 0.5 + k);
 }
 
 /** A tick of a canvas axis: its value, and the label drawn beside it. */

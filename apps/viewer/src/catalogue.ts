@@ -19,6 +19,19 @@ export function datasetsOf(entityType: DatasetRef['entityType'], entity: Pick<En
   return [...groups].map(([group, files]) => ({ entityType, entityId: entity.Id, group, name: `${owner} / ${group}`, label: `${owner} / ${group} (${files.join(', ')})` }));
 }
 
+/**
+ * How many of an entity's attached files are still on their way (prepared or uploading, below state 2): they make no
+ * dataset yet, and the page says so rather than showing nothing of them.
+ */
+export function uploadingCount(attachments: readonly AttachmentJson[]): number {
+  return attachments.filter((a) => Number(a.Parameters['ServerAttachedFileState'] ?? 0) < AVAILABLE).length;
+}
+
+/** What the page says of the files still uploading ('' for none). */
+export function uploadingText(count: number): string {
+  return count === 0 ? '' : `${count} file${count === 1 ? '' : 's'} still uploading: Refresh lists ${count === 1 ? 'it' : 'them'} once available.`;
+}
+
 /** A lap as the comparison list and the plots' legends name it: its dataset's name, its number from 1 and its time. */
 export function comparisonLabel(dataset: Pick<DatasetRef, 'name'>, lap: Pick<LapRow, 'lapIndex' | 'lapTime'>): string {
   return `${dataset.name} lap ${lap.lapIndex + 1} (${formatLapTime(lap.lapTime)})`;
@@ -51,6 +64,8 @@ export interface LapRow {
   /** Seconds on the file's time axis where the lap starts. */
   start: number;
   best: boolean;
+  /** As the service's lap statistics call it (libs/formats): the first lap is the out lap, the last of two or more the in lap. */
+  kind: 'out' | 'flying' | 'in';
 }
 
 /**
@@ -63,7 +78,7 @@ export function lapRows(metadata: Pick<DataFileMetadataJson, 'startTime' | 'lapE
   const rows: LapRow[] = [];
   let start = metadata.startTime;
   for (let i = 0; i < times.length; i++) {
-    rows.push({ lapIndex: i, lapTime: times[i], start, best: false });
+    rows.push({ lapIndex: i, lapTime: times[i], start, best: false, kind: i === 0 ? 'out' : i === times.length - 1 ? 'in' : 'flying' });
     start += times[i];
   }
   const candidates = rows.length > 2 ? rows.slice(1, -1) : rows;

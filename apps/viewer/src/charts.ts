@@ -9,7 +9,8 @@ export interface PaneSpec {
   title: string;
   unit: string;
   xLabel: string;
-  series: { label: string; colour: string }[];
+  /** step: the value is held between points (a discrete channel such as gear), drawn as steps, not ramps. */
+  series: { label: string; colour: string; step?: boolean }[];
   data: uPlot.AlignedData;
   /** Fixed x range (the read window), else fitted to the data. */
   xRange?: [number, number];
@@ -24,13 +25,22 @@ export interface PaneStackOptions {
   /** Panes sharing a key share the cursor. */
   syncKey: string;
   height?: number;
+  /**
+   * Compact panes (the time plots): no title (the channel's name is in its legend, above the trace, with its value),
+   * the x axis's label on the last pane only, the legend's time left to the values line at the top of the window.
+   */
+  compact?: boolean;
   /** A drag selection over x: the range the user zoomed to. */
   onZoom?: (min: number, max: number) => void;
   /** The cursor's x value (null when it leaves the plots). */
   onCursor?: (x: number | null) => void;
   /** Every pane of the last render has drawn. */
   onDrawn?: () => void;
+  /** A double-click on a pane: back to the unzoomed range (uPlot's own double-click would fit the axis to the data). */
+  onReset?: () => void;
 }
+
+const stepped = uPlot.paths.stepped?.({ align: 1 });
 
 /** The x value under the cursor of a pane. */
 function cursorX(u: uPlot): number {
@@ -44,7 +54,26 @@ export class PaneStack {
   constructor(
     private readonly container: HTMLElement,
     private readonly options: PaneStackOptions,
-  ) {}
+  ) {
+    // The panes follow their container's width (the window resized, a scrollbar come or gone): they were drawn at the
+    // width of the moment and kept it (1280 → 1920 px left a third empty, 800 px cut them with a scrollbar).
+    new ResizeObserver(() => this.fit()).observe(container);
+  }
+
+  /** The width the panes were last drawn or sized to. */
+  private width = 0;
+
+  /** Sizes every pane to the container's width, when it changed. */
+  private fit(): void {
+    const width = this.paneWidth();
+    if (width === this.width || this.plots.length === 0) return;
+    this.width = width;
+    for (const p of this.plots) p.setSize({ width, height: p.height });
+  }
+
+  private paneWidth(): number {
+    return Math.max(200, Math.floor(this.container.clientWidth));
+  }
 
   /** Container width less plotting width: the y axis with its label and the paddings, learnt from the last pane drawn. */
   private axisWidth = 125;
@@ -59,10 +88,12 @@ export class PaneStack {
   render(specs: readonly PaneSpec[]): void {
     this.clear();
     let pending = specs.length;
-    const width = Math.max(200, this.container.clientWidth);
-    for (const spec of specs) {
+    const width = this.paneWidth();
+    this.width = width;
+    for (const [k, spec] of specs.entries()) {
+      const last = k === specs.length - 1;
       const pane = document.createElement('div');
-      pane.className = 'pane';
+      pane.className = this.options.compact ? 'pane compact' : 'pane';
       pane.dataset['testid'] = `pane-${spec.id}`;
       this.container.appendChild(pane);
       let drawn = false;
@@ -72,26 +103,33 @@ export class PaneStack {
         pending -= 1;
         if (pending === 0) this.options.onDrawn?.();
       };
-      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw, pane), spec.data, pane));
+      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw, pane, last), spec.data, pane));
     }
     if (specs.length === 0) this.options.onDrawn?.();
   }
 
-  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement): uPlot.Options {
+  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement, last: boolean): uPlot.Options {
     const readout = spec.readout;
+    const compact = this.options.compact === true;
+    // The x axis's label once, under the last pane, when compact; its ticks on every pane, in less room.
+    const xLabel = !compact ? { label: spec.xLabel } : last ? { label: spec.xLabel, size: 26, labelSize: 16, labelGap: 0 } : { size: 26 };
+    // The x axis's label, drawn on the canvas, said for the tests (as data-x-ticks says its ticks).
+    pane.dataset['xLabel'] = xLabel.label ?? '';
     return {
       // A file's names and units are shown shortened where uPlot gives them a fixed place (title, legend, axis).
-      title: shortText(spec.title),
+      ...(compact ? {} : { title: shortText(spec.title) }),
       width,
-      height: this.options.height ?? 180,
+      height: this.options.height ?? (compact ? (last ? 142 : 126) : 180),
       scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },
       series: [
         { label: spec.xLabel, ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.time(cursorX(u))) } : {}) },
         ...spec.series.map((s, i) => ({
           label: shortText(s.label),
           stroke: s.colour,
-          width: 2,
+          width: compact ? 1.5 : 2,
           spanGaps: false,
+          // A held value steps at the next point (align 1: the value holds until then), as the readout reads it.
+          ...(s.step ? { paths: stepped } : {}),
           points: { show: false },
           ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.value(cursorX(u), i)) } : {}),
         })),
@@ -100,7 +138,7 @@ export class PaneStack {
       // The pane says its x tick labels (data-x-ticks) for the tests, as the analysis canvases do.
       axes: [
         {
-          label: spec.xLabel,
+          ...xLabel,
           values: (_u, splits, _a, _s, incr) => {
             const labels = splits.map((v) => v.toFixed(tickDecimals(incr)));
             pane.dataset['xTicks'] = labels.join(' ');
@@ -111,6 +149,12 @@ export class PaneStack {
       ],
       cursor: {
         sync: { key: this.options.syncKey },
+        bind: {
+          dblclick: () => () => {
+            this.options.onReset?.();
+            return null;
+          },
+        },
         drag: { x: true, y: false, setScale: false },
       },
       hooks: {
@@ -120,6 +164,10 @@ export class PaneStack {
             const min = u.posToVal(u.select.left, 'x');
             const max = u.posToVal(u.select.left + u.select.width, 'x');
             u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            // The cursor sync repeats a drag's mouseup in every pane of the key, each firing this hook: only the pane
+            // dragged across (the one with a mouse event; a synced pane has none) reports the zoom, so one zoom is
+            // one read, not one a pane.
+            if (u.cursor.event == null) return;
             this.options.onZoom?.(min, max);
           },
         ],

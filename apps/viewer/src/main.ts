@@ -2,9 +2,9 @@ import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { axisLabel, axisTicks, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
+import { axisLabel, axisTicks, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
-import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, type LapRow } from './catalogue';
+import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
 import { COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
@@ -12,7 +12,7 @@ import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
-import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, tickDecimals, valueAt, windowInFile, type Line } from './plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, stepX, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
@@ -29,7 +29,7 @@ type Scope = { kind: 'file' } | { kind: 'lap'; lapIndex: number } | { kind: 'win
 const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 /** The sections that act on the open dataset: shown while one is open, hidden otherwise. */
-const DATASET_PANELS = ['metadata', 'plot-controls', 'overlay-controls', 'analysis', 'trackmap'];
+const DATASET_PANELS = ['metadata', 'plot-controls', 'overlay-controls', 'overlay-panes', 'delta-panes', 'analysis', 'trackmap'];
 
 class Viewer {
   private api: ViewerApi | null = null;
@@ -59,9 +59,11 @@ class Viewer {
   private actionAt = 0;
   private readonly panes = new PaneStack(el('panes'), {
     syncKey: 'time',
+    compact: true,
     onZoom: (min, max) => void this.zoomTo(min, max),
     onCursor: (x) => this.showCursor(x),
     onDrawn: () => this.drawn(el('panes')),
+    onReset: () => this.resetZoom(),
   });
   private readonly overlayPanes = this.lapPanes('overlay-panes', 'overlay', (view) => {
     this.overlayView = view;
@@ -74,7 +76,7 @@ class Viewer {
   }, 280);
 
   /** Panes of the lap comparison: a drag keeps the dragged range as the view and plots again. */
-  private lapPanes(id: string, syncKey: string, replot: (view: [number, number]) => Promise<void>, height?: number): PaneStack {
+  private lapPanes(id: string, syncKey: string, replot: (view: [number, number] | null) => Promise<void>, height?: number): PaneStack {
     return new PaneStack(el(id), {
       syncKey,
       ...(height ? { height } : {}),
@@ -83,6 +85,10 @@ class Viewer {
         void this.run(() => replot([min, max]));
       },
       onDrawn: () => this.drawn(el(id)),
+      onReset: () => {
+        this.actionAt = performance.now();
+        void this.run(() => replot(null));
+      },
     });
   }
 
@@ -98,6 +104,7 @@ class Viewer {
     this.onChange('pick-car', (carId) => this.loadRuns(carId));
     this.onChange('pick-run', () => this.loadDatasets());
     this.onChange('pick-dataset', (i) => this.openDataset(i));
+    el('refresh-datasets').addEventListener('click', () => void this.run(() => this.loadDatasets(true)));
     el('channel-search').addEventListener('input', () => this.renderCatalogue());
     el<HTMLFormElement>('math-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -110,10 +117,10 @@ class Viewer {
     el('pan-left').addEventListener('click', () => void this.pan(-0.5));
     el('pan-right').addEventListener('click', () => void this.pan(0.5));
     el('zoom-out').addEventListener('click', () => void this.zoomOut());
-    el('zoom-reset').addEventListener('click', () => {
-      this.view = null;
-      void this.run(() => this.plot());
-    });
+    el('zoom-reset').addEventListener('click', () => this.resetZoom());
+    // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
+    document.addEventListener('keydown', (e) => this.onKey(e));
+    el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     el('overlay-plot').addEventListener('click', () => {
       this.overlayView = null;
       void this.run(() => this.plotOverlay());
@@ -148,6 +155,9 @@ class Viewer {
       this.cursorFromMap = false;
       this.drawTrackMap(null);
     });
+    // What stays at the top of the window (the messages and the values line): the track map beside the plots sticks under it.
+    const messages = document.querySelector<HTMLElement>('.messages');
+    if (messages) new ResizeObserver(() => document.documentElement.style.setProperty('--sticky-top', `${messages.offsetHeight + 8}px`)).observe(messages);
     const stored = loadCredentials(sessionStorage);
     if (stored) void this.connect(stored);
   }
@@ -195,17 +205,39 @@ class Viewer {
 
   // ---- picking -------------------------------------------------------------------------------------------------
 
+  /** The value each picker's choices below were last loaded for: choosing it again loads nothing again. */
+  private readonly loaded = new Map<string, string>();
+
   private onChange(id: string, load: (value: string) => Promise<void> | void): void {
     el<HTMLSelectElement>(id).addEventListener('change', (e) => {
       const value = (e.target as HTMLSelectElement).value;
+      // The same choice again (the only one, picked by the page, then by the user): nothing to do, unless it is a
+      // dataset that is not open (one that failed to open may be tried again).
+      if (this.loaded.get(id) === value && (id !== 'pick-dataset' || this.dataset)) return;
+      this.loaded.set(id, value);
+      // Another championship, event, session, car or run sheet: the dataset open is not among its datasets, so it is
+      // put away at once (its metadata, laps and plots stayed under the new run's pickers), and an answer still on
+      // its way for it is dropped.
+      if (id !== 'pick-dataset') {
+        this.opening++;
+        if (this.dataset) this.closeDataset();
+      }
       if (value) void this.run(async () => load(value));
     });
   }
 
-  /** Fills a picker with entities (a blank first choice), clearing the pickers below it. */
-  private fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string): void {
+  /**
+   * Fills a picker with entities (a blank first choice), clearing the pickers below it. A single championship, event,
+   * session, car or run sheet is picked at once, as if the user had (`auto` false: not).
+   */
+  private fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string, auto = true): void {
     const order = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
     for (const below of order.slice(order.indexOf(id) + 1)) el<HTMLSelectElement>(below).replaceChildren();
+    for (const picker of order.slice(order.indexOf(id))) this.loaded.delete(picker);
+    if (id !== 'pick-dataset') {
+      el('uploading').textContent = '';
+      el<HTMLButtonElement>('refresh-datasets').disabled = true;
+    }
     const select = el<HTMLSelectElement>(id);
     const options = [new Option(items.length ? 'choose…' : 'none', '')];
     for (const item of items) {
@@ -213,6 +245,11 @@ class Viewer {
       else options.push(new Option(label ? label(item as EntityJson) : entityName(item), item.Id));
     }
     select.replaceChildren(...options);
+    // Not a dataset: opening one reads it, which stays the user's choice.
+    if (auto && items.length === 1 && id !== 'pick-dataset') {
+      select.selectedIndex = 1;
+      select.dispatchEvent(new Event('change'));
+    }
   }
 
   private async loadEvents(championshipId: string): Promise<void> {
@@ -235,14 +272,34 @@ class Viewer {
     this.fill('pick-run', this.runs, entityName);
   }
   private datasets: DatasetRef[] = [];
-  private async loadDatasets(): Promise<void> {
+  /**
+   * Lists the run sheet's (and the car's) datasets, and says how many files are still uploading. `refresh`: the list
+   * read again (the Refresh button), the dataset open kept open and picked when it is still listed.
+   */
+  private async loadDatasets(refresh = false): Promise<void> {
     const api = this.requireApi();
     const run = this.runs.find((r) => r.Id === el<HTMLSelectElement>('pick-run').value);
     if (!run) return;
     const [runFiles, ...carFiles] = await Promise.all([api.attachments('RunSheets', run.Id), ...this.carData.map((d) => api.attachments('SessionCarDatas', d.Id))]);
+    if (el<HTMLSelectElement>('pick-run').value !== run.Id) return;
     this.datasets = [...datasetsOf('RunSheets', run, runFiles), ...this.carData.flatMap((d, i) => datasetsOf('SessionCarDatas', d, carFiles[i] ?? []))];
+    const open = this.dataset;
     this.fill('pick-dataset', this.datasets.map((d, i) => ({ value: String(i), label: d.label })));
-    if (this.datasets.length === 0) this.status('This run sheet has no dataset available on the server (attached files in state 2).');
+    if (refresh && open) {
+      const kept = this.datasets.findIndex((d) => d.entityType === open.entityType && d.entityId === open.entityId && d.group === open.group);
+      if (kept >= 0) {
+        el<HTMLSelectElement>('pick-dataset').value = String(kept);
+        this.loaded.set('pick-dataset', String(kept));
+      } else {
+        this.opening++;
+        this.closeDataset();
+      }
+    }
+    const uploading = uploadingCount([runFiles, ...carFiles].flat());
+    el('uploading').textContent = uploadingText(uploading);
+    el<HTMLButtonElement>('refresh-datasets').disabled = false;
+    if (this.datasets.length === 0) this.status(`This run sheet has no dataset available on the server (attached files in state 2)${uploading ? `; ${uploadingText(uploading)}` : '.'}`);
+    else if (refresh) this.status(`${this.datasets.length} dataset(s) listed.`);
   }
 
   /** Counts the datasets asked to open: an answer that comes after another dataset was asked for is dropped. */
@@ -272,6 +329,8 @@ class Viewer {
     this.view = null;
     this.scope = { kind: 'file' };
     for (const id of DATASET_PANELS) el(id).hidden = true;
+    // Nothing of it left in the page either: its properties, laps and channels.
+    for (const id of ['file-properties', 'laps', 'channels']) el(id).replaceChildren();
     this.panes.clear();
     this.plotted = [];
     this.plottedRange = null;
@@ -322,6 +381,14 @@ class Viewer {
         badge.dataset['testid'] = 'best-lap';
         badge.textContent = 'best';
         tr.cells[1].appendChild(badge);
+      }
+      // The out and in laps marked, as the lap statistics' kind column says them.
+      if (lap.kind !== 'flying') {
+        const kind = document.createElement('span');
+        kind.className = 'badge kind';
+        kind.dataset['testid'] = `kind-of-lap-${lap.lapIndex}`;
+        kind.textContent = `${lap.kind} lap`;
+        tr.cells[1].appendChild(kind);
       }
       tr.appendChild(cell(button('Plot', `plot-lap-${lap.lapIndex}`, () => this.plotLap(lap.lapIndex))));
       tr.appendChild(cell(button('Compare', `overlay-add-${lap.lapIndex}`, () => this.addToOverlay(lap))));
@@ -477,6 +544,12 @@ class Viewer {
 
   // ---- time plots ----------------------------------------------------------------------------------------------
 
+  /** The open dataset's ticked channels, in the order they were ticked (the panes' order, top to bottom). */
+  private ticked(): DataFileMetadataJson['channels'] {
+    const channels = this.metadata?.channels ?? [];
+    return [...this.selected].flatMap((name) => channels.filter((c) => c.name === name));
+  }
+
   private scopeFromControls(): Scope {
     const kind = el<HTMLSelectElement>('scope').value;
     if (kind === 'lap') return { kind: 'lap', lapIndex: Number(el<HTMLSelectElement>('scope-lap').value) };
@@ -536,7 +609,7 @@ class Viewer {
     const dataset = this.dataset;
     const m = this.metadata;
     if (!dataset || !m) return;
-    const names = m.channels.filter((c) => this.selected.has(c.name)).map((c) => c.name);
+    const names = this.ticked().map((c) => c.name);
     if (names.length === 0) {
       this.status('Tick one or more channels to plot.');
       return;
@@ -569,26 +642,36 @@ class Viewer {
     const series = await this.requireApi().channels(dataset, body, pointsForWidth(this.panes.plotWidth()));
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
     if (this.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.actionAt).toFixed(1);
-    this.plotted = series.map((s) => {
-      const channel = m.channels.find((c) => c.name === s.name);
-      return { name: s.name, unit: s.unit, line: seriesLine(s), step: channel ? isDiscreteChannel(channel) : false };
-    });
-    const specs: PaneSpec[] = this.plotted.map((p) => ({
+    // In the order the channels were ticked, whatever the answer's order.
+    const order = (name: string) => {
+      const i = names.indexOf(name);
+      return i < 0 ? names.length : i;
+    };
+    this.plotted = [...series]
+      .sort((a, b) => order(a.name) - order(b.name))
+      .map((s) => {
+        const channel = m.channels.find((c) => c.name === s.name);
+        return { name: s.name, unit: s.unit, line: seriesLine(s), step: channel ? isDiscreteChannel(channel) : false };
+      });
+    // Each channel its own colour (the first the plot colour, red), as the values line and the legends name them.
+    const specs: PaneSpec[] = this.plotted.map((p, i) => ({
       id: p.name,
       title: p.name,
       unit: p.unit,
       xLabel: 'time (s)',
-      series: [{ label: p.name, colour: COLOURS[0] }],
+      series: [{ label: p.name, colour: COLOURS[i % COLOURS.length] as string, step: p.step }],
       data: alignLines([p.line]) as PaneSpec['data'],
       xRange: [range.start, range.start + range.duration],
       readout: { time: formatCursorTime, value: (x) => formatValue(valueAt(p.line, x, p.step), p.unit) },
     }));
     this.panes.render(specs);
+    this.layOutCursorLine();
     this.plottedRange = range;
     // The track map follows the lap plotted (else it stays on the best lap), and says when it shows another one.
     if (this.scope.kind === 'lap' && !this.view) el<HTMLSelectElement>('trackmap-lap').value = String(this.scope.lapIndex);
     this.renderMapCaption();
-    const decimals = Math.max(2, tickDecimals(range.duration / 10));
+    // To the millisecond, more for a window too short to tell its ends apart at that (0.1 ms: 7 decimals).
+    const decimals = Math.min(9, Math.max(3, Math.ceil(-Math.log10(range.duration)) + 3));
     this.status(`${names.length} channel(s), ${range.start.toFixed(decimals)} s to ${(range.start + range.duration).toFixed(decimals)} s${cut}`);
   }
 
@@ -616,21 +699,95 @@ class Viewer {
     await this.run(() => this.plot());
   }
 
-  private showCursor(x: number | null): void {
-    if (!this.cursorFromMap && this.trackMap) this.drawTrackMap(x === null ? null : pointAtFileTime(this.trackMap.answer, x));
-    const out = el('cursor-values');
-    if (x === null || this.plotted.length === 0) {
-      out.replaceChildren();
+  /**
+   * The values line's places, one for the time and one a plotted channel, laid out once a plot is drawn: the cursor
+   * only changes their text, never the line's height. (The line used to grow from nothing to several wrapped lines
+   * on the first hover: the panes moved under the mouse, the top ones got a mouseleave and showed "--", and a drag
+   * over them zoomed to a range measured against where the pane had been.)
+   */
+  private layOutCursorLine(): void {
+    const count = this.plotted.length === 0 ? 0 : this.plotted.length + 1;
+    el('cursor-values').replaceChildren(...Array.from({ length: count }, () => document.createElement('span')));
+    this.fillCursorLine(null);
+  }
+
+  /** Back to the scope's own range (Reset, Escape, a double-click on a pane). */
+  private resetZoom(): void {
+    if (this.plotted.length === 0) return;
+    this.view = null;
+    this.actionAt = performance.now();
+    void this.run(() => this.plot());
+  }
+
+  /** The window on screen zoomed by `factor` around `centre` (file time): one read. */
+  private zoomBy(factor: number, centre: number | null): void {
+    const r = this.plottedRange;
+    if (!r || this.plotted.length === 0) return;
+    const [min, max] = zoomAround(r.start, r.duration, centre ?? Number.NaN, factor);
+    void this.zoomTo(min, max);
+  }
+
+  /**
+   * Keys over the page (not while typing in a field): ← and → step the time plots' cursor one plotted point (with
+   * Shift, ten), + and - zoom in and out around it (the window's middle without one), Escape resets the zoom.
+   */
+  private onKey(e: KeyboardEvent): void {
+    const target = e.target as HTMLElement | null;
+    if (e.ctrlKey || e.metaKey || e.altKey || this.plotted.length === 0 || (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) return;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const xs = this.plotted[0]?.line.x ?? [];
+      const r = this.plottedRange as { start: number; duration: number };
+      const from = this.cursorAt ?? r.start + r.duration / 2;
+      const steps = (e.key === 'ArrowRight' ? 1 : -1) * (e.shiftKey ? 10 : 1);
+      const x = this.cursorAt === null ? from : stepX(xs, from, steps);
+      if (x !== null && x >= r.start && x <= r.start + r.duration) this.panes.setCursorAt(x);
+    } else if (e.key === '+' || e.key === '=') this.zoomBy(0.5, this.cursorAt);
+    else if (e.key === '-' || e.key === '_') this.zoomBy(2, this.cursorAt);
+    else if (e.key === 'Escape' && this.view) this.resetZoom();
+    else return;
+    e.preventDefault();
+  }
+
+  /** Ctrl (or Alt) and the wheel over the time plots zoom around the mouse's time: the turns of a quarter second, one read. */
+  private wheelZoom: { factor: number; centre: number | null; timer: number } | null = null;
+
+  private onWheel(e: WheelEvent): void {
+    if (!(e.ctrlKey || e.altKey) || this.plotted.length === 0 || e.deltaY === 0) return;
+    e.preventDefault();
+    const factor = e.deltaY > 0 ? 2 : 0.5;
+    if (this.wheelZoom) {
+      this.wheelZoom.factor *= factor;
       return;
     }
-    const parts = [`t = ${formatCursorTime(x)} s`, ...this.plotted.map((p) => `${p.name}: ${formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
-    out.replaceChildren(
-      ...parts.map((t) => {
-        const span = document.createElement('span');
-        span.textContent = t;
-        return span;
-      }),
-    );
+    this.wheelZoom = {
+      factor,
+      centre: this.cursorAt,
+      timer: window.setTimeout(() => {
+        const zoom = this.wheelZoom;
+        this.wheelZoom = null;
+        if (zoom && zoom.factor !== 1) this.zoomBy(zoom.factor, zoom.centre);
+      }, 250),
+    };
+  }
+
+  /** The time plots' cursor (file time), null off the plots. */
+  private cursorAt: number | null = null;
+
+  private showCursor(x: number | null): void {
+    this.cursorAt = x;
+    if (!this.cursorFromMap && this.trackMap) this.drawTrackMap(x === null ? null : pointAtFileTime(this.trackMap.answer, x));
+    this.fillCursorLine(x);
+  }
+
+  private fillCursorLine(x: number | null): void {
+    const spans = el('cursor-values').children;
+    // Off the plots: "--" in every place.
+    const parts = [`t = ${x === null ? '--' : formatCursorTime(x)} s`, ...this.plotted.map((p) => `${p.name}: ${x === null ? '--' : formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
+    for (let i = 0; i < spans.length; i++) {
+      const span = spans[i] as HTMLElement;
+      span.textContent = parts[i] ?? '';
+      span.title = parts[i] ?? '';
+    }
   }
 
   private drawn(container: HTMLElement): void {
@@ -703,7 +860,7 @@ class Viewer {
       this.status('Add laps with "Compare" first.');
       return;
     }
-    const channels = m.channels.filter((c) => this.selected.has(c.name));
+    const channels = this.ticked();
     if (channels.length === 0) {
       this.status('Tick one or more channels to overlay.');
       return;
@@ -739,7 +896,7 @@ class Viewer {
       title: `${c.name} over ${axis === 'distance' ? 'distance' : 'lap time'}`,
       unit: c.unit,
       xLabel: axis === 'distance' ? 'distance (m)' : 'lap time (s)',
-      series: overlay.map((o, i) => ({ label: o.label, colour: COLOURS[i % COLOURS.length] })),
+      series: overlay.map((o, i) => ({ label: o.label, colour: COLOURS[i % COLOURS.length], step: isDiscreteChannel(c) })),
       data: overlayOnGrid(
         perLap.map((lines) => lines[k]),
         c,
@@ -785,7 +942,7 @@ class Viewer {
     if (!m || !this.dataset) return;
     const thresholds = parseThresholds(el<HTMLInputElement>('lapstats-thresholds').value);
     const channels = lapStatsChannelsOf(
-      m.channels.filter((c) => this.selected.has(c.name)).map((c) => c.name),
+      this.ticked().map((c) => c.name),
       thresholds,
     );
     const sectorStartDistances = parseDistances(el<HTMLInputElement>('lapstats-sectors').value);
@@ -825,7 +982,13 @@ class Viewer {
   private async plotHistogram(): Promise<void> {
     if (!this.dataset) return;
     const bins = parseBins(el<HTMLInputElement>('histogram-bins').value);
-    const answer = await this.requireApi().histogram(this.dataset, { channel: el<HTMLSelectElement>('histogram-channel').value, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
+    const name = el<HTMLSelectElement>('histogram-channel').value;
+    const api = this.requireApi();
+    let answer = await api.histogram(this.dataset, { channel: name, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
+    // A discrete channel of whole values (gear): read again with one bin per value, centred on it.
+    const channel = this.metadata?.channels.find((c) => c.name === name);
+    const whole = channel && isDiscreteChannel(channel) ? integerEdges(answer.edges[0] ?? Number.NaN, answer.edges[answer.edges.length - 1] ?? Number.NaN) : null;
+    if (whole) answer = await api.histogram(this.dataset, { channel: name, lapIndex: this.analysisLap(), edges: whole });
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;
     // The count axis runs from 0 to the tallest bar (as the bars are scaled), its ticks whole numbers of samples.

@@ -135,3 +135,32 @@ export function formatValue(value: number | null | undefined, unit: string): str
   const text = abs !== 0 && (abs >= 1e6 || abs < 1e-3) ? value.toExponential(3) : displayNumber(value, 6);
   return unit ? `${text} ${unit}` : text;
 }
+
+/**
+ * A window zoomed by `factor` (0.5: in, twice as close; 2: out) around `centre`, which stays where it is on the axis
+ * (the cursor's time under the keyboard's + and -, or the mouse's under the wheel). [min, max] before clampWindow.
+ */
+export function zoomAround(start: number, duration: number, centre: number, factor: number): [number, number] {
+  const c = Number.isFinite(centre) && centre >= start && centre <= start + duration ? centre : start + duration / 2;
+  const min = c - (c - start) * factor;
+  return [min, min + duration * factor];
+}
+
+/**
+ * The plotted x `steps` points after (or before, negative) the one at or before `x` in the sorted `xs`: the cursor's
+ * next position under the arrow keys, one plotted point at a time; null when there is none.
+ */
+export function stepX(xs: ArrayLike<number>, x: number, steps: number): number | null {
+  if (xs.length === 0) return null;
+  let lo = 0;
+  let hi = xs.length - 1;
+  // The last index whose x is at or before `x` (a cursor between points counts from the one before).
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((xs[mid] as number) <= x + 1e-9) lo = mid;
+    else hi = mid - 1;
+  }
+  const at = (xs[lo] as number) <= x + 1e-9 ? lo : -1;
+  const next = steps > 0 ? at + steps : at === -1 ? -1 : (xs[at] as number) < x - 1e-9 ? at + steps + 1 : at + steps;
+  return next >= 0 && next < xs.length ? (xs[next] as number) : null;
+}

@@ -290,7 +290,7 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     // Wherever on the map the marker lands, the values line says no time (lap 2's times are not on lap 3's axis).
     for (const [fx, fy] of [[0.3, 0.3], [0.5, 0.5], [0.7, 0.6]]) {
       await andDrawn(page, 'trackmap-canvas', () => page.mouse.move(box.x + box.width * (fx as number), box.y + box.height * (fy as number)));
-      expect(await page.textContent('[data-testid=cursor-values]')).toBe('');
+      expect(await page.textContent('[data-testid=cursor-values]')).not.toMatch(/t = [\d.]+ s|: [\d.]+/);
     }
     expect(pageErrors).toEqual([]);
     await page.context().close();

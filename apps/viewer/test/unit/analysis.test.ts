@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, colourRamp, histogramBars, histogramCaption, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, colourRamp, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 
@@ -87,6 +87,42 @@ describe('the analysis views', () => {
     expect(marks).toEqual([{ x: PLOT_MARGIN.left + 100, y: 60, w: 100, h: 50, colour: '#ff0000' }]);
     expect(scatterCaption(answer)).toBe("y against x, each cell coloured by how many pairs it holds (blue few, red most): 3 pairs in a 2×2 density grid, on x's time base.");
     expect(scatterCaption({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBe("y against x, coloured by Ground Speed (blue low, red high): 3 pairs in a 2×2 density grid, on x's time base.");
+  });
+
+  test('when a mean is float noise about 0 for its channel\'s values, then it is shown as 0; a small mean of small values is kept', () => {
+    expect(meanShown(-2.1128e-15, -12.5, 13.1)).toBe(0);
+    expect(meanShown(2e-7, -1e-6, 1e-6)).toBe(2e-7);
+    expect(meanShown(0.5, 0, 1)).toBe(0.5);
+    expect(meanShown(null, 0, 1)).toBeNull();
+    expect(meanShown(1e-20, null, null)).toBe(1e-20);
+  });
+
+  test('when scatter points are drawn, then the extreme ones are whole inside the frame, not cut in half by it', () => {
+    const answer: ScatterJson = {
+      ...echo,
+      lapIndex: null,
+      x: { name: 'x', unit: '' },
+      y: { name: 'y', unit: '' },
+      colour: null,
+      timeBase: 'x',
+      kind: 'points',
+      count: 3,
+      points: { x: [0, 5, 10], y: [0, 2, 5] },
+    };
+    const { marks } = scatterMarks(answer, 260, 140, '#000000');
+    for (const m of marks) {
+      expect(m.x).toBeGreaterThanOrEqual(PLOT_MARGIN.left);
+      expect(m.x + m.w).toBeLessThanOrEqual(260 - PLOT_MARGIN.right);
+      expect(m.y).toBeGreaterThanOrEqual(PLOT_MARGIN.top);
+      expect(m.y + m.h).toBeLessThanOrEqual(140 - PLOT_MARGIN.bottom);
+    }
+  });
+
+  test('when a channel holds whole numbers (gear 1 to 6), then its histogram has one bin per number centred on it; otherwise none is offered', () => {
+    expect(integerEdges(1, 6)).toEqual([0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5]);
+    expect(integerEdges(0, 0)).toEqual([-0.5, 0.5]);
+    expect(integerEdges(0.2, 6)).toBeNull();
+    expect(integerEdges(0, 500)).toBeNull();
   });
 
   test('when a histogram is drawn, then each bar spans its bin and the fullest reaches the top', () => {

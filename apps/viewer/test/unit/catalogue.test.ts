@@ -1,5 +1,5 @@
 import type { DatasetRef } from '../../src/api';
-import { channelCount, comparisonLabel, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, lapRows, type CatalogueChannel } from '../../src/catalogue';
+import { channelCount, comparisonLabel, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type CatalogueChannel } from '../../src/catalogue';
 
 const attachment = (id: string, FileName: string, AttachedFileGroupName: string | null, ServerAttachedFileState: number) => ({ Id: id, Parameters: { FileName, AttachedFileGroupName, ServerAttachedFileState }, SignedURL: null });
 
@@ -17,6 +17,17 @@ describe('datasetsOf', () => {
       { entityType: 'RunSheets', entityId: 'r1', group: 'Stint', name: 'Run 3 / Stint', label: 'Run 3 / Stint (stint.ld, stint.ldx)' },
       { entityType: 'RunSheets', entityId: 'r1', group: 'Laps', name: 'Run 3 / Laps', label: 'Run 3 / Laps (lap1.csv)' },
     ]);
+  });
+});
+
+describe('uploadingCount', () => {
+  test('when files are prepared, uploading and available, then those below state 2 are counted, and said in the singular or plural', () => {
+    const files = [attachment('a', 'a.ld', 'Stint', 0), attachment('b', 'b.ld', 'Stint', 1), attachment('c', 'c.ld', 'Stint', 2), attachment('d', 'd.ld', null, 1)];
+    expect(uploadingCount(files)).toBe(3);
+    expect(uploadingCount([])).toBe(0);
+    expect(uploadingText(0)).toBe('');
+    expect(uploadingText(1)).toBe('1 file still uploading: Refresh lists it once available.');
+    expect(uploadingText(3)).toBe('3 files still uploading: Refresh lists them once available.');
   });
 });
 
@@ -49,6 +60,12 @@ describe('lapRows', () => {
     expect(lapRows({ startTime: 0, lapElapsedTimes: [30, 65, 64, 90] }).find((r) => r.best)?.lapIndex).toBe(2);
     expect(lapRows({ startTime: 0, lapElapsedTimes: [70, 65] }).find((r) => r.best)?.lapIndex).toBe(1);
     expect(lapRows({ startTime: 0, lapElapsedTimes: [] })).toEqual([]);
+  });
+
+  test('when laps are listed, then the first is the out lap and the last of two or more the in lap, as the lap statistics say', () => {
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [30, 65, 64, 90] }).map((r) => r.kind)).toEqual(['out', 'flying', 'flying', 'in']);
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [70, 65] }).map((r) => r.kind)).toEqual(['out', 'in']);
+    expect(lapRows({ startTime: 0, lapElapsedTimes: [70] }).map((r) => r.kind)).toEqual(['out']);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ChannelSeries } from '@pitwall/channels';
-import { alignLines, clampWindow, formatCursorTime, formatValue, grid, panWindow, pointsForWidth, seriesLine, tickDecimals, valueAt, windowInFile } from '../../src/plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, grid, panWindow, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, zoomAround } from '../../src/plot-data';
 
 describe('seriesLine', () => {
   test('when a series has implicit times, then sample i is at startTime + i / frequency, less the offset; gaps and NaN are null', () => {
@@ -133,4 +133,25 @@ test('tickDecimals: the decimals of the tick step, so ticks a step apart never r
   expect(tickDecimals(0.000005)).toBe(6);
   const ticks = [90.0001, 90.00015, 90.0002].map((v) => v.toFixed(tickDecimals(0.00005)));
   expect(new Set(ticks).size).toBe(3);
+});
+
+describe('zoomAround and stepX: the keyboard and the wheel', () => {
+  test('when a window is zoomed around a time in it, then that time keeps its place on the axis; outside it, the middle does', () => {
+    expect(zoomAround(100, 60, 115, 0.5)).toEqual([107.5, 137.5]);
+    expect(zoomAround(100, 60, 115, 2)).toEqual([85, 205]);
+    expect(zoomAround(100, 60, 500, 0.5)).toEqual([115, 145]);
+    expect(zoomAround(100, 60, Number.NaN, 0.5)).toEqual([115, 145]);
+  });
+
+  test('when the cursor steps along the plotted points, then it goes to the next or previous point, from between points too, and stops at the ends', () => {
+    const xs = [0, 0.1, 0.2, 0.3];
+    expect(stepX(xs, 0.1, 1)).toBe(0.2);
+    expect(stepX(xs, 0.1, -1)).toBe(0);
+    expect(stepX(xs, 0.15, 1)).toBe(0.2);
+    expect(stepX(xs, 0.15, -1)).toBe(0.1);
+    expect(stepX(xs, 0.1, 10)).toBeNull();
+    expect(stepX(xs, 0, -1)).toBeNull();
+    expect(stepX(xs, -1, 1)).toBe(0);
+    expect(stepX([], 0, 1)).toBeNull();
+  });
 });
