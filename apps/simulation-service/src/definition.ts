@@ -51,9 +51,9 @@ const SimulationServiceConfig = z.object({
   SIMULATION_HTTP_TIMEOUT_MS: intVar(15000),
   /**
    * How long after a worker first ran it a job waits for its study to end (studies that stay queued or running past it
-   * end `Simulation failed`, naming this variable); 24 h by default.
+   * end `Simulation failed`, naming this variable); 24 h by default. 0 is refused (every job would fail at its first poll).
    */
-  SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000),
+  SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000).refine((ms) => ms >= 1, 'must be 1 or more (milliseconds)'),
   /** Jobs of one account running at once, all instances together; the others wait without holding a worker. */
   SIMULATION_MAX_JOBS_PER_ACCOUNT: intVar(DEFAULT_MAX_JOBS_PER_ACCOUNT),
   /** The longest study id a job takes from the external system or a Reprocess's setup parameter (sent, stored, announced). */
