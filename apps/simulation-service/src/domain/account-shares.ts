@@ -8,8 +8,8 @@ import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
 /** The statuses a job ends with. */
 export const FINAL_STATES: readonly string[] = [SIMULATION_STATUS.completed, SIMULATION_STATUS.failed, SIMULATION_STATUS.startFailed];
 
-/** How long a worker's slot stays counted without being renewed (a worker killed -9 frees it after this). */
-export const RUN_LEASE_MS = 60_000;
+/** How long a worker's slot stays counted without being renewed (renewed every third of it): a worker killed -9 frees it, and its job runs again, after this. */
+export const RUN_LEASE_MS = 20_000;
 
 export interface ShareSettings {
   /** SIMULATION_MAX_JOBS_PER_ACCOUNT: jobs of one account running at once, across every instance. */
