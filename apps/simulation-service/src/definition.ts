@@ -51,9 +51,9 @@ const SimulationServiceConfig = z.object({
   SIMULATION_HTTP_TIMEOUT_MS: intVar(15000),
   /**
    * How long after a worker first ran it a job waits for its study to end (studies that stay queued or running past it
-   * end `Simulation failed`, naming this variable); 24 h by default.
+   * end `Simulation failed`, naming this variable); 24 h by default. 0 is refused (every job would fail at its first poll).
    */
-  SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000),
+  SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000).refine((ms) => ms >= 1, 'must be 1 or more (milliseconds)'),
   /** Jobs of one account running at once, all instances together; the others wait without holding a worker. */
   SIMULATION_MAX_JOBS_PER_ACCOUNT: intVar(DEFAULT_MAX_JOBS_PER_ACCOUNT),
   /** The longest study id a job takes from the external system or a Reprocess's setup parameter (sent, stored, announced). */
@@ -147,7 +147,6 @@ export const simulationService = defineService({
     outbox.start();
     inbox.start();
     dispatcher.start();
-    shares.start();
     return {
       egress,
       entities,
@@ -184,12 +183,19 @@ export const simulationService = defineService({
     },
   ],
   // An in-process bus (npm start) keeps its queues in the process's memory: the jobs queued or running when the
-  // process stopped or was killed went with it. Their rows say they are unfinished; their messages go out again.
-  started: async ({ repository, outbox }, { shared, logger }) => {
-    if (!(shared.bus instanceof InProcessBus)) return;
-    const unfinished = await repository.unfinishedJobs(FINAL_STATES, JOB_ROUTING_PREFIX);
-    if (!unfinished.length) return;
-    await outbox.transaction(async (_client, add) => add(unfinished.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage }))));
-    logger.info({ jobs: unfinished.length }, 'unfinished simulation jobs queued again (the in-process bus lost them with the process)');
+  // process stopped or was killed went with it. Their rows say they are unfinished; their messages go out again, the
+  // dead process's worker leases freed. Waiting jobs are woken only after, so no job is published by both.
+  started: async ({ repository, outbox, shares }, { shared, logger }) => {
+    if (shared.bus instanceof InProcessBus) {
+      const unfinished = await outbox.transaction(async (client, add) => {
+        const own = shares.ownRunners();
+        await repository.freeRunsExcept(client, own);
+        const jobs = await repository.unfinishedJobs(FINAL_STATES, JOB_ROUTING_PREFIX, own, client);
+        await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
+        return jobs.length;
+      });
+      if (unfinished) logger.info({ jobs: unfinished }, 'unfinished simulation jobs queued again (the in-process bus lost them with the process)');
+    }
+    shares.start();
   },
 });

@@ -128,26 +128,38 @@ export class CallbackRepository {
    * (what the claimer is sending counted in), the accounts and callbacks with the fewest in flight first, then the
    * longest due; so a backlog of one account, or of one slow receiver, never fills a claim. Each is leased (its next
    * attempt moved `leaseMs` ahead), so another instance does not send it meanwhile, and an instance that dies
-   * mid-attempt leaves it due again after.
+   * mid-attempt leaves it due again after. Only the callbacks with pending deliveries are visited (one index probe
+   * each), however many callbacks the accounts registered.
    */
   async claimDue(limits: ClaimLimits, leaseMs: number): Promise<DueDelivery[]> {
     if (limits.limit <= 0) return [];
     // The choice reads without locks (a window cannot lock); the rows chosen are then locked, skipping those another
     // instance holds, and checked again: one it claimed meanwhile is no longer due.
     const { rows } = await this.pool.query<{ id: string; account_id: string; callback_id: string; webhook_id: string; body: string; attempts: number; url: string; sealed_secret: Buffer }>(
-      `WITH sending_account AS (SELECT * FROM unnest($3::uuid[], $4::int[]) AS s(account_id, n)),
+      `WITH RECURSIVE sending_account AS (SELECT * FROM unnest($3::uuid[], $4::int[]) AS s(account_id, n)),
        sending_callback AS (SELECT * FROM unnest($5::uuid[], $6::int[]) AS s(callback_id, n)),
+       -- Each callback with pending deliveries and its earliest, one index probe each (a skip scan of
+       -- callback_deliveries_callback_due): callbacks with nothing pending are never read.
+       pending_callback AS (
+         (SELECT callback_id, next_attempt_at FROM simulation.callback_deliveries WHERE state = 'pending'
+          ORDER BY callback_id, next_attempt_at, created_at LIMIT 1)
+         UNION ALL
+         SELECT n.callback_id, n.next_attempt_at FROM pending_callback p CROSS JOIN LATERAL (
+           SELECT callback_id, next_attempt_at FROM simulation.callback_deliveries
+           WHERE state = 'pending' AND callback_id > p.callback_id
+           ORDER BY callback_id, next_attempt_at, created_at LIMIT 1) n),
        candidate AS (
          SELECT d.id, c.account_id, d.next_attempt_at, d.created_at, COALESCE(sa.n, 0) AS account_sending,
                 COALESCE(sc.n, 0) + row_number() OVER (PARTITION BY c.id ORDER BY d.next_attempt_at, d.created_at) AS in_callback
-         FROM simulation.callbacks c
+         FROM pending_callback p
+         CROSS JOIN LATERAL (SELECT id, account_id FROM simulation.callbacks WHERE id = p.callback_id LIMIT 1) c
          LEFT JOIN sending_account sa ON sa.account_id = c.account_id
          LEFT JOIN sending_callback sc ON sc.callback_id = c.id
          CROSS JOIN LATERAL (
            SELECT d.id, d.next_attempt_at, d.created_at FROM simulation.callback_deliveries d
            WHERE d.callback_id = c.id AND d.state = 'pending' AND d.next_attempt_at <= now()
            ORDER BY d.next_attempt_at, d.created_at LIMIT GREATEST($8 - COALESCE(sc.n, 0), 0)) d
-         WHERE COALESCE(sa.n, 0) < $7),
+         WHERE p.next_attempt_at <= now() AND COALESCE(sa.n, 0) < $7),
        ranked AS (
          SELECT id, next_attempt_at, created_at,
                 account_sending + row_number() OVER (PARTITION BY account_id ORDER BY in_callback, next_attempt_at, created_at) AS in_account
@@ -156,11 +168,14 @@ export class CallbackRepository {
        locked AS (
          SELECT id FROM simulation.callback_deliveries
          WHERE id IN (SELECT id FROM chosen) AND state = 'pending' AND next_attempt_at <= now()
-         FOR UPDATE SKIP LOCKED)
-       UPDATE simulation.callback_deliveries d SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
-       FROM simulation.callbacks c
-       WHERE c.id = d.callback_id AND d.id IN (SELECT id FROM locked)
-       RETURNING d.id, c.account_id, d.callback_id, d.webhook_id, d.body, d.attempts, c.url, c.sealed_secret`,
+         FOR UPDATE SKIP LOCKED),
+       claimed AS (
+         UPDATE simulation.callback_deliveries d SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+         WHERE d.id IN (SELECT id FROM locked)
+         RETURNING d.id, d.callback_id, d.webhook_id, d.body, d.attempts)
+       -- Callbacks are read by key only (LIMIT 1 keeps each a probe, never a scan of every callback).
+       SELECT d.id, c.account_id, d.callback_id, d.webhook_id, d.body, d.attempts, c.url, c.sealed_secret
+       FROM claimed d CROSS JOIN LATERAL (SELECT account_id, url, sealed_secret FROM simulation.callbacks WHERE id = d.callback_id LIMIT 1) c`,
       [
         limits.limit,
         leaseMs,

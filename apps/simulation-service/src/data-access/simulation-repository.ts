@@ -103,20 +103,27 @@ export class SimulationRepository {
   }
 
   /**
-   * Jobs not at a last status (nor dead-lettered) that are their setup's latest run, and whose job message (its routing
-   * key starts with `jobRoutingPrefix`; status events carry the job id too) is not still waiting in the outbox (that
-   * one will be published): the jobs an in-process bus lost with its process.
+   * Jobs not at a last status (nor dead-lettered) that are their setup's latest run, are not marked waiting
+   * (`wakeWaiting` publishes those), are not run by `ownRunners` (this process's runs), and whose job message (its
+   * routing key starts with `jobRoutingPrefix`; status events carry the job id too) is not still waiting in the outbox
+   * (that one will be published): with an in-process bus, the jobs it lost with its process.
    */
-  async unfinishedJobs(finalStates: readonly string[], jobRoutingPrefix: string): Promise<{ id: string; accountId: string }[]> {
-    const { rows } = await this.pool.query<{ id: string; account_id: string }>(
+  async unfinishedJobs(finalStates: readonly string[], jobRoutingPrefix: string, ownRunners: readonly string[] = [], q: Queryable = this.pool): Promise<{ id: string; accountId: string }[]> {
+    const { rows } = await q.query<{ id: string; account_id: string }>(
       `SELECT j.id, j.account_id FROM simulation.jobs j
          JOIN simulation.setup_runs r ON r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id = j.id
-        WHERE NOT j.dead_lettered AND j.state <> ALL($1::text[])
+        WHERE NOT j.dead_lettered AND NOT j.waiting AND j.state <> ALL($1::text[])
+          AND (j.runner IS NULL OR j.runner <> ALL($3::uuid[]))
           AND NOT EXISTS (SELECT 1 FROM simulation.outbox o WHERE starts_with(o.routing_key, $2) AND o.payload->>'jobId' = j.id::text)
         ORDER BY j.created_at, j.id`,
-      [finalStates, jobRoutingPrefix],
+      [finalStates, jobRoutingPrefix, ownRunners],
     );
     return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
+  }
+
+  /** Frees the worker leases of every run but `ownRunners` (with an in-process bus: a dead process's, after a restart). */
+  async freeRunsExcept(q: Queryable, ownRunners: readonly string[]): Promise<void> {
+    await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL AND runner <> ALL($1::uuid[])', [ownRunners]);
   }
 
   async job(id: string): Promise<Job | null> {
@@ -167,28 +174,32 @@ export class SimulationRepository {
   }
 
   /**
-   * A job's claim of its setup's write slot: `claimed` (held until released), `superseded` (a newer job is the setup's
-   * latest run: this one writes nothing more), or `busy` (a request is writing a newer run's Requested). A setup with no
-   * accepted run recorded (a job older than the table) takes the job as its latest.
+   * A job's claim of its setup's write slot for `holder`: `claimed` (held until released), `superseded` (a newer job is
+   * the setup's latest run: this one writes nothing more), `lost` (the holder is a worker run of the job whose lease
+   * another delivery of the job took over: it writes nothing more), or `busy` (a request is writing a newer run's
+   * Requested, or another run of the job its step). A setup with no accepted run recorded (a job older than the table)
+   * takes the job as its latest. The holder is the run's worker id (`runner`), or the job's id outside a run.
    */
-  async claimWriteSlot(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, leaseMs: number): Promise<'claimed' | 'superseded' | 'busy'> {
+  async claimWriteSlot(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, holder: string, leaseMs: number): Promise<'claimed' | 'superseded' | 'lost' | 'busy'> {
     for (;;) {
       // A run of the job that is behind the job's recorded steps (another delivery of the same job went on) is stale:
       // it is treated as superseded, so its older view of the study never lands over the newer one.
-      const { rows } = await this.pool.query<{ outcome: 'claimed' | 'superseded' | 'busy' | 'missing' }>(
-        `WITH current AS (SELECT sequence FROM simulation.jobs WHERE id = $3),
+      const { rows } = await this.pool.query<{ outcome: 'claimed' | 'superseded' | 'lost' | 'busy' | 'missing' }>(
+        `WITH current AS (SELECT sequence, runner FROM simulation.jobs WHERE id = $3),
+         lost AS (SELECT 1 FROM current WHERE $6::uuid <> $3 AND runner IS DISTINCT FROM $6::uuid),
          claimed AS (
-           UPDATE simulation.setup_runs SET job_id = $3, writer = $3, writer_until = now() + $4::int * interval '1 millisecond'
-           WHERE account_id = $1 AND setup_id = $2 AND (job_id = $3 OR job_id IS NULL) AND (writer IS NULL OR writer = $3 OR writer_until < now())
-             AND NOT EXISTS (SELECT 1 FROM current WHERE sequence <> $5)
+           UPDATE simulation.setup_runs SET job_id = $3, writer = $6, writer_until = now() + $4::int * interval '1 millisecond'
+           WHERE account_id = $1 AND setup_id = $2 AND (job_id = $3 OR job_id IS NULL) AND (writer IS NULL OR writer = $6 OR writer_until < now())
+             AND NOT EXISTS (SELECT 1 FROM current WHERE sequence <> $5) AND NOT EXISTS (SELECT 1 FROM lost)
            RETURNING 1
          ), run AS (SELECT job_id FROM simulation.setup_runs WHERE account_id = $1 AND setup_id = $2)
          SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 'claimed'
+                     WHEN EXISTS (SELECT 1 FROM lost) THEN 'lost'
                      WHEN EXISTS (SELECT 1 FROM current WHERE sequence <> $5) THEN 'superseded'
                      WHEN NOT EXISTS (SELECT 1 FROM run) THEN 'missing'
                      WHEN (SELECT job_id FROM run) <> $3 THEN 'superseded'
                      ELSE 'busy' END AS outcome`,
-        [job.accountId, job.setupId, job.id, leaseMs, job.sequence],
+        [job.accountId, job.setupId, job.id, leaseMs, job.sequence, holder],
       );
       const outcome = rows[0]?.outcome ?? 'busy';
       if (outcome !== 'missing') return outcome;
@@ -227,27 +238,38 @@ export class SimulationRepository {
     ]);
   }
 
-  /** Records a status step of a job, inside the transaction that announces it. */
-  async advance(q: Queryable, id: string, step: { status: string; studyId: string | null; message: string | null; deadLettered?: boolean }): Promise<number> {
+  /**
+   * Records a status step of a job, inside the transaction that announces it; with `runner`, only while that worker run
+   * still holds the job's lease (null when another delivery took it over: nothing is recorded).
+   */
+  async advance(q: Queryable, id: string, step: { status: string; studyId: string | null; message: string | null; deadLettered?: boolean }, runner?: string): Promise<number | null> {
     const { rows } = await q.query<{ sequence: number }>(
       `UPDATE simulation.jobs SET state = $2, study_id = $3, message = $4, dead_lettered = $5, sequence = sequence + 1, updated_at = now()
-       WHERE id = $1 RETURNING sequence`,
-      [id, step.status, step.studyId, step.message, step.deadLettered ?? false],
+       WHERE id = $1 AND ($6::uuid IS NULL OR runner = $6::uuid) RETURNING sequence`,
+      [id, step.status, step.studyId, step.message, step.deadLettered ?? false, runner ?? null],
     );
-    return rows[0]?.sequence ?? 0;
+    return rows[0] ? rows[0].sequence : runner ? null : 0;
   }
 
   /**
-   * Admits a delivery of the job to a worker slot unless the account already runs `maxPerAccount` other jobs (leases
-   * not lapsed): `run` with the time since the job first ran (its lease taken by `runner`; another delivery of the same
-   * job loses it), or `wait` (the job is marked waiting, to be published again by `wakeWaiting`). One account's
+   * Admits a delivery of the job to a worker slot unless another delivery runs it (its lease not lapsed) or the
+   * account already runs `maxPerAccount` other jobs: `run` with the time since the job first ran (its lease taken by
+   * `runner`; a run whose lease lapsed loses it), `busy` (another run holds the job: this delivery does not run it), or
+   * `wait` (the account is at its share). Either way the job is marked waiting, published again by `wakeWaiting` once
+   * no live lease holds it and its account has room (so a busy delivery whose run has died is not lost). One account's
    * admissions are serialised (an advisory lock), so instances never admit past the share together.
    */
-  async admit(job: Pick<Job, 'id' | 'accountId'>, runner: string, maxPerAccount: number, leaseMs: number, finalStates: readonly string[]): Promise<{ outcome: 'run'; elapsedMs: number } | { outcome: 'wait' }> {
+  async admit(job: Pick<Job, 'id' | 'accountId'>, runner: string, maxPerAccount: number, leaseMs: number, finalStates: readonly string[]): Promise<{ outcome: 'run'; elapsedMs: number } | { outcome: 'wait' | 'busy' }> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended('simulation.jobs.share:' || $1, 0))", [job.accountId]);
+      const held = await client.query('SELECT 1 FROM simulation.jobs WHERE id = $1 AND runner_until > now()', [job.id]);
+      if (held.rowCount) {
+        await client.query('UPDATE simulation.jobs SET waiting = true WHERE id = $1', [job.id]);
+        await client.query('COMMIT');
+        return { outcome: 'busy' };
+      }
       const { rows } = await client.query<{ running: number }>(
         `SELECT count(*)::int AS running FROM simulation.jobs
           WHERE account_id = $1 AND id <> $2 AND runner_until IS NOT NULL AND runner_until > now() AND state <> ALL($3::text[])`,
@@ -273,9 +295,10 @@ export class SimulationRepository {
     }
   }
 
-  /** Extends the lease of a running job's worker (a no-op once another delivery took it over). */
-  async renewRun(jobId: string, runner: string, leaseMs: number): Promise<void> {
-    await this.pool.query(`UPDATE simulation.jobs SET runner_until = now() + $3::int * interval '1 millisecond' WHERE id = $1 AND runner = $2`, [jobId, runner, leaseMs]);
+  /** Extends the lease of a running job's worker: false once another delivery took it over (nothing renewed). */
+  async renewRun(jobId: string, runner: string, leaseMs: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(`UPDATE simulation.jobs SET runner_until = now() + $3::int * interval '1 millisecond' WHERE id = $1 AND runner = $2`, [jobId, runner, leaseMs]);
+    return (rowCount ?? 0) > 0;
   }
 
   /** Frees the worker slot a delivery of the job held. */
@@ -286,7 +309,8 @@ export class SimulationRepository {
   /**
    * Takes, inside the caller's transaction, the waiting jobs whose account has room under its share again (oldest
    * first, as many as there is room for), marked waiting no more: the caller publishes their job messages in the same
-   * transaction. Only a setup's latest run is woken (a superseded one would end at once).
+   * transaction. Only a setup's latest run is woken (a superseded one would end at once), and only once no live lease
+   * holds it (a delivery that found another running the job waits for that run to end or its lease to lapse).
    */
   async wakeWaiting(q: Queryable, maxPerAccount: number, finalStates: readonly string[]): Promise<{ id: string; accountId: string }[]> {
     const { rows } = await q.query<{ id: string; account_id: string }>(
@@ -297,7 +321,7 @@ export class SimulationRepository {
          SELECT j.id, j.account_id, row_number() OVER (PARTITION BY j.account_id ORDER BY j.created_at, j.id) AS k
            FROM simulation.jobs j
            JOIN simulation.setup_runs r ON r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id = j.id
-          WHERE j.waiting AND NOT j.dead_lettered AND j.state <> ALL($2::text[])
+          WHERE j.waiting AND NOT j.dead_lettered AND j.state <> ALL($2::text[]) AND (j.runner_until IS NULL OR j.runner_until <= now())
        )
        UPDATE simulation.jobs j SET waiting = false
          FROM candidates c LEFT JOIN running ru ON ru.account_id = c.account_id

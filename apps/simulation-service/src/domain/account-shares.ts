@@ -8,8 +8,8 @@ import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
 /** The statuses a job ends with. */
 export const FINAL_STATES: readonly string[] = [SIMULATION_STATUS.completed, SIMULATION_STATUS.failed, SIMULATION_STATUS.startFailed];
 
-/** How long a worker's slot stays counted without being renewed (a worker killed -9 frees it after this). */
-export const RUN_LEASE_MS = 60_000;
+/** How long a worker's slot stays counted without being renewed (renewed every third of it): a worker killed -9 frees it, and its job runs again, after this. */
+export const RUN_LEASE_MS = 20_000;
 
 export interface ShareSettings {
   /** SIMULATION_MAX_JOBS_PER_ACCOUNT: jobs of one account running at once, across every instance. */
@@ -23,7 +23,18 @@ export interface ShareSettings {
 export interface RunSlot {
   /** Time since a worker first ran the job (earlier deliveries included). */
   elapsedMs: number;
+  /** This run's worker id: the job's lease, and the holder of its setup's write slot while it writes a step. */
+  runner: string;
+  /** Aborted once another delivery of the job took its lease over (this one lapsed): the run stops, writing nothing more. */
+  lost: AbortSignal;
   end(): Promise<void>;
+}
+
+/** Thrown by a run of a job whose lease another delivery of the job took over: that one finishes the job. */
+export class RunTakenOver extends Error {
+  constructor(job: Pick<Job, 'id'>) {
+    super(`Job ${job.id} is run by another delivery (this run's lease lapsed and was taken over); this run stops`);
+  }
 }
 
 /**
@@ -41,6 +52,8 @@ export class AccountShares {
   private again = false;
   private stopped = true;
   private readonly leaseMs: number;
+  /** The worker ids of this instance's running jobs. */
+  private readonly runners = new Set<string>();
 
   constructor(
     private readonly repository: SimulationRepository,
@@ -51,24 +64,62 @@ export class AccountShares {
     this.leaseMs = settings.leaseMs ?? RUN_LEASE_MS;
   }
 
-  /** A slot for this delivery of the job, renewed until ended; null when its account is at its share (the job now waits). */
-  async admit(job: Pick<Job, 'id' | 'accountId'>): Promise<RunSlot | null> {
+  /**
+   * A slot for this delivery of the job, renewed until ended; `wait` when its account is at its share, `busy` when
+   * another delivery runs the job (live lease): either way the job is marked waiting and this delivery does not run it.
+   */
+  async admit(job: Pick<Job, 'id' | 'accountId'>): Promise<RunSlot | 'wait' | 'busy'> {
     const runner = randomUUID();
-    const admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs, FINAL_STATES);
-    if (admitted.outcome === 'wait') return null;
+    this.runners.add(runner);
+    let admitted: Awaited<ReturnType<SimulationRepository['admit']>>;
+    try {
+      admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs, FINAL_STATES);
+    } catch (err) {
+      this.runners.delete(runner);
+      throw err;
+    }
+    if (admitted.outcome !== 'run') {
+      this.runners.delete(runner);
+      return admitted.outcome;
+    }
+    const lost = new AbortController();
     const renewal = setInterval(() => {
-      this.repository.renewRun(job.id, runner, this.leaseMs).catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, "a simulation job's worker slot could not be renewed; retried"));
+      this.repository
+        .renewRun(job.id, runner, this.leaseMs)
+        .then((held) => {
+          if (held || lost.signal.aborted) return;
+          clearInterval(renewal);
+          this.logger.warn({ jobId: job.id }, "a simulation job's worker lease lapsed and another delivery took the job over; this run stops");
+          lost.abort(new RunTakenOver(job));
+        })
+        .catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, "a simulation job's worker slot could not be renewed; retried"));
     }, Math.max(10, Math.floor(this.leaseMs / 3)));
     renewal.unref();
     return {
       elapsedMs: admitted.elapsedMs,
+      runner,
+      lost: lost.signal,
       end: async () => {
         clearInterval(renewal);
+        this.runners.delete(runner);
         // Not freed (the database is away): the lease lapses by itself.
         await this.repository.endRun(job.id, runner).catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, "a simulation job's worker slot could not be freed; its lease will lapse"));
         this.wake();
       },
     };
+  }
+
+  /** The worker ids of the jobs this instance runs now. */
+  ownRunners(): string[] {
+    return [...this.runners];
+  }
+
+  /**
+   * Publishes a job message for the job afresh (through the outbox): a stopping instance hands its running job back
+   * this way rather than requeueing its delivery, which would count against the queue's delivery limit.
+   */
+  async requeue(job: Pick<Job, 'id' | 'accountId'>): Promise<void> {
+    await this.outbox.transaction(async (_client, add) => add([{ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage }]));
   }
 
   start(): void {

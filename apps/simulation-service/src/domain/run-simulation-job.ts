@@ -7,7 +7,7 @@ import type { Logger } from '@pitwall/service-kit';
 import { profileOf, type EntityClient } from '../data-access/entity-client';
 import { baseUrlRefusal, ExternalRefusal, ExternalSimulationClient, ExternalUnavailable } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
-import { FINAL_STATES, type AccountShares } from './account-shares';
+import { FINAL_STATES, RunTakenOver, type AccountShares, type RunSlot } from './account-shares';
 import { bindingRefusal } from './credential-binding';
 import { NOT_CONNECTED } from './request-simulations';
 import type { SecretBox } from './secret-box';
@@ -44,6 +44,9 @@ export interface RunDependencies {
 /** Thrown after a job gave up on the external system: the delivery is refused until the bus dead-letters it. */
 export class JobDeadLettered extends Error {}
 
+/** A delivery that reached a stopping instance: requeued as it is, not run. */
+class ServiceStopping extends Error {}
+
 const TERMINAL: ReadonlySet<string> = new Set(FINAL_STATES);
 
 /**
@@ -64,31 +67,66 @@ export async function runSimulationJob(deps: RunDependencies, jobId: string): Pr
   try {
     await runAdmitted(deps, jobId);
   } catch (err) {
-    if (err instanceof JobSuperseded) {
-      // A newer Trigger or Reprocess of the setup was accepted: this run stops polling and writes nothing more.
+    if (err instanceof JobSuperseded || err instanceof RunTakenOver) {
+      // A newer Trigger or Reprocess of the setup was accepted, or another delivery of the job runs it now: this run
+      // stops polling and writes nothing more.
       deps.logger.info({ jobId }, err.message);
       return;
     }
-    // Ours and passing (the database, the bus, the entity-service away; a stop): the delivery is kept or redelivered.
-    if (err instanceof JobDeadLettered || deps.stopping.aborted || isUnavailable(err)) throw err;
+    if (err instanceof JobDeadLettered || err instanceof ServiceStopping) throw err;
+    // A stop: the job is handed back as a fresh message, so stops and deploys never use up its delivery limit.
+    if (deps.stopping.aborted) return handBack(deps, jobId, err);
+    // Ours and passing (the database, the bus, the entity-service away): the delivery is kept or redelivered.
+    if (isUnavailable(err)) throw err;
     await endAfterUnexpectedFailures(deps, jobId, err);
   }
 }
 
+/**
+ * A job a stopping instance was running, published afresh (through the outbox) and its delivery acked: a requeued
+ * delivery would count against the queue's delivery limit (x-delivery-limit), so a long job interrupted by a few
+ * deploys would be dead-lettered unfinished after fewer unexpected failures than UNEXPECTED_FAILURES_PER_JOB. When the
+ * message cannot be written (the database away), the delivery is requeued as before.
+ */
+async function handBack(deps: RunDependencies, jobId: string, err: unknown): Promise<void> {
+  try {
+    const job = await deps.repository.job(jobId);
+    if (!job || TERMINAL.has(job.status)) return;
+    await deps.shares.requeue(job);
+  } catch {
+    throw err;
+  }
+  deps.logger.info({ jobId }, 'the service stops: the running simulation job is published again, to resume from its last recorded step');
+}
+
 /** The job, once its account's share of the workers admits it; a job of an account at its share waits (acked, marked). */
 async function runAdmitted(deps: RunDependencies, jobId: string): Promise<void> {
+  // Delivered to an instance that is stopping (before its consumer is cancelled): requeued, not run.
+  if (deps.stopping.aborted) throw new ServiceStopping('The simulation-service is stopping; the job is requeued');
   const job = await deps.repository.job(jobId);
   if (!job) return; // a message whose job was never committed (or is gone): nothing to do
   if (job.deadLettered) throw new JobDeadLettered(`Job ${job.id} gave up on the external system; its message goes to the dead-letter queue`);
   if (TERMINAL.has(job.status)) return; // a redelivery of a finished job
   if (!(await deps.repository.isLatest(job))) throw new JobSuperseded(job);
   const slot = await deps.shares.admit(job);
-  if (!slot) {
+  if (slot === 'wait') {
     deps.logger.info({ jobId: job.id, accountId: job.accountId }, 'the account runs as many simulation jobs as its share allows (SIMULATION_MAX_JOBS_PER_ACCOUNT); the job waits');
     return;
   }
+  if (slot === 'busy') {
+    // A second delivery of a running job (published twice, or redelivered while its first run goes on): acked unrun.
+    deps.logger.info({ jobId: job.id }, 'another delivery runs the simulation job; this one is acked (the job is published again should that run die)');
+    return;
+  }
   try {
-    await runJob(deps, job, Date.now() + deps.settings.maxRunMs - slot.elapsedMs);
+    // Read again once admitted: the steps a run that lost its lease recorded before are where this one goes on from.
+    const admitted = (await deps.repository.job(job.id)) ?? job;
+    if (TERMINAL.has(admitted.status)) return;
+    await runJob(deps, admitted, Date.now() + deps.settings.maxRunMs - slot.elapsedMs, slot);
+  } catch (err) {
+    // Stopped because another delivery took the lease over (its wait aborted, its claim refused): that one goes on.
+    if (slot.lost.aborted && !(err instanceof JobDeadLettered)) throw new RunTakenOver(job);
+    throw err;
   } finally {
     await slot.end();
   }
@@ -124,8 +162,10 @@ async function endAfterUnexpectedFailures(deps: RunDependencies, jobId: string, 
   await deps.recorder.abandon(job, step);
 }
 
-async function runJob(deps: RunDependencies, admitted: Job, runUntil: number): Promise<void> {
+async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, slot: RunSlot): Promise<void> {
   let job = admitted;
+  // The run stops waiting when the service stops or when another delivery took the job over.
+  const run = { runner: slot.runner, signal: AbortSignal.any([deps.stopping, slot.lost]) };
   const superseded = async (current: Job) => {
     if (!(await deps.repository.isLatest(current))) throw new JobSuperseded(current);
   };
@@ -135,12 +175,12 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number): P
   if (!profileEntity || !setup) {
     // Nothing to write the status to (or no names to write it under): the job ends on its row and its events.
     deps.logger.warn({ jobId: job.id }, 'the setup or the profile of a simulation job was deleted; the job ends');
-    await deps.recorder.abandon(job, { status: SIMULATION_STATUS.failed, message: `The ${setup ? 'simulation profile' : 'setup'} was deleted while the simulation ran`, studyId: job.studyId });
+    await deps.recorder.abandon(job, { status: SIMULATION_STATUS.failed, message: `The ${setup ? 'simulation profile' : 'setup'} was deleted while the simulation ran`, studyId: job.studyId }, slot.runner);
     return;
   }
   const profile = profileOf(profileEntity);
   const record = async (status: string, message: string | null, extra: { results?: Record<string, unknown>; deadLettered?: boolean } = {}) => {
-    job = await deps.recorder.record(job as Job, profile, { status, message, studyId: (job as Job).studyId, ...extra });
+    job = await deps.recorder.record(job as Job, profile, { status, message, studyId: (job as Job).studyId, ...extra }, run);
   };
   const credentials = await credentialsOf(deps, job);
   if (!credentials || !profile.baseUrl) {
@@ -160,7 +200,7 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number): P
     return;
   }
   const external = new ExternalSimulationClient(deps.egress, profile.baseUrl, credentials.login, deps.settings.httpTimeoutMs, deps.settings.maxStudyIdChars);
-  const attempt = <T>(what: string, call: () => Promise<T>) => withRetry(deps, job as Job, what, call);
+  const attempt = <T>(what: string, call: () => Promise<T>) => withRetry(deps, job as Job, what, call, run.signal);
   try {
     if (job.kind === 'trigger' && !job.studyId) {
       let studyId: string;
@@ -179,6 +219,7 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number): P
     }
     const studyId = job.studyId as string;
     for (;;) {
+      run.signal.throwIfAborted();
       await superseded(job);
       if (Date.now() > runUntil) {
         await record(SIMULATION_STATUS.failed, `The study did not end within ${deps.settings.maxRunMs} ms of the job's start (SIMULATION_MAX_RUN_MS); it is no longer followed`);
@@ -198,7 +239,7 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number): P
         await record(SIMULATION_STATUS.running, status.message);
         if (TERMINAL.has(job.status)) return; // the setup refused the step: the run ended failed
       }
-      await pause(deps.settings.pollIntervalMs, deps.stopping);
+      await pause(deps.settings.pollIntervalMs, run.signal);
     }
   } catch (err) {
     if (err instanceof ExternalRefusal) {
@@ -225,7 +266,7 @@ async function credentialsOf(deps: RunDependencies, job: Job): Promise<{ login: 
 }
 
 /** A call to the external system, retried with exponential backoff while it fails transiently. */
-async function withRetry<T>(deps: RunDependencies, job: Job, what: string, call: () => Promise<T>): Promise<T> {
+async function withRetry<T>(deps: RunDependencies, job: Job, what: string, call: () => Promise<T>, signal: AbortSignal): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
@@ -233,7 +274,7 @@ async function withRetry<T>(deps: RunDependencies, job: Job, what: string, call:
       if (!(err instanceof ExternalUnavailable) || attempt >= deps.settings.retryAttempts) throw err;
       const delay = deps.settings.retryBaseDelayMs * 2 ** (attempt - 1);
       deps.logger.warn({ jobId: job.id, attempt, delay, reason: err.message }, `the external system failed to ${what}; retrying`);
-      await pause(delay, deps.stopping);
+      await pause(delay, signal);
     }
   }
 }

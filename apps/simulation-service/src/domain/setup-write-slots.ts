@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@pitwall/service-kit';
 import type { Job, SimulationRepository, WriteSlot } from '../data-access/simulation-repository';
+import { RunTakenOver } from './account-shares';
 
 export interface WriteSlotSettings {
   /** How long a holder may keep a setup's write slot before another may take it (it died); above any bus timeout. */
@@ -45,12 +46,17 @@ export class SetupWriteSlots {
     await this.repository.releaseWriteSlots(accountId, slots);
   }
 
-  /** Waits for the job's setup slot; throws JobSuperseded when a newer run of the setup was accepted. */
-  async claimForJob(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, signal: AbortSignal): Promise<void> {
+  /**
+   * Waits for the job's setup slot for `holder` (the run's worker id, or the job's id outside a run); throws
+   * JobSuperseded when a newer run of the setup was accepted, RunTakenOver when another delivery took the run's lease.
+   * Two runs of one job never hold it together, so a step is never recorded twice.
+   */
+  async claimForJob(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, holder: string, signal: AbortSignal): Promise<void> {
     for (;;) {
-      const outcome = await this.repository.claimWriteSlot(job, this.settings.leaseMs);
+      const outcome = await this.repository.claimWriteSlot(job, holder, this.settings.leaseMs);
       if (outcome === 'claimed') return;
       if (outcome === 'superseded') throw new JobSuperseded(job);
+      if (outcome === 'lost') throw new RunTakenOver(job);
       await sleep(this.settings.retryMs * (0.5 + Math.random()), undefined, { signal });
     }
   }

@@ -7,6 +7,7 @@ import type { EntityClient, SimulationProfile } from '../data-access/entity-clie
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { systemText } from '../data-access/external-simulation-client';
 import { webhookMessage } from './callbacks';
+import { RunTakenOver } from './account-shares';
 import type { SetupWriteSlots } from './setup-write-slots';
 
 export interface StatusStep {
@@ -99,9 +100,11 @@ export class StatusRecorder {
     private readonly stopping: AbortSignal,
   ) {}
 
-  async record(job: Job, profile: SimulationProfile, requested: StatusStep): Promise<Job> {
-    await this.slots.claimForJob(job, this.stopping);
-    const slot = [{ setupId: job.setupId, holder: job.id }];
+  /** `run`: the worker run recording it (its id holds the slot, and the step is recorded only while it holds the job). */
+  async record(job: Job, profile: SimulationProfile, requested: StatusStep, run?: { runner: string; signal: AbortSignal }): Promise<Job> {
+    const holder = run?.runner ?? job.id;
+    await this.slots.claimForJob(job, holder, run?.signal ?? this.stopping);
+    const slot = [{ setupId: job.setupId, holder }];
     const at = new Date();
     let step: StatusStep;
     try {
@@ -111,7 +114,7 @@ export class StatusRecorder {
       throw err;
     }
     try {
-      return await this.commit(job, step, at, slot);
+      return await this.commit(job, step, at, slot, run?.runner);
     } catch (err) {
       // The release rolled back with the step: freed here, or every request for the setup would wait for the lease.
       await this.slots.release(job.accountId, slot).catch(() => undefined);
@@ -121,16 +124,19 @@ export class StatusRecorder {
 
   /**
    * Records and announces a last step of a job without writing it to the setup: for a job that must end although its
-   * steps cannot be written there (the setup write keeps failing unexpectedly). The setup keeps its last status.
+   * steps cannot be written there (the setup write keeps failing unexpectedly). The setup keeps its last status. With
+   * `runner`, only while that worker run holds the job.
    */
-  async abandon(job: Job, step: StatusStep): Promise<Job> {
-    return this.commit(job, step, new Date(), []);
+  async abandon(job: Job, step: StatusStep, runner?: string): Promise<Job> {
+    return this.commit(job, step, new Date(), [], runner);
   }
 
   /** The step recorded on the job, the slot freed and the step announced, in one transaction. */
-  private async commit(job: Job, step: StatusStep, at: Date, slot: { setupId: string; holder: string }[]): Promise<Job> {
+  private async commit(job: Job, step: StatusStep, at: Date, slot: { setupId: string; holder: string }[], runner?: string): Promise<Job> {
     const { sequence, deliveries } = await this.outbox.transaction(async (client, add) => {
-      const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false });
+      const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false }, runner);
+      // Another delivery took the run's lease between its claim and here: that one records the step (rolled back).
+      if (next === null) throw new RunTakenOver(job);
       await this.repository.releaseWriteSlots(job.accountId, slot, client);
       const headers = job.requestId ? { requestId: job.requestId } : undefined;
       return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)], headers) };

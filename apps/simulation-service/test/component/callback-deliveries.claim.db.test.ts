@@ -92,4 +92,54 @@ describe('claiming due callback deliveries', () => {
     await pool.query(`UPDATE simulation.callback_deliveries SET next_attempt_at = now() - interval '1 second' WHERE id = $1`, [lost]);
     expect(await repository.claimDue(limits(), LEASE_MS)).toEqual([expect.objectContaining({ id: lost, attempts: 0 })]);
   });
+
+  /** Every node of a JSON plan, nested plans included. */
+  const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+
+  /** The plan of the claim as the repository sends it, executed (EXPLAIN ANALYZE) and rolled back. */
+  async function claimPlan(claimLimits: ClaimLimits): Promise<PlanNode[]> {
+    const sent: { text: string; values: unknown[] }[] = [];
+    const spy = { query: async (text: string, values: unknown[]) => (sent.push({ text, values }), { rows: [] }) } as unknown as Pool;
+    await new CallbackRepository(spy).claimDue(claimLimits, LEASE_MS);
+    const [claim] = sent as [{ text: string; values: unknown[] }];
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${claim.text}`, claim.values);
+      return nodesOf(rows[0]?.['QUERY PLAN'][0].Plan as PlanNode);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  }
+  /** Rows read from simulation.callbacks by a plan's nodes, over all their loops. */
+  const callbackRowsRead = (nodes: PlanNode[]) => nodes.filter((n) => n['Relation Name'] === 'callbacks').reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0);
+
+  test('when thousands of callbacks are registered and few or none have due deliveries, then a claim reads only the callbacks with due work and claims exactly their deliveries', async () => {
+    await pool.query(
+      `INSERT INTO simulation.callbacks (id, account_id, url, description, sealed_secret)
+       SELECT gen_random_uuid(), gen_random_uuid(), 'https://hooks.example/idle', NULL, 'sealed'::bytea FROM generate_series(1, 5000)`,
+    );
+    await pool.query('ANALYZE simulation.callbacks');
+
+    const idle = await claimPlan(limits());
+    expect(idle.filter((n) => n['Relation Name'] === 'callbacks' && n['Node Type'] === 'Seq Scan')).toEqual([]);
+    expect(callbackRowsRead(idle)).toBe(0);
+
+    const due = [await buildCallback(randomUUID(), 2, 1000), await buildCallback(randomUUID(), 1, 1000)];
+    const busy = await claimPlan(limits());
+    expect(busy.filter((n) => n['Relation Name'] === 'callbacks' && n['Node Type'] === 'Seq Scan')).toEqual([]);
+    // Each callback with due work is read for the choice and for the claimed rows: never the idle thousands.
+    expect(callbackRowsRead(busy)).toBeLessThanOrEqual(2 * (due.length + 3));
+    const claimed = await repository.claimDue(limits(), LEASE_MS);
+    expect(Object.fromEntries(countBy(claimed, 'callbackId'))).toEqual({ [due[0] as string]: 2, [due[1] as string]: 1 });
+  });
 });
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EXCHANGES, SIMULATION_COMMANDS, type CallerContext, type SimulationResults } from '@pitwall/contracts';
-import { SIMULATION_WORKERS } from '../../src/definition';
+import { randomBytes } from 'node:crypto';
+import { startInProcessStack } from '@pitwall/service-host/testing';
+import { SIMULATION_WORKERS, simulationService } from '../../src/definition';
 import { startCraftedSystem, type CraftedSystem } from '../support/crafted-system';
 import { buildProfile, buildSetup, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 
@@ -91,5 +93,16 @@ describe('the longest a job follows its study (SIMULATION_MAX_RUN_MS)', () => {
     const readsAtEnd = reads();
     await new Promise((r) => setTimeout(r, 200));
     expect(reads()).toBe(readsAtEnd);
+  });
+});
+
+describe('SIMULATION_MAX_RUN_MS of 0', () => {
+  test('when it is 0, then the service does not start, naming the variable', async () => {
+    const stack = await startInProcessStack();
+    try {
+      await expect(stack.start(simulationService, { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_MAX_RUN_MS: '0' })).rejects.toThrow(/SIMULATION_MAX_RUN_MS/);
+    } finally {
+      await stack.stop();
+    }
   });
 });
