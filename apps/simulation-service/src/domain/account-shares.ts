@@ -3,6 +3,7 @@ import { SIMULATION_STATUS } from '@pitwall/contracts';
 import type { Outbox } from '@pitwall/messaging';
 import type { Logger } from '@pitwall/service-kit';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { CoalescedPass } from './coalesced-pass';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
 
 /** The statuses a job ends with. */
@@ -48,9 +49,12 @@ export class RunTakenOver extends Error {
  */
 export class AccountShares {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = true;
+  private readonly waking = new CoalescedPass(
+    () => this.publishWoken(),
+    (err: unknown) => this.logger.warn({ err }, 'waiting simulation jobs could not be looked for; retried later'),
+    () => !this.stopped,
+  );
   private readonly leaseMs: number;
   /** The worker ids of this instance's running jobs. */
   private readonly runners = new Set<string>();
@@ -133,25 +137,12 @@ export class AccountShares {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.running;
+    await this.waking.idle();
   }
 
   /** Publishes the waiting jobs whose account has a free slot again. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.publishWoken()
-      .catch((err: unknown) => this.logger.warn({ err }, 'waiting simulation jobs could not be looked for; retried later'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.waking.wake();
   }
 
   private async publishWoken(): Promise<void> {

@@ -4,6 +4,7 @@ import type { Logger } from '@pitwall/service-kit';
 import type { AttemptOutcome, CallbackRepository, DueDelivery } from '../data-access/callback-repository';
 import type { SecretBox } from './secret-box';
 import { signWebhook } from './callbacks';
+import { CoalescedPass } from './coalesced-pass';
 
 export interface CallbackSettings {
   /** Attempts per delivery before it is given up (recorded as failed). */
@@ -46,9 +47,12 @@ export const retryDelay = (settings: Pick<CallbackSettings, 'baseDelayMs' | 'max
 export class CallbackDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private sweeper: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
+  private readonly filling = new CoalescedPass(
+    () => this.fill(),
+    (err: unknown) => this.logger.warn({ err }, 'callback deliveries could not be read; retried later'),
+    () => !this.stopped,
+  );
   /** The deliveries being sent now, by id, and their attempts (awaited by `stop`). */
   private readonly sending = new Map<string, DueDelivery>();
   private readonly attempts = new Set<Promise<void>>();
@@ -74,20 +78,7 @@ export class CallbackDispatcher {
 
   /** Fills the free slots with due deliveries now (called after a status step committed, and as each attempt ends). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.fill()
-      .catch((err: unknown) => this.logger.warn({ err }, 'callback deliveries could not be read; retried later'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.filling.wake();
   }
 
   async stop(): Promise<void> {
@@ -96,7 +87,7 @@ export class CallbackDispatcher {
     if (this.sweeper) clearInterval(this.sweeper);
     this.timer = undefined;
     this.sweeper = undefined;
-    await this.running;
+    await this.filling.idle();
     await Promise.all([...this.attempts]);
   }
 
