@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SIMULATION_COMMANDS, type CallerContext, type SimulationCallback, type SimulationCallbackCreated, type SimulationCallbacks } from '@pitwall/contracts';
-import { buildProfile, buildSetup, connect, newAccount, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { newAccount, simulateToEnd, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 
 /**
  * A receiver that answers `/ok/...` at once and holds every request to `/hold/<name>/...` unanswered until the test
@@ -48,7 +48,6 @@ async function startHoldingReceiver() {
   };
 }
 
-const TERMINAL = /^(Processing completed|Simulation failed|Simulation start failed)$/;
 
 describe('callback deliveries shared between accounts and callbacks (SIMULATION_CALLBACK_IN_FLIGHT...)', () => {
   let s: SimulationStack;
@@ -78,15 +77,7 @@ describe('callback deliveries shared between accounts and callbacks (SIMULATION_
   const list = async (caller: CallerContext) => (await s.request<SimulationCallbacks>(SIMULATION_COMMANDS.listCallbacks, { caller })).callbacks;
   const byUrl = (callbacks: SimulationCallback[], url: string) => callbacks.find((c) => c.url === url)?.deliveries;
 
-  /** A connected account's setup simulated to its end: four status changes, one delivery each per callback. */
-  async function simulate(caller: CallerContext): Promise<string> {
-    await connect(s, caller);
-    const profileId = await buildProfile(s, caller);
-    const setupId = await buildSetup(s, caller);
-    await s.request(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
-    await waitFor(() => s.events.find((e) => e.setupId === setupId && TERMINAL.test(e.status)), 'the last status event');
-    return setupId;
-  }
+  const simulate = (caller: CallerContext) => simulateToEnd(s, caller);
 
   test("when one account's receivers hold its deliveries and it has a backlog, then another account's deliveries are delivered while that backlog is still pending, and the holding account never has more in flight than its bounds", async () => {
     const stuck = newAccount();

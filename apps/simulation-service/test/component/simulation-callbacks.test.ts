@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationCallback, type SimulationCallbackCreated, type SimulationCallbacks } from '@pitwall/contracts';
 import { verifyWebhook } from '@pitwall/testing';
 import { CallbackRepository } from '../../src/data-access/callback-repository';
-import { buildProfile, buildSetup, callerIn, connect, newAccount, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { buildProfile, buildSetup, callerIn, connect, newAccount, simulateToEnd, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 import { testPool } from '@pitwall/db/testing';
 
 interface Received {
@@ -75,7 +75,6 @@ function sendHuge(res: ServerResponse, huge: { written: number; finished: number
   pump();
 }
 
-const TERMINAL = /^(Processing completed|Simulation failed|Simulation start failed)$/;
 
 describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)', () => {
   let s: SimulationStack;
@@ -98,15 +97,7 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
   const register = (caller: CallerContext, url: string, description?: string) => s.request<SimulationCallbackCreated>(SIMULATION_COMMANDS.registerCallback, { caller, body: { url, ...(description ? { description } : {}) } });
   const list = (caller: CallerContext) => s.request<SimulationCallbacks>(SIMULATION_COMMANDS.listCallbacks, { caller });
 
-  /** A connected account with a profile and a setup whose simulation runs to its end. */
-  async function simulate(caller: CallerContext): Promise<string> {
-    await connect(s, caller);
-    const profileId = await buildProfile(s, caller);
-    const setupId = await buildSetup(s, caller);
-    await s.request(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
-    await waitFor(() => s.events.find((e) => e.setupId === setupId && TERMINAL.test(e.status)), 'the last status event');
-    return setupId;
-  }
+  const simulate = (caller: CallerContext) => simulateToEnd(s, caller);
 
   test('when a callback is registered and a simulation runs, then every status change arrives signed as documented, and the list shows them delivered without the secret', async () => {
     const caller = newAccount();

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ENTITY_COMMANDS, EXCHANGES, SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationResults } from '@pitwall/contracts';
 import { SimulationRepository } from '../../src/data-access/simulation-repository';
-import { buildProfile, buildSetup, callerIn, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { buildProfile, buildSetup, callerIn, connect, FINAL_STATUS, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 import { testPool } from '@pitwall/db/testing';
 
 /** A receiver on 127.0.0.1 that counts every request reaching it and answers with `handler`. */
@@ -33,7 +33,6 @@ type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** What an internal page would hold: none of it may reach a setup's status message. */
 const SECRET_PAGE = 'db_password=hunter2-internal; AKIAIOSFODNN7EXAMPLE';
-const TERMINAL = /^(Processing completed|Simulation failed|Simulation start failed)$/;
 
 describe('outbound calls of simulations (the egress policy, credentials bound to their origin)', () => {
   let s: SimulationStack;
@@ -61,7 +60,7 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
   });
 
   const trigger = (caller: CallerContext, profileId: string, setupIds: string[]) => s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds } });
-  const lastStatus = (setupId: string) => waitFor(() => s.events.find((e) => e.setupId === setupId && TERMINAL.test(e.status)), 'the last status event');
+  const lastStatus = (setupId: string) => waitFor(() => s.events.find((e) => e.setupId === setupId && FINAL_STATUS.test(e.status)), 'the last status event');
 
   describe('credentials bound to the origin an admin set them for', () => {
     test("when an editor points a profile's BaseUrl at another origin, then its Trigger is refused per setup with that reason and no request leaves the service", async () => {
@@ -104,7 +103,7 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
         await pool.end();
       }
       await s.stack.bus.publish(EXCHANGES.simulationJobs, `job.${admin.accountId}`, { jobId });
-      const last = await waitFor(() => s.events.find((e) => e.jobId === jobId && TERMINAL.test(e.status)), "the job's last status");
+      const last = await waitFor(() => s.events.find((e) => e.jobId === jobId && FINAL_STATUS.test(e.status)), "the job's last status");
       expect(last).toMatchObject({ status: 'Simulation start failed', message: expect.stringMatching(/^The simulation profile's BaseUrl is on another origin/) });
       expect(counting.requests.filter((r) => r.path.startsWith('/later'))).toEqual([]);
     });

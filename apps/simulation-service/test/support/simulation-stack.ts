@@ -115,6 +115,19 @@ export async function connect(s: SimulationStack, caller: CallerContext, overrid
   return body;
 }
 
+/** The statuses a simulation ends with. */
+export const FINAL_STATUS = /^(Processing completed|Simulation failed|Simulation start failed)$/;
+
+/** A connected account's setup (its own profile) simulated on the stand-in until its last status event; its id. */
+export async function simulateToEnd(s: SimulationStack, caller: CallerContext): Promise<string> {
+  await connect(s, caller);
+  const profileId = await buildProfile(s, caller);
+  const setupId = await buildSetup(s, caller);
+  await s.request(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
+  await waitFor(() => s.events.find((e) => e.setupId === setupId && FINAL_STATUS.test(e.status)), 'the last status event');
+  return setupId;
+}
+
 export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 20000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
