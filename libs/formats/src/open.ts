@@ -1,6 +1,6 @@
 import { toNanosecond } from '@pitwall/channels';
 import { sniffCsv, readCsvFile } from './csv/csv-reader';
-import { DataFileLimitError, type DecompressionLimits, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, NotADataFileError, UnsupportedFeatureError } from './errors';
+import { DataFileLimitError, type DecompressionLimits, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, limitOption, NotADataFileError, UnsupportedFeatureError } from './errors';
 import { isLdFile, readLdFile } from './ld/ld-reader';
 import { isPreMdf4File, readMdf3File } from './mdf3/mdf3-reader';
 import { isMdfFile, readMdf4File } from './mdf4/mdf4-reader';
@@ -25,9 +25,9 @@ export function openDataFile(input: Uint8Array | readonly Uint8Array[], options:
   if (input instanceof Uint8Array) return openOne(input, options);
   if (input.length === 0) throw new NotADataFileError('empty dataset: no files');
   if (input.length === 1) return openOne(input[0], options);
-  const maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE;
+  const maxChannels = limitOption('maxChannels', options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE);
   // One lap per file: more files than laps may be is refused before any is opened.
-  const maxLaps = options.maxLaps ?? DEFAULT_MAX_LAPS_PER_FILE;
+  const maxLaps = limitOption('maxLaps', options.maxLaps ?? DEFAULT_MAX_LAPS_PER_FILE);
   if (input.length > maxLaps) throw new DataFileLimitError('lap-set', 'laps', maxLaps, input.length);
   return combineLaps(
     input.map((bytes) => openOne(bytes, { maxChannels, maxLaps, ...(options.decompression ? { decompression: options.decompression } : {}) })),
@@ -38,7 +38,7 @@ export function openDataFile(input: Uint8Array | readonly Uint8Array[], options:
 }
 
 function openOne(bytes: Uint8Array, options: OpenOptions): DataFile {
-  const maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE;
+  const maxChannels = limitOption('maxChannels', options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE);
   // No catch-all here: every defect is checked explicitly, and the fuzz test must see any that slips through.
   if (isLdFile(bytes)) return readLdFile(bytes, { ...options, maxChannels });
   if (isMdfFile(bytes)) return isPreMdf4File(bytes) ? readMdf3File(bytes, { maxChannels }) : readMdf4File(bytes, { maxChannels, ...(options.decompression ? { decompression: options.decompression } : {}) });

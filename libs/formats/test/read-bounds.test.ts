@@ -11,6 +11,7 @@ import {
   writeLdFile,
 } from '../src';
 import { buildMdf3File, buildMdf4File, ldRunningPastItsEnd, ldWithChannels, ldWithSharedSamples, lz4Bomb } from '../src/testing';
+import { readFixture } from './fixtures';
 
 const MiB = 1024 * 1024;
 
@@ -198,5 +199,26 @@ describe('LZ4 decompression bounds (issue 35)', () => {
   test('when no limits are given, then the decoder behaves as before', async () => {
     await expect(drain(lz4Bomb(2))).resolves.toBe(8 * MiB);
     expect(Lz4FrameError).toBeDefined();
+  });
+});
+
+describe('the maxChannels and maxLaps options of every reader', () => {
+  const mdf3 = buildMdf3File({ groups: [{ recordSize: 1, cycleCount: 3, records: Uint8Array.of(1, 2, 3), channels: [{ name: 'c', dataType: 0, bitCount: 8, byteOffset: 0 }] }] });
+  const csv = new TextEncoder().encode('Time,Speed\n0,1\n0.1,2\n');
+  const mdf4 = readFixture('simple.mf4');
+
+  test.each([Number.NaN, -1, 2.5])('when maxChannels is %p, then opening an MDF 3, MDF 4 or CSV file (alone or as a per-lap set) is a RangeError naming it, not a bound turned off', (bad) => {
+    for (const bytes of [mdf3, mdf4, csv]) {
+      expect(() => openDataFile(bytes, { maxChannels: bad })).toThrow(/maxChannels must be a whole number/);
+      expect(() => openDataFile([bytes, bytes], { maxChannels: bad })).toThrow(/maxChannels must be a whole number/);
+    }
+    expect(() => openDataFile([csv, csv], { maxLaps: bad })).toThrow(/maxLaps must be a whole number/);
+  });
+
+  test('when maxChannels is 0, then a file with a channel is over it; Infinity bounds nothing', () => {
+    for (const bytes of [mdf3, mdf4, csv]) {
+      expect(() => openDataFile(bytes, { maxChannels: 0 })).toThrow(DataFileLimitError);
+      expect(openDataFile(bytes, { maxChannels: Infinity }).channels.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { BinaryView } from '../binary-view';
-import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
+import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, limitOption, UnsupportedFeatureError } from '../errors';
 import { decodeRaw, type RecordField } from '../mdf4/mdf4-reader';
 import { unescapeXml } from '../mdf4/blocks';
 import { firstTxText, replaceHdComments } from '../xml-text';
@@ -65,7 +65,7 @@ export function readMdf3File(bytes: Uint8Array, options: { maxChannels?: number 
   const texts = new TextBlocks(bin);
   const properties = readProperties(bin, hd, texts);
   const layout: Layout = { bigEndianDefault, ieeeFloats, texts, conversions: new Conversions(bin, texts) };
-  const groups = readGroups(bin, link(bin, hd.offset + HD.firstDg), layout, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE);
+  const groups = readGroups(bin, link(bin, hd.offset + HD.firstDg), layout, limitOption('maxChannels', options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE));
 
   return assembleMdfFile(FORMAT, properties, groups, { timeOf: (group) => groupTime(bin, group), sourceOf: (group, channel, name) => channelSource(bin, group, channel, name) });
 }

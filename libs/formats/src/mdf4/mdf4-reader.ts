@@ -1,5 +1,5 @@
 import { BinaryView } from '../binary-view';
-import { CorruptDataFileError, DataFileLimitError, type DecompressionLimits, DEFAULT_DECOMPRESSION_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, UnsupportedFeatureError } from '../errors';
+import { CorruptDataFileError, DataFileLimitError, type DecompressionLimits, DEFAULT_DECOMPRESSION_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, limitOption, UnsupportedFeatureError } from '../errors';
 import { halfToNumber } from '../float16';
 import {
   type ChannelData,
@@ -88,7 +88,7 @@ export function readMdf4File(bytes: Uint8Array, options: Mdf4ReadOptions = {}): 
   const properties = readProperties(bin, hd);
   const firstDg = hd.links[0] ?? 0;
   const finalise = id === 'UnFinMF' ? finalisation(bin, firstDg) : undefined;
-  const groups = withFinalisation(finalise, () => readGroups(bin, firstDg, options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE, options.decompression ?? DEFAULT_DECOMPRESSION_LIMITS, finalise));
+  const groups = withFinalisation(finalise, () => readGroups(bin, firstDg, limitOption('maxChannels', options.maxChannels ?? DEFAULT_MAX_CHANNELS_PER_FILE), options.decompression ?? DEFAULT_DECOMPRESSION_LIMITS, finalise));
 
   return assembleMdfFile(FORMAT, properties, groups, { timeOf: (group) => groupTime(bin, group), sourceOf: (group, channel, name) => channelSource(bin, group, channel, name) });
 }
