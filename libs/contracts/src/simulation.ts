@@ -108,6 +108,8 @@ export const SIMULATION_STATUS = {
   failed: 'Simulation failed',
 } as const;
 export type SimulationStatus = (typeof SIMULATION_STATUS)[keyof typeof SIMULATION_STATUS];
+/** The statuses a simulation run ends with. */
+export const SIMULATION_FINAL_STATUSES: readonly SimulationStatus[] = [SIMULATION_STATUS.completed, SIMULATION_STATUS.failed, SIMULATION_STATUS.startFailed];
 
 /**
  * Who the simulation-service writes setup statuses as: a fixed service user with the editor role in the setup's

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { SIMULATION_FINAL_STATUSES } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
 
 export type JobKind = 'trigger' | 'reprocess';
@@ -244,9 +245,12 @@ export class SimulationRepository {
    */
   async advance(q: Queryable, id: string, step: { status: string; studyId: string | null; message: string | null; deadLettered?: boolean }, runner?: string): Promise<number | null> {
     const { rows } = await q.query<{ sequence: number }>(
-      `UPDATE simulation.jobs SET state = $2, study_id = $3, message = $4, dead_lettered = $5, sequence = sequence + 1, updated_at = now()
+      // A job that ends is waiting no more (a second delivery that came while it ran marked it): left marked, every
+      // instance's wake would read it again each second for ever.
+      `UPDATE simulation.jobs SET state = $2, study_id = $3, message = $4, dead_lettered = $5, sequence = sequence + 1, updated_at = now(),
+              waiting = waiting AND $2 <> ALL($7::text[])
        WHERE id = $1 AND ($6::uuid IS NULL OR runner = $6::uuid) RETURNING sequence`,
-      [id, step.status, step.studyId, step.message, step.deadLettered ?? false, runner ?? null],
+      [id, step.status, step.studyId, step.message, step.deadLettered ?? false, runner ?? null, SIMULATION_FINAL_STATUSES],
     );
     return rows[0] ? rows[0].sequence : runner ? null : 0;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SIMULATION_STATUS } from '@pitwall/contracts';
+import { SIMULATION_FINAL_STATUSES } from '@pitwall/contracts';
 import type { Outbox } from '@pitwall/messaging';
 import type { Logger } from '@pitwall/service-kit';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
@@ -7,7 +7,7 @@ import { CoalescedPass } from './coalesced-pass';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
 
 /** The statuses a job ends with. */
-export const FINAL_STATES: readonly string[] = [SIMULATION_STATUS.completed, SIMULATION_STATUS.failed, SIMULATION_STATUS.startFailed];
+export const FINAL_STATES: readonly string[] = SIMULATION_FINAL_STATUSES;
 
 /** How long a worker's slot stays counted without being renewed (renewed every third of it): a worker killed -9 frees it, and its job runs again, after this. */
 export const RUN_LEASE_MS = 20_000;

@@ -115,6 +115,8 @@ describe('a second delivery of a running simulation job', () => {
     released = true;
     await waitFor(() => s.events.find((e) => e.setupId === setupId && e.status === 'Processing completed'), 'the job to complete');
     await waitFor(async () => ((await rowOf(started.jobId))?.runner === null ? true : undefined), 'the worker slot to be freed');
+    // Ended, it is no longer marked waiting (the second delivery marked it): no wake reads it again.
+    expect((await rowOf(started.jobId))?.waiting).toBe(false);
     const statuses = s.events.filter((e) => e.jobId === started.jobId).map((e) => e.status);
     expect(statuses).toEqual(['Requested', 'Simulation started', 'Processing completed']);
     expect(crafted.calls.filter((c) => c.method === 'POST' && c.name === name)).toHaveLength(1);
