@@ -86,11 +86,16 @@ describe('one external study per job (five-process stack)', () => {
     const answer = await triggered;
     if (answer.statusCode === 200) expect(answer.returnValue?.results.map((r) => r.accepted)).toEqual(setupIds.map(() => true));
     else expect(answer.statusCode).toBe(504);
+    let seen: unknown[] = [];
     const results = await waitFor(async () => {
       if (replacement?.exitCode !== null) throw new Error(`the restarted simulation-service exited with code ${replacement?.exitCode}:\n${output}`);
       const status = (await m.client.getExternalSimulationStatus(profileId, setupIds)).returnValue?.results ?? [];
+      seen = status.map((s) => [s.status, s.message]);
       return status.length === JOBS && status.every((s) => s.status === 'Processing completed') ? status : undefined;
-    }, 'every job to complete after the restart', 120_000);
+    }, 'every job to complete after the restart', 120_000).catch((err: Error) => {
+      // What each setup last said, and what the replacement logged: a run that does not end says why.
+      throw new Error(`${err.message}; statuses: ${JSON.stringify(seen)}; studies: ${standIn.studies.size}; the replacement's last output:\n${output}`);
+    });
 
     expect(studiesAtKill).toBeGreaterThanOrEqual(1);
     // One study per job: every create after the restart that repeated one of before it carried the job's key.
