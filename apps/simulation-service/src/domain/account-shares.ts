@@ -6,8 +6,6 @@ import type { Job, SimulationRepository } from '../data-access/simulation-reposi
 import { CoalescedPass } from './coalesced-pass';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
 
-/** The statuses a job ends with. */
-export const FINAL_STATES: readonly string[] = SIMULATION_FINAL_STATUSES;
 
 /** How long a worker's slot stays counted without being renewed (renewed every third of it): a worker killed -9 frees it, and its job runs again, after this. */
 export const RUN_LEASE_MS = 20_000;
@@ -77,7 +75,7 @@ export class AccountShares {
     this.runners.add(runner);
     let admitted: Awaited<ReturnType<SimulationRepository['admit']>>;
     try {
-      admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs, FINAL_STATES);
+      admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs, SIMULATION_FINAL_STATUSES);
     } catch (err) {
       this.runners.delete(runner);
       throw err;
@@ -147,7 +145,7 @@ export class AccountShares {
 
   private async publishWoken(): Promise<void> {
     const woken = await this.outbox.transaction(async (client, add) => {
-      const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, FINAL_STATES);
+      const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, SIMULATION_FINAL_STATUSES);
       await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
       return jobs.length;
     });

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SIMULATION_STATUS, simulationServiceCaller, type SimulationConnection } from '@pitwall/contracts';
+import { SIMULATION_FINAL_STATUSES, SIMULATION_STATUS, simulationServiceCaller, type SimulationConnection } from '@pitwall/contracts';
 import type { Egress } from '@pitwall/egress';
 import { DEFAULT_MAX_DELIVERIES } from '@pitwall/bus';
 import { isUnavailable } from '@pitwall/service-host';
@@ -7,7 +7,7 @@ import type { Logger } from '@pitwall/service-kit';
 import { profileOf, type EntityClient } from '../data-access/entity-client';
 import { baseUrlRefusal, ExternalRefusal, ExternalSimulationClient, ExternalUnavailable } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
-import { FINAL_STATES, RunTakenOver, type AccountShares, type RunSlot } from './account-shares';
+import { RunTakenOver, type AccountShares, type RunSlot } from './account-shares';
 import { bindingRefusal } from './credential-binding';
 import { NOT_CONNECTED } from './request-simulations';
 import type { SecretBox } from './secret-box';
@@ -47,7 +47,7 @@ export class JobDeadLettered extends Error {}
 /** A delivery that reached a stopping instance: requeued as it is, not run. */
 class ServiceStopping extends Error {}
 
-const TERMINAL: ReadonlySet<string> = new Set(FINAL_STATES);
+const TERMINAL: ReadonlySet<string> = new Set(SIMULATION_FINAL_STATUSES);
 
 /**
  * Deliveries of one job that may end in an unexpected error (a bug, an answer nothing else caught) before the job ends
