@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EXCHANGES, SIMULATION_COMMANDS, SIMULATION_STATUS, type SimulationResults } from '@pitwall/contracts';
+import { EXCHANGES, SIMULATION_COMMANDS, SIMULATION_FINAL_STATUSES, type SimulationResults } from '@pitwall/contracts';
 import { testPool } from '@pitwall/db/testing';
 import type { Pool } from 'pg';
 import { ExternalSimulationClient } from '../../src/data-access/external-simulation-client';
@@ -8,7 +8,6 @@ import { startCraftedSystem, type CraftedAnswers, type CraftedSystem } from '../
 import { buildProfile, buildSetup, connect, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 
 const LAST = /^(Processing completed|Simulation start failed|Simulation failed)$/;
-const FINAL_STATES = [SIMULATION_STATUS.completed, SIMULATION_STATUS.failed, SIMULATION_STATUS.startFailed];
 
 // Everything a simulation system answers is hostile: whatever it sends, a run ends with a last status a user can read,
 // and its job is not run again (no redelivery loop, nothing left for a restart to queue).
@@ -45,8 +44,8 @@ describe('simulation jobs against a system answering crafted bodies', () => {
   /** The job ended for good: at a last status in its row, not dead-lettered, and not among the jobs a restart queues again. */
   async function expectEnded(jobId: string) {
     const { rows } = await pool.query<{ state: string }>('SELECT state FROM simulation.jobs WHERE id = $1', [jobId]);
-    expect(FINAL_STATES).toContain(rows[0]?.state);
-    const unfinished = await new SimulationRepository(pool).unfinishedJobs(FINAL_STATES, 'job.');
+    expect(SIMULATION_FINAL_STATUSES).toContain(rows[0]?.state);
+    const unfinished = await new SimulationRepository(pool).unfinishedJobs(SIMULATION_FINAL_STATUSES, 'job.');
     expect(unfinished.map((j) => j.id)).not.toContain(jobId);
     expect(s.stack.bus.broker.deadLettered().filter((m) => m.exchange.endsWith(EXCHANGES.simulationJobs) && (m.payload as { jobId: string }).jobId === jobId)).toEqual([]);
   }
