@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InProcessBus } from '@pitwall/bus';
-import { EXCHANGES, SERVICES, SIMULATION_FINAL_STATUSES, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
+import { EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
 import { Egress, EgressConfig, egressSettings } from '@pitwall/egress';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
@@ -190,7 +190,7 @@ export const simulationService = defineService({
       const unfinished = await outbox.transaction(async (client, add) => {
         const own = shares.ownRunners();
         await repository.freeRunsExcept(client, own);
-        const jobs = await repository.unfinishedJobs(SIMULATION_FINAL_STATUSES, JOB_ROUTING_PREFIX, own, client);
+        const jobs = await repository.unfinishedJobs(JOB_ROUTING_PREFIX, own, client);
         await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
         return jobs.length;
       });

@@ -128,4 +128,15 @@ export const simulationMigrations: readonly Migration[] = [
       CREATE INDEX jobs_waiting ON simulation.jobs (account_id, created_at) WHERE waiting;
     `,
   },
+  {
+    version: 10,
+    name: "woken jobs hold their account's slot until a worker takes them",
+    // woken_until: a waiting job published again holds the slot it was woken for until a delivery of it is admitted
+    // (or this lapses): wakes and fresh deliveries meanwhile count it, instead of publishing or admitting another job
+    // for the same slot, to be marked waiting again at once.
+    sql: `
+      ALTER TABLE simulation.jobs ADD COLUMN woken_until timestamptz;
+      CREATE INDEX jobs_woken ON simulation.jobs (account_id) WHERE woken_until IS NOT NULL;
+    `,
+  },
 ];

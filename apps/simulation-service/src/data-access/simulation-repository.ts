@@ -34,6 +34,12 @@ export interface WriteSlot {
   holder: string;
 }
 
+/**
+ * A job that holds one of its account's slots (its third parameter the final statuses): a worker runs it (a live
+ * lease), or it was woken from waiting and no worker has taken it yet (its reservation not lapsed).
+ */
+const HOLDS_SLOT = `state <> ALL($3::text[]) AND ((runner_until IS NOT NULL AND runner_until > now()) OR (woken_until IS NOT NULL AND woken_until > now()))`;
+
 /** The one order every transaction inserts and locks setup_runs rows in, so no two of them deadlock. */
 const bySetupId = (a: { setupId: string }, b: { setupId: string }): number => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0);
 
@@ -109,7 +115,7 @@ export class SimulationRepository {
    * routing key starts with `jobRoutingPrefix`; status events carry the job id too) is not still waiting in the outbox
    * (that one will be published): with an in-process bus, the jobs it lost with its process.
    */
-  async unfinishedJobs(finalStates: readonly string[], jobRoutingPrefix: string, ownRunners: readonly string[] = [], q: Queryable = this.pool): Promise<{ id: string; accountId: string }[]> {
+  async unfinishedJobs(jobRoutingPrefix: string, ownRunners: readonly string[] = [], q: Queryable = this.pool): Promise<{ id: string; accountId: string }[]> {
     const { rows } = await q.query<{ id: string; account_id: string }>(
       `SELECT j.id, j.account_id FROM simulation.jobs j
          JOIN simulation.setup_runs r ON r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id = j.id
@@ -117,7 +123,7 @@ export class SimulationRepository {
           AND (j.runner IS NULL OR j.runner <> ALL($3::uuid[]))
           AND NOT EXISTS (SELECT 1 FROM simulation.outbox o WHERE starts_with(o.routing_key, $2) AND o.payload->>'jobId' = j.id::text)
         ORDER BY j.created_at, j.id`,
-      [finalStates, jobRoutingPrefix, ownRunners],
+      [SIMULATION_FINAL_STATUSES, jobRoutingPrefix, ownRunners],
     );
     return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
   }
@@ -257,35 +263,32 @@ export class SimulationRepository {
 
   /**
    * Admits a delivery of the job to a worker slot unless another delivery runs it (its lease not lapsed) or the
-   * account already runs `maxPerAccount` other jobs: `run` with the time since the job first ran (its lease taken by
-   * `runner`; a run whose lease lapsed loses it), `busy` (another run holds the job: this delivery does not run it), or
-   * `wait` (the account is at its share). Either way the job is marked waiting, published again by `wakeWaiting` once
-   * no live lease holds it and its account has room (so a busy delivery whose run has died is not lost). One account's
-   * admissions are serialised (an advisory lock), so instances never admit past the share together.
+   * account's other jobs already hold `maxPerAccount` slots (running, or woken and not yet taken by a worker): `run`
+   * with the time since the job first ran (its lease taken by `runner`; a run whose lease lapsed loses it), `busy`
+   * (another run holds the job: this delivery does not run it), or `wait` (the account is at its share). Either way the
+   * job is marked waiting, published again by `wakeWaiting` once no live lease holds it and its account has room (so a
+   * busy delivery whose run has died is not lost). One account's admissions are serialised (an advisory lock), so
+   * instances never admit past the share together.
    */
-  async admit(job: Pick<Job, 'id' | 'accountId'>, runner: string, maxPerAccount: number, leaseMs: number, finalStates: readonly string[]): Promise<{ outcome: 'run'; elapsedMs: number } | { outcome: 'wait' | 'busy' }> {
+  async admit(job: Pick<Job, 'id' | 'accountId'>, runner: string, maxPerAccount: number, leaseMs: number): Promise<{ outcome: 'run'; elapsedMs: number } | { outcome: 'wait' | 'busy' }> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended('simulation.jobs.share:' || $1, 0))", [job.accountId]);
       const held = await client.query('SELECT 1 FROM simulation.jobs WHERE id = $1 AND runner_until > now()', [job.id]);
       if (held.rowCount) {
-        await client.query('UPDATE simulation.jobs SET waiting = true WHERE id = $1', [job.id]);
+        await client.query('UPDATE simulation.jobs SET waiting = true, woken_until = NULL WHERE id = $1', [job.id]);
         await client.query('COMMIT');
         return { outcome: 'busy' };
       }
-      const { rows } = await client.query<{ running: number }>(
-        `SELECT count(*)::int AS running FROM simulation.jobs
-          WHERE account_id = $1 AND id <> $2 AND runner_until IS NOT NULL AND runner_until > now() AND state <> ALL($3::text[])`,
-        [job.accountId, job.id, finalStates],
-      );
+      const { rows } = await client.query<{ running: number }>(`SELECT count(*)::int AS running FROM simulation.jobs WHERE account_id = $1 AND id <> $2 AND ${HOLDS_SLOT}`, [job.accountId, job.id, SIMULATION_FINAL_STATUSES]);
       if ((rows[0]?.running ?? 0) >= maxPerAccount) {
-        await client.query('UPDATE simulation.jobs SET waiting = true WHERE id = $1', [job.id]);
+        await client.query('UPDATE simulation.jobs SET waiting = true, woken_until = NULL WHERE id = $1', [job.id]);
         await client.query('COMMIT');
         return { outcome: 'wait' };
       }
       const started = await client.query<{ elapsed_ms: number }>(
-        `UPDATE simulation.jobs SET runner = $2, runner_until = now() + $3::int * interval '1 millisecond', waiting = false, started_at = COALESCE(started_at, now())
+        `UPDATE simulation.jobs SET runner = $2, runner_until = now() + $3::int * interval '1 millisecond', waiting = false, woken_until = NULL, started_at = COALESCE(started_at, now())
           WHERE id = $1 RETURNING (extract(epoch FROM now() - started_at) * 1000)::float8 AS elapsed_ms`,
         [job.id, runner, leaseMs],
       );
@@ -312,26 +315,27 @@ export class SimulationRepository {
 
   /**
    * Takes, inside the caller's transaction, the waiting jobs whose account has room under its share again (oldest
-   * first, as many as there is room for), marked waiting no more: the caller publishes their job messages in the same
-   * transaction. Only a setup's latest run is woken (a superseded one would end at once), and only once no live lease
-   * holds it (a delivery that found another running the job waits for that run to end or its lease to lapse).
+   * first, as many as there is room for), marked waiting no more and holding their slot for `reserveMs` (until a
+   * delivery of theirs is admitted): the caller publishes their job messages in the same transaction, and a wake or a
+   * fresh delivery before they are admitted counts them rather than taking the same room again. Only a setup's latest
+   * run is woken (a superseded one would end at once), and only once no live lease holds it (a delivery that found
+   * another running the job waits for that run to end or its lease to lapse).
    */
-  async wakeWaiting(q: Queryable, maxPerAccount: number, finalStates: readonly string[]): Promise<{ id: string; accountId: string }[]> {
+  async wakeWaiting(q: Queryable, maxPerAccount: number, reserveMs: number): Promise<{ id: string; accountId: string }[]> {
     const { rows } = await q.query<{ id: string; account_id: string }>(
       `WITH running AS (
-         SELECT account_id, count(*)::int AS n FROM simulation.jobs
-          WHERE runner_until IS NOT NULL AND runner_until > now() AND state <> ALL($2::text[]) GROUP BY account_id
+         SELECT account_id, count(*)::int AS n FROM simulation.jobs WHERE ${HOLDS_SLOT} GROUP BY account_id
        ), candidates AS (
          SELECT j.id, j.account_id, row_number() OVER (PARTITION BY j.account_id ORDER BY j.created_at, j.id) AS k
            FROM simulation.jobs j
            JOIN simulation.setup_runs r ON r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id = j.id
-          WHERE j.waiting AND NOT j.dead_lettered AND j.state <> ALL($2::text[]) AND (j.runner_until IS NULL OR j.runner_until <= now())
+          WHERE j.waiting AND NOT j.dead_lettered AND j.state <> ALL($3::text[]) AND (j.runner_until IS NULL OR j.runner_until <= now())
        )
-       UPDATE simulation.jobs j SET waiting = false
+       UPDATE simulation.jobs j SET waiting = false, woken_until = now() + $2::int * interval '1 millisecond'
          FROM candidates c LEFT JOIN running ru ON ru.account_id = c.account_id
         WHERE j.id = c.id AND j.waiting AND c.k <= $1 - COALESCE(ru.n, 0)
        RETURNING j.id, j.account_id`,
-      [maxPerAccount, finalStates],
+      [maxPerAccount, reserveMs, SIMULATION_FINAL_STATUSES],
     );
     return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
   }

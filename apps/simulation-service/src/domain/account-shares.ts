@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { SIMULATION_FINAL_STATUSES } from '@pitwall/contracts';
 import type { Outbox } from '@pitwall/messaging';
 import type { Logger } from '@pitwall/service-kit';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { CoalescedPass } from './coalesced-pass';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
-
 
 /** How long a worker's slot stays counted without being renewed (renewed every third of it): a worker killed -9 frees it, and its job runs again, after this. */
 export const RUN_LEASE_MS = 20_000;
@@ -44,6 +42,8 @@ export class RunTakenOver extends Error {
  * again (through the outbox, in the transaction that clears the mark) once a slot of its account is free: when one of
  * its jobs ends on this instance, and every `wakeIntervalMs` on every instance (a worker killed -9 frees its slot
  * when its lease lapses). The mark is committed before the ack, so a crash in between redelivers the job, never loses it.
+ * A woken job holds the slot it was woken for until a worker takes it (or a lease's time passes): the wakes and fresh
+ * deliveries meanwhile count it, so a backlog is published one free slot at a time, not again at every wake.
  */
 export class AccountShares {
   private timer: NodeJS.Timeout | undefined;
@@ -75,7 +75,7 @@ export class AccountShares {
     this.runners.add(runner);
     let admitted: Awaited<ReturnType<SimulationRepository['admit']>>;
     try {
-      admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs, SIMULATION_FINAL_STATUSES);
+      admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs);
     } catch (err) {
       this.runners.delete(runner);
       throw err;
@@ -145,7 +145,7 @@ export class AccountShares {
 
   private async publishWoken(): Promise<void> {
     const woken = await this.outbox.transaction(async (client, add) => {
-      const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, SIMULATION_FINAL_STATUSES);
+      const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, this.leaseMs);
       await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
       return jobs.length;
     });

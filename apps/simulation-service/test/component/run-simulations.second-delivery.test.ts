@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { EXCHANGES, SIMULATION_COMMANDS, SIMULATION_FINAL_STATUSES, type SimulationResults } from '@pitwall/contracts';
+import { EXCHANGES, SIMULATION_COMMANDS, type SimulationResults } from '@pitwall/contracts';
 import { createOutbox } from '@pitwall/messaging';
 import { createLogger } from '@pitwall/service-kit';
 import { testPool } from '@pitwall/db/testing';
@@ -42,8 +42,8 @@ describe('a second delivery of a running simulation job', () => {
   test('when a delivery comes while another runs the job under a live lease, then it is not admitted: the first keeps the lease, and the job is woken only once no live lease holds it', async () => {
     const job = await buildJob();
     const [first, second] = [randomUUID(), randomUUID()];
-    expect(await repository.admit(job, first, 4, 60_000, SIMULATION_FINAL_STATUSES)).toMatchObject({ outcome: 'run' });
-    expect(await repository.admit(job, second, 4, 60_000, SIMULATION_FINAL_STATUSES)).toEqual({ outcome: 'busy' });
+    expect(await repository.admit(job, first, 4, 60_000)).toMatchObject({ outcome: 'run' });
+    expect(await repository.admit(job, second, 4, 60_000)).toEqual({ outcome: 'busy' });
     expect(await rowOf(job.id)).toEqual({ runner: first, waiting: true });
     expect(await repository.renewRun(job.id, first, 60_000)).toBe(true);
 
@@ -51,7 +51,7 @@ describe('a second delivery of a running simulation job', () => {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        return (await repository.wakeWaiting(client, 4, SIMULATION_FINAL_STATUSES)).map((j) => j.id);
+        return (await repository.wakeWaiting(client, 4, 60_000)).map((j) => j.id);
       } finally {
         await client.query('ROLLBACK');
         client.release();
@@ -66,7 +66,7 @@ describe('a second delivery of a running simulation job', () => {
   test("when two runs of one job claim its setup's write slot at the same step, then only the lease holder gets it; a run whose lease was taken over gets none and renews nothing", async () => {
     const job = await buildJob();
     const [first, second] = [randomUUID(), randomUUID()];
-    await repository.admit(job, first, 4, 60_000, SIMULATION_FINAL_STATUSES);
+    await repository.admit(job, first, 4, 60_000);
     // A run of the job without the lease (the second delivery before the fix) cannot claim beside the holder.
     expect(await repository.claimWriteSlot(job, second, 60_000)).not.toBe('claimed');
     expect(await repository.claimWriteSlot(job, first, 60_000)).toBe('claimed');
@@ -74,7 +74,7 @@ describe('a second delivery of a running simulation job', () => {
 
     // The first run's lease lapsed (its process froze) and the second delivery took the job over.
     await pool.query(`UPDATE simulation.jobs SET runner_until = now() - interval '1 second' WHERE id = $1`, [job.id]);
-    expect(await repository.admit(job, second, 4, 60_000, SIMULATION_FINAL_STATUSES)).toMatchObject({ outcome: 'run' });
+    expect(await repository.admit(job, second, 4, 60_000)).toMatchObject({ outcome: 'run' });
     expect(await repository.claimWriteSlot(job, first, 60_000)).toBe('lost');
     expect(await repository.advance(pool, job.id, { status: 'Running', studyId: 's-1', message: null }, first)).toBeNull();
     expect(await repository.renewRun(job.id, first, 60_000)).toBe(false);
@@ -89,7 +89,7 @@ describe('a second delivery of a running simulation job', () => {
     if (typeof slot === 'string') throw new Error(`not admitted: ${slot}`);
     expect(slot.lost.aborted).toBe(false);
     await pool.query(`UPDATE simulation.jobs SET runner_until = now() - interval '1 second' WHERE id = $1`, [job.id]);
-    expect(await repository.admit(job, randomUUID(), 4, 60_000, SIMULATION_FINAL_STATUSES)).toMatchObject({ outcome: 'run' });
+    expect(await repository.admit(job, randomUUID(), 4, 60_000)).toMatchObject({ outcome: 'run' });
     await waitFor(() => (slot.lost.aborted ? true : undefined), 'the run to learn it lost its lease');
     await slot.end();
   });

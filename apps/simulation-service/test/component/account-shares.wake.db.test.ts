@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import { migrate } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase, testPool } from '@pitwall/db/testing';
+import { createLogger } from '@pitwall/service-kit';
+import { SimulationRepository } from '../../src/data-access/simulation-repository';
+import { SIMULATION_SCHEMA, simulationMigrations } from '../../src/data-access/migrations';
+
+const SHARE = 2;
+const LEASE_MS = 60_000;
+
+/** Waking an account's waiting jobs on the real PostgreSQL (a migrated database, nothing consuming what is woken). */
+describe('waking the jobs that waited for their account share', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+  let repository: SimulationRepository;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = testPool(database.url, 4);
+    await migrate(pool, { schema: SIMULATION_SCHEMA, migrations: simulationMigrations, logger: createLogger('test') });
+    repository = new SimulationRepository(pool);
+  });
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  /** `count` jobs of the account, each its setup's latest run at `Requested`, created a millisecond apart (oldest first). */
+  async function buildJobs(accountId: string, count: number, waiting: boolean): Promise<{ id: string; accountId: string }[]> {
+    const jobs = Array.from({ length: count }, () => ({ id: randomUUID(), accountId, setupId: randomUUID() }));
+    for (const [i, job] of jobs.entries()) {
+      await pool.query(
+        `INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, state, sequence, waiting, created_at)
+         VALUES ($1, $2, $3, $4, 'trigger', 'Requested', 1, $5, now() - make_interval(secs => $6::double precision / 1000))`,
+        [job.id, accountId, randomUUID(), job.setupId, waiting, 1_000 - i],
+      );
+      await pool.query('INSERT INTO simulation.setup_runs (account_id, setup_id, job_id) VALUES ($1, $2, $3)', [accountId, job.setupId, job.id]);
+    }
+    return jobs;
+  }
+
+  /** One wake, committed (its jobs would be published in the same transaction): the ids it woke, sorted. */
+  async function wake(): Promise<string[]> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const woken = await repository.wakeWaiting(client, SHARE, LEASE_MS);
+      await client.query('COMMIT');
+      return woken.map((j) => j.id).sort();
+    } finally {
+      client.release();
+    }
+  }
+
+  test('when waiting jobs are woken and no worker has taken them yet, then the next wakes publish none again and a fresh delivery of another job waits; each admitted or lapsed one frees its slot for the next oldest', async () => {
+    const accountId = randomUUID();
+    const waiting = await buildJobs(accountId, 5, true);
+    const ids = waiting.map((j) => j.id);
+
+    // The account's 2 slots are free: its 2 oldest waiting jobs are woken, and they hold the slots until taken.
+    expect(await wake()).toEqual(ids.slice(0, 2).sort());
+    expect(await wake()).toEqual([]);
+    expect(await wake()).toEqual([]);
+
+    // A job published for the first time meanwhile finds its account's slots held by the woken ones: it waits its turn.
+    const [fresh] = await buildJobs(accountId, 1, false);
+    expect(await repository.admit(fresh as { id: string; accountId: string }, randomUUID(), SHARE, LEASE_MS)).toEqual({ outcome: 'wait' });
+
+    // The first woken job reaches a worker: it runs in the slot it held; nothing more is woken (one runs, one is held).
+    expect(await repository.admit(waiting[0] as { id: string; accountId: string }, randomUUID(), SHARE, LEASE_MS)).toMatchObject({ outcome: 'run' });
+    expect(await wake()).toEqual([]);
+
+    // The second woken job's message never came to a worker in time (its hold lapsed): its slot goes to the next oldest.
+    await pool.query(`UPDATE simulation.jobs SET woken_until = now() - interval '1 second' WHERE id = $1`, [ids[1]]);
+    expect(await wake()).toEqual([ids[2]]);
+    expect(await wake()).toEqual([]);
+  });
+
+  test("when one account's woken jobs hold its slots, then another account's waiting jobs are woken all the same", async () => {
+    const [busy, other] = [randomUUID(), randomUUID()];
+    const busyJobs = await buildJobs(busy, 3, true);
+    const otherJobs = await buildJobs(other, 1, true);
+    expect(await wake()).toEqual([...busyJobs.slice(0, 2), ...otherJobs].map((j) => j.id).sort());
+    expect(await wake()).toEqual([]);
+  });
+});
