@@ -184,13 +184,13 @@ export const simulationService = defineService({
   ],
   // An in-process bus (npm start) keeps its queues in the process's memory: the jobs queued or running when the
   // process stopped or was killed went with it. Their rows say they are unfinished; their messages go out again, the
-  // dead process's worker leases freed. Waiting jobs are woken only after, so no job is published by both.
+  // dead process's worker leases freed. No job is admitted before it ends (admissions wait for the shares' start), so
+  // no run of this process loses its lease to it; waiting jobs are woken only after, so no job is published by both.
   started: async ({ repository, outbox, shares }, { shared, logger }) => {
     if (shared.bus instanceof InProcessBus) {
       const unfinished = await outbox.transaction(async (client, add) => {
-        const own = shares.ownRunners();
-        await repository.freeRunsExcept(client, own);
-        const jobs = await repository.unfinishedJobs(JOB_ROUTING_PREFIX, own, client);
+        await repository.freeRuns(client);
+        const jobs = await repository.unfinishedJobs(JOB_ROUTING_PREFIX, client);
         await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
         return jobs.length;
       });

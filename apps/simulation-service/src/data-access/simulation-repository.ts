@@ -111,26 +111,25 @@ export class SimulationRepository {
 
   /**
    * Jobs not at a last status (nor dead-lettered) that are their setup's latest run, are not marked waiting
-   * (`wakeWaiting` publishes those), are not run by `ownRunners` (this process's runs), and whose job message (its
+   * (`wakeWaiting` publishes those), and whose job message (its
    * routing key starts with `jobRoutingPrefix`; status events carry the job id too) is not still waiting in the outbox
    * (that one will be published): with an in-process bus, the jobs it lost with its process.
    */
-  async unfinishedJobs(jobRoutingPrefix: string, ownRunners: readonly string[] = [], q: Queryable = this.pool): Promise<{ id: string; accountId: string }[]> {
+  async unfinishedJobs(jobRoutingPrefix: string, q: Queryable = this.pool): Promise<{ id: string; accountId: string }[]> {
     const { rows } = await q.query<{ id: string; account_id: string }>(
       `SELECT j.id, j.account_id FROM simulation.jobs j
          JOIN simulation.setup_runs r ON r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id = j.id
         WHERE NOT j.dead_lettered AND NOT j.waiting AND j.state <> ALL($1::text[])
-          AND (j.runner IS NULL OR j.runner <> ALL($3::uuid[]))
           AND NOT EXISTS (SELECT 1 FROM simulation.outbox o WHERE starts_with(o.routing_key, $2) AND o.payload->>'jobId' = j.id::text)
         ORDER BY j.created_at, j.id`,
-      [SIMULATION_FINAL_STATUSES, jobRoutingPrefix, ownRunners],
+      [SIMULATION_FINAL_STATUSES, jobRoutingPrefix],
     );
     return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
   }
 
-  /** Frees the worker leases of every run but `ownRunners` (with an in-process bus: a dead process's, after a restart). */
-  async freeRunsExcept(q: Queryable, ownRunners: readonly string[]): Promise<void> {
-    await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL AND runner <> ALL($1::uuid[])', [ownRunners]);
+  /** Frees every run's worker lease (with an in-process bus, after a restart and before any admission: a dead process's). */
+  async freeRuns(q: Queryable): Promise<void> {
+    await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL');
   }
 
   async job(id: string): Promise<Job | null> {

@@ -54,8 +54,12 @@ export class AccountShares {
     () => !this.stopped,
   );
   private readonly leaseMs: number;
-  /** The worker ids of this instance's running jobs. */
-  private readonly runners = new Set<string>();
+  /**
+   * Admissions wait for `start()`: the service's start-up work (with an in-process bus, the unfinished jobs queued again
+   * and every lease freed: they were the dead process's) runs first, so it never frees the lease of a run admitted meanwhile.
+   */
+  private readonly begun: Promise<void>;
+  private begin: () => void = () => undefined;
 
   constructor(
     private readonly repository: SimulationRepository,
@@ -64,6 +68,7 @@ export class AccountShares {
     private readonly logger: Logger,
   ) {
     this.leaseMs = settings.leaseMs ?? RUN_LEASE_MS;
+    this.begun = new Promise((resolve) => (this.begin = resolve));
   }
 
   /**
@@ -71,19 +76,10 @@ export class AccountShares {
    * another delivery runs the job (live lease): either way the job is marked waiting and this delivery does not run it.
    */
   async admit(job: Pick<Job, 'id' | 'accountId'>): Promise<RunSlot | 'wait' | 'busy'> {
+    await this.begun;
     const runner = randomUUID();
-    this.runners.add(runner);
-    let admitted: Awaited<ReturnType<SimulationRepository['admit']>>;
-    try {
-      admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs);
-    } catch (err) {
-      this.runners.delete(runner);
-      throw err;
-    }
-    if (admitted.outcome !== 'run') {
-      this.runners.delete(runner);
-      return admitted.outcome;
-    }
+    const admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs);
+    if (admitted.outcome !== 'run') return admitted.outcome;
     const lost = new AbortController();
     const renewal = setInterval(() => {
       this.repository
@@ -103,17 +99,11 @@ export class AccountShares {
       lost: lost.signal,
       end: async () => {
         clearInterval(renewal);
-        this.runners.delete(runner);
         // Not freed (the database is away): the lease lapses by itself.
         await this.repository.endRun(job.id, runner).catch((err: unknown) => this.logger.warn({ err, jobId: job.id }, "a simulation job's worker slot could not be freed; its lease will lapse"));
         this.wake();
       },
     };
-  }
-
-  /** The worker ids of the jobs this instance runs now. */
-  ownRunners(): string[] {
-    return [...this.runners];
   }
 
   /**
@@ -125,6 +115,7 @@ export class AccountShares {
   }
 
   start(): void {
+    this.begin();
     this.stopped = false;
     this.timer = setInterval(() => this.wake(), this.settings.wakeIntervalMs);
     this.timer.unref();
@@ -132,6 +123,7 @@ export class AccountShares {
   }
 
   async stop(): Promise<void> {
+    this.begin();
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { migrate } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase, testPool } from '@pitwall/db/testing';
+import { createOutbox } from '@pitwall/messaging';
 import { createLogger } from '@pitwall/service-kit';
 import { SimulationRepository } from '../../src/data-access/simulation-repository';
+import { AccountShares } from '../../src/domain/account-shares';
 import { SIMULATION_SCHEMA, simulationMigrations } from '../../src/data-access/migrations';
 
 const SHARE = 2;
@@ -82,5 +84,24 @@ describe('waking the jobs that waited for their account share', () => {
     const otherJobs = await buildJobs(other, 1, true);
     expect(await wake()).toEqual([...busyJobs.slice(0, 2), ...otherJobs].map((j) => j.id).sort());
     expect(await wake()).toEqual([]);
+  });
+
+  test("when a job is delivered before the service's start-up work has ended, then no worker takes it until the shares start (that work frees every lease it finds)", async () => {
+    const [job] = await buildJobs(randomUUID(), 1, false);
+    const outbox = createOutbox({ pool, schema: SIMULATION_SCHEMA, publish: async () => undefined, logger: createLogger('test') });
+    const shares = new AccountShares(repository, outbox, { maxJobsPerAccount: SHARE, wakeIntervalMs: 60_000 }, createLogger('test'));
+    const runner = async () => (await pool.query<{ runner: string | null }>('SELECT runner FROM simulation.jobs WHERE id = $1', [job?.id])).rows[0]?.runner;
+    let settled = false;
+    const admitted = shares.admit(job as { id: string; accountId: string }).finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(settled).toBe(false);
+    expect(await runner()).toBeNull();
+
+    shares.start();
+    const slot = await admitted;
+    if (typeof slot === 'string') throw new Error(`not admitted: ${slot}`);
+    expect(await runner()).toBe(slot.runner);
+    await slot.end();
+    await shares.stop();
   });
 });

@@ -83,8 +83,10 @@ describe('a second delivery of a running simulation job', () => {
 
   test("when another delivery takes a run's lapsed lease over, then the run's slot says it is lost (the run stops)", async () => {
     const job = await buildJob();
-    const outbox = createOutbox({ pool, schema: 'simulation', publish: async () => undefined, logger: createLogger('test') });
+    // Publishes nothing (its rows stay for the stack's own outbox): the shares' start wakes the stack's waiting jobs too.
+    const outbox = createOutbox({ pool, schema: 'simulation', publish: () => Promise.reject(new Error('not published by this test')), logger: createLogger('test') });
     const shares = new AccountShares(repository, outbox, { maxJobsPerAccount: 4, wakeIntervalMs: 60_000, leaseMs: 300 }, createLogger('test'));
+    shares.start();
     const slot = await shares.admit(job);
     if (typeof slot === 'string') throw new Error(`not admitted: ${slot}`);
     expect(slot.lost.aborted).toBe(false);
@@ -92,6 +94,7 @@ describe('a second delivery of a running simulation job', () => {
     expect(await repository.admit(job, randomUUID(), 4, 60_000)).toMatchObject({ outcome: 'run' });
     await waitFor(() => (slot.lost.aborted ? true : undefined), 'the run to learn it lost its lease');
     await slot.end();
+    await shares.stop();
   });
 
   test('when a running job is published again, then the second delivery is acked unrun and the job ends with each step recorded once, its worker slot freed', async () => {
