@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'amqplib';
 import { AppError, createLogger } from '@pitwall/service-kit';
+import { tcpProxy } from '@pitwall/testing';
 import { AmqpBus, COMMAND_ID_HEADER, OUTCOME_UNKNOWN_TYPE, type AmqpBusOptions } from '../src';
+import { withHeartbeat } from '../src/amqp-bus';
 import { busContract, closeAmqpConnectionsNamed, collector, deleteAmqpTopology, gate } from '../src/testing';
 
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -230,4 +232,38 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await bus.request(lateService, 'ping', {})).toBe('served after reconnect');
     expect(await bus.request(service, 'ping', {})).toBe('ok');
   }, 20_000);
+
+  test('when the broker stops answering without closing the connection (a silent partition), then the bus notices within a few heartbeats: requests fail at once with 503 and it reconnects once the partition heals', async () => {
+    const broker = new URL(AMQP_URL);
+    const proxy = await tcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
+    await proxy.open();
+    try {
+      const through = new URL(AMQP_URL);
+      through.hostname = '127.0.0.1';
+      through.port = String(proxy.port);
+      const bus = open({ url: through.toString(), heartbeatSeconds: 1 });
+      const peer = open();
+      const service = unique('svc');
+      await peer.serve(service, async () => 'ok');
+      await eventually(() => bus.isReady());
+      expect(await bus.request(service, 'ping', {})).toBe('ok');
+
+      // No byte passes either way and nothing closes: only missed heartbeats can tell.
+      proxy.hold();
+      await eventually(async () => !(await bus.isReady()));
+      await expect(bus.request(service, 'ping', {}, { timeoutMs: 30_000 })).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 });
+
+      proxy.release();
+      await eventually(() => bus.isReady(), 200);
+      expect(await bus.request(service, 'ping', {})).toBe('ok');
+    } finally {
+      await proxy.cut();
+    }
+  }, 40_000);
+
+  test("when AMQP_URL sets a heartbeat, then it is kept; otherwise the bus's own is added", () => {
+    expect(withHeartbeat('amqp://guest:guest@127.0.0.1:5672', 10)).toBe('amqp://guest:guest@127.0.0.1:5672?heartbeat=10');
+    expect(withHeartbeat('amqps://u:p%40ss@rabbit.internal/team?heartbeat=30&frameMax=8192', 10)).toBe('amqps://u:p%40ss@rabbit.internal/team?heartbeat=30&frameMax=8192');
+    expect(withHeartbeat('amqp://u:p%40ss@rabbit.internal/%2F', 5)).toBe('amqp://u:p%40ss@rabbit.internal/%2F?heartbeat=5');
+  });
 });

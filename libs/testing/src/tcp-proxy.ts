@@ -9,6 +9,12 @@ export interface TcpProxy {
   open(): Promise<void>;
   /** Stops listening and cuts every forwarded connection, as a server that went away. */
   cut(): Promise<void>;
+  /**
+   * A silent partition: every connection, and every new one, stays open but no byte passes either way (no reset, no
+   * close), until `release()`, which lets what was held through.
+   */
+  hold(): void;
+  release(): void;
 }
 
 /** A proxy on a free loopback port to `target` (e.g. the shared Redis), closed until opened. */
@@ -16,6 +22,19 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
   const port = await freePort();
   const sockets = new Set<Socket>();
   let server: Server | undefined;
+  let held = false;
+  /** Each forwarded connection: client and upstream, piped both ways unless held. */
+  const pairs = new Set<[Socket, Socket]>();
+  const flow = ([client, upstream]: [Socket, Socket]) => {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  };
+  const stop = ([client, upstream]: [Socket, Socket]) => {
+    client.unpipe(upstream);
+    upstream.unpipe(client);
+    client.pause();
+    upstream.pause();
+  };
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -30,8 +49,14 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
           const upstream = connect(target.port, target.host);
           track(client);
           track(upstream);
-          client.pipe(upstream).pipe(client);
-          client.on('close', () => upstream.destroy());
+          const pair: [Socket, Socket] = [client, upstream];
+          pairs.add(pair);
+          if (held) client.pause();
+          else flow(pair);
+          client.on('close', () => {
+            pairs.delete(pair);
+            upstream.destroy();
+          });
           upstream.on('close', () => client.destroy());
         });
         listening.once('error', reject);
@@ -40,6 +65,14 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
           resolve();
         });
       }),
+    hold: () => {
+      if (!held) for (const pair of pairs) stop(pair);
+      held = true;
+    },
+    release: () => {
+      if (held) for (const pair of pairs) flow(pair);
+      held = false;
+    },
     cut: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
