@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FilesystemBlobStore, UrlSigner } from '@pitwall/blob-store';
@@ -16,7 +16,7 @@ import { buildGateway } from '../../src/app';
 import { ACCOUNT_ID, authHeaders, fakeAuth, send } from '../support/gateway-harness';
 
 const SECRET = 'component-test-signing-secret';
-const MAX_UPLOAD_BYTES = 64 * 1024;
+const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 const json = { ...authHeaders, 'Content-Type': 'application/json' };
 
 interface Prepared {
@@ -214,6 +214,60 @@ describe('attached files through the gateway (entity-service in-process, real Po
         expect(((await res.json()) as { status: number }).status).toBe(416);
       },
     );
+  });
+
+  describe('downloads a client leaves, and HEAD', () => {
+    /** Files this process (the gateway's) holds open under the blob directory. */
+    const openBlobFiles = (): string[] =>
+      readdirSync('/proc/self/fd')
+        .map((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`);
+          } catch {
+            return '';
+          }
+        })
+        .filter((target) => target.startsWith(blobDir));
+
+    async function available(size: number): Promise<{ url: string; bytes: Buffer }> {
+      const id = await create('Cars');
+      const bytes = content(size);
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      await upload(prepared.Url, bytes);
+      expect((await finalise('Cars', id, prepared.AttachedFileId)).status).toBe(200);
+      return { url: (await list('Cars', id))[0]?.SignedURL as string, bytes };
+    }
+
+    test('when clients close downloads of a large file after its first bytes, then the file is closed each time (nothing stays open)', async () => {
+      const { url } = await available(16 * 1024 * 1024);
+      for (let i = 0; i < 20; i++) {
+        const gone = new AbortController();
+        const res = await fetch(url, { signal: gone.signal, headers: i % 2 ? { Range: 'bytes=100-' } : {} });
+        expect(res.status).toBe(i % 2 ? 206 : 200);
+        await res.body?.getReader().read();
+        gone.abort();
+      }
+      await waitFor(() => openBlobFiles().length === 0).catch(() => {
+        throw new Error(`files left open: ${openBlobFiles().length}`);
+      });
+    });
+
+    test('when a download is asked with HEAD, then it answers the headers of the GET without reading the file', async () => {
+      const { url, bytes } = await available(200_000);
+      const reads = jest.spyOn(blobs, 'openRead');
+      try {
+        const head = await fetch(url, { method: 'HEAD' });
+        expect(head.status).toBe(200);
+        expect(head.headers.get('content-length')).toBe(String(bytes.length));
+        const part = await fetch(url, { method: 'HEAD', headers: { Range: 'bytes=10-19' } });
+        expect([part.status, part.headers.get('content-range'), part.headers.get('content-length')]).toEqual([206, `bytes 10-19/${bytes.length}`, '10']);
+        expect(reads).not.toHaveBeenCalled();
+        expect((await download(url)).bytes.equals(bytes)).toBe(true);
+        expect(reads).toHaveBeenCalledTimes(1);
+      } finally {
+        reads.mockRestore();
+      }
+    });
   });
 
   test('when a file becomes available, then attachment.available is published with its entity, group, hash and size', async () => {

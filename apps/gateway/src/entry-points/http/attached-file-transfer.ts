@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobStore, type ByteRange } from '@pitwall/blob-store';
 import { COMMAND_ID_HEADER, type Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DownloadTarget } from '@pitwall/contracts';
@@ -62,9 +63,11 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
         res.setHeader('Content-Range', `bytes */${target.size}`);
         throw new AppError(416, `No range of ${request.headers?.['Range']?.slice(0, 200)} overlaps the file (${target.size} bytes)`);
       }
-      if (!range) return new StreamReply(200, { ...headers, 'Content-Length': String(target.size) }, await deps.blobs.openRead(target.blobKey));
+      // A HEAD is answered the GET's headers without opening the file (its body would be read whole and dropped).
+      const open = async (part?: Required<ByteRange>): Promise<Readable> => (req.method === 'HEAD' ? Readable.from([]) : deps.blobs.openRead(target.blobKey, part));
+      if (!range) return new StreamReply(200, { ...headers, 'Content-Length': String(target.size) }, await open());
       const { start, end } = range;
-      return new StreamReply(206, { ...headers, 'Content-Length': String(end - start + 1), 'Content-Range': `bytes ${start}-${end}/${target.size}` }, await deps.blobs.openRead(target.blobKey, range));
+      return new StreamReply(206, { ...headers, 'Content-Length': String(end - start + 1), 'Content-Range': `bytes ${start}-${end}/${target.size}` }, await open(range));
     },
   };
 }

@@ -280,8 +280,8 @@ function serviceOf(target: BusTarget, message: ReturnType<BusTarget['toMessage']
 function sendLocal(op: Operation, res: Response, result: unknown): void {
   if (result instanceof StreamReply) {
     res.status(result.status).set(result.headers);
-    result.body.on('error', (err) => res.destroy(err));
-    result.body.pipe(res);
+    // Either side ending early ends both: a client gone mid-body closes the file (or the store's response) it read.
+    pipeline(result.body, res).catch(() => res.destroy());
   } else if (op.responseKind === 'empty') res.status(op.response.status).end();
   else if (result instanceof EncodedJson) res.status(op.response.status).type('application/json').send(result.json);
   else if (Buffer.isBuffer(result)) res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream').send(result);
