@@ -31,6 +31,10 @@ const GatewayConfig = z.object({
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
   /** The longest pause in a request body (ms, default 30000; 0: none): a client that stops sending part-way is answered 408 and its connection closed. */
   BODY_IDLE_TIMEOUT_MS: intVar(30_000),
+  /** Connections open at once at most (default 8192; 0: none): one more is answered 503 and closed. */
+  HTTP_MAX_CONNECTIONS: intVar(8192),
+  /** Connections one client address may hold open at once (default 512; 0: none): one more is answered 429 and closed. */
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: intVar(512),
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
   ...attachmentUrlSettings,
@@ -92,6 +96,7 @@ export const gateway = defineService({
     port: (config) => config.PORT,
     host: (config) => config.HOST,
     bodyIdleTimeoutMs: (config) => config.BODY_IDLE_TIMEOUT_MS,
+    connectionLimits: (config) => ({ total: config.HTTP_MAX_CONNECTIONS, perClient: config.HTTP_MAX_CONNECTIONS_PER_CLIENT }),
     app: ({ auth, readLimiter, attachments, presence, claims, heldAnswers }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, claims, ...(heldAnswers ? { heldAnswers } : {}), bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
   },
 });

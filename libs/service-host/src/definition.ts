@@ -79,6 +79,8 @@ export interface HttpPart<P, C> {
   host?(config: C): string;
   /** The longest pause in a request body before it is answered 408 (`ListenOptions.bodyIdleTimeoutMs`); none unless given. */
   bodyIdleTimeoutMs?(config: C): number;
+  /** Connections open at once at most, in all and per client address (`ListenOptions.connectionLimits`); none unless given. */
+  connectionLimits?(config: C): { total: number; perClient: number };
   /** The express app; `checks` are the host's readiness checks (database, bus, the definition's own). */
   app(parts: P, ctx: ServiceContext<C>, checks: HealthChecks): express.Express;
 }

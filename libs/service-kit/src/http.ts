@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import * as zlib from 'node:zlib';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { AppError, toAppError } from './app-error';
 import type { Logger } from './logger';
@@ -300,6 +300,50 @@ export interface ListenOptions {
    * connection closed, instead of holding it for ever. A pause the app makes (not reading) is not the client's.
    */
   bodyIdleTimeoutMs?: number;
+  /**
+   * Connections open at once at most (`HTTP_MAX_CONNECTIONS`; 0 or unset: none), and from one client address
+   * (`HTTP_MAX_CONNECTIONS_PER_CLIENT`): a connection past either is answered at once, 503 or 429 with Retry-After
+   * naming the variable, and closed, before any of its request is read. Connections that never finish their headers
+   * (each held up to the headers timeout) would otherwise take every file descriptor of the process.
+   */
+  connectionLimits?: { total: number; perClient: number };
+}
+
+/** The variables that set `connectionLimits` at the public entry, named in their refusals. */
+export const CONNECTION_LIMIT_VARIABLES = { total: 'HTTP_MAX_CONNECTIONS', perClient: 'HTTP_MAX_CONNECTIONS_PER_CLIENT' } as const;
+
+/**
+ * Counts the server's open connections, in all and per client address, and refuses one past a limit: answered at once
+ * on its socket (its request is never read) and closed.
+ */
+function limitConnections(server: Server, limits: { total: number; perClient: number }, refused: WeakSet<Duplex>): void {
+  let open = 0;
+  const byClient = new Map<string, number>();
+  // Before Node's own listener: the refusal is written before any byte of the request is parsed.
+  server.prependListener('connection', (socket: Socket) => {
+    const client = socket.remoteAddress ?? '';
+    const mine = byClient.get(client) ?? 0;
+    const refusal =
+      limits.total > 0 && open >= limits.total
+        ? new AppError(503, `This server has ${open} connections open, its most (${CONNECTION_LIMIT_VARIABLES.total}); retry shortly`)
+        : limits.perClient > 0 && mine >= limits.perClient
+          ? new AppError(429, `This client has ${mine} connections open, the most one client may (${CONNECTION_LIMIT_VARIABLES.perClient}); reuse them or close some`)
+          : undefined;
+    if (refusal) {
+      refused.add(socket);
+      socket.on('error', () => socket.destroy());
+      answerOnSocket(socket, refusal, 'Retry-After: 2\r\n');
+      return;
+    }
+    open++;
+    byClient.set(client, mine + 1);
+    socket.once('close', () => {
+      open--;
+      const left = (byClient.get(client) ?? 1) - 1;
+      if (left > 0) byClient.set(client, left);
+      else byClient.delete(client);
+    });
+  });
 }
 
 /** The variable that sets `bodyIdleTimeoutMs` at the public entry, named in its 408. */
@@ -348,10 +392,23 @@ function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number
 /** Listens on `port` (0 picks a free one) and returns the address plus a graceful stop. */
 export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7000, options: ListenOptions = {}): Promise<HttpEntryPoint> {
   return new Promise((resolve, reject) => {
-    const server: Server = createServer(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}, app);
+    const refused = new WeakSet<Duplex>();
+    // A connection refused for the limits is answered on its socket; a request it still sends reaches no handler.
+    const serve = (req: IncomingMessage, res: ServerResponse) => {
+      if (!refused.has(req.socket)) app(req, res);
+    };
+    const server: Server = createServer({ ...(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}), connectionsCheckingInterval: 5_000 }, serve);
     server.on('clientError', answerClientError);
+    if (options.connectionLimits) limitConnections(server, options.connectionLimits, refused);
     const bodyIdleMs = options.bodyIdleTimeoutMs;
-    if (bodyIdleMs) server.on('request', (req: IncomingMessage, res: ServerResponse) => watchBodyIdle(req, res, bodyIdleMs));
+    if (bodyIdleMs) {
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (!refused.has(req.socket)) watchBodyIdle(req, res, bodyIdleMs);
+      });
+      // A body that keeps arriving is not cut however long it takes (an upload over a slow link); one that stops is
+      // answered 408 by the idle watch. Node's own bound on a whole request (300 s) would cut a 10 GiB upload at 34 MB/s.
+      server.requestTimeout = 0;
+    }
     server.on('connect', answerConnect);
     server.listen(port, host);
     // Idle keep-alive connections stay open for a minute (as load balancers expect): a client that pauses for CPU work

@@ -184,3 +184,50 @@ describe('listen with bodyIdleTimeoutMs: a request body that stops arriving', ()
     expect(bodiesRead).toBe(before + 1);
   });
 });
+
+describe('listen with connectionLimits: connections a client holds open', () => {
+  let handled = 0;
+  const app = express();
+  app.get('/ok', (_req, res) => {
+    handled++;
+    res.json({ ok: true });
+  });
+
+  /** A connection that sends the start of a request and never finishes its headers (held until the test closes it). */
+  async function dangling(port: number): Promise<{ close(): Promise<void> }> {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    socket.write('GET /ok HTTP/1.1\r\nHost: x\r\n');
+    return { close: () => new Promise<void>((resolve) => socket.once('close', () => resolve()).destroy()) };
+  }
+
+  test.each([
+    ['one client address', { total: 0, perClient: 3 }, 429, 'This client has 3 connections open, the most one client may (HTTP_MAX_CONNECTIONS_PER_CLIENT); reuse them or close some'],
+    ['the whole server', { total: 3, perClient: 0 }, 503, 'This server has 3 connections open, its most (HTTP_MAX_CONNECTIONS); retry shortly'],
+  ])('when %s holds its most connections open with unfinished headers, then one more is answered at once (its request never handled) and closed; once one closes, a new one is served', async (_who, limits, status, detail) => {
+    const server = await listen(app, 0, '127.0.0.1', undefined, { connectionLimits: limits });
+    try {
+      const held = [await dangling(server.port), await dangling(server.port), await dangling(server.port)];
+      const before = handled;
+      const refused = parse(await exchange(server.port, 'GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      expect(refused.status).toBe(status);
+      expect(refused.headers['content-type']).toBe('application/problem+json');
+      expect(refused.headers['retry-after']).toBe('2');
+      expect(JSON.parse(refused.body)).toMatchObject({ status, detail });
+      expect(handled).toBe(before);
+
+      await held[0]?.close();
+      // The server counts the closed connection out once it sees the close (a moment after the client's).
+      let served = parse('');
+      for (let tries = 0; tries < 50 && served.status !== 200; tries++) {
+        if (tries) await new Promise((r) => setTimeout(r, 20));
+        served = parse(await exchange(server.port, 'GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      }
+      expect(served.status).toBe(200);
+      expect(handled).toBe(before + 1);
+      await Promise.all(held.slice(1).map((h) => h.close()));
+    } finally {
+      await server.stop();
+    }
+  });
+});
