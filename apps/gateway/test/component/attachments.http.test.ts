@@ -460,6 +460,26 @@ describe('attached files through the gateway (entity-service in-process, real Po
       await expectRefusedUploadLeftNoTrace(id, prepared.Url, prepared.AttachedFileId, before);
     });
 
+    test('when the attached file is deleted while its bytes are arriving, then the PUT is 404 and the bytes it stored are not kept', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const before = storedFiles();
+      let answered: (status: number) => void = () => undefined;
+      const status = new Promise<number>((resolve) => (answered = resolve));
+      const req = httpRequest(prepared.Url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(2 * 64 * 1024) } }, (res) => {
+        res.resume();
+        res.on('end', () => answered(res.statusCode ?? 0));
+      });
+      req.on('error', () => answered(-1));
+      req.write(randomBytes(64 * 1024));
+      // The gateway is reading the body (the record was found): the file is deleted, then the rest of the body sent.
+      await waitFor(() => storedFiles().length > before.length);
+      expect((await fetch(`${base}/Cars/${id}/Attachments/${prepared.AttachedFileId}`, { method: 'DELETE', headers: authHeaders })).status).toBe(204);
+      req.end(randomBytes(64 * 1024));
+      expect(await status).toBe(404);
+      expect(storedFiles()).toEqual(before);
+    });
+
     test('when an upload carries an Idempotency-Key, then it is 400 before a byte is read or stored and the URL stays usable', async () => {
       const id = await create('Cars');
       const prepared = await prepare('Cars', id, { UseCompression: false });

@@ -21,7 +21,11 @@ export async function uploadTarget(ctx: AttachmentContext, attachedFileId: strin
  */
 export async function recordUpload(ctx: AttachmentContext, attachedFileId: string, blob: { key: string; sha256: string; size: number }): Promise<{ state: number }> {
   const record = await files.findById(ctx.pool, attachedFileId);
-  if (!record) throw AppError.notFound(`Attached file ${attachedFileId} was not found`);
+  if (!record) {
+    // Deleted while its bytes were arriving: what the upload stored is nobody's (unless identical bytes are).
+    await releaseBlobs(ctx, [blob.key]);
+    throw AppError.notFound(`Attached file ${attachedFileId} was not found`);
+  }
   let used = false;
   try {
     const { result } = await attachmentWrite(ctx, record.account_id, jsonReplyCodec<{ state: number }>(), async (c) => {
