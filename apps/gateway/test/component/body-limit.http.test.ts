@@ -69,3 +69,34 @@ describe('POST /Championships with a Content-Encoding or charset the gateway doe
     expect(await names()).not.toContain(name);
   });
 });
+
+describe('POST /Championships whose JSON gives one name twice in an object (gateway and entity-service in-process)', () => {
+  const env = useEntityStack();
+
+  const names = async () => ((await (await fetch(`${env.base}/Championships`, { headers: env.headers })).json()) as { Parameters: { Name: string } }[]).map((c) => c.Parameters.Name);
+
+  test.each([
+    ['the top object', (a: string, b: string) => `{"ParameterUpdates":[{"Name":"Name","Value":"${a}"}],"ParameterUpdates":[{"Name":"Name","Value":"${b}"}]}`, 'ParameterUpdates'],
+    ['an item of a list', (a: string, b: string) => `{"ParameterUpdates":[{"Name":"Name","Value":"${a}","Value":"${b}"}]}`, 'Value'],
+    ['an item, once escaped', (a: string, b: string) => `{"ParameterUpdates":[{"Name":"Name","Value":"${a}","\\u0056alue":"${b}"}]}`, 'Value'],
+  ])('when %s gives a name twice, then it is a 400 naming it (the parser would keep the last value silently) and nothing is created', async (_where, json, twice) => {
+    const [first, second] = [`First ${Date.now()}`, `Second ${Date.now()}`];
+    const res = await send(env.base, 'POST', '/Championships', { body: json(first, second), headers: env.headers });
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(JSON.parse(res.body)).toMatchObject({
+      status: 400,
+      detail: `The request body gives the name "${twice}" twice in one object: the parser would keep the last value and silently drop the other; give it once`,
+    });
+    const stored = await names();
+    expect(stored).not.toContain(first);
+    expect(stored).not.toContain(second);
+  });
+
+  test('when the same name appears once in each of several objects, then the body is read as usual', async () => {
+    const name = `Once each ${Date.now()}`;
+    const res = await send(env.base, 'POST', '/Championships', { body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: name }, { Name: 'Description', Value: '"Name":"x","Name"' }] }), headers: env.headers });
+    expect(res.status).toBe(201);
+    expect(await names()).toContain(name);
+  });
+});

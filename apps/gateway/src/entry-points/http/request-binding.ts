@@ -34,10 +34,59 @@ export function jsonBodyBytes(req: IncomingMessage): number | undefined {
  */
 function refuseInvalidUtf8(req: IncomingMessage, _res: unknown, body: Buffer, encoding: string): void {
   (req as WithBodyBytes)[BODY_BYTES] = body.length;
-  if (encoding.toLowerCase() !== 'utf-8' || isUtf8(body)) return;
-  const refusal = AppError.badRequest('The request body is not valid UTF-8');
+  const utf8 = encoding.toLowerCase() === 'utf-8';
   // body-parser names an error of `verify` by a `type` of its own unless it has one: the problem's type stays plain.
-  throw Object.assign(refusal, { type: 'about:blank' });
+  if (utf8 && !isUtf8(body)) throw Object.assign(AppError.badRequest('The request body is not valid UTF-8'), { type: 'about:blank' });
+  const twice = utf8 ? nameGivenTwice(body) : undefined;
+  if (twice !== undefined)
+    throw Object.assign(AppError.badRequest(`The request body gives the name ${JSON.stringify(twice.slice(0, 200))} twice in one object: the parser would keep the last value and silently drop the other; give it once`), { type: 'about:blank' });
+}
+
+/**
+ * The first member name given twice in one object of a JSON text (UTF-8 bytes), or undefined: `JSON.parse` keeps the
+ * last and drops the others without a word. One pass over the bytes (linear, like the parse itself); an invalid text
+ * is left to the parser. Names are compared as the parser would read them (escapes decoded).
+ */
+export function nameGivenTwice(body: Uint8Array): string | undefined {
+  // Per open container: the names seen in an object, null for an array.
+  const open: (Set<string> | null)[] = [];
+  let expectName = false;
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as number;
+    if (c === 0x22) {
+      let j = i + 1;
+      let plain = true;
+      for (; j < text.length; j++) {
+        const d = text[j] as number;
+        if (d === 0x22) break;
+        if (d === 0x5c) {
+          plain = false;
+          j++;
+        } else if (d >= 0x80) plain = false;
+      }
+      const names = open[open.length - 1];
+      if (expectName && names) {
+        let name: string;
+        try {
+          // latin1 reads ASCII as it is, and quickly; anything else is decoded as the parser decodes it.
+          name = plain ? text.toString('latin1', i + 1, j) : (JSON.parse(text.toString('utf8', i, j + 1)) as string);
+        } catch {
+          return undefined;
+        }
+        if (names.has(name)) return name;
+        names.add(name);
+      }
+      expectName = false;
+      i = j;
+    } else if (c === 0x7b) {
+      open.push(new Set());
+      expectName = true;
+    } else if (c === 0x5b) open.push(null);
+    else if (c === 0x7d || c === 0x5d) open.pop();
+    else if (c === 0x2c) expectName = open[open.length - 1] instanceof Set;
+  }
+  return undefined;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
