@@ -163,6 +163,15 @@ describe('the external simulation operations', () => {
     expect(gw.received.length).toBe(before);
   });
 
+  test('when an unknown query parameter has a 100,000-character name, then the 400 names its first 200 characters (the answer does not echo it whole)', async () => {
+    const name = `n${'x'.repeat(99_999)}`;
+    const res = await send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?externalProfileId=${randomUUID()}&setupIds=${randomUUID()}&${name}=1`, { headers: authHeaders });
+    expect(res.status).toBe(400);
+    const shown = `${name.slice(0, 200)}…`;
+    expect(JSON.parse(res.body)).toMatchObject({ detail: `unknown query parameter '${shown}'`, errors: { [shown]: ['unknown query parameter'] } });
+    expect(res.body.length).toBeLessThan(name.length * 2);
+  });
+
   test('when the status query lacks externalProfileId or setupIds, or a setup id is not a GUID, then it is a 400 naming the parameter and nothing is sent', async () => {
     const before = gw.received.length;
     const ask = (query: string) => send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?${query}`, { headers: authHeaders });

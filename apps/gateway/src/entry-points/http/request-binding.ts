@@ -270,6 +270,9 @@ function objectBody(req: Request): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** The longest unknown query parameter name a refusal repeats whole. */
+const MAX_ECHOED_NAME = 200;
+
 /**
  * Query parameters bound case-insensitively to `allowed`; anything else is a 400 naming it. A `repeated` name may come
  * once per value (`setupIds=a&setupIds=b`): its values are in `lists`, never in the result.
@@ -282,7 +285,8 @@ function bindQuery(req: Request, allowed: readonly string[], repeated: readonly 
   for (const [key, value] of Object.entries(req.query)) {
     const name = canonical.get(key.toLowerCase());
     if (!name) {
-      errors[key] = ['unknown query parameter'];
+      // A name past any the API has is named by its start: the answer does not echo a 190 KB name back (twice over).
+      errors[key.length > MAX_ECHOED_NAME ? `${key.slice(0, MAX_ECHOED_NAME)}…` : key] = ['unknown query parameter'];
       continue;
     }
     if (repeated.includes(name)) {
