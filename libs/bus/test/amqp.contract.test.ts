@@ -237,26 +237,30 @@ describe('AmqpBus (broker-specific)', () => {
     const broker = new URL(AMQP_URL);
     const proxy = await tcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
     await proxy.open();
+    let bus: AmqpBus | undefined;
     try {
       const through = new URL(AMQP_URL);
       through.hostname = '127.0.0.1';
       through.port = String(proxy.port);
-      const bus = open({ url: through.toString(), heartbeatSeconds: 1 });
+      const partitioned = open({ url: through.toString(), heartbeatSeconds: 1 });
+      bus = partitioned;
       const peer = open();
       const service = unique('svc');
       await peer.serve(service, async () => 'ok');
-      await eventually(() => bus.isReady());
-      expect(await bus.request(service, 'ping', {})).toBe('ok');
+      await eventually(() => partitioned.isReady());
+      expect(await partitioned.request(service, 'ping', {})).toBe('ok');
 
       // No byte passes either way and nothing closes: only missed heartbeats can tell.
       proxy.hold();
-      await eventually(async () => !(await bus.isReady()));
-      await expect(bus.request(service, 'ping', {}, { timeoutMs: 30_000 })).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 });
+      await eventually(async () => !(await partitioned.isReady()));
+      await expect(partitioned.request(service, 'ping', {}, { timeoutMs: 30_000 })).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 });
 
       proxy.release();
-      await eventually(() => bus.isReady(), 200);
-      expect(await bus.request(service, 'ping', {})).toBe('ok');
+      await eventually(() => partitioned.isReady(), 200);
+      expect(await partitioned.request(service, 'ping', {})).toBe('ok');
     } finally {
+      // Closed while its broker is reachable: a bus left reconnecting to a closed port does not close.
+      await bus?.close();
       await proxy.cut();
     }
   }, 40_000);
