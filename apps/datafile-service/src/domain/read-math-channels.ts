@@ -474,7 +474,10 @@ function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>,
 
 /**
  * The samples a math channel's evaluation makes in a window, counted against READ_SAMPLE_BUDGET with its inputs': its
- * time base's length once for the base's times and once for each definition it evaluates (each a whole-length result).
+ * time base's length for every array of that length the evaluation may make (evaluateMathChannels): once for the
+ * base's times, once for each lap input it reads (lapTime(), lapDistance()), and for each definition it evaluates
+ * (through the others) its `arrays`: its result, each time function's argument and series, each value its steps keep
+ * whole between a time function and the next (`min(integral(a), integral(a), ...)` of 340 terms is 342 arrays, not 1).
  * With a Rate the base is bounded by the rate over the window's span (whatever the inputs: a Rate of 1 MHz over an hour
  * is 3.6 billion samples, refused before any is made); without, it is its fastest input's samples in the window.
  */
@@ -483,7 +486,10 @@ function evaluatedSamples(file: OpenDataset['file'], info: MathChannelInfo, wind
   const fastest = fastestOf(info.math.leaves);
   const span = window.whole ? file.duration : Math.max(0, window.end - window.start);
   const base = rate !== undefined ? rateGridLength(span, rate) : fastest ? samplesToDecode(file, fastest, window) : 0;
-  return base * (info.math.order.definitionsOf([info.name]).length + 1);
+  if (base === 0) return 0;
+  // Compiled once per expression text and kept (mathReadsOf): no definition is compiled here.
+  const arrays = info.math.order.definitionsOf([info.name]).reduce((sum, d) => sum + mathReadsOf(d.expression).arrays, 1 + (info.math.lapTime ? 1 : 0) + (info.math.lapDistance ? 1 : 0));
+  return base * arrays;
 }
 
 /** A math channel's catalogue entry: its time base is its Rate's, or that of the fastest logged channel it reads. */
