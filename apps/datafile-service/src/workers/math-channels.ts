@@ -27,7 +27,10 @@ export interface MathTask {
    * fastest in its reading order). Absent: the fastest of `inputs`.
    */
   baseInput?: string;
-  /** Where a Rate's grid runs when no input bounds it: the window (or the file's span for a whole-file read). */
+  /**
+   * Where a Rate's grid runs when no input bounds it: the half-open [start, end) of the window clipped to the file's
+   * span (the file's span for a whole-file read), as a logged channel's window holds its samples.
+   */
   span: { start: number; end: number };
   /** The laps' [start, end) times, for lapTime() and lapDistance() (a file without laps is one lap, its span). */
   laps?: { start: number; end: number }[];
@@ -100,9 +103,7 @@ export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays):
   let frequency: number;
   const rate = task.rate;
   if (rate !== undefined) {
-    const { first, last } = rateBounds(task.inputs, task.span);
-    const n = Number.isFinite(first) && Number.isFinite(last) && last >= first ? rateGridLength(last - first, rate) : 0;
-    base = { start: first, rate, length: n };
+    base = { ...rateGrid(task.inputs, task.span, rate), rate };
     frequency = rate;
   } else if (fastest) {
     base = fastest.times ? { times: fastest.times } : { start: fastest.startTime, rate: fastest.frequency, length: fastest.samples.length };
@@ -205,6 +206,35 @@ const GRID_END_TOLERANCE_S = 1e-9;
  */
 export function rateGridLength(span: number, rate: number): number {
   return Math.floor((span + GRID_END_TOLERANCE_S) * rate) + 1;
+}
+
+/**
+ * The points of a Rate's grid from `start` in the half-open window [start, end): start + k / rate before the end, a
+ * point within float noise of the end (a few ulps of the times) left out, as a logged channel's window leaves out a
+ * sample there (sampleIndexRange in @pitwall/formats). None when the window is empty.
+ */
+export function rateGridLengthBefore(start: number, end: number, rate: number): number {
+  if (!(end > start)) return 0;
+  const limit = end - 4 * Number.EPSILON * Math.max(Math.abs(start), Math.abs(end));
+  let lo = 0;
+  let hi = Math.ceil((end - start) * rate) + 1;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (start + mid / rate < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A Rate's grid: from the inputs' first sample to their last (each on the grid when it falls on it), or, for a
+ * channel that reads none, over the half-open span [start, end) (the read's window clipped to the file), as a logged
+ * channel's samples in the window.
+ */
+export function rateGrid(inputs: readonly Pick<StoredSlice, 'startTime' | 'frequency' | 'samples' | 'times'>[], span: { start: number; end: number }, rate: number): { start: number; length: number } {
+  if (!inputs.length) return { start: span.start, length: rateGridLengthBefore(span.start, span.end, rate) };
+  const { first, last } = rateBounds(inputs, span);
+  return { start: first, length: Number.isFinite(first) && Number.isFinite(last) && last >= first ? rateGridLength(last - first, rate) : 0 };
 }
 
 /** Where a Rate's grid runs: from the first to the last sample of the inputs, or over the span when there is none. */

@@ -262,6 +262,27 @@ describe('math channels through the gateway (entity-service, datafile-service an
     expect(fits.samples[50]).toBeCloseTo(10 * 5 + 25, 6);
   });
 
+  test('when a math channel with a Rate reads no channel, then a window holds its grid points in [start, start + duration) clipped to the file, as many as a logged channel at that rate', async () => {
+    await define('Ten Hz', '1', '', '10');
+    // Throttle is logged at 10 Hz from 0 s to 9.9 s.
+    for (const [start, duration, count] of [
+      [1, 1, 10],
+      [-1000, 1, 0],
+      [-0.5, 1, 5],
+      [9.5, 1, 5],
+      [20, 1, 0],
+      [2.5, 0, 0],
+    ]) {
+      const query = `start=${start}&duration=${duration}`;
+      const [math, logged] = await Promise.all([json(get(`${dataset()}/channel?channel=Ten%20Hz&${query}`)), json(get(`${dataset()}/channel?channel=Throttle&${query}`))]);
+      expect({ query, math: math.samples.length, logged: logged.samples.length }).toEqual({ query, math: count, logged: count });
+    }
+    // The whole file: [0, 10), its 100 points, as the catalogue counts them.
+    const whole = await json(get(`${dataset()}/channel?channel=Ten%20Hz`));
+    const record = await json(get(`${dataset()}/metadata`));
+    expect([whole.samples.length, record.channels.find((c: Json) => c.name === 'Ten Hz').sampleCount]).toEqual([100, 100]);
+  });
+
   test('when an expression does not parse, or closes a cycle, then the write is a 400 naming where and why', async () => {
     const bad = await send('POST', '/MathChannels', { ParameterUpdates: [{ Name: 'Name', Value: 'Bad' }, { Name: 'Expression', Value: 'Speed * (2 +' }] });
     expect(bad.status).toBe(400);
