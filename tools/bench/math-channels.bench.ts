@@ -116,7 +116,7 @@ const shapedMath = (inputs: StoredSlice[], e: string, places: number | undefined
   const math: MathTask = { ...rest, channels: [{ name, unit }] };
   const lease = scratch.lend();
   try {
-    return streamed(withMathChannels({ ...task, channels: [{ evaluated: { task: 0, index: 0 } }], math: [math] }, lease.take));
+    return streamed(withMathChannels({ ...task, channels: [{ evaluated: { task: 0, index: 0 } }], math: [math] }, lease));
   } finally {
     lease.giveBack();
   }

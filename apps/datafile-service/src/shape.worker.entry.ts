@@ -31,7 +31,7 @@ export default function shape(task: ShapeTask | ShapeWithMathTask): Uint8Array |
   if (!('math' in task && task.math)) return shapeEvaluated(task as ShapeTask);
   const lease = scratch.lend();
   try {
-    const done = shapeEvaluated(withMathChannels(task, lease.take));
+    const done = shapeEvaluated(withMathChannels(task, lease));
     // The arrays are read until the last chunk is made: given back once the body is sent (or has failed).
     if (done instanceof Promise) return done.finally(lease.giveBack);
     lease.giveBack();

@@ -37,6 +37,12 @@ export interface EvaluateOptions {
    * touched, and its first touch can cost more than the evaluation.
    */
   allocate?: (length: number) => Float64Array;
+  /**
+   * Takes back an array `allocate` gave, once the run no longer reads it (a time function's series once the steps
+   * reading it have run, a value kept between them): the caller may lend it again, to this run too. Every array but
+   * the result is given back before evaluate returns. Default: nothing (the array is left to the garbage collector).
+   */
+  release?: (array: Float64Array) => void;
 }
 
 /** Named inputs, one value per sample, all of one length: arrays, or sources that write their samples block by block. */
@@ -49,6 +55,13 @@ export interface CompiledExpression {
   readonly inputs: readonly string[];
   /** What evaluate needs in its context: the time base (time functions), lapTime, lapDistance. */
   readonly needs: { readonly time: boolean; readonly lapTime: boolean; readonly lapDistance: boolean };
+  /**
+   * The most arrays of the result's length one evaluate allocates (EvaluateOptions.allocate), the result included:
+   * each time function's argument and series, each value kept between the steps that make and read it. What a caller
+   * counts its memory and work by before it evaluates (the datafile-service's READ_SAMPLE_BUDGET); fewer are held at
+   * once, as those no longer read are given back (EvaluateOptions.release).
+   */
+  readonly arrays: number;
   /**
    * Sample i of the result is the expression over sample i of each input; a new array that shares no memory with the
    * inputs. `length` is needed only when the expression reads no input (and no context series).
@@ -69,10 +82,11 @@ export function compile(source: string | ExpressionNode, options: CompileOptions
     ast,
     inputs: used,
     needs,
+    arrays: program.arrays,
     evaluate(inputs, length, context = {}, options = {}) {
       const n = sampleCount(used, inputs, length, needs, context);
       const allocate = options.allocate ?? newArray;
-      const result = runProgram(program, n, { ...context, inputs: used.map((name) => inputs[name]), allocate });
+      const result = runProgram(program, n, { ...context, inputs: used.map((name) => inputs[name]), allocate, release: options.release ?? drop });
       if (result.owned) return result.values;
       const copy = allocate(n);
       copy.set(result.values);
@@ -82,6 +96,8 @@ export function compile(source: string | ExpressionNode, options: CompileOptions
 }
 
 const newArray = (length: number): Float64Array => new Float64Array(length);
+// Nothing to take back: the garbage collector frees what a run no longer reads.
+const drop = (): void => undefined;
 
 /** parse, compile with the inputs' names, evaluate: for one-off use. */
 export function evaluate(text: string, inputs: ExpressionInputs, length?: number): Float64Array {

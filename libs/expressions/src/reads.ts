@@ -4,6 +4,8 @@ import { compile } from './compile';
 export interface MathReads {
   inputs: readonly string[];
   needs: { lapTime: boolean; lapDistance: boolean };
+  /** The most arrays of its time base's length one evaluation of it allocates, its result included (CompiledExpression.arrays); 0 when it does not compile. */
+  arrays: number;
   /** The compile error's message, for an expression that does not compile (then it reads nothing). */
   error?: string;
 }
@@ -27,9 +29,9 @@ export function mathReadsOf(expression: string): MathReads {
   let reads: MathReads;
   try {
     const c = compile(expression, { inputs: 'any', math: true });
-    reads = { inputs: [...c.inputs], needs: { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance } };
+    reads = { inputs: [...c.inputs], needs: { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance }, arrays: c.arrays };
   } catch (error) {
-    reads = { inputs: [], needs: { lapTime: false, lapDistance: false }, error: (error as Error).message };
+    reads = { inputs: [], needs: { lapTime: false, lapDistance: false }, arrays: 0, error: (error as Error).message };
   }
   kept.set(expression, reads);
   if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);

@@ -83,6 +83,34 @@ function sameArrays(a: Float64Array, b: Float64Array): boolean {
   return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 }
 
+/**
+ * Arrays lent as a pool worker lends them: one given back is written over (with a number no result may hold) and lent
+ * again first, so a run that still read it would give other numbers. Counts what it lends and the most lent at once.
+ */
+function lender() {
+  const free: Float64Array[] = [];
+  const lent = new Set<Float64Array>();
+  const counts = { made: 0, most: 0 };
+  return {
+    lent,
+    counts,
+    allocate: (length: number): Float64Array => {
+      const index = free.findIndex((a) => a.length === length);
+      const array = index >= 0 ? free.splice(index, 1)[0] : new Float64Array(length);
+      array.fill(-123456.75);
+      lent.add(array);
+      counts.made++;
+      counts.most = Math.max(counts.most, lent.size);
+      return array;
+    },
+    release: (array: Float64Array): void => {
+      if (!lent.delete(array)) throw new Error('an array given back that is not lent');
+      array.fill(-654321.25);
+      free.push(array);
+    },
+  };
+}
+
 function check(text: string, n: number, next: () => number, asSources: boolean): void {
   const arrays = new Map(NAMES.map((name) => [name, seriesOf(next, n)]));
   const context: EvaluationContext = { time: timesOf(next, n), lapTime: seriesOf(next, n), lapDistance: seriesOf(next, n) };
@@ -92,6 +120,12 @@ function check(text: string, n: number, next: () => number, asSources: boolean):
   const actual = compiled.evaluate(inputs, n, context);
   const expected = referenceEvaluate(compiled.ast, new Map(compiled.inputs.map((name) => [name, arrays.get(name) as Float64Array])), n, context);
   expectSameValues(actual, expected, `${text} over ${n} samples`);
+  // Lent arrays, given back and lent again within the run: the same numbers, at most `arrays` lent, only the result kept.
+  const pool = lender();
+  const pooled = compiled.evaluate(inputs, n, context, { allocate: pool.allocate, release: pool.release });
+  expectSameValues(pooled, expected, `${text} over ${n} samples in lent arrays`);
+  expect(pool.counts.made).toBeLessThanOrEqual(compiled.arrays);
+  expect([...pool.lent]).toEqual([pooled]);
   for (const [name, values] of arrays) {
     expect(sameArrays(values, copies.get(name) as Float64Array)).toBe(true); // inputs untouched
     expect(actual.buffer).not.toBe(values.buffer);
@@ -130,6 +164,21 @@ describe('block evaluation matches the whole-array reference bit for bit', () =>
       check(`(${x}) ${operator} (${y})`, BLOCK + 5, next, k % 2 === 0);
     }
     for (const unary of ['-', '+', '!']) check(`${unary}(a)`, 100, next, true);
+  });
+
+  it('when an expression reads several time functions beside other values, in any arrangement, then every sample is the same, in new arrays and in lent ones given back and lent again', () => {
+    const next = random(23);
+    const timed = ['integral(a)', 'smooth("Ground Speed", 0.5)', 'derivative(c * 2)', 'lowpass(a + c, 5)', 'smooth(lapTime(), 0.1)', 'integral(2)', 'derivative("Ground Speed")'];
+    const plain = ['a', '"Ground Speed"', '(c - 1)', '2.5', 'lapDistance()'];
+    const term = (depth: number): string => {
+      const r = next();
+      if (depth <= 0 || r < 0.3) return (r < 0.15 ? timed : plain)[Math.floor(next() * (r < 0.15 ? timed.length : plain.length))] as string;
+      if (r < 0.5) return `min(${Array.from({ length: 2 + Math.floor(next() * 5) }, () => term(depth - 1)).join(', ')})`;
+      if (r < 0.6) return `if(${term(depth - 1)} > 0, ${term(depth - 1)}, ${term(depth - 1)})`;
+      if (r < 0.7) return `${['integral', 'derivative'][Math.floor(next() * 2)]}(${term(depth - 1)})`;
+      return `(${term(depth - 1)}) ${OPERATORS[Math.floor(next() * OPERATORS.length)]} (${term(depth - 1)})`;
+    };
+    for (let k = 0; k < 150; k++) check(term(4), lengths[Math.floor(next() * lengths.length)] as number, next, k % 2 === 0);
   });
 
   it('when the expression is only an input, a lap input or a constant, then the result is a copy of its own', () => {

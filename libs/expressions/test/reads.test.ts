@@ -1,11 +1,13 @@
 import { compile, mathReadsOf } from '../src';
 
 describe('mathReadsOf: what a stored math channel reads, compiled once per expression text', () => {
-  test('when an expression is asked for, then its inputs and lap needs are what compile finds, and asking again answers the kept result without compiling', () => {
+  test('when an expression is asked for, then its inputs, lap needs and arrays are what compile finds, and asking again answers the kept result without compiling', () => {
     const expression = 'if("Ground Speed" > 100, smooth("Throttle Pos", 0.5), lapDistance()) + Brakes';
     const reads = mathReadsOf(expression);
     const compiled = compile(expression, { inputs: 'any', math: true });
-    expect(reads).toEqual({ inputs: [...compiled.inputs], needs: { lapTime: compiled.needs.lapTime, lapDistance: compiled.needs.lapDistance } });
+    expect(reads).toEqual({ inputs: [...compiled.inputs], needs: { lapTime: compiled.needs.lapTime, lapDistance: compiled.needs.lapDistance }, arrays: compiled.arrays });
+    // smooth's argument and its own array, the result.
+    expect(reads.arrays).toBe(3);
     expect(reads.needs.lapDistance).toBe(true);
     // The same text (a new string read from the store) finds the kept result.
     expect(mathReadsOf(`${expression}`.slice(0))).toBe(reads);
@@ -14,6 +16,7 @@ describe('mathReadsOf: what a stored math channel reads, compiled once per expre
   test('when an expression does not compile, then it reads nothing and says why, as compile does', () => {
     const reads = mathReadsOf('max("Speed",');
     expect(reads.inputs).toEqual([]);
+    expect(reads.arrays).toBe(0);
     expect(() => compile('max("Speed",', { inputs: 'any', math: true })).toThrow(reads.error as string);
   });
 });

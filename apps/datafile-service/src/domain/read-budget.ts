@@ -19,6 +19,6 @@ export function samplesToDecode(file: Pick<RandomAccessDataFile, 'format'>, info
 export function withinSampleBudget(needed: number, budget: number, errorField: string): void {
   if (needed <= budget) return;
   // maxPoints thins what is answered, not what is decoded: it is no way out of this refusal, so it is not offered as one.
-  const detail = `This read needs ${needed} decoded samples, more than READ_SAMPLE_BUDGET (${budget}) allows one request: ask fewer channels, a lap or a shorter window (maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts at its Rate)`;
+  const detail = `This read needs ${needed} decoded samples, more than READ_SAMPLE_BUDGET (${budget}) allows one request: ask fewer channels, a lap or a shorter window (maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts each array it makes, each time function's too, at its Rate)`;
   throw new AppError(413, detail, { errors: { [errorField]: [`need ${needed} decoded samples, more than the budget of ${budget}`] }, extensions: { sampleBudget: budget, samplesNeeded: needed } });
 }

@@ -9,7 +9,7 @@ import type { MathDefinition } from './math-definitions';
 import { samplesToDecode } from './read-budget';
 import { isMathChannel } from './math-lookup';
 import { buffersOf, ownedSlice, sliceView, storedOfScope } from './read-channels';
-import { fastestOf, rateBounds, rateGridLength, type MathTask } from '../workers/math-channels';
+import { fastestOf, rateBounds, rateGridLength, rateGridLengthBefore, type MathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
 
 /** The catalogue group math channels are listed in. */
@@ -161,7 +161,9 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
         stored.set(leaf.name, await storedOfScope(dataset, leaf, window, parts.cache));
       }
     }
-    const span = window.whole ? { start: file.startTime, end: fileEnd } : { start: window.start, end: Math.min(window.end, fileEnd) };
+    // The read's half-open window clipped to the file's span, as a logged channel's samples: a Rate's grid runs over it
+    // when its channel reads no channel.
+    const span = scopeSpan(file, window);
     let distance: { source: LapDistanceSourceJson; stored: StoredChannel } | undefined;
     if (channels.some((info) => info.math.lapDistance)) {
       // planOf refused a file without a distance source, so the catalogue never lists one it cannot evaluate
@@ -472,18 +474,30 @@ function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>,
   return done;
 }
 
+/** A read's window clipped to the file's span (the span itself for a whole-file read): where its samples can be. */
+function scopeSpan(file: OpenDataset['file'], window: ScopeWindow): { start: number; end: number } {
+  const fileEnd = file.startTime + file.duration;
+  return window.whole ? { start: file.startTime, end: fileEnd } : { start: Math.max(window.start, file.startTime), end: Math.min(window.end, fileEnd) };
+}
+
 /**
  * The samples a math channel's evaluation makes in a window, counted against READ_SAMPLE_BUDGET with its inputs': its
- * time base's length once for the base's times and once for each definition it evaluates (each a whole-length result).
+ * time base's length for every array of that length the evaluation may make (evaluateMathChannels): once for the
+ * base's times, once for each lap input it reads (lapTime(), lapDistance()), and for each definition it evaluates
+ * (through the others) its `arrays`: its result, each time function's argument and series, each value its steps keep
+ * whole between a time function and the next (`min(integral(a), integral(a), ...)` of 340 terms is 342 arrays, not 1).
  * With a Rate the base is bounded by the rate over the window's span (whatever the inputs: a Rate of 1 MHz over an hour
  * is 3.6 billion samples, refused before any is made); without, it is its fastest input's samples in the window.
  */
 function evaluatedSamples(file: OpenDataset['file'], info: MathChannelInfo, window: ScopeWindow): number {
   const rate = info.math.definition.rate;
   const fastest = fastestOf(info.math.leaves);
-  const span = window.whole ? file.duration : Math.max(0, window.end - window.start);
-  const base = rate !== undefined ? rateGridLength(span, rate) : fastest ? samplesToDecode(file, fastest, window) : 0;
-  return base * (info.math.order.definitionsOf([info.name]).length + 1);
+  const span = scopeSpan(file, window);
+  const base = rate !== undefined ? rateGridLength(Math.max(0, span.end - span.start), rate) : fastest ? samplesToDecode(file, fastest, window) : 0;
+  if (base === 0) return 0;
+  // Compiled once per expression text and kept (mathReadsOf): no definition is compiled here.
+  const arrays = info.math.order.definitionsOf([info.name]).reduce((sum, d) => sum + mathReadsOf(d.expression).arrays, 1 + (info.math.lapTime ? 1 : 0) + (info.math.lapDistance ? 1 : 0));
+  return base * arrays;
 }
 
 /** A math channel's catalogue entry: its time base is its Rate's, or that of the fastest logged channel it reads. */
@@ -496,17 +510,19 @@ function entryOf(file: OpenDataset['file'], name: string, definition: MathDefini
 
 /**
  * The samples of a Rate's grid over the whole file (rateBounds: from the first to the last input sample, or the file's
- * span when it reads none), counted without reading a sample where the catalogue gives the inputs' times: a `.ld`'s
+ * half-open span when it reads none), counted without reading a sample where the catalogue gives the inputs' times: a `.ld`'s
  * channels are regular from 0, so the last sample of each is at (count - 1) / frequency. Elsewhere a regular channel may
  * start after the file does, and the count is over the file's duration: at most one more than a whole-file read gives.
  */
 function rateSampleCount(file: OpenDataset['file'], rate: number, leaves: readonly ChannelInfo[]): number {
+  // Reading no channel: the grid over the file's half-open span, as a whole-file read gives it.
+  if (!leaves.length) return rateGridLengthBefore(file.startTime, file.startTime + file.duration, rate);
   const sampled = leaves.filter((leaf) => leaf.sampleCount > 0);
   if (file.format === 'motec-ld' && sampled.length && sampled.every((leaf) => leaf.regular && leaf.frequency > 0)) {
     const last = Math.max(...sampled.map((leaf) => (leaf.sampleCount - 1) / leaf.frequency));
     return rateGridLength(last, rate);
   }
-  if (file.format === 'motec-ld' && leaves.length && !sampled.length) return 0;
+  if (file.format === 'motec-ld' && !sampled.length) return 0;
   return rateGridLength(file.duration, rate);
 }
 

@@ -1,7 +1,7 @@
 import { convertInto, type EventSeries } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
-import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
+import { distanceFromChannel, integrateDistance, interpolateLinear, lowerBound } from '@pitwall/laps';
 import { decimalValues, infinitiesToGaps, physicalValues, roundToPlaces } from './decimal-places';
 import type { ShapeTask, StoredSlice } from './shape-channels';
 
@@ -27,7 +27,10 @@ export interface MathTask {
    * fastest in its reading order). Absent: the fastest of `inputs`.
    */
   baseInput?: string;
-  /** Where a Rate's grid runs when no input bounds it: the window (or the file's span for a whole-file read). */
+  /**
+   * Where a Rate's grid runs when no input bounds it: the half-open [start, end) of the window clipped to the file's
+   * span (the file's span for a whole-file read), as a logged channel's window holds its samples.
+   */
   span: { start: number; end: number };
   /** The laps' [start, end) times, for lapTime() and lapDistance() (a file without laps is one lap, its span). */
   laps?: { start: number; end: number }[];
@@ -46,9 +49,18 @@ export interface EvaluatedChannel {
  */
 export type ShapeWithMathTask = Omit<ShapeTask, 'channels'> & { channels: (StoredSlice | EventSeries | EvaluatedChannel)[]; math?: MathTask[] };
 
-/** The shaping task with its math channels evaluated (each base's task in turn), their arrays from `allocate`. */
-export function withMathChannels(task: ShapeWithMathTask, allocate: (length: number) => Float64Array): ShapeTask {
-  const results = (task.math ?? []).map((t) => evaluateMathChannels(t, allocate));
+/**
+ * Where an evaluation's whole-length arrays come from and go back to (the pool worker's scratch arrays: ScratchArrays'
+ * lease): `take` lends one, `release` takes back one the evaluation no longer reads.
+ */
+export interface EvaluationArrays {
+  take(length: number): Float64Array;
+  release(array: Float64Array): void;
+}
+
+/** The shaping task with its math channels evaluated (each base's task in turn), their arrays from `arrays`. */
+export function withMathChannels(task: ShapeWithMathTask, arrays: EvaluationArrays): ShapeTask {
+  const results = (task.math ?? []).map((t) => evaluateMathChannels(t, arrays));
   const { math: _math, channels, ...rest } = task;
   return { ...rest, channels: channels.map((c) => ('evaluated' in c ? (results[c.evaluated.task]?.[c.evaluated.index] as StoredSlice) : c)) };
 }
@@ -73,21 +85,25 @@ export function evaluateMathChannel(task: MathChannelTask): StoredSlice {
  *
  * A regular time base stays implicit (start + k / rate): its array of times is made only for the time functions, the
  * lap inputs, or an input with times of its own. An input on the base is converted from its stored codes block by block
- * as the expression reads it; a regular input at another rate is resampled block by block in one forward pass; the
- * numbers are those of converting every input whole and resampling it with interpolateLinear.
+ * as the expression reads it; a regular input at another rate is resampled block by block in one forward pass, and
+ * so is an input onto (or from) times of their own (TimesResampler); the numbers are those of converting every input
+ * whole and resampling it with interpolateLinear. No input makes an array of the base's length.
  *
- * `allocate`: where each definition's result array comes from (the pool worker's scratch arrays when the slices are
- * shaped in the same task, never when they are transferred); default, new arrays.
+ * `arrays`: where each definition's arrays come from (the pool worker's scratch arrays when the slices are shaped in
+ * the same task, never when they are transferred); default, new arrays. Each definition's intermediate arrays (a time
+ * function's argument and series, a value kept between its steps) are given back as soon as it no longer reads them,
+ * and a definition's result once the last definition reading it has run (unless it is one of the channels), so the
+ * task holds its results and one definition's intermediates at once. The base's length times what the
+ * READ_SAMPLE_BUDGET counts of it (evaluatedSamples: the times, a lap input's array, each definition's `arrays`) bounds
+ * every array of that length it makes.
  */
-export function evaluateMathChannels(task: MathTask, allocate?: (length: number) => Float64Array): StoredSlice[] {
+export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays): StoredSlice[] {
   const fastest = task.baseInput !== undefined ? task.inputs.find((s) => s.name === task.baseInput) : fastestOf(task.inputs);
   let base: TimeBase;
   let frequency: number;
   const rate = task.rate;
   if (rate !== undefined) {
-    const { first, last } = rateBounds(task.inputs, task.span);
-    const n = Number.isFinite(first) && Number.isFinite(last) && last >= first ? rateGridLength(last - first, rate) : 0;
-    base = { start: first, rate, length: n };
+    base = { ...rateGrid(task.inputs, task.span, rate), rate };
     frequency = rate;
   } else if (fastest) {
     base = fastest.times ? { times: fastest.times } : { start: fastest.startTime, rate: fastest.frequency, length: fastest.samples.length };
@@ -104,7 +120,7 @@ export function evaluateMathChannels(task: MathTask, allocate?: (length: number)
     if (rate === undefined && slice === fastest) inputs[slice.name] = new StoredSource(slice, n);
     else if (!('times' in base) && !slice.times && onBase(slice, base)) inputs[slice.name] = new StoredSource(slice, n);
     else if (!('times' in base) && !slice.times) inputs[slice.name] = new RegularResampler(physicalOf(slice), slice.startTime, slice.frequency, base);
-    else inputs[slice.name] = interpolateLinear(timesOf(slice), physicalOf(slice), time());
+    else inputs[slice.name] = new TimesResampler(timesOf(slice), physicalOf(slice), time());
   }
   // What a definition may read: the inputs and the definitions before it (one named pi or e is read quoted: "pi").
   const available = new Set(Object.keys(inputs));
@@ -115,21 +131,33 @@ export function evaluateMathChannels(task: MathTask, allocate?: (length: number)
   });
   const context: EvaluationContext = {};
   if (compiled.some((c) => c.expression.needs.time)) context.time = time();
-  if (task.laps) context.lapTime = lapRelative(time(), task.laps, (start) => start);
-  if (task.laps && task.distance) context.lapDistance = lapDistanceOf(time(), task.laps, task.distance);
+  if (task.laps && compiled.some((c) => c.expression.needs.lapTime)) context.lapTime = lapRelative(time(), task.laps, (start) => start);
+  if (task.laps && task.distance && compiled.some((c) => c.expression.needs.lapDistance)) context.lapDistance = lapDistanceOf(time(), task.laps, task.distance);
   const values = new Map<string, Float64Array>();
   // What the definitions after each one read: one with DecimalPlaces is rounded as soon as it is evaluated when another
   // reads it, so they read what is sent of it (a channel read alone is rounded as it is sent, in one pass).
   const readLater = new Set(compiled.flatMap((c) => c.expression.inputs));
-  for (const { name, expression, decimalPlaces } of compiled) {
-    const result = expression.evaluate(inputs, n, context, allocate ? { allocate } : {});
+  // The last definition reading each: a definition no channel is is given back after it.
+  const lastReader = new Map<string, number>();
+  compiled.forEach((c, k) => c.expression.inputs.forEach((input) => lastReader.set(input, k)));
+  const channels = new Set(task.channels.map((c) => c.name));
+  const options = arrays ? { allocate: arrays.take, release: arrays.release } : {};
+  compiled.forEach(({ name, expression, decimalPlaces }, k) => {
+    const result = expression.evaluate(inputs, n, context, options);
     // Infinite results are gaps for every reader: made so here when the channel is rounded or read by another
     // definition, else as it is sent (physicalValues).
     if (decimalPlaces !== undefined || readLater.has(name)) infinitiesToGaps(result);
     if (decimalPlaces !== undefined && readLater.has(name)) roundToPlaces(result, decimalPlaces);
     values.set(name, result);
     inputs[name] = result;
-  }
+    for (const read of [...expression.inputs, name]) {
+      const done = values.get(read);
+      if (!done || channels.has(read) || (lastReader.get(read) ?? -1) > k) continue;
+      values.delete(read);
+      delete inputs[read];
+      arrays?.release(done);
+    }
+  });
   const placesOf = new Map(compiled.map((c) => [c.name, c.decimalPlaces]));
   const startTime = 'times' in base ? (base.times[0] ?? task.span.start) : n > 0 ? base.start + 0 / base.rate : task.span.start;
   // Each slice owns its arrays (they are transferred on their own): a channel named twice, or a second channel's
@@ -180,6 +208,35 @@ export function rateGridLength(span: number, rate: number): number {
   return Math.floor((span + GRID_END_TOLERANCE_S) * rate) + 1;
 }
 
+/**
+ * The points of a Rate's grid from `start` in the half-open window [start, end): start + k / rate before the end, a
+ * point within float noise of the end (a few ulps of the times) left out, as a logged channel's window leaves out a
+ * sample there (sampleIndexRange in @pitwall/formats). None when the window is empty.
+ */
+export function rateGridLengthBefore(start: number, end: number, rate: number): number {
+  if (!(end > start)) return 0;
+  const limit = end - 4 * Number.EPSILON * Math.max(Math.abs(start), Math.abs(end));
+  let lo = 0;
+  let hi = Math.ceil((end - start) * rate) + 1;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (start + mid / rate < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A Rate's grid: from the inputs' first sample to their last (each on the grid when it falls on it), or, for a
+ * channel that reads none, over the half-open span [start, end) (the read's window clipped to the file), as a logged
+ * channel's samples in the window.
+ */
+export function rateGrid(inputs: readonly Pick<StoredSlice, 'startTime' | 'frequency' | 'samples' | 'times'>[], span: { start: number; end: number }, rate: number): { start: number; length: number } {
+  if (!inputs.length) return { start: span.start, length: rateGridLengthBefore(span.start, span.end, rate) };
+  const { first, last } = rateBounds(inputs, span);
+  return { start: first, length: Number.isFinite(first) && Number.isFinite(last) && last >= first ? rateGridLength(last - first, rate) : 0 };
+}
+
 /** Where a Rate's grid runs: from the first to the last sample of the inputs, or over the span when there is none. */
 export function rateBounds(inputs: readonly Pick<StoredSlice, 'startTime' | 'frequency' | 'samples' | 'times'>[], span: { start: number; end: number }): { first: number; last: number } {
   if (!inputs.length) return { first: span.start, last: span.end };
@@ -224,6 +281,57 @@ function onBase(slice: StoredSlice, base: RegularBase): boolean {
     slice.samples.length >= base.length &&
     (Math.abs(base.start) + base.length / base.rate) * Number.EPSILON * 4 < 1 / base.rate
   );
+}
+
+/**
+ * An input resampled linearly onto base times block by block (its own times, the base's given): interpolateLinear's
+ * numbers without a whole-length array (NaN outside the input's samples and next to a gap; a base time equal to a
+ * sample's takes the sample; the first of repeated times). Sample j of the base takes input sample lowerBound(xs, x):
+ * found walking on from the last block's, or by binary search when the times go back (a block read again).
+ */
+class TimesResampler implements SampleSource {
+  readonly length: number;
+  private readonly first: number;
+  private readonly last: number;
+  private i = 0;
+  private previous = -Infinity;
+
+  constructor(
+    private readonly xs: Float64Array,
+    private readonly ys: Float64Array,
+    private readonly at: Float64Array,
+  ) {
+    this.length = at.length;
+    const n = xs.length;
+    this.first = n ? (xs[0] as number) : Infinity;
+    this.last = n ? (xs[n - 1] as number) : -Infinity;
+  }
+
+  read(from: number, count: number, out: Float64Array): void {
+    const { xs, ys, at, first, last } = this;
+    let i = this.i;
+    let previous = this.previous;
+    for (let j = 0; j < count; j++) {
+      const x = at[from + j] as number;
+      if (!(x >= first && x <= last)) {
+        out[j] = NaN;
+        continue;
+      }
+      if (x < previous) i = lowerBound(xs, x);
+      else while ((xs[i] as number) < x) i++;
+      previous = x;
+      if (xs[i] === x) {
+        out[j] = ys[i] as number;
+        continue;
+      }
+      const y0 = ys[i - 1] as number;
+      const y1 = ys[i] as number;
+      const x0 = xs[i - 1] as number;
+      out[j] = y0 !== y0 || y1 !== y1 ? NaN : y0 + ((y1 - y0) * (x - x0)) / ((xs[i] as number) - x0);
+    }
+    this.i = i;
+    this.previous = previous;
+  }
 }
 
 /** A stored slice's physical values, block by block (conversion applied, NaN at its gaps), as the expression reads them. */
@@ -299,16 +407,21 @@ class RegularResampler implements SampleSource {
   }
 }
 
-/** lapDistance(): metres since the start of each time's lap, from the distance source (NaN outside every lap). */
+/**
+ * lapDistance(): metres since the start of each time's lap, from the distance source (NaN outside every lap): one
+ * array of the base's length (the distance at each time, written over with the distance since its lap's start).
+ */
 function lapDistanceOf(time: Float64Array, laps: readonly { start: number; end: number }[], d: NonNullable<MathTask['distance']>): Float64Array {
   const times = timesOf(d.slice);
   const values = physicalOf(d.slice);
   const distances = d.source.kind === 'integrated' ? integrateDistance(times, values, d.slice.unit) : distanceFromChannel(values, d.slice.unit);
-  const atTime = interpolateLinear(times, distances, time);
+  const lapDistance = interpolateLinear(times, distances, time);
   const atLapStarts = interpolateLinear(times, distances, Float64Array.from(laps, (l) => Math.max(l.start, times[0] ?? l.start)));
-  const lapIndex = lapIndexOf(time, laps);
-  const lapDistance = new Float64Array(time.length);
-  for (let i = 0; i < time.length; i++) lapDistance[i] = lapIndex[i] < 0 ? NaN : atTime[i] - atLapStarts[lapIndex[i]];
+  const lapAt = lapWalk(laps);
+  for (let i = 0; i < time.length; i++) {
+    const k = lapAt(time[i] as number);
+    lapDistance[i] = k < 0 ? NaN : (lapDistance[i] as number) - (atLapStarts[k] as number);
+  }
   return lapDistance;
 }
 
@@ -323,23 +436,32 @@ function physicalOf(slice: StoredSlice): Float64Array {
   return values;
 }
 
-/** The index of the lap holding each time ([start, end), the last lap's end included), -1 outside every lap. */
-export function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: number }[]): Int32Array {
-  const out = new Int32Array(time.length).fill(-1);
+/**
+ * The index of the lap holding a time ([start, end), the last lap's end included), -1 outside every lap, for times
+ * asked in increasing order (the walk goes on from the last one's lap).
+ */
+function lapWalk(laps: readonly { start: number; end: number }[]): (t: number) => number {
   let k = 0;
-  for (let i = 0; i < time.length; i++) {
-    const t = time[i];
-    while (k < laps.length - 1 && t >= laps[k].end) k++;
+  return (t) => {
+    while (k < laps.length - 1 && t >= (laps[k] as { end: number }).end) k++;
     const lap = laps[k];
-    if (lap && t >= lap.start && (t < lap.end || (k === laps.length - 1 && t === lap.end))) out[i] = k;
-  }
-  return out;
+    return lap && t >= lap.start && (t < lap.end || (k === laps.length - 1 && t === lap.end)) ? k : -1;
+  };
 }
 
-/** Seconds since the start of each time's lap, NaN outside every lap. */
+/** The index of the lap holding each time ([start, end), the last lap's end included), -1 outside every lap. */
+export function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: number }[]): Int32Array {
+  const lapAt = lapWalk(laps);
+  return Int32Array.from(time, lapAt);
+}
+
+/** Seconds since the start of each time's lap, NaN outside every lap: one array of the times' length. */
 export function lapRelative(time: Float64Array, laps: readonly { start: number; end: number }[], origin: (start: number) => number): Float64Array {
-  const index = lapIndexOf(time, laps);
+  const lapAt = lapWalk(laps);
   const out = new Float64Array(time.length);
-  for (let i = 0; i < time.length; i++) out[i] = index[i] < 0 ? NaN : time[i] - origin(laps[index[i]].start);
+  for (let i = 0; i < time.length; i++) {
+    const k = lapAt(time[i] as number);
+    out[i] = k < 0 ? NaN : (time[i] as number) - origin((laps[k] as { start: number }).start);
+  }
   return out;
 }

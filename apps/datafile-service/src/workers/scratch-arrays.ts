@@ -15,10 +15,12 @@ export interface ShapeWorkerData {
  *
  * An array is a view of the first `length` samples of a buffer at least that long: the smallest free buffer that
  * holds it and is at most twice its size (a large buffer lent to a small channel would leave the large one of the same
- * read to new memory), else a new one. Everything a task borrows, its intermediate arrays too (a time function's
- * argument), stays lent until its body is sent. Buffers given back are kept up to `retainBytes` in all (the smallest
- * first, the rest dropped), so an idle worker holds at most that much; a task may borrow more (the read's sample budget
- * bounds it), which is dropped when it ends.
+ * read to new memory), else a new one. What a task borrows stays lent until its body is sent, except what it gives
+ * back sooner (`release`): an evaluation's intermediate arrays (a time function's argument and series once the steps
+ * reading them have run, a definition no later one reads) are lent again to the same task, so a chain of definitions
+ * holds its results and one definition's intermediates at once, not every array it made. Buffers given back are kept
+ * up to `retainBytes` in all (the smallest first, the rest dropped), so an idle worker holds at most that much; a task
+ * may borrow more (the read's sample budget bounds it), which is dropped when it ends.
  */
 export class ScratchArrays {
   private free: ArrayBuffer[] = [];
@@ -26,7 +28,7 @@ export class ScratchArrays {
   constructor(private readonly retainBytes: number) {}
 
   /** A lease for one task: its arrays are its own until it gives them back (once; nothing may use them after). */
-  lend(): { take(length: number): Float64Array; giveBack(): void } {
+  lend(): { take(length: number): Float64Array; release(array: Float64Array): void; giveBack(): void } {
     let lent: ArrayBuffer[] | undefined = [];
     return {
       take: (length) => {
@@ -34,6 +36,13 @@ export class ScratchArrays {
         const buffer = this.bufferOf(length * Float64Array.BYTES_PER_ELEMENT);
         lent.push(buffer);
         return new Float64Array(buffer, 0, length);
+      },
+      release: (array) => {
+        // Free again at once, for this task's next take (kept or dropped with the rest when the task ends).
+        const at = lent ? lent.lastIndexOf(array.buffer as ArrayBuffer) : -1;
+        if (!lent || at < 0) throw new Error('an array given back that this task was not lent');
+        lent.splice(at, 1);
+        this.free.push(array.buffer as ArrayBuffer);
       },
       giveBack: () => {
         if (!lent) return;

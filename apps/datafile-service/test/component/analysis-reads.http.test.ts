@@ -227,7 +227,8 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
 
   describe('math channels in the analysis reads', () => {
     // A stack of their own, with the budget a math channel's evaluation needs (its time base counts once for its times
-    // and once for each definition): every read below fits but the last test's.
+    // and once for each array each definition makes: its result, a time function's argument and series): every read
+    // below fits but the last test's.
     const mathStarted = useDatafileStack('datafile-analysis-math-', { URL_SIGNING_SECRET: 'analysis-math-secret' }, { datafileEnv: { ...LIMITS, READ_SAMPLE_BUDGET: '1900' } });
     let mathSheet: string;
     const mathPost = (read: string, body: unknown) =>

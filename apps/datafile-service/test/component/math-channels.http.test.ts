@@ -219,12 +219,68 @@ describe('math channels through the gateway (entity-service, datafile-service an
       expect({ path, status: r.status }).toEqual({ path, status: 413 });
       expect(problem.detail).toContain('READ_SAMPLE_BUDGET (12000)');
       // maxPoints would not help (it thins the answer, not the evaluation): the advice does not offer it as a way out.
-      expect(problem.detail).toContain("(maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts at its Rate)");
+      expect(problem.detail).toContain("(maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts each array it makes, each time function's too, at its Rate)");
       expect(Number(problem.samplesNeeded)).toBeGreaterThanOrEqual(20_000_002);
     }
     // A short window of it fits: 0.005 s at 1 MHz.
     const few = await json(get(`${dataset()}/channel?channel=Speed%20MHz&start=0&duration=0.005`));
     expect(few.samples.length).toBeGreaterThan(0);
+  });
+
+  test('when a math channel is the min of many integrals, then every read of it is a 413 naming READ_SAMPLE_BUDGET, each integral counted: at its Rate a window that fits is read', async () => {
+    const integrals = (of: string, n: number) => `min(${Array.from({ length: n }, () => `integral(${of})`).join(', ')})`;
+    await define('Many integrals', integrals('"Speed ms"', 20), 'm');
+    // Speed (1,000 decoded) and its base's 1,000 samples for the times, Speed ms (1 array) and Many integrals: 20
+    // integrals, the running minimum kept between them and the result, 22 arrays. Counted as 2 arrays it was 4,000.
+    const r = await get(`${dataset()}/channel?channel=Many%20integrals&maxPoints=100`);
+    const problem = (await r.json()) as Json;
+    expect({ status: r.status, samplesNeeded: problem.samplesNeeded }).toEqual({ status: 413, samplesNeeded: 1000 + 1000 * (1 + 1 + 22) });
+    expect(problem.detail).toContain('needs 25000 decoded samples, more than READ_SAMPLE_BUDGET (12000)');
+    expect(problem.errors).toEqual({ channel: ['need 25000 decoded samples, more than the budget of 12000'] });
+    // The analysis reads evaluate it the same way, and count it the same way.
+    for (const [path, body] of [
+      ['channels', { channels: ['Many integrals'], mode: 0 }],
+      ['histogram', { channel: 'Many integrals' }],
+      ['lapstats', { channels: ['Many integrals'] }],
+      ['scatter', { x: 'Many integrals', y: 'Speed' }],
+    ] as const) {
+      const answer = await send('POST', `${dataset()}/${path}`, body);
+      expect({ path, status: answer.status }).toEqual({ path, status: 413 });
+      expect(((await answer.json()) as Json).detail).toContain('READ_SAMPLE_BUDGET (12000)');
+    }
+    // A chain counts every definition's arrays: three, each the min of 5 integrals of the one before (7 arrays each).
+    await define('Chain 1', integrals('"Speed ms"', 5));
+    await define('Chain 2', integrals('"Chain 1"', 5));
+    await define('Chain 3', integrals('"Chain 2"', 5));
+    const chained = await get(`${dataset()}/channel?channel=Chain%203`);
+    expect({ status: chained.status, samplesNeeded: ((await chained.json()) as Json).samplesNeeded }).toEqual({ status: 413, samplesNeeded: 1000 + 1000 * (1 + 1 + 3 * 7) });
+    // At a Rate of 10 Hz its grid over the file is 101 samples: 1,000 + 101 × 24 fits, and the numbers are the integral's.
+    await define('Many integrals 10Hz', integrals('"Speed ms"', 20), 'm', '10');
+    const fits = await json(get(`${dataset()}/channel?channel=Many%20integrals%2010Hz`));
+    expect(fits.samples).toHaveLength(100);
+    // Speed ms is 10 + 2t m/s: its integral from 0 is 10t + t².
+    expect(fits.samples[50]).toBeCloseTo(10 * 5 + 25, 6);
+  });
+
+  test('when a math channel with a Rate reads no channel, then a window holds its grid points in [start, start + duration) clipped to the file, as many as a logged channel at that rate', async () => {
+    await define('Ten Hz', '1', '', '10');
+    // Throttle is logged at 10 Hz from 0 s to 9.9 s.
+    for (const [start, duration, count] of [
+      [1, 1, 10],
+      [-1000, 1, 0],
+      [-0.5, 1, 5],
+      [9.5, 1, 5],
+      [20, 1, 0],
+      [2.5, 0, 0],
+    ]) {
+      const query = `start=${start}&duration=${duration}`;
+      const [math, logged] = await Promise.all([json(get(`${dataset()}/channel?channel=Ten%20Hz&${query}`)), json(get(`${dataset()}/channel?channel=Throttle&${query}`))]);
+      expect({ query, math: math.samples.length, logged: logged.samples.length }).toEqual({ query, math: count, logged: count });
+    }
+    // The whole file: [0, 10), its 100 points, as the catalogue counts them.
+    const whole = await json(get(`${dataset()}/channel?channel=Ten%20Hz`));
+    const record = await json(get(`${dataset()}/metadata`));
+    expect([whole.samples.length, record.channels.find((c: Json) => c.name === 'Ten Hz').sampleCount]).toEqual([100, 100]);
   });
 
   test('when an expression does not parse, or closes a cycle, then the write is a 400 naming where and why', async () => {

@@ -136,12 +136,56 @@ describe('a batch of math channels', () => {
       const window = resolveScope(scope, batch.file);
       const { tasks, at } = await batch.reads.tasks(batch.infos, window, new AbortController().signal);
       const lease = scratch.lend();
-      const shaped = withMathChannels({ channels: at.map((evaluated) => ({ evaluated })), math: tasks, binary: true }, lease.take);
+      const shaped = withMathChannels({ channels: at.map((evaluated) => ({ evaluated })), math: tasks, binary: true }, lease);
       const expected = await readsOf(workbook, names).reads.slices(batch.infos, window, new AbortController().signal);
       expect(shaped.channels.map((c) => bits(c as StoredSlice))).toEqual(expected.map(bits));
       lease.giveBack();
     }
     expect(scratch.kept).toBeGreaterThan(0);
+  });
+
+  test('when a chain of definitions, each the min of many integrals of the one before, is evaluated into scratch arrays, then a few arrays are lent at once, and no more samples than READ_SAMPLE_BUDGET counts of it', async () => {
+    const integrals = (of: string) => `min(${Array.from({ length: 60 }, () => `integral(${of})`).join(', ')})`;
+    const chain = definitions([
+      ['c1', integrals('Speed')],
+      ['c2', integrals('c1')],
+      ['c3', integrals('c2')],
+      ['c4', `${integrals('c3')} + lapTime()`],
+    ]);
+    const scratch = new ScratchArrays(64 * 1024 * 1024);
+    for (const scope of [{ mode: 'file' as const }, { mode: 'lap' as const, lapIndex: 1 }]) {
+      const { reads, infos, file } = readsOf(chain, ['c4']);
+      const window = resolveScope(scope, file);
+      const { tasks, at } = await reads.tasks(infos, window, new AbortController().signal);
+      const lease = scratch.lend();
+      const lent = new Set<Float64Array>();
+      const counts = { samples: 0, most: 0 };
+      const shaped = withMathChannels(
+        { channels: at.map((evaluated) => ({ evaluated })), math: tasks, binary: true },
+        {
+          take: (length) => {
+            const array = lease.take(length);
+            lent.add(array);
+            counts.samples += length;
+            counts.most = Math.max(counts.most, lent.size);
+            return array;
+          },
+          release: (array) => {
+            lent.delete(array);
+            lease.release(array);
+          },
+        },
+      );
+      // Held at once: a result being read (the one before), a series, the running minimum, the result being made.
+      expect({ scope, most: counts.most }).toEqual({ scope, most: 4 });
+      // What is lent is within the count: Speed's samples, and its base's for the times, lapTime() and 4 × 62 arrays (60
+      // series, the running minimum, the result), the base counted whole in a lap too (the file decodes Speed whole).
+      expect(reads.decodes(infos[0] as MathChannelInfo, window)).toBe(1000 + 1000 * (2 + 4 * 62));
+      expect(counts.samples).toBeLessThanOrEqual((shaped.channels[0] as StoredSlice).samples.length * 4 * 62);
+      // And the numbers are those of the task run alone on new arrays.
+      expect(bits(shaped.channels[0] as StoredSlice)).toEqual(bits(evaluateMathChannels(tasks[0] as MathTask)[0] as StoredSlice));
+      lease.giveBack();
+    }
   });
 
   test('when a layered workbook is read, then there is one pool task per time base, each definition and input of a base sent once, MATH_TASKS_PER_READ at a time', async () => {

@@ -1,5 +1,5 @@
 import { IDENTITY } from '@pitwall/channels';
-import { evaluateMathChannels, rateGridLength } from '../../src/workers/math-channels';
+import { evaluateMathChannels, rateGridLength, rateGridLengthBefore } from '../../src/workers/math-channels';
 import type { StoredSlice } from '../../src/workers/shape-channels';
 
 // A Rate's grid (docs/math-channels.md) runs from the inputs' first sample to their last, one point every 1 / Rate: its
@@ -23,6 +23,22 @@ describe('a math channel with a Rate', () => {
       expect(y.samples).toHaveLength(n);
       expect(y.samples[n - 1]).toBe(2 * (n - 1));
     }
+  });
+
+  test('when a channel reads no channel, then its grid holds the points of the half-open span [start, end), as a logged channel at its Rate holds its samples', () => {
+    const grid = (span: { start: number; end: number }, rate: number) =>
+      evaluateMathChannels({ channels: [{ name: 'y', unit: '' }], definitions: [{ name: 'y', expression: '1' }], inputs: [], rate, span })[0] as StoredSlice;
+    expect(grid({ start: 100, end: 101 }, 10).samples).toHaveLength(10);
+    expect(grid({ start: 100, end: 101 }, 10).startTime).toBe(100);
+    expect(grid({ start: 100, end: 100.05 }, 10).samples).toHaveLength(1);
+    // An empty span (a window before or after the file, clipped to it) has none.
+    expect(grid({ start: 0, end: -999 }, 10).samples).toHaveLength(0);
+    expect(grid({ start: 5, end: 5 }, 10).samples).toHaveLength(0);
+    // Times from 1.7e9 s carry float noise of about 2e-7 s: a point that close to the end is at the end, left out.
+    expect(rateGridLengthBefore(1.7e9, 1.7e9 + 1, 10)).toBe(10);
+    expect(rateGridLengthBefore(1.7e9 + 0.3, 1.7e9 + 0.6, 10)).toBe(3);
+    expect(rateGridLengthBefore(0, 1000, 0.001)).toBe(1);
+    expect(rateGridLengthBefore(0, 1000.5, 0.001)).toBe(2);
   });
 
   test('when a span ends short of the next grid point by more than a nanosecond, then that point is not on the grid, at any Rate', () => {

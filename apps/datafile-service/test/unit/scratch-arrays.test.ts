@@ -69,6 +69,24 @@ describe('ScratchArrays', () => {
     expect(() => lease.take(10)).toThrow('given back');
   });
 
+  test('when a task gives one array back before it ends, then its next array of that size is the same memory, and the task keeps the others', () => {
+    const scratch = new ScratchArrays(64 * MiB);
+    const lease = scratch.lend();
+    const result = lease.take(100_000);
+    const series = lease.take(100_000);
+    lease.release(series);
+    const next = lease.take(100_000);
+    expect(next.buffer).toBe(series.buffer);
+    expect(next.buffer).not.toBe(result.buffer);
+    lease.release(next);
+    // Given back once: not again, and no other lease is lent what this task still holds.
+    expect(() => lease.release(next)).toThrow('not lent');
+    expect(scratch.lend().take(100_000).buffer).toBe(series.buffer);
+    expect(scratch.lend().take(100_000).buffer).not.toBe(result.buffer);
+    lease.giveBack();
+    expect(scratch.kept).toBe(100_000 * 8);
+  });
+
   test('when a lent buffer was moved to another thread, then it is not kept', () => {
     const scratch = new ScratchArrays(MiB);
     const lease = scratch.lend();
