@@ -347,7 +347,8 @@ export class AmqpBus implements Bus {
               name,
               routingKey,
               encodeJson(payload),
-              { persistent: true, headers: cleanHeaders(headers), contentType: CONTENT_TYPE, messageId: randomUUID(), timestamp: Math.floor(Date.now() / 1000) },
+              // An event from an outbox names itself in its `messageId` header, the same on every copy: the AMQP property too.
+              { persistent: true, headers: cleanHeaders(headers), contentType: CONTENT_TYPE, messageId: headers?.['messageId'] ?? randomUUID(), timestamp: Math.floor(Date.now() / 1000) },
               (err) => {
                 clearTimeout(timer);
                 if (err) reject(err);

@@ -72,6 +72,31 @@ describe('AmqpBus (broker-specific)', () => {
     expect((await inspect((channel) => channel.checkQueue(`${prefix}${queue}`))).messageCount).toBe(1);
   });
 
+  test("when an event names itself in a messageId header (an outbox's), then its AMQP message_id is that id on every copy; otherwise each gets one of its own", async () => {
+    const bus = open();
+    const exchange = unique('timing');
+    const queue = unique('q-ids');
+    const subscription = await bus.subscribe(exchange, queue, ['lap.*'], async () => undefined);
+    await subscription.close();
+
+    await bus.publish(exchange, 'lap.completed', { lapIndex: 1 }, { messageId: 'event-1' });
+    await bus.publish(exchange, 'lap.completed', { lapIndex: 1 }, { messageId: 'event-1' });
+    await bus.publish(exchange, 'lap.completed', { lapIndex: 2 });
+    await bus.publish(exchange, 'lap.completed', { lapIndex: 3 });
+
+    const ids = await inspect(async (channel) => {
+      const got: (string | undefined)[] = [];
+      for (let i = 0; i < 4; i++) {
+        const message = await channel.get(`${prefix}${queue}`, { noAck: true });
+        if (message) got.push(message.properties.messageId as string | undefined);
+      }
+      return got;
+    });
+    expect(ids.slice(0, 2)).toEqual(['event-1', 'event-1']);
+    expect(new Set(ids.slice(2)).size).toBe(2);
+    expect(ids.slice(2)).not.toContain('event-1');
+  });
+
   test('when thousands of events are published at once through a small window, then every one arrives, in publish order, and requests are served meanwhile', async () => {
     const bus = open({ publishWindow: 8 });
     const exchange = unique('entity');

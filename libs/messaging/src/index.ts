@@ -2,6 +2,7 @@
 // published after its commit, left-overs retried) and the inbox (commands recorded with their replies in the write's
 // transaction, so a redelivered or repeated command takes effect once).
 export {
+  MESSAGE_ID_HEADER,
   createOutbox,
   outboxMigration,
   type Outbox,

@@ -1,9 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { prepared, withTransaction, type Migration, type Queryable } from '@pitwall/db';
 import type { Logger } from '@pitwall/service-kit';
 import { outboxTable } from './schema';
 
 /** One message to publish once the write that made it has committed. */
+/**
+ * The header every message published through an outbox carries: an id given when the message is added, the same on
+ * every copy of it (at least once: a retry can publish a message again), so a subscriber that must act once keeps the
+ * ids it has handled.
+ */
+export const MESSAGE_ID_HEADER = 'messageId';
+
 export interface OutboxMessage<P = unknown> {
   routingKey: string;
   /** JSON: stored as jsonb, published as it comes back. */
@@ -151,8 +159,10 @@ class TransactionalOutbox<P> implements Outbox<P> {
     if (!(this.batchFrom >= 1)) throw new Error(`outbox: batchFrom must be at least 1 (got ${options.batchFrom})`);
   }
 
-  async add(q: Queryable, messages: readonly OutboxMessage<P>[]): Promise<PublishAfterCommit> {
-    if (messages.length === 0) return async () => undefined;
+  async add(q: Queryable, unstamped: readonly OutboxMessage<P>[]): Promise<PublishAfterCommit> {
+    if (unstamped.length === 0) return async () => undefined;
+    // Each message's id is stored with it, so every copy of it (a retry's, a redelivery's) carries the same one.
+    const messages = unstamped.map((m) => ({ ...m, headers: { ...m.headers, [MESSAGE_ID_HEADER]: m.headers?.[MESSAGE_ID_HEADER] ?? randomUUID() } }));
     if (messages.length >= this.batchFrom) {
       // One row for all of them: one JSON document to parse instead of thousands of rows to insert and delete.
       const { rows } = await q.query<{ id: string }>(`INSERT INTO ${this.table} (routing_key, payload) VALUES ($1, $2) RETURNING id::text`, [

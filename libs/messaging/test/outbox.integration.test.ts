@@ -85,12 +85,44 @@ describe('outbox.transaction', () => {
     expect(await pending(runId)).toBe(3);
     confirm();
     await o.settled();
+    const messageId = expect.stringMatching(/^[0-9a-f-]{36}$/);
     expect(b.of(runId)).toEqual([
-      { routingKey: 'timing.lap.1', payload: { runId, lap: 1 }, headers: { requestId: 'req-1' } },
-      { routingKey: 'timing.lap.2', payload: { runId, lap: 2 }, headers: { requestId: 'req-1' } },
-      { routingKey: 'timing.run.closed', payload: { runId, lap: 0 }, headers: {} },
+      { routingKey: 'timing.lap.1', payload: { runId, lap: 1 }, headers: { requestId: 'req-1', messageId } },
+      { routingKey: 'timing.lap.2', payload: { runId, lap: 2 }, headers: { requestId: 'req-1', messageId } },
+      { routingKey: 'timing.run.closed', payload: { runId, lap: 0 }, headers: { messageId } },
     ]);
+    // Each message its own id.
+    expect(new Set(b.of(runId).map((p) => p.headers['messageId'])).size).toBe(3);
     expect(await pending(runId)).toBe(0);
+  });
+
+  test.each([
+    ['its own rows', 100],
+    ['one batch row', 2],
+  ])('when the retry publishes messages again (stored as %s), then each copy carries the messageId its first publication carried', async (_how, batchFrom) => {
+    const seen: Published[] = [];
+    let refuse = true;
+    const runId = randomUUID();
+    const o = outbox(
+      async (routingKey, payload, headers) => {
+        seen.push({ routingKey, payload, headers });
+        // The last message is refused the first time: its row (the batch) stays for the retry.
+        if (refuse && payload.lap === 3) throw new Error('broker unreachable');
+      },
+      { batchFrom, retryIntervalMs: 50, staleAfterMs: 0 },
+    );
+    const publish = await withTransaction(pool, (c) => o.add(c, laps(runId, 3, { requestId: 'req-2' })));
+    await publish();
+    refuse = false;
+    const idsOf = (lap: number) => seen.filter((p) => p.payload.runId === runId && p.payload.lap === lap).map((p) => p.headers['messageId']);
+    o.start();
+    await until(() => idsOf(3).length >= 2);
+
+    const third = idsOf(3);
+    expect(third.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(third).size).toBe(1);
+    for (const lap of [1, 2]) expect(new Set(idsOf(lap)).size).toBe(1);
+    expect(new Set([idsOf(1)[0], idsOf(2)[0], third[0]]).size).toBe(3);
   });
 
   test('when the write throws after adding messages, then it rolls back with them: nothing is published or left', async () => {

@@ -93,7 +93,7 @@ describe('entity events through the outbox', () => {
     await settled();
 
     expect(b.of(caller.accountId)).toEqual([
-      { routingKey: 'entity.Championship.created', event: expect.objectContaining({ action: 'created', entityId: created.Id, changedParameters: ['Name'] }), headers: { requestId: 'req-77' } },
+      { routingKey: 'entity.Championship.created', event: expect.objectContaining({ action: 'created', entityId: created.Id, changedParameters: ['Name'] }), headers: { requestId: 'req-77', messageId: expect.stringMatching(/^[0-9a-f-]{36}$/) } },
     ]);
     expect(await pending(caller.accountId)).toBe(0);
   });
