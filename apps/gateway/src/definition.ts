@@ -31,6 +31,11 @@ const GatewayConfig = z.object({
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
   /** The longest pause in a request body (ms, default 30000; 0: none): a client that stops sending part-way is answered 408 and its connection closed. */
   BODY_IDLE_TIMEOUT_MS: intVar(30_000),
+  /**
+   * The longest a response in progress waits for its client to accept a byte (ms, default 60000; 0: none): a client
+   * that stops reading has its connection closed, the transfer aborted, and what the answer held let go.
+   */
+  RESPONSE_IDLE_TIMEOUT_MS: intVar(60_000),
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
   ...attachmentUrlSettings,
@@ -92,6 +97,7 @@ export const gateway = defineService({
     port: (config) => config.PORT,
     host: (config) => config.HOST,
     bodyIdleTimeoutMs: (config) => config.BODY_IDLE_TIMEOUT_MS,
+    responseIdleTimeoutMs: (config) => config.RESPONSE_IDLE_TIMEOUT_MS,
     app: ({ auth, readLimiter, attachments, presence, claims, heldAnswers }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, claims, ...(heldAnswers ? { heldAnswers } : {}), bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
   },
 });

@@ -79,6 +79,8 @@ export interface HttpPart<P, C> {
   host?(config: C): string;
   /** The longest pause in a request body before it is answered 408 (`ListenOptions.bodyIdleTimeoutMs`); none unless given. */
   bodyIdleTimeoutMs?(config: C): number;
+  /** The longest a response in progress may wait for its client to accept a byte (`ListenOptions.responseIdleTimeoutMs`); none unless given. */
+  responseIdleTimeoutMs?(config: C): number;
   /** The express app; `checks` are the host's readiness checks (database, bus, the definition's own). */
   app(parts: P, ctx: ServiceContext<C>, checks: HealthChecks): express.Express;
 }

@@ -125,7 +125,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     let http: HttpEntryPoint;
     if (definition.http) {
       // The public entry takes URLs as long as the API's longest names need; the health ports keep Node's limit.
-      http = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0', undefined, { maxHeaderSize: MAX_HEADER_BYTES, bodyIdleTimeoutMs: definition.http.bodyIdleTimeoutMs?.(config) ?? 0 });
+      http = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0', undefined, { maxHeaderSize: MAX_HEADER_BYTES, bodyIdleTimeoutMs: definition.http.bodyIdleTimeoutMs?.(config) ?? 0, responseIdleTimeoutMs: definition.http.responseIdleTimeoutMs?.(config) ?? 0, logger });
       logger.info({ address: http.address }, `${name} listening`);
     } else {
       const app = express();
