@@ -12,6 +12,7 @@ import { codeVersionOf } from './domain/code-version';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
 import { MathDefinitions } from './domain/math-definitions';
+import { STREAM_STALL_DEFAULTS, StalledStreams, streamStallBounds } from './domain/stalled-streams';
 import { TrackSectors } from './domain/track-sectors';
 import { CACHE_EVENT_KEYS, cacheEvents } from './entry-points/bus/cache-events';
 import { datafileCommands } from './entry-points/bus/datafile-commands';
@@ -47,6 +48,13 @@ export const DatafileConfig = z.object({
   DATAFILE_WORKER_HEAP_MB: intVar(1024),
   /** A read over this is a 504 and its work is abandoned (default 30 s). */
   DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
+  /**
+   * A streamed answer whose client took none of it this long gives its pool thread up (its transfer aborted) while other
+   * work waits for a thread (ms, default 10 s, at least 100).
+   */
+  DATAFILE_STREAM_STALL_MS: z.coerce.number().int().min(100, 'must be 100 or more (milliseconds)').default(STREAM_STALL_DEFAULTS.stallMs),
+  /** ...and this long whether or not other work waits (ms, default 2 min; at least DATAFILE_STREAM_STALL_MS). */
+  DATAFILE_STREAM_MAX_STALL_MS: z.coerce.number().int().min(100, 'must be 100 or more (milliseconds)').default(STREAM_STALL_DEFAULTS.maxStallMs),
   /** Channels of one file (or per-lap group) catalogued; more is a 422 (default 20,000). */
   MAX_CHANNELS_PER_FILE: intVar(DEFAULT_MAX_CHANNELS_PER_FILE),
   /** Laps a data file (or files a per-lap group) may have: its laps are held with its catalogue and listed in its metadata. */
@@ -90,6 +98,7 @@ export const datafileService = defineService({
     },
   ],
   build: async ({ bus, config, workers, logger, shared, name }) => {
+    const stallBounds = streamStallBounds(config);
     const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
     const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES, lz4);
@@ -101,7 +110,9 @@ export const datafileService = defineService({
     const results = new ReadResultCache(config.DATAFILE_RESULT_CACHE_BYTES);
     const mathDefinitions = new MathDefinitions(bus);
     const codeVersion = codeVersionOf([process.argv[1], pool.options.filename]);
-    const reads = new DataFileReads(datasets, cache, pool, { timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus));
+    // A client that takes nothing of a streamed answer does not hold its pool thread while others wait, nor for ever.
+    const streams = new StalledStreams(pool, stallBounds, logger);
+    const reads = new DataFileReads(datasets, cache, pool, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus));
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {
@@ -113,6 +124,7 @@ export const datafileService = defineService({
       blobs,
       desk,
       pool,
+      streams,
       mathDefinitions,
       stop: async () => {
         await desk.stop();

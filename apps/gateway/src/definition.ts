@@ -35,6 +35,11 @@ const GatewayConfig = z.object({
   HTTP_MAX_CONNECTIONS: intVar(8192),
   /** Connections one client address may hold open at once (default 512; 0: none): one more is answered 429 and closed. */
   HTTP_MAX_CONNECTIONS_PER_CLIENT: intVar(512),
+  /**
+   * The longest a response in progress waits for its client to accept a byte (ms, default 60000; 0: none): a client
+   * that stops reading has its connection closed, the transfer aborted, and what the answer held let go.
+   */
+  RESPONSE_IDLE_TIMEOUT_MS: intVar(60_000),
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
   ...attachmentUrlSettings,
@@ -97,6 +102,7 @@ export const gateway = defineService({
     host: (config) => config.HOST,
     bodyIdleTimeoutMs: (config) => config.BODY_IDLE_TIMEOUT_MS,
     connectionLimits: (config) => ({ total: config.HTTP_MAX_CONNECTIONS, perClient: config.HTTP_MAX_CONNECTIONS_PER_CLIENT }),
+    responseIdleTimeoutMs: (config) => config.RESPONSE_IDLE_TIMEOUT_MS,
     app: ({ auth, readLimiter, attachments, presence, claims, heldAnswers }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, claims, ...(heldAnswers ? { heldAnswers } : {}), bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
   },
 });

@@ -81,6 +81,8 @@ export interface HttpPart<P, C> {
   bodyIdleTimeoutMs?(config: C): number;
   /** Connections open at once at most, in all and per client address (`ListenOptions.connectionLimits`); none unless given. */
   connectionLimits?(config: C): { total: number; perClient: number };
+  /** The longest a response in progress may wait for its client to accept a byte (`ListenOptions.responseIdleTimeoutMs`); none unless given. */
+  responseIdleTimeoutMs?(config: C): number;
   /** The express app; `checks` are the host's readiness checks (database, bus, the definition's own). */
   app(parts: P, ctx: ServiceContext<C>, checks: HealthChecks): express.Express;
 }

@@ -128,6 +128,8 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       http = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0', undefined, {
         maxHeaderSize: MAX_HEADER_BYTES,
         bodyIdleTimeoutMs: definition.http.bodyIdleTimeoutMs?.(config) ?? 0,
+        responseIdleTimeoutMs: definition.http.responseIdleTimeoutMs?.(config) ?? 0,
+        logger,
         ...(definition.http.connectionLimits ? { connectionLimits: definition.http.connectionLimits(config) } : {}),
       });
       logger.info({ address: http.address }, `${name} listening`);

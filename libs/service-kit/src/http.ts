@@ -301,6 +301,16 @@ export interface ListenOptions {
    */
   bodyIdleTimeoutMs?: number;
   /**
+   * While a response is being sent, the longest the client may accept none of its bytes (ms; 0 or unset: none): past
+   * it the connection is closed, so the client sees the transfer aborted (a `Content-Length` not reached, a chunked
+   * body never ended), and what the response held (a producer, its buffers) is let go. A pause of the app's own (its
+   * answer still being made, nothing waiting to be sent) is not the client's; a client that takes bytes slowly is not
+   * idle.
+   */
+  responseIdleTimeoutMs?: number;
+  /** Where `responseIdleTimeoutMs`'s closes are told (at warn). */
+  logger?: Logger;
+  /**
    * Connections open at once at most (`HTTP_MAX_CONNECTIONS`; 0 or unset: none), and from one client address
    * (`HTTP_MAX_CONNECTIONS_PER_CLIENT`): a connection past either is answered at once, 503 or 429 with Retry-After
    * naming the variable, and closed, before any of its request is read. Connections that never finish their headers
@@ -348,6 +358,38 @@ function limitConnections(server: Server, limits: { total: number; perClient: nu
 
 /** The variable that sets `bodyIdleTimeoutMs` at the public entry, named in its 408. */
 export const BODY_IDLE_TIMEOUT_VARIABLE = 'BODY_IDLE_TIMEOUT_MS';
+/** The variable that sets `responseIdleTimeoutMs` at the public entry, named in its log. */
+export const RESPONSE_IDLE_TIMEOUT_VARIABLE = 'RESPONSE_IDLE_TIMEOUT_MS';
+
+/**
+ * The responses `responseIdleTimeoutMs` ended (their clients stopped reading): told at warn with the reason already, so
+ * what was sending them sees the client's doing, not a failure of its own.
+ */
+const endedForIdleClient = new WeakSet<ServerResponse>();
+
+/** Whether `res` was ended because its client accepted none of its bytes for `responseIdleTimeoutMs`. */
+export function endedForIdleness(res: ServerResponse): boolean {
+  return endedForIdleClient.has(res);
+}
+
+/**
+ * Closes a response's connection once its client accepted none of its bytes for `idleMs`. It is the socket's own
+ * inactivity timeout, which Node does not fire while a write in progress moves (the kernel takes the bytes as the
+ * client reads them, however slowly), set for this response alone (Node sets the keep-alive timeout once it is sent).
+ * When it fires with nothing waiting to be sent, the pause is the app's (making its answer, reading the body), and the
+ * response goes on; with bytes waiting, the client stopped taking them. Its first firing during a write only takes the
+ * write's measure (Node compares the bytes queued with those of the last look), so a stalled client is cut after
+ * between once and twice `idleMs`.
+ */
+function watchResponseIdle(req: IncomingMessage, res: ServerResponse, idleMs: number, logger: Logger | undefined): void {
+  res.setTimeout(idleMs, () => {
+    const socket = res.socket ?? req.socket;
+    if (socket.destroyed || socket.writableLength === 0) return;
+    endedForIdleClient.add(res);
+    logger?.warn({ method: req.method, url: req.url, requestId: res.getHeader('X-Request-Id'), idleMs, bytesWaiting: socket.writableLength, reason: `the client accepted none of the response's bytes for ${idleMs} ms (${RESPONSE_IDLE_TIMEOUT_VARIABLE})` }, 'response ended before its end: the client stopped reading it, its connection is closed');
+    socket.destroy();
+  });
+}
 
 /**
  * Watches a request's body for `idleMs` without a byte from the client (its socket's bytes read), and then answers
@@ -409,6 +451,11 @@ export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7
       // answered 408 by the idle watch. Node's own bound on a whole request (300 s) would cut a 10 GiB upload at 34 MB/s.
       server.requestTimeout = 0;
     }
+    const responseIdleMs = options.responseIdleTimeoutMs;
+    if (responseIdleMs)
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (!refused.has(req.socket)) watchResponseIdle(req, res, responseIdleMs, options.logger);
+      });
     server.on('connect', answerConnect);
     server.listen(port, host);
     // Idle keep-alive connections stay open for a minute (as load balancers expect): a client that pauses for CPU work

@@ -231,3 +231,97 @@ describe('listen with connectionLimits: connections a client holds open', () => 
     }
   });
 });
+
+describe('listen with responseIdleTimeoutMs: a client that stops reading its answer', () => {
+  const IDLE_MS = 400;
+  const MiB = 1024 * 1024;
+  const BIG = 16 * MiB;
+  const warn = jest.fn();
+  let server: HttpEntryPoint;
+  let streamed = { chunks: 0, closedEarly: false };
+  beforeAll(async () => {
+    const app = express();
+    // One write of 16 MiB (an answer held in memory, written at once).
+    app.get('/big', (_req, res) => void res.set('Content-Length', String(BIG)).end(Buffer.alloc(BIG, 'x')));
+    // 64 chunks of 1 MiB, each written once the last drained (a producer held back by its client).
+    app.get('/streamed', (_req, res) => {
+      streamed = { chunks: 0, closedEarly: false };
+      res.once('close', () => void (streamed.closedEarly = !res.writableFinished));
+      res.set('Content-Type', 'application/octet-stream');
+      const next = (): void => {
+        while (streamed.chunks < 64 && !res.destroyed) {
+          streamed.chunks += 1;
+          if (!res.write(Buffer.alloc(MiB, 'y'))) return void res.once('drain', next);
+        }
+        if (!res.destroyed) res.end();
+      };
+      next();
+    });
+    // The app's own pause: three times the bound before its first byte.
+    app.get('/late', (_req, res) => void setTimeout(() => res.json({ late: true }), 3 * IDLE_MS));
+    server = await listen(app, 0, '127.0.0.1', undefined, { responseIdleTimeoutMs: IDLE_MS, logger: { warn } as never });
+  });
+  afterAll(() => server?.stop());
+  beforeEach(() => warn.mockClear());
+
+  /**
+   * GETs `path` on a fresh connection and reads nothing until `readWhen` resolves (at once when not given), then
+   * reads with a pause of `pace.pauseMs` after each `pace.everyBytes`; resolves with all it read once the server closed.
+   */
+  function get(path: string, options: { readWhen?: Promise<unknown>; pace?: { everyBytes: number; pauseMs: number } } = {}): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      let mark = 0;
+      let total = 0;
+      socket.pause();
+      socket.on('data', (c: Buffer) => {
+        chunks.push(c);
+        total += c.byteLength;
+        if (options.pace && total - mark >= options.pace.everyBytes) {
+          mark = total;
+          socket.pause();
+          setTimeout(() => socket.resume(), options.pace.pauseMs);
+        }
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks)));
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      void (options.readWhen ?? Promise.resolve()).then(() => socket.resume());
+    });
+  }
+
+  const warned = async () => {
+    while (warn.mock.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const bodyOf = (answer: Buffer) => answer.subarray(answer.indexOf('\r\n\r\n') + 4);
+
+  test('when a client stops reading a 16 MiB answer written at once, then its connection is closed: the transfer ends short of its Content-Length, and the reason is logged at warn naming RESPONSE_IDLE_TIMEOUT_MS', async () => {
+    const answer = await get('/big', { readWhen: warned() });
+    expect(answer.toString('latin1', 0, 15)).toBe('HTTP/1.1 200 OK');
+    expect(bodyOf(answer).byteLength).toBeLessThan(BIG);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatchObject({ url: '/big', idleMs: IDLE_MS, reason: `the client accepted none of the response's bytes for ${IDLE_MS} ms (RESPONSE_IDLE_TIMEOUT_MS)` });
+  });
+
+  test('when a client stops reading a streamed answer, then the answer ends aborted and its producer is let go', async () => {
+    const answer = await get('/streamed', { readWhen: warned() });
+    expect(answer.toString('latin1', 0, 15)).toBe('HTTP/1.1 200 OK');
+    // Chunked: never its last chunk.
+    expect(answer.subarray(-5).toString('latin1')).not.toBe('0\r\n\r\n');
+    expect(streamed.closedEarly).toBe(true);
+    expect(streamed.chunks).toBeLessThan(64);
+  });
+
+  test('when a client reads a 16 MiB answer written at once slowly, never pausing as long as the bound, then it gets all of it', async () => {
+    const answer = await get('/big', { pace: { everyBytes: 512 * 1024, pauseMs: IDLE_MS / 4 } });
+    expect(bodyOf(answer).byteLength).toBe(BIG);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  test('when the app takes three times the bound to begin its answer, then the answer comes whole', async () => {
+    const answer = await get('/late');
+    expect(JSON.parse(bodyOf(answer).toString('utf8'))).toEqual({ late: true });
+    expect(warn).not.toHaveBeenCalled();
+  });
+});

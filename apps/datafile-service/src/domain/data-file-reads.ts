@@ -1,5 +1,5 @@
 import type { Piscina } from 'piscina';
-import { answerTag, bytesAnswer, heldAnswer, keptAnswer, type BulkAnswer } from '@pitwall/bus';
+import { answerTag, bytesAnswer, heldAnswer, keptAnswer, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
 import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
 import { pickDistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
@@ -31,6 +31,11 @@ export interface DataFileReadsOptions {
    * a gateway never sends an answer a former version made, whose bytes this one might make otherwise.
    */
   codeVersion?: string;
+  /**
+   * Watches the answers streamed from the pool for clients that take nothing (`StalledStreams`: DATAFILE_STREAM_STALL_MS,
+   * DATAFILE_STREAM_MAX_STALL_MS); none unless given.
+   */
+  streams?: StreamWatch;
 }
 
 /** The analysis reads' bounds when the options give none (the datafile-service's defaults). */
@@ -213,7 +218,7 @@ export class DataFileReads {
   }
 
   private parts() {
-    return { cache: this.cache, pool: this.pool, sampleBudget: this.options.sampleBudget };
+    return { cache: this.cache, pool: this.pool, sampleBudget: this.options.sampleBudget, ...(this.options.streams ? { streams: this.options.streams } : {}) };
   }
 
   private async withinTimeout<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
-import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer } from '@pitwall/bus';
+import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
 import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
@@ -32,12 +32,13 @@ export interface ChannelRead {
  * a lap out of range before any sample is read), the stored values of that range only (from the channel cache or the
  * file), then conversion, M4 and encoding on the pool, streamed from it as they are taken. Returns once the pool
  * began the answer (the binary body with its length, or the JSON array of channel records, a single read's record
- * alone); `signal` aborts the work until then, and the answer's own signal (or leaving its chunks early) after.
+ * alone); `signal` aborts the work until then, and the answer's own signal (or leaving its chunks early) after. While
+ * it streams, `parts.streams` watches for a client that takes nothing (stalled-streams.ts).
  */
 export async function readChannels(
   dataset: OpenDataset,
   read: ChannelRead,
-  parts: { cache: StoredChannelCache; pool: Piscina; sampleBudget: number },
+  parts: { cache: StoredChannelCache; pool: Piscina; sampleBudget: number; streams?: StreamWatch },
   signal: AbortSignal,
   /** The math channels the read names (docs/math-channels.md): evaluated on the pool, then shaped like logged ones. */
   math?: MathReads,
@@ -87,13 +88,14 @@ export async function readChannels(
   const task: ShapeWithMathTask = { channels: slices, ...(evaluation ? { math: evaluation.tasks } : {}), ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
   const stop = new AbortController();
   const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });
-  const { head, chunks } = receiveChunks(port1, run, (reason) => stop.abort(reason));
+  const { head, chunks, cancel } = receiveChunks(port1, run, (reason) => stop.abort(reason), parts.streams ? { watch: parts.streams } : {});
   const { length } = await head;
   return {
     contentType: mediaTypeOf(read),
     ...(length !== undefined ? { length } : {}),
     chunks(answerSignal) {
-      answerSignal.addEventListener('abort', () => stop.abort(answerSignal.reason), { once: true });
+      // Its claim expired or its redeemer went: the producer stops (its thread kept when it was waiting for credit).
+      answerSignal.addEventListener('abort', () => cancel(answerSignal.reason), { once: true });
       return untilAborted(chunks, answerSignal);
     },
   };

@@ -50,11 +50,45 @@ export async function sendChunks(port: MessagePort, head: ChunkHead, chunks: Ite
 }
 
 /**
- * The receiving side: the head once it came, and the chunks as they come, each taken one giving the worker one
- * credit. `task` is the worker's task: its failure fails the stream. Ending the iteration early closes the port (the
- * worker stops) and calls `stop` (abort the task).
+ * A stream as its watch sees it (`StreamWatch`): whether its reader keeps up, and how to end it. A reader that stops
+ * taking chunks holds its producer, and with it a pool thread, for as long as it does: the watch decides how long.
  */
-export function receiveChunks(port: MessagePort, task: Promise<unknown>, stop: (reason: unknown) => void): { head: Promise<ChunkHead>; chunks: AsyncIterable<Uint8Array> } {
+export interface WatchedStream {
+  /**
+   * Since when (epoch ms) the reader has had a chunk to take and took none; undefined while it keeps up, while the
+   * producer is still making what comes next, and once the stream was given up.
+   */
+  readonly idleSince: number | undefined;
+  /** Bytes the reader took so far. */
+  readonly taken: number;
+  /**
+   * Ends the stream for `reason`: the port is closed, so the producer's task ends by itself (its thread freed, not
+   * ended), and the reader's next chunk fails with `reason`: its transfer is aborted, never taken for a whole one.
+   */
+  giveUp(reason: Error): void;
+}
+
+/** Watches streams while their producers run: `watch` is called when one starts and its result when the producer ended. */
+export interface StreamWatch {
+  watch(stream: WatchedStream): () => void;
+}
+
+export interface ReceiveOptions {
+  /** The watch of the streams of a pool: a stream is watched from its start until its producer's task settled. */
+  watch?: StreamWatch;
+  /** The producer's window (`sendChunks`'): with that many chunks untaken, it waits for credit. */
+  window?: number;
+}
+
+/**
+ * The receiving side: the head once it came, and the chunks as they come, each taken one giving the worker one
+ * credit. `task` is the worker's task: its failure fails the stream. Ending the iteration early, or `cancel`, closes
+ * the port and, unless the worker is waiting for credit (then the close ends its task by itself, its thread kept),
+ * calls `stop` (abort the task, which ends its thread: it may be busy making a chunk). `options.watch` may give the
+ * stream up while its reader takes nothing.
+ */
+export function receiveChunks(port: MessagePort, task: Promise<unknown>, stop: (reason: unknown) => void, options: ReceiveOptions = {}): { head: Promise<ChunkHead>; chunks: AsyncIterable<Uint8Array>; cancel: (reason: unknown) => void } {
+  const window = options.window ?? DEFAULT_CHUNK_WINDOW;
   const queue: Uint8Array[] = [];
   let ended = false;
   let failure: unknown;
@@ -65,16 +99,35 @@ export function receiveChunks(port: MessagePort, task: Promise<unknown>, stop: (
     onHead = resolve;
     headFailed = reject;
   });
+  // Chunks received and taken, and since when one has been waiting untaken (the watch's idleSince).
+  let received = 0;
+  let taken = 0;
+  let takenBytes = 0;
+  let waitingSince: number | undefined;
+  let gaveUp = false;
+  /** Given up or cancelled: the reader's next chunk fails, whatever is still queued. */
+  let stopped = false;
+  let read = false;
   const fail = (err: unknown) => {
     if (ended) return;
     failure ??= err;
     headFailed(err);
     wake?.();
   };
+  const end = (reason: unknown) => {
+    stopped = true;
+    failure ??= reason;
+    headFailed(reason);
+    wake?.();
+    port.close();
+  };
   port.on('message', (m: Message) => {
     if ('head' in m) onHead(m.head);
-    else if ('chunk' in m) queue.push(m.chunk);
-    else ended = true;
+    else if ('chunk' in m) {
+      if (queue.length === 0) waitingSince = Date.now();
+      queue.push(m.chunk);
+      received += 1;
+    } else ended = true;
     wake?.();
   });
   // A worker that dies fails the stream (its task rejects); one that closed the port short of its end did not finish.
@@ -85,27 +138,56 @@ export function receiveChunks(port: MessagePort, task: Promise<unknown>, stop: (
   });
   port.on('close', () => fail(new Error('the worker ended without finishing its answer')));
   head.catch(() => undefined);
+  if (options.watch) {
+    const stream: WatchedStream = {
+      get idleSince() {
+        return stopped || ended || failure !== undefined || queue.length === 0 ? undefined : waitingSince;
+      },
+      get taken() {
+        return takenBytes;
+      },
+      giveUp(reason) {
+        if (stopped || ended || failure !== undefined) return;
+        gaveUp = true;
+        end(reason);
+      },
+    };
+    const unwatch = options.watch.watch(stream);
+    task.then(unwatch, unwatch);
+  }
+  // The reader stops before the end: with `window` chunks untaken the worker waits for credit, and the port's close
+  // ends its task by itself (its thread kept); otherwise it may be making a chunk, and its task is aborted.
+  const cancel = (reason: unknown) => {
+    const waitsForCredit = received - taken >= window;
+    const settled = read || ended || gaveUp;
+    if (!stopped) end(reason);
+    if (!settled && !waitsForCredit) stop(reason);
+  };
   const chunks = async function* (): AsyncGenerator<Uint8Array> {
-    let done = false;
     try {
       for (;;) {
+        // A stream given up or cancelled fails at once, whatever it still holds: its producer is gone, the rest would
+        // never come.
+        if (stopped) throw failure;
         const chunk = queue.shift();
         if (chunk) {
+          taken += 1;
+          takenBytes += chunk.byteLength;
+          waitingSince = queue.length ? Date.now() : undefined;
           port.postMessage(1);
           yield chunk;
           continue;
         }
         if (ended) {
-          done = true;
+          read = true;
           return;
         }
         if (failure !== undefined) throw failure;
         await new Promise<void>((resolve) => (wake = resolve));
       }
     } finally {
-      port.close();
-      if (!done) stop(new Error('the answer was not read to its end'));
+      cancel(new Error('the answer was not read to its end'));
     }
   };
-  return { head, chunks: { [Symbol.asyncIterator]: chunks } };
+  return { head, chunks: { [Symbol.asyncIterator]: chunks }, cancel };
 }

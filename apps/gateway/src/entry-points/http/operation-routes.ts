@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
 import { EncodedJson, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, REQUEST_HELD_ANSWER, type Bus, type Claim, type ClaimRedeemer } from '@pitwall/bus';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, endedForIdleness } from '@pitwall/service-kit';
 import { ENTITY_REPLY_HEADERS, isBusTarget, partitionOf, partitionService, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import { HeldAnswers } from '../../domain/held-answers';
@@ -264,7 +264,7 @@ async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Respo
   await (keeper ? pipeline(answer.body, keeper, res) : pipeline(answer.body, res))
     .catch((err: unknown) => {
       res.destroy();
-      if (clientEnded || (socketError !== undefined && socketError !== err)) req.log.info({ claim: claim.id }, 'the client went before the claimed answer ended; its producer is stopped');
+      if (clientEnded || endedForIdleness(res) || (socketError !== undefined && socketError !== err)) req.log.info({ claim: claim.id }, 'the client went before the claimed answer ended; its producer is stopped');
       else req.log.warn({ claim: claim.id, reason: (err as Error).message }, 'claimed answer broke off before its end: the transfer was aborted');
     })
     .finally(() => socket.off('end', ended).off('error', failed));
