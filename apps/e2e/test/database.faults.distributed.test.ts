@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { TEST_DATABASE_ADMIN_URL } from '@pitwall/db/testing';
 import { DistributedStack, type Member } from './support/distributed';
 import { until } from './support/broker-faults';
+import { terminateEveryBackend } from './support/database';
 
 interface Answer {
   status: number;
@@ -22,19 +22,6 @@ async function create(stack: DistributedStack, m: Member, name: string, key: str
   if (!res) return { status: 0, body: null };
   const text = await res.text();
   return { status: res.status, contentType: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), body: text ? JSON.parse(text) : null };
-}
-
-/** Terminates every backend of the stack's database, as an operator's `pg_terminate_backend` or a failover does; returns how many. */
-async function terminateEveryBackend(databaseUrl: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_ADMIN_URL });
-  admin.on('error', () => undefined);
-  await admin.connect();
-  try {
-    const { rows } = await admin.query('SELECT pg_terminate_backend(pid) AS gone FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [new URL(databaseUrl).pathname.slice(1)]);
-    return rows.filter((r: { gone: boolean }) => r.gone).length;
-  } finally {
-    await admin.end();
-  }
 }
 
 describe('every backend of the database is terminated three times while clients write', () => {

@@ -20,11 +20,14 @@ export async function closeBrokerConnections(processId: number, busPrefix: strin
   return pids.length;
 }
 
-/** Resolves once `check` is true (polled); fails after `limitMs` with `what` (a bound on a hang, not a timing assertion). */
-export async function until(what: string, check: () => boolean | Promise<boolean>, limitMs = 60_000): Promise<void> {
+/**
+ * Resolves once `check` is true (polled); fails after `limitMs` with `what` (a bound on a hang, not a timing
+ * assertion). A function `what` is called at the failure, so its message says what was last seen.
+ */
+export async function until(what: string | (() => string), check: () => boolean | Promise<boolean>, limitMs = 60_000): Promise<void> {
   const stop = Date.now() + limitMs;
   while (!(await check())) {
-    if (Date.now() > stop) throw new Error(`still not true after ${limitMs} ms: ${what}`);
+    if (Date.now() > stop) throw new Error(`still not true after ${limitMs} ms: ${typeof what === 'function' ? what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

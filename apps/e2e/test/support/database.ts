@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import type { DistributedStack } from './distributed';
-import { testPool } from '@pitwall/db/testing';
+import { TEST_DATABASE_ADMIN_URL, testPool } from '@pitwall/db/testing';
 
 /** Direct access to the stack's database, for what the API cannot show: orphan rows, legacy data, attached file records. */
 export class StackDatabase {
@@ -49,5 +49,34 @@ export class StackDatabase {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+}
+
+/**
+ * Terminates every backend of the stack's database, as an operator's `pg_terminate_backend` or a failover does (the
+ * shared server itself is never stopped); returns how many it terminated.
+ */
+export async function terminateEveryBackend(databaseUrl: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_ADMIN_URL });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    const { rows } = await admin.query('SELECT pg_terminate_backend(pid) AS gone FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [new URL(databaseUrl).pathname.slice(1)]);
+    return rows.filter((r: { gone: boolean }) => r.gone).length;
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The rows of a table of the stack's database (an outbox left to drain). */
+export async function countRows(databaseUrl: string, table: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
+    return Number(rows[0]?.n);
+  } finally {
+    await client.end();
   }
 }

@@ -2,9 +2,9 @@ import type { PitwallClient } from '@pitwall/client';
 
 /**
  * What a triggered simulation needs in an account: the setup parameters a profile writes its status to, a profile of
- * the external system at `baseUrl`, and a setup of a car entered in an event.
+ * the external system at `baseUrl`, and `setups` setups (one by default) of a car entered in an event.
  */
-export async function buildSimulationFixture(client: PitwallClient, baseUrl: string): Promise<{ profileId: string; setupId: string }> {
+export async function buildSimulationFixture(client: PitwallClient, baseUrl: string, setups = 1): Promise<{ profileId: string; setupId: string; setupIds: string[] }> {
   for (const name of ['SimStatus', 'SimMessage', 'SimStudyId', 'SimUpdated'])
     expect((await client.addParameterDefinition({ ParameterUpdates: [{ Name: 'Name', Value: name }, { Name: 'EntityType', Value: 'Setups' }, { Name: 'ParameterType', Value: 'Text' }] })).statusCode).toBe(201);
   const profile = await client.addExternalSimulationProfile({
@@ -21,6 +21,10 @@ export async function buildSimulationFixture(client: PitwallClient, baseUrl: str
   const event = await client.addEvent(championship.returnValue!.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'Spa' }] });
   const car = await client.addCar({ ParameterUpdates: [{ Name: 'Name', Value: 'Car 7' }] });
   await client.addEventCar(event.returnValue!.Id, car.returnValue!.Id, {});
-  const setup = await client.addSetup(event.returnValue!.Id, car.returnValue!.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'Quali trim' }] });
-  return { profileId: profile.returnValue!.Id, setupId: setup.returnValue!.Id };
+  const setupIds: string[] = [];
+  for (let i = 0; i < setups; i++) {
+    const setup = await client.addSetup(event.returnValue!.Id, car.returnValue!.Id, { ParameterUpdates: [{ Name: 'Name', Value: i === 0 ? 'Quali trim' : `Quali trim ${i + 1}` }] });
+    setupIds.push(setup.returnValue!.Id);
+  }
+  return { profileId: profile.returnValue!.Id, setupId: setupIds[0] as string, setupIds };
 }
