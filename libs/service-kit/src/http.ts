@@ -312,8 +312,10 @@ export interface ListenOptions {
   logger?: Logger;
   /**
    * Connections open at once at most (`HTTP_MAX_CONNECTIONS`; 0 or unset: none), and from one client address
-   * (`HTTP_MAX_CONNECTIONS_PER_CLIENT`): a connection past either is answered at once, 503 or 429 with Retry-After
-   * naming the variable, and closed, before any of its request is read. Connections that never finish their headers
+   * (`HTTP_MAX_CONNECTIONS_PER_CLIENT`, enforced once the server holds half its most): a connection past either is
+   * answered at once, 503 or 429 with Retry-After naming the variable, and closed, before any of its request is read
+   * (at most `MAX_LINGERING_REFUSALS` such answers wait to be read at once; past it a refused connection is just
+   * closed). Connections that never finish their headers
    * (each held up to the headers timeout) would otherwise take every file descriptor of the process.
    */
   connectionLimits?: { total: number; perClient: number };
@@ -328,20 +330,32 @@ export const CONNECTION_LIMIT_VARIABLES = { total: 'HTTP_MAX_CONNECTIONS', perCl
  */
 function limitConnections(server: Server, limits: { total: number; perClient: number }, refused: WeakSet<Duplex>): void {
   let open = 0;
+  let lingering = 0;
   const byClient = new Map<string, number>();
   // Before Node's own listener: the refusal is written before any byte of the request is parsed.
   server.prependListener('connection', (socket: Socket) => {
     const client = socket.remoteAddress ?? '';
     const mine = byClient.get(client) ?? 0;
+    // One address's share is enforced once the server holds half its most (or always, with no total): until then
+    // many users behind one NAT or proxy address are not refused for sharing it.
+    const pressed = limits.total === 0 || open >= limits.total / 2;
     const refusal =
       limits.total > 0 && open >= limits.total
         ? new AppError(503, `This server has ${open} connections open, its most (${CONNECTION_LIMIT_VARIABLES.total}); retry shortly`)
-        : limits.perClient > 0 && mine >= limits.perClient
-          ? new AppError(429, `This client has ${mine} connections open, the most one client may (${CONNECTION_LIMIT_VARIABLES.perClient}); reuse them or close some`)
+        : limits.perClient > 0 && pressed && mine >= limits.perClient
+          ? new AppError(429, `This client has ${mine} connections open, the most one client may while the server is busy (${CONNECTION_LIMIT_VARIABLES.perClient}); reuse them or close some`)
           : undefined;
     if (refusal) {
       refused.add(socket);
       socket.on('error', () => socket.destroy());
+      // A refusal lingers (its answer read before the close) only while few do: a client reconnecting as fast as it
+      // can would otherwise hold a descriptor per refusal for the linger's length, past every bound.
+      if (lingering >= MAX_LINGERING_REFUSALS) {
+        socket.destroy();
+        return;
+      }
+      lingering++;
+      socket.once('close', () => lingering--);
       answerOnSocket(socket, refusal, 'Retry-After: 2\r\n');
       return;
     }
@@ -355,6 +369,9 @@ function limitConnections(server: Server, limits: { total: number; perClient: nu
     });
   });
 }
+
+/** Refused connections left open at once for their answer to be read; past it one more is closed without a word. */
+export const MAX_LINGERING_REFUSALS = 256;
 
 /** The variable that sets `bodyIdleTimeoutMs` at the public entry, named in its 408. */
 export const BODY_IDLE_TIMEOUT_VARIABLE = 'BODY_IDLE_TIMEOUT_MS';

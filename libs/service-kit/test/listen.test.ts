@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import express from 'express';
 import { MAX_HEADER_BYTES, listen, type HttpEntryPoint } from '../src';
+import { MAX_LINGERING_REFUSALS } from '../src/http';
 
 /** Sends `raw` on a fresh connection and resolves with everything the server wrote before closing it. */
 function exchange(port: number, raw: string): Promise<string> {
@@ -202,7 +203,8 @@ describe('listen with connectionLimits: connections a client holds open', () => 
   }
 
   test.each([
-    ['one client address', { total: 0, perClient: 3 }, 429, 'This client has 3 connections open, the most one client may (HTTP_MAX_CONNECTIONS_PER_CLIENT); reuse them or close some'],
+    ['one client address', { total: 0, perClient: 3 }, 429, 'This client has 3 connections open, the most one client may while the server is busy (HTTP_MAX_CONNECTIONS_PER_CLIENT); reuse them or close some'],
+    ['one client address of a server holding half its most', { total: 6, perClient: 2 }, 429, 'This client has 3 connections open, the most one client may while the server is busy (HTTP_MAX_CONNECTIONS_PER_CLIENT); reuse them or close some'],
     ['the whole server', { total: 3, perClient: 0 }, 503, 'This server has 3 connections open, its most (HTTP_MAX_CONNECTIONS); retry shortly'],
   ])('when %s holds its most connections open with unfinished headers, then one more is answered at once (its request never handled) and closed; once one closes, a new one is served', async (_who, limits, status, detail) => {
     const server = await listen(app, 0, '127.0.0.1', undefined, { connectionLimits: limits });
@@ -227,6 +229,37 @@ describe('listen with connectionLimits: connections a client holds open', () => 
       expect(handled).toBe(before + 1);
       await Promise.all(held.slice(1).map((h) => h.close()));
     } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('listen with connectionLimits: refusals a client never reads', () => {
+  test('when a client keeps opening connections past the limit and reads none of the refusals, then only MAX_LINGERING_REFUSALS wait to be read; the others are closed without an answer', async () => {
+    const server = await listen(express(), 0, '127.0.0.1', undefined, { connectionLimits: { total: 1, perClient: 0 } });
+    // Half-open allowed: a client that reads the answer but never closes its side (the server's linger waits for it).
+    const sockets: { socket: ReturnType<typeof connect>; bytes: number; ended: boolean }[] = [];
+    try {
+      const held = connect(server.port, '127.0.0.1');
+      await new Promise<void>((resolve) => held.once('connect', () => resolve()));
+      for (let i = 0; i < MAX_LINGERING_REFUSALS + 20; i++) {
+        const socket = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
+        const entry = { socket, bytes: 0, ended: false };
+        socket.on('data', (c: Buffer) => (entry.bytes += c.length));
+        socket.on('error', () => undefined);
+        socket.on('end', () => (entry.ended = true));
+        sockets.push(entry);
+        await new Promise<void>((resolve) => socket.once('connect', () => resolve()).once('close', () => resolve()));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      const unanswered = sockets.filter((s) => s.ended && s.bytes === 0).length;
+      const answered = sockets.filter((s) => s.bytes > 0).length;
+      expect(unanswered).toBeGreaterThanOrEqual(20);
+      expect(answered).toBeLessThanOrEqual(MAX_LINGERING_REFUSALS);
+      expect(answered).toBeGreaterThan(0);
+      held.destroy();
+    } finally {
+      for (const s of sockets) s.socket.destroy();
       await server.stop();
     }
   });
