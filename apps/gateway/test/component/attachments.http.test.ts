@@ -252,6 +252,19 @@ describe('attached files through the gateway (entity-service in-process, real Po
       });
     });
 
+    test("when a file's bytes are gone from the store, then HEAD answers as GET does, not 200", async () => {
+      const before = storedFiles();
+      const { url } = await available(50_000);
+      const added = storedFiles().filter((f) => !before.includes(f));
+      expect(added).toHaveLength(1);
+      rmSync(added[0] as string);
+      const get = await fetch(url);
+      const head = await fetch(url, { method: 'HEAD' });
+      expect(get.status).toBe(404);
+      expect(((await get.json()) as { detail: string }).detail).toMatch(/^The bytes of attached file [0-9a-f-]{36} are not in the store/);
+      expect(head.status).toBe(get.status);
+    });
+
     test('when a download is asked with HEAD, then it answers the headers of the GET without reading the file', async () => {
       const { url, bytes } = await available(200_000);
       const reads = jest.spyOn(blobs, 'openRead');

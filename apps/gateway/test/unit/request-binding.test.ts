@@ -1,5 +1,5 @@
 import { CreateModel, SearchBody, TimingLapUpdate, TimingRunUpdate, UpdateModel } from '@pitwall/contracts';
-import { parseBody } from '../../src/entry-points/http/request-binding';
+import { nameGivenTwice, parseBody } from '../../src/entry-points/http/request-binding';
 
 describe('parseBody (case-insensitive binding, wire.md §1)', () => {
   test('when property names differ only in case, then they bind to the canonical names', () => {
@@ -119,5 +119,27 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     });
     expect(parseBody(SearchBody, { associatedModelSearchMode: 7 }).ok).toBe(false);
     expect(parseBody(SearchBody, { associatedModelSearchMode: 0, accountId: '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a' }).ok).toBe(true);
+  });
+});
+
+describe('nameGivenTwice (a JSON object that gives one name twice)', () => {
+  const twice = (json: string) => nameGivenTwice(Buffer.from(json));
+  test.each([
+    ['{"a":1,"b":2,"a":3}', 'a'],
+    ['{"a":1,"b":2,"c":3,"d":4,"c":5}', 'c'],
+    ['{"x":{"a":1},"y":[{"a":1,"b":{"c":[1,{"d":1,"d":2}]}}]}', 'd'],
+    ['{"Name":"N","Value":"1","\\u0056alue":"2"}', 'Value'],
+    ['{"é":1,"\\u00e9":2}', 'é'],
+    ['{"a":1,"a"', 'a'],
+  ])('when %s, then it names %s', (json, name) => {
+    expect(twice(json)).toBe(name);
+  });
+  test.each([
+    ['{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}'],
+    ['[{"a":1},{"a":1}]'],
+    ['{"a":"\\"a\\":1,\\"a\\"","b":"a"}'],
+    ['{"a":{"a":{"a":{"a":{}}}}}'],
+  ])('when %s, then none (each name once in its object)', (json) => {
+    expect(twice(json)).toBeUndefined();
   });
 });

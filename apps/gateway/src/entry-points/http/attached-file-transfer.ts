@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { BlobTooLargeError, type BlobStore, type ByteRange } from '@pitwall/blob-store';
+import { BlobNotFoundError, BlobTooLargeError, type BlobStore, type ByteRange } from '@pitwall/blob-store';
 import { COMMAND_ID_HEADER, type Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DownloadTarget } from '@pitwall/contracts';
 import { AppError, closeAfterAnswer } from '@pitwall/service-kit';
@@ -63,8 +63,18 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
         res.setHeader('Content-Range', `bytes */${target.size}`);
         throw new AppError(416, `No range of ${request.headers?.['Range']?.slice(0, 200)} overlaps the file (${target.size} bytes)`);
       }
-      // A HEAD is answered the GET's headers without opening the file (its body would be read whole and dropped).
-      const open = async (part?: Required<ByteRange>): Promise<Readable> => (req.method === 'HEAD' ? Readable.from([]) : deps.blobs.openRead(target.blobKey, part));
+      // A HEAD is answered the GET's headers without opening the file (its body would be read whole and dropped); a
+      // file gone from the store answers as the GET would.
+      const open = async (part?: Required<ByteRange>): Promise<Readable> => {
+        try {
+          if (req.method !== 'HEAD') return await deps.blobs.openRead(target.blobKey, part);
+          if (!(await deps.blobs.exists(target.blobKey))) throw new BlobNotFoundError(target.blobKey);
+          return Readable.from([]);
+        } catch (err) {
+          if (err instanceof BlobNotFoundError) throw AppError.notFound(`The bytes of attached file ${attachedFileId} are not in the store (its record says they are): nothing to send`);
+          throw err;
+        }
+      };
       if (!range) return new StreamReply(200, { ...headers, 'Content-Length': String(target.size) }, await open());
       const { start, end } = range;
       return new StreamReply(206, { ...headers, 'Content-Length': String(end - start + 1), 'Content-Range': `bytes ${start}-${end}/${target.size}` }, await open(range));

@@ -281,7 +281,11 @@ function sendLocal(op: Operation, res: Response, result: unknown): void {
   if (result instanceof StreamReply) {
     res.status(result.status).set(result.headers);
     // Either side ending early ends both: a client gone mid-body closes the file (or the store's response) it read.
-    pipeline(result.body, res).catch(() => res.destroy());
+    pipeline(result.body, res).catch((err: unknown) => {
+      // A client that left is its own doing; a source that failed mid-body (the store) is told.
+      if ((err as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') res.req.log?.warn({ err }, 'a streamed answer failed part-way; its transfer was aborted');
+      res.destroy();
+    });
   } else if (op.responseKind === 'empty') res.status(op.response.status).end();
   else if (result instanceof EncodedJson) res.status(op.response.status).type('application/json').send(result.json);
   else if (Buffer.isBuffer(result)) res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream').send(result);

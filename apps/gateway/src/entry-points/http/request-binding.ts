@@ -48,8 +48,9 @@ function refuseInvalidUtf8(req: IncomingMessage, _res: unknown, body: Buffer, en
  * is left to the parser. Names are compared as the parser would read them (escapes decoded).
  */
 export function nameGivenTwice(body: Uint8Array): string | undefined {
-  // Per open container: the names seen in an object, null for an array.
-  const open: (Set<string> | null)[] = [];
+  // Per open container: an array is null; an object is undefined until its first name, that name until its second,
+  // then the set of its names (most objects have one or two names: no set is made for them).
+  const open: (string | Set<string> | null | undefined)[] = [];
   let expectName = false;
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   for (let i = 0; i < text.length; i++) {
@@ -65,8 +66,7 @@ export function nameGivenTwice(body: Uint8Array): string | undefined {
           j++;
         } else if (d >= 0x80) plain = false;
       }
-      const names = open[open.length - 1];
-      if (expectName && names) {
+      if (expectName && open.length > 0) {
         let name: string;
         try {
           // latin1 reads ASCII as it is, and quickly; anything else is decoded as the parser decodes it.
@@ -74,17 +74,24 @@ export function nameGivenTwice(body: Uint8Array): string | undefined {
         } catch {
           return undefined;
         }
-        if (names.has(name)) return name;
-        names.add(name);
+        const names = open[open.length - 1];
+        if (names === undefined) open[open.length - 1] = name;
+        else if (typeof names === 'string') {
+          if (names === name) return name;
+          open[open.length - 1] = new Set([names, name]);
+        } else if (names !== null) {
+          if (names.has(name)) return name;
+          names.add(name);
+        }
       }
       expectName = false;
       i = j;
     } else if (c === 0x7b) {
-      open.push(new Set());
+      open.push(undefined);
       expectName = true;
     } else if (c === 0x5b) open.push(null);
     else if (c === 0x7d || c === 0x5d) open.pop();
-    else if (c === 0x2c) expectName = open[open.length - 1] instanceof Set;
+    else if (c === 0x2c) expectName = open.length > 0 && open[open.length - 1] !== null;
   }
   return undefined;
 }
