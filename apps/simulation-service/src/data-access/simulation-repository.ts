@@ -36,9 +36,10 @@ export interface WriteSlot {
 
 /**
  * A job that holds one of its account's slots (its third parameter the final statuses): a worker runs it (a live
- * lease), or it was woken from waiting and no worker has taken it yet (its reservation not lapsed).
+ * lease), or it was woken from waiting and no worker has taken it yet (its reservation not lapsed); a job at a last
+ * status or dead-lettered holds none (a last status clears its reservation).
  */
-const HOLDS_SLOT = `state <> ALL($3::text[]) AND ((runner_until IS NOT NULL AND runner_until > now()) OR (woken_until IS NOT NULL AND woken_until > now()))`;
+const HOLDS_SLOT = `state <> ALL($3::text[]) AND NOT dead_lettered AND ((runner_until IS NOT NULL AND runner_until > now()) OR (woken_until IS NOT NULL AND woken_until > now()))`;
 
 /** The one order every transaction inserts and locks setup_runs rows in, so no two of them deadlock. */
 const bySetupId = (a: { setupId: string }, b: { setupId: string }): number => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0);
@@ -253,7 +254,8 @@ export class SimulationRepository {
       // A job that ends is waiting no more (a second delivery that came while it ran marked it): left marked, every
       // instance's wake would read it again each second for ever.
       `UPDATE simulation.jobs SET state = $2, study_id = $3, message = $4, dead_lettered = $5, sequence = sequence + 1, updated_at = now(),
-              waiting = waiting AND $2 <> ALL($7::text[])
+              waiting = waiting AND $2 <> ALL($7::text[]),
+              woken_until = CASE WHEN $2 = ANY($7::text[]) THEN NULL ELSE woken_until END
        WHERE id = $1 AND ($6::uuid IS NULL OR runner = $6::uuid) RETURNING sequence`,
       [id, step.status, step.studyId, step.message, step.deadLettered ?? false, runner ?? null, SIMULATION_FINAL_STATUSES],
     );

@@ -77,6 +77,8 @@ export class AccountShares {
    */
   async admit(job: Pick<Job, 'id' | 'accountId'>): Promise<RunSlot | 'wait' | 'busy'> {
     await this.begun;
+    // Released by a stop that came before the start: nothing is admitted on a stopping instance (the job is handed back).
+    if (this.stopped) throw new Error('The simulation-service is stopping: the job is not admitted here');
     const runner = randomUUID();
     const admitted = await this.repository.admit(job, runner, this.settings.maxJobsPerAccount, this.leaseMs);
     if (admitted.outcome !== 'run') return admitted.outcome;

@@ -78,6 +78,20 @@ describe('waking the jobs that waited for their account share', () => {
     expect(await wake()).toEqual([]);
   });
 
+  test('when a woken job ends at a last status or is dead-lettered before a worker takes it, then its slot goes to the next oldest at once and its hold is cleared', async () => {
+    const accountId = randomUUID();
+    const ids = (await buildJobs(accountId, 4, true)).map((j) => j.id);
+    expect(await wake()).toEqual(ids.slice(0, 2).sort());
+
+    await repository.advance(pool, ids[0] as string, { status: 'Processing completed', studyId: null, message: null });
+    expect(await wake()).toEqual([ids[2]]);
+    const held = await pool.query<{ woken_until: Date | null }>('SELECT woken_until FROM simulation.jobs WHERE id = $1', [ids[0]]);
+    expect(held.rows[0]?.woken_until).toBeNull();
+
+    await pool.query('UPDATE simulation.jobs SET dead_lettered = true WHERE id = $1', [ids[1]]);
+    expect(await wake()).toEqual([ids[3]]);
+  });
+
   test("when one account's woken jobs hold its slots, then another account's waiting jobs are woken all the same", async () => {
     const [busy, other] = [randomUUID(), randomUUID()];
     const busyJobs = await buildJobs(busy, 3, true);
@@ -103,5 +117,16 @@ describe('waking the jobs that waited for their account share', () => {
     expect(await runner()).toBe(slot.runner);
     await slot.end();
     await shares.stop();
+  });
+
+  test('when the service stops before its start-up work has ended, then a job delivered meanwhile is not admitted (it is handed back)', async () => {
+    const [job] = await buildJobs(randomUUID(), 1, false);
+    const outbox = createOutbox({ pool, schema: SIMULATION_SCHEMA, publish: async () => undefined, logger: createLogger('test') });
+    const shares = new AccountShares(repository, outbox, { maxJobsPerAccount: SHARE, wakeIntervalMs: 60_000 }, createLogger('test'));
+    const admitted = shares.admit(job as { id: string; accountId: string });
+    await shares.stop();
+    await expect(admitted).rejects.toThrow('The simulation-service is stopping: the job is not admitted here');
+    const row = await pool.query<{ runner: string | null }>('SELECT runner FROM simulation.jobs WHERE id = $1', [job?.id]);
+    expect(row.rows[0]?.runner).toBeNull();
   });
 });
