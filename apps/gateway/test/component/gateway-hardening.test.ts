@@ -184,6 +184,13 @@ describe('the external simulation operations', () => {
     const badSetup = await ask(`externalProfileId=${randomUUID()}&setupIds=${randomUUID()}&setupIds=nope`);
     expect(badSetup.status).toBe(400);
     expect(JSON.parse(badSetup.body)).toMatchObject({ detail: "setupIds 'nope' is not a GUID" });
+    // Two ids in one value, comma-separated: the whole value shown and how to give a list.
+    const [a, b] = [randomUUID(), randomUUID()];
+    const commas = await ask(`externalProfileId=${randomUUID()}&setupIds=${a},${b}`);
+    expect(commas.status).toBe(400);
+    expect(JSON.parse(commas.body)).toMatchObject({
+      detail: `setupIds '${a},${b}' is not a GUID; give each value as its own setupIds parameter (setupIds=a&setupIds=b), not separated by commas`,
+    });
     expect(gw.received.length).toBe(before);
   });
 

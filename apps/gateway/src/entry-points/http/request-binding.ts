@@ -203,7 +203,11 @@ function bindQueryLists(op: Operation, shape: Record<string, z.ZodType>, raw: Re
       const issue = parsed.error.issues[0];
       const index = typeof issue?.path[0] === 'number' ? issue.path[0] : undefined;
       const message = values.length === 0 ? 'is required (once per value)' : (issue?.message ?? 'is not valid');
-      throw AppError.badRequest(index === undefined ? `${name} ${message}` : `${name} '${(values[index] ?? '').slice(0, 64)}' ${message}`, { [name]: [message] });
+      const value = index === undefined ? undefined : (values[index] ?? '');
+      // A list given as one comma-separated value: the parameter is repeated instead, once per value.
+      const hint = value?.includes(',') ? `; give each value as its own ${name} parameter (${name}=a&${name}=b), not separated by commas` : '';
+      const shown = value !== undefined && value.length > 80 ? `${value.slice(0, 80)}…` : value;
+      throw AppError.badRequest(value === undefined ? `${name} ${message}` : `${name} '${shown}' ${message}${hint}`, { [name]: [`${message}${hint}`] });
     }
     lists[name] = values.map((v) => v.toLowerCase());
   }
