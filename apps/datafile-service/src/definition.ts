@@ -12,6 +12,7 @@ import { codeVersionOf } from './domain/code-version';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
 import { MathDefinitions } from './domain/math-definitions';
+import { FairPool } from './domain/fair-pool';
 import { STREAM_STALL_DEFAULTS, StalledStreams, streamStallBounds } from './domain/stalled-streams';
 import { TrackSectors } from './domain/track-sectors';
 import { CACHE_EVENT_KEYS, cacheEvents } from './entry-points/bus/cache-events';
@@ -103,7 +104,9 @@ export const datafileService = defineService({
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
     const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES, lz4);
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
-    const datasets = new Datasets(bus, blobs, decompressed, { pool, maxChannels: config.MAX_CHANNELS_PER_FILE, maxLaps: config.MAX_LAPS_PER_FILE, maxLabels: config.DATAFILE_MAX_CATALOGUE_LABELS, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
+    // One user's burst of reads does not hold every thread while another user's read waits (fair-pool.ts).
+    const fair = new FairPool(pool, pool.options.maxThreads);
+    const datasets = new Datasets(bus, blobs, decompressed, { pool: fair.forUser(''), maxChannels: config.MAX_CHANNELS_PER_FILE, maxLaps: config.MAX_LAPS_PER_FILE, maxLabels: config.DATAFILE_MAX_CATALOGUE_LABELS, maxInMemoryBytes: config.MAX_IN_MEMORY_FILE_BYTES, decompression: lz4 });
     const cache = new StoredChannelCache(config.DATAFILE_CHANNEL_CACHE_BYTES);
     // A first task loads the worker's bundle in its thread now, not during the first read after a start.
     await pool.run({ channels: [], binary: true } satisfies ShapeTask);
@@ -111,8 +114,8 @@ export const datafileService = defineService({
     const mathDefinitions = new MathDefinitions(bus);
     const codeVersion = codeVersionOf([process.argv[1], pool.options.filename]);
     // A client that takes nothing of a streamed answer does not hold its pool thread while others wait, nor for ever.
-    const streams = new StalledStreams(pool, stallBounds, logger);
-    const reads = new DataFileReads(datasets, cache, pool, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus));
+    const streams = new StalledStreams(fair, stallBounds, logger);
+    const reads = new DataFileReads(datasets, cache, fair, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus));
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {

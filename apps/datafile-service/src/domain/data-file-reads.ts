@@ -1,4 +1,4 @@
-import type { Piscina } from 'piscina';
+import type { FairPool } from './fair-pool';
 import { answerTag, bytesAnswer, heldAnswer, keptAnswer, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
 import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } from '@pitwall/formats';
 import { pickDistanceSource } from '@pitwall/laps';
@@ -46,7 +46,8 @@ export class DataFileReads {
   constructor(
     private readonly datasets: Datasets,
     private readonly cache: StoredChannelCache,
-    private readonly pool: Piscina,
+    /** The pool's threads, shared fairly among the users reading (`FairPool`). */
+    private readonly pool: Pick<FairPool, 'forUser'>,
     private readonly options: DataFileReadsOptions,
     /** Encoded answers by content (default: off). */
     readonly results: ReadResultCache = new ReadResultCache(0),
@@ -100,7 +101,7 @@ export class DataFileReads {
       if (tag === tagged.held) return heldAnswer(tag, contentType);
       const known = this.results.get(key);
       if (known) return { ...bytesAnswer(known, contentType), tag };
-      const answer = await readChannels(dataset, read, this.parts(), signal, math);
+      const answer = await readChannels(dataset, read, this.parts(ref), signal, math);
       return { ...keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes)), tag };
     });
   }
@@ -113,7 +114,7 @@ export class DataFileReads {
     return this.withinTimeout(async (signal) => {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      const parts = this.parts();
+      const parts = this.parts(ref);
       const source = await lapDistanceSource(ref, dataset, distanceChannel, this.definitionsOf(ref, requestId), parts);
       signal.throwIfAborted();
       return readLapDistance({ ref, dataset, lapIndex, field: 'lapIndex', source }, maxPoints, parts, signal);
@@ -129,7 +130,7 @@ export class DataFileReads {
       const sameDataset = referenceRef.type === ref.type && referenceRef.id === ref.id && referenceRef.group === ref.group;
       const [dataset, referenceDataset] = await Promise.all([this.datasets.open(ref, requestId), sameDataset ? undefined : this.datasets.open(referenceRef, requestId)]);
       signal.throwIfAborted();
-      const parts = this.parts();
+      const parts = this.parts(ref);
       // Each lap's source is resolved against its own file: a named one must be in both.
       const definitions = this.definitionsOf(ref, requestId);
       const source = await lapDistanceSource(ref, dataset, distanceChannel, definitions, parts);
@@ -188,7 +189,7 @@ export class DataFileReads {
       signal.throwIfAborted();
       const math = await this.mathOf(ref, dataset, named, requestId);
       signal.throwIfAborted();
-      return read(dataset, { ...this.parts(), limits: this.options.analysis ?? ANALYSIS_LIMITS }, signal, math);
+      return read(dataset, { ...this.parts(ref), limits: this.options.analysis ?? ANALYSIS_LIMITS }, signal, math);
     });
   }
 
@@ -208,7 +209,7 @@ export class DataFileReads {
       (i) => named[i]?.[0] ?? 'channels',
       `The data file could not be read: ${ref.type} ${ref.id} dataset '${ref.group}': `,
     );
-    return infos.size ? mathReads(dataset, infos, this.parts()) : undefined;
+    return infos.size ? mathReads(dataset, infos, this.parts(ref)) : undefined;
   }
 
   /** The account's math channel definitions, listed when first asked for (undefined: this service has none). */
@@ -217,8 +218,9 @@ export class DataFileReads {
     return definitions ? () => definitions.of(ref.caller, requestId) : undefined;
   }
 
-  private parts() {
-    return { cache: this.cache, pool: this.pool, sampleBudget: this.options.sampleBudget, ...(this.options.streams ? { streams: this.options.streams } : {}) };
+  /** What a read of `ref` works with: the pool as its caller's reads share it. */
+  private parts(ref: DatasetRef) {
+    return { cache: this.cache, pool: this.pool.forUser(ref.caller.userId), sampleBudget: this.options.sampleBudget, ...(this.options.streams ? { streams: this.options.streams } : {}) };
   }
 
   private async withinTimeout<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {

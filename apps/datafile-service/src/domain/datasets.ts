@@ -2,7 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { BlobStore } from '@pitwall/blob-store';
 import { ATTACHMENT_COMMANDS, SERVICES, type CallerContext, type DatasetFile } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
-import type { Piscina } from 'piscina';
+import type { TaskPool } from './fair-pool';
 import { channelFor, CorruptDataFileError, fileHandleSource, isLdFile, openLdSource, sliceEvents, sliceStored, type ByteSource, type DecompressionLimits, type EventData, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { blobSource } from './blob-source';
@@ -13,7 +13,7 @@ import { isRefusal, reviveRefusal, type Catalogue, type Refusal, type WholeFiles
 /** How datasets are opened: the bounds of what a file may make this service do, and the pool whole files are parsed on. */
 export interface DatasetReading {
   /** Parses and decodes the files read whole (everything but a single `.ld`), off the event loop. */
-  pool: Piscina;
+  pool: TaskPool;
   /** MAX_CHANNELS_PER_FILE: more channels in a file (or a per-lap group) is a 422. */
   maxChannels: number;
   /** MAX_LAPS_PER_FILE: more laps in a file (or files in a per-lap group) is a 422. */

@@ -1,4 +1,4 @@
-import type { Piscina } from 'piscina';
+import type { TaskPool } from './fair-pool';
 import { InvalidSliceError, resolveScope, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
 import { isDiscreteChannel, pickDistanceSource } from '@pitwall/laps';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
@@ -25,7 +25,7 @@ export interface AnalysisLimits {
 /** What a scatter and a histogram use when the request does not say. */
 export const ANALYSIS_DEFAULTS = { bins: 20, gridSize: 64, maxPoints: 2_000 } as const;
 
-type Parts = { cache: StoredChannelCache; pool: Piscina; sampleBudget: number; limits: AnalysisLimits };
+type Parts = { cache: StoredChannelCache; pool: TaskPool; sampleBudget: number; limits: AnalysisLimits };
 type Window = ReturnType<typeof resolveScope>;
 
 export interface LapStatsRead {
@@ -220,7 +220,7 @@ function copyOf(slice: StoredSlice): StoredSlice {
   return { ...slice, samples: slice.samples.slice(), ...(slice.times ? { times: slice.times.slice() } : {}), ...(slice.gaps ? { gaps: slice.gaps.slice() } : {}) } as StoredSlice;
 }
 
-async function run(task: AnalysisTask, slices: StoredSlice[], pool: Piscina, signal: AbortSignal): Promise<Uint8Array> {
+async function run(task: AnalysisTask, slices: StoredSlice[], pool: TaskPool, signal: AbortSignal): Promise<Uint8Array> {
   // Each buffer once: slices may share one (an evaluation's results of one base).
   const transferList = [...new Set(slices.flatMap(buffersOf))];
   return (await pool.run(task, { name: 'analysis', transferList, signal })) as Uint8Array;

@@ -1,5 +1,5 @@
 import { MessageChannel } from 'node:worker_threads';
-import type { Piscina } from 'piscina';
+import type { TaskPool } from './fair-pool';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
 import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
@@ -38,7 +38,7 @@ export interface ChannelRead {
 export async function readChannels(
   dataset: OpenDataset,
   read: ChannelRead,
-  parts: { cache: StoredChannelCache; pool: Piscina; sampleBudget: number; streams?: StreamWatch },
+  parts: { cache: StoredChannelCache; pool: TaskPool; sampleBudget: number; streams?: StreamWatch },
   signal: AbortSignal,
   /** The math channels the read names (docs/math-channels.md): evaluated on the pool, then shaped like logged ones. */
   math?: MathReads,

@@ -1,4 +1,4 @@
-import type { Piscina } from 'piscina';
+import type { TaskPool } from './fair-pool';
 import { channelFor, InvalidSliceError, resolveScope, toNanosecond, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { metresPerLengthUnit, metresPerSecond, pickDistanceSource, type DistanceSource } from '@pitwall/laps';
@@ -26,7 +26,7 @@ export interface LapOf {
   source: LapDistanceSource | undefined;
 }
 
-type Parts = { cache: StoredChannelCache; pool: Piscina; sampleBudget: number };
+type Parts = { cache: StoredChannelCache; pool: TaskPool; sampleBudget: number };
 
 /** The distance source each opened file's own channels give, picked once (opened files are kept by the dataset cache). */
 const sources = new WeakMap<object, DistanceSource | null>();
@@ -52,7 +52,7 @@ export async function lapDistanceSource(
   dataset: OpenDataset,
   named: string | undefined,
   definitions: (() => Promise<ReadonlyMap<string, MathDefinition>>) | undefined,
-  parts: { cache: StoredChannelCache; pool: Piscina },
+  parts: { cache: StoredChannelCache; pool: TaskPool },
 ): Promise<LapDistanceSource | undefined> {
   const { file } = dataset;
   if (named === undefined) {
@@ -72,7 +72,7 @@ export async function lapDistanceSource(
   return mathSource(ref, dataset, named, defs, parts);
 }
 
-function mathSource(ref: DatasetRef, dataset: OpenDataset, name: string, definitions: ReadonlyMap<string, MathDefinition>, parts: { cache: StoredChannelCache; pool: Piscina }): LapDistanceSource {
+function mathSource(ref: DatasetRef, dataset: OpenDataset, name: string, definitions: ReadonlyMap<string, MathDefinition>, parts: { cache: StoredChannelCache; pool: TaskPool }): LapDistanceSource {
   const infos = resolveMathChannels(dataset.file, [name], definitions, () => 'distanceChannel', `The data file could not be read: ${datasetLabel(ref)}: `);
   const info = infos.get(name) as MathChannelInfo;
   return { kind: kindOf(name, info.unit), channel: name, unit: info.unit, math: { info, reads: mathReads(dataset, infos, parts) } };
@@ -147,7 +147,7 @@ function lapWindow(lap: LapOf): ReturnType<typeof resolveScope> {
   }
 }
 
-async function run(task: LapTraceTask, slices: LapSlice[], pool: Piscina, signal: AbortSignal): Promise<Uint8Array> {
+async function run(task: LapTraceTask, slices: LapSlice[], pool: TaskPool, signal: AbortSignal): Promise<Uint8Array> {
   const transferList = slices.flatMap((s) => buffersOf(s.slice));
   return (await pool.run(task, { name: 'laps', transferList, signal })) as Uint8Array;
 }

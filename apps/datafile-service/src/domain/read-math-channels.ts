@@ -1,4 +1,4 @@
-import type { Piscina } from 'piscina';
+import type { TaskPool } from './fair-pool';
 import { evaluationOrder, mathReadsOf, type DependencyGraph } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from '@pitwall/formats';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
@@ -137,7 +137,7 @@ function evaluableLeaf(info: ChannelInfo): boolean {
 }
 
 /** The math channel reads of one read, over the dataset's file, its channel cache and the pool. */
-export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathChannelInfo>, parts: { cache: StoredChannelCache; pool: Piscina }): MathReads {
+export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathChannelInfo>, parts: { cache: StoredChannelCache; pool: TaskPool }): MathReads {
   const { file } = dataset;
   const fileEnd = file.startTime + file.duration;
   const allLaps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];

@@ -1,4 +1,4 @@
-import type { Piscina } from 'piscina';
+import type { TaskPool } from './fair-pool';
 import { pickTrackMapSources, type TrackMapRole, type TrackMapSourceKind } from '@pitwall/analysis';
 import { TRACK_MAP_DEFAULT_POINTS } from '@pitwall/contracts';
 import { InvalidSliceError, resolveScope, toNanosecond, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
@@ -13,7 +13,7 @@ import { slicesOf, type MathReads } from './read-math-channels';
 import type { TrackMapTask } from '../workers/track-map';
 import type { StoredSlice } from '../workers/shape-channels';
 
-type Parts = { cache: StoredChannelCache; pool: Piscina; sampleBudget: number };
+type Parts = { cache: StoredChannelCache; pool: TaskPool; sampleBudget: number };
 
 export interface TrackMapRead {
   lapIndex: number;

@@ -10,6 +10,7 @@ import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER
 import { createLogger } from '@pitwall/service-kit';
 import { DataFileReads } from '../../src/domain/data-file-reads';
 import { Datasets } from '../../src/domain/datasets';
+import { FairPool } from '../../src/domain/fair-pool';
 import { DecompressedCache } from '../../src/domain/decompressed-cache';
 import { bundleShapeWorker } from '../support/worker-bundle';
 import { countingStore } from '../support/counting-store';
@@ -47,7 +48,7 @@ describe('a lap read of a large .ld through the datafile-service use case', () =
     const file: DatasetFile = { attachedFileId: randomUUID(), fileName: 'large.ld', blobKey: stored.key, size: bytes.byteLength, useCompression: false, createdTime: new Date().toISOString() };
     await bus.serve(SERVICES.entity, async (request) => (request.type === ATTACHMENT_COMMANDS.dataset ? [file] : null));
     const datasets = new Datasets(bus, store, new DecompressedCache(join(dir, 'decompressed'), 1e9, DEFAULT_LZ4_LIMITS), { pool, maxChannels: DEFAULT_MAX_CHANNELS_PER_FILE, maxLaps: DEFAULT_MAX_LAPS_PER_FILE, maxInMemoryBytes: 256 * 1024 * 1024 });
-    const reads = new DataFileReads(datasets, new StoredChannelCache(64 * 1024 * 1024), pool, { timeoutMs: 30_000, sampleBudget: 16_000_000 });
+    const reads = new DataFileReads(datasets, new StoredChannelCache(64 * 1024 * 1024), new FairPool(pool, pool.options.maxThreads), { timeoutMs: 30_000, sampleBudget: 16_000_000 });
     const ref = { caller: { accountId: randomUUID(), userId: randomUUID(), role: 'reader' as const }, type: 'RunSheets', id: randomUUID(), group: 'DataFile' };
 
     const meta = await reads.metadata(ref);
