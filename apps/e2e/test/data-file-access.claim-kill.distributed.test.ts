@@ -102,19 +102,21 @@ describe('a large answer streamed by claim from the datafile-service (JSON of up
     expect(await transfer).toEqual(reference);
     expect(head[0]?.length).toBeLessThan(reference.bytes);
 
-    // Reads go on once the service has its connection again (meanwhile the gateway may answer 503: retried).
+    // Reads go on once the service has its connection again. Meanwhile the gateway may answer 503 (no consumer), or
+    // 504 for a read sent as the connection closed that the reconnecting service did not answer within the bus
+    // timeout (seen once on a loaded CI machine): both say nothing was done, and a read is safe to retry.
     let later: Transfer | string = 'not answered yet';
     await until(() => `a read answered whole after the connection was closed (last: ${JSON.stringify(later)})`, async () => {
       const again = await read(4);
       if (again.statusCode !== 200) {
         again.resume();
         later = `${again.statusCode}`;
-        if (again.statusCode !== 503) throw new Error(`a read after the broker closed the connection answered ${again.statusCode}`);
+        if (again.statusCode !== 503 && again.statusCode !== 504) throw new Error(`a read after the broker closed the connection answered ${again.statusCode}`);
         return false;
       }
       later = await rest(again);
       return true;
-    }, 30_000);
+    }, 60_000);
     expect(later).toEqual(reference);
     expect([datafile?.child.exitCode, datafile?.child.signalCode]).toEqual([null, null]);
   }, 120_000);
