@@ -88,6 +88,15 @@ function tooLarge(length: unknown, limit: unknown): string {
 }
 
 /**
+ * Where and why a body is not JSON, from the parser's message (`: Expected ',' or '}' after property value in JSON at
+ * position 6 (line 1 column 7)`), without the stretch of the body some messages quote; '' when there is none.
+ */
+function jsonFaultOf(message: string | undefined): string {
+  const reason = (message ?? '').replace(/, ".*" is not valid JSON$/s, '').trim();
+  return reason ? `: ${reason.slice(0, 200)}` : '';
+}
+
+/**
  * body-parser and other express errors carry `status`/`type`; map them to precise 4xx answers. `contentEncoding` is the
  * request's: a body that does not decompress reaches here as the decompressor's own error (`incorrect header check`).
  */
@@ -98,7 +107,7 @@ function fromExpressError(err: unknown, contentEncoding?: string): AppError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (e.type === 'entity.parse.failed') {
       const scalar = scalarOf(e.body);
-      return AppError.badRequest(scalar ? `The request body must be a JSON object or array, not ${scalar}` : 'The request body is not valid JSON');
+      return AppError.badRequest(scalar ? `The request body must be a JSON object or array, not ${scalar}` : `The request body is not valid JSON${jsonFaultOf(e.message)}`);
     }
     if (e.type === 'entity.too.large') return new AppError(413, tooLarge(e.length, e.limit));
     if (e.type === 'encoding.unsupported') return unsupportedEncoding(String((e as { encoding?: unknown }).encoding ?? contentEncoding ?? ''));

@@ -386,7 +386,14 @@ describe('data file access through the gateway (entity-service, datafile-service
         expect((await problem(scalar, 400)).detail).toBe(`The request body must be a JSON object or array, not ${what}`);
       }
       const broken = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": [' });
-      expect((await problem(broken, 400)).detail).toBe('The request body is not valid JSON');
+      // Where it breaks, as the parser says it (a body's own text is not echoed back).
+      expect((await problem(broken, 400)).detail).toMatch(/^The request body is not valid JSON: .*end of JSON input/);
+      const token = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": ["Engine RPM"] "mode": 0}' });
+      expect((await problem(token, 400)).detail).toMatch(/^The request body is not valid JSON: .*position 28\b/);
+      const word = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": x}' });
+      const unexpected = (await problem(word, 400)).detail as string;
+      expect(unexpected).toMatch(/^The request body is not valid JSON: .*'x'/);
+      expect(unexpected).not.toContain('channels');
     });
 
     test('when a batch body gives a scope field its mode does not read, or null ones, then the mode decides the scope and the answer says which', async () => {
