@@ -13,7 +13,7 @@ afterEach(() => {
   for (const channel of open.splice(0)) channel.port1.close();
 });
 
-function stream(count: number, size = 1024, watch?: StreamWatch) {
+function stream(count: number, size = 1024, watch?: StreamWatch, senderWindow?: number) {
   const channel = new MessageChannel();
   open.push(channel);
   const { port1, port2 } = channel;
@@ -26,7 +26,7 @@ function stream(count: number, size = 1024, watch?: StreamWatch) {
       yield Uint8Array.from({ length: size }, (_, k) => (i + k) % 251);
     }
   }
-  const task = sendChunks(port2, {}, chunks());
+  const task = senderWindow === undefined ? sendChunks(port2, {}, chunks()) : sendChunks(port2, {}, chunks(), senderWindow);
   task.catch(() => undefined);
   const stop = jest.fn();
   const received = receiveChunks(port1, task, stop, watch ? { watch } : {});
@@ -80,6 +80,16 @@ describe('port chunks: an answer streamed from a worker with credit-based backpr
     expect(await settled(s.task)).toMatchObject({ message: 'the receiver stopped reading' });
     expect(s.stop).not.toHaveBeenCalled();
     expect(s.state.made).toBeLessThan(100);
+  });
+
+  test("when the producer's window is not the reader's default and the reader leaves while the producer waits for credit, then the producer still ends by itself (the head told the reader its window)", async () => {
+    const s = stream(100, 1024, undefined, 2);
+    await s.next();
+    while (s.state.made < 2 + 2) await pause(5);
+    await pause(20);
+    await s.leave();
+    expect(await settled(s.task)).toMatchObject({ message: 'the receiver stopped reading' });
+    expect(s.stop).not.toHaveBeenCalled();
   });
 
   test('when the reader leaves early just after taking a chunk (its producer has credit again, and may be making the next one), then its task is aborted', async () => {

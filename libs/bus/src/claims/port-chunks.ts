@@ -8,6 +8,8 @@ import type { MessagePort } from 'node:worker_threads';
 export interface ChunkHead {
   /** Bytes in all, when known before the first chunk. */
   length?: number;
+  /** The producer's window (set by `sendChunks`): with that many chunks untaken, it waits for credit. */
+  window?: number;
 }
 
 type Message = { head: ChunkHead } | { chunk: Uint8Array } | { end: true };
@@ -34,7 +36,8 @@ export async function sendChunks(port: MessagePort, head: ChunkHead, chunks: Ite
   });
   let sent = 0;
   try {
-    port.postMessage({ head } satisfies Message);
+    // The window travels with the head: the reader knows when this side waits for credit, whatever it was told.
+    port.postMessage({ head: { ...head, window } } satisfies Message);
     for (const chunk of chunks) {
       while (credit <= 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
       if (closed) throw new Error('the receiver stopped reading');
@@ -76,7 +79,7 @@ export interface StreamWatch {
 export interface ReceiveOptions {
   /** The watch of the streams of a pool: a stream is watched from its start until its producer's task settled. */
   watch?: StreamWatch;
-  /** The producer's window (`sendChunks`'): with that many chunks untaken, it waits for credit. */
+  /** The producer's window until its head says it (`sendChunks` sends it there): with that many chunks untaken, it waits for credit. */
   window?: number;
 }
 
@@ -88,7 +91,8 @@ export interface ReceiveOptions {
  * stream up while its reader takes nothing.
  */
 export function receiveChunks(port: MessagePort, task: Promise<unknown>, stop: (reason: unknown) => void, options: ReceiveOptions = {}): { head: Promise<ChunkHead>; chunks: AsyncIterable<Uint8Array>; cancel: (reason: unknown) => void } {
-  const window = options.window ?? DEFAULT_CHUNK_WINDOW;
+  // The producer's own window once its head came (it says); until then, the one the caller gives.
+  let window = options.window ?? DEFAULT_CHUNK_WINDOW;
   const queue: Uint8Array[] = [];
   let ended = false;
   let failure: unknown;
@@ -122,7 +126,10 @@ export function receiveChunks(port: MessagePort, task: Promise<unknown>, stop: (
     port.close();
   };
   port.on('message', (m: Message) => {
-    if ('head' in m) onHead(m.head);
+    if ('head' in m) {
+      if (typeof m.head.window === 'number') window = m.head.window;
+      onHead(m.head);
+    }
     else if ('chunk' in m) {
       if (queue.length === 0) waitingSince = Date.now();
       queue.push(m.chunk);
