@@ -65,15 +65,15 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       }
       // A HEAD is answered the GET's headers without opening the file (its body would be read whole and dropped); a
       // file gone from the store answers as the GET would.
+      const missing = () => AppError.notFound(`The bytes of attached file ${attachedFileId} are not in the store (its record says they are): nothing to send`);
       const open = async (part?: Required<ByteRange>): Promise<Readable> => {
-        try {
-          if (req.method !== 'HEAD') return await deps.blobs.openRead(target.blobKey, part);
-          if (!(await deps.blobs.exists(target.blobKey))) throw new BlobNotFoundError(target.blobKey);
-          return Readable.from([]);
-        } catch (err) {
-          if (err instanceof BlobNotFoundError) throw AppError.notFound(`The bytes of attached file ${attachedFileId} are not in the store (its record says they are): nothing to send`);
-          throw err;
+        if (req.method === 'HEAD') {
+          if (await deps.blobs.exists(target.blobKey)) return Readable.from([]);
+          throw missing();
         }
+        return deps.blobs.openRead(target.blobKey, part).catch((err: unknown) => {
+          throw err instanceof BlobNotFoundError ? missing() : err;
+        });
       };
       if (!range) return new StreamReply(200, { ...headers, 'Content-Length': String(target.size) }, await open());
       const { start, end } = range;
