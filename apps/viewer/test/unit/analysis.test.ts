@@ -2,6 +2,8 @@ import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contract
 import { axisLabel, axisTicks, colourRamp, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
+/** A whole-file scatter of y against x, uncoloured, on x's time base: what the scatter tests draw, but its pairs. */
+const scatterOfXY = { ...echo, lapIndex: null, x: { name: 'x', unit: '' }, y: { name: 'y', unit: '' }, colour: null, timeBase: 'x' } as const;
 
 describe('the analysis views', () => {
   test('when a threshold names a channel not ticked, then the lap statistics report that channel too, after the ticked ones, once', () => {
@@ -72,12 +74,7 @@ describe('the analysis views', () => {
 
   test('when a density grid of 2 × 2 cells is drawn on 260 × 140 px, then each cell is a quarter of the plotting area, row 0 at the bottom', () => {
     const answer: ScatterJson = {
-      ...echo,
-      lapIndex: null,
-      x: { name: 'x', unit: '' },
-      y: { name: 'y', unit: '' },
-      colour: null,
-      timeBase: 'x',
+      ...scatterOfXY,
       kind: 'density',
       count: 3,
       grid: { xAxis: { min: 0, max: 1, cells: 2 }, yAxis: { min: 0, max: 1, cells: 2 }, cells: [{ x: 1, y: 0, count: 3, colour: null }] },
@@ -99,12 +96,7 @@ describe('the analysis views', () => {
 
   test('when scatter points are drawn, then the extreme ones are whole inside the frame, not cut in half by it', () => {
     const answer: ScatterJson = {
-      ...echo,
-      lapIndex: null,
-      x: { name: 'x', unit: '' },
-      y: { name: 'y', unit: '' },
-      colour: null,
-      timeBase: 'x',
+      ...scatterOfXY,
       kind: 'points',
       count: 3,
       points: { x: [0, 5, 10], y: [0, 2, 5] },
