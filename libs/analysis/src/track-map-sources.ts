@@ -1,3 +1,4 @@
+import { ChannelSuggester } from '@pitwall/channels';
 import { metresPerSecond } from '@pitwall/laps';
 
 /** How a lap's path is made: from GPS, or by dead reckoning from speed and yaw rate, or speed and lateral acceleration. */
@@ -96,13 +97,14 @@ export function pickTrackMapSources(catalogue: readonly TrackMapCatalogueChannel
   const usable = catalogue.filter((c) => !c.unsupported);
   const byName = new Map(catalogue.map((c) => [c.name, c]));
   const refused: TrackMapRefusal[] = [];
+  let suggest: ChannelSuggester | undefined;
   const filled = new Map<TrackMapRole, TrackMapSources['channels'][number]>();
   for (const role of Object.keys(TRACK_MAP_CHANNEL_NAMES) as TrackMapRole[]) {
     const named = choice.channels?.[role];
     if (named !== undefined) {
       const channel = byName.get(named);
       const factor = channel ? trackMapUnitFactor(role, channel.unit) : undefined;
-      if (!channel) refused.push({ field: `channels.${role}`, message: `channel not found: ${named}` });
+      if (!channel) refused.push({ field: `channels.${role}`, message: (suggest ??= new ChannelSuggester(byName.keys())).notFound(named) });
       else if (factor === undefined) refused.push({ field: `channels.${role}`, message: `${named} has unit '${channel.unit}', not a unit of ${describe(role)} (${TRACK_MAP_UNITS[role]})` });
       else filled.set(role, { role, name: channel.name, unit: channel.unit, factor });
       continue;

@@ -13,3 +13,4 @@ export { CHANNELS_MAGIC, CHANNELS_MEDIA_TYPE, CHANNELS_VERSION, ChannelsDecodeEr
 export { channelRecordsJsonChunks } from './records-json';
 export { downsampleSeries, m4, type M4Input, type M4Options, type M4Output } from './m4';
 export { toNanosecond } from './time';
+export { ChannelSuggester, SUGGEST_CELL_BUDGET, SUGGEST_MAX_ASKED, SUGGEST_MAX_LENGTH, SUGGEST_MAX_NAMES } from './suggest';

@@ -1,3 +1,4 @@
+import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
 import { InvalidSliceError, resolveScope, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
 import { isDiscreteChannel, pickDistanceSource } from '@pitwall/laps';
@@ -186,7 +187,8 @@ function scopeOf(file: OpenDataset['file'], lapIndex: number | undefined, refusa
  */
 function analysedChannels(catalogue: readonly ChannelInfo[], named: readonly [string, string][], refusals = new FieldRefusals()): ChannelInfo[] {
   const byName = new Map(catalogue.map((c) => [c.name, c]));
-  for (const [field, name] of named) if (!byName.has(name)) refusals.refuse(field, `channel not found: ${name}`);
+  const suggest = new ChannelSuggester(byName.keys());
+  for (const [field, name] of named) if (!byName.has(name)) refusals.refuse(field, suggest.notFound(name));
   refusals.throwIfAny();
   const infos = named.map(([, name]) => byName.get(name) as ChannelInfo);
   const unreadable = new FieldRefusals();

@@ -3,7 +3,7 @@ import type { TaskPool } from './fair-pool';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
 import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
 import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
-import { CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
+import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
 import { withinSampleBudget } from './read-budget';
@@ -181,12 +181,16 @@ function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, 
   const fieldOf = (i: number) => (read.field === 'channel' ? 'channel' : `channels[${i}]`);
   const unknown: string[] = [];
   const unknownErrors: Record<string, string[]> = {};
+  // Each unknown name's refusal says which catalogue names are close, if any ("did you mean").
+  const suggest = new ChannelSuggester(byName.keys());
+  let only = '';
   read.channels.forEach((name, i) => {
     if (byName.has(name)) return;
     unknown.push(name);
-    unknownErrors[fieldOf(i)] = [`channel not found: ${name}`];
+    only = suggest.notFound(name);
+    unknownErrors[fieldOf(i)] = [only];
   });
-  if (unknown.length) refusals.take(AppError.badRequest(unknown.length === 1 ? `channel not found: ${unknown[0]}` : `channels not found: ${unknown.join(', ')}`, unknownErrors), 'detail');
+  if (unknown.length) refusals.take(AppError.badRequest(unknown.length === 1 ? only : `channels not found: ${unknown.join(', ')}`, unknownErrors), 'detail');
   refusals.throwIfAny();
   const infos = read.channels.map((name) => byName.get(name) as ChannelInfo);
   const unreadable = new FieldRefusals();

@@ -1,3 +1,4 @@
+import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
 import { channelFor, InvalidSliceError, resolveScope, toNanosecond, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
@@ -68,7 +69,7 @@ export async function lapDistanceSource(
     return { kind: kindOf(named, logged.unit), channel: named, unit: logged.unit, logged };
   }
   const defs = definitions ? await definitions() : undefined;
-  if (!defs?.has(named)) throw refusal(`channel not found in ${datasetLabel(ref)}: ${named}`);
+  if (!defs?.has(named)) throw refusal(`channel not found in ${datasetLabel(ref)}: ${named}${new ChannelSuggester([...file.channels.map((c) => c.name), ...(defs?.keys() ?? [])]).hint(named)}`);
   return mathSource(ref, dataset, named, defs, parts);
 }
 

@@ -1,3 +1,4 @@
+import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
 import { evaluationOrder, mathReadsOf, type DependencyGraph } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from '@pitwall/formats';
@@ -341,7 +342,7 @@ function planOf(
   }
   if (walked.badLeaf) {
     const { leaf, missing } = walked.badLeaf;
-    return missing ? `math channel ${name} reads ${leaf}, which this file does not have` : `math channel ${name} reads ${leaf}, which is not a channel of one number a sample`;
+    return missing ? `math channel ${name} reads ${leaf}, which this file does not have${new ChannelSuggester(file.channels.map((c) => c.name)).hint(leaf)}` : `math channel ${name} reads ${leaf}, which is not a channel of one number a sample`;
   }
   if (walked.unparsed !== undefined) return `math channel ${walked.unparsed} does not parse: ${(resolution.compiled.get(walked.unparsed) as Compiled).error}`;
   if (walked.lapDistance && !resolution.hasDistanceSource()) {

@@ -1,3 +1,4 @@
+import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
 import { pickTrackMapSources, type TrackMapRole, type TrackMapSourceKind } from '@pitwall/analysis';
 import { TRACK_MAP_DEFAULT_POINTS } from '@pitwall/contracts';
@@ -41,7 +42,7 @@ export async function readTrackMap(ref: DatasetRef, dataset: OpenDataset, read: 
   }
   // The path's own channels are the file's (logged); the colour may be a math channel too.
   const byName = new Map(catalogueWith(file, math).map((c) => [c.name, c]));
-  if (read.colour !== undefined && !byName.has(read.colour)) refusals.refuse('colour', `channel not found: ${read.colour}`);
+  if (read.colour !== undefined && !byName.has(read.colour)) refusals.refuse('colour', new ChannelSuggester(byName.keys()).notFound(read.colour));
   const pick = pickTrackMapSources(file.channels, { ...(read.channels ? { channels: read.channels } : {}), ...(read.source ? { source: read.source } : {}) });
   if ('refused' in pick) for (const r of pick.refused) refusals.refuse(r.field, r.message, `${r.field}: ${r.message}`);
   refusals.throwIfAny();

@@ -355,6 +355,13 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(batch.errors).toEqual({ 'channels[1]': ['channel not found: Flux'], 'channels[3]': ['channel not found: Warp'] });
     });
 
+    test('when an unknown channel is close to channels of the file (case, spacing, a typo), then its 400 says which ("did you mean")', async () => {
+      const body = await problem(await get(`${dataset()}/channel?channel=engine_rpm`), 400);
+      expect(body.detail).toBe('channel not found: engine_rpm (did you mean "Engine RPM"?)');
+      const batch = await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPN', 'Warp'], mode: 0 }), 400);
+      expect(batch.errors).toEqual({ 'channels[0]': ['channel not found: Engine RPN (did you mean "Engine RPM"?)'], 'channels[1]': ['channel not found: Warp'] });
+    });
+
     test('when the channel name in the URL is as long as a read may ask for, in characters of 3 UTF-8 bytes, then it is looked up (400 naming it), and one longer is a 400 too', async () => {
       // 16,383 characters percent-encode to 147,447 bytes of URL: past Node's default header limit (a bare 431).
       const longest = '…'.repeat(16_383);

@@ -190,6 +190,8 @@ describe('the track map through the gateway: POST .../trackmap', () => {
     const body = await answer(await post({ lapIndex: 9, colour: 'Nope', channels: { speed: 'Nada', yawRate: 'Throttle' } }), 400);
     expect(Object.keys(body.errors).sort()).toEqual(['channels.speed', 'channels.yawRate', 'colour', 'lapIndex']);
     expect(body.errors.colour).toEqual(['channel not found: Nope']);
+    const close = await answer(await post({ lapIndex: 1, colour: 'ground speed' }), 400);
+    expect(close.errors.colour).toEqual(['channel not found: ground speed (did you mean "Ground Speed"?)']);
     expect(body.errors['channels.yawRate'][0]).toContain("Throttle has unit '%', not a unit of a yaw rate (deg/s (or °/s, dps) or rad/s)");
     const tooMany = await answer(await post({ lapIndex: 1, maxPoints: 20_001 }), 400);
     expect(Object.keys(tooMany.errors)).toEqual(['maxPoints']);
