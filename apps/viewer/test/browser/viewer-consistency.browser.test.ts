@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { CHANNELS_MEDIA_TYPE, decodeChannels, isEventSeries, physicalSamples, type ChannelSeries } from '@pitwall/channels';
-import { launchChromium } from '../support/browser';
-import { startEmbedded, type Embedded } from '../support/embedded';
+import type { Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
 import { andDrawn, openSignedIn, pickDataset, pickRun, shownError } from '../support/viewer-page';
+import { useViewerStack } from '../support/viewer-stack';
 
 /**
  * What a user sees agrees with the controls and with the data: the values at the cursor, the pickers and panels after
@@ -16,13 +15,13 @@ const LONG_NAME = `Brake Pressure Front ${'Long Name '.repeat(28)}End`;
 const LONG_UNIT = `bar ${'unit '.repeat(49)}end`;
 
 describe('the viewer keeps what it shows consistent, in headless Chromium against npm start', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-viewer-consistency-'));
   let stack: Embedded;
   let browser: Browser;
   let run: SeededRun;
 
-  beforeAll(async () => {
-    stack = await startEmbedded(dataDir);
+  useViewerStack('pitwall-viewer-consistency-', async (parts) => {
+    ({ stack, browser } = parts);
+    const { dataDir } = parts;
     run = await seedRun(stack, { championship: 'Consistency Cup', runSheet: 'Run 1' });
     // A one-channel CSV: a minute of throttle at 10 Hz, no lap column, so no laps.
     const csv = join(dataDir, 'throttle.csv');
@@ -39,13 +38,6 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     const long = join(dataDir, 'long.csv');
     writeFileSync(long, `Time,${LONG_NAME} [${LONG_UNIT}],Short\n${Array.from({ length: 100 }, (_, i) => `${(i / 10).toFixed(1)},${i},${100 - i}`).join('\n')}\n`);
     await seedRunSheet(stack, run, 'Long names run', long);
-    browser = await launchChromium();
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    expect(await stack?.stop()).toBe(0);
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** A channel of the run's dataset at full resolution (every sample, no maxPoints), read through the API. */

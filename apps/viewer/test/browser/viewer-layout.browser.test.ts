@@ -1,15 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { PitwallClient } from '@pitwall/client';
 import { createDemoLdFile } from '@pitwall/formats';
 import { COLOURS } from '../../src/colours';
-import { launchChromium } from '../support/browser';
-import { startEmbedded, type Embedded } from '../support/embedded';
+import type { Embedded } from '../support/embedded';
 import { decodePng, type Image } from '../support/png';
 import { SAMPLE_LD, seedRun, seedRunSheet, type SeededRun } from '../support/seed';
 import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+import { useViewerStack } from '../support/viewer-stack';
 
 /**
  * What a race engineer's trial of the page found with many channels and many laps (Sample1.ld with every channel
@@ -18,13 +17,13 @@ import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-
  * sizes and positions of elements, their text, the requests made.
  */
 describe('the viewer with many channels and many laps, in headless Chromium against npm start', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-viewer-layout-'));
   let stack: Embedded;
   let browser: Browser;
   let run: SeededRun;
 
-  beforeAll(async () => {
-    stack = await startEmbedded(dataDir);
+  useViewerStack('pitwall-viewer-layout-', async (parts) => {
+    ({ stack, browser } = parts);
+    const { dataDir } = parts;
     run = await seedRun(stack, { championship: 'Layout Cup', runSheet: 'Run 1' });
     const many = join(dataDir, 'many-laps.ld');
     writeFileSync(many, createDemoLdFile({ flyingLaps: 40 }));
@@ -33,13 +32,6 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     const damaged = join(dataDir, 'damaged.ld');
     writeFileSync(damaged, Buffer.alloc(5000, 0x5a));
     await seedRunSheet(stack, run, 'Damaged', damaged);
-    browser = await launchChromium();
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    expect(await stack?.stop()).toBe(0);
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function openRun(runSheet = 'Run 1', viewport?: { width: number; height: number }): Promise<{ page: Page; pageErrors: string[] }> {

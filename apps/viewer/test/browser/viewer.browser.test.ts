@@ -1,14 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { PitwallClient } from '@pitwall/client';
 import { COLOURS } from '../../src/colours';
-import { foreignRequests, launchChromium } from '../support/browser';
-import { ROOT, startEmbedded, type Embedded } from '../support/embedded';
+import { foreignRequests } from '../support/browser';
+import { ROOT, type Embedded } from '../support/embedded';
 import { countColour, decodePng } from '../support/png';
 import { SAMPLE_LD, seedRun, seedRunSheet } from '../support/seed';
 import { andDrawn } from '../support/viewer-page';
+import { useViewerStack } from '../support/viewer-stack';
 
 /** Screenshots of every plot the tests draw, kept for a person to look at (tmp/ is git-ignored). */
 const ARTIFACTS = join(ROOT, 'tmp', 'viewer-artifacts');
@@ -16,22 +16,15 @@ const ARTIFACTS = join(ROOT, 'tmp', 'viewer-artifacts');
 const MIN_LINE_PIXELS = 500;
 
 describe('the telemetry viewer at /viewer, in headless Chromium against npm start with Sample1.ld attached', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pitwall-viewer-'));
   let stack: Embedded;
   let browser: Browser;
+  let dataDir: string;
 
-  beforeAll(async () => {
+  useViewerStack('pitwall-viewer-', async (parts) => {
+    ({ stack, browser, dataDir } = parts);
     mkdirSync(ARTIFACTS, { recursive: true });
-    stack = await startEmbedded(dataDir);
     const run = await seedRun(stack, { championship: 'Viewer Cup', runSheet: 'Run 1' });
     await seedRunSheet(stack, run, 'Run 2');
-    browser = await launchChromium();
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    expect(await stack?.stop()).toBe(0);
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** A fresh page (its own session storage) that records requests leaving the gateway's origin and CSP violations. */
