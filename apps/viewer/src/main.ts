@@ -11,6 +11,7 @@ import { clearCredentials, loadCredentials, saveCredentials, type Credentials } 
 import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
+import { decodeLink, encodeLink, type ViewerLink } from './link';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
 import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, stepX, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
@@ -158,6 +159,10 @@ class Viewer {
     // What stays at the top of the window (the messages and the values line): the track map beside the plots sticks under it.
     const messages = document.querySelector<HTMLElement>('.messages');
     if (messages) new ResizeObserver(() => document.documentElement.style.setProperty('--sticky-top', `${messages.offsetHeight + 8}px`)).observe(messages);
+    // A link pasted into the address of a signed-in page (the page's own changes are replaced, firing no event).
+    window.addEventListener('hashchange', () => {
+      if (this.api && location.hash.length > 1) void this.applyLink(location.hash);
+    });
     const stored = loadCredentials(sessionStorage);
     if (stored) void this.connect(stored);
   }
@@ -172,6 +177,9 @@ class Viewer {
   }
 
   private async connect(credentials: Credentials): Promise<void> {
+    // A link in the address is opened once signed in; until then the address keeps it as given.
+    const fragment = location.hash;
+    this.applyingLink = fragment.length > 1;
     await this.run(async () => {
       const accounts = await new ViewerApi({ apiKey: credentials.apiKey, accountId: '' }).listAccounts();
       const account = credentials.accountId ? accounts.find((a) => a.Id === credentials.accountId) : accounts[0];
@@ -186,6 +194,136 @@ class Viewer {
       el('app').hidden = false;
       this.fill('pick-championship', await this.api.championships(), entityName);
     });
+    if (this.api && fragment.length > 1) await this.applyLink(fragment);
+    else this.applyingLink = false;
+  }
+
+  // ---- the link (the address of what is on screen: link.ts) -----------------------------------------------------
+
+  /** True while a link is being opened: the address keeps the link until it is opened. */
+  private applyingLink = false;
+
+  /** What is on screen, as a link: the pickers' choices, the open dataset, the ticked channels, the plotted scope and zoom. */
+  private currentLink(): ViewerLink {
+    const value = (id: string) => el<HTMLSelectElement>(id).value || undefined;
+    const link: ViewerLink = {};
+    const picks = [['championship', 'pick-championship'], ['event', 'pick-event'], ['session', 'pick-session'], ['car', 'pick-car'], ['run', 'pick-run']] as const;
+    for (const [name, id] of picks) {
+      const v = value(id);
+      if (v) link[name] = v;
+    }
+    if (this.dataset) {
+      link.dataset = { entityType: this.dataset.entityType, entityId: this.dataset.entityId, group: this.dataset.group };
+      const channels = this.ticked().map((c) => c.name);
+      if (channels.length) link.channels = channels;
+      if (this.plotted.length) {
+        link.scope = this.scope;
+        if (this.view) link.view = { start: this.view.start, duration: this.view.duration };
+      }
+    }
+    return link;
+  }
+
+  /** The address's fragment set to what is on screen (replaced, not pushed: Back leaves the page, as before). */
+  private writeLink(): void {
+    if (this.applyingLink || !this.api) return;
+    const fragment = encodeLink(this.currentLink());
+    if (location.hash.slice(1) === fragment) return;
+    try {
+      history.replaceState(null, '', fragment ? `#${fragment}` : location.pathname + location.search);
+    } catch {
+      // A browser that throttles address changes (many zooms in a second) keeps the last one it took.
+    }
+  }
+
+  /** Waits until the loads the pickers started (one picked for the user, and the ones that picks in turn) are done. */
+  private async pickersSettled(): Promise<void> {
+    while (this.pickLoads.size) await Promise.all([...this.pickLoads]);
+  }
+  private readonly pickLoads = new Set<Promise<void>>();
+
+  /**
+   * Opens a link: each picker set in turn (its choices loaded), the dataset opened, its channels ticked and the scope
+   * plotted at its zoom. What of the link this key cannot see, or the file does not have, is said in the status line,
+   * and the page stops there or leaves that part out.
+   */
+  private async applyLink(fragment: string): Promise<void> {
+    const { link, problems } = decodeLink(fragment);
+    const said = [...problems];
+    this.applyingLink = true;
+    try {
+      await this.run(async () => {
+        // A link opened over what is on screen (pasted into the address of a signed-in page) replaces it.
+        if (this.dataset) {
+          this.opening++;
+          this.closeDataset();
+        }
+        const chain: [string, string, string | undefined, (value: string) => Promise<void>][] = [
+          ['championship', 'pick-championship', link.championship, (v) => this.loadEvents(v)],
+          ['event', 'pick-event', link.event, (v) => this.loadSessions(v)],
+          ['session', 'pick-session', link.session, () => this.loadCars()],
+          ['car', 'pick-car', link.car, (v) => this.loadRuns(v)],
+          ['run sheet', 'pick-run', link.run, () => this.loadDatasets()],
+        ];
+        let reached = true;
+        for (const [index, [name, id, value, load]] of chain.entries()) {
+          if (!value) {
+            // A hand-written link that names a run sheet or a dataset without the pickers above it.
+            if (chain.slice(index + 1).some(([, , later]) => later) || link.dataset) {
+              said.push(`it gives no ${name} (a link names every picker down to the run sheet)`);
+              reached = false;
+            }
+            break;
+          }
+          await this.pickersSettled();
+          const select = el<HTMLSelectElement>(id);
+          if (select.value === value && this.loaded.get(id) === value) continue;
+          if (![...select.options].some((o) => o.value === value)) {
+            said.push(`its ${name} is not one this key can see in this account`);
+            reached = false;
+            break;
+          }
+          select.value = value;
+          this.loaded.set(id, value);
+          await load(value);
+        }
+        await this.pickersSettled();
+        if (!reached || !link.dataset) return;
+        const wanted = link.dataset;
+        const index = this.datasets.findIndex((d) => d.entityType === wanted.entityType && d.entityId === wanted.entityId && d.group === wanted.group);
+        if (index < 0) {
+          said.push(`its dataset '${wanted.group}' is not among this run sheet's datasets`);
+          return;
+        }
+        el<HTMLSelectElement>('pick-dataset').value = String(index);
+        this.loaded.set('pick-dataset', String(index));
+        await this.openDataset(String(index));
+        const metadata = this.metadata;
+        if (!metadata) return;
+        this.selected.clear();
+        for (const name of link.channels ?? []) {
+          if (metadata.channels.some((c) => c.name === name)) this.selected.add(name);
+          else said.push(`"${name.slice(0, 80)}" is not a channel of this dataset`);
+        }
+        this.renderCatalogue();
+        let scope = link.scope ?? { kind: 'file' as const };
+        if (scope.kind === 'lap' && !this.laps[scope.lapIndex]) {
+          said.push(`this file has no lap ${scope.lapIndex + 1} (it has ${this.laps.length})`);
+          scope = { kind: 'file' };
+        }
+        if (this.ticked().length === 0) {
+          this.scope = scope;
+          this.scopeToControls();
+          return;
+        }
+        await this.plotScope(scope);
+        if (link.view) await this.zoomTo(link.view.start, link.view.start + link.view.duration);
+      });
+    } finally {
+      this.applyingLink = false;
+    }
+    this.writeLink();
+    if (said.length) this.status(`The link was opened in part: ${said.join('; ')}.`);
   }
 
   /**
@@ -222,7 +360,10 @@ class Viewer {
         this.opening++;
         if (this.dataset) this.closeDataset();
       }
-      if (value) void this.run(async () => load(value));
+      if (!value) return;
+      const loading = this.run(async () => load(value));
+      this.pickLoads.add(loading);
+      void loading.finally(() => this.pickLoads.delete(loading));
     });
   }
 
@@ -1117,6 +1258,7 @@ class Viewer {
       await action();
       error.hidden = true;
       error.textContent = '';
+      this.writeLink();
     } catch (err) {
       error.textContent = err instanceof ApiError || err instanceof Error ? err.message : String(err);
       error.dataset['status'] = err instanceof ApiError ? String(err.status) : '';

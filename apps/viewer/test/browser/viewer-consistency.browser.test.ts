@@ -262,6 +262,91 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a zoomed lap plot\'s address is opened in another browser and signed in with the key, then the same run, dataset, channels, lap and zoom are drawn; the key is never in the address', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await andDrawn(page, 'panes', async () => {
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    });
+    const ticks = async (p: typeof page) => ({
+      speed: await p.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks'),
+      throttle: await p.getAttribute('[data-testid="pane-Throttle Pos"]', 'data-x-ticks'),
+    });
+    const zoomed = await ticks(page);
+    const address = page.url();
+    expect(address).toContain('#');
+    expect(address).toContain('lap=3');
+    expect(address).toContain('view=');
+    expect(address).not.toContain(stack.apiKey);
+    const dataset = await page.locator('[data-testid=pick-dataset] option:checked').textContent();
+
+    // Another browser (no stored key): the link is opened once the key is given.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const other = await context.newPage();
+    const otherErrors: string[] = [];
+    other.on('pageerror', (e) => otherErrors.push(e.message));
+    await other.goto(address);
+    await other.fill('[data-testid=api-key]', stack.apiKey);
+    await andDrawn(other, 'panes', () => other.click('[data-testid=connect]'));
+    await other.waitForFunction((n) => document.querySelectorAll('[data-testid=panes] .pane').length === n, 2);
+    expect(await other.locator('[data-testid=pick-dataset] option:checked').textContent()).toBe(dataset);
+    expect(await other.isChecked('[data-testid="channel-Ground Speed"]')).toBe(true);
+    expect(await other.isChecked('[data-testid="channel-Throttle Pos"]')).toBe(true);
+    expect(await other.inputValue('[data-testid=scope]')).toBe('lap');
+    expect(await other.inputValue('[data-testid=scope-lap]')).toBe('2');
+    // The zoom drawn waits for its own read after the lap's: the same ticks as the first page's.
+    await other.waitForFunction((want) => document.querySelector('[data-testid="pane-Ground Speed"]')?.getAttribute('data-x-ticks') === want, zoomed.speed);
+    expect(await ticks(other)).toEqual(zoomed);
+    expect(await other.textContent('[data-testid=status]')).not.toContain('The link was opened in part');
+    expect(other.url()).toBe(address);
+
+    // A link to what this key cannot see, pasted into the signed-in page: said, nothing drawn from it.
+    await other.goto(`${stack.baseUrl}/viewer#championship=00000000-0000-4000-8000-0000000000aa&event=00000000-0000-4000-8000-0000000000ab&ch=Nope&zoom=1`);
+    await other.waitForFunction(() => /The link was opened in part/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''));
+    expect(await other.textContent('[data-testid=status]')).toBe('The link was opened in part: "zoom" is not part of a viewer link; its championship is not one this key can see in this account.');
+    expect(pageErrors).toEqual([]);
+    expect(otherErrors).toEqual([]);
+    await context.close();
+    await page.context().close();
+  });
+
+  test('when a plot is scrolled into view (as focus or a link into the page does), then its top stops below the messages and values line, not under them', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack, { width: 1280, height: 700 });
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const over = page.locator('[data-testid="pane-Throttle Pos"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    // The values line filled (its full height) by a hover.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => /Throttle Pos: /.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    const { messagesBottom, paneTop, scrolled } = await page.evaluate(() => {
+      const pane = document.querySelector('[data-testid="pane-Throttle Pos"]') as HTMLElement;
+      pane.scrollIntoView();
+      return {
+        messagesBottom: (document.querySelector('[data-testid=messages]') as HTMLElement).getBoundingClientRect().bottom,
+        paneTop: pane.getBoundingClientRect().top,
+        scrolled: window.scrollY,
+      };
+    });
+    expect(scrolled).toBeGreaterThan(0);
+    expect(paneTop).toBeGreaterThanOrEqual(messagesBottom);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when lap 3 is plotted, then the track map defaults to lap 3; when the map shows another lap, then its caption says so and hovering it leaves the plots\' cursor inside their range', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack);
     await pickRun(page, 'Consistency Cup', 'Run 1');

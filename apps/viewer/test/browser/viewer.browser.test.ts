@@ -101,7 +101,10 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(await page.locator('[data-testid="channel-Ground Speed"]').count()).toBe(1);
     expect(await page.locator('[data-testid="channel-Wheel Speed FL"]').count()).toBe(0);
 
-    expect(page.url()).toBe(`${stack.baseUrl}/viewer`);
+    // The address says what is open (its fragment, the link), never the key.
+    expect(page.url().split('#')[0]).toBe(`${stack.baseUrl}/viewer`);
+    expect(page.url()).not.toContain(stack.apiKey);
+    expect(new URL(page.url()).hash).toMatch(/^#championship=[0-9a-f-]{36}&.*&dataset=run%3A/);
     expect(await page.evaluate(() => JSON.stringify(sessionStorage))).toContain(stack.apiKey);
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(stack.apiKey);
     expect(foreign).toEqual([]);

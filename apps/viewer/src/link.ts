@@ -1,0 +1,115 @@
+/**
+ * The page's address of what is on screen: the pickers' choices, the open dataset, the ticked channels and the plotted
+ * scope (and its zoom), in the URL's fragment (`/viewer#run=…&dataset=…&ch=Ground%20Speed&lap=3`). A colleague who
+ * opens the link and signs in with their own key sees the same plot; the key is never in it (the fragment is not sent
+ * to the server, and the page keeps no secret there). A link is input like any other: what it names is checked
+ * against what the account has, and a part the page cannot use is said, never fatal.
+ */
+
+/** The ticked channels a link may name. */
+export const LINK_MAX_CHANNELS = 64;
+/** The longest channel name or dataset group a link may carry (a read may name 16,383 characters; a link need not). */
+export const LINK_MAX_TEXT = 1_000;
+/** The longest fragment read; past it the link is refused whole. */
+export const LINK_MAX_LENGTH = 32 * 1024;
+
+export type LinkScope = { kind: 'file' } | { kind: 'lap'; lapIndex: number } | { kind: 'window'; start: number; duration: number };
+
+export interface ViewerLink {
+  championship?: string;
+  event?: string;
+  session?: string;
+  car?: string;
+  run?: string;
+  dataset?: { entityType: 'RunSheets' | 'SessionCarDatas'; entityId: string; group: string };
+  channels?: string[];
+  scope?: LinkScope;
+  /** The zoomed range inside the scope (file seconds). */
+  view?: { start: number; duration: number };
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PICKS = ['championship', 'event', 'session', 'car', 'run'] as const;
+const DATASET_TYPES: Record<string, 'RunSheets' | 'SessionCarDatas'> = { run: 'RunSheets', car: 'SessionCarDatas' };
+
+/** Seconds as a link writes them: the shortest text that reads back as the same number. */
+const seconds = (x: number): string => String(x);
+
+/**
+ * The fragment (without `#`) of a link. Laps are written as the page numbers them (`lap=1` is the first lap: lapIndex
+ * 0), a dataset as `<run|car>:<entity id>:<group>`.
+ */
+export function encodeLink(link: ViewerLink): string {
+  const q = new URLSearchParams();
+  for (const pick of PICKS) {
+    const id = link[pick];
+    if (id) q.set(pick, id);
+  }
+  if (link.dataset) q.set('dataset', `${link.dataset.entityType === 'RunSheets' ? 'run' : 'car'}:${link.dataset.entityId}:${link.dataset.group}`);
+  for (const name of link.channels ?? []) q.append('ch', name);
+  const scope = link.scope;
+  if (scope?.kind === 'lap') q.set('lap', String(scope.lapIndex + 1));
+  if (scope?.kind === 'window') {
+    q.set('from', seconds(scope.start));
+    q.set('length', seconds(scope.duration));
+  }
+  if (link.view) q.set('view', `${seconds(link.view.start)},${seconds(link.view.duration)}`);
+  // URLSearchParams writes a space as '+': %20 reads the same and keeps names legible where '+' is part of them.
+  return q.toString().replace(/\+/g, '%20');
+}
+
+/** A link read back, with what of it was not understood (each said once, in words for the page's status line). */
+export function decodeLink(fragment: string): { link: ViewerLink; problems: string[] } {
+  const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+  const link: ViewerLink = {};
+  const problems: string[] = [];
+  if (text.length === 0) return { link, problems };
+  if (text.length > LINK_MAX_LENGTH) return { link, problems: [`the link is longer than ${LINK_MAX_LENGTH} characters`] };
+  let q: URLSearchParams;
+  try {
+    // URLSearchParams reads '+' as a space: a '+' in a name must come as %2B (encodeLink writes it so).
+    q = new URLSearchParams(text);
+  } catch {
+    return { link, problems: ['the link is not a list of name=value pairs'] };
+  }
+  const known = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view']);
+  for (const name of new Set(q.keys())) if (!known.has(name)) problems.push(`"${name.slice(0, 40)}" is not part of a viewer link`);
+  for (const pick of PICKS) {
+    const id = q.get(pick);
+    if (id === null) continue;
+    if (GUID.test(id)) link[pick] = id.toLowerCase();
+    else problems.push(`${pick} is not an id`);
+  }
+  const dataset = q.get('dataset');
+  if (dataset !== null) {
+    const [kind, entityId, ...rest] = dataset.split(':');
+    const group = rest.join(':');
+    const entityType = DATASET_TYPES[kind ?? ''];
+    if (!entityType || !entityId || !GUID.test(entityId) || group.length === 0 || group.length > LINK_MAX_TEXT) problems.push('dataset is not <run|car>:<id>:<group>');
+    else link.dataset = { entityType, entityId: entityId.toLowerCase(), group };
+  }
+  const channels = q.getAll('ch').filter((name) => name.length > 0 && name.length <= LINK_MAX_TEXT);
+  if (channels.length < q.getAll('ch').length) problems.push(`a channel name of the link is empty or longer than ${LINK_MAX_TEXT} characters`);
+  if (channels.length > LINK_MAX_CHANNELS) problems.push(`the link names ${channels.length} channels: the first ${LINK_MAX_CHANNELS} are ticked`);
+  if (channels.length) link.channels = [...new Set(channels.slice(0, LINK_MAX_CHANNELS))];
+  const lap = q.get('lap');
+  const from = q.get('from');
+  const length = q.get('length');
+  if (lap !== null) {
+    const n = Number(lap);
+    if (Number.isInteger(n) && n >= 1 && n <= 1_000_000_000) link.scope = { kind: 'lap', lapIndex: n - 1 };
+    else problems.push('lap is not a lap number (1 is the first lap)');
+  } else if (from !== null || length !== null) {
+    const start = Number(from);
+    const duration = Number(length);
+    if (from !== null && length !== null && Number.isFinite(start) && Number.isFinite(duration) && duration > 0) link.scope = { kind: 'window', start, duration };
+    else problems.push('from and length are not a window (seconds, a length over 0)');
+  }
+  const view = q.get('view');
+  if (view !== null) {
+    const [start, duration] = view.split(',').map(Number);
+    if (start !== undefined && duration !== undefined && Number.isFinite(start) && Number.isFinite(duration) && duration > 0) link.view = { start, duration };
+    else problems.push('view is not <start>,<length> in seconds');
+  }
+  return { link, problems };
+}

@@ -1,0 +1,59 @@
+import { decodeLink, encodeLink, LINK_MAX_CHANNELS, LINK_MAX_LENGTH, type ViewerLink } from '../../src/link';
+
+const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+describe('the viewer link (the fragment of its address)', () => {
+  it('when a full link is written and read back, then every part comes back, names with spaces, plus signs, colons and & included', () => {
+    const link: ViewerLink = {
+      championship: ID(1),
+      event: ID(2),
+      session: ID(3),
+      car: ID(4),
+      run: ID(5),
+      dataset: { entityType: 'SessionCarDatas', entityId: ID(6), group: 'Data: main & spare' },
+      channels: ['Ground Speed', 'G+ Lat', 'a&b=c', 'Größe #1'],
+      scope: { kind: 'lap', lapIndex: 2 },
+      view: { start: 1234.5678901234, duration: 0.25 },
+    };
+    const fragment = encodeLink(link);
+    expect(fragment).toContain('lap=3');
+    expect(fragment).toContain('ch=Ground%20Speed');
+    expect(fragment).not.toContain('+');
+    expect(decodeLink(`#${fragment}`)).toEqual({ link, problems: [] });
+    const window: ViewerLink = { run: ID(5), dataset: { entityType: 'RunSheets', entityId: ID(5), group: 'DataFile' }, scope: { kind: 'window', start: -3.5, duration: 10 } };
+    expect(decodeLink(encodeLink(window))).toEqual({ link: window, problems: [] });
+  });
+
+  it('when a link is empty, then nothing is picked and nothing is said', () => {
+    expect(decodeLink('')).toEqual({ link: {}, problems: [] });
+    expect(decodeLink('#')).toEqual({ link: {}, problems: [] });
+  });
+
+  it('when parts of a link are damaged or unknown, then the rest is used and each damaged part is said', () => {
+    const { link, problems } = decodeLink(`run=${ID(5)}&event=not-an-id&dataset=run:${ID(5)}&lap=0&view=1,-2&ch=&zoom=9`);
+    expect(link).toEqual({ run: ID(5) });
+    expect(problems).toEqual([
+      '"zoom" is not part of a viewer link',
+      'event is not an id',
+      'dataset is not <run|car>:<id>:<group>',
+      'a channel name of the link is empty or longer than 1000 characters',
+      'lap is not a lap number (1 is the first lap)',
+      'view is not <start>,<length> in seconds',
+    ]);
+    expect(decodeLink('from=3').problems).toEqual(['from and length are not a window (seconds, a length over 0)']);
+    expect(decodeLink('from=3&length=0').problems).toEqual(['from and length are not a window (seconds, a length over 0)']);
+  });
+
+  it('when a link names too many channels or is too long, then it is bounded: the first channels are ticked, an overlong link is refused whole', () => {
+    const many = Array.from({ length: LINK_MAX_CHANNELS + 5 }, (_, i) => `ch=c${i}`).join('&');
+    const { link, problems } = decodeLink(many);
+    expect(link.channels).toHaveLength(LINK_MAX_CHANNELS);
+    expect(link.channels?.[0]).toBe('c0');
+    expect(problems).toEqual([`the link names ${LINK_MAX_CHANNELS + 5} channels: the first ${LINK_MAX_CHANNELS} are ticked`]);
+    expect(decodeLink(`ch=${'x'.repeat(LINK_MAX_LENGTH)}`)).toEqual({ link: {}, problems: [`the link is longer than ${LINK_MAX_LENGTH} characters`] });
+  });
+
+  it('when ids are written in capitals or a channel is named twice, then ids compare in lower case and the channel is ticked once', () => {
+    expect(decodeLink(`run=${ID(5).toUpperCase()}&ch=A&ch=A`).link).toEqual({ run: ID(5), channels: ['A'] });
+  });
+});
