@@ -88,13 +88,15 @@ export class ViewerApi {
 
   /**
    * Defines a math channel of the account (docs/math-channels.md); a bad expression is a 400 naming where and why.
-   * `decimalPlaces` (0 to 6, empty for full precision) is sent as typed: the service says what it refuses.
+   * `rate` (Hz; empty for the fastest input's) and `decimalPlaces` (0 to 6, empty for full precision) are sent as
+   * typed: the service says what it refuses.
    */
-  createMathChannel(definition: { name: string; expression: string; unit: string; decimalPlaces?: string }): Promise<EntityJson> {
+  createMathChannel(definition: { name: string; expression: string; unit: string; rate?: string; decimalPlaces?: string }): Promise<EntityJson> {
     const ParameterUpdates = [
       { Name: 'Name', Value: definition.name },
       { Name: 'Expression', Value: definition.expression },
       { Name: 'Unit', Value: definition.unit },
+      ...(definition.rate ? [{ Name: 'Rate', Value: definition.rate }] : []),
       ...(definition.decimalPlaces ? [{ Name: 'DecimalPlaces', Value: definition.decimalPlaces }] : []),
     ];
     return this.json('POST', '/MathChannels', {}, { ParameterUpdates });

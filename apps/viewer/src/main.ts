@@ -643,7 +643,7 @@ class Viewer {
   /** Saves the form's math channel for the account, lists the catalogue again and ticks it, ready to plot. */
   private async defineMathChannel(): Promise<void> {
     const value = (id: string) => el<HTMLInputElement>(id).value.trim();
-    const definition = { name: value('math-name'), expression: value('math-expression'), unit: value('math-unit'), decimalPlaces: value('math-decimals') };
+    const definition = { name: value('math-name'), expression: value('math-expression'), unit: value('math-unit'), rate: value('math-rate'), decimalPlaces: value('math-decimals') };
     // The status of the save before is no longer the news.
     this.status('');
     const decimals = definition.decimalPlaces;

@@ -444,6 +444,20 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(await save('Twice nope', '"Nope" * 2')).toBe('Math channel Twice nope saved, but this file cannot evaluate it: math channel Twice nope reads Nope, which this file does not have.');
     expect(await save('Lap clock', 'lapTime()')).toMatch(/^Math channel Lap clock saved, but this file cannot evaluate it: math channel Lap clock reads no channel: give it a Rate/);
     expect(await save('Lap', '"Throttle Pos" * 2')).toBe('Math channel Lap saved, but this file cannot evaluate it: a channel of the file is named Lap, and a logged channel wins over a math channel of the same name.');
+    // The same expression with a Rate from the form: listed, ticked and plotted; a Rate the service refuses is said.
+    await page.fill('[data-testid=math-name]', 'Lap clock 10 Hz');
+    await page.fill('[data-testid=math-expression]', 'lapTime()');
+    await page.fill('[data-testid=math-rate]', '10');
+    await page.click('[data-testid=math-save]');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=status]')?.textContent ?? '').startsWith('Math channel Lap clock 10 Hz saved'));
+    expect(await page.textContent('[data-testid=status]')).not.toContain('cannot evaluate');
+    expect(await page.isChecked('[data-testid="channel-Lap clock 10 Hz"]')).toBe(true);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    expect(await page.locator('[data-testid="pane-Lap clock 10 Hz"]').count()).toBe(1);
+    await page.fill('[data-testid=math-name]', 'Too fast');
+    await page.fill('[data-testid=math-rate]', '5000000');
+    await page.click('[data-testid=math-save]');
+    expect(await shownError(page)).toContain('Rate');
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
