@@ -1,5 +1,5 @@
 import uPlot from 'uplot';
-import { shortText } from './display-number';
+import { SHOWN_TEXT_CHARS, shortText } from './display-number';
 import { tickDecimals } from './plot-data';
 
 
@@ -22,7 +22,7 @@ export interface PaneSpec {
 }
 
 export interface PaneStackOptions {
-  /** Panes sharing a key share the cursor. */
+  /** Panes sharing a key share the cursor (setSyncKey changes it for the panes drawn next). */
   syncKey: string;
   height?: number;
   /**
@@ -42,6 +42,9 @@ export interface PaneStackOptions {
 
 const stepped = uPlot.paths.stepped?.({ align: 1 });
 
+/** A pane's title is cut here (it may hold a name and a lap's label: `Delta to Run 1 / DataFile lap 2 (1:03.680)`). */
+const TITLE_CHARS = 2 * SHOWN_TEXT_CHARS;
+
 /** The x value under the cursor of a pane. */
 function cursorX(u: uPlot): number {
   return u.posToVal(u.cursor.left ?? 0, 'x');
@@ -58,6 +61,11 @@ export class PaneStack {
     // The panes follow their container's width (the window resized, a scrollbar come or gone): they were drawn at the
     // width of the moment and kept it (1280 → 1920 px left a third empty, 800 px cut them with a scrollbar).
     new ResizeObserver(() => this.fit()).observe(container);
+  }
+
+  /** The cursor sync key of the panes drawn from now on (the overlay's follows its axis). */
+  setSyncKey(key: string): void {
+    this.options.syncKey = key;
   }
 
   /** The width the panes were last drawn or sized to. */
@@ -117,7 +125,7 @@ export class PaneStack {
     pane.dataset['xLabel'] = xLabel.label ?? '';
     return {
       // A file's names and units are shown shortened where uPlot gives them a fixed place (title, legend, axis).
-      ...(compact ? {} : { title: shortText(spec.title) }),
+      ...(compact ? {} : { title: shortText(spec.title, TITLE_CHARS) }),
       width,
       height: this.options.height ?? (compact ? (last ? 142 : 126) : 180),
       scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },

@@ -29,6 +29,9 @@ type Scope = { kind: 'file' } | { kind: 'lap'; lapIndex: number } | { kind: 'win
 
 const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
+/** The cursor sync key of the panes over a lap's distance: the delta's, and the overlay's when its axis is distance. */
+const LAP_DISTANCE_SYNC = 'lap-distance';
+
 /** The sections that act on the open dataset: shown while one is open, hidden otherwise. */
 const DATASET_PANELS = ['metadata', 'plot-controls', 'overlay-controls', 'overlay-panes', 'delta-panes', 'analysis', 'trackmap'];
 
@@ -66,15 +69,19 @@ class Viewer {
     onDrawn: () => this.drawn(el('panes')),
     onReset: () => this.resetZoom(),
   });
-  private readonly overlayPanes = this.lapPanes('overlay-panes', 'overlay', (view) => {
-    this.overlayView = view;
-    return this.plotOverlay();
-  });
+  // Over distance the overlay and the delta share one axis: a zoom of either zooms both, and they share the cursor
+  // (the overlay's sync key follows its axis: LAP_DISTANCE_SYNC over distance).
+  private readonly overlayPanes = this.lapPanes('overlay-panes', 'overlay', (view) => this.zoomComparison('overlay', view));
   // One pane of the delta, taller: its seconds-scale axis gets enough ticks to read a gap off it.
-  private readonly deltaPanes = this.lapPanes('delta-panes', 'delta', (view) => {
-    this.deltaView = view;
-    return this.plotDelta();
-  }, 280);
+  private readonly deltaPanes = this.lapPanes('delta-panes', LAP_DISTANCE_SYNC, (view) => this.zoomComparison('delta', view), 280);
+
+  /** A zoom (or reset) of the overlay or the delta: the other follows when both are shown over distance. */
+  private async zoomComparison(from: 'overlay' | 'delta', view: [number, number] | null): Promise<void> {
+    const linked = el<HTMLSelectElement>('overlay-axis').value === 'distance' && this.overlayPanes.shown() && this.deltaPanes.shown();
+    if (from === 'overlay' || linked) this.overlayView = view;
+    if (from === 'delta' || linked) this.deltaView = view;
+    await Promise.all([from === 'overlay' || linked ? this.plotOverlay() : undefined, from === 'delta' || linked ? this.plotDelta() : undefined]);
+  }
 
   /** Panes of the lap comparison: a drag keeps the dragged range as the view and plots again. */
   private lapPanes(id: string, syncKey: string, replot: (view: [number, number] | null) => Promise<void>, height?: number): PaneStack {
@@ -1046,6 +1053,7 @@ class Viewer {
       ) as PaneSpec['data'],
       ...(view ? { xRange: view } : {}),
     }));
+    this.overlayPanes.setSyncKey(axis === 'distance' ? LAP_DISTANCE_SYNC : 'overlay');
     this.overlayPanes.render(specs);
     this.status(`${overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
   }
@@ -1065,8 +1073,8 @@ class Viewer {
     this.deltaPanes.render([
       {
         id: 'delta',
-        title: `Time delta to ${reference.label} (negative: ahead)`,
-        unit: 's',
+        title: `Delta to ${reference.label}`,
+        unit: 's (−: ahead)',
         xLabel: 'distance (m)',
         series: laps.map((o, i) => ({ label: o.label, colour: COLOURS[(i + 1) % COLOURS.length] })),
         data: alignLines(lines) as PaneSpec['data'],

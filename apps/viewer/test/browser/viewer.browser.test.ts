@@ -309,6 +309,55 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.context().close();
   });
 
+  test('when the overlay over distance and the delta are both shown, then a zoom of either zooms both to the same distances, a hover on the overlay moves the delta\'s cursor, and the delta\'s title names the reference lap whole', async () => {
+    const { page, foreign, cspViolations } = await openPage();
+    await signIn(page);
+    await pickDataset(page);
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await page.selectOption('[data-testid=overlay-axis]', 'distance');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    const title = (await page.textContent('[data-testid=pane-delta] .u-title')) ?? '';
+    expect(title).toMatch(/^Delta to Run 1 \/ DataFile lap 2 \(\d:\d\d\.\d{3}\)$/);
+    const ticks = async (testid: string) => page.getAttribute(`[data-testid="${testid}"]`, 'data-x-ticks');
+    const drag = async (testid: string, from: number, to: number) => {
+      const over = page.locator(`[data-testid="${testid}"] .u-over`);
+      await over.scrollIntoViewIfNeeded();
+      const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+      await Promise.all([
+        andDrawn(page, 'overlay-panes', async () => undefined),
+        andDrawn(page, 'delta-panes', async () => {
+          await page.mouse.move(box.x + box.width * from, box.y + box.height / 2);
+          await page.mouse.down();
+          await page.mouse.move(box.x + box.width * to, box.y + box.height / 2, { steps: 5 });
+          await page.mouse.up();
+        }),
+      ]);
+    };
+    const whole = await ticks('pane-delta');
+    await drag('pane-overlay-Ground Speed', 0.25, 0.5);
+    const zoomed = await ticks('pane-overlay-Ground Speed');
+    expect(zoomed).not.toBe(whole);
+    expect(await ticks('pane-delta')).toBe(zoomed);
+    await drag('pane-delta', 0.2, 0.6);
+    expect(await ticks('pane-overlay-Ground Speed')).toBe(await ticks('pane-delta'));
+    expect(await ticks('pane-delta')).not.toBe(zoomed);
+    // The cursor on the overlay: the delta's readout shows a value at that distance, not "--".
+    const over = page.locator('[data-testid="pane-overlay-Ground Speed"] .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    await page.waitForFunction(() => /\d/.test([...document.querySelectorAll('[data-testid=pane-delta] .u-legend .u-value')].at(-1)?.textContent ?? ''));
+    const overlayDistance = (await page.locator('[data-testid="pane-overlay-Ground Speed"] .u-legend .u-value').first().textContent()) ?? '';
+    const deltaDistance = (await page.locator('[data-testid=pane-delta] .u-legend .u-value').first().textContent()) ?? '';
+    expect(Math.abs(Number(overlayDistance) - Number(deltaDistance))).toBeLessThan(5);
+    expect(foreign).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
   test('when a math channel is chosen as "Distance from", then the overlay\'s distance traces and the delta are read from it and drawn; the choice outlives the lap list, back to Automatic sends no distanceChannel, and a source the service no longer has is its 400', async () => {
     const { page, foreign, cspViolations } = await openPage();
     const traces: URL[] = [];
