@@ -8,8 +8,16 @@ export const ATTACHED_FILE_STATE = { pending: 0, uploading: 1, availableOnServer
 
 /** An attached file's name, as an upload gives it and a later update may change it. */
 export const AttachedFileName = StoredName(1024);
-/** An attached file's group (its dataset, for data file access), as an upload gives it and a later update may change it. */
-export const AttachedFileGroupName = z.string().max(256).refine(isStorableText, UNSTORABLE_TEXT);
+/**
+ * An attached file's group (its dataset, for data file access), as an upload gives it and a later update may change it.
+ * `.` and `..` are refused: the data file reads name the group as a path segment, and browsers (and most HTTP clients)
+ * remove such segments (and `%2E`, `%2E%2E`) from a URL before sending it, so no read from them could reach it.
+ */
+export const AttachedFileGroupName = z
+  .string()
+  .max(256)
+  .refine(isStorableText, UNSTORABLE_TEXT)
+  .refine((name) => name !== '.' && name !== '..', { error: "may not be '.' or '..': the data file reads name the group in the URL's path, where browsers and most HTTP clients remove such segments" });
 
 /** `POST /{Plural}/{id}/Attachments`: prepares an upload. */
 export const PrepareAttachmentBody = z

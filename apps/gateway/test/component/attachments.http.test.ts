@@ -651,6 +651,12 @@ describe('attached files through the gateway (entity-service in-process, real Po
       });
       const nul = await rename([{ Name: 'AttachedFileGroupName', Value: 'Data\u0000File' }]);
       expect(((await nul.json()) as { errors: Record<string, string[]> }).errors).toEqual({ 'ParameterUpdates[1].Value': ['may not contain NUL characters or unpaired surrogates'] });
+      // A group of '.' or '..' no read from a browser could reach (it removes such path segments before sending).
+      for (const dots of ['.', '..']) {
+        const refusedDots = await rename([{ Name: 'AttachedFileGroupName', Value: dots }]);
+        expect(refusedDots.status).toBe(400);
+        expect(((await refusedDots.json()) as { errors: Record<string, string[]> }).errors).toEqual({ 'ParameterUpdates[1].Value': ["may not be '.' or '..': the data file reads name the group in the URL's path, where browsers and most HTTP clients remove such segments"] });
+      }
       expect(await stateOf('Cars', id, prepared.AttachedFileId)).toBe(1);
       expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters['AttachedFileGroupName']).toBe('DataFile');
 
@@ -679,6 +685,17 @@ describe('attached files through the gateway (entity-service in-process, real Po
         expect(await res.json()).toMatchObject({ detail: 'The attached file update is not valid', errors });
       }
       expect((await list('Cars', id, [prepared.AttachedFileId]))[0]?.Parameters).toMatchObject({ FileName: 'run.ld', ServerAttachedFileState: 1 });
+    });
+
+    test('when an upload names its group . or .., then 400 names AttachedFileGroupName and nothing is prepared', async () => {
+      const id = await create('Cars');
+      for (const dots of ['.', '..']) {
+        const res = await fetch(`${base}/Cars/${id}/Attachments`, { method: 'POST', headers: json, body: JSON.stringify({ FileName: 'run.csv', AttachedFileGroupName: dots }) });
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(((await res.json()) as { errors: Record<string, string[]> }).errors).toEqual({ AttachedFileGroupName: ["may not be '.' or '..': the data file reads name the group in the URL's path, where browsers and most HTTP clients remove such segments"] });
+      }
+      expect(await list('Cars', id)).toEqual([]);
     });
 
     test('when a wrapper sends an empty group name, then the file has no group, at the upload and at a rename', async () => {
