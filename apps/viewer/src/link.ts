@@ -26,6 +26,8 @@ export interface ViewerLink {
   scope?: LinkScope;
   /** The zoomed range inside the scope (file seconds). */
   view?: { start: number; duration: number };
+  /** The time plots drawn one pane a unit (`panes=unit`). */
+  panesByUnit?: boolean;
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,6 +56,7 @@ export function encodeLink(link: ViewerLink): string {
     q.set('length', seconds(scope.duration));
   }
   if (link.view) q.set('view', `${seconds(link.view.start)},${seconds(link.view.duration)}`);
+  if (link.panesByUnit) q.set('panes', 'unit');
   // URLSearchParams writes a space as '+': %20 reads the same and keeps names legible where '+' is part of them.
   return q.toString().replace(/\+/g, '%20');
 }
@@ -72,7 +75,7 @@ export function decodeLink(fragment: string): { link: ViewerLink; problems: stri
   } catch {
     return { link, problems: ['the link is not a list of name=value pairs'] };
   }
-  const known = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view']);
+  const known = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes']);
   for (const name of new Set(q.keys())) if (!known.has(name)) problems.push(`"${name.slice(0, 40)}" is not part of a viewer link`);
   for (const pick of PICKS) {
     const id = q.get(pick);
@@ -111,5 +114,8 @@ export function decodeLink(fragment: string): { link: ViewerLink; problems: stri
     if (start !== undefined && duration !== undefined && Number.isFinite(start) && Number.isFinite(duration) && duration > 0) link.view = { start, duration };
     else problems.push('view is not <start>,<length> in seconds');
   }
+  const panes = q.get('panes');
+  if (panes === 'unit') link.panesByUnit = true;
+  else if (panes !== null) problems.push('panes is not "unit"');
   return { link, problems };
 }

@@ -13,8 +13,16 @@ import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { ApiError } from './errors';
 import { decodeLink, encodeLink, type ViewerLink } from './link';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
-import { alignLines, clampWindow, formatCursorTime, formatValue, panWindow, pointsForWidth, seriesLine, stepX, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, paneGroups, panWindow, pointsForWidth, seriesLine, stepX, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
+
+/** A channel on the time plots: its name, unit, the line drawn and whether it holds its value (steps). */
+interface PlottedChannel {
+  name: string;
+  unit: string;
+  line: Line;
+  step: boolean;
+}
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
 interface OverlayLap {
@@ -45,7 +53,7 @@ class Viewer {
   /** The window on screen after zooms and pans (file time), null when it is the scope's own range. */
   private view: { start: number; duration: number } | null = null;
   /** The time plots' channels, each with whether its value is held between points (a discrete channel such as gear). */
-  private plotted: { name: string; unit: string; line: Line; step: boolean }[] = [];
+  private plotted: PlottedChannel[] = [];
   /** The file-time range the time plots show (their x axis), null when none is plotted. */
   private plottedRange: { start: number; duration: number } | null = null;
   private overlay: OverlayLap[] = [];
@@ -126,6 +134,11 @@ class Viewer {
     el('pan-right').addEventListener('click', () => void this.pan(0.5));
     el('zoom-out').addEventListener('click', () => void this.zoomOut());
     el('zoom-reset').addEventListener('click', () => this.resetZoom());
+    // The same samples drawn again on other panes: nothing is read.
+    el('panes-by-unit').addEventListener('change', () => {
+      this.renderTimePanes();
+      this.writeLink();
+    });
     // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
     document.addEventListener('keydown', (e) => this.onKey(e));
     el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
@@ -223,6 +236,7 @@ class Viewer {
       link.dataset = { entityType: this.dataset.entityType, entityId: this.dataset.entityId, group: this.dataset.group };
       const channels = this.ticked().map((c) => c.name);
       if (channels.length) link.channels = channels;
+      if (el<HTMLInputElement>('panes-by-unit').checked) link.panesByUnit = true;
       if (this.plotted.length) {
         link.scope = this.scope;
         if (this.view) link.view = { start: this.view.start, duration: this.view.duration };
@@ -313,6 +327,7 @@ class Viewer {
           else said.push(`"${name.slice(0, 80)}" is not a channel of this dataset`);
         }
         this.renderCatalogue();
+        el<HTMLInputElement>('panes-by-unit').checked = link.panesByUnit === true;
         let scope = link.scope ?? { kind: 'file' as const };
         if (scope.kind === 'lap' && !this.laps[scope.lapIndex]) {
           said.push(`this file has no lap ${scope.lapIndex + 1} (it has ${this.laps.length})`);
@@ -801,26 +816,40 @@ class Viewer {
         const channel = m.channels.find((c) => c.name === s.name);
         return { name: s.name, unit: s.unit, line: seriesLine(s), step: channel ? isDiscreteChannel(channel) : false };
       });
-    // Each channel its own colour (the first the plot colour, red), as the values line and the legends name them.
-    const specs: PaneSpec[] = this.plotted.map((p, i) => ({
-      id: p.name,
-      title: p.name,
-      unit: p.unit,
-      xLabel: 'time (s)',
-      series: [{ label: p.name, colour: COLOURS[i % COLOURS.length] as string, step: p.step }],
-      data: alignLines([p.line]) as PaneSpec['data'],
-      xRange: [range.start, range.start + range.duration],
-      readout: { time: formatCursorTime, value: (x) => formatValue(valueAt(p.line, x, p.step), p.unit) },
-    }));
-    this.panes.render(specs);
-    this.layOutCursorLine();
     this.plottedRange = range;
+    this.renderTimePanes();
+    this.layOutCursorLine();
     // The track map follows the lap plotted (else it stays on the best lap), and says when it shows another one.
     if (this.scope.kind === 'lap' && !this.view) el<HTMLSelectElement>('trackmap-lap').value = String(this.scope.lapIndex);
     this.renderMapCaption();
     // To the millisecond, more for a window too short to tell its ends apart at that (0.1 ms: 7 decimals).
     const decimals = Math.min(9, Math.max(3, Math.ceil(-Math.log10(range.duration)) + 3));
     this.status(`${names.length} channel(s), ${range.start.toFixed(decimals)} s to ${(range.start + range.duration).toFixed(decimals)} s${cut}`);
+  }
+
+  /**
+   * The plotted channels drawn on the time panes: one a channel, or one a unit (*One pane per unit*). Each channel keeps
+   * its colour (the first the plot colour, red) whichever pane it is on, as the values line and the legends name them.
+   */
+  private renderTimePanes(): void {
+    const range = this.plottedRange;
+    if (!range) return;
+    const byUnit = el<HTMLInputElement>('panes-by-unit').checked;
+    const colourOf = new Map(this.plotted.map((p, i) => [p.name, COLOURS[i % COLOURS.length] as string]));
+    const specs: PaneSpec[] = paneGroups(this.plotted, byUnit).map((group) => {
+      const [first] = group as [PlottedChannel, ...PlottedChannel[]];
+      return {
+        id: byUnit ? `unit:${first.unit}` : first.name,
+        title: group.map((p) => p.name).join(', '),
+        unit: first.unit,
+        xLabel: 'time (s)',
+        series: group.map((p) => ({ label: p.name, colour: colourOf.get(p.name) as string, step: p.step })),
+        data: alignLines(group.map((p) => p.line)) as PaneSpec['data'],
+        xRange: [range.start, range.start + range.duration],
+        readout: { time: formatCursorTime, value: (x, i) => formatValue(valueAt((group[i] as PlottedChannel).line, x, (group[i] as PlottedChannel).step), first.unit) },
+      };
+    });
+    this.panes.render(specs);
   }
 
   private async zoomTo(min: number, max: number): Promise<void> {

@@ -164,3 +164,18 @@ export function stepX(xs: ArrayLike<number>, x: number, steps: number): number |
   const next = steps > 0 ? at + steps : at === -1 ? -1 : (xs[at] as number) < x - 1e-9 ? at + steps + 1 : at + steps;
   return next >= 0 && next < xs.length ? (xs[next] as number) : null;
 }
+
+/**
+ * The time plots' panes: one a channel, or (`byUnit`) one a unit, its channels together in the order they were first
+ * ticked (front and rear brake pressures on one pane, the four wheel speeds on another).
+ */
+export function paneGroups<T extends { unit: string }>(items: readonly T[], byUnit: boolean): T[][] {
+  if (!byUnit) return items.map((item) => [item]);
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.unit);
+    if (group) group.push(item);
+    else groups.set(item.unit, [item]);
+  }
+  return [...groups.values()];
+}

@@ -320,6 +320,43 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await page.context().close();
   });
 
+  test('when "One pane per unit" is ticked, then channels of one unit share a pane (each in its own colour, with its value in the legend) without a new read, and the link keeps the choice', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (/DataFileAccess\/.*\/channels/.test(r.url())) reads.push(r.url());
+    });
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    for (const name of ['Brake Pres Front', 'Ground Speed', 'Brake Pres Rear', 'Throttle Pos']) await page.check(`[data-testid="channel-${name}"]`);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    expect(await page.locator('[data-testid=panes] .pane').count()).toBe(4);
+    const before = reads.length;
+    await andDrawn(page, 'panes', () => page.check('[data-testid=panes-by-unit]'));
+    expect(reads).toHaveLength(before);
+    const panes = await page.locator('[data-testid=panes] .pane').evaluateAll((nodes) => nodes.map((n) => ({ id: n.getAttribute('data-testid'), series: [...n.querySelectorAll('.u-legend .u-series .u-label')].map((l) => l.textContent).slice(1) })));
+    expect(panes).toEqual([
+      { id: 'pane-unit:kPa', series: ['Brake Pres Front', 'Brake Pres Rear'] },
+      { id: 'pane-unit:km/h', series: ['Ground Speed'] },
+      { id: 'pane-unit:%', series: ['Throttle Pos'] },
+    ]);
+    // Hovering the shared pane: both pressures have a value in its legend, the same as the values line above.
+    const over = page.locator('[data-testid="pane-unit:kPa"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => /Brake Pres Rear: \d/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    const legend = await page.locator('[data-testid="pane-unit:kPa"] .u-legend .u-value').allTextContents();
+    const line = (await page.textContent('[data-testid=cursor-values]')) as string;
+    expect(line).toContain(`Brake Pres Front: ${legend[1]}`);
+    expect(line).toContain(`Brake Pres Rear: ${legend[2]}`);
+    expect(new URL(page.url()).hash).toContain('panes=unit');
+    await andDrawn(page, 'panes', () => page.uncheck('[data-testid=panes-by-unit]'));
+    expect(await page.locator('[data-testid=panes] .pane').count()).toBe(4);
+    expect(new URL(page.url()).hash).not.toContain('panes=unit');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when a plot is scrolled into view (as focus or a link into the page does), then its top stops below the messages and values line, not under them', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack, { width: 1280, height: 700 });
     await pickRun(page, 'Consistency Cup', 'Run 1');

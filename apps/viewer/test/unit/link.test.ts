@@ -14,6 +14,7 @@ describe('the viewer link (the fragment of its address)', () => {
       channels: ['Ground Speed', 'G+ Lat', 'a&b=c', 'Größe #1'],
       scope: { kind: 'lap', lapIndex: 2 },
       view: { start: 1234.5678901234, duration: 0.25 },
+      panesByUnit: true,
     };
     const fragment = encodeLink(link);
     expect(fragment).toContain('lap=3');
@@ -40,6 +41,7 @@ describe('the viewer link (the fragment of its address)', () => {
       'lap is not a lap number (1 is the first lap)',
       'view is not <start>,<length> in seconds',
     ]);
+    expect(decodeLink('panes=channel').problems).toEqual(['panes is not "unit"']);
     expect(decodeLink('from=3').problems).toEqual(['from and length are not a window (seconds, a length over 0)']);
     expect(decodeLink('from=3&length=0').problems).toEqual(['from and length are not a window (seconds, a length over 0)']);
   });

@@ -1,5 +1,5 @@
 import type { ChannelSeries } from '@pitwall/channels';
-import { alignLines, clampWindow, formatCursorTime, formatValue, grid, panWindow, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, zoomAround } from '../../src/plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, grid, paneGroups, panWindow, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, zoomAround } from '../../src/plot-data';
 
 describe('seriesLine', () => {
   test('when a series has implicit times, then sample i is at startTime + i / frequency, less the offset; gaps and NaN are null', () => {
@@ -153,5 +153,22 @@ describe('zoomAround and stepX: the keyboard and the wheel', () => {
     expect(stepX(xs, 0, -1)).toBeNull();
     expect(stepX(xs, -1, 1)).toBe(0);
     expect(stepX([], 0, 1)).toBeNull();
+  });
+});
+
+describe('paneGroups', () => {
+  const channels = [
+    { name: 'Brake Pres Front', unit: 'bar' },
+    { name: 'Ground Speed', unit: 'km/h' },
+    { name: 'Brake Pres Rear', unit: 'bar' },
+    { name: 'Wheel Speed FL', unit: 'km/h' },
+    { name: 'Gear', unit: '' },
+  ];
+  it('when panes are one a channel, then each channel is its own pane in the order ticked', () => {
+    expect(paneGroups(channels, false).map((g) => g.map((c) => c.name))).toEqual([['Brake Pres Front'], ['Ground Speed'], ['Brake Pres Rear'], ['Wheel Speed FL'], ['Gear']]);
+  });
+  it('when panes are one a unit, then channels of a unit share a pane, panes in the order their first channel was ticked', () => {
+    expect(paneGroups(channels, true).map((g) => g.map((c) => c.name))).toEqual([['Brake Pres Front', 'Brake Pres Rear'], ['Ground Speed', 'Wheel Speed FL'], ['Gear']]);
+    expect(paneGroups([], true)).toEqual([]);
   });
 });
