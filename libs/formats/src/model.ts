@@ -279,6 +279,74 @@ export function runningLapTimeWindow(boundary: number, lapPeriod: number, atOrAf
   return { from, to: Math.max(from, to) };
 }
 
+/** Whether a running lap time channel in `unit` is read (s or ms; refineLapBoundaries leaves the boundaries for any other). */
+export function isRunningLapTimeUnit(unit: string): boolean {
+  return secondsPerUnit(unit) !== undefined;
+}
+
+/**
+ * The index of the first sample of `values` that is not 0 (-1 when all are): scanned from a running lap time
+ * channel's first sample, where it starts running (runningLapTimeStart). 0 when it was running at its first sample.
+ */
+export function firstNonZeroSample(values: ArrayLike<number>): number {
+  for (let k = 0; k < values.length; k++) if (values[k] !== 0) return k;
+  return -1;
+}
+
+/** Where a running lap time channel held at 0 from the file's start first runs: its first running sample's time and the line crossing it reads. */
+export interface RunningLapTimeStart {
+  /** Time (s) of the first sample that is not 0. */
+  time: number;
+  /** That time minus its reading: when the logger's timer started, at the line. */
+  crossing: number;
+}
+
+/**
+ * The start of a running lap time channel (in `unit`) whose first non-zero sample is the `at`-th (firstNonZeroSample),
+ * at `time` s, reading `value`: held at 0 from the file's first sample, the logger's timer started at the line, `value`
+ * ago. Null when there is none: the channel never leaves 0 (at -1), it runs from its first sample (at 0: logging
+ * started mid-lap, its reading is not since a crossing in the file), its first reading is not a positive time (nor a
+ * unit of time), or the crossing it reads is not after `start`.
+ */
+export function runningLapTimeStart(at: number, time: number, value: number, unit: string, start: number): RunningLapTimeStart | null {
+  const scale = secondsPerUnit(unit);
+  if (scale === undefined || at <= 0 || !(Number.isFinite(value) && value > 0)) return null;
+  const crossing = time - value * scale;
+  return crossing > start ? { time, crossing } : null;
+}
+
+/**
+ * runningLapTimeStart of a whole running lap time channel, scanned from its first sample up to the window of the first
+ * of the `counted` boundaries (runningLapTimeWindow; all of it when there are none), as withRunningLapTimeStart takes it.
+ */
+export function runningLapTimeStartOf(running: ChannelData, counted: readonly number[], lapPeriod: number, start: number): RunningLapTimeStart | null {
+  const { samples, time } = running;
+  const n = samples.length;
+  const end = counted.length > 0 ? runningLapTimeWindow(counted[0] as number, lapPeriod, (t) => sampleIndexRange(time, n, t, Infinity).from, n).to : n;
+  const at = firstNonZeroSample(samples.subarray(0, end));
+  return at < 0 ? null : runningLapTimeStart(at, sampleTime(time, at), samples[at] as number, running.unit, start);
+}
+
+/**
+ * Lap boundaries (`counted` where a lap counter moved, `refined` those placed by its running lap time's restarts,
+ * refineLapBoundaries) with the crossing where that running lap time started from 0 (runningLapTimeStart, null for
+ * none). MoTeC's logger starts its timer at the first beacon but moves `Lap Number` only once that first timed lap
+ * ends (`Sample1.ld`: the timer runs from 94.14 s, the counter moves at 162 s), so no counter change marks the end of
+ * the out-lap: a start whose first running sample comes before the first change's window (more than `lapPeriod`, one
+ * period of the lap channel, before it; or when the counter never moves) is a boundary of its own, when its crossing
+ * falls before the first boundary. A start within that window is the crossing the counter moved for (a logger counting
+ * its first beacon): that boundary goes back to it, when no restart placed it and the crossing is not after the
+ * counter's move. Otherwise the boundaries are unchanged. Boundaries are increasing.
+ */
+export function withRunningLapTimeStart(counted: readonly number[], refined: readonly number[], started: RunningLapTimeStart | null, lapPeriod: number): number[] {
+  if (started === null) return [...refined];
+  if (counted.length === 0) return [started.crossing];
+  const first = counted[0] as number;
+  if (started.time < first - lapPeriod) return started.crossing < (refined[0] as number) ? [started.crossing, ...refined] : [...refined];
+  if (started.time <= first + lapPeriod && refined[0] === first && started.crossing <= first) return [started.crossing, ...refined.slice(1)];
+  return [...refined];
+}
+
 /**
  * refineByRunningLapTime over windows of the running lap time channel (`windowAt(boundary)`: its samples' times and
  * values there, in `unit`), so a reader can fetch only those samples. A unit other than s or ms leaves the boundaries.

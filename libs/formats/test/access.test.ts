@@ -167,11 +167,11 @@ describe('scope resolution', () => {
   const file = openDataFile(readFixture('Sample1.ld'));
 
   it('when a lap is asked for, then the window is that lap and each channel gets the indices sliceByLap takes', () => {
-    const window = resolveScope({ mode: 'lap', lapIndex: 1 }, file);
-    expect(window).toEqual({ whole: false, start: file.laps[1].startTime, end: file.laps[1].endTime });
+    const window = resolveScope({ mode: 'lap', lapIndex: 2 }, file);
+    expect(window).toEqual({ whole: false, start: file.laps[2].startTime, end: file.laps[2].endTime });
     const info = channelFor(file, 'Ground Speed');
     const range = scopeSampleRange(window, { kind: 'implicit', start: 0, frequency: info.frequency }, info.sampleCount);
-    // Lap 1 is [159.31, 222.99): at 10 Hz its first sample is 1594 (159.4 s), its last 2229.
+    // Lap 2 (the second flying lap) is [159.31, 222.99): at 10 Hz its first sample is 1594 (159.4 s), its last 2229.
     expect(range).toEqual({ from: 1594, to: 2230 });
     expect(info.frequency).toBe(10);
   });
@@ -210,7 +210,7 @@ describe('scope resolution', () => {
   });
 
   it.each([
-    [{ mode: 'lap', lapIndex: 5 }, /lap index 5 is outside 0..4/],
+    [{ mode: 'lap', lapIndex: 6 }, /lap index 6 is outside 0..5/],
     [{ mode: 'lap', lapIndex: -1 }, /outside/],
     [{ mode: 'lap', lapIndex: 1.5 }, /outside/],
     [{ mode: 'window', start: 0, duration: -1 }, /non-negative/],
@@ -233,9 +233,11 @@ describe('metadata record', () => {
       ['attachedFileGroupName', 'channels', 'entityId', 'entityType', 'fileProperties', 'fileTimeLength', 'lapCount', 'lapElapsedTimes', 'startTime'].sort(),
     );
     expect(Object.keys(record.fileProperties).sort()).toEqual(['carId', 'driverName', 'eventName', 'outingTime', 'runNumber', 'sessionName', 'venueName']);
-    expect(record).toMatchObject({ entityId: 'e1', entityType: 'RunSheet', attachedFileGroupName: 'DataFile_Logged', startTime: 0, fileTimeLength: 454, lapCount: 5 });
+    expect(record).toMatchObject({ entityId: 'e1', entityType: 'RunSheet', attachedFileGroupName: 'DataFile_Logged', startTime: 0, fileTimeLength: 454, lapCount: 6 });
     expect(record.fileProperties).toMatchObject({ eventName: 'i2 data day', venueName: 'Calder', carId: '11A', runNumber: null });
-    expect(record.lapElapsedTimes).toEqual([159.31, 63.68, 65.19, 63.76, 102.06]);
+    // The out-lap to 94.14 s (where Running Lap Time starts), then the flying laps (the logger's Lap Time: 65.15, 63.68,
+    // 65.18, 63.75) and the in-lap from 351.94 s to the end, in seconds rounded to the nanosecond.
+    expect(record.lapElapsedTimes).toEqual([94.14, 65.17, 63.68, 65.19, 63.76, 102.06]);
     expect(record.channels).toHaveLength(78);
     expect(Object.keys(record.channels[0]).sort()).toEqual(['dataType', 'dimension', 'frequency', 'name', 'sampleCount', 'unit']);
   });

@@ -121,6 +121,173 @@ describe('laps from other sources and mixed per-lap datasets', () => {
     });
   });
 
+  describe('a .ld whose Running Lap Time starts from 0 before Lap Number first moves (the out-lap MoTeC\'s logger does not count)', () => {
+    // 10 Hz, 20 s, as above: the car crosses the line at 2.4 s (the end of the out-lap), 6.23 s and 13.48 s. The logger
+    // starts its timer at the first crossing (Running Lap Time reads 0 until it decoded the beacon at 2.9 s, then 0.5 s
+    // since the line) but moves Lap Number only when that first timed lap ends (8.3 s), as in Sample1.ld.
+    const crossings = [2.4, 6.23, 13.48];
+    const lapNumber = (i: number) => (i < 83 ? 0 : i < 155 ? 1 : 2);
+    const running = (i: number) => {
+      const since = i < 29 ? 0 : i / 10 - crossings[lapNumber(i)];
+      return Math.round(since * 100) / 100;
+    };
+    const ld = (lap: (i: number) => number, run: (i: number) => number, lapChannel = 'Lap Number', unit = 's') =>
+      writeLdFile({
+        channels: [
+          { name: lapChannel, frequency: 10, samples: Array.from({ length: 200 }, (_, i) => lap(i)) },
+          { name: 'Running Lap Time', unit, frequency: 10, type: 'int32', scaling: { dec: 2 }, samples: Array.from({ length: 200 }, (_, i) => run(i)) },
+        ],
+      });
+    const edges = (laps: readonly { startTime: number; endTime: number; kind: string }[]) => laps.map((l) => [Math.round(l.startTime * 1e6) / 1e6, Math.round(l.endTime * 1e6) / 1e6, l.kind]);
+    const bothReaders = async (bytes: Uint8Array) => {
+      const whole = edges(openDataFile(bytes).laps);
+      expect(edges((await openLdSource(bytesSource(bytes))).laps)).toEqual(whole);
+      return whole;
+    };
+
+    it('when the timer starts before the first move, then the out-lap ends where it started and the first timed lap is a flying lap of its own, in both readers', async () => {
+      const expected = [
+        [0, 2.4, 'out'],
+        [2.4, 6.23, 'flying'],
+        [6.23, 13.48, 'flying'],
+        [13.48, 20, 'in'],
+      ];
+      expect(await bothReaders(ld(lapNumber, running))).toEqual(expected);
+      expect(await bothReaders(ld(lapNumber, (i) => running(i) * 1000, 'Lap Number', 'ms'))).toEqual(expected);
+    });
+
+    it('when the timer runs from the file\'s first sample (logging started mid-lap), or starts at the file\'s start, then no boundary is added', async () => {
+      const counted = [
+        [0, 6.23, 'out'],
+        [6.23, 13.48, 'flying'],
+        [13.48, 20, 'in'],
+      ];
+      // Running from the first sample: 12.5 s into a lap the file does not hold.
+      expect(await bothReaders(ld(lapNumber, (i) => (i < 83 ? 12.5 + i / 10 : running(i))))).toEqual(counted);
+      // 0 at the first sample, 0.1 s at the second: the timer started at 0 s, the file's start, not a crossing in it.
+      expect(await bothReaders(ld(lapNumber, (i) => (i < 83 ? i / 10 : running(i))))).toEqual(counted);
+    });
+
+    it('when the timer starts with the first move (a logger that counts its first beacon), then that move goes back to the crossing and no lap is added', async () => {
+      // Lap Number moves at 2.9 s, when the timer starts reading 0.5 s: one crossing, at 2.4 s.
+      const counting = (i: number) => (i < 29 ? 0 : i < 83 ? 1 : i < 155 ? 2 : 3);
+      expect(await bothReaders(ld(counting, running))).toEqual([
+        [0, 2.4, 'out'],
+        [2.4, 6.23, 'flying'],
+        [6.23, 13.48, 'flying'],
+        [13.48, 20, 'in'],
+      ]);
+      // 0 until Lap Number first moves (8.3 s), starting there 2.07 s after the line: the first lap starts at 6.23 s (it
+      // stayed at 8.3 s before, no restart being there).
+      expect(await bothReaders(ld(lapNumber, (i) => (i < 83 ? 0 : running(i))))).toEqual([
+        [0, 6.23, 'out'],
+        [6.23, 13.48, 'flying'],
+        [13.48, 20, 'in'],
+      ]);
+    });
+
+    it('when Lap Number never moves but the timer starts from 0, then that start is the one boundary: an out-lap and an in-lap', async () => {
+      expect(await bothReaders(ld(() => 0, (i) => (i < 29 ? 0 : Math.round((i / 10 - 2.4) * 100) / 100)))).toEqual([
+        [0, 2.4, 'out'],
+        [2.4, 20, 'in'],
+      ]);
+      // Never leaving 0, or no lap channel at all: no laps.
+      expect(await bothReaders(ld(() => 0, () => 0))).toEqual([]);
+      expect(edges(openDataFile(writeLdFile({ channels: [{ name: 'Running Lap Time', unit: 's', frequency: 10, samples: Array.from({ length: 200 }, (_, i) => (i < 29 ? 0 : i / 10 - 2.4)) }] })).laps)).toEqual([]);
+    });
+
+    it('when the laps come from a Beacon pulse channel or an .ldx, then the timer\'s start adds nothing', async () => {
+      // Beacon pulses at 6.3 s and 13.5 s; Running Lap Time restarts there (placing them at 6.23 and 13.48 s as before).
+      const pulses = (i: number) => (i === 63 || i === 135 ? 1 : 0);
+      const timer = (i: number) => (i < 29 ? 0 : Math.round((i / 10 - (i < 63 ? 2.4 : i < 135 ? 6.23 : 13.48)) * 100) / 100);
+      expect(await bothReaders(ld(pulses, timer, 'Beacon'))).toEqual([
+        [0, 6.23, 'out'],
+        [6.23, 13.48, 'flying'],
+        [13.48, 20, 'in'],
+      ]);
+      const ldx = '<LDXFile><Layers><Layer><MarkerBlock><MarkerGroup Name="Beacons"><Marker Time="8000000"/></MarkerGroup></MarkerBlock></Layer></Layers></LDXFile>';
+      const bytes = ld(lapNumber, running);
+      const expected = [
+        [0, 8, 'out'],
+        [8, 20, 'in'],
+      ];
+      expect(edges(openDataFile(bytes, { ldx }).laps)).toEqual(expected);
+      expect(edges((await openLdSource(bytesSource(bytes), { ldx })).laps)).toEqual(expected);
+    });
+
+    it('when the added boundary makes one lap more than maxLaps, then the file is refused in both readers; at maxLaps it opens', async () => {
+      const bytes = ld(lapNumber, running);
+      expect(() => openDataFile(bytes, { maxLaps: 3 })).toThrow(expect.objectContaining({ limit: 'laps', max: 3 }));
+      await expect(openLdSource(bytesSource(bytes), { maxLaps: 3 })).rejects.toThrow(expect.objectContaining({ limit: 'laps', max: 3 }));
+      expect(openDataFile(bytes, { maxLaps: 4 }).laps).toHaveLength(4);
+      expect((await openLdSource(bytesSource(bytes), { maxLaps: 4 })).laps).toHaveLength(4);
+    });
+
+    it('when the channels are long, then Running Lap Time is read from its start only up to its first sample that is not 0, in reads of at most 65,536 samples, and never past the first move\'s window', async () => {
+      // 300,000 int32 samples at 1 kHz. Lap Number moves at samples 200,000 and 250,000; Running Lap Time reads 0 until
+      // `start` (0.5 s since the line there), then restarts 0.5 s after each line.
+      const n = 300_000;
+      const moves = [200_000, 250_000];
+      const lapAt = (i: number) => moves.filter((m) => i >= m).length;
+      const timer = (start: number) => (i: number) => (i < start ? 0 : (i - (lapAt(i) === 0 ? start : moves[lapAt(i) - 1]) + 500) / 1000);
+      const long = (lap: (i: number) => number, run: (i: number) => number) =>
+        writeLdFile({
+          channels: [
+            { name: 'Lap Number', frequency: 1000, type: 'int32', samples: Array.from({ length: n }, (_, i) => lap(i)) },
+            { name: 'Running Lap Time', unit: 's', frequency: 1000, type: 'int32', scaling: { dec: 3 }, samples: Array.from({ length: n }, (_, i) => run(i)) },
+          ],
+        });
+      const open = async (bytes: Uint8Array) => {
+        const source = new CountingSource(bytesSource(bytes));
+        const laps = (await openLdSource(source)).laps;
+        expect(edges(laps)).toEqual(edges(openDataFile(bytes).laps));
+        // The channel list aside, no read is longer than one chunk of 4-byte samples and the sample before it.
+        expect(Math.max(...source.reads.slice(1).map((r) => r.length))).toBeLessThanOrEqual((65_536 + 1) * 4);
+        // Running Lap Time's samples come last in the file: the sample ranges read of it.
+        const at = bytes.length - n * 4;
+        const running = source.reads.filter((r) => r.offset >= at).map((r) => [(r.offset - at) / 4, (r.offset - at + r.length) / 4]);
+        return { laps: edges(laps), running };
+      };
+      const started = await open(long(lapAt, timer(100_000)));
+      expect(started.laps).toEqual([
+        [0, 99.5, 'out'],
+        [99.5, 199.5, 'flying'],
+        [199.5, 249.5, 'flying'],
+        [249.5, 300, 'in'],
+      ]);
+      // Two reads from its start, stopping in the one that holds sample 100,000; then the windows of the two moves (one
+      // period of Lap Number, 1 ms, either side of each and a sample more: [199,998, 200,002) and [249,998, 250,002)),
+      // together.
+      expect(started.running).toEqual([
+        [0, 65_536],
+        [65_536, 131_072],
+        [199_998, 250_002],
+      ]);
+      // Still 0 past the first move's window: the scan stops at its end (as far as that window reads), not at the
+      // channel's end; no boundary is added and the first move stays where the counter put it (no restart there).
+      const late = await open(long(lapAt, timer(210_000)));
+      expect(late.laps).toEqual([
+        [0, 200, 'out'],
+        [200, 249.5, 'flying'],
+        [249.5, 300, 'in'],
+      ]);
+      expect(late.running).toEqual([
+        [0, 65_536],
+        [65_536, 131_072],
+        [131_072, 196_608],
+        [196_608, 200_002],
+        [199_998, 250_002],
+      ]);
+      // Lap Number never moves: the whole channel is scanned, in chunks, up to its start at sample 250,000.
+      const unmoved = await open(long(() => 0, timer(250_000)));
+      expect(unmoved.laps).toEqual([
+        [0, 249.5, 'out'],
+        [249.5, 300, 'in'],
+      ]);
+      expect(unmoved.running).toEqual([0, 1, 2, 3].map((k) => [k * 65_536, (k + 1) * 65_536]));
+    });
+  });
+
   it('when a file has more laps than maxLaps, or a per-lap dataset more files, then DataFileLimitError naming laps; at maxLaps it opens', () => {
     const fourLaps = csv('Time,Lap\n0,0\n1,1\n2,2\n3,3\n');
     expect(openDataFile(fourLaps, { maxLaps: 4 }).laps).toHaveLength(4);

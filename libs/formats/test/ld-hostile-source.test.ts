@@ -294,14 +294,16 @@ describe('the laps of an .ld read over a ByteSource', () => {
     expect(source.reads.length).toBeLessThanOrEqual(4);
   });
 
-  test('when Sample1.ld is opened, then its laps are the whole-buffer reader\'s, with its four Running Lap Time windows in one read', async () => {
+  test('when Sample1.ld is opened, then its laps are the whole-buffer reader\'s, Running Lap Time from its start and its four windows in one read', async () => {
     const bytes = readFixture('Sample1.ld');
     const source = new CountingSource(bytesSource(bytes));
     const file = await openLdSource(source);
     expect(file.laps).toEqual(openDataFile(bytes).laps);
-    expect(file.laps).toHaveLength(5);
-    // The catalogue's page, the lap channel and Running Lap Time around its four boundaries. Before: 6 reads.
+    expect(file.laps).toHaveLength(6);
+    // The catalogue's page, the lap channel and Running Lap Time from its first sample (where it starts, at 96 s) to
+    // the last of its four boundaries' windows (356 samples of 2 bytes). Before: 6 reads.
     expect(source.reads).toHaveLength(3);
+    expect(source.reads[2].length).toBe(356 * 2);
   });
 
   test('when maxLaps is 0, then a file with laps is over it (no longer zero laps), and one without them opens', async () => {

@@ -74,27 +74,34 @@ describe('MoTeC .ld reader', () => {
     expect(yaw.samples[100]).toBeCloseTo(raw.value(100), 9);
   });
 
-  it('when no .ldx is given, then laps come from Lap Number, each boundary moved back to the crossing Running Lap Time gives: 159.31, 222.99, 288.18 and 351.94 s', () => {
+  it('when no .ldx is given, then laps come from Lap Number, each boundary moved back to the crossing Running Lap Time gives, and the out-lap ends where Running Lap Time started: 94.14, 159.31, 222.99, 288.18 and 351.94 s', () => {
     // Lap Number moves at 162, 225, 290 and 354 s, when the logger had decoded the beacon; Running Lap Time reads
-    // 2.69, 2.01, 1.82 and 2.06 s there, restarted from the line.
+    // 2.69, 2.01, 1.82 and 2.06 s there, restarted from the line. Before, it reads 0 from the file's start to 95 s and
+    // 1.86 s at 96 s: the logger timed from the first crossing, at 94.14 s, but counts a lap only once that timed lap
+    // ended (Lap Number is 0 until 162 s).
     const edges = file.laps.map((l) => [l.startTime, l.endTime, l.kind]);
-    expect(edges.map(([, , kind]) => kind)).toEqual(['out', 'flying', 'flying', 'flying', 'in']);
+    expect(edges.map(([, , kind]) => kind)).toEqual(['out', 'flying', 'flying', 'flying', 'flying', 'in']);
+    const running = file.readChannel('Running Lap Time').samples;
+    expect([running[0], running[95], running[96]].map((v) => Math.round(v * 100) / 100)).toEqual([0, 0, 1.86]);
     const boundaries = file.laps.slice(1).map((l) => l.startTime);
-    [159.31, 222.99, 288.18, 351.94].forEach((t, i) => expect(boundaries[i]).toBeCloseTo(t, 9));
+    [94.14, 159.31, 222.99, 288.18, 351.94].forEach((t, i) => expect(boundaries[i]).toBeCloseTo(t, 9));
     file.laps.slice(1).forEach((lap, i) => expect(lap.startTime).toBe(file.laps[i].endTime));
-    expect(file.laps[4].endTime).toBe(454);
+    expect(file.laps[5].endTime).toBe(454);
   });
 
-  it('when its laps are refined by Running Lap Time, then each flying lap lasts what the logger\'s own Lap Time channel says, to the hundredth', () => {
-    // Lap Time holds the last completed lap's time from the sample Lap Number moves on (both 1 Hz).
+  it('when its laps are placed by Running Lap Time, then each flying lap lasts what the logger\'s own Lap Time channel says: the first (timed from the out-lap\'s end) within 0.05 s, the others to the hundredth', () => {
+    // Lap Time holds the last completed lap's time from the sample Lap Number moves on (both 1 Hz): 65.15 s at 162 s
+    // is the first flying lap, the one from the out-lap's end at 94.14 s to 159.31 s.
     const lapTime = file.readChannel('Lap Time');
     const lapNumber = [...file.readChannel('Lap Number').samples];
     const moves = lapNumber.flatMap((v, i) => (i > 0 && v !== lapNumber[i - 1] ? [i] : []));
     expect(moves).toEqual([162, 225, 290, 354]);
-    const logged = moves.slice(1).map((i) => lapTime.samples[i]);
-    const ours = [1, 2, 3].map((i) => file.laps[i].endTime - file.laps[i].startTime);
-    ours.forEach((t, i) => expect(Math.abs(t - logged[i])).toBeLessThanOrEqual(0.0100001));
-    expect(ours.map((t) => Math.round(t * 100) / 100)).toEqual([63.68, 65.19, 63.76]);
+    const logged = moves.map((i) => lapTime.samples[i]);
+    expect(logged.map((t) => Math.round(t * 100) / 100)).toEqual([65.15, 63.68, 65.18, 63.75]);
+    const ours = [1, 2, 3, 4].map((i) => file.laps[i].endTime - file.laps[i].startTime);
+    expect(Math.abs(ours[0] - logged[0])).toBeLessThanOrEqual(0.05);
+    ours.slice(1).forEach((t, i) => expect(Math.abs(t - logged[i + 1])).toBeLessThanOrEqual(0.0100001));
+    expect(ours.map((t) => Math.round(t * 100) / 100)).toEqual([65.17, 63.68, 65.19, 63.76]);
   });
 
   it('when an .ldx is given, then its beacon markers (µs) set the laps instead', () => {
@@ -124,7 +131,7 @@ describe('MoTeC .ld reader', () => {
     const fromChannel = file.laps.map((l) => [l.startTime, l.endTime]);
     expect(laps(sections)).toEqual(fromChannel);
     expect(laps('<MarkerGroup Name="Beacons" Index="3"/>')).toEqual(fromChannel);
-    expect(fromChannel.length).toBe(5);
+    expect(fromChannel.length).toBe(6);
   });
 
   it('when an unscaled int16 channel is read, then it comes back as Float32Array; scaled ones as Float64Array', () => {

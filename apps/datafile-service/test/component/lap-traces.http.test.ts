@@ -66,14 +66,14 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
 
   describe('GET .../distance', () => {
     test('when the distance channel is named, then the lap\'s times and distances come from it, in metres from the lap\'s line', async () => {
-      const r = await get(`${dataset()}/distance?lapIndex=2&distanceChannel=Lap%20Distance`);
+      const r = await get(`${dataset()}/distance?lapIndex=3&distanceChannel=Lap%20Distance`);
       expect(r.status).toBe(200);
       const body = await json(r);
-      const expected = sample1Trace(2);
-      expect(body).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex: 2, lapTime: lapTime(2), source: { kind: 'channel', channel: 'Lap Distance' } });
+      const expected = sample1Trace(3);
+      expect(body).toMatchObject({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex: 3, lapTime: lapTime(3), source: { kind: 'channel', channel: 'Lap Distance' } });
       expect(body.times).toEqual(micro(expected.times));
       expect(body.distances).toEqual(milli(expected.distances));
-      // Sample1's lap 2 runs from the line at 222.99 s to 288.18 s: the line, then 66 samples at 1 Hz, the first at 223 s
+      // Sample1's lap 3 (its third flying lap) runs from the line at 222.99 s to 288.18 s: the line, then 66 samples at 1 Hz, the first at 223 s
       // (0.01 s in). Lap Distance still reads the previous lap (2259, 2315 m) at 223 and 224 s and restarts at 225 s,
       // 2.01 s after the line, reading 114 m: the two samples before lie on the way there (0.01 × 114 / 2.01,
       // 1.01 × 114 / 2.01 m). The last sample, at 288 s, reads 2248 m.
@@ -103,16 +103,16 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
   });
 
   describe('GET .../delta', () => {
-    test('when lap 2 is compared with lap 3 over the named distance channel, then the delta starts at 0 at the line and ends near lapTime(2) - lapTime(3)', async () => {
-      const r = await get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3&distanceChannel=Lap%20Distance`);
+    test('when lap 3 is compared with lap 4 over the named distance channel, then the delta starts at 0 at the line and ends near lapTime(3) - lapTime(4)', async () => {
+      const r = await get(`${dataset()}/delta?lapIndex=3&referenceLapIndex=4&distanceChannel=Lap%20Distance`);
       expect(r.status).toBe(200);
       const body = await json(r);
       const ref = (lapIndex: number) => ({ entityId: runSheet, entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex, lapTime: lapTime(lapIndex) });
-      expect(body.lap).toEqual(ref(2));
-      expect(body.reference).toEqual(ref(3));
+      expect(body.lap).toEqual(ref(3));
+      expect(body.reference).toEqual(ref(4));
       expect(body.source).toEqual({ kind: 'channel', channel: 'Lap Distance' });
-      // The grid: one point per point of lap 2's trace (its line and 66 samples), from the line to the shorter lap's last
-      // sample (lap 2: 2248 m at 288 s; lap 3: 2211 m at 351 s, its line at 351.94 s).
+      // The grid: one point per point of lap 3's trace (its line and 66 samples), from the line to the shorter lap's last
+      // sample (lap 3: 2248 m at 288 s; lap 4: 2211 m at 351 s, its line at 351.94 s).
       expect(body.distance).toHaveLength(67);
       expect(body.distance[0]).toBe(0);
       expect(body.distance.at(-1)).toBe(2211);
@@ -120,32 +120,32 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       // Both laps start at their line, so the delta's first metres are small (a lap of a second's samples would be off
       // by up to a second here if laps were compared from their first samples).
       expect(Math.abs(body.delta[1])).toBeLessThan(0.1);
-      // Lap 2 took 65.19 s, lap 3 63.76 s. At 2211 m lap 3 is at its 351 s sample (62.82 s in); lap 2 is between its
+      // Lap 3 took 65.19 s, lap 4 63.76 s. At 2211 m lap 4 is at its 351 s sample (62.82 s in); lap 3 is between its
       // 287 s (2194 m, 64.01 s in) and 288 s (2248 m) samples: 64.01 + 17/54 = 64.33 s, a delta of 1.50 s.
-      expect(Math.abs(body.delta.at(-1) - (lapTime(2) - lapTime(3)))).toBeLessThan(0.2);
+      expect(Math.abs(body.delta.at(-1) - (lapTime(3) - lapTime(4)))).toBeLessThan(0.2);
       expect(body.delta.at(-1)).toBeCloseTo(64.01 + 17 / 54 - 62.82, 5);
       // Every point is the library's delta of the two traces of the file's own channel, to the millimetre and the microsecond.
-      const expected = lapDelta(sample1Trace(2), sample1Trace(3), 67);
+      const expected = lapDelta(sample1Trace(3), sample1Trace(4), 67);
       expect(body.distance).toEqual(milli(Array.from(expected.distance)));
       expect(body.delta).toEqual(micro(Array.from(expected.delta)));
     });
 
     test('when no distance channel is named, then Sample1\'s 10 Hz Ground Speed is integrated, not its 1 Hz Lap Distance: ten times the points, and the delta at the shorter lap\'s end nearer the lap times\' difference', async () => {
-      const automatic = await json(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3`));
-      const coarse = await json(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3&distanceChannel=Lap%20Distance`));
+      const automatic = await json(get(`${dataset()}/delta?lapIndex=3&referenceLapIndex=4`));
+      const coarse = await json(get(`${dataset()}/delta?lapIndex=3&referenceLapIndex=4&distanceChannel=Lap%20Distance`));
       expect(automatic.source).toEqual({ kind: 'integrated', channel: 'Ground Speed' });
       expect(automatic.distance.length).toBeGreaterThan(9 * coarse.distance.length);
-      const difference = lapTime(2) - lapTime(3);
-      // Lap 2 took 65.19 s, lap 3 63.76 s: integrated, the delta at lap 3's end is within 0.05 s of the 1.43 s (the 1 Hz
+      const difference = lapTime(3) - lapTime(4);
+      // Lap 3 took 65.19 s, lap 4 63.76 s: integrated, the delta at lap 4's end is within 0.05 s of the 1.43 s (the 1 Hz
       // channel's, 0.075 s off).
       expect(Math.abs(automatic.delta.at(-1) - difference)).toBeLessThan(0.05);
       expect(Math.abs(automatic.delta.at(-1) - difference)).toBeLessThan(Math.abs(coarse.delta.at(-1) - difference));
-      const trace = await json(get(`${dataset()}/distance?lapIndex=2`));
+      const trace = await json(get(`${dataset()}/distance?lapIndex=3`));
       expect(trace.source).toEqual({ kind: 'integrated', channel: 'Ground Speed' });
     });
 
     test('when a lap is compared with itself, then the delta is zero everywhere', async () => {
-      const body = await json(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=2`));
+      const body = await json(get(`${dataset()}/delta?lapIndex=3&referenceLapIndex=3`));
       expect(body.delta.length).toBeGreaterThan(10);
       expect(body.delta.every((d: number) => d === 0)).toBe(true);
     });
@@ -160,8 +160,8 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
     });
 
     test('when the reference lap is in another RunSheet\'s dataset, then the delta is the same as within one dataset and names both', async () => {
-      const within = await json(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3`));
-      const r = await get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=3&referenceEntityId=${otherRunSheet.toUpperCase()}&referenceAttachedFileGroupName=Logged`);
+      const within = await json(get(`${dataset()}/delta?lapIndex=3&referenceLapIndex=4`));
+      const r = await get(`${dataset()}/delta?lapIndex=3&referenceLapIndex=4&referenceEntityId=${otherRunSheet.toUpperCase()}&referenceAttachedFileGroupName=Logged`);
       expect(r.status).toBe(200);
       const across = await json(r);
       expect(across.lap).toEqual(within.lap);
@@ -169,10 +169,10 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       expect(across.delta).toEqual(within.delta);
       // And with the generated client (reference in the other dataset, lap from this one).
       const client = new PitwallClient({ baseUrl: started.base, apiKey: started.demo.apiKey, accountId: started.demo.accountId });
-      const result = await client.getRunSheetDataFileLapDelta(runSheet, 'DataFile', '3', '2', { referenceEntityId: otherRunSheet, referenceAttachedFileGroupName: 'Logged', maxPoints: '10' });
+      const result = await client.getRunSheetDataFileLapDelta(runSheet, 'DataFile', '4', '3', { referenceEntityId: otherRunSheet, referenceAttachedFileGroupName: 'Logged', maxPoints: '10' });
       expect(result.statusCode).toBe(200);
       expect(result.returnValue?.distance).toHaveLength(10);
-      expect(result.returnValue?.reference).toMatchObject({ entityId: otherRunSheet, lapIndex: 2 });
+      expect(result.returnValue?.reference).toMatchObject({ entityId: otherRunSheet, lapIndex: 3 });
     });
   });
 

@@ -384,24 +384,25 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await page.context().close();
   });
 
-  test('when lap 3 is plotted, then the track map defaults to lap 3; when the map shows another lap, then its caption says so and hovering it leaves the plots\' cursor inside their range', async () => {
+  test('when lap 4 is plotted, then the track map defaults to lap 4 (not the best lap); when the map shows another lap, then its caption says so and hovering it leaves the plots\' cursor inside their range', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack);
     await pickRun(page, 'Consistency Cup', 'Run 1');
     await pickDataset(page, 'Run 1 / DataFile');
     await page.check('[data-testid="channel-Ground Speed"]');
-    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
-    expect(await page.inputValue('[data-testid=trackmap-lap]')).toBe('2');
+    // Lap 4 (index 3, from 222.99 s); Sample1's best is lap 3 (index 2).
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-3]'));
+    expect(await page.inputValue('[data-testid=trackmap-lap]')).toBe('3');
     await andDrawn(page, 'trackmap-canvas', () => page.click('[data-testid=trackmap-plot]'));
     expect(await page.textContent('[data-testid=trackmap-caption]')).not.toContain('time plots');
 
-    // The map of lap 2 beside plots of lap 3: said, and the map's points are not put on the plots' axis.
-    await page.selectOption('[data-testid=trackmap-lap]', '1');
+    // The map of lap 3 beside plots of lap 4: said, and the map's points are not put on the plots' axis.
+    await page.selectOption('[data-testid=trackmap-lap]', '2');
     await andDrawn(page, 'trackmap-canvas', () => page.click('[data-testid=trackmap-plot]'));
-    expect(await page.textContent('[data-testid=trackmap-caption]')).toContain('The time plots show lap 3, not lap 2: hovering the map does not move their cursor.');
+    expect(await page.textContent('[data-testid=trackmap-caption]')).toContain('The time plots show lap 4, not lap 3: hovering the map does not move their cursor.');
     const canvas = page.locator('[data-testid=trackmap-canvas]');
     await canvas.scrollIntoViewIfNeeded();
     const box = (await canvas.boundingBox()) as { x: number; y: number; width: number; height: number };
-    // Wherever on the map the marker lands, the values line says no time (lap 2's times are not on lap 3's axis).
+    // Wherever on the map the marker lands, the values line says no time (lap 3's times are not on lap 4's axis).
     for (const [fx, fy] of [[0.3, 0.3], [0.5, 0.5], [0.7, 0.6]]) {
       await andDrawn(page, 'trackmap-canvas', () => page.mouse.move(box.x + box.width * (fx as number), box.y + box.height * (fy as number)));
       expect(await page.textContent('[data-testid=cursor-values]')).not.toMatch(/t = [\d.]+ s|: [\d.]+/);

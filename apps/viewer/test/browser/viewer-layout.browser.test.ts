@@ -53,7 +53,7 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     const { page, pageErrors } = await openRun();
     expect(await tick(page)).toBeGreaterThan(25);
     await page.click('[data-testid=lapstats-run]');
-    await page.waitForSelector('[data-testid=lapstats-lap-4]');
+    await page.waitForSelector('[data-testid=lapstats-lap-5]');
     const sizes = await page.evaluate(() => {
       const table = document.querySelector('[data-testid=lapstats-table]') as HTMLTableElement;
       const box = table.parentElement as HTMLElement;
@@ -69,8 +69,8 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     // Wider than its box, which scrolls; the page itself is not widened.
     expect(sizes.scrollWidth).toBeGreaterThan(sizes.boxWidth);
     expect(sizes.pageWidth).toBeLessThanOrEqual(sizes.viewport);
-    // A number reads whole: the first lap's time and a mean are the text of one line each.
-    const lap = page.locator('[data-testid=lapstats-lap-1] td');
+    // A number reads whole: a lap's time (lap 3, index 2, the best) and a mean are the text of one line each.
+    const lap = page.locator('[data-testid=lapstats-lap-2] td');
     expect(await lap.nth(2).innerText()).toBe('1:03.680');
     expect(pageErrors).toEqual([]);
     await page.context().close();
@@ -359,7 +359,8 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     const { page, pageErrors } = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
     await page.check('[data-testid="channel-Gear"]');
-    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    // Lap 3 (index 2): 63.68 s.
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
     const reads = channelReads(page);
     const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
     const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
@@ -386,11 +387,11 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(zoomed.startTime + zoomed.duration).toBeGreaterThan(at);
     // Escape: the lap again.
     await andDrawn(page, 'panes', () => page.keyboard.press('Escape'));
-    expect(reads[1]).toEqual({ channels: ['Ground Speed', 'Gear'], mode: 1, lapIndex: 1 });
+    expect(reads[1]).toEqual({ channels: ['Ground Speed', 'Gear'], mode: 1, lapIndex: 2 });
     // A double-click on a pane after a zoom: the lap again.
     await andDrawn(page, 'panes', () => page.keyboard.press('+'));
     await andDrawn(page, 'panes', () => page.mouse.dblclick(box.x + box.width / 3, box.y + box.height / 2));
-    expect(reads.at(-1)).toEqual({ channels: ['Ground Speed', 'Gear'], mode: 1, lapIndex: 1 });
+    expect(reads.at(-1)).toEqual({ channels: ['Ground Speed', 'Gear'], mode: 1, lapIndex: 2 });
     // Ctrl and the wheel turned towards the user: twice as far, one read.
     const before = reads.length;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -435,7 +436,7 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
   test('when a window is zoomed to, then the status gives its ends to the millisecond; the laps list marks the out and in laps', async () => {
     const { page, pageErrors } = await openRun();
     expect(await page.textContent('[data-testid=kind-of-lap-0]')).toBe('out lap');
-    expect(await page.textContent('[data-testid=kind-of-lap-4]')).toBe('in lap');
+    expect(await page.textContent('[data-testid=kind-of-lap-5]')).toBe('in lap');
     expect(await page.locator('[data-testid^=kind-of-lap-]').count()).toBe(2);
     await page.check('[data-testid="channel-Ground Speed"]');
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));

@@ -85,14 +85,15 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await signIn(page);
     await pickDataset(page);
 
-    await page.waitForSelector('[data-testid=lap-4]');
+    await page.waitForSelector('[data-testid=lap-5]');
     expect(await page.textContent('[data-testid=file-properties]')).toContain('Calder');
     // The file's channels are counted as the file's; the account has no math channel yet.
     expect(await page.textContent('[data-testid=file-properties]')).toMatch(/channels\d+ in the file$/);
-    expect(await page.locator('[data-testid^=lap-]').count()).toBe(5);
-    expect(await page.locator('[data-testid=lap-1] [data-testid=best-lap]').count()).toBe(1);
+    // Out-lap, five flying laps, in-lap: lap 3 (index 2, from 159.31 s) is the best, 1:03.680.
+    expect(await page.locator('[data-testid^=lap-]').count()).toBe(6);
+    expect(await page.locator('[data-testid=lap-2] [data-testid=best-lap]').count()).toBe(1);
     expect(await page.locator('[data-testid=best-lap]').count()).toBe(1);
-    expect(await page.textContent('[data-testid=lap-1]')).toContain('1:03.680');
+    expect(await page.textContent('[data-testid=lap-2]')).toContain('1:03.680');
 
     expect(await page.locator('[data-testid=unit-group]').count()).toBeGreaterThan(3);
     await page.fill('[data-testid=channel-search]', 'ground speed');
@@ -112,7 +113,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.context().close();
   });
 
-  test('when Ground Speed is plotted for lap 2, then the pane is drawn in the plot colour from a binary read sized to the plot, the cursor shows the value, and a zoom and a pan re-read the visible window', async () => {
+  test('when Ground Speed is plotted for lap 3, then the pane is drawn in the plot colour from a binary read sized to the plot, the cursor shows the value, and a zoom and a pan re-read the visible window', async () => {
     const { page, foreign, cspViolations } = await openPage();
     const reads: Request[] = [];
     page.on('request', (r) => {
@@ -121,16 +122,17 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await signIn(page);
     await pickDataset(page);
     await page.check('[data-testid="channel-Ground Speed"]');
-    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    // Lap 3 (index 2) is [159.31, 222.99).
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
 
     const first = reads[0] as Request;
     expect(first.headers()['accept']).toBe('application/x-service-channels');
-    expect(first.postDataJSON()).toEqual({ channels: ['Ground Speed'], mode: 1, lapIndex: 1 });
+    expect(first.postDataJSON()).toEqual({ channels: ['Ground Speed'], mode: 1, lapIndex: 2 });
     const maxPoints = Number(new URL(first.url()).searchParams.get('maxPoints'));
     const plotWidth = await page.evaluate(() => (document.querySelector('[data-testid="pane-Ground Speed"] .u-over') as HTMLElement).clientWidth);
     expect(Math.abs(maxPoints - plotWidth)).toBeLessThanOrEqual(20);
 
-    const [red] = await screenshotColours(page, '[data-testid="pane-Ground Speed"]', 'ground-speed-lap2.png', [COLOURS[0]]);
+    const [red] = await screenshotColours(page, '[data-testid="pane-Ground Speed"]', 'ground-speed-lap3.png', [COLOURS[0]]);
     expect(red).toBeGreaterThan(MIN_LINE_PIXELS);
 
     const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
@@ -228,14 +230,14 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await signIn(page);
     await pickDataset(page);
     await page.check('[data-testid="channel-Ground Speed"]');
-    await page.click('[data-testid=overlay-add-1]');
     await page.click('[data-testid=overlay-add-2]');
+    await page.click('[data-testid=overlay-add-3]');
     await page.selectOption('[data-testid=overlay-axis]', 'distance');
     await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
     const whole = reads.slice(-2).map((r) => r.postDataJSON() as { mode: number; lapIndex: number });
     expect(whole.map((b) => [b.mode, b.lapIndex]).sort()).toEqual([
-      [1, 1],
       [1, 2],
+      [1, 3],
     ]);
 
     const drag = async (selector: string, from: number, to: number) => {
@@ -253,15 +255,15 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(windows).toHaveLength(2);
     for (const w of windows) {
       expect(w.mode).toBe(2);
-      // A third of a lap of about a minute, inside lap 2 (from 159.31 s) or lap 3 (from 222.99 s).
+      // A third of a lap of about a minute, inside lap 3 (from 159.31 s) or lap 4 (from 222.99 s).
       expect(w.duration).toBeGreaterThan(5);
       expect(w.duration).toBeLessThan(40);
       expect(w.startTime).toBeGreaterThan(159.31);
     }
     expect(Math.abs((windows[0] as { startTime: number }).startTime - (windows[1] as { startTime: number }).startTime)).toBeGreaterThan(30);
-    const [lap2, lap3] = await screenshotColours(page, '[data-testid="pane-overlay-Ground Speed"]', 'overlay-distance-zoomed.png', [COLOURS[0], COLOURS[1]]);
-    expect(lap2).toBeGreaterThan(MIN_LINE_PIXELS / 4);
+    const [lap3, lap4] = await screenshotColours(page, '[data-testid="pane-overlay-Ground Speed"]', 'overlay-distance-zoomed.png', [COLOURS[0], COLOURS[1]]);
     expect(lap3).toBeGreaterThan(MIN_LINE_PIXELS / 4);
+    expect(lap4).toBeGreaterThan(MIN_LINE_PIXELS / 4);
 
     await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
     expect(new URL(deltas.at(-1) as string).searchParams.get('maxPoints')).not.toBeNull();
@@ -448,18 +450,18 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.fill('[data-testid=lapstats-thresholds]', 'Ground Speed=150');
     await page.fill('[data-testid=lapstats-sectors]', '0, 1000');
     await page.click('[data-testid=lapstats-run]');
-    await page.waitForSelector('[data-testid=lapstats-lap-4]');
+    await page.waitForSelector('[data-testid=lapstats-lap-5]');
     expect(reads[0]?.postDataJSON()).toEqual({ channels: ['Ground Speed'], thresholds: { 'Ground Speed': 150 }, sectorStartDistances: [0, 1000] });
     const header = await page.locator('[data-testid=lapstats-table] th').allTextContents();
     expect(header).toEqual(['lap', 'kind', 'time', 'S1', 'S2', 'Ground Speed min', 'Ground Speed max', 'Ground Speed mean', 'Ground Speed > 150 (s)']);
-    expect(await page.locator('[data-testid^=lapstats-lap-]').count()).toBe(5);
-    // Lap 2 (index 1) is Sample1's best, 1:03.680, as the laps table says.
-    expect(await page.textContent('[data-testid=lapstats-lap-1]')).toContain('1:03.680');
+    expect(await page.locator('[data-testid^=lapstats-lap-]').count()).toBe(6);
+    // Lap 3 (index 2) is Sample1's best, 1:03.680, as the laps table says.
+    expect(await page.textContent('[data-testid=lapstats-lap-2]')).toContain('1:03.680');
     // Every statistic is a number to its significant digits (at most 5), never float noise such as 50.00000000000012.
     const cells = (await page.locator('[data-testid=lapstats-table] td').allTextContents()).slice();
     expect(cells.filter((c) => !/^(-|\d+:\d\d\.\d{3}|flying|out|in|\d+|-?\d+\.\d{1,4}|-?0\.0*\d{1,5})$/.test(c))).toEqual([]);
-    expect(await page.getAttribute('[data-testid=lapstats-lap-1]', 'class')).toBe('best');
-    expect(await page.textContent('[data-testid=lapstats-summary]')).toMatch(/^Best lap 2: 1:03\.680\. Theoretical best \d:\d\d\.\d{3} \(sectors from laps/);
+    expect(await page.getAttribute('[data-testid=lapstats-lap-2]', 'class')).toBe('best');
+    expect(await page.textContent('[data-testid=lapstats-summary]')).toMatch(/^Best lap 3: 1:03\.680\. Theoretical best \d:\d\d\.\d{3} \(sectors from laps/);
     await page.locator('[data-testid=analysis]').screenshot({ path: join(ARTIFACTS, 'lap-statistics.png') });
     expect(foreign).toEqual([]);
     expect(cspViolations).toEqual([]);
@@ -509,7 +511,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.context().close();
   });
 
-  test('when a track map of lap 2 is drawn coloured by speed, then hovering the time plot moves its marker along the lap, and hovering the map moves the plots\' cursor to that point\'s time', async () => {
+  test('when a track map of lap 3 is drawn coloured by speed, then hovering the time plot moves its marker along the lap, and hovering the map moves the plots\' cursor to that point\'s time', async () => {
     const { page, foreign, cspViolations } = await openPage();
     const maps: Request[] = [];
     page.on('request', (r) => {
@@ -518,21 +520,21 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await signIn(page);
     await pickDataset(page);
     await page.check('[data-testid="channel-Ground Speed"]');
-    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
     const mapDrawn = async (action: () => Promise<unknown>) => {
       const before = Number((await page.getAttribute('[data-testid=trackmap-canvas]', 'data-drawn')) ?? 0);
       await action();
       await page.waitForFunction((n) => Number(document.querySelector('[data-testid=trackmap-canvas]')?.getAttribute('data-drawn') ?? 0) > n, before);
     };
-    // Lap 2 (index 1), the best lap, is the one picked first.
-    expect(await page.inputValue('[data-testid=trackmap-lap]')).toBe('1');
+    // Lap 3 (index 2), the best lap, is the one picked first: the lap the time plot shows.
+    expect(await page.inputValue('[data-testid=trackmap-lap]')).toBe('2');
     await page.selectOption('[data-testid=trackmap-colour]', 'Ground Speed');
     await mapDrawn(() => page.click('[data-testid=trackmap-plot]'));
-    expect(maps[0]?.postDataJSON()).toEqual({ lapIndex: 1, colour: 'Ground Speed', maxPoints: 1960 });
-    // Lap 2 is [159.31, 222.99): Ground Speed's 20 Hz samples 3187 to 4459, 1273 of them.
-    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 2 from dead reckoning \(speed and yaw rate\): Ground Speed, Gyro Yaw Velocity; \d+ m, \d+ of 1273 points \(even over distance\); closure error [\d.]+ m, spread along the lap; coloured by Ground Speed/);
+    expect(maps[0]?.postDataJSON()).toEqual({ lapIndex: 2, colour: 'Ground Speed', maxPoints: 1960 });
+    // Lap 3 is [159.31, 222.99): Ground Speed's 20 Hz samples 3187 to 4459, 1273 of them.
+    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 3 from dead reckoning \(speed and yaw rate\): Ground Speed, Gyro Yaw Velocity; \d+ m, \d+ of 1273 points \(even over distance\); closure error [\d.]+ m, spread along the lap; coloured by Ground Speed/);
     // The slowest corners blue, the fastest straight red.
-    const [blue, red] = await screenshotColours(page, '[data-testid=trackmap-canvas]', 'trackmap-lap2-speed.png', ['#0000ff', '#ff0000'], 40);
+    const [blue, red] = await screenshotColours(page, '[data-testid=trackmap-canvas]', 'trackmap-lap3-speed.png', ['#0000ff', '#ff0000'], 40);
     expect(blue).toBeGreaterThan(0);
     expect(red).toBeGreaterThan(0);
 

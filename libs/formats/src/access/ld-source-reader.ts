@@ -3,7 +3,19 @@ import { CorruptDataFileError, DataFileLimitError, DEFAULT_MAX_LAPS_PER_FILE, In
 import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
 import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readProperties, walkChannelBlocks } from '../ld/ld-reader';
 import { ldxBeaconTimes } from '../ld/ldx';
-import { boundariesFromBeaconPulses, boundariesFromLapCounter, type ChannelInfo, type EventData, lapsFromBoundaries, refineLapBoundaries, runningLapTimeWindow } from '../model';
+import {
+  boundariesFromBeaconPulses,
+  boundariesFromLapCounter,
+  type ChannelInfo,
+  type EventData,
+  firstNonZeroSample,
+  isRunningLapTimeUnit,
+  lapsFromBoundaries,
+  refineLapBoundaries,
+  runningLapTimeStart,
+  runningLapTimeWindow,
+  withRunningLapTimeStart,
+} from '../model';
 import type { ByteSource } from '../source/byte-source';
 import { sampleIndexRange } from '../slice';
 import { parseFromSource, SparseView, walkFromSource } from '../source/sparse-view';
@@ -60,7 +72,10 @@ const LAP_SCAN_CHUNK = 65_536;
  * one long turn of the event loop. The scan stops at `maxLaps` boundaries, which make one lap more than `maxLaps`: the
  * file is refused there, before anything else is read. Of Running Lap Time only the samples around each boundary are
  * read, the windows of neighbouring boundaries together (a read spans at most LAP_SCAN_CHUNK samples), so the reads
- * grow with the channel's length, not with the laps.
+ * grow with the channel's length, not with the laps; with `Lap Number`, also its samples from the file's first up to
+ * the first boundary's window (all of them without boundaries), in reads of LAP_SCAN_CHUNK stopping at the first that
+ * is not 0, for where it started running (withRunningLapTimeStart): that scan and the first windows are one read when
+ * they fit in one.
  */
 async function lapChannelBoundaries(infos: readonly ChannelInfo[], blockOf: (name: string) => LdChannelBlock, readStored: (name: string, range?: SampleRange) => Promise<StoredChannel>, maxLaps: number): Promise<number[]> {
   const lapChannel = ldLapChannel(infos);
@@ -80,27 +95,48 @@ async function lapChannelBoundaries(infos: readonly ChannelInfo[], blockOf: (nam
   // so: lapsFromBoundaries would make one lap more than there are boundaries.
   if (boundaries.length > 0 && boundaries.length >= maxLaps) throw new DataFileLimitError(LD_FORMAT, 'laps', maxLaps, maxLaps + 1);
   const running = ldRunningLapTimeChannel(infos);
-  if (running === null || boundaries.length === 0) return boundaries;
+  const counter = lapChannel.kind === 'counter';
+  if (running === null || (boundaries.length === 0 && !counter)) return boundaries;
   const { sampleCount, frequency, unit } = blockOf(running);
   const lapPeriod = 1 / blockOf(lapChannel.name).frequency;
   const time = { kind: 'implicit', start: 0, frequency } as const;
   const atOrAfter = (t: number) => sampleIndexRange(time, sampleCount, t, Infinity).from;
   // The windows move forward with the boundaries (both their ends), so a run of them is one range.
   const spans = boundaries.map((boundary) => ({ boundary, ...runningLapTimeWindow(boundary, lapPeriod, atOrAfter, sampleCount) }));
+  // Where Running Lap Time leaves 0 (-1: not yet), scanned from its first sample up to scanEnd; read with the first
+  // run of windows when that fits in one read.
+  const scan = counter && isRunningLapTimeUnit(unit);
+  const scanEnd = spans.length > 0 ? spans[0].to : sampleCount;
+  const withFirstRun = scan && spans.length > 0 && scanEnd <= LAP_SCAN_CHUNK;
+  let leaves = -1;
+  let leavesAt = 0;
+  if (scan && !withFirstRun) {
+    for (let from = 0; from < scanEnd && leaves < 0; from += LAP_SCAN_CHUNK) {
+      const values = physicalChannel(await readStored(running, { from, to: Math.min(scanEnd, from + LAP_SCAN_CHUNK) })).samples;
+      const at = firstNonZeroSample(values);
+      if (at >= 0) [leaves, leavesAt] = [from + at, values[at] as number];
+    }
+  }
   const windows = new Map<number, { times: number[]; values: Float64Array }>();
   for (let first = 0; first < spans.length; ) {
-    const from = spans[first].from;
+    const from = first === 0 && withFirstRun ? 0 : spans[first].from;
     let to = spans[first].to;
     let next = first + 1;
     while (next < spans.length && spans[next].to - from <= LAP_SCAN_CHUNK) to = Math.max(to, spans[next++].to);
     const values = to > from ? physicalChannel(await readStored(running, { from, to })).samples : new Float64Array(0);
+    if (first === 0 && withFirstRun) {
+      leaves = firstNonZeroSample(values.subarray(0, scanEnd));
+      if (leaves >= 0) leavesAt = values[leaves] as number;
+    }
     for (const span of spans.slice(first, next)) {
       const times = Array.from({ length: span.to - span.from }, (_, k) => (span.from + k) / frequency);
       windows.set(span.boundary, { times, values: Float64Array.from(values.subarray(span.from - from, span.to - from)) });
     }
     first = next;
   }
-  return refineLapBoundaries(boundaries, unit, 0, (boundary) => windows.get(boundary) as { times: number[]; values: Float64Array });
+  const refined = refineLapBoundaries(boundaries, unit, 0, (boundary) => windows.get(boundary) as { times: number[]; values: Float64Array });
+  if (!scan || leaves < 0) return refined;
+  return withRunningLapTimeStart(boundaries, refined, runningLapTimeStart(leaves, leaves / frequency, leavesAt, unit, 0), lapPeriod);
 }
 
 /** Reads samples [from, to) of a block: one read of exactly those bytes (offsets were checked against the size at open). */

@@ -14,8 +14,10 @@ import {
   type FileProperties,
   lapsFromBoundaries,
   refineByRunningLapTime,
+  runningLapTimeStartOf,
   type SampleArray,
   uniqueName,
+  withRunningLapTimeStart,
 } from '../model';
 import { CHANNEL, EVENT, HEADER, type LdSampleType, ldSampleType, SAMPLE_BYTES, scalingTerms, VEHICLE, VENUE } from './ld-layout';
 import { ldxBeaconTimes } from './ldx';
@@ -108,8 +110,14 @@ function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number
   const lapData = read(lapChannel.name);
   const boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(lapData, options.maxLaps) : boundariesFromBeaconPulses(lapData, options.maxLaps);
   // Moved back to the crossings Running Lap Time gives (the lap counter moves when the logger decoded the beacon).
-  const running = ldRunningLapTimeChannel(infos);
-  return running !== null && boundaries.length > 0 ? refineByRunningLapTime(boundaries, read(running), 0, 1 / lapData.frequency) : boundaries;
+  const runningName = ldRunningLapTimeChannel(infos);
+  if (runningName === null) return boundaries;
+  const lapPeriod = 1 / lapData.frequency;
+  if (lapChannel.kind !== 'counter') return boundaries.length > 0 ? refineByRunningLapTime(boundaries, read(runningName), 0, lapPeriod) : boundaries;
+  // With Lap Number, also where Running Lap Time started from 0: the end of an out-lap the counter did not count.
+  const running = read(runningName);
+  const refined = boundaries.length > 0 ? refineByRunningLapTime(boundaries, running, 0, lapPeriod) : boundaries;
+  return withRunningLapTimeStart(boundaries, refined, runningLapTimeStartOf(running, boundaries, lapPeriod, 0), lapPeriod);
 }
 
 export function readProperties(bin: FieldReader): FileProperties {
