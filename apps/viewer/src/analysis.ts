@@ -67,7 +67,7 @@ export function meanShown(mean: number | null, min: number | null, max: number |
 
 /** The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each channel. */
 export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
-  const sectorCount = answer.sectors?.startDistances.length ?? 0;
+  const sectorCount = answer.sectors?.count ?? 0;
   const header = ['lap', 'kind', 'time', ...Array.from({ length: sectorCount }, (_, k) => `S${k + 1}`)];
   for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, ...(c.threshold !== null ? [`${c.name} > ${displayNumber(c.threshold)} (s)`] : []));
   const rows = answer.laps.map((lap) => {
@@ -87,7 +87,8 @@ export function lapStatsSummary(answer: LapStatsJson): string {
   const ideal = answer.theoreticalBest
     ? `Theoretical best ${formatLapTime(answer.theoreticalBest.lapTime)} (sectors from laps ${answer.theoreticalBest.sectors.map((s) => s.lapIndex + 1).join(', ')}).`
     : `${answer.theoreticalBestNote ?? 'There is no theoretical best'}.`; // the service's note says why, and that there is none
-  return `${best} ${ideal}`;
+  const splits = answer.sectors?.source.kind === 'splits' ? ` Sectors timed by the logger's split beacons (${answer.sectors.source.channel}).` : '';
+  return `${best} ${ideal}${splits}`;
 }
 
 /** Blue (low) to red (high) through green: the colour of a value within [min, max]; grey without one. */

@@ -90,3 +90,76 @@ export function theoreticalBest(laps: readonly TimedLap[], sectorCount: number):
   }
   return { lapTime: sectors.reduce((sum, s) => sum + s.time, 0), sectors };
 }
+
+/** One change of a logger's split time channel: when it was logged (s, file time) and the split it says (s). */
+export interface SplitChange {
+  time: number;
+  value: number;
+}
+
+/**
+ * How long after a split beacon's crossing the logger may log that split's time, s, beyond one sample period: it
+ * decodes the beacon first (MoTeC's Sample1.ld logs it 1.8 to 2.7 s after the crossing, at 1 Hz).
+ */
+export const SPLIT_LOG_DELAY = 4;
+
+/** The changes of a split time channel: each sample whose value differs from the one before (gaps and NaN skipped). */
+export function splitChanges(times: ArrayLike<number>, values: ArrayLike<number>): SplitChange[] {
+  const changes: SplitChange[] = [];
+  let previous = NaN;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as number;
+    if (Number.isNaN(value)) continue;
+    if (value !== previous && i > 0 && !Number.isNaN(previous)) changes.push({ time: times[i] as number, value });
+    previous = value;
+  }
+  return changes;
+}
+
+/**
+ * A lap's sector times from the logger's split times (MoTeC's `Split Time`: the time of the split just completed,
+ * logged a little after each split beacon's crossing, the last one after the lap's line): the changes logged after the
+ * lap's start whose crossings, each the one before plus its split, follow one another and end at the lap's end. The
+ * first changes after the start may still be the lap before's last split (logged late): a change before any of this
+ * lap's is skipped while it cannot be this lap's first split. Undefined when the splits do not add up to the lap
+ * (a beacon missed, an out-lap from the pits, an in-lap into them). The last sector is what is left of the lap, so the
+ * sectors add up to its time exactly (the logger's own lap time differs from the lap's by up to a few hundredths).
+ */
+export function splitSectorTimes(changes: readonly SplitChange[], lap: { startTime: number; endTime: number }, period: number): number[] | undefined {
+  const lapTime = lap.endTime - lap.startTime;
+  const tolerance = Math.max(0.1, period / 2);
+  const late = SPLIT_LOG_DELAY + period;
+  let i = lowerBoundTime(changes, lap.startTime);
+  const splits: number[] = [];
+  let crossing = lap.startTime;
+  for (; i < changes.length; i++) {
+    const { time, value } = changes[i] as SplitChange;
+    if (time > lap.endTime + late) return undefined;
+    const next = crossing + value;
+    // Logged after its crossing (within a sample period of error either side) and within the logger's delay of it.
+    const fits = value > 0 && time >= next - period - 0.05 && time <= next + late;
+    if (!fits) {
+      if (splits.length === 0 && time <= lap.startTime + late) continue;
+      return undefined;
+    }
+    splits.push(value);
+    crossing = next;
+    if (Math.abs(crossing - lap.endTime) <= tolerance) {
+      const before = splits.slice(0, -1).reduce((sum, s) => sum + s, 0);
+      return [...splits.slice(0, -1), lapTime - before];
+    }
+    if (crossing > lap.endTime + tolerance) return undefined;
+  }
+  return undefined;
+}
+
+function lowerBoundTime(changes: readonly SplitChange[], time: number): number {
+  let lo = 0;
+  let hi = changes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((changes[mid] as SplitChange).time <= time) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

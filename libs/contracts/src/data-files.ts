@@ -382,9 +382,16 @@ export const LapStatsJson = z
     ...DatasetEcho,
     channels: z.array(ChannelRef.extend({ threshold: z.number().nullable() })).meta({ description: 'The channels reported on, in the order asked, with their thresholds' }),
     sectors: z
-      .object({ startDistances: z.array(z.number()), source: LapDistanceSourceJson })
+      .object({
+        count: z.number().int().meta({ description: 'How many sectors a lap has' }),
+        startDistances: z.array(z.number()).meta({ description: 'Their start distances, m, the first at 0 (empty for sectors timed by the logger\'s splits)' }),
+        source: z.object({ kind: z.enum(['channel', 'integrated', 'splits']), channel: z.string() }).meta({ description: "What timed them: a distance channel, a speed channel integrated, or (kind splits) the logger's split time channel" }),
+      })
       .nullable()
-      .meta({ description: "The sectors (start distances, m, the first at 0: the request's sectorStartDistances, else the StartDistance of the TrackSectorDefinitions of the session's TrackConfiguration) and the distance source they were timed on; null without either" }),
+      .meta({
+        description:
+          "The sectors: the request's sectorStartDistances, else the StartDistance of the TrackSectorDefinitions of the session's TrackConfiguration, timed on a distance source; else the logger's split beacons (MoTeC's Split Time channel); null without any",
+      }),
     laps: z.array(
       z.object({
         lapIndex: z.number().int(),

@@ -80,7 +80,9 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
   const maths = distinct.filter(isMathChannel);
   const logged = distinct.filter((info) => !isMathChannel(info));
   const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;
-  const reading = sourceInfo && !byName.has(sourceInfo.name) ? [...logged, sourceInfo] : logged;
+  // Without sectors by distance, the logger's split beacons time them when the file logs their split times.
+  const splitInfo = read.sectorStartDistances ? undefined : splitTimeChannel(file.channels);
+  const reading = [...logged, ...[sourceInfo, splitInfo].filter((info): info is ChannelInfo => info !== undefined && !byName.has(info.name))];
   const lapWindows = maths.length ? file.laps.map((lap) => resolveScope({ mode: 'lap', lapIndex: lap.index }, file)) : [];
   // A math channel counts as over the whole file: its laps together decode and evaluate what one whole-file read does
   // (counted lap by lap, a format read whole would count the whole channel for each lap, and the count would cost the
@@ -93,6 +95,7 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
   for (const lapWindow of lapWindows) perLap.push(await (math as MathReads).slices(maths, lapWindow, signal));
   // The distance source may also be a channel reported on: the pool gets its own copy (each buffer is moved once).
   const sectors = source && sourceInfo && read.sectorStartDistances ? { slice: byName.has(sourceInfo.name) ? copyOf(slices.get(sourceInfo.name) as StoredSlice) : (slices.get(sourceInfo.name) as StoredSlice), source: { kind: source.kind, channel: source.channel }, startDistances: [...read.sectorStartDistances] } : undefined;
+  const splits = splitInfo ? { slice: byName.has(splitInfo.name) ? copyOf(slices.get(splitInfo.name) as StoredSlice) : (slices.get(splitInfo.name) as StoredSlice) } : undefined;
   const task: AnalysisTask = {
     op: 'lapStats',
     echo: echoOf(ref),
@@ -104,9 +107,15 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
       return m < 0 ? { name: info.name, unit: info.unit, threshold, slice: slices.get(info.name) as StoredSlice } : { name: info.name, unit: info.unit, threshold, lapSlices: perLap.map((lap) => lap[m] as StoredSlice) };
     }),
     ...(sectors ? { sectors } : {}),
+    ...(splits ? { splits } : {}),
   };
-  const all = [...task.channels.flatMap((c) => ('slice' in c ? [c.slice] : c.lapSlices)), ...(sectors ? [sectors.slice] : [])];
+  const all = [...task.channels.flatMap((c) => ('slice' in c ? [c.slice] : c.lapSlices)), ...(sectors ? [sectors.slice] : []), ...(splits ? [splits.slice] : [])];
   return run(task, all, parts.pool, signal);
+}
+
+/** The file's split time channel (MoTeC's `Split Time`, in s, one number a sample), if it logs one. */
+function splitTimeChannel(channels: readonly ChannelInfo[]): ChannelInfo | undefined {
+  return channels.find((c) => /^split time$/i.test(c.name) && c.unit.trim().toLowerCase() === 's' && c.dimension === 1 && !c.kind && !c.unsupported);
 }
 
 /** The channels a lap statistics read names, each with the field that names it. */

@@ -1,4 +1,4 @@
-import { bestLap, channelStats, evenEdges, histogram, onFastestTimeBase, scatter, sectorTimes, theoreticalBest, type TimedLap } from '@pitwall/analysis';
+import { bestLap, channelStats, evenEdges, histogram, onFastestTimeBase, scatter, sectorTimes, splitChanges, splitSectorTimes, theoreticalBest, type TimedLap } from '@pitwall/analysis';
 import { applyConversion, toNanosecond } from '@pitwall/channels';
 import type { HistogramJson, LapDistanceSourceJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
 import { lowerBound } from '@pitwall/laps';
@@ -23,6 +23,8 @@ export interface LapStatsTask {
   channels: ({ name: string; unit: string; threshold: number | null } & ({ slice: StoredSlice } | { lapSlices: StoredSlice[] }))[];
   /** With sectors: the whole file's distance source and the sectors' start distances. */
   sectors?: { slice: StoredSlice; source: LapDistanceSourceJson; startDistances: number[] };
+  /** Without sectors by distance: the whole file's split time channel (the logger's split beacons), when it has one. */
+  splits?: { slice: StoredSlice };
 }
 
 export interface ScatterTask {
@@ -82,13 +84,18 @@ function lapStats(task: LapStatsTask): LapStatsJson {
   const series = task.channels.map((c) => ('slice' in c ? physical(c.slice) : undefined));
   const lapSeries = task.channels.map((c) => ('lapSlices' in c ? c.lapSlices.map(physical) : undefined));
   const distance = task.sectors ? { slice: task.sectors.slice, times: physical(task.sectors.slice).times } : undefined;
-  const sectorCount = task.sectors ? [0, ...task.sectors.startDistances.filter((d) => d > 0)].length : 0;
+  const split = task.splits ? splitsOf(task.laps, task.splits.slice) : undefined;
+  const sectorCount = task.sectors ? [0, ...task.sectors.startDistances.filter((d) => d > 0)].length : (split?.count ?? 0);
   const laps = task.laps.map((lap, j) => {
     const lapTime = toNanosecond(lap.endTime - lap.startTime);
     let sectors: (number | null)[] | null = null;
     if (task.sectors && distance) {
       const trace = traceOf({ ref: { ...task.echo, lapIndex: lap.lapIndex, lapTime }, lapStart: lap.startTime, source: task.sectors.source, slice: sliceBetween(distance.slice, distance.times, lap.startTime, lap.endTime) });
       sectors = sectorTimes(trace, lap.endTime - lap.startTime, task.sectors.startDistances).map((t) => (t === null ? null : toNanosecond(t)));
+    } else if (split) {
+      // A lap whose splits do not add up to it, or are fewer or more than most laps', has its sectors untimed.
+      const own = split.perLap[j];
+      sectors = own && own.length === split.count ? own.map(toNanosecond) : Array.from({ length: split.count }, () => null);
     }
     const channels = task.channels.map((c, k) => {
       const values = (series[k] ?? lapSeries[k]?.[j]) as ReturnType<typeof physical>;
@@ -105,7 +112,11 @@ function lapStats(task: LapStatsTask): LapStatsJson {
   return {
     ...task.echo,
     channels: task.channels.map((c) => ({ name: c.name, unit: c.unit, threshold: c.threshold })),
-    sectors: task.sectors ? { startDistances: [0, ...task.sectors.startDistances.filter((d) => d > 0)], source: task.sectors.source } : null,
+    sectors: task.sectors
+      ? { count: sectorCount, startDistances: [0, ...task.sectors.startDistances.filter((d) => d > 0)], source: task.sectors.source }
+      : split && task.splits
+        ? { count: split.count, startDistances: [], source: { kind: 'splits' as const, channel: task.splits.slice.name } }
+        : null,
     laps,
     bestLap: best ? { lapIndex: best.lapIndex, lapTime: best.lapTime } : null,
     theoreticalBest: ideal ? { lapTime: toNanosecond(ideal.lapTime), sectors: ideal.sectors.map((s) => ({ time: s.time, lapIndex: s.lapIndex })) } : null,
@@ -113,9 +124,25 @@ function lapStats(task: LapStatsTask): LapStatsJson {
   };
 }
 
+/**
+ * The sectors of each lap from the logger's split times (splitSectorTimes), and how many sectors a lap has: the count
+ * most laps with splits have (the fewest of equally common ones). Undefined when no lap's splits add up to it.
+ */
+function splitsOf(laps: LapStatsTask['laps'], slice: StoredSlice): { perLap: (number[] | undefined)[]; count: number } | undefined {
+  const { times, values, period } = physical(slice);
+  const changes = splitChanges(times, values);
+  const perLap = laps.map((lap) => splitSectorTimes(changes, lap, period || 1));
+  const counts = new Map<number, number>();
+  for (const s of perLap) if (s) counts.set(s.length, (counts.get(s.length) ?? 0) + 1);
+  let count = 0;
+  let most = 0;
+  for (const [n, laps] of [...counts].sort((a, b) => a[0] - b[0])) if (laps > most) [count, most] = [n, laps];
+  return count > 0 ? { perLap, count } : undefined;
+}
+
 function noTheoreticalBest(task: LapStatsTask, flyingLaps: number, sectorCount: number): string {
-  if (!task.sectors || sectorCount === 0)
-    return "No sectors: the request gave no sectorStartDistances, the session's track configuration has no TrackSectorDefinitions with a StartDistance (or the dataset no distance or speed channel to time them on), and the dataset carries no sector splits (its beacons give the laps only), so there is no theoretical best";
+  if ((!task.sectors && !task.splits) || sectorCount === 0)
+    return "No sectors: the request gave no sectorStartDistances, the session's track configuration has no TrackSectorDefinitions with a StartDistance (or the dataset no distance or speed channel to time them on), and the dataset has no split time channel (MoTeC's Split Time) whose splits add up to its laps, so there is no theoretical best";
   if (flyingLaps === 0) return 'No flying lap (only an out-lap and an in-lap): there is no theoretical best';
   return 'A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best';
 }

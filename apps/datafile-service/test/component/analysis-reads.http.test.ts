@@ -53,7 +53,7 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
         { name: 'Throttle', unit: '%', threshold: 50 },
         { name: 'Brake Temp', unit: 'C', threshold: null },
       ]);
-      expect(body.sectors).toEqual({ startDistances: [0, 50], source: { kind: 'integrated', channel: 'Ground Speed' } });
+      expect(body.sectors).toEqual({ count: 2, startDistances: [0, 50], source: { kind: 'integrated', channel: 'Ground Speed' } });
       expect(body.laps.map((l: Json) => [l.lapIndex, l.kind, l.startTime, l.lapTime])).toEqual([
         [0, 'out', 0, 10],
         [1, 'flying', 10, 10],

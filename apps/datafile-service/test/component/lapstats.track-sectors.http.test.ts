@@ -85,7 +85,7 @@ describe("POST .../lapstats without sectorStartDistances: the sectors of the ses
 
   test("when the session's track has sector definitions, then each lap is split at their start distances and the splits add up to the lap time", async () => {
     const body = await lapStats(runSheet, { channels: [] });
-    expect(body.sectors).toEqual({ startDistances: [0, 50, 70], source: { kind: 'integrated', channel: 'Ground Speed' } });
+    expect(body.sectors).toEqual({ count: 3, startDistances: [0, 50, 70], source: { kind: 'integrated', channel: 'Ground Speed' } });
     const [, lap1, lap2] = body.laps;
     // Lap 1 at 10 m/s: 5 s to 50 m, 2 s to 70 m, the rest of its 10 s; lap 2 at 20 m/s: 2.5 s, 1 s, the rest.
     [5, 2, 3].forEach((t, k) => expect(lap1.sectorTimes[k]).toBeCloseTo(t, 9));

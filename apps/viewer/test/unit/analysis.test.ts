@@ -30,7 +30,7 @@ describe('the analysis views', () => {
     const answer: LapStatsJson = {
       ...echo,
       channels: [{ name: 'Speed', unit: 'km/h', threshold: 100 }],
-      sectors: { startDistances: [0, 500], source: { kind: 'channel', channel: 'Lap Distance' } },
+      sectors: { count: 2, startDistances: [0, 500], source: { kind: 'channel', channel: 'Lap Distance' } },
       laps: [{ lapIndex: 1, kind: 'flying', startTime: 10, lapTime: 63.5, sectorTimes: [30.25, null], channels: [{ name: 'Speed', min: 50, max: 210.456, mean: 120, timeAbove: 40 }] }],
       bestLap: { lapIndex: 1, lapTime: 63.5 },
       theoreticalBest: null,
@@ -41,6 +41,17 @@ describe('the analysis views', () => {
       rows: [['2', 'flying', '1:03.500', '30.250', '-', '50', '210.46', '120', '40.000']],
     });
     expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best.');
+    // Sectors timed by the logger's split beacons: as many columns as their count (no start distances), and said.
+    const splits: LapStatsJson = {
+      ...answer,
+      channels: [],
+      sectors: { count: 3, startDistances: [], source: { kind: 'splits', channel: 'Split Time' } },
+      laps: [{ lapIndex: 1, kind: 'flying', startTime: 10, lapTime: 63.5, sectorTimes: [20, 30, 13.5], channels: [] }],
+      theoreticalBest: { lapTime: 63.5, sectors: [{ time: 20, lapIndex: 1 }, { time: 30, lapIndex: 1 }, { time: 13.5, lapIndex: 1 }] },
+      theoreticalBestNote: null,
+    };
+    expect(lapStatsTable(splits).header).toEqual(['lap', 'kind', 'time', 'S1', 'S2', 'S3']);
+    expect(lapStatsSummary(splits)).toBe("Best lap 2: 1:03.500. Theoretical best 1:03.500 (sectors from laps 2, 2, 2). Sectors timed by the logger's split beacons (Split Time).");
   });
 
   test('when a count axis gets its ticks, then they are whole numbers on a round step from 0, never 0.00 or a fraction of a sample', () => {
