@@ -1,6 +1,6 @@
 import uPlot from 'uplot';
 import { SHOWN_TEXT_CHARS, shortText } from './display-number';
-import { tickDecimals } from './plot-data';
+import { shiftedSplits, tickDecimals } from './plot-data';
 
 
 export interface PaneSpec {
@@ -14,6 +14,11 @@ export interface PaneSpec {
   data: uPlot.AlignedData;
   /** Fixed x range (the read window), else fitted to the data. */
   xRange?: [number, number];
+  /**
+   * Where the x axis counts from: its ticks are placed at round values of `x − xOrigin` and labelled so (a lap's plot
+   * in lap time: file seconds drawn, seconds from the lap's start shown). Absent: 0.
+   */
+  xOrigin?: number;
   /**
    * What the pane's legend shows at the cursor: its time and each series' value at the cursor's own x (not at the
    * nearest point uPlot would snap to), so the legend says what the page's values line says. Absent: uPlot's own.
@@ -118,6 +123,7 @@ export class PaneStack {
 
   private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement, last: boolean): uPlot.Options {
     const readout = spec.readout;
+    const origin = spec.xOrigin ?? 0;
     const compact = this.options.compact === true;
     // The x axis's label once, under the last pane, when compact; its ticks on every pane, in less room.
     const xLabel = !compact ? { label: spec.xLabel } : last ? { label: spec.xLabel, size: 26, labelSize: 16, labelGap: 0 } : { size: 26 };
@@ -147,8 +153,9 @@ export class PaneStack {
       axes: [
         {
           ...xLabel,
+          ...(origin ? { splits: (_u: uPlot, _axis: number, min: number, max: number, incr: number) => shiftedSplits(min, max, incr, origin) } : {}),
           values: (_u, splits, _a, _s, incr) => {
-            const labels = splits.map((v) => v.toFixed(tickDecimals(incr)));
+            const labels = splits.map((v) => (v - origin).toFixed(tickDecimals(incr)));
             pane.dataset['xTicks'] = labels.join(' ');
             return labels;
           },

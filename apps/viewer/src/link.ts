@@ -28,6 +28,8 @@ export interface ViewerLink {
   view?: { start: number; duration: number };
   /** The time plots drawn one pane a unit (`panes=unit`). */
   panesByUnit?: boolean;
+  /** A lap's time plots counted from the lap's start (`axis=lap`). */
+  lapTimeAxis?: boolean;
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,6 +59,7 @@ export function encodeLink(link: ViewerLink): string {
   }
   if (link.view) q.set('view', `${seconds(link.view.start)},${seconds(link.view.duration)}`);
   if (link.panesByUnit) q.set('panes', 'unit');
+  if (link.lapTimeAxis) q.set('axis', 'lap');
   // URLSearchParams writes a space as '+': %20 reads the same and keeps names legible where '+' is part of them.
   return q.toString().replace(/\+/g, '%20');
 }
@@ -75,7 +78,7 @@ export function decodeLink(fragment: string): { link: ViewerLink; problems: stri
   } catch {
     return { link, problems: ['the link is not a list of name=value pairs'] };
   }
-  const known = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes']);
+  const known = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes', 'axis']);
   for (const name of new Set(q.keys())) if (!known.has(name)) problems.push(`"${name.slice(0, 40)}" is not part of a viewer link`);
   for (const pick of PICKS) {
     const id = q.get(pick);
@@ -117,5 +120,8 @@ export function decodeLink(fragment: string): { link: ViewerLink; problems: stri
   const panes = q.get('panes');
   if (panes === 'unit') link.panesByUnit = true;
   else if (panes !== null) problems.push('panes is not "unit"');
+  const axis = q.get('axis');
+  if (axis === 'lap') link.lapTimeAxis = true;
+  else if (axis !== null) problems.push('axis is not "lap"');
   return { link, problems };
 }

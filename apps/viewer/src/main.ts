@@ -134,11 +134,14 @@ class Viewer {
     el('pan-right').addEventListener('click', () => void this.pan(0.5));
     el('zoom-out').addEventListener('click', () => void this.zoomOut());
     el('zoom-reset').addEventListener('click', () => this.resetZoom());
-    // The same samples drawn again on other panes: nothing is read.
-    el('panes-by-unit').addEventListener('change', () => {
-      this.renderTimePanes();
-      this.writeLink();
-    });
+    // The same samples drawn again on other panes, or on another axis: nothing is read.
+    for (const id of ['panes-by-unit', 'time-axis']) {
+      el(id).addEventListener('change', () => {
+        this.renderTimePanes();
+        this.fillCursorLine(null);
+        this.writeLink();
+      });
+    }
     // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
     document.addEventListener('keydown', (e) => this.onKey(e));
     el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
@@ -237,6 +240,7 @@ class Viewer {
       const channels = this.ticked().map((c) => c.name);
       if (channels.length) link.channels = channels;
       if (el<HTMLInputElement>('panes-by-unit').checked) link.panesByUnit = true;
+      if (el<HTMLSelectElement>('time-axis').value === 'lap') link.lapTimeAxis = true;
       if (this.plotted.length) {
         link.scope = this.scope;
         if (this.view) link.view = { start: this.view.start, duration: this.view.duration };
@@ -328,6 +332,7 @@ class Viewer {
         }
         this.renderCatalogue();
         el<HTMLInputElement>('panes-by-unit').checked = link.panesByUnit === true;
+        el<HTMLSelectElement>('time-axis').value = link.lapTimeAxis ? 'lap' : 'file';
         let scope = link.scope ?? { kind: 'file' as const };
         if (scope.kind === 'lap' && !this.laps[scope.lapIndex]) {
           said.push(`this file has no lap ${scope.lapIndex + 1} (it has ${this.laps.length})`);
@@ -836,20 +841,31 @@ class Viewer {
     if (!range) return;
     const byUnit = el<HTMLInputElement>('panes-by-unit').checked;
     const colourOf = new Map(this.plotted.map((p, i) => [p.name, COLOURS[i % COLOURS.length] as string]));
+    const origin = this.timeOrigin();
     const specs: PaneSpec[] = paneGroups(this.plotted, byUnit).map((group) => {
       const [first] = group as [PlottedChannel, ...PlottedChannel[]];
       return {
         id: byUnit ? `unit:${first.unit}` : first.name,
         title: group.map((p) => p.name).join(', '),
         unit: first.unit,
-        xLabel: 'time (s)',
+        xLabel: origin ? 'lap time (s)' : 'time (s)',
+        ...(origin ? { xOrigin: origin } : {}),
         series: group.map((p) => ({ label: p.name, colour: colourOf.get(p.name) as string, step: p.step })),
         data: alignLines(group.map((p) => p.line)) as PaneSpec['data'],
         xRange: [range.start, range.start + range.duration],
-        readout: { time: formatCursorTime, value: (x, i) => formatValue(valueAt((group[i] as PlottedChannel).line, x, (group[i] as PlottedChannel).step), first.unit) },
+        readout: { time: (x) => formatCursorTime(x - origin), value: (x, i) => formatValue(valueAt((group[i] as PlottedChannel).line, x, (group[i] as PlottedChannel).step), first.unit) },
       };
     });
     this.panes.render(specs);
+  }
+
+  /**
+   * Where the time plots' axis counts from: the plotted lap's start with *Time axis* on lap time and a lap as the scope
+   * (zoomed inside it or not); else 0 (file time). The samples, the zoom and the link stay in file time.
+   */
+  private timeOrigin(): number {
+    if (el<HTMLSelectElement>('time-axis').value !== 'lap' || this.scope.kind !== 'lap') return 0;
+    return this.laps[this.scope.lapIndex]?.start ?? 0;
   }
 
   private async zoomTo(min: number, max: number): Promise<void> {
@@ -959,7 +975,8 @@ class Viewer {
   private fillCursorLine(x: number | null): void {
     const spans = el('cursor-values').children;
     // Off the plots: "--" in every place.
-    const parts = [`t = ${x === null ? '--' : formatCursorTime(x)} s`, ...this.plotted.map((p) => `${p.name}: ${x === null ? '--' : formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
+    const origin = this.timeOrigin();
+    const parts = [`${origin ? 'lap t' : 't'} = ${x === null ? '--' : formatCursorTime(x - origin)} s`, ...this.plotted.map((p) => `${p.name}: ${x === null ? '--' : formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
     for (let i = 0; i < spans.length; i++) {
       const span = spans[i] as HTMLElement;
       span.textContent = parts[i] ?? '';

@@ -179,3 +179,12 @@ export function paneGroups<T extends { unit: string }>(items: readonly T[], byUn
   }
   return [...groups.values()];
 }
+
+/** Tick positions at round multiples of `incr` counted from `origin`, within [min, max]. */
+export function shiftedSplits(min: number, max: number, incr: number, origin: number): number[] {
+  const out: number[] = [];
+  if (!(incr > 0) || !(max >= min)) return out;
+  const first = Math.ceil((min - origin) / incr - 1e-9);
+  for (let k = first; origin + k * incr <= max + incr * 1e-9 && out.length < 1000; k++) out.push(origin + k * incr);
+  return out;
+}

@@ -357,6 +357,48 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await page.context().close();
   });
 
+  test('when a lap is plotted on the lap time axis, then its ticks and the values line count from the lap\'s start (0 to its lap time) with the same values, and a zoom stays on that axis', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    // The status names the lap's range in file time: "1 channel(s), 159.310 s to 222.990 s".
+    const lapStart = Number((/, ([\d.]+) s to /.exec((await page.textContent('[data-testid=status]')) ?? '') as RegExpExecArray)[1]);
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
+    await page.waitForFunction(() => /t = \d/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    const [, fileTime, fileValue] = /^t = ([\d.]+) s.*Ground Speed: (\S+)/.exec((await page.textContent('[data-testid=cursor-values]')) as string) as RegExpExecArray;
+
+    await andDrawn(page, 'panes', () => page.selectOption('[data-testid=time-axis]', 'lap'));
+    const ticks = ((await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')) ?? '').split(' ').map(Number);
+    expect(ticks[0]).toBeGreaterThanOrEqual(0);
+    expect(ticks[0]).toBeLessThan(15);
+    expect(ticks.at(-1)).toBeLessThan(70);
+    expect(await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-label')).toBe('lap time (s)');
+    await page.mouse.move(box.x + box.width * 0.4 + 1, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
+    await page.waitForFunction(() => /lap t = \d/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    const [, lapTime, lapValue] = /^lap t = ([\d.]+) s.*Ground Speed: (\S+)/.exec((await page.textContent('[data-testid=cursor-values]')) as string) as RegExpExecArray;
+    // The same place: its file time less the lap's start, and the same value.
+    expect(Math.abs(Number(lapTime) - (Number(fileTime) - lapStart))).toBeLessThan(0.002);
+    expect(lapValue).toBe(fileValue);
+    expect(new URL(page.url()).hash).toContain('axis=lap');
+    // A zoom inside the lap: still lap time.
+    await andDrawn(page, 'panes', async () => {
+      await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    });
+    const zoomed = ((await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')) ?? '').split(' ').map(Number);
+    expect(zoomed[0]).toBeGreaterThan(5);
+    expect(zoomed.at(-1)).toBeLessThan(40);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when a plot is scrolled into view (as focus or a link into the page does), then its top stops below the messages and values line, not under them', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack, { width: 1280, height: 700 });
     await pickRun(page, 'Consistency Cup', 'Run 1');

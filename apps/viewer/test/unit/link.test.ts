@@ -15,6 +15,7 @@ describe('the viewer link (the fragment of its address)', () => {
       scope: { kind: 'lap', lapIndex: 2 },
       view: { start: 1234.5678901234, duration: 0.25 },
       panesByUnit: true,
+      lapTimeAxis: true,
     };
     const fragment = encodeLink(link);
     expect(fragment).toContain('lap=3');

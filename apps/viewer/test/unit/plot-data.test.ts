@@ -1,5 +1,5 @@
 import type { ChannelSeries } from '@pitwall/channels';
-import { alignLines, clampWindow, formatCursorTime, formatValue, grid, paneGroups, panWindow, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, zoomAround } from '../../src/plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, grid, paneGroups, panWindow, shiftedSplits, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, zoomAround } from '../../src/plot-data';
 
 describe('seriesLine', () => {
   test('when a series has implicit times, then sample i is at startTime + i / frequency, less the offset; gaps and NaN are null', () => {
@@ -170,5 +170,18 @@ describe('paneGroups', () => {
   it('when panes are one a unit, then channels of a unit share a pane, panes in the order their first channel was ticked', () => {
     expect(paneGroups(channels, true).map((g) => g.map((c) => c.name))).toEqual([['Brake Pres Front', 'Brake Pres Rear'], ['Ground Speed', 'Wheel Speed FL'], ['Gear']]);
     expect(paneGroups([], true)).toEqual([]);
+  });
+});
+
+describe('shiftedSplits (a lap plot\'s ticks in lap time)', () => {
+  it('when the axis counts from a lap\'s start, then the ticks fall on round lap times inside the range', () => {
+    const ticks = shiftedSplits(159.31, 222.99, 10, 159.31);
+    expect(ticks.map((t) => Number((t - 159.31).toFixed(9)))).toEqual([0, 10, 20, 30, 40, 50, 60]);
+    expect(shiftedSplits(165, 180, 5, 159.31).map((t) => Number((t - 159.31).toFixed(9)))).toEqual([10, 15, 20]);
+  });
+  it('when the step or the range is not usable, then there are no ticks (and never more than 1000)', () => {
+    expect(shiftedSplits(0, 10, 0, 0)).toEqual([]);
+    expect(shiftedSplits(10, 0, 1, 0)).toEqual([]);
+    expect(shiftedSplits(0, 1e9, 1, 0)).toHaveLength(1000);
   });
 });
