@@ -16,11 +16,8 @@ export interface LapStatsTask {
   op: 'lapStats';
   echo: DatasetEcho;
   laps: { lapIndex: number; kind: 'out' | 'flying' | 'in'; startTime: number; endTime: number }[];
-  /**
-   * Each channel reported on (each once), with its threshold: a logged channel's whole-file stored values (`slice`),
-   * a math channel's evaluation over each lap (`lapSlices`, in the order of `laps`).
-   */
-  channels: ({ name: string; unit: string; threshold: number | null } & ({ slice: StoredSlice } | { lapSlices: StoredSlice[] }))[];
+  /** Each channel reported on (each once), with its threshold: its whole-file values (a math channel's evaluated over the whole file). */
+  channels: { name: string; unit: string; threshold: number | null; slice: StoredSlice }[];
   /** With sectors: the whole file's distance source and the sectors' start distances. */
   sectors?: { slice: StoredSlice; source: LapDistanceSourceJson; startDistances: number[] };
 }
@@ -79,11 +76,10 @@ function sliceBetween(slice: StoredSlice, times: Float64Array, start: number, en
 }
 
 function lapStats(task: LapStatsTask): LapStatsJson {
-  const series = task.channels.map((c) => ('slice' in c ? physical(c.slice) : undefined));
-  const lapSeries = task.channels.map((c) => ('lapSlices' in c ? c.lapSlices.map(physical) : undefined));
+  const series = task.channels.map((c) => physical(c.slice));
   const distance = task.sectors ? { slice: task.sectors.slice, times: physical(task.sectors.slice).times } : undefined;
   const sectorCount = task.sectors ? [0, ...task.sectors.startDistances.filter((d) => d > 0)].length : 0;
-  const laps = task.laps.map((lap, j) => {
+  const laps = task.laps.map((lap) => {
     const lapTime = toNanosecond(lap.endTime - lap.startTime);
     let sectors: (number | null)[] | null = null;
     if (task.sectors && distance) {
@@ -91,7 +87,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
       sectors = sectorTimes(trace, lap.endTime - lap.startTime, task.sectors.startDistances).map((t) => (t === null ? null : toNanosecond(t)));
     }
     const channels = task.channels.map((c, k) => {
-      const values = (series[k] ?? lapSeries[k]?.[j]) as ReturnType<typeof physical>;
+      const values = series[k] as ReturnType<typeof physical>;
       const { min, max, mean, timeAbove } = channelStats(values, lap.startTime, lap.endTime, c.threshold ?? undefined);
       return { name: c.name, min, max, mean, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove) };
     });
