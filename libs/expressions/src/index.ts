@@ -7,3 +7,4 @@ export { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH, MAX_EXPRESSION_NODES, pars
 export { LAP_FUNCTIONS, TIME_FUNCTIONS, type LapFunctionName, type TimeFunctionName } from './time-functions';
 export { evaluationOrder, findCycle, type DependencyGraph } from './dependencies';
 export { mathReadsOf, type MathReads } from './reads';
+export { definitionReaches, expressionReach, NO_REACH, reachesNothing, throughReach, widerReach, type ExpressionReach, type Margin, type Reach } from './reach';

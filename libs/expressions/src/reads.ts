@@ -1,4 +1,5 @@
 import { compile } from './compile';
+import { expressionReach, NO_REACH, type ExpressionReach } from './reach';
 
 /** What a math-channel expression reads and needs of the laps, or why it does not compile. */
 export interface MathReads {
@@ -6,9 +7,16 @@ export interface MathReads {
   needs: { lapTime: boolean; lapDistance: boolean };
   /** The most arrays of its time base's length one evaluation of it allocates, its result included (CompiledExpression.arrays); 0 when it does not compile. */
   arrays: number;
+  /**
+   * What its time functions read beyond each time (ExpressionReach): a reader evaluates over that context, so that a
+   * window's values are the whole file's. Nothing for an expression that does not compile.
+   */
+  reach: ExpressionReach;
   /** The compile error's message, for an expression that does not compile (then it reads nothing). */
   error?: string;
 }
+
+const NO_EXPRESSION_REACH: ExpressionReach = { own: NO_REACH, through: new Map() };
 
 /** Expressions kept compiled, the most recently used (each at most MAX_EXPRESSION_LENGTH characters: a few MB at most). */
 const KEPT = 4096;
@@ -29,9 +37,9 @@ export function mathReadsOf(expression: string): MathReads {
   let reads: MathReads;
   try {
     const c = compile(expression, { inputs: 'any', math: true });
-    reads = { inputs: [...c.inputs], needs: { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance }, arrays: c.arrays };
+    reads = { inputs: [...c.inputs], needs: { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance }, arrays: c.arrays, reach: expressionReach(c.ast) };
   } catch (error) {
-    reads = { inputs: [], needs: { lapTime: false, lapDistance: false }, arrays: 0, error: (error as Error).message };
+    reads = { inputs: [], needs: { lapTime: false, lapDistance: false }, arrays: 0, reach: NO_EXPRESSION_REACH, error: (error as Error).message };
   }
   kept.set(expression, reads);
   if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);

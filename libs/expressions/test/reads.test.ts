@@ -1,11 +1,13 @@
-import { compile, mathReadsOf } from '../src';
+import { compile, expressionReach, mathReadsOf } from '../src';
 
 describe('mathReadsOf: what a stored math channel reads, compiled once per expression text', () => {
   test('when an expression is asked for, then its inputs, lap needs and arrays are what compile finds, and asking again answers the kept result without compiling', () => {
     const expression = 'if("Ground Speed" > 100, smooth("Throttle Pos", 0.5), lapDistance()) + Brakes';
     const reads = mathReadsOf(expression);
     const compiled = compile(expression, { inputs: 'any', math: true });
-    expect(reads).toEqual({ inputs: [...compiled.inputs], needs: { lapTime: compiled.needs.lapTime, lapDistance: compiled.needs.lapDistance }, arrays: compiled.arrays });
+    expect(reads).toEqual({ inputs: [...compiled.inputs], needs: { lapTime: compiled.needs.lapTime, lapDistance: compiled.needs.lapDistance }, arrays: compiled.arrays, reach: expressionReach(compiled.ast) });
+    // smooth's half width each side, around Throttle Pos only.
+    expect(reads.reach.own).toEqual({ start: false, before: { seconds: 0.25, samples: 0 }, after: { seconds: 0.25, samples: 0 } });
     // smooth's argument and its own array, the result.
     expect(reads.arrays).toBe(3);
     expect(reads.needs.lapDistance).toBe(true);

@@ -6,7 +6,7 @@ import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
 import { buffersOf } from './read-channels';
 import { withinSampleBudget } from './read-budget';
-import { catalogueWith, decodesOf, isMathChannel } from './math-lookup';
+import { catalogueWith, decodesOf } from './math-lookup';
 import { slicesOf, type MathReads } from './read-math-channels';
 import type { AnalysisTask, DatasetEcho } from '../workers/analysis';
 import type { StoredSlice } from '../workers/shape-channels';
@@ -52,9 +52,8 @@ export interface HistogramRead {
 }
 
 /**
- * `POST .../lapstats`: every lap of the dataset, each logged channel read whole once (and the distance source when
- * sectors are asked), each math channel evaluated over each lap (a lap is its scope, as for a lap read: `integral`
- * starts at the lap's start, so the numbers are the lap read's), then the statistics on the pool. Unknown channels
+ * `POST .../lapstats`: every lap of the dataset, each channel read whole once (a math channel evaluated once over the
+ * whole file; and the distance source when sectors are asked), then the statistics on the pool, lap by lap. Unknown channels
  * are refused before any sample is read, and the samples decoded are held to READ_SAMPLE_BUDGET.
  */
 export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: LapStatsRead, parts: Parts, signal: AbortSignal, math?: MathReads): Promise<Uint8Array> {
@@ -77,22 +76,15 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
     const why = `${file.laps.length} laps × ${distinct.length} channels are ${cells} lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is ${parts.limits.maxLapStatsCells}): ask fewer channels at once`;
     throw AppError.badRequest(`The lap statistics of ${ref.type} ${ref.id} dataset '${ref.group}' would be too many: ${why}`, { channels: [why] });
   }
-  const maths = distinct.filter(isMathChannel);
-  const logged = distinct.filter((info) => !isMathChannel(info));
   const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;
   // Without sectors by distance, the logger's split beacons time them when the file logs their split times.
   const splitInfo = read.sectorStartDistances ? undefined : splitTimeChannel(file.channels);
-  const reading = [...logged, ...[sourceInfo, splitInfo].filter((info): info is ChannelInfo => info !== undefined && !byName.has(info.name))];
-  const lapWindows = maths.length ? file.laps.map((lap) => resolveScope({ mode: 'lap', lapIndex: lap.index }, file)) : [];
-  // A math channel counts as over the whole file: its laps together decode and evaluate what one whole-file read does
-  // (counted lap by lap, a format read whole would count the whole channel for each lap, and the count would cost the
-  // event loop a walk of the definitions per lap).
-  withinSampleBudget([...reading, ...maths].reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'channels');
+  const reading = [...distinct, ...[sourceInfo, splitInfo].filter((info): info is ChannelInfo => info !== undefined && !byName.has(info.name))];
+  // A math channel is evaluated once over the whole file, as a logged channel is read: its value at a time is the same
+  // whatever read asks for it (integral from the file's start), so each lap's figures are its lap read's.
+  withinSampleBudget(reading.reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'channels');
   const evaluated = await slicesOf(dataset, reading, window, parts.cache, math, signal);
   const slices = new Map(reading.map((info, i) => [info.name, evaluated[i] as StoredSlice]));
-  // Each lap's evaluation of the math channels, all of them at once per lap (one evaluation per time base).
-  const perLap: StoredSlice[][] = [];
-  for (const lapWindow of lapWindows) perLap.push(await (math as MathReads).slices(maths, lapWindow, signal));
   // The distance source may also be a channel reported on: the pool gets its own copy (each buffer is moved once).
   const sectors = source && sourceInfo && read.sectorStartDistances ? { slice: byName.has(sourceInfo.name) ? copyOf(slices.get(sourceInfo.name) as StoredSlice) : (slices.get(sourceInfo.name) as StoredSlice), source: { kind: source.kind, channel: source.channel }, startDistances: [...read.sectorStartDistances] } : undefined;
   const splits = splitInfo ? { slice: byName.has(splitInfo.name) ? copyOf(slices.get(splitInfo.name) as StoredSlice) : (slices.get(splitInfo.name) as StoredSlice) } : undefined;
@@ -103,13 +95,12 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
     channels: distinct.map((info) => {
       // Own properties only: a channel named toString or constructor has no threshold unless the body gives it one.
       const threshold = Object.hasOwn(read.thresholds, info.name) ? (read.thresholds[info.name] as number) : null;
-      const m = isMathChannel(info) ? maths.indexOf(info) : -1;
-      return m < 0 ? { name: info.name, unit: info.unit, threshold, slice: slices.get(info.name) as StoredSlice } : { name: info.name, unit: info.unit, threshold, lapSlices: perLap.map((lap) => lap[m] as StoredSlice) };
+      return { name: info.name, unit: info.unit, threshold, slice: slices.get(info.name) as StoredSlice };
     }),
     ...(sectors ? { sectors } : {}),
     ...(splits ? { splits } : {}),
   };
-  const all = [...task.channels.flatMap((c) => ('slice' in c ? [c.slice] : c.lapSlices)), ...(sectors ? [sectors.slice] : []), ...(splits ? [splits.slice] : [])];
+  const all = [...task.channels.map((c) => c.slice), ...(sectors ? [sectors.slice] : []), ...(splits ? [splits.slice] : [])];
   return run(task, all, parts.pool, signal);
 }
 

@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import type { TaskPool } from './fair-pool';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
-import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache } from '@pitwall/formats';
+import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache, type TimeBase } from '@pitwall/formats';
 import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
@@ -215,31 +215,99 @@ function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, 
  * the range); other channels are read whole once (cached whole) and sliced.
  */
 export async function storedOfScope(dataset: OpenDataset, info: { name: string; regular: boolean; frequency: number; sampleCount: number }, window: ReturnType<typeof resolveScope>, cache: StoredChannelCache): Promise<StoredChannel> {
+  const whole = cache.get(dataset.contentKey, info.name);
+  if (whole) return sliceStored(whole, ...rangeIn(whole, window));
+  if (lazyRanges(dataset, info)) {
+    const { from, to } = scopeSampleRange(window, ldTimeBase(info), info.sampleCount);
+    return storedRange(dataset, info, from, to, cache);
+  }
+  const all = await storedWhole(dataset, info, cache);
+  return sliceStored(all, ...rangeIn(all, window));
+}
+
+/**
+ * Stored values of samples [from, to) of a channel (indices of the whole channel): a regular `.ld` channel reads just
+ * that range (cached under it, or whole when it is the whole channel); other channels are read whole once and sliced.
+ */
+export async function storedRange(dataset: OpenDataset, info: { name: string; regular: boolean; frequency: number; sampleCount: number }, from: number, to: number, cache: StoredChannelCache): Promise<StoredChannel> {
   const { file, contentKey } = dataset;
   const whole = cache.get(contentKey, info.name);
-  if (whole) return sliceStored(whole, ...rangeIn(whole, window));
-  if (file.format === 'motec-ld' && info.regular) {
-    const { from, to } = scopeSampleRange(window, { kind: 'implicit', start: 0, frequency: info.frequency }, info.sampleCount);
-    if (from === 0 && to === info.sampleCount) {
-      const all = await file.readStored(info.name);
-      cache.set(contentKey, info.name, all);
-      return all;
-    }
-    const rangeKey = `${info.name}\u0000${from}:${to}`;
-    const hit = cache.get(contentKey, rangeKey);
-    if (hit) return hit;
-    const part = await file.readStored(info.name, { from, to });
-    cache.set(contentKey, rangeKey, part);
-    return part;
+  if (whole) return sliceStored(whole, from, to);
+  if (!lazyRanges(dataset, info)) return sliceStored(await storedWhole(dataset, info, cache), from, to);
+  if (from === 0 && to === info.sampleCount) {
+    const all = await file.readStored(info.name);
+    cache.set(contentKey, info.name, all);
+    return all;
   }
-  const all = await file.readStored(info.name);
-  cache.set(contentKey, info.name, all);
-  return sliceStored(all, ...rangeIn(all, window));
+  const rangeKey = `${info.name}\u0000${from}:${to}`;
+  const hit = cache.get(contentKey, rangeKey);
+  if (hit) return hit;
+  const part = await file.readStored(info.name, { from, to });
+  cache.set(contentKey, rangeKey, part);
+  return part;
 }
 
 function rangeIn(stored: StoredChannel, window: ReturnType<typeof resolveScope>): [number, number] {
   const { from, to } = scopeSampleRange(window, stored.time, stored.samples.length / Math.max(1, stored.dimension));
   return [from, to];
+}
+
+/** The whole stored channel, from the channel cache or read once and kept there. */
+async function storedWhole(dataset: OpenDataset, info: { name: string }, cache: StoredChannelCache): Promise<StoredChannel> {
+  const whole = cache.get(dataset.contentKey, info.name);
+  if (whole) return whole;
+  const all = await dataset.file.readStored(info.name);
+  cache.set(dataset.contentKey, info.name, all);
+  return all;
+}
+
+/** A regular `.ld` channel: its samples are at i / frequency, and a range of them is read without reading the rest. */
+function lazyRanges(dataset: OpenDataset, info: { regular: boolean }): boolean {
+  return dataset.file.format === 'motec-ld' && info.regular;
+}
+
+function ldTimeBase(info: { frequency: number }): TimeBase {
+  return { kind: 'implicit', start: 0, frequency: info.frequency };
+}
+
+/**
+ * Where a channel's samples are, to find the ranges a read takes of it before reading them where that is possible:
+ * `count` samples, the time of each, the index range [from, to) of a window ([start, end) seconds on the file's axis)
+ * as a read of that window takes it. A regular `.ld` channel's from its catalogue entry alone; others' from the stored
+ * channel (read whole once and cached, as their reads read them).
+ */
+export interface ChannelAxis {
+  readonly count: number;
+  time(i: number): number;
+  range(start: number, end: number): { from: number; to: number };
+  /** Samples at the same times as another channel's of the same key (regular, one start and rate); undefined for times of their own. */
+  readonly key?: string;
+}
+
+export async function channelAxis(dataset: OpenDataset, info: { name: string; regular: boolean; frequency: number; sampleCount: number }, cache: StoredChannelCache): Promise<ChannelAxis> {
+  if (!cache.get(dataset.contentKey, info.name) && lazyRanges(dataset, info)) return ldAxis(info);
+  const stored = await storedWhole(dataset, info, cache);
+  return timeAxis(stored.time, stored.samples.length / Math.max(1, stored.dimension));
+}
+
+/** A regular `.ld` channel's axis, from its catalogue entry (no sample read); undefined for a channel read whole. */
+export function catalogueAxis(dataset: Pick<OpenDataset, 'file'>, info: { regular: boolean; frequency: number; sampleCount: number }): ChannelAxis | undefined {
+  return dataset.file.format === 'motec-ld' && info.regular ? ldAxis(info) : undefined;
+}
+
+function ldAxis(info: { frequency: number; sampleCount: number }): ChannelAxis {
+  return timeAxis(ldTimeBase(info), info.sampleCount);
+}
+
+/** The axis of `count` samples on a time base. */
+export function timeAxis(time: TimeBase, count: number): ChannelAxis {
+  const window = (start: number, end: number) => scopeSampleRange({ whole: false, start, end }, time, count);
+  if (time.kind === 'implicit') {
+    const { start, frequency } = time;
+    return { count, time: (i) => start + i / frequency, range: window, key: `${start} ${frequency}` };
+  }
+  const ts = time.timestamps;
+  return { count, time: (i) => ts[i] as number, range: window };
 }
 
 /**

@@ -1,16 +1,16 @@
 import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
-import { evaluationOrder, mathReadsOf, type DependencyGraph } from '@pitwall/expressions';
+import { definitionReaches, evaluationOrder, mathReadsOf, reachesNothing, type DependencyGraph, type Reach } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from '@pitwall/formats';
-import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { pickDistanceSource } from '@pitwall/laps';
 import { FieldRefusals } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
 import type { MathDefinition } from './math-definitions';
 import { samplesToDecode } from './read-budget';
 import { isMathChannel } from './math-lookup';
-import { buffersOf, ownedSlice, sliceView, storedOfScope } from './read-channels';
-import { fastestOf, rateBounds, rateGridLength, rateGridLengthBefore, type MathTask } from '../workers/math-channels';
+import { buffersOf, catalogueAxis, channelAxis, ownedSlice, storedOfScope, storedRange, type ChannelAxis } from './read-channels';
+import { baseContext, distanceRange, inputRange, type BaseContext, type BaseOf } from './math-context';
+import { fastestOf, rateGridLength, rateGridLengthBefore, type MathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
 
 /** The catalogue group math channels are listed in. */
@@ -144,49 +144,79 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
   const allLaps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];
   /**
    * The laps a task over `span` needs (lapTime(), lapDistance()): those reaching into it, found by binary search, so that
-   * a read evaluating lap by lap (lap statistics) sends each task its own lap, not every lap of the file.
+   * a read evaluating lap by lap sends each task its own lap, not every lap of the file.
    */
   const lapsOver = (span: { start: number; end: number }) =>
     allLaps.slice(
       firstWhere(allLaps.length, (i) => (allLaps[i] as { end: number }).end > span.start),
       firstWhere(allLaps.length, (i) => (allLaps[i] as { start: number }).start > span.end),
     );
-  /** The stored inputs of `channels` read (each once), their time bases grouped, and how a base's task is made. */
+  /** The stored inputs of `channels` read (each range once), their time bases and contexts grouped, and how a base's task is made. */
   const prepare = async (channels: readonly MathChannelInfo[], window: ScopeWindow, signal: AbortSignal): Promise<{ groups: TimeBaseGroup[]; taskOf: (group: TimeBaseGroup) => MathTask }> => {
-    // Each logged input (and the distance source) is read once, whatever number of channels and bases read it.
-    const stored = new Map<string, StoredChannel>();
+    // Where each input's samples are: a regular .ld channel's from its catalogue entry, others' from the channel read
+    // whole (as a read of them reads them).
+    const axes = new Map<string, ChannelAxis>();
     for (const info of channels) {
       for (const leaf of info.math.leaves) {
-        if (stored.has(leaf.name)) continue;
+        if (axes.has(leaf.name)) continue;
         signal.throwIfAborted();
-        stored.set(leaf.name, await storedOfScope(dataset, leaf, window, parts.cache));
+        axes.set(leaf.name, await channelAxis(dataset, leaf, parts.cache));
       }
     }
+    const axisOf = (leaf: ChannelInfo) => axes.get(leaf.name) as ChannelAxis;
+    // Each channel's context: its time base widened by what its time functions read beyond the window.
+    const reaches = reachesOf(channels);
+    const contexts = new Map(channels.map((info) => [info.name, baseContext(file, baseOf(info.math), reaches.get(info.name) as Reach, window, axisOf)]));
+    const groups = timeBaseGroups(channels, (info) => contexts.get(info.name) as BaseContext);
     // The read's half-open window clipped to the file's span, as a logged channel's samples: a Rate's grid runs over it
     // when its channel reads no channel.
     const span = scopeSpan(file, window);
-    let distance: { source: LapDistanceSourceJson; stored: StoredChannel } | undefined;
-    if (channels.some((info) => info.math.lapDistance)) {
-      // planOf refused a file without a distance source, so the catalogue never lists one it cannot evaluate
-      const source = pickDistanceSource(file.channels) as NonNullable<ReturnType<typeof pickDistanceSource>>;
-      signal.throwIfAborted();
-      distance = { source: { kind: source.kind, channel: source.channel }, stored: await storedOfScope(dataset, channelOf(file, source.channel), lapsWindow(file, window), parts.cache) };
+    // Each range of an input (and of the distance source) is read once, whatever number of channels and bases read it.
+    const stored = new Map<string, StoredChannel>();
+    const read = async (leaf: ChannelInfo, range: { from: number; to: number }): Promise<string> => {
+      const key = `${leaf.name}\u0000${range.from}:${range.to}`;
+      if (!stored.has(key)) {
+        signal.throwIfAborted();
+        stored.set(key, await storedRange(dataset, leaf, range.from, range.to, parts.cache));
+      }
+      return key;
+    };
+    const source = channels.some((info) => info.math.lapDistance) ? pickDistanceSource(file.channels) : undefined;
+    const sourceInfo = source ? channelOf(file, source.channel) : undefined;
+    const sourceAxis = sourceInfo ? await channelAxis(dataset, sourceInfo, parts.cache) : undefined;
+    const prepared = new Map<TimeBaseGroup, { inputs: string[]; laps: { start: number; end: number }[]; distance?: { key: string; laps: { from: number; to: number }[] } }>();
+    for (const group of groups) {
+      const { context } = group;
+      const baseAxis = context.baseInput !== undefined ? axes.get(context.baseInput) : undefined;
+      const inputs: string[] = [];
+      for (const leaf of group.leaves) inputs.push(await read(leaf, inputRange(leaf, axisOf(leaf), context, window, baseAxis)));
+      const laps = context.first !== undefined && context.last !== undefined ? lapsOver({ start: context.first, end: context.last }) : lapsOver(span);
+      let distance: { key: string; laps: { from: number; to: number }[] } | undefined;
+      if (source && sourceInfo && sourceAxis && group.channels.some((info) => info.math.lapDistance)) {
+        // planOf refused a file without a distance source, so the catalogue never lists one it cannot evaluate
+        const range = context.last !== undefined ? distanceRange(sourceAxis, laps, source.kind, context.last) : { from: 0, to: 0, laps: laps.map(() => ({ from: 0, to: 0 })) };
+        distance = { key: await read(sourceInfo, range), laps: range.laps };
+      }
+      prepared.set(group, { inputs, laps, ...(distance ? { distance } : {}) });
     }
-    const groups = timeBaseGroups(channels, (leaf) => sliceView(stored.get(leaf.name) as StoredChannel), span);
-    const laps = lapsOver(span);
     // A base's task (and its copies of the inputs) is made when it is sent, not before.
     const taskOf = (group: TimeBaseGroup): MathTask => {
       const plans = group.channels.map((info) => info.math);
       const lapDistance = plans.some((p) => p.lapDistance);
+      const { inputs, laps, distance } = prepared.get(group) as NonNullable<ReturnType<typeof prepared.get>>;
+      const { context } = group;
       return {
         channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
         definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression, ...(d.decimalPlaces !== undefined ? { decimalPlaces: d.decimalPlaces } : {}) })),
-        inputs: group.leaves.map((leaf) => ownedSlice(stored.get(leaf.name) as StoredChannel)),
+        inputs: inputs.map((key) => ownedSlice(stored.get(key) as StoredChannel)),
         ...(group.rate !== undefined ? { rate: group.rate } : {}),
         ...(group.baseInput !== undefined ? { baseInput: group.baseInput } : {}),
+        ...(context.grid ? { grid: context.grid } : {}),
+        ...(context.keep ? { keep: context.keep } : {}),
+        ...(context.origin ? { origin: context.origin } : {}),
         span,
         ...(lapDistance || plans.some((p) => p.lapTime) ? { laps } : {}),
-        ...(lapDistance && distance ? { distance: { source: distance.source, slice: ownedSlice(distance.stored) } } : {}),
+        ...(lapDistance && source && distance ? { distance: { source: { kind: source.kind, channel: source.channel }, slice: ownedSlice(stored.get(distance.key) as StoredChannel), laps: distance.laps } } : {}),
       };
     };
     return { groups, taskOf };
@@ -194,9 +224,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
   const reads: MathReads = {
     infos,
     decodes(info, window) {
-      const source = info.math.lapDistance ? pickDistanceSource(file.channels) : undefined;
-      const distance = source ? samplesToDecode(file, channelOf(file, source.channel), lapsWindow(file, window)) : 0;
-      return info.math.leaves.reduce((n, leaf) => n + samplesToDecode(file, leaf, window), distance) + evaluatedSamples(file, info, window);
+      return samplesCounted(dataset, info, window, lapsOver);
     },
     async slice(info, window, signal) {
       return (await reads.slices([info], window, signal))[0] as StoredSlice;
@@ -238,6 +266,25 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
   return reads;
 }
 
+/** A channel's time base: its Rate's grid, or the samples of the first of the fastest inputs it reads. */
+export function baseOf(plan: MathPlan): BaseOf {
+  const rate = plan.definition.rate;
+  const baseLeaf = rate === undefined ? fastestOf(plan.leaves) : undefined;
+  return { ...(rate !== undefined ? { rate } : {}), leaves: plan.leaves, ...(baseLeaf ? { baseLeaf } : {}) };
+}
+
+/**
+ * The reach of each of `channels` (what its time functions read beyond each time, through every definition it reads),
+ * from one walk over the definitions they need (the channels of a read share one resolution's order).
+ */
+function reachesOf(channels: readonly MathChannelInfo[]): Map<string, Reach> {
+  const first = channels[0];
+  if (!first) return new Map();
+  const definitions = first.math.order.definitionsOf(channels.map((info) => info.name));
+  // Compiled once per expression text and kept (mathReadsOf): no definition is compiled here.
+  return definitionReaches(definitions.map((d) => ({ name: d.name, reach: mathReadsOf(d.expression).reach })));
+}
+
 /** The buffers a math task's inputs move to the pool with. */
 function transfersOf(task: MathTask): ArrayBuffer[] {
   return [...task.inputs, ...(task.distance ? [task.distance.slice] : [])].flatMap((s) => buffersOf(s));
@@ -246,7 +293,7 @@ function transfersOf(task: MathTask): ArrayBuffer[] {
 /** The most pool tasks one read's math channels run at a time (one per time base). */
 export const MATH_TASKS_PER_READ = 2;
 
-/** Math channels of one read evaluated together: those on one time base, with every definition and input they need, each once. */
+/** Math channels of one read evaluated together: those on one time base and context, with every definition and input they need, each once. */
 export interface TimeBaseGroup {
   channels: MathChannelInfo[];
   /** The definitions of all of them, each once, each after those it reads. */
@@ -256,33 +303,25 @@ export interface TimeBaseGroup {
   rate?: number;
   /** Without a Rate: the logged channel whose sample times are the base. */
   baseInput?: string;
+  /** The base and the context they are evaluated over (the same for each of them). */
+  context: BaseContext;
 }
 
 /**
- * The read's math channels grouped by time base, in the order each base is first met. Two channels have one base when
- * both have the same Rate and the same first and last input sample in the read (or both read none: the read's span), or
- * when neither has a Rate and both take the sample times of the same logged channel (the first of the fastest each
- * reads). A definition's values depend only on the base and what it reads, so within a group each is evaluated once.
- * `view(leaf)` is the leaf's slice in the read's window (its times only are looked at).
+ * The read's math channels grouped by time base and context, in the order each is first met: two channels are
+ * evaluated together when `contextOf` gives both the same key (the same Rate's points, or the same input's samples, over
+ * the same context: docs/math-channels.md). A definition's values depend only on the base and what it reads, so within
+ * a group each is evaluated once, and each channel's numbers are those of reading it alone.
  */
-export function timeBaseGroups(channels: readonly MathChannelInfo[], view: (leaf: ChannelInfo) => Pick<StoredSlice, 'startTime' | 'frequency' | 'samples' | 'times'>, span: { start: number; end: number }): TimeBaseGroup[] {
+export function timeBaseGroups(channels: readonly MathChannelInfo[], contextOf: (info: MathChannelInfo) => BaseContext): TimeBaseGroup[] {
   const groups = new Map<string, Omit<TimeBaseGroup, 'definitions'> & { read: Set<string> }>();
   for (const info of channels) {
     const plan = info.math;
-    const rate = plan.definition.rate;
-    let key: string;
-    let baseInput: string | undefined;
-    if (rate !== undefined) {
-      const { first, last } = rateBounds(plan.leaves.map(view), span);
-      key = `rate ${exact(rate)} ${exact(first)} ${exact(last)}`;
-    } else {
-      baseInput = fastestOf(plan.leaves)?.name;
-      key = baseInput === undefined ? 'none' : `input ${baseInput}`;
-    }
-    let group = groups.get(key);
+    const context = contextOf(info);
+    let group = groups.get(context.key);
     if (!group) {
-      group = { channels: [], leaves: [], ...(rate !== undefined ? { rate } : {}), ...(baseInput !== undefined ? { baseInput } : {}), read: new Set() };
-      groups.set(key, group);
+      group = { channels: [], leaves: [], ...(context.rate !== undefined ? { rate: context.rate } : {}), ...(context.baseInput !== undefined ? { baseInput: context.baseInput } : {}), context, read: new Set() };
+      groups.set(context.key, group);
     }
     group.channels.push(info);
     for (const leaf of plan.leaves) {
@@ -294,9 +333,6 @@ export function timeBaseGroups(channels: readonly MathChannelInfo[], view: (leaf
   // The definitions of a group in one walk over them all (the channels of a read share one resolution's order).
   return [...groups.values()].map(({ read: _read, ...group }) => ({ ...group, definitions: (group.channels[0] as MathChannelInfo).math.order.definitionsOf(group.channels.map((info) => info.name)) }));
 }
-
-/** A number as a key: every float64 its own string (-0 apart from 0). */
-const exact = (n: number) => (Object.is(n, -0) ? '-0' : String(n));
 
 /** A definition compiled once per resolution: what it reads, what it needs of the laps, or why it does not parse. */
 interface Compiled {
@@ -482,23 +518,67 @@ function scopeSpan(file: OpenDataset['file'], window: ScopeWindow): { start: num
 }
 
 /**
- * The samples a math channel's evaluation makes in a window, counted against READ_SAMPLE_BUDGET with its inputs': its
- * time base's length for every array of that length the evaluation may make (evaluateMathChannels): once for the
- * base's times, once for each lap input it reads (lapTime(), lapDistance()), and for each definition it evaluates
- * (through the others) its `arrays`: its result, each time function's argument and series, each value its steps keep
- * whole between a time function and the next (`min(integral(a), integral(a), ...)` of 340 terms is 342 arrays, not 1).
- * With a Rate the base is bounded by the rate over the window's span (whatever the inputs: a Rate of 1 MHz over an hour
- * is 3.6 billion samples, refused before any is made); without, it is its fastest input's samples in the window.
+ * Samples a math channel's read in a window counts against READ_SAMPLE_BUDGET: every sample of its inputs it decodes
+ * (the distance source for lapDistance() too) over its context (the window widened by what its time functions read
+ * beyond it, from the file's first sample for integral and lowpass, and a sample each side of a slower input), and the
+ * samples its evaluation makes: its time base's length over the context for every array of that length it may make
+ * (evaluateMathChannels): once for the base's times, once for each lap input it reads (lapTime(), lapDistance()), and
+ * for each definition it evaluates (through the others) its `arrays`: its result, each time function's argument and
+ * series, each value its steps keep whole between a time function and the next (`min(integral(a), integral(a), ...)`
+ * of 340 terms is 342 arrays, not 1); and the window's own samples once more when the context holds more (the result
+ * is copied out of it). With a Rate the base is bounded by the rate over the context (whatever the inputs: a Rate of
+ * 1 MHz over an hour is 3.6 billion samples, refused before any is made). Counted without reading a sample: a regular
+ * `.ld` channel's ranges from its catalogue entry; a channel of another format decodes whole (and bounds its base so).
  */
-function evaluatedSamples(file: OpenDataset['file'], info: MathChannelInfo, window: ScopeWindow): number {
-  const rate = info.math.definition.rate;
-  const fastest = fastestOf(info.math.leaves);
-  const span = scopeSpan(file, window);
-  const base = rate !== undefined ? rateGridLength(Math.max(0, span.end - span.start), rate) : fastest ? samplesToDecode(file, fastest, window) : 0;
-  if (base === 0) return 0;
+function samplesCounted(dataset: OpenDataset, info: MathChannelInfo, window: ScopeWindow, lapsOver: (span: { start: number; end: number }) => { start: number; end: number }[]): number {
+  const { file } = dataset;
+  const plan = info.math;
+  const definitions = plan.order.definitionsOf([info.name]);
   // Compiled once per expression text and kept (mathReadsOf): no definition is compiled here.
-  const arrays = info.math.order.definitionsOf([info.name]).reduce((sum, d) => sum + mathReadsOf(d.expression).arrays, 1 + (info.math.lapTime ? 1 : 0) + (info.math.lapDistance ? 1 : 0));
-  return base * arrays;
+  const reach = definitionReaches(definitions.map((d) => ({ name: d.name, reach: mathReadsOf(d.expression).reach }))).get(info.name) as Reach;
+  const arrays = definitions.reduce((sum, d) => sum + mathReadsOf(d.expression).arrays, 1 + (plan.lapTime ? 1 : 0) + (plan.lapDistance ? 1 : 0));
+  const source = plan.lapDistance ? pickDistanceSource(file.channels) : undefined;
+  const sourceInfo = source ? channelOf(file, source.channel) : undefined;
+  const axes = new Map(plan.leaves.map((leaf) => [leaf.name, catalogueAxis(dataset, leaf)]));
+  const sourceAxis = sourceInfo ? catalogueAxis(dataset, sourceInfo) : undefined;
+  if ([...axes.values()].every((axis) => axis !== undefined) && (!sourceInfo || sourceAxis)) {
+    const axisOf = (leaf: ChannelInfo) => axes.get(leaf.name) as ChannelAxis;
+    const context = baseContext(file, baseOf(plan), reach, window, axisOf);
+    const baseAxis = context.baseInput !== undefined ? axes.get(context.baseInput) : undefined;
+    const inputs = plan.leaves.reduce((n, leaf) => {
+      const { from, to } = inputRange(leaf, axisOf(leaf), context, window, baseAxis);
+      return n + (to - from);
+    }, 0);
+    let distance = 0;
+    if (source && sourceAxis && context.first !== undefined && context.last !== undefined) {
+      const { from, to } = distanceRange(sourceAxis, lapsOver({ start: context.first, end: context.last }), source.kind, context.last);
+      distance = to - from;
+    }
+    const base = context.grid ? context.grid.length : context.to - context.from;
+    return inputs + distance + (base === 0 ? 0 : base * arrays + (context.keep ? context.keep.to - context.keep.from : 0));
+  }
+  // Read whole: every input's samples, its whole base at most.
+  const decoded = plan.leaves.reduce((n, leaf) => n + samplesToDecode(file, leaf, window), sourceInfo ? samplesToDecode(file, sourceInfo, { whole: true }) : 0);
+  const widened = !window.whole && !reachesNothing(reach);
+  const rate = plan.definition.rate;
+  const fastest = fastestOf(plan.leaves);
+  let base: number;
+  let kept = 0;
+  if (rate !== undefined) {
+    const span = scopeSpan(file, window);
+    base = rateGridLength(Math.max(0, span.end - span.start), rate);
+    if (widened) {
+      // The context's span and a point more each side for its rounding.
+      const start = reach.start ? file.startTime : Math.max(file.startTime, span.start - reach.before.seconds - (reach.before.samples + 1) / rate);
+      const end = Math.min(file.startTime + file.duration, span.end + reach.after.seconds + (reach.after.samples + 1) / rate);
+      kept = base;
+      base = rateGridLength(Math.max(0, end - start), rate) + 2;
+    }
+  } else {
+    base = fastest ? samplesToDecode(file, fastest, window) : 0;
+    if (widened) kept = base;
+  }
+  return decoded + (base === 0 ? 0 : base * arrays + kept);
 }
 
 /** A math channel's catalogue entry: its time base is its Rate's, or that of the fastest logged channel it reads. */
@@ -529,14 +609,6 @@ function rateSampleCount(file: OpenDataset['file'], rate: number, leaves: readon
 
 function channelOf(file: OpenDataset['file'], name: string): ChannelInfo {
   return file.channels.find((c) => c.name === name) as ChannelInfo;
-}
-
-/** The window widened back to the start of the lap it starts in, so lapDistance() counts from the lap's start. */
-function lapsWindow(file: OpenDataset['file'], window: ScopeWindow): ScopeWindow {
-  if (window.whole) return window;
-  // By binary search: lap statistics widen a window for each lap of the file.
-  const lap = file.laps[firstWhere(file.laps.length, (i) => (file.laps[i] as { endTime: number }).endTime > window.start)];
-  return { whole: false, start: lap && window.start >= lap.startTime ? lap.startTime : file.startTime, end: window.end };
 }
 
 /**

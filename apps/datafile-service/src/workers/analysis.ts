@@ -16,11 +16,8 @@ export interface LapStatsTask {
   op: 'lapStats';
   echo: DatasetEcho;
   laps: { lapIndex: number; kind: 'out' | 'flying' | 'in'; startTime: number; endTime: number }[];
-  /**
-   * Each channel reported on (each once), with its threshold: a logged channel's whole-file stored values (`slice`),
-   * a math channel's evaluation over each lap (`lapSlices`, in the order of `laps`).
-   */
-  channels: ({ name: string; unit: string; threshold: number | null } & ({ slice: StoredSlice } | { lapSlices: StoredSlice[] }))[];
+  /** Each channel reported on (each once), with its threshold: its whole-file values (a math channel's evaluated over the whole file). */
+  channels: { name: string; unit: string; threshold: number | null; slice: StoredSlice }[];
   /** With sectors: the whole file's distance source and the sectors' start distances. */
   sectors?: { slice: StoredSlice; source: LapDistanceSourceJson; startDistances: number[] };
   /** Without sectors by distance: the whole file's split time channel (the logger's split beacons), when it has one. */
@@ -81,8 +78,7 @@ function sliceBetween(slice: StoredSlice, times: Float64Array, start: number, en
 }
 
 function lapStats(task: LapStatsTask): LapStatsJson {
-  const series = task.channels.map((c) => ('slice' in c ? physical(c.slice) : undefined));
-  const lapSeries = task.channels.map((c) => ('lapSlices' in c ? c.lapSlices.map(physical) : undefined));
+  const series = task.channels.map((c) => physical(c.slice));
   const distance = task.sectors ? { slice: task.sectors.slice, times: physical(task.sectors.slice).times } : undefined;
   const split = task.splits ? splitsOf(task.laps, task.splits.slice) : undefined;
   const sectorCount = task.sectors ? [0, ...task.sectors.startDistances.filter((d) => d > 0)].length : (split?.count ?? 0);
@@ -98,7 +94,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
       sectors = own && own.length === split.count ? own.map(toNanosecond) : Array.from({ length: split.count }, () => null);
     }
     const channels = task.channels.map((c, k) => {
-      const values = (series[k] ?? lapSeries[k]?.[j]) as ReturnType<typeof physical>;
+      const values = series[k] as ReturnType<typeof physical>;
       const { min, max, mean, timeAbove } = channelStats(values, lap.startTime, lap.endTime, c.threshold ?? undefined);
       return { name: c.name, min, max, mean, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove) };
     });

@@ -1,7 +1,7 @@
 import { convertInto, type EventSeries } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
-import { distanceFromChannel, integrateDistance, interpolateLinear, lowerBound } from '@pitwall/laps';
+import { interpolateLinear, lapDistances, lowerBound } from '@pitwall/laps';
 import { decimalValues, infinitiesToGaps, physicalValues, roundToPlaces } from './decimal-places';
 import type { ShapeTask, StoredSlice } from './shape-channels';
 
@@ -32,10 +32,32 @@ export interface MathTask {
    * span (the file's span for a whole-file read), as a logged channel's window holds its samples.
    */
   span: { start: number; end: number };
+  /**
+   * With a Rate: its grid, start + k / rate for k in [0, length), as the read's context plan gives it (the whole file's
+   * grid from the inputs' first sample, the points the context needs). Absent: from the inputs (rateGrid).
+   */
+  grid?: { start: number; length: number };
+  /**
+   * The samples of the time base the read sends, [from, to), when the inputs hold more (a context the time functions
+   * read beyond the read's scope: from the file's start for integral and lowpass, a margin each side for derivative and
+   * smooth; docs/math-channels.md), and the time of the first. Absent: every sample of the base.
+   */
+  keep?: { from: number; to: number; startTime: number };
+  /**
+   * A regular base's times as the whole file has them, start + (offset + k) / rate: the time of its input's first
+   * sample (or the Rate grid's first point) and the index of the context's first sample there, so that the time
+   * functions and the laps read the same times (to the bit) whatever read evaluates them. Absent: the base input's
+   * (or the grid's) start, offset 0.
+   */
+  origin?: { start: number; offset: number };
   /** The laps' [start, end) times, for lapTime() and lapDistance() (a file without laps is one lap, its span). */
   laps?: { start: number; end: number }[];
-  /** lapDistance(): the distance source, read from the start of the window's first lap. */
-  distance?: { source: LapDistanceSourceJson; slice: StoredSlice };
+  /**
+   * lapDistance(): the distance source, from the start of the first lap the base reaches to a sample past what it
+   * needs, and the samples of each of `laps` in it, [from, to) (those the lap distance read takes of that lap; absent:
+   * found from the times).
+   */
+  distance?: { source: LapDistanceSourceJson; slice: StoredSlice; laps?: { from: number; to: number }[] };
 }
 
 /** A math channel of a read evaluated in the read's shaping task: slice `index` of the results of `math[task]`. */
@@ -103,17 +125,18 @@ export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays):
   let frequency: number;
   const rate = task.rate;
   if (rate !== undefined) {
-    base = { ...rateGrid(task.inputs, task.span, rate), rate };
+    const grid = task.grid ?? rateGrid(task.inputs, task.span, rate);
+    base = { ...(task.origin ?? { start: grid.start, offset: 0 }), rate, length: grid.length };
     frequency = rate;
   } else if (fastest) {
-    base = fastest.times ? { times: fastest.times } : { start: fastest.startTime, rate: fastest.frequency, length: fastest.samples.length };
+    base = fastest.times ? { times: fastest.times } : { ...(task.origin ?? { start: fastest.startTime, offset: 0 }), rate: fastest.frequency, length: fastest.samples.length };
     frequency = fastest.frequency;
   } else {
     throw new Error('a math channel that reads no channel needs a Rate');
   }
   const n = 'times' in base ? base.times.length : base.length;
   let times: Float64Array | undefined = 'times' in base ? base.times : undefined;
-  const time = (): Float64Array => (times ??= regularTimes((base as RegularBase).start, (base as RegularBase).rate, n));
+  const time = (): Float64Array => (times ??= regularTimes((base as RegularBase).start, (base as RegularBase).rate, n, (base as RegularBase).offset));
 
   const inputs: Record<string, ExpressionInput> = {};
   for (const slice of task.inputs) {
@@ -159,7 +182,23 @@ export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays):
     }
   });
   const placesOf = new Map(compiled.map((c) => [c.name, c.decimalPlaces]));
-  const startTime = 'times' in base ? (base.times[0] ?? task.span.start) : n > 0 ? base.start + 0 / base.rate : task.span.start;
+  // The read's own samples of a context evaluated beyond its scope: each channel's copied out, its context array given back.
+  const keep = task.keep && (task.keep.from > 0 || task.keep.to < n) ? task.keep : undefined;
+  if (keep) {
+    const m = keep.to - keep.from;
+    for (const name of new Set(task.channels.map((c) => c.name))) {
+      const whole = values.get(name);
+      if (!whole) continue;
+      const kept = arrays ? arrays.take(m) : new Float64Array(m);
+      kept.set(whole.subarray(keep.from, keep.to));
+      arrays?.release(whole);
+      values.set(name, kept);
+    }
+    if ('times' in base) base = { times: base.times.slice(keep.from, keep.to) };
+  }
+  const length = keep ? keep.to - keep.from : n;
+  // A regular base's first time as the read's own samples have it (the context's start plus an offset may differ in its last bit).
+  const startTime = 'times' in base ? (base.times[0] ?? task.span.start) : length === 0 ? task.span.start : keep ? keep.startTime : base.start + base.offset / base.rate;
   // Each slice owns its arrays (they are transferred on their own): a channel named twice, or a second channel's
   // times, gets a copy.
   const taken = new Set<ArrayBufferLike>();
@@ -173,7 +212,7 @@ export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays):
     return copy;
   };
   // Every channel's own array first: the codes of a rounded one are written over its array, after any copy of it is made.
-  const results = task.channels.map(({ name }) => own(values.get(name) ?? new Float64Array(n)));
+  const results = task.channels.map(({ name }) => own(values.get(name) ?? new Float64Array(length)));
   return task.channels.map(({ name, unit }, k) => {
     const places = placesOf.get(name);
     const result = results[k] as Float64Array;
@@ -197,7 +236,7 @@ export function fastestOf<T extends { frequency: number }>(inputs: readonly T[])
 }
 
 /** Seconds within which a grid time counts as at a span's end: float noise of times (a file from 100,000 s has ulps of 1.5e-11 s). */
-const GRID_END_TOLERANCE_S = 1e-9;
+export const GRID_END_TOLERANCE_S = 1e-9;
 
 /**
  * The samples of a Rate's grid over `span` seconds from its first point: one every 1 / rate, the last at most at the
@@ -246,15 +285,17 @@ export function rateBounds(inputs: readonly Pick<StoredSlice, 'startTime' | 'fre
 /** The time base: a regular grid, start + k / rate for k in [0, length), or the sample times of an irregular input. */
 interface RegularBase {
   start: number;
+  /** The first point's index on the grid start + k / rate (MathTask.origin): 0 but in a context. */
+  offset: number;
   rate: number;
   length: number;
 }
 type TimeBase = RegularBase | { times: Float64Array };
 
 /** start + k / rate: the same numbers as the times of a regular slice and of a Rate's grid. */
-function regularTimes(start: number, rate: number, n: number): Float64Array {
+function regularTimes(start: number, rate: number, n: number, offset = 0): Float64Array {
   const out = new Float64Array(n);
-  for (let k = 0; k < n; k++) out[k] = start + k / rate;
+  for (let k = 0; k < n; k++) out[k] = start + (offset + k) / rate;
   return out;
 }
 
@@ -276,10 +317,10 @@ function lastTime(slice: Pick<StoredSlice, 'startTime' | 'frequency' | 'samples'
  */
 function onBase(slice: StoredSlice, base: RegularBase): boolean {
   return (
-    slice.startTime === base.start &&
+    slice.startTime === base.start + base.offset / base.rate &&
     slice.frequency === base.rate &&
     slice.samples.length >= base.length &&
-    (Math.abs(base.start) + base.length / base.rate) * Number.EPSILON * 4 < 1 / base.rate
+    (Math.abs(base.start) + (base.offset + base.length) / base.rate) * Number.EPSILON * 4 < 1 / base.rate
   );
 }
 
@@ -379,13 +420,14 @@ class RegularResampler implements SampleSource {
     this.next = from + count;
     const { values, start, rate, first, last } = this;
     const baseStart = this.base.start;
+    const baseOffset = this.base.offset;
     const baseRate = this.base.rate;
     let i = this.i;
     // xi and x0: the times of samples i and i - 1, each computed once as i moves (the same expression, the same number).
     let xi = start + i / rate;
     let x0 = start + (i - 1) / rate;
     for (let j = 0; j < count; j++) {
-      const x = baseStart + (from + j) / baseRate;
+      const x = baseStart + (baseOffset + from + j) / baseRate;
       if (!(x >= first && x <= last)) {
         out[j] = NaN;
         continue;
@@ -408,21 +450,60 @@ class RegularResampler implements SampleSource {
 }
 
 /**
- * lapDistance(): metres since the start of each time's lap, from the distance source (NaN outside every lap): one
- * array of the base's length (the distance at each time, written over with the distance since its lap's start).
+ * lapDistance(): metres since each time's lap line, as the lap distance read (`.../distance`) gives them, NaN outside
+ * every lap: each lap's trace from its own samples of the distance source (lapDistances: from the line, the first
+ * sample already some way into the lap, a distance channel's restart placed), the line itself (0 s, 0 m) before the
+ * first sample, and the samples past the lap's end after its last (two), so that a time between the lap's last sample
+ * and its end is read between them rather than left a gap; interpolated linearly at each time of the lap.
  */
 function lapDistanceOf(time: Float64Array, laps: readonly { start: number; end: number }[], d: NonNullable<MathTask['distance']>): Float64Array {
   const times = timesOf(d.slice);
   const values = physicalOf(d.slice);
-  const distances = d.source.kind === 'integrated' ? integrateDistance(times, values, d.slice.unit) : distanceFromChannel(values, d.slice.unit);
-  const lapDistance = interpolateLinear(times, distances, time);
-  const atLapStarts = interpolateLinear(times, distances, Float64Array.from(laps, (l) => Math.max(l.start, times[0] ?? l.start)));
+  const ranges = d.laps ?? laps.map((l) => ({ from: lowerBound(times, l.start), to: lowerBound(times, l.end) }));
+  const out = new Float64Array(time.length).fill(NaN);
   const lapAt = lapWalk(laps);
-  for (let i = 0; i < time.length; i++) {
+  // The base's times only rise: each lap's are one run, read against that lap's trace.
+  let i = 0;
+  while (i < time.length) {
     const k = lapAt(time[i] as number);
-    lapDistance[i] = k < 0 ? NaN : (lapDistance[i] as number) - (atLapStarts[k] as number);
+    let j = i + 1;
+    while (j < time.length && lapAt(time[j] as number) === k) j++;
+    if (k >= 0) {
+      const lap = laps[k] as { start: number };
+      const trace = lapTraceOf(times, values, ranges[k] as { from: number; to: number }, lap.start, { kind: d.source.kind, unit: d.slice.unit });
+      const at = new Float64Array(j - i);
+      // A time within rounding before the line is on it (lapWalk): at 0 s of the lap.
+      for (let m = 0; m < at.length; m++) at[m] = Math.max(0, (time[i + m] as number) - lap.start);
+      out.set(interpolateLinear(trace.times, trace.distances, at), i);
+    }
+    i = j;
   }
-  return lapDistance;
+  return out;
+}
+
+/**
+ * One lap's distance trace, times from its line: lapDistances over the lap's samples [from, to) (those of the lap
+ * distance read), the line (0 s, 0 m) first when the first sample comes after it, and the samples past the lap's end
+ * last (their distance carried on from the lap's, the lap's own samples as lapDistances gives them without them).
+ */
+function lapTraceOf(times: Float64Array, values: Float64Array, range: { from: number; to: number }, lapStart: number, source: { kind: 'channel' | 'integrated'; unit: string }): { times: Float64Array; distances: Float64Array } {
+  const { from, to } = range;
+  // Two samples past the lap's end, when the slice has them: a time of the base within rounding of the first is then
+  // still between two of the trace's.
+  const end = Math.min(times.length, to + 2);
+  const relative = new Float64Array(Math.max(0, end - from));
+  for (let m = 0; m < relative.length; m++) relative[m] = (times[from + m] as number) - lapStart;
+  const lapValues = values.subarray(from, from + relative.length);
+  const distances = lapDistances(relative, lapValues, source);
+  // A distance channel's restart is looked for over the lap's own samples only, as the lap distance read does.
+  if (source.kind === 'channel' && end > to && to > from) distances.set(lapDistances(relative.subarray(0, to - from), lapValues.subarray(0, to - from), source));
+  let first = 0;
+  while (first < relative.length && !(Number.isFinite(relative[first]) && Number.isFinite(distances[first]))) first++;
+  if (first === relative.length || !((relative[first] as number) > 0 && (distances[first] as number) >= 0)) return { times: relative, distances };
+  const withLine = { times: new Float64Array(relative.length + 1), distances: new Float64Array(relative.length + 1) };
+  withLine.times.set(relative, 1);
+  withLine.distances.set(distances, 1);
+  return withLine;
 }
 
 function timesOf(slice: StoredSlice): Float64Array {
@@ -438,14 +519,17 @@ function physicalOf(slice: StoredSlice): Float64Array {
 
 /**
  * The index of the lap holding a time ([start, end), the last lap's end included), -1 outside every lap, for times
- * asked in increasing order (the walk goes on from the last one's lap).
+ * asked in increasing order (the walk goes on from the last one's lap). A time within the rounding of its magnitude
+ * (a few ulps) of a lap's start is on it, as a lap read's window takes a sample there (sampleIndexRange in
+ * @pitwall/formats): a sample on the line is in the lap it starts whatever read computed its time.
  */
 function lapWalk(laps: readonly { start: number; end: number }[]): (t: number) => number {
   let k = 0;
+  const from = (x: number) => x - 4 * Number.EPSILON * Math.abs(x);
   return (t) => {
-    while (k < laps.length - 1 && t >= (laps[k] as { end: number }).end) k++;
+    while (k < laps.length - 1 && t >= from((laps[k] as { end: number }).end)) k++;
     const lap = laps[k];
-    return lap && t >= lap.start && (t < lap.end || (k === laps.length - 1 && t === lap.end)) ? k : -1;
+    return lap && t >= from(lap.start) && (t < from(lap.end) || (k === laps.length - 1 && t <= lap.end + 4 * Number.EPSILON * Math.abs(lap.end))) ? k : -1;
   };
 }
 

@@ -241,7 +241,7 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       await define('Brake Temp rate', 'derivative("Brake Temp")', 'C/s');
       await define('Ghost x2', '"Nope" * 2', 'x');
       await define('Throttle third', '"Throttle" / 3', '%', '1');
-      // Metres since the read's first sample: a lap read integrates from the lap's start.
+      // Metres since the file's first sample, whatever the read (a lap read too).
       await define('Lap metres', 'integral("Ground Speed" / 3.6)', 'm');
       await define('Brake Temp 3Hz', '"Brake Temp"', 'C', undefined, '3');
     });
@@ -284,17 +284,25 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       }
     });
 
-    test('when lap statistics report a math channel over time, then each lap is evaluated as its own lap read is: integral from the lap\'s start', async () => {
+    test('when lap statistics report a math channel over time, then each lap has the figures of the outing\'s channel over its samples, as its lap read and the whole-file read give them: integral from the file\'s start', async () => {
       const body = await answer(await mathPost('lapstats', { channels: ['Lap metres'], thresholds: { 'Lap metres': 50 } }));
-      // 10 Hz samples, trapezoid from each lap's first: 1 m a step at 10 m/s on lap 1, 2 m at 20 m/s on lap 2; the
-      // other laps at 50 km/h (13.89 m/s). Over the whole file instead, lap 1 would start at 125 m.
-      expect(body.laps[1].channels[0]).toMatchObject({ name: 'Lap metres', min: 0, max: expect.closeTo(99, 9) });
-      expect(body.laps[2].channels[0]).toMatchObject({ min: 0, max: expect.closeTo(198, 9) });
+      const channel = (query: string) => fetch(`${mathStarted.base}/RunSheets/${mathSheet}/DataFileAccess/DataFile/channel?channel=Lap%20metres${query}`, { headers: mathStarted.headers });
+      // Computed here over the whole file: Ground Speed in m/s at 10 Hz, the trapezoid from the file's first sample.
+      const speed = Array.from({ length: 400 }, (_, i) => ([50, 36, 72, 50][Math.floor(i / 100)] as number) / 3.6);
+      const metres = [0];
+      for (let i = 1; i < 400; i++) metres.push((metres[i - 1] as number) + (((speed[i - 1] as number) + (speed[i] as number)) / 2) * 0.1);
+      const whole = await answer(await channel(''));
+      expect(whole.samples).toEqual(metres.map((m) => expect.closeTo(m, 9)));
+      // Lap 1 (10 s to 20 s) goes on from lap 0's 137.5 m at 9.9 s (a lap read integrated from its lap's start before).
+      expect(body.laps[1].channels[0]).toMatchObject({ name: 'Lap metres', min: expect.closeTo(metres[100] as number, 9), max: expect.closeTo(metres[199] as number, 9) });
+      expect(metres[100]).toBeCloseTo(137.5 + 1.1944, 3);
       for (const lap of body.laps) {
-        const read = await answer(await fetch(`${mathStarted.base}/RunSheets/${mathSheet}/DataFileAccess/DataFile/channel?channel=Lap%20metres&lapIndex=${lap.lapIndex}`, { headers: mathStarted.headers }));
+        const read = await answer(await channel(`&lapIndex=${lap.lapIndex}`));
         const values: number[] = read.samples;
+        const first = Math.round(lap.startTime * 10);
+        expect({ lap: lap.lapIndex, values }).toEqual({ lap: lap.lapIndex, values: metres.slice(first, first + values.length).map((m) => expect.closeTo(m, 9)) });
         const [stats] = lap.channels;
-        expect([stats.min, stats.max]).toEqual([Math.min(...values), Math.max(...values)]);
+        expect([stats.min, stats.max]).toEqual([expect.closeTo(Math.min(...values), 9), expect.closeTo(Math.max(...values), 9)]);
         // A regular channel's mean is the plain mean; above 50 m: the samples over it, 0.1 s each.
         expect(stats.mean).toBeCloseTo(values.reduce((a, b) => a + b, 0) / values.length, 9);
         expect(stats.timeAbove).toBeCloseTo(values.filter((v) => v > 50).length / 10, 9);

@@ -5,7 +5,7 @@
  */
 import { applyConversion, IDENTITY } from '@pitwall/channels';
 import { compile, type EvaluationContext } from '@pitwall/expressions';
-import { distanceFromChannel, integrateDistance, interpolateLinear } from '@pitwall/laps';
+import { interpolateLinear, lapDistances } from '@pitwall/laps';
 // The lap helpers the block reading left as they were: the reference uses them as the task does.
 import { lapIndexOf, lapRelative, type MathChannelTask } from '../../src/workers/math-channels';
 import type { StoredSlice } from '../../src/workers/shape-channels';
@@ -42,15 +42,39 @@ export function referenceMathChannel(task: MathChannelTask): StoredSlice {
   const context: EvaluationContext = { time };
   if (task.laps) context.lapTime = lapRelative(time, task.laps, (start) => start);
   if (task.laps && task.distance) {
+    // Each lap's distance trace as the lap distance read gives it (its own samples from its line, the line first),
+    // carried on to the two samples past the lap's end; read linearly at each time of the lap.
     const d = task.distance;
     const times = timesOf(d.slice);
     const values = physicalOf(d.slice);
-    const distances = d.source.kind === 'integrated' ? integrateDistance(times, values, d.slice.unit) : distanceFromChannel(values, d.slice.unit);
-    const atTime = interpolateLinear(times, distances, time);
-    const atLapStarts = interpolateLinear(times, distances, Float64Array.from(task.laps, (l) => Math.max(l.start, times[0] ?? l.start)));
     const lapIndex = lapIndexOf(time, task.laps);
+    const traces = task.laps.map((lap) => {
+      const own = [...times.keys()].filter((i) => (times[i] as number) >= lap.start && (times[i] as number) < lap.end);
+      const from = own[0] ?? times.findIndex((t) => t >= lap.end);
+      const to = own.length ? (own.at(-1) as number) + 1 : from;
+      const relative = Array.from(times.subarray(from, to), (t) => t - lap.start);
+      const distances = Array.from(lapDistances(relative, values.subarray(from, to), { kind: d.source.kind, unit: d.slice.unit }));
+      // Two samples past the lap's end, their distances carried on from the lap's.
+      const past = Array.from(times.subarray(to, to + 2), (t) => t - lap.start);
+      if (past.length && from >= 0) {
+        const carried = lapDistances([...relative, ...past], values.subarray(from, to + past.length), { kind: d.source.kind, unit: d.slice.unit });
+        relative.push(...past);
+        distances.push(...carried.subarray(carried.length - past.length));
+      }
+      const firstFinite = relative.findIndex((t, k) => Number.isFinite(t) && Number.isFinite(distances[k]));
+      if (firstFinite >= 0 && (relative[firstFinite] as number) > 0 && (distances[firstFinite] as number) >= 0) {
+        relative.unshift(0);
+        distances.unshift(0);
+      }
+      return { times: Float64Array.from(relative), distances: Float64Array.from(distances) };
+    });
     const lapDistance = new Float64Array(time.length);
-    for (let i = 0; i < time.length; i++) lapDistance[i] = lapIndex[i] < 0 ? NaN : atTime[i] - atLapStarts[lapIndex[i]];
+    for (let i = 0; i < time.length; i++) {
+      const k = lapIndex[i] as number;
+      const trace = traces[k];
+      const lap = task.laps[k];
+      lapDistance[i] = k < 0 || !trace || !lap ? NaN : (interpolateLinear(trace.times, trace.distances, [(time[i] as number) - lap.start])[0] as number);
+    }
     context.lapDistance = lapDistance;
   }
   let result: Float64Array = new Float64Array(time.length);

@@ -115,7 +115,7 @@ describe('the math catalogue of a file', () => {
     const last = infos.get('c19999');
     expect(last).toMatchObject({ frequency: 50, sampleCount: 500, math: { definition: { expression: 'c19998 + 1' } } });
     lookups = 0;
-    const groups = timeBaseGroups([...infos.values()], () => ({ startTime: 0, frequency: 50, samples: new Float64Array(500) }), { start: 0, end: 10 });
+    const groups = timeBaseGroups([...infos.values()], () => ({ key: 'input Speed 0 500', baseInput: 'Speed', from: 0, to: 500 }));
     expect(lookups).toBe(20_000);
     expect(groups).toHaveLength(1);
     expect(groups[0]?.definitions.map((d) => d.name)).toEqual(names);
