@@ -5,7 +5,7 @@ export interface Span {
 }
 
 /** `**` is read as `^`: both are the power. Comparisons and logic give 1 or 0. */
-export type BinaryOperator = '+' | '-' | '*' | '/' | '^' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '&&' | '||';
+export type BinaryOperator = '+' | '-' | '*' | '/' | '%' | '^' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '&&' | '||';
 export type UnaryOperator = '-' | '+' | '!';
 
 /** The syntax tree of one expression; names are inputs (channels) or constants, `a.b` is one name (a structure's field). */

@@ -17,6 +17,11 @@ export const add = (a: number, b: number): number => a + b;
 export const subtract = (a: number, b: number): number => a - b;
 export const multiply = (a: number, b: number): number => a * b;
 export const divide = (a: number, b: number): number => a / b;
+/**
+ * a % b and mod(a, b): the floored modulo, of the divisor's sign (mod(-10, 360) is 350: a heading wrapped into
+ * [0, 360)), not JavaScript's remainder (-10 % 360 is -10 there); NaN for a divisor of 0 or an infinite dividend.
+ */
+export const modulo = (a: number, b: number): number => ((a % b) + b) % b;
 export const less = (a: number, b: number): number => (a !== a || b !== b ? NaN : a < b ? 1 : 0);
 export const lessOrEqual = (a: number, b: number): number => (a !== a || b !== b ? NaN : a <= b ? 1 : 0);
 export const greater = (a: number, b: number): number => (a !== a || b !== b ? NaN : a > b ? 1 : 0);
@@ -42,11 +47,12 @@ export const choose = (c: number, a: number, b: number): number => (c !== c ? Na
 
 export const UNARY_OPERATORS: Record<'-' | '+' | '!', Scalar1> = { '-': negate, '+': identity, '!': not };
 
-export const BINARY_OPERATORS: Record<'+' | '-' | '*' | '/' | '^' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '&&' | '||', Scalar2> = {
+export const BINARY_OPERATORS: Record<'+' | '-' | '*' | '/' | '%' | '^' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '&&' | '||', Scalar2> = {
   '+': add,
   '-': subtract,
   '*': multiply,
   '/': divide,
+  '%': modulo,
   '^': power,
   '<': less,
   '<=': lessOrEqual,
@@ -83,6 +89,7 @@ export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   sign: { arity: 1, apply: Math.sign },
   pow: { arity: 2, apply: power },
   atan2: { arity: 2, apply: Math.atan2 },
+  mod: { arity: 2, apply: modulo },
   min: { arity: 'one or more', apply: Math.min },
   max: { arity: 'one or more', apply: Math.max },
   clamp: { arity: 3, apply: clamp },

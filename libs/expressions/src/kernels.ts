@@ -1,4 +1,4 @@
-import { and, choose, clamp, equal, greater, greaterOrEqual, less, lessOrEqual, not, notEqual, or, power, round } from './functions';
+import { and, choose, clamp, equal, greater, greaterOrEqual, less, lessOrEqual, modulo, not, notEqual, or, power, round } from './functions';
 
 /*
  * One loop per operator and function over a block of samples: out[o + i] = f(a[ao + i], ...), i in [0, n). Each loop
@@ -86,6 +86,9 @@ export const KERNELS_2: Readonly<Record<string, Kernel2>> = {
   '^': (n, out, o, a, ao, b, bo) => {
     for (let i = 0; i < n; i++) out[o + i] = power(a[ao + i], b[bo + i]);
   },
+  '%': (n, out, o, a, ao, b, bo) => {
+    for (let i = 0; i < n; i++) out[o + i] = modulo(a[ao + i], b[bo + i]);
+  },
   '<': (n, out, o, a, ao, b, bo) => {
     for (let i = 0; i < n; i++) out[o + i] = less(a[ao + i], b[bo + i]);
   },
@@ -115,6 +118,9 @@ export const KERNELS_2: Readonly<Record<string, Kernel2>> = {
   },
   atan2: (n, out, o, a, ao, b, bo) => {
     for (let i = 0; i < n; i++) out[o + i] = Math.atan2(a[ao + i], b[bo + i]);
+  },
+  mod: (n, out, o, a, ao, b, bo) => {
+    for (let i = 0; i < n; i++) out[o + i] = modulo(a[ao + i], b[bo + i]);
   },
   min: (n, out, o, a, ao, b, bo) => {
     for (let i = 0; i < n; i++) out[o + i] = Math.min(a[ao + i], b[bo + i]);

@@ -9,7 +9,7 @@ export const MAX_EXPRESSION_NODES = 1000;
 /** Deepest nesting of one expression's tree (and of its parentheses while it is parsed). */
 export const MAX_EXPRESSION_DEPTH = 100;
 
-const BINARY = new Set<string>(['+', '-', '*', '/', '^', '**', '<', '<=', '>', '>=', '==', '!=', '&&', '||']);
+const BINARY = new Set<string>(['+', '-', '*', '/', '%', '^', '**', '<', '<=', '>', '>=', '==', '!=', '&&', '||']);
 const UNARY = new Set<string>(['-', '+', '!']);
 
 // jsep's operator table and hooks are process-wide; this module is their one user. `^` is the power, as in MDF formulas

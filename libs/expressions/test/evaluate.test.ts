@@ -39,6 +39,13 @@ describe('compile and evaluate', () => {
     ['acos(1)', 0],
     ['atan(1)', Math.PI / 4],
     ['atan2(1, 1)', Math.PI / 4],
+    ['mod(-10, 360)', 350],
+    ['370 % 360', 10],
+    ['-10 % 360', 350],
+    ['10 % -3', -2],
+    ['7.5 % 2', 1.5],
+    ['2 * 7 % 4', 2],
+    ['1 + 7 % 4', 4],
     ['floor(-1.5)', -2],
     ['ceil(1.2)', 2],
     ['round(2.5)', 3],
@@ -139,7 +146,7 @@ describe('compile and evaluate', () => {
 
   it('when the function table is listed, then it holds the documented functions', () => {
     expect(Object.keys(FUNCTIONS).sort()).toEqual(
-      ['abs', 'acos', 'asin', 'atan', 'atan2', 'ceil', 'clamp', 'cos', 'exp', 'floor', 'if', 'log', 'log10', 'max', 'min', 'pow', 'round', 'sign', 'sin', 'sqrt', 'tan'].sort(),
+      ['abs', 'acos', 'asin', 'atan', 'atan2', 'ceil', 'clamp', 'cos', 'exp', 'floor', 'if', 'log', 'log10', 'max', 'min', 'mod', 'pow', 'round', 'sign', 'sin', 'sqrt', 'tan'].sort(),
     );
   });
 

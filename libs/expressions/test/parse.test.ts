@@ -65,7 +65,7 @@ describe('parse', () => {
     ['X + (1', 6, 'unclosed ('],
     ['X 2', 2, 'one expression expected'],
     ['', 0, 'empty expression'],
-    ['X % 2', 2, 'operator % is not supported'],
+    ['X & 2', 2, 'operator & is not supported'],
     ['X | 2', 2, 'operator | is not supported'],
     ['~X', 0, 'operator ~ is not supported'],
     ["'a' + 1", 0, "'a' is not a number"],

@@ -19,11 +19,12 @@ const UNARY_OPERATORS: Record<'-' | '+' | '!', Scalar1> = {
   '!': (a) => (Number.isNaN(a) ? NaN : 1 - truth(a)),
 };
 
-const BINARY_OPERATORS: Record<'+' | '-' | '*' | '/' | '^' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '&&' | '||', Scalar2> = {
+const BINARY_OPERATORS: Record<'+' | '-' | '*' | '/' | '%' | '^' | '<' | '<=' | '>' | '>=' | '==' | '!=' | '&&' | '||', Scalar2> = {
   '+': (a, b) => a + b,
   '-': (a, b) => a - b,
   '*': (a, b) => a * b,
   '/': (a, b) => a / b,
+  '%': (a, b) => ((a % b) + b) % b,
   '^': power,
   '<': (a, b) => (a !== a || b !== b ? NaN : a < b ? 1 : 0),
   '<=': (a, b) => (a !== a || b !== b ? NaN : a <= b ? 1 : 0),
@@ -69,6 +70,8 @@ const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   sign: { arity: 1, apply: Math.sign },
   pow: { arity: 2, apply: power },
   atan2: { arity: 2, apply: Math.atan2 },
+  /** The floored modulo (the divisor's sign), as the library computes it: the reference agrees bit for bit. */
+  mod: { arity: 2, apply: (a, b) => ((a % b) + b) % b },
   min: { arity: 'one or more', apply: Math.min },
   max: { arity: 'one or more', apply: Math.max },
   /** clamp(x, lo, hi): x held within [lo, hi]. */
