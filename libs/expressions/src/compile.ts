@@ -14,7 +14,7 @@ export interface CompileOptions {
    */
   inputs: readonly string[] | ReadonlySet<string> | 'any';
   /**
-   * The math-channel language: quoted names ("Engine Speed"), the time functions (derivative, integral, smooth,
+   * The math-channel language: quoted names ("Engine Speed"), the time functions (derivative, integral, smooth, delay,
    * lowpass) and the lap inputs (lapTime(), lapDistance()), which need an EvaluationContext. Off: MDF conversions.
    */
   math?: boolean;
@@ -151,7 +151,7 @@ function check(node: ExpressionNode, c: Checking, used: string[]): void {
   }
 }
 
-/** derivative(x), integral(x), smooth(x, seconds), lowpass(x, hz): the second argument a positive number, written as one. */
+/** derivative(x), integral(x), smooth(x, seconds), lowpass(x, hz), delay(x, seconds): the second argument a positive number, written as one. */
 function checkTimeCall(node: Extract<ExpressionNode, { kind: 'call' }>, c: Checking, used: string[]): void {
   const spec = TIME_FUNCTIONS[node.callee as TimeFunctionName];
   if (node.args.length !== spec.arity) {

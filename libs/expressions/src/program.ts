@@ -1,7 +1,7 @@
 import type { ExpressionNode } from './ast';
 import { BINARY_OPERATORS, CONSTANTS, FUNCTIONS, UNARY_OPERATORS } from './functions';
 import { KERNELS_1, KERNELS_2, KERNELS_3, KERNELS_CONSTANT_FIRST, KERNELS_CONSTANT_SECOND, type Kernel1, type Kernel2, type Kernel3, type KernelK } from './kernels';
-import { derivative, integral, lowpass, smooth, TIME_FUNCTIONS, type TimeFunctionName } from './time-functions';
+import { delay, derivative, integral, lowpass, smooth, TIME_FUNCTIONS, type TimeFunctionName } from './time-functions';
 
 /**
  * An expression runs block by block: each operator writes BLOCK samples into a small preallocated register, read by
@@ -78,7 +78,7 @@ interface Program {
   spills: number;
   /**
    * The whole-length arrays a run allocates at most, until its result is an array of its own (EvaluateOptions): the
-   * result, each spill, each time function's argument and series (smooth's copy of its argument too), through every
+   * result, each spill, each time function's argument and series (smooth's and delay's copy of their argument too), through every
    * time function's argument.
    */
   arrays: number;
@@ -137,9 +137,10 @@ export function runProgram(program: Program, n: number, env: RunEnvironment): { 
 function timeSeries(s: Extract<Series, { kind: 'time' }>, n: number, env: RunEnvironment): Float64Array {
   const t = env.time as Float64Array;
   const x = runProgram(s.argument, n, env);
-  if (s.callee === 'smooth') {
-    // smooth reads ahead of and behind the sample it writes: into an array of its own, its argument given back after.
-    const out = smooth(x.values, t, s.parameter, env.allocate(n));
+  if (s.callee === 'smooth' || s.callee === 'delay') {
+    // smooth reads ahead of and behind the sample it writes, delay behind it: into an array of their own, the argument
+    // given back after.
+    const out = (s.callee === 'smooth' ? smooth : delay)(x.values, t, s.parameter, env.allocate(n));
     if (x.owned) env.release(x.values);
     return out;
   }
@@ -340,9 +341,9 @@ class Builder {
     if (result.kind === 'register' && this.steps[this.steps.length - 1]?.out !== result.index) throw new Error('the result is not the last step');
     const { segments, spills } = planOf(this.steps, this.series);
     // Each time function: its argument's arrays (which end in an array of its own the function writes over, or into a
-    // new one when the argument is an input or a lap input), and smooth's array of its own; then the spills, and the
+    // new one when the argument is an input or a lap input), and smooth's and delay's array of their own; then the spills, and the
     // result unless it is a time function's series.
-    const made = this.series.reduce((sum, s) => sum + (s.kind === 'time' ? s.argument.arrays + (s.callee === 'smooth' ? 1 : 0) : 0), 0);
+    const made = this.series.reduce((sum, s) => sum + (s.kind === 'time' ? s.argument.arrays + (s.callee === 'smooth' || s.callee === 'delay' ? 1 : 0) : 0), 0);
     const resultArray = result.kind === 'series' && this.series[result.index]?.kind === 'time' ? 0 : 1;
     return { steps: this.steps, registers: this.registers, constants: this.constants, series: this.series, result, segments, spills, arrays: made + spills + resultArray };
   }

@@ -60,6 +60,9 @@ function reachOfCall(callee: keyof typeof TIME_FUNCTIONS, parameter: number): Re
     case 'integral':
     case 'lowpass':
       return { start: true, before: NO_MARGIN, after: NO_MARGIN };
+    case 'delay':
+      // The samples around t − seconds: the delay and one sample more before.
+      return { start: false, before: { seconds: parameter, samples: 1 }, after: NO_MARGIN };
   }
 }
 

@@ -10,8 +10,10 @@
  *   sample stays NaN.
  * - lowpass(x, hz): first-order IIR (an RC filter): y += α (x − y), α = dt / (RC + dt), RC = 1 / (2π hz), dt each
  *   sample's own step; starts at the first value, and restarts at the first value after a gap.
+ * - delay(x, seconds): x as it was `seconds` earlier, linear between the two samples around t − seconds (the sample at
+ *   it when there is one); NaN before the series' first sample and where either sample around it is a gap.
  */
-export type TimeFunctionName = 'derivative' | 'integral' | 'smooth' | 'lowpass';
+export type TimeFunctionName = 'derivative' | 'integral' | 'smooth' | 'lowpass' | 'delay';
 
 /** Each time function with the number of its arguments: the first is the series, the second a positive constant. */
 export const TIME_FUNCTIONS: Readonly<Record<TimeFunctionName, { arity: 1 | 2; parameter?: string }>> = {
@@ -19,6 +21,7 @@ export const TIME_FUNCTIONS: Readonly<Record<TimeFunctionName, { arity: 1 | 2; p
   integral: { arity: 1 },
   smooth: { arity: 2, parameter: 'seconds' },
   lowpass: { arity: 2, parameter: 'hz' },
+  delay: { arity: 2, parameter: 'seconds' },
 };
 
 /** The lap-relative inputs, given to the evaluator (zero arguments). */
@@ -147,6 +150,35 @@ export function lowpass(x: Float64Array, t: Float64Array, hz: number, out: Float
       y += (dt / (rc + dt)) * (v - y);
     }
     out[i] = y;
+  }
+  return out;
+}
+
+export function delay(input: Float64Array, t: Float64Array, seconds: number, out: Float64Array): Float64Array {
+  const n = input.length;
+  // It reads behind the sample it writes: written over its input, it reads a copy.
+  const x = out === input ? input.slice() : input;
+  // j: the last sample at or before t[i] − seconds (it only moves forward as the time base increases).
+  let j = -1;
+  for (let i = 0; i < n; i++) {
+    const target = t[i] - seconds;
+    if (target !== target) {
+      out[i] = NaN;
+      continue;
+    }
+    while (j + 1 < n && t[j + 1] <= target) j++;
+    if (j < 0) {
+      out[i] = NaN;
+      continue;
+    }
+    const t0 = t[j];
+    const x0 = x[j];
+    if (t0 === target || j + 1 >= n) {
+      out[i] = t0 === target ? x0 : NaN;
+      continue;
+    }
+    const t1 = t[j + 1];
+    out[i] = x0 + ((x[j + 1] - x0) * (target - t0)) / (t1 - t0);
   }
   return out;
 }

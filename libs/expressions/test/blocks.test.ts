@@ -25,8 +25,9 @@ function expressionOf(next: () => number, depth: number): string {
   if (kind < 0.1) return `${pick(['-', '+', '!'])}(${sub()})`;
   if (kind < 0.45) return `(${sub()}) ${pick(OPERATORS)} (${sub()})`;
   if (kind < 0.55) {
-    const time = pick(['derivative', 'integral', 'smooth', 'lowpass']);
+    const time = pick(['derivative', 'integral', 'smooth', 'lowpass', 'delay']);
     if (time === 'smooth') return `smooth(${sub()}, ${pick(['0.01', '0.5', '3'])})`;
+    if (time === 'delay') return `delay(${sub()}, ${pick(['0.01', '0.5', '3'])})`;
     if (time === 'lowpass') return `lowpass(${sub()}, ${pick(['0.5', '5', '50'])})`;
     return `${time}(${sub()})`;
   }

@@ -188,3 +188,23 @@ describe('dependencies between definitions', () => {
     expect(() => evaluationOrder(looped, ['c5'])).toThrow('the definitions form a cycle: c5 → c4');
   });
 });
+
+describe('delay(x, seconds)', () => {
+  it('when a ramp is delayed, then each sample is the ramp as it was that long before (linear between samples), NaN before the series and next to a gap', () => {
+    const t = Float64Array.from({ length: 11 }, (_, i) => i * 0.1);
+    const x = Float64Array.from(t, (v) => v * 10);
+    x[8] = NaN;
+    const y = compile('delay(x, 0.25)', { inputs: ['x'], math: true }).evaluate({ x }, undefined, { time: t });
+    // The gap at 0.8 s is read by the sample at 1.0 s (it reads 0.75 s, between 0.7 and 0.8), not by its own.
+    const expected = [NaN, NaN, NaN, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, NaN];
+    expected.forEach((e, i) => (Number.isNaN(e) ? expect(y[i]).toBeNaN() : expect(y[i]).toBeCloseTo(e, 12)));
+    // On a sample exactly: that sample's value.
+    const exact = compile('delay(x, 0.2)', { inputs: ['x'], math: true }).evaluate({ x: Float64Array.from(t, (v) => v * 10) }, undefined, { time: t });
+    expect(exact[5]).toBeCloseTo(3, 12);
+  });
+
+  it('when its seconds are not a positive number written as digits, then it is refused naming them', () => {
+    expect(() => compile('delay(x, -1)', { inputs: ['x'], math: true })).toThrow("delay's seconds must be a positive number");
+    expect(() => compile('delay(x)', { inputs: ['x'], math: true })).toThrow('delay takes 2 arguments (x, seconds), not 1');
+  });
+});

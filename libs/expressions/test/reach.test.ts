@@ -43,3 +43,10 @@ describe('the reach of a math channel: what its value at a time reads beyond tha
     expect(reaches.get('Both')).toEqual(reach(true, [0.5, 1], [0.5, 1]));
   });
 });
+
+describe('the reach of delay', () => {
+  it('when a channel delays another by some seconds, then its value reads that far back and one sample more, nothing ahead', () => {
+    const { own } = expressionReach(parse('delay(x, 2.5) + smooth(delay(y, 1), 4)'));
+    expect(own).toEqual({ start: false, before: { seconds: 3, samples: 1 }, after: { seconds: 2, samples: 0 } });
+  });
+});

@@ -3,7 +3,7 @@
  * optimised one must match bit for bit. Test-only.
  */
 import type { ExpressionNode } from '../src/ast';
-import { derivative, integral, lowpass, smooth, TIME_FUNCTIONS, type TimeFunctionName } from '../src/time-functions';
+import { delay, derivative, integral, lowpass, smooth, TIME_FUNCTIONS, type TimeFunctionName } from '../src/time-functions';
 import type { EvaluationContext } from '../src';
 
 // The scalar tables as they were (copied, so a change in src/functions.ts shows up as a difference).
@@ -153,6 +153,8 @@ class Run {
         return smooth(x, t, parameter, out);
       case 'lowpass':
         return lowpass(x, t, parameter, out);
+      case 'delay':
+        return delay(x, t, parameter, out);
     }
   }
 

@@ -32,6 +32,8 @@ const DEFINITIONS: [string, string, string?][] = [
   ['Accel', 'derivative("Speed ms")'],
   ['Smooth GS', 'smooth("Ground Speed", 1.3)'],
   ['Low GS', 'lowpass("Ground Speed", 0.7)'],
+  // Ground Speed 1.1 s earlier (between two of its 4 Hz samples): a window's first values read before it.
+  ['Late GS', 'delay("Ground Speed", 1.1)'],
   // On Steer's 20 Hz: Ground Speed resampled onto it, its derivative there; smooth over 10.6 samples.
   ['Steer mix', 'smooth(Steer, 0.53) + derivative("Ground Speed")'],
   ['Nested', 'derivative(smooth(Accel, 2.1)) + integral(Accel) / 100'],
@@ -157,6 +159,7 @@ describe('math channels: a value at a time is the same whatever read asks for it
       Accel: { times: gs.times, values: derivative(gs.times, ms) },
       'Smooth GS': { times: gs.times, values: smooth(gs.times, gs.values, 1.3) },
       'Low GS': { times: gs.times, values: lowpass(gs.times, gs.values, 0.7) },
+      'Late GS': { times: gs.times, values: gs.times.map((t) => interpolate(gs.times, gs.values, t - 1.1)) },
       'Steer mix': { times: steer.times, values: smooth(steer.times, steer.values, 0.53).map((v, i) => v + (steerRate[i] as number)) },
       'Lap t': { times: steer.times, values: steer.times.map((t) => t - (lapOf(t)?.startTime ?? NaN)) },
       'Lap d': {
