@@ -741,6 +741,7 @@ class Viewer {
     this.scopeToControls();
     try {
       await this.plot();
+      this.revealPanes();
     } catch (err) {
       if (this.plotted.length > 0) {
         this.scope = before.scope;
@@ -749,6 +750,19 @@ class Viewer {
       }
       throw err;
     }
+  }
+
+  /**
+   * A new scope plotted below the window's bottom (a laptop's 768 px, the file's tables above): the page scrolls the
+   * plots up to just under the messages, so the plot asked for is seen. Plots already in view stay where they are.
+   */
+  private revealPanes(): void {
+    const panes = el('panes');
+    const top = panes.getBoundingClientRect().top;
+    if (this.plotted.length === 0 || top <= window.innerHeight - 160) return;
+    // Measured now: the values line under the messages has just been laid out for the new plot (the scroll padding
+    // follows its height a frame later).
+    window.scrollBy({ top: top - el('cursor-values').getBoundingClientRect().bottom - 8, behavior: 'instant' });
   }
 
   /** The Scope, Lap and window controls set to the scope. */

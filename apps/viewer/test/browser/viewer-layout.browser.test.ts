@@ -123,6 +123,31 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when the file is plotted in a laptop\'s window (1366 × 768), then the plot is in view under the messages without scrolling by hand; plotted again in view, the page does not move', async () => {
+    const { page, pageErrors } = await openRun('Run 1', { width: 1366, height: 768 });
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    // Plot, as a user at the top of the page clicks it (Playwright's own click would scroll the page first).
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await andDrawn(page, 'panes', () => page.evaluate(() => (document.querySelector('[data-testid=plot]') as HTMLButtonElement).click()));
+    const seen = async () =>
+      page.evaluate(() => {
+        const pane = (document.querySelector('[data-testid=panes] .pane .u-over') as HTMLElement).getBoundingClientRect();
+        const messages = (document.querySelector('[data-testid=messages]') as HTMLElement).getBoundingClientRect();
+        // Whatever the values line shows, the pane is under it.
+        return { top: pane.top, bottom: pane.bottom, messages: messages.bottom, height: window.innerHeight, scrollY: window.scrollY };
+      });
+    const first = await seen();
+    expect(first.top).toBeGreaterThanOrEqual(first.messages);
+    expect(first.bottom).toBeLessThanOrEqual(first.height);
+    // Plot again (the plots in view; clicked by the page's script, as Playwright would scroll to the button): the page
+    // stays where it is.
+    await andDrawn(page, 'panes', () => page.evaluate(() => (document.querySelector('[data-testid=plot]') as HTMLButtonElement).click()));
+    expect((await seen()).scrollY).toBe(first.scrollY);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when an outing of 42 laps is opened, then its laps list keeps to a box of its own that scrolls, and the plot controls stay near the top of the page', async () => {
     const { page, pageErrors } = await openRun('Many laps');
     await page.waitForSelector('[data-testid=lap-41]');
