@@ -6,7 +6,7 @@ import { Egress, EgressConfig, egressSettings } from '@pitwall/egress';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
-import { CallbackRepository } from './data-access/callback-repository';
+import { CallbackRepository, DEFAULT_CALLBACK_BATCH_ROWS } from './data-access/callback-repository';
 import { EntityClient } from './data-access/entity-client';
 import { DEFAULT_MAX_STUDY_ID_CHARS } from './data-access/external-simulation-client';
 import { SIMULATION_SCHEMA, simulationMigrations } from './data-access/migrations';
@@ -72,6 +72,11 @@ const SimulationServiceConfig = z.object({
   SIMULATION_CALLBACK_IN_FLIGHT_PER_ACCOUNT: intVar(DEFAULT_CALLBACK_IN_FLIGHT.perAccount),
   /** And at most this many of one callback: a slow receiver never holds the account's other callbacks. */
   SIMULATION_CALLBACK_IN_FLIGHT_PER_CALLBACK: intVar(DEFAULT_CALLBACK_IN_FLIGHT.perCallback),
+  /**
+   * Callback delivery rows one statement removes at most (the hourly sweep of ended ones, a deleted callback's), each
+   * statement its own transaction: other work goes between them.
+   */
+  SIMULATION_CALLBACK_BATCH_ROWS: intVar(DEFAULT_CALLBACK_BATCH_ROWS).refine((n) => n >= 1, 'must be 1 or more'),
   /** Callbacks one account may hold; another registration is a 409 (each status step writes and sends one delivery per callback). */
   MAX_SIMULATION_CALLBACKS: intVar(DEFAULT_MAX_SIMULATION_CALLBACKS),
   /**
@@ -128,6 +133,7 @@ export const simulationService = defineService({
         inFlight: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT),
         inFlightPerAccount: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT_PER_ACCOUNT),
         inFlightPerCallback: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT_PER_CALLBACK),
+        batchRows: config.SIMULATION_CALLBACK_BATCH_ROWS,
       },
       logger,
     );
@@ -155,6 +161,7 @@ export const simulationService = defineService({
       secrets,
       writes,
       maxCallbacks: config.MAX_SIMULATION_CALLBACKS,
+      callbackDeleted: () => dispatcher.deleted(),
       announcer,
       slots,
       outbox,

@@ -21,6 +21,8 @@ export interface CallbackSettings {
   /** Of them, at most this many of one account, and of one callback: a slow receiver holds its own slots only. */
   inFlightPerAccount: number;
   inFlightPerCallback: number;
+  /** SIMULATION_CALLBACK_BATCH_ROWS: delivery rows one statement of the sweep or of a deleted callback's purge removes at most. */
+  batchRows: number;
 }
 
 /** Defaults of the in-flight bounds (SIMULATION_CALLBACK_IN_FLIGHT, ..._PER_ACCOUNT, ..._PER_CALLBACK). */
@@ -53,6 +55,11 @@ export class CallbackDispatcher {
     (err: unknown) => this.logger.warn({ err }, 'callback deliveries could not be read; retried later'),
     () => !this.stopped,
   );
+  private readonly purging = new CoalescedPass(
+    () => this.purge(),
+    (err: unknown) => this.logger.warn({ err }, "deleted callbacks' deliveries could not be removed; retried later"),
+    () => !this.stopped,
+  );
   /** The deliveries being sent now, by id, and their attempts (awaited by `stop`). */
   private readonly sending = new Map<string, DueDelivery>();
   private readonly attempts = new Set<Promise<void>>();
@@ -70,10 +77,17 @@ export class CallbackDispatcher {
     this.timer = setInterval(() => this.wake(), this.settings.pollIntervalMs);
     this.timer.unref();
     this.sweeper = setInterval(() => {
-      this.repository.sweepEnded(ENDED_DELIVERIES_KEPT_DAYS).catch((err: unknown) => this.logger.warn({ err }, 'ended callback deliveries could not be swept; retried later'));
+      this.repository.sweepEnded(ENDED_DELIVERIES_KEPT_DAYS, this.settings.batchRows).catch((err: unknown) => this.logger.warn({ err }, 'ended callback deliveries could not be swept; retried later'));
+      this.purging.wake();
     }, SWEEP_INTERVAL_MS);
     this.sweeper.unref();
     this.wake();
+    this.purging.wake();
+  }
+
+  /** After a callback's delete committed: what it left is removed now, in batches (and by every instance's start and hourly sweep). */
+  deleted(): void {
+    this.purging.wake();
   }
 
   /** Fills the free slots with due deliveries now (called after a status step committed, and as each attempt ends). */
@@ -88,7 +102,13 @@ export class CallbackDispatcher {
     this.timer = undefined;
     this.sweeper = undefined;
     await this.filling.idle();
+    await this.purging.idle();
     await Promise.all([...this.attempts]);
+  }
+
+  private async purge(): Promise<void> {
+    const purged = await this.repository.purgeDeleted(this.settings.batchRows);
+    if (purged) this.logger.info({ deliveries: purged }, "deleted callbacks' deliveries removed");
   }
 
   /** One claim for the free slots; each delivery claimed is sent at once, on its own. */
