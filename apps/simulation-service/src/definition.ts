@@ -73,11 +73,12 @@ const SimulationServiceConfig = z.object({
   /** And at most this many of one callback: a slow receiver never holds the account's other callbacks. */
   SIMULATION_CALLBACK_IN_FLIGHT_PER_CALLBACK: intVar(DEFAULT_CALLBACK_IN_FLIGHT.perCallback),
   /**
-   * Callback delivery rows one statement removes at most (the hourly sweep of ended ones, a deleted callback's), each
-   * statement its own transaction: other work goes between them.
+   * Callback delivery rows one statement writes (status events recorded with their step, written afterwards as one
+   * delivery per callback) or removes (the hourly sweep of ended ones, a deleted callback's) at most, each statement its
+   * own transaction: other work goes between them.
    */
   SIMULATION_CALLBACK_BATCH_ROWS: intVar(DEFAULT_CALLBACK_BATCH_ROWS).refine((n) => n >= 1, 'must be 1 or more'),
-  /** Callbacks one account may hold; another registration is a 409 (each status step writes and sends one delivery per callback). */
+  /** Callbacks one account may hold; another registration is a 409 (each status step becomes one delivery, a POST, per callback). */
   MAX_SIMULATION_CALLBACKS: intVar(DEFAULT_MAX_SIMULATION_CALLBACKS),
   /**
    * How long a request or a job may hold a setup's status write slot before another may take it (the holder died):

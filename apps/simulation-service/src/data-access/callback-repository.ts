@@ -10,7 +10,7 @@ export interface CallbackRow {
   createdAt: Date;
 }
 
-/** A webhook message to write for every callback of its account, in the transaction of the status step. */
+/** A webhook message for every callback of its account, recorded in the transaction of the status step. */
 export interface WebhookMessage {
   accountId: string;
   /** The `webhook-id` header: the event's id, the same on every attempt. */
@@ -50,7 +50,7 @@ const FAILURES_LISTED = 20;
 /** SIMULATION_CALLBACK_BATCH_ROWS's default: delivery rows one statement writes or removes at most. */
 export const DEFAULT_CALLBACK_BATCH_ROWS = 1000;
 
-/** The account's HTTP callbacks and their delivery records (the webhook outbox). */
+/** The account's HTTP callbacks, the status events recorded for them, and their delivery records (the webhook outbox). */
 export class CallbackRepository {
   constructor(private readonly pool: Pool) {}
 
@@ -117,17 +117,65 @@ export class CallbackRepository {
     }));
   }
 
-  /** One delivery per callback of each message's account, written in the caller's transaction; returns how many. */
+  /**
+   * Records each message of an account that has callbacks, in the caller's transaction (the status step's), to be
+   * written as one delivery per callback afterwards (`writeDeliveries`); returns how many were recorded. One row per
+   * message, whatever the number of callbacks: a Trigger's transaction grows with its setups only.
+   */
   async enqueue(q: Queryable, messages: readonly WebhookMessage[]): Promise<number> {
     if (!messages.length) return 0;
     const { rowCount } = await q.query(
-      `INSERT INTO simulation.callback_deliveries (id, callback_id, webhook_id, setup_id, status, body)
-       SELECT gen_random_uuid(), c.id, m.webhook_id, m.setup_id, m.status, m.body
-       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[]) AS m(account_id, webhook_id, setup_id, status, body)
-       JOIN simulation.callbacks c ON c.account_id = m.account_id AND c.deleted_at IS NULL`,
+      `INSERT INTO simulation.callback_events (account_id, webhook_id, setup_id, status, body)
+       SELECT m.account_id, m.webhook_id, m.setup_id, m.status, m.body
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[]) WITH ORDINALITY AS m(account_id, webhook_id, setup_id, status, body, n)
+       WHERE EXISTS (SELECT 1 FROM simulation.callbacks c WHERE c.account_id = m.account_id AND c.deleted_at IS NULL)
+       ORDER BY m.n`,
       [messages.map((m) => m.accountId), messages.map((m) => m.webhookId), messages.map((m) => m.setupId), messages.map((m) => m.status), messages.map((m) => m.body)],
     );
     return rowCount ?? 0;
+  }
+
+  /**
+   * Writes recorded messages as deliveries, one per callback of the message's account registered before it (a callback
+   * deleted since gets none), and removes the messages, in one statement: at most `batchRows` deliveries (and at least
+   * one message), the accounts taken in turn (each one's oldest message first, then each one's next), so one account's
+   * Trigger of thousands of setups delays another account's step by one batch at most. Only the accounts with messages
+   * are visited (one index probe each); messages another instance is writing are skipped. Returns the messages taken
+   * and the deliveries written.
+   */
+  async writeDeliveries(batchRows: number): Promise<{ messages: number; deliveries: number }> {
+    const { rows } = await this.pool.query<{ messages: number; deliveries: number }>(
+      `WITH RECURSIVE account_with_events AS (
+         (SELECT account_id FROM simulation.callback_events ORDER BY account_id LIMIT 1)
+         UNION ALL
+         SELECT n.account_id FROM account_with_events a CROSS JOIN LATERAL (
+           SELECT account_id FROM simulation.callback_events WHERE account_id > a.account_id ORDER BY account_id LIMIT 1) n),
+       account AS (
+         SELECT a.account_id, GREATEST((SELECT count(*)::int FROM simulation.callbacks c WHERE c.account_id = a.account_id AND c.deleted_at IS NULL), 1) AS per_event
+         FROM account_with_events a),
+       candidate AS (
+         SELECT e.id, a.per_event, row_number() OVER (PARTITION BY a.account_id ORDER BY e.id) AS k
+         FROM account a CROSS JOIN LATERAL (
+           SELECT id FROM simulation.callback_events WHERE account_id = a.account_id ORDER BY id LIMIT GREATEST($1 / a.per_event, 1)) e),
+       chosen AS (
+         SELECT id FROM (
+           SELECT id, row_number() OVER turns AS n, sum(per_event) OVER turns AS upto FROM candidate
+           WINDOW turns AS (ORDER BY k, id ROWS UNBOUNDED PRECEDING)) c
+         WHERE upto <= $1 OR n = 1),
+       taken AS (
+         DELETE FROM simulation.callback_events e
+         WHERE e.id IN (SELECT id FROM simulation.callback_events WHERE id IN (SELECT id FROM chosen) FOR UPDATE SKIP LOCKED)
+         RETURNING e.id, e.account_id, e.webhook_id, e.setup_id, e.status, e.body),
+       written AS (
+         INSERT INTO simulation.callback_deliveries (id, callback_id, webhook_id, setup_id, status, body)
+         SELECT gen_random_uuid(), c.id, t.webhook_id, t.setup_id, t.status, t.body
+         FROM taken t JOIN simulation.callbacks c ON c.account_id = t.account_id AND c.deleted_at IS NULL AND c.events_from < t.id
+         ORDER BY t.id, c.id
+         RETURNING 1)
+       SELECT (SELECT count(*)::int FROM taken) AS messages, (SELECT count(*)::int FROM written) AS deliveries`,
+      [batchRows],
+    );
+    return rows[0] ?? { messages: 0, deliveries: 0 };
   }
 
   /**

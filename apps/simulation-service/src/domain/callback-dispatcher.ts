@@ -21,7 +21,10 @@ export interface CallbackSettings {
   /** Of them, at most this many of one account, and of one callback: a slow receiver holds its own slots only. */
   inFlightPerAccount: number;
   inFlightPerCallback: number;
-  /** SIMULATION_CALLBACK_BATCH_ROWS: delivery rows one statement of the sweep or of a deleted callback's purge removes at most. */
+  /**
+   * SIMULATION_CALLBACK_BATCH_ROWS: delivery rows one statement writes (a batch of recorded status events, one delivery
+   * per callback) or removes (the sweep, a deleted callback's purge) at most.
+   */
   batchRows: number;
 }
 
@@ -111,10 +114,16 @@ export class CallbackDispatcher {
     if (purged) this.logger.info({ deliveries: purged }, "deleted callbacks' deliveries removed");
   }
 
-  /** One claim for the free slots; each delivery claimed is sent at once, on its own. */
+  /**
+   * One batch of recorded status events written as deliveries (another pass follows while there were some), then one
+   * claim for the free slots; each delivery claimed is sent at once, on its own.
+   */
   private async fill(): Promise<void> {
+    if (this.stopped) return;
+    const written = await this.repository.writeDeliveries(this.settings.batchRows);
+    if (written.messages > 0) this.wake();
     const free = this.settings.inFlight - this.sending.size;
-    if (this.stopped || free <= 0) return;
+    if (free <= 0) return;
     const sendingByAccount = new Map<string, number>();
     const sendingByCallback = new Map<string, number>();
     for (const { accountId, callbackId } of this.sending.values()) {

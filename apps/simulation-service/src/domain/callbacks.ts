@@ -40,8 +40,8 @@ export interface CallbackDependencies {
 }
 
 /**
- * Callbacks one account may hold when the service is not told otherwise: every status step of every setup writes one
- * delivery per callback in its transaction, and each is a POST.
+ * Callbacks one account may hold when the service is not told otherwise: every status step of every setup becomes one
+ * delivery per callback, and each is a POST.
  */
 export const DEFAULT_MAX_SIMULATION_CALLBACKS = 20;
 

@@ -72,7 +72,7 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
     const headers = bus.requestId ? { requestId: bus.requestId } : undefined;
     // The jobs (each its setup's latest run from here on), their messages, their first status events and the command
     // commit together.
-    let deliveries = 0;
+    let forCallbacks = 0;
     const recorded = await deps.writes.once(
       bus,
       caller.accountId,
@@ -80,13 +80,13 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
       async (client, add) => {
         await deps.repository.insertJobs(client, jobs);
         await deps.repository.makeLatest(client, jobs);
-        deliveries = await announce(client, add, deps.announcer.callbacks, jobs.map((job) => statusEvent(job, { ...requested, studyId: job.studyId }, 1, at)), headers);
+        forCallbacks = await announce(client, add, deps.announcer.callbacks, jobs.map((job) => statusEvent(job, { ...requested, studyId: job.studyId }, 1, at)), headers);
         await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage, ...(headers ? { headers } : {}) })));
         return answer;
       },
       { checkDeadline: false },
     );
-    if (deliveries > 0) deps.announcer.committed();
+    if (forCallbacks > 0) deps.announcer.committed();
     return recorded;
   } finally {
     // Slots of refused setups, or of a request that failed: freed (those of accepted jobs were freed with the commit).

@@ -79,7 +79,8 @@ describe('listing and deleting callbacks whatever their deliveries', () => {
       pool,
       Array.from({ length: 6 }, (_, i) => ({ accountId, webhookId: randomUUID(), setupId: randomUUID(), status: 'Running', body: `{"n":${i}}` })),
     );
-    expect(enqueued).toBe(12);
+    expect(enqueued).toBe(6);
+    expect(await repository.writeDeliveries(1000)).toEqual({ messages: 6, deliveries: 12 });
     expect((await listed(accountId, first))?.deliveries).toEqual({ delivered: 0, pending: 6, failed: 0 });
 
     // A claim only leases them: nothing changes state.
@@ -140,6 +141,7 @@ describe('listing and deleting callbacks whatever their deliveries', () => {
     const kept = await buildCallback(accountId);
     await addDeliveries(gone, 'delivered', 2_500);
     await repository.enqueue(pool, [{ accountId, webhookId: randomUUID(), setupId: randomUUID(), status: 'Running', body: '{}' }]);
+    expect(await repository.writeDeliveries(1000)).toEqual({ messages: 1, deliveries: 2 });
 
     expect(await repository.delete(pool, accountId, gone)).toBe(true);
     expect(await repository.delete(pool, accountId, gone)).toBe(false);
