@@ -227,4 +227,27 @@ export const simulationMigrations: readonly Migration[] = [
       ALTER TABLE simulation.callbacks ADD COLUMN events_from bigint NOT NULL DEFAULT nextval('simulation.callback_events_seq');
     `,
   },
+  {
+    version: 13,
+    name: 'accepted jobs wait in the table; each account has its share of them published, oldest first',
+    // A Trigger's jobs are inserted waiting and published by the wake within their account's share (one shared FIFO
+    // queue of every job message let one account's 110,000 queued messages hold another account's job for minutes).
+    // The wake reads, per account with waiting jobs, only as many as it has room for: in (created_at, id) order, one
+    // Trigger's jobs sharing their created_at. An account's slots are counted on ranges of the running and woken jobs'
+    // indexes (by their lease or reservation), which the planner prefers to the account's every job with or without
+    // statistics (the embedded database never gathers them). Jobs that can never run wait no more: superseded by a
+    // newer run of their setup (a Trigger clears them from now on), at a last status or dead-lettered.
+    sql: `
+      DROP INDEX simulation.jobs_waiting;
+      CREATE INDEX jobs_waiting ON simulation.jobs (account_id, created_at, id) WHERE waiting;
+      DROP INDEX simulation.jobs_running;
+      CREATE INDEX jobs_running ON simulation.jobs (account_id, runner_until) WHERE runner_until IS NOT NULL;
+      DROP INDEX simulation.jobs_woken;
+      CREATE INDEX jobs_woken ON simulation.jobs (account_id, woken_until) WHERE woken_until IS NOT NULL;
+      UPDATE simulation.jobs j SET waiting = false, woken_until = NULL
+       WHERE (j.waiting OR j.woken_until IS NOT NULL)
+         AND (j.dead_lettered OR j.state IN ('Processing completed', 'Simulation failed', 'Simulation start failed')
+              OR EXISTS (SELECT 1 FROM simulation.setup_runs r WHERE r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id <> j.id));
+    `,
+  },
 ];
