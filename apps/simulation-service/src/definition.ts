@@ -6,7 +6,7 @@ import { Egress, EgressConfig, egressSettings } from '@pitwall/egress';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { intVar } from '@pitwall/service-kit';
-import { CallbackRepository } from './data-access/callback-repository';
+import { CallbackRepository, DEFAULT_CALLBACK_BATCH_ROWS } from './data-access/callback-repository';
 import { EntityClient } from './data-access/entity-client';
 import { DEFAULT_MAX_STUDY_ID_CHARS } from './data-access/external-simulation-client';
 import { SIMULATION_SCHEMA, simulationMigrations } from './data-access/migrations';
@@ -72,7 +72,13 @@ const SimulationServiceConfig = z.object({
   SIMULATION_CALLBACK_IN_FLIGHT_PER_ACCOUNT: intVar(DEFAULT_CALLBACK_IN_FLIGHT.perAccount),
   /** And at most this many of one callback: a slow receiver never holds the account's other callbacks. */
   SIMULATION_CALLBACK_IN_FLIGHT_PER_CALLBACK: intVar(DEFAULT_CALLBACK_IN_FLIGHT.perCallback),
-  /** Callbacks one account may hold; another registration is a 409 (each status step writes and sends one delivery per callback). */
+  /**
+   * Callback delivery rows one statement writes (status events recorded with their step, written afterwards as one
+   * delivery per callback) or removes (the hourly sweep of ended ones, a deleted callback's) at most, each statement its
+   * own transaction: other work goes between them.
+   */
+  SIMULATION_CALLBACK_BATCH_ROWS: intVar(DEFAULT_CALLBACK_BATCH_ROWS).refine((n) => n >= 1, 'must be 1 or more'),
+  /** Callbacks one account may hold; another registration is a 409 (each status step becomes one delivery, a POST, per callback). */
   MAX_SIMULATION_CALLBACKS: intVar(DEFAULT_MAX_SIMULATION_CALLBACKS),
   /**
    * How long a request or a job may hold a setup's status write slot before another may take it (the holder died):
@@ -128,6 +134,7 @@ export const simulationService = defineService({
         inFlight: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT),
         inFlightPerAccount: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT_PER_ACCOUNT),
         inFlightPerCallback: Math.max(1, config.SIMULATION_CALLBACK_IN_FLIGHT_PER_CALLBACK),
+        batchRows: config.SIMULATION_CALLBACK_BATCH_ROWS,
       },
       logger,
     );
@@ -155,6 +162,7 @@ export const simulationService = defineService({
       secrets,
       writes,
       maxCallbacks: config.MAX_SIMULATION_CALLBACKS,
+      callbackDeleted: () => dispatcher.deleted(),
       announcer,
       slots,
       outbox,

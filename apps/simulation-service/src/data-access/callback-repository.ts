@@ -10,7 +10,7 @@ export interface CallbackRow {
   createdAt: Date;
 }
 
-/** A webhook message to write for every callback of its account, in the transaction of the status step. */
+/** A webhook message for every callback of its account, recorded in the transaction of the status step. */
 export interface WebhookMessage {
   accountId: string;
   /** The `webhook-id` header: the event's id, the same on every attempt. */
@@ -47,7 +47,10 @@ export type AttemptOutcome = { ok: true; statusCode: number } | { ok: false; sta
 
 const FAILURES_LISTED = 20;
 
-/** The account's HTTP callbacks and their delivery records (the webhook outbox). */
+/** SIMULATION_CALLBACK_BATCH_ROWS's default: delivery rows one statement writes or removes at most. */
+export const DEFAULT_CALLBACK_BATCH_ROWS = 1000;
+
+/** The account's HTTP callbacks, the status events recorded for them, and their delivery records (the webhook outbox). */
 export class CallbackRepository {
   constructor(private readonly pool: Pool) {}
 
@@ -65,29 +68,33 @@ export class CallbackRepository {
   /** How many callbacks the account has, its registrations held back until the caller's transaction ends. */
   async countForUpdate(q: Queryable, accountId: string): Promise<number> {
     await q.query("SELECT pg_advisory_xact_lock(hashtextextended('simulation.callbacks:' || $1, 0))", [accountId]);
-    const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM simulation.callbacks WHERE account_id = $1', [accountId]);
+    const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM simulation.callbacks WHERE account_id = $1 AND deleted_at IS NULL', [accountId]);
     return rows[0]?.n ?? 0;
   }
 
-  /** Deletes the account's callback (its deliveries go with it); false when it has none of that id. */
+  /**
+   * Deletes the account's callback: from now on it is neither listed, counted nor delivered to (a claim skips its
+   * pending deliveries); its delivery rows are removed afterwards in batches (`purgeDeleted`), then the row itself. False
+   * when the account has no such callback.
+   */
   async delete(q: Queryable, accountId: string, id: string): Promise<boolean> {
-    const { rowCount } = await q.query('DELETE FROM simulation.callbacks WHERE account_id = $1 AND id = $2', [accountId, id]);
+    const { rowCount } = await q.query('UPDATE simulation.callbacks SET deleted_at = now() WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL', [accountId, id]);
     return (rowCount ?? 0) > 0;
   }
 
-  /** The account's callbacks, oldest first, with their deliveries by state and their latest failures. */
+  /**
+   * The account's callbacks, oldest first, with their deliveries by state (the counters the deliveries' own statements
+   * keep: never a count of the rows) and their latest failures (an index walk of at most 20 rows each).
+   */
   async list(accountId: string): Promise<SimulationCallback[]> {
-    const { rows } = await this.pool.query<{ id: string; url: string; description: string | null; created_at: Date; delivered: number; pending: number; failed: number; failures: FailureRow[] | null }>(
-      `SELECT c.id, c.url, c.description, c.created_at,
-              (SELECT count(*)::int FROM simulation.callback_deliveries d WHERE d.callback_id = c.id AND d.state = 'delivered') AS delivered,
-              (SELECT count(*)::int FROM simulation.callback_deliveries d WHERE d.callback_id = c.id AND d.state = 'pending') AS pending,
-              (SELECT count(*)::int FROM simulation.callback_deliveries d WHERE d.callback_id = c.id AND d.state = 'failed') AS failed,
+    const { rows } = await this.pool.query<{ id: string; url: string; description: string | null; created_at: Date; delivered: string; pending: string; failed: string; failures: FailureRow[] | null }>(
+      `SELECT c.id, c.url, c.description, c.created_at, c.delivered, c.pending, c.failed,
               (SELECT json_agg(f ORDER BY f.last_attempt_at DESC) FROM (
                  SELECT d.webhook_id, d.setup_id, d.status, d.state, d.attempts, d.last_attempt_at, d.next_attempt_at, d.last_status_code, d.last_error
                  FROM simulation.callback_deliveries d
                  WHERE d.callback_id = c.id AND d.last_error IS NOT NULL AND d.state <> 'delivered'
                  ORDER BY d.last_attempt_at DESC LIMIT ${FAILURES_LISTED}) f) AS failures
-       FROM simulation.callbacks c WHERE c.account_id = $1 ORDER BY c.created_at, c.id`,
+       FROM simulation.callbacks c WHERE c.account_id = $1 AND c.deleted_at IS NULL ORDER BY c.created_at, c.id`,
       [accountId],
     );
     return rows.map((r) => ({
@@ -95,7 +102,7 @@ export class CallbackRepository {
       url: r.url,
       description: r.description,
       createdAt: r.created_at.toISOString(),
-      deliveries: { delivered: r.delivered, pending: r.pending, failed: r.failed },
+      deliveries: { delivered: Number(r.delivered), pending: Number(r.pending), failed: Number(r.failed) },
       recentFailures: (r.failures ?? []).map((f) => ({
         webhookId: f.webhook_id,
         setupId: f.setup_id,
@@ -110,17 +117,65 @@ export class CallbackRepository {
     }));
   }
 
-  /** One delivery per callback of each message's account, written in the caller's transaction; returns how many. */
+  /**
+   * Records each message of an account that has callbacks, in the caller's transaction (the status step's), to be
+   * written as one delivery per callback afterwards (`writeDeliveries`); returns how many were recorded. One row per
+   * message, whatever the number of callbacks: a Trigger's transaction grows with its setups only.
+   */
   async enqueue(q: Queryable, messages: readonly WebhookMessage[]): Promise<number> {
     if (!messages.length) return 0;
     const { rowCount } = await q.query(
-      `INSERT INTO simulation.callback_deliveries (id, callback_id, webhook_id, setup_id, status, body)
-       SELECT gen_random_uuid(), c.id, m.webhook_id, m.setup_id, m.status, m.body
-       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[]) AS m(account_id, webhook_id, setup_id, status, body)
-       JOIN simulation.callbacks c ON c.account_id = m.account_id`,
+      `INSERT INTO simulation.callback_events (account_id, webhook_id, setup_id, status, body)
+       SELECT m.account_id, m.webhook_id, m.setup_id, m.status, m.body
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[]) WITH ORDINALITY AS m(account_id, webhook_id, setup_id, status, body, n)
+       WHERE EXISTS (SELECT 1 FROM simulation.callbacks c WHERE c.account_id = m.account_id AND c.deleted_at IS NULL)
+       ORDER BY m.n`,
       [messages.map((m) => m.accountId), messages.map((m) => m.webhookId), messages.map((m) => m.setupId), messages.map((m) => m.status), messages.map((m) => m.body)],
     );
     return rowCount ?? 0;
+  }
+
+  /**
+   * Writes recorded messages as deliveries, one per callback of the message's account registered before it (a callback
+   * deleted since gets none), and removes the messages, in one statement: at most `batchRows` deliveries (and at least
+   * one message), the accounts taken in turn (each one's oldest message first, then each one's next), so one account's
+   * Trigger of thousands of setups delays another account's step by one batch at most. Only the accounts with messages
+   * are visited (one index probe each); messages another instance is writing are skipped. Returns the messages taken
+   * and the deliveries written.
+   */
+  async writeDeliveries(batchRows: number): Promise<{ messages: number; deliveries: number }> {
+    const { rows } = await this.pool.query<{ messages: number; deliveries: number }>(
+      `WITH RECURSIVE account_with_events AS (
+         (SELECT account_id FROM simulation.callback_events ORDER BY account_id LIMIT 1)
+         UNION ALL
+         SELECT n.account_id FROM account_with_events a CROSS JOIN LATERAL (
+           SELECT account_id FROM simulation.callback_events WHERE account_id > a.account_id ORDER BY account_id LIMIT 1) n),
+       account AS (
+         SELECT a.account_id, GREATEST((SELECT count(*)::int FROM simulation.callbacks c WHERE c.account_id = a.account_id AND c.deleted_at IS NULL), 1) AS per_event
+         FROM account_with_events a),
+       candidate AS (
+         SELECT e.id, a.per_event, row_number() OVER (PARTITION BY a.account_id ORDER BY e.id) AS k
+         FROM account a CROSS JOIN LATERAL (
+           SELECT id FROM simulation.callback_events WHERE account_id = a.account_id ORDER BY id LIMIT GREATEST($1 / a.per_event, 1)) e),
+       chosen AS (
+         SELECT id FROM (
+           SELECT id, row_number() OVER turns AS n, sum(per_event) OVER turns AS upto FROM candidate
+           WINDOW turns AS (ORDER BY k, id ROWS UNBOUNDED PRECEDING)) c
+         WHERE upto <= $1 OR n = 1),
+       taken AS (
+         DELETE FROM simulation.callback_events e
+         WHERE e.id IN (SELECT id FROM simulation.callback_events WHERE id IN (SELECT id FROM chosen) FOR UPDATE SKIP LOCKED)
+         RETURNING e.id, e.account_id, e.webhook_id, e.setup_id, e.status, e.body),
+       written AS (
+         INSERT INTO simulation.callback_deliveries (id, callback_id, webhook_id, setup_id, status, body)
+         SELECT gen_random_uuid(), c.id, t.webhook_id, t.setup_id, t.status, t.body
+         FROM taken t JOIN simulation.callbacks c ON c.account_id = t.account_id AND c.deleted_at IS NULL AND c.events_from < t.id
+         ORDER BY t.id, c.id
+         RETURNING 1)
+       SELECT (SELECT count(*)::int FROM taken) AS messages, (SELECT count(*)::int FROM written) AS deliveries`,
+      [batchRows],
+    );
+    return rows[0] ?? { messages: 0, deliveries: 0 };
   }
 
   /**
@@ -152,7 +207,7 @@ export class CallbackRepository {
          SELECT d.id, c.account_id, d.next_attempt_at, d.created_at, COALESCE(sa.n, 0) AS account_sending,
                 COALESCE(sc.n, 0) + row_number() OVER (PARTITION BY c.id ORDER BY d.next_attempt_at, d.created_at) AS in_callback
          FROM pending_callback p
-         CROSS JOIN LATERAL (SELECT id, account_id FROM simulation.callbacks WHERE id = p.callback_id LIMIT 1) c
+         CROSS JOIN LATERAL (SELECT id, account_id FROM simulation.callbacks WHERE id = p.callback_id AND deleted_at IS NULL LIMIT 1) c
          LEFT JOIN sending_account sa ON sa.account_id = c.account_id
          LEFT JOIN sending_callback sc ON sc.callback_id = c.id
          CROSS JOIN LATERAL (
@@ -190,17 +245,52 @@ export class CallbackRepository {
     return rows.map((r) => ({ id: r.id, accountId: r.account_id, callbackId: r.callback_id, webhookId: r.webhook_id, body: r.body, attempts: r.attempts, url: r.url, sealedSecret: r.sealed_secret }));
   }
 
-  /** Deletes the deliveries that ended (delivered or given up) more than `days` ago; returns how many. */
-  async sweepEnded(days: number): Promise<number> {
-    const { rowCount } = await this.pool.query(`DELETE FROM simulation.callback_deliveries WHERE state <> 'pending' AND last_attempt_at < now() - make_interval(days => $1)`, [days]);
-    return rowCount ?? 0;
+  /**
+   * Deletes the deliveries that ended (delivered or given up) more than `days` ago, oldest first, at most `batchRows` a
+   * statement (each its own transaction, so other work goes between them); returns how many.
+   */
+  async sweepEnded(days: number, batchRows = DEFAULT_CALLBACK_BATCH_ROWS): Promise<number> {
+    let swept = 0;
+    for (;;) {
+      const { rowCount } = await this.pool.query(
+        `DELETE FROM simulation.callback_deliveries WHERE id IN (
+           SELECT id FROM simulation.callback_deliveries WHERE state <> 'pending' AND last_attempt_at < now() - make_interval(days => $1)
+           ORDER BY last_attempt_at LIMIT $2)`,
+        [days, batchRows],
+      );
+      swept += rowCount ?? 0;
+      if ((rowCount ?? 0) < batchRows) return swept;
+    }
   }
 
-  /** Records an attempt: delivered, retried at `retryAt`, or given up (`retryAt` null). */
+  /**
+   * Removes what deleted callbacks left: their deliveries, at most `batchRows` a statement (each its own transaction),
+   * then each callback's row once it has none (up to 100 callbacks a call, the longest deleted first). Returns how many
+   * deliveries went.
+   */
+  async purgeDeleted(batchRows = DEFAULT_CALLBACK_BATCH_ROWS): Promise<number> {
+    let purged = 0;
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM simulation.callbacks WHERE deleted_at IS NOT NULL ORDER BY deleted_at, id LIMIT 100');
+    for (const { id } of rows) {
+      for (;;) {
+        const { rowCount } = await this.pool.query('DELETE FROM simulation.callback_deliveries WHERE id IN (SELECT id FROM simulation.callback_deliveries WHERE callback_id = $1 LIMIT $2)', [id, batchRows]);
+        purged += rowCount ?? 0;
+        if ((rowCount ?? 0) < batchRows) break;
+      }
+      // A delivery written since (a step whose transaction read the callback before its delete) goes with the row.
+      await this.pool.query('DELETE FROM simulation.callbacks WHERE id = $1 AND deleted_at IS NOT NULL', [id]);
+    }
+    return purged;
+  }
+
+  /**
+   * Records an attempt: delivered, retried at `retryAt`, or given up (`retryAt` null). Only a delivery still pending
+   * takes it: one that another attempt ended meanwhile (its lease lapsed and another instance took it) keeps its end.
+   */
   async recordAttempt(id: string, outcome: AttemptOutcome): Promise<void> {
     if (outcome.ok) {
       await this.pool.query(
-        `UPDATE simulation.callback_deliveries SET state = 'delivered', attempts = attempts + 1, last_attempt_at = now(), last_status_code = $2, last_error = NULL WHERE id = $1`,
+        `UPDATE simulation.callback_deliveries SET state = 'delivered', attempts = attempts + 1, last_attempt_at = now(), last_status_code = $2, last_error = NULL WHERE id = $1 AND state = 'pending'`,
         [id, outcome.statusCode],
       );
       return;
@@ -209,7 +299,7 @@ export class CallbackRepository {
       `UPDATE simulation.callback_deliveries
        SET state = CASE WHEN $4::timestamptz IS NULL THEN 'failed' ELSE 'pending' END, attempts = attempts + 1, last_attempt_at = now(),
            last_status_code = $2, last_error = $3, next_attempt_at = COALESCE($4::timestamptz, next_attempt_at)
-       WHERE id = $1`,
+       WHERE id = $1 AND state = 'pending'`,
       [id, outcome.statusCode, outcome.error, outcome.retryAt],
     );
   }

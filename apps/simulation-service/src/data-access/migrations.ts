@@ -139,4 +139,115 @@ export const simulationMigrations: readonly Migration[] = [
       CREATE INDEX jobs_woken ON simulation.jobs (account_id) WHERE woken_until IS NOT NULL;
     `,
   },
+  {
+    version: 11,
+    name: "each callback's deliveries counted as they change state; deleted callbacks purged in batches",
+    // delivered, pending, failed: the callback's delivery rows by state, kept by a statement trigger in the statement
+    // that inserts, updates or deletes them (so the list reads three columns, never the rows: 2.2 million rows took
+    // it past 20 s). Each statement locks the callbacks it counts for in id order, so two never deadlock on them.
+    // deleted_at: a deleted callback is hidden at once (listed, counted, delivered to no more) and its deliveries are
+    // removed in batches afterwards, then its row (a cascade over 100,000 rows held the DELETE for seconds).
+    // callback_deliveries_failures: a callback's latest failures by an index walk of 20 rows; callback_deliveries_ended:
+    // the sweep of ended deliveries in batches, oldest first, without reading the pending ones.
+    sql: `
+      ALTER TABLE simulation.callbacks
+        ADD COLUMN delivered bigint NOT NULL DEFAULT 0,
+        ADD COLUMN pending bigint NOT NULL DEFAULT 0,
+        ADD COLUMN failed bigint NOT NULL DEFAULT 0,
+        ADD COLUMN deleted_at timestamptz;
+      UPDATE simulation.callbacks c SET delivered = n.delivered, pending = n.pending, failed = n.failed
+        FROM (SELECT callback_id, count(*) FILTER (WHERE state = 'delivered') AS delivered, count(*) FILTER (WHERE state = 'pending') AS pending,
+                     count(*) FILTER (WHERE state = 'failed') AS failed
+                FROM simulation.callback_deliveries GROUP BY callback_id) n
+       WHERE c.id = n.callback_id;
+      CREATE INDEX callbacks_deleted ON simulation.callbacks (deleted_at) WHERE deleted_at IS NOT NULL;
+      CREATE INDEX callback_deliveries_failures ON simulation.callback_deliveries (callback_id, last_attempt_at DESC) WHERE last_error IS NOT NULL AND state <> 'delivered';
+      CREATE INDEX callback_deliveries_ended ON simulation.callback_deliveries (last_attempt_at) WHERE state <> 'pending';
+      CREATE FUNCTION simulation.count_callback_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        moved record;
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          FOR moved IN
+            SELECT callback_id, count(*) FILTER (WHERE state = 'delivered') AS delivered, count(*) FILTER (WHERE state = 'pending') AS pending,
+                   count(*) FILTER (WHERE state = 'failed') AS failed
+              FROM new_rows GROUP BY callback_id ORDER BY callback_id
+          LOOP
+            UPDATE simulation.callbacks SET delivered = delivered + moved.delivered, pending = pending + moved.pending, failed = failed + moved.failed WHERE id = moved.callback_id;
+          END LOOP;
+        ELSIF TG_OP = 'DELETE' THEN
+          FOR moved IN
+            SELECT callback_id, count(*) FILTER (WHERE state = 'delivered') AS delivered, count(*) FILTER (WHERE state = 'pending') AS pending,
+                   count(*) FILTER (WHERE state = 'failed') AS failed
+              FROM old_rows GROUP BY callback_id ORDER BY callback_id
+          LOOP
+            UPDATE simulation.callbacks SET delivered = delivered - moved.delivered, pending = pending - moved.pending, failed = failed - moved.failed WHERE id = moved.callback_id;
+          END LOOP;
+        ELSE
+          -- Only rows whose state changed: a claim's lease (next_attempt_at) touches no callback.
+          FOR moved IN
+            SELECT n.callback_id, sum((n.state = 'delivered')::int - (o.state = 'delivered')::int) AS delivered,
+                   sum((n.state = 'pending')::int - (o.state = 'pending')::int) AS pending, sum((n.state = 'failed')::int - (o.state = 'failed')::int) AS failed
+              FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.state <> o.state GROUP BY n.callback_id ORDER BY n.callback_id
+          LOOP
+            UPDATE simulation.callbacks SET delivered = delivered + moved.delivered, pending = pending + moved.pending, failed = failed + moved.failed WHERE id = moved.callback_id;
+          END LOOP;
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER callback_deliveries_counted_insert AFTER INSERT ON simulation.callback_deliveries
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION simulation.count_callback_deliveries();
+      CREATE TRIGGER callback_deliveries_counted_update AFTER UPDATE ON simulation.callback_deliveries
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION simulation.count_callback_deliveries();
+      CREATE TRIGGER callback_deliveries_counted_delete AFTER DELETE ON simulation.callback_deliveries
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION simulation.count_callback_deliveries();
+    `,
+  },
+  {
+    version: 12,
+    name: "status events written as their callbacks' deliveries after the step, in bounded batches",
+    // callback_events: a status event of an account with callbacks, written in the step's transaction (one row per event,
+    // not one per callback: a Trigger of 5,000 setups with 20 callbacks wrote 100,000 delivery rows in its transaction)
+    // and turned into one delivery per callback afterwards, a bounded batch a transaction, the row removed in it.
+    // events_from: a callback gets the events numbered after its registration (one sequence numbers both), as it got
+    // the steps committed after it when deliveries were written with the step.
+    sql: `
+      CREATE SEQUENCE simulation.callback_events_seq;
+      CREATE TABLE simulation.callback_events (
+        id bigint PRIMARY KEY DEFAULT nextval('simulation.callback_events_seq'),
+        account_id uuid NOT NULL,
+        webhook_id text NOT NULL,
+        setup_id uuid NOT NULL,
+        status text NOT NULL,
+        body text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX callback_events_account ON simulation.callback_events (account_id, id);
+      ALTER TABLE simulation.callbacks ADD COLUMN events_from bigint NOT NULL DEFAULT nextval('simulation.callback_events_seq');
+    `,
+  },
+  {
+    version: 13,
+    name: 'accepted jobs wait in the table; each account has its share of them published, oldest first',
+    // A Trigger's jobs are inserted waiting and published by the wake within their account's share (one shared FIFO
+    // queue of every job message let one account's 110,000 queued messages hold another account's job for minutes).
+    // The wake reads, per account with waiting jobs, only as many as it has room for: in (created_at, id) order, one
+    // Trigger's jobs sharing their created_at. An account's slots are counted on ranges of the running and woken jobs'
+    // indexes (by their lease or reservation), which the planner prefers to the account's every job with or without
+    // statistics (the embedded database never gathers them). Jobs that can never run wait no more: superseded by a
+    // newer run of their setup (a Trigger clears them from now on), at a last status or dead-lettered.
+    sql: `
+      DROP INDEX simulation.jobs_waiting;
+      CREATE INDEX jobs_waiting ON simulation.jobs (account_id, created_at, id) WHERE waiting;
+      DROP INDEX simulation.jobs_running;
+      CREATE INDEX jobs_running ON simulation.jobs (account_id, runner_until) WHERE runner_until IS NOT NULL;
+      DROP INDEX simulation.jobs_woken;
+      CREATE INDEX jobs_woken ON simulation.jobs (account_id, woken_until) WHERE woken_until IS NOT NULL;
+      UPDATE simulation.jobs j SET waiting = false, woken_until = NULL
+       WHERE (j.waiting OR j.woken_until IS NOT NULL)
+         AND (j.dead_lettered OR j.state IN ('Processing completed', 'Simulation failed', 'Simulation start failed')
+              OR EXISTS (SELECT 1 FROM simulation.setup_runs r WHERE r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id <> j.id));
+    `,
+  },
 ];

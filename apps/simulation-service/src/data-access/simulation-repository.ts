@@ -35,11 +35,23 @@ export interface WriteSlot {
 }
 
 /**
- * A job that holds one of its account's slots (its third parameter the final statuses): a worker runs it (a live
- * lease), or it was woken from waiting and no worker has taken it yet (its reservation not lapsed); a job at a last
- * status or dead-lettered holds none (a last status clears its reservation).
+ * How many slots of account `account` (an SQL expression) its jobs hold, `finals` (an SQL expression) the final
+ * statuses, `except` an SQL condition on a job `h` left out: the jobs a worker runs (a live lease), and those woken from
+ * waiting that no worker has taken yet (their reservation not lapsed); a job at a last status or dead-lettered holds
+ * none (a last status clears its reservation). Two counts, each a range of its own index (jobs_running, jobs_woken:
+ * the account, then the lease or reservation), so the count reads the jobs holding slots, never the account's others.
  */
-const HOLDS_SLOT = `state <> ALL($3::text[]) AND NOT dead_lettered AND ((runner_until IS NOT NULL AND runner_until > now()) OR (woken_until IS NOT NULL AND woken_until > now()))`;
+/**
+ * A waiting job `j` that may run now: not ended nor dead-lettered, no live lease of another run (a second delivery of a
+ * running job waits for that run to end), and its setup's latest run (its third parameter the final statuses).
+ */
+const RUNNABLE = `(NOT j.dead_lettered AND j.state <> ALL($3::text[]) AND (j.runner_until IS NULL OR j.runner_until <= now())
+  AND j.id IS NOT DISTINCT FROM (SELECT s.job_id FROM simulation.setup_runs s WHERE s.account_id = j.account_id AND s.setup_id = j.setup_id))`;
+
+const slotsHeld = (account: string, finals: string, except = 'true'): string =>
+  `((SELECT count(*)::int FROM simulation.jobs h WHERE h.account_id = ${account} AND h.runner_until > now() AND h.state <> ALL(${finals}) AND NOT h.dead_lettered AND ${except})
+    + (SELECT count(*)::int FROM simulation.jobs h WHERE h.account_id = ${account} AND h.woken_until > now() AND NOT (h.runner_until IS NOT NULL AND h.runner_until > now())
+         AND h.state <> ALL(${finals}) AND NOT h.dead_lettered AND ${except}))`;
 
 /** The one order every transaction inserts and locks setup_runs rows in, so no two of them deadlock. */
 const bySetupId = (a: { setupId: string }, b: { setupId: string }): number => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0);
@@ -90,11 +102,15 @@ export class SimulationRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * Queues accepted jobs: each waits in the table (marked waiting, no job message yet) until `wakeWaiting` publishes it
+   * within its account's share, so a backlog of one account is never ahead of another account's job on the bus.
+   */
   async insertJobs(q: Queryable, jobs: readonly Omit<Job, 'deadLettered'>[]): Promise<void> {
     if (!jobs.length) return;
     await q.query(
-      `INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, sealed_credentials, study_id, state, sequence, request_id)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::bytea[], $7::text[], $8::text[], $9::int[], $10::text[])`,
+      `INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, sealed_credentials, study_id, state, sequence, request_id, waiting)
+       SELECT *, true FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::bytea[], $7::text[], $8::text[], $9::int[], $10::text[])`,
       [
         jobs.map((j) => j.id),
         jobs.map((j) => j.accountId),
@@ -220,11 +236,23 @@ export class SimulationRepository {
     return !rows[0] || rows[0].job_id === null || rows[0].job_id === job.id;
   }
 
-  /** Makes each job its setup's latest run and frees the slot its request held, in the transaction that accepts them. */
+  /**
+   * Makes each job its setup's latest run and frees the slot its request held, in the transaction that accepts them. The
+   * jobs it supersedes wait no more and hold no woken slot: they will never run (a delivery of one ends at once).
+   */
   async makeLatest(q: Queryable, unordered: readonly Pick<Job, 'id' | 'accountId' | 'setupId'>[]): Promise<void> {
     if (!unordered.length) return;
-    // In setup id order, as takeWriteSlots locks them.
+    // In setup id order, as takeWriteSlots locks them; the superseded jobs' rows in id order.
     const jobs = [...unordered].sort(bySetupId);
+    const superseded = await q.query<{ id: string }>(
+      `SELECT j.id FROM simulation.jobs j
+         JOIN simulation.setup_runs r ON r.job_id = j.id AND r.account_id = j.account_id AND r.setup_id = j.setup_id
+         JOIN unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS n (account_id, setup_id, job_id) ON r.account_id = n.account_id AND r.setup_id = n.setup_id AND r.job_id <> n.job_id
+        WHERE j.waiting OR j.woken_until IS NOT NULL
+        ORDER BY j.id FOR UPDATE OF j`,
+      [jobs.map((j) => j.accountId), jobs.map((j) => j.setupId), jobs.map((j) => j.id)],
+    );
+    if (superseded.rows.length) await q.query('UPDATE simulation.jobs SET waiting = false, woken_until = NULL WHERE id = ANY($1::uuid[])', [superseded.rows.map((r) => r.id)]);
     await q.query(
       `INSERT INTO simulation.setup_runs AS r (account_id, setup_id, job_id)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])
@@ -282,7 +310,7 @@ export class SimulationRepository {
         await client.query('COMMIT');
         return { outcome: 'busy' };
       }
-      const { rows } = await client.query<{ running: number }>(`SELECT count(*)::int AS running FROM simulation.jobs WHERE account_id = $1 AND id <> $2 AND ${HOLDS_SLOT}`, [job.accountId, job.id, SIMULATION_FINAL_STATUSES]);
+      const { rows } = await client.query<{ running: number }>(`SELECT ${slotsHeld('$1::uuid', '$3::text[]', 'h.id <> $2')} AS running`, [job.accountId, job.id, SIMULATION_FINAL_STATUSES]);
       if ((rows[0]?.running ?? 0) >= maxPerAccount) {
         await client.query('UPDATE simulation.jobs SET waiting = true, woken_until = NULL WHERE id = $1', [job.id]);
         await client.query('COMMIT');
@@ -321,20 +349,39 @@ export class SimulationRepository {
    * fresh delivery before they are admitted counts them rather than taking the same room again. Only a setup's latest
    * run is woken (a superseded one would end at once), and only once no live lease holds it (a delivery that found
    * another running the job waits for that run to end or its lease to lapse).
+   *
+   * Its cost does not grow with the backlogs: only the accounts with waiting jobs are visited (one index probe each),
+   * each one's slots are counted on the indexes of the running and woken jobs, and of its waiting jobs only as many as
+   * it has room for are read, oldest first. Rows another transaction holds (a Trigger superseding them) are skipped,
+   * never waited for.
    */
   async wakeWaiting(q: Queryable, maxPerAccount: number, reserveMs: number): Promise<{ id: string; accountId: string }[]> {
     const { rows } = await q.query<{ id: string; account_id: string }>(
-      `WITH running AS (
-         SELECT account_id, count(*)::int AS n FROM simulation.jobs WHERE ${HOLDS_SLOT} GROUP BY account_id
-       ), candidates AS (
-         SELECT j.id, j.account_id, row_number() OVER (PARTITION BY j.account_id ORDER BY j.created_at, j.id) AS k
-           FROM simulation.jobs j
-           JOIN simulation.setup_runs r ON r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id = j.id
-          WHERE j.waiting AND NOT j.dead_lettered AND j.state <> ALL($3::text[]) AND (j.runner_until IS NULL OR j.runner_until <= now())
+      `WITH RECURSIVE waiting_account AS (
+         (SELECT account_id FROM simulation.jobs WHERE waiting ORDER BY account_id LIMIT 1)
+         UNION ALL
+         SELECT n.account_id FROM waiting_account w CROSS JOIN LATERAL (
+           SELECT account_id FROM simulation.jobs WHERE waiting AND account_id > w.account_id ORDER BY account_id LIMIT 1) n
+       ), room AS MATERIALIZED (
+         SELECT w.account_id, $1 - ${slotsHeld('w.account_id', '$3::text[]')} AS n FROM waiting_account w
+       ), walk AS (
+         -- Each account's waiting jobs, oldest first, one index probe a step (LIMIT 1 keeps it a walk of the index
+         -- whatever the planner thinks of the account's size), until as many as it has room for can run.
+         SELECT r.account_id, f.id, f.created_at, f.runnable, r.n - f.runnable::int AS room_left FROM room r CROSS JOIN LATERAL (
+           SELECT j.id, j.created_at, ${RUNNABLE} AS runnable FROM simulation.jobs j
+            WHERE j.account_id = r.account_id AND j.waiting ORDER BY j.created_at, j.id LIMIT 1) f
+          WHERE r.n > 0
+         UNION ALL
+         SELECT w.account_id, f.id, f.created_at, f.runnable, w.room_left - f.runnable::int FROM walk w CROSS JOIN LATERAL (
+           SELECT j.id, j.created_at, ${RUNNABLE} AS runnable FROM simulation.jobs j
+            WHERE j.account_id = w.account_id AND j.waiting AND (j.created_at, j.id) > (w.created_at, w.id) ORDER BY j.created_at, j.id LIMIT 1) f
+          WHERE w.room_left > 0
+       ), locked AS (
+         -- By key (an array, so the planner reads them by the primary key, not the table).
+         SELECT id FROM simulation.jobs WHERE id = ANY(ARRAY(SELECT id FROM walk WHERE runnable)) AND waiting ORDER BY id FOR UPDATE SKIP LOCKED
        )
        UPDATE simulation.jobs j SET waiting = false, woken_until = now() + $2::int * interval '1 millisecond'
-         FROM candidates c LEFT JOIN running ru ON ru.account_id = c.account_id
-        WHERE j.id = c.id AND j.waiting AND c.k <= $1 - COALESCE(ru.n, 0)
+        WHERE j.id = ANY(ARRAY(SELECT id FROM locked))
        RETURNING j.id, j.account_id`,
       [maxPerAccount, reserveMs, SIMULATION_FINAL_STATUSES],
     );

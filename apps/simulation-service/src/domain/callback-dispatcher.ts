@@ -21,6 +21,11 @@ export interface CallbackSettings {
   /** Of them, at most this many of one account, and of one callback: a slow receiver holds its own slots only. */
   inFlightPerAccount: number;
   inFlightPerCallback: number;
+  /**
+   * SIMULATION_CALLBACK_BATCH_ROWS: delivery rows one statement writes (a batch of recorded status events, one delivery
+   * per callback) or removes (the sweep, a deleted callback's purge) at most.
+   */
+  batchRows: number;
 }
 
 /** Defaults of the in-flight bounds (SIMULATION_CALLBACK_IN_FLIGHT, ..._PER_ACCOUNT, ..._PER_CALLBACK). */
@@ -53,6 +58,11 @@ export class CallbackDispatcher {
     (err: unknown) => this.logger.warn({ err }, 'callback deliveries could not be read; retried later'),
     () => !this.stopped,
   );
+  private readonly purging = new CoalescedPass(
+    () => this.purge(),
+    (err: unknown) => this.logger.warn({ err }, "deleted callbacks' deliveries could not be removed; retried later"),
+    () => !this.stopped,
+  );
   /** The deliveries being sent now, by id, and their attempts (awaited by `stop`). */
   private readonly sending = new Map<string, DueDelivery>();
   private readonly attempts = new Set<Promise<void>>();
@@ -70,10 +80,17 @@ export class CallbackDispatcher {
     this.timer = setInterval(() => this.wake(), this.settings.pollIntervalMs);
     this.timer.unref();
     this.sweeper = setInterval(() => {
-      this.repository.sweepEnded(ENDED_DELIVERIES_KEPT_DAYS).catch((err: unknown) => this.logger.warn({ err }, 'ended callback deliveries could not be swept; retried later'));
+      this.repository.sweepEnded(ENDED_DELIVERIES_KEPT_DAYS, this.settings.batchRows).catch((err: unknown) => this.logger.warn({ err }, 'ended callback deliveries could not be swept; retried later'));
+      this.purging.wake();
     }, SWEEP_INTERVAL_MS);
     this.sweeper.unref();
     this.wake();
+    this.purging.wake();
+  }
+
+  /** After a callback's delete committed: what it left is removed now, in batches (and by every instance's start and hourly sweep). */
+  deleted(): void {
+    this.purging.wake();
   }
 
   /** Fills the free slots with due deliveries now (called after a status step committed, and as each attempt ends). */
@@ -88,13 +105,25 @@ export class CallbackDispatcher {
     this.timer = undefined;
     this.sweeper = undefined;
     await this.filling.idle();
+    await this.purging.idle();
     await Promise.all([...this.attempts]);
   }
 
-  /** One claim for the free slots; each delivery claimed is sent at once, on its own. */
+  private async purge(): Promise<void> {
+    const purged = await this.repository.purgeDeleted(this.settings.batchRows);
+    if (purged) this.logger.info({ deliveries: purged }, "deleted callbacks' deliveries removed");
+  }
+
+  /**
+   * One batch of recorded status events written as deliveries (another pass follows while there were some), then one
+   * claim for the free slots; each delivery claimed is sent at once, on its own.
+   */
   private async fill(): Promise<void> {
+    if (this.stopped) return;
+    const written = await this.repository.writeDeliveries(this.settings.batchRows);
+    if (written.messages > 0) this.wake();
     const free = this.settings.inFlight - this.sending.size;
-    if (this.stopped || free <= 0) return;
+    if (free <= 0) return;
     const sendingByAccount = new Map<string, number>();
     const sendingByCallback = new Map<string, number>();
     for (const { accountId, callbackId } of this.sending.values()) {

@@ -35,11 +35,13 @@ export interface CallbackDependencies {
   writes: SimulationWrites;
   /** Callbacks one account may hold (MAX_SIMULATION_CALLBACKS; default DEFAULT_MAX_SIMULATION_CALLBACKS). */
   maxCallbacks?: number;
+  /** Called once a callback's delete committed: its deliveries are removed afterwards, in batches. */
+  callbackDeleted?: () => void;
 }
 
 /**
- * Callbacks one account may hold when the service is not told otherwise: every status step of every setup writes one
- * delivery per callback in its transaction, and each is a POST.
+ * Callbacks one account may hold when the service is not told otherwise: every status step of every setup becomes one
+ * delivery per callback, and each is a POST.
  */
 export const DEFAULT_MAX_SIMULATION_CALLBACKS = 20;
 
@@ -94,8 +96,10 @@ export async function listCallbacks(deps: CallbackDependencies, caller: CallerCo
 
 export async function deleteCallback(deps: CallbackDependencies, caller: CallerContext, id: string, request: WriteRequest): Promise<null> {
   adminOnly(caller, 'deletes simulation callbacks');
-  return deps.writes.once(request, caller.accountId, EMPTY, async (client) => {
+  const deleted = await deps.writes.once(request, caller.accountId, EMPTY, async (client) => {
     if (!(await deps.callbacks.delete(client, caller.accountId, id.toLowerCase()))) throw AppError.notFound(`Callback ${id} was not found in the account`);
     return null;
   });
+  deps.callbackDeleted?.();
+  return deleted;
 }

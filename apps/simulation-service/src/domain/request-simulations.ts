@@ -24,6 +24,8 @@ export interface RequestDependencies {
   writes: SimulationWrites;
   announcer: StatusAnnouncer;
   slots: SetupWriteSlots;
+  /** Publishes waiting jobs within their account's share: called once a request's jobs are queued. */
+  shares: { wake(): void };
   /** SIMULATION_MAX_STUDY_ID_CHARS: a Reprocess's study id longer than it is refused. */
   settings: { maxStudyIdChars: number };
 }
@@ -33,9 +35,10 @@ type Request = { kind: 'trigger'; body: TriggerSimulationBody } | { kind: 'repro
 /**
  * Trigger and Reprocess: each setup validated on its own (found and readable, writable by the caller, the account
  * connected unless credentials came with the request, for Reprocess a study ID in the named parameter); the accepted
- * ones get the status `Requested` at once and a job on the queue (the job, its message and its first status event
- * are committed together, through the outbox); each job is its setup's latest run from then on, and supersedes an
- * earlier job of the setup (SetupWriteSlots). The request is one command of the inbox: redelivered or repeated
+ * ones get the status `Requested` at once and a job waiting in the table (the job and its first status event are
+ * committed together, the event through the outbox); the account's share of its waiting jobs is published to the job
+ * queue by AccountShares, oldest first, so one account's backlog never stands in the queue ahead of another account's
+ * job. Each job is its setup's latest run from then on, and supersedes an earlier job of the setup (SetupWriteSlots). The request is one command of the inbox: redelivered or repeated
  * (same Idempotency-Key) after it took effect, it answers the first results and writes nothing.
  */
 export async function requestSimulations(deps: RequestDependencies, caller: CallerContext, request: Request, bus: WriteRequest & { requestId?: string }): Promise<{ results: SimulationResult[] }> {
@@ -70,9 +73,9 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
     const answer = answerOf(results);
     if (!jobs.length) return answer; // nothing to take effect
     const headers = bus.requestId ? { requestId: bus.requestId } : undefined;
-    // The jobs (each its setup's latest run from here on), their messages, their first status events and the command
-    // commit together.
-    let deliveries = 0;
+    // The jobs (each its setup's latest run from here on, waiting for its account's share), their first status events
+    // and the command commit together.
+    let forCallbacks = 0;
     const recorded = await deps.writes.once(
       bus,
       caller.accountId,
@@ -80,13 +83,14 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
       async (client, add) => {
         await deps.repository.insertJobs(client, jobs);
         await deps.repository.makeLatest(client, jobs);
-        deliveries = await announce(client, add, deps.announcer.callbacks, jobs.map((job) => statusEvent(job, { ...requested, studyId: job.studyId }, 1, at)), headers);
-        await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage, ...(headers ? { headers } : {}) })));
+        forCallbacks = await announce(client, add, deps.announcer.callbacks, jobs.map((job) => statusEvent(job, { ...requested, studyId: job.studyId }, 1, at)), headers);
         return answer;
       },
       { checkDeadline: false },
     );
-    if (deliveries > 0) deps.announcer.committed();
+    if (forCallbacks > 0) deps.announcer.committed();
+    // The jobs wait in the table: the account's share of them is published now, the others as its jobs end.
+    deps.shares.wake();
     return recorded;
   } finally {
     // Slots of refused setups, or of a request that failed: freed (those of accepted jobs were freed with the commit).

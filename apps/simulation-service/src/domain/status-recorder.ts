@@ -67,16 +67,17 @@ export function statusEvent(job: Pick<Job, 'id' | 'accountId' | 'profileId' | 's
   };
 }
 
-/** Where status changes go beside the job's row, in the same transaction: the outbox and the callbacks' deliveries. */
+/** Where status changes go beside the job's row, in the same transaction: the outbox and the callbacks' events. */
 export interface StatusAnnouncer {
   callbacks: CallbackRepository;
-  /** Called once a transaction that wrote callback deliveries committed: they wait to be sent. */
+  /** Called once a transaction that recorded events for callbacks committed: their deliveries wait to be written and sent. */
   committed: () => void;
 }
 
 /**
  * Announces status events inside the caller's transaction: each goes to the outbox (the `simulation.status`
- * exchange) and becomes one delivery per HTTP callback of its account, so neither is lost if the step commits.
+ * exchange) and, when its account has HTTP callbacks, to their events (written as one delivery per callback after the
+ * commit, in bounded batches), so neither is lost if the step commits. Returns how many were recorded for callbacks.
  */
 export async function announce(client: Queryable, add: (messages: readonly OutboxMessage[]) => Promise<void>, callbacks: CallbackRepository, events: readonly SimulationStatusChanged[], headers?: Record<string, string>): Promise<number> {
   await add(events.map((event) => ({ routingKey: statusRoutingKey(event), payload: event, ...(headers ? { headers } : {}) })));
@@ -86,7 +87,7 @@ export async function announce(client: Queryable, add: (messages: readonly Outbo
 /**
  * One status step of a running job: the setup's write slot taken (JobSuperseded when a newer run of the setup was
  * accepted), the step written to the setup through the entity store (as the simulation-service), then recorded on the
- * job, announced (outbox and callback deliveries) and the slot freed in one transaction. The setup write and the
+ * job, announced (outbox and callback events) and the slot freed in one transaction. The setup write and the
  * announcement both carry the request id of the Trigger that started the job, as its own events do. A crash between the two
  * repeats the step on redelivery (the setup write is idempotent), so no step goes unannounced.
  */
@@ -133,15 +134,15 @@ export class StatusRecorder {
 
   /** The step recorded on the job, the slot freed and the step announced, in one transaction. */
   private async commit(job: Job, step: StatusStep, at: Date, slot: { setupId: string; holder: string }[], runner?: string): Promise<Job> {
-    const { sequence, deliveries } = await this.outbox.transaction(async (client, add) => {
+    const { sequence, forCallbacks } = await this.outbox.transaction(async (client, add) => {
       const next = await this.repository.advance(client, job.id, { status: step.status, studyId: step.studyId, message: step.message, deadLettered: step.deadLettered ?? false }, runner);
       // Another delivery took the run's lease between its claim and here: that one records the step (rolled back).
       if (next === null) throw new RunTakenOver(job);
       await this.repository.releaseWriteSlots(job.accountId, slot, client);
       const headers = job.requestId ? { requestId: job.requestId } : undefined;
-      return { sequence: next, deliveries: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)], headers) };
+      return { sequence: next, forCallbacks: await announce(client, add, this.announcer.callbacks, [statusEvent(job, step, next, at)], headers) };
     });
-    if (deliveries > 0) this.announcer.committed();
+    if (forCallbacks > 0) this.announcer.committed();
     return { ...job, status: step.status, studyId: step.studyId, sequence, deadLettered: step.deadLettered ?? false };
   }
 

@@ -41,6 +41,35 @@ describe('waking the jobs that waited for their account share', () => {
     return jobs;
   }
 
+  /**
+   * The plan of one statement a repository call sends (the first, or the first holding `containing`), executed (EXPLAIN
+   * ANALYZE) and rolled back; `$1` may be given another value (`accountId`).
+   */
+  async function planOf(call: (spy: Pool) => Promise<unknown>, which: 0 | string, accountId?: string): Promise<PlanNode[]> {
+    const sent: { text: string; values: unknown[] }[] = [];
+    const query = async (text: string, values: unknown[] = []) => {
+      sent.push({ text, values });
+      return { rows: [{ running: 0, elapsed_ms: 0 }], rowCount: 0 };
+    };
+    const spy = { query, connect: async () => ({ query, release: () => undefined }) } as unknown as Pool;
+    await call(spy).catch(() => undefined);
+    const statement = which === 0 ? sent[0] : sent.find((s) => s.text.includes(which));
+    if (!statement) throw new Error(`no statement ${String(which)} was sent`);
+    const values = accountId ? [accountId, ...statement.values.slice(1)] : statement.values;
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, values);
+      return nodesOf(rows[0]?.['QUERY PLAN'][0].Plan as PlanNode);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  }
+  const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+  /** Rows read from the tables by a plan's scans, over all their loops (rows a scan's filter removed included). */
+  const rowsRead = (nodes: PlanNode[]) => nodes.filter((n) => n['Relation Name'] !== undefined).reduce((sum, n) => sum + (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'], 0);
+
   /** One wake, committed (its jobs would be published in the same transaction): the ids it woke, sorted. */
   async function wake(): Promise<string[]> {
     const client = await pool.connect();
@@ -100,6 +129,44 @@ describe('waking the jobs that waited for their account share', () => {
     expect(await wake()).toEqual([]);
   });
 
+  test("when one account has thousands of waiting jobs queued by one Trigger, then a wake reads only as many of them as the account has room for, each admission counts only the jobs holding slots, and a Trigger superseding them takes them out of the wait", async () => {
+    const [busy, other] = [randomUUID(), randomUUID()];
+    // 5,000 waiting jobs of one Trigger (one created_at), 5,000 finished, 1 running: a backlog and a history.
+    await pool.query(
+      `WITH j AS (
+         INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, state, sequence, waiting, runner, runner_until)
+         SELECT gen_random_uuid(), $1, gen_random_uuid(), gen_random_uuid(), 'trigger',
+                CASE WHEN i <= 5000 THEN 'Requested' ELSE 'Processing completed' END, 1, i <= 5000,
+                CASE WHEN i = 10001 THEN gen_random_uuid() END, CASE WHEN i = 10001 THEN now() + interval '1 minute' END
+         FROM generate_series(1, 10001) AS i RETURNING id, account_id, setup_id)
+       INSERT INTO simulation.setup_runs (account_id, setup_id, job_id) SELECT account_id, setup_id, id FROM j`,
+      [busy],
+    );
+    await pool.query(`UPDATE simulation.jobs SET state = 'Running' WHERE account_id = $1 AND runner IS NOT NULL`, [busy]);
+    const [otherJob] = await buildJobs(other, 1, true);
+    const { rows } = await pool.query<{ id: string; setup_id: string }>('SELECT id, setup_id FROM simulation.jobs WHERE account_id = $1 AND waiting ORDER BY created_at DESC, id DESC LIMIT 3', [busy]);
+    const newer = rows.map((r) => ({ id: randomUUID(), accountId: busy, setupId: r.setup_id }));
+
+    for (const analysed of [false, true]) {
+      if (analysed) await pool.query('ANALYZE simulation.jobs; ANALYZE simulation.setup_runs');
+      const wakePlan = await planOf((spy) => new SimulationRepository(spy).wakeWaiting(spy, SHARE, LEASE_MS), 0);
+      expect(rowsRead(wakePlan)).toBeLessThanOrEqual(40);
+      const admitPlan = await planOf((spy) => new SimulationRepository(spy).admit(otherJob as { id: string; accountId: string }, randomUUID(), SHARE, LEASE_MS), 'count(*)', busy);
+      expect(rowsRead(admitPlan)).toBeLessThanOrEqual(10);
+      expect(rowsRead(await planOf((spy) => new SimulationRepository(spy).makeLatest(spy, newer), 0))).toBeLessThanOrEqual(10);
+    }
+    // One free slot of the busy account (one runs): its oldest waiting job, and the other account's.
+    const woken = await wake();
+    expect(woken).toHaveLength(2);
+    expect(woken).toContain(otherJob?.id);
+    expect(await wake()).toEqual([]);
+
+    // A Trigger's newer runs of 3 waiting setups: those jobs wait no more (they would end at once if run).
+    await repository.makeLatest(pool, newer);
+    const after = await pool.query<{ waiting: boolean }>('SELECT waiting FROM simulation.jobs WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
+    expect(after.rows.map((r) => r.waiting)).toEqual([false, false, false]);
+  });
+
   test("when a job is delivered before the service's start-up work has ended, then no worker takes it until the shares start (that work frees every lease it finds)", async () => {
     const [job] = await buildJobs(randomUUID(), 1, false);
     const outbox = createOutbox({ pool, schema: SIMULATION_SCHEMA, publish: async () => undefined, logger: createLogger('test') });
@@ -130,3 +197,12 @@ describe('waking the jobs that waited for their account share', () => {
     expect(row.rows[0]?.runner).toBeNull();
   });
 });
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}

@@ -218,6 +218,18 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
     await waitFor(() => (receiver.received.filter((r) => r.path === '/ok?kept' && r.body.includes(setupId)).length === 4 ? true : undefined), 'the kept callback to get every message');
     expect(receiver.received.filter((r) => r.path === '/ok?deleted')).toEqual([]);
     await expect(s.request(SIMULATION_COMMANDS.deleteCallback, { caller, id: created.id })).rejects.toMatchObject({ status: 404, message: `Callback ${created.id} was not found in the account` });
+
+    // A callback with deliveries: once its delete answered, its records are removed (after the answer, in batches).
+    await waitFor(async () => ((await list(caller)).callbacks[0]?.deliveries.delivered === 4 ? true : undefined), "the kept callback's deliveries recorded");
+    await s.request(SIMULATION_COMMANDS.deleteCallback, { caller, id: kept.id });
+    expect(await list(caller)).toEqual({ callbacks: [] });
+    const pool = testPool(s.stack.databaseUrl, 1);
+    try {
+      const left = async () => (await pool.query('SELECT (SELECT count(*)::int FROM simulation.callback_deliveries WHERE callback_id = $1) + (SELECT count(*)::int FROM simulation.callbacks WHERE id = $1) AS n', [kept.id])).rows[0]?.n as number;
+      await waitFor(async () => ((await left()) === 0 ? true : undefined), "the deleted callback's records removed");
+    } finally {
+      await pool.end();
+    }
   });
 
   test('when ended deliveries are older than the kept days, then the sweep removes them and keeps the recent and the pending ones', async () => {

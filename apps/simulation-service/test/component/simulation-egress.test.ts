@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ENTITY_COMMANDS, EXCHANGES, SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationResults } from '@pitwall/contracts';
+import { ENTITY_COMMANDS, SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationResults } from '@pitwall/contracts';
 import { SimulationRepository } from '../../src/data-access/simulation-repository';
 import { buildProfile, buildSetup, callerIn, connect, FINAL_STATUS, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 import { testPool } from '@pitwall/db/testing';
@@ -92,7 +92,7 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
       await connect(s, admin);
       const profileId = await buildProfile(s, admin, { BaseUrl: `${counting.url}/later` });
       const setupId = await buildSetup(s, admin);
-      // A job as a Trigger accepted it while the profile still named the connection's origin, then its message.
+      // A job as a Trigger accepted it while the profile still named the connection's origin: queued, the wake publishes it.
       const jobId = randomUUID();
       const pool = testPool(s.stack.databaseUrl, 1);
       try {
@@ -102,7 +102,6 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
       } finally {
         await pool.end();
       }
-      await s.stack.bus.publish(EXCHANGES.simulationJobs, `job.${admin.accountId}`, { jobId });
       const last = await waitFor(() => s.events.find((e) => e.jobId === jobId && FINAL_STATUS.test(e.status)), "the job's last status");
       expect(last).toMatchObject({ status: 'Simulation start failed', message: expect.stringMatching(/^The simulation profile's BaseUrl is on another origin/) });
       expect(counting.requests.filter((r) => r.path.startsWith('/later'))).toEqual([]);
