@@ -102,6 +102,27 @@ export class ViewerApi {
     return this.json('POST', '/MathChannels', {}, { ParameterUpdates });
   }
 
+  /** The account's math channels (every definition, whichever file can evaluate it). */
+  mathChannels(): Promise<EntityJson[]> {
+    return this.json('GET', '/MathChannels', { parametersToInclude: 'Name,Expression,Unit,Rate,DecimalPlaces' });
+  }
+
+  /** Changes a math channel: every field as typed (an empty rate or decimal places clears it). */
+  async updateMathChannel(id: string, definition: { name: string; expression: string; unit: string; rate: string; decimalPlaces: string }): Promise<void> {
+    const ParameterUpdates = [
+      { Name: 'Name', Value: definition.name },
+      { Name: 'Expression', Value: definition.expression },
+      { Name: 'Unit', Value: definition.unit },
+      { Name: 'Rate', Value: definition.rate || null },
+      { Name: 'DecimalPlaces', Value: definition.decimalPlaces || null },
+    ];
+    await this.send('PUT', `/MathChannels/${encodeURIComponent(id)}`, {}, { ParameterUpdates }, 'application/json');
+  }
+
+  async deleteMathChannel(id: string): Promise<void> {
+    await this.send('DELETE', `/MathChannels/${encodeURIComponent(id)}`, {}, undefined, 'application/json');
+  }
+
   /** A batch read in the binary encoding, at most `maxPoints` points a channel (M4). */
   async channels(dataset: DatasetRef, body: ChannelsBody, maxPoints: number): Promise<ChannelSeries[]> {
     const response = await this.send('POST', `${datasetPath(dataset)}/channels`, { maxPoints: Math.max(4, Math.round(maxPoints)) }, body, CHANNELS_MEDIA_TYPE);

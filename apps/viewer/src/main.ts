@@ -122,6 +122,7 @@ class Viewer {
     this.onChange('pick-dataset', (i) => this.openDataset(i));
     el('refresh-datasets').addEventListener('click', () => void this.run(() => this.loadDatasets(true)));
     el('channel-search').addEventListener('input', () => this.renderCatalogue());
+    el('math-cancel').addEventListener('click', () => this.stopEditingMath());
     el<HTMLFormElement>('math-form').addEventListener('submit', (e) => {
       e.preventDefault();
       void this.run(() => this.defineMathChannel());
@@ -216,6 +217,7 @@ class Viewer {
       el('signed-in').hidden = false;
       el('app').hidden = false;
       this.fill('pick-championship', await this.api.championships(), entityName);
+      await this.listMathChannels();
     });
     if (this.api && fragment.length > 1) await this.applyLink(fragment);
     else this.applyingLink = false;
@@ -675,7 +677,14 @@ class Viewer {
     this.status('');
     const decimals = definition.decimalPlaces;
     if (decimals !== '' && !/^[0-6]$/.test(decimals)) throw new Error(`The math channel was not saved: decimal places "${decimals}" must be a whole number from 0 to 6 (empty: full precision).`);
-    await this.requireApi().createMathChannel(definition);
+    const editing = this.editingMath;
+    if (editing) {
+      await this.requireApi().updateMathChannel(editing.id, definition);
+      // A renamed channel stays ticked under its new name.
+      if (editing.name !== definition.name && this.selected.delete(editing.name)) this.selected.add(definition.name);
+      this.stopEditingMath();
+    } else await this.requireApi().createMathChannel(definition);
+    await this.listMathChannels();
     const dataset = this.dataset;
     let unlisted = '';
     if (dataset) {
@@ -689,6 +698,82 @@ class Viewer {
       this.renderCatalogue();
     }
     this.status(unlisted ? `Math channel ${definition.name} saved, but this file cannot evaluate it${unlisted}.` : `Math channel ${definition.name} saved.`);
+  }
+
+  /** The math channel the form edits (Edit in the list), or null: the form creates one. */
+  private editingMath: { id: string; name: string } | null = null;
+  private mathDefinitions: EntityJson[] = [];
+
+  /** Lists the account's math channels under the form, each with Edit and Delete (disabled for a reader). */
+  private async listMathChannels(): Promise<void> {
+    this.mathDefinitions = await this.requireApi().mathChannels();
+    const reader = el<HTMLButtonElement>('math-save').disabled;
+    const text = (e: EntityJson, name: string) => {
+      const v = e.Parameters[name];
+      return v === null || v === undefined ? '' : String(v);
+    };
+    el('math-list').replaceChildren(
+      ...this.mathDefinitions.map((e) => {
+        const name = text(e, 'Name');
+        const item = document.createElement('li');
+        item.dataset['testid'] = `math-item-${name}`;
+        const label = document.createElement('span');
+        label.textContent = `${name} = ${text(e, 'Expression')}`;
+        label.title = `${name} = ${text(e, 'Expression')} (${text(e, 'Unit') || 'no unit'}${text(e, 'Rate') ? `, ${text(e, 'Rate')} Hz` : ''})`;
+        label.className = 'math-text';
+        const editButton = button('Edit', `math-edit-${name}`, () => this.editMathChannel(e));
+        const deleteButton = button('Delete', `math-delete-${name}`, () => void this.run(() => this.deleteMathChannel(e)));
+        editButton.disabled = reader;
+        deleteButton.disabled = reader;
+        item.append(label, ' ', editButton, ' ', deleteButton);
+        return item;
+      }),
+    );
+    el('math-count').textContent = String(this.mathDefinitions.length);
+  }
+
+  /** Fills the form with a math channel to change it: Save updates it, Cancel leaves it as it was. */
+  private editMathChannel(e: EntityJson): void {
+    const text = (name: string) => {
+      const v = e.Parameters[name];
+      return v === null || v === undefined ? '' : String(v);
+    };
+    this.editingMath = { id: e.Id, name: text('Name') };
+    el<HTMLInputElement>('math-name').value = text('Name');
+    el<HTMLInputElement>('math-expression').value = text('Expression');
+    el<HTMLInputElement>('math-unit').value = text('Unit');
+    el<HTMLInputElement>('math-rate').value = text('Rate');
+    el<HTMLInputElement>('math-decimals').value = text('DecimalPlaces');
+    el('math-heading').textContent = `Edit math channel ${text('Name')}`;
+    el('math-save').textContent = 'Update';
+    el('math-cancel').hidden = false;
+    el<HTMLInputElement>('math-expression').focus();
+  }
+
+  private stopEditingMath(): void {
+    this.editingMath = null;
+    el('math-heading').textContent = 'New math channel';
+    el('math-save').textContent = 'Save';
+    el('math-cancel').hidden = true;
+    for (const id of ['math-name', 'math-expression', 'math-unit', 'math-rate', 'math-decimals']) el<HTMLInputElement>(id).value = '';
+  }
+
+  /** Deletes a math channel of the account, once the user confirms; the catalogue is listed again without it. */
+  private async deleteMathChannel(e: EntityJson): Promise<void> {
+    const name = String(e.Parameters['Name'] ?? '');
+    if (!window.confirm(`Delete the math channel ${name} for the whole account? Other math channels reading it will no longer evaluate.`)) return;
+    await this.requireApi().deleteMathChannel(e.Id);
+    if (this.editingMath?.id === e.Id) this.stopEditingMath();
+    this.selected.delete(name);
+    await this.listMathChannels();
+    if (this.dataset) {
+      this.metadata = await this.requireApi().metadata(this.dataset);
+      this.renderFileProperties();
+      this.renderChannelPickers();
+      this.renderDistanceSources();
+      this.renderCatalogue();
+    }
+    this.status(`Math channel ${name} deleted.`);
   }
 
   /**

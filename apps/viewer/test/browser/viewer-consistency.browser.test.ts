@@ -399,6 +399,55 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await page.context().close();
   });
 
+  test('when a math channel is edited from the page, then its new expression is what the plot reads and the list says it; when deleted (confirmed), it leaves the list and the catalogue; a dismissed confirm deletes nothing', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Laps run');
+    await pickDataset(page, 'Laps run / DataFile (laps.csv)');
+    await page.fill('[data-testid=math-name]', 'Throttle x2');
+    await page.fill('[data-testid=math-expression]', '"Throttle Pos" * 2');
+    await page.click('[data-testid=math-save]');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=status]')?.textContent ?? '') === 'Math channel Throttle x2 saved.');
+    await page.click('[data-testid=math-defined] summary');
+    expect(await page.textContent('[data-testid="math-item-Throttle x2"]')).toContain('Throttle x2 = "Throttle Pos" * 2');
+
+    // Edit: the form filled with it, Update saves the new expression (and a new name, still ticked).
+    await page.click('[data-testid="math-edit-Throttle x2"]');
+    expect(await page.inputValue('[data-testid=math-expression]')).toBe('"Throttle Pos" * 2');
+    expect(await page.textContent('[data-testid=math-heading]')).toBe('Edit math channel Throttle x2');
+    await page.fill('[data-testid=math-name]', 'Throttle x3');
+    await page.fill('[data-testid=math-expression]', '"Throttle Pos" * 3');
+    await page.click('[data-testid=math-save]');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=status]')?.textContent ?? '') === 'Math channel Throttle x3 saved.');
+    expect(await page.textContent('[data-testid=math-heading]')).toBe('New math channel');
+    expect(await page.locator('[data-testid="math-item-Throttle x2"]').count()).toBe(0);
+    expect(await page.isChecked('[data-testid="channel-Throttle x3"]')).toBe(true);
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    // The values line at one place: the math channel is three times the throttle there.
+    const over = page.locator('[data-testid="pane-Throttle x3"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width * 0.37, box.y + box.height / 2);
+    await page.waitForFunction(() => /Throttle x3: \d/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    const line = (await page.textContent('[data-testid=cursor-values]')) as string;
+    const tripled = Number(/Throttle x3: (-?[\d.]+)/.exec(line)?.[1]);
+    const throttle = Number(/Throttle Pos: (-?[\d.]+)/.exec(line)?.[1]);
+    expect(Math.abs(tripled - 3 * throttle)).toBeLessThan(0.05 * Math.max(1, Math.abs(tripled)));
+
+    // Delete, dismissed: nothing goes; accepted: gone from the list and the catalogue.
+    page.once('dialog', (d) => void d.dismiss());
+    await page.click('[data-testid="math-delete-Throttle x3"]');
+    expect(await page.locator('[data-testid="math-item-Throttle x3"]').count()).toBe(1);
+    page.once('dialog', (d) => void d.accept());
+    await page.click('[data-testid="math-delete-Throttle x3"]');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=status]')?.textContent ?? '') === 'Math channel Throttle x3 deleted.');
+    expect(await page.locator('[data-testid="math-item-Throttle x3"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="channel-Throttle x3"]').count()).toBe(0);
+    const listed = await fetch(`${stack.baseUrl}/MathChannels?parametersToInclude=Name`, { headers: { ApiKey: stack.apiKey, AccountId: stack.accountId } });
+    expect(((await listed.json()) as { Parameters: { Name: string } }[]).map((m) => m.Parameters.Name)).not.toContain('Throttle x3');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when a plot is scrolled into view (as focus or a link into the page does), then its top stops below the messages and values line, not under them', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack, { width: 1280, height: 700 });
     await pickRun(page, 'Consistency Cup', 'Run 1');
