@@ -69,12 +69,12 @@ export function meanShown(mean: number | null, min: number | null, max: number |
 export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
   const sectorCount = answer.sectors?.count ?? 0;
   const header = ['lap', 'kind', 'time', ...Array.from({ length: sectorCount }, (_, k) => `S${k + 1}`)];
-  for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, ...(c.threshold !== null ? [`${c.name} > ${displayNumber(c.threshold)} (s)`] : []));
+  for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, `${c.name} sd`, ...(c.threshold !== null ? [`${c.name} > ${displayNumber(c.threshold)} (s)`, `${c.name} < ${displayNumber(c.threshold)} (s)`] : []));
   const rows = answer.laps.map((lap) => {
     const cells = [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? []).map(seconds)];
     lap.channels.forEach((s, k) => {
-      cells.push(value(s.min), value(s.max), value(meanShown(s.mean, s.min, s.max)));
-      if (answer.channels[k]?.threshold !== null) cells.push(seconds(s.timeAbove));
+      cells.push(value(s.min), value(s.max), value(meanShown(s.mean, s.min, s.max)), value(s.stdDev));
+      if (answer.channels[k]?.threshold !== null) cells.push(seconds(s.timeAbove), seconds(s.timeBelow));
     });
     return cells;
   });

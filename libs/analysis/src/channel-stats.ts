@@ -7,8 +7,15 @@ export interface ChannelStats {
   max: number | null;
   /** Time-weighted: each sample counts for as long as it holds (the same as the plain mean for a regular channel). */
   mean: number | null;
+  /**
+   * Time-weighted standard deviation (of the population: each sample weighted by how long it holds, as the mean);
+   * 0 for a constant channel or a single sample.
+   */
+  stdDev: number | null;
   /** Seconds the channel was strictly above the threshold; null without a threshold or without a sample. */
   timeAbove: number | null;
+  /** Seconds the channel was strictly below the threshold; null without a threshold or without a sample. */
+  timeBelow: number | null;
   /** Samples of the channel inside the lap (gaps not counted). */
   samples: number;
 }
@@ -27,9 +34,12 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   // as values, 3 held over uneven steps came back 3.0000000000001), and less is lost to rounding elsewhere.
   let reference: number | undefined;
   let weighted = 0;
+  let weightedSquares = 0;
   let plain = 0;
+  let plainSquares = 0;
   let time = 0;
   let above = 0;
+  let below = 0;
   let count = 0;
   for (let i = lowerBound(times, start); i < n; i++) {
     const t = times[i] as number;
@@ -41,15 +51,30 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
     if (v > max) max = v;
     const d = sampleHold(series, i, start, end);
     reference ??= v;
-    weighted += (v - reference) * d;
-    plain += v - reference;
+    const shifted = v - reference;
+    weighted += shifted * d;
+    weightedSquares += shifted * shifted * d;
+    plain += shifted;
+    plainSquares += shifted * shifted;
     time += d;
     if (threshold !== undefined && v > threshold) above += d;
+    if (threshold !== undefined && v < threshold) below += d;
   }
   // No sample: nothing is known of the lap, its time above a threshold included (not 0 s).
-  if (count === 0) return { min: null, max: null, mean: null, timeAbove: null, samples: 0 };
-  const mean = (reference as number) + (time > 0 ? weighted / time : plain / count);
+  if (count === 0) return { min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 };
+  const shiftedMean = time > 0 ? weighted / time : plain / count;
+  const mean = (reference as number) + shiftedMean;
+  // Of the values shifted by the first (a large offset loses no precision); never below 0 by rounding.
+  const variance = Math.max(0, (time > 0 ? weightedSquares / time : plainSquares / count) - shiftedMean * shiftedMean);
   // Rounding never takes the mean outside the values it averages.
-  return { min, max, mean: Math.min(max, Math.max(min, mean)), timeAbove: threshold === undefined ? null : above, samples: count };
+  return {
+    min,
+    max,
+    mean: Math.min(max, Math.max(min, mean)),
+    stdDev: min === max ? 0 : Math.sqrt(variance),
+    timeAbove: threshold === undefined ? null : above,
+    timeBelow: threshold === undefined ? null : below,
+    samples: count,
+  };
 }
 

@@ -39,12 +39,12 @@ describe('channelStats', () => {
 
   test('when the channel has gaps, then they add neither a value nor time; a lap with no sample has nulls', () => {
     const stats = channelStats({ times: [0, 1, 2, 3], values: [2, NaN, 4, NaN], period: 1 }, 0, 4, 3);
-    // 2 holds 1 s, 4 holds 1 s: mean 3; only 4 is above 3, for 1 s.
-    expect(stats).toEqual({ min: 2, max: 4, mean: 3, timeAbove: 1, samples: 2 });
-    expect(channelStats({ times: [0, 1], values: [1, 2], period: 1 }, 5, 6)).toEqual({ min: null, max: null, mean: null, timeAbove: null, samples: 0 });
+    // 2 holds 1 s, 4 holds 1 s: mean 3, standard deviation 1; only 4 is above 3, for 1 s, and only 2 below it.
+    expect(stats).toEqual({ min: 2, max: 4, mean: 3, stdDev: 1, timeAbove: 1, timeBelow: 1, samples: 2 });
+    expect(channelStats({ times: [0, 1], values: [1, 2], period: 1 }, 5, 6)).toEqual({ min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 });
     // With a threshold too: no sample says nothing of the time above it (not 0 s); nor does a lap of gaps only.
-    expect(channelStats({ times: [0, 1], values: [1, 2], period: 1 }, 5, 6, 0)).toEqual({ min: null, max: null, mean: null, timeAbove: null, samples: 0 });
-    expect(channelStats({ times: [0, 1], values: [NaN, NaN], period: 1 }, 0, 2, 0)).toEqual({ min: null, max: null, mean: null, timeAbove: null, samples: 0 });
+    expect(channelStats({ times: [0, 1], values: [1, 2], period: 1 }, 5, 6, 0)).toEqual({ min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 });
+    expect(channelStats({ times: [0, 1], values: [NaN, NaN], period: 1 }, 0, 2, 0)).toEqual({ min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 });
   });
 
   test('when a sample would hold past the window end, then it is cut there', () => {
@@ -57,15 +57,22 @@ describe('channelStats over many windows', () => {
   /** The report as first written: every sample visited, with sampleDurations' holds. */
   function reference(series: { times: number[]; values: number[]; period: number }, start: number, end: number, threshold: number) {
     const durations = sampleDurations(series, start, end);
-    let [min, max, weighted, plain, time, above, count] = [Infinity, -Infinity, 0, 0, 0, 0, 0];
+    let [min, max, weighted, plain, time, above, below, count] = [Infinity, -Infinity, 0, 0, 0, 0, 0, 0];
+    const inside: [number, number][] = [];
     series.values.forEach((v, i) => {
       const t = series.times[i] as number;
       if (t < start || t >= end || Number.isNaN(v)) return;
       const d = durations[i] as number;
       [min, max, weighted, plain, time, count] = [Math.min(min, v), Math.max(max, v), weighted + v * d, plain + v, time + d, count + 1];
       if (v > threshold) above += d;
+      if (v < threshold) below += d;
+      inside.push([v, d]);
     });
-    return count === 0 ? { min: null, max: null, mean: null, timeAbove: null, samples: 0 } : { min, max, mean: time > 0 ? weighted / time : plain / count, timeAbove: above, samples: count };
+    if (count === 0) return { min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 };
+    const mean = time > 0 ? weighted / time : plain / count;
+    // Two passes: the squared differences from the mean, weighted as the mean is.
+    const squares = inside.reduce((sum, [v, d]) => sum + (v - mean) ** 2 * (time > 0 ? d : 1), 0);
+    return { min, max, mean, stdDev: Math.sqrt(squares / (time > 0 ? time : count)), timeAbove: above, timeBelow: below, samples: count };
   }
 
   test('when irregular series with gaps are cut into random windows, then each window reports what visiting every sample did', () => {
@@ -81,7 +88,8 @@ describe('channelStats over many windows', () => {
       const b = a + random() * 10;
       const got = channelStats(series, a, b, 50);
       const want = reference(series, a, b, 50);
-      expect({ round, ...got, mean: got.mean === null ? null : Number(got.mean.toFixed(9)) }).toEqual({ round, ...want, mean: want.mean === null ? null : Number(want.mean.toFixed(9)) });
+      const rounded = (x: number | null) => (x === null ? null : Number(x.toFixed(9)));
+      expect({ round, ...got, mean: rounded(got.mean), stdDev: rounded(got.stdDev) }).toEqual({ round, ...want, mean: rounded(want.mean), stdDev: rounded(want.stdDev) });
     }
   });
 });

@@ -95,8 +95,8 @@ function lapStats(task: LapStatsTask): LapStatsJson {
     }
     const channels = task.channels.map((c, k) => {
       const values = series[k] as ReturnType<typeof physical>;
-      const { min, max, mean, timeAbove } = channelStats(values, lap.startTime, lap.endTime, c.threshold ?? undefined);
-      return { name: c.name, min, max, mean, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove) };
+      const { min, max, mean, stdDev, timeAbove, timeBelow } = channelStats(values, lap.startTime, lap.endTime, c.threshold ?? undefined);
+      return { name: c.name, min, max, mean, stdDev, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove), timeBelow: timeBelow === null ? null : toNanosecond(timeBelow) };
     });
     return { lapIndex: lap.lapIndex, kind: lap.kind, startTime: lap.startTime, lapTime, sectorTimes: sectors, channels };
   });

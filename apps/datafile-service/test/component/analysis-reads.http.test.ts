@@ -276,11 +276,11 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       expect(new Set(body.points.x).has(3.3)).toBe(true);
     });
 
-    test('when lap statistics report a math channel, then its minimum, maximum, mean and time above a threshold are twice its input\'s, lap by lap', async () => {
+    test('when lap statistics report a math channel, then its minimum, maximum, mean and standard deviation are twice its input\'s and its times above and below a threshold of twice the same are its input\'s, lap by lap', async () => {
       const body = await answer(await mathPost('lapstats', { channels: ['Throttle', 'Throttle x2'], thresholds: { Throttle: 50, 'Throttle x2': 100 } }));
       for (const lap of body.laps) {
         const [throttle, doubled] = lap.channels;
-        expect(doubled).toEqual({ ...throttle, name: 'Throttle x2', min: 2 * throttle.min, max: 2 * throttle.max, mean: 2 * throttle.mean });
+        expect(doubled).toEqual({ ...throttle, name: 'Throttle x2', min: 2 * throttle.min, max: 2 * throttle.max, mean: 2 * throttle.mean, stdDev: expect.closeTo(2 * throttle.stdDev, 9) });
       }
     });
 

@@ -23,9 +23,10 @@ describe('the analysis reads over a channel holding infinities', () => {
     expect(body).toMatchObject({ edges: [1, 3, 5], counts: [1, 2], below: 0, above: 0, total: 3 });
   });
 
-  test('when lap statistics are asked, then min, max, mean and time above leave them out', () => {
+  test('when lap statistics are asked, then min, max, mean, standard deviation and times above and below leave them out', () => {
     const body = run({ op: 'lapStats', echo, laps: [{ lapIndex: 0, kind: 'flying', startTime: 0, endTime: 0.5 }], channels: [{ name: 'x', unit: 'u', threshold: 2, slice: slice('x', values) }] });
-    expect(body.laps[0].channels[0]).toEqual({ name: 'x', min: 1, max: 5, mean: 3, timeAbove: 0.2 });
+    // 1, 3 and 5 held 0.1 s each: the deviations -2, 0 and 2 give a variance of 8/3.
+    expect(body.laps[0].channels[0]).toEqual({ name: 'x', min: 1, max: 5, mean: 3, stdDev: expect.closeTo(Math.sqrt(8 / 3), 12), timeAbove: 0.2, timeBelow: 0.1 });
   });
 
   test('when a scatter is asked, then no pair holding one is a point, and the grid\'s axes are numbers', () => {

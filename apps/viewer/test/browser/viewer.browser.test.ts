@@ -453,7 +453,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.waitForSelector('[data-testid=lapstats-lap-5]');
     expect(reads[0]?.postDataJSON()).toEqual({ channels: ['Ground Speed'], thresholds: { 'Ground Speed': 150 }, sectorStartDistances: [0, 1000] });
     const header = await page.locator('[data-testid=lapstats-table] th').allTextContents();
-    expect(header).toEqual(['lap', 'kind', 'time', 'S1', 'S2', 'Ground Speed min', 'Ground Speed max', 'Ground Speed mean', 'Ground Speed > 150 (s)']);
+    expect(header).toEqual(['lap', 'kind', 'time', 'S1', 'S2', 'Ground Speed min', 'Ground Speed max', 'Ground Speed mean', 'Ground Speed sd', 'Ground Speed > 150 (s)', 'Ground Speed < 150 (s)']);
     expect(await page.locator('[data-testid^=lapstats-lap-]').count()).toBe(6);
     // Lap 3 (index 2) is Sample1's best, 1:03.680, as the laps table says.
     expect(await page.textContent('[data-testid=lapstats-lap-2]')).toContain('1:03.680');
