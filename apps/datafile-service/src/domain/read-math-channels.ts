@@ -86,11 +86,21 @@ export function resolveMathChannels(
   const plans = plansOf(file, definitions, names);
   const out = new Map<string, MathChannelInfo>();
   const refusals = new FieldRefusals();
+  // One suggester for the read's refusals (its work bounded across them all).
+  let suggest: ChannelSuggester | undefined;
   names.forEach((name, i) => {
     const planned = plans.get(name);
     if (planned === undefined || out.has(name)) return;
-    if (typeof planned === 'string') refusals.refuse(fieldOf(i), planned);
-    else out.set(name, planned);
+    if (typeof planned !== 'string') {
+      out.set(name, planned);
+      return;
+    }
+    const mark = planned.indexOf(MISSING_MARK);
+    if (mark < 0) refusals.refuse(fieldOf(i), planned);
+    else {
+      suggest ??= new ChannelSuggester(file.channels.map((c) => c.name));
+      refusals.refuse(fieldOf(i), planned.slice(0, mark) + suggest.hint(planned.slice(mark + MISSING_MARK.length)));
+    }
   });
   refusals.throwIfAny(422, lead);
   return out;
@@ -102,6 +112,9 @@ export function resolveMathChannels(
  * once. The reads and the catalogue both take their plans from here, so the catalogue lists exactly what a read
  * resolves.
  */
+/** Ends a plan's refusal for a channel the file lacks, before that channel's name (planOf): the hint goes there. */
+const MISSING_MARK = '\u0000missing:';
+
 function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>, names: readonly string[]): Map<string, MathChannelInfo | string> {
   const logged = new Map(file.channels.map((c) => [c.name, c]));
   const { graph, compiled } = graphOf(definitions, logged);
@@ -125,6 +138,7 @@ export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMa
   const out: MathCatalogueEntry[] = [];
   for (const planned of plansOf(file, definitions, [...definitions.keys()]).values()) {
     if (typeof planned === 'string') continue;
+    // (A refusal's "did you mean" is never computed here: see planOf.)
     const { math, ...entry } = planned;
     const { expression, decimalPlaces } = math.definition;
     out.push({ ...entry, group: MATH_GROUP, expression, ...(decimalPlaces !== undefined ? { decimalPlaces } : {}) });
@@ -378,7 +392,9 @@ function planOf(
   }
   if (walked.badLeaf) {
     const { leaf, missing } = walked.badLeaf;
-    return missing ? `math channel ${name} reads ${leaf}, which this file does not have${new ChannelSuggester(file.channels.map((c) => c.name)).hint(leaf)}` : `math channel ${name} reads ${leaf}, which is not a channel of one number a sample`;
+    // The "did you mean" of a missing channel is added only when a read is refused (resolveMathChannels): the catalogue
+    // plans every definition of the account and throws the reasons away.
+    return missing ? `math channel ${name} reads ${leaf}, which this file does not have${MISSING_MARK}${leaf}` : `math channel ${name} reads ${leaf}, which is not a channel of one number a sample`;
   }
   if (walked.unparsed !== undefined) return `math channel ${walked.unparsed} does not parse: ${(resolution.compiled.get(walked.unparsed) as Compiled).error}`;
   if (walked.lapDistance && !resolution.hasDistanceSource()) {

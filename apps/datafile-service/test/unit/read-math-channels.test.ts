@@ -128,4 +128,17 @@ describe('the math catalogue of a file', () => {
     expect(mathCatalogue(file, defs)).toEqual([]);
     expect(() => resolveMathChannels(file, ['c19999'], defs, () => 'channel')).toThrow('math channel c19999 reads Nope, which this file does not have');
   });
+
+  test('when a math channel reads a channel the file lacks by a typo, then the refusal of a read says which channel is close, and the catalogue leaves it out', () => {
+    const defs = new Map([['Speed x2', { name: 'Speed x2', expression: 'speed * 2', unit: '' }]]);
+    expect(mathCatalogue(file, defs)).toEqual([]);
+    let message = '';
+    try {
+      resolveMathChannels(file, ['Speed x2'], defs, () => 'channel');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('math channel Speed x2 reads speed, which this file does not have (did you mean "Speed"?)');
+    expect(message).not.toContain('\u0000');
+  });
 });
