@@ -117,36 +117,62 @@ export function splitChanges(times: ArrayLike<number>, values: ArrayLike<number>
 }
 
 /**
- * A lap's sector times from the logger's split times (MoTeC's `Split Time`: the time of the split just completed,
- * logged a little after each split beacon's crossing, the last one after the lap's line): the changes logged after the
- * lap's start whose crossings, each the one before plus its split, follow one another and end at the lap's end. The
- * first changes after the start may still be the lap before's last split (logged late): a change before any of this
- * lap's is skipped while it cannot be this lap's first split. Undefined when the splits do not add up to the lap
- * (a beacon missed, an out-lap from the pits, an in-lap into them). The last sector is what is left of the lap, so the
- * sectors add up to its time exactly (the logger's own lap time differs from the lap's by up to a few hundredths).
+ * Each lap's sector times from the logger's split times (MoTeC's `Split Time`: the time of the split just completed,
+ * logged a little after each split beacon's crossing, the last one after the lap's line): the changes whose crossings,
+ * each the one before plus its split, follow one another from the lap's start and end at its end. Laps are taken in
+ * order: a lap after one whose chain was found starts at the change after that chain's last, so the lap before's late
+ * splits (logged after this lap's line when its last sectors are shorter than the logger's delay) are never taken as
+ * this lap's (the chain would come out rotated: [1.5, 25, 33.5] for [25, 33.5, 1.5]). A lap after one without a chain
+ * (the out-lap, a missed beacon) tries the changes logged within the delay of its start from the second on, then the
+ * first (a line is followed by the lap before's last split). Undefined for a lap no chain adds up to (an out-lap from
+ * the pits, an in-lap into them, a missed beacon). The last sector is what is left of the lap, so the sectors add up
+ * to its time exactly (the logger's own lap time differs from the lap's by up to a few hundredths).
  */
+export function splitSectorsOfLaps(changes: readonly SplitChange[], laps: readonly { startTime: number; endTime: number }[], period: number): (number[] | undefined)[] {
+  let after: number | undefined;
+  return laps.map((lap) => {
+    const found = (after !== undefined ? splitChain(changes, after, lap, period) : undefined) ?? firstChain(changes, lap, period);
+    after = found ? found.end + 1 : undefined;
+    return found?.sectors;
+  });
+}
+
+/** A lap's sector times from the split times alone (splitSectorsOfLaps, for a lap whose lap before is unknown). */
 export function splitSectorTimes(changes: readonly SplitChange[], lap: { startTime: number; endTime: number }, period: number): number[] | undefined {
+  return firstChain(changes, lap, period)?.sectors;
+}
+
+function firstChain(changes: readonly SplitChange[], lap: { startTime: number; endTime: number }, period: number): { sectors: number[]; end: number } | undefined {
+  const late = SPLIT_LOG_DELAY + period;
+  const first = lowerBoundTime(changes, lap.startTime);
+  // The changes that may be the lap's first split: those logged within the delay of its start, and the next one.
+  let last = first;
+  while (last < changes.length && (changes[last] as SplitChange).time <= lap.startTime + late) last++;
+  const candidates = Array.from({ length: Math.min(changes.length, last + 1) - first }, (_, k) => first + k);
+  for (const from of [...candidates.slice(1), ...candidates.slice(0, 1)]) {
+    const chain = splitChain(changes, from, lap, period);
+    if (chain) return chain;
+  }
+  return undefined;
+}
+
+/** The chain of splits from `changes[from]` that ends at the lap's end (see splitSectorsOfLaps), and its last change's index. */
+function splitChain(changes: readonly SplitChange[], from: number, lap: { startTime: number; endTime: number }, period: number): { sectors: number[]; end: number } | undefined {
   const lapTime = lap.endTime - lap.startTime;
   const tolerance = Math.max(0.1, period / 2);
   const late = SPLIT_LOG_DELAY + period;
-  let i = lowerBoundTime(changes, lap.startTime);
   const splits: number[] = [];
   let crossing = lap.startTime;
-  for (; i < changes.length; i++) {
+  for (let i = from; i < changes.length; i++) {
     const { time, value } = changes[i] as SplitChange;
-    if (time > lap.endTime + late) return undefined;
     const next = crossing + value;
-    // Logged after its crossing (within a sample period of error either side) and within the logger's delay of it.
-    const fits = value > 0 && time >= next - period - 0.05 && time <= next + late;
-    if (!fits) {
-      if (splits.length === 0 && time <= lap.startTime + late) continue;
-      return undefined;
-    }
+    // Logged after its crossing (within a sample period of error) and within the logger's delay of it.
+    if (!(value > 0 && time >= next - period - 0.05 && time <= next + late)) return undefined;
     splits.push(value);
     crossing = next;
     if (Math.abs(crossing - lap.endTime) <= tolerance) {
       const before = splits.slice(0, -1).reduce((sum, s) => sum + s, 0);
-      return [...splits.slice(0, -1), lapTime - before];
+      return { sectors: [...splits.slice(0, -1), lapTime - before], end: i };
     }
     if (crossing > lap.endTime + tolerance) return undefined;
   }

@@ -1,4 +1,4 @@
-import { splitChanges, splitSectorTimes, SPLIT_LOG_DELAY } from '../src';
+import { splitChanges, splitSectorsOfLaps, splitSectorTimes, SPLIT_LOG_DELAY } from '../src';
 
 /**
  * A logger's split time channel at `rate` Hz: 0 until the first split, then each split's time from the sample that
@@ -57,6 +57,22 @@ describe('sector times from a logger\'s split times', () => {
     expect(lap2[0]).toBeCloseTo(50.16, 9);
     const tooLate = splitChanges(...(Object.values(splitChannel(crossings, 300, 1, SPLIT_LOG_DELAY + 2)) as [Float64Array, Float64Array]));
     expect(splitSectorTimes(tooLate, laps[1] as (typeof laps)[number], 1)).toBeUndefined();
+  });
+
+  it('when a lap\'s last sector is shorter than the logger\'s delay, then the lap before\'s last split (logged after the line) is not taken as its first: the sectors are not rotated', () => {
+    // 60 s laps of 25, 33.5 and 1.5 s, each split logged 2 s after its crossing at 10 Hz (a review's case).
+    const short: { at: number; split: number }[] = [];
+    let t = 10;
+    for (let lap = 0; lap < 3; lap++) for (const split of [25, 33.5, 1.5]) short.push({ at: (t += split), split });
+    const changes = splitChanges(...(Object.values(splitChannel(short, 200, 10, 2)) as [Float64Array, Float64Array]));
+    // The lap before's 33.5 and 1.5 are both logged after the next lap's line (at 70.5 and 72 s for the line at 70 s).
+    const laps = [10, 70, 130].map((start) => ({ startTime: start, endTime: start + 60 }));
+    const sectors = splitSectorsOfLaps(changes, laps, 0.1).map((lap) => lap?.map((s) => Number(s.toFixed(9))));
+    expect(sectors).toEqual([
+      [25, 33.5, 1.5],
+      [25, 33.5, 1.5],
+      [25, 33.5, 1.5],
+    ]);
   });
 
   it('when the split channel never changes, then there are no changes and no sectors', () => {

@@ -1,4 +1,4 @@
-import { bestLap, channelStats, evenEdges, histogram, onFastestTimeBase, scatter, sectorTimes, splitChanges, splitSectorTimes, theoreticalBest, type TimedLap } from '@pitwall/analysis';
+import { bestLap, channelStats, evenEdges, histogram, onFastestTimeBase, scatter, sectorTimes, splitChanges, splitSectorsOfLaps, theoreticalBest, type TimedLap } from '@pitwall/analysis';
 import { applyConversion, toNanosecond } from '@pitwall/channels';
 import type { HistogramJson, LapDistanceSourceJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
 import { lowerBound } from '@pitwall/laps';
@@ -127,7 +127,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
 function splitsOf(laps: LapStatsTask['laps'], slice: StoredSlice): { perLap: (number[] | undefined)[]; count: number } | undefined {
   const { times, values, period } = physical(slice);
   const changes = splitChanges(times, values);
-  const perLap = laps.map((lap) => splitSectorTimes(changes, lap, period || 1));
+  const perLap = splitSectorsOfLaps(changes, laps, period || 1);
   const counts = new Map<number, number>();
   for (const s of perLap) if (s) counts.set(s.length, (counts.get(s.length) ?? 0) + 1);
   let count = 0;
