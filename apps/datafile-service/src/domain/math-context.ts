@@ -1,4 +1,4 @@
-import type { Reach } from '@pitwall/expressions';
+import { reachesNothing, type Reach } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow } from '@pitwall/formats';
 import type { ChannelAxis } from './read-channels';
 import { GRID_END_TOLERANCE_S, rateGridLength, rateGridLengthBefore } from '../workers/math-channels';
@@ -50,7 +50,13 @@ export function baseContext(file: { startTime: number; duration: number }, base:
   const w = window.whole ? { from: 0, to: axis.count } : axis.range(window.start, window.end);
   if (w.from >= w.to) return { key: `input ${name} none`, baseInput: name, from: w.from, to: w.from };
   let { from, to } = w;
-  if (!window.whole) {
+  if (!window.whole && axis.key === undefined && !reachesNothing(reach)) {
+    // Times of its own (a timestamped MDF or CSV channel, read whole anyway): a reach's margins in seconds and in
+    // samples add up exactly only on an even spacing (nested functions take them in turn, over the gaps between), so
+    // the context is the whole channel.
+    from = 0;
+    to = axis.count;
+  } else if (!window.whole) {
     from = reach.start ? 0 : Math.max(0, Math.min(from, indexAt(axis, window.start - reach.before.seconds) - reach.before.samples));
     to = Math.min(axis.count, Math.max(to, indexAt(axis, window.end + reach.after.seconds) + reach.after.samples));
   }
