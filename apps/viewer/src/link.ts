@@ -61,7 +61,13 @@ export function encodeLink(link: ViewerLink): string {
   if (link.panesByUnit) q.set('panes', 'unit');
   if (link.lapTimeAxis) q.set('axis', 'lap');
   // URLSearchParams writes a space as '+': %20 reads the same and keeps names legible where '+' is part of them.
-  return q.toString().replace(/\+/g, '%20');
+  const text = q.toString().replace(/\+/g, '%20');
+  // Never longer than a link is read back (LINK_MAX_LENGTH, LINK_MAX_CHANNELS): the last channels are left out.
+  const channels = link.channels ?? [];
+  if ((text.length > LINK_MAX_LENGTH || channels.length > LINK_MAX_CHANNELS) && channels.length > 0) {
+    return encodeLink({ ...link, channels: channels.slice(0, Math.min(LINK_MAX_CHANNELS, channels.length - 1)) });
+  }
+  return text;
 }
 
 /** A link read back, with what of it was not understood (each said once, in words for the page's status line). */

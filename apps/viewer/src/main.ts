@@ -274,7 +274,27 @@ class Viewer {
    * plotted at its zoom. What of the link this key cannot see, or the file does not have, is said in the status line,
    * and the page stops there or leaves that part out.
    */
+  /** The link being opened, and the one asked for while it is (opened after it, the latest only). */
+  private linkApplying: Promise<void> | null = null;
+  private linkWaiting: string | null = null;
+
   private async applyLink(fragment: string): Promise<void> {
+    if (this.linkApplying) {
+      this.linkWaiting = fragment;
+      return this.linkApplying;
+    }
+    this.linkApplying = this.applyOneLink(fragment);
+    try {
+      await this.linkApplying;
+    } finally {
+      this.linkApplying = null;
+    }
+    const next = this.linkWaiting;
+    this.linkWaiting = null;
+    if (next !== null) await this.applyLink(next);
+  }
+
+  private async applyOneLink(fragment: string): Promise<void> {
     const { link, problems } = decodeLink(fragment);
     const said = [...problems];
     this.applyingLink = true;
@@ -346,7 +366,11 @@ class Viewer {
           return;
         }
         await this.plotScope(scope);
-        if (link.view) await this.zoomTo(link.view.start, link.view.start + link.view.duration);
+        if (link.view) {
+          const fileEnd = metadata.startTime + metadata.fileTimeLength;
+          if (link.view.start >= fileEnd || link.view.start + link.view.duration <= metadata.startTime) said.push('its zoom is outside the file');
+          else await this.zoomTo(link.view.start, link.view.start + link.view.duration);
+        }
       });
     } finally {
       this.applyingLink = false;

@@ -28,7 +28,7 @@ describe('math channels over a channel with irregular times: the same value what
 
   const read = async (body: unknown): Promise<Json[]> => {
     const r = await fetch(`${started.base}/RunSheets/${runSheet}/DataFileAccess/DataFile/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const answer = await r.json();
+    const answer: Json = await r.json();
     expect({ status: r.status, answer: r.status === 200 ? undefined : answer }).toEqual({ status: 200, answer: undefined });
     return answer.channels;
   };

@@ -314,6 +314,10 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await other.goto(`${stack.baseUrl}/viewer#championship=00000000-0000-4000-8000-0000000000aa&event=00000000-0000-4000-8000-0000000000ab&ch=Nope&zoom=1`);
     await other.waitForFunction(() => /The link was opened in part/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''));
     expect(await other.textContent('[data-testid=status]')).toBe('The link was opened in part: "zoom" is not part of a viewer link; its championship is not one this key can see in this account.');
+    // A zoom outside the file: the lap is drawn, the zoom said, not made a window of negative length.
+    await andDrawn(other, 'panes', () => other.goto(address.replace(/view=[^&]*/, 'view=1000000%2C5')));
+    await other.waitForFunction(() => /The link was opened in part/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''));
+    expect(await other.textContent('[data-testid=status]')).toBe('The link was opened in part: its zoom is outside the file.');
     expect(pageErrors).toEqual([]);
     expect(otherErrors).toEqual([]);
     await context.close();

@@ -59,4 +59,15 @@ describe('the viewer link (the fragment of its address)', () => {
   it('when ids are written in capitals or a channel is named twice, then ids compare in lower case and the channel is ticked once', () => {
     expect(decodeLink(`run=${ID(5).toUpperCase()}&ch=A&ch=A`).link).toEqual({ run: ID(5), channels: ['A'] });
   });
+
+  it('when what is on screen would make a link longer than one is read back, then the last channels are left out of it', () => {
+    const long = Array.from({ length: 40 }, (_, i) => `${'n'.repeat(990)}${i}`);
+    const fragment = encodeLink({ run: ID(5), channels: long });
+    expect(fragment.length).toBeLessThanOrEqual(LINK_MAX_LENGTH);
+    const { link, problems } = decodeLink(fragment);
+    expect(problems).toEqual([]);
+    expect(link.channels).toEqual(long.slice(0, link.channels?.length));
+    expect(link.channels?.length).toBeGreaterThan(20);
+    expect(decodeLink(encodeLink({ channels: Array.from({ length: 100 }, (_, i) => `c${i}`) })).link.channels).toHaveLength(LINK_MAX_CHANNELS);
+  });
 });
