@@ -230,9 +230,34 @@ export function histogramCaption(answer: HistogramJson): string {
   return `${channel.name}: ${answer.total} samples in ${counts.length} bins${range} (${answer.below} below, ${answer.above} above).`;
 }
 
+/** The histogram's vertical axis: samples (whole numbers, to the tallest bar), or the share of the samples in % (of the time, for a channel logged at one rate). */
+export function histogramAxis(answer: HistogramJson, percent: boolean): { range: [number, number]; label: string; whole: boolean } {
+  const most = Math.max(1, ...answer.counts);
+  if (!percent) return { range: [0, most], label: 'samples', whole: true };
+  return { range: [0, answer.total > 0 ? (100 * most) / answer.total : 100], label: answer.frequency > 0 ? '% of the time' : '% of the samples', whole: false };
+}
+
+/**
+ * A colour scale in words, for a caption: `coloured by Ground Speed from 45.2 (blue) to 210 km/h (red)`, the range of
+ * the values drawn; `(blue low, red high)` when none is finite.
+ */
+export function colourScale(channel: { name: string; unit: string }, values: readonly (number | null | undefined)[]): string {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v === null || v === undefined || !Number.isFinite(v)) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const unit = channel.unit ? ` ${channel.unit}` : '';
+  return min <= max ? `coloured by ${channel.name} from ${displayNumber(min)} (blue) to ${displayNumber(max)}${unit} (red)` : `coloured by ${channel.name} (blue low, red high)`;
+}
+
 /** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */
 export function scatterCaption(answer: ScatterJson): string {
   const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
-  const colours = answer.colour ? `, coloured by ${answer.colour.name} (blue low, red high)` : answer.kind === 'density' ? ', each cell coloured by how many pairs it holds (blue few, red most)' : '';
+  const colourValues = answer.kind === 'points' ? (answer.points?.colour ?? []) : (answer.grid?.cells ?? []).map((c) => c.colour);
+  const most = Math.max(0, ...(answer.grid?.cells ?? []).map((c) => c.count));
+  const colours = answer.colour ? `, ${colourScale(answer.colour, colourValues)}` : answer.kind === 'density' ? `, each cell coloured by how many pairs it holds (blue 1, red ${most})` : '';
   return `${answer.y.name} against ${answer.x.name}${colours}: ${what}, on ${answer.timeBase}'s time base.`;
 }

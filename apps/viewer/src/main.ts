@@ -2,7 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { axisLabel, axisTicks, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
+import { axisLabel, axisTicks, colourScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
@@ -1309,8 +1309,9 @@ class Viewer {
     if (whole) answer = await api.histogram(this.dataset, { channel: name, lapIndex: this.analysisLap(), edges: whole });
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;
-    // The count axis runs from 0 to the tallest bar (as the bars are scaled), its ticks whole numbers of samples.
-    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], [0, Math.max(1, ...answer.counts)], axisLabel(answer.channel), 'samples', true);
+    // The vertical axis runs from 0 to the tallest bar (as the bars are scaled): whole numbers of samples, or their share.
+    const axis = histogramAxis(answer, el<HTMLSelectElement>('histogram-y').value === 'percent');
+    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], axis.range, axisLabel(answer.channel), axis.label, axis.whole);
     el('histogram-caption').textContent = histogramCaption(answer);
     this.status(`Histogram of ${answer.channel.name}.`);
   }
@@ -1332,7 +1333,7 @@ class Viewer {
     const length = answer.points.distance[points - 1] ?? 0;
     const from = answer.source === 'gps' ? 'GPS' : `dead reckoning (${answer.source === 'yaw-rate' ? 'speed and yaw rate' : 'speed and lateral acceleration'})`;
     const closure = answer.closureErrorMetres === null ? 'not a closed lap' : answer.source === 'gps' ? `ends ${answer.closureErrorMetres.toFixed(1)} m from its start` : `closure error ${answer.closureErrorMetres.toFixed(1)} m, spread along the lap`;
-    this.trackMap.caption = `Lap ${lapIndex + 1} from ${from}: ${answer.channels.map((c) => c.name).join(', ')}; ${length.toFixed(0)} m, ${points} of ${answer.count} points (even over distance); ${closure}${answer.colour ? `; coloured by ${answer.colour.name} (blue low, red high)` : ''}.`;
+    this.trackMap.caption = `Lap ${lapIndex + 1} from ${from}: ${answer.channels.map((c) => c.name).join(', ')}; ${length.toFixed(0)} m, ${points} of ${answer.count} points (even over distance); ${closure}${answer.colour ? `; ${colourScale(answer.colour, answer.points.value ?? [])}` : ''}.`;
     this.renderMapCaption();
     this.status(`Track map of lap ${lapIndex + 1}.`);
   }

@@ -506,6 +506,15 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(await page.getAttribute('[data-testid=histogram-canvas]', 'data-x-ticks')).toMatch(/^-?[\d.]+( -?[\d.]+){2,}$/);
     const [bars] = await screenshotColours(page, '[data-testid=histogram-canvas]', 'histogram-susp-pos-fl.png', [COLOURS[1]]);
     expect(bars).toBeGreaterThan(MIN_LINE_PIXELS);
+    // Bars in % of the time: the axis's last tick at most the tallest bar's share (under 100 %), the same bars drawn.
+    const counts = Number((await page.getAttribute('[data-testid=histogram-canvas]', 'data-y-ticks'))?.split(' ').at(-1));
+    await drawn('histogram-canvas', () => page.selectOption('[data-testid=histogram-y]', 'percent').then(() => page.click('[data-testid=histogram-plot]')));
+    const shares = ((await page.getAttribute('[data-testid=histogram-canvas]', 'data-y-ticks')) ?? '').split(' ').map(Number);
+    expect(shares[0]).toBe(0);
+    expect(shares.at(-1)).toBeLessThan(100);
+    expect(shares.at(-1)).toBeLessThan(counts);
+    const [percentBars] = await screenshotColours(page, '[data-testid=histogram-canvas]', 'histogram-susp-pos-fl-percent.png', [COLOURS[1]]);
+    expect(percentBars).toBe(bars);
     expect(foreign).toEqual([]);
     expect(cspViolations).toEqual([]);
     await page.context().close();
@@ -532,7 +541,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await mapDrawn(() => page.click('[data-testid=trackmap-plot]'));
     expect(maps[0]?.postDataJSON()).toEqual({ lapIndex: 2, colour: 'Ground Speed', maxPoints: 1960 });
     // Lap 3 is [159.31, 222.99): Ground Speed's 20 Hz samples 3187 to 4459, 1273 of them.
-    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 3 from dead reckoning \(speed and yaw rate\): Ground Speed, Gyro Yaw Velocity; \d+ m, \d+ of 1273 points \(even over distance\); closure error [\d.]+ m, spread along the lap; coloured by Ground Speed/);
+    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 3 from dead reckoning \(speed and yaw rate\): Ground Speed, Gyro Yaw Velocity; \d+ m, \d+ of 1273 points \(even over distance\); closure error [\d.]+ m, spread along the lap; coloured by Ground Speed from [\d.]+ \(blue\) to [\d.]+ km\/h \(red\)\.$/);
     // The slowest corners blue, the fastest straight red.
     const [blue, red] = await screenshotColours(page, '[data-testid=trackmap-canvas]', 'trackmap-lap3-speed.png', ['#0000ff', '#ff0000'], 40);
     expect(blue).toBeGreaterThan(0);

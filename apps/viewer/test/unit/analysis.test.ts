@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, colourRamp, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, colourRamp, colourScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 /** A whole-file scatter of y against x, uncoloured, on x's time base: what the scatter tests draw, but its pairs. */
@@ -93,8 +93,19 @@ describe('the analysis views', () => {
     // Plotting area: 260 - 50 - 10 = 200 wide, 140 - 10 - 30 = 100 high; cell (1, 0) is the bottom right quarter.
     const { marks } = scatterMarks(answer, 260, 140, '#000000');
     expect(marks).toEqual([{ x: PLOT_MARGIN.left + 100, y: 60, w: 100, h: 50, colour: '#ff0000' }]);
-    expect(scatterCaption(answer)).toBe("y against x, each cell coloured by how many pairs it holds (blue few, red most): 3 pairs in a 2×2 density grid, on x's time base.");
+    expect(scatterCaption(answer)).toBe("y against x, each cell coloured by how many pairs it holds (blue 1, red 3): 3 pairs in a 2×2 density grid, on x's time base.");
+    // Coloured by a channel: the scale's values in words; none finite, the words alone.
     expect(scatterCaption({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBe("y against x, coloured by Ground Speed (blue low, red high): 3 pairs in a 2×2 density grid, on x's time base.");
+    const coloured: ScatterJson = { ...answer, colour: { name: 'Ground Speed', unit: 'km/h' }, grid: { ...(answer.grid as NonNullable<ScatterJson['grid']>), cells: [{ x: 1, y: 0, count: 2, colour: 45.25 }, { x: 0, y: 1, count: 1, colour: 210.4 }] } };
+    expect(scatterCaption(coloured)).toBe("y against x, coloured by Ground Speed from 45.25 (blue) to 210.4 km/h (red): 3 pairs in a 2×2 density grid, on x's time base.");
+  });
+
+  test('when a histogram\'s bars are in % of the time, then its axis runs to the tallest bar\'s share of the samples; in samples, to its count in whole numbers', () => {
+    const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Ground Speed', unit: 'km/h' }, edges: [0, 100, 200, 300], counts: [10, 30, 20], below: 0, above: 0, total: 60, frequency: 20 };
+    expect(histogramAxis(histogram, false)).toEqual({ range: [0, 30], label: 'samples', whole: true });
+    expect(histogramAxis(histogram, true)).toEqual({ range: [0, 50], label: '% of the time', whole: false });
+    expect(histogramAxis({ ...histogram, frequency: 0 }, true).label).toBe('% of the samples');
+    expect(colourScale({ name: 'Throttle', unit: '' }, [null, 3, undefined, 97.5])).toBe('coloured by Throttle from 3 (blue) to 97.5 (red)');
   });
 
   test('when a mean is float noise about 0 for its channel\'s values, then it is shown as 0; a small mean of small values is kept', () => {
