@@ -128,8 +128,10 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
   if (answer.kind === 'points' && answer.points) {
     const { x, y, colour } = answer.points;
     // A margin of 3 % each side: the extreme points are drawn whole inside the frame, not cut in half by it.
-    const xRange = padded(Math.min(...x), Math.max(...x));
-    const yRange = padded(Math.min(...y), Math.max(...y));
+    let xRange = padded(Math.min(...x), Math.max(...x));
+    let yRange = padded(Math.min(...y), Math.max(...y));
+    // Two channels of one unit (lateral against longitudinal G): one scale for both, so a circle is drawn round.
+    if (answer.x.unit && answer.x.unit === answer.y.unit) [xRange, yRange] = equalScale(xRange, yRange, right - left, bottom - top);
     const finiteColours = (colour ?? []).filter((c): c is number => c !== null);
     const [cMin, cMax] = [Math.min(...finiteColours), Math.max(...finiteColours)];
     const px = scale(xRange[0], xRange[1], left, right);
@@ -151,6 +153,17 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
     colour: answer.colour ? colourRamp(c.colour, cMin, cMax) : colourRamp(Math.log1p(c.count), 0, Math.log1p(most)),
   }));
   return { marks, xRange: [xAxis.min, xAxis.max], yRange: [yAxis.min, yAxis.max] };
+}
+
+/** The two ranges widened about their middles so that a unit is as many pixels on both axes (`w` × `h` pixels). */
+export function equalScale(xRange: [number, number], yRange: [number, number], w: number, h: number): [[number, number], [number, number]] {
+  const perPixel = Math.max((xRange[1] - xRange[0]) / w, (yRange[1] - yRange[0]) / h);
+  if (!(perPixel > 0) || !Number.isFinite(perPixel)) return [xRange, yRange];
+  const around = (range: [number, number], pixels: number): [number, number] => {
+    const middle = (range[0] + range[1]) / 2;
+    return [middle - (perPixel * pixels) / 2, middle + (perPixel * pixels) / 2];
+  };
+  return [around(xRange, w), around(yRange, h)];
 }
 
 function padded(min: number, max: number, share = 0.03): [number, number] {

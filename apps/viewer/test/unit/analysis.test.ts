@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, colourRamp, colourScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, colourRamp, colourScale, equalScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 /** A whole-file scatter of y against x, uncoloured, on x's time base: what the scatter tests draw, but its pairs. */
@@ -170,4 +170,24 @@ describe('the analysis views', () => {
 test('axisLabel: the name with its unit in parentheses, the name alone without a unit', () => {
   expect(axisLabel({ name: 'Ground Speed', unit: 'km/h' })).toBe('Ground Speed (km/h)');
   expect(axisLabel({ name: 'Gear', unit: '' })).toBe('Gear');
+});
+
+describe('equalScale (a g-g diagram drawn round)', () => {
+  it('when two ranges of one unit are drawn on a wider than tall area, then both get the same units per pixel, each about its middle, neither narrowed', () => {
+    const [x, y] = equalScale([-2, 2], [-1, 1], 400, 100);
+    expect((x[1] - x[0]) / 400).toBeCloseTo((y[1] - y[0]) / 100, 12);
+    // 0.02 G a pixel on y against 0.01 on x: x widened to 0.02 (±4), y kept.
+    expect(x).toEqual([-4, 4]);
+    expect(y).toEqual([-1, 1]);
+    expect(equalScale([-1, 1], [-3, 1], 100, 100)[0]).toEqual([-2, 2]);
+  });
+  it('when a scatter plots two channels of one unit as points, then its ranges are on one scale; of two units, each its own', () => {
+    const answer: ScatterJson = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile', lapIndex: null, x: { name: 'G Lat', unit: 'G' }, y: { name: 'G Long', unit: 'G' }, colour: null, timeBase: 'G Lat', kind: 'points', count: 2, points: { x: [-2, 2], y: [-0.5, 0.5] } };
+    const { xRange, yRange } = scatterMarks(answer, 560, 380, '#000');
+    const w = 560 - PLOT_MARGIN.left - PLOT_MARGIN.right;
+    const h = 380 - PLOT_MARGIN.top - PLOT_MARGIN.bottom;
+    expect((xRange[1] - xRange[0]) / w).toBeCloseTo((yRange[1] - yRange[0]) / h, 12);
+    const other = scatterMarks({ ...answer, y: { name: 'Throttle', unit: '%' } }, 560, 380, '#000');
+    expect((other.yRange[1] - other.yRange[0]) / (other.xRange[1] - other.xRange[0])).toBeCloseTo(0.25, 12);
+  });
 });
