@@ -33,6 +33,8 @@ export interface ChannelReadOptions {
   duration?: number;
   /** At most this many points (M4); never applied unless asked. */
   maxPoints?: number;
+  /** Every channel interpolated onto one time base of this many Hz (docs/api.md "rate"). */
+  rate?: number;
   /** Ask for the binary body; the result is then ReadSeries[] (typed-array views, no copy). */
   binary?: boolean;
   /** Ask for the Arrow IPC stream (docs/api.md "Arrow"); the result is then its bytes, for apache-arrow's `tableFromIPC`. */
@@ -61,6 +63,7 @@ type OptionOf<O, K extends string> = K extends keyof O ? O[K] : undefined;
 /** Options of a batch read (the scope is in its body). */
 export interface ChannelsReadOptions {
   maxPoints?: number;
+  rate?: number;
   binary?: boolean;
   /** The Arrow IPC stream's bytes (one record batch per time base). */
   arrow?: boolean;

@@ -37,6 +37,7 @@ interface ChannelReadQuery {
   start?: number;
   duration?: number;
   maxPoints?: number;
+  rate?: number;
   binary?: boolean;
   arrow?: boolean;
 }
@@ -92,7 +93,7 @@ export class ClientBase {
   protected async channelRead<T>(method: string, template: string, params: Record<string, string>, options: ChannelReadQuery, body?: unknown): Promise<ClientResult<T | ReadSeries[] | Uint8Array>> {
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     const query: Record<string, string> = {};
-    for (const key of ['channel', 'lapIndex', 'start', 'duration', 'maxPoints'] as const) if (options[key] !== undefined) query[key] = String(options[key]);
+    for (const key of ['channel', 'lapIndex', 'start', 'duration', 'maxPoints', 'rate'] as const) if (options[key] !== undefined) query[key] = String(options[key]);
     if (options.arrow) return this.request<Uint8Array>(method, path, { query, ...(body === undefined ? {} : { body }), accept: ARROW_STREAM_MEDIA_TYPE, raw: true });
     if (!options.binary) return this.request<T>(method, path, { query, ...(body === undefined ? {} : { body }) });
     const result = await this.request<unknown>(method, path, { query, ...(body === undefined ? {} : { body }), accept: CHANNELS_MEDIA_TYPE, raw: true });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNEL_READ_BINARY_TYPES, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, HistogramBody, HistogramJson, LapDeltaJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, ReadRecordJson, SCOPE_MESSAGES, TrackMapBody, TrackMapJson, batchScope, queryScope } from './data-files';
+import { CHANNEL_READ_BINARY_TYPES, RESAMPLE_MAX_RATE, RESAMPLE_MIN_RATE, ChannelsBody, ChannelsReadJson, DATAFILE_COMMANDS, DataFileMetadataJson, HistogramBody, HistogramJson, LapDeltaJson, LapStatsBody, LapStatsJson, ScatterBody, ScatterJson, LapDistanceJson, MAX_CHANNEL_NAME_LENGTH, MAX_LAP_INDEX, ReadRecordJson, SCOPE_MESSAGES, TrackMapBody, TrackMapJson, batchScope, queryScope } from './data-files';
 import { accountHeader, jsonResponse, toBus, withDefaults, type BoundRequest, type Operation } from './operation-model';
 import type { EntityTypeDef } from './registry';
 import { Guid, StoredName } from './wire';
@@ -35,6 +35,14 @@ const LAP_TRACE_ERRORS = { 413: 'The lap (or the two laps of a delta) needs more
 const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
 const CHANNEL_TYPES = ['application/json', ...CHANNEL_READ_BINARY_TYPES] as const;
 const maxPointsOf = (query: Record<string, string>): { maxPoints?: number } => (query['maxPoints'] !== undefined ? { maxPoints: Number(query['maxPoints']) } : {});
+/** `rate` of the channel reads: every channel interpolated onto one time base (RESAMPLE_MAX_RATE bounds it). */
+const ResampleRate = z
+  .string()
+  .regex(/^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/, { error: `must be a number of Hz from ${RESAMPLE_MIN_RATE} to ${RESAMPLE_MAX_RATE}, in digits`, abort: true })
+  .refine((v) => Number(v) >= RESAMPLE_MIN_RATE && Number(v) <= RESAMPLE_MAX_RATE, `must be a number of Hz from ${RESAMPLE_MIN_RATE} to ${RESAMPLE_MAX_RATE}`)
+  .optional()
+  .meta({ description: 'Extension: every channel interpolated onto one time base of this many Hz from the scope\'s start (linear, held for discrete channels such as gear; a gap outside a channel\'s samples): one Arrow record batch for data frames' });
+const rateOf = (query: Record<string, string>): { rate?: number } => (query['rate'] !== undefined ? { rate: Number(query['rate']) } : {});
 
 /** The data file access operations of a type whose registry entry enables `dataFileAccess` (service-api.md "Data file access"). */
 export function dataFileOperations(type: EntityTypeDef): Operation[] {
@@ -59,10 +67,10 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
       method: 'get',
       path: `${base}/channel`,
       summary: `Samples of one channel of a ${S}'s dataset: a lap (lapIndex), a window [start, start+duration), or the whole file`,
-      query: z.object({ channel: z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints }),
+      query: z.object({ channel: z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints, rate: ResampleRate }),
       response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), the binary channel body (docs/binary-channels.md), or an Arrow IPC stream (docs/api.md)', schema: ReadRecordJson },
       errors: CHANNEL_READ_ERRORS,
-      target: toBus(DATAFILE_COMMANDS.channel, (r) => ({ ...dataset(r), channel: r.query['channel'] as string, scope: queryScope(r.query), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) })),
+      target: toBus(DATAFILE_COMMANDS.channel, (r) => ({ ...dataset(r), channel: r.query['channel'] as string, scope: queryScope(r.query), ...maxPointsOf(r.query), ...rateOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) })),
       client: [{ name: `get${S}DataFileChannel`, channelRead: 'query', returns: 'ReadRecordJson' }],
     }),
     operation({
@@ -70,13 +78,13 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
       method: 'post',
       path: `${base}/channels`,
       summary: `Samples of many channels of a ${S}'s dataset in one request (mode 0 whole file, 1 lap, 2 window)`,
-      query: z.object({ maxPoints: MaxPoints }),
+      query: z.object({ maxPoints: MaxPoints, rate: ResampleRate }),
       body: ChannelsBody,
       response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'entityId, entityType, attachedFileGroupName, mode and the channel records (JSON), the binary channel body (docs/binary-channels.md), or an Arrow IPC stream (docs/api.md)', schema: ChannelsReadJson },
       errors: CHANNEL_READ_ERRORS,
       target: toBus(DATAFILE_COMMANDS.channels, (r) => {
         const body = r.body as ChannelsBody;
-        return { ...dataset(r), channels: body.channels, mode: body.mode, scope: batchScope(body), ...maxPointsOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) };
+        return { ...dataset(r), channels: body.channels, mode: body.mode, scope: batchScope(body), ...maxPointsOf(r.query), ...rateOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) };
       }),
       client: [{ name: `get${S}DataFileChannels`, body: { name: 'body', type: 'ChannelsBody' }, channelRead: 'body', returns: 'ChannelsReadJson' }],
     }),

@@ -71,8 +71,11 @@ export const DataFileScope = z.discriminatedUnion('mode', [
 export type DataFileScope = z.infer<typeof DataFileScope>;
 
 const DatasetRef = { caller: CallerContext, type: z.string(), id: Guid, group: GroupName };
-/** `binaryType`: the binary media type the client accepts, the Arrow stream's included (absent: JSON). */
-const Shape = { maxPoints: z.number().int().min(4).optional(), binaryType: z.enum(CHANNEL_READ_BINARY_TYPES).optional() };
+/** The rates (Hz) a channel read may resample its channels onto (`rate`). */
+export const RESAMPLE_MIN_RATE = 0.001;
+export const RESAMPLE_MAX_RATE = 1_000_000;
+/** `binaryType`: the binary media type the client accepts, the Arrow stream's included (absent: JSON). `rate`: one time base for every channel. */
+const Shape = { maxPoints: z.number().int().min(4).optional(), rate: z.number().min(RESAMPLE_MIN_RATE).max(RESAMPLE_MAX_RATE).optional(), binaryType: z.enum(CHANNEL_READ_BINARY_TYPES).optional() };
 
 export const DataFileMetadataRequest = z.strictObject(DatasetRef);
 export const DataFileChannelRequest = z.strictObject({ ...DatasetRef, channel: z.string(), scope: DataFileScope, ...Shape });

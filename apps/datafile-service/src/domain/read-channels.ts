@@ -4,6 +4,7 @@ import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } fro
 import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache, type TimeBase } from '@pitwall/formats';
 import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
+import { isDiscreteChannel } from '@pitwall/laps';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
 import { withinSampleBudget } from './read-budget';
@@ -19,6 +20,8 @@ export interface ChannelRead {
   field: 'channel' | 'channels';
   scope: DataFileScope;
   maxPoints?: number;
+  /** Every channel interpolated onto one time base of this many Hz from the scope's start (`rate`; not with maxPoints). */
+  rate?: number;
   binary: boolean;
   /**
    * The Arrow stream instead of JSON or the binary body (`binary` false), its schema's metadata naming the dataset and
@@ -64,7 +67,10 @@ export async function readChannels(
     distinct.push(info);
   }
   const order = infos.map((info) => indexOf.get(info.name) as number);
-  withinSampleBudget(samplesNeeded(distinct.map((info) => decodesOf(file, info, window, math)), order, read.maxPoints), parts.sampleBudget, read.field);
+  const resample = read.rate !== undefined ? resampleGrid(read, infos, window, file) : undefined;
+  // A resampled read makes each channel's grid beside what it decodes (and once more for a channel named again).
+  const resampled = resample ? resample.count * infos.length : 0;
+  withinSampleBudget(samplesNeeded(distinct.map((info) => decodesOf(file, info, window, math)), order, read.maxPoints) + resampled, parts.sampleBudget, read.field);
   // The math channels are evaluated in the read's own shaping task, before it shapes them (ShapeWithMathTask): one
   // evaluation per time base, each definition and input once (docs/math-channels.md); the other channels are read in turn.
   const maths = distinct.filter(isMathChannel);
@@ -85,7 +91,7 @@ export async function readChannels(
   const { port1, port2 } = new MessageChannel();
   const bare = !read.binary && read.field === 'channel';
   const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map(catalogueMetadata) } } : {};
-  const task: ShapeWithMathTask = { channels: slices, ...(evaluation ? { math: evaluation.tasks } : {}), ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
+  const task: ShapeWithMathTask = { channels: slices, ...(evaluation ? { math: evaluation.tasks } : {}), ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(resample ? { resample: { ...resample, held: distinct.filter(isDiscreteChannel).map((c) => c.name) } } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
   const stop = new AbortController();
   const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });
   const { head, chunks, cancel } = receiveChunks(port1, run, (reason) => stop.abort(reason), parts.streams ? { watch: parts.streams } : {});
@@ -146,6 +152,27 @@ function catalogueMetadata(info: ChannelInfo): Record<string, string> {
     ...(info.labels ? { labels: JSON.stringify(info.labels) } : {}),
     ...(info.defaultLabel !== undefined ? { defaultLabel: info.defaultLabel } : {}),
   };
+}
+
+/**
+ * The one time base of a resampled read (`rate`): points 1 / rate apart from the scope's start (the file's for a
+ * whole-file read, a window's clipped to the file) up to its end (half-open), as many as fit. Refused: with maxPoints
+ * (M4 thins what a grid already sets), and for a channel of events (text, bytes) or arrays, each named.
+ */
+function resampleGrid(read: ChannelRead, infos: readonly ChannelInfo[], window: ReturnType<typeof resolveScope>, file: { startTime: number; duration: number }): { start: number; rate: number; count: number } {
+  const rate = read.rate as number;
+  const refusals = new FieldRefusals();
+  if (read.maxPoints !== undefined) refusals.refuse('rate', 'rate and maxPoints do not go together: a rate sets how many points a channel has', 'rate and maxPoints do not go together: a rate sets how many points a channel has');
+  const fieldOf = (i: number) => (read.field === 'channel' ? 'channel' : `channels[${i}]`);
+  infos.forEach((info, i) => {
+    if (info.kind || info.dimension > 1) refusals.refuse(fieldOf(i), `cannot be resampled: ${info.name} is ${info.kind ? `a ${info.kind} channel (events)` : 'an array channel'}`, `${fieldOf(i)} ${info.name} cannot be resampled`);
+  });
+  refusals.throwIfAny();
+  const fileEnd = file.startTime + file.duration;
+  const start = window.whole ? file.startTime : Math.max(window.start, file.startTime);
+  const end = window.whole ? fileEnd : Math.min(window.end, fileEnd);
+  const count = end > start ? Math.max(0, Math.ceil((end - start) * rate - 1e-9)) : 0;
+  return { start, rate, count };
 }
 
 /**

@@ -2,7 +2,7 @@ import { Field, Float32, Float64, Int16, Int32, Message, Schema, type DataType }
 // The IPC metadata of a record batch (its nodes and buffer regions): apache-arrow's writer builds it from assembled
 // columns; here it is built from the columns' lengths alone, so the body can be written without the columns existing.
 import { BufferRegion, FieldNode, RecordBatch as RecordBatchHeader } from 'apache-arrow/ipc/metadata/message';
-import { convertInto, isIdentity, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
+import { convertInto, IDENTITY, isIdentity, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
 import { CHUNK_BYTES, shapeOne, type ShapeTask } from './shape-channels';
 
@@ -37,7 +37,8 @@ export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): {
     // The service refuses text, byte and array channels in Arrow before the task (406): only stored numbers come here.
     task.channels.map((c) => {
       if ('kind' in c) throw new Error(`${c.name}: a ${c.kind} channel has no Arrow column`);
-      return { series: shapeOne(c, task) as ChannelSeries, conversion: c.conversion };
+      // Resampled (task.resample): physical values, their conversion the identity.
+      return { series: shapeOne(c, task) as ChannelSeries, conversion: task.resample ? IDENTITY : c.conversion };
     }),
     task.arrow,
   );

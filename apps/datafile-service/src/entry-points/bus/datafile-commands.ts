@@ -22,14 +22,14 @@ export function datafileCommands(reads: DataFileReads, desk: ClaimDesk): Request
       [DATAFILE_COMMANDS.channel]: async (m, request) => {
         // A JSON single-channel read is its one record (the pool writes it without the array around it).
         const tagged = { variant: JSON.stringify([m.binaryType ?? null]), ...heldOf(request) };
-        const answer = await reads.channels(m, { channels: [m.channel], field: 'channel', scope: m.scope, maxPoints: m.maxPoints, ...form(m) }, request.headers.requestId, tagged);
+        const answer = await reads.channels(m, { channels: [m.channel], field: 'channel', scope: m.scope, maxPoints: m.maxPoints, ...(m.rate !== undefined ? { rate: m.rate } : {}), ...form(m) }, request.headers.requestId, tagged);
         return desk.reply(withMediaType(answer, m.binaryType), m.caller.accountId);
       },
       [DATAFILE_COMMANDS.channels]: async (m, request) => {
         // A JSON batch is framed by the dataset it was read from: part of what the answer's tag stands for.
         const head = m.binaryType ? '' : `${JSON.stringify({ entityId: m.id, entityType: m.type, attachedFileGroupName: m.group, mode: m.mode }).slice(0, -1)},"channels":`;
         const tagged = { variant: JSON.stringify([m.binaryType ?? null, head]), ...heldOf(request) };
-        const answer = await reads.channels(m, { channels: m.channels, field: 'channels', scope: m.scope, maxPoints: m.maxPoints, ...form(m) }, request.headers.requestId, tagged);
+        const answer = await reads.channels(m, { channels: m.channels, field: 'channels', scope: m.scope, maxPoints: m.maxPoints, ...(m.rate !== undefined ? { rate: m.rate } : {}), ...form(m) }, request.headers.requestId, tagged);
         if (m.binaryType) return desk.reply(withMediaType(answer, m.binaryType), m.caller.accountId);
         return desk.reply(framedAnswer(Buffer.from(head), answer, Buffer.from('}')), m.caller.accountId);
       },
@@ -62,6 +62,7 @@ function form(m: DataFileChannelRequest | DataFileChannelsRequest): { binary: bo
     scope: JSON.stringify(scopeMetadata(m.scope)),
     ...('mode' in m ? { mode: String(m.mode) } : {}),
     ...(m.maxPoints !== undefined ? { maxPoints: String(m.maxPoints) } : {}),
+    ...(m.rate !== undefined ? { rate: String(m.rate) } : {}),
   };
   return { binary: false, arrow: { schema } };
 }
