@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { CHANNELS_MEDIA_TYPE, decodeChannels, isEventSeries, physicalSamples, type ChannelSeries } from '@pitwall/channels';
 import type { Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
-import { andDrawn, openSignedIn, pickDataset, pickRun, shownError } from '../support/viewer-page';
+import { andDrawn, dragAcross, openSignedIn, pickDataset, pickRun, shownError } from '../support/viewer-page';
 import { useViewerStack } from '../support/viewer-stack';
 
 /**
@@ -269,15 +269,7 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await page.check('[data-testid="channel-Ground Speed"]');
     await page.check('[data-testid="channel-Throttle Pos"]');
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
-    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
-    await over.scrollIntoViewIfNeeded();
-    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
-    await andDrawn(page, 'panes', async () => {
-      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
-      await page.mouse.up();
-    });
+    await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Ground Speed"]', 0.3, 0.6));
     const ticks = async (p: typeof page) => ({
       speed: await p.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks'),
       throttle: await p.getAttribute('[data-testid="pane-Throttle Pos"]', 'data-x-ticks'),
@@ -390,12 +382,7 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(lapValue).toBe(fileValue);
     expect(new URL(page.url()).hash).toContain('axis=lap');
     // A zoom inside the lap: still lap time.
-    await andDrawn(page, 'panes', async () => {
-      await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
-      await page.mouse.up();
-    });
+    await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Ground Speed"]', 0.2, 0.5));
     const zoomed = ((await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')) ?? '').split(' ').map(Number);
     expect(zoomed[0]).toBeGreaterThan(5);
     expect(zoomed.at(-1)).toBeLessThan(40);

@@ -7,7 +7,7 @@ import { foreignRequests } from '../support/browser';
 import { ROOT, type Embedded } from '../support/embedded';
 import { countColour, decodePng } from '../support/png';
 import { SAMPLE_LD, seedRun, seedRunSheet } from '../support/seed';
-import { andDrawn } from '../support/viewer-page';
+import { andDrawn, dragAcross } from '../support/viewer-page';
 import { useViewerStack } from '../support/viewer-stack';
 
 /** Screenshots of every plot the tests draw, kept for a person to look at (tmp/ is git-ignored). */
@@ -140,12 +140,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.waitForFunction(() => /Ground Speed: [\d.]+ km\/h/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
 
-    await andDrawn(page, 'panes', async () => {
-      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
-      await page.mouse.up();
-    });
+    await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Ground Speed"]', 0.3, 0.6));
     const zoomed = (reads.at(-1) as Request).postDataJSON() as { mode: number; startTime: number; duration: number };
     expect(zoomed.mode).toBe(2);
     expect(zoomed.startTime).toBeGreaterThan(159.31);
@@ -240,15 +235,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
       [1, 3],
     ]);
 
-    const drag = async (selector: string, from: number, to: number) => {
-      // The mouse works in the viewport: bring the pane into it first (the delta pane is below the overlays).
-      await page.locator(`${selector} .u-over`).scrollIntoViewIfNeeded();
-      const box = (await page.locator(`${selector} .u-over`).boundingBox()) as { x: number; y: number; width: number; height: number };
-      await page.mouse.move(box.x + box.width * from, box.y + box.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width * to, box.y + box.height / 2, { steps: 5 });
-      await page.mouse.up();
-    };
+    // The mouse works in the viewport: dragAcross brings the pane into it first (the delta pane is below the overlays).
+    const drag = (selector: string, from: number, to: number) => dragAcross(page, selector, from, to);
     const before = reads.length;
     await andDrawn(page, 'overlay-panes', () => drag('[data-testid="pane-overlay-Ground Speed"]', 0.3, 0.6));
     const windows = reads.slice(before).map((r) => r.postDataJSON() as { mode: number; startTime: number; duration: number });
@@ -324,20 +312,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     const title = (await page.textContent('[data-testid=pane-delta] .u-title')) ?? '';
     expect(title).toMatch(/^Delta to Run 1 \/ DataFile lap 2 \(\d:\d\d\.\d{3}\)$/);
     const ticks = async (testid: string) => page.getAttribute(`[data-testid="${testid}"]`, 'data-x-ticks');
-    const drag = async (testid: string, from: number, to: number) => {
-      const over = page.locator(`[data-testid="${testid}"] .u-over`);
-      await over.scrollIntoViewIfNeeded();
-      const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
-      await Promise.all([
-        andDrawn(page, 'overlay-panes', async () => undefined),
-        andDrawn(page, 'delta-panes', async () => {
-          await page.mouse.move(box.x + box.width * from, box.y + box.height / 2);
-          await page.mouse.down();
-          await page.mouse.move(box.x + box.width * to, box.y + box.height / 2, { steps: 5 });
-          await page.mouse.up();
-        }),
-      ]);
-    };
+    // Both comparison panes draw again for a drag across either.
+    const drag = (testid: string, from: number, to: number) => Promise.all([andDrawn(page, 'overlay-panes', async () => undefined), andDrawn(page, 'delta-panes', () => dragAcross(page, `[data-testid="${testid}"]`, from, to))]);
     const whole = await ticks('pane-delta');
     await drag('pane-overlay-Ground Speed', 0.25, 0.5);
     const zoomed = await ticks('pane-overlay-Ground Speed');

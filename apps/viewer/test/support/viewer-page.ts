@@ -56,3 +56,17 @@ export async function shownError(page: Page): Promise<string> {
   await page.waitForSelector('[data-testid=error]:not([hidden])');
   return (await page.textContent('[data-testid=error]')) ?? '';
 }
+
+/**
+ * Drags across the plot of the pane `selector` (its `.u-over`, brought into the viewport first) from `from` to `to`
+ * of its width, at half its height, as a user zooms: the mouse moves in steps, so the drag is seen as one.
+ */
+export async function dragAcross(page: Page, selector: string, from: number, to: number): Promise<void> {
+  const over = page.locator(`${selector} .u-over`).first();
+  await over.scrollIntoViewIfNeeded();
+  const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+  await page.mouse.move(box.x + box.width * from, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * to, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
