@@ -85,6 +85,11 @@ const SimulationServiceConfig = z.object({
    * keep it above BUS_TIMEOUT_MS and the time a Trigger of the most setups takes to write their Requested.
    */
   SIMULATION_SETUP_WRITE_LEASE_MS: intVar(120000),
+  /**
+   * Test-only: a worker's lease on its job (renewed every third of it; a worker killed -9 frees its place after it), so
+   * a test can let many leases pass; 0 (the default, in every real deployment) is RUN_LEASE_MS (20 s).
+   */
+  TEST_RUN_LEASE_MS: intVar(0),
   // Where calls to simulation systems and callbacks may go, and how much of an answer is read (libs/egress).
   ...EgressConfig.shape,
 });
@@ -150,7 +155,16 @@ export const simulationService = defineService({
       maxStudyIdChars: Math.max(1, config.SIMULATION_MAX_STUDY_ID_CHARS),
       maxRunMs: config.SIMULATION_MAX_RUN_MS,
     };
-    const shares = new AccountShares(repository, outbox, { maxJobsPerAccount: Math.max(1, config.SIMULATION_MAX_JOBS_PER_ACCOUNT), wakeIntervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS) }, logger);
+    const shares = new AccountShares(
+      repository,
+      outbox,
+      {
+        maxJobsPerAccount: Math.max(1, config.SIMULATION_MAX_JOBS_PER_ACCOUNT),
+        wakeIntervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS),
+        ...(config.TEST_RUN_LEASE_MS > 0 ? { leaseMs: config.TEST_RUN_LEASE_MS } : {}),
+      },
+      logger,
+    );
     outbox.start();
     inbox.start();
     dispatcher.start();
