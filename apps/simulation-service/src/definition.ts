@@ -96,6 +96,11 @@ const SimulationServiceConfig = z.object({
    * a test can let many leases pass; 0 (the default, in every real deployment) is RUN_LEASE_MS (20 s).
    */
   TEST_RUN_LEASE_MS: intVar(0),
+  /**
+   * Test-only: holds every wake of the waiting jobs this many ms before it looks for them, so a kill -9 test can kill the
+   * service with a Trigger's jobs committed waiting, before their first wake, with certainty. 0 in every deployment.
+   */
+  TEST_HOLD_WAKES_MS: intVar(0),
   // Where calls to simulation systems and callbacks may go, and how much of an answer is read (libs/egress).
   ...EgressConfig.shape,
 });
@@ -169,6 +174,7 @@ export const simulationService = defineService({
         wakeIntervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS),
         republishMs: config.SIMULATION_JOB_REPUBLISH_MS,
         ...(config.TEST_RUN_LEASE_MS > 0 ? { leaseMs: config.TEST_RUN_LEASE_MS } : {}),
+        ...(config.TEST_HOLD_WAKES_MS > 0 ? { holdWakesMs: config.TEST_HOLD_WAKES_MS } : {}),
       },
       logger,
     );

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Outbox } from '@pitwall/messaging';
 import type { Logger } from '@pitwall/service-kit';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
@@ -23,6 +24,8 @@ export interface ShareSettings {
    * message may have been lost), then after as long again as it has waited, up to an hour between two.
    */
   republishMs?: number;
+  /** TEST_HOLD_WAKES_MS: each wake waits this long before it looks for waiting jobs (a kill -9 test's window). */
+  holdWakesMs?: number;
 }
 
 /** A job admitted to a worker slot: `end()` frees it (and looks for a waiting job to run in its place). */
@@ -66,6 +69,8 @@ export class AccountShares {
     () => !this.stopped,
   );
   private readonly leaseMs: number;
+  /** Ends a test's hold of the wakes (TEST_HOLD_WAKES_MS) at a stop. */
+  private readonly holdsEnd = new AbortController();
   /** How long a woken job's message may wait for a worker before it is published again. */
   readonly republishMs: number;
   /**
@@ -142,6 +147,7 @@ export class AccountShares {
   async stop(): Promise<void> {
     this.begin();
     this.stopped = true;
+    this.holdsEnd.abort();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.waking.idle();
@@ -153,6 +159,10 @@ export class AccountShares {
   }
 
   private async publishWoken(): Promise<void> {
+    if (this.settings.holdWakesMs) {
+      await sleep(this.settings.holdWakesMs, undefined, { signal: this.holdsEnd.signal }).catch(() => undefined);
+      if (this.stopped) return;
+    }
     const { lapsed, woken } = await this.outbox.transaction(async (client, add) => {
       const again = await this.repository.republishLapsed(client, this.republishMs, Math.max(this.republishMs, MAX_JOB_REPUBLISH_MS));
       const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, this.republishMs);
