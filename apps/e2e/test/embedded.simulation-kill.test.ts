@@ -25,7 +25,9 @@ describe('npm start killed -9 while a simulation job runs', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const start = async () => startEmbedded(dataDir, await freePort(), { EGRESS_ALLOW: new URL(standIn.url).host, SIMULATION_POLL_INTERVAL_MS: '200' });
+  const start = async (env: NodeJS.ProcessEnv = {}) => startEmbedded(dataDir, await freePort(), { EGRESS_ALLOW: new URL(standIn.url).host, SIMULATION_POLL_INTERVAL_MS: '200', ...env });
+  /** The account's profile and setups (the first test triggers the first; the second the others). */
+  let fixture: { profileId: string; setupIds: string[] };
   const clientOf = (e: Embedded) => new PitwallClient({ baseUrl: e.baseUrl, apiKey: e.apiKey, accountId: e.accountId });
   async function statusOf(client: PitwallClient, profileId: string, setupId: string): Promise<{ status?: string | null; studyId?: string | null }> {
     return (await client.getExternalSimulationStatus(profileId, [setupId])).returnValue?.results[0] ?? {};
@@ -45,7 +47,8 @@ describe('npm start killed -9 while a simulation job runs', () => {
   test('when the process is killed -9 while the job runs and started again on its data directory, then the job goes on with its study to Processing completed', async () => {
     embedded = await start();
     const client = clientOf(embedded);
-    const { profileId, setupId } = await buildSimulationFixture(client, standIn.url);
+    fixture = await buildSimulationFixture(client, standIn.url, 4);
+    const { profileId, setupId } = { profileId: fixture.profileId, setupId: fixture.setupIds[0] as string };
     expect((await client.putExternalSimulationConnection({ clientId: 'team', clientSecret: 'secret', username: 'engineer', password: 'pw', baseUrl: standIn.url })).statusCode).toBe(204);
     expect((await client.triggerExternalSimulations({ externalProfileId: profileId, setupIds: [setupId] })).returnValue?.results).toEqual([expect.objectContaining({ setupId, accepted: true })]);
     const running = await until(client, profileId, setupId, 'Running');
@@ -58,5 +61,28 @@ describe('npm start killed -9 while a simulation job runs', () => {
     // The same study, the one created before the kill: one study for the one job.
     expect(done.studyId).toBe(running.studyId);
     expect(standIn.studies.size).toBe(1);
+  }, 240_000);
+
+  test("when the process is killed -9 with a Trigger's jobs committed waiting, before their first wake (the in-process bus never held them), and started again, then each job is woken and runs once", async () => {
+    await embedded?.stop();
+    // This process holds its wakes (test-only): the Trigger's jobs are committed waiting and never published.
+    embedded = await start({ TEST_HOLD_WAKES_MS: '600000' });
+    const client = clientOf(embedded);
+    const setupIds = fixture.setupIds.slice(1);
+    const studiesBefore = standIn.studies.size;
+    const answer = await client.triggerExternalSimulations({ externalProfileId: fixture.profileId, setupIds });
+    expect(answer.returnValue?.results.map((r) => r.accepted)).toEqual(setupIds.map(() => true));
+    for (const setupId of setupIds) expect((await statusOf(client, fixture.profileId, setupId)).status).toBe('Requested');
+    expect(standIn.studies.size).toBe(studiesBefore);
+
+    await embedded.kill();
+    embedded = await start();
+    const after = clientOf(embedded);
+    const done: { studyId?: string | null }[] = [];
+    for (const setupId of setupIds) done.push(await until(after, fixture.profileId, setupId, 'Processing completed'));
+    // One study per job, each the one its setup shows: no job ran twice.
+    expect(standIn.studies.size - studiesBefore).toBe(setupIds.length);
+    expect(new Set(done.map((d) => d.studyId)).size).toBe(setupIds.length);
+    expect(standIn.calls.filter((c) => c.method === 'POST' && c.path === '/studies')).toHaveLength(standIn.studies.size);
   }, 240_000);
 });

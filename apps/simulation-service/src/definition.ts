@@ -14,7 +14,7 @@ import { SimulationRepository } from './data-access/simulation-repository';
 import { CallbackDispatcher, DEFAULT_CALLBACK_IN_FLIGHT } from './domain/callback-dispatcher';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
 import { runSimulationJob } from './domain/run-simulation-job';
-import { AccountShares } from './domain/account-shares';
+import { AccountShares, DEFAULT_JOB_REPUBLISH_MS } from './domain/account-shares';
 import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
 import { SecretBox, secretKey } from './domain/secret-box';
 import { SetupWriteSlots } from './domain/setup-write-slots';
@@ -56,6 +56,12 @@ const SimulationServiceConfig = z.object({
   SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000).refine((ms) => ms >= 1, 'must be 1 or more (milliseconds)'),
   /** Jobs of one account running at once, all instances together; the others wait without holding a worker. */
   SIMULATION_MAX_JOBS_PER_ACCOUNT: intVar(DEFAULT_MAX_JOBS_PER_ACCOUNT),
+  /**
+   * How long the message of a job published for its account's share may wait for a worker before it is presumed lost
+   * and published again (then after as long again as it has waited, up to an hour between two); meanwhile the job holds
+   * its account's place however busy the workers are. At least 1 s.
+   */
+  SIMULATION_JOB_REPUBLISH_MS: intVar(DEFAULT_JOB_REPUBLISH_MS).refine((ms) => ms >= 1000, 'must be 1000 or more (milliseconds)'),
   /** The longest study id a job takes from the external system or a Reprocess's setup parameter (sent, stored, announced). */
   SIMULATION_MAX_STUDY_ID_CHARS: intVar(DEFAULT_MAX_STUDY_ID_CHARS),
   /** Attempts to deliver one status change to a callback before it is given up and recorded as failed. */
@@ -85,6 +91,16 @@ const SimulationServiceConfig = z.object({
    * keep it above BUS_TIMEOUT_MS and the time a Trigger of the most setups takes to write their Requested.
    */
   SIMULATION_SETUP_WRITE_LEASE_MS: intVar(120000),
+  /**
+   * Test-only: a worker's lease on its job (renewed every third of it; a worker killed -9 frees its place after it), so
+   * a test can let many leases pass; 0 (the default, in every real deployment) is RUN_LEASE_MS (20 s).
+   */
+  TEST_RUN_LEASE_MS: intVar(0),
+  /**
+   * Test-only: holds every wake of the waiting jobs this many ms before it looks for them, so a kill -9 test can kill the
+   * service with a Trigger's jobs committed waiting, before their first wake, with certainty. 0 in every deployment.
+   */
+  TEST_HOLD_WAKES_MS: intVar(0),
   // Where calls to simulation systems and callbacks may go, and how much of an answer is read (libs/egress).
   ...EgressConfig.shape,
 });
@@ -150,7 +166,18 @@ export const simulationService = defineService({
       maxStudyIdChars: Math.max(1, config.SIMULATION_MAX_STUDY_ID_CHARS),
       maxRunMs: config.SIMULATION_MAX_RUN_MS,
     };
-    const shares = new AccountShares(repository, outbox, { maxJobsPerAccount: Math.max(1, config.SIMULATION_MAX_JOBS_PER_ACCOUNT), wakeIntervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS) }, logger);
+    const shares = new AccountShares(
+      repository,
+      outbox,
+      {
+        maxJobsPerAccount: Math.max(1, config.SIMULATION_MAX_JOBS_PER_ACCOUNT),
+        wakeIntervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS),
+        republishMs: config.SIMULATION_JOB_REPUBLISH_MS,
+        ...(config.TEST_RUN_LEASE_MS > 0 ? { leaseMs: config.TEST_RUN_LEASE_MS } : {}),
+        ...(config.TEST_HOLD_WAKES_MS > 0 ? { holdWakesMs: config.TEST_HOLD_WAKES_MS } : {}),
+      },
+      logger,
+    );
     outbox.start();
     inbox.start();
     dispatcher.start();
@@ -192,12 +219,13 @@ export const simulationService = defineService({
   ],
   // An in-process bus (npm start) keeps its queues in the process's memory: the jobs queued or running when the
   // process stopped or was killed went with it. Their rows say they are unfinished; their messages go out again, the
-  // dead process's worker leases freed. No job is admitted before it ends (admissions wait for the shares' start), so
-  // no run of this process loses its lease to it; waiting jobs are woken only after, so no job is published by both.
+  // dead process's worker leases freed (and the woken jobs, whose messages died too, wait for them afresh). No job is
+  // admitted before it ends (admissions wait for the shares' start), so no run of this process loses its lease to it;
+  // waiting jobs are woken only after, so no job is published by both.
   started: async ({ repository, outbox, shares }, { shared, logger }) => {
     if (shared.bus instanceof InProcessBus) {
       const unfinished = await outbox.transaction(async (client, add) => {
-        await repository.freeRuns(client);
+        await repository.freeRuns(client, shares.republishMs);
         const jobs = await repository.unfinishedJobs(JOB_ROUTING_PREFIX, client);
         await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
         return jobs.length;

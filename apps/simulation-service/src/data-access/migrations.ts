@@ -250,4 +250,20 @@ export const simulationMigrations: readonly Migration[] = [
               OR EXISTS (SELECT 1 FROM simulation.setup_runs r WHERE r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id <> j.id));
     `,
   },
+  {
+    version: 14,
+    name: "a woken job holds its account's slot until a worker takes it; its message is published again only if it may be lost",
+    // A woken job's hold lapsed after 20 s: behind other accounts' hours-long studies its message was still queued, and
+    // every wake published that many more of the account's jobs (a share every 20 s). Now it holds its slot until a
+    // delivery of it is admitted, and woken_until is when its message is presumed lost and published again
+    // (SIMULATION_JOB_REPUBLISH_MS, then as long again as it has waited since woken_at). The jobs woken before this
+    // version start that wait now, at the default 10 minutes: their messages may well be queued still. jobs_woken_due
+    // finds the woken jobs past their deadline (a woken job is never waiting: the predicate keeps the index from
+    // serving an account's count of its woken jobs, which reads jobs_woken by the account instead).
+    sql: `
+      ALTER TABLE simulation.jobs ADD COLUMN woken_at timestamptz;
+      UPDATE simulation.jobs SET woken_at = now(), woken_until = now() + interval '10 minutes' WHERE woken_until IS NOT NULL;
+      CREATE INDEX jobs_woken_due ON simulation.jobs (woken_until) WHERE woken_until IS NOT NULL AND NOT waiting;
+    `,
+  },
 ];

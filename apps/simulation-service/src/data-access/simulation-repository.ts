@@ -35,22 +35,25 @@ export interface WriteSlot {
 }
 
 /**
- * How many slots of account `account` (an SQL expression) its jobs hold, `finals` (an SQL expression) the final
- * statuses, `except` an SQL condition on a job `h` left out: the jobs a worker runs (a live lease), and those woken from
- * waiting that no worker has taken yet (their reservation not lapsed); a job at a last status or dead-lettered holds
- * none (a last status clears its reservation). Two counts, each a range of its own index (jobs_running, jobs_woken:
- * the account, then the lease or reservation), so the count reads the jobs holding slots, never the account's others.
+ * A job `j` that may still run: not ended nor dead-lettered, and its setup's latest run (its third parameter the final
+ * statuses).
  */
-/**
- * A waiting job `j` that may run now: not ended nor dead-lettered, no live lease of another run (a second delivery of a
- * running job waits for that run to end), and its setup's latest run (its third parameter the final statuses).
- */
-const RUNNABLE = `(NOT j.dead_lettered AND j.state <> ALL($3::text[]) AND (j.runner_until IS NULL OR j.runner_until <= now())
+const ALIVE = `(NOT j.dead_lettered AND j.state <> ALL($3::text[])
   AND j.id IS NOT DISTINCT FROM (SELECT s.job_id FROM simulation.setup_runs s WHERE s.account_id = j.account_id AND s.setup_id = j.setup_id))`;
 
+/** A waiting job `j` that may run now: alive, and no live lease of another run (a second delivery of a running job waits for that run to end). */
+const RUNNABLE = `(${ALIVE} AND (j.runner_until IS NULL OR j.runner_until <= now()))`;
+
+/**
+ * How many slots of account `account` (an SQL expression) its jobs hold, `finals` (an SQL expression) the final
+ * statuses, `except` an SQL condition on a job `h` left out: the jobs a worker runs (a live lease), and those woken from
+ * waiting that no worker has taken yet (however long their message waits in the job queue: see `republishLapsed`); a
+ * job at a last status or dead-lettered holds none (a last status clears its hold). Two counts, each a range of its own
+ * index (jobs_running, jobs_woken: the account first), so the count reads the jobs holding slots, never the account's others.
+ */
 const slotsHeld = (account: string, finals: string, except = 'true'): string =>
   `((SELECT count(*)::int FROM simulation.jobs h WHERE h.account_id = ${account} AND h.runner_until > now() AND h.state <> ALL(${finals}) AND NOT h.dead_lettered AND ${except})
-    + (SELECT count(*)::int FROM simulation.jobs h WHERE h.account_id = ${account} AND h.woken_until > now() AND NOT (h.runner_until IS NOT NULL AND h.runner_until > now())
+    + (SELECT count(*)::int FROM simulation.jobs h WHERE h.account_id = ${account} AND h.woken_until IS NOT NULL AND NOT (h.runner_until IS NOT NULL AND h.runner_until > now())
          AND h.state <> ALL(${finals}) AND NOT h.dead_lettered AND ${except}))`;
 
 /** The one order every transaction inserts and locks setup_runs rows in, so no two of them deadlock. */
@@ -144,9 +147,14 @@ export class SimulationRepository {
     return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
   }
 
-  /** Frees every run's worker lease (with an in-process bus, after a restart and before any admission: a dead process's). */
-  async freeRuns(q: Queryable): Promise<void> {
+  /**
+   * Frees every run's worker lease, and starts every woken job's wait for its message afresh (`republishMs` from now):
+   * with an in-process bus, after a restart and before any admission, the leases were a dead process's and the woken
+   * jobs' messages died with it (`unfinishedJobs` has them published again in the same transaction).
+   */
+  async freeRuns(q: Queryable, republishMs: number): Promise<void> {
     await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL');
+    await q.query(`UPDATE simulation.jobs SET woken_at = now(), woken_until = now() + $1::int * interval '1 millisecond' WHERE woken_until IS NOT NULL`, [republishMs]);
   }
 
   async job(id: string): Promise<Job | null> {
@@ -252,7 +260,7 @@ export class SimulationRepository {
         ORDER BY j.id FOR UPDATE OF j`,
       [jobs.map((j) => j.accountId), jobs.map((j) => j.setupId), jobs.map((j) => j.id)],
     );
-    if (superseded.rows.length) await q.query('UPDATE simulation.jobs SET waiting = false, woken_until = NULL WHERE id = ANY($1::uuid[])', [superseded.rows.map((r) => r.id)]);
+    if (superseded.rows.length) await q.query('UPDATE simulation.jobs SET waiting = false, woken_at = NULL, woken_until = NULL WHERE id = ANY($1::uuid[])', [superseded.rows.map((r) => r.id)]);
     await q.query(
       `INSERT INTO simulation.setup_runs AS r (account_id, setup_id, job_id)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])
@@ -283,6 +291,7 @@ export class SimulationRepository {
       // instance's wake would read it again each second for ever.
       `UPDATE simulation.jobs SET state = $2, study_id = $3, message = $4, dead_lettered = $5, sequence = sequence + 1, updated_at = now(),
               waiting = waiting AND $2 <> ALL($7::text[]),
+              woken_at = CASE WHEN $2 = ANY($7::text[]) THEN NULL ELSE woken_at END,
               woken_until = CASE WHEN $2 = ANY($7::text[]) THEN NULL ELSE woken_until END
        WHERE id = $1 AND ($6::uuid IS NULL OR runner = $6::uuid) RETURNING sequence`,
       [id, step.status, step.studyId, step.message, step.deadLettered ?? false, runner ?? null, SIMULATION_FINAL_STATUSES],
@@ -306,18 +315,18 @@ export class SimulationRepository {
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended('simulation.jobs.share:' || $1, 0))", [job.accountId]);
       const held = await client.query('SELECT 1 FROM simulation.jobs WHERE id = $1 AND runner_until > now()', [job.id]);
       if (held.rowCount) {
-        await client.query('UPDATE simulation.jobs SET waiting = true, woken_until = NULL WHERE id = $1', [job.id]);
+        await client.query('UPDATE simulation.jobs SET waiting = true, woken_at = NULL, woken_until = NULL WHERE id = $1', [job.id]);
         await client.query('COMMIT');
         return { outcome: 'busy' };
       }
       const { rows } = await client.query<{ running: number }>(`SELECT ${slotsHeld('$1::uuid', '$3::text[]', 'h.id <> $2')} AS running`, [job.accountId, job.id, SIMULATION_FINAL_STATUSES]);
       if ((rows[0]?.running ?? 0) >= maxPerAccount) {
-        await client.query('UPDATE simulation.jobs SET waiting = true, woken_until = NULL WHERE id = $1', [job.id]);
+        await client.query('UPDATE simulation.jobs SET waiting = true, woken_at = NULL, woken_until = NULL WHERE id = $1', [job.id]);
         await client.query('COMMIT');
         return { outcome: 'wait' };
       }
       const started = await client.query<{ elapsed_ms: number }>(
-        `UPDATE simulation.jobs SET runner = $2, runner_until = now() + $3::int * interval '1 millisecond', waiting = false, woken_until = NULL, started_at = COALESCE(started_at, now())
+        `UPDATE simulation.jobs SET runner = $2, runner_until = now() + $3::int * interval '1 millisecond', waiting = false, woken_at = NULL, woken_until = NULL, started_at = COALESCE(started_at, now())
           WHERE id = $1 RETURNING (extract(epoch FROM now() - started_at) * 1000)::float8 AS elapsed_ms`,
         [job.id, runner, leaseMs],
       );
@@ -344,18 +353,20 @@ export class SimulationRepository {
 
   /**
    * Takes, inside the caller's transaction, the waiting jobs whose account has room under its share again (oldest
-   * first, as many as there is room for), marked waiting no more and holding their slot for `reserveMs` (until a
-   * delivery of theirs is admitted): the caller publishes their job messages in the same transaction, and a wake or a
-   * fresh delivery before they are admitted counts them rather than taking the same room again. Only a setup's latest
-   * run is woken (a superseded one would end at once), and only once no live lease holds it (a delivery that found
-   * another running the job waits for that run to end or its lease to lapse).
+   * first, as many as there is room for), marked waiting no more and holding their slot until a delivery of theirs is
+   * admitted: the caller publishes their job messages in the same transaction, and a wake or a fresh delivery before
+   * they are admitted counts them rather than taking the same room again, however long their messages wait in the job
+   * queue behind other accounts' long studies (their messages are published again only after `republishMs`, should
+   * they have been lost: `republishLapsed`). Only a setup's latest run is woken (a superseded one would end at once),
+   * and only once no live lease holds it (a delivery that found another running the job waits for that run to end or
+   * its lease to lapse).
    *
    * Its cost does not grow with the backlogs: only the accounts with waiting jobs are visited (one index probe each),
    * each one's slots are counted on the indexes of the running and woken jobs, and of its waiting jobs only as many as
    * it has room for are read, oldest first. Rows another transaction holds (a Trigger superseding them) are skipped,
    * never waited for.
    */
-  async wakeWaiting(q: Queryable, maxPerAccount: number, reserveMs: number): Promise<{ id: string; accountId: string }[]> {
+  async wakeWaiting(q: Queryable, maxPerAccount: number, republishMs: number): Promise<{ id: string; accountId: string }[]> {
     const { rows } = await q.query<{ id: string; account_id: string }>(
       `WITH RECURSIVE waiting_account AS (
          (SELECT account_id FROM simulation.jobs WHERE waiting ORDER BY account_id LIMIT 1)
@@ -380,12 +391,41 @@ export class SimulationRepository {
          -- By key (an array, so the planner reads them by the primary key, not the table).
          SELECT id FROM simulation.jobs WHERE id = ANY(ARRAY(SELECT id FROM walk WHERE runnable)) AND waiting ORDER BY id FOR UPDATE SKIP LOCKED
        )
-       UPDATE simulation.jobs j SET waiting = false, woken_until = now() + $2::int * interval '1 millisecond'
+       UPDATE simulation.jobs j SET waiting = false, woken_at = now(), woken_until = now() + $2::int * interval '1 millisecond'
         WHERE j.id = ANY(ARRAY(SELECT id FROM locked))
        RETURNING j.id, j.account_id`,
-      [maxPerAccount, reserveMs, SIMULATION_FINAL_STATUSES],
+      [maxPerAccount, republishMs, SIMULATION_FINAL_STATUSES],
     );
     return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
+  }
+
+  /**
+   * Takes, inside the caller's transaction, the woken jobs whose message no worker has taken by their `woken_until`
+   * (the message may have been lost: dead-lettered, purged, a broker's loss), and has the caller publish each again: it
+   * keeps the slot it holds, and its next deadline is as far again as it has waited since it was woken (`republishMs`
+   * at least, `maxRepublishMs` at most), so a message that is merely queued behind long studies for hours is copied a
+   * few times, not at every wake. A copy is harmless: a job runs in one worker at a time, and a delivery of a job that
+   * runs or ended is acked without running. One that can no longer run holds nothing more: one another run holds
+   * (a live lease) waits again, like a delivery that found it running; one ended or superseded is let go.
+   */
+  async republishLapsed(q: Queryable, republishMs: number, maxRepublishMs: number): Promise<{ id: string; accountId: string }[]> {
+    const { rows } = await q.query<{ id: string; account_id: string; runnable: boolean }>(
+      `WITH due AS (
+         -- jobs_woken_due (a woken job is never waiting): the woken jobs past their deadline only.
+         SELECT id FROM simulation.jobs WHERE woken_until <= now() AND NOT waiting ORDER BY woken_until LIMIT 1000 FOR UPDATE SKIP LOCKED
+       ), lapsed AS (
+         SELECT j.id, ${RUNNABLE} AS runnable, ${ALIVE} AS alive FROM simulation.jobs j WHERE j.id = ANY(ARRAY(SELECT id FROM due))
+       )
+       UPDATE simulation.jobs j SET
+         woken_until = CASE WHEN l.runnable
+           THEN now() + LEAST($2::int * interval '1 millisecond', GREATEST($1::int * interval '1 millisecond', now() - COALESCE(j.woken_at, now()))) END,
+         woken_at = CASE WHEN l.runnable THEN j.woken_at END,
+         waiting = NOT l.runnable AND l.alive
+        FROM lapsed l WHERE j.id = l.id
+       RETURNING j.id, j.account_id, l.runnable`,
+      [republishMs, maxRepublishMs, SIMULATION_FINAL_STATUSES],
+    );
+    return rows.filter((r) => r.runnable).map((r) => ({ id: r.id, accountId: r.account_id }));
   }
 
   /** Counts a delivery of the job that ended in an unexpected error; returns how many did. */

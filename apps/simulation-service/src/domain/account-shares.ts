@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Outbox } from '@pitwall/messaging';
 import type { Logger } from '@pitwall/service-kit';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
@@ -7,6 +8,10 @@ import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
 
 /** How long a worker's slot stays counted without being renewed (renewed every third of it): a worker killed -9 frees it, and its job runs again, after this. */
 export const RUN_LEASE_MS = 20_000;
+/** SIMULATION_JOB_REPUBLISH_MS's default: how long a woken job's message may wait for a worker before it is presumed lost. */
+export const DEFAULT_JOB_REPUBLISH_MS = 10 * 60_000;
+/** The longest wait between two publications of a woken job's message that no worker takes (unless SIMULATION_JOB_REPUBLISH_MS is longer). */
+export const MAX_JOB_REPUBLISH_MS = 60 * 60_000;
 
 export interface ShareSettings {
   /** SIMULATION_MAX_JOBS_PER_ACCOUNT: jobs of one account running at once, across every instance. */
@@ -14,6 +19,13 @@ export interface ShareSettings {
   /** How often waiting jobs are looked for (besides right after a job of the instance ends). */
   wakeIntervalMs: number;
   leaseMs?: number;
+  /**
+   * SIMULATION_JOB_REPUBLISH_MS: a woken job whose message no worker has taken within it is published again (the
+   * message may have been lost), then after as long again as it has waited, up to an hour between two.
+   */
+  republishMs?: number;
+  /** TEST_HOLD_WAKES_MS: each wake waits this long before it looks for waiting jobs (a kill -9 test's window). */
+  holdWakesMs?: number;
 }
 
 /** A job admitted to a worker slot: `end()` frees it (and looks for a waiting job to run in its place). */
@@ -42,8 +54,11 @@ export class RunTakenOver extends Error {
  * again (through the outbox, in the transaction that clears the mark) once a slot of its account is free: when one of
  * its jobs ends on this instance, and every `wakeIntervalMs` on every instance (a worker killed -9 frees its slot
  * when its lease lapses). The mark is committed before the ack, so a crash in between redelivers the job, never loses it.
- * A woken job holds the slot it was woken for until a worker takes it (or a lease's time passes): the wakes and fresh
- * deliveries meanwhile count it, so a backlog is published one free slot at a time, not again at every wake.
+ * A woken job holds the slot it was woken for until a worker takes it, however long its message waits behind other
+ * accounts' long studies: the wakes and fresh deliveries meanwhile count it, so the job queue holds at most an
+ * account's share of its jobs, and a backlog is published one free slot at a time. Its message is published again only
+ * when it may have been lost: after a restart with an in-process bus (`unfinishedJobs`), or once no worker took it
+ * within `republishMs` (then after as long again as it has waited, up to an hour between two).
  */
 export class AccountShares {
   private timer: NodeJS.Timeout | undefined;
@@ -54,6 +69,10 @@ export class AccountShares {
     () => !this.stopped,
   );
   private readonly leaseMs: number;
+  /** Ends a test's hold of the wakes (TEST_HOLD_WAKES_MS) at a stop. */
+  private readonly holdsEnd = new AbortController();
+  /** How long a woken job's message may wait for a worker before it is published again. */
+  readonly republishMs: number;
   /**
    * Admissions wait for `start()`: the service's start-up work (with an in-process bus, the unfinished jobs queued again
    * and every lease freed: they were the dead process's) runs first, so it never frees the lease of a run admitted meanwhile.
@@ -68,6 +87,7 @@ export class AccountShares {
     private readonly logger: Logger,
   ) {
     this.leaseMs = settings.leaseMs ?? RUN_LEASE_MS;
+    this.republishMs = settings.republishMs ?? DEFAULT_JOB_REPUBLISH_MS;
     this.begun = new Promise((resolve) => (this.begin = resolve));
   }
 
@@ -127,22 +147,29 @@ export class AccountShares {
   async stop(): Promise<void> {
     this.begin();
     this.stopped = true;
+    this.holdsEnd.abort();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.waking.idle();
   }
 
-  /** Publishes the waiting jobs whose account has a free slot again. */
+  /** Publishes the waiting jobs whose account has a free slot again (and the woken ones whose message may be lost). */
   wake(): void {
     this.waking.wake();
   }
 
   private async publishWoken(): Promise<void> {
-    const woken = await this.outbox.transaction(async (client, add) => {
-      const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, this.leaseMs);
-      await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
-      return jobs.length;
+    if (this.settings.holdWakesMs) {
+      await sleep(this.settings.holdWakesMs, undefined, { signal: this.holdsEnd.signal }).catch(() => undefined);
+      if (this.stopped) return;
+    }
+    const { lapsed, woken } = await this.outbox.transaction(async (client, add) => {
+      const again = await this.repository.republishLapsed(client, this.republishMs, Math.max(this.republishMs, MAX_JOB_REPUBLISH_MS));
+      const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, this.republishMs);
+      await add([...again, ...jobs].map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
+      return { lapsed: again.length, woken: jobs.length };
     });
+    if (lapsed) this.logger.warn({ jobs: lapsed }, 'woken simulation jobs whose message no worker took within SIMULATION_JOB_REPUBLISH_MS published again (the message may have been lost)');
     if (woken) this.logger.info({ jobs: woken }, 'simulation jobs that waited for their account share published again');
   }
 }

@@ -10,6 +10,9 @@ import { SIMULATION_SCHEMA, simulationMigrations } from '../../src/data-access/m
 
 const SHARE = 2;
 const LEASE_MS = 60_000;
+/** A woken job's message is presumed lost after this (SIMULATION_JOB_REPUBLISH_MS), then after as long as it waited, up to the max. */
+const REPUBLISH_MS = 10 * 60_000;
+const MAX_REPUBLISH_MS = 60 * 60_000;
 
 /** Waking an account's waiting jobs on the real PostgreSQL (a migrated database, nothing consuming what is woken). */
 describe('waking the jobs that waited for their account share', () => {
@@ -70,20 +73,35 @@ describe('waking the jobs that waited for their account share', () => {
   /** Rows read from the tables by a plan's scans, over all their loops (rows a scan's filter removed included). */
   const rowsRead = (nodes: PlanNode[]) => nodes.filter((n) => n['Relation Name'] !== undefined).reduce((sum, n) => sum + (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'], 0);
 
-  /** One wake, committed (its jobs would be published in the same transaction): the ids it woke, sorted. */
-  async function wake(): Promise<string[]> {
+  /**
+   * One wake as AccountShares runs it, committed (its jobs would be published in the same transaction): the ids of the
+   * woken jobs published again (their message may be lost) and of the waiting jobs woken, each sorted.
+   */
+  async function pass(): Promise<{ again: string[]; woken: string[] }> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const woken = await repository.wakeWaiting(client, SHARE, LEASE_MS);
+      const again = await repository.republishLapsed(client, REPUBLISH_MS, MAX_REPUBLISH_MS);
+      const woken = await repository.wakeWaiting(client, SHARE, REPUBLISH_MS);
       await client.query('COMMIT');
-      return woken.map((j) => j.id).sort();
+      return { again: again.map((j) => j.id).sort(), woken: woken.map((j) => j.id).sort() };
     } finally {
       client.release();
     }
   }
+  /** The waiting jobs one wake wakes (asserting it publishes no woken job again). */
+  async function wake(): Promise<string[]> {
+    const { again, woken } = await pass();
+    expect(again).toEqual([]);
+    return woken;
+  }
+  const holdOf = async (id: string | undefined) =>
+    (await pool.query<{ waiting: boolean; held: boolean; ahead_ms: number | null }>(
+      `SELECT waiting, woken_until IS NOT NULL AS held, (extract(epoch FROM woken_until - now()) * 1000)::float8 AS ahead_ms FROM simulation.jobs WHERE id = $1`,
+      [id],
+    )).rows[0];
 
-  test('when waiting jobs are woken and no worker has taken them yet, then the next wakes publish none again and a fresh delivery of another job waits; each admitted or lapsed one frees its slot for the next oldest', async () => {
+  test('when waiting jobs are woken and no worker has taken them yet, then the next wakes publish none again and a fresh delivery of another job waits, however long their messages wait; each admitted one frees its slot for the next oldest', async () => {
     const accountId = randomUUID();
     const waiting = await buildJobs(accountId, 5, true);
     const ids = waiting.map((j) => j.id);
@@ -101,10 +119,74 @@ describe('waking the jobs that waited for their account share', () => {
     expect(await repository.admit(waiting[0] as { id: string; accountId: string }, randomUUID(), SHARE, LEASE_MS)).toMatchObject({ outcome: 'run' });
     expect(await wake()).toEqual([]);
 
-    // The second woken job's message never came to a worker in time (its hold lapsed): its slot goes to the next oldest.
-    await pool.query(`UPDATE simulation.jobs SET woken_until = now() - interval '1 second' WHERE id = $1`, [ids[1]]);
+    // The second woken job's message waits in the job queue far longer than a worker's lease (every worker busy with
+    // other accounts' long studies): it keeps its slot, and nothing more of the account is woken (before, its hold
+    // lapsed with a lease and each wake published the next oldest beside its queued message).
+    await pool.query(`UPDATE simulation.jobs SET woken_at = now() - interval '5 minutes' WHERE id = $1`, [ids[1]]);
+    expect(await wake()).toEqual([]);
+
+    // The second one ends: its slot goes to the next oldest.
+    await repository.advance(pool, ids[1] as string, { status: 'Processing completed', studyId: null, message: null });
     expect(await wake()).toEqual([ids[2]]);
     expect(await wake()).toEqual([]);
+  });
+
+  test("when a woken job's message is not taken by a worker within SIMULATION_JOB_REPUBLISH_MS (it may be lost), then that job is published again, keeping its slot, and next after as long again as it has waited; the account's other jobs stay waiting", async () => {
+    const accountId = randomUUID();
+    const ids = (await buildJobs(accountId, 4, true)).map((j) => j.id);
+    expect(await wake()).toEqual(ids.slice(0, 2).sort());
+
+    // Its deadline passed, woken 30 minutes ago: the job itself is published again (not the next oldest), its slot kept.
+    await pool.query(`UPDATE simulation.jobs SET woken_at = now() - interval '30 minutes', woken_until = now() - interval '1 second' WHERE id = $1`, [ids[0]]);
+    expect(await pass()).toEqual({ again: [ids[0]], woken: [] });
+    expect(await holdOf(ids[0])).toMatchObject({ waiting: false, held: true });
+    // Its next deadline is as far as it has waited (30 minutes), more than the bound: the next wakes leave it be.
+    expect((await holdOf(ids[0]))?.ahead_ms).toBeGreaterThan(REPUBLISH_MS);
+    expect(await pass()).toEqual({ again: [], woken: [] });
+
+    // Taken by a worker at last (a copy is acked without running: run-simulations.second-delivery.test.ts): its slot
+    // is the run's, and a third is woken when another ends.
+    expect(await repository.admit({ id: ids[0] as string, accountId }, randomUUID(), SHARE, LEASE_MS)).toMatchObject({ outcome: 'run' });
+    expect(await pass()).toEqual({ again: [], woken: [] });
+    await repository.advance(pool, ids[1] as string, { status: 'Processing completed', studyId: null, message: null });
+    expect(await wake()).toEqual([ids[2]]);
+  });
+
+  test('when a woken job whose message is presumed lost can no longer run, then it is not published again: one another run holds waits for that run, one superseded holds nothing', async () => {
+    const accountId = randomUUID();
+    const ids = (await buildJobs(accountId, 4, true)).map((j) => j.id);
+    expect(await wake()).toEqual(ids.slice(0, 2).sort());
+    // The first is run by a worker under a live lease (a run thought dead came back); the second's setup has a newer run.
+    await pool.query(`UPDATE simulation.jobs SET runner = gen_random_uuid(), runner_until = now() + interval '1 minute' WHERE id = $1`, [ids[0]]);
+    await pool.query('UPDATE simulation.setup_runs SET job_id = gen_random_uuid() WHERE job_id = $1', [ids[1]]);
+    await pool.query(`UPDATE simulation.jobs SET woken_until = now() - interval '1 second' WHERE id = ANY($1::uuid[])`, [ids.slice(0, 2)]);
+
+    // Neither is published again; the superseded one's slot goes to the next oldest, the running one keeps its own.
+    expect(await pass()).toEqual({ again: [], woken: [ids[2]] });
+    expect(await holdOf(ids[0])).toMatchObject({ waiting: true, held: false });
+    expect(await holdOf(ids[1])).toMatchObject({ waiting: false, held: false });
+  });
+
+  test("when the service starts again with an in-process bus (the woken jobs' messages died with the process), then the woken jobs are among those queued again, their wait for a worker starting afresh", async () => {
+    const accountId = randomUUID();
+    const ids = (await buildJobs(accountId, 3, true)).map((j) => j.id);
+    expect(await wake()).toEqual(ids.slice(0, 2).sort());
+    await pool.query(`UPDATE simulation.jobs SET woken_until = now() - interval '1 second' WHERE id = $1`, [ids[0]]);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await repository.freeRuns(client, REPUBLISH_MS);
+      const queued = (await repository.unfinishedJobs('job.', client)).map((j) => j.id);
+      await client.query('COMMIT');
+      expect(queued).toEqual(expect.arrayContaining(ids.slice(0, 2)));
+      expect(queued).not.toContain(ids[2]);
+    } finally {
+      client.release();
+    }
+    // Queued again at the start, not again by the next wake (which may wake other tests' jobs: this start freed their leases).
+    const next = await pass();
+    expect([...next.again, ...next.woken].filter((id) => ids.includes(id))).toEqual([]);
+    expect(await holdOf(ids[0])).toMatchObject({ waiting: false, held: true });
   });
 
   test('when a woken job ends at a last status or is dead-lettered before a worker takes it, then its slot goes to the next oldest at once and its hold is cleared', async () => {
@@ -151,6 +233,8 @@ describe('waking the jobs that waited for their account share', () => {
       if (analysed) await pool.query('ANALYZE simulation.jobs; ANALYZE simulation.setup_runs');
       const wakePlan = await planOf((spy) => new SimulationRepository(spy).wakeWaiting(spy, SHARE, LEASE_MS), 0);
       expect(rowsRead(wakePlan)).toBeLessThanOrEqual(40);
+      // The woken jobs past their deadline are found on their own index, whatever the waiting and ended jobs.
+      expect(rowsRead(await planOf((spy) => new SimulationRepository(spy).republishLapsed(spy, REPUBLISH_MS, MAX_REPUBLISH_MS), 0))).toBeLessThanOrEqual(10);
       const admitPlan = await planOf((spy) => new SimulationRepository(spy).admit(otherJob as { id: string; accountId: string }, randomUUID(), SHARE, LEASE_MS), 'count(*)', busy);
       expect(rowsRead(admitPlan)).toBeLessThanOrEqual(10);
       expect(rowsRead(await planOf((spy) => new SimulationRepository(spy).makeLatest(spy, newer), 0))).toBeLessThanOrEqual(10);

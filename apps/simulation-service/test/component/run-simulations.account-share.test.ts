@@ -96,6 +96,17 @@ describe('the longest a job follows its study (SIMULATION_MAX_RUN_MS)', () => {
   });
 });
 
+describe('SIMULATION_JOB_REPUBLISH_MS below a second', () => {
+  test('when it is below 1000, then the service does not start, naming the variable (a woken job would be published again at almost every wake)', async () => {
+    const stack = await startInProcessStack();
+    try {
+      await expect(stack.start(simulationService, { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_JOB_REPUBLISH_MS: '999' })).rejects.toThrow(/SIMULATION_JOB_REPUBLISH_MS/);
+    } finally {
+      await stack.stop();
+    }
+  });
+});
+
 describe('SIMULATION_MAX_RUN_MS of 0', () => {
   test('when it is 0, then the service does not start, naming the variable', async () => {
     const stack = await startInProcessStack();
