@@ -43,9 +43,10 @@ describe('channel reads resampled onto one time base (?rate=)', () => {
     return held ? a : a + ((b - a) * (t - (times[j] as number))) / ((times[j + 1] as number) - (times[j] as number));
   }
 
-  test('when a lap of channels at 20, 5 and 10 Hz is read as Arrow at rate 50, then it is one batch: time every 20 ms from the lap\'s start, each column the full read interpolated there (gear held)', async () => {
-    // The full-resolution lap in the binary body (it carries each channel's start time).
-    const full = decodeChannels(await (await post({ channels, mode: 1, lapIndex: 2 }, '', 'application/x-service-channels')).arrayBuffer()) as ChannelSeries[];
+  test('when a lap of channels at 20, 5 and 10 Hz is read as Arrow at rate 50, then it is one batch: time every 20 ms from the lap\'s start, each column the whole file interpolated there (gear held), no gap at the lap\'s ends', async () => {
+    // The whole file at full resolution in the binary body (it carries each channel's start time): the samples around
+    // the lap's first and last points are outside the lap.
+    const full = decodeChannels(await (await post({ channels, mode: 0 }, '', 'application/x-service-channels')).arrayBuffer()) as ChannelSeries[];
     const r = await post({ channels, mode: 1, lapIndex: 2 }, '?rate=50', ARROW);
     expect(r.status).toBe(200);
     const table = tableFromIPC(new Uint8Array(await r.arrayBuffer()));
@@ -62,6 +63,8 @@ describe('channel reads resampled onto one time base (?rate=)', () => {
     for (const name of channels) {
       const record = full.find((c) => c.name === name) as ChannelSeries;
       const column = [...(table.getChild(name) ?? [])].map((v) => (v === null ? null : Number(v)));
+      // The file has samples on both sides of the lap: no point of it is a gap, its ends included.
+      expect(column.filter((v) => v === null)).toEqual([]);
       const expected = times.map((t) => interpolate(record, t, name === 'Gear'));
       column.forEach((v, k) => {
         const e = expected[k] as number | null;
@@ -86,7 +89,10 @@ describe('channel reads resampled onto one time base (?rate=)', () => {
 
   test('when JSON and the binary body are read at a rate, then every record is regular at that rate from the scope\'s start, as many points as fit', async () => {
     const json: Json = await (await post({ channels, mode: 2, startTime: 100.005, duration: 2 }, '?rate=10')).json();
-    for (const record of json.channels) expect({ name: record.name, frequency: record.frequency, points: record.samples.length }).toEqual({ name: record.name, frequency: 10, points: 20 });
+    for (const record of json.channels) expect({ name: record.name, frequency: record.frequency, points: record.samples.length, gaps: record.samples.filter((v: unknown) => v === null).length }).toEqual({ name: record.name, frequency: 10, points: 20, gaps: 0 });
+    // A window shorter than the channels' periods: every point between two samples outside it.
+    const narrow: Json = await (await post({ channels, mode: 2, startTime: 100.005, duration: 0.05 }, '?rate=100')).json();
+    for (const record of narrow.channels) expect({ name: record.name, samples: record.samples.filter((v: unknown) => v === null) }).toEqual({ name: record.name, samples: [] });
     const binary = await post({ channels, mode: 2, startTime: 100.005, duration: 2 }, '?rate=10', 'application/x-service-channels');
     expect(binary.status).toBe(200);
   });
