@@ -18,11 +18,20 @@ export const SUGGEST_MAX_NAMES = 3;
 /** Names asked about by one suggester that are compared with the catalogue (past them, only a key equal to a name's is found). */
 export const SUGGEST_MAX_ASKED = 8;
 
-const keyOf = (name: string): string => {
+/** The words of a name, in lower case (letters and digits; everything else separates them). */
+const wordsOf = (name: string): string[] => {
   // Most names are ASCII: NFKC and the Unicode classes only for the others.
-  if (/^[\x20-\x7e]*$/.test(name)) return name.toLowerCase().replace(/[^a-z0-9]+/g, '');
-  return name.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  if (/^[\x20-\x7e]*$/.test(name)) return name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return name.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 };
+const keyOf = (name: string): string => wordsOf(name).join('');
+
+/** Whether `words` appear among `among` in their order (`Throttle` in `Throttle Pos`, `G Lat` in `G Force Lat`): how many words more `among` has, else -1. */
+function wordsWithin(words: readonly string[], among: readonly string[]): number {
+  let k = 0;
+  for (const word of among) if (k < words.length && word === words[k]) k++;
+  return k === words.length ? among.length - words.length : -1;
+}
 
 /** Edits allowed between keys: one for short names, up to three for long ones. */
 const allowedEdits = (length: number): number => (length <= 4 ? 1 : length <= 10 ? 2 : 3);
@@ -65,7 +74,7 @@ function boundedDistance(a: string, b: string, bound: number, row: Int32Array, s
 
 /** Suggests catalogue names for names a read gave that the catalogue does not have; see the module comment. */
 export class ChannelSuggester {
-  private keys: { name: string; key: string }[] | undefined;
+  private keys: { name: string; key: string; words: string[] }[] | undefined;
   /** The first catalogue name of each key. */
   private byKey: Map<string, string> | undefined;
   private budget = SUGGEST_CELL_BUDGET;
@@ -96,6 +105,18 @@ export class ChannelSuggester {
       if (distance !== undefined) found.push({ name: candidate.name, distance, at });
     }
     found.sort((x, y) => x.distance - y.distance || x.at - y.at);
+    // A name given short (`Throttle`, `G Lat`): the names holding its words in order, fewest words more first, after
+    // the names a few edits away.
+    if (found.length < SUGGEST_MAX_NAMES) {
+      const words = wordsOf(name);
+      const within: { name: string; more: number; at: number }[] = [];
+      keys.forEach((candidate, at) => {
+        const more = wordsWithin(words, candidate.words);
+        if (more > 0 && !found.some((f) => f.name === candidate.name)) within.push({ name: candidate.name, more, at });
+      });
+      within.sort((x, y) => x.more - y.more || x.at - y.at);
+      for (const w of within) found.push({ name: w.name, distance: Infinity, at: w.at });
+    }
     return found.slice(0, SUGGEST_MAX_NAMES).map((f) => f.name);
   }
 
@@ -112,10 +133,17 @@ export class ChannelSuggester {
     return `channel not found: ${name}${this.hint(name)}`;
   }
 
-  private catalogueKeys(): { name: string; key: string }[] {
+  private catalogueKeys(): { name: string; key: string; words: string[] }[] {
     // NFKC may lengthen a name (one ligature can become 18 characters): the keys are bounded too.
     if (this.keys) return this.keys;
-    this.keys = [...this.names].filter((n) => n.length <= SUGGEST_MAX_LENGTH).map((n) => ({ name: n, key: keyOf(n) })).filter((k) => k.key.length > 0 && k.key.length <= SUGGEST_MAX_LENGTH);
+    // Each name once (a read's catalogue and the account's math channels may both hold one).
+    this.keys = [...new Set(this.names)]
+      .filter((n) => n.length <= SUGGEST_MAX_LENGTH)
+      .map((n) => {
+        const words = wordsOf(n);
+        return { name: n, key: words.join(''), words };
+      })
+      .filter((k) => k.key.length > 0 && k.key.length <= SUGGEST_MAX_LENGTH);
     this.byKey = new Map();
     for (const { name, key } of this.keys) if (!this.byKey.has(key)) this.byKey.set(key, name);
     return this.keys;

@@ -29,6 +29,17 @@ describe('channel name suggestions', () => {
     expect(suggest.hint('G Force Lng')).toBe(' (did you mean "G Force Long" or "G Force Lat"?)');
   });
 
+  it('when a name is given short (some of a name\'s words, in order), then the names holding them are offered, fewest words more first, after the close ones', () => {
+    const suggest = new ChannelSuggester([...catalogue, 'Throttle', 'Ground Speed Max']);
+    expect(new ChannelSuggester(catalogue).closest('Throttle')).toEqual(['Throttle Pos']);
+    expect(suggest.closest('G Lat')).toEqual(['G Force Lat']);
+    expect(suggest.closest('Speed')).toEqual(['Ground Speed', 'Ground Speed Max']);
+    expect(suggest.closest('Pres')).toEqual(['Brake Pres Front', 'Brake Pres Rear']);
+    // Words out of order are not a match, nor is a word inside another.
+    expect(new ChannelSuggester(['Force G Lat']).closest('Lat G')).toEqual([]);
+    expect(new ChannelSuggester(['GPS Latitude']).closest('Lat')).toEqual([]);
+  });
+
   it('when nothing is close, then there is no hint and the message is the plain refusal', () => {
     const suggest = new ChannelSuggester(catalogue);
     expect(suggest.closest('Warp Drive')).toEqual([]);

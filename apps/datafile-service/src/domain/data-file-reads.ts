@@ -92,7 +92,8 @@ export class DataFileReads {
       // one already encoded from the same bytes.
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      const math = await this.mathOf(ref, dataset, read.channels.map((name, i) => [read.field === 'channel' ? 'channel' : `channels[${i}]`, name]), requestId);
+      const named = read.channels.map((name, i): [string, string] => [read.field === 'channel' ? 'channel' : `channels[${i}]`, name]);
+      const math = await this.mathOf(ref, dataset, named, requestId);
       signal.throwIfAborted();
       // An answer with math channels depends on their definitions too (every one they read, through each other).
       const key = ReadResultCache.keyOf(dataset.contentKey, read, math ? mathDefinitionsOf(math) : undefined);
@@ -101,7 +102,11 @@ export class DataFileReads {
       if (tag === tagged.held) return heldAnswer(tag, contentType);
       const known = this.results.get(key);
       if (known) return { ...bytesAnswer(known, contentType), tag };
-      const answer = await readChannels(dataset, read, this.parts(ref), signal, math);
+      // A name neither logged nor a math channel: its "did you mean" looks at the account's math channels too.
+      const logged = new Set(dataset.file.channels.map((c) => c.name));
+      const unknown = named.some(([, name]) => !logged.has(name) && !math?.infos.has(name));
+      const mathNames = unknown && this.mathDefinitions ? [...(await this.mathDefinitions.of(ref.caller, requestId)).keys()] : undefined;
+      const answer = await readChannels(dataset, read, this.parts(ref), signal, math, mathNames);
       return { ...keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes)), tag };
     });
   }

@@ -45,6 +45,8 @@ export async function readChannels(
   signal: AbortSignal,
   /** The math channels the read names (docs/math-channels.md): evaluated on the pool, then shaped like logged ones. */
   math?: MathReads,
+  /** The account's math channels' names, when the read names a channel it does not have: suggested as the file's are. */
+  mathNames?: readonly string[],
 ): Promise<BulkAnswer> {
   const { file } = dataset;
   // A lap out of range and unknown channels are named in one 400.
@@ -55,7 +57,7 @@ export async function readChannels(
   } catch (err) {
     refusals.take(toReadError(err), 'detail');
   }
-  const infos = readableChannels(catalogueWith(file, math), read, refusals);
+  const infos = readableChannels(catalogueWith(file, math), read, refusals, mathNames);
   if (read.arrow) arrowColumnsOnly(infos, read);
   if (!window) throw new Error('unreachable: a scope that did not resolve was refused');
   // Each channel is read and shaped once, however often the request names it; the answer repeats its record.
@@ -207,13 +209,13 @@ function bucketEnd(window: { start: number; end: number }, file: { startTime: nu
  * not have is a 400, then every one it lists but the readers cannot decode a 415, then every one whose unit no channel
  * record carries a 422, each named by where the request names it (`channel`, or `channels[i]` of a batch) and by its name.
  */
-function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, refusals: FieldRefusals): ChannelInfo[] {
+function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, refusals: FieldRefusals, mathNames: readonly string[] = []): ChannelInfo[] {
   const byName = new Map(catalogue.map((c) => [c.name, c]));
   const fieldOf = (i: number) => (read.field === 'channel' ? 'channel' : `channels[${i}]`);
   const unknown: string[] = [];
   const unknownErrors: Record<string, string[]> = {};
   // Each unknown name's refusal says which catalogue names are close, if any ("did you mean").
-  const suggest = new ChannelSuggester(byName.keys());
+  const suggest = new ChannelSuggester([...byName.keys(), ...mathNames]);
   let only = '';
   read.channels.forEach((name, i) => {
     if (byName.has(name)) return;

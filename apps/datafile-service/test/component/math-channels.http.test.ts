@@ -173,6 +173,15 @@ describe('math channels through the gateway (entity-service, datafile-service an
     expect(((await batch.json()) as Json).errors).toEqual({ 'channels[2]': ['math channel Broken reads Nope, which this file does not have'] });
   });
 
+  test('when a read names a math channel by a typo or its case, then the 400 suggests the account\'s math channel, as it does the file\'s channels', async () => {
+    const r = await get(`${dataset()}/channel?channel=${encodeURIComponent('speed_ms')}`);
+    expect(r.status).toBe(400);
+    // The math channel first (its name differs only in case and spacing), then the names a few letters away.
+    expect(((await r.json()) as Json).errors.channel[0]).toMatch(/^channel not found: speed_ms \(did you mean "Speed ms"[,?]/);
+    const batch = await send('POST', `${dataset()}/channels`, { channels: ['Power', 'Powr'], mode: 0 });
+    expect(((await batch.json()) as Json).errors).toEqual({ 'channels[1]': ['channel not found: Powr (did you mean "Power"?)'] });
+  });
+
   test('when a math channel reads no channel and has no Rate, then the metadata leaves it out and a read is a 422 saying to give it one', async () => {
     const record = await json(get(`${dataset()}/metadata`));
     expect(record.channels.map((c: Json) => c.name)).not.toContain('Constant');
