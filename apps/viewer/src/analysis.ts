@@ -140,19 +140,23 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
   }
   const grid = answer.grid as NonNullable<ScatterJson['grid']>;
   const { xAxis, yAxis, cells } = grid;
-  const cellW = (right - left) / xAxis.cells;
-  const cellH = (bottom - top) / yAxis.cells;
+  // Two channels of one unit: one scale for both, as for points; the cells keep their place in the values.
+  const [xRange, yRange] = answer.x.unit && answer.x.unit === answer.y.unit ? equalScale([xAxis.min, xAxis.max], [yAxis.min, yAxis.max], right - left, bottom - top) : [[xAxis.min, xAxis.max] as [number, number], [yAxis.min, yAxis.max] as [number, number]];
+  const gx = scale(xRange[0], xRange[1], left, right);
+  const gy = scale(yRange[0], yRange[1], bottom, top);
+  const cellW = gx(xAxis.min + (xAxis.max - xAxis.min) / xAxis.cells) - gx(xAxis.min);
+  const cellH = gy(yAxis.min) - gy(yAxis.min + (yAxis.max - yAxis.min) / yAxis.cells);
   const colours = cells.map((c) => c.colour).filter((c): c is number => c !== null);
   const [cMin, cMax] = [Math.min(...colours), Math.max(...colours)];
   const most = Math.max(...cells.map((c) => c.count));
   const marks = cells.map((c) => ({
-    x: left + c.x * cellW,
-    y: bottom - (c.y + 1) * cellH,
+    x: gx(xAxis.min) + c.x * cellW,
+    y: gy(yAxis.min) - (c.y + 1) * cellH,
     w: cellW,
     h: cellH,
     colour: answer.colour ? colourRamp(c.colour, cMin, cMax) : colourRamp(Math.log1p(c.count), 0, Math.log1p(most)),
   }));
-  return { marks, xRange: [xAxis.min, xAxis.max], yRange: [yAxis.min, yAxis.max] };
+  return { marks, xRange, yRange };
 }
 
 /** The two ranges widened about their middles so that a unit is as many pixels on both axes (`w` × `h` pixels). */

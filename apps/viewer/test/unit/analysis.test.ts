@@ -191,3 +191,34 @@ describe('equalScale (a g-g diagram drawn round)', () => {
     expect((other.yRange[1] - other.yRange[0]) / (other.xRange[1] - other.xRange[0])).toBeCloseTo(0.25, 12);
   });
 });
+
+describe('a density grid of two channels of one unit', () => {
+  it('when lateral against longitudinal G is a grid, then it is drawn on one scale too: a cell is as wide as tall for equal steps, inside the widened range', () => {
+    const answer: ScatterJson = {
+      entityId: 'e',
+      entityType: 'RunSheets',
+      attachedFileGroupName: 'DataFile',
+      lapIndex: null,
+      x: { name: 'G Lat', unit: 'G' },
+      y: { name: 'G Long', unit: 'G' },
+      colour: null,
+      timeBase: 'G Lat',
+      kind: 'density',
+      count: 4,
+      grid: { xAxis: { min: -2, max: 2, cells: 4 }, yAxis: { min: -1, max: 1, cells: 2 }, cells: [{ x: 0, y: 0, count: 1, colour: null }, { x: 3, y: 1, count: 3, colour: null }] },
+    };
+    const { marks, xRange, yRange } = scatterMarks(answer, 560, 380, '#000');
+    // Each cell spans 1 G both ways: drawn square.
+    expect(marks[0]?.w).toBeCloseTo(marks[0]?.h as number, 9);
+    const w = 560 - PLOT_MARGIN.left - PLOT_MARGIN.right;
+    const h = 380 - PLOT_MARGIN.top - PLOT_MARGIN.bottom;
+    expect((xRange[1] - xRange[0]) / w).toBeCloseTo((yRange[1] - yRange[0]) / h, 12);
+    // The bottom-left cell starts at (-2, -1) and the top-right one ends at (2, 1), both inside the plotting area.
+    for (const m of marks) {
+      expect(m.x).toBeGreaterThanOrEqual(PLOT_MARGIN.left - 1e-9);
+      expect(m.x + m.w).toBeLessThanOrEqual(560 - PLOT_MARGIN.right + 1e-9);
+      expect(m.y).toBeGreaterThanOrEqual(PLOT_MARGIN.top - 1e-9);
+      expect(m.y + m.h).toBeLessThanOrEqual(380 - PLOT_MARGIN.bottom + 1e-9);
+    }
+  });
+});
