@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase, testPool } from '@pitwall/db/testing';
 import { createOutbox } from '@pitwall/messaging';
 import { createLogger } from '@pitwall/service-kit';
 import { SimulationRepository } from '../../src/data-access/simulation-repository';
 import { AccountShares } from '../../src/domain/account-shares';
-import { SIMULATION_SCHEMA, simulationMigrations } from '../../src/data-access/migrations';
+import { SIMULATION_SCHEMA } from '../../src/data-access/migrations';
+import { useMigratedDatabase } from '../support/migrated-database';
 
 const SHARE = 2;
 const LEASE_MS = 60_000;
@@ -16,18 +15,12 @@ const MAX_REPUBLISH_MS = 60 * 60_000;
 
 /** Waking an account's waiting jobs on the real PostgreSQL (a migrated database, nothing consuming what is woken). */
 describe('waking the jobs that waited for their account share', () => {
-  let database: TestDatabase;
+  const database = useMigratedDatabase(4);
   let pool: Pool;
   let repository: SimulationRepository;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = testPool(database.url, 4);
-    await migrate(pool, { schema: SIMULATION_SCHEMA, migrations: simulationMigrations, logger: createLogger('test') });
+  beforeAll(() => {
+    pool = database.pool;
     repository = new SimulationRepository(pool);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await database.drop();
   });
 
   /** `count` jobs of the account, each its setup's latest run at `Requested`, created a millisecond apart (oldest first). */

@@ -1,25 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase, testPool } from '@pitwall/db/testing';
-import { createLogger } from '@pitwall/service-kit';
 import { CallbackRepository, type ClaimLimits, type DueDelivery } from '../../src/data-access/callback-repository';
-import { SIMULATION_SCHEMA, simulationMigrations } from '../../src/data-access/migrations';
+import { useMigratedDatabase } from '../support/migrated-database';
 
 /** Claims of due callback deliveries on the real PostgreSQL (a migrated database, no dispatcher sending them). */
 describe('claiming due callback deliveries', () => {
-  let database: TestDatabase;
+  const database = useMigratedDatabase(8);
   let pool: Pool;
   let repository: CallbackRepository;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = testPool(database.url, 8);
-    await migrate(pool, { schema: SIMULATION_SCHEMA, migrations: simulationMigrations, logger: createLogger('test') });
+  beforeAll(() => {
+    pool = database.pool;
     repository = new CallbackRepository(pool);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await database.drop();
   });
 
   const LEASE_MS = 60_000;

@@ -1,28 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import { migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase, testPool } from '@pitwall/db/testing';
-import { createLogger } from '@pitwall/service-kit';
 import { CallbackRepository, type WebhookMessage } from '../../src/data-access/callback-repository';
-import { SIMULATION_SCHEMA, simulationMigrations } from '../../src/data-access/migrations';
+import { useMigratedDatabase } from '../support/migrated-database';
 
 /**
  * Status events recorded with their step and written as their callbacks' deliveries afterwards, on the real PostgreSQL
  * (a migrated database, nothing sending).
  */
 describe("writing a step's deliveries after the step, in bounded batches", () => {
-  let database: TestDatabase;
+  const database = useMigratedDatabase(8);
   let pool: Pool;
   let repository: CallbackRepository;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    pool = testPool(database.url, 8);
-    await migrate(pool, { schema: SIMULATION_SCHEMA, migrations: simulationMigrations, logger: createLogger('test') });
+  beforeAll(() => {
+    pool = database.pool;
     repository = new CallbackRepository(pool);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await database.drop();
   });
   // Each test writes every account's recorded events: it starts with none left by another.
   beforeEach(() => drain(1_000_000));
