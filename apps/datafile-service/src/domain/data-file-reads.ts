@@ -93,7 +93,7 @@ export class DataFileReads {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
       const named = read.channels.map((name, i): [string, string] => [read.field === 'channel' ? 'channel' : `channels[${i}]`, name]);
-      const math = await this.mathOf(ref, dataset, named, requestId);
+      const { reads: math, names: mathNames } = await this.mathOf(ref, dataset, named, requestId);
       signal.throwIfAborted();
       // An answer with math channels depends on their definitions too (every one they read, through each other).
       const key = ReadResultCache.keyOf(dataset.contentKey, read, math ? mathDefinitionsOf(math) : undefined);
@@ -102,10 +102,6 @@ export class DataFileReads {
       if (tag === tagged.held) return heldAnswer(tag, contentType);
       const known = this.results.get(key);
       if (known) return { ...bytesAnswer(known, contentType), tag };
-      // A name neither logged nor a math channel: its "did you mean" looks at the account's math channels too.
-      const logged = new Set(dataset.file.channels.map((c) => c.name));
-      const unknown = named.some(([, name]) => !logged.has(name) && !math?.infos.has(name));
-      const mathNames = unknown && this.mathDefinitions ? [...(await this.mathDefinitions.of(ref.caller, requestId)).keys()] : undefined;
       const answer = await readChannels(dataset, read, this.parts(ref), signal, math, mathNames);
       return { ...keptAnswer(answer, this.results.maxBytes / 8, (bytes) => this.results.set(dataset.contentKey, key, bytes)), tag };
     });
@@ -192,20 +188,21 @@ export class DataFileReads {
     return this.withinTimeout(async (signal) => {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
-      const math = await this.mathOf(ref, dataset, named, requestId);
+      const { reads: math } = await this.mathOf(ref, dataset, named, requestId);
       signal.throwIfAborted();
       return read(dataset, { ...this.parts(ref), limits: this.options.analysis ?? ANALYSIS_LIMITS }, signal, math);
     });
   }
 
   /**
-   * The math channels among the read's names: only a name the file's catalogue lacks asks for the account's
-   * definitions (a read of logged channels costs what it did). Undefined when the read names none.
+   * The math channels among the read's names (`reads`, undefined when it names none): only a name the file's catalogue
+   * lacks asks for the account's definitions (a read of logged channels costs what it did). `names`: the definitions'
+   * names when they were asked for, for the "did you mean" of a name that is neither logged nor a math channel.
    */
-  private async mathOf(ref: DatasetRef, dataset: Awaited<ReturnType<Datasets['open']>>, named: readonly [string, string][], requestId?: string): Promise<MathReads | undefined> {
-    if (!this.mathDefinitions) return undefined;
+  private async mathOf(ref: DatasetRef, dataset: Awaited<ReturnType<Datasets['open']>>, named: readonly [string, string][], requestId?: string): Promise<{ reads?: MathReads; names?: Iterable<string> }> {
+    if (!this.mathDefinitions) return {};
     const logged = new Set(dataset.file.channels.map((c) => c.name));
-    if (named.every(([, name]) => logged.has(name))) return undefined;
+    if (named.every(([, name]) => logged.has(name))) return {};
     const definitions = await this.mathDefinitions.of(ref.caller, requestId);
     const infos = resolveMathChannels(
       dataset.file,
@@ -214,7 +211,7 @@ export class DataFileReads {
       (i) => named[i]?.[0] ?? 'channels',
       `The data file could not be read: ${ref.type} ${ref.id} dataset '${ref.group}': `,
     );
-    return infos.size ? mathReads(dataset, infos, this.parts(ref)) : undefined;
+    return { ...(infos.size ? { reads: mathReads(dataset, infos, this.parts(ref)) } : {}), names: definitions.keys() };
   }
 
   /** The account's math channel definitions, listed when first asked for (undefined: this service has none). */

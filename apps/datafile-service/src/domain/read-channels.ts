@@ -45,8 +45,8 @@ export async function readChannels(
   signal: AbortSignal,
   /** The math channels the read names (docs/math-channels.md): evaluated on the pool, then shaped like logged ones. */
   math?: MathReads,
-  /** The account's math channels' names, when the read names a channel it does not have: suggested as the file's are. */
-  mathNames?: readonly string[],
+  /** The account's math channels' names, when the read names a channel the file lacks: suggested as the file's are. */
+  mathNames?: Iterable<string>,
 ): Promise<BulkAnswer> {
   const { file } = dataset;
   // A lap out of range and unknown channels are named in one 400.
@@ -209,17 +209,18 @@ function bucketEnd(window: { start: number; end: number }, file: { startTime: nu
  * not have is a 400, then every one it lists but the readers cannot decode a 415, then every one whose unit no channel
  * record carries a 422, each named by where the request names it (`channel`, or `channels[i]` of a batch) and by its name.
  */
-function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, refusals: FieldRefusals, mathNames: readonly string[] = []): ChannelInfo[] {
+function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, refusals: FieldRefusals, mathNames: Iterable<string> = []): ChannelInfo[] {
   const byName = new Map(catalogue.map((c) => [c.name, c]));
   const fieldOf = (i: number) => (read.field === 'channel' ? 'channel' : `channels[${i}]`);
   const unknown: string[] = [];
   const unknownErrors: Record<string, string[]> = {};
-  // Each unknown name's refusal says which catalogue names are close, if any ("did you mean").
-  const suggest = new ChannelSuggester([...byName.keys(), ...mathNames]);
+  // Each unknown name's refusal says which catalogue names are close, if any ("did you mean"); made for refusals only.
+  let suggest: ChannelSuggester | undefined;
   let only = '';
   read.channels.forEach((name, i) => {
     if (byName.has(name)) return;
     unknown.push(name);
+    suggest ??= new ChannelSuggester([...byName.keys(), ...mathNames]);
     only = suggest.notFound(name);
     unknownErrors[fieldOf(i)] = [only];
   });

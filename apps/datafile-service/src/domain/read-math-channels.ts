@@ -91,19 +91,27 @@ export function resolveMathChannels(
   names.forEach((name, i) => {
     const planned = plans.get(name);
     if (planned === undefined || out.has(name)) return;
-    if (typeof planned !== 'string') {
+    if (!('refused' in planned)) {
       out.set(name, planned);
       return;
     }
-    const mark = planned.indexOf(MISSING_MARK);
-    if (mark < 0) refusals.refuse(fieldOf(i), planned);
+    if (planned.missing === undefined) refusals.refuse(fieldOf(i), planned.refused);
     else {
       suggest ??= new ChannelSuggester(file.channels.map((c) => c.name));
-      refusals.refuse(fieldOf(i), planned.slice(0, mark) + suggest.hint(planned.slice(mark + MISSING_MARK.length)));
+      refusals.refuse(fieldOf(i), planned.refused + suggest.hint(planned.missing));
     }
   });
   refusals.throwIfAny(422, lead);
   return out;
+}
+
+/**
+ * Why a file cannot evaluate a math channel; `missing`: the channel it reads that the file lacks (a read's refusal adds
+ * its "did you mean"; the catalogue, which plans every definition of the account and throws the reasons away, does not).
+ */
+interface PlanRefusal {
+  refused: string;
+  missing?: string;
 }
 
 /**
@@ -112,10 +120,7 @@ export function resolveMathChannels(
  * once. The reads and the catalogue both take their plans from here, so the catalogue lists exactly what a read
  * resolves.
  */
-/** Ends a plan's refusal for a channel the file lacks, before that channel's name (planOf): the hint goes there. */
-const MISSING_MARK = '\u0000missing:';
-
-function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>, names: readonly string[]): Map<string, MathChannelInfo | string> {
+function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>, names: readonly string[]): Map<string, MathChannelInfo | PlanRefusal> {
   const logged = new Map(file.channels.map((c) => [c.name, c]));
   const { graph, compiled } = graphOf(definitions, logged);
   const requested = names.filter((name) => !logged.has(name) && graph.has(name));
@@ -123,7 +128,7 @@ function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, Mat
   const order: MathOrder = { definitionsOf: (roots) => evaluationOrder(graph, roots).definitions.map((d) => definitions.get(d) as MathDefinition) };
   let distanceSource: boolean | undefined;
   const hasDistanceSource = () => (distanceSource ??= pickDistanceSource(file.channels) !== undefined);
-  const plans = new Map<string, MathChannelInfo | string>();
+  const plans = new Map<string, MathChannelInfo | PlanRefusal>();
   for (const name of requested) {
     if (!plans.has(name)) plans.set(name, planOf(file, name, definitions.get(name) as MathDefinition, walked.get(name) as Walked, { graph, compiled, order, hasDistanceSource }));
   }
@@ -137,8 +142,7 @@ export type MathCatalogueEntry = ChannelInfo & { group: string; expression: stri
 export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>): MathCatalogueEntry[] {
   const out: MathCatalogueEntry[] = [];
   for (const planned of plansOf(file, definitions, [...definitions.keys()]).values()) {
-    if (typeof planned === 'string') continue;
-    // (A refusal's "did you mean" is never computed here: see planOf.)
+    if ('refused' in planned) continue;
     const { math, ...entry } = planned;
     const { expression, decimalPlaces } = math.definition;
     out.push({ ...entry, group: MATH_GROUP, expression, ...(decimalPlaces !== undefined ? { decimalPlaces } : {}) });
@@ -381,29 +385,27 @@ function planOf(
   definition: MathDefinition,
   walked: Walked,
   resolution: { graph: DependencyGraph; compiled: ReadonlyMap<string, Compiled>; order: MathOrder; hasDistanceSource: () => boolean },
-): MathChannelInfo | string {
+): MathChannelInfo | PlanRefusal {
   if (walked.cycle) {
     // Never stored (the entity-service refuses a cycle on write, serialised): named as the walk from this channel meets it.
     try {
       evaluationOrder(resolution.graph, [name]);
     } catch (error) {
-      return `math channel ${name}: ${(error as Error).message}`;
+      return { refused: `math channel ${name}: ${(error as Error).message}` };
     }
   }
   if (walked.badLeaf) {
     const { leaf, missing } = walked.badLeaf;
-    // The "did you mean" of a missing channel is added only when a read is refused (resolveMathChannels): the catalogue
-    // plans every definition of the account and throws the reasons away.
-    return missing ? `math channel ${name} reads ${leaf}, which this file does not have${MISSING_MARK}${leaf}` : `math channel ${name} reads ${leaf}, which is not a channel of one number a sample`;
+    return missing ? { refused: `math channel ${name} reads ${leaf}, which this file does not have`, missing: leaf } : { refused: `math channel ${name} reads ${leaf}, which is not a channel of one number a sample` };
   }
-  if (walked.unparsed !== undefined) return `math channel ${walked.unparsed} does not parse: ${(resolution.compiled.get(walked.unparsed) as Compiled).error}`;
+  if (walked.unparsed !== undefined) return { refused: `math channel ${walked.unparsed} does not parse: ${(resolution.compiled.get(walked.unparsed) as Compiled).error}` };
   if (walked.lapDistance && !resolution.hasDistanceSource()) {
-    return `math channel ${name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)`;
+    return { refused: `math channel ${name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)` };
   }
   const { leaves, lapTime, lapDistance } = walked;
   // lapDistance() is no time base: the distance source is resampled onto the base, which a logged input or the Rate sets.
   if (leaves.length === 0 && definition.rate === undefined) {
-    return `math channel ${name} reads no channel: give it a Rate to be evaluated at`;
+    return { refused: `math channel ${name} reads no channel: give it a Rate to be evaluated at` };
   }
   return { ...entryOf(file, name, definition, leaves), math: { definition, leaves, lapTime, lapDistance, order: resolution.order } };
 }
