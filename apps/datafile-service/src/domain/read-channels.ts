@@ -72,14 +72,16 @@ export async function readChannels(
   const resample = read.rate !== undefined ? resampleGrid(read, infos, window, file) : undefined;
   // Resampled, each channel is read a sample period past the scope each side, so the grid's first and last points are
   // interpolated between the samples around them, as anywhere inside (not left gaps at the scope's edges).
-  const windowOf = (info: ChannelInfo): ReturnType<typeof resolveScope> => (resample && !window.whole && info.frequency > 0 ? { whole: false, start: window.start - 1 / info.frequency, end: window.end + 1 / info.frequency } : window);
-  const mathWindow = resample && !window.whole ? windowOf(distinct.filter(isMathChannel).reduce<ChannelInfo | undefined>((slowest, c) => (!slowest || c.frequency < slowest.frequency ? c : slowest), undefined) ?? ({ frequency: 0 } as ChannelInfo)) : window;
+  const widened = (frequency: number): ReturnType<typeof resolveScope> => (resample && !window.whole && frequency > 0 ? { whole: false, start: window.start - 1 / frequency, end: window.end + 1 / frequency } : window);
+  const windowOf = (info: ChannelInfo) => widened(info.frequency);
+  const maths = distinct.filter(isMathChannel);
+  // The math channels are evaluated together over one window: widened by the slowest one's period.
+  const mathWindow = maths.length ? widened(Math.min(...maths.map((c) => c.frequency))) : window;
   // A resampled read makes each channel's grid beside what it decodes (and once more for a channel named again).
   const resampled = resample ? resample.count * infos.length : 0;
   withinSampleBudget(samplesNeeded(distinct.map((info) => decodesOf(file, info, isMathChannel(info) ? mathWindow : windowOf(info), math)), order, read.maxPoints) + resampled, parts.sampleBudget, read.field);
   // The math channels are evaluated in the read's own shaping task, before it shapes them (ShapeWithMathTask): one
   // evaluation per time base, each definition and input once (docs/math-channels.md); the other channels are read in turn.
-  const maths = distinct.filter(isMathChannel);
   const evaluation = maths.length && math ? await math.tasks(maths, mathWindow, signal) : undefined;
   const slices: ShapeWithMathTask['channels'] = [];
   const transferList: ArrayBuffer[] = [...(evaluation?.transferList ?? [])];

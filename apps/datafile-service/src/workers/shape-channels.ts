@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { applyConversion, channelRecordsJsonChunks, compactSamples, downsampleSeries, IDENTITY, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
+import { interpolateLinear, interpolateStep, lowerBound } from '@pitwall/laps';
 import type { ArrowStreamMetadata } from './arrow-channels';
 
 /** One channel of a read as the service hands it to the pool: stored values of the scope and their conversion. */
@@ -87,34 +88,34 @@ export function shapeOne(c: StoredSlice | EventSeries, task: ShapeTask): ReadSer
   return { ...base, ...compactSamples(c.samples, c.conversion), ...(c.dimension > 1 ? whole : {}) };
 }
 
-/** A channel on a resampled read's time base (ShapeTask.resample): physical values, regular at the grid's rate. */
+/**
+ * A channel on a resampled read's time base (ShapeTask.resample): physical values, regular at the grid's rate, read
+ * at the grid's points as the overlays read a lap (`interpolateLinear`, `interpolateStep` of @pitwall/laps).
+ */
 function resampled(c: StoredSlice, grid: NonNullable<ShapeTask['resample']>): ReadSeries {
-  const values = applyConversion(c.samples, c.conversion);
+  const values = Float64Array.from(applyConversion(c.samples, c.conversion), (v, i) => (c.gaps?.[i] === 1 ? NaN : v));
   const n = values.length;
-  const timeOf = (i: number) => (c.times ? (c.times[i] as number) : c.startTime + i / c.frequency);
-  const valueOf = (i: number) => (c.gaps?.[i] === 1 ? NaN : (values[i] as number));
+  const times = c.times ?? Float64Array.from({ length: n }, (_, i) => c.startTime + i / c.frequency);
+  const at = Float64Array.from({ length: grid.count }, (_, k) => grid.start + k / grid.rate);
   const held = grid.held.includes(c.name);
-  const samples = new Float64Array(grid.count);
-  const gaps = new Uint8Array(grid.count);
-  let anyGap = false;
-  // j: the last sample at or before the point (it only moves forward).
-  let j = -1;
-  for (let k = 0; k < grid.count; k++) {
-    const t = grid.start + k / grid.rate;
-    while (j + 1 < n && timeOf(j + 1) <= t) j++;
-    let v = NaN;
-    if (j >= 0) {
-      const t0 = timeOf(j);
-      if (t0 === t) v = valueOf(j);
-      else if (j + 1 < n) v = held ? valueOf(j) : valueOf(j) + ((valueOf(j + 1) - valueOf(j)) * (t - t0)) / (timeOf(j + 1) - t0);
-      // Past the last sample: a held channel keeps it for one sample period, as a sample holds everywhere else.
-      else if (held && c.frequency > 0 && t - t0 < 1 / c.frequency) v = valueOf(j);
-    }
-    if (Number.isNaN(v)) {
-      gaps[k] = 1;
-      anyGap = true;
-    }
-    samples[k] = v;
+  const samples = held ? interpolateStep(times, values, at) : interpolateLinear(times, values, at);
+  // Past the last sample: a held channel keeps it for one sample period, as a sample holds everywhere else.
+  if (held && n > 0 && c.frequency > 0) {
+    const last = times[n - 1] as number;
+    for (let k = upperBoundOf(at, last); k < at.length && (at[k] as number) - last < 1 / c.frequency; k++) samples[k] = values[n - 1] as number;
   }
-  return { name: c.name, unit: c.unit, frequency: grid.rate, dimension: 1, startTime: grid.start, samples, conversion: IDENTITY, ...(anyGap ? { gaps } : {}) };
+  let gaps: Uint8Array | undefined;
+  samples.forEach((v, k) => {
+    if (!Number.isNaN(v)) return;
+    gaps ??= new Uint8Array(samples.length);
+    gaps[k] = 1;
+  });
+  return { name: c.name, unit: c.unit, frequency: grid.rate, dimension: 1, startTime: grid.start, samples, conversion: IDENTITY, ...(gaps ? { gaps } : {}) };
+}
+
+/** The first index of ascending `xs` past `x`. */
+function upperBoundOf(xs: Float64Array, x: number): number {
+  let k = lowerBound(xs, x);
+  while (k < xs.length && (xs[k] as number) <= x) k++;
+  return k;
 }
