@@ -726,18 +726,14 @@ class Viewer {
 
   /** The math channel the form edits (Edit in the list), or null: the form creates one. */
   private editingMath: { id: string; name: string } | null = null;
-  private mathDefinitions: EntityJson[] = [];
 
   /** Lists the account's math channels under the form, each with Edit and Delete (disabled for a reader). */
   private async listMathChannels(): Promise<void> {
-    this.mathDefinitions = await this.requireApi().mathChannels();
+    const definitions = await this.requireApi().mathChannels();
     const reader = el<HTMLButtonElement>('math-save').disabled;
-    const text = (e: EntityJson, name: string) => {
-      const v = e.Parameters[name];
-      return v === null || v === undefined ? '' : String(v);
-    };
+    const text = parameterText;
     el('math-list').replaceChildren(
-      ...this.mathDefinitions.map((e) => {
+      ...definitions.map((e) => {
         const name = text(e, 'Name');
         const item = document.createElement('li');
         item.dataset['testid'] = `math-item-${name}`;
@@ -753,15 +749,12 @@ class Viewer {
         return item;
       }),
     );
-    el('math-count').textContent = String(this.mathDefinitions.length);
+    el('math-count').textContent = String(definitions.length);
   }
 
   /** Fills the form with a math channel to change it: Save updates it, Cancel leaves it as it was. */
   private editMathChannel(e: EntityJson): void {
-    const text = (name: string) => {
-      const v = e.Parameters[name];
-      return v === null || v === undefined ? '' : String(v);
-    };
+    const text = (name: string) => parameterText(e, name);
     this.editingMath = { id: e.Id, name: text('Name') };
     el<HTMLInputElement>('math-name').value = text('Name');
     el<HTMLInputElement>('math-expression').value = text('Expression');
@@ -1516,6 +1509,12 @@ function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [n
   canvas.dataset['xTicks'] = xTicks.map((t) => t.label).join(' ');
   canvas.dataset['yTicks'] = yTicks.map((t) => t.label).join(' ');
   canvas.dataset['drawn'] = String(Number(canvas.dataset['drawn'] ?? 0) + 1);
+}
+
+/** An entity's parameter as the math form shows it: its text, '' when it has none. */
+function parameterText(e: EntityJson, name: string): string {
+  const v = e.Parameters[name];
+  return v === null || v === undefined ? '' : String(v);
 }
 
 function cell(content: string | Node, tag: 'td' | 'th' = 'td'): HTMLTableCellElement {

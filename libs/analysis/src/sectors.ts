@@ -137,11 +137,6 @@ export function splitSectorsOfLaps(changes: readonly SplitChange[], laps: readon
   });
 }
 
-/** A lap's sector times from the split times alone (splitSectorsOfLaps, for a lap whose lap before is unknown). */
-export function splitSectorTimes(changes: readonly SplitChange[], lap: { startTime: number; endTime: number }, period: number): number[] | undefined {
-  return firstChain(changes, lap, period)?.sectors;
-}
-
 function firstChain(changes: readonly SplitChange[], lap: { startTime: number; endTime: number }, period: number): { sectors: number[]; end: number } | undefined {
   const late = SPLIT_LOG_DELAY + period;
   const first = lowerBoundTime(changes, lap.startTime);

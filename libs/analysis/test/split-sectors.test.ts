@@ -1,4 +1,7 @@
-import { splitChanges, splitSectorsOfLaps, splitSectorTimes, SPLIT_LOG_DELAY } from '../src';
+import { splitChanges, splitSectorsOfLaps, SPLIT_LOG_DELAY, type SplitChange } from '../src';
+
+/** One lap's sectors, as the first lap of a read (no lap before it whose chain is known). */
+const splitSectorTimes = (changes: readonly SplitChange[], lap: { startTime: number; endTime: number }, period: number) => splitSectorsOfLaps(changes, [lap], period)[0];
 
 /**
  * A logger's split time channel at `rate` Hz: 0 until the first split, then each split's time from the sample that

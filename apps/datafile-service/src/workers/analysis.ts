@@ -121,7 +121,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
 }
 
 /**
- * The sectors of each lap from the logger's split times (splitSectorTimes), and how many sectors a lap has: the count
+ * The sectors of each lap from the logger's split times (splitSectorsOfLaps), and how many sectors a lap has: the count
  * most laps with splits have (the fewest of equally common ones). Undefined when no lap's splits add up to it.
  */
 function splitsOf(laps: LapStatsTask['laps'], slice: StoredSlice): { perLap: (number[] | undefined)[]; count: number } | undefined {
