@@ -35,8 +35,9 @@ export interface M4Output {
  * gap point (NaN, flagged in `gaps`), so the chart does not join across missing data. Buckets: floor(maxPoints / 4);
  * when the series has gaps floor(maxPoints / 5), or floor(maxPoints / 8) when that gave more than maxPoints points (a
  * bucket's 4 points, 3 gaps between them and 1 before), so never more than maxPoints points; under 8 points, one
- * bucket without its inner gaps. A series of at most maxPoints samples comes back whole, gaps included. A NaN or an
- * infinity among the samples counts as a gap.
+ * bucket without its inner gaps. A series of at most maxPoints samples comes back whole, gaps included; a longer one
+ * with no present sample at all, as its first and last samples, both gap points. A NaN or an infinity among the samples
+ * counts as a gap.
  */
 export function m4(input: M4Input, options: M4Options): M4Output {
   const { maxPoints } = options;
@@ -53,6 +54,9 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   let hasGaps = false;
   for (let i = 0; i < n && !hasGaps; i++) hasGaps = isGap(i);
   if (n <= maxPoints) return collect(samples, pointTime, () => true, n, n, hasGaps ? isGap : undefined);
+  // Nothing present at all: its first and last samples as gap points, so the read still spans the samples it holds (as
+  // the whole read's nulls do) rather than looking like a window without samples.
+  if (hasGaps && !hasPresent(n, present)) return collect(samples, pointTime, (i) => i === 0 || i === n - 1, n, 2, () => true);
 
   const start = options.start ?? timeAt(0);
   const end = options.end ?? timeAt(n - 1) + (frequency > 0 ? 1 / frequency : 0);
@@ -69,6 +73,11 @@ export function m4(input: M4Input, options: M4Options): M4Output {
   if (result.kept > maxPoints) result = pass(1, false);
   const { keep, kept } = result;
   return collect(samples, pointTime, (i) => keep[i] !== 0, n, kept, (i) => keep[i] === 2);
+}
+
+function hasPresent(n: number, present: (i: number) => boolean): boolean {
+  for (let i = 0; i < n; i++) if (present(i)) return true;
+  return false;
 }
 
 /**

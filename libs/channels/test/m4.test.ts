@@ -51,6 +51,16 @@ describe('M4 downsampling', () => {
     expect(Array.from(out.gaps ?? [])).toEqual([0, 1, 0, 0]);
   });
 
+  it('when every sample of a series longer than maxPoints is a gap, then its first and last samples come back as gap points, not nothing', () => {
+    const n = 1000;
+    const out = m4({ samples: new Float64Array(n).fill(NaN), startTime: 5, frequency: 10 }, { maxPoints: 40 });
+    expect(Array.from(out.times)).toEqual([5, 5 + (n - 1) / 10]);
+    expect(Array.from(out.samples)).toEqual([NaN, NaN]);
+    expect(Array.from(out.gaps ?? [])).toEqual([1, 1]);
+    const flagged = m4({ samples: new Float64Array(n), startTime: 0, frequency: 10, gaps: new Uint8Array(n).fill(1) }, { maxPoints: 4 });
+    expect(Array.from(flagged.gaps ?? [])).toEqual([1, 1]);
+  });
+
   it('when the samples hold NaN and infinities a file stored, then they are gaps, not a bucket\'s extremes, and the finite minimum and maximum are kept', () => {
     // 64 samples in 4 buckets of 16 (maxPoints 20 with gaps: five a bucket); bucket 0 holds NaN, ±Infinity, 1e308 and -1e308.
     const samples = Float64Array.from({ length: 64 }, (_, i) => i % 16);
