@@ -138,20 +138,26 @@ export const ChannelsBody = z
     startTime: BodySeconds.nullable().optional(),
     duration: BodySeconds.nullable().optional(),
   })
-  .superRefine((body, ctx) => {
-    const refuse = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
-    if (body.mode === 1) {
-      const lapIndex = body.lapIndex;
-      if (lapIndex == null) refuse('lapIndex', 'is required when mode is 1');
-      else if (!Number.isInteger(lapIndex) || lapIndex < 0) refuse('lapIndex', SCOPE_MESSAGES.lapIndex);
-      else if (lapIndex > MAX_LAP_INDEX) refuse('lapIndex', SCOPE_MESSAGES.lapIndexTooLarge);
-    }
-    if (body.mode === 2) {
-      if (body.startTime == null) refuse('startTime', 'is required when mode is 2');
-      if (body.duration == null) refuse('duration', 'is required when mode is 2');
-      else if (body.duration < 0) refuse('duration', SCOPE_MESSAGES.negativeDuration);
-    }
-  })
+  // Also when other fields were refused (`when`), so that one answer names every bad field: the body is then as sent,
+  // so a field of the wrong type (already named) is left alone here.
+  .superRefine(
+    (body, ctx) => {
+      const refuse = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+      const { mode, lapIndex, startTime, duration } = body as Record<string, unknown>;
+      if (mode === 1) {
+        if (lapIndex == null) refuse('lapIndex', 'is required when mode is 1');
+        else if (typeof lapIndex !== 'number') return;
+        else if (!Number.isInteger(lapIndex) || lapIndex < 0) refuse('lapIndex', SCOPE_MESSAGES.lapIndex);
+        else if (lapIndex > MAX_LAP_INDEX) refuse('lapIndex', SCOPE_MESSAGES.lapIndexTooLarge);
+      }
+      if (mode === 2) {
+        if (startTime == null) refuse('startTime', 'is required when mode is 2');
+        if (duration == null) refuse('duration', 'is required when mode is 2');
+        else if (typeof duration === 'number' && duration < 0) refuse('duration', SCOPE_MESSAGES.negativeDuration);
+      }
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+  )
   .meta({ id: 'ChannelsBody' });
 export type ChannelsBody = z.infer<typeof ChannelsBody>;
 
@@ -361,11 +367,19 @@ export const HistogramBody = z
     bins: z.number().int().min(1).nullable().optional().meta({ description: 'Equal bins over the values in the scope (default 20; at most HISTOGRAM_MAX_BINS)' }),
     edges: z.array(FiniteNumber).min(2).nullable().optional().meta({ description: 'Ascending bin edges (at most HISTOGRAM_MAX_BINS + 1)' }),
   })
-  .superRefine((body, ctx) => {
-    if (body.bins != null && body.edges != null) ctx.addIssue({ code: 'custom', path: ['edges'], message: 'give bins or edges, not both' });
-    const edges = body.edges ?? [];
-    for (let k = 1; k < edges.length; k++) if (!((edges[k] as number) > (edges[k - 1] as number))) ctx.addIssue({ code: 'custom', path: ['edges', k], message: 'must be greater than the one before' });
-  })
+  .superRefine(
+    (body, ctx) => {
+      // Beside the fields' own refusals too (`when`), as LapStatsBody: only what is well formed is compared.
+      const { bins, edges } = body as unknown as { bins?: unknown; edges?: unknown };
+      if (bins != null && edges != null) ctx.addIssue({ code: 'custom', path: ['edges'], message: 'give bins or edges, not both' });
+      const list = Array.isArray(edges) ? (edges as unknown[]) : [];
+      for (let k = 1; k < list.length; k++) {
+        const [before, here] = [list[k - 1], list[k]];
+        if (typeof before === 'number' && typeof here === 'number' && !(here > before)) ctx.addIssue({ code: 'custom', path: ['edges', k], message: 'must be greater than the one before' });
+      }
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
   .meta({ id: 'HistogramBody' });
 export type HistogramBody = z.infer<typeof HistogramBody>;
 

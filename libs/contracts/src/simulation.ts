@@ -41,10 +41,14 @@ const Credentials = z
     username: z.string().max(500).optional(),
     password: z.string().max(2000).optional(),
   })
-  .superRefine((value, ctx) => {
-    for (const field of CREDENTIAL_FIELDS)
-      if (!value[field]) ctx.addIssue({ code: 'custom', path: [field], message: 'is required: credentials need clientId, clientSecret, username and password together' });
-  })
+  // Beside the fields' own refusals too (`when`): a field of the wrong type is named there, a missing one here.
+  .superRefine(
+    (value, ctx) => {
+      for (const field of CREDENTIAL_FIELDS)
+        if (!value[field]) ctx.addIssue({ code: 'custom', path: [field], message: 'is required: credentials need clientId, clientSecret, username and password together' });
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
   .meta({ id: 'SimulationCredentials' });
 
 /** Setups per Trigger or Reprocess request. */

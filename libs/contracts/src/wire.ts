@@ -170,12 +170,17 @@ export const SearchBody = z
     /** Narrows any mode further on a type that declares it as a filter (Tyres). */
     TyreSpecificationId: Guid.nullable().optional(),
   })
-  .superRefine((b, ctx) => {
-    const need: Record<number, (keyof typeof b)[]> = { 0: ['AccountId'], 1: ['ChampionshipId'], 2: ['EventId'], 3: ['CarId'], 4: ['EventId', 'CarId'] };
-    for (const key of need[b.AssociatedModelSearchMode] ?? []) {
-      if (!b[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required for AssociatedModelSearchMode ${b.AssociatedModelSearchMode}` });
-    }
-  })
+  // Beside the fields' own refusals too (`when`), so one answer names every bad field; the body is then as sent (a mode
+  // that is not one of the five needs nothing here, an id of the wrong shape is already named).
+  .superRefine(
+    (b, ctx) => {
+      const need: Record<number, (keyof typeof b)[]> = { 0: ['AccountId'], 1: ['ChampionshipId'], 2: ['EventId'], 3: ['CarId'], 4: ['EventId', 'CarId'] };
+      for (const key of need[b.AssociatedModelSearchMode] ?? []) {
+        if (!b[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required for AssociatedModelSearchMode ${b.AssociatedModelSearchMode}` });
+      }
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  )
   .meta({ id: 'SearchBody', description: '0 = Account, 1 = Championship, 2 = Event, 3 = Car, 4 = Event/Car' });
 export type SearchBody = z.infer<typeof SearchBody>;
 

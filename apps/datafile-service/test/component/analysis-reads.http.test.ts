@@ -218,6 +218,9 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       expect(JSON.stringify(both.errors)).toContain('give bins or edges, not both');
       const descending = await answer(await post('histogram', { channel: 'Throttle', edges: [0, 2, 1] }), 400);
       expect(JSON.stringify(descending.errors)).toContain('must be greater than the one before');
+      // Every bad field at once: an empty channel beside edges that do not ascend.
+      const several = await answer(await post('histogram', { channel: '', edges: [0, 2, 1] }), 400);
+      expect(Object.keys(several.errors).sort()).toEqual(['channel', 'edges[2]']);
       const many = await answer(await post('histogram', { channel: 'Throttle', bins: 51 }), 400);
       expect(many.errors).toEqual({ bins: ['must be at most 50 (HISTOGRAM_MAX_BINS)'] });
       const unknown = await answer(await post('histogram', { channel: 'Nope' }), 400);

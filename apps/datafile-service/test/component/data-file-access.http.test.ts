@@ -425,6 +425,12 @@ describe('data file access through the gateway (entity-service, datafile-service
       // null is absent: a mode without its own field still needs it.
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 1, lapIndex: null }), 400)).errors).toEqual({ lapIndex: ['is required when mode is 1'] });
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: 2, startTime: 1, duration: null }), 400)).errors).toEqual({ duration: ['is required when mode is 2'] });
+      // Every bad field of one body is named in one answer, the scope's with the others.
+      const several = await problem(await post(`${dataset()}/channels`, { channels: [], mode: 1 }), 400);
+      expect(Object.keys(several.errors as object).sort()).toEqual(['channels', 'lapIndex']);
+      expect((several.errors as Record<string, string[]>)['lapIndex']).toEqual(['is required when mode is 1']);
+      const badWindow = await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM', 7], mode: 2, duration: -1 }), 400);
+      expect(Object.keys(badWindow.errors as object).sort()).toEqual(['channels[1]', 'duration', 'startTime']);
     });
 
     test('when a batch body has no mode or a bad lapIndex or time, then 400 says so in the words of the query path', async () => {

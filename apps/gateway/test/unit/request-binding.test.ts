@@ -1,4 +1,4 @@
-import { CreateModel, SearchBody, TimingLapUpdate, TimingRunUpdate, UpdateModel } from '@pitwall/contracts';
+import { CreateModel, SearchBody, TimingLapUpdate, TriggerSimulationBody, TimingRunUpdate, UpdateModel } from '@pitwall/contracts';
 import { nameGivenTwice, parseBody } from '../../src/entry-points/http/request-binding';
 
 describe('parseBody (case-insensitive binding, wire.md §1)', () => {
@@ -118,6 +118,18 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
       errors: { CarId: ['is required for AssociatedModelSearchMode 4'] },
     });
     expect(parseBody(SearchBody, { associatedModelSearchMode: 7 }).ok).toBe(false);
+    // Every bad field in one answer: an id of the wrong shape beside the one missing.
+    expect(parseBody(SearchBody, { AssociatedModelSearchMode: 4, EventId: 'x' })).toEqual({
+      ok: false,
+      errors: { EventId: ['is not a GUID'], CarId: ['is required for AssociatedModelSearchMode 4'] },
+    });
+  });
+
+  test('when simulation credentials are partial and one of them is of the wrong type, then every field is named in one answer', () => {
+    const id = '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a';
+    const r = parseBody(TriggerSimulationBody, { externalProfileId: id, setupIds: [id], credentials: { clientId: 5, username: 'me' } });
+    expect(r.ok).toBe(false);
+    expect(Object.keys((r as { errors: object }).errors).sort()).toEqual(['credentials.clientId', 'credentials.clientSecret', 'credentials.password']);
     expect(parseBody(SearchBody, { associatedModelSearchMode: 0, accountId: '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a' }).ok).toBe(true);
   });
 });
