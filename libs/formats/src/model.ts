@@ -240,6 +240,81 @@ export function boundariesFromBeaconPulses(data: ChannelData, maxLaps = DEFAULT_
   return out;
 }
 
+/**
+ * The line crossings of a running lap time channel read alone, for a file whose laps nothing else gives (a `.ld` with
+ * `Running Lap Time` but no `.ldx`, `Lap Number` nor `Beacon`), fed its samples in order (chunk by chunk when read in
+ * ranges). A crossing is where the timer restarts: a sample below the one before (a finite, non-negative reading) is
+ * read as a crossing its reading ago, once the next sample confirms it (a next reading not back at or above the old
+ * lap's: a one-sample dip is not a lap; a gap or the channel's end confirms); and, for a timer held at 0 from the first
+ * sample, where it first runs (runningLapTimeStart). Crossings after `start` only, each after the one before, at most
+ * `enough` of them (`full` then: the scan may stop).
+ */
+export class RunningLapTimeCrossings {
+  readonly crossings: number[] = [];
+  private readonly scale: number;
+  private previous = NaN;
+  private seen = 0;
+  private heldAtZero = true;
+  private pending: { crossing: number; before: number } | null = null;
+
+  /** `unit`: the channel's (s or ms: isRunningLapTimeUnit; any other gives no crossing). */
+  constructor(
+    unit: string,
+    private readonly enough: number,
+    private readonly start = 0,
+  ) {
+    this.scale = secondsPerUnit(unit) ?? NaN;
+  }
+
+  get full(): boolean {
+    return this.crossings.length >= this.enough;
+  }
+
+  /** The next samples: their values (in the channel's unit) and `timeOf(k)`, the time of values[k]. */
+  push(values: ArrayLike<number>, timeOf: (k: number) => number): void {
+    if (Number.isNaN(this.scale)) return;
+    for (let k = 0; k < values.length && !this.full; k++) this.sample(timeOf(k), values[k] as number);
+  }
+
+  /** The crossings, once every sample is pushed (a restart at the very last sample counts). */
+  finish(): number[] {
+    if (this.pending && !this.full) this.accept(this.pending.crossing);
+    this.pending = null;
+    return this.crossings;
+  }
+
+  private sample(time: number, value: number): void {
+    const index = this.seen++;
+    if (this.pending) {
+      const { crossing, before } = this.pending;
+      this.pending = null;
+      if (!(Number.isFinite(value) && value >= before)) this.accept(crossing);
+    }
+    if (this.heldAtZero && value === 0) return void (this.previous = value);
+    if (this.heldAtZero) {
+      this.heldAtZero = false;
+      // Where a timer held at 0 first runs (as runningLapTimeStart reads it); one running from the first sample (logging
+      // started mid-lap) marks nothing.
+      if (index > 0 && Number.isFinite(value) && value > 0) this.accept(time - value * this.scale);
+    } else if (Number.isFinite(this.previous) && Number.isFinite(value) && value >= 0 && value < this.previous) {
+      this.pending = { crossing: time - value * this.scale, before: this.previous };
+    }
+    this.previous = value;
+  }
+
+  private accept(crossing: number): void {
+    const last = this.crossings.length > 0 ? (this.crossings[this.crossings.length - 1] as number) : this.start;
+    if (crossing > last) this.crossings.push(crossing);
+  }
+}
+
+/** RunningLapTimeCrossings of a whole running lap time channel: the scan stops at `maxLaps` crossings, as a counter's. */
+export function runningLapTimeCrossings(data: ChannelData, maxLaps = DEFAULT_MAX_LAPS_PER_FILE): number[] {
+  const scan = new RunningLapTimeCrossings(data.unit, Math.max(1, maxLaps));
+  scan.push(data.samples as ArrayLike<number>, (k) => sampleTime(data.time, k));
+  return scan.finish();
+}
+
 /** Seconds per unit of a running lap time channel: s or ms; undefined for any other unit (the channel is not used). */
 function secondsPerUnit(unit: string): number | undefined {
   const u = unit.trim().toLowerCase();

@@ -13,6 +13,74 @@ describe('laps from other sources and mixed per-lap datasets', () => {
     ]);
   });
 
+  describe('a .ld with Running Lap Time but neither Lap Number nor Beacon', () => {
+    const edges = (laps: readonly { startTime: number; endTime: number; kind: string }[]) => laps.map((l) => [Math.round(l.startTime * 1e6) / 1e6, Math.round(l.endTime * 1e6) / 1e6, l.kind]);
+    const timerOnly = (run: (i: number) => number, options: { n?: number; frequency?: number; unit?: string } = {}) =>
+      writeLdFile({ channels: [{ name: 'Running Lap Time', unit: options.unit ?? 's', frequency: options.frequency ?? 10, type: 'int32', scaling: { dec: 2 }, samples: Array.from({ length: options.n ?? 200 }, (_, i) => run(i)) }] });
+    const bothReaders = async (bytes: Uint8Array, options: { maxLaps?: number } = {}) => {
+      const whole = edges(openDataFile(bytes, options).laps);
+      expect(edges((await openLdSource(bytesSource(bytes), options)).laps)).toEqual(whole);
+      return whole;
+    };
+    // 10 Hz, 20 s: the timer is held at 0 until it decoded the first beacon (0.5 s since the line at 2.9 s), then
+    // restarts from the lines at 6.23 s and 13.48 s, read 2 s late (8.3 s: 2.07; 15.5 s: 2.02).
+    const lines = [2.4, 6.23, 13.48];
+    const timer = (i: number) => {
+      const t = i / 10;
+      if (t < 2.9) return 0;
+      const line = t < 8.3 ? lines[0] : t < 15.5 ? lines[1] : lines[2];
+      return Math.round((t - (line as number)) * 100) / 100;
+    };
+
+    it('when its timer restarts, then each restart is a lap from the line it reads, and where it left 0 ends the out-lap, read whole or from its bytes alike', async () => {
+      expect(await bothReaders(timerOnly(timer))).toEqual([
+        [0, 2.4, 'out'],
+        [2.4, 6.23, 'flying'],
+        [6.23, 13.48, 'flying'],
+        [13.48, 20, 'in'],
+      ]);
+      // In ms, the same laps.
+      expect(await bothReaders(timerOnly((i) => timer(i) * 1000, { unit: 'ms' }))).toEqual(await bothReaders(timerOnly(timer)));
+    });
+
+    it('when the timer runs from the first sample (logging started mid-lap), then only its restarts are laps', async () => {
+      const midLap = (i: number) => (i < 83 ? Math.round((i / 10 + 40) * 100) / 100 : timer(i));
+      expect(await bothReaders(timerOnly(midLap))).toEqual([
+        [0, 6.23, 'out'],
+        [6.23, 13.48, 'flying'],
+        [13.48, 20, 'in'],
+      ]);
+    });
+
+    it('when the timer dips for one sample and goes on counting, then the dip is no lap; a restart at the last sample is one', async () => {
+      const dip = (i: number) => (i === 120 ? 0.3 : timer(i));
+      expect(await bothReaders(timerOnly(dip))).toEqual(await bothReaders(timerOnly(timer)));
+      // A restart at the very last sample (19.9 s, 0.4 s since the line): a lap of its own.
+      const last = (i: number) => (i === 199 ? 0.4 : timer(i));
+      expect((await bothReaders(timerOnly(last))).at(-1)).toEqual([19.5, 20, 'in']);
+    });
+
+    it('when the timer is in a unit that is not time, or never leaves 0, then the file has no laps', async () => {
+      expect(await bothReaders(timerOnly(timer, { unit: 'm' }))).toEqual([]);
+      expect(await bothReaders(timerOnly(() => 0))).toEqual([]);
+    });
+
+    it('when the channel is longer than one read, then restarts at the reads\' edges are found as the whole file\'s reader finds them, and past maxLaps the file is refused in both readers', async () => {
+      // 1 kHz for 300 s: a restart 0.5 s after lines at 10 s, then at sample 65,536 (the first of the second read) and
+      // 131,071 (the last of the second read), and at 200,000.
+      const restarts = [10_000, 65_536, 131_071, 200_000];
+      const run = (i: number) => {
+        const k = restarts.filter((r) => i >= r).length;
+        return k === 0 ? i / 1000 + 30 : (i - (restarts[k - 1] as number) + 500) / 1000;
+      };
+      const bytes = timerOnly(run, { n: 300_000, frequency: 1000 });
+      expect((await bothReaders(bytes)).map((lap) => lap[0])).toEqual([0, 9.5, 65.036, 130.571, 199.5]);
+      expect(() => openDataFile(bytes, { maxLaps: 4 })).toThrow(DataFileLimitError);
+      await expect(openLdSource(bytesSource(bytes), { maxLaps: 4 })).rejects.toThrow(expect.objectContaining({ limit: 'laps', max: 4 }));
+      expect(await bothReaders(bytes, { maxLaps: 5 })).toHaveLength(5);
+    });
+  });
+
   describe('a .ld lap counter placed by its Running Lap Time', () => {
     // 10 Hz, 20 s. The car crosses the line at 6.23 s and 13.48 s; the logger moves Lap Number 2 s later (8.3 s,
     // 15.5 s), when Running Lap Time, restarted from the line, reads 2.07 s and 2.02 s.
@@ -191,9 +259,8 @@ describe('laps from other sources and mixed per-lap datasets', () => {
         [0, 2.4, 'out'],
         [2.4, 20, 'in'],
       ]);
-      // Never leaving 0, or no lap channel at all: no laps.
+      // Never leaving 0: no laps.
       expect(await bothReaders(ld(() => 0, () => 0))).toEqual([]);
-      expect(edges(openDataFile(writeLdFile({ channels: [{ name: 'Running Lap Time', unit: 's', frequency: 10, samples: Array.from({ length: 200 }, (_, i) => (i < 29 ? 0 : i / 10 - 2.4)) }] })).laps)).toEqual([]);
     });
 
     it('when the laps come from a Beacon pulse channel or an .ldx, then the timer\'s start adds nothing', async () => {

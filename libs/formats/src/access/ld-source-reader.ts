@@ -12,6 +12,7 @@ import {
   isRunningLapTimeUnit,
   lapsFromBoundaries,
   refineLapBoundaries,
+  RunningLapTimeCrossings,
   runningLapTimeStart,
   runningLapTimeWindow,
   withRunningLapTimeStart,
@@ -79,7 +80,7 @@ const LAP_SCAN_CHUNK = 65_536;
  */
 async function lapChannelBoundaries(infos: readonly ChannelInfo[], blockOf: (name: string) => LdChannelBlock, readStored: (name: string, range?: SampleRange) => Promise<StoredChannel>, maxLaps: number): Promise<number[]> {
   const lapChannel = ldLapChannel(infos);
-  if (!lapChannel) return [];
+  if (!lapChannel) return runningLapTimeAlone(infos, blockOf, readStored, maxLaps);
   const count = blockOf(lapChannel.name).sampleCount;
   // One boundary is enough to pass a bound of 0 laps (a file without boundaries has none).
   const enough = Math.max(1, maxLaps);
@@ -137,6 +138,26 @@ async function lapChannelBoundaries(infos: readonly ChannelInfo[], blockOf: (nam
   const refined = refineLapBoundaries(boundaries, unit, 0, (boundary) => windows.get(boundary) as { times: number[]; values: Float64Array });
   if (!scan || leaves < 0) return refined;
   return withRunningLapTimeStart(boundaries, refined, runningLapTimeStart(leaves, leaves / frequency, leavesAt, unit, 0), lapPeriod);
+}
+
+/**
+ * The laps of a .ld with neither `Lap Number` nor `Beacon` (nor .ldx): the crossings its `Running Lap Time` gives alone
+ * (RunningLapTimeCrossings, as readLdFile finds them), scanned in reads of LAP_SCAN_CHUNK samples and stopped at
+ * `maxLaps` crossings (the file is then refused, as for a lap channel). None without such a channel in s or ms.
+ */
+async function runningLapTimeAlone(infos: readonly ChannelInfo[], blockOf: (name: string) => LdChannelBlock, readStored: (name: string, range?: SampleRange) => Promise<StoredChannel>, maxLaps: number): Promise<number[]> {
+  const running = ldRunningLapTimeChannel(infos);
+  if (running === null) return [];
+  const { sampleCount, frequency, unit } = blockOf(running);
+  if (!isRunningLapTimeUnit(unit)) return [];
+  const scan = new RunningLapTimeCrossings(unit, Math.max(1, maxLaps));
+  for (let from = 0; from < sampleCount && !scan.full; from += LAP_SCAN_CHUNK) {
+    const values = physicalChannel(await readStored(running, { from, to: Math.min(sampleCount, from + LAP_SCAN_CHUNK) })).samples as Float64Array;
+    scan.push(values, (k) => (from + k) / frequency);
+  }
+  const crossings = scan.finish();
+  if (crossings.length > 0 && crossings.length >= maxLaps) throw new DataFileLimitError(LD_FORMAT, 'laps', maxLaps, maxLaps + 1);
+  return crossings;
 }
 
 /** Reads samples [from, to) of a block: one read of exactly those bytes (offsets were checked against the size at open). */

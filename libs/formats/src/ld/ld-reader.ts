@@ -14,6 +14,7 @@ import {
   type FileProperties,
   lapsFromBoundaries,
   refineByRunningLapTime,
+  runningLapTimeCrossings,
   runningLapTimeStartOf,
   type SampleArray,
   uniqueName,
@@ -105,8 +106,12 @@ function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number
   if (beacons) return beacons;
   const infos = sources.map((s) => s.info);
   const lapChannel = ldLapChannel(infos);
-  if (!lapChannel) return [];
   const read = (name: string) => (sources.find((s) => s.info.name === name) as ChannelSource).read();
+  if (!lapChannel) {
+    // Neither Lap Number nor Beacon: the laps Running Lap Time gives alone.
+    const running = ldRunningLapTimeChannel(infos);
+    return running === null ? [] : runningLapTimeCrossings(read(running), options.maxLaps);
+  }
   const lapData = read(lapChannel.name);
   const boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(lapData, options.maxLaps) : boundariesFromBeaconPulses(lapData, options.maxLaps);
   // Moved back to the crossings Running Lap Time gives (the lap counter moves when the logger decoded the beacon).
