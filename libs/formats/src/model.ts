@@ -308,9 +308,28 @@ export class RunningLapTimeCrossings {
   }
 }
 
+/**
+ * The lap boundaries a file's channels give when no markers do (a `.ld` without `.ldx`, a CSV without `Beacon
+ * Markers`): the changes of a lap counter or the rising edges of a beacon pulse channel (`lap`), moved back to the
+ * crossings a running lap time channel (`running`, read only when there is something to place) gives
+ * (refineByRunningLapTime); with a counter, also where that timer first ran (withRunningLapTimeStart); with no lap
+ * channel, the crossings of the running lap time alone (runningLapTimeCrossings). `start`: the file's start time.
+ */
+export function boundariesOfLapChannels(lap: { kind: 'counter' | 'beacon'; read: () => ChannelData } | null, running: (() => ChannelData) | null, maxLaps: number | undefined, start: number): number[] {
+  if (!lap) return running === null ? [] : runningLapTimeCrossings(running(), maxLaps, start);
+  const lapData = lap.read();
+  const boundaries = lap.kind === 'counter' ? boundariesFromLapCounter(lapData, maxLaps) : boundariesFromBeaconPulses(lapData, maxLaps);
+  if (running === null) return boundaries;
+  const lapPeriod = 1 / lapData.frequency;
+  if (lap.kind !== 'counter') return boundaries.length > 0 ? refineByRunningLapTime(boundaries, running(), start, lapPeriod) : boundaries;
+  const timer = running();
+  const refined = boundaries.length > 0 ? refineByRunningLapTime(boundaries, timer, start, lapPeriod) : boundaries;
+  return withRunningLapTimeStart(boundaries, refined, runningLapTimeStartOf(timer, boundaries, lapPeriod, start), lapPeriod);
+}
+
 /** RunningLapTimeCrossings of a whole running lap time channel: the scan stops at `maxLaps` crossings, as a counter's. */
-export function runningLapTimeCrossings(data: ChannelData, maxLaps = DEFAULT_MAX_LAPS_PER_FILE): number[] {
-  const scan = new RunningLapTimeCrossings(data.unit, Math.max(1, maxLaps));
+export function runningLapTimeCrossings(data: ChannelData, maxLaps = DEFAULT_MAX_LAPS_PER_FILE, start = 0): number[] {
+  const scan = new RunningLapTimeCrossings(data.unit, Math.max(1, maxLaps), start);
   scan.push(data.samples as ArrayLike<number>, (k) => sampleTime(data.time, k));
   return scan.finish();
 }

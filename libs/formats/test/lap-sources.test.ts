@@ -365,6 +365,30 @@ describe('laps from other sources and mixed per-lap datasets', () => {
     expect(() => openDataFile([lap, lap, lap, lap], { maxLaps: 3 })).toThrow(expect.objectContaining({ limit: 'laps', max: 3 }));
   });
 
+  it('when a CSV has a Running Lap Time column in s or ms, then it places the Lap column\'s laps at the line, or gives them alone, as a .ld\'s does', () => {
+    // 10 Hz from 100 s: lines at 102.4 s (the timer leaves 0 at 102.9 s, reading 0.5) and 106.23 s; the Lap column moves
+    // at 108.3 s, 2 s late, when the timer (restarted at the line) reads 2.07.
+    const rows = Array.from({ length: 120 }, (_, i) => {
+      const t = Math.round((100 + i / 10) * 10) / 10;
+      const running = t < 102.9 ? 0 : Math.round((t - (t < 108.3 ? 102.4 : 106.23)) * 100) / 100;
+      return { t, lap: t < 108.3 ? 0 : 1, running };
+    });
+    const edges = (text: string) => openDataFile(csv(text)).laps.map((l) => [Math.round(l.startTime * 1e6) / 1e6, Math.round(l.endTime * 1e6) / 1e6, l.kind]);
+    const withCounter = `Time,Lap,Running Lap Time [s]\n${rows.map((r) => `${r.t},${r.lap},${r.running}`).join('\n')}\n`;
+    const expected = [
+      [100, 102.4, 'out'],
+      [102.4, 106.23, 'flying'],
+      [106.23, 112, 'in'],
+    ];
+    expect(edges(withCounter)).toEqual(expected);
+    expect(edges(`Time,Running Lap Time [ms]\n${rows.map((r) => `${r.t},${Math.round(r.running * 1000)}`).join('\n')}\n`)).toEqual(expected);
+    // In a unit that is not time it is not a timer: the Lap column's laps as it moved.
+    expect(edges(`Time,Lap,Running Lap Time [m]\n${rows.map((r) => `${r.t},${r.lap},${r.running}`).join('\n')}\n`)).toEqual([
+      [100, 108.3, 'out'],
+      [108.3, 112, 'in'],
+    ]);
+  });
+
   it('when a generic CSV has a Lap column, then laps start where it changes', () => {
     const file = openDataFile(csv('Time,Lap,Speed\n0,0,1\n0.5,0,2\n1.1,1,3\n1.4,1,4\n2.2,2,5\n'));
     // The last row's lap lasts one mean period (2.2 s over 4 steps): it holds that row, as lap 2 of the Lap column.

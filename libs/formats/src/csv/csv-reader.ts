@@ -1,6 +1,7 @@
 import { CorruptDataFileError } from '../errors';
 import {
-  boundariesFromLapCounter,
+  boundariesOfLapChannels,
+  isRunningLapTimeUnit,
   buildDataFile,
   type ChannelSource,
   type DataFile,
@@ -147,8 +148,10 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout, maxLaps?: numb
   const end = rows === 0 ? 0 : timeBaseEnd(base, timestamps);
   const duration = end - startTime;
   const lapCounter = sources.find((s) => /^lap( number)?$/i.test(s.info.name));
+  // A running lap time (s or ms) places a counter's laps at the line, or gives them alone, as a .ld's does.
+  const running = sources.find((s) => /^running lap time$/i.test(s.info.name) && isRunningLapTimeUnit(s.info.unit));
   const beacons = layout.preamble.get('Beacon Markers');
-  const boundaries = beacons ? beacons.map(Number).filter(Number.isFinite).map((t) => startTime + t) : lapCounter ? boundariesFromLapCounter(lapCounter.read(), maxLaps) : [];
+  const boundaries = beacons ? beacons.map(Number).filter(Number.isFinite).map((t) => startTime + t) : boundariesOfLapChannels(lapCounter ? { kind: 'counter', read: lapCounter.read } : null, running ? running.read : null, maxLaps, startTime);
   const laps = lapsFromBoundaries(startTime, startTime + duration, boundaries, format, maxLaps);
   return buildDataFile({ format, properties: csvProperties(layout.preamble), startTime, duration, laps }, sources);
 }

@@ -3,8 +3,7 @@ import { BinaryView, LITTLE_ENDIAN_HOST } from '../binary-view';
 import { decodeHalf } from '../float16';
 import { DataFileLimitError, DEFAULT_MAX_CHANNELS_PER_FILE, limitOption, UnsupportedFeatureError } from '../errors';
 import {
-  boundariesFromBeaconPulses,
-  boundariesFromLapCounter,
+  boundariesOfLapChannels,
   buildDataFile,
   type ChannelData,
   type ChannelInfo,
@@ -13,12 +12,8 @@ import {
   emptyProperties,
   type FileProperties,
   lapsFromBoundaries,
-  refineByRunningLapTime,
-  runningLapTimeCrossings,
-  runningLapTimeStartOf,
   type SampleArray,
   uniqueName,
-  withRunningLapTimeStart,
 } from '../model';
 import { CHANNEL, EVENT, HEADER, type LdSampleType, ldSampleType, SAMPLE_BYTES, scalingTerms, VEHICLE, VENUE } from './ld-layout';
 import { ldxBeaconTimes } from './ldx';
@@ -106,23 +101,9 @@ function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number
   if (beacons) return beacons;
   const infos = sources.map((s) => s.info);
   const lapChannel = ldLapChannel(infos);
-  const read = (name: string) => (sources.find((s) => s.info.name === name) as ChannelSource).read();
-  if (!lapChannel) {
-    // Neither Lap Number nor Beacon: the laps Running Lap Time gives alone.
-    const running = ldRunningLapTimeChannel(infos);
-    return running === null ? [] : runningLapTimeCrossings(read(running), options.maxLaps);
-  }
-  const lapData = read(lapChannel.name);
-  const boundaries = lapChannel.kind === 'counter' ? boundariesFromLapCounter(lapData, options.maxLaps) : boundariesFromBeaconPulses(lapData, options.maxLaps);
-  // Moved back to the crossings Running Lap Time gives (the lap counter moves when the logger decoded the beacon).
   const runningName = ldRunningLapTimeChannel(infos);
-  if (runningName === null) return boundaries;
-  const lapPeriod = 1 / lapData.frequency;
-  if (lapChannel.kind !== 'counter') return boundaries.length > 0 ? refineByRunningLapTime(boundaries, read(runningName), 0, lapPeriod) : boundaries;
-  // With Lap Number, also where Running Lap Time started from 0: the end of an out-lap the counter did not count.
-  const running = read(runningName);
-  const refined = boundaries.length > 0 ? refineByRunningLapTime(boundaries, running, 0, lapPeriod) : boundaries;
-  return withRunningLapTimeStart(boundaries, refined, runningLapTimeStartOf(running, boundaries, lapPeriod, 0), lapPeriod);
+  const reader = (name: string) => (sources.find((s) => s.info.name === name) as ChannelSource).read;
+  return boundariesOfLapChannels(lapChannel && { kind: lapChannel.kind, read: reader(lapChannel.name) }, runningName === null ? null : reader(runningName), options.maxLaps, 0);
 }
 
 export function readProperties(bin: FieldReader): FileProperties {
