@@ -5,7 +5,7 @@
  * against a reference over distance (`lapDelta`).
  */
 export { distanceFromChannel, integrateDistance, lapDistances, metresPerLengthUnit, metresPerSecond, UnknownLengthUnitError, UnknownSpeedUnitError } from './distance';
-export { interpolateLinear, interpolateStep, lowerBound } from './interpolate';
+export { interpolateLinear, interpolateStep, lowerBound, upperBound } from './interpolate';
 export { isDiscreteChannel, type ChannelDescription } from './discrete';
 export { DEFAULT_DELTA_POINTS, lapDelta, lineTrace, type LapDelta, type LapTrace } from './delta';
 export { pickDistanceSource, type CatalogueChannel, type DistanceSource } from './source';

@@ -16,7 +16,7 @@ export function lowerBound(xs: ArrayLike<number>, x: number): number {
 }
 
 /** First index i with xs[i] > x (xs sorted ascending); xs.length when none. */
-function upperBound(xs: ArrayLike<number>, x: number): number {
+export function upperBound(xs: ArrayLike<number>, x: number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {

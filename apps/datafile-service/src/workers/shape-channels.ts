@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { applyConversion, channelRecordsJsonChunks, compactSamples, downsampleSeries, IDENTITY, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
-import { interpolateLinear, interpolateStep, lowerBound } from '@pitwall/laps';
+import { interpolateLinear, interpolateStep, upperBound } from '@pitwall/laps';
 import type { ArrowStreamMetadata } from './arrow-channels';
 
 /** One channel of a read as the service hands it to the pool: stored values of the scope and their conversion. */
@@ -102,7 +102,7 @@ function resampled(c: StoredSlice, grid: NonNullable<ShapeTask['resample']>): Re
   // Past the last sample: a held channel keeps it for one sample period, as a sample holds everywhere else.
   if (held && n > 0 && c.frequency > 0) {
     const last = times[n - 1] as number;
-    for (let k = upperBoundOf(at, last); k < at.length && (at[k] as number) - last < 1 / c.frequency; k++) samples[k] = values[n - 1] as number;
+    for (let k = upperBound(at, last); k < at.length && (at[k] as number) - last < 1 / c.frequency; k++) samples[k] = values[n - 1] as number;
   }
   let gaps: Uint8Array | undefined;
   samples.forEach((v, k) => {
@@ -111,11 +111,4 @@ function resampled(c: StoredSlice, grid: NonNullable<ShapeTask['resample']>): Re
     gaps[k] = 1;
   });
   return { name: c.name, unit: c.unit, frequency: grid.rate, dimension: 1, startTime: grid.start, samples, conversion: IDENTITY, ...(gaps ? { gaps } : {}) };
-}
-
-/** The first index of ascending `xs` past `x`. */
-function upperBoundOf(xs: Float64Array, x: number): number {
-  let k = lowerBound(xs, x);
-  while (k < xs.length && (xs[k] as number) <= x) k++;
-  return k;
 }
