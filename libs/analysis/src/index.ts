@@ -8,7 +8,7 @@
  */
 export { sampleDurations, type TimedSeries } from './series';
 export { channelStats, type ChannelStats } from './channel-stats';
-export { bestLap, sectorTimes, SPLIT_LOG_DELAY, splitChanges, splitSectorsOfLaps, theoreticalBest, timeAtDistance, type LapDistanceTrace, type SplitChange, type TheoreticalBest, type TimedLap } from './sectors';
+export { bestLap, sectorStarts, sectorTimes, SPLIT_LOG_DELAY, splitChanges, splitSectorsOfLaps, theoreticalBest, timeAtDistance, type LapDistanceTrace, type SplitChange, type TheoreticalBest, type TimedLap } from './sectors';
 export { onFastestTimeBase, type ResampleInput } from './resample';
 export { scatter, type DensityCell, type GridAxis, type Scatter, type ScatterOptions } from './scatter';
 export { evenEdges, histogram, type Histogram } from './histogram';

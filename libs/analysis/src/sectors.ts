@@ -29,6 +29,11 @@ export function timeAtDistance(trace: LapDistanceTrace, distance: number): numbe
   return undefined;
 }
 
+/** The sectors' start distances as timed: 0 first whether or not it is listed, then the listed ones past 0. */
+export function sectorStarts(startDistances: readonly number[]): number[] {
+  return [0, ...startDistances.filter((d) => d > 0)];
+}
+
 /**
  * Sector times of one lap from the sectors' start distances (metres from the lap's start, ascending; the first
  * sector starts at 0 whether or not it is listed): each sector from the moment the car first reached its start to
@@ -36,7 +41,7 @@ export function timeAtDistance(trace: LapDistanceTrace, distance: number): numbe
  * reaches (an in-lap into the pits, a trace with gaps) is null.
  */
 export function sectorTimes(trace: LapDistanceTrace, lapTime: number, startDistances: readonly number[]): (number | null)[] {
-  const starts = [0, ...startDistances.filter((d) => d > 0)];
+  const starts = sectorStarts(startDistances);
   // Each boundary is taken to the nanosecond first, and a sector is the whole nanoseconds between two: a lap's sectors
   // then add up to its lap time exactly (rounding each difference instead left 61.899999999 for a 61.9 s lap).
   const at = starts.map((d) => nanoseconds(timeAtDistance(trace, d)));

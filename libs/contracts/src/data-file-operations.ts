@@ -130,10 +130,10 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
       summary: `Extension: each lap's time and sectors, the best and theoretical best lap, and per channel per lap min, max, mean and time above a threshold, of a ${S}'s dataset`,
       query: z.object({}),
       body: LapStatsBody,
-      response: jsonResponse(200, LapStatsJson, 'entityId, entityType, attachedFileGroupName, channels, sectors, laps, bestLap, theoreticalBest, theoreticalBestNote'),
+      response: jsonResponse(200, LapStatsJson, 'entityId, entityType, attachedFileGroupName, channels, sectors, laps, bestLap, theoreticalBest, theoreticalBestNote (and sectorStatisticsNote with perSector)'),
       target: toBus(DATAFILE_COMMANDS.lapStats, (r) => {
         const body = r.body as LapStatsBody;
-        return { ...dataset(r), channels: body.channels, thresholds: body.thresholds ?? {}, ...(body.sectorStartDistances ? { sectorStartDistances: body.sectorStartDistances } : {}) };
+        return { ...dataset(r), channels: body.channels, thresholds: body.thresholds ?? {}, ...(body.sectorStartDistances ? { sectorStartDistances: body.sectorStartDistances } : {}), ...(body.perSector ? { perSector: true } : {}) };
       }),
       client: [{ name: `get${S}DataFileLapStats`, body: { name: 'body', type: 'LapStatsBody' }, returns: 'LapStatsJson' }],
     }),

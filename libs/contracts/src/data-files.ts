@@ -325,6 +325,7 @@ export const LapStatsBody = z
     channels: z.array(ChannelName).max(MAX_LAP_STATS_CHANNELS, atMostItems('MAX_LAP_STATS_CHANNELS')),
     thresholds: z.record(z.string(), FiniteNumber).optional(),
     sectorStartDistances: z.array(FiniteNumber.refine((d) => d >= 0, { error: 'must be 0 or more' })).max(MAX_SECTORS).optional(),
+    perSector: z.boolean().nullable().optional().meta({ description: "Also each channel's statistics in each sector of each lap (default false)" }),
   })
   .superRefine(
     (body, ctx) => {
@@ -383,7 +384,7 @@ export const HistogramBody = z
   .meta({ id: 'HistogramBody' });
 export type HistogramBody = z.infer<typeof HistogramBody>;
 
-export const DataFileLapStatsRequest = z.strictObject({ ...DatasetRef, channels: z.array(z.string()), thresholds: z.record(z.string(), z.number()), sectorStartDistances: z.array(z.number()).optional() });
+export const DataFileLapStatsRequest = z.strictObject({ ...DatasetRef, channels: z.array(z.string()), thresholds: z.record(z.string(), z.number()), sectorStartDistances: z.array(z.number()).optional(), perSector: z.boolean().optional() });
 export const DataFileScatterRequest = z.strictObject({ ...DatasetRef, x: z.string(), y: z.string(), colour: z.string().optional(), lapIndex: z.number().int().optional(), maxPoints: z.number().int().optional(), gridSize: z.number().int().optional() });
 export const DataFileHistogramRequest = z.strictObject({ ...DatasetRef, channel: z.string(), lapIndex: z.number().int().optional(), bins: z.number().int().optional(), edges: z.array(z.number()).optional() });
 export type DataFileLapStatsRequest = z.infer<typeof DataFileLapStatsRequest>;
@@ -392,6 +393,16 @@ export type DataFileHistogramRequest = z.infer<typeof DataFileHistogramRequest>;
 
 const NullableNumber = (description: string) => z.number().nullable().meta({ description });
 const ChannelRef = z.object({ name: z.string(), unit: z.string() });
+
+/** A channel's figures in one sector of one lap (perSector). */
+const SectorStatsJson = z.object({
+  min: NullableNumber('Smallest value in the sector (null: no sample)'),
+  max: NullableNumber('Largest value in the sector'),
+  mean: NullableNumber('Time-weighted mean over the sector'),
+  stdDev: NullableNumber('Time-weighted standard deviation over the sector'),
+  timeAbove: NullableNumber('Seconds strictly above the threshold (null without a threshold)'),
+  timeBelow: NullableNumber('Seconds strictly below the threshold (null without a threshold)'),
+});
 
 /** The lap statistics answer. */
 export const LapStatsJson = z
@@ -425,6 +436,11 @@ export const LapStatsJson = z
             stdDev: NullableNumber('Time-weighted standard deviation over the lap (of the population; 0 for a constant channel)'),
             timeAbove: NullableNumber('Seconds strictly above the threshold (null without a threshold)'),
             timeBelow: NullableNumber('Seconds strictly below the threshold (null without a threshold)'),
+            sectors: z
+              .array(SectorStatsJson.nullable())
+              .nullable()
+              .optional()
+              .meta({ description: 'With perSector: the same figures in each sector of the lap, in order (null for a sector the lap did not time); null without sectors. Absent without perSector' }),
           }),
         ),
       }),
@@ -435,6 +451,7 @@ export const LapStatsJson = z
       .nullable()
       .meta({ description: 'The sum of the best time of each sector over the flying laps, with the lap each came from; null when it cannot be computed (see theoreticalBestNote)' }),
     theoreticalBestNote: z.string().nullable().meta({ description: 'Why theoreticalBest is null' }),
+    sectorStatisticsNote: z.string().nullable().optional().meta({ description: "With perSector: why the laps' channels have no per-sector figures (null when they have them). Absent without perSector" }),
   })
   .meta({ id: 'LapStats' });
 export type LapStatsJson = z.infer<typeof LapStatsJson>;

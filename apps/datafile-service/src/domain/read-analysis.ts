@@ -8,6 +8,7 @@ import { buffersOf } from './read-channels';
 import { withinSampleBudget } from './read-budget';
 import { catalogueWith, decodesOf } from './math-lookup';
 import { slicesOf, type MathReads } from './read-math-channels';
+import { sectorStarts } from '@pitwall/analysis';
 import type { AnalysisTask, DatasetEcho } from '../workers/analysis';
 import type { StoredSlice } from '../workers/shape-channels';
 
@@ -33,6 +34,8 @@ export interface LapStatsRead {
   channels: readonly string[];
   thresholds: Record<string, number>;
   sectorStartDistances?: readonly number[];
+  /** Also each channel's statistics in each sector of each lap. */
+  perSector?: boolean;
 }
 
 export interface ScatterRead {
@@ -70,10 +73,14 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
     );
   }
   const distinct = names.map((name) => byName.get(name) as ChannelInfo);
-  // The answer holds a statistic per lap per channel: refused before any work when that is more than one answer may hold.
-  const cells = file.laps.length * distinct.length;
+  // The answer holds a statistic per lap per channel (and per sector of it, with perSector and sectors by distance, whose
+  // count is known here): refused before any work when that is more than one answer may hold. Split sectors are counted
+  // once their channel is read (the pool task leaves their figures out past the bound, and says so).
+  const sectorCount = read.perSector && read.sectorStartDistances ? sectorStarts(read.sectorStartDistances).length : 0;
+  const cells = file.laps.length * distinct.length * (1 + sectorCount);
   if (cells > parts.limits.maxLapStatsCells) {
-    const why = `${file.laps.length} laps × ${distinct.length} channels are ${cells} lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is ${parts.limits.maxLapStatsCells}): ask fewer channels at once`;
+    const shape = sectorCount > 0 ? `${file.laps.length} laps × ${distinct.length} channels × (1 + ${sectorCount} sectors)` : `${file.laps.length} laps × ${distinct.length} channels`;
+    const why = `${shape} are ${cells} lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is ${parts.limits.maxLapStatsCells}): ask fewer channels at once${sectorCount > 0 ? ', or without perSector' : ''}`;
     throw AppError.badRequest(`The lap statistics of ${ref.type} ${ref.id} dataset '${ref.group}' would be too many: ${why}`, { channels: [why] });
   }
   const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;
@@ -99,6 +106,7 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
     }),
     ...(sectors ? { sectors } : {}),
     ...(splits ? { splits } : {}),
+    ...(read.perSector ? { perSector: { maxCells: parts.limits.maxLapStatsCells } } : {}),
   };
   const all = [...task.channels.map((c) => c.slice), ...(sectors ? [sectors.slice] : []), ...(splits ? [splits.slice] : [])];
   return run(task, all, parts.pool, signal);

@@ -1,4 +1,4 @@
-import { bestLap, channelStats, evenEdges, histogram, onFastestTimeBase, scatter, sectorTimes, splitChanges, splitSectorsOfLaps, theoreticalBest, type TimedLap } from '@pitwall/analysis';
+import { bestLap, channelStats, evenEdges, histogram, onFastestTimeBase, scatter, sectorStarts, sectorTimes, splitChanges, splitSectorsOfLaps, theoreticalBest, type TimedLap } from '@pitwall/analysis';
 import { applyConversion, toNanosecond } from '@pitwall/channels';
 import type { HistogramJson, LapDistanceSourceJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
 import { lowerBound } from '@pitwall/laps';
@@ -22,6 +22,8 @@ export interface LapStatsTask {
   sectors?: { slice: StoredSlice; source: LapDistanceSourceJson; startDistances: number[] };
   /** Without sectors by distance: the whole file's split time channel (the logger's split beacons), when it has one. */
   splits?: { slice: StoredSlice };
+  /** Also each channel's figures in each sector of each lap, while laps × channels × (1 + sectors) is at most `maxCells`. */
+  perSector?: { maxCells: number };
 }
 
 export interface ScatterTask {
@@ -81,7 +83,13 @@ function lapStats(task: LapStatsTask): LapStatsJson {
   const series = task.channels.map((c) => physical(c.slice));
   const distance = task.sectors ? { slice: task.sectors.slice, times: physical(task.sectors.slice).times } : undefined;
   const split = task.splits ? splitsOf(task.laps, task.splits.slice) : undefined;
-  const sectorCount = task.sectors ? [0, ...task.sectors.startDistances.filter((d) => d > 0)].length : (split?.count ?? 0);
+  const sectorCount = task.sectors ? sectorStarts(task.sectors.startDistances).length : (split?.count ?? 0);
+  const perSectorNote = task.perSector ? sectorStatisticsNote(task, sectorCount) : undefined;
+  const perSector = perSectorNote === null;
+  const statsOf = (values: ReturnType<typeof physical>, start: number, end: number, threshold: number | null) => {
+    const { min, max, mean, stdDev, timeAbove, timeBelow } = channelStats(values, start, end, threshold ?? undefined);
+    return { min, max, mean, stdDev, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove), timeBelow: timeBelow === null ? null : toNanosecond(timeBelow) };
+  };
   const laps = task.laps.map((lap, j) => {
     const lapTime = toNanosecond(lap.endTime - lap.startTime);
     let sectors: (number | null)[] | null = null;
@@ -93,10 +101,13 @@ function lapStats(task: LapStatsTask): LapStatsJson {
       const own = split.perLap[j];
       sectors = own && own.length === split.count ? own.map(toNanosecond) : Array.from({ length: split.count }, () => null);
     }
+    // Each timed sector's span on the file's time axis: from the lap's start plus the sectors before it (null: untimed).
+    const spans = perSector && sectors ? sectorSpans(lap.startTime, lap.endTime, sectors) : undefined;
     const channels = task.channels.map((c, k) => {
       const values = series[k] as ReturnType<typeof physical>;
-      const { min, max, mean, stdDev, timeAbove, timeBelow } = channelStats(values, lap.startTime, lap.endTime, c.threshold ?? undefined);
-      return { name: c.name, min, max, mean, stdDev, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove), timeBelow: timeBelow === null ? null : toNanosecond(timeBelow) };
+      const stats = { name: c.name, ...statsOf(values, lap.startTime, lap.endTime, c.threshold) };
+      if (!task.perSector) return stats;
+      return { ...stats, sectors: spans ? spans.map((span) => (span ? statsOf(values, span.start, span.end, c.threshold) : null)) : null };
     });
     return { lapIndex: lap.lapIndex, kind: lap.kind, startTime: lap.startTime, lapTime, sectorTimes: sectors, channels };
   });
@@ -109,7 +120,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
     ...task.echo,
     channels: task.channels.map((c) => ({ name: c.name, unit: c.unit, threshold: c.threshold })),
     sectors: task.sectors
-      ? { count: sectorCount, startDistances: [0, ...task.sectors.startDistances.filter((d) => d > 0)], source: task.sectors.source }
+      ? { count: sectorCount, startDistances: sectorStarts(task.sectors.startDistances), source: task.sectors.source }
       : split && task.splits
         ? { count: split.count, startDistances: [], source: { kind: 'splits' as const, channel: task.splits.slice.name } }
         : null,
@@ -117,6 +128,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
     bestLap: best ? { lapIndex: best.lapIndex, lapTime: best.lapTime } : null,
     theoreticalBest: ideal ? { lapTime: toNanosecond(ideal.lapTime), sectors: ideal.sectors.map((s) => ({ time: s.time, lapIndex: s.lapIndex })) } : null,
     theoreticalBestNote: ideal ? null : noTheoreticalBest(task, flying.length, sectorCount),
+    ...(task.perSector ? { sectorStatisticsNote: perSectorNote ?? null } : {}),
   };
 }
 
@@ -134,6 +146,30 @@ function splitsOf(laps: LapStatsTask['laps'], slice: StoredSlice): { perLap: (nu
   let most = 0;
   for (const [n, laps] of [...counts].sort((a, b) => a[0] - b[0])) if (laps > most) [count, most] = [n, laps];
   return count > 0 ? { perLap, count } : undefined;
+}
+
+/**
+ * The sectors of a lap as spans of the file's time axis, [start, end): from the lap's start, each after the one before,
+ * the last to the lap's end (the sectors add up to the lap). From an untimed sector on, null: its start is unknown (on
+ * a distance trace, whose distances only grow, a sector is untimed when the lap never reached it, and so are the rest).
+ */
+function sectorSpans(lapStart: number, lapEnd: number, times: readonly (number | null)[]): ({ start: number; end: number } | null)[] {
+  let at: number | null = lapStart;
+  return times.map((time, k) => {
+    if (at === null || time === null) return (at = null);
+    const span = { start: at, end: k === times.length - 1 ? lapEnd : at + time };
+    at = span.end;
+    return span;
+  });
+}
+
+/** Why a perSector read has no per-sector figures, or null when it has them. */
+function sectorStatisticsNote(task: LapStatsTask, sectorCount: number): string | null {
+  if (sectorCount === 0) return 'No sectors (see theoreticalBestNote): there are no per-sector statistics';
+  const cells = task.laps.length * task.channels.length * (1 + sectorCount);
+  const most = task.perSector?.maxCells ?? 0;
+  if (cells <= most) return null;
+  return `${task.laps.length} laps × ${task.channels.length} channels × (1 + ${sectorCount} sectors) are ${cells} lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is ${most}): the per-sector statistics are left out; ask fewer channels at once`;
 }
 
 function noTheoreticalBest(task: LapStatsTask, flyingLaps: number, sectorCount: number): string {

@@ -82,6 +82,48 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       expect(body.theoreticalBestNote).toBeNull();
     });
 
+    test('when perSector is asked with two sectors, then each lap\'s channel has its figures in each sector, which add up to the lap\'s', async () => {
+      const body = await answer(await post('lapstats', { channels: ['Throttle'], thresholds: { Throttle: 50 }, sectorStartDistances: [0, 50], perSector: true }));
+      expect(body.sectorStatisticsNote).toBeNull();
+      const [, lap1, lap2] = body.laps;
+      // Lap 1 at 10 m/s: two sectors of 5 s, each five whole seconds of 0..90 %: 2 s above 50 % in each.
+      const [a, b] = lap1.channels[0].sectors;
+      for (const sector of [a, b]) {
+        expect(sector).toMatchObject({ min: 0, max: 90 });
+        expect(sector.mean).toBeCloseTo(45, 9);
+        expect(sector.timeAbove).toBeCloseTo(2, 9);
+      }
+      // Lap 2 at 20 m/s: 20 to 22.5 s (0..90, 0..90, 0..40: mean 40, 0.8 s above), then 22.5 to 30 s (mean 350 / 7.5).
+      const [c, d] = lap2.channels[0].sectors;
+      expect(c).toMatchObject({ min: 0, max: 90 });
+      expect(c.mean).toBeCloseTo(40, 9);
+      expect(c.timeAbove).toBeCloseTo(0.8, 9);
+      expect(d.mean).toBeCloseTo(350 / 7.5, 9);
+      expect(d.timeAbove).toBeCloseTo(3.2, 9);
+      // On every lap the sectors' time-weighted means and times above make the lap's.
+      for (const lap of body.laps) {
+        const [channel] = lap.channels;
+        const weighted = channel.sectors.reduce((sum: number, sector: Json, k: number) => sum + sector.mean * lap.sectorTimes[k], 0);
+        expect(weighted / lap.lapTime).toBeCloseTo(channel.mean, 9);
+        expect(channel.sectors.reduce((sum: number, sector: Json) => sum + sector.timeAbove, 0)).toBeCloseTo(channel.timeAbove, 9);
+      }
+      // Without perSector the answer has neither.
+      const plain = await answer(await post('lapstats', { channels: ['Throttle'], sectorStartDistances: [0, 50] }));
+      expect('sectorStatisticsNote' in plain).toBe(false);
+      expect('sectors' in plain.laps[1].channels[0]).toBe(false);
+    });
+
+    test('when perSector is asked without sectors, then the channels\' sectors are null and the answer says why; past LAPSTATS_MAX_CELLS counting the sectors, 400 naming it', async () => {
+      const none = await answer(await post('lapstats', { channels: ['Throttle'], perSector: true }));
+      expect(none.laps.every((l: Json) => l.channels[0].sectors === null)).toBe(true);
+      expect(none.sectorStatisticsNote).toMatch(/^No sectors/);
+      // 4 laps × 2 channels × (1 + 2 sectors) = 24 > 12; without perSector the same read fits.
+      const over = await answer(await post('lapstats', { channels: ['Throttle', 'Brake Temp'], sectorStartDistances: [0, 50], perSector: true }), 400);
+      expect(over.errors).toEqual({ channels: ['4 laps × 2 channels × (1 + 2 sectors) are 24 lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is 12): ask fewer channels at once, or without perSector'] });
+      expect((await post('lapstats', { channels: ['Throttle', 'Brake Temp'], sectorStartDistances: [0, 50] })).status).toBe(200);
+      expect((await answer(await post('lapstats', { channels: ['Throttle'], perSector: 'yes' }), 400)).errors).toEqual({ perSector: [expect.any(String)] });
+    });
+
     test('when no sectors are given, then the laps have no sector times and the answer says why there is no theoretical best', async () => {
       const body = await answer(await post('lapstats', { channels: [] }));
       expect(body.sectors).toBeNull();
