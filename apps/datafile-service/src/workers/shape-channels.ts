@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import { applyConversion, channelRecordsJsonChunks, compactSamples, downsampleSeries, IDENTITY, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
+import { applyConversion, channelRecordsJsonChunks, compactSamples, downsampleSeries, IDENTITY, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toNanosecond, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
 import { interpolateLinear, interpolateStep, upperBound } from '@pitwall/laps';
 import type { ArrowStreamMetadata } from './arrow-channels';
@@ -95,8 +95,11 @@ export function shapeOne(c: StoredSlice | EventSeries, task: ShapeTask): ReadSer
 function resampled(c: StoredSlice, grid: NonNullable<ShapeTask['resample']>): ReadSeries {
   const values = Float64Array.from(applyConversion(c.samples, c.conversion), (v, i) => (c.gaps?.[i] === 1 ? NaN : v));
   const n = values.length;
-  const times = c.times ?? Float64Array.from({ length: n }, (_, i) => c.startTime + i / c.frequency);
-  const at = Float64Array.from({ length: grid.count }, (_, k) => grid.start + k / grid.rate);
+  // Both to the nanosecond (as every time a read answers): a grid point on a sample is then exactly at it, whatever
+  // sums gave the two (a slice from 199.9 s puts its sample of 200.2 s at 200.20000000000002), so a held channel takes
+  // that sample, not the one before, and a linear one its value, not one a rounding off it.
+  const times = c.times ?? Float64Array.from({ length: n }, (_, i) => toNanosecond(c.startTime + i / c.frequency));
+  const at = Float64Array.from({ length: grid.count }, (_, k) => toNanosecond(grid.start + k / grid.rate));
   const held = grid.held.includes(c.name);
   const samples = held ? interpolateStep(times, values, at) : interpolateLinear(times, values, at);
   // Past the last sample: a held channel keeps it for one sample period, as a sample holds everywhere else.

@@ -97,6 +97,28 @@ describe('channel reads resampled onto one time base (?rate=)', () => {
     expect(binary.status).toBe(200);
   });
 
+  test('when a window\'s grid points fall on samples, then each takes that sample\'s value exactly: the gear it changed to, the logged number with no rounding off it', async () => {
+    // Sample1's Gear (5 Hz) goes from 4 to 2 at its sample of 200.2 s; read in a window from 199.9 s at 100 Hz.
+    const whole: Json = await (await post({ channels: ['Gear', 'Throttle Pos'], mode: 0 })).json();
+    // The JSON record has no start time: Sample1's channels start at 0 s, and a rate read's grid at the window's start.
+    const logged = (name: string, t: number) => {
+      const record = whole.channels.find((c: Json) => c.name === name);
+      const i = Math.round(t * record.frequency);
+      expect(Math.abs(i / record.frequency - t)).toBeLessThan(1e-9);
+      return record.samples[i] as number;
+    };
+    const read: Json = await (await post({ channels: ['Gear', 'Throttle Pos'], mode: 2, startTime: 199.9, duration: 1 }, '?rate=100')).json();
+    for (const record of read.channels) {
+      const period = 1 / whole.channels.find((c: Json) => c.name === record.name).frequency;
+      for (let k = 0; k < record.samples.length; k++) {
+        const t = 199.9 + k / record.frequency;
+        const onSample = Math.abs(Math.round(t / period) * period - t) < 1e-9;
+        if (onSample) expect({ name: record.name, t, value: record.samples[k] }).toEqual({ name: record.name, t, value: logged(record.name, t) });
+      }
+    }
+    expect(logged('Gear', 200.2)).not.toBe(logged('Gear', 200));
+  });
+
   test('when rate comes with maxPoints, is not a number of Hz from 0.001 to 1000000, names a text channel, or would need more samples than the budget, then a 400 or a 413 names it', async () => {
     const problem = async (r: Response, status: number) => {
       expect(r.status).toBe(status);
