@@ -54,7 +54,8 @@ function reachOfCall(callee: keyof typeof TIME_FUNCTIONS, parameter: number): Re
       // Central difference: one sample each side (one-sided only at the series' own ends).
       return { start: false, before: { seconds: 0, samples: 1 }, after: { seconds: 0, samples: 1 } };
     case 'smooth': {
-      const half: Margin = { seconds: parameter / 2, samples: 0 };
+      // And one sample more: a sample at the window's edge is in it within a nanosecond of rounding (time-functions.ts).
+      const half: Margin = { seconds: parameter / 2, samples: 1 };
       return { start: false, before: half, after: half };
     }
     case 'integral':

@@ -6,7 +6,7 @@
  *   NaN where a sample it reads is NaN; NaN for a series of one sample.
  * - integral(x): cumulative trapezoid from 0 at the first sample of the evaluated range; an interval touching a gap adds
  *   nothing (the sum holds across the gap), the gap's samples themselves are NaN.
- * - smooth(x, seconds): centred moving average over [t − s/2, t + s/2]; gaps are left out of the average, a gap's own
+ * - smooth(x, seconds): centred moving average over [t − s/2, t + s/2] (its ends to the nanosecond); gaps are left out of the average, a gap's own
  *   sample stays NaN.
  * - lowpass(x, hz): first-order IIR (an RC filter): y += α (x − y), α = dt / (RC + dt), RC = 1 / (2π hz), dt each
  *   sample's own step; starts at the first value, and restarts at the first value after a gap.
@@ -71,6 +71,9 @@ export function integral(x: Float64Array, t: Float64Array, out: Float64Array): F
  */
 const SMOOTH_DRIFT = 1024;
 
+/** How far (s) a sample may lie outside smooth's window by rounding and still be in it: a nanosecond. */
+const WINDOW_TOLERANCE_S = 1e-9;
+
 export function smooth(x: Float64Array, t: Float64Array, seconds: number, out: Float64Array): Float64Array {
   const n = x.length;
   const half = seconds / 2;
@@ -86,7 +89,9 @@ export function smooth(x: Float64Array, t: Float64Array, seconds: number, out: F
   let positive = 0;
   for (let i = 0; i < n; i++) {
     const ti = t[i];
-    while (hi < n && t[hi] <= ti + half) {
+    // The window's ends to the nanosecond (as the reads give times): 32.2 − 0.5 is 31.700000000000003, and the sample
+    // of 31.7 s is in the window.
+    while (hi < n && t[hi] <= ti + half + WINDOW_TOLERANCE_S) {
       const v = source[hi++];
       if (v === v) {
         count++;
@@ -100,7 +105,7 @@ export function smooth(x: Float64Array, t: Float64Array, seconds: number, out: F
         }
       }
     }
-    while (lo < hi && t[lo] < ti - half) {
+    while (lo < hi && t[lo] < ti - half - WINDOW_TOLERANCE_S) {
       const v = source[lo++];
       if (v === v) {
         count--;

@@ -66,6 +66,16 @@ describe('math-channel language', () => {
     expected.forEach((v, i) => (Number.isNaN(v) ? expect(y[i]).toBeNaN() : expect(y[i]).toBeCloseTo(v, 12)));
   });
 
+  it('when a window\'s edge falls on a sample but its sum rounds past it, then that sample is still in the window', () => {
+    // A data engineer's trial: at 10 Hz, 32.2 − 0.5 is 31.700000000000003, which left the sample of 31.7 s out of
+    // smooth(x, 1) at 32.2 s. Each window of ±0.5 s holds 11 samples, whatever rounding its ends took.
+    const t = timeBase(4540, 10);
+    const x = Float64Array.from(t, (_, i) => i);
+    const y = math('smooth(x, 1)', ['x']).evaluate({ x }, undefined, { time: t });
+    expect(32.2 - 0.5).toBeGreaterThan(31.7);
+    for (let i = 5; i < 4535; i++) if (y[i] !== i) throw new Error(`smooth at ${t[i]} s is ${y[i]}, not the mean ${i} of the 11 samples around it`);
+  });
+
   it('when a 1e17 passes through smooth(x, 0.1) among ones, then once it has left the window the mean is 1 again', () => {
     // The trial's case: smooth(if(lapTime() < 5, 1e17, 1) + "Ground Speed"*0, 0.1) over a 20 Hz lap of 60 s.
     const t = timeBase(1200, 20);

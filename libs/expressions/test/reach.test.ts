@@ -9,19 +9,19 @@ describe('the reach of a math channel: what its value at a time reads beyond tha
     expect(reachOf('"Ground Speed" / 3.6 + abs(Steer) * lapTime()')).toEqual({ own: NO_REACH, through: new Map([['Ground Speed', NO_REACH], ['Steer', NO_REACH]]) });
   });
 
-  test('when each time function is read, then derivative reads a sample each side, smooth half its width, integral and lowpass every sample from the first', () => {
+  test('when each time function is read, then derivative reads a sample each side, smooth half its width and a sample, integral and lowpass every sample from the first', () => {
     expect(reachOf('derivative(x)').own).toEqual(reach(false, [0, 1], [0, 1]));
-    expect(reachOf('smooth(x, 0.5)').own).toEqual(reach(false, [0.25, 0], [0.25, 0]));
+    expect(reachOf('smooth(x, 0.5)').own).toEqual(reach(false, [0.25, 1], [0.25, 1]));
     expect(reachOf('integral(x)').own).toEqual(reach(true, [0, 0], [0, 0]));
     expect(reachOf('lowpass(x, 10)').own).toEqual(reach(true, [0, 0], [0, 0]));
   });
 
   test('when time functions nest, then their margins add up; side by side, the wider of each is taken', () => {
-    expect(reachOf('derivative(smooth(derivative(x), 2))').own).toEqual(reach(false, [1, 2], [1, 2]));
+    expect(reachOf('derivative(smooth(derivative(x), 2))').own).toEqual(reach(false, [1, 3], [1, 3]));
     expect(reachOf('integral(derivative(x))').own).toEqual(reach(true, [0, 1], [0, 1]));
     expect(reachOf('smooth(x, 1) + derivative(y) * 2').own).toEqual(reach(false, [0.5, 1], [0.5, 1]));
     const parts = reachOf('smooth(x, 1) + derivative(y) + x');
-    expect(parts.through.get('x')).toEqual(reach(false, [0.5, 0], [0.5, 0]));
+    expect(parts.through.get('x')).toEqual(reach(false, [0.5, 1], [0.5, 1]));
     expect(parts.through.get('y')).toEqual(reach(false, [0, 1], [0, 1]));
     // A bare constant is no name; a quoted one is.
     expect([...reachOf('derivative(pi * x) + "e"').through.keys()]).toEqual(['e', 'x']);
@@ -37,16 +37,16 @@ describe('the reach of a math channel: what its value at a time reads beyond tha
     ];
     const reaches = definitionReaches(defs.map((d) => ({ name: d.name, reach: mathReadsOf(d.expression).reach })));
     expect(reaches.get('Speed ms')).toEqual(NO_REACH);
-    expect(reaches.get('Smooth')).toEqual(reach(false, [0.5, 0], [0.5, 0]));
-    expect(reaches.get('Accel')).toEqual(reach(false, [0.5, 1], [0.5, 1]));
+    expect(reaches.get('Smooth')).toEqual(reach(false, [0.5, 1], [0.5, 1]));
+    expect(reaches.get('Accel')).toEqual(reach(false, [0.5, 2], [0.5, 2]));
     expect(reaches.get('Distance')).toEqual(reach(true, [0, 0], [0, 0]));
-    expect(reaches.get('Both')).toEqual(reach(true, [0.5, 1], [0.5, 1]));
+    expect(reaches.get('Both')).toEqual(reach(true, [0.5, 2], [0.5, 2]));
   });
 });
 
 describe('the reach of delay', () => {
   it('when a channel delays another by some seconds, then its value reads that far back and one sample more, nothing ahead', () => {
     const { own } = expressionReach(parse('delay(x, 2.5) + smooth(delay(y, 1), 4)'));
-    expect(own).toEqual({ start: false, before: { seconds: 3, samples: 1 }, after: { seconds: 2, samples: 0 } });
+    expect(own).toEqual({ start: false, before: { seconds: 3, samples: 2 }, after: { seconds: 2, samples: 1 } });
   });
 });

@@ -107,7 +107,7 @@ describe('the context of a math channel read', () => {
     expect(reads.decodes(info('Distance'), window)).toBe(speed.to + speed.to * (1 + 1 + 1) + (speed.to - speed.from));
   });
 
-  test('when derivative and smooth are read in a window, then their input is read a sample or half the width past each end, and the window\'s ends are the whole file\'s values', async () => {
+  test('when derivative and smooth are read in a window, then their input is read a sample or half the width and a sample past each end, and the window\'s ends are the whole file\'s values', async () => {
     const { file, reads, info, ranges } = await reader();
     const [accelAll, smoothAll] = await wholeFile(['Accel', 'Smooth']);
     for (const scope of [late, { mode: 'lap', lapIndex: 1 }, { mode: 'window', start: 3.995, duration: 0.011 }] as ReadScope[]) {
@@ -115,10 +115,11 @@ describe('the context of a math channel read', () => {
       const window = resolveScope(scope, file);
       const [accel, smooth] = await reads.slices([info('Accel'), info('Smooth')], window, new AbortController().signal);
       const speed = windowOf(file, 'Speed', scope);
-      // Accel: one sample each side; Smooth: 25 (0.25 s at 100 Hz) each side, clipped to the file.
+      // Accel: one sample each side; Smooth: 25 (0.25 s at 100 Hz) and one more (an edge sample within rounding) each
+      // side, clipped to the file.
       expect(ranges).toEqual([
         { name: 'Speed', range: { from: speed.from - 1, to: Math.min(1000, speed.to + 1) } },
-        { name: 'Speed', range: { from: speed.from - 25, to: Math.min(1000, speed.to + 25) } },
+        { name: 'Speed', range: { from: speed.from - 26, to: Math.min(1000, speed.to + 26) } },
       ]);
       expect(Array.from((accel as StoredSlice).samples)).toEqual(Array.from((accelAll as StoredSlice).samples.subarray(speed.from, speed.to), (v) => expect.closeTo(v, 9)));
       expect(Array.from((smooth as StoredSlice).samples)).toEqual(Array.from((smoothAll as StoredSlice).samples.subarray(speed.from, speed.to), (v) => expect.closeTo(v, 9)));
