@@ -266,4 +266,12 @@ export const simulationMigrations: readonly Migration[] = [
       CREATE INDEX jobs_woken_due ON simulation.jobs (woken_until) WHERE woken_until IS NOT NULL AND NOT waiting;
     `,
   },
+  {
+    version: 15,
+    name: 'finished jobs purged after SIMULATION_JOB_RETENTION_DAYS, oldest first',
+    // The purge walks the jobs last changed before its cutoff in (updated_at, id) order, a bounded page a statement, and
+    // deletes those that ended (or were superseded) among them: it reads only the jobs older than the cutoff, never the
+    // table, and the few old ones it must keep (a backlog still waiting) are read once a pass, not once a batch.
+    sql: `CREATE INDEX jobs_updated ON simulation.jobs (updated_at, id);`,
+  },
 ];
