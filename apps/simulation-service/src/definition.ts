@@ -182,6 +182,8 @@ export const simulationService = defineService({
         maxJobsPerAccount: Math.max(1, config.SIMULATION_MAX_JOBS_PER_ACCOUNT),
         wakeIntervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS),
         republishMs: config.SIMULATION_JOB_REPUBLISH_MS,
+        // A woken job's message lost from the queue is found by the broker's count, not only after republishMs.
+        jobQueue: { queuedMessages: () => bus.queuedMessages(SIMULATION_JOBS_QUEUE) },
         ...(config.TEST_RUN_LEASE_MS > 0 ? { leaseMs: config.TEST_RUN_LEASE_MS } : {}),
         ...(config.TEST_HOLD_WAKES_MS > 0 ? { holdWakesMs: config.TEST_HOLD_WAKES_MS } : {}),
       },

@@ -28,6 +28,13 @@ export interface StoredConnection {
   origin: string | null;
 }
 
+/** A woken job, its times as PostgreSQL writes them (microseconds, which a Date would round). */
+export interface WokenJob {
+  id: string;
+  wokenAt: string | null;
+  wokenUntil: string;
+}
+
 /** Where a retention purge's next page starts: the last job of the page before, its time as PostgreSQL writes it. */
 export interface PurgeCursor {
   updatedAt: string;
@@ -49,6 +56,9 @@ const ALIVE = `(NOT j.dead_lettered AND j.state <> ALL($3::text[])
 
 /** A waiting job `j` that may run now: alive, and no live lease of another run (a second delivery of a running job waits for that run to end). */
 const RUNNABLE = `(${ALIVE} AND (j.runner_until IS NULL OR j.runner_until <= now()))`;
+
+/** A job `j` that no worker runs (no live lease) and no delivery has reached since it was woken. */
+const UNCLAIMED = `(j.runner_until IS NULL OR j.runner_until <= now()) AND (j.received_at IS NULL OR j.received_at < j.woken_at)`;
 
 /**
  * How many slots of account `account` (an SQL expression) its jobs hold, `finals` (an SQL expression) the final
@@ -161,6 +171,49 @@ export class SimulationRepository {
   async freeRuns(q: Queryable, republishMs: number): Promise<void> {
     await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL');
     await q.query(`UPDATE simulation.jobs SET woken_at = now(), woken_until = now() + $1::int * interval '1 millisecond' WHERE woken_until IS NOT NULL`, [republishMs]);
+  }
+
+  /**
+   * A delivery of the job reached a worker: the job, with the time recorded (`unclaimedWoken` takes a woken job whose
+   * message no worker received for lost; one received and held before its admission is not).
+   */
+  async receive(id: string): Promise<Job | null> {
+    const { rows } = await this.pool.query<JobRow>('UPDATE simulation.jobs SET received_at = now() WHERE id = $1 RETURNING *', [id]);
+    return rows[0] ? toJob(rows[0]) : null;
+  }
+
+  /**
+   * The woken jobs that no delivery has reached since they were woken, not run by a worker, whose job message (its
+   * routing key starts with `jobRoutingPrefix`) has left the outbox: each message is on the broker, or lost. Each with
+   * its hold as PostgreSQL writes it (microseconds), for `presumeLost` to act only on a job whose hold did not change.
+   */
+  async unclaimedWoken(jobRoutingPrefix: string, q: Queryable = this.pool): Promise<WokenJob[]> {
+    const { rows } = await q.query<{ id: string; woken_at: string | null; woken_until: string }>(
+      // jobs_woken_due (a woken job is never waiting): the woken jobs only, at most an account's share of each account.
+      `SELECT j.id, j.woken_at::text AS woken_at, j.woken_until::text AS woken_until FROM simulation.jobs j
+        WHERE j.woken_until IS NOT NULL AND NOT j.waiting AND ${UNCLAIMED}
+          AND NOT EXISTS (SELECT 1 FROM simulation.outbox o WHERE starts_with(o.routing_key, $1) AND o.payload->>'jobId' = j.id::text)
+        ORDER BY j.woken_until LIMIT 1000`,
+      [jobRoutingPrefix],
+    );
+    return rows.map((r) => ({ id: r.id, wokenAt: r.woken_at, wokenUntil: r.woken_until }));
+  }
+
+  /**
+   * Inside the caller's transaction: makes these woken jobs due to be published again now (`republishLapsed`, in the
+   * same transaction, publishes them), each only if its hold is the one seen and still no delivery reached it or runs
+   * it. Returns the ids.
+   */
+  async presumeLost(q: Queryable, jobs: readonly Pick<WokenJob, 'id' | 'wokenUntil'>[]): Promise<string[]> {
+    if (!jobs.length) return [];
+    const { rows } = await q.query<{ id: string }>(
+      `UPDATE simulation.jobs j SET woken_until = now()
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS l (id, woken_until)
+        WHERE j.id = l.id AND j.woken_until = l.woken_until AND NOT j.waiting AND ${UNCLAIMED}
+       RETURNING j.id`,
+      [jobs.map((j) => j.id), jobs.map((j) => j.wokenUntil)],
+    );
+    return rows.map((r) => r.id);
   }
 
   async job(id: string): Promise<Job | null> {
