@@ -16,6 +16,7 @@ import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulation
 import { runSimulationJob } from './domain/run-simulation-job';
 import { AccountShares, DEFAULT_JOB_REPUBLISH_MS } from './domain/account-shares';
 import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
+import { DEFAULT_JOB_RETENTION_DAYS, JobRetention, MAX_JOB_RETENTION_DAYS } from './domain/job-retention';
 import { SecretBox, secretKey } from './domain/secret-box';
 import { SetupWriteSlots } from './domain/setup-write-slots';
 import { SimulationWrites } from './domain/simulation-writes';
@@ -62,6 +63,14 @@ const SimulationServiceConfig = z.object({
    * its account's place however busy the workers are. At least 1 s.
    */
   SIMULATION_JOB_REPUBLISH_MS: intVar(DEFAULT_JOB_REPUBLISH_MS).refine((ms) => ms >= 1000, 'must be 1000 or more (milliseconds)'),
+  /**
+   * Finished jobs (at a last status, dead-lettered or superseded) last changed more than this many days ago are deleted
+   * in the background, hourly on every instance; 0 keeps them for ever. A job queued or running is never deleted.
+   */
+  SIMULATION_JOB_RETENTION_DAYS: intVar(DEFAULT_JOB_RETENTION_DAYS).refine(
+    (days) => days <= MAX_JOB_RETENTION_DAYS,
+    `must be a whole number of days from 0 (keep finished jobs for ever) to ${MAX_JOB_RETENTION_DAYS}`,
+  ),
   /** The longest study id a job takes from the external system or a Reprocess's setup parameter (sent, stored, announced). */
   SIMULATION_MAX_STUDY_ID_CHARS: intVar(DEFAULT_MAX_STUDY_ID_CHARS),
   /** Attempts to deliver one status change to a callback before it is given up and recorded as failed. */
@@ -173,14 +182,18 @@ export const simulationService = defineService({
         maxJobsPerAccount: Math.max(1, config.SIMULATION_MAX_JOBS_PER_ACCOUNT),
         wakeIntervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS),
         republishMs: config.SIMULATION_JOB_REPUBLISH_MS,
+        // A woken job's message lost from the queue is found by the broker's count, not only after republishMs.
+        jobQueue: { queuedMessages: () => bus.queuedMessages(SIMULATION_JOBS_QUEUE) },
         ...(config.TEST_RUN_LEASE_MS > 0 ? { leaseMs: config.TEST_RUN_LEASE_MS } : {}),
         ...(config.TEST_HOLD_WAKES_MS > 0 ? { holdWakesMs: config.TEST_HOLD_WAKES_MS } : {}),
       },
       logger,
     );
+    const retention = new JobRetention(repository, { days: config.SIMULATION_JOB_RETENTION_DAYS }, logger);
     outbox.start();
     inbox.start();
     dispatcher.start();
+    retention.start();
     return {
       egress,
       entities,
@@ -199,6 +212,7 @@ export const simulationService = defineService({
       stopping: stopping.signal,
       drain: () => stopping.abort(),
       stop: async () => {
+        await retention.stop();
         await dispatcher.stop();
         await shares.stop();
         await inbox.stop();

@@ -421,13 +421,27 @@ export class AmqpBus implements Bus {
   async consumerCount(service: string): Promise<number> {
     const connection = this.current?.alive ? this.current : undefined;
     if (!connection) return 0;
-    const count = (connection.countQueue ?? Promise.resolve()).catch(() => undefined).then(() => this.countConsumers(connection, service));
-    connection.countQueue = count;
-    return count;
+    return (await this.checkQueue(connection, this.topology.serviceQueue(service))).consumerCount;
   }
 
-  /** One passive declare on the connection's counting channel: a queue that does not exist has no consumer. */
-  private async countConsumers(connection: Connection, service: string): Promise<number> {
+  async queuedMessages(queue: string): Promise<number> {
+    const connection = this.current?.alive ? this.current : undefined;
+    if (!connection) throw unavailableError('The message broker is not connected: the queue cannot be counted');
+    try {
+      return (await this.checkQueue(connection, this.topology.queue(queue))).messageCount;
+    } catch (err) {
+      throw unavailableError('The message broker did not count the queue', err);
+    }
+  }
+
+  /** Passive declares on the connection's counting channel, one at a time: a queue that does not exist counts none. */
+  private checkQueue(connection: Connection, queue: string): Promise<{ consumerCount: number; messageCount: number }> {
+    const check = (connection.countQueue ?? Promise.resolve()).catch(() => undefined).then(() => this.checkOnCountingChannel(connection, queue));
+    connection.countQueue = check;
+    return check;
+  }
+
+  private async checkOnCountingChannel(connection: Connection, queue: string): Promise<{ consumerCount: number; messageCount: number }> {
     connection.counting ??= connection.model.createChannel().then((channel) => {
       channel.on('error', () => undefined);
       channel.on('close', () => {
@@ -437,9 +451,10 @@ export class AmqpBus implements Bus {
     });
     const channel = await connection.counting;
     try {
-      return (await channel.checkQueue(this.topology.serviceQueue(service))).consumerCount;
+      const { consumerCount, messageCount } = await channel.checkQueue(queue);
+      return { consumerCount, messageCount };
     } catch (err) {
-      if ((err as { code?: number }).code === NOT_FOUND) return 0;
+      if ((err as { code?: number }).code === NOT_FOUND) return { consumerCount: 0, messageCount: 0 };
       throw err;
     }
   }

@@ -378,6 +378,11 @@ export class InProcessBus implements Bus {
     return this.broker.findQueue(this.topology.serviceQueue(service))?.consumerCount ?? 0;
   }
 
+  async queuedMessages(queue: string): Promise<number> {
+    if (this.closed) throw unavailableError('The bus is closed');
+    return this.broker.findQueue(this.topology.queue(queue))?.size ?? 0;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.consumers].map((consumer) => consumer.cancel()));

@@ -170,6 +170,7 @@ export function failFastBus(bus: Bus, presence: ServicePresence | undefined, adv
     subscribe: (exchange, queue, bindingKeys, handler, options) => bus.subscribe(exchange, queue, bindingKeys, handler, options),
     isReady: () => bus.isReady(),
     consumerCount: (service) => bus.consumerCount(service),
+    queuedMessages: (queue) => bus.queuedMessages(queue),
     close: () => bus.close(),
   };
 }

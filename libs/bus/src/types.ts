@@ -102,6 +102,12 @@ export interface Bus {
    * consumers are gone would only queue requests, so readiness reports it down.
    */
   consumerCount(service: string): Promise<number>;
+  /**
+   * How many messages the subscription queue `queue` (the name given to `subscribe`) holds ready for delivery now: not
+   * those delivered to a consumer and not yet acked. 0 when the queue does not exist (a message routed to it would be
+   * dropped). Rejects (503) while the broker cannot be asked: never a guess.
+   */
+  queuedMessages(queue: string): Promise<number>;
   /** Stops all consumers (finishing in-flight work), then closes the connection. */
   close(): Promise<void>;
 }

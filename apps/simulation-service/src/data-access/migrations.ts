@@ -266,4 +266,22 @@ export const simulationMigrations: readonly Migration[] = [
       CREATE INDEX jobs_woken_due ON simulation.jobs (woken_until) WHERE woken_until IS NOT NULL AND NOT waiting;
     `,
   },
+  {
+    version: 15,
+    name: 'finished jobs purged after SIMULATION_JOB_RETENTION_DAYS, oldest first',
+    // The purge walks the jobs last changed before its cutoff in (updated_at, id) order, a bounded page a statement, and
+    // deletes those that ended (or were superseded) among them: it reads only the jobs older than the cutoff, never the
+    // table, and the few old ones it must keep (a backlog still waiting) are read once a pass, not once a batch.
+    sql: `CREATE INDEX jobs_updated ON simulation.jobs (updated_at, id);`,
+  },
+  {
+    version: 16,
+    name: "when a delivery of each job last reached a worker: a woken job's lost message is found without waiting SIMULATION_JOB_REPUBLISH_MS",
+    // received_at: set by every delivery of the job as a worker takes it, before its admission. A woken job that no
+    // delivery reached since it was woken (received_at before woken_at), whose message left the outbox, while the job
+    // queue holds no message ready, had its message lost: it is published again at once rather than after
+    // SIMULATION_JOB_REPUBLISH_MS. A delivery held before its admission (an account's admissions serialised, a start
+    // not done) counts as received, so it is never taken for lost.
+    sql: `ALTER TABLE simulation.jobs ADD COLUMN received_at timestamptz;`,
+  },
 ];

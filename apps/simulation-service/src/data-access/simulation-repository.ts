@@ -28,6 +28,19 @@ export interface StoredConnection {
   origin: string | null;
 }
 
+/** A woken job, its times as PostgreSQL writes them (microseconds, which a Date would round). */
+export interface WokenJob {
+  id: string;
+  wokenAt: string | null;
+  wokenUntil: string;
+}
+
+/** Where a retention purge's next page starts: the last job of the page before, its time as PostgreSQL writes it. */
+export interface PurgeCursor {
+  updatedAt: string;
+  id: string;
+}
+
 /** A setup's status write slot and who takes it: the id of the job whose status is about to be written. */
 export interface WriteSlot {
   setupId: string;
@@ -43,6 +56,9 @@ const ALIVE = `(NOT j.dead_lettered AND j.state <> ALL($3::text[])
 
 /** A waiting job `j` that may run now: alive, and no live lease of another run (a second delivery of a running job waits for that run to end). */
 const RUNNABLE = `(${ALIVE} AND (j.runner_until IS NULL OR j.runner_until <= now()))`;
+
+/** A job `j` that no worker runs (no live lease) and no delivery has reached since it was woken. */
+const UNCLAIMED = `(j.runner_until IS NULL OR j.runner_until <= now()) AND (j.received_at IS NULL OR j.received_at < j.woken_at)`;
 
 /**
  * How many slots of account `account` (an SQL expression) its jobs hold, `finals` (an SQL expression) the final
@@ -155,6 +171,49 @@ export class SimulationRepository {
   async freeRuns(q: Queryable, republishMs: number): Promise<void> {
     await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL');
     await q.query(`UPDATE simulation.jobs SET woken_at = now(), woken_until = now() + $1::int * interval '1 millisecond' WHERE woken_until IS NOT NULL`, [republishMs]);
+  }
+
+  /**
+   * A delivery of the job reached a worker: the job, with the time recorded (`unclaimedWoken` takes a woken job whose
+   * message no worker received for lost; one received and held before its admission is not).
+   */
+  async receive(id: string): Promise<Job | null> {
+    const { rows } = await this.pool.query<JobRow>('UPDATE simulation.jobs SET received_at = now() WHERE id = $1 RETURNING *', [id]);
+    return rows[0] ? toJob(rows[0]) : null;
+  }
+
+  /**
+   * The woken jobs that no delivery has reached since they were woken, not run by a worker, whose job message (its
+   * routing key starts with `jobRoutingPrefix`) has left the outbox: each message is on the broker, or lost. Each with
+   * its hold as PostgreSQL writes it (microseconds), for `presumeLost` to act only on a job whose hold did not change.
+   */
+  async unclaimedWoken(jobRoutingPrefix: string, q: Queryable = this.pool): Promise<WokenJob[]> {
+    const { rows } = await q.query<{ id: string; woken_at: string | null; woken_until: string }>(
+      // jobs_woken_due (a woken job is never waiting): the woken jobs only, at most an account's share of each account.
+      `SELECT j.id, j.woken_at::text AS woken_at, j.woken_until::text AS woken_until FROM simulation.jobs j
+        WHERE j.woken_until IS NOT NULL AND NOT j.waiting AND ${UNCLAIMED}
+          AND NOT EXISTS (SELECT 1 FROM simulation.outbox o WHERE starts_with(o.routing_key, $1) AND o.payload->>'jobId' = j.id::text)
+        ORDER BY j.woken_until LIMIT 1000`,
+      [jobRoutingPrefix],
+    );
+    return rows.map((r) => ({ id: r.id, wokenAt: r.woken_at, wokenUntil: r.woken_until }));
+  }
+
+  /**
+   * Inside the caller's transaction: makes these woken jobs due to be published again now (`republishLapsed`, in the
+   * same transaction, publishes them), each only if its hold is the one seen and still no delivery reached it or runs
+   * it. Returns the ids.
+   */
+  async presumeLost(q: Queryable, jobs: readonly Pick<WokenJob, 'id' | 'wokenUntil'>[]): Promise<string[]> {
+    if (!jobs.length) return [];
+    const { rows } = await q.query<{ id: string }>(
+      `UPDATE simulation.jobs j SET woken_until = now()
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS l (id, woken_until)
+        WHERE j.id = l.id AND j.woken_until = l.woken_until AND NOT j.waiting AND ${UNCLAIMED}
+       RETURNING j.id`,
+      [jobs.map((j) => j.id), jobs.map((j) => j.wokenUntil)],
+    );
+    return rows.map((r) => r.id);
   }
 
   async job(id: string): Promise<Job | null> {
@@ -426,6 +485,52 @@ export class SimulationRepository {
       [republishMs, maxRepublishMs, SIMULATION_FINAL_STATUSES],
     );
     return rows.filter((r) => r.runnable).map((r) => ({ id: r.id, accountId: r.account_id }));
+  }
+
+  /**
+   * One batch of the retention purge: the next page of at most `pageRows` jobs last changed more than `days` days ago,
+   * in (updated_at, id) order after `after` (null: from the oldest), and, among them, deletes the jobs that are finished
+   * and hold nothing: at a last status, dead-lettered or superseded by a newer run of their setup, not waiting, not
+   * woken and under no live worker lease (a job queued or running is never one of them). A setup's latest-run row goes
+   * with its last job, unless a request holds its write slot (a Trigger of the setup between its slot and its commit).
+   * Rows another transaction holds are skipped, never waited for: two instances purging at once take disjoint rows, and
+   * each counts only what its own statement deleted. `next` is where the following page starts (null after the last).
+   */
+  async purgeFinished(days: number, pageRows: number, after: PurgeCursor | null): Promise<{ jobs: number; runs: number; next: PurgeCursor | null }> {
+    const { rows } = await this.pool.query<{ jobs: number; runs: number; scanned: number; last_at: string | null; last_id: string | null }>(
+      `WITH page AS MATERIALIZED (
+         SELECT id, updated_at FROM simulation.jobs
+          WHERE updated_at < now() - make_interval(days => $1) AND ($3::timestamptz IS NULL OR (updated_at, id) > ($3::timestamptz, $4::uuid))
+          ORDER BY updated_at, id LIMIT $2
+       ), doomed AS (
+         SELECT j.id, j.account_id, j.setup_id FROM simulation.jobs j
+          WHERE j.id = ANY(ARRAY(SELECT id FROM page)) AND j.updated_at < now() - make_interval(days => $1)
+            AND NOT j.waiting AND j.woken_until IS NULL AND (j.runner_until IS NULL OR j.runner_until <= now())
+            AND (j.dead_lettered OR j.state = ANY($5::text[])
+                 OR EXISTS (SELECT 1 FROM simulation.setup_runs r WHERE r.account_id = j.account_id AND r.setup_id = j.setup_id AND r.job_id <> j.id))
+          ORDER BY j.id FOR UPDATE OF j SKIP LOCKED
+       ), gone AS (
+         DELETE FROM simulation.jobs j WHERE j.id = ANY(ARRAY(SELECT id FROM doomed)) RETURNING 1
+       ), runs AS (
+         -- The statement sees the doomed jobs still there: the setup's other jobs are those not among them.
+         DELETE FROM simulation.setup_runs r WHERE (r.account_id, r.setup_id) IN (
+           SELECT s.account_id, s.setup_id FROM simulation.setup_runs s
+            WHERE (s.account_id, s.setup_id) IN (SELECT account_id, setup_id FROM doomed)
+              AND (s.writer IS NULL OR s.writer_until < now())
+              AND NOT EXISTS (SELECT 1 FROM simulation.jobs o WHERE o.account_id = s.account_id AND o.setup_id = s.setup_id AND o.id <> ALL(ARRAY(SELECT id FROM doomed)))
+            ORDER BY s.account_id, s.setup_id FOR UPDATE OF s SKIP LOCKED)
+         RETURNING 1
+       ), last AS (SELECT updated_at, id FROM page ORDER BY updated_at DESC, id DESC LIMIT 1)
+       SELECT (SELECT count(*)::int FROM gone) AS jobs, (SELECT count(*)::int FROM runs) AS runs, (SELECT count(*)::int FROM page) AS scanned,
+              (SELECT updated_at::text FROM last) AS last_at, (SELECT id FROM last) AS last_id`,
+      [days, pageRows, after?.updatedAt ?? null, after?.id ?? null, SIMULATION_FINAL_STATUSES],
+    );
+    const row = rows[0];
+    if (!row) return { jobs: 0, runs: 0, next: null };
+    // The cursor keeps the time as PostgreSQL wrote it (microseconds): a Date would round it to milliseconds, and a page
+    // of jobs sharing one instant (a Trigger's, never run) would start over at the same place for ever.
+    const next = row.scanned >= pageRows && row.last_at !== null && row.last_id !== null ? { updatedAt: row.last_at, id: row.last_id } : null;
+    return { jobs: row.jobs, runs: row.runs, next };
   }
 
   /** Counts a delivery of the job that ended in an unexpected error; returns how many did. */

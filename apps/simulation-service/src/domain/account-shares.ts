@@ -4,6 +4,7 @@ import type { Outbox } from '@pitwall/messaging';
 import type { Logger } from '@pitwall/service-kit';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { CoalescedPass } from './coalesced-pass';
+import { LostJobMessages, type JobQueue } from './lost-job-messages';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './request-simulations';
 
 /** How long a worker's slot stays counted without being renewed (renewed every third of it): a worker killed -9 frees it, and its job runs again, after this. */
@@ -26,6 +27,11 @@ export interface ShareSettings {
   republishMs?: number;
   /** TEST_HOLD_WAKES_MS: each wake waits this long before it looks for waiting jobs (a kill -9 test's window). */
   holdWakesMs?: number;
+  /**
+   * The job queue's count of ready messages: with it, a woken job whose message is lost (no delivery reached it while
+   * the queue holds none) is published again at the next wakes instead of after `republishMs` (LostJobMessages).
+   */
+  jobQueue?: JobQueue;
 }
 
 /** A job admitted to a worker slot: `end()` frees it (and looks for a waiting job to run in its place). */
@@ -79,6 +85,7 @@ export class AccountShares {
    */
   private readonly begun: Promise<void>;
   private begin: () => void = () => undefined;
+  private readonly lost: LostJobMessages | undefined;
 
   constructor(
     private readonly repository: SimulationRepository,
@@ -89,6 +96,7 @@ export class AccountShares {
     this.leaseMs = settings.leaseMs ?? RUN_LEASE_MS;
     this.republishMs = settings.republishMs ?? DEFAULT_JOB_REPUBLISH_MS;
     this.begun = new Promise((resolve) => (this.begin = resolve));
+    this.lost = settings.jobQueue ? new LostJobMessages(repository, settings.jobQueue, logger) : undefined;
   }
 
   /**
@@ -163,13 +171,17 @@ export class AccountShares {
       await sleep(this.settings.holdWakesMs, undefined, { signal: this.holdsEnd.signal }).catch(() => undefined);
       if (this.stopped) return;
     }
-    const { lapsed, woken } = await this.outbox.transaction(async (client, add) => {
+    // Read before the transaction: it asks the broker, which no transaction should wait for.
+    const lost = (await this.lost?.find()) ?? [];
+    const { lapsed, woken, presumed } = await this.outbox.transaction(async (client, add) => {
+      const presumed = await this.repository.presumeLost(client, lost);
       const again = await this.repository.republishLapsed(client, this.republishMs, Math.max(this.republishMs, MAX_JOB_REPUBLISH_MS));
       const jobs = await this.repository.wakeWaiting(client, this.settings.maxJobsPerAccount, this.republishMs);
       await add([...again, ...jobs].map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
-      return { lapsed: again.length, woken: jobs.length };
+      return { lapsed: again.length, woken: jobs.length, presumed: presumed.length };
     });
-    if (lapsed) this.logger.warn({ jobs: lapsed }, 'woken simulation jobs whose message no worker took within SIMULATION_JOB_REPUBLISH_MS published again (the message may have been lost)');
+    if (presumed) this.logger.warn({ jobs: presumed }, 'woken simulation jobs whose message no worker received while the job queue held none (lost) published again');
+    if (lapsed - presumed > 0) this.logger.warn({ jobs: lapsed - presumed }, 'woken simulation jobs whose message no worker took within SIMULATION_JOB_REPUBLISH_MS published again (the message may have been lost)');
     if (woken) this.logger.info({ jobs: woken }, 'simulation jobs that waited for their account share published again');
   }
 }

@@ -103,7 +103,8 @@ async function handBack(deps: RunDependencies, jobId: string, err: unknown): Pro
 async function runAdmitted(deps: RunDependencies, jobId: string): Promise<void> {
   // Delivered to an instance that is stopping (before its consumer is cancelled): requeued, not run.
   if (deps.stopping.aborted) throw new ServiceStopping('The simulation-service is stopping; the job is requeued');
-  const job = await deps.repository.job(jobId);
+  // Its arrival recorded first: a woken job whose delivery is held before its admission is never taken for lost.
+  const job = await deps.repository.receive(jobId);
   if (!job) return; // a message whose job was never committed (or is gone): nothing to do
   if (job.deadLettered) throw new JobDeadLettered(`Job ${job.id} gave up on the external system; its message goes to the dead-letter queue`);
   if (TERMINAL.has(job.status)) return; // a redelivery of a finished job

@@ -4,6 +4,7 @@ import type { BusEvent } from '@pitwall/bus';
 import { EXCHANGES, SIMULATION_COMMANDS, type CallerContext, type SimulationResults } from '@pitwall/contracts';
 import { testPool } from '@pitwall/db/testing';
 import { SIMULATION_JOBS_QUEUE, SIMULATION_WORKERS } from '../../src/definition';
+import { LOST_CONFIRM_MS } from '../../src/domain/lost-job-messages';
 import { JOB_ROUTING_PREFIX, type JobMessage } from '../../src/domain/request-simulations';
 import { startCraftedSystem, type CraftedSystem } from '../support/crafted-system';
 import { buildProfile, connect, create, newAccount, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
@@ -179,4 +180,66 @@ describe('a woken job whose message is lost (SIMULATION_JOB_REPUBLISH_MS)', () =
     }
     expect(ctx.s.stack.bus.broker.deadLettered().filter((m) => m.exchange.endsWith(EXCHANGES.simulationJobs))).toEqual([]);
   }, 120_000);
+});
+
+describe("a woken job whose message is lost, found by the job queue's count (SIMULATION_JOB_REPUBLISH_MS at its 10 minutes)", () => {
+  const ctx = saturatedStack({});
+
+  test("when the backlog's published messages are taken from the queue while every worker is busy, then the same jobs are published again within seconds, each once (their copies then wait in the queue), and once workers free each job runs once", async () => {
+    const [x, y] = (await saturate(ctx)) as [Account, Account];
+    const backlog = `A ${randomUUID()}`;
+    const a = await accountWithSetups(ctx, backlog, SHARE + 2, heldUntilReleased(ctx));
+    await trigger(ctx, a);
+    await waitFor(() => (publishedOf(ctx, a).length >= SHARE ? true : undefined), "the backlog's share to be published");
+    const oldest = (await jobsOf(ctx, a)).slice(0, SHARE).map((j) => j.id);
+
+    const lost = new Set<string>();
+    const thief = await ctx.s.stack.bus.subscribe(EXCHANGES.simulationJobs, SIMULATION_JOBS_QUEUE, [`${JOB_ROUTING_PREFIX}#`], async (e: BusEvent) => void lost.add((e.payload as JobMessage).jobId));
+    await waitFor(() => (oldest.every((id) => lost.has(id)) ? true : undefined), 'the messages to be taken away');
+    await thief.close();
+    const takenAt = Date.now();
+    const before = publishedOf(ctx, a).length;
+
+    await waitFor(() => (oldest.every((id) => publishedOf(ctx, a).slice(before).includes(id)) ? true : undefined), 'the lost jobs to be published again', 15_000);
+    expect(Date.now() - takenAt).toBeLessThan(15_000);
+    // Their copies wait in the queue behind the busy workers: no more copies, and no other job of the account.
+    await sleep(5 * WAKE_MS);
+    expect([...publishedOf(ctx, a)].sort()).toEqual([...oldest, ...oldest].sort());
+    expect(jobQueueSize(ctx)).toBe(SHARE);
+    expect(creates(ctx, backlog)).toEqual([]);
+
+    for (const account of [x, y, a]) for (const name of account.names.values()) ctx.released.add(name);
+    for (const setupId of a.setupIds) await waitFor(() => ctx.s.events.find((e) => e.setupId === setupId && e.status === 'Processing completed'), 'every job of the backlog to complete', 60_000);
+    expect(creates(ctx, backlog).sort()).toEqual([...a.names.values()].sort());
+    for (const setupId of a.setupIds) expect(ctx.s.events.filter((e) => e.setupId === setupId).map((e) => e.status)).toEqual(['Requested', 'Simulation started', 'Processing completed']);
+    expect(ctx.s.stack.bus.broker.deadLettered().filter((m) => m.exchange.endsWith(EXCHANGES.simulationJobs))).toEqual([]);
+  }, 120_000);
+});
+
+describe("a woken job whose delivery is held before its admission while the job queue holds no message", () => {
+  const ctx = saturatedStack({});
+
+  test("when the deliveries wait long at their account's admission (its lock held), then none is taken for lost: each job is published once and runs once", async () => {
+    const backlog = `H ${randomUUID()}`;
+    const a = await accountWithSetups(ctx, backlog, SHARE, () => () => '{"status":"completed"}');
+    const pool = testPool(ctx.s.stack.databaseUrl, 1);
+    const held = await pool.connect();
+    try {
+      await held.query("SELECT pg_advisory_lock(hashtextextended('simulation.jobs.share:' || $1, 0))", [a.caller.accountId]);
+      await trigger(ctx, a);
+      await waitFor(() => (publishedOf(ctx, a).length >= SHARE && jobQueueSize(ctx) === 0 ? true : undefined), 'the jobs to be published and delivered');
+
+      // The queue is empty and no worker has admitted them: only their arrival, recorded, says where their messages are.
+      await sleep(3 * LOST_CONFIRM_MS + 2 * WAKE_MS);
+      expect([...publishedOf(ctx, a)].sort()).toEqual((await jobsOf(ctx, a)).map((j) => j.id).sort());
+      expect(creates(ctx, backlog)).toEqual([]);
+    } finally {
+      await held.query("SELECT pg_advisory_unlock(hashtextextended('simulation.jobs.share:' || $1, 0))", [a.caller.accountId]).catch(() => undefined);
+      held.release();
+      await pool.end();
+    }
+    for (const setupId of a.setupIds) await waitFor(() => ctx.s.events.find((e) => e.setupId === setupId && e.status === 'Processing completed'), 'every job to complete', 30_000);
+    expect(creates(ctx, backlog).sort()).toEqual([...a.names.values()].sort());
+    expect(publishedOf(ctx, a)).toHaveLength(SHARE);
+  }, 60_000);
 });

@@ -34,6 +34,15 @@ export function collector<T>() {
   };
 }
 
+/** Waits (up to 5 s) for a count to reach 0: a broker's count of acked messages may lag the ack by a moment. */
+async function eventuallyZero(count: () => Promise<number>): Promise<void> {
+  const until = Date.now() + 5000;
+  while ((await count()) !== 0) {
+    if (Date.now() > until) throw new Error('the count did not reach 0');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A promise the test opens when it wants a handler to finish. */
 export function gate() {
   let open!: () => void;
@@ -337,6 +346,27 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
         await second.close();
       });
 
+      test('when events wait in a subscription queue, then it counts those ready only: not the one a consumer holds unacked; a queue that does not exist counts 0', async () => {
+        const exchange = unique('jobs');
+        const queue = unique('q-count');
+        const held = gate();
+        const delivered = collector<number>();
+        await server.subscribe(exchange, queue, ['#'], async (event) => {
+          delivered.push((event.payload as { n: number }).n);
+          await held.opened;
+        }, { prefetch: 1 });
+        expect(await client.queuedMessages(queue)).toBe(0);
+
+        for (let n = 0; n < 3; n++) await client.publish(exchange, 'job.a', { n });
+        await delivered.until(1);
+
+        expect(await client.queuedMessages(queue)).toBe(2);
+        held.open();
+        await delivered.until(3);
+        await eventuallyZero(() => client.queuedMessages(queue));
+        expect(await client.queuedMessages(unique('missing'))).toBe(0);
+      });
+
       test('when bindings use * and #, then only matching routing keys arrive', async () => {
         const exchange = unique('timing');
         const received = collector<string>();
@@ -420,6 +450,8 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
 
         expect(await bus.isReady()).toBe(false);
         await expect(bus.request(service, 'ping', {})).rejects.toMatchObject({ status: 503 });
+        // A queue's count is never guessed (an empty queue would read as messages lost).
+        await expect(bus.queuedMessages(unique('q'))).rejects.toMatchObject({ status: 503 });
       });
     });
   });
