@@ -161,11 +161,21 @@ function checkTimeCall(node: Extract<ExpressionNode, { kind: 'call' }>, c: Check
   check(node.args[0], c, used);
   const parameter = node.args[1];
   if (parameter && !(parameter.kind === 'number' && parameter.value > 0 && Number.isFinite(parameter.value))) {
-    // A name (a channel, a constant such as pi) or an expression is not taken: the window or cut-off is fixed per channel.
-    const written = parameter.kind === 'number' ? 'must be a positive number' : 'must be a positive number written as digits (not a name or an expression)';
-    throw new ExpressionError(parameter.start, `${node.callee}'s ${spec.parameter} ${written}`);
+    throw new ExpressionError(parameter.start, `${node.callee}'s ${spec.parameter} ${parameterFault(node.callee, parameter)}`);
   }
   c.needs.time = true;
+}
+
+/** Why a time function's second argument is refused: zero or negative, or not written as digits. */
+function parameterFault(callee: string, parameter: ExpressionNode): string {
+  const value = parameter.kind === 'number' ? parameter.value : parameter.kind === 'unary' && parameter.operator === '-' && parameter.argument.kind === 'number' ? -parameter.argument.value : undefined;
+  // A name (a channel, a constant such as pi) or an expression is not taken: the window or cut-off is fixed per channel.
+  if (value === undefined) return 'must be a positive number written as digits (not a name or an expression)';
+  // delay reads the past only, as a sensor's lag does: a value at a time never waits on the samples after it.
+  if (callee === 'delay' && value < 0) {
+    return `must be positive, not ${value}: delay gives x as it was that long before, never ahead (to line x up with a channel that lags it, delay that channel by ${-value} s instead)`;
+  }
+  return `must be a positive number, not ${value}`;
 }
 
 function sampleCount(

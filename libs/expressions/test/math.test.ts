@@ -135,6 +135,9 @@ describe('math-channel language', () => {
     ['1 + lowpass(x, 0)', 15, "lowpass's hz must be a positive number"],
     ['derivative(x, 1)', 0, 'derivative takes 1 argument, not 2'],
     ['lapTime(1)', 0, 'lapTime takes no arguments'],
+    ['smooth(x, -1)', 10, "smooth's seconds must be a positive number, not -1"],
+    ['lowpass(x, -0.5)', 11, "lowpass's hz must be a positive number, not -0.5"],
+    ['delay(x, 0)', 9, "delay's seconds must be a positive number, not 0"],
     ['x + nope(1)', 4, 'unknown function nope'],
   ])('when %j is compiled, then an ExpressionError at %i says %s', (text, position, reason) => {
     expect(errorOf(() => math(text))).toMatchObject({ position, reason: expect.stringContaining(reason) });
@@ -204,7 +207,16 @@ describe('delay(x, seconds)', () => {
   });
 
   it('when its seconds are not a positive number written as digits, then it is refused naming them', () => {
-    expect(() => compile('delay(x, -1)', { inputs: ['x'], math: true })).toThrow("delay's seconds must be a positive number");
+    expect(() => compile('delay(x, y)', { inputs: ['x', 'y'], math: true })).toThrow("delay's seconds must be a positive number written as digits (not a name or an expression)");
+    expect(() => compile('delay(x, -y)', { inputs: ['x', 'y'], math: true })).toThrow("delay's seconds must be a positive number written as digits (not a name or an expression)");
     expect(() => compile('delay(x)', { inputs: ['x'], math: true })).toThrow('delay takes 2 arguments (x, seconds), not 1');
+  });
+
+  it('when its seconds are negative, then the refusal says a delay never reads ahead, and what to write instead', () => {
+    expect(errorOf(() => compile('delay(x, -1)', { inputs: ['x'], math: true }))).toMatchObject({
+      position: 9,
+      reason: "delay's seconds must be positive, not -1: delay gives x as it was that long before, never ahead (to line x up with a channel that lags it, delay that channel by 1 s instead)",
+    });
+    expect(errorOf(() => compile('1 + delay("Ground Speed", -0.25)', { inputs: 'any', math: true }))).toMatchObject({ position: 26, reason: expect.stringContaining('not -0.25:') });
   });
 });

@@ -58,6 +58,7 @@ describe('MathChannels', () => {
     ['"Speed" * ', 'at character 10: expected expression after *'],
     ['smooth(Speed)', 'at character 0: smooth takes 2 arguments (x, seconds), not 1'],
     ['Speed + nope(1)', 'at character 8: unknown function nope'],
+    ['delay(Speed, -1)', "at character 13: delay's seconds must be positive, not -1: delay gives x as it was that long before, never ahead (to line x up with a channel that lags it, delay that channel by 1 s instead)"],
   ])('when the expression %j does not parse, then it is a 400 naming the character and the reason', async (expression, message) => {
     const error = await refusal(create(as('editor'), { Name: 'bad', Expression: expression }));
     expect(error).toBeInstanceOf(AppError);
