@@ -3,6 +3,7 @@ import { ExpressionError } from './expression-error';
 import { CONSTANTS, FUNCTIONS } from './functions';
 import { parse } from './parse';
 import { type ExpressionInput, programOf, runProgram } from './program';
+import { TABLE_FUNCTIONS, tableOf } from './table-functions';
 import { LAP_FUNCTIONS, type LapFunctionName, TIME_FUNCTIONS, type TimeFunctionName } from './time-functions';
 
 export interface CompileOptions {
@@ -14,8 +15,9 @@ export interface CompileOptions {
    */
   inputs: readonly string[] | ReadonlySet<string> | 'any';
   /**
-   * The math-channel language: quoted names ("Engine Speed"), the time functions (derivative, integral, smooth, delay,
-   * lowpass) and the lap inputs (lapTime(), lapDistance()), which need an EvaluationContext. Off: MDF conversions.
+   * The math-channel language: quoted names ("Engine Speed"), the lookup tables (interp, lookup), the time functions
+   * (derivative, integral, smooth, delay, lowpass) and the lap inputs (lapTime(), lapDistance()), which need an
+   * EvaluationContext. Off: MDF conversions.
    */
   math?: boolean;
 }
@@ -137,6 +139,10 @@ function check(node: ExpressionNode, c: Checking, used: string[]): void {
         if (node.args.length !== 0) throw new ExpressionError(node.start, `${node.callee} takes no arguments, not ${node.args.length}`);
         c.needs[node.callee as LapFunctionName] = true;
         return;
+      }
+      if (c.math && Object.hasOwn(TABLE_FUNCTIONS, node.callee)) {
+        tableOf(node);
+        return check(node.args[0] as ExpressionNode, c, used);
       }
       const spec = Object.hasOwn(FUNCTIONS, node.callee) ? FUNCTIONS[node.callee] : undefined;
       if (!spec) throw new ExpressionError(node.start, `unknown function ${node.callee}`);
