@@ -16,8 +16,8 @@ export interface CompileOptions {
   inputs: readonly string[] | ReadonlySet<string> | 'any';
   /**
    * The math-channel language: quoted names ("Engine Speed"), the lookup tables (interp, lookup), the time functions
-   * (derivative, integral, smooth, delay, lowpass) and the lap inputs (lapTime(), lapDistance()), which need an
-   * EvaluationContext. Off: MDF conversions.
+   * (derivative, integral, smooth, delay, lowpass) and the lap inputs (lapTime(), lapDistance(), lapNumber()), which
+   * need an EvaluationContext. Off: MDF conversions.
    */
   math?: boolean;
 }
@@ -29,6 +29,8 @@ export interface EvaluationContext {
   lapTime?: Float64Array;
   /** Distance (metres) since the start of the sample's lap. */
   lapDistance?: Float64Array;
+  /** The index of the sample's lap (0 the first, as the lap reads number them). */
+  lapNumber?: Float64Array;
 }
 
 export interface EvaluateOptions {
@@ -55,8 +57,8 @@ export interface CompiledExpression {
   readonly ast: ExpressionNode;
   /** The inputs the expression reads, in order of first use. */
   readonly inputs: readonly string[];
-  /** What evaluate needs in its context: the time base (time functions), lapTime, lapDistance. */
-  readonly needs: { readonly time: boolean; readonly lapTime: boolean; readonly lapDistance: boolean };
+  /** What evaluate needs in its context: the time base (time functions), lapTime, lapDistance, lapNumber. */
+  readonly needs: { readonly time: boolean; readonly lapTime: boolean; readonly lapDistance: boolean; readonly lapNumber: boolean };
   /**
    * The most arrays of the result's length one evaluate allocates (EvaluateOptions.allocate), the result included:
    * each time function's argument and series, each value kept between the steps that make and read it. What a caller
@@ -77,7 +79,7 @@ export function compile(source: string | ExpressionNode, options: CompileOptions
   const ast = typeof source === 'string' ? parse(source, { quotedNames: math }) : source;
   const allowed = options.inputs === 'any' ? 'any' : options.inputs instanceof Set ? options.inputs : new Set(options.inputs as readonly string[]);
   const used: string[] = [];
-  const needs = { time: false, lapTime: false, lapDistance: false };
+  const needs = { time: false, lapTime: false, lapDistance: false, lapNumber: false };
   check(ast, { allowed, math, needs }, used);
   const program = programOf(ast, new Map(used.map((name, index) => [name, index])), math);
   return {
@@ -109,7 +111,7 @@ export function evaluate(text: string, inputs: ExpressionInputs, length?: number
 interface Checking {
   allowed: ReadonlySet<string> | 'any';
   math: boolean;
-  needs: { time: boolean; lapTime: boolean; lapDistance: boolean };
+  needs: { time: boolean; lapTime: boolean; lapDistance: boolean; lapNumber: boolean };
 }
 
 function check(node: ExpressionNode, c: Checking, used: string[]): void {
@@ -192,7 +194,7 @@ function sampleCount(
   context: EvaluationContext,
 ): number {
   let n = length;
-  for (const key of ['time', 'lapTime', 'lapDistance'] as const) {
+  for (const key of ['time', 'lapTime', 'lapDistance', 'lapNumber'] as const) {
     if (!needs[key]) continue;
     const values = context[key];
     if (!(values instanceof Float64Array)) throw new TypeError(`the context's ${key} is missing (a Float64Array is needed)`);

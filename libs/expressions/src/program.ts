@@ -2,7 +2,7 @@ import type { ExpressionNode } from './ast';
 import { BINARY_OPERATORS, CONSTANTS, FUNCTIONS, UNARY_OPERATORS } from './functions';
 import { KERNELS_1, KERNELS_2, KERNELS_3, KERNELS_CONSTANT_FIRST, KERNELS_CONSTANT_SECOND, KERNELS_TABLE, type Kernel1, type Kernel2, type Kernel3, type KernelK, type KernelTable } from './kernels';
 import { TABLE_FUNCTIONS, tableOf, type TableFunctionName } from './table-functions';
-import { delay, derivative, integral, lowpass, smooth, TIME_FUNCTIONS, type TimeFunctionName } from './time-functions';
+import { delay, derivative, integral, LAP_FUNCTIONS, lowpass, smooth, TIME_FUNCTIONS, type LapFunctionName, type TimeFunctionName } from './time-functions';
 
 /**
  * An expression runs block by block: each operator writes BLOCK samples into a small preallocated register, read by
@@ -53,7 +53,7 @@ type Step = (
   | { arity: 'table'; kernel: KernelTable; a: ArrayOperand; xs: Float64Array; ys: Float64Array; out: number }
 ) & { spill?: number };
 
-type Series = { kind: 'lap'; name: 'lapTime' | 'lapDistance' } | { kind: 'time'; callee: TimeFunctionName; parameter: number; argument: Program };
+type Series = { kind: 'lap'; name: LapFunctionName } | { kind: 'time'; callee: TimeFunctionName; parameter: number; argument: Program };
 
 /** Steps [from, to) run together block by block: the time series they read are made before, given back after. */
 interface Segment {
@@ -92,6 +92,7 @@ export interface RunEnvironment {
   time?: Float64Array;
   lapTime?: Float64Array;
   lapDistance?: Float64Array;
+  lapNumber?: Float64Array;
   /**
    * Where the run's whole-length arrays come from (EvaluateOptions.allocate): its result, its time functions' arguments
    * and series, its spills.
@@ -375,7 +376,7 @@ class Builder {
 
   private call(node: Extract<ExpressionNode, { kind: 'call' }>): Operand {
     const { callee, args } = node;
-    if (callee === 'lapTime' || callee === 'lapDistance') return this.addSeries({ kind: 'lap', name: callee });
+    if ((LAP_FUNCTIONS as readonly string[]).includes(callee)) return this.addSeries({ kind: 'lap', name: callee as LapFunctionName });
     if (Object.hasOwn(TABLE_FUNCTIONS, callee)) {
       // The breakpoints were checked by compile; x may fold with them when it is a constant.
       const { xs, ys } = tableOf(node);

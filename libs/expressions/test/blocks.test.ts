@@ -20,7 +20,7 @@ function expressionOf(next: () => number, depth: number): string {
     if (leaf < 0.55) return `"${pick(NAMES)}"`;
     if (leaf < 0.8) return pick(['0', '1', '2.5', '3e-3', '100', '-0.5', '0.5']);
     if (leaf < 0.9) return pick(['pi', 'e']);
-    return pick(['lapTime()', 'lapDistance()']);
+    return pick(['lapTime()', 'lapDistance()', 'lapNumber()']);
   }
   const sub = () => expressionOf(next, depth - 1);
   const kind = next();
@@ -117,7 +117,7 @@ function lender() {
 
 function check(text: string, n: number, next: () => number, asSources: boolean): void {
   const arrays = new Map(NAMES.map((name) => [name, seriesOf(next, n)]));
-  const context: EvaluationContext = { time: timesOf(next, n), lapTime: seriesOf(next, n), lapDistance: seriesOf(next, n) };
+  const context: EvaluationContext = { time: timesOf(next, n), lapTime: seriesOf(next, n), lapDistance: seriesOf(next, n), lapNumber: seriesOf(next, n) };
   const compiled = compile(text, { inputs: NAMES, math: true });
   const copies = new Map([...arrays].map(([k, v]) => [k, v.slice()]));
   const inputs: ExpressionInputs = Object.fromEntries([...arrays].map(([k, v], i) => [k, asSources && i % 2 === 0 ? sourceOf(v) : v]));
@@ -162,7 +162,7 @@ describe('block evaluation matches the whole-array reference bit for bit', () =>
 
   it.each(['interp', 'lookup'])('when %s reads an input, a source, an expression, a lap input or a constant against each table, then every sample is the same', (name) => {
     const next = random(name.length * 104729);
-    const operands = ['a', '"Ground Speed"', '(c * 2 - 1)', '2.5', '-0.5', 'pi', 'lapTime()', 'smooth(a, 0.5)', 'interp(c, -1, -2, 1, 2)'];
+    const operands = ['a', '"Ground Speed"', '(c * 2 - 1)', '2.5', '-0.5', 'pi', 'lapNumber()', 'smooth(a, 0.5)', 'interp(c, -1, -2, 1, 2)'];
     for (const table of TABLES) {
       for (let k = 0; k < 4; k++) check(`${name}(${operands[Math.floor(next() * operands.length)]}, ${table})`, BLOCK + 5, next, k % 2 === 0);
     }

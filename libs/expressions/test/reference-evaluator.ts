@@ -124,7 +124,7 @@ class Run {
     private readonly context: EvaluationContext,
   ) {
     const borrowed = new Set(inputs.values());
-    for (const values of [context.time, context.lapTime, context.lapDistance]) if (values) borrowed.add(values);
+    for (const values of [context.time, context.lapTime, context.lapDistance, context.lapNumber]) if (values) borrowed.add(values);
     this.borrowed = borrowed;
   }
 
@@ -149,7 +149,7 @@ class Run {
         return this.arithmetic(node.operator, a, b) ?? this.map2(BINARY_OPERATORS[node.operator], a, b);
       }
       case 'call': {
-        if (node.callee === 'lapTime' || node.callee === 'lapDistance') return this.context[node.callee] as Float64Array;
+        if (node.callee === 'lapTime' || node.callee === 'lapDistance' || node.callee === 'lapNumber') return this.context[node.callee] as Float64Array;
         if (node.callee === 'interp' || node.callee === 'lookup') return this.map1((x) => tableAt(node.callee === 'interp', x, node.args.slice(1).map(signed)), this.value(node.args[0] as ExpressionNode));
         if (Object.hasOwn(TIME_FUNCTIONS, node.callee)) return this.timeCall(node.callee as TimeFunctionName, node.args);
         const spec = FUNCTIONS[node.callee];

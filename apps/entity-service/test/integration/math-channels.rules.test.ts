@@ -63,6 +63,7 @@ describe('MathChannels', () => {
     ['interp(Volts, 4.5, 100, 0.5, 0)', "at character 24: interp's x breakpoints must be strictly increasing: x2 (0.5) is not greater than x1 (4.5)"],
     ['lookup(Gear, 1, Ratio, 2, 2.05)', "at character 16: lookup's y1 must be a number written as digits, with a sign or not (not a name or an expression)"],
     ['delay(Speed, -1)', "at character 13: delay's seconds must be positive, not -1: delay gives x as it was that long before, never ahead (to line x up with a channel that lags it, delay that channel by 1 s instead)"],
+    ['2 * lapNumber(1)', 'at character 4: lapNumber takes no arguments, not 1'],
   ])('when the expression %j does not parse, then it is a 400 naming the character and the reason', async (expression, message) => {
     const error = await refusal(create(as('editor'), { Name: 'bad', Expression: expression }));
     expect(error).toBeInstanceOf(AppError);
