@@ -3,6 +3,7 @@ import { ExpressionError } from './expression-error';
 import { CONSTANTS, FUNCTIONS } from './functions';
 import { parse } from './parse';
 import { type ExpressionInput, programOf, runProgram } from './program';
+import { TABLE_FUNCTIONS, tableOf } from './table-functions';
 import { LAP_FUNCTIONS, type LapFunctionName, TIME_FUNCTIONS, type TimeFunctionName } from './time-functions';
 
 export interface CompileOptions {
@@ -14,8 +15,9 @@ export interface CompileOptions {
    */
   inputs: readonly string[] | ReadonlySet<string> | 'any';
   /**
-   * The math-channel language: quoted names ("Engine Speed"), the time functions (derivative, integral, smooth, delay,
-   * lowpass) and the lap inputs (lapTime(), lapDistance()), which need an EvaluationContext. Off: MDF conversions.
+   * The math-channel language: quoted names ("Engine Speed"), the lookup tables (interp, lookup), the time functions
+   * (derivative, integral, smooth, delay, lowpass) and the lap inputs (lapTime(), lapDistance(), lapNumber()), which
+   * need an EvaluationContext. Off: MDF conversions.
    */
   math?: boolean;
 }
@@ -27,6 +29,8 @@ export interface EvaluationContext {
   lapTime?: Float64Array;
   /** Distance (metres) since the start of the sample's lap. */
   lapDistance?: Float64Array;
+  /** The index of the sample's lap (0 the first, as the lap reads number them). */
+  lapNumber?: Float64Array;
 }
 
 export interface EvaluateOptions {
@@ -53,8 +57,8 @@ export interface CompiledExpression {
   readonly ast: ExpressionNode;
   /** The inputs the expression reads, in order of first use. */
   readonly inputs: readonly string[];
-  /** What evaluate needs in its context: the time base (time functions), lapTime, lapDistance. */
-  readonly needs: { readonly time: boolean; readonly lapTime: boolean; readonly lapDistance: boolean };
+  /** What evaluate needs in its context: the time base (time functions), lapTime, lapDistance, lapNumber. */
+  readonly needs: { readonly time: boolean; readonly lapTime: boolean; readonly lapDistance: boolean; readonly lapNumber: boolean };
   /**
    * The most arrays of the result's length one evaluate allocates (EvaluateOptions.allocate), the result included:
    * each time function's argument and series, each value kept between the steps that make and read it. What a caller
@@ -75,7 +79,7 @@ export function compile(source: string | ExpressionNode, options: CompileOptions
   const ast = typeof source === 'string' ? parse(source, { quotedNames: math }) : source;
   const allowed = options.inputs === 'any' ? 'any' : options.inputs instanceof Set ? options.inputs : new Set(options.inputs as readonly string[]);
   const used: string[] = [];
-  const needs = { time: false, lapTime: false, lapDistance: false };
+  const needs = { time: false, lapTime: false, lapDistance: false, lapNumber: false };
   check(ast, { allowed, math, needs }, used);
   const program = programOf(ast, new Map(used.map((name, index) => [name, index])), math);
   return {
@@ -107,7 +111,7 @@ export function evaluate(text: string, inputs: ExpressionInputs, length?: number
 interface Checking {
   allowed: ReadonlySet<string> | 'any';
   math: boolean;
-  needs: { time: boolean; lapTime: boolean; lapDistance: boolean };
+  needs: { time: boolean; lapTime: boolean; lapDistance: boolean; lapNumber: boolean };
 }
 
 function check(node: ExpressionNode, c: Checking, used: string[]): void {
@@ -138,6 +142,10 @@ function check(node: ExpressionNode, c: Checking, used: string[]): void {
         c.needs[node.callee as LapFunctionName] = true;
         return;
       }
+      if (c.math && Object.hasOwn(TABLE_FUNCTIONS, node.callee)) {
+        tableOf(node);
+        return check(node.args[0] as ExpressionNode, c, used);
+      }
       const spec = Object.hasOwn(FUNCTIONS, node.callee) ? FUNCTIONS[node.callee] : undefined;
       if (!spec) throw new ExpressionError(node.start, `unknown function ${node.callee}`);
       const count = node.args.length;
@@ -161,11 +169,21 @@ function checkTimeCall(node: Extract<ExpressionNode, { kind: 'call' }>, c: Check
   check(node.args[0], c, used);
   const parameter = node.args[1];
   if (parameter && !(parameter.kind === 'number' && parameter.value > 0 && Number.isFinite(parameter.value))) {
-    // A name (a channel, a constant such as pi) or an expression is not taken: the window or cut-off is fixed per channel.
-    const written = parameter.kind === 'number' ? 'must be a positive number' : 'must be a positive number written as digits (not a name or an expression)';
-    throw new ExpressionError(parameter.start, `${node.callee}'s ${spec.parameter} ${written}`);
+    throw new ExpressionError(parameter.start, `${node.callee}'s ${spec.parameter} ${parameterFault(node.callee, parameter)}`);
   }
   c.needs.time = true;
+}
+
+/** Why a time function's second argument is refused: zero or negative, or not written as digits. */
+function parameterFault(callee: string, parameter: ExpressionNode): string {
+  const value = parameter.kind === 'number' ? parameter.value : parameter.kind === 'unary' && parameter.operator === '-' && parameter.argument.kind === 'number' ? -parameter.argument.value : undefined;
+  // A name (a channel, a constant such as pi) or an expression is not taken: the window or cut-off is fixed per channel.
+  if (value === undefined) return 'must be a positive number written as digits (not a name or an expression)';
+  // delay reads the past only, as a sensor's lag does: a value at a time never waits on the samples after it.
+  if (callee === 'delay' && value < 0) {
+    return `must be positive, not ${value}: delay gives x as it was that long before, never ahead (to line x up with a channel that lags it, delay that channel by ${-value} s instead)`;
+  }
+  return `must be a positive number, not ${value}`;
 }
 
 function sampleCount(
@@ -176,7 +194,7 @@ function sampleCount(
   context: EvaluationContext,
 ): number {
   let n = length;
-  for (const key of ['time', 'lapTime', 'lapDistance'] as const) {
+  for (const key of ['time', 'lapTime', 'lapDistance', 'lapNumber'] as const) {
     if (!needs[key]) continue;
     const values = context[key];
     if (!(values instanceof Float64Array)) throw new TypeError(`the context's ${key} is missing (a Float64Array is needed)`);

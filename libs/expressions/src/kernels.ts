@@ -1,4 +1,5 @@
 import { and, choose, clamp, equal, greater, greaterOrEqual, less, lessOrEqual, modulo, not, notEqual, or, power, round } from './functions';
+import { interpolate, step, type TableFunctionName } from './table-functions';
 
 /*
  * One loop per operator and function over a block of samples: out[o + i] = f(a[ao + i], ...), i in [0, n). Each loop
@@ -11,6 +12,8 @@ export type Kernel2 = (n: number, out: Float64Array, o: number, a: Float64Array,
 /** An array and a constant: (a op k) or, for the `constantFirst` table, (k op a). */
 export type KernelK = (n: number, out: Float64Array, o: number, a: Float64Array, ao: number, k: number) => void;
 export type Kernel3 = (n: number, out: Float64Array, o: number, a: Float64Array, ao: number, b: Float64Array, bo: number, c: Float64Array, co: number) => void;
+/** An array read against a table of constant breakpoints (xs strictly increasing, ys beside them). */
+export type KernelTable = (n: number, out: Float64Array, o: number, a: Float64Array, ao: number, xs: Float64Array, ys: Float64Array) => void;
 
 export const KERNELS_1: Readonly<Record<string, Kernel1>> = {
   '-': (n, out, o, a, ao) => {
@@ -168,5 +171,15 @@ export const KERNELS_3: Readonly<Record<string, Kernel3>> = {
   },
   if: (n, out, o, a, ao, b, bo, c, co) => {
     for (let i = 0; i < n; i++) out[o + i] = choose(a[ao + i], b[bo + i], c[co + i]);
+  },
+};
+
+/** interp and lookup: each sample read against the table, with the scalars constant folding uses. */
+export const KERNELS_TABLE: Readonly<Record<TableFunctionName, KernelTable>> = {
+  interp: (n, out, o, a, ao, xs, ys) => {
+    for (let i = 0; i < n; i++) out[o + i] = interpolate(a[ao + i], xs, ys);
+  },
+  lookup: (n, out, o, a, ao, xs, ys) => {
+    for (let i = 0; i < n; i++) out[o + i] = step(a[ao + i], xs, ys);
   },
 };

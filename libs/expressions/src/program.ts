@@ -1,7 +1,8 @@
 import type { ExpressionNode } from './ast';
 import { BINARY_OPERATORS, CONSTANTS, FUNCTIONS, UNARY_OPERATORS } from './functions';
-import { KERNELS_1, KERNELS_2, KERNELS_3, KERNELS_CONSTANT_FIRST, KERNELS_CONSTANT_SECOND, type Kernel1, type Kernel2, type Kernel3, type KernelK } from './kernels';
-import { delay, derivative, integral, lowpass, smooth, TIME_FUNCTIONS, type TimeFunctionName } from './time-functions';
+import { KERNELS_1, KERNELS_2, KERNELS_3, KERNELS_CONSTANT_FIRST, KERNELS_CONSTANT_SECOND, KERNELS_TABLE, type Kernel1, type Kernel2, type Kernel3, type KernelK, type KernelTable } from './kernels';
+import { TABLE_FUNCTIONS, tableOf, type TableFunctionName } from './table-functions';
+import { delay, derivative, integral, LAP_FUNCTIONS, lowpass, smooth, TIME_FUNCTIONS, type LapFunctionName, type TimeFunctionName } from './time-functions';
 
 /**
  * An expression runs block by block: each operator writes BLOCK samples into a small preallocated register, read by
@@ -49,9 +50,10 @@ type Step = (
   | { arity: 2; kernel: Kernel2; a: ArrayOperand; b: ArrayOperand; out: number }
   | { arity: 'constant'; kernel: KernelK; a: ArrayOperand; k: number; out: number }
   | { arity: 3; kernel: Kernel3; a: ArrayOperand; b: ArrayOperand; c: ArrayOperand; out: number }
+  | { arity: 'table'; kernel: KernelTable; a: ArrayOperand; xs: Float64Array; ys: Float64Array; out: number }
 ) & { spill?: number };
 
-type Series = { kind: 'lap'; name: 'lapTime' | 'lapDistance' } | { kind: 'time'; callee: TimeFunctionName; parameter: number; argument: Program };
+type Series = { kind: 'lap'; name: LapFunctionName } | { kind: 'time'; callee: TimeFunctionName; parameter: number; argument: Program };
 
 /** Steps [from, to) run together block by block: the time series they read are made before, given back after. */
 interface Segment {
@@ -90,6 +92,7 @@ export interface RunEnvironment {
   time?: Float64Array;
   lapTime?: Float64Array;
   lapDistance?: Float64Array;
+  lapNumber?: Float64Array;
   /**
    * Where the run's whole-length arrays come from (EvaluateOptions.allocate): its result, its time functions' arguments
    * and series, its spills.
@@ -240,6 +243,9 @@ function runBlocks(program: Program, n: number, env: RunEnvironment): Float64Arr
           case 3:
             step.kernel(count, x.out, o, x.a, ao, x.b, x.bWhole ? from : 0, x.c, x.cWhole ? from : 0);
             break;
+          case 'table':
+            step.kernel(count, x.out, o, x.a, ao, step.xs, step.ys);
+            break;
         }
       }
     }
@@ -364,12 +370,20 @@ class Builder {
       case 'binary':
         return this.binary(node.operator, this.operand(node.left), this.operand(node.right));
       case 'call':
-        return this.call(node.callee, node.args);
+        return this.call(node);
     }
   }
 
-  private call(callee: string, args: ExpressionNode[]): Operand {
-    if (callee === 'lapTime' || callee === 'lapDistance') return this.addSeries({ kind: 'lap', name: callee });
+  private call(node: Extract<ExpressionNode, { kind: 'call' }>): Operand {
+    const { callee, args } = node;
+    if ((LAP_FUNCTIONS as readonly string[]).includes(callee)) return this.addSeries({ kind: 'lap', name: callee as LapFunctionName });
+    if (Object.hasOwn(TABLE_FUNCTIONS, callee)) {
+      // The breakpoints were checked by compile; x may fold with them when it is a constant.
+      const { xs, ys } = tableOf(node);
+      const name = callee as TableFunctionName;
+      const x = this.operand(args[0] as ExpressionNode);
+      return x.kind === 'constant' ? { kind: 'constant', value: TABLE_FUNCTIONS[name](x.value, xs, ys) } : this.stepTable(KERNELS_TABLE[name], x, xs, ys);
+    }
     if (Object.hasOwn(TIME_FUNCTIONS, callee)) {
       const argument = new Builder(this.inputIndex, this.constantsWin).program(args[0]);
       const parameter = args[1]?.kind === 'number' ? args[1].value : NaN;
@@ -444,6 +458,13 @@ class Builder {
     this.release(a);
     const out = this.allocate();
     this.steps.push({ arity: 'constant', kernel, a, k, out });
+    return { kind: 'register', index: out };
+  }
+
+  private stepTable(kernel: KernelTable, a: ArrayOperand, xs: Float64Array, ys: Float64Array): Operand {
+    this.release(a);
+    const out = this.allocate();
+    this.steps.push({ arity: 'table', kernel, a, xs, ys, out });
     return { kind: 'register', index: out };
   }
 

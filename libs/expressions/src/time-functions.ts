@@ -24,8 +24,8 @@ export const TIME_FUNCTIONS: Readonly<Record<TimeFunctionName, { arity: 1 | 2; p
   delay: { arity: 2, parameter: 'seconds' },
 };
 
-/** The lap-relative inputs, given to the evaluator (zero arguments). */
-export const LAP_FUNCTIONS = ['lapTime', 'lapDistance'] as const;
+/** The lap inputs, given to the evaluator (zero arguments): seconds and metres since the lap's line, the lap's index. */
+export const LAP_FUNCTIONS = ['lapTime', 'lapDistance', 'lapNumber'] as const;
 export type LapFunctionName = (typeof LAP_FUNCTIONS)[number];
 
 export function derivative(x: Float64Array, t: Float64Array, out: Float64Array): Float64Array {

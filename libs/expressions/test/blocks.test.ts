@@ -10,6 +10,8 @@ import { referenceEvaluate } from './reference-evaluator';
 const NAMES = ['a', 'Ground Speed', 'c', 'pi'];
 const OPERATORS = ['+', '-', '*', '/', '^', '<', '<=', '>', '>=', '==', '!=', '&&', '||'];
 const FUNCTION_NAMES = Object.keys(FUNCTIONS);
+/** Breakpoints for interp and lookup: two pairs, signs, uneven steps, values the random series hit exactly (0, 1, -1). */
+const TABLES = ['0, 0, 1, 1', '-1, 5, 0, -0, 1, 2.5', '-100, -3, -0.5, 7, 0, 0.25, 1e-3, 1e300, 4, -1e-300', '-1e6, 1e6, 1e6, -1e6'];
 
 function expressionOf(next: () => number, depth: number): string {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
@@ -18,7 +20,7 @@ function expressionOf(next: () => number, depth: number): string {
     if (leaf < 0.55) return `"${pick(NAMES)}"`;
     if (leaf < 0.8) return pick(['0', '1', '2.5', '3e-3', '100', '-0.5', '0.5']);
     if (leaf < 0.9) return pick(['pi', 'e']);
-    return pick(['lapTime()', 'lapDistance()']);
+    return pick(['lapTime()', 'lapDistance()', 'lapNumber()']);
   }
   const sub = () => expressionOf(next, depth - 1);
   const kind = next();
@@ -31,6 +33,7 @@ function expressionOf(next: () => number, depth: number): string {
     if (time === 'lowpass') return `lowpass(${sub()}, ${pick(['0.5', '5', '50'])})`;
     return `${time}(${sub()})`;
   }
+  if (kind < 0.62) return `${pick(['interp', 'lookup'])}(${sub()}, ${pick(TABLES)})`;
   const name = pick(FUNCTION_NAMES);
   const spec = FUNCTIONS[name];
   const count = spec.arity === 'one or more' ? 1 + Math.floor(next() * 4) : spec.arity;
@@ -114,7 +117,7 @@ function lender() {
 
 function check(text: string, n: number, next: () => number, asSources: boolean): void {
   const arrays = new Map(NAMES.map((name) => [name, seriesOf(next, n)]));
-  const context: EvaluationContext = { time: timesOf(next, n), lapTime: seriesOf(next, n), lapDistance: seriesOf(next, n) };
+  const context: EvaluationContext = { time: timesOf(next, n), lapTime: seriesOf(next, n), lapDistance: seriesOf(next, n), lapNumber: seriesOf(next, n) };
   const compiled = compile(text, { inputs: NAMES, math: true });
   const copies = new Map([...arrays].map(([k, v]) => [k, v.slice()]));
   const inputs: ExpressionInputs = Object.fromEntries([...arrays].map(([k, v], i) => [k, asSources && i % 2 === 0 ? sourceOf(v) : v]));
@@ -155,6 +158,14 @@ describe('block evaluation matches the whole-array reference bit for bit', () =>
       check(`${name}(${args.join(', ')})`, BLOCK + 5, next, k % 2 === 0);
     }
     if (spec.arity === 'one or more') check(`${name}(a)`, 10, next, true);
+  });
+
+  it.each(['interp', 'lookup'])('when %s reads an input, a source, an expression, a lap input or a constant against each table, then every sample is the same', (name) => {
+    const next = random(name.length * 104729);
+    const operands = ['a', '"Ground Speed"', '(c * 2 - 1)', '2.5', '-0.5', 'pi', 'lapNumber()', 'smooth(a, 0.5)', 'interp(c, -1, -2, 1, 2)'];
+    for (const table of TABLES) {
+      for (let k = 0; k < 4; k++) check(`${name}(${operands[Math.floor(next() * operands.length)]}, ${table})`, BLOCK + 5, next, k % 2 === 0);
+    }
   });
 
   it.each(OPERATORS)('when the operator %s takes an input, a source, an expression or a constant on either side, then every sample is the same', (operator) => {

@@ -30,7 +30,7 @@ describe('math-channel language', () => {
   it("when inputs are 'any', then every name but a constant is an input, listed in order of first use", () => {
     const compiled = math('"B" + A * pi + B + max(C, e)');
     expect(compiled.inputs).toEqual(['B', 'A', 'C']);
-    expect(compiled.needs).toEqual({ time: false, lapTime: false, lapDistance: false });
+    expect(compiled.needs).toEqual({ time: false, lapTime: false, lapDistance: false, lapNumber: false });
   });
 
   it('when derivative(x) runs over a quadratic, then the central difference is exact inside and one-sided at the ends', () => {
@@ -121,12 +121,22 @@ describe('math-channel language', () => {
 
   it('when lapTime() and lapDistance() are read, then they are the series given in the context', () => {
     const compiled = math('lapDistance() / max(lapTime(), 1)');
-    expect(compiled.needs).toEqual({ time: false, lapTime: true, lapDistance: true });
+    expect(compiled.needs).toEqual({ time: false, lapTime: true, lapDistance: true, lapNumber: false });
     const lapTime = Float64Array.of(0, 2, 4);
     const lapDistance = Float64Array.of(0, 100, 300);
     expect(Array.from(compiled.evaluate({}, undefined, { lapTime, lapDistance }))).toEqual([0, 50, 75]);
     expect(Array.from(lapTime)).toEqual([0, 2, 4]);
     expect(() => compiled.evaluate({}, 3)).toThrow(/lapTime is missing/);
+  });
+
+  it('when lapNumber() is read, then it is the lap index series given in the context, a gap where it is one', () => {
+    const compiled = math('if(lapNumber() == 0, 0, lapTime())');
+    expect(compiled.needs).toEqual({ time: false, lapTime: true, lapDistance: false, lapNumber: true });
+    const lapNumber = Float64Array.of(0, 0, 1, 1, NaN);
+    const lapTime = Float64Array.of(0.5, 1.5, 0.25, 1.25, NaN);
+    expect(Array.from(compiled.evaluate({}, undefined, { lapTime, lapNumber }))).toEqual([0, 0, 0.25, 1.25, NaN]);
+    expect(Array.from(math('lapNumber() + 1').evaluate({}, undefined, { lapNumber }))).toEqual([1, 1, 2, 2, NaN]);
+    expect(() => math('lapNumber() * 2').evaluate({}, 5)).toThrow(/lapNumber is missing/);
   });
 
   it('when the time functions compose with arithmetic, then derivative(integral(x)) recovers x', () => {
@@ -145,6 +155,10 @@ describe('math-channel language', () => {
     ['1 + lowpass(x, 0)', 15, "lowpass's hz must be a positive number"],
     ['derivative(x, 1)', 0, 'derivative takes 1 argument, not 2'],
     ['lapTime(1)', 0, 'lapTime takes no arguments'],
+    ['2 * lapNumber(x)', 4, 'lapNumber takes no arguments, not 1'],
+    ['smooth(x, -1)', 10, "smooth's seconds must be a positive number, not -1"],
+    ['lowpass(x, -0.5)', 11, "lowpass's hz must be a positive number, not -0.5"],
+    ['delay(x, 0)', 9, "delay's seconds must be a positive number, not 0"],
     ['x + nope(1)', 4, 'unknown function nope'],
   ])('when %j is compiled, then an ExpressionError at %i says %s', (text, position, reason) => {
     expect(errorOf(() => math(text))).toMatchObject({ position, reason: expect.stringContaining(reason) });
@@ -214,7 +228,16 @@ describe('delay(x, seconds)', () => {
   });
 
   it('when its seconds are not a positive number written as digits, then it is refused naming them', () => {
-    expect(() => compile('delay(x, -1)', { inputs: ['x'], math: true })).toThrow("delay's seconds must be a positive number");
+    expect(() => compile('delay(x, y)', { inputs: ['x', 'y'], math: true })).toThrow("delay's seconds must be a positive number written as digits (not a name or an expression)");
+    expect(() => compile('delay(x, -y)', { inputs: ['x', 'y'], math: true })).toThrow("delay's seconds must be a positive number written as digits (not a name or an expression)");
     expect(() => compile('delay(x)', { inputs: ['x'], math: true })).toThrow('delay takes 2 arguments (x, seconds), not 1');
+  });
+
+  it('when its seconds are negative, then the refusal says a delay never reads ahead, and what to write instead', () => {
+    expect(errorOf(() => compile('delay(x, -1)', { inputs: ['x'], math: true }))).toMatchObject({
+      position: 9,
+      reason: "delay's seconds must be positive, not -1: delay gives x as it was that long before, never ahead (to line x up with a channel that lags it, delay that channel by 1 s instead)",
+    });
+    expect(errorOf(() => compile('1 + delay("Ground Speed", -0.25)', { inputs: 'any', math: true }))).toMatchObject({ position: 26, reason: expect.stringContaining('not -0.25:') });
   });
 });

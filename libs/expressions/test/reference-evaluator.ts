@@ -82,6 +82,29 @@ const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
 
 const CONSTANTS: Readonly<Record<string, number>> = { pi: Math.PI, e: Math.E };
 
+/** A breakpoint as written: a number, with a sign or not. */
+function signed(node: ExpressionNode): number {
+  if (node.kind === 'number') return node.value;
+  if (node.kind === 'unary' && node.argument.kind === 'number') return node.operator === '-' ? -node.argument.value : node.argument.value;
+  throw new Error('not a breakpoint');
+}
+
+/**
+ * interp (linear) or lookup (step) of x over the breakpoints [x1, y1, x2, y2, ...], by a walk from the first pair (the
+ * library searches by halves): the end values held outside, NaN for NaN.
+ */
+function tableAt(linear: boolean, x: number, table: readonly number[]): number {
+  if (Number.isNaN(x)) return NaN;
+  const n = table.length / 2;
+  const xAt = (k: number) => table[2 * k] as number;
+  const yAt = (k: number) => table[2 * k + 1] as number;
+  if (x <= xAt(0)) return yAt(0);
+  let k = 0;
+  while (k + 1 < n && xAt(k + 1) <= x) k++;
+  if (!linear || k === n - 1 || xAt(k) === x) return yAt(k);
+  return yAt(k) + ((yAt(k + 1) - yAt(k)) * (x - xAt(k))) / (xAt(k + 1) - xAt(k));
+}
+
 /** Evaluates `ast` whole array by whole array over `inputs` (all of length n); a new array. */
 export function referenceEvaluate(ast: ExpressionNode, inputs: ReadonlyMap<string, Float64Array>, n: number, context: EvaluationContext = {}): Float64Array {
   const run = new Run(n, inputs, context);
@@ -101,7 +124,7 @@ class Run {
     private readonly context: EvaluationContext,
   ) {
     const borrowed = new Set(inputs.values());
-    for (const values of [context.time, context.lapTime, context.lapDistance]) if (values) borrowed.add(values);
+    for (const values of [context.time, context.lapTime, context.lapDistance, context.lapNumber]) if (values) borrowed.add(values);
     this.borrowed = borrowed;
   }
 
@@ -126,7 +149,8 @@ class Run {
         return this.arithmetic(node.operator, a, b) ?? this.map2(BINARY_OPERATORS[node.operator], a, b);
       }
       case 'call': {
-        if (node.callee === 'lapTime' || node.callee === 'lapDistance') return this.context[node.callee] as Float64Array;
+        if (node.callee === 'lapTime' || node.callee === 'lapDistance' || node.callee === 'lapNumber') return this.context[node.callee] as Float64Array;
+        if (node.callee === 'interp' || node.callee === 'lookup') return this.map1((x) => tableAt(node.callee === 'interp', x, node.args.slice(1).map(signed)), this.value(node.args[0] as ExpressionNode));
         if (Object.hasOwn(TIME_FUNCTIONS, node.callee)) return this.timeCall(node.callee as TimeFunctionName, node.args);
         const spec = FUNCTIONS[node.callee];
         const args = node.args.map((a) => this.value(a));

@@ -26,6 +26,7 @@ interface MathPlan {
   leaves: readonly ChannelInfo[];
   lapTime: boolean;
   lapDistance: boolean;
+  lapNumber: boolean;
   /** Shared by the plans of one resolution. */
   order: MathOrder;
 }
@@ -159,10 +160,11 @@ function evaluableLeaf(info: ChannelInfo): boolean {
 export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathChannelInfo>, parts: { cache: StoredChannelCache; pool: TaskPool }): MathReads {
   const { file } = dataset;
   const fileEnd = file.startTime + file.duration;
-  const allLaps = file.laps.length ? file.laps.map((l) => ({ start: l.startTime, end: l.endTime })) : [{ start: file.startTime, end: fileEnd }];
+  // Each lap with its index as the lap reads number them (lapNumber()), whatever laps of the file a task is sent.
+  const allLaps = file.laps.length ? file.laps.map((l, index) => ({ start: l.startTime, end: l.endTime, index })) : [{ start: file.startTime, end: fileEnd, index: 0 }];
   /**
-   * The laps a task over `span` needs (lapTime(), lapDistance()): those reaching into it, found by binary search, so that
-   * a read evaluating lap by lap sends each task its own lap, not every lap of the file.
+   * The laps a task over `span` needs (lapTime(), lapDistance(), lapNumber()): those reaching into it, found by binary
+   * search, so that a read evaluating lap by lap sends each task its own lap, not every lap of the file.
    */
   const lapsOver = (span: { start: number; end: number }) =>
     allLaps.slice(
@@ -202,7 +204,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
     const source = channels.some((info) => info.math.lapDistance) ? pickDistanceSource(file.channels) : undefined;
     const sourceInfo = source ? channelOf(file, source.channel) : undefined;
     const sourceAxis = sourceInfo ? await channelAxis(dataset, sourceInfo, parts.cache) : undefined;
-    const prepared = new Map<TimeBaseGroup, { inputs: string[]; laps: { start: number; end: number }[]; distance?: { key: string; laps: { from: number; to: number }[] } }>();
+    const prepared = new Map<TimeBaseGroup, { inputs: string[]; laps: { start: number; end: number; index: number }[]; distance?: { key: string; laps: { from: number; to: number }[] } }>();
     for (const group of groups) {
       const { context } = group;
       const baseAxis = context.baseInput !== undefined ? axes.get(context.baseInput) : undefined;
@@ -233,7 +235,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
         ...(context.keep ? { keep: context.keep } : {}),
         ...(context.origin ? { origin: context.origin } : {}),
         span,
-        ...(lapDistance || plans.some((p) => p.lapTime) ? { laps } : {}),
+        ...(lapDistance || plans.some((p) => p.lapTime || p.lapNumber) ? { laps } : {}),
         ...(lapDistance && source && distance ? { distance: { source: { kind: source.kind, channel: source.channel }, slice: ownedSlice(stored.get(distance.key) as StoredChannel), laps: distance.laps } } : {}),
       };
     };
@@ -356,6 +358,7 @@ export function timeBaseGroups(channels: readonly MathChannelInfo[], contextOf: 
 interface Compiled {
   lapTime: boolean;
   lapDistance: boolean;
+  lapNumber: boolean;
   error?: string;
 }
 
@@ -369,7 +372,7 @@ function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: Reado
     // (checked on write) reads nothing and fails when it is evaluated.
     const reads = mathReadsOf(d.expression);
     graph.set(d.name, [...reads.inputs]);
-    compiled.set(d.name, { lapTime: reads.needs.lapTime, lapDistance: reads.needs.lapDistance, ...(reads.error !== undefined ? { error: reads.error } : {}) });
+    compiled.set(d.name, { lapTime: reads.needs.lapTime, lapDistance: reads.needs.lapDistance, lapNumber: reads.needs.lapNumber, ...(reads.error !== undefined ? { error: reads.error } : {}) });
   }
   return { graph, compiled };
 }
@@ -402,12 +405,12 @@ function planOf(
   if (walked.lapDistance && !resolution.hasDistanceSource()) {
     return { refused: `math channel ${name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)` };
   }
-  const { leaves, lapTime, lapDistance } = walked;
+  const { leaves, lapTime, lapDistance, lapNumber } = walked;
   // lapDistance() is no time base: the distance source is resampled onto the base, which a logged input or the Rate sets.
   if (leaves.length === 0 && definition.rate === undefined) {
     return { refused: `math channel ${name} reads no channel: give it a Rate to be evaluated at` };
   }
-  return { ...entryOf(file, name, definition, leaves), math: { definition, leaves, lapTime, lapDistance, order: resolution.order } };
+  return { ...entryOf(file, name, definition, leaves), math: { definition, leaves, lapTime, lapDistance, lapNumber, order: resolution.order } };
 }
 
 /**
@@ -422,6 +425,7 @@ interface Walked {
   unparsed?: string;
   lapTime: boolean;
   lapDistance: boolean;
+  lapNumber: boolean;
   leaves: readonly ChannelInfo[];
   leafNames: ReadonlySet<string>;
 }
@@ -433,7 +437,7 @@ const NO_LEAVES: ChannelInfo[] = [];
 const NO_LEAF_NAMES = new Set<string>();
 
 function walkingOf(compiled: Compiled): Walking {
-  return { cycle: false, lapTime: compiled.lapTime, lapDistance: compiled.lapDistance, leaves: NO_LEAVES, leafNames: NO_LEAF_NAMES, owned: false };
+  return { cycle: false, lapTime: compiled.lapTime, lapDistance: compiled.lapDistance, lapNumber: compiled.lapNumber, leaves: NO_LEAVES, leafNames: NO_LEAF_NAMES, owned: false };
 }
 
 function addLeaves(into: Walking, leaves: readonly ChannelInfo[], names: ReadonlySet<string>): void {
@@ -463,6 +467,7 @@ function mergeWalked(into: Walking, from: Walked): void {
   into.unparsed ??= from.unparsed;
   into.lapTime ||= from.lapTime;
   into.lapDistance ||= from.lapDistance;
+  into.lapNumber ||= from.lapNumber;
   if (!into.badLeaf) addLeaves(into, from.leaves, from.leafNames);
 }
 
@@ -540,10 +545,10 @@ function scopeSpan(file: OpenDataset['file'], window: ScopeWindow): { start: num
  * (the distance source for lapDistance() too) over its context (the window widened by what its time functions read
  * beyond it, from the file's first sample for integral and lowpass, and a sample each side of a slower input), and the
  * samples its evaluation makes: its time base's length over the context for every array of that length it may make
- * (evaluateMathChannels): once for the base's times, once for each lap input it reads (lapTime(), lapDistance()), and
- * for each definition it evaluates (through the others) its `arrays`: its result, each time function's argument and
- * series, each value its steps keep whole between a time function and the next (`min(integral(a), integral(a), ...)`
- * of 340 terms is 342 arrays, not 1); and the window's own samples once more when the context holds more (the result
+ * (evaluateMathChannels): once for the base's times, once for each lap input it reads (lapTime(), lapDistance(),
+ * lapNumber()), and for each definition it evaluates (through the others) its `arrays`: its result, each time
+ * function's argument and series, each value its steps keep whole between a time function and the next
+ * (`min(integral(a), integral(a), ...)` of 340 terms is 342 arrays, not 1); and the window's own samples once more when the context holds more (the result
  * is copied out of it). With a Rate the base is bounded by the rate over the context (whatever the inputs: a Rate of
  * 1 MHz over an hour is 3.6 billion samples, refused before any is made). Counted without reading a sample: a regular
  * `.ld` channel's ranges from its catalogue entry; a channel of another format decodes whole (and bounds its base so).
@@ -554,7 +559,7 @@ function samplesCounted(dataset: OpenDataset, info: MathChannelInfo, window: Sco
   const definitions = plan.order.definitionsOf([info.name]);
   // Compiled once per expression text and kept (mathReadsOf): no definition is compiled here.
   const reach = definitionReaches(definitions.map((d) => ({ name: d.name, reach: mathReadsOf(d.expression).reach }))).get(info.name) as Reach;
-  const arrays = definitions.reduce((sum, d) => sum + mathReadsOf(d.expression).arrays, 1 + (plan.lapTime ? 1 : 0) + (plan.lapDistance ? 1 : 0));
+  const arrays = definitions.reduce((sum, d) => sum + mathReadsOf(d.expression).arrays, 1 + (plan.lapTime ? 1 : 0) + (plan.lapDistance ? 1 : 0) + (plan.lapNumber ? 1 : 0));
   const source = plan.lapDistance ? pickDistanceSource(file.channels) : undefined;
   const sourceInfo = source ? channelOf(file, source.channel) : undefined;
   const axes = new Map(plan.leaves.map((leaf) => [leaf.name, catalogueAxis(dataset, leaf)]));

@@ -50,8 +50,12 @@ export interface MathTask {
    * (or the grid's) start, offset 0.
    */
   origin?: { start: number; offset: number };
-  /** The laps' [start, end) times, for lapTime() and lapDistance() (a file without laps is one lap, its span). */
-  laps?: { start: number; end: number }[];
+  /**
+   * The laps' [start, end) times, for lapTime(), lapDistance() and lapNumber() (a file without laps is one lap, its
+   * span), each with its index among the file's laps (as the lap reads number them: 0 the out-lap), which lapNumber()
+   * gives: a task is sent only the laps its base reaches.
+   */
+  laps?: { start: number; end: number; index: number }[];
   /**
    * lapDistance(): the distance source, from the start of the first lap the base reaches to a sample past what it
    * needs, and the samples of each of `laps` in it, [from, to) (those the lap distance read takes of that lap; absent:
@@ -156,6 +160,7 @@ export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays):
   if (compiled.some((c) => c.expression.needs.time)) context.time = time();
   if (task.laps && compiled.some((c) => c.expression.needs.lapTime)) context.lapTime = lapRelative(time(), task.laps, (start) => start);
   if (task.laps && task.distance && compiled.some((c) => c.expression.needs.lapDistance)) context.lapDistance = lapDistanceOf(time(), task.laps, task.distance);
+  if (task.laps && compiled.some((c) => c.expression.needs.lapNumber)) context.lapNumber = lapNumbers(time(), task.laps);
   const values = new Map<string, Float64Array>();
   // What the definitions after each one read: one with DecimalPlaces is rounded as soon as it is evaluated when another
   // reads it, so they read what is sent of it (a channel read alone is rounded as it is sent, in one pass).
@@ -537,6 +542,17 @@ function lapWalk(laps: readonly { start: number; end: number }[]): (t: number) =
 export function lapIndexOf(time: Float64Array, laps: readonly { start: number; end: number }[]): Int32Array {
   const lapAt = lapWalk(laps);
   return Int32Array.from(time, lapAt);
+}
+
+/** The index of each time's lap among the file's laps (lapNumber()), NaN outside every lap: one array of the times' length. */
+export function lapNumbers(time: Float64Array, laps: readonly { start: number; end: number; index: number }[]): Float64Array {
+  const lapAt = lapWalk(laps);
+  const out = new Float64Array(time.length);
+  for (let i = 0; i < time.length; i++) {
+    const k = lapAt(time[i] as number);
+    out[i] = k < 0 ? NaN : (laps[k] as { index: number }).index;
+  }
+  return out;
 }
 
 /** Seconds since the start of each time's lap, NaN outside every lap: one array of the times' length. */

@@ -1,3 +1,4 @@
+import { tableFromIPC } from 'apache-arrow';
 import { decodeChannelsBody, toReadRecord, type ChannelSeries } from '@pitwall/client';
 import { openDataFile, writeLdFile } from '@pitwall/formats';
 import { lapDistances } from '@pitwall/laps';
@@ -10,7 +11,7 @@ type Json = any;
 // A math channel's value at a time is the same whatever read asks for it (docs/math-channels.md), as a logged
 // channel's is: its time functions are evaluated over the context they read (integral and lowpass from the file's
 // first sample, derivative and smooth a margin each side), lapTime() and lapDistance() from the lap's line as the lap
-// distance read counts. Each read below is held against the whole-file read, and that one against the functions
+// distance read counts, lapNumber() the lap's index as the lap reads number them. Each read below is held against the whole-file read, and that one against the functions
 // computed here over the whole file from the logged channels' own whole-file reads.
 
 const SECONDS = 90;
@@ -39,6 +40,10 @@ const DEFINITIONS: [string, string, string?][] = [
   ['Nested', 'derivative(smooth(Accel, 2.1)) + integral(Accel) / 100'],
   ['Lap t', 'lapTime() + 0 * Steer'],
   ['Lap d', 'lapDistance() + 0 * Steer'],
+  // The lap reads' index (0 the out-lap), on Steer's base; a table over Ground Speed held below 60 km/h; a step over Steer.
+  ['Lap n', 'lapNumber() + 0 * Steer'],
+  ['GS map', 'interp("Ground Speed", 60, -1, 120, 0.5, 200, 2)'],
+  ['Steer step', 'lookup(Steer, -10, -1, 0, 0, 10, 1) + lapNumber() * 10'],
   ['Dist 3Hz', 'integral("Speed ms")', '3'],
   ['Accel 3Hz', 'derivative("Speed ms")', '3'],
 ];
@@ -152,6 +157,13 @@ describe('math channels: a value at a time is the same whatever read asks for it
       return { times: [0, ...relative], distances: [0, ...distances] };
     };
     const traces = new Map(laps.map((lap) => [lap, lapTrace(lap)]));
+    const lapNumberAt = (t: number) => {
+      const lap = lapOf(t);
+      return lap ? laps.indexOf(lap) : NaN;
+    };
+    // The tables by hand: 60 → −1, 120 → 0.5 (0.025 a km/h), 200 → 2 (0.01875 a km/h); Steer's steps at −10, 0 and 10°.
+    const gsMap = (v: number) => (v <= 60 ? -1 : v <= 120 ? -1 + (v - 60) * 0.025 : v <= 200 ? 0.5 + (v - 120) * 0.01875 : 2);
+    const steerStep = (v: number) => (v < 0 ? -1 : v < 10 ? 0 : 1);
     const steerRate = derivative(steer.times, steer.times.map((t) => interpolate(gs.times, gs.values, t)));
     const expected: Record<string, { times: number[]; values: number[] }> = {
       'Speed ms': { times: gs.times, values: ms },
@@ -171,6 +183,10 @@ describe('math channels: a value at a time is the same whatever read asks for it
         }),
       },
     };
+    expected['Lap n'] = { times: steer.times, values: steer.times.map(lapNumberAt) };
+    expected['GS map'] = { times: gs.times, values: gs.values.map(gsMap) };
+    expected['Steer step'] = { times: steer.times, values: steer.values.map((v, i) => steerStep(v) + lapNumberAt(steer.times[i] as number) * 10) };
+    expect(new Set(expected['Lap n'].values)).toEqual(new Set([0, 1, 2]));
     const accel = expected['Accel'] as { times: number[]; values: number[] };
     const smoothed = smooth(accel.times, accel.values, 2.1);
     const summed = integral(gs.times, accel.values);
@@ -229,6 +245,19 @@ describe('math channels: a value at a time is the same whatever read asks for it
     expectWholeFileValues('one channel', single.channels);
   });
 
+  test('when lapNumber() and a table are read as Arrow, then the columns are the JSON read\'s numbers', async () => {
+    for (const name of ['Lap n', 'GS map', 'Steer step']) {
+      const path = `/channel?channel=${encodeURIComponent(name)}&lapIndex=2`;
+      const asJson = await get(path);
+      expect(asJson.samples.length).toBeGreaterThan(100);
+      const r = await fetch(`${started.base}${dataset()}${path}`, { headers: { ...started.headers, Accept: 'application/vnd.apache.arrow.stream' } });
+      expect(r.status).toBe(200);
+      const table = tableFromIPC(new Uint8Array(await r.arrayBuffer()));
+      expect([...(table.getChild(name) ?? [])]).toEqual(asJson.samples);
+    }
+    expect(new Set((await get('/channel?channel=Lap%20n&lapIndex=2')).samples)).toEqual(new Set([2]));
+  });
+
   test('when lapDistance() is read, then it agrees with the lap distance read (.../distance) at Ground Speed\'s samples, from the line', async () => {
     for (const lap of laps) {
       const trace = await get(`/distance?lapIndex=${lap.index}`);
@@ -245,13 +274,27 @@ describe('math channels: a value at a time is the same whatever read asks for it
     expect((whole.get('Lap d') as Map<number, number | null>).get(key(30.25))).toBeGreaterThan(5);
   });
 
-  test('when lap statistics are read, then each lap has the figures of its lap read', async () => {
+  test('when lap statistics are read, then each lap has the figures of its lap read, lapNumber() its lapIndex throughout', async () => {
     const stats = await post('/lapstats', { channels: ['Dist', 'Low GS'] });
+    const numbered = await post('/lapstats', { channels: ['Lap n'] });
+    expect(numbered.laps.map((lap: Json) => [lap.lapIndex, lap.channels[0].min, lap.channels[0].max])).toEqual(laps.map((lap) => [lap.index, lap.index, lap.index]));
     for (const lap of stats.laps) {
       const read = await binary('/channels', { channels: ['Dist', 'Low GS'], mode: 1, lapIndex: lap.lapIndex });
       read.channels.forEach((record: Json, k: number) => {
         expect(lap.channels[k]).toMatchObject({ name: record.name, min: expect.closeTo(Math.min(...record.samples), 9), max: expect.closeTo(Math.max(...record.samples), 9) });
       });
     }
+  });
+
+  test('when a histogram and a scatter read lapNumber() and a table, then they count the lap reads\' samples and pair the whole-file values', async () => {
+    const histogram = await post('/histogram', { channel: 'Lap n', edges: [-0.5, 0.5, 1.5, 2.5] });
+    const perLap = await Promise.all(laps.map((lap) => binary('/channels', { channels: ['Lap n'], mode: 1, lapIndex: lap.index })));
+    expect(histogram.counts).toEqual(perLap.map((read) => read.channels[0].samples.length));
+    const scatter = await post('/scatter', { x: 'Ground Speed', y: 'GS map', lapIndex: 1 });
+    const map = whole.get('GS map') as Map<number, number | null>;
+    const speeds = whole.get('Ground Speed') as Map<number, number | null>;
+    const pairs = new Map([...map].map(([t, v]) => [speeds.get(t), v]));
+    expect(scatter.points.x.length).toBeGreaterThan(100);
+    (scatter.points.x as number[]).forEach((x, k) => expect({ x, y: scatter.points.y[k] }).toEqual({ x, y: expect.closeTo(pairs.get(x) as number, 9) }));
   });
 });

@@ -38,6 +38,8 @@ const definitions = new Map<string, MathDefinition>(
       ['Accel 30 Hz', 'derivative("Speed ms") + Throttle', 30],
       ['Throttle sum 7 Hz', 'integral(Throttle)', 7],
       ['Lap time 3 Hz', 'smooth(lapTime(), 0.7)', 3],
+      ['Lap table 3 Hz', 'interp(lapNumber(), 0, 5, 1, 7) + lookup(smooth(lapTime(), 0.7), 1, 1, 2, 2)', 3],
+      ['Lap number', 'lapNumber() + 0 * Speed'],
     ] as const
   ).map(([name, expression, rate]: readonly [string, string, number?]) => [name, { name, expression, unit: '', ...(rate ? { rate } : {}) }]),
 );
@@ -154,8 +156,23 @@ describe('the context of a math channel read', () => {
     expect(tasks[0]?.distance?.laps).toEqual([{ from: 0, to: speed.to + 1 - lap.from }]);
   });
 
+  test('when lapNumber() is read in a window of the second lap, then the task is sent that lap alone with its index, and every sample is 1, as in the whole file', async () => {
+    const { file, reads, info, tasks } = await reader();
+    const scope: ReadScope = { mode: 'window', start: 6, duration: 1 };
+    const window = resolveScope(scope, file);
+    const slice = await reads.slice(info('Lap number'), window, new AbortController().signal);
+    // Speed's 100 samples, and the base's times, the lap numbers and the result over them.
+    expect(reads.decodes(info('Lap number'), window)).toBe(100 + 100 * 3);
+    expect(tasks[0]?.laps).toEqual([{ start: file.laps[1]?.startTime, end: file.laps[1]?.endTime, index: 1 }]);
+    expect(new Set(slice.samples)).toEqual(new Set([1]));
+    const [whole] = await wholeFile(['Lap number']);
+    const laps = Array.from((whole as StoredSlice).samples);
+    // 100 Hz Speed from 0 s; the line at 4.1 s (Lap Number's first sample of lap 1).
+    expect([laps.length, laps.indexOf(1), laps.lastIndexOf(0), laps.at(-1)]).toEqual([1000, 410, 409, 1]);
+  });
+
   test('when a channel with a Rate is read in a window or a lap, then its points are those of the whole file\'s grid there, with the whole file\'s values', async () => {
-    const names = ['Accel 30 Hz', 'Throttle sum 7 Hz', 'Lap time 3 Hz'];
+    const names = ['Accel 30 Hz', 'Throttle sum 7 Hz', 'Lap time 3 Hz', 'Lap table 3 Hz'];
     const whole = await wholeFile(names);
     for (const scope of [late, { mode: 'lap', lapIndex: 1 }, { mode: 'window', start: 3.9, duration: 0.5 }] as ReadScope[]) {
       const { file, reads, info } = await reader();

@@ -55,6 +55,7 @@ const EXPRESSIONS = [
   'clamp(a / 15, -1, 1) * lapTime()',
   'lapDistance() / max(lapTime(), 1) + b * 0',
   'sqrt(a ^ 2 + b ^ 2)',
+  'interp(a, -100, -1, 0, 0, 250, 4.5) * lapNumber() + lookup(b, 0, 1, 10, 2)',
 ];
 
 function taskOf(next: () => number): MathChannelTask {
@@ -76,7 +77,7 @@ function taskOf(next: () => number): MathChannelTask {
   const task: MathChannelTask = { name: 'm', unit: 'u', definitions, inputs: slices, span };
   if (next() < 0.3) task.rate = pick([5, 100, 333]);
   if (/lap/.test(expression)) {
-    task.laps = [{ start: 0, end: seconds / 3 }, { start: seconds / 3, end: seconds }];
+    task.laps = [{ start: 0, end: seconds / 3, index: 3 }, { start: seconds / 3, end: seconds, index: 4 }];
     if (/lapDistance/.test(expression)) {
       task.distance = { source: { kind: 'integrated', channel: 'Speed' }, slice: sliceOf(next, 'Speed', { rate: 50, start: 0, seconds, irregular: false }) };
     }

@@ -41,6 +41,10 @@ export function referenceMathChannel(task: MathChannelTask): StoredSlice {
   for (const p of physical) inputs[p.slice.name] = p === fastest && task.rate === undefined ? p.values : interpolateLinear(p.times, p.values, time);
   const context: EvaluationContext = { time };
   if (task.laps) context.lapTime = lapRelative(time, task.laps, (start) => start);
+  if (task.laps) {
+    const laps = task.laps;
+    context.lapNumber = Float64Array.from(lapIndexOf(time, laps), (k) => (k < 0 ? NaN : (laps[k] as { index: number }).index));
+  }
   if (task.laps && task.distance) {
     // Each lap's distance trace as the lap distance read gives it (its own samples from its line, the line first),
     // carried on to the two samples past the lap's end; read linearly at each time of the lap.

@@ -85,7 +85,7 @@ describe('evaluateMathChannel (the pool task)', () => {
 
   test('when a Rate is given, then the time base is a grid at that rate over the inputs; lapTime() counts from each lap start', () => {
     const a = slice('a', 10, Array.from({ length: 21 }, (_, i) => i)); // 0 .. 2 s
-    const out = evaluateMathChannel({ name: 'm', unit: '', definitions: [{ name: 'm', expression: 'a * 0 + lapTime()' }], inputs: [a], rate: 2, span: { start: 0, end: 2 }, laps: [{ start: 0, end: 1.2 }, { start: 1.2, end: 2 }] });
+    const out = evaluateMathChannel({ name: 'm', unit: '', definitions: [{ name: 'm', expression: 'a * 0 + lapTime()' }], inputs: [a], rate: 2, span: { start: 0, end: 2 }, laps: [{ start: 0, end: 1.2, index: 0 }, { start: 1.2, end: 2, index: 1 }] });
     expect(out.frequency).toBe(2);
     expect(Array.from(out.samples).map((v) => Math.round(v * 1e9) / 1e9)).toEqual([0, 0.5, 1, 0.3, 0.8]);
   });

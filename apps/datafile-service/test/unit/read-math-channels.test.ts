@@ -62,6 +62,8 @@ describe('the math catalogue of a file', () => {
       ['Lap distance at 10 Hz', 'lapDistance()', 10],
       ['Reads lap distance', '"Lap distance" + Speed'],
       ['Lap time', 'lapTime() + Speed'],
+      ['Lap number', 'lapNumber()'],
+      ['Lap number at 10 Hz', 'lapNumber()', 10],
       ['Both', '"Engine RPM" / Speed'],
       ['Missing', 'Nope + 1'],
       ['Loop a', '"Loop b" + Speed'],
@@ -79,8 +81,9 @@ describe('the math catalogue of a file', () => {
       expect(mathCatalogue(f, defs).map((c) => c.name)).toEqual(resolvable);
     }
     // Speed in km/h is a distance source: lapDistance() can be evaluated only then, and alone only at a Rate (it sets no time base).
-    expect(mathCatalogue(file, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap time', 'Both']);
-    expect(mathCatalogue(withSpeedInKmh, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap distance at 10 Hz', 'Reads lap distance', 'Lap time', 'Both']);
+    // lapNumber() sets no time base either: alone it needs a Rate, and needs no distance source.
+    expect(mathCatalogue(file, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap time', 'Lap number at 10 Hz', 'Both']);
+    expect(mathCatalogue(withSpeedInKmh, defs).map((c) => c.name)).toEqual(['Constant at 10 Hz', 'Reads constant at 5 Hz', 'Lap distance at 10 Hz', 'Reads lap distance', 'Lap time', 'Lap number at 10 Hz', 'Both']);
     expect(() => resolveMathChannels(withSpeedInKmh, ['Lap distance'], defs, () => 'channel')).toThrow('math channel Lap distance reads no channel: give it a Rate to be evaluated at');
   });
 
@@ -111,7 +114,7 @@ describe('the math catalogue of a file', () => {
     expect(infos.size).toBe(20_000);
     expect(lookups).toBeLessThanOrEqual(20_000);
     const held = new Set([...infos.values()].map(({ math }) => `${Object.keys(math).sort().join()}: ${math.leaves.map((c) => c.name).join()}`));
-    expect([...held]).toEqual(['definition,lapDistance,lapTime,leaves,order: Speed']);
+    expect([...held]).toEqual(['definition,lapDistance,lapNumber,lapTime,leaves,order: Speed']);
     const last = infos.get('c19999');
     expect(last).toMatchObject({ frequency: 50, sampleCount: 500, math: { definition: { expression: 'c19998 + 1' } } });
     lookups = 0;

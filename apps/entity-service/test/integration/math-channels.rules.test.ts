@@ -58,10 +58,23 @@ describe('MathChannels', () => {
     ['"Speed" * ', 'at character 10: expected expression after *'],
     ['smooth(Speed)', 'at character 0: smooth takes 2 arguments (x, seconds), not 1'],
     ['Speed + nope(1)', 'at character 8: unknown function nope'],
+    ['interp(Volts, 0.5, 0)', 'at character 0: interp takes x and at least two breakpoint pairs (x, x1, y1, x2, y2, ...), not 3 arguments'],
+    ['interp(Volts, 0.5, 0, 4.5, 100, 5)', "at character 32: interp's breakpoints come in pairs (x1, y1, x2, y2, ...): x3 has no y"],
+    ['interp(Volts, 4.5, 100, 0.5, 0)', "at character 24: interp's x breakpoints must be strictly increasing: x2 (0.5) is not greater than x1 (4.5)"],
+    ['lookup(Gear, 1, Ratio, 2, 2.05)', "at character 16: lookup's y1 must be a number written as digits, with a sign or not (not a name or an expression)"],
+    ['delay(Speed, -1)', "at character 13: delay's seconds must be positive, not -1: delay gives x as it was that long before, never ahead (to line x up with a channel that lags it, delay that channel by 1 s instead)"],
+    ['2 * lapNumber(1)', 'at character 4: lapNumber takes no arguments, not 1'],
   ])('when the expression %j does not parse, then it is a 400 naming the character and the reason', async (expression, message) => {
     const error = await refusal(create(as('editor'), { Name: 'bad', Expression: expression }));
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ status: 400, errors: { Expression: [message] } });
+  });
+
+  test('when a table has more breakpoint pairs than the 200 it may, then it is a 400 naming the first pair past them', async () => {
+    const pairs = (n: number) => Array.from({ length: n }, (_, k) => `${k}, ${k}`).join(', ');
+    await create(as('editor'), { Name: 'widest', Expression: `interp(x, ${pairs(200)})` });
+    const error = await refusal(create(as('editor'), { Name: 'too wide', Expression: `interp(x, ${pairs(201)})` }));
+    expect(error).toMatchObject({ status: 400, errors: { Expression: ['at character 1790: interp takes at most 200 breakpoint pairs, not 201'] } });
   });
 
   test('when a definition would read itself through others, then it is a 400 naming the cycle, on create and on update', async () => {
