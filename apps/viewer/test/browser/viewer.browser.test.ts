@@ -414,6 +414,17 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.context().close();
   });
 
+  test('when "Distance from" is listed for Sample1, then it offers the car\'s distance and speed channels the service picks from, not the 1 Hz lap statistics nor the wheel speeds', async () => {
+    const { page } = await openPage();
+    await signIn(page);
+    await pickDataset(page);
+    await page.waitForSelector('[data-testid=lap-4]');
+    const offered = await page.locator('[data-testid=distance-source] optgroup[label=Channels] option').allTextContents();
+    // Max Straight Speed and Min Corner Speed are one value a second of a lap's statistic: no distance comes of them.
+    expect(offered).toEqual(['Drive Speed (km/h, integrated)', 'Ground Speed (km/h, integrated)', 'Lap Distance (m)', 'Speed over Ground (km/h, integrated)']);
+    await page.context().close();
+  });
+
   test('when lap statistics are asked with a threshold and two sectors, then the table shows every lap with its sectors and the channel report, and the summary the theoretical best', async () => {
     const { page, foreign, cspViolations } = await openPage();
     const reads: Request[] = [];
