@@ -1302,9 +1302,10 @@ class Viewer {
     if (whole) answer = await api.histogram(this.dataset, { channel: name, lapIndex: this.analysisLap(), edges: whole });
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;
-    // The vertical axis runs from 0 to the tallest bar (as the bars are scaled): whole numbers of samples, or their share.
+    // The vertical axis runs from 0 to a round tick above the tallest bar (the bars scaled on it): whole numbers of
+    // samples, or their share.
     const axis = histogramAxis(answer, el<HTMLSelectElement>('histogram-y').value === 'percent');
-    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], axis.range, axisLabel(answer.channel), axis.label, axis.whole);
+    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string, axis), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], axis.range, axisLabel(answer.channel), axis.label, axis.whole);
     el('histogram-caption').textContent = histogramCaption(answer);
     this.status(`Histogram of ${answer.channel.name}.`);
   }

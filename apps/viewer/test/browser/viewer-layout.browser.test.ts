@@ -501,4 +501,36 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a histogram is drawn, then its tallest bar stays below the top of the frame, under a count tick above it', async () => {
+    const { page, pageErrors } = await openRun();
+    await page.selectOption('[data-testid=histogram-channel]', 'Ground Speed');
+    await andDrawn(page, 'histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    const response = await fetch(`${stack.baseUrl}/RunSheets/${run.runSheet}/DataFileAccess/DataFile/histogram`, {
+      method: 'POST',
+      headers: { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel: 'Ground Speed', lapIndex: null }),
+    });
+    const tallest = Math.max(...((await response.json()) as { counts: number[] }).counts);
+    const ticks = ((await page.getAttribute('[data-testid=histogram-canvas]', 'data-y-ticks')) ?? '').split(' ').map(Number);
+    expect(ticks.at(-1)).toBeGreaterThan(tallest);
+    // The frame's top is at 10 px of the 380 px canvas, its bottom at 350: the tallest bar ends at least 5 % of that below it.
+    const image = decodePng(await page.locator('[data-testid=histogram-canvas]').screenshot());
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt((COLOURS[1] as string).slice(i, i + 2), 16)) as [number, number, number];
+    let top = image.height;
+    for (let y = 0; y < image.height && top === image.height; y++) {
+      for (let x = 0; x < image.width; x++) {
+        const i = (y * image.width + x) * 4;
+        if (Math.abs((image.rgba[i] as number) - r) <= 24 && Math.abs((image.rgba[i + 1] as number) - g) <= 24 && Math.abs((image.rgba[i + 2] as number) - b) <= 24) {
+          top = y;
+          break;
+        }
+      }
+    }
+    const scale = image.height / 380;
+    expect(top).toBeLessThan(image.height);
+    expect(top / scale).toBeGreaterThanOrEqual(10 + 0.05 * 340);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
 });
