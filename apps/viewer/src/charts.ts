@@ -55,6 +55,11 @@ function cursorX(u: uPlot): number {
   return u.posToVal(u.cursor.left ?? 0, 'x');
 }
 
+/** Whether a pane's series hold no value to draw (every one a gap), however many x values they have. */
+function hasNoValue(data: uPlot.AlignedData): boolean {
+  return data.slice(1).every((ys) => !Array.from(ys as ArrayLike<number | null | undefined>).some((v) => v !== null && v !== undefined && Number.isFinite(v)));
+}
+
 /** Stacked uPlot panes with one x axis: cursor synchronised, drag-to-zoom reported instead of applied. */
 export class PaneStack {
   private plots: uPlot[] = [];
@@ -116,12 +121,21 @@ export class PaneStack {
         pending -= 1;
         if (pending === 0) this.options.onDrawn?.();
       };
-      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw, pane, last), spec.data, pane));
+      const empty = hasNoValue(spec.data);
+      const plot = new uPlot(this.paneOptions(spec, width, onDraw, pane, last, empty), spec.data, pane);
+      this.plots.push(plot);
+      if (empty) {
+        const note = document.createElement('div');
+        note.className = 'pane-note';
+        note.dataset['testid'] = 'pane-note';
+        note.textContent = 'No data in this window';
+        plot.over.appendChild(note);
+      }
     }
     if (specs.length === 0) this.options.onDrawn?.();
   }
 
-  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement, last: boolean): uPlot.Options {
+  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement, last: boolean, empty: boolean): uPlot.Options {
     const readout = spec.readout;
     const origin = spec.xOrigin ?? 0;
     const compact = this.options.compact === true;
@@ -134,7 +148,9 @@ export class PaneStack {
       ...(compact ? {} : { title: shortText(spec.title, TITLE_CHARS) }),
       width,
       height: this.options.height ?? (compact ? (last ? 142 : 126) : 180),
-      scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },
+      // A pane with no value to draw (a channel all gaps in the window) keeps a y axis: uPlot drops the axis of a scale
+      // without a range, and the plot then started 75 px left of the other panes' (the same time at another x).
+      scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) }, y: { range: (_u, min, max) => (Number.isFinite(min) && Number.isFinite(max) ? uPlot.rangeNum(min, max, 0.1, true) : [0, 1]) } },
       series: [
         { label: spec.xLabel, ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.time(cursorX(u))) } : {}) },
         ...spec.series.map((s, i) => ({
@@ -160,7 +176,18 @@ export class PaneStack {
             return labels;
           },
         },
-        { label: shortText(spec.unit, 24), size: 70, space: 20 },
+        {
+          label: shortText(spec.unit, 24),
+          size: 70,
+          space: 20,
+          // uPlot's own labels, none on a pane without a value (its 0 to 1 is no range of the channel's); said in
+          // data-y-ticks for the tests.
+          values: (_u, splits) => {
+            const labels = splits.map((v) => (empty || v === null ? '' : uPlot.fmtNum(v)));
+            pane.dataset['yTicks'] = labels.join(' ');
+            return labels;
+          },
+        },
       ],
       cursor: {
         sync: { key: this.options.syncKey },

@@ -32,6 +32,10 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     const damaged = join(dataDir, 'damaged.ld');
     writeFileSync(damaged, Buffer.alloc(5000, 0x5a));
     await seedRunSheet(stack, run, 'Damaged', damaged);
+    // A minute at 10 Hz of throttle beside a channel whose every value is a gap (an empty column: a sensor not fitted).
+    const gaps = join(dataDir, 'gaps.csv');
+    writeFileSync(gaps, `Time,Dropped,Throttle Pos\n${Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},,${(50 + 40 * Math.sin(i / 20)).toFixed(2)}`).join('\n')}\n`);
+    await seedRunSheet(stack, run, 'Gaps run', gaps);
   });
 
   async function openRun(runSheet = 'Run 1', viewport?: { width: number; height: number }): Promise<{ page: Page; pageErrors: string[] }> {
@@ -501,6 +505,28 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a channel is all gaps beside one with data, then both panes start their plot at the same left edge (the time axes aligned) and the empty one says it has no data', async () => {
+    const { page, pageErrors } = await openRun('Gaps run');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await page.check('[data-testid="channel-Dropped"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const plots = await page.evaluate(() =>
+      ['Throttle Pos', 'Dropped'].map((name) => {
+        const r = (document.querySelector(`[data-testid="pane-${name}"] .u-over`) as HTMLElement).getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      }),
+    );
+    const [throttle, dropped] = plots as [{ left: number; right: number }, { left: number; right: number }];
+    // The empty pane's plot started about 50 px left of the other's: the same time a different x under the mouse.
+    expect(Math.abs(dropped.left - throttle.left)).toBeLessThanOrEqual(1);
+    expect(Math.abs(dropped.right - throttle.right)).toBeLessThanOrEqual(1);
+    expect(await page.getAttribute('[data-testid="pane-Dropped"]', 'data-x-ticks')).toBe(await page.getAttribute('[data-testid="pane-Throttle Pos"]', 'data-x-ticks'));
+    expect(await page.textContent('[data-testid="pane-Dropped"] [data-testid=pane-note]')).toBe('No data in this window');
+    expect(await page.locator('[data-testid="pane-Throttle Pos"] [data-testid=pane-note]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when a histogram is drawn, then its tallest bar stays below the top of the frame, under a count tick above it', async () => {
     const { page, pageErrors } = await openRun();
     await page.selectOption('[data-testid=histogram-channel]', 'Ground Speed');
