@@ -531,12 +531,14 @@ class Viewer {
     el('cursor-values').replaceChildren();
     this.trackMap = null;
     el<HTMLCanvasElement>('trackmap-canvas').getContext('2d')?.clearRect(0, 0, 560, 420);
+    el('trackmap-canvas').hidden = true;
     el('trackmap-caption').textContent = '';
     el('lapstats-table').replaceChildren();
     el('lapstats-summary').textContent = '';
     for (const id of ['scatter', 'histogram']) {
       const canvas = el<HTMLCanvasElement>(`${id}-canvas`);
       canvas.getContext('2d')?.clearRect(0, 0, canvas.width, canvas.height);
+      canvas.hidden = true;
       for (const key of ['kind', 'xTicks', 'yTicks']) delete canvas.dataset[key];
       el(`${id}-caption`).textContent = '';
     }
@@ -602,6 +604,7 @@ class Viewer {
     // A track map is drawn per lap: a file without laps has none to draw.
     el<HTMLButtonElement>('trackmap-plot').disabled = this.laps.length === 0;
     el('trackmap-caption').textContent = this.laps.length ? '' : 'This file has no laps: a track map is drawn for a lap.';
+    el('trackmap-hint').hidden = this.laps.length === 0;
     el<HTMLSelectElement>('trackmap-lap').replaceChildren(...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}${l.best ? ' (best)' : ''}`, String(l.lapIndex), l.best, l.best)));
     this.renderChannelPickers();
     this.renderDistanceSources();
@@ -1361,6 +1364,7 @@ class Viewer {
     if (!map) return;
     map.marker = marker;
     const canvas = el<HTMLCanvasElement>('trackmap-canvas');
+    canvas.hidden = false;
     const g = canvas.getContext('2d') as CanvasRenderingContext2D;
     g.clearRect(0, 0, canvas.width, canvas.height);
     g.lineWidth = 3;
@@ -1469,6 +1473,7 @@ class Viewer {
  * numbers on a count axis: `yCounts`) and label; the canvas says its tick labels for the tests.
  */
 function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false): void {
+  canvas.hidden = false;
   const g = canvas.getContext('2d') as CanvasRenderingContext2D;
   g.clearRect(0, 0, canvas.width, canvas.height);
   for (const m of marks) {

@@ -559,4 +559,30 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     await page.context().close();
   });
 
+  test('when a dataset is opened, then the scatter, histogram and track map show a short hint, not blank canvases, until they are drawn', async () => {
+    const { page, pageErrors } = await openRun();
+    const shown = async () =>
+      page.evaluate(() =>
+        ['scatter', 'histogram', 'trackmap'].map((id) => {
+          const canvas = document.querySelector(`[data-testid=${id}-canvas]`) as HTMLElement;
+          const hint = document.querySelector(`[data-testid=${id}-hint]`) as HTMLElement | null;
+          return { canvas: canvas.getBoundingClientRect().height > 0, hint: hint !== null && hint.getBoundingClientRect().height > 0 ? hint.textContent : null };
+        }),
+      );
+    for (const s of await shown()) {
+      expect(s.canvas).toBe(false);
+      expect(s.hint).toMatch(/^Pick .+, then .+\.$/);
+    }
+    await page.selectOption('[data-testid=histogram-channel]', 'Ground Speed');
+    await andDrawn(page, 'histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    const [scatter, histogram] = await shown();
+    expect(histogram).toEqual({ canvas: true, hint: null });
+    expect(scatter?.canvas).toBe(false);
+    // Another dataset: blank again, with the hint.
+    await page.selectOption('[data-testid=pick-run]', { label: 'Many laps' });
+    await pickDataset(page, 'Many laps / DataFile');
+    for (const s of await shown()) expect(s.canvas).toBe(false);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
