@@ -1015,11 +1015,24 @@ class Viewer {
    * The values line's places, one for the time and one a plotted channel, laid out once a plot is drawn: the cursor
    * only changes their text, never the line's height. (The line used to grow from nothing to several wrapped lines
    * on the first hover: the panes moved under the mouse, the top ones got a mouseleave and showed "--", and a drag
-   * over them zoomed to a range measured against where the pane had been.)
+   * over them zoomed to a range measured against where the pane had been.) One row whatever the window's width: a
+   * place is a channel's name, cut with an ellipsis when the row is short of room, and its value, kept whole, edged
+   * in its pane's colour; the whole text its tooltip, and the row scrolls sideways past the places it cannot hold.
    */
   private layOutCursorLine(): void {
     const count = this.plotted.length === 0 ? 0 : this.plotted.length + 1;
-    el('cursor-values').replaceChildren(...Array.from({ length: count }, () => document.createElement('span')));
+    el('cursor-values').replaceChildren(
+      ...Array.from({ length: count }, (_, i) => {
+        const place = document.createElement('span');
+        const name = document.createElement('bdi');
+        const value = document.createElement('data');
+        value.dataset['testid'] = 'cursor-value';
+        place.append(name, value);
+        if (i === 0) place.className = 'time';
+        else place.style.borderLeftColor = COLOURS[(i - 1) % COLOURS.length] as string;
+        return place;
+      }),
+    );
     this.fillCursorLine(null);
   }
 
@@ -1092,14 +1105,16 @@ class Viewer {
   }
 
   private fillCursorLine(x: number | null): void {
-    const spans = el('cursor-values').children;
+    const places = el('cursor-values').children;
     // Off the plots: "--" in every place.
     const origin = this.timeOrigin();
-    const parts = [`${origin ? 'lap t' : 't'} = ${x === null ? '--' : formatCursorTime(x - origin)} s`, ...this.plotted.map((p) => `${p.name}: ${x === null ? '--' : formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
-    for (let i = 0; i < spans.length; i++) {
-      const span = spans[i] as HTMLElement;
-      span.textContent = parts[i] ?? '';
-      span.title = parts[i] ?? '';
+    const parts: [string, string][] = [['', `${origin ? 'lap t' : 't'} = ${x === null ? '--' : formatCursorTime(x - origin)} s`], ...this.plotted.map((p): [string, string] => [p.name, `: ${x === null ? '--' : formatValue(valueAt(p.line, x, p.step), p.unit)}`])];
+    for (let i = 0; i < places.length; i++) {
+      const place = places[i] as HTMLElement;
+      const [name, value] = parts[i] ?? ['', ''];
+      (place.firstElementChild as HTMLElement).textContent = name;
+      (place.lastElementChild as HTMLElement).textContent = value;
+      place.title = name + value;
     }
   }
 

@@ -559,6 +559,47 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     await page.context().close();
   });
 
+  test('when four channels are plotted in an 800 px window, then the values line stays one row, each value whole (a long name cut, in full in its tooltip)', async () => {
+    const { page, pageErrors } = await openRun('Run 1', { width: 800, height: 1000 });
+    const channels = ['Ground Speed', 'Throttle Pos', 'Brake Pres Front', 'Engine RPM'];
+    for (const c of channels) await page.check(`[data-testid="channel-${c}"]`);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => /Engine RPM: \d/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    const line = await page.evaluate(() => {
+      const values = document.querySelector('[data-testid=cursor-values]') as HTMLElement;
+      const places = [...values.children] as HTMLElement[];
+      return {
+        height: values.getBoundingClientRect().height,
+        placeHeight: (places[0] as HTMLElement).getBoundingClientRect().height,
+        tops: places.map((p) => Math.round(p.getBoundingClientRect().top)),
+        places: places.map((p) => {
+          const value = p.querySelector('[data-testid=cursor-value]') as HTMLElement | null;
+          return { text: p.textContent, title: p.title, valueWhole: value !== null && value.scrollWidth <= value.clientWidth + 1, right: p.getBoundingClientRect().right };
+        }),
+        right: values.getBoundingClientRect().right,
+        pageWidth: document.documentElement.scrollWidth,
+      };
+    });
+    expect(line.places).toHaveLength(5);
+    expect(new Set(line.tops).size).toBe(1);
+    expect(line.height).toBeLessThan(2 * line.placeHeight);
+    for (const [i, p] of line.places.entries()) {
+      expect(p.title).toBe(p.text);
+      if (i > 0) {
+        expect(p.text).toMatch(new RegExp(`^${channels[i - 1]}: -?\\d`));
+        expect(p.valueWhole).toBe(true);
+        expect(p.right).toBeLessThanOrEqual(line.right + 1);
+      }
+    }
+    expect(line.pageWidth).toBeLessThanOrEqual(800);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when a dataset is opened, then the scatter, histogram and track map show a short hint, not blank canvases, until they are drawn', async () => {
     const { page, pageErrors } = await openRun();
     const shown = async () =>
