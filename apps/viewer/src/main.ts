@@ -56,6 +56,8 @@ class Viewer {
   private plotted: PlottedChannel[] = [];
   /** The file-time range the time plots show (their x axis), null when none is plotted. */
   private plottedRange: { start: number; duration: number } | null = null;
+  /** The time panes' y scales set by hand, by pane id (a channel's name, or `unit:<unit>` one pane a unit); others auto. */
+  private readonly yScales = new Map<string, [number, number]>();
   private overlay: OverlayLap[] = [];
   /** The overlay's visible x range after a zoom (lap seconds or metres), null for whole laps. */
   private overlayView: [number, number] | null = null;
@@ -76,6 +78,7 @@ class Viewer {
     onCursor: (x) => this.showCursor(x),
     onDrawn: () => this.drawn(el('panes')),
     onReset: () => this.resetZoom(),
+    onYRange: (id, range) => this.setYScale(id, range),
   });
   // Over distance the overlay and the delta share one axis: a zoom of either zooms both, and they share the cursor
   // (the overlay's sync key follows its axis: LAP_DISTANCE_SYNC over distance).
@@ -246,6 +249,11 @@ class Viewer {
       if (this.plotted.length) {
         link.scope = this.scope;
         if (this.view) link.view = { start: this.view.start, duration: this.view.duration };
+        const scales = this.paneIds().flatMap((pane) => {
+          const range = this.yScales.get(pane);
+          return range ? [{ pane, min: range[0], max: range[1] }] : [];
+        });
+        if (scales.length) link.yScales = scales;
       }
     }
     return link;
@@ -353,6 +361,7 @@ class Viewer {
           else said.push(`"${name.slice(0, 80)}" is not a channel of this dataset`);
         }
         this.renderCatalogue();
+        for (const y of link.yScales ?? []) this.yScales.set(y.pane, [y.min, y.max]);
         el<HTMLInputElement>('panes-by-unit').checked = link.panesByUnit === true;
         el<HTMLSelectElement>('time-axis').value = link.lapTimeAxis ? 'lap' : 'file';
         let scope = link.scope ?? { kind: 'file' as const };
@@ -363,13 +372,20 @@ class Viewer {
         if (this.ticked().length === 0) {
           this.scope = scope;
           this.scopeToControls();
-          return;
+        } else {
+          await this.plotScope(scope);
+          if (link.view) {
+            const fileEnd = metadata.startTime + metadata.fileTimeLength;
+            if (link.view.start >= fileEnd || link.view.start + link.view.duration <= metadata.startTime) said.push('its zoom is outside the file');
+            else await this.zoomTo(link.view.start, link.view.start + link.view.duration);
+          }
         }
-        await this.plotScope(scope);
-        if (link.view) {
-          const fileEnd = metadata.startTime + metadata.fileTimeLength;
-          if (link.view.start >= fileEnd || link.view.start + link.view.duration <= metadata.startTime) said.push('its zoom is outside the file');
-          else await this.zoomTo(link.view.start, link.view.start + link.view.duration);
+        // A y scale of a pane the link does not plot (a channel the file lacks, another pane per unit choice) is said.
+        const panes = this.paneIds();
+        for (const y of link.yScales ?? []) {
+          if (panes.includes(y.pane)) continue;
+          said.push(`the y scale of "${y.pane.slice(0, 80)}" is not of a pane plotted`);
+          this.yScales.delete(y.pane);
         }
       });
     } finally {
@@ -528,6 +544,7 @@ class Viewer {
     this.panes.clear();
     this.plotted = [];
     this.plottedRange = null;
+    this.yScales.clear();
     el('cursor-values').replaceChildren();
     this.trackMap = null;
     el<HTMLCanvasElement>('trackmap-canvas').getContext('2d')?.clearRect(0, 0, 560, 420);
@@ -963,8 +980,10 @@ class Viewer {
     const origin = this.timeOrigin();
     const specs: PaneSpec[] = paneGroups(this.plotted, byUnit).map((group) => {
       const [first] = group as [PlottedChannel, ...PlottedChannel[]];
+      const id = paneIdOf(group, byUnit);
+      const yRange = this.yScales.get(id);
       return {
-        id: byUnit ? `unit:${first.unit}` : first.name,
+        id,
         title: group.map((p) => p.name).join(', '),
         unit: first.unit,
         xLabel: origin ? 'lap time (s)' : 'time (s)',
@@ -972,10 +991,30 @@ class Viewer {
         series: group.map((p) => ({ label: p.name, colour: colourOf.get(p.name) as string, step: p.step })),
         data: alignLines(group.map((p) => p.line)) as PaneSpec['data'],
         xRange: [range.start, range.start + range.duration],
+        ...(yRange ? { yRange } : {}),
         readout: { time: (x) => formatCursorTime(x - origin), value: (x, i) => formatValue(valueAt((group[i] as PlottedChannel).line, x, (group[i] as PlottedChannel).step), first.unit) },
       };
     });
     this.panes.render(specs);
+  }
+
+  /** The ids of the time panes drawn from the plotted channels (a channel's name, or `unit:<unit>` one pane a unit). */
+  private paneIds(): string[] {
+    const byUnit = el<HTMLInputElement>('panes-by-unit').checked;
+    return paneGroups(this.plotted, byUnit).map((group) => paneIdOf(group, byUnit));
+  }
+
+  /**
+   * A pane's y scale set by hand (null: auto again): the panes drawn again from the samples on screen (nothing is
+   * read), and kept through zooms, pans and new scopes while the dataset is open, and in the link.
+   */
+  private setYScale(id: string, range: [number, number] | null): void {
+    if (range) this.yScales.set(id, range);
+    else this.yScales.delete(id);
+    this.renderTimePanes();
+    this.fillCursorLine(null);
+    this.writeLink();
+    this.status(range ? `The y scale of ${id.slice(0, 80)} is set to ${displayNumber(range[0])} to ${displayNumber(range[1])}.` : `The y scale of ${id.slice(0, 80)} is auto.`);
   }
 
   /**
@@ -1530,6 +1569,12 @@ function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [n
   canvas.dataset['xTicks'] = xTicks.map((t) => t.label).join(' ');
   canvas.dataset['yTicks'] = yTicks.map((t) => t.label).join(' ');
   canvas.dataset['drawn'] = String(Number(canvas.dataset['drawn'] ?? 0) + 1);
+}
+
+/** A time pane's id: its channel's name, or `unit:<unit>` with one pane a unit (the y scales and links name it so). */
+function paneIdOf(group: readonly { name: string; unit: string }[], byUnit: boolean): string {
+  const first = group[0];
+  return first ? (byUnit ? `unit:${first.unit}` : first.name) : '';
 }
 
 /** An entity's parameter as the math form shows it: its text, '' when it has none. */
