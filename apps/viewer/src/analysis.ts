@@ -220,19 +220,19 @@ export function axisTicks(min: number, max: number, count = 5, integers = false)
   return ticks;
 }
 
-/** The histogram's bars: one per bin, as wide as the bin, as tall as its count against the largest. */
-export function histogramBars(answer: HistogramJson, width: number, height: number, colour: string): Mark[] {
+/** The histogram's bars: one per bin, as wide as the bin, as tall as its count on the vertical axis (`axis`, from histogramAxis). */
+export function histogramBars(answer: HistogramJson, width: number, height: number, colour: string, axis: HistogramAxis): Mark[] {
   const { edges, counts } = answer;
   if (edges.length < 2) return [];
   const left = PLOT_MARGIN.left;
   const right = width - PLOT_MARGIN.right;
   const bottom = height - PLOT_MARGIN.bottom;
   const px = scale(edges[0] as number, edges[edges.length - 1] as number, left, right);
-  const most = Math.max(1, ...counts);
+  const top = axis.range[1] > 0 ? axis.range[1] : 1;
   return counts.map((n, k) => {
     const x0 = px(edges[k] as number);
     const x1 = px(edges[k + 1] as number);
-    const h = ((bottom - PLOT_MARGIN.top) * n) / most;
+    const h = ((bottom - PLOT_MARGIN.top) * axis.valueOf(n)) / top;
     return { x: x0 + 0.5, y: bottom - h, w: Math.max(1, x1 - x0 - 1), h, colour };
   });
 }
@@ -247,11 +247,43 @@ export function histogramCaption(answer: HistogramJson): string {
   return `${channel.name}: ${answer.total} samples in ${counts.length} bins${range} (${answer.below} below, ${answer.above} above).`;
 }
 
-/** The histogram's vertical axis: samples (whole numbers, to the tallest bar), or the share of the samples in % (of the time, for a channel logged at one rate). */
-export function histogramAxis(answer: HistogramJson, percent: boolean): { range: [number, number]; label: string; whole: boolean } {
+/** The histogram's vertical axis: its range, its label, whether its ticks are whole numbers, and a count's value on it. */
+export interface HistogramAxis {
+  range: [number, number];
+  label: string;
+  whole: boolean;
+  valueOf: (count: number) => number;
+}
+
+/** Headroom above the tallest bar, at least this share of the axis: the bar never touches the frame's top. */
+const HEADROOM = 0.05;
+
+/**
+ * The top of a count axis from 0: the first round tick (axisTicks' step) at least HEADROOM above `tallest`, so a
+ * labelled tick stands above the tallest bar, as a histogram reads in MoTeC or ATLAS.
+ */
+export function axisTopAbove(tallest: number, whole: boolean): number {
+  let top = tallest > 0 ? tallest / (1 - HEADROOM) : 1;
+  // The step grows with the range: stop once the axis's own last tick is the top.
+  for (let i = 0; i < 10; i++) {
+    const ticks = axisTicks(0, top, 5, whole);
+    const step = ticks.length > 1 ? (ticks[1] as AxisTick).value - (ticks[0] as AxisTick).value : top;
+    const rounded = Number((Math.ceil(top / step - 1e-9) * step).toPrecision(12));
+    if (rounded === (ticks.at(-1) as AxisTick).value) return rounded;
+    top = rounded;
+  }
+  return top;
+}
+
+/**
+ * The histogram's vertical axis: samples (whole numbers), or the share of the samples in % (of the time, for a channel
+ * logged at one rate); from 0 to a round tick above the tallest bar (axisTopAbove).
+ */
+export function histogramAxis(answer: HistogramJson, percent: boolean): HistogramAxis {
   const most = Math.max(1, ...answer.counts);
-  if (!percent) return { range: [0, most], label: 'samples', whole: true };
-  return { range: [0, answer.total > 0 ? (100 * most) / answer.total : 100], label: answer.frequency > 0 ? '% of the time' : '% of the samples', whole: false };
+  if (!percent) return { range: [0, axisTopAbove(most, true)], label: 'samples', whole: true, valueOf: (n) => n };
+  const share = (n: number) => (answer.total > 0 ? (100 * n) / answer.total : 0);
+  return { range: [0, axisTopAbove(answer.total > 0 ? share(most) : 100, false)], label: answer.frequency > 0 ? '% of the time' : '% of the samples', whole: false, valueOf: share };
 }
 
 /**

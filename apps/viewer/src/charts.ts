@@ -1,6 +1,6 @@
 import uPlot from 'uplot';
-import { SHOWN_TEXT_CHARS, shortText } from './display-number';
-import { shiftedSplits, tickDecimals } from './plot-data';
+import { displayNumber, SHOWN_TEXT_CHARS, shortText } from './display-number';
+import { shiftedSplits, tickDecimals, yRangeOf } from './plot-data';
 
 
 export interface PaneSpec {
@@ -14,6 +14,8 @@ export interface PaneSpec {
   data: uPlot.AlignedData;
   /** Fixed x range (the read window), else fitted to the data. */
   xRange?: [number, number];
+  /** A y range set by hand (min, max), else fitted to the data in the window. */
+  yRange?: [number, number];
   /**
    * Where the x axis counts from: its ticks are placed at round values of `x − xOrigin` and labelled so (a lap's plot
    * in lap time: file seconds drawn, seconds from the lap's start shown). Absent: 0.
@@ -43,6 +45,11 @@ export interface PaneStackOptions {
   onDrawn?: () => void;
   /** A double-click on a pane: back to the unzoomed range (uPlot's own double-click would fit the axis to the data). */
   onReset?: () => void;
+  /**
+   * A y range set by hand on pane `id` (null: back to auto). Given, each pane has a y scale control (a button under its
+   * y axis, or a double-click on the axis) whose small form takes a min and a max.
+   */
+  onYRange?: (id: string, range: [number, number] | null) => void;
 }
 
 const stepped = uPlot.paths.stepped?.({ align: 1 });
@@ -53,6 +60,95 @@ const TITLE_CHARS = 2 * SHOWN_TEXT_CHARS;
 /** The x value under the cursor of a pane. */
 function cursorX(u: uPlot): number {
   return u.posToVal(u.cursor.left ?? 0, 'x');
+}
+
+/**
+ * A pane's y scale control: a button under its y axis saying whether the scale is auto or set by hand, which (as a
+ * double-click on the axis does, MoTeC's gesture) opens a small form: Min and Max (the range drawn, to start from),
+ * Set, Auto (back to the data's range) and Cancel (or Escape). A range the form refuses is said in it, not sent.
+ */
+function yScaleControl(pane: HTMLElement, plot: uPlot, spec: PaneSpec, onYRange: (id: string, range: [number, number] | null) => void): void {
+  const manual = spec.yRange;
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'y-scale';
+  toggle.dataset['testid'] = 'y-scale';
+  toggle.textContent = manual ? 'y: fixed' : 'y: auto';
+  toggle.title = manual
+    ? `y scale set by hand: ${displayNumber(manual[0])} to ${displayNumber(manual[1])}. Click (or double-click the y axis) to change it or go back to auto.`
+    : 'y scale: auto (the data in the window). Click (or double-click the y axis) to set its min and max.';
+  pane.appendChild(toggle);
+  let form: HTMLFormElement | null = null;
+  const close = () => {
+    form?.remove();
+    form = null;
+  };
+  const open = () => {
+    if (form) return;
+    const [min, max] = manual ?? [plot.scales.y.min ?? 0, plot.scales.y.max ?? 1];
+    form = document.createElement('form');
+    form.className = 'y-scale-form';
+    form.dataset['testid'] = 'y-scale-form';
+    form.noValidate = true;
+    const field = (label: string, testid: string, value: number) => {
+      const input = document.createElement('input');
+      input.type = 'text';
+      input.inputMode = 'decimal';
+      input.dataset['testid'] = testid;
+      input.value = displayNumber(value, 4);
+      const wrap = document.createElement('label');
+      wrap.append(label, ' ', input);
+      return { wrap, input };
+    };
+    const minField = field('Min', 'y-min', min);
+    const maxField = field('Max', 'y-max', max);
+    const action = (text: string, testid: string, type: 'submit' | 'button', onClick?: () => void) => {
+      const b = document.createElement('button');
+      b.type = type;
+      b.textContent = text;
+      b.dataset['testid'] = testid;
+      if (onClick) b.addEventListener('click', onClick);
+      return b;
+    };
+    const problem = document.createElement('span');
+    problem.className = 'y-scale-problem';
+    problem.dataset['testid'] = 'y-scale-problem';
+    problem.setAttribute('role', 'alert');
+    form.append(
+      minField.wrap,
+      maxField.wrap,
+      action('Set', 'y-set', 'submit'),
+      action('Auto', 'y-auto', 'button', () => onYRange(spec.id, null)),
+      action('Cancel', 'y-cancel', 'button', close),
+      problem,
+    );
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const typed = yRangeOf(minField.input.value, maxField.input.value);
+      if ('problem' in typed) problem.textContent = typed.problem;
+      else onYRange(spec.id, typed.range);
+    });
+    form.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      close();
+      toggle.focus();
+    });
+    pane.appendChild(form);
+    minField.input.focus();
+    minField.input.select();
+  };
+  toggle.addEventListener('click', () => (form ? close() : open()));
+  // A double-click on the y axis (left of the plot, level with it); one on the plot itself resets the zoom.
+  pane.addEventListener('dblclick', (e) => {
+    const box = plot.over.getBoundingClientRect();
+    if (e.clientX < box.left && e.clientY >= box.top && e.clientY <= box.bottom) open();
+  });
+}
+
+/** Whether a pane's series hold no value to draw (every one a gap), however many x values they have. */
+function hasNoValue(data: uPlot.AlignedData): boolean {
+  return data.slice(1).every((ys) => !Array.from(ys as ArrayLike<number | null | undefined>).some((v) => v !== null && v !== undefined && Number.isFinite(v)));
 }
 
 /** Stacked uPlot panes with one x axis: cursor synchronised, drag-to-zoom reported instead of applied. */
@@ -116,12 +212,23 @@ export class PaneStack {
         pending -= 1;
         if (pending === 0) this.options.onDrawn?.();
       };
-      this.plots.push(new uPlot(this.paneOptions(spec, width, onDraw, pane, last), spec.data, pane));
+      const empty = hasNoValue(spec.data);
+      const plot = new uPlot(this.paneOptions(spec, width, onDraw, pane, last, empty), spec.data, pane);
+      this.plots.push(plot);
+      const onYRange = this.options.onYRange;
+      if (onYRange) yScaleControl(pane, plot, spec, onYRange);
+      if (empty) {
+        const note = document.createElement('div');
+        note.className = 'pane-note';
+        note.dataset['testid'] = 'pane-note';
+        note.textContent = 'No data in this window';
+        plot.over.appendChild(note);
+      }
     }
     if (specs.length === 0) this.options.onDrawn?.();
   }
 
-  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement, last: boolean): uPlot.Options {
+  private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement, last: boolean, empty: boolean): uPlot.Options {
     const readout = spec.readout;
     const origin = spec.xOrigin ?? 0;
     const compact = this.options.compact === true;
@@ -134,7 +241,10 @@ export class PaneStack {
       ...(compact ? {} : { title: shortText(spec.title, TITLE_CHARS) }),
       width,
       height: this.options.height ?? (compact ? (last ? 142 : 126) : 180),
-      scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) } },
+      // A pane with no value to draw (a channel all gaps in the window) keeps a y axis: uPlot drops the axis of a scale
+      // without a range, and the plot then started 75 px left of the other panes' (the same time at another x).
+      // A y range set by hand is fixed (uPlot then never fits it to the data).
+      scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) }, y: { range: spec.yRange ?? ((_u, min, max) => (Number.isFinite(min) && Number.isFinite(max) ? uPlot.rangeNum(min, max, 0.1, true) : [0, 1])) } },
       series: [
         { label: spec.xLabel, ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.time(cursorX(u))) } : {}) },
         ...spec.series.map((s, i) => ({
@@ -160,7 +270,18 @@ export class PaneStack {
             return labels;
           },
         },
-        { label: shortText(spec.unit, 24), size: 70, space: 20 },
+        {
+          label: shortText(spec.unit, 24),
+          size: 70,
+          space: 20,
+          // uPlot's own labels, none on a pane without a value (its 0 to 1 is no range of the channel's); said in
+          // data-y-ticks for the tests.
+          values: (_u, splits) => {
+            const labels = splits.map((v) => (empty || v === null ? '' : uPlot.fmtNum(v)));
+            pane.dataset['yTicks'] = labels.join(' ');
+            return labels;
+          },
+        },
       ],
       cursor: {
         sync: { key: this.options.syncKey },

@@ -1,4 +1,4 @@
-import { metresPerLengthUnit, metresPerSecond } from '@pitwall/laps';
+import { distanceSourceKind } from '@pitwall/laps';
 import type { CatalogueChannel } from './catalogue';
 
 /** A channel the lap distance and delta reads may take as their `distanceChannel`. */
@@ -13,16 +13,17 @@ export interface DistanceSourceChoice {
 
 /**
  * The channels of a catalogue that can be the distance source of `.../distance` and `.../delta`: one number a sample,
- * in a distance unit (m, km) or a speed unit (km/h, m/s, mph...), judged by the same `@pitwall/laps` unit tables the
- * service uses, so the page offers no channel it would refuse for its unit. The file's own channels first, then the
- * account's math channels, each by name.
+ * and one the service's own Automatic pick chooses from (`@pitwall/laps` `distanceSourceKind`): how far the car went
+ * in a distance unit (m, km), or its speed over the ground in a speed unit (km/h, m/s, mph...). A lap's statistic
+ * logged once a second in km/h (MoTeC's `Max Straight Speed`) integrates to no distance, and a wheel's speed is not
+ * the car's. The file's own channels first, then the account's math channels, each by name.
  */
 export function distanceSourceChoices(channels: readonly CatalogueChannel[]): DistanceSourceChoice[] {
   const choices: DistanceSourceChoice[] = [];
   for (const c of channels) {
     if (c.kind || c.dimension > 1) continue;
-    const kind = metresPerLengthUnit(c.unit) !== undefined ? 'distance' : metresPerSecond(c.unit) !== undefined ? 'speed' : undefined;
-    if (kind) choices.push({ name: c.name, unit: c.unit, kind, math: c.group === 'Math' });
+    const source = distanceSourceKind(c);
+    if (source) choices.push({ name: c.name, unit: c.unit, kind: source === 'channel' ? 'distance' : 'speed', math: c.group === 'Math' });
   }
   return choices.sort((a, b) => Number(a.math) - Number(b.math) || a.name.localeCompare(b.name));
 }

@@ -1,6 +1,6 @@
 /**
  * The page's address of what is on screen: the pickers' choices, the open dataset, the ticked channels and the plotted
- * scope (and its zoom), in the URL's fragment (`/viewer#run=…&dataset=…&ch=Ground%20Speed&lap=3`). A colleague who
+ * scope (and its zoom and the y scales set by hand), in the URL's fragment (`/viewer#run=…&dataset=…&ch=Ground%20Speed&lap=3`). A colleague who
  * opens the link and signs in with their own key sees the same plot; the key is never in it (the fragment is not sent
  * to the server, and the page keeps no secret there). A link is input like any other: what it names is checked
  * against what the account has, and a part the page cannot use is said, never fatal.
@@ -30,6 +30,18 @@ export interface ViewerLink {
   panesByUnit?: boolean;
   /** A lap's time plots counted from the lap's start (`axis=lap`). */
   lapTimeAxis?: boolean;
+  /**
+   * The y scales set by hand (`y=<min>,<max>,<pane>`, one a pane): the pane is a channel's name, or `unit:<unit>` with
+   * *One pane per unit*, as the page's pane ids say them. Panes not listed are auto-scaled.
+   */
+  yScales?: YScale[];
+}
+
+/** A pane's y scale set by hand. */
+export interface YScale {
+  pane: string;
+  min: number;
+  max: number;
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -60,9 +72,15 @@ export function encodeLink(link: ViewerLink): string {
   if (link.view) q.set('view', `${seconds(link.view.start)},${seconds(link.view.duration)}`);
   if (link.panesByUnit) q.set('panes', 'unit');
   if (link.lapTimeAxis) q.set('axis', 'lap');
+  for (const y of link.yScales ?? []) q.append('y', `${seconds(y.min)},${seconds(y.max)},${y.pane}`);
   // URLSearchParams writes a space as '+': %20 reads the same and keeps names legible where '+' is part of them.
   const text = q.toString().replace(/\+/g, '%20');
-  // Never longer than a link is read back (LINK_MAX_LENGTH, LINK_MAX_CHANNELS): the last channels are left out.
+  // Never longer than a link is read back (LINK_MAX_LENGTH, LINK_MAX_CHANNELS): the last y scales are left out, then
+  // the last channels.
+  const scales = link.yScales ?? [];
+  if ((text.length > LINK_MAX_LENGTH || scales.length > LINK_MAX_CHANNELS) && scales.length > 0) {
+    return encodeLink({ ...link, yScales: scales.slice(0, Math.min(LINK_MAX_CHANNELS, scales.length - 1)) });
+  }
   const channels = link.channels ?? [];
   if ((text.length > LINK_MAX_LENGTH || channels.length > LINK_MAX_CHANNELS) && channels.length > 0) {
     return encodeLink({ ...link, channels: channels.slice(0, Math.min(LINK_MAX_CHANNELS, channels.length - 1)) });
@@ -84,7 +102,7 @@ export function decodeLink(fragment: string): { link: ViewerLink; problems: stri
   } catch {
     return { link, problems: ['the link is not a list of name=value pairs'] };
   }
-  const known = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes', 'axis']);
+  const known = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes', 'axis', 'y']);
   for (const name of new Set(q.keys())) if (!known.has(name)) problems.push(`"${name.slice(0, 40)}" is not part of a viewer link`);
   for (const pick of PICKS) {
     const id = q.get(pick);
@@ -129,5 +147,17 @@ export function decodeLink(fragment: string): { link: ViewerLink; problems: stri
   const axis = q.get('axis');
   if (axis === 'lap') link.lapTimeAxis = true;
   else if (axis !== null) problems.push('axis is not "lap"');
+  const scales = new Map<string, YScale>();
+  let badScale = false;
+  for (const text of q.getAll('y')) {
+    // The pane last: a channel's name may hold commas.
+    const [minText = '', maxText = '', ...name] = text.split(',');
+    const [min, max, pane] = [minText.trim() === '' ? Number.NaN : Number(minText), maxText.trim() === '' ? Number.NaN : Number(maxText), name.join(',')];
+    if (Number.isFinite(min) && Number.isFinite(max) && max > min && pane.length > 0 && pane.length <= LINK_MAX_TEXT) scales.set(pane, { pane, min, max });
+    else badScale = true;
+  }
+  if (badScale) problems.push('a y scale is not <min>,<max>,<pane> with the min below the max');
+  if (scales.size > LINK_MAX_CHANNELS) problems.push(`the link sets ${scales.size} y scales: the first ${LINK_MAX_CHANNELS} are used`);
+  if (scales.size) link.yScales = [...scales.values()].slice(0, LINK_MAX_CHANNELS);
   return { link, problems };
 }

@@ -56,6 +56,8 @@ class Viewer {
   private plotted: PlottedChannel[] = [];
   /** The file-time range the time plots show (their x axis), null when none is plotted. */
   private plottedRange: { start: number; duration: number } | null = null;
+  /** The time panes' y scales set by hand, by pane id (a channel's name, or `unit:<unit>` one pane a unit); others auto. */
+  private readonly yScales = new Map<string, [number, number]>();
   private overlay: OverlayLap[] = [];
   /** The overlay's visible x range after a zoom (lap seconds or metres), null for whole laps. */
   private overlayView: [number, number] | null = null;
@@ -76,6 +78,7 @@ class Viewer {
     onCursor: (x) => this.showCursor(x),
     onDrawn: () => this.drawn(el('panes')),
     onReset: () => this.resetZoom(),
+    onYRange: (id, range) => this.setYScale(id, range),
   });
   // Over distance the overlay and the delta share one axis: a zoom of either zooms both, and they share the cursor
   // (the overlay's sync key follows its axis: LAP_DISTANCE_SYNC over distance).
@@ -246,6 +249,11 @@ class Viewer {
       if (this.plotted.length) {
         link.scope = this.scope;
         if (this.view) link.view = { start: this.view.start, duration: this.view.duration };
+        const scales = this.paneIds().flatMap((pane) => {
+          const range = this.yScales.get(pane);
+          return range ? [{ pane, min: range[0], max: range[1] }] : [];
+        });
+        if (scales.length) link.yScales = scales;
       }
     }
     return link;
@@ -353,6 +361,7 @@ class Viewer {
           else said.push(`"${name.slice(0, 80)}" is not a channel of this dataset`);
         }
         this.renderCatalogue();
+        for (const y of link.yScales ?? []) this.yScales.set(y.pane, [y.min, y.max]);
         el<HTMLInputElement>('panes-by-unit').checked = link.panesByUnit === true;
         el<HTMLSelectElement>('time-axis').value = link.lapTimeAxis ? 'lap' : 'file';
         let scope = link.scope ?? { kind: 'file' as const };
@@ -363,13 +372,20 @@ class Viewer {
         if (this.ticked().length === 0) {
           this.scope = scope;
           this.scopeToControls();
-          return;
+        } else {
+          await this.plotScope(scope);
+          if (link.view) {
+            const fileEnd = metadata.startTime + metadata.fileTimeLength;
+            if (link.view.start >= fileEnd || link.view.start + link.view.duration <= metadata.startTime) said.push('its zoom is outside the file');
+            else await this.zoomTo(link.view.start, link.view.start + link.view.duration);
+          }
         }
-        await this.plotScope(scope);
-        if (link.view) {
-          const fileEnd = metadata.startTime + metadata.fileTimeLength;
-          if (link.view.start >= fileEnd || link.view.start + link.view.duration <= metadata.startTime) said.push('its zoom is outside the file');
-          else await this.zoomTo(link.view.start, link.view.start + link.view.duration);
+        // A y scale of a pane the link does not plot (a channel the file lacks, another pane per unit choice) is said.
+        const panes = this.paneIds();
+        for (const y of link.yScales ?? []) {
+          if (panes.includes(y.pane)) continue;
+          said.push(`the y scale of "${y.pane.slice(0, 80)}" is not of a pane plotted`);
+          this.yScales.delete(y.pane);
         }
       });
     } finally {
@@ -528,15 +544,18 @@ class Viewer {
     this.panes.clear();
     this.plotted = [];
     this.plottedRange = null;
+    this.yScales.clear();
     el('cursor-values').replaceChildren();
     this.trackMap = null;
     el<HTMLCanvasElement>('trackmap-canvas').getContext('2d')?.clearRect(0, 0, 560, 420);
+    el('trackmap-canvas').hidden = true;
     el('trackmap-caption').textContent = '';
     el('lapstats-table').replaceChildren();
     el('lapstats-summary').textContent = '';
     for (const id of ['scatter', 'histogram']) {
       const canvas = el<HTMLCanvasElement>(`${id}-canvas`);
       canvas.getContext('2d')?.clearRect(0, 0, canvas.width, canvas.height);
+      canvas.hidden = true;
       for (const key of ['kind', 'xTicks', 'yTicks']) delete canvas.dataset[key];
       el(`${id}-caption`).textContent = '';
     }
@@ -602,6 +621,7 @@ class Viewer {
     // A track map is drawn per lap: a file without laps has none to draw.
     el<HTMLButtonElement>('trackmap-plot').disabled = this.laps.length === 0;
     el('trackmap-caption').textContent = this.laps.length ? '' : 'This file has no laps: a track map is drawn for a lap.';
+    el('trackmap-hint').hidden = this.laps.length === 0;
     el<HTMLSelectElement>('trackmap-lap').replaceChildren(...this.laps.map((l) => new Option(`lap ${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}${l.best ? ' (best)' : ''}`, String(l.lapIndex), l.best, l.best)));
     this.renderChannelPickers();
     this.renderDistanceSources();
@@ -960,8 +980,10 @@ class Viewer {
     const origin = this.timeOrigin();
     const specs: PaneSpec[] = paneGroups(this.plotted, byUnit).map((group) => {
       const [first] = group as [PlottedChannel, ...PlottedChannel[]];
+      const id = paneIdOf(group, byUnit);
+      const yRange = this.yScales.get(id);
       return {
-        id: byUnit ? `unit:${first.unit}` : first.name,
+        id,
         title: group.map((p) => p.name).join(', '),
         unit: first.unit,
         xLabel: origin ? 'lap time (s)' : 'time (s)',
@@ -969,10 +991,30 @@ class Viewer {
         series: group.map((p) => ({ label: p.name, colour: colourOf.get(p.name) as string, step: p.step })),
         data: alignLines(group.map((p) => p.line)) as PaneSpec['data'],
         xRange: [range.start, range.start + range.duration],
+        ...(yRange ? { yRange } : {}),
         readout: { time: (x) => formatCursorTime(x - origin), value: (x, i) => formatValue(valueAt((group[i] as PlottedChannel).line, x, (group[i] as PlottedChannel).step), first.unit) },
       };
     });
     this.panes.render(specs);
+  }
+
+  /** The ids of the time panes drawn from the plotted channels (a channel's name, or `unit:<unit>` one pane a unit). */
+  private paneIds(): string[] {
+    const byUnit = el<HTMLInputElement>('panes-by-unit').checked;
+    return paneGroups(this.plotted, byUnit).map((group) => paneIdOf(group, byUnit));
+  }
+
+  /**
+   * A pane's y scale set by hand (null: auto again): the panes drawn again from the samples on screen (nothing is
+   * read), and kept through zooms, pans and new scopes while the dataset is open, and in the link.
+   */
+  private setYScale(id: string, range: [number, number] | null): void {
+    if (range) this.yScales.set(id, range);
+    else this.yScales.delete(id);
+    this.renderTimePanes();
+    this.fillCursorLine(null);
+    this.writeLink();
+    this.status(range ? `The y scale of ${id.slice(0, 80)} is set to ${displayNumber(range[0])} to ${displayNumber(range[1])}.` : `The y scale of ${id.slice(0, 80)} is auto.`);
   }
 
   /**
@@ -1012,11 +1054,24 @@ class Viewer {
    * The values line's places, one for the time and one a plotted channel, laid out once a plot is drawn: the cursor
    * only changes their text, never the line's height. (The line used to grow from nothing to several wrapped lines
    * on the first hover: the panes moved under the mouse, the top ones got a mouseleave and showed "--", and a drag
-   * over them zoomed to a range measured against where the pane had been.)
+   * over them zoomed to a range measured against where the pane had been.) One row whatever the window's width: a
+   * place is a channel's name, cut with an ellipsis when the row is short of room, and its value, kept whole, edged
+   * in its pane's colour; the whole text its tooltip, and the row scrolls sideways past the places it cannot hold.
    */
   private layOutCursorLine(): void {
     const count = this.plotted.length === 0 ? 0 : this.plotted.length + 1;
-    el('cursor-values').replaceChildren(...Array.from({ length: count }, () => document.createElement('span')));
+    el('cursor-values').replaceChildren(
+      ...Array.from({ length: count }, (_, i) => {
+        const place = document.createElement('span');
+        const name = document.createElement('bdi');
+        const value = document.createElement('data');
+        value.dataset['testid'] = 'cursor-value';
+        place.append(name, value);
+        if (i === 0) place.className = 'time';
+        else place.style.borderLeftColor = COLOURS[(i - 1) % COLOURS.length] as string;
+        return place;
+      }),
+    );
     this.fillCursorLine(null);
   }
 
@@ -1089,14 +1144,16 @@ class Viewer {
   }
 
   private fillCursorLine(x: number | null): void {
-    const spans = el('cursor-values').children;
+    const places = el('cursor-values').children;
     // Off the plots: "--" in every place.
     const origin = this.timeOrigin();
-    const parts = [`${origin ? 'lap t' : 't'} = ${x === null ? '--' : formatCursorTime(x - origin)} s`, ...this.plotted.map((p) => `${p.name}: ${x === null ? '--' : formatValue(valueAt(p.line, x, p.step), p.unit)}`)];
-    for (let i = 0; i < spans.length; i++) {
-      const span = spans[i] as HTMLElement;
-      span.textContent = parts[i] ?? '';
-      span.title = parts[i] ?? '';
+    const parts: [string, string][] = [['', `${origin ? 'lap t' : 't'} = ${x === null ? '--' : formatCursorTime(x - origin)} s`], ...this.plotted.map((p): [string, string] => [p.name, `: ${x === null ? '--' : formatValue(valueAt(p.line, x, p.step), p.unit)}`])];
+    for (let i = 0; i < places.length; i++) {
+      const place = places[i] as HTMLElement;
+      const [name, value] = parts[i] ?? ['', ''];
+      (place.firstElementChild as HTMLElement).textContent = name;
+      (place.lastElementChild as HTMLElement).textContent = value;
+      place.title = name + value;
     }
   }
 
@@ -1302,9 +1359,10 @@ class Viewer {
     if (whole) answer = await api.histogram(this.dataset, { channel: name, lapIndex: this.analysisLap(), edges: whole });
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;
-    // The vertical axis runs from 0 to the tallest bar (as the bars are scaled): whole numbers of samples, or their share.
+    // The vertical axis runs from 0 to a round tick above the tallest bar (the bars scaled on it): whole numbers of
+    // samples, or their share.
     const axis = histogramAxis(answer, el<HTMLSelectElement>('histogram-y').value === 'percent');
-    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], axis.range, axisLabel(answer.channel), axis.label, axis.whole);
+    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string, axis), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], axis.range, axisLabel(answer.channel), axis.label, axis.whole);
     el('histogram-caption').textContent = histogramCaption(answer);
     this.status(`Histogram of ${answer.channel.name}.`);
   }
@@ -1360,6 +1418,7 @@ class Viewer {
     if (!map) return;
     map.marker = marker;
     const canvas = el<HTMLCanvasElement>('trackmap-canvas');
+    canvas.hidden = false;
     const g = canvas.getContext('2d') as CanvasRenderingContext2D;
     g.clearRect(0, 0, canvas.width, canvas.height);
     g.lineWidth = 3;
@@ -1468,6 +1527,7 @@ class Viewer {
  * numbers on a count axis: `yCounts`) and label; the canvas says its tick labels for the tests.
  */
 function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false): void {
+  canvas.hidden = false;
   const g = canvas.getContext('2d') as CanvasRenderingContext2D;
   g.clearRect(0, 0, canvas.width, canvas.height);
   for (const m of marks) {
@@ -1509,6 +1569,12 @@ function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [n
   canvas.dataset['xTicks'] = xTicks.map((t) => t.label).join(' ');
   canvas.dataset['yTicks'] = yTicks.map((t) => t.label).join(' ');
   canvas.dataset['drawn'] = String(Number(canvas.dataset['drawn'] ?? 0) + 1);
+}
+
+/** A time pane's id: its channel's name, or `unit:<unit>` with one pane a unit (the y scales and links name it so). */
+function paneIdOf(group: readonly { name: string; unit: string }[], byUnit: boolean): string {
+  const first = group[0];
+  return first ? (byUnit ? `unit:${first.unit}` : first.name) : '';
 }
 
 /** An entity's parameter as the math form shows it: its text, '' when it has none. */

@@ -188,3 +188,15 @@ export function shiftedSplits(min: number, max: number, incr: number, origin: nu
   for (let k = first; origin + k * incr <= max + incr * 1e-9 && out.length < 1000; k++) out.push(origin + k * incr);
   return out;
 }
+
+/**
+ * A pane's y scale as typed in its form (min and max): the range, or what is wrong with it in words. Either field
+ * may be written with a comma for the decimal point, as a European keyboard's number pad types it.
+ */
+export function yRangeOf(minText: string, maxText: string): { range: [number, number] } | { problem: string } {
+  const read = (text: string) => (text.trim() === '' ? Number.NaN : Number(text.trim().replace(',', '.')));
+  const [min, max] = [read(minText), read(maxText)];
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return { problem: 'The min and the max must both be numbers.' };
+  if (!(max > min)) return { problem: 'The max must be above the min.' };
+  return { range: [min, max] };
+}

@@ -8,4 +8,4 @@ export { distanceFromChannel, integrateDistance, lapDistances, metresPerLengthUn
 export { interpolateLinear, interpolateStep, lowerBound, upperBound } from './interpolate';
 export { isDiscreteChannel, type ChannelDescription } from './discrete';
 export { DEFAULT_DELTA_POINTS, lapDelta, lineTrace, type LapDelta, type LapTrace } from './delta';
-export { pickDistanceSource, type CatalogueChannel, type DistanceSource } from './source';
+export { distanceSourceKind, pickDistanceSource, type CatalogueChannel, type DistanceSource } from './source';

@@ -54,17 +54,30 @@ const COARSE_DISTANCE_SPEED_RATIO = 4;
  * COARSE_DISTANCE_HZ loses to a speed channel logged at least COARSE_DISTANCE_SPEED_RATIO times as often.
  */
 export function pickDistanceSource(channels: readonly CatalogueChannel[]): DistanceSource | undefined {
-  const usable = channels.filter((c) => !c.unsupported);
   const distance = best(
-    usable.filter((c) => metresPerLengthUnit(c.unit) !== undefined && (DISTANCE_NAMES.includes(normalised(c.name)) || (DISTANCE_LIKE.test(normalised(c.name)) && !NOT_TRAVELLED.test(normalised(c.name))))),
+    channels.filter((c) => distanceSourceKind(c) === 'channel'),
     DISTANCE_NAMES,
   );
   const speed = best(
-    usable.filter((c) => metresPerSecond(c.unit) !== undefined && (SPEED_NAMES.includes(normalised(c.name)) || (SPEED_LIKE.test(normalised(c.name)) && !NOT_CAR_SPEED.test(normalised(c.name))))),
+    channels.filter((c) => distanceSourceKind(c) === 'integrated'),
     SPEED_NAMES,
   );
   if (distance && !(speed && coarserThan(distance, speed))) return { kind: 'channel', channel: distance.name, unit: distance.unit };
   if (speed) return { kind: 'integrated', channel: speed.name, unit: speed.unit };
+  return undefined;
+}
+
+/**
+ * Whether a channel is one `pickDistanceSource` picks from, and how: `channel`, how far the car went (a distance unit
+ * and a name like "Lap Distance", not a gap, a ride height or a sensor's), taken as it is; `integrated`, the car's
+ * speed over the ground (a speed unit and a name like "Ground Speed", not a wheel's, the engine's or a lap's statistic
+ * such as "Max Straight Speed"); undefined for any other channel.
+ */
+export function distanceSourceKind(channel: CatalogueChannel): DistanceSource['kind'] | undefined {
+  if (channel.unsupported) return undefined;
+  const name = normalised(channel.name);
+  if (metresPerLengthUnit(channel.unit) !== undefined && (DISTANCE_NAMES.includes(name) || (DISTANCE_LIKE.test(name) && !NOT_TRAVELLED.test(name)))) return 'channel';
+  if (metresPerSecond(channel.unit) !== undefined && (SPEED_NAMES.includes(name) || (SPEED_LIKE.test(name) && !NOT_CAR_SPEED.test(name)))) return 'integrated';
   return undefined;
 }
 

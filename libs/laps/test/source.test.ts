@@ -1,4 +1,4 @@
-import { pickDistanceSource } from '../src';
+import { distanceSourceKind, pickDistanceSource } from '../src';
 
 describe('pickDistanceSource', () => {
   it('when the catalogue has a distance channel in m or km, then it is used as it is', () => {
@@ -40,5 +40,17 @@ describe('pickDistanceSource', () => {
   it('when a distance-looking channel has no length unit, or a channel cannot be decoded, then it is not picked', () => {
     expect(pickDistanceSource([{ name: 'Distance', unit: 'V' }, { name: 'Speed', unit: 'mph', unsupported: 'sample type 9' }])).toBeUndefined();
     expect(pickDistanceSource([{ name: 'Engine RPM', unit: 'rpm' }])).toBeUndefined();
+  });
+});
+
+describe('distanceSourceKind', () => {
+  it('when a channel is how far the car went or its speed over the ground, then it is a source (taken as it is, or integrated); a lap statistic, a wheel speed or another unit is not', () => {
+    expect(distanceSourceKind({ name: 'Lap Distance', unit: 'm', frequency: 1 })).toBe('channel');
+    expect(distanceSourceKind({ name: 'Ground Speed', unit: 'km/h', frequency: 10 })).toBe('integrated');
+    expect(distanceSourceKind({ name: 'Speed copy', unit: 'km/h' })).toBe('integrated');
+    for (const name of ['Max Straight Speed', 'Min Corner Speed', 'Wheel Speed FL', 'Engine Speed']) expect(distanceSourceKind({ name, unit: 'km/h', frequency: 1 })).toBeUndefined();
+    expect(distanceSourceKind({ name: 'Distance To Car Ahead', unit: 'm' })).toBeUndefined();
+    expect(distanceSourceKind({ name: 'Ground Speed', unit: 'rpm' })).toBeUndefined();
+    expect(distanceSourceKind({ name: 'Ground Speed', unit: 'km/h', unsupported: 'compressed' })).toBeUndefined();
   });
 });

@@ -206,7 +206,9 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await page.check('[data-testid="channel-Throttle Pos"]');
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(700);
+    // Far enough down that the messages' own place (the page's first 100 px) is out of the window (the analysis
+    // canvases, hidden until drawn, no longer lengthen the page by 400 px).
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
     await page.fill('[data-testid=histogram-bins]', '2.5');
     await page.click('[data-testid=histogram-plot]');
     expect(await shownError(page)).toContain('Bins "2.5" is not a whole number');
@@ -313,6 +315,71 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(pageErrors).toEqual([]);
     expect(otherErrors).toEqual([]);
     await context.close();
+    await page.context().close();
+  });
+
+  test('when a pane\'s y scale is set by hand (a double-click on its axis), then it keeps it through a zoom and in its link opened in another browser; Auto goes back to the data\'s range', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const yTicks = async (p: typeof page, name: string) => ((await p.getAttribute(`[data-testid="pane-${name}"]`, 'data-y-ticks')) ?? '').split(' ');
+    const throttle = await yTicks(page, 'Throttle Pos');
+    const auto = await yTicks(page, 'Ground Speed');
+    expect(Number(auto.at(-1))).toBeLessThan(400);
+
+    // A double-click on the y axis (left of the plot): a form with the range drawn, which refuses a max under the min.
+    const over = (await page.locator('[data-testid="pane-Ground Speed"] .u-over').boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.dblclick(over.x - 30, over.y + over.height / 2);
+    const form = page.locator('[data-testid="pane-Ground Speed"] [data-testid=y-scale-form]');
+    await form.waitFor();
+    expect(Number(await form.locator('[data-testid=y-max]').inputValue())).toBeGreaterThanOrEqual(Number(auto.at(-1)));
+    await form.locator('[data-testid=y-min]').fill('300');
+    await form.locator('[data-testid=y-max]').fill('100');
+    await form.locator('[data-testid=y-set]').click();
+    expect(await form.locator('[data-testid=y-scale-problem]').textContent()).toBe('The max must be above the min.');
+    await form.locator('[data-testid=y-min]').fill('0');
+    await form.locator('[data-testid=y-max]').fill('400');
+    await andDrawn(page, 'panes', () => form.locator('[data-testid=y-set]').click());
+    const manual = await yTicks(page, 'Ground Speed');
+    expect([manual[0], manual.at(-1)]).toEqual(['0', '400']);
+    expect(await yTicks(page, 'Throttle Pos')).toEqual(throttle);
+    expect(await page.textContent('[data-testid="pane-Ground Speed"] [data-testid=y-scale]')).toBe('y: fixed');
+    expect(await page.getAttribute('[data-testid="pane-Ground Speed"] [data-testid=y-scale]', 'title')).toMatch(/^y scale set by hand: 0 to 400\./);
+    expect(await page.textContent('[data-testid="pane-Throttle Pos"] [data-testid=y-scale]')).toBe('y: auto');
+    expect(new URL(page.url()).hash).toContain('y=0%2C400%2CGround%20Speed');
+
+    // A zoom reads a narrower window: the scale set by hand stays.
+    await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Throttle Pos"]', 0.2, 0.5));
+    expect(await yTicks(page, 'Ground Speed')).toEqual(manual);
+    const address = page.url();
+
+    // The link in another browser: the same scales, on the same zoom.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const other = await context.newPage();
+    await other.goto(address);
+    await other.fill('[data-testid=api-key]', stack.apiKey);
+    await other.click('[data-testid=connect]');
+    await other.waitForFunction((want) => document.querySelector('[data-testid="pane-Throttle Pos"]')?.getAttribute('data-x-ticks') === want, await page.getAttribute('[data-testid="pane-Throttle Pos"]', 'data-x-ticks'));
+    expect(await yTicks(other, 'Ground Speed')).toEqual(manual);
+    expect(await other.textContent('[data-testid=status]')).not.toContain('The link was opened in part');
+    // A scale of a pane the link does not plot, or that is not a range: said, the rest used.
+    await andDrawn(other, 'panes', () => other.goto(`${address}&y=0%2C1%2CNope&y=5%2C1%2CThrottle%20Pos`));
+    await other.waitForFunction(() => /The link was opened in part/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''));
+    expect(await other.textContent('[data-testid=status]')).toBe('The link was opened in part: a y scale is not <min>,<max>,<pane> with the min below the max; the y scale of "Nope" is not of a pane plotted.');
+    expect(await yTicks(other, 'Ground Speed')).toEqual(manual);
+    await context.close();
+
+    // Auto: the zoomed window's own range again, and the link says no scale.
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
+    expect(await page.inputValue('[data-testid="pane-Ground Speed"] [data-testid=y-min]')).toBe('0');
+    await andDrawn(page, 'panes', () => page.click('[data-testid="pane-Ground Speed"] [data-testid=y-auto]'));
+    expect(Number((await yTicks(page, 'Ground Speed')).at(-1))).toBeLessThan(400);
+    expect(await page.textContent('[data-testid="pane-Ground Speed"] [data-testid=y-scale]')).toBe('y: auto');
+    expect(new URL(page.url()).hash).not.toContain('y=');
+    expect(pageErrors).toEqual([]);
     await page.context().close();
   });
 

@@ -32,6 +32,10 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     const damaged = join(dataDir, 'damaged.ld');
     writeFileSync(damaged, Buffer.alloc(5000, 0x5a));
     await seedRunSheet(stack, run, 'Damaged', damaged);
+    // A minute at 10 Hz of throttle beside a channel whose every value is a gap (an empty column: a sensor not fitted).
+    const gaps = join(dataDir, 'gaps.csv');
+    writeFileSync(gaps, `Time,Dropped,Throttle Pos\n${Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},,${(50 + 40 * Math.sin(i / 20)).toFixed(2)}`).join('\n')}\n`);
+    await seedRunSheet(stack, run, 'Gaps run', gaps);
   });
 
   async function openRun(runSheet = 'Run 1', viewport?: { width: number; height: number }): Promise<{ page: Page; pageErrors: string[] }> {
@@ -498,6 +502,127 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     await page.selectOption('[data-testid=pick-run]', { label: 'Many laps' });
     await page.waitForSelector('[data-testid=pick-dataset] option:has-text("Many laps / DataFile")', { state: 'attached' });
     expect(await picked('pick-dataset')).toBe('choose…');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+  test('when a channel is all gaps beside one with data, then both panes start their plot at the same left edge (the time axes aligned) and the empty one says it has no data', async () => {
+    const { page, pageErrors } = await openRun('Gaps run');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await page.check('[data-testid="channel-Dropped"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const plots = await page.evaluate(() =>
+      ['Throttle Pos', 'Dropped'].map((name) => {
+        const r = (document.querySelector(`[data-testid="pane-${name}"] .u-over`) as HTMLElement).getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      }),
+    );
+    const [throttle, dropped] = plots as [{ left: number; right: number }, { left: number; right: number }];
+    // The empty pane's plot started about 50 px left of the other's: the same time a different x under the mouse.
+    expect(Math.abs(dropped.left - throttle.left)).toBeLessThanOrEqual(1);
+    expect(Math.abs(dropped.right - throttle.right)).toBeLessThanOrEqual(1);
+    expect(await page.getAttribute('[data-testid="pane-Dropped"]', 'data-x-ticks')).toBe(await page.getAttribute('[data-testid="pane-Throttle Pos"]', 'data-x-ticks'));
+    expect(await page.textContent('[data-testid="pane-Dropped"] [data-testid=pane-note]')).toBe('No data in this window');
+    expect(await page.locator('[data-testid="pane-Throttle Pos"] [data-testid=pane-note]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a histogram is drawn, then its tallest bar stays below the top of the frame, under a count tick above it', async () => {
+    const { page, pageErrors } = await openRun();
+    await page.selectOption('[data-testid=histogram-channel]', 'Ground Speed');
+    await andDrawn(page, 'histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    const response = await fetch(`${stack.baseUrl}/RunSheets/${run.runSheet}/DataFileAccess/DataFile/histogram`, {
+      method: 'POST',
+      headers: { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel: 'Ground Speed', lapIndex: null }),
+    });
+    const tallest = Math.max(...((await response.json()) as { counts: number[] }).counts);
+    const ticks = ((await page.getAttribute('[data-testid=histogram-canvas]', 'data-y-ticks')) ?? '').split(' ').map(Number);
+    expect(ticks.at(-1)).toBeGreaterThan(tallest);
+    // The frame's top is at 10 px of the 380 px canvas, its bottom at 350: the tallest bar ends at least 5 % of that below it.
+    const image = decodePng(await page.locator('[data-testid=histogram-canvas]').screenshot());
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt((COLOURS[1] as string).slice(i, i + 2), 16)) as [number, number, number];
+    let top = image.height;
+    for (let y = 0; y < image.height && top === image.height; y++) {
+      for (let x = 0; x < image.width; x++) {
+        const i = (y * image.width + x) * 4;
+        if (Math.abs((image.rgba[i] as number) - r) <= 24 && Math.abs((image.rgba[i + 1] as number) - g) <= 24 && Math.abs((image.rgba[i + 2] as number) - b) <= 24) {
+          top = y;
+          break;
+        }
+      }
+    }
+    const scale = image.height / 380;
+    expect(top).toBeLessThan(image.height);
+    expect(top / scale).toBeGreaterThanOrEqual(10 + 0.05 * 340);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when four channels are plotted in an 800 px window, then the values line stays one row, each value whole (a long name cut, in full in its tooltip)', async () => {
+    const { page, pageErrors } = await openRun('Run 1', { width: 800, height: 1000 });
+    const channels = ['Ground Speed', 'Throttle Pos', 'Brake Pres Front', 'Engine RPM'];
+    for (const c of channels) await page.check(`[data-testid="channel-${c}"]`);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => /Engine RPM: \d/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    const line = await page.evaluate(() => {
+      const values = document.querySelector('[data-testid=cursor-values]') as HTMLElement;
+      const places = [...values.children] as HTMLElement[];
+      return {
+        height: values.getBoundingClientRect().height,
+        placeHeight: (places[0] as HTMLElement).getBoundingClientRect().height,
+        tops: places.map((p) => Math.round(p.getBoundingClientRect().top)),
+        places: places.map((p) => {
+          const value = p.querySelector('[data-testid=cursor-value]') as HTMLElement | null;
+          return { text: p.textContent, title: p.title, valueWhole: value !== null && value.scrollWidth <= value.clientWidth + 1, right: p.getBoundingClientRect().right };
+        }),
+        right: values.getBoundingClientRect().right,
+        pageWidth: document.documentElement.scrollWidth,
+      };
+    });
+    expect(line.places).toHaveLength(5);
+    expect(new Set(line.tops).size).toBe(1);
+    expect(line.height).toBeLessThan(2 * line.placeHeight);
+    for (const [i, p] of line.places.entries()) {
+      expect(p.title).toBe(p.text);
+      if (i > 0) {
+        expect(p.text).toMatch(new RegExp(`^${channels[i - 1]}: -?\\d`));
+        expect(p.valueWhole).toBe(true);
+        expect(p.right).toBeLessThanOrEqual(line.right + 1);
+      }
+    }
+    expect(line.pageWidth).toBeLessThanOrEqual(800);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a dataset is opened, then the scatter, histogram and track map show a short hint, not blank canvases, until they are drawn', async () => {
+    const { page, pageErrors } = await openRun();
+    const shown = async () =>
+      page.evaluate(() =>
+        ['scatter', 'histogram', 'trackmap'].map((id) => {
+          const canvas = document.querySelector(`[data-testid=${id}-canvas]`) as HTMLElement;
+          const hint = document.querySelector(`[data-testid=${id}-hint]`) as HTMLElement | null;
+          return { canvas: canvas.getBoundingClientRect().height > 0, hint: hint !== null && hint.getBoundingClientRect().height > 0 ? hint.textContent : null };
+        }),
+      );
+    for (const s of await shown()) {
+      expect(s.canvas).toBe(false);
+      expect(s.hint).toMatch(/^Pick .+, then .+\.$/);
+    }
+    await page.selectOption('[data-testid=histogram-channel]', 'Ground Speed');
+    await andDrawn(page, 'histogram-canvas', () => page.click('[data-testid=histogram-plot]'));
+    const [scatter, histogram] = await shown();
+    expect(histogram).toEqual({ canvas: true, hint: null });
+    expect(scatter?.canvas).toBe(false);
+    // Another dataset: blank again, with the hint.
+    await page.selectOption('[data-testid=pick-run]', { label: 'Many laps' });
+    await pickDataset(page, 'Many laps / DataFile');
+    for (const s of await shown()) expect(s.canvas).toBe(false);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });

@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, colourRamp, colourScale, equalScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, axisTopAbove, colourRamp, colourScale, equalScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 /** A whole-file scatter of y against x, uncoloured, on x's time base: what the scatter tests draw, but its pairs. */
@@ -100,10 +100,12 @@ describe('the analysis views', () => {
     expect(scatterCaption(coloured)).toBe("y against x, coloured by Ground Speed from 45.25 (blue) to 210.4 km/h (red): 3 pairs in a 2×2 density grid, on x's time base.");
   });
 
-  test('when a histogram\'s bars are in % of the time, then its axis runs to the tallest bar\'s share of the samples; in samples, to its count in whole numbers', () => {
+  test('when a histogram\'s bars are in % of the time, then its axis runs to a round share above the tallest bar\'s; in samples, to a whole number above its count', () => {
     const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Ground Speed', unit: 'km/h' }, edges: [0, 100, 200, 300], counts: [10, 30, 20], below: 0, above: 0, total: 60, frequency: 20 };
-    expect(histogramAxis(histogram, false)).toEqual({ range: [0, 30], label: 'samples', whole: true });
-    expect(histogramAxis(histogram, true)).toEqual({ range: [0, 50], label: '% of the time', whole: false });
+    // Up to a round tick above the tallest bar (30 samples, 50 %): headroom, and a label above it.
+    expect(histogramAxis(histogram, false)).toMatchObject({ range: [0, 40], label: 'samples', whole: true });
+    expect(histogramAxis(histogram, true)).toMatchObject({ range: [0, 60], label: '% of the time', whole: false });
+    expect(histogramAxis(histogram, true).valueOf(30)).toBe(50);
     expect(histogramAxis({ ...histogram, frequency: 0 }, true).label).toBe('% of the samples');
     expect(colourScale({ name: 'Throttle', unit: '' }, [null, 3, undefined, 97.5])).toBe('coloured by Throttle from 3 (blue) to 97.5 (red)');
   });
@@ -139,14 +141,32 @@ describe('the analysis views', () => {
     expect(integerEdges(0, 500)).toBeNull();
   });
 
-  test('when a histogram is drawn, then each bar spans its bin and the fullest reaches the top', () => {
+  test('when a histogram is drawn, then each bar spans its bin, as tall as its count on the axis, the fullest below its top', () => {
     const answer: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'c', unit: '' }, edges: [0, 1, 2], counts: [2, 4], below: 0, above: 0, total: 6, frequency: 10 };
-    const bars = histogramBars(answer, 260, 140, '#1f77b4');
-    // Bins of 100 px from x = 50; heights 50 and 100 of the 100 px area, from the bottom at y = 110.
+    const axis = histogramAxis(answer, false);
+    expect(axis.range).toEqual([0, 5]);
+    const bars = histogramBars(answer, 260, 140, '#1f77b4', axis);
+    // Bins of 100 px from x = 50; heights 40 and 80 of the 100 px area (the axis to 5), from the bottom at y = 110.
     expect(bars).toEqual([
-      { x: 50.5, y: 60, w: 99, h: 50, colour: '#1f77b4' },
-      { x: 150.5, y: 10, w: 99, h: 100, colour: '#1f77b4' },
+      { x: 50.5, y: 70, w: 99, h: 40, colour: '#1f77b4' },
+      { x: 150.5, y: 30, w: 99, h: 80, colour: '#1f77b4' },
     ]);
+    // In % of the samples: the same bars on the axis's own top (80 %: 4 of 6 is 66.7 %).
+    const percent = histogramAxis(answer, true);
+    expect(percent.range).toEqual([0, 80]);
+    expect(histogramBars(answer, 260, 140, '#1f77b4', percent).map((b) => Math.round(b.h))).toEqual([42, 83]);
+  });
+
+  test('when a count axis is topped, then its top is a round tick of its own at least 5 % above the tallest value', () => {
+    expect(axisTopAbove(30, true)).toBe(40);
+    expect(axisTopAbove(1, true)).toBe(2);
+    expect(axisTopAbove(99, true)).toBe(150);
+    expect(axisTopAbove(0.123, false)).toBe(0.15);
+    for (const tallest of [1, 7, 19, 20, 37, 95, 99, 100, 1234, 0.5, 12.345, 66.7]) {
+      const top = axisTopAbove(tallest, Number.isInteger(tallest));
+      expect(top).toBeGreaterThanOrEqual(tallest / 0.95 - 1e-9);
+      expect(axisTicks(0, top, 5, Number.isInteger(tallest)).at(-1)?.value).toBe(top);
+    }
   });
 
   test('when statistics come with float noise (sums of binary fractions), then the table, its threshold and the histogram caption show significant digits, not the noise', () => {

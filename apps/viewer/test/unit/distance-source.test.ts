@@ -5,7 +5,7 @@ const channel = (name: string, unit: string, extra: Partial<CatalogueChannel> = 
 const math = (name: string, unit: string, expression: string): CatalogueChannel => channel(name, unit, { group: 'Math', expression });
 
 describe('distanceSourceChoices: the channels "Distance from" offers', () => {
-  test('when a catalogue has distance, speed and other units, then only m/km (taken as they are) and speed units (integrated) qualify, the file\'s own by name before the math channels', () => {
+  test('when a catalogue has distance, speed and other units, then only how far the car went in m/km (taken as it is) and its speed (integrated) qualify, as the service\'s Automatic pick judges them, the file\'s own by name before the math channels', () => {
     const choices = distanceSourceChoices([
       channel('Throttle Pos', '%'),
       channel('Wheel Speed FL', 'km/h'),
@@ -15,8 +15,12 @@ describe('distanceSourceChoices: the channels "Distance from" offers', () => {
       channel('Engine RPM', 'rpm'),
       channel('Speed knots', 'kn'),
       channel('Brake Temp', 'C'),
+      // A lap's statistic logged once a second and the distance to the car ahead: neither is how far the car went (nor
+      // is a wheel's speed, above).
+      channel('Max Straight Speed', 'km/h', { frequency: 1 }),
+      channel('Distance To Car Ahead', 'm'),
       math('Speed ms', 'm/s', '"Ground Speed" / 3.6'),
-      math('Doubled', 'KM/H', '"Ground Speed" * 2'),
+      math('Doubled speed', 'KM/H', '"Ground Speed" * 2'),
       math('Ratio', '', '"Ground Speed" / "Engine RPM"'),
     ]);
     expect(choices).toEqual([
@@ -24,8 +28,7 @@ describe('distanceSourceChoices: the channels "Distance from" offers', () => {
       { name: 'Ground Speed', unit: 'km/h', kind: 'speed', math: false },
       { name: 'Lap Distance', unit: 'm', kind: 'distance', math: false },
       { name: 'Speed knots', unit: 'kn', kind: 'speed', math: false },
-      { name: 'Wheel Speed FL', unit: 'km/h', kind: 'speed', math: false },
-      { name: 'Doubled', unit: 'KM/H', kind: 'speed', math: true },
+      { name: 'Doubled speed', unit: 'KM/H', kind: 'speed', math: true },
       { name: 'Speed ms', unit: 'm/s', kind: 'speed', math: true },
     ]);
   });

@@ -16,8 +16,13 @@ describe('the viewer link (the fragment of its address)', () => {
       view: { start: 1234.5678901234, duration: 0.25 },
       panesByUnit: true,
       lapTimeAxis: true,
+      yScales: [
+        { pane: 'Ground Speed', min: 0, max: 400 },
+        { pane: 'unit:km/h, front', min: -12.5, max: 1e-3 },
+      ],
     };
     const fragment = encodeLink(link);
+    expect(fragment).toContain('y=0%2C400%2CGround%20Speed');
     expect(fragment).toContain('lap=3');
     expect(fragment).toContain('ch=Ground%20Speed');
     expect(fragment).not.toContain('+');
@@ -47,6 +52,16 @@ describe('the viewer link (the fragment of its address)', () => {
     expect(decodeLink('from=3&length=0').problems).toEqual(['from and length are not a window (seconds, a length over 0)']);
   });
 
+  it('when a y scale of a link is not a range below its pane, then it is said once and the others are used', () => {
+    const { link, problems } = decodeLink('y=5,1,A&y=,5,B&y=0,x,C&y=0,1,&y=0,1&y=-1,2.5,D&y=0,10,D');
+    // The last scale of a pane wins.
+    expect(link).toEqual({ yScales: [{ pane: 'D', min: 0, max: 10 }] });
+    expect(problems).toEqual(['a y scale is not <min>,<max>,<pane> with the min below the max']);
+    const many = Array.from({ length: LINK_MAX_CHANNELS + 1 }, (_, i) => `y=0,1,p${i}`).join('&');
+    expect(decodeLink(many).link.yScales).toHaveLength(LINK_MAX_CHANNELS);
+    expect(decodeLink(many).problems).toEqual([`the link sets ${LINK_MAX_CHANNELS + 1} y scales: the first ${LINK_MAX_CHANNELS} are used`]);
+  });
+
   it('when a link names too many channels or is too long, then it is bounded: the first channels are ticked, an overlong link is refused whole', () => {
     const many = Array.from({ length: LINK_MAX_CHANNELS + 5 }, (_, i) => `ch=c${i}`).join('&');
     const { link, problems } = decodeLink(many);
@@ -69,5 +84,13 @@ describe('the viewer link (the fragment of its address)', () => {
     expect(link.channels).toEqual(long.slice(0, link.channels?.length));
     expect(link.channels?.length).toBeGreaterThan(20);
     expect(decodeLink(encodeLink({ channels: Array.from({ length: 100 }, (_, i) => `c${i}`) })).link.channels).toHaveLength(LINK_MAX_CHANNELS);
+    // The y scales of long names go first, then channels.
+    const scaled = encodeLink({ run: ID(5), channels: long.slice(0, 20), yScales: long.map((pane) => ({ pane, min: 0, max: 1 })) });
+    expect(scaled.length).toBeLessThanOrEqual(LINK_MAX_LENGTH);
+    const read = decodeLink(scaled);
+    expect(read.problems).toEqual([]);
+    expect(read.link.channels).toEqual(long.slice(0, 20));
+    expect(read.link.yScales?.length).toBeGreaterThan(5);
+    expect(decodeLink(encodeLink({ yScales: Array.from({ length: 100 }, (_, i) => ({ pane: `c${i}`, min: 0, max: 1 })) })).link.yScales).toHaveLength(LINK_MAX_CHANNELS);
   });
 });

@@ -1,5 +1,5 @@
 import type { ChannelSeries } from '@pitwall/channels';
-import { alignLines, clampWindow, formatCursorTime, formatValue, grid, paneGroups, panWindow, shiftedSplits, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, zoomAround } from '../../src/plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, grid, paneGroups, panWindow, shiftedSplits, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, yRangeOf, zoomAround } from '../../src/plot-data';
 
 describe('seriesLine', () => {
   test('when a series has implicit times, then sample i is at startTime + i / frequency, less the offset; gaps and NaN are null', () => {
@@ -183,5 +183,19 @@ describe('shiftedSplits (a lap plot\'s ticks in lap time)', () => {
     expect(shiftedSplits(0, 10, 0, 0)).toEqual([]);
     expect(shiftedSplits(10, 0, 1, 0)).toEqual([]);
     expect(shiftedSplits(0, 1e9, 1, 0)).toHaveLength(1000);
+  });
+});
+
+describe('yRangeOf: a pane\'s y scale as typed', () => {
+  test('when a min and a max above it are typed, then they are the range (a decimal comma read as a point)', () => {
+    expect(yRangeOf('0', '400')).toEqual({ range: [0, 400] });
+    expect(yRangeOf(' -1,5 ', '2.25')).toEqual({ range: [-1.5, 2.25] });
+  });
+
+  test('when a field is empty or not a number, or the max is not above the min, then what is wrong is said', () => {
+    expect(yRangeOf('', '5')).toEqual({ problem: 'The min and the max must both be numbers.' });
+    expect(yRangeOf('1', 'x')).toEqual({ problem: 'The min and the max must both be numbers.' });
+    expect(yRangeOf('300', '100')).toEqual({ problem: 'The max must be above the min.' });
+    expect(yRangeOf('5', '5')).toEqual({ problem: 'The max must be above the min.' });
   });
 });
