@@ -1,7 +1,7 @@
 import { reachesNothing, type Reach } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow } from '@pitwall/formats';
 import type { ChannelAxis } from './read-channels';
-import { GRID_END_TOLERANCE_S, rateGridLength, rateGridLengthBefore } from '../workers/math-channels';
+import { rateGridLength, rateGridLengthBefore } from '../workers/math-channels';
 
 // The context a math channel is evaluated over (docs/math-channels.md): a value at a time is the same whatever read
 // asks for it, so a read evaluates its time functions over what they read beyond its scope (from the file's first
@@ -91,16 +91,12 @@ function gridContext(file: { startTime: number; duration: number }, rate: number
       k0 = 0;
       k1 = points;
     } else {
-      let first = Infinity;
-      let last = -Infinity;
-      for (const axis of sampled) {
-        const { from, to } = axis.range(window.start, window.end);
-        if (from >= to) continue;
-        first = Math.min(first, axis.time(from));
-        last = Math.max(last, axis.time(to - 1));
-      }
-      k0 = first <= last ? Math.max(0, Math.ceil((first - anchor - GRID_END_TOLERANCE_S) * rate)) : 0;
-      k1 = first <= last ? Math.max(k0, Math.min(points, Math.floor((last - anchor + GRID_END_TOLERANCE_S) * rate) + 1)) : 0;
+      // The whole file's grid points in the window, [start, end) as a logged channel's window holds its samples: a lap
+      // read of every lap gives every point of the whole file's read, those between the window's edge and its inputs'
+      // first or last sample in it included (each input is read a sample past the context, so they are interpolated as
+      // in the whole file).
+      k0 = Math.min(points, window.start > anchor ? rateGridLengthBefore(anchor, window.start, rate) : 0);
+      k1 = window.end > anchor ? Math.max(k0, Math.min(points, rateGridLengthBefore(anchor, window.end, rate))) : k0;
     }
   }
   if (k0 >= k1) return { key: `rate ${exact(rate)} none`, rate, grid: { start: anchor, length: 0 }, from: k0, to: k0 };

@@ -40,6 +40,7 @@ const definitions = new Map<string, MathDefinition>(
       ['Lap time 3 Hz', 'smooth(lapTime(), 0.7)', 3],
       ['Lap table 3 Hz', 'interp(lapNumber(), 0, 5, 1, 7) + lookup(smooth(lapTime(), 0.7), 1, 1, 2, 2)', 3],
       ['Lap number', 'lapNumber() + 0 * Speed'],
+      ['Throttle 50 Hz', 'Throttle * 2', 50],
     ] as const
   ).map(([name, expression, rate]: readonly [string, string, number?]) => [name, { name, expression, unit: '', ...(rate ? { rate } : {}) }]),
 );
@@ -172,19 +173,29 @@ describe('the context of a math channel read', () => {
   });
 
   test('when a channel with a Rate is read in a window or a lap, then its points are those of the whole file\'s grid there, with the whole file\'s values', async () => {
-    const names = ['Accel 30 Hz', 'Throttle sum 7 Hz', 'Lap time 3 Hz', 'Lap table 3 Hz'];
+    // Throttle 50 Hz reads a 10 Hz channel alone: grid points lie between a window's edge and its first or last sample.
+    const names = ['Accel 30 Hz', 'Throttle sum 7 Hz', 'Lap time 3 Hz', 'Lap table 3 Hz', 'Throttle 50 Hz'];
     const whole = await wholeFile(names);
     for (const scope of [late, { mode: 'lap', lapIndex: 1 }, { mode: 'window', start: 3.9, duration: 0.5 }] as ReadScope[]) {
       const { file, reads, info } = await reader();
       const slices = await reads.slices(names.map(info), resolveScope(scope, file), new AbortController().signal);
+      const window = resolveScope(scope, file) as { start: number; end: number };
       slices.forEach((slice, c) => {
         const all = whole[c] as StoredSlice;
         const first = (slice.startTime - all.startTime) * slice.frequency;
         expect({ scope, name: slice.name, onGrid: Math.abs(first - Math.round(first)) < 1e-6, some: slice.samples.length > 0 }).toEqual({ scope, name: slice.name, onGrid: true, some: true });
         const from = Math.round(first);
         expect(values(slice.samples)).toEqual(values(all.samples.subarray(from, from + slice.samples.length), true));
+        // Every point of the whole file's grid in the window, [start, end), those between its edge and the inputs'
+        // first or last sample in it too.
+        const inWindow = Array.from(all.samples, (_, k) => all.startTime + k / all.frequency).filter((t) => t >= window.start - 1e-9 && t < window.end - 1e-9);
+        expect({ scope, name: slice.name, points: slice.samples.length, first: slice.startTime }).toEqual({ scope, name: slice.name, points: inWindow.length, first: expect.closeTo(inWindow[0] as number, 9) });
       });
     }
+    // The laps' reads, one after the other, are the whole file's.
+    const { file, reads, info } = await reader();
+    const laps = await Promise.all([0, 1].map((lapIndex) => reads.slices(names.map(info), resolveScope({ mode: 'lap', lapIndex }, file), new AbortController().signal)));
+    names.forEach((name, c) => expect({ name, points: (laps[0]?.[c]?.samples.length ?? 0) + (laps[1]?.[c]?.samples.length ?? 0) }).toEqual({ name, points: whole[c]?.samples.length }));
   });
 
   test('when a read is evaluated into scratch arrays, then it takes no more samples than READ_SAMPLE_BUDGET counts of it', async () => {
