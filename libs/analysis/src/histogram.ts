@@ -45,7 +45,10 @@ function edgesOver(min: number, max: number, bins: number): number[] {
   const scale = Number.isFinite((max - min) * bins) ? 1 : 2 ** -(Math.ceil(Math.log2(bins)) + 1);
   const lo = min * scale;
   const width = max * scale - lo;
-  const edges = Array.from({ length: bins + 1 }, (_, k) => (lo + (width * k) / bins) / scale);
+  // numpy's arithmetic (np.linspace, as np.histogram makes its edges): k times the step, plus the start, so a frame's
+  // np.histogram(bins=n) gives the same edges, to the bit, and so the same counts.
+  const step = width / bins;
+  const edges = Array.from({ length: bins + 1 }, (_, k) => (k * step + lo) / scale);
   edges[0] = min;
   edges[bins] = max;
   return edges;

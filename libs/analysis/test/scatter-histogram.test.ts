@@ -46,6 +46,15 @@ describe('histogram', () => {
     expect(histogram(values, edges)).toEqual({ edges, counts: [2, 2, 2, 3], below: 0, above: 0, total: 9 });
   });
 
+  test('when bins are asked over a range whose step does not divide exactly, then the edges are numpy\'s to the bit (np.histogram_bin_edges), so a frame\'s counts agree', () => {
+    // /usr/bin/python3 -c "import numpy as np; print(np.histogram_bin_edges([66.1, 238.1], bins=20).tolist())"
+    const numpy = [
+      66.1, 74.69999999999999, 83.3, 91.89999999999999, 100.5, 109.1, 117.69999999999999, 126.29999999999998, 134.89999999999998, 143.5, 152.1, 160.7, 169.29999999999998, 177.89999999999998, 186.5, 195.1, 203.7,
+      212.29999999999998, 220.89999999999998, 229.5, 238.1,
+    ];
+    expect(evenEdges([66.1, 238.1], 20)).toEqual(numpy);
+  });
+
   test('when explicit edges are given, then values outside them are counted below and above', () => {
     expect(histogram([-5, -1, 0, 0.5, 1, 9], [-1, 0, 1])).toEqual({ edges: [-1, 0, 1], counts: [1, 3], below: 1, above: 1, total: 6 });
   });
