@@ -65,19 +65,18 @@ export function meanShown(mean: number | null, min: number | null, max: number |
   return Math.abs(mean) <= 1e-9 * Math.max(Math.abs(min), Math.abs(max)) ? 0 : mean;
 }
 
-/** The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each channel. */
+/**
+ * The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each
+ * channel; and a last row of the whole file's figures (the only row of a file without laps), its length as its time.
+ */
 export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
   const sectorCount = answer.sectors?.count ?? 0;
   const header = ['lap', 'kind', 'time', ...Array.from({ length: sectorCount }, (_, k) => `S${k + 1}`)];
   for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, `${c.name} sd`, ...(c.threshold !== null ? [`${c.name} > ${displayNumber(c.threshold)} (s)`, `${c.name} < ${displayNumber(c.threshold)} (s)`] : []));
-  const rows = answer.laps.map((lap) => {
-    const cells = [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? []).map(seconds)];
-    lap.channels.forEach((s, k) => {
-      cells.push(value(s.min), value(s.max), value(meanShown(s.mean, s.min, s.max)), value(s.stdDev));
-      if (answer.channels[k]?.threshold !== null) cells.push(seconds(s.timeAbove), seconds(s.timeBelow));
-    });
-    return cells;
-  });
+  const figures = (channels: LapStatsJson['file']['channels']) =>
+    channels.flatMap((s, k) => [value(s.min), value(s.max), value(meanShown(s.mean, s.min, s.max)), value(s.stdDev), ...(answer.channels[k]?.threshold !== null ? [seconds(s.timeAbove), seconds(s.timeBelow)] : [])]);
+  const rows = answer.laps.map((lap) => [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? Array.from({ length: sectorCount }, () => null)).map(seconds), ...figures(lap.channels)]);
+  rows.push(['file', 'whole', formatLapTime(answer.file.duration), ...Array.from({ length: sectorCount }, () => ''), ...figures(answer.file.channels)]);
   return { header, rows };
 }
 

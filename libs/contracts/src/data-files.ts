@@ -394,7 +394,7 @@ export type DataFileHistogramRequest = z.infer<typeof DataFileHistogramRequest>;
 const NullableNumber = (description: string) => z.number().nullable().meta({ description });
 const ChannelRef = z.object({ name: z.string(), unit: z.string() });
 
-/** A channel's figures in one sector of one lap (perSector). */
+/** A channel's figures over a span: one sector of one lap (perSector), or the whole file. */
 const SectorStatsJson = z.object({
   min: NullableNumber('Smallest value in the sector (null: no sample)'),
   max: NullableNumber('Largest value in the sector'),
@@ -445,6 +445,13 @@ export const LapStatsJson = z
         ),
       }),
     ),
+    file: z
+      .object({
+        startTime: Seconds("The file's first time, s on its time axis"),
+        duration: Seconds("The file's length, s (as the metadata's fileTimeLength)"),
+        channels: z.array(z.object({ name: z.string(), ...SectorStatsJson.shape })),
+      })
+      .meta({ description: "Each channel's figures over the whole file, as a lap's over the lap (a file without laps has them too)" }),
     bestLap: z.object({ lapIndex: z.number().int(), lapTime: z.number() }).nullable().meta({ description: 'The fastest flying lap (every lap when the dataset has no flying lap); null without laps' }),
     theoreticalBest: z
       .object({ lapTime: z.number(), sectors: z.array(z.object({ time: z.number(), lapIndex: z.number().int() })) })

@@ -99,6 +99,7 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
     op: 'lapStats',
     echo: echoOf(ref),
     laps: file.laps.map((lap) => ({ lapIndex: lap.index, kind: lap.kind, startTime: lap.startTime, endTime: lap.endTime })),
+    file: { startTime: file.startTime, endTime: file.startTime + file.duration },
     channels: distinct.map((info) => {
       // Own properties only: a channel named toString or constructor has no threshold unless the body gives it one.
       const threshold = Object.hasOwn(read.thresholds, info.name) ? (read.thresholds[info.name] as number) : null;

@@ -16,6 +16,8 @@ export interface LapStatsTask {
   op: 'lapStats';
   echo: DatasetEcho;
   laps: { lapIndex: number; kind: 'out' | 'flying' | 'in'; startTime: number; endTime: number }[];
+  /** The file's span, [startTime, endTime): the whole file's figures are over it. */
+  file: { startTime: number; endTime: number };
   /** Each channel reported on (each once), with its threshold: its whole-file values (a math channel's evaluated over the whole file). */
   channels: { name: string; unit: string; threshold: number | null; slice: StoredSlice }[];
   /** With sectors: the whole file's distance source and the sectors' start distances. */
@@ -125,6 +127,12 @@ function lapStats(task: LapStatsTask): LapStatsJson {
         ? { count: split.count, startDistances: [], source: { kind: 'splits' as const, channel: task.splits.slice.name } }
         : null,
     laps,
+    // The whole file's figures (a file without laps has them too): the channel report of the outing.
+    file: {
+      startTime: task.file.startTime,
+      duration: toNanosecond(task.file.endTime - task.file.startTime),
+      channels: task.channels.map((c, k) => ({ name: c.name, ...statsOf(series[k] as ReturnType<typeof physical>, task.file.startTime, task.file.endTime, c.threshold) })),
+    },
     bestLap: best ? { lapIndex: best.lapIndex, lapTime: best.lapTime } : null,
     theoreticalBest: ideal ? { lapTime: toNanosecond(ideal.lapTime), sectors: ideal.sectors.map((s) => ({ time: s.time, lapIndex: s.lapIndex })) } : null,
     theoreticalBestNote: ideal ? null : noTheoreticalBest(task, flying.length, sectorCount),

@@ -82,6 +82,21 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
       expect(body.theoreticalBestNote).toBeNull();
     });
 
+    test('when lap statistics are read, then the whole file has its figures too, and a file without laps has them alone', async () => {
+      const body = await answer(await post('lapstats', { channels: ['Throttle'], thresholds: { Throttle: 50 } }));
+      // 40 s of 0..90 % every second: 0.4 s a second above 50 %, 0.5 s below.
+      expect(body.file).toMatchObject({ startTime: 0, duration: 40, channels: [{ name: 'Throttle', min: 0, max: 90 }] });
+      expect(body.file.channels[0].mean).toBeCloseTo(45, 9);
+      expect(body.file.channels[0].timeAbove).toBeCloseTo(16, 9);
+      expect(body.file.channels[0].timeBelow).toBeCloseTo(20, 9);
+      const csv = new TextEncoder().encode(`Time,Speed [km/h]\n${Array.from({ length: 50 }, (_, i) => `${100 + i / 10},${i % 5 === 0 ? 200 : 100}`).join('\n')}\n`);
+      const noLaps = await started.attached.entityWithFile('DataFile', 'bench.csv', csv);
+      const alone = await answer(await post('lapstats', { channels: ['Speed'] }, noLaps));
+      expect(alone.laps).toEqual([]);
+      expect(alone.file).toMatchObject({ startTime: 100, duration: 5, channels: [{ name: 'Speed', min: 100, max: 200, timeAbove: null }] });
+      expect(alone.file.channels[0].mean).toBeCloseTo(120, 9);
+    });
+
     test('when perSector is asked with two sectors, then each lap\'s channel has its figures in each sector, which add up to the lap\'s', async () => {
       const body = await answer(await post('lapstats', { channels: ['Throttle'], thresholds: { Throttle: 50 }, sectorStartDistances: [0, 50], perSector: true }));
       expect(body.sectorStatisticsNote).toBeNull();

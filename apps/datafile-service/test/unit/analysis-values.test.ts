@@ -24,7 +24,7 @@ describe('the analysis reads over a channel holding infinities', () => {
   });
 
   test('when lap statistics are asked, then min, max, mean, standard deviation and times above and below leave them out', () => {
-    const body = run({ op: 'lapStats', echo, laps: [{ lapIndex: 0, kind: 'flying', startTime: 0, endTime: 0.5 }], channels: [{ name: 'x', unit: 'u', threshold: 2, slice: slice('x', values) }] });
+    const body = run({ op: 'lapStats', echo, laps: [{ lapIndex: 0, kind: 'flying', startTime: 0, endTime: 0.5 }], file: { startTime: 0, endTime: 0.5 }, channels: [{ name: 'x', unit: 'u', threshold: 2, slice: slice('x', values) }] });
     // 1, 3 and 5 held 0.1 s each: the deviations -2, 0 and 2 give a variance of 8/3.
     expect(body.laps[0].channels[0]).toEqual({ name: 'x', min: 1, max: 5, mean: 3, stdDev: expect.closeTo(Math.sqrt(8 / 3), 12), timeAbove: 0.2, timeBelow: 0.1 });
   });
@@ -41,13 +41,14 @@ describe('lap statistics per sector (perSector)', () => {
   /** Four 20 s laps at 10 Hz (out, flying, flying, in); `x` reads its own time, so a span's minimum and maximum are its first and last sample's times. */
   const laps = [0, 1, 2, 3].map((k) => ({ lapIndex: k, kind: (['out', 'flying', 'flying', 'in'] as const)[k] as 'out' | 'flying' | 'in', startTime: k * 20, endTime: (k + 1) * 20 }));
   const time = Array.from({ length: 800 }, (_, i) => i / 10);
+  const file = { startTime: 0, endTime: 80 };
   const x = { name: 'x', unit: 's', threshold: null, slice: slice('x', time) };
   /** Splits of 5, 7 and 8 s on the flying laps, each logged 1.5 s after its crossing (MoTeC's Split Time). */
   const crossings = [20, 40].flatMap((start) => [5, 7, 8].map((split, k) => ({ at: start + ([5, 12, 20][k] as number), split })));
   const splitTime = { slice: { ...slice('Split Time', time.map((t) => crossings.filter((c) => c.at + 1.5 <= t + 1e-9).at(-1)?.split ?? 0)), unit: 's' } };
 
   test("when the sectors are the logger's splits, then each flying lap's channel has its figures over each split, and the out- and in-lap's sectors are null", () => {
-    const body = run({ op: 'lapStats', echo, laps, channels: [x], splits: splitTime, perSector: { maxCells: 1_000 } });
+    const body = run({ op: 'lapStats', echo, laps, file, channels: [x], splits: splitTime, perSector: { maxCells: 1_000 } });
     expect(body.sectorStatisticsNote).toBeNull();
     const [out, lap1, lap2, inLap] = body.laps;
     for (const [lap, start] of [[lap1, 20], [lap2, 40]] as const) {
@@ -65,10 +66,10 @@ describe('lap statistics per sector (perSector)', () => {
 
   test('when laps × channels × (1 + sectors) pass the bound, then the figures per sector are left out and the note says why, the lap figures kept', () => {
     // 4 laps × 1 channel × (1 + 3 splits) = 16.
-    const body = run({ op: 'lapStats', echo, laps, channels: [x], splits: splitTime, perSector: { maxCells: 15 } });
+    const body = run({ op: 'lapStats', echo, laps, file, channels: [x], splits: splitTime, perSector: { maxCells: 15 } });
     expect(body.sectorStatisticsNote).toBe('4 laps × 1 channels × (1 + 3 sectors) are 16 lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is 15): the per-sector statistics are left out; ask fewer channels at once');
     expect(body.laps[1].channels[0]).toMatchObject({ min: 20, max: 39.9, sectors: null });
-    expect(run({ op: 'lapStats', echo, laps, channels: [x], splits: splitTime, perSector: { maxCells: 16 } }).sectorStatisticsNote).toBeNull();
+    expect(run({ op: 'lapStats', echo, laps, file, channels: [x], splits: splitTime, perSector: { maxCells: 16 } }).sectorStatisticsNote).toBeNull();
   });
 
   test('when the lap never reaches a sector\'s start, then that sector and the ones after it have null figures', () => {
@@ -76,7 +77,7 @@ describe('lap statistics per sector (perSector)', () => {
     // 400 m, never reaching the sector from 600 m.
     const distance = time.map((_, i) => Math.min((i % 200) * 5, i >= 600 ? 400 : Infinity));
     const sectors = { slice: { ...slice('Lap Distance', distance), unit: 'm' }, source: { kind: 'channel' as const, channel: 'Lap Distance' }, startDistances: [0, 600] };
-    const body = run({ op: 'lapStats', echo, laps, channels: [x], sectors, perSector: { maxCells: 1_000 } });
+    const body = run({ op: 'lapStats', echo, laps, file, channels: [x], sectors, perSector: { maxCells: 1_000 } });
     const [first, last] = body.laps[1].channels[0].sectors;
     expect([first.min, first.max, last.min, last.max]).toEqual([20, 31.9, 32, 39.9]);
     expect(body.laps[3].sectorTimes[1]).toBeNull();

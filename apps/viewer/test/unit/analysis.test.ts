@@ -32,13 +32,18 @@ describe('the analysis views', () => {
       channels: [{ name: 'Speed', unit: 'km/h', threshold: 100 }],
       sectors: { count: 2, startDistances: [0, 500], source: { kind: 'channel', channel: 'Lap Distance' } },
       laps: [{ lapIndex: 1, kind: 'flying', startTime: 10, lapTime: 63.5, sectorTimes: [30.25, null], channels: [{ name: 'Speed', min: 50, max: 210.456, mean: 120, stdDev: 31.25, timeAbove: 40, timeBelow: 20.5 }] }],
+      file: { startTime: 0, duration: 94.25, channels: [{ name: 'Speed', min: 0, max: 210.456, mean: 101.5, stdDev: 40.125, timeAbove: 40, timeBelow: 54.25 }] },
       bestLap: { lapIndex: 1, lapTime: 63.5 },
       theoreticalBest: null,
       theoreticalBestNote: 'A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best',
     };
     expect(lapStatsTable(answer)).toEqual({
       header: ['lap', 'kind', 'time', 'S1', 'S2', 'Speed min', 'Speed max', 'Speed mean', 'Speed sd', 'Speed > 100 (s)', 'Speed < 100 (s)'],
-      rows: [['2', 'flying', '1:03.500', '30.250', '-', '50', '210.46', '120', '31.25', '40.000', '20.500']],
+      rows: [
+        ['2', 'flying', '1:03.500', '30.250', '-', '50', '210.46', '120', '31.25', '40.000', '20.500'],
+        // The whole file's figures, its length as its time, no sectors.
+        ['file', 'whole', '1:34.250', '', '', '0', '210.46', '101.5', '40.125', '40.000', '54.250'],
+      ],
     });
     expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best.');
     // Sectors timed by the logger's split beacons: as many columns as their count (no start distances), and said.
@@ -47,6 +52,7 @@ describe('the analysis views', () => {
       channels: [],
       sectors: { count: 3, startDistances: [], source: { kind: 'splits', channel: 'Split Time' } },
       laps: [{ lapIndex: 1, kind: 'flying', startTime: 10, lapTime: 63.5, sectorTimes: [20, 30, 13.5], channels: [] }],
+      file: { startTime: 0, duration: 94.25, channels: [] },
       theoreticalBest: { lapTime: 63.5, sectors: [{ time: 20, lapIndex: 1 }, { time: 30, lapIndex: 1 }, { time: 13.5, lapIndex: 1 }] },
       theoreticalBestNote: null,
     };
@@ -175,13 +181,14 @@ describe('the analysis views', () => {
       channels: [{ name: 'Speed', unit: 'km/h', threshold: 0.30000000000000004 }, { name: 'G Lat', unit: 'G', threshold: null }],
       sectors: null,
       laps: [{ lapIndex: 0, kind: 'flying', startTime: 0, lapTime: 62.4, sectorTimes: null, channels: [{ name: 'Speed', min: 50.00000000000012, max: 167.21999999999997, mean: 12345.678, stdDev: 0.30000000000000004, timeAbove: 2.0000000000000004, timeBelow: 0.1 }, { name: 'G Lat', min: -0.0031200000000000004, max: 2.1999999999999997, mean: 0, stdDev: 0, timeAbove: null, timeBelow: null }] }],
+      file: { startTime: 0, duration: 62.4, channels: [] },
       bestLap: { lapIndex: 0, lapTime: 62.4 },
       theoreticalBest: null,
       theoreticalBestNote: null,
     };
     const { header, rows } = lapStatsTable(answer);
     expect(header).toContain('Speed > 0.3 (s)');
-    expect(rows).toEqual([['1', 'flying', '1:02.400', '50', '167.22', '12346', '0.3', '2.000', '0.100', '-0.00312', '2.2', '0', '0']]);
+    expect(rows[0]).toEqual(['1', 'flying', '1:02.400', '50', '167.22', '12346', '0.3', '2.000', '0.100', '-0.00312', '2.2', '0', '0']);
     const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Susp Pos FL', unit: 'mm' }, edges: [12.1, 12.45, 12.799999999999999, 13.149999999999999], counts: [3, 5, 2], below: 0, above: 1, total: 11, frequency: 50 };
     expect(histogramCaption(histogram)).toBe('Susp Pos FL: 11 samples in 3 bins of 0.35 mm from 12.1 to 13.15 mm (0 below, 1 above).');
   });
