@@ -1320,7 +1320,8 @@ class Viewer {
       row(header, 'th'),
       ...rows.map((cells, i) => {
         const tr = row(cells);
-        tr.dataset['testid'] = `lapstats-lap-${answer.laps[i]?.lapIndex}`;
+        // The last row is the whole file's.
+        tr.dataset['testid'] = i < answer.laps.length ? `lapstats-lap-${answer.laps[i]?.lapIndex}` : 'lapstats-file';
         if (answer.bestLap?.lapIndex === answer.laps[i]?.lapIndex) tr.className = 'best';
         return tr;
       }),

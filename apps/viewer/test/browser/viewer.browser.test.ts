@@ -442,11 +442,14 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     const header = await page.locator('[data-testid=lapstats-table] th').allTextContents();
     expect(header).toEqual(['lap', 'kind', 'time', 'S1', 'S2', 'Ground Speed min', 'Ground Speed max', 'Ground Speed mean', 'Ground Speed sd', 'Ground Speed > 150 (s)', 'Ground Speed < 150 (s)']);
     expect(await page.locator('[data-testid^=lapstats-lap-]').count()).toBe(6);
+    // Then the whole file's row: Sample1's 454 s.
+    expect(await page.textContent('[data-testid=lapstats-file]')).toContain('7:34.000');
     // Lap 3 (index 2) is Sample1's best, 1:03.680, as the laps table says.
     expect(await page.textContent('[data-testid=lapstats-lap-2]')).toContain('1:03.680');
     // Every statistic is a number to its significant digits (at most 5), never float noise such as 50.00000000000012.
     const cells = (await page.locator('[data-testid=lapstats-table] td').allTextContents()).slice();
-    expect(cells.filter((c) => !/^(-|\d+:\d\d\.\d{3}|flying|out|in|\d+|-?\d+\.\d{1,4}|-?0\.0*\d{1,5})$/.test(c))).toEqual([]);
+    // Beside the whole file's row: its name, kind and empty sector cells.
+    expect(cells.filter((c) => !/^(-|\d+:\d\d\.\d{3}|flying|out|in|\d+|-?\d+\.\d{1,4}|-?0\.0*\d{1,5})$/.test(c))).toEqual(['file', 'whole', '', '']);
     expect(await page.getAttribute('[data-testid=lapstats-lap-2]', 'class')).toBe('best');
     expect(await page.textContent('[data-testid=lapstats-summary]')).toMatch(/^Best lap 3: 1:03\.680\. Theoretical best \d:\d\d\.\d{3} \(sectors from laps/);
     await page.locator('[data-testid=analysis]').screenshot({ path: join(ARTIFACTS, 'lap-statistics.png') });
