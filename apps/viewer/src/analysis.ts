@@ -65,18 +65,41 @@ export function meanShown(mean: number | null, min: number | null, max: number |
   return Math.abs(mean) <= 1e-9 * Math.max(Math.abs(min), Math.abs(max)) ? 0 : mean;
 }
 
+/** One row of the lap statistics table: its cells, its test id, and the lap it is of (a lap's own row). */
+export interface LapStatsRow {
+  cells: string[];
+  testid: string;
+  lapIndex?: number;
+}
+
+type Figures = Omit<LapStatsJson['file']['channels'][number], 'name'>;
+
 /**
  * The table's header and one row per lap: lap, kind, time, each sector, then min / max / mean / time above of each
- * channel; and a last row of the whole file's figures (the only row of a file without laps), its length as its time.
+ * channel; with per-sector figures (perSector), under each lap a row per sector (`S1`, its time in its own column);
+ * and a last row of the whole file's figures (the only row of a file without laps), its length as its time.
  */
-export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: string[][] } {
+export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: LapStatsRow[] } {
   const sectorCount = answer.sectors?.count ?? 0;
   const header = ['lap', 'kind', 'time', ...Array.from({ length: sectorCount }, (_, k) => `S${k + 1}`)];
   for (const c of answer.channels) header.push(`${c.name} min`, `${c.name} max`, `${c.name} mean`, `${c.name} sd`, ...(c.threshold !== null ? [`${c.name} > ${displayNumber(c.threshold)} (s)`, `${c.name} < ${displayNumber(c.threshold)} (s)`] : []));
-  const figures = (channels: LapStatsJson['file']['channels']) =>
-    channels.flatMap((s, k) => [value(s.min), value(s.max), value(meanShown(s.mean, s.min, s.max)), value(s.stdDev), ...(answer.channels[k]?.threshold !== null ? [seconds(s.timeAbove), seconds(s.timeBelow)] : [])]);
-  const rows = answer.laps.map((lap) => [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...(lap.sectorTimes ?? Array.from({ length: sectorCount }, () => null)).map(seconds), ...figures(lap.channels)]);
-  rows.push(['file', 'whole', formatLapTime(answer.file.duration), ...Array.from({ length: sectorCount }, () => ''), ...figures(answer.file.channels)]);
+  const figures = (channels: readonly (Figures | null | undefined)[]) =>
+    answer.channels.flatMap((c, k) => {
+      const s = channels[k];
+      const cells = s ? [value(s.min), value(s.max), value(meanShown(s.mean, s.min, s.max)), value(s.stdDev)] : ['-', '-', '-', '-'];
+      return c.threshold === null ? cells : [...cells, s ? seconds(s.timeAbove) : '-', s ? seconds(s.timeBelow) : '-'];
+    });
+  const rows: LapStatsRow[] = [];
+  for (const lap of answer.laps) {
+    const sectors = lap.sectorTimes ?? Array.from({ length: sectorCount }, () => null);
+    rows.push({ cells: [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...sectors.map(seconds), ...figures(lap.channels)], testid: `lapstats-lap-${lap.lapIndex}`, lapIndex: lap.lapIndex });
+    if (!lap.channels.some((c) => c.sectors)) continue;
+    for (let k = 0; k < sectorCount; k++) {
+      const own = Array.from({ length: sectorCount }, (_, j) => (j === k ? seconds(sectors[j] ?? null) : ''));
+      rows.push({ cells: ['', `S${k + 1}`, '', ...own, ...figures(lap.channels.map((c) => c.sectors?.[k]))], testid: `lapstats-lap-${lap.lapIndex}-s${k + 1}` });
+    }
+  }
+  rows.push({ cells: ['file', 'whole', formatLapTime(answer.file.duration), ...Array.from({ length: sectorCount }, () => ''), ...figures(answer.file.channels)], testid: 'lapstats-file' });
   return { header, rows };
 }
 

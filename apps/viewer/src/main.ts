@@ -1314,15 +1314,16 @@ class Viewer {
       thresholds,
     );
     const sectorStartDistances = parseDistances(el<HTMLInputElement>('lapstats-sectors').value);
-    const answer = await this.requireApi().lapStats(this.dataset, { channels, thresholds, ...(sectorStartDistances ? { sectorStartDistances } : {}) });
+    const perSector = el<HTMLInputElement>('lapstats-per-sector').checked;
+    const answer = await this.requireApi().lapStats(this.dataset, { channels, thresholds, ...(sectorStartDistances ? { sectorStartDistances } : {}), ...(perSector ? { perSector } : {}) });
     const { header, rows } = lapStatsTable(answer);
     el('lapstats-table').replaceChildren(
       row(header, 'th'),
-      ...rows.map((cells, i) => {
+      ...rows.map(({ cells, testid, lapIndex }) => {
         const tr = row(cells);
-        // The last row is the whole file's.
-        tr.dataset['testid'] = i < answer.laps.length ? `lapstats-lap-${answer.laps[i]?.lapIndex}` : 'lapstats-file';
-        if (answer.bestLap?.lapIndex === answer.laps[i]?.lapIndex) tr.className = 'best';
+        tr.dataset['testid'] = testid;
+        if (lapIndex !== undefined && answer.bestLap?.lapIndex === lapIndex) tr.className = 'best';
+        else if (testid.includes('-s')) tr.className = 'sector';
         return tr;
       }),
     );

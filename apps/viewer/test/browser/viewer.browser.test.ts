@@ -451,6 +451,15 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     // Beside the whole file's row: its name, kind and empty sector cells.
     expect(cells.filter((c) => !/^(-|\d+:\d\d\.\d{3}|flying|out|in|\d+|-?\d+\.\d{1,4}|-?0\.0*\d{1,5})$/.test(c))).toEqual(['file', 'whole', '', '']);
     expect(await page.getAttribute('[data-testid=lapstats-lap-2]', 'class')).toBe('best');
+    // Per sector: a row under each lap for each of its two sectors, with the channel's figures there.
+    await page.check('[data-testid=lapstats-per-sector]');
+    await page.click('[data-testid=lapstats-run]');
+    await page.waitForSelector('[data-testid=lapstats-lap-2-s2]');
+    expect(reads[1]?.postDataJSON()).toEqual({ channels: ['Ground Speed'], thresholds: { 'Ground Speed': 150 }, sectorStartDistances: [0, 1000], perSector: true });
+    expect(await page.locator('[data-testid^=lapstats-lap-2-s]').count()).toBe(2);
+    const sectorRow = await page.locator('[data-testid=lapstats-lap-2-s1] td').allTextContents();
+    expect(sectorRow.slice(0, 3)).toEqual(['', 'S1', '']);
+    expect(sectorRow.slice(5).every((c) => /^(-|-?\d+(\.\d+)?)$/.test(c))).toBe(true);
     expect(await page.textContent('[data-testid=lapstats-summary]')).toMatch(/^Best lap 3: 1:03\.680\. Theoretical best \d:\d\d\.\d{3} \(sectors from laps/);
     await page.locator('[data-testid=analysis]').screenshot({ path: join(ARTIFACTS, 'lap-statistics.png') });
     expect(foreign).toEqual([]);

@@ -37,7 +37,8 @@ describe('the analysis views', () => {
       theoreticalBest: null,
       theoreticalBestNote: 'A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best',
     };
-    expect(lapStatsTable(answer)).toEqual({
+    const table = lapStatsTable(answer);
+    expect({ header: table.header, rows: table.rows.map((r) => r.cells) }).toEqual({
       header: ['lap', 'kind', 'time', 'S1', 'S2', 'Speed min', 'Speed max', 'Speed mean', 'Speed sd', 'Speed > 100 (s)', 'Speed < 100 (s)'],
       rows: [
         ['2', 'flying', '1:03.500', '30.250', '-', '50', '210.46', '120', '31.25', '40.000', '20.500'],
@@ -58,6 +59,35 @@ describe('the analysis views', () => {
     };
     expect(lapStatsTable(splits).header).toEqual(['lap', 'kind', 'time', 'S1', 'S2', 'S3']);
     expect(lapStatsSummary(splits)).toBe("Best lap 2: 1:03.500. Theoretical best 1:03.500 (sectors from laps 2, 2, 2). Sectors timed by the logger's split beacons (Split Time).");
+  });
+
+  test('when the answer has per-sector figures, then each lap\'s row is followed by a row per sector, its time in its own column', () => {
+    const figures = (min: number) => ({ min, max: min + 10, mean: min + 5, stdDev: 1, timeAbove: null, timeBelow: null });
+    const answer: LapStatsJson = {
+      ...echo,
+      channels: [{ name: 'Speed', unit: 'km/h', threshold: null }],
+      sectors: { count: 2, startDistances: [0, 500], source: { kind: 'channel', channel: 'Lap Distance' } },
+      laps: [
+        { lapIndex: 1, kind: 'flying', startTime: 10, lapTime: 63.5, sectorTimes: [30.25, 33.25], channels: [{ name: 'Speed', ...figures(50), sectors: [figures(60), figures(70)] }] },
+        { lapIndex: 2, kind: 'in', startTime: 73.5, lapTime: 80, sectorTimes: [31, null], channels: [{ name: 'Speed', ...figures(40), sectors: [figures(45), null] }] },
+      ],
+      file: { startTime: 0, duration: 153.5, channels: [{ name: 'Speed', ...figures(40) }] },
+      bestLap: { lapIndex: 1, lapTime: 63.5 },
+      theoreticalBest: null,
+      theoreticalBestNote: null,
+      sectorStatisticsNote: null,
+    };
+    const { rows } = lapStatsTable(answer);
+    expect(rows.map((r) => [r.testid, ...r.cells])).toEqual([
+      ['lapstats-lap-1', '2', 'flying', '1:03.500', '30.250', '33.250', '50', '60', '55', '1'],
+      ['lapstats-lap-1-s1', '', 'S1', '', '30.250', '', '60', '70', '65', '1'],
+      ['lapstats-lap-1-s2', '', 'S2', '', '', '33.250', '70', '80', '75', '1'],
+      ['lapstats-lap-2', '3', 'in', '1:20.000', '31.000', '-', '40', '50', '45', '1'],
+      ['lapstats-lap-2-s1', '', 'S1', '', '31.000', '', '45', '55', '50', '1'],
+      ['lapstats-lap-2-s2', '', 'S2', '', '', '-', '-', '-', '-', '-'],
+      ['lapstats-file', 'file', 'whole', '2:33.500', '', '', '40', '50', '45', '1'],
+    ]);
+    expect(rows.filter((r) => r.lapIndex !== undefined).map((r) => r.lapIndex)).toEqual([1, 2]);
   });
 
   test('when a count axis gets its ticks, then they are whole numbers on a round step from 0, never 0.00 or a fraction of a sample', () => {
@@ -188,7 +218,7 @@ describe('the analysis views', () => {
     };
     const { header, rows } = lapStatsTable(answer);
     expect(header).toContain('Speed > 0.3 (s)');
-    expect(rows[0]).toEqual(['1', 'flying', '1:02.400', '50', '167.22', '12346', '0.3', '2.000', '0.100', '-0.00312', '2.2', '0', '0']);
+    expect(rows[0]?.cells).toEqual(['1', 'flying', '1:02.400', '50', '167.22', '12346', '0.3', '2.000', '0.100', '-0.00312', '2.2', '0', '0']);
     const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Susp Pos FL', unit: 'mm' }, edges: [12.1, 12.45, 12.799999999999999, 13.149999999999999], counts: [3, 5, 2], below: 0, above: 1, total: 11, frequency: 50 };
     expect(histogramCaption(histogram)).toBe('Susp Pos FL: 11 samples in 3 bins of 0.35 mm from 12.1 to 13.15 mm (0 below, 1 above).');
   });
