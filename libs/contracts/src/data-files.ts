@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVERY_REFUSAL_AT_ONCE } from './field-errors';
 import { CallerContext } from './messages';
 import { Guid, StoredName } from './wire';
 import { atMostItems, REQUEST_LIMITS } from './request-limits';
@@ -138,7 +139,7 @@ export const ChannelsBody = z
     startTime: BodySeconds.nullable().optional(),
     duration: BodySeconds.nullable().optional(),
   })
-  // Also when other fields were refused (`when`), so that one answer names every bad field: the body is then as sent,
+  // Also when other fields were refused (EVERY_REFUSAL_AT_ONCE), so that one answer names every bad field: the body is then as sent,
   // so a field of the wrong type (already named) is left alone here.
   .superRefine(
     (body, ctx) => {
@@ -156,7 +157,7 @@ export const ChannelsBody = z
         else if (typeof duration === 'number' && duration < 0) refuse('duration', SCOPE_MESSAGES.negativeDuration);
       }
     },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) },
+    EVERY_REFUSAL_AT_ONCE,
   )
   .meta({ id: 'ChannelsBody' });
 export type ChannelsBody = z.infer<typeof ChannelsBody>;
@@ -329,7 +330,7 @@ export const LapStatsBody = z
   })
   .superRefine(
     (body, ctx) => {
-      // Run beside the fields' own refusals too (`when`), so every error of the body is named at once: the raw input
+      // Run beside the fields' own refusals too (EVERY_REFUSAL_AT_ONCE), so every error of the body is named at once: the raw input
       // may then be of any shape, and only what is well formed is compared.
       const raw = body as unknown as { channels?: unknown; thresholds?: unknown; sectorStartDistances?: unknown };
       if (Array.isArray(raw.channels) && raw.channels.every((c) => typeof c === 'string') && typeof raw.thresholds === 'object' && raw.thresholds !== null) {
@@ -342,7 +343,7 @@ export const LapStatsBody = z
         if (typeof before === 'number' && typeof here === 'number' && !(here > before)) ctx.addIssue({ code: 'custom', path: ['sectorStartDistances', k], message: 'must be greater than the one before' });
       }
     },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    EVERY_REFUSAL_AT_ONCE,
   )
   .meta({ id: 'LapStatsBody' });
 export type LapStatsBody = z.infer<typeof LapStatsBody>;
@@ -370,7 +371,7 @@ export const HistogramBody = z
   })
   .superRefine(
     (body, ctx) => {
-      // Beside the fields' own refusals too (`when`), as LapStatsBody: only what is well formed is compared.
+      // Beside the fields' own refusals too (EVERY_REFUSAL_AT_ONCE), as LapStatsBody: only what is well formed is compared.
       const { bins, edges } = body as unknown as { bins?: unknown; edges?: unknown };
       if (bins != null && edges != null) ctx.addIssue({ code: 'custom', path: ['edges'], message: 'give bins or edges, not both' });
       const list = Array.isArray(edges) ? (edges as unknown[]) : [];
@@ -379,7 +380,7 @@ export const HistogramBody = z
         if (typeof before === 'number' && typeof here === 'number' && !(here > before)) ctx.addIssue({ code: 'custom', path: ['edges', k], message: 'must be greater than the one before' });
       }
     },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    EVERY_REFUSAL_AT_ONCE,
   )
   .meta({ id: 'HistogramBody' });
 export type HistogramBody = z.infer<typeof HistogramBody>;

@@ -7,6 +7,13 @@ import { z } from 'zod';
  * (`apps/gateway/src/entry-points/http/request-binding.ts`).
  */
 
+/**
+ * The `when` of a body's refinement that checks several fields together, so that it runs beside the fields' own
+ * refusals and one answer names every bad field: whenever the body is a JSON object. The refinement then reads the
+ * body as sent (any field of any type: it must check what it reads, and look up a table only by its own keys).
+ */
+export const EVERY_REFUSAL_AT_ONCE = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value) };
+
 /** Field path → messages, `ParameterUpdates[0].Value` style, for the problem+json `errors` member. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const out: Record<string, string[]> = Object.create(null);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVERY_REFUSAL_AT_ONCE } from './field-errors';
 import { CallerContext } from './messages';
 import { Guid, isStorableText, UNSTORABLE_TEXT } from './wire';
 import { atMostItems, REQUEST_LIMITS } from './request-limits';
@@ -41,13 +42,13 @@ const Credentials = z
     username: z.string().max(500).optional(),
     password: z.string().max(2000).optional(),
   })
-  // Beside the fields' own refusals too (`when`): a field of the wrong type is named there, a missing one here.
+  // Beside the fields' own refusals too (EVERY_REFUSAL_AT_ONCE): a field of the wrong type is named there, a missing one here.
   .superRefine(
     (value, ctx) => {
       for (const field of CREDENTIAL_FIELDS)
         if (!value[field]) ctx.addIssue({ code: 'custom', path: [field], message: 'is required: credentials need clientId, clientSecret, username and password together' });
     },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    EVERY_REFUSAL_AT_ONCE,
   )
   .meta({ id: 'SimulationCredentials' });
 

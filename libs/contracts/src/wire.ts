@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseWireDateTime, wireDateTimeRefusal } from './date-time';
-import { safeParseReporting } from './field-errors';
+import { EVERY_REFUSAL_AT_ONCE, safeParseReporting } from './field-errors';
 import { atMostItems, REQUEST_LIMITS } from './request-limits';
 
 /**
@@ -170,16 +170,19 @@ export const SearchBody = z
     /** Narrows any mode further on a type that declares it as a filter (Tyres). */
     TyreSpecificationId: Guid.nullable().optional(),
   })
-  // Beside the fields' own refusals too (`when`), so one answer names every bad field; the body is then as sent (a mode
-  // that is not one of the five needs nothing here, an id of the wrong shape is already named).
+  // Beside the fields' own refusals too (EVERY_REFUSAL_AT_ONCE), so one answer names every bad field; the body is then
+  // as sent: a mode that is not one of the five numbers needs nothing here (it is refused already; "constructor" is no
+  // key of the table), an id of the wrong shape is already named.
   .superRefine(
     (b, ctx) => {
       const need: Record<number, (keyof typeof b)[]> = { 0: ['AccountId'], 1: ['ChampionshipId'], 2: ['EventId'], 3: ['CarId'], 4: ['EventId', 'CarId'] };
-      for (const key of need[b.AssociatedModelSearchMode] ?? []) {
-        if (!b[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required for AssociatedModelSearchMode ${b.AssociatedModelSearchMode}` });
+      const mode: unknown = b.AssociatedModelSearchMode;
+      const needed = typeof mode === 'number' && Object.hasOwn(need, mode) ? (need[mode] as (keyof typeof b)[]) : [];
+      for (const key of needed) {
+        if (!b[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required for AssociatedModelSearchMode ${mode}` });
       }
     },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    EVERY_REFUSAL_AT_ONCE,
   )
   .meta({ id: 'SearchBody', description: '0 = Account, 1 = Championship, 2 = Event, 3 = Car, 4 = Event/Car' });
 export type SearchBody = z.infer<typeof SearchBody>;

@@ -118,6 +118,10 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
       errors: { CarId: ['is required for AssociatedModelSearchMode 4'] },
     });
     expect(parseBody(SearchBody, { associatedModelSearchMode: 7 }).ok).toBe(false);
+    // A mode that is no number of the table (a string, a name every object has) is refused alone, never looked up.
+    for (const mode of ['constructor', 'toString', '__proto__', '2', 7]) {
+      expect(parseBody(SearchBody, { AssociatedModelSearchMode: mode, EventId: '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a' })).toEqual({ ok: false, errors: { AssociatedModelSearchMode: ['must be 0, 1, 2, 3 or 4 (a number)'] } });
+    }
     // Every bad field in one answer: an id of the wrong shape beside the one missing.
     expect(parseBody(SearchBody, { AssociatedModelSearchMode: 4, EventId: 'x' })).toEqual({
       ok: false,
