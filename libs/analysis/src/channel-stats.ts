@@ -21,13 +21,15 @@ export interface ChannelStats {
 }
 
 /**
- * Minimum, maximum, time-weighted mean and time above `threshold` of the samples of `series` inside [start, end).
- * A gap (NaN) is no sample: it adds neither value nor time. Only the samples of the window are visited (found by
+ * Minimum, maximum, time-weighted mean and time above `threshold` of the samples of `series` inside [start, end)
+ * (with `carryIn`, also the one before `start` over its hold past it). A gap (NaN) is no sample: it adds neither value
+ * nor time. Only the samples of the window are visited (found by
  * binary search on the ascending times), so the report of every lap of a file costs one pass over it, not one per lap.
  */
-export function channelStats(series: TimedSeries, start: number, end: number, threshold?: number): ChannelStats {
+export function channelStats(series: TimedSeries, start: number, end: number, threshold?: number, options: { carryIn?: boolean } = {}): ChannelStats {
   const { times, values } = series;
   const n = times.length;
+  const first = lowerBound(times, start);
   let min = Infinity;
   let max = -Infinity;
   // Sums of each value's difference from the lap's first one: a constant channel's mean is that constant exactly (summed
@@ -41,7 +43,10 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   let above = 0;
   let below = 0;
   let count = 0;
-  for (let i = lowerBound(times, start); i < n; i++) {
+  // carryIn: the sample before `start` too, for the part of its hold past `start` (a sector after a lap's first: the
+  // stretch from its start to its first sample is the sample before's, so the sectors' figures make the lap's).
+  const from = options.carryIn && first > 0 && sampleHold(series, first - 1, start, end) > 0 ? first - 1 : first;
+  for (let i = from; i < n; i++) {
     const t = times[i] as number;
     if (t >= end) break;
     const v = values[i] as number;

@@ -88,8 +88,8 @@ function lapStats(task: LapStatsTask): LapStatsJson {
   const sectorCount = task.sectors ? sectorStarts(task.sectors.startDistances).length : (split?.count ?? 0);
   const perSectorNote = task.perSector ? sectorStatisticsNote(task, sectorCount) : undefined;
   const perSector = perSectorNote === null;
-  const statsOf = (values: ReturnType<typeof physical>, start: number, end: number, threshold: number | null) => {
-    const { min, max, mean, stdDev, timeAbove, timeBelow } = channelStats(values, start, end, threshold ?? undefined);
+  const statsOf = (values: ReturnType<typeof physical>, start: number, end: number, threshold: number | null, carryIn = false) => {
+    const { min, max, mean, stdDev, timeAbove, timeBelow } = channelStats(values, start, end, threshold ?? undefined, { carryIn });
     return { min, max, mean, stdDev, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove), timeBelow: timeBelow === null ? null : toNanosecond(timeBelow) };
   };
   const laps = task.laps.map((lap, j) => {
@@ -109,7 +109,8 @@ function lapStats(task: LapStatsTask): LapStatsJson {
       const values = series[k] as ReturnType<typeof physical>;
       const stats = { name: c.name, ...statsOf(values, lap.startTime, lap.endTime, c.threshold) };
       if (!task.perSector) return stats;
-      return { ...stats, sectors: spans ? spans.map((span) => (span ? statsOf(values, span.start, span.end, c.threshold) : null)) : null };
+      // A sector after the first also counts the sample held across its start (the lap counts it whole).
+      return { ...stats, sectors: spans ? spans.map((span, s) => (span ? statsOf(values, span.start, span.end, c.threshold, s > 0) : null)) : null };
     });
     return { lapIndex: lap.lapIndex, kind: lap.kind, startTime: lap.startTime, lapTime, sectorTimes: sectors, channels };
   });

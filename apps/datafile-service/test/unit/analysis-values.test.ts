@@ -85,3 +85,22 @@ describe('lap statistics per sector (perSector)', () => {
     expect(body.laps[3].channels[0].sectors[0]).toBeNull();
   });
 });
+
+describe('per-sector figures make the lap\'s', () => {
+  test('when a sector boundary falls between two samples, then the stretch from it to the next sample counts in the sector it starts, so the sectors\' means and times add up to the lap\'s', () => {
+    // One 20 s lap at 10 Hz: x is 100 before 10.05 s and 0 from there; the splits put the boundary at 10.05 s, between
+    // the samples of 10.0 s and 10.1 s (a reviewer's case: 0.05 s of the lap was in no sector).
+    const x = slice('x', Array.from({ length: 200 }, (_, i) => (i / 10 < 10.05 ? 100 : 0)));
+    const laps = [{ lapIndex: 0, kind: 'flying' as const, startTime: 0, endTime: 20 }];
+    const distance = { ...slice('Lap Distance', Array.from({ length: 200 }, (_, i) => i)), unit: 'm' };
+    const body = run({ op: 'lapStats', echo, laps, file: { startTime: 0, endTime: 20 }, channels: [{ name: 'x', unit: 'u', threshold: 50, slice: x }], sectors: { slice: distance, source: { kind: 'channel', channel: 'Lap Distance' }, startDistances: [0, 100.5] }, perSector: { maxCells: 100 } });
+    const lap = body.laps[0];
+    expect(lap.sectorTimes[0]).toBeCloseTo(10.05, 9);
+    const [first, second] = lap.channels[0].sectors;
+    expect(first.timeAbove + second.timeAbove).toBeCloseTo(lap.channels[0].timeAbove, 9);
+    expect((first.mean * lap.sectorTimes[0] + second.mean * lap.sectorTimes[1]) / lap.lapTime).toBeCloseTo(lap.channels[0].mean, 9);
+    // The second sector holds 100 from 10.05 to 10.1 s: its maximum is 100, 0.05 s of it above 50.
+    expect(second).toMatchObject({ max: 100, min: 0 });
+    expect(second.timeAbove).toBeCloseTo(0.05, 9);
+  });
+});
