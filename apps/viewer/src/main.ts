@@ -6,7 +6,7 @@ import { axisLabel, axisTicks, colourScale, histogramAxis, histogramBars, histog
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
-import { COLOURS } from './colours';
+import { colourAt, COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
 import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
@@ -976,7 +976,7 @@ class Viewer {
     const range = this.plottedRange;
     if (!range) return;
     const byUnit = el<HTMLInputElement>('panes-by-unit').checked;
-    const colourOf = new Map(this.plotted.map((p, i) => [p.name, COLOURS[i % COLOURS.length] as string]));
+    const colourOf = new Map(this.plotted.map((p, i) => [p.name, colourAt(i)]));
     const origin = this.timeOrigin();
     const specs: PaneSpec[] = paneGroups(this.plotted, byUnit).map((group) => {
       const [first] = group as [PlottedChannel, ...PlottedChannel[]];
@@ -1068,7 +1068,7 @@ class Viewer {
         value.dataset['testid'] = 'cursor-value';
         place.append(name, value);
         if (i === 0) place.className = 'time';
-        else place.style.borderLeftColor = COLOURS[(i - 1) % COLOURS.length] as string;
+        else place.style.borderLeftColor = colourAt(i - 1);
         return place;
       }),
     );
@@ -1206,7 +1206,7 @@ class Viewer {
         li.dataset['testid'] = `overlay-item-${i}`;
         const swatch = document.createElement('span');
         swatch.textContent = '■ ';
-        swatch.style.color = COLOURS[i % COLOURS.length];
+        swatch.style.color = colourAt(i);
         li.append(swatch, o.label + (i === 0 ? ' (reference)' : ''));
         li.appendChild(
           button('remove', `overlay-remove-${i}`, () => {
@@ -1263,7 +1263,7 @@ class Viewer {
       title: `${c.name} over ${axis === 'distance' ? 'distance' : 'lap time'}`,
       unit: c.unit,
       xLabel: axis === 'distance' ? 'distance (m)' : 'lap time (s)',
-      series: overlay.map((o, i) => ({ label: o.label, colour: COLOURS[i % COLOURS.length], step: isDiscreteChannel(c) })),
+      series: overlay.map((o, i) => ({ label: o.label, colour: colourAt(i), step: isDiscreteChannel(c) })),
       data: overlayOnGrid(
         perLap.map((lines) => lines[k]),
         c,
@@ -1295,7 +1295,7 @@ class Viewer {
         title: `Delta to ${reference.label}`,
         unit: 's (−: ahead)',
         xLabel: 'distance (m)',
-        series: laps.map((o, i) => ({ label: o.label, colour: COLOURS[(i + 1) % COLOURS.length] })),
+        series: laps.map((o, i) => ({ label: o.label, colour: colourAt(i + 1) })),
         data: alignLines(lines) as PaneSpec['data'],
         ...(view ? { xRange: view } : {}),
       },

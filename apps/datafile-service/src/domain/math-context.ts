@@ -67,8 +67,8 @@ export function baseContext(file: { startTime: number; duration: number }, base:
 
 /**
  * A Rate's context: points of the whole file's grid (from its inputs' first sample, or the file's start when it reads
- * none, one every 1 / rate up to their last sample, or the file's end), those of the window (between its inputs' first
- * and last sample in it, or in the window clipped to the file) widened by the reach.
+ * none, one every 1 / rate up to their last sample, or the file's end), those in the window's [start, end) widened by
+ * the reach.
  */
 function gridContext(file: { startTime: number; duration: number }, rate: number, leaves: readonly ChannelInfo[], reach: Reach, window: ScopeWindow, axisOf: (leaf: ChannelInfo) => ChannelAxis): BaseContext {
   const fileEnd = file.startTime + file.duration;

@@ -272,7 +272,7 @@ export const simulationMigrations: readonly Migration[] = [
     // The purge walks the jobs last changed before its cutoff in (updated_at, id) order, a bounded page a statement, and
     // deletes those that ended (or were superseded) among them: it reads only the jobs older than the cutoff, never the
     // table, and the few old ones it must keep (a backlog still waiting) are read once a pass, not once a batch.
-    sql: `CREATE INDEX jobs_updated ON simulation.jobs (updated_at, id);`,
+    sql: `CREATE INDEX IF NOT EXISTS jobs_updated ON simulation.jobs (updated_at, id);`,
   },
   {
     version: 16,

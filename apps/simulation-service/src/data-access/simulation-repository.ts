@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { SIMULATION_FINAL_STATUSES } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
 
@@ -493,11 +493,34 @@ export class SimulationRepository {
    * and hold nothing: at a last status, dead-lettered or superseded by a newer run of their setup, not waiting, not
    * woken and under no live worker lease (a job queued or running is never one of them). A setup's latest-run row goes
    * with its last job, unless a request holds its write slot (a Trigger of the setup between its slot and its commit).
-   * Rows another transaction holds are skipped, never waited for: two instances purging at once take disjoint rows, and
-   * each counts only what its own statement deleted. `next` is where the following page starts (null after the last).
+   * Rows another transaction holds are skipped, never waited for. One page is purged at a time across instances (an
+   * advisory lock taken in the page's transaction before its statement, so the statement's snapshot sees every page
+   * purged before it: two pages purged at once could each see the other's jobs of one setup still there and leave its
+   * latest-run row behind for good); an instance that finds the lock taken ends its pass (`busy`), another is purging.
+   * `next` is where the following page starts (null after the last).
    */
-  async purgeFinished(days: number, pageRows: number, after: PurgeCursor | null): Promise<{ jobs: number; runs: number; next: PurgeCursor | null }> {
-    const { rows } = await this.pool.query<{ jobs: number; runs: number; scanned: number; last_at: string | null; last_id: string | null }>(
+  async purgeFinished(days: number, pageRows: number, after: PurgeCursor | null): Promise<{ jobs: number; runs: number; next: PurgeCursor | null; busy?: true }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows: lock } = await client.query<{ got: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended('simulation.jobs.purge', 0)) AS got");
+      if (!lock[0]?.got) {
+        await client.query('ROLLBACK');
+        return { jobs: 0, runs: 0, next: null, busy: true };
+      }
+      const result = await this.purgePage(client, days, pageRows, after);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async purgePage(client: PoolClient, days: number, pageRows: number, after: PurgeCursor | null): Promise<{ jobs: number; runs: number; next: PurgeCursor | null }> {
+    const { rows } = await client.query<{ jobs: number; runs: number; scanned: number; last_at: string | null; last_id: string | null }>(
       `WITH page AS MATERIALIZED (
          SELECT id, updated_at FROM simulation.jobs
           WHERE updated_at < now() - make_interval(days => $1) AND ($3::timestamptz IS NULL OR (updated_at, id) > ($3::timestamptz, $4::uuid))

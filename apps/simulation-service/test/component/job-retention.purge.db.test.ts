@@ -186,6 +186,30 @@ describe('purging finished simulation jobs (SIMULATION_JOB_RETENTION_DAYS)', () 
     expect(await remaining(jobs.map((j) => j.id))).toEqual([]);
   }, 30_000);
 
+  test("when another instance is purging a page, then this one's pass ends without a statement of its own, so a setup's two old jobs on two pages never leave its latest-run row behind", async () => {
+    await purgeAll();
+    // One setup's two old finished jobs, a page each (a reviewer's case: two pages purged at once each saw the other's
+    // job still there, and neither deleted the setup's latest-run row).
+    const accountId = randomUUID();
+    const setupId = randomUUID();
+    const first = await insertJob({ accountId, setupId, ageDays: DAYS + 3, latest: false });
+    const second = await insertJob({ accountId, setupId, ageDays: DAYS + 2 });
+    // Another instance mid-page: its transaction holds the purge's lock.
+    const other = await pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query("SELECT pg_advisory_xact_lock(hashtextextended('simulation.jobs.purge', 0))");
+      expect(await repository.purgeFinished(DAYS, 1, null)).toEqual({ jobs: 0, runs: 0, next: null, busy: true });
+      expect(await new JobRetention(repository, { days: DAYS, pageRows: 1 }, logger).purge()).toBe(0);
+      expect(await remaining([first.id, second.id])).toEqual([first.id, second.id].sort());
+    } finally {
+      await other.query('ROLLBACK');
+      other.release();
+    }
+    expect(await new JobRetention(repository, { days: DAYS, pageRows: 1 }, logger).purge()).toBe(2);
+    expect(await runOf(second)).toBeUndefined();
+  });
+
   test('when the retention is 0, then nothing is ever purged', async () => {
     const job = await insertJob({ ageDays: DAYS + 1000 });
     const retention = new JobRetention(repository, { days: 0 }, logger);
