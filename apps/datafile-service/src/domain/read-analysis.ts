@@ -136,9 +136,13 @@ export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: S
   const gridSize = read.gridSize ?? Math.min(ANALYSIS_DEFAULTS.gridSize, parts.limits.maxGrid);
   if (maxPoints > parts.limits.maxPoints) refusals.refuse('maxPoints', `must be at most ${parts.limits.maxPoints} (SCATTER_MAX_POINTS)`, `maxPoints must be at most ${parts.limits.maxPoints} (SCATTER_MAX_POINTS)`);
   if (gridSize > parts.limits.maxGrid) refusals.refuse('gridSize', `must be at most ${parts.limits.maxGrid} (SCATTER_MAX_GRID)`, `gridSize must be at most ${parts.limits.maxGrid} (SCATTER_MAX_GRID)`);
-  const window = scopeOf(file, read.lapIndex, refusals);
+  const scope = scopeOf(file, read.lapIndex, refusals);
   const infos = analysedChannels(catalogueWith(file, math), scatterChannels(read), refusals);
   const distinct = [...new Map(infos.map((info) => [info.name, info])).values()];
+  // A lap's channels are read a period of the slowest past each end (within the file), so that a pair at the lap's
+  // last sample of the time base has the slower channels' sample after it to interpolate from, as in the whole file;
+  // the pairs are those of the lap's own times (`keep`).
+  const window = widened(file, scope, distinct);
   withinSampleBudget(distinct.reduce((sum, info) => sum + decodesOf(file, info, window, math), 0), parts.sampleBudget, 'x');
   const slices = await slicesOf(dataset, distinct, window, parts.cache, math, signal);
   const indexOf = (name: string) => distinct.findIndex((info) => info.name === name);
@@ -151,8 +155,16 @@ export async function readScatter(ref: DatasetRef, dataset: OpenDataset, read: S
     roles: { x: indexOf(read.x), y: indexOf(read.y), ...(read.colour !== undefined ? { colour: indexOf(read.colour) } : {}) },
     maxPoints,
     gridSize,
+    ...(scope.whole ? {} : { keep: { start: scope.start, end: scope.end } }),
   };
   return run(task, slices, parts.pool, signal);
+}
+
+/** A lap's window widened by the longest sample period of `channels` each side, within the file; the whole file as it is. */
+function widened(file: OpenDataset['file'], scope: Window, channels: readonly ChannelInfo[]): Window {
+  if (scope.whole) return scope;
+  const period = channels.reduce((most, c) => (c.frequency > 0 ? Math.max(most, 1 / c.frequency) : most), 0);
+  return { whole: false, start: Math.max(file.startTime, scope.start - period), end: Math.min(file.startTime + file.duration, scope.end + period) };
 }
 
 /** `POST .../histogram`: one channel in the scope, binned on the pool. */

@@ -38,6 +38,8 @@ export interface ScatterTask {
   roles: { x: number; y: number; colour?: number };
   maxPoints: number;
   gridSize: number;
+  /** A lap's [start, end): the pairs at the time base's samples in it (the slices are read a little wider, to interpolate at its ends). */
+  keep?: { start: number; end: number };
 }
 
 export interface HistogramTask {
@@ -190,7 +192,10 @@ function noTheoreticalBest(task: LapStatsTask, flyingLaps: number, sectorCount: 
 
 function scatterOf(task: ScatterTask): ScatterJson {
   const series = task.slices.map(physical);
-  const { base, values } = onFastestTimeBase(series.map((s, k) => ({ times: s.times, values: s.values, discrete: task.discrete[k] === true })));
+  const { base, times, values: all } = onFastestTimeBase(series.map((s, k) => ({ times: s.times, values: s.values, discrete: task.discrete[k] === true })));
+  const keep = task.keep;
+  const [from, to] = keep ? [lowerBound(times, keep.start), lowerBound(times, keep.end)] : [0, times.length];
+  const values = all.map((v) => v.subarray(from, to));
   const at = (k: number | undefined) => (k === undefined ? undefined : values[k]);
   const result = scatter(at(task.roles.x) as Float64Array, at(task.roles.y) as Float64Array, at(task.roles.colour), { maxPoints: task.maxPoints, gridSize: task.gridSize });
   const ref = (k: number) => ({ name: (task.slices[k] as StoredSlice).name, unit: (task.slices[k] as StoredSlice).unit });

@@ -213,11 +213,12 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
   });
 
   describe('POST .../scatter', () => {
-    test('when a 10 Hz channel is plotted against a 2 Hz one over a lap, then the pairs are on the 10 Hz times, the slower one interpolated, none past its last sample', async () => {
+    test('when a 10 Hz channel is plotted against a 2 Hz one over a lap, then the pairs are on the lap\'s 10 Hz times, the slower one interpolated to the lap\'s end from its sample after it, as over the whole file', async () => {
       const body = await answer(await post('scatter', { x: 'Throttle', y: 'Brake Temp', lapIndex: 1 }));
       expect(body).toMatchObject({ lapIndex: 1, x: { name: 'Throttle', unit: '%' }, y: { name: 'Brake Temp', unit: 'C' }, colour: null, timeBase: 'Throttle', kind: 'points' });
-      // Throttle's samples at 10.0 ... 19.9 s; Brake Temp's last sample of the lap is at 19.5 s: 96 pairs.
-      expect(body.count).toBe(96);
+      // Throttle's samples at 10.0 ... 19.9 s: 100 pairs. Brake Temp's last sample in the lap is at 19.5 s; those at
+      // 19.6 to 19.9 s are between it and its sample of 20.0 s, past the lap (a data engineer's trial: they were dropped).
+      expect(body.count).toBe(100);
       body.points.x.forEach((x: number, k: number) => expect(x).toBe((k % 10) * 10));
       body.points.y.forEach((y: number, k: number) => expect(y).toBeCloseTo(10 + k / 10, 6));
     });
