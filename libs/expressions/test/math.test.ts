@@ -1,17 +1,7 @@
-import { compile, evaluationOrder, ExpressionError, findCycle, parse } from '../src';
+import { compile, evaluationOrder, findCycle, parse } from '../src';
+import { errorOf, math } from './support';
 
 /** Expected values here are computed independently of the library: closed forms, or plain loops written out below. */
-function errorOf(run: () => unknown): ExpressionError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ExpressionError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
-
-const math = (text: string, inputs: readonly string[] | 'any' = 'any') => compile(text, { inputs, math: true });
 
 /** n samples at `rate` Hz from 0 s. */
 function timeBase(n: number, rate: number): Float64Array {

@@ -1,17 +1,7 @@
-import { compile, ExpressionError, MAX_TABLE_PAIRS } from '../src';
+import { compile, MAX_TABLE_PAIRS } from '../src';
+import { errorOf, math } from './support';
 
 /** Expected values are worked out by hand from the breakpoints (no call into the library's own interpolation). */
-function errorOf(run: () => unknown): ExpressionError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ExpressionError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
-
-const math = (text: string, inputs: readonly string[] | 'any' = 'any') => compile(text, { inputs, math: true });
 const run = (text: string, x: readonly number[]) => Array.from(math(text, ['x']).evaluate({ x: Float64Array.from(x) }));
 
 describe('interp(x, x1, y1, x2, y2, ...): a lookup table, linear between breakpoints', () => {

@@ -147,22 +147,29 @@ describe('an instance whose every worker is held by long studies, while an accou
   }, 120_000);
 });
 
+/**
+ * Two accounts saturate the workers, a third's backlog (its share and two more) is triggered and its share published;
+ * then another consumer of the job queue takes the share's messages and drops them: lost, while every worker is busy.
+ */
+async function backlogShareLost(ctx: ReturnType<typeof saturatedStack>): Promise<{ x: Account; y: Account; a: Account; backlog: string; oldest: string[] }> {
+  const [x, y] = (await saturate(ctx)) as [Account, Account];
+  const backlog = `A ${randomUUID()}`;
+  const a = await accountWithSetups(ctx, backlog, SHARE + 2, heldUntilReleased(ctx));
+  await trigger(ctx, a);
+  await waitFor(() => (publishedOf(ctx, a).length >= SHARE ? true : undefined), "the backlog's share to be published");
+  const oldest = (await jobsOf(ctx, a)).slice(0, SHARE).map((j) => j.id);
+  const lost = new Set<string>();
+  const thief = await ctx.s.stack.bus.subscribe(EXCHANGES.simulationJobs, SIMULATION_JOBS_QUEUE, [`${JOB_ROUTING_PREFIX}#`], async (e: BusEvent) => void lost.add((e.payload as JobMessage).jobId));
+  await waitFor(() => (oldest.every((id) => lost.has(id)) ? true : undefined), 'the messages to be taken away');
+  await thief.close();
+  return { x, y, a, backlog, oldest };
+}
+
 describe('a woken job whose message is lost (SIMULATION_JOB_REPUBLISH_MS)', () => {
   const ctx = saturatedStack({ SIMULATION_JOB_REPUBLISH_MS: '1000' });
 
   test("when the backlog's published messages are lost while every worker is busy, then those same jobs are published again (no other job of the account is), and once workers free each job runs once", async () => {
-    const [x, y] = (await saturate(ctx)) as [Account, Account];
-    const backlog = `A ${randomUUID()}`;
-    const a = await accountWithSetups(ctx, backlog, SHARE + 2, heldUntilReleased(ctx));
-    await trigger(ctx, a);
-    await waitFor(() => (publishedOf(ctx, a).length >= SHARE ? true : undefined), "the backlog's share to be published");
-    const oldest = (await jobsOf(ctx, a)).slice(0, SHARE).map((j) => j.id);
-
-    // Another consumer of the job queue takes the messages (the instance's workers are all busy) and drops them: lost.
-    const lost = new Set<string>();
-    const thief = await ctx.s.stack.bus.subscribe(EXCHANGES.simulationJobs, SIMULATION_JOBS_QUEUE, [`${JOB_ROUTING_PREFIX}#`], async (e: BusEvent) => void lost.add((e.payload as JobMessage).jobId));
-    await waitFor(() => (oldest.every((id) => lost.has(id)) ? true : undefined), 'the messages to be taken away');
-    await thief.close();
+    const { x, y, a, backlog, oldest } = await backlogShareLost(ctx);
     const before = publishedOf(ctx, a).length;
 
     // The same jobs are published again once their messages may be lost, keeping their account's places: no other.
@@ -186,17 +193,7 @@ describe("a woken job whose message is lost, found by the job queue's count (SIM
   const ctx = saturatedStack({});
 
   test("when the backlog's published messages are taken from the queue while every worker is busy, then the same jobs are published again within seconds, each once (their copies then wait in the queue), and once workers free each job runs once", async () => {
-    const [x, y] = (await saturate(ctx)) as [Account, Account];
-    const backlog = `A ${randomUUID()}`;
-    const a = await accountWithSetups(ctx, backlog, SHARE + 2, heldUntilReleased(ctx));
-    await trigger(ctx, a);
-    await waitFor(() => (publishedOf(ctx, a).length >= SHARE ? true : undefined), "the backlog's share to be published");
-    const oldest = (await jobsOf(ctx, a)).slice(0, SHARE).map((j) => j.id);
-
-    const lost = new Set<string>();
-    const thief = await ctx.s.stack.bus.subscribe(EXCHANGES.simulationJobs, SIMULATION_JOBS_QUEUE, [`${JOB_ROUTING_PREFIX}#`], async (e: BusEvent) => void lost.add((e.payload as JobMessage).jobId));
-    await waitFor(() => (oldest.every((id) => lost.has(id)) ? true : undefined), 'the messages to be taken away');
-    await thief.close();
+    const { x, y, a, backlog, oldest } = await backlogShareLost(ctx);
     const takenAt = Date.now();
     const before = publishedOf(ctx, a).length;
 
