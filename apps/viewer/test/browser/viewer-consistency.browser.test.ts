@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { CHANNELS_MEDIA_TYPE, decodeChannels, isEventSeries, physicalSamples, type ChannelSeries } from '@pitwall/channels';
 import type { Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
@@ -13,6 +13,15 @@ import { useViewerStack } from '../support/viewer-stack';
  */
 const LONG_NAME = `Brake Pressure Front ${'Long Name '.repeat(28)}End`;
 const LONG_UNIT = `bar ${'unit '.repeat(49)}end`;
+
+/** Run 1's DataFile, Ground Speed and Throttle Pos ticked, its lap 2 (index) plotted. */
+async function plotTwoChannelsOfLap2(page: Page): Promise<void> {
+  await pickRun(page, 'Consistency Cup', 'Run 1');
+  await pickDataset(page, 'Run 1 / DataFile');
+  await page.check('[data-testid="channel-Ground Speed"]');
+  await page.check('[data-testid="channel-Throttle Pos"]');
+  await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+}
 
 describe('the viewer keeps what it shows consistent, in headless Chromium against npm start', () => {
   let stack: Embedded;
@@ -266,11 +275,7 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
   });
   test('when a zoomed lap plot\'s address is opened in another browser and signed in with the key, then the same run, dataset, channels, lap and zoom are drawn; the key is never in the address', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack);
-    await pickRun(page, 'Consistency Cup', 'Run 1');
-    await pickDataset(page, 'Run 1 / DataFile');
-    await page.check('[data-testid="channel-Ground Speed"]');
-    await page.check('[data-testid="channel-Throttle Pos"]');
-    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    await plotTwoChannelsOfLap2(page);
     await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Ground Speed"]', 0.3, 0.6));
     const ticks = async (p: typeof page) => ({
       speed: await p.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks'),
@@ -320,11 +325,7 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
 
   test('when a pane\'s y scale is set by hand (a double-click on its axis), then it keeps it through a zoom and in its link opened in another browser; Auto goes back to the data\'s range', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack);
-    await pickRun(page, 'Consistency Cup', 'Run 1');
-    await pickDataset(page, 'Run 1 / DataFile');
-    await page.check('[data-testid="channel-Ground Speed"]');
-    await page.check('[data-testid="channel-Throttle Pos"]');
-    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    await plotTwoChannelsOfLap2(page);
     const yTicks = async (p: typeof page, name: string) => ((await p.getAttribute(`[data-testid="pane-${name}"]`, 'data-y-ticks')) ?? '').split(' ');
     const throttle = await yTicks(page, 'Throttle Pos');
     const auto = await yTicks(page, 'Ground Speed');
@@ -508,11 +509,7 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
 
   test('when a plot is scrolled into view (as focus or a link into the page does), then its top stops below the messages and values line, not under them', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack, { width: 1280, height: 700 });
-    await pickRun(page, 'Consistency Cup', 'Run 1');
-    await pickDataset(page, 'Run 1 / DataFile');
-    await page.check('[data-testid="channel-Ground Speed"]');
-    await page.check('[data-testid="channel-Throttle Pos"]');
-    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    await plotTwoChannelsOfLap2(page);
     const over = page.locator('[data-testid="pane-Throttle Pos"] .u-over');
     const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
     // The values line filled (its full height) by a hover.
