@@ -20,16 +20,21 @@ export interface ChannelStats {
   samples: number;
 }
 
+/** How far (s) a sample may lie from a window's end by rounding and still be on it: a nanosecond. */
+const TIME_TOLERANCE_S = 1e-9;
+
 /**
- * Minimum, maximum, time-weighted mean and time above `threshold` of the samples of `series` inside [start, end)
- * (with `carryIn`, also the one before `start` over its hold past it). A gap (NaN) is no sample: it adds neither value
- * nor time. Only the samples of the window are visited (found by
+ * Minimum, maximum, time-weighted mean and time above `threshold` of the samples of `series` inside [start, end), and
+ * of the one before `start` over its hold past it (ends compared to the nanosecond). A gap (NaN) is no sample: it adds
+ * neither value nor time. Only the samples of the window are visited (found by
  * binary search on the ascending times), so the report of every lap of a file costs one pass over it, not one per lap.
  */
-export function channelStats(series: TimedSeries, start: number, end: number, threshold?: number, options: { carryIn?: boolean } = {}): ChannelStats {
+export function channelStats(series: TimedSeries, start: number, end: number, threshold?: number): ChannelStats {
   const { times, values } = series;
   const n = times.length;
-  const first = lowerBound(times, start);
+  // The window's ends to the nanosecond: a sample on a boundary (242.01 s against a sector end summed to
+  // 242.01000000000002) is the next window's first, never the last of this one too.
+  const first = lowerBound(times, start - TIME_TOLERANCE_S);
   let min = Infinity;
   let max = -Infinity;
   // Sums of each value's difference from the lap's first one: a constant channel's mean is that constant exactly (summed
@@ -43,12 +48,13 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   let above = 0;
   let below = 0;
   let count = 0;
-  // carryIn: the sample before `start` too, for the part of its hold past `start` (a sector after a lap's first: the
-  // stretch from its start to its first sample is the sample before's, so the sectors' figures make the lap's).
-  const from = options.carryIn && first > 0 && sampleHold(series, first - 1, start, end) > 0 ? first - 1 : first;
+  // The sample before `start` too, for the part of its hold past `start`: the stretch from a lap's line (or a sector's
+  // start) to its first sample is that sample's, so every span counts all of its time, and the sectors' figures make
+  // the lap's, the laps' the file's.
+  const from = first > 0 && sampleHold(series, first - 1, start, end) > TIME_TOLERANCE_S ? first - 1 : first;
   for (let i = from; i < n; i++) {
     const t = times[i] as number;
-    if (t >= end) break;
+    if (t >= end - TIME_TOLERANCE_S) break;
     const v = values[i] as number;
     if (Number.isNaN(v)) continue;
     count++;

@@ -47,6 +47,17 @@ describe('channelStats', () => {
     expect(channelStats({ times: [0, 1], values: [NaN, NaN], period: 1 }, 0, 2, 0)).toEqual({ min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 });
   });
 
+  test('when a window starts between two samples, then the one before holds into it and counts for that stretch; a sample on its end (to the nanosecond) is the next window\'s', () => {
+    // 10 Hz, values 10, 20, ...: the window [0.45, 0.95) holds the sample of 0.4 s for 0.05 s, then 0.5 to 0.9 s.
+    const series = regular(Array.from({ length: 20 }, (_, i) => 10 * (i + 1)), 10);
+    const stats = channelStats(series, 0.45, 0.95);
+    expect([stats.min, stats.max, stats.samples]).toEqual([50, 100, 6]);
+    expect(stats.mean).toBeCloseTo((50 * 0.05 + (60 + 70 + 80 + 90) * 0.1 + 100 * 0.05) / 0.5, 12);
+    // An end summed a few ulps past a sample (0.1 + 0.2 is 0.30000000000000004): that sample is not in the window.
+    expect(channelStats(series, 0, 0.1 + 0.2).max).toBe(30);
+    expect(channelStats(series, 0.1 + 0.2, 0.6).min).toBe(40);
+  });
+
   test('when a sample would hold past the window end, then it is cut there', () => {
     // Samples at 0 and 2 (period 2); window [0, 3): the first holds 2 s, the second 1 s of its 2.
     expect(Array.from(sampleDurations({ times: [0, 2], period: 2 }, 0, 3))).toEqual([2, 1]);
@@ -54,15 +65,18 @@ describe('channelStats', () => {
 });
 
 describe('channelStats over many windows', () => {
-  /** The report as first written: every sample visited, with sampleDurations' holds. */
+  /**
+   * The report written plainly: every sample visited, with sampleDurations' holds; those inside the window (its ends to
+   * the nanosecond) and the one before it that holds into it.
+   */
   function reference(series: { times: number[]; values: number[]; period: number }, start: number, end: number, threshold: number) {
     const durations = sampleDurations(series, start, end);
     let [min, max, weighted, plain, time, above, below, count] = [Infinity, -Infinity, 0, 0, 0, 0, 0, 0];
     const inside: [number, number][] = [];
     series.values.forEach((v, i) => {
       const t = series.times[i] as number;
-      if (t < start || t >= end || Number.isNaN(v)) return;
       const d = durations[i] as number;
+      if (t >= end - 1e-9 || Number.isNaN(v) || (t < start - 1e-9 && !(d > 1e-9))) return;
       [min, max, weighted, plain, time, count] = [Math.min(min, v), Math.max(max, v), weighted + v * d, plain + v, time + d, count + 1];
       if (v > threshold) above += d;
       if (v < threshold) below += d;

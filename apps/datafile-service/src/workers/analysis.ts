@@ -90,8 +90,8 @@ function lapStats(task: LapStatsTask): LapStatsJson {
   const sectorCount = task.sectors ? sectorStarts(task.sectors.startDistances).length : (split?.count ?? 0);
   const perSectorNote = task.perSector ? sectorStatisticsNote(task, sectorCount) : undefined;
   const perSector = perSectorNote === null;
-  const statsOf = (values: ReturnType<typeof physical>, start: number, end: number, threshold: number | null, carryIn = false) => {
-    const { min, max, mean, stdDev, timeAbove, timeBelow } = channelStats(values, start, end, threshold ?? undefined, { carryIn });
+  const statsOf = (values: ReturnType<typeof physical>, start: number, end: number, threshold: number | null) => {
+    const { min, max, mean, stdDev, timeAbove, timeBelow } = channelStats(values, start, end, threshold ?? undefined);
     return { min, max, mean, stdDev, timeAbove: timeAbove === null ? null : toNanosecond(timeAbove), timeBelow: timeBelow === null ? null : toNanosecond(timeBelow) };
   };
   const laps = task.laps.map((lap, j) => {
@@ -111,8 +111,7 @@ function lapStats(task: LapStatsTask): LapStatsJson {
       const values = series[k] as ReturnType<typeof physical>;
       const stats = { name: c.name, ...statsOf(values, lap.startTime, lap.endTime, c.threshold) };
       if (!task.perSector) return stats;
-      // A sector after the first also counts the sample held across its start (the lap counts it whole).
-      return { ...stats, sectors: spans ? spans.map((span, s) => (span ? statsOf(values, span.start, span.end, c.threshold, s > 0) : null)) : null };
+      return { ...stats, sectors: spans ? spans.map((span) => (span ? statsOf(values, span.start, span.end, c.threshold) : null)) : null };
     });
     return { lapIndex: lap.lapIndex, kind: lap.kind, startTime: lap.startTime, lapTime, sectorTimes: sectors, channels };
   });
@@ -168,7 +167,8 @@ function sectorSpans(lapStart: number, lapEnd: number, times: readonly (number |
   let at: number | null = lapStart;
   return times.map((time, k) => {
     if (at === null || time === null) return (at = null);
-    const span = { start: at, end: k === times.length - 1 ? lapEnd : at + time };
+    // To the nanosecond, as the sector times are: 222.99 + 19.02 is 242.01000000000002, past the sample on the line.
+    const span = { start: at, end: k === times.length - 1 ? lapEnd : toNanosecond(at + time) };
     at = span.end;
     return span;
   });

@@ -104,3 +104,23 @@ describe('per-sector figures make the lap\'s', () => {
     expect(second.timeAbove).toBeCloseTo(0.05, 9);
   });
 });
+
+describe('the laps make the file', () => {
+  test('when the lines fall between samples, then each lap also counts the sample held across its line, and the laps\' times above and below add up to the whole file\'s', () => {
+    // 10 Hz for 30 s of a square wave (1 s at 100, 1 s at 0); lines at 9.95 s and 20.03 s, between samples.
+    const x = slice('x', Array.from({ length: 300 }, (_, i) => (Math.floor(i / 10) % 2 === 0 ? 100 : 0)));
+    const laps = [
+      { lapIndex: 0, kind: 'out' as const, startTime: 0, endTime: 9.95 },
+      { lapIndex: 1, kind: 'flying' as const, startTime: 9.95, endTime: 20.03 },
+      { lapIndex: 2, kind: 'in' as const, startTime: 20.03, endTime: 30 },
+    ];
+    const body = run({ op: 'lapStats', echo, laps, file: { startTime: 0, endTime: 30 }, channels: [{ name: 'x', unit: 'u', threshold: 50, slice: x }] });
+    const sum = (key: 'timeAbove' | 'timeBelow') => body.laps.reduce((total: number, lap: { channels: Record<string, number>[] }) => total + (lap.channels[0]?.[key] as number), 0);
+    expect(sum('timeAbove')).toBeCloseTo(body.file.channels[0].timeAbove, 9);
+    expect(sum('timeBelow')).toBeCloseTo(body.file.channels[0].timeBelow, 9);
+    expect(body.file.channels[0].timeAbove).toBeCloseTo(15, 9);
+    // Lap 1 from 9.95 s: the sample of 9.9 s (0) holds 0.05 s into it; then 10 to 11 s at 100... to 20.03 s.
+    expect(body.laps[1].channels[0].timeAbove + body.laps[1].channels[0].timeBelow).toBeCloseTo(10.08, 9);
+    expect(body.laps[1].channels[0].min).toBe(0);
+  });
+});
