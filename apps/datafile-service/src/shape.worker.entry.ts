@@ -2,7 +2,7 @@ import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { sendChunks } from '@pitwall/bus/port-chunks';
 import { analyse, type AnalysisTask } from './workers/analysis';
-import { lapTraces, type LapTraceTask } from './workers/lap-traces';
+import { lapTraces, type LapTraceTask, type Stationary } from './workers/lap-traces';
 import { evaluateMathChannels, withMathChannels, type MathTask, type ShapeWithMathTask } from './workers/math-channels';
 import { DEFAULT_SCRATCH_BYTES, ScratchArrays, type ShapeWorkerData } from './workers/scratch-arrays';
 import { shapeChannels, shapedChunks, type ShapeTask } from './workers/shape-channels';
@@ -58,9 +58,10 @@ function shapeEvaluated(task: ShapeTask): Uint8Array | Promise<number> {
   return move(shapeChannels(task).body) as unknown as Uint8Array;
 }
 
-/** The lap trace reads (`run(task, { name: 'laps' })`): a lap's distance, or its delta against a reference, as JSON. */
-export function laps(task: LapTraceTask): Uint8Array {
-  return move(lapTraces(task)) as unknown as Uint8Array;
+/** The lap trace reads (`run(task, { name: 'laps' })`): a lap's distance, or its delta against a reference, as JSON (or which lap of a delta never moves). */
+export function laps(task: LapTraceTask): Uint8Array | Stationary {
+  const answer = lapTraces(task);
+  return answer instanceof Uint8Array ? (move(answer) as unknown as Uint8Array) : answer;
 }
 
 /** The analysis reads (`run(task, { name: 'analysis' })`): lap statistics, a scatter or a histogram, as JSON. */

@@ -9,7 +9,7 @@ import type { MathDefinition } from './math-definitions';
 import { mathCatalogue, mathReads, resolveMathChannels, type MathChannelInfo, type MathReads } from './read-math-channels';
 import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
 import { samplesToDecode, withinSampleBudget } from './read-budget';
-import type { LapSlice, LapTraceTask } from '../workers/lap-traces';
+import type { LapSlice, LapTraceTask, Stationary } from '../workers/lap-traces';
 import type { StoredSlice } from '../workers/shape-channels';
 
 /**
@@ -92,7 +92,8 @@ const refusal = (reason: string) => AppError.badRequest(`distanceChannel: ${reas
 export async function readLapDistance(lap: LapOf, maxPoints: number | undefined, parts: Parts, signal: AbortSignal): Promise<Uint8Array> {
   withinSampleBudget(lapSamples(lap), parts.sampleBudget, lap.field);
   const slice = await lapSlice(lap, parts.cache, signal);
-  return run({ op: 'distance', lap: slice, ...(maxPoints !== undefined ? { maxPoints } : {}) }, [slice], parts.pool, signal);
+  // A distance read always answers its trace (Stationary is a delta's only).
+  return (await run({ op: 'distance', lap: slice, ...(maxPoints !== undefined ? { maxPoints } : {}) }, [slice], parts.pool, signal)) as Uint8Array;
 }
 
 /** The delta trace of a lap against a reference lap (`GET .../delta`), as the JSON body; both laps are checked before either is read. */
@@ -102,7 +103,13 @@ export async function readLapDelta(lap: LapOf, reference: LapOf, maxPoints: numb
   withinSampleBudget(lapSamples(lap) + lapSamples(reference), parts.sampleBudget, lap.field);
   const a = await lapSlice(lap, parts.cache, signal);
   const b = await lapSlice(reference, parts.cache, signal);
-  return run({ op: 'delta', lap: a, reference: b, ...(maxPoints !== undefined ? { maxPoints } : {}) }, [a, b], parts.pool, signal);
+  const answer = await run({ op: 'delta', lap: a, reference: b, ...(maxPoints !== undefined ? { maxPoints } : {}) }, [a, b], parts.pool, signal);
+  if (answer instanceof Uint8Array) return answer;
+  const still = answer.stationary === 'lap' ? lap : reference;
+  const source = still === lap ? a.source : b.source;
+  const how = source.kind === 'integrated' ? `its speed channel ${source.channel} integrates to 0 m (the channel is 0 or empty throughout the lap)` : `its distance channel ${source.channel} stays at 0 m`;
+  const why = `lap ${still.lapIndex} of ${datasetLabel(still.ref)} never moves on its distance source: ${how}, so it has no delta over distance; give another distanceChannel`;
+  throw new AppError(422, why, { errors: { [still.field]: [why] } });
 }
 
 /** Samples reading the lap's distance source decodes, a math channel's inputs included (0 when it has none: that read is refused on its own). */
@@ -148,7 +155,7 @@ function lapWindow(lap: LapOf): ReturnType<typeof resolveScope> {
   }
 }
 
-async function run(task: LapTraceTask, slices: LapSlice[], pool: TaskPool, signal: AbortSignal): Promise<Uint8Array> {
+async function run(task: LapTraceTask, slices: LapSlice[], pool: TaskPool, signal: AbortSignal): Promise<Uint8Array | Stationary> {
   const transferList = slices.flatMap((s) => buffersOf(s.slice));
-  return (await pool.run(task, { name: 'laps', transferList, signal })) as Uint8Array;
+  return (await pool.run(task, { name: 'laps', transferList, signal })) as Uint8Array | Stationary;
 }

@@ -28,8 +28,13 @@ export function rounded(values: Float64Array, step: number): number[] {
   return out;
 }
 
-/** The JSON body of a lap trace read (`distance` or `delta`), computed from every sample of the lap. */
-export function lapTraces(task: LapTraceTask): Uint8Array {
+/** A delta of a lap that goes nowhere on its distance source (a speed channel at 0 throughout, as a GPS speed with no fix): which one. */
+export interface Stationary {
+  stationary: 'lap' | 'reference';
+}
+
+/** The JSON body of a lap trace read (`distance` or `delta`), computed from every sample of the lap; or, for a delta, the lap that never moves. */
+export function lapTraces(task: LapTraceTask): Uint8Array | Stationary {
   const lap = traceOf(task.lap);
   let answer: LapDistanceJson | LapDeltaJson;
   if (task.op === 'distance') {
@@ -37,11 +42,21 @@ export function lapTraces(task: LapTraceTask): Uint8Array {
     answer = { ...task.lap.ref, source: task.lap.source, times: rounded(times, SECONDS_STEP), distances: rounded(distances, METRES_STEP) };
   } else {
     const reference = traceOf(task.reference);
+    // A delta over distance needs both laps to cover some: one whose distance never leaves 0 has no delta (not an
+    // empty one that looks like an answer).
+    if (!(farthest(lap.distances) > 0)) return { stationary: 'lap' };
+    if (!(farthest(reference.distances) > 0)) return { stationary: 'reference' };
     const points = Math.max(2, Math.min(lap.times.length, task.maxPoints ?? DELTA_DEFAULT_MAX_POINTS));
     const { distance, delta } = lapDelta(lap, reference, points);
     answer = { lap: task.lap.ref, reference: task.reference.ref, source: task.lap.source, distance: rounded(distance, METRES_STEP), delta: rounded(delta, SECONDS_STEP) };
   }
   return new TextEncoder().encode(JSON.stringify(answer));
+}
+
+function farthest(distances: Float64Array): number {
+  let most = -Infinity;
+  for (const d of distances) if (d > most) most = d;
+  return most;
 }
 
 /** Lap-relative times and distances of every present sample of the lap, from its line (0 s, 0 m). */

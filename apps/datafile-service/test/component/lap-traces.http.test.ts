@@ -224,6 +224,15 @@ describe('lap traces through the gateway: GET .../distance and GET .../delta (en
       await problem(await get(`${dataset()}/delta?lapIndex=1&referenceLapIndex=0&referenceEntityId=${id}`), 422);
     });
 
+    test('when the named distance source never moves (Sample1\'s Speed over Ground is 0 throughout: no GPS fix), then the delta is a 422 naming the lap and the channel, not an empty delta', async () => {
+      const body = await problem(await get(`${dataset()}/delta?lapIndex=3&referenceLapIndex=4&distanceChannel=Speed%20over%20Ground`), 422);
+      const why = `lap 3 of RunSheets ${runSheet} dataset 'DataFile' never moves on its distance source: its speed channel Speed over Ground integrates to 0 m (the channel is 0 or empty throughout the lap), so it has no delta over distance; give another distanceChannel`;
+      expect(body.errors).toEqual({ lapIndex: [why] });
+      // Its distance read still answers (0 m throughout), as the lap was logged.
+      const distance = await json(get(`${dataset()}/distance?lapIndex=3&distanceChannel=Speed%20over%20Ground`));
+      expect(Math.max(...distance.distances)).toBe(0);
+    });
+
     test('when the .ld is damaged, then 422 with the reason', async () => {
       const id = await started.attached.entityWithFile('DataFile', 'cut.ld', sample1.slice(0, 3000));
       expect((await problem(await get(`${dataset(id)}/distance?lapIndex=0`), 422)).detail).toMatch(/could not be read: .+/);
