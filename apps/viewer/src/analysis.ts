@@ -65,11 +65,12 @@ export function meanShown(mean: number | null, min: number | null, max: number |
   return Math.abs(mean) <= 1e-9 * Math.max(Math.abs(min), Math.abs(max)) ? 0 : mean;
 }
 
-/** One row of the lap statistics table: its cells, its test id, and the lap it is of (a lap's own row). */
+/** One row of the lap statistics table: its cells, its test id, the lap it is of (a lap's own row), and the cells holding a best sector time. */
 export interface LapStatsRow {
   cells: string[];
   testid: string;
   lapIndex?: number;
+  bestSectors?: number[];
 }
 
 type Figures = Omit<LapStatsJson['file']['channels'][number], 'name'>;
@@ -90,10 +91,14 @@ export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: L
       return c.threshold === null ? cells : [...cells, s ? seconds(s.timeAbove) : '-', s ? seconds(s.timeBelow) : '-'];
     });
   const rows: LapStatsRow[] = [];
+  // The best time of each sector (the theoretical best's), marked in the row of the lap that set it.
+  const best = answer.theoreticalBest?.sectors ?? [];
   for (const lap of answer.laps) {
     const sectors = lap.sectorTimes ?? Array.from({ length: sectorCount }, () => null);
-    rows.push({ cells: [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...sectors.map(seconds), ...figures(lap.channels)], testid: `lapstats-lap-${lap.lapIndex}`, lapIndex: lap.lapIndex });
-    if (!lap.channels.some((c) => c.sectors)) continue;
+    const bestSectors = best.flatMap((b, k) => (b.lapIndex === lap.lapIndex ? [3 + k] : []));
+    rows.push({ cells: [String(lap.lapIndex + 1), lap.kind, formatLapTime(lap.lapTime), ...sectors.map(seconds), ...figures(lap.channels)], testid: `lapstats-lap-${lap.lapIndex}`, lapIndex: lap.lapIndex, ...(bestSectors.length ? { bestSectors } : {}) });
+    // Per sector, for a lap that timed one (an out-lap from the pits has none: no rows of dashes).
+    if (!lap.channels.some((c) => c.sectors?.some((figures) => figures !== null))) continue;
     for (let k = 0; k < sectorCount; k++) {
       const own = Array.from({ length: sectorCount }, (_, j) => (j === k ? seconds(sectors[j] ?? null) : ''));
       rows.push({ cells: ['', `S${k + 1}`, '', ...own, ...figures(lap.channels.map((c) => c.sectors?.[k]))], testid: `lapstats-lap-${lap.lapIndex}-s${k + 1}` });
@@ -109,8 +114,13 @@ export function lapStatsSummary(answer: LapStatsJson): string {
   const ideal = answer.theoreticalBest
     ? `Theoretical best ${formatLapTime(answer.theoreticalBest.lapTime)} (sectors from laps ${answer.theoreticalBest.sectors.map((s) => s.lapIndex + 1).join(', ')}).`
     : `${answer.theoreticalBestNote ?? 'There is no theoretical best'}.`; // the service's note says why, and that there is none
-  const splits = answer.sectors?.source.kind === 'splits' ? ` Sectors timed by the logger's split beacons (${answer.sectors.source.channel}).` : '';
-  return `${best} ${ideal}${splits}`;
+  const sectors = answer.sectors;
+  const source = !sectors
+    ? ''
+    : sectors.source.kind === 'splits'
+      ? ` Sectors timed by the logger's split beacons (${sectors.source.channel}).`
+      : ` Sectors from ${sectors.startDistances.map((d) => displayNumber(d)).join(', ')} m, timed on ${sectors.source.kind === 'integrated' ? `${sectors.source.channel} integrated` : sectors.source.channel}.`;
+  return `${best} ${ideal}${source}`;
 }
 
 /** Blue (low) to red (high) through green: the colour of a value within [min, max]; grey without one. */

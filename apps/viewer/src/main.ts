@@ -1319,9 +1319,10 @@ class Viewer {
     const { header, rows } = lapStatsTable(answer);
     el('lapstats-table').replaceChildren(
       row(header, 'th'),
-      ...rows.map(({ cells, testid, lapIndex }) => {
+      ...rows.map(({ cells, testid, lapIndex, bestSectors }) => {
         const tr = row(cells);
         tr.dataset['testid'] = testid;
+        for (const k of bestSectors ?? []) tr.cells[k]?.classList.add('best-sector');
         if (lapIndex !== undefined && answer.bestLap?.lapIndex === lapIndex) tr.className = 'best';
         else if (testid.includes('-s')) tr.className = 'sector';
         return tr;

@@ -457,6 +457,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await page.waitForSelector('[data-testid=lapstats-lap-2-s2]');
     expect(reads[1]?.postDataJSON()).toEqual({ channels: ['Ground Speed'], thresholds: { 'Ground Speed': 150 }, sectorStartDistances: [0, 1000], perSector: true });
     expect(await page.locator('[data-testid^=lapstats-lap-2-s]').count()).toBe(2);
+    // Each best sector time is marked where it was set.
+    expect(await page.locator('[data-testid=lapstats-table] td.best-sector').count()).toBe(2);
     const sectorRow = await page.locator('[data-testid=lapstats-lap-2-s1] td').allTextContents();
     expect(sectorRow.slice(0, 3)).toEqual(['', 'S1', '']);
     expect(sectorRow.slice(5).every((c) => /^(-|-?\d+(\.\d+)?)$/.test(c))).toBe(true);

@@ -46,7 +46,8 @@ describe('the analysis views', () => {
         ['file', 'whole', '1:34.250', '', '', '0', '210.46', '101.5', '40.125', '40.000', '54.250'],
       ],
     });
-    expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best.');
+    expect(lapStatsSummary(answer)).toBe('Best lap 2: 1:03.500. A sector was not timed on any flying lap (the distance trace never reached its start or its end): there is no theoretical best. Sectors from 0, 500 m, timed on Lap Distance.');
+    expect(lapStatsSummary({ ...answer, sectors: { count: 2, startDistances: [0, 812.5], source: { kind: 'integrated', channel: 'Ground Speed' } } })).toContain('Sectors from 0, 812.5 m, timed on Ground Speed integrated.');
     // Sectors timed by the logger's split beacons: as many columns as their count (no start distances), and said.
     const splits: LapStatsJson = {
       ...answer,
@@ -68,17 +69,23 @@ describe('the analysis views', () => {
       channels: [{ name: 'Speed', unit: 'km/h', threshold: null }],
       sectors: { count: 2, startDistances: [0, 500], source: { kind: 'channel', channel: 'Lap Distance' } },
       laps: [
+        // An out-lap whose sectors were not timed: no rows of dashes under it.
+        { lapIndex: 0, kind: 'out', startTime: 0, lapTime: 10, sectorTimes: [null, null], channels: [{ name: 'Speed', ...figures(0), sectors: [null, null] }] },
         { lapIndex: 1, kind: 'flying', startTime: 10, lapTime: 63.5, sectorTimes: [30.25, 33.25], channels: [{ name: 'Speed', ...figures(50), sectors: [figures(60), figures(70)] }] },
         { lapIndex: 2, kind: 'in', startTime: 73.5, lapTime: 80, sectorTimes: [31, null], channels: [{ name: 'Speed', ...figures(40), sectors: [figures(45), null] }] },
       ],
       file: { startTime: 0, duration: 153.5, channels: [{ name: 'Speed', ...figures(40) }] },
       bestLap: { lapIndex: 1, lapTime: 63.5 },
-      theoreticalBest: null,
+      theoreticalBest: { lapTime: 63.5, sectors: [{ time: 30.25, lapIndex: 1 }, { time: 33.25, lapIndex: 1 }] },
       theoreticalBestNote: null,
       sectorStatisticsNote: null,
     };
     const { rows } = lapStatsTable(answer);
+    // The best time of each sector is marked in the row of the lap that set it (the theoretical best's).
+    expect(rows.find((r) => r.lapIndex === 1)?.bestSectors).toEqual([3, 4]);
+    expect(rows.find((r) => r.lapIndex === 2)?.bestSectors).toBeUndefined();
     expect(rows.map((r) => [r.testid, ...r.cells])).toEqual([
+      ['lapstats-lap-0', '1', 'out', '0:10.000', '-', '-', '0', '10', '5', '1'],
       ['lapstats-lap-1', '2', 'flying', '1:03.500', '30.250', '33.250', '50', '60', '55', '1'],
       ['lapstats-lap-1-s1', '', 'S1', '', '30.250', '', '60', '70', '65', '1'],
       ['lapstats-lap-1-s2', '', 'S2', '', '', '33.250', '70', '80', '75', '1'],
@@ -87,7 +94,7 @@ describe('the analysis views', () => {
       ['lapstats-lap-2-s2', '', 'S2', '', '', '-', '-', '-', '-', '-'],
       ['lapstats-file', 'file', 'whole', '2:33.500', '', '', '40', '50', '45', '1'],
     ]);
-    expect(rows.filter((r) => r.lapIndex !== undefined).map((r) => r.lapIndex)).toEqual([1, 2]);
+    expect(rows.filter((r) => r.lapIndex !== undefined).map((r) => r.lapIndex)).toEqual([0, 1, 2]);
   });
 
   test('when a count axis gets its ticks, then they are whole numbers on a round step from 0, never 0.00 or a fraction of a sample', () => {
