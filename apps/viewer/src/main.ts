@@ -939,7 +939,17 @@ class Viewer {
       range = { start: inFile.start, duration: inFile.duration };
     }
     let body: ChannelsBody;
-    if (this.view || this.scope.kind === 'window') body = { channels: names, mode: 2, startTime: range.start, duration: range.duration };
+    if (this.view || this.scope.kind === 'window') {
+      // A sample period of the slowest channel past each end (within the file): the traces run to the window's edges
+      // (drawn clipped there), and the values line has a sample each side of a time near an edge, as in i2.
+      const margin = names.reduce((most, name) => {
+        const f = m.channels.find((c) => c.name === name)?.frequency ?? 0;
+        return f > 0 ? Math.max(most, 1 / f) : most;
+      }, 0);
+      const from = Math.max(m.startTime, range.start - margin);
+      const to = Math.min(m.startTime + m.fileTimeLength, range.start + range.duration + margin);
+      body = { channels: names, mode: 2, startTime: from, duration: Math.max(0, to - from) };
+    }
     else if (this.scope.kind === 'lap') body = { channels: names, mode: 1, lapIndex: this.scope.lapIndex };
     else body = { channels: names, mode: 0 };
     this.status(`Reading ${names.length} channel(s)…`);

@@ -249,8 +249,9 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await page.fill('[data-testid=window-start]', String(fileStart + 100));
     await page.fill('[data-testid=window-duration]', '1e9');
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
-    expect(reads.at(-1)?.startTime).toBeCloseTo(fileStart + 100, 6);
-    expect(reads.at(-1)?.duration).toBeCloseTo(length - 100, 3);
+    // Read from a period of Ground Speed (10 Hz) before the window, so the trace runs to its edge; to the file's end.
+    expect(reads.at(-1)?.startTime).toBeCloseTo(fileStart + 100 - 0.1, 6);
+    expect(reads.at(-1)?.duration).toBeCloseTo(length - 100 + 0.1, 3);
     expect(await page.textContent('[data-testid=status]')).toMatch(/\(the window cut to the file: the file runs from [\d.]+ s to [\d.]+ s\)$/);
     // The axis ends at the file's end, not at 1e9.
     const xTicks = async () => ((await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')) ?? '').split(' ');

@@ -384,6 +384,24 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a window\'s edges fall between a slow channel\'s samples, then its trace runs to both edges and the values line reads it there, as i2 draws it', async () => {
+    const { page, pageErrors } = await openRun();
+    // Lap Distance is logged at 1 Hz: in 200.05 s to 203.95 s its samples are at 201, 202 and 203 s.
+    await page.check('[data-testid="channel-Lap Distance"]');
+    await page.selectOption('[data-testid=scope]', 'window');
+    await page.fill('[data-testid=window-start]', '200.05');
+    await page.fill('[data-testid=window-duration]', '3.9');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const box = (await page.locator('[data-testid="pane-Lap Distance"] .u-over').boundingBox()) as { x: number; y: number; width: number; height: number };
+    for (const x of [box.x + 2, box.x + box.width - 2]) {
+      await page.mouse.move(x, box.y + box.height / 2);
+      await page.waitForFunction(() => /t = [\d.]+ s/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+      const line = (await page.textContent('[data-testid=cursor-values]')) ?? '';
+      expect({ x, line: /no data/.test(line) }).toEqual({ x, line: false });
+    }
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
   test('when the keyboard and the wheel are used over the time plots, then arrows step the cursor, + and Ctrl+wheel zoom around it with one read, Escape and a double-click reset the zoom', async () => {
     const { page, pageErrors } = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
@@ -411,7 +429,8 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(reads).toHaveLength(1);
     const zoomed = reads[0] as { mode: number; startTime: number; duration: number };
     expect(zoomed.mode).toBe(2);
-    expect(zoomed.duration).toBeCloseTo(63.68 / 2, 1);
+    // Half the lap, and a period of the slowest plotted channel (Ground Speed and Gear, both 10 Hz) past each end.
+    expect(zoomed.duration).toBeCloseTo(63.68 / 2 + 2 * 0.1, 1);
     expect(zoomed.startTime).toBeLessThan(at);
     expect(zoomed.startTime + zoomed.duration).toBeGreaterThan(at);
     // Escape: the lap again.
@@ -431,7 +450,7 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     });
     await page.waitForTimeout(400);
     expect(reads.length - before).toBe(1);
-    expect((reads.at(-1) as { duration: number }).duration).toBeCloseTo(2 * 63.68, 1);
+    expect((reads.at(-1) as { duration: number }).duration).toBeCloseTo(2 * 63.68 + 2 * 0.1, 1);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
