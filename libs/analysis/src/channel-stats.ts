@@ -24,9 +24,9 @@ export interface ChannelStats {
 const TIME_TOLERANCE_S = 1e-9;
 
 /**
- * Minimum, maximum, time-weighted mean and time above `threshold` of the samples of `series` inside [start, end), and
- * of the one before `start` over its hold past it (ends compared to the nanosecond). A gap (NaN) is no sample: it adds
- * neither value nor time. Only the samples of the window are visited (found by
+ * Minimum and maximum of the samples of `series` inside [start, end) (ends compared to the nanosecond); time-weighted
+ * mean, standard deviation and times above and below `threshold` of those and of the one before `start` over its hold
+ * past it (every second of the span counted once). A gap (NaN) is no sample: it adds neither value nor time. Only the samples of the window are visited (found by
  * binary search on the ascending times), so the report of every lap of a file costs one pass over it, not one per lap.
  */
 export function channelStats(series: TimedSeries, start: number, end: number, threshold?: number): ChannelStats {
@@ -52,14 +52,24 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
   // start) to its first sample is that sample's, so every span counts all of its time, and the sectors' figures make
   // the lap's, the laps' the file's.
   const from = first > 0 && sampleHold(series, first - 1, start, end) > TIME_TOLERANCE_S ? first - 1 : first;
+  // The minimum and maximum are of the span's own samples (those its read gives): the sample carried in counts for
+  // its time only, unless the span holds no sample of its own. `low` and `high` bound every value the mean averages.
+  let carried: number | undefined;
+  let low = Infinity;
+  let high = -Infinity;
   for (let i = from; i < n; i++) {
     const t = times[i] as number;
     if (t >= end - TIME_TOLERANCE_S) break;
     const v = values[i] as number;
     if (Number.isNaN(v)) continue;
-    count++;
-    if (v < min) min = v;
-    if (v > max) max = v;
+    if (i < first) carried = v;
+    else {
+      count++;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    if (v < low) low = v;
+    if (v > high) high = v;
     const d = sampleHold(series, i, start, end);
     reference ??= v;
     const shifted = v - reference;
@@ -72,17 +82,19 @@ export function channelStats(series: TimedSeries, start: number, end: number, th
     if (threshold !== undefined && v < threshold) below += d;
   }
   // No sample: nothing is known of the lap, its time above a threshold included (not 0 s).
-  if (count === 0) return { min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 };
-  const shiftedMean = time > 0 ? weighted / time : plain / count;
+  if (count === 0 && carried === undefined) return { min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 };
+  if (count === 0) min = max = carried as number;
+  const averaged = count + (carried === undefined ? 0 : 1);
+  const shiftedMean = time > 0 ? weighted / time : plain / averaged;
   const mean = (reference as number) + shiftedMean;
   // Of the values shifted by the first (a large offset loses no precision); never below 0 by rounding.
-  const variance = Math.max(0, (time > 0 ? weightedSquares / time : plainSquares / count) - shiftedMean * shiftedMean);
+  const variance = Math.max(0, (time > 0 ? weightedSquares / time : plainSquares / averaged) - shiftedMean * shiftedMean);
   // Rounding never takes the mean outside the values it averages.
   return {
     min,
     max,
-    mean: Math.min(max, Math.max(min, mean)),
-    stdDev: min === max ? 0 : Math.sqrt(variance),
+    mean: Math.min(high, Math.max(low, mean)),
+    stdDev: low === high ? 0 : Math.sqrt(variance),
     timeAbove: threshold === undefined ? null : above,
     timeBelow: threshold === undefined ? null : below,
     samples: count,

@@ -47,11 +47,12 @@ describe('channelStats', () => {
     expect(channelStats({ times: [0, 1], values: [NaN, NaN], period: 1 }, 0, 2, 0)).toEqual({ min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 });
   });
 
-  test('when a window starts between two samples, then the one before holds into it and counts for that stretch; a sample on its end (to the nanosecond) is the next window\'s', () => {
+  test('when a window starts between two samples, then the one before holds into it and counts for that stretch (not in its minimum or maximum); a sample on its end (to the nanosecond) is the next window\'s', () => {
     // 10 Hz, values 10, 20, ...: the window [0.45, 0.95) holds the sample of 0.4 s for 0.05 s, then 0.5 to 0.9 s.
     const series = regular(Array.from({ length: 20 }, (_, i) => 10 * (i + 1)), 10);
     const stats = channelStats(series, 0.45, 0.95);
-    expect([stats.min, stats.max, stats.samples]).toEqual([50, 100, 6]);
+    // Its minimum and maximum are the window's own samples' (a read of it gives 60 to 100); 50 counts for its time.
+    expect([stats.min, stats.max, stats.samples]).toEqual([60, 100, 5]);
     expect(stats.mean).toBeCloseTo((50 * 0.05 + (60 + 70 + 80 + 90) * 0.1 + 100 * 0.05) / 0.5, 12);
     // An end summed a few ulps past a sample (0.1 + 0.2 is 0.30000000000000004): that sample is not in the window.
     expect(channelStats(series, 0, 0.1 + 0.2).max).toBe(30);
@@ -72,21 +73,26 @@ describe('channelStats over many windows', () => {
   function reference(series: { times: number[]; values: number[]; period: number }, start: number, end: number, threshold: number) {
     const durations = sampleDurations(series, start, end);
     let [min, max, weighted, plain, time, above, below, count] = [Infinity, -Infinity, 0, 0, 0, 0, 0, 0];
+    let carried: number | undefined;
     const inside: [number, number][] = [];
     series.values.forEach((v, i) => {
       const t = series.times[i] as number;
       const d = durations[i] as number;
       if (t >= end - 1e-9 || Number.isNaN(v) || (t < start - 1e-9 && !(d > 1e-9))) return;
-      [min, max, weighted, plain, time, count] = [Math.min(min, v), Math.max(max, v), weighted + v * d, plain + v, time + d, count + 1];
+      // The minimum and maximum of the window's own samples; the one carried in counts for its time.
+      if (t < start - 1e-9) carried = v;
+      else [min, max, count] = [Math.min(min, v), Math.max(max, v), count + 1];
+      [weighted, plain, time] = [weighted + v * d, plain + v, time + d];
       if (v > threshold) above += d;
       if (v < threshold) below += d;
       inside.push([v, d]);
     });
-    if (count === 0) return { min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 };
-    const mean = time > 0 ? weighted / time : plain / count;
+    if (inside.length === 0) return { min: null, max: null, mean: null, stdDev: null, timeAbove: null, timeBelow: null, samples: 0 };
+    if (count === 0) min = max = carried as number;
+    const mean = time > 0 ? weighted / time : plain / inside.length;
     // Two passes: the squared differences from the mean, weighted as the mean is.
     const squares = inside.reduce((sum, [v, d]) => sum + (v - mean) ** 2 * (time > 0 ? d : 1), 0);
-    return { min, max, mean, stdDev: Math.sqrt(squares / (time > 0 ? time : count)), timeAbove: above, timeBelow: below, samples: count };
+    return { min, max, mean, stdDev: Math.sqrt(squares / (time > 0 ? time : inside.length)), timeAbove: above, timeBelow: below, samples: count };
   }
 
   test('when irregular series with gaps are cut into random windows, then each window reports what visiting every sample did', () => {

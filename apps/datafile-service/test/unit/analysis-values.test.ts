@@ -99,9 +99,11 @@ describe('per-sector figures make the lap\'s', () => {
     const [first, second] = lap.channels[0].sectors;
     expect(first.timeAbove + second.timeAbove).toBeCloseTo(lap.channels[0].timeAbove, 9);
     expect((first.mean * lap.sectorTimes[0] + second.mean * lap.sectorTimes[1]) / lap.lapTime).toBeCloseTo(lap.channels[0].mean, 9);
-    // The second sector holds 100 from 10.05 to 10.1 s: its maximum is 100, 0.05 s of it above 50.
-    expect(second).toMatchObject({ max: 100, min: 0 });
+    // The second sector holds 100 from 10.05 to 10.1 s (the sample of 10.0 s): 0.05 s of it above 50, in its mean
+    // too; its minimum and maximum are its own samples' (all 0 from 10.1 s), as its read gives them.
+    expect(second).toMatchObject({ max: 0, min: 0 });
     expect(second.timeAbove).toBeCloseTo(0.05, 9);
+    expect(second.mean).toBeCloseTo((100 * 0.05) / (20 - 10.05), 9);
   });
 });
 
