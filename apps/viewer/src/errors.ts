@@ -36,7 +36,8 @@ export function failureMessage(info: ApiFailureInfo): string {
       if (info.problem?.errors?.['Expression'] || info.problem?.errors?.['Name']) return `The math channel was not saved${suffix}.`;
       // The reason is both the detail and the field's error: say it once.
       if (info.problem?.errors?.['distanceChannel']) return `The service refused the "Distance from" channel (400): ${info.problem.errors['distanceChannel'].join(', ')}.`;
-      return `The service refused the request as malformed${suffix}.`;
+      // A 400 is what was asked, not how: an unknown channel, a lap past the file's, a threshold naming no channel.
+      return `The service refused what was asked (400${why ? `: ${why}` : ''}).`;
     case 401:
       return 'The API key was not accepted (401): check the key, or ask an administrator for a new one.';
     case 403:
