@@ -1375,7 +1375,7 @@ class Viewer {
     // The vertical axis runs from 0 to a round tick above the tallest bar (the bars scaled on it): whole numbers of
     // samples, or their share.
     const axis = histogramAxis(answer, el<HTMLSelectElement>('histogram-y').value === 'percent');
-    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string, axis), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], axis.range, axisLabel(answer.channel), axis.label, axis.whole);
+    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string, axis), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], axis.range, axisLabel(answer.channel), axis.label, axis.whole, whole !== null);
     el('histogram-caption').textContent = histogramCaption(answer);
     this.status(`Histogram of ${answer.channel.name}.`);
   }
@@ -1539,7 +1539,7 @@ class Viewer {
  * Fills the marks on a cleared canvas, with the plotting area's frame and each axis's ticks (round values, whole
  * numbers on a count axis: `yCounts`) and label; the canvas says its tick labels for the tests.
  */
-function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false): void {
+function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false, xWhole = false): void {
   canvas.hidden = false;
   const g = canvas.getContext('2d') as CanvasRenderingContext2D;
   g.clearRect(0, 0, canvas.width, canvas.height);
@@ -1557,7 +1557,8 @@ function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [n
   g.font = '11px system-ui, sans-serif';
   // Where a value falls along an axis: the same scale as the marks'.
   const at = (v: number, [a, b]: [number, number], from: number, to: number) => from + ((v - a) / (b > a ? b - a : 1)) * (to - from);
-  const xTicks = axisTicks(xRange[0], xRange[1]);
+  // Bars of whole values (a gear's): a tick under every one while they are few (gears 1 to 6, not 0, 2, 4).
+  const xTicks = axisTicks(xRange[0], xRange[1], xWhole ? Math.min(12, Math.max(5, Math.round(xRange[1] - xRange[0]))) : 5, xWhole);
   const yTicks = axisTicks(yRange[0], yRange[1], 5, yCounts);
   g.textAlign = 'center';
   for (const t of xTicks) {

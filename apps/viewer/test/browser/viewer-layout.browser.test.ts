@@ -463,6 +463,9 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(caption).toMatch(/in \d+ bins of 1 from -?\d+\.5 to \d+\.5 \(0 below, 0 above\)\.$/);
     const ticks = ((await page.getAttribute('[data-testid=histogram-canvas]', 'data-x-ticks')) as string).split(' ');
     for (const t of ticks) expect(Number.isInteger(Number(t))).toBe(true);
+    // A tick under every gear's bar (a trial found 0, 2, 4 only: gears 1, 3 and 5 unlabelled).
+    const [low, high] = (/from (-?\d+\.5) to (\d+\.5)/.exec(caption) ?? []).slice(1).map(Number) as [number, number];
+    expect(ticks.map(Number)).toEqual(Array.from({ length: high - low }, (_, k) => low + 0.5 + k));
 
     await page.selectOption('[data-testid=scatter-x]', 'Ground Speed');
     await page.selectOption('[data-testid=scatter-y]', 'Engine RPM');
