@@ -4,19 +4,16 @@ import { EXCHANGES, SIMULATION_COMMANDS, type CallerContext, type SimulationResu
 import { testPool } from '@pitwall/db/testing';
 import { SIMULATION_WORKERS } from '../../src/definition';
 import { startCraftedSystem, type CraftedSystem } from '../support/crafted-system';
-import { buildProfile, connect, create, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { buildProfile, connect, create, enteredCar, newAccount, PARAMS, readSetup, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 
 /** A fresh account on the crafted system with `count` setups named `<prefix> n` (one event and car), not triggered yet. */
 async function accountWithSetups(s: SimulationStack, crafted: CraftedSystem, prefix: string, count: number): Promise<{ caller: CallerContext; profileId: string; setupIds: string[] }> {
   const caller = newAccount();
   await connect(s, caller, { baseUrl: crafted.url });
   const profileId = await buildProfile(s, caller, { BaseUrl: crafted.url });
-  const championship = await create(s, caller, 'Championships', {}, { Name: 'Endurance Cup' });
-  const event = await create(s, caller, 'Events', { championshipId: championship.Id }, { Name: 'Spa 6h' });
-  const car = await create(s, caller, 'Cars', {}, { Name: 'Car 7' });
-  await create(s, caller, 'EventCars', { eventId: event.Id, carId: car.Id }, {});
+  const parents = await enteredCar(s, caller, 'Car 7');
   const setupIds: string[] = [];
-  for (let i = 0; i < count; i++) setupIds.push((await create(s, caller, 'Setups', { eventId: event.Id, carId: car.Id }, { Name: `${prefix} ${i}` })).Id);
+  for (let i = 0; i < count; i++) setupIds.push((await create(s, caller, 'Setups', parents, { Name: `${prefix} ${i}` })).Id);
   return { caller, profileId, setupIds };
 }
 

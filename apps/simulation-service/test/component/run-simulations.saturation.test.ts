@@ -7,7 +7,7 @@ import { SIMULATION_JOBS_QUEUE, SIMULATION_WORKERS } from '../../src/definition'
 import { LOST_CONFIRM_MS } from '../../src/domain/lost-job-messages';
 import { JOB_ROUTING_PREFIX, type JobMessage } from '../../src/domain/request-simulations';
 import { startCraftedSystem, type CraftedSystem } from '../support/crafted-system';
-import { buildProfile, connect, create, newAccount, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
+import { buildProfile, connect, create, enteredCar, newAccount, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 
 const SHARE = SIMULATION_WORKERS / 2;
 const QUEUED = '{"status":"queued"}';
@@ -55,16 +55,13 @@ async function accountWithSetups(ctx: Ctx, prefix: string, count: number, studyF
   const caller = newAccount();
   await connect(s, caller, { baseUrl: crafted.url });
   const profileId = await buildProfile(s, caller, { BaseUrl: crafted.url });
-  const championship = await create(s, caller, 'Championships', {}, { Name: 'Endurance Cup' });
-  const event = await create(s, caller, 'Events', { championshipId: championship.Id }, { Name: 'Spa 6h' });
-  const car = await create(s, caller, 'Cars', {}, { Name: 'Car 7' });
-  await create(s, caller, 'EventCars', { eventId: event.Id, carId: car.Id }, {});
+  const parents = await enteredCar(s, caller, 'Car 7');
   const setupIds: string[] = [];
   const names = new Map<string, string>();
   for (let i = 0; i < count; i++) {
     const name = `${prefix} ${i}`;
     crafted.answers.set(name, { status: studyFor(name) });
-    const id = (await create(s, caller, 'Setups', { eventId: event.Id, carId: car.Id }, { Name: name })).Id;
+    const id = (await create(s, caller, 'Setups', parents, { Name: name })).Id;
     setupIds.push(id);
     names.set(id, name);
   }

@@ -95,13 +95,19 @@ export async function triggerOne(s: SimulationStack, setupParameters: Record<str
   return { caller, profileId, setupId };
 }
 
-/** A setup of a car entered in an event of the caller's account. */
-export async function buildSetup(s: SimulationStack, caller: CallerContext, parameters: Record<string, string> = {}): Promise<string> {
+/** A car entered in an event of a new championship of the caller's account: the parents a setup needs. */
+export async function enteredCar(s: SimulationStack, caller: CallerContext, carName = `Car ${randomUUID().slice(0, 4)}`): Promise<{ eventId: string; carId: string }> {
   const championship = await create(s, caller, 'Championships', {}, { Name: 'Endurance Cup' });
   const event = await create(s, caller, 'Events', { championshipId: championship.Id }, { Name: 'Spa 6h' });
-  const car = await create(s, caller, 'Cars', {}, { Name: `Car ${randomUUID().slice(0, 4)}` });
+  const car = await create(s, caller, 'Cars', {}, { Name: carName });
   await create(s, caller, 'EventCars', { eventId: event.Id, carId: car.Id }, {});
-  return (await create(s, caller, 'Setups', { eventId: event.Id, carId: car.Id }, { Name: `Setup ${randomUUID().slice(0, 6)}`, ...parameters })).Id;
+  return { eventId: event.Id, carId: car.Id };
+}
+
+/** A setup of a car entered in an event of the caller's account. */
+export async function buildSetup(s: SimulationStack, caller: CallerContext, parameters: Record<string, string> = {}): Promise<string> {
+  const parents = await enteredCar(s, caller);
+  return (await create(s, caller, 'Setups', parents, { Name: `Setup ${randomUUID().slice(0, 6)}`, ...parameters })).Id;
 }
 
 export async function readSetup(s: SimulationStack, caller: CallerContext, id: string): Promise<Record<string, unknown>> {
