@@ -8,7 +8,7 @@ import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulat
 import { verifyWebhook } from '@pitwall/testing';
 import { AMQP_URL, DistributedStack } from './support/distributed';
 import { closeBrokerConnections } from './support/broker-faults';
-import { buildSimulationFixture } from './support/simulations';
+import { buildSimulationFixture, waitFor } from './support/simulations';
 
 // The bundles are found from the repository root, not the working directory: `nx test e2e` runs jest in apps/e2e.
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -19,15 +19,6 @@ interface StatusEvent {
   sequence: number;
 }
 
-const waitFor = async <T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = 60_000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe('external simulations across processes (RabbitMQ)', () => {
   let stack: DistributedStack;

@@ -8,7 +8,7 @@ import type { Pool, PoolClient } from 'pg';
 import { testPool } from '@pitwall/db/testing';
 import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulation-standin';
 import { AMQP_URL, DistributedStack, type Member } from './support/distributed';
-import { buildSimulationFixture } from './support/simulations';
+import { buildSimulationFixture, waitFor } from './support/simulations';
 
 // The bundles are found from the repository root, not the working directory: `nx test e2e` runs jest in apps/e2e.
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -16,15 +16,6 @@ const SETUPS = 6;
 /** Delivery rows one statement writes or removes: several batches for the few setups of a test. */
 const BATCH_ROWS = 10;
 
-const waitFor = async <T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = 60_000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 /**
  * The simulation-service's work in two phases, each killed -9 between them: a Trigger's jobs committed waiting and

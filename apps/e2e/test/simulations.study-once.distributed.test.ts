@@ -3,19 +3,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulation-standin';
 import { DistributedStack } from './support/distributed';
+import { waitFor } from './support/simulations';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const JOBS = 6;
 
-const waitFor = async <T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = 60_000): Promise<T> => {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 describe('one external study per job (five-process stack)', () => {
   let stack: DistributedStack;

@@ -28,3 +28,14 @@ export async function buildSimulationFixture(client: PitwallClient, baseUrl: str
   }
   return { profileId: profile.returnValue!.Id, setupId: setupIds[0] as string, setupIds };
 }
+
+/** The first value `probe` gives (not undefined), asked every 50 ms; a timeout naming `what` after `ms`. */
+export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
