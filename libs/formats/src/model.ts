@@ -259,7 +259,7 @@ export class RunningLapTimeCrossings {
 
   /** `unit`: the channel's (s or ms: isRunningLapTimeUnit; any other gives no crossing). */
   constructor(
-    unit: string,
+    private readonly unit: string,
     private readonly enough: number,
     private readonly start = 0,
   ) {
@@ -293,9 +293,9 @@ export class RunningLapTimeCrossings {
     if (this.heldAtZero && value === 0) return void (this.previous = value);
     if (this.heldAtZero) {
       this.heldAtZero = false;
-      // Where a timer held at 0 first runs (as runningLapTimeStart reads it); one running from the first sample (logging
-      // started mid-lap) marks nothing.
-      if (index > 0 && Number.isFinite(value) && value > 0) this.accept(time - value * this.scale);
+      // Where a timer held at 0 first runs; one running from the first sample (logging started mid-lap) marks nothing.
+      const started = runningLapTimeStart(index, time, value, this.unit, this.start);
+      if (started) this.accept(started.crossing);
     } else if (Number.isFinite(this.previous) && Number.isFinite(value) && value >= 0 && value < this.previous) {
       this.pending = { crossing: time - value * this.scale, before: this.previous };
     }
