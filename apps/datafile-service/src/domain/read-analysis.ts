@@ -9,7 +9,7 @@ import { withinSampleBudget } from './read-budget';
 import { catalogueWith, decodesOf } from './math-lookup';
 import { slicesOf, type MathReads } from './read-math-channels';
 import { sectorStarts } from '@pitwall/analysis';
-import type { AnalysisTask, DatasetEcho } from '../workers/analysis';
+import { tooManyLapStatistics, type AnalysisTask, type DatasetEcho } from '../workers/analysis';
 import type { StoredSlice } from '../workers/shape-channels';
 
 /** The bounds of the analysis reads (environment variables of the datafile-service, docs/security.md). */
@@ -77,10 +77,9 @@ export async function readLapStats(ref: DatasetRef, dataset: OpenDataset, read: 
   // count is known here): refused before any work when that is more than one answer may hold. Split sectors are counted
   // once their channel is read (the pool task leaves their figures out past the bound, and says so).
   const sectorCount = read.perSector && read.sectorStartDistances ? sectorStarts(read.sectorStartDistances).length : 0;
-  const cells = file.laps.length * distinct.length * (1 + sectorCount);
-  if (cells > parts.limits.maxLapStatsCells) {
-    const shape = sectorCount > 0 ? `${file.laps.length} laps × ${distinct.length} channels × (1 + ${sectorCount} sectors)` : `${file.laps.length} laps × ${distinct.length} channels`;
-    const why = `${shape} are ${cells} lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is ${parts.limits.maxLapStatsCells}): ask fewer channels at once${sectorCount > 0 ? ', or without perSector' : ''}`;
+  const tooMany = tooManyLapStatistics(file.laps.length, distinct.length, sectorCount, parts.limits.maxLapStatsCells);
+  if (tooMany !== undefined) {
+    const why = `${tooMany}: ask fewer channels at once${sectorCount > 0 ? ', or without perSector' : ''}`;
     throw AppError.badRequest(`The lap statistics of ${ref.type} ${ref.id} dataset '${ref.group}' would be too many: ${why}`, { channels: [why] });
   }
   const sourceInfo = source ? (file.channels.find((c) => c.name === source.channel) as ChannelInfo) : undefined;

@@ -174,13 +174,22 @@ function sectorSpans(lapStart: number, lapEnd: number, times: readonly (number |
   });
 }
 
+/**
+ * The statistics of `laps` laps × `channels` channels (× (1 + `sectors`) with per-sector figures) when they are more
+ * than LAPSTATS_MAX_CELLS (`most`): what a refusal or a note says of them. Undefined when they fit.
+ */
+export function tooManyLapStatistics(laps: number, channels: number, sectors: number, most: number): string | undefined {
+  const cells = laps * channels * (1 + sectors);
+  if (cells <= most) return undefined;
+  const shape = sectors > 0 ? `${laps} laps × ${channels} channels × (1 + ${sectors} sectors)` : `${laps} laps × ${channels} channels`;
+  return `${shape} are ${cells} lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is ${most})`;
+}
+
 /** Why a perSector read has no per-sector figures, or null when it has them. */
 function sectorStatisticsNote(task: LapStatsTask, sectorCount: number): string | null {
   if (sectorCount === 0) return 'No sectors (see theoreticalBestNote): there are no per-sector statistics';
-  const cells = task.laps.length * task.channels.length * (1 + sectorCount);
-  const most = task.perSector?.maxCells ?? 0;
-  if (cells <= most) return null;
-  return `${task.laps.length} laps × ${task.channels.length} channels × (1 + ${sectorCount} sectors) are ${cells} lap statistics, more than one answer holds (LAPSTATS_MAX_CELLS is ${most}): the per-sector statistics are left out; ask fewer channels at once`;
+  const tooMany = tooManyLapStatistics(task.laps.length, task.channels.length, sectorCount, task.perSector?.maxCells ?? 0);
+  return tooMany === undefined ? null : `${tooMany}: the per-sector statistics are left out; ask fewer channels at once`;
 }
 
 function noTheoreticalBest(task: LapStatsTask, flyingLaps: number, sectorCount: number): string {
