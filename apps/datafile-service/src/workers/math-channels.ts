@@ -1,4 +1,4 @@
-import { convertInto, type EventSeries } from '@pitwall/channels';
+import { convertInto, toNanosecond, type EventSeries } from '@pitwall/channels';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
 import { compile, type EvaluationContext, type ExpressionInput, type SampleSource } from '@pitwall/expressions';
 import { interpolateLinear, lapDistances, lowerBound } from '@pitwall/laps';
@@ -158,7 +158,7 @@ export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays):
   });
   const context: EvaluationContext = {};
   if (compiled.some((c) => c.expression.needs.time)) context.time = time();
-  if (task.laps && compiled.some((c) => c.expression.needs.lapTime)) context.lapTime = lapRelative(time(), task.laps, (start) => start);
+  if (task.laps && compiled.some((c) => c.expression.needs.lapTime)) context.lapTime = lapTime(time(), task.laps);
   if (task.laps && task.distance && compiled.some((c) => c.expression.needs.lapDistance)) context.lapDistance = lapDistanceOf(time(), task.laps, task.distance);
   if (task.laps && compiled.some((c) => c.expression.needs.lapNumber)) context.lapNumber = lapNumbers(time(), task.laps);
   const values = new Map<string, Float64Array>();
@@ -555,13 +555,16 @@ export function lapNumbers(time: Float64Array, laps: readonly { start: number; e
   return out;
 }
 
-/** Seconds since the start of each time's lap, NaN outside every lap: one array of the times' length. */
-export function lapRelative(time: Float64Array, laps: readonly { start: number; end: number }[], origin: (start: number) => number): Float64Array {
+/**
+ * Seconds since the start of each time's lap, NaN outside every lap: one array of the times' length. Each to the
+ * nanosecond, as every time the service answers: 65.16 s into a lap is 65.16, not the difference's 65.16000000000001.
+ */
+export function lapTime(time: Float64Array, laps: readonly { start: number; end: number }[]): Float64Array {
   const lapAt = lapWalk(laps);
   const out = new Float64Array(time.length);
   for (let i = 0; i < time.length; i++) {
     const k = lapAt(time[i] as number);
-    out[i] = k < 0 ? NaN : (time[i] as number) - origin((laps[k] as { start: number }).start);
+    out[i] = k < 0 ? NaN : toNanosecond((time[i] as number) - (laps[k] as { start: number }).start);
   }
   return out;
 }

@@ -126,3 +126,15 @@ describe('evaluateMathChannel matches its reference', () => {
     expect(resampled).toBeGreaterThan(50);
   });
 });
+
+describe('lapTime()', () => {
+  test('when a 100 Hz file\'s lap starts at 12.37 s, then every lapTime() is its hundredths to the nanosecond (65.16, never the difference\'s 65.16000000000001), as the times the service answers are', () => {
+    const n = 10_000;
+    const samples = new Int16Array(n);
+    const task: MathChannelTask = { name: 'm', unit: 's', definitions: [{ name: 'm', expression: 'lapTime() + a * 0' }], inputs: [{ name: 'a', unit: '', frequency: 100, dimension: 1, startTime: 0, samples, conversion: CONVERSIONS[0] as LinearConversion }], span: { start: 0, end: 100 }, laps: [{ start: 0, end: 12.37, index: 0 }, { start: 12.37, end: 100, index: 1 }] };
+    const values = Array.from(evaluateMathChannel(task).samples);
+    expect(values[1237 + 6516]).toBe(65.16);
+    const noisy = values.filter((v) => String(v).replace(/^\d+\.?/, '').length > 2);
+    expect(noisy).toEqual([]);
+  });
+});

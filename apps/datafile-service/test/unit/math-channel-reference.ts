@@ -3,11 +3,11 @@
  * array with a whole array of times, resampled with interpolateLinear), kept as the reference the optimised
  * evaluateMathChannel must match sample for sample. Test-only.
  */
-import { applyConversion, IDENTITY } from '@pitwall/channels';
+import { applyConversion, IDENTITY, toNanosecond } from '@pitwall/channels';
 import { compile, type EvaluationContext } from '@pitwall/expressions';
 import { interpolateLinear, lapDistances } from '@pitwall/laps';
 // The lap helpers the block reading left as they were: the reference uses them as the task does.
-import { lapIndexOf, lapRelative, type MathChannelTask } from '../../src/workers/math-channels';
+import { lapIndexOf, type MathChannelTask } from '../../src/workers/math-channels';
 import type { StoredSlice } from '../../src/workers/shape-channels';
 
 /**
@@ -40,9 +40,10 @@ export function referenceMathChannel(task: MathChannelTask): StoredSlice {
   const inputs: Record<string, Float64Array> = {};
   for (const p of physical) inputs[p.slice.name] = p === fastest && task.rate === undefined ? p.values : interpolateLinear(p.times, p.values, time);
   const context: EvaluationContext = { time };
-  if (task.laps) context.lapTime = lapRelative(time, task.laps, (start) => start);
   if (task.laps) {
     const laps = task.laps;
+    // Seconds since the lap's line, to the nanosecond as every time the service answers.
+    context.lapTime = Float64Array.from(lapIndexOf(time, laps), (k, i) => (k < 0 ? NaN : toNanosecond((time[i] as number) - (laps[k] as { start: number }).start)));
     context.lapNumber = Float64Array.from(lapIndexOf(time, laps), (k) => (k < 0 ? NaN : (laps[k] as { index: number }).index));
   }
   if (task.laps && task.distance) {
