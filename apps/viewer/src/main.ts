@@ -939,9 +939,10 @@ class Viewer {
       range = { start: inFile.start, duration: inFile.duration };
     }
     let body: ChannelsBody;
-    if (this.view || this.scope.kind === 'window') {
-      // A sample period of the slowest channel past each end (within the file): the traces run to the window's edges
-      // (drawn clipped there), and the values line has a sample each side of a time near an edge, as in i2.
+    if (this.view || this.scope.kind !== 'file') {
+      // A sample period of the slowest channel past each end (within the file), for a lap as for a window: the traces
+      // run to the edges (drawn clipped there) rather than from a slow channel's first sample after the line, and the
+      // values line has a sample each side of a time near an edge, as in i2.
       const margin = names.reduce((most, name) => {
         const f = m.channels.find((c) => c.name === name)?.frequency ?? 0;
         return f > 0 ? Math.max(most, 1 / f) : most;
@@ -949,9 +950,7 @@ class Viewer {
       const from = Math.max(m.startTime, range.start - margin);
       const to = Math.min(m.startTime + m.fileTimeLength, range.start + range.duration + margin);
       body = { channels: names, mode: 2, startTime: from, duration: Math.max(0, to - from) };
-    }
-    else if (this.scope.kind === 'lap') body = { channels: names, mode: 1, lapIndex: this.scope.lapIndex };
-    else body = { channels: names, mode: 0 };
+    } else body = { channels: names, mode: 0 };
     this.status(`Reading ${names.length} channel(s)…`);
     const series = await this.requireApi().channels(dataset, body, pointsForWidth(this.panes.plotWidth()));
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).

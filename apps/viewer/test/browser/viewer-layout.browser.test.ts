@@ -402,6 +402,27 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+  test('when a lap is plotted whose line falls between a slow channel\'s samples, then its trace runs from the lap\'s first edge to its last and the values line reads it there', async () => {
+    const { page, pageErrors } = await openRun();
+    const reads = channelReads(page);
+    // Lap 3 (index 2) is [159.31, 222.99); Lap Distance's 1 Hz samples in it are at 160 s to 222 s.
+    await page.check('[data-testid="channel-Lap Distance"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    // The lap with a second (Lap Distance's period) past each end.
+    const read = reads[0] as { mode: number; startTime: number; duration: number };
+    expect(read.mode).toBe(2);
+    expect(read.startTime).toBeCloseTo(158.31, 6);
+    expect(read.startTime + read.duration).toBeCloseTo(223.99, 6);
+    const box = (await page.locator('[data-testid="pane-Lap Distance"] .u-over').boundingBox()) as { x: number; y: number; width: number; height: number };
+    for (const x of [box.x + 2, box.x + box.width - 2]) {
+      await page.mouse.move(x, box.y + box.height / 2);
+      await page.waitForFunction(() => /lap time [\d.:]+|t = [\d.]+ s/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+      const line = (await page.textContent('[data-testid=cursor-values]')) ?? '';
+      expect({ x, line: /no data/.test(line) }).toEqual({ x, line: false });
+    }
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
   test('when the keyboard and the wheel are used over the time plots, then arrows step the cursor, + and Ctrl+wheel zoom around it with one read, Escape and a double-click reset the zoom', async () => {
     const { page, pageErrors } = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
@@ -435,11 +456,12 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     expect(zoomed.startTime + zoomed.duration).toBeGreaterThan(at);
     // Escape: the lap again.
     await andDrawn(page, 'panes', () => page.keyboard.press('Escape'));
-    expect(reads[1]).toEqual({ channels: ['Ground Speed', 'Gear'], mode: 1, lapIndex: 2 });
+    const lapRead = { channels: ['Ground Speed', 'Gear'], mode: 2, startTime: expect.closeTo(159.31 - 0.1, 6) as number, duration: expect.closeTo(63.68 + 0.2, 6) as number };
+    expect(reads[1]).toEqual(lapRead);
     // A double-click on a pane after a zoom: the lap again.
     await andDrawn(page, 'panes', () => page.keyboard.press('+'));
     await andDrawn(page, 'panes', () => page.mouse.dblclick(box.x + box.width / 3, box.y + box.height / 2));
-    expect(reads.at(-1)).toEqual({ channels: ['Ground Speed', 'Gear'], mode: 1, lapIndex: 2 });
+    expect(reads.at(-1)).toEqual(lapRead);
     // Ctrl and the wheel turned towards the user: twice as far, one read.
     const before = reads.length;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

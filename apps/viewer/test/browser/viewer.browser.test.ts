@@ -127,7 +127,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
 
     const first = reads[0] as Request;
     expect(first.headers()['accept']).toBe('application/x-service-channels');
-    expect(first.postDataJSON()).toEqual({ channels: ['Ground Speed'], mode: 1, lapIndex: 2 });
+    // The lap, with a period of Ground Speed (10 Hz) past each end so its trace runs to the lap's edges.
+    expect(first.postDataJSON()).toEqual({ channels: ['Ground Speed'], mode: 2, startTime: expect.closeTo(159.21, 6), duration: expect.closeTo(63.88, 6) });
     const maxPoints = Number(new URL(first.url()).searchParams.get('maxPoints'));
     const plotWidth = await page.evaluate(() => (document.querySelector('[data-testid="pane-Ground Speed"] .u-over') as HTMLElement).clientWidth);
     expect(Math.abs(maxPoints - plotWidth)).toBeLessThanOrEqual(20);
