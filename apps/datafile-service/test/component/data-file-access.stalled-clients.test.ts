@@ -67,6 +67,19 @@ function slowRead(url: string, init: { method?: string; headers: Record<string, 
 
 const MiB = 1024 * 1024;
 
+/**
+ * A batch naming every channel of the long outing this many times: its JSON (some 118 MB) must be well over what the
+ * road holds when its client reads nothing, else the producer finishes into the buffers and no stall is there to see.
+ * The road holds the worker's window (4 MiB) and the sockets' buffers, which Linux grows with the traffic up to
+ * tcp_rmem's and tcp_wmem's maxima (here 32 MiB and 4 MiB a socket, two sockets each side over the claim port): 16.7 MB
+ * of a 59 MB answer measured idle over the claim port; with the answer named three times, one CI run under load saw a
+ * stalled client get the whole of it (the likely cause: the buffers held it all, so nothing stalled).
+ */
+const TIMES_NAMED = 6;
+const namedTimes = (names: string[]) => Array.from({ length: TIMES_NAMED }, () => names).flat();
+/** READ_SAMPLE_BUDGET for that batch (the default, 16 million samples, is less than it needs). */
+const LARGE_BUDGET = String(64_000_000);
+
 /** Runs `run` counting the pool's worker threads ended meanwhile (a thread freed is not one ended and replaced). */
 async function threadsEnded(pool: { on(event: 'workerDestroy', f: () => void): unknown; off(event: 'workerDestroy', f: () => void): unknown }, run: () => Promise<void>): Promise<number> {
   let ended = 0;
@@ -90,12 +103,12 @@ describe.each([
   ['redeemed in-process', { CLAIM_IN_PROCESS: 'true' }],
   ['redeemed over the claim port', { CLAIM_IN_PROCESS: 'false', CLAIM_SECRET: 'stalled-clients-shared-secret' }],
 ])('a client that stops reading a large streamed answer (%s)', (_road, roadEnv) => {
-  const started = useDatafileStack('datafile-stalls-', { URL_SIGNING_SECRET: 'stalled-clients-test-secret', DATAFILE_RESULT_CACHE_BYTES: '0', ...roadEnv }, { maxThreads: 1, outsider: true, datafileEnv: { DATAFILE_STREAM_STALL_MS: '300', DATAFILE_STREAM_MAX_STALL_MS: '3000' } });
-  // The whole JSON of an outing of 60 flying laps, every channel named three times: some 59 MB, many times what the
-  // sockets, the claim road and the worker's window (4 MiB) hold, so the producer waits for its reader to the end.
+  const started = useDatafileStack('datafile-stalls-', { URL_SIGNING_SECRET: 'stalled-clients-test-secret', DATAFILE_RESULT_CACHE_BYTES: '0', ...roadEnv }, { maxThreads: 1, outsider: true, datafileEnv: { DATAFILE_STREAM_STALL_MS: '300', DATAFILE_STREAM_MAX_STALL_MS: '3000', READ_SAMPLE_BUDGET: LARGE_BUDGET } });
+  // The whole JSON of an outing of 60 flying laps, every channel named TIMES_NAMED times: the producer waits for its
+  // reader to the end.
   const long = createDemoLdFile({ fullChannelSet: true, flyingLaps: 60 });
   const names = openDataFile(long).channels.map((c) => c.name);
-  const big = JSON.stringify({ channels: [...names, ...names, ...names], mode: 0 });
+  const big = JSON.stringify({ channels: namedTimes(names), mode: 0 });
   let dataset: string;
   let othersDataset: string;
   /** The answer read at once by a client that keeps up. */
@@ -107,7 +120,7 @@ describe.each([
     dataset = `${started.base}/RunSheets/${await started.attached.entityWithFile('DataFile', 'long-outing.ld', long)}/DataFileAccess/DataFile`;
     othersDataset = `${started.base}/RunSheets/${await started.outsider.entityWithFile('DataFile', 'Sample1.ld', fixture('Sample1.ld'))}/DataFileAccess/DataFile`;
     whole = Buffer.from(await (await fetch(`${dataset}/channels`, bigRead())).arrayBuffer());
-    expect(whole.byteLength).toBeGreaterThan(50 * MiB);
+    expect(whole.byteLength).toBeGreaterThan(100 * MiB);
   }, 90_000);
   /** The other user's reads: each needs the pool (a channel read shaped to a fresh maxPoints, lap statistics). */
   const othersReads = (n: number) =>
@@ -138,7 +151,7 @@ describe.each([
 
   test('when a client reads slowly, pausing longer than DATAFILE_STREAM_STALL_MS, and no other work waits, then its answer streams to the end, byte for byte', async () => {
     // Two pauses of three times the stall bound (below the longer bound), the producer held back at each.
-    const slow = await slowRead(`${dataset}/channels`, bigRead(), { everyBytes: 20 * MiB, pauseMs: 900 });
+    const slow = await slowRead(`${dataset}/channels`, bigRead(), { everyBytes: 45 * MiB, pauseMs: 900 });
     expect(slow.status).toBe(200);
     expect(slow.whole).toBe(true);
     expect(slow.bytes.equals(whole)).toBe(true);
@@ -168,7 +181,7 @@ describe.each([
   ['redeemed in-process', { CLAIM_IN_PROCESS: 'true' }],
   ['redeemed over the claim port', { CLAIM_IN_PROCESS: 'false', CLAIM_SECRET: 'stalled-clients-shared-secret' }],
 ])('a client that accepts no byte of its answer at the gateway (%s)', (_road, roadEnv) => {
-  const started = useDatafileStack('datafile-stalls-gateway-', { URL_SIGNING_SECRET: 'stalled-clients-test-secret', DATAFILE_RESULT_CACHE_BYTES: '0', RESPONSE_IDLE_TIMEOUT_MS: '1000', ...roadEnv }, { maxThreads: 1 });
+  const started = useDatafileStack('datafile-stalls-gateway-', { URL_SIGNING_SECRET: 'stalled-clients-test-secret', DATAFILE_RESULT_CACHE_BYTES: '0', RESPONSE_IDLE_TIMEOUT_MS: '1000', ...roadEnv }, { maxThreads: 1, datafileEnv: { READ_SAMPLE_BUDGET: LARGE_BUDGET } });
   const long = createDemoLdFile({ fullChannelSet: true, flyingLaps: 60 });
   const names = openDataFile(long).channels.map((c) => c.name);
   let dataset: string;
@@ -180,7 +193,7 @@ describe.each([
   test('when RESPONSE_IDLE_TIMEOUT_MS passes, then the gateway ends the transfer aborted and the pool thread is freed without being ended: the next read is answered', async () => {
     const { pool, streams } = started.datafile.parts;
     const ended = await threadsEnded(pool, async () => {
-      const stalled = await stalledRead(`${dataset}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ channels: [...names, ...names, ...names], mode: 0 }) });
+      const stalled = await stalledRead(`${dataset}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ channels: namedTimes(names), mode: 0 }) });
       expect(stalled.status).toBe(200);
       expect(streams.running).toBe(1);
       while (streams.running > 0) await new Promise((resolve) => setTimeout(resolve, 50));
