@@ -463,6 +463,8 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     const { page, pageErrors } = await openSignedIn(browser, stack);
     await pickRun(page, 'Consistency Cup', 'Laps run');
     await pickDataset(page, 'Laps run / DataFile (laps.csv)');
+    // The expression's tooltip says how lapNumber() counts against this page's lap numbers.
+    expect(await page.getAttribute('[data-testid=math-expression]', 'title')).toContain("lapNumber() counts as the API's lapIndex: lap 1 on this page is 0");
     await page.fill('[data-testid=math-name]', 'Throttle x2');
     await page.fill('[data-testid=math-expression]', '"Throttle Pos" * 2');
     await page.click('[data-testid=math-save]');
