@@ -117,7 +117,9 @@ export function permit(op: Operation): RequestHandler {
     case 'write':
       return requireMember(scope, true);
     case 'admin': {
-      const member = requireMember(scope, true);
+      // A member first (a non-member is refused as on any read), then an admin whatever the method: a reader asking an
+      // admin-only read is told it needs admin, not that it may not write.
+      const member = requireMember(scope);
       return (req, res, next) =>
         member(req, res, () => {
           if (req.caller.role !== 'admin') throw AppError.forbidden(`Your role in this account is ${req.caller.role}: this needs admin`);
