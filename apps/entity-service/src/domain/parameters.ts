@@ -58,9 +58,10 @@ export function convertValue(def: ParameterDef, raw: string | null): { value: Pa
         ? { error: `${def.name} is a Text; it ${UNSTORABLE_TEXT}` }
         : { value: raw };
     case 'Double': {
-      // Decimal notation only: Number() would also take 0x10, 0b1 and Infinity.
-      const v = DECIMAL.test(raw.trim()) ? Number(raw) : NaN;
-      return Number.isFinite(v) ? { value: v } : { error: `${def.name} is a Double; '${raw}' is not a number` };
+      // Decimal notation only: Number() would also take 0x10, 0b1 and Infinity. One too large for a double says so.
+      if (!DECIMAL.test(raw.trim())) return { error: `${def.name} is a Double; '${raw}' is not a number` };
+      const v = Number(raw);
+      return Number.isFinite(v) ? { value: v } : { error: `${def.name} is a Double; '${raw}' is beyond a Double's range (±1.797e308)` };
     }
     case 'Integer': {
       if (!/^[+-]?\d+$/.test(raw.trim())) return { error: `${def.name} is an Integer; '${raw}' is not a whole number` };

@@ -49,6 +49,13 @@ describe('convertValue', () => {
     expect(convertValue({ name: 'P', type }, raw)).toEqual({ error: expect.stringContaining(`P is a`) });
   });
 
+  test('when a Double is decimal notation past a double\'s range, then the error says so; one nearer 0 than the least double is 0; .NET\'s exponent form converts', () => {
+    expect(convertValue({ name: 'P', type: 'Double' }, '1e400')).toEqual({ error: "P is a Double; '1e400' is beyond a Double's range (±1.797e308)" });
+    expect(convertValue({ name: 'P', type: 'Double' }, 'Infinity')).toEqual({ error: "P is a Double; 'Infinity' is not a number" });
+    expect(convertValue({ name: 'P', type: 'Double' }, '0.1e-400')).toEqual({ value: 0 });
+    expect(convertValue({ name: 'P', type: 'Double' }, '1E+20')).toEqual({ value: 1e20 });
+  });
+
   test('when an Integer is whole but past what a double holds exactly, then the error says it is out of range', () => {
     expect(convertValue({ name: 'P', type: 'Integer' }, '9007199254740993')).toEqual({ error: "P is an Integer; '9007199254740993' is outside -9007199254740991 to 9007199254740991" });
     expect(convertValue({ name: 'P', type: 'Integer' }, '9007199254740991')).toEqual({ value: 9007199254740991 });
