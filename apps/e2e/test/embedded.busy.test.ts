@@ -41,7 +41,7 @@ describe('npm start while one long transaction holds the embedded database', () 
     expect(created.status).toBe(201);
     const { Id: id } = (await created.json()) as { Id: string };
 
-    const holder = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${databasePort}/postgres` });
+    const holder = new pg.Client({ connectionString: embedded.databaseUrl });
     holder.on('error', () => undefined);
     await holder.connect();
     try {

@@ -47,7 +47,7 @@ export async function main(): Promise<void> {
     const pg = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), port: config.EMBEDDED_DB_PORT, sessionWaitTimeoutMs: config.EMBEDDED_DB_WAIT_MS, sharedBuffers: config.EMBEDDED_DB_SHARED_BUFFERS });
     databaseUrl = pg.url;
     embeddedPg = pg;
-    logger.info({ url: pg.url }, 'embedded PostgreSQL (PGlite) serving');
+    logger.info({ port: pg.port }, 'embedded PostgreSQL (PGlite) serving');
   }
   const shared: { bus?: Bus; cache?: Cache } = {};
   if (!config.AMQP_URL) shared.bus = new InProcessBus({ prefix: config.BUS_PREFIX, logger, requestTimeoutMs: config.BUS_TIMEOUT_MS });

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -38,6 +39,44 @@ describe('startEmbeddedPostgres', () => {
   test('when a pg Pool queries it, then parameterised queries round-trip', async () => {
     const { rows } = await pool().query('SELECT $1::int + 1 AS n, $2::text AS s', [41, 'pitwall']);
     expect(rows[0]).toEqual({ n: 42, s: 'pitwall' });
+  });
+
+  test('when a client connects without the password, or with another, then it is refused (28P01) before its startup reaches the database; with the URL\'s it connects', async () => {
+    const withPassword = (password: string | undefined) => {
+      const u = new URL(url());
+      u.password = password ?? '';
+      return u.toString();
+    };
+    for (const password of [undefined, 'not-the-password', `${new URL(url()).password}x`]) {
+      const client = new pg.Client({ connectionString: withPassword(password), password: password ?? '' });
+      client.on('error', () => undefined);
+      await expect(client.connect()).rejects.toMatchObject({ code: '28P01', message: 'password authentication failed for user "postgres"' });
+      await client.end().catch(() => undefined);
+    }
+    const client = new pg.Client({ connectionString: url() });
+    await client.connect();
+    expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await client.end();
+  });
+
+  test('when a client announces a startup packet of 2 GB, then the connection is closed at once, nothing buffered, and the server still serves', async () => {
+    const { port } = new URL(url());
+    const answer = await new Promise<Buffer>((resolve, reject) => {
+      const socket = createConnection({ host: '127.0.0.1', port: Number(port) }, () => {
+        const header = Buffer.alloc(8);
+        header.writeInt32BE(0x7fffffff, 0);
+        header.writeInt32BE(196608, 4);
+        socket.write(header);
+      });
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks)));
+    });
+    // An ErrorResponse ('E') naming the protocol violation, then the close.
+    expect(answer.subarray(0, 1).toString()).toBe('E');
+    expect(answer.toString('latin1')).toContain('08P01');
+    expect((await pool().query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
   });
 
   test('when two pools run interleaved transactions and one rolls back, then neither sees the other and only the commit persists', async () => {

@@ -10,6 +10,8 @@ export interface Embedded {
   baseUrl: string;
   accountId: string;
   apiKey: string;
+  /** The embedded database's URL the banner prints (its password is new on every start); undefined with DATABASE_URL. */
+  databaseUrl: string | undefined;
   output: () => string;
   /** SIGTERM, resolving with the exit code. */
   stop(): Promise<number | null>;
@@ -56,6 +58,7 @@ export async function startEmbedded(dataDir: string, port: number, overrides: No
     baseUrl: `http://127.0.0.1:${port}`,
     accountId: pick('AccountId'),
     apiKey: pick('ApiKey'),
+    databaseUrl: /^Embedded PostgreSQL \(PGlite\): (\S+)$/m.exec(output)?.[1],
     output: () => output,
     stop: () =>
       new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +26,10 @@ export interface EmbeddedPostgresOptions {
 }
 
 export interface EmbeddedPostgres {
-  /** Connection string for pg, e.g. postgres://postgres@127.0.0.1:54321/postgres */
+  /**
+   * Connection string for pg, e.g. postgres://postgres:<password>@127.0.0.1:54321/postgres: the password is new on
+   * every start (the server asks every connection for it), so only a process told the URL connects.
+   */
   url: string;
   port: number;
   /** Closes client connections, the server, then PGlite (flushing to disk). Safe to call twice. */
@@ -48,7 +52,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     logger.info({ dataDir }, 'embedded postgres data directory initialised');
   }
   const db = await PGlite.create(dataDir, pgliteOptions);
-  const server = new SerialisingPgliteServer({ db, host, port: options.port ?? 0, logger, idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 30_000, sessionWaitTimeoutMs: options.sessionWaitTimeoutMs });
+  const password = randomBytes(24).toString('hex');
+  const server = new SerialisingPgliteServer({ db, host, port: options.port ?? 0, logger, idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 30_000, sessionWaitTimeoutMs: options.sessionWaitTimeoutMs, password });
   let port: number;
   try {
     port = await server.start();
@@ -59,7 +64,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   logger.info({ dataDir, port }, 'embedded postgres listening');
   let stopping: Promise<void> | undefined;
   return {
-    url: `postgres://postgres@${host}:${port}/postgres`,
+    url: `postgres://postgres:${password}@${host}:${port}/postgres`,
     port,
     stop: () =>
       (stopping ??= (async () => {

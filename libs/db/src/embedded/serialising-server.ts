@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
@@ -11,6 +12,16 @@ const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
 const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
 /** SQLSTATE cannot_connect_now: the client maps it to "busy, retry later" (a 503 with Retry-After). */
 const BUSY_SQLSTATE = '57P03';
+/** SQLSTATE invalid_password, and protocol_violation. */
+const BAD_PASSWORD_SQLSTATE = '28P01';
+const PROTOCOL_VIOLATION_SQLSTATE = '08P01';
+/** AuthenticationCleartextPassword: the client answers with a PasswordMessage ('p'). */
+const ASK_PASSWORD = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
+/**
+ * The longest message taken before a connection has authenticated (a startup packet's user, database and options; a
+ * password): a connection that announces more is closed, never buffered (PostgreSQL's own bound is 10,000 bytes).
+ */
+const MAX_UNAUTHENTICATED_MESSAGE = 10_000;
 
 /** Hands the single PGlite session to one connection at a time, first come first served. */
 class SessionLock {
@@ -66,6 +77,12 @@ export interface SerialisingServerOptions {
    * wait as long as it takes.
    */
   sessionWaitTimeoutMs?: number;
+  /**
+   * The password every connection must give (cleartext authentication, on the loopback interface) before its startup
+   * reaches PGlite; a wrong one is refused with SQLSTATE 28P01 and the connection closed. Without one, any local
+   * process could read and change every account through the port.
+   */
+  password?: string;
 }
 
 /**
@@ -132,6 +149,9 @@ class Connection {
   private readonly statements = new Set<string>();
   private buffer: Buffer = Buffer.alloc(0);
   private started = false;
+  /** The startup packet held while its password is asked for (`options.password`); then the connection is authenticated. */
+  private heldStartup: Buffer | undefined;
+  private authenticated: boolean;
   private unit: Buffer[] = [];
   private holdsLock = false;
   /** The last unit ended with Flush: an extended-protocol exchange is still open in the session. */
@@ -146,6 +166,7 @@ class Connection {
     private readonly lock: SessionLock,
     private readonly onClosed: () => void,
   ) {
+    this.authenticated = options.password === undefined;
     socket.setNoDelay(true);
     socket.on('data', (data) => this.receive(data));
     socket.on('error', () => void this.close());
@@ -170,6 +191,11 @@ class Connection {
     const headerLength = this.started ? 5 : 4;
     if (this.buffer.length < headerLength) return undefined;
     const length = this.started ? 1 + this.buffer.readInt32BE(1) : this.buffer.readInt32BE(0);
+    if (!this.authenticated && (length > MAX_UNAUTHENTICATED_MESSAGE || length < headerLength)) {
+      this.buffer = Buffer.alloc(0);
+      this.refuse(PROTOCOL_VIOLATION_SQLSTATE, `a message of ${length} bytes before authentication`);
+      return undefined;
+    }
     if (this.buffer.length < length) return undefined;
     const message = this.buffer.subarray(0, length);
     this.buffer = this.buffer.subarray(length);
@@ -183,6 +209,7 @@ class Connection {
 
   private async handle(message: Buffer): Promise<void> {
     if (this.closing) return;
+    if (this.heldStartup) return this.authenticate(message);
     if (message[0] !== 0 || message.length < 8) {
       // A typed message after startup.
       const type = String.fromCharCode(message[0]);
@@ -206,8 +233,33 @@ class Connection {
       this.socket.end();
       return;
     }
+    if (!this.authenticated) {
+      // The startup waits for the password; PGlite then answers it (AuthenticationOk, the parameters, ready).
+      this.heldStartup = message;
+      this.socket.write(ASK_PASSWORD);
+      return;
+    }
     this.unit.push(message);
     await this.runUnit(false);
+  }
+
+  /** The answer to the password asked for: the right one lets the held startup through, anything else closes. */
+  private async authenticate(message: Buffer): Promise<void> {
+    const startup = this.heldStartup as Buffer;
+    this.heldStartup = undefined;
+    if (message[0] !== 0x70) return this.refuse(PROTOCOL_VIOLATION_SQLSTATE, 'expected a password message');
+    const end = message.indexOf(0, 5);
+    const given = message.subarray(5, end < 0 ? message.length : end);
+    if (!samePassword(given, this.options.password as string)) return this.refuse(BAD_PASSWORD_SQLSTATE, 'password authentication failed for user "postgres"');
+    this.authenticated = true;
+    this.unit.push(startup);
+    await this.runUnit(false);
+  }
+
+  /** A fatal error before authentication (nothing reached PGlite), then the connection closed. */
+  private refuse(sqlState: string, message: string): void {
+    if (this.socket.writable) this.socket.write(errorResponse('FATAL', message, sqlState));
+    void this.close();
   }
 
   /** The message with the statement name it carries (if named) replaced by this connection's own name for it. */
@@ -336,9 +388,15 @@ function commandComplete(tag: string): Buffer {
   return typedMessage(0x43, Buffer.from(`${tag}\0`, 'utf8'));
 }
 
-function errorResponse(severity: 'ERROR' | 'FATAL', message: string): Buffer {
+function errorResponse(severity: 'ERROR' | 'FATAL', message: string, sqlState = BUSY_SQLSTATE): Buffer {
   const field = (code: string, value: string) => Buffer.from(`${code}${value}\0`, 'utf8');
-  return typedMessage(0x45, Buffer.concat([field('S', severity), field('V', severity), field('C', BUSY_SQLSTATE), field('M', message), Buffer.from([0])]));
+  return typedMessage(0x45, Buffer.concat([field('S', severity), field('V', severity), field('C', sqlState), field('M', message), Buffer.from([0])]));
+}
+
+/** Whether the password given is the one expected, in a time that does not depend on where they differ. */
+function samePassword(given: Buffer, expected: string): boolean {
+  const digest = (b: Buffer | string) => createHash('sha256').update(b).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 function typedMessage(type: number, body: Buffer): Buffer {
