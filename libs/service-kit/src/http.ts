@@ -14,6 +14,8 @@ declare module 'express-serve-static-core' {
     log: Logger;
     /** The problem's `instance` when the URL must not be echoed whole (a signed URL's signature); else the URL. */
     problemInstance?: string;
+    /** Who made the request, once known (the gateway's authentication sets the user, key and account): on its access line. */
+    logFields?: Record<string, string>;
   }
 }
 
@@ -32,9 +34,11 @@ export function requestContext(logger: Logger): RequestHandler {
     req.log = logger.child({ requestId: req.requestId });
     res.setHeader('X-Request-Id', req.requestId);
     const started = process.hrtime.bigint();
-    // One access line per request, written when the answer has gone out.
+    // One access line per request, written when the answer has gone out: with the peer's address (the TCP peer: a
+    // proxy's when one is in front) and who asked, once authenticated, so a noisy caller or a run of 401s is traced.
+    const client = req.socket.remoteAddress;
     res.once('finish', () => {
-      req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(client ? { client } : {}), ...req.logFields }, 'request');
     });
     next();
   };

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { OPERATIONS, SERVICES, type Operation } from '@pitwall/contracts';
-import { authHeaders, send, startGateway, type Harness } from '../support/gateway-harness';
+import { authHeaders, send, startGateway, USER_ID, type Harness } from '../support/gateway-harness';
 
 describe('gateway hardening', () => {
   let gw: Harness;
@@ -54,6 +54,23 @@ describe('gateway hardening', () => {
       expect(res.status).toBe(status);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['cache-control']).toBe('no-store');
+    });
+  });
+
+  describe('the access log', () => {
+    const accessLine = (requestId: string) => gw.logLines().find((l) => l['msg'] === 'request' && l['requestId'] === requestId);
+    test('when a request is answered, then its access line names the peer\'s address and who asked: the user, the key and the account', async () => {
+      const requestId = randomUUID();
+      expect((await send(gw.baseUrl, 'GET', '/Championships', { headers: { ...authHeaders, 'X-Request-Id': requestId } })).status).toBe(200);
+      expect(accessLine(requestId)).toMatchObject({ status: 200, client: '127.0.0.1', userId: USER_ID, keyId: expect.any(String), accountId: authHeaders.AccountId });
+    });
+
+    test('when a request with an unknown key is refused, then its access line names the peer\'s address and no user', async () => {
+      const requestId = randomUUID();
+      expect((await send(gw.baseUrl, 'GET', '/Championships', { headers: { ApiKey: 'not-a-key', AccountId: authHeaders.AccountId, 'X-Request-Id': requestId } })).status).toBe(401);
+      const line = accessLine(requestId);
+      expect(line).toMatchObject({ status: 401, client: '127.0.0.1' });
+      expect(line).not.toHaveProperty('userId');
     });
   });
 

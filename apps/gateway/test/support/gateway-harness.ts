@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { InProcessBus, EncodedJson, type BusRequest } from '@pitwall/bus';
 import { SERVICES, type Operation } from '@pitwall/contracts';
 import { createLogger, listen, MAX_HEADER_BYTES, type HttpEntryPoint } from '@pitwall/service-kit';
@@ -9,7 +10,7 @@ import type { GatewayHandler } from '../../src/entry-points/http/operation-route
 
 export const API_KEY = 'pw_test_key';
 export const ACCOUNT_ID = randomUUID();
-const USER_ID = randomUUID();
+export const USER_ID = randomUUID();
 
 /** The auth store as the gateway sees it: one key, admin of one account. */
 export const fakeAuth: Authenticator = {
@@ -26,12 +27,15 @@ export interface Harness {
   baseUrl: string;
   /** Every command the services behind the gateway received. */
   received: BusRequest[];
+  /** The gateway's log lines so far (info and above), parsed. */
+  logLines(): Record<string, unknown>[];
   stop(): Promise<void>;
 }
 
 /** The gateway in-process on port 0 over an in-process bus whose services record each command and answer `{}`. */
 export async function startGateway(operations?: readonly Operation[], handlers?: Record<string, GatewayHandler>): Promise<Harness> {
-  const logger = createLogger('gateway-test', 'silent');
+  const lines: string[] = [];
+  const logger = createLogger('gateway-test', 'info', 'json', new Writable({ write: (chunk: Buffer, _encoding, done) => void (lines.push(chunk.toString('utf8')), done()) }));
   const bus = new InProcessBus({ logger });
   const received: BusRequest[] = [];
   for (const service of Object.values(SERVICES))
@@ -43,6 +47,7 @@ export async function startGateway(operations?: readonly Operation[], handlers?:
   return {
     baseUrl: http.address,
     received,
+    logLines: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
     stop: async () => {
       await http.stop();
       await bus.close();

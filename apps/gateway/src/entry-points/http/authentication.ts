@@ -25,10 +25,12 @@ export function authenticate(auth: Authenticator, options: { accountOptional?: b
       const found = await auth.callerFor(apiKey.trim(), accountId);
       if (!found) throw AppError.unauthorized(INVALID_KEY);
       req.caller = { ...found.principal, accountId, role: found.role };
+      req.logFields = { userId: found.principal.userId, keyId: found.principal.keyId, accountId };
       return next();
     }
     const identity = await auth.authenticate(apiKey.trim());
     if (!identity) throw AppError.unauthorized(INVALID_KEY);
+    req.logFields = { userId: identity.userId, keyId: identity.keyId };
     if (!accountHeader) {
       if (options.accountOptional) {
         req.caller = { ...identity, role: null };
