@@ -3,12 +3,13 @@
 // speed-up and concurrency, then verified against what the store holds, exactly. Used by the CLI (main.ts) and the
 // timing bench (tools/bench/timing.bench.ts).
 
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { seededRandom as random } from '@pitwall/random';
 
 /** Sends one request to the gateway (the caller's key and account in its headers); the status and the parsed body. */
-export type Send = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+export type Send = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>;
 
 /**
  * A `Send` over node's own http (https for an https base URL) with kept-alive sockets, `headers` on every request.
@@ -20,11 +21,11 @@ export function httpSend(baseUrl: string, headers: Record<string, string>, maxSo
   const transport = base.protocol === 'https:' ? https : http;
   const agent = new transport.Agent({ keepAlive: true, maxSockets });
   const prefix = base.pathname.replace(/\/$/, '');
-  return (method, path, body) =>
+  return (method, path, body, extra) =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const req = transport.request(
-        { protocol: base.protocol, hostname: base.hostname, port: base.port, path: `${prefix}${path}`, method, agent, headers: { ...headers, ...(payload ? { 'Content-Length': String(payload.length) } : {}) } },
+        { protocol: base.protocol, hostname: base.hostname, port: base.port, path: `${prefix}${path}`, method, agent, headers: { ...headers, ...extra, ...(payload ? { 'Content-Length': String(payload.length) } : {}) } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -136,12 +137,21 @@ export function generateFeed(options: FeedOptions): { updates: FeedUpdate[]; exp
   return { updates, expected };
 }
 
+/** How often a setup request is asked again after a 5xx or no answer (about a minute in all). */
+const SETUP_RETRIES = 30;
+
 /** Creates what a feed runs in: a track configuration with 3 sectors and 2 speed traps, a session, cars, drivers. */
 export async function createSession(send: Send, accountId: string, cars: number): Promise<SessionSetup> {
+  // Each create keeps its Idempotency-Key through its retries: a service busy or lost (a 503, a 504 outcome-unknown, no
+  // answer) is asked again, and a create that had committed answers as it did, never twice.
   const create = async (plural: string, query: string, parameters: Record<string, string> = {}): Promise<string> => {
-    const r = await send('POST', `/${plural}${query}`, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) });
-    if (r.status !== 201) throw new Error(`POST /${plural} answered ${r.status}: ${JSON.stringify(r.body)}`);
-    return r.body.Id as string;
+    const key = randomUUID();
+    for (let attempt = 0; ; attempt++) {
+      const r = await send('POST', `/${plural}${query}`, { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) }, { 'Idempotency-Key': key }).catch(() => ({ status: 0, body: null }));
+      if (r.status === 201) return r.body.Id as string;
+      if ((r.status !== 0 && r.status < 500) || attempt >= SETUP_RETRIES) throw new Error(`POST /${plural} answered ${r.status}: ${JSON.stringify(r.body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200 * Math.min(attempt + 1, 10)));
+    }
   };
   const track = await create('Tracks', '', { Name: 'Replay Ring' });
   const configuration = await create('TrackConfigurations', `?trackId=${track}`, { Name: 'GP' });
