@@ -136,6 +136,11 @@ export const datafileService = defineService({
     };
   },
   health: ({ blobs }) => ({ blobStore: blobStoreReadiness(blobs) }),
+  metrics: ({ streams, cache, results }, metrics) => {
+    metrics.gauge('pitwall_datafile_streams_running', 'Large answers streaming from a pool task now (each holds a pool thread)', () => streams.running);
+    metrics.gauge('pitwall_datafile_channel_cache_bytes', 'Bytes of decoded channels cached (DATAFILE_CHANNEL_CACHE_BYTES)', () => cache.bytes);
+    metrics.gauge('pitwall_datafile_result_cache_bytes', 'Bytes of encoded read answers cached (DATAFILE_RESULT_CACHE_BYTES)', () => results.heldBytes);
+  },
   bus: { service: SERVICES.datafile, commands: ({ reads, desk }) => datafileCommands(reads, desk) },
   // Every instance drops its own caches of an entity whose attached files changed or which was deleted.
   subscriptions: [

@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
 import type { Bus, ClaimRedeemer, ServicePresence } from '@pitwall/bus';
 import { OPERATIONS, REQUEST_LIMITS, SERVICES, type Operation } from '@pitwall/contracts';
-import { AppError, healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger } from '@pitwall/service-kit';
+import { AppError, healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger, type Metrics } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
 import type { HeldAnswers } from './domain/held-answers';
 import type { ReadLimiter } from './domain/read-limiter';
@@ -18,6 +18,8 @@ export interface GatewayDeps {
   bus: Bus;
   auth: Authenticator;
   logger: Logger;
+  /** The gateway's Prometheus metrics: each answer's time goes into their HTTP histogram (served on the internal port). */
+  metrics?: Metrics;
   /** Extra readiness checks (database, cache) beside the bus and the services behind it. */
   checks?: HealthChecks;
   /** JSON body limit, e.g. '1mb'. */
@@ -70,7 +72,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   // Node's query string parser keeps the first 1,000 pairs and drops the rest without a word: every pair is kept, up
   // to MAX_QUERY_PARAMETERS, and a query of more is refused (tooManyQueryParameters) rather than read in part.
   app.set('query parser', (text: string) => querystring.parse(text, '&', '=', { maxKeys: MAX_QUERY_PARAMETERS }));
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.metrics));
   app.use(tooManyQueryParameters);
   const bus = servicesBus(deps.bus, deps.presence);
   const transfer = deps.attachments ? attachedFileTransfer({ bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};

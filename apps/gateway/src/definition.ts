@@ -91,6 +91,9 @@ export const gateway = defineService({
       },
     };
   },
+  metrics: ({ heldAnswers }, metrics) => {
+    if (heldAnswers) metrics.gauge('pitwall_gateway_held_answer_bytes', 'Bytes of large read answers held for their next request (HELD_ANSWERS_BYTES)', () => heldAnswers.heldBytes);
+  },
   // An unreachable cache slows nothing and refuses nothing (the database answers), and without the blob store only the
   // routes that need it answer 503: the gateway stays ready, and says which part is degraded.
   health: ({ cache, attachments }) => {
@@ -103,7 +106,7 @@ export const gateway = defineService({
     bodyIdleTimeoutMs: (config) => config.BODY_IDLE_TIMEOUT_MS,
     connectionLimits: (config) => ({ total: config.HTTP_MAX_CONNECTIONS, perClient: config.HTTP_MAX_CONNECTIONS_PER_CLIENT }),
     responseIdleTimeoutMs: (config) => config.RESPONSE_IDLE_TIMEOUT_MS,
-    app: ({ auth, readLimiter, attachments, presence, claims, heldAnswers }, { bus, logger, config }, checks) => buildGateway({ bus, auth, logger, claims, ...(heldAnswers ? { heldAnswers } : {}), bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
+    app: ({ auth, readLimiter, attachments, presence, claims, heldAnswers }, { bus, logger, config, metrics }, checks) => buildGateway({ bus, auth, logger, metrics, claims, ...(heldAnswers ? { heldAnswers } : {}), bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
   },
 });
 

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Bus, EventHandler, RequestHandler } from '@pitwall/bus';
 import type { Cache } from '@pitwall/cache';
 import type { Migration } from '@pitwall/db';
-import type { HealthChecks, Logger } from '@pitwall/service-kit';
+import type { HealthChecks, Logger, Metrics } from '@pitwall/service-kit';
 import type { BaseServiceConfig } from './settings';
 
 /** Transports one process shares between the definitions it runs (`npm start`, component tests). */
@@ -22,6 +22,8 @@ export interface ServiceContext<C = BaseServiceConfig> {
   bus: Bus;
   /** Present when the definition declares a database. */
   pool: Pool | undefined;
+  /** The app's Prometheus metrics (`/metrics` on its internal port). */
+  metrics: Metrics;
   /** The worker pools the definition declares, by name. */
   workers: Record<string, Piscina>;
   shared: SharedTransports;
@@ -112,6 +114,8 @@ export interface ServiceDefinition<S extends z.ZodObject = z.ZodObject, P extend
   health?(parts: P, ctx: ServiceContext<ServiceConfig<S>>): HealthChecks;
   /** A public HTTP entry point (the gateway); its app serves the health endpoints instead of a health port. */
   http?: HttpPart<P, ServiceConfig<S>>;
+  /** Gauges of what `build` made (a cache's bytes, streams running), read at each scrape; called once it started. */
+  metrics?(parts: P, metrics: Metrics): void;
   build?(ctx: ServiceContext<ServiceConfig<S>>): Promise<P>;
   /**
    * Runs once its subscriptions consume and its request queue is served (their queues exist): start-up work that

@@ -9,7 +9,7 @@ import { StoppablePool } from './stoppable-pool';
 import type { z } from 'zod';
 import { createBus, failFastBus, ServicePresence, type Bus, type Subscription } from '@pitwall/bus';
 import { createPool, databaseAnswers, migrate } from '@pitwall/db';
-import { createLogger, healthRouter, isDatabaseUnreachable, listen, MAX_HEADER_BYTES, loadConfig, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
+import { createLogger, healthRouter, isDatabaseUnreachable, listen, MAX_HEADER_BYTES, loadConfig, Metrics, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
 import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
 import { BaseServiceConfig } from './settings';
 
@@ -22,6 +22,8 @@ export interface StartOptions {
 export interface RunningService<P extends ServiceParts = ServiceParts> {
   /** Base URL of its HTTP entry point, or of its health endpoint. */
   address: string;
+  /** Base URL of its internal port: `/health`, `/health/ready` and `/metrics` (a service's `address` too). */
+  internal: string;
   /** The public HTTP port, for a definition with an HTTP part. */
   port?: number;
   /** What the definition's `build` made (e.g. the gateway's auth store). */
@@ -92,7 +94,12 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       workers[w.name] = pool;
       closers.push(() => pool.destroy());
     }
-    const ctx: ServiceContext<ServiceConfig<S>> = { name, config, logger, bus, pool, workers, shared };
+    const metrics = new Metrics(name);
+    for (const [poolName, workerPool] of Object.entries(workers)) {
+      metrics.gauge(`pitwall_${poolName}_pool_queue`, `Tasks of the ${poolName} worker pool waiting for a thread`, () => workerPool.queueSize);
+      metrics.gauge(`pitwall_${poolName}_pool_threads`, `Threads of the ${poolName} worker pool`, () => workerPool.threads.length);
+    }
+    const ctx: ServiceContext<ServiceConfig<S>> = { name, config, logger, bus, pool, workers, shared, metrics };
     const parts = ((await definition.build?.(ctx)) ?? {}) as P;
     const cleanUp = (parts as PartsCleanUp).stop;
     if (typeof cleanUp === 'function') closers.push(() => cleanUp.call(parts));
@@ -113,35 +120,53 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     }
     if (definition.bus) {
       const handler = definition.bus.commands(parts, ctx);
-      consumers.unshift(await bus.serve(definition.bus.service, async (request) => (request.type === 'ping' ? 'pong' : handler(request))));
+      consumers.unshift(
+        await bus.serve(definition.bus.service, async (request) => {
+          if (request.type === 'ping') return 'pong';
+          const started = process.hrtime.bigint();
+          let outcome = 'ok';
+          try {
+            return await handler(request);
+          } catch (err) {
+            const status = (err as { status?: unknown }).status;
+            outcome = typeof status === 'number' ? String(status) : 'error';
+            throw err;
+          } finally {
+            metrics.busCommands.observe({ command: request.type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+          }
+        }),
+      );
     }
     await definition.started?.(parts, ctx);
+    definition.metrics?.(parts, metrics);
 
     const checks: HealthChecks = {
       ...(pool ? { database: async () => (await (pool as Pool).query('SELECT 1')).rowCount === 1 } : {}),
       bus: () => bus.isReady(),
       ...definition.health?.(parts, ctx),
     };
-    let http: HttpEntryPoint;
-    if (definition.http) {
-      // The public entry takes URLs as long as the API's longest names need; the health ports keep Node's limit.
-      http = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0', undefined, {
-        maxHeaderSize: MAX_HEADER_BYTES,
-        bodyIdleTimeoutMs: definition.http.bodyIdleTimeoutMs?.(config) ?? 0,
-        responseIdleTimeoutMs: definition.http.responseIdleTimeoutMs?.(config) ?? 0,
-        logger,
-        ...(definition.http.connectionLimits ? { connectionLimits: definition.http.connectionLimits(config) } : {}),
-      });
-      logger.info({ address: http.address }, `${name} listening`);
-    } else {
-      const app = express();
-      app.disable('x-powered-by');
-      app.use(healthRouter(checks));
-      http = await listen(app, config.HEALTH_PORT, config.HEALTH_HOST);
-      logger.info({ health: http.address }, `${name} started`);
+    // The internal port: the health endpoints (a service's only HTTP) and the metrics, which the public entry never
+    // serves. An app with a public entry has one too, on HEALTH_PORT like the others.
+    const internalApp = express();
+    internalApp.disable('x-powered-by');
+    internalApp.use(healthRouter(checks, metrics));
+    const internal = await listen(internalApp, config.HEALTH_PORT, config.HEALTH_HOST);
+    closers.push(() => internal.stop());
+    if (!definition.http) {
+      logger.info({ health: internal.address }, `${name} started`);
+      return { address: internal.address, internal: internal.address, parts, stop: stopAll };
     }
+    // The public entry takes URLs as long as the API's longest names need; the health ports keep Node's limit.
+    const http: HttpEntryPoint = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0', undefined, {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      bodyIdleTimeoutMs: definition.http.bodyIdleTimeoutMs?.(config) ?? 0,
+      responseIdleTimeoutMs: definition.http.responseIdleTimeoutMs?.(config) ?? 0,
+      logger,
+      ...(definition.http.connectionLimits ? { connectionLimits: definition.http.connectionLimits(config) } : {}),
+    });
     closers.push(() => http.stop());
-    return { address: http.address, ...(definition.http ? { port: http.port } : {}), parts, stop: stopAll };
+    logger.info({ address: http.address, internal: internal.address }, `${name} listening`);
+    return { address: http.address, internal: internal.address, port: http.port, parts, stop: stopAll };
   } catch (err) {
     await stopAll().catch(() => undefined);
     throw err;

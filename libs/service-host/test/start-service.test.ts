@@ -2,7 +2,7 @@ import { createServer, connect as connectTcp, type Server, type Socket } from 'n
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, requestContext } from '@pitwall/service-kit';
 import { defineService, startService } from '../src';
 import { startInProcessStack, type InProcessStack } from '../src/testing';
 
@@ -10,6 +10,18 @@ import { startInProcessStack, type InProcessStack } from '../src/testing';
 const outside = Object.values(networkInterfaces())
   .flat()
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+/** The value of one series of a Prometheus scrape: `name` with exactly `labels` (in any order); undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const wanted = JSON.stringify(Object.entries(labels).sort());
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const got = [...(m[2] as string).matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]).sort();
+    if (JSON.stringify(got) === wanted) return Number(m[3]);
+  }
+  return undefined;
+}
 
 const received: unknown[] = [];
 const notes = defineService({
@@ -110,7 +122,7 @@ describe('startService: one host for any definition', () => {
     }
   });
 
-  test('when the definition declares an HTTP part, then its app is served on its port setting with the host readiness checks, and no health port is opened', async () => {
+  test('when the definition declares an HTTP part, then its app is served on its port setting with the host readiness checks, and the health and metrics on an internal port of their own', async () => {
     const express = (await import('express')).default;
     const web = defineService({
       name: 'web',
@@ -118,9 +130,10 @@ describe('startService: one host for any definition', () => {
       build: async () => ({ greeting: 'hello' }),
       http: {
         port: (config) => config.WEB_PORT,
-        app: (parts, _ctx, checks) => {
+        app: (parts, { logger, metrics }, checks) => {
           const app = express();
-          app.get('/hello', (_req, res) => void res.send(parts.greeting));
+          app.use(requestContext(logger, metrics));
+          app.get('/hello/:name', (req, res) => void res.send(`${parts.greeting} ${req.params['name']}`));
           app.get('/checks', (_req, res) => void res.json(Object.keys(checks)));
           return app;
         },
@@ -130,8 +143,41 @@ describe('startService: one host for any definition', () => {
     try {
       expect(running.port).toBeGreaterThan(0);
       expect(running.address).toBe(`http://127.0.0.1:${running.port}`);
-      expect(await (await fetch(`${running.address}/hello`)).text()).toBe('hello');
+      expect(await (await fetch(`${running.address}/hello/ann`)).text()).toBe('hello ann');
+      expect(await (await fetch(`${running.address}/hello/bob`)).text()).toBe('hello bob');
       expect(await (await fetch(`${running.address}/checks`)).json()).toEqual(['bus']);
+      // The public port has no metrics; the internal one has them, one series per route template whatever the names.
+      expect((await fetch(`${running.address}/metrics`)).status).toBe(404);
+      expect(running.internal).not.toBe(running.address);
+      expect((await fetch(`${running.internal}/health/ready`)).status).toBe(200);
+      const scrape = await fetch(`${running.internal}/metrics`);
+      expect(scrape.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+      const text = await scrape.text();
+      expect(sample(text, 'pitwall_http_request_duration_seconds_count', { app: 'web', method: 'GET', route: '/hello/:name', status: '200' })).toBe(2);
+      expect(sample(text, 'pitwall_http_request_duration_seconds_count', { app: 'web', method: 'GET', route: '/checks', status: '200' })).toBe(1);
+      expect(text).not.toContain('ann');
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('when a service handles commands, then its internal /metrics counts them by command and outcome, with its pools and Node\'s own figures', async () => {
+    const running = await stack.start(notes);
+    try {
+      await stack.bus.request('notes', 'notes.count', {});
+      await stack.bus.request('notes', 'notes.count', {});
+      await expect(stack.bus.request('notes', 'notes.unknown', {})).rejects.toMatchObject({ status: 400 });
+      const text = await (await fetch(`${running.internal}/metrics`)).text();
+      const app = { app: 'notes-service' };
+      expect(sample(text, 'pitwall_bus_command_duration_seconds_count', { ...app, command: 'notes.count', outcome: 'ok' })).toBe(2);
+      expect(sample(text, 'pitwall_bus_command_duration_seconds_count', { ...app, command: 'notes.unknown', outcome: '400' })).toBe(1);
+      expect(sample(text, 'pitwall_double_pool_threads', app)).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'pitwall_double_pool_queue', app)).toBe(0);
+      expect(sample(text, 'process_cpu_user_seconds_total', app)).toBeGreaterThan(0);
+      expect(sample(text, 'nodejs_eventloop_lag_seconds', app)).toBeGreaterThanOrEqual(0);
+      // A method the endpoint does not have: 405 naming what it answers.
+      const posted = await fetch(`${running.internal}/metrics`, { method: 'POST' });
+      expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     } finally {
       await running.stop();
     }

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { AppError, toAppError } from './app-error';
 import type { Logger } from './logger';
+import { METRICS_CONTENT_TYPE, type Metrics } from './metrics';
 import { toProblem } from './problem';
 
 declare module 'express-serve-static-core' {
@@ -26,8 +27,11 @@ declare module 'express-serve-static-core' {
  */
 const REQUEST_ID = /^[\x20-\x7e]{1,1024}$/;
 
-/** Carries `X-Request-Id` from the caller (or a new one) onto the request, the response and a child logger. */
-export function requestContext(logger: Logger): RequestHandler {
+/**
+ * Carries `X-Request-Id` from the caller (or a new one) onto the request, the response and a child logger; with
+ * `metrics`, each answer's time goes into its HTTP histogram once the connection is done with it.
+ */
+export function requestContext(logger: Logger, metrics?: Metrics): RequestHandler {
   return (req, res, next) => {
     const incoming = req.header('x-request-id');
     req.requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -40,6 +44,7 @@ export function requestContext(logger: Logger): RequestHandler {
     res.once('finish', () => {
       req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(client ? { client } : {}), ...req.logFields }, 'request');
     });
+    if (metrics) res.once('close', () => metrics.observeHttp(req, res, Number(process.hrtime.bigint() - started) / 1e9));
     next();
   };
 }
@@ -166,9 +171,20 @@ export function onlyGetAndHead(what: string): RequestHandler {
   };
 }
 
-/** `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named). */
-export function healthRouter(checks: HealthChecks): express.Router {
+/**
+ * `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named);
+ * with `metrics`, `/metrics` answers their Prometheus text (only on an internal port: the public one never has it).
+ */
+export function healthRouter(checks: HealthChecks, metrics?: Metrics): express.Router {
   const router = express.Router();
+  if (metrics) {
+    router.get('/metrics', async (_req, res) => {
+      const text = await metrics.text();
+      res.setHeader('Content-Type', METRICS_CONTENT_TYPE);
+      res.end(text);
+    });
+    router.all('/metrics', onlyGetAndHead('the metrics endpoint'));
+  }
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });

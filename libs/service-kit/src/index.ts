@@ -6,3 +6,4 @@ export * from './lifecycle';
 export * from './http';
 export * from './field-refusals';
 export * from './arrays';
+export * from './metrics';

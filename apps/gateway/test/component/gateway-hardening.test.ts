@@ -74,6 +74,22 @@ describe('gateway hardening', () => {
     });
   });
 
+  describe('the metrics', () => {
+    const count = async (labels: Record<string, string>) => (await gw.metrics.httpRequests.get()).values.find((v) => v.metricName === 'pitwall_http_request_duration_seconds_count' && Object.entries(labels).every(([k, want]) => (v.labels as Record<string, unknown>)[k] === want))?.value ?? 0;
+    test('when operations are answered, then each is counted under its path template and status, whatever the ids; a path no operation has is unmatched', async () => {
+      const route = '/Championships/{id}';
+      const before = { ok: await count({ route, status: '200' }), refused: await count({ route, status: '401' }), unmatched: await count({ route: 'unmatched', status: '404' }) };
+      for (const id of [randomUUID(), randomUUID()]) expect((await send(gw.baseUrl, 'GET', `/Championships/${id}`, { headers: authHeaders })).status).toBe(200);
+      expect((await send(gw.baseUrl, 'GET', `/Championships/${randomUUID()}`, {})).status).toBe(401);
+      expect((await send(gw.baseUrl, 'GET', '/Nowhere/at-all', { headers: authHeaders })).status).toBe(404);
+      expect(await count({ route, status: '200', method: 'GET' })).toBe(before.ok + 2);
+      expect(await count({ route, status: '401' })).toBe(before.refused + 1);
+      expect(await count({ route: 'unmatched', status: '404' })).toBe(before.unmatched + 1);
+      const series = (await gw.metrics.httpRequests.get()).values.map((v) => String(v.labels['route']));
+      expect(series.filter((r) => /[0-9a-f]{8}-/.test(r))).toEqual([]);
+    });
+  });
+
   describe('every bus operation of the table', () => {
     // The entity operations, which take `{}` and name their type; the simulation ones have their own cases below.
     const busOps = OPERATIONS.filter((op) => 'service' in op.target && op.target.service === SERVICES.entity && !op.refusal);

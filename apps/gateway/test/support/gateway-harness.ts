@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { InProcessBus, EncodedJson, type BusRequest } from '@pitwall/bus';
 import { SERVICES, type Operation } from '@pitwall/contracts';
-import { createLogger, listen, MAX_HEADER_BYTES, type HttpEntryPoint } from '@pitwall/service-kit';
+import { createLogger, listen, MAX_HEADER_BYTES, Metrics, type HttpEntryPoint } from '@pitwall/service-kit';
 import { buildGateway } from '../../src/app';
 import type { Authenticator } from '../../src/domain/caller';
 import type { GatewayHandler } from '../../src/entry-points/http/operation-routes';
@@ -27,6 +27,8 @@ export interface Harness {
   baseUrl: string;
   /** Every command the services behind the gateway received. */
   received: BusRequest[];
+  /** The gateway's metrics (what its internal port would serve). */
+  metrics: Metrics;
   /** The gateway's log lines so far (info and above), parsed. */
   logLines(): Record<string, unknown>[];
   stop(): Promise<void>;
@@ -43,10 +45,12 @@ export async function startGateway(operations?: readonly Operation[], handlers?:
       received.push(request);
       return new EncodedJson(Buffer.from('{}'), { entityId: '00000000-0000-4000-8000-000000000001' });
     });
-  const http: HttpEntryPoint = await listen(buildGateway({ bus, auth: fakeAuth, logger, ...(operations ? { operations } : {}), ...(handlers ? { handlers } : {}) }), 0, '127.0.0.1', undefined, { maxHeaderSize: MAX_HEADER_BYTES });
+  const metrics = new Metrics('gateway', { processMetrics: false });
+  const http: HttpEntryPoint = await listen(buildGateway({ bus, auth: fakeAuth, logger, metrics, ...(operations ? { operations } : {}), ...(handlers ? { handlers } : {}) }), 0, '127.0.0.1', undefined, { maxHeaderSize: MAX_HEADER_BYTES });
   return {
     baseUrl: http.address,
     received,
+    metrics,
     logLines: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
     stop: async () => {
       await http.stop();

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
 import { EncodedJson, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, REQUEST_HELD_ANSWER, type Bus, type Claim, type ClaimRedeemer } from '@pitwall/bus';
-import { AppError, endedForIdleness } from '@pitwall/service-kit';
+import { AppError, endedForIdleness, METRICS_ROUTE } from '@pitwall/service-kit';
 import { ENTITY_REPLY_HEADERS, isBusTarget, partitionOf, partitionService, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import { HeldAnswers } from '../../domain/held-answers';
@@ -100,10 +100,15 @@ export function operationRoutes(operations: readonly Operation[], deps: Operatio
     }
     for (const path of paths) {
       const onPath = ops.filter((op) => routePath(op.path) === path).sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
-      for (const op of onPath) r[op.method](path, authenticateFor(op, deps), permit(op), ...(op.refusal ? [refuse(op.refusal)] : []), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [refuseIdempotencyKey(op)] : jsonBody), handle(op, deps));
+      // The operation's path template (`/RunSheets/{id}`) names its series in the metrics, whatever ids are asked for.
+      const named: RequestHandler = (_req, res, next) => {
+        res.locals[METRICS_ROUTE] = (onPath[0] as Operation).path;
+        next();
+      };
+      for (const op of onPath) r[op.method](path, named, authenticateFor(op, deps), permit(op), ...(op.refusal ? [refuse(op.refusal)] : []), ...(op.limitedRead && deps.readLimiter ? [limitReads(deps.readLimiter)] : []), ...(op.bodyKind === 'stream' ? [refuseIdempotencyKey(op)] : jsonBody), handle(op, deps));
       // Express answers HEAD wherever it answers GET (and OPTIONS lists both): so does the 405.
       allowOf.set(path, onPath.flatMap((op) => (op.method === 'get' ? ['GET', 'HEAD'] : [op.method.toUpperCase()])).join(', '));
-      r.all(path, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(allowOf.get(path) as string));
+      r.all(path, named, authenticateFor(onPath[0] as Operation, deps), methodNotAllowed(allowOf.get(path) as string));
     }
   }
   // The groups of signed URLs: their query carries the signature, which no answer echoes.
