@@ -12,6 +12,18 @@ const COLD_START_MS = 120_000;
 const logger = createLogger('embedded-test');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Sends `bytes` to the server at `databaseUrl` on a raw connection; resolves with all it was answered once it closed it. */
+const rawExchange = (databaseUrl: string, bytes: Buffer): Promise<Buffer> =>
+  new Promise<Buffer>((resolve, reject) => {
+    const socket = createConnection({ host: '127.0.0.1', port: Number(new URL(databaseUrl).port) }, () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+  });
+const int32s = (...values: number[]) => Buffer.concat(values.map((v) => Buffer.from([(v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff])));
+const SSL_REQUEST = int32s(8, 80877103);
+
 describe('startEmbeddedPostgres', () => {
   let dataDir: string;
   let server: EmbeddedPostgres | undefined;
@@ -59,24 +71,36 @@ describe('startEmbeddedPostgres', () => {
     await client.end();
   });
 
-  test('when a client announces a startup packet of 2 GB, then the connection is closed at once, nothing buffered, and the server still serves', async () => {
-    const { port } = new URL(url());
-    const answer = await new Promise<Buffer>((resolve, reject) => {
-      const socket = createConnection({ host: '127.0.0.1', port: Number(port) }, () => {
-        const header = Buffer.alloc(8);
-        header.writeInt32BE(0x7fffffff, 0);
-        header.writeInt32BE(196608, 4);
-        socket.write(header);
-      });
-      const chunks: Buffer[] = [];
-      socket.on('data', (c: Buffer) => chunks.push(c));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(Buffer.concat(chunks)));
-    });
-    // An ErrorResponse ('E') naming the protocol violation, then the close.
-    expect(answer.subarray(0, 1).toString()).toBe('E');
-    expect(answer.toString('latin1')).toContain('08P01');
+
+  test.each([
+    ['announces a startup packet of 2 GB', int32s(0x7fffffff, 196608), 'a message of 2147483647 bytes before authentication'],
+    ['sends a startup packet of 5 bytes (too short to hold its code)', Buffer.from([0, 0, 0, 5, 0]), 'a message of 5 bytes before authentication'],
+    ['asks for SSL twice', Buffer.concat([SSL_REQUEST, SSL_REQUEST]), 'a second SSL or GSS encryption request'],
+  ])('when a client %s, then its connection alone is closed with 08P01, nothing buffered, and the server still serves', async (_what, bytes, reason) => {
+    const answer = await rawExchange(url(), bytes);
+    // An ErrorResponse ('E') naming the protocol violation (after the one 'N' of a first SSL request), then the close.
+    const error = answer.subarray(answer.indexOf('E'));
+    expect(error.toString('latin1')).toContain('08P01');
+    expect(error.toString('latin1')).toContain(reason);
     expect((await pool().query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+  });
+
+  test('when a client logged in pipelines a query past 10,000 bytes after its password, then the query is run: only the startup and the password are bounded', async () => {
+    const client = new pg.Client({ connectionString: url() });
+    await client.connect();
+    const long = 'x'.repeat(20_000);
+    expect((await client.query('SELECT length($1::text) AS n', [long])).rows).toEqual([{ n: 20_000 }]);
+    await client.end();
+  });
+
+  test('when a logged-in client sends a message whose length is -1, then its connection is closed and the server still serves', async () => {
+    const client = new pg.Client({ connectionString: url() });
+    await client.connect();
+    const closed = new Promise<void>((resolve) => (client as unknown as { connection: { stream: { on(e: string, f: () => void): void } } }).connection.stream.on('close', resolve));
+    client.on('error', () => undefined);
+    (client as unknown as { connection: { stream: { write(b: Buffer): void } } }).connection.stream.write(Buffer.from([0x51, 0xff, 0xff, 0xff, 0xff]));
+    await closed;
+    expect((await pool().query('SELECT 3 AS three')).rows).toEqual([{ three: 3 }]);
   });
 
   test('when two pools run interleaved transactions and one rolls back, then neither sees the other and only the commit persists', async () => {
@@ -219,7 +243,7 @@ describe('startEmbeddedPostgres with sessionWaitTimeoutMs', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'pitwall-pg-'));
-    server = await startEmbeddedPostgres({ dataDir, logger, sessionWaitTimeoutMs: 200 });
+    server = await startEmbeddedPostgres({ dataDir, logger, sessionWaitTimeoutMs: 200, loginTimeoutMs: 500 });
     await (await client()).query('CREATE TABLE public.waited (n int)');
   }, COLD_START_MS);
   afterAll(async () => {
@@ -227,6 +251,12 @@ describe('startEmbeddedPostgres with sessionWaitTimeoutMs', () => {
     await Promise.all(pools.splice(0).map((p) => p.end()));
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('when a client opens a connection and gives no password, then it is closed after the login bound (08P01), and the others log in', async () => {
+    const answer = await rawExchange(server.url, Buffer.alloc(0));
+    expect(answer.toString('latin1')).toContain('no password given in time');
+    expect((await (await client()).query('SELECT 4 AS four')).rows).toEqual([{ four: 4 }]);
   });
 
   test('when another connection holds a transaction past the bound, then statements, transactions and new connections are refused with 57P03 and work once it ends', async () => {

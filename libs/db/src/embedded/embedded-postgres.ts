@@ -23,6 +23,8 @@ export interface EmbeddedPostgresOptions {
    * memory grows to hold it and never shrinks: it is most of the embedded process's resident memory.
    */
   sharedBuffers?: string;
+  /** A connection that has not given the password this long after it opened is closed (default 10 s). */
+  loginTimeoutMs?: number;
 }
 
 export interface EmbeddedPostgres {
@@ -53,7 +55,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   const db = await PGlite.create(dataDir, pgliteOptions);
   const password = randomBytes(24).toString('hex');
-  const server = new SerialisingPgliteServer({ db, host, port: options.port ?? 0, logger, idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 30_000, sessionWaitTimeoutMs: options.sessionWaitTimeoutMs, password });
+  const server = new SerialisingPgliteServer({ db, host, port: options.port ?? 0, logger, idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 30_000, sessionWaitTimeoutMs: options.sessionWaitTimeoutMs, password, ...(options.loginTimeoutMs !== undefined ? { loginTimeoutMs: options.loginTimeoutMs } : {}) });
   let port: number;
   try {
     port = await server.start();

@@ -22,6 +22,12 @@ const ASK_PASSWORD = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
  * password): a connection that announces more is closed, never buffered (PostgreSQL's own bound is 10,000 bytes).
  */
 const MAX_UNAUTHENTICATED_MESSAGE = 10_000;
+/**
+ * A connection that has not given its password this long after it opened is closed (PostgreSQL's
+ * authentication_timeout), so connections opened and left idle do not stay. Not capped in number: a cap would let
+ * another local user hold every place and keep the apps' own pools out.
+ */
+const LOGIN_TIMEOUT_MS = 10_000;
 
 /** Hands the single PGlite session to one connection at a time, first come first served. */
 class SessionLock {
@@ -83,6 +89,8 @@ export interface SerialisingServerOptions {
    * process could read and change every account through the port.
    */
   password?: string;
+  /** With a password: a connection that has not given it this long after it opened is closed (default 10 s). */
+  loginTimeoutMs?: number;
 }
 
 /**
@@ -152,6 +160,11 @@ class Connection {
   /** The startup packet held while its password is asked for (`options.password`); then the connection is authenticated. */
   private heldStartup: Buffer | undefined;
   private authenticated: boolean;
+  /** The startup phase's SSL and GSS encryption requests seen (one of each at most, as PostgreSQL takes). */
+  private readonly negotiations = new Set<number>();
+  /** Typed messages taken: the first, on a connection that must log in, is its password (bounded like the startup). */
+  private typedTaken = 0;
+  private loginTimer: NodeJS.Timeout | undefined;
   private unit: Buffer[] = [];
   private holdsLock = false;
   /** The last unit ended with Flush: an extended-protocol exchange is still open in the session. */
@@ -167,6 +180,7 @@ class Connection {
     private readonly onClosed: () => void,
   ) {
     this.authenticated = options.password === undefined;
+    if (!this.authenticated) this.loginTimer = setTimeout(() => this.refuse(PROTOCOL_VIOLATION_SQLSTATE, 'no password given in time'), options.loginTimeoutMs ?? LOGIN_TIMEOUT_MS).unref();
     socket.setNoDelay(true);
     socket.on('data', (data) => this.receive(data));
     socket.on('error', () => void this.close());
@@ -174,9 +188,18 @@ class Connection {
   }
 
   private receive(data: Buffer): void {
+    if (this.closing) return;
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, data]) : data;
     for (;;) {
-      const message = this.takeMessage();
+      let message: Buffer | undefined;
+      try {
+        message = this.takeMessage();
+      } catch (err) {
+        // A message this server cannot even frame closes its own connection, never the process.
+        this.options.logger.warn({ err }, 'embedded postgres: closing a connection that sent an unreadable message');
+        void this.close();
+        return;
+      }
       if (!message) return;
       // Messages are handled strictly in arrival order, one at a time.
       this.work = this.work.then(() => this.handle(message)).catch((err: Error) => {
@@ -191,9 +214,14 @@ class Connection {
     const headerLength = this.started ? 5 : 4;
     if (this.buffer.length < headerLength) return undefined;
     const length = this.started ? 1 + this.buffer.readInt32BE(1) : this.buffer.readInt32BE(0);
-    if (!this.authenticated && (length > MAX_UNAUTHENTICATED_MESSAGE || length < headerLength)) {
+    // A startup-phase message holds its length and a code (8 bytes at least), a typed one its type and length (5).
+    // Those before the password is checked (the startup phase's, the password itself) are bounded as PostgreSQL
+    // bounds them; the later ones are the session's, whatever their size.
+    const least = this.started ? 5 : 8;
+    const beforeLogin = !this.started || (this.options.password !== undefined && this.typedTaken === 0);
+    if (length < least || (beforeLogin && length > MAX_UNAUTHENTICATED_MESSAGE)) {
       this.buffer = Buffer.alloc(0);
-      this.refuse(PROTOCOL_VIOLATION_SQLSTATE, `a message of ${length} bytes before authentication`);
+      this.refuse(PROTOCOL_VIOLATION_SQLSTATE, `a message of ${length} bytes${beforeLogin ? ' before authentication' : ''}`);
       return undefined;
     }
     if (this.buffer.length < length) return undefined;
@@ -201,9 +229,18 @@ class Connection {
     this.buffer = this.buffer.subarray(length);
     if (!this.started) {
       const code = message.readInt32BE(4);
-      // SSL/GSS/cancel requests precede (or replace) the startup message; every other startup-phase message is the startup.
-      if (code !== SSL_REQUEST && code !== GSSENC_REQUEST && code !== CANCEL_REQUEST) this.started = true;
-    }
+      // SSL/GSS/cancel requests precede (or replace) the startup message; every other startup-phase message is the
+      // startup. One SSL and one GSS request at most: each is answered, and a client asking again and again (never
+      // reading) would have the answers pile up.
+      if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+        if (this.negotiations.has(code)) {
+          this.buffer = Buffer.alloc(0);
+          this.refuse(PROTOCOL_VIOLATION_SQLSTATE, 'a second SSL or GSS encryption request');
+          return undefined;
+        }
+        this.negotiations.add(code);
+      } else if (code !== CANCEL_REQUEST) this.started = true;
+    } else this.typedTaken += 1;
     return Buffer.from(message);
   }
 
@@ -251,9 +288,20 @@ class Connection {
     const end = message.indexOf(0, 5);
     const given = message.subarray(5, end < 0 ? message.length : end);
     if (!samePassword(given, this.options.password as string)) return this.refuse(BAD_PASSWORD_SQLSTATE, 'password authentication failed for user "postgres"');
-    this.authenticated = true;
+    this.loggedIn();
     this.unit.push(startup);
     await this.runUnit(false);
+  }
+
+  private loggedIn(): void {
+    this.authenticated = true;
+    this.clearLoginTimer();
+  }
+
+  /** Logged in, or closed: its login's time bound is off. */
+  private clearLoginTimer(): void {
+    clearTimeout(this.loginTimer);
+    this.loginTimer = undefined;
   }
 
   /** A fatal error before authentication (nothing reached PGlite), then the connection closed. */
@@ -337,6 +385,7 @@ class Connection {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.clearIdleTimer();
+      this.clearLoginTimer();
       this.socket.destroy();
       // Let an in-flight unit finish first; it sees `closing` and gives the session back.
       await this.work.catch(() => undefined);
