@@ -128,6 +128,7 @@ export const datafileService = defineService({
       desk,
       pool,
       streams,
+      fair,
       mathDefinitions,
       stop: async () => {
         await desk.stop();
@@ -136,7 +137,9 @@ export const datafileService = defineService({
     };
   },
   health: ({ blobs }) => ({ blobStore: blobStoreReadiness(blobs) }),
-  metrics: ({ streams, cache, results }, metrics) => {
+  metrics: ({ streams, cache, results, fair }, metrics) => {
+    // The reads waiting for a pool thread: FairPool holds them (the pool's own queue stays about empty).
+    metrics.gauge('pitwall_datafile_reads_waiting', 'Pool tasks (reads, decodes) waiting for a thread, in the fair queue and the pool', () => fair.queueSize);
     metrics.gauge('pitwall_datafile_streams_running', 'Large answers streaming from a pool task now (each holds a pool thread)', () => streams.running);
     metrics.gauge('pitwall_datafile_channel_cache_bytes', 'Bytes of decoded channels cached (DATAFILE_CHANNEL_CACHE_BYTES)', () => cache.bytes);
     metrics.gauge('pitwall_datafile_result_cache_bytes', 'Bytes of encoded read answers cached (DATAFILE_RESULT_CACHE_BYTES)', () => results.heldBytes);

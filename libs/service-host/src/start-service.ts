@@ -9,7 +9,7 @@ import { StoppablePool } from './stoppable-pool';
 import type { z } from 'zod';
 import { createBus, failFastBus, ServicePresence, type Bus, type Subscription } from '@pitwall/bus';
 import { createPool, databaseAnswers, migrate } from '@pitwall/db';
-import { createLogger, healthRouter, isDatabaseUnreachable, listen, MAX_HEADER_BYTES, loadConfig, Metrics, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
+import { createLogger, healthRouter, isDatabaseUnreachable, listen, MAX_HEADER_BYTES, loadConfig, Metrics, notFoundHandler, problemHandler, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
 import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
 import { BaseServiceConfig } from './settings';
 
@@ -150,6 +150,9 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     const internalApp = express();
     internalApp.disable('x-powered-by');
     internalApp.use(healthRouter(checks, metrics));
+    // What fails there (a gauge that throws) or is not there answers problem+json, as the public port does.
+    internalApp.use(notFoundHandler);
+    internalApp.use(problemHandler(logger));
     const internal = await listen(internalApp, config.HEALTH_PORT, config.HEALTH_HOST);
     closers.push(() => internal.stop());
     if (!definition.http) {

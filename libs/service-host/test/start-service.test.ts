@@ -15,9 +15,9 @@ const outside = Object.values(networkInterfaces())
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
   const wanted = JSON.stringify(Object.entries(labels).sort());
   for (const line of text.split('\n')) {
-    const m = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
+    const m = /^([a-z_:]+)(?:\{([^}]*)\})? (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
-    const got = [...(m[2] as string).matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]).sort();
+    const got = [...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]).sort();
     if (JSON.stringify(got) === wanted) return Number(m[3]);
   }
   return undefined;
@@ -173,11 +173,14 @@ describe('startService: one host for any definition', () => {
       expect(sample(text, 'pitwall_bus_command_duration_seconds_count', { ...app, command: 'notes.unknown', outcome: '400' })).toBe(1);
       expect(sample(text, 'pitwall_double_pool_threads', app)).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'pitwall_double_pool_queue', app)).toBe(0);
-      expect(sample(text, 'process_cpu_user_seconds_total', app)).toBeGreaterThan(0);
-      expect(sample(text, 'nodejs_eventloop_lag_seconds', app)).toBeGreaterThanOrEqual(0);
-      // A method the endpoint does not have: 405 naming what it answers.
+      // Node's own figures are the process's: no app label.
+      expect(sample(text, 'process_cpu_user_seconds_total', {})).toBeGreaterThan(0);
+      expect(sample(text, 'nodejs_eventloop_lag_seconds', {})).toBeGreaterThanOrEqual(0);
+      // A method the endpoint does not have: 405 naming what it answers; a path it does not have: 404; both problem+json.
       const posted = await fetch(`${running.internal}/metrics`, { method: 'POST' });
-      expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+      expect([posted.status, posted.headers.get('allow'), posted.headers.get('content-type')]).toEqual([405, 'GET, HEAD', 'application/problem+json; charset=utf-8']);
+      const missing = await fetch(`${running.internal}/nothing-here`);
+      expect([missing.status, missing.headers.get('content-type')]).toEqual([404, 'application/problem+json; charset=utf-8']);
     } finally {
       await running.stop();
     }

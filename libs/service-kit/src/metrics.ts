@@ -19,9 +19,12 @@ export class Metrics {
   /** Bus commands a service handled, by command and outcome (`ok`, or the status it answered: `400`, `503`...). */
   readonly busCommands: Histogram<'command' | 'outcome'>;
 
+  private readonly processMetrics: boolean;
+
   constructor(app: string, options: { processMetrics?: boolean } = {}) {
     this.registry.setDefaultLabels({ app });
-    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.processMetrics = options.processMetrics ?? true;
+    if (this.processMetrics) processRegistry();
     this.httpRequests = new Histogram({ name: 'pitwall_http_request_duration_seconds', help: 'HTTP answers: seconds from the request to the end of its answer, by method, route template and status', labelNames: ['method', 'route', 'status'], buckets: DURATION_BUCKETS, registers: [this.registry] });
     this.busCommands = new Histogram({ name: 'pitwall_bus_command_duration_seconds', help: 'Bus commands handled: seconds from the message to the reply, by command and outcome', labelNames: ['command', 'outcome'], buckets: DURATION_BUCKETS, registers: [this.registry] });
   }
@@ -43,9 +46,10 @@ export class Metrics {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
-  /** The text of a scrape. */
-  text(): Promise<string> {
-    return this.registry.metrics();
+  /** The text of a scrape: the process's own figures (without an app label: every app of a process shares them), then the app's. */
+  async text(): Promise<string> {
+    const own = await this.registry.metrics();
+    return this.processMetrics ? `${await processRegistry().metrics()}\n${own}` : own;
   }
 
   /**
@@ -62,6 +66,20 @@ export class Metrics {
 export const METRICS_ROUTE = 'metricsRoute';
 
 /** The route an answer is counted under: the name a handler set, else the express route matched, else `unmatched`. */
+let processFigures: Registry | undefined;
+
+/**
+ * Node's own figures (CPU, memory, event-loop lag, garbage collection), collected once per process: their observers
+ * are never stopped, and the apps that share a process (`npm start`) share them.
+ */
+function processRegistry(): Registry {
+  if (!processFigures) {
+    processFigures = new Registry();
+    collectDefaultMetrics({ register: processFigures });
+  }
+  return processFigures;
+}
+
 function routeOf(req: Request, res: Response): string {
   const named: unknown = res.locals[METRICS_ROUTE];
   if (typeof named === 'string') return named;
