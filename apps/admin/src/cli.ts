@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { AUTH_CACHE_PREFIX, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { MemoryCache, RedisCache, type Cache } from '@pitwall/cache';
 import { createPool, migrate } from '@pitwall/db';
-import { AppError, createLogger, loadConfig } from '@pitwall/service-kit';
+import { AppError, createLogger, loadConfig, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
 import { parseCommand, usage, UsageError } from './commands';
 
 const configSchema = z.object({
   /** The auth database; with the embedded default, the URL `npm start` prints. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  DATABASE_URL: urlVar(POSTGRES_URL),
   /** Optional: the gateways' Redis, so that revocations evict cached keys at once. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  REDIS_URL: urlVar(REDIS_URL).optional(),
   /** The gateways' REDIS_PREFIX: revocation must evict the keys they cache. */
   REDIS_PREFIX: z.string().optional(),
   /** Log level of the CLI's own logs (default warn, so output stays readable). */
