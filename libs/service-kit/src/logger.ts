@@ -64,3 +64,20 @@ function prettyStreamTo(destination: pino.DestinationStream | NodeJS.WritableStr
   }
   return stream;
 }
+
+/**
+ * What a log line says of an error it does not treat as a bug: its message (the first of an AggregateError's when it
+ * has none) and its code, one line. Never the stack, nor what a driver hung on it (a pg error's `client`, with the
+ * backend's cancel key).
+ */
+export function errorFields(err: unknown): { reason: string; code?: string } {
+  const code = (err as { code?: unknown } | null)?.code;
+  return { reason: errorReason(err), ...(typeof code === 'string' ? { code } : {}) };
+}
+
+function errorReason(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err.message) return err.message;
+  const first = (err as { errors?: unknown[] }).errors?.[0];
+  return first instanceof Error && first.message ? first.message : err.name;
+}
