@@ -132,13 +132,14 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
         logger,
         ...(definition.http.connectionLimits ? { connectionLimits: definition.http.connectionLimits(config) } : {}),
       });
-      logger.info({ address: http.address }, `${name} listening`);
+      // Where it is bound (0.0.0.0: every interface), not the loopback URL `address` gives callers on this machine.
+      logger.info({ address: http.bound }, `${name} listening on ${http.bound}`);
     } else {
       const app = express();
       app.disable('x-powered-by');
       app.use(healthRouter(checks));
       http = await listen(app, config.HEALTH_PORT, config.HEALTH_HOST);
-      logger.info({ health: http.address }, `${name} started`);
+      logger.info({ health: http.bound }, `${name} started; health on ${http.bound}`);
     }
     closers.push(() => http.stop());
     return { address: http.address, ...(definition.http ? { port: http.port } : {}), parts, stop: stopAll };
