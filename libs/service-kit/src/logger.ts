@@ -75,9 +75,12 @@ export function errorFields(err: unknown): { reason: string; code?: string } {
   return { reason: errorReason(err), ...(typeof code === 'string' ? { code } : {}) };
 }
 
+// By shape, not instanceof: an error made in another realm (a worker, a test's sandbox) is one too.
 function errorReason(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  if (err.message) return err.message;
-  const first = (err as { errors?: unknown[] }).errors?.[0];
-  return first instanceof Error && first.message ? first.message : err.name;
+  const e = err as { message?: unknown; name?: unknown; errors?: unknown } | null;
+  if (typeof e !== 'object' || e === null || typeof e.message !== 'string') return String(err);
+  if (e.message) return e.message;
+  const first = Array.isArray(e.errors) ? (e.errors[0] as { message?: unknown } | undefined) : undefined;
+  if (typeof first?.message === 'string' && first.message) return first.message;
+  return typeof e.name === 'string' ? e.name : 'Error';
 }
