@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { AUTH_CACHE_PREFIX, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { MemoryCache, RedisCache, type Cache } from '@pitwall/cache';
 import { createPool, migrate } from '@pitwall/db';
-import { AppError, createLogger, loadConfig } from '@pitwall/service-kit';
-import { parseCommand, usage, UsageError } from './commands';
+import { AppError, createLogger, loadConfig, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
+import { asksForHelp, parseCommand, usage, UsageError } from './commands';
 
 const configSchema = z.object({
   /** The auth database; with the embedded default, the URL `npm start` prints. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  DATABASE_URL: urlVar(POSTGRES_URL),
   /** Optional: the gateways' Redis, so that revocations evict cached keys at once. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
-  /** The gateways' REDIS_PREFIX: revocation must evict the keys they cache. */
+  REDIS_URL: urlVar(REDIS_URL).optional(),
+  /** The gateways' REDIS_PREFIX (default pitwall:auth:): revocation must evict the keys they cache under it. */
   REDIS_PREFIX: z.string().optional(),
   /** Log level of the CLI's own logs (default warn, so output stays readable). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
@@ -36,6 +36,10 @@ const consoleIo: AdminIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l
 
 /** Runs one admin command; resolves to the process exit code and never throws. */
 export async function runAdmin(argv: string[], { env = process.env, io = consoleIo, cachePrefix = AUTH_CACHE_PREFIX }: AdminOptions = {}): Promise<number> {
+  if (asksForHelp(argv)) {
+    io.out(usage());
+    return EXIT_OK;
+  }
   let parsed: ReturnType<typeof parseCommand>;
   let config: z.infer<typeof configSchema>;
   try {

@@ -1,5 +1,5 @@
 import { AppError } from '@pitwall/service-kit';
-import { isRole, ROLES, type AuthStore } from '@pitwall/auth';
+import { AUTH_CACHE_PREFIX, isRole, ROLES, type AuthStore } from '@pitwall/auth';
 
 /** Wrong command, wrong arguments, bad configuration: exit code 2. */
 export class UsageError extends Error {}
@@ -66,7 +66,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'remove-member': {
     args: '<accountId> <userId>',
-    summary: 'remove a user from an account (takes effect at once, also in cached gateways sharing REDIS_URL)',
+    summary: 'remove a user from an account (at once in the gateways, with their REDIS_URL and REDIS_PREFIX)',
     min: 2,
     max: 2,
     validate([accountId, userId]) {
@@ -101,7 +101,7 @@ export const COMMANDS: Record<string, Command> = {
     async run({ store, print, warn, sharedCache }, [keyId]) {
       if (!(await store.revokeApiKey(keyId))) throw AppError.notFound(`No live API key ${keyId}`);
       print(`Revoked key ${keyId}`);
-      if (!sharedCache) warn('REDIS_URL is not set: gateways that cache keys in Redis accept this key until their entry expires; an embedded gateway (npm start, in-memory cache) refuses it within 2 s.');
+      if (!sharedCache) warn('REDIS_URL is not set: gateways that cache keys in Redis accept this key until their entry expires (about a minute); an embedded gateway (npm start, in-memory cache) refuses it within 2 s.');
     },
   },
   'list-accounts': {
@@ -138,14 +138,24 @@ export function usage(): string {
     'Commands:',
     ...lines,
     '',
-    'Environment: DATABASE_URL (required), REDIS_URL (optional: revocations also evict the gateways\u2019 cache).',
+    'Environment:',
+    '  DATABASE_URL  required: the Pitwall database (postgres://...)',
+    '  REDIS_URL     the gateways\u2019 Redis: revocations and removed members then take effect in them at once',
+    `  REDIS_PREFIX  the gateways\u2019 REDIS_PREFIX when they set one (default ${AUTH_CACHE_PREFIX}): with another prefix`,
+    '                a revoked key or removed member keeps working in them until its cache entry expires (about a minute)',
+    '  LOG_LEVEL     the CLI\u2019s own logs (default warn)',
   ].join('\n');
+}
+
+/** `help`, `--help` or `-h`: the usage is the answer (exit 0), not a usage error. */
+export function asksForHelp(argv: string[]): boolean {
+  return ['help', '--help', '-h'].includes(argv[0] ?? '');
 }
 
 /** The command and its arguments, checked; throws UsageError. */
 export function parseCommand(argv: string[]): { command: Command; args: string[] } {
   const [name, ...args] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') throw new UsageError('');
+  if (!name) throw new UsageError('');
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`Unknown command "${name}"`);
   if (args.length < command.min || args.length > command.max) throw new UsageError(`Usage: npm run admin -- ${name} ${command.args}`.trimEnd());

@@ -88,6 +88,28 @@ describe('admin CLI', () => {
     }
   });
 
+  test.each([
+    ['the gateways\u2019 own', 'refused at once', true],
+    ['another', 'still taken until its entry expires', false],
+  ])('when REDIS_PREFIX is %s, then a revoked key the gateways cached is %s', async (_which, _outcome, same) => {
+    const [userId] = (await admin('create-user', 'Prefixed')).ids;
+    const [keyId, apiKey] = (await admin('create-key', userId)).ids;
+    const gatewayPrefix = uniquePrefix('gw');
+    const pool = createPool({ url: db.url, applicationName: 'admin-test', logger, max: 1 });
+    const cache = new RedisCache(REDIS_URL, gatewayPrefix, logger);
+    try {
+      const gateway = new AuthStore(pool, cache, logger, { cacheTtlSeconds: 300 });
+      expect(await gateway.authenticate(apiKey)).toEqual({ userId, keyId });
+      const env = { DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: same ? gatewayPrefix : uniquePrefix('other') };
+      expect(await runAdmin(['revoke-key', keyId], { env, io: { out: () => undefined, err: () => undefined } })).toBe(EXIT_OK);
+      expect(await gateway.authenticate(apiKey)).toEqual(same ? null : { userId, keyId });
+    } finally {
+      await cache.clear();
+      await cache.close();
+      await pool.end();
+    }
+  });
+
   test('when a key that does not exist is revoked, then it fails with exit code 1 and says why', async () => {
     const result = await admin('revoke-key', '0f8fad5b-d9cb-469f-a165-70867728950e');
     expect(result.code).toBe(EXIT_FAILURE);
@@ -133,6 +155,24 @@ describe('admin CLI', () => {
     const result = await admin(...argv);
     expect(result.code).toBe(EXIT_USAGE);
     expect(result.err).toMatch(message);
+  });
+
+  test.each([['help'], ['--help'], ['-h']])('when asked for %s, then it prints the usage on stdout, REDIS_PREFIX explained, and exits 0 without DATABASE_URL', async (ask) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin([ask], { env: {}, io: { out: (l) => out.push(l), err: (l) => err.push(l) } });
+    expect(code).toBe(EXIT_OK);
+    expect(out.join('\n')).toMatch(/^Usage: npm run admin/);
+    expect(out.join('\n')).toMatch(/REDIS_PREFIX {2}the gateways\u2019 REDIS_PREFIX when they set one \(default pitwall:auth:\)/);
+    expect(err).toEqual([]);
+  });
+
+  test('when DATABASE_URL is not a postgres:// URL, then it exits 2 naming the variable, without repeating its password', async () => {
+    const err: string[] = [];
+    const code = await runAdmin(['list-accounts'], { env: { DATABASE_URL: 'mysql://root:hunter2@db/pitwall' }, io: { out: () => undefined, err: (l) => err.push(l) } });
+    expect(code).toBe(EXIT_USAGE);
+    expect(err.join('\n')).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+    expect(err.join('\n')).not.toContain('hunter2');
   });
 
   test('when DATABASE_URL is missing, then it exits 2 naming the variable', async () => {

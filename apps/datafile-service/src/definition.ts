@@ -35,27 +35,27 @@ export const DatafileConfig = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /** Bound of the decompressed copies on disk (default 8 GiB). */
   DATAFILE_CACHE_BYTES: intVar(8192 * MiB),
-  /** Bound of the stored-channel cache in memory (default 256 MiB). */
-  DATAFILE_CHANNEL_CACHE_BYTES: intVar(256 * MiB),
+  /** Bound of the stored-channel cache in memory (default 256 MiB; 0 turns it off). */
+  DATAFILE_CHANNEL_CACHE_BYTES: intVar(256 * MiB, { min: 0 }),
   /** Bound of the encoded answers kept by content (default 64 MiB; 0 turns it off). */
-  DATAFILE_RESULT_CACHE_BYTES: intVar(64 * MiB),
-  /** What each pool worker keeps, between reads, of the arrays math channels are evaluated into (default 64 MiB; given to the workers). */
-  DATAFILE_SCRATCH_BYTES: intVar(DEFAULT_SCRATCH_BYTES),
+  DATAFILE_RESULT_CACHE_BYTES: intVar(64 * MiB, { min: 0 }),
+  /** What each pool worker keeps, between reads, of the arrays math channels are evaluated into (default 64 MiB; 0: none; given to the workers). */
+  DATAFILE_SCRATCH_BYTES: intVar(DEFAULT_SCRATCH_BYTES, { min: 0 }),
   /**
    * Each pool worker's JavaScript heap (MiB, default 1024; 0: the process's own bound): a read or a file whose decoding
    * would pass it ends that worker alone (replaced at once) and is a 422 naming this variable, not the process. Typed
    * arrays (decoded samples, file bytes) live outside it: READ_SAMPLE_BUDGET and MAX_IN_MEMORY_FILE_BYTES bound those.
    */
-  DATAFILE_WORKER_HEAP_MB: intVar(1024),
+  DATAFILE_WORKER_HEAP_MB: intVar(1024, { min: 0 }),
   /** A read over this is a 504 and its work is abandoned (default 30 s). */
   DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
   /**
    * A streamed answer whose client took none of it this long gives its pool thread up (its transfer aborted) while other
    * work waits for a thread (ms, default 10 s, at least 100).
    */
-  DATAFILE_STREAM_STALL_MS: z.coerce.number().int().min(100, 'must be 100 or more (milliseconds)').default(STREAM_STALL_DEFAULTS.stallMs),
+  DATAFILE_STREAM_STALL_MS: intVar(STREAM_STALL_DEFAULTS.stallMs, { min: 100 }),
   /** ...and this long whether or not other work waits (ms, default 2 min; at least DATAFILE_STREAM_STALL_MS). */
-  DATAFILE_STREAM_MAX_STALL_MS: z.coerce.number().int().min(100, 'must be 100 or more (milliseconds)').default(STREAM_STALL_DEFAULTS.maxStallMs),
+  DATAFILE_STREAM_MAX_STALL_MS: intVar(STREAM_STALL_DEFAULTS.maxStallMs, { min: 100 }),
   /** Channels of one file (or per-lap group) catalogued; more is a 422 (default 20,000). */
   MAX_CHANNELS_PER_FILE: intVar(DEFAULT_MAX_CHANNELS_PER_FILE),
   /** Laps a data file (or files a per-lap group) may have: its laps are held with its catalogue and listed in its metadata. */

@@ -6,47 +6,47 @@ import { ClaimRedeemer, claimRedeemerSettings, claimSecret, ServicePresence } fr
 import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
 import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
-import { intVar } from '@pitwall/service-kit';
+import { REDIS_URL, intVar, portVar, urlVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
 import { HeldAnswers } from './domain/held-answers';
 import { ReadLimiter } from './domain/read-limiter';
 
 const GatewayConfig = z.object({
-  PORT: intVar(8080),
+  PORT: portVar(8080),
   HOST: z.string().default('0.0.0.0'),
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: urlVar(REDIS_URL).optional(),
   REDIS_PREFIX: z.string().default(AUTH_CACHE_PREFIX),
   // Redis is a cache, never waited on: command and connection timeouts, and the breaker that bypasses it.
   ...redisCacheSettings,
-  /** Data file reads one user may run at once, across the replicas sharing REDIS_URL (default 4)... */
+  /** Data file reads one user may run at once, across the replicas sharing REDIS_URL (default 4, at least 1)... */
   DATAFILE_READS_PER_USER: intVar(4),
-  /** ...and how many more may wait for a slot before a read is refused with 429 (default 8). */
-  DATAFILE_READ_QUEUE: intVar(8),
+  /** ...and how many more may wait for a slot before a read is refused with 429 (default 8; 0: none wait). */
+  DATAFILE_READ_QUEUE: intVar(8, { min: 0 }),
   /** The telemetry viewer's built assets (tools/build-viewer.mjs), served at /viewer; default: `viewer/` beside the running bundle. */
   VIEWER_DIR: z.string().min(1).optional(),
   /** Partition queues of the timing-service: must equal the timing-service's TIMING_PARTITIONS (docs/timing.md). */
   TIMING_PARTITIONS: timingPartitionsVar,
-  /** A write waits for its service BUS_TIMEOUT_MS plus this per MiB of its JSON body (ms, default 60000): big writes answer at their commit. */
-  BUS_TIMEOUT_MS_PER_MB: intVar(60_000),
+  /** A write waits for its service BUS_TIMEOUT_MS plus this per MiB of its JSON body (ms, default 60000; 0: none): big writes answer at their commit. */
+  BUS_TIMEOUT_MS_PER_MB: intVar(60_000, { min: 0 }),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
   /** The longest pause in a request body (ms, default 30000; 0: none): a client that stops sending part-way is answered 408 and its connection closed. */
-  BODY_IDLE_TIMEOUT_MS: intVar(30_000),
+  BODY_IDLE_TIMEOUT_MS: intVar(30_000, { min: 0 }),
   /** Connections open at once at most (default 8192; 0: none): one more is answered 503 and closed. */
-  HTTP_MAX_CONNECTIONS: intVar(8192),
+  HTTP_MAX_CONNECTIONS: intVar(8192, { min: 0 }),
   /** Connections one client address may hold open at once (default 512; 0: none): one more is answered 429 and closed. */
-  HTTP_MAX_CONNECTIONS_PER_CLIENT: intVar(512),
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: intVar(512, { min: 0 }),
   /**
    * The longest a response in progress waits for its client to accept a byte (ms, default 60000; 0: none): a client
    * that stops reading has its connection closed, the transfer aborted, and what the answer held let go.
    */
-  RESPONSE_IDLE_TIMEOUT_MS: intVar(60_000),
+  RESPONSE_IDLE_TIMEOUT_MS: intVar(60_000, { min: 0 }),
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
   ...attachmentUrlSettings,
   // Large data file answers are fetched from the instance that made them, by the claim it replied (docs/architecture.md).
   ...claimRedeemerSettings,
   /** Bytes of large read answers kept to send again when the service says they still are the answer (default 64 MiB; 0: none). */
-  HELD_ANSWERS_BYTES: intVar(64 * 1024 * 1024),
+  HELD_ANSWERS_BYTES: intVar(64 * 1024 * 1024, { min: 0 }),
 });
 
 /** The public HTTP entry: owns the `auth` schema (auth store over the pool and the cache), routes onto the bus. */
@@ -68,7 +68,7 @@ export const gateway = defineService({
     // (which has no bus) by this outbox's retry of left-overs. The entity-service mirrors them as Users entities.
     const auth = new AuthStore(pool, cache, logger, { publishMembershipEvent: (key, event, headers) => bus.publish(EXCHANGES.authEvents, key, event, headers) });
     auth.events.start();
-    const readLimiter = new ReadLimiter(cache, { perUser: Math.max(1, config.DATAFILE_READS_PER_USER), queue: config.DATAFILE_READ_QUEUE }, logger);
+    const readLimiter = new ReadLimiter(cache, { perUser: config.DATAFILE_READS_PER_USER, queue: config.DATAFILE_READ_QUEUE }, logger);
     const blobs = blobStoreFromConfig(config);
     const attachments = { blobs, signer: new UrlSigner(urlSigningSecret(config.URL_SIGNING_SECRET, config.DATA_DIR)), maxUploadBytes: config.MAX_UPLOAD_BYTES };
     const claims = new ClaimRedeemer({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inProcess: config.CLAIM_IN_PROCESS === 'true', logger });

@@ -54,7 +54,7 @@ const SimulationServiceConfig = z.object({
    * How long after a worker first ran it a job waits for its study to end (studies that stay queued or running past it
    * end `Simulation failed`, naming this variable); 24 h by default. 0 is refused (every job would fail at its first poll).
    */
-  SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000).refine((ms) => ms >= 1, 'must be 1 or more (milliseconds)'),
+  SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000),
   /** Jobs of one account running at once, all instances together; the others wait without holding a worker. */
   SIMULATION_MAX_JOBS_PER_ACCOUNT: intVar(DEFAULT_MAX_JOBS_PER_ACCOUNT),
   /**
@@ -62,15 +62,12 @@ const SimulationServiceConfig = z.object({
    * and published again (then after as long again as it has waited, up to an hour between two); meanwhile the job holds
    * its account's place however busy the workers are. At least 1 s.
    */
-  SIMULATION_JOB_REPUBLISH_MS: intVar(DEFAULT_JOB_REPUBLISH_MS).refine((ms) => ms >= 1000, 'must be 1000 or more (milliseconds)'),
+  SIMULATION_JOB_REPUBLISH_MS: intVar(DEFAULT_JOB_REPUBLISH_MS, { min: 1000 }),
   /**
    * Finished jobs (at a last status, dead-lettered or superseded) last changed more than this many days ago are deleted
    * in the background, hourly on every instance; 0 keeps them for ever. A job queued or running is never deleted.
    */
-  SIMULATION_JOB_RETENTION_DAYS: intVar(DEFAULT_JOB_RETENTION_DAYS).refine(
-    (days) => days <= MAX_JOB_RETENTION_DAYS,
-    `must be a whole number of days from 0 (keep finished jobs for ever) to ${MAX_JOB_RETENTION_DAYS}`,
-  ),
+  SIMULATION_JOB_RETENTION_DAYS: intVar(DEFAULT_JOB_RETENTION_DAYS, { min: 0, max: MAX_JOB_RETENTION_DAYS }),
   /** The longest study id a job takes from the external system or a Reprocess's setup parameter (sent, stored, announced). */
   SIMULATION_MAX_STUDY_ID_CHARS: intVar(DEFAULT_MAX_STUDY_ID_CHARS),
   /** Attempts to deliver one status change to a callback before it is given up and recorded as failed. */
@@ -92,7 +89,7 @@ const SimulationServiceConfig = z.object({
    * delivery per callback) or removes (the hourly sweep of ended ones, a deleted callback's) at most, each statement its
    * own transaction: other work goes between them.
    */
-  SIMULATION_CALLBACK_BATCH_ROWS: intVar(DEFAULT_CALLBACK_BATCH_ROWS).refine((n) => n >= 1, 'must be 1 or more'),
+  SIMULATION_CALLBACK_BATCH_ROWS: intVar(DEFAULT_CALLBACK_BATCH_ROWS),
   /** Callbacks one account may hold; another registration is a 409 (each status step becomes one delivery, a POST, per callback). */
   MAX_SIMULATION_CALLBACKS: intVar(DEFAULT_MAX_SIMULATION_CALLBACKS),
   /**
@@ -104,12 +101,12 @@ const SimulationServiceConfig = z.object({
    * Test-only: a worker's lease on its job (renewed every third of it; a worker killed -9 frees its place after it), so
    * a test can let many leases pass; 0 (the default, in every real deployment) is RUN_LEASE_MS (20 s).
    */
-  TEST_RUN_LEASE_MS: intVar(0),
+  TEST_RUN_LEASE_MS: intVar(0, { min: 0 }),
   /**
    * Test-only: holds every wake of the waiting jobs this many ms before it looks for them, so a kill -9 test can kill the
    * service with a Trigger's jobs committed waiting, before their first wake, with certainty. 0 in every deployment.
    */
-  TEST_HOLD_WAKES_MS: intVar(0),
+  TEST_HOLD_WAKES_MS: intVar(0, { min: 0 }),
   // Where calls to simulation systems and callbacks may go, and how much of an answer is read (libs/egress).
   ...EgressConfig.shape,
 });

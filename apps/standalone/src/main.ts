@@ -5,7 +5,7 @@ import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
 import { applyV8Flags, BusSettings } from '@pitwall/service-host';
-import { createLogger, holdInfoLogs, installProcessHandlers, intVar, loadConfig } from '@pitwall/service-kit';
+import { createLogger, holdInfoLogs, installProcessHandlers, intVar, loadConfig, portVar, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
 import { composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
 import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
@@ -16,18 +16,18 @@ import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-s
  * Postgres wire protocol), AMQP_URL (else the in-process bus), REDIS_URL (else an in-memory cache).
  */
 const Config = BusSettings.extend({
-  PORT: intVar(8080),
+  PORT: portVar(8080),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: urlVar(POSTGRES_URL).optional(),
   /** Embedded database: how long a statement waits for the single session before it is refused (a 503 with Retry-After). */
   EMBEDDED_DB_WAIT_MS: intVar(5000),
   /** Embedded database: its local port (0: a free one), e.g. to look inside with psql. */
-  EMBEDDED_DB_PORT: intVar(0),
+  EMBEDDED_DB_PORT: portVar(0),
   /** Embedded database: PostgreSQL's shared_buffers; PGlite's memory grows to hold them and never gives them back. */
   EMBEDDED_DB_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 16MB').default('16MB'),
-  REDIS_URL: z.string().optional(),
+  REDIS_URL: urlVar(REDIS_URL).optional(),
   /** The stand-in external simulation system the demo account uses: its local port (0: a free one), or -1 for none. */
-  SIMULATION_STANDIN_PORT: z.coerce.number().int().min(-1).max(65535).default(0),
+  SIMULATION_STANDIN_PORT: portVar(0, { none: -1 }),
 });
 
 export async function main(): Promise<void> {

@@ -8,14 +8,14 @@ import { PartitionBatches } from './partition-batches';
 const TimingConfig = z.object({
   /** Partition queues (`svc.timing.p0` …): must equal the gateway's TIMING_PARTITIONS (docs/timing.md). Default 8. */
   TIMING_PARTITIONS: timingPartitionsVar,
-  /** Updates of one partition an instance holds at once (what queues up goes to the entity-service as one batch). Default 64. */
+  /** Updates of one partition an instance holds at once (what queues up goes to the entity-service as one batch). Default 64, at least 1. */
   TIMING_PARTITION_PREFETCH: intVar(64),
-  /** Most updates in one entity-service transaction. Default 64. */
+  /** Most updates in one entity-service transaction. Default 64, at least 1. */
   TIMING_BATCH_MAX: intVar(64),
-  /** Batches an instance has the entity-service apply at once; updates arriving meanwhile queue for the next. Default 2. */
+  /** Batches an instance has the entity-service apply at once; updates arriving meanwhile queue for the next. Default 2, at least 1. */
   TIMING_BATCHES_IN_FLIGHT: intVar(2),
   /** While a batch is in flight, how long a batch of fewer than 4 updates waits for more to join it (ms; 0: none). Default 1. */
-  TIMING_COMPANY_WAIT_MS: intVar(1),
+  TIMING_COMPANY_WAIT_MS: intVar(1, { min: 0 }),
 });
 
 /**
@@ -32,14 +32,14 @@ export const timingService = defineService({
   name: 'timing-service',
   config: TimingConfig,
   build: async ({ bus, config }) => {
-    const batches = new PartitionBatches(bus, Math.max(1, config.TIMING_BATCH_MAX), Math.max(1, config.TIMING_BATCHES_IN_FLIGHT), Math.max(0, config.TIMING_COMPANY_WAIT_MS));
+    const batches = new PartitionBatches(bus, config.TIMING_BATCH_MAX, config.TIMING_BATCHES_IN_FLIGHT, config.TIMING_COMPANY_WAIT_MS);
     const partitions: Subscription[] = [];
     // Called on the delivery's own stack (no await before it), so a partition's updates queue in delivery order.
     const commandsOf = (queue: string): RequestHandler =>
       dispatchCommands(SERVICES.timing, { [TIMING_COMMANDS.update]: (m: TimingCommand, request: BusRequest) => batches.apply(queue, m, request) }, { extra: { ping: async () => 'pong' } });
     for (let i = 0; i < config.TIMING_PARTITIONS; i++) {
       const queue = partitionService(SERVICES.timing, i);
-      partitions.push(await bus.serve(queue, commandsOf(queue), { singleActiveConsumer: true, prefetch: Math.max(1, config.TIMING_PARTITION_PREFETCH) }));
+      partitions.push(await bus.serve(queue, commandsOf(queue), { singleActiveConsumer: true, prefetch: config.TIMING_PARTITION_PREFETCH }));
     }
     return { commands: commandsOf(SERVICES.timing), stop: async () => void (await Promise.all(partitions.map((p) => p.close()))) };
   },

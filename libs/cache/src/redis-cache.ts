@@ -1,5 +1,6 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
+import { errorFields, urlAddress } from '@pitwall/service-kit';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker';
 import { NearKeys, type NearKeysOptions } from './near-keys';
 import { CacheUnavailableError, type Cache } from './types';
@@ -70,9 +71,14 @@ export class RedisCache implements Cache {
   private readonly commandTimeoutMs: number;
   private readonly connectTimeoutMs: number;
   private bypassing = false;
+  /** Where Redis is, for the log: scheme, host and port, never the URL's password. */
+  private readonly address: string;
+  /** The last socket error since Redis last answered (a refused connect, a reset): why a lost connection was lost. */
+  private socketError: string | undefined;
 
   constructor(url: string, private readonly prefix: string, private readonly logger?: Logger, private readonly options: RedisCacheOptions = {}) {
     this.commandTimeoutMs = options.commandTimeoutMs ?? 500;
+    this.address = urlAddress(url);
     this.connectTimeoutMs = options.connectTimeoutMs ?? 1000;
     const probeMs = options.breakerProbeMs ?? 1000;
     const connection: RedisOptions = {
@@ -84,15 +90,21 @@ export class RedisCache implements Cache {
       retryStrategy: (times) => Math.min(times * 50, probeMs),
     };
     this.client = new Redis(url, { ...connection, keyPrefix: prefix, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-    this.client.on('error', (err) => logger?.debug({ err: err.message }, 'redis error'));
+    this.client.on('error', (err) => {
+      this.socketError = errorFields(err).reason;
+      logger?.debug({ address: this.address, reason: this.socketError }, 'redis error');
+    });
     this.breaker = new CircuitBreaker('redis', {
       failureThreshold: options.breakerFailures ?? 3,
       probeIntervalMs: probeMs,
       probe: () => this.probe(),
       onChange: (state, cause) => this.logChange(state, cause),
     });
-    this.client.on('close', () => this.breaker.trip(new Error('connection to redis lost')));
-    this.client.on('ready', () => this.breaker.probeSoon());
+    this.client.on('close', () => this.breaker.trip(new Error(`connection to redis lost: ${this.socketError ?? 'closed by the server or the network'}`)));
+    this.client.on('ready', () => {
+      this.socketError = undefined;
+      this.breaker.probeSoon();
+    });
     this.near = options.near ? new NearKeys(this.client, url, prefix, options.near, logger, connection) : undefined;
   }
 
@@ -242,10 +254,17 @@ export class RedisCache implements Cache {
     } while (cursor !== '0');
   }
 
+  /** The breaker's cause, with the socket's own error when the cause is only a command's failure ("Connection is closed."). */
+  private reasonOf(cause: unknown): string {
+    const own = cause === undefined ? undefined : errorFields(cause).reason;
+    if (!own) return this.socketError ?? 'unknown';
+    return this.socketError && !own.includes(this.socketError) ? `${own} (${this.socketError})` : own;
+  }
+
   /** Once per outage, not per failed probe. */
   private logChange(state: BreakerState, cause: unknown): void {
-    if (state === 'open' && !this.bypassing) this.logger?.warn({ err: cause instanceof Error ? cause.message : undefined }, 'redis unavailable: cache bypassed until it answers again');
-    else if (state === 'closed' && this.bypassing) this.logger?.info('redis answers again: cache in use');
+    if (state === 'open' && !this.bypassing) this.logger?.warn({ address: this.address, reason: this.reasonOf(cause) }, 'redis unavailable: cache bypassed until it answers again');
+    else if (state === 'closed' && this.bypassing) this.logger?.info({ address: this.address }, 'redis answers again: cache in use');
     this.bypassing = state !== 'closed';
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
+import pino from 'pino';
 import { freePort, tcpProxy } from '@pitwall/testing';
 import { CacheUnavailableError, RedisCache } from '../src';
 
@@ -39,6 +40,31 @@ describe('RedisCache when Redis cannot be reached', () => {
       expect(ready.ms).toBeLessThan(1500);
     } finally {
       await cache.close();
+    }
+  });
+
+  test('when Redis cannot be reached, then one warn line names its address (never the password) and the cause; its return is one info line', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const cache = new RedisCache(`redis://default:s3cr3t-pass@127.0.0.1:${proxy.port}/0`, `pitwall-test:${randomUUID()}:`, logger, { breakerProbeMs: 100 });
+    try {
+      await until('the breaker opens', () => cache.breakerState !== 'closed');
+      await new Promise((r) => setTimeout(r, 300)); // a few reconnection attempts and probes
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 40, msg: 'redis unavailable: cache bypassed until it answers again', address: `redis://127.0.0.1:${proxy.port}`, reason: `connection to redis lost: connect ECONNREFUSED 127.0.0.1:${proxy.port}` }),
+      ]);
+      await proxy.open();
+      await until('the breaker closes', () => cache.breakerState === 'closed');
+      expect(lines.slice(1)).toEqual([expect.objectContaining({ level: 30, msg: 'redis answers again: cache in use', address: `redis://127.0.0.1:${proxy.port}` })]);
+      // A connection cut while in use: the line says it was lost, and how.
+      await proxy.cut();
+      await until('the breaker opens again', () => cache.breakerState !== 'closed');
+      expect(lines.slice(2)).toEqual([expect.objectContaining({ level: 40, address: `redis://127.0.0.1:${proxy.port}`, reason: expect.stringMatching(/^connection to redis lost: ./) })]);
+      expect(JSON.stringify(lines)).not.toContain('s3cr3t');
+    } finally {
+      await cache.close();
+      await proxy.cut();
     }
   });
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '@pitwall/service-kit';
+import { errorFields, type Logger } from '@pitwall/service-kit';
 
 export interface PoolOptions {
   /** `postgres://user@host:port/database` */
@@ -48,11 +48,12 @@ export function createPool({ url, applicationName, logger, max = 10, statementTi
     idleTimeoutMillis: 30_000,
     ...(settings ? { onConnect: async (client: pg.PoolClient) => void (await client.query(settings)) } : {}),
   });
-  pool.on('error', (err) => logger.warn({ err, applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
+  // The message and code only: a pg error carries its client (some 3 KB, the backend's cancel key among them).
+  pool.on('error', (err) => logger.warn({ ...errorFields(err), applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
   pool.on('connect', (client) => {
     client.on('error', (err) => {
       // An idle client's loss is reported by the pool's listener above; this one speaks for clients in use.
-      if (!isIdle(pool, client)) logger.warn({ err, applicationName }, 'PostgreSQL connection lost while in use; its statement fails and the client is discarded');
+      if (!isIdle(pool, client)) logger.warn({ ...errorFields(err), applicationName }, 'PostgreSQL connection lost while in use; its statement fails and the client is discarded');
     });
   });
   return pool;

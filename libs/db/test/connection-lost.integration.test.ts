@@ -1,4 +1,5 @@
 import pg from 'pg';
+import pino from 'pino';
 import { createLogger, toAppError } from '@pitwall/service-kit';
 import { BrokenConnection, createPool, inTransaction, withConnection, withTransaction } from '../src';
 import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '../src/testing';
@@ -110,5 +111,28 @@ describe('a checked-out client whose backend is terminated', () => {
     );
     expect(err).toBeInstanceOf(BrokenConnection);
     expect((err as BrokenConnection).original).toMatchObject({ status: 504, retryAfterSeconds: 1, type: 'urn:pitwall:problem:outcome-unknown', message: expect.stringContaining('it may or may not have taken effect') });
+  });
+});
+
+describe('the log line of a lost connection', () => {
+  test('when an idle pooled client\'s backend is terminated, then one warn line gives the error\'s message and code, not the client (nor its cancel key)', async () => {
+    const db = await createTestDatabase();
+    const lines: string[] = [];
+    const captured = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const pool = createPool({ url: db.url, applicationName: 'db-test-idle', logger: captured, max: 1 });
+    try {
+      const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await terminate((rows[0] as { pid: number }).pid);
+      for (const end = Date.now() + 5000; lines.length === 0 && Date.now() < end; ) await settle();
+      expect(lines.map((l) => JSON.parse(l))).toEqual([
+        expect.objectContaining({ level: 40, msg: 'idle PostgreSQL client failed; the pool drops it', applicationName: 'db-test-idle', code: '57P01', reason: 'terminating connection due to administrator command' }),
+      ]);
+      expect(Object.keys(JSON.parse(lines[0] as string))).not.toEqual(expect.arrayContaining(['err']));
+      expect(lines[0]).not.toMatch(/secretKey|processID|stack/);
+      expect((lines[0] as string).length).toBeLessThan(400);
+    } finally {
+      await pool.end();
+      await db.drop();
+    }
   });
 });

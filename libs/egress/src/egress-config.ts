@@ -30,6 +30,6 @@ export type EgressConfig = z.infer<typeof EgressConfig>;
 export const egressSettings = (config: EgressConfig): EgressSettings => ({
   allow: config.EGRESS_ALLOW,
   maxResponseBytes: config.EGRESS_MAX_RESPONSE_BYTES,
-  connectTimeoutMs: Math.max(1, config.EGRESS_CONNECT_TIMEOUT_MS),
-  timeoutMs: Math.max(1, config.EGRESS_TIMEOUT_MS),
+  connectTimeoutMs: config.EGRESS_CONNECT_TIMEOUT_MS,
+  timeoutMs: config.EGRESS_TIMEOUT_MS,
 });

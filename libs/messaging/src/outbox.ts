@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { prepared, withTransaction, type Migration, type Queryable } from '@pitwall/db';
-import type { Logger } from '@pitwall/service-kit';
+import { errorFields, isDatabaseUnreachable, type Logger } from '@pitwall/service-kit';
 import { outboxTable } from './schema';
 
 /** One message to publish once the write that made it has committed. */
@@ -143,6 +143,8 @@ class TransactionalOutbox<P> implements Outbox<P> {
   private readonly batchFrom: number;
   private timer: NodeJS.Timeout | undefined;
   private retrying: Promise<void> | undefined;
+  /** The retry's last pass failed: its failure was logged, its recovery will be. */
+  private failing = false;
   private readonly detached = new Set<Promise<void>>();
 
   constructor(options: OutboxOptions<P>) {
@@ -260,13 +262,24 @@ class TransactionalOutbox<P> implements Outbox<P> {
     this.retrying ??= (async () => {
       try {
         while ((await this.publishLeftOvers()) === this.batchSize);
+        if (this.failing) this.logger.info({ outbox: this.table }, 'left-over messages are published again');
+        this.failing = false;
       } catch (err) {
-        this.logger.error({ err, outbox: this.table }, 'left-over messages not published; retrying later');
+        // Said once when the passes start failing, not at every pass (once a second) while the cause lasts.
+        if (!this.failing) this.logLeftOversFailing(err);
+        this.failing = true;
       } finally {
         this.retrying = undefined;
       }
     })();
     return this.retrying;
+  }
+
+  /** A database that cannot be reached is a dependency's loss (warn, the reason); anything else is unexpected. */
+  private logLeftOversFailing(err: unknown): void {
+    const message = `left-over messages not published; retrying every ${this.retryIntervalMs} ms (logged again once they are)`;
+    if (isDatabaseUnreachable(err)) this.logger.warn({ outbox: this.table, ...errorFields(err) }, message);
+    else this.logger.error({ err, outbox: this.table }, message);
   }
 
   start(): void {

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import pino from 'pino';
 import { createPool, migrate, withTransaction } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { tcpProxy } from '@pitwall/testing';
 import { createOutbox, outboxMigration, type Outbox, type OutboxMessage, type OutboxTiming, type PublishMessage } from '../src';
 
 /** What a service would publish: the outbox only needs it to be JSON. */
@@ -462,6 +463,54 @@ describe('outbox retry', () => {
 
     expect(b.of(runId)).toEqual([]);
     expect(await pending(runId)).toBe(2);
+  });
+});
+
+describe('outbox retry while the database cannot be reached', () => {
+  /** A logger whose lines the test reads, as JSON objects. */
+  function capturedLogger() {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    return { logger, lines, about: (text: string) => lines.filter((l) => String(l['msg']).includes(text)) };
+  }
+
+  test('when PostgreSQL is down for many retry passes, then one warn line gives the reason (no stack, nothing at error), and one info line says when left-overs are published again', async () => {
+    const runId = randomUUID();
+    const b = broker();
+    // The outbox's connections go through a proxy the test cuts and opens: the database goes away and comes back.
+    const url = new URL(db.url);
+    const proxy = await tcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.port = String(proxy.port);
+    const log = capturedLogger();
+    const proxied = createPool({ url: url.toString(), applicationName: 'messaging-test-outage', logger: silent, max: 2 });
+    const o = createOutbox<LapTimed>({ pool: proxied, schema: 'timing', publish: b.publish, logger: log.logger, staleAfterMs: 0, retryIntervalMs: 20 });
+    try {
+      // A left-over the retry must publish once it reaches the database again.
+      b.state.down = true;
+      await withTransaction(pool, (c) => o.add(c, laps(runId, 1)));
+      b.state.down = false;
+
+      o.start();
+      await until(() => log.about('left-over messages not published').length > 0);
+      await new Promise((r) => setTimeout(r, 400)); // some 20 passes, each failing
+      expect(log.about('left-over messages not published')).toEqual([
+        expect.objectContaining({ level: 40, outbox: 'timing.outbox', code: 'ECONNREFUSED', reason: expect.stringContaining('ECONNREFUSED'), msg: 'left-over messages not published; retrying every 20 ms (logged again once they are)' }),
+      ]);
+      expect(log.lines.filter((l) => Number(l['level']) >= 50)).toEqual([]);
+      expect(JSON.stringify(log.lines)).not.toContain('stack');
+      expect(b.of(runId)).toEqual([]);
+
+      await proxy.open();
+      await until(() => b.of(runId).length === 1);
+      await until(() => log.about('left-over messages are published again').length === 1);
+      expect(log.about('left-over messages are published again')).toEqual([expect.objectContaining({ level: 30, outbox: 'timing.outbox' })]);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(log.about('published again')).toHaveLength(1);
+    } finally {
+      await o.stop();
+      await proxied.end();
+      await proxy.cut();
+    }
   });
 });
 

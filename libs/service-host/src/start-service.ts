@@ -156,7 +156,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     const internal = await listen(internalApp, config.HEALTH_PORT, config.HEALTH_HOST);
     closers.push(() => internal.stop());
     if (!definition.http) {
-      logger.info({ health: internal.address }, `${name} started`);
+      logger.info({ health: internal.bound }, `${name} started; health and metrics on ${internal.bound}`);
       return { address: internal.address, internal: internal.address, parts, stop: stopAll };
     }
     // The public entry takes URLs as long as the API's longest names need; the health ports keep Node's limit.
@@ -168,7 +168,8 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       ...(definition.http.connectionLimits ? { connectionLimits: definition.http.connectionLimits(config) } : {}),
     });
     closers.push(() => http.stop());
-    logger.info({ address: http.address, internal: internal.address }, `${name} listening`);
+    // Where each is bound (0.0.0.0: every interface), not the loopback URL `address` gives callers on this machine.
+    logger.info({ address: http.bound, internal: internal.bound }, `${name} listening on ${http.bound}; health and metrics on ${internal.bound}`);
     return { address: http.address, internal: internal.address, port: http.port, parts, stop: stopAll };
   } catch (err) {
     await stopAll().catch(() => undefined);

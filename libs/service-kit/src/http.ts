@@ -221,8 +221,10 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 export interface HttpEntryPoint {
-  /** Base URL the server listens on, e.g. http://127.0.0.1:41234. */
+  /** Base URL to reach the server from this machine, e.g. http://127.0.0.1:41234 (loopback when bound to every interface). */
   address: string;
+  /** What the socket is bound to, as the system says, for the log: http://0.0.0.0:8080, http://[::]:8080, http://127.0.0.1:41234. */
+  bound: string;
   port: number;
   /** Stops accepting connections and waits for in-flight requests to finish. */
   stop(): Promise<void>;
@@ -507,6 +509,7 @@ export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7
       const shownHost = host === '0.0.0.0' ? '127.0.0.1' : host;
       resolve({
         address: `http://${shownHost}:${addr.port}`,
+        bound: `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`,
         port: addr.port,
         stop: () =>
           new Promise<void>((done) => {

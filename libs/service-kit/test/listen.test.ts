@@ -98,6 +98,21 @@ describe('listen: the HTTP server every service answers on', () => {
   });
 });
 
+describe('listen: where it says it is', () => {
+  test.each([
+    ['0.0.0.0', 'http://0.0.0.0:', 'http://127.0.0.1:'],
+    ['127.0.0.1', 'http://127.0.0.1:', 'http://127.0.0.1:'],
+  ])('when bound to %s, then bound names that interface (what the start logs) and address a URL to reach it here', async (host, bound, address) => {
+    const server = await listen(express(), 0, host);
+    try {
+      expect(server.bound).toBe(`${bound}${server.port}`);
+      expect(server.address).toBe(`${address}${server.port}`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('listen with bodyIdleTimeoutMs: a request body that stops arriving', () => {
   const IDLE_MS = 300;
   let server: HttpEntryPoint;

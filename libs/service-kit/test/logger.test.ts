@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { createLogger, holdInfoLogs, logFormat } from '../src/logger';
+import { createLogger, errorFields, holdInfoLogs, logFormat } from '../src/logger';
 
 /** The lines a logger writes, as text. */
 function capture(): { stream: PassThrough; text: () => string } {
@@ -60,5 +60,21 @@ describe('createLogger', () => {
     release();
     logger.info('after');
     expect(out.text().trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['slow', 'after']);
+  });
+});
+
+describe('errorFields', () => {
+  test('when an error carries a driver object (a pg error\'s client), then only its message and code are given', () => {
+    const err = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', client: { secretKey: 123456, processID: 42 } });
+    expect(errorFields(err)).toEqual({ reason: 'terminating connection due to administrator command', code: '57P01' });
+  });
+
+  test('when an AggregateError has no message of its own (a refused dual-stack connect), then the reason is its first error\'s', () => {
+    const err = Object.assign(new AggregateError([new Error('connect ECONNREFUSED ::1:5432'), new Error('connect ECONNREFUSED 127.0.0.1:5432')], ''), { code: 'ECONNREFUSED' });
+    expect(errorFields(err)).toEqual({ reason: 'connect ECONNREFUSED ::1:5432', code: 'ECONNREFUSED' });
+  });
+
+  test('when what was thrown is not an Error, then it is the reason as text, without a code', () => {
+    expect(errorFields('gone')).toEqual({ reason: 'gone' });
   });
 });

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { intVar } from '@pitwall/service-kit';
+import { intVar, portVar } from '@pitwall/service-kit';
 
 const KiB = 1024;
 
 /** The claim desk's settings (a service whose answers may be large: the datafile-service), docs/operations.md. */
 export const claimDeskSettings = {
-  /** Answers up to this many bytes ride the bus inline; larger ones are fetched by claim (default 256 KiB). */
-  CLAIM_INLINE_MAX_BYTES: intVar(256 * KiB),
+  /** Answers up to this many bytes ride the bus inline; larger ones are fetched by claim (default 256 KiB; 0: every answer with a body). */
+  CLAIM_INLINE_MAX_BYTES: intVar(256 * KiB, { min: 0 }),
   /** An unredeemed claim is dropped after this (ms, default 30 s), its producer stopped and its bytes freed. */
-  CLAIM_TTL_MS: z.coerce.number().int().min(100).default(30_000),
+  CLAIM_TTL_MS: intVar(30_000, { min: 100 }),
   /** Internal port the claimed answers are fetched from (default 0: a free port, named in each claim). */
-  CLAIM_PORT: intVar(0),
+  CLAIM_PORT: portVar(0),
   /** Interface of the internal claim port (default loopback; `0.0.0.0` when the gateways are on other hosts). */
   CLAIM_HOST: z.string().min(1).default('127.0.0.1'),
   /** Host name the claims give for this instance (default: CLAIM_HOST, or the machine's host name when CLAIM_HOST is a wildcard). */

@@ -50,3 +50,25 @@ export async function startInProcessStack(options: { env?: NodeJS.ProcessEnv; da
 }
 
 export { bundleWorkerEntry } from './worker-bundle';
+
+/**
+ * What a definition's start says of `env`: its error's message, or `started` (then stopped at once) when it took it.
+ * No broker (an in-process bus) and no database (an address that refuses at once, one try): a configuration that
+ * is wrongly taken ends the test quickly instead of starting a service on shared servers.
+ */
+export async function startRefusal<S extends z.ZodObject, P extends ServiceParts>(definition: ServiceDefinition<S, P>, env: NodeJS.ProcessEnv): Promise<string> {
+  const bus = new InProcessBus({ prefix: 'refusal.', logger: createLogger('test-bus') });
+  const cache = new MemoryCache();
+  try {
+    const started = await startService(definition, {
+      env: { DATABASE_URL: 'postgres://127.0.0.1:1/none', STARTUP_WAIT_S: '0', HEALTH_PORT: '0', PORT: '0', ...env },
+      shared: { bus, cache },
+    }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    if (started instanceof Error) return started.message;
+    await started.stop();
+    return 'started';
+  } finally {
+    await bus.close();
+    await cache.close();
+  }
+}
