@@ -66,6 +66,33 @@ function attachmentEnv(env) {
   return { blobs, signedUrls: { URL_SIGNING_SECRET: fs.readFileSync(file, 'utf8').trim() } };
 }
 
+/** A line longer than this (a child writing without newlines) is written in pieces of it, each prefixed. */
+const MAX_LINE_CHARS = 1 << 20;
+
+/**
+ * `write` gets every line of a child's stream with `[name] ` before it: a chunk may end mid-line and hold many lines,
+ * so the partial line is held until its end comes (`end()` writes what is left when the stream ends).
+ */
+function linePrefixer(name, write) {
+  let partial = '';
+  const prefixed = (lines) => lines.map((line) => `[${name}] ${line}\n`).join('');
+  return {
+    push(text) {
+      const lines = (partial + text).split('\n');
+      partial = lines.pop();
+      while (partial.length > MAX_LINE_CHARS) {
+        lines.push(partial.slice(0, MAX_LINE_CHARS));
+        partial = partial.slice(MAX_LINE_CHARS);
+      }
+      if (lines.length) write(prefixed(lines));
+    },
+    end() {
+      if (partial) write(prefixed([partial]));
+      partial = '';
+    },
+  };
+}
+
 /**
  * Ready when the gateway says so; a stack of only some apps (a test's, a restart's) is ready when every part its
  * readiness reports down is a service this stack did not start.
@@ -133,12 +160,15 @@ async function startStack(options = {}) {
     // (profiling: "--cpu-prof --cpu-prof-dir=/tmp/prof", which NODE_OPTIONS refuses).
     const nodeArgs = [...apps.nodeArgs, ...(env.STACK_NODE_ARGS ?? '').split(' ').filter(Boolean)];
     const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', proc.name, 'main.js')], { env: proc.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const collect = (chunk) => {
-      proc.output = (proc.output + chunk.toString()).slice(-200_000);
-      if (options.echo) process.stdout.write(`[${proc.name}] ${chunk}`);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding('utf8'); // a character split between two chunks is decoded whole
+      const echo = options.echo ? linePrefixer(proc.name, (text) => process.stdout.write(text)) : undefined;
+      stream.on('data', (text) => {
+        proc.output = (proc.output + text).slice(-200_000);
+        echo?.push(text);
+      });
+      stream.once('end', () => echo?.end());
+    }
     proc.child = child;
     proc.startedAt = Date.now();
     child.once('exit', (code, signal) => {
@@ -220,7 +250,7 @@ async function deleteBusTopology(amqpUrl, busPrefix) {
   }
 }
 
-module.exports = { startStack, freePort, deleteBusTopology, APPS };
+module.exports = { startStack, freePort, deleteBusTopology, linePrefixer, APPS };
 
 if (require.main === module) {
   const missing = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL'].filter((k) => !process.env[k]);
