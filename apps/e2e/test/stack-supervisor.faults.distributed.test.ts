@@ -144,7 +144,9 @@ describe('npm run start:distributed (tools/stack.cjs)', () => {
       supervisors.push(run);
       let children: number[] = [];
       const watching = setInterval(() => (children = [...new Set([...children, ...childrenOf(run.child.pid as number)])]), 20);
-      const code = await Promise.race([run.exited, sleep(20_000).then(() => 'still running')]);
+      let bound: NodeJS.Timeout | undefined;
+      const code = await Promise.race([run.exited, new Promise((resolve) => (bound = setTimeout(resolve, 20_000, 'still running')))]);
+      clearTimeout(bound);
       clearInterval(watching);
       apps.push(...children);
 
