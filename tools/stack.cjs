@@ -1,8 +1,10 @@
 // The process-level twin of docker/compose.yaml: starts the five apps from their bundles (dist/apps/*) as
 // separate processes against real PostgreSQL, RabbitMQ and Redis, waits until the gateway is ready, restarts a
 // process that exits (`supervise`, with backoff: what compose's restart policy does; `npm run start:distributed`
-// supervises) and stops them with SIGTERM. Used by `npm run start:distributed` and by the end-to-end tests. Like compose, it gives
-// the gateway, the entity-service and the datafile-service one blob directory, and the first two one signing secret.
+// supervises) and stops them with SIGTERM; they stop by themselves when it dies (an IPC channel each), and a start
+// refuses a gateway port already in use. Used by `npm run start:distributed` and by the end-to-end tests. Like
+// compose, it gives the gateway, the entity-service and the datafile-service one blob directory, and the first two
+// one signing secret.
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -64,6 +66,52 @@ function attachmentEnv(env) {
     }
   }
   return { blobs, signedUrls: { URL_SIGNING_SECRET: fs.readFileSync(file, 'utf8').trim() } };
+}
+
+/** A line longer than this (a child writing without newlines) is written in pieces of it, each prefixed. */
+const MAX_LINE_CHARS = 1 << 20;
+
+/**
+ * `write` gets every line of a child's stream with `[name] ` before it: a chunk may end mid-line and hold many lines,
+ * so the partial line is held until its end comes (`end()` writes what is left when the stream ends).
+ */
+function linePrefixer(name, write) {
+  let partial = '';
+  const prefixed = (lines) => lines.map((line) => `[${name}] ${line}\n`).join('');
+  return {
+    push(text) {
+      const lines = (partial + text).split('\n');
+      partial = lines.pop();
+      while (partial.length > MAX_LINE_CHARS) {
+        lines.push(partial.slice(0, MAX_LINE_CHARS));
+        partial = partial.slice(MAX_LINE_CHARS);
+      }
+      if (lines.length) write(prefixed(lines));
+    },
+    end() {
+      if (partial) write(prefixed([partial]));
+      partial = '';
+    },
+  };
+}
+
+/**
+ * Refuses a port something already listens on (another stack, or the apps of a supervisor that died), rather than
+ * trusting whatever answers the readiness check there; `what` names the setting.
+ */
+async function assertPortFree(port, host, what) {
+  await new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', (err) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`port ${port} (${what}) is already in use on ${host}: another stack, or the apps of a supervisor that died, may still run there; stop them, or choose another port`)
+          : err,
+      ),
+    );
+    srv.listen(port, host, () => srv.close(resolve));
+  });
 }
 
 /**
@@ -132,13 +180,18 @@ async function startStack(options = {}) {
     // apps.json's nodeArgs (what every app process starts with), then STACK_NODE_ARGS: node options for every app
     // (profiling: "--cpu-prof --cpu-prof-dir=/tmp/prof", which NODE_OPTIONS refuses).
     const nodeArgs = [...apps.nodeArgs, ...(env.STACK_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-    const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', proc.name, 'main.js')], { env: proc.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const collect = (chunk) => {
-      proc.output = (proc.output + chunk.toString()).slice(-200_000);
-      if (options.echo) process.stdout.write(`[${proc.name}] ${chunk}`);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    // The IPC channel ends with this process, whatever ends it (a kill -9 too): each app then stops as on SIGTERM
+    // (runMain's process handlers), rather than live on unsupervised. Containers start the apps without one.
+    const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', proc.name, 'main.js')], { env: proc.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding('utf8'); // a character split between two chunks is decoded whole
+      const echo = options.echo ? linePrefixer(proc.name, (text) => process.stdout.write(text)) : undefined;
+      stream.on('data', (text) => {
+        proc.output = (proc.output + text).slice(-200_000);
+        echo?.push(text);
+      });
+      stream.once('end', () => echo?.end());
+    }
     proc.child = child;
     proc.startedAt = Date.now();
     child.once('exit', (code, signal) => {
@@ -157,6 +210,10 @@ async function startStack(options = {}) {
       }, delayMs);
     });
   };
+  // What only this stack may listen on: the gateway's port (else an orphan's readiness could pass for its own), and a
+  // fixed claim port.
+  if (started.includes(apps.gateway)) await assertPortFree(port, env.HOST ?? '0.0.0.0', 'PORT, the gateway\'s');
+  if (started.includes('datafile-service') && Number(env.CLAIM_PORT)) await assertPortFree(Number(env.CLAIM_PORT), env.CLAIM_HOST ?? '127.0.0.1', 'CLAIM_PORT, the datafile-service\'s');
   for (const name of started) {
     // Signed attachment URLs point at this stack's gateway unless PUBLIC_BASE_URL says otherwise.
     const appEnv = {
@@ -220,7 +277,7 @@ async function deleteBusTopology(amqpUrl, busPrefix) {
   }
 }
 
-module.exports = { startStack, freePort, deleteBusTopology, APPS };
+module.exports = { startStack, freePort, deleteBusTopology, linePrefixer, APPS };
 
 if (require.main === module) {
   const missing = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL'].filter((k) => !process.env[k]);

@@ -143,10 +143,13 @@ function stringHeaders(headers: BusRequest['headers']): Record<string, string> {
   return out;
 }
 
-/** A failure of the whole batch, as one update's own: an unknown outcome names that update's command. */
+/**
+ * A failure of the whole batch, as one update's own: an unknown outcome names that update's command, and keeps the
+ * batch's `Retry-After` (a lost entity-service or broker says when to come back, as a direct entity write's 504 does).
+ */
 function perUpdate(err: unknown, pending: Pending): AppError {
   const error = toAppError(err);
   const commandId = pending.request.headers['commandId'];
   if (error.type !== OUTCOME_UNKNOWN_TYPE || !commandId) return error;
-  return new AppError(504, error.message, { type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId } });
+  return new AppError(504, error.message, { type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId }, ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}) });
 }

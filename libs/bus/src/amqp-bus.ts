@@ -6,7 +6,7 @@ import { coalesceFrameWrites } from './coalesce-writes';
 import { PublishWindow } from './publish-window';
 import { Topology } from './topology';
 import { EncodedJson, decodeJson, encodeJson } from './encoded-json';
-import { CONTENT_TYPE, REPLY_ERROR, REPLY_OK, cleanHeaders, deadlineOf, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
+import { CONTENT_TYPE, REPLY_ERROR, REPLY_HELD, REPLY_OK, cleanHeaders, deadlineOf, runRequestHandler, settleReply, requestHeaders, timeoutError, toBusHeaders, unansweredError, unavailableError } from './wire';
 import type { Bus, BusHeaders, EventHandler, RequestHandler, RequestOptions, ServeOptions, SubscribeOptions, Subscription } from './types';
 
 /** RabbitMQ's pseudo-queue for replies: no reply queue to declare, replies go straight to the caller's channel. */
@@ -79,9 +79,13 @@ interface PendingRequest {
   settle: (outcome: { value: unknown } | { error: Error }) => void;
   /** The request's headers: a command carries its id (its lost reply is an unknown outcome, not a 503). */
   headers: BusHeaders | undefined;
+  /** The caller's `onHeld`: the instance handling it stops, and its reply still comes. */
+  held: (() => void) | undefined;
 }
 
 type DeliveryHandler = (message: ConsumeMessage, channel: Channel) => Promise<void>;
+/** Tells the sender of a delivery being handled that this consumer stops and still finishes it. */
+type HeldNotice = (message: ConsumeMessage, channel: Channel) => void;
 
 /** A consumer that survives reconnects: it re-declares its queue and consumes again on every new connection. */
 class AmqpConsumer implements Subscription {
@@ -89,8 +93,8 @@ class AmqpConsumer implements Subscription {
   private consumerTag: string | undefined;
   private attachedTo: Connection | undefined;
   private attaching: Promise<void> = Promise.resolve();
-  /** The deliveries being handled (in flight), each settled once acked or requeued. */
-  private readonly handling = new Set<Promise<void>>();
+  /** The deliveries being handled (in flight), each settled once acked or requeued, with its message. */
+  private readonly handling = new Map<Promise<void>, ConsumeMessage>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
@@ -100,6 +104,7 @@ class AmqpConsumer implements Subscription {
     private readonly declare: (channel: Channel) => Promise<void>,
     private readonly prefetch: number,
     private readonly handle: DeliveryHandler,
+    private readonly held?: HeldNotice,
   ) {}
 
   isAttachedTo(connection: Connection): boolean {
@@ -126,12 +131,17 @@ class AmqpConsumer implements Subscription {
     return this.attaching;
   }
 
-  /** Stops consuming, lets in-flight handlers finish (and ack or requeue), then closes the channel. */
+  /**
+   * Stops consuming, lets in-flight handlers finish (and ack or requeue), then closes the channel. The senders of the
+   * deliveries in flight are told first (`held`), so a caller that sees the queue without a consumer still waits for
+   * their answers; a delivery that comes before the broker confirms the cancel is handled and told the same.
+   */
   async close(): Promise<void> {
     if (this.closed) return this.whenIdle();
     this.closed = true;
     await this.attaching.catch(() => undefined);
     const { channel, consumerTag } = this;
+    if (channel && this.attachedTo?.alive) for (const message of this.handling.values()) this.tellHeld(message, channel);
     if (channel && consumerTag && this.attachedTo?.alive) await channel.cancel(consumerTag).catch(() => undefined);
     await this.whenIdle();
     this.channel = undefined;
@@ -150,13 +160,23 @@ class AmqpConsumer implements Subscription {
       this.onCancelled(channel);
       return;
     }
+    if (this.closed) this.tellHeld(message, channel);
     const handled = this.handle(message, channel)
       .catch((err) => this.bus.logger.error({ err, queue: this.queue }, 'bus delivery handling failed'))
       .finally(() => {
         this.handling.delete(handled);
         if (this.handling.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
       });
-    this.handling.add(handled);
+    this.handling.set(handled, message);
+  }
+
+  private tellHeld(message: ConsumeMessage, channel: Channel): void {
+    try {
+      this.held?.(message, channel);
+    } catch (err) {
+      // The channel went: the delivery goes back to the broker, and its caller learns it as a lost instance.
+      this.bus.logger.warn({ err, queue: this.queue }, 'bus could not tell a caller that its request is still handled');
+    }
   }
 
   /**
@@ -172,7 +192,7 @@ class AmqpConsumer implements Subscription {
     this.channel = undefined;
     this.consumerTag = undefined;
     this.attachedTo = undefined;
-    void Promise.allSettled([...this.handling]).then(() => channel.close().catch(() => undefined));
+    void Promise.allSettled([...this.handling.keys()]).then(() => channel.close().catch(() => undefined));
     this.attach(connection).catch((err: unknown) => {
       this.bus.logger.warn({ err, queue: this.queue }, 'bus consumer could not consume again; reconnecting');
       connection.model.close().catch(() => undefined);
@@ -267,7 +287,7 @@ export class AmqpBus implements Bus {
         if ('error' in outcome) reject(outcome.error);
         else resolve(outcome.value as R);
       };
-      this.pending.set(correlationId, { connection, service, type, encoded, settle, headers: options.headers });
+      this.pending.set(correlationId, { connection, service, type, encoded, settle, headers: options.headers, held: options.onHeld });
       try {
         connection.requests.publish('', this.topology.serviceQueue(service), encodeJson(payload), {
           correlationId,
@@ -318,6 +338,9 @@ export class AmqpBus implements Bus {
         } catch (err) {
           this.logger.warn({ err, service, type }, 'bus reply lost with its channel; the request will be redelivered');
         }
+      },
+      (message, channel) => {
+        if (message.properties.replyTo) channel.sendToQueue(message.properties.replyTo, Buffer.alloc(0), { correlationId: message.properties.correlationId, type: REPLY_HELD });
       },
     );
   }
@@ -539,6 +562,10 @@ export class AmqpBus implements Bus {
     if (!pending) return; // a reply after its timeout: the caller has moved on
     try {
       const kind = message.properties.type;
+      if (kind === REPLY_HELD) {
+        pending.held?.();
+        return;
+      }
       if (kind !== REPLY_OK && kind !== REPLY_ERROR) throw new Error(`reply of unknown type ${String(kind)}`);
       const reply = kind === REPLY_OK ? { ok: true as const, content: message.content, headers: cleanHeaders(toBusHeaders(message.properties.headers)) } : { ok: false as const, content: message.content };
       pending.settle(settleReply(reply, pending.encoded));
@@ -574,9 +601,9 @@ export class AmqpBus implements Bus {
     throw unavailableError('Not connected to the message broker');
   }
 
-  private async addConsumer(queue: string, declare: (channel: Channel) => Promise<void>, prefetch = DEFAULT_PREFETCH, handle: DeliveryHandler): Promise<Subscription> {
+  private async addConsumer(queue: string, declare: (channel: Channel) => Promise<void>, prefetch = DEFAULT_PREFETCH, handle: DeliveryHandler, held?: HeldNotice): Promise<Subscription> {
     if (this.closing) throw unavailableError('The bus is closed');
-    const consumer = new AmqpConsumer(this, queue, declare, prefetch, handle);
+    const consumer = new AmqpConsumer(this, queue, declare, prefetch, handle, held);
     this.consumers.add(consumer);
     const connection = this.current?.alive ? this.current : this.everConnected ? undefined : await this.connection(this.requestTimeoutMs).catch(() => undefined);
     // Disconnected: the consumer is registered and starts when setup runs on the next connection.

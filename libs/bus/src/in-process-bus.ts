@@ -21,6 +21,8 @@ interface QueuedMessage {
   /** Requests expire like AMQP messages with `expiration`: nobody waits for them any more. */
   deadline?: number;
   reply?: (reply: Reply) => void;
+  /** Tells the request's caller that the instance handling it stops and still answers it (AMQP's `reply.held`). */
+  held?: () => void;
 }
 
 type Outcome = 'ack' | 'requeue';
@@ -141,8 +143,9 @@ class InProcessConsumer {
     });
   }
 
-  /** Stops taking deliveries; the ones in flight finish normally. */
+  /** Stops taking deliveries; the ones in flight finish normally, their callers told first that they still do. */
   cancel(): Promise<void> {
+    if (this.active) for (const message of this.inFlight) message.held?.();
     this.active = false;
     this.queue.removeConsumer(this);
     return this.whenIdle();
@@ -304,6 +307,9 @@ export class InProcessBus implements Bus {
           const outcome = settleReply<R>(reply, encoded);
           if ('error' in outcome) reject(outcome.error);
           else resolve(outcome.value);
+        },
+        held: () => {
+          if (this.pending.has(correlationId)) options.onHeld?.();
         },
       });
     });

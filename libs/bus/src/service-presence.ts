@@ -68,13 +68,18 @@ export class ServicePresence {
     return this.look(service, this.watch(service));
   }
 
-  /** `call`, or `gone()`'s error as soon as a look finds its service without a consumer while it is in flight. */
-  unlessGone<T>(service: string, call: Promise<T>, gone: () => Error): Promise<T> {
+  /**
+   * `call`, or `gone()`'s error as soon as a look finds its service without a consumer while it is in flight. `call`
+   * may take a `held` callback to pass on as the request's `onHeld`: a request held by an instance that stops
+   * gracefully is then not failed (its instance answers it, though no consumer is left).
+   */
+  unlessGone<T>(service: string, call: Promise<T> | ((held: () => void) => Promise<T>), gone: () => Error): Promise<T> {
     const { waiting } = this.watch(service);
     return new Promise<T>((resolve, reject) => {
       const fail = () => reject(gone());
       waiting.set(fail, ++this.tick);
-      call.then(
+      const held = () => void waiting.delete(fail);
+      (typeof call === 'function' ? call(held) : call).then(
         (value) => {
           waiting.delete(fail);
           resolve(value);
@@ -154,17 +159,25 @@ export const ABSENT_SERVICE_RETRY_AFTER_SECONDS = 2;
  * of a route that passes through two services gets the same fast 503 as one the gateway sends straight on.
  */
 export function failFastBus(bus: Bus, presence: ServicePresence | undefined, advise: (err: unknown, options: RequestOptions | undefined, service: string) => unknown = (err) => err): Bus {
-  const send = <T>(service: string, call: () => Promise<T>, options: RequestOptions | undefined): Promise<T> => {
+  const send = <T>(service: string, call: (options: RequestOptions | undefined) => Promise<T>, options: RequestOptions | undefined): Promise<T> => {
     const advised = (p: Promise<T>) => p.catch((err: unknown) => Promise.reject(advise(err, options, serviceName(service))));
-    if (!presence) return advised(call());
-    const sent = () => advised(presence.unlessGone(service, call(), () => advise(goneInFlight(service, options), options, serviceName(service)) as Error));
+    if (!presence) return advised(call(options));
+    // A request held by an instance that stops gracefully is answered by it: no longer failed when the service is found gone.
+    const withHeld = (held: () => void): RequestOptions => ({
+      ...options,
+      onHeld: () => {
+        held();
+        options?.onHeld?.();
+      },
+    });
+    const sent = () => advised(presence.unlessGone(service, (held) => call(withHeld(held)), () => advise(goneInFlight(service, options), options, serviceName(service)) as Error));
     const may = presence.mayServe(service);
     if (may === true) return sent();
     return Promise.resolve(may).then((served) => (served ? sent() : Promise.reject(absent(service))));
   };
   return {
-    request: (service, type, payload, options) => send(service, () => bus.request(service, type, payload, options), options),
-    requestEncoded: (service, type, payload, options) => send(service, () => bus.requestEncoded(service, type, payload, options), options),
+    request: (service, type, payload, options) => send(service, (sent) => bus.request(service, type, payload, sent), options),
+    requestEncoded: (service, type, payload, options) => send(service, (sent) => bus.requestEncoded(service, type, payload, sent), options),
     serve: (service, handler, options) => bus.serve(service, handler, options),
     publish: (exchange, routingKey, payload, headers) => bus.publish(exchange, routingKey, payload, headers),
     subscribe: (exchange, queue, bindingKeys, handler, options) => bus.subscribe(exchange, queue, bindingKeys, handler, options),

@@ -17,6 +17,11 @@ export interface RequestOptions {
   headers?: BusHeaders;
   /** An earlier deadline (epoch ms) than the timeout gives, e.g. a caller's own deadline passed on. */
   deadline?: number;
+  /**
+   * Called when the instance that took the request stops (a graceful stop: it takes no more and finishes what it took)
+   * while it handles this one: its reply still comes, though the service may have no consumer left.
+   */
+  onHeld?: () => void;
 }
 
 export interface BusRequest<T = unknown> {
@@ -52,7 +57,10 @@ export interface BusEvent<T = unknown> {
 export type EventHandler = (event: BusEvent) => Promise<void>;
 
 export interface Subscription {
-  /** Stops consuming; in-flight handlers finish and are acked or requeued before it resolves. */
+  /**
+   * Stops consuming; in-flight handlers finish and are acked or requeued before it resolves. The callers of the
+   * requests in flight are told first that their replies still come (`RequestOptions.onHeld`).
+   */
   close(): Promise<void>;
 }
 

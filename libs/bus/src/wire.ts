@@ -13,6 +13,11 @@ export type Reply = { ok: true; content: Buffer; headers: Record<string, string>
 
 export const REPLY_OK = 'reply.ok';
 export const REPLY_ERROR = 'reply.error';
+/**
+ * Not a reply but a word before it: the instance handling the request is stopping (it no longer consumes) and will
+ * still answer it. Sent to the request's reply address, empty, before the instance's consumer is cancelled.
+ */
+export const REPLY_HELD = 'reply.held';
 
 /** Only string headers are bus headers; broker bookkeeping (x-delivery-count, x-death) stays out. */
 export function toBusHeaders(raw: Record<string, unknown> | undefined): BusHeaders {

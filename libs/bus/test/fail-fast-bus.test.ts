@@ -37,6 +37,42 @@ describe('failFastBus', () => {
       await bus.close();
     }
   });
+  test('when the last instance stops gracefully while it handles a write, then the write is answered (not failed as its service gone), and a write sent after it stopped is failed at the next look', async () => {
+    const broker = new InProcessBroker();
+    const serving = new InProcessBus({ logger, broker });
+    const handling: (() => void)[] = [];
+    const release: (() => void)[] = [];
+    const subscription = await serving.serve('entity', async (request) => {
+      await new Promise<void>((resolve) => {
+        release.push(resolve);
+        handling.shift()?.();
+      });
+      return `done ${String(request.type)}`;
+    });
+    const bus = new InProcessBus({ logger, broker, requestTimeoutMs: 30_000 });
+    const presence = new ServicePresence(bus, { intervalMs: 50, logger });
+    presence.start();
+    const command = (id: string) => ({ headers: { commandId: id } });
+    try {
+      const taken = new Promise<void>((resolve) => handling.push(resolve));
+      const first = failFastBus(bus, presence).request('entity', 'entity.create', {}, command('key:first'));
+      await taken;
+      const stopped = subscription.close();
+      // Sent before the process saw the service go: it waits in the queue nobody reads.
+      const late = failFastBus(bus, presence).request('entity', 'entity.update', {}, command('key:late'));
+      late.catch(() => undefined);
+
+      await expect(late).rejects.toMatchObject({ status: 504, retryAfterSeconds: 2, message: expect.stringContaining('lost its last running instance') });
+      release.shift()?.();
+      expect(await first).toBe('done entity.create');
+      await stopped;
+    } finally {
+      presence.stop();
+      await bus.close();
+      await serving.destroy();
+    }
+  });
+
   test('when a look that began before a request was sent answers that its service had no consumer, then the request is not failed: only a look begun after it can say its service went', async () => {
     const broker = new InProcessBroker();
     const serving = new InProcessBus({ logger, broker });

@@ -4,7 +4,8 @@ type Closer = () => Promise<void>;
 
 /**
  * Process-level handlers in one place: unhandled rejections and uncaught exceptions are logged and end the
- * process; SIGTERM/SIGINT run the closers in order (stop taking work first) and exit 0, or 1 after the deadline.
+ * process; SIGTERM/SIGINT, and the end of a supervisor's IPC channel, run the closers in order (stop taking work
+ * first) and exit 0, or 1 after the deadline.
  */
 export function installProcessHandlers(logger: Logger, closers: Closer[], deadlineMs = 10_000): () => Promise<void> {
   let stopping: Promise<void> | undefined;
@@ -30,6 +31,15 @@ export function installProcessHandlers(logger: Logger, closers: Closer[], deadli
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM').then(() => process.exit(0)));
   process.on('SIGINT', () => void shutdown('SIGINT').then(() => process.exit(0)));
+  // Started by a supervisor with an IPC channel (tools/stack.cjs): the channel ends with the supervisor, however it
+  // ends (a kill -9 too), and the process stops as on SIGTERM rather than live on unsupervised. Without a channel (a
+  // container, a shell) nothing changes; the channel itself never keeps the process alive.
+  if (process.send) {
+    process.channel?.unref();
+    const supervisorGone = () => void shutdown('supervisor gone (its IPC channel closed)').then(() => process.exit(0));
+    if (process.connected) process.once('disconnect', supervisorGone);
+    else supervisorGone();
+  }
   process.on('unhandledRejection', (err) => {
     logger.fatal({ err }, 'unhandled rejection');
     void shutdown('unhandledRejection').then(() => process.exit(1));

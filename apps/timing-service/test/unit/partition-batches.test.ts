@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InProcessBus, OUTCOME_UNKNOWN_TYPE, type BusRequest } from '@pitwall/bus';
+import { failFastBus, InProcessBroker, InProcessBus, OUTCOME_UNKNOWN_TYPE, ServicePresence, type BusRequest } from '@pitwall/bus';
 import { ENTITY_TIMING_BATCH_COMMAND, SERVICES, type TimingBatchCommand, type TimingCommand } from '@pitwall/contracts';
 import { AppError, createLogger, serializeAppError } from '@pitwall/service-kit';
 import { PartitionBatches } from '../../src/partition-batches';
@@ -171,5 +171,28 @@ describe('PartitionBatches', () => {
       expect.objectContaining({ status: 504, type: OUTCOME_UNKNOWN_TYPE, extensions: { commandId: 'request:2' } }),
     ]);
     await bus.close();
+  });
+
+  test("when the entity-service's last instance goes while a batch is applied, then the update's 504 says when to retry (Retry-After), as a direct entity write's does", async () => {
+    // As the timing-service sends: through a bus that watches the entity-service's presence (start-service.ts).
+    const broker = new InProcessBroker();
+    const prefix = `t${randomUUID().slice(0, 8)}.`;
+    const entity = new InProcessBus({ prefix, logger, broker });
+    await entity.serve(SERVICES.entity, () => new Promise(() => undefined));
+    const bus = new InProcessBus({ prefix, logger, broker, requestTimeoutMs: 30_000 });
+    const presence = new ServicePresence(bus, { intervalMs: 50, logger });
+    presence.start();
+    try {
+      const partitions = new PartitionBatches(failFastBus(bus, presence), 64);
+      const outcome = partitions.apply('timing.p4', update(1), request(1));
+      outcome.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      await entity.destroy();
+
+      await expect(outcome).rejects.toMatchObject({ status: 504, type: OUTCOME_UNKNOWN_TYPE, retryAfterSeconds: 2, extensions: { commandId: 'request:1' } });
+    } finally {
+      presence.stop();
+      await bus.close();
+    }
   });
 });

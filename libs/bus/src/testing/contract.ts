@@ -234,6 +234,33 @@ export function busContract(name: string, makeBus: () => ContractBus, options: B
         expect(await client.consumerCount(service)).toBe(0);
       });
 
+      test('when the instance handling a request stops (gracefully), then its caller is told first that the request is still held, and gets its reply', async () => {
+        const service = unique('svc');
+        const handling = gate();
+        const release = gate();
+        const serving = await server.serve(service, async () => {
+          handling.open();
+          await release.opened;
+          return 'done';
+        });
+        const held = collector<number>();
+        const reply = client.request<string>(service, 'slow.create', {}, { timeoutMs: 10_000, headers: { [COMMAND_ID_HEADER]: unique('cmd') }, onHeld: () => held.push(Date.now()) });
+        await handling.opened;
+        expect(held.items).toEqual([]);
+
+        const closing = serving.close();
+        try {
+          await held.until(1);
+        } finally {
+          release.open();
+        }
+
+        expect(await reply).toBe('done');
+        await closing;
+        expect(held.items).toHaveLength(1);
+        expect(await client.consumerCount(service)).toBe(0);
+      });
+
       test('when counts of queues that exist and do not are asked at once and again, then each is counted (a missing one is 0)', async () => {
         const served = unique('svc');
         const subscription = await server.serve(served, async () => null);
