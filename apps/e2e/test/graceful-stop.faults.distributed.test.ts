@@ -62,7 +62,8 @@ async function startEntityService(stack: DistributedStack, extra: Stack[], env: 
   extra.push(await startStack({ env: { DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'info', CLAIM_SECRET: stack.env['CLAIM_SECRET'] as string, ...env }, apps: ['entity-service'], port }));
 }
 
-describe('a SIGTERM of the only entity-service while writes it took are in their transactions', () => {
+/** What a test below starts, stopped after it: the stack, a pool on its database, and entity-services started again. */
+function useStopped(): { start(env: Record<string, string>): Promise<{ stack: DistributedStack; pool: pg.Pool }>; extra: Stack[] } {
   let stack: DistributedStack | undefined;
   let db: pg.Pool | undefined;
   const extra: Stack[] = [];
@@ -71,13 +72,22 @@ describe('a SIGTERM of the only entity-service while writes it took are in their
     await db?.end();
     await stack?.stop();
   });
+  return {
+    extra,
+    async start(env) {
+      stack = await DistributedStack.start({ env });
+      db = testPool(stack.databaseUrl);
+      return { stack, pool: db };
+    },
+  };
+}
+
+describe('a SIGTERM of the only entity-service while writes it took are in their transactions', () => {
+  const held = useStopped();
 
   test('then each of them commits and is answered 2xx, once, and the service exits 0', async () => {
     // Every write is held 1.5 s inside its transaction (a test-only hook): the signal lands while they all run.
-    stack = await DistributedStack.start({ env: { TEST_HOLD_BEFORE_COMMIT_MS: '1500' } });
-    const s = stack;
-    const pool = testPool(s.databaseUrl);
-    db = pool;
+    const { stack: s, pool } = await held.start({ TEST_HOLD_BEFORE_COMMIT_MS: '1500' });
     // Each write in an account of its own, so none waits for another's lock.
     const members = await Promise.all([0, 1, 2, 3, 4, 5].map(() => s.member('admin')));
     const [a, b, c, d, e, f] = members as [Member, Member, Member, Member, Member, Member];
@@ -106,22 +116,12 @@ describe('a SIGTERM of the only entity-service while writes it took are in their
 });
 
 describe('a SIGTERM of the only entity-service under a steady load of writes', () => {
-  let stack: DistributedStack | undefined;
-  let db: pg.Pool | undefined;
-  const extra: Stack[] = [];
-  afterAll(async () => {
-    for (const s of extra) await s.stop();
-    await db?.end();
-    await stack?.stop();
-  });
+  const held = useStopped();
 
   test('then every write it took is answered 2xx; the others 503 (not sent) or, sent as it stopped, 504 outcome-unknown (settled by its key once an instance is back); nothing is lost or written twice', async () => {
     // Each write held 700 ms in its transaction (a test-only hook), longer than the gateway's look at the queue takes
     // to come round (SERVICE_PRESENCE_INTERVAL_MS, 500 ms): the writes in flight at the signal are in flight at a look.
-    stack = await DistributedStack.start({ env: { TEST_HOLD_BEFORE_COMMIT_MS: '700' } });
-    const s = stack;
-    const pool = testPool(s.databaseUrl);
-    db = pool;
+    const { stack: s, pool } = await held.start({ TEST_HOLD_BEFORE_COMMIT_MS: '700' });
     const writes: { m: Member; name: string; key: string; method: 'POST' | 'PUT'; id?: string; answeredAt: number; answer: Answer }[] = [];
     const phase = { stop: false };
     // Each client in an account of its own: an account's writes wait for each other (its version row).
@@ -171,7 +171,7 @@ describe('a SIGTERM of the only entity-service under a steady load of writes', (
     for (const w of seen([504])) expect([w.answer.body, w.answer.retryAfter]).toEqual([expect.objectContaining({ type: OUTCOME_UNKNOWN, detail: expect.stringContaining('lost its last running instance') }), '2']);
 
     // Outcome-unknown writes are settled by their keys once an instance is back; 503s were never sent.
-    await startEntityService(s, extra, { TEST_HOLD_BEFORE_COMMIT_MS: '0' });
+    await startEntityService(s, held.extra, { TEST_HOLD_BEFORE_COMMIT_MS: '0' });
     for (const w of seen([504])) {
       const retried = await send(s, w.m, w.method, w.method === 'POST' ? '/Championships' : `/Championships/${w.id}`, championship(w.name), w.key);
       expect(retried.status).toBe(w.method === 'POST' ? 201 : 200);
