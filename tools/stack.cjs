@@ -288,6 +288,8 @@ if (require.main === module) {
   startStack({ port: Number(process.env.PORT ?? 8080), echo: true, supervise: true }).then(
     (stack) => {
       console.log(`Pitwall (distributed: ${APPS.length} processes) on ${stack.baseUrl}`);
+      // Each app's internal port: /health, /health/ready and /metrics (docs/operations.md#metrics).
+      console.log(`Health and metrics: ${stack.procs.map((p) => `${p.name} http://127.0.0.1:${p.healthPort}/metrics`).join(', ')}`);
       const stopAll = () => stack.stop().then(() => process.exit(0));
       process.on('SIGTERM', stopAll);
       process.on('SIGINT', stopAll);

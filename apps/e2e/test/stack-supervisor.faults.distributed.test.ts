@@ -109,11 +109,20 @@ describe('npm run start:distributed (tools/stack.cjs)', () => {
     await sleep(500);
 
     const lines = run.stdout.split('\n').slice(0, -1);
+    // The supervisor's own two lines: where the stack answers, and each app's internal port, whose metrics answer.
     const banner = `Pitwall (distributed: ${APPS.length} processes) on http://127.0.0.1:${port}`;
-    const unnamed = lines.filter((line) => line !== banner && !new RegExp(`^\\[(${APPS.join('|')})\\] \\{.*\\}$`).test(line));
+    const internal = lines.find((line) => line.startsWith('Health and metrics: ')) ?? '';
+    const metricsUrls = [...internal.matchAll(/(\S+) (http:\/\/127\.0\.0\.1:\d+\/metrics)/g)].map((m) => [m[1], m[2]] as const);
+    expect(metricsUrls.map(([name]) => name).sort()).toEqual([...APPS].sort());
+    for (const [, url] of metricsUrls) {
+      const scrape = await fetch(url);
+      expect([url, scrape.status, (await scrape.text()).includes('process_cpu_user_seconds_total')]).toEqual([url, 200, true]);
+    }
+    const own = (line: string) => line === banner || line === internal;
+    const unnamed = lines.filter((line) => !own(line) && !new RegExp(`^\\[(${APPS.join('|')})\\] \\{.*\\}$`).test(line));
     expect(unnamed).toEqual([]);
     // Each echoed line is one whole JSON log line of the app it names.
-    for (const line of lines.filter((l) => l !== banner)) {
+    for (const line of lines.filter((l) => !own(l))) {
       const [, name, json] = /^\[([^\]]+)\] (.*)$/.exec(line) as RegExpExecArray;
       expect({ name, app: (JSON.parse(json as string) as { app: string }).app }).toEqual({ name, app: name });
     }
