@@ -220,7 +220,6 @@ class Connection {
     const least = this.started ? 5 : 8;
     const beforeLogin = !this.started || (this.options.password !== undefined && this.typedTaken === 0);
     if (length < least || (beforeLogin && length > MAX_UNAUTHENTICATED_MESSAGE)) {
-      this.buffer = Buffer.alloc(0);
       this.refuse(PROTOCOL_VIOLATION_SQLSTATE, `a message of ${length} bytes${beforeLogin ? ' before authentication' : ''}`);
       return undefined;
     }
@@ -234,7 +233,6 @@ class Connection {
       // reading) would have the answers pile up.
       if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
         if (this.negotiations.has(code)) {
-          this.buffer = Buffer.alloc(0);
           this.refuse(PROTOCOL_VIOLATION_SQLSTATE, 'a second SSL or GSS encryption request');
           return undefined;
         }
@@ -304,8 +302,10 @@ class Connection {
     this.loginTimer = undefined;
   }
 
-  /** A fatal error before authentication (nothing reached PGlite), then the connection closed. */
+  /** A fatal error of the connection (its login refused, or a message it cannot frame), then the connection closed. */
   private refuse(sqlState: string, message: string): void {
+    // Whatever else it sent is never read.
+    this.buffer = Buffer.alloc(0);
     if (this.socket.writable) this.socket.write(errorResponse('FATAL', message, sqlState));
     void this.close();
   }
