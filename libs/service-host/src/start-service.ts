@@ -123,16 +123,15 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       consumers.unshift(
         await bus.serve(definition.bus.service, async (request) => {
           if (request.type === 'ping') return 'pong';
-          const started = process.hrtime.bigint();
-          let outcome = 'ok';
+          const timed = metrics.busCommands.startTimer({ command: request.type });
           try {
-            return await handler(request);
+            const reply = await handler(request);
+            timed({ outcome: 'ok' });
+            return reply;
           } catch (err) {
             const status = (err as { status?: unknown }).status;
-            outcome = typeof status === 'number' ? String(status) : 'error';
+            timed({ outcome: typeof status === 'number' ? String(status) : 'error' });
             throw err;
-          } finally {
-            metrics.busCommands.observe({ command: request.type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
           }
         }),
       );

@@ -44,7 +44,7 @@ export function requestContext(logger: Logger, metrics?: Metrics): RequestHandle
     res.once('finish', () => {
       req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(client ? { client } : {}), ...req.logFields }, 'request');
     });
-    if (metrics) res.once('close', () => metrics.observeHttp(req, res, Number(process.hrtime.bigint() - started) / 1e9));
+    metrics?.timeHttp(req, res);
     next();
   };
 }

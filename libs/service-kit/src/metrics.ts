@@ -53,12 +53,13 @@ export class Metrics {
   }
 
   /**
-   * Records an HTTP answer once it ended: its route is the template it matched (`/Championships/{id}`), or `unmatched`
-   * (a 404 or a refusal before routing), so one series per route whatever the ids asked for.
+   * Times an HTTP answer from now until the connection is done with it: its route is the template it matched
+   * (`/Championships/{id}`), or `unmatched` (a 404 or a refusal before routing), so one series per route whatever the
+   * ids asked for.
    */
-  observeHttp(req: Request, res: Response, seconds: number): void {
-    const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-    this.httpRequests.observe({ method: req.method, route: routeOf(req, res), status }, seconds);
+  timeHttp(req: Request, res: Response): void {
+    const timed = this.httpRequests.startTimer();
+    res.once('close', () => timed({ method: req.method, route: routeOf(req, res), status: res.writableFinished ? String(res.statusCode) : 'aborted' }));
   }
 }
 
