@@ -286,6 +286,9 @@ describe('listen with responseIdleTimeoutMs: a client that stops reading its ans
   const BIG = 16 * MiB;
   const warn = jest.fn();
   let server: HttpEntryPoint;
+  // The same app under a bound 16 times the slow reader's pause, so the process's own stalls (a loaded CI machine; the
+  // reader and the server share this event loop) do not look like the reader's; the read lasts over twice the bound.
+  let patient: HttpEntryPoint;
   let streamed = { chunks: 0, closedEarly: false };
   beforeAll(async () => {
     const app = express();
@@ -308,17 +311,21 @@ describe('listen with responseIdleTimeoutMs: a client that stops reading its ans
     // The app's own pause: three times the bound before its first byte.
     app.get('/late', (_req, res) => void setTimeout(() => res.json({ late: true }), 3 * IDLE_MS));
     server = await listen(app, 0, '127.0.0.1', undefined, { responseIdleTimeoutMs: IDLE_MS, logger: { warn } as never });
+    patient = await listen(app, 0, '127.0.0.1', undefined, { responseIdleTimeoutMs: 4 * IDLE_MS, logger: { warn } as never });
   });
-  afterAll(() => server?.stop());
+  afterAll(async () => {
+    await server?.stop();
+    await patient?.stop();
+  });
   beforeEach(() => warn.mockClear());
 
   /**
    * GETs `path` on a fresh connection and reads nothing until `readWhen` resolves (at once when not given), then
    * reads with a pause of `pace.pauseMs` after each `pace.everyBytes`; resolves with all it read once the server closed.
    */
-  function get(path: string, options: { readWhen?: Promise<unknown>; pace?: { everyBytes: number; pauseMs: number } } = {}): Promise<Buffer> {
+  function get(path: string, options: { readWhen?: Promise<unknown>; pace?: { everyBytes: number; pauseMs: number }; from?: HttpEntryPoint } = {}): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1');
+      const socket = connect((options.from ?? server).port, '127.0.0.1');
       const chunks: Buffer[] = [];
       let mark = 0;
       let total = 0;
@@ -362,7 +369,7 @@ describe('listen with responseIdleTimeoutMs: a client that stops reading its ans
   });
 
   test('when a client reads a 16 MiB answer written at once slowly, never pausing as long as the bound, then it gets all of it', async () => {
-    const answer = await get('/big', { pace: { everyBytes: 512 * 1024, pauseMs: IDLE_MS / 4 } });
+    const answer = await get('/big', { pace: { everyBytes: 256 * 1024, pauseMs: IDLE_MS / 4 }, from: patient });
     expect(bodyOf(answer).byteLength).toBe(BIG);
     expect(warn).not.toHaveBeenCalled();
   });
