@@ -6,7 +6,8 @@
 # most test files first (the datafile-service's is the longest and would otherwise finish alone at the end). jest is
 # started directly, not through nx run-many: on this 2-core machine nx's task runner cost about 85 s of the phase
 # (265 s started directly against 350 s through nx, on a fresh clone). Each project's output is printed whole when it
-# ends; the exit status is 1 when any project failed. TEST_PROJECTS overrides the list (paths with a jest.config.cjs).
+# ends; the exit status is 1 when any project failed. TEST_PROJECTS overrides the list (paths with a jest.config.cjs);
+# TEST_PATH_IGNORE, a regular expression, leaves out the suites whose paths match it (jest's --testPathIgnorePatterns).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 node_bin=${1:-node}
@@ -34,7 +35,7 @@ finish_one() {
 declare -A pids started
 for project in $ordered; do
   [ "$running" -ge "$parallel" ] && finish_one
-  "$node_bin" node_modules/jest/bin/jest.js -c "$project/jest.config.cjs" --ci > "$out/${project//\//_}.log" 2>&1 &
+  "$node_bin" node_modules/jest/bin/jest.js -c "$project/jest.config.cjs" --ci ${TEST_PATH_IGNORE:+--testPathIgnorePatterns "$TEST_PATH_IGNORE"} > "$out/${project//\//_}.log" 2>&1 &
   pids[$!]=$project
   started[$!]=$SECONDS
   running=$((running + 1))
