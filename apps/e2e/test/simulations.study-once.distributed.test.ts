@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { testPool } from '@pitwall/db/testing';
 import { startSimulationStandIn, type SimulationStandIn } from '@pitwall/simulation-standin';
 import { DistributedStack } from './support/distributed';
 import { waitFor } from './support/simulations';
@@ -69,7 +70,7 @@ describe('one external study per job (five-process stack)', () => {
     const studiesAtKill = standIn.studies.size;
     replacement = spawn(process.execPath, [path.join(ROOT, 'dist', 'apps', 'simulation-service', 'main.js')], { env: { ...process.env, ...stack.env, HEALTH_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+    const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-12_000));
     replacement.stdout?.on('data', collect);
     replacement.stderr?.on('data', collect);
 
@@ -84,9 +85,15 @@ describe('one external study per job (five-process stack)', () => {
       const status = (await m.client.getExternalSimulationStatus(profileId, setupIds)).returnValue?.results ?? [];
       seen = status.map((s) => [s.status, s.message]);
       return status.length === JOBS && status.every((s) => s.status === 'Processing completed') ? status : undefined;
-    }, 'every job to complete after the restart', 120_000).catch((err: Error) => {
-      // What each setup last said, and what the replacement logged: a run that does not end says why.
-      throw new Error(`${err.message}; statuses: ${JSON.stringify(seen)}; studies: ${standIn.studies.size}; the replacement's last output:\n${output}`);
+    }, 'every job to complete after the restart', 120_000).catch(async (err: Error) => {
+      // What each setup last said, what the jobs and the setups' write slots hold, and what the replacement logged: a
+      // run that does not end says why.
+      const pool = testPool(stack.databaseUrl, 1);
+      const held = await Promise.all([
+        pool.query(`SELECT id, setup_id, state, message, sequence, waiting, runner IS NOT NULL AS leased, runner_until - now() AS lease_left, woken_until - now() AS woken_left, received_at - now() AS received, dead_lettered FROM simulation.jobs`),
+        pool.query(`SELECT setup_id, job_id, writer, writer_until - now() AS writer_left FROM simulation.setup_runs`),
+      ]).then(([jobs, runs]) => JSON.stringify({ jobs: jobs.rows, setupRuns: runs.rows }), (e: Error) => `unread: ${e.message}`).finally(() => pool.end());
+      throw new Error(`${err.message}; statuses: ${JSON.stringify(seen)}; studies: ${standIn.studies.size}; the database: ${held}; the replacement's last output:\n${output}`);
     });
 
     expect(studiesAtKill).toBeGreaterThanOrEqual(1);
