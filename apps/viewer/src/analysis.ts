@@ -323,6 +323,13 @@ export function histogramAxis(answer: HistogramJson, percent: boolean): Histogra
  * the values drawn; `(blue low, red high)` when none is finite.
  */
 export function colourScale(channel: { name: string; unit: string }, values: readonly (number | null | undefined)[]): string {
+  const range = finiteRange(values);
+  const unit = channel.unit ? ` ${channel.unit}` : '';
+  return range ? `coloured by ${channel.name} from ${displayNumber(range[0])} (blue) to ${displayNumber(range[1])}${unit} (red)` : `coloured by ${channel.name} (blue low, red high)`;
+}
+
+/** The least and the greatest finite value (null when there is none): the ends of a colour ramp. */
+function finiteRange(values: readonly (number | null | undefined)[]): [number, number] | null {
   let min = Infinity;
   let max = -Infinity;
   for (const v of values) {
@@ -330,8 +337,34 @@ export function colourScale(channel: { name: string; unit: string }, values: rea
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  const unit = channel.unit ? ` ${channel.unit}` : '';
-  return min <= max ? `coloured by ${channel.name} from ${displayNumber(min)} (blue) to ${displayNumber(max)}${unit} (red)` : `coloured by ${channel.name} (blue low, red high)`;
+  return min <= max ? [min, max] : null;
+}
+
+/** A colour scale drawn under a coloured plot: the ramp (a CSS gradient, blue to red) and what its two ends stand for. */
+export interface ColourBar {
+  gradient: string;
+  low: string;
+  high: string;
+}
+
+/** Stops of the drawn ramp: enough that the gradient passes through colourRamp's green, as the plot's colours do. */
+const BAR_STOPS = 8;
+
+const rampGradient = (): string => `linear-gradient(to right, ${Array.from({ length: BAR_STOPS + 1 }, (_, k) => colourRamp(k, 0, BAR_STOPS)).join(', ')})`;
+
+/** The scale of a plot coloured by a channel's values (its ends the least and the greatest, as the plot colours them); null without one. */
+export function colourBar(unit: string, values: readonly (number | null | undefined)[]): ColourBar | null {
+  const range = finiteRange(values);
+  if (!range) return null;
+  return { gradient: rampGradient(), low: displayNumber(range[0]), high: `${displayNumber(range[1])}${unit ? ` ${unit}` : ''}` };
+}
+
+/** The scatter's scale: by its colour channel, or for a density grid without one, by its cells' counts (on a log scale, as drawn). */
+export function scatterColourBar(answer: ScatterJson): ColourBar | null {
+  if (answer.colour) return colourBar(answer.colour.unit, answer.kind === 'points' ? (answer.points?.colour ?? []) : (answer.grid?.cells ?? []).map((c) => c.colour));
+  if (answer.kind !== 'density') return null;
+  const most = Math.max(0, ...(answer.grid?.cells ?? []).map((c) => c.count));
+  return most > 0 ? { gradient: rampGradient(), low: '1 pair', high: `${most} pairs (log scale)` } : null;
 }
 
 /** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */

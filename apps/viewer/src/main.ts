@@ -2,7 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { axisLabel, axisTicks, colourScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks, type Mark } from './analysis';
+import { axisLabel, axisTicks, colourBar, colourScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks, type ColourBar, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
@@ -550,6 +550,8 @@ class Viewer {
     el<HTMLCanvasElement>('trackmap-canvas').getContext('2d')?.clearRect(0, 0, 560, 420);
     el('trackmap-canvas').hidden = true;
     el('trackmap-caption').textContent = '';
+    showColourBar('trackmap', null);
+    showColourBar('scatter', null);
     el('lapstats-table').replaceChildren();
     el('lapstats-summary').textContent = '';
     for (const id of ['scatter', 'histogram']) {
@@ -1355,6 +1357,7 @@ class Viewer {
     drawMarks(canvas, marks, xRange, yRange, axisLabel(answer.x), axisLabel(answer.y));
     const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
     el('scatter-caption').textContent = scatterCaption(answer);
+    showColourBar('scatter', scatterColourBar(answer));
     el('scatter-canvas').dataset['kind'] = answer.kind;
     this.status(`Scatter: ${what}.`);
   }
@@ -1396,6 +1399,7 @@ class Viewer {
     const length = answer.points.distance[points - 1] ?? 0;
     const from = answer.source === 'gps' ? 'GPS' : `dead reckoning (${answer.source === 'yaw-rate' ? 'speed and yaw rate' : 'speed and lateral acceleration'})`;
     const closure = answer.closureErrorMetres === null ? 'not a closed lap' : answer.source === 'gps' ? `ends ${answer.closureErrorMetres.toFixed(1)} m from its start` : `closure error ${answer.closureErrorMetres.toFixed(1)} m, spread along the lap`;
+    showColourBar('trackmap', answer.colour ? colourBar(answer.colour.unit, answer.points.value ?? []) : null);
     this.trackMap.caption = `Lap ${lapIndex + 1} from ${from}: ${answer.channels.map((c) => c.name).join(', ')}; ${length.toFixed(0)} m, ${points} of ${answer.count} points (even over distance); ${closure}${answer.colour ? `; ${colourScale(answer.colour, answer.points.value ?? [])}` : ''}.`;
     this.renderMapCaption();
     this.status(`Track map of lap ${lapIndex + 1}.`);
@@ -1538,6 +1542,16 @@ class Viewer {
  * Fills the marks on a cleared canvas, with the plotting area's frame and each axis's ticks (round values, whole
  * numbers on a count axis: `yCounts`) and label; the canvas says its tick labels for the tests.
  */
+/** Shows the colour scale under a coloured plot (`id`: scatter or trackmap), or hides it when the plot has none. */
+function showColourBar(id: 'scatter' | 'trackmap', bar: ColourBar | null): void {
+  const box = el(`${id}-colour-bar`);
+  box.hidden = !bar;
+  // Set through the CSSOM (the page's Content-Security-Policy refuses inline style attributes, not this).
+  el(`${id}-colour-bar-ramp`).style.backgroundImage = bar?.gradient ?? '';
+  el(`${id}-colour-bar-low`).textContent = bar?.low ?? '';
+  el(`${id}-colour-bar-high`).textContent = bar?.high ?? '';
+}
+
 function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false, xWhole = false): void {
   canvas.hidden = false;
   const g = canvas.getContext('2d') as CanvasRenderingContext2D;

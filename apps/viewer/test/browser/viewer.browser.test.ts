@@ -15,6 +15,21 @@ const ARTIFACTS = join(ROOT, 'tmp', 'viewer-artifacts');
 /** A line 2 px wide across a pane of ~1200 px leaves thousands of pixels of its colour; a blank pane none. */
 const MIN_LINE_PIXELS = 500;
 
+/**
+ * The colour scale under a coloured plot (`id`: scatter or trackmap): shown, its ends the values its caption names
+ * (`range` captures them: low, then high with its unit), its ramp drawn from blue to red.
+ */
+async function expectColourBar(page: Page, id: 'scatter' | 'trackmap', range: RegExp): Promise<void> {
+  const [, low, high] = range.exec((await page.textContent(`[data-testid=${id}-caption]`)) ?? '') ?? [];
+  expect(low).toBeDefined();
+  expect(await page.isVisible(`[data-testid=${id}-colour-bar]`)).toBe(true);
+  expect(await page.textContent(`[data-testid=${id}-colour-bar-low]`)).toBe(low);
+  expect(await page.textContent(`[data-testid=${id}-colour-bar-high]`)).toBe(high);
+  const ramp = await page.$eval(`[data-testid=${id}-colour-bar-ramp]`, (e) => ({ image: getComputedStyle(e).backgroundImage, width: e.getBoundingClientRect().width }));
+  expect(ramp.image).toMatch(/^linear-gradient\(to right, rgb\(0, 0, 255\), .*rgb\(255, 0, 0\)\)$/);
+  expect(ramp.width).toBeGreaterThan(100);
+}
+
 describe('the telemetry viewer at /viewer, in headless Chromium against npm start with Sample1.ld attached', () => {
   let stack: Embedded;
   let browser: Browser;
@@ -485,6 +500,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await drawn('scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
     expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-kind')).toBe('points');
     expect(await page.textContent('[data-testid=scatter-caption]')).toContain("on Ground Speed's time base");
+    // Points in the plot colour: no colour scale.
+    expect(await page.isHidden('[data-testid=scatter-colour-bar]')).toBe(true);
     const [points] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-lap2-points.png', [COLOURS[0]]);
     expect(points).toBeGreaterThan(MIN_LINE_PIXELS);
 
@@ -493,6 +510,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await drawn('scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
     expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-kind')).toBe('density');
     expect(await page.textContent('[data-testid=scatter-caption]')).toMatch(/density grid/);
+    await expectColourBar(page, 'scatter', /coloured by Engine RPM from ([\d.]+) \(blue\) to ([\d.]+(?: \S+)?) \(red\)/);
     // Cells at both ends of the colour ramp: the lowest mean RPM blue, the highest red.
     const [blue, red] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-file-density.png', ['#0000ff', '#ff0000'], 40);
     expect(blue).toBeGreaterThan(0);
@@ -566,6 +584,7 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(maps[0]?.postDataJSON()).toEqual({ lapIndex: 2, colour: 'Ground Speed', maxPoints: 1960 });
     // Lap 3 is [159.31, 222.99): Ground Speed's 20 Hz samples 3187 to 4459, 1273 of them.
     expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 3 from dead reckoning \(speed and yaw rate\): Ground Speed, Gyro Yaw Velocity; \d+ m, \d+ of 1273 points \(even over distance\); closure error [\d.]+ m, spread along the lap; coloured by Ground Speed from [\d.]+ \(blue\) to [\d.]+ km\/h \(red\)\.$/);
+    await expectColourBar(page, 'trackmap', /coloured by Ground Speed from ([\d.]+) \(blue\) to ([\d.]+ km\/h) \(red\)/);
     // The slowest corners blue, the fastest straight red.
     const [blue, red] = await screenshotColours(page, '[data-testid=trackmap-canvas]', 'trackmap-lap3-speed.png', ['#0000ff', '#ff0000'], 40);
     expect(blue).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, axisTopAbove, colourRamp, colourScale, equalScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, axisTopAbove, colourBar, colourRamp, colourScale, equalScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 /** A whole-file scatter of y against x, uncoloured, on x's time base: what the scatter tests draw, but its pairs. */
@@ -141,6 +141,25 @@ describe('the analysis views', () => {
     expect(scatterCaption({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBe("y against x, coloured by Ground Speed (blue low, red high): 3 pairs in a 2×2 density grid, on x's time base.");
     const coloured: ScatterJson = { ...answer, colour: { name: 'Ground Speed', unit: 'km/h' }, grid: { ...(answer.grid as NonNullable<ScatterJson['grid']>), cells: [{ x: 1, y: 0, count: 2, colour: 45.25 }, { x: 0, y: 1, count: 1, colour: 210.4 }] } };
     expect(scatterCaption(coloured)).toBe("y against x, coloured by Ground Speed from 45.25 (blue) to 210.4 km/h (red): 3 pairs in a 2×2 density grid, on x's time base.");
+    // The drawn scale under it says the same ends; none when no value is finite.
+    expect(scatterColourBar(coloured)).toMatchObject({ low: '45.25', high: '210.4 km/h' });
+    expect(scatterColourBar({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBeNull();
+    expect(scatterColourBar(answer)).toMatchObject({ low: '1 pair', high: '3 pairs (log scale)' });
+    expect(scatterColourBar({ ...answer, kind: 'points', grid: undefined, points: { x: [1], y: [2] } } as ScatterJson)).toBeNull();
+  });
+
+  test('when a plot is coloured by a channel, then its drawn scale runs from blue through green to red, as the plot colours its values, and names its ends with the unit at the high end', () => {
+    const bar = colourBar('km/h', [120, null, 45.2, Number.NaN, 210]);
+    expect(bar).toMatchObject({ low: '45.2', high: '210 km/h' });
+    // The gradient's stops: colourRamp's at even steps, its ends the plot's lowest and highest colours.
+    const stops = bar?.gradient.match(/#[0-9a-f]{6}/g) ?? [];
+    expect(stops[0]).toBe(colourRamp(45.2, 45.2, 210));
+    expect(stops[stops.length - 1]).toBe(colourRamp(210, 45.2, 210));
+    expect(stops).toHaveLength(9);
+    expect(stops[4]).toBe('#80ff80');
+    expect(bar?.gradient.startsWith('linear-gradient(to right, ')).toBe(true);
+    expect(colourBar('', [7])).toMatchObject({ low: '7', high: '7' });
+    expect(colourBar('bar', [null, undefined])).toBeNull();
   });
 
   test('when a histogram\'s bars are in % of the time, then its axis runs to a round share above the tallest bar\'s; in samples, to a whole number above its count', () => {
