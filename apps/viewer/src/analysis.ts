@@ -191,6 +191,26 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
   return { marks, xRange, yRange };
 }
 
+/** Units of an acceleration in g (MoTeC's `G`): a scatter of one such channel against another is a g-g diagram. */
+const G_UNITS: ReadonlySet<string> = new Set(['G', 'g']);
+/** The most friction circles drawn. */
+const MOST_CIRCLES = 8;
+
+/**
+ * The friction circles of a g-g diagram (lateral against longitudinal g, both axes in g): radii about 0 g every 0.5 g
+ * (every 1 g when the plot reaches past 4 g), as far as the plot's farthest corner, at most MOST_CIRCLES; none when the
+ * axes are not both in g. The tyres' grip is read against them, as in MoTeC's and ATLAS's g-g plots.
+ */
+export function frictionCircles(xUnit: string, yUnit: string, xRange: [number, number], yRange: [number, number]): number[] {
+  if (!G_UNITS.has(xUnit) || xUnit !== yUnit) return [];
+  const far = Math.max(...xRange.flatMap((x) => yRange.map((y) => Math.hypot(x, y))));
+  if (!Number.isFinite(far)) return [];
+  const step = far > 4 ? 1 : 0.5;
+  const radii: number[] = [];
+  for (let r = step; r <= far && radii.length < MOST_CIRCLES; r += step) radii.push(r);
+  return radii;
+}
+
 /** The two ranges widened about their middles so that a unit is as many pixels on both axes (`w` × `h` pixels). */
 export function equalScale(xRange: [number, number], yRange: [number, number], w: number, h: number): [[number, number], [number, number]] {
   const perPixel = Math.max((xRange[1] - xRange[0]) / w, (yRange[1] - yRange[0]) / h);

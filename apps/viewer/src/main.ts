@@ -2,11 +2,11 @@ import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { axisLabel, axisTicks, colourBar, colourScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks, type ColourBar, type Mark } from './analysis';
+import { axisLabel, axisTicks, colourBar, colourScale, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks, type ColourBar, type Mark } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
-import { colourAt, COLOURS } from './colours';
+import { CIRCLE_COLOUR, colourAt, COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
 import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
@@ -558,7 +558,7 @@ class Viewer {
       const canvas = el<HTMLCanvasElement>(`${id}-canvas`);
       canvas.getContext('2d')?.clearRect(0, 0, canvas.width, canvas.height);
       canvas.hidden = true;
-      for (const key of ['kind', 'xTicks', 'yTicks']) delete canvas.dataset[key];
+      for (const key of ['kind', 'xTicks', 'yTicks', 'circles']) delete canvas.dataset[key];
       el(`${id}-caption`).textContent = '';
     }
     this.status('');
@@ -1354,7 +1354,7 @@ class Viewer {
     const answer = await this.requireApi().scatter(this.dataset, { x: el<HTMLSelectElement>('scatter-x').value, y: el<HTMLSelectElement>('scatter-y').value, ...(colour ? { colour } : {}), lapIndex: this.analysisLap() });
     const canvas = el<HTMLCanvasElement>('scatter-canvas');
     const { marks, xRange, yRange } = scatterMarks(answer, canvas.width, canvas.height, COLOURS[0] as string);
-    drawMarks(canvas, marks, xRange, yRange, axisLabel(answer.x), axisLabel(answer.y));
+    drawMarks(canvas, marks, xRange, yRange, axisLabel(answer.x), axisLabel(answer.y), false, false, frictionCircles(answer.x.unit, answer.y.unit, xRange, yRange));
     const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
     el('scatter-caption').textContent = scatterCaption(answer);
     showColourBar('scatter', scatterColourBar(answer));
@@ -1552,7 +1552,8 @@ function showColourBar(id: 'scatter' | 'trackmap', bar: ColourBar | null): void 
   el(`${id}-colour-bar-high`).textContent = bar?.high ?? '';
 }
 
-function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false, xWhole = false): void {
+/** `circles`: the radii of a g-g diagram's friction circles about 0 g (frictionCircles), drawn dashed over the marks and labelled in whole g. */
+function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false, xWhole = false, circles: readonly number[] = []): void {
   canvas.hidden = false;
   const g = canvas.getContext('2d') as CanvasRenderingContext2D;
   g.clearRect(0, 0, canvas.width, canvas.height);
@@ -1564,6 +1565,8 @@ function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [n
   const right = canvas.width - PLOT_MARGIN.right;
   const top = PLOT_MARGIN.top;
   const bottom = canvas.height - PLOT_MARGIN.bottom;
+  if (circles.length) drawCircles(g, circles, xRange, yRange, { left, right, top, bottom });
+  canvas.dataset['circles'] = circles.join(' ');
   g.strokeStyle = '#888';
   g.strokeRect(left, top, right - left, bottom - top);
   g.fillStyle = '#333';
@@ -1596,6 +1599,31 @@ function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [n
   canvas.dataset['xTicks'] = xTicks.map((t) => t.label).join(' ');
   canvas.dataset['yTicks'] = yTicks.map((t) => t.label).join(' ');
   canvas.dataset['drawn'] = String(Number(canvas.dataset['drawn'] ?? 0) + 1);
+}
+
+/** Friction circles about 0 g, clipped to the plotting area: dashed, each whole one labelled where it crosses 45°. */
+function drawCircles(g: CanvasRenderingContext2D, radii: readonly number[], xRange: [number, number], yRange: [number, number], area: { left: number; right: number; top: number; bottom: number }): void {
+  const { left, right, top, bottom } = area;
+  const perX = (right - left) / (xRange[1] - xRange[0] || 1);
+  const perY = (bottom - top) / (yRange[1] - yRange[0] || 1);
+  const cx = left + (0 - xRange[0]) * perX;
+  const cy = bottom - (0 - yRange[0]) * perY;
+  g.save();
+  g.beginPath();
+  g.rect(left, top, right - left, bottom - top);
+  g.clip();
+  g.strokeStyle = CIRCLE_COLOUR;
+  g.lineWidth = 1.5;
+  g.setLineDash([4, 3]);
+  g.fillStyle = CIRCLE_COLOUR;
+  g.font = '10px system-ui, sans-serif';
+  for (const r of radii) {
+    g.beginPath();
+    g.ellipse(cx, cy, r * perX, r * perY, 0, 0, 2 * Math.PI);
+    g.stroke();
+    if (Number.isInteger(r)) g.fillText(`${r} g`, cx + r * perX * Math.SQRT1_2 + 2, cy - r * perY * Math.SQRT1_2 - 2);
+  }
+  g.restore();
 }
 
 /** A time pane's id: its channel's name, or `unit:<unit>` with one pane a unit (the y scales and links name it so). */

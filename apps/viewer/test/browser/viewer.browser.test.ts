@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { PitwallClient } from '@pitwall/client';
-import { COLOURS } from '../../src/colours';
+import { CIRCLE_COLOUR, COLOURS } from '../../src/colours';
 import { foreignRequests } from '../support/browser';
 import { ROOT, type Embedded } from '../support/embedded';
 import { countColour, decodePng } from '../support/png';
@@ -500,10 +500,22 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await drawn('scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
     expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-kind')).toBe('points');
     expect(await page.textContent('[data-testid=scatter-caption]')).toContain("on Ground Speed's time base");
-    // Points in the plot colour: no colour scale.
+    // Points in the plot colour: no colour scale; not in g: no friction circles.
     expect(await page.isHidden('[data-testid=scatter-colour-bar]')).toBe(true);
-    const [points] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-lap2-points.png', [COLOURS[0]]);
+    expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-circles')).toBe('');
+    const [points, greyWithout] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-lap2-points.png', [COLOURS[0], CIRCLE_COLOUR], 30);
     expect(points).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    // Lateral against longitudinal g: a g-g diagram, its friction circles drawn dashed over the points; their grey
+    // counted against the plot's without them (the axes' anti-aliased text has some of it too).
+    await page.selectOption('[data-testid=scatter-x]', 'G Force Lat');
+    await page.selectOption('[data-testid=scatter-y]', 'G Force Long');
+    await drawn('scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
+    expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-circles')).toMatch(/^0\.5 1 1\.5( [\d.]+)*$/);
+    const [greyWith] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-lap2-gg.png', [CIRCLE_COLOUR], 30);
+    expect(greyWith - greyWithout).toBeGreaterThan(MIN_LINE_PIXELS);
+    await page.selectOption('[data-testid=scatter-x]', 'Throttle Pos');
+    await page.selectOption('[data-testid=scatter-y]', 'Ground Speed');
 
     await page.selectOption('[data-testid=analysis-lap]', { label: 'whole file' });
     await page.selectOption('[data-testid=scatter-colour]', 'Engine RPM');

@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, axisTopAbove, colourBar, colourRamp, colourScale, equalScale, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, axisTopAbove, colourBar, colourRamp, colourScale, equalScale, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 /** A whole-file scatter of y against x, uncoloured, on x's time base: what the scatter tests draw, but its pairs. */
@@ -146,6 +146,17 @@ describe('the analysis views', () => {
     expect(scatterColourBar({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBeNull();
     expect(scatterColourBar(answer)).toMatchObject({ low: '1 pair', high: '3 pairs (log scale)' });
     expect(scatterColourBar({ ...answer, kind: 'points', grid: undefined, points: { x: [1], y: [2] } } as ScatterJson)).toBeNull();
+  });
+
+  test('when a scatter plots one channel in g against another, then it is a g-g diagram: friction circles every 0.5 g out to its farthest corner (every 1 g past 4 g, at most 8); none for other units', () => {
+    expect(frictionCircles('G', 'G', [-1.8, 1.6], [-1.2, 0.9])).toEqual([0.5, 1, 1.5, 2]);
+    // Not about 0 g: only those within reach of the plot's farthest corner.
+    expect(frictionCircles('g', 'g', [0.2, 0.7], [0.1, 0.6])).toEqual([0.5]);
+    expect(frictionCircles('G', 'G', [-5, 5], [-3, 3])).toEqual([1, 2, 3, 4, 5]);
+    expect(frictionCircles('G', 'G', [-40, 40], [-40, 40])).toHaveLength(8);
+    expect(frictionCircles('G', 'm/s²', [-1, 1], [-1, 1])).toEqual([]);
+    expect(frictionCircles('km/h', 'km/h', [0, 200], [0, 200])).toEqual([]);
+    expect(frictionCircles('G', 'G', [Number.NaN, 1], [0, 1])).toEqual([]);
   });
 
   test('when a plot is coloured by a channel, then its drawn scale runs from blue through green to red, as the plot colours its values, and names its ends with the unit at the high end', () => {
