@@ -94,7 +94,8 @@ const SimulationServiceConfig = z.object({
   MAX_SIMULATION_CALLBACKS: intVar(DEFAULT_MAX_SIMULATION_CALLBACKS),
   /**
    * How long a request or a job may hold a setup's status write slot before another may take it (the holder died):
-   * keep it above BUS_TIMEOUT_MS and the time a Trigger of the most setups takes to write their Requested.
+   * keep it above BUS_TIMEOUT_MS and the time a Trigger of the most setups takes to write their Requested. A worker
+   * run holds it no longer than its lease on the job (20 s), so a run killed -9 mid-step frees it with that lease.
    */
   SIMULATION_SETUP_WRITE_LEASE_MS: intVar(120000),
   /**
@@ -162,7 +163,7 @@ export const simulationService = defineService({
     );
     const announcer = { callbacks, committed: () => dispatcher.wake() };
     const stopping = new AbortController();
-    const slots = new SetupWriteSlots(repository, { leaseMs: Math.max(1000, config.SIMULATION_SETUP_WRITE_LEASE_MS), retryMs: 20 });
+    const slots = new SetupWriteSlots(repository, { leaseMs: Math.max(1000, config.SIMULATION_SETUP_WRITE_LEASE_MS), retryMs: 20 }, logger);
     const recorder = new StatusRecorder(entities, repository, outbox, announcer, slots, stopping.signal);
     const settings = {
       pollIntervalMs: config.SIMULATION_POLL_INTERVAL_MS,

@@ -89,8 +89,9 @@ export class EntityClient {
     return profileOf(entity);
   }
 
-  async updateSetup(caller: CallerContext, id: string, updates: ParameterUpdate[], requestId?: string): Promise<void> {
+  /** `deadline` (epoch ms): the write is not committed past it (the entity-service rolls it back), nor past the bus timeout. */
+  async updateSetup(caller: CallerContext, id: string, updates: ParameterUpdate[], requestId?: string, deadline?: number): Promise<void> {
     if (!updates.length) return;
-    await this.bus.request(SERVICES.entity, ENTITY_COMMANDS.update, { caller, type: 'Setups', id, body: { ParameterUpdates: updates } }, { headers: requestId ? { requestId } : {} });
+    await this.bus.request(SERVICES.entity, ENTITY_COMMANDS.update, { caller, type: 'Setups', id, body: { ParameterUpdates: updates } }, { headers: requestId ? { requestId } : {}, ...(deadline === undefined ? {} : { deadline }) });
   }
 }

@@ -48,6 +48,12 @@ export interface WriteSlot {
 }
 
 /**
+ * A job's claim of its setup's write slot (`claimWriteSlot`). `heldMs`: how much longer the slot is held, by the claim
+ * (`claimed`) or by its `writer` (`busy`; null when nobody holds it, or a holder whose lease lapsed was just freed).
+ */
+export type SlotClaim = { outcome: 'claimed'; heldMs: number } | { outcome: 'busy'; writer: string | null; heldMs: number } | { outcome: 'superseded' } | { outcome: 'lost' };
+
+/**
  * A job `j` that may still run: not ended nor dead-lettered, and its setup's latest run (its third parameter the final
  * statuses).
  */
@@ -264,35 +270,51 @@ export class SimulationRepository {
   }
 
   /**
-   * A job's claim of its setup's write slot for `holder`: `claimed` (held until released), `superseded` (a newer job is
-   * the setup's latest run: this one writes nothing more), `lost` (the holder is a worker run of the job whose lease
-   * another delivery of the job took over: it writes nothing more), or `busy` (a request is writing a newer run's
-   * Requested, or another run of the job its step). A setup with no accepted run recorded (a job older than the table)
-   * takes the job as its latest. The holder is the run's worker id (`runner`), or the job's id outside a run.
+   * A job's claim of its setup's write slot for `holder`: `claimed` (held until released, or for `heldMs`), `superseded`
+   * (a newer job is the setup's latest run: this one writes nothing more), `lost` (the holder is a worker run of the job
+   * whose lease another delivery of the job took over: it writes nothing more), or `busy` (a request is writing a newer
+   * run's Requested, or another run of the job its step; `writer` holds it for `heldMs` more). A setup with no accepted
+   * run recorded (a job older than the table) takes the job as its latest. The holder is the run's worker id
+   * (`runner`), or the job's id outside a run.
+   *
+   * A run holds the slot no longer than its lease on the job (`leaseMs` at most): a run killed -9 in the middle of a
+   * step frees the slot when its lease lapses, so the delivery that then takes the job over writes its steps at once,
+   * not after `leaseMs` (SIMULATION_SETUP_WRITE_LEASE_MS, two minutes). A run whose own lease lapsed (not taken over
+   * yet: its renewal is late) is `busy` until the renewal. `heldMs` is measured by the database, from its now().
    */
-  async claimWriteSlot(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, holder: string, leaseMs: number): Promise<'claimed' | 'superseded' | 'lost' | 'busy'> {
+  async claimWriteSlot(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, holder: string, leaseMs: number): Promise<SlotClaim> {
     for (;;) {
       // A run of the job that is behind the job's recorded steps (another delivery of the same job went on) is stale:
       // it is treated as superseded, so its older view of the study never lands over the newer one.
-      const { rows } = await this.pool.query<{ outcome: 'claimed' | 'superseded' | 'lost' | 'busy' | 'missing' }>(
-        `WITH current AS (SELECT sequence, runner FROM simulation.jobs WHERE id = $3),
+      const { rows } = await this.pool.query<{ outcome: SlotClaim['outcome'] | 'missing'; writer: string | null; held_ms: number | null }>(
+        `WITH current AS (SELECT sequence, runner, runner_until FROM simulation.jobs WHERE id = $3),
          lost AS (SELECT 1 FROM current WHERE $6::uuid <> $3 AND runner IS DISTINCT FROM $6::uuid),
+         until AS (
+           SELECT CASE WHEN $6::uuid = $3 THEN now() + $4::int * interval '1 millisecond'
+                       ELSE LEAST(now() + $4::int * interval '1 millisecond', (SELECT runner_until FROM current)) END AS at
+         ),
          claimed AS (
-           UPDATE simulation.setup_runs SET job_id = $3, writer = $6, writer_until = now() + $4::int * interval '1 millisecond'
+           UPDATE simulation.setup_runs SET job_id = $3, writer = $6, writer_until = (SELECT at FROM until)
            WHERE account_id = $1 AND setup_id = $2 AND (job_id = $3 OR job_id IS NULL) AND (writer IS NULL OR writer = $6 OR writer_until < now())
              AND NOT EXISTS (SELECT 1 FROM current WHERE sequence <> $5) AND NOT EXISTS (SELECT 1 FROM lost)
-           RETURNING 1
-         ), run AS (SELECT job_id FROM simulation.setup_runs WHERE account_id = $1 AND setup_id = $2)
+             AND (SELECT at FROM until) > now()
+           RETURNING writer_until
+         ), run AS (SELECT job_id, writer, writer_until FROM simulation.setup_runs WHERE account_id = $1 AND setup_id = $2)
          SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 'claimed'
                      WHEN EXISTS (SELECT 1 FROM lost) THEN 'lost'
                      WHEN EXISTS (SELECT 1 FROM current WHERE sequence <> $5) THEN 'superseded'
                      WHEN NOT EXISTS (SELECT 1 FROM run) THEN 'missing'
                      WHEN (SELECT job_id FROM run) <> $3 THEN 'superseded'
-                     ELSE 'busy' END AS outcome`,
+                     ELSE 'busy' END AS outcome,
+                CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN $6::uuid ELSE (SELECT writer FROM run) END AS writer,
+                GREATEST(0, extract(epoch FROM COALESCE((SELECT writer_until FROM claimed), (SELECT writer_until FROM run)) - now()) * 1000)::float8 AS held_ms`,
         [job.accountId, job.setupId, job.id, leaseMs, job.sequence, holder],
       );
-      const outcome = rows[0]?.outcome ?? 'busy';
-      if (outcome !== 'missing') return outcome;
+      const row = rows[0];
+      const outcome = row?.outcome ?? 'busy';
+      if (outcome === 'claimed') return { outcome, heldMs: row?.held_ms ?? 0 };
+      if (outcome === 'busy') return { outcome, writer: row?.writer ?? null, heldMs: row?.held_ms ?? 0 };
+      if (outcome !== 'missing') return { outcome };
       await this.pool.query('INSERT INTO simulation.setup_runs (account_id, setup_id, job_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [job.accountId, job.setupId, job.id]);
     }
   }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '@pitwall/service-kit';
+import { AppError, type Logger } from '@pitwall/service-kit';
 import type { Job, SimulationRepository, WriteSlot } from '../data-access/simulation-repository';
 import { RunTakenOver } from './account-shares';
 
@@ -8,7 +8,12 @@ export interface WriteSlotSettings {
   leaseMs: number;
   /** Pause between two tries while a slot is held. */
   retryMs: number;
+  /** A job's step that has waited this long for its setup's slot says so (a warn line, again after as long again). */
+  warnAfterMs?: number;
 }
+
+/** WriteSlotSettings.warnAfterMs's default. */
+export const DEFAULT_SLOT_WARN_MS = 10_000;
 
 /** Thrown when a newer Trigger or Reprocess of the job's setup was accepted: the job writes nothing more and ends. */
 export class JobSuperseded extends Error {
@@ -28,6 +33,7 @@ export class SetupWriteSlots {
   constructor(
     private readonly repository: SimulationRepository,
     private readonly settings: WriteSlotSettings,
+    private readonly logger?: Logger,
   ) {}
 
   /**
@@ -49,14 +55,30 @@ export class SetupWriteSlots {
   /**
    * Waits for the job's setup slot for `holder` (the run's worker id, or the job's id outside a run); throws
    * JobSuperseded when a newer run of the setup was accepted, RunTakenOver when another delivery took the run's lease.
-   * Two runs of one job never hold it together, so a step is never recorded twice.
+   * Two runs of one job never hold it together, so a step is never recorded twice. Returns the slot's deadline (epoch
+   * ms, on this process's clock, never later than the database's): the step's writes to the setup carry it, so none of
+   * them lands once the slot may be another's (a run holds it no longer than its lease on the job). A wait of
+   * `warnAfterMs` or more says so, naming the holder.
    */
-  async claimForJob(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, holder: string, signal: AbortSignal): Promise<void> {
+  async claimForJob(job: Pick<Job, 'id' | 'accountId' | 'setupId' | 'sequence'>, holder: string, signal: AbortSignal): Promise<number> {
+    const warnAfterMs = this.settings.warnAfterMs ?? DEFAULT_SLOT_WARN_MS;
+    const since = Date.now();
+    let warned = since;
     for (;;) {
-      const outcome = await this.repository.claimWriteSlot(job, holder, this.settings.leaseMs);
-      if (outcome === 'claimed') return;
-      if (outcome === 'superseded') throw new JobSuperseded(job);
-      if (outcome === 'lost') throw new RunTakenOver(job);
+      const asked = Date.now();
+      const claim = await this.repository.claimWriteSlot(job, holder, this.settings.leaseMs);
+      if (claim.outcome === 'claimed') return asked + claim.heldMs;
+      if (claim.outcome === 'superseded') throw new JobSuperseded(job);
+      if (claim.outcome === 'lost') throw new RunTakenOver(job);
+      if (Date.now() - warned >= warnAfterMs) {
+        warned = Date.now();
+        this.logger?.warn(
+          { jobId: job.id, setupId: job.setupId, holder, writer: claim.writer, writerLeftMs: Math.round(claim.heldMs), waitedMs: warned - since },
+          claim.writer && claim.writer !== holder
+            ? "a simulation job's step waits for its setup's write slot, held by another writer (a request, or an earlier run of the job) until its lease lapses"
+            : "a simulation job's step waits for its setup's write slot: the run's lease on the job lapsed and waits for its renewal",
+        );
+      }
       await sleep(this.settings.retryMs * (0.5 + Math.random()), undefined, { signal });
     }
   }

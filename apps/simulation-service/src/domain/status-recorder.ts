@@ -104,12 +104,14 @@ export class StatusRecorder {
   /** `run`: the worker run recording it (its id holds the slot, and the step is recorded only while it holds the job). */
   async record(job: Job, profile: SimulationProfile, requested: StatusStep, run?: { runner: string; signal: AbortSignal }): Promise<Job> {
     const holder = run?.runner ?? job.id;
-    await this.slots.claimForJob(job, holder, run?.signal ?? this.stopping);
+    // The step's writes to the setup carry the slot's deadline: none lands after the slot may be another's (a run
+    // killed -9 mid-step frees it with its lease on the job, and the delivery that takes the job over writes at once).
+    const deadline = await this.slots.claimForJob(job, holder, run?.signal ?? this.stopping);
     const slot = [{ setupId: job.setupId, holder }];
     const at = new Date();
     let step: StatusStep;
     try {
-      step = await this.writeToSetup(job, profile, requested, at);
+      step = await this.writeToSetup(job, profile, requested, at, deadline);
     } catch (err) {
       await this.slots.release(job.accountId, slot);
       throw err;
@@ -152,11 +154,11 @@ export class StatusRecorder {
    * run ends as failed instead, saying why, rather than staying at its last status for ever. Should even that be
    * refused, the reason goes without the store's words, and then without a message on the setup (its event keeps it).
    */
-  private async writeToSetup(job: Job, profile: SimulationProfile, requested: StatusStep, at: Date): Promise<StatusStep> {
+  private async writeToSetup(job: Job, profile: SimulationProfile, requested: StatusStep, at: Date, deadline: number): Promise<StatusStep> {
     const caller = simulationServiceCaller(job.accountId);
     const requestId = job.requestId ?? undefined;
     try {
-      await this.entities.updateSetup(caller, job.setupId, statusUpdates(profile, requested, at), requestId);
+      await this.entities.updateSetup(caller, job.setupId, statusUpdates(profile, requested, at), requestId, deadline);
       return requested;
     } catch (err) {
       if (!isRefusal(err)) throw err;
@@ -166,7 +168,7 @@ export class StatusRecorder {
       const plain: StatusStep = { ...detailed, message: `${what} could not be written to the setup (the entity store refused it)` };
       for (const [step, written] of [[detailed, detailed], [plain, plain], [detailed, { ...detailed, message: null }]] as const) {
         try {
-          await this.entities.updateSetup(caller, job.setupId, statusUpdates(profile, written, at), requestId);
+          await this.entities.updateSetup(caller, job.setupId, statusUpdates(profile, written, at), requestId, deadline);
           return step;
         } catch (again) {
           if (!isRefusal(again)) throw again;

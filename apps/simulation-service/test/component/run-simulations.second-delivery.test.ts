@@ -68,17 +68,17 @@ describe('a second delivery of a running simulation job', () => {
     const [first, second] = [randomUUID(), randomUUID()];
     await repository.admit(job, first, 4, 60_000);
     // A run of the job without the lease (the second delivery before the fix) cannot claim beside the holder.
-    expect(await repository.claimWriteSlot(job, second, 60_000)).not.toBe('claimed');
-    expect(await repository.claimWriteSlot(job, first, 60_000)).toBe('claimed');
+    expect((await repository.claimWriteSlot(job, second, 60_000)).outcome).not.toBe('claimed');
+    expect((await repository.claimWriteSlot(job, first, 60_000)).outcome).toBe('claimed');
     await repository.releaseWriteSlots(job.accountId, [{ setupId: job.setupId, holder: first }]);
 
     // The first run's lease lapsed (its process froze) and the second delivery took the job over.
     await pool.query(`UPDATE simulation.jobs SET runner_until = now() - interval '1 second' WHERE id = $1`, [job.id]);
     expect(await repository.admit(job, second, 4, 60_000)).toMatchObject({ outcome: 'run' });
-    expect(await repository.claimWriteSlot(job, first, 60_000)).toBe('lost');
+    expect((await repository.claimWriteSlot(job, first, 60_000)).outcome).toBe('lost');
     expect(await repository.advance(pool, job.id, { status: 'Running', studyId: 's-1', message: null }, first)).toBeNull();
     expect(await repository.renewRun(job.id, first, 60_000)).toBe(false);
-    expect(await repository.claimWriteSlot(job, second, 60_000)).toBe('claimed');
+    expect((await repository.claimWriteSlot(job, second, 60_000)).outcome).toBe('claimed');
   });
 
   test("when another delivery takes a run's lapsed lease over, then the run's slot says it is lost (the run stops)", async () => {

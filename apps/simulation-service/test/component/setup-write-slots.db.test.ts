@@ -48,11 +48,11 @@ describe('setup write slots in the database', () => {
       `INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, sealed_credentials, study_id, state, sequence) VALUES ($1, $2, $3, $4, 'trigger', NULL, NULL, 'Requested', 1)`,
       [job.id, account, randomUUID(), setupId],
     );
-    expect(await repository.claimWriteSlot(job, job.id, 60_000)).toBe('claimed');
+    expect((await repository.claimWriteSlot(job, job.id, 60_000)).outcome).toBe('claimed');
     // This run records its step; a stale run of the same job still holding sequence 1 may not write over it.
     await repository.advance(pool, job.id, { status: 'Simulation started', studyId: 'st-1', message: null });
     await repository.releaseWriteSlots(account, [{ setupId, holder: job.id }]);
-    expect(await repository.claimWriteSlot(job, job.id, 60_000)).toBe('superseded');
-    expect(await repository.claimWriteSlot({ ...job, sequence: 2 }, job.id, 60_000)).toBe('claimed');
+    expect((await repository.claimWriteSlot(job, job.id, 60_000)).outcome).toBe('superseded');
+    expect((await repository.claimWriteSlot({ ...job, sequence: 2 }, job.id, 60_000)).outcome).toBe('claimed');
   });
 });
