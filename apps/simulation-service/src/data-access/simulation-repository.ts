@@ -170,11 +170,13 @@ export class SimulationRepository {
   }
 
   /**
-   * Frees every run's worker lease, and starts every woken job's wait for its message afresh (`republishMs` from now):
-   * with an in-process bus, after a restart and before any admission, the leases were a dead process's and the woken
-   * jobs' messages died with it (`unfinishedJobs` has them published again in the same transaction).
+   * Frees every run's worker lease and the setup write slots those runs held (a run killed in the middle of a step),
+   * and starts every woken job's wait for its message afresh (`republishMs` from now): with an in-process bus, after a
+   * restart and before any admission, the leases were a dead process's and the woken jobs' messages died with it
+   * (`unfinishedJobs` has them published again in the same transaction). A request's slot is not a run's: kept.
    */
   async freeRuns(q: Queryable, republishMs: number): Promise<void> {
+    await q.query('UPDATE simulation.setup_runs s SET writer = NULL, writer_until = NULL FROM simulation.jobs j WHERE j.runner IS NOT NULL AND s.writer = j.runner');
     await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL');
     await q.query(`UPDATE simulation.jobs SET woken_at = now(), woken_until = now() + $1::int * interval '1 millisecond' WHERE woken_until IS NOT NULL`, [republishMs]);
   }
