@@ -10,10 +10,18 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database `pitwall_t_<random>` on the real PostgreSQL, one per test file. */
+/**
+ * A fresh, empty database `pitwall_t_<random>` on the real PostgreSQL, one per test file. Its sessions commit without
+ * waiting for the WAL's flush to disk (`synchronous_commit = off`): what a commit answers and what other sessions see
+ * are the same, only a crash of the PostgreSQL server itself (which no test causes) could lose the last commits. It
+ * spares CI about a thousand disk flushes a project (2,262 against 829 for the entity-service's suites).
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `pitwall_t_${randomBytes(6).toString('hex')}`;
-  await asAdmin((c) => c.query(`CREATE DATABASE ${name}`));
+  await asAdmin(async (c) => {
+    await c.query(`CREATE DATABASE ${name}`);
+    await c.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+  });
   const url = new URL(TEST_DATABASE_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
