@@ -6,15 +6,21 @@ import { atMostItems, REQUEST_LIMITS } from './request-limits';
 import { Guid, UpdateModel } from './wire';
 
 const attachedFileParams = z.object({ id: Guid, attachedFileId: Guid });
+/**
+ * The ids of an `attachedFileIds` value: an empty entry (`a,`, `a,,b`) is not an id given, as an empty parameter is not
+ * one given (`setupIds=`); a value of none (`,`) is the parameter not given (every attached file).
+ */
+const attachedFileIdList = (value: string): string[] => value.split(',').filter((id) => id !== '');
+
 const attachedFileIdsQuery = z.object({
   attachedFileIds: z
     .string()
-    .regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$/, 'is not a comma-separated list of GUIDs')
-    .refine((v) => v.split(',').every((id) => Guid.safeParse(id).success), 'is not a comma-separated list of GUIDs')
+    .regex(/^[0-9a-fA-F-,]*$/, 'is not a comma-separated list of GUIDs')
+    .refine((v) => attachedFileIdList(v).every((id) => Guid.safeParse(id).success), 'is not a comma-separated list of GUIDs')
     // The entity-service bounds the list it is sent (AttachmentList): refused here first, naming the bound, not the bus message.
-    .refine((v) => v.split(',').length <= REQUEST_LIMITS.MAX_ATTACHMENT_IDS, atMostItems('MAX_ATTACHMENT_IDS'))
+    .refine((v) => attachedFileIdList(v).length <= REQUEST_LIMITS.MAX_ATTACHMENT_IDS, atMostItems('MAX_ATTACHMENT_IDS'))
     .optional()
-    .meta({ description: 'Comma-separated attached file ids; absent: every attached file of the entity' }),
+    .meta({ description: 'Comma-separated attached file ids (an empty entry is ignored); absent or none: every attached file of the entity' }),
 });
 
 /** The attached file operations of a type with attachments (wire.md §7), answered by the entity-service. */
@@ -49,7 +55,7 @@ export function attachmentOperations(type: EntityTypeDef): Operation[] {
       params: idParam,
       query: attachedFileIdsQuery,
       response: jsonResponse(200, z.array(AttachedFileListing), 'The attached file records'),
-      target: toBus(ATTACHMENT_COMMANDS.list, (r) => ({ ...target(r), ...(r.query['attachedFileIds'] ? { attachedFileIds: r.query['attachedFileIds'].toLowerCase().split(',') } : {}) })),
+      target: toBus(ATTACHMENT_COMMANDS.list, (r) => ({ ...target(r), ...(attachedFileIdList(r.query['attachedFileIds'] ?? '').length ? { attachedFileIds: attachedFileIdList((r.query['attachedFileIds'] as string).toLowerCase()) } : {}) })),
       client: [{ name: `get${S}Attachments`, returns: '{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]' }],
     }),
     operation({

@@ -14,6 +14,14 @@ const COMMON_ERRORS = {
   504: problem('A service behind the gateway did not answer in time'),
 };
 
+/**
+ * What any request can get before it is read: a request line and headers together past 192 KiB (MAX_HEADER_BYTES in
+ * @pitwall/service-kit, a constant no variable changes; the gateway's `listen` answers it).
+ */
+const HEADERS_TOO_LARGE = {
+  431: problem('The request line and headers together are longer than 192 KiB (196,608 bytes; MAX_HEADER_BYTES, fixed: no variable changes it): shorten the URL or the headers'),
+};
+
 /** What the gateway answers of any JSON body, and of a write's `Idempotency-Key`, before an operation's own errors. */
 const BODY_ERRORS = {
   413: problem('The JSON body is larger than the limit (BODY_LIMIT, 1 MiB by default)'),
@@ -37,7 +45,7 @@ function recordsCommand(op: Operation): boolean {
 
 /** The common error responses an operation can give: what its permission and its inputs make possible. */
 function errorResponses(op: Operation): Record<number, ReturnType<typeof problem>> {
-  const errors: Record<number, ReturnType<typeof problem>> = op.permission === 'none' ? { 401: COMMON_ERRORS[401] } : { ...COMMON_ERRORS };
+  const errors: Record<number, ReturnType<typeof problem>> = op.permission === 'none' ? { 401: COMMON_ERRORS[401], ...HEADERS_TOO_LARGE } : { ...COMMON_ERRORS, ...HEADERS_TOO_LARGE };
   if (op.bodyKind === 'json') Object.assign(errors, BODY_ERRORS);
   // A write carries a command the service records with its effect: a key used again with another request is a 422.
   if (recordsCommand(op)) Object.assign(errors, KEY_REUSED);

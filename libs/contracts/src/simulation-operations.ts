@@ -82,6 +82,7 @@ export const SIMULATION_OPERATIONS: Operation[] = [
     permission: 'admin',
     body: SimulationCallbackRegistration,
     response: jsonResponse(201, SimulationCallbackCreated, 'The callback with its signing secret (shown once)'),
+    errors: { 409: 'The account already holds MAX_SIMULATION_CALLBACKS callbacks (20 by default; a simulation-service variable), the most it may: delete one first' },
     target: bodyTarget(SIMULATION_COMMANDS.registerCallback),
     client: { body: { name: 'callback', type: 'SimulationCallbackRegistration' }, returns: 'SimulationCallbackCreated' },
   }),

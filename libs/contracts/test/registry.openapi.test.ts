@@ -34,13 +34,13 @@ describe('OpenAPI document', () => {
   test('when generated, then each operation lists the errors its body and its Idempotency-Key can get, and no others', () => {
     const responses = (path: string, method: string) => Object.keys((generated().paths?.[path] as Record<string, { responses: object }>)[method]?.responses ?? {});
     for (const path of ['/TimingIntegration/Runs', '/TimingIntegration/Laps', '/TimingIntegration/Sectors', '/TimingIntegration/SpeedTraps']) {
-      expect(responses(path, 'put')).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '503', '504']);
+      expect(responses(path, 'put')).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '431', '503', '504']);
     }
     // A read with a body: the body's errors, and no key reuse (reads record no command).
     expect(responses('/Tyres/Search', 'post')).toEqual(expect.arrayContaining(['413', '415']));
     expect(responses('/Tyres/Search', 'post')).not.toContain('422');
     // A delete has no body but records its command.
-    expect(responses('/Tyres/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404', '422', '503', '504']);
+    expect(responses('/Tyres/{id}', 'delete')).toEqual(['204', '400', '401', '403', '404', '422', '431', '503', '504']);
     expect(responses('/Tyres/{id}', 'get')).not.toEqual(expect.arrayContaining(['413']));
     // A status the operation gives for its own reason keeps that reason first, and the gateway's after it.
     const batch = (generated().paths?.['/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}/channels'] as { post: { responses: Record<string, { description: string }> } }).post.responses;
@@ -54,6 +54,17 @@ describe('OpenAPI document', () => {
     expect(headerNames('/Tyres/{id}', 'delete')).toContain('Idempotency-Key');
     expect(headerNames('/Tyres/Search', 'post')).not.toContain('Idempotency-Key');
     expect(headerNames('/Tyres/{id}', 'get')).not.toContain('Idempotency-Key');
+  });
+
+  test('when generated, then every operation lists the 431 any request can get, and the callback registration its 409 at MAX_SIMULATION_CALLBACKS', () => {
+    const paths = generated().paths as Record<string, Record<string, { operationId: string; responses: Record<string, { description: string }> }>>;
+    const operations = Object.values(paths).flatMap((item) => Object.values(item));
+    expect(operations.length).toBeGreaterThan(100);
+    for (const op of operations) expect([op.operationId, op.responses['431']?.description]).toEqual([op.operationId, expect.stringContaining('192 KiB')]);
+    expect(paths['/ExternalSimulations/Status']?.['get']?.responses['431']?.description).toMatch(/MAX_HEADER_BYTES/);
+    const register = paths['/ExternalSimulations/Callbacks']?.['post']?.responses ?? {};
+    expect(Object.keys(register)).toEqual(expect.arrayContaining(['201', '409', '431']));
+    expect(register['409']?.description).toMatch(/MAX_SIMULATION_CALLBACKS/);
   });
 
   test('when generated, then each type has its own schema with typed parameters, reference objects and child collections', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, maxHeaderSize as httpMaxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import * as zlib from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
@@ -238,30 +238,59 @@ export interface HttpEntryPoint {
 export const MAX_HEADER_BYTES = 192 * 1024;
 
 /**
+ * What a 431 says of the limit: its size and what sets it. `MAX_HEADER_BYTES` is a constant (no variable changes it);
+ * a server given no limit keeps Node's, which its `--max-http-header-size` option sets.
+ */
+export function headerLimitText(maxHeaderSize: number | undefined): string {
+  const bytes = maxHeaderSize ?? httpMaxHeaderSize;
+  const size = bytes % 1024 === 0 ? `${bytes / 1024} KiB (${bytes.toLocaleString('en-US')} bytes)` : `${bytes.toLocaleString('en-US')} bytes`;
+  const source = maxHeaderSize === undefined ? "Node's limit, set by its --max-http-header-size option" : maxHeaderSize === MAX_HEADER_BYTES ? 'MAX_HEADER_BYTES, fixed: no variable changes it' : 'this server\'s maxHeaderSize';
+  return `at most ${size} together (${source})`;
+}
+
+/** The longest request path a problem answered on the socket repeats as its `instance`; a longer one is left out. */
+const MAX_INSTANCE_PATH = 2048;
+
+/**
+ * The path of the request a parser error was raised on, when the bytes it held (`rawPacket`, the last chunk read)
+ * start with its request line and the path ends within them; else undefined. A request longer than one read (64 KiB)
+ * has its start in an earlier chunk, which Node does not keep: its path cannot be read.
+ */
+export function requestPathOf(rawPacket: unknown): string | undefined {
+  if (!Buffer.isBuffer(rawPacket)) return undefined;
+  const head = rawPacket.toString('latin1', 0, Math.min(rawPacket.length, MAX_INSTANCE_PATH + 32));
+  return /^[A-Z]{1,16} (\/[\x21-\x7e]*?)[ ?#]/.exec(head)?.[1];
+}
+
+/**
  * A request that never became one (headers past the limit, bytes that are not HTTP, a request not in within Node's
  * timeouts) is answered as every error is, problem+json with an `X-Request-Id`, instead of Node's bare status line;
  * otherwise as Node answers it: only when no answer to an earlier request on the connection has begun (its bytes must
- * not be cut into), and the connection is then destroyed, so the request goes no further.
+ * not be cut into), and the connection is then destroyed, so the request goes no further. A 431 names the limit
+ * (`maxHeaderSize`: Node's when undefined) and what sets it; the problem's `instance` is the request's path when it
+ * can be read, else left out.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  // Answered already and closing lingering: the parser's later errors on the bytes it still held change nothing.
-  if (socket.writableEnded) return;
-  const answering = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
-  if (err.code !== 'ECONNRESET' && socket.writable && !answering?._headerSent) {
-    const [status, detail] =
-      err.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'The request line and headers are longer than this server takes']
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'The request did not arrive in time']
-          : [400, `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`];
-    // The rest of an over-long request is still coming: destroyed at once, the unread bytes would reset the connection
-    // and the client could lose the answer before reading it. The parser is detached first, so those bytes are dropped
-    // instead of raising this error again.
-    socket.removeAllListeners('data');
-    answerOnSocket(socket, new AppError(status, detail));
-    return;
-  }
-  socket.destroy();
+function clientErrorAnswer(maxHeaderSize: number | undefined): (err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex) => void {
+  return (err, socket) => {
+    // Answered already and closing lingering: the parser's later errors on the bytes it still held change nothing.
+    if (socket.writableEnded) return;
+    const answering = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
+    if (err.code !== 'ECONNRESET' && socket.writable && !answering?._headerSent) {
+      const [status, detail] =
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, `The request line and headers are longer than this server takes: ${headerLimitText(maxHeaderSize)}; shorten the URL or the headers`]
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'The request did not arrive in time']
+            : [400, `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`];
+      // The rest of an over-long request is still coming: destroyed at once, the unread bytes would reset the connection
+      // and the client could lose the answer before reading it. The parser is detached first, so those bytes are dropped
+      // instead of raising this error again.
+      socket.removeAllListeners('data');
+      answerOnSocket(socket, new AppError(status, detail), '', requestPathOf(err.rawPacket));
+      return;
+    }
+    socket.destroy();
+  };
 }
 
 /**
@@ -269,17 +298,18 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
  * app, and with none it closed the socket without a word. It is a 405 problem+json like any method a path does not
  * answer (`Allow` the methods an HTTP API here answers), then the connection closes.
  */
-function answerConnect(_req: IncomingMessage, socket: Duplex): void {
-  answerOnSocket(socket, new AppError(405, 'CONNECT is not supported: this server is not a proxy'), 'Allow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n');
+function answerConnect(req: IncomingMessage, socket: Duplex): void {
+  answerOnSocket(socket, new AppError(405, 'CONNECT is not supported: this server is not a proxy'), 'Allow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n', req.url);
 }
 
 /**
  * Writes `error` as problem+json with an `X-Request-Id` straight on a socket the app never saw (Node's parser or its
- * CONNECT handling has it), `headers` (whole lines) before the others, then closes the connection lingering.
+ * CONNECT handling has it), `headers` (whole lines) before the others, then closes the connection lingering. The
+ * problem's `instance` is the request target when one was read, else absent.
  */
-function answerOnSocket(socket: Duplex, error: AppError, headers = ''): void {
+function answerOnSocket(socket: Duplex, error: AppError, headers = '', instance?: string): void {
   const requestId = randomUUID();
-  const body = JSON.stringify(toProblem(error, '', requestId));
+  const body = JSON.stringify(toProblem(error, instance, requestId));
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers}Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
@@ -492,7 +522,7 @@ export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7
       if (responseIdleMs) watchResponseIdle(req, res, responseIdleMs, options.logger);
     };
     const server: Server = createServer({ ...(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}), connectionsCheckingInterval: 5_000 }, serve);
-    server.on('clientError', answerClientError);
+    server.on('clientError', clientErrorAnswer(options.maxHeaderSize));
     if (options.connectionLimits) limitConnections(server, options.connectionLimits, refused);
     // A body that keeps arriving is not cut however long it takes (an upload over a slow link); one that stops is
     // answered 408 by the idle watch. Node's own bound on a whole request (300 s) would cut a 10 GiB upload at 34 MB/s.

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import express from 'express';
-import { MAX_HEADER_BYTES, listen, type HttpEntryPoint } from '../src';
+import { MAX_HEADER_BYTES, listen, requestPathOf, type HttpEntryPoint } from '../src';
 import { MAX_LINGERING_REFUSALS } from '../src/http';
 
 /** Sends `raw` on a fresh connection and resolves with everything the server wrote before closing it. */
@@ -66,12 +66,32 @@ describe('listen: the HTTP server every service answers on', () => {
     expect(answer.status).toBe(431);
     expect(answer.headers['content-type']).toBe('application/problem+json');
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(JSON.parse(answer.body)).toMatchObject({ status: 431, title: 'Request Header Fields Too Large', detail: 'The request line and headers are longer than this server takes', traceId: answer.headers['x-request-id'] });
+    const problem = JSON.parse(answer.body) as Record<string, unknown>;
+    expect(problem).toMatchObject({
+      status: 431,
+      title: 'Request Header Fields Too Large',
+      detail: 'The request line and headers are longer than this server takes: at most 192 KiB (196,608 bytes) together (MAX_HEADER_BYTES, fixed: no variable changes it); shorten the URL or the headers',
+      traceId: answer.headers['x-request-id'],
+    });
+    // Its start came in an earlier read than the one that passed the limit: the path cannot be read, and is left out.
+    expect(problem).not.toHaveProperty('instance');
   });
 
-  test("when a server keeps Node's header limit (a health port), then the same URL is a 431 problem+json", async () => {
+  test("when a server keeps Node's header limit (a health port), then the same URL is a 431 problem+json naming Node's limit and the request's path", async () => {
     const answer = parse(await exchange(health.port, `GET /echo?channel=${encodeURIComponent('…'.repeat(16_383))} HTTP/1.1\r\nHost: x\r\n\r\n`));
     expect([answer.status, answer.headers['content-type']]).toEqual([431, 'application/problem+json']);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      instance: '/echo',
+      detail: "The request line and headers are longer than this server takes: at most 16 KiB (16,384 bytes) together (Node's limit, set by its --max-http-header-size option); shorten the URL or the headers",
+    });
+  });
+
+  test("when a parser error's bytes start with the request line, then the path (not its query) is the problem's instance; else there is none", () => {
+    expect(requestPathOf(Buffer.from(`GET /Channels/a%20b?x=${'a'.repeat(100)} HTTP/1.1\r\nHost: x\r\n`))).toBe('/Channels/a%20b');
+    expect(requestPathOf(Buffer.from('GET /plain HTTP/1.1\r\n'))).toBe('/plain');
+    expect(requestPathOf(Buffer.from('aaaaaaaa'.repeat(100)))).toBeUndefined();
+    expect(requestPathOf(Buffer.from(`GET /${'p'.repeat(5000)} HTTP/1.1\r\n`))).toBeUndefined();
+    expect(requestPathOf(undefined)).toBeUndefined();
   });
 
   test('when bytes that are not HTTP follow a request whose answer is being written, then that answer is not cut into: the connection closes after its first part', async () => {
@@ -95,6 +115,8 @@ describe('listen: the HTTP server every service answers on', () => {
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toBe('application/problem+json');
     expect(JSON.parse(answer.body)).toMatchObject({ status: 400, detail: expect.stringMatching(/^The request is not valid HTTP\/1\.1/) });
+    // No request target was read: the problem has no instance rather than an empty one.
+    expect(JSON.parse(answer.body)).not.toHaveProperty('instance');
   });
 });
 

@@ -227,6 +227,25 @@ describe('the external simulation operations', () => {
     expect(gw.received.length).toBe(before);
   });
 
+  test('when setupIds is given with no value, then it is not given: none left is a 400 that it is required, a trailing empty one is ignored', async () => {
+    const before = gw.received.length;
+    const ask = (query: string) => send(gw.baseUrl, 'GET', `/ExternalSimulations/Status?${query}`, { headers: authHeaders });
+    const empty = await ask(`externalProfileId=${randomUUID()}&setupIds=`);
+    expect(empty.status).toBe(400);
+    expect(JSON.parse(empty.body)).toMatchObject({ detail: 'setupIds is required (once per value)', errors: { setupIds: ['is required (once per value)'] } });
+    const twiceEmpty = await ask(`externalProfileId=${randomUUID()}&setupIds=&setupIds=`);
+    expect(JSON.parse(twiceEmpty.body)).toMatchObject({ detail: 'setupIds is required (once per value)' });
+    // Both missing (one given empty): one 400 names both, as it names every other missing or invalid value.
+    const neither = await ask('externalProfileId=&setupIds=');
+    expect(neither.status).toBe(400);
+    expect(JSON.parse(neither.body)).toMatchObject({ detail: 'externalProfileId is required; setupIds is required (once per value)', errors: { externalProfileId: ['is required'], setupIds: ['is required (once per value)'] } });
+    expect(gw.received.length).toBe(before);
+    const [a, profile] = [randomUUID(), randomUUID()];
+    const trailing = await ask(`externalProfileId=${profile}&setupIds=${a}&setupIds=`);
+    expect(trailing.status).toBe(200);
+    expect(lastCommand()).toMatchObject({ type: 'simulation.status', payload: { externalProfileId: profile, setupIds: [a] } });
+  });
+
   test('when a trigger carries partial credentials, then it is a 400 naming each missing field and nothing is sent', async () => {
     const before = gw.received.length;
     const res = await send(gw.baseUrl, 'POST', '/ExternalSimulations/Trigger', json({ externalProfileId: randomUUID(), setupIds: [randomUUID()], credentials: { clientId: 'c', password: 'p' } }));
@@ -435,6 +454,21 @@ describe('the bounds of a request\'s lists (REQUEST_LIMITS), at their defaults',
         sent: 0,
       });
       expect((await send(gw.baseUrl, 'GET', `/Cars/${randomUUID()}/Attachments?attachedFileIds=${ids(1_000)}`, { headers: authHeaders })).status).toBe(200);
+    });
+
+    test('when it has an empty entry (a trailing comma) or none at all, then the empty entry is not an id given: the ids listed are asked for, or every file', async () => {
+      const [a, b] = [randomUUID(), randomUUID()];
+      const listed = async (value: string) => {
+        const res = await send(gw.baseUrl, 'GET', `/Cars/${randomUUID()}/Attachments?attachedFileIds=${value}`, { headers: authHeaders });
+        expect(res.status).toBe(200);
+        const command = gw.received[gw.received.length - 1] as { type: string; payload: Record<string, unknown> };
+        expect(command.type).toBe('entity.attachments.list');
+        return command.payload['attachedFileIds'];
+      };
+      expect(await listed(`${a},`)).toEqual([a]);
+      expect(await listed(`${a},,${b.toUpperCase()}`)).toEqual([a, b]);
+      expect(await listed(',')).toBeUndefined();
+      expect(await listed('')).toBeUndefined();
     });
   });
 });

@@ -155,6 +155,8 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
   for (const [name, schema] of raw ? Object.entries(shape) : []) {
     if (query[name] === undefined && !op.queryInBody?.includes(name) && !op.repeatedQuery?.includes(name) && !schema.safeParse(undefined).success) invalid.missing(name);
   }
+  // The repeated ones too (`setupIds is required` beside `externalProfileId is required`), when the query could be bound.
+  const queryLists = op.repeatedQuery?.length && raw ? invalid.collect<Record<string, string[]> | undefined>(() => bindQueryLists(op, shape, rawLists), undefined) : undefined;
   invalid.throwIfAny();
   let body: unknown;
   let bindingErrors: Record<string, string[]> | undefined;
@@ -188,7 +190,6 @@ function bindRequest(op: Operation, pathNames: readonly string[], req: Request):
     const schema = shape[name];
     if (query[name] === undefined && !op.repeatedQuery?.includes(name) && schema && !schema.safeParse(undefined).success) throw AppError.badRequest(`${name} is required`, { [name]: ['is required'] });
   }
-  const queryLists = op.repeatedQuery?.length ? bindQueryLists(op, shape, rawLists) : undefined;
   return { params, query, include: includeList(raw?.[INCLUDE_PARAMETER]), body, headers, ...(bindingErrors ? { bindingErrors } : {}), ...(queryLists ? { queryLists } : {}) };
 }
 
@@ -302,7 +303,8 @@ function bindQuery(req: Request, allowed: readonly string[], repeated: readonly 
     }
     if (repeated.includes(name)) {
       const values = Array.isArray(value) ? value : [value];
-      if (values.every((v) => typeof v === 'string')) lists[name] = [...(lists[name] ?? []), ...(values as string[])];
+      // A value given empty (`setupIds=`) is not given, like any other parameter's: none left is `is required`.
+      if (values.every((v) => typeof v === 'string')) lists[name] = [...(lists[name] ?? []), ...(values as string[]).filter((v) => v !== '')];
       else errors[name] = ['must be plain values'];
       continue;
     }
