@@ -206,7 +206,7 @@ export const ProblemDetails = z
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
-    instance: z.string().optional().meta({ description: "The request's URL (a signed URL's path only); absent when the request was refused before its target could be read (a 431 whose request line came in an earlier read)" }),
+    instance: z.string().meta({ description: "The request's URL (a signed URL's path only); empty when the request was refused before its target could be read (a 431 whose request line came in an earlier read)" }),
     traceId: z.string(),
     errors: z.record(z.string(), z.array(z.string())).optional(),
   })

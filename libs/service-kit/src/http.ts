@@ -268,7 +268,7 @@ export function requestPathOf(rawPacket: unknown): string | undefined {
  * otherwise as Node answers it: only when no answer to an earlier request on the connection has begun (its bytes must
  * not be cut into), and the connection is then destroyed, so the request goes no further. A 431 names the limit
  * (`maxHeaderSize`: Node's when undefined) and what sets it; the problem's `instance` is the request's path when it
- * can be read, else left out.
+ * can be read, else empty.
  */
 function clientErrorAnswer(maxHeaderSize: number | undefined): (err: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex) => void {
   return (err, socket) => {
@@ -305,11 +305,11 @@ function answerConnect(req: IncomingMessage, socket: Duplex): void {
 /**
  * Writes `error` as problem+json with an `X-Request-Id` straight on a socket the app never saw (Node's parser or its
  * CONNECT handling has it), `headers` (whole lines) before the others, then closes the connection lingering. The
- * problem's `instance` is the request target when one was read, else absent.
+ * problem's `instance` is the request target when one was read, else empty (the wire's problem always has one).
  */
 function answerOnSocket(socket: Duplex, error: AppError, headers = '', instance?: string): void {
   const requestId = randomUUID();
-  const body = JSON.stringify(toProblem(error, instance, requestId));
+  const body = JSON.stringify(toProblem(error, instance ?? '', requestId));
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers}Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
