@@ -89,6 +89,23 @@ describe('simulation jobs against a system answering crafted bodies', () => {
     });
   });
 
+  describe("the create's answer without a usable studyId", () => {
+    test.each([
+      ['holds no studyId', '{}', 'with no studyId'],
+      ['holds a null studyId', '{"studyId":null}', 'with no studyId'],
+      ['holds a numeric studyId', '{"studyId":12345}', 'with a studyId that is not a string (a number)'],
+      ['holds an object as studyId', '{"studyId":{"id":"x"}}', 'with a studyId that is not a string (an object)'],
+    ])('when it %s, then the run ends Simulation start failed at once saying so, and the create is made once (not retried)', async (_what, body, reason) => {
+      const { events, setup, calls, jobId } = await runCrafted({ create: body });
+      expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation start failed']);
+      const message = `The simulation system answered POST /studies ${reason}`;
+      expect(events[1]).toMatchObject({ message, studyId: null });
+      expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation start failed', [PARAMS.message]: message, [PARAMS.studyId]: null });
+      expect(calls().map((c) => `${c.method} ${c.path}`)).toEqual(['POST /studies']);
+      await expectEnded(jobId);
+    });
+  });
+
   describe("a completed study's results", () => {
     test.each([
       ['nests arrays 30,000 deep', `{"results":{"TopSpeed":301,"LapTime":${'['.repeat(30_000)}${']'.repeat(30_000)}}}`],
