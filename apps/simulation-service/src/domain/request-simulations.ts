@@ -64,7 +64,10 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
     const at = new Date();
     // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
     // entity-service transaction for all of them. A setup deleted since the check is refused there: no job for it.
-    const items = current.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId }, at) }));
+    // A Trigger's `Requested` clears the study ID and the result parameters too: the new run has neither yet, and an
+    // earlier run's results left beside its status would read as this run's should it fail.
+    const cleared = request.kind === 'trigger' ? { results: Object.fromEntries(profile.resultParameters.map((name) => [name, null])) } : {};
+    const items = current.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId, ...cleared }, at) }));
     const outcomes = await deps.entities.updateSetups(simulationServiceCaller(caller.accountId), items, bus.requestId);
     const refusals = new Map<string, string>();
     for (const outcome of outcomes) if (!outcome.ok) refusals.set(outcome.id.toLowerCase(), refusalMessage(profile, outcome, items.find((item) => item.id === outcome.id.toLowerCase())?.updates ?? []));
