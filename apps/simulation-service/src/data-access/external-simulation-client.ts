@@ -85,9 +85,13 @@ export class ExternalSimulationClient {
   /** `idempotencyKey`: the same key names the same study, so a repeated create (after a crash) makes no second one. */
   async createStudy(name: string, parameters: Record<string, unknown>, idempotencyKey?: string): Promise<string> {
     const body = await this.call<{ studyId?: unknown }>('POST', '/studies', { name, parameters }, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {});
-    if (typeof body.studyId !== 'string') throw new ExternalUnavailable('The external system created a study without an id');
+    // An answer without a usable id is the system's final word on this create (the same key would answer the same):
+    // refused at once, like an id that cannot be used, not retried.
+    const answered = `The simulation system answered ${this.callName('POST', '/studies')}`;
+    if (body.studyId === undefined || body.studyId === null) throw new ExternalRefusal(`${answered} with no studyId`);
+    if (typeof body.studyId !== 'string') throw new ExternalRefusal(`${answered} with a studyId that is not a string (${jsonKind(body.studyId)})`);
     const refusal = studyIdRefusal(body.studyId, this.maxStudyIdChars);
-    if (refusal) throw new ExternalRefusal(`The simulation system answered POST /studies with a study id that cannot be used: ${refusal}`);
+    if (refusal) throw new ExternalRefusal(`${answered} with a study id that cannot be used: ${refusal}`);
     return body.studyId;
   }
 
@@ -112,7 +116,7 @@ export class ExternalSimulationClient {
       if (!Object.hasOwn(all, name)) continue;
       const value = all[name];
       if (value !== null && typeof value !== 'number' && typeof value !== 'string' && typeof value !== 'boolean') {
-        throw new ExternalRefusal(`The simulation system answered GET /studies/{id}/results with a value of ${systemText(name, 100)} that is not a number, text, true/false or null`);
+        throw new ExternalRefusal(`The simulation system answered ${this.callName('GET', `/studies/${encodeURIComponent(studyId)}/results`)} with a value of ${systemText(name, 100)} that is not a number, text, true/false or null`);
       }
       values[name] = value;
     }
@@ -129,7 +133,7 @@ export class ExternalSimulationClient {
     if (this.token) return this.token;
     const { clientId, clientSecret, username, password } = this.credentials;
     const body = await this.send<{ access_token?: unknown }>('POST', '/oauth/token', { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username, password }, null);
-    if (typeof body.access_token !== 'string') throw new ExternalUnavailable('The external system answered the token request without a token');
+    if (typeof body.access_token !== 'string') throw new ExternalUnavailable(`The simulation system answered ${this.callName('POST', '/oauth/token')} without a token`);
     this.token = body.access_token;
     return this.token;
   }
@@ -146,13 +150,32 @@ export class ExternalSimulationClient {
     }
   }
 
+  /** The URL a call of `path` (relative to the BaseUrl, whose own path it goes under) is sent to. */
+  private urlOf(path: string): URL {
+    return new URL(path.replace(/^\//, ''), this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);
+  }
+
+  /**
+   * A call as messages name it: the method and the path actually requested (the BaseUrl's own path included, e.g.
+   * `POST /sim/oauth/token`), a study id as `{id}`, the BaseUrl's path cut to 200 characters.
+   */
+  private callName(method: string, path: string): string {
+    let base = '';
+    try {
+      base = systemText(this.urlOf('').pathname.replace(/\/$/, ''), 200);
+    } catch {
+      // A BaseUrl that cannot be parsed is refused before any call: its calls are named by their own path.
+    }
+    return `${method} ${base}${path.replace(/^\/studies\/[^/]+/, '/studies/{id}')}`;
+  }
+
   private async send<T>(method: string, path: string, body: unknown, token: string | null, headers: Record<string, string> = {}): Promise<T> {
-    const call = `${method} ${path.replace(/\/studies\/[^/]+/, '/studies/{id}')}`;
     const baseRefusal = baseUrlRefusal(this.baseUrl);
     if (baseRefusal) throw new ExternalRefusal(`The simulation system was not called: ${baseRefusal}`);
+    const call = this.callName(method, path);
     let response: EgressResponse;
     try {
-      response = await this.egress.request(new URL(path.replace(/^\//, ''), this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`), {
+      response = await this.egress.request(this.urlOf(path), {
         method,
         headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -179,6 +202,14 @@ export class ExternalSimulationClient {
       throw new ExternalUnavailable(`The simulation system answered ${call} with a body that is not JSON`);
     }
   }
+}
+
+/** What a JSON value is, in words: `a number`, `true/false`, `an array`, `an object`. */
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return 'true/false';
+  return typeof value === 'object' ? 'an object' : typeof value;
 }
 
 /** A 401 to a call with a token: asked for again once; a second is a refusal like any 4xx. */

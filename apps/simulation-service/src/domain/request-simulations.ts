@@ -56,10 +56,18 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
     // A repeat that waited for the slots of the first: the first's answer, and no second Requested over its progress.
     const meanwhile = await deps.writes.recorded(bus, caller.accountId, codec);
     if (meanwhile) return meanwhile;
+    // A Reprocess reads its study ids again now that it holds the slots: a Trigger (or a run's step) that held a slot
+    // before it wrote the setup since the check, and this request goes after it, as if sent after it.
+    if (request.kind === 'reprocess') await recheckStudyIds(deps, caller, request.body, results, bus.requestId);
+    const current = results.flatMap((r) => (r.job ? [r.job] : []));
+    if (!current.length) return answerOf(results); // nothing to take effect
     const at = new Date();
     // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
     // entity-service transaction for all of them. A setup deleted since the check is refused there: no job for it.
-    const items = accepted.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId }, at) }));
+    // A Trigger's `Requested` clears the study ID and the result parameters too: the new run has neither yet, and an
+    // earlier run's results left beside its status would read as this run's should it fail.
+    const cleared = request.kind === 'trigger' ? { results: Object.fromEntries(profile.resultParameters.map((name) => [name, null])) } : {};
+    const items = current.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId, ...cleared }, at) }));
     const outcomes = await deps.entities.updateSetups(simulationServiceCaller(caller.accountId), items, bus.requestId);
     const refusals = new Map<string, string>();
     for (const outcome of outcomes) if (!outcome.ok) refusals.set(outcome.id.toLowerCase(), refusalMessage(profile, outcome, items.find((item) => item.id === outcome.id.toLowerCase())?.updates ?? []));
@@ -128,14 +136,38 @@ async function validate(deps: RequestDependencies, caller: CallerContext, reques
     if (binding) return reject(binding);
     let studyId: string | null = null;
     if (request.kind === 'reprocess') {
-      studyId = parameterText(setup, request.body.parameterNameForStudyId);
-      if (!studyId) return reject(`The setup has no study ID in its parameter ${request.body.parameterNameForStudyId}`);
-      const refusal = studyIdRefusal(studyId, deps.settings.maxStudyIdChars);
-      if (refusal) return reject(`The setup's parameter ${request.body.parameterNameForStudyId} holds no study ID the simulation system can be asked about: ${refusal}`);
+      const found = studyIdOf(setup, request.body.parameterNameForStudyId, deps.settings.maxStudyIdChars);
+      if ('refusal' in found) return reject(found.refusal);
+      studyId = found.studyId;
     }
     return { setupId, accepted: true, studyId: request.kind === 'reprocess' ? studyId : null, message: null, job: newJob(caller.accountId, profile, setupId, request.kind, studyId, body.credentials ?? undefined, deps.secrets) };
   });
   return { profile, results };
+}
+
+/** A Reprocess's study id from the setup's parameter, or why the setup is refused. */
+function studyIdOf(setup: EntityJson, parameterName: string, maxChars: number): { studyId: string } | { refusal: string } {
+  const studyId = parameterText(setup, parameterName);
+  if (!studyId) return { refusal: `The setup has no study ID in its parameter ${parameterName}` };
+  const refusal = studyIdRefusal(studyId, maxChars);
+  if (refusal) return { refusal: `The setup's parameter ${parameterName} holds no study ID the simulation system can be asked about: ${refusal}` };
+  return { studyId };
+}
+
+/**
+ * The accepted setups of a Reprocess read again under their write slots: the study id each is reprocessed with is
+ * the one its parameter holds now (a Trigger accepted in between cleared it: the setup is refused, saying it has no
+ * study ID; a run's step since wrote another: that one). Each setup on its own: the others stay accepted.
+ */
+async function recheckStudyIds(deps: RequestDependencies, caller: CallerContext, body: ReprocessSimulationBody, results: (SimulationResult & { job?: Job })[], requestId?: string): Promise<void> {
+  const pending = results.filter((r) => r.job);
+  const setups = await deps.entities.findSetups(caller, pending.map((r) => r.setupId), requestId);
+  for (const result of pending) {
+    const setup = setups.get(result.setupId);
+    const found = setup ? studyIdOf(setup, body.parameterNameForStudyId, deps.settings.maxStudyIdChars) : { refusal: 'Setup not found' };
+    if ('refusal' in found) Object.assign(result, { accepted: false, studyId: null, message: found.refusal, job: undefined });
+    else if (found.studyId !== result.studyId) Object.assign(result, { studyId: found.studyId, job: { ...result.job, studyId: found.studyId } });
+  }
 }
 
 function newJob(accountId: string, profile: SimulationProfile, setupId: string, kind: 'trigger' | 'reprocess', studyId: string | null, credentials: Partial<SimulationConnection> | undefined, secrets: SecretBox): Job {

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_DELIVERIES } from '@pitwall/bus';
 import { isUnavailable } from '@pitwall/service-host';
 import type { Logger } from '@pitwall/service-kit';
 import { profileOf, type EntityClient } from '../data-access/entity-client';
-import { baseUrlRefusal, ExternalRefusal, ExternalSimulationClient, ExternalUnavailable } from '../data-access/external-simulation-client';
+import { baseUrlRefusal, ExternalRefusal, ExternalSimulationClient, ExternalUnavailable, systemText } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { RunTakenOver, type AccountShares, type RunSlot } from './account-shares';
 import { bindingRefusal } from './credential-binding';
@@ -54,6 +54,8 @@ const TERMINAL: ReadonlySet<string> = new Set(SIMULATION_FINAL_STATUSES);
  * `Simulation failed`: below the bus's delivery limit, so the job ends before its message is dead-lettered.
  */
 export const UNEXPECTED_FAILURES_PER_JOB = Math.max(1, DEFAULT_MAX_DELIVERIES - 2);
+/** Characters of the message naming the result parameters a completed study's results did not hold. */
+const MISSING_RESULTS_CHARS = 1000;
 const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal });
 
 /**
@@ -232,8 +234,12 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, sl
         return;
       }
       if (status.state === 'completed') {
-        const results = await attempt('fetch the results', () => external.results(studyId, profile.resultParameters));
-        await record(SIMULATION_STATUS.completed, null, { results });
+        const fetched = await attempt('fetch the results', () => external.results(studyId, profile.resultParameters));
+        // A name the study's results do not hold is written empty (no earlier run's value stays beside this run's
+        // status) and named, so a reader knows the setup holds no value of this run for it.
+        const missing = [...new Set(profile.resultParameters.filter((name) => !Object.hasOwn(fetched, name)))];
+        const results = Object.fromEntries(profile.resultParameters.map((name) => [name, Object.hasOwn(fetched, name) ? fetched[name] : null]));
+        await record(SIMULATION_STATUS.completed, missing.length ? systemText(`The results held no ${missing.join(', ')}`, MISSING_RESULTS_CHARS) : null, { results });
         return;
       }
       if (status.state === 'running' && job.status !== SIMULATION_STATUS.running) {

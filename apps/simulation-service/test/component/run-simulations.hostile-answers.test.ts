@@ -27,13 +27,13 @@ describe('simulation jobs against a system answering crafted bodies', () => {
   });
 
   /** A fresh account's setup, its studies answered as `answers` say, triggered; waits for its last status. */
-  async function runCrafted(answers: CraftedAnswers) {
+  async function runCrafted(answers: CraftedAnswers, setupParameters: Record<string, string> = {}) {
     const caller = newAccount();
     await connect(s, caller, { baseUrl: crafted.url });
     const profileId = await buildProfile(s, caller, { BaseUrl: crafted.url });
     const name = `Crafted ${randomUUID()}`;
     crafted.answers.set(name, answers);
-    const setupId = await buildSetup(s, caller, { Name: name });
+    const setupId = await buildSetup(s, caller, { ...setupParameters, Name: name });
     const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: profileId, setupIds: [setupId] } });
     expect(answer.results[0]?.accepted).toBe(true);
     const last = await waitFor(() => s.events.find((e) => e.setupId === setupId && LAST.test(e.status)), 'the last status event');
@@ -89,6 +89,23 @@ describe('simulation jobs against a system answering crafted bodies', () => {
     });
   });
 
+  describe("the create's answer without a usable studyId", () => {
+    test.each([
+      ['holds no studyId', '{}', 'with no studyId'],
+      ['holds a null studyId', '{"studyId":null}', 'with no studyId'],
+      ['holds a numeric studyId', '{"studyId":12345}', 'with a studyId that is not a string (a number)'],
+      ['holds an object as studyId', '{"studyId":{"id":"x"}}', 'with a studyId that is not a string (an object)'],
+    ])('when it %s, then the run ends Simulation start failed at once saying so, and the create is made once (not retried)', async (_what, body, reason) => {
+      const { events, setup, calls, jobId } = await runCrafted({ create: body });
+      expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation start failed']);
+      const message = `The simulation system answered POST /studies ${reason}`;
+      expect(events[1]).toMatchObject({ message, studyId: null });
+      expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation start failed', [PARAMS.message]: message, [PARAMS.studyId]: null });
+      expect(calls().map((c) => `${c.method} ${c.path}`)).toEqual(['POST /studies']);
+      await expectEnded(jobId);
+    });
+  });
+
   describe("a completed study's results", () => {
     test.each([
       ['nests arrays 30,000 deep', `{"results":{"TopSpeed":301,"LapTime":${'['.repeat(30_000)}${']'.repeat(30_000)}}}`],
@@ -105,6 +122,33 @@ describe('simulation jobs against a system answering crafted bodies', () => {
       const { events, setup } = await runCrafted({ results: `{"results":{"LapTime":91.5,"Trace":${'['.repeat(20_000)}${']'.repeat(20_000)},"constructor":{}}}` });
       expect(events.at(-1)?.status).toBe('Processing completed');
       expect(setup).toMatchObject({ LapTime: 91.5, TopSpeed: null });
+    });
+
+    test("when the results hold no value of a name the profile writes back, then the run completes with that parameter written empty (not an earlier run's value) and the message naming it", async () => {
+      const { events, setup } = await runCrafted({ results: '{"results":{"LapTime":91.5}}' }, { TopSpeed: '331' });
+      expect(events.at(-1)).toMatchObject({ status: 'Processing completed', message: 'The results held no TopSpeed' });
+      expect(setup).toMatchObject({ [PARAMS.status]: 'Processing completed', [PARAMS.message]: 'The results held no TopSpeed', LapTime: 91.5, TopSpeed: null });
+    });
+
+    test('when the results hold none of the names, then every one is written empty and named', async () => {
+      const { events, setup } = await runCrafted({ results: '{"results":{}}' }, { LapTime: '90.1', TopSpeed: '331' });
+      expect(events.at(-1)).toMatchObject({ status: 'Processing completed', message: 'The results held no LapTime, TopSpeed' });
+      expect(setup).toMatchObject({ LapTime: null, TopSpeed: null });
+    });
+  });
+
+  describe("an earlier run's results", () => {
+    test("when a new Trigger's study fails, then the setup holds none of the earlier results (its Requested cleared them, as it clears the study ID)", async () => {
+      const { events, setup } = await runCrafted({ status: () => '{"status":"failed","message":"solver diverged"}' }, { LapTime: '90.1', TopSpeed: '331', [PARAMS.studyId]: 'st-earlier' });
+      expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation started', 'Simulation failed']);
+      expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation failed', LapTime: null, TopSpeed: null });
+      expect(setup[PARAMS.studyId]).not.toBe('st-earlier');
+    });
+
+    test("when a new Trigger's create is refused, then the setup holds none of the earlier results either", async () => {
+      const { events, setup } = await runCrafted({ create: '{}' }, { LapTime: '90.1', TopSpeed: '331' });
+      expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation start failed']);
+      expect(setup).toMatchObject({ LapTime: null, TopSpeed: null });
     });
   });
 

@@ -151,8 +151,8 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
     });
 
     test.each([
-      ['500 with a large secret-looking page', '/farm', 'Simulation failed', 'The simulation system answered 500 Internal Server Error to POST /oauth/token'],
-      ['401 with a secret-looking page', '/unauthorized', 'Simulation start failed', 'The simulation system answered 401 Unauthorized to POST /oauth/token'],
+      ['500 with a large secret-looking page', '/farm', 'Simulation failed', 'The simulation system answered 500 Internal Server Error to POST /farm/oauth/token'],
+      ['401 with a secret-looking page', '/unauthorized', 'Simulation start failed', 'The simulation system answered 401 Unauthorized to POST /unauthorized/oauth/token'],
     ])('when the system answers %s, then the status message is in the service\'s own words and carries none of the body', async (_what, path, status, message) => {
       const admin = newAccount();
       await connect(s, admin, { baseUrl: failing.url });
@@ -174,7 +174,7 @@ describe('outbound calls of simulations (the egress policy, credentials bound to
       const setupId = await buildSetup(s, admin);
       expect((await trigger(admin, profileId, [setupId])).results[0]).toMatchObject({ accepted: true });
       const last = await lastStatus(setupId);
-      expect(last).toMatchObject({ status: 'Simulation failed', message: 'The simulation system answered 503 to POST /oauth/token with more than 65536 bytes (EGRESS_MAX_RESPONSE_BYTES); the answer was not read' });
+      expect(last).toMatchObject({ status: 'Simulation failed', message: 'The simulation system answered 503 to POST /huge/oauth/token with more than 65536 bytes (EGRESS_MAX_RESPONSE_BYTES); the answer was not read' });
       expect(failing.requests.filter((r) => r.path === '/huge/oauth/token').length).toBeGreaterThan(1);
       expect(JSON.stringify(s.events.filter((e) => e.setupId === setupId))).not.toContain('hunter2');
     });
