@@ -136,6 +136,11 @@ export const SimulationStatusChanged = z.object({
   /** 1, 2, 3... per job: a subscriber orders (and deduplicates) one job's events by it. */
   sequence: z.number().int(),
   occurredAt: z.string(),
+  /**
+   * The `X-Request-Id` of the Trigger or Reprocess that started the job (the caller's own, when it sent one), on every
+   * step: a callback subscriber ties a job to its request by it. Null for a job whose request had none recorded.
+   */
+  requestId: z.string().nullable(),
 });
 export type SimulationStatusChanged = z.infer<typeof SimulationStatusChanged>;
 

@@ -52,7 +52,7 @@ function refusalText(err: unknown): string {
 
 export const statusRoutingKey = (job: Pick<Job, 'accountId' | 'profileId' | 'setupId'>): string => `${job.accountId}.${job.profileId}.${job.setupId}`;
 
-export function statusEvent(job: Pick<Job, 'id' | 'accountId' | 'profileId' | 'setupId'>, step: StatusStep, sequence: number, at: Date): SimulationStatusChanged {
+export function statusEvent(job: Pick<Job, 'id' | 'accountId' | 'profileId' | 'setupId' | 'requestId'>, step: StatusStep, sequence: number, at: Date): SimulationStatusChanged {
   return {
     eventId: randomUUID(),
     accountId: job.accountId,
@@ -64,6 +64,7 @@ export function statusEvent(job: Pick<Job, 'id' | 'accountId' | 'profileId' | 's
     studyId: step.studyId,
     sequence,
     occurredAt: at.toISOString(),
+    requestId: job.requestId ?? null,
   };
 }
 

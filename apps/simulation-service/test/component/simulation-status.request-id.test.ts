@@ -27,11 +27,12 @@ describe('simulation status events carry the request id of the Trigger that star
     const mine = () => events.filter((e) => (e.payload as SimulationStatusChanged).setupId === setupId);
     await waitFor(() => mine().find((e) => (e.payload as SimulationStatusChanged).status === 'Processing completed'), 'the last status event');
     const steps = mine().sort((a, b) => (a.payload as SimulationStatusChanged).sequence - (b.payload as SimulationStatusChanged).sequence);
-    expect(steps.map((e) => [(e.payload as SimulationStatusChanged).status, e.headers.requestId])).toEqual([
-      ['Requested', requestId],
-      ['Simulation started', requestId],
-      ['Running', requestId],
-      ['Processing completed', requestId],
+    // In the header and in the payload (what an HTTP callback's `data` is: a subscriber ties the job to its request).
+    expect(steps.map((e) => [(e.payload as SimulationStatusChanged).status, e.headers.requestId, (e.payload as SimulationStatusChanged).requestId])).toEqual([
+      ['Requested', requestId, requestId],
+      ['Simulation started', requestId, requestId],
+      ['Running', requestId, requestId],
+      ['Processing completed', requestId, requestId],
     ]);
     // Each step is written to the setup too: those entity.Setup.updated events carry the Trigger's request id, the
     // job's later steps as well as the Trigger's own write.
