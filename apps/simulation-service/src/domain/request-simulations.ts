@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type EntityUpdateManyOutcome, type ParameterUpdate, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
 import { profileParametersNaming, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
-import { baseUrlRefusal, studyIdRefusal } from '../data-access/external-simulation-client';
+import { baseUrlRefusal, studyIdRefusal, systemText } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { bindingRefusal } from './credential-binding';
 import type { SecretBox } from './secret-box';
@@ -200,8 +200,14 @@ function refusalMessage(profile: SimulationProfile, outcome: Extract<EntityUpdat
     const subject = naming.length ? `${naming.join(' and ')} ${naming.length > 1 ? 'name' : 'names'}` : 'names';
     return messages.map((message) => `The simulation profile's ${subject} '${name}', which cannot be written to the setup: ${message}`);
   });
-  return reasons.length ? reasons.join('; ') : `The simulation status could not be written to the setup: ${outcome.detail}`;
+  const text = reasons.length ? reasons.join('; ') : `The simulation status could not be written to the setup: ${outcome.detail}`;
+  // A profile's parameter name is its user's text, echoed by this message and the store's: a 20,000-character one
+  // made each setup's result 40 KB. Cut, as the system's own words are.
+  return text.length > MAX_REFUSAL_CHARS ? `${systemText(text, MAX_REFUSAL_CHARS - 1)}…` : text;
 }
+
+/** The longest reason a setup's result gives for a refused status write. */
+const MAX_REFUSAL_CHARS = 1000;
 
 /** A setup's parameter as non-empty text (names compare case-insensitively), or null. */
 function parameterText(setup: EntityJson, name: string): string | null {

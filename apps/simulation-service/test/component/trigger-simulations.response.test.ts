@@ -106,6 +106,13 @@ describe('POST /ExternalSimulations/Trigger and Reprocess (simulation.trigger, s
     const answer = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: mistyped, setupIds: [setupId] } });
     expect(answer.results).toEqual([{ setupId, accepted: false, studyId: null, message: expect.stringMatching(/^The simulation profile's StatusUpdateTimeParameterName names 'LapTime', which cannot be written to the setup: .+/) }]);
 
+    // A name of 20,000 characters: the reason is cut at 1,000 characters, not echoed whole (twice) per setup.
+    const long = `Bogus${'x'.repeat(20_000)}`;
+    const echoing = await buildProfile(s, caller, { StatusParameterName: long });
+    const cut = await s.request<SimulationResults>(SIMULATION_COMMANDS.trigger, { caller, body: { externalProfileId: echoing, setupIds: [setupId] } });
+    expect(cut.results[0]?.message).toMatch(/^The simulation profile's StatusParameterName names 'Bogusx+…$/);
+    expect(cut.results[0]?.message).toHaveLength(1000);
+
     await new Promise((r) => setTimeout(r, 100));
     expect(s.events.filter((e) => e.setupId === setupId)).toEqual([]);
     expect((await readSetup(s, caller, setupId))[PARAMS.status] ?? null).toBeNull();
