@@ -54,6 +54,9 @@ export function studyIdRefusal(studyId: string, maxChars: number): string | null
 
 /** Why a profile's BaseUrl cannot be called (not an absolute http:// or https:// URL with a host), or null. */
 export function baseUrlRefusal(baseUrl: string): string | null {
+  // The URL parser drops CR, LF and tabs inside a URL: the URL called would not be the one written (a connection's and a
+  // callback's URL are refused so at their write; a profile is an entity, checked here; its values are read trimmed).
+  if (/[\r\n\t]/.test(baseUrl)) return "The simulation profile's BaseUrl holds CR, LF or tabs, which a URL cannot: write it without them";
   let parsed: URL;
   try {
     parsed = new URL(baseUrl);

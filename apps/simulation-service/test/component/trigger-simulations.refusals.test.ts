@@ -9,6 +9,7 @@ const BAD_BASE_URLS: [string, string][] = [
   ['unix:/var/run/sim.sock', "The simulation profile's BaseUrl is not an http:// or https:// URL (its scheme is unix:)"],
   ['not a url', "The simulation profile's BaseUrl is not an absolute http:// or https:// URL"],
   ['http://[fe80::1%25lo]:8378', "The simulation profile's BaseUrl is not an absolute http:// or https:// URL"],
+  ['http://sims.\texample/api', "The simulation profile's BaseUrl holds CR, LF or tabs, which a URL cannot: write it without them"],
 ];
 
 describe('POST /ExternalSimulations/Trigger and Reprocess: what is refused before a job is queued', () => {
