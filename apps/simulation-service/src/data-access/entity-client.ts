@@ -13,6 +13,31 @@ export interface SimulationProfile {
   resultParameters: string[];
 }
 
+/**
+ * The names of the setup parameters a profile writes the status under (no BaseUrl, no credentials): kept on each job
+ * from its request, so a job whose profile is deleted before it runs still writes its last status under them.
+ */
+export type ProfileNames = Pick<SimulationProfile, 'statusParameter' | 'messageParameter' | 'studyIdParameter' | 'updateTimeParameter' | 'resultParameters'>;
+
+export const profileNamesOf = (profile: SimulationProfile): ProfileNames => ({
+  statusParameter: profile.statusParameter,
+  messageParameter: profile.messageParameter,
+  studyIdParameter: profile.studyIdParameter,
+  updateTimeParameter: profile.updateTimeParameter,
+  resultParameters: [...profile.resultParameters],
+});
+
+/** A deleted profile as its names kept on a job: enough to write a status step to the setup, never to call anyone. */
+export const profileFromNames = (id: string, names: ProfileNames): SimulationProfile => ({
+  id,
+  baseUrl: null,
+  statusParameter: names.statusParameter ?? null,
+  messageParameter: names.messageParameter ?? null,
+  studyIdParameter: names.studyIdParameter ?? null,
+  updateTimeParameter: names.updateTimeParameter ?? null,
+  resultParameters: Array.isArray(names.resultParameters) ? names.resultParameters.filter((name): name is string => typeof name === 'string') : [],
+});
+
 /** Setups per getMany / updateMany command (well under the commands' limits). */
 const BATCH = 2_000;
 

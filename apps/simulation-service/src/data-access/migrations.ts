@@ -284,4 +284,13 @@ export const simulationMigrations: readonly Migration[] = [
     // not done) counts as received, so it is never taken for lost.
     sql: `ALTER TABLE simulation.jobs ADD COLUMN received_at timestamptz;`,
   },
+  {
+    version: 17,
+    name: "the setup parameter names each job's request wrote Requested under: a job whose profile is deleted still ends on its setup",
+    // profile_names: the profile's StatusParameterName, StatusMessageParameterName, StudyIdParameterName,
+    // StatusUpdateTimeParameterName and ResultParameterNames as the request read them (no BaseUrl, no credentials). A
+    // job whose profile was deleted before it ran writes its last status (Simulation failed) under them; one of the jobs
+    // queued before this version (null) ends on its row and events only, as before.
+    sql: `ALTER TABLE simulation.jobs ADD COLUMN profile_names jsonb;`,
+  },
 ];

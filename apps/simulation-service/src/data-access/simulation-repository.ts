@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { SIMULATION_FINAL_STATUSES } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
+import type { ProfileNames } from './entity-client';
 
 export type JobKind = 'trigger' | 'reprocess';
 
@@ -20,6 +21,11 @@ export interface Job {
   deadLettered: boolean;
   /** The X-Request-Id of the Trigger or Reprocess that started the job: every status event of the job carries it. */
   requestId?: string | null;
+  /**
+   * The profile's setup parameter names the request wrote `Requested` under (null for a job older than them): a job
+   * whose profile was deleted before it ran writes its last status under them.
+   */
+  profileNames?: ProfileNames | null;
 }
 
 /** The account's connection: its sealed credentials and the origin an admin bound them to. */
@@ -93,6 +99,7 @@ interface JobRow {
   sequence: number;
   dead_lettered: boolean;
   request_id: string | null;
+  profile_names: ProfileNames | null;
 }
 
 const toJob = (r: JobRow): Job => ({
@@ -107,6 +114,7 @@ const toJob = (r: JobRow): Job => ({
   sequence: r.sequence,
   deadLettered: r.dead_lettered,
   requestId: r.request_id,
+  profileNames: r.profile_names ?? null,
 });
 
 /** Connections, jobs and the setups' latest runs of the simulation schema: plain objects in and out (writes in the caller's transaction). */
@@ -134,8 +142,8 @@ export class SimulationRepository {
   async insertJobs(q: Queryable, jobs: readonly Omit<Job, 'deadLettered'>[]): Promise<void> {
     if (!jobs.length) return;
     await q.query(
-      `INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, sealed_credentials, study_id, state, sequence, request_id, waiting)
-       SELECT *, true FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::bytea[], $7::text[], $8::text[], $9::int[], $10::text[])`,
+      `INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, sealed_credentials, study_id, state, sequence, request_id, profile_names, waiting)
+       SELECT *, true FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::bytea[], $7::text[], $8::text[], $9::int[], $10::text[], $11::jsonb[])`,
       [
         jobs.map((j) => j.id),
         jobs.map((j) => j.accountId),
@@ -147,6 +155,7 @@ export class SimulationRepository {
         jobs.map((j) => j.status),
         jobs.map((j) => j.sequence),
         jobs.map((j) => j.requestId ?? null),
+        jobs.map((j) => (j.profileNames ? JSON.stringify(j.profileNames) : null)),
       ],
     );
   }

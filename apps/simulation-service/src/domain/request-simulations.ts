@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type EntityUpdateManyOutcome, type ParameterUpdate, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
-import { profileParametersNaming, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
+import { profileNamesOf, profileParametersNaming, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
 import { baseUrlRefusal, studyIdRefusal, systemText } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { bindingRefusal } from './credential-binding';
@@ -183,6 +183,8 @@ function newJob(accountId: string, profile: SimulationProfile, setupId: string, 
     status: SIMULATION_STATUS.requested,
     sequence: 1,
     deadLettered: false,
+    // The names `Requested` is written under: the job's last status goes under them should the profile be deleted.
+    profileNames: profileNamesOf(profile),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Egress } from '@pitwall/egress';
 import { DEFAULT_MAX_DELIVERIES } from '@pitwall/bus';
 import { isUnavailable } from '@pitwall/service-host';
 import type { Logger } from '@pitwall/service-kit';
-import { profileOf, type EntityClient } from '../data-access/entity-client';
+import { profileFromNames, profileOf, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
 import { baseUrlRefusal, ExternalRefusal, ExternalSimulationClient, ExternalUnavailable, systemText } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
 import { RunTakenOver, type AccountShares, type RunSlot } from './account-shares';
@@ -153,8 +153,10 @@ async function endAfterUnexpectedFailures(deps: RunDependencies, jobId: string, 
   };
   try {
     const profileEntity = await deps.entities.find(simulationServiceCaller(job.accountId), 'ExternalSimulationProfiles', job.profileId);
-    if (profileEntity) {
-      await deps.recorder.record(job, profileOf(profileEntity), step);
+    // A deleted profile's names, as the request wrote `Requested` under them (a job older than them has none).
+    const profile = profileEntity ? profileOf(profileEntity) : keptProfile(job);
+    if (profile) {
+      await deps.recorder.record(job, profile, step);
       return;
     }
   } catch (recordErr) {
@@ -175,10 +177,21 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, sl
   const service = simulationServiceCaller(job.accountId);
   const profileEntity = await deps.entities.find(service, 'ExternalSimulationProfiles', job.profileId);
   const setup = await deps.entities.find(service, 'Setups', job.setupId);
-  if (!profileEntity || !setup) {
-    // Nothing to write the status to (or no names to write it under): the job ends on its row and its events.
-    deps.logger.warn({ jobId: job.id }, 'the setup or the profile of a simulation job was deleted; the job ends');
-    await deps.recorder.abandon(job, { status: SIMULATION_STATUS.failed, message: `The ${setup ? 'simulation profile' : 'setup'} was deleted while the simulation ran`, studyId: job.studyId }, slot.runner);
+  if (!setup) {
+    // Nothing to write the status to: the job ends on its row and its events.
+    deps.logger.warn({ jobId: job.id }, 'the setup of a simulation job was deleted; the job ends');
+    await deps.recorder.abandon(job, { status: SIMULATION_STATUS.failed, message: 'The setup was deleted while the simulation ran', studyId: job.studyId }, slot.runner);
+    return;
+  }
+  if (!profileEntity) {
+    // The job ends failed on its setup, under the names its request wrote `Requested` under (taking the setup's write
+    // slot like any step: a newer run of the setup supersedes it). A job kept without them (queued before they were
+    // kept) has no names to write under: it ends on its row and its events only.
+    deps.logger.warn({ jobId: job.id, profileId: job.profileId }, 'the simulation profile of a simulation job was deleted; the job ends');
+    const failed = { status: SIMULATION_STATUS.failed, message: `The simulation profile ${job.profileId} was deleted while the simulation ran`, studyId: job.studyId };
+    const kept = keptProfile(job);
+    if (kept) await deps.recorder.record(job, kept, failed, run);
+    else await deps.recorder.abandon(job, failed, slot.runner);
     return;
   }
   const profile = profileOf(profileEntity);
@@ -258,6 +271,11 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, sl
     await record(SIMULATION_STATUS.failed, err.message, { deadLettered: true });
     throw new JobDeadLettered(`Job ${job.id} gave up after ${deps.settings.retryAttempts} attempts: ${err.message}`);
   }
+}
+
+/** A job's deleted profile as the setup parameter names its request wrote under (null: a job kept without them). */
+function keptProfile(job: Job): SimulationProfile | null {
+  return job.profileNames ? profileFromNames(job.profileId, job.profileNames) : null;
 }
 
 /** The Idempotency-Key of a job's study request: derived from the job alone, so every delivery of the job sends the same. */
