@@ -58,16 +58,21 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
     if (meanwhile) return meanwhile;
     // A Reprocess reads its study ids again now that it holds the slots: a Trigger (or a run's step) that held a slot
     // before it wrote the setup since the check, and this request goes after it, as if sent after it.
-    if (request.kind === 'reprocess') await recheckStudyIds(deps, caller, request.body, results, bus.requestId);
+    // The setups read again now that this request holds their slots: what an earlier run or request wrote meanwhile.
+    const pendingIds = results.flatMap((r) => (r.job ? [r.setupId] : []));
+    if (!pendingIds.length) return answerOf(results); // nothing to take effect
+    const held = await deps.entities.findSetups(caller, pendingIds, bus.requestId);
+    if (request.kind === 'reprocess') recheckStudyIds(deps, request.body, results, held);
     const current = results.flatMap((r) => (r.job ? [r.job] : []));
     if (!current.length) return answerOf(results); // nothing to take effect
     const at = new Date();
     // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
     // entity-service transaction for all of them. A setup deleted since the check is refused there: no job for it.
-    // A Trigger's `Requested` clears the study ID and the result parameters too: the new run has neither yet, and an
-    // earlier run's results left beside its status would read as this run's should it fail.
-    const cleared = request.kind === 'trigger' ? { results: Object.fromEntries(profile.resultParameters.map((name) => [name, null])) } : {};
-    const items = current.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId, ...cleared }, at) }));
+    // A Trigger's `Requested` clears the study ID and the result parameters that hold a value: the new run has neither
+    // yet, and an earlier run's results left beside its status would read as this run's should it fail. A result name
+    // with no value is not written (a profile may name one Setups do not have: the store would refuse the setup).
+    const cleared = (setupId: string) => (request.kind === 'trigger' ? { results: Object.fromEntries(resultsHeld(held.get(setupId), profile.resultParameters).map((name) => [name, null])) } : {});
+    const items = current.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId, ...cleared(job.setupId) }, at) }));
     const outcomes = await deps.entities.updateSetups(simulationServiceCaller(caller.accountId), items, bus.requestId);
     const refusals = new Map<string, string>();
     for (const outcome of outcomes) if (!outcome.ok) refusals.set(outcome.id.toLowerCase(), refusalMessage(profile, outcome, items.find((item) => item.id === outcome.id.toLowerCase())?.updates ?? []));
@@ -159,9 +164,8 @@ function studyIdOf(setup: EntityJson, parameterName: string, maxChars: number): 
  * the one its parameter holds now (a Trigger accepted in between cleared it: the setup is refused, saying it has no
  * study ID; a run's step since wrote another: that one). Each setup on its own: the others stay accepted.
  */
-async function recheckStudyIds(deps: RequestDependencies, caller: CallerContext, body: ReprocessSimulationBody, results: (SimulationResult & { job?: Job })[], requestId?: string): Promise<void> {
+function recheckStudyIds(deps: RequestDependencies, body: ReprocessSimulationBody, results: (SimulationResult & { job?: Job })[], setups: ReadonlyMap<string, EntityJson>): void {
   const pending = results.filter((r) => r.job);
-  const setups = await deps.entities.findSetups(caller, pending.map((r) => r.setupId), requestId);
   for (const result of pending) {
     const setup = setups.get(result.setupId);
     const found = setup ? studyIdOf(setup, body.parameterNameForStudyId, deps.settings.maxStudyIdChars) : { refusal: 'Setup not found' };
@@ -210,6 +214,17 @@ function refusalMessage(profile: SimulationProfile, outcome: Extract<EntityUpdat
 
 /** The longest reason a setup's result gives for a refused status write. */
 const MAX_REFUSAL_CHARS = 1000;
+
+/** The result names among `names` that hold a value on the setup (names compare case-insensitively). */
+function resultsHeld(setup: EntityJson | undefined, names: readonly string[]): string[] {
+  if (!setup) return [];
+  const keys = new Map(Object.keys(setup.Parameters).map((k) => [k.toLowerCase(), k]));
+  return names.filter((name) => {
+    const key = keys.get(name.toLowerCase());
+    const value = key === undefined ? undefined : setup.Parameters[key];
+    return value !== undefined && value !== null && value !== '';
+  });
+}
 
 /** A setup's parameter as non-empty text (names compare case-insensitively), or null. */
 function parameterText(setup: EntityJson, name: string): string | null {

@@ -248,10 +248,11 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, sl
       }
       if (status.state === 'completed') {
         const fetched = await attempt('fetch the results', () => external.results(studyId, profile.resultParameters));
-        // A name the study's results do not hold is written empty (no earlier run's value stays beside this run's
-        // status) and named, so a reader knows the setup holds no value of this run for it.
+        // A name the study's results do not hold is named, so a reader knows the setup holds no value of this run for
+        // it, and not written (a Trigger's Requested emptied it already; writing it empty would have the store refuse
+        // the whole step when the profile names a parameter Setups do not have).
         const missing = [...new Set(profile.resultParameters.filter((name) => !Object.hasOwn(fetched, name)))];
-        const results = Object.fromEntries(profile.resultParameters.map((name) => [name, Object.hasOwn(fetched, name) ? fetched[name] : null]));
+        const results = Object.fromEntries(profile.resultParameters.filter((name) => Object.hasOwn(fetched, name)).map((name) => [name, fetched[name]]));
         await record(SIMULATION_STATUS.completed, missing.length ? systemText(`The results held no ${missing.join(', ')}`, MISSING_RESULTS_CHARS) : null, { results });
         return;
       }

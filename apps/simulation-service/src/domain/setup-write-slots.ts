@@ -12,6 +12,9 @@ export interface WriteSlotSettings {
   warnAfterMs?: number;
 }
 
+/** How much sooner than its slot's end a step's setup writes must commit (clocks of two hosts differ a little). */
+const DEADLINE_MARGIN_MS = 1000;
+
 /** WriteSlotSettings.warnAfterMs's default. */
 export const DEFAULT_SLOT_WARN_MS = 10_000;
 
@@ -67,7 +70,9 @@ export class SetupWriteSlots {
     for (;;) {
       const asked = Date.now();
       const claim = await this.repository.claimWriteSlot(job, holder, this.settings.leaseMs);
-      if (claim.outcome === 'claimed') return asked + claim.heldMs;
+      // A margin kept from the slot's end (a second, or a quarter of a short hold): the entity-service checks the
+      // deadline on its own clock, which may be a little behind the database's.
+      if (claim.outcome === 'claimed') return asked + claim.heldMs - Math.min(DEADLINE_MARGIN_MS, claim.heldMs / 4);
       if (claim.outcome === 'superseded') throw new JobSuperseded(job);
       if (claim.outcome === 'lost') throw new RunTakenOver(job);
       if (Date.now() - warned >= warnAfterMs) {

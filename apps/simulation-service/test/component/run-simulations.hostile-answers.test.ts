@@ -27,10 +27,10 @@ describe('simulation jobs against a system answering crafted bodies', () => {
   });
 
   /** A fresh account's setup, its studies answered as `answers` say, triggered; waits for its last status. */
-  async function runCrafted(answers: CraftedAnswers, setupParameters: Record<string, string> = {}) {
+  async function runCrafted(answers: CraftedAnswers, setupParameters: Record<string, string> = {}, profileParameters: Record<string, string> = {}) {
     const caller = newAccount();
     await connect(s, caller, { baseUrl: crafted.url });
-    const profileId = await buildProfile(s, caller, { BaseUrl: crafted.url });
+    const profileId = await buildProfile(s, caller, { BaseUrl: crafted.url, ...profileParameters });
     const name = `Crafted ${randomUUID()}`;
     crafted.answers.set(name, answers);
     const setupId = await buildSetup(s, caller, { ...setupParameters, Name: name });
@@ -128,6 +128,13 @@ describe('simulation jobs against a system answering crafted bodies', () => {
       const { events, setup } = await runCrafted({ results: '{"results":{"LapTime":91.5}}' }, { TopSpeed: '331' });
       expect(events.at(-1)).toMatchObject({ status: 'Processing completed', message: 'The results held no TopSpeed' });
       expect(setup).toMatchObject({ [PARAMS.status]: 'Processing completed', [PARAMS.message]: 'The results held no TopSpeed', LapTime: 91.5, TopSpeed: null });
+    });
+
+    test('when the profile names a result parameter Setups do not have, and the results hold no value of it, then the Trigger is accepted and the run completes, the others written and that one named', async () => {
+      const { events, setup } = await runCrafted({ results: '{"results":{"LapTime":91.5,"TopSpeed":301}}' }, { TopSpeed: '331' }, { ResultParameterNames: 'LapTime,TopSpeed,RetiredMetric' });
+      expect(events.map((e) => e.status)).toEqual(['Requested', 'Simulation started', 'Processing completed']);
+      expect(events.at(-1)).toMatchObject({ message: 'The results held no RetiredMetric' });
+      expect(setup).toMatchObject({ [PARAMS.status]: 'Processing completed', LapTime: 91.5, TopSpeed: 301 });
     });
 
     test('when the results hold none of the names, then every one is written empty and named', async () => {
