@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every project's own suites (unit, component, integration; the viewer's browser tests), all but the five-process e2e
-# suite: `npm test` (tools/test.sh) on the pinned Node 24, and .ci/run's pass on Node 26 (its binary as $1).
+# suite: `npm test` (tools/test.sh) on the pinned Node 24, and .ci/run's pass on Node 26 (its binary as $1; the apps'
+# component, integration and browser suites left out there by TEST_PATH_IGNORE).
 # Each project in a jest of its own (its own isolation, as `nx test <project>` runs it), TEST_PARALLEL of them at a
 # time (default 3: most suites wait on PostgreSQL, RabbitMQ and timers more than they compute), the projects with the
 # most test files first (the datafile-service's is the longest and would otherwise finish alone at the end). jest is

@@ -279,10 +279,14 @@ describe('the simulation-service killed -9 between the two phases of its work (f
     // Read through the restarted service. The gateway learns of its new instance a moment after the instance's own work
     // (the purge above) has begun: meanwhile it answers 503 "no running instance ... retry shortly", nothing done, as a
     // client is told to retry. Any other answer, or a 503 that lasts, is kept whole, so a refusal says what it was.
+    let last = '';
     const answer = await whileUp(async () => {
       const listed = await m.client.getExternalSimulationCallbacks();
+      last = `${listed.statusCode} ${listed.message}`;
       return listed.statusCode === 503 ? undefined : listed;
-    }, 'the gateway to reach the restarted simulation-service', 15_000);
+    }, 'the gateway to reach the restarted simulation-service', 15_000).catch((err: Error) => {
+      throw new Error(`${err.message}; its last answer: ${last}`);
+    });
     expect({ statusCode: answer.statusCode, message: answer.statusCode === 200 ? '' : answer.message, listed: answer.returnValue?.callbacks.map((c) => [c.id, c.deliveries]) }).toEqual({ statusCode: 200, message: '', listed: [[kept, { delivered: total, pending: 0, failed: 0 }]] });
   }, 180_000);
 });

@@ -186,7 +186,7 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
     y: gy(yAxis.min) - (c.y + 1) * cellH,
     w: cellW,
     h: cellH,
-    colour: answer.colour ? colourRamp(c.colour, cMin, cMax) : colourRamp(Math.log1p(c.count), 0, Math.log1p(most)),
+    colour: answer.colour ? colourRamp(c.colour, cMin, cMax) : colourRamp(Math.log(c.count), 0, Math.log(most)),
   }));
   return { marks, xRange, yRange };
 }
@@ -384,7 +384,8 @@ export function scatterColourBar(answer: ScatterJson): ColourBar | null {
   if (answer.colour) return colourBar(answer.colour.unit, answer.kind === 'points' ? (answer.points?.colour ?? []) : (answer.grid?.cells ?? []).map((c) => c.colour));
   if (answer.kind !== 'density') return null;
   const most = Math.max(0, ...(answer.grid?.cells ?? []).map((c) => c.count));
-  return most > 0 ? { gradient: rampGradient(), low: '1 pair', high: `${most} pairs (log scale)` } : null;
+  // Cells are coloured by the logarithm of their count, 1 pair blue and the most red (all of one count: the ramp's middle).
+  return most > 0 ? { gradient: rampGradient(), low: '1 pair', high: most === 1 ? '1 pair' : `${most} pairs (log scale)` } : null;
 }
 
 /** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */

@@ -1538,10 +1538,6 @@ class Viewer {
   }
 }
 
-/**
- * Fills the marks on a cleared canvas, with the plotting area's frame and each axis's ticks (round values, whole
- * numbers on a count axis: `yCounts`) and label; the canvas says its tick labels for the tests.
- */
 /** Shows the colour scale under a coloured plot (`id`: scatter or trackmap), or hides it when the plot has none. */
 function showColourBar(id: 'scatter' | 'trackmap', bar: ColourBar | null): void {
   const box = el(`${id}-colour-bar`);
@@ -1552,7 +1548,11 @@ function showColourBar(id: 'scatter' | 'trackmap', bar: ColourBar | null): void 
   el(`${id}-colour-bar-high`).textContent = bar?.high ?? '';
 }
 
-/** `circles`: the radii of a g-g diagram's friction circles about 0 g (frictionCircles), drawn dashed over the marks and labelled in whole g. */
+/**
+ * Fills the marks on a cleared canvas, with the plotting area's frame and each axis's ticks (round values, whole
+ * numbers on a count axis: `yCounts`) and label; the canvas says its tick labels for the tests. `circles`: the radii
+ * of a g-g diagram's friction circles about 0 g (frictionCircles), drawn dashed over the marks, labelled in whole g.
+ */
 function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false, xWhole = false, circles: readonly number[] = []): void {
   canvas.hidden = false;
   const g = canvas.getContext('2d') as CanvasRenderingContext2D;

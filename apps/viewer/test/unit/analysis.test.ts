@@ -136,6 +136,9 @@ describe('the analysis views', () => {
     // Plotting area: 260 - 50 - 10 = 200 wide, 140 - 10 - 30 = 100 high; cell (1, 0) is the bottom right quarter.
     const { marks } = scatterMarks(answer, 260, 140, '#000000');
     expect(marks).toEqual([{ x: PLOT_MARGIN.left + 100, y: 60, w: 100, h: 50, colour: '#ff0000' }]);
+    // By count, on a log scale from 1 pair (blue, as its scale's low end says) to the most (red).
+    const counted = scatterMarks({ ...answer, grid: { ...(answer.grid as NonNullable<ScatterJson['grid']>), cells: [{ x: 0, y: 0, count: 1, colour: null }, { x: 1, y: 1, count: 4, colour: null }] } }, 260, 140, '#000000');
+    expect(counted.marks.map((m) => m.colour)).toEqual(['#0000ff', '#ff0000']);
     expect(scatterCaption(answer)).toBe("y against x, each cell coloured by how many pairs it holds (blue 1, red 3): 3 pairs in a 2×2 density grid, on x's time base.");
     // Coloured by a channel: the scale's values in words; none finite, the words alone.
     expect(scatterCaption({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBe("y against x, coloured by Ground Speed (blue low, red high): 3 pairs in a 2×2 density grid, on x's time base.");

@@ -20,7 +20,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `pitwall_t_${randomBytes(6).toString('hex')}`;
   await asAdmin(async (c) => {
     await c.query(`CREATE DATABASE ${name}`);
-    await c.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+    // Not left behind should the setting be refused.
+    await c.query(`ALTER DATABASE ${name} SET synchronous_commit = off`).catch(async (err: unknown) => {
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      throw err;
+    });
   });
   const url = new URL(TEST_DATABASE_ADMIN_URL);
   url.pathname = `/${name}`;
