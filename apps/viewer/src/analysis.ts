@@ -370,29 +370,34 @@ export interface ColourBar {
 /** Stops of the drawn ramp: enough that the gradient passes through colourRamp's green, as the plot's colours do. */
 const BAR_STOPS = 8;
 
-const rampGradient = (): string => `linear-gradient(to right, ${Array.from({ length: BAR_STOPS + 1 }, (_, k) => colourRamp(k, 0, BAR_STOPS)).join(', ')})`;
+/** colourRamp as a CSS gradient, blue to red. */
+const RAMP_GRADIENT = `linear-gradient(to right, ${Array.from({ length: BAR_STOPS + 1 }, (_, k) => colourRamp(k, 0, BAR_STOPS)).join(', ')})`;
 
 /** The scale of a plot coloured by a channel's values (its ends the least and the greatest, as the plot colours them); null without one. */
 export function colourBar(unit: string, values: readonly (number | null | undefined)[]): ColourBar | null {
   const range = finiteRange(values);
   if (!range) return null;
-  return { gradient: rampGradient(), low: displayNumber(range[0]), high: `${displayNumber(range[1])}${unit ? ` ${unit}` : ''}` };
+  return { gradient: RAMP_GRADIENT, low: displayNumber(range[0]), high: `${displayNumber(range[1])}${unit ? ` ${unit}` : ''}` };
 }
 
 /** The scatter's scale: by its colour channel, or for a density grid without one, by its cells' counts (on a log scale, as drawn). */
 export function scatterColourBar(answer: ScatterJson): ColourBar | null {
-  if (answer.colour) return colourBar(answer.colour.unit, answer.kind === 'points' ? (answer.points?.colour ?? []) : (answer.grid?.cells ?? []).map((c) => c.colour));
+  if (answer.colour) return colourBar(answer.colour.unit, scatterColourValues(answer));
   if (answer.kind !== 'density') return null;
-  const most = Math.max(0, ...(answer.grid?.cells ?? []).map((c) => c.count));
+  const most = mostPairs(answer);
   // Cells are coloured by the logarithm of their count, 1 pair blue and the most red (all of one count: the ramp's middle).
-  return most > 0 ? { gradient: rampGradient(), low: '1 pair', high: most === 1 ? '1 pair' : `${most} pairs (log scale)` } : null;
+  return most > 0 ? { gradient: RAMP_GRADIENT, low: '1 pair', high: most === 1 ? '1 pair' : `${most} pairs (log scale)` } : null;
 }
+
+/** The values a scatter's colour channel gives its points, or its density grid's cells. */
+const scatterColourValues = (answer: ScatterJson): (number | null)[] => (answer.kind === 'points' ? (answer.points?.colour ?? []) : (answer.grid?.cells ?? []).map((c) => c.colour));
+
+/** The most pairs one cell of a density grid holds (0 for points). */
+const mostPairs = (answer: ScatterJson): number => Math.max(0, ...(answer.grid?.cells ?? []).map((c) => c.count));
 
 /** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */
 export function scatterCaption(answer: ScatterJson): string {
   const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
-  const colourValues = answer.kind === 'points' ? (answer.points?.colour ?? []) : (answer.grid?.cells ?? []).map((c) => c.colour);
-  const most = Math.max(0, ...(answer.grid?.cells ?? []).map((c) => c.count));
-  const colours = answer.colour ? `, ${colourScale(answer.colour, colourValues)}` : answer.kind === 'density' ? `, each cell coloured by how many pairs it holds (blue 1, red ${most})` : '';
+  const colours = answer.colour ? `, ${colourScale(answer.colour, scatterColourValues(answer))}` : answer.kind === 'density' ? `, each cell coloured by how many pairs it holds (blue 1, red ${mostPairs(answer)})` : '';
   return `${answer.y.name} against ${answer.x.name}${colours}: ${what}, on ${answer.timeBase}'s time base.`;
 }

@@ -55,7 +55,10 @@ export function attachmentOperations(type: EntityTypeDef): Operation[] {
       params: idParam,
       query: attachedFileIdsQuery,
       response: jsonResponse(200, z.array(AttachedFileListing), 'The attached file records'),
-      target: toBus(ATTACHMENT_COMMANDS.list, (r) => ({ ...target(r), ...(attachedFileIdList(r.query['attachedFileIds'] ?? '').length ? { attachedFileIds: attachedFileIdList((r.query['attachedFileIds'] as string).toLowerCase()) } : {}) })),
+      target: toBus(ATTACHMENT_COMMANDS.list, (r) => {
+        const ids = attachedFileIdList((r.query['attachedFileIds'] ?? '').toLowerCase());
+        return { ...target(r), ...(ids.length ? { attachedFileIds: ids } : {}) };
+      }),
       client: [{ name: `get${S}Attachments`, returns: '{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]' }],
     }),
     operation({

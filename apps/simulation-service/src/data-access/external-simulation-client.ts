@@ -119,7 +119,7 @@ export class ExternalSimulationClient {
       if (!Object.hasOwn(all, name)) continue;
       const value = all[name];
       if (value !== null && typeof value !== 'number' && typeof value !== 'string' && typeof value !== 'boolean') {
-        throw new ExternalRefusal(`The simulation system answered ${this.callName('GET', `/studies/${encodeURIComponent(studyId)}/results`)} with a value of ${systemText(name, 100)} that is not a number, text, true/false or null`);
+        throw new ExternalRefusal(`The simulation system answered ${this.callName('GET', '/studies/{id}/results')} with a value of ${systemText(name, 100)} that is not a number, text, true/false or null`);
       }
       values[name] = value;
     }

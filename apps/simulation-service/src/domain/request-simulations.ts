@@ -56,12 +56,10 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
     // A repeat that waited for the slots of the first: the first's answer, and no second Requested over its progress.
     const meanwhile = await deps.writes.recorded(bus, caller.accountId, codec);
     if (meanwhile) return meanwhile;
-    // A Reprocess reads its study ids again now that it holds the slots: a Trigger (or a run's step) that held a slot
-    // before it wrote the setup since the check, and this request goes after it, as if sent after it.
     // The setups read again now that this request holds their slots: what an earlier run or request wrote meanwhile.
-    const pendingIds = results.flatMap((r) => (r.job ? [r.setupId] : []));
-    if (!pendingIds.length) return answerOf(results); // nothing to take effect
-    const held = await deps.entities.findSetups(caller, pendingIds, bus.requestId);
+    // A Reprocess takes its study ids from them (a Trigger that held a slot before it cleared the setup's since the
+    // check, and this request goes after it, as if sent after it); a Trigger, the results it clears.
+    const held = await deps.entities.findSetups(caller, accepted.map((job) => job.setupId), bus.requestId);
     if (request.kind === 'reprocess') recheckStudyIds(deps, request.body, results, held);
     const current = results.flatMap((r) => (r.job ? [r.job] : []));
     if (!current.length) return answerOf(results); // nothing to take effect
@@ -218,18 +216,21 @@ const MAX_REFUSAL_CHARS = 1000;
 /** The result names among `names` that hold a value on the setup (names compare case-insensitively). */
 function resultsHeld(setup: EntityJson | undefined, names: readonly string[]): string[] {
   if (!setup) return [];
-  const keys = new Map(Object.keys(setup.Parameters).map((k) => [k.toLowerCase(), k]));
   return names.filter((name) => {
-    const key = keys.get(name.toLowerCase());
-    const value = key === undefined ? undefined : setup.Parameters[key];
+    const value = parameterValue(setup, name);
     return value !== undefined && value !== null && value !== '';
   });
 }
 
+/** A setup's parameter's value (names compare case-insensitively); undefined when the setup has no such parameter. */
+function parameterValue(setup: EntityJson, name: string): unknown {
+  const key = Object.keys(setup.Parameters).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : setup.Parameters[key];
+}
+
 /** A setup's parameter as non-empty text (names compare case-insensitively), or null. */
 function parameterText(setup: EntityJson, name: string): string | null {
-  const key = Object.keys(setup.Parameters).find((k) => k.toLowerCase() === name.toLowerCase());
-  const value = key === undefined ? undefined : setup.Parameters[key];
+  const value = parameterValue(setup, name);
   if (value === undefined || value === null) return null;
   const text = String(value).trim();
   return text === '' ? null : text;
