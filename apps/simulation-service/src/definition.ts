@@ -163,7 +163,10 @@ export const simulationService = defineService({
     );
     const announcer = { callbacks, committed: () => dispatcher.wake() };
     const stopping = new AbortController();
-    const slots = new SetupWriteSlots(repository, { leaseMs: Math.max(1000, config.SIMULATION_SETUP_WRITE_LEASE_MS), retryMs: 20 }, logger);
+    const writeLeaseMs = Math.max(1000, config.SIMULATION_SETUP_WRITE_LEASE_MS);
+    const slots = new SetupWriteSlots(repository, { leaseMs: writeLeaseMs, retryMs: 20 }, logger);
+    // Before the bus serves any request: what a restart frees was taken before it (freeRuns).
+    const restart = { at: await repository.databaseNow(), requestLeaseMs: writeLeaseMs };
     const recorder = new StatusRecorder(entities, repository, outbox, announcer, slots, stopping.signal);
     const settings = {
       pollIntervalMs: config.SIMULATION_POLL_INTERVAL_MS,
@@ -203,6 +206,7 @@ export const simulationService = defineService({
       callbackDeleted: () => dispatcher.deleted(),
       announcer,
       slots,
+      restart,
       outbox,
       recorder,
       shares,
@@ -231,13 +235,14 @@ export const simulationService = defineService({
   ],
   // An in-process bus (npm start) keeps its queues in the process's memory: the jobs queued or running when the
   // process stopped or was killed went with it. Their rows say they are unfinished; their messages go out again, the
-  // dead process's worker leases freed (and the woken jobs, whose messages died too, wait for them afresh). No job is
+  // dead process's worker leases and the setup write slots its runs and requests held freed (and the woken jobs, whose
+  // messages died too, wait for them afresh). No job is
   // admitted before it ends (admissions wait for the shares' start), so no run of this process loses its lease to it;
   // waiting jobs are woken only after, so no job is published by both.
-  started: async ({ repository, outbox, shares }, { shared, logger }) => {
+  started: async ({ repository, outbox, shares, restart }, { shared, logger }) => {
     if (shared.bus instanceof InProcessBus) {
       const unfinished = await outbox.transaction(async (client, add) => {
-        await repository.freeRuns(client, shares.republishMs);
+        await repository.freeRuns(client, shares.republishMs, restart);
         const jobs = await repository.unfinishedJobs(JOB_ROUTING_PREFIX, client);
         await add(jobs.map((job) => ({ routingKey: `${JOB_ROUTING_PREFIX}${job.accountId}`, payload: { jobId: job.id } satisfies JobMessage })));
         return jobs.length;

@@ -180,14 +180,30 @@ export class SimulationRepository {
 
   /**
    * Frees every run's worker lease and the setup write slots those runs held (a run killed in the middle of a step),
-   * and starts every woken job's wait for its message afresh (`republishMs` from now): with an in-process bus, after a
-   * restart and before any admission, the leases were a dead process's and the woken jobs' messages died with it
-   * (`unfinishedJobs` has them published again in the same transaction). A request's slot is not a run's: kept.
+   * the slots taken by requests before `restart.at` (the dead process's Triggers and Reprocesses, killed between taking
+   * them and their commit), and starts every woken job's wait for its message afresh (`republishMs` from now): with an
+   * in-process bus, after a restart and before any admission, the leases were a dead process's and the woken jobs'
+   * messages died with it (`unfinishedJobs` has them published again in the same transaction). `restart.at` is the
+   * database's clock when this process started, before it took any request; a request takes its slots for
+   * `restart.requestLeaseMs`, so a slot whose lease ends sooner after `at` than that was taken before it. The slots of
+   * this process's own requests (the bus serves before this runs) are kept.
    */
-  async freeRuns(q: Queryable, republishMs: number): Promise<void> {
+  async freeRuns(q: Queryable, republishMs: number, restart: { at: Date; requestLeaseMs: number }): Promise<void> {
     await q.query('UPDATE simulation.setup_runs s SET writer = NULL, writer_until = NULL FROM simulation.jobs j WHERE j.runner IS NOT NULL AND s.writer = j.runner');
     await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL');
+    await q.query(`UPDATE simulation.setup_runs SET writer = NULL, writer_until = NULL WHERE writer_until < $1::timestamptz + $2::int * interval '1 millisecond'`, [
+      restart.at,
+      restart.requestLeaseMs,
+    ]);
     await q.query(`UPDATE simulation.jobs SET woken_at = now(), woken_until = now() + $1::int * interval '1 millisecond' WHERE woken_until IS NOT NULL`, [republishMs]);
+  }
+
+  /** The database's clock (the one leases are written on). */
+  async databaseNow(): Promise<Date> {
+    const { rows } = await this.pool.query<{ now: Date }>('SELECT now() AS now');
+    const [row] = rows;
+    if (!row) throw new Error('SELECT now() answered no row');
+    return row.now;
   }
 
   /**

@@ -68,20 +68,26 @@ describe("a run killed in the middle of a step, holding its setup's write slot",
     expect(deadline).toBeLessThanOrEqual(claimedAt + RUN_LEASE_MS + 50);
   });
 
-  test("when the process restarts with an in-process bus (npm start) after a run died holding its slot, then the start frees that slot with the run's lease: the job's next run claims it at once; a request's slot is kept", async () => {
+  test("when the process restarts with an in-process bus (npm start) after a run and a request died holding their slots, then the start frees both: the job's next run claims its slot at once, a new request takes the other; a request the new process served before the start's freeing keeps its slot", async () => {
     const job = await buildJob();
     const other = await buildJob();
+    const served = await buildJob();
     const slots = new SetupWriteSlots(repository, { leaseMs: WRITE_LEASE_MS, retryMs: 20 }, logger);
     const dead = randomUUID();
     // The default lease (20 s): only the start's freeing can let the next run in within the test.
     expect(await repository.admit(job, dead, 4, 20_000)).toMatchObject({ outcome: 'run' });
     await slots.claimForJob(job, dead, AbortSignal.timeout(5_000));
-    const request = randomUUID();
-    expect(await repository.takeWriteSlots(other.accountId, [{ setupId: other.setupId, holder: request }], WRITE_LEASE_MS)).toBe(true);
+    // A Trigger of the dead process, killed between taking its slot and its commit.
+    const deadRequest = randomUUID();
+    expect(await repository.takeWriteSlots(other.accountId, [{ setupId: other.setupId, holder: deadRequest }], WRITE_LEASE_MS)).toBe(true);
+    // The new process starts (its build reads the clock), and its bus serves a request before the start's freeing runs.
+    const restart = { at: await repository.databaseNow(), requestLeaseMs: WRITE_LEASE_MS };
+    const servedRequest = randomUUID();
+    expect(await repository.takeWriteSlots(served.accountId, [{ setupId: served.setupId, holder: servedRequest }], WRITE_LEASE_MS)).toBe(true);
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await repository.freeRuns(client, 60_000);
+      await repository.freeRuns(client, 60_000, restart);
       await client.query('COMMIT');
     } finally {
       client.release();
@@ -89,8 +95,13 @@ describe("a run killed in the middle of a step, holding its setup's write slot",
     const next = randomUUID();
     expect(await repository.admit(job, next, 4, 20_000)).toMatchObject({ outcome: 'run' });
     await expect(slots.claimForJob(job, next, AbortSignal.timeout(2_000))).resolves.toEqual(expect.any(Number));
-    const writers = await pool.query<{ setup_id: string; writer: string | null }>('SELECT setup_id, writer FROM simulation.setup_runs WHERE setup_id = ANY($1::uuid[])', [[job.setupId, other.setupId]]);
-    expect(Object.fromEntries(writers.rows.map((r) => [r.setup_id, r.writer]))).toEqual({ [job.setupId]: next, [other.setupId]: request });
+    const request = randomUUID();
+    expect(await repository.takeWriteSlots(other.accountId, [{ setupId: other.setupId, holder: request }], WRITE_LEASE_MS)).toBe(true);
+    expect(await repository.takeWriteSlots(served.accountId, [{ setupId: served.setupId, holder: randomUUID() }], WRITE_LEASE_MS)).toBe(false);
+    const writers = await pool.query<{ setup_id: string; writer: string | null }>('SELECT setup_id, writer FROM simulation.setup_runs WHERE setup_id = ANY($1::uuid[])', [
+      [job.setupId, other.setupId, served.setupId],
+    ]);
+    expect(Object.fromEntries(writers.rows.map((r) => [r.setup_id, r.writer]))).toEqual({ [job.setupId]: next, [other.setupId]: request, [served.setupId]: servedRequest });
   });
 
   test("when a step waits for its setup's slot, then it says so after a while, naming the holder", async () => {
