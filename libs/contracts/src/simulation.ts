@@ -14,7 +14,7 @@ export const CREDENTIAL_FIELDS = ['clientId', 'clientSecret', 'username', 'passw
 /**
  * The account's login to the external simulation system: all four fields, never returned or logged. `baseUrl` names
  * the system they are for: the credentials are bound to its origin and sent to no other (a profile whose BaseUrl has
- * another origin cannot use them); without it they are sent nowhere.
+ * another origin cannot use them); without it (or `null`, as a .NET wrapper sends an unset string) they are sent nowhere.
  */
 export const SimulationConnection = z
   .strictObject({
@@ -26,6 +26,7 @@ export const SimulationConnection = z
       .string()
       .max(2000)
       .refine((value) => isVerbatim(value) && isHttpUrl(value) && !hasUserinfo(value), 'must be an absolute http:// or https:// URL, without a user name or password, spaces around it, CR or LF')
+      .nullable()
       .optional(),
   })
   .meta({ id: 'SimulationConnection' });

@@ -158,14 +158,15 @@ describe('the external simulation operations', () => {
     }
   });
 
-  test('when Trigger and Reprocess carry "credentials": null and a callback "description": null (a .NET wrapper\'s unset optional values), then they are accepted as omitted and reach the simulation service', async () => {
-    const cases: [string, unknown, number, string][] = [
-      ['/ExternalSimulations/Trigger', { externalProfileId: randomUUID(), setupIds: [randomUUID()], credentials: null }, 200, 'simulation.trigger'],
-      ['/ExternalSimulations/Reprocess', { externalProfileId: randomUUID(), setupIds: [randomUUID()], parameterNameForStudyId: 'StudyId', credentials: null }, 200, 'simulation.reprocess'],
-      ['/ExternalSimulations/Callbacks', { url: 'https://hooks.team.example/sim', description: null }, 201, 'simulation.callbacks.register'],
+  test('when Trigger and Reprocess carry "credentials": null, a callback "description": null and a connection "baseUrl": null (a .NET wrapper\'s unset optional values), then they are accepted as omitted and reach the simulation service', async () => {
+    const cases: [string, string, unknown, number, string][] = [
+      ['POST', '/ExternalSimulations/Trigger', { externalProfileId: randomUUID(), setupIds: [randomUUID()], credentials: null }, 200, 'simulation.trigger'],
+      ['POST', '/ExternalSimulations/Reprocess', { externalProfileId: randomUUID(), setupIds: [randomUUID()], parameterNameForStudyId: 'StudyId', credentials: null }, 200, 'simulation.reprocess'],
+      ['POST', '/ExternalSimulations/Callbacks', { url: 'https://hooks.team.example/sim', description: null }, 201, 'simulation.callbacks.register'],
+      ['PUT', '/ExternalSimulations/Connection', { clientId: 'c', clientSecret: 's', username: 'u', password: 'p', baseUrl: null }, 204, 'simulation.connection.put'],
     ];
-    for (const [path, body, status, type] of cases) {
-      const res = await send(gw.baseUrl, 'POST', path, json(body));
+    for (const [method, path, body, status, type] of cases) {
+      const res = await send(gw.baseUrl, method, path, json(body));
       expect(res.status).toBe(status);
       expect(lastCommand()).toMatchObject({ type, payload: { body } });
     }

@@ -220,6 +220,22 @@ describe('PUT /ExternalSimulations/Connection (simulation.connection.put)', () =
     }
   });
 
+  test('when "baseUrl" is null (a wrapper\'s unset string), then it is the same as omitted: stored bound to no origin; a URL binds it to its origin', async () => {
+    const caller = newAccount();
+    const { Client } = await import('pg');
+    const db = new Client({ connectionString: s.stack.databaseUrl });
+    await db.connect();
+    const origin = async () => (await db.query<{ origin: string | null }>('SELECT origin FROM simulation.connections WHERE account_id = $1', [caller.accountId])).rows[0]?.origin;
+    try {
+      await s.request(SIMULATION_COMMANDS.putConnection, { caller, body: { ...connection(), baseUrl: 'https://sim.team.example:8443/farm/' } });
+      expect(await origin()).toBe('https://sim.team.example:8443');
+      expect(await s.request(SIMULATION_COMMANDS.putConnection, { caller, body: { ...connection(), baseUrl: null } })).toBeNull();
+      expect(await origin()).toBeNull();
+    } finally {
+      await db.end();
+    }
+  });
+
   test('when an editor sets the connection, then it is a 403', async () => {
     await expect(s.request(SIMULATION_COMMANDS.putConnection, { caller: newAccount('editor'), body: connection() })).rejects.toMatchObject({ status: 403 });
   });
