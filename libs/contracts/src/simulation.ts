@@ -43,11 +43,12 @@ const Credentials = z
     username: z.string().max(500).optional(),
     password: z.string().max(2000).optional(),
   })
-  // Beside the fields' own refusals too (EVERY_REFUSAL_AT_ONCE): a field of the wrong type is named there, a missing one here.
+  // Beside the fields' own refusals too (EVERY_REFUSAL_AT_ONCE): a field of the wrong type (null too) is named there
+  // alone, a missing or empty one here.
   .superRefine(
     (value, ctx) => {
       for (const field of CREDENTIAL_FIELDS)
-        if (!value[field]) ctx.addIssue({ code: 'custom', path: [field], message: 'is required: credentials need clientId, clientSecret, username and password together' });
+        if (value[field] === undefined || value[field] === '') ctx.addIssue({ code: 'custom', path: [field], message: 'is required: credentials need clientId, clientSecret, username and password together' });
     },
     EVERY_REFUSAL_AT_ONCE,
   )

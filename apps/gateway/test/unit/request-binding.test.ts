@@ -134,6 +134,16 @@ describe('parseBody (case-insensitive binding, wire.md §1)', () => {
     const r = parseBody(TriggerSimulationBody, { externalProfileId: id, setupIds: [id], credentials: { clientId: 5, username: 'me' } });
     expect(r.ok).toBe(false);
     expect(Object.keys((r as { errors: object }).errors).sort()).toEqual(['credentials.clientId', 'credentials.clientSecret', 'credentials.password']);
+    // A field of the wrong type (null too) is named for its type alone, not also as missing.
+    const typed = parseBody(TriggerSimulationBody, { externalProfileId: id, setupIds: [id], credentials: { clientId: null, clientSecret: 0, username: 'me', password: '' } });
+    expect(typed).toEqual({
+      ok: false,
+      errors: {
+        'credentials.clientId': ['must be a string, not null'],
+        'credentials.clientSecret': ['must be a string, not a number'],
+        'credentials.password': ['is required: credentials need clientId, clientSecret, username and password together'],
+      },
+    });
     expect(parseBody(SearchBody, { associatedModelSearchMode: 0, accountId: '0b6f6b5e-6b51-4e6a-9d6a-0c7d8c1e2f3a' }).ok).toBe(true);
   });
 });
