@@ -116,7 +116,9 @@ function fromExpressError(err: unknown, contentEncoding?: string): AppError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (e.type === 'entity.parse.failed') {
       const scalar = scalarOf(e.body);
-      return AppError.badRequest(scalar ? `The request body must be a JSON object or array, not ${scalar}` : `The request body is not valid JSON${jsonFaultOf(e.message)}`);
+      // Every body the API takes is a JSON object (the gateway's binding refuses an array the same way).
+      if (scalar) return AppError.badRequest(`The request body must be a JSON object, not ${scalar}`, { '(body)': ['must be a JSON object'] });
+      return AppError.badRequest(`The request body is not valid JSON${jsonFaultOf(e.message)}`);
     }
     if (e.type === 'entity.too.large') return new AppError(413, tooLarge(e.length, e.limit));
     if (e.type === 'encoding.unsupported') return unsupportedEncoding(String((e as { encoding?: unknown }).encoding ?? contentEncoding ?? ''));

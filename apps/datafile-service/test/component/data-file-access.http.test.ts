@@ -388,9 +388,9 @@ describe('data file access through the gateway (entity-service, datafile-service
       // A wrapper that sends the mode as a string is told the type is wrong, not only the values.
       expect((await problem(await post(`${dataset()}/channels`, { channels: ['Engine RPM'], mode: '0' }), 400)).errors).toEqual({ mode: ['must be the number 0 (the whole file), 1 (a lap) or 2 (a window), not a string'] });
       // JSON that is not an object is named for what it is, not called invalid JSON.
-      for (const [text, what] of [['null', 'null'], ['3', 'a number'], ['"x"', 'a string']] as const) {
+      for (const [text, what] of [['null', 'null'], ['3', 'a number'], ['"x"', 'a string'], ['[{"channels": ["Engine RPM"]}]', 'an array']] as const) {
         const scalar = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: text });
-        expect((await problem(scalar, 400)).detail).toBe(`The request body must be a JSON object or array, not ${what}`);
+        expect(await problem(scalar, 400)).toMatchObject({ detail: `The request body must be a JSON object, not ${what}`, errors: { '(body)': ['must be a JSON object'] } });
       }
       const broken = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json' }), body: '{"channels": [' });
       // Where it breaks, as the parser says it (a body's own text is not echoed back).

@@ -278,7 +278,7 @@ function bindBody<S extends z.ZodType>(schema: S, req: Request, body: unknown = 
 function objectBody(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw AppError.badRequest('The request body must be a JSON object', { '(body)': ['must be a JSON object'] });
+  if (typeof body !== 'object' || Array.isArray(body)) throw AppError.badRequest(`The request body must be a JSON object, not ${Array.isArray(body) ? 'an array' : `a ${typeof body}`}`, { '(body)': ['must be a JSON object'] });
   return body as Record<string, unknown>;
 }
 
