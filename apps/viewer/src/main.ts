@@ -2,14 +2,16 @@ import 'uplot/dist/uPlot.min.css';
 import './viewer.css';
 import type { ChannelsBody, DataFileMetadataJson, EntityJson, TrackMapJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { axisLabel, axisTicks, colourBar, colourScale, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks, type ColourBar, type Mark } from './analysis';
+import { axisLabel, colourBar, colourScale, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, scatterCaption, scatterColourBar, scatterMarks } from './analysis';
 import { ViewerApi, type DatasetRef, type LapDistanceJson } from './api';
 import { channelCount, comparisonLabel, datasetsOf, enteredCars, entityName, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
-import { CIRCLE_COLOUR, colourAt, COLOURS } from './colours';
+import { drawMarks, showColourBar } from './canvas-drawing';
+import { colourAt, COLOURS } from './colours';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
 import { displayNumber } from './display-number';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
+import { button, cell, el, row, titled } from './dom';
 import { ApiError } from './errors';
 import { decodeLink, encodeLink, type ViewerLink } from './link';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
@@ -34,8 +36,6 @@ interface OverlayLap {
 }
 
 type Scope = { kind: 'file' } | { kind: 'lap'; lapIndex: number } | { kind: 'window'; start: number; duration: number };
-
-const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 /** The cursor sync key of the panes over a lap's distance: the delta's, and the overlay's when its axis is distance. */
 const LAP_DISTANCE_SYNC = 'lap-distance';
@@ -1538,94 +1538,6 @@ class Viewer {
   }
 }
 
-/** Shows the colour scale under a coloured plot (`id`: scatter or trackmap), or hides it when the plot has none. */
-function showColourBar(id: 'scatter' | 'trackmap', bar: ColourBar | null): void {
-  const box = el(`${id}-colour-bar`);
-  box.hidden = !bar;
-  // Set through the CSSOM (the page's Content-Security-Policy refuses inline style attributes, not this).
-  el(`${id}-colour-bar-ramp`).style.backgroundImage = bar?.gradient ?? '';
-  el(`${id}-colour-bar-low`).textContent = bar?.low ?? '';
-  el(`${id}-colour-bar-high`).textContent = bar?.high ?? '';
-}
-
-/**
- * Fills the marks on a cleared canvas, with the plotting area's frame and each axis's ticks (round values, whole
- * numbers on a count axis: `yCounts`) and label; the canvas says its tick labels for the tests. `circles`: the radii
- * of a g-g diagram's friction circles about 0 g (frictionCircles), drawn dashed over the marks, labelled in whole g.
- */
-function drawMarks(canvas: HTMLCanvasElement, marks: readonly Mark[], xRange: [number, number], yRange: [number, number], xLabel: string, yLabel: string, yCounts = false, xWhole = false, circles: readonly number[] = []): void {
-  canvas.hidden = false;
-  const g = canvas.getContext('2d') as CanvasRenderingContext2D;
-  g.clearRect(0, 0, canvas.width, canvas.height);
-  for (const m of marks) {
-    g.fillStyle = m.colour;
-    g.fillRect(m.x, m.y, m.w, m.h);
-  }
-  const left = PLOT_MARGIN.left;
-  const right = canvas.width - PLOT_MARGIN.right;
-  const top = PLOT_MARGIN.top;
-  const bottom = canvas.height - PLOT_MARGIN.bottom;
-  if (circles.length) drawCircles(g, circles, xRange, yRange, { left, right, top, bottom });
-  canvas.dataset['circles'] = circles.join(' ');
-  g.strokeStyle = '#888';
-  g.strokeRect(left, top, right - left, bottom - top);
-  g.fillStyle = '#333';
-  g.font = '11px system-ui, sans-serif';
-  // Where a value falls along an axis: the same scale as the marks'.
-  const at = (v: number, [a, b]: [number, number], from: number, to: number) => from + ((v - a) / (b > a ? b - a : 1)) * (to - from);
-  // Bars of whole values (a gear's): a tick under every one while they are few (gears 1 to 6, not 0, 2, 4).
-  const xTicks = axisTicks(xRange[0], xRange[1], xWhole ? Math.min(12, Math.max(5, Math.round(xRange[1] - xRange[0]))) : 5, xWhole);
-  const yTicks = axisTicks(yRange[0], yRange[1], 5, yCounts);
-  g.textAlign = 'center';
-  for (const t of xTicks) {
-    const x = at(t.value, xRange, left, right);
-    g.fillRect(x, bottom, 1, 4);
-    g.fillText(t.label, x, bottom + 14);
-  }
-  g.fillText(xLabel, (left + right) / 2, bottom + 27);
-  g.textAlign = 'right';
-  for (const t of yTicks) {
-    const y = at(t.value, yRange, bottom, top);
-    g.fillRect(left - 4, y, 4, 1);
-    g.fillText(t.label, left - 6, y + 4);
-  }
-  g.textAlign = 'center';
-  g.save();
-  g.translate(11, (top + bottom) / 2);
-  g.rotate(-Math.PI / 2);
-  g.fillText(yLabel, 0, 0);
-  g.restore();
-  g.textAlign = 'start';
-  canvas.dataset['xTicks'] = xTicks.map((t) => t.label).join(' ');
-  canvas.dataset['yTicks'] = yTicks.map((t) => t.label).join(' ');
-  canvas.dataset['drawn'] = String(Number(canvas.dataset['drawn'] ?? 0) + 1);
-}
-
-/** Friction circles about 0 g, clipped to the plotting area: dashed, each whole one labelled where it crosses 45°. */
-function drawCircles(g: CanvasRenderingContext2D, radii: readonly number[], xRange: [number, number], yRange: [number, number], area: { left: number; right: number; top: number; bottom: number }): void {
-  const { left, right, top, bottom } = area;
-  const perX = (right - left) / (xRange[1] - xRange[0] || 1);
-  const perY = (bottom - top) / (yRange[1] - yRange[0] || 1);
-  const cx = left + (0 - xRange[0]) * perX;
-  const cy = bottom - (0 - yRange[0]) * perY;
-  g.save();
-  g.beginPath();
-  g.rect(left, top, right - left, bottom - top);
-  g.clip();
-  g.strokeStyle = CIRCLE_COLOUR;
-  g.lineWidth = 1.5;
-  g.setLineDash([4, 3]);
-  g.fillStyle = CIRCLE_COLOUR;
-  g.font = '10px system-ui, sans-serif';
-  for (const r of radii) {
-    g.beginPath();
-    g.ellipse(cx, cy, r * perX, r * perY, 0, 0, 2 * Math.PI);
-    g.stroke();
-    if (Number.isInteger(r)) g.fillText(`${r} g`, cx + r * perX * Math.SQRT1_2 + 2, cy - r * perY * Math.SQRT1_2 - 2);
-  }
-  g.restore();
-}
-
 /** A time pane's id: its channel's name, or `unit:<unit>` with one pane a unit (the y scales and links name it so). */
 function paneIdOf(group: readonly { name: string; unit: string }[], byUnit: boolean): string {
   const first = group[0];
@@ -1636,33 +1548,6 @@ function paneIdOf(group: readonly { name: string; unit: string }[], byUnit: bool
 function parameterText(e: EntityJson, name: string): string {
   const v = e.Parameters[name];
   return v === null || v === undefined ? '' : String(v);
-}
-
-function cell(content: string | Node, tag: 'td' | 'th' = 'td'): HTMLTableCellElement {
-  const c = document.createElement(tag);
-  c.append(content);
-  return c;
-}
-
-function row(values: string[], tag: 'td' | 'th' = 'td'): HTMLTableRowElement {
-  const tr = document.createElement('tr');
-  for (const v of values) tr.appendChild(cell(v, tag));
-  return tr;
-}
-
-function button(text: string, testid: string, onClick: () => void): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.textContent = text;
-  b.dataset['testid'] = testid;
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-/** An option whose text a narrow picker may cut (a long channel name): its whole text is its tooltip. */
-function titled(option: HTMLOptionElement): HTMLOptionElement {
-  option.title = option.text;
-  return option;
 }
 
 new Viewer().start();
