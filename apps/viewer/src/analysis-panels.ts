@@ -1,0 +1,97 @@
+import { isDiscreteChannel } from '@pitwall/laps';
+import { axisLabel, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, scatterCaption, scatterColourBar, scatterMarks } from './analysis';
+import { drawMarks, showColourBar } from './canvas-drawing';
+import { COLOURS } from './colours';
+import { el, row } from './dom';
+import type { Page } from './page';
+
+/** The analysis panels of the open dataset: its lap statistics table, a scatter of two channels and a channel's histogram. */
+export class AnalysisPanels {
+  constructor(private readonly page: Page) {}
+
+  start(): void {
+    el('lapstats-run').addEventListener('click', () => void this.page.run(() => this.showLapStats()));
+    el('scatter-plot').addEventListener('click', () => void this.page.run(() => this.plotScatter()));
+    el('histogram-plot').addEventListener('click', () => void this.page.run(() => this.plotHistogram()));
+  }
+
+  /** The dataset closed: its colour scale, lap statistics, scatter and histogram cleared with their captions. */
+  clear(): void {
+    showColourBar('scatter', null);
+    el('lapstats-table').replaceChildren();
+    el('lapstats-summary').textContent = '';
+    for (const id of ['scatter', 'histogram']) {
+      const canvas = el<HTMLCanvasElement>(`${id}-canvas`);
+      canvas.getContext('2d')?.clearRect(0, 0, canvas.width, canvas.height);
+      canvas.hidden = true;
+      for (const key of ['kind', 'xTicks', 'yTicks', 'circles']) delete canvas.dataset[key];
+      el(`${id}-caption`).textContent = '';
+    }
+  }
+
+  private async showLapStats(): Promise<void> {
+    const m = this.page.metadata;
+    if (!m || !this.page.dataset) return;
+    const thresholds = parseThresholds(el<HTMLInputElement>('lapstats-thresholds').value);
+    const channels = lapStatsChannelsOf(
+      this.page.ticked().map((c) => c.name),
+      thresholds,
+    );
+    const sectorStartDistances = parseDistances(el<HTMLInputElement>('lapstats-sectors').value);
+    const perSector = el<HTMLInputElement>('lapstats-per-sector').checked;
+    const answer = await this.page.requireApi().lapStats(this.page.dataset, { channels, thresholds, ...(sectorStartDistances ? { sectorStartDistances } : {}), ...(perSector ? { perSector } : {}) });
+    const { header, rows } = lapStatsTable(answer);
+    el('lapstats-table').replaceChildren(
+      row(header, 'th'),
+      ...rows.map(({ cells, testid, lapIndex, bestSectors }) => {
+        const tr = row(cells);
+        tr.dataset['testid'] = testid;
+        for (const k of bestSectors ?? []) tr.cells[k]?.classList.add('best-sector');
+        if (lapIndex !== undefined && answer.bestLap?.lapIndex === lapIndex) tr.className = 'best';
+        else if (testid.includes('-s')) tr.className = 'sector';
+        return tr;
+      }),
+    );
+    el('lapstats-summary').textContent = lapStatsSummary(answer);
+    this.page.status(`Lap statistics of ${answer.laps.length} lap(s), ${answer.channels.length} channel(s).`);
+  }
+
+  private analysisLap(): number | null {
+    const v = el<HTMLSelectElement>('analysis-lap').value;
+    return v === '' ? null : Number(v);
+  }
+
+  private async plotScatter(): Promise<void> {
+    if (!this.page.dataset) return;
+    const colour = el<HTMLSelectElement>('scatter-colour').value;
+    const answer = await this.page.requireApi().scatter(this.page.dataset, { x: el<HTMLSelectElement>('scatter-x').value, y: el<HTMLSelectElement>('scatter-y').value, ...(colour ? { colour } : {}), lapIndex: this.analysisLap() });
+    const canvas = el<HTMLCanvasElement>('scatter-canvas');
+    const { marks, xRange, yRange } = scatterMarks(answer, canvas.width, canvas.height, COLOURS[0] as string);
+    drawMarks(canvas, marks, xRange, yRange, axisLabel(answer.x), axisLabel(answer.y), false, false, frictionCircles(answer.x.unit, answer.y.unit, xRange, yRange));
+    const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
+    el('scatter-caption').textContent = scatterCaption(answer);
+    showColourBar('scatter', scatterColourBar(answer));
+    el('scatter-canvas').dataset['kind'] = answer.kind;
+    this.page.status(`Scatter: ${what}.`);
+  }
+
+  private async plotHistogram(): Promise<void> {
+    if (!this.page.dataset) return;
+    const bins = parseBins(el<HTMLInputElement>('histogram-bins').value);
+    const name = el<HTMLSelectElement>('histogram-channel').value;
+    const api = this.page.requireApi();
+    let answer = await api.histogram(this.page.dataset, { channel: name, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
+    // A discrete channel of whole values (gear): read again with one bin per value, centred on it.
+    const channel = this.page.metadata?.channels.find((c) => c.name === name);
+    const whole = channel && isDiscreteChannel(channel) ? integerEdges(answer.edges[0] ?? Number.NaN, answer.edges[answer.edges.length - 1] ?? Number.NaN) : null;
+    if (whole) answer = await api.histogram(this.page.dataset, { channel: name, lapIndex: this.analysisLap(), edges: whole });
+    const canvas = el<HTMLCanvasElement>('histogram-canvas');
+    const edges = answer.edges;
+    // The vertical axis runs from 0 to a round tick above the tallest bar (the bars scaled on it): whole numbers of
+    // samples, or their share.
+    const axis = histogramAxis(answer, el<HTMLSelectElement>('histogram-y').value === 'percent');
+    drawMarks(canvas, histogramBars(answer, canvas.width, canvas.height, COLOURS[1] as string, axis), [edges[0] ?? 0, edges[edges.length - 1] ?? 1], axis.range, axisLabel(answer.channel), axis.label, axis.whole, whole !== null);
+    el('histogram-caption').textContent = histogramCaption(answer);
+    this.page.status(`Histogram of ${answer.channel.name}.`);
+  }
+}

@@ -1,0 +1,262 @@
+import type { ChannelsBody } from '@pitwall/contracts';
+import { isDiscreteChannel } from '@pitwall/laps';
+import type { DatasetRef, LapDistanceJson } from './api';
+import { comparisonLabel, type LapRow } from './catalogue';
+import { PaneStack, type PaneSpec } from './charts';
+import { colourAt } from './colours';
+import { distanceSourceChoices, keptDistanceSource } from './distance-source';
+import { el, button } from './dom';
+import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
+import type { Page } from './page';
+import { alignLines, pointsForWidth, seriesLine, type Line } from './plot-data';
+
+/** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
+interface OverlayLap {
+  dataset: DatasetRef;
+  lapIndex: number;
+  lapStart: number;
+  lapTime: number;
+  label: string;
+}
+
+/** The cursor sync key of the panes over a lap's distance: the delta's, and the overlay's when its axis is distance. */
+const LAP_DISTANCE_SYNC = 'lap-distance';
+
+/** The lap comparison: the laps picked with "Compare", overlaid on lap time or distance, and their delta to the first. */
+export class LapComparison {
+  private overlay: OverlayLap[] = [];
+  /** The overlay's visible x range after a zoom (lap seconds or metres), null for whole laps. */
+  private overlayView: [number, number] | null = null;
+  /** The delta pane's visible distance range after a zoom, null for whole laps. */
+  private deltaView: [number, number] | null = null;
+  /** The overlay's and the delta's distance source ("Distance from", sent as distanceChannel); '': Automatic. */
+  private distanceSource = '';
+  // Over distance the overlay and the delta share one axis: a zoom of either zooms both, and they share the cursor
+  // (the overlay's sync key follows its axis: LAP_DISTANCE_SYNC over distance).
+  private readonly overlayPanes = this.lapPanes('overlay-panes', 'overlay', (view) => this.zoomComparison('overlay', view));
+  // One pane of the delta, taller: its seconds-scale axis gets enough ticks to read a gap off it.
+  private readonly deltaPanes = this.lapPanes('delta-panes', LAP_DISTANCE_SYNC, (view) => this.zoomComparison('delta', view), 280);
+
+  constructor(private readonly page: Page) {}
+
+  /** A zoom (or reset) of the overlay or the delta: the other follows when both are shown over distance. */
+  private async zoomComparison(from: 'overlay' | 'delta', view: [number, number] | null): Promise<void> {
+    const linked = el<HTMLSelectElement>('overlay-axis').value === 'distance' && this.overlayPanes.shown() && this.deltaPanes.shown();
+    if (from === 'overlay' || linked) this.overlayView = view;
+    if (from === 'delta' || linked) this.deltaView = view;
+    await Promise.all([from === 'overlay' || linked ? this.plotOverlay() : undefined, from === 'delta' || linked ? this.plotDelta() : undefined]);
+  }
+
+  /** Panes of the lap comparison: a drag keeps the dragged range as the view and plots again. */
+  private lapPanes(id: string, syncKey: string, replot: (view: [number, number] | null) => Promise<void>, height?: number): PaneStack {
+    return new PaneStack(el(id), {
+      syncKey,
+      ...(height ? { height } : {}),
+      onZoom: (min, max) => {
+        this.page.actionAt = performance.now();
+        void this.page.run(() => replot([min, max]));
+      },
+      onDrawn: () => this.page.drawn(el(id)),
+      onReset: () => {
+        this.page.actionAt = performance.now();
+        void this.page.run(() => replot(null));
+      },
+    });
+  }
+
+  start(): void {
+    el('overlay-plot').addEventListener('click', () => {
+      this.overlayView = null;
+      void this.page.run(() => this.plotOverlay());
+    });
+    el('delta-plot').addEventListener('click', () => {
+      this.deltaView = null;
+      void this.page.run(() => this.plotDelta());
+    });
+    el<HTMLSelectElement>('distance-source').addEventListener('change', (e) => this.chooseDistanceSource((e.target as HTMLSelectElement).value));
+    el('overlay-zoom-reset').addEventListener('click', () => {
+      this.overlayView = null;
+      this.deltaView = null;
+      if (this.overlayPanes.shown()) void this.page.run(() => this.plotOverlay());
+      if (this.deltaPanes.shown()) void this.page.run(() => this.plotDelta());
+    });
+    el('overlay-clear').addEventListener('click', () => {
+      this.overlay = [];
+      this.overlayView = null;
+      this.deltaView = null;
+      this.comparisonChanged();
+    });
+  }
+
+  /**
+   * "Distance from": Automatic, then the dataset's channels in a distance or speed unit, then the account's math
+   * channels in one. The choice stays while the dataset has it (laps added or removed keep it), else it is Automatic.
+   */
+  renderDistanceSources(): void {
+    const choices = distanceSourceChoices(this.page.metadata?.channels ?? []);
+    const kept = keptDistanceSource(this.distanceSource, choices);
+    if (kept !== this.distanceSource) this.page.status(`Distance from: this dataset has no channel ${this.distanceSource}, back to Automatic.`);
+    this.distanceSource = kept;
+    const group = (label: string, math: boolean) => {
+      const g = document.createElement('optgroup');
+      g.label = label;
+      g.append(...choices.filter((c) => c.math === math).map((c) => new Option(`${c.name} (${c.unit}${c.kind === 'speed' ? ', integrated' : ''})`, c.name)));
+      return g;
+    };
+    const select = el<HTMLSelectElement>('distance-source');
+    select.replaceChildren(new Option('Automatic', ''), ...[group('Channels', false), group('Math', true)].filter((g) => g.childElementCount > 0));
+    select.value = kept;
+  }
+
+  /** A new distance source: the overlay over distance and the delta on screen are read again, over whole laps. */
+  private chooseDistanceSource(name: string): void {
+    this.distanceSource = name;
+    this.overlayView = null;
+    this.deltaView = null;
+    if (this.overlayPanes.shown() && el<HTMLSelectElement>('overlay-axis').value === 'distance') void this.page.run(() => this.plotOverlay());
+    if (this.deltaPanes.shown()) void this.page.run(() => this.plotDelta());
+  }
+
+  /** The lap trace reads' options: the chosen distance source, none for Automatic. */
+  private traceOptions(maxPoints?: number): { maxPoints?: number; distanceChannel?: string } {
+    return { ...(maxPoints !== undefined ? { maxPoints } : {}), ...(this.distanceSource ? { distanceChannel: this.distanceSource } : {}) };
+  }
+
+  addToOverlay(lap: LapRow): void {
+    const dataset = this.page.dataset;
+    if (!dataset) return;
+    if (this.overlay.some((o) => o.dataset.entityId === dataset.entityId && o.dataset.group === dataset.group && o.lapIndex === lap.lapIndex)) return;
+    this.overlay.push({ dataset, lapIndex: lap.lapIndex, lapStart: lap.start, lapTime: lap.lapTime, label: comparisonLabel(dataset, lap) });
+    this.comparisonChanged();
+  }
+
+  /**
+   * The comparison list changed: listed again, and the overlay and the delta on screen drawn again from it, so each
+   * trace keeps its list swatch's colour (the list's position in COLOURS); a delta left with fewer than two laps
+   * is cleared and said.
+   */
+  private comparisonChanged(): void {
+    this.renderOverlayList();
+    if (this.overlay.length === 0) {
+      this.overlayPanes.clear();
+      this.deltaPanes.clear();
+      return;
+    }
+    const overlay = this.overlayPanes.shown();
+    const delta = this.deltaPanes.shown();
+    // One after the other, so the status line ends with the delta's.
+    void this.page.run(async () => {
+      if (overlay) await this.plotOverlay();
+      if (!delta) return;
+      if (this.overlay.length >= 2) await this.plotDelta();
+      else {
+        this.deltaPanes.clear();
+        this.page.status('Delta cleared: it needs two or more laps in the comparison, the first the reference.');
+      }
+    });
+  }
+
+  private renderOverlayList(): void {
+    el('overlay-list').replaceChildren(
+      ...this.overlay.map((o, i) => {
+        const li = document.createElement('li');
+        li.dataset['testid'] = `overlay-item-${i}`;
+        const swatch = document.createElement('span');
+        swatch.textContent = '■ ';
+        swatch.style.color = colourAt(i);
+        li.append(swatch, o.label + (i === 0 ? ' (reference)' : ''));
+        li.appendChild(
+          button('remove', `overlay-remove-${i}`, () => {
+            this.overlay.splice(i, 1);
+            this.comparisonChanged();
+          }),
+        );
+        return li;
+      }),
+    );
+  }
+
+  private async plotOverlay(): Promise<void> {
+    const m = this.page.metadata;
+    // The list as it is now: a change while the laps are read draws again with its own list.
+    const overlay = [...this.overlay];
+    if (!m || overlay.length === 0) {
+      this.page.status('Add laps with "Compare" first.');
+      return;
+    }
+    const channels = this.page.ticked();
+    if (channels.length === 0) {
+      this.page.status('Tick one or more channels to overlay.');
+      return;
+    }
+    const api = this.page.requireApi();
+    const axis = el<HTMLSelectElement>('overlay-axis').value === 'distance' ? 'distance' : 'time';
+    const width = pointsForWidth(this.overlayPanes.plotWidth());
+    this.page.status(`Reading ${overlay.length} lap(s)…`);
+    const names = channels.map((c) => c.name);
+    const view = this.overlayView;
+    let source: LapDistanceJson['source'] | undefined;
+    const perLap = await Promise.all(
+      overlay.map(async (o) => {
+        // Zoomed: each lap's window under the visible range, re-read at the plot's resolution. A zoom over distance
+        // needs the lap's distance trace first (to find its times); otherwise both reads go at once.
+        const lapRead: ChannelsBody = { channels: names, mode: 1, lapIndex: o.lapIndex };
+        const distanceRead = axis === 'distance' ? api.distance(o.dataset, o.lapIndex, this.traceOptions()) : Promise.resolve(null);
+        const zoomed = view ? lapWindowFor(view, o, await distanceRead) : null;
+        const [series, distance] = await Promise.all([
+          api.channels(o.dataset, zoomed ? { channels: names, mode: 2, startTime: zoomed.start, duration: zoomed.duration } : lapRead, width),
+          distanceRead,
+        ]);
+        source ??= distance?.source;
+        return names.map((name) => {
+          const s = series.find((x) => x.name === name);
+          const line = s ? seriesLine(s, o.lapStart) : { x: new Float64Array(0), y: [] };
+          return distance ? toDistance(line, distance) : line;
+        });
+      }),
+    );
+    const specs: PaneSpec[] = channels.map((c, k) => ({
+      id: `overlay-${c.name}`,
+      title: `${c.name} over ${axis === 'distance' ? 'distance' : 'lap time'}`,
+      unit: c.unit,
+      xLabel: axis === 'distance' ? 'distance (m)' : 'lap time (s)',
+      series: overlay.map((o, i) => ({ label: o.label, colour: colourAt(i), step: isDiscreteChannel(c) })),
+      data: overlayOnGrid(
+        perLap.map((lines) => lines[k]),
+        c,
+        width,
+        view ?? undefined,
+      ) as PaneSpec['data'],
+      ...(view ? { xRange: view } : {}),
+    }));
+    this.overlayPanes.setSyncKey(axis === 'distance' ? LAP_DISTANCE_SYNC : 'overlay');
+    this.overlayPanes.render(specs);
+    this.page.status(`${overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
+  }
+
+  private async plotDelta(): Promise<void> {
+    if (this.overlay.length < 2) {
+      this.page.status('Add two or more laps with "Compare": the first is the reference.');
+      return;
+    }
+    const api = this.page.requireApi();
+    const [reference, ...laps] = this.overlay;
+    const width = pointsForWidth(this.deltaPanes.plotWidth());
+    const view = this.deltaView;
+    // Zoomed: the full-resolution trace (one point per sample), shown over the visible distance range.
+    const answers = await Promise.all(laps.map((o) => api.delta(o.dataset, o.lapIndex, reference.dataset, reference.lapIndex, this.traceOptions(view ? undefined : width))));
+    const lines: Line[] = answers.map((a) => ({ x: Float64Array.from(a.distance), y: a.delta.map((v) => (Number.isFinite(v) ? v : null)) }));
+    this.deltaPanes.render([
+      {
+        id: 'delta',
+        title: `Delta to ${reference.label}`,
+        unit: 's (−: ahead)',
+        xLabel: 'distance (m)',
+        series: laps.map((o, i) => ({ label: o.label, colour: colourAt(i + 1) })),
+        data: alignLines(lines) as PaneSpec['data'],
+        ...(view ? { xRange: view } : {}),
+      },
+    ]);
+    this.page.status(`Delta of ${laps.length} lap(s) to the reference (source: ${answers[0]?.source.kind ?? '-'} ${answers[0]?.source.channel ?? ''}).`);
+  }
+}

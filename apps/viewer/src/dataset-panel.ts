@@ -1,0 +1,178 @@
+import type { DataFileMetadataJson } from '@pitwall/contracts';
+import type { AnalysisPanels } from './analysis-panels';
+import type { DatasetRef } from './api';
+import { channelCount, formatLapTime, groupChannelsByUnit, lapRows } from './catalogue';
+import type { LapComparison } from './comparison';
+import { displayNumber } from './display-number';
+import { button, cell, el, row, titled } from './dom';
+import type { Page } from './page';
+import type { TimePlots } from './time-plots';
+import type { TrackMapPanel } from './track-map-panel';
+
+/** The sections that act on the open dataset: shown while one is open, hidden otherwise. */
+const DATASET_PANELS = ['metadata', 'plot-controls', 'overlay-controls', 'overlay-panes', 'delta-panes', 'analysis', 'trackmap'];
+
+/** The panels that show what an open dataset holds, or clear it when it closes. */
+export interface DatasetPanels {
+  plots: TimePlots;
+  comparison: LapComparison;
+  map: TrackMapPanel;
+  analysis: AnalysisPanels;
+}
+
+/** The open dataset: opened and closed, its properties, its laps and its channel catalogue shown. */
+export class DatasetPanel {
+  constructor(
+    private readonly page: Page,
+    private readonly panels: DatasetPanels,
+  ) {}
+
+  start(): void {
+    el('channel-search').addEventListener('input', () => this.renderCatalogue());
+  }
+
+  /** Opens a dataset the picker listed (none: the one open closed all the same). */
+  async open(dataset: DatasetRef | undefined): Promise<void> {
+    const opening = ++this.page.opening;
+    // Nothing of the dataset open before stays on screen or in reach of a button while this one opens, nor if it fails to.
+    this.close();
+    if (!dataset) return;
+    const metadata = await this.page.requireApi().metadata(dataset);
+    if (opening !== this.page.opening) return;
+    this.page.metadata = metadata;
+    this.page.dataset = dataset;
+    this.page.laps = lapRows(metadata);
+    for (const name of [...this.page.selected]) if (!metadata.channels.some((c) => c.name === name)) this.page.selected.delete(name);
+    this.renderMetadata();
+    for (const id of DATASET_PANELS) el(id).hidden = false;
+  }
+
+  /** Forgets the open dataset: its panels hidden, its plots, track map and lap statistics cleared. */
+  close(): void {
+    this.page.dataset = null;
+    this.page.metadata = null;
+    this.page.laps = [];
+    for (const id of DATASET_PANELS) el(id).hidden = true;
+    // Nothing of it left in the page either: its properties, laps and channels.
+    for (const id of ['file-properties', 'laps', 'channels']) el(id).replaceChildren();
+    this.panels.plots.clear();
+    this.panels.map.clear();
+    this.panels.analysis.clear();
+    this.page.status('');
+  }
+
+  /** The file's properties, its length, laps and channels (counted apart from the account's math channels). */
+  renderFileProperties(): void {
+    const m = this.page.metadata as DataFileMetadataJson;
+    const props: [string, unknown][] = [
+      // Which dataset the panels below belong to, whatever the pickers say meanwhile.
+      ['dataset', this.page.dataset?.label],
+      ...Object.entries(m.fileProperties),
+      ['start time (s)', m.startTime],
+      ['length (s)', m.fileTimeLength.toFixed(3)],
+      ['laps', m.lapCount],
+      ['channels', channelCount(m.channels)],
+    ];
+    el('file-properties').replaceChildren(...props.map(([k, v]) => row([k, v === null || v === undefined || v === '' ? '-' : typeof v === 'number' ? displayNumber(v, 12) : String(v)])));
+  }
+
+  private renderMetadata(): void {
+    const m = this.page.metadata as DataFileMetadataJson;
+    this.renderFileProperties();
+
+    const header = row(['lap', 'time', '', ''], 'th');
+    const rows = this.page.laps.map((lap) => {
+      const tr = row([String(lap.lapIndex + 1), formatLapTime(lap.lapTime)]);
+      tr.dataset['testid'] = `lap-${lap.lapIndex}`;
+      if (lap.best) {
+        tr.className = 'best';
+        const badge = document.createElement('span');
+        badge.className = 'badge';
+        badge.dataset['testid'] = 'best-lap';
+        badge.textContent = 'best';
+        tr.cells[1].appendChild(badge);
+      }
+      // The out and in laps marked, as the lap statistics' kind column says them.
+      if (lap.kind !== 'flying') {
+        const kind = document.createElement('span');
+        kind.className = 'badge kind';
+        kind.dataset['testid'] = `kind-of-lap-${lap.lapIndex}`;
+        kind.textContent = `${lap.kind} lap`;
+        tr.cells[1].appendChild(kind);
+      }
+      tr.appendChild(cell(button('Plot', `plot-lap-${lap.lapIndex}`, () => this.panels.plots.plotLap(lap.lapIndex))));
+      tr.appendChild(cell(button('Compare', `overlay-add-${lap.lapIndex}`, () => this.panels.comparison.addToOverlay(lap))));
+      return tr;
+    });
+    el('laps').replaceChildren(header, ...rows);
+    // The scope pickers start over with the dataset (scope is the whole file again); a file without laps offers no lap.
+    const scope = el<HTMLSelectElement>('scope');
+    scope.value = 'file';
+    const lapScope = scope.querySelector<HTMLOptionElement>('option[value=lap]') as HTMLOptionElement;
+    lapScope.disabled = this.page.laps.length === 0;
+    lapScope.textContent = this.page.laps.length ? 'one lap' : 'one lap (this file has no laps)';
+    el<HTMLSelectElement>('scope-lap').disabled = this.page.laps.length === 0;
+    el<HTMLSelectElement>('scope-lap').replaceChildren(...this.page.laps.map((l) => new Option(`${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}`, String(l.lapIndex))));
+    el<HTMLInputElement>('window-start').value = String(m.startTime);
+    el<HTMLSelectElement>('analysis-lap').replaceChildren(new Option('whole file', ''), ...this.page.laps.map((l) => new Option(`lap ${l.lapIndex + 1}`, String(l.lapIndex))));
+    // A track map is drawn per lap: a file without laps has none to draw.
+    el<HTMLButtonElement>('trackmap-plot').disabled = this.page.laps.length === 0;
+    el('trackmap-caption').textContent = this.page.laps.length ? '' : 'This file has no laps: a track map is drawn for a lap.';
+    el('trackmap-hint').hidden = this.page.laps.length === 0;
+    el<HTMLSelectElement>('trackmap-lap').replaceChildren(...this.page.laps.map((l) => new Option(`lap ${l.lapIndex + 1}  ${formatLapTime(l.lapTime)}${l.best ? ' (best)' : ''}`, String(l.lapIndex), l.best, l.best)));
+    this.renderChannelPickers();
+    this.panels.comparison.renderDistanceSources();
+    this.renderCatalogue();
+  }
+
+  /**
+   * The analysis panels' channel pickers (scatter x, y and colour, histogram, track map colour): every channel of the
+   * catalogue, the account's math channels included. A choice stays while the catalogue still has it (a math channel
+   * defined from the page keeps what was picked and adds itself).
+   */
+  renderChannelPickers(): void {
+    const names = (this.page.metadata as DataFileMetadataJson).channels.map((c) => c.name);
+    const fill = (id: string, none: boolean) => {
+      const select = el<HTMLSelectElement>(id);
+      const kept = select.value;
+      select.replaceChildren(...(none ? [new Option('none', '')] : []), ...names.map((n) => titled(new Option(n, n))));
+      if (names.includes(kept)) select.value = kept;
+      return names.includes(kept);
+    };
+    for (const id of ['scatter-x', 'histogram-channel']) fill(id, false);
+    // Y against X of one channel is a diagonal: Y starts on another channel than X.
+    const x = el<HTMLSelectElement>('scatter-x').value;
+    if (!fill('scatter-y', false)) el<HTMLSelectElement>('scatter-y').value = names.find((n) => n !== x) ?? x;
+    for (const id of ['scatter-colour', 'trackmap-colour']) fill(id, true);
+  }
+
+  renderCatalogue(): void {
+    const m = this.page.metadata;
+    if (!m) return;
+    const groups = groupChannelsByUnit(m.channels, el<HTMLInputElement>('channel-search').value);
+    el('channels').replaceChildren(
+      ...groups.map((g) => {
+        const fieldset = document.createElement('fieldset');
+        fieldset.dataset['testid'] = 'unit-group';
+        const legend = document.createElement('legend');
+        legend.textContent = g.math ? 'Math' : g.unit || 'no unit';
+        if (g.math) fieldset.dataset['testid'] = 'math-group';
+        fieldset.appendChild(legend);
+        for (const c of g.channels) {
+          const label = document.createElement('label');
+          const box = document.createElement('input');
+          box.type = 'checkbox';
+          box.checked = this.page.selected.has(c.name);
+          box.dataset['testid'] = `channel-${c.name}`;
+          box.addEventListener('change', () => (box.checked ? this.page.selected.add(c.name) : this.page.selected.delete(c.name)));
+          label.append(box, ` ${c.name}`);
+          label.classList.add('channel');
+          label.title = `${c.name}: ${c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${c.unit || 'no unit'}, ${displayNumber(c.frequency)} Hz, ${c.sampleCount} samples, ${c.dataType}`}`;
+          fieldset.appendChild(label);
+        }
+        return fieldset;
+      }),
+    );
+    if (groups.length === 0) el('channels').textContent = 'No channel matches.';
+  }
+}

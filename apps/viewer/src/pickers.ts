@@ -1,0 +1,135 @@
+import type { EntityJson } from '@pitwall/contracts';
+import type { DatasetRef } from './api';
+import { datasetsOf, enteredCars, entityName, uploadingCount, uploadingText } from './catalogue';
+import type { DatasetPanel } from './dataset-panel';
+import { el } from './dom';
+import type { Page } from './page';
+
+/** The pickers: a championship, an event, a session, a car and a run sheet picked in turn, then one of its datasets. */
+export class Pickers {
+  /** The value each picker's choices below were last loaded for: choosing it again loads nothing again. */
+  readonly loaded = new Map<string, string>();
+
+  constructor(
+    private readonly page: Page,
+    private readonly datasetPanel: DatasetPanel,
+  ) {}
+
+  start(): void {
+    this.onChange('pick-championship', (id) => this.loadEvents(id));
+    this.onChange('pick-event', (id) => this.loadSessions(id));
+    this.onChange('pick-session', () => this.loadCars());
+    this.onChange('pick-car', (carId) => this.loadRuns(carId));
+    this.onChange('pick-run', () => this.loadDatasets());
+    this.onChange('pick-dataset', (i) => this.openDataset(i));
+    el('refresh-datasets').addEventListener('click', () => void this.page.run(() => this.loadDatasets(true)));
+  }
+
+  private onChange(id: string, load: (value: string) => Promise<void> | void): void {
+    el<HTMLSelectElement>(id).addEventListener('change', (e) => {
+      const value = (e.target as HTMLSelectElement).value;
+      // The same choice again (the only one, picked by the page, then by the user): nothing to do, unless it is a
+      // dataset that is not open (one that failed to open may be tried again).
+      if (this.loaded.get(id) === value && (id !== 'pick-dataset' || this.page.dataset)) return;
+      this.loaded.set(id, value);
+      // Another championship, event, session, car or run sheet: the dataset open is not among its datasets, so it is
+      // put away at once (its metadata, laps and plots stayed under the new run's pickers), and an answer still on
+      // its way for it is dropped.
+      if (id !== 'pick-dataset') {
+        this.page.opening++;
+        if (this.page.dataset) this.datasetPanel.close();
+      }
+      if (!value) return;
+      const loading = this.page.run(async () => load(value));
+      this.pickLoads.add(loading);
+      void loading.finally(() => this.pickLoads.delete(loading));
+    });
+  }
+
+  /**
+   * Fills a picker with entities (a blank first choice), clearing the pickers below it. A single championship, event,
+   * session, car or run sheet is picked at once, as if the user had (`auto` false: not).
+   */
+  fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string, auto = true): void {
+    const order = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
+    for (const below of order.slice(order.indexOf(id) + 1)) el<HTMLSelectElement>(below).replaceChildren();
+    for (const picker of order.slice(order.indexOf(id))) this.loaded.delete(picker);
+    if (id !== 'pick-dataset') {
+      el('uploading').textContent = '';
+      el<HTMLButtonElement>('refresh-datasets').disabled = true;
+    }
+    const select = el<HTMLSelectElement>(id);
+    const options = [new Option(items.length ? 'choose…' : 'none', '')];
+    for (const item of items) {
+      if ('value' in item) options.push(new Option(item.label, item.value));
+      else options.push(new Option(label ? label(item as EntityJson) : entityName(item), item.Id));
+    }
+    select.replaceChildren(...options);
+    // Not a dataset: opening one reads it, which stays the user's choice.
+    if (auto && items.length === 1 && id !== 'pick-dataset') {
+      select.selectedIndex = 1;
+      select.dispatchEvent(new Event('change'));
+    }
+  }
+
+  async loadEvents(championshipId: string): Promise<void> {
+    this.fill('pick-event', await this.page.requireApi().events(championshipId), entityName);
+  }
+  async loadSessions(eventId: string): Promise<void> {
+    this.fill('pick-session', await this.page.requireApi().sessions(eventId), entityName);
+  }
+  async loadCars(): Promise<void> {
+    const api = this.page.requireApi();
+    const [entries, cars] = await Promise.all([api.eventCars(el<HTMLSelectElement>('pick-event').value), api.cars()]);
+    this.fill('pick-car', enteredCars(entries, cars));
+  }
+  private runs: EntityJson[] = [];
+  private carData: EntityJson[] = [];
+  async loadRuns(carId: string): Promise<void> {
+    const api = this.page.requireApi();
+    const sessionId = el<HTMLSelectElement>('pick-session').value;
+    [this.runs, this.carData] = await Promise.all([api.runSheets(sessionId, carId), api.sessionCarData(sessionId, carId)]);
+    this.fill('pick-run', this.runs, entityName);
+  }
+  datasets: DatasetRef[] = [];
+  /**
+   * Lists the run sheet's (and the car's) datasets, and says how many files are still uploading. `refresh`: the list
+   * read again (the Refresh button), the dataset open kept open and picked when it is still listed.
+   */
+  async loadDatasets(refresh = false): Promise<void> {
+    const api = this.page.requireApi();
+    const run = this.runs.find((r) => r.Id === el<HTMLSelectElement>('pick-run').value);
+    if (!run) return;
+    const [runFiles, ...carFiles] = await Promise.all([api.attachments('RunSheets', run.Id), ...this.carData.map((d) => api.attachments('SessionCarDatas', d.Id))]);
+    if (el<HTMLSelectElement>('pick-run').value !== run.Id) return;
+    this.datasets = [...datasetsOf('RunSheets', run, runFiles), ...this.carData.flatMap((d, i) => datasetsOf('SessionCarDatas', d, carFiles[i] ?? []))];
+    const open = this.page.dataset;
+    this.fill('pick-dataset', this.datasets.map((d, i) => ({ value: String(i), label: d.label })));
+    if (refresh && open) {
+      const kept = this.datasets.findIndex((d) => d.entityType === open.entityType && d.entityId === open.entityId && d.group === open.group);
+      if (kept >= 0) {
+        el<HTMLSelectElement>('pick-dataset').value = String(kept);
+        this.loaded.set('pick-dataset', String(kept));
+      } else {
+        this.page.opening++;
+        this.datasetPanel.close();
+      }
+    }
+    const uploading = uploadingCount([runFiles, ...carFiles].flat());
+    el('uploading').textContent = uploadingText(uploading);
+    el<HTMLButtonElement>('refresh-datasets').disabled = false;
+    if (this.datasets.length === 0) this.page.status(`This run sheet has no dataset available on the server (attached files in state 2)${uploading ? `; ${uploadingText(uploading)}` : '.'}`);
+    else if (refresh) this.page.status(`${this.datasets.length} dataset(s) listed.`);
+  }
+
+  /** Waits until the loads the pickers started (one picked for the user, and the ones that picks in turn) are done. */
+  async pickersSettled(): Promise<void> {
+    while (this.pickLoads.size) await Promise.all([...this.pickLoads]);
+  }
+  private readonly pickLoads = new Set<Promise<void>>();
+
+  /** Opens the dataset listed at `index` in the dataset picker. */
+  openDataset(index: string): Promise<void> {
+    return this.datasetPanel.open(this.datasets[Number(index)]);
+  }
+}

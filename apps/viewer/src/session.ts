@@ -1,0 +1,79 @@
+import { ViewerApi } from './api';
+import { entityName } from './catalogue';
+import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
+import type { DatasetPanel } from './dataset-panel';
+import { el } from './dom';
+import type { MathChannels } from './math-channels';
+import type { Page } from './page';
+import type { PageLink } from './page-link';
+import type { Pickers } from './pickers';
+
+/** The session: signed in with an API key (kept for the tab), signed out, or forgotten when the service refuses the key. */
+export class Session {
+  constructor(
+    private readonly page: Page,
+    private readonly pickers: Pickers,
+    private readonly math: MathChannels,
+    private readonly link: PageLink,
+    private readonly datasetPanel: DatasetPanel,
+  ) {}
+
+  start(): void {
+    el<HTMLFormElement>('sign-in').addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.signIn();
+    });
+    el('sign-out').addEventListener('click', () => this.signOut());
+  }
+
+  /** Signs in with the credentials kept for the tab, if any (a reload). */
+  resume(): void {
+    const stored = loadCredentials(sessionStorage);
+    if (stored) void this.connect(stored);
+  }
+
+  private async signIn(): Promise<void> {
+    const apiKey = el<HTMLInputElement>('api-key').value.trim();
+    const accountId = el<HTMLInputElement>('account-id').value.trim();
+    el<HTMLInputElement>('api-key').value = '';
+    await this.connect({ apiKey, accountId });
+  }
+
+  private async connect(credentials: Credentials): Promise<void> {
+    // A link in the address is opened once signed in; until then the address keeps it as given.
+    const fragment = location.hash;
+    this.link.applyingLink = fragment.length > 1;
+    await this.page.run(async () => {
+      const accounts = await new ViewerApi({ apiKey: credentials.apiKey, accountId: '' }).listAccounts();
+      const account = credentials.accountId ? accounts.find((a) => a.Id === credentials.accountId) : accounts[0];
+      if (!account) throw new Error(credentials.accountId ? 'This API key is not a member of that account.' : 'This API key belongs to no account.');
+      const stored = { apiKey: credentials.apiKey, accountId: account.Id };
+      saveCredentials(sessionStorage, stored);
+      this.page.api = new ViewerApi(stored);
+      el('account-label').textContent = `Account: ${account.Name}`;
+      this.math.applyRole(account.Role);
+      el('sign-in').hidden = true;
+      el('signed-in').hidden = false;
+      el('app').hidden = false;
+      this.pickers.fill('pick-championship', await this.page.api.championships(), entityName);
+      await this.math.listMathChannels();
+    });
+    if (this.page.api && fragment.length > 1) await this.link.applyLink(fragment);
+    else this.link.applyingLink = false;
+  }
+
+  private signOut(): void {
+    clearCredentials(sessionStorage);
+    location.reload();
+  }
+
+  /** Signed out by the service: the sign-in shown, nothing of the account left on the page. */
+  forgetKey(): void {
+    this.page.api = null;
+    this.page.opening++;
+    this.datasetPanel.close();
+    el('sign-in').hidden = false;
+    el('signed-in').hidden = true;
+    el('app').hidden = true;
+  }
+}
