@@ -9,7 +9,7 @@ import { StoppablePool } from './stoppable-pool';
 import type { z } from 'zod';
 import { createBus, failFastBus, ServicePresence, type Bus, type Subscription } from '@pitwall/bus';
 import { createPool, databaseAnswers, migrate } from '@pitwall/db';
-import { createLogger, healthRouter, isDatabaseUnreachable, listen, MAX_HEADER_BYTES, loadConfig, Metrics, notFoundHandler, problemHandler, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
+import { createLogger, errorFields, healthRouter, isDatabaseUnreachable, listen, MAX_HEADER_BYTES, loadConfig, Metrics, notFoundHandler, problemHandler, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
 import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
 import { BaseServiceConfig } from './settings';
 
@@ -197,7 +197,8 @@ async function untilDatabaseAnswers(url: string, name: string, waitS: number, lo
       return;
     } catch (err) {
       if (!isDatabaseUnreachable(err)) throw err;
-      const reason = (err as { message?: string }).message || String((err as { code?: unknown }).code);
+      // A refused connection to a host of two addresses is an AggregateError with no message of its own: errorFields reads the first.
+      const { reason } = errorFields(err);
       if (Date.now() + pause > deadline) throw new Error(`the database did not answer within STARTUP_WAIT_S (${waitS} s): ${reason}`, { cause: err });
       logger.warn({ err: reason, attempt, retryInMs: pause }, 'database not reachable yet; the start waits for it (STARTUP_WAIT_S)');
       await sleep(pause);

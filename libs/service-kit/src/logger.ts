@@ -67,7 +67,7 @@ function prettyStreamTo(destination: pino.DestinationStream | NodeJS.WritableStr
 
 /**
  * What a log line says of an error it does not treat as a bug: its message (the first of an AggregateError's when it
- * has none) and its code, one line. Never the stack, nor what a driver hung on it (a pg error's `client`, with the
+ * has none, else its code) and its code, one line. Never the stack, nor what a driver hung on it (a pg error's `client`, with the
  * backend's cancel key).
  */
 export function errorFields(err: unknown): { reason: string; code?: string } {
@@ -77,10 +77,11 @@ export function errorFields(err: unknown): { reason: string; code?: string } {
 
 // By shape, not instanceof: an error made in another realm (a worker, a test's sandbox) is one too.
 function errorReason(err: unknown): string {
-  const e = err as { message?: unknown; name?: unknown; errors?: unknown } | null;
+  const e = err as { message?: unknown; name?: unknown; errors?: unknown; code?: unknown } | null;
   if (typeof e !== 'object' || e === null || typeof e.message !== 'string') return String(err);
   if (e.message) return e.message;
   const first = Array.isArray(e.errors) ? (e.errors[0] as { message?: unknown } | undefined) : undefined;
   if (typeof first?.message === 'string' && first.message) return first.message;
+  if (typeof e.code === 'string' && e.code) return e.code;
   return typeof e.name === 'string' ? e.name : 'Error';
 }

@@ -74,6 +74,11 @@ describe('errorFields', () => {
     expect(errorFields(err)).toEqual({ reason: 'connect ECONNREFUSED ::1:5432', code: 'ECONNREFUSED' });
   });
 
+  test('when an error has neither a message nor inner errors, then the reason is its code, else its name', () => {
+    expect(errorFields(Object.assign(new Error(''), { code: 'ECONNRESET' }))).toEqual({ reason: 'ECONNRESET', code: 'ECONNRESET' });
+    expect(errorFields(new TypeError(''))).toEqual({ reason: 'TypeError' });
+  });
+
   test('when what was thrown is not an Error, then it is the reason as text, without a code', () => {
     expect(errorFields('gone')).toEqual({ reason: 'gone' });
   });
