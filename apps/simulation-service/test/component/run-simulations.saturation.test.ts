@@ -211,7 +211,10 @@ describe("a woken job whose message is lost, found by the job queue's count (SIM
 });
 
 describe("a woken job whose delivery is held before its admission while the job queue holds no message", () => {
-  const ctx = saturatedStack({});
+  // A worker's lease of its default kind here (the test is about admission, not leases): with LEASE_MS (400 ms) a run
+  // whose renewals a loaded CI machine delayed past it could be taken over by a second delivery (once seen: two studies
+  // created for a job), which is what a lease lapse means, not what this test looks at.
+  const ctx = saturatedStack({ TEST_RUN_LEASE_MS: '20000' });
 
   test("when the deliveries wait long at their account's admission (its lock held), then none is taken for lost: each job is published once and runs once", async () => {
     const backlog = `H ${randomUUID()}`;
