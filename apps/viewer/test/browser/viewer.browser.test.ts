@@ -463,7 +463,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     // Lap 3 (index 2) is Sample1's best, 1:03.680, as the laps table says.
     expect(await page.textContent('[data-testid=lapstats-lap-2]')).toContain('1:03.680');
     // Every statistic is a number to its significant digits (at most 5), never float noise such as 50.00000000000012.
-    const cells = (await page.locator('[data-testid=lapstats-table] td').allTextContents()).slice();
+    // (A best sector's time is followed by its mark: a ★ to the eye and "(best)" to a screen reader.)
+    const cells = (await page.locator('[data-testid=lapstats-table] td').allTextContents()).map((c) => c.replace(/ ★ \(best\)$/, ''));
     // Beside the whole file's row: its name, kind and empty sector cells.
     expect(cells.filter((c) => !/^(-|\d+:\d\d\.\d{3}|flying|out|in|\d+|-?\d+\.\d{1,4}|-?0\.0*\d{1,5})$/.test(c))).toEqual(['file', 'whole', '', '']);
     expect(await page.getAttribute('[data-testid=lapstats-lap-2]', 'class')).toBe('best');
@@ -475,6 +476,9 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(await page.locator('[data-testid^=lapstats-lap-2-s]').count()).toBe(2);
     // Each best sector time is marked where it was set.
     expect(await page.locator('[data-testid=lapstats-table] td.best-sector').count()).toBe(2);
+    // Marked beyond its colour and the bold (all of the best lap's row is bold): a ★ and, said, "(best)".
+    for (const text of await page.locator('[data-testid=lapstats-table] td.best-sector').allTextContents()) expect(text).toMatch(/^\d+\.\d{3} ★ \(best\)$/);
+    expect(await page.locator('[data-testid=lapstats-table] td.best-sector .best-mark[aria-hidden=true]').count()).toBe(2);
     const sectorRow = await page.locator('[data-testid=lapstats-lap-2-s1] td').allTextContents();
     expect(sectorRow.slice(0, 3)).toEqual(['', 'S1', '']);
     expect(sectorRow.slice(5).every((c) => /^(-|-?\d+(\.\d+)?)$/.test(c))).toBe(true);

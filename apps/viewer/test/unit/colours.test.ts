@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { colourRamp, colourScale, RAMP_ENDS, RAMP_STOPS, scatterCaption } from '../../src/analysis';
 import { borderStyleOf, CIRCLE_COLOUR, COLOURS, DASHES, dashOf } from '../../src/colours';
 import { contrastRatio, deltaE2000, DEFICIENCY, difference, lab } from '../support/colour-vision';
@@ -103,5 +105,30 @@ describe('the colour ramp (track map, scatter, density grid)', () => {
     expect(high[2]).toBeGreaterThan(high[1]);
     expect(colourScale({ name: 'Ground Speed', unit: 'km/h' }, [45.2, 210])).toBe('coloured by Ground Speed from 45.2 (dark purple) to 210 km/h (orange)');
     expect(scatterCaption({ x: { name: 'x', unit: '' }, y: { name: 'y', unit: '' }, kind: 'density', count: 3, timeBase: 'x', grid: { xAxis: { min: 0, max: 1, cells: 1 }, yAxis: { min: 0, max: 1, cells: 1 }, cells: [{ x: 0, y: 0, count: 3, colour: null }] } } as never)).toContain('(dark purple 1, orange 3)');
+  });
+});
+
+describe('the page\'s text colours (viewer.css)', () => {
+  const css = readFileSync(join(__dirname, '../../src/viewer.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  /** '#abc' as '#aabbcc'. */
+  const full = (hex: string) => (hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex);
+  /** Each rule's selector with its text colour and its own background (else the page's white). */
+  const rules = [...css.matchAll(/([^{}]+)\{([^}]*)\}/g)].map(([, selector, body]) => ({
+    selector: (selector as string).trim(),
+    colour: /(?:^|;)\s*color:\s*(#[0-9a-f]{3,6})\b/i.exec(body as string)?.[1],
+    background: /background(?:-color)?:\s*(#[0-9a-f]{3,6})\b/i.exec(body as string)?.[1],
+  }));
+
+  test('when a rule sets a text colour, then it has at least 4.5:1 contrast on its background (WCAG AA, text): hints, notes, captions', () => {
+    const coloured = rules.filter((r) => r.colour);
+    expect(coloured.map((r) => r.selector)).toEqual(expect.arrayContaining(['.hint', '.pane-note', '.badge', '.status']));
+    const low = coloured.filter((r) => contrastRatio(full(r.colour as string), full(r.background ?? '#fff')) < 4.5);
+    expect(low.map((r) => `${r.selector}: ${r.colour} on ${r.background ?? '#fff'}`)).toEqual([]);
+  });
+
+  test('when a badge is drawn (best lap, out or in lap), then its white text has at least 4.5:1 on the badge', () => {
+    const badges = rules.filter((r) => r.selector.startsWith('.badge'));
+    expect(badges.map((r) => r.selector)).toEqual(['.badge', '.badge.kind']);
+    for (const badge of badges) expect(contrastRatio('#ffffff', full(badge.background as string))).toBeGreaterThanOrEqual(4.5);
   });
 });
