@@ -123,12 +123,30 @@ export function lapStatsSummary(answer: LapStatsJson): string {
   return `${best} ${ideal}${source}`;
 }
 
-/** Blue (low) to red (high) through green: the colour of a value within [min, max]; grey without one. */
+/**
+ * The colour ramp's stops, low to high: matplotlib's inferno from 0.1 to 0.67, dark purple through crimson to orange.
+ * Perceptually ordered (its lightness rises all the way, from L* 6 to 61) and colour-blind safe (a red-green
+ * colour-blind reader sees it go from near-black blue through grey to ochre, steadily lighter); cut before its pale
+ * yellow end, so every colour of it has at least 3:1 contrast on the white canvas (orange 3.1:1, dark purple 18:1) and
+ * a 3 px point or line of it shows.
+ */
+export const RAMP_STOPS = ['#160b39', '#350a5a', '#53106b', '#70196d', '#8d2468', '#aa305c', '#c53e4d', '#dd513a', '#ec6c23'] as const;
+
+/** The ramp's two ends in words, for captions: the low end's colour, then the high end's. */
+export const RAMP_ENDS = ['dark purple', 'orange'] as const;
+
+/** Dark purple (low) to orange (high) through crimson: the colour of a value within [min, max]; grey without one. */
 export function colourRamp(v: number | null, min: number, max: number): string {
   if (v === null || !Number.isFinite(v)) return '#999999';
   const t = max > min ? Math.min(1, Math.max(0, (v - min) / (max - min))) : 0.5;
-  const channel = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 255).toString(16).padStart(2, '0');
-  return `#${channel(2 * t - 0.5)}${channel(1 - Math.abs(2 * t - 1))}${channel(1.5 - 2 * t)}`;
+  const at = t * (RAMP_STOPS.length - 1);
+  const k = Math.min(RAMP_STOPS.length - 2, Math.floor(at));
+  const [a, b] = [RAMP_STOPS[k] as string, RAMP_STOPS[k + 1] as string];
+  const channel = (i: number) => {
+    const [from, to] = [parseInt(a.slice(i, i + 2), 16), parseInt(b.slice(i, i + 2), 16)];
+    return Math.round(from + (to - from) * (at - k)).toString(16).padStart(2, '0');
+  };
+  return `#${channel(1)}${channel(3)}${channel(5)}`;
 }
 
 /** A rectangle to fill on a canvas, in pixels. */
@@ -339,13 +357,14 @@ export function histogramAxis(answer: HistogramJson, percent: boolean): Histogra
 }
 
 /**
- * A colour scale in words, for a caption: `coloured by Ground Speed from 45.2 (blue) to 210 km/h (red)`, the range of
- * the values drawn; `(blue low, red high)` when none is finite.
+ * A colour scale in words, for a caption: `coloured by Ground Speed from 45.2 (dark purple) to 210 km/h (orange)`, the
+ * range of the values drawn; `(dark purple low, orange high)` when none is finite.
  */
 export function colourScale(channel: { name: string; unit: string }, values: readonly (number | null | undefined)[]): string {
   const range = finiteRange(values);
   const unit = channel.unit ? ` ${channel.unit}` : '';
-  return range ? `coloured by ${channel.name} from ${displayNumber(range[0])} (blue) to ${displayNumber(range[1])}${unit} (red)` : `coloured by ${channel.name} (blue low, red high)`;
+  const [low, high] = RAMP_ENDS;
+  return range ? `coloured by ${channel.name} from ${displayNumber(range[0])} (${low}) to ${displayNumber(range[1])}${unit} (${high})` : `coloured by ${channel.name} (${low} low, ${high} high)`;
 }
 
 /** The least and the greatest finite value (null when there is none): the ends of a colour ramp. */
@@ -360,18 +379,15 @@ function finiteRange(values: readonly (number | null | undefined)[]): [number, n
   return min <= max ? [min, max] : null;
 }
 
-/** A colour scale drawn under a coloured plot: the ramp (a CSS gradient, blue to red) and what its two ends stand for. */
+/** A colour scale drawn under a coloured plot: the ramp (a CSS gradient, dark purple to orange) and what its two ends stand for. */
 export interface ColourBar {
   gradient: string;
   low: string;
   high: string;
 }
 
-/** Stops of the drawn ramp: enough that the gradient passes through colourRamp's green, as the plot's colours do. */
-const BAR_STOPS = 8;
-
-/** colourRamp as a CSS gradient, blue to red. */
-const RAMP_GRADIENT = `linear-gradient(to right, ${Array.from({ length: BAR_STOPS + 1 }, (_, k) => colourRamp(k, 0, BAR_STOPS)).join(', ')})`;
+/** colourRamp as a CSS gradient through its stops, dark purple to orange, as the plot's colours go. */
+const RAMP_GRADIENT = `linear-gradient(to right, ${RAMP_STOPS.join(', ')})`;
 
 /** The scale of a plot coloured by a channel's values (its ends the least and the greatest, as the plot colours them); null without one. */
 export function colourBar(unit: string, values: readonly (number | null | undefined)[]): ColourBar | null {
@@ -385,7 +401,7 @@ export function scatterColourBar(answer: ScatterJson): ColourBar | null {
   if (answer.colour) return colourBar(answer.colour.unit, scatterColourValues(answer));
   if (answer.kind !== 'density') return null;
   const most = mostPairs(answer);
-  // Cells are coloured by the logarithm of their count, 1 pair blue and the most red (all of one count: the ramp's middle).
+  // Cells are coloured by the logarithm of their count, 1 pair dark purple and the most orange (all of one count: the ramp's middle).
   return most > 0 ? { gradient: RAMP_GRADIENT, low: '1 pair', high: most === 1 ? '1 pair' : `${most} pairs (log scale)` } : null;
 }
 
@@ -398,6 +414,6 @@ const mostPairs = (answer: ScatterJson): number => Math.max(0, ...(answer.grid?.
 /** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */
 export function scatterCaption(answer: ScatterJson): string {
   const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
-  const colours = answer.colour ? `, ${colourScale(answer.colour, scatterColourValues(answer))}` : answer.kind === 'density' ? `, each cell coloured by how many pairs it holds (blue 1, red ${mostPairs(answer)})` : '';
+  const colours = answer.colour ? `, ${colourScale(answer.colour, scatterColourValues(answer))}` : answer.kind === 'density' ? `, each cell coloured by how many pairs it holds (${RAMP_ENDS[0]} 1, ${RAMP_ENDS[1]} ${mostPairs(answer)})` : '';
   return `${answer.y.name} against ${answer.x.name}${colours}: ${what}, on ${answer.timeBase}'s time base.`;
 }

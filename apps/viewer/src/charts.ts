@@ -1,4 +1,5 @@
 import uPlot from 'uplot';
+import { borderStyleOf, dashOf } from './colours';
 import { displayNumber, SHOWN_TEXT_CHARS, shortText } from './display-number';
 import { shiftedSplits, tickDecimals, yRangeOf } from './plot-data';
 
@@ -232,6 +233,7 @@ export class PaneStack {
     const readout = spec.readout;
     const origin = spec.xOrigin ?? 0;
     const compact = this.options.compact === true;
+    const compared = spec.series.length > 1;
     // The x axis's label once, under the last pane, when compact; its ticks on every pane, in less room.
     const xLabel = !compact ? { label: spec.xLabel } : last ? { label: spec.xLabel, size: 26, labelSize: 16, labelGap: 0 } : { size: 26 };
     // The x axis's label, drawn on the canvas, said for the tests (as data-x-ticks says its ticks).
@@ -245,12 +247,16 @@ export class PaneStack {
       // without a range, and the plot then started 75 px left of the other panes' (the same time at another x).
       // A y range set by hand is fixed (uPlot then never fits it to the data).
       scales: { x: { time: false, ...(spec.xRange ? { range: spec.xRange } : {}) }, y: { range: spec.yRange ?? ((_u, min, max) => (Number.isFinite(min) && Number.isFinite(max) ? uPlot.rangeNum(min, max, 0.1, true) : [0, 1])) } },
+      // The legend's markers drawn in their line's style: dashed or dotted as the line is.
+      legend: { markers: { dash: (u: uPlot, i: number) => borderStyleOf(u.series[i]?.dash ?? []) } },
       series: [
         { label: spec.xLabel, ...(readout ? { value: (u: uPlot, _v: unknown, _s: number, idx: number | null) => (idx === null ? '--' : readout.time(cursorX(u))) } : {}) },
         ...spec.series.map((s, i) => ({
           label: shortText(s.label),
           stroke: s.colour,
           width: compact ? 1.5 : 2,
+          // Lines compared on one pane differ in dash as well as colour (a colour-blind reader's cue); a lone line is solid.
+          ...(compared ? { dash: dashOf(s.colour) } : {}),
           spanGaps: false,
           // A held value steps at the next point (align 1: the value holds until then), as the readout reads it.
           ...(s.step ? { paths: stepped } : {}),

@@ -3,7 +3,7 @@ import { isDiscreteChannel } from '@pitwall/laps';
 import type { DatasetRef, LapDistanceJson } from './api';
 import { comparisonLabel, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
-import { colourAt } from './colours';
+import { borderStyleOf, colourAt, dashOf } from './colours';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { el, button } from './dom';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
@@ -162,8 +162,10 @@ export class LapComparison {
         const li = document.createElement('li');
         li.dataset['testid'] = `overlay-item-${i}`;
         const swatch = document.createElement('span');
-        swatch.textContent = '■ ';
+        // A short line in the lap's colour and dash, as its trace is drawn (a colour-blind reader's second cue).
+        swatch.className = 'line-swatch';
         swatch.style.color = colourAt(i);
+        swatch.style.borderTopStyle = borderStyleOf(dashOf(colourAt(i)));
         li.append(swatch, o.label + (i === 0 ? ' (reference)' : ''));
         li.appendChild(
           button('remove', `overlay-remove-${i}`, () => {

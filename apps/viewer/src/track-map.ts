@@ -21,7 +21,7 @@ export function mapView(answer: TrackMapJson, width: number, height: number): Ma
   return { toPixel: (px, py) => [left + (px - minX) * scale, top + (maxY - py) * scale] };
 }
 
-/** One piece of the path from a point to the next, in the colour of the value at its start (blue low, red high). */
+/** One piece of the path from a point to the next, in the colour of the value at its start (dark purple low, orange high). */
 export interface MapSegment {
   from: [number, number];
   to: [number, number];

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import { PitwallClient } from '@pitwall/client';
+import { RAMP_STOPS } from '../../src/analysis';
 import { CIRCLE_COLOUR, COLOURS } from '../../src/colours';
 import { foreignRequests } from '../support/browser';
 import { ROOT, type Embedded } from '../support/embedded';
@@ -14,10 +15,19 @@ import { useViewerStack } from '../support/viewer-stack';
 const ARTIFACTS = join(ROOT, 'tmp', 'viewer-artifacts');
 /** A line 2 px wide across a pane of ~1200 px leaves thousands of pixels of its colour; a blank pane none. */
 const MIN_LINE_PIXELS = 500;
+/** The colour ramp's two ends: dark purple (the lowest value) and orange (the highest). */
+const [RAMP_LOW, RAMP_HIGH] = [RAMP_STOPS[0], RAMP_STOPS[RAMP_STOPS.length - 1] as string];
+/**
+ * Near enough to a ramp end to be it: no nearer the next of its 9 stops than halfway, and far from the canvas's other
+ * dark marks (the axes' #333 text, the track map's #1b1f24 start line, both over 16 from dark purple in a channel).
+ */
+const RAMP_END_TOLERANCE = 16;
+/** `#rrggbb` as the `rgb(r, g, b)` a computed style says. */
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 
 /**
  * The colour scale under a coloured plot (`id`: scatter or trackmap): shown, its ends the values its caption names
- * (`range` captures them: low, then high with its unit), its ramp drawn from blue to red.
+ * (`range` captures them: low, then high with its unit), its ramp drawn from dark purple to orange.
  */
 async function expectColourBar(page: Page, id: 'scatter' | 'trackmap', range: RegExp): Promise<void> {
   const [, low, high] = range.exec((await page.textContent(`[data-testid=${id}-caption]`)) ?? '') ?? [];
@@ -26,8 +36,19 @@ async function expectColourBar(page: Page, id: 'scatter' | 'trackmap', range: Re
   expect(await page.textContent(`[data-testid=${id}-colour-bar-low]`)).toBe(low);
   expect(await page.textContent(`[data-testid=${id}-colour-bar-high]`)).toBe(high);
   const ramp = await page.$eval(`[data-testid=${id}-colour-bar-ramp]`, (e) => ({ image: getComputedStyle(e).backgroundImage, width: e.getBoundingClientRect().width }));
-  expect(ramp.image).toMatch(/^linear-gradient\(to right, rgb\(0, 0, 255\), .*rgb\(255, 0, 0\)\)$/);
+  expect(ramp.image.startsWith(`linear-gradient(to right, ${rgb(RAMP_LOW)}, `)).toBe(true);
+  expect(ramp.image.endsWith(`, ${rgb(RAMP_HIGH)})`)).toBe(true);
   expect(ramp.width).toBeGreaterThan(100);
+}
+
+/** The mean place of the pixels within `tolerance` (per channel) of a colour `#rrggbb`. */
+function centreOf(image: ReturnType<typeof decodePng>, hex: string, tolerance: number): { x: number; y: number } {
+  const want = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  let [x, y, n] = [0, 0, 0];
+  for (let i = 0; i < image.width * image.height; i++) {
+    if (want.every((c, k) => Math.abs((image.rgba[i * 4 + k] as number) - c) <= tolerance)) [x, y, n] = [x + (i % image.width), y + Math.floor(i / image.width), n + 1];
+  }
+  return { x: x / n, y: y / n };
 }
 
 describe('the telemetry viewer at /viewer, in headless Chromium against npm start with Sample1.ld attached', () => {
@@ -463,7 +484,8 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     // Lap 3 (index 2) is Sample1's best, 1:03.680, as the laps table says.
     expect(await page.textContent('[data-testid=lapstats-lap-2]')).toContain('1:03.680');
     // Every statistic is a number to its significant digits (at most 5), never float noise such as 50.00000000000012.
-    const cells = (await page.locator('[data-testid=lapstats-table] td').allTextContents()).slice();
+    // (A best sector's time is followed by its mark: a ★ to the eye and "(best)" to a screen reader.)
+    const cells = (await page.locator('[data-testid=lapstats-table] td').allTextContents()).map((c) => c.replace(/ ★ \(best\)$/, ''));
     // Beside the whole file's row: its name, kind and empty sector cells.
     expect(cells.filter((c) => !/^(-|\d+:\d\d\.\d{3}|flying|out|in|\d+|-?\d+\.\d{1,4}|-?0\.0*\d{1,5})$/.test(c))).toEqual(['file', 'whole', '', '']);
     expect(await page.getAttribute('[data-testid=lapstats-lap-2]', 'class')).toBe('best');
@@ -475,6 +497,9 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(await page.locator('[data-testid^=lapstats-lap-2-s]').count()).toBe(2);
     // Each best sector time is marked where it was set.
     expect(await page.locator('[data-testid=lapstats-table] td.best-sector').count()).toBe(2);
+    // Marked beyond its colour and the bold (all of the best lap's row is bold): a ★ and, said, "(best)".
+    for (const text of await page.locator('[data-testid=lapstats-table] td.best-sector').allTextContents()) expect(text).toMatch(/^\d+\.\d{3} ★ \(best\)$/);
+    expect(await page.locator('[data-testid=lapstats-table] td.best-sector .best-mark[aria-hidden=true]').count()).toBe(2);
     const sectorRow = await page.locator('[data-testid=lapstats-lap-2-s1] td').allTextContents();
     expect(sectorRow.slice(0, 3)).toEqual(['', 'S1', '']);
     expect(sectorRow.slice(5).every((c) => /^(-|-?\d+(\.\d+)?)$/.test(c))).toBe(true);
@@ -522,11 +547,11 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await drawn('scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
     expect(await page.getAttribute('[data-testid=scatter-canvas]', 'data-kind')).toBe('density');
     expect(await page.textContent('[data-testid=scatter-caption]')).toMatch(/density grid/);
-    await expectColourBar(page, 'scatter', /coloured by Engine RPM from ([\d.]+) \(blue\) to ([\d.]+(?: \S+)?) \(red\)/);
-    // Cells at both ends of the colour ramp: the lowest mean RPM blue, the highest red.
-    const [blue, red] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-file-density.png', ['#0000ff', '#ff0000'], 40);
-    expect(blue).toBeGreaterThan(0);
-    expect(red).toBeGreaterThan(0);
+    await expectColourBar(page, 'scatter', /coloured by Engine RPM from ([\d.]+) \(dark purple\) to ([\d.]+(?: \S+)?) \(orange\)/);
+    // Cells at both ends of the colour ramp: the lowest mean RPM dark purple, the highest orange.
+    const [low, high] = await screenshotColours(page, '[data-testid=scatter-canvas]', 'scatter-file-density.png', [RAMP_LOW, RAMP_HIGH], RAMP_END_TOLERANCE);
+    expect(low).toBeGreaterThan(0);
+    expect(high).toBeGreaterThan(0);
 
     await page.selectOption('[data-testid=histogram-channel]', 'Susp Pos FL');
     await page.fill('[data-testid=histogram-bins]', '30');
@@ -595,12 +620,15 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     await mapDrawn(() => page.click('[data-testid=trackmap-plot]'));
     expect(maps[0]?.postDataJSON()).toEqual({ lapIndex: 2, colour: 'Ground Speed', maxPoints: 1960 });
     // Lap 3 is [159.31, 222.99): Ground Speed's 20 Hz samples 3187 to 4459, 1273 of them.
-    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 3 from dead reckoning \(speed and yaw rate\): Ground Speed, Gyro Yaw Velocity; \d+ m, \d+ of 1273 points \(even over distance\); closure error [\d.]+ m, spread along the lap; coloured by Ground Speed from [\d.]+ \(blue\) to [\d.]+ km\/h \(red\)\.$/);
-    await expectColourBar(page, 'trackmap', /coloured by Ground Speed from ([\d.]+) \(blue\) to ([\d.]+ km\/h) \(red\)/);
-    // The slowest corners blue, the fastest straight red.
-    const [blue, red] = await screenshotColours(page, '[data-testid=trackmap-canvas]', 'trackmap-lap3-speed.png', ['#0000ff', '#ff0000'], 40);
-    expect(blue).toBeGreaterThan(0);
-    expect(red).toBeGreaterThan(0);
+    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 3 from dead reckoning \(speed and yaw rate\): Ground Speed, Gyro Yaw Velocity; \d+ m, \d+ of 1273 points \(even over distance\); closure error [\d.]+ m, spread along the lap; coloured by Ground Speed from [\d.]+ \(dark purple\) to [\d.]+ km\/h \(orange\)\.$/);
+    await expectColourBar(page, 'trackmap', /coloured by Ground Speed from ([\d.]+) \(dark purple\) to ([\d.]+ km\/h) \(orange\)/);
+    // The slowest corners dark purple, the fastest straight orange: each drawn, in places of the lap apart.
+    const [low, high] = await screenshotColours(page, '[data-testid=trackmap-canvas]', 'trackmap-lap3-speed.png', [RAMP_LOW, RAMP_HIGH], RAMP_END_TOLERANCE);
+    expect(low).toBeGreaterThan(0);
+    expect(high).toBeGreaterThan(0);
+    const mapImage = decodePng(readFileSync(join(ARTIFACTS, 'trackmap-lap3-speed.png')));
+    const [lowAt, highAt] = [centreOf(mapImage, RAMP_LOW, RAMP_END_TOLERANCE), centreOf(mapImage, RAMP_HIGH, RAMP_END_TOLERANCE)];
+    expect(Math.hypot(lowAt.x - highAt.x, lowAt.y - highAt.y)).toBeGreaterThan(40);
 
     // The time plot drives the map.
     const plot = page.locator('[data-testid="pane-Ground Speed"] .u-over');

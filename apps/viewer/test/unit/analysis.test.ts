@@ -119,10 +119,12 @@ describe('the analysis views', () => {
     expect(labels(0, Number.NaN)).toEqual([]);
   });
 
-  test('when values are coloured, then the lowest is blue, the middle green and the highest red', () => {
-    expect(colourRamp(0, 0, 10)).toBe('#0000ff');
-    expect(colourRamp(5, 0, 10)).toBe('#80ff80');
-    expect(colourRamp(10, 0, 10)).toBe('#ff0000');
+  test('when values are coloured, then the lowest is dark purple, the middle crimson-purple and the highest orange (the ramp\'s stops)', () => {
+    expect(colourRamp(0, 0, 10)).toBe('#160b39');
+    expect(colourRamp(5, 0, 10)).toBe('#8d2468');
+    // Between two stops, in a straight line between them: halfway from #160b39 to #350a5a.
+    expect(colourRamp(1, 0, 16)).toBe('#260b4a');
+    expect(colourRamp(10, 0, 10)).toBe('#ec6c23');
     expect(colourRamp(null, 0, 10)).toBe('#999999');
   });
 
@@ -135,15 +137,15 @@ describe('the analysis views', () => {
     };
     // Plotting area: 260 - 50 - 10 = 200 wide, 140 - 10 - 30 = 100 high; cell (1, 0) is the bottom right quarter.
     const { marks } = scatterMarks(answer, 260, 140, '#000000');
-    expect(marks).toEqual([{ x: PLOT_MARGIN.left + 100, y: 60, w: 100, h: 50, colour: '#ff0000' }]);
-    // By count, on a log scale from 1 pair (blue, as its scale's low end says) to the most (red).
+    expect(marks).toEqual([{ x: PLOT_MARGIN.left + 100, y: 60, w: 100, h: 50, colour: '#ec6c23' }]);
+    // By count, on a log scale from 1 pair (dark purple, as its scale's low end says) to the most (orange).
     const counted = scatterMarks({ ...answer, grid: { ...(answer.grid as NonNullable<ScatterJson['grid']>), cells: [{ x: 0, y: 0, count: 1, colour: null }, { x: 1, y: 1, count: 4, colour: null }] } }, 260, 140, '#000000');
-    expect(counted.marks.map((m) => m.colour)).toEqual(['#0000ff', '#ff0000']);
-    expect(scatterCaption(answer)).toBe("y against x, each cell coloured by how many pairs it holds (blue 1, red 3): 3 pairs in a 2×2 density grid, on x's time base.");
+    expect(counted.marks.map((m) => m.colour)).toEqual(['#160b39', '#ec6c23']);
+    expect(scatterCaption(answer)).toBe("y against x, each cell coloured by how many pairs it holds (dark purple 1, orange 3): 3 pairs in a 2×2 density grid, on x's time base.");
     // Coloured by a channel: the scale's values in words; none finite, the words alone.
-    expect(scatterCaption({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBe("y against x, coloured by Ground Speed (blue low, red high): 3 pairs in a 2×2 density grid, on x's time base.");
+    expect(scatterCaption({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBe("y against x, coloured by Ground Speed (dark purple low, orange high): 3 pairs in a 2×2 density grid, on x's time base.");
     const coloured: ScatterJson = { ...answer, colour: { name: 'Ground Speed', unit: 'km/h' }, grid: { ...(answer.grid as NonNullable<ScatterJson['grid']>), cells: [{ x: 1, y: 0, count: 2, colour: 45.25 }, { x: 0, y: 1, count: 1, colour: 210.4 }] } };
-    expect(scatterCaption(coloured)).toBe("y against x, coloured by Ground Speed from 45.25 (blue) to 210.4 km/h (red): 3 pairs in a 2×2 density grid, on x's time base.");
+    expect(scatterCaption(coloured)).toBe("y against x, coloured by Ground Speed from 45.25 (dark purple) to 210.4 km/h (orange): 3 pairs in a 2×2 density grid, on x's time base.");
     // The drawn scale under it says the same ends; none when no value is finite.
     expect(scatterColourBar(coloured)).toMatchObject({ low: '45.25', high: '210.4 km/h' });
     expect(scatterColourBar({ ...answer, colour: { name: 'Ground Speed', unit: 'km/h' } })).toBeNull();
@@ -162,15 +164,15 @@ describe('the analysis views', () => {
     expect(frictionCircles('G', 'G', [Number.NaN, 1], [0, 1])).toEqual([]);
   });
 
-  test('when a plot is coloured by a channel, then its drawn scale runs from blue through green to red, as the plot colours its values, and names its ends with the unit at the high end', () => {
+  test('when a plot is coloured by a channel, then its drawn scale runs from dark purple through crimson to orange, as the plot colours its values, and names its ends with the unit at the high end', () => {
     const bar = colourBar('km/h', [120, null, 45.2, Number.NaN, 210]);
     expect(bar).toMatchObject({ low: '45.2', high: '210 km/h' });
-    // The gradient's stops: colourRamp's at even steps, its ends the plot's lowest and highest colours.
+    // The gradient's stops: the ramp's, which colourRamp goes through at even steps, its ends the plot's lowest and highest colours.
     const stops = bar?.gradient.match(/#[0-9a-f]{6}/g) ?? [];
     expect(stops[0]).toBe(colourRamp(45.2, 45.2, 210));
     expect(stops[stops.length - 1]).toBe(colourRamp(210, 45.2, 210));
     expect(stops).toHaveLength(9);
-    expect(stops[4]).toBe('#80ff80');
+    expect(stops[4]).toBe(colourRamp(127.6, 45.2, 210));
     expect(bar?.gradient.startsWith('linear-gradient(to right, ')).toBe(true);
     expect(colourBar('', [7])).toMatchObject({ low: '7', high: '7' });
     expect(colourBar('bar', [null, undefined])).toBeNull();
@@ -183,7 +185,7 @@ describe('the analysis views', () => {
     expect(histogramAxis(histogram, true)).toMatchObject({ range: [0, 60], label: '% of the time', whole: false });
     expect(histogramAxis(histogram, true).valueOf(30)).toBe(50);
     expect(histogramAxis({ ...histogram, frequency: 0 }, true).label).toBe('% of the samples');
-    expect(colourScale({ name: 'Throttle', unit: '' }, [null, 3, undefined, 97.5])).toBe('coloured by Throttle from 3 (blue) to 97.5 (red)');
+    expect(colourScale({ name: 'Throttle', unit: '' }, [null, 3, undefined, 97.5])).toBe('coloured by Throttle from 3 (dark purple) to 97.5 (orange)');
   });
 
   test('when a mean is float noise about 0 for its channel\'s values, then it is shown as 0; a small mean of small values is kept', () => {

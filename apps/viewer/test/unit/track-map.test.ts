@@ -22,11 +22,11 @@ describe('the track map view', () => {
     expect(view.toPixel(100, 50)).toEqual([232 - MAP_MARGIN, 66]);
   });
 
-  test('when the path is coloured by a channel, then each segment takes its first point\'s value on the ramp (blue low, red high)', () => {
+  test('when the path is coloured by a channel, then each segment takes its first point\'s value on the ramp (dark purple low, orange high)', () => {
     const segments = mapSegments(answer, mapView(answer, 232, 232), '#123456');
     expect(segments).toHaveLength(4);
-    expect(segments[0]?.colour).toBe('#0000ff');
-    expect(segments[3]?.colour).toBe('#ff8000');
+    expect(segments[0]?.colour).toBe('#160b39');
+    expect(segments[3]?.colour).toBe('#c53e4d');
     expect(mapSegments({ ...answer, colour: null, points: { ...answer.points, value: undefined } }, mapView(answer, 232, 232), '#123456').every((s) => s.colour === '#123456')).toBe(true);
   });
 
