@@ -1,8 +1,7 @@
 import uPlot from 'uplot';
 import { borderStyleOf, dashOf } from './colours';
 import { displayNumber, SHOWN_TEXT_CHARS, shortText } from './display-number';
-import { shiftedSplits, tickDecimals, yRangeOf } from './plot-data';
-
+import { formatValue, shiftedSplits, stepX, tickDecimals, yRangeOf } from './plot-data';
 
 export interface PaneSpec {
   /** Stable id for the tests: data-testid="pane-<id>". */
@@ -32,6 +31,11 @@ export interface PaneSpec {
 export interface PaneStackOptions {
   /** Panes sharing a key share the cursor (setSyncKey changes it for the panes drawn next). */
   syncKey: string;
+  /**
+   * What the panes are, said by a screen reader when the plot area (the container, a Tab stop while panes are drawn)
+   * has the focus: "Time plots", "Lap overlay".
+   */
+  label: string;
   height?: number;
   /**
    * Compact panes (the time plots): no title (the channel's name is in its legend, above the trace, with its value),
@@ -75,6 +79,8 @@ function yScaleControl(pane: HTMLElement, plot: uPlot, spec: PaneSpec, onYRange:
   toggle.className = 'y-scale';
   toggle.dataset['testid'] = 'y-scale';
   toggle.textContent = manual ? 'y: fixed' : 'y: auto';
+  // Its name says whose scale it is (one "y: auto" a pane read alike).
+  toggle.setAttribute('aria-label', `${toggle.textContent}, y scale of ${shortText(spec.title, TITLE_CHARS)}`);
   toggle.title = manual
     ? `y scale set by hand: ${displayNumber(manual[0])} to ${displayNumber(manual[1])}. Click (or double-click the y axis) to change it or go back to auto.`
     : 'y scale: auto (the data in the window). Click (or double-click the y axis) to set its min and max.';
@@ -155,11 +161,17 @@ function hasNoValue(data: uPlot.AlignedData): boolean {
 /** Stacked uPlot panes with one x axis: cursor synchronised, drag-to-zoom reported instead of applied. */
 export class PaneStack {
   private plots: uPlot[] = [];
+  /** The specs of the panes drawn, in their order. */
+  private specs: readonly PaneSpec[] = [];
+  /** The cursor's x value on the panes (null: off them). */
+  private cursor: number | null = null;
 
   constructor(
     private readonly container: HTMLElement,
     private readonly options: PaneStackOptions,
   ) {
+    container.setAttribute('role', 'group');
+    container.setAttribute('aria-label', options.label);
     // The panes follow their container's width (the window resized, a scrollbar come or gone): they were drawn at the
     // width of the moment and kept it (1280 → 1920 px left a third empty, 800 px cut them with a scrollbar).
     new ResizeObserver(() => this.fit()).observe(container);
@@ -196,7 +208,14 @@ export class PaneStack {
   }
 
   render(specs: readonly PaneSpec[]): void {
-    this.clear();
+    // The focus on a pane's control (its y scale control, or its form's Set or Auto) comes back to the pane drawn
+    // again: it fell to the page's body with the old panes.
+    const active = document.activeElement;
+    const focusedPane = active && active !== this.container && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
+    this.removePanes();
+    this.specs = specs;
+    if (specs.length) this.container.tabIndex = 0;
+    else this.container.removeAttribute('tabindex');
     let pending = specs.length;
     const width = this.paneWidth();
     this.width = width;
@@ -227,6 +246,10 @@ export class PaneStack {
       }
     }
     if (specs.length === 0) this.options.onDrawn?.();
+    if (focusedPane !== undefined) {
+      const pane = [...this.container.children].find((p) => (p as HTMLElement).dataset['testid'] === focusedPane);
+      ((pane?.querySelector<HTMLElement>('.y-scale') ?? this.container) as HTMLElement).focus({ preventScroll: true });
+    }
   }
 
   private paneOptions(spec: PaneSpec, width: number, onDraw: () => void, pane: HTMLElement, last: boolean, empty: boolean): uPlot.Options {
@@ -316,7 +339,8 @@ export class PaneStack {
         setCursor: [
           (u) => {
             const left = u.cursor.left;
-            this.options.onCursor?.(left === undefined || left < 0 ? null : u.posToVal(left, 'x'));
+            this.cursor = left === undefined || left < 0 ? null : u.posToVal(left, 'x');
+            this.options.onCursor?.(this.cursor);
           },
         ],
         draw: [onDraw],
@@ -343,8 +367,56 @@ export class PaneStack {
   }
 
   clear(): void {
+    this.removePanes();
+    this.specs = [];
+    this.cursor = null;
+    this.container.removeAttribute('tabindex');
+  }
+
+  private removePanes(): void {
     for (const p of this.plots) p.destroy();
     this.plots = [];
     this.container.replaceChildren();
+  }
+
+  /** The x range the panes show (their x scale), null when none is drawn. */
+  xRange(): [number, number] | null {
+    const x = this.plots[0]?.scales['x'];
+    return x && x.min !== undefined && x.max !== undefined && x.min !== null && x.max !== null ? [x.min, x.max] : null;
+  }
+
+  /** The cursor's x value (null: off the panes). */
+  cursorX(): number | null {
+    return this.cursor;
+  }
+
+  /**
+   * The keyboard's cursor: `steps` drawn points on from where it is among `xs` (the first pane's x values unless
+   * given), from the middle of the x range when it is off the panes. Whether it moved (not past either end).
+   */
+  stepCursor(steps: number, xs: ArrayLike<number> = (this.plots[0]?.data[0] as ArrayLike<number> | undefined) ?? []): boolean {
+    const range = this.xRange();
+    if (!range) return false;
+    const x = this.cursor === null ? (range[0] + range[1]) / 2 : stepX(xs, this.cursor, steps);
+    if (x === null || x < range[0] || x > range[1]) return false;
+    this.setCursorAt(x);
+    return true;
+  }
+
+  /**
+   * What the panes say at the cursor, for a screen reader: the x value, then each pane's title and its series' values
+   * (the drawn point nearest the cursor). '' off the panes.
+   */
+  describeCursor(): string {
+    const x = this.cursor;
+    if (x === null) return '';
+    const panes = this.plots.map((u, k) => {
+      const spec = this.specs[k] as PaneSpec;
+      const i = u.cursor.idx ?? -1;
+      const values = spec.series.map((s, j) => `${s.label} ${formatValue(i < 0 ? null : (u.data[j + 1]?.[i] as number | null | undefined), spec.unit)}`);
+      return `${spec.title}: ${values.join(', ')}`;
+    });
+    const xLabel = this.specs[0]?.xLabel ?? 'x';
+    return `${xLabel} ${displayNumber(x, 6)}. ${panes.join('. ')}.`;
   }
 }

@@ -5,10 +5,11 @@ import { comparisonLabel, type LapRow } from './catalogue';
 import { PaneStack, type PaneSpec } from './charts';
 import { borderStyleOf, colourAt, dashOf } from './colours';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
-import { el, button } from './dom';
+import { el, button, focusOn, named, onCommittedChange } from './dom';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
 import type { Page } from './page';
-import { alignLines, pointsForWidth, seriesLine, type Line } from './plot-data';
+import { alignLines, panWindow, pointsForWidth, seriesLine, zoomAround, type Line } from './plot-data';
+import { plotKeyAction, type PlotKeys } from './plot-keys';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
 interface OverlayLap {
@@ -33,11 +34,16 @@ export class LapComparison {
   private distanceSource = '';
   // Over distance the overlay and the delta share one axis: a zoom of either zooms both, and they share the cursor
   // (the overlay's sync key follows its axis: LAP_DISTANCE_SYNC over distance).
-  private readonly overlayPanes = this.lapPanes('overlay-panes', 'overlay', (view) => this.zoomComparison('overlay', view));
+  private readonly overlayPanes = this.lapPanes('overlay-panes', 'Lap overlay', 'overlay', (view) => this.zoomComparison('overlay', view));
   // One pane of the delta, taller: its seconds-scale axis gets enough ticks to read a gap off it.
-  private readonly deltaPanes = this.lapPanes('delta-panes', LAP_DISTANCE_SYNC, (view) => this.zoomComparison('delta', view), 280);
+  private readonly deltaPanes = this.lapPanes('delta-panes', 'Delta to the first lap', LAP_DISTANCE_SYNC, (view) => this.zoomComparison('delta', view), 280);
+  /** The x range of the whole laps, as the overlay and the delta were last drawn unzoomed: where + and - zoom within. */
+  private readonly wholeLaps = new Map<'overlay' | 'delta', [number, number]>();
 
-  constructor(private readonly page: Page) {}
+  constructor(
+    private readonly page: Page,
+    private readonly keys: PlotKeys,
+  ) {}
 
   /** A zoom (or reset) of the overlay or the delta: the other follows when both are shown over distance. */
   private async zoomComparison(from: 'overlay' | 'delta', view: [number, number] | null): Promise<void> {
@@ -48,9 +54,10 @@ export class LapComparison {
   }
 
   /** Panes of the lap comparison: a drag keeps the dragged range as the view and plots again. */
-  private lapPanes(id: string, syncKey: string, replot: (view: [number, number] | null) => Promise<void>, height?: number): PaneStack {
+  private lapPanes(id: string, label: string, syncKey: string, replot: (view: [number, number] | null) => Promise<void>, height?: number): PaneStack {
     return new PaneStack(el(id), {
       syncKey,
+      label,
       ...(height ? { height } : {}),
       onZoom: (min, max) => {
         this.page.actionAt = performance.now();
@@ -65,6 +72,9 @@ export class LapComparison {
   }
 
   start(): void {
+    // The plot keys on the overlay and on the delta, as on the time plots: each the group of its own plot area.
+    this.keys.add({ area: el('overlay-panes'), onKey: (e) => this.onKey(e, 'overlay', this.overlayPanes) });
+    this.keys.add({ area: el('delta-panes'), onKey: (e) => this.onKey(e, 'delta', this.deltaPanes) });
     el('overlay-plot').addEventListener('click', () => {
       this.overlayView = null;
       void this.page.run(() => this.plotOverlay());
@@ -73,7 +83,7 @@ export class LapComparison {
       this.deltaView = null;
       void this.page.run(() => this.plotDelta());
     });
-    el<HTMLSelectElement>('distance-source').addEventListener('change', (e) => this.chooseDistanceSource((e.target as HTMLSelectElement).value));
+    onCommittedChange(el<HTMLSelectElement>('distance-source'), (value) => this.chooseDistanceSource(value));
     el('overlay-zoom-reset').addEventListener('click', () => {
       this.overlayView = null;
       this.deltaView = null;
@@ -86,6 +96,36 @@ export class LapComparison {
       this.deltaView = null;
       this.comparisonChanged();
     });
+  }
+
+  /**
+   * A plot key on the overlay or the delta (plot-keys.ts): ← and → step their cursor one drawn point (Shift: ten) and
+   * say the values at it, + and - zoom in and out around it (the middle without one: one read, as a drag's), within
+   * the whole laps, Escape goes back to the whole laps.
+   */
+  private onKey(e: KeyboardEvent, from: 'overlay' | 'delta', panes: PaneStack): boolean {
+    const action = plotKeyAction(e);
+    const shown = panes.xRange();
+    if (!action || !shown) return false;
+    if ('step' in action) {
+      if (panes.stepCursor(action.step)) this.page.announce(panes.describeCursor());
+      return true;
+    }
+    const view = from === 'overlay' ? this.overlayView : this.deltaView;
+    let next: [number, number] | null = null;
+    if ('reset' in action) {
+      if (!view) return false;
+    } else {
+      const whole = this.wholeLaps.get(from) ?? shown;
+      const [min, max] = zoomAround(shown[0], shown[1] - shown[0], panes.cursorX() ?? Number.NaN, action.zoom);
+      // Kept within the whole laps (moved in, not cut); out to their length, the whole laps' own plot.
+      const zoomed = panWindow(min, max - min, 0, whole[0], whole[1]);
+      if (zoomed.duration < whole[1] - whole[0]) next = [zoomed.start, zoomed.start + zoomed.duration];
+      else if (!view) return true;
+    }
+    this.page.actionAt = performance.now();
+    void this.page.run(() => this.zoomComparison(from, next));
+    return true;
   }
 
   /**
@@ -135,8 +175,8 @@ export class LapComparison {
    * trace keeps its list swatch's colour (the list's position in COLOURS); a delta left with fewer than two laps
    * is cleared and said.
    */
-  private comparisonChanged(): void {
-    this.renderOverlayList();
+  private comparisonChanged(removedAt?: number): void {
+    this.renderOverlayList(removedAt);
     if (this.overlay.length === 0) {
       this.overlayPanes.clear();
       this.deltaPanes.clear();
@@ -156,8 +196,14 @@ export class LapComparison {
     });
   }
 
-  private renderOverlayList(): void {
-    el('overlay-list').replaceChildren(
+  /**
+   * Lists the comparison's laps, each with its colour's swatch (decoration: not read) and its remove button, named for
+   * its lap. After a remove the focus goes to the remove button now at that place (the next lap's, else the last's),
+   * or to the list once it is empty: it fell to the page's body with the button.
+   */
+  private renderOverlayList(focusAt?: number): void {
+    const list = el('overlay-list');
+    list.replaceChildren(
       ...this.overlay.map((o, i) => {
         const li = document.createElement('li');
         li.dataset['testid'] = `overlay-item-${i}`;
@@ -166,16 +212,23 @@ export class LapComparison {
         swatch.className = 'line-swatch';
         swatch.style.color = colourAt(i);
         swatch.style.borderTopStyle = borderStyleOf(dashOf(colourAt(i)));
+        swatch.setAttribute('aria-hidden', 'true');
         li.append(swatch, o.label + (i === 0 ? ' (reference)' : ''));
-        li.appendChild(
-          button('remove', `overlay-remove-${i}`, () => {
-            this.overlay.splice(i, 1);
-            this.comparisonChanged();
-          }),
-        );
+        const remove = button('remove', `overlay-remove-${i}`, () => {
+          this.overlay.splice(i, 1);
+          this.comparisonChanged(i);
+        });
+        li.appendChild(named(remove, `remove ${o.label} from the comparison`));
         return li;
       }),
     );
+    if (focusAt === undefined) return;
+    const next = list.querySelectorAll<HTMLElement>('button')[Math.min(focusAt, this.overlay.length - 1)];
+    if (next) focusOn(next);
+    else {
+      list.tabIndex = -1;
+      focusOn(list);
+    }
   }
 
   private async plotOverlay(): Promise<void> {
@@ -233,7 +286,14 @@ export class LapComparison {
     }));
     this.overlayPanes.setSyncKey(axis === 'distance' ? LAP_DISTANCE_SYNC : 'overlay');
     this.overlayPanes.render(specs);
+    this.keepWholeLaps('overlay', this.overlayPanes, view);
     this.page.status(`${overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
+  }
+
+  /** The whole laps' x range of a plot drawn unzoomed. */
+  private keepWholeLaps(from: 'overlay' | 'delta', panes: PaneStack, view: [number, number] | null): void {
+    const range = panes.xRange();
+    if (!view && range) this.wholeLaps.set(from, range);
   }
 
   private async plotDelta(): Promise<void> {
@@ -259,6 +319,7 @@ export class LapComparison {
         ...(view ? { xRange: view } : {}),
       },
     ]);
+    this.keepWholeLaps('delta', this.deltaPanes, view);
     this.page.status(`Delta of ${laps.length} lap(s) to the reference (source: ${answers[0]?.source.kind ?? '-'} ${answers[0]?.source.channel ?? ''}).`);
   }
 }

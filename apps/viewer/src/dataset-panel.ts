@@ -4,13 +4,13 @@ import type { DatasetRef } from './api';
 import { channelCount, formatLapTime, groupChannelsByUnit, lapRows } from './catalogue';
 import type { LapComparison } from './comparison';
 import { displayNumber } from './display-number';
-import { button, cell, el, row, titled } from './dom';
+import { button, cell, el, hiddenText, named, row, titled } from './dom';
 import type { Page } from './page';
 import type { TimePlots } from './time-plots';
 import type { TrackMapPanel } from './track-map-panel';
 
 /** The sections that act on the open dataset: shown while one is open, hidden otherwise. */
-const DATASET_PANELS = ['metadata', 'plot-controls', 'overlay-controls', 'overlay-panes', 'delta-panes', 'analysis', 'trackmap'];
+const DATASET_PANELS = ['skip-links', 'metadata', 'plot-controls', 'overlay-controls', 'overlay-panes', 'delta-panes', 'analysis', 'trackmap'];
 
 /** The panels that show what an open dataset holds, or clear it when it closes. */
 export interface DatasetPanels {
@@ -80,9 +80,18 @@ export class DatasetPanel {
     const m = this.page.metadata as DataFileMetadataJson;
     this.renderFileProperties();
 
+    // Headers a screen reader reads with each cell: the columns' (those of the buttons said, not shown) and the lap's
+    // number as its row's header.
     const header = row(['lap', 'time', '', ''], 'th');
+    for (const [k, th] of [...header.cells].entries()) {
+      th.scope = 'col';
+      if (k >= 2) th.append(hiddenText(k === 2 ? 'Plot' : 'Compare'));
+    }
     const rows = this.page.laps.map((lap) => {
       const tr = row([String(lap.lapIndex + 1), formatLapTime(lap.lapTime)]);
+      const number = cell(String(lap.lapIndex + 1), 'th');
+      number.scope = 'row';
+      tr.replaceChild(number, tr.cells[0] as HTMLTableCellElement);
       tr.dataset['testid'] = `lap-${lap.lapIndex}`;
       if (lap.best) {
         tr.className = 'best';
@@ -100,8 +109,9 @@ export class DatasetPanel {
         kind.textContent = `${lap.kind} lap`;
         tr.cells[1].appendChild(kind);
       }
-      tr.appendChild(cell(button('Plot', `plot-lap-${lap.lapIndex}`, () => this.panels.plots.plotLap(lap.lapIndex))));
-      tr.appendChild(cell(button('Compare', `overlay-add-${lap.lapIndex}`, () => this.panels.comparison.addToOverlay(lap))));
+      // Each button named for its lap (seven "Plot" and six "Compare" read alike).
+      tr.appendChild(cell(named(button('Plot', `plot-lap-${lap.lapIndex}`, () => this.panels.plots.plotLap(lap.lapIndex)), `Plot lap ${lap.lapIndex + 1}`)));
+      tr.appendChild(cell(named(button('Compare', `overlay-add-${lap.lapIndex}`, () => this.panels.comparison.addToOverlay(lap)), `Compare lap ${lap.lapIndex + 1}`)));
       return tr;
     });
     el('laps').replaceChildren(header, ...rows);

@@ -22,8 +22,90 @@ export function button(text: string, testid: string, onClick: () => void): HTMLB
   return b;
 }
 
+/** `element` with the accessible name `name` (its visible text is the start of it). */
+export function named<T extends HTMLElement>(element: T, name: string): T {
+  element.setAttribute('aria-label', name);
+  return element;
+}
+
+/** Text a screen reader reads and the page does not show (a header of a column of buttons). */
+export function hiddenText(text: string): HTMLSpanElement {
+  const span = document.createElement('span');
+  span.className = 'visually-hidden';
+  span.textContent = text;
+  return span;
+}
+
 /** An option whose text a narrow picker may cut (a long channel name): its whole text is its tooltip. */
 export function titled(option: HTMLOptionElement): HTMLOptionElement {
   option.title = option.text;
   return option;
+}
+
+/** Keys that change a closed picker's choice at once in Chromium (each fires `change`): arrows, Home, End, pages, typed letters. */
+function choosesAtOnce(e: KeyboardEvent): boolean {
+  return /^(Arrow(Up|Down|Left|Right)|Home|End|Page(Up|Down))$/.test(e.key) || (e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey && !e.altKey);
+}
+
+/**
+ * Runs `commit` with a picker's new choice once the user has made it: a choice of the mouse (or of the opened list, or
+ * set by the page) at once; one stepped to by the keyboard on the closed picker (Chromium fires `change` for each arrow)
+ * when it is committed, by Enter or by leaving the picker; Escape puts back the choice it had. A choice committed that
+ * is the one the picker had before the keys does nothing.
+ */
+export function onCommittedChange(select: HTMLSelectElement, commit: (value: string) => void): void {
+  // The choice before the keys, while a keyboard choice waits for its commit (null: none waits).
+  let before: string | null = null;
+  let keying = false;
+  select.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === 'Escape') {
+      if (before === null) return;
+      // Enter commits the choice (and does not open the list); Escape goes back to the one before.
+      e.preventDefault();
+      e.stopPropagation();
+      const was = before;
+      before = null;
+      if (e.key === 'Escape') select.value = was;
+      else if (select.value !== was) commit(select.value);
+      return;
+    }
+    if (!choosesAtOnce(e)) return;
+    before ??= select.value;
+    keying = true;
+    // The `change` of the key comes in its default action, in this task.
+    window.setTimeout(() => (keying = false), 0);
+  });
+  select.addEventListener('change', (e) => {
+    if (e.isTrusted && keying && before !== null) return;
+    before = null;
+    commit(select.value);
+  });
+  select.addEventListener('blur', () => {
+    const was = before;
+    before = null;
+    if (was !== null && select.value !== was) commit(select.value);
+  });
+}
+
+/** Moves the focus to `target` without scrolling (the page has put it where it should be seen). */
+export function focusOn(target: HTMLElement | null | undefined): void {
+  target?.focus({ preventScroll: true });
+}
+
+/**
+ * The skip links (`data-skip-to`: ids, the first that can take the focus wins: a drawn plot area, else its section's
+ * heading) move the focus there, scrolled into view under the messages. The address is left as it is: its fragment is
+ * the page's link (page-link.ts), which `#plots-heading` is not.
+ */
+export function startSkipLinks(): void {
+  document.addEventListener('click', (e) => {
+    const link = (e.target as Element | null)?.closest<HTMLAnchorElement>('a[data-skip-to]');
+    if (!link) return;
+    e.preventDefault();
+    const target = (link.dataset['skipTo'] ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id))
+      .find((t) => t && t.hasAttribute('tabindex') && t.offsetParent !== null);
+    target?.focus();
+  });
 }

@@ -4,19 +4,23 @@ import './viewer.css';
 import { AnalysisPanels } from './analysis-panels';
 import { LapComparison } from './comparison';
 import { DatasetPanel } from './dataset-panel';
+import { startSkipLinks } from './dom';
 import { MathChannels } from './math-channels';
 import { Page, stickUnderMessages } from './page';
 import { PageLink } from './page-link';
 import { Pickers } from './pickers';
+import { PlotKeys } from './plot-keys';
 import { Session } from './session';
 import { TimePlots } from './time-plots';
 import { TrackMapPanel } from './track-map-panel';
 
 // An action that succeeds writes the link; a key the service refuses signs the page out.
 const page = new Page({ succeeded: () => link.writeLink(), keyRefused: () => session.forgetKey() });
+// The plot keys go to the group of plots in use: the time plots, the lap overlay or the delta.
+const keys = new PlotKeys();
 // The track map follows the time plots' cursor and scope; its hover moves their cursor.
-const plots = new TimePlots(page, { linkChanged: () => link.writeLink(), cursorMoved: (x) => map.followCursor(x), plotted: () => map.followPlots() });
-const comparison = new LapComparison(page);
+const plots = new TimePlots(page, { linkChanged: () => link.writeLink(), cursorMoved: (x) => map.followCursor(x), plotted: () => map.followPlots() }, keys);
+const comparison = new LapComparison(page, keys);
 const map = new TrackMapPanel(page, plots);
 const analysis = new AnalysisPanels(page);
 const datasetPanel = new DatasetPanel(page, { plots, comparison, map, analysis });
@@ -25,7 +29,8 @@ const math = new MathChannels(page, datasetPanel, comparison);
 const link = new PageLink(page, pickers, datasetPanel, plots);
 const session = new Session(page, pickers, math, link, datasetPanel);
 
-for (const part of [session, pickers, datasetPanel, math, plots, comparison, analysis, map]) part.start();
+for (const part of [session, pickers, datasetPanel, math, plots, comparison, analysis, map, keys]) part.start();
+startSkipLinks();
 stickUnderMessages();
 link.start();
 session.resume();

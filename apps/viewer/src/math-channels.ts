@@ -2,7 +2,7 @@ import type { DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
 import type { DatasetRef } from './api';
 import type { LapComparison } from './comparison';
 import type { DatasetPanel } from './dataset-panel';
-import { button, el } from './dom';
+import { button, el, focusOn, named } from './dom';
 import { ApiError } from './errors';
 import type { Page } from './page';
 
@@ -15,7 +15,12 @@ export class MathChannels {
   ) {}
 
   start(): void {
-    el('math-cancel').addEventListener('click', () => this.stopEditingMath());
+    el('math-cancel').addEventListener('click', () => {
+      // Cancel hides itself: the focus goes back to the Edit button that opened the form (else to its first field).
+      const opener = this.editingMath ? this.editButtonOf(this.editingMath.name) : null;
+      this.stopEditingMath();
+      focusOn(opener ?? el('math-name'));
+    });
     el<HTMLFormElement>('math-form').addEventListener('submit', (e) => {
       e.preventDefault();
       void this.page.run(() => this.defineMathChannel());
@@ -80,8 +85,9 @@ export class MathChannels {
         label.textContent = `${name} = ${text(e, 'Expression')}`;
         label.title = `${name} = ${text(e, 'Expression')} (${text(e, 'Unit') || 'no unit'}${text(e, 'Rate') ? `, ${text(e, 'Rate')} Hz` : ''})`;
         label.className = 'math-text';
-        const editButton = button('Edit', `math-edit-${name}`, () => this.editMathChannel(e));
-        const deleteButton = button('Delete', `math-delete-${name}`, () => void this.page.run(() => this.deleteMathChannel(e)));
+        // Named for their channel (every Edit and Delete read alike).
+        const editButton = named(button('Edit', `math-edit-${name}`, () => this.editMathChannel(e)), `Edit ${name}`);
+        const deleteButton = named(button('Delete', `math-delete-${name}`, () => void this.page.run(() => this.deleteMathChannel(e))), `Delete ${name}`);
         editButton.disabled = reader;
         deleteButton.disabled = reader;
         item.append(label, ' ', editButton, ' ', deleteButton);
@@ -106,6 +112,11 @@ export class MathChannels {
     el<HTMLInputElement>('math-expression').focus();
   }
 
+  /** The Edit button of the math channel `name` in the list. */
+  private editButtonOf(name: string): HTMLElement | null {
+    return [...el('math-list').querySelectorAll<HTMLElement>('button')].find((b) => b.dataset['testid'] === `math-edit-${name}`) ?? null;
+  }
+
   private stopEditingMath(): void {
     this.editingMath = null;
     el('math-heading').textContent = 'New math channel';
@@ -121,7 +132,12 @@ export class MathChannels {
     await this.page.requireApi().deleteMathChannel(e.Id);
     if (this.editingMath?.id === e.Id) this.stopEditingMath();
     this.page.selected.delete(name);
+    const at = [...el('math-list').children].findIndex((item) => (item as HTMLElement).dataset['testid'] === `math-item-${name}`);
     await this.listMathChannels();
+    // The focus (on the Delete button, gone with its item) goes to the Delete button now at its place (the next
+    // channel's, else the last's), or to the list's summary once it is empty.
+    const buttons = el('math-list').querySelectorAll<HTMLElement>('button[data-testid^=math-delete-]');
+    focusOn(buttons[Math.min(Math.max(at, 0), buttons.length - 1)] ?? el('math-defined').querySelector('summary'));
     if (this.page.dataset) {
       this.page.metadata = await this.page.requireApi().metadata(this.page.dataset);
       this.datasetPanel.renderFileProperties();

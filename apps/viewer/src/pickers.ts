@@ -2,7 +2,7 @@ import type { EntityJson } from '@pitwall/contracts';
 import type { DatasetRef } from './api';
 import { datasetsOf, enteredCars, entityName, uploadingCount, uploadingText } from './catalogue';
 import type { DatasetPanel } from './dataset-panel';
-import { el } from './dom';
+import { el, onCommittedChange } from './dom';
 import type { Page } from './page';
 
 /** The pickers: a championship, an event, a session, a car and a run sheet picked in turn, then one of its datasets. */
@@ -26,8 +26,9 @@ export class Pickers {
   }
 
   private onChange(id: string, load: (value: string) => Promise<void> | void): void {
-    el<HTMLSelectElement>(id).addEventListener('change', (e) => {
-      const value = (e.target as HTMLSelectElement).value;
+    // A choice stepped to with the arrow keys counts once committed (Enter, or leaving the picker): an arrow on the
+    // Dataset picker opened each dataset it passed, and one on the Run sheet picker closed the dataset open.
+    onCommittedChange(el<HTMLSelectElement>(id), (value) => {
       // The same choice again (the only one, picked by the page, then by the user): nothing to do, unless it is a
       // dataset that is not open (one that failed to open may be tried again).
       if (this.loaded.get(id) === value && (id !== 'pick-dataset' || this.page.dataset)) return;
@@ -52,7 +53,11 @@ export class Pickers {
    */
   fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string, auto = true): void {
     const order = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
-    for (const below of order.slice(order.indexOf(id) + 1)) el<HTMLSelectElement>(below).replaceChildren();
+    // A picker with nothing to choose is disabled (an empty picker was a Tab stop 22 px wide with no option).
+    for (const below of order.slice(order.indexOf(id) + 1)) {
+      el<HTMLSelectElement>(below).replaceChildren();
+      el<HTMLSelectElement>(below).disabled = true;
+    }
     for (const picker of order.slice(order.indexOf(id))) this.loaded.delete(picker);
     if (id !== 'pick-dataset') {
       el('uploading').textContent = '';
@@ -65,6 +70,7 @@ export class Pickers {
       else options.push(new Option(label ? label(item as EntityJson) : entityName(item), item.Id));
     }
     select.replaceChildren(...options);
+    select.disabled = items.length === 0;
     // Not a dataset: opening one reads it, which stays the user's choice.
     if (auto && items.length === 1 && id !== 'pick-dataset') {
       select.selectedIndex = 1;

@@ -3,9 +3,10 @@ import { isDiscreteChannel } from '@pitwall/laps';
 import { PaneStack, type PaneSpec } from './charts';
 import { colourAt } from './colours';
 import { displayNumber } from './display-number';
-import { el } from './dom';
+import { el, focusOn } from './dom';
 import type { Page } from './page';
-import { alignLines, clampWindow, formatCursorTime, formatValue, paneGroups, panWindow, pointsForWidth, seriesLine, stepX, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
+import { plotKeyAction, type PlotKeys } from './plot-keys';
+import { alignLines, clampWindow, formatCursorTime, formatValue, paneGroups, panWindow, pointsForWidth, seriesLine, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
 
 /** A channel on the time plots: its name, unit, the line drawn and whether it holds its value (steps). */
 interface PlottedChannel {
@@ -38,6 +39,7 @@ export class TimePlots {
   readonly yScales = new Map<string, [number, number]>();
   readonly panes = new PaneStack(el('panes'), {
     syncKey: 'time',
+    label: 'Time plots',
     compact: true,
     onZoom: (min, max) => void this.zoomTo(min, max),
     onCursor: (x) => this.showCursor(x),
@@ -49,6 +51,7 @@ export class TimePlots {
   constructor(
     private readonly page: Page,
     private readonly hooks: TimePlotHooks,
+    private readonly keys: PlotKeys,
   ) {}
 
   start(): void {
@@ -69,7 +72,7 @@ export class TimePlots {
       });
     }
     // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
-    document.addEventListener('keydown', (e) => this.onKey(e));
+    this.keys.add({ area: el('panes'), onKey: (e) => this.onKey(e) });
     el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
   }
 
@@ -91,9 +94,16 @@ export class TimePlots {
     return { kind: 'file' };
   }
 
+  /**
+   * A lap's Plot: the lap plotted, and the focus moved to the plots (the lap's button is scrolled out of sight, and
+   * the plot keys act there).
+   */
   plotLap(lapIndex: number): void {
     this.page.actionAt = performance.now();
-    void this.page.run(() => this.plotScope({ kind: 'lap', lapIndex }));
+    void this.page.run(async () => {
+      await this.plotScope({ kind: 'lap', lapIndex });
+      if (this.plotted.length > 0) focusOn(el('panes'));
+    });
   }
 
   /**
@@ -221,7 +231,7 @@ export class TimePlots {
 
   /**
    * The plotted channels drawn on the time panes: one a channel, or one a unit (*One pane per unit*). Each channel keeps
-   * its colour (the first the plot colour, red) whichever pane it is on, as the values line and the legends name them.
+   * its colour (the first the plot colour, blue) whichever pane it is on, as the values line and the legends name them.
    */
   private renderTimePanes(): void {
     const range = this.plottedRange;
@@ -343,24 +353,23 @@ export class TimePlots {
   }
 
   /**
-   * Keys over the page (not while typing in a field): ← and → step the time plots' cursor one plotted point (with
-   * Shift, ten), + and - zoom in and out around it (the window's middle without one), Escape resets the zoom.
+   * The plot keys on the time plots (plot-keys.ts): ← and → step the cursor one plotted point (with Shift, ten) and
+   * the values line is said, + and - zoom in and out around it (the window's middle without one), Escape resets the zoom.
    */
-  private onKey(e: KeyboardEvent): void {
-    const target = e.target as HTMLElement | null;
-    if (e.ctrlKey || e.metaKey || e.altKey || this.plotted.length === 0 || (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) return;
-    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-      const xs = this.plotted[0]?.line.x ?? [];
-      const r = this.plottedRange as { start: number; duration: number };
-      const from = this.cursorAt ?? r.start + r.duration / 2;
-      const steps = (e.key === 'ArrowRight' ? 1 : -1) * (e.shiftKey ? 10 : 1);
-      const x = this.cursorAt === null ? from : stepX(xs, from, steps);
-      if (x !== null && x >= r.start && x <= r.start + r.duration) this.panes.setCursorAt(x);
-    } else if (e.key === '+' || e.key === '=') this.zoomBy(0.5, this.cursorAt);
-    else if (e.key === '-' || e.key === '_') this.zoomBy(2, this.cursorAt);
-    else if (e.key === 'Escape' && this.view) this.resetZoom();
-    else return;
-    e.preventDefault();
+  private onKey(e: KeyboardEvent): boolean {
+    const action = plotKeyAction(e);
+    if (!action || this.plotted.length === 0) return false;
+    if ('step' in action) {
+      if (this.panes.stepCursor(action.step, this.plotted[0]?.line.x ?? [])) this.page.announce(this.cursorLineText());
+    } else if ('zoom' in action) this.zoomBy(action.zoom, this.cursorAt);
+    else if (this.view) this.resetZoom();
+    else return false;
+    return true;
+  }
+
+  /** The values line as one sentence (each place's whole text). */
+  private cursorLineText(): string {
+    return [...el('cursor-values').children].map((place) => (place as HTMLElement).title).join(', ');
   }
 
   /** Ctrl (or Alt) and the wheel over the time plots zoom around the mouse's time: the turns of a quarter second, one read. */

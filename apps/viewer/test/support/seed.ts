@@ -41,9 +41,15 @@ export async function seedRunSheet(stack: Embedded, where: { session: string; ca
   const c = new PitwallClient({ baseUrl: stack.baseUrl, apiKey: stack.apiKey, accountId: stack.accountId });
   const { session, car } = where;
   const runSheet = must(await c.addRunSheet(session, car, name(runSheetName)), 'run sheet').Id;
+  await attachToRunSheet(stack, runSheet, file, group);
+  return { runSheet, group };
+}
+
+/** `file` attached to the run sheet `runSheet` as its dataset `group` (a run sheet may hold several). */
+export async function attachToRunSheet(stack: Embedded, runSheet: string, file = SAMPLE_LD, group = 'DataFile'): Promise<void> {
+  const c = new PitwallClient({ baseUrl: stack.baseUrl, apiKey: stack.apiKey, accountId: stack.accountId });
   const prepared = must(await c.prepareRunSheetAttachment(runSheet, { FileName: basename(file), AttachedFileGroupName: group }), 'prepare attachment');
   const put = await fetch(prepared.Url, { method: 'PUT', body: readFileSync(file), headers: { 'Content-Type': 'application/octet-stream' } });
   if (!put.ok) throw new Error(`upload: ${put.status} ${await put.text()}`);
   must(await c.updateRunSheetAttachment(runSheet, prepared.AttachedFileId, { ParameterUpdates: [{ Name: 'ServerAttachedFileState', Value: '2' }] }), 'finalise attachment');
-  return { runSheet, group };
 }

@@ -1,0 +1,66 @@
+/**
+ * The plot keys (← and → step the cursor, Shift ten points, + and - zoom around it, Escape resets) go to one group of
+ * plots: the time plots, the lap overlay or the delta. They act on the group whose plot area holds the focus (the area
+ * itself, or a control of its panes that is not a field); with the focus on nothing (the page's body), on the group
+ * last used (focused, clicked or turned the wheel over), the time plots until then. Anywhere else they are left to the
+ * focused element (a picker, a table that scrolls, a field), and never zoom plots out of sight.
+ */
+export interface PlotGroup {
+  /** The plot area: the container of the group's panes. */
+  readonly area: HTMLElement;
+  /** Acts on a plot key; false when it did nothing with it (it is then left to the page). */
+  onKey(e: KeyboardEvent): boolean;
+}
+
+/** Whether the key is one of a text field or picker (typing in a pane's y scale form). */
+function isField(element: Element): boolean {
+  return /^(INPUT|SELECT|TEXTAREA)$/.test(element.tagName) || (element as HTMLElement).isContentEditable;
+}
+
+export class PlotKeys {
+  private readonly groups: PlotGroup[] = [];
+  private last: PlotGroup | null = null;
+
+  /** A group of plots that takes the keys (the first added is the one used before any other is). */
+  add(group: PlotGroup): void {
+    this.groups.push(group);
+    const used = () => (this.last = group);
+    for (const event of ['focusin', 'wheel'] as const) group.area.addEventListener(event, used, { passive: true });
+    // A click on a pane (not on one of its controls) puts the focus on its plot area, as on any other widget clicked.
+    group.area.addEventListener('pointerdown', (e) => {
+      used();
+      const target = e.target as Element;
+      if (!target.closest('button, input, select, textarea, a') && !group.area.contains(document.activeElement)) group.area.focus({ preventScroll: true });
+    });
+  }
+
+  start(): void {
+    document.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  /** The group the keys go to now, or null: the focus is on another widget, whose keys they are. */
+  private target(): PlotGroup | null {
+    const active = document.activeElement;
+    if (!active || active === document.body || active === document.documentElement) return this.last ?? this.groups[0] ?? null;
+    if (isField(active)) return null;
+    return this.groups.find((g) => g.area.contains(active)) ?? null;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const group = this.target();
+    if (group?.onKey(e)) e.preventDefault();
+  }
+}
+
+/** The plot key's action: a cursor step (points, negative back), a zoom (factor of the range: under 1 closer) or the reset. */
+export type PlotKeyAction = { step: number } | { zoom: number } | { reset: true } | null;
+
+/** What a key does on a group of plots (null: nothing). */
+export function plotKeyAction(e: KeyboardEvent): PlotKeyAction {
+  if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') return { step: (e.key === 'ArrowRight' ? 1 : -1) * (e.shiftKey ? 10 : 1) };
+  if (e.key === '+' || e.key === '=') return { zoom: 0.5 };
+  if (e.key === '-' || e.key === '_') return { zoom: 2 };
+  if (e.key === 'Escape') return { reset: true };
+  return null;
+}

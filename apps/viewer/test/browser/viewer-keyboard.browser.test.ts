@@ -1,0 +1,314 @@
+import type { Browser, Page, Request } from 'playwright-core';
+import type { Embedded } from '../support/embedded';
+import { attachToRunSheet, seedRun, type SeededRun } from '../support/seed';
+import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+import { useViewerStack } from '../support/viewer-stack';
+
+/**
+ * What an accessibility trial found with the keyboard alone and with a screen reader: the plot keys act on the plots
+ * the user works in (the overlay and the delta too) and leave other widgets their keys, a picker stepped with the
+ * arrows acts once the choice is committed, the focus lands somewhere useful after the page redraws, skip links and
+ * headings shorten the way, and names and live regions say what a sighted user sees.
+ */
+describe('the viewer with the keyboard and a screen reader, in headless Chromium against npm start', () => {
+  let stack: Embedded;
+  let browser: Browser;
+  let run: SeededRun;
+
+  useViewerStack('pitwall-viewer-keyboard-', async (parts) => {
+    ({ stack, browser } = parts);
+    run = await seedRun(stack, { championship: 'Keyboard Cup', runSheet: 'Run 1' });
+    // A second dataset of the same run sheet: the Dataset picker lists two.
+    await attachToRunSheet(stack, run.runSheet, undefined, 'Second');
+  });
+
+  async function openRun(): Promise<Page> {
+    const { page } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Keyboard Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    return page;
+  }
+
+  /** The bodies of the page's reads of channels, as they are made. */
+  function channelReads(page: Page): { mode: number; lapIndex?: number; startTime?: number; duration?: number }[] {
+    const reads: { mode: number; lapIndex?: number; startTime?: number; duration?: number }[] = [];
+    page.on('request', (r: Request) => {
+      if (r.url().includes('/channels')) reads.push(r.postDataJSON());
+    });
+    return reads;
+  }
+
+  const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null);
+  const drawnCount = async (page: Page, testid: string) => Number((await page.getAttribute(`[data-testid=${testid}]`, 'data-drawn')) ?? 0);
+
+  test('when the overlay has the focus, then arrows step its cursor and say its values, + and - zoom it (one read a lap) and Escape goes back to whole laps, the time plots untouched; keys on a button zoom nothing', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const timeTicks = await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks');
+    const timeDrawn = await drawnCount(page, 'panes');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    const reads = channelReads(page);
+
+    // With the focus on the Overlay button (not a plot), + is no plot key: nothing is read or drawn.
+    expect(await focused(page)).toBe('overlay-plot');
+    await page.keyboard.press('+');
+    await page.waitForTimeout(300);
+    expect(reads).toHaveLength(0);
+
+    // The overlay's plot area reached by Tab (the panes after the Compare controls).
+    const overlay = page.locator('[data-testid=overlay-panes]');
+    expect(await overlay.getAttribute('tabindex')).toBe('0');
+    expect(await overlay.getAttribute('aria-label')).toBe('Lap overlay');
+    for (let i = 0; i < 10 && (await focused(page)) !== 'overlay-panes'; i++) await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('overlay-panes');
+    const wholeTicks = await page.getAttribute('[data-testid="pane-overlay-Ground Speed"]', 'data-x-ticks');
+
+    // ← and →: the cursor on the overlay, its values said politely.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const said = (await page.textContent('[data-testid=cursor-announce]')) ?? '';
+    expect(said).toMatch(/^lap time \(s\) [\d.]+\. Ground Speed over lap time: Run 1 \/ DataFile.* km\/h/);
+    expect(await page.getAttribute('[data-testid=cursor-announce]', 'aria-live')).toBe('polite');
+
+    // +: the overlay zoomed around its cursor, a window read per lap; the time plots neither read nor drawn.
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
+    expect(reads).toHaveLength(2);
+    for (const read of reads) expect(read.mode).toBe(2);
+    const zoomedTicks = await page.getAttribute('[data-testid="pane-overlay-Ground Speed"]', 'data-x-ticks');
+    expect(zoomedTicks).not.toBe(wholeTicks);
+    expect(await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')).toBe(timeTicks);
+    expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
+    // The focus stays on the overlay drawn again.
+    expect(await focused(page)).toBe('overlay-panes');
+
+    // -: out to the whole laps again (the laps' own reads).
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('-'));
+    expect(reads.slice(2).map((r) => r.mode)).toEqual([1, 1]);
+    expect(await page.getAttribute('[data-testid="pane-overlay-Ground Speed"]', 'data-x-ticks')).toBe(wholeTicks);
+
+    // + then Escape: whole laps.
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('Escape'));
+    expect(await page.getAttribute('[data-testid="pane-overlay-Ground Speed"]', 'data-x-ticks')).toBe(wholeTicks);
+    expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
+
+    // The delta too: its own plot area, zoomed by + with the focus in it.
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    const deltaTicks = await page.getAttribute('[data-testid=pane-delta]', 'data-x-ticks');
+    await page.focus('[data-testid=delta-panes]');
+    await andDrawn(page, 'delta-panes', () => page.keyboard.press('+'));
+    expect(await page.getAttribute('[data-testid=pane-delta]', 'data-x-ticks')).not.toBe(deltaTicks);
+    expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
+    await page.context().close();
+  });
+
+  test('when a picker is stepped with the arrow keys, then nothing is opened or closed until Enter (or leaving it); Escape puts the choice back', async () => {
+    const { page } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Keyboard Cup', 'Run 1');
+    const metadataReads: string[] = [];
+    page.on('request', (r: Request) => {
+      if (r.url().endsWith('/metadata')) metadataReads.push(r.url());
+    });
+    await page.locator('[data-testid=pick-dataset] option', { hasText: 'Second' }).waitFor({ state: 'attached' });
+    await page.focus('[data-testid=pick-dataset]');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(500);
+    expect(metadataReads).toEqual([]);
+    expect(await page.isHidden('[data-testid=file-properties]')).toBe(true);
+    // Enter: the dataset stepped to is opened, once.
+    const chosen = await page.$eval('[data-testid=pick-dataset]', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((text) => document.querySelector('[data-testid=file-properties] tr')?.textContent === `dataset${text}`, chosen);
+    expect(metadataReads).toHaveLength(1);
+
+    // The Run sheet picker stepped up: the dataset stays open and plotted; Escape puts the run sheet back.
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    const runSheet = await page.inputValue('[data-testid=pick-run]');
+    await page.focus('[data-testid=pick-run]');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForTimeout(300);
+    expect(await page.inputValue('[data-testid=pick-run]')).not.toBe(runSheet);
+    expect(await page.isVisible('#metadata')).toBe(true);
+    expect(await page.locator('[data-testid=panes] .pane').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    expect(await page.inputValue('[data-testid=pick-run]')).toBe(runSheet);
+    // Leaving the picker after a step commits it: the run sheet's choice is cleared, and the dataset closed.
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Tab');
+    await page.waitForSelector('#metadata', { state: 'hidden' });
+    expect(metadataReads).toHaveLength(1);
+    await page.context().close();
+  });
+
+  test('when the page redraws what had the focus, then the focus goes to the next sensible place, not the page\'s body', async () => {
+    // Connect: the first picker.
+    const { page } = await openSignedIn(browser, stack);
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'pick-championship');
+    await pickRun(page, 'Keyboard Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    // A lap's Plot: the focus on the plots (the button is scrolled away), named.
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes');
+    expect(await page.getAttribute('[data-testid=panes]', 'aria-label')).toBe('Time plots');
+
+    // y scale Set and Auto (every pane drawn again): the rebuilt pane's y scale control.
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
+    await page.fill('[data-testid="pane-Ground Speed"] [data-testid=y-min]', '0');
+    await page.fill('[data-testid="pane-Ground Speed"] [data-testid=y-max]', '400');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('[data-testid="pane-Ground Speed"] [data-testid=y-scale]')?.textContent === 'y: fixed');
+    expect(await page.evaluate(() => document.activeElement === document.querySelector('[data-testid="pane-Ground Speed"] [data-testid=y-scale]'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-auto]');
+    expect(await page.evaluate(() => document.activeElement === document.querySelector('[data-testid="pane-Ground Speed"] [data-testid=y-scale]'))).toBe(true);
+
+    // A lap removed from the comparison: the remove button now at its place, then the list once empty.
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await page.click('[data-testid=overlay-remove-0]');
+    expect(await focused(page)).toBe('overlay-remove-0');
+    await page.click('[data-testid=overlay-remove-0]');
+    expect(await focused(page)).toBe('overlay-list');
+
+    // A math channel: Cancel of its edit goes back to its Edit button; a delete to the next channel's Delete.
+    for (const name of ['Speed A', 'Speed B']) {
+      await page.fill('[data-testid=math-name]', name);
+      await page.fill('[data-testid=math-expression]', '"Ground Speed" * 1');
+      await page.click('[data-testid=math-save]');
+      await page.waitForFunction((n) => document.querySelector('[data-testid=status]')?.textContent === `Math channel ${n} saved.`, name);
+    }
+    await page.click('[data-testid=math-defined] summary');
+    await page.click('[data-testid="math-edit-Speed A"]');
+    await page.click('[data-testid=math-cancel]');
+    expect(await focused(page)).toBe('math-edit-Speed A');
+    page.once('dialog', (d) => void d.accept());
+    await page.click('[data-testid="math-delete-Speed A"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'Math channel Speed A deleted.');
+    expect(await focused(page)).toBe('math-delete-Speed B');
+    page.once('dialog', (d) => void d.accept());
+    await page.click('[data-testid="math-delete-Speed B"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'Math channel Speed B deleted.');
+    expect(await focused(page)).toBe('SUMMARY');
+    await page.context().close();
+  });
+
+  test('when the focus is on another widget, then the plot keys are its own: a picker\'s arrows, a checkbox\'s +, a table scrolled sideways', async () => {
+    const page = await openRun();
+    const boxes = page.locator('[data-testid=channels] input[type=checkbox]');
+    for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const reads = channelReads(page);
+    // The cursor put on the plots by the keyboard.
+    await page.keyboard.press('ArrowRight');
+    let cursor = await page.textContent('[data-testid=cursor-values]');
+    expect(cursor).toMatch(/t = [\d.]+ s/);
+    // On the Scope picker, → is the picker's (the cursor stays); on a channel's checkbox, + zooms nothing.
+    await page.focus('[data-testid=scope]');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.textContent('[data-testid=cursor-values]')).toBe(cursor);
+    await page.focus('[data-testid="channel-Ground Speed"]');
+    await page.keyboard.press('+');
+    await page.waitForTimeout(300);
+    expect(reads).toHaveLength(0);
+    // The lap statistics of every channel, wider than their box: → scrolls the box focused, the cursor stays.
+    await page.click('[data-testid=lapstats-run]');
+    await page.waitForSelector('[data-testid=lapstats-lap-5]');
+    await page.focus('.lapstats');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('lapstats');
+    cursor = await page.textContent('[data-testid=cursor-values]');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => (document.querySelector('.lapstats') as HTMLElement).scrollLeft > 0);
+    expect(await page.textContent('[data-testid=cursor-values]')).toBe(cursor);
+    await page.context().close();
+  });
+
+  test('when a screen reader reads the page, then buttons, headers and canvases have names that say which, the status line is a live region, and skip links and headings shorten the way', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    // Names that say which lap, which channel.
+    expect(await page.getByRole('button', { name: 'Plot lap 3', exact: true }).getAttribute('data-testid')).toBe('plot-lap-2');
+    expect(await page.getByRole('button', { name: 'Compare lap 3', exact: true }).getAttribute('data-testid')).toBe('overlay-add-2');
+    expect(await page.getByRole('button', { name: 'Plot', exact: true }).getAttribute('data-testid')).toBe('plot');
+    expect(await page.getByRole('rowheader', { name: '3', exact: true }).count()).toBe(1);
+    for (const header of ['lap', 'time', 'Plot', 'Compare']) expect(await page.locator('[data-testid=laps]').getByRole('columnheader', { name: header, exact: true }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Pan left', exact: true }).getAttribute('data-testid')).toBe('pan-left');
+    expect(await page.getByRole('button', { name: 'Pan right', exact: true }).getAttribute('data-testid')).toBe('pan-right');
+    // Headings of each section, the time plots' among them.
+    for (const heading of ['Dataset', 'File', 'Laps', 'Channels', 'Time plots', 'Compare laps', 'Lap statistics', 'Track map']) expect(await page.getByRole('heading', { name: heading, exact: true }).count()).toBe(1);
+    // The status line: a polite live region, saying what Plot drew.
+    expect(await page.getAttribute('[data-testid=status]', 'role')).toBe('status');
+    expect(await page.getAttribute('[data-testid=status]', 'aria-live')).toBe('polite');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    expect(await page.textContent('[data-testid=status]')).toMatch(/^1 channel\(s\)/);
+    expect(await page.getByRole('button', { name: 'y: auto, y scale of Ground Speed', exact: true }).count()).toBe(1);
+    // The values line said on a keyboard step, not on a mouse move.
+    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => /t = [\d.]+ s/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
+    expect(await page.textContent('[data-testid=cursor-announce]')).toBe('');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.textContent('[data-testid=cursor-announce]')).toMatch(/^t = [\d.]+ s, Ground Speed: [\d.]+ km\/h$/);
+
+    // The comparison: remove named for its lap, the swatch not read.
+    await page.click('[data-testid=overlay-add-2]');
+    expect(await page.getByRole('button', { name: /^remove Run 1 \/ DataFile .*lap 3.* from the comparison$/ }).count()).toBe(1);
+    expect(await page.getAttribute('[data-testid=overlay-item-0] span', 'aria-hidden')).toBe('true');
+
+    // From the last lap's Compare button, the comparison is three keys away (not 111 Tabs past the channels).
+    await page.focus('[data-testid=overlay-add-5]');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('skip-laps-to-plots');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('skip-laps-to-comparison');
+    const address = page.url();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('compare-heading');
+    expect(page.url()).toBe(address);
+    // Skip to plots, with plots drawn: the plot area.
+    await page.focus('[data-testid=overlay-add-5]');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('panes');
+    // The shortcuts are on the page.
+    expect(await page.textContent('[data-testid=plot-keys-hint]')).toContain('Ctrl+wheel');
+
+    // Canvases: images named by their caption.
+    await page.click('[data-testid=trackmap-plot]');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=trackmap-caption]')?.textContent ?? '').startsWith('Lap '));
+    const map = page.getByRole('img', { name: /^Lap \d+ from / });
+    expect(await map.getAttribute('data-testid')).toBe('trackmap-canvas');
+    await page.context().close();
+  });
+
+  test('when a sign-in fails, then the key stays in its field; an empty picker is disabled until it has choices', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    await page.goto(`${stack.baseUrl}/viewer`);
+    const pickers = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
+    for (const id of pickers) expect(await page.$eval(`[data-testid=${id}]`, (s) => (s as HTMLSelectElement).disabled)).toBe(true);
+    await page.fill('[data-testid=api-key]', stack.apiKey);
+    await page.fill('[data-testid=account-id]', 'no-such-account');
+    await page.click('[data-testid=connect]');
+    await page.waitForSelector('[data-testid=error]:not([hidden])');
+    expect(await page.inputValue('[data-testid=api-key]')).toBe(stack.apiKey);
+    // Signed in with the right account: the pickers below the championship are disabled until they have choices.
+    await page.fill('[data-testid=account-id]', stack.accountId);
+    await page.click('[data-testid=connect]');
+    // Signed in: the championships listed, the pickers below disabled until a choice above gives them theirs.
+    await page.waitForFunction(() => (document.querySelector('[data-testid=pick-championship]') as HTMLSelectElement).options.length > 1);
+    expect(await page.isEnabled('[data-testid=pick-championship]')).toBe(true);
+    for (const id of pickers.slice(1)) expect(await page.isDisabled(`[data-testid=${id}]`)).toBe(true);
+    await pickRun(page, 'Keyboard Cup', 'Run 1');
+    await page.locator('[data-testid=pick-dataset] option', { hasText: 'Second' }).waitFor({ state: 'attached' });
+    for (const id of pickers) expect(await page.isEnabled(`[data-testid=${id}]`)).toBe(true);
+    await context.close();
+  });
+});
