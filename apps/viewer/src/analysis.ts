@@ -314,7 +314,17 @@ export function histogramCaption(answer: HistogramJson): string {
   const first = edges[0];
   const last = edges[edges.length - 1];
   const range = first !== undefined && last !== undefined && counts.length > 0 ? ` of ${displayNumber((last - first) / counts.length, 4)}${unit} from ${displayNumber(first)} to ${displayNumber(last)}${unit}` : '';
-  return `${channel.name}: ${answer.total} samples in ${counts.length} bins${range} (${answer.below} below, ${answer.above} above).`;
+  return `${channel.name}: ${answer.total} samples in ${counts.length} bins${range} (${answer.below} below, ${answer.above} above).${signSplit(answer)}`;
+}
+
+/**
+ * The share of the time below and above 0 when the channel has both (a damper velocity's rebound and bump, a steering
+ * angle's two sides), as MoTeC's damper histogram gives it: ` 48.2 % of the time below 0, 51.3 % above.`; '' otherwise.
+ */
+function signSplit({ signs, total }: HistogramJson): string {
+  if (total === 0 || signs.negative === 0 || signs.positive === 0) return '';
+  const share = (n: number) => `${displayNumber((100 * n) / total, 3)} %`;
+  return ` ${share(signs.negative)} of the time below 0, ${share(signs.positive)} above.`;
 }
 
 /** The histogram's vertical axis: its range, its label, whether its ticks are whole numbers, and a count's value on it. */

@@ -7,6 +7,11 @@ export interface Histogram {
   above: number;
   /** Values counted in all (gaps are not values). */
   total: number;
+  /**
+   * The values below 0, at 0 and above 0, whatever the edges: a damper velocity's time in rebound and in bump (by the
+   * logger's sign), a steering angle's left and right, exactly (a bin across 0 holds both).
+   */
+  signs: { negative: number; zero: number; positive: number };
 }
 
 /**
@@ -66,18 +71,22 @@ export function histogram(values: ArrayLike<number>, edges: readonly number[]): 
   let below = 0;
   let above = 0;
   let total = 0;
+  let negative = 0;
+  let positive = 0;
   const first = edges[0] as number;
   const last = edges[bins] as number;
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as number;
     if (Number.isNaN(v)) continue;
     total++;
+    if (v < 0) negative++;
+    else if (v > 0) positive++;
     if (bins === 0) continue;
     if (v < first) below++;
     else if (v > last) above++;
     else counts[binOf(edges, v, bins)]++;
   }
-  return { edges: [...edges], counts, below, above, total };
+  return { edges: [...edges], counts, below, above, total, signs: { negative, zero: total - negative - positive, positive } };
 }
 
 /** The last k with edges[k] <= v (v within [edges[0], edges[bins]]), the top edge in the last bin. */

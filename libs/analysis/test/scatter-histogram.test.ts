@@ -43,7 +43,7 @@ describe('histogram', () => {
     const edges = evenEdges(values, 4);
     expect(edges).toEqual([0, 2, 4, 6, 8]);
     // [0,2): 0,1  [2,4): 2,3  [4,6): 4,5  [6,8]: 6,7,8
-    expect(histogram(values, edges)).toEqual({ edges, counts: [2, 2, 2, 3], below: 0, above: 0, total: 9 });
+    expect(histogram(values, edges)).toEqual({ edges, counts: [2, 2, 2, 3], below: 0, above: 0, total: 9, signs: { negative: 0, zero: 1, positive: 8 } });
   });
 
   test('when bins are asked over a range whose step does not divide exactly, then the edges are numpy\'s to the bit (np.histogram_bin_edges), so a frame\'s counts agree', () => {
@@ -56,13 +56,21 @@ describe('histogram', () => {
   });
 
   test('when explicit edges are given, then values outside them are counted below and above', () => {
-    expect(histogram([-5, -1, 0, 0.5, 1, 9], [-1, 0, 1])).toEqual({ edges: [-1, 0, 1], counts: [1, 3], below: 1, above: 1, total: 6 });
+    expect(histogram([-5, -1, 0, 0.5, 1, 9], [-1, 0, 1])).toEqual({ edges: [-1, 0, 1], counts: [1, 3], below: 1, above: 1, total: 6, signs: { negative: 2, zero: 1, positive: 3 } });
+  });
+
+  test('when a bin spans 0 (damper velocities in wide bins), then the signs still split the samples exactly: rebound below 0, bump above, whatever the edges', () => {
+    const velocities = [-120, -30, -2, 0, 0, 3, 40, 150, NaN, -Infinity];
+    const h = histogram(velocities, [-100, 100]);
+    expect(h.counts).toEqual([6]);
+    expect(h.signs).toEqual({ negative: 4, zero: 2, positive: 3 });
+    expect(h.signs.negative + h.signs.zero + h.signs.positive).toBe(h.total);
   });
 
   test('when a channel holds one value, then its bins are centred on it; when it holds none, there are no bins', () => {
     expect(evenEdges([3, 3], 2)).toEqual([2.5, 3, 3.5]);
     expect(evenEdges([NaN], 2)).toEqual([]);
-    expect(histogram([NaN, 1], [])).toEqual({ edges: [], counts: [], below: 0, above: 0, total: 1 });
+    expect(histogram([NaN, 1], [])).toEqual({ edges: [], counts: [], below: 0, above: 0, total: 1, signs: { negative: 0, zero: 0, positive: 1 } });
   });
 
   test('when the values span more than the largest double (-1.7e308 to 1.7e308), then the edges are finite and each value is counted in the bin it falls in', () => {
@@ -72,7 +80,7 @@ describe('histogram', () => {
     expect(edges).toHaveLength(5);
     edges.forEach((e, k) => expect(Math.abs(e - (expected[k] as number))).toBeLessThanOrEqual(1e-12 * 1.7e308));
     expect([edges[0], edges[4]]).toEqual([-1.7e308, 1.7e308]);
-    expect(histogram(values, edges)).toEqual({ edges, counts: [1551, 0, 0, 1549], below: 0, above: 0, total: 3100 });
+    expect(histogram(values, edges)).toEqual({ edges, counts: [1551, 0, 0, 1549], below: 0, above: 0, total: 3100, signs: { negative: 1551, zero: 0, positive: 1549 } });
   });
 
   test('when a channel holds one value too large for ± 0.5 to move it (1e300 up to the largest double), then its bins still have distinct finite edges around it', () => {

@@ -494,6 +494,9 @@ export const HistogramJson = z
     below: z.number().int().meta({ description: 'Samples below the first edge' }),
     above: z.number().int().meta({ description: 'Samples above the last edge' }),
     total: z.number().int().meta({ description: 'Samples in the scope (gaps not counted)' }),
+    signs: z
+      .object({ negative: z.number().int(), zero: z.number().int(), positive: z.number().int() })
+      .meta({ description: "Samples below 0, at 0 and above 0, whatever the edges (a damper velocity's rebound and bump by the logger's sign; they add up to total)" }),
     frequency: z.number().meta({ description: "The channel's rate, Hz: counts / frequency is time" }),
   })
   .meta({ id: 'Histogram' });

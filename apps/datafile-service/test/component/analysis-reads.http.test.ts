@@ -260,7 +260,7 @@ describe('the analysis reads through the gateway: POST .../lapstats, .../scatter
   describe('POST .../histogram', () => {
     test('when 10 bins are asked over the whole file, then the edges run from the minimum to the maximum and each of the ten values fills its bin', async () => {
       const body = await answer(await post('histogram', { channel: 'Throttle', bins: 10 }));
-      expect(body).toMatchObject({ lapIndex: null, channel: { name: 'Throttle', unit: '%' }, below: 0, above: 0, total: 400, frequency: 10 });
+      expect(body).toMatchObject({ lapIndex: null, channel: { name: 'Throttle', unit: '%' }, below: 0, above: 0, total: 400, signs: { negative: 0, zero: 40, positive: 360 }, frequency: 10 });
       expect(body.edges).toEqual([0, 9, 18, 27, 36, 45, 54, 63, 72, 81, 90]);
       expect(body.counts).toEqual(Array.from({ length: 10 }, () => 40));
     });

@@ -179,7 +179,7 @@ describe('the analysis views', () => {
   });
 
   test('when a histogram\'s bars are in % of the time, then its axis runs to a round share above the tallest bar\'s; in samples, to a whole number above its count', () => {
-    const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Ground Speed', unit: 'km/h' }, edges: [0, 100, 200, 300], counts: [10, 30, 20], below: 0, above: 0, total: 60, frequency: 20 };
+    const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Ground Speed', unit: 'km/h' }, edges: [0, 100, 200, 300], counts: [10, 30, 20], below: 0, above: 0, total: 60, signs: { negative: 0, zero: 0, positive: 60 }, frequency: 20 };
     // Up to a round tick above the tallest bar (30 samples, 50 %): headroom, and a label above it.
     expect(histogramAxis(histogram, false)).toMatchObject({ range: [0, 40], label: 'samples', whole: true });
     expect(histogramAxis(histogram, true)).toMatchObject({ range: [0, 60], label: '% of the time', whole: false });
@@ -220,7 +220,7 @@ describe('the analysis views', () => {
   });
 
   test('when a histogram is drawn, then each bar spans its bin, as tall as its count on the axis, the fullest below its top', () => {
-    const answer: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'c', unit: '' }, edges: [0, 1, 2], counts: [2, 4], below: 0, above: 0, total: 6, frequency: 10 };
+    const answer: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'c', unit: '' }, edges: [0, 1, 2], counts: [2, 4], below: 0, above: 0, total: 6, signs: { negative: 0, zero: 2, positive: 4 }, frequency: 10 };
     const axis = histogramAxis(answer, false);
     expect(axis.range).toEqual([0, 5]);
     const bars = histogramBars(answer, 260, 140, '#1f77b4', axis);
@@ -261,8 +261,12 @@ describe('the analysis views', () => {
     const { header, rows } = lapStatsTable(answer);
     expect(header).toContain('Speed > 0.3 (s)');
     expect(rows[0]?.cells).toEqual(['1', 'flying', '1:02.400', '50', '167.22', '12346', '0.3', '2.000', '0.100', '-0.00312', '2.2', '0', '0']);
-    const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Susp Pos FL', unit: 'mm' }, edges: [12.1, 12.45, 12.799999999999999, 13.149999999999999], counts: [3, 5, 2], below: 0, above: 1, total: 11, frequency: 50 };
+    const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Susp Pos FL', unit: 'mm' }, edges: [12.1, 12.45, 12.799999999999999, 13.149999999999999], counts: [3, 5, 2], below: 0, above: 1, total: 11, signs: { negative: 0, zero: 0, positive: 11 }, frequency: 50 };
     expect(histogramCaption(histogram)).toBe('Susp Pos FL: 11 samples in 3 bins of 0.35 mm from 12.1 to 13.15 mm (0 below, 1 above).');
+    // A channel on both sides of 0 (a damper velocity: rebound and bump) says the share of the time on each, as MoTeC's
+    // damper histogram does; a channel on one side says nothing of it.
+    const damper: HistogramJson = { ...histogram, channel: { name: 'Damper Vel FL', unit: 'mm/s' }, edges: [-200, 0, 200], counts: [483, 517], below: 0, above: 0, total: 1000, signs: { negative: 482, zero: 3, positive: 515 } };
+    expect(histogramCaption(damper)).toBe('Damper Vel FL: 1000 samples in 2 bins of 200 mm/s from -200 to 200 mm/s (0 below, 0 above). 48.2 % of the time below 0, 51.5 % above.');
   });
 });
 
