@@ -188,7 +188,7 @@ export class SimulationRepository {
    * `restart.requestLeaseMs`, so a slot whose lease ends sooner after `at` than that was taken before it. The slots of
    * this process's own requests (the bus serves before this runs) are kept.
    */
-  async freeRuns(q: Queryable, republishMs: number, restart: { at: Date; requestLeaseMs: number }): Promise<void> {
+  async freeRuns(q: Queryable, republishMs: number, restart: { at: string; requestLeaseMs: number }): Promise<void> {
     await q.query('UPDATE simulation.setup_runs s SET writer = NULL, writer_until = NULL FROM simulation.jobs j WHERE j.runner IS NOT NULL AND s.writer = j.runner');
     await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL');
     await q.query(`UPDATE simulation.setup_runs SET writer = NULL, writer_until = NULL WHERE writer_until < $1::timestamptz + $2::int * interval '1 millisecond'`, [
@@ -198,9 +198,13 @@ export class SimulationRepository {
     await q.query(`UPDATE simulation.jobs SET woken_at = now(), woken_until = now() + $1::int * interval '1 millisecond' WHERE woken_until IS NOT NULL`, [republishMs]);
   }
 
-  /** The database's clock (the one leases are written on). */
-  async databaseNow(): Promise<Date> {
-    const { rows } = await this.pool.query<{ now: Date }>('SELECT now() AS now');
+  /**
+   * The database's clock (the one leases are written on), as PostgreSQL writes it: to the microsecond, which a `Date`
+   * would cut to the millisecond (a slot taken in the millisecond before it would then pass for one taken after).
+   */
+  async databaseNow(): Promise<string> {
+    // ISO 8601 in UTC, read back the same whatever the session's DateStyle and TimeZone.
+    const { rows } = await this.pool.query<{ now: string }>(`SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS now`);
     const [row] = rows;
     if (!row) throw new Error('SELECT now() answered no row');
     return row.now;
