@@ -10,6 +10,7 @@ import { CallbackRepository, DEFAULT_CALLBACK_BATCH_ROWS } from './data-access/c
 import { EntityClient } from './data-access/entity-client';
 import { DEFAULT_MAX_STUDY_ID_CHARS } from './data-access/external-simulation-client';
 import { SIMULATION_SCHEMA, simulationMigrations } from './data-access/migrations';
+import { SealedValueRepository } from './data-access/sealed-value-repository';
 import { SimulationRepository } from './data-access/simulation-repository';
 import { CallbackDispatcher, DEFAULT_CALLBACK_IN_FLIGHT } from './domain/callback-dispatcher';
 import { JOB_ROUTING_PREFIX, type JobMessage } from './domain/request-simulations';
@@ -17,7 +18,8 @@ import { runSimulationJob } from './domain/run-simulation-job';
 import { AccountShares, DEFAULT_JOB_REPUBLISH_MS } from './domain/account-shares';
 import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
 import { DEFAULT_JOB_RETENTION_DAYS, JobRetention, MAX_JOB_RETENTION_DAYS } from './domain/job-retention';
-import { SecretBox, secretKey } from './domain/secret-box';
+import { previousSecretKeys, SecretBox, secretKey } from './domain/secret-box';
+import { SecretRotation } from './domain/secret-rotation';
 import { SetupWriteSlots } from './domain/setup-write-slots';
 import { SimulationWrites } from './domain/simulation-writes';
 import { StatusRecorder } from './domain/status-recorder';
@@ -31,6 +33,19 @@ const SecretKey = z
   .string()
   .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)')
   .optional();
+/** A comma-separated list of such keys; each checked for its form only, never echoed (it is a secret). */
+const PreviousSecretKeys = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const keys = (value ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+    return keys.flatMap((key, index) => {
+      const problem = !/^[A-Za-z0-9+/]+={0,2}$/.test(key) || key.length % 4 !== 0 ? 'is not base64' : Buffer.from(key, 'base64').length !== 32 ? 'is not 32 bytes long' : null;
+      if (!problem) return [Buffer.from(key, 'base64')];
+      ctx.addIssue({ code: 'custom', message: `key ${index + 1} of ${keys.length} ${problem}: each must be 32 bytes, base64-encoded (e.g. \`openssl rand -base64 32\`)` });
+      return [];
+    });
+  });
 
 const SimulationServiceConfig = z.object({
   /** AES-256-GCM key that seals the accounts' connections to the external system; never logged. */
@@ -40,6 +55,12 @@ const SimulationServiceConfig = z.object({
    * `DATA_DIR/simulation-secret-key`). Every instance must read the same key: replicas need SIMULATION_SECRET_KEY.
    */
   SIMULATION_SECRET_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * Keys values may still be sealed under (comma-separated, each like SIMULATION_SECRET_KEY; default none): they open
+   * values, never seal them, and while they are set every instance re-seals the values still under them with the
+   * current key (at its start, then every 10 minutes). One equal to the current key is refused.
+   */
+  SIMULATION_SECRET_KEY_PREVIOUS: PreviousSecretKeys,
   /** The app's writable data directory (the key file's default place). */
   DATA_DIR: z.string().min(1).default('./data'),
   /** Pause between two status reads of a running study. */
@@ -140,7 +161,8 @@ export const simulationService = defineService({
     const entities = new EntityClient(bus);
     const repository = new SimulationRepository(pool);
     const callbacks = new CallbackRepository(pool);
-    const secrets = new SecretBox(secretKey(config.SIMULATION_SECRET_KEY, secretKeyFile(config)));
+    const currentKey = secretKey(config.SIMULATION_SECRET_KEY, secretKeyFile(config));
+    const secrets = new SecretBox(currentKey, previousSecretKeys(currentKey, config.SIMULATION_SECRET_KEY_PREVIOUS));
     const inbox = createInbox({ pool, schema: SIMULATION_SCHEMA, logger });
     const writes = new SimulationWrites(pool, outbox, inbox);
     const egress = new Egress(egressSettings(config));
@@ -191,10 +213,13 @@ export const simulationService = defineService({
       logger,
     );
     const retention = new JobRetention(repository, { days: config.SIMULATION_JOB_RETENTION_DAYS }, logger);
+    // Beside the work, never awaited: values still sealed under SIMULATION_SECRET_KEY_PREVIOUS re-sealed in batches.
+    const rotation = new SecretRotation(new SealedValueRepository(pool), secrets, {}, logger);
     outbox.start();
     inbox.start();
     dispatcher.start();
     retention.start();
+    rotation.start();
     return {
       egress,
       entities,
@@ -213,7 +238,9 @@ export const simulationService = defineService({
       settings,
       stopping: stopping.signal,
       drain: () => stopping.abort(),
+      rotation,
       stop: async () => {
+        await rotation.stop();
         await retention.stop();
         await dispatcher.stop();
         await shares.stop();

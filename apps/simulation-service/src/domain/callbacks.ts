@@ -61,6 +61,24 @@ const registrationCodec = (secrets: SecretBox): ReplyCodec<SimulationCallbackCre
   },
 });
 
+/**
+ * The sealed secret inside a registration's recorded reply, and that reply with it replaced, for the key rotation
+ * (SecretRotation): null for a recorded reply that holds none (another command's).
+ */
+export const recordedRegistrationSecret = {
+  sealedIn(body: Buffer): Buffer | null {
+    try {
+      const recorded = JSON.parse(body.toString('utf8')) as Partial<SimulationCallbackCreated> | null;
+      return typeof recorded?.secret === 'string' && typeof recorded.id === 'string' ? Buffer.from(recorded.secret, 'base64') : null;
+    } catch {
+      return null;
+    }
+  },
+  withSealed(body: Buffer, sealed: Buffer): Buffer {
+    return Buffer.from(JSON.stringify({ ...(JSON.parse(body.toString('utf8')) as SimulationCallbackCreated), secret: sealed.toString('base64') }));
+  },
+};
+
 const EMPTY: ReplyCodec<null> = { encode: () => ({ body: null, headers: {} }), decode: () => null };
 
 /** Registers a callback of the caller's account; the answer carries its secret, which is never shown again. */

@@ -10,7 +10,7 @@ import type { Job, SimulationRepository } from '../data-access/simulation-reposi
 import { RunTakenOver, type AccountShares, type RunSlot } from './account-shares';
 import { bindingRefusal } from './credential-binding';
 import { NOT_CONNECTED } from './request-simulations';
-import type { SecretBox } from './secret-box';
+import { SealedUnderAnotherKey, type SecretBox } from './secret-box';
 import { JobSuperseded } from './setup-write-slots';
 import type { StatusRecorder } from './status-recorder';
 
@@ -199,6 +199,11 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, sl
     job = await deps.recorder.record(job as Job, profile, { status, message, studyId: (job as Job).studyId, ...extra }, run);
   };
   const credentials = await credentialsOf(deps, job);
+  if (typeof credentials === 'string') {
+    deps.logger.warn({ jobId: job.id, accountId: job.accountId }, 'the credentials of a simulation job are sealed under no configured key; the job ends');
+    await record(job.studyId ? SIMULATION_STATUS.failed : SIMULATION_STATUS.startFailed, credentials);
+    return;
+  }
   if (!credentials || !profile.baseUrl) {
     await record(SIMULATION_STATUS.startFailed, credentials ? 'The simulation profile configures no BaseUrl of the external simulation system' : NOT_CONNECTED);
     return;
@@ -284,11 +289,29 @@ export function studyRequestKey(job: Pick<Job, 'id'>): string {
   return `pitwall-job-${job.id}`;
 }
 
-/** The job's login: the request's own credentials (bound to nothing), or the account's with the origin they are bound to. */
-async function credentialsOf(deps: RunDependencies, job: Job): Promise<{ login: SimulationConnection; origin?: string | null } | null> {
-  if (job.sealedCredentials) return { login: deps.secrets.open<SimulationConnection>(job.sealedCredentials) };
+const UNOPENABLE_KEYS = "sealed under a key the simulation-service no longer has (neither SIMULATION_SECRET_KEY nor one of SIMULATION_SECRET_KEY_PREVIOUS)";
+export const CONNECTION_UNOPENABLE = `The account's connection to the external simulation system cannot be opened: it is ${UNOPENABLE_KEYS}. An admin must set the connection again`;
+export const REQUEST_CREDENTIALS_UNOPENABLE = `The credentials given with the simulation request cannot be opened: they are ${UNOPENABLE_KEYS}. Send the request again`;
+
+/**
+ * The job's login: the request's own credentials (bound to nothing), or the account's with the origin they are bound
+ * to; the refusal to record when they are sealed under no configured key.
+ */
+async function credentialsOf(deps: RunDependencies, job: Job): Promise<{ login: SimulationConnection; origin?: string | null } | string | null> {
+  if (job.sealedCredentials) return opened(deps.secrets, job.sealedCredentials, REQUEST_CREDENTIALS_UNOPENABLE);
   const stored = await deps.repository.connection(job.accountId);
-  return stored ? { login: deps.secrets.open<SimulationConnection>(stored.sealed), origin: stored.origin } : null;
+  if (!stored) return null;
+  const login = opened(deps.secrets, stored.sealed, CONNECTION_UNOPENABLE);
+  return typeof login === 'string' ? login : { ...login, origin: stored.origin };
+}
+
+function opened(secrets: SecretBox, sealed: Buffer, refusal: string): { login: SimulationConnection } | string {
+  try {
+    return { login: secrets.open<SimulationConnection>(sealed) };
+  } catch (err) {
+    if (err instanceof SealedUnderAnotherKey) return refusal;
+    throw err;
+  }
 }
 
 /** A call to the external system, retried with exponential backoff while it fails transiently. */

@@ -24,30 +24,93 @@ export function secretKey(configured: string | undefined, file: string): Buffer 
   return key;
 }
 
+/**
+ * SIMULATION_SECRET_KEY_PREVIOUS's keys, refused when one is the current key (whether configured or kept in its file):
+ * the message names the variable and the key's place in the list, never a key.
+ */
+export function previousSecretKeys(current: Buffer, previous: readonly Buffer[]): Buffer[] {
+  const same = previous.findIndex((key) => key.equals(current));
+  if (same >= 0) {
+    throw new Error(`Invalid configuration:\n  SIMULATION_SECRET_KEY_PREVIOUS: key ${same + 1} of ${previous.length} is the current key (SIMULATION_SECRET_KEY): list only the keys values were sealed under before it`);
+  }
+  return [...previous];
+}
+
 /** A key file that cannot be used (a read-only or foreign directory, a container's working directory): which setting to give. */
 function keyFileError(file: string, what: 'read' | 'created', err: unknown): Error {
   return new Error(`Invalid configuration:\n  SIMULATION_SECRET_KEY: not set, and its key file ${file} (SIMULATION_SECRET_KEY_FILE, default DATA_DIR/simulation-secret-key) could not be ${what}: ${(err as Error).message}. Set SIMULATION_SECRET_KEY (32 bytes, base64: openssl rand -base64 32), the same for every instance`, { cause: err });
 }
 
+/** Which configured key opens a sealed value: the current one, a previous one, or none (sealed under another key, or not a sealed value). */
+export type SealedUnder = 'current' | 'previous' | 'none';
+
+/** A sealed value that no configured key opens: sealed under a key that is not configured any more. */
+export class SealedUnderAnotherKey extends Error {
+  constructor() {
+    super('the value is sealed under a key that is neither SIMULATION_SECRET_KEY nor one of SIMULATION_SECRET_KEY_PREVIOUS');
+  }
+}
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
 /**
- * AES-256-GCM sealing of connection secrets: `iv (12) | tag (16) | ciphertext`. The key comes from configuration
- * (SIMULATION_SECRET_KEY); a sealed value opened with another key fails instead of returning garbage.
+ * AES-256-GCM sealing of connection secrets: `iv (12) | tag (16) | ciphertext`. Values are sealed under the current key
+ * (SIMULATION_SECRET_KEY) and opened under it or one of the previous keys (SIMULATION_SECRET_KEY_PREVIOUS) while a
+ * rotation re-seals them; GCM's tag makes a value opened under a wrong key fail, never return garbage.
  */
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+  private readonly keys: readonly Buffer[];
+
+  constructor(key: Buffer, previous: readonly Buffer[] = []) {
+    if ([key, ...previous].some((k) => k.length !== 32)) throw new Error('SecretBox needs 32-byte keys');
+    this.keys = [key, ...previous];
+  }
+
+  /** Previous keys are configured: values sealed under them may remain, to be re-sealed. */
+  get rotating(): boolean {
+    return this.keys.length > 1;
   }
 
   seal(value: unknown): Buffer {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.current, iv);
     const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]);
   }
 
+  /** The value, opened under the current key or else the first previous key that opens it; throws SealedUnderAnotherKey when none does. */
   open<T>(sealed: Buffer): T {
-    const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(0, 12));
-    decipher.setAuthTag(sealed.subarray(12, 28));
-    return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8')) as T;
+    for (const key of this.keys) {
+      const plain = openUnder(key, sealed);
+      if (plain) return JSON.parse(plain.toString('utf8')) as T;
+    }
+    throw new SealedUnderAnotherKey();
+  }
+
+  sealedUnder(sealed: Buffer): SealedUnder {
+    const index = this.keys.findIndex((key) => openUnder(key, sealed) !== null);
+    return index < 0 ? 'none' : index === 0 ? 'current' : 'previous';
+  }
+
+  /** The value sealed again under the current key (opened under whichever configured key opens it). */
+  reseal(sealed: Buffer): Buffer {
+    return this.seal(this.open(sealed));
+  }
+
+  private get current(): Buffer {
+    return this.keys[0] as Buffer;
+  }
+}
+
+/** The plaintext, or null when `key` does not open `sealed` (its tag does not verify, or it is too short to be sealed). */
+function openUnder(key: Buffer, sealed: Buffer): Buffer | null {
+  if (sealed.length < IV_BYTES + TAG_BYTES) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+    decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+  } catch {
+    return null;
   }
 }
