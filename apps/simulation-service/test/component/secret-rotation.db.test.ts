@@ -1,0 +1,77 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { SealedValueRepository } from '../../src/data-access/sealed-value-repository';
+import { recordedRegistrationSecret } from '../../src/domain/callbacks';
+import { SecretBox } from '../../src/domain/secret-box';
+import { ROTATION_DONE, SecretRotation } from '../../src/domain/secret-rotation';
+import { useMigratedDatabase } from '../support/migrated-database';
+
+const keyA = randomBytes(32);
+const keyB = randomBytes(32);
+const lostKey = randomBytes(32);
+const underA = new SecretBox(keyA);
+const onlyB = new SecretBox(keyB);
+const rotating = new SecretBox(keyB, [keyA]);
+
+/** A logger whose lines the test reads. */
+function capturedLogger(): { logger: pino.Logger; lines: { level: number; msg: string; [field: string]: unknown }[] } {
+  const lines: { level: number; msg: string }[] = [];
+  return { lines, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) }) };
+}
+
+describe('the re-seal sweep of SIMULATION_SECRET_KEY_PREVIOUS (SecretRotation)', () => {
+  const db = useMigratedDatabase(6);
+
+  test('when two instances sweep one database at once, then each value under the previous key is re-sealed once, every value opens under the new key alone to what it held, finished jobs and values under no configured key are left, and the done line follows', async () => {
+    const { pool } = db;
+    const accounts = Array.from({ length: 23 }, () => randomUUID());
+    for (const [i, account] of accounts.entries()) {
+      await pool.query('INSERT INTO simulation.connections (account_id, sealed) VALUES ($1, $2)', [account, underA.seal({ clientId: `client-${i}` })]);
+      await pool.query(`INSERT INTO simulation.callbacks (id, account_id, url, sealed_secret) VALUES ($1, $2, 'https://hooks.example/', $3)`, [randomUUID(), account, underA.seal(`whsec_${i}`)]);
+      const created = { id: randomUUID(), url: 'https://hooks.example/', description: null, createdAt: new Date().toISOString(), secret: underA.seal(`whsec_${i}`).toString('base64') };
+      await pool.query(`INSERT INTO simulation.inbox (scope, command_id, request_hash, reply_body) VALUES ($1, $2, 'h', $3)`, [account, `key:${i}`, Buffer.from(JSON.stringify(created))]);
+      await pool.query(`INSERT INTO simulation.inbox (scope, command_id, request_hash, reply_body) VALUES ($1, $2, 'h', $3)`, [account, `other:${i}`, Buffer.from(JSON.stringify({ results: [] }))]);
+      await pool.query(`INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, state, sealed_credentials) VALUES ($1, $2, $3, $4, 'trigger', 'Requested', $5)`, [randomUUID(), account, randomUUID(), randomUUID(), underA.seal({ clientId: `job-${i}` })]);
+    }
+    const finishedJob = randomUUID();
+    await pool.query(`INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, state, sealed_credentials) VALUES ($1, $2, $3, $4, 'trigger', 'Processing completed', $5)`, [finishedJob, randomUUID(), randomUUID(), randomUUID(), underA.seal({ clientId: 'finished' })]);
+    const lostAccount = randomUUID();
+    const lost = new SecretBox(lostKey).seal({ clientId: 'lost' });
+    await pool.query('INSERT INTO simulation.connections (account_id, sealed) VALUES ($1, $2)', [lostAccount, lost]);
+
+    const one = capturedLogger();
+    const two = capturedLogger();
+    const repository = new SealedValueRepository(pool);
+    const sweeps = [new SecretRotation(repository, rotating, { batchRows: 5 }, one.logger), new SecretRotation(repository, rotating, { batchRows: 5 }, two.logger)];
+    const [first, second] = await Promise.all(sweeps.map((sweep) => sweep.pass()));
+    for (const table of ['connections', 'jobs', 'callbacks', 'registrations'] as const) expect([table, first![table].resealed + second![table].resealed]).toEqual([table, accounts.length]);
+    expect([first!.connections.unopenable, second!.connections.unopenable]).toEqual([1, 1]);
+
+    const connections = await pool.query<{ account_id: string; sealed: Buffer }>('SELECT account_id, sealed FROM simulation.connections');
+    for (const row of connections.rows) {
+      if (row.account_id === lostAccount) expect(row.sealed).toEqual(lost);
+      else expect(onlyB.sealedUnder(row.sealed)).toBe('current');
+    }
+    expect(connections.rows.filter((r) => r.account_id !== lostAccount).map((r) => onlyB.open<{ clientId: string }>(r.sealed).clientId).sort()).toEqual(accounts.map((_, i) => `client-${i}`).sort());
+    const jobs = await pool.query<{ id: string; sealed_credentials: Buffer }>('SELECT id, sealed_credentials FROM simulation.jobs');
+    for (const row of jobs.rows) expect([row.id === finishedJob, onlyB.sealedUnder(row.sealed_credentials)]).toEqual(row.id === finishedJob ? [true, 'none'] : [false, 'current']);
+    const callbacks = await pool.query<{ sealed_secret: Buffer }>('SELECT sealed_secret FROM simulation.callbacks');
+    expect(callbacks.rows.map((r) => onlyB.open<string>(r.sealed_secret)).sort()).toEqual(accounts.map((_, i) => `whsec_${i}`).sort());
+    const inbox = await pool.query<{ command_id: string; reply_body: Buffer }>('SELECT command_id, reply_body FROM simulation.inbox');
+    for (const row of inbox.rows) {
+      const sealed = recordedRegistrationSecret.sealedIn(row.reply_body);
+      if (row.command_id.startsWith('other:')) expect(JSON.parse(row.reply_body.toString('utf8'))).toEqual({ results: [] });
+      else expect(onlyB.open<string>(sealed!)).toBe(`whsec_${row.command_id.slice(4)}`);
+    }
+
+    const resealedLines = [...one.lines, ...two.lines].filter((l) => l.msg.includes('re-sealed under SIMULATION_SECRET_KEY'));
+    expect(resealedLines.length).toBeGreaterThan(0);
+    expect([...one.lines, ...two.lines].filter((l) => l.level === 40).map((l) => l.unopenable)).toEqual([{ connections: 1 }, { connections: 1 }]);
+    // The next pass finds nothing under the previous key: the line that says it may be removed (once).
+    await Promise.all(sweeps.map((sweep) => sweep.pass()));
+    await sweeps[0]!.pass();
+    expect(one.lines.filter((l) => l.msg === ROTATION_DONE).length).toBe(1);
+    expect(two.lines.filter((l) => l.msg === ROTATION_DONE).length).toBe(1);
+    expect(ROTATION_DONE).toBe('no value is sealed under SIMULATION_SECRET_KEY_PREVIOUS any more: it can be removed');
+  });
+});

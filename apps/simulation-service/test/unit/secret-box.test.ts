@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { previousSecretKeys, SealedUnderAnotherKey, SecretBox } from '../../src/domain/secret-box';
+
+describe('SecretBox with previous keys', () => {
+  const [a, b, c, other] = [randomBytes(32), randomBytes(32), randomBytes(32), randomBytes(32)];
+  const value = { clientId: 'client-1', password: 'correct horse' };
+
+  test('when values were sealed under any configured key, then they open, and new values are sealed under the current key only', () => {
+    const box = new SecretBox(c, [b, a]);
+    for (const key of [a, b, c]) expect(box.open(new SecretBox(key).seal(value))).toEqual(value);
+    const sealed = box.seal(value);
+    expect(new SecretBox(c).open(sealed)).toEqual(value);
+    expect(() => new SecretBox(a).open(sealed)).toThrow(SealedUnderAnotherKey);
+    expect(box.rotating).toBe(true);
+    expect(new SecretBox(c).rotating).toBe(false);
+  });
+
+  test('when a value is under no configured key, or is no sealed value, then it does not open (never garbage) and is said to be under none', () => {
+    const box = new SecretBox(c, [a]);
+    const foreign = new SecretBox(other).seal(value);
+    expect(() => box.open(foreign)).toThrow(SealedUnderAnotherKey);
+    expect(box.sealedUnder(foreign)).toBe('none');
+    expect(box.sealedUnder(Buffer.from('short'))).toBe('none');
+    const tampered = Buffer.from(new SecretBox(a).seal(value));
+    tampered[tampered.length - 1] ^= 1;
+    expect(box.sealedUnder(tampered)).toBe('none');
+  });
+
+  test('when asked which key a value is under, then the current, a previous or none; a re-sealed value is under the current one and holds the same', () => {
+    const box = new SecretBox(c, [b, a]);
+    expect(box.sealedUnder(new SecretBox(c).seal(value))).toBe('current');
+    expect(box.sealedUnder(new SecretBox(a).seal(value))).toBe('previous');
+    const resealed = box.reseal(new SecretBox(a).seal(value));
+    expect(box.sealedUnder(resealed)).toBe('current');
+    expect(new SecretBox(c).open(resealed)).toEqual(value);
+  });
+
+  test('when a previous key is the current key, then it is refused naming SIMULATION_SECRET_KEY_PREVIOUS and its place, never the key', () => {
+    expect(previousSecretKeys(c, [a, b])).toEqual([a, b]);
+    expect(() => previousSecretKeys(c, [a, Buffer.from(c)])).toThrow(/SIMULATION_SECRET_KEY_PREVIOUS: key 2 of 2 is the current key/);
+    expect(() => previousSecretKeys(c, [c])).not.toThrow(new RegExp(c.toString('base64').replace(/[+/]/g, '.')));
+    expect(() => new SecretBox(c, [Buffer.alloc(16)])).toThrow(/32-byte/);
+  });
+});
