@@ -43,9 +43,9 @@ describe('the re-seal sweep of SIMULATION_SECRET_KEY_PREVIOUS (SecretRotation)',
     const two = capturedLogger();
     const repository = new SealedValueRepository(pool);
     const sweeps = [new SecretRotation(repository, rotating, { batchRows: 5 }, one.logger), new SecretRotation(repository, rotating, { batchRows: 5 }, two.logger)];
-    const [first, second] = await Promise.all(sweeps.map((sweep) => sweep.pass()));
-    for (const table of ['connections', 'jobs', 'callbacks', 'registrations'] as const) expect([table, first![table].resealed + second![table].resealed]).toEqual([table, accounts.length]);
-    expect([first!.connections.unopenable, second!.connections.unopenable]).toEqual([1, 1]);
+    const counts = await Promise.all(sweeps.map((sweep) => sweep.pass()));
+    for (const table of ['connections', 'jobs', 'callbacks', 'registrations'] as const) expect([table, counts.reduce((sum, c) => sum + c[table].resealed, 0)]).toEqual([table, accounts.length]);
+    expect(counts.map((c) => c.connections.unopenable)).toEqual([1, 1]);
 
     const connections = await pool.query<{ account_id: string; sealed: Buffer }>('SELECT account_id, sealed FROM simulation.connections');
     for (const row of connections.rows) {
@@ -61,7 +61,7 @@ describe('the re-seal sweep of SIMULATION_SECRET_KEY_PREVIOUS (SecretRotation)',
     for (const row of inbox.rows) {
       const sealed = recordedRegistrationSecret.sealedIn(row.reply_body);
       if (row.command_id.startsWith('other:')) expect(JSON.parse(row.reply_body.toString('utf8'))).toEqual({ results: [] });
-      else expect(onlyB.open<string>(sealed!)).toBe(`whsec_${row.command_id.slice(4)}`);
+      else expect(sealed && onlyB.open<string>(sealed)).toBe(`whsec_${row.command_id.slice(4)}`);
     }
 
     const resealedLines = [...one.lines, ...two.lines].filter((l) => l.msg.includes('re-sealed under SIMULATION_SECRET_KEY'));
@@ -69,7 +69,7 @@ describe('the re-seal sweep of SIMULATION_SECRET_KEY_PREVIOUS (SecretRotation)',
     expect([...one.lines, ...two.lines].filter((l) => l.level === 40).map((l) => l.unopenable)).toEqual([{ connections: 1 }, { connections: 1 }]);
     // The next pass finds nothing under the previous key: the line that says it may be removed (once).
     await Promise.all(sweeps.map((sweep) => sweep.pass()));
-    await sweeps[0]!.pass();
+    await sweeps[0]?.pass();
     expect(one.lines.filter((l) => l.msg === ROTATION_DONE).length).toBe(1);
     expect(two.lines.filter((l) => l.msg === ROTATION_DONE).length).toBe(1);
     expect(ROTATION_DONE).toBe('no value is sealed under SIMULATION_SECRET_KEY_PREVIOUS any more: it can be removed');
