@@ -35,3 +35,45 @@ export class CoalescedPass {
     await this.running;
   }
 }
+
+/**
+ * A CoalescedPass run at `start()` and then every `intervalMs` (the timer never holds the process) until `stop()`, which
+ * waits for the pass running; `halted` tells that pass to end at its next page.
+ */
+export class PeriodicPass {
+  private timer: NodeJS.Timeout | undefined;
+  /** Started and not stopped: the timer's passes run. */
+  private started = false;
+  /** A stop came: a pass running ends after its current page. */
+  halted = false;
+  private readonly pass: CoalescedPass;
+
+  constructor(
+    run: () => Promise<void>,
+    failed: (err: unknown) => void,
+    private readonly intervalMs: number,
+  ) {
+    this.pass = new CoalescedPass(run, failed, () => this.started);
+  }
+
+  start(): void {
+    this.started = true;
+    this.halted = false;
+    this.timer = setInterval(() => this.pass.wake(), this.intervalMs);
+    this.timer.unref();
+    this.pass.wake();
+  }
+
+  /** Runs the pass now, or once more after the one running. */
+  wake(): void {
+    this.pass.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    this.halted = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.pass.idle();
+  }
+}

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { Logger } from '@pitwall/service-kit';
 import type { PurgeCursor, SimulationRepository } from '../data-access/simulation-repository';
-import { CoalescedPass } from './coalesced-pass';
+import { PeriodicPass } from './coalesced-pass';
 
 /** SIMULATION_JOB_RETENTION_DAYS's default: a finished job is kept this many days after its last change. */
 export const DEFAULT_JOB_RETENTION_DAYS = 30;
@@ -26,38 +26,27 @@ export interface RetentionSettings {
  * Instances purging at once skip each other's rows (SKIP LOCKED) instead of waiting for them.
  */
 export class JobRetention {
-  private timer: NodeJS.Timeout | undefined;
-  /** Started and not stopped: the timer's passes run. */
-  private started = false;
-  /** A stop came: a pass running ends after its current page. */
-  private halted = false;
-  private readonly purging = new CoalescedPass(
-    async () => void (await this.purge()),
-    (err: unknown) => this.logger.warn({ err }, 'finished simulation jobs could not be purged; retried at the next pass'),
-    () => this.started,
-  );
+  private readonly purging: PeriodicPass;
 
   constructor(
     private readonly repository: SimulationRepository,
     private readonly settings: RetentionSettings,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.purging = new PeriodicPass(
+      async () => void (await this.purge()),
+      (err: unknown) => this.logger.warn({ err }, 'finished simulation jobs could not be purged; retried at the next pass'),
+      settings.intervalMs ?? PURGE_INTERVAL_MS,
+    );
+  }
 
   start(): void {
     if (this.settings.days === 0) return; // kept for ever
-    this.started = true;
-    this.halted = false;
-    this.timer = setInterval(() => this.purging.wake(), this.settings.intervalMs ?? PURGE_INTERVAL_MS);
-    this.timer.unref();
-    this.purging.wake();
+    this.purging.start();
   }
 
   async stop(): Promise<void> {
-    this.started = false;
-    this.halted = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.purging.idle();
+    await this.purging.stop();
   }
 
   /** One pass over the jobs older than the cutoff, page by page (stopped between two pages by a stop); returns how many were deleted. */
@@ -70,7 +59,7 @@ export class JobRetention {
       purged += batch.jobs;
       cursor = batch.next;
       await yieldToOthers();
-    } while (cursor && !this.halted);
+    } while (cursor && !this.purging.halted);
     if (purged) this.logger.info({ jobs: purged, days: this.settings.days }, 'finished simulation jobs older than SIMULATION_JOB_RETENTION_DAYS purged');
     return purged;
   }

@@ -2,7 +2,7 @@ import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { Logger } from '@pitwall/service-kit';
 import { SEALED_COLUMNS, type SealedReplacement, type SealedTable, type SealedValueRepository } from '../data-access/sealed-value-repository';
 import { recordedRegistrationSecret } from './callbacks';
-import { CoalescedPass } from './coalesced-pass';
+import { PeriodicPass } from './coalesced-pass';
 import type { SecretBox } from './secret-box';
 
 /** Stored values one statement reads (and so re-seals) at most, each statement its own transaction. */
@@ -37,42 +37,32 @@ export interface RotationSettings {
  * no configured key opens is left as it is and counted in a warning (a connection an admin must set again).
  */
 export class SecretRotation {
-  private timer: NodeJS.Timeout | undefined;
-  private started = false;
-  private halted = false;
   /** ROTATION_DONE was logged, and no pass found a value under a previous key since. */
   private doneLogged = false;
-  private readonly sweeping = new CoalescedPass(
-    async () => {
-      const counts = await this.pass();
-      if (Object.values(counts).some((c) => c.previous > 0)) this.sweeping.wake(); // once more: none left?
-    },
-    (err: unknown) => this.logger.warn({ err }, 'values sealed under SIMULATION_SECRET_KEY_PREVIOUS could not be re-sealed; retried at the next pass'),
-    () => this.started,
-  );
+  private readonly sweeping: PeriodicPass;
 
   constructor(
     private readonly repository: SealedValueRepository,
     private readonly secrets: SecretBox,
     private readonly settings: RotationSettings,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.sweeping = new PeriodicPass(
+      async () => {
+        const counts = await this.pass();
+        if (Object.values(counts).some((c) => c.previous > 0)) this.sweeping.wake(); // once more: none left?
+      },
+      (err: unknown) => this.logger.warn({ err }, 'values sealed under SIMULATION_SECRET_KEY_PREVIOUS could not be re-sealed; retried at the next pass'),
+      settings.intervalMs ?? RESEAL_INTERVAL_MS,
+    );
+  }
 
   start(): void {
-    if (!this.secrets.rotating) return; // no previous key: nothing can be under one
-    this.started = true;
-    this.halted = false;
-    this.timer = setInterval(() => this.sweeping.wake(), this.settings.intervalMs ?? RESEAL_INTERVAL_MS);
-    this.timer.unref();
-    this.sweeping.wake();
+    if (this.secrets.rotating) this.sweeping.start(); // no previous key: nothing can be under one
   }
 
   async stop(): Promise<void> {
-    this.started = false;
-    this.halted = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.sweeping.idle();
+    await this.sweeping.stop();
   }
 
   /** One pass over every table, page by page (a stop ends it between two pages); logs what it re-sealed and what it could not open. */
@@ -87,8 +77,8 @@ export class SecretRotation {
       this.logger.warn({ unopenable }, 'values sealed under no configured key (neither SIMULATION_SECRET_KEY nor SIMULATION_SECRET_KEY_PREVIOUS) left as they are: an admin must set such a connection again');
     }
     const left = entries.some(([, c]) => c.previous > 0);
-    if (!left && !this.halted && !this.doneLogged) this.logger.info(ROTATION_DONE);
-    this.doneLogged = !left && !this.halted;
+    if (!left && !this.sweeping.halted && !this.doneLogged) this.logger.info(ROTATION_DONE);
+    this.doneLogged = !left && !this.sweeping.halted;
     return counts;
   }
 
@@ -111,7 +101,7 @@ export class SecretRotation {
       count.resealed += await this.repository.replace(table, replacements);
       after = page.at(-1)?.key ?? null;
       await yieldToOthers();
-      if (page.length < batchRows || this.halted) return count;
+      if (page.length < batchRows || this.sweeping.halted) return count;
     }
   }
 }
