@@ -379,10 +379,19 @@ export class PaneStack {
     this.container.replaceChildren();
   }
 
-  /** The x range the panes show (their x scale), null when none is drawn. */
+  /**
+   * The x range the panes show (their x scale), null when none is drawn. Straight after render() uPlot has not set
+   * its scale yet (it does on a later microtask): the range is then the one it will set, the spec's fixed range or the
+   * ends of the data drawn (uPlot fits an x scale to its data's first and last x, without padding).
+   */
   xRange(): [number, number] | null {
     const x = this.plots[0]?.scales['x'];
-    return x && x.min !== undefined && x.max !== undefined && x.min !== null && x.max !== null ? [x.min, x.max] : null;
+    if (x && x.min !== undefined && x.max !== undefined && x.min !== null && x.max !== null) return [x.min, x.max];
+    const spec = this.specs[0];
+    if (!spec || this.plots.length === 0) return null;
+    if (spec.xRange) return spec.xRange;
+    const xs = spec.data[0] as ArrayLike<number>;
+    return xs.length > 0 ? [xs[0] as number, xs[xs.length - 1] as number] : null;
   }
 
   /** The cursor's x value (null: off the panes). */

@@ -290,7 +290,7 @@ export class LapComparison {
     this.page.status(`${overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
   }
 
-  /** The whole laps' x range of a plot drawn unzoomed. */
+  /** The whole laps' x range of a plot drawn unzoomed (the ends of its data: uPlot sets its scale later). */
   private keepWholeLaps(from: 'overlay' | 'delta', panes: PaneStack, view: [number, number] | null): void {
     const range = panes.xRange();
     if (!view && range) this.wholeLaps.set(from, range);

@@ -105,6 +105,26 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when the overlay is zoomed in twice by + and out once by -, then it shows twice the second zoom\'s width, not the whole laps', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    const reads = channelReads(page);
+    await page.focus('[data-testid=overlay-panes]');
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
+    // Each zoom one read a lap, of the window under the view (its lap's times).
+    expect(reads.map((r) => r.mode)).toEqual([2, 2, 2, 2]);
+    const second = reads.slice(2).map((r) => r.duration as number);
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('-'));
+    const out = reads.slice(4);
+    expect(out.map((r) => r.mode)).toEqual([2, 2]);
+    for (const [i, read] of out.entries()) expect(read.duration as number).toBeCloseTo(2 * (second[i] as number), 6);
+    await page.context().close();
+  });
+
   test('when a picker is stepped with the arrow keys, then nothing is opened or closed until Enter (or leaving it); Escape puts the choice back', async () => {
     const { page } = await openSignedIn(browser, stack);
     await pickRun(page, 'Keyboard Cup', 'Run 1');
