@@ -33,7 +33,9 @@ export interface PaneStackOptions {
   syncKey: string;
   /**
    * What the panes are, said by a screen reader when the plot area (the container, a Tab stop while panes are drawn)
-   * has the focus: "Time plots", "Lap overlay".
+   * has the focus: "Time plots", "Lap overlay". The plot area is then a slider (ARIA's pattern: a screen reader
+   * switches to focus mode, so ← and → reach the page) over the x range shown, its value the cursor's x and its
+   * text what the panes say at the cursor (describeCursor).
    */
   label: string;
   height?: number;
@@ -170,8 +172,6 @@ export class PaneStack {
     private readonly container: HTMLElement,
     private readonly options: PaneStackOptions,
   ) {
-    container.setAttribute('role', 'group');
-    container.setAttribute('aria-label', options.label);
     // The panes follow their container's width (the window resized, a scrollbar come or gone): they were drawn at the
     // width of the moment and kept it (1280 → 1920 px left a third empty, 800 px cut them with a scrollbar).
     new ResizeObserver(() => this.fit()).observe(container);
@@ -214,8 +214,7 @@ export class PaneStack {
     const focusedPane = active && active !== this.container && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
     this.removePanes();
     this.specs = specs;
-    if (specs.length) this.container.tabIndex = 0;
-    else this.container.removeAttribute('tabindex');
+    this.markSlider(specs.length > 0);
     let pending = specs.length;
     const width = this.paneWidth();
     this.width = width;
@@ -341,9 +340,11 @@ export class PaneStack {
             const left = u.cursor.left;
             this.cursor = left === undefined || left < 0 ? null : u.posToVal(left, 'x');
             this.options.onCursor?.(this.cursor);
+            this.updateSlider();
           },
         ],
-        draw: [onDraw],
+        // The slider's range once uPlot has set the x scale (and after any later draw).
+        draw: [onDraw, () => this.updateSlider()],
       },
     };
   }
@@ -370,7 +371,49 @@ export class PaneStack {
     this.removePanes();
     this.specs = [];
     this.cursor = null;
-    this.container.removeAttribute('tabindex');
+    this.markSlider(false);
+  }
+
+  /**
+   * The plot area as a slider while panes are drawn (a Tab stop, named, horizontal), nothing while none is (no Tab
+   * stop, no role: an empty slider would be read).
+   */
+  private markSlider(shown: boolean): void {
+    const c = this.container;
+    const attributes: Record<string, string> = { role: 'slider', tabindex: '0', 'aria-label': this.options.label, 'aria-orientation': 'horizontal' };
+    for (const [name, value] of Object.entries(attributes)) {
+      if (shown) c.setAttribute(name, value);
+      else c.removeAttribute(name);
+    }
+    this.updateSlider();
+  }
+
+  /** Whether the slider's values wait to be written (once a task, however many panes' cursor hooks ran). */
+  private sliderPending = false;
+
+  /**
+   * The slider's values, written once the panes' hooks of a change have all run: its min and max the x range shown,
+   * its value the cursor's x (none off the panes: the middle, where ← or → puts it) and its text what the panes say
+   * there, which a screen reader reads when it changes with the focus on the plot area (no live region needed).
+   */
+  private updateSlider(): void {
+    if (this.sliderPending) return;
+    this.sliderPending = true;
+    queueMicrotask(() => {
+      this.sliderPending = false;
+      const c = this.container;
+      const range = this.plots.length > 0 ? this.xRange() : null;
+      const values: Record<string, string | null> = {
+        'aria-valuemin': range ? String(range[0]) : null,
+        'aria-valuemax': range ? String(range[1]) : null,
+        'aria-valuenow': range && this.cursor !== null ? String(this.cursor) : null,
+        'aria-valuetext': range ? (this.cursor === null ? 'no cursor: ← or → puts it in the middle' : this.describeCursor()) : null,
+      };
+      for (const [name, value] of Object.entries(values)) {
+        if (value === null) c.removeAttribute(name);
+        else if (c.getAttribute(name) !== value) c.setAttribute(name, value);
+      }
+    });
   }
 
   private removePanes(): void {
@@ -413,8 +456,9 @@ export class PaneStack {
   }
 
   /**
-   * What the panes say at the cursor, for a screen reader: the x value, then each pane's title and its series' values
-   * (the drawn point nearest the cursor). '' off the panes.
+   * What the panes say at the cursor, for a screen reader (the slider's text): the x value, then each pane's title
+   * (compact panes have none: their series are the channels) and its series' values, the readout's when the pane has
+   * one (the legend's and the values line's), else the drawn point's nearest the cursor. '' off the panes.
    */
   describeCursor(): string {
     const x = this.cursor;
@@ -422,10 +466,11 @@ export class PaneStack {
     const panes = this.plots.map((u, k) => {
       const spec = this.specs[k] as PaneSpec;
       const i = u.cursor.idx ?? -1;
-      const values = spec.series.map((s, j) => `${s.label} ${formatValue(i < 0 ? null : (u.data[j + 1]?.[i] as number | null | undefined), spec.unit)}`);
-      return `${spec.title}: ${values.join(', ')}`;
+      const valueOf = (j: number) => (spec.readout ? spec.readout.value(x, j) : formatValue(i < 0 ? null : (u.data[j + 1]?.[i] as number | null | undefined), spec.unit));
+      const values = spec.series.map((s, j) => `${s.label} ${valueOf(j)}`).join(', ');
+      return this.options.compact ? values : `${spec.title}: ${values}`;
     });
-    const xLabel = this.specs[0]?.xLabel ?? 'x';
-    return `${xLabel} ${displayNumber(x, 6)}. ${panes.join('. ')}.`;
+    const first = this.specs[0];
+    return `${first?.xLabel ?? 'x'} ${first?.readout ? first.readout.time(x) : displayNumber(x, 6)}. ${panes.join('. ')}.`;
   }
 }

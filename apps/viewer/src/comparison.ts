@@ -99,8 +99,8 @@ export class LapComparison {
   }
 
   /**
-   * A plot key on the overlay or the delta (plot-keys.ts): ← and → step their cursor one drawn point (Shift: ten) and
-   * say the values at it, + and - zoom in and out around it (the middle without one: one read, as a drag's), within
+   * A plot key on the overlay or the delta (plot-keys.ts): ← and → step their cursor one drawn point (Shift: ten; the
+   * plot area's slider text says the values at it), + and - zoom in and out around it (the middle without one: one read, as a drag's), within
    * the whole laps, Escape goes back to the whole laps.
    */
   private onKey(e: KeyboardEvent, from: 'overlay' | 'delta', panes: PaneStack): boolean {
@@ -108,7 +108,7 @@ export class LapComparison {
     const shown = panes.xRange();
     if (!action || !shown) return false;
     if ('step' in action) {
-      if (panes.stepCursor(action.step)) this.page.announce(panes.describeCursor());
+      panes.stepCursor(action.step);
       return true;
     }
     const view = from === 'overlay' ? this.overlayView : this.deltaView;

@@ -69,11 +69,6 @@ export class Page {
     el('status').textContent = text;
   }
 
-  /** Said politely to a screen reader, not shown: the values at a plot's cursor moved by the keyboard. */
-  announce(text: string): void {
-    el('cursor-announce').textContent = text;
-  }
-
   /** A plot drawn in `container`: counted, and the time from the action that asked for it (the benchmark reads both). */
   drawn(container: HTMLElement): void {
     container.dataset['drawn'] = String(Number(container.dataset['drawn'] ?? 0) + 1);

@@ -353,23 +353,18 @@ export class TimePlots {
   }
 
   /**
-   * The plot keys on the time plots (plot-keys.ts): ← and → step the cursor one plotted point (with Shift, ten) and
-   * the values line is said, + and - zoom in and out around it (the window's middle without one), Escape resets the zoom.
+   * The plot keys on the time plots (plot-keys.ts): ← and → step the cursor one plotted point (with Shift, ten: the
+   * plot area's slider text says the values), + and - zoom in and out around it (the window's middle without one), Escape resets the zoom.
    */
   private onKey(e: KeyboardEvent): boolean {
     const action = plotKeyAction(e);
     if (!action || this.plotted.length === 0) return false;
     if ('step' in action) {
-      if (this.panes.stepCursor(action.step, this.plotted[0]?.line.x ?? [])) this.page.announce(this.cursorLineText());
-    } else if ('zoom' in action) this.zoomBy(action.zoom, this.cursorAt);
+      this.panes.stepCursor(action.step, this.plotted[0]?.line.x ?? []);
+    } else if ('zoom' in action) this.zoomBy(action.zoom, this.panes.cursorX());
     else if (this.view) this.resetZoom();
     else return false;
     return true;
-  }
-
-  /** The values line as one sentence (each place's whole text). */
-  private cursorLineText(): string {
-    return [...el('cursor-values').children].map((place) => (place as HTMLElement).title).join(', ');
   }
 
   /** Ctrl (or Alt) and the wheel over the time plots zoom around the mouse's time: the turns of a quarter second, one read. */
@@ -385,7 +380,7 @@ export class TimePlots {
     }
     this.wheelZoom = {
       factor,
-      centre: this.cursorAt,
+      centre: this.panes.cursorX(),
       timer: window.setTimeout(() => {
         const zoom = this.wheelZoom;
         this.wheelZoom = null;
@@ -394,11 +389,7 @@ export class TimePlots {
     };
   }
 
-  /** The time plots' cursor (file time), null off the plots. */
-  private cursorAt: number | null = null;
-
   private showCursor(x: number | null): void {
-    this.cursorAt = x;
     this.hooks.cursorMoved(x);
     this.fillCursorLine(x);
   }

@@ -61,17 +61,23 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     // The overlay's plot area reached by Tab (the panes after the Compare controls).
     const overlay = page.locator('[data-testid=overlay-panes]');
     expect(await overlay.getAttribute('tabindex')).toBe('0');
-    expect(await overlay.getAttribute('aria-label')).toBe('Lap overlay');
+    // A slider (a screen reader's focus mode, so the arrows reach the page) over the lap time shown.
+    expect(await page.getByRole('slider', { name: 'Lap overlay', exact: true }).getAttribute('data-testid')).toBe('overlay-panes');
+    expect(await overlay.getAttribute('aria-orientation')).toBe('horizontal');
+    expect(Number(await overlay.getAttribute('aria-valuemin'))).toBeLessThan(Number(await overlay.getAttribute('aria-valuemax')));
     for (let i = 0; i < 10 && (await focused(page)) !== 'overlay-panes'; i++) await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('overlay-panes');
     const wholeTicks = await page.getAttribute('[data-testid="pane-overlay-Ground Speed"]', 'data-x-ticks');
 
-    // ← and →: the cursor on the overlay, its values said politely.
+    // ← and →: the cursor on the overlay, its values the slider's text (read by the screen reader), its x the value.
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    const said = (await page.textContent('[data-testid=cursor-announce]')) ?? '';
+    const said = (await overlay.getAttribute('aria-valuetext')) ?? '';
     expect(said).toMatch(/^lap time \(s\) [\d.]+\. Ground Speed over lap time: Run 1 \/ DataFile.* km\/h/);
-    expect(await page.getAttribute('[data-testid=cursor-announce]', 'aria-live')).toBe('polite');
+    const now = Number(await overlay.getAttribute('aria-valuenow'));
+    expect(said.startsWith(`lap time (s) ${Number(now.toPrecision(6))}.`)).toBe(true);
+    // No live region repeats it.
+    expect(await page.locator('[aria-live]').evaluateAll((regions) => regions.map((r) => r.getAttribute('data-testid')))).toEqual(['status']);
 
     // +: the overlay zoomed around its cursor, a window read per lap; the time plots neither read nor drawn.
     await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
@@ -268,14 +274,17 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
     expect(await page.textContent('[data-testid=status]')).toMatch(/^1 channel\(s\)/);
     expect(await page.getByRole('button', { name: 'y: auto, y scale of Ground Speed', exact: true }).count()).toBe(1);
-    // The values line said on a keyboard step, not on a mouse move.
-    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
-    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.waitForFunction(() => /t = [\d.]+ s/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
-    expect(await page.textContent('[data-testid=cursor-announce]')).toBe('');
+    // The time plots' area: a slider named Time plots, its text the values at the cursor (the values line's), the
+    // middle before a cursor is put on it.
+    const plots = page.getByRole('slider', { name: 'Time plots', exact: true });
+    expect(await plots.getAttribute('data-testid')).toBe('panes');
+    expect(await plots.getAttribute('aria-valuetext')).toBe('no cursor: ← or → puts it in the middle');
+    await plots.focus();
     await page.keyboard.press('ArrowRight');
-    expect(await page.textContent('[data-testid=cursor-announce]')).toMatch(/^t = [\d.]+ s, Ground Speed: [\d.]+ km\/h$/);
+    const text = (await plots.getAttribute('aria-valuetext')) ?? '';
+    expect(text).toMatch(/^(lap )?time \(s\) [\d.]+\. Ground Speed [\d.]+ km\/h\.$/);
+    const value = (await page.locator('[data-testid=cursor-values] data').nth(1).textContent()) ?? '';
+    expect(text).toContain(`Ground Speed ${value.replace(/^: /, '')}.`);
 
     // The comparison: remove named for its lap, the swatch not read.
     await page.click('[data-testid=overlay-add-2]');
