@@ -247,7 +247,7 @@ export class LapComparison {
     const api = this.page.requireApi();
     const axis = el<HTMLSelectElement>('overlay-axis').value === 'distance' ? 'distance' : 'time';
     const width = pointsForWidth(this.overlayPanes.plotWidth());
-    this.page.status(`Reading ${overlay.length} lap(s)…`);
+    this.page.progress(`Reading ${overlay.length} lap(s)…`);
     const names = channels.map((c) => c.name);
     const view = this.overlayView;
     let source: LapDistanceJson['source'] | undefined;

@@ -205,7 +205,7 @@ export class TimePlots {
       const to = Math.min(m.startTime + m.fileTimeLength, range.start + range.duration + margin);
       body = { channels: names, mode: 2, startTime: from, duration: Math.max(0, to - from) };
     } else body = { channels: names, mode: 0 };
-    this.page.status(`Reading ${names.length} channel(s)…`);
+    this.page.progress(`Reading ${names.length} channel(s)…`);
     const series = await this.page.requireApi().channels(dataset, body, pointsForWidth(this.panes.plotWidth()));
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
     if (this.page.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.page.actionAt).toFixed(1);
