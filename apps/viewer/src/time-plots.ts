@@ -72,7 +72,7 @@ export class TimePlots {
       });
     }
     // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
-    this.keys.add({ area: el('panes'), onKey: (e) => this.onKey(e) });
+    this.keys.add({ area: el('panes'), onKey: (e) => this.onKey(e), drawn: () => this.panes.shown() });
     el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
   }
 
