@@ -92,6 +92,11 @@ function yScaleControl(pane: HTMLElement, plot: uPlot, spec: PaneSpec, onYRange:
     form?.remove();
     form = null;
   };
+  // Cancel and Escape give the focus back to the y scale control (it fell to the page's body with the form).
+  const cancel = () => {
+    close();
+    toggle.focus();
+  };
   const open = () => {
     if (form) return;
     const [min, max] = manual ?? [plot.scales.y.min ?? 0, plot.scales.y.max ?? 1];
@@ -128,7 +133,7 @@ function yScaleControl(pane: HTMLElement, plot: uPlot, spec: PaneSpec, onYRange:
       maxField.wrap,
       action('Set', 'y-set', 'submit'),
       action('Auto', 'y-auto', 'button', () => onYRange(spec.id, null)),
-      action('Cancel', 'y-cancel', 'button', close),
+      action('Cancel', 'y-cancel', 'button', cancel),
       problem,
     );
     form.addEventListener('submit', (e) => {
@@ -140,8 +145,7 @@ function yScaleControl(pane: HTMLElement, plot: uPlot, spec: PaneSpec, onYRange:
     form.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
       e.stopPropagation();
-      close();
-      toggle.focus();
+      cancel();
     });
     pane.appendChild(form);
     minField.input.focus();

@@ -3,7 +3,7 @@ import { isDiscreteChannel } from '@pitwall/laps';
 import { PaneStack, type PaneSpec } from './charts';
 import { colourAt } from './colours';
 import { displayNumber } from './display-number';
-import { el, focusOn } from './dom';
+import { el, focusAfter } from './dom';
 import type { Page } from './page';
 import { plotKeyAction, type PlotKeys } from './plot-keys';
 import { alignLines, clampWindow, formatCursorTime, formatValue, paneGroups, panWindow, pointsForWidth, seriesLine, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
@@ -55,10 +55,7 @@ export class TimePlots {
   ) {}
 
   start(): void {
-    el('plot').addEventListener('click', () => {
-      this.page.actionAt = performance.now();
-      void this.page.run(() => this.plotScope(this.scopeFromControls()));
-    });
+    el('plot').addEventListener('click', () => this.plotAndFocus(this.scopeFromControls()));
     el('pan-left').addEventListener('click', () => void this.pan(-0.5));
     el('pan-right').addEventListener('click', () => void this.pan(0.5));
     el('zoom-out').addEventListener('click', () => void this.zoomOut());
@@ -94,15 +91,21 @@ export class TimePlots {
     return { kind: 'file' };
   }
 
-  /**
-   * A lap's Plot: the lap plotted, and the focus moved to the plots (the lap's button is scrolled out of sight, and
-   * the plot keys act there).
-   */
+  /** A lap's Plot: the lap plotted (the lap's button is scrolled out of sight), as the main Plot plots its scope. */
   plotLap(lapIndex: number): void {
+    this.plotAndFocus({ kind: 'lap', lapIndex });
+  }
+
+  /**
+   * Plot (the main one, or a lap's): the scope plotted, and the focus moved to the plots, where the plot keys act,
+   * unless the user has moved it elsewhere while they were read.
+   */
+  private plotAndFocus(scope: Scope): void {
+    const origin = document.activeElement;
     this.page.actionAt = performance.now();
     void this.page.run(async () => {
-      await this.plotScope({ kind: 'lap', lapIndex });
-      if (this.plotted.length > 0) focusOn(el('panes'));
+      await this.plotScope(scope);
+      if (this.plotted.length > 0) focusAfter(origin, el('panes'));
     });
   }
 

@@ -131,6 +131,71 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when a plot is asked for, then the focus goes to it unless the user went elsewhere, statuses of reads under way are not said, and the plot keys on the page\'s body go to plots drawn', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    // The main Plot: the focus on the plots, where the arrows move the cursor.
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('[data-testid=panes]', 'aria-valuenow')).not.toBeNull();
+
+    // A y scale's Cancel: the focus back on its control, as Escape.
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-cancel]');
+    expect(await page.evaluate(() => document.activeElement === document.querySelector('[data-testid="pane-Ground Speed"] [data-testid=y-scale]'))).toBe(true);
+
+    // A zoom: "Reading…" shown in the status line but hidden from the screen reader; the result said.
+    await page.evaluate(() => {
+      const status = document.querySelector('[data-testid=status]') as HTMLElement;
+      const seen: string[] = [];
+      (window as unknown as { statusSeen: string[] }).statusSeen = seen;
+      new MutationObserver(() => seen.push(status.innerHTML)).observe(status, { childList: true, subtree: true, characterData: true });
+    });
+    await page.focus('[data-testid=panes]');
+    await andDrawn(page, 'panes', () => page.keyboard.press('+'));
+    const seen = await page.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
+    expect(seen).toContain('<span aria-hidden="true">Reading 1 channel(s)…</span>');
+    expect(seen.filter((html) => html.includes('Reading') && !html.startsWith('<span aria-hidden="true">'))).toEqual([]);
+    expect(seen.at(-1)).toMatch(/^1 channel\(s\), /);
+
+    // A lap's Plot whose read is slow, the focus moved meanwhile to the Scope picker: it stays there.
+    await page.route('**/channels', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
+    await andDrawn(page, 'panes', async () => {
+      await page.click('[data-testid=plot-lap-2]');
+      await page.focus('[data-testid=scope]');
+    });
+    expect(await focused(page)).toBe('scope');
+    await page.unroute('**/channels');
+
+    // The overlay drawn and used, the page then scrolled over it (the wheel, no Ctrl): the keys on the page's body
+    // still go to the time plots; the overlay clicked, then cleared: they go to the time plots again.
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await page.focus('[data-testid=panes]');
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    await page.hover('[data-testid=overlay-panes] .u-over');
+    await page.mouse.wheel(0, 100);
+    await page.mouse.move(0, 0);
+    const timeCursor = async () => page.getAttribute('[data-testid=panes]', 'aria-valuenow');
+    const overlayCursor = async () => page.getAttribute('[data-testid=overlay-panes]', 'aria-valuenow');
+    let before = [await timeCursor(), await overlayCursor()];
+    await page.keyboard.press('ArrowRight');
+    expect(await timeCursor()).not.toBe(before[0]);
+    expect(await overlayCursor()).toBe(before[1]);
+    await page.click('[data-testid=overlay-panes] .u-over');
+    await page.click('[data-testid=overlay-clear]');
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    before = [await timeCursor()];
+    await page.keyboard.press('ArrowRight');
+    expect(await timeCursor()).not.toBe(before[0]);
+    await page.context().close();
+  });
+
   test('when a picker is stepped with the arrow keys, then nothing is opened or closed until Enter (or leaving it); Escape puts the choice back', async () => {
     const { page } = await openSignedIn(browser, stack);
     await pickRun(page, 'Keyboard Cup', 'Run 1');
