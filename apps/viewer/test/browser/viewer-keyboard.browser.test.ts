@@ -233,6 +233,17 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.keyboard.press('Tab');
     await page.waitForSelector('#metadata', { state: 'hidden' });
     expect(metadataReads).toHaveLength(1);
+
+    // A dataset stepped to, then the mouse pressed on the picker (the list's choice shown fires no change): opened.
+    await page.selectOption('[data-testid=pick-run]', { label: 'Run 1' });
+    await page.locator('[data-testid=pick-dataset] option', { hasText: 'Second' }).waitFor({ state: 'attached' });
+    await page.focus('[data-testid=pick-dataset]');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(300);
+    expect(metadataReads).toHaveLength(1);
+    await page.dispatchEvent('[data-testid=pick-dataset]', 'mousedown');
+    await page.waitForSelector('#metadata', { state: 'visible' });
+    expect(metadataReads).toHaveLength(2);
     await page.context().close();
   });
 
