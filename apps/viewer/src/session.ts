@@ -55,6 +55,8 @@ export class Session {
       const stored = { apiKey: credentials.apiKey, accountId: account.Id };
       saveCredentials(sessionStorage, stored);
       this.page.api = new ViewerApi(stored);
+      // Signed in: the key is no longer kept in the (hidden) field.
+      el<HTMLInputElement>('api-key').value = '';
       el('account-label').textContent = `Account: ${account.Name}`;
       this.math.applyRole(account.Role);
       el('sign-in').hidden = true;
@@ -77,6 +79,8 @@ export class Session {
     this.page.api = null;
     this.page.opening++;
     this.datasetPanel.close();
+    // The sign-in shown empty, not with the key just refused.
+    el<HTMLInputElement>('api-key').value = '';
     el('sign-in').hidden = false;
     el('signed-in').hidden = true;
     el('app').hidden = true;

@@ -411,6 +411,8 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.waitForFunction(() => (document.querySelector('[data-testid=pick-championship]') as HTMLSelectElement).options.length > 1);
     expect(await page.isEnabled('[data-testid=pick-championship]')).toBe(true);
     for (const id of pickers.slice(1)) expect(await page.isDisabled(`[data-testid=${id}]`)).toBe(true);
+    // Signed in: the key is not kept in the hidden field.
+    expect(await page.inputValue('[data-testid=api-key]')).toBe('');
     await pickRun(page, 'Keyboard Cup', 'Run 1');
     await page.locator('[data-testid=pick-dataset] option', { hasText: 'Second' }).waitFor({ state: 'attached' });
     for (const id of pickers) expect(await page.isEnabled(`[data-testid=${id}]`)).toBe(true);

@@ -8,12 +8,12 @@ import { contrastRatio, deltaE2000, DEFICIENCY, difference, lab } from '../suppo
 const CATEGORY10 = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
 
 /**
- * How far apart (CIEDE2000) every two line colours must look, to normal vision and to a dichromat: about 6 times the
+ * How far apart (CIEDE2000) every two line colours must look, to normal vision and to a dichromat: about 7 times the
  * 2.3 just noticeable on large patches side by side, as a 2 px line against a line across the pane, to be told apart at
  * a glance and named from the legend, needs far more than patches (Szafir 2018: thin marks several times the patches'
  * difference). category10 has pairs at 1.3 (protanopia: green and orange) and 4.1 (deuteranopia).
  */
-const DISTINCT = 15;
+const DISTINCT = 17;
 
 /** The least difference between two colours of a list, as simulated for `deficiency` (normal vision without one), and the pair. */
 function closest(colours: readonly string[], deficiency?: (typeof DEFICIENCY)['deuteranopia']): { dE: number; pair: [string, string] } {
