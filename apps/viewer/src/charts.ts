@@ -33,7 +33,9 @@ export interface PaneStackOptions {
   syncKey: string;
   /**
    * What the panes are, said by a screen reader when the plot area (the container, a Tab stop while panes are drawn)
-   * has the focus: "Time plots", "Lap overlay".
+   * has the focus: "Time plots", "Lap overlay". The plot area is then a slider (ARIA's pattern: a screen reader
+   * switches to focus mode, so ← and → reach the page) over the x range shown, its value the cursor's x and its
+   * text what the panes say at the cursor (describeCursor).
    */
   label: string;
   height?: number;
@@ -90,6 +92,11 @@ function yScaleControl(pane: HTMLElement, plot: uPlot, spec: PaneSpec, onYRange:
     form?.remove();
     form = null;
   };
+  // Cancel and Escape give the focus back to the y scale control (it fell to the page's body with the form).
+  const cancel = () => {
+    close();
+    toggle.focus();
+  };
   const open = () => {
     if (form) return;
     const [min, max] = manual ?? [plot.scales.y.min ?? 0, plot.scales.y.max ?? 1];
@@ -126,7 +133,7 @@ function yScaleControl(pane: HTMLElement, plot: uPlot, spec: PaneSpec, onYRange:
       maxField.wrap,
       action('Set', 'y-set', 'submit'),
       action('Auto', 'y-auto', 'button', () => onYRange(spec.id, null)),
-      action('Cancel', 'y-cancel', 'button', close),
+      action('Cancel', 'y-cancel', 'button', cancel),
       problem,
     );
     form.addEventListener('submit', (e) => {
@@ -138,8 +145,7 @@ function yScaleControl(pane: HTMLElement, plot: uPlot, spec: PaneSpec, onYRange:
     form.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
       e.stopPropagation();
-      close();
-      toggle.focus();
+      cancel();
     });
     pane.appendChild(form);
     minField.input.focus();
@@ -170,8 +176,6 @@ export class PaneStack {
     private readonly container: HTMLElement,
     private readonly options: PaneStackOptions,
   ) {
-    container.setAttribute('role', 'group');
-    container.setAttribute('aria-label', options.label);
     // The panes follow their container's width (the window resized, a scrollbar come or gone): they were drawn at the
     // width of the moment and kept it (1280 → 1920 px left a third empty, 800 px cut them with a scrollbar).
     new ResizeObserver(() => this.fit()).observe(container);
@@ -214,8 +218,7 @@ export class PaneStack {
     const focusedPane = active && active !== this.container && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
     this.removePanes();
     this.specs = specs;
-    if (specs.length) this.container.tabIndex = 0;
-    else this.container.removeAttribute('tabindex');
+    this.markSlider(specs.length > 0);
     let pending = specs.length;
     const width = this.paneWidth();
     this.width = width;
@@ -341,9 +344,11 @@ export class PaneStack {
             const left = u.cursor.left;
             this.cursor = left === undefined || left < 0 ? null : u.posToVal(left, 'x');
             this.options.onCursor?.(this.cursor);
+            this.updateSlider();
           },
         ],
-        draw: [onDraw],
+        // The slider's range once uPlot has set the x scale (and after any later draw).
+        draw: [onDraw, () => this.updateSlider()],
       },
     };
   }
@@ -370,7 +375,49 @@ export class PaneStack {
     this.removePanes();
     this.specs = [];
     this.cursor = null;
-    this.container.removeAttribute('tabindex');
+    this.markSlider(false);
+  }
+
+  /**
+   * The plot area as a slider while panes are drawn (a Tab stop, named, horizontal), nothing while none is (no Tab
+   * stop, no role: an empty slider would be read).
+   */
+  private markSlider(shown: boolean): void {
+    const c = this.container;
+    const attributes: Record<string, string> = { role: 'slider', tabindex: '0', 'aria-label': this.options.label, 'aria-orientation': 'horizontal' };
+    for (const [name, value] of Object.entries(attributes)) {
+      if (shown) c.setAttribute(name, value);
+      else c.removeAttribute(name);
+    }
+    this.updateSlider();
+  }
+
+  /** Whether the slider's values wait to be written (once a task, however many panes' cursor hooks ran). */
+  private sliderPending = false;
+
+  /**
+   * The slider's values, written once the panes' hooks of a change have all run: its min and max the x range shown,
+   * its value the cursor's x (none off the panes: the middle, where ← or → puts it) and its text what the panes say
+   * there, which a screen reader reads when it changes with the focus on the plot area (no live region needed).
+   */
+  private updateSlider(): void {
+    if (this.sliderPending) return;
+    this.sliderPending = true;
+    queueMicrotask(() => {
+      this.sliderPending = false;
+      const c = this.container;
+      const range = this.plots.length > 0 ? this.xRange() : null;
+      const values: Record<string, string | null> = {
+        'aria-valuemin': range ? String(range[0]) : null,
+        'aria-valuemax': range ? String(range[1]) : null,
+        'aria-valuenow': range && this.cursor !== null ? String(this.cursor) : null,
+        'aria-valuetext': range ? (this.cursor === null ? 'no cursor: ← or → puts it in the middle' : this.describeCursor()) : null,
+      };
+      for (const [name, value] of Object.entries(values)) {
+        if (value === null) c.removeAttribute(name);
+        else if (c.getAttribute(name) !== value) c.setAttribute(name, value);
+      }
+    });
   }
 
   private removePanes(): void {
@@ -379,10 +426,19 @@ export class PaneStack {
     this.container.replaceChildren();
   }
 
-  /** The x range the panes show (their x scale), null when none is drawn. */
+  /**
+   * The x range the panes show (their x scale), null when none is drawn. Straight after render() uPlot has not set
+   * its scale yet (it does on a later microtask): the range is then the one it will set, the spec's fixed range or the
+   * ends of the data drawn (uPlot fits an x scale to its data's first and last x, without padding).
+   */
   xRange(): [number, number] | null {
     const x = this.plots[0]?.scales['x'];
-    return x && x.min !== undefined && x.max !== undefined && x.min !== null && x.max !== null ? [x.min, x.max] : null;
+    if (x && x.min !== undefined && x.max !== undefined && x.min !== null && x.max !== null) return [x.min, x.max];
+    const spec = this.specs[0];
+    if (!spec || this.plots.length === 0) return null;
+    if (spec.xRange) return spec.xRange;
+    const xs = spec.data[0] as ArrayLike<number>;
+    return xs.length > 0 ? [xs[0] as number, xs[xs.length - 1] as number] : null;
   }
 
   /** The cursor's x value (null: off the panes). */
@@ -404,8 +460,9 @@ export class PaneStack {
   }
 
   /**
-   * What the panes say at the cursor, for a screen reader: the x value, then each pane's title and its series' values
-   * (the drawn point nearest the cursor). '' off the panes.
+   * What the panes say at the cursor, for a screen reader (the slider's text): the x value, then each pane's title
+   * (compact panes have none: their series are the channels) and its series' values, the readout's when the pane has
+   * one (the legend's and the values line's), else the drawn point's nearest the cursor. '' off the panes.
    */
   describeCursor(): string {
     const x = this.cursor;
@@ -413,10 +470,11 @@ export class PaneStack {
     const panes = this.plots.map((u, k) => {
       const spec = this.specs[k] as PaneSpec;
       const i = u.cursor.idx ?? -1;
-      const values = spec.series.map((s, j) => `${s.label} ${formatValue(i < 0 ? null : (u.data[j + 1]?.[i] as number | null | undefined), spec.unit)}`);
-      return `${spec.title}: ${values.join(', ')}`;
+      const valueOf = (j: number) => (spec.readout ? spec.readout.value(x, j) : formatValue(i < 0 ? null : (u.data[j + 1]?.[i] as number | null | undefined), spec.unit));
+      const values = spec.series.map((s, j) => `${s.label} ${valueOf(j)}`).join(', ');
+      return this.options.compact ? values : `${spec.title}: ${values}`;
     });
-    const xLabel = this.specs[0]?.xLabel ?? 'x';
-    return `${xLabel} ${displayNumber(x, 6)}. ${panes.join('. ')}.`;
+    const first = this.specs[0];
+    return `${first?.xLabel ?? 'x'} ${first?.readout ? first.readout.time(x) : displayNumber(x, 6)}. ${panes.join('. ')}.`;
   }
 }

@@ -73,8 +73,8 @@ export class LapComparison {
 
   start(): void {
     // The plot keys on the overlay and on the delta, as on the time plots: each the group of its own plot area.
-    this.keys.add({ area: el('overlay-panes'), onKey: (e) => this.onKey(e, 'overlay', this.overlayPanes) });
-    this.keys.add({ area: el('delta-panes'), onKey: (e) => this.onKey(e, 'delta', this.deltaPanes) });
+    this.keys.add({ area: el('overlay-panes'), onKey: (e) => this.onKey(e, 'overlay', this.overlayPanes), drawn: () => this.overlayPanes.shown() });
+    this.keys.add({ area: el('delta-panes'), onKey: (e) => this.onKey(e, 'delta', this.deltaPanes), drawn: () => this.deltaPanes.shown() });
     el('overlay-plot').addEventListener('click', () => {
       this.overlayView = null;
       void this.page.run(() => this.plotOverlay());
@@ -99,8 +99,8 @@ export class LapComparison {
   }
 
   /**
-   * A plot key on the overlay or the delta (plot-keys.ts): ← and → step their cursor one drawn point (Shift: ten) and
-   * say the values at it, + and - zoom in and out around it (the middle without one: one read, as a drag's), within
+   * A plot key on the overlay or the delta (plot-keys.ts): ← and → step their cursor one drawn point (Shift: ten; the
+   * plot area's slider text says the values at it), + and - zoom in and out around it (the middle without one: one read, as a drag's), within
    * the whole laps, Escape goes back to the whole laps.
    */
   private onKey(e: KeyboardEvent, from: 'overlay' | 'delta', panes: PaneStack): boolean {
@@ -108,7 +108,7 @@ export class LapComparison {
     const shown = panes.xRange();
     if (!action || !shown) return false;
     if ('step' in action) {
-      if (panes.stepCursor(action.step)) this.page.announce(panes.describeCursor());
+      panes.stepCursor(action.step);
       return true;
     }
     const view = from === 'overlay' ? this.overlayView : this.deltaView;
@@ -247,7 +247,7 @@ export class LapComparison {
     const api = this.page.requireApi();
     const axis = el<HTMLSelectElement>('overlay-axis').value === 'distance' ? 'distance' : 'time';
     const width = pointsForWidth(this.overlayPanes.plotWidth());
-    this.page.status(`Reading ${overlay.length} lap(s)…`);
+    this.page.progress(`Reading ${overlay.length} lap(s)…`);
     const names = channels.map((c) => c.name);
     const view = this.overlayView;
     let source: LapDistanceJson['source'] | undefined;
@@ -290,7 +290,7 @@ export class LapComparison {
     this.page.status(`${overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
   }
 
-  /** The whole laps' x range of a plot drawn unzoomed. */
+  /** The whole laps' x range of a plot drawn unzoomed (the ends of its data: uPlot sets its scale later). */
   private keepWholeLaps(from: 'overlay' | 'delta', panes: PaneStack, view: [number, number] | null): void {
     const range = panes.xRange();
     if (!view && range) this.wholeLaps.set(from, range);

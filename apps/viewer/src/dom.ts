@@ -50,8 +50,10 @@ function choosesAtOnce(e: KeyboardEvent): boolean {
 /**
  * Runs `commit` with a picker's new choice once the user has made it: a choice of the mouse (or of the opened list, or
  * set by the page) at once; one stepped to by the keyboard on the closed picker (Chromium fires `change` for each arrow)
- * when it is committed, by Enter or by leaving the picker; Escape puts back the choice it had. A choice committed that
- * is the one the picker had before the keys does nothing.
+ * when it is committed: by Enter, by moving the focus to another element of the page (not by switching to another
+ * window or tab, which leaves it waiting), or by a press of the mouse on the picker (picking the choice shown from
+ * the list fires no `change`). Escape puts back the choice it had. A choice committed that is the one the picker had
+ * before the keys does nothing.
  */
 export function onCommittedChange(select: HTMLSelectElement, commit: (value: string) => void): void {
   // The choice before the keys, while a keyboard choice waits for its commit (null: none waits).
@@ -80,16 +82,36 @@ export function onCommittedChange(select: HTMLSelectElement, commit: (value: str
     before = null;
     commit(select.value);
   });
-  select.addEventListener('blur', () => {
+  const commitWaiting = () => {
     const was = before;
     before = null;
     if (was !== null && select.value !== was) commit(select.value);
+  };
+  // The mouse on the picker: the keyboard's choice is taken first (the list opened may be closed on it).
+  select.addEventListener('mousedown', commitWaiting);
+  select.addEventListener('blur', () => {
+    if (before === null) return;
+    // Once the focus has landed: a blur of a switch to another window or tab leaves the page without the focus (the
+    // picker is still the active element), and the choice keeps waiting.
+    window.setTimeout(() => {
+      if (document.hasFocus() && document.activeElement !== select) commitWaiting();
+    }, 0);
   });
 }
 
 /** Moves the focus to `target` without scrolling (the page has put it where it should be seen). */
 export function focusOn(target: HTMLElement | null | undefined): void {
   target?.focus({ preventScroll: true });
+}
+
+/**
+ * Moves the focus to `target` once an action that waited (a read) is done, unless the user has moved it meanwhile:
+ * only when it is still on `origin` (the control that started the action, `document.activeElement` then), on the
+ * page's body, or on a control since removed.
+ */
+export function focusAfter(origin: Element | null, target: HTMLElement | null | undefined): void {
+  const active = document.activeElement;
+  if (!active || active === document.body || active === document.documentElement || active === origin || !active.isConnected) focusOn(target);
 }
 
 /**

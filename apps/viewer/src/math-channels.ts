@@ -2,7 +2,7 @@ import type { DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
 import type { DatasetRef } from './api';
 import type { LapComparison } from './comparison';
 import type { DatasetPanel } from './dataset-panel';
-import { button, el, focusOn, named } from './dom';
+import { button, el, focusAfter, focusOn, named } from './dom';
 import { ApiError } from './errors';
 import type { Page } from './page';
 
@@ -129,15 +129,16 @@ export class MathChannels {
   private async deleteMathChannel(e: EntityJson): Promise<void> {
     const name = String(e.Parameters['Name'] ?? '');
     if (!window.confirm(`Delete the math channel ${name} for the whole account? Other math channels reading it will no longer evaluate.`)) return;
+    const origin = document.activeElement;
     await this.page.requireApi().deleteMathChannel(e.Id);
     if (this.editingMath?.id === e.Id) this.stopEditingMath();
     this.page.selected.delete(name);
     const at = [...el('math-list').children].findIndex((item) => (item as HTMLElement).dataset['testid'] === `math-item-${name}`);
     await this.listMathChannels();
     // The focus (on the Delete button, gone with its item) goes to the Delete button now at its place (the next
-    // channel's, else the last's), or to the list's summary once it is empty.
+    // channel's, else the last's), or to the list's summary once it is empty; left where the user has put it meanwhile.
     const buttons = el('math-list').querySelectorAll<HTMLElement>('button[data-testid^=math-delete-]');
-    focusOn(buttons[Math.min(Math.max(at, 0), buttons.length - 1)] ?? el('math-defined').querySelector('summary'));
+    focusAfter(origin, buttons[Math.min(Math.max(at, 0), buttons.length - 1)] ?? el('math-defined').querySelector('summary'));
     if (this.page.dataset) {
       this.page.metadata = await this.page.requireApi().metadata(this.page.dataset);
       this.datasetPanel.renderFileProperties();

@@ -65,13 +65,20 @@ export class Page {
     }
   }
 
+  /** The status line: said by a screen reader (a polite live region). */
   status(text: string): void {
     el('status').textContent = text;
   }
 
-  /** Said politely to a screen reader, not shown: the values at a plot's cursor moved by the keyboard. */
-  announce(text: string): void {
-    el('cursor-announce').textContent = text;
+  /**
+   * An interim status (a read under way: "Reading 2 channel(s)…"): shown in the status line but not said, so a zoom
+   * or a pan is said once, by the status that follows it.
+   */
+  progress(text: string): void {
+    const shown = document.createElement('span');
+    shown.setAttribute('aria-hidden', 'true');
+    shown.textContent = text;
+    el('status').replaceChildren(shown);
   }
 
   /** A plot drawn in `container`: counted, and the time from the action that asked for it (the benchmark reads both). */

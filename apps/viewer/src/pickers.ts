@@ -2,7 +2,7 @@ import type { EntityJson } from '@pitwall/contracts';
 import type { DatasetRef } from './api';
 import { datasetsOf, enteredCars, entityName, uploadingCount, uploadingText } from './catalogue';
 import type { DatasetPanel } from './dataset-panel';
-import { el, onCommittedChange } from './dom';
+import { el, focusOn, onCommittedChange } from './dom';
 import type { Page } from './page';
 
 /** The pickers: a championship, an event, a session, a car and a run sheet picked in turn, then one of its datasets. */
@@ -53,6 +53,7 @@ export class Pickers {
    */
   fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string, auto = true): void {
     const order = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
+    const focused = order.indexOf(document.activeElement?.id ?? '');
     // A picker with nothing to choose is disabled (an empty picker was a Tab stop 22 px wide with no option).
     for (const below of order.slice(order.indexOf(id) + 1)) {
       el<HTMLSelectElement>(below).replaceChildren();
@@ -71,6 +72,15 @@ export class Pickers {
     }
     select.replaceChildren(...options);
     select.disabled = items.length === 0;
+    // A picker disabled with the focus on it (a slower fill from above) gives it to the nearest one above it that
+    // can take it: it fell to the page's body.
+    if (focused >= 0 && el<HTMLSelectElement>(order[focused] as string).disabled) {
+      const above = order
+        .slice(0, focused)
+        .reverse()
+        .find((p) => !el<HTMLSelectElement>(p).disabled);
+      focusOn(above ? el(above) : null);
+    }
     // Not a dataset: opening one reads it, which stays the user's choice.
     if (auto && items.length === 1 && id !== 'pick-dataset') {
       select.selectedIndex = 1;

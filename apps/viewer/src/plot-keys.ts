@@ -2,7 +2,8 @@
  * The plot keys (← and → step the cursor, Shift ten points, + and - zoom around it, Escape resets) go to one group of
  * plots: the time plots, the lap overlay or the delta. They act on the group whose plot area holds the focus (the area
  * itself, or a control of its panes that is not a field); with the focus on nothing (the page's body), on the group
- * last used (focused, clicked or turned the wheel over), the time plots until then. Anywhere else they are left to the
+ * last used (focused, clicked or zoomed with Ctrl or Alt and the wheel) or, when it has none drawn (the overlay
+ * cleared), the first that has (the time plots, the overlay, the delta), the time plots until one is used. Anywhere else they are left to the
  * focused element (a picker, a table that scrolls, a field), and never zoom plots out of sight.
  */
 export interface PlotGroup {
@@ -10,6 +11,8 @@ export interface PlotGroup {
   readonly area: HTMLElement;
   /** Acts on a plot key; false when it did nothing with it (it is then left to the page). */
   onKey(e: KeyboardEvent): boolean;
+  /** Whether it has plots drawn. */
+  drawn(): boolean;
 }
 
 /** Whether the key is one of a text field or picker (typing in a pane's y scale form). */
@@ -25,7 +28,9 @@ export class PlotKeys {
   add(group: PlotGroup): void {
     this.groups.push(group);
     const used = () => (this.last = group);
-    for (const event of ['focusin', 'wheel'] as const) group.area.addEventListener(event, used, { passive: true });
+    group.area.addEventListener('focusin', used);
+    // The zoom wheel only: a page scrolled with the mouse over the plots does not make them the ones used.
+    group.area.addEventListener('wheel', (e) => (e.ctrlKey || e.altKey) && used(), { passive: true });
     // A click on a pane (not on one of its controls) puts the focus on its plot area, as on any other widget clicked.
     group.area.addEventListener('pointerdown', (e) => {
       used();
@@ -38,18 +43,24 @@ export class PlotKeys {
     document.addEventListener('keydown', (e) => this.onKey(e));
   }
 
-  /** The group the keys go to now, or null: the focus is on another widget, whose keys they are. */
+  /**
+   * The group the keys go to now: the focused plot area's; with the focus on nothing, the last used, or the first
+   * with plots drawn when it has none (the overlay last used and cleared leaves the keys to the time plots); null
+   * when the focus is on another widget, whose keys they are.
+   */
   private target(): PlotGroup | null {
     const active = document.activeElement;
-    if (!active || active === document.body || active === document.documentElement) return this.last ?? this.groups[0] ?? null;
+    if (!active || active === document.body || active === document.documentElement) {
+      const last = this.last ?? this.groups[0];
+      return [last, ...this.groups].find((g) => g?.drawn()) ?? null;
+    }
     if (isField(active)) return null;
     return this.groups.find((g) => g.area.contains(active)) ?? null;
   }
 
   private onKey(e: KeyboardEvent): void {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-    const group = this.target();
-    if (group?.onKey(e)) e.preventDefault();
+    if (this.target()?.onKey(e)) e.preventDefault();
   }
 }
 

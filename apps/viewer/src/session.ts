@@ -2,7 +2,7 @@ import { ViewerApi } from './api';
 import { entityName } from './catalogue';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
 import type { DatasetPanel } from './dataset-panel';
-import { el, focusOn } from './dom';
+import { el, focusAfter } from './dom';
 import type { MathChannels } from './math-channels';
 import type { Page } from './page';
 import type { PageLink } from './page-link';
@@ -35,11 +35,13 @@ export class Session {
   private async signIn(): Promise<void> {
     const apiKey = el<HTMLInputElement>('api-key').value.trim();
     const accountId = el<HTMLInputElement>('account-id').value.trim();
-    // The key stays in its field: a sign-in that fails is tried again without typing it again (the page reloads on
-    // Sign out, which clears it).
+    const origin = document.activeElement;
+    // The key stays in its field when the sign-in fails (tried again without typing it again); connect() clears it
+    // once signed in.
     await this.connect({ apiKey, accountId });
-    // The sign-in form (and its Connect button, which had the focus) hidden: the focus goes to the first picker.
-    if (this.page.api) focusOn(el('pick-championship'));
+    // The sign-in form (and its Connect button, which had the focus) hidden: the focus goes to the first picker,
+    // unless the user has put it elsewhere meanwhile.
+    if (this.page.api) focusAfter(origin, el('pick-championship'));
   }
 
   private async connect(credentials: Credentials): Promise<void> {
@@ -53,6 +55,8 @@ export class Session {
       const stored = { apiKey: credentials.apiKey, accountId: account.Id };
       saveCredentials(sessionStorage, stored);
       this.page.api = new ViewerApi(stored);
+      // Signed in: the key is no longer kept in the (hidden) field.
+      el<HTMLInputElement>('api-key').value = '';
       el('account-label').textContent = `Account: ${account.Name}`;
       this.math.applyRole(account.Role);
       el('sign-in').hidden = true;
@@ -75,6 +79,8 @@ export class Session {
     this.page.api = null;
     this.page.opening++;
     this.datasetPanel.close();
+    // The sign-in shown empty, not with the key just refused.
+    el<HTMLInputElement>('api-key').value = '';
     el('sign-in').hidden = false;
     el('signed-in').hidden = true;
     el('app').hidden = true;

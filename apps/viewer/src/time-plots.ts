@@ -3,7 +3,7 @@ import { isDiscreteChannel } from '@pitwall/laps';
 import { PaneStack, type PaneSpec } from './charts';
 import { colourAt } from './colours';
 import { displayNumber } from './display-number';
-import { el, focusOn } from './dom';
+import { el, focusAfter } from './dom';
 import type { Page } from './page';
 import { plotKeyAction, type PlotKeys } from './plot-keys';
 import { alignLines, clampWindow, formatCursorTime, formatValue, paneGroups, panWindow, pointsForWidth, seriesLine, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
@@ -55,10 +55,7 @@ export class TimePlots {
   ) {}
 
   start(): void {
-    el('plot').addEventListener('click', () => {
-      this.page.actionAt = performance.now();
-      void this.page.run(() => this.plotScope(this.scopeFromControls()));
-    });
+    el('plot').addEventListener('click', () => this.plotAndFocus(this.scopeFromControls()));
     el('pan-left').addEventListener('click', () => void this.pan(-0.5));
     el('pan-right').addEventListener('click', () => void this.pan(0.5));
     el('zoom-out').addEventListener('click', () => void this.zoomOut());
@@ -72,7 +69,7 @@ export class TimePlots {
       });
     }
     // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
-    this.keys.add({ area: el('panes'), onKey: (e) => this.onKey(e) });
+    this.keys.add({ area: el('panes'), onKey: (e) => this.onKey(e), drawn: () => this.panes.shown() });
     el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
   }
 
@@ -94,15 +91,21 @@ export class TimePlots {
     return { kind: 'file' };
   }
 
-  /**
-   * A lap's Plot: the lap plotted, and the focus moved to the plots (the lap's button is scrolled out of sight, and
-   * the plot keys act there).
-   */
+  /** A lap's Plot: the lap plotted (the lap's button is scrolled out of sight), as the main Plot plots its scope. */
   plotLap(lapIndex: number): void {
+    this.plotAndFocus({ kind: 'lap', lapIndex });
+  }
+
+  /**
+   * Plot (the main one, or a lap's): the scope plotted, and the focus moved to the plots, where the plot keys act,
+   * unless the user has moved it elsewhere while they were read.
+   */
+  private plotAndFocus(scope: Scope): void {
+    const origin = document.activeElement;
     this.page.actionAt = performance.now();
     void this.page.run(async () => {
-      await this.plotScope({ kind: 'lap', lapIndex });
-      if (this.plotted.length > 0) focusOn(el('panes'));
+      await this.plotScope(scope);
+      if (this.plotted.length > 0) focusAfter(origin, el('panes'));
     });
   }
 
@@ -205,7 +208,7 @@ export class TimePlots {
       const to = Math.min(m.startTime + m.fileTimeLength, range.start + range.duration + margin);
       body = { channels: names, mode: 2, startTime: from, duration: Math.max(0, to - from) };
     } else body = { channels: names, mode: 0 };
-    this.page.status(`Reading ${names.length} channel(s)…`);
+    this.page.progress(`Reading ${names.length} channel(s)…`);
     const series = await this.page.requireApi().channels(dataset, body, pointsForWidth(this.panes.plotWidth()));
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
     if (this.page.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.page.actionAt).toFixed(1);
@@ -353,23 +356,18 @@ export class TimePlots {
   }
 
   /**
-   * The plot keys on the time plots (plot-keys.ts): ← and → step the cursor one plotted point (with Shift, ten) and
-   * the values line is said, + and - zoom in and out around it (the window's middle without one), Escape resets the zoom.
+   * The plot keys on the time plots (plot-keys.ts): ← and → step the cursor one plotted point (with Shift, ten: the
+   * plot area's slider text says the values), + and - zoom in and out around it (the window's middle without one), Escape resets the zoom.
    */
   private onKey(e: KeyboardEvent): boolean {
     const action = plotKeyAction(e);
     if (!action || this.plotted.length === 0) return false;
     if ('step' in action) {
-      if (this.panes.stepCursor(action.step, this.plotted[0]?.line.x ?? [])) this.page.announce(this.cursorLineText());
-    } else if ('zoom' in action) this.zoomBy(action.zoom, this.cursorAt);
+      this.panes.stepCursor(action.step, this.plotted[0]?.line.x ?? []);
+    } else if ('zoom' in action) this.zoomBy(action.zoom, this.panes.cursorX());
     else if (this.view) this.resetZoom();
     else return false;
     return true;
-  }
-
-  /** The values line as one sentence (each place's whole text). */
-  private cursorLineText(): string {
-    return [...el('cursor-values').children].map((place) => (place as HTMLElement).title).join(', ');
   }
 
   /** Ctrl (or Alt) and the wheel over the time plots zoom around the mouse's time: the turns of a quarter second, one read. */
@@ -385,7 +383,7 @@ export class TimePlots {
     }
     this.wheelZoom = {
       factor,
-      centre: this.cursorAt,
+      centre: this.panes.cursorX(),
       timer: window.setTimeout(() => {
         const zoom = this.wheelZoom;
         this.wheelZoom = null;
@@ -394,11 +392,7 @@ export class TimePlots {
     };
   }
 
-  /** The time plots' cursor (file time), null off the plots. */
-  private cursorAt: number | null = null;
-
   private showCursor(x: number | null): void {
-    this.cursorAt = x;
     this.hooks.cursorMoved(x);
     this.fillCursorLine(x);
   }

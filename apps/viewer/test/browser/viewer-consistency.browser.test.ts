@@ -749,6 +749,8 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(await page.isVisible('[data-testid=sign-in]')).toBe(true);
     expect(await page.isHidden('#app')).toBe(true);
     expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain(stack.apiKey);
+    // The sign-in shown empty, not holding the key refused.
+    expect(await page.inputValue('[data-testid=api-key]')).toBe('');
 
     const withKey: string[] = [];
     page.on('request', (r) => {

@@ -61,17 +61,23 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     // The overlay's plot area reached by Tab (the panes after the Compare controls).
     const overlay = page.locator('[data-testid=overlay-panes]');
     expect(await overlay.getAttribute('tabindex')).toBe('0');
-    expect(await overlay.getAttribute('aria-label')).toBe('Lap overlay');
+    // A slider (a screen reader's focus mode, so the arrows reach the page) over the lap time shown.
+    expect(await page.getByRole('slider', { name: 'Lap overlay', exact: true }).getAttribute('data-testid')).toBe('overlay-panes');
+    expect(await overlay.getAttribute('aria-orientation')).toBe('horizontal');
+    expect(Number(await overlay.getAttribute('aria-valuemin'))).toBeLessThan(Number(await overlay.getAttribute('aria-valuemax')));
     for (let i = 0; i < 10 && (await focused(page)) !== 'overlay-panes'; i++) await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('overlay-panes');
     const wholeTicks = await page.getAttribute('[data-testid="pane-overlay-Ground Speed"]', 'data-x-ticks');
 
-    // ← and →: the cursor on the overlay, its values said politely.
+    // ← and →: the cursor on the overlay, its values the slider's text (read by the screen reader), its x the value.
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    const said = (await page.textContent('[data-testid=cursor-announce]')) ?? '';
+    const said = (await overlay.getAttribute('aria-valuetext')) ?? '';
     expect(said).toMatch(/^lap time \(s\) [\d.]+\. Ground Speed over lap time: Run 1 \/ DataFile.* km\/h/);
-    expect(await page.getAttribute('[data-testid=cursor-announce]', 'aria-live')).toBe('polite');
+    const now = Number(await overlay.getAttribute('aria-valuenow'));
+    expect(said.startsWith(`lap time (s) ${Number(now.toPrecision(6))}.`)).toBe(true);
+    // No live region repeats it.
+    expect(await page.locator('[aria-live]').evaluateAll((regions) => regions.map((r) => r.getAttribute('data-testid')))).toEqual(['status']);
 
     // +: the overlay zoomed around its cursor, a window read per lap; the time plots neither read nor drawn.
     await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
@@ -102,6 +108,91 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await andDrawn(page, 'delta-panes', () => page.keyboard.press('+'));
     expect(await page.getAttribute('[data-testid=pane-delta]', 'data-x-ticks')).not.toBe(deltaTicks);
     expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
+    await page.context().close();
+  });
+
+  test('when the overlay is zoomed in twice by + and out once by -, then it shows twice the second zoom\'s width, not the whole laps', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    const reads = channelReads(page);
+    await page.focus('[data-testid=overlay-panes]');
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
+    // Each zoom one read a lap, of the window under the view (its lap's times).
+    expect(reads.map((r) => r.mode)).toEqual([2, 2, 2, 2]);
+    const second = reads.slice(2).map((r) => r.duration as number);
+    await andDrawn(page, 'overlay-panes', () => page.keyboard.press('-'));
+    const out = reads.slice(4);
+    expect(out.map((r) => r.mode)).toEqual([2, 2]);
+    for (const [i, read] of out.entries()) expect(read.duration as number).toBeCloseTo(2 * (second[i] as number), 6);
+    await page.context().close();
+  });
+
+  test('when a plot is asked for, then the focus goes to it unless the user went elsewhere, statuses of reads under way are not said, and the plot keys on the page\'s body go to plots drawn', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    // The main Plot: the focus on the plots, where the arrows move the cursor.
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('[data-testid=panes]', 'aria-valuenow')).not.toBeNull();
+
+    // A y scale's Cancel: the focus back on its control, as Escape.
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-cancel]');
+    expect(await page.evaluate(() => document.activeElement === document.querySelector('[data-testid="pane-Ground Speed"] [data-testid=y-scale]'))).toBe(true);
+
+    // A zoom: "Reading…" shown in the status line but hidden from the screen reader; the result said.
+    await page.evaluate(() => {
+      const status = document.querySelector('[data-testid=status]') as HTMLElement;
+      const seen: string[] = [];
+      (window as unknown as { statusSeen: string[] }).statusSeen = seen;
+      new MutationObserver(() => seen.push(status.innerHTML)).observe(status, { childList: true, subtree: true, characterData: true });
+    });
+    await page.focus('[data-testid=panes]');
+    await andDrawn(page, 'panes', () => page.keyboard.press('+'));
+    const seen = await page.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
+    expect(seen).toContain('<span aria-hidden="true">Reading 1 channel(s)…</span>');
+    expect(seen.filter((html) => html.includes('Reading') && !html.startsWith('<span aria-hidden="true">'))).toEqual([]);
+    expect(seen.at(-1)).toMatch(/^1 channel\(s\), /);
+
+    // A lap's Plot whose read is slow, the focus moved meanwhile to the Scope picker: it stays there.
+    await page.route('**/channels', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
+    await andDrawn(page, 'panes', async () => {
+      await page.click('[data-testid=plot-lap-2]');
+      await page.focus('[data-testid=scope]');
+    });
+    expect(await focused(page)).toBe('scope');
+    await page.unroute('**/channels');
+
+    // The overlay drawn and used, the page then scrolled over it (the wheel, no Ctrl): the keys on the page's body
+    // still go to the time plots; the overlay clicked, then cleared: they go to the time plots again.
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await page.focus('[data-testid=panes]');
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    await page.hover('[data-testid=overlay-panes] .u-over');
+    await page.mouse.wheel(0, 100);
+    await page.mouse.move(0, 0);
+    const timeCursor = async () => page.getAttribute('[data-testid=panes]', 'aria-valuenow');
+    const overlayCursor = async () => page.getAttribute('[data-testid=overlay-panes]', 'aria-valuenow');
+    let before = [await timeCursor(), await overlayCursor()];
+    await page.keyboard.press('ArrowRight');
+    expect(await timeCursor()).not.toBe(before[0]);
+    expect(await overlayCursor()).toBe(before[1]);
+    await page.click('[data-testid=overlay-panes] .u-over');
+    await page.click('[data-testid=overlay-clear]');
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    before = [await timeCursor()];
+    await page.keyboard.press('ArrowRight');
+    expect(await timeCursor()).not.toBe(before[0]);
     await page.context().close();
   });
 
@@ -142,6 +233,17 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.keyboard.press('Tab');
     await page.waitForSelector('#metadata', { state: 'hidden' });
     expect(metadataReads).toHaveLength(1);
+
+    // A dataset stepped to, then the mouse pressed on the picker (the list's choice shown fires no change): opened.
+    await page.selectOption('[data-testid=pick-run]', { label: 'Run 1' });
+    await page.locator('[data-testid=pick-dataset] option', { hasText: 'Second' }).waitFor({ state: 'attached' });
+    await page.focus('[data-testid=pick-dataset]');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(300);
+    expect(metadataReads).toHaveLength(1);
+    await page.dispatchEvent('[data-testid=pick-dataset]', 'mousedown');
+    await page.waitForSelector('#metadata', { state: 'visible' });
+    expect(metadataReads).toHaveLength(2);
     await page.context().close();
   });
 
@@ -248,14 +350,17 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
     expect(await page.textContent('[data-testid=status]')).toMatch(/^1 channel\(s\)/);
     expect(await page.getByRole('button', { name: 'y: auto, y scale of Ground Speed', exact: true }).count()).toBe(1);
-    // The values line said on a keyboard step, not on a mouse move.
-    const over = page.locator('[data-testid="pane-Ground Speed"] .u-over');
-    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.waitForFunction(() => /t = [\d.]+ s/.test(document.querySelector('[data-testid=cursor-values]')?.textContent ?? ''));
-    expect(await page.textContent('[data-testid=cursor-announce]')).toBe('');
+    // The time plots' area: a slider named Time plots, its text the values at the cursor (the values line's), the
+    // middle before a cursor is put on it.
+    const plots = page.getByRole('slider', { name: 'Time plots', exact: true });
+    expect(await plots.getAttribute('data-testid')).toBe('panes');
+    expect(await plots.getAttribute('aria-valuetext')).toBe('no cursor: ← or → puts it in the middle');
+    await plots.focus();
     await page.keyboard.press('ArrowRight');
-    expect(await page.textContent('[data-testid=cursor-announce]')).toMatch(/^t = [\d.]+ s, Ground Speed: [\d.]+ km\/h$/);
+    const text = (await plots.getAttribute('aria-valuetext')) ?? '';
+    expect(text).toMatch(/^(lap )?time \(s\) [\d.]+\. Ground Speed [\d.]+ km\/h\.$/);
+    const value = (await page.locator('[data-testid=cursor-values] data').nth(1).textContent()) ?? '';
+    expect(text).toContain(`Ground Speed ${value.replace(/^: /, '')}.`);
 
     // The comparison: remove named for its lap, the swatch not read.
     await page.click('[data-testid=overlay-add-2]');
@@ -306,6 +411,8 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.waitForFunction(() => (document.querySelector('[data-testid=pick-championship]') as HTMLSelectElement).options.length > 1);
     expect(await page.isEnabled('[data-testid=pick-championship]')).toBe(true);
     for (const id of pickers.slice(1)) expect(await page.isDisabled(`[data-testid=${id}]`)).toBe(true);
+    // Signed in: the key is not kept in the hidden field.
+    expect(await page.inputValue('[data-testid=api-key]')).toBe('');
     await pickRun(page, 'Keyboard Cup', 'Run 1');
     await page.locator('[data-testid=pick-dataset] option', { hasText: 'Second' }).waitFor({ state: 'attached' });
     for (const id of pickers) expect(await page.isEnabled(`[data-testid=${id}]`)).toBe(true);
