@@ -216,6 +216,9 @@ export class PaneStack {
     // again: it fell to the page's body with the old panes.
     const active = document.activeElement;
     const focusedPane = active && active !== this.container && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
+    // The keyboard's cursor stays at its x across the redraw of a zoom by + or - (the plot area keeps the focus), when
+    // the new range holds it: the values at it were said, and the next arrow goes on from there.
+    const keptCursor = active === this.container ? this.cursor : null;
     this.removePanes();
     this.specs = specs;
     this.markSlider(specs.length > 0);
@@ -233,7 +236,10 @@ export class PaneStack {
         if (drawn) return;
         drawn = true;
         pending -= 1;
-        if (pending === 0) this.options.onDrawn?.();
+        if (pending > 0) return;
+        const range = this.xRange();
+        if (keptCursor !== null && range && keptCursor >= range[0] && keptCursor <= range[1]) this.setCursorAt(keptCursor);
+        this.options.onDrawn?.();
       };
       const empty = hasNoValue(spec.data);
       const plot = new uPlot(this.paneOptions(spec, width, onDraw, pane, last, empty), spec.data, pane);

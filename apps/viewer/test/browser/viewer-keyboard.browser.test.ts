@@ -131,6 +131,28 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when the time plots are zoomed by + or - from the keyboard, then the cursor stays at its time (the values at it still said) and the next arrow goes on from there', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    await page.focus('[data-testid=panes]');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    const before = Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'));
+    const said = (await page.getAttribute('[data-testid=panes]', 'aria-valuetext')) as string;
+    expect(said).toMatch(/Ground Speed/);
+    await andDrawn(page, 'panes', () => page.keyboard.press('+'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=panes]')?.getAttribute('aria-valuenow') !== null);
+    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeCloseTo(before, 6);
+    expect(await page.getAttribute('[data-testid=panes]', 'aria-valuetext')).toBe(said);
+    expect(await page.textContent('[data-testid=cursor-value]')).not.toMatch(/--/);
+    await page.keyboard.press('ArrowRight');
+    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeGreaterThan(before);
+    await andDrawn(page, 'panes', () => page.keyboard.press('-'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=panes]')?.getAttribute('aria-valuenow') !== null);
+    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeGreaterThan(before);
+    await page.context().close();
+  });
+
   test('when a plot is asked for, then the focus goes to it unless the user went elsewhere, statuses of reads under way are not said, and the plot keys on the page\'s body go to plots drawn', async () => {
     const page = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
