@@ -5,6 +5,9 @@ import type { DatasetPanel } from './dataset-panel';
 import { el, focusOn, onCommittedChange } from './dom';
 import type { Page } from './page';
 
+/** The pickers, top down: each one's choices are loaded for the choice above it. */
+const PICKERS = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
+
 /** The pickers: a championship, an event, a session, a car and a run sheet picked in turn, then one of its datasets. */
 export class Pickers {
   /** The value each picker's choices below were last loaded for: choosing it again loads nothing again. */
@@ -40,7 +43,12 @@ export class Pickers {
         this.page.opening++;
         if (this.page.dataset) this.datasetPanel.close();
       }
-      if (!value) return;
+      // "choose…" (or "none"): nothing is chosen here, so nothing below it either (the run sheet's old datasets stayed
+      // in their picker, to be opened under a run sheet no longer chosen).
+      if (!value) {
+        this.clearBelow(id);
+        return;
+      }
       const loading = this.page.run(async () => load(value));
       this.pickLoads.add(loading);
       void loading.finally(() => this.pickLoads.delete(loading));
@@ -52,18 +60,9 @@ export class Pickers {
    * session, car or run sheet is picked at once, as if the user had (`auto` false: not).
    */
   fill(id: string, items: readonly { Id: string; Parameters: Record<string, unknown> }[] | readonly { value: string; label: string }[], label?: (e: EntityJson) => string, auto = true): void {
-    const order = ['pick-championship', 'pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset'];
-    const focused = order.indexOf(document.activeElement?.id ?? '');
-    // A picker with nothing to choose is disabled (an empty picker was a Tab stop 22 px wide with no option).
-    for (const below of order.slice(order.indexOf(id) + 1)) {
-      el<HTMLSelectElement>(below).replaceChildren();
-      el<HTMLSelectElement>(below).disabled = true;
-    }
-    for (const picker of order.slice(order.indexOf(id))) this.loaded.delete(picker);
-    if (id !== 'pick-dataset') {
-      el('uploading').textContent = '';
-      el<HTMLButtonElement>('refresh-datasets').disabled = true;
-    }
+    const focused = PICKERS.indexOf(document.activeElement?.id ?? '');
+    this.clearBelow(id);
+    this.loaded.delete(id);
     const select = el<HTMLSelectElement>(id);
     const options = [new Option(items.length ? 'choose…' : 'none', '')];
     for (const item of items) {
@@ -74,9 +73,8 @@ export class Pickers {
     select.disabled = items.length === 0;
     // A picker disabled with the focus on it (a slower fill from above) gives it to the nearest one above it that
     // can take it: it fell to the page's body.
-    if (focused >= 0 && el<HTMLSelectElement>(order[focused] as string).disabled) {
-      const above = order
-        .slice(0, focused)
+    if (focused >= 0 && el<HTMLSelectElement>(PICKERS[focused] as string).disabled) {
+      const above = PICKERS.slice(0, focused)
         .reverse()
         .find((p) => !el<HTMLSelectElement>(p).disabled);
       focusOn(above ? el(above) : null);
@@ -107,6 +105,19 @@ export class Pickers {
     [this.runs, this.carData] = await Promise.all([api.runSheets(sessionId, carId), api.sessionCarData(sessionId, carId)]);
     this.fill('pick-run', this.runs, entityName);
   }
+  /** Empties and disables the pickers below `id` (a picker with nothing to choose is disabled: an empty one was a Tab stop 22 px wide with no option), forgetting what they loaded. */
+  private clearBelow(id: string): void {
+    for (const below of PICKERS.slice(PICKERS.indexOf(id) + 1)) {
+      el<HTMLSelectElement>(below).replaceChildren();
+      el<HTMLSelectElement>(below).disabled = true;
+      this.loaded.delete(below);
+    }
+    if (id !== 'pick-dataset') {
+      el('uploading').textContent = '';
+      el<HTMLButtonElement>('refresh-datasets').disabled = true;
+    }
+  }
+
   datasets: DatasetRef[] = [];
   /**
    * Lists the run sheet's (and the car's) datasets, and says how many files are still uploading. `refresh`: the list

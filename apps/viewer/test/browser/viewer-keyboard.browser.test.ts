@@ -255,6 +255,8 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.keyboard.press('Tab');
     await page.waitForSelector('#metadata', { state: 'hidden' });
     expect(metadataReads).toHaveLength(1);
+    // No run sheet chosen: no dataset to choose either (its old datasets stayed, and a step there raced their refill).
+    expect(await page.$eval('[data-testid=pick-dataset]', (s) => [(s as HTMLSelectElement).options.length, (s as HTMLSelectElement).disabled])).toEqual([0, true]);
 
     // A dataset stepped to, then the mouse pressed on the picker (the list's choice shown fires no change): opened.
     await page.selectOption('[data-testid=pick-run]', { label: 'Run 1' });
