@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InProcessBus } from '@pitwall/bus';
@@ -161,6 +162,14 @@ export const simulationService = defineService({
     const entities = new EntityClient(bus);
     const repository = new SimulationRepository(pool);
     const callbacks = new CallbackRepository(pool);
+    // Old keys only beside a current key every instance shares: one generated here (no SIMULATION_SECRET_KEY, no key
+    // file yet: a typo, a container without its volume) would have the sweep re-seal every value under a key no other
+    // instance has, and a container's lost with it.
+    if (config.SIMULATION_SECRET_KEY_PREVIOUS.length > 0 && !config.SIMULATION_SECRET_KEY && !existsSync(secretKeyFile(config))) {
+      throw new Error(
+        `Invalid configuration:\n  SIMULATION_SECRET_KEY_PREVIOUS: set without a current key: SIMULATION_SECRET_KEY is not set and its key file ${secretKeyFile(config)} (SIMULATION_SECRET_KEY_FILE) does not exist, so a new key would be generated and every value re-sealed under it. Set SIMULATION_SECRET_KEY, the same on every instance`,
+      );
+    }
     const currentKey = secretKey(config.SIMULATION_SECRET_KEY, secretKeyFile(config));
     const secrets = new SecretBox(currentKey, previousSecretKeys(currentKey, config.SIMULATION_SECRET_KEY_PREVIOUS));
     const inbox = createInbox({ pool, schema: SIMULATION_SCHEMA, logger });

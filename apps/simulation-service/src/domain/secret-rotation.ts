@@ -39,6 +39,8 @@ export interface RotationSettings {
 export class SecretRotation {
   /** ROTATION_DONE was logged, and no pass found a value under a previous key since. */
   private doneLogged = false;
+  /** The pass running is the one run at once after a pass that found values under a previous key. */
+  private confirming = false;
   private readonly sweeping: PeriodicPass;
 
   constructor(
@@ -50,7 +52,11 @@ export class SecretRotation {
     this.sweeping = new PeriodicPass(
       async () => {
         const counts = await this.pass();
-        if (Object.values(counts).some((c) => c.previous > 0)) this.sweeping.wake(); // once more: none left?
+        // Once more at once to see that none is left, but once only: instances rolled out with the keys swapped (one
+        // still sealing under the other's previous key) re-seal each other's values at every pass, and would loop.
+        const again = !this.confirming && Object.values(counts).some((c) => c.previous > 0);
+        this.confirming = again;
+        if (again) this.sweeping.wake();
       },
       (err: unknown) => this.logger.warn({ err }, 'values sealed under SIMULATION_SECRET_KEY_PREVIOUS could not be re-sealed; retried at the next pass'),
       settings.intervalMs ?? RESEAL_INTERVAL_MS,

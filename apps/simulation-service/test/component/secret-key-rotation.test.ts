@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -146,6 +149,15 @@ describe('rotating SIMULATION_SECRET_KEY (SIMULATION_SECRET_KEY_PREVIOUS)', () =
       expect(message).toMatch(/SIMULATION_SECRET_KEY_PREVIOUS: key \d of \d is not/);
       for (const part of value.split(',')) expect(message).not.toContain(part);
       expect(message).not.toContain(base64(keyB));
+    });
+
+    test('no current key every instance shares (SIMULATION_SECRET_KEY unset, its key file not there yet: one would be generated and everything re-sealed under it)', async () => {
+      const { SIMULATION_SECRET_KEY: _current, ...rest } = env(keyB, base64(keyA));
+      const file = join(tmpdir(), `pitwall-no-key-${randomBytes(6).toString('hex')}`);
+      const refused = stack.start(simulationService, { ...rest, SIMULATION_SECRET_KEY_FILE: file });
+      await expect(refused).rejects.toThrow(/SIMULATION_SECRET_KEY_PREVIOUS: set without a current key/);
+      expect(existsSync(file)).toBe(false);
+      expect(await refused.catch((err: Error) => err.message)).not.toContain(base64(keyA));
     });
 
     test('the current key itself', async () => {

@@ -74,4 +74,27 @@ describe('the re-seal sweep of SIMULATION_SECRET_KEY_PREVIOUS (SecretRotation)',
     expect(two.lines.filter((l) => l.msg === ROTATION_DONE).length).toBe(1);
     expect(ROTATION_DONE).toBe('no value is sealed under SIMULATION_SECRET_KEY_PREVIOUS any more: it can be removed');
   });
+  test('when two instances run with the keys swapped (a roll-out in progress: each seals under the other\'s previous key), then each re-seals the other\'s values once more at once after a pass that found some, not in a loop until the interval', async () => {
+    const { pool } = db;
+    const account = randomUUID();
+    await pool.query('INSERT INTO simulation.connections (account_id, sealed) VALUES ($1, $2)', [account, underA.seal({ clientId: 'swapped' })]);
+    const repository = new SealedValueRepository(pool);
+    const passes = [0, 0];
+    const sweeps = [new SecretRotation(repository, new SecretBox(keyB, [keyA]), { intervalMs: 60_000 }, capturedLogger().logger), new SecretRotation(repository, new SecretBox(keyA, [keyB]), { intervalMs: 60_000 }, capturedLogger().logger)];
+    sweeps.forEach((sweep, k) => {
+      const pass = sweep.pass.bind(sweep);
+      sweep.pass = async () => {
+        passes[k] = (passes[k] ?? 0) + 1;
+        return pass();
+      };
+    });
+    try {
+      for (const sweep of sweeps) sweep.start();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // The first pass and the one at once after it; the next wait for the interval.
+      for (const count of passes) expect(count).toBeLessThanOrEqual(2);
+    } finally {
+      await Promise.all(sweeps.map((sweep) => sweep.stop()));
+    }
+  });
 });
