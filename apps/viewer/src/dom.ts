@@ -94,7 +94,13 @@ export function onCommittedChange(select: HTMLSelectElement, commit: (value: str
     // Once the focus has landed: a blur of a switch to another window or tab leaves the page without the focus (the
     // picker is still the active element), and the choice keeps waiting.
     window.setTimeout(() => {
-      if (document.hasFocus() && document.activeElement !== select) commitWaiting();
+      if (document.hasFocus()) {
+        if (document.activeElement !== select) commitWaiting();
+        return;
+      }
+      // Once the page has the focus again (the user back by a click elsewhere gives the picker no second blur), the
+      // choice is committed unless the picker has the focus back. Not tested: headless Chromium switches no windows.
+      window.addEventListener('focus', () => window.setTimeout(() => document.activeElement !== select && commitWaiting(), 0), { once: true });
     }, 0);
   });
 }

@@ -86,23 +86,36 @@ export class Pickers {
     }
   }
 
+  /**
+   * Whether `value` is still the choice of picker `id` once its answer came: a load answered after the picker above was
+   * changed (to another choice, or to *choose…*) fills nothing, nor picks a single choice under a choice no longer made.
+   */
+  private stillChosen(id: string, value: string): boolean {
+    return el<HTMLSelectElement>(id).value === value;
+  }
+
   async loadEvents(championshipId: string): Promise<void> {
-    this.fill('pick-event', await this.page.requireApi().events(championshipId), entityName);
+    const events = await this.page.requireApi().events(championshipId);
+    if (this.stillChosen('pick-championship', championshipId)) this.fill('pick-event', events, entityName);
   }
   async loadSessions(eventId: string): Promise<void> {
-    this.fill('pick-session', await this.page.requireApi().sessions(eventId), entityName);
+    const sessions = await this.page.requireApi().sessions(eventId);
+    if (this.stillChosen('pick-event', eventId)) this.fill('pick-session', sessions, entityName);
   }
   async loadCars(): Promise<void> {
     const api = this.page.requireApi();
-    const [entries, cars] = await Promise.all([api.eventCars(el<HTMLSelectElement>('pick-event').value), api.cars()]);
-    this.fill('pick-car', enteredCars(entries, cars));
+    const [eventId, sessionId] = [el<HTMLSelectElement>('pick-event').value, el<HTMLSelectElement>('pick-session').value];
+    const [entries, cars] = await Promise.all([api.eventCars(eventId), api.cars()]);
+    if (this.stillChosen('pick-event', eventId) && this.stillChosen('pick-session', sessionId)) this.fill('pick-car', enteredCars(entries, cars));
   }
   private runs: EntityJson[] = [];
   private carData: EntityJson[] = [];
   async loadRuns(carId: string): Promise<void> {
     const api = this.page.requireApi();
     const sessionId = el<HTMLSelectElement>('pick-session').value;
-    [this.runs, this.carData] = await Promise.all([api.runSheets(sessionId, carId), api.sessionCarData(sessionId, carId)]);
+    const [runs, carData] = await Promise.all([api.runSheets(sessionId, carId), api.sessionCarData(sessionId, carId)]);
+    if (!this.stillChosen('pick-session', sessionId) || !this.stillChosen('pick-car', carId)) return;
+    [this.runs, this.carData] = [runs, carData];
     this.fill('pick-run', this.runs, entityName);
   }
   /** Empties and disables the pickers below `id` (a picker with nothing to choose is disabled: an empty one was a Tab stop 22 px wide with no option), forgetting what they loaded. */

@@ -271,6 +271,26 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when a championship is put back to choose… before its events come, then their late answer fills nothing (nor picks its single event, and so on down)', async () => {
+    const { page } = await openSignedIn(browser, stack);
+    await page.locator('[data-testid=pick-championship] option', { hasText: 'Keyboard Cup' }).waitFor({ state: 'attached' });
+    let answered!: () => void;
+    const late = new Promise<void>((resolve) => (answered = resolve));
+    await page.route('**/Events?*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+      answered();
+    });
+    await page.selectOption('[data-testid=pick-championship]', { label: 'Keyboard Cup' });
+    await page.selectOption('[data-testid=pick-championship]', '');
+    await late;
+    await page.waitForTimeout(500);
+    for (const id of ['pick-event', 'pick-session', 'pick-car', 'pick-run', 'pick-dataset']) {
+      expect([id, await page.$eval(`[data-testid=${id}]`, (s) => [(s as HTMLSelectElement).options.length, (s as HTMLSelectElement).disabled])]).toEqual([id, [0, true]]);
+    }
+    await page.context().close();
+  });
+
   test('when the page redraws what had the focus, then the focus goes to the next sensible place, not the page\'s body', async () => {
     // Connect: the first picker.
     const { page } = await openSignedIn(browser, stack);
