@@ -73,34 +73,53 @@ export class SecretBox {
   }
 
   seal(value: unknown): Buffer {
+    return this.sealPlain(Buffer.from(JSON.stringify(value), 'utf8'));
+  }
+
+  private sealPlain(plain: Buffer): Buffer {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.current, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]);
   }
 
   /** The value, opened under the current key or else the first previous key that opens it; throws SealedUnderAnotherKey when none does. */
   open<T>(sealed: Buffer): T {
-    for (const key of this.keys) {
-      const plain = openUnder(key, sealed);
-      if (plain) return JSON.parse(plain.toString('utf8')) as T;
-    }
-    throw new SealedUnderAnotherKey();
+    const opened = this.opened(sealed);
+    if (!opened) throw new SealedUnderAnotherKey();
+    return JSON.parse(opened.plain.toString('utf8')) as T;
   }
 
   sealedUnder(sealed: Buffer): SealedUnder {
-    const index = this.keys.findIndex((key) => openUnder(key, sealed) !== null);
-    return index < 0 ? 'none' : index === 0 ? 'current' : 'previous';
+    return underOf(this.opened(sealed));
   }
 
-  /** The value sealed again under the current key (opened under whichever configured key opens it). */
-  reseal(sealed: Buffer): Buffer {
-    return this.seal(this.open(sealed));
+  /**
+   * Which key the value is under and, when it is a previous one, the value sealed again under the current key (null
+   * otherwise): one opening, for the rotation's sweep.
+   */
+  resealFromPrevious(sealed: Buffer): { under: SealedUnder; resealed: Buffer | null } {
+    const opened = this.opened(sealed);
+    const under = underOf(opened);
+    return { under, resealed: opened && under === 'previous' ? this.sealPlain(opened.plain) : null };
+  }
+
+  /** The plaintext and the index of the first configured key that opens the value (0: the current one), or null. */
+  private opened(sealed: Buffer): { index: number; plain: Buffer } | null {
+    for (const [index, key] of this.keys.entries()) {
+      const plain = openUnder(key, sealed);
+      if (plain) return { index, plain };
+    }
+    return null;
   }
 
   private get current(): Buffer {
     return this.keys[0] as Buffer;
   }
+}
+
+function underOf(opened: { index: number } | null): SealedUnder {
+  return !opened ? 'none' : opened.index === 0 ? 'current' : 'previous';
 }
 
 /** The plaintext, or null when `key` does not open `sealed` (its tag does not verify, or it is too short to be sealed). */

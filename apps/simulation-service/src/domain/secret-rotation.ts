@@ -99,9 +99,9 @@ export class SecretRotation {
       for (const value of page) {
         const sealed = sealedIn(value.stored);
         if (!sealed) continue;
-        const under = this.secrets.sealedUnder(sealed);
+        const { under, resealed } = this.secrets.resealFromPrevious(sealed);
         if (under === 'none') count.unopenable++;
-        if (under === 'previous') replacements.push({ ...value, replacement: withSealed(value.stored, this.secrets.reseal(sealed)) });
+        if (resealed) replacements.push({ ...value, replacement: withSealed(value.stored, resealed) });
       }
       count.previous += replacements.length;
       count.resealed += await this.repository.replace(table, replacements);

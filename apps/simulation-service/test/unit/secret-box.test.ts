@@ -30,8 +30,11 @@ describe('SecretBox with previous keys', () => {
     const box = new SecretBox(c, [b, a]);
     expect(box.sealedUnder(new SecretBox(c).seal(value))).toBe('current');
     expect(box.sealedUnder(new SecretBox(a).seal(value))).toBe('previous');
-    const resealed = box.reseal(new SecretBox(a).seal(value));
+    const { under, resealed } = box.resealFromPrevious(new SecretBox(a).seal(value));
+    expect(under).toBe('previous');
+    if (!resealed) throw new Error('a value under a previous key is re-sealed');
     expect(box.sealedUnder(resealed)).toBe('current');
+    expect(box.resealFromPrevious(resealed)).toEqual({ under: 'current', resealed: null });
     expect(new SecretBox(c).open(resealed)).toEqual(value);
   });
 
