@@ -59,16 +59,21 @@ export function onCommittedChange(select: HTMLSelectElement, commit: (value: str
   // The choice before the keys, while a keyboard choice waits for its commit (null: none waits).
   let before: string | null = null;
   let keying = false;
+  const commitWaiting = () => {
+    const was = before;
+    before = null;
+    if (was !== null && select.value !== was) commit(select.value);
+  };
   select.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' || e.key === 'Escape') {
       if (before === null) return;
       // Enter commits the choice (and does not open the list); Escape goes back to the one before.
       e.preventDefault();
       e.stopPropagation();
-      const was = before;
-      before = null;
-      if (e.key === 'Escape') select.value = was;
-      else if (select.value !== was) commit(select.value);
+      if (e.key === 'Escape') {
+        select.value = before;
+        before = null;
+      } else commitWaiting();
       return;
     }
     if (!choosesAtOnce(e)) return;
@@ -82,11 +87,6 @@ export function onCommittedChange(select: HTMLSelectElement, commit: (value: str
     before = null;
     commit(select.value);
   });
-  const commitWaiting = () => {
-    const was = before;
-    before = null;
-    if (was !== null && select.value !== was) commit(select.value);
-  };
   // The mouse on the picker: the keyboard's choice is taken first (the list opened may be closed on it).
   select.addEventListener('mousedown', commitWaiting);
   select.addEventListener('blur', () => {
