@@ -60,6 +60,8 @@ export const ATTACHMENT_COMMANDS = {
   dataset: 'entity.attachments.dataset',
   /** From the datafile-service: the TrackSectorDefinitions of the track configuration of a dataset's entity's session. */
   datasetSectors: 'entity.attachments.dataset-sectors',
+  /** From the datafile-service: the numeric parameters of a dataset's entity, the Setup it names and its Car, for `param()` in math channels. */
+  datasetConstants: 'entity.attachments.dataset-constants',
 } as const;
 
 const Target = { caller: CallerContext, type: z.string(), id: Guid };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AttachmentsDataset, DATAFILE_COMMANDS, DatasetSectors, DataFileChannelRequest, DataFileChannelsRequest, DataFileDeltaRequest, DataFileDistanceRequest, DataFileHistogramRequest, DataFileLapStatsRequest, DataFileMetadataRequest, DataFileScatterRequest, DataFileTrackMapRequest } from './data-files';
+import { AttachmentsDataset, DATAFILE_COMMANDS, DatasetConstants, DatasetSectors, DataFileChannelRequest, DataFileChannelsRequest, DataFileDeltaRequest, DataFileDistanceRequest, DataFileHistogramRequest, DataFileLapStatsRequest, DataFileMetadataRequest, DataFileScatterRequest, DataFileTrackMapRequest } from './data-files';
 import { ATTACHMENT_COMMANDS, AttachmentDelete, AttachmentDownload, AttachmentList, AttachmentPrepare, AttachmentUpdate, AttachmentUploaded, AttachmentUploadTarget } from './attachments';
 import { ENTITY_COMMANDS, EntityCreate, EntityDelete, EntityGet, EntityGetMany, EntityList, EntitySearch, EntityUpdate, EntityUpdateMany, SERVICES } from './messages';
 import { ENTITY_TIMING_BATCH_COMMAND, ENTITY_TIMING_COMMAND, TIMING_COMMANDS, TimingBatchCommand, TimingCommand } from './timing';
@@ -41,6 +41,8 @@ export const COMMANDS = {
   [ATTACHMENT_COMMANDS.dataset]: command(SERVICES.entity, ATTACHMENT_COMMANDS.dataset, AttachmentsDataset),
   /** Sent by the datafile-service: the sector definitions of a dataset's track, for lap statistics. */
   [ATTACHMENT_COMMANDS.datasetSectors]: command(SERVICES.entity, ATTACHMENT_COMMANDS.datasetSectors, DatasetSectors),
+  /** Sent by the datafile-service: the numeric parameters a math channel's param() is looked up in, for a dataset. */
+  [ATTACHMENT_COMMANDS.datasetConstants]: command(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, DatasetConstants),
   [DATAFILE_COMMANDS.metadata]: command(SERVICES.datafile, DATAFILE_COMMANDS.metadata, DataFileMetadataRequest),
   [DATAFILE_COMMANDS.channel]: command(SERVICES.datafile, DATAFILE_COMMANDS.channel, DataFileChannelRequest),
   [DATAFILE_COMMANDS.channels]: command(SERVICES.datafile, DATAFILE_COMMANDS.channels, DataFileChannelsRequest),

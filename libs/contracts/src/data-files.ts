@@ -51,6 +51,23 @@ export const DatasetSectorsJson = z.object({
 });
 export type DatasetSectorsJson = z.infer<typeof DatasetSectorsJson>;
 
+/**
+ * `entity.attachments.dataset-constants`: where a math channel's `param("Name")` is looked up for a dataset (a 404 when
+ * the entity is not visible to the caller).
+ */
+export const DatasetConstants = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid });
+export type DatasetConstants = z.infer<typeof DatasetConstants>;
+
+/**
+ * The answer: the entities a `param` is looked up on, in the order looked at (the dataset's entity, the Setup its
+ * `SetupId` names, its Car; docs/math-channels.md), each with the parameters it holds as a number: Double and Integer
+ * as they are, Boolean as 1 or 0 (a Text, Enum, DateTime or Reference value is no number and is left out).
+ */
+export const DatasetConstantsJson = z.object({
+  entities: z.array(z.object({ type: z.string(), id: Guid, parameters: z.record(z.string(), z.number()) })),
+});
+export type DatasetConstantsJson = z.infer<typeof DatasetConstantsJson>;
+
 /** One file of a dataset as the entity-service answers it (oldest first). */
 export const DatasetFile = z.object({
   attachedFileId: Guid,

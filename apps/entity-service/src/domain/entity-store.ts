@@ -1,11 +1,12 @@
 import type { Pool } from 'pg';
 import type { Outbox } from '@pitwall/messaging';
 import type { FieldErrors } from '@pitwall/service-kit';
-import type { CallerContext, CreateModel, EntityUpdateMany, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel, DatasetFile, DatasetSectorsJson } from '@pitwall/contracts';
+import type { CallerContext, CreateModel, EntityUpdateMany, EntityChangedEvent, SearchBody, TimingLevel, TimingUpdate, UpdateModel, DatasetFile, DatasetConstantsJson, DatasetSectorsJson } from '@pitwall/contracts';
 import { applyTimingBatch } from './timing/apply-timing-batch';
 import { applyTimingUpdate } from './timing/apply-timing-update';
 import type { TimingBatchItem, TimingBatchOutcome } from './timing/timing-batch';
 import { attachmentDataset } from './attachment-dataset';
+import { datasetConstants } from './dataset-constants';
 import { datasetSectors } from './dataset-sectors';
 import { createEntity, type CreateOptions } from './create-entity';
 import { deleteEntity } from './delete-entity';
@@ -84,6 +85,11 @@ export class EntityStore {
 
   datasetSectors(caller: CallerContext, typeName: string, id: string): Promise<DatasetSectorsJson> {
     return datasetSectors(this.ctx, caller, typeName, id);
+  }
+
+  /** The numeric parameters of a dataset's entity, the Setup it names and its Car, for a math channel's param(). */
+  datasetConstants(caller: CallerContext, typeName: string, id: string): Promise<DatasetConstantsJson> {
+    return datasetConstants(this.ctx, caller, typeName, id);
   }
 
   delete(caller: CallerContext, typeName: string, id: string): Promise<void> {

@@ -26,6 +26,7 @@ function recordingHandlers(seen: { type: string; message: unknown }[]): ServiceC
     [ENTITY_TIMING_BATCH_COMMAND]: record(ENTITY_TIMING_BATCH_COMMAND),
     [ATTACHMENT_COMMANDS.dataset]: record(ATTACHMENT_COMMANDS.dataset),
     [ATTACHMENT_COMMANDS.datasetSectors]: record(ATTACHMENT_COMMANDS.datasetSectors),
+    [ATTACHMENT_COMMANDS.datasetConstants]: record(ATTACHMENT_COMMANDS.datasetConstants),
     [ATTACHMENT_COMMANDS.prepare]: record(ATTACHMENT_COMMANDS.prepare),
     [ATTACHMENT_COMMANDS.list]: record(ATTACHMENT_COMMANDS.list),
     [ATTACHMENT_COMMANDS.update]: record(ATTACHMENT_COMMANDS.update),

@@ -1,0 +1,47 @@
+import { GUID_PATTERN, type CallerContext, type DatasetConstantsJson } from '@pitwall/contracts';
+import { entityRepository } from '../data-access/entity-repository';
+import type { EntityRow } from '../data-access/entity-row';
+import { knownType, notFound } from './entity-type';
+import type { ParameterValue } from './parameters';
+import type { StoreContext } from './store-context';
+
+const SETUPS = 'Setups';
+const CARS = 'Cars';
+/** The reference a run sheet names its setup by (the registry's RunSheets; any type holding a SetupId alike). */
+const SETUP_REFERENCE = 'SetupId';
+
+/**
+ * Where a math channel's `param("Name")` is looked up for a dataset of an entity (docs/math-channels.md), most
+ * specific first: the entity itself, the Setup its `SetupId` names (what was on the car for that run), then its Car
+ * (the car's own constants), each with the parameters it holds as a number. The entity is the caller's or a 404; a
+ * setup or car the account does not have is left out. Three indexed reads at most, not kept: a changed value is what
+ * the next read finds.
+ */
+export async function datasetConstants(ctx: StoreContext, caller: CallerContext, typeName: string, id: string): Promise<DatasetConstantsJson> {
+  const type = knownType(typeName);
+  const row = await entityRepository.findById(ctx.pool, caller.accountId, type.plural, id);
+  if (!row) throw notFound(type, id);
+  const chain: EntityRow[] = [row];
+  const setupId = row.parameters[SETUP_REFERENCE];
+  if (type.plural !== SETUPS && typeof setupId === 'string' && GUID_PATTERN.test(setupId)) {
+    const setup = await entityRepository.findById(ctx.pool, caller.accountId, SETUPS, setupId.toLowerCase());
+    if (setup) chain.push(setup);
+  }
+  const at = type.parents.findIndex((p) => p.type === CARS);
+  const carId = at === 0 ? row.parent_id : at === 1 ? row.parent2_id : null;
+  if (type.plural !== CARS && carId) {
+    const car = await entityRepository.findById(ctx.pool, caller.accountId, CARS, carId);
+    if (car) chain.push(car);
+  }
+  return { entities: chain.map((e) => ({ type: e.type, id: e.id, parameters: numericParameters(e.parameters) })) };
+}
+
+/** A Double's or an Integer's value as it is, a Boolean's as 1 or 0; the other types hold no number. */
+function numericParameters(parameters: Record<string, ParameterValue>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(parameters)) {
+    if (typeof value === 'number' && Number.isFinite(value)) out[name] = value;
+    else if (typeof value === 'boolean') out[name] = value ? 1 : 0;
+  }
+  return out;
+}

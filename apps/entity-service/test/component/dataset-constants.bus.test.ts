@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { ATTACHMENT_COMMANDS, ENTITY_COMMANDS, SERVICES, type CallerContext, type DatasetConstantsJson } from '@pitwall/contracts';
+import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
+import { entityService } from '../../src/definition';
+
+const editor = (): CallerContext => ({ accountId: randomUUID(), userId: randomUUID(), role: 'editor' });
+
+/**
+ * `entity.attachments.dataset-constants` (docs/math-channels.md): the entities a math channel's param("Name") is looked
+ * up on for a dataset's entity, in order (the entity, the Setup it names, its Car), each with its numeric parameters.
+ */
+describe('entity.attachments.dataset-constants', () => {
+  let stack: InProcessStack;
+  const caller = editor();
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    stack = await startInProcessStack();
+    await stack.start(entityService);
+    const create = async (type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) =>
+      (await stack.bus.request<{ Id: string }>(SERVICES.entity, ENTITY_COMMANDS.create, { caller, type, parentIds, body: { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) } })).Id;
+    for (const [EntityType, Name, ParameterType] of [['Cars', 'Ratio', 'Double'], ['Cars', 'Aero', 'Boolean'], ['Cars', 'Label', 'Text'], ['Setups', 'Ratio', 'Double'], ['RunSheets', 'StintCount', 'Integer'], ['SessionCarDatas', 'Ratio', 'Double']]) {
+      await create('ParameterDefinitions', {}, { Name: Name as string, EntityType: EntityType as string, ParameterType: ParameterType as string });
+    }
+    const championshipId = await create('Championships', {});
+    const eventId = await create('Events', { championshipId });
+    const sessionId = await create('Sessions', { eventId });
+    ids['car'] = await create('Cars', {}, { Ratio: '4', Aero: 'true', Label: '12.5' });
+    await create('EventCars', { eventId, carId: ids['car'] });
+    ids['setup'] = await create('Setups', { eventId, carId: ids['car'] }, { Ratio: '5' });
+    ids['runSheet'] = await create('RunSheets', { sessionId, carId: ids['car'] }, { SetupId: ids['setup'], StintCount: '12' });
+    ids['carData'] = await create('SessionCarDatas', { sessionId, carId: ids['car'] }, { Ratio: '6' });
+  });
+  afterAll(() => stack.stop());
+
+  const ask = (type: string, id: string, who = caller) => stack.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, { caller: who, type, id });
+  const car = () => ({ type: 'Cars', id: ids['car'], parameters: { Ratio: 4, Aero: 1 } });
+
+  test('when a run sheet is asked for, then it, the Setup it names and its Car come in that order, each with its numbers (a Boolean as 1 or 0, Text left out)', async () => {
+    expect(await ask('RunSheets', ids['runSheet'] as string)).toEqual({
+      entities: [
+        { type: 'RunSheets', id: ids['runSheet'], parameters: { StintCount: 12 } },
+        { type: 'Setups', id: ids['setup'], parameters: { Ratio: 5 } },
+        car(),
+      ],
+    });
+  });
+
+  test('when a session car data or a setup is asked for, then it and its Car come (neither names a setup)', async () => {
+    expect(await ask('SessionCarDatas', ids['carData'] as string)).toEqual({ entities: [{ type: 'SessionCarDatas', id: ids['carData'], parameters: { Ratio: 6 } }, car()] });
+    expect(await ask('setups', ids['setup'] as string)).toEqual({ entities: [{ type: 'Setups', id: ids['setup'], parameters: { Ratio: 5 } }, car()] });
+  });
+
+  test('when another account asks for the run sheet, then it is not found (nothing of its chain is answered)', async () => {
+    await expect(ask('RunSheets', ids['runSheet'] as string, editor())).rejects.toMatchObject({ status: 404 });
+  });
+});
