@@ -8,6 +8,7 @@ import { defineService } from '@pitwall/service-host';
 import { AppError, intVar } from '@pitwall/service-kit';
 import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
 import { ReadResultCache } from './domain/read-result-cache';
+import { DatasetConstants } from './domain/dataset-constants';
 import { codeVersionOf } from './domain/code-version';
 import { Datasets } from './domain/datasets';
 import { DecompressedCache } from './domain/decompressed-cache';
@@ -115,7 +116,7 @@ export const datafileService = defineService({
     const codeVersion = codeVersionOf([process.argv[1], pool.options.filename]);
     // A client that takes nothing of a streamed answer does not hold its pool thread while others wait, nor for ever.
     const streams = new StalledStreams(fair, stallBounds, logger);
-    const reads = new DataFileReads(datasets, cache, fair, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus));
+    const reads = new DataFileReads(datasets, cache, fair, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus), new DatasetConstants(bus));
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {

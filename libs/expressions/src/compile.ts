@@ -1,6 +1,7 @@
 import type { ExpressionNode } from './ast';
 import { ExpressionError } from './expression-error';
 import { CONSTANTS, FUNCTIONS } from './functions';
+import { PARAM_FUNCTION, paramNameOf } from './param-function';
 import { parse } from './parse';
 import { type ExpressionInput, programOf, runProgram } from './program';
 import { TABLE_FUNCTIONS, tableOf } from './table-functions';
@@ -20,6 +21,12 @@ export interface CompileOptions {
    * need an EvaluationContext. Off: MDF conversions.
    */
   math?: boolean;
+  /**
+   * The math language's `param("Name")`: the value of each parameter the expression names, folded like a number written
+   * as digits. Every name it reads must be here (a TypeError otherwise). Absent: a compile that only checks the
+   * expression (each `param` is then a gap, and evaluate refuses to run it).
+   */
+  params?: ReadonlyMap<string, number>;
 }
 
 /** What the time-aware functions read: the time base (seconds, increasing) and the lap-relative series, each of the inputs' length. */
@@ -57,6 +64,8 @@ export interface CompiledExpression {
   readonly ast: ExpressionNode;
   /** The inputs the expression reads, in order of first use. */
   readonly inputs: readonly string[];
+  /** The parameters it reads with `param("Name")` (the math language), in order of first use. */
+  readonly params: readonly string[];
   /** What evaluate needs in its context: the time base (time functions), lapTime, lapDistance, lapNumber. */
   readonly needs: { readonly time: boolean; readonly lapTime: boolean; readonly lapDistance: boolean; readonly lapNumber: boolean };
   /**
@@ -79,15 +88,21 @@ export function compile(source: string | ExpressionNode, options: CompileOptions
   const ast = typeof source === 'string' ? parse(source, { quotedNames: math }) : source;
   const allowed = options.inputs === 'any' ? 'any' : options.inputs instanceof Set ? options.inputs : new Set(options.inputs as readonly string[]);
   const used: string[] = [];
+  const params: string[] = [];
   const needs = { time: false, lapTime: false, lapDistance: false, lapNumber: false };
-  check(ast, { allowed, math, needs }, used);
-  const program = programOf(ast, new Map(used.map((name, index) => [name, index])), math);
+  check(ast, { allowed, math, needs, params }, used);
+  const values = options.params;
+  const unvalued = values ? params.find((name) => !values.has(name)) : undefined;
+  if (unvalued !== undefined) throw new TypeError(`param("${unvalued}") has no value: options.params must hold every parameter the expression reads`);
+  const program = programOf(ast, new Map(used.map((name, index) => [name, index])), math, values);
   return {
     ast,
     inputs: used,
+    params,
     needs,
     arrays: program.arrays,
     evaluate(inputs, length, context = {}, options = {}) {
+      if (!values && params.length) throw new TypeError(`the expression reads param("${params[0]}"): compile it with options.params to evaluate it`);
       const n = sampleCount(used, inputs, length, needs, context);
       const allocate = options.allocate ?? newArray;
       const result = runProgram(program, n, { ...context, inputs: used.map((name) => inputs[name]), allocate, release: options.release ?? drop });
@@ -112,6 +127,8 @@ interface Checking {
   allowed: ReadonlySet<string> | 'any';
   math: boolean;
   needs: { time: boolean; lapTime: boolean; lapDistance: boolean; lapNumber: boolean };
+  /** The parameters `param` names, in order of first use. */
+  params: string[];
 }
 
 function check(node: ExpressionNode, c: Checking, used: string[]): void {
@@ -137,6 +154,11 @@ function check(node: ExpressionNode, c: Checking, used: string[]): void {
       return check(node.right, c, used);
     case 'call': {
       if (c.math && Object.hasOwn(TIME_FUNCTIONS, node.callee)) return checkTimeCall(node, c, used);
+      if (c.math && node.callee === PARAM_FUNCTION) {
+        const name = paramNameOf(node);
+        if (!c.params.includes(name)) c.params.push(name);
+        return;
+      }
       if (c.math && (LAP_FUNCTIONS as readonly string[]).includes(node.callee)) {
         if (node.args.length !== 0) throw new ExpressionError(node.start, `${node.callee} takes no arguments, not ${node.args.length}`);
         c.needs[node.callee as LapFunctionName] = true;

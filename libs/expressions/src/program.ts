@@ -1,6 +1,7 @@
 import type { ExpressionNode } from './ast';
 import { BINARY_OPERATORS, CONSTANTS, FUNCTIONS, UNARY_OPERATORS } from './functions';
 import { KERNELS_1, KERNELS_2, KERNELS_3, KERNELS_CONSTANT_FIRST, KERNELS_CONSTANT_SECOND, KERNELS_TABLE, type Kernel1, type Kernel2, type Kernel3, type KernelK, type KernelTable } from './kernels';
+import { PARAM_FUNCTION, paramNameOf } from './param-function';
 import { TABLE_FUNCTIONS, tableOf, type TableFunctionName } from './table-functions';
 import { delay, derivative, integral, LAP_FUNCTIONS, lowpass, smooth, TIME_FUNCTIONS, type LapFunctionName, type TimeFunctionName } from './time-functions';
 
@@ -105,9 +106,10 @@ export interface RunEnvironment {
 /**
  * Builds the program of `ast`; `inputIndex` names the inputs (any other name is a constant). `constantsWin`: a bare
  * constant's name is the constant even when an input has it (the math language, where that input is written quoted).
+ * `params`: the value of each `param("Name")`, folded as a number (absent: NaN, for a compile that only checks).
  */
-export function programOf(ast: ExpressionNode, inputIndex: ReadonlyMap<string, number>, constantsWin = false): Program {
-  return new Builder(inputIndex, constantsWin).program(ast);
+export function programOf(ast: ExpressionNode, inputIndex: ReadonlyMap<string, number>, constantsWin = false, params?: ReadonlyMap<string, number>): Program {
+  return new Builder(inputIndex, constantsWin, params).program(ast);
 }
 
 /**
@@ -340,6 +342,7 @@ class Builder {
   constructor(
     private readonly inputIndex: ReadonlyMap<string, number>,
     private readonly constantsWin: boolean,
+    private readonly params: ReadonlyMap<string, number> | undefined,
   ) {}
 
   program(ast: ExpressionNode): Program {
@@ -377,6 +380,8 @@ class Builder {
   private call(node: Extract<ExpressionNode, { kind: 'call' }>): Operand {
     const { callee, args } = node;
     if ((LAP_FUNCTIONS as readonly string[]).includes(callee)) return this.addSeries({ kind: 'lap', name: callee as LapFunctionName });
+    // One number over the whole series: folded with what it meets, as a number written as digits is.
+    if (callee === PARAM_FUNCTION) return { kind: 'constant', value: this.params?.get(paramNameOf(node)) ?? NaN };
     if (Object.hasOwn(TABLE_FUNCTIONS, callee)) {
       // The breakpoints were checked by compile; x may fold with them when it is a constant.
       const { xs, ys } = tableOf(node);
@@ -385,7 +390,7 @@ class Builder {
       return x.kind === 'constant' ? { kind: 'constant', value: TABLE_FUNCTIONS[name](x.value, xs, ys) } : this.stepTable(KERNELS_TABLE[name], x, xs, ys);
     }
     if (Object.hasOwn(TIME_FUNCTIONS, callee)) {
-      const argument = new Builder(this.inputIndex, this.constantsWin).program(args[0]);
+      const argument = new Builder(this.inputIndex, this.constantsWin, this.params).program(args[0]);
       const parameter = args[1]?.kind === 'number' ? args[1].value : NaN;
       return this.addSeries({ kind: 'time', callee: callee as TimeFunctionName, parameter, argument });
     }

@@ -1,5 +1,6 @@
 import type { ExpressionNode } from './ast';
 import { CONSTANTS } from './functions';
+import { PARAM_FUNCTION } from './param-function';
 import { TIME_FUNCTIONS } from './time-functions';
 
 /** How far from a time, in seconds and in samples of the time base (both may add up), a value at that time reads. */
@@ -103,7 +104,10 @@ export function expressionReach(ast: ExpressionNode): ExpressionReach {
         stack.push({ node: node.left, outer }, { node: node.right, outer });
         break;
       case 'call': {
-        if (Object.hasOwn(TIME_FUNCTIONS, node.callee) && node.args[0]) {
+        if (node.callee === PARAM_FUNCTION) {
+          // A constant over the file (its quoted argument names a parameter, not a channel).
+          own = widerReach(own, outer);
+        } else if (Object.hasOwn(TIME_FUNCTIONS, node.callee) && node.args[0]) {
           const parameter = node.args[1]?.kind === 'number' ? node.args[1].value : 0;
           stack.push({ node: node.args[0], outer: throughReach(outer, reachOfCall(node.callee as keyof typeof TIME_FUNCTIONS, parameter)) });
         } else if (node.args.length === 0) {

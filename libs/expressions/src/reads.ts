@@ -4,6 +4,8 @@ import { expressionReach, NO_REACH, type ExpressionReach } from './reach';
 /** What a math-channel expression reads and needs of the laps, or why it does not compile. */
 export interface MathReads {
   inputs: readonly string[];
+  /** The parameters it reads with `param("Name")`, in order of first use (none when it does not compile). */
+  params: readonly string[];
   needs: { lapTime: boolean; lapDistance: boolean; lapNumber: boolean };
   /** The most arrays of its time base's length one evaluation of it allocates, its result included (CompiledExpression.arrays); 0 when it does not compile. */
   arrays: number;
@@ -37,9 +39,9 @@ export function mathReadsOf(expression: string): MathReads {
   let reads: MathReads;
   try {
     const c = compile(expression, { inputs: 'any', math: true });
-    reads = { inputs: [...c.inputs], needs: { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance, lapNumber: c.needs.lapNumber }, arrays: c.arrays, reach: expressionReach(c.ast) };
+    reads = { inputs: [...c.inputs], params: [...c.params], needs: { lapTime: c.needs.lapTime, lapDistance: c.needs.lapDistance, lapNumber: c.needs.lapNumber }, arrays: c.arrays, reach: expressionReach(c.ast) };
   } catch (error) {
-    reads = { inputs: [], needs: { lapTime: false, lapDistance: false, lapNumber: false }, arrays: 0, reach: NO_EXPRESSION_REACH, error: (error as Error).message };
+    reads = { inputs: [], params: [], needs: { lapTime: false, lapDistance: false, lapNumber: false }, arrays: 0, reach: NO_EXPRESSION_REACH, error: (error as Error).message };
   }
   kept.set(expression, reads);
   if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);

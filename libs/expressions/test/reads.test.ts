@@ -5,7 +5,7 @@ describe('mathReadsOf: what a stored math channel reads, compiled once per expre
     const expression = 'if("Ground Speed" > 100, smooth("Throttle Pos", 0.5), lapDistance()) + Brakes';
     const reads = mathReadsOf(expression);
     const compiled = compile(expression, { inputs: 'any', math: true });
-    expect(reads).toEqual({ inputs: [...compiled.inputs], needs: { lapTime: compiled.needs.lapTime, lapDistance: compiled.needs.lapDistance, lapNumber: compiled.needs.lapNumber }, arrays: compiled.arrays, reach: expressionReach(compiled.ast) });
+    expect(reads).toEqual({ inputs: [...compiled.inputs], params: [...compiled.params], needs: { lapTime: compiled.needs.lapTime, lapDistance: compiled.needs.lapDistance, lapNumber: compiled.needs.lapNumber }, arrays: compiled.arrays, reach: expressionReach(compiled.ast) });
     // smooth's half width and a sample each side, around Throttle Pos only.
     expect(reads.reach.own).toEqual({ start: false, before: { seconds: 0.25, samples: 1 }, after: { seconds: 0.25, samples: 1 } });
     // smooth's argument and its own array, the result.

@@ -4,10 +4,11 @@ import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } 
 import { pickDistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
+import { constantOf, NO_CONSTANTS, resolveConstants, type ConstantsOf, type DatasetConstants } from './dataset-constants';
 import type { MathDefinition, MathDefinitions } from './math-definitions';
 import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
 import { lapStatsChannels, readHistogram, readLapStats, readScatter, scatterChannels, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
-import { mathCatalogue, mathDefinitionsOf, mathReads, resolveMathChannels, type MathReads } from './read-math-channels';
+import { mathCatalogue, mathDependenciesOf, mathReads, paramsReadBy, resolveMathChannels, type MathCatalogueEntry, type MathReads } from './read-math-channels';
 import { lapDistanceSource, readLapDelta, readLapDistance } from './read-lap-traces';
 import { readTrackMap, type TrackMapRead } from './read-track-map';
 import { ReadResultCache } from './read-result-cache';
@@ -55,6 +56,8 @@ export class DataFileReads {
     private readonly mathDefinitions?: MathDefinitions,
     /** The sectors of the track a dataset was logged on, for lap statistics without sectorStartDistances (default: none). */
     private readonly trackSectors?: TrackSectors,
+    /** Where a math channel's param("Name") is looked up: the dataset's owner chain (default: none, so none is held). */
+    private readonly datasetConstants?: DatasetConstants,
   ) {}
 
   /**
@@ -66,7 +69,7 @@ export class DataFileReads {
       const [{ file, channelsJson }, definitions] = await Promise.all([this.datasets.open(ref, requestId), this.mathDefinitions?.of(ref.caller, requestId)]);
       const echo = { entityId: ref.id, entityType: ref.type, attachedFileGroupName: ref.group };
       // The account's math channels this file can evaluate follow the file's own, in the group "Math".
-      const math = definitions?.size ? metadataMath(mathCatalogue(file, definitions)) : [];
+      const math = definitions?.size ? metadataMath(await this.withParamsHeld(ref, mathCatalogue(file, definitions), requestId)) : [];
       if (!channelsJson) {
         const record = buildMetadataRecord(echo, file);
         return math.length ? { ...record, channels: [...record.channels, ...math] } : record;
@@ -95,8 +98,9 @@ export class DataFileReads {
       const named = read.channels.map((name, i): [string, string] => [read.field === 'channel' ? 'channel' : `channels[${i}]`, name]);
       const { reads: math, names: mathNames } = await this.mathOf(ref, dataset, named, requestId);
       signal.throwIfAborted();
-      // An answer with math channels depends on their definitions too (every one they read, through each other).
-      const key = ReadResultCache.keyOf(dataset.contentKey, read, math ? mathDefinitionsOf(math) : undefined);
+      // An answer with math channels depends on their definitions too (every one they read, through each other), and
+      // on the value of each parameter they read: a changed one is another key and another tag, never a kept answer.
+      const key = ReadResultCache.keyOf(dataset.contentKey, read, math ? mathDependenciesOf(math) : undefined);
       const tag = answerTag(this.options.codeVersion ?? '', key, tagged.variant);
       const contentType = mediaTypeOf(read);
       if (tag === tagged.held) return heldAnswer(tag, contentType);
@@ -116,7 +120,7 @@ export class DataFileReads {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
       const parts = this.parts(ref);
-      const source = await lapDistanceSource(ref, dataset, distanceChannel, this.definitionsOf(ref, requestId), parts);
+      const source = await lapDistanceSource(ref, dataset, distanceChannel, this.definitionsOf(ref, requestId), parts, this.constantsOf(ref, requestId));
       signal.throwIfAborted();
       return readLapDistance({ ref, dataset, lapIndex, field: 'lapIndex', source }, maxPoints, parts, signal);
     });
@@ -134,8 +138,9 @@ export class DataFileReads {
       const parts = this.parts(ref);
       // Each lap's source is resolved against its own file: a named one must be in both.
       const definitions = this.definitionsOf(ref, requestId);
-      const source = await lapDistanceSource(ref, dataset, distanceChannel, definitions, parts);
-      const referenceSource = referenceDataset ? await lapDistanceSource(referenceRef, referenceDataset, distanceChannel, definitions, parts) : source;
+      // Each dataset's param() values are its own owner chain's.
+      const source = await lapDistanceSource(ref, dataset, distanceChannel, definitions, parts, this.constantsOf(ref, requestId));
+      const referenceSource = referenceDataset ? await lapDistanceSource(referenceRef, referenceDataset, distanceChannel, definitions, parts, this.constantsOf(referenceRef, requestId)) : source;
       signal.throwIfAborted();
       return readLapDelta(
         { ref, dataset, lapIndex, field: 'lapIndex', source },
@@ -204,14 +209,34 @@ export class DataFileReads {
     const logged = new Set(dataset.file.channels.map((c) => c.name));
     if (named.every(([, name]) => logged.has(name))) return {};
     const definitions = await this.mathDefinitions.of(ref.caller, requestId);
-    const infos = resolveMathChannels(
-      dataset.file,
-      named.map(([, name]) => name),
-      definitions,
-      (i) => named[i]?.[0] ?? 'channels',
-      `The data file could not be read: ${ref.type} ${ref.id} dataset '${ref.group}': `,
-    );
-    return { ...(infos.size ? { reads: mathReads(dataset, infos, this.parts(ref)) } : {}), names: definitions.keys() };
+    const names = named.map(([, name]) => name);
+    const fieldOf = (i: number) => named[i]?.[0] ?? 'channels';
+    const lead = `The data file could not be read: ${ref.type} ${ref.id} dataset '${ref.group}': `;
+    const infos = resolveMathChannels(dataset.file, names, definitions, fieldOf, lead);
+    const constants = infos.size ? await this.constantsOf(ref, requestId)(paramsReadBy(names, infos), fieldOf, lead) : NO_CONSTANTS;
+    return { ...(infos.size ? { reads: mathReads(dataset, infos, this.parts(ref), constants) } : {}), names: definitions.keys() };
+  }
+
+  /**
+   * The param() values of a read of `ref` (docs/math-channels.md): its owner chain asked of the entity-service once,
+   * and only when a math channel of the read reads a parameter; one no entity of the chain holds is a 422.
+   */
+  private constantsOf(ref: DatasetRef, requestId?: string): ConstantsOf {
+    return async (channels, fieldOf, lead) => {
+      if (!channels.some((channel) => channel?.params.length)) return NO_CONSTANTS;
+      const chain = this.datasetConstants ? await this.datasetConstants.chainOf(ref, requestId) : [];
+      return resolveConstants(channels, chain, fieldOf, lead);
+    };
+  }
+
+  /**
+   * The catalogue's math channels the dataset can evaluate: one reading param() only when its owner chain (asked once,
+   * when some do) holds each parameter it reads, as a read of it would find them.
+   */
+  private async withParamsHeld(ref: DatasetRef, entries: MathCatalogueEntry[], requestId?: string): Promise<MathCatalogueEntry[]> {
+    if (!entries.some((e) => e.params)) return entries;
+    const chain = this.datasetConstants ? await this.datasetConstants.chainOf(ref, requestId) : [];
+    return entries.filter((e) => !e.params || e.params.every((name) => constantOf(chain, name) !== undefined));
   }
 
   /** The account's math channel definitions, listed when first asked for (undefined: this service has none). */

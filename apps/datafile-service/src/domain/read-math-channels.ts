@@ -5,6 +5,7 @@ import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from
 import { pickDistanceSource } from '@pitwall/laps';
 import { FieldRefusals } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
+import { NO_CONSTANTS, type Constants } from './dataset-constants';
 import type { MathDefinition } from './math-definitions';
 import { samplesToDecode } from './read-budget';
 import { isMathChannel } from './math-lookup';
@@ -27,6 +28,8 @@ interface MathPlan {
   lapTime: boolean;
   lapDistance: boolean;
   lapNumber: boolean;
+  /** The parameters it reads with param("Name"), through the definitions it reads (each once). */
+  params: readonly string[];
   /** Shared by the plans of one resolution. */
   order: MathOrder;
 }
@@ -43,6 +46,8 @@ export type MathChannelInfo = ChannelInfo & { math: MathPlan };
 export interface MathReads {
   /** The read's math channels by name (names the file's own catalogue does not have). */
   readonly infos: ReadonlyMap<string, MathChannelInfo>;
+  /** The values of the parameters they read (param("Name")), looked up on the dataset's owner chain. */
+  readonly constants: Constants;
   /** Decoded samples one evaluation needs: every sample of its inputs the read decodes (the READ_SAMPLE_BUDGET counts them). */
   decodes(info: MathChannelInfo, window: ScopeWindow): number;
   /** Evaluates it over the window on the pool: a slice of physical values, shaped like a logged channel's. */
@@ -68,6 +73,24 @@ export function mathDefinitionsOf(math: MathReads): MathDefinition[] {
   const infos = [...math.infos.values()];
   // The channels of one read share one resolution's order.
   return infos[0] ? infos[0].math.order.definitionsOf(infos.map((info) => info.name)) : [];
+}
+
+/**
+ * What a read's math channels' answer depends on beyond the file and the read (its result cache key, and so the tag the
+ * gateway holds it by): every definition they evaluate and, when they read param(), each parameter's value as found:
+ * a changed value is another key, so nothing kept from the former value is answered again.
+ */
+export function mathDependenciesOf(math: MathReads): unknown[] {
+  const definitions: unknown[] = mathDefinitionsOf(math);
+  return math.constants.size ? [...definitions, { params: [...math.constants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) }] : definitions;
+}
+
+/** What each of `names` reads of the parameters (param("Name")), for the math channels among them (undefined for the others). */
+export function paramsReadBy(names: readonly string[], infos: ReadonlyMap<string, MathChannelInfo>): ({ name: string; params: readonly string[] } | undefined)[] {
+  return names.map((name) => {
+    const info = infos.get(name);
+    return info ? { name, params: info.math.params } : undefined;
+  });
 }
 
 /**
@@ -136,8 +159,12 @@ function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, Mat
   return plans;
 }
 
-/** A math channel's catalogue entry: a logged channel's fields, its group and expression, and its DecimalPlaces if any. */
-export type MathCatalogueEntry = ChannelInfo & { group: string; expression: string; decimalPlaces?: number };
+/**
+ * A math channel's catalogue entry: a logged channel's fields, its group and expression, and its DecimalPlaces if any;
+ * `params`, the parameters it reads (through others) when it reads some (the metadata lists it only when the dataset's
+ * owner chain holds each).
+ */
+export type MathCatalogueEntry = ChannelInfo & { group: string; expression: string; decimalPlaces?: number; params?: readonly string[] };
 
 /** The catalogue entries of the account's math channels this file can evaluate: those a read of them resolves. */
 export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>): MathCatalogueEntry[] {
@@ -146,7 +173,7 @@ export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMa
     if ('refused' in planned) continue;
     const { math, ...entry } = planned;
     const { expression, decimalPlaces } = math.definition;
-    out.push({ ...entry, group: MATH_GROUP, expression, ...(decimalPlaces !== undefined ? { decimalPlaces } : {}) });
+    out.push({ ...entry, group: MATH_GROUP, expression, ...(decimalPlaces !== undefined ? { decimalPlaces } : {}), ...(math.params.length ? { params: math.params } : {}) });
   }
   return out;
 }
@@ -156,8 +183,11 @@ function evaluableLeaf(info: ChannelInfo): boolean {
   return !info.kind && info.dimension <= 1 && !info.unsupported;
 }
 
-/** The math channel reads of one read, over the dataset's file, its channel cache and the pool. */
-export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathChannelInfo>, parts: { cache: StoredChannelCache; pool: TaskPool }): MathReads {
+/**
+ * The math channel reads of one read, over the dataset's file, its channel cache and the pool; `constants`, the values
+ * of the parameters they read (resolveConstants), folded where each definition reads them.
+ */
+export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathChannelInfo>, parts: { cache: StoredChannelCache; pool: TaskPool }, constants: Constants = NO_CONSTANTS): MathReads {
   const { file } = dataset;
   const fileEnd = file.startTime + file.duration;
   // Each lap with its index as the lap reads number them (lapNumber()), whatever laps of the file a task is sent.
@@ -225,9 +255,11 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       const lapDistance = plans.some((p) => p.lapDistance);
       const { inputs, laps, distance } = prepared.get(group) as NonNullable<ReturnType<typeof prepared.get>>;
       const { context } = group;
+      const params = [...new Set(plans.flatMap((p) => p.params))].map((name): [string, number] => [name, constants.get(name) as number]);
       return {
         channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
         definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression, ...(d.decimalPlaces !== undefined ? { decimalPlaces: d.decimalPlaces } : {}) })),
+        ...(params.length ? { params } : {}),
         inputs: inputs.map((key) => ownedSlice(stored.get(key) as StoredChannel)),
         ...(group.rate !== undefined ? { rate: group.rate } : {}),
         ...(group.baseInput !== undefined ? { baseInput: group.baseInput } : {}),
@@ -243,6 +275,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
   };
   const reads: MathReads = {
     infos,
+    constants,
     decodes(info, window) {
       return samplesCounted(dataset, info, window, lapsOver);
     },
@@ -359,6 +392,7 @@ interface Compiled {
   lapTime: boolean;
   lapDistance: boolean;
   lapNumber: boolean;
+  params: readonly string[];
   error?: string;
 }
 
@@ -372,7 +406,7 @@ function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: Reado
     // (checked on write) reads nothing and fails when it is evaluated.
     const reads = mathReadsOf(d.expression);
     graph.set(d.name, [...reads.inputs]);
-    compiled.set(d.name, { lapTime: reads.needs.lapTime, lapDistance: reads.needs.lapDistance, lapNumber: reads.needs.lapNumber, ...(reads.error !== undefined ? { error: reads.error } : {}) });
+    compiled.set(d.name, { lapTime: reads.needs.lapTime, lapDistance: reads.needs.lapDistance, lapNumber: reads.needs.lapNumber, params: reads.params, ...(reads.error !== undefined ? { error: reads.error } : {}) });
   }
   return { graph, compiled };
 }
@@ -405,12 +439,12 @@ function planOf(
   if (walked.lapDistance && !resolution.hasDistanceSource()) {
     return { refused: `math channel ${name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)` };
   }
-  const { leaves, lapTime, lapDistance, lapNumber } = walked;
+  const { leaves, lapTime, lapDistance, lapNumber, params } = walked;
   // lapDistance() is no time base: the distance source is resampled onto the base, which a logged input or the Rate sets.
   if (leaves.length === 0 && definition.rate === undefined) {
     return { refused: `math channel ${name} reads no channel: give it a Rate to be evaluated at` };
   }
-  return { ...entryOf(file, name, definition, leaves), math: { definition, leaves, lapTime, lapDistance, lapNumber, order: resolution.order } };
+  return { ...entryOf(file, name, definition, leaves), math: { definition, leaves, lapTime, lapDistance, lapNumber, params, order: resolution.order } };
 }
 
 /**
@@ -426,6 +460,8 @@ interface Walked {
   lapTime: boolean;
   lapDistance: boolean;
   lapNumber: boolean;
+  /** The parameters it reads with param(), its own and those of the definitions it reads, each once. */
+  params: readonly string[];
   leaves: readonly ChannelInfo[];
   leafNames: ReadonlySet<string>;
 }
@@ -437,7 +473,7 @@ const NO_LEAVES: ChannelInfo[] = [];
 const NO_LEAF_NAMES = new Set<string>();
 
 function walkingOf(compiled: Compiled): Walking {
-  return { cycle: false, lapTime: compiled.lapTime, lapDistance: compiled.lapDistance, lapNumber: compiled.lapNumber, leaves: NO_LEAVES, leafNames: NO_LEAF_NAMES, owned: false };
+  return { cycle: false, lapTime: compiled.lapTime, lapDistance: compiled.lapDistance, lapNumber: compiled.lapNumber, params: compiled.params, leaves: NO_LEAVES, leafNames: NO_LEAF_NAMES, owned: false };
 }
 
 function addLeaves(into: Walking, leaves: readonly ChannelInfo[], names: ReadonlySet<string>): void {
@@ -468,6 +504,9 @@ function mergeWalked(into: Walking, from: Walked): void {
   into.lapTime ||= from.lapTime;
   into.lapDistance ||= from.lapDistance;
   into.lapNumber ||= from.lapNumber;
+  // A new list only when one is added (most definitions read none; lists are never written over, so they are shared).
+  const added = from.params.filter((name) => !into.params.includes(name));
+  if (added.length) into.params = [...into.params, ...added];
   if (!into.badLeaf) addLeaves(into, from.leaves, from.leafNames);
 }
 

@@ -16,7 +16,8 @@ export class ReadResultCache {
 
   /**
    * The cache key of a read of `contentKey`: everything that shapes its answer (with math channels, the definitions
-   * they evaluate, so a changed definition is another key: nothing kept goes stale).
+   * they evaluate and the values of the parameters they read, mathDependenciesOf: a changed definition or value is
+   * another key, so nothing kept goes stale).
    */
   static keyOf(contentKey: string, read: unknown, definitions?: readonly unknown[]): string {
     // Hashed: a batch may name thousands of channels and a math chain reach thousands of definitions, and the bound

@@ -18,6 +18,8 @@ export interface MathTask {
    * that many decimals, as the definitions reading it see them and as it is sent (integer codes when they fit int32).
    */
   definitions: { name: string; expression: string; decimalPlaces?: number }[];
+  /** The value of each parameter the definitions read with param("Name"), looked up on the dataset's owner chain. */
+  params?: [string, number][];
   /** The logged channels read, stored values of the window (their conversion applied here). */
   inputs: StoredSlice[];
   /** The channels' Rate (Hz): the time base is then a grid at this rate; absent: an input's own sample times. */
@@ -151,8 +153,9 @@ export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays):
   }
   // What a definition may read: the inputs and the definitions before it (one named pi or e is read quoted: "pi").
   const available = new Set(Object.keys(inputs));
+  const params = new Map(task.params ?? []);
   const compiled = task.definitions.map((definition) => {
-    const expression = compile(definition.expression, { inputs: available, math: true });
+    const expression = compile(definition.expression, { inputs: available, math: true, params });
     available.add(definition.name);
     return { name: definition.name, expression, decimalPlaces: definition.decimalPlaces };
   });

@@ -9,7 +9,7 @@ const PARENTS: Record<string, (chain: Chain) => Record<string, string>> = {
   Setups: (c) => ({ eventId: c.eventId, carId: c.carId }),
 };
 
-interface Chain {
+export interface Chain {
   eventId: string;
   sessionId: string;
   carId: string;
@@ -35,6 +35,7 @@ export class UploadedDatasets {
   readonly headers: { ApiKey: string; AccountId: string };
   private chain: Promise<{ eventId: string; sessionId: string }> | undefined;
   private readonly types = new Map<string, string>();
+  private readonly owners = new Map<string, Chain>();
 
   constructor(baseUrl: string, credentials: { apiKey: string; accountId: string }) {
     this.client = new PitwallClient({ baseUrl, ...credentials });
@@ -50,7 +51,15 @@ export class UploadedDatasets {
     if (!parents) throw new Error(`${type} has no data file access`);
     const id = await this.create(`/${type}`, parents({ eventId, sessionId, carId }), `${type} ${randomUUID().slice(0, 8)}`);
     this.types.set(id, type);
+    this.owners.set(id, { eventId, sessionId, carId });
     return id;
+  }
+
+  /** The event, session and car an entity this helper made is under (its car is its own). */
+  ownersOf(entityId: string): Chain {
+    const owners = this.owners.get(entityId);
+    if (!owners) throw new Error(`entity ${entityId} was not made by this helper`);
+    return owners;
   }
 
   /** A new entity (of `options.type`, RunSheets by default) with one file attached in `group`; returns the entity's id. */

@@ -138,3 +138,20 @@ describe('lapTime()', () => {
     expect(noisy).toEqual([]);
   });
 });
+
+describe('param()', () => {
+  test('when a task gives the parameters its definitions read, then each is folded as that number, through a definition reading another', () => {
+    const samples = Int16Array.of(36, 72, 108);
+    const task: MathChannelTask = {
+      name: 'm',
+      unit: 'm/s',
+      definitions: [{ name: 'inner', expression: 'a / param("Ratio")' }, { name: 'm', expression: 'inner * param("Scale")' }],
+      params: [['Ratio', 3.6], ['Scale', 2]],
+      inputs: [{ name: 'a', unit: 'km/h', frequency: 1, dimension: 1, startTime: 0, samples, conversion: CONVERSIONS[0] as LinearConversion }],
+      span: { start: 0, end: 3 },
+    };
+    expect(Array.from(evaluateMathChannel(task).samples)).toEqual([20, 40, 60]);
+    // A task without the values is not evaluated with made-up ones.
+    expect(() => evaluateMathChannel({ ...task, params: [['Ratio', 3.6]] })).toThrow('param("Scale") has no value');
+  });
+});

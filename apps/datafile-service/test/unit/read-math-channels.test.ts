@@ -1,7 +1,7 @@
 import type { ChannelInfo } from '@pitwall/formats';
 import type { OpenDataset } from '../../src/domain/datasets';
 import type { MathDefinition } from '../../src/domain/math-definitions';
-import { mathCatalogue, resolveMathChannels, timeBaseGroups } from '../../src/domain/read-math-channels';
+import { mathCatalogue, paramsReadBy, resolveMathChannels, timeBaseGroups } from '../../src/domain/read-math-channels';
 
 const channel = (name: string, frequency: number, extra: Partial<ChannelInfo> = {}): ChannelInfo => ({
   name,
@@ -114,7 +114,7 @@ describe('the math catalogue of a file', () => {
     expect(infos.size).toBe(20_000);
     expect(lookups).toBeLessThanOrEqual(20_000);
     const held = new Set([...infos.values()].map(({ math }) => `${Object.keys(math).sort().join()}: ${math.leaves.map((c) => c.name).join()}`));
-    expect([...held]).toEqual(['definition,lapDistance,lapNumber,lapTime,leaves,order: Speed']);
+    expect([...held]).toEqual(['definition,lapDistance,lapNumber,lapTime,leaves,order,params: Speed']);
     const last = infos.get('c19999');
     expect(last).toMatchObject({ frequency: 50, sampleCount: 500, math: { definition: { expression: 'c19998 + 1' } } });
     lookups = 0;
@@ -143,5 +143,17 @@ describe('the math catalogue of a file', () => {
     }
     expect(message).toContain('math channel Speed x2 reads speed, which this file does not have (did you mean "Speed"?)');
     expect(message).not.toContain('\u0000');
+  });
+
+  test('when math channels read param() through one another, then each plan and catalogue entry names every parameter its chain reads, once', () => {
+    const defs = definitions([
+      ['Speed ratio', 'Speed / param("Ratio")'],
+      ['Scaled', '"Speed ratio" * param("Wheelbase") + param("Ratio")'],
+      ['Plain', 'Speed * 2'],
+    ]);
+    const infos = resolveMathChannels(file, ['Scaled', 'Plain', 'Speed'], defs, () => 'channel');
+    expect(paramsReadBy(['Scaled', 'Speed', 'Plain'], infos)).toEqual([{ name: 'Scaled', params: ['Wheelbase', 'Ratio'] }, undefined, { name: 'Plain', params: [] }]);
+    const listed = mathCatalogue(file, defs).map((c) => [c.name, c.params]);
+    expect(listed).toEqual([['Speed ratio', ['Ratio']], ['Scaled', ['Wheelbase', 'Ratio']], ['Plain', undefined]]);
   });
 });

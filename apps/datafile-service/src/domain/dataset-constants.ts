@@ -1,0 +1,82 @@
+import { ATTACHMENT_COMMANDS, SERVICES, type DatasetConstantsJson } from '@pitwall/contracts';
+import type { Bus } from '@pitwall/bus';
+import { FieldRefusals } from '@pitwall/service-kit';
+import type { DatasetRef } from './datasets';
+
+/** The entities a dataset's `param("Name")` is looked up on, in order, each with the parameters it holds as a number. */
+export type ConstantsChain = DatasetConstantsJson['entities'];
+
+/** A read's param values by the name each definition writes: what its evaluation folds and its answer's key holds. */
+export type Constants = ReadonlyMap<string, number>;
+
+export const NO_CONSTANTS: Constants = new Map();
+
+/**
+ * The owner chain of a dataset (its entity, the Setup its SetupId names, its Car: docs/math-channels.md), asked of the
+ * entity-service over the bus as the caller, like the dataset's files and its track's sectors: only by a read whose
+ * math channels read `param`, once per read. Never kept: a changed parameter is what the next read finds, and every
+ * answer it shapes is keyed by the values found (ReadResultCache.keyOf, the gateway's held answers by that key's tag).
+ */
+export class DatasetConstants {
+  constructor(private readonly bus: Bus) {}
+
+  chainOf(ref: DatasetRef, requestId?: string): Promise<ConstantsChain> {
+    const message = { caller: ref.caller, type: ref.type, id: ref.id };
+    return this.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, message, requestId ? { headers: { requestId } } : {}).then((answer) => answer.entities);
+  }
+}
+
+/**
+ * The value of parameter `name` on the chain: the first entity holding it as a number wins (the names matched whatever
+ * their case, as the entity-service matches parameter names). Undefined when none does.
+ */
+export function constantOf(chain: ConstantsChain, name: string): number | undefined {
+  const lower = name.toLowerCase();
+  for (const entity of chain) {
+    for (const [held, value] of Object.entries(entity.parameters)) if (held.toLowerCase() === lower && Number.isFinite(value)) return value;
+  }
+  return undefined;
+}
+
+/** The entities looked at, as a refusal names them. */
+export function chainLabel(chain: ConstantsChain): string {
+  return chain.length ? chain.map((e) => `${e.type} ${e.id}`).join(', ') : 'no entity';
+}
+
+/** A math channel of a read and the parameters it reads (through the definitions it reads). */
+export interface ReadsParams {
+  name: string;
+  params: readonly string[];
+}
+
+/**
+ * How a read resolves the parameters its math channels read (`channels[i]` named on the field `fieldOf(i)`, undefined
+ * where the read names a logged channel): resolveConstants over its dataset's owner chain, asked only when one reads some.
+ */
+export type ConstantsOf = (channels: readonly (ReadsParams | undefined)[], fieldOf: (i: number) => string, lead: string) => Promise<Constants>;
+
+/**
+ * The values of the parameters `channels` read, looked up on `chain`, or a 422 naming, for each channel (on the field
+ * `fieldOf(i)` names it by) that reads one no entity of the chain holds as a number, the parameter and the entities
+ * looked at, after `lead`, like a channel the file lacks.
+ */
+export function resolveConstants(channels: readonly (ReadsParams | undefined)[], chain: ConstantsChain, fieldOf: (i: number) => string, lead: string): Constants {
+  const values = new Map<string, number>();
+  const refusals = new FieldRefusals();
+  const refused = new Set<string>();
+  channels.forEach((channel, i) => {
+    if (!channel || refused.has(channel.name)) return;
+    for (const name of channel.params) {
+      const value = values.get(name) ?? constantOf(chain, name);
+      if (value !== undefined) {
+        values.set(name, value);
+        continue;
+      }
+      refused.add(channel.name);
+      refusals.refuse(fieldOf(i), `math channel ${channel.name} reads param("${name}"), which none of ${chainLabel(chain)} holds as a number (a Double, Integer or Boolean parameter)`);
+      return;
+    }
+  });
+  refusals.throwIfAny(422, lead);
+  return values;
+}

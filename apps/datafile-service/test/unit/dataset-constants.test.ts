@@ -1,0 +1,50 @@
+import type { Bus } from '@pitwall/bus';
+import { ATTACHMENT_COMMANDS } from '@pitwall/contracts';
+import { AppError } from '@pitwall/service-kit';
+import { constantOf, DatasetConstants, resolveConstants, type ConstantsChain } from '../../src/domain/dataset-constants';
+
+const runSheet = { type: 'RunSheets', id: '00000000-0000-4000-8000-0000000000aa', parameters: { Ratio: 2, Flag: 1 } };
+const setup = { type: 'Setups', id: '00000000-0000-4000-8000-0000000000bb', parameters: { Ratio: 3, MotionRatio: 0.8 } };
+const car = { type: 'Cars', id: '00000000-0000-4000-8000-0000000000cc', parameters: { Ratio: 4, MotionRatio: 0.7, Wheelbase: 3.6 } };
+const chain: ConstantsChain = [runSheet, setup, car];
+
+function refusalOf(run: () => unknown): AppError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('not refused');
+}
+
+describe('param() values on a dataset\'s owner chain', () => {
+  test('when several entities hold a parameter, then the first of the chain wins (the entity, then its setup, then its car), whatever the name\'s case', () => {
+    expect(constantOf(chain, 'Ratio')).toBe(2);
+    expect(constantOf(chain, 'motionratio')).toBe(0.8);
+    expect(constantOf(chain, 'Wheelbase')).toBe(3.6);
+    expect(constantOf(chain, 'Nope')).toBeUndefined();
+  });
+
+  test('when the channels of a read are resolved, then each parameter they read has its value, logged channels reading none', () => {
+    const values = resolveConstants([{ name: 'Speed', params: ['Ratio', 'Wheelbase'] }, undefined, { name: 'Roll', params: ['MotionRatio', 'Ratio'] }], chain, () => 'channels', '');
+    expect([...values]).toEqual([['Ratio', 2], ['Wheelbase', 3.6], ['MotionRatio', 0.8]]);
+  });
+
+  test('when no entity of the chain holds one, then it is a 422 on the field naming the channel, the parameter and every entity looked at', () => {
+    const error = refusalOf(() => resolveConstants([undefined, { name: 'Steer', params: ['Ratio', 'SteeringRatio'] }], chain, (i) => `channels[${i}]`, 'The data file could not be read: RunSheets x dataset \'DataFile\': '));
+    const reason = `math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id}, Setups ${setup.id}, Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter)`;
+    expect(error.status).toBe(422);
+    expect(error.errors).toEqual({ 'channels[1]': [reason] });
+    expect(error.message).toBe(`The data file could not be read: RunSheets x dataset 'DataFile': ${reason}`);
+    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: ['Ratio'] }], [], () => 'channel', '')).message).toContain('which none of no entity holds');
+  });
+
+  test('when the chain is asked for, then the entity-service is asked as the caller, for the dataset\'s entity', async () => {
+    const asked: { type: string; payload: unknown }[] = [];
+    const bus = { request: async (_service: string, type: string, payload: unknown) => (asked.push({ type, payload }), { entities: chain }) } as unknown as Bus;
+    const ref = { caller: { accountId: '00000000-0000-4000-8000-00000000000a', userId: '00000000-0000-4000-8000-000000000001', role: 'reader' as const }, type: 'RunSheets', id: runSheet.id, group: 'DataFile' };
+    expect(await new DatasetConstants(bus).chainOf(ref)).toEqual(chain);
+    expect(asked).toEqual([{ type: ATTACHMENT_COMMANDS.datasetConstants, payload: { caller: ref.caller, type: 'RunSheets', id: runSheet.id } }]);
+  });
+});
