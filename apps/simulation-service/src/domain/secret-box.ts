@@ -59,10 +59,15 @@ function keyFileError(file: string, what: 'read' | 'created', err: unknown): Err
 /** Which configured key opens a sealed value: the current one, a previous one, or none (sealed under another key, or not a sealed value). */
 export type SealedUnder = 'current' | 'previous' | 'none';
 
-/** A sealed value that no configured key opens: sealed under a key that is not configured any more. */
+/**
+ * A sealed value that no configured key opens: sealed under a key that is not configured any more. Its message, for
+ * the operator's log only (it names settings a user of the API has nothing to do with), says which keys were tried,
+ * never a key.
+ */
 export class SealedUnderAnotherKey extends Error {
-  constructor() {
-    super('the value is sealed under a key that is neither SIMULATION_SECRET_KEY nor one of SIMULATION_SECRET_KEY_PREVIOUS');
+  constructor(previousKeys: number) {
+    const previous = previousKeys > 0 ? `the ${previousKeys} key${previousKeys === 1 ? '' : 's'} of SIMULATION_SECRET_KEY_PREVIOUS` : 'no previous key (SIMULATION_SECRET_KEY_PREVIOUS is not set)';
+    super(`sealed under none of the keys configured: tried the current key (SIMULATION_SECRET_KEY, or its key file) and ${previous}`);
   }
 }
 
@@ -101,7 +106,7 @@ export class SecretBox {
   /** The value, opened under the current key or else the first previous key that opens it; throws SealedUnderAnotherKey when none does. */
   open<T>(sealed: Buffer): T {
     const opened = this.opened(sealed);
-    if (!opened) throw new SealedUnderAnotherKey();
+    if (!opened) throw new SealedUnderAnotherKey(this.keys.length - 1);
     return JSON.parse(opened.plain.toString('utf8')) as T;
   }
 
