@@ -161,6 +161,8 @@ export class CallbackDispatcher {
   private async attempt(delivery: DueDelivery): Promise<void> {
     const attempt = delivery.attempts + 1;
     let outcome: AttemptOutcome;
+    // Why the secret did not open, for the log only: the account reads what to do (CALLBACK_SECRET_UNOPENABLE).
+    let keysTried: string | undefined;
     try {
       const timestamp = Math.floor(Date.now() / 1000);
       const secret = this.secrets.open<string>(delivery.sealedSecret);
@@ -179,14 +181,14 @@ export class CallbackDispatcher {
       outcome = this.answered(attempt, res.status);
     } catch (err) {
       if (err instanceof SealedUnderAnotherKey) {
-        this.logger.warn({ deliveryId: delivery.id, callbackId: delivery.callbackId, accountId: delivery.accountId }, `the signing secret of a callback is ${err.message}; the account must register the callback again`);
+        keysTried = `the callback's signing secret is ${err.message}`;
         outcome = this.failure(attempt, null, CALLBACK_SECRET_UNOPENABLE);
       } else if (err instanceof ResponseTooLarge) outcome = this.answered(attempt, err.status);
       // The policy's refusal does not change with another attempt: the delivery fails now.
       else if (err instanceof AddressNotAllowed) outcome = { ok: false, statusCode: null, error: `The request to the receiver was not sent: ${err.message}`, retryAt: null };
       else outcome = this.failure(attempt, null, `The request to the receiver failed: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!outcome.ok) this.logger.warn({ deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, givenUp: outcome.retryAt === null, reason: outcome.error }, 'callback delivery failed');
+    if (!outcome.ok) this.logger.warn({ deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, givenUp: outcome.retryAt === null, reason: outcome.error, ...(keysTried ? { keysTried } : {}) }, 'callback delivery failed');
     await this.repository.recordAttempt(delivery.id, outcome);
   }
 
