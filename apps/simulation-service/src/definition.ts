@@ -19,7 +19,7 @@ import { runSimulationJob } from './domain/run-simulation-job';
 import { AccountShares, DEFAULT_JOB_REPUBLISH_MS } from './domain/account-shares';
 import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
 import { DEFAULT_JOB_RETENTION_DAYS, JobRetention, MAX_JOB_RETENTION_DAYS } from './domain/job-retention';
-import { previousSecretKeys, SecretBox, secretKey } from './domain/secret-box';
+import { parseSecretKey, previousSecretKeys, SECRET_KEY_FORM, SecretBox, secretKey } from './domain/secret-box';
 import { SecretRotation } from './domain/secret-rotation';
 import { SetupWriteSlots } from './domain/setup-write-slots';
 import { SimulationWrites } from './domain/simulation-writes';
@@ -30,26 +30,31 @@ import { simulationCommands } from './entry-points/bus/simulation-commands';
 export const SIMULATION_WORKERS = 8;
 /** SIMULATION_MAX_JOBS_PER_ACCOUNT's default: half of an instance's workers, so one account never holds them all. */
 export const DEFAULT_MAX_JOBS_PER_ACCOUNT = SIMULATION_WORKERS / 2;
+/** A key as parseSecretKey takes it, refused with what is wrong with it (`prefix`: which key of a list), never echoed (it is a secret). */
+function configuredKey(value: string, ctx: z.RefinementCtx, prefix: string, must: string): Buffer | null {
+  const parsed = parseSecretKey(value);
+  if ('key' in parsed) return parsed.key;
+  ctx.addIssue({ code: 'custom', message: `${prefix}${parsed.problem}: ${must} be ${SECRET_KEY_FORM}` });
+  return null;
+}
 const SecretKey = z
   .string()
-  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)')
-  .optional();
-/** A comma-separated list of such keys; each checked for its form only, never echoed (it is a secret). */
+  .optional()
+  .transform((value, ctx) => (value === undefined ? undefined : (configuredKey(value, ctx, '', 'it must') ?? z.NEVER)));
+/** A comma-separated list of such keys, each refused as SIMULATION_SECRET_KEY is, naming its place in the list. */
 const PreviousSecretKeys = z
   .string()
   .optional()
   .transform((value, ctx) => {
     const keys = (value ?? '').split(',').map((k) => k.trim()).filter(Boolean);
-    return keys.flatMap((key, index) => {
-      const problem = !/^[A-Za-z0-9+/]+={0,2}$/.test(key) || key.length % 4 !== 0 ? 'is not base64' : Buffer.from(key, 'base64').length !== 32 ? 'is not 32 bytes long' : null;
-      if (!problem) return [Buffer.from(key, 'base64')];
-      ctx.addIssue({ code: 'custom', message: `key ${index + 1} of ${keys.length} ${problem}: each must be 32 bytes, base64-encoded (e.g. \`openssl rand -base64 32\`)` });
-      return [];
-    });
+    return keys.flatMap((key, index) => configuredKey(key, ctx, `key ${index + 1} of ${keys.length} `, 'each must') ?? []);
   });
 
 const SimulationServiceConfig = z.object({
-  /** AES-256-GCM key that seals the accounts' connections to the external system; never logged. */
+  /**
+   * AES-256-GCM key that seals the accounts' connections to the external system: 32 bytes in base64 (standard or
+   * URL-safe, padded or not); never logged.
+   */
   SIMULATION_SECRET_KEY: SecretKey,
   /**
    * Without SIMULATION_SECRET_KEY: the file a key is generated into once and read from afterwards (default

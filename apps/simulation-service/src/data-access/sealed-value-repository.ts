@@ -69,16 +69,24 @@ export class SealedValueRepository {
 
   /**
    * Replaces each value that still holds the bytes read (a compare-and-set: a value another instance re-sealed, or an
-   * admin set again, meanwhile is left as it is now), in one statement; returns how many were replaced.
+   * admin set again, meanwhile is left as it is now), in one statement; returns how many were replaced. The rows are
+   * locked first, in primary key order, and a row another transaction holds is skipped, never waited for: whatever
+   * order another writer takes them in, the sweep is never part of a deadlock; a skipped value, still under a previous
+   * key, is re-sealed by a later pass.
    */
   async replace(table: SealedTable, replacements: readonly SealedReplacement[]): Promise<number> {
     if (!replacements.length) return 0;
     const { table: name, keys, column } = SEALED_COLUMNS[table];
+    const names = keys.map(([key]) => key);
+    const primaryKey = names.map((key) => `t.${key}`).join(', ');
     const arrays = keys.map(([, type], i) => `$${i + 1}::${type}[]`);
     const { rowCount } = await this.pool.query(
-      `UPDATE ${name} t SET ${column} = u.replacement
-         FROM unnest(${arrays.join(', ')}, $${keys.length + 1}::bytea[], $${keys.length + 2}::bytea[]) AS u(${keys.map(([key]) => key).join(', ')}, stored, replacement)
-        WHERE ${keys.map(([key]) => `t.${key} = u.${key}`).join(' AND ')} AND t.${column} = u.stored`,
+      `WITH locked AS (
+         SELECT ${primaryKey}, u.replacement FROM ${name} t
+           JOIN unnest(${arrays.join(', ')}, $${keys.length + 1}::bytea[], $${keys.length + 2}::bytea[]) AS u(${names.join(', ')}, stored, replacement)
+             ON ${names.map((key) => `t.${key} = u.${key}`).join(' AND ')} AND t.${column} = u.stored
+          ORDER BY ${primaryKey} FOR NO KEY UPDATE OF t SKIP LOCKED)
+       UPDATE ${name} t SET ${column} = l.replacement FROM locked l WHERE ${names.map((key) => `t.${key} = l.${key}`).join(' AND ')}`,
       [...keys.map((_, i) => replacements.map((r) => r.key[i])), replacements.map((r) => r.stored), replacements.map((r) => r.replacement)],
     );
     return rowCount ?? 0;

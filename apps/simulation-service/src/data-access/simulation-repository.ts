@@ -239,14 +239,16 @@ export class SimulationRepository {
   /**
    * Inside the caller's transaction: makes these woken jobs due to be published again now (`republishLapsed`, in the
    * same transaction, publishes them), each only if its hold is the one seen and still no delivery reached it or runs
-   * it. Returns the ids.
+   * it. Returns the ids. The rows are locked in id order, as a Trigger's transaction locks the jobs it supersedes
+   * (`makeLatest`): in the order they were found (their holds') the two could deadlock.
    */
   async presumeLost(q: Queryable, jobs: readonly Pick<WokenJob, 'id' | 'wokenUntil'>[]): Promise<string[]> {
     if (!jobs.length) return [];
     const { rows } = await q.query<{ id: string }>(
-      `UPDATE simulation.jobs j SET woken_until = now()
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS l (id, woken_until)
-        WHERE j.id = l.id AND j.woken_until = l.woken_until AND NOT j.waiting AND ${UNCLAIMED}
+      `WITH locked AS (
+         SELECT j.id FROM simulation.jobs j JOIN unnest($1::uuid[], $2::timestamptz[]) AS l (id, woken_until) ON j.id = l.id AND j.woken_until = l.woken_until
+          WHERE NOT j.waiting AND ${UNCLAIMED} ORDER BY j.id FOR UPDATE OF j)
+       UPDATE simulation.jobs j SET woken_until = now() FROM locked l WHERE j.id = l.id
        RETURNING j.id`,
       [jobs.map((j) => j.id), jobs.map((j) => j.wokenUntil)],
     );

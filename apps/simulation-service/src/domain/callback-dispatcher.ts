@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { AddressNotAllowed, ResponseTooLarge, type Egress } from '@pitwall/egress';
 import type { Logger } from '@pitwall/service-kit';
 import type { AttemptOutcome, CallbackRepository, DueDelivery } from '../data-access/callback-repository';
-import type { SecretBox } from './secret-box';
+import { SealedUnderAnotherKey, type SecretBox } from './secret-box';
 import { signWebhook } from './callbacks';
 import { CoalescedPass } from './coalesced-pass';
 
@@ -33,6 +33,14 @@ export const DEFAULT_CALLBACK_IN_FLIGHT = { total: 100, perAccount: 10, perCallb
 /** Ended deliveries (delivered or given up) are kept this long, then swept (hourly). */
 export const ENDED_DELIVERIES_KEPT_DAYS = 30;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * The failure of a delivery whose callback's secret no configured key opens (sealed under a key since removed), as the
+ * account sees it: what to do, never the service's settings (the log names the keys tried). Retried like any failure:
+ * during a key's roll-out another instance may open it.
+ */
+export const CALLBACK_SECRET_UNOPENABLE =
+  "The callback's signing secret can no longer be used, so nothing was sent: delete the callback (DELETE /ExternalSimulations/Callbacks/{id}) and register it again (POST /ExternalSimulations/Callbacks) for a new secret";
 
 /** The wait after the `attempt`-th failed attempt: base, 2 × base, 4 × base... capped. */
 export const retryDelay = (settings: Pick<CallbackSettings, 'baseDelayMs' | 'maxDelayMs'>, attempt: number): number => Math.min(settings.baseDelayMs * 2 ** (attempt - 1), settings.maxDelayMs);
@@ -153,6 +161,8 @@ export class CallbackDispatcher {
   private async attempt(delivery: DueDelivery): Promise<void> {
     const attempt = delivery.attempts + 1;
     let outcome: AttemptOutcome;
+    // Why the secret did not open, for the log only: the account reads what to do (CALLBACK_SECRET_UNOPENABLE).
+    let keysTried: string | undefined;
     try {
       const timestamp = Math.floor(Date.now() / 1000);
       const secret = this.secrets.open<string>(delivery.sealedSecret);
@@ -170,12 +180,15 @@ export class CallbackDispatcher {
       });
       outcome = this.answered(attempt, res.status);
     } catch (err) {
-      if (err instanceof ResponseTooLarge) outcome = this.answered(attempt, err.status);
+      if (err instanceof SealedUnderAnotherKey) {
+        keysTried = `the callback's signing secret is ${err.message}`;
+        outcome = this.failure(attempt, null, CALLBACK_SECRET_UNOPENABLE);
+      } else if (err instanceof ResponseTooLarge) outcome = this.answered(attempt, err.status);
       // The policy's refusal does not change with another attempt: the delivery fails now.
       else if (err instanceof AddressNotAllowed) outcome = { ok: false, statusCode: null, error: `The request to the receiver was not sent: ${err.message}`, retryAt: null };
       else outcome = this.failure(attempt, null, `The request to the receiver failed: ${err instanceof Error ? err.message : String(err)}`);
     }
-    if (!outcome.ok) this.logger.warn({ deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, givenUp: outcome.retryAt === null, reason: outcome.error }, 'callback delivery failed');
+    if (!outcome.ok) this.logger.warn({ deliveryId: delivery.id, webhookId: delivery.webhookId, attempt, givenUp: outcome.retryAt === null, reason: outcome.error, ...(keysTried ? { keysTried } : {}) }, 'callback delivery failed');
     await this.repository.recordAttempt(delivery.id, outcome);
   }
 

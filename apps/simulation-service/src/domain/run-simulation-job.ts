@@ -200,7 +200,6 @@ async function runJob(deps: RunDependencies, admitted: Job, runUntil: number, sl
   };
   const credentials = await credentialsOf(deps, job);
   if (typeof credentials === 'string') {
-    deps.logger.warn({ jobId: job.id, accountId: job.accountId }, 'the credentials of a simulation job are sealed under no configured key; the job ends');
     await record(job.studyId ? SIMULATION_STATUS.failed : SIMULATION_STATUS.startFailed, credentials);
     return;
   }
@@ -289,28 +288,30 @@ export function studyRequestKey(job: Pick<Job, 'id'>): string {
   return `pitwall-job-${job.id}`;
 }
 
-const UNOPENABLE_KEYS = "sealed under a key the simulation-service no longer has (neither SIMULATION_SECRET_KEY nor one of SIMULATION_SECRET_KEY_PREVIOUS)";
-export const CONNECTION_UNOPENABLE = `The account's connection to the external simulation system cannot be opened: it is ${UNOPENABLE_KEYS}. An admin must set the connection again`;
-export const REQUEST_CREDENTIALS_UNOPENABLE = `The credentials given with the simulation request cannot be opened: they are ${UNOPENABLE_KEYS}. Send the request again`;
+// The job's last status when its credentials are sealed under no configured key, as the account sees it: what to do,
+// never the service's settings (the log names the keys tried).
+export const CONNECTION_UNOPENABLE = "The account's connection to the external simulation system can no longer be used: an admin must set it again (PUT /ExternalSimulations/Connection)";
+export const REQUEST_CREDENTIALS_UNOPENABLE = 'The credentials given with the simulation request can no longer be used: send the request again';
 
 /**
  * The job's login: the request's own credentials (bound to nothing), or the account's with the origin they are bound
- * to; the refusal to record when they are sealed under no configured key.
+ * to; the refusal to record when they are sealed under no configured key (logged with the keys tried).
  */
 async function credentialsOf(deps: RunDependencies, job: Job): Promise<{ login: SimulationConnection; origin?: string | null } | string | null> {
-  if (job.sealedCredentials) return opened(deps.secrets, job.sealedCredentials, REQUEST_CREDENTIALS_UNOPENABLE);
+  if (job.sealedCredentials) return opened(deps, job, job.sealedCredentials, "the request's credentials", REQUEST_CREDENTIALS_UNOPENABLE);
   const stored = await deps.repository.connection(job.accountId);
   if (!stored) return null;
-  const login = opened(deps.secrets, stored.sealed, CONNECTION_UNOPENABLE);
+  const login = opened(deps, job, stored.sealed, "the account's connection", CONNECTION_UNOPENABLE);
   return typeof login === 'string' ? login : { ...login, origin: stored.origin };
 }
 
-function opened(secrets: SecretBox, sealed: Buffer, refusal: string): { login: SimulationConnection } | string {
+function opened(deps: RunDependencies, job: Job, sealed: Buffer, what: string, refusal: string): { login: SimulationConnection } | string {
   try {
-    return { login: secrets.open<SimulationConnection>(sealed) };
+    return { login: deps.secrets.open<SimulationConnection>(sealed) };
   } catch (err) {
-    if (err instanceof SealedUnderAnotherKey) return refusal;
-    throw err;
+    if (!(err instanceof SealedUnderAnotherKey)) throw err;
+    deps.logger.warn({ jobId: job.id, accountId: job.accountId }, `the credentials of a simulation job (${what}) are ${err.message}; the job ends`);
+    return refusal;
   }
 }
 

@@ -2,13 +2,28 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+/** How a key is given, in SIMULATION_SECRET_KEY, each of SIMULATION_SECRET_KEY_PREVIOUS and the key file alike. */
+export const SECRET_KEY_FORM = '32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)';
+
+/**
+ * A key as configured: 32 bytes in base64 (standard or URL-safe alphabet, padded or not, spaces around it ignored);
+ * else what is wrong with it, in words that never quote it (it is a secret). The one parser of every configured key.
+ */
+export function parseSecretKey(text: string): { key: Buffer } | { problem: 'is not base64' | 'is not 32 bytes long' } {
+  const value = text.trim();
+  const wellFormed = /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && (value.includes('=') ? value.length % 4 === 0 : value.length % 4 !== 1);
+  if (!wellFormed) return { problem: 'is not base64' };
+  const key = Buffer.from(value, 'base64');
+  return key.length === 32 ? { key } : { problem: 'is not 32 bytes long' };
+}
+
 /** The configured key, or the one kept in `file` (generated there, readable by the owner only, on first start). */
-export function secretKey(configured: string | undefined, file: string): Buffer {
-  if (configured) return Buffer.from(configured, 'base64');
+export function secretKey(configured: Buffer | undefined, file: string): Buffer {
+  if (configured) return configured;
   try {
-    const kept = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (kept.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
-    return kept;
+    const kept = parseSecretKey(readFileSync(file, 'utf8'));
+    if ('problem' in kept) throw new Error(`${file} ${kept.problem}: it must hold ${SECRET_KEY_FORM}`);
+    return kept.key;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw keyFileError(file, 'read', err);
   }
@@ -44,10 +59,15 @@ function keyFileError(file: string, what: 'read' | 'created', err: unknown): Err
 /** Which configured key opens a sealed value: the current one, a previous one, or none (sealed under another key, or not a sealed value). */
 export type SealedUnder = 'current' | 'previous' | 'none';
 
-/** A sealed value that no configured key opens: sealed under a key that is not configured any more. */
+/**
+ * A sealed value that no configured key opens: sealed under a key that is not configured any more. Its message, for
+ * the operator's log only (it names settings a user of the API has nothing to do with), says which keys were tried,
+ * never a key.
+ */
 export class SealedUnderAnotherKey extends Error {
-  constructor() {
-    super('the value is sealed under a key that is neither SIMULATION_SECRET_KEY nor one of SIMULATION_SECRET_KEY_PREVIOUS');
+  constructor(previousKeys: number) {
+    const previous = previousKeys > 0 ? `the ${previousKeys} key${previousKeys === 1 ? '' : 's'} of SIMULATION_SECRET_KEY_PREVIOUS` : 'no previous key (SIMULATION_SECRET_KEY_PREVIOUS is not set)';
+    super(`sealed under none of the keys configured: tried the current key (SIMULATION_SECRET_KEY, or its key file) and ${previous}`);
   }
 }
 
@@ -86,7 +106,7 @@ export class SecretBox {
   /** The value, opened under the current key or else the first previous key that opens it; throws SealedUnderAnotherKey when none does. */
   open<T>(sealed: Buffer): T {
     const opened = this.opened(sealed);
-    if (!opened) throw new SealedUnderAnotherKey();
+    if (!opened) throw new SealedUnderAnotherKey(this.keys.length - 1);
     return JSON.parse(opened.plain.toString('utf8')) as T;
   }
 

@@ -31,8 +31,7 @@ describe('woken simulation jobs whose message is lost', () => {
   });
 
   /** One waiting job of a fresh account, its setup's latest run, woken as a wake does (its message left the outbox). */
-  async function wokenJob(): Promise<string> {
-    const id = randomUUID();
+  async function wokenJob(id: string = randomUUID()): Promise<string> {
     const accountId = randomUUID();
     const setupId = randomUUID();
     await pool.query(`INSERT INTO simulation.jobs (id, account_id, profile_id, setup_id, kind, state, sequence, waiting) VALUES ($1, $2, gen_random_uuid(), $3, 'trigger', 'Requested', 1, true)`, [id, accountId, setupId]);
@@ -130,6 +129,38 @@ describe('woken simulation jobs whose message is lost', () => {
       expect(await repository.presumeLost(client, [found as { id: string; wokenUntil: string }])).toEqual([]);
     } finally {
       client.release();
+    }
+  });
+
+  test('when another writer takes woken jobs in id order (as a Trigger superseding them does) while a wake presumes them lost (found in the order of their holds), then neither deadlocks: the wake waits its turn and takes them all', async () => {
+    const [low, high] = [randomUUID(), randomUUID()].sort() as [string, string];
+    // The high one first: stored first (a scan of the table meets it first), and its hold ends first (it comes first in
+    // what the wake found).
+    await wokenJob(high);
+    await wokenJob(low);
+    const { rows: holds } = await pool.query<{ id: string; woken_until: string }>('SELECT id, woken_until::text FROM simulation.jobs WHERE id = ANY($1::uuid[])', [[low, high]]);
+    const found = [high, low].map((id) => ({ id, wokenUntil: holds.find((h) => h.id === id)?.woken_until as string }));
+    const writer = await pool.connect();
+    const wake = await pool.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('SELECT 1 FROM simulation.jobs WHERE id = $1 FOR UPDATE', [low]);
+      await wake.query('BEGIN');
+      let settled = false;
+      const presuming = repository.presumeLost(wake, found).finally(() => (settled = true));
+      presuming.catch(() => undefined);
+      const waiting = async () => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0]?.n ?? 0;
+      while (!settled && (await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await writer.query('SELECT 1 FROM simulation.jobs WHERE id = $1 FOR UPDATE', [high]);
+      await writer.query('COMMIT');
+      expect((await presuming).sort()).toEqual([low, high]);
+      await wake.query('COMMIT');
+    } finally {
+      // Either may have been ended by a deadlock: neither goes back to the pool inside a transaction.
+      await wake.query('ROLLBACK').catch(() => undefined);
+      await writer.query('ROLLBACK').catch(() => undefined);
+      writer.release();
+      wake.release();
     }
   });
 

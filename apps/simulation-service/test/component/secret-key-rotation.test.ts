@@ -114,6 +114,8 @@ describe('rotating SIMULATION_SECRET_KEY (SIMULATION_SECRET_KEY_PREVIOUS)', () =
     await restart(env(keyB));
     const refused = await trigger(rotated);
     expect(refused).toMatchObject({ status: 'Simulation start failed', message: CONNECTION_UNOPENABLE });
+    // What the account reads says what to do, never the service's settings (its log names the keys tried).
+    expect(CONNECTION_UNOPENABLE).toBe("The account's connection to the external simulation system can no longer be used: an admin must set it again (PUT /ExternalSimulations/Connection)");
     expect(standIn.logins).not.toContain(rotated.clientId);
     expect((await storedOf(rotated.caller)).map((sealed) => onlyB.sealedUnder(sealed))).toEqual(['none', 'none', 'none']);
 

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
 import pino from 'pino';
 import { SealedValueRepository } from '../../src/data-access/sealed-value-repository';
 import { recordedRegistrationSecret } from '../../src/domain/callbacks';
@@ -74,6 +75,43 @@ describe('the re-seal sweep of SIMULATION_SECRET_KEY_PREVIOUS (SecretRotation)',
     expect(two.lines.filter((l) => l.msg === ROTATION_DONE).length).toBe(1);
     expect(ROTATION_DONE).toBe('no value is sealed under SIMULATION_SECRET_KEY_PREVIOUS any more: it can be removed');
   });
+  test('when another writer takes the same callbacks in id order (a fan-out counting their deliveries, in one transaction) while a pass re-seals them, whatever join the database plans, then neither deadlocks: the row the writer holds is skipped, not waited for, and re-sealed by the next pass', async () => {
+    const { pool } = db;
+    const account = randomUUID();
+    const [low, high] = [randomUUID(), randomUUID()].sort() as [string, string];
+    // Stored high first: a scan of the table meets it before the low one.
+    for (const id of [high, low]) await pool.query(`INSERT INTO simulation.callbacks (id, account_id, url, sealed_secret) VALUES ($1, $2, 'https://hooks.example/', $3)`, [id, account, underA.seal(`whsec_${id}`)]);
+    // The sweep's session joins by hashing over a scan of the table (a plan a large table may get): rows come in the order
+    // they are stored, not in key order.
+    const scanning = new Pool({ ...pool.options, max: 1, options: '-c enable_nestloop=off -c enable_mergejoin=off' });
+    scanning.on('error', () => undefined);
+    const sweep = new SecretRotation(new SealedValueRepository(scanning), rotating, {}, capturedLogger().logger);
+    const delivery = (callbackId: string) => [randomUUID(), callbackId, randomUUID(), randomUUID()];
+    const deliver = `INSERT INTO simulation.callback_deliveries (id, callback_id, webhook_id, setup_id, status, body) VALUES ($1, $2, $3, $4, 'Running', '{}')`;
+    const writer = await pool.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query(deliver, delivery(low)); // its counters' update holds the low callback
+      let settled = false;
+      const passing = sweep.pass().finally(() => (settled = true));
+      passing.catch(() => undefined);
+      // The pass is done, or waits for a row lock (the low callback, or its rows taken out of order).
+      const waiting = async () => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0]?.n ?? 0;
+      while (!settled && (await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await writer.query(deliver, delivery(high)); // then the high one
+      await writer.query('COMMIT');
+      const counts = await passing;
+      expect(counts.callbacks).toEqual({ previous: 2, resealed: 1, unopenable: 0 });
+    } finally {
+      await writer.query('ROLLBACK').catch(() => undefined); // ended by a deadlock: not back to the pool inside a transaction
+      writer.release();
+    }
+    expect((await sweep.pass()).callbacks).toEqual({ previous: 1, resealed: 1, unopenable: 0 });
+    await scanning.end();
+    const { rows } = await pool.query<{ id: string; sealed_secret: Buffer; pending: string }>('SELECT id, sealed_secret, pending FROM simulation.callbacks WHERE account_id = $1 ORDER BY id', [account]);
+    expect(rows.map((r) => [r.id, onlyB.open<string>(r.sealed_secret), Number(r.pending)])).toEqual([low, high].map((id) => [id, `whsec_${id}`, 1]));
+  });
+
   test('when two instances run with the keys swapped (a roll-out in progress: each seals under the other\'s previous key), then each re-seals the other\'s values once more at once after a pass that found some, not in a loop until the interval', async () => {
     const { pool } = db;
     const account = randomUUID();

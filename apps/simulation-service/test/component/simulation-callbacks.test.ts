@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SERVICES, SIMULATION_COMMANDS, type CallerContext, type SimulationCallback, type SimulationCallbackCreated, type SimulationCallbacks } from '@pitwall/contracts';
 import { verifyWebhook } from '@pitwall/testing';
 import { CallbackRepository } from '../../src/data-access/callback-repository';
+import { CALLBACK_SECRET_UNOPENABLE } from '../../src/domain/callback-dispatcher';
+import { SecretBox } from '../../src/domain/secret-box';
 import { buildProfile, buildSetup, callerIn, connect, newAccount, simulateToEnd, startSimulationStack, waitFor, type SimulationStack } from '../support/simulation-stack';
 import { testPool } from '@pitwall/db/testing';
 
@@ -177,6 +179,28 @@ describe('HTTP callbacks of simulation status changes (simulation.callbacks.*)',
       return first?.deliveries.failed === 4 ? first : undefined;
     }, 'every delivery given up');
     expect(callback.recentFailures[0]).toMatchObject({ lastStatusCode: null, lastError: 'The request to the receiver failed: ECONNREFUSED (given up after 3 attempts)' });
+  });
+
+  test("when a callback's secret opens under no key the service has (sealed under a key since removed), then nothing is sent, and its failure as listed says to register it again, naming none of the service's settings", async () => {
+    const caller = newAccount();
+    const created = await register(caller, `${receiver.url}/ok?lost-key`);
+    const pool = testPool(s.stack.databaseUrl, 1);
+    try {
+      await pool.query('UPDATE simulation.callbacks SET sealed_secret = $2 WHERE id = $1', [created.id, new SecretBox(randomBytes(32)).seal(created.secret)]);
+    } finally {
+      await pool.end();
+    }
+    await simulate(caller);
+    const callback = await waitFor(async () => {
+      const [first] = (await list(caller)).callbacks;
+      return first?.deliveries.failed === 4 ? first : undefined;
+    }, 'every delivery given up');
+    expect(callback.recentFailures.map((f) => [f.lastStatusCode, f.lastError])).toEqual(Array(4).fill([null, `${CALLBACK_SECRET_UNOPENABLE} (given up after 3 attempts)`]));
+    expect(CALLBACK_SECRET_UNOPENABLE).toBe(
+      "The callback's signing secret can no longer be used, so nothing was sent: delete the callback (DELETE /ExternalSimulations/Callbacks/{id}) and register it again (POST /ExternalSimulations/Callbacks) for a new secret",
+    );
+    expect(JSON.stringify(callback)).not.toMatch(/SIMULATION_|secret key|sealed/i);
+    expect(receiver.received.filter((r) => r.path === '/ok?lost-key')).toEqual([]);
   });
 
   test('when "description" is null (a wrapper\'s unset string), then the callback is registered without a description', async () => {

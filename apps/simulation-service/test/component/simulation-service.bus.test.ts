@@ -30,6 +30,6 @@ describe('simulation-service on the bus (in-process)', () => {
   });
 
   test('when the secret key is not 32 bytes, then the service does not start and names the variable', async () => {
-    await expect(stack.start(simulationService, { SIMULATION_SECRET_KEY: Buffer.from('short').toString('base64') })).rejects.toThrow(/SIMULATION_SECRET_KEY: must be 32 bytes/);
+    await expect(stack.start(simulationService, { SIMULATION_SECRET_KEY: Buffer.from('short').toString('base64') })).rejects.toThrow(/SIMULATION_SECRET_KEY: is not 32 bytes long: it must be 32 bytes/);
   });
 });

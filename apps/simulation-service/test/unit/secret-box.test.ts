@@ -26,6 +26,23 @@ describe('SecretBox with previous keys', () => {
     expect(box.sealedUnder(tampered)).toBe('none');
   });
 
+  test('when no configured key opens a value, then the error (for the operator\'s log) says which keys were tried, never a key', () => {
+    const refusal = (box: SecretBox): string => {
+      try {
+        box.open(new SecretBox(other).seal(value));
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error('the value opened');
+    };
+    const tried = [refusal(new SecretBox(c, [b, a])), refusal(new SecretBox(c, [a])), refusal(new SecretBox(c))];
+    expect(tried).toEqual([
+      'sealed under none of the keys configured: tried the current key (SIMULATION_SECRET_KEY, or its key file) and the 2 keys of SIMULATION_SECRET_KEY_PREVIOUS',
+      'sealed under none of the keys configured: tried the current key (SIMULATION_SECRET_KEY, or its key file) and the 1 key of SIMULATION_SECRET_KEY_PREVIOUS',
+      'sealed under none of the keys configured: tried the current key (SIMULATION_SECRET_KEY, or its key file) and no previous key (SIMULATION_SECRET_KEY_PREVIOUS is not set)',
+    ]);
+  });
+
   test('when asked which key a value is under, then the current, a previous or none; a re-sealed value is under the current one and holds the same', () => {
     const box = new SecretBox(c, [b, a]);
     expect(box.sealedUnder(new SecretBox(c).seal(value))).toBe('current');
