@@ -56,4 +56,20 @@ describe('the Python decoder of docs/binary-channels.md', () => {
     const output = execFileSync(pythonWithNumpy(), [scriptPath, bodyPath], { encoding: 'utf8', timeout: 60_000 });
     expect(JSON.parse(output)).toEqual(JSON.parse(JSON.stringify(series.map(toReadRecord))));
   }, 90_000); // starting python3 and importing numpy takes seconds on a loaded machine
+
+  it('when a block of integer codes has gaps, then its physical array holds NaN at them (a gap code is 0), scaled or not', () => {
+    // int16 codes without a conversion (a gear), int32 codes with one, an int16 array channel: each with a gap.
+    const series = [
+      { name: 'Gear', unit: '', frequency: 10, dimension: 1, startTime: 0, samples: Int16Array.from([3, 0, 4]), gaps: Uint8Array.from([0, 1, 0]) },
+      ...sampleSeries().filter((s) => s.name === 'Engine RPM'),
+      { name: 'Pads', unit: 'mm', frequency: 10, dimension: 2, startTime: 0, samples: Int16Array.from([10, 11, 0, 0, 14, 15]), conversion: { numerator: 1, denominator: 10, offset: 0 }, gaps: Uint8Array.from([0, 1, 0]) },
+    ];
+    const bodyPath = path.join(dir, 'gaps.bin');
+    writeFileSync(bodyPath, encodeChannels(series));
+    const script = `${documentedDecoder()}\nimport json, sys\nprint(json.dumps([[None if np.isnan(v) else float(v) for v in c['physical']] for c in decode_channels(open(sys.argv[1], 'rb').read())]))\n`;
+    const scriptPath = path.join(dir, 'physical.py');
+    writeFileSync(scriptPath, script);
+    const output = execFileSync(pythonWithNumpy(), [scriptPath, bodyPath], { encoding: 'utf8', timeout: 60_000 });
+    expect(JSON.parse(output)).toEqual(series.map((s) => toReadRecord(s).samples));
+  }, 90_000);
 });
