@@ -70,6 +70,6 @@ describe('the Python decoder of docs/binary-channels.md', () => {
     const scriptPath = path.join(dir, 'physical.py');
     writeFileSync(scriptPath, script);
     const output = execFileSync(pythonWithNumpy(), [scriptPath, bodyPath], { encoding: 'utf8', timeout: 60_000 });
-    expect(JSON.parse(output)).toEqual(series.map((s) => toReadRecord(s).samples));
+    expect(JSON.parse(output)).toEqual(series.map((s) => { const record = toReadRecord(s); return 'samples' in record ? record.samples : undefined; }));
   }, 90_000);
 });
