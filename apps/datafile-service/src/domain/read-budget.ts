@@ -14,11 +14,13 @@ export function samplesToDecode(file: Pick<RandomAccessDataFile, 'format'>, info
 
 /**
  * Refuses, before any sample is read, a read needing more decoded samples than READ_SAMPLE_BUDGET: a 413 naming the
- * budget and what the read needed, and how to ask less.
+ * budget and what the read needed, and how to ask less (a lower rate too when `resampled` made points).
  */
-export function withinSampleBudget(needed: number, budget: number, errorField: string): void {
+export function withinSampleBudget(needed: number, budget: number, errorField: string, resampled?: { rate: number; points: number }): void {
   if (needed <= budget) return;
+  // A resampled read's points count too: a lower rate is then a way out (rate=2000 over 29 channels made 5.8 million).
+  const lowerRate = resampled?.points ? `, or a lower rate (rate=${resampled.rate} makes ${resampled.points} points of them)` : '';
   // maxPoints thins what is answered, not what is decoded: it is no way out of this refusal, so it is not offered as one.
-  const detail = `This read needs ${needed} decoded samples, more than READ_SAMPLE_BUDGET (${budget}) allows one request: ask fewer channels, a lap or a shorter window (maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts each array it makes, each time function's too, at its Rate)`;
+  const detail = `This read needs ${needed} decoded samples, more than READ_SAMPLE_BUDGET (${budget}) allows one request: ask fewer channels, a lap or a shorter window${lowerRate} (maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts each array it makes, each time function's too, at its Rate)`;
   throw new AppError(413, detail, { errors: { [errorField]: [`need ${needed} decoded samples, more than the budget of ${budget}`] }, extensions: { sampleBudget: budget, samplesNeeded: needed } });
 }

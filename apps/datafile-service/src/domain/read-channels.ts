@@ -79,7 +79,7 @@ export async function readChannels(
   const mathWindow = maths.length ? widened(Math.min(...maths.map((c) => c.frequency))) : window;
   // A resampled read makes each channel's grid beside what it decodes (and once more for a channel named again).
   const resampled = resample ? resample.count * infos.length : 0;
-  withinSampleBudget(samplesNeeded(distinct.map((info) => decodesOf(file, info, isMathChannel(info) ? mathWindow : windowOf(info), math)), order, read.maxPoints) + resampled, parts.sampleBudget, read.field);
+  withinSampleBudget(samplesNeeded(distinct.map((info) => decodesOf(file, info, isMathChannel(info) ? mathWindow : windowOf(info), math)), order, read.maxPoints) + resampled, parts.sampleBudget, read.field, resample && { rate: resample.rate, points: resampled });
   // The math channels are evaluated in the read's own shaping task, before it shapes them (ShapeWithMathTask): one
   // evaluation per time base, each definition and input once (docs/math-channels.md); the other channels are read in turn.
   const evaluation = maths.length && math ? await math.tasks(maths, mathWindow, signal) : undefined;

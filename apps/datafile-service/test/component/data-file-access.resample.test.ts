@@ -131,5 +131,7 @@ describe('channel reads resampled onto one time base (?rate=)', () => {
     expect(text.errors).toEqual({ 'channels[1]': ['cannot be resampled: string_ch is a text channel (events)'] });
     const over = await problem(await post({ channels, mode: 0 }, '?rate=1000000'), 413);
     expect(over.detail).toContain('READ_SAMPLE_BUDGET');
+    // The points a rate makes are most of what it needs: the refusal offers a lower rate, with what this one made.
+    expect(over.detail).toMatch(/, or a lower rate \(rate=1000000 makes \d+ points of them\)/);
   });
 });
