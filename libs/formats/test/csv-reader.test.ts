@@ -98,6 +98,12 @@ describe('CSV reader', () => {
     expect(file.duration).toBe(0.75);
   });
 
+  it('when irregular times are in ms, then each is its seconds to the nanosecond (45.7 ms is 0.0457 s, not 0.045700000000000005)', () => {
+    const file = openDataFile(new TextEncoder().encode('Time [ms],V\n0,1\n45.7,2\n97.3,3\n333.3,4\n1234.9,5\n'));
+    const time = file.readChannel('V').time;
+    expect(time.kind === 'explicit' && Array.from(time.timestamps)).toEqual([0, 0.0457, 0.0973, 0.3333, 1.2349]);
+  });
+
   it.each([
     ['UTF-8 with a BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Time [µs],Temp (°C),Schräglauf\n0,20,1\n100000,21,2\n200000,22,3\n', 'utf8')])],
     ['UTF-8', Buffer.from('Time [μs],Temp (°C),Schräglauf\n0,20,1\n100000,21,2\n200000,22,3\n', 'utf8')],

@@ -1,3 +1,4 @@
+import { toNanosecond } from '@pitwall/channels';
 import { CorruptDataFileError } from '../errors';
 import {
   boundariesOfLapChannels,
@@ -115,7 +116,9 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout, maxLaps?: numb
   const timeUnit = layout.units[layout.timeColumn].toLowerCase();
   const toSeconds = TIME_UNITS[timeUnit] ?? 1;
   for (let i = 0; i < rows; i++) {
-    timestamps[i] *= toSeconds;
+    // Times in ms, µs or ns become seconds to the nanosecond, as every time the service answers (45.7 ms is 0.0457 s,
+    // not the product's 0.045700000000000005).
+    if (toSeconds !== 1) timestamps[i] = toNanosecond(timestamps[i] * toSeconds);
     if (!(timestamps[i] >= timestamps[i - 1] || i === 0) || Number.isNaN(timestamps[i])) {
       throw new CorruptDataFileError(format, `time in data row ${i + 1} is missing or goes backwards`, rowOffset(bytes, layout, i));
     }
