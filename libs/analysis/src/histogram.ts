@@ -46,7 +46,7 @@ export function evenEdges(values: ArrayLike<number>, bins: number): number[] {
  * `bins` equal bins over [min, max] (finite, min < max); when (max - min)·bins overflows, computed on the ends scaled
  * down by a power of two (exact), so that no intermediate is infinite.
  */
-function edgesOver(min: number, max: number, bins: number): number[] {
+export function edgesOver(min: number, max: number, bins: number): number[] {
   const scale = Number.isFinite((max - min) * bins) ? 1 : 2 ** -(Math.ceil(Math.log2(bins)) + 1);
   const lo = min * scale;
   const width = max * scale - lo;

@@ -1,3 +1,5 @@
+import { edgesOver } from './histogram';
+
 /** The extent of one axis of a density grid and its number of cells. */
 export interface GridAxis {
   min: number;
@@ -27,8 +29,8 @@ export interface ScatterOptions {
 
 /**
  * Pairs (x[i], y[i]) with an optional colour value, dropping those where x or y is NaN: as points when they are at
- * most `maxPoints`, otherwise a `gridSize` × `gridSize` density grid over their extent (cells [min + k·w, min +
- * (k+1)·w), the last closed at max) listing the cells that hold points, row by row, with their count and mean colour.
+ * most `maxPoints`, otherwise a `gridSize` × `gridSize` density grid over their extent (numpy's cells: [edges[k], edges[k+1]) of np.histogram2d,
+ * the last closed at max) listing the cells that hold points, row by row, with their count and mean colour.
  */
 export function scatter(x: ArrayLike<number>, y: ArrayLike<number>, colour: ArrayLike<number> | undefined, options: ScatterOptions): Scatter {
   const kept: number[] = [];
@@ -39,12 +41,14 @@ export function scatter(x: ArrayLike<number>, y: ArrayLike<number>, colour: Arra
   }
   const xAxis = axisOf(kept, x, options.gridSize);
   const yAxis = axisOf(kept, y, options.gridSize);
+  const xEdges = edgesOf(xAxis);
+  const yEdges = edgesOf(yAxis);
   const cells = options.gridSize * options.gridSize;
   const counts = new Float64Array(cells);
   const colourSums = new Float64Array(cells);
   const colourCounts = new Float64Array(cells);
   for (const i of kept) {
-    const cell = cellOf(y[i] as number, yAxis) * options.gridSize + cellOf(x[i] as number, xAxis);
+    const cell = cellOf(y[i] as number, yAxis, yEdges) * options.gridSize + cellOf(x[i] as number, xAxis, xEdges);
     counts[cell]++;
     const c = colourOf(i);
     if (c !== null) {
@@ -72,12 +76,24 @@ function axisOf(kept: readonly number[], values: ArrayLike<number>, cells: numbe
 }
 
 /**
- * The cell of `v` on `axis`; every value of a single-valued axis falls in the first. An extent wider than the largest
- * double (max - min overflows) is measured on halves, so every finite value still gets a cell.
+ * The edges of an axis's cells: numpy's (np.histogram2d's np.linspace over [min, max], as the histogram's even edges),
+ * so a frame's `np.histogram2d(x, y, bins=n)` counts the same pairs in each cell; null for a single-valued axis.
  */
-function cellOf(v: number, axis: GridAxis): number {
-  if (!(axis.max > axis.min)) return 0;
+function edgesOf(axis: GridAxis): number[] | null {
+  return axis.max > axis.min ? edgesOver(axis.min, axis.max, axis.cells) : null;
+}
+
+/**
+ * The cell of `v` on `axis`: the last whose lower edge is at most `v` (the last cell closed at max), as numpy's
+ * searchsorted over the edges finds it; every value of a single-valued axis falls in the first. The division places
+ * it within a cell of the answer (an extent wider than the largest double is measured on halves), and the edges
+ * settle a value on or next to one: 0.3 of [0, 1] in 10 cells is in cell 2, below the edge 0.30000000000000004.
+ */
+function cellOf(v: number, axis: GridAxis, edges: readonly number[] | null): number {
+  if (!edges) return 0;
   const scale = Number.isFinite(axis.max - axis.min) ? 1 : 0.5;
-  const at = Math.floor(((v * scale - axis.min * scale) / (axis.max * scale - axis.min * scale)) * axis.cells);
-  return Math.max(0, Math.min(axis.cells - 1, at));
+  let at = Math.max(0, Math.min(axis.cells - 1, Math.floor(((v * scale - axis.min * scale) / (axis.max * scale - axis.min * scale)) * axis.cells)));
+  while (at > 0 && v < (edges[at] as number)) at--;
+  while (at < axis.cells - 1 && v >= (edges[at + 1] as number)) at++;
+  return at;
 }

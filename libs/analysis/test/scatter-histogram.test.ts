@@ -25,6 +25,15 @@ describe('scatter', () => {
     });
   });
 
+  test('when values fall on or beside a cell edge, then each is in the cell np.histogram2d(x, y, bins=n) puts it in (0.3 of [0, 1] in 10 cells is in cell 2, below the edge 0.30000000000000004)', () => {
+    // np.histogram2d([0, 0.3, 0.6, 0.7, 1], same, bins=10) holds its pairs in cells 0, 2, 5, 6 and 9 of each axis
+    // (a division alone put them in 0, 3, 6, 7 and 9).
+    const v = [0, 0.3, 0.6, 0.7, 1];
+    const s = scatter(v, v, undefined, { maxPoints: 1, gridSize: 10 });
+    if (s.kind !== 'density') throw new Error('expected a density grid');
+    expect(s.cells.map((c) => [c.x, c.y])).toEqual([0, 2, 5, 6, 9].map((k) => [k, k]));
+  });
+
   test('when x spans more than the largest double (-1.7e308 to 1.7e308), then every pair lands in a cell and the cells add up to the count', () => {
     const x = Array.from({ length: 3100 }, (_, i) => (i < 1551 ? -1.7e308 : 1.7e308));
     const y = Array.from({ length: 3100 }, (_, i) => i % 200);
