@@ -109,8 +109,8 @@ describe.each(WRITABLE_TYPES.map(byName))('%s: get, list by parent ids, create, 
 
   test('when updated, then the change is read back and a parameter set to null reads back as null', async () => {
     const built = await factory.build(plural);
-    // A math channel's Expression is required: its Unit is the optional one set to null.
-    const optional = type.parameters.find((p) => p.type !== 'Reference' && p.name !== 'Name' && p.name !== 'Expression' && plural !== 'ParameterDefinitions');
+    // A math channel's Expression and a viewer layout's Layout are required: its Unit, or Description, is the optional one set to null.
+    const optional = type.parameters.find((p) => p.type !== 'Reference' && p.name !== 'Name' && p.name !== 'Expression' && p.name !== 'Layout' && plural !== 'ParameterDefinitions');
     const res = await api.update(plural, built.entity.Id, { ParameterUpdates: updates({ Name: `Renamed_${suffix()}${plural === 'ParameterDefinitions' ? 'Id' : ''}`, ...(optional ? { [optional.name]: null } : {}) }) });
     expect(res.status).toBe(200);
     const got = await api.get(plural, built.entity.Id);

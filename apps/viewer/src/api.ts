@@ -123,6 +123,35 @@ export class ViewerApi {
     await this.send('DELETE', `/MathChannels/${encodeURIComponent(id)}`, {}, undefined, 'application/json');
   }
 
+  /** The account's saved viewer layouts (docs/viewer.md, Layouts). */
+  viewerLayouts(): Promise<EntityJson[]> {
+    return this.json('GET', '/ViewerLayouts', { parametersToInclude: 'Name,Layout,Description' });
+  }
+
+  /** One layout as it is now (a colleague may have updated it since the list was read). */
+  viewerLayout(id: string): Promise<EntityJson> {
+    return this.json('GET', `/ViewerLayouts/${encodeURIComponent(id)}`, { parametersToInclude: 'Name,Layout,Description' });
+  }
+
+  /** Saves a layout for the account; a name taken (whatever its case) or a Layout refused is the service's 400. */
+  createViewerLayout(layout: { name: string; layout: string; description: string }): Promise<EntityJson> {
+    const ParameterUpdates = [
+      { Name: 'Name', Value: layout.name },
+      { Name: 'Layout', Value: layout.layout },
+      ...(layout.description ? [{ Name: 'Description', Value: layout.description }] : []),
+    ];
+    return this.json('POST', '/ViewerLayouts', {}, { ParameterUpdates });
+  }
+
+  /** Overwrites a layout's view (its name and description kept). */
+  async updateViewerLayout(id: string, layout: string): Promise<void> {
+    await this.send('PUT', `/ViewerLayouts/${encodeURIComponent(id)}`, {}, { ParameterUpdates: [{ Name: 'Layout', Value: layout }] }, 'application/json');
+  }
+
+  async deleteViewerLayout(id: string): Promise<void> {
+    await this.send('DELETE', `/ViewerLayouts/${encodeURIComponent(id)}`, {}, undefined, 'application/json');
+  }
+
   /** A batch read in the binary encoding, at most `maxPoints` points a channel (M4). */
   async channels(dataset: DatasetRef, body: ChannelsBody, maxPoints: number): Promise<ChannelSeries[]> {
     const response = await this.send('POST', `${datasetPath(dataset)}/channels`, { maxPoints: Math.max(4, Math.round(maxPoints)) }, body, CHANNELS_MEDIA_TYPE);

@@ -10,8 +10,12 @@ export interface ApiFailureInfo {
 /** A failed API call; `message` is what the page shows. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  constructor(readonly info: ApiFailureInfo) {
-    super(failureMessage(info));
+  /** `message`: the sentence the page shows, when the action that failed says it better than its status does. */
+  constructor(
+    readonly info: ApiFailureInfo,
+    message = failureMessage(info),
+  ) {
+    super(message);
   }
   get status(): number {
     return this.info.status;
@@ -21,12 +25,7 @@ export class ApiError extends Error {
 /** The plain sentence the page shows for a failed call (docs/api.md's error table, in a user's words). */
 export function failureMessage(info: ApiFailureInfo): string {
   const detail = info.problem?.detail ?? info.problem?.title;
-  // A field's reason the detail already gives (a read's 422 names the math channel in both) is said once.
-  const fields = Object.entries(info.problem?.errors ?? {})
-    .map(([k, v]) => [k, v.filter((reason) => !detail?.includes(reason))] as const)
-    .filter(([, v]) => v.length > 0)
-    .map(([k, v]) => `${k}: ${v.join(', ')}`);
-  const why = [detail, ...fields].filter(Boolean).join('; ');
+  const why = failureReason(info);
   const suffix = why ? ` (${why})` : '';
   switch (info.status) {
     case 0:
@@ -66,4 +65,15 @@ export function failureMessage(info: ApiFailureInfo): string {
     default:
       return `The service answered ${info.status}${suffix}.`;
   }
+}
+
+/** The service's reason for a failure: its detail and each field's errors (`Name: another layout is named X`), or ''. */
+export function failureReason(info: ApiFailureInfo): string {
+  const detail = info.problem?.detail ?? info.problem?.title;
+  // A field's reason the detail already gives (a read's 422 names the math channel in both) is said once.
+  const fields = Object.entries(info.problem?.errors ?? {})
+    .map(([k, v]) => [k, v.filter((reason) => !detail?.includes(reason))] as const)
+    .filter(([, v]) => v.length > 0)
+    .map(([k, v]) => `${k}: ${v.join(', ')}`);
+  return [detail, ...fields].filter(Boolean).join('; ');
 }

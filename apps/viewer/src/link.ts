@@ -3,7 +3,8 @@
  * scope (and its zoom and the y scales set by hand), in the URL's fragment (`/viewer#run=…&dataset=…&ch=Ground%20Speed&lap=3`). A colleague who
  * opens the link and signs in with their own key sees the same plot; the key is never in it (the fragment is not sent
  * to the server, and the page keeps no secret there). A link is input like any other: what it names is checked
- * against what the account has, and a part the page cannot use is said, never fatal.
+ * against what the account has, and a part the page cannot use is said, never fatal. A saved layout's text is the view
+ * part of a link with its version (`v=1&ch=…`: encodeLayout, decodeLayout), read with the same checks.
  */
 
 /** The ticked channels a link may name. */
@@ -55,7 +56,7 @@ const seconds = (x: number): string => String(x);
  * The fragment (without `#`) of a link. Laps are written as the page numbers them (`lap=1` is the first lap: lapIndex
  * 0), a dataset as `<run|car>:<entity id>:<group>`.
  */
-export function encodeLink(link: ViewerLink): string {
+export function encodeLink(link: ViewerLink, maxLength = LINK_MAX_LENGTH): string {
   const q = new URLSearchParams();
   for (const pick of PICKS) {
     const id = link[pick];
@@ -75,35 +76,47 @@ export function encodeLink(link: ViewerLink): string {
   for (const y of link.yScales ?? []) q.append('y', `${seconds(y.min)},${seconds(y.max)},${y.pane}`);
   // URLSearchParams writes a space as '+': %20 reads the same and keeps names legible where '+' is part of them.
   const text = q.toString().replace(/\+/g, '%20');
-  // Never longer than a link is read back (LINK_MAX_LENGTH, LINK_MAX_CHANNELS): the last y scales are left out, then
+  // Never longer than a link is read back (`maxLength`, LINK_MAX_CHANNELS): the last y scales are left out, then
   // the last channels.
   const scales = link.yScales ?? [];
-  if ((text.length > LINK_MAX_LENGTH || scales.length > LINK_MAX_CHANNELS) && scales.length > 0) {
-    return encodeLink({ ...link, yScales: scales.slice(0, Math.min(LINK_MAX_CHANNELS, scales.length - 1)) });
+  if ((text.length > maxLength || scales.length > LINK_MAX_CHANNELS) && scales.length > 0) {
+    return encodeLink({ ...link, yScales: scales.slice(0, Math.min(LINK_MAX_CHANNELS, scales.length - 1)) }, maxLength);
   }
   const channels = link.channels ?? [];
-  if ((text.length > LINK_MAX_LENGTH || channels.length > LINK_MAX_CHANNELS) && channels.length > 0) {
-    return encodeLink({ ...link, channels: channels.slice(0, Math.min(LINK_MAX_CHANNELS, channels.length - 1)) });
+  if ((text.length > maxLength || channels.length > LINK_MAX_CHANNELS) && channels.length > 0) {
+    return encodeLink({ ...link, channels: channels.slice(0, Math.min(LINK_MAX_CHANNELS, channels.length - 1)) }, maxLength);
   }
   return text;
+}
+
+/** The names a link's pairs may have. */
+const LINK_PARTS = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes', 'axis', 'y']);
+
+/** The text of a link or a layout as pairs, or why it is not (said of `what`: the link, the layout). */
+function pairsOf(text: string, what: string): URLSearchParams | string {
+  if (text.length > LINK_MAX_LENGTH) return `the ${what} is longer than ${LINK_MAX_LENGTH} characters`;
+  try {
+    // URLSearchParams reads '+' as a space: a '+' in a name must come as %2B (encodeLink writes it so).
+    return new URLSearchParams(text);
+  } catch {
+    return `the ${what} is not a list of name=value pairs`;
+  }
 }
 
 /** A link read back, with what of it was not understood (each said once, in words for the page's status line). */
 export function decodeLink(fragment: string): { link: ViewerLink; problems: string[] } {
   const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
-  const link: ViewerLink = {};
+  if (text.length === 0) return { link: {}, problems: [] };
+  const q = pairsOf(text, 'link');
+  if (typeof q === 'string') return { link: {}, problems: [q] };
   const problems: string[] = [];
-  if (text.length === 0) return { link, problems };
-  if (text.length > LINK_MAX_LENGTH) return { link, problems: [`the link is longer than ${LINK_MAX_LENGTH} characters`] };
-  let q: URLSearchParams;
-  try {
-    // URLSearchParams reads '+' as a space: a '+' in a name must come as %2B (encodeLink writes it so).
-    q = new URLSearchParams(text);
-  } catch {
-    return { link, problems: ['the link is not a list of name=value pairs'] };
-  }
-  const known = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes', 'axis', 'y']);
-  for (const name of new Set(q.keys())) if (!known.has(name)) problems.push(`"${name.slice(0, 40)}" is not part of a viewer link`);
+  for (const name of new Set(q.keys())) if (!LINK_PARTS.has(name)) problems.push(`"${name.slice(0, 40)}" is not part of a viewer link`);
+  return { link: linkOf(q, problems, 'link'), problems };
+}
+
+/** What the pairs of a link (or of a layout) say, each part not understood said in `problems`. */
+function linkOf(q: URLSearchParams, problems: string[], what: string): ViewerLink {
+  const link: ViewerLink = {};
   for (const pick of PICKS) {
     const id = q.get(pick);
     if (id === null) continue;
@@ -119,8 +132,8 @@ export function decodeLink(fragment: string): { link: ViewerLink; problems: stri
     else link.dataset = { entityType, entityId: entityId.toLowerCase(), group };
   }
   const channels = q.getAll('ch').filter((name) => name.length > 0 && name.length <= LINK_MAX_TEXT);
-  if (channels.length < q.getAll('ch').length) problems.push(`a channel name of the link is empty or longer than ${LINK_MAX_TEXT} characters`);
-  if (channels.length > LINK_MAX_CHANNELS) problems.push(`the link names ${channels.length} channels: the first ${LINK_MAX_CHANNELS} are ticked`);
+  if (channels.length < q.getAll('ch').length) problems.push(`a channel name of the ${what} is empty or longer than ${LINK_MAX_TEXT} characters`);
+  if (channels.length > LINK_MAX_CHANNELS) problems.push(`the ${what} names ${channels.length} channels: the first ${LINK_MAX_CHANNELS} are ticked`);
   if (channels.length) link.channels = [...new Set(channels.slice(0, LINK_MAX_CHANNELS))];
   const lap = q.get('lap');
   const from = q.get('from');
@@ -157,7 +170,64 @@ export function decodeLink(fragment: string): { link: ViewerLink; problems: stri
     else badScale = true;
   }
   if (badScale) problems.push('a y scale is not <min>,<max>,<pane> with the min below the max');
-  if (scales.size > LINK_MAX_CHANNELS) problems.push(`the link sets ${scales.size} y scales: the first ${LINK_MAX_CHANNELS} are used`);
+  if (scales.size > LINK_MAX_CHANNELS) problems.push(`the ${what} sets ${scales.size} y scales: the first ${LINK_MAX_CHANNELS} are used`);
   if (scales.size) link.yScales = [...scales.values()].slice(0, LINK_MAX_CHANNELS);
-  return { link, problems };
+  return link;
+}
+
+/**
+ * The version of a layout's text (`v=1`): the registry's VIEWER_LAYOUT_VERSION, which the entity-service checks on
+ * write (a unit test holds the two together; the page does not bundle the contracts).
+ */
+export const LAYOUT_VERSION = 1;
+
+/**
+ * A saved layout (a ViewerLayout's `Layout`, docs/viewer.md): the view part of a link, applied to any dataset: the
+ * ticked channels in order, one pane per unit, the time axis and the y scales set by hand. Not the pickers' choices,
+ * the dataset, the scope or the zoom.
+ */
+export type ViewerLayout = Pick<ViewerLink, 'channels' | 'panesByUnit' | 'lapTimeAxis' | 'yScales'>;
+
+/** The pairs of a link that are a layout's. */
+const LAYOUT_PARTS = new Set(['ch', 'panes', 'axis', 'y']);
+
+/** A layout's text: its version, then the pairs a link writes for the view (never longer than a link is read back). */
+export function encodeLayout(layout: ViewerLayout): string {
+  const version = `v=${LAYOUT_VERSION}`;
+  const view: ViewerLink = {};
+  if (layout.channels?.length) view.channels = layout.channels;
+  if (layout.panesByUnit) view.panesByUnit = true;
+  if (layout.lapTimeAxis) view.lapTimeAxis = true;
+  if (layout.yScales?.length) view.yScales = layout.yScales;
+  const text = encodeLink(view, LINK_MAX_LENGTH - version.length - 1);
+  return text ? `${version}&${text}` : version;
+}
+
+/**
+ * A layout read back as a link is (the same checks: a pasted link's), with what of it was not understood. A part of a
+ * link that is no layout's (a dataset, a scope) or no link's is said and left out. A layout the page cannot read at all
+ * (of another version, or with none; too long) is null, with the reason.
+ */
+export function decodeLayout(text: string): { layout: ViewerLayout | null; problems: string[] } {
+  const q = pairsOf(text, 'layout');
+  if (typeof q === 'string') return { layout: null, problems: [q] };
+  const versions = q.getAll('v');
+  if (versions.length !== 1 || versions[0] !== String(LAYOUT_VERSION)) {
+    const which = versions.length === 0 ? 'it gives no version' : `it is of version ${versions.join(', ').slice(0, 40)}`;
+    return { layout: null, problems: [`${which}, and this page reads layouts of version ${LAYOUT_VERSION}`] };
+  }
+  q.delete('v');
+  const problems: string[] = [];
+  for (const name of new Set(q.keys())) {
+    if (LAYOUT_PARTS.has(name)) continue;
+    problems.push(LINK_PARTS.has(name) ? `"${name}" is part of a link, not of a layout` : `"${name.slice(0, 40)}" is not part of a layout`);
+    q.delete(name);
+  }
+  const link = linkOf(q, problems, 'layout');
+  const layout: ViewerLayout = {};
+  if (link.channels) layout.channels = link.channels;
+  if (link.panesByUnit) layout.panesByUnit = true;
+  if (link.lapTimeAxis) layout.lapTimeAxis = true;
+  if (link.yScales) layout.yScales = link.yScales;
+  return { layout, problems };
 }

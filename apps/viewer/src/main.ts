@@ -5,6 +5,7 @@ import { AnalysisPanels } from './analysis-panels';
 import { LapComparison } from './comparison';
 import { DatasetPanel } from './dataset-panel';
 import { startSkipLinks } from './dom';
+import { LayoutsPanel } from './layouts-panel';
 import { MathChannels } from './math-channels';
 import { Page, stickUnderMessages } from './page';
 import { PageLink } from './page-link';
@@ -27,9 +28,11 @@ const datasetPanel = new DatasetPanel(page, { plots, comparison, map, analysis }
 const pickers = new Pickers(page, datasetPanel);
 const math = new MathChannels(page, datasetPanel, comparison);
 const link = new PageLink(page, pickers, datasetPanel, plots);
-const session = new Session(page, pickers, math, link, datasetPanel);
+// Saved layouts: the link's view part, set on the open dataset and plotted.
+const layouts = new LayoutsPanel(page, link, plots);
+const session = new Session(page, pickers, math, link, datasetPanel, layouts);
 
-for (const part of [session, pickers, datasetPanel, math, plots, comparison, analysis, map, keys]) part.start();
+for (const part of [session, pickers, datasetPanel, math, plots, comparison, analysis, map, keys, layouts]) part.start();
 startSkipLinks();
 stickUnderMessages();
 link.start();

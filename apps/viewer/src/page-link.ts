@@ -1,6 +1,6 @@
 import type { DatasetPanel } from './dataset-panel';
 import { el } from './dom';
-import { decodeLink, encodeLink, type ViewerLink } from './link';
+import { decodeLink, encodeLink, type ViewerLayout, type ViewerLink } from './link';
 import type { Page } from './page';
 import type { Pickers } from './pickers';
 import type { TimePlots } from './time-plots';
@@ -39,21 +39,64 @@ export class PageLink {
     }
     if (this.page.dataset) {
       link.dataset = { entityType: this.page.dataset.entityType, entityId: this.page.dataset.entityId, group: this.page.dataset.group };
-      const channels = this.page.ticked().map((c) => c.name);
-      if (channels.length) link.channels = channels;
-      if (el<HTMLInputElement>('panes-by-unit').checked) link.panesByUnit = true;
-      if (el<HTMLSelectElement>('time-axis').value === 'lap') link.lapTimeAxis = true;
+      Object.assign(link, this.currentView());
       if (this.plots.plotted.length) {
         link.scope = this.plots.scope;
         if (this.plots.view) link.view = { start: this.plots.view.start, duration: this.plots.view.duration };
-        const scales = this.plots.paneIds().flatMap((pane) => {
-          const range = this.plots.yScales.get(pane);
-          return range ? [{ pane, min: range[0], max: range[1] }] : [];
-        });
-        if (scales.length) link.yScales = scales;
       }
     }
     return link;
+  }
+
+  /**
+   * The view on screen, a link's part that a saved layout is (link.ts): the ticked channels in order, one pane per
+   * unit, the time axis, and the y scales set by hand on the panes drawn.
+   */
+  currentView(): ViewerLayout {
+    const view: ViewerLayout = {};
+    const channels = this.page.ticked().map((c) => c.name);
+    if (channels.length) view.channels = channels;
+    if (el<HTMLInputElement>('panes-by-unit').checked) view.panesByUnit = true;
+    if (el<HTMLSelectElement>('time-axis').value === 'lap') view.lapTimeAxis = true;
+    if (this.plots.plotted.length) {
+      const scales = this.plots.paneIds().flatMap((pane) => {
+        const range = this.plots.yScales.get(pane);
+        return range ? [{ pane, min: range[0], max: range[1] }] : [];
+      });
+      if (scales.length) view.yScales = scales;
+    }
+    return view;
+  }
+
+  /**
+   * Sets a view (a link's, or a saved layout's) on the open dataset, before it is plotted: its channels that the
+   * dataset has ticked, in its order (the others returned), in its panes, time axis and y scales (those it sets only).
+   */
+  setView(view: ViewerLayout): { missing: string[] } {
+    const metadata = this.page.metadata;
+    if (!metadata) return { missing: [] };
+    const missing: string[] = [];
+    this.page.selected.clear();
+    for (const name of view.channels ?? []) {
+      if (metadata.channels.some((c) => c.name === name)) this.page.selected.add(name);
+      else missing.push(name);
+    }
+    this.datasetPanel.renderCatalogue();
+    this.plots.yScales.clear();
+    for (const y of view.yScales ?? []) this.plots.yScales.set(y.pane, [y.min, y.max]);
+    el<HTMLInputElement>('panes-by-unit').checked = view.panesByUnit === true;
+    el<HTMLSelectElement>('time-axis').value = view.lapTimeAxis ? 'lap' : 'file';
+    return { missing };
+  }
+
+  /** Once a view is plotted: its y scales of no pane drawn (a channel the file lacks, another pane per unit choice), forgotten and returned. */
+  unplottedScales(view: ViewerLayout): string[] {
+    const panes = this.plots.paneIds();
+    return (view.yScales ?? []).flatMap((y) => {
+      if (panes.includes(y.pane)) return [];
+      this.plots.yScales.delete(y.pane);
+      return [y.pane];
+    });
   }
 
   /** The address's fragment set to what is on screen (replaced, not pushed: Back leaves the page, as before). */
@@ -142,15 +185,7 @@ export class PageLink {
         await this.pickers.openDataset(String(index));
         const metadata = this.page.metadata;
         if (!metadata) return;
-        this.page.selected.clear();
-        for (const name of link.channels ?? []) {
-          if (metadata.channels.some((c) => c.name === name)) this.page.selected.add(name);
-          else said.push(`"${name.slice(0, 80)}" is not a channel of this dataset`);
-        }
-        this.datasetPanel.renderCatalogue();
-        for (const y of link.yScales ?? []) this.plots.yScales.set(y.pane, [y.min, y.max]);
-        el<HTMLInputElement>('panes-by-unit').checked = link.panesByUnit === true;
-        el<HTMLSelectElement>('time-axis').value = link.lapTimeAxis ? 'lap' : 'file';
+        for (const name of this.setView(link).missing) said.push(`"${name.slice(0, 80)}" is not a channel of this dataset`);
         let scope = link.scope ?? { kind: 'file' as const };
         if (scope.kind === 'lap' && !this.page.laps[scope.lapIndex]) {
           said.push(`this file has no lap ${scope.lapIndex + 1} (it has ${this.page.laps.length})`);
@@ -168,12 +203,7 @@ export class PageLink {
           }
         }
         // A y scale of a pane the link does not plot (a channel the file lacks, another pane per unit choice) is said.
-        const panes = this.plots.paneIds();
-        for (const y of link.yScales ?? []) {
-          if (panes.includes(y.pane)) continue;
-          said.push(`the y scale of "${y.pane.slice(0, 80)}" is not of a pane plotted`);
-          this.plots.yScales.delete(y.pane);
-        }
+        for (const pane of this.unplottedScales(link)) said.push(`the y scale of "${pane.slice(0, 80)}" is not of a pane plotted`);
       });
     } finally {
       this.applyingLink = false;

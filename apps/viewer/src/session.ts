@@ -3,6 +3,7 @@ import { entityName } from './catalogue';
 import { clearCredentials, loadCredentials, saveCredentials, type Credentials } from './credentials';
 import type { DatasetPanel } from './dataset-panel';
 import { el, focusAfter } from './dom';
+import type { LayoutsPanel } from './layouts-panel';
 import type { MathChannels } from './math-channels';
 import type { Page } from './page';
 import type { PageLink } from './page-link';
@@ -16,6 +17,7 @@ export class Session {
     private readonly math: MathChannels,
     private readonly link: PageLink,
     private readonly datasetPanel: DatasetPanel,
+    private readonly layouts: LayoutsPanel,
   ) {}
 
   start(): void {
@@ -64,6 +66,7 @@ export class Session {
       el('app').hidden = false;
       this.pickers.fill('pick-championship', await this.page.api.championships(), entityName);
       await this.math.listMathChannels();
+      await this.layouts.signedIn(account.Role);
     });
     if (this.page.api && fragment.length > 1) await this.link.applyLink(fragment);
     else this.link.applyingLink = false;

@@ -1226,6 +1226,50 @@ export class PitwallClient extends ClientBase {
   deleteMathChannelAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
     return this.call('DELETE', '/MathChannels/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
   }
+  /** GET /ViewerLayouts/{id}: Get one ViewerLayout (GetViewerLayoutById) */
+  getViewerLayoutById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
+    return this.call('GET', '/ViewerLayouts/{id}', { id }, { ...includeQuery(parametersToInclude) });
+  }
+  /** GET /ViewerLayouts: List the account's ViewerLayouts (GetAllViewerLayouts) */
+  getAllViewerLayouts(parametersToInclude?: Include): Promise<ClientResult<EntityJson[]>> {
+    return this.call('GET', '/ViewerLayouts', {}, { ...includeQuery(parametersToInclude) });
+  }
+  /** POST /ViewerLayouts: Create a ViewerLayout (AddViewerLayout) */
+  addViewerLayout(model: CreateModel = {}): Promise<ClientResult<EntityJson>> {
+    return this.call('POST', '/ViewerLayouts', {}, {}, model);
+  }
+  /** PUT /ViewerLayouts/{id}: Update a ViewerLayout (UpdateViewerLayout) */
+  updateViewerLayout(id: string, model: UpdateModel): Promise<ClientResult<EntityJson>> {
+    return this.call('PUT', '/ViewerLayouts/{id}', { id }, {}, model);
+  }
+  /** DELETE /ViewerLayouts/{id}: Delete a ViewerLayout with its children and attached files (DeleteViewerLayout) */
+  deleteViewerLayout(id: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/ViewerLayouts/{id}', { id }, {});
+  }
+  /** POST /ViewerLayouts/{id}/Attachments: Prepare an attached file of a ViewerLayout: the record (state 0) and a signed URL to PUT its bytes to (AddViewerLayoutAttachment) */
+  prepareViewerLayoutAttachment(id: string, model: PrepareAttachmentBody): Promise<ClientResult<{ AttachedFileId: string; Url: string; AccountId: string; UserId: string; UseCompression: boolean }>> {
+    return this.call('POST', '/ViewerLayouts/{id}/Attachments', { id }, {}, model);
+  }
+  /** POST /ViewerLayouts/{id}/Attachments, PUT Url, then ServerAttachedFileState 2: upload an attached file in one call (AddViewerLayoutAttachment); status says which step failed */
+  addAttachmentToViewerLayout(accountId: string, entityId: string, options: PrepareAttachmentBody, file: AttachmentSource): Promise<AttachmentResult> {
+    return this.addAttachment('/ViewerLayouts/{id}/Attachments', accountId, entityId, options, file);
+  }
+  /** Resumes a failed upload of /ViewerLayouts/{id}/Attachments from the step that failed (a stream already read must be passed again as `file`) */
+  retryViewerLayoutAttachment(result: AttachmentResult, file?: AttachmentSource): Promise<AttachmentResult> {
+    return this.retryAttachment('/ViewerLayouts/{id}/Attachments', result, file);
+  }
+  /** GET /ViewerLayouts/{id}/Attachments: List the attached files of a ViewerLayout, each with a signed download URL (GetViewerLayoutAttachments) */
+  getViewerLayoutAttachments(id: string): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }[]>> {
+    return this.call('GET', '/ViewerLayouts/{id}/Attachments', { id }, {});
+  }
+  /** PUT /ViewerLayouts/{id}/Attachments/{attachedFileId}: Update an attached file of a ViewerLayout: ServerAttachedFileState 2 finalises an upload (the bytes are checked) (UpdateViewerLayoutAttachment) */
+  updateViewerLayoutAttachment(id: string, attachedFileId: string, model: UpdateModel): Promise<ClientResult<{ Id: string; Parameters: Record<string, unknown>; SignedURL: string | null }>> {
+    return this.call('PUT', '/ViewerLayouts/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {}, model);
+  }
+  /** DELETE /ViewerLayouts/{id}/Attachments/{attachedFileId}: Delete an attached file of a ViewerLayout (its bytes go when nothing else refers to them) (DeleteViewerLayoutAttachment) */
+  deleteViewerLayoutAttachment(id: string, attachedFileId: string): Promise<ClientResult<null>> {
+    return this.call('DELETE', '/ViewerLayouts/{id}/Attachments/{attachedFileId}', { id, attachedFileId }, {});
+  }
   /** GET /AmbientMeasurements/{id}: Get one AmbientMeasurement (GetAmbientMeasurementById) */
   getAmbientMeasurementById(id: string, parametersToInclude?: Include): Promise<ClientResult<EntityJson>> {
     return this.call('GET', '/AmbientMeasurements/{id}', { id }, { ...includeQuery(parametersToInclude) });

@@ -56,9 +56,16 @@ export interface EntityTypeDef {
 
 /**
  * Type-specific rules: `eventCarEntry` a car is entered once per event; `parameterDefinition` a custom parameter makes
- * sense; `mathChannel` a math channel's expression parses, its name is unique and it is part of no cycle.
+ * sense; `mathChannel` a math channel's expression parses, its name is unique and it is part of no cycle;
+ * `viewerLayout` a viewer layout's name is unique and its Layout is a view the viewer can read.
  */
-export type EntityTypeRule = 'eventCarEntry' | 'parameterDefinition' | 'mathChannel';
+export type EntityTypeRule = 'eventCarEntry' | 'parameterDefinition' | 'mathChannel' | 'viewerLayout';
+
+/**
+ * The version of the viewer layout format (`v=1` in a ViewerLayout's Layout): the view part of the viewer's link
+ * (docs/viewer.md). A layout of another version is refused on write; the viewer reads this one.
+ */
+export const VIEWER_LAYOUT_VERSION = 1;
 
 /**
  * The most decimals a math channel's DecimalPlaces may ask for: 10^6 is the finest decimal scale the channel reads print
@@ -177,6 +184,17 @@ export const ENTITY_TYPES: readonly EntityTypeDef[] = [
     parameters: [NAME, text('Expression'), text('Unit'), double('Rate', 'Hz'), integer('DecimalPlaces'), text('Description')],
     features: { attachments: true },
     rules: ['mathChannel'],
+  },
+  {
+    // A view of the browser viewer saved for the account (docs/viewer.md, Layouts), as MoTeC i2's workbooks and ATLAS's
+    // displays: the ticked channels in order, the panes, the time axis and the y scales, applied to any dataset. Layout:
+    // the view part of the viewer's link with its version (`v=1&ch=Ground%20Speed&panes=unit`), checked on write.
+    name: 'ViewerLayout',
+    plural: 'ViewerLayouts',
+    parents: [],
+    parameters: [NAME, text('Layout'), text('Description')],
+    features: { attachments: true },
+    rules: ['viewerLayout'],
   },
   // The rest of the real system's types (wire.md §3b). Parents marked * there are a best reading of public sources.
   {

@@ -72,6 +72,8 @@ export interface Sample {
 const PARAMETER_OVERRIDES: Record<string, (s: string) => Record<string, string>> = {
   // A math channel's Expression must parse (docs/math-channels.md); Rate is left unset (the samples read back as sent).
   MathChannels: (s) => ({ Name: `Math ${s}`, Expression: '"Ground Speed" / 3.6', Unit: 'm/s', Description: `Description ${s}` }),
+  // A viewer layout's Layout must be the viewer's view with its version (docs/viewer.md).
+  ViewerLayouts: (s) => ({ Name: `Layout ${s}`, Layout: 'v=1&ch=Ground%20Speed&panes=unit', Description: `Description ${s}` }),
   ParameterDefinitions: (s) => ({ Name: `Lap${s.replace(/[^a-z0-9]/gi, '')}Id`, EntityType: 'RunSheets', ParameterType: 'Reference', EnumValues: 'A,B', Unit: 'm', ReferencedEntityType: 'Laps' }),
 };
 

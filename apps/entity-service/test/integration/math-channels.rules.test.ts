@@ -8,6 +8,7 @@ import { createOutbox, type Outbox, type PublishMessage } from '@pitwall/messagi
 import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
 import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
 import { EntityStore } from '../../src/domain/entity-store';
+import { DEFAULT_RULE_LIMITS } from '../../src/domain/type-rules';
 
 // MathChannels: an account-level definition like the others (CRUD, events, editors write, readers read), checked on write.
 const silent = pino({ level: 'silent' });
@@ -138,7 +139,7 @@ describe('MathChannels', () => {
 
 describe('MathChannels past MAX_MATH_CHANNELS', () => {
   test('when the account holds the most it may, then a create is a 409 naming the variable and writes nothing, while an update and a create after a delete go through', async () => {
-    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { maxMathChannels: 2 } });
+    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathChannels: 2 } });
     const editor = as('editor');
     const createIn = async (parameters: Record<string, string>) => json(await limited.create(editor, 'MathChannels', {}, body(parameters)));
     const first = await createIn({ Name: 'one', Expression: '1' });

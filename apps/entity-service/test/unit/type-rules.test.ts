@@ -27,10 +27,11 @@ describe('type rules declared on the registry', () => {
     for (const type of ENTITY_TYPES) expect(rulesOf(type)).toHaveLength(type.rules?.length ?? 0);
   });
 
-  test('when EventCars, ParameterDefinitions and MathChannels are looked up, then they get their own rule and nothing else', () => {
+  test('when EventCars, ParameterDefinitions, MathChannels and ViewerLayouts are looked up, then they get their own rule and nothing else', () => {
     expect(rulesOf(requireEntityType('EventCars'))).toEqual([TYPE_RULES.eventCarEntry]);
     expect(rulesOf(requireEntityType('ParameterDefinitions'))).toEqual([TYPE_RULES.parameterDefinition]);
     expect(rulesOf(requireEntityType('MathChannels'))).toEqual([TYPE_RULES.mathChannel]);
+    expect(rulesOf(requireEntityType('ViewerLayouts'))).toEqual([TYPE_RULES.viewerLayout]);
   });
 
   test('when a type declares no rule, then none runs', () => {

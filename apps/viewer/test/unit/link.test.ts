@@ -1,4 +1,5 @@
-import { decodeLink, encodeLink, LINK_MAX_CHANNELS, LINK_MAX_LENGTH, type ViewerLink } from '../../src/link';
+import { VIEWER_LAYOUT_VERSION } from '@pitwall/contracts';
+import { decodeLayout, decodeLink, encodeLayout, encodeLink, LAYOUT_VERSION, LINK_MAX_CHANNELS, LINK_MAX_LENGTH, type ViewerLayout, type ViewerLink } from '../../src/link';
 
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -92,5 +93,53 @@ describe('the viewer link (the fragment of its address)', () => {
     expect(read.link.channels).toEqual(long.slice(0, 20));
     expect(read.link.yScales?.length).toBeGreaterThan(5);
     expect(decodeLink(encodeLink({ yScales: Array.from({ length: 100 }, (_, i) => ({ pane: `c${i}`, min: 0, max: 1 })) })).link.yScales).toHaveLength(LINK_MAX_CHANNELS);
+  });
+});
+
+describe('a saved layout (the view part of a link, with its version)', () => {
+  it('when a layout is written and read back, then its channels in order, panes, time axis and y scales come back, after its version', () => {
+    const layout: ViewerLayout = {
+      channels: ['Ground Speed', 'G+ Lat', 'a&b=c', 'Größe #1'],
+      panesByUnit: true,
+      lapTimeAxis: true,
+      yScales: [{ pane: 'unit:km/h', min: 0, max: 400 }],
+    };
+    const text = encodeLayout(layout);
+    expect(text).toBe('v=1&ch=Ground%20Speed&ch=G%2B%20Lat&ch=a%26b%3Dc&ch=Gr%C3%B6%C3%9Fe%20%231&panes=unit&axis=lap&y=0%2C400%2Cunit%3Akm%2Fh');
+    expect(decodeLayout(text)).toEqual({ layout, problems: [] });
+    expect(encodeLayout({})).toBe('v=1');
+    expect(decodeLayout('v=1')).toEqual({ layout: {}, problems: [] });
+  });
+
+  it('when the page and the service read a layout version, then it is the same one', () => {
+    expect(LAYOUT_VERSION).toBe(VIEWER_LAYOUT_VERSION);
+  });
+
+  it('when a layout holds parts of a link that are no layout\'s, or of neither, then the rest is read and each of them said', () => {
+    const { layout, problems } = decodeLayout(`v=1&run=${ID(5)}&ch=Ground%20Speed&lap=3&colour=red&panes=unit&y=5,1,Ground%20Speed`);
+    expect(layout).toEqual({ channels: ['Ground Speed'], panesByUnit: true });
+    expect(problems).toEqual([
+      '"run" is part of a link, not of a layout',
+      '"lap" is part of a link, not of a layout',
+      '"colour" is not part of a layout',
+      'a y scale is not <min>,<max>,<pane> with the min below the max',
+    ]);
+  });
+
+  it('when a layout gives no version or another one, or is too long, then nothing of it is read, and why is said', () => {
+    expect(decodeLayout('ch=Ground%20Speed')).toEqual({ layout: null, problems: ['it gives no version, and this page reads layouts of version 1'] });
+    expect(decodeLayout('v=2&ch=Ground%20Speed')).toEqual({ layout: null, problems: ['it is of version 2, and this page reads layouts of version 1'] });
+    expect(decodeLayout(`v=1&ch=${'x'.repeat(LINK_MAX_LENGTH)}`)).toEqual({ layout: null, problems: [`the layout is longer than ${LINK_MAX_LENGTH} characters`] });
+  });
+
+  it('when a view is longer than a link is read back, then its layout keeps within it, its version included, leaving out the last y scales and channels', () => {
+    const channels = Array.from({ length: 40 }, (_, i) => `${'c'.repeat(900)}${i}`);
+    const text = encodeLayout({ channels, yScales: channels.map((pane) => ({ pane, min: 0, max: 1 })) });
+    expect(text.length).toBeLessThanOrEqual(LINK_MAX_LENGTH);
+    const { layout, problems } = decodeLayout(text);
+    expect(problems).toEqual([]);
+    expect(layout?.channels?.length).toBeGreaterThan(30);
+    expect(layout?.channels).toEqual(channels.slice(0, layout?.channels?.length));
+    expect(layout?.yScales).toBeUndefined();
   });
 });

@@ -4,12 +4,13 @@ import type { EntityRow } from '../../data-access/entity-row';
 import { eventCarEntry } from './event-car';
 import { mathChannel } from './math-channel';
 import { parameterDefinition } from './parameter-definition';
+import { viewerLayout } from './viewer-layout';
 import { DEFAULT_RULE_LIMITS, type EntityWrite, type RuleLimits, type TypeRule } from './type-rule';
 
 export { DEFAULT_RULE_LIMITS, type EntityWrite, type RuleLimits, type TypeRule };
 
 /** Every rule a registry entry may name, by that name: a name without an implementation does not compile. */
-export const TYPE_RULES: Readonly<Record<EntityTypeRule, TypeRule>> = { eventCarEntry, parameterDefinition, mathChannel };
+export const TYPE_RULES: Readonly<Record<EntityTypeRule, TypeRule>> = { eventCarEntry, parameterDefinition, mathChannel, viewerLayout };
 
 /** The rules the type declares (registry `rules`), in declared order. */
 export function rulesOf(type: EntityTypeDef, rules: Readonly<Record<string, TypeRule>> = TYPE_RULES): TypeRule[] {

@@ -22,9 +22,14 @@ export interface EntityWrite {
 export interface RuleLimits {
   /** Math channels one account may hold (`MAX_MATH_CHANNELS`): each write and read looks at what they all read (each expression compiled once and kept: `mathReadsOf`). */
   maxMathChannels: number;
+  /**
+   * The longest Layout of a viewer layout, in characters (`MAX_VIEWER_LAYOUT_LENGTH`): 32 KiB by default, the longest
+   * link the viewer reads (a view it writes is never longer).
+   */
+  maxViewerLayoutLength: number;
 }
 
-export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000 };
+export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxViewerLayoutLength: 32 * 1024 };
 
 /**
  * What one type requires beyond the generic rules, declared by name on its registry entry (`rules`) and run by the

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import pino from 'pino';
+import { AppError } from '@pitwall/service-kit';
+import { createPool, migrate } from '@pitwall/db';
+import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
+import { createOutbox, type Outbox, type PublishMessage } from '@pitwall/messaging';
+import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
+import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import { EntityStore } from '../../src/domain/entity-store';
+import { DEFAULT_RULE_LIMITS } from '../../src/domain/type-rules';
+
+// ViewerLayouts: the viewer's saved views, an account-level definition (CRUD, events, editors write, readers read), checked on write.
+const silent = pino({ level: 'silent' });
+let db: TestDatabase;
+let pool: pg.Pool;
+let outbox: Outbox<EntityChangedEvent>;
+let store: EntityStore;
+const published: { routingKey: string; event: EntityChangedEvent }[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
+  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
+  const publish: PublishMessage<EntityChangedEvent> = async (routingKey, event) => {
+    published.push({ routingKey, event });
+  };
+  outbox = createOutbox({ pool, schema: ENTITY_SCHEMA, publish, logger: silent });
+  store = new EntityStore(pool, outbox);
+});
+afterAll(async () => {
+  await outbox?.stop();
+  await pool?.end();
+  await db?.drop();
+});
+
+const as = (role: CallerContext['role'], accountId = randomUUID()): CallerContext => ({ accountId, userId: randomUUID(), role });
+const json = (reply: { json: Buffer }) => JSON.parse(reply.json.toString('utf8'));
+const body = (parameters: Record<string, string | null>) => ({ ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) });
+const create = async (caller: CallerContext, parameters: Record<string, string>, on = store) => json(await on.create(caller, 'ViewerLayouts', {}, body(parameters)));
+const refusal = (write: Promise<unknown>) => write.then(() => new Error('written'), (e: unknown) => e);
+
+const QUALIFYING = 'v=1&ch=Ground%20Speed&ch=Throttle%20Pos&panes=unit&y=0,400,unit:km%2Fh';
+const pairs = "must be name=value pairs joined by &, URL-encoded as the viewer's link writes them";
+
+describe('ViewerLayouts', () => {
+  test('when an editor saves one, then it is stored, read back and listed by a reader of the account, and its event is published', async () => {
+    const editor = as('editor');
+    const created = await create(editor, { Name: 'Qualifying', Layout: QUALIFYING, Description: 'Speed and throttle, one pane a unit' });
+    const reader: CallerContext = { ...editor, userId: randomUUID(), role: 'reader' };
+    expect(json(await store.get(reader, 'ViewerLayouts', created.Id)).Parameters).toMatchObject({ Name: 'Qualifying', Layout: QUALIFYING, Description: 'Speed and throttle, one pane a unit' });
+    expect(json(await store.list(reader, 'ViewerLayouts', {}, ['Name']))).toEqual([{ Id: created.Id, Parameters: { Name: 'Qualifying' } }]);
+    await outbox.settled();
+    expect(published.filter((p) => p.event.accountId === editor.accountId).map((p) => p.routingKey)).toEqual(['entity.ViewerLayout.created']);
+  });
+
+  test('when a reader saves, updates or deletes one, then it is a 403', async () => {
+    const editor = as('editor');
+    const created = await create(editor, { Name: 'Race', Layout: 'v=1&ch=Ground%20Speed' });
+    const reader: CallerContext = { ...editor, userId: randomUUID(), role: 'reader' };
+    expect(await refusal(create(reader, { Name: 'Mine', Layout: 'v=1' }))).toMatchObject({ status: 403 });
+    expect(await refusal(store.update(reader, 'ViewerLayouts', created.Id, body({ Layout: 'v=1' })))).toMatchObject({ status: 403 });
+    expect(await refusal(store.delete(reader, 'ViewerLayouts', created.Id))).toMatchObject({ status: 403 });
+  });
+
+  test('when a name is taken whatever its case, then a create and a rename are a 400 naming Name and the layout that has it; the same layout updated keeps its name, another account has its own names', async () => {
+    const editor = as('editor');
+    const qualifying = await create(editor, { Name: 'Qualifying', Layout: QUALIFYING });
+    const taken = { status: 400, errors: { Name: ['another layout is named Qualifying'] } };
+    const error = await refusal(create(editor, { Name: 'QUALIFYING', Layout: 'v=1' }));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject(taken);
+    const race = await create(editor, { Name: 'Race', Layout: 'v=1' });
+    expect(await refusal(store.update(editor, 'ViewerLayouts', race.Id, body({ Name: 'qualifying' })))).toMatchObject(taken);
+    // Its own name, another case of it, and a new Layout under it: no clash with itself.
+    await store.update(editor, 'ViewerLayouts', qualifying.Id, body({ Name: 'qualifying', Layout: 'v=1&ch=Ground%20Speed' }));
+    expect(json(await store.get(editor, 'ViewerLayouts', qualifying.Id)).Parameters).toMatchObject({ Name: 'qualifying', Layout: 'v=1&ch=Ground%20Speed' });
+    expect((await create(as('editor'), { Name: 'Qualifying', Layout: 'v=1' })).Id).toEqual(expect.any(String));
+    // Deleted, its name is free again.
+    await store.delete(editor, 'ViewerLayouts', qualifying.Id);
+    expect((await create(editor, { Name: 'Qualifying', Layout: 'v=1' })).Id).toEqual(expect.any(String));
+  });
+
+  test.each([
+    ['', "is required: the viewer's view as v=1&ch=<channel>&…"],
+    ['ch=Ground%20Speed', 'must give its version once, as v=1 (the layout format this service knows)'],
+    ['v=1&v=1&ch=x', 'must give its version once, as v=1 (the layout format this service knows), not 2 times'],
+    ['v=2&ch=Ground%20Speed', 'v=2 is not a layout version this service knows: it knows v=1'],
+    ['{"version":1,"channels":["Ground Speed"]}', `${pairs}: pair 1 "{"version":1,"channels":["Ground Speed"]…" is not`],
+    ['v=1&ch=Ground Speed', `${pairs}: pair 2 "ch=Ground Speed" is not`],
+    ['v=1&&ch=x', `${pairs}: pair 2 "" is not`],
+    ['v=1&ch=%E9t%C3', `${pairs}: pair 2 "ch=%E9t%C3" holds a % that is not an encoded UTF-8 character`],
+  ])('when the Layout is %j, then it is a 400 naming Layout and what is wrong', async (layout, reason) => {
+    const error = await refusal(create(as('editor'), { Name: 'bad', Layout: layout }));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ status: 400, message: 'The viewer layout is not valid', errors: { Layout: [reason] } });
+  });
+
+  test('when the name is empty or holds a control character, then it is a 400 naming Name, with the Layout\'s fault beside it', async () => {
+    const editor = as('editor');
+    expect(await refusal(create(editor, { Name: ' ', Layout: 'v=1' }))).toMatchObject({ status: 400, errors: { Name: ['is required'] } });
+    expect(await refusal(create(editor, { Name: 'a\tb', Layout: 'x=1' }))).toMatchObject({
+      status: 400,
+      errors: { Name: ['must be at most 200 characters, without control characters'], Layout: ['must give its version once, as v=1 (the layout format this service knows)'] },
+    });
+  });
+
+  test('when an update makes the Layout unreadable, then it is a 400 and the stored layout is unchanged', async () => {
+    const editor = as('editor');
+    const created = await create(editor, { Name: 'Stint', Layout: QUALIFYING });
+    expect(await refusal(store.update(editor, 'ViewerLayouts', created.Id, body({ Layout: 'v=9' })))).toMatchObject({ status: 400, errors: { Layout: ['v=9 is not a layout version this service knows: it knows v=1'] } });
+    expect(json(await store.get(editor, 'ViewerLayouts', created.Id)).Parameters.Layout).toBe(QUALIFYING);
+  });
+});
+
+describe('ViewerLayouts past MAX_VIEWER_LAYOUT_LENGTH', () => {
+  test('when the Layout is longer than the limit, then it is a 400 naming the variable and the length; one at the limit is saved', async () => {
+    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxViewerLayoutLength: 40 } });
+    const editor = as('editor');
+    const atLimit = `v=1&ch=${'x'.repeat(33)}`;
+    expect(atLimit).toHaveLength(40);
+    expect((await create(editor, { Name: 'at the limit', Layout: atLimit }, limited)).Id).toEqual(expect.any(String));
+    expect(await refusal(create(editor, { Name: 'past it', Layout: `${atLimit}y` }, limited))).toMatchObject({ status: 400, errors: { Layout: ['must be at most 40 characters (MAX_VIEWER_LAYOUT_LENGTH), not 41'] } });
+  });
+
+  test('when the default limit is used, then it is 32 KiB, the longest link the viewer reads', async () => {
+    const editor = as('editor');
+    const long = `v=1&ch=${'x'.repeat(32 * 1024 - 7)}`;
+    expect((await create(editor, { Name: '32 KiB', Layout: long })).Id).toEqual(expect.any(String));
+    expect(await refusal(create(editor, { Name: 'past 32 KiB', Layout: `${long}y` }))).toMatchObject({ status: 400, errors: { Layout: ['must be at most 32768 characters (MAX_VIEWER_LAYOUT_LENGTH), not 32769'] } });
+  });
+});

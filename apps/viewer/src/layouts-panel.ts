@@ -1,0 +1,238 @@
+import type { EntityJson } from '@pitwall/contracts';
+import { el, focusAfter, focusOn, named, titled } from './dom';
+import { ApiError, failureReason } from './errors';
+import { decodeLayout, encodeLayout, type ViewerLayout } from './link';
+import type { Page } from './page';
+import type { PageLink } from './page-link';
+import type { TimePlots } from './time-plots';
+
+/**
+ * The account's saved layouts (ViewerLayouts, docs/viewer.md): the view on screen (the ticked channels in order, the
+ * panes, the time axis, the y scales) saved once under a name and applied to any dataset, as MoTeC i2's workbooks and
+ * ATLAS's displays are. The layout's text is the view part of the page's link (link.ts), read with the same checks.
+ */
+export class LayoutsPanel {
+  /** The account's layouts as last listed. */
+  private layouts: EntityJson[] = [];
+  /** A reader may apply layouts, not write them (the service would refuse with a 403 all the same). */
+  private reader = false;
+
+  constructor(
+    private readonly page: Page,
+    private readonly link: PageLink,
+    private readonly plots: TimePlots,
+  ) {}
+
+  start(): void {
+    el('layout-pick').addEventListener('change', () => this.renderButtons());
+    el('layout-apply').addEventListener('click', () => void this.page.run(() => this.apply()));
+    el('layout-save-as').addEventListener('click', () => this.openNameForm());
+    el('layout-update').addEventListener('click', () => void this.page.run(() => this.update()));
+    el('layout-delete').addEventListener('click', () => void this.page.run(() => this.remove()));
+    el<HTMLFormElement>('layout-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.page.run(() => this.saveAs());
+    });
+    el('layout-cancel').addEventListener('click', () => this.closeNameForm());
+    el('layout-form').addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      this.closeNameForm();
+    });
+  }
+
+  /** Signed in: what the key's role lets the page offer, and the account's layouts listed. */
+  async signedIn(role: string): Promise<void> {
+    this.reader = role.toLowerCase() === 'reader';
+    el('layout-role').hidden = !this.reader;
+    if (this.reader) this.closeNameForm();
+    await this.list();
+  }
+
+  /** Lists the account's layouts in the picker, `chosen` (an id) picked, else the one picked before if it is still listed. */
+  private async list(chosen = this.chosenId()): Promise<void> {
+    this.layouts = await this.page.requireApi().viewerLayouts();
+    const byName = [...this.layouts].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+    const picker = el<HTMLSelectElement>('layout-pick');
+    picker.replaceChildren(
+      new Option(this.layouts.length ? 'choose…' : 'none saved yet', ''),
+      ...byName.map((e) => {
+        const option = titled(new Option(nameOf(e), e.Id));
+        const description = textOf(e, 'Description');
+        if (description) option.title = `${nameOf(e)}: ${description}`;
+        return option;
+      }),
+    );
+    picker.value = this.layouts.some((e) => e.Id === chosen) ? chosen : '';
+    this.renderButtons();
+  }
+
+  /** The id of the layout picked, or ''. */
+  private chosenId(): string {
+    return el<HTMLSelectElement>('layout-pick').value;
+  }
+
+  private chosen(): EntityJson | undefined {
+    return this.layouts.find((e) => e.Id === this.chosenId());
+  }
+
+  /** Apply with a layout picked; Save as, Update and Delete for editors (Update and Delete with a layout picked), each named for it. */
+  private renderButtons(): void {
+    const chosen = this.chosen();
+    const name = chosen ? nameOf(chosen) : '';
+    const set = (id: string, verb: string, enabled: boolean) => {
+      const b = el<HTMLButtonElement>(id);
+      b.disabled = !enabled;
+      named(b, name ? `${verb} layout ${name}` : `${verb} layout`);
+    };
+    set('layout-apply', 'Apply', chosen !== undefined);
+    set('layout-update', 'Update', chosen !== undefined && !this.reader);
+    set('layout-delete', 'Delete', chosen !== undefined && !this.reader);
+    el<HTMLButtonElement>('layout-save-as').disabled = this.reader;
+    for (const id of ['layout-name', 'layout-description', 'layout-save']) el<HTMLInputElement>(id).disabled = this.reader;
+  }
+
+  /**
+   * Applies the layout picked, as it is now (read again: a colleague may have updated it): its channels that the open
+   * dataset has ticked, in its panes, time axis and y scales, and plotted over the scope plotted (as Plot does: the
+   * whole file when none was). The channels the dataset lacks, and the parts of it the page does not know, are said
+   * in the status line.
+   */
+  private async apply(): Promise<void> {
+    const id = this.chosenId();
+    if (!id || !this.page.metadata) return;
+    let entity: EntityJson;
+    try {
+      entity = await this.page.requireApi().viewerLayout(id);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+      // Deleted by someone else since it was listed: listed again without it.
+      await this.list();
+      throw new ApiError(err.info, `The layout is no longer saved in this account (404): it was deleted since the list was read; the list is read again.`);
+    }
+    const name = nameOf(entity);
+    const { layout, problems } = decodeLayout(textOf(entity, 'Layout'));
+    // One the page cannot read at all (a newer page's version): the view on screen left as it is.
+    if (!layout) return this.page.status(`Layout ${name} was not applied: ${problems.join('; ')}.`);
+    const said = [...problems];
+    const { missing } = this.link.setView(layout);
+    if (missing.length) said.push(`this dataset lacks ${missing.map((c) => `"${c.slice(0, 80)}"`).join(', ')}`);
+    if (this.page.ticked().length) {
+      await this.plots.plotScope(this.plots.scope);
+      for (const pane of this.link.unplottedScales(layout)) said.push(`the y scale of "${pane.slice(0, 80)}" is not of a pane plotted`);
+    } else if (layout.channels?.length) said.push('none of its channels is in it, so nothing is plotted');
+    const ticked = this.page.ticked().length;
+    this.page.status(`Layout ${name} applied: ${ticked} channel${ticked === 1 ? '' : 's'} ticked${said.length ? `; ${said.join('; ')}` : ''}.`);
+  }
+
+  /** Save as…: the name asked for in the page, its first field focused. */
+  private openNameForm(): void {
+    if (this.reader) return;
+    el('layout-form').hidden = false;
+    el<HTMLInputElement>('layout-name').value = '';
+    el<HTMLInputElement>('layout-description').value = '';
+    focusOn(el('layout-name'));
+  }
+
+  /** The name form left (Cancel, Escape): hidden, the focus back on Save as… when it was in the form. */
+  private closeNameForm(): void {
+    const form = el('layout-form');
+    const inForm = form.contains(document.activeElement);
+    form.hidden = true;
+    if (inForm) focusOn(el('layout-save-as'));
+  }
+
+  /** Saves the view on screen as a new layout of the account under the name typed; picked once listed again. */
+  private async saveAs(): Promise<void> {
+    const name = el<HTMLInputElement>('layout-name').value.trim();
+    const description = el<HTMLInputElement>('layout-description').value.trim();
+    this.page.status('');
+    if (!name) throw new Error('The layout was not saved: give it a name.');
+    const view = this.viewToSave('saved');
+    const origin = document.activeElement;
+    let created: EntityJson;
+    try {
+      created = await this.page.requireApi().createViewerLayout({ name, layout: encodeLayout(view), description });
+    } catch (err) {
+      throw refusal(err, 'saved');
+    }
+    el('layout-form').hidden = true;
+    await this.list(created.Id);
+    // The form (and its Save, which had the focus) hidden: the focus on the picker, now showing the new layout.
+    focusAfter(origin, el('layout-pick'));
+    this.page.status(`Layout ${name} saved for the account: ${describe(view)}.`);
+  }
+
+  /** Overwrites the layout picked with the view on screen (its name and description kept). */
+  private async update(): Promise<void> {
+    const chosen = this.chosen();
+    if (!chosen) return;
+    const view = this.viewToSave('updated');
+    try {
+      await this.page.requireApi().updateViewerLayout(chosen.Id, encodeLayout(view));
+    } catch (err) {
+      throw refusal(err, 'updated');
+    }
+    await this.list(chosen.Id);
+    this.page.status(`Layout ${nameOf(chosen)} updated: ${describe(view)}.`);
+  }
+
+  /** Deletes the layout picked for the whole account, once the user confirms. */
+  private async remove(): Promise<void> {
+    const chosen = this.chosen();
+    if (!chosen) return;
+    const name = nameOf(chosen);
+    if (!window.confirm(`Delete the layout ${name} for the whole account? No one will be able to apply it again.`)) return;
+    const origin = document.activeElement;
+    try {
+      await this.page.requireApi().deleteViewerLayout(chosen.Id);
+    } catch (err) {
+      throw refusal(err, 'deleted');
+    }
+    await this.list('');
+    // Delete is disabled now that no layout is picked: the focus goes to the picker.
+    focusAfter(origin, el('layout-pick'));
+    this.page.status(`Layout ${name} deleted.`);
+  }
+
+  /** The view on screen to save; a view with no channel ticked is not one (said, nothing sent). */
+  private viewToSave(what: 'saved' | 'updated'): ViewerLayout {
+    const view = this.link.currentView();
+    if (!view.channels?.length) throw new Error(`The layout was not ${what}: tick the channels it is to hold first.`);
+    return view;
+  }
+}
+
+/** A layout's parameter as text, '' when it has none. */
+function textOf(e: EntityJson, parameter: string): string {
+  const v = e.Parameters[parameter];
+  return v === null || v === undefined ? '' : String(v);
+}
+
+const nameOf = (e: EntityJson): string => textOf(e, 'Name');
+
+/** What a layout holds, in a few words for the status line. */
+function describe(view: ViewerLayout): string {
+  const channels = view.channels?.length ?? 0;
+  const scales = view.yScales?.length ?? 0;
+  return [
+    `${channels} channel${channels === 1 ? '' : 's'}`,
+    ...(view.panesByUnit ? ['one pane per unit'] : []),
+    ...(view.lapTimeAxis ? ['lap time axis'] : []),
+    ...(scales ? [`${scales} y scale${scales === 1 ? '' : 's'} set by hand`] : []),
+  ].join(', ');
+}
+
+/**
+ * A write of a layout the service refused, said as the layout's: the service's reason whole (a name taken, a Layout
+ * refused), and a 403 in words (the page's generic sentences name math channels or say nothing of the role).
+ */
+function refusal(err: unknown, what: 'saved' | 'updated' | 'deleted'): unknown {
+  if (!(err instanceof ApiError)) return err;
+  if (err.status === 403) return new ApiError(err.info, `The layout was not ${what} (403): your role in this account may not change its layouts; they are saved by its editors and admins.`);
+  if (err.status === 400 || err.status === 409) {
+    const why = failureReason(err.info);
+    return new ApiError(err.info, `The layout was not ${what} (${err.status}${why ? `: ${why}` : ''}).`);
+  }
+  return err;
+}

@@ -1,0 +1,233 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { Embedded } from '../support/embedded';
+import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
+import { andDrawn, openSignedIn, pickDataset, pickRun, shownError } from '../support/viewer-page';
+import { useViewerStack } from '../support/viewer-stack';
+
+/**
+ * Saved layouts (ViewerLayouts): the channels, panes and scales set up once on one outing and applied to another, as
+ * MoTeC i2's workbooks and ATLAS's displays are; saved for the account through the API, so a colleague's page lists
+ * them at sign-in.
+ */
+const LAYOUT_CHANNELS = ['Throttle Pos', 'Brake Pres Front', 'Ground Speed', 'Brake Pres Rear'];
+
+describe('the viewer\'s saved layouts, in headless Chromium against npm start', () => {
+  let stack: Embedded;
+  let browser: Browser;
+  let run: SeededRun;
+
+  useViewerStack('pitwall-viewer-saved-layouts-', async (parts) => {
+    ({ stack, browser } = parts);
+    run = await seedRun(stack, { championship: 'Layouts Cup', runSheet: 'Run 1' });
+    // Another car's outing: a minute at 10 Hz with three of the layout's channels (no rear brake pressure sensor).
+    const other = join(parts.dataDir, 'other-car.csv');
+    const rows = Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},${(50 + 40 * Math.sin(i / 20)).toFixed(2)},${(20 + 20 * Math.cos(i / 15)).toFixed(2)},${(150 + 80 * Math.sin(i / 30)).toFixed(2)}`);
+    writeFileSync(other, `Time,Throttle Pos [%],Brake Pres Front [kPa],Ground Speed [km/h]\n${rows.join('\n')}\n`);
+    await seedRunSheet(stack, run, 'Other car run', other);
+  });
+
+  /** The account's layouts as the API lists them. */
+  async function savedLayouts(): Promise<{ Id: string; Parameters: { Name: string; Layout: string; Description: string | null } }[]> {
+    const response = await fetch(`${stack.baseUrl}/ViewerLayouts?parametersToInclude=Name,Layout,Description`, { headers: { ApiKey: stack.apiKey, AccountId: stack.accountId } });
+    expect(response.status).toBe(200);
+    return response.json();
+  }
+
+  /** The channels ticked in the catalogue, in its order. */
+  const tickedChannels = (page: Page) => page.$$eval('[data-testid=channels] input[type=checkbox]:checked', (boxes) => boxes.map((b) => (b as HTMLElement).dataset['testid']?.replace(/^channel-/, '')));
+  /** The time panes drawn, top to bottom, with their titles. */
+  const panes = (page: Page) => page.$$eval('[data-testid=panes] .pane', (list) => list.map((p) => (p as HTMLElement).dataset['testid']));
+  const focused = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset['testid']);
+
+  /** Opens the Save as… form with the keyboard and submits `name` with Enter. */
+  async function saveAs(page: Page, name: string, description = ''): Promise<void> {
+    await page.focus('[data-testid=layout-save-as]');
+    await page.keyboard.press('Enter');
+    expect(await page.isVisible('[data-testid=layout-form]')).toBe(true);
+    expect(await focused(page)).toBe('layout-name');
+    await page.keyboard.type(name);
+    if (description) await page.fill('[data-testid=layout-description]', description);
+    await page.focus('[data-testid=layout-name]');
+    await page.keyboard.press('Enter');
+  }
+
+  test('when a layout is saved on one outing and applied to another car\'s, then the same channels are ticked in its order and plotted in its panes and scales, the one the outing lacks is said, and a name taken is refused with the service\'s reason', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    expect(await page.textContent('[data-testid=layout-pick]')).toBe('none saved yet');
+    for (const name of LAYOUT_CHANNELS) await page.check(`[data-testid="channel-${name}"]`);
+    await page.check('[data-testid=panes-by-unit]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
+    // The speed pane's y scale set by hand: 0 to 400 km/h.
+    const speedPane = '[data-testid="pane-unit:km/h"]';
+    await page.click(`${speedPane} [data-testid=y-scale]`);
+    await page.fill(`${speedPane} [data-testid=y-min]`, '0');
+    await page.fill(`${speedPane} [data-testid=y-max]`, '400');
+    await andDrawn(page, 'panes', () => page.click(`${speedPane} [data-testid=y-set]`));
+    expect(await panes(page)).toEqual(['pane-unit:%', 'pane-unit:kPa', 'pane-unit:km/h']);
+
+    await saveAs(page, 'Qualifying view', 'Pedals and speed, one pane a unit');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Layout Qualifying view saved'));
+    expect(await page.textContent('[data-testid=status]')).toBe('Layout Qualifying view saved for the account: 4 channels, one pane per unit, 1 y scale set by hand.');
+    expect(await page.isHidden('[data-testid=layout-form]')).toBe(true);
+    // The new layout picked, the focus on the picker (the form that had it is hidden).
+    expect(await page.$eval('[data-testid=layout-pick]', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Qualifying view');
+    expect(await focused(page)).toBe('layout-pick');
+    expect(await page.getAttribute('[data-testid=layout-apply]', 'aria-label')).toBe('Apply layout Qualifying view');
+    // Saved through the API: the view part of the page's link, with its version.
+    expect((await savedLayouts()).map((l) => l.Parameters)).toEqual([
+      { Name: 'Qualifying view', Layout: 'v=1&ch=Throttle%20Pos&ch=Brake%20Pres%20Front&ch=Ground%20Speed&ch=Brake%20Pres%20Rear&panes=unit&y=0%2C400%2Cunit%3Akm%2Fh', Description: 'Pedals and speed, one pane a unit' },
+    ]);
+
+    // A name taken, whatever its case: the service's 400 said, nothing saved; Escape leaves the form for Save as….
+    await saveAs(page, 'QUALIFYING VIEW');
+    expect(await shownError(page)).toBe('The layout was not saved (400: The viewer layout is not valid; Name: another layout is named Qualifying view).');
+    expect(await page.getAttribute('[data-testid=error]', 'data-status')).toBe('400');
+    expect(await savedLayouts()).toHaveLength(1);
+    await page.keyboard.press('Escape');
+    expect(await page.isHidden('[data-testid=layout-form]')).toBe(true);
+    expect(await focused(page)).toBe('layout-save-as');
+
+    // A colleague's page, signed in afresh: the layout listed; another car's outing opened, nothing ticked.
+    const { page: other, pageErrors: otherErrors } = await openSignedIn(browser, stack);
+    await pickRun(other, 'Layouts Cup', 'Other car run');
+    await pickDataset(other, 'Other car run / DataFile (other-car.csv)');
+    expect(await tickedChannels(other)).toEqual([]);
+    expect(await other.isDisabled('[data-testid=layout-apply]')).toBe(true);
+    expect(await other.$$eval('[data-testid=layout-pick] option', (options) => options.map((o) => o.textContent))).toEqual(['choose…', 'Qualifying view']);
+    await other.selectOption('[data-testid=layout-pick]', { label: 'Qualifying view' });
+    // Apply with the keyboard.
+    await other.focus('[data-testid=layout-apply]');
+    await andDrawn(other, 'panes', () => other.keyboard.press('Enter'));
+    await other.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Layout Qualifying view applied'));
+    expect(await other.textContent('[data-testid=status]')).toBe('Layout Qualifying view applied: 3 channels ticked; this dataset lacks "Brake Pres Rear".');
+    expect(await other.isHidden('[data-testid=error]')).toBe(true);
+    // The layout's channels this outing has, in the layout's order (the page's link lists them in it), in its panes and scales.
+    expect((await tickedChannels(other))?.sort()).toEqual(['Brake Pres Front', 'Ground Speed', 'Throttle Pos']);
+    expect(new URL(other.url()).hash).toContain('ch=Throttle%20Pos&ch=Brake%20Pres%20Front&ch=Ground%20Speed&panes=unit&y=0%2C400%2Cunit%3Akm%2Fh');
+    expect(await other.isChecked('[data-testid=panes-by-unit]')).toBe(true);
+    expect(await panes(other)).toEqual(['pane-unit:%', 'pane-unit:kPa', 'pane-unit:km/h']);
+    expect(await other.textContent('[data-testid="pane-unit:kPa"] .u-legend')).toContain('Brake Pres Front');
+    expect(await other.textContent('[data-testid="pane-unit:kPa"] .u-legend')).not.toContain('Brake Pres Rear');
+    expect(await other.textContent(`${speedPane} [data-testid=y-scale]`)).toBe('y: fixed');
+    const ticks = ((await other.getAttribute(speedPane, 'data-y-ticks')) ?? '').split(' ');
+    expect([ticks[0], ticks.at(-1)]).toEqual(['0', '400']);
+
+    expect(pageErrors).toEqual([]);
+    expect(otherErrors).toEqual([]);
+    await other.context().close();
+    await page.context().close();
+  });
+
+  /** Saves a layout through the API (as a colleague's script might), its id. */
+  async function saveThroughApi(name: string, layout: string): Promise<string> {
+    const response = await fetch(`${stack.baseUrl}/ViewerLayouts`, {
+      method: 'POST',
+      headers: { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: name }, { Name: 'Layout', Value: layout }] }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { Id: string }).Id;
+  }
+
+  test('when a layout holds parts the page does not know or of another version, then the rest is applied and what was left out said; Update overwrites the chosen one and Delete asks first', async () => {
+    await saveThroughApi('Hand written', 'v=1&ch=Ground%20Speed&lap=3&colour=red&axis=lap');
+    await saveThroughApi('From the future', 'v=1&ch=Throttle%20Pos');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Hand written' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Layout Hand written applied'));
+    expect(await page.textContent('[data-testid=status]')).toBe('Layout Hand written applied: 1 channel ticked; "lap" is part of a link, not of a layout; "colour" is not part of a layout.');
+    expect(await tickedChannels(page)).toEqual(['Ground Speed']);
+    expect(await page.inputValue('[data-testid=time-axis]')).toBe('lap');
+
+    // A layout of a version this page does not read (written by a newer page, since refused by the service): nothing
+    // of it applied, said; the view on screen stays.
+    await page.route('**/ViewerLayouts/*', async (route) => {
+      const answer = await route.fetch();
+      const entity = (await answer.json()) as { Parameters: Record<string, unknown> };
+      await route.fulfill({ response: answer, json: { ...entity, Parameters: { ...entity.Parameters, Layout: 'v=2&ch=Throttle%20Pos' } } });
+    });
+    await page.selectOption('[data-testid=layout-pick]', { label: 'From the future' });
+    await page.click('[data-testid=layout-apply]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Layout From the future'));
+    expect(await page.textContent('[data-testid=status]')).toBe('Layout From the future was not applied: it is of version 2, and this page reads layouts of version 1.');
+    expect(await tickedChannels(page)).toEqual(['Ground Speed']);
+    await page.unroute('**/ViewerLayouts/*');
+
+    // Update: the chosen layout overwritten with the view on screen, its name kept.
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Hand written' });
+    await page.check('[data-testid="channel-Gear"]');
+    await page.click('[data-testid=layout-update]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Layout Hand written updated'));
+    expect(await page.textContent('[data-testid=status]')).toBe('Layout Hand written updated: 2 channels, lap time axis.');
+    expect((await savedLayouts()).find((l) => l.Parameters.Name === 'Hand written')?.Parameters.Layout).toBe('v=1&ch=Ground%20Speed&ch=Gear&axis=lap');
+
+    // Delete asks first: dismissed, it stays; accepted, it is gone from the account and the picker.
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await page.click('[data-testid=layout-delete]');
+    expect(asked).toEqual(['Delete the layout Hand written for the whole account? No one will be able to apply it again.']);
+    expect((await savedLayouts()).map((l) => l.Parameters.Name)).toContain('Hand written');
+    page.once('dialog', (d) => void d.accept());
+    await page.click('[data-testid=layout-delete]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'Layout Hand written deleted.');
+    expect((await savedLayouts()).map((l) => l.Parameters.Name)).not.toContain('Hand written');
+    expect(await page.$$eval('[data-testid=layout-pick] option', (options) => options.map((o) => o.textContent))).not.toContain('Hand written');
+    expect(await page.inputValue('[data-testid=layout-pick]')).toBe('');
+    expect(await page.isDisabled('[data-testid=layout-delete]')).toBe(true);
+    expect(await focused(page)).toBe('layout-pick');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when the key\'s role in the account is reader, then a layout is applied but Save as, Update and Delete are disabled, saying why; a write the service refuses (403) is said as such', async () => {
+    await saveThroughApi('Readers view', 'v=1&ch=Ground%20Speed');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    // The account list as the service answers it, with the key's role made reader.
+    await page.route('**/Accounts/GetAll', async (route) => {
+      const answer = await route.fetch();
+      const accounts = (await answer.json()) as { Id: string; Role: string }[];
+      await route.fulfill({ response: answer, json: accounts.map((a) => ({ ...a, Role: 'reader' })) });
+    });
+    await page.goto(`${stack.baseUrl}/viewer`);
+    await page.fill('[data-testid=api-key]', stack.apiKey);
+    await page.fill('[data-testid=account-id]', stack.accountId);
+    await page.click('[data-testid=connect]');
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.waitForSelector('[data-testid=layout-role]', { state: 'visible' });
+    expect(await page.textContent('[data-testid=layout-role]')).toBe('Your role in this account is reader: you may apply layouts; they are saved by its editors and admins.');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Readers view' });
+    expect(await page.isDisabled('[data-testid=layout-save-as]')).toBe(true);
+    expect(await page.isDisabled('[data-testid=layout-update]')).toBe(true);
+    expect(await page.isDisabled('[data-testid=layout-delete]')).toBe(true);
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await tickedChannels(page)).toEqual(['Ground Speed']);
+    await context.close();
+
+    // An editor whose role the service no longer lets write (a 403 of the service, answered here by the test).
+    const { page: editor } = await openSignedIn(browser, stack);
+    await editor.route('**/ViewerLayouts', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await route.fulfill({ status: 403, contentType: 'application/problem+json', json: { title: 'Forbidden', status: 403, detail: 'The role reader may not create ViewerLayouts' } });
+    });
+    await pickRun(editor, 'Layouts Cup', 'Run 1');
+    await pickDataset(editor, 'Run 1 / DataFile');
+    expect(await editor.isDisabled('[data-testid=layout-save-as]')).toBe(false);
+    await editor.check('[data-testid="channel-Ground Speed"]');
+    await saveAs(editor, 'Mine');
+    expect(await shownError(editor)).toBe('The layout was not saved (403): your role in this account may not change its layouts; they are saved by its editors and admins.');
+    await editor.context().close();
+  });
+});
