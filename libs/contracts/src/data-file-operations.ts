@@ -29,7 +29,7 @@ const DATA_FILE_ERRORS = { 413: 'Batch body larger than the cap (1 MiB), or a re
 const ANALYSIS_ERRORS = { 413: 'Body larger than the cap (1 MiB), or the read needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read; for sectors, the dataset has neither a distance channel nor a speed channel', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 const TRACK_MAP_ERRORS = { 413: 'Body larger than the cap (1 MiB), or the lap needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, or the dataset has neither GPS latitude and longitude nor a speed with a yaw rate or a lateral acceleration (the detail says what was looked for)', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** A channel read may also be refused in Arrow alone (a channel named like its time column). */
-const CHANNEL_READ_ERRORS = { ...DATA_FILE_ERRORS, 406: 'Accept asked for the Arrow stream but a channel of the read cannot be a column of it (one named `time`, the time column; a text, byte or array channel); read it as JSON or the binary body' } as const;
+const CHANNEL_READ_ERRORS = { ...DATA_FILE_ERRORS, 406: 'Accept asked for Arrow (the stream or the file) but a channel of the read cannot be a column of it (one named `time`, the time column; a text, byte or array channel); read it as JSON or the binary body' } as const;
 const LAP_TRACE_ERRORS = { 413: 'The lap (or the two laps of a delta) needs more decoded samples than READ_SAMPLE_BUDGET', 415: DATA_FILE_ERRORS[415], 422: 'The file could not be read, the dataset has neither a distance channel nor a speed channel, or the distanceChannel math channel reads a channel that dataset lacks', 429: DATA_FILE_ERRORS[429], 504: DATA_FILE_ERRORS[504] } as const;
 /** Above the datafile-service's own read timeout (30 s by default), so the caller gets its 504 rather than the bus's. */
 const DATA_FILE_BUS_TIMEOUT_MS = 120_000;
@@ -68,7 +68,7 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
       path: `${base}/channel`,
       summary: `Samples of one channel of a ${S}'s dataset: a lap (lapIndex), a window [start, start+duration), or the whole file`,
       query: z.object({ channel: z.string().min(1).max(MAX_CHANNEL_NAME_LENGTH), lapIndex: NonNegativeInteger.optional(), start: Seconds.optional(), duration: Duration.optional(), maxPoints: MaxPoints, rate: ResampleRate }),
-      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), the binary channel body (docs/binary-channels.md), or an Arrow IPC stream (docs/api.md)', schema: ReadRecordJson },
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'One channel record (JSON), the binary channel body (docs/binary-channels.md), or the Arrow IPC stream or file (docs/api.md)', schema: ReadRecordJson },
       errors: CHANNEL_READ_ERRORS,
       target: toBus(DATAFILE_COMMANDS.channel, (r) => ({ ...dataset(r), channel: r.query['channel'] as string, scope: queryScope(r.query), ...maxPointsOf(r.query), ...rateOf(r.query), ...(r.binaryType ? { binaryType: r.binaryType } : {}) })),
       client: [{ name: `get${S}DataFileChannel`, channelRead: 'query', returns: 'ReadRecordJson' }],
@@ -80,7 +80,7 @@ export function dataFileOperations(type: EntityTypeDef): Operation[] {
       summary: `Samples of many channels of a ${S}'s dataset in one request (mode 0 whole file, 1 lap, 2 window)`,
       query: z.object({ maxPoints: MaxPoints, rate: ResampleRate }),
       body: ChannelsBody,
-      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'entityId, entityType, attachedFileGroupName, mode and the channel records (JSON), the binary channel body (docs/binary-channels.md), or an Arrow IPC stream (docs/api.md)', schema: ChannelsReadJson },
+      response: { status: 200, contentTypes: CHANNEL_TYPES, description: 'entityId, entityType, attachedFileGroupName, mode and the channel records (JSON), the binary channel body (docs/binary-channels.md), or the Arrow IPC stream or file (docs/api.md)', schema: ChannelsReadJson },
       errors: CHANNEL_READ_ERRORS,
       target: toBus(DATAFILE_COMMANDS.channels, (r) => {
         const body = r.body as ChannelsBody;

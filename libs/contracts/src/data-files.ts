@@ -8,10 +8,15 @@ import { atMostItems, REQUEST_LIMITS } from './request-limits';
 export const BINARY_CHANNEL_TYPES = ['application/x-service-channels', 'application/octet-stream'] as const;
 /** The Arrow IPC streaming format (docs/api.md "Arrow"): one record batch per time base, a `time` column and one per channel. */
 export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
+/**
+ * The Arrow IPC file format (Feather v2) of the same answer: the stream's messages between `ARROW1` and a footer that
+ * indexes its record batches, for readers that take no stream (pandas `read_feather`, polars `read_ipc`).
+ */
+export const ARROW_FILE_MEDIA_TYPE = 'application/vnd.apache.arrow.file';
 /** The Arrow stream's time column (float64 seconds on the file's time axis); a channel of that name cannot be a column beside it (406). */
 export const ARROW_TIME_COLUMN = 'time';
-/** The media types other than JSON a channel read answers: the binary channel body, or the Arrow stream. */
-export const CHANNEL_READ_BINARY_TYPES = [...BINARY_CHANNEL_TYPES, ARROW_STREAM_MEDIA_TYPE] as const;
+/** The media types other than JSON a channel read answers: the binary channel body, the Arrow stream or the Arrow file. */
+export const CHANNEL_READ_BINARY_TYPES = [...BINARY_CHANNEL_TYPES, ARROW_STREAM_MEDIA_TYPE, ARROW_FILE_MEDIA_TYPE] as const;
 
 /** Names of the bus commands behind the data file access endpoints (answered by the datafile-service). */
 export const DATAFILE_COMMANDS = {
@@ -92,7 +97,7 @@ const DatasetRef = { caller: CallerContext, type: z.string(), id: Guid, group: G
 /** The rates (Hz) a channel read may resample its channels onto (`rate`). */
 export const RESAMPLE_MIN_RATE = 0.001;
 export const RESAMPLE_MAX_RATE = 1_000_000;
-/** `binaryType`: the binary media type the client accepts, the Arrow stream's included (absent: JSON). `rate`: one time base for every channel. */
+/** `binaryType`: the binary media type the client accepts, the Arrow stream's and file's included (absent: JSON). `rate`: one time base for every channel. */
 const Shape = { maxPoints: z.number().int().min(4).optional(), rate: z.number().min(RESAMPLE_MIN_RATE).max(RESAMPLE_MAX_RATE).optional(), binaryType: z.enum(CHANNEL_READ_BINARY_TYPES).optional() };
 
 export const DataFileMetadataRequest = z.strictObject(DatasetRef);

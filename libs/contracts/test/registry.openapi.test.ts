@@ -84,7 +84,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(event ?? {})).toEqual(['Id', 'Parameters', 'Sessions', 'Cars', 'AttachedFiles']);
   });
 
-  test('when generated, then each data file read declares its answer: a JSON schema, and the binary channel body and the Arrow stream beside it', () => {
+  test('when generated, then each data file read declares its answer: a JSON schema, and the binary channel body, the Arrow stream and the Arrow file beside it', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is looked into as plain JSON
     const doc = generated() as any;
     const base = '/RunSheets/{id}/DataFileAccess/{attachedFileGroupName}';
@@ -96,6 +96,7 @@ describe('OpenAPI document', () => {
         'application/x-service-channels': { schema: { type: 'string', format: 'binary' } },
         'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
         'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } },
+        'application/vnd.apache.arrow.file': { schema: { type: 'string', format: 'binary' } },
       });
       expect(doc.paths[`${base}/${path}`][method].responses['406'].description).toMatch(/Arrow/);
     }

@@ -2,7 +2,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { TaskPool } from './fair-pool';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
 import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache, type TimeBase } from '@pitwall/formats';
-import { ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
+import { ARROW_FILE_MEDIA_TYPE, ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
 import { isDiscreteChannel } from '@pitwall/laps';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
@@ -25,9 +25,9 @@ export interface ChannelRead {
   binary: boolean;
   /**
    * The Arrow stream instead of JSON or the binary body (`binary` false), its schema's metadata naming the dataset and
-   * the read; the file's format and properties are added to it.
+   * the read; the file's format and properties are added to it. With `file`, the IPC file format of the same messages.
    */
-  arrow?: { schema: Record<string, string> };
+  arrow?: { schema: Record<string, string>; file?: boolean };
 }
 
 /**
@@ -98,7 +98,7 @@ export async function readChannels(
   }
   const { port1, port2 } = new MessageChannel();
   const bare = !read.binary && read.field === 'channel';
-  const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map(catalogueMetadata) } } : {};
+  const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map(catalogueMetadata), ...(read.arrow.file ? { file: true } : {}) } } : {};
   const task: ShapeWithMathTask = { channels: slices, ...(evaluation ? { math: evaluation.tasks } : {}), ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(resample ? { resample: { ...resample, held: distinct.filter(isDiscreteChannel).map((c) => c.name) } } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
   const stop = new AbortController();
   const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });
@@ -129,7 +129,8 @@ async function* untilAborted(chunks: AsyncIterable<Uint8Array>, signal: AbortSig
 
 /** The media type of a read's answer (the binary body's own; the entry point may answer it as octet-stream). */
 export function mediaTypeOf(read: Pick<ChannelRead, 'binary' | 'arrow'>): string {
-  return read.arrow ? ARROW_STREAM_MEDIA_TYPE : read.binary ? CHANNELS_MEDIA_TYPE : JSON_MEDIA_TYPE;
+  if (read.arrow) return read.arrow.file ? ARROW_FILE_MEDIA_TYPE : ARROW_STREAM_MEDIA_TYPE;
+  return read.binary ? CHANNELS_MEDIA_TYPE : JSON_MEDIA_TYPE;
 }
 
 /**
@@ -138,13 +139,14 @@ export function mediaTypeOf(read: Pick<ChannelRead, 'binary' | 'arrow'>): string
  */
 function arrowColumnsOnly(infos: readonly ChannelInfo[], read: ChannelRead): void {
   const refusals = new FieldRefusals();
+  const form = read.arrow?.file ? 'file' : 'stream';
   infos.forEach((info, i) => {
     const field = read.field === 'channel' ? 'channel' : `channels[${i}]`;
-    if (info.name === ARROW_TIME_COLUMN) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is the name of the time column; read it as JSON or the binary body`, `${field} ${info.name} is named like the Arrow stream's time column`);
+    if (info.name === ARROW_TIME_COLUMN) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is the name of the time column; read it as JSON or the binary body`, `${field} ${info.name} is named like the Arrow ${form}'s time column`);
     // Text and byte values, and arrays of several values a sample, have no column type in this stream (yet).
     else if (info.kind || info.dimension > 1) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is a ${info.kind ?? 'array'} channel; read it as JSON or the binary body`, `${field} ${info.name} is a ${info.kind ?? 'array'} channel`);
   });
-  refusals.throwIfAny(406, 'The read cannot be answered as an Arrow stream: ');
+  refusals.throwIfAny(406, `The read cannot be answered as an Arrow ${form}: `);
 }
 
 /** The file the Arrow stream was read from: its format and the properties it records. */

@@ -2,6 +2,8 @@ import { Field, Float32, Float64, Int16, Int32, Message, Schema, type DataType }
 // The IPC metadata of a record batch (its nodes and buffer regions): apache-arrow's writer builds it from assembled
 // columns; here it is built from the columns' lengths alone, so the body can be written without the columns existing.
 import { BufferRegion, FieldNode, RecordBatch as RecordBatchHeader } from 'apache-arrow/ipc/metadata/message';
+// The IPC file's footer (the schema and each record batch's block), as apache-arrow's RecordBatchFileWriter encodes it.
+import { FileBlock, Footer } from 'apache-arrow/ipc/metadata/file';
 import { convertInto, IDENTITY, isIdentity, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
 import { CHUNK_BYTES, shapeOne, type ShapeTask } from './shape-channels';
@@ -13,6 +15,11 @@ export interface ArrowStreamMetadata {
   schema: Record<string, string>;
   /** By index of the distinct channels (the task's `channels`): e.g. the labels of a text conversion. */
   fields?: Record<string, string>[];
+  /**
+   * The IPC file format (`application/vnd.apache.arrow.file`, Feather v2) instead of the stream: the same messages
+   * between the magic `ARROW1` and a footer indexing the record batches, for readers that take no stream.
+   */
+  file?: boolean;
 }
 
 /** A series with what its column says of it: the conversion of its stored values (the catalogue's). */
@@ -21,7 +28,7 @@ export interface ArrowSeries {
   conversion: LinearConversion;
 }
 
-/** An Arrow IPC stream planned from its columns' lengths: its bytes in all, and its bytes written chunk by chunk on demand. */
+/** An Arrow IPC stream (or file) planned from its columns' lengths: its bytes in all, and its bytes written chunk by chunk on demand. */
 export interface ArrowStream {
   length: number;
   /** Chunks of `size` bytes (a multiple of 8; the last one shorter), each a new buffer it owns (they are transferred). */
@@ -29,7 +36,7 @@ export interface ArrowStream {
 }
 
 /**
- * A read's Arrow stream in chunks, with its length: each distinct channel shaped once (M4 when asked), a column with
+ * A read's Arrow stream (or file) in chunks, with its length: each distinct channel shaped once (M4 when asked), a column with
  * the conversion it was stored with. The pool loads this module (and apache-arrow) with its first Arrow read.
  */
 export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): { head: ChunkHead; chunks: Iterable<Uint8Array> } {
@@ -53,7 +60,9 @@ export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): {
  * the converted values; gaps are nulls. The bytes are those apache-arrow's `RecordBatchStreamWriter` writes for these
  * columns, but no column is built: the messages are encoded up front from the lengths, and each chunk is filled when
  * it is taken, the time computed and the stored values converted straight into it (or copied when they are sent as
- * stored), the null columns and the padding left as the chunk's zeros.
+ * stored), the null columns and the padding left as the chunk's zeros. As an IPC file (`metadata.file`), the same
+ * messages come between `ARROW1` (padded to 8 bytes) and the footer, whose blocks (each record batch's offset and
+ * lengths) are known from the plan, so the file's length is known before its first byte, as the stream's.
  */
 export function arrowStream(channels: readonly ArrowSeries[], metadata: ArrowStreamMetadata): ArrowStream {
   const columns = channels.map(columnOf);
@@ -61,12 +70,40 @@ export function arrowStream(channels: readonly ArrowSeries[], metadata: ArrowStr
     new Field(metadata.timeColumn, new Float64(), false, new Map([['unit', 's']])),
     ...columns.map((c, k) => new Field(c.name, c.type, true, new Map(Object.entries({ ...c.metadata, ...metadata.fields?.[k] })))),
   ];
-  const parts: Part[] = [{ kind: 'bytes', bytes: framed(Message.from(new Schema(fields, new Map(Object.entries(metadata.schema))))) }];
-  for (const base of timeBases(channels.map((c) => c.series))) parts.push(...batchParts(columns, base));
-  // End of stream: the continuation marker and a zero length.
+  const schema = new Schema(fields, new Map(Object.entries(metadata.schema)));
+  // The file starts with its magic padded to 8 bytes, so every offset of the stream that follows stays 8-aligned.
+  const parts: Part[] = metadata.file ? [{ kind: 'bytes', bytes: ARROW_MAGIC }, { kind: 'zeros', length: 8 - ARROW_MAGIC.byteLength }] : [];
+  // The file keeps the stream's schema message too, as the format has it (apache-arrow's JS file writer leaves it out).
+  parts.push({ kind: 'bytes', bytes: framed(Message.from(schema)) });
+  // Where each record batch's message starts in the file, with its message's and body's lengths: the footer's blocks.
+  const blocks: FileBlock[] = [];
+  let at = parts.reduce((sum, p) => sum + partLength(p), 0);
+  for (const base of timeBases(channels.map((c) => c.series))) {
+    const batch = batchParts(columns, base);
+    blocks.push(new FileBlock(batch.metadataLength, batch.bodyLength, at));
+    at += batch.metadataLength + batch.bodyLength;
+    parts.push(...batch.parts);
+  }
+  // End of stream: the continuation marker and a zero length (the file keeps it, for readers that read it in order).
   parts.push({ kind: 'bytes', bytes: Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0) });
+  if (metadata.file) parts.push(...fileTail(schema, blocks));
   const length = parts.reduce((sum, p) => sum + partLength(p), 0);
   return { length, chunks: (size) => chunksOf(parts, length, size) };
+}
+
+/** The magic that opens and closes an Arrow IPC file. */
+const ARROW_MAGIC = new TextEncoder().encode('ARROW1');
+
+/** The end of an IPC file: the footer (the schema again, and each record batch's block), its length (int32) and the magic. */
+function fileTail(schema: Schema, blocks: FileBlock[]): Part[] {
+  const footer = Footer.encode(new Footer(schema, undefined, blocks, []));
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setInt32(0, footer.byteLength, true);
+  return [
+    { kind: 'bytes', bytes: footer },
+    { kind: 'bytes', bytes: length },
+    { kind: 'bytes', bytes: ARROW_MAGIC },
+  ];
 }
 
 /**
@@ -248,7 +285,7 @@ function sameTimes(a: Float64Array, b: Float64Array): boolean {
  * One record batch: its message (the nodes and buffer regions apache-arrow's assembler would make: an empty validity
  * buffer for a column without nulls, every buffer padded to 8 bytes) and its body's parts.
  */
-function batchParts(columns: readonly Column[], { members, length, time }: TimeBase): Part[] {
+function batchParts(columns: readonly Column[], { members, length, time }: TimeBase): { parts: Part[]; metadataLength: number; bodyLength: number } {
   const nodes: FieldNode[] = [];
   const regions: BufferRegion[] = [];
   const body: Part[] = [];
@@ -279,5 +316,5 @@ function batchParts(columns: readonly Column[], { members, length, time }: TimeB
     buffer({ kind: 'zeros', length: length * c.width });
   });
   const header = framed(Message.from(new RecordBatchHeader(length, nodes, regions, null), offset));
-  return [{ kind: 'bytes', bytes: header }, ...body];
+  return { parts: [{ kind: 'bytes', bytes: header }, ...body], metadataLength: header.byteLength, bodyLength: offset };
 }

@@ -1,11 +1,12 @@
-import { tableFromIPC, type Table } from 'apache-arrow';
+import { RecordBatchFileReader, tableFromIPC, type RecordBatch, type Table } from 'apache-arrow';
 import { PitwallClient } from '@pitwall/client';
 import { openDataFile } from '@pitwall/formats';
 import { buildMdf4File } from '@pitwall/formats/testing';
 import { fixture } from '../support/fixtures';
-import { busReplies, useDatafileStack } from '../support/datafile-stack';
+import { busReplies, defineMathChannel, useDatafileStack } from '../support/datafile-stack';
 
 const ARROW = 'application/vnd.apache.arrow.stream';
+const ARROW_FILE = 'application/vnd.apache.arrow.file';
 interface JsonRecord {
   name: string;
   unit: string;
@@ -129,6 +130,96 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
     }
   });
 
+  describe('as an Arrow IPC file (Accept: application/vnd.apache.arrow.file)', () => {
+    const bytesOf = async (r: Response) => new Uint8Array(await r.arrayBuffer());
+    /** The file is the stream's messages, byte for byte, after the 8 bytes of `ARROW1` and padding; it ends with `ARROW1`. */
+    function expectFileOf(file: Uint8Array, stream: Uint8Array): void {
+      expect(Buffer.from(file.subarray(0, 8)).toString('latin1')).toBe('ARROW1\0\0');
+      expect(Buffer.from(file.subarray(8, 8 + stream.byteLength)).equals(Buffer.from(stream))).toBe(true);
+      expect(Buffer.from(file.subarray(file.byteLength - 6)).toString('latin1')).toBe('ARROW1');
+    }
+    /** A record batch of the file reached through its footer's block (random access), as apache-arrow reads it. */
+    function batchOfFile(file: Uint8Array, k: number): { count: number; batch: RecordBatch | null } {
+      const reader = RecordBatchFileReader.from(file);
+      reader.open();
+      return { count: reader.numRecordBatches, batch: reader.readRecordBatch(k) as RecordBatch | null };
+    }
+
+    test('when a whole-file batch of every channel is read as an Arrow file, then it comes by claim with its exact Content-Length, the stream\'s messages in a file whose footer reaches each batch, a channel of each rate the JSON record\'s values', async () => {
+      let file!: Uint8Array;
+      const replies = await busReplies(started.stack, async () => {
+        const r = await post({ channels: names, mode: 0 }, ARROW_FILE);
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-type')).toBe(ARROW_FILE);
+        file = await bytesOf(r);
+        expect(r.headers.get('content-length')).toBe(String(file.byteLength));
+      });
+      expect(replies[0]?.claim).toMatchObject({ contentType: ARROW_FILE, length: file.byteLength });
+      const stream = await bytesOf(await post({ channels: names, mode: 0 }, ARROW));
+      expectFileOf(file, stream);
+      const table = tableFromIPC(file);
+      expect(table.schema.fields.map((f) => f.name)).toEqual(['time', ...names]);
+      expect(Object.fromEntries(table.schema.metadata)).toEqual(Object.fromEntries(tableFromIPC(stream).schema.metadata));
+      const asJson = (await (await post({ channels: names, mode: 0 })).json()) as { channels: JsonRecord[] };
+      // A channel of each rate, each batch's values checked (the stream's test checks every channel against JSON, and the file carries its bytes).
+      const oneOfEachRate = [...new Map(asJson.channels.map((record) => [record.frequency, record])).values()];
+      expect(oneOfEachRate).toHaveLength(table.batches.length);
+      for (const record of oneOfEachRate) expect(columnOf(table, record.name).samples).toEqual(record.samples);
+      // The footer's last block is the stream's last batch.
+      const streamed = tableFromIPC(stream).batches;
+      const { count, batch } = batchOfFile(file, streamed.length - 1);
+      expect(count).toBe(streamed.length);
+      const last = streamed.at(-1) as RecordBatch;
+      expect(batch?.numRows).toBe(last.numRows);
+      // Its columns' values and validity, byte for byte.
+      const bytesOfColumn = (b: RecordBatch | null | undefined, name: string) => {
+        const data = b?.getChild(name)?.data[0];
+        return [data?.values, data?.nullBitmap].map((a) => (a ? Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64') : null));
+      };
+      for (const field of table.schema.fields) expect({ field: field.name, bytes: bytesOfColumn(batch, field.name) }).toEqual({ field: field.name, bytes: bytesOfColumn(last, field.name) });
+    }, 30_000);
+
+    test('when a short read is asked as an Arrow file, then the small answer crosses the bus inline, with its length, and reads as the stream and the JSON do', async () => {
+      const path = `${started.base}${dataset()}/channel?channel=Engine%20RPM&lapIndex=1&maxPoints=16`;
+      let file!: Uint8Array;
+      const replies = await busReplies(started.stack, async () => {
+        const r = await fetch(path, { headers: { ...started.headers, Accept: ARROW_FILE } });
+        expect(r.headers.get('content-type')).toBe(ARROW_FILE);
+        file = await bytesOf(r);
+        expect(r.headers.get('content-length')).toBe(String(file.byteLength));
+      });
+      expect(replies[0]?.claim).toBeUndefined();
+      const stream = await bytesOf(await fetch(path, { headers: { ...started.headers, Accept: ARROW } }));
+      expectFileOf(file, stream);
+      const json = (await (await fetch(path, { headers: started.headers })).json()) as JsonRecord;
+      expect(columnOf(tableFromIPC(file), 'Engine RPM')).toEqual({ samples: json.samples, times: json.times });
+      expect(batchOfFile(file, 0).batch?.numRows).toBe(json.samples.length);
+    });
+
+    test('when laps, windows, maxPoints, a rate and a math channel are read as an Arrow file, then each is its stream\'s read in a file', async () => {
+      await defineMathChannel(started, { Name: 'Speed ms arrow', Expression: '"Ground Speed" / 3.6', Unit: 'm/s' });
+      const two = ['Ground Speed', 'Engine RPM'];
+      const reads: { what: string; send: (accept: string) => Promise<Response> }[] = [
+        { what: 'a lap of a channel', send: (accept) => fetch(`${started.base}${dataset()}/channel?channel=Engine%20RPM&lapIndex=2`, { headers: { ...started.headers, Accept: accept } }) },
+        { what: 'a window of a batch', send: (accept) => post({ channels: two, mode: 2, startTime: 30, duration: 4 }, accept) },
+        { what: 'a display-sized batch', send: (accept) => fetch(`${started.base}${dataset()}/channels?maxPoints=100`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', Accept: accept }, body: JSON.stringify({ channels: two, mode: 0 }) }) },
+        { what: 'a lap at a rate', send: (accept) => fetch(`${started.base}${dataset()}/channels?rate=50`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', Accept: accept }, body: JSON.stringify({ channels: [...two, 'Gear'], mode: 1, lapIndex: 1 }) }) },
+        { what: 'a math channel beside a logged one', send: (accept) => post({ channels: ['Speed ms arrow', 'Ground Speed'], mode: 1, lapIndex: 1 }, accept) },
+      ];
+      for (const { what, send } of reads) {
+        const asFile = await send(ARROW_FILE);
+        expect({ what, status: asFile.status, type: asFile.headers.get('content-type') }).toEqual({ what, status: 200, type: ARROW_FILE });
+        const file = await bytesOf(asFile);
+        const stream = await bytesOf(await send(ARROW));
+        expectFileOf(file, stream);
+        const fromFile = tableFromIPC(file);
+        const fromStream = tableFromIPC(stream);
+        expect(fromFile.batches.map((b) => b.numRows)).toEqual(fromStream.batches.map((b) => b.numRows));
+        for (const field of fromStream.schema.fields) expect([...(fromFile.getChild(field.name) ?? [])]).toEqual([...(fromStream.getChild(field.name) ?? [])]);
+      }
+    }, 30_000);
+  });
+
   describe('a file with a channel named `time` and a text conversion', () => {
     let id: string;
     beforeAll(async () => {
@@ -158,6 +249,9 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
       const one = await fetch(`${started.base}${dataset(id)}/channel?channel=time`, { headers: { ...started.headers, Accept: ARROW } });
       expect(one.status).toBe(406);
       expect(((await one.json()) as { errors: unknown }).errors).toEqual({ channel: [expect.stringContaining('time column')] });
+      const asFile = await post({ channels: ['Gear', 'time'], mode: 0 }, ARROW_FILE, id);
+      expect(asFile.status).toBe(406);
+      expect(((await asFile.json()) as { detail: string }).detail).toBe("The read cannot be answered as an Arrow file: channels[1] time is named like the Arrow file's time column");
       expect((await post({ channels: ['Gear', 'time'], mode: 0 }, undefined, id)).status).toBe(200);
       expect((await post({ channels: ['Gear', 'time'], mode: 0 }, 'application/x-service-channels', id)).status).toBe(200);
     });

@@ -81,13 +81,16 @@ describe('text, byte and array channels through the gateway (entity-service, dat
       expect(record).toEqual({ name: 'string_ch', unit: '', kind: 'text', frequency: 10, times: names.map((_, i) => i / 10), values: names });
     });
 
-    test('when a text or an array channel is asked as an Arrow stream, then 406 names it and nothing else is read', async () => {
-      for (const [id, channel] of [[strings, 'string_ch'], [arrays, 'grid']] as const) {
-        const r = await get(`${dataset(id)}/channel?channel=${channel}`, { Accept: 'application/vnd.apache.arrow.stream' });
-        expect(r.status).toBe(406);
-        expect(r.headers.get('content-type')).toContain('application/problem+json');
-        expect(((await r.json()) as { errors: Record<string, string[]> }).errors['channel']?.[0]).toContain(`${channel} is a`);
-      }
+    test('when a text or an array channel is asked as an Arrow stream or an Arrow file, then 406 names it and nothing else is read', async () => {
+      for (const form of ['stream', 'file'])
+        for (const [id, channel] of [[strings, 'string_ch'], [arrays, 'grid']] as const) {
+          const r = await get(`${dataset(id)}/channel?channel=${channel}`, { Accept: `application/vnd.apache.arrow.${form}` });
+          expect(r.status).toBe(406);
+          expect(r.headers.get('content-type')).toContain('application/problem+json');
+          const problem = (await r.json()) as { detail: string; errors: Record<string, string[]> };
+          expect(problem.errors['channel']?.[0]).toContain(`${channel} is a`);
+          expect(problem.detail).toContain(`The read cannot be answered as an Arrow ${form}: `);
+        }
     });
 
     test('when a text channel is read in binary, then the body is layout 2 and decodes to the JSON answer', async () => {

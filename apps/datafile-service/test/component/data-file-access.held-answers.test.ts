@@ -65,6 +65,30 @@ describe('large read answers held by the gateway: sent again only when the servi
     expect((JSON.parse(json.body.toString()) as { name: string }).name).toBe('Ground Speed');
   });
 
+  test('when a read is asked as the Arrow stream, then as the Arrow file, then each again, then each gets its own form (the second time as its held answer), large or small', async () => {
+    const STREAM = 'application/vnd.apache.arrow.stream';
+    const FILE = 'application/vnd.apache.arrow.file';
+    const isFile = (body: Buffer) => body.subarray(0, 6).toString('latin1') === 'ARROW1' && body.subarray(-6).toString('latin1') === 'ARROW1';
+    // Large (by claim, held by the gateway), then small (inline, kept by the datafile-service's result cache).
+    const reads = [
+      { large: true, send: (accept: string) => channel('Engine RPM', accept) },
+      { large: false, send: (accept: string) => fetch(`${started.base}${dataset()}/channel?channel=Engine%20RPM&lapIndex=1&maxPoints=16`, { headers: { ...started.headers, Accept: accept } }) },
+    ];
+    for (const { large, send } of reads) {
+      const stream = await read(() => send(STREAM));
+      const file = await read(() => send(FILE));
+      expect([stream.reply.claim !== undefined, file.reply.claim !== undefined]).toEqual([large, large]);
+      expect([stream.type, isFile(stream.body), file.type, isFile(file.body)]).toEqual([STREAM, false, FILE, true]);
+      expect(file.body.subarray(8, 8 + stream.body.byteLength).equals(stream.body)).toBe(true);
+      expect(file.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+      for (const [again, first] of [[await read(() => send(STREAM)), stream], [await read(() => send(FILE)), file]] as const) {
+        expect(again).toMatchObject({ status: 200, type: first.type, length: String(first.body.byteLength) });
+        expect(again.body.equals(first.body)).toBe(true);
+        if (first.reply.claim) expect(again.reply.headers[REPLY_ANSWER_HELD]).toBe(first.reply.headers[REPLY_ANSWER_TAG]);
+      }
+    }
+  });
+
   test('when a streamed JSON batch is asked again, then the held copy is the same document, now with its length', async () => {
     const first = await read(() => batch());
     expect(first.length).toBeNull();

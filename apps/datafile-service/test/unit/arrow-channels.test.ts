@@ -1,6 +1,7 @@
-import { tableFromIPC, tableToIPC, Type } from 'apache-arrow';
+import { RecordBatchFileReader, tableFromIPC, tableToIPC, Type, type RecordBatch } from 'apache-arrow';
+import { Footer } from 'apache-arrow/ipc/metadata/file';
 import { applyConversion, IDENTITY } from '@pitwall/channels';
-import { arrowStream, type ArrowStream } from '../../src/workers/arrow-channels';
+import { arrowStream, type ArrowStream, type ArrowStreamMetadata } from '../../src/workers/arrow-channels';
 
 /** The whole stream, as one chunk (its length rounded up to a multiple of 8). */
 const whole = (stream: ArrowStream): Uint8Array => joined([...stream.chunks(Math.max(8, (stream.length + 7) & ~7))]);
@@ -101,5 +102,78 @@ describe('the Arrow stream of a read', () => {
     expect([...(slow?.getChild('Temp') ?? [])]).toEqual(Array.from(temps, (v, i) => (gaps[i] === 1 ? null : v)));
     expect(slow?.getChild('time')?.toArray()).toEqual(Float64Array.from({ length: n >> 1 }, (_, i) => 0.125 + i / 500));
     expect(slow?.getChild('RPM')?.nullCount).toBe(n >> 1);
+  });
+});
+
+describe('the Arrow file of a read', () => {
+  const scaled = { numerator: 1, denominator: 10, offset: 0 };
+  const n = 5003;
+  // Three rates, so three record batches; long enough to cross chunks; a scaled channel, a gap, a float32 one.
+  const channels = [
+    { series: { name: 'Speed', unit: 'km/h', frequency: 100, dimension: 1, startTime: 1, samples: Int16Array.from({ length: n }, (_, i) => i % 3000), conversion: scaled }, conversion: scaled },
+    { series: { name: 'Gear', unit: '', frequency: 10, dimension: 1, startTime: 1, samples: Int16Array.from({ length: 501 }, (_, i) => i % 6), conversion: IDENTITY, gaps: Uint8Array.from({ length: 501 }, (_, i) => (i === 7 ? 1 : 0)) }, conversion: IDENTITY },
+    { series: { name: 'Temp', unit: 'C', frequency: 2, dimension: 1, startTime: 0, samples: Float32Array.of(80.5, 81, 81.5) }, conversion: IDENTITY },
+  ];
+  const metadata: ArrowStreamMetadata = { timeColumn: 'time', schema: { entityId: 'e1', scope: '{"mode":"file"}' }, fields: [{}, { labels: '[]' }, {}] };
+  const stream = whole(arrowStream(channels, metadata));
+  const planned = arrowStream(channels, { ...metadata, file: true });
+  const file = joined([...planned.chunks(4096)]);
+
+  test('when a read is encoded as a file, then it is the stream\'s messages between ARROW1 and a footer, its length the one planned', () => {
+    expect(file.byteLength).toBe(planned.length);
+    const ascii = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    expect(ascii(file.subarray(0, 6))).toBe('ARROW1');
+    expect([...file.subarray(6, 8)]).toEqual([0, 0]);
+    expect(ascii(file.subarray(file.byteLength - 6))).toBe('ARROW1');
+    // The stream whole (its end-of-stream marker included) follows the 8 bytes of magic.
+    expect(file.subarray(8, 8 + stream.byteLength)).toEqual(stream);
+    const footerLength = new DataView(file.buffer, file.byteOffset).getInt32(file.byteLength - 10, true);
+    expect(8 + stream.byteLength + footerLength + 4 + 6).toBe(file.byteLength);
+  });
+
+  test('when the file is read back, then it has the stream\'s schema, metadata and batches, value for value', () => {
+    const fromFile = tableFromIPC(file);
+    const fromStream = tableFromIPC(stream);
+    expect(fromFile.schema.fields.map((f) => [f.name, f.type.toString(), Object.fromEntries(f.metadata)])).toEqual(fromStream.schema.fields.map((f) => [f.name, f.type.toString(), Object.fromEntries(f.metadata)]));
+    expect(Object.fromEntries(fromFile.schema.metadata)).toEqual({ entityId: 'e1', scope: '{"mode":"file"}' });
+    expect(fromFile.batches.map((b) => b.numRows)).toEqual([n, 501, 3]);
+    fromStream.batches.forEach((batch, k) => {
+      for (const name of ['time', 'Speed', 'Gear', 'Temp']) expect([...(fromFile.batches[k]?.getChild(name) ?? [])]).toEqual([...(batch.getChild(name) ?? [])]);
+    });
+    expect([...(fromFile.batches[1]?.getChild('Gear') ?? [])][7]).toBeNull();
+  });
+
+  test('when the footer is read, then each block points at its record batch, so a reader goes straight to the last one', () => {
+    const tail = file.byteLength - 10;
+    const footerLength = new DataView(file.buffer, file.byteOffset).getInt32(tail, true);
+    const footer = Footer.decode(file.subarray(tail - footerLength, tail));
+    expect(Object.fromEntries(footer.schema.metadata)).toEqual({ entityId: 'e1', scope: '{"mode":"file"}' });
+    const blocks = [...footer.recordBatches()];
+    expect(blocks).toHaveLength(3);
+    const view = new DataView(file.buffer, file.byteOffset);
+    let end = 0;
+    for (const block of blocks) {
+      expect(block.offset % 8).toBe(0);
+      expect(block.offset).toBeGreaterThanOrEqual(end);
+      // The message's continuation marker, then its metadata's length: the block's metaDataLength is the two and the metadata.
+      expect(view.getInt32(block.offset, true)).toBe(-1);
+      expect(8 + view.getInt32(block.offset + 4, true)).toBe(block.metaDataLength);
+      end = block.offset + block.metaDataLength + block.bodyLength;
+    }
+    // The last batch's body ends where the stream's end-of-stream marker starts.
+    expect(end).toBe(8 + stream.byteLength - 8);
+    const reader = RecordBatchFileReader.from(file);
+    reader.open();
+    expect(reader.numRecordBatches).toBe(3);
+    // Synchronous over bytes in memory.
+    const batchAt = (k: number) => reader.readRecordBatch(k) as RecordBatch | null;
+    const last = batchAt(2);
+    expect([...(last?.getChild('Temp') ?? [])]).toEqual([80.5, 81, 81.5]);
+    expect(last?.getChild('time')?.toArray()).toEqual(Float64Array.of(0, 0.5, 1));
+    expect(batchAt(0)?.getChild('Speed')?.get(n - 1)).toBeCloseTo(((n - 1) % 3000) / 10, 9);
+  });
+
+  test('when the file is cut into chunks of any size, then together they are the same file', () => {
+    for (const size of [40, 1048, 1 << 20]) expect(joined([...planned.chunks(size)])).toEqual(file);
   });
 });

@@ -1,7 +1,8 @@
 import { bytesAnswer, framedAnswer, JSON_MEDIA_TYPE, REQUEST_HELD_ANSWER, type BulkAnswer, type BusRequest, type ClaimDesk, type RequestHandler } from '@pitwall/bus';
-import { ARROW_STREAM_MEDIA_TYPE, DATAFILE_COMMANDS, SERVICES, type DataFileChannelRequest, type DataFileChannelsRequest } from '@pitwall/contracts';
+import { ARROW_FILE_MEDIA_TYPE, ARROW_STREAM_MEDIA_TYPE, DATAFILE_COMMANDS, SERVICES, type DataFileChannelRequest, type DataFileChannelsRequest } from '@pitwall/contracts';
 import { dispatchCommands } from '@pitwall/service-host';
 import type { DataFileReads } from '../../domain/data-file-reads';
+import type { ChannelRead } from '../../domain/read-channels';
 
 /**
  * Thin bus entry point of the data file access operations. Every answer goes through the claim desk: a small one
@@ -48,11 +49,11 @@ export function datafileCommands(reads: DataFileReads, desk: ClaimDesk): Request
 }
 
 /**
- * The body a read asked for: JSON (no binaryType), the binary channel body, or the Arrow stream, whose schema metadata
- * names the dataset and the read's parameters.
+ * The body a read asked for: JSON (no binaryType), the binary channel body, or Arrow (the IPC stream, or the IPC file
+ * of the same messages), whose schema metadata names the dataset and the read's parameters.
  */
-function form(m: DataFileChannelRequest | DataFileChannelsRequest): { binary: boolean; arrow?: { schema: Record<string, string> } } {
-  if (m.binaryType !== ARROW_STREAM_MEDIA_TYPE) return { binary: m.binaryType !== undefined };
+function form(m: DataFileChannelRequest | DataFileChannelsRequest): Pick<ChannelRead, 'binary' | 'arrow'> {
+  if (m.binaryType !== ARROW_STREAM_MEDIA_TYPE && m.binaryType !== ARROW_FILE_MEDIA_TYPE) return { binary: m.binaryType !== undefined };
   const channels = 'channels' in m ? m.channels : [m.channel];
   const schema: Record<string, string> = {
     entityType: m.type,
@@ -64,7 +65,7 @@ function form(m: DataFileChannelRequest | DataFileChannelsRequest): { binary: bo
     ...(m.maxPoints !== undefined ? { maxPoints: String(m.maxPoints) } : {}),
     ...(m.rate !== undefined ? { rate: String(m.rate) } : {}),
   };
-  return { binary: false, arrow: { schema } };
+  return { binary: false, arrow: { schema, ...(m.binaryType === ARROW_FILE_MEDIA_TYPE ? { file: true } : {}) } };
 }
 
 /** The scope as the Arrow schema names it: a window read to the end of the file (no `duration` asked) has no duration. */
