@@ -32,10 +32,10 @@ export interface PaneStackOptions {
   /** Panes sharing a key share the cursor (setSyncKey changes it for the panes drawn next). */
   syncKey: string;
   /**
-   * What the panes are, said by a screen reader when the plot area (the container, a Tab stop while panes are drawn)
-   * has the focus: "Time plots", "Lap overlay". The plot area is then a slider (ARIA's pattern: a screen reader
-   * switches to focus mode, so ← and → reach the page) over the x range shown, its value the cursor's x and its
-   * text what the panes say at the cursor (describeCursor).
+   * What the panes are, said by a screen reader when the plot area's slider (a Tab stop while panes are drawn) has the
+   * focus: "Time plots", "Lap overlay". The slider (ARIA's pattern: a screen reader switches to focus mode, so ← and →
+   * reach the page) is over the x range shown, its value the cursor's x and its text what the panes say at the cursor
+   * (describeCursor).
    */
   label: string;
   height?: number;
@@ -171,11 +171,22 @@ export class PaneStack {
   private specs: readonly PaneSpec[] = [];
   /** The cursor's x value on the panes (null: off them). */
   private cursor: number | null = null;
+  /**
+   * The plot area's slider: an empty element laid over the panes (the mouse goes through it to them), the Tab stop the
+   * plot keys act on. The panes and their y scale controls are its siblings, not its content: ARIA makes a slider's
+   * content presentational, and a screen reader that does so would not reach the controls.
+   */
+  readonly slider: HTMLElement = document.createElement('div');
 
   constructor(
     private readonly container: HTMLElement,
     private readonly options: PaneStackOptions,
   ) {
+    this.slider.className = 'plot-slider';
+    this.slider.id = `${container.id}-slider`;
+    this.slider.dataset['testid'] = `${container.dataset['testid'] ?? container.id}-slider`;
+    this.slider.hidden = true;
+    container.prepend(this.slider);
     // The panes follow their container's width (the window resized, a scrollbar come or gone): they were drawn at the
     // width of the moment and kept it (1280 → 1920 px left a third empty, 800 px cut them with a scrollbar).
     new ResizeObserver(() => this.fit()).observe(container);
@@ -215,10 +226,10 @@ export class PaneStack {
     // The focus on a pane's control (its y scale control, or its form's Set or Auto) comes back to the pane drawn
     // again: it fell to the page's body with the old panes.
     const active = document.activeElement;
-    const focusedPane = active && active !== this.container && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
-    // The keyboard's cursor stays at its x across the redraw of a zoom by + or - (the plot area keeps the focus), when
+    const focusedPane = active && active !== this.slider && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
+    // The keyboard's cursor stays at its x across the redraw of a zoom by + or - (the slider keeps the focus), when
     // the new range holds it: the values at it were said, and the next arrow goes on from there.
-    const keptCursor = active === this.container ? this.cursor : null;
+    const keptCursor = active === this.slider ? this.cursor : null;
     this.removePanes();
     this.specs = specs;
     this.markSlider(specs.length > 0);
@@ -257,7 +268,7 @@ export class PaneStack {
     if (specs.length === 0) this.options.onDrawn?.();
     if (focusedPane !== undefined) {
       const pane = [...this.container.children].find((p) => (p as HTMLElement).dataset['testid'] === focusedPane);
-      ((pane?.querySelector<HTMLElement>('.y-scale') ?? this.container) as HTMLElement).focus({ preventScroll: true });
+      (pane?.querySelector<HTMLElement>('.y-scale') ?? this.slider).focus({ preventScroll: true });
     }
   }
 
@@ -385,11 +396,12 @@ export class PaneStack {
   }
 
   /**
-   * The plot area as a slider while panes are drawn (a Tab stop, named, horizontal), nothing while none is (no Tab
-   * stop, no role: an empty slider would be read).
+   * The plot area's slider while panes are drawn (a Tab stop, named, horizontal), hidden while none is (no Tab stop, no
+   * role: an empty slider would be read).
    */
   private markSlider(shown: boolean): void {
-    const c = this.container;
+    const c = this.slider;
+    c.hidden = !shown;
     const attributes: Record<string, string> = { role: 'slider', tabindex: '0', 'aria-label': this.options.label, 'aria-orientation': 'horizontal' };
     for (const [name, value] of Object.entries(attributes)) {
       if (shown) c.setAttribute(name, value);
@@ -411,7 +423,7 @@ export class PaneStack {
     this.sliderPending = true;
     queueMicrotask(() => {
       this.sliderPending = false;
-      const c = this.container;
+      const c = this.slider;
       const range = this.plots.length > 0 ? this.xRange() : null;
       const values: Record<string, string | null> = {
         'aria-valuemin': range ? String(range[0]) : null,
@@ -429,7 +441,8 @@ export class PaneStack {
   private removePanes(): void {
     for (const p of this.plots) p.destroy();
     this.plots = [];
-    this.container.replaceChildren();
+    // The slider stays (with the focus, when it has it): the panes go.
+    for (const child of [...this.container.children]) if (child !== this.slider) child.remove();
   }
 
   /**

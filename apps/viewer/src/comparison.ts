@@ -73,8 +73,8 @@ export class LapComparison {
 
   start(): void {
     // The plot keys on the overlay and on the delta, as on the time plots: each the group of its own plot area.
-    this.keys.add({ area: el('overlay-panes'), onKey: (e) => this.onKey(e, 'overlay', this.overlayPanes), drawn: () => this.overlayPanes.shown() });
-    this.keys.add({ area: el('delta-panes'), onKey: (e) => this.onKey(e, 'delta', this.deltaPanes), drawn: () => this.deltaPanes.shown() });
+    this.keys.add({ area: el('overlay-panes'), slider: this.overlayPanes.slider, onKey: (e) => this.onKey(e, 'overlay', this.overlayPanes), drawn: () => this.overlayPanes.shown() });
+    this.keys.add({ area: el('delta-panes'), slider: this.deltaPanes.slider, onKey: (e) => this.onKey(e, 'delta', this.deltaPanes), drawn: () => this.deltaPanes.shown() });
     el('overlay-plot').addEventListener('click', () => {
       this.overlayView = null;
       void this.page.run(() => this.plotOverlay());

@@ -69,7 +69,7 @@ export class TimePlots {
       });
     }
     // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
-    this.keys.add({ area: el('panes'), onKey: (e) => this.onKey(e), drawn: () => this.panes.shown() });
+    this.keys.add({ area: el('panes'), slider: this.panes.slider, onKey: (e) => this.onKey(e), drawn: () => this.panes.shown() });
     el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
   }
 
@@ -105,7 +105,7 @@ export class TimePlots {
     this.page.actionAt = performance.now();
     void this.page.run(async () => {
       await this.plotScope(scope);
-      if (this.plotted.length > 0) focusAfter(origin, el('panes'));
+      if (this.plotted.length > 0) focusAfter(origin, this.panes.slider);
     });
   }
 

@@ -59,14 +59,14 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     expect(reads).toHaveLength(0);
 
     // The overlay's plot area reached by Tab (the panes after the Compare controls).
-    const overlay = page.locator('[data-testid=overlay-panes]');
+    const overlay = page.locator('[data-testid=overlay-panes-slider]');
     expect(await overlay.getAttribute('tabindex')).toBe('0');
     // A slider (a screen reader's focus mode, so the arrows reach the page) over the lap time shown.
-    expect(await page.getByRole('slider', { name: 'Lap overlay', exact: true }).getAttribute('data-testid')).toBe('overlay-panes');
+    expect(await page.getByRole('slider', { name: 'Lap overlay', exact: true }).getAttribute('data-testid')).toBe('overlay-panes-slider');
     expect(await overlay.getAttribute('aria-orientation')).toBe('horizontal');
     expect(Number(await overlay.getAttribute('aria-valuemin'))).toBeLessThan(Number(await overlay.getAttribute('aria-valuemax')));
-    for (let i = 0; i < 10 && (await focused(page)) !== 'overlay-panes'; i++) await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('overlay-panes');
+    for (let i = 0; i < 10 && (await focused(page)) !== 'overlay-panes-slider'; i++) await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('overlay-panes-slider');
     const wholeTicks = await page.getAttribute('[data-testid="pane-overlay-Ground Speed"]', 'data-x-ticks');
 
     // ← and →: the cursor on the overlay, its values the slider's text (read by the screen reader), its x the value.
@@ -88,7 +88,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     expect(await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')).toBe(timeTicks);
     expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
     // The focus stays on the overlay drawn again.
-    expect(await focused(page)).toBe('overlay-panes');
+    expect(await focused(page)).toBe('overlay-panes-slider');
 
     // -: out to the whole laps again (the laps' own reads).
     await andDrawn(page, 'overlay-panes', () => page.keyboard.press('-'));
@@ -104,10 +104,54 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     // The delta too: its own plot area, zoomed by + with the focus in it.
     await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
     const deltaTicks = await page.getAttribute('[data-testid=pane-delta]', 'data-x-ticks');
-    await page.focus('[data-testid=delta-panes]');
+    await page.focus('[data-testid=delta-panes-slider]');
     await andDrawn(page, 'delta-panes', () => page.keyboard.press('+'));
     expect(await page.getAttribute('[data-testid=pane-delta]', 'data-x-ticks')).not.toBe(deltaTicks);
     expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
+    await page.context().close();
+  });
+
+  test('when plots are drawn, then no slider holds a control (ARIA makes its content presentational): the y scale controls and their form are beside it, reached by Tab and named', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    // A y scale form open too: its fields and buttons on the page.
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
+    const sliders = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[role=slider]')].map((slider) => ({
+          name: slider.getAttribute('aria-label'),
+          // Anything a user could reach or work inside it: a control, a field, a link, a form, a Tab stop.
+          controls: slider.querySelectorAll('button, input, select, textarea, a, form, [tabindex], [role=button], [contenteditable]').length,
+        })),
+      );
+    expect(await sliders()).toEqual([
+      { name: 'Time plots', controls: 0 },
+      { name: 'Lap overlay', controls: 0 },
+      { name: 'Delta to the first lap', controls: 0 },
+    ]);
+    expect(await page.locator('[data-testid=y-scale-form] [data-testid=y-min]').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    // From the time plots' slider, Tab reaches each pane's y scale control, named for its pane.
+    await page.focus('[data-testid=panes-slider]');
+    const name = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+    await page.keyboard.press('Tab');
+    expect(await name()).toBe('y: auto, y scale of Ground Speed');
+    await page.keyboard.press('Tab');
+    expect(await name()).toBe('y: auto, y scale of Throttle Pos');
+    // Enter on it opens its form, whose fields Tab reaches.
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('y-min');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('y-max');
+    // A click on a pane's plot puts the focus on its plot area's slider, the mouse going through the slider to the plot.
+    await page.click('[data-testid="pane-overlay-Throttle Pos"] .u-over');
+    expect(await focused(page)).toBe('overlay-panes-slider');
     await page.context().close();
   });
 
@@ -118,7 +162,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.click('[data-testid=overlay-add-2]');
     await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
     const reads = channelReads(page);
-    await page.focus('[data-testid=overlay-panes]');
+    await page.focus('[data-testid=overlay-panes-slider]');
     await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
     await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
     // Each zoom one read a lap, of the window under the view (its lap's times).
@@ -135,21 +179,21 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     const page = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
-    await page.focus('[data-testid=panes]');
+    await page.focus('[data-testid=panes-slider]');
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-    const before = Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'));
-    const said = (await page.getAttribute('[data-testid=panes]', 'aria-valuetext')) as string;
+    const before = Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'));
+    const said = (await page.getAttribute('[data-testid=panes-slider]', 'aria-valuetext')) as string;
     expect(said).toMatch(/Ground Speed/);
     await andDrawn(page, 'panes', () => page.keyboard.press('+'));
-    await page.waitForFunction(() => document.querySelector('[data-testid=panes]')?.getAttribute('aria-valuenow') !== null);
-    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeCloseTo(before, 6);
-    expect(await page.getAttribute('[data-testid=panes]', 'aria-valuetext')).toBe(said);
+    await page.waitForFunction(() => document.querySelector('[data-testid=panes-slider]')?.getAttribute('aria-valuenow') !== null);
+    expect(Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'))).toBeCloseTo(before, 6);
+    expect(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuetext')).toBe(said);
     expect(await page.textContent('[data-testid=cursor-value]')).not.toMatch(/--/);
     await page.keyboard.press('ArrowRight');
-    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeGreaterThan(before);
+    expect(Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'))).toBeGreaterThan(before);
     await andDrawn(page, 'panes', () => page.keyboard.press('-'));
-    await page.waitForFunction(() => document.querySelector('[data-testid=panes]')?.getAttribute('aria-valuenow') !== null);
-    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeGreaterThan(before);
+    await page.waitForFunction(() => document.querySelector('[data-testid=panes-slider]')?.getAttribute('aria-valuenow') !== null);
+    expect(Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'))).toBeGreaterThan(before);
     await page.context().close();
   });
 
@@ -158,9 +202,9 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.check('[data-testid="channel-Ground Speed"]');
     // The main Plot: the focus on the plots, where the arrows move the cursor.
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
-    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes-slider');
     await page.keyboard.press('ArrowRight');
-    expect(await page.getAttribute('[data-testid=panes]', 'aria-valuenow')).not.toBeNull();
+    expect(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow')).not.toBeNull();
 
     // A y scale's Cancel: the focus back on its control, as Escape.
     await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
@@ -174,7 +218,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
       (window as unknown as { statusSeen: string[] }).statusSeen = seen;
       new MutationObserver(() => seen.push(status.innerHTML)).observe(status, { childList: true, subtree: true, characterData: true });
     });
-    await page.focus('[data-testid=panes]');
+    await page.focus('[data-testid=panes-slider]');
     await andDrawn(page, 'panes', () => page.keyboard.press('+'));
     const seen = await page.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
     expect(seen).toContain('<span aria-hidden="true">Reading 1 channel(s)…</span>');
@@ -198,13 +242,13 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.click('[data-testid=overlay-add-1]');
     await page.click('[data-testid=overlay-add-2]');
     await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
-    await page.focus('[data-testid=panes]');
+    await page.focus('[data-testid=panes-slider]');
     await page.evaluate(() => (document.activeElement as HTMLElement).blur());
     await page.hover('[data-testid=overlay-panes] .u-over');
     await page.mouse.wheel(0, 100);
     await page.mouse.move(0, 0);
-    const timeCursor = async () => page.getAttribute('[data-testid=panes]', 'aria-valuenow');
-    const overlayCursor = async () => page.getAttribute('[data-testid=overlay-panes]', 'aria-valuenow');
+    const timeCursor = async () => page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow');
+    const overlayCursor = async () => page.getAttribute('[data-testid=overlay-panes-slider]', 'aria-valuenow');
     let before = [await timeCursor(), await overlayCursor()];
     await page.keyboard.press('ArrowRight');
     expect(await timeCursor()).not.toBe(before[0]);
@@ -301,8 +345,8 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.check('[data-testid="channel-Throttle Pos"]');
     // A lap's Plot: the focus on the plots (the button is scrolled away), named.
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
-    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes');
-    expect(await page.getAttribute('[data-testid=panes]', 'aria-label')).toBe('Time plots');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes-slider');
+    expect(await page.getAttribute('[data-testid=panes-slider]', 'aria-label')).toBe('Time plots');
 
     // y scale Set and Auto (every pane drawn again): the rebuilt pane's y scale control.
     await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
@@ -397,7 +441,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     // The time plots' area: a slider named Time plots, its text the values at the cursor (the values line's), the
     // middle before a cursor is put on it.
     const plots = page.getByRole('slider', { name: 'Time plots', exact: true });
-    expect(await plots.getAttribute('data-testid')).toBe('panes');
+    expect(await plots.getAttribute('data-testid')).toBe('panes-slider');
     expect(await plots.getAttribute('aria-valuetext')).toBe('no cursor: ← or → puts it in the middle');
     await plots.focus();
     await page.keyboard.press('ArrowRight');
@@ -425,7 +469,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.focus('[data-testid=overlay-add-5]');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    expect(await focused(page)).toBe('panes');
+    expect(await focused(page)).toBe('panes-slider');
     // The shortcuts are on the page.
     expect(await page.textContent('[data-testid=plot-keys-hint]')).toContain('Ctrl+wheel');
 
