@@ -428,7 +428,8 @@ export class PaneStack {
       const values: Record<string, string | null> = {
         'aria-valuemin': range ? String(range[0]) : null,
         'aria-valuemax': range ? String(range[1]) : null,
-        'aria-valuenow': range && this.cursor !== null ? String(this.cursor) : null,
+        // Without a cursor, the middle: where ← or → puts it (a slider always has a value).
+        'aria-valuenow': range ? String(this.cursor ?? (range[0] + range[1]) / 2) : null,
         'aria-valuetext': range ? (this.cursor === null ? 'no cursor: ← or → puts it in the middle' : this.describeCursor()) : null,
       };
       for (const [name, value] of Object.entries(values)) {

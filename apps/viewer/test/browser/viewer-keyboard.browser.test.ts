@@ -247,8 +247,10 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.hover('[data-testid=overlay-panes] .u-over');
     await page.mouse.wheel(0, 100);
     await page.mouse.move(0, 0);
-    const timeCursor = async () => page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow');
-    const overlayCursor = async () => page.getAttribute('[data-testid=overlay-panes-slider]', 'aria-valuenow');
+    // The cursors as the sliders say them (their text: a slider without a cursor has the middle as its value, where
+    // the first arrow puts it).
+    const timeCursor = async () => page.getAttribute('[data-testid=panes-slider]', 'aria-valuetext');
+    const overlayCursor = async () => page.getAttribute('[data-testid=overlay-panes-slider]', 'aria-valuetext');
     let before = [await timeCursor(), await overlayCursor()];
     await page.keyboard.press('ArrowRight');
     expect(await timeCursor()).not.toBe(before[0]);
@@ -443,8 +445,14 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     const plots = page.getByRole('slider', { name: 'Time plots', exact: true });
     expect(await plots.getAttribute('data-testid')).toBe('panes-slider');
     expect(await plots.getAttribute('aria-valuetext')).toBe('no cursor: ← or → puts it in the middle');
+    // Its value all the same (a slider without one is invalid): the middle of the range, where the first arrow puts
+    // the cursor.
+    const middle = (Number(await plots.getAttribute('aria-valuemin')) + Number(await plots.getAttribute('aria-valuemax'))) / 2;
+    expect(await plots.getAttribute('aria-valuenow')).not.toBeNull();
+    expect(Number(await plots.getAttribute('aria-valuenow'))).toBeCloseTo(middle, 6);
     await plots.focus();
     await page.keyboard.press('ArrowRight');
+    expect(Number(await plots.getAttribute('aria-valuenow'))).toBeCloseTo(middle, 6);
     const text = (await plots.getAttribute('aria-valuetext')) ?? '';
     expect(text).toMatch(/^(lap )?time \(s\) [\d.]+\. Ground Speed [\d.]+ km\/h\.$/);
     const value = (await page.locator('[data-testid=cursor-values] data').nth(1).textContent()) ?? '';
