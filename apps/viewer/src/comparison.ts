@@ -117,7 +117,7 @@ export class LapComparison {
       if (!view) return false;
     } else {
       const whole = this.wholeLaps.get(from) ?? shown;
-      const [min, max] = zoomAround(shown[0], shown[1] - shown[0], panes.cursorX() ?? Number.NaN, action.zoom);
+      const [min, max] = zoomAround(shown[0], shown[1] - shown[0], panes.keyCursorX() ?? Number.NaN, action.zoom);
       // Kept within the whole laps (moved in, not cut); out to their length, the whole laps' own plot.
       const zoomed = panWindow(min, max - min, 0, whole[0], whole[1]);
       if (zoomed.duration < whole[1] - whole[0]) next = [zoomed.start, zoomed.start + zoomed.duration];

@@ -364,7 +364,7 @@ export class TimePlots {
     if (!action || this.plotted.length === 0) return false;
     if ('step' in action) {
       this.panes.stepCursor(action.step, this.plotted[0]?.line.x ?? []);
-    } else if ('zoom' in action) this.zoomBy(action.zoom, this.panes.cursorX());
+    } else if ('zoom' in action) this.zoomBy(action.zoom, this.panes.keyCursorX());
     else if (this.view) this.resetZoom();
     else return false;
     return true;

@@ -197,6 +197,54 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when the mouse moves over the plots, then the slider\'s value and text stay at the keyboard\'s cursor (the values line follows the mouse); a click puts the cursor, and the slider\'s value, there', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const slider = page.locator('[data-testid=panes-slider]');
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    const said = (await slider.getAttribute('aria-valuetext')) as string;
+    const now = Number(await slider.getAttribute('aria-valuenow'));
+    expect(said).toMatch(/Ground Speed [\d.]+ km\/h/);
+    const valuesLine = async () => (await page.textContent('[data-testid=cursor-values]')) ?? '';
+    const atKeys = await valuesLine();
+
+    // The mouse across the plot: the values line follows it, the slider does not.
+    const box = (await page.locator('[data-testid="pane-Ground Speed"] .u-over').boundingBox()) as { x: number; y: number; width: number; height: number };
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.2, y);
+    await page.mouse.move(box.x + box.width * 0.3, y, { steps: 5 });
+    expect(await valuesLine()).not.toBe(atKeys);
+    expect(await slider.getAttribute('aria-valuetext')).toBe(said);
+    expect(Number(await slider.getAttribute('aria-valuenow'))).toBe(now);
+    // Nor when it leaves the plots; the next arrow goes on from the slider's value.
+    await page.mouse.move(0, 0);
+    expect(await slider.getAttribute('aria-valuetext')).toBe(said);
+    await page.keyboard.press('ArrowRight');
+    const next = Number(await slider.getAttribute('aria-valuenow'));
+    expect(next).toBeGreaterThan(now);
+    expect(next - now).toBeLessThan(1);
+
+    // A click at a quarter of the plot: the cursor the user put, the slider's value and text there (the values line's).
+    await page.mouse.click(box.x + box.width * 0.25, y);
+    const clicked = Number(await slider.getAttribute('aria-valuenow'));
+    expect(clicked).toBeLessThan(now);
+    const min = Number(await slider.getAttribute('aria-valuemin'));
+    const max = Number(await slider.getAttribute('aria-valuemax'));
+    expect((clicked - min) / (max - min)).toBeCloseTo(0.25, 1);
+    const text = (await slider.getAttribute('aria-valuetext')) as string;
+    const value = ((await page.locator('[data-testid=cursor-values] data').nth(1).textContent()) ?? '').replace(/^: /, '');
+    expect(text).toContain(`Ground Speed ${value}.`);
+    expect(text).not.toBe(said);
+    // The click put the focus on the plots: → goes on from the click.
+    await page.keyboard.press('ArrowRight');
+    const after = Number(await slider.getAttribute('aria-valuenow'));
+    expect(after).toBeGreaterThan(clicked);
+    expect(after).toBeLessThan(now);
+    await page.context().close();
+  });
+
   test('when a plot is asked for, then the focus goes to it unless the user went elsewhere, statuses of reads under way are not said, and the plot keys on the page\'s body go to plots drawn', async () => {
     const page = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
