@@ -249,9 +249,9 @@ export class PaneStack {
     // again: it fell to the page's body with the old panes.
     const active = document.activeElement;
     const focusedPane = active && active !== this.slider && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
-    // The keyboard's cursor stays at its x across the redraw of a zoom by + or - (the slider keeps the focus), when
-    // the new range holds it: the values at it were said, and the next arrow goes on from there.
-    const keptCursor = active === this.slider ? this.value : null;
+    // The cursor the user put stays at its x across a redraw (a zoom by the keys, a drag or the wheel, wherever the
+    // focus is), when the new range holds it: the values at it were said, and the next arrow goes on from there.
+    const keptCursor = this.value;
     this.removePanes();
     this.specs = specs;
     const newRange = specs[0] ? rangeOf(specs[0]) : null;

@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import type { Embedded } from '../support/embedded';
 import { attachToRunSheet, seedRun, type SeededRun } from '../support/seed';
-import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+import { andDrawn, dragAcross, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
 import { useViewerStack } from '../support/viewer-stack';
 
 /**
@@ -194,6 +194,60 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await andDrawn(page, 'panes', () => page.keyboard.press('-'));
     await page.waitForFunction(() => document.querySelector('[data-testid=panes-slider]')?.getAttribute('aria-valuenow') !== null);
     expect(Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'))).toBeGreaterThan(before);
+    await page.context().close();
+  });
+
+  test('when the plots are zoomed by + with the focus elsewhere, a drag or Ctrl+wheel, then the cursor put stays at its x (its values still said) while the new range holds it', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const slider = page.locator('[data-testid=panes-slider]');
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    const said = (await slider.getAttribute('aria-valuetext')) as string;
+    const now = Number(await slider.getAttribute('aria-valuenow'));
+    expect(said).toMatch(/Ground Speed [\d.]+ km\/h/);
+    const ticks = async () => page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks');
+    const kept = async () => {
+      expect(await slider.getAttribute('aria-valuetext')).toBe(said);
+      expect(Number(await slider.getAttribute('aria-valuenow'))).toBeCloseTo(now, 6);
+    };
+
+    // + on the page's body (the plots last used take it).
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    let shown = await ticks();
+    await andDrawn(page, 'panes', () => page.keyboard.press('+'));
+    expect(await ticks()).not.toBe(shown);
+    await kept();
+
+    // A drag from 20 % to 90 % of the plot (the cursor, in the middle, within it): not where the drag ended either.
+    shown = await ticks();
+    await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Ground Speed"]', 0.2, 0.9));
+    expect(await ticks()).not.toBe(shown);
+    await kept();
+
+    // Ctrl and the wheel turned away from the user at 40 % of the plot, the focus on a picker (the drag put it on the
+    // plots): twice as close around the mouse's time.
+    await page.focus('[data-testid=scope]');
+    const box = (await page.locator('[data-testid="pane-Ground Speed"] .u-over').boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
+    shown = await ticks();
+    await andDrawn(page, 'panes', async () => {
+      await page.keyboard.down('Control');
+      await page.mouse.wheel(0, -100);
+      await page.keyboard.up('Control');
+    });
+    expect(await ticks()).not.toBe(shown);
+    await page.mouse.move(0, 0);
+    await kept();
+    // The next arrow goes on from it.
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(Number(await slider.getAttribute('aria-valuenow'))).toBeGreaterThan(now);
+
+    // A drag to a range without it: no cursor said, the middle the value.
+    await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Ground Speed"]', 0.7, 0.95));
+    expect(await slider.getAttribute('aria-valuetext')).toBe('no cursor: ← or → puts it in the middle');
     await page.context().close();
   });
 
