@@ -155,6 +155,60 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when Ctrl and the wheel are turned over the overlay or the delta, then it zooms around the mouse\'s x as + and - do: one read a lap a burst, within the whole laps, the time plots untouched', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const timeDrawn = await drawnCount(page, 'panes');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    const reads = channelReads(page);
+    const rangeOf = async (slider: string) => [Number(await page.getAttribute(`[data-testid=${slider}]`, 'aria-valuemin')), Number(await page.getAttribute(`[data-testid=${slider}]`, 'aria-valuemax'))] as const;
+    const wheel = async (deltaY: number, turns: number) => {
+      await page.keyboard.down('Control');
+      for (let i = 0; i < turns; i++) await page.mouse.wheel(0, deltaY);
+      await page.keyboard.up('Control');
+    };
+    const over = page.locator('[data-testid="pane-overlay-Ground Speed"] .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const [min, max] = await rangeOf('overlay-panes-slider');
+
+    // Two notches away from the user at 30 % of the overlay, in one burst: four times as close around the lap time
+    // there (still at 30 % of the plot), one read a lap.
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await andDrawn(page, 'overlay-panes', () => wheel(-100, 2));
+    await page.waitForTimeout(400);
+    expect(reads.map((r) => r.mode)).toEqual([2, 2]);
+    const [zoomedMin, zoomedMax] = await rangeOf('overlay-panes-slider');
+    expect((zoomedMax - zoomedMin) / (max - min)).toBeCloseTo(0.25, 2);
+    const at = min + 0.3 * (max - min);
+    expect((at - zoomedMin) / (zoomedMax - zoomedMin)).toBeCloseTo(0.3, 1);
+    // Towards the user, past the whole laps: the whole laps' own reads.
+    await andDrawn(page, 'overlay-panes', () => wheel(100, 3));
+    await page.waitForTimeout(400);
+    expect(reads.slice(2).map((r) => r.mode)).toEqual([1, 1]);
+    expect(await rangeOf('overlay-panes-slider')).toEqual([min, max]);
+
+    // The delta: zoomed in around the mouse, the overlay (on lap time, not its axis) and the time plots untouched.
+    const deltaOver = page.locator('[data-testid=pane-delta] .u-over');
+    await deltaOver.scrollIntoViewIfNeeded();
+    const deltaBox = (await deltaOver.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const [deltaMin, deltaMax] = await rangeOf('delta-panes-slider');
+    const overlayDrawn = await drawnCount(page, 'overlay-panes');
+    await page.mouse.move(deltaBox.x + deltaBox.width * 0.6, deltaBox.y + deltaBox.height / 2);
+    await andDrawn(page, 'delta-panes', () => wheel(-100, 1));
+    const [deltaZoomedMin, deltaZoomedMax] = await rangeOf('delta-panes-slider');
+    expect((deltaZoomedMax - deltaZoomedMin) / (deltaMax - deltaMin)).toBeCloseTo(0.5, 2);
+    expect((deltaMin + 0.6 * (deltaMax - deltaMin) - deltaZoomedMin) / (deltaZoomedMax - deltaZoomedMin)).toBeCloseTo(0.6, 1);
+    expect(await drawnCount(page, 'overlay-panes')).toBe(overlayDrawn);
+    expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
+    expect(reads).toHaveLength(4);
+    await page.context().close();
+  });
+
   test('when the overlay is zoomed in twice by + and out once by -, then it shows twice the second zoom\'s width, not the whole laps', async () => {
     const page = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
