@@ -577,6 +577,58 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when the channel list is reached by Tab, then it is one Tab stop: the arrows move between its channels (across units), Space ticks one, Home and End go to the ends, and the next Tab leaves it', async () => {
+    const page = await openRun();
+    const boxes = page.locator('[data-testid=channels] input[type=checkbox]');
+    const names = await boxes.evaluateAll((all) => all.map((b) => b.getAttribute('data-testid') as string));
+    expect(names.length).toBeGreaterThan(5);
+    // One of its checkboxes in the Tab order, the first.
+    const tabStops = () => boxes.evaluateAll((all) => all.filter((b) => (b as HTMLElement).tabIndex >= 0).map((b) => b.getAttribute('data-testid')));
+    expect(await tabStops()).toEqual([names[0]]);
+    expect(await page.getByRole('group', { name: 'Channels', exact: true }).getAttribute('data-testid')).toBe('channels');
+
+    await page.focus('[data-testid=channel-search]');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe(names[0]);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe(names[2]);
+    await page.keyboard.press('ArrowUp');
+    expect(await focused(page)).toBe(names[1]);
+    // Space ticks the channel focused, and only it.
+    await page.keyboard.press(' ');
+    expect(await boxes.evaluateAll((all) => all.filter((b) => (b as HTMLInputElement).checked).map((b) => b.getAttribute('data-testid')))).toEqual([names[1]]);
+    await page.keyboard.press('End');
+    expect(await focused(page)).toBe(names.at(-1));
+    // Past the last: it stays there.
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe(names.at(-1));
+    // From the last channel of a unit to the first of the next unit.
+    const groups = await boxes.evaluateAll((all) => all.map((b) => [...document.querySelectorAll('[data-testid=channels] fieldset')].indexOf(b.closest('fieldset') as HTMLFieldSetElement)));
+    const boundary = groups.findIndex((g, i) => i > 0 && g !== groups[i - 1]);
+    expect(boundary).toBeGreaterThan(0);
+    await page.focus(`[data-testid="${names[boundary - 1]}"]`);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe(names[boundary]);
+    await page.keyboard.press('Home');
+    expect(await focused(page)).toBe(names[0]);
+    await page.keyboard.press('ArrowDown');
+    // Tab leaves the list for what follows it; Shift+Tab comes back to the channel last focused.
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).not.toMatch(/^channel-/);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).toBe(names[1]);
+    expect(await tabStops()).toEqual([names[1]]);
+
+    // The list narrowed by the search (drawn again): still one Tab stop, on the channel last focused while it is listed.
+    await page.fill('[data-testid=channel-search]', names[1]?.replace(/^channel-/, '') ?? '');
+    expect(await tabStops()).toEqual([names[1]]);
+    await page.fill('[data-testid=channel-search]', '');
+    expect(await tabStops()).toEqual([names[1]]);
+    expect(await boxes.count()).toBe(names.length);
+    await page.context().close();
+  });
+
   test('when a screen reader reads the page, then buttons, headers and canvases have names that say which, the status line is a live region, and skip links and headings shorten the way', async () => {
     const page = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
