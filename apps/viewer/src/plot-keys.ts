@@ -2,9 +2,10 @@
  * The plot keys (← and → step the cursor, Shift ten points, + and - zoom around it, Escape resets) go to one group of
  * plots: the time plots, the lap overlay or the delta. They act on the group whose plot area holds the focus (its
  * slider, or a control of its panes that is not a field); with the focus on nothing (the page's body), on the group
- * last used (focused, clicked or zoomed with Ctrl or Alt and the wheel, which zoom each group as + and - do, around the mouse) or, when it has none drawn (the overlay
- * cleared), the first that has (the time plots, the overlay, the delta), the time plots until one is used. Anywhere else they are left to the
- * focused element (a picker, a table that scrolls, a field), and never zoom plots out of sight.
+ * last used (focused, clicked or zoomed with Ctrl or Alt and the wheel, which zoom each group as + and - do, around
+ * the mouse) or, when it has none drawn (the overlay cleared), the first that has (the time plots, the overlay, the
+ * delta), the time plots until one is used. Anywhere else they are left to the focused element (a picker, a table that
+ * scrolls, a field), and never zoom plots out of sight.
  */
 export interface PlotGroup {
   /** The plot area: the container of the group's panes, their controls and its slider. */
