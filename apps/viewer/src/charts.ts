@@ -32,10 +32,10 @@ export interface PaneStackOptions {
   /** Panes sharing a key share the cursor (setSyncKey changes it for the panes drawn next). */
   syncKey: string;
   /**
-   * What the panes are, said by a screen reader when the plot area (the container, a Tab stop while panes are drawn)
-   * has the focus: "Time plots", "Lap overlay". The plot area is then a slider (ARIA's pattern: a screen reader
-   * switches to focus mode, so ← and → reach the page) over the x range shown, its value the cursor's x and its
-   * text what the panes say at the cursor (describeCursor).
+   * What the panes are, said by a screen reader when the plot area's slider (a Tab stop while panes are drawn) has the
+   * focus: "Time plots", "Lap overlay". The slider (ARIA's pattern: a screen reader switches to focus mode, so ← and →
+   * reach the page) is over the x range shown, its value the x of the cursor the user put (the keys, a click) and its
+   * text what the panes say there (describeAt).
    */
   label: string;
   height?: number;
@@ -164,18 +164,51 @@ function hasNoValue(data: uPlot.AlignedData): boolean {
   return data.slice(1).every((ys) => !Array.from(ys as ArrayLike<number | null | undefined>).some((v) => v !== null && v !== undefined && Number.isFinite(v)));
 }
 
+/** The x range uPlot sets for a pane: its spec's fixed range, else the ends of its data (no padding); null without data. */
+function rangeOf(spec: PaneSpec): [number, number] | null {
+  if (spec.xRange) return spec.xRange;
+  const xs = spec.data[0] as ArrayLike<number>;
+  return xs.length > 0 ? [xs[0] as number, xs[xs.length - 1] as number] : null;
+}
+
 /** Stacked uPlot panes with one x axis: cursor synchronised, drag-to-zoom reported instead of applied. */
 export class PaneStack {
   private plots: uPlot[] = [];
   /** The specs of the panes drawn, in their order. */
   private specs: readonly PaneSpec[] = [];
-  /** The cursor's x value on the panes (null: off them). */
+  /** The cursor's x value on the panes, wherever it comes from (the mouse over them too); null: off them. */
   private cursor: number | null = null;
+  /**
+   * The slider's value: the x of the cursor the user put, by the keys or a click on a pane (null: none yet). The mouse
+   * moved over the panes moves their cursor, not this: a screen reader's text does not change under its user.
+   */
+  private value: number | null = null;
+  /**
+   * The plot area's slider: an empty element laid over the panes (the mouse goes through it to them), the Tab stop the
+   * plot keys act on. The panes and their y scale controls are its siblings, not its content: ARIA makes a slider's
+   * content presentational, and a screen reader that does so would not reach the controls.
+   */
+  readonly slider: HTMLElement = document.createElement('div');
 
   constructor(
     private readonly container: HTMLElement,
     private readonly options: PaneStackOptions,
   ) {
+    this.slider.className = 'plot-slider';
+    this.slider.id = `${container.id}-slider`;
+    this.slider.dataset['testid'] = `${container.dataset['testid'] ?? container.id}-slider`;
+    this.slider.hidden = true;
+    container.prepend(this.slider);
+    // A click on a plot (not the end of a drag across it) puts the cursor there: the slider's value.
+    let pressedAt: number | null = null;
+    container.addEventListener('mousedown', (e) => (pressedAt = e.clientX));
+    container.addEventListener('click', (e) => {
+      const press = pressedAt;
+      pressedAt = null;
+      if (press === null || Math.abs(e.clientX - press) >= 3 || !(e.target as Element).closest('.u-over') || this.cursor === null) return;
+      this.value = this.cursor;
+      this.updateSlider();
+    });
     // The panes follow their container's width (the window resized, a scrollbar come or gone): they were drawn at the
     // width of the moment and kept it (1280 → 1920 px left a third empty, 800 px cut them with a scrollbar).
     new ResizeObserver(() => this.fit()).observe(container);
@@ -215,12 +248,14 @@ export class PaneStack {
     // The focus on a pane's control (its y scale control, or its form's Set or Auto) comes back to the pane drawn
     // again: it fell to the page's body with the old panes.
     const active = document.activeElement;
-    const focusedPane = active && active !== this.container && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
-    // The keyboard's cursor stays at its x across the redraw of a zoom by + or - (the plot area keeps the focus), when
-    // the new range holds it: the values at it were said, and the next arrow goes on from there.
-    const keptCursor = active === this.container ? this.cursor : null;
+    const focusedPane = active && active !== this.slider && this.container.contains(active) ? active.closest<HTMLElement>('.pane')?.dataset['testid'] : undefined;
+    // The cursor the user put stays at its x across a redraw (a zoom by the keys, a drag or the wheel, wherever the
+    // focus is), when the new range holds it: the values at it were said, and the next arrow goes on from there.
+    const keptCursor = this.value;
     this.removePanes();
     this.specs = specs;
+    const newRange = specs[0] ? rangeOf(specs[0]) : null;
+    this.value = keptCursor !== null && newRange && keptCursor >= newRange[0] && keptCursor <= newRange[1] ? keptCursor : null;
     this.markSlider(specs.length > 0);
     let pending = specs.length;
     const width = this.paneWidth();
@@ -237,8 +272,7 @@ export class PaneStack {
         drawn = true;
         pending -= 1;
         if (pending > 0) return;
-        const range = this.xRange();
-        if (keptCursor !== null && range && keptCursor >= range[0] && keptCursor <= range[1]) this.setCursorAt(keptCursor);
+        if (this.value !== null) this.setCursorAt(this.value);
         this.options.onDrawn?.();
       };
       const empty = hasNoValue(spec.data);
@@ -257,7 +291,7 @@ export class PaneStack {
     if (specs.length === 0) this.options.onDrawn?.();
     if (focusedPane !== undefined) {
       const pane = [...this.container.children].find((p) => (p as HTMLElement).dataset['testid'] === focusedPane);
-      ((pane?.querySelector<HTMLElement>('.y-scale') ?? this.container) as HTMLElement).focus({ preventScroll: true });
+      (pane?.querySelector<HTMLElement>('.y-scale') ?? this.slider).focus({ preventScroll: true });
     }
   }
 
@@ -350,7 +384,6 @@ export class PaneStack {
             const left = u.cursor.left;
             this.cursor = left === undefined || left < 0 ? null : u.posToVal(left, 'x');
             this.options.onCursor?.(this.cursor);
-            this.updateSlider();
           },
         ],
         // The slider's range once uPlot has set the x scale (and after any later draw).
@@ -361,7 +394,8 @@ export class PaneStack {
 
   /**
    * Puts the cursor of every pane at `x` (null: off the plots), as if the mouse were there: the panes' own cursor
-   * hooks run (onCursor too), so another view can drive the plots' cursor.
+   * hooks run (onCursor too), so another view can drive the plots' cursor. The slider's value stays (the mouse over
+   * the track map is a hover, as over the panes).
    */
   setCursorAt(x: number | null): void {
     const first = this.plots[0];
@@ -381,15 +415,17 @@ export class PaneStack {
     this.removePanes();
     this.specs = [];
     this.cursor = null;
+    this.value = null;
     this.markSlider(false);
   }
 
   /**
-   * The plot area as a slider while panes are drawn (a Tab stop, named, horizontal), nothing while none is (no Tab
-   * stop, no role: an empty slider would be read).
+   * The plot area's slider while panes are drawn (a Tab stop, named, horizontal), hidden while none is (no Tab stop, no
+   * role: an empty slider would be read).
    */
   private markSlider(shown: boolean): void {
-    const c = this.container;
+    const c = this.slider;
+    c.hidden = !shown;
     const attributes: Record<string, string> = { role: 'slider', tabindex: '0', 'aria-label': this.options.label, 'aria-orientation': 'horizontal' };
     for (const [name, value] of Object.entries(attributes)) {
       if (shown) c.setAttribute(name, value);
@@ -403,21 +439,23 @@ export class PaneStack {
 
   /**
    * The slider's values, written once the panes' hooks of a change have all run: its min and max the x range shown,
-   * its value the cursor's x (none off the panes: the middle, where ← or → puts it) and its text what the panes say
-   * there, which a screen reader reads when it changes with the focus on the plot area (no live region needed).
+   * its value the x of the cursor the user put (none yet: the middle, where ← or → puts it) and its text what the
+   * panes say there, which a screen reader reads when it changes with the focus on the plot area (no live region
+   * needed).
    */
   private updateSlider(): void {
     if (this.sliderPending) return;
     this.sliderPending = true;
     queueMicrotask(() => {
       this.sliderPending = false;
-      const c = this.container;
+      const c = this.slider;
       const range = this.plots.length > 0 ? this.xRange() : null;
       const values: Record<string, string | null> = {
         'aria-valuemin': range ? String(range[0]) : null,
         'aria-valuemax': range ? String(range[1]) : null,
-        'aria-valuenow': range && this.cursor !== null ? String(this.cursor) : null,
-        'aria-valuetext': range ? (this.cursor === null ? 'no cursor: ← or → puts it in the middle' : this.describeCursor()) : null,
+        // Without a cursor, the middle: where ← or → puts it (a slider always has a value).
+        'aria-valuenow': range ? String(this.value ?? (range[0] + range[1]) / 2) : null,
+        'aria-valuetext': range ? (this.value === null ? 'no cursor: ← or → puts it in the middle' : this.describeAt(this.value)) : null,
       };
       for (const [name, value] of Object.entries(values)) {
         if (value === null) c.removeAttribute(name);
@@ -429,7 +467,8 @@ export class PaneStack {
   private removePanes(): void {
     for (const p of this.plots) p.destroy();
     this.plots = [];
-    this.container.replaceChildren();
+    // The slider stays (with the focus, when it has it): the panes go.
+    for (const child of [...this.container.children]) if (child !== this.slider) child.remove();
   }
 
   /**
@@ -441,41 +480,45 @@ export class PaneStack {
     const x = this.plots[0]?.scales['x'];
     if (x && x.min !== undefined && x.max !== undefined && x.min !== null && x.max !== null) return [x.min, x.max];
     const spec = this.specs[0];
-    if (!spec || this.plots.length === 0) return null;
-    if (spec.xRange) return spec.xRange;
-    const xs = spec.data[0] as ArrayLike<number>;
-    return xs.length > 0 ? [xs[0] as number, xs[xs.length - 1] as number] : null;
+    return spec && this.plots.length > 0 ? rangeOf(spec) : null;
   }
 
-  /** The cursor's x value (null: off the panes). */
+  /** The cursor's x value (null: off the panes), the mouse's when it is over them. */
   cursorX(): number | null {
     return this.cursor;
   }
 
+  /** Where the keys act from: the cursor on the panes (the mouse's, or the keys'), else the slider's value. */
+  keyCursorX(): number | null {
+    return this.cursor ?? this.value;
+  }
+
   /**
    * The keyboard's cursor: `steps` drawn points on from where it is among `xs` (the first pane's x values unless
-   * given), from the middle of the x range when it is off the panes. Whether it moved (not past either end).
+   * given): from the cursor on the panes, else the slider's value, else the middle of the x range. It is then the
+   * slider's value. Whether it moved (not past either end).
    */
   stepCursor(steps: number, xs: ArrayLike<number> = (this.plots[0]?.data[0] as ArrayLike<number> | undefined) ?? []): boolean {
     const range = this.xRange();
     if (!range) return false;
-    const x = this.cursor === null ? (range[0] + range[1]) / 2 : stepX(xs, this.cursor, steps);
+    const from = this.keyCursorX();
+    const x = from === null ? (range[0] + range[1]) / 2 : stepX(xs, from, steps);
     if (x === null || x < range[0] || x > range[1]) return false;
+    this.value = x;
     this.setCursorAt(x);
+    this.updateSlider();
     return true;
   }
 
   /**
-   * What the panes say at the cursor, for a screen reader (the slider's text): the x value, then each pane's title
-   * (compact panes have none: their series are the channels) and its series' values, the readout's when the pane has
-   * one (the legend's and the values line's), else the drawn point's nearest the cursor. '' off the panes.
+   * What the panes say at `x`, for a screen reader (the slider's text): the x value, then each pane's title (compact
+   * panes have none: their series are the channels) and its series' values, the readout's when the pane has one (the
+   * legend's and the values line's), else the drawn point's nearest `x`.
    */
-  describeCursor(): string {
-    const x = this.cursor;
-    if (x === null) return '';
+  private describeAt(x: number): string {
     const panes = this.plots.map((u, k) => {
       const spec = this.specs[k] as PaneSpec;
-      const i = u.cursor.idx ?? -1;
+      const i = (u.data[0] as ArrayLike<number>).length > 0 ? u.valToIdx(x) : -1;
       const valueOf = (j: number) => (spec.readout ? spec.readout.value(x, j) : formatValue(i < 0 ? null : (u.data[j + 1]?.[i] as number | null | undefined), spec.unit));
       const values = spec.series.map((s, j) => `${s.label} ${valueOf(j)}`).join(', ');
       return this.options.compact ? values : `${spec.title}: ${values}`;

@@ -73,8 +73,20 @@ export class LapComparison {
 
   start(): void {
     // The plot keys on the overlay and on the delta, as on the time plots: each the group of its own plot area.
-    this.keys.add({ area: el('overlay-panes'), onKey: (e) => this.onKey(e, 'overlay', this.overlayPanes), drawn: () => this.overlayPanes.shown() });
-    this.keys.add({ area: el('delta-panes'), onKey: (e) => this.onKey(e, 'delta', this.deltaPanes), drawn: () => this.deltaPanes.shown() });
+    // Ctrl and the wheel zoom each around the mouse's x, as + and - do around the cursor.
+    for (const [from, panes] of [
+      ['overlay', this.overlayPanes],
+      ['delta', this.deltaPanes],
+    ] as const) {
+      this.keys.add({
+        area: el(`${from}-panes`),
+        slider: panes.slider,
+        onKey: (e) => this.onKey(e, from, panes),
+        drawn: () => panes.shown(),
+        mouseX: () => panes.cursorX(),
+        zoom: (factor, centre) => this.zoomBy(from, panes, factor, centre),
+      });
+    }
     el('overlay-plot').addEventListener('click', () => {
       this.overlayView = null;
       void this.page.run(() => this.plotOverlay());
@@ -100,32 +112,38 @@ export class LapComparison {
 
   /**
    * A plot key on the overlay or the delta (plot-keys.ts): ← and → step their cursor one drawn point (Shift: ten; the
-   * plot area's slider text says the values at it), + and - zoom in and out around it (the middle without one: one read, as a drag's), within
-   * the whole laps, Escape goes back to the whole laps.
+   * plot area's slider text says the values at it), + and - zoom in and out around it (zoomBy), Escape goes back to the
+   * whole laps.
    */
   private onKey(e: KeyboardEvent, from: 'overlay' | 'delta', panes: PaneStack): boolean {
     const action = plotKeyAction(e);
-    const shown = panes.xRange();
-    if (!action || !shown) return false;
-    if ('step' in action) {
-      panes.stepCursor(action.step);
-      return true;
-    }
-    const view = from === 'overlay' ? this.overlayView : this.deltaView;
-    let next: [number, number] | null = null;
-    if ('reset' in action) {
-      if (!view) return false;
-    } else {
-      const whole = this.wholeLaps.get(from) ?? shown;
-      const [min, max] = zoomAround(shown[0], shown[1] - shown[0], panes.cursorX() ?? Number.NaN, action.zoom);
-      // Kept within the whole laps (moved in, not cut); out to their length, the whole laps' own plot.
-      const zoomed = panWindow(min, max - min, 0, whole[0], whole[1]);
-      if (zoomed.duration < whole[1] - whole[0]) next = [zoomed.start, zoomed.start + zoomed.duration];
-      else if (!view) return true;
-    }
-    this.page.actionAt = performance.now();
-    void this.page.run(() => this.zoomComparison(from, next));
+    if (!action || !panes.xRange()) return false;
+    if ('step' in action) panes.stepCursor(action.step);
+    else if ('zoom' in action) this.zoomBy(from, panes, action.zoom, panes.keyCursorX());
+    else if (from === 'overlay' ? this.overlayView : this.deltaView) this.rezoom(from, null);
+    else return false;
     return true;
+  }
+
+  /**
+   * The overlay or the delta zoomed by `factor` around `centre` (the middle when null or off the range shown): one read,
+   * as a drag's (+ and -, Ctrl and the wheel), within the whole laps (moved in, not cut); out to their length, the whole
+   * laps' own plot, none when they are shown already.
+   */
+  private zoomBy(from: 'overlay' | 'delta', panes: PaneStack, factor: number, centre: number | null): void {
+    const shown = panes.xRange();
+    if (!shown) return;
+    const whole = this.wholeLaps.get(from) ?? shown;
+    const [min, max] = zoomAround(shown[0], shown[1] - shown[0], centre ?? Number.NaN, factor);
+    const zoomed = panWindow(min, max - min, 0, whole[0], whole[1]);
+    if (zoomed.duration < whole[1] - whole[0]) this.rezoom(from, [zoomed.start, zoomed.start + zoomed.duration]);
+    else if (from === 'overlay' ? this.overlayView : this.deltaView) this.rezoom(from, null);
+  }
+
+  /** A zoom of the overlay or the delta to `view` (null: whole laps), timed as the user's action. */
+  private rezoom(from: 'overlay' | 'delta', view: [number, number] | null): void {
+    this.page.actionAt = performance.now();
+    void this.page.run(() => this.zoomComparison(from, view));
   }
 
   /**

@@ -4,7 +4,7 @@ import type { DatasetRef } from './api';
 import { channelCount, formatLapTime, groupChannelsByUnit, lapRows } from './catalogue';
 import type { LapComparison } from './comparison';
 import { displayNumber } from './display-number';
-import { button, cell, el, hiddenText, named, row, titled } from './dom';
+import { button, cell, el, hiddenText, named, RovingFocus, row, titled } from './dom';
 import type { Page } from './page';
 import type { TimePlots } from './time-plots';
 import type { TrackMapPanel } from './track-map-panel';
@@ -22,6 +22,16 @@ export interface DatasetPanels {
 
 /** The open dataset: opened and closed, its properties, its laps and its channel catalogue shown. */
 export class DatasetPanel {
+  /**
+   * The channel list is one Tab stop (78 checkboxes for Sample1.ld were 78): ↑ ↓ move between its channels, across
+   * its unit groups, Space ticks one; the Tab stop stays on the channel last focused while the list is drawn again.
+   */
+  private readonly channelFocus = new RovingFocus(
+    el('channels'),
+    () => [...el('channels').querySelectorAll<HTMLInputElement>('input[type=checkbox]')],
+    (box) => box.dataset['testid'] ?? '',
+  );
+
   constructor(
     private readonly page: Page,
     private readonly panels: DatasetPanels,
@@ -184,5 +194,6 @@ export class DatasetPanel {
       }),
     );
     if (groups.length === 0) el('channels').textContent = 'No channel matches.';
+    this.channelFocus.refresh();
   }
 }

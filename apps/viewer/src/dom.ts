@@ -137,3 +137,48 @@ export function startSkipLinks(): void {
     target?.focus();
   });
 }
+
+/**
+ * One Tab stop for a list of controls (ARIA's roving tabindex): the one last focused is in the Tab order, the others
+ * not; ↑ ↓ (and ← →) move the focus to the previous or next, Home and End to the first and last, and the control keeps
+ * its own keys (a checkbox's Space). `items` lists the controls as they are now; after the list is drawn again,
+ * `refresh()` puts the Tab stop back on the control of the same key (`keyOf`), else on the first.
+ */
+export class RovingFocus {
+  private current: string | null = null;
+
+  constructor(
+    container: HTMLElement,
+    private readonly items: () => HTMLElement[],
+    private readonly keyOf: (item: HTMLElement) => string,
+  ) {
+    container.addEventListener('focusin', (e) => {
+      const item = this.items().find((i) => i === e.target);
+      if (item) this.mark(item);
+    });
+    container.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  refresh(): void {
+    const items = this.items();
+    this.mark(items.find((i) => this.keyOf(i) === this.current) ?? items[0]);
+  }
+
+  private mark(item: HTMLElement | undefined): void {
+    for (const i of this.items()) i.tabIndex = i === item ? 0 : -1;
+    this.current = item ? this.keyOf(item) : null;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const items = this.items();
+    const at = items.indexOf(e.target as HTMLElement);
+    if (at < 0) return;
+    const moves: Record<string, number> = { ArrowDown: at + 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowLeft: at - 1, Home: 0, End: items.length - 1 };
+    const to = moves[e.key];
+    if (to === undefined) return;
+    // The list's keys, not the page's (its scroll, the plot keys).
+    e.preventDefault();
+    items[Math.max(0, Math.min(items.length - 1, to))]?.focus();
+  }
+}

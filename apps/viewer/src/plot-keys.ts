@@ -1,19 +1,29 @@
 /**
  * The plot keys (← and → step the cursor, Shift ten points, + and - zoom around it, Escape resets) go to one group of
- * plots: the time plots, the lap overlay or the delta. They act on the group whose plot area holds the focus (the area
- * itself, or a control of its panes that is not a field); with the focus on nothing (the page's body), on the group
- * last used (focused, clicked or zoomed with Ctrl or Alt and the wheel) or, when it has none drawn (the overlay
- * cleared), the first that has (the time plots, the overlay, the delta), the time plots until one is used. Anywhere else they are left to the
- * focused element (a picker, a table that scrolls, a field), and never zoom plots out of sight.
+ * plots: the time plots, the lap overlay or the delta. They act on the group whose plot area holds the focus (its
+ * slider, or a control of its panes that is not a field); with the focus on nothing (the page's body), on the group
+ * last used (focused, clicked or zoomed with Ctrl or Alt and the wheel, which zoom each group as + and - do, around
+ * the mouse) or, when it has none drawn (the overlay cleared), the first that has (the time plots, the overlay, the
+ * delta), the time plots until one is used. Anywhere else they are left to the focused element (a picker, a table that
+ * scrolls, a field), and never zoom plots out of sight.
  */
 export interface PlotGroup {
-  /** The plot area: the container of the group's panes. */
+  /** The plot area: the container of the group's panes, their controls and its slider. */
   readonly area: HTMLElement;
+  /** The plot area's slider: the Tab stop the keys act on, focused by a click on a pane. */
+  readonly slider: HTMLElement;
   /** Acts on a plot key; false when it did nothing with it (it is then left to the page). */
   onKey(e: KeyboardEvent): boolean;
   /** Whether it has plots drawn. */
   drawn(): boolean;
+  /** The x under the mouse on its plots (null: the mouse is off them): where Ctrl (or Alt) and the wheel zoom around. */
+  mouseX(): number | null;
+  /** Zooms its plots by `factor` (of the range: under 1 closer) around `centre` (its middle when null), as + and - do. */
+  zoom(factor: number, centre: number | null): void;
 }
+
+/** The turns of the wheel within this long make one zoom (one read), however many notches. */
+const WHEEL_BURST_MS = 250;
 
 /** Whether the key is one of a text field or picker (typing in a pane's y scale form). */
 function isField(element: Element): boolean {
@@ -29,13 +39,39 @@ export class PlotKeys {
     this.groups.push(group);
     const used = () => (this.last = group);
     group.area.addEventListener('focusin', used);
-    // The zoom wheel only: a page scrolled with the mouse over the plots does not make them the ones used.
-    group.area.addEventListener('wheel', (e) => (e.ctrlKey || e.altKey) && used(), { passive: true });
-    // A click on a pane (not on one of its controls) puts the focus on its plot area, as on any other widget clicked.
-    group.area.addEventListener('pointerdown', (e) => {
-      used();
-      const target = e.target as Element;
-      if (!target.closest('button, input, select, textarea, a') && !group.area.contains(document.activeElement)) group.area.focus({ preventScroll: true });
+    // Ctrl (or Alt) and the wheel over the plots zoom them around the mouse's x: a notch away from the user twice as
+    // close, towards them twice as far, the notches of a burst one zoom. The zoom wheel only makes them the ones used
+    // (a page scrolled with the mouse over the plots does not).
+    let burst: { factor: number; centre: number | null } | null = null;
+    group.area.addEventListener(
+      'wheel',
+      (e) => {
+        if (!(e.ctrlKey || e.altKey)) return;
+        used();
+        if (!group.drawn() || e.deltaY === 0) return;
+        e.preventDefault();
+        const factor = e.deltaY > 0 ? 2 : 0.5;
+        if (burst) {
+          burst.factor *= factor;
+          return;
+        }
+        burst = { factor, centre: group.mouseX() };
+        window.setTimeout(() => {
+          const zoom = burst;
+          burst = null;
+          if (zoom && zoom.factor !== 1 && group.drawn()) group.zoom(zoom.factor, zoom.centre);
+        }, WHEEL_BURST_MS);
+      },
+      { passive: false },
+    );
+    group.area.addEventListener('pointerdown', used);
+    // A press on a pane (not on one of its controls or their form) puts the focus on its plot area's slider, as on any
+    // other widget clicked. The slider lies over the panes but lets the mouse through: the press's own default would
+    // move the focus to the page's body (the panes are not focusable), so it is prevented.
+    group.area.addEventListener('mousedown', (e) => {
+      if ((e.target as Element).closest('button, input, select, textarea, a, label, form')) return;
+      e.preventDefault();
+      group.slider.focus({ preventScroll: true });
     });
   }
 

@@ -68,9 +68,16 @@ export class TimePlots {
         this.hooks.linkChanged();
       });
     }
-    // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets.
-    this.keys.add({ area: el('panes'), onKey: (e) => this.onKey(e), drawn: () => this.panes.shown() });
-    el('panes').addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
+    // The keyboard and the wheel over the time plots: arrows step the cursor, + and - zoom around it, Escape resets;
+    // Ctrl and the wheel zoom around the mouse's time.
+    this.keys.add({
+      area: el('panes'),
+      slider: this.panes.slider,
+      onKey: (e) => this.onKey(e),
+      drawn: () => this.panes.shown(),
+      mouseX: () => this.panes.cursorX(),
+      zoom: (factor, centre) => this.zoomBy(factor, centre),
+    });
   }
 
   /** The dataset closed: its scope and zoom forgotten, its panes, y scales and values line cleared. */
@@ -105,7 +112,7 @@ export class TimePlots {
     this.page.actionAt = performance.now();
     void this.page.run(async () => {
       await this.plotScope(scope);
-      if (this.plotted.length > 0) focusAfter(origin, el('panes'));
+      if (this.plotted.length > 0) focusAfter(origin, this.panes.slider);
     });
   }
 
@@ -347,7 +354,7 @@ export class TimePlots {
     void this.page.run(() => this.plot());
   }
 
-  /** The window on screen zoomed by `factor` around `centre` (file time): one read. */
+  /** The window on screen zoomed by `factor` around `centre` (file time): one read (+ and -, Ctrl and the wheel). */
   private zoomBy(factor: number, centre: number | null): void {
     const r = this.plottedRange;
     if (!r || this.plotted.length === 0) return;
@@ -364,32 +371,10 @@ export class TimePlots {
     if (!action || this.plotted.length === 0) return false;
     if ('step' in action) {
       this.panes.stepCursor(action.step, this.plotted[0]?.line.x ?? []);
-    } else if ('zoom' in action) this.zoomBy(action.zoom, this.panes.cursorX());
+    } else if ('zoom' in action) this.zoomBy(action.zoom, this.panes.keyCursorX());
     else if (this.view) this.resetZoom();
     else return false;
     return true;
-  }
-
-  /** Ctrl (or Alt) and the wheel over the time plots zoom around the mouse's time: the turns of a quarter second, one read. */
-  private wheelZoom: { factor: number; centre: number | null; timer: number } | null = null;
-
-  private onWheel(e: WheelEvent): void {
-    if (!(e.ctrlKey || e.altKey) || this.plotted.length === 0 || e.deltaY === 0) return;
-    e.preventDefault();
-    const factor = e.deltaY > 0 ? 2 : 0.5;
-    if (this.wheelZoom) {
-      this.wheelZoom.factor *= factor;
-      return;
-    }
-    this.wheelZoom = {
-      factor,
-      centre: this.panes.cursorX(),
-      timer: window.setTimeout(() => {
-        const zoom = this.wheelZoom;
-        this.wheelZoom = null;
-        if (zoom && zoom.factor !== 1) this.zoomBy(zoom.factor, zoom.centre);
-      }, 250),
-    };
   }
 
   private showCursor(x: number | null): void {

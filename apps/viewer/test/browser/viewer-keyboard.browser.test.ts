@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import type { Embedded } from '../support/embedded';
 import { attachToRunSheet, seedRun, type SeededRun } from '../support/seed';
-import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+import { andDrawn, dragAcross, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
 import { useViewerStack } from '../support/viewer-stack';
 
 /**
@@ -59,14 +59,14 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     expect(reads).toHaveLength(0);
 
     // The overlay's plot area reached by Tab (the panes after the Compare controls).
-    const overlay = page.locator('[data-testid=overlay-panes]');
+    const overlay = page.locator('[data-testid=overlay-panes-slider]');
     expect(await overlay.getAttribute('tabindex')).toBe('0');
     // A slider (a screen reader's focus mode, so the arrows reach the page) over the lap time shown.
-    expect(await page.getByRole('slider', { name: 'Lap overlay', exact: true }).getAttribute('data-testid')).toBe('overlay-panes');
+    expect(await page.getByRole('slider', { name: 'Lap overlay', exact: true }).getAttribute('data-testid')).toBe('overlay-panes-slider');
     expect(await overlay.getAttribute('aria-orientation')).toBe('horizontal');
     expect(Number(await overlay.getAttribute('aria-valuemin'))).toBeLessThan(Number(await overlay.getAttribute('aria-valuemax')));
-    for (let i = 0; i < 10 && (await focused(page)) !== 'overlay-panes'; i++) await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('overlay-panes');
+    for (let i = 0; i < 10 && (await focused(page)) !== 'overlay-panes-slider'; i++) await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('overlay-panes-slider');
     const wholeTicks = await page.getAttribute('[data-testid="pane-overlay-Ground Speed"]', 'data-x-ticks');
 
     // ← and →: the cursor on the overlay, its values the slider's text (read by the screen reader), its x the value.
@@ -88,7 +88,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     expect(await page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks')).toBe(timeTicks);
     expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
     // The focus stays on the overlay drawn again.
-    expect(await focused(page)).toBe('overlay-panes');
+    expect(await focused(page)).toBe('overlay-panes-slider');
 
     // -: out to the whole laps again (the laps' own reads).
     await andDrawn(page, 'overlay-panes', () => page.keyboard.press('-'));
@@ -104,10 +104,108 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     // The delta too: its own plot area, zoomed by + with the focus in it.
     await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
     const deltaTicks = await page.getAttribute('[data-testid=pane-delta]', 'data-x-ticks');
-    await page.focus('[data-testid=delta-panes]');
+    await page.focus('[data-testid=delta-panes-slider]');
     await andDrawn(page, 'delta-panes', () => page.keyboard.press('+'));
     expect(await page.getAttribute('[data-testid=pane-delta]', 'data-x-ticks')).not.toBe(deltaTicks);
     expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
+    await page.context().close();
+  });
+
+  test('when plots are drawn, then no slider holds a control (ARIA makes its content presentational): the y scale controls and their form are beside it, reached by Tab and named', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Throttle Pos"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    // A y scale form open too: its fields and buttons on the page.
+    await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
+    const sliders = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[role=slider]')].map((slider) => ({
+          name: slider.getAttribute('aria-label'),
+          // Anything a user could reach or work inside it: a control, a field, a link, a form, a Tab stop.
+          controls: slider.querySelectorAll('button, input, select, textarea, a, form, [tabindex], [role=button], [contenteditable]').length,
+        })),
+      );
+    expect(await sliders()).toEqual([
+      { name: 'Time plots', controls: 0 },
+      { name: 'Lap overlay', controls: 0 },
+      { name: 'Delta to the first lap', controls: 0 },
+    ]);
+    expect(await page.locator('[data-testid=y-scale-form] [data-testid=y-min]').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    // From the time plots' slider, Tab reaches each pane's y scale control, named for its pane.
+    await page.focus('[data-testid=panes-slider]');
+    const name = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+    await page.keyboard.press('Tab');
+    expect(await name()).toBe('y: auto, y scale of Ground Speed');
+    await page.keyboard.press('Tab');
+    expect(await name()).toBe('y: auto, y scale of Throttle Pos');
+    // Enter on it opens its form, whose fields Tab reaches.
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('y-min');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('y-max');
+    // A click on a pane's plot puts the focus on its plot area's slider, the mouse going through the slider to the plot.
+    await page.click('[data-testid="pane-overlay-Throttle Pos"] .u-over');
+    expect(await focused(page)).toBe('overlay-panes-slider');
+    await page.context().close();
+  });
+
+  test('when Ctrl and the wheel are turned over the overlay or the delta, then it zooms around the mouse\'s x as + and - do: one read a lap a burst, within the whole laps, the time plots untouched', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const timeDrawn = await drawnCount(page, 'panes');
+    await page.click('[data-testid=overlay-add-1]');
+    await page.click('[data-testid=overlay-add-2]');
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    const reads = channelReads(page);
+    const rangeOf = async (slider: string) => [Number(await page.getAttribute(`[data-testid=${slider}]`, 'aria-valuemin')), Number(await page.getAttribute(`[data-testid=${slider}]`, 'aria-valuemax'))] as const;
+    const wheel = async (deltaY: number, turns: number) => {
+      await page.keyboard.down('Control');
+      for (let i = 0; i < turns; i++) await page.mouse.wheel(0, deltaY);
+      await page.keyboard.up('Control');
+    };
+    const over = page.locator('[data-testid="pane-overlay-Ground Speed"] .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const [min, max] = await rangeOf('overlay-panes-slider');
+
+    // Two notches away from the user at 30 % of the overlay, in one burst: four times as close around the lap time
+    // there (still at 30 % of the plot), one read a lap.
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await andDrawn(page, 'overlay-panes', () => wheel(-100, 2));
+    await page.waitForTimeout(400);
+    expect(reads.map((r) => r.mode)).toEqual([2, 2]);
+    const [zoomedMin, zoomedMax] = await rangeOf('overlay-panes-slider');
+    expect((zoomedMax - zoomedMin) / (max - min)).toBeCloseTo(0.25, 2);
+    const at = min + 0.3 * (max - min);
+    expect((at - zoomedMin) / (zoomedMax - zoomedMin)).toBeCloseTo(0.3, 1);
+    // Towards the user, past the whole laps: the whole laps' own reads.
+    await andDrawn(page, 'overlay-panes', () => wheel(100, 3));
+    await page.waitForTimeout(400);
+    expect(reads.slice(2).map((r) => r.mode)).toEqual([1, 1]);
+    expect(await rangeOf('overlay-panes-slider')).toEqual([min, max]);
+
+    // The delta: zoomed in around the mouse, the overlay (on lap time, not its axis) and the time plots untouched.
+    const deltaOver = page.locator('[data-testid=pane-delta] .u-over');
+    await deltaOver.scrollIntoViewIfNeeded();
+    const deltaBox = (await deltaOver.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const [deltaMin, deltaMax] = await rangeOf('delta-panes-slider');
+    const overlayDrawn = await drawnCount(page, 'overlay-panes');
+    await page.mouse.move(deltaBox.x + deltaBox.width * 0.6, deltaBox.y + deltaBox.height / 2);
+    await andDrawn(page, 'delta-panes', () => wheel(-100, 1));
+    const [deltaZoomedMin, deltaZoomedMax] = await rangeOf('delta-panes-slider');
+    expect((deltaZoomedMax - deltaZoomedMin) / (deltaMax - deltaMin)).toBeCloseTo(0.5, 2);
+    expect((deltaMin + 0.6 * (deltaMax - deltaMin) - deltaZoomedMin) / (deltaZoomedMax - deltaZoomedMin)).toBeCloseTo(0.6, 1);
+    expect(await drawnCount(page, 'overlay-panes')).toBe(overlayDrawn);
+    expect(await drawnCount(page, 'panes')).toBe(timeDrawn);
+    expect(reads).toHaveLength(4);
     await page.context().close();
   });
 
@@ -118,7 +216,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.click('[data-testid=overlay-add-2]');
     await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
     const reads = channelReads(page);
-    await page.focus('[data-testid=overlay-panes]');
+    await page.focus('[data-testid=overlay-panes-slider]');
     await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
     await andDrawn(page, 'overlay-panes', () => page.keyboard.press('+'));
     // Each zoom one read a lap, of the window under the view (its lap's times).
@@ -135,21 +233,123 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     const page = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
-    await page.focus('[data-testid=panes]');
+    await page.focus('[data-testid=panes-slider]');
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-    const before = Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'));
-    const said = (await page.getAttribute('[data-testid=panes]', 'aria-valuetext')) as string;
+    const before = Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'));
+    const said = (await page.getAttribute('[data-testid=panes-slider]', 'aria-valuetext')) as string;
     expect(said).toMatch(/Ground Speed/);
     await andDrawn(page, 'panes', () => page.keyboard.press('+'));
-    await page.waitForFunction(() => document.querySelector('[data-testid=panes]')?.getAttribute('aria-valuenow') !== null);
-    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeCloseTo(before, 6);
-    expect(await page.getAttribute('[data-testid=panes]', 'aria-valuetext')).toBe(said);
+    await page.waitForFunction(() => document.querySelector('[data-testid=panes-slider]')?.getAttribute('aria-valuenow') !== null);
+    expect(Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'))).toBeCloseTo(before, 6);
+    expect(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuetext')).toBe(said);
     expect(await page.textContent('[data-testid=cursor-value]')).not.toMatch(/--/);
     await page.keyboard.press('ArrowRight');
-    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeGreaterThan(before);
+    expect(Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'))).toBeGreaterThan(before);
     await andDrawn(page, 'panes', () => page.keyboard.press('-'));
-    await page.waitForFunction(() => document.querySelector('[data-testid=panes]')?.getAttribute('aria-valuenow') !== null);
-    expect(Number(await page.getAttribute('[data-testid=panes]', 'aria-valuenow'))).toBeGreaterThan(before);
+    await page.waitForFunction(() => document.querySelector('[data-testid=panes-slider]')?.getAttribute('aria-valuenow') !== null);
+    expect(Number(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow'))).toBeGreaterThan(before);
+    await page.context().close();
+  });
+
+  test('when the plots are zoomed by + with the focus elsewhere, a drag or Ctrl+wheel, then the cursor put stays at its x (its values still said) while the new range holds it', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const slider = page.locator('[data-testid=panes-slider]');
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    const said = (await slider.getAttribute('aria-valuetext')) as string;
+    const now = Number(await slider.getAttribute('aria-valuenow'));
+    expect(said).toMatch(/Ground Speed [\d.]+ km\/h/);
+    const ticks = async () => page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks');
+    const kept = async () => {
+      expect(await slider.getAttribute('aria-valuetext')).toBe(said);
+      expect(Number(await slider.getAttribute('aria-valuenow'))).toBeCloseTo(now, 6);
+    };
+
+    // + on the page's body (the plots last used take it).
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    let shown = await ticks();
+    await andDrawn(page, 'panes', () => page.keyboard.press('+'));
+    expect(await ticks()).not.toBe(shown);
+    await kept();
+
+    // A drag from 20 % to 90 % of the plot (the cursor, in the middle, within it): not where the drag ended either.
+    shown = await ticks();
+    await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Ground Speed"]', 0.2, 0.9));
+    expect(await ticks()).not.toBe(shown);
+    await kept();
+
+    // Ctrl and the wheel turned away from the user at 40 % of the plot, the focus on a picker (the drag put it on the
+    // plots): twice as close around the mouse's time.
+    await page.focus('[data-testid=scope]');
+    const box = (await page.locator('[data-testid="pane-Ground Speed"] .u-over').boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
+    shown = await ticks();
+    await andDrawn(page, 'panes', async () => {
+      await page.keyboard.down('Control');
+      await page.mouse.wheel(0, -100);
+      await page.keyboard.up('Control');
+    });
+    expect(await ticks()).not.toBe(shown);
+    await page.mouse.move(0, 0);
+    await kept();
+    // The next arrow goes on from it.
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(Number(await slider.getAttribute('aria-valuenow'))).toBeGreaterThan(now);
+
+    // A drag to a range without it: no cursor said, the middle the value.
+    await andDrawn(page, 'panes', () => dragAcross(page, '[data-testid="pane-Ground Speed"]', 0.7, 0.95));
+    expect(await slider.getAttribute('aria-valuetext')).toBe('no cursor: ← or → puts it in the middle');
+    await page.context().close();
+  });
+
+  test('when the mouse moves over the plots, then the slider\'s value and text stay at the keyboard\'s cursor (the values line follows the mouse); a click puts the cursor, and the slider\'s value, there', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const slider = page.locator('[data-testid=panes-slider]');
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    const said = (await slider.getAttribute('aria-valuetext')) as string;
+    const now = Number(await slider.getAttribute('aria-valuenow'));
+    expect(said).toMatch(/Ground Speed [\d.]+ km\/h/);
+    const valuesLine = async () => (await page.textContent('[data-testid=cursor-values]')) ?? '';
+    const atKeys = await valuesLine();
+
+    // The mouse across the plot: the values line follows it, the slider does not.
+    const box = (await page.locator('[data-testid="pane-Ground Speed"] .u-over').boundingBox()) as { x: number; y: number; width: number; height: number };
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.2, y);
+    await page.mouse.move(box.x + box.width * 0.3, y, { steps: 5 });
+    expect(await valuesLine()).not.toBe(atKeys);
+    expect(await slider.getAttribute('aria-valuetext')).toBe(said);
+    expect(Number(await slider.getAttribute('aria-valuenow'))).toBe(now);
+    // Nor when it leaves the plots; the next arrow goes on from the slider's value.
+    await page.mouse.move(0, 0);
+    expect(await slider.getAttribute('aria-valuetext')).toBe(said);
+    await page.keyboard.press('ArrowRight');
+    const next = Number(await slider.getAttribute('aria-valuenow'));
+    expect(next).toBeGreaterThan(now);
+    expect(next - now).toBeLessThan(1);
+
+    // A click at a quarter of the plot: the cursor the user put, the slider's value and text there (the values line's).
+    await page.mouse.click(box.x + box.width * 0.25, y);
+    const clicked = Number(await slider.getAttribute('aria-valuenow'));
+    expect(clicked).toBeLessThan(now);
+    const min = Number(await slider.getAttribute('aria-valuemin'));
+    const max = Number(await slider.getAttribute('aria-valuemax'));
+    expect((clicked - min) / (max - min)).toBeCloseTo(0.25, 1);
+    const text = (await slider.getAttribute('aria-valuetext')) as string;
+    const value = ((await page.locator('[data-testid=cursor-values] data').nth(1).textContent()) ?? '').replace(/^: /, '');
+    expect(text).toContain(`Ground Speed ${value}.`);
+    expect(text).not.toBe(said);
+    // The click put the focus on the plots: → goes on from the click.
+    await page.keyboard.press('ArrowRight');
+    const after = Number(await slider.getAttribute('aria-valuenow'));
+    expect(after).toBeGreaterThan(clicked);
+    expect(after).toBeLessThan(now);
     await page.context().close();
   });
 
@@ -158,9 +358,9 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.check('[data-testid="channel-Ground Speed"]');
     // The main Plot: the focus on the plots, where the arrows move the cursor.
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot]'));
-    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes-slider');
     await page.keyboard.press('ArrowRight');
-    expect(await page.getAttribute('[data-testid=panes]', 'aria-valuenow')).not.toBeNull();
+    expect(await page.getAttribute('[data-testid=panes-slider]', 'aria-valuenow')).not.toBeNull();
 
     // A y scale's Cancel: the focus back on its control, as Escape.
     await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
@@ -174,7 +374,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
       (window as unknown as { statusSeen: string[] }).statusSeen = seen;
       new MutationObserver(() => seen.push(status.innerHTML)).observe(status, { childList: true, subtree: true, characterData: true });
     });
-    await page.focus('[data-testid=panes]');
+    await page.focus('[data-testid=panes-slider]');
     await andDrawn(page, 'panes', () => page.keyboard.press('+'));
     const seen = await page.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
     expect(seen).toContain('<span aria-hidden="true">Reading 1 channel(s)…</span>');
@@ -198,13 +398,15 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.click('[data-testid=overlay-add-1]');
     await page.click('[data-testid=overlay-add-2]');
     await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
-    await page.focus('[data-testid=panes]');
+    await page.focus('[data-testid=panes-slider]');
     await page.evaluate(() => (document.activeElement as HTMLElement).blur());
     await page.hover('[data-testid=overlay-panes] .u-over');
     await page.mouse.wheel(0, 100);
     await page.mouse.move(0, 0);
-    const timeCursor = async () => page.getAttribute('[data-testid=panes]', 'aria-valuenow');
-    const overlayCursor = async () => page.getAttribute('[data-testid=overlay-panes]', 'aria-valuenow');
+    // The cursors as the sliders say them (their text: a slider without a cursor has the middle as its value, where
+    // the first arrow puts it).
+    const timeCursor = async () => page.getAttribute('[data-testid=panes-slider]', 'aria-valuetext');
+    const overlayCursor = async () => page.getAttribute('[data-testid=overlay-panes-slider]', 'aria-valuetext');
     let before = [await timeCursor(), await overlayCursor()];
     await page.keyboard.press('ArrowRight');
     expect(await timeCursor()).not.toBe(before[0]);
@@ -301,8 +503,8 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.check('[data-testid="channel-Throttle Pos"]');
     // A lap's Plot: the focus on the plots (the button is scrolled away), named.
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
-    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes');
-    expect(await page.getAttribute('[data-testid=panes]', 'aria-label')).toBe('Time plots');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'panes-slider');
+    expect(await page.getAttribute('[data-testid=panes-slider]', 'aria-label')).toBe('Time plots');
 
     // y scale Set and Auto (every pane drawn again): the rebuilt pane's y scale control.
     await page.click('[data-testid="pane-Ground Speed"] [data-testid=y-scale]');
@@ -375,6 +577,58 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when the channel list is reached by Tab, then it is one Tab stop: the arrows move between its channels (across units), Space ticks one, Home and End go to the ends, and the next Tab leaves it', async () => {
+    const page = await openRun();
+    const boxes = page.locator('[data-testid=channels] input[type=checkbox]');
+    const names = await boxes.evaluateAll((all) => all.map((b) => b.getAttribute('data-testid') as string));
+    expect(names.length).toBeGreaterThan(5);
+    // One of its checkboxes in the Tab order, the first.
+    const tabStops = () => boxes.evaluateAll((all) => all.filter((b) => (b as HTMLElement).tabIndex >= 0).map((b) => b.getAttribute('data-testid')));
+    expect(await tabStops()).toEqual([names[0]]);
+    expect(await page.getByRole('group', { name: 'Channels', exact: true }).getAttribute('data-testid')).toBe('channels');
+
+    await page.focus('[data-testid=channel-search]');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe(names[0]);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe(names[2]);
+    await page.keyboard.press('ArrowUp');
+    expect(await focused(page)).toBe(names[1]);
+    // Space ticks the channel focused, and only it.
+    await page.keyboard.press(' ');
+    expect(await boxes.evaluateAll((all) => all.filter((b) => (b as HTMLInputElement).checked).map((b) => b.getAttribute('data-testid')))).toEqual([names[1]]);
+    await page.keyboard.press('End');
+    expect(await focused(page)).toBe(names.at(-1));
+    // Past the last: it stays there.
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe(names.at(-1));
+    // From the last channel of a unit to the first of the next unit.
+    const groups = await boxes.evaluateAll((all) => all.map((b) => [...document.querySelectorAll('[data-testid=channels] fieldset')].indexOf(b.closest('fieldset') as HTMLFieldSetElement)));
+    const boundary = groups.findIndex((g, i) => i > 0 && g !== groups[i - 1]);
+    expect(boundary).toBeGreaterThan(0);
+    await page.focus(`[data-testid="${names[boundary - 1]}"]`);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toBe(names[boundary]);
+    await page.keyboard.press('Home');
+    expect(await focused(page)).toBe(names[0]);
+    await page.keyboard.press('ArrowDown');
+    // Tab leaves the list for what follows it; Shift+Tab comes back to the channel last focused.
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).not.toMatch(/^channel-/);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).toBe(names[1]);
+    expect(await tabStops()).toEqual([names[1]]);
+
+    // The list narrowed by the search (drawn again): still one Tab stop, on the channel last focused while it is listed.
+    await page.fill('[data-testid=channel-search]', names[1]?.replace(/^channel-/, '') ?? '');
+    expect(await tabStops()).toEqual([names[1]]);
+    await page.fill('[data-testid=channel-search]', '');
+    expect(await tabStops()).toEqual([names[1]]);
+    expect(await boxes.count()).toBe(names.length);
+    await page.context().close();
+  });
+
   test('when a screen reader reads the page, then buttons, headers and canvases have names that say which, the status line is a live region, and skip links and headings shorten the way', async () => {
     const page = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
@@ -397,10 +651,16 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     // The time plots' area: a slider named Time plots, its text the values at the cursor (the values line's), the
     // middle before a cursor is put on it.
     const plots = page.getByRole('slider', { name: 'Time plots', exact: true });
-    expect(await plots.getAttribute('data-testid')).toBe('panes');
+    expect(await plots.getAttribute('data-testid')).toBe('panes-slider');
     expect(await plots.getAttribute('aria-valuetext')).toBe('no cursor: ← or → puts it in the middle');
+    // Its value all the same (a slider without one is invalid): the middle of the range, where the first arrow puts
+    // the cursor.
+    const middle = (Number(await plots.getAttribute('aria-valuemin')) + Number(await plots.getAttribute('aria-valuemax'))) / 2;
+    expect(await plots.getAttribute('aria-valuenow')).not.toBeNull();
+    expect(Number(await plots.getAttribute('aria-valuenow'))).toBeCloseTo(middle, 6);
     await plots.focus();
     await page.keyboard.press('ArrowRight');
+    expect(Number(await plots.getAttribute('aria-valuenow'))).toBeCloseTo(middle, 6);
     const text = (await plots.getAttribute('aria-valuetext')) ?? '';
     expect(text).toMatch(/^(lap )?time \(s\) [\d.]+\. Ground Speed [\d.]+ km\/h\.$/);
     const value = (await page.locator('[data-testid=cursor-values] data').nth(1).textContent()) ?? '';
@@ -425,7 +685,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.focus('[data-testid=overlay-add-5]');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    expect(await focused(page)).toBe('panes');
+    expect(await focused(page)).toBe('panes-slider');
     // The shortcuts are on the page.
     expect(await page.textContent('[data-testid=plot-keys-hint]')).toContain('Ctrl+wheel');
 
