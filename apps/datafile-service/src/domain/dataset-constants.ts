@@ -46,7 +46,31 @@ export function chainLabel(chain: ConstantsChain): string {
 /** A math channel of a read and the parameters it reads (through the definitions it reads). */
 export interface ReadsParams {
   name: string;
-  params: readonly string[];
+  params: ReadonlySet<string>;
+}
+
+/**
+ * The distinct parameters `channels` read together (each once), or, when they are more than `max` (MAX_MATH_PARAMS),
+ * a 422 naming the variable on the field (`fieldOf(i)`) of the channel that brings them past it. Each channel's own
+ * are at most `max` (resolveMathChannels refuses more), and a set shared by several channels is counted once, so this
+ * looks at no more than `max` names a channel.
+ */
+export function paramsNeeded(channels: readonly (ReadsParams | undefined)[], max: number, fieldOf: (i: number) => string, lead: string): string[] {
+  const names = new Set<string>();
+  const seen = new Set<ReadonlySet<string>>();
+  channels.forEach((channel, i) => {
+    if (!channel || seen.has(channel.params)) return;
+    seen.add(channel.params);
+    for (const name of channel.params) {
+      names.add(name);
+      if (names.size <= max) continue;
+      const reason = `the math channels of this read need more than ${max} distinct parameters with param() together (MAX_MATH_PARAMS is ${max}): read ${channel.name} in a read of its own or with fewer channels`;
+      const refusals = new FieldRefusals();
+      refusals.refuse(fieldOf(i), reason);
+      refusals.throwIfAny(422, lead);
+    }
+  });
+  return [...names];
 }
 
 /**
@@ -54,6 +78,13 @@ export interface ReadsParams {
  * where the read names a logged channel): resolveConstants over its dataset's owner chain, asked only when one reads some.
  */
 export type ConstantsOf = (channels: readonly (ReadsParams | undefined)[], fieldOf: (i: number) => string, lead: string) => Promise<Constants>;
+
+/** How a read of one dataset treats param(): its bound and how it finds the values (DataFileReads.paramsOf). */
+export interface DatasetParams {
+  /** MAX_MATH_PARAMS: the most distinct parameters a math channel may read, and a read need. */
+  max: number;
+  valuesOf: ConstantsOf;
+}
 
 /**
  * The values of the parameters `channels` read, looked up on `chain`, or a 422 naming, for each channel (on the field
