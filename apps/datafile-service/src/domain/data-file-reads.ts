@@ -5,7 +5,7 @@ import { pickDistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
 import { DEFAULT_MAX_MATH_PARAMS } from '@pitwall/expressions';
-import { constantOf, NO_CONSTANTS, paramsNeeded, resolveConstants, type DatasetConstants, type DatasetParams } from './dataset-constants';
+import { heldValues, NO_CONSTANTS, paramsNeeded, resolveConstants, valueOf, type ConstantsChain, type DatasetConstants, type DatasetParams } from './dataset-constants';
 import type { MathDefinition, MathDefinitions } from './math-definitions';
 import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
 import { lapStatsChannels, readHistogram, readLapStats, readScatter, scatterChannels, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
@@ -239,20 +239,31 @@ export class DataFileReads {
       valuesOf: async (channels, fieldOf, lead) => {
         const names = paramsNeeded(channels, this.maxParams, fieldOf, lead);
         if (!names.length) return NO_CONSTANTS;
-        const chain = this.datasetConstants ? await this.datasetConstants.chainOf(ref, requestId) : [];
-        return resolveConstants(channels, chain, fieldOf, lead);
+        return resolveConstants(channels, await this.chainOf(ref, names, requestId), fieldOf, lead);
       },
     };
   }
 
+  /** The owner chain of `ref`, with those of `names` its entities hold (none without an entity-service). */
+  private async chainOf(ref: DatasetRef, names: Iterable<string>, requestId?: string): Promise<ConstantsChain> {
+    return this.datasetConstants ? this.datasetConstants.chainOf(ref, names, requestId) : [];
+  }
+
   /**
    * The catalogue's math channels the dataset can evaluate: one reading param() only when its owner chain (asked once,
-   * when some do) holds each parameter it reads, as a read of it would find them.
+   * when some do, for the names they read) holds each parameter it reads, as a read of it would find them.
    */
   private async withParamsHeld(ref: DatasetRef, entries: MathCatalogueEntry[], requestId?: string): Promise<MathCatalogueEntry[]> {
-    if (!entries.some((e) => e.params)) return entries;
-    const chain = this.datasetConstants ? await this.datasetConstants.chainOf(ref, requestId) : [];
-    return entries.filter((e) => !e.params || [...e.params].every((name) => constantOf(chain, name) !== undefined));
+    const names = new Set<string>();
+    const seen = new Set<ReadonlySet<string>>();
+    for (const e of entries) {
+      if (!e.params || seen.has(e.params)) continue;
+      seen.add(e.params);
+      for (const name of e.params) names.add(name.toLowerCase());
+    }
+    if (!names.size) return entries;
+    const held = heldValues(await this.chainOf(ref, names, requestId));
+    return entries.filter((e) => !e.params || [...e.params].every((name) => valueOf(held, name) !== undefined));
   }
 
   /** The account's math channel definitions, listed when first asked for (undefined: this service has none). */

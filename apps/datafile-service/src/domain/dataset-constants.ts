@@ -14,28 +14,42 @@ export const NO_CONSTANTS: Constants = new Map();
 /**
  * The owner chain of a dataset (its entity, the Setup its SetupId names, its Car: docs/math-channels.md), asked of the
  * entity-service over the bus as the caller, like the dataset's files and its track's sectors: only by a read whose
- * math channels read `param`, once per read. Never kept: a changed parameter is what the next read finds, and every
- * answer it shapes is keyed by the values found (ReadResultCache.keyOf, the gateway's held answers by that key's tag).
+ * math channels read `param`, once per read, with the names they read (each once, whatever its case), so that only
+ * those come back however many parameters the entities hold. Never kept: a changed parameter is what the next read
+ * finds, and every answer it shapes is keyed by the values found (ReadResultCache.keyOf, the gateway's held answers
+ * by that key's tag).
  */
 export class DatasetConstants {
   constructor(private readonly bus: Bus) {}
 
-  chainOf(ref: DatasetRef, requestId?: string): Promise<ConstantsChain> {
-    const message = { caller: ref.caller, type: ref.type, id: ref.id };
+  chainOf(ref: DatasetRef, names: Iterable<string>, requestId?: string): Promise<ConstantsChain> {
+    const message = { caller: ref.caller, type: ref.type, id: ref.id, names: [...new Set(Array.from(names, (name) => name.toLowerCase()))] };
     return this.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, message, requestId ? { headers: { requestId } } : {}).then((answer) => answer.entities);
   }
 }
 
+/** The numbers a chain holds, by parameter name lower-cased. */
+export type HeldValues = ReadonlyMap<string, number>;
+
 /**
- * The value of parameter `name` on the chain: the first entity holding it as a number wins (the names matched whatever
- * their case, as the entity-service matches parameter names). Undefined when none does.
+ * The value of each parameter the chain holds, by its name lower-cased (looked up whatever the case a definition
+ * writes it in, as the entity-service matches parameter names): the first entity holding it as a number wins. One map
+ * per chain, made once: a lookup is then one get, whatever the number of parameters held.
  */
-export function constantOf(chain: ConstantsChain, name: string): number | undefined {
-  const lower = name.toLowerCase();
+export function heldValues(chain: ConstantsChain): HeldValues {
+  const held = new Map<string, number>();
   for (const entity of chain) {
-    for (const [held, value] of Object.entries(entity.parameters)) if (held.toLowerCase() === lower && Number.isFinite(value)) return value;
+    for (const [name, value] of Object.entries(entity.parameters)) {
+      const lower = name.toLowerCase();
+      if (Number.isFinite(value) && !held.has(lower)) held.set(lower, value);
+    }
   }
-  return undefined;
+  return held;
+}
+
+/** The value of parameter `name` among those a chain holds (heldValues); undefined when none holds it. */
+export function valueOf(held: HeldValues, name: string): number | undefined {
+  return held.get(name.toLowerCase());
 }
 
 /** The entities looked at, as a refusal names them. */
@@ -93,12 +107,13 @@ export interface DatasetParams {
  */
 export function resolveConstants(channels: readonly (ReadsParams | undefined)[], chain: ConstantsChain, fieldOf: (i: number) => string, lead: string): Constants {
   const values = new Map<string, number>();
+  const held = heldValues(chain);
   const refusals = new FieldRefusals();
   const refused = new Set<string>();
   channels.forEach((channel, i) => {
     if (!channel || refused.has(channel.name)) return;
     for (const name of channel.params) {
-      const value = values.get(name) ?? constantOf(chain, name);
+      const value = values.get(name) ?? valueOf(held, name);
       if (value !== undefined) {
         values.set(name, value);
         continue;

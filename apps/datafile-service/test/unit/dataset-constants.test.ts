@@ -1,7 +1,7 @@
 import type { Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
-import { constantOf, DatasetConstants, paramsNeeded, resolveConstants, type ConstantsChain } from '../../src/domain/dataset-constants';
+import { DatasetConstants, heldValues, paramsNeeded, resolveConstants, valueOf, type ConstantsChain } from '../../src/domain/dataset-constants';
 
 const runSheet = { type: 'RunSheets', id: '00000000-0000-4000-8000-0000000000aa', parameters: { Ratio: 2, Flag: 1 } };
 const setup = { type: 'Setups', id: '00000000-0000-4000-8000-0000000000bb', parameters: { Ratio: 3, MotionRatio: 0.8 } };
@@ -20,10 +20,13 @@ function refusalOf(run: () => unknown): AppError {
 
 describe('param() values on a dataset\'s owner chain', () => {
   test('when several entities hold a parameter, then the first of the chain wins (the entity, then its setup, then its car), whatever the name\'s case', () => {
-    expect(constantOf(chain, 'Ratio')).toBe(2);
-    expect(constantOf(chain, 'motionratio')).toBe(0.8);
-    expect(constantOf(chain, 'Wheelbase')).toBe(3.6);
-    expect(constantOf(chain, 'Nope')).toBeUndefined();
+    const held = heldValues(chain);
+    expect(valueOf(held, 'Ratio')).toBe(2);
+    expect(valueOf(held, 'motionratio')).toBe(0.8);
+    expect(valueOf(held, 'Wheelbase')).toBe(3.6);
+    expect(valueOf(held, 'Nope')).toBeUndefined();
+    // One entry a name, whatever its case among the entities: the map holds what the chain holds, once.
+    expect([...held]).toEqual([['ratio', 2], ['flag', 1], ['motionratio', 0.8], ['wheelbase', 3.6]]);
   });
 
   test('when the channels of a read are resolved, then each parameter they read has its value, logged channels reading none', () => {
@@ -48,11 +51,11 @@ describe('param() values on a dataset\'s owner chain', () => {
     expect({ status: error.status, errors: error.errors, message: error.message }).toEqual({ status: 422, errors: { 'channels[2]': [reason] }, message: `The data file could not be read: ${reason}` });
   });
 
-  test('when the chain is asked for, then the entity-service is asked as the caller, for the dataset\'s entity', async () => {
+  test('when the chain is asked for, then the entity-service is asked as the caller, for the dataset\'s entity and the names the read needs, each once whatever its case', async () => {
     const asked: { type: string; payload: unknown }[] = [];
     const bus = { request: async (_service: string, type: string, payload: unknown) => (asked.push({ type, payload }), { entities: chain }) } as unknown as Bus;
     const ref = { caller: { accountId: '00000000-0000-4000-8000-00000000000a', userId: '00000000-0000-4000-8000-000000000001', role: 'reader' as const }, type: 'RunSheets', id: runSheet.id, group: 'DataFile' };
-    expect(await new DatasetConstants(bus).chainOf(ref)).toEqual(chain);
-    expect(asked).toEqual([{ type: ATTACHMENT_COMMANDS.datasetConstants, payload: { caller: ref.caller, type: 'RunSheets', id: runSheet.id } }]);
+    expect(await new DatasetConstants(bus).chainOf(ref, ['Ratio', 'MotionRatio', 'ratio'])).toEqual(chain);
+    expect(asked).toEqual([{ type: ATTACHMENT_COMMANDS.datasetConstants, payload: { caller: ref.caller, type: 'RunSheets', id: runSheet.id, names: ['ratio', 'motionratio'] } }]);
   });
 });

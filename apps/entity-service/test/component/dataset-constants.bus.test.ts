@@ -32,7 +32,8 @@ describe('entity.attachments.dataset-constants', () => {
   });
   afterAll(() => stack.stop());
 
-  const ask = (type: string, id: string, who = caller) => stack.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, { caller: who, type, id });
+  const every = ['Ratio', 'Aero', 'Label', 'StintCount'];
+  const ask = (type: string, id: string, who = caller, names = every) => stack.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, { caller: who, type, id, names });
   const car = () => ({ type: 'Cars', id: ids['car'], parameters: { Ratio: 4, Aero: 1 } });
 
   test('when a run sheet is asked for, then it, the Setup it names and its Car come in that order, each with its numbers (a Boolean as 1 or 0, Text left out)', async () => {
@@ -48,6 +49,17 @@ describe('entity.attachments.dataset-constants', () => {
   test('when a session car data or a setup is asked for, then it and its Car come (neither names a setup)', async () => {
     expect(await ask('SessionCarDatas', ids['carData'] as string)).toEqual({ entities: [{ type: 'SessionCarDatas', id: ids['carData'], parameters: { Ratio: 6 } }, car()] });
     expect(await ask('setups', ids['setup'] as string)).toEqual({ entities: [{ type: 'Setups', id: ids['setup'], parameters: { Ratio: 5 } }, car()] });
+  });
+
+  test('when names are given, then each entity answers only those of them it holds (whatever their case), however many it holds', async () => {
+    expect(await ask('RunSheets', ids['runSheet'] as string, caller, ['ratio', 'AERO', 'Nope'])).toEqual({
+      entities: [
+        { type: 'RunSheets', id: ids['runSheet'], parameters: {} },
+        { type: 'Setups', id: ids['setup'], parameters: { Ratio: 5 } },
+        { type: 'Cars', id: ids['car'], parameters: { Ratio: 4, Aero: 1 } },
+      ],
+    });
+    expect(await ask('Cars', ids['car'] as string, caller, ['Aero'])).toEqual({ entities: [{ type: 'Cars', id: ids['car'], parameters: { Aero: 1 } }] });
   });
 
   test('when another account asks for the run sheet, then it is not found (nothing of its chain is answered)', async () => {
