@@ -241,6 +241,7 @@ export class DataFileReads {
         if (!names.length) return NO_CONSTANTS;
         return resolveConstants(channels, await this.chainOf(ref, names, requestId), fieldOf, lead);
       },
+      held: (entries) => this.withParamsHeld(ref, entries, requestId),
     };
   }
 
@@ -253,7 +254,7 @@ export class DataFileReads {
    * The catalogue's math channels the dataset can evaluate: one reading param() only when its owner chain (asked once,
    * when some do, for the names they read) holds each parameter it reads, as a read of it would find them.
    */
-  private async withParamsHeld(ref: DatasetRef, entries: MathCatalogueEntry[], requestId?: string): Promise<MathCatalogueEntry[]> {
+  private async withParamsHeld<T extends Pick<MathCatalogueEntry, 'params'>>(ref: DatasetRef, entries: T[], requestId?: string): Promise<T[]> {
     const names = new Set<string>();
     const seen = new Set<ReadonlySet<string>>();
     for (const e of entries) {

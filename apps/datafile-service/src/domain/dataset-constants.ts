@@ -98,6 +98,11 @@ export interface DatasetParams {
   /** MAX_MATH_PARAMS: the most distinct parameters a math channel may read, and a read need. */
   max: number;
   valuesOf: ConstantsOf;
+  /**
+   * Those of `entries` (catalogue entries) whose parameters the dataset's owner chain holds each, as the metadata lists
+   * them: the chain asked for only when one of them reads some.
+   */
+  held<T extends { params?: ReadonlySet<string> }>(entries: T[]): Promise<T[]>;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
 import { channelFor, InvalidSliceError, resolveScope, toNanosecond, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
-import { metresPerLengthUnit, metresPerSecond, pickDistanceSource, type DistanceSource } from '@pitwall/laps';
+import { distanceSourceKind, metresPerLengthUnit, metresPerSecond, pickDistanceSource, type DistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
 import type { DatasetParams } from './dataset-constants';
@@ -46,7 +46,9 @@ const datasetLabel = (ref: DatasetRef) => `${ref.type} ${ref.id} dataset '${ref.
  * channel of the file or, when the file has none of that name, one of the account's math channels; it must be in a
  * distance unit (m, km; taken as it is) or a speed unit (integrated). Absent, the file's own distance or speed channel
  * is picked by name, and only when it has none are the account's math channels picked from the same way (so a read of
- * a file with a logged source never asks for the definitions). An unknown name or unit is a 400 on `distanceChannel`;
+ * a file with a logged source never asks for the definitions), among those the metadata lists: one reading a param()
+ * the dataset's owner chain lacks is passed over, as the metadata leaves it out (the chain asked for only when a
+ * candidate reads one). An unknown name or unit is a 400 on `distanceChannel`;
  * a math channel the file cannot evaluate a 422 naming the channel and the dataset (so is one reading a param() the
  * dataset's owner chain does not hold: `params`).
  */
@@ -63,7 +65,7 @@ export async function lapDistanceSource(
     const picked = loggedDistanceSource(file);
     if (picked) return { kind: picked.kind, channel: picked.channel, unit: picked.unit, logged: channelFor(file, picked.channel) };
     const defs = definitions ? await definitions() : undefined;
-    const math = defs?.size ? pickDistanceSource(mathCatalogue(file, defs, params.max)) : undefined;
+    const math = defs?.size ? pickDistanceSource(await params.held(mathCatalogue(file, defs, params.max).filter((entry) => distanceSourceKind(entry) !== undefined))) : undefined;
     return math && defs ? mathSource(ref, dataset, math.channel, defs, parts, params) : undefined;
   }
   const logged = file.channels.find((c) => c.name === named);

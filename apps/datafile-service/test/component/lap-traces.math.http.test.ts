@@ -31,6 +31,8 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
   let runSheet: string;
   let otherRunSheet: string;
   let wheelOnly: string;
+  /** Another file without a distance or speed channel of its own, on a car holding the parameter Calib. */
+  let calibrated: string;
   const sample1 = fixture('Sample1.ld');
   const eager = openDataFile(sample1);
 
@@ -72,6 +74,14 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
     await define('Speed ms round', 'round("Ground Speed" / 3.6)', 'm/s');
     await define('Ground Speed x1.5', '"Ground Speed" * 1.5', 'km/h', '1');
     await define('Ground Speed x1.5 round', 'round("Ground Speed" * 1.5 * 10) / 10', 'km/h');
+    // A distance by name reading a parameter: picked before the math Speed only where the file's car holds Calib.
+    const parameter = await post('/ParameterDefinitions', { ParameterUpdates: [{ Name: 'Name', Value: 'Calib' }, { Name: 'EntityType', Value: 'Cars' }, { Name: 'ParameterType', Value: 'Double' }] });
+    expect(parameter.status).toBe(201);
+    await defineMathChannel({ base, headers: headers() }, { Name: 'Distance', Expression: 'lapTime() * param("Calib")', Unit: 'm', Rate: '10' });
+    calibrated = await attached.entity();
+    await attached.attach(calibrated, 'DataFile', 'wheel-speed.ld', wheelSpeedOnlyLd());
+    const held = await fetch(`${base}/Cars/${attached.ownersOf(calibrated).carId}`, { method: 'PUT', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ ParameterUpdates: [{ Name: 'Calib', Value: '20' }] }) });
+    expect(held.status).toBeLessThan(300);
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();
@@ -155,6 +165,19 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
       // 36 km/h is 10 m/s: sample i of the lap is at 0.1·i s and i metres.
       expect(body.times).toHaveLength(100);
       body.distances.forEach((d: number, i: number) => expect(d).toBeCloseTo(i, 9));
+    });
+
+    test('when the math channel picked by name reads a param() the file\'s car lacks, then it is passed over, as the metadata leaves it out; where the car holds it, it is picked', async () => {
+      const listed = async (id: string) => ((await ok(get(`${dataset(id)}/metadata`))).channels as { name: string }[]).map((c) => c.name);
+      expect(await listed(wheelOnly)).not.toContain('Distance');
+      const passed = await ok(get(`${dataset(wheelOnly)}/distance?lapIndex=1`));
+      expect(passed.source).toEqual({ kind: 'integrated', channel: 'Speed' });
+      expect(await problem(get(`${dataset(wheelOnly)}/distance?lapIndex=1&distanceChannel=Distance`), 422)).toMatchObject({ errors: { distanceChannel: [expect.stringContaining('math channel Distance reads param("Calib")')] } });
+      // Held: the distance channel by name is picked before the speed, its values the parameter's (20 m/s over the lap).
+      expect(await listed(calibrated)).toContain('Distance');
+      const picked = await ok(get(`${dataset(calibrated)}/distance?lapIndex=1`));
+      expect(picked.source).toEqual({ kind: 'channel', channel: 'Distance' });
+      expect(picked.distances.at(-1)).toBeCloseTo(2 * passed.distances.at(-1), 6);
     });
 
     test('when it names no channel of the file, or one in neither a distance nor a speed unit, then 400 on distanceChannel', async () => {
