@@ -67,6 +67,11 @@ export type DatasetConstants = z.infer<typeof DatasetConstants>;
  */
 export const DatasetConstantsJson = z.object({
   entities: z.array(z.object({ type: z.string(), id: Guid, parameters: z.record(z.string(), z.number()) })),
+  /**
+   * An entity the dataset's entity names (a Setup by its `SetupId`) that the caller's account does not have (deleted,
+   * never made, or another account's: all alike), so that a refusal can say it was not found; absent when none.
+   */
+  missing: z.array(z.object({ type: z.string(), id: Guid, namedBy: z.string() })).optional(),
 });
 export type DatasetConstantsJson = z.infer<typeof DatasetConstantsJson>;
 

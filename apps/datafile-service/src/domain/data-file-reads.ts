@@ -247,7 +247,7 @@ export class DataFileReads {
 
   /** The owner chain of `ref`, with those of `names` its entities hold (none without an entity-service). */
   private async chainOf(ref: DatasetRef, names: Iterable<string>, requestId?: string): Promise<ConstantsChain> {
-    return this.datasetConstants ? this.datasetConstants.chainOf(ref, names, requestId) : [];
+    return this.datasetConstants ? this.datasetConstants.chainOf(ref, names, requestId) : { entities: [] };
   }
 
   /**

@@ -3,8 +3,11 @@ import type { Bus } from '@pitwall/bus';
 import { FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef } from './datasets';
 
-/** The entities a dataset's `param("Name")` is looked up on, in order, each with the parameters it holds as a number. */
-export type ConstantsChain = DatasetConstantsJson['entities'];
+/**
+ * The entities a dataset's `param("Name")` is looked up on, in order, each with the parameters it holds as a number,
+ * and what its entity names that was not found (a Setup its SetupId names).
+ */
+export type ConstantsChain = DatasetConstantsJson;
 
 /** A read's param values by the name each definition writes: what its evaluation folds and its answer's key holds. */
 export type Constants = ReadonlyMap<string, number>;
@@ -24,7 +27,7 @@ export class DatasetConstants {
 
   chainOf(ref: DatasetRef, names: Iterable<string>, requestId?: string): Promise<ConstantsChain> {
     const message = { caller: ref.caller, type: ref.type, id: ref.id, names: [...new Set(Array.from(names, (name) => name.toLowerCase()))] };
-    return this.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, message, requestId ? { headers: { requestId } } : {}).then((answer) => answer.entities);
+    return this.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, message, requestId ? { headers: { requestId } } : {});
   }
 }
 
@@ -38,7 +41,7 @@ export type HeldValues = ReadonlyMap<string, number>;
  */
 export function heldValues(chain: ConstantsChain): HeldValues {
   const held = new Map<string, number>();
-  for (const entity of chain) {
+  for (const entity of chain.entities) {
     for (const [name, value] of Object.entries(entity.parameters)) {
       const lower = name.toLowerCase();
       if (Number.isFinite(value) && !held.has(lower)) held.set(lower, value);
@@ -52,9 +55,16 @@ export function valueOf(held: HeldValues, name: string): number | undefined {
   return held.get(name.toLowerCase());
 }
 
-/** The entities looked at, as a refusal names them. */
-export function chainLabel(chain: ConstantsChain): string {
-  return chain.length ? chain.map((e) => `${e.type} ${e.id}`).join(', ') : 'no entity';
+/**
+ * Why no entity of the chain gives a parameter, as a refusal says it: the entities looked at, and what the dataset's
+ * entity names that was not found (one of another account is not found alike: nothing of it is said but its id, which
+ * the caller's own entity holds).
+ */
+function notHeldBy(chain: ConstantsChain): string {
+  const looked = chain.entities.length ? `none of ${chain.entities.map((e) => `${e.type} ${e.id}`).join(', ')} holds` : 'no entity holds';
+  const owner = chain.entities[0];
+  const missing = (chain.missing ?? []).map((m) => `the ${m.type === 'Setups' ? 'Setup' : m.type} ${m.id} that ${owner ? `${owner.type} ${owner.id}` : 'the dataset\'s entity'} names as its ${m.namedBy} was not found`);
+  return `${looked} as a number (a Double, Integer or Boolean parameter)${missing.length ? `; ${missing.join('; ')}` : ''}`;
 }
 
 /** A math channel of a read and the parameters it reads (through the definitions it reads). */
@@ -124,7 +134,7 @@ export function resolveConstants(channels: readonly (ReadsParams | undefined)[],
         continue;
       }
       refused.add(channel.name);
-      refusals.refuse(fieldOf(i), `math channel ${channel.name} reads param("${name}"), which none of ${chainLabel(chain)} holds as a number (a Double, Integer or Boolean parameter)`);
+      refusals.refuse(fieldOf(i), `math channel ${channel.name} reads param("${name}"), which ${notHeldBy(chain)}`);
       return;
     }
   });

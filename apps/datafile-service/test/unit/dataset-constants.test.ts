@@ -6,7 +6,7 @@ import { DatasetConstants, heldValues, paramsNeeded, resolveConstants, valueOf, 
 const runSheet = { type: 'RunSheets', id: '00000000-0000-4000-8000-0000000000aa', parameters: { Ratio: 2, Flag: 1 } };
 const setup = { type: 'Setups', id: '00000000-0000-4000-8000-0000000000bb', parameters: { Ratio: 3, MotionRatio: 0.8 } };
 const car = { type: 'Cars', id: '00000000-0000-4000-8000-0000000000cc', parameters: { Ratio: 4, MotionRatio: 0.7, Wheelbase: 3.6 } };
-const chain: ConstantsChain = [runSheet, setup, car];
+const chain: ConstantsChain = { entities: [runSheet, setup, car] };
 
 function refusalOf(run: () => unknown): AppError {
   try {
@@ -40,7 +40,15 @@ describe('param() values on a dataset\'s owner chain', () => {
     expect(error.status).toBe(422);
     expect(error.errors).toEqual({ 'channels[1]': [reason] });
     expect(error.message).toBe(`The data file could not be read: RunSheets x dataset 'DataFile': ${reason}`);
-    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['Ratio']) }], [], () => 'channel', '')).message).toContain('which none of no entity holds');
+  });
+
+  test('when the Setup the dataset\'s entity names was not found, or no entity was looked at, then the refusal says so in words', () => {
+    const missingId = '00000000-0000-4000-8000-0000000000dd';
+    const withoutSetup: ConstantsChain = { entities: [runSheet, car], missing: [{ type: 'Setups', id: missingId, namedBy: 'SetupId' }] };
+    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['SteeringRatio']) }], withoutSetup, () => 'channel', '')).errors).toEqual({
+      channel: [`math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id}, Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter); the Setup ${missingId} that RunSheets ${runSheet.id} names as its SetupId was not found`],
+    });
+    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['Ratio']) }], { entities: [] }, () => 'channel', '')).message).toBe('math channel Steer reads param("Ratio"), which no entity holds as a number (a Double, Integer or Boolean parameter)');
   });
 
   test('when the channels of a read need more distinct parameters together than MAX_MATH_PARAMS, then it is a 422 naming the variable on the field of the one that brings them past it; a set shared by several is counted once', () => {
@@ -53,7 +61,7 @@ describe('param() values on a dataset\'s owner chain', () => {
 
   test('when the chain is asked for, then the entity-service is asked as the caller, for the dataset\'s entity and the names the read needs, each once whatever its case', async () => {
     const asked: { type: string; payload: unknown }[] = [];
-    const bus = { request: async (_service: string, type: string, payload: unknown) => (asked.push({ type, payload }), { entities: chain }) } as unknown as Bus;
+    const bus = { request: async (_service: string, type: string, payload: unknown) => (asked.push({ type, payload }), chain) } as unknown as Bus;
     const ref = { caller: { accountId: '00000000-0000-4000-8000-00000000000a', userId: '00000000-0000-4000-8000-000000000001', role: 'reader' as const }, type: 'RunSheets', id: runSheet.id, group: 'DataFile' };
     expect(await new DatasetConstants(bus).chainOf(ref, ['Ratio', 'MotionRatio', 'ratio'])).toEqual(chain);
     expect(asked).toEqual([{ type: ATTACHMENT_COMMANDS.datasetConstants, payload: { caller: ref.caller, type: 'RunSheets', id: runSheet.id, names: ['ratio', 'motionratio'] } }]);
