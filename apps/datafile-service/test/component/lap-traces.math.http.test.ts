@@ -203,6 +203,31 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
       expect(math.reference).toEqual(logged.reference);
     });
 
+    test('when the math channel reads a param(), then each lap\'s dataset takes its own car\'s value', async () => {
+      // Two runs of the same file on two cars: the reference's Calib doubles its distances.
+      await define('Scaled speed', '"Ground Speed" * param("Calib")', 'km/h');
+      const [lap, reference] = [await attached.entity(), await attached.entity()];
+      for (const [id, Calib] of [[lap, '1'], [reference, '2']] as const) {
+        await attached.attach(id, 'DataFile', 'Sample1.ld', sample1);
+        const r = await fetch(`${base}/Cars/${attached.ownersOf(id).carId}`, { method: 'PUT', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ ParameterUpdates: [{ Name: 'Calib', Value: Calib }] }) });
+        expect(r.status).toBeLessThan(300);
+      }
+      const channel = `&distanceChannel=${q('Scaled speed')}`;
+      const delta = await ok(get(`${dataset(lap)}/delta?lapIndex=2&referenceLapIndex=2&referenceEntityId=${reference}${channel}`));
+      const reversed = await ok(get(`${dataset(reference)}/delta?lapIndex=2&referenceLapIndex=2&referenceEntityId=${lap}${channel}`));
+      // The lap's own trace (Calib 1: its logged speed's): the reference reached x where the lap reached x / 2.
+      const trace = await ok(get(`${dataset(lap)}/distance?lapIndex=2${channel}`));
+      const length = Math.max(...trace.distances);
+      const timeAt = (x: number) => interpolateLinear(Float64Array.from(trace.distances), Float64Array.from(trace.times), Float64Array.of(x))[0] as number;
+      expect(delta.distance.at(-1)).toBeCloseTo(length, 0);
+      expect(delta.delta.at(-1)).toBeGreaterThan(10);
+      delta.distance.forEach((x: number, k: number) => {
+        if (x > 10) expect(delta.delta[k]).toBeCloseTo(timeAt(x) - timeAt(x / 2), 1);
+      });
+      expect(reversed.distance).toEqual(delta.distance);
+      expect(reversed.delta).toEqual(delta.delta.map((d: number) => expect.closeTo(-d, 6)));
+    });
+
     test('when the math channel reads a channel the reference\'s file lacks, then 422 names the channel and that dataset', async () => {
       const body = await problem(get(`${dataset()}/delta?lapIndex=2&referenceLapIndex=1&referenceEntityId=${wheelOnly}&distanceChannel=${q('Ground Speed copy')}`), 422);
       expect(body.detail).toBe(`The data file could not be read: RunSheets ${wheelOnly} dataset 'DataFile': math channel Ground Speed copy reads Ground Speed, which this file does not have`);
