@@ -4,6 +4,7 @@ import { blobStoreReadiness, createBlobStore } from '@pitwall/blob-store';
 import { ClaimDesk, claimDeskSettings, claimSecret } from '@pitwall/bus';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
+import { DEFAULT_MAX_MATH_PARAMS } from '@pitwall/expressions';
 import { defineService } from '@pitwall/service-host';
 import { AppError, intVar } from '@pitwall/service-kit';
 import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
@@ -73,6 +74,11 @@ export const DatafileConfig = z.object({
   SCATTER_MAX_POINTS: intVar(ANALYSIS_LIMITS.maxPoints),
   /** Lap × channel statistics one lap statistics answer may hold (laps of the file times channels asked); more is a 400 before any work (default 1,000,000: about 100 MB of JSON). */
   LAPSTATS_MAX_CELLS: intVar(ANALYSIS_LIMITS.maxLapStatsCells),
+  /**
+   * Distinct parameters (param("Name")) one math channel may read through the definitions it reads, and one read need
+   * together; more is a 422 naming it, and the metadata leaves such a channel out (default 1,024).
+   */
+  MAX_MATH_PARAMS: intVar(DEFAULT_MAX_MATH_PARAMS),
   /** Bytes of the files read whole (every format but a single .ld) of one dataset; more is a 422 (default 256 MiB). */
   MAX_IN_MEMORY_FILE_BYTES: intVar(256 * MiB),
   /** Decompressed bytes per compressed byte of an LZ4-compressed file (declared content sizes included), and of an MDF4 file's compressed data blocks (default 64). */
@@ -116,7 +122,7 @@ export const datafileService = defineService({
     const codeVersion = codeVersionOf([process.argv[1], pool.options.filename]);
     // A client that takes nothing of a streamed answer does not hold its pool thread while others wait, nor for ever.
     const streams = new StalledStreams(fair, stallBounds, logger);
-    const reads = new DataFileReads(datasets, cache, fair, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion }, results, mathDefinitions, new TrackSectors(bus), new DatasetConstants(bus));
+    const reads = new DataFileReads(datasets, cache, fair, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion, maxParams: config.MAX_MATH_PARAMS }, results, mathDefinitions, new TrackSectors(bus), new DatasetConstants(bus));
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {

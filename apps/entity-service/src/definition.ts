@@ -35,6 +35,8 @@ const EntityServiceConfig = z.object({
   BLOB_SWEEP_GRACE_S: intVar(3600),
   /** Math channels one account may hold; one more is a 409 naming this variable (each write checks them all, each read compiles them). */
   MAX_MATH_CHANNELS: intVar(DEFAULT_RULE_LIMITS.maxMathChannels),
+  /** Distinct parameters (param("Name")) one math channel may read through the definitions it reads; a write past it is a 400 naming this variable (default 1,024). */
+  MAX_MATH_PARAMS: intVar(DEFAULT_RULE_LIMITS.maxMathParams),
   /** Characters a viewer layout's Layout may hold; more is a 400 naming this variable (default 32,768: the longest link the viewer reads). */
   MAX_VIEWER_LAYOUT_LENGTH: intVar(DEFAULT_RULE_LIMITS.maxViewerLayoutLength),
   /** Entities one get, list or search may write out, nested ones and every copy of an included reference counted; more is a 413 (default 1,000,000: a run sheet of 10,000 laps with 20 sectors each is 210,001). */
@@ -109,7 +111,7 @@ export const entityService = defineService({
       ...(beforeCommit ? { beforeCommit } : {}),
       ...(afterCommit ? { afterCommit } : {}),
       releaseBlobs: (keys) => releaseBlobs(attachments, keys),
-      ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS, maxViewerLayoutLength: config.MAX_VIEWER_LAYOUT_LENGTH },
+      ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS, maxMathParams: config.MAX_MATH_PARAMS, maxViewerLayoutLength: config.MAX_VIEWER_LAYOUT_LENGTH },
       maxReadEntities: config.ENTITY_READ_MAX_ENTITIES,
       maxCopyEntities: config.ENTITY_COPY_MAX_ENTITIES,
     });

@@ -58,18 +58,25 @@ export type DatasetSectorsJson = z.infer<typeof DatasetSectorsJson>;
 
 /**
  * `entity.attachments.dataset-constants`: where a math channel's `param("Name")` is looked up for a dataset (a 404 when
- * the entity is not visible to the caller).
+ * the entity is not visible to the caller); `names`, the parameters the read needs (matched whatever their case): only
+ * those are answered, however many an entity holds.
  */
-export const DatasetConstants = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid });
+export const DatasetConstants = z.strictObject({ caller: CallerContext, type: z.string(), id: Guid, names: z.array(z.string().max(100)) });
 export type DatasetConstants = z.infer<typeof DatasetConstants>;
 
 /**
  * The answer: the entities a `param` is looked up on, in the order looked at (the dataset's entity, the Setup its
- * `SetupId` names, its Car; docs/math-channels.md), each with the parameters it holds as a number: Double and Integer
- * as they are, Boolean as 1 or 0 (a Text, Enum, DateTime or Reference value is no number and is left out).
+ * `SetupId` names, its Car; docs/math-channels.md), each with those of the `names` asked for it holds as a number:
+ * Double and Integer as they are, Boolean as 1 or 0 (a Text, Enum, DateTime or Reference value is no number and is
+ * left out).
  */
 export const DatasetConstantsJson = z.object({
   entities: z.array(z.object({ type: z.string(), id: Guid, parameters: z.record(z.string(), z.number()) })),
+  /**
+   * An entity the dataset's entity names (a Setup by its `SetupId`) that the caller's account does not have (deleted,
+   * never made, or another account's: all alike), so that a refusal can say it was not found; absent when none.
+   */
+  missing: z.array(z.object({ type: z.string(), id: Guid, namedBy: z.string() })).optional(),
 });
 export type DatasetConstantsJson = z.infer<typeof DatasetConstantsJson>;
 

@@ -4,6 +4,7 @@ export { ExpressionError } from './expression-error';
 export { BLOCK, type ExpressionInput, type SampleSource } from './program';
 export { CONSTANTS, FUNCTIONS, round, type FunctionSpec } from './functions';
 export { PARAM_FUNCTION } from './param-function';
+export { DEFAULT_MAX_MATH_PARAMS, ownParamNames, ParamNamesBuilder, paramNamesOf, type ParamNames } from './param-names';
 export { MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH, MAX_EXPRESSION_NODES, parse, type ParseOptions } from './parse';
 export { MAX_TABLE_PAIRS, TABLE_FUNCTIONS, type TableFunctionName } from './table-functions';
 export { LAP_FUNCTIONS, TIME_FUNCTIONS, type LapFunctionName, type TimeFunctionName } from './time-functions';

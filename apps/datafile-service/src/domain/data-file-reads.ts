@@ -4,7 +4,8 @@ import { buildMetadataRecord, StoredChannelCache, type DataFileMetadataRecord } 
 import { pickDistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
-import { constantOf, NO_CONSTANTS, resolveConstants, type ConstantsOf, type DatasetConstants } from './dataset-constants';
+import { DEFAULT_MAX_MATH_PARAMS } from '@pitwall/expressions';
+import { heldValues, NO_CONSTANTS, paramsNeeded, resolveConstants, valueOf, type ConstantsChain, type DatasetConstants, type DatasetParams } from './dataset-constants';
 import type { MathDefinition, MathDefinitions } from './math-definitions';
 import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
 import { lapStatsChannels, readHistogram, readLapStats, readScatter, scatterChannels, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
@@ -37,6 +38,11 @@ export interface DataFileReadsOptions {
    * DATAFILE_STREAM_MAX_STALL_MS); none unless given.
    */
   streams?: StreamWatch;
+  /**
+   * MAX_MATH_PARAMS: the most distinct parameters (param("Name")) one math channel may read through the definitions it
+   * reads, and one read need; more is a 422 naming it (default DEFAULT_MAX_MATH_PARAMS).
+   */
+  maxParams?: number;
 }
 
 /** The analysis reads' bounds when the options give none (the datafile-service's defaults). */
@@ -69,7 +75,7 @@ export class DataFileReads {
       const [{ file, channelsJson }, definitions] = await Promise.all([this.datasets.open(ref, requestId), this.mathDefinitions?.of(ref.caller, requestId)]);
       const echo = { entityId: ref.id, entityType: ref.type, attachedFileGroupName: ref.group };
       // The account's math channels this file can evaluate follow the file's own, in the group "Math".
-      const math = definitions?.size ? metadataMath(await this.withParamsHeld(ref, mathCatalogue(file, definitions), requestId)) : [];
+      const math = definitions?.size ? metadataMath(await this.withParamsHeld(ref, mathCatalogue(file, definitions, this.maxParams), requestId)) : [];
       if (!channelsJson) {
         const record = buildMetadataRecord(echo, file);
         return math.length ? { ...record, channels: [...record.channels, ...math] } : record;
@@ -120,7 +126,7 @@ export class DataFileReads {
       const dataset = await this.datasets.open(ref, requestId);
       signal.throwIfAborted();
       const parts = this.parts(ref);
-      const source = await lapDistanceSource(ref, dataset, distanceChannel, this.definitionsOf(ref, requestId), parts, this.constantsOf(ref, requestId));
+      const source = await lapDistanceSource(ref, dataset, distanceChannel, this.definitionsOf(ref, requestId), parts, this.paramsOf(ref, requestId));
       signal.throwIfAborted();
       return readLapDistance({ ref, dataset, lapIndex, field: 'lapIndex', source }, maxPoints, parts, signal);
     });
@@ -139,8 +145,8 @@ export class DataFileReads {
       // Each lap's source is resolved against its own file: a named one must be in both.
       const definitions = this.definitionsOf(ref, requestId);
       // Each dataset's param() values are its own owner chain's.
-      const source = await lapDistanceSource(ref, dataset, distanceChannel, definitions, parts, this.constantsOf(ref, requestId));
-      const referenceSource = referenceDataset ? await lapDistanceSource(referenceRef, referenceDataset, distanceChannel, definitions, parts, this.constantsOf(referenceRef, requestId)) : source;
+      const source = await lapDistanceSource(ref, dataset, distanceChannel, definitions, parts, this.paramsOf(ref, requestId));
+      const referenceSource = referenceDataset ? await lapDistanceSource(referenceRef, referenceDataset, distanceChannel, definitions, parts, this.paramsOf(referenceRef, requestId)) : source;
       signal.throwIfAborted();
       return readLapDelta(
         { ref, dataset, lapIndex, field: 'lapIndex', source },
@@ -212,31 +218,53 @@ export class DataFileReads {
     const names = named.map(([, name]) => name);
     const fieldOf = (i: number) => named[i]?.[0] ?? 'channels';
     const lead = `The data file could not be read: ${ref.type} ${ref.id} dataset '${ref.group}': `;
-    const infos = resolveMathChannels(dataset.file, names, definitions, fieldOf, lead);
-    const constants = infos.size ? await this.constantsOf(ref, requestId)(paramsReadBy(names, infos), fieldOf, lead) : NO_CONSTANTS;
+    const infos = resolveMathChannels(dataset.file, names, definitions, fieldOf, lead, this.maxParams);
+    const constants = infos.size ? await this.paramsOf(ref, requestId).valuesOf(paramsReadBy(names, infos), fieldOf, lead) : NO_CONSTANTS;
     return { ...(infos.size ? { reads: mathReads(dataset, infos, this.parts(ref), constants) } : {}), names: definitions.keys() };
+  }
+
+  /** MAX_MATH_PARAMS. */
+  private get maxParams(): number {
+    return this.options.maxParams ?? DEFAULT_MAX_MATH_PARAMS;
   }
 
   /**
    * The param() values of a read of `ref` (docs/math-channels.md): its owner chain asked of the entity-service once,
-   * and only when a math channel of the read reads a parameter; one no entity of the chain holds is a 422.
+   * and only when a math channel of the read reads a parameter; more than MAX_MATH_PARAMS of them together, or one no
+   * entity of the chain holds, is a 422.
    */
-  private constantsOf(ref: DatasetRef, requestId?: string): ConstantsOf {
-    return async (channels, fieldOf, lead) => {
-      if (!channels.some((channel) => channel?.params.length)) return NO_CONSTANTS;
-      const chain = this.datasetConstants ? await this.datasetConstants.chainOf(ref, requestId) : [];
-      return resolveConstants(channels, chain, fieldOf, lead);
+  private paramsOf(ref: DatasetRef, requestId?: string): DatasetParams {
+    return {
+      max: this.maxParams,
+      valuesOf: async (channels, fieldOf, lead) => {
+        const names = paramsNeeded(channels, this.maxParams, fieldOf, lead);
+        if (!names.length) return NO_CONSTANTS;
+        return resolveConstants(channels, await this.chainOf(ref, names, requestId), fieldOf, lead);
+      },
+      held: (entries) => this.withParamsHeld(ref, entries, requestId),
     };
+  }
+
+  /** The owner chain of `ref`, with those of `names` its entities hold (none without an entity-service). */
+  private async chainOf(ref: DatasetRef, names: Iterable<string>, requestId?: string): Promise<ConstantsChain> {
+    return this.datasetConstants ? this.datasetConstants.chainOf(ref, names, requestId) : { entities: [] };
   }
 
   /**
    * The catalogue's math channels the dataset can evaluate: one reading param() only when its owner chain (asked once,
-   * when some do) holds each parameter it reads, as a read of it would find them.
+   * when some do, for the names they read) holds each parameter it reads, as a read of it would find them.
    */
-  private async withParamsHeld(ref: DatasetRef, entries: MathCatalogueEntry[], requestId?: string): Promise<MathCatalogueEntry[]> {
-    if (!entries.some((e) => e.params)) return entries;
-    const chain = this.datasetConstants ? await this.datasetConstants.chainOf(ref, requestId) : [];
-    return entries.filter((e) => !e.params || e.params.every((name) => constantOf(chain, name) !== undefined));
+  private async withParamsHeld<T extends Pick<MathCatalogueEntry, 'params'>>(ref: DatasetRef, entries: T[], requestId?: string): Promise<T[]> {
+    const names = new Set<string>();
+    const seen = new Set<ReadonlySet<string>>();
+    for (const e of entries) {
+      if (!e.params || seen.has(e.params)) continue;
+      seen.add(e.params);
+      for (const name of e.params) names.add(name.toLowerCase());
+    }
+    if (!names.size) return entries;
+    const held = heldValues(await this.chainOf(ref, names, requestId));
+    return entries.filter((e) => !e.params || [...e.params].every((name) => valueOf(held, name) !== undefined));
   }
 
   /** The account's math channel definitions, listed when first asked for (undefined: this service has none). */

@@ -3,8 +3,11 @@ import type { Bus } from '@pitwall/bus';
 import { FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef } from './datasets';
 
-/** The entities a dataset's `param("Name")` is looked up on, in order, each with the parameters it holds as a number. */
-export type ConstantsChain = DatasetConstantsJson['entities'];
+/**
+ * The entities a dataset's `param("Name")` is looked up on, in order, each with the parameters it holds as a number,
+ * and what its entity names that was not found (a Setup its SetupId names).
+ */
+export type ConstantsChain = DatasetConstantsJson;
 
 /** A read's param values by the name each definition writes: what its evaluation folds and its answer's key holds. */
 export type Constants = ReadonlyMap<string, number>;
@@ -14,39 +17,84 @@ export const NO_CONSTANTS: Constants = new Map();
 /**
  * The owner chain of a dataset (its entity, the Setup its SetupId names, its Car: docs/math-channels.md), asked of the
  * entity-service over the bus as the caller, like the dataset's files and its track's sectors: only by a read whose
- * math channels read `param`, once per read. Never kept: a changed parameter is what the next read finds, and every
- * answer it shapes is keyed by the values found (ReadResultCache.keyOf, the gateway's held answers by that key's tag).
+ * math channels read `param`, once per read, with the names they read (each once, whatever its case), so that only
+ * those come back however many parameters the entities hold. Never kept: a changed parameter is what the next read
+ * finds, and every answer it shapes is keyed by the values found (ReadResultCache.keyOf, the gateway's held answers
+ * by that key's tag).
  */
 export class DatasetConstants {
   constructor(private readonly bus: Bus) {}
 
-  chainOf(ref: DatasetRef, requestId?: string): Promise<ConstantsChain> {
-    const message = { caller: ref.caller, type: ref.type, id: ref.id };
-    return this.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, message, requestId ? { headers: { requestId } } : {}).then((answer) => answer.entities);
+  chainOf(ref: DatasetRef, names: Iterable<string>, requestId?: string): Promise<ConstantsChain> {
+    const message = { caller: ref.caller, type: ref.type, id: ref.id, names: [...new Set(Array.from(names, (name) => name.toLowerCase()))] };
+    return this.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, message, requestId ? { headers: { requestId } } : {});
   }
+}
+
+/** The numbers a chain holds, by parameter name lower-cased. */
+export type HeldValues = ReadonlyMap<string, number>;
+
+/**
+ * The value of each parameter the chain holds, by its name lower-cased (looked up whatever the case a definition
+ * writes it in, as the entity-service matches parameter names): the first entity holding it as a number wins. One map
+ * per chain, made once: a lookup is then one get, whatever the number of parameters held.
+ */
+export function heldValues(chain: ConstantsChain): HeldValues {
+  const held = new Map<string, number>();
+  for (const entity of chain.entities) {
+    for (const [name, value] of Object.entries(entity.parameters)) {
+      const lower = name.toLowerCase();
+      if (Number.isFinite(value) && !held.has(lower)) held.set(lower, value);
+    }
+  }
+  return held;
+}
+
+/** The value of parameter `name` among those a chain holds (heldValues); undefined when none holds it. */
+export function valueOf(held: HeldValues, name: string): number | undefined {
+  return held.get(name.toLowerCase());
 }
 
 /**
- * The value of parameter `name` on the chain: the first entity holding it as a number wins (the names matched whatever
- * their case, as the entity-service matches parameter names). Undefined when none does.
+ * Why no entity of the chain gives a parameter, as a refusal says it: the entities looked at, and what the dataset's
+ * entity names that was not found (one of another account is not found alike: nothing of it is said but its id, which
+ * the caller's own entity holds).
  */
-export function constantOf(chain: ConstantsChain, name: string): number | undefined {
-  const lower = name.toLowerCase();
-  for (const entity of chain) {
-    for (const [held, value] of Object.entries(entity.parameters)) if (held.toLowerCase() === lower && Number.isFinite(value)) return value;
-  }
-  return undefined;
-}
-
-/** The entities looked at, as a refusal names them. */
-export function chainLabel(chain: ConstantsChain): string {
-  return chain.length ? chain.map((e) => `${e.type} ${e.id}`).join(', ') : 'no entity';
+function notHeldBy(chain: ConstantsChain): string {
+  const looked = chain.entities.length ? `none of ${chain.entities.map((e) => `${e.type} ${e.id}`).join(', ')} holds` : 'no entity holds';
+  const owner = chain.entities[0];
+  const missing = (chain.missing ?? []).map((m) => `the ${m.type === 'Setups' ? 'Setup' : m.type} ${m.id} that ${owner ? `${owner.type} ${owner.id}` : 'the dataset\'s entity'} names as its ${m.namedBy} was not found`);
+  return `${looked} as a number (a Double, Integer or Boolean parameter)${missing.length ? `; ${missing.join('; ')}` : ''}`;
 }
 
 /** A math channel of a read and the parameters it reads (through the definitions it reads). */
 export interface ReadsParams {
   name: string;
-  params: readonly string[];
+  params: ReadonlySet<string>;
+}
+
+/**
+ * The distinct parameters `channels` read together (each once), or, when they are more than `max` (MAX_MATH_PARAMS),
+ * a 422 naming the variable on the field (`fieldOf(i)`) of the channel that brings them past it. Each channel's own
+ * are at most `max` (resolveMathChannels refuses more), and a set shared by several channels is counted once, so this
+ * looks at no more than `max` names a channel.
+ */
+export function paramsNeeded(channels: readonly (ReadsParams | undefined)[], max: number, fieldOf: (i: number) => string, lead: string): string[] {
+  const names = new Set<string>();
+  const seen = new Set<ReadonlySet<string>>();
+  channels.forEach((channel, i) => {
+    if (!channel || seen.has(channel.params)) return;
+    seen.add(channel.params);
+    for (const name of channel.params) {
+      names.add(name);
+      if (names.size <= max) continue;
+      const reason = `the math channels of this read need more than ${max} distinct parameters with param() together (MAX_MATH_PARAMS is ${max}): read ${channel.name} in a read of its own or with fewer channels`;
+      const refusals = new FieldRefusals();
+      refusals.refuse(fieldOf(i), reason);
+      refusals.throwIfAny(422, lead);
+    }
+  });
+  return [...names];
 }
 
 /**
@@ -55,6 +103,18 @@ export interface ReadsParams {
  */
 export type ConstantsOf = (channels: readonly (ReadsParams | undefined)[], fieldOf: (i: number) => string, lead: string) => Promise<Constants>;
 
+/** How a read of one dataset treats param(): its bound and how it finds the values (DataFileReads.paramsOf). */
+export interface DatasetParams {
+  /** MAX_MATH_PARAMS: the most distinct parameters a math channel may read, and a read need. */
+  max: number;
+  valuesOf: ConstantsOf;
+  /**
+   * Those of `entries` (catalogue entries) whose parameters the dataset's owner chain holds each, as the metadata lists
+   * them: the chain asked for only when one of them reads some.
+   */
+  held<T extends { params?: ReadonlySet<string> }>(entries: T[]): Promise<T[]>;
+}
+
 /**
  * The values of the parameters `channels` read, looked up on `chain`, or a 422 naming, for each channel (on the field
  * `fieldOf(i)` names it by) that reads one no entity of the chain holds as a number, the parameter and the entities
@@ -62,18 +122,19 @@ export type ConstantsOf = (channels: readonly (ReadsParams | undefined)[], field
  */
 export function resolveConstants(channels: readonly (ReadsParams | undefined)[], chain: ConstantsChain, fieldOf: (i: number) => string, lead: string): Constants {
   const values = new Map<string, number>();
+  const held = heldValues(chain);
   const refusals = new FieldRefusals();
   const refused = new Set<string>();
   channels.forEach((channel, i) => {
     if (!channel || refused.has(channel.name)) return;
     for (const name of channel.params) {
-      const value = values.get(name) ?? constantOf(chain, name);
+      const value = values.get(name) ?? valueOf(held, name);
       if (value !== undefined) {
         values.set(name, value);
         continue;
       }
       refused.add(channel.name);
-      refusals.refuse(fieldOf(i), `math channel ${channel.name} reads param("${name}"), which none of ${chainLabel(chain)} holds as a number (a Double, Integer or Boolean parameter)`);
+      refusals.refuse(fieldOf(i), `math channel ${channel.name} reads param("${name}"), which ${notHeldBy(chain)}`);
       return;
     }
   });

@@ -2,10 +2,10 @@ import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
 import { channelFor, InvalidSliceError, resolveScope, toNanosecond, type ChannelInfo, type StoredChannelCache } from '@pitwall/formats';
 import type { LapDistanceSourceJson } from '@pitwall/contracts';
-import { metresPerLengthUnit, metresPerSecond, pickDistanceSource, type DistanceSource } from '@pitwall/laps';
+import { distanceSourceKind, metresPerLengthUnit, metresPerSecond, pickDistanceSource, type DistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { DatasetRef, OpenDataset } from './datasets';
-import type { ConstantsOf } from './dataset-constants';
+import type { DatasetParams } from './dataset-constants';
 import type { MathDefinition } from './math-definitions';
 import { mathCatalogue, mathReads, paramsReadBy, resolveMathChannels, type MathChannelInfo, type MathReads } from './read-math-channels';
 import { buffersOf, ownedSlice, storedOfScope } from './read-channels';
@@ -46,9 +46,11 @@ const datasetLabel = (ref: DatasetRef) => `${ref.type} ${ref.id} dataset '${ref.
  * channel of the file or, when the file has none of that name, one of the account's math channels; it must be in a
  * distance unit (m, km; taken as it is) or a speed unit (integrated). Absent, the file's own distance or speed channel
  * is picked by name, and only when it has none are the account's math channels picked from the same way (so a read of
- * a file with a logged source never asks for the definitions). An unknown name or unit is a 400 on `distanceChannel`;
+ * a file with a logged source never asks for the definitions), among those the metadata lists: one reading a param()
+ * the dataset's owner chain lacks is passed over, as the metadata leaves it out (the chain asked for only when a
+ * candidate reads one). An unknown name or unit is a 400 on `distanceChannel`;
  * a math channel the file cannot evaluate a 422 naming the channel and the dataset (so is one reading a param() the
- * dataset's owner chain does not hold: `constantsOf`).
+ * dataset's owner chain does not hold: `params`).
  */
 export async function lapDistanceSource(
   ref: DatasetRef,
@@ -56,15 +58,15 @@ export async function lapDistanceSource(
   named: string | undefined,
   definitions: (() => Promise<ReadonlyMap<string, MathDefinition>>) | undefined,
   parts: { cache: StoredChannelCache; pool: TaskPool },
-  constantsOf: ConstantsOf,
+  params: DatasetParams,
 ): Promise<LapDistanceSource | undefined> {
   const { file } = dataset;
   if (named === undefined) {
     const picked = loggedDistanceSource(file);
     if (picked) return { kind: picked.kind, channel: picked.channel, unit: picked.unit, logged: channelFor(file, picked.channel) };
     const defs = definitions ? await definitions() : undefined;
-    const math = defs?.size ? pickDistanceSource(mathCatalogue(file, defs)) : undefined;
-    return math && defs ? mathSource(ref, dataset, math.channel, defs, parts, constantsOf) : undefined;
+    const math = defs?.size ? pickDistanceSource(await params.held(mathCatalogue(file, defs, params.max).filter((entry) => distanceSourceKind(entry) !== undefined))) : undefined;
+    return math && defs ? mathSource(ref, dataset, math.channel, defs, parts, params) : undefined;
   }
   const logged = file.channels.find((c) => c.name === named);
   if (logged) {
@@ -73,14 +75,14 @@ export async function lapDistanceSource(
   }
   const defs = definitions ? await definitions() : undefined;
   if (!defs?.has(named)) throw refusal(`channel not found in ${datasetLabel(ref)}: ${named}${new ChannelSuggester([...file.channels.map((c) => c.name), ...(defs?.keys() ?? [])]).hint(named)}`);
-  return mathSource(ref, dataset, named, defs, parts, constantsOf);
+  return mathSource(ref, dataset, named, defs, parts, params);
 }
 
-async function mathSource(ref: DatasetRef, dataset: OpenDataset, name: string, definitions: ReadonlyMap<string, MathDefinition>, parts: { cache: StoredChannelCache; pool: TaskPool }, constantsOf: ConstantsOf): Promise<LapDistanceSource> {
+async function mathSource(ref: DatasetRef, dataset: OpenDataset, name: string, definitions: ReadonlyMap<string, MathDefinition>, parts: { cache: StoredChannelCache; pool: TaskPool }, params: DatasetParams): Promise<LapDistanceSource> {
   const lead = `The data file could not be read: ${datasetLabel(ref)}: `;
-  const infos = resolveMathChannels(dataset.file, [name], definitions, () => 'distanceChannel', lead);
+  const infos = resolveMathChannels(dataset.file, [name], definitions, () => 'distanceChannel', lead, params.max);
   const info = infos.get(name) as MathChannelInfo;
-  const constants = await constantsOf(paramsReadBy([name], infos), () => 'distanceChannel', lead);
+  const constants = await params.valuesOf(paramsReadBy([name], infos), () => 'distanceChannel', lead);
   return { kind: kindOf(name, info.unit), channel: name, unit: info.unit, math: { info, reads: mathReads(dataset, infos, parts, constants) } };
 }
 

@@ -1,6 +1,6 @@
 import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
-import { definitionReaches, evaluationOrder, mathReadsOf, reachesNothing, type DependencyGraph, type Reach } from '@pitwall/expressions';
+import { DEFAULT_MAX_MATH_PARAMS, definitionReaches, evaluationOrder, mathReadsOf, ownParamNames, ParamNamesBuilder, reachesNothing, type DependencyGraph, type ParamNames, type Reach } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from '@pitwall/formats';
 import { pickDistanceSource } from '@pitwall/laps';
 import { FieldRefusals } from '@pitwall/service-kit';
@@ -28,8 +28,8 @@ interface MathPlan {
   lapTime: boolean;
   lapDistance: boolean;
   lapNumber: boolean;
-  /** The parameters it reads with param("Name"), through the definitions it reads (each once). */
-  params: readonly string[];
+  /** The parameters it reads with param("Name"), through the definitions it reads (each once; at most MAX_MATH_PARAMS). */
+  params: ReadonlySet<string>;
   /** Shared by the plans of one resolution. */
   order: MathOrder;
 }
@@ -86,7 +86,7 @@ export function mathDependenciesOf(math: MathReads): unknown[] {
 }
 
 /** What each of `names` reads of the parameters (param("Name")), for the math channels among them (undefined for the others). */
-export function paramsReadBy(names: readonly string[], infos: ReadonlyMap<string, MathChannelInfo>): ({ name: string; params: readonly string[] } | undefined)[] {
+export function paramsReadBy(names: readonly string[], infos: ReadonlyMap<string, MathChannelInfo>): ({ name: string; params: ReadonlySet<string> } | undefined)[] {
   return names.map((name) => {
     const info = infos.get(name);
     return info ? { name, params: info.math.params } : undefined;
@@ -98,7 +98,8 @@ export function paramsReadBy(names: readonly string[], infos: ReadonlyMap<string
  * one's plan, in one walk over the definitions they reach (each looked at once, as `mathCatalogue`). A math channel reading a channel the file does not
  * have (or one it cannot evaluate: text, bytes, arrays, undecodable) is a 422 naming the math channel and the channel;
  * so is a cycle (never stored: the entity-service refuses it on write). `fieldOf(i)` names where the read names it;
- * `lead` begins the 422's detail (a read over several datasets names the one that lacks the channel in it).
+ * `lead` begins the 422's detail (a read over several datasets names the one that lacks the channel in it). One reading
+ * more than `maxParams` distinct parameters through the definitions it reads is a 422 naming MAX_MATH_PARAMS.
  */
 export function resolveMathChannels(
   file: OpenDataset['file'],
@@ -106,8 +107,9 @@ export function resolveMathChannels(
   definitions: ReadonlyMap<string, MathDefinition>,
   fieldOf: (i: number) => string,
   lead = 'The data file could not be read: ',
+  maxParams = DEFAULT_MAX_MATH_PARAMS,
 ): Map<string, MathChannelInfo> {
-  const plans = plansOf(file, definitions, names);
+  const plans = plansOf(file, definitions, names, maxParams);
   const out = new Map<string, MathChannelInfo>();
   const refusals = new FieldRefusals();
   // One suggester for the read's refusals (its work bounded across them all).
@@ -144,17 +146,17 @@ interface PlanRefusal {
  * once. The reads and the catalogue both take their plans from here, so the catalogue lists exactly what a read
  * resolves.
  */
-function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>, names: readonly string[]): Map<string, MathChannelInfo | PlanRefusal> {
+function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>, names: readonly string[], maxParams: number): Map<string, MathChannelInfo | PlanRefusal> {
   const logged = new Map(file.channels.map((c) => [c.name, c]));
-  const { graph, compiled } = graphOf(definitions, logged);
+  const { graph, compiled } = graphOf(definitions, logged, maxParams);
   const requested = names.filter((name) => !logged.has(name) && graph.has(name));
-  const walked = walkOf(graph, compiled, logged, requested);
+  const walked = walkOf(graph, compiled, logged, requested, maxParams);
   const order: MathOrder = { definitionsOf: (roots) => evaluationOrder(graph, roots).definitions.map((d) => definitions.get(d) as MathDefinition) };
   let distanceSource: boolean | undefined;
   const hasDistanceSource = () => (distanceSource ??= pickDistanceSource(file.channels) !== undefined);
   const plans = new Map<string, MathChannelInfo | PlanRefusal>();
   for (const name of requested) {
-    if (!plans.has(name)) plans.set(name, planOf(file, name, definitions.get(name) as MathDefinition, walked.get(name) as Walked, { graph, compiled, order, hasDistanceSource }));
+    if (!plans.has(name)) plans.set(name, planOf(file, name, definitions.get(name) as MathDefinition, walked.get(name) as Walked, { graph, compiled, order, hasDistanceSource, maxParams }));
   }
   return plans;
 }
@@ -164,16 +166,19 @@ function plansOf(file: OpenDataset['file'], definitions: ReadonlyMap<string, Mat
  * `params`, the parameters it reads (through others) when it reads some (the metadata lists it only when the dataset's
  * owner chain holds each).
  */
-export type MathCatalogueEntry = ChannelInfo & { group: string; expression: string; decimalPlaces?: number; params?: readonly string[] };
+export type MathCatalogueEntry = ChannelInfo & { group: string; expression: string; decimalPlaces?: number; params?: ReadonlySet<string> };
 
-/** The catalogue entries of the account's math channels this file can evaluate: those a read of them resolves. */
-export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>): MathCatalogueEntry[] {
+/**
+ * The catalogue entries of the account's math channels this file can evaluate: those a read of them resolves (one
+ * reading more than `maxParams` distinct parameters is left out).
+ */
+export function mathCatalogue(file: OpenDataset['file'], definitions: ReadonlyMap<string, MathDefinition>, maxParams = DEFAULT_MAX_MATH_PARAMS): MathCatalogueEntry[] {
   const out: MathCatalogueEntry[] = [];
-  for (const planned of plansOf(file, definitions, [...definitions.keys()]).values()) {
+  for (const planned of plansOf(file, definitions, [...definitions.keys()], maxParams).values()) {
     if ('refused' in planned) continue;
     const { math, ...entry } = planned;
     const { expression, decimalPlaces } = math.definition;
-    out.push({ ...entry, group: MATH_GROUP, expression, ...(decimalPlaces !== undefined ? { decimalPlaces } : {}), ...(math.params.length ? { params: math.params } : {}) });
+    out.push({ ...entry, group: MATH_GROUP, expression, ...(decimalPlaces !== undefined ? { decimalPlaces } : {}), ...(math.params.size ? { params: math.params } : {}) });
   }
   return out;
 }
@@ -255,7 +260,10 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       const lapDistance = plans.some((p) => p.lapDistance);
       const { inputs, laps, distance } = prepared.get(group) as NonNullable<ReturnType<typeof prepared.get>>;
       const { context } = group;
-      const params = [...new Set(plans.flatMap((p) => p.params))].map((name): [string, number] => [name, constants.get(name) as number]);
+      // The names the group's definitions read, each once: no more than the read's (at most MAX_MATH_PARAMS).
+      const names = new Set<string>();
+      for (const d of group.definitions) for (const name of mathReadsOf(d.expression).params) names.add(name);
+      const params = [...names].map((name): [string, number] => [name, constants.get(name) as number]);
       return {
         channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
         definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression, ...(d.decimalPlaces !== undefined ? { decimalPlaces: d.decimalPlaces } : {}) })),
@@ -392,12 +400,13 @@ interface Compiled {
   lapTime: boolean;
   lapDistance: boolean;
   lapNumber: boolean;
-  params: readonly string[];
+  /** The parameters it reads itself (null: more than MAX_MATH_PARAMS). */
+  params: ParamNames;
   error?: string;
 }
 
 /** What each definition reads, for the definitions a logged channel of the file does not shadow; each compiled once. */
-function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: ReadonlyMap<string, ChannelInfo>): { graph: Map<string, string[]>; compiled: Map<string, Compiled> } {
+function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: ReadonlyMap<string, ChannelInfo>, maxParams: number): { graph: Map<string, string[]>; compiled: Map<string, Compiled> } {
   const graph = new Map<string, string[]>();
   const compiled = new Map<string, Compiled>();
   for (const d of definitions.values()) {
@@ -406,7 +415,7 @@ function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: Reado
     // (checked on write) reads nothing and fails when it is evaluated.
     const reads = mathReadsOf(d.expression);
     graph.set(d.name, [...reads.inputs]);
-    compiled.set(d.name, { lapTime: reads.needs.lapTime, lapDistance: reads.needs.lapDistance, lapNumber: reads.needs.lapNumber, params: reads.params, ...(reads.error !== undefined ? { error: reads.error } : {}) });
+    compiled.set(d.name, { lapTime: reads.needs.lapTime, lapDistance: reads.needs.lapDistance, lapNumber: reads.needs.lapNumber, params: ownParamNames(reads.params, maxParams), ...(reads.error !== undefined ? { error: reads.error } : {}) });
   }
   return { graph, compiled };
 }
@@ -421,7 +430,7 @@ function planOf(
   name: string,
   definition: MathDefinition,
   walked: Walked,
-  resolution: { graph: DependencyGraph; compiled: ReadonlyMap<string, Compiled>; order: MathOrder; hasDistanceSource: () => boolean },
+  resolution: { graph: DependencyGraph; compiled: ReadonlyMap<string, Compiled>; order: MathOrder; hasDistanceSource: () => boolean; maxParams: number },
 ): MathChannelInfo | PlanRefusal {
   if (walked.cycle) {
     // Never stored (the entity-service refuses a cycle on write, serialised): named as the walk from this channel meets it.
@@ -440,6 +449,9 @@ function planOf(
     return { refused: `math channel ${name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)` };
   }
   const { leaves, lapTime, lapDistance, lapNumber, params } = walked;
+  if (params === null) {
+    return { refused: `math channel ${name} reads more than ${resolution.maxParams} distinct parameters with param(), through the definitions it reads (MAX_MATH_PARAMS is ${resolution.maxParams})` };
+  }
   // lapDistance() is no time base: the distance source is resampled onto the base, which a logged input or the Rate sets.
   if (leaves.length === 0 && definition.rate === undefined) {
     return { refused: `math channel ${name} reads no channel: give it a Rate to be evaluated at` };
@@ -460,20 +472,24 @@ interface Walked {
   lapTime: boolean;
   lapDistance: boolean;
   lapNumber: boolean;
-  /** The parameters it reads with param(), its own and those of the definitions it reads, each once. */
-  params: readonly string[];
+  /** The parameters it reads with param(), its own and those of the definitions it reads, each once; null: more than MAX_MATH_PARAMS. */
+  params: ParamNames;
   leaves: readonly ChannelInfo[];
   leafNames: ReadonlySet<string>;
 }
 
-/** A definition's Walked under construction: its leaves are its own once it adds one a definition it reads lacks. */
-type Walking = Omit<Walked, 'leaves' | 'leafNames'> & { leaves: ChannelInfo[]; leafNames: Set<string>; owned: boolean };
+/**
+ * A definition's Walked under construction: its leaves are its own once it adds one a definition it reads lacks; its
+ * parameters are gathered bounded (ParamNamesBuilder: merging one costs at most MAX_MATH_PARAMS names, a list per
+ * definition was quadratic along a chain: 153 s for a thousand definitions of 273 names each).
+ */
+type Walking = Omit<Walked, 'leaves' | 'leafNames' | 'params'> & { leaves: ChannelInfo[]; leafNames: Set<string>; owned: boolean; params: ParamNamesBuilder };
 
 const NO_LEAVES: ChannelInfo[] = [];
 const NO_LEAF_NAMES = new Set<string>();
 
-function walkingOf(compiled: Compiled): Walking {
-  return { cycle: false, lapTime: compiled.lapTime, lapDistance: compiled.lapDistance, lapNumber: compiled.lapNumber, params: compiled.params, leaves: NO_LEAVES, leafNames: NO_LEAF_NAMES, owned: false };
+function walkingOf(compiled: Compiled, maxParams: number): Walking {
+  return { cycle: false, lapTime: compiled.lapTime, lapDistance: compiled.lapDistance, lapNumber: compiled.lapNumber, params: new ParamNamesBuilder(compiled.params, maxParams), leaves: NO_LEAVES, leafNames: NO_LEAF_NAMES, owned: false };
 }
 
 function addLeaves(into: Walking, leaves: readonly ChannelInfo[], names: ReadonlySet<string>): void {
@@ -504,9 +520,7 @@ function mergeWalked(into: Walking, from: Walked): void {
   into.lapTime ||= from.lapTime;
   into.lapDistance ||= from.lapDistance;
   into.lapNumber ||= from.lapNumber;
-  // A new list only when one is added (most definitions read none; lists are never written over, so they are shared).
-  const added = from.params.filter((name) => !into.params.includes(name));
-  if (added.length) into.params = [...into.params, ...added];
+  into.params.add(from.params);
   if (!into.badLeaf) addLeaves(into, from.leaves, from.leafNames);
 }
 
@@ -516,20 +530,20 @@ function mergeWalked(into: Walking, from: Walked): void {
  * problem of each kind a definition reaches is the first of the first of those it reads (in reading order) that has one:
  * what an ordered walk from it alone meets first.
  */
-function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>, logged: ReadonlyMap<string, ChannelInfo>, roots: readonly string[]): Map<string, Walked> {
+function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>, logged: ReadonlyMap<string, ChannelInfo>, roots: readonly string[], maxParams: number): Map<string, Walked> {
   const done = new Map<string, Walked>();
   const onPath = new Set<string>();
   const finish = (name: string, here: Walking): Walked => {
     const error = (compiled.get(name) as Compiled).error;
     if (error !== undefined) here.unparsed ??= name; // one that does not parse reads nothing: it comes after nothing
-    const { owned: _owned, ...walked } = here;
-    return walked;
+    const { owned: _owned, params, ...walked } = here;
+    return { ...walked, params: params.result };
   };
   for (const root of roots) {
     if (done.has(root)) continue;
     const path: string[] = [root];
     const next: number[] = [0];
-    const walking: Walking[] = [walkingOf(compiled.get(root) as Compiled)];
+    const walking: Walking[] = [walkingOf(compiled.get(root) as Compiled, maxParams)];
     onPath.add(root);
     while (path.length) {
       const top = path.length - 1;
@@ -566,7 +580,7 @@ function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>,
       }
       path.push(child);
       next.push(0);
-      walking.push(walkingOf(compiled.get(child) as Compiled));
+      walking.push(walkingOf(compiled.get(child) as Compiled, maxParams));
       onPath.add(child);
     }
   }

@@ -31,6 +31,8 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
   let runSheet: string;
   let otherRunSheet: string;
   let wheelOnly: string;
+  /** Another file without a distance or speed channel of its own, on a car holding the parameter Calib. */
+  let calibrated: string;
   const sample1 = fixture('Sample1.ld');
   const eager = openDataFile(sample1);
 
@@ -72,6 +74,14 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
     await define('Speed ms round', 'round("Ground Speed" / 3.6)', 'm/s');
     await define('Ground Speed x1.5', '"Ground Speed" * 1.5', 'km/h', '1');
     await define('Ground Speed x1.5 round', 'round("Ground Speed" * 1.5 * 10) / 10', 'km/h');
+    // A distance by name reading a parameter: picked before the math Speed only where the file's car holds Calib.
+    const parameter = await post('/ParameterDefinitions', { ParameterUpdates: [{ Name: 'Name', Value: 'Calib' }, { Name: 'EntityType', Value: 'Cars' }, { Name: 'ParameterType', Value: 'Double' }] });
+    expect(parameter.status).toBe(201);
+    await defineMathChannel({ base, headers: headers() }, { Name: 'Distance', Expression: 'lapTime() * param("Calib")', Unit: 'm', Rate: '10' });
+    calibrated = await attached.entity();
+    await attached.attach(calibrated, 'DataFile', 'wheel-speed.ld', wheelSpeedOnlyLd());
+    const held = await fetch(`${base}/Cars/${attached.ownersOf(calibrated).carId}`, { method: 'PUT', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ ParameterUpdates: [{ Name: 'Calib', Value: '20' }] }) });
+    expect(held.status).toBeLessThan(300);
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();
@@ -157,6 +167,19 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
       body.distances.forEach((d: number, i: number) => expect(d).toBeCloseTo(i, 9));
     });
 
+    test('when the math channel picked by name reads a param() the file\'s car lacks, then it is passed over, as the metadata leaves it out; where the car holds it, it is picked', async () => {
+      const listed = async (id: string) => ((await ok(get(`${dataset(id)}/metadata`))).channels as { name: string }[]).map((c) => c.name);
+      expect(await listed(wheelOnly)).not.toContain('Distance');
+      const passed = await ok(get(`${dataset(wheelOnly)}/distance?lapIndex=1`));
+      expect(passed.source).toEqual({ kind: 'integrated', channel: 'Speed' });
+      expect(await problem(get(`${dataset(wheelOnly)}/distance?lapIndex=1&distanceChannel=Distance`), 422)).toMatchObject({ errors: { distanceChannel: [expect.stringContaining('math channel Distance reads param("Calib")')] } });
+      // Held: the distance channel by name is picked before the speed, its values the parameter's (20 m/s over the lap).
+      expect(await listed(calibrated)).toContain('Distance');
+      const picked = await ok(get(`${dataset(calibrated)}/distance?lapIndex=1`));
+      expect(picked.source).toEqual({ kind: 'channel', channel: 'Distance' });
+      expect(picked.distances.at(-1)).toBeCloseTo(2 * passed.distances.at(-1), 6);
+    });
+
     test('when it names no channel of the file, or one in neither a distance nor a speed unit, then 400 on distanceChannel', async () => {
       const unknown = await problem(get(`${dataset()}/distance?lapIndex=2&distanceChannel=Nope`), 400);
       expect(unknown.errors.distanceChannel[0]).toContain('Nope');
@@ -178,6 +201,31 @@ describe('math channels in lap overlays and lap traces: distanceChannel on GET .
       expect(math.delta).toEqual(logged.delta);
       expect(math.lap).toEqual(logged.lap);
       expect(math.reference).toEqual(logged.reference);
+    });
+
+    test('when the math channel reads a param(), then each lap\'s dataset takes its own car\'s value', async () => {
+      // Two runs of the same file on two cars: the reference's Calib doubles its distances.
+      await define('Scaled speed', '"Ground Speed" * param("Calib")', 'km/h');
+      const [lap, reference] = [await attached.entity(), await attached.entity()];
+      for (const [id, Calib] of [[lap, '1'], [reference, '2']] as const) {
+        await attached.attach(id, 'DataFile', 'Sample1.ld', sample1);
+        const r = await fetch(`${base}/Cars/${attached.ownersOf(id).carId}`, { method: 'PUT', headers: headers({ 'Content-Type': 'application/json' }), body: JSON.stringify({ ParameterUpdates: [{ Name: 'Calib', Value: Calib }] }) });
+        expect(r.status).toBeLessThan(300);
+      }
+      const channel = `&distanceChannel=${q('Scaled speed')}`;
+      const delta = await ok(get(`${dataset(lap)}/delta?lapIndex=2&referenceLapIndex=2&referenceEntityId=${reference}${channel}`));
+      const reversed = await ok(get(`${dataset(reference)}/delta?lapIndex=2&referenceLapIndex=2&referenceEntityId=${lap}${channel}`));
+      // The lap's own trace (Calib 1: its logged speed's): the reference reached x where the lap reached x / 2.
+      const trace = await ok(get(`${dataset(lap)}/distance?lapIndex=2${channel}`));
+      const length = Math.max(...trace.distances);
+      const timeAt = (x: number) => interpolateLinear(Float64Array.from(trace.distances), Float64Array.from(trace.times), Float64Array.of(x))[0] as number;
+      expect(delta.distance.at(-1)).toBeCloseTo(length, 0);
+      expect(delta.delta.at(-1)).toBeGreaterThan(10);
+      delta.distance.forEach((x: number, k: number) => {
+        if (x > 10) expect(delta.delta[k]).toBeCloseTo(timeAt(x) - timeAt(x / 2), 1);
+      });
+      expect(reversed.distance).toEqual(delta.distance);
+      expect(reversed.delta).toEqual(delta.delta.map((d: number) => expect.closeTo(-d, 6)));
     });
 
     test('when the math channel reads a channel the reference\'s file lacks, then 422 names the channel and that dataset', async () => {

@@ -1,3 +1,4 @@
+import { tableFromIPC } from 'apache-arrow';
 import { REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, type EncodedJson } from '@pitwall/bus';
 import { fixture } from '../support/fixtures';
 import { busReplies, defineMathChannel, useDatafileStack } from '../support/datafile-stack';
@@ -105,6 +106,35 @@ describe('param() in math channels: the constants of a file\'s run sheet, setup 
     expect((await read('Speed if enabled')).samples).toEqual(over(1));
     await set(`/Cars/${car}`, 'Enabled', 'false');
     expect((await read('Speed if enabled')).samples).toEqual(groundSpeed.map((v) => (v === null ? null : 0)));
+  }, 60_000);
+
+  test('when a batch reads the channels as Arrow, then each column is evaluated with the current value, through another definition too', async () => {
+    await set(`/Cars/${car}`, 'Ratio', '4');
+    await set(`/RunSheets/${runSheet}`, 'SetupId', null);
+    await set(`/RunSheets/${runSheet}`, 'Ratio', null);
+    const columns = async () => {
+      const r = await send('POST', `${dataset()}/channels`, { channels: ['Ground Speed', 'Speed ratio', 'Speed ratio x2'], mode: 0 });
+      expect(r.status).toBe(200);
+      return r;
+    };
+    const arrow = async () => {
+      const r = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', Accept: 'application/vnd.apache.arrow.stream' }), body: JSON.stringify({ channels: ['Ground Speed', 'Speed ratio', 'Speed ratio x2'], mode: 0 }) });
+      expect(r.status).toBe(200);
+      const table = tableFromIPC(new Uint8Array(await r.arrayBuffer()));
+      expect(table.schema.fields.map((f) => f.name)).toEqual(['time', 'Ground Speed', 'Speed ratio', 'Speed ratio x2']);
+      const column = (name: string) => table.batches.flatMap((b) => [...(b.getChild(name) ?? [])].map((v) => (v === null ? null : Number(v))));
+      return { logged: column('Ground Speed'), ratio: column('Speed ratio'), doubled: column('Speed ratio x2') };
+    };
+    const at4 = await arrow();
+    expect(at4.logged).toEqual(groundSpeed);
+    expect(at4.ratio).toEqual(over(4));
+    expect(at4.doubled).toEqual(groundSpeed.map((v) => (v === null ? null : expect.closeTo((v / 4) * 2, 9))));
+    // The JSON batch alike, and a changed value is the next batch's in both bodies.
+    const json = ((await (await columns()).json()) as Json).channels as { name: string; samples: (number | null)[] }[];
+    expect(json.map((c) => c.name)).toEqual(['Ground Speed', 'Speed ratio', 'Speed ratio x2']);
+    expect(json[1]?.samples).toEqual(over(4));
+    await set(`/Cars/${car}`, 'Ratio', '5');
+    expect((await arrow()).ratio).toEqual(over(5));
   }, 60_000);
 
   test('when lap statistics read the channel, then its figures are those of the current value', async () => {

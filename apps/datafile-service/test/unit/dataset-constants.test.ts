@@ -1,12 +1,12 @@
 import type { Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
-import { constantOf, DatasetConstants, resolveConstants, type ConstantsChain } from '../../src/domain/dataset-constants';
+import { DatasetConstants, heldValues, paramsNeeded, resolveConstants, valueOf, type ConstantsChain } from '../../src/domain/dataset-constants';
 
 const runSheet = { type: 'RunSheets', id: '00000000-0000-4000-8000-0000000000aa', parameters: { Ratio: 2, Flag: 1 } };
 const setup = { type: 'Setups', id: '00000000-0000-4000-8000-0000000000bb', parameters: { Ratio: 3, MotionRatio: 0.8 } };
 const car = { type: 'Cars', id: '00000000-0000-4000-8000-0000000000cc', parameters: { Ratio: 4, MotionRatio: 0.7, Wheelbase: 3.6 } };
-const chain: ConstantsChain = [runSheet, setup, car];
+const chain: ConstantsChain = { entities: [runSheet, setup, car] };
 
 function refusalOf(run: () => unknown): AppError {
   try {
@@ -20,31 +20,50 @@ function refusalOf(run: () => unknown): AppError {
 
 describe('param() values on a dataset\'s owner chain', () => {
   test('when several entities hold a parameter, then the first of the chain wins (the entity, then its setup, then its car), whatever the name\'s case', () => {
-    expect(constantOf(chain, 'Ratio')).toBe(2);
-    expect(constantOf(chain, 'motionratio')).toBe(0.8);
-    expect(constantOf(chain, 'Wheelbase')).toBe(3.6);
-    expect(constantOf(chain, 'Nope')).toBeUndefined();
+    const held = heldValues(chain);
+    expect(valueOf(held, 'Ratio')).toBe(2);
+    expect(valueOf(held, 'motionratio')).toBe(0.8);
+    expect(valueOf(held, 'Wheelbase')).toBe(3.6);
+    expect(valueOf(held, 'Nope')).toBeUndefined();
+    // One entry a name, whatever its case among the entities: the map holds what the chain holds, once.
+    expect([...held]).toEqual([['ratio', 2], ['flag', 1], ['motionratio', 0.8], ['wheelbase', 3.6]]);
   });
 
   test('when the channels of a read are resolved, then each parameter they read has its value, logged channels reading none', () => {
-    const values = resolveConstants([{ name: 'Speed', params: ['Ratio', 'Wheelbase'] }, undefined, { name: 'Roll', params: ['MotionRatio', 'Ratio'] }], chain, () => 'channels', '');
+    const values = resolveConstants([{ name: 'Speed', params: new Set(['Ratio', 'Wheelbase']) }, undefined, { name: 'Roll', params: new Set(['MotionRatio', 'Ratio']) }], chain, () => 'channels', '');
     expect([...values]).toEqual([['Ratio', 2], ['Wheelbase', 3.6], ['MotionRatio', 0.8]]);
   });
 
   test('when no entity of the chain holds one, then it is a 422 on the field naming the channel, the parameter and every entity looked at', () => {
-    const error = refusalOf(() => resolveConstants([undefined, { name: 'Steer', params: ['Ratio', 'SteeringRatio'] }], chain, (i) => `channels[${i}]`, 'The data file could not be read: RunSheets x dataset \'DataFile\': '));
+    const error = refusalOf(() => resolveConstants([undefined, { name: 'Steer', params: new Set(['Ratio', 'SteeringRatio']) }], chain, (i) => `channels[${i}]`, 'The data file could not be read: RunSheets x dataset \'DataFile\': '));
     const reason = `math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id}, Setups ${setup.id}, Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter)`;
     expect(error.status).toBe(422);
     expect(error.errors).toEqual({ 'channels[1]': [reason] });
     expect(error.message).toBe(`The data file could not be read: RunSheets x dataset 'DataFile': ${reason}`);
-    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: ['Ratio'] }], [], () => 'channel', '')).message).toContain('which none of no entity holds');
   });
 
-  test('when the chain is asked for, then the entity-service is asked as the caller, for the dataset\'s entity', async () => {
+  test('when the Setup the dataset\'s entity names was not found, or no entity was looked at, then the refusal says so in words', () => {
+    const missingId = '00000000-0000-4000-8000-0000000000dd';
+    const withoutSetup: ConstantsChain = { entities: [runSheet, car], missing: [{ type: 'Setups', id: missingId, namedBy: 'SetupId' }] };
+    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['SteeringRatio']) }], withoutSetup, () => 'channel', '')).errors).toEqual({
+      channel: [`math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id}, Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter); the Setup ${missingId} that RunSheets ${runSheet.id} names as its SetupId was not found`],
+    });
+    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['Ratio']) }], { entities: [] }, () => 'channel', '')).message).toBe('math channel Steer reads param("Ratio"), which no entity holds as a number (a Double, Integer or Boolean parameter)');
+  });
+
+  test('when the channels of a read need more distinct parameters together than MAX_MATH_PARAMS, then it is a 422 naming the variable on the field of the one that brings them past it; a set shared by several is counted once', () => {
+    const shared = new Set(['A', 'B']);
+    expect(paramsNeeded([{ name: 'x', params: shared }, undefined, { name: 'y', params: shared }, { name: 'z', params: new Set(['B', 'C']) }], 3, () => 'channels', '')).toEqual(['A', 'B', 'C']);
+    const error = refusalOf(() => paramsNeeded([{ name: 'x', params: shared }, { name: 'y', params: new Set(['B', 'C']) }, { name: 'z', params: new Set(['D']) }], 3, (i) => `channels[${i}]`, 'The data file could not be read: '));
+    const reason = 'the math channels of this read need more than 3 distinct parameters with param() together (MAX_MATH_PARAMS is 3): read z in a read of its own or with fewer channels';
+    expect({ status: error.status, errors: error.errors, message: error.message }).toEqual({ status: 422, errors: { 'channels[2]': [reason] }, message: `The data file could not be read: ${reason}` });
+  });
+
+  test('when the chain is asked for, then the entity-service is asked as the caller, for the dataset\'s entity and the names the read needs, each once whatever its case', async () => {
     const asked: { type: string; payload: unknown }[] = [];
-    const bus = { request: async (_service: string, type: string, payload: unknown) => (asked.push({ type, payload }), { entities: chain }) } as unknown as Bus;
+    const bus = { request: async (_service: string, type: string, payload: unknown) => (asked.push({ type, payload }), chain) } as unknown as Bus;
     const ref = { caller: { accountId: '00000000-0000-4000-8000-00000000000a', userId: '00000000-0000-4000-8000-000000000001', role: 'reader' as const }, type: 'RunSheets', id: runSheet.id, group: 'DataFile' };
-    expect(await new DatasetConstants(bus).chainOf(ref)).toEqual(chain);
-    expect(asked).toEqual([{ type: ATTACHMENT_COMMANDS.datasetConstants, payload: { caller: ref.caller, type: 'RunSheets', id: runSheet.id } }]);
+    expect(await new DatasetConstants(bus).chainOf(ref, ['Ratio', 'MotionRatio', 'ratio'])).toEqual(chain);
+    expect(asked).toEqual([{ type: ATTACHMENT_COMMANDS.datasetConstants, payload: { caller: ref.caller, type: 'RunSheets', id: runSheet.id, names: ['ratio', 'motionratio'] } }]);
   });
 });

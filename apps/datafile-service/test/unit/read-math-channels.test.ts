@@ -152,8 +152,53 @@ describe('the math catalogue of a file', () => {
       ['Plain', 'Speed * 2'],
     ]);
     const infos = resolveMathChannels(file, ['Scaled', 'Plain', 'Speed'], defs, () => 'channel');
-    expect(paramsReadBy(['Scaled', 'Speed', 'Plain'], infos)).toEqual([{ name: 'Scaled', params: ['Wheelbase', 'Ratio'] }, undefined, { name: 'Plain', params: [] }]);
-    const listed = mathCatalogue(file, defs).map((c) => [c.name, c.params]);
+    expect(paramsReadBy(['Scaled', 'Speed', 'Plain'], infos).map((read) => read && { ...read, params: [...read.params] })).toEqual([{ name: 'Scaled', params: ['Wheelbase', 'Ratio'] }, undefined, { name: 'Plain', params: [] }]);
+    const listed = mathCatalogue(file, defs).map((c) => [c.name, c.params && [...c.params]]);
     expect(listed).toEqual([['Speed ratio', ['Ratio']], ['Scaled', ['Wheelbase', 'Ratio']], ['Plain', undefined]]);
+  });
+});
+
+describe('the parameters math channels read through one another (MAX_MATH_PARAMS)', () => {
+  /** A sum of param() of `names`, in groups of 40 in parentheses (each + of a chain is one nesting level). */
+  const sumOf = (names: string[]) => Array.from({ length: Math.ceil(names.length / 40) }, (_, g) => `(${names.slice(g * 40, g * 40 + 40).map((n) => `param("${n}")`).join('+')})`).join('+');
+  /** n definitions, each reading the one before and `own` parameters of its own, none read by another (short names: an expression holds at most 4,096 characters). */
+  const paramChain = (n: number, own: number) =>
+    definitions(
+      Array.from({ length: n }, (_, i): [string, string] => {
+        const names = Array.from({ length: own }, (_, j) => `P${(i * own + j).toString(36)}`);
+        return [`c${i}`, `${i ? `c${i - 1}` : 'Speed'} * (${sumOf(names)})`];
+      }),
+    );
+  const refusalOf = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error as { status: number; message: string; errors: Record<string, string[]> };
+    }
+    throw new Error('not refused');
+  };
+
+  test('when 1,000 definitions each read the one before and 250 parameters of their own, then under the default bound (1,024) the four that read at most 1,024 are listed, each naming its own, and a read of the last is a 422 naming MAX_MATH_PARAMS', () => {
+    const defs = paramChain(1000, 250);
+    const listed = mathCatalogue(file, defs);
+    expect(listed.map((c) => [c.name, c.params?.size])).toEqual([['c0', 250], ['c1', 500], ['c2', 750], ['c3', 1000]]);
+    const refused = refusalOf(() => resolveMathChannels(file, ['c3', 'c999'], defs, (i) => `channels[${i}]`));
+    const reason = 'math channel c999 reads more than 1024 distinct parameters with param(), through the definitions it reads (MAX_MATH_PARAMS is 1024)';
+    expect({ status: refused.status, errors: refused.errors }).toEqual({ status: 422, errors: { 'channels[1]': [reason] } });
+  });
+
+  test('when the bound is lower, then a channel reading more through a chain is refused and left out, and what each plan holds is never more than the bound', () => {
+    const defs = paramChain(200, 3);
+    const listed = mathCatalogue(file, defs, 7);
+    expect(listed.map((c) => c.name)).toEqual(['c0', 'c1']);
+    expect(listed.map((c) => [...(c.params ?? [])])).toEqual([['P0', 'P1', 'P2'], ['P3', 'P4', 'P5', 'P0', 'P1', 'P2']]);
+    expect(refusalOf(() => resolveMathChannels(file, ['c2'], defs, () => 'channel', '', 7)).errors).toEqual({ channel: ['math channel c2 reads more than 7 distinct parameters with param(), through the definitions it reads (MAX_MATH_PARAMS is 7)'] });
+    // One reading several through diamonds counts each name once.
+    const diamond = definitions([
+      ['a', 'Speed * param("A") * param("B")'],
+      ['b', 'a * param("A") + a'],
+      ['c', 'b + a * param("B") + param("C")'],
+    ]);
+    expect([...(resolveMathChannels(file, ['c'], diamond, () => 'channel', '', 3).get('c')?.math.params ?? [])]).toEqual(['B', 'C', 'A']);
   });
 });

@@ -13,19 +13,22 @@ const SETUP_REFERENCE = 'SetupId';
 /**
  * Where a math channel's `param("Name")` is looked up for a dataset of an entity (docs/math-channels.md), most
  * specific first: the entity itself, the Setup its `SetupId` names (what was on the car for that run), then its Car
- * (the car's own constants), each with the parameters it holds as a number. The entity is the caller's or a 404; a
- * setup or car the account does not have is left out. Three indexed reads at most, not kept: a changed value is what
- * the next read finds.
+ * (the car's own constants), each with those of `names` (whatever their case) it holds as a number: an entity of
+ * thousands of parameters answers only what the read needs. The entity is the caller's or a 404; a setup the
+ * account does not have (deleted, or another account's: alike) is named in `missing`, for the refusal to say so. Three indexed reads at most, not kept: a changed value is what the next read finds.
  */
-export async function datasetConstants(ctx: StoreContext, caller: CallerContext, typeName: string, id: string): Promise<DatasetConstantsJson> {
+export async function datasetConstants(ctx: StoreContext, caller: CallerContext, typeName: string, id: string, names: readonly string[]): Promise<DatasetConstantsJson> {
   const type = knownType(typeName);
   const row = await entityRepository.findById(ctx.pool, caller.accountId, type.plural, id);
   if (!row) throw notFound(type, id);
   const chain: EntityRow[] = [row];
+  const missing: NonNullable<DatasetConstantsJson['missing']> = [];
   const setupId = row.parameters[SETUP_REFERENCE];
   if (type.plural !== SETUPS && typeof setupId === 'string' && GUID_PATTERN.test(setupId)) {
+    // Looked up in the caller's account only: another account's setup is not found, exactly as a missing one.
     const setup = await entityRepository.findById(ctx.pool, caller.accountId, SETUPS, setupId.toLowerCase());
     if (setup) chain.push(setup);
+    else missing.push({ type: SETUPS, id: setupId.toLowerCase(), namedBy: SETUP_REFERENCE });
   }
   const at = type.parents.findIndex((p) => p.type === CARS);
   const carId = at === 0 ? row.parent_id : at === 1 ? row.parent2_id : null;
@@ -33,13 +36,15 @@ export async function datasetConstants(ctx: StoreContext, caller: CallerContext,
     const car = await entityRepository.findById(ctx.pool, caller.accountId, CARS, carId);
     if (car) chain.push(car);
   }
-  return { entities: chain.map((e) => ({ type: e.type, id: e.id, parameters: numericParameters(e.parameters) })) };
+  const wanted = new Set(names.map((name) => name.toLowerCase()));
+  return { entities: chain.map((e) => ({ type: e.type, id: e.id, parameters: numericParameters(e.parameters, wanted) })), ...(missing.length ? { missing } : {}) };
 }
 
-/** A Double's or an Integer's value as it is, a Boolean's as 1 or 0; the other types hold no number. */
-function numericParameters(parameters: Record<string, ParameterValue>): Record<string, number> {
+/** Those of `wanted` (lower-cased) the parameters hold as a number: a Double's or an Integer's value as it is, a Boolean's as 1 or 0; the other types hold no number. */
+function numericParameters(parameters: Record<string, ParameterValue>, wanted: ReadonlySet<string>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [name, value] of Object.entries(parameters)) {
+    if (!wanted.has(name.toLowerCase())) continue;
     if (typeof value === 'number' && Number.isFinite(value)) out[name] = value;
     else if (typeof value === 'boolean') out[name] = value ? 1 : 0;
   }

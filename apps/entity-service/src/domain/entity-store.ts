@@ -87,9 +87,9 @@ export class EntityStore {
     return datasetSectors(this.ctx, caller, typeName, id);
   }
 
-  /** The numeric parameters of a dataset's entity, the Setup it names and its Car, for a math channel's param(). */
-  datasetConstants(caller: CallerContext, typeName: string, id: string): Promise<DatasetConstantsJson> {
-    return datasetConstants(this.ctx, caller, typeName, id);
+  /** Those of `names` a dataset's entity, the Setup it names and its Car hold as numbers, for a math channel's param(). */
+  datasetConstants(caller: CallerContext, typeName: string, id: string, names: readonly string[]): Promise<DatasetConstantsJson> {
+    return datasetConstants(this.ctx, caller, typeName, id, names);
   }
 
   delete(caller: CallerContext, typeName: string, id: string): Promise<void> {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ATTACHMENT_COMMANDS, ENTITY_COMMANDS, SERVICES, type CallerContext, type DatasetConstantsJson } from '@pitwall/contracts';
+import type pg from 'pg';
+import { testPool } from '@pitwall/db/testing';
 import { startInProcessStack, type InProcessStack } from '@pitwall/service-host/testing';
 import { entityService } from '../../src/definition';
 
@@ -11,13 +13,15 @@ const editor = (): CallerContext => ({ accountId: randomUUID(), userId: randomUU
  */
 describe('entity.attachments.dataset-constants', () => {
   let stack: InProcessStack;
+  let db: pg.Pool;
   const caller = editor();
   const ids: Record<string, string> = {};
+  const create = async (type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}, who = caller) =>
+    (await stack.bus.request<{ Id: string }>(SERVICES.entity, ENTITY_COMMANDS.create, { caller: who, type, parentIds, body: { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) } })).Id;
   beforeAll(async () => {
     stack = await startInProcessStack();
     await stack.start(entityService);
-    const create = async (type: string, parentIds: Record<string, string>, parameters: Record<string, string> = {}) =>
-      (await stack.bus.request<{ Id: string }>(SERVICES.entity, ENTITY_COMMANDS.create, { caller, type, parentIds, body: { ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) } })).Id;
+    db = testPool(stack.databaseUrl);
     for (const [EntityType, Name, ParameterType] of [['Cars', 'Ratio', 'Double'], ['Cars', 'Aero', 'Boolean'], ['Cars', 'Label', 'Text'], ['Setups', 'Ratio', 'Double'], ['RunSheets', 'StintCount', 'Integer'], ['SessionCarDatas', 'Ratio', 'Double']]) {
       await create('ParameterDefinitions', {}, { Name: Name as string, EntityType: EntityType as string, ParameterType: ParameterType as string });
     }
@@ -29,10 +33,15 @@ describe('entity.attachments.dataset-constants', () => {
     ids['setup'] = await create('Setups', { eventId, carId: ids['car'] }, { Ratio: '5' });
     ids['runSheet'] = await create('RunSheets', { sessionId, carId: ids['car'] }, { SetupId: ids['setup'], StintCount: '12' });
     ids['carData'] = await create('SessionCarDatas', { sessionId, carId: ids['car'] }, { Ratio: '6' });
+    ids['session'] = sessionId;
   });
-  afterAll(() => stack.stop());
+  afterAll(async () => {
+    await db?.end();
+    await stack.stop();
+  });
 
-  const ask = (type: string, id: string, who = caller) => stack.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, { caller: who, type, id });
+  const every = ['Ratio', 'Aero', 'Label', 'StintCount'];
+  const ask = (type: string, id: string, who = caller, names = every) => stack.bus.request<DatasetConstantsJson>(SERVICES.entity, ATTACHMENT_COMMANDS.datasetConstants, { caller: who, type, id, names });
   const car = () => ({ type: 'Cars', id: ids['car'], parameters: { Ratio: 4, Aero: 1 } });
 
   test('when a run sheet is asked for, then it, the Setup it names and its Car come in that order, each with its numbers (a Boolean as 1 or 0, Text left out)', async () => {
@@ -48,6 +57,38 @@ describe('entity.attachments.dataset-constants', () => {
   test('when a session car data or a setup is asked for, then it and its Car come (neither names a setup)', async () => {
     expect(await ask('SessionCarDatas', ids['carData'] as string)).toEqual({ entities: [{ type: 'SessionCarDatas', id: ids['carData'], parameters: { Ratio: 6 } }, car()] });
     expect(await ask('setups', ids['setup'] as string)).toEqual({ entities: [{ type: 'Setups', id: ids['setup'], parameters: { Ratio: 5 } }, car()] });
+  });
+
+  test('when names are given, then each entity answers only those of them it holds (whatever their case), however many it holds', async () => {
+    expect(await ask('RunSheets', ids['runSheet'] as string, caller, ['ratio', 'AERO', 'Nope'])).toEqual({
+      entities: [
+        { type: 'RunSheets', id: ids['runSheet'], parameters: {} },
+        { type: 'Setups', id: ids['setup'], parameters: { Ratio: 5 } },
+        { type: 'Cars', id: ids['car'], parameters: { Ratio: 4, Aero: 1 } },
+      ],
+    });
+    expect(await ask('Cars', ids['car'] as string, caller, ['Aero'])).toEqual({ entities: [{ type: 'Cars', id: ids['car'], parameters: { Aero: 1 } }] });
+  });
+
+  test('when the run sheet names a Setup the account does not have, then it is named as not found, alike whether it never was or is another account\'s (nothing of that one is answered)', async () => {
+    const other = editor();
+    await create('ParameterDefinitions', {}, { Name: 'Ratio', EntityType: 'Setups', ParameterType: 'Double' }, other);
+    const championshipId = await create('Championships', {}, {}, other);
+    const eventId = await create('Events', { championshipId }, {}, other);
+    const carId = await create('Cars', {}, {}, other);
+    await create('EventCars', { eventId, carId }, {}, other);
+    const theirs = await create('Setups', { eventId, carId }, { Ratio: '9' }, other);
+    const answers = [];
+    for (const setupId of [theirs, randomUUID()]) {
+      // A reference is checked on write and cleared when what it names is deleted: a stored one naming a setup the
+      // account does not have is what a delete racing the write (or a row from before the check) leaves.
+      const runSheet = await create('RunSheets', { sessionId: ids['session'] as string, carId: ids['car'] as string });
+      await db.query(`UPDATE entity.entities SET parameters = jsonb_set(parameters, '{SetupId}', to_jsonb($1::text)) WHERE id = $2`, [setupId, runSheet]);
+      const answer = await ask('RunSheets', runSheet);
+      expect(answer).toEqual({ entities: [{ type: 'RunSheets', id: runSheet, parameters: {} }, car()], missing: [{ type: 'Setups', id: setupId, namedBy: 'SetupId' }] });
+      answers.push(JSON.stringify(answer).replaceAll(runSheet, '<runSheet>').replaceAll(setupId, '<setup>'));
+    }
+    expect(answers[0]).toBe(answers[1]);
   });
 
   test('when another account asks for the run sheet, then it is not found (nothing of its chain is answered)', async () => {

@@ -157,3 +157,37 @@ describe('MathChannels past MAX_MATH_CHANNELS', () => {
     expect(json(await limited.create(as('editor'), 'MathChannels', {}, body({ Name: 'one', Expression: '1' }))).Id).toEqual(expect.any(String));
   });
 });
+
+describe('MathChannels past MAX_MATH_PARAMS', () => {
+  test('when a definition would read more distinct parameters than it may through the definitions it reads, or bring one reading it past that, then the write is a 400 naming the variable and writes nothing', async () => {
+    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathParams: 4 } });
+    const editor = as('editor');
+    const createIn = async (parameters: Record<string, string>) => json(await limited.create(editor, 'MathChannels', {}, body(parameters)));
+    const a = await createIn({ Name: 'a', Expression: 'Speed * param("P1") * param("P2")' });
+    // Four through a (P1 read twice is one): at the bound.
+    await createIn({ Name: 'b', Expression: 'a + param("P3") * param("P1") + param("P4")' });
+    const own = 'the math channel would read more than 4 distinct parameters with param(), through the definitions it reads (MAX_MATH_PARAMS is 4)';
+    expect(await refusal(createIn({ Name: 'c', Expression: 'b * param("P5")' }))).toMatchObject({ status: 400, errors: { Expression: [own] } });
+    expect(await refusal(createIn({ Name: 'alone', Expression: 'Speed * (param("Q1") + param("Q2") + param("Q3") + param("Q4") + param("Q5"))' }))).toMatchObject({ status: 400, errors: { Expression: [own] } });
+    // An edit of a that b reads brings b past it.
+    const reader = 'math channel b, which reads this one, would then read more than 4 distinct parameters with param(), through the definitions it reads (MAX_MATH_PARAMS is 4)';
+    expect(await refusal(limited.update(editor, 'MathChannels', a.Id, { ParameterUpdates: [{ Name: 'Expression', Value: 'Speed * param("P5") * param("P6")' }] }))).toMatchObject({ status: 400, errors: { Expression: [reader] } });
+    // So does a rename that makes b read it.
+    const d = await createIn({ Name: 'd', Expression: 'Speed * param("P8") * param("P9")' });
+    await limited.update(editor, 'MathChannels', a.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'a old' }] });
+    expect(await refusal(limited.update(editor, 'MathChannels', d.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'a' }] }))).toMatchObject({ status: 400, errors: { Name: [reader] } });
+    expect(json(await limited.list(editor, 'MathChannels', {}, ['Name', 'Expression'])).map((c: { Parameters: { Name: string } }) => c.Parameters.Name).sort()).toEqual(['a old', 'b', 'd']);
+    // Within the bound, writes go through.
+    await limited.update(editor, 'MathChannels', d.Id, { ParameterUpdates: [{ Name: 'Expression', Value: 'Speed * param("P1")' }, { Name: 'Name', Value: 'a' }] });
+  });
+
+  test('when one was written past a bound since lowered, then writes that leave it so still go through', async () => {
+    const editor = as('editor');
+    const a = json(await store.create(editor, 'MathChannels', {}, body({ Name: 'a', Expression: 'Speed * param("P1") * param("P2") * param("P3")' })));
+    json(await store.create(editor, 'MathChannels', {}, body({ Name: 'b', Expression: 'a * param("P4")' })));
+    const lowered = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathParams: 3 } });
+    // b reads 4 already: an edit of a that keeps it at 4 (or fewer) is not refused for it.
+    await lowered.update(editor, 'MathChannels', a.Id, { ParameterUpdates: [{ Name: 'Expression', Value: 'Speed * param("P1") * param("P2") * param("P5")' }] });
+    expect(json(await lowered.get(editor, 'MathChannels', a.Id)).Parameters.Expression).toBe('Speed * param("P1") * param("P2") * param("P5")');
+  });
+});

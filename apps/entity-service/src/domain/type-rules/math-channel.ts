@@ -1,5 +1,5 @@
 import { MAX_MATH_DECIMAL_PLACES } from '@pitwall/contracts';
-import { compile, ExpressionError, findCycle, mathReadsOf } from '@pitwall/expressions';
+import { compile, ExpressionError, findCycle, mathReadsOf, paramNamesOf, type DependencyGraph } from '@pitwall/expressions';
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { entityRepository as repo } from '../../data-access/entity-repository';
 import type { ParameterValue } from '../parameters';
@@ -9,8 +9,9 @@ import type { TypeRule } from './type-rule';
  * A math channel (docs/math-channels.md): a name no other math channel of the account has, an expression in the
  * math-channel language (a 400 naming the character and the reason otherwise), a unit of at most 200 characters, a positive Rate if any, DecimalPlaces
  * from 0 to MAX_MATH_DECIMAL_PLACES if any, no cycle through the other math channels it reads (a 400 naming the
- * cycle), and on create room for it (`MAX_MATH_CHANNELS`, a 409). Writes of an account's math channels are
- * serialised, so two concurrent writes cannot close a cycle between them.
+ * cycle), no more than `MAX_MATH_PARAMS` distinct parameters read through the definitions it reads, nor one reading it
+ * brought past that (a 400), and on create room for it (`MAX_MATH_CHANNELS`, a 409). Writes of an account's math
+ * channels are serialised, so two concurrent writes cannot close a cycle between them (nor pass the bound together).
  */
 export const mathChannel: TypeRule = {
   async beforeWrite(q, accountId, { parameters, existing }, limits) {
@@ -30,8 +31,63 @@ export const mathChannel: TypeRule = {
     // The field that closed it: the name when only the name changed (another channel reads the new name).
     const renamed = existing !== null && String(existing.parameters['Name'] ?? '') !== name && String(existing.parameters['Expression'] ?? '') === String(parameters['Expression']);
     if (cycle) throw AppError.badRequest('The math channel is not valid', { [renamed ? 'Name' : 'Expression']: [`math channels may not read one another in a cycle: ${cycle.join(' → ')}`] });
+    const expressions = new Map(others.map((d) => [String(d.parameters['Name'] ?? ''), String(d.parameters['Expression'] ?? '')]));
+    expressions.set(name, String(parameters['Expression']));
+    const past = paramsPast(graph, expressions, name, limits.maxMathParams, existing ? { name: String(existing.parameters['Name'] ?? ''), expression: String(existing.parameters['Expression'] ?? '') } : undefined, others);
+    if (past) throw AppError.badRequest('The math channel is not valid', { [renamed ? 'Name' : 'Expression']: [past] });
   },
 };
+
+/**
+ * Why the write of `name` (the graph and expressions as they would be) passes MAX_MATH_PARAMS, or undefined: it reads
+ * more than `max` distinct parameters through the definitions it reads, or one reading it (through others) would, which
+ * did not before the write (one already past, under a bound since lowered, does not stop writes that leave it so).
+ * Each definition's names are gathered once and bounded (paramNamesOf): what a read of them will work out.
+ */
+function paramsPast(graph: DependencyGraph, expressions: ReadonlyMap<string, string>, name: string, max: number, before: { name: string; expression: string } | undefined, others: readonly { parameters: Record<string, ParameterValue> }[]): string | undefined {
+  const readers = readersOf(graph, name);
+  const after = paramNamesOf(graph, (d) => mathReadsOf(expressions.get(d) ?? '').params, max, [name, ...readers]);
+  const bound = `more than ${max} distinct parameters with param(), through the definitions it reads (MAX_MATH_PARAMS is ${max})`;
+  if (after.get(name) === null) return `the math channel would read ${bound}`;
+  const over = readers.filter((reader) => after.get(reader) === null);
+  if (!over.length) return undefined;
+  // As the definitions were: the written one's former self (none on create).
+  const formerGraph = new Map<string, string[]>();
+  const formerExpressions = new Map<string, string>();
+  for (const d of others) {
+    formerGraph.set(String(d.parameters['Name'] ?? ''), readsOf(String(d.parameters['Expression'] ?? '')));
+    formerExpressions.set(String(d.parameters['Name'] ?? ''), String(d.parameters['Expression'] ?? ''));
+  }
+  if (before) {
+    formerGraph.set(before.name, readsOf(before.expression));
+    formerExpressions.set(before.name, before.expression);
+  }
+  const former = paramNamesOf(formerGraph, (d) => mathReadsOf(formerExpressions.get(d) ?? '').params, max, over);
+  const brought = over.find((reader) => former.get(reader) !== null);
+  return brought === undefined ? undefined : `math channel ${brought}, which reads this one, would then read ${bound}`;
+}
+
+/** The definitions that read `name`, directly or through others. */
+function readersOf(graph: DependencyGraph, name: string): string[] {
+  const readBy = new Map<string, string[]>();
+  for (const [reader, reads] of graph) {
+    for (const read of reads) {
+      const known = readBy.get(read);
+      if (known) known.push(reader);
+      else readBy.set(read, [reader]);
+    }
+  }
+  const found = new Set<string>();
+  const next = [name];
+  while (next.length) {
+    for (const reader of readBy.get(next.pop() as string) ?? []) {
+      if (reader === name || found.has(reader)) continue;
+      found.add(reader);
+      next.push(reader);
+    }
+  }
+  return [...found];
+}
 
 /** Checks the fields that need no other definition; the names the expression reads. */
 export function validateMathChannel(p: Record<string, ParameterValue>): string[] {

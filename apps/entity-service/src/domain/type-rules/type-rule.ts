@@ -1,4 +1,5 @@
 import type { EntityTypeDef } from '@pitwall/contracts';
+import { DEFAULT_MAX_MATH_PARAMS } from '@pitwall/expressions';
 import type { Queryable } from '@pitwall/db';
 import type { EntityRow } from '../../data-access/entity-row';
 import type { ConvertedUpdate, ParameterValue } from '../parameters';
@@ -23,13 +24,18 @@ export interface RuleLimits {
   /** Math channels one account may hold (`MAX_MATH_CHANNELS`): each write and read looks at what they all read (each expression compiled once and kept: `mathReadsOf`). */
   maxMathChannels: number;
   /**
+   * Distinct parameters (`param("Name")`) one math channel may read through the definitions it reads
+   * (`MAX_MATH_PARAMS`): a write that would leave it, or bring one reading it, past this is a 400.
+   */
+  maxMathParams: number;
+  /**
    * The longest Layout of a viewer layout, in characters (`MAX_VIEWER_LAYOUT_LENGTH`): 32 KiB by default, the longest
    * link the viewer reads (a view it writes is never longer).
    */
   maxViewerLayoutLength: number;
 }
 
-export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxViewerLayoutLength: 32 * 1024 };
+export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxMathParams: DEFAULT_MAX_MATH_PARAMS, maxViewerLayoutLength: 32 * 1024 };
 
 /**
  * What one type requires beyond the generic rules, declared by name on its registry entry (`rules`) and run by the

@@ -52,7 +52,7 @@ export function entityCommands(store: EntityStore, logger: Logger, attachments: 
     [ENTITY_COMMANDS.updateMany]: async (m) => encoded(await store.updateMany(m.caller, m.type, m.items)),
     [ATTACHMENT_COMMANDS.dataset]: async (m) => store.attachmentDataset(m.caller, m.type, m.id.toLowerCase(), m.group),
     [ATTACHMENT_COMMANDS.datasetSectors]: async (m) => store.datasetSectors(m.caller, m.type, m.id.toLowerCase()),
-    [ATTACHMENT_COMMANDS.datasetConstants]: async (m) => store.datasetConstants(m.caller, m.type, m.id.toLowerCase()),
+    [ATTACHMENT_COMMANDS.datasetConstants]: async (m) => store.datasetConstants(m.caller, m.type, m.id.toLowerCase(), m.names),
     [ENTITY_COMMANDS.delete]: async (m) => {
       await store.delete(m.caller, m.type, m.id.toLowerCase());
       return null;
