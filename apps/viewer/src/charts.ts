@@ -1,7 +1,7 @@
 import uPlot from 'uplot';
 import { borderStyleOf, dashOf } from './colours';
 import { displayNumber, SHOWN_TEXT_CHARS, shortText } from './display-number';
-import { formatValue, shiftedSplits, stepX, tickDecimals, yRangeOf } from './plot-data';
+import { formatValue, shiftedSplits, nearestX, stepX, tickDecimals, yRangeOf } from './plot-data';
 
 export interface PaneSpec {
   /** Stable id for the tests: data-testid="pane-<id>". */
@@ -450,11 +450,15 @@ export class PaneStack {
       this.sliderPending = false;
       const c = this.slider;
       const range = this.plots.length > 0 ? this.xRange() : null;
+      // On the axis shown (a lap's plot in lap time counts from its start), to the microsecond: 85.8, not
+      // 85.80000000000001 (the sums of a zoom), in the clock the slider's text says.
+      const origin = this.specs[0]?.xOrigin ?? 0;
+      const shown = (x: number) => String(Number((x - origin).toFixed(6)));
       const values: Record<string, string | null> = {
-        'aria-valuemin': range ? String(range[0]) : null,
-        'aria-valuemax': range ? String(range[1]) : null,
+        'aria-valuemin': range ? shown(range[0]) : null,
+        'aria-valuemax': range ? shown(range[1]) : null,
         // Without a cursor, the middle: where ← or → puts it (a slider always has a value).
-        'aria-valuenow': range ? String(this.value ?? (range[0] + range[1]) / 2) : null,
+        'aria-valuenow': range ? shown(this.value ?? (range[0] + range[1]) / 2) : null,
         'aria-valuetext': range ? (this.value === null ? 'no cursor: ← or → puts it in the middle' : this.describeAt(this.value)) : null,
       };
       for (const [name, value] of Object.entries(values)) {
@@ -504,6 +508,24 @@ export class PaneStack {
     const from = this.keyCursorX();
     const x = from === null ? (range[0] + range[1]) / 2 : stepX(xs, from, steps);
     if (x === null || x < range[0] || x > range[1]) return false;
+    this.value = x;
+    this.setCursorAt(x);
+    this.updateSlider();
+    return true;
+  }
+
+  /**
+   * The keyboard's cursor moved within the x range shown: to its start (`to` -Infinity), its end (Infinity), or `to`
+   * of the range on from where it is (Page Up 0.1, Page Down -0.1; from the middle without one), at the drawn point of
+   * `xs` nearest that x within the range. It is then the slider's value. False without a range.
+   */
+  jumpCursor(to: number, xs: ArrayLike<number> = (this.plots[0]?.data[0] as ArrayLike<number> | undefined) ?? []): boolean {
+    const range = this.xRange();
+    if (!range) return false;
+    const from = this.keyCursorX() ?? (range[0] + range[1]) / 2;
+    const wanted = to === Infinity ? range[1] : to === -Infinity ? range[0] : Math.min(range[1], Math.max(range[0], from + to * (range[1] - range[0])));
+    const x = nearestX(xs, wanted, range);
+    if (x === null) return true;
     this.value = x;
     this.setCursorAt(x);
     this.updateSlider();

@@ -119,6 +119,7 @@ export class LapComparison {
     const action = plotKeyAction(e);
     if (!action || !panes.xRange()) return false;
     if ('step' in action) panes.stepCursor(action.step);
+    else if ('jump' in action) panes.jumpCursor(action.jump);
     else if ('zoom' in action) this.zoomBy(from, panes, action.zoom, panes.keyCursorX());
     else if (from === 'overlay' ? this.overlayView : this.deltaView) this.rezoom(from, null);
     else return false;

@@ -165,6 +165,28 @@ export function stepX(xs: ArrayLike<number>, x: number, steps: number): number |
   return next >= 0 && next < xs.length ? (xs[next] as number) : null;
 }
 
+/** The x of `xs` (ascending) nearest `x` among those within `range` (either when two are as near: the earlier); null when none is. */
+export function nearestX(xs: ArrayLike<number>, x: number, range: readonly [number, number]): number | null {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((xs[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  let best: number | null = null;
+  for (const i of [lo - 1, lo]) {
+    const v = xs[i];
+    if (v === undefined || v < range[0] || v > range[1]) continue;
+    if (best === null || Math.abs(v - x) < Math.abs(best - x)) best = v;
+  }
+  if (best !== null) return best;
+  // None beside x within the range (a range between two points): the first or last point inside it, if any.
+  for (let i = lo; i < xs.length && (xs[i] as number) <= range[1]; i++) if ((xs[i] as number) >= range[0]) return xs[i] as number;
+  for (let i = lo - 1; i >= 0 && (xs[i] as number) >= range[0]; i--) if ((xs[i] as number) <= range[1]) return xs[i] as number;
+  return null;
+}
+
 /**
  * The time plots' panes: one a channel, or (`byUnit`) one a unit, its channels together in the order they were first
  * ticked (front and rear brake pressures on one pane, the four wheel speeds on another).

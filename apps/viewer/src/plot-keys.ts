@@ -100,12 +100,25 @@ export class PlotKeys {
   }
 }
 
-/** The plot key's action: a cursor step (points, negative back), a zoom (factor of the range: under 1 closer) or the reset. */
-export type PlotKeyAction = { step: number } | { zoom: number } | { reset: true } | null;
+/**
+ * The plot key's action: a cursor step (points, negative back), a jump of the cursor (to the range's start at
+ * -Infinity, its end at Infinity, else that fraction of the range on), a zoom (factor of the range: under 1 closer)
+ * or the reset.
+ */
+export type PlotKeyAction = { step: number } | { jump: number } | { zoom: number } | { reset: true } | null;
 
-/** What a key does on a group of plots (null: nothing). */
+/**
+ * What a key does on a group of plots (null: nothing). On the plot area's slider itself, the keys of ARIA's slider
+ * pattern too: ↑ and ↓ as → and ←, Home and End to the start and the end of the range shown, Page Up and Page Down a
+ * tenth of it on and back (elsewhere, the focus on the page's body, they stay the page's: they scroll it).
+ */
 export function plotKeyAction(e: KeyboardEvent): PlotKeyAction {
   if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') return { step: (e.key === 'ArrowRight' ? 1 : -1) * (e.shiftKey ? 10 : 1) };
+  if (e.target instanceof Element && e.target.getAttribute('role') === 'slider') {
+    if (e.key === 'ArrowUp' || e.key === 'ArrowDown') return { step: (e.key === 'ArrowUp' ? 1 : -1) * (e.shiftKey ? 10 : 1) };
+    if (e.key === 'Home' || e.key === 'End') return { jump: e.key === 'End' ? Infinity : -Infinity };
+    if (e.key === 'PageUp' || e.key === 'PageDown') return { jump: e.key === 'PageUp' ? 0.1 : -0.1 };
+  }
   if (e.key === '+' || e.key === '=') return { zoom: 0.5 };
   if (e.key === '-' || e.key === '_') return { zoom: 2 };
   if (e.key === 'Escape') return { reset: true };

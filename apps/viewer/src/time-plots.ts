@@ -285,7 +285,11 @@ export class TimePlots {
     this.renderTimePanes();
     this.fillCursorLine(null);
     this.hooks.linkChanged();
-    this.page.status(range ? `The y scale of ${id.slice(0, 80)} is set to ${displayNumber(range[0])} to ${displayNumber(range[1])}.` : `The y scale of ${id.slice(0, 80)} is auto.`);
+    // Named as its control is (its channels), not by the pane's id (`unit:rpm` for a pane a unit).
+    const byUnit = el<HTMLInputElement>('panes-by-unit').checked;
+    const group = paneGroups(this.plotted, byUnit).find((g) => paneIdOf(g, byUnit) === id);
+    const name = (group ? group.map((p) => p.name).join(', ') : id).slice(0, 80);
+    this.page.status(range ? `The y scale of ${name} is set to ${displayNumber(range[0])} to ${displayNumber(range[1])}.` : `The y scale of ${name} is auto.`);
   }
 
   /**
@@ -371,7 +375,8 @@ export class TimePlots {
     if (!action || this.plotted.length === 0) return false;
     if ('step' in action) {
       this.panes.stepCursor(action.step, this.plotted[0]?.line.x ?? []);
-    } else if ('zoom' in action) this.zoomBy(action.zoom, this.panes.keyCursorX());
+    } else if ('jump' in action) this.panes.jumpCursor(action.jump, this.plotted[0]?.line.x ?? []);
+    else if ('zoom' in action) this.zoomBy(action.zoom, this.panes.keyCursorX());
     else if (this.view) this.resetZoom();
     else return false;
     return true;

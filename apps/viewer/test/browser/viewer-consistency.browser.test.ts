@@ -415,6 +415,13 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     expect(line).toContain(`Brake Pres Front: ${legend[1]}`);
     expect(line).toContain(`Brake Pres Rear: ${legend[2]}`);
     expect(new URL(page.url()).hash).toContain('panes=unit');
+    // Its y scale set by hand: the status names the pane by its channels, as its control is named (not `unit:kPa`).
+    await page.click('[data-testid="pane-unit:kPa"] [data-testid=y-scale]');
+    const form = page.locator('[data-testid="pane-unit:kPa"] [data-testid=y-scale-form]');
+    await form.locator('[data-testid=y-min]').fill('0');
+    await form.locator('[data-testid=y-max]').fill('5000');
+    await andDrawn(page, 'panes', () => form.locator('[data-testid=y-set]').click());
+    expect(await page.textContent('[data-testid=status]')).toBe('The y scale of Brake Pres Front, Brake Pres Rear is set to 0 to 5000.');
     await andDrawn(page, 'panes', () => page.uncheck('[data-testid=panes-by-unit]'));
     expect(await page.locator('[data-testid=panes] .pane').count()).toBe(4);
     expect(new URL(page.url()).hash).not.toContain('panes=unit');

@@ -251,6 +251,59 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
     await page.context().close();
   });
 
+  test('when the time plots\' slider has the focus, then Home and End go to the ends of the range shown, Page Up and Page Down a tenth of it on and back, ↑ and ↓ as → and ←; its numbers are on the axis shown, to the microsecond; Home on the page\'s body is the page\'s', async () => {
+    const page = await openRun();
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const slider = page.locator('[data-testid=panes-slider]');
+    const numbers = async () => Object.fromEntries(await Promise.all(['min', 'max', 'now'].map(async (k) => [k, (await slider.getAttribute(`aria-value${k}`)) as string])));
+    await slider.focus();
+    // The first and the last drawn point of the range (a lap's line falls between two samples).
+    await page.keyboard.press('Home');
+    let n = await numbers();
+    const near = (a: string | undefined, b: string | undefined) => expect(Math.abs(Number(a) - Number(b))).toBeLessThan((Number(n['max']) - Number(n['min'])) / 50);
+    near(n['now'], n['min']);
+    expect(await slider.getAttribute('aria-valuetext')).toMatch(/Ground Speed [\d.]+ km\/h/);
+    await page.keyboard.press('End');
+    n = await numbers();
+    near(n['now'], n['max']);
+    const end = Number(n['now']);
+    const width = Number(n['max']) - Number(n['min']);
+    // At the drawn point nearest a tenth of the range back, then on (within a point of where it started).
+    await page.keyboard.press('PageDown');
+    expect(Math.abs(Number((await numbers())['now']) - (end - width / 10))).toBeLessThan(width / 50);
+    await page.keyboard.press('PageUp');
+    expect(Math.abs(Number((await numbers())['now']) - end)).toBeLessThan(width / 50);
+    const atEnd = Number((await numbers())['now']);
+    await page.keyboard.press('ArrowDown');
+    const back = Number((await numbers())['now']);
+    expect(back).toBeLessThan(atEnd);
+    await page.keyboard.press('ArrowUp');
+    expect(Number((await numbers())['now'])).toBe(atEnd);
+    // Each number a decimal of at most six places (not 85.80000000000001 after the sums of a zoom).
+    await andDrawn(page, 'panes', () => page.keyboard.press('+'));
+    await andDrawn(page, 'panes', () => page.keyboard.press('-'));
+    for (const value of Object.values(await numbers())) expect(value).toMatch(/^-?\d+(\.\d{1,6})?$/);
+
+    // On lap time, the numbers count from the lap's start as the slider's text does.
+    await andDrawn(page, 'panes', () => page.selectOption('[data-testid=time-axis]', 'lap'));
+    await slider.focus();
+    await page.keyboard.press('Home');
+    n = await numbers();
+    expect(Number(n['min'])).toBeCloseTo(0, 1);
+    expect(await slider.getAttribute('aria-valuetext')).toMatch(new RegExp(`^lap time \\(s\\) ${Number(n['now']).toFixed(3)}\\.`));
+
+    // The page's body has the focus: Home is the page's (it scrolls it to the top), the cursor stays where it is.
+    await page.keyboard.press('End');
+    const kept = (await numbers())['now'];
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => window.scrollY === 0);
+    expect((await numbers())['now']).toBe(kept);
+    await page.context().close();
+  });
+
   test('when the plots are zoomed by + with the focus elsewhere, a drag or Ctrl+wheel, then the cursor put stays at its x (its values still said) while the new range holds it', async () => {
     const page = await openRun();
     await page.check('[data-testid="channel-Ground Speed"]');
