@@ -1,3 +1,5 @@
+import { yRangeSteps } from './plot-data';
+
 /**
  * The page's address of what is on screen: the pickers' choices, the open dataset, the ticked channels and the plotted
  * scope (and its zoom and the y scales set by hand), in the URL's fragment (`/viewer#run=…&dataset=…&ch=Ground%20Speed&lap=3`). A colleague who
@@ -162,14 +164,20 @@ function linkOf(q: URLSearchParams, problems: string[], what: string): ViewerLin
   else if (axis !== null) problems.push('axis is not "lap"');
   const scales = new Map<string, YScale>();
   let badScale = false;
+  const narrow: string[] = [];
   for (const text of q.getAll('y')) {
     // The pane last: a channel's name may hold commas.
     const [minText = '', maxText = '', ...name] = text.split(',');
     const [min, max, pane] = [minText.trim() === '' ? Number.NaN : Number(minText), maxText.trim() === '' ? Number.NaN : Number(maxText), name.join(',')];
-    if (Number.isFinite(min) && Number.isFinite(max) && max > min && pane.length > 0 && pane.length <= LINK_MAX_TEXT) scales.set(pane, { pane, min, max });
-    else badScale = true;
+    if (!(Number.isFinite(min) && Number.isFinite(max) && max > min && pane.length > 0 && pane.length <= LINK_MAX_TEXT)) badScale = true;
+    // A range the axis cannot step through froze the page: left out, the pane auto-scaled.
+    else if (!yRangeSteps(min, max)) narrow.push(pane);
+    else scales.set(pane, { pane, min, max });
   }
   if (badScale) problems.push('a y scale is not <min>,<max>,<pane> with the min below the max');
+  if (narrow.length) {
+    problems.push(`the y scale of "${(narrow[0] as string).slice(0, 80)}"${narrow.length > 1 ? ` and ${narrow.length - 1} more` : ''} is too narrow for its size to be plotted (the max must exceed the min by more than 1e-12 of their size): auto-scaled`);
+  }
   if (scales.size > LINK_MAX_CHANNELS) problems.push(`the ${what} sets ${scales.size} y scales: the first ${LINK_MAX_CHANNELS} are used`);
   if (scales.size) link.yScales = [...scales.values()].slice(0, LINK_MAX_CHANNELS);
   return link;

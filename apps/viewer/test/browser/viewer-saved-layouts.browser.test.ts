@@ -190,6 +190,56 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     await page.context().close();
   });
 
+  /** Answers the reads of the layout `id` with `layout` for its Layout (as the service held it before it refused such ones, or a writer that bypassed it). */
+  async function answerLayoutAs(page: Page, id: string, layout: string): Promise<void> {
+    await page.route(`**/ViewerLayouts/${id}?*`, async (route) => {
+      const answer = await route.fetch();
+      const entity = (await answer.json()) as { Parameters: Record<string, unknown> };
+      await route.fulfill({ response: answer, json: { ...entity, Parameters: { ...entity.Parameters, Layout: layout } } });
+    });
+  }
+
+  /** The status line once it starts with `start`. */
+  async function statusStartingWith(page: Page, start: string): Promise<string> {
+    await page.waitForFunction((text) => document.querySelector('[data-testid=status]')?.textContent?.startsWith(text), start);
+    return (await page.textContent('[data-testid=status]')) ?? '';
+  }
+
+  test('when a layout, a link or the y scale form sets a y range too narrow for its size (1e16 to 1e16 + 4), then it is left out saying why, and the page does not freeze or fail', async () => {
+    const id = await saveThroughApi('Narrow scale', 'v=1&ch=Ground%20Speed');
+    const narrow = 'y=10000000000000000%2C10000000000000004%2CGround%20Speed';
+    const said = 'the y scale of "Ground Speed" is too narrow for its size to be plotted (the max must exceed the min by more than 1e-12 of their size): auto-scaled';
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await answerLayoutAs(page, id, `v=1&ch=Ground%20Speed&${narrow}`);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    const speedPane = '[data-testid="pane-Ground Speed"]';
+
+    // A layout: applied without the scale, said.
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Narrow scale' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Narrow scale applied')).toBe(`Layout Narrow scale applied: 1 channel ticked; ${said}.`);
+    expect(await page.textContent(`${speedPane} [data-testid=y-scale]`)).toBe('y: auto');
+
+    // A link: the same.
+    const link = new URL(page.url()).hash;
+    await page.evaluate((hash) => (location.hash = hash), `${link}&${narrow}`);
+    expect(await statusStartingWith(page, 'The link was opened in part')).toBe(`The link was opened in part: ${said}.`);
+    expect(await page.textContent(`${speedPane} [data-testid=y-scale]`)).toBe('y: auto');
+
+    // The pane's form: refused in it, saying why.
+    await page.click(`${speedPane} [data-testid=y-scale]`);
+    await page.fill(`${speedPane} [data-testid=y-min]`, '10000000000000000');
+    await page.fill(`${speedPane} [data-testid=y-max]`, '10000000000000004');
+    await page.click(`${speedPane} [data-testid=y-set]`);
+    expect(await page.textContent(`${speedPane} [data-testid=y-scale-problem]`)).toBe(
+      'The range is too narrow for numbers this large: the max must exceed the min by more than a millionth of a millionth (1e-12) of their size, or the axis has no value to put a tick at.',
+    );
+    expect(await page.textContent(`${speedPane} [data-testid=y-scale]`)).toBe('y: auto');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when the key\'s role in the account is reader, then a layout is applied but Save as, Update and Delete are disabled, saying why; a write the service refuses (403) is said as such', async () => {
     await saveThroughApi('Readers view', 'v=1&ch=Ground%20Speed');
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });

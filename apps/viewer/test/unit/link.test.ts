@@ -126,6 +126,13 @@ describe('a saved layout (the view part of a link, with its version)', () => {
     ]);
   });
 
+  it('when a link or a layout sets a y scale too narrow for its size to be plotted, then it is left out (the pane auto-scaled) and said, the others kept', () => {
+    const narrow = 'y=10000000000000000%2C10000000000000004%2CGround%20Speed&y=1%2C1.000000000000001%2CGear&y=0%2C400%2Cunit%3Akm%2Fh';
+    const said = 'the y scale of "Ground Speed" and 1 more is too narrow for its size to be plotted (the max must exceed the min by more than 1e-12 of their size): auto-scaled';
+    expect(decodeLayout(`v=1&ch=Ground%20Speed&${narrow}`)).toEqual({ layout: { channels: ['Ground Speed'], yScales: [{ pane: 'unit:km/h', min: 0, max: 400 }] }, problems: [said] });
+    expect(decodeLink(`ch=Ground%20Speed&${narrow}`)).toEqual({ link: { channels: ['Ground Speed'], yScales: [{ pane: 'unit:km/h', min: 0, max: 400 }] }, problems: [said] });
+  });
+
   it('when a layout gives no version or another one, or is too long, then nothing of it is read, and why is said', () => {
     expect(decodeLayout('ch=Ground%20Speed')).toEqual({ layout: null, problems: ['it gives no version, and this page reads layouts of version 1'] });
     expect(decodeLayout('v=2&ch=Ground%20Speed')).toEqual({ layout: null, problems: ['it is of version 2, and this page reads layouts of version 1'] });
