@@ -1,7 +1,7 @@
 import type { EntityJson } from '@pitwall/contracts';
 import { el, focusAfter, focusOn, named, titled } from './dom';
 import { ApiError, failureReason } from './errors';
-import { decodeLayout, encodeLayout, type ViewerLayout } from './link';
+import { decodeLayout, encodeLayout, sayNames, sayProblems, type ViewerLayout } from './link';
 import type { Page } from './page';
 import type { PageLink } from './page-link';
 import type { TimePlots } from './time-plots';
@@ -113,16 +113,16 @@ export class LayoutsPanel {
     const name = nameOf(entity);
     const { layout, problems } = decodeLayout(textOf(entity, 'Layout'));
     // One the page cannot read at all (a newer page's version): the view on screen left as it is.
-    if (!layout) return this.page.status(`Layout ${name} was not applied: ${problems.join('; ')}.`);
+    if (!layout) return this.page.status(`Layout ${name} was not applied: ${sayProblems(problems)}.`);
     const said = [...problems];
     const { missing } = this.link.setView(layout);
-    if (missing.length) said.push(`this dataset lacks ${missing.map((c) => `"${c.slice(0, 80)}"`).join(', ')}`);
+    if (missing.length) said.push(`this dataset lacks ${sayNames(missing)}`);
     if (this.page.ticked().length) {
       await this.plots.plotScope(this.plots.scope);
       for (const pane of this.link.unplottedScales(layout)) said.push(`the y scale of "${pane.slice(0, 80)}" is not of a pane plotted`);
     } else if (layout.channels?.length) said.push('none of its channels is in it, so nothing is plotted');
     const ticked = this.page.ticked().length;
-    this.page.status(`Layout ${name} applied: ${ticked} channel${ticked === 1 ? '' : 's'} ticked${said.length ? `; ${said.join('; ')}` : ''}.`);
+    this.page.status(`Layout ${name} applied: ${ticked} channel${ticked === 1 ? '' : 's'} ticked${said.length ? `; ${sayProblems(said)}` : ''}.`);
   }
 
   /** Save as…: the name asked for in the page, its first field focused. */

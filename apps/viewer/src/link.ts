@@ -91,6 +91,24 @@ export function encodeLink(link: ViewerLink, maxLength = LINK_MAX_LENGTH): strin
   return text;
 }
 
+/** The most problems of a link or a layout the status line says one by one; the others are counted. */
+export const SAID_PROBLEMS = 5;
+
+/**
+ * What of a link or a layout was left out, in words for the status line (said by a screen reader): the first few,
+ * then how many more. A 32 KiB layout of unknown parts was one problem each: a status of 97,937 characters.
+ */
+export function sayProblems(problems: readonly string[]): string {
+  if (problems.length <= SAID_PROBLEMS) return problems.join('; ');
+  return `${problems.slice(0, SAID_PROBLEMS).join('; ')}; and ${problems.length - SAID_PROBLEMS} more`;
+}
+
+/** Names in a problem (channels a dataset lacks): the first few, each cut to 80 characters, then how many more. */
+export function sayNames(names: readonly string[]): string {
+  const said = names.slice(0, SAID_PROBLEMS).map((n) => `"${n.slice(0, 80)}"`);
+  return names.length > SAID_PROBLEMS ? `${said.join(', ')} and ${names.length - SAID_PROBLEMS} more` : said.join(', ');
+}
+
 /** The names a link's pairs may have. */
 const LINK_PARTS = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes', 'axis', 'y']);
 

@@ -240,6 +240,33 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     await page.context().close();
   });
 
+  test('when a layout or a link holds thousands of parts the page does not know, then the status line says the first few and how many more, not each', async () => {
+    // 32 KiB of pairs no viewer writes (the service takes them: what they say is the viewer's to read).
+    let unknown = 'v=1&ch=Ground%20Speed';
+    let count = 0;
+    while (unknown.length + `&u${count}=1`.length <= 32 * 1024) unknown += `&u${count++}=1`;
+    await saveThroughApi('Unknown parts', unknown);
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Unknown parts' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    const first = '"u0" is not part of a layout; "u1" is not part of a layout; "u2" is not part of a layout; "u3" is not part of a layout; "u4" is not part of a layout';
+    expect(await statusStartingWith(page, 'Layout Unknown parts applied')).toBe(`Layout Unknown parts applied: 1 channel ticked; ${first}; and ${count - 5} more.`);
+    // The message bar stays a line or two: the controls under it are not buried.
+    expect(await page.$eval('[data-testid=status]', (e) => (e as HTMLElement).offsetHeight)).toBeLessThan(100);
+
+    // A link: the same words.
+    const link = new URL(page.url()).hash;
+    const parts = Array.from({ length: 3000 }, (_, i) => `u${i}=1`).join('&');
+    await page.evaluate((hash) => (location.hash = hash), `${link}&${parts}`);
+    expect(await statusStartingWith(page, 'The link was opened in part')).toBe(
+      'The link was opened in part: "u0" is not part of a viewer link; "u1" is not part of a viewer link; "u2" is not part of a viewer link; "u3" is not part of a viewer link; "u4" is not part of a viewer link; and 2995 more.',
+    );
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('when the key\'s role in the account is reader, then a layout is applied but Save as, Update and Delete are disabled, saying why; a write the service refuses (403) is said as such', async () => {
     await saveThroughApi('Readers view', 'v=1&ch=Ground%20Speed');
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
