@@ -1,7 +1,7 @@
 import type { EntityJson } from '@pitwall/contracts';
 import { el, focusAfter, focusOn, named, titled } from './dom';
 import { ApiError, failureReason } from './errors';
-import { decodeLayout, encodeLayout, sayNames, sayProblems, type ViewerLayout } from './link';
+import { decodeLayout, encodeLayout, LINK_MAX_CHANNELS, LINK_MAX_LENGTH, sayNames, sayProblems, type ViewerLayout } from './link';
 import type { Page } from './page';
 import type { PageLink } from './page-link';
 import type { TimePlots } from './time-plots';
@@ -150,9 +150,10 @@ export class LayoutsPanel {
     if (!name) throw new Error('The layout was not saved: give it a name.');
     const view = this.viewToSave('saved');
     const origin = document.activeElement;
+    const text = encodeLayout(view);
     let created: EntityJson;
     try {
-      created = await this.page.requireApi().createViewerLayout({ name, layout: encodeLayout(view), description });
+      created = await this.page.requireApi().createViewerLayout({ name, layout: text, description });
     } catch (err) {
       throw refusal(err, 'saved');
     }
@@ -160,7 +161,7 @@ export class LayoutsPanel {
     await this.list(created.Id);
     // The form (and its Save, which had the focus) hidden: the focus on the picker, now showing the new layout.
     focusAfter(origin, el('layout-pick'));
-    this.page.status(`Layout ${name} saved for the account: ${describe(view)}.`);
+    this.page.status(`Layout ${name} saved for the account: ${describeStored(view, text)}.`);
   }
 
   /** Overwrites the layout picked with the view on screen (its name and description kept). */
@@ -168,13 +169,14 @@ export class LayoutsPanel {
     const chosen = this.chosen();
     if (!chosen) return;
     const view = this.viewToSave('updated');
+    const text = encodeLayout(view);
     try {
-      await this.page.requireApi().updateViewerLayout(chosen.Id, encodeLayout(view));
+      await this.page.requireApi().updateViewerLayout(chosen.Id, text);
     } catch (err) {
       throw refusal(err, 'updated');
     }
     await this.list(chosen.Id);
-    this.page.status(`Layout ${nameOf(chosen)} updated: ${describe(view)}.`);
+    this.page.status(`Layout ${nameOf(chosen)} updated: ${describeStored(view, text)}.`);
   }
 
   /** Deletes the layout picked for the whole account, once the user confirms. */
@@ -221,6 +223,22 @@ function describe(view: ViewerLayout): string {
     ...(view.lapTimeAxis ? ['lap time axis'] : []),
     ...(scales ? [`${scales} y scale${scales === 1 ? '' : 's'} set by hand`] : []),
   ].join(', ');
+}
+
+/**
+ * What a layout saved from `view` holds (its `text` read back, as Apply will read it), and what of the view it could
+ * not: encodeLayout leaves out the last y scales, then the last channels, past 64 channels or a link's length.
+ */
+function describeStored(view: ViewerLayout, text: string): string {
+  const stored = decodeLayout(text).layout ?? {};
+  const channels = (view.channels ?? []).filter((c) => !stored.channels?.includes(c));
+  const scales = (view.yScales ?? []).filter((y) => !stored.yScales?.some((s) => s.pane === y.pane));
+  const left = [
+    ...(channels.length ? [`${channels.length} channel${channels.length === 1 ? '' : 's'} (${sayNames(channels)})`] : []),
+    ...(scales.length ? [`${scales.length} y scale${scales.length === 1 ? '' : 's'} (${sayNames(scales.map((y) => y.pane))})`] : []),
+  ];
+  const said = describe(stored);
+  return left.length ? `${said}; left out, past what a layout holds (${LINK_MAX_CHANNELS} channels, ${LINK_MAX_LENGTH.toLocaleString('en')} characters): ${left.join(' and ')}` : said;
 }
 
 /**

@@ -12,6 +12,8 @@ import { useViewerStack } from '../support/viewer-stack';
  * them at sign-in.
  */
 const LAYOUT_CHANNELS = ['Throttle Pos', 'Brake Pres Front', 'Ground Speed', 'Brake Pres Rear'];
+/** The channels of a wide logger: Ch 01 to Ch 70. */
+const WIDE_CHANNELS = Array.from({ length: 70 }, (_, i) => `Ch ${String(i + 1).padStart(2, '0')}`);
 
 describe('the viewer\'s saved layouts, in headless Chromium against npm start', () => {
   let stack: Embedded;
@@ -26,6 +28,12 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     const rows = Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},${(50 + 40 * Math.sin(i / 20)).toFixed(2)},${(20 + 20 * Math.cos(i / 15)).toFixed(2)},${(150 + 80 * Math.sin(i / 30)).toFixed(2)}`);
     writeFileSync(other, `Time,Throttle Pos [%],Brake Pres Front [kPa],Ground Speed [km/h]\n${rows.join('\n')}\n`);
     await seedRunSheet(stack, run, 'Other car run', other);
+    // A logger of more channels than a layout holds (64): 70, ten seconds at 10 Hz.
+    const wide = join(parts.dataDir, 'wide.csv');
+    const header = ['Time', ...WIDE_CHANNELS.map((c) => `${c} [V]`)].join(',');
+    const lines = Array.from({ length: 100 }, (_, i) => [(i / 10).toFixed(1), ...WIDE_CHANNELS.map((_c, j) => (j + Math.sin(i / 10)).toFixed(3))].join(','));
+    writeFileSync(wide, `${header}\n${lines.join('\n')}\n`);
+    await seedRunSheet(stack, run, 'Wide run', wide);
   });
 
   /** The account's layouts as the API lists them. */
@@ -263,6 +271,24 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     expect(await statusStartingWith(page, 'The link was opened in part')).toBe(
       'The link was opened in part: "u0" is not part of a viewer link; "u1" is not part of a viewer link; "u2" is not part of a viewer link; "u3" is not part of a viewer link; "u4" is not part of a viewer link; and 2995 more.',
     );
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when more channels are ticked than a layout holds (64), then Save as and Update say what was saved and name what was left out', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Wide run');
+    await pickDataset(page, 'Wide run / DataFile');
+    for (const name of WIDE_CHANNELS.slice(0, 66)) await page.check(`[data-testid="channel-${name}"]`);
+    const leftOut = (n: number, names: string) => `left out, past what a layout holds (64 channels, 32,768 characters): ${n} channels (${names})`;
+    await saveAs(page, 'Every channel');
+    expect(await statusStartingWith(page, 'Layout Every channel saved')).toBe(`Layout Every channel saved for the account: 64 channels; ${leftOut(2, '"Ch 65", "Ch 66"')}.`);
+    const saved = (await savedLayouts()).find((l) => l.Parameters.Name === 'Every channel')?.Parameters.Layout ?? '';
+    expect(new URLSearchParams(saved).getAll('ch')).toEqual(WIDE_CHANNELS.slice(0, 64));
+
+    for (const name of WIDE_CHANNELS.slice(66)) await page.check(`[data-testid="channel-${name}"]`);
+    await page.click('[data-testid=layout-update]');
+    expect(await statusStartingWith(page, 'Layout Every channel updated')).toBe(`Layout Every channel updated: 64 channels; ${leftOut(6, '"Ch 65", "Ch 66", "Ch 67", "Ch 68", "Ch 69" and 1 more')}.`);
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
