@@ -293,6 +293,30 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     await page.context().close();
   });
 
+  test('when the page signs in, then it lists the layouts\' names and descriptions, not their Layouts (Apply reads the one picked whole)', async () => {
+    await saveThroughApi('Listed lightly', `v=1&ch=Ground%20Speed&${Array.from({ length: 500 }, (_, i) => `u${i}=1`).join('&')}`);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${stack.baseUrl}/viewer`);
+    const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/ViewerLayouts' && r.request().method() === 'GET');
+    await page.fill('[data-testid=api-key]', stack.apiKey);
+    await page.fill('[data-testid=account-id]', stack.accountId);
+    await page.click('[data-testid=connect]');
+    const layouts = (await (await listed).json()) as { Parameters: Record<string, unknown> }[];
+    expect(layouts.length).toBeGreaterThan(0);
+    for (const layout of layouts) expect(Object.keys(layout.Parameters).sort()).toEqual(['Description', 'Name']);
+
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Listed lightly' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Listed lightly applied')).toContain('Layout Listed lightly applied: 1 channel ticked; "u0" is not part of a layout;');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
   test('when the key\'s role in the account is reader, then a layout is applied but Save as, Update and Delete are disabled, saying why; a write the service refuses (403) is said as such', async () => {
     await saveThroughApi('Readers view', 'v=1&ch=Ground%20Speed');
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
