@@ -49,9 +49,26 @@ export class LayoutsPanel {
     await this.list();
   }
 
+  /**
+   * Signed out by the service (a key refused): nothing of the account's layouts left in the picker, nor its role's
+   * note, so the next sign-in (another key, another account) starts from none.
+   */
+  forget(): void {
+    this.layouts = [];
+    this.reader = false;
+    el('layout-role').hidden = true;
+    el('layout-form').hidden = true;
+    el<HTMLSelectElement>('layout-pick').replaceChildren(new Option('none saved yet', ''));
+    this.renderButtons();
+  }
+
   /** Lists the account's layouts in the picker, `chosen` (an id) picked, else the one picked before if it is still listed. */
   private async list(chosen = this.chosenId()): Promise<void> {
-    this.layouts = await this.page.requireApi().viewerLayouts();
+    const api = this.page.requireApi();
+    const layouts = await api.viewerLayouts();
+    // Signed out or in again meanwhile (a key refused, another account): the answer is the old key's, dropped.
+    if (this.page.api !== api) return;
+    this.layouts = layouts;
     const byName = [...this.layouts].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
     const picker = el<HTMLSelectElement>('layout-pick');
     picker.replaceChildren(
@@ -101,16 +118,19 @@ export class LayoutsPanel {
   private async apply(): Promise<void> {
     const id = this.chosenId();
     if (!id || !this.page.metadata) return;
+    // The dataset Apply was pressed on: another opened while the layout is read is not the one to tick it on.
+    const opening = this.page.opening;
     let entity: EntityJson;
     try {
       entity = await this.page.requireApi().viewerLayout(id);
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 404)) throw err;
-      // Deleted by someone else since it was listed: listed again without it.
-      await this.list();
-      throw new ApiError(err.info, `The layout is no longer saved in this account (404): it was deleted since the list was read; the list is read again.`);
+      throw await this.gone(err, 'applied');
     }
     const name = nameOf(entity);
+    if (this.page.opening !== opening || !this.page.metadata) {
+      return this.page.status(`Layout ${name} was not applied: another dataset was opened (or the one open closed) while it was read; apply it again.`);
+    }
     const { layout, problems } = decodeLayout(textOf(entity, 'Layout'));
     // One the page cannot read at all (a newer page's version): the view on screen left as it is.
     if (!layout) return this.page.status(`Layout ${name} was not applied: ${sayProblems(problems)}.`);
@@ -173,6 +193,7 @@ export class LayoutsPanel {
     try {
       await this.page.requireApi().updateViewerLayout(chosen.Id, text);
     } catch (err) {
+      if (err instanceof ApiError && err.status === 404) throw await this.gone(err, 'updated');
       throw refusal(err, 'updated');
     }
     await this.list(chosen.Id);
@@ -189,12 +210,25 @@ export class LayoutsPanel {
     try {
       await this.page.requireApi().deleteViewerLayout(chosen.Id);
     } catch (err) {
-      throw refusal(err, 'deleted');
+      if (!(err instanceof ApiError && err.status === 404)) throw refusal(err, 'deleted');
+      // Deleted by someone else since it was listed: what was asked is done; the list read again without it.
+      await this.list('');
+      focusAfter(origin, el('layout-pick'));
+      return this.page.status(`Layout ${name} was already deleted from the account (since the list was read); the list is read again.`);
     }
     await this.list('');
     // Delete is disabled now that no layout is picked: the focus goes to the picker.
     focusAfter(origin, el('layout-pick'));
     this.page.status(`Layout ${name} deleted.`);
+  }
+
+  /**
+   * A layout deleted by someone else since the list was read (a 404 of Apply or Update): listed again without it, and
+   * said so, not as a generic "not found".
+   */
+  private async gone(err: ApiError, what: 'applied' | 'updated'): Promise<ApiError> {
+    await this.list('');
+    return new ApiError(err.info, `The layout was not ${what} (404): it is no longer saved in this account (deleted since the list was read); the list is read again.`);
   }
 
   /** The view on screen to save; a view with no channel ticked is not one (said, nothing sent). */

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import type { Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
 import { andDrawn, openSignedIn, pickDataset, pickRun, shownError } from '../support/viewer-page';
@@ -313,6 +313,142 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     await page.selectOption('[data-testid=layout-pick]', { label: 'Listed lightly' });
     await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
     expect(await statusStartingWith(page, 'Layout Listed lightly applied')).toContain('Layout Listed lightly applied: 1 channel ticked; "u0" is not part of a layout;');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  test('when a layout picked is updated or deleted after someone else deleted it, then the page says so and lists the layouts again without it', async () => {
+    const updated = await saveThroughApi('Gone before update', 'v=1&ch=Ground%20Speed');
+    const deleted = await saveThroughApi('Gone before delete', 'v=1&ch=Ground%20Speed');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Gear"]');
+    const listed = () => page.$$eval('[data-testid=layout-pick] option', (options) => options.map((o) => o.textContent));
+    const deleteThroughApi = async (id: string) => expect((await fetch(`${stack.baseUrl}/ViewerLayouts/${id}`, { method: 'DELETE', headers: { ApiKey: stack.apiKey, AccountId: stack.accountId } })).status).toBe(204);
+
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Gone before update' });
+    await deleteThroughApi(updated);
+    await page.click('[data-testid=layout-update]');
+    expect(await shownError(page)).toBe('The layout was not updated (404): it is no longer saved in this account (deleted since the list was read); the list is read again.');
+    expect(await listed()).not.toContain('Gone before update');
+    expect(await listed()).toContain('Gone before delete');
+    expect(await page.inputValue('[data-testid=layout-pick]')).toBe('');
+
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Gone before delete' });
+    await deleteThroughApi(deleted);
+    page.once('dialog', (d) => void d.accept());
+    await page.click('[data-testid=layout-delete]');
+    expect(await statusStartingWith(page, 'Layout Gone before delete')).toBe('Layout Gone before delete was already deleted from the account (since the list was read); the list is read again.');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await listed()).not.toContain('Gone before delete');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when another dataset is opened while a layout is read for Apply, then it is not applied to it, and that is said', async () => {
+    const id = await saveThroughApi('Slow to read', 'v=1&ch=Ground%20Speed&ch=Throttle%20Pos');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    // The layout's read held until the other dataset is open.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const arrived = new Promise<void>((resolve) => (asked = resolve));
+    await page.route(`**/ViewerLayouts/${id}?*`, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Slow to read' });
+    await page.click('[data-testid=layout-apply]');
+    await arrived;
+    await page.selectOption('[data-testid=pick-run]', { label: 'Other car run' });
+    await pickDataset(page, 'Other car run / DataFile (other-car.csv)');
+    release();
+    expect(await statusStartingWith(page, 'Layout Slow to read')).toBe('Layout Slow to read was not applied: another dataset was opened (or the one open closed) while it was read; apply it again.');
+    expect(await tickedChannels(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when the service refuses the key and the page signs in again, then the old list is not shown, and a list answered for the old key after the new one is dropped', async () => {
+    await saveThroughApi('Listed at sign-in', 'v=1&ch=Ground%20Speed');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    const listed = () => page.$$eval('[data-testid=layout-pick] option', (options) => options.map((o) => o.textContent));
+    const signIn = async () => {
+      await page.fill('[data-testid=api-key]', stack.apiKey);
+      await page.fill('[data-testid=account-id]', stack.accountId);
+      await page.click('[data-testid=connect]');
+    };
+    /** The key refused (a 401 of the service, answered here for the next events read): the sign-in shown again. */
+    const refuseKey = async () => {
+      await page.route('**/Events?*', (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', json: { title: 'Unauthorized', status: 401, detail: 'The API key is not valid' } }), { times: 1 });
+      // (Picked afresh: the page picks an only championship itself.)
+      await page.selectOption('[data-testid=pick-championship]', '');
+      await page.selectOption('[data-testid=pick-championship]', { label: 'Layouts Cup' });
+      await page.waitForSelector('[data-testid=sign-in]:not([hidden])');
+    };
+    // Each list of the layouts held until released, in the order asked.
+    const lists: { release: (answer?: unknown) => void; request: Request }[] = [];
+    let asked: () => void = () => undefined;
+    await page.route(
+      (url) => url.pathname === '/ViewerLayouts',
+      async (route) => {
+        const answer = await new Promise<unknown>((resolve) => {
+          lists.push({ release: resolve, request: route.request() });
+          asked();
+        });
+        if (answer === undefined) await route.continue();
+        else await route.fulfill({ json: answer });
+      },
+    );
+    const nextList = async () => {
+      const count = lists.length;
+      while (lists.length === count) await new Promise<void>((resolve) => (asked = resolve));
+      return lists[count] as (typeof lists)[number];
+    };
+    await page.goto(`${stack.baseUrl}/viewer`);
+
+    // Signed in, the account's layouts listed; the key refused, then signed in again: until its list is read, none of
+    // the old one is shown.
+    let list = nextList();
+    await signIn();
+    (await list).release();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=layout-pick]')?.childElementCount ?? 0) > 1);
+    const before = await listed();
+    await refuseKey();
+    list = nextList();
+    await signIn();
+    const second = await list;
+    await page.waitForSelector('#app:not([hidden])');
+    expect(await listed()).toEqual(['none saved yet']);
+    expect(await page.isDisabled('[data-testid=layout-apply]')).toBe(true);
+    second.release();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=layout-pick]')?.childElementCount ?? 0) > 1);
+    expect(await listed()).toEqual(before);
+
+    // The key refused while its list is on its way; signed in again, the new list read; the old key's answer, coming
+    // after it, is dropped.
+    await refuseKey();
+    list = nextList();
+    await signIn();
+    const stale = await list;
+    await refuseKey();
+    list = nextList();
+    await signIn();
+    (await list).release();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=layout-pick]')?.childElementCount ?? 0) > 1);
+    const finished = page.waitForEvent('requestfinished', (r) => r === stale.request);
+    stale.release([{ Id: '00000000-0000-4000-8000-000000000001', Parameters: { Name: 'Stale account layout', Description: null } }]);
+    await finished;
+    // The answer read and handled (its JSON parsed, the picker filled or not) within a few frames.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(await listed()).toEqual(before);
     expect(pageErrors).toEqual([]);
     await context.close();
   });
