@@ -10,7 +10,7 @@ import { releaseBlobs, type AttachmentContext } from './domain/attachments/attac
 import { moveLegacyBytes, sweepAbandonedUploads, sweepUnreferencedBlobs } from './domain/attachments/maintenance';
 import { EntityStore } from './domain/entity-store';
 import { ReadCache } from './domain/read-cache';
-import { DEFAULT_RULE_LIMITS } from './domain/type-rules';
+import { DEFAULT_RULE_LIMITS, VIEWER_LAYOUT_MAX_LENGTH } from './domain/type-rules';
 import { DEFAULT_MAX_READ_ENTITIES } from './domain/read-model';
 import { DEFAULT_MAX_COPY_ENTITIES } from './domain/copy-entity';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
@@ -37,8 +37,10 @@ const EntityServiceConfig = z.object({
   MAX_MATH_CHANNELS: intVar(DEFAULT_RULE_LIMITS.maxMathChannels),
   /** Distinct parameters (param("Name")) one math channel may read through the definitions it reads; a write past it is a 400 naming this variable (default 1,024). */
   MAX_MATH_PARAMS: intVar(DEFAULT_RULE_LIMITS.maxMathParams),
-  /** Characters a viewer layout's Layout may hold; more is a 400 naming this variable (default 32,768: the longest link the viewer reads). */
-  MAX_VIEWER_LAYOUT_LENGTH: intVar(DEFAULT_RULE_LIMITS.maxViewerLayoutLength),
+  /** Characters a viewer layout's Layout may hold; more is a 400 naming this variable (default and most 32,768: the longest link the viewer reads, so a longer layout could never be applied). */
+  MAX_VIEWER_LAYOUT_LENGTH: intVar(DEFAULT_RULE_LIMITS.maxViewerLayoutLength, { max: VIEWER_LAYOUT_MAX_LENGTH }),
+  /** Viewer layouts one account may hold; one more is a 409 naming this variable (the viewer lists them all at sign-in). */
+  MAX_VIEWER_LAYOUTS: intVar(DEFAULT_RULE_LIMITS.maxViewerLayouts),
   /** Entities one get, list or search may write out, nested ones and every copy of an included reference counted; more is a 413 (default 1,000,000: a run sheet of 10,000 laps with 20 sectors each is 210,001). */
   ENTITY_READ_MAX_ENTITIES: intVar(DEFAULT_MAX_READ_ENTITIES),
   /** Entities one create with CopyAll may copy below its source; more is a 413 naming this variable, before any is read (default 50,000). */
@@ -111,7 +113,7 @@ export const entityService = defineService({
       ...(beforeCommit ? { beforeCommit } : {}),
       ...(afterCommit ? { afterCommit } : {}),
       releaseBlobs: (keys) => releaseBlobs(attachments, keys),
-      ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS, maxMathParams: config.MAX_MATH_PARAMS, maxViewerLayoutLength: config.MAX_VIEWER_LAYOUT_LENGTH },
+      ruleLimits: { maxMathChannels: config.MAX_MATH_CHANNELS, maxMathParams: config.MAX_MATH_PARAMS, maxViewerLayoutLength: config.MAX_VIEWER_LAYOUT_LENGTH, maxViewerLayouts: config.MAX_VIEWER_LAYOUTS },
       maxReadEntities: config.ENTITY_READ_MAX_ENTITIES,
       maxCopyEntities: config.ENTITY_COPY_MAX_ENTITIES,
     });

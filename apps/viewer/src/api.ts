@@ -125,7 +125,8 @@ export class ViewerApi {
 
   /** The account's saved viewer layouts (docs/viewer.md, Layouts). */
   viewerLayouts(): Promise<EntityJson[]> {
-    return this.json('GET', '/ViewerLayouts', { parametersToInclude: 'Name,Layout,Description' });
+    // Names and descriptions only: Apply reads the one picked whole (`viewerLayout`), so sign-in does not read every Layout.
+    return this.json('GET', '/ViewerLayouts', { parametersToInclude: 'Name,Description' });
   }
 
   /** One layout as it is now (a colleague may have updated it since the list was read). */

@@ -1,7 +1,7 @@
 import uPlot from 'uplot';
 import { borderStyleOf, dashOf } from './colours';
 import { displayNumber, SHOWN_TEXT_CHARS, shortText } from './display-number';
-import { formatValue, shiftedSplits, nearestX, stepX, tickDecimals, yRangeOf } from './plot-data';
+import { formatValue, nearestX, shiftedSplits, stepX, tickDecimals, yRangeOf, ySplits } from './plot-data';
 
 export interface PaneSpec {
   /** Stable id for the tests: data-testid="pane-<id>". */
@@ -346,6 +346,8 @@ export class PaneStack {
           label: shortText(spec.unit, 24),
           size: 70,
           space: 20,
+          // Bounded ticks (ySplits): uPlot's own never ended on a range narrower than its values' precision.
+          splits: (_u: uPlot, _axis: number, min: number, max: number, incr: number) => ySplits(min, max, incr),
           // uPlot's own labels, none on a pane without a value (its 0 to 1 is no range of the channel's); said in
           // data-y-ticks for the tests.
           values: (_u, splits) => {

@@ -1,7 +1,7 @@
 import type { EntityJson } from '@pitwall/contracts';
 import { el, focusAfter, focusOn, named, titled } from './dom';
 import { ApiError, failureReason } from './errors';
-import { decodeLayout, encodeLayout, type ViewerLayout } from './link';
+import { decodeLayout, encodeLayout, LINK_MAX_CHANNELS, LINK_MAX_LENGTH, sayNames, sayProblems, type ViewerLayout } from './link';
 import type { Page } from './page';
 import type { PageLink } from './page-link';
 import type { TimePlots } from './time-plots';
@@ -49,9 +49,26 @@ export class LayoutsPanel {
     await this.list();
   }
 
+  /**
+   * Signed out by the service (a key refused): nothing of the account's layouts left in the picker, nor its role's
+   * note, so the next sign-in (another key, another account) starts from none.
+   */
+  forget(): void {
+    this.layouts = [];
+    this.reader = false;
+    el('layout-role').hidden = true;
+    el('layout-form').hidden = true;
+    el<HTMLSelectElement>('layout-pick').replaceChildren(new Option('none saved yet', ''));
+    this.renderButtons();
+  }
+
   /** Lists the account's layouts in the picker, `chosen` (an id) picked, else the one picked before if it is still listed. */
   private async list(chosen = this.chosenId()): Promise<void> {
-    this.layouts = await this.page.requireApi().viewerLayouts();
+    const api = this.page.requireApi();
+    const layouts = await api.viewerLayouts();
+    // Signed out or in again meanwhile (a key refused, another account): the answer is the old key's, dropped.
+    if (this.page.api !== api) return;
+    this.layouts = layouts;
     const byName = [...this.layouts].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
     const picker = el<HTMLSelectElement>('layout-pick');
     picker.replaceChildren(
@@ -101,28 +118,31 @@ export class LayoutsPanel {
   private async apply(): Promise<void> {
     const id = this.chosenId();
     if (!id || !this.page.metadata) return;
+    // The dataset Apply was pressed on: another opened while the layout is read is not the one to tick it on.
+    const opening = this.page.opening;
     let entity: EntityJson;
     try {
       entity = await this.page.requireApi().viewerLayout(id);
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 404)) throw err;
-      // Deleted by someone else since it was listed: listed again without it.
-      await this.list();
-      throw new ApiError(err.info, `The layout is no longer saved in this account (404): it was deleted since the list was read; the list is read again.`);
+      throw await this.gone(err, 'applied');
     }
     const name = nameOf(entity);
+    if (this.page.opening !== opening || !this.page.metadata) {
+      return this.page.status(`Layout ${name} was not applied: another dataset was opened (or the one open closed) while it was read; apply it again.`);
+    }
     const { layout, problems } = decodeLayout(textOf(entity, 'Layout'));
     // One the page cannot read at all (a newer page's version): the view on screen left as it is.
-    if (!layout) return this.page.status(`Layout ${name} was not applied: ${problems.join('; ')}.`);
+    if (!layout) return this.page.status(`Layout ${name} was not applied: ${sayProblems(problems)}.`);
     const said = [...problems];
     const { missing } = this.link.setView(layout);
-    if (missing.length) said.push(`this dataset lacks ${missing.map((c) => `"${c.slice(0, 80)}"`).join(', ')}`);
+    if (missing.length) said.push(`this dataset lacks ${sayNames(missing)}`);
     if (this.page.ticked().length) {
       await this.plots.plotScope(this.plots.scope);
       for (const pane of this.link.unplottedScales(layout)) said.push(`the y scale of "${pane.slice(0, 80)}" is not of a pane plotted`);
     } else if (layout.channels?.length) said.push('none of its channels is in it, so nothing is plotted');
     const ticked = this.page.ticked().length;
-    this.page.status(`Layout ${name} applied: ${ticked} channel${ticked === 1 ? '' : 's'} ticked${said.length ? `; ${said.join('; ')}` : ''}.`);
+    this.page.status(`Layout ${name} applied: ${ticked} channel${ticked === 1 ? '' : 's'} ticked${said.length ? `; ${sayProblems(said)}` : ''}.`);
   }
 
   /** Save as…: the name asked for in the page, its first field focused. */
@@ -150,9 +170,10 @@ export class LayoutsPanel {
     if (!name) throw new Error('The layout was not saved: give it a name.');
     const view = this.viewToSave('saved');
     const origin = document.activeElement;
+    const text = encodeLayout(view);
     let created: EntityJson;
     try {
-      created = await this.page.requireApi().createViewerLayout({ name, layout: encodeLayout(view), description });
+      created = await this.page.requireApi().createViewerLayout({ name, layout: text, description });
     } catch (err) {
       throw refusal(err, 'saved');
     }
@@ -160,7 +181,7 @@ export class LayoutsPanel {
     await this.list(created.Id);
     // The form (and its Save, which had the focus) hidden: the focus on the picker, now showing the new layout.
     focusAfter(origin, el('layout-pick'));
-    this.page.status(`Layout ${name} saved for the account: ${describe(view)}.`);
+    this.page.status(`Layout ${name} saved for the account: ${describeStored(view, text)}.`);
   }
 
   /** Overwrites the layout picked with the view on screen (its name and description kept). */
@@ -168,13 +189,15 @@ export class LayoutsPanel {
     const chosen = this.chosen();
     if (!chosen) return;
     const view = this.viewToSave('updated');
+    const text = encodeLayout(view);
     try {
-      await this.page.requireApi().updateViewerLayout(chosen.Id, encodeLayout(view));
+      await this.page.requireApi().updateViewerLayout(chosen.Id, text);
     } catch (err) {
+      if (err instanceof ApiError && err.status === 404) throw await this.gone(err, 'updated');
       throw refusal(err, 'updated');
     }
     await this.list(chosen.Id);
-    this.page.status(`Layout ${nameOf(chosen)} updated: ${describe(view)}.`);
+    this.page.status(`Layout ${nameOf(chosen)} updated: ${describeStored(view, text)}.`);
   }
 
   /** Deletes the layout picked for the whole account, once the user confirms. */
@@ -187,12 +210,25 @@ export class LayoutsPanel {
     try {
       await this.page.requireApi().deleteViewerLayout(chosen.Id);
     } catch (err) {
-      throw refusal(err, 'deleted');
+      if (!(err instanceof ApiError && err.status === 404)) throw refusal(err, 'deleted');
+      // Deleted by someone else since it was listed: what was asked is done; the list read again without it.
+      await this.list('');
+      focusAfter(origin, el('layout-pick'));
+      return this.page.status(`Layout ${name} was already deleted from the account (since the list was read); the list is read again.`);
     }
     await this.list('');
     // Delete is disabled now that no layout is picked: the focus goes to the picker.
     focusAfter(origin, el('layout-pick'));
     this.page.status(`Layout ${name} deleted.`);
+  }
+
+  /**
+   * A layout deleted by someone else since the list was read (a 404 of Apply or Update): listed again without it, and
+   * said so, not as a generic "not found".
+   */
+  private async gone(err: ApiError, what: 'applied' | 'updated'): Promise<ApiError> {
+    await this.list('');
+    return new ApiError(err.info, `The layout was not ${what} (404): it is no longer saved in this account (deleted since the list was read); the list is read again.`);
   }
 
   /** The view on screen to save; a view with no channel ticked is not one (said, nothing sent). */
@@ -221,6 +257,22 @@ function describe(view: ViewerLayout): string {
     ...(view.lapTimeAxis ? ['lap time axis'] : []),
     ...(scales ? [`${scales} y scale${scales === 1 ? '' : 's'} set by hand`] : []),
   ].join(', ');
+}
+
+/**
+ * What a layout saved from `view` holds (its `text` read back, as Apply will read it), and what of the view it could
+ * not: encodeLayout leaves out the last y scales, then the last channels, past 64 channels or a link's length.
+ */
+function describeStored(view: ViewerLayout, text: string): string {
+  const stored = decodeLayout(text).layout ?? {};
+  const channels = (view.channels ?? []).filter((c) => !stored.channels?.includes(c));
+  const scales = (view.yScales ?? []).filter((y) => !stored.yScales?.some((s) => s.pane === y.pane));
+  const left = [
+    ...(channels.length ? [`${channels.length} channel${channels.length === 1 ? '' : 's'} (${sayNames(channels)})`] : []),
+    ...(scales.length ? [`${scales.length} y scale${scales.length === 1 ? '' : 's'} (${sayNames(scales.map((y) => y.pane))})`] : []),
+  ];
+  const said = describe(stored);
+  return left.length ? `${said}; left out, past what a layout holds (${LINK_MAX_CHANNELS} channels, ${LINK_MAX_LENGTH.toLocaleString('en')} characters): ${left.join(' and ')}` : said;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { yRangeSteps } from './plot-data';
+
 /**
  * The page's address of what is on screen: the pickers' choices, the open dataset, the ticked channels and the plotted
  * scope (and its zoom and the y scales set by hand), in the URL's fragment (`/viewer#run=…&dataset=…&ch=Ground%20Speed&lap=3`). A colleague who
@@ -89,6 +91,24 @@ export function encodeLink(link: ViewerLink, maxLength = LINK_MAX_LENGTH): strin
   return text;
 }
 
+/** The most problems of a link or a layout the status line says one by one; the others are counted. */
+export const SAID_PROBLEMS = 5;
+
+/**
+ * What of a link or a layout was left out, in words for the status line (said by a screen reader): the first few,
+ * then how many more. A 32 KiB layout of unknown parts was one problem each: a status of 97,937 characters.
+ */
+export function sayProblems(problems: readonly string[]): string {
+  if (problems.length <= SAID_PROBLEMS) return problems.join('; ');
+  return `${problems.slice(0, SAID_PROBLEMS).join('; ')}; and ${problems.length - SAID_PROBLEMS} more`;
+}
+
+/** Names in a problem (channels a dataset lacks): the first few, each cut to 80 characters, then how many more. */
+export function sayNames(names: readonly string[]): string {
+  const said = names.slice(0, SAID_PROBLEMS).map((n) => `"${n.slice(0, 80)}"`);
+  return names.length > SAID_PROBLEMS ? `${said.join(', ')} and ${names.length - SAID_PROBLEMS} more` : said.join(', ');
+}
+
 /** The names a link's pairs may have. */
 const LINK_PARTS = new Set<string>([...PICKS, 'dataset', 'ch', 'lap', 'from', 'length', 'view', 'panes', 'axis', 'y']);
 
@@ -162,14 +182,20 @@ function linkOf(q: URLSearchParams, problems: string[], what: string): ViewerLin
   else if (axis !== null) problems.push('axis is not "lap"');
   const scales = new Map<string, YScale>();
   let badScale = false;
+  const narrow: string[] = [];
   for (const text of q.getAll('y')) {
     // The pane last: a channel's name may hold commas.
     const [minText = '', maxText = '', ...name] = text.split(',');
     const [min, max, pane] = [minText.trim() === '' ? Number.NaN : Number(minText), maxText.trim() === '' ? Number.NaN : Number(maxText), name.join(',')];
-    if (Number.isFinite(min) && Number.isFinite(max) && max > min && pane.length > 0 && pane.length <= LINK_MAX_TEXT) scales.set(pane, { pane, min, max });
-    else badScale = true;
+    if (!(Number.isFinite(min) && Number.isFinite(max) && max > min && pane.length > 0 && pane.length <= LINK_MAX_TEXT)) badScale = true;
+    // A range the axis cannot step through froze the page: left out, the pane auto-scaled.
+    else if (!yRangeSteps(min, max)) narrow.push(pane);
+    else scales.set(pane, { pane, min, max });
   }
   if (badScale) problems.push('a y scale is not <min>,<max>,<pane> with the min below the max');
+  if (narrow.length) {
+    problems.push(`the y scale of "${(narrow[0] as string).slice(0, 80)}"${narrow.length > 1 ? ` and ${narrow.length - 1} more` : ''} is too narrow for its size to be plotted (the max must exceed the min by more than 1e-12 of their size): auto-scaled`);
+  }
   if (scales.size > LINK_MAX_CHANNELS) problems.push(`the ${what} sets ${scales.size} y scales: the first ${LINK_MAX_CHANNELS} are used`);
   if (scales.size) link.yScales = [...scales.values()].slice(0, LINK_MAX_CHANNELS);
   return link;

@@ -1,6 +1,6 @@
 import type { DatasetPanel } from './dataset-panel';
 import { el } from './dom';
-import { decodeLink, encodeLink, type ViewerLayout, type ViewerLink } from './link';
+import { decodeLink, encodeLink, sayProblems, type ViewerLayout, type ViewerLink } from './link';
 import type { Page } from './page';
 import type { Pickers } from './pickers';
 import type { TimePlots } from './time-plots';
@@ -209,6 +209,6 @@ export class PageLink {
       this.applyingLink = false;
     }
     this.writeLink();
-    if (said.length) this.page.status(`The link was opened in part: ${said.join('; ')}.`);
+    if (said.length) this.page.status(`The link was opened in part: ${sayProblems(said)}.`);
   }
 }

@@ -5,6 +5,9 @@ import { clearCredentials } from './credentials';
 import { el } from './dom';
 import { ApiError } from './errors';
 
+/** The longest status line shown (and said). */
+export const STATUS_MAX_CHARS = 1_000;
+
 /** What the page does after an action: the link written when it succeeded, the account forgotten when the key was refused. */
 export interface PageHooks {
   succeeded(): void;
@@ -65,9 +68,12 @@ export class Page {
     }
   }
 
-  /** The status line: said by a screen reader (a polite live region). */
+  /**
+   * The status line: said by a screen reader (a polite live region), so a few lines at most: past STATUS_MAX_CHARS it
+   * is cut (its sentences name their parts briefly: sayProblems).
+   */
   status(text: string): void {
-    el('status').textContent = text;
+    el('status').textContent = text.length > STATUS_MAX_CHARS ? `${text.slice(0, STATUS_MAX_CHARS - 1)}…` : text;
   }
 
   /**

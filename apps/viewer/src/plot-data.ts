@@ -212,6 +212,31 @@ export function shiftedSplits(min: number, max: number, incr: number, origin: nu
 }
 
 /**
+ * The y axis's ticks: multiples of `incr` within [min, max], never more than 1000. uPlot's own add `incr` to the last
+ * tick until past the max, which never ends where the step is below the values' precision (1e16 + 1 is 1e16): a y
+ * scale that narrow is refused where one is set (`yRangeSteps`), and this bounds the axis whatever its range.
+ */
+export function ySplits(min: number, max: number, incr: number): number[] {
+  const decimals = tickDecimals(incr);
+  // Rounded to the step's decimals, as uPlot's are (3 × 0.1 is 0.30000000000000004).
+  return shiftedSplits(min, max, incr, 0).map((v) => (decimals > 0 && Number.isFinite(v) ? Number(v.toFixed(decimals)) : v));
+}
+
+/**
+ * How narrow a y scale may be, relative to its size (the registry's VIEWER_Y_SCALE_MIN_SPAN, which the entity-service
+ * checks on a layout's write; a unit test holds the two together, the page does not bundle the contracts).
+ */
+export const Y_SCALE_MIN_SPAN = 1e-12;
+
+/**
+ * Whether a plot can step its ticks through a y scale: its max above its min by more than 1e-12 of their size. A
+ * float64 holds about 16 digits: from 1e16 to 1e16 + 4 there is no number to step to.
+ */
+export function yRangeSteps(min: number, max: number): boolean {
+  return max - min > Math.max(Math.abs(min), Math.abs(max)) * Y_SCALE_MIN_SPAN;
+}
+
+/**
  * A pane's y scale as typed in its form (min and max): the range, or what is wrong with it in words. Either field
  * may be written with a comma for the decimal point, as a European keyboard's number pad types it.
  */
@@ -220,5 +245,6 @@ export function yRangeOf(minText: string, maxText: string): { range: [number, nu
   const [min, max] = [read(minText), read(maxText)];
   if (!Number.isFinite(min) || !Number.isFinite(max)) return { problem: 'The min and the max must both be numbers.' };
   if (!(max > min)) return { problem: 'The max must be above the min.' };
+  if (!yRangeSteps(min, max)) return { problem: 'The range is too narrow for numbers this large: the max must exceed the min by more than a millionth of a millionth (1e-12) of their size, or the axis has no value to put a tick at.' };
   return { range: [min, max] };
 }

@@ -82,6 +82,7 @@ export class Session {
     this.page.api = null;
     this.page.opening++;
     this.datasetPanel.close();
+    this.layouts.forget();
     // The sign-in shown empty, not with the key just refused.
     el<HTMLInputElement>('api-key').value = '';
     el('sign-in').hidden = false;

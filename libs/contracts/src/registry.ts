@@ -68,6 +68,14 @@ export type EntityTypeRule = 'eventCarEntry' | 'parameterDefinition' | 'mathChan
 export const VIEWER_LAYOUT_VERSION = 1;
 
 /**
+ * How narrow a y scale of a viewer layout (or link) may be, relative to its size: its max must exceed its min by more
+ * than `max(|min|, |max|) × VIEWER_Y_SCALE_MIN_SPAN`. A float64 holds about 16 significant digits; in a narrower range
+ * (1e16 to 1e16 + 4) a plot's ticks have no number to step to, and the axis never ends. The entity-service refuses one
+ * on write; the viewer refuses one from a link, a layout or its y scale form.
+ */
+export const VIEWER_Y_SCALE_MIN_SPAN = 1e-12;
+
+/**
  * The most decimals a math channel's DecimalPlaces may ask for: 10^6 is the finest decimal scale the channel reads print
  * digit by digit (a logged scaled channel's path), and at 6 decimals an int32 code already stops at ±2,147.483647.
  */

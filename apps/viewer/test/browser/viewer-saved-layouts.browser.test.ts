@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import type { Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
 import { andDrawn, openSignedIn, pickDataset, pickRun, shownError } from '../support/viewer-page';
@@ -12,6 +12,8 @@ import { useViewerStack } from '../support/viewer-stack';
  * them at sign-in.
  */
 const LAYOUT_CHANNELS = ['Throttle Pos', 'Brake Pres Front', 'Ground Speed', 'Brake Pres Rear'];
+/** The channels of a wide logger: Ch 01 to Ch 70. */
+const WIDE_CHANNELS = Array.from({ length: 70 }, (_, i) => `Ch ${String(i + 1).padStart(2, '0')}`);
 
 describe('the viewer\'s saved layouts, in headless Chromium against npm start', () => {
   let stack: Embedded;
@@ -26,6 +28,12 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     const rows = Array.from({ length: 600 }, (_, i) => `${(i / 10).toFixed(1)},${(50 + 40 * Math.sin(i / 20)).toFixed(2)},${(20 + 20 * Math.cos(i / 15)).toFixed(2)},${(150 + 80 * Math.sin(i / 30)).toFixed(2)}`);
     writeFileSync(other, `Time,Throttle Pos [%],Brake Pres Front [kPa],Ground Speed [km/h]\n${rows.join('\n')}\n`);
     await seedRunSheet(stack, run, 'Other car run', other);
+    // A logger of more channels than a layout holds (64): 70, ten seconds at 10 Hz.
+    const wide = join(parts.dataDir, 'wide.csv');
+    const header = ['Time', ...WIDE_CHANNELS.map((c) => `${c} [V]`)].join(',');
+    const lines = Array.from({ length: 100 }, (_, i) => [(i / 10).toFixed(1), ...WIDE_CHANNELS.map((_c, j) => (j + Math.sin(i / 10)).toFixed(3))].join(','));
+    writeFileSync(wide, `${header}\n${lines.join('\n')}\n`);
+    await seedRunSheet(stack, run, 'Wide run', wide);
   });
 
   /** The account's layouts as the API lists them. */
@@ -188,6 +196,261 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     expect(await focused(page)).toBe('layout-pick');
     expect(pageErrors).toEqual([]);
     await page.context().close();
+  });
+
+  /** Answers the reads of the layout `id` with `layout` for its Layout (as the service held it before it refused such ones, or a writer that bypassed it). */
+  async function answerLayoutAs(page: Page, id: string, layout: string): Promise<void> {
+    await page.route(`**/ViewerLayouts/${id}?*`, async (route) => {
+      const answer = await route.fetch();
+      const entity = (await answer.json()) as { Parameters: Record<string, unknown> };
+      await route.fulfill({ response: answer, json: { ...entity, Parameters: { ...entity.Parameters, Layout: layout } } });
+    });
+  }
+
+  /** The status line once it starts with `start`. */
+  async function statusStartingWith(page: Page, start: string): Promise<string> {
+    await page.waitForFunction((text) => document.querySelector('[data-testid=status]')?.textContent?.startsWith(text), start);
+    return (await page.textContent('[data-testid=status]')) ?? '';
+  }
+
+  test('when a layout, a link or the y scale form sets a y range too narrow for its size (1e16 to 1e16 + 4), then it is left out saying why, and the page does not freeze or fail', async () => {
+    const id = await saveThroughApi('Narrow scale', 'v=1&ch=Ground%20Speed');
+    const narrow = 'y=10000000000000000%2C10000000000000004%2CGround%20Speed';
+    const said = 'the y scale of "Ground Speed" is too narrow for its size to be plotted (the max must exceed the min by more than 1e-12 of their size): auto-scaled';
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await answerLayoutAs(page, id, `v=1&ch=Ground%20Speed&${narrow}`);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    const speedPane = '[data-testid="pane-Ground Speed"]';
+
+    // A layout: applied without the scale, said.
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Narrow scale' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Narrow scale applied')).toBe(`Layout Narrow scale applied: 1 channel ticked; ${said}.`);
+    expect(await page.textContent(`${speedPane} [data-testid=y-scale]`)).toBe('y: auto');
+
+    // A link: the same.
+    const link = new URL(page.url()).hash;
+    await page.evaluate((hash) => (location.hash = hash), `${link}&${narrow}`);
+    expect(await statusStartingWith(page, 'The link was opened in part')).toBe(`The link was opened in part: ${said}.`);
+    expect(await page.textContent(`${speedPane} [data-testid=y-scale]`)).toBe('y: auto');
+
+    // The pane's form: refused in it, saying why.
+    await page.click(`${speedPane} [data-testid=y-scale]`);
+    await page.fill(`${speedPane} [data-testid=y-min]`, '10000000000000000');
+    await page.fill(`${speedPane} [data-testid=y-max]`, '10000000000000004');
+    await page.click(`${speedPane} [data-testid=y-set]`);
+    expect(await page.textContent(`${speedPane} [data-testid=y-scale-problem]`)).toBe(
+      'The range is too narrow for numbers this large: the max must exceed the min by more than a millionth of a millionth (1e-12) of their size, or the axis has no value to put a tick at.',
+    );
+    expect(await page.textContent(`${speedPane} [data-testid=y-scale]`)).toBe('y: auto');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a layout or a link holds thousands of parts the page does not know, then the status line says the first few and how many more, not each', async () => {
+    // 32 KiB of pairs no viewer writes (the service takes them: what they say is the viewer's to read).
+    let unknown = 'v=1&ch=Ground%20Speed';
+    let count = 0;
+    while (unknown.length + `&u${count}=1`.length <= 32 * 1024) unknown += `&u${count++}=1`;
+    await saveThroughApi('Unknown parts', unknown);
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Unknown parts' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    const first = '"u0" is not part of a layout; "u1" is not part of a layout; "u2" is not part of a layout; "u3" is not part of a layout; "u4" is not part of a layout';
+    expect(await statusStartingWith(page, 'Layout Unknown parts applied')).toBe(`Layout Unknown parts applied: 1 channel ticked; ${first}; and ${count - 5} more.`);
+    // The message bar stays a line or two: the controls under it are not buried.
+    expect(await page.$eval('[data-testid=status]', (e) => (e as HTMLElement).offsetHeight)).toBeLessThan(100);
+
+    // A link: the same words.
+    const link = new URL(page.url()).hash;
+    const parts = Array.from({ length: 3000 }, (_, i) => `u${i}=1`).join('&');
+    await page.evaluate((hash) => (location.hash = hash), `${link}&${parts}`);
+    expect(await statusStartingWith(page, 'The link was opened in part')).toBe(
+      'The link was opened in part: "u0" is not part of a viewer link; "u1" is not part of a viewer link; "u2" is not part of a viewer link; "u3" is not part of a viewer link; "u4" is not part of a viewer link; and 2995 more.',
+    );
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when more channels are ticked than a layout holds (64), then Save as and Update say what was saved and name what was left out', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Wide run');
+    await pickDataset(page, 'Wide run / DataFile');
+    for (const name of WIDE_CHANNELS.slice(0, 66)) await page.check(`[data-testid="channel-${name}"]`);
+    const leftOut = (n: number, names: string) => `left out, past what a layout holds (64 channels, 32,768 characters): ${n} channels (${names})`;
+    await saveAs(page, 'Every channel');
+    expect(await statusStartingWith(page, 'Layout Every channel saved')).toBe(`Layout Every channel saved for the account: 64 channels; ${leftOut(2, '"Ch 65", "Ch 66"')}.`);
+    const saved = (await savedLayouts()).find((l) => l.Parameters.Name === 'Every channel')?.Parameters.Layout ?? '';
+    expect(new URLSearchParams(saved).getAll('ch')).toEqual(WIDE_CHANNELS.slice(0, 64));
+
+    for (const name of WIDE_CHANNELS.slice(66)) await page.check(`[data-testid="channel-${name}"]`);
+    await page.click('[data-testid=layout-update]');
+    expect(await statusStartingWith(page, 'Layout Every channel updated')).toBe(`Layout Every channel updated: 64 channels; ${leftOut(6, '"Ch 65", "Ch 66", "Ch 67", "Ch 68", "Ch 69" and 1 more')}.`);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when the page signs in, then it lists the layouts\' names and descriptions, not their Layouts (Apply reads the one picked whole)', async () => {
+    await saveThroughApi('Listed lightly', `v=1&ch=Ground%20Speed&${Array.from({ length: 500 }, (_, i) => `u${i}=1`).join('&')}`);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${stack.baseUrl}/viewer`);
+    const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/ViewerLayouts' && r.request().method() === 'GET');
+    await page.fill('[data-testid=api-key]', stack.apiKey);
+    await page.fill('[data-testid=account-id]', stack.accountId);
+    await page.click('[data-testid=connect]');
+    const layouts = (await (await listed).json()) as { Parameters: Record<string, unknown> }[];
+    expect(layouts.length).toBeGreaterThan(0);
+    for (const layout of layouts) expect(Object.keys(layout.Parameters).sort()).toEqual(['Description', 'Name']);
+
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Listed lightly' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Listed lightly applied')).toContain('Layout Listed lightly applied: 1 channel ticked; "u0" is not part of a layout;');
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  test('when a layout picked is updated or deleted after someone else deleted it, then the page says so and lists the layouts again without it', async () => {
+    const updated = await saveThroughApi('Gone before update', 'v=1&ch=Ground%20Speed');
+    const deleted = await saveThroughApi('Gone before delete', 'v=1&ch=Ground%20Speed');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Gear"]');
+    const listed = () => page.$$eval('[data-testid=layout-pick] option', (options) => options.map((o) => o.textContent));
+    const deleteThroughApi = async (id: string) => expect((await fetch(`${stack.baseUrl}/ViewerLayouts/${id}`, { method: 'DELETE', headers: { ApiKey: stack.apiKey, AccountId: stack.accountId } })).status).toBe(204);
+
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Gone before update' });
+    await deleteThroughApi(updated);
+    await page.click('[data-testid=layout-update]');
+    expect(await shownError(page)).toBe('The layout was not updated (404): it is no longer saved in this account (deleted since the list was read); the list is read again.');
+    expect(await listed()).not.toContain('Gone before update');
+    expect(await listed()).toContain('Gone before delete');
+    expect(await page.inputValue('[data-testid=layout-pick]')).toBe('');
+
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Gone before delete' });
+    await deleteThroughApi(deleted);
+    page.once('dialog', (d) => void d.accept());
+    await page.click('[data-testid=layout-delete]');
+    expect(await statusStartingWith(page, 'Layout Gone before delete')).toBe('Layout Gone before delete was already deleted from the account (since the list was read); the list is read again.');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await listed()).not.toContain('Gone before delete');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when another dataset is opened while a layout is read for Apply, then it is not applied to it, and that is said', async () => {
+    const id = await saveThroughApi('Slow to read', 'v=1&ch=Ground%20Speed&ch=Throttle%20Pos');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    // The layout's read held until the other dataset is open.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const arrived = new Promise<void>((resolve) => (asked = resolve));
+    await page.route(`**/ViewerLayouts/${id}?*`, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Slow to read' });
+    await page.click('[data-testid=layout-apply]');
+    await arrived;
+    await page.selectOption('[data-testid=pick-run]', { label: 'Other car run' });
+    await pickDataset(page, 'Other car run / DataFile (other-car.csv)');
+    release();
+    expect(await statusStartingWith(page, 'Layout Slow to read')).toBe('Layout Slow to read was not applied: another dataset was opened (or the one open closed) while it was read; apply it again.');
+    expect(await tickedChannels(page)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when the service refuses the key and the page signs in again, then the old list is not shown, and a list answered for the old key after the new one is dropped', async () => {
+    await saveThroughApi('Listed at sign-in', 'v=1&ch=Ground%20Speed');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    const listed = () => page.$$eval('[data-testid=layout-pick] option', (options) => options.map((o) => o.textContent));
+    const signIn = async () => {
+      await page.fill('[data-testid=api-key]', stack.apiKey);
+      await page.fill('[data-testid=account-id]', stack.accountId);
+      await page.click('[data-testid=connect]');
+    };
+    /** The key refused (a 401 of the service, answered here for the next events read): the sign-in shown again. */
+    const refuseKey = async () => {
+      await page.route('**/Events?*', (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', json: { title: 'Unauthorized', status: 401, detail: 'The API key is not valid' } }), { times: 1 });
+      // (Picked afresh: the page picks an only championship itself.)
+      await page.selectOption('[data-testid=pick-championship]', '');
+      await page.selectOption('[data-testid=pick-championship]', { label: 'Layouts Cup' });
+      await page.waitForSelector('[data-testid=sign-in]:not([hidden])');
+    };
+    // Each list of the layouts held until released, in the order asked.
+    const lists: { release: (answer?: unknown) => void; request: Request }[] = [];
+    let asked: () => void = () => undefined;
+    await page.route(
+      (url) => url.pathname === '/ViewerLayouts',
+      async (route) => {
+        const answer = await new Promise<unknown>((resolve) => {
+          lists.push({ release: resolve, request: route.request() });
+          asked();
+        });
+        if (answer === undefined) await route.continue();
+        else await route.fulfill({ json: answer });
+      },
+    );
+    const nextList = async () => {
+      const count = lists.length;
+      while (lists.length === count) await new Promise<void>((resolve) => (asked = resolve));
+      return lists[count] as (typeof lists)[number];
+    };
+    await page.goto(`${stack.baseUrl}/viewer`);
+
+    // Signed in, the account's layouts listed; the key refused, then signed in again: until its list is read, none of
+    // the old one is shown.
+    let list = nextList();
+    await signIn();
+    (await list).release();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=layout-pick]')?.childElementCount ?? 0) > 1);
+    const before = await listed();
+    await refuseKey();
+    list = nextList();
+    await signIn();
+    const second = await list;
+    await page.waitForSelector('#app:not([hidden])');
+    expect(await listed()).toEqual(['none saved yet']);
+    expect(await page.isDisabled('[data-testid=layout-apply]')).toBe(true);
+    second.release();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=layout-pick]')?.childElementCount ?? 0) > 1);
+    expect(await listed()).toEqual(before);
+
+    // The key refused while its list is on its way; signed in again, the new list read; the old key's answer, coming
+    // after it, is dropped.
+    await refuseKey();
+    list = nextList();
+    await signIn();
+    const stale = await list;
+    await refuseKey();
+    list = nextList();
+    await signIn();
+    (await list).release();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=layout-pick]')?.childElementCount ?? 0) > 1);
+    const finished = page.waitForEvent('requestfinished', (r) => r === stale.request);
+    stale.release([{ Id: '00000000-0000-4000-8000-000000000001', Parameters: { Name: 'Stale account layout', Description: null } }]);
+    await finished;
+    // The answer read and handled (its JSON parsed, the picker filled or not) within a few frames.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(await listed()).toEqual(before);
+    expect(pageErrors).toEqual([]);
+    await context.close();
   });
 
   test('when the key\'s role in the account is reader, then a layout is applied but Save as, Update and Delete are disabled, saying why; a write the service refuses (403) is said as such', async () => {

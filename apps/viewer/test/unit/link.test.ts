@@ -1,5 +1,5 @@
 import { VIEWER_LAYOUT_VERSION } from '@pitwall/contracts';
-import { decodeLayout, decodeLink, encodeLayout, encodeLink, LAYOUT_VERSION, LINK_MAX_CHANNELS, LINK_MAX_LENGTH, type ViewerLayout, type ViewerLink } from '../../src/link';
+import { decodeLayout, decodeLink, encodeLayout, encodeLink, LAYOUT_VERSION, LINK_MAX_CHANNELS, LINK_MAX_LENGTH, sayNames, sayProblems, type ViewerLayout, type ViewerLink } from '../../src/link';
 
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -124,6 +124,24 @@ describe('a saved layout (the view part of a link, with its version)', () => {
       '"colour" is not part of a layout',
       'a y scale is not <min>,<max>,<pane> with the min below the max',
     ]);
+  });
+
+  it('when a link or a layout sets a y scale too narrow for its size to be plotted, then it is left out (the pane auto-scaled) and said, the others kept', () => {
+    const narrow = 'y=10000000000000000%2C10000000000000004%2CGround%20Speed&y=1%2C1.000000000000001%2CGear&y=0%2C400%2Cunit%3Akm%2Fh';
+    const said = 'the y scale of "Ground Speed" and 1 more is too narrow for its size to be plotted (the max must exceed the min by more than 1e-12 of their size): auto-scaled';
+    expect(decodeLayout(`v=1&ch=Ground%20Speed&${narrow}`)).toEqual({ layout: { channels: ['Ground Speed'], yScales: [{ pane: 'unit:km/h', min: 0, max: 400 }] }, problems: [said] });
+    expect(decodeLink(`ch=Ground%20Speed&${narrow}`)).toEqual({ link: { channels: ['Ground Speed'], yScales: [{ pane: 'unit:km/h', min: 0, max: 400 }] }, problems: [said] });
+  });
+
+  it('when a link or a layout holds thousands of parts it does not know, then the status says the first five and counts the others', () => {
+    const unknown = Array.from({ length: 4000 }, (_, i) => `u${i}=1`).join('&');
+    const { problems } = decodeLayout(`v=1&ch=Ground%20Speed&${unknown}`);
+    expect(problems).toHaveLength(4000);
+    const said = sayProblems(problems);
+    expect(said).toBe('"u0" is not part of a layout; "u1" is not part of a layout; "u2" is not part of a layout; "u3" is not part of a layout; "u4" is not part of a layout; and 3995 more');
+    expect(sayProblems(['a', 'b'])).toBe('a; b');
+    expect(sayNames(Array.from({ length: 70 }, (_, i) => `${'Channel '.repeat(20)}${i}`))).toBe(`${Array.from({ length: 5 }, () => `"${'Channel '.repeat(10)}"`).join(', ')} and 65 more`);
+    expect(sayNames(['Brake Pres Rear'])).toBe('"Brake Pres Rear"');
   });
 
   it('when a layout gives no version or another one, or is too long, then nothing of it is read, and why is said', () => {

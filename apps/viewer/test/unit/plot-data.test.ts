@@ -1,5 +1,6 @@
 import type { ChannelSeries } from '@pitwall/channels';
-import { alignLines, clampWindow, formatCursorTime, formatValue, grid, paneGroups, panWindow, shiftedSplits, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, yRangeOf, zoomAround } from '../../src/plot-data';
+import { alignLines, clampWindow, formatCursorTime, formatValue, grid, paneGroups, panWindow, shiftedSplits, pointsForWidth, seriesLine, stepX, tickDecimals, valueAt, windowInFile, Y_SCALE_MIN_SPAN, yRangeOf, yRangeSteps, ySplits, zoomAround } from '../../src/plot-data';
+import { VIEWER_Y_SCALE_MIN_SPAN } from '@pitwall/contracts';
 
 describe('seriesLine', () => {
   test('when a series has implicit times, then sample i is at startTime + i / frequency, less the offset; gaps and NaN are null', () => {
@@ -197,5 +198,32 @@ describe('yRangeOf: a pane\'s y scale as typed', () => {
     expect(yRangeOf('1', 'x')).toEqual({ problem: 'The min and the max must both be numbers.' });
     expect(yRangeOf('300', '100')).toEqual({ problem: 'The max must be above the min.' });
     expect(yRangeOf('5', '5')).toEqual({ problem: 'The max must be above the min.' });
+  });
+
+  test('when the range is too narrow for its size to step through (1e16 to 1e16 + 4), then it is refused, saying why; a narrow range of small numbers is not', () => {
+    const narrow = { problem: 'The range is too narrow for numbers this large: the max must exceed the min by more than a millionth of a millionth (1e-12) of their size, or the axis has no value to put a tick at.' };
+    expect(yRangeOf('10000000000000000', '10000000000000004')).toEqual(narrow);
+    expect(yRangeOf('1000000', '1000000.0000000001')).toEqual(narrow);
+    expect(yRangeOf('1000000', '1000000.00001')).toEqual({ range: [1000000, 1000000.00001] });
+    expect(yRangeOf('0', '1e-300')).toEqual({ range: [0, 1e-300] });
+    expect(yRangeSteps(-1e16, 1e16)).toBe(true);
+  });
+
+  test('when the page and the service check a y scale\'s width, then they use the same bound', () => {
+    expect(Y_SCALE_MIN_SPAN).toBe(VIEWER_Y_SCALE_MIN_SPAN);
+  });
+});
+
+describe('ySplits (a time pane\'s y ticks)', () => {
+  test('when the range is an ordinary one, then the ticks are the multiples of the step inside it, rounded to its decimals', () => {
+    expect(ySplits(0, 400, 50)).toEqual([0, 50, 100, 150, 200, 250, 300, 350, 400]);
+    expect(ySplits(-0.05, 0.32, 0.1)).toEqual([0, 0.1, 0.2, 0.3]);
+    expect(ySplits(12.3, 13.1, 0.25)).toEqual([12.5, 12.75, 13]);
+  });
+
+  test('when the step is below the values\' precision (1e16 + 1 is 1e16), then the ticks still end, at most 1000', () => {
+    expect(ySplits(1e16, 1e16 + 4, 1).length).toBeLessThanOrEqual(1000);
+    expect(ySplits(0, 1e300, 1e-3)).toHaveLength(1000);
+    expect(ySplits(0, 1, 0)).toEqual([]);
   });
 });

@@ -5,9 +5,9 @@ import { eventCarEntry } from './event-car';
 import { mathChannel } from './math-channel';
 import { parameterDefinition } from './parameter-definition';
 import { viewerLayout } from './viewer-layout';
-import { DEFAULT_RULE_LIMITS, type EntityWrite, type RuleLimits, type TypeRule } from './type-rule';
+import { DEFAULT_RULE_LIMITS, VIEWER_LAYOUT_MAX_LENGTH, type EntityWrite, type RuleLimits, type TypeRule } from './type-rule';
 
-export { DEFAULT_RULE_LIMITS, type EntityWrite, type RuleLimits, type TypeRule };
+export { DEFAULT_RULE_LIMITS, VIEWER_LAYOUT_MAX_LENGTH, type EntityWrite, type RuleLimits, type TypeRule };
 
 /** Every rule a registry entry may name, by that name: a name without an implementation does not compile. */
 export const TYPE_RULES: Readonly<Record<EntityTypeRule, TypeRule>> = { eventCarEntry, parameterDefinition, mathChannel, viewerLayout };

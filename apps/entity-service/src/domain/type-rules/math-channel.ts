@@ -3,6 +3,7 @@ import { compile, ExpressionError, findCycle, mathReadsOf, paramNamesOf, type De
 import { AppError, type FieldErrors } from '@pitwall/service-kit';
 import { entityRepository as repo } from '../../data-access/entity-repository';
 import type { ParameterValue } from '../parameters';
+import { definitionNameProblem } from './definition-name';
 import type { TypeRule } from './type-rule';
 
 /**
@@ -93,8 +94,8 @@ function readersOf(graph: DependencyGraph, name: string): string[] {
 export function validateMathChannel(p: Record<string, ParameterValue>): string[] {
   const errors: FieldErrors = {};
   const name = typeof p['Name'] === 'string' ? p['Name'] : '';
-  if (!name.trim()) errors['Name'] = ['is required'];
-  else if (name.length > 200 || /["'\\\p{Cc}]/u.test(name)) errors['Name'] = ['must be at most 200 characters, without quotes, backslashes or control characters'];
+  const nameProblem = definitionNameProblem(name, { characters: /["'\\]/, named: 'quotes, backslashes' });
+  if (nameProblem) errors['Name'] = [nameProblem];
   const expression = typeof p['Expression'] === 'string' ? p['Expression'] : '';
   let reads: string[] = [];
   if (!expression.trim()) errors['Expression'] = ['is required'];

@@ -33,9 +33,14 @@ export interface RuleLimits {
    * link the viewer reads (a view it writes is never longer).
    */
   maxViewerLayoutLength: number;
+  /** Viewer layouts one account may hold (`MAX_VIEWER_LAYOUTS`): the viewer lists them all at sign-in. */
+  maxViewerLayouts: number;
 }
 
-export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxMathParams: DEFAULT_MAX_MATH_PARAMS, maxViewerLayoutLength: 32 * 1024 };
+/** The longest Layout MAX_VIEWER_LAYOUT_LENGTH may allow: the longest link the viewer reads (its LINK_MAX_LENGTH), so a layout saved is one it can apply. */
+export const VIEWER_LAYOUT_MAX_LENGTH = 32 * 1024;
+
+export const DEFAULT_RULE_LIMITS: RuleLimits = { maxMathChannels: 1000, maxMathParams: DEFAULT_MAX_MATH_PARAMS, maxViewerLayoutLength: VIEWER_LAYOUT_MAX_LENGTH, maxViewerLayouts: 1000 };
 
 /**
  * What one type requires beyond the generic rules, declared by name on its registry entry (`rules`) and run by the

@@ -1,0 +1,14 @@
+/**
+ * A name an account's definitions are listed and picked by (a math channel's, a viewer layout's): what is wrong with
+ * it, or null. It is shown as it is written, so it may not hide what it is: no control or format characters (U+202E
+ * turns the text after it right to left, zero-width ones are invisible), and no spaces at either end ("Trail " and
+ * "Trail" would list as one name and be two). `also` names the characters a type refuses besides (a math channel's
+ * quotes and backslashes), with their pattern.
+ */
+export function definitionNameProblem(name: string, also?: { characters: RegExp; named: string }): string | null {
+  if (!name.trim()) return 'is required';
+  const refused = also ? `${also.named}, control or format characters` : 'control or format characters';
+  if (name.length > 200 || /[\p{Cc}\p{Cf}]/u.test(name) || also?.characters.test(name)) return `must be at most 200 characters, without ${refused}`;
+  if (name !== name.trim()) return 'must not begin or end with a space';
+  return null;
+}
