@@ -66,17 +66,23 @@ export type DatasetConstants = z.infer<typeof DatasetConstants>;
 
 /**
  * The answer: the entities a `param` is looked up on, in the order looked at (the dataset's entity, the Setup its
- * `SetupId` names, its Car; docs/math-channels.md), each with those of the `names` asked for it holds as a number:
- * Double and Integer as they are, Boolean as 1 or 0 (a Text, Enum, DateTime or Reference value is no number and is
- * left out).
+ * `SetupId` names when it is of the entity's car, its Car; docs/math-channels.md), each with those of the `names` asked
+ * for it holds as a number: Double and Integer as they are, Boolean as 1 or 0 (a Text, Enum, DateTime or Reference
+ * value is no number and is left out).
  */
 export const DatasetConstantsJson = z.object({
-  entities: z.array(z.object({ type: z.string(), id: Guid, parameters: z.record(z.string(), z.number()) })),
+  /** `name`: the entity's Name when it has one (a refusal names it beside its id). */
+  entities: z.array(z.object({ type: z.string(), id: Guid, name: z.string().optional(), parameters: z.record(z.string(), z.number()) })),
   /**
    * An entity the dataset's entity names (a Setup by its `SetupId`) that the caller's account does not have (deleted,
    * never made, or another account's: all alike), so that a refusal can say it was not found; absent when none.
    */
   missing: z.array(z.object({ type: z.string(), id: Guid, namedBy: z.string() })).optional(),
+  /**
+   * A Setup the dataset's entity names that is of another car than the entity's (`carId`, its car): found in the
+   * caller's account but not looked at, so that a refusal can say why its values were not used; absent when none.
+   */
+  ofAnotherCar: z.array(z.object({ type: z.string(), id: Guid, name: z.string().optional(), namedBy: z.string(), carId: Guid.nullable() })).optional(),
 });
 export type DatasetConstantsJson = z.infer<typeof DatasetConstantsJson>;
 

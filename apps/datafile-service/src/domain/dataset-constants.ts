@@ -55,16 +55,44 @@ export function valueOf(held: HeldValues, name: string): number | undefined {
   return held.get(name.toLowerCase());
 }
 
+/** Names a refusal lists at most, of the parameters a channel lacks: the rest are counted (`and 3 more`). */
+export const MAX_NAMES_LISTED = 8;
+/** Characters of an entity's Name a refusal quotes at most (a longer one is cut with `…`). */
+const MAX_NAME_QUOTED = 60;
+
+/** An entity as a refusal names it: `RunSheets <id> ("Run 88-1")`, its Name when it has one (cut when long). */
+function named(entity: { type: string; id: string; name?: string }): string {
+  return `${entity.type} ${idAndName(entity)}`;
+}
+
+function idAndName(entity: { id: string; name?: string }): string {
+  if (entity.name === undefined) return entity.id;
+  const name = entity.name.length > MAX_NAME_QUOTED ? `${entity.name.slice(0, MAX_NAME_QUOTED)}…` : entity.name;
+  return `${entity.id} (${JSON.stringify(name)})`;
+}
+
+/** `param("A"), param("B") and param("C")`: at most MAX_NAMES_LISTED, then `and N more`. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => `param(${JSON.stringify(name)})`);
+  const more = names.length - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${more} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : (shown[0] ?? '');
+}
+
 /**
  * Why no entity of the chain gives a parameter, as a refusal says it: the entities looked at, and what the dataset's
- * entity names that was not found (one of another account is not found alike: nothing of it is said but its id, which
- * the caller's own entity holds).
+ * entity names that was not used: a Setup not found (one of another account is not found alike: nothing of it is said
+ * but its id, which the caller's own entity holds), or one of another car than the entity's.
  */
 function notHeldBy(chain: ConstantsChain): string {
-  const looked = chain.entities.length ? `none of ${chain.entities.map((e) => `${e.type} ${e.id}`).join(', ')} holds` : 'no entity holds';
+  const looked = chain.entities.length ? `none of ${chain.entities.map(named).join(', ')} holds` : 'no entity holds';
   const owner = chain.entities[0];
-  const missing = (chain.missing ?? []).map((m) => `the ${m.type === 'Setups' ? 'Setup' : m.type} ${m.id} that ${owner ? `${owner.type} ${owner.id}` : 'the dataset\'s entity'} names as its ${m.namedBy} was not found`);
-  return `${looked} as a number (a Double, Integer or Boolean parameter)${missing.length ? `; ${missing.join('; ')}` : ''}`;
+  const namer = owner ? named(owner) : "the dataset's entity";
+  const kind = (type: string) => (type === 'Setups' ? 'Setup' : type);
+  const missing = (chain.missing ?? []).map((m) => `the ${kind(m.type)} ${m.id} that ${namer} names as its ${m.namedBy} was not found`);
+  const elsewhere = (chain.ofAnotherCar ?? []).map((m) => `the ${kind(m.type)} ${idAndName(m)} that ${namer} names as its ${m.namedBy} is of another car${m.carId ? ` (Cars ${m.carId})` : ''}, so its values are not used`);
+  const notes = [...missing, ...elsewhere];
+  return `${looked} as a number (a Double, Integer or Boolean parameter)${notes.length ? `; ${notes.join('; ')}` : ''}`;
 }
 
 /** A math channel of a read and the parameters it reads (through the definitions it reads). */
@@ -117,8 +145,8 @@ export interface DatasetParams {
 
 /**
  * The values of the parameters `channels` read, looked up on `chain`, or a 422 naming, for each channel (on the field
- * `fieldOf(i)` names it by) that reads one no entity of the chain holds as a number, the parameter and the entities
- * looked at, after `lead`, like a channel the file lacks.
+ * `fieldOf(i)` names it by) that reads some no entity of the chain holds as a number, every such parameter
+ * (MAX_NAMES_LISTED of them, then how many more) and the entities looked at, after `lead`, like a channel the file lacks.
  */
 export function resolveConstants(channels: readonly (ReadsParams | undefined)[], chain: ConstantsChain, fieldOf: (i: number) => string, lead: string): Constants {
   const values = new Map<string, number>();
@@ -127,16 +155,15 @@ export function resolveConstants(channels: readonly (ReadsParams | undefined)[],
   const refused = new Set<string>();
   channels.forEach((channel, i) => {
     if (!channel || refused.has(channel.name)) return;
+    const lacking: string[] = [];
     for (const name of channel.params) {
-      const value = values.get(name) ?? valueOf(held, name);
-      if (value !== undefined) {
-        values.set(name, value);
-        continue;
-      }
-      refused.add(channel.name);
-      refusals.refuse(fieldOf(i), `math channel ${channel.name} reads param("${name}"), which ${notHeldBy(chain)}`);
-      return;
+      const found = values.get(name) ?? valueOf(held, name);
+      if (found !== undefined) values.set(name, found);
+      else lacking.push(name);
     }
+    if (!lacking.length) return;
+    refused.add(channel.name);
+    refusals.refuse(fieldOf(i), `math channel ${channel.name} reads ${listed(lacking)}, which ${notHeldBy(chain)}`);
   });
   refusals.throwIfAny(422, lead);
   return values;

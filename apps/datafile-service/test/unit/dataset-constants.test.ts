@@ -1,7 +1,7 @@
 import type { Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
-import { DatasetConstants, heldValues, paramsNeeded, resolveConstants, valueOf, type ConstantsChain } from '../../src/domain/dataset-constants';
+import { DatasetConstants, heldValues, MAX_NAMES_LISTED, paramsNeeded, resolveConstants, valueOf, type ConstantsChain } from '../../src/domain/dataset-constants';
 
 const runSheet = { type: 'RunSheets', id: '00000000-0000-4000-8000-0000000000aa', parameters: { Ratio: 2, Flag: 1 } };
 const setup = { type: 'Setups', id: '00000000-0000-4000-8000-0000000000bb', parameters: { Ratio: 3, MotionRatio: 0.8 } };
@@ -34,6 +34,19 @@ describe('param() values on a dataset\'s owner chain', () => {
     expect([...values]).toEqual([['Ratio', 2], ['Wheelbase', 3.6], ['MotionRatio', 0.8]]);
   });
 
+  test('when a channel reads several parameters no entity holds, then its refusal names every one (the first MAX_NAMES_LISTED, then how many more) and the entities by their Names', () => {
+    const named: ConstantsChain = { entities: [{ ...runSheet, name: 'Run 88-1' }, { ...car, name: 'Demo' }] };
+    const looked = `none of RunSheets ${runSheet.id} ("Run 88-1"), Cars ${car.id} ("Demo") holds as a number (a Double, Integer or Boolean parameter)`;
+    const two = refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['SteeringRatio', 'Ratio', 'Rack']) }], named, () => 'channel', ''));
+    expect(two.errors).toEqual({ channel: [`math channel Steer reads param("SteeringRatio") and param("Rack"), which ${looked}`] });
+    const many = new Set(Array.from({ length: MAX_NAMES_LISTED + 3 }, (_, i) => `P${i}`));
+    const listed = Array.from({ length: MAX_NAMES_LISTED }, (_, i) => `param("P${i}")`).join(', ');
+    expect(refusalOf(() => resolveConstants([{ name: 'Sum', params: many }], named, () => 'channel', '')).errors).toEqual({ channel: [`math channel Sum reads ${listed} and 3 more, which ${looked}`] });
+    // A long Name is cut.
+    const long = refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['Rack']) }], { entities: [{ ...car, name: 'x'.repeat(500) }] }, () => 'channel', ''));
+    expect(long.message).toBe(`math channel Steer reads param("Rack"), which none of Cars ${car.id} ("${'x'.repeat(60)}…") holds as a number (a Double, Integer or Boolean parameter)`);
+  });
+
   test('when no entity of the chain holds one, then it is a 422 on the field naming the channel, the parameter and every entity looked at', () => {
     const error = refusalOf(() => resolveConstants([undefined, { name: 'Steer', params: new Set(['Ratio', 'SteeringRatio']) }], chain, (i) => `channels[${i}]`, 'The data file could not be read: RunSheets x dataset \'DataFile\': '));
     const reason = `math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id}, Setups ${setup.id}, Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter)`;
@@ -49,6 +62,15 @@ describe('param() values on a dataset\'s owner chain', () => {
       channel: [`math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id}, Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter); the Setup ${missingId} that RunSheets ${runSheet.id} names as its SetupId was not found`],
     });
     expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['Ratio']) }], { entities: [] }, () => 'channel', '')).message).toBe('math channel Steer reads param("Ratio"), which no entity holds as a number (a Double, Integer or Boolean parameter)');
+  });
+
+  test('when the Setup the dataset\'s entity names is of another car, then the refusal says so, naming it and its car', () => {
+    const theirs = '00000000-0000-4000-8000-0000000000ee';
+    const theirCar = '00000000-0000-4000-8000-0000000000ff';
+    const elsewhere: ConstantsChain = { entities: [{ ...runSheet, name: 'Run 88-1' }, car], ofAnotherCar: [{ type: 'Setups', id: theirs, name: '88 quali', namedBy: 'SetupId', carId: theirCar }] };
+    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['SteeringRatio']) }], elsewhere, () => 'channel', '')).errors).toEqual({
+      channel: [`math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id} ("Run 88-1"), Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter); the Setup ${theirs} ("88 quali") that RunSheets ${runSheet.id} ("Run 88-1") names as its SetupId is of another car (Cars ${theirCar}), so its values are not used`],
+    });
   });
 
   test('when the channels of a read need more distinct parameters together than MAX_MATH_PARAMS, then it is a 422 naming the variable on the field of the one that brings them past it; a set shared by several is counted once', () => {
