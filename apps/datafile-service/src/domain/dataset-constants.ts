@@ -1,4 +1,5 @@
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetConstantsJson } from '@pitwall/contracts';
+import type { ParameterUse } from '@pitwall/channels';
 import type { Bus } from '@pitwall/bus';
 import { FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef } from './datasets';
@@ -9,8 +10,16 @@ import type { DatasetRef } from './datasets';
  */
 export type ConstantsChain = DatasetConstantsJson;
 
+/** The value a read takes for a parameter, and the entity it was taken from (`Cars <id>`): what its answers say it used. */
+export interface ParamValue {
+  value: number;
+  from: string;
+}
+
 /** A read's param values by the name each definition writes: what its evaluation folds and its answer's key holds. */
-export type Constants = ReadonlyMap<string, number>;
+export type Constants = ReadonlyMap<string, ParamValue>;
+
+export type { ParameterUse };
 
 export const NO_CONSTANTS: Constants = new Map();
 
@@ -31,28 +40,41 @@ export class DatasetConstants {
   }
 }
 
-/** The numbers a chain holds, by parameter name lower-cased. */
-export type HeldValues = ReadonlyMap<string, number>;
+/** The numbers a chain holds, by parameter name lower-cased, each with the entity holding it. */
+export type HeldValues = ReadonlyMap<string, ParamValue>;
 
 /**
  * The value of each parameter the chain holds, by its name lower-cased (looked up whatever the case a definition
- * writes it in, as the entity-service matches parameter names): the first entity holding it as a number wins. One map
- * per chain, made once: a lookup is then one get, whatever the number of parameters held.
+ * writes it in, as the entity-service matches parameter names), and where it is held: the first entity holding it as a
+ * number wins. One map per chain, made once: a lookup is then one get, whatever the number of parameters held.
  */
 export function heldValues(chain: ConstantsChain): HeldValues {
-  const held = new Map<string, number>();
+  const held = new Map<string, ParamValue>();
   for (const entity of chain.entities) {
+    const from = `${entity.type} ${entity.id}`;
     for (const [name, value] of Object.entries(entity.parameters)) {
       const lower = name.toLowerCase();
-      if (Number.isFinite(value) && !held.has(lower)) held.set(lower, value);
+      if (Number.isFinite(value) && !held.has(lower)) held.set(lower, { value, from });
     }
   }
   return held;
 }
 
-/** The value of parameter `name` among those a chain holds (heldValues); undefined when none holds it. */
-export function valueOf(held: HeldValues, name: string): number | undefined {
+/** The value of parameter `name` among those a chain holds (heldValues), with its entity; undefined when none holds it. */
+export function valueOf(held: HeldValues, name: string): ParamValue | undefined {
   return held.get(name.toLowerCase());
+}
+
+/**
+ * The ParameterUse (what a read's answers say of a parameter a math channel read: docs/math-channels.md "Which values
+ * a read used") of each of `names` that `values` holds (those it lacks left out: a read refuses them first). */
+export function parameterUses(names: Iterable<string>, values: (name: string) => ParamValue | undefined): ParameterUse[] {
+  const out: ParameterUse[] = [];
+  for (const name of names) {
+    const found = values(name);
+    if (found) out.push({ name, value: found.value, from: found.from });
+  }
+  return out;
 }
 
 /** Names a refusal lists at most, of the parameters a channel lacks: the rest are counted (`and 3 more`). */
@@ -144,12 +166,13 @@ export interface DatasetParams {
 }
 
 /**
- * The values of the parameters `channels` read, looked up on `chain`, or a 422 naming, for each channel (on the field
- * `fieldOf(i)` names it by) that reads some no entity of the chain holds as a number, every such parameter
- * (MAX_NAMES_LISTED of them, then how many more) and the entities looked at, after `lead`, like a channel the file lacks.
+ * The values of the parameters `channels` read, looked up on `chain`, each with the entity it was taken from, or a 422
+ * naming, for each channel (on the field `fieldOf(i)` names it by) that reads some no entity of the chain holds as a
+ * number, every such parameter (MAX_NAMES_LISTED of them, then how many more) and the entities looked at, after `lead`,
+ * like a channel the file lacks.
  */
 export function resolveConstants(channels: readonly (ReadsParams | undefined)[], chain: ConstantsChain, fieldOf: (i: number) => string, lead: string): Constants {
-  const values = new Map<string, number>();
+  const values = new Map<string, ParamValue>();
   const held = heldValues(chain);
   const refusals = new FieldRefusals();
   const refused = new Set<string>();

@@ -191,6 +191,50 @@ describe('param() in math channels: the constants of a file\'s run sheet, setup 
     expect(read3.samples).toEqual(over(3));
   }, 60_000);
 
+  test('when a math channel reads a parameter, then the JSON record, the Arrow field and the metadata entry say which value it used and from which entity, and the same value taken from another entity is a new answer', async () => {
+    await set(`/Cars/${car}`, 'Ratio', '4');
+    await set(`/Cars/${car}`, 'Enabled', 'true');
+    await set(`/RunSheets/${runSheet}`, 'SetupId', null);
+    await set(`/RunSheets/${runSheet}`, 'Ratio', null);
+    const fromCar = [{ name: 'Ratio', value: 4, from: `Cars ${car}` }];
+    const record = async (name: string) => {
+      const r = await channel(name);
+      expect(r.status).toBe(200);
+      return (await r.json()) as Json;
+    };
+    expect((await record('Speed ratio')).parameters).toEqual(fromCar);
+    // Through another definition too; a logged channel's record has none.
+    expect((await record('Speed ratio x2')).parameters).toEqual(fromCar);
+    expect(await record('Ground Speed')).not.toHaveProperty('parameters');
+    // A batch's records alike, each its own.
+    const batch = await send('POST', `${dataset()}/channels`, { channels: ['Ground Speed', 'Speed ratio', 'Speed if enabled'], mode: 0 });
+    const records = ((await batch.json()) as Json).channels as Json[];
+    expect(records.map((c) => c.parameters)).toEqual([undefined, fromCar, [{ name: 'Enabled', value: 1, from: `Cars ${car}` }]]);
+    // The Arrow field's metadata: the same list, as JSON.
+    const arrow = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', Accept: 'application/vnd.apache.arrow.stream' }), body: JSON.stringify({ channels: ['Ground Speed', 'Speed ratio'], mode: 0 }) });
+    const fields = tableFromIPC(new Uint8Array(await arrow.arrayBuffer())).schema.fields;
+    expect(JSON.parse(fields.find((f) => f.name === 'Speed ratio')?.metadata.get('parameters') ?? 'null')).toEqual(fromCar);
+    expect(fields.find((f) => f.name === 'Ground Speed')?.metadata.has('parameters')).toBe(false);
+    // The metadata's catalogue entry: what a read of it takes now.
+    const catalogue = async () => ((await (await fetch(`${started.base}${dataset()}/metadata`, { headers: headers() })).json()) as Json).channels as Json[];
+    const entry = (entries: Json[], name: string) => entries.find((c) => c.name === name);
+    expect(entry(await catalogue(), 'Speed ratio').parameters).toEqual(fromCar);
+    expect(entry(await catalogue(), 'Ground Speed')).not.toHaveProperty('parameters');
+
+    // A setup of the run's car named by the run sheet, holding the same value: the values are the same, where they
+    // come from is not, and the answer says so (not the one kept or held for the car's).
+    const { eventId } = started.attached.ownersOf(runSheet);
+    const setup = await created(`/Setups?eventId=${eventId}&carId=${car}`, 'Same ratio', [{ Name: 'Ratio', Value: '4' }]);
+    await set(`/RunSheets/${runSheet}`, 'SetupId', setup);
+    const moved = await read('Speed ratio');
+    expect(moved.samples).toEqual(over(4));
+    expect(moved.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+    const fromSetup = [{ name: 'Ratio', value: 4, from: `Setups ${setup}` }];
+    expect((await record('Speed ratio')).parameters).toEqual(fromSetup);
+    expect(entry(await catalogue(), 'Speed ratio').parameters).toEqual(fromSetup);
+    await set(`/RunSheets/${runSheet}`, 'SetupId', null);
+  }, 60_000);
+
   test('when a channel reads several parameters the file\'s chain lacks, then its 422 names each of them', async () => {
     await defineMathChannel(started, { Name: 'Steer wheel', Expression: '"Ground Speed" / param("SteeringRatio") * param("Ratio") + param("RackTravel")', Unit: 'deg' });
     await set(`/Cars/${car}`, 'Ratio', '4');

@@ -21,17 +21,21 @@ function refusalOf(run: () => unknown): AppError {
 describe('param() values on a dataset\'s owner chain', () => {
   test('when several entities hold a parameter, then the first of the chain wins (the entity, then its setup, then its car), whatever the name\'s case', () => {
     const held = heldValues(chain);
-    expect(valueOf(held, 'Ratio')).toBe(2);
-    expect(valueOf(held, 'motionratio')).toBe(0.8);
-    expect(valueOf(held, 'Wheelbase')).toBe(3.6);
+    expect(valueOf(held, 'Ratio')).toEqual({ value: 2, from: `RunSheets ${runSheet.id}` });
+    expect(valueOf(held, 'motionratio')).toEqual({ value: 0.8, from: `Setups ${setup.id}` });
+    expect(valueOf(held, 'Wheelbase')).toEqual({ value: 3.6, from: `Cars ${car.id}` });
     expect(valueOf(held, 'Nope')).toBeUndefined();
     // One entry a name, whatever its case among the entities: the map holds what the chain holds, once.
-    expect([...held]).toEqual([['ratio', 2], ['flag', 1], ['motionratio', 0.8], ['wheelbase', 3.6]]);
+    expect([...held].map(([name, { value }]) => [name, value])).toEqual([['ratio', 2], ['flag', 1], ['motionratio', 0.8], ['wheelbase', 3.6]]);
   });
 
-  test('when the channels of a read are resolved, then each parameter they read has its value, logged channels reading none', () => {
+  test('when the channels of a read are resolved, then each parameter they read has its value and the entity it was taken from, logged channels reading none', () => {
     const values = resolveConstants([{ name: 'Speed', params: new Set(['Ratio', 'Wheelbase']) }, undefined, { name: 'Roll', params: new Set(['MotionRatio', 'Ratio']) }], chain, () => 'channels', '');
-    expect([...values]).toEqual([['Ratio', 2], ['Wheelbase', 3.6], ['MotionRatio', 0.8]]);
+    expect([...values]).toEqual([
+      ['Ratio', { value: 2, from: `RunSheets ${runSheet.id}` }],
+      ['Wheelbase', { value: 3.6, from: `Cars ${car.id}` }],
+      ['MotionRatio', { value: 0.8, from: `Setups ${setup.id}` }],
+    ]);
   });
 
   test('when a channel reads several parameters no entity holds, then its refusal names every one (the first MAX_NAMES_LISTED, then how many more) and the entities by their Names', () => {
