@@ -233,6 +233,12 @@ describe('param() in math channels: the constants of a file\'s run sheet, setup 
     expect((await record('Speed ratio')).parameters).toEqual(fromSetup);
     expect(entry(await catalogue(), 'Speed ratio').parameters).toEqual(fromSetup);
     await set(`/RunSheets/${runSheet}`, 'SetupId', null);
+
+    // A ratio of 0 as the divisor: a channel of gaps (as docs/math-channels.md says), whose record shows the cause.
+    await set(`/Cars/${car}`, 'Ratio', '0');
+    const zero = await record('Speed ratio');
+    expect(zero.samples.every((v: number | null) => v === null)).toBe(true);
+    expect(zero.parameters).toEqual([{ name: 'Ratio', value: 0, from: `Cars ${car}` }]);
   }, 60_000);
 
   test('when a channel reads several parameters the file\'s chain lacks, then its 422 names each of them', async () => {
