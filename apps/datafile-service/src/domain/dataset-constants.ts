@@ -66,8 +66,9 @@ export function valueOf(held: HeldValues, name: string): ParamValue | undefined 
 }
 
 /**
- * The ParameterUse (what a read's answers say of a parameter a math channel read: docs/math-channels.md "Which values
- * a read used") of each of `names` that `values` holds (those it lacks left out: a read refuses them first). */
+ * What a read's answers say of each of `names` a math channel read (docs/math-channels.md "Which values a read used"):
+ * its value and entity as `values` gives them; a name it lacks is left out (a read refuses it before answering).
+ */
 export function parameterUses(names: Iterable<string>, values: (name: string) => ParamValue | undefined): ParameterUse[] {
   const out: ParameterUse[] = [];
   for (const name of names) {
