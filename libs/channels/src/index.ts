@@ -7,7 +7,7 @@
  * display-sized series of `maxPoints` reads.
  */
 export { applyConversion, convertInto, IDENTITY, isIdentity, type LinearConversion, type PhysicalSampleArray, type RawSampleArray } from './conversion';
-export { compactSamples, physicalSamples, toChannelRecord, type ChannelRecord, type ChannelSeries } from './series';
+export { compactSamples, physicalSamples, toChannelRecord, type ChannelRecord, type ChannelSeries, type ParameterUse } from './series';
 export { eventValue, isEventSeries, toEventRecord, toReadRecord, type EventKind, type EventRecord, type EventSeries, type ReadSeries } from './events';
 export { CHANNELS_MAGIC, CHANNELS_MEDIA_TYPE, CHANNELS_VERSION, ChannelsDecodeError, decodeChannels, encodeChannels, encodeChannelsChunks, encodedChannelsLength, MAX_CHANNEL_TEXT_BYTES } from './binary';
 export { channelRecordsJsonChunks } from './records-json';

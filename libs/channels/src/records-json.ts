@@ -106,6 +106,7 @@ export function* channelRecordsJsonChunks(series: readonly ReadSeries[], chunkBy
       w.text(']');
     }
     if (s.maxPointsApplied === false) w.text(',"maxPointsApplied":false');
+    if (s.parameters?.length) w.text(`,"parameters":${JSON.stringify(s.parameters.map((p) => ({ name: p.name, value: p.value, from: p.from })))}`);
     w.text('}');
   }
   if (!options.bare) w.text(']');

@@ -21,6 +21,18 @@ export interface ChannelSeries {
   gaps?: Uint8Array;
   /** Present (false) when a read asked for maxPoints and got every sample: arrays (dimension > 1) are not downsampled. */
   maxPointsApplied?: false;
+  /**
+   * A math channel reading param() (docs/math-channels.md): each parameter it read, the value taken and the entity it
+   * was taken from. The JSON record carries it; the binary block has no room for it (binary-channels.md).
+   */
+  parameters?: readonly ParameterUse[];
+}
+
+/** A parameter a math channel read with param("Name"): its name as the definition writes it, its value, and where it is held (`Cars <id>`). */
+export interface ParameterUse {
+  name: string;
+  value: number;
+  from: string;
 }
 
 /** The JSON channel record of the channel reads; `times` only when the series carries explicit times (maxPoints). */
@@ -33,6 +45,7 @@ export interface ChannelRecord {
   samples: (number | null)[];
   times?: number[];
   maxPointsApplied?: false;
+  parameters?: ParameterUse[];
 }
 
 /** Physical samples of a series (a copy with the conversion applied when it carries raw values, else the samples). */
@@ -59,6 +72,7 @@ export function toChannelRecord(series: ChannelSeries): ChannelRecord {
     samples,
     ...(series.times ? { times: Array.from(series.times) } : {}),
     ...(series.maxPointsApplied === false ? { maxPointsApplied: false as const } : {}),
+    ...(series.parameters?.length ? { parameters: series.parameters.map((p) => ({ name: p.name, value: p.value, from: p.from })) } : {}),
   };
 }
 

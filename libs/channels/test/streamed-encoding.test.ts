@@ -98,6 +98,18 @@ describe('the channel bodies written in chunks', () => {
     }
   });
 
+  test('when a math channel\'s series says which parameters it read, then its JSON record carries them (streamed or not, alike) and the binary body is the one without them', () => {
+    const parameters = [{ name: 'SteeringRatio', value: 12.5, from: 'Cars 00000000-0000-4000-8000-0000000000cc' }];
+    const plain: ChannelSeries = { name: 'Steer wheel', unit: 'deg', frequency: 10, dimension: 1, startTime: 0, samples: Float64Array.of(1, 2.5, NaN), gaps: Uint8Array.of(0, 0, 1) };
+    const traced: ChannelSeries = { ...plain, parameters };
+    expect(toChannelRecord(traced)).toEqual({ ...toChannelRecord(plain), parameters });
+    for (const chunkBytes of [32, 1 << 16]) {
+      expect(JSON.parse(text(channelRecordsJsonChunks([traced, plain], chunkBytes)))).toEqual([{ ...toChannelRecord(plain), parameters }, toChannelRecord(plain)]);
+      expect(text(channelRecordsJsonChunks([traced], chunkBytes, { bare: true }))).toBe(JSON.stringify(toChannelRecord(traced)));
+    }
+    expect(Buffer.from(encodeChannels([traced])).equals(Buffer.from(encodeChannels([plain])))).toBe(true);
+  });
+
   test('when integers under a decimal scale are written (digit by digit, or from the table of an int16 scale), then they are the text JSON.stringify writes', () => {
     const series = decimalSeries();
     expect(text(channelRecordsJsonChunks(series, 1 << 16))).toBe(JSON.stringify(series.map(toChannelRecord)));

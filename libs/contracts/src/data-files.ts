@@ -66,17 +66,23 @@ export type DatasetConstants = z.infer<typeof DatasetConstants>;
 
 /**
  * The answer: the entities a `param` is looked up on, in the order looked at (the dataset's entity, the Setup its
- * `SetupId` names, its Car; docs/math-channels.md), each with those of the `names` asked for it holds as a number:
- * Double and Integer as they are, Boolean as 1 or 0 (a Text, Enum, DateTime or Reference value is no number and is
- * left out).
+ * `SetupId` names when it is of the entity's car, its Car; docs/math-channels.md), each with those of the `names` asked
+ * for it holds as a number: Double and Integer as they are, Boolean as 1 or 0 (a Text, Enum, DateTime or Reference
+ * value is no number and is left out).
  */
 export const DatasetConstantsJson = z.object({
-  entities: z.array(z.object({ type: z.string(), id: Guid, parameters: z.record(z.string(), z.number()) })),
+  /** `name`: the entity's Name when it has one (a refusal names it beside its id). */
+  entities: z.array(z.object({ type: z.string(), id: Guid, name: z.string().optional(), parameters: z.record(z.string(), z.number()) })),
   /**
    * An entity the dataset's entity names (a Setup by its `SetupId`) that the caller's account does not have (deleted,
    * never made, or another account's: all alike), so that a refusal can say it was not found; absent when none.
    */
   missing: z.array(z.object({ type: z.string(), id: Guid, namedBy: z.string() })).optional(),
+  /**
+   * A Setup the dataset's entity names that is of another car than the entity's (`carId`, its car): found in the
+   * caller's account but not looked at, so that a refusal can say why its values were not used; absent when none.
+   */
+  ofAnotherCar: z.array(z.object({ type: z.string(), id: Guid, name: z.string().optional(), namedBy: z.string(), carId: Guid.nullable() })).optional(),
 });
 export type DatasetConstantsJson = z.infer<typeof DatasetConstantsJson>;
 
@@ -213,6 +219,20 @@ const Seconds = (description: string) => z.number().meta({ description });
 /** Which dataset an answer is of: the request's entity and group, echoed (formats' `DataFileEcho`). */
 const DatasetEcho = { entityId: Guid, entityType: z.string(), attachedFileGroupName: z.string() };
 
+/**
+ * Math channels reading param() only (docs/math-channels.md "Which values a read used"): each parameter the channel
+ * reads (through the definitions it reads), the value the read took and the entity it was taken from.
+ */
+const ParametersUsed = z
+  .array(
+    z.object({
+      name: z.string().meta({ description: 'The parameter, as the definition writes it in param("Name")' }),
+      value: z.number(),
+      from: z.string().meta({ description: 'The entity holding it: `RunSheets <id>`, `Setups <id>` or `Cars <id>`' }),
+    }),
+  )
+  .optional();
+
 /** The metadata record (service-api.md), as the client receives it. */
 export const DataFileMetadataJson = z
   .object({
@@ -245,6 +265,7 @@ export const DataFileMetadataJson = z
         group: z.literal('Math').optional().meta({ description: "The account's math channels only (listed after the file's own): read by name like a logged channel" }),
         expression: z.string().optional().meta({ description: 'Math channels only: the expression the channel is computed by' }),
         decimalPlaces: z.number().int().optional().meta({ description: "Math channels with DecimalPlaces only: their values are rounded to this many decimals (and sent as integer codes with a decimal conversion when they fit int32)" }),
+        parameters: ParametersUsed.meta({ description: 'Math channels reading param() only: the values a read of it takes now, and the entity each is held by' }),
       }),
     ),
   })
@@ -266,6 +287,7 @@ export const ChannelRecordJson = z
     samples: z.array(z.number().nullable()).meta({ description: 'Physical values in time order; null where the channel has no sample' }),
     times: z.array(z.number()).optional().meta({ description: "Each sample's time, s on the file's time axis (the metadata's startTime is its first sample's): on maxPoints reads and irregular channels" }),
     maxPointsApplied: MaxPointsApplied,
+    parameters: ParametersUsed.meta({ description: 'Math channels reading param() only: the values this read used, and the entity each was taken from (not in the binary body)' }),
   })
   .meta({ id: 'ChannelRecord' });
 export type ChannelRecordJson = z.infer<typeof ChannelRecordJson>;

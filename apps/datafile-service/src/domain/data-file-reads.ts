@@ -5,7 +5,7 @@ import { pickDistanceSource } from '@pitwall/laps';
 import { AppError } from '@pitwall/service-kit';
 import type { Datasets, DatasetRef } from './datasets';
 import { DEFAULT_MAX_MATH_PARAMS } from '@pitwall/expressions';
-import { heldValues, NO_CONSTANTS, paramsNeeded, resolveConstants, valueOf, type ConstantsChain, type DatasetConstants, type DatasetParams } from './dataset-constants';
+import { heldValues, NO_CONSTANTS, parameterUses, paramsNeeded, resolveConstants, valueOf, type ConstantsChain, type DatasetConstants, type DatasetParams, type ParameterUse } from './dataset-constants';
 import type { MathDefinition, MathDefinitions } from './math-definitions';
 import { mediaTypeOf, readChannels, type ChannelRead } from './read-channels';
 import { lapStatsChannels, readHistogram, readLapStats, readScatter, scatterChannels, type AnalysisLimits, type HistogramRead, type LapStatsRead, type ScatterRead } from './read-analysis';
@@ -16,9 +16,12 @@ import { ReadResultCache } from './read-result-cache';
 import type { TrackSectors } from './track-sectors';
 import { toReadError } from './read-errors';
 
-/** Math catalogue entries as the metadata record lists them: a logged entry's fields, then the group, the expression and the DecimalPlaces. */
-function metadataMath(entries: ReturnType<typeof mathCatalogue>) {
-  return entries.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: 1, dataType: c.dataType, group: c.group, expression: c.expression, ...(c.decimalPlaces !== undefined ? { decimalPlaces: c.decimalPlaces } : {}) }));
+/**
+ * Math catalogue entries as the metadata record lists them: a logged entry's fields, then the group, the expression,
+ * the DecimalPlaces and, for one reading param(), the values a read of it takes now and where they are held.
+ */
+function metadataMath(entries: (MathCatalogueEntry & { parameters?: ParameterUse[] })[]) {
+  return entries.map((c) => ({ name: c.name, unit: c.unit, frequency: c.frequency, sampleCount: c.sampleCount, dimension: 1, dataType: c.dataType, group: c.group, expression: c.expression, ...(c.decimalPlaces !== undefined ? { decimalPlaces: c.decimalPlaces } : {}), ...(c.parameters?.length ? { parameters: c.parameters } : {}) }));
 }
 
 export interface DataFileReadsOptions {
@@ -252,9 +255,10 @@ export class DataFileReads {
 
   /**
    * The catalogue's math channels the dataset can evaluate: one reading param() only when its owner chain (asked once,
-   * when some do, for the names they read) holds each parameter it reads, as a read of it would find them.
+   * when some do, for the names they read) holds each parameter it reads, as a read of it would find them, with those
+   * values and where each is held (`parameters`, what a read of it now uses).
    */
-  private async withParamsHeld<T extends Pick<MathCatalogueEntry, 'params'>>(ref: DatasetRef, entries: T[], requestId?: string): Promise<T[]> {
+  private async withParamsHeld<T extends Pick<MathCatalogueEntry, 'params'>>(ref: DatasetRef, entries: T[], requestId?: string): Promise<(T & { parameters?: ParameterUse[] })[]> {
     const names = new Set<string>();
     const seen = new Set<ReadonlySet<string>>();
     for (const e of entries) {
@@ -264,7 +268,7 @@ export class DataFileReads {
     }
     if (!names.size) return entries;
     const held = heldValues(await this.chainOf(ref, names, requestId));
-    return entries.filter((e) => !e.params || [...e.params].every((name) => valueOf(held, name) !== undefined));
+    return entries.filter((e) => !e.params || [...e.params].every((name) => valueOf(held, name) !== undefined)).map((e) => (e.params ? { ...e, parameters: parameterUses(e.params, (name) => valueOf(held, name)) } : e));
   }
 
   /** The account's math channel definitions, listed when first asked for (undefined: this service has none). */

@@ -1,4 +1,5 @@
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetConstantsJson } from '@pitwall/contracts';
+import type { ParameterUse } from '@pitwall/channels';
 import type { Bus } from '@pitwall/bus';
 import { FieldRefusals } from '@pitwall/service-kit';
 import type { DatasetRef } from './datasets';
@@ -9,8 +10,16 @@ import type { DatasetRef } from './datasets';
  */
 export type ConstantsChain = DatasetConstantsJson;
 
+/** The value a read takes for a parameter, and the entity it was taken from (`Cars <id>`): what its answers say it used. */
+export interface ParamValue {
+  value: number;
+  from: string;
+}
+
 /** A read's param values by the name each definition writes: what its evaluation folds and its answer's key holds. */
-export type Constants = ReadonlyMap<string, number>;
+export type Constants = ReadonlyMap<string, ParamValue>;
+
+export type { ParameterUse };
 
 export const NO_CONSTANTS: Constants = new Map();
 
@@ -31,40 +40,82 @@ export class DatasetConstants {
   }
 }
 
-/** The numbers a chain holds, by parameter name lower-cased. */
-export type HeldValues = ReadonlyMap<string, number>;
+/** The numbers a chain holds, by parameter name lower-cased, each with the entity holding it. */
+export type HeldValues = ReadonlyMap<string, ParamValue>;
 
 /**
  * The value of each parameter the chain holds, by its name lower-cased (looked up whatever the case a definition
- * writes it in, as the entity-service matches parameter names): the first entity holding it as a number wins. One map
- * per chain, made once: a lookup is then one get, whatever the number of parameters held.
+ * writes it in, as the entity-service matches parameter names), and where it is held: the first entity holding it as a
+ * number wins. One map per chain, made once: a lookup is then one get, whatever the number of parameters held.
  */
 export function heldValues(chain: ConstantsChain): HeldValues {
-  const held = new Map<string, number>();
+  const held = new Map<string, ParamValue>();
   for (const entity of chain.entities) {
+    const from = `${entity.type} ${entity.id}`;
     for (const [name, value] of Object.entries(entity.parameters)) {
       const lower = name.toLowerCase();
-      if (Number.isFinite(value) && !held.has(lower)) held.set(lower, value);
+      if (Number.isFinite(value) && !held.has(lower)) held.set(lower, { value, from });
     }
   }
   return held;
 }
 
-/** The value of parameter `name` among those a chain holds (heldValues); undefined when none holds it. */
-export function valueOf(held: HeldValues, name: string): number | undefined {
+/** The value of parameter `name` among those a chain holds (heldValues), with its entity; undefined when none holds it. */
+export function valueOf(held: HeldValues, name: string): ParamValue | undefined {
   return held.get(name.toLowerCase());
 }
 
 /**
+ * What a read's answers say of each of `names` a math channel read (docs/math-channels.md "Which values a read used"):
+ * its value and entity as `values` gives them; a name it lacks is left out (a read refuses it before answering).
+ */
+export function parameterUses(names: Iterable<string>, values: (name: string) => ParamValue | undefined): ParameterUse[] {
+  const out: ParameterUse[] = [];
+  for (const name of names) {
+    const found = values(name);
+    if (found) out.push({ name, value: found.value, from: found.from });
+  }
+  return out;
+}
+
+/** Names a refusal lists at most, of the parameters a channel lacks: the rest are counted (`and 3 more`). */
+export const MAX_NAMES_LISTED = 8;
+/** Characters of an entity's Name a refusal quotes at most (a longer one is cut with `…`). */
+const MAX_NAME_QUOTED = 60;
+
+/** An entity as a refusal names it: `RunSheets <id> ("Run 88-1")`, its Name when it has one (cut when long). */
+function named(entity: { type: string; id: string; name?: string }): string {
+  return `${entity.type} ${idAndName(entity)}`;
+}
+
+function idAndName(entity: { id: string; name?: string }): string {
+  if (entity.name === undefined) return entity.id;
+  const name = entity.name.length > MAX_NAME_QUOTED ? `${entity.name.slice(0, MAX_NAME_QUOTED)}…` : entity.name;
+  return `${entity.id} (${JSON.stringify(name)})`;
+}
+
+/** `param("A"), param("B") and param("C")`: at most MAX_NAMES_LISTED, then `and N more`. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_NAMES_LISTED).map((name) => `param(${JSON.stringify(name)})`);
+  const more = names.length - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${more} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : (shown[0] ?? '');
+}
+
+/**
  * Why no entity of the chain gives a parameter, as a refusal says it: the entities looked at, and what the dataset's
- * entity names that was not found (one of another account is not found alike: nothing of it is said but its id, which
- * the caller's own entity holds).
+ * entity names that was not used: a Setup not found (one of another account is not found alike: nothing of it is said
+ * but its id, which the caller's own entity holds), or one of another car than the entity's.
  */
 function notHeldBy(chain: ConstantsChain): string {
-  const looked = chain.entities.length ? `none of ${chain.entities.map((e) => `${e.type} ${e.id}`).join(', ')} holds` : 'no entity holds';
+  const looked = chain.entities.length ? `none of ${chain.entities.map(named).join(', ')} holds` : 'no entity holds';
   const owner = chain.entities[0];
-  const missing = (chain.missing ?? []).map((m) => `the ${m.type === 'Setups' ? 'Setup' : m.type} ${m.id} that ${owner ? `${owner.type} ${owner.id}` : 'the dataset\'s entity'} names as its ${m.namedBy} was not found`);
-  return `${looked} as a number (a Double, Integer or Boolean parameter)${missing.length ? `; ${missing.join('; ')}` : ''}`;
+  const namer = owner ? named(owner) : "the dataset's entity";
+  const kind = (type: string) => (type === 'Setups' ? 'Setup' : type);
+  const missing = (chain.missing ?? []).map((m) => `the ${kind(m.type)} ${m.id} that ${namer} names as its ${m.namedBy} was not found`);
+  const elsewhere = (chain.ofAnotherCar ?? []).map((m) => `the ${kind(m.type)} ${idAndName(m)} that ${namer} names as its ${m.namedBy} is of another car${m.carId ? ` (Cars ${m.carId})` : ''}, so its values are not used`);
+  const notes = [...missing, ...elsewhere];
+  return `${looked} as a number (a Double, Integer or Boolean parameter)${notes.length ? `; ${notes.join('; ')}` : ''}`;
 }
 
 /** A math channel of a read and the parameters it reads (through the definitions it reads). */
@@ -116,27 +167,27 @@ export interface DatasetParams {
 }
 
 /**
- * The values of the parameters `channels` read, looked up on `chain`, or a 422 naming, for each channel (on the field
- * `fieldOf(i)` names it by) that reads one no entity of the chain holds as a number, the parameter and the entities
- * looked at, after `lead`, like a channel the file lacks.
+ * The values of the parameters `channels` read, looked up on `chain`, each with the entity it was taken from, or a 422
+ * naming, for each channel (on the field `fieldOf(i)` names it by) that reads some no entity of the chain holds as a
+ * number, every such parameter (MAX_NAMES_LISTED of them, then how many more) and the entities looked at, after `lead`,
+ * like a channel the file lacks.
  */
 export function resolveConstants(channels: readonly (ReadsParams | undefined)[], chain: ConstantsChain, fieldOf: (i: number) => string, lead: string): Constants {
-  const values = new Map<string, number>();
+  const values = new Map<string, ParamValue>();
   const held = heldValues(chain);
   const refusals = new FieldRefusals();
   const refused = new Set<string>();
   channels.forEach((channel, i) => {
     if (!channel || refused.has(channel.name)) return;
+    const lacking: string[] = [];
     for (const name of channel.params) {
-      const value = values.get(name) ?? valueOf(held, name);
-      if (value !== undefined) {
-        values.set(name, value);
-        continue;
-      }
-      refused.add(channel.name);
-      refusals.refuse(fieldOf(i), `math channel ${channel.name} reads param("${name}"), which ${notHeldBy(chain)}`);
-      return;
+      const found = values.get(name) ?? valueOf(held, name);
+      if (found !== undefined) values.set(name, found);
+      else lacking.push(name);
     }
+    if (!lacking.length) return;
+    refused.add(channel.name);
+    refusals.refuse(fieldOf(i), `math channel ${channel.name} reads ${listed(lacking)}, which ${notHeldBy(chain)}`);
   });
   refusals.throwIfAny(422, lead);
   return values;

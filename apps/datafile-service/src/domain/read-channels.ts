@@ -3,14 +3,14 @@ import type { TaskPool } from './fair-pool';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
 import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache, type TimeBase } from '@pitwall/formats';
 import { ARROW_FILE_MEDIA_TYPE, ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
-import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries } from '@pitwall/channels';
+import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries, type ParameterUse } from '@pitwall/channels';
 import { isDiscreteChannel } from '@pitwall/laps';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
 import { withinSampleBudget } from './read-budget';
 import type { OpenDataset } from './datasets';
 import { catalogueWith, decodesOf, isMathChannel } from './math-lookup';
-import type { MathReads } from './read-math-channels';
+import { parametersUsedBy, type MathReads } from './read-math-channels';
 import type { EvaluatedChannel, ShapeWithMathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
 
@@ -98,8 +98,12 @@ export async function readChannels(
   }
   const { port1, port2 } = new MessageChannel();
   const bare = !read.binary && read.field === 'channel';
-  const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map(catalogueMetadata), ...(read.arrow.file ? { file: true } : {}) } } : {};
-  const task: ShapeWithMathTask = { channels: slices, ...(evaluation ? { math: evaluation.tasks } : {}), ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(resample ? { resample: { ...resample, held: distinct.filter(isDiscreteChannel).map((c) => c.name) } } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
+  // What each math channel reading param() used, and where each value came from (docs/math-channels.md "Which values a
+  // read used"): an Arrow field's metadata, a JSON record's `parameters`; the binary block has no room for it.
+  const used = distinct.map((info) => (isMathChannel(info) && math ? parametersUsedBy(info, math.constants) : []));
+  const parameters = !read.binary && used.some((u) => u.length) ? { parameters: used } : {};
+  const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map((info, k) => catalogueMetadata(info, used[k] as ParameterUse[])), ...(read.arrow.file ? { file: true } : {}) } } : {};
+  const task: ShapeWithMathTask = { channels: slices, ...(evaluation ? { math: evaluation.tasks } : {}), ...(read.arrow ? {} : parameters), ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(resample ? { resample: { ...resample, held: distinct.filter(isDiscreteChannel).map((c) => c.name) } } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
   const stop = new AbortController();
   const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });
   const { head, chunks, cancel } = receiveChunks(port1, run, (reason) => stop.abort(reason), parts.streams ? { watch: parts.streams } : {});
@@ -155,12 +159,16 @@ function fileMetadata(file: OpenDataset['file']): Record<string, string> {
   return { format: file.format, ...(properties.length ? { fileProperties: JSON.stringify(Object.fromEntries(properties)) } : {}) };
 }
 
-/** What the catalogue says of a channel beyond its unit and conversion: its storage type, and the labels of a text conversion. */
-function catalogueMetadata(info: ChannelInfo): Record<string, string> {
+/**
+ * What the catalogue says of a channel beyond its unit and conversion: its storage type, the labels of a text
+ * conversion and, for a math channel reading param(), the parameters it used (JSON, as the JSON record has them).
+ */
+function catalogueMetadata(info: ChannelInfo, parameters: readonly ParameterUse[]): Record<string, string> {
   return {
     dataType: info.dataType,
     ...(info.labels ? { labels: JSON.stringify(info.labels) } : {}),
     ...(info.defaultLabel !== undefined ? { defaultLabel: info.defaultLabel } : {}),
+    ...(parameters.length ? { parameters: JSON.stringify(parameters) } : {}),
   };
 }
 

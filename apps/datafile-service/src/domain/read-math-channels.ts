@@ -5,7 +5,7 @@ import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from
 import { pickDistanceSource } from '@pitwall/laps';
 import { FieldRefusals } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
-import { NO_CONSTANTS, type Constants } from './dataset-constants';
+import { NO_CONSTANTS, parameterUses, type Constants, type ParameterUse, type ParamValue } from './dataset-constants';
 import type { MathDefinition } from './math-definitions';
 import { samplesToDecode } from './read-budget';
 import { isMathChannel } from './math-lookup';
@@ -77,12 +77,21 @@ export function mathDefinitionsOf(math: MathReads): MathDefinition[] {
 
 /**
  * What a read's math channels' answer depends on beyond the file and the read (its result cache key, and so the tag the
- * gateway holds it by): every definition they evaluate and, when they read param(), each parameter's value as found:
- * a changed value is another key, so nothing kept from the former value is answered again.
+ * gateway holds it by): every definition they evaluate and, when they read param(), each parameter's value as found and
+ * the entity it was found on (the answer says both): a changed value, or the same value now taken from another entity,
+ * is another key, so nothing kept from the former one is answered again.
  */
 export function mathDependenciesOf(math: MathReads): unknown[] {
   const definitions: unknown[] = mathDefinitionsOf(math);
   return math.constants.size ? [...definitions, { params: [...math.constants].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) }] : definitions;
+}
+
+/**
+ * What a read's answer says a math channel used of the parameters (docs/math-channels.md "Which values a read used"):
+ * each it reads, through the definitions it reads, with the value taken and its entity; none for a channel reading none.
+ */
+export function parametersUsedBy(info: MathChannelInfo, constants: Constants): ParameterUse[] {
+  return info.math.params.size ? parameterUses(info.math.params, (name) => constants.get(name)) : [];
 }
 
 /** What each of `names` reads of the parameters (param("Name")), for the math channels among them (undefined for the others). */
@@ -263,7 +272,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       // The names the group's definitions read, each once: no more than the read's (at most MAX_MATH_PARAMS).
       const names = new Set<string>();
       for (const d of group.definitions) for (const name of mathReadsOf(d.expression).params) names.add(name);
-      const params = [...names].map((name): [string, number] => [name, constants.get(name) as number]);
+      const params = [...names].map((name): [string, number] => [name, (constants.get(name) as ParamValue).value]);
       return {
         channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
         definitions: group.definitions.map((d) => ({ name: d.name, expression: d.expression, ...(d.decimalPlaces !== undefined ? { decimalPlaces: d.decimalPlaces } : {}) })),

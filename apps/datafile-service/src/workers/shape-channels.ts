@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import { applyConversion, channelRecordsJsonChunks, compactSamples, downsampleSeries, IDENTITY, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toNanosecond, toReadRecord, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
+import { applyConversion, channelRecordsJsonChunks, compactSamples, downsampleSeries, IDENTITY, encodeChannels, encodeChannelsChunks, encodedChannelsLength, toNanosecond, toReadRecord, type EventSeries, type LinearConversion, type ParameterUse, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
 import { interpolateLinear, interpolateStep, upperBound } from '@pitwall/laps';
 import type { ArrowStreamMetadata } from './arrow-channels';
@@ -40,6 +40,8 @@ export interface ShapeTask {
   port?: MessagePort;
   /** JSON of a single-channel read: its one record, without the array around it. */
   bare?: boolean;
+  /** By index of `channels`: the parameters a math channel read (its JSON record's `parameters`; empty for the others). */
+  parameters?: (readonly ParameterUse[])[];
 }
 
 /** Bytes of a streamed chunk (1 MiB: a fourth of the messages, port hand-overs and socket writes of 256 KiB ones). */
@@ -72,7 +74,11 @@ export function shapedChunks(task: ShapeTask): { head: ChunkHead; chunks: Iterab
 }
 
 function shapedSeries(task: ShapeTask): ReadSeries[] {
-  const shaped = task.channels.map((c) => shapeOne(c, task));
+  const shaped = task.channels.map((c, k): ReadSeries => {
+    const one = shapeOne(c, task);
+    const parameters = task.parameters?.[k];
+    return parameters?.length && !('kind' in one) ? { ...one, parameters } : one;
+  });
   return task.order ? task.order.map((k) => shaped[k] as ReadSeries) : shaped;
 }
 

@@ -155,9 +155,11 @@ describe('param() in math channels: the constants of a file\'s run sheet, setup 
   test('when no entity of the file\'s chain holds the parameter, then its read is a 422 naming the parameter and the entities looked at, and the metadata does not list it', async () => {
     const other = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
     const otherCar = started.attached.ownersOf(other).carId;
+    await set(`/RunSheets/${other}`, 'Name', 'Run 12-3');
+    await set(`/Cars/${otherCar}`, 'Name', 'Demo');
     const r = await channel('Speed ratio', other);
     const body = (await r.json()) as Json;
-    const reason = `math channel Speed ratio reads param("Ratio"), which none of RunSheets ${other}, Cars ${otherCar} holds as a number (a Double, Integer or Boolean parameter)`;
+    const reason = `math channel Speed ratio reads param("Ratio"), which none of RunSheets ${other} ("Run 12-3"), Cars ${otherCar} ("Demo") holds as a number (a Double, Integer or Boolean parameter)`;
     expect({ status: r.status, errors: body.errors, detail: body.detail }).toEqual({ status: 422, errors: { channel: [reason] }, detail: `The data file could not be read: RunSheets ${other} dataset 'DataFile': ${reason}` });
     const listed = async (id: string) => (((await (await fetch(`${started.base}${dataset(id)}/metadata`, { headers: headers() })).json()) as Json).channels as { name: string }[]).map((c) => c.name);
     expect(await listed(other)).not.toContain('Speed ratio');
@@ -166,6 +168,86 @@ describe('param() in math channels: the constants of a file\'s run sheet, setup 
     await set(`/Cars/${otherCar}`, 'Ratio', '3');
     expect(await listed(other)).toContain('Speed ratio');
     expect((await read('Speed ratio', other)).samples).toEqual(over(3));
+  }, 60_000);
+
+  test('when the run sheet names a Setup of another car, then that setup\'s value is never used: the run\'s own car\'s is, and with none the 422 says the setup is of another car', async () => {
+    const run = await started.attached.entityWithFile('DataFile', 'Sample1.ld', sample1);
+    const { eventId, carId: demo } = started.attached.ownersOf(run);
+    await set(`/RunSheets/${run}`, 'Name', 'Run 88-1');
+    // GT3 #88, entered in the same event, with a setup of its own whose ratio is 18.
+    const gt3 = await created('/Cars', 'GT3 #88');
+    await created(`/EventCars?eventId=${eventId}&carId=${gt3}`, 'GT3 #88 entry');
+    const theirs = await created(`/Setups?eventId=${eventId}&carId=${gt3}`, '88 quali', [{ Name: 'Ratio', Value: '18' }]);
+    // The API takes the reference (it checks that the setup is the account's, not whose car it is).
+    await set(`/RunSheets/${run}`, 'SetupId', theirs);
+    const r = await channel('Speed ratio', run);
+    const body = (await r.json()) as Json;
+    const demoName = ((await (await fetch(`${started.base}/Cars/${demo}`, { headers: headers() })).json()) as Json).Parameters.Name;
+    const reason = `math channel Speed ratio reads param("Ratio"), which none of RunSheets ${run} ("Run 88-1"), Cars ${demo} (${JSON.stringify(demoName)}) holds as a number (a Double, Integer or Boolean parameter); the Setup ${theirs} ("88 quali") that RunSheets ${run} ("Run 88-1") names as its SetupId is of another car (Cars ${gt3}), so its values are not used`;
+    expect({ status: r.status, errors: body.errors }).toEqual({ status: 422, errors: { channel: [reason] } });
+    // The run's own car holding it: its value, never GT3 #88's setup's.
+    await set(`/Cars/${demo}`, 'Ratio', '3');
+    const read3 = await read('Speed ratio', run);
+    expect(read3.samples).toEqual(over(3));
+  }, 60_000);
+
+  test('when a math channel reads a parameter, then the JSON record, the Arrow field and the metadata entry say which value it used and from which entity, and the same value taken from another entity is a new answer', async () => {
+    await set(`/Cars/${car}`, 'Ratio', '4');
+    await set(`/Cars/${car}`, 'Enabled', 'true');
+    await set(`/RunSheets/${runSheet}`, 'SetupId', null);
+    await set(`/RunSheets/${runSheet}`, 'Ratio', null);
+    const fromCar = [{ name: 'Ratio', value: 4, from: `Cars ${car}` }];
+    const record = async (name: string) => {
+      const r = await channel(name);
+      expect(r.status).toBe(200);
+      return (await r.json()) as Json;
+    };
+    expect((await record('Speed ratio')).parameters).toEqual(fromCar);
+    // Through another definition too; a logged channel's record has none.
+    expect((await record('Speed ratio x2')).parameters).toEqual(fromCar);
+    expect(await record('Ground Speed')).not.toHaveProperty('parameters');
+    // A batch's records alike, each its own.
+    const batch = await send('POST', `${dataset()}/channels`, { channels: ['Ground Speed', 'Speed ratio', 'Speed if enabled'], mode: 0 });
+    const records = ((await batch.json()) as Json).channels as Json[];
+    expect(records.map((c) => c.parameters)).toEqual([undefined, fromCar, [{ name: 'Enabled', value: 1, from: `Cars ${car}` }]]);
+    // The Arrow field's metadata: the same list, as JSON.
+    const arrow = await fetch(`${started.base}${dataset()}/channels`, { method: 'POST', headers: headers({ 'Content-Type': 'application/json', Accept: 'application/vnd.apache.arrow.stream' }), body: JSON.stringify({ channels: ['Ground Speed', 'Speed ratio'], mode: 0 }) });
+    const fields = tableFromIPC(new Uint8Array(await arrow.arrayBuffer())).schema.fields;
+    expect(JSON.parse(fields.find((f) => f.name === 'Speed ratio')?.metadata.get('parameters') ?? 'null')).toEqual(fromCar);
+    expect(fields.find((f) => f.name === 'Ground Speed')?.metadata.has('parameters')).toBe(false);
+    // The metadata's catalogue entry: what a read of it takes now.
+    const catalogue = async () => ((await (await fetch(`${started.base}${dataset()}/metadata`, { headers: headers() })).json()) as Json).channels as Json[];
+    const entry = (entries: Json[], name: string) => entries.find((c) => c.name === name);
+    expect(entry(await catalogue(), 'Speed ratio').parameters).toEqual(fromCar);
+    expect(entry(await catalogue(), 'Ground Speed')).not.toHaveProperty('parameters');
+
+    // A setup of the run's car named by the run sheet, holding the same value: the values are the same, where they
+    // come from is not, and the answer says so (not the one kept or held for the car's).
+    const { eventId } = started.attached.ownersOf(runSheet);
+    const setup = await created(`/Setups?eventId=${eventId}&carId=${car}`, 'Same ratio', [{ Name: 'Ratio', Value: '4' }]);
+    await set(`/RunSheets/${runSheet}`, 'SetupId', setup);
+    const moved = await read('Speed ratio');
+    expect(moved.samples).toEqual(over(4));
+    expect(moved.reply.headers[REPLY_ANSWER_HELD]).toBeUndefined();
+    const fromSetup = [{ name: 'Ratio', value: 4, from: `Setups ${setup}` }];
+    expect((await record('Speed ratio')).parameters).toEqual(fromSetup);
+    expect(entry(await catalogue(), 'Speed ratio').parameters).toEqual(fromSetup);
+    await set(`/RunSheets/${runSheet}`, 'SetupId', null);
+
+    // A ratio of 0 as the divisor: a channel of gaps (as docs/math-channels.md says), whose record shows the cause.
+    await set(`/Cars/${car}`, 'Ratio', '0');
+    const zero = await record('Speed ratio');
+    expect(zero.samples.every((v: number | null) => v === null)).toBe(true);
+    expect(zero.parameters).toEqual([{ name: 'Ratio', value: 0, from: `Cars ${car}` }]);
+  }, 60_000);
+
+  test('when a channel reads several parameters the file\'s chain lacks, then its 422 names each of them', async () => {
+    await defineMathChannel(started, { Name: 'Steer wheel', Expression: '"Ground Speed" / param("SteeringRatio") * param("Ratio") + param("RackTravel")', Unit: 'deg' });
+    await set(`/Cars/${car}`, 'Ratio', '4');
+    const r = await channel('Steer wheel');
+    const body = (await r.json()) as Json;
+    expect(r.status).toBe(422);
+    expect(body.errors.channel).toEqual([expect.stringMatching(/^math channel Steer wheel reads param\("SteeringRatio"\) and param\("RackTravel"\), which none of RunSheets /)]);
   }, 60_000);
 
   test('when a definition gives param anything but a parameter\'s name in quotes, then the write is a 400 naming the character', async () => {

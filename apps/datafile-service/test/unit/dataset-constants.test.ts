@@ -1,7 +1,7 @@
 import type { Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS } from '@pitwall/contracts';
 import { AppError } from '@pitwall/service-kit';
-import { DatasetConstants, heldValues, paramsNeeded, resolveConstants, valueOf, type ConstantsChain } from '../../src/domain/dataset-constants';
+import { DatasetConstants, heldValues, MAX_NAMES_LISTED, paramsNeeded, resolveConstants, valueOf, type ConstantsChain } from '../../src/domain/dataset-constants';
 
 const runSheet = { type: 'RunSheets', id: '00000000-0000-4000-8000-0000000000aa', parameters: { Ratio: 2, Flag: 1 } };
 const setup = { type: 'Setups', id: '00000000-0000-4000-8000-0000000000bb', parameters: { Ratio: 3, MotionRatio: 0.8 } };
@@ -21,17 +21,34 @@ function refusalOf(run: () => unknown): AppError {
 describe('param() values on a dataset\'s owner chain', () => {
   test('when several entities hold a parameter, then the first of the chain wins (the entity, then its setup, then its car), whatever the name\'s case', () => {
     const held = heldValues(chain);
-    expect(valueOf(held, 'Ratio')).toBe(2);
-    expect(valueOf(held, 'motionratio')).toBe(0.8);
-    expect(valueOf(held, 'Wheelbase')).toBe(3.6);
+    expect(valueOf(held, 'Ratio')).toEqual({ value: 2, from: `RunSheets ${runSheet.id}` });
+    expect(valueOf(held, 'motionratio')).toEqual({ value: 0.8, from: `Setups ${setup.id}` });
+    expect(valueOf(held, 'Wheelbase')).toEqual({ value: 3.6, from: `Cars ${car.id}` });
     expect(valueOf(held, 'Nope')).toBeUndefined();
     // One entry a name, whatever its case among the entities: the map holds what the chain holds, once.
-    expect([...held]).toEqual([['ratio', 2], ['flag', 1], ['motionratio', 0.8], ['wheelbase', 3.6]]);
+    expect([...held].map(([name, { value }]) => [name, value])).toEqual([['ratio', 2], ['flag', 1], ['motionratio', 0.8], ['wheelbase', 3.6]]);
   });
 
-  test('when the channels of a read are resolved, then each parameter they read has its value, logged channels reading none', () => {
+  test('when the channels of a read are resolved, then each parameter they read has its value and the entity it was taken from, logged channels reading none', () => {
     const values = resolveConstants([{ name: 'Speed', params: new Set(['Ratio', 'Wheelbase']) }, undefined, { name: 'Roll', params: new Set(['MotionRatio', 'Ratio']) }], chain, () => 'channels', '');
-    expect([...values]).toEqual([['Ratio', 2], ['Wheelbase', 3.6], ['MotionRatio', 0.8]]);
+    expect([...values]).toEqual([
+      ['Ratio', { value: 2, from: `RunSheets ${runSheet.id}` }],
+      ['Wheelbase', { value: 3.6, from: `Cars ${car.id}` }],
+      ['MotionRatio', { value: 0.8, from: `Setups ${setup.id}` }],
+    ]);
+  });
+
+  test('when a channel reads several parameters no entity holds, then its refusal names every one (the first MAX_NAMES_LISTED, then how many more) and the entities by their Names', () => {
+    const named: ConstantsChain = { entities: [{ ...runSheet, name: 'Run 88-1' }, { ...car, name: 'Demo' }] };
+    const looked = `none of RunSheets ${runSheet.id} ("Run 88-1"), Cars ${car.id} ("Demo") holds as a number (a Double, Integer or Boolean parameter)`;
+    const two = refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['SteeringRatio', 'Ratio', 'Rack']) }], named, () => 'channel', ''));
+    expect(two.errors).toEqual({ channel: [`math channel Steer reads param("SteeringRatio") and param("Rack"), which ${looked}`] });
+    const many = new Set(Array.from({ length: MAX_NAMES_LISTED + 3 }, (_, i) => `P${i}`));
+    const listed = Array.from({ length: MAX_NAMES_LISTED }, (_, i) => `param("P${i}")`).join(', ');
+    expect(refusalOf(() => resolveConstants([{ name: 'Sum', params: many }], named, () => 'channel', '')).errors).toEqual({ channel: [`math channel Sum reads ${listed} and 3 more, which ${looked}`] });
+    // A long Name is cut.
+    const long = refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['Rack']) }], { entities: [{ ...car, name: 'x'.repeat(500) }] }, () => 'channel', ''));
+    expect(long.message).toBe(`math channel Steer reads param("Rack"), which none of Cars ${car.id} ("${'x'.repeat(60)}…") holds as a number (a Double, Integer or Boolean parameter)`);
   });
 
   test('when no entity of the chain holds one, then it is a 422 on the field naming the channel, the parameter and every entity looked at', () => {
@@ -49,6 +66,15 @@ describe('param() values on a dataset\'s owner chain', () => {
       channel: [`math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id}, Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter); the Setup ${missingId} that RunSheets ${runSheet.id} names as its SetupId was not found`],
     });
     expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['Ratio']) }], { entities: [] }, () => 'channel', '')).message).toBe('math channel Steer reads param("Ratio"), which no entity holds as a number (a Double, Integer or Boolean parameter)');
+  });
+
+  test('when the Setup the dataset\'s entity names is of another car, then the refusal says so, naming it and its car', () => {
+    const theirs = '00000000-0000-4000-8000-0000000000ee';
+    const theirCar = '00000000-0000-4000-8000-0000000000ff';
+    const elsewhere: ConstantsChain = { entities: [{ ...runSheet, name: 'Run 88-1' }, car], ofAnotherCar: [{ type: 'Setups', id: theirs, name: '88 quali', namedBy: 'SetupId', carId: theirCar }] };
+    expect(refusalOf(() => resolveConstants([{ name: 'Steer', params: new Set(['SteeringRatio']) }], elsewhere, () => 'channel', '')).errors).toEqual({
+      channel: [`math channel Steer reads param("SteeringRatio"), which none of RunSheets ${runSheet.id} ("Run 88-1"), Cars ${car.id} holds as a number (a Double, Integer or Boolean parameter); the Setup ${theirs} ("88 quali") that RunSheets ${runSheet.id} ("Run 88-1") names as its SetupId is of another car (Cars ${theirCar}), so its values are not used`],
+    });
   });
 
   test('when the channels of a read need more distinct parameters together than MAX_MATH_PARAMS, then it is a 422 naming the variable on the field of the one that brings them past it; a set shared by several is counted once', () => {
