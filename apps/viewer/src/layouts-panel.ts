@@ -184,20 +184,39 @@ export class LayoutsPanel {
     this.page.status(`Layout ${name} saved for the account: ${describeStored(view, text)}.`);
   }
 
-  /** Overwrites the layout picked with the view on screen (its name and description kept). */
+  /**
+   * Overwrites the layout picked with the view on screen (its name and description kept). The layout as stored now is
+   * read first: its channels that the open dataset's catalogue does not list (another car's sensors, a math channel
+   * not computed here) are kept in their place in its order, and its y scales of panes not on screen, as MoTeC i2
+   * keeps a worksheet's channels that the data lacks; a channel this dataset has but is unticked now is removed.
+   */
   private async update(): Promise<void> {
     const chosen = this.chosen();
     if (!chosen) return;
-    const view = this.viewToSave('updated');
+    const onScreen = this.viewToSave('updated');
+    const api = this.page.requireApi();
+    let stored: ViewerLayout = {};
+    try {
+      stored = decodeLayout(textOf(await api.viewerLayout(chosen.Id), 'Layout')).layout ?? {};
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) throw await this.gone(err, 'updated');
+      throw err;
+    }
+    const catalogue = new Set((this.page.metadata?.channels ?? []).map((c) => c.name));
+    const { view, keptChannels, keptScales } = mergeKept(stored, onScreen, catalogue, this.plots.plotted.length ? this.plots.paneIds() : []);
     const text = encodeLayout(view);
     try {
-      await this.page.requireApi().updateViewerLayout(chosen.Id, text);
+      await api.updateViewerLayout(chosen.Id, text);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) throw await this.gone(err, 'updated');
       throw refusal(err, 'updated');
     }
     await this.list(chosen.Id);
-    this.page.status(`Layout ${nameOf(chosen)} updated: ${describeStored(view, text)}.`);
+    const kept = [
+      ...(keptChannels.length ? [`kept ${keptChannels.length} channel${keptChannels.length === 1 ? '' : 's'} this dataset lacks: ${sayNames(keptChannels)}`] : []),
+      ...(keptScales.length ? [`kept ${keptScales.length} y scale${keptScales.length === 1 ? '' : 's'} of panes not on screen: ${sayNames(keptScales)}`] : []),
+    ];
+    this.page.status(`Layout ${nameOf(chosen)} updated: ${describeStored(view, text)}${kept.length ? `; ${kept.join('; ')}` : ''}.`);
   }
 
   /** Deletes the layout picked for the whole account, once the user confirms. */
@@ -237,6 +256,36 @@ export class LayoutsPanel {
     if (!view.channels?.length) throw new Error(`The layout was not ${what}: tick the channels it is to hold first.`);
     return view;
   }
+}
+
+/**
+ * The view on screen to store over a layout, with what of the stored layout the open dataset could not show kept: its
+ * channels the dataset's `catalogue` does not list, each after the channel it followed in the stored order (the
+ * nearest one still in the view; first when none is), and its y scales of panes not in `panes` (those on screen) that
+ * the view does not set.
+ */
+export function mergeKept(stored: ViewerLayout, onScreen: ViewerLayout, catalogue: ReadonlySet<string>, panes: readonly string[]): { view: ViewerLayout; keptChannels: string[]; keptScales: string[] } {
+  const channels = [...(onScreen.channels ?? [])];
+  const keptChannels: string[] = [];
+  const order = stored.channels ?? [];
+  for (const [i, name] of order.entries()) {
+    if (catalogue.has(name) || channels.includes(name)) continue;
+    const before = order.slice(0, i).reverse().find((c) => channels.includes(c));
+    channels.splice(before === undefined ? 0 : channels.indexOf(before) + 1, 0, name);
+    keptChannels.push(name);
+  }
+  const scales = [...(onScreen.yScales ?? [])];
+  const keptScales: string[] = [];
+  for (const y of stored.yScales ?? []) {
+    // On screen (set or auto-scaled now), set by the view, or of a channel this dataset has but is unticked: not kept.
+    if (panes.includes(y.pane) || scales.some((s) => s.pane === y.pane) || (catalogue.has(y.pane) && !channels.includes(y.pane))) continue;
+    scales.push(y);
+    keptScales.push(y.pane);
+  }
+  const view: ViewerLayout = { ...onScreen };
+  if (channels.length) view.channels = channels;
+  if (scales.length) view.yScales = scales;
+  return { view, keptChannels, keptScales };
 }
 
 /** A layout's parameter as text, '' when it has none. */
