@@ -21,6 +21,8 @@ export class LayoutsPanel {
     private readonly page: Page,
     private readonly link: PageLink,
     private readonly plots: TimePlots,
+    /** The names of the account's math channels (the math form's list). */
+    private readonly mathNames: () => readonly string[] = () => [],
   ) {}
 
   start(): void {
@@ -136,7 +138,14 @@ export class LayoutsPanel {
     if (!layout) return this.page.status(`Layout ${name} was not applied: ${sayProblems(problems)}.`);
     const said = [...problems];
     const { missing } = this.link.setView(layout);
-    if (missing.length) said.push(`this dataset lacks ${sayNames(missing)}`);
+    // A math channel of the account that the catalogue does not list is not one the dataset lacks: it cannot be computed here.
+    const math = new Set(this.mathNames());
+    const lacked = missing.filter((n) => !math.has(n));
+    const uncomputed = missing.filter((n) => math.has(n));
+    if (lacked.length) said.push(`this dataset lacks ${sayNames(lacked)}`);
+    if (uncomputed.length) {
+      said.push(`${sayNames(uncomputed)} (${uncomputed.length === 1 ? 'a math channel' : 'math channels'}) cannot be computed on this dataset: ${uncomputed.length === 1 ? 'its' : 'their'} inputs or constants are missing`);
+    }
     if (this.page.ticked().length) {
       await this.plots.plotScope(this.plots.scope);
       for (const pane of this.link.unplottedScales(layout)) said.push(`the y scale of "${pane.slice(0, 80)}" is not of a pane plotted`);

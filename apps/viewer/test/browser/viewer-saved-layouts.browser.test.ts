@@ -522,4 +522,26 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+
+  test('when a layout holds one of the account\'s math channels that the dataset cannot compute, then Apply says it cannot be computed there, not that the dataset lacks it', async () => {
+    const headers = { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' };
+    // The rear brake share: the other car has no rear brake pressure, so its catalogue does not list it.
+    const created = await fetch(`${stack.baseUrl}/MathChannels`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: 'Rear bias' }, { Name: 'Expression', Value: '"Brake Pres Rear" / ("Brake Pres Front" + "Brake Pres Rear" + 1)' }] }),
+    });
+    expect(created.status).toBe(201);
+    const mathId = ((await created.json()) as { Id: string }).Id;
+    await saveThroughApi('Bias view', 'v=1&ch=Ground%20Speed&ch=Rear%20bias&ch=Brake%20Pres%20Rear');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Other car run');
+    await pickDataset(page, 'Other car run / DataFile (other-car.csv)');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Bias view' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Bias view applied')).toBe('Layout Bias view applied: 1 channel ticked; this dataset lacks "Brake Pres Rear"; "Rear bias" (a math channel) cannot be computed on this dataset: its inputs or constants are missing.');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+    expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'DELETE', headers })).status).toBe(204);
+  });
 });
