@@ -149,6 +149,8 @@ export class LayoutsPanel {
     if (this.page.ticked().length) {
       await this.plots.plotScope(this.plots.scope);
       for (const pane of this.link.unplottedScales(layout)) said.push(`the y scale of "${pane.slice(0, 80)}" is not of a pane plotted`);
+      // The picker says lap time, but a whole file or a window is on the file's clock: said, not left to be wondered at.
+      if (layout.lapTimeAxis && this.plots.scope.kind !== 'lap') said.push(`its lap time axis applies when a lap is plotted: the ${this.plots.scope.kind === 'window' ? 'window' : 'whole file'} is plotted on file time`);
     } else if (layout.channels?.length) said.push('none of its channels is in it, so nothing is plotted');
     const ticked = this.page.ticked().length;
     this.page.status(`Layout ${name} applied: ${ticked} channel${ticked === 1 ? '' : 's'} ticked${said.length ? `; ${sayProblems(said)}` : ''}.`);

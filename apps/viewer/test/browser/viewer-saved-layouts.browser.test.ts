@@ -151,7 +151,7 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     await page.selectOption('[data-testid=layout-pick]', { label: 'Hand written' });
     await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
     await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Layout Hand written applied'));
-    expect(await page.textContent('[data-testid=status]')).toBe('Layout Hand written applied: 1 channel ticked; "lap" is part of a link, not of a layout; "colour" is not part of a layout.');
+    expect(await page.textContent('[data-testid=status]')).toBe('Layout Hand written applied: 1 channel ticked; "lap" is part of a link, not of a layout; "colour" is not part of a layout; its lap time axis applies when a lap is plotted: the whole file is plotted on file time.');
     expect(await tickedChannels(page)).toEqual(['Ground Speed']);
     expect(await page.inputValue('[data-testid=time-axis]')).toBe('lap');
 
