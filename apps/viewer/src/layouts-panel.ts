@@ -21,6 +21,8 @@ export class LayoutsPanel {
     private readonly page: Page,
     private readonly link: PageLink,
     private readonly plots: TimePlots,
+    /** The names of the account's math channels (the math form's list). */
+    private readonly mathNames: () => readonly string[] = () => [],
   ) {}
 
   start(): void {
@@ -136,10 +138,19 @@ export class LayoutsPanel {
     if (!layout) return this.page.status(`Layout ${name} was not applied: ${sayProblems(problems)}.`);
     const said = [...problems];
     const { missing } = this.link.setView(layout);
-    if (missing.length) said.push(`this dataset lacks ${sayNames(missing)}`);
+    // A math channel of the account that the catalogue does not list is not one the dataset lacks: it cannot be computed here.
+    const math = new Set(this.mathNames());
+    const lacked = missing.filter((n) => !math.has(n));
+    const uncomputed = missing.filter((n) => math.has(n));
+    if (lacked.length) said.push(`this dataset lacks ${sayNames(lacked)}`);
+    if (uncomputed.length) {
+      said.push(`${sayNames(uncomputed)} (${uncomputed.length === 1 ? 'a math channel' : 'math channels'}) cannot be computed on this dataset: ${uncomputed.length === 1 ? 'its' : 'their'} inputs or constants are missing`);
+    }
     if (this.page.ticked().length) {
       await this.plots.plotScope(this.plots.scope);
       for (const pane of this.link.unplottedScales(layout)) said.push(`the y scale of "${pane.slice(0, 80)}" is not of a pane plotted`);
+      // The picker says lap time, but a whole file or a window is on the file's clock: said, not left to be wondered at.
+      if (layout.lapTimeAxis && this.plots.scope.kind !== 'lap') said.push(`its lap time axis applies when a lap is plotted: the ${this.plots.scope.kind === 'window' ? 'window' : 'whole file'} is plotted on file time`);
     } else if (layout.channels?.length) said.push('none of its channels is in it, so nothing is plotted');
     const ticked = this.page.ticked().length;
     this.page.status(`Layout ${name} applied: ${ticked} channel${ticked === 1 ? '' : 's'} ticked${said.length ? `; ${sayProblems(said)}` : ''}.`);
@@ -184,20 +195,39 @@ export class LayoutsPanel {
     this.page.status(`Layout ${name} saved for the account: ${describeStored(view, text)}.`);
   }
 
-  /** Overwrites the layout picked with the view on screen (its name and description kept). */
+  /**
+   * Overwrites the layout picked with the view on screen (its name and description kept). The layout as stored now is
+   * read first: its channels that the open dataset's catalogue does not list (another car's sensors, a math channel
+   * not computed here) are kept in their place in its order, and its y scales of panes not on screen, as MoTeC i2
+   * keeps a worksheet's channels that the data lacks; a channel this dataset has but is unticked now is removed.
+   */
   private async update(): Promise<void> {
     const chosen = this.chosen();
     if (!chosen) return;
-    const view = this.viewToSave('updated');
+    const onScreen = this.viewToSave('updated');
+    const api = this.page.requireApi();
+    let stored: ViewerLayout = {};
+    try {
+      stored = decodeLayout(textOf(await api.viewerLayout(chosen.Id), 'Layout')).layout ?? {};
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) throw await this.gone(err, 'updated');
+      throw err;
+    }
+    const catalogue = new Set((this.page.metadata?.channels ?? []).map((c) => c.name));
+    const { view, keptChannels, keptScales } = mergeKept(stored, onScreen, catalogue, this.plots.plotted.length ? this.plots.paneIds() : []);
     const text = encodeLayout(view);
     try {
-      await this.page.requireApi().updateViewerLayout(chosen.Id, text);
+      await api.updateViewerLayout(chosen.Id, text);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) throw await this.gone(err, 'updated');
       throw refusal(err, 'updated');
     }
     await this.list(chosen.Id);
-    this.page.status(`Layout ${nameOf(chosen)} updated: ${describeStored(view, text)}.`);
+    const kept = [
+      ...(keptChannels.length ? [`kept ${keptChannels.length} channel${keptChannels.length === 1 ? '' : 's'} this dataset lacks: ${sayNames(keptChannels)}`] : []),
+      ...(keptScales.length ? [`kept ${keptScales.length} y scale${keptScales.length === 1 ? '' : 's'} of panes not on screen: ${sayNames(keptScales)}`] : []),
+    ];
+    this.page.status(`Layout ${nameOf(chosen)} updated: ${describeStored(view, text)}${kept.length ? `; ${kept.join('; ')}` : ''}.`);
   }
 
   /** Deletes the layout picked for the whole account, once the user confirms. */
@@ -237,6 +267,36 @@ export class LayoutsPanel {
     if (!view.channels?.length) throw new Error(`The layout was not ${what}: tick the channels it is to hold first.`);
     return view;
   }
+}
+
+/**
+ * The view on screen to store over a layout, with what of the stored layout the open dataset could not show kept: its
+ * channels the dataset's `catalogue` does not list, each after the channel it followed in the stored order (the
+ * nearest one still in the view; first when none is), and its y scales of panes not in `panes` (those on screen) that
+ * the view does not set.
+ */
+export function mergeKept(stored: ViewerLayout, onScreen: ViewerLayout, catalogue: ReadonlySet<string>, panes: readonly string[]): { view: ViewerLayout; keptChannels: string[]; keptScales: string[] } {
+  const channels = [...(onScreen.channels ?? [])];
+  const keptChannels: string[] = [];
+  const order = stored.channels ?? [];
+  for (const [i, name] of order.entries()) {
+    if (catalogue.has(name) || channels.includes(name)) continue;
+    const before = order.slice(0, i).reverse().find((c) => channels.includes(c));
+    channels.splice(before === undefined ? 0 : channels.indexOf(before) + 1, 0, name);
+    keptChannels.push(name);
+  }
+  const scales = [...(onScreen.yScales ?? [])];
+  const keptScales: string[] = [];
+  for (const y of stored.yScales ?? []) {
+    // On screen (set or auto-scaled now), set by the view, or of a channel this dataset has but is unticked: not kept.
+    if (panes.includes(y.pane) || scales.some((s) => s.pane === y.pane) || (catalogue.has(y.pane) && !channels.includes(y.pane))) continue;
+    scales.push(y);
+    keptScales.push(y.pane);
+  }
+  const view: ViewerLayout = { ...onScreen };
+  if (channels.length) view.channels = channels;
+  if (scales.length) view.yScales = scales;
+  return { view, keptChannels, keptScales };
 }
 
 /** A layout's parameter as text, '' when it has none. */

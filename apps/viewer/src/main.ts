@@ -29,7 +29,7 @@ const pickers = new Pickers(page, datasetPanel);
 const math = new MathChannels(page, datasetPanel, comparison);
 const link = new PageLink(page, pickers, datasetPanel, plots);
 // Saved layouts: the link's view part, set on the open dataset and plotted.
-const layouts = new LayoutsPanel(page, link, plots);
+const layouts = new LayoutsPanel(page, link, plots, () => math.names);
 const session = new Session(page, pickers, math, link, datasetPanel, layouts);
 
 for (const part of [session, pickers, datasetPanel, math, plots, comparison, analysis, map, keys, layouts]) part.start();

@@ -71,9 +71,13 @@ export class MathChannels {
   /** The math channel the form edits (Edit in the list), or null: the form creates one. */
   private editingMath: { id: string; name: string } | null = null;
 
+  /** The names of the account's math channels, as last listed under the form. */
+  names: readonly string[] = [];
+
   /** Lists the account's math channels under the form, each with Edit and Delete (disabled for a reader). */
   async listMathChannels(): Promise<void> {
     const definitions = await this.page.requireApi().mathChannels();
+    this.names = definitions.map((e) => parameterText(e, 'Name'));
     const reader = el<HTMLButtonElement>('math-save').disabled;
     const text = parameterText;
     el('math-list').replaceChildren(

@@ -1,9 +1,12 @@
 import type { ChannelsBody, DataFileMetadataJson } from '@pitwall/contracts';
+import type { ChannelSeries } from '@pitwall/channels';
 import { isDiscreteChannel } from '@pitwall/laps';
 import { PaneStack, type PaneSpec } from './charts';
 import { colourAt } from './colours';
 import { displayNumber } from './display-number';
 import { el, focusAfter } from './dom';
+import { ApiError } from './errors';
+import { sayProblems } from './link';
 import type { Page } from './page';
 import { plotKeyAction, type PlotKeys } from './plot-keys';
 import { alignLines, clampWindow, formatCursorTime, formatValue, paneGroups, panWindow, pointsForWidth, seriesLine, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
@@ -216,7 +219,23 @@ export class TimePlots {
       body = { channels: names, mode: 2, startTime: from, duration: Math.max(0, to - from) };
     } else body = { channels: names, mode: 0 };
     this.page.progress(`Reading ${names.length} channel(s)…`);
-    const series = await this.page.requireApi().channels(dataset, body, pointsForWidth(this.panes.plotWidth()));
+    // A channel the service refuses on its own (a math channel whose constant or input this file lacks: a 422 naming
+    // `channels[i]`) does not stop the others: read again without it, and said. It stays ticked, so Plot reads it
+    // again once its definition or the car's parameter is fixed.
+    const unread: { name: string; why: string }[] = [];
+    let asked = names;
+    let series: ChannelSeries[];
+    for (;;) {
+      try {
+        series = await this.page.requireApi().channels(dataset, { ...body, channels: asked }, pointsForWidth(this.panes.plotWidth()));
+        break;
+      } catch (err) {
+        const refused = refusedChannels(err, asked);
+        if (!refused || refused.length >= asked.length) throw err;
+        unread.push(...refused);
+        asked = asked.filter((n) => !refused.some((r) => r.name === n));
+      }
+    }
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
     if (this.page.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.page.actionAt).toFixed(1);
     // In the order the channels were ticked, whatever the answer's order.
@@ -236,7 +255,8 @@ export class TimePlots {
     this.hooks.plotted();
     // To the millisecond, more for a window too short to tell its ends apart at that (0.1 ms: 7 decimals).
     const decimals = Math.min(9, Math.max(3, Math.ceil(-Math.log10(range.duration)) + 3));
-    this.page.status(`${names.length} channel(s), ${range.start.toFixed(decimals)} s to ${(range.start + range.duration).toFixed(decimals)} s${cut}`);
+    const notRead = unread.length ? `; could not read ${sayProblems(unread.map((u) => `"${u.name.slice(0, 80)}" (${u.why})`))}: kept ticked, Plot reads them again` : '';
+    this.page.status(`${asked.length} channel(s), ${range.start.toFixed(decimals)} s to ${(range.start + range.duration).toFixed(decimals)} s${cut}${notRead}`);
   }
 
   /**
@@ -406,4 +426,27 @@ export class TimePlots {
 function paneIdOf(group: readonly { name: string; unit: string }[], byUnit: boolean): string {
   const first = group[0];
   return first ? (byUnit ? `unit:${first.unit}` : first.name) : '';
+}
+
+/** The longest reason of a channel's refusal said in the status line. */
+const REFUSAL_REASON_MAX = 200;
+
+/**
+ * The channels of a read (`asked`) that the service refused each on its own: a 422 or 400 whose `errors` name only
+ * `channels[i]` fields, each with the service's reason (cut to REFUSAL_REASON_MAX characters); null when the read was
+ * refused for anything else.
+ */
+export function refusedChannels(err: unknown, asked: readonly string[]): { name: string; why: string }[] | null {
+  if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 400)) return null;
+  const fields = Object.entries(err.info.problem?.errors ?? {});
+  if (fields.length === 0) return null;
+  const refused: { name: string; why: string }[] = [];
+  for (const [field, reasons] of fields) {
+    const index = /^channels\[(\d+)\]$/.exec(field)?.[1];
+    const name = index === undefined ? undefined : asked[Number(index)];
+    if (name === undefined) return null;
+    const why = reasons.join(', ');
+    refused.push({ name, why: why.length > REFUSAL_REASON_MAX ? `${why.slice(0, REFUSAL_REASON_MAX - 1)}…` : why || `refused (${err.status})` });
+  }
+  return refused;
 }

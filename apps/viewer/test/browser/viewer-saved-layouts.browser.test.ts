@@ -151,7 +151,7 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     await page.selectOption('[data-testid=layout-pick]', { label: 'Hand written' });
     await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
     await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Layout Hand written applied'));
-    expect(await page.textContent('[data-testid=status]')).toBe('Layout Hand written applied: 1 channel ticked; "lap" is part of a link, not of a layout; "colour" is not part of a layout.');
+    expect(await page.textContent('[data-testid=status]')).toBe('Layout Hand written applied: 1 channel ticked; "lap" is part of a link, not of a layout; "colour" is not part of a layout; its lap time axis applies when a lap is plotted: the whole file is plotted on file time.');
     expect(await tickedChannels(page)).toEqual(['Ground Speed']);
     expect(await page.inputValue('[data-testid=time-axis]')).toBe('lap');
 
@@ -492,5 +492,56 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     await saveAs(editor, 'Mine');
     expect(await shownError(editor)).toBe('The layout was not saved (403): your role in this account may not change its layouts; they are saved by its editors and admins.');
     await editor.context().close();
+  });
+
+  test('when a layout is updated on a dataset that lacks some of its channels, then those channels and their y scales are kept in their place, an unticked channel the dataset has is removed, and the status says what was kept', async () => {
+    // Saved on Run 1: the other car lacks Brake Pres Rear and Gear (and so the rear brake pane's y scale is not on its screen).
+    await saveThroughApi('Race view', 'v=1&ch=Throttle%20Pos&ch=Brake%20Pres%20Rear&ch=Gear&ch=Ground%20Speed&y=0%2C100%2CBrake%20Pres%20Rear&y=0%2C300%2CGround%20Speed');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Other car run');
+    await pickDataset(page, 'Other car run / DataFile (other-car.csv)');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Race view' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Race view applied')).toBe('Layout Race view applied: 2 channels ticked; this dataset lacks "Brake Pres Rear", "Gear"; the y scale of "Brake Pres Rear" is not of a pane plotted.');
+    // One more channel ticked, one of the layout's this dataset has unticked (removed, as before), then Update.
+    await page.check('[data-testid="channel-Brake Pres Front"]');
+    await page.uncheck('[data-testid="channel-Throttle Pos"]');
+    await page.click('[data-testid=layout-update]');
+    expect(await statusStartingWith(page, 'Layout Race view updated')).toBe('Layout Race view updated: 4 channels, 2 y scales set by hand; kept 2 channels this dataset lacks: "Brake Pres Rear", "Gear"; kept 1 y scale of panes not on screen: "Brake Pres Rear".');
+    const stored = (await savedLayouts()).find((l) => l.Parameters.Name === 'Race view')?.Parameters.Layout ?? '';
+    expect(new URLSearchParams(stored).getAll('ch')).toEqual(['Brake Pres Rear', 'Gear', 'Ground Speed', 'Brake Pres Front']);
+    expect(new URLSearchParams(stored).getAll('y').sort()).toEqual(['0,100,Brake Pres Rear', '0,300,Ground Speed']);
+
+    // Applied again on Run 1, which has them all: the kept channels are back, in the layout's order.
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Race view' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Race view applied')).toBe('Layout Race view applied: 4 channels ticked.');
+    expect(new URL(page.url()).hash).toContain('ch=Brake%20Pres%20Rear&ch=Gear&ch=Ground%20Speed&ch=Brake%20Pres%20Front');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a layout holds one of the account\'s math channels that the dataset cannot compute, then Apply says it cannot be computed there, not that the dataset lacks it', async () => {
+    const headers = { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' };
+    // The rear brake share: the other car has no rear brake pressure, so its catalogue does not list it.
+    const created = await fetch(`${stack.baseUrl}/MathChannels`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: 'Rear bias' }, { Name: 'Expression', Value: '"Brake Pres Rear" / ("Brake Pres Front" + "Brake Pres Rear" + 1)' }] }),
+    });
+    expect(created.status).toBe(201);
+    const mathId = ((await created.json()) as { Id: string }).Id;
+    await saveThroughApi('Bias view', 'v=1&ch=Ground%20Speed&ch=Rear%20bias&ch=Brake%20Pres%20Rear');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Other car run');
+    await pickDataset(page, 'Other car run / DataFile (other-car.csv)');
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Bias view' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Bias view applied')).toBe('Layout Bias view applied: 1 channel ticked; this dataset lacks "Brake Pres Rear"; "Rear bias" (a math channel) cannot be computed on this dataset: its inputs or constants are missing.');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+    expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'DELETE', headers })).status).toBe(204);
   });
 });

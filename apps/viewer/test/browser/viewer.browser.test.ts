@@ -791,4 +791,41 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(cspViolations).toEqual([]);
     await page.context().close();
   });
+
+  test('when a ticked math channel cannot be computed (its constant is missing: the service\'s 422 on channels[i]), then the other channels are drawn and the status names it with the service\'s reason; it stays ticked', async () => {
+    const headers = { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' };
+    const created = await fetch(`${stack.baseUrl}/MathChannels`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: 'Speed scaled' }, { Name: 'Expression', Value: '"Ground Speed" * 2' }, { Name: 'Unit', Value: 'km/h' }] }),
+    });
+    expect(created.status).toBe(201);
+    const mathId = ((await created.json()) as { Id: string }).Id;
+    const { page } = await openPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await signIn(page);
+    await pickDataset(page);
+    await page.waitForSelector('[data-testid="channel-Speed scaled"]');
+    // The definition changed behind the page's back to read a constant the car lacks: the catalogue open still lists it.
+    expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'PUT', headers, body: JSON.stringify({ ParameterUpdates: [{ Name: 'Expression', Value: '"Ground Speed" * param("Missing")' }] }) })).status).toBeLessThan(300);
+    const runId = await page.inputValue('[data-testid=pick-run]');
+    const refused = async () => (await fetch(`${stack.baseUrl}/RunSheets/${runId}/DataFileAccess/DataFile/channels`, { method: 'POST', headers, body: JSON.stringify({ channels: ['Ground Speed', 'Speed scaled'], mode: 1, lapIndex: 1 }) })).status === 422;
+    for (let i = 0; i < 50 && !(await refused()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await refused()).toBe(true);
+
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Speed scaled"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    const status = (await page.textContent('[data-testid=status]')) ?? '';
+    expect(status).toMatch(/^1 channel\(s\), [\d.]+ s to [\d.]+ s; could not read "Speed scaled" \(.*param\("Missing"\).*\): kept ticked, Plot reads them again$/);
+    expect(await page.$$eval('[data-testid=panes] .pane', (list) => list.map((p) => (p as HTMLElement).dataset['testid']))).toEqual(['pane-Ground Speed']);
+    const [red] = await screenshotColours(page, '[data-testid="pane-Ground Speed"]', 'unreadable-math-ground-speed.png', [COLOURS[0]]);
+    expect(red).toBeGreaterThan(MIN_LINE_PIXELS);
+    expect(await page.isChecked('[data-testid="channel-Speed scaled"]')).toBe(true);
+    expect(pageErrors).toEqual([]);
+    expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'DELETE', headers })).status).toBe(204);
+    await page.context().close();
+  });
 });
