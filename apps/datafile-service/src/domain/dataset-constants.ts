@@ -141,7 +141,10 @@ export function paramsNeeded(channels: readonly (ReadsParams | undefined)[], max
       if (names.size <= max) continue;
       const reason = `the math channels of this read need more than ${max} distinct parameters with param() together (MAX_MATH_PARAMS is ${max}): read ${channel.name} in a read of its own or with fewer channels`;
       const refusals = new FieldRefusals();
-      refusals.refuse(fieldOf(i), reason);
+      // A batch's refusal is of the read as a whole (on `channels`, not `channels[i]`): that channel reads well alone,
+      // so a client that reads again without the channels[i] it was refused (the viewer) does not drop it.
+      const field = /^channels\[\d+\]$/.test(fieldOf(i)) ? 'channels' : fieldOf(i);
+      refusals.refuse(field, reason);
       refusals.throwIfAny(422, lead);
     }
   });

@@ -77,12 +77,12 @@ describe('param() values on a dataset\'s owner chain', () => {
     });
   });
 
-  test('when the channels of a read need more distinct parameters together than MAX_MATH_PARAMS, then it is a 422 naming the variable on the field of the one that brings them past it; a set shared by several is counted once', () => {
+  test('when the channels of a read need more distinct parameters together than MAX_MATH_PARAMS, then it is a 422 naming the variable (on channels for a batch: the read as a whole, as that channel reads well alone); a set shared by several is counted once', () => {
     const shared = new Set(['A', 'B']);
     expect(paramsNeeded([{ name: 'x', params: shared }, undefined, { name: 'y', params: shared }, { name: 'z', params: new Set(['B', 'C']) }], 3, () => 'channels', '')).toEqual(['A', 'B', 'C']);
     const error = refusalOf(() => paramsNeeded([{ name: 'x', params: shared }, { name: 'y', params: new Set(['B', 'C']) }, { name: 'z', params: new Set(['D']) }], 3, (i) => `channels[${i}]`, 'The data file could not be read: '));
     const reason = 'the math channels of this read need more than 3 distinct parameters with param() together (MAX_MATH_PARAMS is 3): read z in a read of its own or with fewer channels';
-    expect({ status: error.status, errors: error.errors, message: error.message }).toEqual({ status: 422, errors: { 'channels[2]': [reason] }, message: `The data file could not be read: ${reason}` });
+    expect({ status: error.status, errors: error.errors, message: error.message }).toEqual({ status: 422, errors: { channels: [reason] }, message: `The data file could not be read: ${reason}` });
   });
 
   test('when the chain is asked for, then the entity-service is asked as the caller, for the dataset\'s entity and the names the read needs, each once whatever its case', async () => {
