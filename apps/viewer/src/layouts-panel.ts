@@ -214,7 +214,8 @@ export class LayoutsPanel {
       throw err;
     }
     const catalogue = new Set((this.page.metadata?.channels ?? []).map((c) => c.name));
-    const { view, keptChannels, keptScales } = mergeKept(stored, onScreen, catalogue, this.plots.plotted.length ? this.plots.paneIds() : []);
+    const units = new Set((this.page.metadata?.channels ?? []).map((c) => c.unit));
+    const { view, keptChannels, keptScales } = mergeKept(stored, onScreen, catalogue, this.plots.plotted.length ? this.plots.paneIds() : [], units);
     const text = encodeLayout(view);
     try {
       await api.updateViewerLayout(chosen.Id, text);
@@ -273,9 +274,11 @@ export class LayoutsPanel {
  * The view on screen to store over a layout, with what of the stored layout the open dataset could not show kept: its
  * channels the dataset's `catalogue` does not list, each after the channel it followed in the stored order (the
  * nearest one still in the view; first when none is), and its y scales of panes not in `panes` (those on screen) that
- * the view does not set.
+ * the view does not set and that the user did not remove: a channel's pane is removed when the catalogue has the
+ * channel and it is unticked, a unit's pane (`unit:bar`) when panes are by unit and the catalogue has a channel of
+ * that unit (`units`) yet the pane is not on screen (its channels all unticked).
  */
-export function mergeKept(stored: ViewerLayout, onScreen: ViewerLayout, catalogue: ReadonlySet<string>, panes: readonly string[]): { view: ViewerLayout; keptChannels: string[]; keptScales: string[] } {
+export function mergeKept(stored: ViewerLayout, onScreen: ViewerLayout, catalogue: ReadonlySet<string>, panes: readonly string[], units: ReadonlySet<string> = new Set()): { view: ViewerLayout; keptChannels: string[]; keptScales: string[] } {
   const channels = [...(onScreen.channels ?? [])];
   const keptChannels: string[] = [];
   const order = stored.channels ?? [];
@@ -289,7 +292,9 @@ export function mergeKept(stored: ViewerLayout, onScreen: ViewerLayout, catalogu
   const keptScales: string[] = [];
   for (const y of stored.yScales ?? []) {
     // On screen (set or auto-scaled now), set by the view, or of a channel this dataset has but is unticked: not kept.
-    if (panes.includes(y.pane) || scales.some((s) => s.pane === y.pane) || (catalogue.has(y.pane) && !channels.includes(y.pane))) continue;
+    // A unit's pane could be on screen when panes are by unit now and the dataset has a channel of that unit.
+    const removed = y.pane.startsWith('unit:') ? onScreen.panesByUnit === true && units.has(y.pane.slice('unit:'.length)) : catalogue.has(y.pane) && !channels.includes(y.pane);
+    if (panes.includes(y.pane) || scales.some((s) => s.pane === y.pane) || removed) continue;
     scales.push(y);
     keptScales.push(y.pane);
   }
