@@ -34,7 +34,7 @@ export const mathChannel: TypeRule = {
     if (cycle) throw AppError.badRequest('The math channel is not valid', { [renamed ? 'Name' : 'Expression']: [`math channels may not read one another in a cycle: ${cycle.join(' → ')}`] });
     const expressions = new Map(others.map((d) => [String(d.parameters['Name'] ?? ''), String(d.parameters['Expression'] ?? '')]));
     expressions.set(name, String(parameters['Expression']));
-    const past = paramsPast(graph, expressions, name, limits.maxMathParams, existing ? { name: String(existing.parameters['Name'] ?? ''), expression: String(existing.parameters['Expression'] ?? '') } : undefined, others);
+    const past = paramsPast(graph, expressions, name, limits.maxMathParams, existing ? { name: String(existing.parameters['Name'] ?? ''), expression: String(existing.parameters['Expression'] ?? '') } : undefined);
     if (past) throw AppError.badRequest('The math channel is not valid', { [renamed ? 'Name' : 'Expression']: [past] });
   },
 };
@@ -45,20 +45,19 @@ export const mathChannel: TypeRule = {
  * did not before the write (one already past, under a bound since lowered, does not stop writes that leave it so).
  * Each definition's names are gathered once and bounded (paramNamesOf): what a read of them will work out.
  */
-function paramsPast(graph: DependencyGraph, expressions: ReadonlyMap<string, string>, name: string, max: number, before: { name: string; expression: string } | undefined, others: readonly { parameters: Record<string, ParameterValue> }[]): string | undefined {
+function paramsPast(graph: DependencyGraph, expressions: ReadonlyMap<string, string>, name: string, max: number, before: { name: string; expression: string } | undefined): string | undefined {
   const readers = readersOf(graph, name);
   const after = paramNamesOf(graph, (d) => mathReadsOf(expressions.get(d) ?? '').params, max, [name, ...readers]);
   const bound = `more than ${max} distinct parameters with param(), through the definitions it reads (MAX_MATH_PARAMS is ${max})`;
   if (after.get(name) === null) return `the math channel would read ${bound}`;
   const over = readers.filter((reader) => after.get(reader) === null);
   if (!over.length) return undefined;
-  // As the definitions were: the written one's former self (none on create).
-  const formerGraph = new Map<string, string[]>();
-  const formerExpressions = new Map<string, string>();
-  for (const d of others) {
-    formerGraph.set(String(d.parameters['Name'] ?? ''), readsOf(String(d.parameters['Expression'] ?? '')));
-    formerExpressions.set(String(d.parameters['Name'] ?? ''), String(d.parameters['Expression'] ?? ''));
-  }
+  // As the definitions were: the others as they are (no other is named `name`: the clash check), the written one's
+  // former self in its place (none on create).
+  const formerGraph = new Map(graph);
+  const formerExpressions = new Map(expressions);
+  formerGraph.delete(name);
+  formerExpressions.delete(name);
   if (before) {
     formerGraph.set(before.name, readsOf(before.expression));
     formerExpressions.set(before.name, before.expression);
