@@ -3,20 +3,25 @@ import { axisLabel, frictionCircles, histogramAxis, histogramBars, histogramCapt
 import { drawMarks, showColourBar } from './canvas-drawing';
 import { COLOURS } from './colours';
 import { el, row } from './dom';
+import { LatestDraw } from './latest';
 import type { Page } from './page';
 
 /** The analysis panels of the open dataset: its lap statistics table, a scatter of two channels and a channel's histogram. */
 export class AnalysisPanels {
+  /** Each panel's reads under way: only the latest asked for draws (nor one of a dataset since closed). */
+  private readonly draws = { lapStats: new LatestDraw(), scatter: new LatestDraw(), histogram: new LatestDraw() };
+
   constructor(private readonly page: Page) {}
 
   start(): void {
-    el('lapstats-run').addEventListener('click', () => void this.page.run(() => this.showLapStats()));
-    el('scatter-plot').addEventListener('click', () => void this.page.run(() => this.plotScatter()));
-    el('histogram-plot').addEventListener('click', () => void this.page.run(() => this.plotHistogram()));
+    el('lapstats-run').addEventListener('click', () => void this.page.run(() => this.draws.lapStats.draw((current) => this.showLapStats(current))));
+    el('scatter-plot').addEventListener('click', () => void this.page.run(() => this.draws.scatter.draw((current) => this.plotScatter(current))));
+    el('histogram-plot').addEventListener('click', () => void this.page.run(() => this.draws.histogram.draw((current) => this.plotHistogram(current))));
   }
 
   /** The dataset closed: its colour scale, lap statistics, scatter and histogram cleared with their captions. */
   clear(): void {
+    for (const draws of Object.values(this.draws)) draws.drop();
     showColourBar('scatter', null);
     el('lapstats-table').replaceChildren();
     el('lapstats-summary').textContent = '';
@@ -29,7 +34,7 @@ export class AnalysisPanels {
     }
   }
 
-  private async showLapStats(): Promise<void> {
+  private async showLapStats(current: () => boolean): Promise<void> {
     const m = this.page.metadata;
     if (!m || !this.page.dataset) return;
     const thresholds = parseThresholds(el<HTMLInputElement>('lapstats-thresholds').value);
@@ -40,6 +45,7 @@ export class AnalysisPanels {
     const sectorStartDistances = parseDistances(el<HTMLInputElement>('lapstats-sectors').value);
     const perSector = el<HTMLInputElement>('lapstats-per-sector').checked;
     const answer = await this.page.requireApi().lapStats(this.page.dataset, { channels, thresholds, ...(sectorStartDistances ? { sectorStartDistances } : {}), ...(perSector ? { perSector } : {}) });
+    if (!current()) return;
     const { header, rows } = lapStatsTable(answer);
     el('lapstats-table').replaceChildren(
       row(header, 'th'),
@@ -61,10 +67,11 @@ export class AnalysisPanels {
     return v === '' ? null : Number(v);
   }
 
-  private async plotScatter(): Promise<void> {
+  private async plotScatter(current: () => boolean): Promise<void> {
     if (!this.page.dataset) return;
     const colour = el<HTMLSelectElement>('scatter-colour').value;
     const answer = await this.page.requireApi().scatter(this.page.dataset, { x: el<HTMLSelectElement>('scatter-x').value, y: el<HTMLSelectElement>('scatter-y').value, ...(colour ? { colour } : {}), lapIndex: this.analysisLap() });
+    if (!current()) return;
     const canvas = el<HTMLCanvasElement>('scatter-canvas');
     const { marks, xRange, yRange } = scatterMarks(answer, canvas.width, canvas.height, COLOURS[0] as string);
     drawMarks(canvas, marks, xRange, yRange, axisLabel(answer.x), axisLabel(answer.y), false, false, frictionCircles(answer.x.unit, answer.y.unit, xRange, yRange));
@@ -75,7 +82,7 @@ export class AnalysisPanels {
     this.page.status(`Scatter: ${what}.`);
   }
 
-  private async plotHistogram(): Promise<void> {
+  private async plotHistogram(current: () => boolean): Promise<void> {
     if (!this.page.dataset) return;
     const bins = parseBins(el<HTMLInputElement>('histogram-bins').value);
     const name = el<HTMLSelectElement>('histogram-channel').value;
@@ -84,7 +91,8 @@ export class AnalysisPanels {
     // A discrete channel of whole values (gear): read again with one bin per value, centred on it.
     const channel = this.page.metadata?.channels.find((c) => c.name === name);
     const whole = channel && isDiscreteChannel(channel) ? integerEdges(answer.edges[0] ?? Number.NaN, answer.edges[answer.edges.length - 1] ?? Number.NaN) : null;
-    if (whole) answer = await api.histogram(this.page.dataset, { channel: name, lapIndex: this.analysisLap(), edges: whole });
+    if (whole && current()) answer = await api.histogram(this.page.dataset, { channel: name, lapIndex: this.analysisLap(), edges: whole });
+    if (!current()) return;
     const canvas = el<HTMLCanvasElement>('histogram-canvas');
     const edges = answer.edges;
     // The vertical axis runs from 0 to a round tick above the tallest bar (the bars scaled on it): whole numbers of

@@ -7,6 +7,7 @@ import { borderStyleOf, colourAt, dashOf } from './colours';
 import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { el, button, focusOn, named, onCommittedChange } from './dom';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
+import { LatestDraw } from './latest';
 import type { Page } from './page';
 import { alignLines, panWindow, pointsForWidth, seriesLine, zoomAround, type Line } from './plot-data';
 import { plotKeyAction, type PlotKeys } from './plot-keys';
@@ -39,6 +40,13 @@ export class LapComparison {
   private readonly deltaPanes = this.lapPanes('delta-panes', 'Delta to the first lap', LAP_DISTANCE_SYNC, (view) => this.zoomComparison('delta', view), 280);
   /** The x range of the whole laps, as the overlay and the delta were last drawn unzoomed: where + and - zoom within. */
   private readonly wholeLaps = new Map<'overlay' | 'delta', [number, number]>();
+  /**
+   * The overlay's and the delta's reads under way (only the latest of each draws: removing a lap while the laps before
+   * it are read must not bring them back), and the comparison list's changes (a change's draws stop at a newer one).
+   */
+  private readonly overlayDraws = new LatestDraw();
+  private readonly deltaDraws = new LatestDraw();
+  private changes = 0;
 
   constructor(
     private readonly page: Page,
@@ -196,6 +204,10 @@ export class LapComparison {
    */
   private comparisonChanged(removedAt?: number): void {
     this.renderOverlayList(removedAt);
+    // What is being read for the list as it was is not drawn (not even for a moment before this change's draws).
+    const change = ++this.changes;
+    this.overlayDraws.drop();
+    this.deltaDraws.drop();
     if (this.overlay.length === 0) {
       this.overlayPanes.clear();
       this.deltaPanes.clear();
@@ -206,7 +218,7 @@ export class LapComparison {
     // One after the other, so the status line ends with the delta's.
     void this.page.run(async () => {
       if (overlay) await this.plotOverlay();
-      if (!delta) return;
+      if (!delta || change !== this.changes) return;
       if (this.overlay.length >= 2) await this.plotDelta();
       else {
         this.deltaPanes.clear();
@@ -250,7 +262,12 @@ export class LapComparison {
     }
   }
 
-  private async plotOverlay(): Promise<void> {
+  /** The comparison's laps read and drawn on the overlay (the latest asked for only). */
+  private plotOverlay(): Promise<void> {
+    return this.overlayDraws.draw((current) => this.readOverlay(current));
+  }
+
+  private async readOverlay(current: () => boolean): Promise<void> {
     const m = this.page.metadata;
     // The list as it is now: a change while the laps are read draws again with its own list.
     const overlay = [...this.overlay];
@@ -289,6 +306,7 @@ export class LapComparison {
         });
       }),
     );
+    if (!current()) return;
     const specs: PaneSpec[] = channels.map((c, k) => ({
       id: `overlay-${c.name}`,
       title: `${c.name} over ${axis === 'distance' ? 'distance' : 'lap time'}`,
@@ -315,7 +333,12 @@ export class LapComparison {
     if (!view && range) this.wholeLaps.set(from, range);
   }
 
-  private async plotDelta(): Promise<void> {
+  /** Each lap's delta to the reference read and drawn (the latest asked for only). */
+  private plotDelta(): Promise<void> {
+    return this.deltaDraws.draw((current) => this.readDelta(current));
+  }
+
+  private async readDelta(current: () => boolean): Promise<void> {
     if (this.overlay.length < 2) {
       this.page.status('Add two or more laps with "Compare": the first is the reference.');
       return;
@@ -326,6 +349,7 @@ export class LapComparison {
     const view = this.deltaView;
     // Zoomed: the full-resolution trace (one point per sample), shown over the visible distance range.
     const answers = await Promise.all(laps.map((o) => api.delta(o.dataset, o.lapIndex, reference.dataset, reference.lapIndex, this.traceOptions(view ? undefined : width))));
+    if (!current()) return;
     const lines: Line[] = answers.map((a) => ({ x: Float64Array.from(a.distance), y: a.delta.map((v) => (Number.isFinite(v) ? v : null)) }));
     this.deltaPanes.render([
       {

@@ -6,6 +6,7 @@ import { colourAt } from './colours';
 import { displayNumber } from './display-number';
 import { el, focusAfter } from './dom';
 import { ApiError } from './errors';
+import { LatestDraw } from './latest';
 import { sayProblems } from './link';
 import type { Page } from './page';
 import { plotKeyAction, type PlotKeys } from './plot-keys';
@@ -40,6 +41,8 @@ export class TimePlots {
   plottedRange: { start: number; duration: number } | null = null;
   /** The time panes' y scales set by hand, by pane id (a channel's name, or `unit:<unit>` one pane a unit); others auto. */
   readonly yScales = new Map<string, [number, number]>();
+  /** The reads of the time plots under way: only the latest draws. */
+  private readonly draws = new LatestDraw();
   readonly panes = new PaneStack(el('panes'), {
     syncKey: 'time',
     label: 'Time plots',
@@ -85,6 +88,7 @@ export class TimePlots {
 
   /** The dataset closed: its scope and zoom forgotten, its panes, y scales and values line cleared. */
   clear(): void {
+    this.draws.drop();
     this.view = null;
     this.scope = { kind: 'file' };
     this.panes.clear();
@@ -176,7 +180,12 @@ export class TimePlots {
     return { start: m.startTime, duration: m.fileTimeLength };
   }
 
-  private async plot(): Promise<void> {
+  /** The scope or the view on screen read and drawn (the latest asked for only: an earlier answer coming later is dropped). */
+  private plot(): Promise<void> {
+    return this.draws.draw((current) => this.readAndDraw(current));
+  }
+
+  private async readAndDraw(current: () => boolean): Promise<void> {
     const dataset = this.page.dataset;
     const m = this.page.metadata;
     if (!dataset || !m) return;
@@ -236,6 +245,7 @@ export class TimePlots {
         asked = asked.filter((n) => !refused.some((r) => r.name === n));
       }
     }
+    if (!current()) return;
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
     if (this.page.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.page.actionAt).toFixed(1);
     // In the order the channels were ticked, whatever the answer's order.

@@ -4,6 +4,7 @@ import { showColourBar } from './canvas-drawing';
 import { COLOURS } from './colours';
 import { displayNumber } from './display-number';
 import { el } from './dom';
+import { LatestDraw } from './latest';
 import type { Page } from './page';
 import type { TimePlots } from './time-plots';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
@@ -14,6 +15,8 @@ export class TrackMapPanel {
   private trackMap: { answer: TrackMapJson; view: MapView; segments: MapSegment[]; marker: number | null; lapIndex: number; caption: string } | null = null;
   /** Set while the map moves the time plots' cursor, so their cursor hook does not move the marker back. */
   private cursorFromMap = false;
+  /** The map's reads under way: only the latest asked for draws (nor one of a dataset since closed). */
+  private readonly draws = new LatestDraw();
 
   constructor(
     private readonly page: Page,
@@ -21,7 +24,7 @@ export class TrackMapPanel {
   ) {}
 
   start(): void {
-    el('trackmap-plot').addEventListener('click', () => void this.page.run(() => this.plotTrackMap()));
+    el('trackmap-plot').addEventListener('click', () => void this.page.run(() => this.draws.draw((current) => this.plotTrackMap(current))));
     const mapCanvas = el<HTMLCanvasElement>('trackmap-canvas');
     mapCanvas.addEventListener('mousemove', (e) => this.hoverMap(mapCanvas, e));
     mapCanvas.addEventListener('mouseleave', () => {
@@ -35,6 +38,7 @@ export class TrackMapPanel {
 
   /** The dataset closed: no map, its canvas, caption and colour scale cleared. */
   clear(): void {
+    this.draws.drop();
     this.trackMap = null;
     el<HTMLCanvasElement>('trackmap-canvas').getContext('2d')?.clearRect(0, 0, 560, 420);
     el('trackmap-canvas').hidden = true;
@@ -53,7 +57,7 @@ export class TrackMapPanel {
     this.renderMapCaption();
   }
 
-  private async plotTrackMap(): Promise<void> {
+  private async plotTrackMap(current: () => boolean): Promise<void> {
     if (!this.page.dataset) return;
     if (this.page.laps.length === 0) throw new Error('This file has no laps: a track map is drawn for a lap.');
     const colour = el<HTMLSelectElement>('trackmap-colour').value;
@@ -61,6 +65,7 @@ export class TrackMapPanel {
     const canvas = el<HTMLCanvasElement>('trackmap-canvas');
     // About one point per two pixels of the path's length on the canvas is as fine as the eye resolves.
     const answer = await this.page.requireApi().trackMap(this.page.dataset, { lapIndex, ...(colour ? { colour } : {}), maxPoints: 2 * (canvas.width + canvas.height) });
+    if (!current()) return;
     const view = mapView(answer, canvas.width, canvas.height);
     this.trackMap = { answer, view, segments: mapSegments(answer, view, COLOURS[0] as string), marker: null, lapIndex, caption: '' };
     this.drawTrackMap(null);

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { CHANNELS_MEDIA_TYPE, decodeChannels, isEventSeries, physicalSamples, type ChannelSeries } from '@pitwall/channels';
 import type { Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
@@ -609,8 +609,8 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     };
     await agree();
 
-    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-remove-0]'));
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=pane-delta]').length === 1);
+    await Promise.all([andDrawn(page, 'overlay-panes', async () => undefined), andDrawn(page, 'delta-panes', () => page.click('[data-testid=overlay-remove-0]'))]);
+    expect(await page.$$eval('[data-testid=pane-delta] .u-legend .u-series', (rows) => rows.slice(1).map((r) => r.querySelector('.u-label')?.textContent))).toEqual([expect.stringContaining('lap 4')]);
     expect((await traces()).map((t) => t.label)).toEqual([expect.stringContaining('lap 3'), expect.stringContaining('lap 4')]);
     await agree();
     await page.waitForSelector('[data-testid=pane-delta]');
@@ -619,6 +619,71 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
     await agree();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=pane-delta]').length === 0);
     expect(await page.textContent('[data-testid=status]')).toContain('Delta cleared: it needs two or more laps');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+  test('when a lap is removed while the delta of the laps before is still being read, then that late answer is not drawn: the delta left with one lap stays cleared', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    for (const lap of [1, 2, 3]) await page.click(`[data-testid=overlay-add-${lap}]`);
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+
+    // The delta's reads held: the first remove's delta (two laps left) is still on its way at the second remove.
+    const held: Route[] = [];
+    let heldOne: () => void = () => undefined;
+    const oneHeld = new Promise<void>((resolve) => (heldOne = resolve));
+    await page.route('**/delta?**', (route) => {
+      held.push(route);
+      heldOne();
+    });
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-remove-0]'));
+    await oneHeld;
+    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-remove-0]'));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=pane-delta]').length === 0);
+
+    const finished = held.map((route) => page.waitForEvent('requestfinished', (r) => r === route.request()));
+    for (const route of held) await route.continue();
+    await page.unroute('**/delta?**');
+    await Promise.all(finished);
+    await page.waitForTimeout(300);
+    expect(await page.$$('[data-testid=pane-delta]')).toHaveLength(0);
+    expect(await page.textContent('[data-testid=status]')).toContain('Delta cleared: it needs two or more laps');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+  test('when two laps are picked one after the other and the first one\'s answer comes last, then the plot shows the lap picked last, as the Lap picker says', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Consistency Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    await page.check('[data-testid="channel-Ground Speed"]');
+    const ticks = () => page.getAttribute('[data-testid="pane-Ground Speed"]', 'data-x-ticks');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-3]'));
+    const lap3 = await ticks();
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-1]'));
+    expect(await ticks()).not.toBe(lap3);
+
+    const held: Route[] = [];
+    let heldTwo: () => void = () => undefined;
+    const twoHeld = new Promise<void>((resolve) => (heldTwo = resolve));
+    await page.route('**/channels**', (route) => {
+      if (held.push(route) === 2) heldTwo();
+    });
+    await page.click('[data-testid=plot-lap-2]');
+    await page.click('[data-testid=plot-lap-3]');
+    await twoHeld;
+    const [lap2Read, lap3Read] = held as [Route, Route];
+    // Lap 3's answer first (drawn), then lap 2's, late: not drawn.
+    await andDrawn(page, 'panes', () => lap3Read.continue());
+    const late = page.waitForEvent('requestfinished', (r) => r === lap2Read.request());
+    await lap2Read.continue();
+    await late;
+    await page.unroute('**/channels**');
+    await page.waitForTimeout(300);
+    expect(await ticks()).toBe(lap3);
+    expect(await page.inputValue('[data-testid=scope-lap]')).toBe('3');
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
