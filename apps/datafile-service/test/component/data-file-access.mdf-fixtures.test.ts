@@ -180,6 +180,8 @@ describe('the MDF fixtures of the formats issue through the gateway (entity-serv
       expect(shaped.times[0]).toBeCloseTo(lapTimes[0] as number, 9);
       expect(shaped.times.at(-1)).toBeCloseTo(lapTimes.at(-1) as number, 9);
       expect(shaped.times[0]).toBeGreaterThanOrEqual(read.startTime + read.duration);
-    }, 30_000);
+      // The two f14 files take 6 to 9 s here on a quiet machine (every channel of both laps compared sample by sample):
+      // room for a loaded CI machine, as no time is asserted.
+    }, 120_000);
   });
 });
