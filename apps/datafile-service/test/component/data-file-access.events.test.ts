@@ -1,6 +1,6 @@
 import { decodeChannelsBody, isEventSeries, toReadRecord, type EventSeries } from '@pitwall/client';
 import { buildMetadataRecord, openDataFile } from '@pitwall/formats';
-import { buildMdf4File } from '@pitwall/formats/testing';
+import { buildMdf4File, signalDataOffsets } from '@pitwall/formats/testing';
 import { fixture } from '../support/fixtures';
 import { defineMathChannel, useDatafileStack } from '../support/datafile-stack';
 
@@ -34,8 +34,36 @@ function arraysFile(): Uint8Array {
   });
 }
 
+/** One driver message of `bytes` bytes among two short ones (VLSD): few events, many bytes. */
+function hugeMessageFile(bytes: number): Uint8Array {
+  const encoded = [new TextEncoder().encode('short'), new TextEncoder().encode('x'.repeat(bytes)), new TextEncoder().encode('short')];
+  const offsets = signalDataOffsets(encoded);
+  const records = new Uint8Array(3 * 16);
+  const view = new DataView(records.buffer);
+  for (let i = 0; i < 3; i++) {
+    view.setFloat64(i * 16, i / 10, true);
+    view.setBigUint64(i * 16 + 8, BigInt(offsets[i] as number), true);
+  }
+  return buildMdf4File({
+    groups: [
+      {
+        dataBytes: 16,
+        cycleCount: 3,
+        records,
+        channels: [
+          { name: 'Time', unit: 's', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2 },
+          { name: 'Message', dataType: 7, bitCount: 64, byteOffset: 8, cnType: 1, signalData: { values: encoded } },
+        ],
+      },
+    ],
+  });
+}
+
+/** READ_SAMPLE_BUDGET of this suite: its reads need a few thousand samples; a text of 200 KB counts 25,000. */
+const BUDGET = 20_000;
+
 describe('text, byte and array channels through the gateway (entity-service, datafile-service and gateway in-process)', () => {
-  const started = useDatafileStack('datafile-events-');
+  const started = useDatafileStack('datafile-events-', {}, { datafileEnv: { READ_SAMPLE_BUDGET: String(BUDGET) } });
   let strings: string;
   let arrays: string;
   const f12 = fixture('f12_strings_arrays_structs_410.mf4');
@@ -206,6 +234,30 @@ describe('text, byte and array channels through the gateway (entity-service, dat
       );
       // Without sectors the same read answers.
       expect((await post(`${dataset(arrays)}/lapstats`, { channels: [] })).status).toBe(200);
+    });
+  });
+  describe('the read budget (READ_SAMPLE_BUDGET) and the bytes of text values', () => {
+    let huge: string;
+    beforeAll(async () => {
+      huge = await started.attached.entityWithFile('DataFile', 'huge-message.mf4', hugeMessageFile(200_000));
+    }, 60_000);
+
+    test('when a text channel\'s values pass READ_SAMPLE_BUDGET at 8 bytes a sample, then JSON and binary are refused with the 413 of the numeric reads, naming the budget and the bytes', async () => {
+      for (const accept of ['application/json', 'application/x-service-channels']) {
+        const r = await get(`${dataset(huge)}/channel?channel=Message`, { Accept: accept });
+        expect({ accept, status: r.status }).toEqual({ accept, status: 413 });
+        expect(r.headers.get('content-type')).toContain('application/problem+json');
+        const problem: Json = await r.json();
+        expect(problem.sampleBudget).toBe(BUDGET);
+        // Three events, and their 200,010 bytes at 8 a sample.
+        expect(problem.samplesNeeded).toBe(3 + Math.ceil(200_010 / 8));
+        expect(problem.errors).toEqual({ channel: [`need ${problem.samplesNeeded} decoded samples, more than the budget of ${BUDGET}`] });
+        expect(problem.detail).toContain('a text or byte channel counts a sample for each 8 bytes of its values, 200010 bytes here');
+      }
+      // A batch naming it twice counts what each copy carries, as a numeric channel's repeats do.
+      const twice = await post(`${dataset(huge)}/channels`, { channels: ['Message', 'Message'], mode: 0 });
+      expect(twice.status).toBe(413);
+      expect(((await twice.json()) as Json).samplesNeeded).toBe(6 + Math.ceil((2 * 200_010) / 8));
     });
   });
 });
