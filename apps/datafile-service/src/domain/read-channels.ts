@@ -161,8 +161,6 @@ function arrowColumnsOnly(infos: readonly ChannelInfo[], read: ChannelRead): voi
   infos.forEach((info, i) => {
     const field = read.field === 'channel' ? 'channel' : `channels[${i}]`;
     if (info.name === ARROW_TIME_COLUMN) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is the name of the time column; read it as JSON or the binary body`, `${field} ${info.name} is named like the Arrow ${form}'s time column`);
-    // Text and byte values, and arrays of several values a sample, have no column type in this stream (yet).
-    else if (info.kind || info.dimension > 1) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is a ${info.kind ?? 'array'} channel; read it as JSON or the binary body`, `${field} ${info.name} is a ${info.kind ?? 'array'} channel`);
   });
   refusals.throwIfAny(406, `The read cannot be answered as an Arrow ${form}: `);
 }
@@ -174,12 +172,15 @@ function fileMetadata(file: OpenDataset['file']): Record<string, string> {
 }
 
 /**
- * What the catalogue says of a channel beyond its unit and conversion: its storage type, the labels of a text
- * conversion and, for a math channel reading param(), the parameters it used (JSON, as the JSON record has them).
+ * What the catalogue says of a channel beyond its unit and conversion: its storage type, a text or byte channel's
+ * kind, an array's shape, the labels of a text conversion and, for a math channel reading param(), the parameters it
+ * used (JSON, as the JSON record has them).
  */
 function catalogueMetadata(info: ChannelInfo, parameters: readonly ParameterUse[]): Record<string, string> {
   return {
     dataType: info.dataType,
+    ...(info.kind ? { kind: info.kind } : {}),
+    ...(info.shape ? { shape: JSON.stringify(info.shape) } : {}),
     ...(info.labels ? { labels: JSON.stringify(info.labels) } : {}),
     ...(info.defaultLabel !== undefined ? { defaultLabel: info.defaultLabel } : {}),
     ...(parameters.length ? { parameters: JSON.stringify(parameters) } : {}),
