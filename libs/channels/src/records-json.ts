@@ -86,13 +86,15 @@ export function* channelRecordsJsonChunks(series: readonly ReadSeries[], chunkBy
     w.text(`${k ? ',' : ''}{"name":${JSON.stringify(s.name)},"unit":${JSON.stringify(s.unit)},"frequency":${JSON.stringify(s.frequency)},"dimension":${JSON.stringify(s.dimension)},"samples":[`);
     const decimal = decimalScale(s);
     const n = s.samples.length;
+    // A gap is a sample's: each of an array's values is null (toChannelRecord's rule), so its flag is spread over them.
+    const gaps = s.gaps && s.dimension > 1 ? valueGaps(s.gaps, s.dimension) : s.gaps;
     // Any other conversion of int16 values: each of the (at most 65,536) codes met is formatted once for the read.
     const codes = !decimal && s.conversion && s.samples instanceof Int16Array && n >= CODE_TABLE_MIN_SAMPLES ? new Int16CodeTexts(s.conversion) : undefined;
     for (let from = 0; from < n; from += STEP) {
       const to = Math.min(n, from + STEP);
-      if (decimal) writeDecimals(w, s.samples as RawSampleArray, s.gaps, from, to, decimal.numerator, decimal.places);
-      else if (codes) writeCodes(w, s.samples as Int16Array, s.gaps, from, to, codes, MAX_NUMBER_BYTES);
-      else writeNumbers(w, s, from, to);
+      if (decimal) writeDecimals(w, s.samples as RawSampleArray, gaps, from, to, decimal.numerator, decimal.places);
+      else if (codes) writeCodes(w, s.samples as Int16Array, gaps, from, to, codes, MAX_NUMBER_BYTES);
+      else writeNumbers(w, s, gaps, from, to);
       yield* w.full.splice(0);
     }
     w.text(']');
@@ -112,6 +114,13 @@ export function* channelRecordsJsonChunks(series: readonly ReadSeries[], chunkBy
   if (!options.bare) w.text(']');
   w.flush();
   yield* w.full.splice(0);
+}
+
+/** One gap flag a value of an array of `dimension` values a sample, from one a sample. */
+function valueGaps(gaps: Uint8Array, dimension: number): Uint8Array {
+  const out = new Uint8Array(gaps.length * dimension);
+  for (let i = 0; i < gaps.length; i++) if (gaps[i] === 1) out.fill(1, i * dimension, (i + 1) * dimension);
+  return out;
 }
 
 /** `raw × numerator / 10^places` with integer raw values and no offset, when the series is that; else undefined. */
@@ -364,11 +373,10 @@ function writeFloats(w: ChunkWriter, values: Float64Array, from: number, to: num
   }
 }
 
-/** Any other values: converted a step at a time, each written as `JSON.stringify` writes it (null for gaps and NaN). */
-function writeNumbers(w: ChunkWriter, s: ChannelSeries, from: number, to: number): void {
+/** Any other values: converted a step at a time, each written as `JSON.stringify` writes it (null for gaps, one flag a value, and NaN). */
+function writeNumbers(w: ChunkWriter, s: ChannelSeries, gaps: Uint8Array | undefined, from: number, to: number): void {
   const slice = s.samples.subarray(from, to);
   const values = s.conversion ? applyConversion(slice as RawSampleArray, s.conversion) : slice;
-  const gaps = s.gaps;
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as number;
     const text = gaps?.[from + i] === 1 || !Number.isFinite(v) ? 'null' : String(v);

@@ -98,6 +98,24 @@ describe('the channel bodies written in chunks', () => {
     }
   });
 
+  test('when an array channel has gaps, then each value of a gap sample is null, streamed as toChannelRecord writes it, the others their values', () => {
+    // Three samples of four values: int16 codes under a decimal scale, int16 under another scale (a table once long), floats; sample 1 a gap.
+    const gaps = Uint8Array.of(0, 1, 0);
+    const codes = Int16Array.from({ length: 12 }, (_, i) => 800 + i);
+    const arrays: ChannelSeries[] = [
+      { name: 'Tyre temps', unit: 'C', frequency: 10, dimension: 4, startTime: 0, samples: codes, conversion: { numerator: 1, denominator: 10, offset: 0 }, gaps },
+      { name: 'Offset temps', unit: 'C', frequency: 10, dimension: 4, startTime: 0, samples: codes, conversion: { numerator: 1, denominator: 10, offset: -273.15 }, gaps },
+      { name: 'Long', unit: '', frequency: 10, dimension: 4, startTime: 0, samples: Int16Array.from({ length: 4 * 20_000 }, (_, i) => i % 999), conversion: { numerator: 3, denominator: 7, offset: 0 }, gaps: Uint8Array.from({ length: 20_000 }, (_, i) => (i % 3 === 1 ? 1 : 0)) },
+      { name: 'Grid', unit: '', frequency: 10, dimension: 4, startTime: 0, samples: Float32Array.from(codes), gaps },
+    ];
+    for (const one of arrays) {
+      const streamed = JSON.parse(text(channelRecordsJsonChunks([one], 1 << 16, { bare: true }))) as { samples: (number | null)[] };
+      expect(streamed).toEqual(toChannelRecord(one));
+      expect(streamed.samples.slice(4, 8)).toEqual([null, null, null, null]);
+      expect(streamed.samples.slice(0, 4).every((v) => v !== null)).toBe(true);
+    }
+  });
+
   test('when a math channel\'s series says which parameters it read, then its JSON record carries them (streamed or not, alike) and the binary body is the one without them', () => {
     const parameters = [{ name: 'SteeringRatio', value: 12.5, from: 'Cars 00000000-0000-4000-8000-0000000000cc' }];
     const plain: ChannelSeries = { name: 'Steer wheel', unit: 'deg', frequency: 10, dimension: 1, startTime: 0, samples: Float64Array.of(1, 2.5, NaN), gaps: Uint8Array.of(0, 0, 1) };

@@ -13,14 +13,23 @@ export function samplesToDecode(file: Pick<RandomAccessDataFile, 'format'>, info
 }
 
 /**
- * Refuses, before any sample is read, a read needing more decoded samples than READ_SAMPLE_BUDGET: a 413 naming the
- * budget and what the read needed, and how to ask less (a lower rate too when `resampled` made points).
+ * Samples the values of a text or byte channel count: one for each 8 bytes (a float64's), beside one for each event,
+ * so that a channel of few but huge values (a text of megabytes) is held to the budget as its bytes say.
  */
-export function withinSampleBudget(needed: number, budget: number, errorField: string, resampled?: { rate: number; points: number }): void {
+export function valueBytesAsSamples(bytes: number): number {
+  return Math.ceil(bytes / 8);
+}
+
+/**
+ * Refuses, before any sample is read, a read needing more decoded samples than READ_SAMPLE_BUDGET: a 413 naming the
+ * budget and what the read needed, and how to ask less (a lower rate too when `resampled` made points). A read of text
+ * or byte channels is checked again once their values are decoded (their bytes are known only then): `valueBytes`.
+ */
+export function withinSampleBudget(needed: number, budget: number, errorField: string, resampled?: { rate: number; points: number }, valueBytes = 0): void {
   if (needed <= budget) return;
   // A resampled read's points count too: a lower rate is then a way out (rate=2000 over 29 channels made 5.8 million).
   const lowerRate = resampled?.points ? `, or a lower rate (rate=${resampled.rate} makes ${resampled.points} points of them)` : '';
   // maxPoints thins what is answered, not what is decoded: it is no way out of this refusal, so it is not offered as one.
-  const detail = `This read needs ${needed} decoded samples, more than READ_SAMPLE_BUDGET (${budget}) allows one request: ask fewer channels, a lap or a shorter window${lowerRate} (maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts each array it makes, each time function's too, at its Rate)`;
+  const detail = `This read needs ${needed} decoded samples, more than READ_SAMPLE_BUDGET (${budget}) allows one request: ask fewer channels, a lap or a shorter window${lowerRate} (maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts each array it makes, each time function's too, at its Rate${valueBytes > 0 ? `; a text or byte channel counts a sample for each 8 bytes of its values, ${valueBytes} bytes here` : ''})`;
   throw new AppError(413, detail, { errors: { [errorField]: [`need ${needed} decoded samples, more than the budget of ${budget}`] }, extensions: { sampleBudget: budget, samplesNeeded: needed } });
 }

@@ -7,7 +7,7 @@ import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type Eve
 import { isDiscreteChannel } from '@pitwall/laps';
 import { AppError, FieldRefusals } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
-import { withinSampleBudget } from './read-budget';
+import { valueBytesAsSamples, withinSampleBudget } from './read-budget';
 import type { OpenDataset } from './datasets';
 import { catalogueWith, decodesOf, isMathChannel } from './math-lookup';
 import { parametersUsedBy, type MathReads } from './read-math-channels';
@@ -79,20 +79,34 @@ export async function readChannels(
   const mathWindow = maths.length ? widened(Math.min(...maths.map((c) => c.frequency))) : window;
   // A resampled read makes each channel's grid beside what it decodes (and once more for a channel named again).
   const resampled = resample ? resample.count * infos.length : 0;
-  withinSampleBudget(samplesNeeded(distinct.map((info) => decodesOf(file, info, isMathChannel(info) ? mathWindow : windowOf(info), math)), order, read.maxPoints) + resampled, parts.sampleBudget, read.field, resample && { rate: resample.rate, points: resampled });
+  const needed = samplesNeeded(distinct.map((info) => decodesOf(file, info, isMathChannel(info) ? mathWindow : windowOf(info), math)), order, read.maxPoints) + resampled;
+  const resampledPoints = resample && { rate: resample.rate, points: resampled };
+  withinSampleBudget(needed, parts.sampleBudget, read.field, resampledPoints);
   // The math channels are evaluated in the read's own shaping task, before it shapes them (ShapeWithMathTask): one
   // evaluation per time base, each definition and input once (docs/math-channels.md); the other channels are read in turn.
   const evaluation = maths.length && math ? await math.tasks(maths, mathWindow, signal) : undefined;
   const slices: ShapeWithMathTask['channels'] = [];
   const transferList: ArrayBuffer[] = [...(evaluation?.transferList ?? [])];
+  // How often the request names each distinct channel: each repeat of a text or byte channel carries its values again.
+  const named = new Array<number>(distinct.length).fill(0);
+  for (const k of order) named[k] = (named[k] as number) + 1;
+  let valueBytes = 0;
   let k = 0;
-  for (const info of distinct) {
+  for (const [d, info] of distinct.entries()) {
     signal.throwIfAborted();
     if (isMathChannel(info)) {
       slices.push({ evaluated: evaluation?.at[k++] as EvaluatedChannel['evaluated'] });
       continue;
     }
-    const slice = info.kind ? await eventsOfScope(dataset, info, window) : ownedSlice(await storedOfScope(dataset, info, windowOf(info), parts.cache));
+    let slice: StoredSlice | EventSeries;
+    if (info.kind) {
+      const { events, decodedBytes } = await eventsOfScope(dataset, info, window);
+      // Text and byte values are known once decoded: the budget counts their bytes (whole channels decoded, as samples
+      // are counted, and what each repeat carries), before any answer is encoded, in every body alike.
+      valueBytes += decodedBytes + ((named[d] as number) - 1) * events.bytes.byteLength;
+      withinSampleBudget(needed + valueBytesAsSamples(valueBytes), parts.sampleBudget, read.field, resampledPoints, valueBytes);
+      slice = events;
+    } else slice = ownedSlice(await storedOfScope(dataset, info, windowOf(info), parts.cache));
     slices.push(slice);
     transferList.push(...buffersOf(slice));
   }
@@ -147,8 +161,6 @@ function arrowColumnsOnly(infos: readonly ChannelInfo[], read: ChannelRead): voi
   infos.forEach((info, i) => {
     const field = read.field === 'channel' ? 'channel' : `channels[${i}]`;
     if (info.name === ARROW_TIME_COLUMN) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is the name of the time column; read it as JSON or the binary body`, `${field} ${info.name} is named like the Arrow ${form}'s time column`);
-    // Text and byte values, and arrays of several values a sample, have no column type in this stream (yet).
-    else if (info.kind || info.dimension > 1) refusals.refuse(field, `cannot be an Arrow column: ${info.name} is a ${info.kind ?? 'array'} channel; read it as JSON or the binary body`, `${field} ${info.name} is a ${info.kind ?? 'array'} channel`);
   });
   refusals.throwIfAny(406, `The read cannot be answered as an Arrow ${form}: `);
 }
@@ -160,12 +172,15 @@ function fileMetadata(file: OpenDataset['file']): Record<string, string> {
 }
 
 /**
- * What the catalogue says of a channel beyond its unit and conversion: its storage type, the labels of a text
- * conversion and, for a math channel reading param(), the parameters it used (JSON, as the JSON record has them).
+ * What the catalogue says of a channel beyond its unit and conversion: its storage type, a text or byte channel's
+ * kind, an array's shape, the labels of a text conversion and, for a math channel reading param(), the parameters it
+ * used (JSON, as the JSON record has them).
  */
 function catalogueMetadata(info: ChannelInfo, parameters: readonly ParameterUse[]): Record<string, string> {
   return {
     dataType: info.dataType,
+    ...(info.kind ? { kind: info.kind } : {}),
+    ...(info.shape ? { shape: JSON.stringify(info.shape) } : {}),
     ...(info.labels ? { labels: JSON.stringify(info.labels) } : {}),
     ...(info.defaultLabel !== undefined ? { defaultLabel: info.defaultLabel } : {}),
     ...(parameters.length ? { parameters: JSON.stringify(parameters) } : {}),
@@ -359,8 +374,9 @@ export function timeAxis(time: TimeBase, count: number): ChannelAxis {
 /**
  * The events of a text or byte channel inside the scope's window, with the time of each (events always carry their
  * times). Decoded whole on the pool (not cached: the pool keeps the opened file) and sliced; the arrays are its own.
+ * With the bytes of the values decoded (the whole channel's), which READ_SAMPLE_BUDGET counts.
  */
-async function eventsOfScope(dataset: OpenDataset, info: Pick<ChannelInfo, 'name'>, window: ReturnType<typeof resolveScope>): Promise<EventSeries> {
+async function eventsOfScope(dataset: OpenDataset, info: Pick<ChannelInfo, 'name'>, window: ReturnType<typeof resolveScope>): Promise<{ events: EventSeries; decodedBytes: number }> {
   const all = await dataset.file.readEvents(info.name);
   const { from, to } = scopeSampleRange(window, all.time, all.offsets.length - 1);
   const events = sliceEvents(all, from, to);
@@ -368,7 +384,7 @@ async function eventsOfScope(dataset: OpenDataset, info: Pick<ChannelInfo, 'name
   const time = events.time;
   const times = time.kind === 'explicit' ? time.timestamps : Float64Array.from({ length: n }, (_, i) => time.start + i / time.frequency);
   const startTime = n > 0 ? (times[0] as number) : window.whole ? dataset.file.startTime : window.start;
-  return { kind: events.kind, name: events.name, unit: events.unit, frequency: events.frequency, startTime, times, offsets: events.offsets, bytes: events.bytes, ...(events.gaps ? { gaps: events.gaps } : {}) };
+  return { events: { kind: events.kind, name: events.name, unit: events.unit, frequency: events.frequency, startTime, times, offsets: events.offsets, bytes: events.bytes, ...(events.gaps ? { gaps: events.gaps } : {}) }, decodedBytes: all.bytes.byteLength };
 }
 
 /** A copy of the slice whose arrays own their buffers: it is transferred to the pool while the cache keeps its own. */

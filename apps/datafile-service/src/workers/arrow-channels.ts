@@ -1,10 +1,10 @@
-import { Field, Float32, Float64, Int16, Int32, Message, Schema, type DataType } from 'apache-arrow';
+import { Binary, Field, FixedSizeList, Float32, Float64, Int16, Int32, LargeBinary, LargeUtf8, Message, Schema, Utf8, type DataType } from 'apache-arrow';
 // The IPC metadata of a record batch (its nodes and buffer regions): apache-arrow's writer builds it from assembled
 // columns; here it is built from the columns' lengths alone, so the body can be written without the columns existing.
 import { BufferRegion, FieldNode, RecordBatch as RecordBatchHeader } from 'apache-arrow/ipc/metadata/message';
 // The IPC file's footer (the schema and each record batch's block), as apache-arrow's RecordBatchFileWriter encodes it.
 import { FileBlock, Footer } from 'apache-arrow/ipc/metadata/file';
-import { convertInto, IDENTITY, isIdentity, type ChannelSeries, type LinearConversion, type RawSampleArray } from '@pitwall/channels';
+import { convertInto, IDENTITY, isEventSeries, isIdentity, type ChannelSeries, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
 import type { ChunkHead } from '@pitwall/bus/port-chunks';
 import { CHUNK_BYTES, shapeOne, type ShapeTask } from './shape-channels';
 
@@ -22,11 +22,17 @@ export interface ArrowStreamMetadata {
   file?: boolean;
 }
 
-/** A series with what its column says of it: the conversion of its stored values (the catalogue's). */
+/** A series with what its column says of it: the conversion of its stored values (the catalogue's; the identity for text and bytes). */
 export interface ArrowSeries {
-  series: ChannelSeries;
+  series: ReadSeries;
   conversion: LinearConversion;
 }
+
+/**
+ * Bytes of values past which a text or byte column takes 64-bit offsets (LargeUtf8, LargeBinary): Utf8's and Binary's
+ * are int32. Only a read allowed more than 256 million samples (READ_SAMPLE_BUDGET, 8 bytes of values a sample) gets there.
+ */
+export const LARGE_VALUES_BYTES = 2 ** 31;
 
 /** An Arrow IPC stream (or file) planned from its columns' lengths: its bytes in all, and its bytes written chunk by chunk on demand. */
 export interface ArrowStream {
@@ -41,12 +47,8 @@ export interface ArrowStream {
  */
 export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): { head: ChunkHead; chunks: Iterable<Uint8Array> } {
   const stream = arrowStream(
-    // The service refuses text, byte and array channels in Arrow before the task (406): only stored numbers come here.
-    task.channels.map((c) => {
-      if ('kind' in c) throw new Error(`${c.name}: a ${c.kind} channel has no Arrow column`);
-      // Resampled (task.resample): physical values, their conversion the identity.
-      return { series: shapeOne(c, task) as ChannelSeries, conversion: task.resample ? IDENTITY : c.conversion };
-    }),
+    // Resampled (task.resample): physical values, their conversion the identity; events are stored as they are sent.
+    task.channels.map((c) => ({ series: shapeOne(c, task), conversion: 'kind' in c || task.resample ? IDENTITY : c.conversion })),
     task.arrow,
   );
   return { head: { length: stream.length }, chunks: stream.chunks(CHUNK_BYTES) };
@@ -57,15 +59,16 @@ export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): {
  * per channel; one record batch per time base (channels sharing rate, start and length share a batch, as do series
  * with the same explicit times: an irregular CSV's columns; an M4 series usually has its own), the columns of the other batches' channels null in it. A column keeps
  * the type of its values when they are exact (stored values under the identity conversion, float32), else float64 of
- * the converted values; gaps are nulls. The bytes are those apache-arrow's `RecordBatchStreamWriter` writes for these
+ * the converted values; an array channel is a FixedSizeList of such values, a text channel Utf8 and a byte channel
+ * Binary of their events' values as they are; gaps are nulls. The bytes are those apache-arrow's `RecordBatchStreamWriter` writes for these
  * columns, but no column is built: the messages are encoded up front from the lengths, and each chunk is filled when
  * it is taken, the time computed and the stored values converted straight into it (or copied when they are sent as
- * stored), the null columns and the padding left as the chunk's zeros. As an IPC file (`metadata.file`), the same
+ * stored, as are the events' offsets and bytes), the null columns and the padding left as the chunk's zeros. As an IPC file (`metadata.file`), the same
  * messages come between `ARROW1` (padded to 8 bytes) and the footer, whose blocks (each record batch's offset and
  * lengths) are known from the plan, so the file's length is known before its first byte, as the stream's.
  */
-export function arrowStream(channels: readonly ArrowSeries[], metadata: ArrowStreamMetadata): ArrowStream {
-  const columns = channels.map(columnOf);
+export function arrowStream(channels: readonly ArrowSeries[], metadata: ArrowStreamMetadata, { largeValuesBytes = LARGE_VALUES_BYTES }: { largeValuesBytes?: number } = {}): ArrowStream {
+  const columns = channels.map((c) => columnOf(c, largeValuesBytes));
   const fields = [
     new Field(metadata.timeColumn, new Float64(), false, new Map([['unit', 's']])),
     ...columns.map((c, k) => new Field(c.name, c.type, true, new Map(Object.entries({ ...c.metadata, ...metadata.fields?.[k] })))),
@@ -114,7 +117,9 @@ type Part =
   | { kind: 'bytes'; bytes: Uint8Array }
   | { kind: 'zeros'; length: number }
   | { kind: 'time'; start: number; frequency: number; count: number }
-  | { kind: 'converted'; raw: RawSampleArray; conversion: LinearConversion };
+  | { kind: 'converted'; raw: RawSampleArray; conversion: LinearConversion }
+  /** u32 offsets (from 0) written as int64: a LargeUtf8 or LargeBinary column's. */
+  | { kind: 'offsets64'; offsets: Uint32Array };
 
 function partLength(p: Part): number {
   switch (p.kind) {
@@ -126,6 +131,8 @@ function partLength(p: Part): number {
       return p.count * 8;
     case 'converted':
       return p.raw.length * 8;
+    case 'offsets64':
+      return p.offsets.length * 8;
   }
 }
 
@@ -148,6 +155,13 @@ function fill(part: Part, from: number, n: number, chunk: Uint8Array, at: number
     case 'converted':
       convertInto(part.raw, part.conversion, from / 8, n / 8, new Float64Array(chunk.buffer, chunk.byteOffset + at, n / 8));
       return;
+    case 'offsets64': {
+      // Little-endian int64 of offsets below 2^32: the low word, the high word left zero.
+      const out = new Uint32Array(chunk.buffer, chunk.byteOffset + at, n / 4);
+      const first = from / 8;
+      for (let k = 0; k < out.length / 2; k++) out[2 * k] = part.offsets[first + k] as number;
+      return;
+    }
   }
 }
 
@@ -185,49 +199,109 @@ function framed(message: Message): Uint8Array {
   return out;
 }
 
+/** A column's part of one record batch: its field nodes (the column's, then a list's child) and its buffers, in IPC order. */
+interface ColumnBody {
+  nodes: FieldNode[];
+  buffers: Part[];
+}
+
 interface Column {
   name: string;
   type: DataType;
-  /** Bytes a value. */
-  width: number;
-  /** The column's values as the stream carries them: stored values converted to float64, or the samples as they are. */
-  values: Part;
-  /** Arrow validity (1 = a value), when the series has gaps. */
-  validity?: Uint8Array;
-  nulls: number;
   metadata: Record<string, string>;
+  /** In its own batch: its values (`length` rows). */
+  own(length: number): ColumnBody;
+  /** In another time base's batch: `length` nulls, their validity and values zeros. */
+  empty(length: number): ColumnBody;
 }
 
 const bytesOf = (a: ArrayBufferView): Part => ({ kind: 'bytes', bytes: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) });
+const zeros = (length: number): Part => ({ kind: 'zeros', length });
+const NONE = zeros(0);
+/** Arrow validity bits of `length` rows (1 = a value) from gap bytes (1 = none), and how many are null; none without gaps. */
+function validityOf(gaps: Uint8Array | undefined, length: number): { validity: Part; nulls: number } {
+  if (!gaps) return { validity: NONE, nulls: 0 };
+  const bits = new Uint8Array((length + 7) >> 3);
+  let nulls = 0;
+  for (let i = 0; i < length; i++) {
+    if (gaps[i] === 1) nulls++;
+    else bits[i >> 3] |= 1 << (i & 7);
+  }
+  // As apache-arrow's assembler: a column without nulls has an empty validity buffer.
+  return nulls > 0 ? { validity: bytesOf(bits), nulls } : { validity: NONE, nulls: 0 };
+}
 
-function columnOf({ series, conversion }: ArrowSeries): Column {
-  if (series.dimension > 1) throw new Error(`${series.name}: an array channel has no Arrow column`);
+function columnOf({ series, conversion }: ArrowSeries, largeValuesBytes: number): Column {
+  const metadata: Record<string, string> = {
+    unit: series.unit,
+    frequency: String(series.frequency),
+    ...(isIdentity(conversion) ? {} : { conversion: JSON.stringify({ numerator: conversion.numerator, denominator: conversion.denominator, offset: conversion.offset }) }),
+    // Events and arrays are never thinned: as the JSON record's `maxPointsApplied`.
+    ...(series.maxPointsApplied === false ? { maxPointsApplied: 'false' } : {}),
+  };
+  if (isEventSeries(series)) return eventColumn(series, metadata, largeValuesBytes);
+  return series.dimension > 1 ? arrayColumn(series, metadata) : numberColumn(series, metadata);
+}
+
+/** The values of a numeric series as the stream carries them, and their type: stored values converted to float64, or the samples as they are. */
+function valuesOf(series: ChannelSeries): { type: DataType; width: number; values: Part } {
   const samples = series.samples;
   // Values under their own conversion are exact as stored; a scaled or offset conversion makes float64.
   const converted = series.conversion !== undefined && !isIdentity(series.conversion);
   const type = converted ? new Float64() : samples instanceof Int16Array ? new Int16() : samples instanceof Int32Array ? new Int32() : samples instanceof Float32Array ? new Float32() : new Float64();
-  let validity: Uint8Array | undefined;
-  let nulls = 0;
-  if (series.gaps) {
-    validity = new Uint8Array((samples.length + 7) >> 3);
-    for (let i = 0; i < samples.length; i++) {
-      if (series.gaps[i] === 1) nulls++;
-      else validity[i >> 3] |= 1 << (i & 7);
-    }
-  }
-  const fieldMetadata: Record<string, string> = {
-    unit: series.unit,
-    frequency: String(series.frequency),
-    ...(isIdentity(conversion) ? {} : { conversion: JSON.stringify({ numerator: conversion.numerator, denominator: conversion.denominator, offset: conversion.offset }) }),
-  };
   return {
-    name: series.name,
     type,
     width: converted ? 8 : samples.BYTES_PER_ELEMENT,
     values: converted ? { kind: 'converted', raw: samples as RawSampleArray, conversion: series.conversion as LinearConversion } : bytesOf(samples),
-    ...(nulls > 0 ? { validity } : {}),
-    nulls,
-    metadata: fieldMetadata,
+  };
+}
+
+function numberColumn(series: ChannelSeries, metadata: Record<string, string>): Column {
+  const { type, width, values } = valuesOf(series);
+  const { validity, nulls } = validityOf(series.gaps, series.samples.length);
+  return {
+    name: series.name,
+    type,
+    metadata,
+    own: (length) => ({ nodes: [new FieldNode(length, nulls)], buffers: [validity, values] }),
+    empty: (length) => ({ nodes: [new FieldNode(length, length)], buffers: [zeros((length + 7) >> 3), zeros(length * width)] }),
+  };
+}
+
+/**
+ * An array channel: FixedSizeList of its `dimension` values a sample (row-major, as the JSON record lists them), the
+ * element typed as a numeric column's; a gap is a null list (its values are not read), a stored NaN stays NaN.
+ */
+function arrayColumn(series: ChannelSeries, metadata: Record<string, string>): Column {
+  const d = series.dimension;
+  const { type, width, values } = valuesOf(series);
+  const { validity, nulls } = validityOf(series.gaps, series.samples.length / d);
+  return {
+    name: series.name,
+    type: new FixedSizeList(d, new Field('item', type, true)),
+    metadata,
+    own: (length) => ({ nodes: [new FieldNode(length, nulls), new FieldNode(length * d, 0)], buffers: [validity, NONE, values] }),
+    empty: (length) => ({ nodes: [new FieldNode(length, length), new FieldNode(length * d, 0)], buffers: [zeros((length + 7) >> 3), NONE, zeros(length * d * width)] }),
+  };
+}
+
+/**
+ * A text or byte channel: Utf8 of its texts (already UTF-8, as the JSON record's strings) or Binary of its bytes, the
+ * events' offsets (from 0) and bytes as they are; a gap is a null (its value is empty). Past `largeValuesBytes` of
+ * values, LargeUtf8 or LargeBinary (64-bit offsets).
+ */
+function eventColumn(series: EventSeries, metadata: Record<string, string>, largeValuesBytes: number): Column {
+  const large = series.bytes.byteLength >= largeValuesBytes;
+  const type = series.kind === 'text' ? (large ? new LargeUtf8() : new Utf8()) : large ? new LargeBinary() : new Binary();
+  const offsetWidth = large ? 8 : 4;
+  const { validity, nulls } = validityOf(series.gaps, series.times.length);
+  return {
+    name: series.name,
+    type,
+    metadata,
+    // Below 2^31, the u32 offsets are the int32 ones as they are.
+    own: (length) => ({ nodes: [new FieldNode(length, nulls)], buffers: [validity, large ? { kind: 'offsets64', offsets: series.offsets } : bytesOf(series.offsets), bytesOf(series.bytes)] }),
+    empty: (length) => ({ nodes: [new FieldNode(length, length)], buffers: [zeros((length + 7) >> 3), zeros((length + 1) * offsetWidth), NONE] }),
   };
 }
 
@@ -244,13 +318,15 @@ interface TimeBase {
  * The series grouped by time base, in their order: implicit time by (rate, start, length); explicit times by their
  * values (the columns of an irregular CSV share one batch; M4 reads of different channels rarely do). Explicit times
  * are keyed by a hash of their bytes and compared in full with the group's, so the grouping costs one pass over each.
+ * Events always carry their times: those that are a regular channel's implicit times, value for value (the text of
+ * an MDF group beside its numbers), join that channel's batch.
  */
-function timeBases(series: readonly ChannelSeries[]): TimeBase[] {
+function timeBases(series: readonly ReadSeries[]): TimeBase[] {
   const groups = new Map<string, TimeBase[]>();
   const ordered: TimeBase[] = [];
   series.forEach((s, k) => {
-    const n = s.samples.length / Math.max(1, s.dimension);
-    const times = s.times;
+    const n = isEventSeries(s) ? s.times.length : s.samples.length / Math.max(1, s.dimension);
+    const times = isEventSeries(s) && isImplicit(s) ? undefined : s.times;
     const key = times ? `explicit ${n} ${hashOf(times)}` : `${s.frequency} ${s.startTime} ${n}`;
     const candidates = groups.get(key) ?? [];
     const group = candidates.find((g) => !times || sameTimes(g.times as Float64Array, times));
@@ -264,6 +340,13 @@ function timeBases(series: readonly ChannelSeries[]): TimeBase[] {
     ordered.push(created);
   });
   return ordered;
+}
+
+/** Events whose times are start + i / frequency exactly: the implicit time column's values, bit for bit. */
+function isImplicit(s: EventSeries): boolean {
+  if (!(s.frequency > 0)) return false;
+  for (let i = 0; i < s.times.length; i++) if (s.times[i] !== s.startTime + i / s.frequency) return false;
+  return true;
 }
 
 /** FNV-1a over the 32-bit words of the times' bytes: equal times, equal hash. */
@@ -298,22 +381,15 @@ function batchParts(columns: readonly Column[], { members, length, time }: TimeB
     if (n > 0) body.push(part);
     if (padded > n) body.push({ kind: 'zeros', length: padded - n });
   };
-  const none: Part = { kind: 'zeros', length: 0 };
   nodes.push(new FieldNode(length, 0));
-  buffer(none);
+  buffer(NONE);
   buffer(time);
   const inBatch = new Set(members);
   columns.forEach((c, k) => {
-    if (inBatch.has(k)) {
-      nodes.push(new FieldNode(length, c.nulls));
-      buffer(c.validity ? bytesOf(c.validity) : none);
-      buffer(c.values);
-      return;
-    }
     // The columns of other time bases: all null, their validity and values zeros.
-    nodes.push(new FieldNode(length, length));
-    buffer({ kind: 'zeros', length: (length + 7) >> 3 });
-    buffer({ kind: 'zeros', length: length * c.width });
+    const column = inBatch.has(k) ? c.own(length) : c.empty(length);
+    nodes.push(...column.nodes);
+    column.buffers.forEach(buffer);
   });
   const header = framed(Message.from(new RecordBatchHeader(length, nodes, regions, null), offset));
   return { parts: [{ kind: 'bytes', bytes: header }, ...body], metadataLength: header.byteLength, bodyLength: offset };

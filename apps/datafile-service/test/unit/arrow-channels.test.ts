@@ -1,6 +1,6 @@
-import { RecordBatchFileReader, tableFromIPC, tableToIPC, Type, type RecordBatch } from 'apache-arrow';
+import { RecordBatchFileReader, tableFromIPC, tableToIPC, Type, type RecordBatch, type Table } from 'apache-arrow';
 import { Footer } from 'apache-arrow/ipc/metadata/file';
-import { applyConversion, IDENTITY } from '@pitwall/channels';
+import { applyConversion, IDENTITY, type EventSeries } from '@pitwall/channels';
 import { arrowStream, type ArrowStream, type ArrowStreamMetadata } from '../../src/workers/arrow-channels';
 
 /** The whole stream, as one chunk (its length rounded up to a multiple of 8). */
@@ -175,5 +175,84 @@ describe('the Arrow file of a read', () => {
 
   test('when the file is cut into chunks of any size, then together they are the same file', () => {
     for (const size of [40, 1048, 1 << 20]) expect(joined([...planned.chunks(size)])).toEqual(file);
+  });
+});
+
+describe('text, byte and array columns', () => {
+  const utf8 = new TextEncoder();
+  /** Events of `values` (null: a gap, its value empty) at `times`. */
+  function events(kind: 'text' | 'bytes', name: string, frequency: number, times: number[], values: (Uint8Array | null)[]): EventSeries {
+    const parts = values.map((v) => v ?? new Uint8Array(0));
+    const offsets = Uint32Array.from([0, ...parts.map((_, i) => parts.slice(0, i + 1).reduce((n, p) => n + p.length, 0))]);
+    return { kind, name, unit: '', frequency, startTime: times[0] ?? 0, times: Float64Array.from(times), offsets, bytes: joined(parts), ...(values.includes(null) ? { gaps: Uint8Array.from(values, (v) => (v === null ? 1 : 0)) } : {}) };
+  }
+  const scaled = { numerator: 1, denominator: 10, offset: 0 };
+  const texts = ['go', null, 'Box, box ñ€ 🏁'];
+  const frames = [Uint8Array.of(0, 1, 255, 7), Uint8Array.of()];
+  const channels = [
+    // 10 Hz from 0: the text's times are these implicit ones, value for value, so it shares their batch.
+    { series: { name: 'Speed', unit: 'km/h', frequency: 10, dimension: 1, startTime: 0, samples: Float32Array.of(100, 101, 102) }, conversion: IDENTITY },
+    { series: events('text', 'Message', 10, [0, 0.1, 0.2], texts.map((t) => (t === null ? null : utf8.encode(t)))), conversion: IDENTITY },
+    // Bytes at times of their own: a batch of their own.
+    { series: events('bytes', 'CAN 0x101', 4, [0.05, 0.33], frames), conversion: IDENTITY },
+    // 2 Hz arrays of 3 values: int16 as stored, and stored int16 scaled by 1/10 (float64 of the physical values); a gap in the first.
+    { series: { name: 'Grid', unit: 'bar', frequency: 2, dimension: 3, startTime: 0, samples: Int16Array.of(1, 2, 3, 0, 0, 0, 7, 8, 9), conversion: IDENTITY, gaps: Uint8Array.of(0, 1, 0) }, conversion: IDENTITY },
+    { series: { name: 'Temps', unit: 'C', frequency: 2, dimension: 3, startTime: 0, samples: Int16Array.of(805, 810, 815, 820, 825, 830, 835, 840, 845), conversion: scaled }, conversion: scaled },
+  ];
+  const metadata: ArrowStreamMetadata = { timeColumn: 'time', schema: {}, fields: [{}, { kind: 'text' }, { kind: 'bytes' }, { shape: '[3]' }, {}] };
+  /** A column's values in batch `k`: lists as arrays, bytes as arrays of numbers. */
+  const valuesIn = (table: Table, k: number, name: string) =>
+    [...(table.batches[k]?.getChild(name) ?? [])].map((v: unknown) => (v === null || typeof v !== 'object' ? v : Array.from(v as Iterable<number>)));
+
+  test('when text, bytes and arrays are encoded beside numbers, then text is Utf8, bytes Binary and arrays FixedSizeList of their values, each batch their time base, gaps null', () => {
+    const stream = arrowStream(channels, metadata);
+    const bytes = whole(stream);
+    expect(bytes.byteLength).toBe(stream.length);
+    const table = tableFromIPC(bytes);
+    expect(table.schema.fields.map((f) => [f.name, f.type.toString()])).toEqual([
+      ['time', 'Float64'],
+      ['Speed', 'Float32'],
+      ['Message', 'Utf8'],
+      ['CAN 0x101', 'Binary'],
+      ['Grid', 'FixedSizeList[3]<Int16>'],
+      ['Temps', 'FixedSizeList[3]<Float64>'],
+    ]);
+    expect(Object.fromEntries(table.schema.fields[2]?.metadata ?? [])).toEqual({ unit: '', frequency: '10', kind: 'text' });
+    expect(Object.fromEntries(table.schema.fields[5]?.metadata ?? [])).toEqual({ unit: 'C', frequency: '2', conversion: '{"numerator":1,"denominator":10,"offset":0}' });
+    expect(table.batches.map((b) => b.numRows)).toEqual([3, 2, 3]);
+    expect(valuesIn(table, 0, 'time')).toEqual([0, 0.1, 0.2]);
+    expect(valuesIn(table, 0, 'Message')).toEqual(texts);
+    expect(valuesIn(table, 0, 'CAN 0x101')).toEqual([null, null, null]);
+    expect(valuesIn(table, 0, 'Grid')).toEqual([null, null, null]);
+    expect(valuesIn(table, 1, 'time')).toEqual([0.05, 0.33]);
+    expect(valuesIn(table, 1, 'CAN 0x101')).toEqual([[0, 1, 255, 7], []]);
+    expect(valuesIn(table, 1, 'Message')).toEqual([null, null]);
+    expect(valuesIn(table, 2, 'time')).toEqual([0, 0.5, 1]);
+    expect(valuesIn(table, 2, 'Grid')).toEqual([[1, 2, 3], null, [7, 8, 9]]);
+    expect(valuesIn(table, 2, 'Temps')).toEqual([applyConversion(Int16Array.of(805, 810, 815), scaled), applyConversion(Int16Array.of(820, 825, 830), scaled), applyConversion(Int16Array.of(835, 840, 845), scaled)].map((a) => Array.from(a)));
+    expect(valuesIn(table, 2, 'Message')).toEqual([null, null, null]);
+  });
+
+  test('when such a stream is read back and written again by apache-arrow\'s own writer, then the bytes are the same, as a stream and as a file', () => {
+    const bytes = whole(arrowStream(channels, metadata));
+    expect(tableToIPC(tableFromIPC(bytes), 'stream')).toEqual(bytes);
+    const planned = arrowStream(channels, { ...metadata, file: true });
+    const file = joined([...planned.chunks(16)]);
+    expect(file.byteLength).toBe(planned.length);
+    expect(file.subarray(8, 8 + bytes.byteLength)).toEqual(bytes);
+    const reader = RecordBatchFileReader.from(file);
+    reader.open();
+    expect(reader.numRecordBatches).toBe(3);
+    expect([...((reader.readRecordBatch(0) as RecordBatch | null)?.getChild('Message') ?? [])]).toEqual(texts);
+  });
+
+  test('when the values of a text or byte column pass what int32 offsets hold, then it is LargeUtf8 or LargeBinary of the same values', () => {
+    const bytes = whole(arrowStream(channels, metadata, { largeValuesBytes: 4 }));
+    const table = tableFromIPC(bytes);
+    expect(tableToIPC(table, 'stream')).toEqual(bytes);
+    expect(table.schema.fields.slice(2, 4).map((f) => f.type.toString())).toEqual(['LargeUtf8', 'LargeBinary']);
+    expect(valuesIn(table, 0, 'Message')).toEqual(texts);
+    expect(valuesIn(table, 1, 'CAN 0x101')).toEqual([[0, 1, 255, 7], []]);
+    expect(valuesIn(table, 2, 'Message')).toEqual([null, null, null]);
   });
 });
