@@ -10,15 +10,18 @@
 //   - a warm lap read of 20 channels (binary, 353 KiB) and a small GET (autocannon, the run sheet): not slower;
 //   - RSS growth (peak over the baseline, VmHWM reset before) of the gateway and the datafile-service for a 100 MB
 //     answer, binary and JSON, read at full speed and by a slow client (goal < 32 MB each);
-//   - the whole-channel read (binary and JSON) compressed (Accept-Encoding zstd, gzip) against identity: its bytes on
-//     the wire, its p50 on loopback (the cost of compressing), and what the bytes alone would take at 20 Mbit/s (a
-//     remote engineer's VPN; computed, not measured). Every other read of the bench asks identity (stack-fixture.ts).
+//   - reads compressed (Accept-Encoding zstd, gzip) against identity: bytes on the wire, p50 on loopback (the cost of
+//     compressing), and that p50 plus what the bytes take at 20 Mbit/s (a remote engineer's VPN; computed, not
+//     measured): the whole channel above (binary and JSON; the generator's channel is a repeating wave, which compresses
+//     far better than a logged one) and every channel of Sample1.ld (a MoTeC log from a car, libs/formats' fixture).
+//     Every other read of the bench asks identity (stack-fixture.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateLdFile } from '../gen-ld/gen-ld';
+import { openDataFile } from '@pitwall/formats';
 import { createBenchRunSheet, load, startBenchStack, summarise, uploadDataFile, type BenchStack } from './stack-fixture';
 
 const RUNS = Number(process.env['BENCH_BULK_RUNS'] ?? 15);
@@ -27,6 +30,8 @@ const CODING_RUNS = Math.max(3, Math.round(RUNS / 3));
 const CODINGS = ['identity', 'zstd', 'gzip'] as const;
 /** The link the compression line computes transfer times for: 20 Mbit/s, in bytes per ms. */
 const SLOW_LINK_BYTES_PER_MS = 20e6 / 8 / 1000;
+/** A MoTeC log from a car (libs/formats' test fixture): what logged channels compress to. */
+const LOGGED_LD = path.join(process.cwd(), 'libs', 'formats', 'test', 'fixtures', 'telemetry', 'Sample1.ld');
 const MB = 1e6;
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
@@ -145,19 +150,29 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
       json.push(r.ms);
       jsonBytes = r.bytes;
     }
-    // The compression line: the same whole channel in each coding, the bytes as they came on the wire (node:http decodes nothing).
+    // The compression line: the same read in each coding, the bytes as they came on the wire (node:http decodes nothing).
+    const loggedRunSheet = await createBenchRunSheet(s);
+    await uploadDataFile(s, loggedRunSheet, LOGGED_LD, { fileName: 'Sample1.ld', compressed: false });
+    const logged = JSON.stringify({ channels: openDataFile(new Uint8Array(readFileSync(LOGGED_LD))).channels.map((c) => c.name), mode: 0 });
+    const loggedUrl = `${s.baseUrl}/RunSheets/${loggedRunSheet}/DataFileAccess/DataFile/channels`;
     const codings: RoadResult['codings'] = {};
-    for (const [kind, headers] of [['binary', binaryHeaders], ['JSON', s.headers]] as const) {
+    const reads: [string, string, { method?: string; body?: string; headers: Record<string, string> }][] = [
+      ['whole channel binary', `${dataset}/channel?channel=${encodeURIComponent(fast)}`, { headers: binaryHeaders }],
+      ['whole channel JSON', `${dataset}/channel?channel=${encodeURIComponent(fast)}`, { headers: s.headers }],
+      ['Sample1.ld every channel binary', loggedUrl, { method: 'POST', body: logged, headers: binaryHeaders }],
+      ['Sample1.ld every channel JSON', loggedUrl, { method: 'POST', body: logged, headers: s.headers }],
+    ];
+    for (const [what, url, options] of reads) {
+      await timed(url, options);
       for (const coding of CODINGS) {
-        const url = `${dataset}/channel?channel=${encodeURIComponent(fast)}`;
         const runs: number[] = [];
         let bytes = 0;
         for (let i = 0; i < CODING_RUNS; i++) {
-          const r = await timed(url, { headers: { ...headers, 'Accept-Encoding': coding }, rested: true });
+          const r = await timed(url, { ...options, headers: { ...options.headers, 'Accept-Encoding': coding }, rested: true });
           runs.push(r.ms);
           bytes = r.bytes;
         }
-        codings[`${kind} ${coding}`] = { ms: median(runs), bytes };
+        codings[`${what} ${coding}`] = { ms: median(runs), bytes };
       }
     }
     const lapBody = JSON.stringify({ channels: lapChannels, mode: 1, lapIndex: 5 });
@@ -191,14 +206,14 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
     const result: RoadResult = { bareMs: median(bareRuns), binaryMs: median(binary), binaryHeadMs: median(binaryHead), binaryBytes: first.bytes, jsonMs: median(json), jsonBytes, lapMs: median(lap), smallReqPerSec: small.reqPerSec, smallP50: small.p50, rss, codings };
     console.log(`${label}: whole-channel binary p50 ${result.binaryMs.toFixed(1)} ms (${(result.binaryBytes / MB).toFixed(1)} MB, head at ${result.binaryHeadMs.toFixed(1)} ms; the bare server in turn ${result.bareMs.toFixed(1)} ms, ratio ${(result.bareMs / result.binaryMs).toFixed(2)}); JSON p50 ${result.jsonMs.toFixed(1)} ms (${(jsonBytes / MB).toFixed(1)} MB, ${(jsonBytes / MB / (result.jsonMs / 1000)).toFixed(0)} MB/s); lap p50 ${result.lapMs.toFixed(1)} ms; small GET ${small.reqPerSec.toFixed(0)} req/s p50 ${small.p50} ms`);
     for (const [name, r] of Object.entries(rss)) console.log(`  RSS growth, ${name} (${(r.bytes / MB).toFixed(0)} MB): gateway +${r.gateway.toFixed(1)} MB, datafile-service +${r.datafile.toFixed(1)} MB`);
-    for (const kind of ['binary', 'JSON']) {
-      const identity = codings[`${kind} identity`] as { ms: number; bytes: number };
+    for (const [what] of reads) {
+      const identity = codings[`${what} identity`] as { ms: number; bytes: number };
       const atSlowLink = (c: { ms: number; bytes: number }) => ((c.ms + c.bytes / SLOW_LINK_BYTES_PER_MS) / 1000).toFixed(2);
       const parts = CODINGS.map((coding) => {
-        const c = codings[`${kind} ${coding}`] as { ms: number; bytes: number };
+        const c = codings[`${what} ${coding}`] as { ms: number; bytes: number };
         return `${coding} ${(c.bytes / MB).toFixed(2)} MB (ratio ${(identity.bytes / c.bytes).toFixed(2)}) p50 ${c.ms.toFixed(1)} ms, at 20 Mbit/s ${atSlowLink(c)} s`;
       });
-      console.log(`  whole channel ${kind} on the wire: ${parts.join('; ')}`);
+      console.log(`  ${what} on the wire: ${parts.join('; ')}`);
     }
     return result;
   } finally {
