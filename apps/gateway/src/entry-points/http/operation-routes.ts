@@ -273,6 +273,7 @@ async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Respo
   const failed = (err: unknown): void => void (socketError ??= err);
   socket.once('end', ended).once('error', failed);
   const stages: Transform[] = [...(keeper ? [keeper] : []), ...(coding ? [compressor(coding, answer.length)] : [])];
+  if (coding) res.setHeader('Content-Encoding', coding);
   await pipeline([answer.body, ...stages, res])
     .catch((err: unknown) => {
       res.destroy();

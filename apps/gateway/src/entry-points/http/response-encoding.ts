@@ -81,7 +81,8 @@ export function compressibleType(contentType: string | undefined): boolean {
 }
 
 const zstdParams = { [zlib.constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL };
-const brotliParams = (length: number | undefined) => ({ [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, ...(length !== undefined ? { [zlib.constants.BROTLI_PARAM_SIZE_HINT]: length } : {}) });
+/** Brotli's size hint is a 32-bit number: a body past 1 GiB goes without one. */
+const brotliParams = (length: number | undefined) => ({ [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, ...(length !== undefined && length <= 2 ** 30 ? { [zlib.constants.BROTLI_PARAM_SIZE_HINT]: length } : {}) });
 
 /** A compressing stream of `coding` (zlib's work runs on libuv's threadpool, not the event loop). */
 export function compressor(coding: ContentCoding, length?: number): Transform {
@@ -104,8 +105,9 @@ export function compressed(coding: ContentCoding, body: Buffer): Promise<Buffer>
 /**
  * The content coding of the gateway's answers. `encodingFor` decides an answer's coding from its request's
  * Accept-Encoding, its media type and length, and sets `Vary: Accept-Encoding` whenever its coding could have been
- * another (compressed or not) and `Content-Encoding` when it is compressed; the answer's body is then sent through
- * `send` (a whole body, with its Content-Length) or through `compressor` (a stream, chunked).
+ * another (compressed or not); the answer's body is then sent through `send` (a whole body, with its Content-Length)
+ * or through `compressor` (a stream, chunked) by a caller that names the coding (`Content-Encoding`) once nothing
+ * before its first byte can fail (a problem answered instead must not carry it).
  */
 export class ResponseEncoder {
   constructor(readonly settings: ResponseCompressionSettings = DEFAULT_RESPONSE_COMPRESSION) {}
@@ -123,7 +125,6 @@ export class ResponseEncoder {
     if (chosen === undefined || chosen === 'identity') return undefined;
     const identityRefused = chooseCoding(header, []) === undefined;
     if (length !== undefined && length < this.settings.minBytes && !identityRefused) return undefined;
-    res.setHeader('Content-Encoding', chosen);
     return chosen;
   }
 
@@ -131,6 +132,7 @@ export class ResponseEncoder {
   async send(req: Request, res: Response, body: Buffer): Promise<void> {
     const coding = this.encodingFor(req, res, res.get('Content-Type'), body.byteLength);
     const bytes = coding ? await compressed(coding, body) : body;
+    if (coding) res.setHeader('Content-Encoding', coding);
     res.setHeader('Content-Length', String(bytes.byteLength));
     res.end(bytes);
   }
