@@ -9,16 +9,29 @@
 //   - the JSON of the same channel (about 19 MB, encoded for every read): MB/s at p50 (goal >= 100 MB/s);
 //   - a warm lap read of 20 channels (binary, 353 KiB) and a small GET (autocannon, the run sheet): not slower;
 //   - RSS growth (peak over the baseline, VmHWM reset before) of the gateway and the datafile-service for a 100 MB
-//     answer, binary and JSON, read at full speed and by a slow client (goal < 32 MB each).
+//     answer, binary and JSON, read at full speed and by a slow client (goal < 32 MB each);
+//   - reads compressed (Accept-Encoding zstd, gzip) against identity: bytes on the wire, p50 on loopback (the cost of
+//     compressing), and that p50 plus what the bytes take at 20 Mbit/s (a remote engineer's VPN; computed, not
+//     measured): the whole channel above (binary and JSON; the generator's channel is a repeating wave, which compresses
+//     far better than a logged one) and every channel of Sample1.ld (a MoTeC log from a car, libs/formats' fixture).
+//     Every other read of the bench asks identity (stack-fixture.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateLdFile } from '../gen-ld/gen-ld';
+import { openDataFile } from '@pitwall/formats';
 import { createBenchRunSheet, load, startBenchStack, summarise, uploadDataFile, type BenchStack } from './stack-fixture';
 
 const RUNS = Number(process.env['BENCH_BULK_RUNS'] ?? 15);
+/** Reads of each coding of the compression line. */
+const CODING_RUNS = Math.max(3, Math.round(RUNS / 3));
+const CODINGS = ['identity', 'zstd', 'gzip'] as const;
+/** The link the compression line computes transfer times for: 20 Mbit/s, in bytes per ms. */
+const SLOW_LINK_BYTES_PER_MS = 20e6 / 8 / 1000;
+/** A MoTeC log from a car (libs/formats' test fixture): what logged channels compress to. */
+const LOGGED_LD = path.join(process.cwd(), 'libs', 'formats', 'test', 'fixtures', 'telemetry', 'Sample1.ld');
 const MB = 1e6;
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
@@ -92,6 +105,8 @@ interface RoadResult {
   smallReqPerSec: number;
   smallP50: number;
   rss: Record<string, { gateway: number; datafile: number; bytes: number }>;
+  /** The whole channel by coding: p50 on loopback and bytes on the wire ('binary zstd', 'JSON identity', ...). */
+  codings: Record<string, { ms: number; bytes: number }>;
 }
 
 async function road(label: string, ld: string, dir: string, inlineMax: string | undefined, bareFile: string): Promise<RoadResult> {
@@ -135,6 +150,31 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
       json.push(r.ms);
       jsonBytes = r.bytes;
     }
+    // The compression line: the same read in each coding, the bytes as they came on the wire (node:http decodes nothing).
+    const loggedRunSheet = await createBenchRunSheet(s);
+    await uploadDataFile(s, loggedRunSheet, LOGGED_LD, { fileName: 'Sample1.ld', compressed: false });
+    const logged = JSON.stringify({ channels: openDataFile(new Uint8Array(readFileSync(LOGGED_LD))).channels.map((c) => c.name), mode: 0 });
+    const loggedUrl = `${s.baseUrl}/RunSheets/${loggedRunSheet}/DataFileAccess/DataFile/channels`;
+    const codings: RoadResult['codings'] = {};
+    const reads: [string, string, { method?: string; body?: string; headers: Record<string, string> }][] = [
+      ['whole channel binary', `${dataset}/channel?channel=${encodeURIComponent(fast)}`, { headers: binaryHeaders }],
+      ['whole channel JSON', `${dataset}/channel?channel=${encodeURIComponent(fast)}`, { headers: s.headers }],
+      ['Sample1.ld every channel binary', loggedUrl, { method: 'POST', body: logged, headers: binaryHeaders }],
+      ['Sample1.ld every channel JSON', loggedUrl, { method: 'POST', body: logged, headers: s.headers }],
+    ];
+    for (const [what, url, options] of reads) {
+      await timed(url, options);
+      for (const coding of CODINGS) {
+        const runs: number[] = [];
+        let bytes = 0;
+        for (let i = 0; i < CODING_RUNS; i++) {
+          const r = await timed(url, { ...options, headers: { ...options.headers, 'Accept-Encoding': coding }, rested: true });
+          runs.push(r.ms);
+          bytes = r.bytes;
+        }
+        codings[`${what} ${coding}`] = { ms: median(runs), bytes };
+      }
+    }
     const lapBody = JSON.stringify({ channels: lapChannels, mode: 1, lapIndex: 5 });
     await timed(`${dataset}/channels`, { method: 'POST', body: lapBody, headers: binaryHeaders });
     const lap: number[] = [];
@@ -163,9 +203,18 @@ async function road(label: string, ld: string, dir: string, inlineMax: string | 
         console.log(`  ${label}: ${name} failed: ${(err as Error).message}`);
       }
     }
-    const result: RoadResult = { bareMs: median(bareRuns), binaryMs: median(binary), binaryHeadMs: median(binaryHead), binaryBytes: first.bytes, jsonMs: median(json), jsonBytes, lapMs: median(lap), smallReqPerSec: small.reqPerSec, smallP50: small.p50, rss };
+    const result: RoadResult = { bareMs: median(bareRuns), binaryMs: median(binary), binaryHeadMs: median(binaryHead), binaryBytes: first.bytes, jsonMs: median(json), jsonBytes, lapMs: median(lap), smallReqPerSec: small.reqPerSec, smallP50: small.p50, rss, codings };
     console.log(`${label}: whole-channel binary p50 ${result.binaryMs.toFixed(1)} ms (${(result.binaryBytes / MB).toFixed(1)} MB, head at ${result.binaryHeadMs.toFixed(1)} ms; the bare server in turn ${result.bareMs.toFixed(1)} ms, ratio ${(result.bareMs / result.binaryMs).toFixed(2)}); JSON p50 ${result.jsonMs.toFixed(1)} ms (${(jsonBytes / MB).toFixed(1)} MB, ${(jsonBytes / MB / (result.jsonMs / 1000)).toFixed(0)} MB/s); lap p50 ${result.lapMs.toFixed(1)} ms; small GET ${small.reqPerSec.toFixed(0)} req/s p50 ${small.p50} ms`);
     for (const [name, r] of Object.entries(rss)) console.log(`  RSS growth, ${name} (${(r.bytes / MB).toFixed(0)} MB): gateway +${r.gateway.toFixed(1)} MB, datafile-service +${r.datafile.toFixed(1)} MB`);
+    for (const [what] of reads) {
+      const identity = codings[`${what} identity`] as { ms: number; bytes: number };
+      const atSlowLink = (c: { ms: number; bytes: number }) => ((c.ms + c.bytes / SLOW_LINK_BYTES_PER_MS) / 1000).toFixed(2);
+      const parts = CODINGS.map((coding) => {
+        const c = codings[`${what} ${coding}`] as { ms: number; bytes: number };
+        return `${coding} ${(c.bytes / MB).toFixed(2)} MB (ratio ${(identity.bytes / c.bytes).toFixed(2)}) p50 ${c.ms.toFixed(1)} ms, at 20 Mbit/s ${atSlowLink(c)} s`;
+      });
+      console.log(`  ${what} on the wire: ${parts.join('; ')}`);
+    }
     return result;
   } finally {
     bare?.child.kill();

@@ -165,7 +165,9 @@ export async function startBenchStack(options: { env?: Record<string, string> } 
     const user = await auth.createUser(`bench-${prefix}`);
     await auth.addMembership(account.id, user.id, 'admin');
     const { apiKey } = await auth.createApiKey(user.id, 'bench');
-    const headers = { ApiKey: apiKey, AccountId: account.id, 'Content-Type': 'application/json' };
+    // Identity, said explicitly: fetch (undici) sends `gzip, deflate`, and every figure so far, and the bare servers the
+    // benches compare with, measure uncompressed answers (the bulk bench measures compression on its own line).
+    const headers = { ApiKey: apiKey, AccountId: account.id, 'Content-Type': 'application/json', 'Accept-Encoding': 'identity' };
     const send: BenchStack['send'] = httpSend(stack.baseUrl, headers);
     const create = async (plural: string, parentIds: Record<string, string>, parameters: Record<string, string>) => {
       const qs = new URLSearchParams(parentIds).toString();

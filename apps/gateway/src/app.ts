@@ -11,6 +11,7 @@ import { servicesBus } from './domain/services-bus';
 import { attachedFileTransfer } from './entry-points/http/attached-file-transfer';
 import { authenticate } from './entry-points/http/authentication';
 import { operationRoutes, type GatewayHandler } from './entry-points/http/operation-routes';
+import { ResponseEncoder, type ResponseCompressionSettings } from './entry-points/http/response-encoding';
 import { serviceDocuments } from './entry-points/http/service-documents';
 import { viewerPage } from './entry-points/http/viewer-page';
 
@@ -44,6 +45,8 @@ export interface GatewayDeps {
   claims?: ClaimRedeemer;
   /** Large read answers kept for the same request's next time, whose service then only says they still are the answer. */
   heldAnswers?: HeldAnswers;
+  /** Compression of the answers by their Accept-Encoding (RESPONSE_COMPRESSION, RESPONSE_COMPRESSION_MIN_BYTES); default on, from 8 KiB. */
+  responseCompression?: ResponseCompressionSettings;
 }
 
 /** API answers carry account data: never sniffed as another type, never kept by a cache on the way. */
@@ -75,6 +78,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(tooManyQueryParameters);
   const bus = servicesBus(deps.bus, deps.presence);
+  const encoder = new ResponseEncoder(deps.responseCompression);
   const transfer = deps.attachments ? attachedFileTransfer({ bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};
   // The operations first: a request is matched by its first path segment at once (`operationRoutes`), and only a
   // path outside the table (/swagger, /viewer, /health: no operation's first segment) goes on to the routers below.
@@ -90,11 +94,12 @@ export function buildGateway(deps: GatewayDeps): express.Express {
       ...(deps.commandTimeout ? { commandTimeout: deps.commandTimeout } : {}),
       ...(deps.claims ? { claims: deps.claims } : {}),
       ...(deps.heldAnswers ? { heldAnswers: deps.heldAnswers } : {}),
+      encoder,
       answerHeaders: API_ANSWER_HEADERS,
     }),
   );
-  app.use(serviceDocuments());
-  if (deps.viewerDir) app.use(viewerPage(deps.viewerDir));
+  app.use(serviceDocuments(encoder));
+  if (deps.viewerDir) app.use(viewerPage(deps.viewerDir, encoder));
   app.use((_req, res, next) => {
     res.setHeaders(API_ANSWER_HEADERS);
     next();

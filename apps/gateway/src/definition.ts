@@ -9,6 +9,7 @@ import { defineService } from '@pitwall/service-host';
 import { REDIS_URL, intVar, portVar, urlVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
 import { HeldAnswers } from './domain/held-answers';
+import { DEFAULT_RESPONSE_COMPRESSION } from './entry-points/http/response-encoding';
 import { ReadLimiter } from './domain/read-limiter';
 
 const GatewayConfig = z.object({
@@ -47,6 +48,10 @@ const GatewayConfig = z.object({
   ...claimRedeemerSettings,
   /** Bytes of large read answers kept to send again when the service says they still are the answer (default 64 MiB; 0: none). */
   HELD_ANSWERS_BYTES: intVar(64 * 1024 * 1024, { min: 0 }),
+  /** Answers compressed as their Accept-Encoding asks (zstd, gzip, br: docs/api.md), `on` (default) or `off`. */
+  RESPONSE_COMPRESSION: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  /** Bodies of fewer bytes are sent as they are (default 8192; 0: every body the client lets be compressed). */
+  RESPONSE_COMPRESSION_MIN_BYTES: intVar(DEFAULT_RESPONSE_COMPRESSION.minBytes, { min: 0 }),
 });
 
 /** The public HTTP entry: owns the `auth` schema (auth store over the pool and the cache), routes onto the bus. */
@@ -106,7 +111,7 @@ export const gateway = defineService({
     bodyIdleTimeoutMs: (config) => config.BODY_IDLE_TIMEOUT_MS,
     connectionLimits: (config) => ({ total: config.HTTP_MAX_CONNECTIONS, perClient: config.HTTP_MAX_CONNECTIONS_PER_CLIENT }),
     responseIdleTimeoutMs: (config) => config.RESPONSE_IDLE_TIMEOUT_MS,
-    app: ({ auth, readLimiter, attachments, presence, claims, heldAnswers }, { bus, logger, config, metrics }, checks) => buildGateway({ bus, auth, logger, metrics, claims, ...(heldAnswers ? { heldAnswers } : {}), bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB } }),
+    app: ({ auth, readLimiter, attachments, presence, claims, heldAnswers }, { bus, logger, config, metrics }, checks) => buildGateway({ bus, auth, logger, metrics, claims, ...(heldAnswers ? { heldAnswers } : {}), bodyLimit: config.BODY_LIMIT, checks, readLimiter, attachments, presence, viewerDir: config.VIEWER_DIR ?? join(__dirname, 'viewer'), partitions: { [SERVICES.timing]: config.TIMING_PARTITIONS }, commandTimeout: { baseMs: config.BUS_TIMEOUT_MS, perMbMs: config.BUS_TIMEOUT_MS_PER_MB }, responseCompression: { enabled: config.RESPONSE_COMPRESSION === 'on', minBytes: config.RESPONSE_COMPRESSION_MIN_BYTES } }),
   },
 });
 

@@ -32,7 +32,9 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
   }, 90_000);
 
   const dataset = (id = runSheet) => `/RunSheets/${id}/DataFileAccess/DataFile`;
-  const post = (body: unknown, accept?: string, id?: string) => fetch(`${started.base}${dataset(id)}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify(body) });
+  // The identity transfer (its Content-Length, its chunks) is what these reads check: asked for it, as fetch would send gzip
+  // (compressed answers: data-file-access.compression.test.ts).
+  const post = (body: unknown, accept?: string, id?: string) => fetch(`${started.base}${dataset(id)}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', 'Accept-Encoding': 'identity', ...(accept ? { Accept: accept } : {}) }, body: JSON.stringify(body) });
 
   /** A channel's values and times as the stream carries them: from the one batch where its column is not all null. */
   function columnOf(table: Table, name: string): { samples: (number | null)[]; times: number[] } {
@@ -183,7 +185,7 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
       const path = `${started.base}${dataset()}/channel?channel=Engine%20RPM&lapIndex=1&maxPoints=16`;
       let file!: Uint8Array;
       const replies = await busReplies(started.stack, async () => {
-        const r = await fetch(path, { headers: { ...started.headers, Accept: ARROW_FILE } });
+        const r = await fetch(path, { headers: { ...started.headers, Accept: ARROW_FILE, 'Accept-Encoding': 'identity' } });
         expect(r.headers.get('content-type')).toBe(ARROW_FILE);
         file = await bytesOf(r);
         expect(r.headers.get('content-length')).toBe(String(file.byteLength));

@@ -187,6 +187,28 @@ describe('attached files through the gateway (entity-service in-process, real Po
       return { url: (await list('Cars', id))[0]?.SignedURL as string, bytes };
     }
 
+    test.each(['gzip, deflate, br, zstd', 'gzip, identity;q=0'])('when the client accepts compressed answers (%s), then the whole file and a range of it are its stored bytes as they are, never compressed', async (accepting) => {
+      const id = await create('Cars');
+      const bytes = content(40_000);
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      await upload(prepared.Url, bytes);
+      expect((await finalise('Cars', id, prepared.AttachedFileId)).status).toBe(200);
+      const url = (await list('Cars', id))[0]?.SignedURL as string;
+      // node:http decodes nothing: the bytes as the gateway sent them.
+      const whole = await send(url, 'GET', url, { headers: { 'Accept-Encoding': accepting } });
+      const part = await send(url, 'GET', url, { headers: { 'Accept-Encoding': accepting, Range: 'bytes=100-20099' } });
+      expect([whole.status, part.status]).toEqual([200, 206]);
+      for (const got of [whole, part]) {
+        expect(got.headers['content-encoding']).toBeUndefined();
+        expect(String(got.headers['vary'] ?? '')).not.toContain('Accept-Encoding');
+        expect(got.headers['accept-ranges']).toBe('bytes');
+      }
+      expect(whole.headers['content-length']).toBe(String(bytes.length));
+      expect(part.headers['content-range']).toBe(`bytes 100-20099/${bytes.length}`);
+      expect((await download(url, { 'Accept-Encoding': accepting, Range: 'bytes=100-20099' })).bytes.equals(bytes.subarray(100, 20100))).toBe(true);
+      expect((await download(url, { 'Accept-Encoding': accepting })).bytes.equals(bytes)).toBe(true);
+    });
+
     test.each([
       ['a range whose last position is before its first', 'bytes=4-2'],
       ['a set with one such range', 'bytes=0-1,9-3'],

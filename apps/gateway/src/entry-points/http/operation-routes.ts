@@ -12,6 +12,7 @@ import { authenticate, authenticateFor, permit } from './authentication';
 import { commandHeaders, refuseIdempotencyKey } from './idempotency-key';
 import { malformedPathParameters, malformedQueryParameters, percentEncodingRefusal } from './percent-encoding';
 import { jsonBodyBytes, jsonBodyReader, requestBinding } from './request-binding';
+import { compressor, ResponseEncoder } from './response-encoding';
 
 /**
  * An operation the gateway answers itself (`target: { gateway: name }`). `caller` is undefined on signed-URL
@@ -52,6 +53,8 @@ export interface OperationRoutesDeps {
   claims?: ClaimRedeemer;
   /** Large read answers fetched by claim, kept for the same request's next time (HELD_ANSWERS_BYTES; absent: none kept). */
   heldAnswers?: HeldAnswers;
+  /** The content coding of the answers (RESPONSE_COMPRESSION); absent: compressed with the defaults. */
+  encoder?: ResponseEncoder;
 }
 
 /**
@@ -200,9 +203,10 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   const local = isBusTarget(target) ? undefined : deps.handlers[target.gateway];
   if (!isBusTarget(target) && !local && !(op.permission === 'signature' && !deps.signer)) throw new Error(`${op.operationId}: the gateway has no handler ${target.gateway}`);
   const bind = requestBinding(op);
+  const encoder = deps.encoder ?? new ResponseEncoder();
   return async (req, res) => {
     const bound = bind(req, res);
-    if (local) return sendLocal(op, res, await local(req.caller, bound, { req, res }));
+    if (local) return sendLocal(op, req, res, await local(req.caller, bound, { req, res }), encoder);
     if (!isBusTarget(target)) return;
     const message = target.toMessage(bound);
     const service = serviceOf(target, message, deps.partitions);
@@ -228,27 +232,28 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     const heldTag = reply.headers[REPLY_ANSWER_HELD];
     if (heldTag !== undefined) {
       if (!held || heldTag !== held.tag) throw new AppError(502, 'The service answered with an answer this gateway does not hold');
-      res.status(op.response.status).type(held.contentType).setHeader('Content-Length', String(held.bytes.byteLength));
-      res.end(held.bytes);
-      return;
+      res.status(op.response.status).type(held.contentType);
+      return encoder.send(req, res, held.bytes);
     }
     // Another answer than the one held (kept in its place below when it can be).
     holding?.delete(heldKey);
     const claim = reply.claim;
     const tag = reply.headers[REPLY_ANSWER_TAG];
-    if (claim) return sendClaimed(claim, op, req, res, deps.claims, tag ? holding?.keeper(heldKey, tag, claim.contentType, claim.length) : undefined);
-    // The service rendered the body: its bytes are passed on as they are, never parsed and re-serialised.
-    res.status(op.response.status).type(reply.contentType ?? 'application/json').send(reply.json);
+    if (claim) return sendClaimed(claim, op, req, res, deps.claims, encoder, tag ? holding?.keeper(heldKey, tag, claim.contentType, claim.length) : undefined);
+    // The service rendered the body: its bytes are passed on as they are (compressed when asked), never parsed and re-serialised.
+    res.status(op.response.status).type(reply.contentType ?? 'application/json');
+    return encoder.send(req, res, reply.json);
   };
 }
 
 /**
  * A large answer the service kept (the claim check): fetched once from the instance that made it and streamed to the
- * client as it comes, with its length when known (a binary body), else chunked. A client that goes stops the fetch
- * (and the producer behind it); a fetch that breaks off ends this answer as aborted (its socket destroyed), never as
- * a shorter body that looks complete.
+ * client as it comes, with its length when known (a binary body), else chunked; compressed on the way when the client
+ * accepts it (chunked then: the compressed length is known only at the end), the held copy kept of the bytes before.
+ * A client that goes stops the fetch (and the producer behind it); a fetch that breaks off ends this answer as aborted
+ * (its socket destroyed: no last chunk, a compressed stream never finished), never as a shorter body that looks complete.
  */
-async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Response, claims: ClaimRedeemer | undefined, keeper?: Transform): Promise<void> {
+async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Response, claims: ClaimRedeemer | undefined, encoder: ResponseEncoder, keeper?: Transform): Promise<void> {
   if (!claims) throw new AppError(502, 'The service answered with a claim this gateway cannot redeem');
   const answer = await claims.redeem(claim, callerContext(req.caller).accountId);
   if (res.destroyed) {
@@ -256,7 +261,8 @@ async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Respo
     return;
   }
   res.status(op.response.status).type(answer.contentType);
-  if (answer.length !== undefined) res.setHeader('Content-Length', String(answer.length));
+  const coding = encoder.encodingFor(req, res, answer.contentType, answer.length);
+  if (!coding && answer.length !== undefined) res.setHeader('Content-Length', String(answer.length));
   // Whose doing an end before the last byte is: the client's when its side of the connection closed on its own (its
   // FIN, or a reset: a socket error that is not the pipeline's own, which destroying the response passes to the
   // socket); the service's when its answer broke off.
@@ -266,7 +272,9 @@ async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Respo
   const ended = (): void => void (clientEnded = true);
   const failed = (err: unknown): void => void (socketError ??= err);
   socket.once('end', ended).once('error', failed);
-  await (keeper ? pipeline(answer.body, keeper, res) : pipeline(answer.body, res))
+  const stages: Transform[] = [...(keeper ? [keeper] : []), ...(coding ? [compressor(coding, answer.length)] : [])];
+  if (coding) res.setHeader('Content-Encoding', coding);
+  await pipeline([answer.body, ...stages, res])
     .catch((err: unknown) => {
       res.destroy();
       if (clientEnded || endedForIdleness(res) || (socketError !== undefined && socketError !== err)) req.log.info({ claim: claim.id }, 'the client went before the claimed answer ended; its producer is stopped');
@@ -282,7 +290,8 @@ function serviceOf(target: BusTarget, message: ReturnType<BusTarget['toMessage']
   return partitionService(target.service, partitionOf(target.orderingKey(message), count));
 }
 
-function sendLocal(op: Operation, res: Response, result: unknown): void {
+/** A gateway handler's answer; a download (StreamReply: an attached file's stored bytes, whole or a range) is never compressed. */
+async function sendLocal(op: Operation, req: Request, res: Response, result: unknown, encoder: ResponseEncoder): Promise<void> {
   if (result instanceof StreamReply) {
     res.status(result.status).set(result.headers);
     // Either side ending early ends both: a client gone mid-body closes the file (or the store's response) it read.
@@ -292,9 +301,10 @@ function sendLocal(op: Operation, res: Response, result: unknown): void {
       res.destroy();
     });
   } else if (op.responseKind === 'empty') res.status(op.response.status).end();
-  else if (result instanceof EncodedJson) res.status(op.response.status).type('application/json').send(result.json);
-  else if (Buffer.isBuffer(result)) res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream').send(result);
-  else res.status(op.response.status).json(result);
+  else if (result instanceof EncodedJson) await encoder.send(req, res.status(op.response.status).type('application/json'), result.json);
+  else if (Buffer.isBuffer(result)) await encoder.send(req, res.status(op.response.status).type(op.response.contentTypes.find((t) => !t.includes('json')) ?? 'application/octet-stream'), result);
+  else if (result === undefined) res.status(op.response.status).json(result);
+  else await encoder.send(req, res.status(op.response.status).type('application/json'), Buffer.from(JSON.stringify(result)));
 }
 
 /**

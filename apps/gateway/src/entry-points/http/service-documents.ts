@@ -2,19 +2,21 @@ import { createHash } from 'node:crypto';
 import express from 'express';
 import { buildOpenApiDocument } from '@pitwall/contracts';
 import { onlyGetAndHead } from '@pitwall/service-kit';
+import { ResponseEncoder } from './response-encoding';
 
 /** `/swagger/v1/swagger.json` (generated once from the contracts) and a browsable `/swagger` page. */
-export function serviceDocuments(): express.Router {
+export function serviceDocuments(encoder = new ResponseEncoder()): express.Router {
   const router = express.Router();
-  let document: string | undefined;
-  router.get('/swagger/v1/swagger.json', (_req, res) => {
-    document ??= JSON.stringify(buildOpenApiDocument());
+  let document: Buffer | undefined;
+  const page = Buffer.from(SWAGGER_PAGE);
+  router.get('/swagger/v1/swagger.json', async (req, res) => {
+    document ??= Buffer.from(JSON.stringify(buildOpenApiDocument()));
     res.setHeaders(DOCUMENT_HEADERS);
-    res.type('application/json').send(document);
+    await encoder.send(req, res.type('application/json'), document);
   });
-  router.get('/swagger', (_req, res) => {
+  router.get('/swagger', async (req, res) => {
     res.setHeaders(PAGE_HEADERS);
-    res.type('html').send(SWAGGER_PAGE);
+    await encoder.send(req, res.type('html'), page);
   });
   router.all(['/swagger', '/swagger/v1/swagger.json'], onlyGetAndHead('the API description'));
   return router;

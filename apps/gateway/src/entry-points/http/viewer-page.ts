@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import express from 'express';
 import { AppError, onlyGetAndHead } from '@pitwall/service-kit';
+import { ResponseEncoder } from './response-encoding';
 
 /**
  * The telemetry viewer's page and assets (apps/viewer, bundled by tools/build-viewer.mjs) at `/viewer`: GET and HEAD
@@ -27,7 +28,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** `dir` holds the built assets; when it has none (the viewer was not built), `/viewer` answers a plain 404. */
-export function viewerPage(dir: string): express.Router {
+export function viewerPage(dir: string, encoder = new ResponseEncoder()): express.Router {
   const router = express.Router();
   let files: Map<string, { body: Buffer; type: string }> | undefined;
   const load = (): Map<string, { body: Buffer; type: string }> => {
@@ -45,7 +46,7 @@ export function viewerPage(dir: string): express.Router {
     if (found.size) files = found;
     return found;
   };
-  const send = (name: string) => (req: express.Request, res: express.Response) => {
+  const send = (name: string) => async (req: express.Request, res: express.Response) => {
     const file = load().get(name);
     res.setHeader('Content-Security-Policy', VIEWER_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -57,7 +58,7 @@ export function viewerPage(dir: string): express.Router {
     }
     if (!file) throw new AppError(404, `The viewer has no file ${name}`);
     res.type(file.type);
-    res.end(req.method === 'HEAD' ? undefined : file.body);
+    await encoder.send(req, res, file.body);
   };
   router.get(['/viewer', '/viewer/'], send('index.html'));
   router.get('/viewer/:file', (req, res) => send(String(req.params['file']))(req, res));
