@@ -21,7 +21,9 @@ const SPEED_FACTOR = 1.02;
 
 /**
  * A race engineer's trial of the viewer with the car's constants (docs/math-channels.md, "Constants of the car"): a math
- * channel computed with a constant one car holds and another lacks, compared across the two cars' laps.
+ * channel computed with a constant one car holds and another lacks, compared across the two cars' laps; the constants
+ * a plotted math channel uses shown in the channel list; and Refresh catching up with math channels and constants
+ * changed elsewhere (curl, another tab) since the dataset was opened.
  */
 describe('the viewer with math channels reading the car\'s constants, in headless Chromium against npm start', () => {
   let stack: Embedded;
@@ -67,12 +69,14 @@ describe('the viewer with math channels reading the car\'s constants, in headles
     car9 = (added.returnValue as { Id: string }).Id;
     expect((await client.addEventCar(run.event, car9, {})).success).toBe(true);
     await seedRunSheet(stack, { session: run.session, car: car9 }, 'Run 9');
-    for (const name of ['SpeedFactor']) {
+    for (const name of ['SpeedFactor', 'P1', 'P2', 'P3', 'P4']) {
       expect((await send('POST', '/ParameterDefinitions', parameters({ Name: name, EntityType: 'Cars', ParameterType: 'Double' }))).status).toBe(201);
     }
-    await setCar(run.car, { SpeedFactor: String(SPEED_FACTOR) });
+    await setCar(run.car, { SpeedFactor: String(SPEED_FACTOR), P1: '1', P2: '2', P3: '3', P4: '4' });
     await defineMath({ Name: 'Speed corrected', Expression: '"Ground Speed" * param("SpeedFactor")', Unit: 'km/h' });
-    await untilCatalogue((math) => math.some((c) => c.name === 'Speed corrected'));
+    // A constant channel of five constants (it reads no channel: a Rate).
+    await defineMath({ Name: 'Constants sum', Expression: 'param("SpeedFactor") + param("P1") + param("P2") + param("P3") + param("P4")', Rate: '1' });
+    await untilCatalogue((math) => math.some((c) => c.name === 'Speed corrected') && math.some((c) => c.name === 'Constants sum'));
   });
 
   /** Championship → event → session → `car` → `runSheet`, then its DataFile dataset, as a user picks them. */
@@ -141,6 +145,73 @@ describe('the viewer with math channels reading the car\'s constants, in headles
     expect(error).toMatch(/^The "Distance from" channel cannot be computed for a lap's file \(422\): math channel Speed corrected reads param\("SpeedFactor"\), which none of RunSheets [\w-]+ \("Run 9"\), Cars [\w-]+ \("Car 9"\) holds as a number .*\. Choose another in "Distance from", or Automatic\.$/);
     expect(await page.getAttribute('[data-testid=error]', 'data-status')).toBe('422');
     expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when a ticked math channel reads the car\'s constants, then its entry in the channel list says each one\'s value and the entity it is taken from, as text its checkbox is described by, cut to the list\'s width when long', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await openRun(page, 'Car 7', 'Run 7');
+
+    const said = page.locator('[data-testid="channel-params-Speed corrected"]');
+    expect(await said.textContent()).toBe(`param SpeedFactor = ${SPEED_FACTOR} (Cars Car 7)`);
+    expect(await said.isVisible()).toBe(true);
+    // A screen reader reads it with the checkbox (its description), the checkbox's name staying the channel's.
+    const box = page.locator('[data-testid="channel-Speed corrected"]');
+    expect(await box.evaluate((b) => document.getElementById(b.getAttribute('aria-describedby') ?? '')?.textContent)).toBe(`param SpeedFactor = ${SPEED_FACTOR} (Cars Car 7)`);
+    expect(await page.$eval('[data-testid="channel-Speed corrected"]', (b) => (b as HTMLInputElement).labels?.[0]?.textContent?.trim())).toBe('Speed corrected');
+    // A logged channel reads no constant: no such line.
+    expect(await page.$('[data-testid="channel-params-Ground Speed"]')).toBeNull();
+
+    // Five constants: three said, the others counted, all of them in the tooltip; the line no wider than the list.
+    const many = page.locator('[data-testid="channel-params-Constants sum"]');
+    expect(await many.textContent()).toBe('param SpeedFactor = 1.02 (Cars Car 7); param P1 = 1 (Cars Car 7); param P2 = 2 (Cars Car 7); and 2 more');
+    expect(await many.getAttribute('title')).toBe('param SpeedFactor = 1.02 (Cars Car 7); param P1 = 1 (Cars Car 7); param P2 = 2 (Cars Car 7); param P3 = 3 (Cars Car 7); param P4 = 4 (Cars Car 7)');
+    await page.locator('[data-testid="math-group"]').screenshot({ path: join(ARTIFACTS, 'constants-channel-list.png') });
+    const fit = await many.evaluate((e) => ({ right: e.getBoundingClientRect().right, list: (document.querySelector('[data-testid=channels]') as HTMLElement).getBoundingClientRect().right, cut: e.scrollWidth > e.clientWidth, overflow: getComputedStyle(e).textOverflow }));
+    expect(fit.right).toBeLessThanOrEqual(fit.list);
+    expect(fit).toMatchObject({ cut: true, overflow: 'ellipsis' });
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('when math channels are created and deleted and a car\'s constant changed elsewhere after the dataset was opened, then Refresh lists the catalogue as it is now, says what changed, keeps the ticked channels that remain and lists the account\'s math channels again', async () => {
+    const gone = await defineMath({ Name: 'Speed old', Expression: '"Ground Speed" * 3', Unit: 'km/h' });
+    await untilCatalogue((math) => math.some((c) => c.name === 'Speed old'));
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await openRun(page, 'Car 7', 'Run 7');
+    for (const name of ['Ground Speed', 'Speed corrected', 'Speed old']) await page.check(`[data-testid="channel-${name}"]`);
+
+    // Elsewhere (curl, another tab): a math channel created, the ticked one deleted, the car's constant changed.
+    await defineMath({ Name: 'Speed doubled', Expression: '"Ground Speed" * 2', Unit: 'km/h' });
+    expect((await send('DELETE', `/MathChannels/${gone}`)).status).toBe(204);
+    await setCar(run.car, { SpeedFactor: '1.05' });
+    await untilCatalogue((math) => math.some((c) => c.name === 'Speed doubled') && !math.some((c) => c.name === 'Speed old') && math.some((c) => c.parameters?.[0]?.value === 1.05));
+    // The page still shows the catalogue it opened.
+    expect(await page.$('[data-testid="channel-Speed doubled"]')).toBeNull();
+
+    await page.click('[data-testid=refresh-datasets]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.includes('read again'));
+    expect(await page.$('[data-testid="channel-Speed old"]')).toBeNull();
+    expect(await page.textContent('[data-testid=status]')).toBe('1 dataset(s) listed; the open dataset\'s channels read again: added "Speed doubled"; gone "Speed old" ("Speed old" unticked); changed "Constants sum", "Speed corrected" (definition or constants).');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid="channel-params-Speed corrected"]')).toBe('param SpeedFactor = 1.05 (Cars Car 7)');
+    expect(await page.$$eval('[data-testid=channels] input:checked', (boxes) => boxes.map((b) => (b as HTMLElement).dataset['testid']))).toEqual(['channel-Ground Speed', 'channel-Speed corrected']);
+    // The account's math channels under the form, listed again too; the dataset still open and picked.
+    await page.waitForSelector('[data-testid="math-item-Speed doubled"]', { state: 'attached' });
+    expect(await page.$('[data-testid="math-item-Speed old"]')).toBeNull();
+    expect(await page.textContent('[data-testid=file-properties] tr')).toMatch(/^datasetRun 7 \/ DataFile/);
+
+    // The ticked channels plot as before, the new one ticked and plotted with them.
+    await page.check('[data-testid="channel-Speed doubled"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    expect(await page.$$eval('[data-testid=panes] .pane', (list) => list.map((p) => (p as HTMLElement).dataset['testid']))).toEqual(['pane-Ground Speed', 'pane-Speed corrected', 'pane-Speed doubled']);
+
+    // Nothing changed since: Refresh says so.
+    await page.click('[data-testid=refresh-datasets]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.includes('read again'));
+    expect(await page.textContent('[data-testid=status]')).toBe('1 dataset(s) listed; the open dataset\'s channels read again: no change.');
+    expect(pageErrors).toEqual([]);
+    await setCar(run.car, { SpeedFactor: String(SPEED_FACTOR) });
     await page.context().close();
   });
 });
