@@ -82,6 +82,10 @@ export class ViewerApi {
   attachments(entityType: DatasetRef['entityType'], entityId: string): Promise<AttachmentJson[]> {
     return this.json('GET', `/${entityType}/${encodeURIComponent(entityId)}/Attachments`);
   }
+  /** One entity's name (`GET /{Plural}/{id}?parametersToInclude=Name`): the holder of a math channel's constant. */
+  entityNamed(plural: string, id: string): Promise<EntityJson> {
+    return this.json('GET', `/${encodeURIComponent(plural)}/${encodeURIComponent(id)}`, { parametersToInclude: 'Name' });
+  }
   metadata(dataset: DatasetRef): Promise<DataFileMetadataJson> {
     return this.json('GET', `${datasetPath(dataset)}/metadata`);
   }

@@ -1,5 +1,7 @@
 import type { DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
 import type { AttachmentJson, DatasetRef } from './api';
+import { displayNumber, shortText } from './display-number';
+import { sayNames } from './link';
 
 /** State 2 (AvailableOnServer): only such files make a dataset. */
 const AVAILABLE = 2;
@@ -146,4 +148,71 @@ export function channelCount(channels: readonly CatalogueChannel[]): string {
   const hidden = channels.filter((c) => c.group !== 'Math' && (c.kind || c.dimension > 1)).length;
   const parts = [`${channels.length - math} in the file`, ...(hidden ? [`${hidden} not plottable (text, bytes or arrays)`] : []), ...(math ? [`${math} math (the account's)`] : [])];
   return parts.join(', ');
+}
+
+/** A constant a math channel reads with param() (the catalogue entry's `parameters`): its name, value and holder. */
+export type ParameterUsed = NonNullable<CatalogueChannel['parameters']>[number];
+
+/** The constants said on a math channel's line in the channel list; the others are counted (all of them in its tooltip). */
+const SHOWN_PARAMETERS = 3;
+/** The constants its tooltip names, past which they are counted. */
+const TITLED_PARAMETERS = 20;
+
+/**
+ * What a math channel's constants are on the open dataset, as the catalogue says a read of it takes them now:
+ * `param SteeringRatio = 12 (Cars Car 7)`, `from` named by `nameOf` (the entity's name when the page knows it, else
+ * its id as the service gives it), the first `max` and then how many more.
+ */
+export function parametersText(parameters: readonly ParameterUsed[], nameOf: (from: string) => string, max = SHOWN_PARAMETERS): string {
+  const said = parameters.slice(0, max).map((p) => `param ${shortText(p.name, 80)} = ${displayNumber(p.value, 12)} (${nameOf(p.from)})`);
+  return parameters.length > max ? `${said.join('; ')}; and ${parameters.length - max} more` : said.join('; ');
+}
+
+/** The tooltip of a math channel's constants: every one of them up to TITLED_PARAMETERS. */
+export function parametersTitle(parameters: readonly ParameterUsed[], nameOf: (from: string) => string): string {
+  return parametersText(parameters, nameOf, TITLED_PARAMETERS);
+}
+
+/** The longest entity name said beside a constant (a name may be 200 characters). */
+const ENTITY_NAME_SAID = 40;
+
+/** An entity a constant is held by as the page says it: `Cars Car 7` (its type and its name, cut), or `from` as it was. */
+export function holderName(from: string, name: string | undefined): string {
+  const type = /^(\w+) /.exec(from)?.[1];
+  if (!type || name === undefined || name === '') return from;
+  return `${type} ${shortText(name, ENTITY_NAME_SAID)}`;
+}
+
+/** What changed between two reads of a dataset's catalogue: channels listed now and not before, gone, changed (each by name). */
+export interface CatalogueChanges {
+  added: string[];
+  removed: string[];
+  /** Listed in both, but described otherwise: a math channel's expression, unit, decimals or constants. */
+  changed: string[];
+}
+
+export function catalogueChanges(before: readonly CatalogueChannel[], after: readonly CatalogueChannel[]): CatalogueChanges {
+  const was = new Map(before.map((c) => [c.name, JSON.stringify(c)]));
+  const now = new Set(after.map((c) => c.name));
+  // By name, as the channel list orders them.
+  const names = (list: readonly CatalogueChannel[]) => list.map((c) => c.name).sort((a, b) => a.localeCompare(b));
+  return {
+    added: names(after.filter((c) => !was.has(c.name))),
+    removed: names(before.filter((c) => !now.has(c.name))),
+    changed: names(after.filter((c) => was.has(c.name) && was.get(c.name) !== JSON.stringify(c))),
+  };
+}
+
+/**
+ * What the status line says of a catalogue read again (Refresh): `the channels: added "Speed x2"; gone "Old"
+ * (unticked); changed "Steer" (its definition or constants)`, or that nothing changed. `unticked`: the gone channels
+ * that were ticked.
+ */
+export function catalogueChangesText(changes: CatalogueChanges, unticked: readonly string[]): string {
+  const parts: string[] = [];
+  const names = sayNames;
+  if (changes.added.length) parts.push(`added ${names(changes.added)}`);
+  if (changes.removed.length) parts.push(`gone ${names(changes.removed)}${unticked.length ? ` (${names(unticked)} unticked)` : ''}`);
+  if (changes.changed.length) parts.push(`changed ${names(changes.changed)} (definition or constants)`);
+  return parts.length ? `the open dataset's channels read again: ${parts.join('; ')}` : "the open dataset's channels read again: no change";
 }

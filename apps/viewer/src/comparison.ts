@@ -8,9 +8,11 @@ import { distanceSourceChoices, keptDistanceSource } from './distance-source';
 import { el, button, focusOn, named, onCommittedChange } from './dom';
 import { lapWindowFor, overlayOnGrid, toDistance } from './overlay';
 import { LatestDraw } from './latest';
+import { sayProblems } from './link';
 import type { Page } from './page';
 import { alignLines, panWindow, pointsForWidth, seriesLine, zoomAround, type Line } from './plot-data';
 import { plotKeyAction, type PlotKeys } from './plot-keys';
+import { readWithoutRefused, unreadByChannel, type NoneRead } from './refused-channels';
 
 /** A lap picked for the comparison: which dataset, which lap, where it starts on that file's time axis. */
 interface OverlayLap {
@@ -291,30 +293,37 @@ export class LapComparison {
       overlay.map(async (o) => {
         // Zoomed: each lap's window under the visible range, re-read at the plot's resolution. A zoom over distance
         // needs the lap's distance trace first (to find its times); otherwise both reads go at once.
-        const lapRead: ChannelsBody = { channels: names, mode: 1, lapIndex: o.lapIndex };
         const distanceRead = axis === 'distance' ? api.distance(o.dataset, o.lapIndex, this.traceOptions()) : Promise.resolve(null);
         const zoomed = view ? lapWindowFor(view, o, await distanceRead) : null;
-        const [series, distance] = await Promise.all([
-          api.channels(o.dataset, zoomed ? { channels: names, mode: 2, startTime: zoomed.start, duration: zoomed.duration } : lapRead, width),
-          distanceRead,
-        ]);
+        const body: ChannelsBody = zoomed ? { channels: names, mode: 2, startTime: zoomed.start, duration: zoomed.duration } : { channels: names, mode: 1, lapIndex: o.lapIndex };
+        // A channel the service refuses on its own for this lap's file (a math channel reading a param() its car
+        // lacks, a lap of another car in the comparison) does not stop the others, nor the other laps: read again
+        // without it, as the time plots do, and said.
+        const [read, distance] = await Promise.all([readWithoutRefused(names, (channels) => api.channels(o.dataset, { ...body, channels }, width), true), distanceRead]);
         source ??= distance?.source;
-        return names.map((name) => {
-          const s = series.find((x) => x.name === name);
+        const lines = names.map((name) => {
+          const s = read.answer?.find((x) => x.name === name);
           const line = s ? seriesLine(s, o.lapStart) : { x: new Float64Array(0), y: [] };
           return distance ? toDistance(line, distance) : line;
         });
+        return { lines, read };
       }),
     );
     if (!current()) return;
-    const specs: PaneSpec[] = channels.map((c, k) => ({
+    // Every channel refused for every lap: the refusal, as the time plots say one of every channel ticked.
+    const none = perLap.every((l) => l.read.answer === null);
+    if (none) throw (perLap[0]?.read as NoneRead).error;
+    const unread = unreadByChannel(overlay, perLap.map((l) => l.read.unread));
+    // A channel no lap could read has no pane (its traces would all be empty); the others are drawn.
+    const drawn = channels.map((c, k) => ({ c, k })).filter(({ c }) => perLap.some((l) => l.read.asked.some((n) => n === c.name)));
+    const specs: PaneSpec[] = drawn.map(({ c, k }) => ({
       id: `overlay-${c.name}`,
       title: `${c.name} over ${axis === 'distance' ? 'distance' : 'lap time'}`,
       unit: c.unit,
       xLabel: axis === 'distance' ? 'distance (m)' : 'lap time (s)',
       series: overlay.map((o, i) => ({ label: o.label, colour: colourAt(i), step: isDiscreteChannel(c) })),
       data: overlayOnGrid(
-        perLap.map((lines) => lines[k]),
+        perLap.map((l) => l.lines[k] as Line),
         c,
         width,
         view ?? undefined,
@@ -324,7 +333,8 @@ export class LapComparison {
     this.overlayPanes.setSyncKey(axis === 'distance' ? LAP_DISTANCE_SYNC : 'overlay');
     this.overlayPanes.render(specs);
     this.keepWholeLaps('overlay', this.overlayPanes, view);
-    this.page.status(`${overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}.`);
+    const notRead = unread.length ? `; could not read ${sayProblems(unread)}: kept ticked, Overlay reads them again` : '';
+    this.page.status(`${overlay.length} lap(s) overlaid on ${axis === 'distance' ? `distance (source: ${source?.kind ?? '-'} ${source?.channel ?? ''})` : 'lap time'}${notRead}.`);
   }
 
   /** The whole laps' x range of a plot drawn unzoomed (the ends of its data: uPlot sets its scale later). */

@@ -1,7 +1,7 @@
 import type { DataFileMetadataJson } from '@pitwall/contracts';
 import type { AnalysisPanels } from './analysis-panels';
 import type { DatasetRef } from './api';
-import { channelCount, formatLapTime, groupChannelsByUnit, lapRows } from './catalogue';
+import { catalogueChanges, channelCount, entityName, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, type CatalogueChanges } from './catalogue';
 import type { LapComparison } from './comparison';
 import { displayNumber } from './display-number';
 import { button, cell, el, hiddenText, named, RovingFocus, row, titled } from './dom';
@@ -11,6 +11,9 @@ import type { TrackMapPanel } from './track-map-panel';
 
 /** The sections that act on the open dataset: shown while one is open, hidden otherwise. */
 const DATASET_PANELS = ['skip-links', 'metadata', 'plot-controls', 'overlay-controls', 'overlay-panes', 'delta-panes', 'analysis', 'trackmap'];
+
+/** The most holders of constants named a catalogue (a dataset's chain is three: its entity, its setup, its car). */
+const MAX_HOLDERS_NAMED = 8;
 
 /** The panels that show what an open dataset holds, or clear it when it closes. */
 export interface DatasetPanels {
@@ -48,6 +51,7 @@ export class DatasetPanel {
     this.close();
     if (!dataset) return;
     const metadata = await this.page.requireApi().metadata(dataset);
+    await this.nameHolders(metadata);
     if (opening !== this.page.opening) return;
     this.page.metadata = metadata;
     this.page.dataset = dataset;
@@ -55,6 +59,57 @@ export class DatasetPanel {
     for (const name of [...this.page.selected]) if (!metadata.channels.some((c) => c.name === name)) this.page.selected.delete(name);
     this.renderMetadata();
     for (const id of DATASET_PANELS) el(id).hidden = false;
+  }
+
+  /**
+   * The open dataset's catalogue read again (the account's math channels created, changed or deleted since, by this
+   * page or elsewhere; a car's constant changed) and shown: the channel list, the analysis pickers, "Distance from"
+   * and the File panel's count. Ticked channels it still lists stay ticked, the others are unticked. Null when another
+   * dataset was opened (or this one closed) meanwhile: nothing shown. `forgetNames`: the constants' holders named
+   * afresh (a car renamed since).
+   */
+  async readCatalogue(forgetNames = false): Promise<{ changes: CatalogueChanges; unticked: string[] } | null> {
+    const dataset = this.page.dataset;
+    const before = this.page.metadata;
+    if (!dataset || !before) return null;
+    const opening = this.page.opening;
+    const metadata = await this.page.requireApi().metadata(dataset);
+    if (forgetNames) this.holderNames.clear();
+    await this.nameHolders(metadata);
+    if (opening !== this.page.opening || this.page.dataset !== dataset) return null;
+    this.page.metadata = metadata;
+    const unticked = [...this.page.selected].filter((name) => !metadata.channels.some((c) => c.name === name));
+    for (const name of unticked) this.page.selected.delete(name);
+    this.renderFileProperties();
+    this.renderChannelPickers();
+    this.panels.comparison.renderDistanceSources();
+    this.renderCatalogue();
+    return { changes: catalogueChanges(before.channels, metadata.channels), unticked };
+  }
+
+  /** The entities holding the constants of math channels (`Cars <id>`), by `from`: `Cars Car 7`, or `from` when unnamed. */
+  private readonly holderNames = new Map<string, string>();
+
+  /**
+   * Names the entities the catalogue's math channels take constants from (the run sheet, its setup, its car: three at
+   * most a dataset), each read once (`GET /{Plural}/{id}`) and kept while the page is open; one the key cannot read
+   * is said by its id, as the service gives it.
+   */
+  private async nameHolders(metadata: DataFileMetadataJson): Promise<void> {
+    const froms = new Set(metadata.channels.flatMap((c) => (c.parameters ?? []).map((p) => p.from)));
+    const unnamed = [...froms].filter((from) => !this.holderNames.has(from)).slice(0, MAX_HOLDERS_NAMED);
+    await Promise.all(
+      unnamed.map(async (from) => {
+        const [, plural, id] = /^(\w+) (\S+)$/.exec(from) ?? [];
+        let name: string | undefined;
+        try {
+          name = plural && id ? entityName(await this.page.requireApi().entityNamed(plural, id)) : undefined;
+        } catch {
+          name = undefined;
+        }
+        this.holderNames.set(from, holderName(from, name));
+      }),
+    );
   }
 
   /** Forgets the open dataset: its panels hidden, its plots, track map and lap statistics cleared. */
@@ -166,6 +221,9 @@ export class DatasetPanel {
     for (const id of ['scatter-colour', 'trackmap-colour']) fill(id, true);
   }
 
+  /** Counts the constants' lines drawn, for their ids (a checkbox's description names one). */
+  private paramsIds = 0;
+
   renderCatalogue(): void {
     const m = this.page.metadata;
     if (!m) return;
@@ -189,6 +247,19 @@ export class DatasetPanel {
           label.classList.add('channel');
           label.title = `${c.name}: ${c.expression !== undefined ? `${c.expression} (${c.unit || 'no unit'})` : `${c.unit || 'no unit'}, ${displayNumber(c.frequency)} Hz, ${c.sampleCount} samples, ${c.dataType}`}`;
           fieldset.appendChild(label);
+          // A math channel's constants on this dataset (param()), as a read of it takes them now: which steering ratio
+          // it is computed with, and from which entity. Text under its name, read with its checkbox as its description.
+          if (c.parameters?.length) {
+            const nameOf = (from: string) => this.holderNames.get(from) ?? from;
+            const params = document.createElement('span');
+            params.className = 'channel-params';
+            params.id = `channel-params-${++this.paramsIds}`;
+            params.dataset['testid'] = `channel-params-${c.name}`;
+            params.textContent = parametersText(c.parameters, nameOf);
+            params.title = parametersTitle(c.parameters, nameOf);
+            box.setAttribute('aria-describedby', params.id);
+            fieldset.appendChild(params);
+          }
         }
         return fieldset;
       }),

@@ -46,6 +46,9 @@ export function failureMessage(info: ApiFailureInfo): string {
     case 415:
       return `The file is not in a format the service can read (415)${suffix}.`;
     case 422:
+      // The math channel chosen in "Distance from" that a lap's file cannot compute (a param() its car lacks): said as
+      // the choice it is, with the service's reason (which names the channel and the entities looked at).
+      if (info.problem?.errors?.['distanceChannel']) return `The "Distance from" channel cannot be computed for a lap's file (422): ${info.problem.errors['distanceChannel'].join(', ')}. Choose another in "Distance from", or Automatic.`;
       // A 422 is a file the service cannot do this with: damaged only when the service says it could not read it.
       if (detail?.includes('math channel')) return `A math channel cannot be computed for this file (422)${suffix}.`;
       // The service's detail lists every name it looked for (hundreds of characters): said in a line, the list is the error's title.

@@ -1,6 +1,5 @@
 import type { DataFileMetadataJson, EntityJson } from '@pitwall/contracts';
 import type { DatasetRef } from './api';
-import type { LapComparison } from './comparison';
 import type { DatasetPanel } from './dataset-panel';
 import { button, el, focusAfter, focusOn, named } from './dom';
 import { ApiError } from './errors';
@@ -11,7 +10,6 @@ export class MathChannels {
   constructor(
     private readonly page: Page,
     private readonly datasetPanel: DatasetPanel,
-    private readonly comparison: LapComparison,
   ) {}
 
   start(): void {
@@ -55,15 +53,12 @@ export class MathChannels {
     await this.listMathChannels();
     const dataset = this.page.dataset;
     let unlisted = '';
-    if (dataset) {
-      this.page.metadata = await this.page.requireApi().metadata(dataset);
-      const listed = this.page.metadata.channels.find((c) => c.name === definition.name);
-      if (listed?.expression !== undefined) this.page.selected.add(definition.name);
-      else unlisted = await this.whyNotEvaluated(dataset, definition.name, listed !== undefined);
-      this.datasetPanel.renderFileProperties();
-      this.datasetPanel.renderChannelPickers();
-      this.comparison.renderDistanceSources();
-      this.datasetPanel.renderCatalogue();
+    if (dataset && (await this.datasetPanel.readCatalogue())) {
+      const listed = this.page.metadata?.channels.find((c) => c.name === definition.name);
+      if (listed?.expression !== undefined) {
+        this.page.selected.add(definition.name);
+        this.datasetPanel.renderCatalogue();
+      } else unlisted = await this.whyNotEvaluated(dataset, definition.name, listed !== undefined);
     }
     this.page.status(unlisted ? `Math channel ${definition.name} saved, but this file cannot evaluate it${unlisted}.` : `Math channel ${definition.name} saved.`);
   }
@@ -143,13 +138,7 @@ export class MathChannels {
     // channel's, else the last's), or to the list's summary once it is empty; left where the user has put it meanwhile.
     const buttons = el('math-list').querySelectorAll<HTMLElement>('button[data-testid^=math-delete-]');
     focusAfter(origin, buttons[Math.min(Math.max(at, 0), buttons.length - 1)] ?? el('math-defined').querySelector('summary'));
-    if (this.page.dataset) {
-      this.page.metadata = await this.page.requireApi().metadata(this.page.dataset);
-      this.datasetPanel.renderFileProperties();
-      this.datasetPanel.renderChannelPickers();
-      this.comparison.renderDistanceSources();
-      this.datasetPanel.renderCatalogue();
-    }
+    await this.datasetPanel.readCatalogue();
     this.page.status(`Math channel ${name} deleted.`);
   }
 

@@ -1,6 +1,6 @@
 import type { EntityJson } from '@pitwall/contracts';
 import type { DatasetRef } from './api';
-import { datasetsOf, enteredCars, entityName, uploadingCount, uploadingText } from './catalogue';
+import { catalogueChangesText, datasetsOf, enteredCars, entityName, uploadingCount, uploadingText } from './catalogue';
 import type { DatasetPanel } from './dataset-panel';
 import { el, focusOn, onCommittedChange } from './dom';
 import type { Page } from './page';
@@ -16,6 +16,8 @@ export class Pickers {
   constructor(
     private readonly page: Page,
     private readonly datasetPanel: DatasetPanel,
+    /** Refresh: what else is read again (the account's math channels listed under their form). */
+    private readonly refreshed: () => Promise<void>,
   ) {}
 
   start(): void {
@@ -134,7 +136,8 @@ export class Pickers {
   datasets: DatasetRef[] = [];
   /**
    * Lists the run sheet's (and the car's) datasets, and says how many files are still uploading. `refresh`: the list
-   * read again (the Refresh button), the dataset open kept open and picked when it is still listed.
+   * read again (the Refresh button), the dataset open kept open and picked when it is still listed, its catalogue read
+   * again and what changed in it said.
    */
   async loadDatasets(refresh = false): Promise<void> {
     const api = this.page.requireApi();
@@ -145,21 +148,29 @@ export class Pickers {
     this.datasets = [...datasetsOf('RunSheets', run, runFiles), ...this.carData.flatMap((d, i) => datasetsOf('SessionCarDatas', d, carFiles[i] ?? []))];
     const open = this.page.dataset;
     this.fill('pick-dataset', this.datasets.map((d, i) => ({ value: String(i), label: d.label })));
-    if (refresh && open) {
+    // Refresh: the dataset open kept open with its catalogue read again (math channels created or deleted elsewhere
+    // since it was opened, a car's constant changed), and the account's math channels listed again.
+    const readOpen = async (): Promise<string> => {
+      if (!refresh || !open) return '';
       const kept = this.datasets.findIndex((d) => d.entityType === open.entityType && d.entityId === open.entityId && d.group === open.group);
-      if (kept >= 0) {
-        el<HTMLSelectElement>('pick-dataset').value = String(kept);
-        this.loaded.set('pick-dataset', String(kept));
-      } else {
+      if (kept < 0) {
         this.page.opening++;
         this.datasetPanel.close();
+        return '';
       }
-    }
+      el<HTMLSelectElement>('pick-dataset').value = String(kept);
+      this.loaded.set('pick-dataset', String(kept));
+      const read = await this.datasetPanel.readCatalogue(true);
+      return read ? `; ${catalogueChangesText(read.changes, read.unticked)}` : '';
+    };
     const uploading = uploadingCount([runFiles, ...carFiles].flat());
     el('uploading').textContent = uploadingText(uploading);
     el<HTMLButtonElement>('refresh-datasets').disabled = false;
+    const [catalogue] = await Promise.all([readOpen(), refresh ? this.refreshed() : undefined]);
+    // Another run sheet picked meanwhile: its own load says what it lists.
+    if (el<HTMLSelectElement>('pick-run').value !== run.Id) return;
     if (this.datasets.length === 0) this.page.status(`This run sheet has no dataset available on the server (attached files in state 2)${uploading ? `; ${uploadingText(uploading)}` : '.'}`);
-    else if (refresh) this.page.status(`${this.datasets.length} dataset(s) listed.`);
+    else if (refresh) this.page.status(`${this.datasets.length} dataset(s) listed${catalogue}.`);
   }
 
   /** Waits until the loads the pickers started (one picked for the user, and the ones that picks in turn) are done. */

@@ -1,15 +1,14 @@
 import type { ChannelsBody, DataFileMetadataJson } from '@pitwall/contracts';
-import type { ChannelSeries } from '@pitwall/channels';
 import { isDiscreteChannel } from '@pitwall/laps';
 import { PaneStack, type PaneSpec } from './charts';
 import { colourAt } from './colours';
 import { displayNumber } from './display-number';
 import { el, focusAfter } from './dom';
-import { ApiError } from './errors';
 import { LatestDraw } from './latest';
 import { sayProblems } from './link';
 import type { Page } from './page';
 import { plotKeyAction, type PlotKeys } from './plot-keys';
+import { readWithoutRefused } from './refused-channels';
 import { alignLines, clampWindow, formatCursorTime, formatValue, paneGroups, panWindow, pointsForWidth, seriesLine, valueAt, windowInFile, zoomAround, type Line } from './plot-data';
 
 /** A channel on the time plots: its name, unit, the line drawn and whether it holds its value (steps). */
@@ -231,20 +230,7 @@ export class TimePlots {
     // A channel the service refuses on its own (a math channel whose constant or input this file lacks: a 422 naming
     // `channels[i]`) does not stop the others: read again without it, and said. It stays ticked, so Plot reads it
     // again once its definition or the car's parameter is fixed.
-    const unread: { name: string; why: string }[] = [];
-    let asked = names;
-    let series: ChannelSeries[];
-    for (;;) {
-      try {
-        series = await this.page.requireApi().channels(dataset, { ...body, channels: asked }, pointsForWidth(this.panes.plotWidth()));
-        break;
-      } catch (err) {
-        const refused = refusedChannels(err, asked);
-        if (!refused || refused.length >= asked.length) throw err;
-        unread.push(...refused);
-        asked = asked.filter((n) => !refused.some((r) => r.name === n));
-      }
-    }
+    const { answer: series, asked, unread } = await readWithoutRefused(names, (channels) => this.page.requireApi().channels(dataset, { ...body, channels }, pointsForWidth(this.panes.plotWidth())));
     if (!current()) return;
     // How long the read took (request, answer, decoding) within the select-to-drawn time (the benchmark reports both).
     if (this.page.actionAt) el('panes').dataset['readMs'] = (performance.now() - this.page.actionAt).toFixed(1);
@@ -436,27 +422,4 @@ export class TimePlots {
 function paneIdOf(group: readonly { name: string; unit: string }[], byUnit: boolean): string {
   const first = group[0];
   return first ? (byUnit ? `unit:${first.unit}` : first.name) : '';
-}
-
-/** The longest reason of a channel's refusal said in the status line. */
-const REFUSAL_REASON_MAX = 200;
-
-/**
- * The channels of a read (`asked`) that the service refused each on its own: a 422 or 400 whose `errors` name only
- * `channels[i]` fields, each with the service's reason (cut to REFUSAL_REASON_MAX characters); null when the read was
- * refused for anything else.
- */
-export function refusedChannels(err: unknown, asked: readonly string[]): { name: string; why: string }[] | null {
-  if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 400)) return null;
-  const fields = Object.entries(err.info.problem?.errors ?? {});
-  if (fields.length === 0) return null;
-  const refused: { name: string; why: string }[] = [];
-  for (const [field, reasons] of fields) {
-    const index = /^channels\[(\d+)\]$/.exec(field)?.[1];
-    const name = index === undefined ? undefined : asked[Number(index)];
-    if (name === undefined) return null;
-    const why = reasons.join(', ');
-    refused.push({ name, why: why.length > REFUSAL_REASON_MAX ? `${why.slice(0, REFUSAL_REASON_MAX - 1)}…` : why || `refused (${err.status})` });
-  }
-  return refused;
 }

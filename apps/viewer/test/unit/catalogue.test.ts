@@ -1,5 +1,5 @@
 import type { DatasetRef } from '../../src/api';
-import { channelCount, comparisonLabel, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, lapRows, uploadingCount, uploadingText, type CatalogueChannel } from '../../src/catalogue';
+import { catalogueChanges, catalogueChangesText, channelCount, comparisonLabel, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, uploadingCount, uploadingText, type CatalogueChannel } from '../../src/catalogue';
 
 const attachment = (id: string, FileName: string, AttachedFileGroupName: string | null, ServerAttachedFileState: number) => ({ Id: id, Parameters: { FileName, AttachedFileGroupName, ServerAttachedFileState }, SignedURL: null });
 
@@ -122,5 +122,54 @@ describe('groupChannelsByUnit', () => {
     expect(channelCount(all)).toBe(`${all.length} in the file, 2 not plottable (text, bytes or arrays)`);
     const listed = groupChannelsByUnit(all).flatMap((g) => g.channels.map((c) => c.name));
     expect(listed).toHaveLength(all.length - 2);
+  });
+});
+
+describe("a math channel's constants (param()) as the channel list says them", () => {
+  const names = new Map([['Cars c7', 'Cars Car 7']]);
+  const nameOf = (from: string) => names.get(from) ?? from;
+  const used = (name: string, value: number, from = 'Cars c7') => ({ name, value, from });
+
+  test('when a math channel reads a constant, then its name, value and the entity holding it are said, named when the page knows it, else by its id', () => {
+    expect(parametersText([used('SteeringRatio', 12)], nameOf)).toBe('param SteeringRatio = 12 (Cars Car 7)');
+    expect(parametersText([used('RollingRadius', 0.3171, 'Setups s1')], nameOf)).toBe('param RollingRadius = 0.3171 (Setups s1)');
+    // A value with binary noise is shown to 12 significant digits, not its float's 17.
+    expect(parametersText([used('Ratio', 0.1 + 0.2)], nameOf)).toBe('param Ratio = 0.3 (Cars Car 7)');
+  });
+
+  test('when it reads many, then three are said and the others counted; the tooltip names up to twenty', () => {
+    const many = Array.from({ length: 25 }, (_, i) => used(`P${i}`, i));
+    expect(parametersText(many.slice(0, 3), nameOf)).toBe('param P0 = 0 (Cars Car 7); param P1 = 1 (Cars Car 7); param P2 = 2 (Cars Car 7)');
+    expect(parametersText(many.slice(0, 5), nameOf)).toBe('param P0 = 0 (Cars Car 7); param P1 = 1 (Cars Car 7); param P2 = 2 (Cars Car 7); and 2 more');
+    const title = parametersTitle(many, nameOf);
+    expect(title.split('; param ')).toHaveLength(20);
+    expect(title.endsWith('param P19 = 19 (Cars Car 7); and 5 more')).toBe(true);
+  });
+
+  test("when the holder's name is long, then it is cut to 40 characters with an ellipsis; without a name, the service's words stay", () => {
+    expect(holderName('Cars c7', 'Car 7')).toBe('Cars Car 7');
+    expect(holderName('Setups s1', 'x'.repeat(200))).toBe(`Setups ${'x'.repeat(39)}…`);
+    expect(holderName('Cars c7', undefined)).toBe('Cars c7');
+    expect(holderName('Cars c7', '')).toBe('Cars c7');
+  });
+});
+
+describe('catalogueChanges and catalogueChangesText: what Refresh says changed in the open dataset\'s catalogue', () => {
+  const math = (name: string, expression = '1', parameters?: { name: string; value: number; from: string }[]): CatalogueChannel => ({ name, unit: 'km/h', frequency: 20, sampleCount: 100, dimension: 1, dataType: 'float64', group: 'Math', expression, ...(parameters ? { parameters } : {}) });
+  const logged: CatalogueChannel = { name: 'Ground Speed', unit: 'km/h', frequency: 20, sampleCount: 100, dimension: 1, dataType: 'int16' };
+
+  test('when math channels were created, deleted, redefined or read other constants, then each is named, by name, and a ticked one gone is said unticked', () => {
+    const before = [logged, math('Speed old'), math('Speed x2', '"Ground Speed" * 2'), math('Steer', '"Steered" / param("R")', [{ name: 'R', value: 12, from: 'Cars c7' }]), math('Same')];
+    const after = [logged, math('Speed x2', '"Ground Speed" * 3'), math('Steer', '"Steered" / param("R")', [{ name: 'R', value: 14, from: 'Cars c7' }]), math('Same'), math('Brake bias'), math('Aero')];
+    const changes = catalogueChanges(before, after);
+    expect(changes).toEqual({ added: ['Aero', 'Brake bias'], removed: ['Speed old'], changed: ['Speed x2', 'Steer'] });
+    expect(catalogueChangesText(changes, ['Speed old'])).toBe('the open dataset\'s channels read again: added "Aero", "Brake bias"; gone "Speed old" ("Speed old" unticked); changed "Speed x2", "Steer" (definition or constants)');
+    expect(catalogueChangesText(changes, [])).toBe('the open dataset\'s channels read again: added "Aero", "Brake bias"; gone "Speed old"; changed "Speed x2", "Steer" (definition or constants)');
+  });
+
+  test('when nothing changed, then it says so; many names are cut to five and counted', () => {
+    expect(catalogueChangesText(catalogueChanges([logged, math('A')], [logged, math('A')]), [])).toBe('the open dataset\'s channels read again: no change');
+    const added = Array.from({ length: 8 }, (_, i) => math(`M${i}`));
+    expect(catalogueChangesText(catalogueChanges([logged], [logged, ...added]), [])).toBe('the open dataset\'s channels read again: added "M0", "M1", "M2", "M3", "M4" and 3 more');
   });
 });
