@@ -18,7 +18,12 @@ describe('POST /ExternalSimulations/Trigger cut off before it committed its jobs
     s = await startSimulationStack();
   });
   afterAll(() => s.stop());
-  afterEach(() => jest.restoreAllMocks());
+  /** Holds a test left closed (it failed before letting them go): opened after it, or the stack's stop waits for them. */
+  const gates: (() => void)[] = [];
+  afterEach(() => {
+    for (const open of gates.splice(0)) open();
+    jest.restoreAllMocks();
+  });
 
   async function completedSetups(count: number) {
     const caller = newAccount();
@@ -52,6 +57,7 @@ describe('POST /ExternalSimulations/Trigger cut off before it committed its jobs
     let release!: () => void;
     let done!: (outcome: string) => void;
     const state = { stalled: new Promise<void>((r) => (stalled = r)), gate: new Promise<void>((r) => (release = r)), done: new Promise<string>((r) => (done = r)) };
+    gates.push(() => release());
     let first = true;
     jest.spyOn(EntityClient.prototype, 'updateSetups').mockImplementation(async function (this: EntityClient, ...args: Parameters<EntityClient['updateSetups']>) {
       if (!first) return original.apply(this, args);
@@ -146,6 +152,7 @@ describe('POST /ExternalSimulations/Trigger cut off before it committed its jobs
     const held = new Promise<void>((r) => (stalled = r));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    gates.push(() => release());
     jest.spyOn(EntityClient.prototype, 'findSetups').mockImplementation(async function (this: EntityClient, ...args: Parameters<EntityClient['findSetups']>): Promise<Map<string, EntityJson>> {
       if (++reads === 2) {
         stalled();
