@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -117,6 +117,43 @@ describe('the simulation-service killed -9 between the two phases of its work (f
   async function trigger(m: Member, profileId: string, setupIds: string[]): Promise<void> {
     const answer = await m.client.triggerExternalSimulations({ externalProfileId: profileId, setupIds });
     expect(answer.returnValue?.results.map((r) => r.accepted)).toEqual(setupIds.map(() => true));
+  }
+  /** A Trigger sent with an Idempotency-Key: its status and problem or body (status 0: no answer came). */
+  async function keyedTrigger(m: Member, profileId: string, setupIds: string[], key: string): Promise<{ status: number; body: { type?: string; detail?: string; results?: { setupId: string; accepted: boolean }[] } | null }> {
+    const res = await fetch(`${stack.baseUrl}/ExternalSimulations/Trigger`, {
+      method: 'POST',
+      headers: { ApiKey: m.apiKey, AccountId: m.accountId, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      body: JSON.stringify({ externalProfileId: profileId, setupIds }),
+    }).catch(() => undefined);
+    if (!res) return { status: 0, body: null };
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+  const statusesOf = async (m: Member, profileId: string, setupIds: string[]) => ((await m.client.getExternalSimulationStatus(profileId, setupIds)).returnValue?.results ?? []).map((r) => r.status);
+  /** Study creates the stand-in has answered (tests run one at a time: a test counts those since it began). */
+  const creates = () => standIn.calls.filter((c) => c.method === 'POST' && c.path === '/studies').length;
+  /**
+   * Sends a keyed Trigger of the setups and holds it between its write of `Requested` to the setups (another service's
+   * commit) and the commit of its jobs: the test's session locks the jobs table against writes, so the Trigger's
+   * transaction waits on it. Once every setup says `Requested` and the service's statement waits, the process is killed
+   * -9, its waiting statement ended (rolled back), the lock let go. Returns the Trigger's answer, as the client got it.
+   */
+  async function triggerKilledBeforeItsJobs(m: Member, profileId: string, setupIds: string[], key: string): Promise<Awaited<ReturnType<typeof keyedTrigger>>> {
+    const holder = await pool.connect();
+    let answer: Promise<Awaited<ReturnType<typeof keyedTrigger>>>;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE simulation.jobs IN SHARE MODE');
+      answer = keyedTrigger(m, profileId, setupIds, key);
+      await waitFor(async () => ((await statusesOf(m, profileId, setupIds)).every((s) => s === 'Requested') && (await blockedBy(holder)).length ? true : undefined), "every setup to say Requested, and the Trigger's commit waiting");
+      expect(await pool.query('SELECT 1 FROM simulation.jobs WHERE account_id = $1', [m.accountId])).toMatchObject({ rowCount: 0 });
+      await kill();
+      await endKilledStatements(holder);
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    return answer;
   }
   const allCompleted = async (m: Member, profileId: string, setupIds: string[]) => {
     const status = (await m.client.getExternalSimulationStatus(profileId, setupIds)).returnValue?.results ?? [];
@@ -288,5 +325,47 @@ describe('the simulation-service killed -9 between the two phases of its work (f
       throw new Error(`${err.message}; its last answer: ${last}`);
     });
     expect({ statusCode: answer.statusCode, message: answer.statusCode === 200 ? '' : answer.message, listed: answer.returnValue?.callbacks.map((c) => [c.id, c.deliveries]) }).toEqual({ statusCode: 200, message: '', listed: [[kept, { delivered: total, pending: 0, failed: 0 }]] });
+  }, 180_000);
+  test("when it is killed -9 after a Trigger wrote Requested to its setups and before it committed their jobs, then without any retry every setup runs once to Processing completed", async () => {
+    const { m, profileId, setupIds } = await simulatedAccount();
+    const createsBefore = creates();
+    const answer = await triggerKilledBeforeItsJobs(m, profileId, setupIds, randomUUID());
+    // The client was not told the outcome (the process died with its request): a 504 outcome-unknown.
+    expect({ status: answer.status, type: answer.body?.type }).toEqual({ status: 504, type: 'urn:pitwall:problem:outcome-unknown' });
+    expect(creates()).toBe(createsBefore);
+
+    restart();
+    // Nobody sends the Trigger again: the setups do not stay Requested with no job behind them.
+    await whileUp(() => allCompleted(m, profileId, setupIds), 'every setup to complete without a retry', 120_000).catch(async (err: Error) => {
+      throw new Error(`${err.message}; statuses: ${JSON.stringify(await statusesOf(m, profileId, setupIds))}; jobs: ${(await pool.query('SELECT 1 FROM simulation.jobs WHERE account_id = $1', [m.accountId])).rowCount}`);
+    });
+    // Once each: one job and one create per setup.
+    expect((await pool.query('SELECT setup_id FROM simulation.jobs WHERE account_id = $1', [m.accountId])).rows.map((r: { setup_id: string }) => r.setup_id).sort()).toEqual([...setupIds].sort());
+    expect(creates() - createsBefore).toBe(SETUPS);
+  }, 180_000);
+
+  test('when it is killed -9 after a Trigger wrote Requested to its setups and before it committed their jobs, then the retry with the same Idempotency-Key is answered the Trigger\'s outcome, and every setup runs once', async () => {
+    const { m, profileId, setupIds } = await simulatedAccount();
+    const key = randomUUID();
+    const createsBefore = creates();
+    const answer = await triggerKilledBeforeItsJobs(m, profileId, setupIds, key);
+    expect({ status: answer.status, type: answer.body?.type }).toEqual({ status: 504, type: 'urn:pitwall:problem:outcome-unknown' });
+
+    restart();
+    // The retry as a client sends it: again on a 503 from the gateway while no instance of the service is known yet.
+    let retried = await keyedTrigger(m, profileId, setupIds, key);
+    const gatewayWaits = (a: typeof retried) => a.status === 503 && /no running instance/i.test(a.body?.detail ?? '');
+    while (gatewayWaits(retried)) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      retried = await keyedTrigger(m, profileId, setupIds, key);
+    }
+    // Answered the outcome (every setup accepted), not told the setups are being written by another request.
+    expect({ status: retried.status, detail: retried.body?.detail, accepted: retried.body?.results?.map((r) => [r.setupId, r.accepted]) }).toEqual({ status: 200, detail: undefined, accepted: setupIds.map((id) => [id, true]) });
+    await whileUp(() => allCompleted(m, profileId, setupIds), 'every setup to complete', 120_000);
+    expect(creates() - createsBefore).toBe(SETUPS);
+    // Asked again, the same answer; nothing more is run.
+    const again = await keyedTrigger(m, profileId, setupIds, key);
+    expect({ status: again.status, body: again.body }).toEqual({ status: 200, body: retried.body });
+    expect((await pool.query('SELECT 1 FROM simulation.jobs WHERE account_id = $1', [m.accountId])).rowCount).toBe(SETUPS);
   }, 180_000);
 });

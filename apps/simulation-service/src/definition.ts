@@ -21,6 +21,7 @@ import { DEFAULT_MAX_SIMULATION_CALLBACKS } from './domain/callbacks';
 import { DEFAULT_JOB_RETENTION_DAYS, JobRetention, MAX_JOB_RETENTION_DAYS } from './domain/job-retention';
 import { parseSecretKey, previousSecretKeys, SECRET_KEY_FORM, SecretBox, secretKey } from './domain/secret-box';
 import { SecretRotation } from './domain/secret-rotation';
+import { PendingRequestSweep } from './domain/pending-requests';
 import { SetupWriteSlots } from './domain/setup-write-slots';
 import { SimulationWrites } from './domain/simulation-writes';
 import { StatusRecorder } from './domain/status-recorder';
@@ -202,7 +203,7 @@ export const simulationService = defineService({
     const writeLeaseMs = Math.max(1000, config.SIMULATION_SETUP_WRITE_LEASE_MS);
     const slots = new SetupWriteSlots(repository, { leaseMs: writeLeaseMs, retryMs: 20 }, logger);
     // Before the bus serves any request: what a restart frees was taken before it (freeRuns).
-    const restart = { at: await repository.databaseNow(), requestLeaseMs: writeLeaseMs };
+    const restart = { at: await repository.databaseNow() };
     const recorder = new StatusRecorder(entities, repository, outbox, announcer, slots, stopping.signal);
     const settings = {
       pollIntervalMs: config.SIMULATION_POLL_INTERVAL_MS,
@@ -226,6 +227,8 @@ export const simulationService = defineService({
       },
       logger,
     );
+    // Triggers and Reprocesses cut off between recording their work and committing their jobs: finished by any instance.
+    const pendingRequests = new PendingRequestSweep({ entities, repository, writes, announcer, shares }, { leaseMs: writeLeaseMs, intervalMs: Math.max(1000, config.SIMULATION_POLL_INTERVAL_MS) }, logger);
     const retention = new JobRetention(repository, { days: config.SIMULATION_JOB_RETENTION_DAYS }, logger);
     // Beside the work, never awaited: values still sealed under SIMULATION_SECRET_KEY_PREVIOUS re-sealed in batches.
     const rotation = new SecretRotation(new SealedValueRepository(pool), secrets, {}, logger);
@@ -249,6 +252,7 @@ export const simulationService = defineService({
       outbox,
       recorder,
       shares,
+      pendingRequests,
       settings,
       stopping: stopping.signal,
       drain: () => stopping.abort(),
@@ -257,6 +261,7 @@ export const simulationService = defineService({
         await rotation.stop();
         await retention.stop();
         await dispatcher.stop();
+        await pendingRequests.stop();
         await shares.stop();
         await inbox.stop();
         await outbox.stop();
@@ -280,7 +285,7 @@ export const simulationService = defineService({
   // messages died too, wait for them afresh). No job is
   // admitted before it ends (admissions wait for the shares' start), so no run of this process loses its lease to it;
   // waiting jobs are woken only after, so no job is published by both.
-  started: async ({ repository, outbox, shares, restart }, { shared, logger }) => {
+  started: async ({ repository, outbox, shares, pendingRequests, restart }, { shared, logger }) => {
     if (shared.bus instanceof InProcessBus) {
       const unfinished = await outbox.transaction(async (client, add) => {
         await repository.freeRuns(client, shares.republishMs, restart);
@@ -291,5 +296,6 @@ export const simulationService = defineService({
       if (unfinished) logger.info({ jobs: unfinished }, 'unfinished simulation jobs queued again (the in-process bus lost them with the process)');
     }
     shares.start();
+    pendingRequests.start();
   },
 });

@@ -97,13 +97,16 @@ export class EntityClient {
     return found;
   }
 
-  /** Parameter updates of many setups in one transaction of the entity-service; each has its own outcome. */
-  async updateSetups(caller: CallerContext, items: { id: string; updates: ParameterUpdate[] }[], requestId?: string): Promise<EntityUpdateManyOutcome[]> {
+  /**
+   * Parameter updates of many setups in one transaction of the entity-service; each has its own outcome. `deadline`
+   * (epoch ms): none is committed past it (the entity-service rolls it back), nor past the bus timeout.
+   */
+  async updateSetups(caller: CallerContext, items: { id: string; updates: ParameterUpdate[] }[], requestId?: string, deadline?: number): Promise<EntityUpdateManyOutcome[]> {
     const outcomes: EntityUpdateManyOutcome[] = [];
     const wanted = items.filter((item) => item.updates.length);
     for (let i = 0; i < wanted.length; i += BATCH) {
       const chunk = wanted.slice(i, i + BATCH).map((item) => ({ id: item.id, parameterUpdates: item.updates }));
-      outcomes.push(...(await this.bus.request<EntityUpdateManyOutcome[]>(SERVICES.entity, ENTITY_COMMANDS.updateMany, { caller, type: 'Setups', items: chunk }, { headers: requestId ? { requestId } : {} })));
+      outcomes.push(...(await this.bus.request<EntityUpdateManyOutcome[]>(SERVICES.entity, ENTITY_COMMANDS.updateMany, { caller, type: 'Setups', items: chunk }, { headers: requestId ? { requestId } : {}, ...(deadline === undefined ? {} : { deadline }) })));
     }
     return outcomes;
   }

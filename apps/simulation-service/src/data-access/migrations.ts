@@ -293,4 +293,28 @@ export const simulationMigrations: readonly Migration[] = [
     // queued before this version (null) ends on its row and events only, as before.
     sql: `ALTER TABLE simulation.jobs ADD COLUMN profile_names jsonb;`,
   },
+  {
+    version: 18,
+    name: "a Trigger's or Reprocess's jobs recorded before it writes Requested, finished by another should it die",
+    // request: what finishing it needs (the Requested writes, its jobs, its answer so far); owner: who finishes it now,
+    // until owner_until (a request, till its deadline; another that took it over, for its lease). command_id and
+    // request_hash: the inbox's, so a repeat of the command finds it. writer_since: when a slot's writer took it (a
+    // restart under npm start frees the slots taken before it, whatever their lease).
+    sql: `
+      CREATE TABLE simulation.pending_requests (
+        id uuid PRIMARY KEY,
+        account_id uuid NOT NULL,
+        command_id text,
+        request_hash text,
+        owner uuid NOT NULL,
+        owner_until timestamptz NOT NULL,
+        sealed_credentials bytea,
+        request jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX pending_requests_command ON simulation.pending_requests (account_id, command_id);
+      CREATE INDEX pending_requests_owner_until ON simulation.pending_requests (owner_until);
+      ALTER TABLE simulation.setup_runs ADD COLUMN writer_since timestamptz;
+    `,
+  },
 ];

@@ -16,7 +16,7 @@ const finals = `ARRAY[${SIMULATION_FINAL_STATUSES.map((s) => `'${s.replace(/'/g,
 
 /**
  * Every place sealed bytes are stored (SecretBox.seal): the accounts' connections, the credentials a Trigger or Reprocess
- * gave its jobs (of jobs that can still run), the callbacks' signing secrets, and the inbox's recorded answers of
+ * gave its jobs (of jobs that can still run, and of a request's jobs not yet committed), the callbacks' signing secrets, and the inbox's recorded answers of
  * callback registrations (their secret sealed inside the JSON reply; the prefilter only spares reading the others).
  */
 export const SEALED_COLUMNS = {
@@ -28,6 +28,7 @@ export const SEALED_COLUMNS = {
     where: `sealed_credentials IS NOT NULL AND NOT dead_lettered AND state <> ALL(${finals})`,
   },
   callbacks: { table: `${SIMULATION_SCHEMA}.callbacks`, keys: [['id', 'uuid']], column: 'sealed_secret', where: 'deleted_at IS NULL' },
+  pending: { table: `${SIMULATION_SCHEMA}.pending_requests`, keys: [['id', 'uuid']], column: 'sealed_credentials', where: 'sealed_credentials IS NOT NULL' },
   registrations: {
     table: `${SIMULATION_SCHEMA}.inbox`,
     keys: [

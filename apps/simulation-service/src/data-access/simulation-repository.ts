@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { SIMULATION_FINAL_STATUSES } from '@pitwall/contracts';
+import { SIMULATION_FINAL_STATUSES, type ParameterUpdate, type SimulationResult } from '@pitwall/contracts';
 import type { Queryable } from '@pitwall/db';
 import type { ProfileNames } from './entity-client';
 
@@ -60,6 +60,58 @@ export interface WriteSlot {
 export type SlotClaim = { outcome: 'claimed'; heldMs: number } | { outcome: 'busy'; writer: string | null; heldMs: number } | { outcome: 'superseded' } | { outcome: 'lost' };
 
 /**
+ * What finishing a Trigger or Reprocess needs once it has checked its setups and holds their write slots: the
+ * `Requested` write of each setup to be written, the jobs to commit with their answer (sealed credentials aside), and
+ * that answer so far (the setups refused by the checks, and `jobId` on each that has a job).
+ */
+export interface PendingWork {
+  kind: JobKind;
+  profileId: string;
+  profileNames: ProfileNames;
+  /** The time written as the status's update time and announced (ISO 8601). */
+  at: string;
+  requestId: string | null;
+  results: (SimulationResult & { jobId?: string })[];
+  items: { id: string; updates: ParameterUpdate[] }[];
+  jobs: { id: string; setupId: string; studyId: string | null }[];
+}
+
+/**
+ * A Trigger or Reprocess recorded before it writes `Requested` (`recordPending`), until the transaction that commits
+ * its jobs and answer removes it: whoever owns it finishes it, and one whose owner's hold lapsed (the owner died, or
+ * stopped waiting) is taken over by the next to find it. Its setups' write slots are held for it meanwhile, however long.
+ */
+export interface PendingRequest {
+  id: string;
+  accountId: string;
+  /** The inbox's command (a repeat of it finds this); null for a request without a command id. */
+  command: { id: string; requestHash: string } | null;
+  owner: string;
+  sealedCredentials: Buffer | null;
+  work: PendingWork;
+}
+
+interface PendingRow {
+  id: string;
+  account_id: string;
+  command_id: string | null;
+  request_hash: string | null;
+  owner: string;
+  sealed_credentials: Buffer | null;
+  request: PendingWork;
+  lapsed: boolean;
+}
+
+const toPending = (r: PendingRow): PendingRequest => ({
+  id: r.id,
+  accountId: r.account_id,
+  command: r.command_id !== null && r.request_hash !== null ? { id: r.command_id, requestHash: r.request_hash } : null,
+  owner: r.owner,
+  sealedCredentials: r.sealed_credentials,
+  work: r.request,
+});
+
+/**
  * A job `j` that may still run: not ended nor dead-lettered, and its setup's latest run (its third parameter the final
  * statuses).
  */
@@ -83,6 +135,12 @@ const slotsHeld = (account: string, finals: string, except = 'true'): string =>
   `((SELECT count(*)::int FROM simulation.jobs h WHERE h.account_id = ${account} AND h.runner_until > now() AND h.state <> ALL(${finals}) AND NOT h.dead_lettered AND ${except})
     + (SELECT count(*)::int FROM simulation.jobs h WHERE h.account_id = ${account} AND h.woken_until IS NOT NULL AND NOT (h.runner_until IS NOT NULL AND h.runner_until > now())
          AND h.state <> ALL(${finals}) AND NOT h.dead_lettered AND ${except}))`;
+
+/**
+ * A write slot's end while it is held for a request's recorded work (`recordPending`): never, in effect, until the work
+ * is finished (a date, not 'infinity': a lease's time left is computed from it, which infinity would make an error).
+ */
+const HELD_FOR_WORK = `'9999-12-31 00:00:00+00'::timestamptz`;
 
 /** The one order every transaction inserts and locks setup_runs rows in, so no two of them deadlock. */
 const bySetupId = (a: { setupId: string }, b: { setupId: string }): number => (a.setupId < b.setupId ? -1 : a.setupId > b.setupId ? 1 : 0);
@@ -180,21 +238,22 @@ export class SimulationRepository {
 
   /**
    * Frees every run's worker lease and the setup write slots those runs held (a run killed in the middle of a step),
-   * the slots taken by requests before `restart.at` (the dead process's Triggers and Reprocesses, killed between taking
-   * them and their commit), and starts every woken job's wait for its message afresh (`republishMs` from now): with an
-   * in-process bus, after a restart and before any admission, the leases were a dead process's and the woken jobs'
-   * messages died with it (`unfinishedJobs` has them published again in the same transaction). `restart.at` is the
-   * database's clock when this process started, before it took any request; a request takes its slots for
-   * `restart.requestLeaseMs`, so a slot whose lease ends sooner after `at` than that was taken before it. The slots of
-   * this process's own requests (the bus serves before this runs) are kept.
+   * the slots taken before `restart.at` by requests and steps outside a run (the dead process's Triggers and
+   * Reprocesses, killed between taking them and recording their work), and starts every woken job's wait for its
+   * message afresh (`republishMs` from now): with an in-process bus, after a restart and before any admission, the
+   * leases were a dead process's and the woken jobs' messages died with it (`unfinishedJobs` has them published again
+   * in the same transaction). `restart.at` is the database's clock when this process started, before it took any
+   * request: the slots of this process's own requests (the bus serves before this runs) are kept, and so are those
+   * held for a pending request (`recordPending`): it is finished by whoever takes it over.
    */
-  async freeRuns(q: Queryable, republishMs: number, restart: { at: string; requestLeaseMs: number }): Promise<void> {
+  async freeRuns(q: Queryable, republishMs: number, restart: { at: string }): Promise<void> {
     await q.query('UPDATE simulation.setup_runs s SET writer = NULL, writer_until = NULL FROM simulation.jobs j WHERE j.runner IS NOT NULL AND s.writer = j.runner');
     await q.query('UPDATE simulation.jobs SET runner = NULL, runner_until = NULL WHERE runner IS NOT NULL');
-    await q.query(`UPDATE simulation.setup_runs SET writer = NULL, writer_until = NULL WHERE writer_until < $1::timestamptz + $2::int * interval '1 millisecond'`, [
-      restart.at,
-      restart.requestLeaseMs,
-    ]);
+    await q.query(
+      `UPDATE simulation.setup_runs SET writer = NULL, writer_until = NULL
+        WHERE writer IS NOT NULL AND writer_until < ${HELD_FOR_WORK} AND (writer_since IS NULL OR writer_since < $1::timestamptz)`,
+      [restart.at],
+    );
     await q.query(`UPDATE simulation.jobs SET woken_at = now(), woken_until = now() + $1::int * interval '1 millisecond' WHERE woken_until IS NOT NULL`, [republishMs]);
   }
 
@@ -285,7 +344,7 @@ export class SimulationRepository {
         return false;
       }
       await client.query(
-        `UPDATE simulation.setup_runs r SET writer = w.holder, writer_until = now() + $4::int * interval '1 millisecond'
+        `UPDATE simulation.setup_runs r SET writer = w.holder, writer_until = now() + $4::int * interval '1 millisecond', writer_since = now()
          FROM unnest($2::uuid[], $3::uuid[]) AS w (setup_id, holder) WHERE r.account_id = $1 AND r.setup_id = w.setup_id`,
         [accountId, setupIds, slots.map((slot) => slot.holder), leaseMs],
       );
@@ -327,7 +386,7 @@ export class SimulationRepository {
                        ELSE LEAST(now() + $4::int * interval '1 millisecond', (SELECT runner_until FROM current)) END AS at
          ),
          claimed AS (
-           UPDATE simulation.setup_runs SET job_id = $3, writer = $6, writer_until = (SELECT at FROM until)
+           UPDATE simulation.setup_runs SET job_id = $3, writer = $6, writer_until = (SELECT at FROM until), writer_since = now()
            WHERE account_id = $1 AND setup_id = $2 AND (job_id = $3 OR job_id IS NULL) AND (writer IS NULL OR writer = $6 OR writer_until < now())
              AND NOT EXISTS (SELECT 1 FROM current WHERE sequence <> $5) AND NOT EXISTS (SELECT 1 FROM lost)
              AND (SELECT at FROM until) > now()
@@ -350,6 +409,89 @@ export class SimulationRepository {
       if (outcome !== 'missing') return { outcome };
       await this.pool.query('INSERT INTO simulation.setup_runs (account_id, setup_id, job_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [job.accountId, job.setupId, job.id]);
     }
+  }
+
+  /**
+   * Records a request's work before it writes `Requested` (one transaction): its setups' write slots, which it must still
+   * hold (`slots`: a slot whose lease lapsed may be another's by now), are held for the work until the transaction
+   * that commits it (`makeLatest`, `releaseWriteSlots`), whatever happens to the request; the work is owned by `owner`
+   * for `ownedMs`. `slots-lost`: a slot was no longer the request's (nothing recorded); `duplicate`: another request of
+   * the same command recorded its work first (nothing recorded).
+   */
+  async recordPending(pending: PendingRequest, slots: readonly WriteSlot[], ownedMs: number): Promise<'recorded' | 'slots-lost' | 'duplicate'> {
+    const ordered = [...slots].sort(bySetupId);
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const held = await client.query(
+        `WITH mine AS (
+           SELECT r.account_id, r.setup_id FROM simulation.setup_runs r JOIN unnest($2::uuid[], $3::uuid[]) AS w (setup_id, holder) ON r.setup_id = w.setup_id AND r.writer = w.holder
+            WHERE r.account_id = $1 AND r.writer_until > now() ORDER BY r.setup_id FOR UPDATE OF r)
+         UPDATE simulation.setup_runs r SET writer_until = ${HELD_FOR_WORK} FROM mine WHERE r.account_id = mine.account_id AND r.setup_id = mine.setup_id`,
+        [pending.accountId, ordered.map((slot) => slot.setupId), ordered.map((slot) => slot.holder)],
+      );
+      if ((held.rowCount ?? 0) !== ordered.length) {
+        await client.query('ROLLBACK');
+        return 'slots-lost';
+      }
+      const inserted = await client.query(
+        `INSERT INTO simulation.pending_requests (id, account_id, command_id, request_hash, owner, owner_until, sealed_credentials, request)
+         VALUES ($1, $2, $3, $4, $5, now() + $6::int * interval '1 millisecond', $7, $8) ON CONFLICT DO NOTHING`,
+        [pending.id, pending.accountId, pending.command?.id ?? null, pending.command?.requestHash ?? null, pending.owner, Math.max(0, Math.ceil(ownedMs)), pending.sealedCredentials, JSON.stringify(pending.work)],
+      );
+      if (!inserted.rowCount) {
+        await client.query('ROLLBACK');
+        return 'duplicate';
+      }
+      await client.query('COMMIT');
+      return 'recorded';
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The pending work of the account's command, if any, and whether its owner's hold has lapsed. */
+  async pendingOf(accountId: string, commandId: string): Promise<(PendingRequest & { lapsed: boolean }) | null> {
+    const { rows } = await this.pool.query<PendingRow>('SELECT *, owner_until < now() AS lapsed FROM simulation.pending_requests WHERE account_id = $1 AND command_id = $2', [accountId, commandId]);
+    const row = rows[0];
+    return row ? { ...toPending(row), lapsed: row.lapsed } : null;
+  }
+
+  /** Pending work whose owner's hold has lapsed (its owner died, or gave it up), the longest lapsed first. */
+  async lapsedPending(limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM simulation.pending_requests WHERE owner_until < now() ORDER BY owner_until LIMIT $1', [limit]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Takes over the pending work for `owner`, for `ownedMs`, if its owner's hold has lapsed: the work, else null. */
+  async takeOverPending(id: string, owner: string, ownedMs: number): Promise<PendingRequest | null> {
+    const { rows } = await this.pool.query<PendingRow>(
+      `UPDATE simulation.pending_requests SET owner = $2, owner_until = now() + $3::int * interval '1 millisecond'
+        WHERE id = $1 AND owner_until < now() RETURNING *, false AS lapsed`,
+      [id, owner, Math.max(0, Math.ceil(ownedMs))],
+    );
+    return rows[0] ? toPending(rows[0]) : null;
+  }
+
+  /**
+   * The owner gives the work up (it failed to finish it) once nothing it sent can land any more: in `afterMs` (its last
+   * write's deadline, and a margin). Never lengthens its hold.
+   */
+  async leavePending(id: string, owner: string, afterMs: number): Promise<void> {
+    await this.pool.query(
+      `UPDATE simulation.pending_requests SET owner_until = now() + $3::int * interval '1 millisecond'
+        WHERE id = $1 AND owner = $2 AND owner_until > now() + $3::int * interval '1 millisecond'`,
+      [id, owner, Math.max(0, Math.ceil(afterMs))],
+    );
+  }
+
+  /** Inside the transaction that commits the work: removes it, if `owner` still owns it (true); else nothing. */
+  async settlePending(q: Queryable, id: string, owner: string): Promise<boolean> {
+    const { rowCount } = await q.query('DELETE FROM simulation.pending_requests WHERE id = $1 AND owner = $2', [id, owner]);
+    return (rowCount ?? 0) > 0;
   }
 
   /** True unless a newer job became the setup's latest run. */

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { SIMULATION_STATUS, simulationServiceCaller, type CallerContext, type EntityJson, type EntityUpdateManyOutcome, type ParameterUpdate, type ReprocessSimulationBody, type SimulationConnection, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
-import { profileNamesOf, profileParametersNaming, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
-import { baseUrlRefusal, studyIdRefusal, systemText } from '../data-access/external-simulation-client';
-import type { Job, SimulationRepository } from '../data-access/simulation-repository';
+import { SIMULATION_STATUS, type CallerContext, type EntityJson, type ReprocessSimulationBody, type SimulationResult, type TriggerSimulationBody } from '@pitwall/contracts';
+import { checkDeadline, commandOf } from '@pitwall/messaging';
+import { AppError } from '@pitwall/service-kit';
+import { profileNamesOf, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
+import { baseUrlRefusal, studyIdRefusal } from '../data-access/external-simulation-client';
+import type { Job, PendingRequest, SimulationRepository } from '../data-access/simulation-repository';
 import { bindingRefusal } from './credential-binding';
+import { earlierOutcome, finishPending, outcomeOnce, unsettled, type SimulationAnswer } from './pending-requests';
 import type { SecretBox } from './secret-box';
-import type { SetupWriteSlots } from './setup-write-slots';
-import { jsonCodec, type SimulationWrites, type WriteRequest } from './simulation-writes';
-import { announce, statusEvent, statusUpdates, type StatusAnnouncer } from './status-recorder';
+import { DEADLINE_MARGIN_MS, type SetupWriteSlots } from './setup-write-slots';
+import type { SimulationWrites, WriteRequest } from './simulation-writes';
+import { statusUpdates, type StatusAnnouncer } from './status-recorder';
 
 /** Routing keys of job messages start with this; status events are `<accountId>.<profileId>.<setupId>`. */
 export const JOB_ROUTING_PREFIX = 'job.';
@@ -38,23 +41,36 @@ type Request = { kind: 'trigger'; body: TriggerSimulationBody } | { kind: 'repro
  * ones get the status `Requested` at once and a job waiting in the table (the job and its first status event are
  * committed together, the event through the outbox); the account's share of its waiting jobs is published to the job
  * queue by AccountShares, oldest first, so one account's backlog never stands in the queue ahead of another account's
- * job. Each job is its setup's latest run from then on, and supersedes an earlier job of the setup (SetupWriteSlots). The request is one command of the inbox: redelivered or repeated
- * (same Idempotency-Key) after it took effect, it answers the first results and writes nothing.
+ * job. Each job is its setup's latest run from then on, and supersedes an earlier job of the setup (SetupWriteSlots).
+ *
+ * The `Requested` write is another service's transaction, so the request records its work first (`recordPending`: the
+ * writes, the jobs and the answer so far, its setups' slots held for it), then writes and commits it
+ * (`finishPending`): a request that dies (or whose writes fail) in between leaves its work to be finished by the next
+ * to find it, the sweep of any instance or a repeat of its command, once its hold lapses (its deadline: none of its
+ * writes can land later). The setups never stay `Requested` with no job behind them, and the work is done once. The
+ * request is one command of the inbox: redelivered or repeated (same Idempotency-Key) after it took effect, it answers
+ * the first results and writes nothing.
  */
-export async function requestSimulations(deps: RequestDependencies, caller: CallerContext, request: Request, bus: WriteRequest & { requestId?: string }): Promise<{ results: SimulationResult[] }> {
-  const codec = jsonCodec<{ results: SimulationResult[] }>();
-  const earlier = await deps.writes.recorded(bus, caller.accountId, codec);
+export async function requestSimulations(deps: RequestDependencies, caller: CallerContext, request: Request, bus: WriteRequest & { requestId?: string }): Promise<SimulationAnswer> {
+  const settling = { ...deps, holdMs: (deadline?: number) => deps.slots.requestHoldMs(deadline) };
+  const earlier = await earlierOutcome(settling, caller.accountId, bus);
   if (earlier) return earlier;
   const { profile, results } = await validate(deps, caller, request, bus.requestId);
-  const requested = { status: SIMULATION_STATUS.requested, message: null };
   const accepted = results.flatMap((r) => (r.job ? [r.job] : []));
   if (!accepted.length) return answerOf(results); // nothing to take effect
   // The setups' write slots first: a running job's step in flight lands before this request's Requested, and none after.
   const slots = accepted.map((job) => ({ setupId: job.setupId, holder: job.id }));
-  await deps.slots.takeForRequest(caller.accountId, slots, bus.deadline);
+  // A repeat of the command while its first request holds the slots (or its recorded work does): the first's outcome.
+  const taken = await deps.slots.takeForRequest(caller.accountId, slots, bus.deadline, async () => {
+    const outcome = await outcomeOnce(settling, caller.accountId, bus);
+    return outcome === 'pending' ? undefined : outcome;
+  });
+  if ('settled' in taken) return taken.settled;
+  let recorded = false;
   try {
-    // A repeat that waited for the slots of the first: the first's answer, and no second Requested over its progress.
-    const meanwhile = await deps.writes.recorded(bus, caller.accountId, codec);
+    // A repeat that took the slots after the first committed: the first's answer, and no second Requested over its progress.
+    const meanwhile = await outcomeOnce(settling, caller.accountId, bus);
+    if (meanwhile === 'pending') return await firstOutcome(settling, caller.accountId, bus);
     if (meanwhile) return meanwhile;
     // The setups read again now that this request holds their slots: what an earlier run or request wrote meanwhile.
     // A Reprocess takes its study ids from them (a Trigger that held a slot before it cleared the setup's since the
@@ -64,52 +80,65 @@ export async function requestSimulations(deps: RequestDependencies, caller: Call
     const current = results.flatMap((r) => (r.job ? [r.job] : []));
     if (!current.length) return answerOf(results); // nothing to take effect
     const at = new Date();
+    const requested = { status: SIMULATION_STATUS.requested, message: null };
     // The status is on the setups before any worker can take a job, so `Requested` never overwrites a later step: one
     // entity-service transaction for all of them. A setup deleted since the check is refused there: no job for it.
     // A Trigger's `Requested` clears the study ID and the result parameters that hold a value: the new run has neither
     // yet, and an earlier run's results left beside its status would read as this run's should it fail. A result name
     // with no value is not written (a profile may name one Setups do not have: the store would refuse the setup).
     const cleared = (setupId: string) => (request.kind === 'trigger' ? { results: Object.fromEntries(resultsHeld(held.get(setupId), profile.resultParameters).map((name) => [name, null])) } : {});
-    const items = current.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId, ...cleared(job.setupId) }, at) }));
-    const outcomes = await deps.entities.updateSetups(simulationServiceCaller(caller.accountId), items, bus.requestId);
-    const refusals = new Map<string, string>();
-    for (const outcome of outcomes) if (!outcome.ok) refusals.set(outcome.id.toLowerCase(), refusalMessage(profile, outcome, items.find((item) => item.id === outcome.id.toLowerCase())?.updates ?? []));
-    // A refused setup gets no job, so no study ID is applied to it either.
-    for (const result of results) {
-      const refusal = refusals.get(result.setupId);
-      if (refusal !== undefined) Object.assign(result, { accepted: false, studyId: null, message: refusal, job: undefined });
-    }
-    // Each job keeps the request id, so its later steps are announced with it too.
-    const jobs = results.flatMap((r) => (r.job ? [{ ...r.job, requestId: bus.requestId ?? null }] : []));
-    const answer = answerOf(results);
-    if (!jobs.length) return answer; // nothing to take effect
-    const headers = bus.requestId ? { requestId: bus.requestId } : undefined;
-    // The jobs (each its setup's latest run from here on, waiting for its account's share), their first status events
-    // and the command commit together.
-    let forCallbacks = 0;
-    const recorded = await deps.writes.once(
-      bus,
-      caller.accountId,
-      codec,
-      async (client, add) => {
-        await deps.repository.insertJobs(client, jobs);
-        await deps.repository.makeLatest(client, jobs);
-        forCallbacks = await announce(client, add, deps.announcer.callbacks, jobs.map((job) => statusEvent(job, { ...requested, studyId: job.studyId }, 1, at)), headers);
-        return answer;
+    const command = commandOf(bus.headers as Record<string, string | undefined>, caller.accountId);
+    const asked = Date.now();
+    const holdMs = deps.slots.requestHoldMs(bus.deadline);
+    const pending: PendingRequest = {
+      id: randomUUID(),
+      accountId: caller.accountId,
+      command: command ? { id: command.id, requestHash: command.requestHash } : null,
+      owner: randomUUID(),
+      // Sealed once for the request's jobs: credentials given with it are kept for them only, sealed like a connection.
+      sealedCredentials: request.body.credentials ? deps.secrets.seal(request.body.credentials) : null,
+      work: {
+        kind: request.kind,
+        profileId: profile.id,
+        profileNames: profileNamesOf(profile),
+        at: at.toISOString(),
+        // Each job keeps the request id, so its later steps are announced with it too.
+        requestId: bus.requestId ?? null,
+        results: results.map(({ setupId, accepted: ok, studyId, message, job }) => ({ setupId, accepted: ok, studyId, message, ...(job ? { jobId: job.id } : {}) })),
+        items: current.map((job) => ({ id: job.setupId, updates: statusUpdates(profile, { ...requested, studyId: job.studyId, ...cleared(job.setupId) }, at) })),
+        jobs: current.map((job) => ({ id: job.id, setupId: job.setupId, studyId: job.studyId })),
       },
-      { checkDeadline: false },
-    );
-    if (forCallbacks > 0) deps.announcer.committed();
-    // The jobs wait in the table: the account's share of them is published now, the others as its jobs end.
-    deps.shares.wake();
-    return recorded;
+    };
+    // Past its deadline the client has gone: rather than record work it was not told of, nothing is changed.
+    checkDeadline(bus.deadline);
+    // The slots of the setups refused on the second read go now; the others are held for the work until it is finished.
+    const kept = new Set(current.map((job) => job.id));
+    await deps.slots.release(caller.accountId, slots.filter((slot) => !kept.has(slot.holder)));
+    const outcome = await deps.repository.recordPending(pending, slots.filter((slot) => kept.has(slot.holder)), holdMs);
+    // Its slots lapsed (the request ran past its deadline, its client gone): nothing was written.
+    if (outcome === 'slots-lost') throw AppError.busy("The setups' simulation status is being written by another request; retry", 1);
+    // Another request of the command recorded its work first: its outcome.
+    if (outcome === 'duplicate') return await firstOutcome(settling, caller.accountId, bus);
+    recorded = true;
+    try {
+      return await finishPending(deps, pending, Math.min(bus.deadline ?? Number.POSITIVE_INFINITY, asked + holdMs - DEADLINE_MARGIN_MS));
+    } catch (err) {
+      throw unsettled(err);
+    }
   } finally {
-    // Slots of refused setups, or of a request that failed: freed (those of accepted jobs were freed with the commit).
-    await deps.slots.release(caller.accountId, slots);
+    // Slots of a request that took no effect: freed (recorded work holds its own until it is finished).
+    if (!recorded) await deps.slots.release(caller.accountId, slots);
   }
 }
 
-const answerOf = (results: readonly SimulationResult[]): { results: SimulationResult[] } => ({ results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) });
+/** The outcome of the command's first request, which recorded its work before this one could. */
+async function firstOutcome(deps: Parameters<typeof earlierOutcome>[0], accountId: string, bus: WriteRequest): Promise<SimulationAnswer> {
+  const outcome = await earlierOutcome(deps, accountId, bus);
+  if (!outcome) throw AppError.busy("The setups' simulation status is being written by another request; retry", 1);
+  return outcome;
+}
+
+const answerOf = (results: readonly SimulationResult[]): SimulationAnswer => ({ results: results.map(({ setupId, accepted, studyId, message }) => ({ setupId, accepted, studyId, message })) });
 
 async function validate(deps: RequestDependencies, caller: CallerContext, request: Request, requestId?: string): Promise<{ profile: SimulationProfile; results: (SimulationResult & { job?: Job })[] }> {
   const { body } = request;
@@ -143,7 +172,7 @@ async function validate(deps: RequestDependencies, caller: CallerContext, reques
       if ('refusal' in found) return reject(found.refusal);
       studyId = found.studyId;
     }
-    return { setupId, accepted: true, studyId: request.kind === 'reprocess' ? studyId : null, message: null, job: newJob(caller.accountId, profile, setupId, request.kind, studyId, body.credentials ?? undefined, deps.secrets) };
+    return { setupId, accepted: true, studyId: request.kind === 'reprocess' ? studyId : null, message: null, job: newJob(caller.accountId, profile, setupId, request.kind, studyId) };
   });
   return { profile, results };
 }
@@ -172,15 +201,15 @@ function recheckStudyIds(deps: RequestDependencies, body: ReprocessSimulationBod
   }
 }
 
-function newJob(accountId: string, profile: SimulationProfile, setupId: string, kind: 'trigger' | 'reprocess', studyId: string | null, credentials: Partial<SimulationConnection> | undefined, secrets: SecretBox): Job {
+/** A job to be: its credentials, if the request brought any, are sealed once for all of the request's jobs. */
+function newJob(accountId: string, profile: SimulationProfile, setupId: string, kind: 'trigger' | 'reprocess', studyId: string | null): Job {
   return {
     id: randomUUID(),
     accountId,
     profileId: profile.id,
     setupId,
     kind,
-    // Credentials given with the request are kept for its jobs only, sealed like a connection.
-    sealedCredentials: credentials ? secrets.seal(credentials) : null,
+    sealedCredentials: null,
     studyId,
     status: SIMULATION_STATUS.requested,
     sequence: 1,
@@ -189,29 +218,6 @@ function newJob(accountId: string, profile: SimulationProfile, setupId: string, 
     profileNames: profileNamesOf(profile),
   };
 }
-
-/**
- * Why the entity store refused the `Requested` write of a setup: gone since the check, or (a 400) a parameter the
- * profile names that Setups do not have or that cannot hold the value, named with the profile parameter naming it.
- */
-function refusalMessage(profile: SimulationProfile, outcome: Extract<EntityUpdateManyOutcome, { ok: false }>, updates: readonly ParameterUpdate[]): string {
-  if (outcome.status === 404) return 'Setup not found';
-  const reasons = Object.entries(outcome.errors ?? {}).flatMap(([path, messages]) => {
-    const index = /^ParameterUpdates\[(\d+)\]/.exec(path)?.[1];
-    const name = index === undefined ? undefined : updates[Number(index)]?.Name;
-    if (name === undefined) return messages;
-    const naming = profileParametersNaming(profile, name);
-    const subject = naming.length ? `${naming.join(' and ')} ${naming.length > 1 ? 'name' : 'names'}` : 'names';
-    return messages.map((message) => `The simulation profile's ${subject} '${name}', which cannot be written to the setup: ${message}`);
-  });
-  const text = reasons.length ? reasons.join('; ') : `The simulation status could not be written to the setup: ${outcome.detail}`;
-  // A profile's parameter name is its user's text, echoed by this message and the store's: a 20,000-character one
-  // made each setup's result 40 KB. Cut, as the system's own words are.
-  return text.length > MAX_REFUSAL_CHARS ? `${systemText(text, MAX_REFUSAL_CHARS - 1)}…` : text;
-}
-
-/** The longest reason a setup's result gives for a refused status write. */
-const MAX_REFUSAL_CHARS = 1000;
 
 /** The result names among `names` that hold a value on the setup (names compare case-insensitively). */
 function resultsHeld(setup: EntityJson | undefined, names: readonly string[]): string[] {

@@ -17,6 +17,7 @@ const SEALED_IN: Record<SealedTable, { sealedIn(stored: Buffer): Buffer | null; 
   connections: { sealedIn: (stored) => stored, withSealed: (_, sealed) => sealed },
   jobs: { sealedIn: (stored) => stored, withSealed: (_, sealed) => sealed },
   callbacks: { sealedIn: (stored) => stored, withSealed: (_, sealed) => sealed },
+  pending: { sealedIn: (stored) => stored, withSealed: (_, sealed) => sealed },
   registrations: recordedRegistrationSecret,
 };
 

@@ -13,7 +13,7 @@ export interface WriteSlotSettings {
 }
 
 /** How much sooner than its slot's end a step's setup writes must commit (clocks of two hosts differ a little). */
-const DEADLINE_MARGIN_MS = 1000;
+export const DEADLINE_MARGIN_MS = 1000;
 
 /** WriteSlotSettings.warnAfterMs's default. */
 export const DEFAULT_SLOT_WARN_MS = 10_000;
@@ -40,12 +40,27 @@ export class SetupWriteSlots {
   ) {}
 
   /**
-   * Waits for the slots of all these setups (a job's step in flight ends first); a 503 if they stay held past a lease,
-   * or past the request's deadline (the caller would have given up: the request must then take no effect).
+   * How long a request holds what it takes (its setups' slots, then its recorded work): until its deadline and a margin
+   * (its writes carry that deadline, so none of them lands later: a request that died frees them then), never longer
+   * than a lease; a lease without a deadline.
    */
-  async takeForRequest(accountId: string, slots: readonly WriteSlot[], deadline?: number): Promise<void> {
+  requestHoldMs(deadline?: number): number {
+    if (deadline === undefined) return this.settings.leaseMs;
+    return Math.min(this.settings.leaseMs, Math.max(0, deadline - Date.now()) + DEADLINE_MARGIN_MS);
+  }
+
+  /**
+   * Waits for the slots of all these setups (a job's step in flight ends first), each held for `requestHoldMs`; a 503 if
+   * they stay held past a lease, or past the request's deadline (the caller would have given up: the request must then
+   * take no effect). `settled`, asked between two tries, ends the wait with what it answers (not undefined): the
+   * request's command settled meanwhile by another request.
+   */
+  async takeForRequest<T>(accountId: string, slots: readonly WriteSlot[], deadline?: number, settled?: () => Promise<T | undefined>): Promise<{ taken: true } | { settled: T }> {
     const until = Math.min(Date.now() + this.settings.leaseMs, deadline ?? Number.POSITIVE_INFINITY);
-    while (!(await this.repository.takeWriteSlots(accountId, slots, this.settings.leaseMs))) {
+    for (;;) {
+      if (await this.repository.takeWriteSlots(accountId, slots, this.requestHoldMs(deadline))) return { taken: true };
+      const answer = await settled?.();
+      if (answer !== undefined) return { settled: answer };
       if (Date.now() > until) throw AppError.busy("The setups' simulation status is being written by another request; retry", Math.ceil(this.settings.retryMs / 1000) || 1);
       await sleep(this.settings.retryMs * (0.5 + Math.random()));
     }
@@ -80,7 +95,7 @@ export class SetupWriteSlots {
         this.logger?.warn(
           { jobId: job.id, setupId: job.setupId, holder, writer: claim.writer, writerLeftMs: Math.round(claim.heldMs), waitedMs: warned - since },
           claim.writer && claim.writer !== holder
-            ? "a simulation job's step waits for its setup's write slot, held by another writer (a request, or an earlier run of the job) until its lease lapses"
+            ? "a simulation job's step waits for its setup's write slot, held by another writer (a request, or an earlier run of the job) until its lease lapses, or for a request's recorded work until the work is finished"
             : "a simulation job's step waits for its setup's write slot: the run's lease on the job lapsed and waits for its renewal",
         );
       }

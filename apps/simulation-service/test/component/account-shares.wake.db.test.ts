@@ -168,7 +168,7 @@ describe('waking the jobs that waited for their account share', () => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await repository.freeRuns(client, REPUBLISH_MS, { at: '1970-01-01 00:00:00+00', requestLeaseMs: 1000 });
+      await repository.freeRuns(client, REPUBLISH_MS, { at: '1970-01-01 00:00:00+00' });
       const queued = (await repository.unfinishedJobs('job.', client)).map((j) => j.id);
       await client.query('COMMIT');
       expect(queued).toEqual(expect.arrayContaining(ids.slice(0, 2)));

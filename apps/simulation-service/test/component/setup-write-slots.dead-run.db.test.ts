@@ -81,7 +81,7 @@ describe("a run killed in the middle of a step, holding its setup's write slot",
     const deadRequest = randomUUID();
     expect(await repository.takeWriteSlots(other.accountId, [{ setupId: other.setupId, holder: deadRequest }], WRITE_LEASE_MS)).toBe(true);
     // The new process starts (its build reads the clock), and its bus serves a request before the start's freeing runs.
-    const restart = { at: await repository.databaseNow(), requestLeaseMs: WRITE_LEASE_MS };
+    const restart = { at: await repository.databaseNow() };
     const servedRequest = randomUUID();
     expect(await repository.takeWriteSlots(served.accountId, [{ setupId: served.setupId, holder: servedRequest }], WRITE_LEASE_MS)).toBe(true);
     const client = await pool.connect();
