@@ -25,6 +25,10 @@ const decoders: Record<string, (bytes: Buffer) => Buffer> = {
  * by claim when large (CLAIM_INLINE_MAX_BYTES 64 KiB here), each decoding to the identity answer byte for byte.
  * HELD_ANSWERS_BYTES=0: every read is made and sent anew (the held road has its own test at the gateway).
  */
+// Every read is made twice (identity, then compressed) and none is held: the whole file's Arrow answers take 5 to 11 s
+// each here at a load of 11, so room for a loaded CI machine (no time is asserted).
+jest.setTimeout(120_000);
+
 describe('data file reads compressed as the client accepts (gateway, entity-service and datafile-service in-process)', () => {
   const started = useDatafileStack('datafile-compression-', { URL_SIGNING_SECRET: 'datafile-compression-test-secret', HELD_ANSWERS_BYTES: '0' }, { datafileEnv: { CLAIM_INLINE_MAX_BYTES: String(64 * 1024) } });
   const sample1 = fixture('Sample1.ld');
