@@ -5,7 +5,7 @@ import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
 import { applyV8Flags, BusSettings } from '@pitwall/service-host';
-import { createLogger, holdInfoLogs, installProcessHandlers, intVar, loadConfig, portVar, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
+import { createLogger, holdInfoLogs, installProcessHandlers, loadConfig, msVar, portVar, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
 import { composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
 import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
@@ -15,12 +15,12 @@ import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-s
  * embedded unless its environment variable names a real server: DATABASE_URL (else PGlite served over the
  * Postgres wire protocol), AMQP_URL (else the in-process bus), REDIS_URL (else an in-memory cache).
  */
-const Config = BusSettings.extend({
+export const Config = BusSettings.extend({
   PORT: portVar(8080),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: urlVar(POSTGRES_URL).optional(),
   /** Embedded database: how long a statement waits for the single session before it is refused (a 503 with Retry-After). */
-  EMBEDDED_DB_WAIT_MS: intVar(5000),
+  EMBEDDED_DB_WAIT_MS: msVar(5000),
   /** Embedded database: its local port (0: a free one), e.g. to look inside with psql. */
   EMBEDDED_DB_PORT: portVar(0),
   /** Embedded database: PostgreSQL's shared_buffers; PGlite's memory grows to hold them and never gives them back. */
