@@ -6,9 +6,10 @@ import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
 import { applyV8Flags, BusSettings } from '@pitwall/service-host';
 import { createLogger, holdInfoLogs, installProcessHandlers, loadConfig, msVar, portVar, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
-import { composeStack } from './compose';
+import { checkSettings, composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
 import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
+import { freePort } from './free-port';
 
 /**
  * `npm start`: the five deployable apps in one process, composed from their definitions by import. Each part is
@@ -37,6 +38,10 @@ export async function main(): Promise<void> {
   // banner, which is the last thing printed (the key, the viewer, the first curls); request lines follow it.
   const releaseInfoLogs = holdInfoLogs();
   const config = loadConfig(Config, process.env);
+  // Every app's settings before anything starts (the embedded database takes seconds): a bad one is refused at once.
+  checkSettings(process.env);
+  // PORT=0: a free port chosen now, so the signed URLs (and the demo's seeding through them) name the real one.
+  const port = config.PORT || (await freePort());
   const dataDir = resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const closers: (() => Promise<void>)[] = [];
@@ -63,7 +68,7 @@ export async function main(): Promise<void> {
   // Blobs (DATA_DIR/blobs), the URL signing secret and the simulation connection key live under the one data
   // directory (unless configured); signed URLs name this port.
   const env = {
-    PUBLIC_BASE_URL: `http://localhost:${config.PORT}`,
+    PUBLIC_BASE_URL: `http://localhost:${port}`,
     SIMULATION_SECRET_KEY_FILE: join(dataDir, 'simulation-secret-key'),
     // One process: a claimed answer is taken from the desk in memory and a repeated one is a result-cache hit, so a
     // held copy in the gateway would only hold the same bytes twice.
@@ -76,7 +81,7 @@ export async function main(): Promise<void> {
     // it, and a server-side timeout ending that session would end every connection's.
     ...(embeddedPg ? { DB_STATEMENT_TIMEOUT_MS: '0', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' } : {}),
     HEALTH_PORT: '0',
-    PORT: String(config.PORT),
+    PORT: String(port),
   };
   const stack = await composeStack(env, shared);
   const gateway = { port: stack.gateway.port as number, auth: stack.gateway.parts.auth };
