@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AUTH_CACHE_PREFIX, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { MemoryCache, RedisCache, type Cache } from '@pitwall/cache';
 import { createPool, migrate } from '@pitwall/db';
-import { AppError, createLogger, loadConfig, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
+import { AppError, createLogger, loadConfig, optionalPrefixVar, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
 import { asksForHelp, parseCommand, usage, UsageError } from './commands';
 
 const configSchema = z.object({
@@ -11,7 +11,7 @@ const configSchema = z.object({
   /** Optional: the gateways' Redis, so that revocations evict cached keys at once. */
   REDIS_URL: urlVar(REDIS_URL).optional(),
   /** The gateways' REDIS_PREFIX (default pitwall:auth:): revocation must evict the keys they cache under it. */
-  REDIS_PREFIX: z.string().optional(),
+  REDIS_PREFIX: optionalPrefixVar(AUTH_CACHE_PREFIX),
   /** Log level of the CLI's own logs (default warn, so output stays readable). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });

@@ -175,6 +175,13 @@ describe('admin CLI', () => {
     expect(err.join('\n')).not.toContain('hunter2');
   });
 
+  test('when REDIS_PREFIX is set empty, then it exits 2 naming it, rather than evicting under the default prefix the gateways may not use', async () => {
+    const err: string[] = [];
+    const code = await runAdmin(['list-accounts'], { env: { DATABASE_URL: 'postgres://127.0.0.1:1/none', REDIS_PREFIX: '' }, io: { out: () => undefined, err: (l) => err.push(l) } });
+    expect(code).toBe(EXIT_USAGE);
+    expect(err.join('\n')).toContain('REDIS_PREFIX: must not be empty or blank (unset, it is pitwall:auth:)');
+  });
+
   test('when DATABASE_URL is missing, then it exits 2 naming the variable', async () => {
     const err: string[] = [];
     const code = await runAdmin(['list-accounts'], { env: {}, io: { out: () => undefined, err: (l) => err.push(l) } });

@@ -6,7 +6,7 @@ import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
 import { DEFAULT_MAX_MATH_PARAMS } from '@pitwall/expressions';
 import { defineService } from '@pitwall/service-host';
-import { AppError, intVar } from '@pitwall/service-kit';
+import { AppError, intVar, msVar, writableDirectory } from '@pitwall/service-kit';
 import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
 import { ReadResultCache } from './domain/read-result-cache';
 import { DatasetConstants } from './domain/dataset-constants';
@@ -50,14 +50,14 @@ export const DatafileConfig = z.object({
    */
   DATAFILE_WORKER_HEAP_MB: intVar(1024, { min: 0 }),
   /** A read over this is a 504 and its work is abandoned (default 30 s). */
-  DATAFILE_READ_TIMEOUT_MS: intVar(30_000),
+  DATAFILE_READ_TIMEOUT_MS: msVar(30_000),
   /**
    * A streamed answer whose client took none of it this long gives its pool thread up (its transfer aborted) while other
    * work waits for a thread (ms, default 10 s, at least 100).
    */
-  DATAFILE_STREAM_STALL_MS: intVar(STREAM_STALL_DEFAULTS.stallMs, { min: 100 }),
+  DATAFILE_STREAM_STALL_MS: msVar(STREAM_STALL_DEFAULTS.stallMs, { min: 100 }),
   /** ...and this long whether or not other work waits (ms, default 2 min; at least DATAFILE_STREAM_STALL_MS). */
-  DATAFILE_STREAM_MAX_STALL_MS: intVar(STREAM_STALL_DEFAULTS.maxStallMs, { min: 100 }),
+  DATAFILE_STREAM_MAX_STALL_MS: msVar(STREAM_STALL_DEFAULTS.maxStallMs, { min: 100 }),
   /** Channels of one file (or per-lap group) catalogued; more is a 422 (default 20,000). */
   MAX_CHANNELS_PER_FILE: intVar(DEFAULT_MAX_CHANNELS_PER_FILE),
   /** Laps a data file (or files a per-lap group) may have: its laps are held with its catalogue and listed in its metadata. */
@@ -109,7 +109,10 @@ export const datafileService = defineService({
     const stallBounds = streamStallBounds(config);
     const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
-    const decompressed = new DecompressedCache(config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed'), config.DATAFILE_CACHE_BYTES, lz4);
+    const cacheDir = config.DATAFILE_CACHE_DIR ?? join(config.DATA_DIR, 'decompressed');
+    // Checked at start: found unwritable only at the first LZ4 read, every such read would fail.
+    await writableDirectory(cacheDir, config.DATAFILE_CACHE_DIR ? 'DATAFILE_CACHE_DIR' : 'DATA_DIR (its decompressed/ folder, DATAFILE_CACHE_DIR unset)');
+    const decompressed = new DecompressedCache(cacheDir, config.DATAFILE_CACHE_BYTES, lz4);
     const pool = workers['shape'] as NonNullable<(typeof workers)['shape']>;
     // One user's burst of reads does not hold every thread while another user's read waits (fair-pool.ts).
     const fair = new FairPool(pool, pool.options.maxThreads);

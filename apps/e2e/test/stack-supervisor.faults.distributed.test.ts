@@ -8,7 +8,12 @@ import { uniquePrefix } from '@pitwall/testing';
 import { AMQP_URL, REDIS_URL } from './support/distributed';
 
 // eslint-disable-next-line @nx/enforce-module-boundaries
-const { freePort, deleteBusTopology, APPS } = require('../../../tools/stack.cjs') as { freePort(): Promise<number>; deleteBusTopology(amqpUrl: string, busPrefix: string): Promise<void>; APPS: string[] };
+const { freePort, deleteBusTopology, startStack, APPS } = require('../../../tools/stack.cjs') as {
+  freePort(): Promise<number>;
+  deleteBusTopology(amqpUrl: string, busPrefix: string): Promise<void>;
+  startStack(options: { env: Record<string, string>; readyTimeoutMs?: number }): Promise<unknown>;
+  APPS: string[];
+};
 
 const ROOT = join(__dirname, '..', '..', '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -71,6 +76,20 @@ async function portTaken(port: number): Promise<boolean> {
     probe.once('error', () => resolve(true));
     probe.listen(port, '0.0.0.0', () => probe.close(() => resolve(false)));
   });
+}
+
+/** `count` ports in a row that nothing listens on (for HEALTH_PORT: the apps take it and the ports after it). */
+async function freeRun(count: number): Promise<number> {
+  for (;;) {
+    const first = 20_000 + Math.floor(Math.random() * 40_000);
+    let free = true;
+    for (let port = first; port < first + count && free; port++) free = !(await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(true));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+    }));
+    if (free) return first;
+  }
 }
 
 describe('npm run start:distributed (tools/stack.cjs)', () => {
@@ -137,6 +156,59 @@ describe('npm run start:distributed (tools/stack.cjs)', () => {
     expect(took).toBeLessThan(5_000);
     expect(await portTaken(port)).toBe(false);
   }, 180_000);
+
+  test('when PORT is 0 and HEALTH_PORT is set, then the gateway is on a free port the supervisor names and each app\'s health port is HEALTH_PORT plus its place; and when it is sent SIGTERM, then every app\'s last line and its own say they stopped, with exit code 0', async () => {
+    const healthPort = await freeRun(APPS.length);
+    const run = startDistributed({ ...env, PORT: '0', HEALTH_PORT: String(healthPort) });
+    supervisors.push(run);
+    await until(() => /on http:\/\/127\.0\.0\.1:\d+\n/.test(run.stdout), 90_000, 'the stack to start', run);
+    const port = Number(/ on http:\/\/127\.0\.0\.1:(\d+)\n/.exec(run.stdout)?.[1]);
+    expect(port).toBeGreaterThan(0);
+    expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
+    // Stable addresses for a scraper: the first app's is HEALTH_PORT, the others follow in the order apps.json gives.
+    const internal = run.stdout.split('\n').find((line) => line.startsWith('Health and metrics: ')) ?? '';
+    expect(internal).toBe(`Health and metrics: ${APPS.map((name, i) => `${name} http://127.0.0.1:${healthPort + i}/metrics`).join(', ')}`);
+    for (let i = 0; i < APPS.length; i++) expect((await fetch(`http://127.0.0.1:${healthPort + i}/health`)).status).toBe(200);
+    const started = childrenOf(run.child.pid as number);
+    apps.push(...started);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(run.stderr.trim().split('\n').at(-1)).toBe(`[stack] stopped (SIGTERM): ${APPS.map((name) => `${name} exit 0`).join(', ')}; exiting 0`);
+    for (const name of APPS) {
+      const last = run.stdout.split('\n').filter((line) => line.startsWith(`[${name}] `)).at(-1) ?? '';
+      expect({ name, last: JSON.parse(last.slice(name.length + 3)) }).toMatchObject({ name, last: { msg: 'stopped (SIGTERM); exiting 0', exitCode: 0 } });
+    }
+  }, 180_000);
+
+  test.each([
+    ['PORT', 'abc', 'must be a port number from 0 (a free one) to 65535'],
+    ['STARTUP_WAIT_S', '-1', 'must be a whole number of seconds from 0 to 2147483'],
+  ])('when %s is %s, then it stops at once naming it, with exit code 2, and starts nothing', async (name, value, message) => {
+    const run = startDistributed({ ...env, [name]: value });
+    supervisors.push(run);
+    expect({ code: await run.exited, stderr: run.stderr.trim(), stdout: run.stdout }).toEqual({ code: 2, stderr: `Invalid configuration:\n  ${name}: ${message}`, stdout: '' });
+  }, 30_000);
+
+  test('when HOST is a name that is not this machine\'s, then it stops at once naming HOST (not "getaddrinfo ENOTFOUND" alone) and starts nothing', async () => {
+    const run = startDistributed({ ...env, PORT: String(await freePort()), HOST: 'nohost.invalid' });
+    supervisors.push(run);
+    const code = await run.exited;
+    expect({ code, stderr: run.stderr.trim() }).toEqual({ code: 1, stderr: expect.stringMatching(/^Invalid configuration:\n {2}HOST: is not an address of this machine \((ENOTFOUND|EAI_AGAIN)\); it must be one such as 127\.0\.0\.1, 0\.0\.0\.0 or ::, or a name of one$/) });
+    expect(run.stdout).toBe('');
+  }, 30_000);
+
+  test('when the apps wait for a dependency that never comes (the broker), then the start ends naming it, as each app\'s readiness or last line says', async () => {
+    const prefixHere = uniquePrefix('e2e');
+    const refused = (await startStack({ env: { ...env, AMQP_URL: `amqp://127.0.0.1:${await freePort()}`, BUS_PREFIX: `${prefixHere}.` }, readyTimeoutMs: 40_000 }).then(
+      () => 'started',
+      (err: Error) => err.message,
+    )) as string;
+    expect(refused).toMatch(/^the stack was not ready within 40 s: http:\/\/127\.0\.0\.1:\d+\/health\/ready: (its \/health\/ready says [^;]*bus down[^;]*|nothing answers there \(ECONNREFUSED\)); waiting for /);
+    // Each app that is not ready says why: its readiness names the bus, or its last line does.
+    for (const name of APPS) expect(refused).toMatch(new RegExp(`${name} \\((its /health/ready: bus down|not listening yet; its last line: "[^"]*")\\)`));
+    expect(refused).toMatch(/entity-service \((its \/health\/ready: bus down|not listening yet; its last line: "bus could not connect to the broker")\)/);
+  }, 90_000);
 
   describe("when the gateway's port is already taken (by an orphaned gateway that answers ready)", () => {
     let taken: Server;

@@ -4,7 +4,7 @@ import { ACCOUNT_MEMBERS_ROUTING_KEY, EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES, 
 import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
 import { DEFAULT_LZ4_LIMITS } from '@pitwall/formats';
-import { intVar } from '@pitwall/service-kit';
+import { intVar, memoryShareMiBVar, msVar, secondsVar } from '@pitwall/service-kit';
 import { ENTITY_SCHEMA, entityMigrations } from './data-access/migrations';
 import { releaseBlobs, type AttachmentContext } from './domain/attachments/attachment-context';
 import { moveLegacyBytes, sweepAbandonedUploads, sweepUnreferencedBlobs } from './domain/attachments/maintenance';
@@ -16,23 +16,23 @@ import { DEFAULT_MAX_COPY_ENTITIES } from './domain/copy-entity';
 import { commandContext, entityCommands } from './entry-points/bus/entity-commands';
 
 const EntityServiceConfig = z.object({
-  /** Memory for rendered read replies (get, list, search), in MiB; 0 turns the cache off. */
-  READ_CACHE_MB: intVar(64, { min: 0 }),
+  /** Memory for rendered read replies (get, list, search), in MiB, at most half of the machine's; 0 turns the cache off. */
+  READ_CACHE_MB: memoryShareMiBVar(64),
   // Attached files: where their bytes are (BLOB_STORE, BLOB_DIR, S3_*) and the URLs handed out for them.
   ...blobStoreSettings,
   ...attachmentUrlSettings,
   /** Uploads still below AvailableOnServer this long after their prepare are swept, in seconds (default a day). */
-  ATTACHMENT_ABANDONED_AFTER_S: intVar(24 * 3600),
+  ATTACHMENT_ABANDONED_AFTER_S: secondsVar(24 * 3600),
   /** How often the sweep runs, in seconds; 0 turns it off. */
-  ATTACHMENT_SWEEP_INTERVAL_S: intVar(3600, { min: 0 }),
+  ATTACHMENT_SWEEP_INTERVAL_S: secondsVar(3600, { min: 0 }),
   /** Decompressed bytes per compressed byte of an LZ4 upload, declared content size or not; more is a 409 at finalise (default 64). */
   LZ4_MAX_RATIO: intVar(DEFAULT_LZ4_LIMITS.maxRatio),
   /** Decompressed bytes of one LZ4 upload at most; more is a 409 at finalise (default 4 GiB). */
   LZ4_MAX_DECOMPRESSED_BYTES: intVar(DEFAULT_LZ4_LIMITS.maxBytes),
   /** How often blobs no record refers to are swept from the store, in seconds (default an hour); 0 turns it off. */
-  BLOB_SWEEP_INTERVAL_S: intVar(3600, { min: 0 }),
+  BLOB_SWEEP_INTERVAL_S: secondsVar(3600, { min: 0 }),
   /** Blobs younger than this are never swept, in seconds (default an hour): a finalise in progress owns them. */
-  BLOB_SWEEP_GRACE_S: intVar(3600),
+  BLOB_SWEEP_GRACE_S: secondsVar(3600),
   /** Math channels one account may hold; one more is a 409 naming this variable (each write checks them all, each read compiles them). */
   MAX_MATH_CHANNELS: intVar(DEFAULT_RULE_LIMITS.maxMathChannels),
   /** Distinct parameters (param("Name")) one math channel may read through the definitions it reads; a write past it is a 400 naming this variable (default 1,024). */
@@ -51,9 +51,9 @@ const EntityServiceConfig = z.object({
    * Test-only: holds each write's answer this many ms after its commit, so a kill -9 test can kill the service
    * between a commit and its reply with certainty. 0 (the default) in every real deployment.
    */
-  TEST_HOLD_REPLY_AFTER_COMMIT_MS: intVar(0, { min: 0 }),
+  TEST_HOLD_REPLY_AFTER_COMMIT_MS: msVar(0, { min: 0 }),
   /** Test-only: holds each write this many ms inside its transaction, before its deadline check. 0 in deployments. */
-  TEST_HOLD_BEFORE_COMMIT_MS: intVar(0, { min: 0 }),
+  TEST_HOLD_BEFORE_COMMIT_MS: msVar(0, { min: 0 }),
 });
 
 /** A test-only pause (`TEST_HOLD_*`), or nothing when it is 0. */

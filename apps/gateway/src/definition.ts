@@ -4,19 +4,35 @@ import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreReadine
 import { AUTH_CACHE_PREFIX, AUTH_NEAR_PREFIXES, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { ClaimRedeemer, claimRedeemerSettings, claimSecret, ServicePresence } from '@pitwall/bus';
 import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
-import { EXCHANGES, SERVICES, timingPartitionsVar } from '@pitwall/contracts';
+import { DEFAULT_TIMING_PARTITIONS, EXCHANGES, MAX_TIMING_PARTITIONS, SERVICES } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
-import { REDIS_URL, intVar, portVar, urlVar } from '@pitwall/service-kit';
+import { REDIS_URL, hostVar, intVar, msVar, portVar, prefixVar, urlVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
 import { HeldAnswers } from './domain/held-answers';
 import { DEFAULT_RESPONSE_COMPRESSION } from './entry-points/http/response-encoding';
 import { ReadLimiter } from './domain/read-limiter';
 
+/** Bytes of each unit BODY_LIMIT may be written in (as express's body parser reads them: 1kb is 1024 bytes). */
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
+/**
+ * The largest BODY_LIMIT: a JSON body is parsed whole in memory, several times its size, and sent to its service as
+ * one bus message (RabbitMQ refuses messages over 128 MiB by default).
+ */
+const MAX_BODY_LIMIT = { text: '64mb', bytes: 64 * 1024 * 1024 };
+const bodyLimitVar = z
+  .string()
+  .superRefine((value, ctx) => {
+    const size = /^([0-9]+)(b|kb|mb)$/i.exec(value);
+    const bytes = size ? Number(size[1]) * (SIZE_UNITS[(size[2] as string).toLowerCase()] as number) : NaN;
+    if (!(bytes >= 1 && bytes <= MAX_BODY_LIMIT.bytes)) ctx.addIssue({ code: 'custom', message: `must be a size from 1b to ${MAX_BODY_LIMIT.text} in b, kb or mb, such as 1mb or 512kb` });
+  })
+  .default('1mb');
+
 const GatewayConfig = z.object({
   PORT: portVar(8080),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: hostVar('0.0.0.0'),
   REDIS_URL: urlVar(REDIS_URL).optional(),
-  REDIS_PREFIX: z.string().default(AUTH_CACHE_PREFIX),
+  REDIS_PREFIX: prefixVar(AUTH_CACHE_PREFIX),
   // Redis is a cache, never waited on: command and connection timeouts, and the breaker that bypasses it.
   ...redisCacheSettings,
   /** Data file reads one user may run at once, across the replicas sharing REDIS_URL (default 4, at least 1)... */
@@ -26,12 +42,13 @@ const GatewayConfig = z.object({
   /** The telemetry viewer's built assets (tools/build-viewer.mjs), served at /viewer; default: `viewer/` beside the running bundle. */
   VIEWER_DIR: z.string().min(1).optional(),
   /** Partition queues of the timing-service: must equal the timing-service's TIMING_PARTITIONS (docs/timing.md). */
-  TIMING_PARTITIONS: timingPartitionsVar,
+  TIMING_PARTITIONS: intVar(DEFAULT_TIMING_PARTITIONS, { max: MAX_TIMING_PARTITIONS }),
   /** A write waits for its service BUS_TIMEOUT_MS plus this per MiB of its JSON body (ms, default 60000; 0: none): big writes answer at their commit. */
-  BUS_TIMEOUT_MS_PER_MB: intVar(60_000, { min: 0 }),
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 1mb or 512kb').default('1mb'),
+  BUS_TIMEOUT_MS_PER_MB: msVar(60_000, { min: 0 }),
+  /** The largest JSON body (default 1mb, 1b to 64mb); a larger one is a 413. */
+  BODY_LIMIT: bodyLimitVar,
   /** The longest pause in a request body (ms, default 30000; 0: none): a client that stops sending part-way is answered 408 and its connection closed. */
-  BODY_IDLE_TIMEOUT_MS: intVar(30_000, { min: 0 }),
+  BODY_IDLE_TIMEOUT_MS: msVar(30_000, { min: 0 }),
   /** Connections open at once at most (default 8192; 0: none): one more is answered 503 and closed. */
   HTTP_MAX_CONNECTIONS: intVar(8192, { min: 0 }),
   /** Connections one client address may hold open at once (default 512; 0: none): one more is answered 429 and closed. */
@@ -40,7 +57,7 @@ const GatewayConfig = z.object({
    * The longest a response in progress waits for its client to accept a byte (ms, default 60000; 0: none): a client
    * that stops reading has its connection closed, the transfer aborted, and what the answer held let go.
    */
-  RESPONSE_IDLE_TIMEOUT_MS: intVar(60_000, { min: 0 }),
+  RESPONSE_IDLE_TIMEOUT_MS: msVar(60_000, { min: 0 }),
   // Attached file bytes stream through the gateway's signed URLs (filesystem backend) into the blob store.
   ...blobStoreSettings,
   ...attachmentUrlSettings,

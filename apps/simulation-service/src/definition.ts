@@ -6,7 +6,7 @@ import { EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES } from '@pitwall/contracts';
 import { Egress, EgressConfig, egressSettings } from '@pitwall/egress';
 import { createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
-import { intVar } from '@pitwall/service-kit';
+import { intVar, msVar } from '@pitwall/service-kit';
 import { CallbackRepository, DEFAULT_CALLBACK_BATCH_ROWS } from './data-access/callback-repository';
 import { EntityClient } from './data-access/entity-client';
 import { DEFAULT_MAX_STUDY_ID_CHARS } from './data-access/external-simulation-client';
@@ -71,18 +71,18 @@ const SimulationServiceConfig = z.object({
   /** The app's writable data directory (the key file's default place). */
   DATA_DIR: z.string().min(1).default('./data'),
   /** Pause between two status reads of a running study. */
-  SIMULATION_POLL_INTERVAL_MS: intVar(1000),
+  SIMULATION_POLL_INTERVAL_MS: msVar(1000),
   /** Calls to the external system per step while it fails transiently, before the job fails and is dead-lettered. */
   SIMULATION_RETRY_ATTEMPTS: intVar(5),
   /** First backoff between two such calls; it doubles each time. */
-  SIMULATION_RETRY_BASE_DELAY_MS: intVar(500),
+  SIMULATION_RETRY_BASE_DELAY_MS: msVar(500),
   /** Time limit of one call to the external system. */
-  SIMULATION_HTTP_TIMEOUT_MS: intVar(15000),
+  SIMULATION_HTTP_TIMEOUT_MS: msVar(15000),
   /**
    * How long after a worker first ran it a job waits for its study to end (studies that stay queued or running past it
    * end `Simulation failed`, naming this variable); 24 h by default. 0 is refused (every job would fail at its first poll).
    */
-  SIMULATION_MAX_RUN_MS: intVar(24 * 60 * 60 * 1000),
+  SIMULATION_MAX_RUN_MS: msVar(24 * 60 * 60 * 1000),
   /** Jobs of one account running at once, all instances together; the others wait without holding a worker. */
   SIMULATION_MAX_JOBS_PER_ACCOUNT: intVar(DEFAULT_MAX_JOBS_PER_ACCOUNT),
   /**
@@ -90,7 +90,7 @@ const SimulationServiceConfig = z.object({
    * and published again (then after as long again as it has waited, up to an hour between two); meanwhile the job holds
    * its account's place however busy the workers are. At least 1 s.
    */
-  SIMULATION_JOB_REPUBLISH_MS: intVar(DEFAULT_JOB_REPUBLISH_MS, { min: 1000 }),
+  SIMULATION_JOB_REPUBLISH_MS: msVar(DEFAULT_JOB_REPUBLISH_MS, { min: 1000 }),
   /**
    * Finished jobs (at a last status, dead-lettered or superseded) last changed more than this many days ago are deleted
    * in the background, hourly on every instance; 0 keeps them for ever. A job queued or running is never deleted.
@@ -101,11 +101,11 @@ const SimulationServiceConfig = z.object({
   /** Attempts to deliver one status change to a callback before it is given up and recorded as failed. */
   SIMULATION_CALLBACK_ATTEMPTS: intVar(8),
   /** Wait before a callback's second attempt; it doubles after each failure (up to an hour). */
-  SIMULATION_CALLBACK_BASE_DELAY_MS: intVar(10000),
+  SIMULATION_CALLBACK_BASE_DELAY_MS: msVar(10000),
   /** Time limit of one POST to a callback. */
-  SIMULATION_CALLBACK_TIMEOUT_MS: intVar(10000),
+  SIMULATION_CALLBACK_TIMEOUT_MS: msVar(10000),
   /** How often each instance looks for due callback deliveries (besides right after each status change). */
-  SIMULATION_CALLBACK_POLL_MS: intVar(1000),
+  SIMULATION_CALLBACK_POLL_MS: msVar(1000),
   /** Callback deliveries each instance sends at once (a slot is refilled as each attempt ends). */
   SIMULATION_CALLBACK_IN_FLIGHT: intVar(DEFAULT_CALLBACK_IN_FLIGHT.total),
   /** Of them, at most this many of one account: its backlog or slow receivers never hold another account's deliveries. */
@@ -125,17 +125,17 @@ const SimulationServiceConfig = z.object({
    * keep it above BUS_TIMEOUT_MS and the time a Trigger of the most setups takes to write their Requested. A worker
    * run holds it no longer than its lease on the job (20 s), so a run killed -9 mid-step frees it with that lease.
    */
-  SIMULATION_SETUP_WRITE_LEASE_MS: intVar(120000),
+  SIMULATION_SETUP_WRITE_LEASE_MS: msVar(120000),
   /**
    * Test-only: a worker's lease on its job (renewed every third of it; a worker killed -9 frees its place after it), so
    * a test can let many leases pass; 0 (the default, in every real deployment) is RUN_LEASE_MS (20 s).
    */
-  TEST_RUN_LEASE_MS: intVar(0, { min: 0 }),
+  TEST_RUN_LEASE_MS: msVar(0, { min: 0 }),
   /**
    * Test-only: holds every wake of the waiting jobs this many ms before it looks for them, so a kill -9 test can kill the
    * service with a Trigger's jobs committed waiting, before their first wake, with certainty. 0 in every deployment.
    */
-  TEST_HOLD_WAKES_MS: intVar(0, { min: 0 }),
+  TEST_HOLD_WAKES_MS: msVar(0, { min: 0 }),
   // Where calls to simulation systems and callbacks may go, and how much of an answer is read (libs/egress).
   ...EgressConfig.shape,
 });

@@ -5,7 +5,8 @@ import { datafileService } from '@pitwall/datafile-service';
 import { entityService } from '@pitwall/entity-service';
 import { gateway } from '@pitwall/gateway';
 import { simulationService } from '@pitwall/simulation-service';
-import { startService, type RunningService, type ServiceDefinition } from '@pitwall/service-host';
+import { BaseServiceConfig, startService, type RunningService, type ServiceDefinition } from '@pitwall/service-host';
+import { loadConfig } from '@pitwall/service-kit';
 import { timingService } from '@pitwall/timing-service';
 import apps from '../apps.json';
 
@@ -16,6 +17,16 @@ const SERVICES: Record<string, ServiceDefinition> = {
   [simulationService.name]: simulationService,
   [datafileService.name]: datafileService,
 };
+
+/**
+ * Checks `env` against every app's settings, as each app's start will: a bad value stops `npm start` at once, naming
+ * the variable, before the embedded database and the other apps start.
+ */
+export function checkSettings(env: NodeJS.ProcessEnv): void {
+  for (const definition of [...Object.values(SERVICES), gateway as ServiceDefinition]) {
+    loadConfig(definition.config ? BaseServiceConfig.extend(definition.config.shape) : BaseServiceConfig, env);
+  }
+}
 
 export interface ComposedStack {
   gateway: RunningService<Awaited<ReturnType<NonNullable<typeof gateway.build>>>>;

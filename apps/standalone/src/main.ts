@@ -5,22 +5,23 @@ import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
 import { applyV8Flags, BusSettings } from '@pitwall/service-host';
-import { createLogger, holdInfoLogs, installProcessHandlers, intVar, loadConfig, portVar, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
-import { composeStack } from './compose';
+import { createLogger, holdInfoLogs, installProcessHandlers, loadConfig, msVar, portVar, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
+import { checkSettings, composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
 import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
+import { freePort } from './free-port';
 
 /**
  * `npm start`: the five deployable apps in one process, composed from their definitions by import. Each part is
  * embedded unless its environment variable names a real server: DATABASE_URL (else PGlite served over the
  * Postgres wire protocol), AMQP_URL (else the in-process bus), REDIS_URL (else an in-memory cache).
  */
-const Config = BusSettings.extend({
+export const Config = BusSettings.extend({
   PORT: portVar(8080),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: urlVar(POSTGRES_URL).optional(),
   /** Embedded database: how long a statement waits for the single session before it is refused (a 503 with Retry-After). */
-  EMBEDDED_DB_WAIT_MS: intVar(5000),
+  EMBEDDED_DB_WAIT_MS: msVar(5000),
   /** Embedded database: its local port (0: a free one), e.g. to look inside with psql. */
   EMBEDDED_DB_PORT: portVar(0),
   /** Embedded database: PostgreSQL's shared_buffers; PGlite's memory grows to hold them and never gives them back. */
@@ -37,6 +38,10 @@ export async function main(): Promise<void> {
   // banner, which is the last thing printed (the key, the viewer, the first curls); request lines follow it.
   const releaseInfoLogs = holdInfoLogs();
   const config = loadConfig(Config, process.env);
+  // Every app's settings before anything starts (the embedded database takes seconds): a bad one is refused at once.
+  checkSettings(process.env);
+  // PORT=0: a free port chosen now, so the signed URLs (and the demo's seeding through them) name the real one.
+  const port = config.PORT || (await freePort());
   const dataDir = resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const closers: (() => Promise<void>)[] = [];
@@ -63,7 +68,7 @@ export async function main(): Promise<void> {
   // Blobs (DATA_DIR/blobs), the URL signing secret and the simulation connection key live under the one data
   // directory (unless configured); signed URLs name this port.
   const env = {
-    PUBLIC_BASE_URL: `http://localhost:${config.PORT}`,
+    PUBLIC_BASE_URL: `http://localhost:${port}`,
     SIMULATION_SECRET_KEY_FILE: join(dataDir, 'simulation-secret-key'),
     // One process: a claimed answer is taken from the desk in memory and a repeated one is a result-cache hit, so a
     // held copy in the gateway would only hold the same bytes twice.
@@ -76,7 +81,7 @@ export async function main(): Promise<void> {
     // it, and a server-side timeout ending that session would end every connection's.
     ...(embeddedPg ? { DB_STATEMENT_TIMEOUT_MS: '0', DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' } : {}),
     HEALTH_PORT: '0',
-    PORT: String(config.PORT),
+    PORT: String(port),
   };
   const stack = await composeStack(env, shared);
   const gateway = { port: stack.gateway.port as number, auth: stack.gateway.parts.auth };

@@ -1,21 +1,21 @@
 import { z } from 'zod';
 import type { BusRequest, RequestHandler, Subscription } from '@pitwall/bus';
-import { SERVICES, TIMING_COMMANDS, partitionService, timingPartitionsVar, type TimingCommand } from '@pitwall/contracts';
+import { DEFAULT_TIMING_PARTITIONS, MAX_TIMING_PARTITIONS, SERVICES, TIMING_COMMANDS, partitionService, type TimingCommand } from '@pitwall/contracts';
 import { defineService, dispatchCommands } from '@pitwall/service-host';
-import { intVar } from '@pitwall/service-kit';
+import { intVar, msVar, prefetchVar } from '@pitwall/service-kit';
 import { PartitionBatches } from './partition-batches';
 
 const TimingConfig = z.object({
   /** Partition queues (`svc.timing.p0` …): must equal the gateway's TIMING_PARTITIONS (docs/timing.md). Default 8. */
-  TIMING_PARTITIONS: timingPartitionsVar,
-  /** Updates of one partition an instance holds at once (what queues up goes to the entity-service as one batch). Default 64, at least 1. */
-  TIMING_PARTITION_PREFETCH: intVar(64),
+  TIMING_PARTITIONS: intVar(DEFAULT_TIMING_PARTITIONS, { max: MAX_TIMING_PARTITIONS }),
+  /** Updates of one partition an instance holds at once (what queues up goes to the entity-service as one batch). Default 64, 1 to 65535 (AMQP's bound). */
+  TIMING_PARTITION_PREFETCH: prefetchVar(64),
   /** Most updates in one entity-service transaction. Default 64, at least 1. */
   TIMING_BATCH_MAX: intVar(64),
   /** Batches an instance has the entity-service apply at once; updates arriving meanwhile queue for the next. Default 2, at least 1. */
   TIMING_BATCHES_IN_FLIGHT: intVar(2),
   /** While a batch is in flight, how long a batch of fewer than 4 updates waits for more to join it (ms; 0: none). Default 1. */
-  TIMING_COMPANY_WAIT_MS: intVar(1, { min: 0 }),
+  TIMING_COMPANY_WAIT_MS: msVar(1, { min: 0 }),
 });
 
 /**

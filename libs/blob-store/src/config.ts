@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { intVar } from '@pitwall/service-kit';
+import { intVar, secondsVar } from '@pitwall/service-kit';
 import { FilesystemBlobStore } from './filesystem-blob-store';
 import { S3BlobStore } from './s3-blob-store';
 import type { BlobStore } from './types';
@@ -39,7 +39,7 @@ export const attachmentUrlSettings = {
   /** HMAC secret of the signed URLs; unset: one generated once under DATA_DIR. */
   URL_SIGNING_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Lifetime of a signed upload or download URL, in seconds (default 15 minutes). */
-  UPLOAD_URL_TTL_S: intVar(900, { max: 7 * 24 * 3600 }),
+  UPLOAD_URL_TTL_S: secondsVar(900, { max: 7 * 24 * 3600 }),
   /** Largest upload accepted, in bytes (default 10 GiB). */
   MAX_UPLOAD_BYTES: intVar(10 * 1024 ** 3),
   /** Where clients reach the gateway: the base of the absolute signed URLs. */

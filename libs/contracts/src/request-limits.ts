@@ -2,7 +2,9 @@
  * The bounds of a request's lists: each an environment variable of the process that validates the request (the
  * gateway, and the service behind it, which validates it again: give both the same value), with a documented default.
  * Read once, when the contracts load; a process without an environment (a browser bundling the client) keeps the
- * defaults. A bad value stops the process at start naming the variable, as every other setting does.
+ * defaults. A value that is not a whole number of 1 or more is not taken here (the default stays): every service's
+ * start checks these variables with its other settings (`BaseServiceConfig`) and stops naming the variable, in its own
+ * log format, rather than this module throwing while it loads.
  */
 export const REQUEST_LIMIT_DEFAULTS = {
   /** ParameterUpdates of one create, update or collection item. */
@@ -36,10 +38,9 @@ function fromEnvironment(): Record<RequestLimitName, number> {
   const limits = { ...REQUEST_LIMIT_DEFAULTS } as Record<RequestLimitName, number>;
   for (const name of Object.keys(REQUEST_LIMIT_DEFAULTS) as RequestLimitName[]) {
     const raw = env[name];
-    if (raw === undefined || raw.trim() === '') continue;
+    if (raw === undefined || !/^[0-9]+$/.test(raw)) continue;
     const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) throw new Error(`Invalid configuration:\n  ${name}: '${raw}' must be a whole number of 1 or more`);
-    limits[name] = value;
+    if (Number.isSafeInteger(value) && value >= 1) limits[name] = value;
   }
   return limits;
 }

@@ -129,8 +129,8 @@ export function timingPartitionKey(body: Pick<TimingUpdate, 'sessionId' | 'carId
  * consumes, so the updates of one car reach one instance in the order they were sent.
  */
 export const DEFAULT_TIMING_PARTITIONS = 8;
-/** The `TIMING_PARTITIONS` setting, read by the gateway and the timing-service alike. */
-export const timingPartitionsVar = z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(1024, 'must be at most 1024').default(DEFAULT_TIMING_PARTITIONS);
+/** The most partitions `TIMING_PARTITIONS` may name (read by the gateway and the timing-service alike, 1 to this). */
+export const MAX_TIMING_PARTITIONS = 1024;
 
 /** A stable hash of an ordering key onto `0 … partitions - 1` (32-bit FNV-1a: the same in every process and version). */
 export function partitionOf(key: string, partitions: number): number {

@@ -63,6 +63,8 @@ function parseEntry(entry: string): AllowEntry {
   const host = colon < 0 ? entry : entry.slice(0, colon);
   const port = colon < 0 ? undefined : portOf(entry.slice(colon + 1), entry);
   if (isIP(host) === 4) return single(host, port);
+  // A name ending in a number is an IPv4 address to URL parsers and resolvers: `300.1.1.1` is a typo, never a host name.
+  if (/^(?:[0-9]+|0x[0-9a-f]*)$/i.test(host.replace(/\.$/, '').split('.').pop() ?? '')) throw new AllowListError(`EGRESS_ALLOW: "${entry}" is not a valid IPv4 address (four numbers from 0 to 255)`);
   if (!HOST_NAME.test(host)) throw new AllowListError(`EGRESS_ALLOW: "${entry}" is not a host name, an address or a CIDR range`);
   return { kind: 'host', host: host.toLowerCase().replace(/\.$/, ''), ...(port === undefined ? {} : { port }) };
 }

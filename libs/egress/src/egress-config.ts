@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intVar } from '@pitwall/service-kit';
+import { intVar, msVar } from '@pitwall/service-kit';
 import { AllowListError, parseAllowList } from './address-policy';
 import type { EgressSettings } from './egress-client';
 
@@ -21,9 +21,9 @@ export const EgressConfig = z.object({
   /** Bytes of an answer's body read at most (64 KiB); past them the connection is closed. */
   EGRESS_MAX_RESPONSE_BYTES: intVar(64 * 1024),
   /** Time to resolve a host and connect to it. */
-  EGRESS_CONNECT_TIMEOUT_MS: intVar(5000),
+  EGRESS_CONNECT_TIMEOUT_MS: msVar(5000),
   /** The longest one outbound request may take, its answer read included. */
-  EGRESS_TIMEOUT_MS: intVar(30000),
+  EGRESS_TIMEOUT_MS: msVar(30000),
 });
 export type EgressConfig = z.infer<typeof EgressConfig>;
 

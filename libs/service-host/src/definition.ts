@@ -79,6 +79,8 @@ export interface HttpPart<P, C> {
   /** The port setting (e.g. `PORT`), read from the validated config. */
   port(config: C): number;
   host?(config: C): string;
+  /** The settings `port` and `host` read, named when the listen fails (default `PORT` and `HOST`). */
+  variables?: { port: string; host: string };
   /** The longest pause in a request body before it is answered 408 (`ListenOptions.bodyIdleTimeoutMs`); none unless given. */
   bodyIdleTimeoutMs?(config: C): number;
   /** Connections open at once at most, in all and per client address (`ListenOptions.connectionLimits`); none unless given. */

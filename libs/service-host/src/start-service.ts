@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
@@ -9,7 +10,7 @@ import { StoppablePool } from './stoppable-pool';
 import type { z } from 'zod';
 import { createBus, failFastBus, ServicePresence, type Bus, type Subscription } from '@pitwall/bus';
 import { createPool, databaseAnswers, migrate } from '@pitwall/db';
-import { createLogger, errorFields, healthRouter, isDatabaseUnreachable, listen, MAX_HEADER_BYTES, loadConfig, Metrics, notFoundHandler, problemHandler, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
+import { createLogger, errorFields, healthRouter, isDatabaseUnreachable, listen, listenRefusal, MAX_HEADER_BYTES, loadConfig, Metrics, notFoundHandler, problemHandler, type HealthChecks, type HttpEntryPoint, type Logger } from '@pitwall/service-kit';
 import type { PartsCleanUp, ServiceConfig, ServiceContext, ServiceDefinition, ServiceParts, SharedTransports } from './definition';
 import { BaseServiceConfig } from './settings';
 
@@ -81,9 +82,15 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     const workers: Record<string, Piscina> = {};
     for (const w of definition.pools ?? []) {
       const heap = w.heapLimit?.(config);
+      const filename = isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry);
+      // Checked now, naming the setting: the pool would only fail at its first task, with "Cannot find module".
+      if (!isAbsolute(w.entry) && !existsSync(filename)) {
+        const where = config.WORKER_DIR ? 'holds' : "is unset, and the running bundle's folder holds";
+        throw new Error(`Invalid configuration:\n  WORKER_DIR: ${where} no ${w.entry} (the bundle of the ${w.name} worker pool); it must be the folder the build writes it to, beside the app's main.js`);
+      }
       const pool = new StoppablePool(
         {
-          filename: isAbsolute(w.entry) ? w.entry : join(config.WORKER_DIR ?? __dirname, w.entry),
+          filename,
           ...(w.maxThreads ? { maxThreads: w.maxThreads } : {}),
           ...(w.workerData ? { workerData: w.workerData(config) } : {}),
           ...(heap?.mb ? { resourceLimits: { maxOldGenerationSizeMb: heap.mb } } : {}),
@@ -152,7 +159,9 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     // What fails there (a gauge that throws) or is not there answers problem+json, as the public port does.
     internalApp.use(notFoundHandler);
     internalApp.use(problemHandler(logger));
-    const internal = await listen(internalApp, config.HEALTH_PORT, config.HEALTH_HOST);
+    const internal = await listen(internalApp, config.HEALTH_PORT, config.HEALTH_HOST).catch((err: unknown) => {
+      throw listenRefusal(err, { port: 'HEALTH_PORT', host: 'HEALTH_HOST' });
+    });
     closers.push(() => internal.stop());
     if (!definition.http) {
       logger.info({ health: internal.bound }, `${name} started; health and metrics on ${internal.bound}`);
@@ -165,6 +174,8 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       responseIdleTimeoutMs: definition.http.responseIdleTimeoutMs?.(config) ?? 0,
       logger,
       ...(definition.http.connectionLimits ? { connectionLimits: definition.http.connectionLimits(config) } : {}),
+    }).catch((err: unknown) => {
+      throw listenRefusal(err, definition.http?.variables ?? { port: 'PORT', host: 'HOST' });
     });
     closers.push(() => http.stop());
     // Where each is bound (0.0.0.0: every interface), not the loopback URL `address` gives callers on this machine.

@@ -9,7 +9,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export function logFormat(value = process.env['LOG_FORMAT'], isTerminal = Boolean(process.stdout.isTTY)): LogFormat {
   if (value === undefined || value === '') return isTerminal ? 'pretty' : 'json';
-  if (!(LOG_FORMATS as readonly string[]).includes(value)) throw new Error(`Invalid configuration:\n  LOG_FORMAT: '${value}' is not one of ${LOG_FORMATS.join(', ')}`);
+  if (!(LOG_FORMATS as readonly string[]).includes(value)) throw new Error(`Invalid configuration:\n  LOG_FORMAT: must be one of ${LOG_FORMATS.join(', ')}`);
   return value as LogFormat;
 }
 
@@ -35,7 +35,7 @@ export function createLogger(
   format: LogFormat = logFormat(),
   destination: pino.DestinationStream | NodeJS.WritableStream = process.stdout,
 ): Logger {
-  if (level !== 'silent' && !(level in pino.levels.values)) throw new Error(`Invalid configuration:\n  LOG_LEVEL: '${level}' is not one of ${Object.keys(pino.levels.values).join(', ')}, silent`);
+  if (level !== 'silent' && !(level in pino.levels.values)) throw new Error(`Invalid configuration:\n  LOG_LEVEL: must be one of ${Object.keys(pino.levels.values).join(', ')}, silent`);
   const options: pino.LoggerOptions = {
     name: app,
     level,

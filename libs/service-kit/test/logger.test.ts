@@ -22,11 +22,15 @@ describe('logFormat (LOG_FORMAT)', () => {
   });
 
   test('when it names no format, then the start fails naming the variable and the choices', () => {
-    expect(() => logFormat('yaml', true)).toThrow(/LOG_FORMAT: 'yaml' is not one of json, pretty/);
+    expect(() => logFormat('yaml', true)).toThrow(new Error('Invalid configuration:\n  LOG_FORMAT: must be one of json, pretty'));
   });
 });
 
 describe('createLogger', () => {
+  test('when LOG_LEVEL names no level, then the start fails naming the variable and the choices, not the value', () => {
+    expect(() => createLogger('gateway', 'verbose', 'json')).toThrow(new Error('Invalid configuration:\n  LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent'));
+  });
+
   test('when the format is json, then each line is one JSON object with the app', () => {
     const out = capture();
     createLogger('gateway', 'info', 'json', out.stream).info({ path: '/health' }, 'request');

@@ -88,6 +88,22 @@ describe('gateway hardening', () => {
       const series = (await gw.metrics.httpRequests.get()).values.map((v) => String(v.labels['route']));
       expect(series.filter((r) => /[0-9a-f]{8}-/.test(r))).toEqual([]);
     });
+
+    test('when the gateway\'s own pages are answered, then each is counted under its path (the health endpoints too), not unmatched (docs/operations.md#metrics)', async () => {
+      const before = { ready: await count({ route: '/health/ready' }), swagger: await count({ route: '/swagger/v1/swagger.json', status: '200' }) };
+      // Ready or not (this harness has no datafile-service), it is counted under its path.
+      await send(gw.baseUrl, 'GET', '/health/ready', {});
+      expect((await send(gw.baseUrl, 'GET', '/swagger/v1/swagger.json', {})).status).toBe(200);
+      expect(await count({ route: '/health/ready' })).toBe(before.ready + 1);
+      expect(await count({ route: '/swagger/v1/swagger.json', status: '200' })).toBe(before.swagger + 1);
+    });
+
+    test('when /metrics is asked of the public port, then it is answered as any path it does not serve: 401 without a key, 404 with one (the metrics are on the internal port only)', async () => {
+      expect((await send(gw.baseUrl, 'GET', '/metrics', {})).status).toBe(401);
+      const withKey = await send(gw.baseUrl, 'GET', '/metrics', { headers: authHeaders });
+      expect(withKey.status).toBe(404);
+      expect(withKey.body).not.toContain('pitwall_http_request_duration_seconds');
+    });
   });
 
   describe('every bus operation of the table', () => {

@@ -3,7 +3,7 @@ import { SIMULATION_FINAL_STATUSES, SIMULATION_STATUS, simulationServiceCaller, 
 import type { Egress } from '@pitwall/egress';
 import { DEFAULT_MAX_DELIVERIES } from '@pitwall/bus';
 import { isUnavailable } from '@pitwall/service-host';
-import type { Logger } from '@pitwall/service-kit';
+import { TIMER_MAX_MS, type Logger } from '@pitwall/service-kit';
 import { profileFromNames, profileOf, type EntityClient, type SimulationProfile } from '../data-access/entity-client';
 import { baseUrlRefusal, ExternalRefusal, ExternalSimulationClient, ExternalUnavailable, systemText } from '../data-access/external-simulation-client';
 import type { Job, SimulationRepository } from '../data-access/simulation-repository';
@@ -322,7 +322,8 @@ async function withRetry<T>(deps: RunDependencies, job: Job, what: string, call:
       return await call();
     } catch (err) {
       if (!(err instanceof ExternalUnavailable) || attempt >= deps.settings.retryAttempts) throw err;
-      const delay = deps.settings.retryBaseDelayMs * 2 ** (attempt - 1);
+      // Doubling, no longer than a timer keeps (past it the pause would end at once).
+      const delay = Math.min(TIMER_MAX_MS, deps.settings.retryBaseDelayMs * 2 ** (attempt - 1));
       deps.logger.warn({ jobId: job.id, attempt, delay, reason: err.message }, `the external system failed to ${what}; retrying`);
       await pause(delay, signal);
     }

@@ -4,12 +4,21 @@ import { timingService } from '../../src/definition';
 const start = (env: Record<string, string>) => startRefusal(timingService, env);
 
 describe('the timing-service refuses a setting that cannot work, naming it', () => {
-  test.each(['TIMING_PARTITION_PREFETCH', 'TIMING_BATCH_MAX', 'TIMING_BATCHES_IN_FLIGHT'])('when %s is 0, then the start stops with a message naming it (it is not taken as 1)', async (name) => {
+  test.each(['TIMING_BATCH_MAX', 'TIMING_BATCHES_IN_FLIGHT'])('when %s is 0, then the start stops with a message naming it (it is not taken as 1)', async (name) => {
     expect(await start({ [name]: '0' })).toBe(`Invalid configuration:\n  ${name}: must be a whole number of 1 or more`);
   });
 
-  test('when TIMING_COMPANY_WAIT_MS is 0 (never waits), then it starts; negative, then the start stops naming it', async () => {
+  test.each(['0', '65536', '100000'])('when TIMING_PARTITION_PREFETCH is %s, then the start stops naming it (past 65535 RabbitMQ cannot take it: the bus would never connect)', async (value) => {
+    expect(await start({ TIMING_PARTITION_PREFETCH: value })).toBe("Invalid configuration:\n  TIMING_PARTITION_PREFETCH: must be a whole number from 1 to 65535 (AMQP's bound on a prefetch)");
+  });
+
+  test('when TIMING_PARTITION_PREFETCH is 65535, then it starts', async () => {
+    expect(await start({ TIMING_PARTITION_PREFETCH: '65535', TIMING_PARTITIONS: '1' })).toBe('started');
+  });
+
+  test('when TIMING_COMPANY_WAIT_MS is 0 (never waits), then it starts; negative or past a timer\'s longest, then the start stops naming it', async () => {
     expect(await start({ TIMING_COMPANY_WAIT_MS: '0', TIMING_BATCH_MAX: '1', TIMING_BATCHES_IN_FLIGHT: '1', TIMING_PARTITION_PREFETCH: '1' })).toBe('started');
-    expect(await start({ TIMING_COMPANY_WAIT_MS: '-1' })).toBe('Invalid configuration:\n  TIMING_COMPANY_WAIT_MS: must be a whole number of 0 or more');
+    expect(await start({ TIMING_COMPANY_WAIT_MS: '-1' })).toBe('Invalid configuration:\n  TIMING_COMPANY_WAIT_MS: must be a whole number of milliseconds from 0 to 2147483647');
+    expect(await start({ TIMING_COMPANY_WAIT_MS: '3000000000' })).toBe('Invalid configuration:\n  TIMING_COMPANY_WAIT_MS: must be a whole number of milliseconds from 0 to 2147483647');
   });
 });

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
-import { AppError, type Logger } from '@pitwall/service-kit';
+import { AppError, listenRefusal, type Logger } from '@pitwall/service-kit';
 import { EncodedJson } from '../encoded-json';
 import { JSON_MEDIA_TYPE, concatBytes, type BulkAnswer } from './bulk-answer';
 import { CLAIM_ACCOUNT_HEADER, CLAIM_AUTH_SCHEME, REPLY_CLAIM, verifyClaimToken, type Claim } from './claim';
@@ -64,7 +64,8 @@ export class ClaimDesk {
     server.setTimeout(this.options.ttlMs);
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      // A host that is not this machine's, or a port in use, names the setting (CLAIM_HOST, CLAIM_PORT).
+      server.once('error', (err) => reject(listenRefusal(err, { port: 'CLAIM_PORT', host: 'CLAIM_HOST' })));
       server.listen(this.options.port, this.options.host, () => resolve());
     });
     this.server = server;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { intVar, portVar } from '@pitwall/service-kit';
+import { hostVar, intVar, msVar, portVar } from '@pitwall/service-kit';
 
 const KiB = 1024;
 
@@ -9,11 +9,11 @@ export const claimDeskSettings = {
   /** Answers up to this many bytes ride the bus inline; larger ones are fetched by claim (default 256 KiB; 0: every answer with a body). */
   CLAIM_INLINE_MAX_BYTES: intVar(256 * KiB, { min: 0 }),
   /** An unredeemed claim is dropped after this (ms, default 30 s), its producer stopped and its bytes freed. */
-  CLAIM_TTL_MS: intVar(30_000, { min: 100 }),
+  CLAIM_TTL_MS: msVar(30_000, { min: 100 }),
   /** Internal port the claimed answers are fetched from (default 0: a free port, named in each claim). */
   CLAIM_PORT: portVar(0),
   /** Interface of the internal claim port (default loopback; `0.0.0.0` when the gateways are on other hosts). */
-  CLAIM_HOST: z.string().min(1).default('127.0.0.1'),
+  CLAIM_HOST: hostVar('127.0.0.1'),
   /** Host name the claims give for this instance (default: CLAIM_HOST, or the machine's host name when CLAIM_HOST is a wildcard). */
   CLAIM_ADVERTISE_HOST: z.string().min(1).optional(),
   /** Shared secret of the redemption tokens (HMAC-SHA256, 16+ characters); required when services run as separate processes. */

@@ -79,4 +79,12 @@ describe('AddressPolicy', () => {
     expect(() => parseAllowList(`sim.internal,${entry}`)).toThrow(AllowListError);
     expect(() => parseAllowList(entry)).toThrow(entry);
   });
+
+  test.each([['300.1.1.1'], ['300.1.1.1:8080'], ['10.0.0.256'], ['1.2.3'], ['sim.internal.0x10']])('when an entry is %s (a name ending in a number, which no resolver takes for a name), then the list is refused as a bad IPv4 address naming it', (entry) => {
+    expect(() => parseAllowList(`sim.internal,${entry}`)).toThrow(`EGRESS_ALLOW: "${entry}" is not a valid IPv4 address (four numbers from 0 to 255)`);
+  });
+
+  test('when a host name holds digits in its labels but ends in letters, then it is a host name', () => {
+    expect(parseAllowList('sim-01.10.internal,123abc')).toHaveLength(2);
+  });
 });

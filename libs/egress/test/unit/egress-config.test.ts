@@ -10,6 +10,10 @@ describe('EgressConfig', () => {
     expect(() => loadConfig(EgressConfig, { EGRESS_ALLOW: 'sim.internal,http://10.0.0.1' })).toThrow('EGRESS_ALLOW: "http://10.0.0.1" is not a CIDR range');
   });
 
+  test.each(['EGRESS_CONNECT_TIMEOUT_MS', 'EGRESS_TIMEOUT_MS'])('when %s is past the longest a timer keeps, then start-up stops naming it (the call would time out at once)', (name) => {
+    expect(() => loadConfig(EgressConfig, { [name]: '3000000000' })).toThrow(`Invalid configuration:\n  ${name}: must be a whole number of milliseconds from 1 to 2147483647`);
+  });
+
   test('when the limits are set, then they are used', () => {
     expect(egressSettings(loadConfig(EgressConfig, { EGRESS_ALLOW: '10.0.0.0/8', EGRESS_MAX_RESPONSE_BYTES: '1024', EGRESS_CONNECT_TIMEOUT_MS: '100', EGRESS_TIMEOUT_MS: '2000' }))).toEqual({ allow: '10.0.0.0/8', maxResponseBytes: 1024, connectTimeoutMs: 100, timeoutMs: 2000 });
   });

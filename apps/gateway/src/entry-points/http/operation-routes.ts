@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { UrlSigner } from '@pitwall/blob-store';
 import { EncodedJson, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, REQUEST_HELD_ANSWER, type Bus, type Claim, type ClaimRedeemer } from '@pitwall/bus';
-import { AppError, endedForIdleness, METRICS_ROUTE } from '@pitwall/service-kit';
+import { AppError, endedForIdleness, METRICS_ROUTE, TIMER_MAX_MS } from '@pitwall/service-kit';
 import { ENTITY_REPLY_HEADERS, isBusTarget, partitionOf, partitionService, type BoundRequest, type BusTarget, type HttpMethod, type Operation } from '@pitwall/contracts';
 import { callerContext, type AuthenticatedCaller, type Authenticator } from '../../domain/caller';
 import { HeldAnswers } from '../../domain/held-answers';
@@ -63,7 +63,8 @@ export interface OperationRoutesDeps {
  */
 export function commandTimeoutMs(op: Operation, bodyBytes: number | undefined, timeout: OperationRoutesDeps['commandTimeout']): number | undefined {
   if (!timeout || op.method === 'get' || !bodyBytes) return op.busTimeoutMs;
-  return (op.busTimeoutMs ?? timeout.baseMs) + Math.round((bodyBytes / (1024 * 1024)) * timeout.perMbMs);
+  // No longer than a timer keeps: past it the timer would fire at once and every big write answer 504.
+  return Math.min(TIMER_MAX_MS, (op.busTimeoutMs ?? timeout.baseMs) + Math.round((bodyBytes / (1024 * 1024)) * timeout.perMbMs));
 }
 
 const METHOD_ORDER: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
