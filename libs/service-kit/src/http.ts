@@ -5,6 +5,7 @@ import * as zlib from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { AppError, toAppError } from './app-error';
+import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from './graceful-stop';
 import type { Logger } from './logger';
 import { METRICS_CONTENT_TYPE, type Metrics } from './metrics';
 import { toProblem } from './problem';
@@ -174,10 +175,11 @@ export function onlyGetAndHead(what: string): RequestHandler {
 }
 
 /**
- * `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named);
- * with `metrics`, `/metrics` answers their Prometheus text (only on an internal port: the public one never has it).
+ * `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named)
+ * and the process is not `stopping` (503 `stopping`: a load balancer sends it nothing more while it finishes what it
+ * took); with `metrics`, `/metrics` answers their Prometheus text (only on an internal port: the public one never has it).
  */
-export function healthRouter(checks: HealthChecks, metrics?: Metrics): express.Router {
+export function healthRouter(checks: HealthChecks, metrics?: Metrics, stopping?: () => boolean): express.Router {
   const router = express.Router();
   if (metrics) {
     router.get('/metrics', async (_req, res) => {
@@ -200,6 +202,7 @@ export function healthRouter(checks: HealthChecks, metrics?: Metrics): express.R
         ok &&= state !== false;
       }),
     );
+    if (stopping?.()) return void res.status(503).json({ status: 'stopping', dependencies: results });
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', dependencies: results });
   });
   router.all(['/health', '/health/ready'], onlyGetAndHead('the health endpoint'));
@@ -228,8 +231,14 @@ export interface HttpEntryPoint {
   /** What the socket is bound to, as the system says, for the log: http://0.0.0.0:8080, http://[::]:8080, http://127.0.0.1:41234. */
   bound: string;
   port: number;
-  /** Stops accepting connections and waits for in-flight requests to finish. */
-  stop(): Promise<void>;
+  /**
+   * Stops accepting connections and resolves once every request taken is answered, the last answer on each connection
+   * saying `Connection: close` (idle keep-alive connections close at once); at `deadline` (ms since the epoch; default:
+   * the server's grace from now) the connections still open are cut, which is logged with the requests cut.
+   */
+  stop(deadline?: number): Promise<void>;
+  /** Requests taken and not yet answered. */
+  readonly inFlight: number;
 }
 
 /**
@@ -373,7 +382,7 @@ export interface ListenOptions {
    * idle.
    */
   responseIdleTimeoutMs?: number;
-  /** Where `responseIdleTimeoutMs`'s closes are told (at warn). */
+  /** Where `responseIdleTimeoutMs`'s closes, and the requests a stop cuts at its grace, are told (at warn). */
   logger?: Logger;
   /**
    * Connections open at once at most (`HTTP_MAX_CONNECTIONS`; 0 or unset: none), and from one client address
@@ -384,6 +393,8 @@ export interface ListenOptions {
    * (each held up to the headers timeout) would otherwise take every file descriptor of the process.
    */
   connectionLimits?: { total: number; perClient: number };
+  /** Names the server in the log line of a stop whose grace passed (`GracefulStop`; default: HTTP server). */
+  what?: string;
 }
 
 /** The variables that set `connectionLimits` at the public entry, named in their refusals. */
@@ -513,19 +524,27 @@ function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number
   res.once('close', () => clearInterval(timer));
 }
 
-/** Listens on `port` (0 picks a free one) and returns the address plus a graceful stop. */
-export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7000, options: ListenOptions = {}): Promise<HttpEntryPoint> {
+/**
+ * Listens on `port` (0 picks a free one) and returns the address plus a graceful stop (`GracefulStop`) bounded by
+ * `graceMs` (`SHUTDOWN_GRACE_MS`; default `DEFAULT_SHUTDOWN_GRACE_MS`).
+ */
+export function listen(app: Express, port: number, host = '0.0.0.0', graceMs: number | undefined = undefined, options: ListenOptions = {}): Promise<HttpEntryPoint> {
   return new Promise((resolve, reject) => {
     const refused = new WeakSet<Duplex>();
     const { bodyIdleTimeoutMs: bodyIdleMs, responseIdleTimeoutMs: responseIdleMs } = options;
-    // A connection refused for the limits is answered on its socket: a request it still sends reaches no handler.
+    let graceful: GracefulStop | undefined;
+    // A connection refused for the limits is answered on its socket: a request it still sends reaches no handler; nor
+    // does one pipelined behind a stopping connection's last answer.
     const serve = (req: IncomingMessage, res: ServerResponse) => {
       if (refused.has(req.socket)) return;
+      if (graceful && !graceful.take(req, res)) return;
       app(req, res);
       if (bodyIdleMs) watchBodyIdle(req, res, bodyIdleMs);
       if (responseIdleMs) watchResponseIdle(req, res, responseIdleMs, options.logger);
     };
     const server: Server = createServer({ ...(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}), connectionsCheckingInterval: 5_000 }, serve);
+    const stopper = new GracefulStop(server, { ...(options.logger ? { logger: options.logger } : {}), graceMs: graceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, what: options.what ?? 'HTTP server' });
+    graceful = stopper;
     server.on('clientError', clientErrorAnswer(options.maxHeaderSize || undefined));
     if (options.connectionLimits) limitConnections(server, options.connectionLimits, refused);
     // A body that keeps arriving is not cut however long it takes (an upload over a slow link); one that stops is
@@ -545,13 +564,10 @@ export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7
         address: `http://${shownHost}:${addr.port}`,
         bound: `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`,
         port: addr.port,
-        stop: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeIdleConnections();
-            // In-flight requests get a grace period; past it they are cut so the process still exits inside its 10 s.
-            setTimeout(() => server.closeAllConnections(), drainMs).unref();
-          }),
+        stop: (deadline?: number) => stopper.stop(deadline),
+        get inFlight() {
+          return stopper.inFlight;
+        },
       });
     });
   });
