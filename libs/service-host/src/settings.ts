@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AMQP_URL, POSTGRES_URL, intVar, portVar, urlVar } from '@pitwall/service-kit';
+import { AMQP_URL, DEFAULT_SHUTDOWN_GRACE_MS, MAX_SHUTDOWN_GRACE_MS, POSTGRES_URL, intVar, portVar, urlVar } from '@pitwall/service-kit';
 
 /** The bus settings, declared once: every service, the gateway and the one-process stack read these. */
 export const BusSettings = z.object({
@@ -18,8 +18,18 @@ export const BusSettings = z.object({
   SERVICE_PRESENCE_INTERVAL_MS: intVar(500, { min: 50 }),
 });
 
+/** How a process stops, declared once: every service, the gateway and the one-process stack read it. */
+export const ShutdownSettings = z.object({
+  /**
+   * On SIGTERM, the longest the requests a process took have to be answered (ms, default 8000, at most 300000; 0: none
+   * wait): past it their connections are cut (logged with the requests cut), and the process exits 2 s later at most.
+   */
+  SHUTDOWN_GRACE_MS: intVar(DEFAULT_SHUTDOWN_GRACE_MS, { min: 0, max: MAX_SHUTDOWN_GRACE_MS }),
+});
+
 /** Settings every service reads (each key is its environment variable), merged with the service's own. */
 export const BaseServiceConfig = BusSettings.extend({
+  ...ShutdownSettings.shape,
   /** PostgreSQL; required by a service that owns a schema. */
   DATABASE_URL: urlVar(POSTGRES_URL).optional(),
   /** Port of the internal health endpoint (0 picks a free one). */
