@@ -4,9 +4,10 @@ import type { Duplex } from 'node:stream';
 import * as zlib from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { AppError, toAppError } from './app-error';
+import { AppError, causeFields, toAppError } from './app-error';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from './graceful-stop';
 import type { Logger } from './logger';
+import { inRequestScope } from './request-scope';
 import { METRICS_CONTENT_TYPE, type Metrics } from './metrics';
 import { toProblem } from './problem';
 
@@ -46,7 +47,8 @@ export function requestContext(logger: Logger, metrics?: Metrics): RequestHandle
       req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(client ? { client } : {}), ...req.logFields }, 'request');
     });
     metrics?.timeHttp(req, res);
-    next();
+    // What the request reaches (a pooled database connection) logs its own failures with the request's id.
+    inRequestScope(req.requestId, next);
   };
 }
 
@@ -56,9 +58,10 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     const appError = fromExpressError(err, req.headers['content-encoding']);
     const log = req.log ?? logger;
     // An unexpected error (a 500) with its stack; an expected 5xx (a dependency's loss: a 503 or 504 whose cause its own
-    // state-change line logs once) as a warning with its detail, so that an outage is not a thousand stacks.
+    // state-change line logs once) as a warning with its detail and, when known, the dependency and the cause in its
+    // own words (the client's detail names neither), so that an outage is not a thousand stacks.
     if (appError.catastrophic || appError.status === 500) log.error({ err: appError.cause ?? appError, status: appError.status }, appError.message);
-    else if (appError.status >= 500) log.warn({ status: appError.status, detail: appError.message }, 'request answered with a server error');
+    else if (appError.status >= 500) log.warn({ status: appError.status, detail: appError.message, ...causeFields(appError) }, 'request answered with a server error');
     else log.info({ status: appError.status, detail: appError.message }, 'request rejected');
     if (res.headersSent) {
       res.destroy();
