@@ -391,12 +391,15 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       await expect(fetchClaim(claim)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     });
 
-    test('when a claim is not redeemed by the deadline, then it is dropped (its producer stopped) and the stop ends', async () => {
+    test('when a claim is not redeemed by the deadline, then it waits until then, is dropped (its producer stopped) and the stop ends', async () => {
       const stopping = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
       await stopping.start();
       const { answer, state } = counted(40, 64 * 1024, { length: false });
       await stopping.reply(answer, account);
-      await stopping.stop(Date.now() + 200);
+      const stop = stopping.stop(Date.now() + 1000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(stopping.waitingCount).toBe(1);
+      await stop;
       expect(stopping.waitingCount).toBe(0);
       await expect(state.aborted).resolves.toMatchObject({ message: expect.stringContaining('the service stopped') });
     });

@@ -67,12 +67,13 @@ describe('listen: a graceful stop (SIGTERM)', () => {
   /** Requests held until the test lets them go, by name. */
   let held: Map<string, () => void>;
   let server: HttpEntryPoint;
+  let app: express.Express;
   const started = (name: string) => held.has(name);
 
   beforeEach(async () => {
     warn.mockClear();
     held = new Map();
-    const app = express();
+    app = express();
     app.use(requestContext({ child: () => ({ info: () => undefined }) } as never));
     app.get('/held/:name', (req, res) => void held.set(req.params['name'] as string, () => void (res.headersSent || res.json({ name: req.params['name'] }))));
     app.get('/now', (_req, res) => void res.json({ now: true }));
@@ -129,16 +130,18 @@ describe('listen: a graceful stop (SIGTERM)', () => {
     expect(busy.answers().map((a) => a.headers['connection'])).toEqual(['close']);
   });
 
-  test('when an answer began before the stop (its head said keep-alive), then it ends whole and its connection closes after it', async () => {
-    const streaming = new Connection(server.port);
+  test('when an answer began before the stop (its head said keep-alive), then it ends whole and its connection closes after it, long before the grace', async () => {
+    // A grace far longer than the wait below: the connection must close because its answer ended, not at the grace.
+    const patient = await listen(app, 0, '127.0.0.1', 60_000, { logger: { warn } as never });
+    const streaming = new Connection(patient.port);
     streaming.send('/streaming/c');
     await until('the head to be sent', () => started('c'));
-    const stopping = server.stop();
+    const stopping = patient.stop();
     await new Promise((r) => setTimeout(r, 100));
     expect(streaming.closed).toBe(false);
     held.get('c')?.();
-    await stopping;
     await until('the connection to close', () => streaming.closed);
+    await stopping;
     expect(streaming.answers().map((a) => [a.headers['connection'], a.body])).toEqual([['keep-alive', 'abcd']]);
   });
 
