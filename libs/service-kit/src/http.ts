@@ -535,19 +535,17 @@ export function listen(app: Express, port: number, host = '0.0.0.0', graceMs: nu
   return new Promise((resolve, reject) => {
     const refused = new WeakSet<Duplex>();
     const { bodyIdleTimeoutMs: bodyIdleMs, responseIdleTimeoutMs: responseIdleMs } = options;
-    let graceful: GracefulStop | undefined;
     // A connection refused for the limits is answered on its socket: a request it still sends reaches no handler; nor
     // does one pipelined behind a stopping connection's last answer.
     const serve = (req: IncomingMessage, res: ServerResponse) => {
       if (refused.has(req.socket)) return;
-      if (graceful && !graceful.take(req, res)) return;
+      if (!stopper.take(req, res)) return;
       app(req, res);
       if (bodyIdleMs) watchBodyIdle(req, res, bodyIdleMs);
       if (responseIdleMs) watchResponseIdle(req, res, responseIdleMs, options.logger);
     };
     const server: Server = createServer({ ...(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}), connectionsCheckingInterval: 5_000 }, serve);
     const stopper = new GracefulStop(server, { ...(options.logger ? { logger: options.logger } : {}), graceMs: graceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, what: options.what ?? 'HTTP server' });
-    graceful = stopper;
     server.on('clientError', clientErrorAnswer(options.maxHeaderSize || undefined));
     if (options.connectionLimits) limitConnections(server, options.connectionLimits, refused);
     // A body that keeps arriving is not cut however long it takes (an upload over a slow link); one that stops is
