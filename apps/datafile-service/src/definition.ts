@@ -105,7 +105,7 @@ export const datafileService = defineService({
       }),
     },
   ],
-  build: async ({ bus, config, workers, logger, shared, name }) => {
+  build: async ({ bus, config, workers, logger, shared, name, graceEnd }) => {
     const stallBounds = streamStallBounds(config);
     const blobs = createBlobStore({ DATA_DIR: config.DATA_DIR, ...Object.fromEntries(BLOB_STORE_VARIABLES.map((name) => [name, config[name]])) });
     const lz4 = { maxBytes: config.LZ4_MAX_DECOMPRESSED_BYTES, maxRatio: config.LZ4_MAX_RATIO };
@@ -141,7 +141,8 @@ export const datafileService = defineService({
       fair,
       mathDefinitions,
       stop: async () => {
-        await desk.stop();
+        // The claims of the reads it answered are fetched before it goes, within the stop's grace.
+        await desk.stop(graceEnd());
         await datasets.close();
       },
     };

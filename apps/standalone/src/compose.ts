@@ -31,7 +31,7 @@ export function checkSettings(env: NodeJS.ProcessEnv): void {
 export interface ComposedStack {
   gateway: RunningService<Awaited<ReturnType<NonNullable<typeof gateway.build>>>>;
   services: RunningService[];
-  /** The gateway first (stop taking requests), then the services, last started first. */
+  /** The gateway first (stop taking requests, answer those taken), then the services, last started first. */
   stop(): Promise<void>;
 }
 
@@ -42,8 +42,8 @@ export async function composeStack(given: NodeJS.ProcessEnv, shared: { bus?: Bus
   // CLAIM_SECRET (docs/operations.md): each gateway may redeem the other processes' claims.
   const env = shared.bus || given['CLAIM_SECRET'] ? given : { ...given, CLAIM_SECRET: randomBytes(32).toString('base64url') };
   const services: RunningService[] = [];
-  const stopServices = async (): Promise<void> => {
-    for (const s of services.splice(0).reverse()) await s.stop();
+  const stopServices = async (graceEndsAt?: number): Promise<void> => {
+    for (const s of services.splice(0).reverse()) await s.stop(graceEndsAt);
   };
   try {
     for (const name of apps.services) {
@@ -56,9 +56,12 @@ export async function composeStack(given: NodeJS.ProcessEnv, shared: { bus?: Bus
     return {
       gateway: running,
       services: [...services],
+      // One grace for the whole stack: what the services still hold for the gateway's requests (a claim) waits as
+      // long as the gateway did, not a grace more.
       stop: async () => {
-        await running.stop();
-        await stopServices();
+        const graceEndsAt = Date.now() + running.graceMs;
+        await running.stop(graceEndsAt);
+        await stopServices(graceEndsAt);
       },
     };
   } catch (err) {

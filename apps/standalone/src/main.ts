@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
-import { applyV8Flags, BusSettings } from '@pitwall/service-host';
-import { createLogger, holdInfoLogs, installProcessHandlers, loadConfig, msVar, portVar, POSTGRES_URL, REDIS_URL, urlVar } from '@pitwall/service-kit';
+import { applyV8Flags, BusSettings, ShutdownSettings } from '@pitwall/service-host';
+import { createLogger, holdInfoLogs, installProcessHandlers, loadConfig, msVar, portVar, POSTGRES_URL, REDIS_URL, SHUTDOWN_CLOSE_MS, urlVar } from '@pitwall/service-kit';
 import { checkSettings, composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
 import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
@@ -17,6 +17,7 @@ import { freePort } from './free-port';
  * Postgres wire protocol), AMQP_URL (else the in-process bus), REDIS_URL (else an in-memory cache).
  */
 export const Config = BusSettings.extend({
+  ...ShutdownSettings.shape,
   PORT: portVar(8080),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: urlVar(POSTGRES_URL).optional(),
@@ -86,13 +87,14 @@ export async function main(): Promise<void> {
   const stack = await composeStack(env, shared);
   const gateway = { port: stack.gateway.port as number, auth: stack.gateway.parts.auth };
 
-  // Stop taking requests first, then the services (finishing their messages), then the shared transports.
+  // Stop taking requests first (every request taken answered, within SHUTDOWN_GRACE_MS), then the services (finishing
+  // their messages), then the shared transports.
   closers.push(() => stack.stop());
   if (shared.bus) closers.push(() => (shared.bus as Bus).close());
   if (shared.cache) closers.push(() => (shared.cache as Cache).close());
   if (embeddedPg) closers.push(() => (embeddedPg as { stop(): Promise<void> }).stop());
   if (standIn) closers.push(() => standIn.stop());
-  installProcessHandlers(logger, closers);
+  installProcessHandlers(logger, closers, config.SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS);
 
   const demo = await gateway.auth.ensureDemoAccount({ keyFile: join(dataDir, 'demo-api-key') });
   const base = `http://localhost:${gateway.port}`;

@@ -1,4 +1,4 @@
-import { AppError, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, serializeAppError, toAppError, fromSerialized, type SerializedAppError } from '@pitwall/service-kit';
+import { AppError, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, causeFields, inRequestScope, serializeAppError, toAppError, fromSerialized, type SerializedAppError } from '@pitwall/service-kit';
 import type { Logger } from '@pitwall/service-kit';
 import { EncodedJson, decodeJson, encodeJson } from './encoded-json';
 import type { BusHeaders } from './types';
@@ -38,16 +38,19 @@ export function cleanHeaders(headers: BusHeaders | undefined): Record<string, st
 /** Turns a handler's outcome into the reply; unexpected errors are logged here, once, by the serving side. */
 export async function runRequestHandler(run: () => Promise<unknown>, logger: Logger, context: Record<string, unknown>): Promise<Reply> {
   try {
-    const result = await run();
+    // What the handler reaches (a pooled database connection) logs its own failures with the caller's request id.
+    const result = await inRequestScope(typeof context['requestId'] === 'string' ? context['requestId'] : undefined, run);
     if (result instanceof EncodedJson) return { ok: true, content: result.json, headers: { ...result.headers } };
     return { ok: true, content: encodeJson(result), headers: {} };
   } catch (err) {
     const appError = toAppError(err);
-    // An unexpected error with its stack; an expected 5xx (a dependency's loss) as a warning with its detail.
+    // An unexpected error with its stack; an expected 5xx (a dependency's loss) as a warning with its detail and what
+    // failed underneath (the dependency, its own words), which the reply carries for the caller's log too.
+    const cause = appError.status >= 500 && !appError.catastrophic ? causeFields(appError) : undefined;
     if (appError.catastrophic || appError.status === 500) logger.error({ err, ...context }, 'bus request handler failed');
-    else if (appError.status >= 500) logger.warn({ status: appError.status, detail: appError.message, ...context }, 'bus request answered with a server error');
+    else if (appError.status >= 500) logger.warn({ status: appError.status, detail: appError.message, ...cause, ...context }, 'bus request answered with a server error');
     else logger.debug({ status: appError.status, detail: appError.message, ...context }, 'bus request rejected');
-    return { ok: false, content: encodeJson(serializeAppError(appError)) };
+    return { ok: false, content: encodeJson({ ...serializeAppError(appError), ...(cause ? { cause } : {}) }) };
   }
 }
 

@@ -71,7 +71,8 @@ describe('the claim check: a large answer stays with its maker and is fetched on
   });
   afterAll(async () => {
     redeemer.close();
-    await desk.stop();
+    // Claims some tests leave waiting are dropped at once: the grace has passed.
+    await desk.stop(Date.now());
   });
 
   async function claimOf(answer: BulkAnswer, accountId = account): Promise<Claim> {
@@ -368,8 +369,39 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       const gone = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
       await gone.start();
       const claim = (await gone.reply(counted(2, 64 * 1024).answer, account)).claim as Claim;
-      await gone.stop();
+      await gone.stop(Date.now());
       await expect(redeemer.redeem(claim, account)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 1 });
+    });
+  });
+
+  describe('a stop of the desk (its service stopping)', () => {
+    test('when a claim it replied is still waiting, then the desk keeps serving until it is redeemed whole, the stop ends after it, and a new connection is then refused', async () => {
+      const stopping = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
+      await stopping.start();
+      const claim = (await stopping.reply(counted(40, 64 * 1024).answer, account)).claim as Claim;
+      let stopped = false;
+      const stop = stopping.stop(Date.now() + 10_000).then(() => void (stopped = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(stopped).toBe(false);
+      const { res, body } = await fetchClaim(claim);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['connection']).toBe('close');
+      expect((await body).equals(expected(40, 64 * 1024))).toBe(true);
+      await stop;
+      await expect(fetchClaim(claim)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    });
+
+    test('when a claim is not redeemed by the deadline, then it waits until then, is dropped (its producer stopped) and the stop ends', async () => {
+      const stopping = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
+      await stopping.start();
+      const { answer, state } = counted(40, 64 * 1024, { length: false });
+      await stopping.reply(answer, account);
+      const stop = stopping.stop(Date.now() + 1000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(stopping.waitingCount).toBe(1);
+      await stop;
+      expect(stopping.waitingCount).toBe(0);
+      await expect(state.aborted).resolves.toMatchObject({ message: expect.stringContaining('the service stopped') });
     });
   });
 

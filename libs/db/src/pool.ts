@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { errorFields, type Logger } from '@pitwall/service-kit';
+import { currentRequestId, errorFields, markDependency, type Logger } from '@pitwall/service-kit';
 
 export interface PoolOptions {
   /** `postgres://user@host:port/database` */
@@ -49,14 +49,52 @@ export function createPool({ url, applicationName, logger, max = 10, statementTi
     ...(settings ? { onConnect: async (client: pg.PoolClient) => void (await client.query(settings)) } : {}),
   });
   // The message and code only: a pg error carries its client (some 3 KB, the backend's cancel key among them).
-  pool.on('error', (err) => logger.warn({ ...errorFields(err), applicationName }, 'idle PostgreSQL client failed; the pool drops it'));
+  pool.on('error', (err) => logger.warn({ ...errorFields(err), applicationName, dependency: 'PostgreSQL' }, 'idle PostgreSQL client failed; the pool drops it'));
   pool.on('connect', (client) => {
     client.on('error', (err) => {
+      // The statement in flight fails with this very error: its request's log line names the database as its cause.
+      markDependency(err, 'PostgreSQL');
       // An idle client's loss is reported by the pool's listener above; this one speaks for clients in use.
-      if (!isIdle(pool, client)) logger.warn({ ...errorFields(err), applicationName }, 'PostgreSQL connection lost while in use; its statement fails and the client is discarded');
+      const requestId = checkedOutFor.get(client);
+      if (!isIdle(pool, client)) logger.warn({ ...errorFields(err), applicationName, dependency: 'PostgreSQL', ...(requestId ? { requestId } : {}) }, 'PostgreSQL connection lost while in use; its statement fails and the client is discarded');
     });
   });
+  tellCheckouts(pool);
   return pool;
+}
+
+/** The request each client in use was checked out for (`currentRequestId` at the checkout), for its loss's log line. */
+const checkedOutFor = new WeakMap<object, string | undefined>();
+
+type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * Every checkout (pg-pool's `query` checks out through `connect` too) records the request it serves, and a connection
+ * that could not be opened (`connect ECONNREFUSED 127.0.0.1:5432`, a bare socket error) is marked as PostgreSQL's, so
+ * the request's log line names the database as what failed.
+ */
+function tellCheckouts(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+  const checkout = (callback?: ConnectCallback): Promise<pg.PoolClient> | undefined => {
+    const requestId = currentRequestId();
+    if (callback) {
+      return connect((err, client, done) => {
+        if (err) markDependency(err, 'PostgreSQL');
+        else if (client) checkedOutFor.set(client, requestId);
+        callback(err, client, done);
+      });
+    }
+    return (connect() as Promise<pg.PoolClient>).then(
+      (client) => {
+        checkedOutFor.set(client, requestId);
+        return client;
+      },
+      (err: unknown) => {
+        throw markDependency(err, 'PostgreSQL');
+      },
+    );
+  };
+  pool.connect = checkout as typeof pool.connect;
 }
 
 function wholeMs(ms: number): number {

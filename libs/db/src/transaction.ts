@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { AppError, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, isConnectionLost } from '@pitwall/service-kit';
+import { AppError, OUTCOME_UNKNOWN_SENTENCE, OUTCOME_UNKNOWN_TYPE, isConnectionLost, markDependency } from '@pitwall/service-kit';
 
 /** Runs `fn` inside BEGIN/COMMIT on one client; any throw rolls back and is rethrown. The client is always released. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, options: ConnectionWait = {}): Promise<T> {
@@ -40,7 +40,7 @@ function acquire(pool: pg.Pool, until: number): Promise<pg.PoolClient> {
     const timer = setTimeout(() => {
       gaveUp = true;
       connecting.then((client) => client.release(), () => undefined);
-      reject(new Error(POOL_WAIT_TIMED_OUT));
+      reject(markDependency(new Error(POOL_WAIT_TIMED_OUT), 'PostgreSQL'));
     }, Math.max(0, until - Date.now()));
     connecting.then(
       (client) => {

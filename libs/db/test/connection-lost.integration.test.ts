@@ -1,6 +1,6 @@
 import pg from 'pg';
 import pino from 'pino';
-import { createLogger, toAppError } from '@pitwall/service-kit';
+import { causeFields, createLogger, inRequestScope, toAppError } from '@pitwall/service-kit';
 import { BrokenConnection, createPool, inTransaction, withConnection, withTransaction } from '../src';
 import { createTestDatabase, TEST_DATABASE_ADMIN_URL, type TestDatabase } from '../src/testing';
 
@@ -133,6 +133,54 @@ describe('the log line of a lost connection', () => {
     } finally {
       await pool.end();
       await db.drop();
+    }
+  });
+
+  test('when a client in use for a request loses its backend, then the warn line names PostgreSQL and the request id, and the request\'s error names PostgreSQL as its cause', async () => {
+    const db = await createTestDatabase();
+    const lines: string[] = [];
+    const captured = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const pool = createPool({ url: db.url, applicationName: 'db-test-in-use', logger: captured, max: 1 });
+    try {
+      const err = await inRequestScope('request-in-use', () =>
+        withConnection(pool, async (c) => {
+          const { rows } = await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          // The connection's end is told (its 'error') while the client is still held for the request.
+          const ended = new Promise((resolve) => c.once('error', resolve));
+          const sleeping = c.query('SELECT pg_sleep(5)').then(() => undefined, (e: unknown) => e);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          await terminate((rows[0] as { pid: number }).pid);
+          const failed = await sleeping;
+          await ended;
+          throw failed;
+        }),
+      ).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      await settle();
+      const inUse = lines.map((l) => JSON.parse(l)).filter((l) => l.msg.startsWith('PostgreSQL connection lost while in use'));
+      expect(inUse).toEqual([expect.objectContaining({ level: 40, dependency: 'PostgreSQL', requestId: 'request-in-use', applicationName: 'db-test-in-use' })]);
+      expect(causeFields(toAppError(err))).toMatchObject({ dependency: 'PostgreSQL' });
+    } finally {
+      await pool.end();
+      await db.drop();
+    }
+  });
+
+  test('when the database refuses connections, then the request\'s error names PostgreSQL and the refusal (address and port) as its cause, which the client\'s detail does not', async () => {
+    const closed = createPool({ url: 'postgres://pitwall@127.0.0.1:1/none', applicationName: 'db-test-refused', logger: pino({ level: 'silent' }), max: 1 });
+    try {
+      for (const attempt of [() => withTransaction(closed, async () => 'never'), () => closed.query('SELECT 1')]) {
+        const appError = toAppError(await attempt().then(() => undefined, (e: unknown) => e));
+        expect({ status: appError.status, detail: appError.message, cause: causeFields(appError) }).toEqual({
+          status: 503,
+          detail: 'A connection the request needed was lost; the request was not completed, retry it',
+          cause: { dependency: 'PostgreSQL', cause: 'connect ECONNREFUSED 127.0.0.1:1', code: 'ECONNREFUSED' },
+        });
+      }
+    } finally {
+      await closed.end();
     }
   });
 });

@@ -27,6 +27,11 @@ export interface ServiceContext<C = BaseServiceConfig> {
   /** The worker pools the definition declares, by name. */
   workers: Record<string, Piscina>;
   shared: SharedTransports;
+  /**
+   * When the stop's grace ends (ms since the epoch; SHUTDOWN_GRACE_MS from the stop's start, or from now before it):
+   * what serves requests of its own (the claim port) waits for them until then.
+   */
+  graceEnd(): number;
 }
 
 /**

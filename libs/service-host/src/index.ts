@@ -1,4 +1,4 @@
-export { BaseServiceConfig, BusSettings } from './settings';
+export { BaseServiceConfig, BusSettings, ShutdownSettings } from './settings';
 export { defineService, type EventSubscription, type HttpPart, type PartsCleanUp, type ServiceConfig, type ServiceContext, type ServiceDefinition, type ServiceParts, type SharedTransports, type WorkerPool } from './definition';
 export { startService, type RunningService, type StartOptions } from './start-service';
 export { runMain } from './run-main';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createLogger, installProcessHandlers, type Logger } from '@pitwall/service-kit';
+import { createLogger, installProcessHandlers, SHUTDOWN_CLOSE_MS, type Logger } from '@pitwall/service-kit';
 import type { ServiceDefinition, ServiceParts } from './definition';
 import { startService } from './start-service';
 import { applyV8Flags } from './v8-flags';
@@ -16,7 +16,8 @@ export function runMain<S extends z.ZodObject, P extends ServiceParts>(definitio
     process.exit(1);
   }
   startService(definition, { env }).then(
-    (running) => installProcessHandlers(logger, [running.stop]),
+    // The grace for the requests taken, then a little for the rest to close: past both the process exits 1.
+    (running) => installProcessHandlers(logger, [running.stop], running.graceMs + SHUTDOWN_CLOSE_MS),
     (err) => {
       logger.fatal({ err: err instanceof Error ? err.message : err }, `${name} failed to start`);
       process.exit(1);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REQUEST_LIMIT_DEFAULTS, type RequestLimitName } from '@pitwall/contracts';
-import { AMQP_URL, POSTGRES_URL, hostVar, intVar, msVar, portVar, prefixVar, secondsVar, urlVar } from '@pitwall/service-kit';
+import { AMQP_URL, DEFAULT_SHUTDOWN_GRACE_MS, MAX_SHUTDOWN_GRACE_MS, POSTGRES_URL, hostVar, intVar, msVar, portVar, prefixVar, secondsVar, urlVar } from '@pitwall/service-kit';
 
 /** The bus settings, declared once: every service, the gateway and the one-process stack read these. */
 export const BusSettings = z.object({
@@ -24,8 +24,18 @@ function requestLimitSettings(): { [K in RequestLimitName]: ReturnType<typeof in
   return Object.fromEntries(Object.entries(REQUEST_LIMIT_DEFAULTS).map(([name, fallback]) => [name, intVar(fallback)])) as { [K in RequestLimitName]: ReturnType<typeof intVar> };
 }
 
+/** How a process stops, declared once: every service, the gateway and the one-process stack read it. */
+export const ShutdownSettings = z.object({
+  /**
+   * On SIGTERM, the longest the requests a process took have to be answered (ms, default 8000, at most 300000; 0: none
+   * wait): past it their connections are cut (logged with the requests cut), and the process exits 2 s later at most.
+   */
+  SHUTDOWN_GRACE_MS: msVar(DEFAULT_SHUTDOWN_GRACE_MS, { min: 0, max: MAX_SHUTDOWN_GRACE_MS }),
+});
+
 /** Settings every service reads (each key is its environment variable), merged with the service's own. */
 export const BaseServiceConfig = BusSettings.extend({
+  ...ShutdownSettings.shape,
   /** PostgreSQL; required by a service that owns a schema. */
   DATABASE_URL: urlVar(POSTGRES_URL).optional(),
   /** Port of the internal health endpoint (0 picks a free one). */

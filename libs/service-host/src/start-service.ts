@@ -29,8 +29,14 @@ export interface RunningService<P extends ServiceParts = ServiceParts> {
   port?: number;
   /** What the definition's `build` made (e.g. the gateway's auth store). */
   parts: P;
-  /** HTTP first, then consumers, then the definition's clean-up, worker pools and connections. */
-  stop(): Promise<void>;
+  /**
+   * HTTP first (every request taken answered, within `graceMs`), then consumers, then the definition's clean-up, worker
+   * pools and connections. `graceEndsAt` (ms since the epoch): when the grace ends, if not SHUTDOWN_GRACE_MS from now
+   * (the one-process stack gives its services the grace its gateway began with).
+   */
+  stop(graceEndsAt?: number): Promise<void>;
+  /** SHUTDOWN_GRACE_MS: how long a stop waits for the requests taken to be answered. */
+  graceMs: number;
 }
 
 /**
@@ -51,9 +57,16 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
   if (definition.database && !config.DATABASE_URL) throw new Error(`Invalid configuration:\n  DATABASE_URL: is required by ${name} (postgres://...)`);
 
   const closers: (() => Promise<unknown>)[] = [];
+  const graceMs = config.SHUTDOWN_GRACE_MS;
+  // One grace for the whole stop, from its start: the HTTP servers, and the claim port, wait for their requests until it ends.
+  let graceEndsAt: number | undefined;
+  const graceEnd = (): number => graceEndsAt ?? Date.now() + graceMs;
+  let stopBegun = false;
   // Every part is stopped even when one fails to (a pool left running would keep the process alive); the first
   // failure is thrown once all are done.
-  const stopAll = async (): Promise<void> => {
+  const stopAll = async (endsAt?: number): Promise<void> => {
+    stopBegun = true;
+    graceEndsAt ??= endsAt ?? Date.now() + graceMs;
     const failures: unknown[] = [];
     for (const close of closers.splice(0).reverse()) await close().catch((err: unknown) => failures.push(err));
     if (failures.length) throw failures[0];
@@ -106,7 +119,7 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
       metrics.gauge(`pitwall_${poolName}_pool_queue`, `Tasks of the ${poolName} worker pool waiting for a thread`, () => workerPool.queueSize);
       metrics.gauge(`pitwall_${poolName}_pool_threads`, `Threads of the ${poolName} worker pool`, () => workerPool.threads.length);
     }
-    const ctx: ServiceContext<ServiceConfig<S>> = { name, config, logger, bus, pool, workers, shared, metrics };
+    const ctx: ServiceContext<ServiceConfig<S>> = { name, config, logger, bus, pool, workers, shared, metrics, graceEnd };
     const parts = ((await definition.build?.(ctx)) ?? {}) as P;
     const cleanUp = (parts as PartsCleanUp).stop;
     if (typeof cleanUp === 'function') closers.push(() => cleanUp.call(parts));
@@ -155,32 +168,34 @@ export async function startService<S extends z.ZodObject, P extends ServiceParts
     // serves. An app with a public entry has one too, on HEALTH_PORT like the others.
     const internalApp = express();
     internalApp.disable('x-powered-by');
-    internalApp.use(healthRouter(checks, metrics));
+    internalApp.use(healthRouter(checks, metrics, () => stopBegun));
     // What fails there (a gauge that throws) or is not there answers problem+json, as the public port does.
     internalApp.use(notFoundHandler);
     internalApp.use(problemHandler(logger));
-    const internal = await listen(internalApp, config.HEALTH_PORT, config.HEALTH_HOST).catch((err: unknown) => {
+    const internal = await listen(internalApp, config.HEALTH_PORT, config.HEALTH_HOST, graceMs, { logger, what: 'health port' }).catch((err: unknown) => {
       throw listenRefusal(err, { port: 'HEALTH_PORT', host: 'HEALTH_HOST' });
     });
-    closers.push(() => internal.stop());
+    closers.push(() => internal.stop(graceEnd()));
     if (!definition.http) {
       logger.info({ health: internal.bound }, `${name} started; health and metrics on ${internal.bound}`);
-      return { address: internal.address, internal: internal.address, parts, stop: stopAll };
+      return { address: internal.address, internal: internal.address, parts, stop: stopAll, graceMs };
     }
     // The public entry takes URLs as long as the API's longest names need; the health ports keep Node's limit.
-    const http: HttpEntryPoint = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0', undefined, {
+    const http: HttpEntryPoint = await listen(definition.http.app(parts, ctx, checks), definition.http.port(config), definition.http.host?.(config) ?? '0.0.0.0', graceMs, {
       maxHeaderSize: MAX_HEADER_BYTES,
       bodyIdleTimeoutMs: definition.http.bodyIdleTimeoutMs?.(config) ?? 0,
       responseIdleTimeoutMs: definition.http.responseIdleTimeoutMs?.(config) ?? 0,
       logger,
+      what: 'public HTTP server',
       ...(definition.http.connectionLimits ? { connectionLimits: definition.http.connectionLimits(config) } : {}),
     }).catch((err: unknown) => {
       throw listenRefusal(err, definition.http?.variables ?? { port: 'PORT', host: 'HOST' });
     });
-    closers.push(() => http.stop());
+    // Stopped first: every request it took is answered before the consumers, the bus and the pools they need close.
+    closers.push(() => http.stop(graceEnd()));
     // Where each is bound (0.0.0.0: every interface), not the loopback URL `address` gives callers on this machine.
     logger.info({ address: http.bound, internal: internal.bound }, `${name} listening on ${http.bound}; health and metrics on ${internal.bound}`);
-    return { address: http.address, internal: internal.address, port: http.port, parts, stop: stopAll };
+    return { address: http.address, internal: internal.address, port: http.port, parts, stop: stopAll, graceMs };
   } catch (err) {
     await stopAll().catch(() => undefined);
     throw err;

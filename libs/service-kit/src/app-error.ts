@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { errorFields } from './logger';
 
 /** Field path → messages, as the problem+json `errors` member carries them. */
 export type FieldErrors = Record<string, string[]>;
@@ -87,6 +88,11 @@ export interface SerializedAppError {
   retryAfterSeconds?: number;
   type?: string;
   extensions?: Record<string, string | number>;
+  /**
+   * For the caller's log only (never a client's answer): what failed underneath a 5xx that is not catastrophic, as
+   * `causeFields` reads it (`runRequestHandler` sets it).
+   */
+  cause?: CauseFields;
 }
 
 export function serializeAppError(err: AppError): SerializedAppError {
@@ -99,7 +105,52 @@ export function serializeAppError(err: AppError): SerializedAppError {
 }
 
 export function fromSerialized(s: SerializedAppError): AppError {
-  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title, retryAfterSeconds: s.retryAfterSeconds, ...(s.type ? { type: s.type } : {}), ...(s.extensions ? { extensions: s.extensions } : {}) });
+  return new AppError(s.status, s.detail, { errors: s.errors, title: s.title, retryAfterSeconds: s.retryAfterSeconds, ...(s.type ? { type: s.type } : {}), ...(s.extensions ? { extensions: s.extensions } : {}), ...(s.cause ? { cause: causeFromFields(s.cause) } : {}) });
+}
+
+/** Where the dependency an error came from is written on it (a symbol: never serialised, never sent). */
+const DEPENDENCY = Symbol.for('pitwall.dependency');
+
+/**
+ * Marks `err` as coming from `dependency` (`PostgreSQL`, ...), for the log lines that report it: a bare socket error
+ * (`connect ECONNREFUSED 127.0.0.1:5432`) names no source of its own. Returns `err`.
+ */
+export function markDependency<E>(err: E, dependency: string): E {
+  if (typeof err === 'object' && err !== null && !(DEPENDENCY in err)) Object.defineProperty(err, DEPENDENCY, { value: dependency, enumerable: false });
+  return err;
+}
+
+/** The dependency `err` came from: marked (`markDependency`), or PostgreSQL's own error (it carries a severity). */
+export function dependencyOf(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const marked = (err as { [DEPENDENCY]?: unknown })[DEPENDENCY];
+  if (typeof marked === 'string') return marked;
+  const { severity, code } = err as { severity?: unknown; code?: unknown };
+  return typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? 'PostgreSQL' : undefined;
+}
+
+/** What a log line says of an error's cause: the dependency it came from when known, its reason and code. */
+export interface CauseFields {
+  dependency?: string;
+  cause: string;
+  code?: string;
+}
+
+/**
+ * The cause of an expected 5xx for its log line (never for the client, whose detail names no internals): the
+ * dependency and the cause's own words (`connect ECONNREFUSED 127.0.0.1:5432`); undefined when it has no cause.
+ */
+export function causeFields(err: AppError): CauseFields | undefined {
+  const cause = err.cause;
+  if (cause === undefined || cause === null) return undefined;
+  const { reason, code } = errorFields(cause);
+  const dependency = dependencyOf(cause);
+  return { ...(dependency ? { dependency } : {}), cause: reason, ...(code ? { code } : {}) };
+}
+
+function causeFromFields(fields: CauseFields): Error {
+  const err = Object.assign(new Error(fields.cause), fields.code ? { code: fields.code } : {});
+  return fields.dependency ? markDependency(err, fields.dependency) : err;
 }
 
 function isSerializedAppError(v: unknown): v is SerializedAppError {

@@ -4,8 +4,10 @@ import type { Duplex } from 'node:stream';
 import * as zlib from 'node:zlib';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { AppError, toAppError } from './app-error';
+import { AppError, causeFields, toAppError } from './app-error';
+import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from './graceful-stop';
 import type { Logger } from './logger';
+import { inRequestScope } from './request-scope';
 import { METRICS_CONTENT_TYPE, type Metrics } from './metrics';
 import { toProblem } from './problem';
 
@@ -45,7 +47,8 @@ export function requestContext(logger: Logger, metrics?: Metrics): RequestHandle
       req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(client ? { client } : {}), ...req.logFields }, 'request');
     });
     metrics?.timeHttp(req, res);
-    next();
+    // What the request reaches (a pooled database connection) logs its own failures with the request's id.
+    inRequestScope(req.requestId, next);
   };
 }
 
@@ -55,9 +58,10 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     const appError = fromExpressError(err, req.headers['content-encoding']);
     const log = req.log ?? logger;
     // An unexpected error (a 500) with its stack; an expected 5xx (a dependency's loss: a 503 or 504 whose cause its own
-    // state-change line logs once) as a warning with its detail, so that an outage is not a thousand stacks.
+    // state-change line logs once) as a warning with its detail and, when known, the dependency and the cause in its
+    // own words (the client's detail names neither), so that an outage is not a thousand stacks.
     if (appError.catastrophic || appError.status === 500) log.error({ err: appError.cause ?? appError, status: appError.status }, appError.message);
-    else if (appError.status >= 500) log.warn({ status: appError.status, detail: appError.message }, 'request answered with a server error');
+    else if (appError.status >= 500) log.warn({ status: appError.status, detail: appError.message, ...causeFields(appError) }, 'request answered with a server error');
     else log.info({ status: appError.status, detail: appError.message }, 'request rejected');
     if (res.headersSent) {
       res.destroy();
@@ -174,10 +178,11 @@ export function onlyGetAndHead(what: string): RequestHandler {
 }
 
 /**
- * `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named);
- * with `metrics`, `/metrics` answers their Prometheus text (only on an internal port: the public one never has it).
+ * `/health` answers while the process runs; `/health/ready` only when no dependency is down (degraded ones are named)
+ * and the process is not `stopping` (503 `stopping`: a load balancer sends it nothing more while it finishes what it
+ * took); with `metrics`, `/metrics` answers their Prometheus text (only on an internal port: the public one never has it).
  */
-export function healthRouter(checks: HealthChecks, metrics?: Metrics): express.Router {
+export function healthRouter(checks: HealthChecks, metrics?: Metrics, stopping?: () => boolean): express.Router {
   const router = express.Router();
   if (metrics) {
     router.get('/metrics', async (_req, res) => {
@@ -200,6 +205,7 @@ export function healthRouter(checks: HealthChecks, metrics?: Metrics): express.R
         ok &&= state !== false;
       }),
     );
+    if (stopping?.()) return void res.status(503).json({ status: 'stopping', dependencies: results });
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', dependencies: results });
   });
   router.all(['/health', '/health/ready'], onlyGetAndHead('the health endpoint'));
@@ -228,8 +234,14 @@ export interface HttpEntryPoint {
   /** What the socket is bound to, as the system says, for the log: http://0.0.0.0:8080, http://[::]:8080, http://127.0.0.1:41234. */
   bound: string;
   port: number;
-  /** Stops accepting connections and waits for in-flight requests to finish. */
-  stop(): Promise<void>;
+  /**
+   * Stops accepting connections and resolves once every request taken is answered, the last answer on each connection
+   * saying `Connection: close` (idle keep-alive connections close at once); at `deadline` (ms since the epoch; default:
+   * the server's grace from now) the connections still open are cut, which is logged with the requests cut.
+   */
+  stop(deadline?: number): Promise<void>;
+  /** Requests taken and not yet answered. */
+  readonly inFlight: number;
 }
 
 /**
@@ -373,7 +385,7 @@ export interface ListenOptions {
    * idle.
    */
   responseIdleTimeoutMs?: number;
-  /** Where `responseIdleTimeoutMs`'s closes are told (at warn). */
+  /** Where `responseIdleTimeoutMs`'s closes, and the requests a stop cuts at its grace, are told (at warn). */
   logger?: Logger;
   /**
    * Connections open at once at most (`HTTP_MAX_CONNECTIONS`; 0 or unset: none), and from one client address
@@ -384,6 +396,8 @@ export interface ListenOptions {
    * (each held up to the headers timeout) would otherwise take every file descriptor of the process.
    */
   connectionLimits?: { total: number; perClient: number };
+  /** Names the server in the log line of a stop whose grace passed (`GracefulStop`; default: HTTP server). */
+  what?: string;
 }
 
 /** The variables that set `connectionLimits` at the public entry, named in their refusals. */
@@ -513,19 +527,25 @@ function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number
   res.once('close', () => clearInterval(timer));
 }
 
-/** Listens on `port` (0 picks a free one) and returns the address plus a graceful stop. */
-export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7000, options: ListenOptions = {}): Promise<HttpEntryPoint> {
+/**
+ * Listens on `port` (0 picks a free one) and returns the address plus a graceful stop (`GracefulStop`) bounded by
+ * `graceMs` (`SHUTDOWN_GRACE_MS`; default `DEFAULT_SHUTDOWN_GRACE_MS`).
+ */
+export function listen(app: Express, port: number, host = '0.0.0.0', graceMs: number | undefined = undefined, options: ListenOptions = {}): Promise<HttpEntryPoint> {
   return new Promise((resolve, reject) => {
     const refused = new WeakSet<Duplex>();
     const { bodyIdleTimeoutMs: bodyIdleMs, responseIdleTimeoutMs: responseIdleMs } = options;
-    // A connection refused for the limits is answered on its socket: a request it still sends reaches no handler.
+    // A connection refused for the limits is answered on its socket: a request it still sends reaches no handler; nor
+    // does one pipelined behind a stopping connection's last answer.
     const serve = (req: IncomingMessage, res: ServerResponse) => {
       if (refused.has(req.socket)) return;
+      if (!stopper.take(req, res)) return;
       app(req, res);
       if (bodyIdleMs) watchBodyIdle(req, res, bodyIdleMs);
       if (responseIdleMs) watchResponseIdle(req, res, responseIdleMs, options.logger);
     };
     const server: Server = createServer({ ...(options.maxHeaderSize ? { maxHeaderSize: options.maxHeaderSize } : {}), connectionsCheckingInterval: 5_000 }, serve);
+    const stopper = new GracefulStop(server, { ...(options.logger ? { logger: options.logger } : {}), graceMs: graceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, what: options.what ?? 'HTTP server' });
     server.on('clientError', clientErrorAnswer(options.maxHeaderSize || undefined));
     if (options.connectionLimits) limitConnections(server, options.connectionLimits, refused);
     // A body that keeps arriving is not cut however long it takes (an upload over a slow link); one that stops is
@@ -545,13 +565,10 @@ export function listen(app: Express, port: number, host = '0.0.0.0', drainMs = 7
         address: `http://${shownHost}:${addr.port}`,
         bound: `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`,
         port: addr.port,
-        stop: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeIdleConnections();
-            // In-flight requests get a grace period; past it they are cut so the process still exits inside its 10 s.
-            setTimeout(() => server.closeAllConnections(), drainMs).unref();
-          }),
+        stop: (deadline?: number) => stopper.stop(deadline),
+        get inFlight() {
+          return stopper.inFlight;
+        },
       });
     });
   });

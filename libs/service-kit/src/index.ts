@@ -4,6 +4,8 @@ export * from './logger';
 export * from './config';
 export * from './lifecycle';
 export * from './http';
+export * from './graceful-stop';
+export * from './request-scope';
 export * from './field-refusals';
 export * from './arrays';
 export * from './metrics';

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { Readable } from 'node:stream';
-import { AppError, listenRefusal, type Logger } from '@pitwall/service-kit';
+import { AppError, DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop, listenRefusal, type Logger } from '@pitwall/service-kit';
 import { EncodedJson } from '../encoded-json';
 import { JSON_MEDIA_TYPE, concatBytes, type BulkAnswer } from './bulk-answer';
 import { CLAIM_ACCOUNT_HEADER, CLAIM_AUTH_SCHEME, REPLY_CLAIM, verifyClaimToken, type Claim } from './claim';
@@ -53,13 +53,20 @@ export class ClaimDesk {
   /** Claims redeemed or dropped, until their expiry: a second redemption is told so (410), not "unknown". */
   private readonly spent = new Map<string, { accountId: string; reason: string; timer: NodeJS.Timeout }>();
   private server: Server | undefined;
+  private graceful: GracefulStop | undefined;
+  /** Told when the last waiting claim is redeemed or dropped (a stop waits for it). */
+  private allSettled: (() => void) | undefined;
   private base = '';
 
   constructor(private readonly options: ClaimDeskOptions) {}
 
   /** Listens on the internal port; returns its base URL as the claims give it. */
   async start(): Promise<string> {
-    const server = createServer((req, res) => void this.serve(req, res));
+    const server = createServer((req, res) => {
+      // Stopping: a redemption pipelined behind its connection's last answer is not taken (see GracefulStop).
+      if (graceful.take(req, res)) void this.serve(req, res);
+    });
+    const graceful = new GracefulStop(server, { logger: this.options.logger, what: 'claim port' });
     // A redeemer that stops reading (its client stalled) frees the producer once the socket idles this long.
     server.setTimeout(this.options.ttlMs);
     server.keepAliveTimeout = 65_000;
@@ -69,6 +76,7 @@ export class ClaimDesk {
       server.listen(this.options.port, this.options.host, () => resolve());
     });
     this.server = server;
+    this.graceful = graceful;
     const { port } = server.address() as AddressInfo;
     const wildcard = this.options.host === '0.0.0.0' || this.options.host === '::';
     const host = this.options.advertiseHost ?? (wildcard ? hostname() : this.options.host);
@@ -77,17 +85,39 @@ export class ClaimDesk {
     return this.base;
   }
 
-  /** Stops listening; drops every waiting claim (their producers stop) and ends transfers in progress. */
-  async stop(): Promise<void> {
+  /**
+   * Stops once what it gave out is fetched: the claims it replied are the answers of reads it took, so it keeps
+   * listening until every waiting claim is redeemed (or dropped: expired, its redeemer gone), then stops taking
+   * connections and lets the transfers in progress end (`GracefulStop`: the last answer on each connection says
+   * `Connection: close`). At `deadline` (ms since the epoch; default SHUTDOWN_GRACE_MS's default from now) the claims
+   * still waiting are dropped (their producers stop) and the transfers still running are cut, which is logged.
+   */
+  async stop(deadline = Date.now() + DEFAULT_SHUTDOWN_GRACE_MS): Promise<void> {
+    // Its redeemers' kept connections close after their answers (a redeemer sends on a new one what it sent on a
+    // connection closed idle: ClaimRedeemer.redeem).
+    this.graceful?.closeConnections();
+    if (this.waiting.size > 0) {
+      const settled = new Promise<void>((resolve) => (this.allSettled = resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+      await Promise.race([settled, late]);
+      clearTimeout(timer);
+      this.allSettled = undefined;
+      if (this.waiting.size > 0) this.options.logger.warn({ claims: this.waiting.size }, 'claim port: the shutdown grace (SHUTDOWN_GRACE_MS) passed with claims not redeemed; they are dropped');
+    }
     desksInProcess.delete(this.id);
     for (const id of [...this.waiting.keys()]) this.drop(id, 'the service stopped');
     for (const s of this.spent.values()) clearTimeout(s.timer);
     this.spent.clear();
-    const server = this.server;
+    const graceful = this.graceful;
     this.server = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.graceful = undefined;
+    await graceful?.stop(deadline);
+  }
+
+  /** A waiting claim left the desk (redeemed or dropped): a stop waiting for the last one goes on. */
+  private settled(): void {
+    if (this.waiting.size === 0) this.allSettled?.();
   }
 
   /** Claims waiting for redemption (tests and the bench watch it). */
@@ -154,6 +184,7 @@ export class ClaimDesk {
     const w = this.waiting.get(id);
     if (!w) return;
     this.waiting.delete(id);
+    this.settled();
     clearTimeout(w.timer);
     w.abort.abort(new Error(`claim dropped: ${reason}`));
     void w.rest?.return?.().catch(() => undefined);
@@ -186,6 +217,7 @@ export class ClaimDesk {
     }
     if (w.claim.accountId !== accountId) throw new ClaimRefusal(403, `The claim ${claimId} was made for another account`);
     this.waiting.delete(claimId);
+    this.settled();
     clearTimeout(w.timer);
     this.remember(w.claim, 'it was redeemed');
     return { claim: w.claim, bytes: checkedBytes(w), whole: w.whole, abort: w.abort };
