@@ -12,7 +12,7 @@ import apps from '../apps.json';
 import { composeStack } from '../src/compose';
 import { busTopology } from '../src/bus-topology.entry';
 import { seedDemoRunSheet } from '../src/demo-run-sheet';
-import { freePort } from './support/free-port';
+import { freePort } from '../src/free-port';
 
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 

@@ -10,7 +10,7 @@ import { bundleWorkerEntry } from '@pitwall/service-host/testing';
 import { createLogger } from '@pitwall/service-kit';
 import { composeStack, type ComposedStack } from '../src/compose';
 import { demoRunSheetLines, seedDemoRunSheet } from '../src/demo-run-sheet';
-import { freePort } from './support/free-port';
+import { freePort } from '../src/free-port';
 
 const root = join(__dirname, '..', '..', '..');
 

@@ -23,6 +23,16 @@ async function plotTwoChannelsOfLap2(page: Page): Promise<void> {
   await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
 }
 
+/** Run 1's DataFile, Ground Speed ticked, laps 1 to 3 (indexes) compared: the overlay and the delta drawn. */
+async function compareThreeLaps(page: Page): Promise<void> {
+  await pickRun(page, 'Consistency Cup', 'Run 1');
+  await pickDataset(page, 'Run 1 / DataFile');
+  await page.check('[data-testid="channel-Ground Speed"]');
+  for (const lap of [1, 2, 3]) await page.click(`[data-testid=overlay-add-${lap}]`);
+  await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
+  await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+}
+
 describe('the viewer keeps what it shows consistent, in headless Chromium against npm start', () => {
   let stack: Embedded;
   let browser: Browser;
@@ -586,12 +596,7 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
 
   test('when the reference lap is removed from the comparison, then the overlay is drawn again without it, each trace in its list swatch\'s colour, and the delta, left with one lap, is cleared and said', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack);
-    await pickRun(page, 'Consistency Cup', 'Run 1');
-    await pickDataset(page, 'Run 1 / DataFile');
-    await page.check('[data-testid="channel-Ground Speed"]');
-    for (const lap of [1, 2, 3]) await page.click(`[data-testid=overlay-add-${lap}]`);
-    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
-    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    await compareThreeLaps(page);
 
     /** Each list item's swatch colour and text, and each trace of the overlay pane's legend with its colour. */
     const listed = () => page.$$eval('[data-testid^=overlay-item-]', (items) => items.map((li) => ({ colour: getComputedStyle(li.querySelector('span') as HTMLElement).color, label: li.textContent ?? '' })));
@@ -624,12 +629,7 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
   });
   test('when a lap is removed while the delta of the laps before is still being read, then that late answer is not drawn: the delta left with one lap stays cleared', async () => {
     const { page, pageErrors } = await openSignedIn(browser, stack);
-    await pickRun(page, 'Consistency Cup', 'Run 1');
-    await pickDataset(page, 'Run 1 / DataFile');
-    await page.check('[data-testid="channel-Ground Speed"]');
-    for (const lap of [1, 2, 3]) await page.click(`[data-testid=overlay-add-${lap}]`);
-    await andDrawn(page, 'overlay-panes', () => page.click('[data-testid=overlay-plot]'));
-    await andDrawn(page, 'delta-panes', () => page.click('[data-testid=delta-plot]'));
+    await compareThreeLaps(page);
 
     // The delta's reads held: the first remove's delta (two laps left) is still on its way at the second remove.
     const held: Route[] = [];
