@@ -41,19 +41,29 @@ function parseAccept(header: string): MediaRange[] {
     const [type, subtype, extra] = range.toLowerCase().split('/');
     if (!type || !subtype || extra !== undefined || !TOKEN.test(type) || !TOKEN.test(subtype) || (type === '*' && subtype !== '*')) return;
     let q = 1;
-    for (const parameter of parameters) {
-      const at = parameter.indexOf('=');
-      if (at < 0 || parameter.slice(0, at).trim().toLowerCase() !== 'q') continue;
+    const weight = weightText(parameters);
+    if (weight !== undefined) {
       // Read leniently, as browsers and proxies write it (`q=1.0000`, `q=.5`): a number clamped to 0..1; not a number skips the range.
-      const value = Number(parameter.slice(at + 1).trim().replace(/^"(.*)"$/, '$1'));
+      const value = Number(weight.replace(/^"(.*)"$/, '$1'));
       if (!Number.isFinite(value)) return;
       q = Math.min(1, Math.max(0, value));
-      // Parameters after q are accept extensions, not the media type's.
-      break;
     }
     ranges.push({ type, subtype, q, order });
   });
   return ranges;
+}
+
+/**
+ * The text of an element's weight (`q=0.5` gives `0.5`, trimmed), from its parameters after the first (Accept,
+ * Accept-Encoding: RFC 9110 §12.4.2); undefined without one. Only the first `q` counts: parameters after it are
+ * accept extensions, not the element's own.
+ */
+export function weightText(parameters: readonly string[]): string | undefined {
+  for (const parameter of parameters) {
+    const at = parameter.indexOf('=');
+    if (at >= 0 && parameter.slice(0, at).trim().toLowerCase() === 'q') return parameter.slice(at + 1).trim();
+  }
+  return undefined;
 }
 
 /** `text` cut at each `separator` that is not inside a quoted string (`"a, b"`, with `\"` escapes). */

@@ -2,6 +2,7 @@ import type { Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
+import { weightText } from './accept';
 
 /** The content codings the gateway answers in (RFC 9110 §8.4.1): zstd where Node's zlib has it (Node 24 does). */
 export type ContentCoding = 'zstd' | 'gzip' | 'br';
@@ -46,17 +47,10 @@ export function chooseCoding(header: string | undefined, offered: readonly Conte
   for (const element of header.split(',')) {
     const [name = '', ...parameters] = element.split(';').map((part) => part.trim());
     if (!name) continue;
-    let q = 1;
-    let valid = true;
-    for (const parameter of parameters) {
-      const at = parameter.indexOf('=');
-      if (at < 0 || parameter.slice(0, at).trim().toLowerCase() !== 'q') continue;
-      const value = Number(parameter.slice(at + 1).trim());
-      if (parameter.slice(at + 1).trim() === '' || !Number.isFinite(value)) valid = false;
-      else q = Math.min(1, Math.max(0, value));
-      break;
-    }
-    if (!valid) continue;
+    const weight = weightText(parameters);
+    const value = weight === undefined ? 1 : Number(weight);
+    if (weight === '' || !Number.isFinite(value)) continue;
+    const q = Math.min(1, Math.max(0, value));
     const coding = name.toLowerCase() === 'x-gzip' ? 'gzip' : name.toLowerCase();
     // A coding listed twice: its higher weight.
     weights.set(coding, Math.max(q, weights.get(coding) ?? 0));
