@@ -17,26 +17,8 @@ const apps = require('../apps/standalone/apps.json');
 /** The deployable apps in start order, from apps/standalone/apps.json (the one list, shared with the one-process stack). */
 const APPS = [...apps.services, apps.gateway];
 
-/** Ports handed out by this process: a port is free again once its probe closes, so the OS may offer it twice. */
-const handedOut = new Set();
-
-/** A port nothing listens on now and that this process has not handed out before (for an app to bind shortly). */
-async function freePort() {
-  for (;;) {
-    const port = await new Promise((resolve, reject) => {
-      const srv = net.createServer();
-      srv.unref();
-      srv.on('error', reject);
-      srv.listen(0, '127.0.0.1', () => {
-        const { port: p } = srv.address();
-        srv.close(() => resolve(p));
-      });
-    });
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    return port;
-  }
-}
+/** Ports for the apps (tools/free-port.cjs: below the ephemeral range, where outgoing connections take theirs). */
+const { freePort } = require('./free-port.cjs');
 
 /** As docker/compose.yaml: the apps given the blob directory (x-blob-env) and the signed-URL settings (x-signed-url-env). */
 const BLOB_APPS = new Set(['entity-service', 'datafile-service', 'gateway']);

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
 import { AmqpBus } from '@pitwall/bus';
 import { DEFAULT_TIMING_PARTITIONS, SERVICES, TIMING_COMMANDS, partitionOf, partitionService, timingPartitionKey, type TimingLevel } from '@pitwall/contracts';
 import { activeConsumerProcesses, closeBrokerConnections, until } from './support/broker-faults';
+import { freePort } from '@pitwall/testing';
 import { AMQP_URL, DistributedStack, readJson, type Member } from './support/distributed';
 import { expectedTiming, storedTiming, timingFeed, timingSession, type FeedItem, type TimingSession } from './support/timing';
 
@@ -253,14 +253,4 @@ async function startTimingService(stack: DistributedStack): Promise<ChildProcess
   }
   child.kill('SIGKILL');
   throw new Error('the replacement timing-service did not get ready');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -12,7 +12,10 @@ import apps from '../apps.json';
 import { composeStack } from '../src/compose';
 import { busTopology } from '../src/bus-topology.entry';
 import { seedDemoRunSheet } from '../src/demo-run-sheet';
-import { freePort } from '../src/free-port';
+
+// Ports for the servers a test starts: below the ephemeral range (tools/free-port.cjs).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { freePort } = require('../../../tools/free-port.cjs') as { freePort(): Promise<number> };
 
 const AMQP_URL = process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672';
 

@@ -10,7 +10,10 @@ import { bundleWorkerEntry } from '@pitwall/service-host/testing';
 import { createLogger } from '@pitwall/service-kit';
 import { composeStack, type ComposedStack } from '../src/compose';
 import { demoRunSheetLines, seedDemoRunSheet } from '../src/demo-run-sheet';
-import { freePort } from '../src/free-port';
+
+// Ports for the servers a test starts: below the ephemeral range (tools/free-port.cjs).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+const { freePort } = require('../../../tools/free-port.cjs') as { freePort(): Promise<number> };
 
 const root = join(__dirname, '..', '..', '..');
 

@@ -3,6 +3,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError, requestContext } from '@pitwall/service-kit';
+import { freePort } from '@pitwall/testing';
 import { defineService, startService } from '../src';
 import { startInProcessStack, type InProcessStack } from '../src/testing';
 
@@ -187,15 +188,6 @@ describe('startService: one host for any definition', () => {
   });
 
   describe('a database that does not answer at start', () => {
-    /** A port nothing listens on (yet): taken from the OS, then closed. */
-    async function freePort(): Promise<number> {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as { port: number };
-      await new Promise((resolve) => server.close(resolve));
-      return port;
-    }
-
     /** A TCP relay on `port` to the test database's server: PostgreSQL "coming up" on that port. */
     async function relayTo(databaseUrl: string, port: number): Promise<Server & { sockets: Set<Socket> }> {
       const target = new URL(databaseUrl);

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /** The repository's root. */
@@ -19,17 +18,11 @@ export interface Embedded {
   kill(): Promise<void>;
 }
 
-/** A free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+/**
+ * A port nothing listens on, for a server a test starts: tools/free-port.cjs (below the ephemeral range, so that no
+ * outgoing connection of a test alongside takes it before the server binds it).
+ */
+export const freePort: () => Promise<number> = require(join(REPO_ROOT, 'tools', 'free-port.cjs')).freePort;
 
 /**
  * Runs `npm start`'s process (the standalone bundle, built into dist/apps/standalone) on `port` with no external
