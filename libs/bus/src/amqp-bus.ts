@@ -222,8 +222,15 @@ export class AmqpBus implements Bus {
   private readonly declaredQueues = new Set<string>();
   private readonly declaredExchanges = new Set<string>();
   private readonly firstConnection: Promise<void>;
+  /** Settles at the first failed try to connect: a request waiting for the first connection stops waiting then. */
+  private readonly firstFailure: Promise<void>;
   private current: Connection | undefined;
   private everConnected = false;
+  /**
+   * The latest try to connect failed and none has succeeded since (the broker is down at start): a request is refused
+   * at once with 503, as while reconnecting, instead of waiting BUS_TIMEOUT_MS for a connection that is not coming.
+   */
+  private connectFailing = false;
   private closing = false;
 
   constructor(options: AmqpBusOptions) {
@@ -246,18 +253,25 @@ export class AmqpBus implements Bus {
         setup: (model: ChannelModel) => this.setup(model),
       },
     });
+    let firstFailed: () => void = () => undefined;
+    this.firstFailure = new Promise<void>((resolve) => (firstFailed = resolve));
     this.firstConnection = new Promise<void>((resolve, reject) => {
       this.recovering.then((recovering) => {
         recovering.on('error', (err) => this.logger.warn({ err }, 'bus connection error'));
         recovering.on('handler-error', (err, event) => this.logger.error({ err, event }, 'bus connection listener threw'));
         recovering.on('disconnect', (err) => this.logger.warn({ err }, 'bus disconnected from the broker; reconnecting'));
-        recovering.on('connect-failed', (err) => this.logger.warn({ err }, 'bus could not connect to the broker'));
+        recovering.on('connect-failed', (err) => {
+          this.connectFailing = true;
+          firstFailed();
+          this.logger.warn({ err }, 'bus could not connect to the broker');
+        });
         recovering.on('reconnect-failed', (err) => {
           this.logger.error({ err }, 'bus gave up reconnecting');
           reject(err);
         });
         recovering.on('connect', () => {
           this.everConnected = true;
+          this.connectFailing = false;
           this.logger.info({ connectionName }, 'bus connected to the broker');
           resolve();
         });
@@ -587,14 +601,18 @@ export class AmqpBus implements Bus {
     }
   }
 
-  /** The live connection; before the first one, waits for it (bounded); while reconnecting, fails fast with 503. */
+  /**
+   * The live connection. Before the first one, while the first try is still on its way, waits for it (bounded): a
+   * request sent as the process starts is served. Once a try has failed (the broker is down at start), and while
+   * reconnecting, fails fast with 503.
+   */
   private async connection(waitMs: number): Promise<Connection> {
     if (this.closing) throw unavailableError('The bus is closed');
     if (this.current?.alive) return this.current;
-    if (!this.everConnected) {
+    if (!this.everConnected && !this.connectFailing) {
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
-      await Promise.race([this.firstConnection, gaveUp]).catch(() => undefined);
+      await Promise.race([this.firstConnection, this.firstFailure, gaveUp]).catch(() => undefined);
       clearTimeout(timer);
       if (this.current?.alive) return this.current;
     }

@@ -258,6 +258,33 @@ describe('AmqpBus (broker-specific)', () => {
     expect(await bus.request(service, 'ping', {})).toBe('ok');
   }, 20_000);
 
+  test('when the broker is unreachable from the start, then once a try to connect has failed requests fail at once with 503 (not after their timeout), and the bus connects and serves when it comes', async () => {
+    const broker = new URL(AMQP_URL);
+    // Closed (connections refused) until opened: the broker down as the process starts.
+    const proxy = await tcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
+    let bus: AmqpBus | undefined;
+    try {
+      const through = new URL(AMQP_URL);
+      through.hostname = '127.0.0.1';
+      through.port = String(proxy.port);
+      const down = open({ url: through.toString(), reconnect: { initialDelayMs: 200, maxDelayMs: 200 } });
+      bus = down;
+      const service = unique('svc');
+      // Registered while never connected: started by the first connection.
+      await down.serve(service, async () => 'served once connected');
+      // Far longer than this test may take (20 s): a request that waited for the connection would fail the test.
+      await expect(down.request(service, 'ping', {}, { timeoutMs: 120_000 })).rejects.toMatchObject({ status: 503, message: 'Not connected to the message broker', retryAfterSeconds: 2 });
+      await expect(down.request(service, 'ping', {}, { timeoutMs: 120_000 })).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 });
+
+      await proxy.open();
+      await eventually(() => down.isReady(), 100);
+      expect(await down.request(service, 'ping', {})).toBe('served once connected');
+    } finally {
+      await bus?.close();
+      await proxy.cut();
+    }
+  }, 20_000);
+
   test('when the broker stops answering without closing the connection (a silent partition), then the bus notices within a few heartbeats: requests fail at once with 503 and it reconnects once the partition heals', async () => {
     const broker = new URL(AMQP_URL);
     const proxy = await tcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
