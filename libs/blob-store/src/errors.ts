@@ -1,4 +1,4 @@
-import { AppError } from '@pitwall/service-kit';
+import { AppError, markDependency } from '@pitwall/service-kit';
 
 /** Base of the errors a blob store throws on purpose; `status` is the HTTP status a gateway answers with. */
 export abstract class BlobStoreError extends Error {
@@ -47,7 +47,8 @@ export const BLOB_STORE_RETRY_AFTER_SECONDS = 5;
  */
 export class BlobStoreUnavailableError extends AppError {
   constructor(readonly operation: string, cause: unknown) {
-    super(503, `The file store is unavailable (${operation}); retry in ${BLOB_STORE_RETRY_AFTER_SECONDS} s`, { cause, retryAfterSeconds: BLOB_STORE_RETRY_AFTER_SECONDS, title: 'Service Unavailable' });
+    // The cause's own words (`connect ECONNREFUSED`, `EROFS`) name no source: the log line of the 503 says which.
+    super(503, `The file store is unavailable (${operation}); retry in ${BLOB_STORE_RETRY_AFTER_SECONDS} s`, { cause: markDependency(cause, 'blob store'), retryAfterSeconds: BLOB_STORE_RETRY_AFTER_SECONDS, title: 'Service Unavailable' });
     this.name = 'BlobStoreUnavailableError';
   }
 }

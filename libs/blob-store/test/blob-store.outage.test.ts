@@ -3,6 +3,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import { causeFields } from '@pitwall/service-kit';
 import { BlobStoreUnavailableError, FilesystemBlobStore, S3BlobStore, blobStoreReadiness, type BlobStore, type ListedBlob } from '../src';
 
 /** A store with a way to take it away and bring it back: what an outage test needs. */
@@ -98,6 +99,8 @@ describe.each([
     for (const failure of failures) {
       expect(failure).toBeInstanceOf(BlobStoreUnavailableError);
       expect(failure).toMatchObject({ status: 503, retryAfterSeconds: expect.any(Number) });
+      // What the 503's log line says of its cause: the dependency, then the cause in its own words.
+      expect(causeFields(failure as BlobStoreUnavailableError)).toMatchObject({ dependency: 'blob store', cause: expect.any(String) });
     }
     expect(await ready()).toBe(false);
 

@@ -88,7 +88,7 @@ export class NearKeys {
     // Not resubscribed by ioredis: after a reconnect its id must be read before it subscribes (a subscribed RESP2
     // connection cannot ask), and tracking redirected to the new id.
     this.subscriber = new Redis(url, { ...connection, autoResubscribe: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false, connectionName: subscriberName(keyPrefix) });
-    this.subscriber.on('error', (err) => logger?.debug({ err: err.message }, 'redis error (near keys subscriber)'));
+    this.subscriber.on('error', (err) => logger?.debug({ dependency: 'Redis', err: err.message }, 'redis error (near keys subscriber)'));
     this.subscriber.on('connect', () => this.onSocketEnd(this.subscriber, () => this.subscriberLost()));
     this.subscriber.on('close', () => this.subscriberLost());
     this.subscriber.on('ready', () => void this.subscribe());
@@ -212,7 +212,7 @@ export class NearKeys {
       this.track();
     } catch (err) {
       if (at !== this.subscriberConnections || this.closed) return;
-      this.logger?.warn({ err: (err as Error).message }, 'near keys: could not subscribe to invalidations; reconnecting it');
+      this.logger?.warn({ dependency: 'Redis', err: (err as Error).message }, 'near keys: could not subscribe to invalidations; reconnecting it');
       this.subscriber.disconnect(true);
     }
   }
@@ -241,13 +241,13 @@ export class NearKeys {
         this.armed = true;
         return;
       }
-      this.logger?.warn('near keys: an invalidation did not come back in time; entries dropped, subscriber reconnected');
+      this.logger?.warn({ dependency: 'Redis' }, 'near keys: an invalidation did not come back in time; entries dropped, subscriber reconnected');
       this.drop();
       this.subscriber.disconnect(true);
     } catch (err) {
       if (!current()) return;
       this.drop();
-      this.logger?.warn({ err: (err as Error).message }, 'near keys: redis refused CLIENT TRACKING; reads go to redis');
+      this.logger?.warn({ dependency: 'Redis', err: (err as Error).message }, 'near keys: redis refused CLIENT TRACKING; reads go to redis');
     }
   }
 

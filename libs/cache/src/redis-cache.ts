@@ -92,7 +92,7 @@ export class RedisCache implements Cache {
     this.client = new Redis(url, { ...connection, keyPrefix: prefix, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     this.client.on('error', (err) => {
       this.socketError = errorFields(err).reason;
-      logger?.debug({ address: this.address, reason: this.socketError }, 'redis error');
+      logger?.debug({ dependency: 'Redis', address: this.address, reason: this.socketError }, 'redis error');
     });
     this.breaker = new CircuitBreaker('redis', {
       failureThreshold: options.breakerFailures ?? 3,
@@ -263,7 +263,7 @@ export class RedisCache implements Cache {
 
   /** Once per outage, not per failed probe. */
   private logChange(state: BreakerState, cause: unknown): void {
-    if (state === 'open' && !this.bypassing) this.logger?.warn({ address: this.address, reason: this.reasonOf(cause) }, 'redis unavailable: cache bypassed until it answers again');
+    if (state === 'open' && !this.bypassing) this.logger?.warn({ dependency: 'Redis', address: this.address, reason: this.reasonOf(cause) }, 'redis unavailable: cache bypassed until it answers again');
     else if (state === 'closed' && this.bypassing) this.logger?.info({ address: this.address }, 'redis answers again: cache in use');
     this.bypassing = state !== 'closed';
   }
