@@ -6,7 +6,7 @@ import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
 import { DEFAULT_MAX_MATH_PARAMS } from '@pitwall/expressions';
 import { defineService } from '@pitwall/service-host';
-import { AppError, intVar, msVar, writableDirectory } from '@pitwall/service-kit';
+import { AppError, intVar, memoryShareBytesVar, msVar, writableDirectory } from '@pitwall/service-kit';
 import { ANALYSIS_LIMITS, DataFileReads } from './domain/data-file-reads';
 import { ReadResultCache } from './domain/read-result-cache';
 import { DatasetConstants } from './domain/dataset-constants';
@@ -38,11 +38,11 @@ export const DatafileConfig = z.object({
   /** Bound of the decompressed copies on disk (default 8 GiB). */
   DATAFILE_CACHE_BYTES: intVar(8192 * MiB),
   /** Bound of the stored-channel cache in memory (default 256 MiB; 0 turns it off). */
-  DATAFILE_CHANNEL_CACHE_BYTES: intVar(256 * MiB, { min: 0 }),
+  DATAFILE_CHANNEL_CACHE_BYTES: memoryShareBytesVar(256 * MiB),
   /** Bound of the encoded answers kept by content (default 64 MiB; 0 turns it off). */
-  DATAFILE_RESULT_CACHE_BYTES: intVar(64 * MiB, { min: 0 }),
+  DATAFILE_RESULT_CACHE_BYTES: memoryShareBytesVar(64 * MiB),
   /** What each pool worker keeps, between reads, of the arrays math channels are evaluated into (default 64 MiB; 0: none; given to the workers). */
-  DATAFILE_SCRATCH_BYTES: intVar(DEFAULT_SCRATCH_BYTES, { min: 0 }),
+  DATAFILE_SCRATCH_BYTES: memoryShareBytesVar(DEFAULT_SCRATCH_BYTES),
   /**
    * Each pool worker's JavaScript heap (MiB, default 1024; 0: the process's own bound): a read or a file whose decoding
    * would pass it ends that worker alone (replaced at once) and is a 422 naming this variable, not the process. Typed

@@ -6,7 +6,7 @@ import { ClaimRedeemer, claimRedeemerSettings, claimSecret, ServicePresence } fr
 import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
 import { DEFAULT_TIMING_PARTITIONS, EXCHANGES, MAX_TIMING_PARTITIONS, SERVICES } from '@pitwall/contracts';
 import { defineService } from '@pitwall/service-host';
-import { REDIS_URL, hostVar, intVar, msVar, portVar, prefixVar, urlVar } from '@pitwall/service-kit';
+import { hostVar, intVar, memoryShareBytesVar, msVar, portVar, prefixVar, REDIS_URL, urlVar } from '@pitwall/service-kit';
 import { buildGateway } from './app';
 import { HeldAnswers } from './domain/held-answers';
 import { DEFAULT_RESPONSE_COMPRESSION } from './entry-points/http/response-encoding';
@@ -64,7 +64,7 @@ const GatewayConfig = z.object({
   // Large data file answers are fetched from the instance that made them, by the claim it replied (docs/architecture.md).
   ...claimRedeemerSettings,
   /** Bytes of large read answers kept to send again when the service says they still are the answer (default 64 MiB; 0: none). */
-  HELD_ANSWERS_BYTES: intVar(64 * 1024 * 1024, { min: 0 }),
+  HELD_ANSWERS_BYTES: memoryShareBytesVar(64 * 1024 * 1024),
   /** Answers compressed as their Accept-Encoding asks (zstd, gzip, br: docs/api.md), `on` (default) or `off`. */
   RESPONSE_COMPRESSION: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   /** Bodies of fewer bytes are sent as they are (default 8192; 0: every body the client lets be compressed). */

@@ -55,4 +55,10 @@ describe('every setting of every app (docs/operations.md#configuration)', () => 
     expect(refusal(schema, { READ_CACHE_MB: String(half) })).toBeUndefined();
     expect(refusal(schema, { READ_CACHE_MB: '99999999' })).toBe(`Invalid configuration:\n  READ_CACHE_MB: must be a whole number of MiB from 0 to ${half} (half of the ${memoryMiB()} MiB this machine or container has)`);
   });
+
+  test.each(settings(/^(DATAFILE_CHANNEL_CACHE_BYTES|DATAFILE_RESULT_CACHE_BYTES|DATAFILE_SCRATCH_BYTES|HELD_ANSWERS_BYTES)$/))('%s (%s), bytes kept in memory, above half of the memory of this machine or container: the start stops naming it and the bound', (key, _app, schema) => {
+    const half = Math.floor(memoryMiB() / 2) * 1024 * 1024;
+    expect(refusal(schema, { [key]: String(half) })).toBeUndefined();
+    expect(refusal(schema, { [key]: String(half + 1) })).toBe(`Invalid configuration:\n  ${key}: must be a whole number of bytes from 0 to ${half} (half of the ${memoryMiB()} MiB this machine or container has)`);
+  });
 });

@@ -108,6 +108,12 @@ export function memoryShareMiBVar(fallback: number, { min = 0 }: { min?: number 
   return wholeNumber(fallback, min, max, `must be a whole number of MiB from ${min} to ${max} (half of the ${memoryMiB()} MiB this machine or container has)`);
 }
 
+/** A size in bytes of a cache kept in memory: 0 or more, up to half of `memoryMiB()` in bytes, named in the refusal. */
+export function memoryShareBytesVar(fallback: number) {
+  const max = Math.floor(memoryMiB() / 2) * 1024 * 1024;
+  return wholeNumber(fallback, 0, max, `must be a whole number of bytes from 0 to ${max} (half of the ${memoryMiB()} MiB this machine or container has)`);
+}
+
 /**
  * A name prefix (`BUS_PREFIX`, `REDIS_PREFIX`): set empty or blank it is refused, never taken for unset, because the
  * default in its place would share keys or queues with other deployments.
