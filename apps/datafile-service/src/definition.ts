@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { blobStoreReadiness, createBlobStore } from '@pitwall/blob-store';
+import { createBlobStore, watchedBlobStore } from '@pitwall/blob-store';
 import { ClaimDesk, claimDeskSettings, claimSecret } from '@pitwall/bus';
 import { EXCHANGES, SERVICES } from '@pitwall/contracts';
 import { DEFAULT_LZ4_LIMITS, DEFAULT_MAX_CHANNELS_PER_FILE, DEFAULT_MAX_LAPS_PER_FILE, StoredChannelCache } from '@pitwall/formats';
@@ -147,7 +147,8 @@ export const datafileService = defineService({
       },
     };
   },
-  health: ({ blobs }) => ({ blobStore: blobStoreReadiness(blobs) }),
+  // Probed once at start too: an unreadable or absent store is logged with its cause as the process starts.
+  health: ({ blobs }, { logger }) => ({ blobStore: watchedBlobStore(blobs, logger) }),
   metrics: ({ streams, cache, results, fair }, metrics) => {
     // The reads waiting for a pool thread: FairPool holds them (the pool's own queue stays about empty).
     metrics.gauge('pitwall_datafile_reads_waiting', 'Pool tasks (reads, decodes) waiting for a thread, in the fair queue and the pool', () => fair.queueSize);

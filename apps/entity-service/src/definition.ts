@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreReadiness, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret, watchedBlobStore } from '@pitwall/blob-store';
 import { ACCOUNT_MEMBERS_ROUTING_KEY, EXCHANGES, SERVICES, SUBSCRIPTION_QUEUES, type AttachmentAvailableEvent, type AttachmentDeletedEvent, type EntityChangedEvent } from '@pitwall/contracts';
 import { commandOf, createInbox, createOutbox } from '@pitwall/messaging';
 import { defineService } from '@pitwall/service-host';
@@ -139,7 +139,8 @@ export const entityService = defineService({
       },
     };
   },
-  health: ({ attachments }) => ({ blobStore: blobStoreReadiness(attachments.blobs) }),
+  // Probed once at start too: an unwritable or absent store is logged with its cause as the process starts.
+  health: ({ attachments }, { logger }) => ({ blobStore: watchedBlobStore(attachments.blobs, logger) }),
   bus: { service: SERVICES.entity, commands: ({ store, attachments }, { logger }) => entityCommands(store, logger, attachments) },
   subscriptions: [
     {

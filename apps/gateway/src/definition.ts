@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreReadiness, blobStoreSettings, urlSigningSecret } from '@pitwall/blob-store';
+import { UrlSigner, attachmentUrlSettings, blobStoreFromConfig, blobStoreSettings, urlSigningSecret, watchedBlobStore } from '@pitwall/blob-store';
 import { AUTH_CACHE_PREFIX, AUTH_NEAR_PREFIXES, AUTH_SCHEMA, AuthStore, authMigrations } from '@pitwall/auth';
 import { ClaimRedeemer, claimRedeemerSettings, claimSecret, ServicePresence } from '@pitwall/bus';
 import { MemoryCache, RedisCache, redisCacheOptions, redisCacheSettings, type Cache } from '@pitwall/cache';
@@ -118,8 +118,9 @@ export const gateway = defineService({
   },
   // An unreachable cache slows nothing and refuses nothing (the database answers), and without the blob store only the
   // routes that need it answer 503: the gateway stays ready, and says which part is degraded.
-  health: ({ cache, attachments }) => {
-    const blobStore = blobStoreReadiness(attachments.blobs);
+  health: ({ cache, attachments }, { logger }) => {
+    // Probed once at start too: an unwritable or absent store is logged with its cause as the process starts.
+    const blobStore = watchedBlobStore(attachments.blobs, logger);
     return { cache: async () => (await cache.isReady()) || 'degraded', blobStore: async () => (await blobStore()) || 'degraded' };
   },
   http: {

@@ -9,4 +9,4 @@ export { FilesystemBlobStore, READ_THROUGH_CHUNK_BYTES } from './filesystem-blob
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store';
 export { attachmentUrlSettings, blobStoreConfigSchema, blobStoreFromConfig, blobStoreSettings, createBlobStore, type BlobStoreConfig } from './config';
 export { UrlSigner, urlSigningSecret, type SignedGrant, type SignatureFault } from './signed-urls';
-export { BLOB_STORE_PROBE_TTL_MS, blobStoreReadiness } from './readiness';
+export { BLOB_STORE_PROBE_TTL_MS, blobStoreReadiness, watchedBlobStore } from './readiness';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import S3rver from 's3rver';
 import { causeFields } from '@pitwall/service-kit';
 import { BlobStoreUnavailableError, FilesystemBlobStore, S3BlobStore, blobStoreReadiness, type BlobStore, type ListedBlob } from '../src';
@@ -81,7 +82,9 @@ describe.each([
 
   test('when the store goes away, then every operation fails with BlobStoreUnavailableError (503, Retry-After), the probe says so, and all works again once it returns', async () => {
     const { store } = outage;
-    const ready = blobStoreReadiness(store, 0);
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const ready = blobStoreReadiness(store, 0, logger);
     const kept = await store.putStream([Buffer.from('lap 1 telemetry')]);
     expect(await ready()).toBe(true);
 
@@ -103,9 +106,13 @@ describe.each([
       expect(causeFields(failure as BlobStoreUnavailableError)).toMatchObject({ dependency: 'blob store', cause: expect.any(String) });
     }
     expect(await ready()).toBe(false);
+    expect(await ready()).toBe(false);
+    // Said once, with what readiness alone does not say: the dependency and the probe's cause.
+    expect(lines.map((l) => [l['level'], l['msg'], l['dependency'], typeof l['cause']])).toEqual([[40, 'blob store unavailable: the routes that need it answer 503 until it answers again', 'blob store', 'string']]);
 
     await outage.restore();
     expect(await ready()).toBe(true);
+    expect(lines.map((l) => l['msg'])).toEqual(['blob store unavailable: the routes that need it answer 503 until it answers again', 'blob store available again']);
     expect((await store.readRange(kept.key, 0, 3)).toString()).toBe('lap');
     expect((await collect(store.list('sha256'))).map((b) => b.key)).toEqual([kept.key]);
   }, 30_000);
