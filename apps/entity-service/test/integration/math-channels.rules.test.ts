@@ -121,6 +121,17 @@ describe('MathChannels', () => {
     expect((await create(editor, { Name: 'Trail brake %', Expression: '2' })).Id).toEqual(expect.any(String));
   });
 
+  test('when one was stored with a name written before the name rules ("Trail "), then its expression can still be changed; a new name is checked', async () => {
+    const editor = as('editor');
+    const kept = await create(editor, { Name: 'Trail', Expression: '1' });
+    await pool.query(`UPDATE entity.entities SET parameters = jsonb_set(parameters, '{Name}', '"Trail "') WHERE id = $1`, [kept.Id]);
+    await store.update(editor, 'MathChannels', kept.Id, body({ Expression: '2' }));
+    expect(json(await store.get(editor, 'MathChannels', kept.Id)).Parameters).toMatchObject({ Name: 'Trail ', Expression: '2' });
+    expect(await refusal(store.update(editor, 'MathChannels', kept.Id, body({ Name: ' Trail' })))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
+    await store.update(editor, 'MathChannels', kept.Id, body({ Name: 'Trail' }));
+    expect(json(await store.get(editor, 'MathChannels', kept.Id)).Parameters).toMatchObject({ Name: 'Trail', Expression: '2' });
+  });
+
   test('when DecimalPlaces is given from 0 to 6, then it is stored and read back as a number; emptied, it is null (full precision)', async () => {
     const editor = as('editor');
     const two = await create(editor, { Name: 'Speed ms', Expression: '"Ground Speed" / 3.6', DecimalPlaces: '2' });

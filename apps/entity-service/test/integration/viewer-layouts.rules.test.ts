@@ -122,6 +122,15 @@ describe('ViewerLayouts', () => {
     expect(json(await store.list(editor, 'ViewerLayouts', {}, ['Name'])).map((l: { Parameters: { Name: string } }) => l.Parameters.Name)).toEqual(['Trail']);
   });
 
+  test('when one was stored with a name written before the name rules ("Trail "), then its layout can still be changed; a new name is checked', async () => {
+    const editor = as('editor');
+    const kept = await create(editor, { Name: 'Trail', Layout: 'v=1' });
+    await pool.query(`UPDATE entity.entities SET parameters = jsonb_set(parameters, '{Name}', '"Trail "') WHERE id = $1`, [kept.Id]);
+    await store.update(editor, 'ViewerLayouts', kept.Id, body({ Layout: QUALIFYING }));
+    expect(json(await store.get(editor, 'ViewerLayouts', kept.Id)).Parameters).toMatchObject({ Name: 'Trail ', Layout: QUALIFYING });
+    expect(await refusal(store.update(editor, 'ViewerLayouts', kept.Id, body({ Name: ' Trail' })))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
+  });
+
   test('when the Description is longer than 1,000 characters, then it is a 400 naming Description; one of 1,000 is saved', async () => {
     const editor = as('editor');
     expect((await create(editor, { Name: 'long said', Layout: 'v=1', Description: 'd'.repeat(1000) })).Id).toEqual(expect.any(String));

@@ -16,7 +16,7 @@ import type { TypeRule } from './type-rule';
  */
 export const mathChannel: TypeRule = {
   async beforeWrite(q, accountId, { parameters, existing }, limits) {
-    const reads = validateMathChannel(parameters);
+    const reads = validateMathChannel(parameters, existing ? String(existing.parameters['Name'] ?? '') : undefined);
     await repo.lockEntityType(q, accountId, 'MathChannels');
     const others = (await repo.entitiesOfType(q, accountId, 'MathChannels')).filter((d) => d.id !== existing?.id);
     if (!existing && others.length >= limits.maxMathChannels) {
@@ -89,11 +89,15 @@ function readersOf(graph: DependencyGraph, name: string): string[] {
   return [...found];
 }
 
-/** Checks the fields that need no other definition; the names the expression reads. */
-export function validateMathChannel(p: Record<string, ParameterValue>): string[] {
+/**
+ * Checks the fields that need no other definition; the names the expression reads. `storedName`, on update: a name
+ * kept as it is stored is not checked again, so one written before a rule was added ("Trail ") does not refuse every
+ * later change of the expression; renamed, the new name is checked.
+ */
+export function validateMathChannel(p: Record<string, ParameterValue>, storedName?: string): string[] {
   const errors: FieldErrors = {};
   const name = typeof p['Name'] === 'string' ? p['Name'] : '';
-  const nameProblem = definitionNameProblem(name, { characters: /["'\\]/, named: 'quotes, backslashes' });
+  const nameProblem = name !== '' && name === storedName ? null : definitionNameProblem(name, { characters: /["'\\]/, named: 'quotes, backslashes' });
   if (nameProblem) errors['Name'] = [nameProblem];
   const expression = typeof p['Expression'] === 'string' ? p['Expression'] : '';
   let reads: string[] = [];

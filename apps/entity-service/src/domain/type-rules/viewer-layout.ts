@@ -16,7 +16,7 @@ import type { TypeRule } from './type-rule';
  */
 export const viewerLayout: TypeRule = {
   async beforeWrite(q, accountId, { parameters, existing }, limits) {
-    validateViewerLayout(parameters, limits.maxViewerLayoutLength);
+    validateViewerLayout(parameters, limits.maxViewerLayoutLength, existing ? String(existing.parameters['Name'] ?? '') : undefined);
     await repo.lockEntityType(q, accountId, 'ViewerLayouts');
     const others = (await repo.entitiesOfType(q, accountId, 'ViewerLayouts')).filter((d) => d.id !== existing?.id);
     if (!existing && others.length >= limits.maxViewerLayouts) {
@@ -34,10 +34,14 @@ export const MAX_VIEWER_LAYOUT_DESCRIPTION = 1_000;
 /** One pair of a link's query: a name and a value of URL-encoded characters (what URLSearchParams and encodeURIComponent write). */
 const PAIR = /^[A-Za-z0-9._~*'()!$,;:@/?+%-]+=[A-Za-z0-9._~*'()!$,;:@/?+%=-]*$/;
 
-/** Checks a layout's fields, each refusal naming the field and what is wrong with it (every field at once). */
-export function validateViewerLayout(p: Record<string, ParameterValue>, maxLength: number): void {
+/**
+ * Checks a layout's fields, each refusal naming the field and what is wrong with it (every field at once). A name kept
+ * as it is stored (`storedName`, on update) is not checked again, as a math channel's (`validateMathChannel`).
+ */
+export function validateViewerLayout(p: Record<string, ParameterValue>, maxLength: number, storedName?: string): void {
   const errors: FieldErrors = {};
-  const nameProblem = definitionNameProblem(typeof p['Name'] === 'string' ? p['Name'] : '');
+  const name = typeof p['Name'] === 'string' ? p['Name'] : '';
+  const nameProblem = name !== '' && name === storedName ? null : definitionNameProblem(name);
   if (nameProblem) errors['Name'] = [nameProblem];
   const layout = typeof p['Layout'] === 'string' ? p['Layout'] : '';
   const problem = layoutProblem(layout, maxLength);
