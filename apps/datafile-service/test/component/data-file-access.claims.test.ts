@@ -1,9 +1,11 @@
 import { request } from 'node:http';
 import { decodeChannelsBody, toReadRecord } from '@pitwall/client';
 import { answerBytes } from '@pitwall/bus';
+import type { ChannelRecordJson } from '@pitwall/contracts';
 import { createDemoLdFile, openDataFile } from '@pitwall/formats';
 import { fixture } from '../support/fixtures';
 import { busReplies, useDatafileStack } from '../support/datafile-stack';
+import { expectSamples } from '../support/samples';
 
 /**
  * Large answers by claim: the datafile-service keeps every answer over CLAIM_INLINE_MAX_BYTES (4 KiB here) and replies a
@@ -62,7 +64,12 @@ describe('data file reads whose answers are large: by claim, streamed from the d
     expect(r.headers.get('content-length')).toBeNull();
     const text = await r.text();
     expect(text.length).toBeGreaterThan(1024 * 1024);
-    expect(JSON.parse(text)).toEqual({ entityId: expect.any(String), entityType: 'RunSheets', attachedFileGroupName: 'DataFile', mode: 0, channels: binary });
+    const { channels, ...read } = JSON.parse(text) as { channels: ChannelRecordJson[] };
+    expect(read).toEqual({ entityId: expect.any(String), entityType: 'RunSheets', attachedFileGroupName: 'DataFile', mode: 0 });
+    // The records but their samples, then the samples (a loop: Sample1's 78 channels are some 600,000 samples).
+    const withoutSamples = (records: unknown[]) => records.map((record) => ({ ...(record as ChannelRecordJson), samples: undefined }));
+    expect(withoutSamples(channels)).toEqual(withoutSamples(binary));
+    for (const [k, record] of binary.entries()) expectSamples(record.name, (channels[k] as ChannelRecordJson).samples, (record as ChannelRecordJson).samples);
   });
 
   test('when large answers have streamed whole, then their pool tasks ended by themselves: no worker thread was ended', async () => {

@@ -76,9 +76,13 @@ const MiB = 1024 * 1024;
  * stalled client get the whole of it (the likely cause: the buffers held it all, so nothing stalled).
  */
 const TIMES_NAMED = 6;
-const namedTimes = (names: string[]) => Array.from({ length: TIMES_NAMED }, () => names).flat();
+const namedTimes = (channels: string[]) => Array.from({ length: TIMES_NAMED }, () => channels).flat();
 /** READ_SAMPLE_BUDGET for that batch (the default, 16 million samples, is less than it needs). */
 const LARGE_BUDGET = String(64_000_000);
+
+/** An outing of 60 flying laps, every channel (made once for every stack here: a second or two each time). */
+const long = createDemoLdFile({ fullChannelSet: true, flyingLaps: 60 });
+const names = openDataFile(long).channels.map((c) => c.name);
 
 /** Runs `run` counting the pool's worker threads ended meanwhile (a thread freed is not one ended and replaced). */
 async function threadsEnded(pool: { on(event: 'workerDestroy', f: () => void): unknown; off(event: 'workerDestroy', f: () => void): unknown }, run: () => Promise<void>): Promise<number> {
@@ -104,10 +108,7 @@ describe.each([
   ['redeemed over the claim port', { CLAIM_IN_PROCESS: 'false', CLAIM_SECRET: 'stalled-clients-shared-secret' }],
 ])('a client that stops reading a large streamed answer (%s)', (_road, roadEnv) => {
   const started = useDatafileStack('datafile-stalls-', { URL_SIGNING_SECRET: 'stalled-clients-test-secret', DATAFILE_RESULT_CACHE_BYTES: '0', ...roadEnv }, { maxThreads: 1, outsider: true, datafileEnv: { DATAFILE_STREAM_STALL_MS: '300', DATAFILE_STREAM_MAX_STALL_MS: '3000', READ_SAMPLE_BUDGET: LARGE_BUDGET } });
-  // The whole JSON of an outing of 60 flying laps, every channel named TIMES_NAMED times: the producer waits for its
-  // reader to the end.
-  const long = createDemoLdFile({ fullChannelSet: true, flyingLaps: 60 });
-  const names = openDataFile(long).channels.map((c) => c.name);
+  // The whole JSON of the long outing, every channel named TIMES_NAMED times: the producer waits for its reader to the end.
   const big = JSON.stringify({ channels: namedTimes(names), mode: 0 });
   let dataset: string;
   let othersDataset: string;
@@ -184,8 +185,6 @@ describe.each([
   ['redeemed over the claim port', { CLAIM_IN_PROCESS: 'false', CLAIM_SECRET: 'stalled-clients-shared-secret' }],
 ])('a client that accepts no byte of its answer at the gateway (%s)', (_road, roadEnv) => {
   const started = useDatafileStack('datafile-stalls-gateway-', { URL_SIGNING_SECRET: 'stalled-clients-test-secret', DATAFILE_RESULT_CACHE_BYTES: '0', RESPONSE_IDLE_TIMEOUT_MS: '1000', ...roadEnv }, { maxThreads: 1, datafileEnv: { READ_SAMPLE_BUDGET: LARGE_BUDGET } });
-  const long = createDemoLdFile({ fullChannelSet: true, flyingLaps: 60 });
-  const names = openDataFile(long).channels.map((c) => c.name);
   let dataset: string;
 
   beforeAll(async () => {
