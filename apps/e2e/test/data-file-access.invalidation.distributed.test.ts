@@ -58,7 +58,9 @@ describe('two datafile-service instances on RabbitMQ, each with its own cache di
     const first = join(dir, 'decompressed-1');
     const other = join(dir, 'decompressed-2');
     const env = { DATA_DIR: join(dir, 'data'), BLOB_DIR: join(dir, 'blobs'), DATAFILE_CACHE_DIR: first };
-    stack = await DistributedStack.start({ env });
+    // Only the apps a data file read passes through: the timing-service and the simulation-service would add
+    // nothing but their start.
+    stack = await DistributedStack.start({ apps: ['entity-service', 'datafile-service', 'gateway'], env });
     second = spawn(process.execPath, [join(ROOT, 'dist', 'apps', 'datafile-service', 'main.js')], {
       env: { ...process.env, ...env, DATAFILE_CACHE_DIR: other, DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${stack.prefix}.`, HEALTH_PORT: '0', LOG_LEVEL: 'warn', CLAIM_SECRET: stack.env['CLAIM_SECRET'] as string },
       stdio: 'ignore',

@@ -62,7 +62,10 @@ async function startEntityService(stack: DistributedStack, extra: Stack[], env: 
   extra.push(await startStack({ env: { DATABASE_URL: stack.databaseUrl, AMQP_URL, REDIS_URL, BUS_PREFIX: `${prefix}.`, REDIS_PREFIX: `${prefix}:`, LOG_LEVEL: 'info', CLAIM_SECRET: stack.env['CLAIM_SECRET'] as string, ...env }, apps: ['entity-service'], port }));
 }
 
-/** What a test below starts, stopped after it: the stack, a pool on its database, and entity-services started again. */
+/**
+ * What a test below starts, stopped after it: the stack, a pool on its database, and entity-services started again.
+ * Only the apps a championship's write passes through: the other three would add nothing but their start to each test.
+ */
 function useStopped(): { start(env: Record<string, string>): Promise<{ stack: DistributedStack; pool: pg.Pool }>; extra: Stack[] } {
   let stack: DistributedStack | undefined;
   let db: pg.Pool | undefined;
@@ -75,7 +78,7 @@ function useStopped(): { start(env: Record<string, string>): Promise<{ stack: Di
   return {
     extra,
     async start(env) {
-      stack = await DistributedStack.start({ env });
+      stack = await DistributedStack.start({ apps: ['entity-service', 'gateway'], env });
       db = testPool(stack.databaseUrl);
       return { stack, pool: db };
     },

@@ -34,7 +34,9 @@ describe('one external study per job (five-process stack)', () => {
       },
     });
     // The egress policy refuses loopback: the stand-in's host:port is allowed, as an operator allows a private system.
-    const env = { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '100', EGRESS_ALLOW: new URL(standIn.url).host };
+    // The killed runs' jobs go on once their leases lapse (TEST_RUN_LEASE_MS, given to the replacement too): 20 s by
+    // default, waited for here; 6 s still leaves a renewal (every third of it) 4 s late on a loaded machine.
+    const env = { SIMULATION_SECRET_KEY: randomBytes(32).toString('base64'), SIMULATION_POLL_INTERVAL_MS: '100', EGRESS_ALLOW: new URL(standIn.url).host, TEST_RUN_LEASE_MS: '6000' };
     stack = await DistributedStack.start({ env, readyTimeoutMs: 90_000 });
     const m = await stack.member('admin');
     const id = (r: { statusCode: number; returnValue?: { Id: string } | null }): string => {
