@@ -4,5 +4,9 @@ module.exports = {
   ...require('../../jest.preset.cjs'),
   displayName: 'viewer',
   rootDir: __dirname,
+  // A data folder `npm start` initialised once, that each browser suite copies before its stack starts
+  // (test/support/stack-template.ts): a first start (PGlite's initdb, every migration) cost each suite 10-20 s.
+  globalSetup: require.resolve('./test/support/global-setup.ts'),
+  globalTeardown: require.resolve('./test/support/global-teardown.ts'),
   testTimeout: 180_000,
 };

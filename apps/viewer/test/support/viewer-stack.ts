@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './browser';
 import { startEmbedded, type Embedded } from './embedded';
+import { copyStackTemplate } from './stack-template';
 
 /** What a browser suite works with: `npm start`'s process in a temporary folder, and headless Chromium. */
 export interface ViewerStack {
@@ -14,15 +15,17 @@ export interface ViewerStack {
 }
 
 /**
- * The lifecycle every browser suite shares: before its tests a temporary folder, `npm start` in it and Chromium, then
- * `seed` (the suite keeps what it needs, and seeds its data through the API); after them Chromium closed, the stack
- * stopped (exit code 0 expected) and the folder removed.
+ * The lifecycle every browser suite shares: before its tests a temporary folder holding a copy of the data folder
+ * `npm start` initialised once this run (stack-template.ts), `npm start` in it and Chromium, then `seed` (the suite
+ * keeps what it needs, and seeds its data through the API); after them Chromium closed, the stack stopped (exit code 0
+ * expected) and the folder removed.
  */
 export function useViewerStack(prefix: string, seed: (parts: ViewerStack) => Promise<void>): void {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   let parts: Partial<ViewerStack> = { dataDir };
 
   beforeAll(async () => {
+    await copyStackTemplate(dataDir);
     const stack = await startEmbedded(dataDir);
     parts = { ...parts, stack };
     const browser = await launchChromium();

@@ -1,0 +1,3 @@
+import { setUp } from './stack-template-folder';
+
+export default setUp;

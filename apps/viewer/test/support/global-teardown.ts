@@ -1,0 +1,3 @@
+import { tearDown } from './stack-template-folder';
+
+export default tearDown;
