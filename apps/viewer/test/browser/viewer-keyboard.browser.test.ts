@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import type { Embedded } from '../support/embedded';
 import { attachToRunSheet, seedRun, type SeededRun } from '../support/seed';
-import { andDrawn, dragAcross, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+import { andDrawn, dragAcross, openSignedIn, pickDataset, pickRun, tickChannels } from '../support/viewer-page';
 import { useViewerStack } from '../support/viewer-stack';
 
 /**
@@ -602,8 +602,7 @@ describe('the viewer with the keyboard and a screen reader, in headless Chromium
 
   test('when the focus is on another widget, then the plot keys are its own: a picker\'s arrows, a checkbox\'s +, a table scrolled sideways', async () => {
     const page = await openRun();
-    const boxes = page.locator('[data-testid=channels] input[type=checkbox]');
-    for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
+    await tickChannels(page);
     await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
     const reads = channelReads(page);
     // The cursor put on the plots by the keyboard.

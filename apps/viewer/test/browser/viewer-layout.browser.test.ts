@@ -7,7 +7,7 @@ import { COLOURS } from '../../src/colours';
 import type { Embedded } from '../support/embedded';
 import { decodePng, type Image } from '../support/png';
 import { SAMPLE_LD, seedRun, seedRunSheet, type SeededRun } from '../support/seed';
-import { andDrawn, openSignedIn, pickDataset, pickRun } from '../support/viewer-page';
+import { andDrawn, openSignedIn, pickDataset, pickRun, tickChannels } from '../support/viewer-page';
 import { useViewerStack } from '../support/viewer-stack';
 
 /**
@@ -45,13 +45,8 @@ describe('the viewer with many channels and many laps, in headless Chromium agai
     return opened;
   }
 
-  /** Ticks the first `n` channels of the catalogue (all of them for a large n); how many were ticked. */
-  async function tick(page: Page, n = Infinity): Promise<number> {
-    const boxes = page.locator('[data-testid=channels] input[type=checkbox]');
-    const count = Math.min(n, await boxes.count());
-    for (let i = 0; i < count; i++) await boxes.nth(i).check();
-    return count;
-  }
+  /** Ticks the first `n` channels of the catalogue (all of them when none is given); how many were ticked. */
+  const tick = (page: Page, n?: number): Promise<number> => tickChannels(page, { count: n });
 
   test('when the lap statistics of every channel are shown, then each value and header is on one line and the table scrolls sideways inside its box', async () => {
     const { page, pageErrors } = await openRun();

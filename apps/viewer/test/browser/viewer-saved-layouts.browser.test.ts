@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
 import type { Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
-import { andDrawn, openSignedIn, pickDataset, pickRun, shownError } from '../support/viewer-page';
+import { andDrawn, openSignedIn, pickDataset, pickRun, shownError, tickChannels } from '../support/viewer-page';
 import { useViewerStack } from '../support/viewer-stack';
 
 /**
@@ -279,14 +279,14 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     const { page, pageErrors } = await openSignedIn(browser, stack);
     await pickRun(page, 'Layouts Cup', 'Wide run');
     await pickDataset(page, 'Wide run / DataFile');
-    for (const name of WIDE_CHANNELS.slice(0, 66)) await page.check(`[data-testid="channel-${name}"]`);
+    await tickChannels(page, { named: WIDE_CHANNELS.slice(0, 66) });
     const leftOut = (n: number, names: string) => `left out, past what a layout holds (64 channels, 32,768 characters): ${n} channels (${names})`;
     await saveAs(page, 'Every channel');
     expect(await statusStartingWith(page, 'Layout Every channel saved')).toBe(`Layout Every channel saved for the account: 64 channels; ${leftOut(2, '"Ch 65", "Ch 66"')}.`);
     const saved = (await savedLayouts()).find((l) => l.Parameters.Name === 'Every channel')?.Parameters.Layout ?? '';
     expect(new URLSearchParams(saved).getAll('ch')).toEqual(WIDE_CHANNELS.slice(0, 64));
 
-    for (const name of WIDE_CHANNELS.slice(66)) await page.check(`[data-testid="channel-${name}"]`);
+    await tickChannels(page, { named: WIDE_CHANNELS.slice(66) });
     await page.click('[data-testid=layout-update]');
     expect(await statusStartingWith(page, 'Layout Every channel updated')).toBe(`Layout Every channel updated: 64 channels; ${leftOut(6, '"Ch 65", "Ch 66", "Ch 67", "Ch 68", "Ch 69" and 1 more')}.`);
     expect(pageErrors).toEqual([]);
