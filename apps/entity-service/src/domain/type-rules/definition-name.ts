@@ -3,9 +3,12 @@
  * it, or null. It is shown as it is written, so it may not hide what it is: no control or format characters (U+202E
  * turns the text after it right to left, zero-width ones are invisible), and no spaces at either end ("Trail " and
  * "Trail" would list as one name and be two). `also` names the characters a type refuses besides (a math channel's
- * quotes and backslashes), with their pattern.
+ * quotes and backslashes), with their pattern. `storedName`: the name stored, on update.
  */
-export function definitionNameProblem(name: string, also?: { characters: RegExp; named: string }): string | null {
+export function definitionNameProblem(name: string, also?: { characters: RegExp; named: string }, storedName?: string): string | null {
+  // On update, a name kept as it is stored is not checked again: one written before a rule was added ("Trail ") does
+  // not refuse every later change of the definition's other fields; a new name is checked.
+  if (name !== '' && name === storedName) return null;
   if (!name.trim()) return 'is required';
   const refused = also ? `${also.named}, control or format characters` : 'control or format characters';
   if (name.length > 200 || /[\p{Cc}\p{Cf}]/u.test(name) || also?.characters.test(name)) return `must be at most 200 characters, without ${refused}`;

@@ -89,15 +89,11 @@ function readersOf(graph: DependencyGraph, name: string): string[] {
   return [...found];
 }
 
-/**
- * Checks the fields that need no other definition; the names the expression reads. `storedName`, on update: a name
- * kept as it is stored is not checked again, so one written before a rule was added ("Trail ") does not refuse every
- * later change of the expression; renamed, the new name is checked.
- */
+/** Checks the fields that need no other definition; the names the expression reads. `storedName`: the name stored, on update. */
 export function validateMathChannel(p: Record<string, ParameterValue>, storedName?: string): string[] {
   const errors: FieldErrors = {};
   const name = typeof p['Name'] === 'string' ? p['Name'] : '';
-  const nameProblem = name !== '' && name === storedName ? null : definitionNameProblem(name, { characters: /["'\\]/, named: 'quotes, backslashes' });
+  const nameProblem = definitionNameProblem(name, { characters: /["'\\]/, named: 'quotes, backslashes' }, storedName);
   if (nameProblem) errors['Name'] = [nameProblem];
   const expression = typeof p['Expression'] === 'string' ? p['Expression'] : '';
   let reads: string[] = [];

@@ -35,13 +35,12 @@ export const MAX_VIEWER_LAYOUT_DESCRIPTION = 1_000;
 const PAIR = /^[A-Za-z0-9._~*'()!$,;:@/?+%-]+=[A-Za-z0-9._~*'()!$,;:@/?+%=-]*$/;
 
 /**
- * Checks a layout's fields, each refusal naming the field and what is wrong with it (every field at once). A name kept
- * as it is stored (`storedName`, on update) is not checked again, as a math channel's (`validateMathChannel`).
+ * Checks a layout's fields, each refusal naming the field and what is wrong with it (every field at once).
+ * `storedName`: the name stored, on update.
  */
 export function validateViewerLayout(p: Record<string, ParameterValue>, maxLength: number, storedName?: string): void {
   const errors: FieldErrors = {};
-  const name = typeof p['Name'] === 'string' ? p['Name'] : '';
-  const nameProblem = name !== '' && name === storedName ? null : definitionNameProblem(name);
+  const nameProblem = definitionNameProblem(typeof p['Name'] === 'string' ? p['Name'] : '', undefined, storedName);
   if (nameProblem) errors['Name'] = [nameProblem];
   const layout = typeof p['Layout'] === 'string' ? p['Layout'] : '';
   const problem = layoutProblem(layout, maxLength);
