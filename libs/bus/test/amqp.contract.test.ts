@@ -30,6 +30,15 @@ describe('AmqpBus (broker-specific)', () => {
     return bus;
   };
   const unique = (what: string) => `${what}-${randomUUID().slice(0, 8)}`;
+  /** A TCP proxy to the test broker (closed until opened) and the AMQP URL that reaches the broker through it. */
+  async function brokerProxy() {
+    const broker = new URL(AMQP_URL);
+    const proxy = await tcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
+    const through = new URL(AMQP_URL);
+    through.hostname = '127.0.0.1';
+    through.port = String(proxy.port);
+    return { proxy, url: through.toString() };
+  }
 
   /** A plain connection to look at the broker's state directly. */
   async function inspect<T>(look: (channel: import('amqplib').Channel) => Promise<T>): Promise<T> {
@@ -259,15 +268,11 @@ describe('AmqpBus (broker-specific)', () => {
   }, 20_000);
 
   test('when the broker is unreachable from the start, then once a try to connect has failed requests fail at once with 503 (not after their timeout), and the bus connects and serves when it comes', async () => {
-    const broker = new URL(AMQP_URL);
     // Closed (connections refused) until opened: the broker down as the process starts.
-    const proxy = await tcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
+    const { proxy, url } = await brokerProxy();
     let bus: AmqpBus | undefined;
     try {
-      const through = new URL(AMQP_URL);
-      through.hostname = '127.0.0.1';
-      through.port = String(proxy.port);
-      const down = open({ url: through.toString(), reconnect: { initialDelayMs: 200, maxDelayMs: 200 } });
+      const down = open({ url, reconnect: { initialDelayMs: 200, maxDelayMs: 200 } });
       bus = down;
       const service = unique('svc');
       // Registered while never connected: started by the first connection.
@@ -286,15 +291,11 @@ describe('AmqpBus (broker-specific)', () => {
   }, 20_000);
 
   test('when the broker stops answering without closing the connection (a silent partition), then the bus notices within a few heartbeats: requests fail at once with 503 and it reconnects once the partition heals', async () => {
-    const broker = new URL(AMQP_URL);
-    const proxy = await tcpProxy({ host: broker.hostname, port: Number(broker.port || 5672) });
+    const { proxy, url } = await brokerProxy();
     await proxy.open();
     let bus: AmqpBus | undefined;
     try {
-      const through = new URL(AMQP_URL);
-      through.hostname = '127.0.0.1';
-      through.port = String(proxy.port);
-      const partitioned = open({ url: through.toString(), heartbeatSeconds: 1 });
+      const partitioned = open({ url, heartbeatSeconds: 1 });
       bus = partitioned;
       const peer = open();
       const service = unique('svc');
