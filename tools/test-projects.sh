@@ -29,20 +29,34 @@ ordered=$( (for project in $longest; do for p in $projects; do [ "$p" = "$projec
 
 status=0
 running=0
+# `times`'s children line (`0m12.345s 0m1.234s`) as whole seconds: "13 s user, 1 s system".
+cpu_of() {
+  local user system
+  read -r user system < <(tail -1 "$out/${1//\//_}.cpu" 2>/dev/null) && [ -n "$system" ] || { echo "unknown"; return; }
+  seconds() { local m=${1%%m*} s=${1#*m}; s=${s%s}; echo $(( 10#$m * 60 + 10#${s%.*} )); }
+  echo "$(seconds "$user") s user, $(seconds "$system") s system"
+}
 finish_one() {
   wait -n -p done_pid
   local code=$?
   local project=${pids[$done_pid]}
   cat "$out/${project//\//_}.log"
   # Each project's wall time (where the phase's minutes go; three run at once, so they add up to more than the phase).
-  echo "[test] $project: $((SECONDS - ${started[$done_pid]})) s"
+  echo "[test] $project: $((SECONDS - ${started[$done_pid]})) s (CPU $(cpu_of "$project"))"
   [ "$code" -eq 0 ] || { status=1; echo "[test] $project failed (exit $code)"; }
   running=$((running - 1))
 }
 declare -A pids started
 for project in $ordered; do
   [ "$running" -ge "$parallel" ] && finish_one
-  "$node_bin" node_modules/jest/bin/jest.js -c "$project/jest.config.cjs" --ci ${TEST_PATH_IGNORE:+--testPathIgnorePatterns "$TEST_PATH_IGNORE"} > "$out/${project//\//_}.log" 2>&1 &
+  # In a subshell whose `times` (its children's user and system CPU: jest, its workers and every process they waited
+  # for, not the servers' own) ends the log: the phase is bound by CPU, so what a project costs is its CPU, not its wall time.
+  (
+    "$node_bin" node_modules/jest/bin/jest.js -c "$project/jest.config.cjs" --ci ${TEST_PATH_IGNORE:+--testPathIgnorePatterns "$TEST_PATH_IGNORE"}
+    code=$?
+    times > "$out/${project//\//_}.cpu"
+    exit "$code"
+  ) > "$out/${project//\//_}.log" 2>&1 &
   pids[$!]=$project
   started[$!]=$SECONDS
   running=$((running + 1))
