@@ -72,6 +72,29 @@ describe('data file reads whose answers are large: by claim, streamed from the d
     for (const [k, record] of binary.entries()) expectSamples(record.name, (channels[k] as ChannelRecordJson).samples, (record as ChannelRecordJson).samples);
   });
 
+  test('when large answers stream through the gateway, identity and compressed, then the process prints no MaxListenersExceededWarning on its standard error (a response\'s listeners are a fixed few per answer, not a leak)', async () => {
+    // What the process prints on its standard error meanwhile (Node prints its warnings there).
+    const printed: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const heard = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      printed.push(String(chunk));
+      return (write as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean)(chunk, ...rest);
+    });
+    try {
+      for (const coding of ['identity', 'gzip']) {
+        const r = await fetch(`${started.base}${dataset}/channels`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', 'Accept-Encoding': coding, Accept: 'application/x-service-channels' }, body: JSON.stringify(wholeBatch) });
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-encoding')).toBe(coding === 'gzip' ? 'gzip' : null);
+        await r.arrayBuffer();
+      }
+      // A warning is emitted on a tick after the listener that passed the limit.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      heard.mockRestore();
+    }
+    expect(printed.filter((line) => line.includes('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   test('when large answers have streamed whole, then their pool tasks ended by themselves: no worker thread was ended', async () => {
     const { pool } = started.datafile.parts;
     let destroyed = 0;

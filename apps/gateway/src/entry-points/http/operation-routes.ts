@@ -247,6 +247,9 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   };
 }
 
+/** The most listeners of one event on a claimed answer's response (see sendClaimed). */
+const CLAIMED_ANSWER_MAX_LISTENERS = 32;
+
 /**
  * A large answer the service kept (the claim check): fetched once from the instance that made it and streamed to the
  * client as it comes, with its length when known (a binary body), else chunked; compressed on the way when the client
@@ -275,6 +278,10 @@ async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Respo
   socket.once('end', ended).once('error', failed);
   const stages: Transform[] = [...(keeper ? [keeper] : []), ...(coding ? [compressor(coding, answer.length)] : [])];
   if (coding) res.setHeader('Content-Encoding', coding);
+  // The pipeline's own 'close' listeners on the response (end-of-stream's, pipe's) beside the gateway's four (its drain,
+  // the metrics timer, the idle timer, the read slot) pass Node's default of 10, and Node printed a
+  // MaxListenersExceededWarning for every claimed answer: a fixed few per response, which ends with it, not a leak.
+  res.setMaxListeners(CLAIMED_ANSWER_MAX_LISTENERS);
   await pipeline([answer.body, ...stages, res])
     .catch((err: unknown) => {
       res.destroy();
