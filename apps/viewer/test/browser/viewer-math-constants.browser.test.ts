@@ -214,4 +214,64 @@ describe('the viewer with math channels reading the car\'s constants, in headles
     await setCar(run.car, { SpeedFactor: String(SPEED_FACTOR) });
     await page.context().close();
   });
+
+  test('when a ticked math channel is refused on its own (its definition now reads a constant the car lacks), then the lap statistics show the other channels and its reason, a scatter and a track map coloured by it are drawn without colour saying why, and a scatter or histogram of it says the channel and the reason', async () => {
+    const id = await defineMath({ Name: 'Speed unreadable', Expression: '"Ground Speed" * param("SpeedFactor")', Unit: 'km/h' });
+    await untilCatalogue((math) => math.some((c) => c.name === 'Speed unreadable'));
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await openRun(page, 'Car 7', 'Run 7');
+    // Changed behind the page's back to read a constant no entity holds: the catalogue open still lists it.
+    expect((await send('PUT', `/MathChannels/${id}`, parameters({ Expression: '"Ground Speed" * param("Missing")' }))).status).toBeLessThan(300);
+    await untilCatalogue((math) => !math.some((c) => c.name === 'Speed unreadable'));
+    const reason = 'math channel Speed unreadable reads param\\("Missing"\\), which none of RunSheets [\\w-]+ \\("Run 7"\\), Cars [\\w-]+ \\("Car 7"\\)';
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Speed unreadable"]');
+
+    // Lap statistics: Ground Speed's figures and threshold; the math channel and its threshold left out, said.
+    await page.fill('[data-testid=lapstats-thresholds]', 'Ground Speed=150; Speed unreadable=100');
+    await page.click('[data-testid=lapstats-run]');
+    await page.waitForSelector('[data-testid=lapstats-lap-5]');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    const header = await page.locator('[data-testid=lapstats-table] th').allTextContents();
+    expect(header.filter((h) => h.includes('Speed'))).toEqual(['Ground Speed min', 'Ground Speed max', 'Ground Speed mean', 'Ground Speed sd', 'Ground Speed > 150 (s)', 'Ground Speed < 150 (s)']);
+    expect(await page.textContent('[data-testid=status]')).toMatch(new RegExp(`^Lap statistics of 6 lap\\(s\\), 1 channel\\(s\\); could not read "Speed unreadable" \\(${reason}.*; its threshold left out\\): kept ticked, Lap statistics reads them again\\.$`));
+    expect(await page.isChecked('[data-testid="channel-Speed unreadable"]')).toBe(true);
+
+    // A scatter coloured by it: drawn in the plot colour, without a colour scale, the caption and the status saying why.
+    await page.selectOption('[data-testid=scatter-x]', 'Ground Speed');
+    await page.selectOption('[data-testid=scatter-y]', 'Throttle Pos');
+    await page.selectOption('[data-testid=scatter-colour]', 'Speed unreadable');
+    await page.selectOption('[data-testid=analysis-lap]', '1');
+    await andDrawn(page, 'scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid=status]')).toMatch(new RegExp(`^Scatter: \\d+ points; not coloured by "Speed unreadable": the service could not read it \\(${reason}.*\\)\\.$`));
+    expect(await page.textContent('[data-testid=scatter-caption]')).toMatch(/^Throttle Pos against Ground Speed: \d+ points, on .*\. Not coloured by "Speed unreadable": the service could not read it \(math channel Speed unreadable reads param\("Missing"\).*\)\.$/);
+    expect(await page.isHidden('[data-testid=scatter-colour-bar]')).toBe(true);
+    const [points] = await colours(page, '[data-testid=scatter-canvas]', 'constants-scatter-uncoloured.png', [COLOURS[0]]);
+    expect(points).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    // The track map coloured by it: the lap drawn, said the same way.
+    await page.selectOption('[data-testid=trackmap-colour]', 'Speed unreadable');
+    await andDrawn(page, 'trackmap-canvas', () => page.click('[data-testid=trackmap-plot]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid=status]')).toMatch(new RegExp(`^Track map of lap 3; not coloured by "Speed unreadable": the service could not read it \\(${reason}.*\\)\\.$`));
+    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 3 from .*; not coloured by "Speed unreadable": the service could not read it \(math channel Speed unreadable .*\)\.$/);
+    expect(await page.isHidden('[data-testid=trackmap-colour-bar]')).toBe(true);
+    const [path] = await colours(page, '[data-testid=trackmap-canvas]', 'constants-trackmap-uncoloured.png', [COLOURS[0]]);
+    expect(path).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    // As a scatter's Y, or a histogram's channel, nothing can be drawn: said as the plot's, by the channel and the reason.
+    await page.selectOption('[data-testid=scatter-colour]', '');
+    await page.selectOption('[data-testid=scatter-y]', 'Speed unreadable');
+    await page.click('[data-testid=scatter-plot]');
+    expect(await shownError(page)).toMatch(new RegExp(`^The scatter was not drawn: the service could not read its Y channel "Speed unreadable" \\(422: ${reason}.*\\)\\.$`));
+    expect(await page.getAttribute('[data-testid=error]', 'data-status')).toBe('422');
+    await page.selectOption('[data-testid=histogram-channel]', 'Speed unreadable');
+    await page.click('[data-testid=histogram-plot]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=error]')?.textContent?.startsWith('The histogram'));
+    expect(await shownError(page)).toMatch(new RegExp(`^The histogram was not drawn: the service could not read its channel "Speed unreadable" \\(422: ${reason}.*\\)\\.$`));
+    expect(pageErrors).toEqual([]);
+    expect((await send('DELETE', `/MathChannels/${id}`)).status).toBe(204);
+    await page.context().close();
+  });
 });
