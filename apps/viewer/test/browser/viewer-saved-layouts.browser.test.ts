@@ -544,4 +544,29 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     await page.context().close();
     expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'DELETE', headers })).status).toBe(204);
   });
+
+  test('when a colleague saves a layout after the page listed the account\'s layouts, then Refresh lists it, the layout picked staying picked', async () => {
+    const picked = await saveThroughApi('Picked before refresh', 'v=1&ch=Ground%20Speed');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    const listed = () => page.$$eval('[data-testid=layout-pick] option', (options) => options.map((o) => o.textContent));
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=layout-pick] option')].some((o) => o.textContent === 'Picked before refresh'));
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Picked before refresh' });
+    // Saved elsewhere (a colleague's page, a script) once the page has listed the account's layouts.
+    const elsewhere = await saveThroughApi('Saved elsewhere', 'v=1&ch=Gear');
+    expect(await listed()).not.toContain('Saved elsewhere');
+
+    await page.click('[data-testid=refresh-datasets]');
+    expect(await statusStartingWith(page, '1 dataset(s) listed')).toBe('1 dataset(s) listed; the open dataset\'s channels read again: no change.');
+    expect(await listed()).toContain('Saved elsewhere');
+    expect(await page.$eval('[data-testid=layout-pick]', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Picked before refresh');
+    // And applied from there, read whole.
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Saved elsewhere' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Saved elsewhere applied')).toBe('Layout Saved elsewhere applied: 1 channel ticked.');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+    for (const id of [picked, elsewhere]) expect((await fetch(`${stack.baseUrl}/ViewerLayouts/${id}`, { method: 'DELETE', headers: { ApiKey: stack.apiKey, AccountId: stack.accountId } })).status).toBe(204);
+  });
 });
