@@ -97,6 +97,12 @@ describe('the viewer with math channels reading the car\'s constants, in headles
     return wanted.map((c) => countColour(image, c));
   }
 
+  /** The status line once it starts with `start`. */
+  async function statusStartingWith(page: Page, start: string): Promise<string> {
+    await page.waitForFunction((text) => document.querySelector('[data-testid=status]')?.textContent?.startsWith(text), start);
+    return (await page.textContent('[data-testid=status]')) ?? '';
+  }
+
   /** Car 9's lap 2, then Car 7's lap 3 in the comparison, Car 7's run left open with Ground Speed and Speed corrected ticked. */
   async function compareTheTwoCars(page: Page): Promise<void> {
     await openRun(page, 'Car 9', 'Run 9');
@@ -273,5 +279,50 @@ describe('the viewer with math channels reading the car\'s constants, in headles
     expect(pageErrors).toEqual([]);
     expect((await send('DELETE', `/MathChannels/${id}`)).status).toBe(204);
     await page.context().close();
+  });
+
+  test('when an editor sets a constant a math channel reads from the viewer, then the car holds the new value, the channel list and the time plots show the channel computed with it; text that is no number is not sent, and a reader\'s refusal (403) is said in the status line', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await openRun(page, 'Car 7', 'Run 7');
+    expect(await page.isVisible('[data-testid=constants]')).toBe(true);
+    const field = page.locator('[data-testid="constant-value-SpeedFactor"]');
+    expect(await field.inputValue()).toBe(String(SPEED_FACTOR));
+    expect(await page.locator('[data-testid=constants-list] label', { hasText: 'SpeedFactor' }).textContent()).toBe('param SpeedFactor (Cars Car 7)');
+    expect(await page.getAttribute('[data-testid="constant-set-SpeedFactor"]', 'aria-label')).toBe('Set SpeedFactor of Cars Car 7');
+    await page.check('[data-testid="channel-Speed corrected"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const top = async () => Number(((await page.getAttribute('[data-testid="pane-Speed corrected"]', 'data-y-ticks')) ?? '').split(' ').at(-1));
+    const before = await top();
+
+    // Twice the speed: set from the page (Enter in its field), the plot drawn again with it.
+    await field.fill('2');
+    await andDrawn(page, 'panes', () => field.press('Enter'));
+    expect(await statusStartingWith(page, 'Constant SpeedFactor')).toBe('Constant SpeedFactor of Cars Car 7 set to 2; the open dataset\'s channels read again: changed "Constants sum", "Speed corrected" (definition or constants); the time plots drawn again with it.');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid="channel-params-Speed corrected"]')).toBe('param SpeedFactor = 2 (Cars Car 7)');
+    expect(await top()).toBeGreaterThan(1.5 * before);
+    const car = await send('GET', `/Cars/${run.car}?parametersToInclude=SpeedFactor`);
+    expect(((await car.json()) as { Parameters: { SpeedFactor: number } }).Parameters.SpeedFactor).toBe(2);
+
+    // Text that is no number: said, nothing sent.
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT') puts.push(r.url());
+    });
+    await page.locator('[data-testid="constant-value-SpeedFactor"]').fill('fast');
+    await page.click('[data-testid="constant-set-SpeedFactor"]');
+    expect(await shownError(page)).toBe('The constant SpeedFactor was not set: "fast" is not a number.');
+    expect(puts).toEqual([]);
+
+    // A reader (the service's 403, answered here as it answers a reader's PUT): said in the status line, nothing changed.
+    await page.route(`**/Cars/${run.car}`, (route) => (route.request().method() === 'PUT' ? route.fulfill({ status: 403, contentType: 'application/problem+json', json: { title: 'Forbidden', status: 403, detail: 'The role reader may not update Cars' } }) : route.continue()));
+    await page.locator('[data-testid="constant-value-SpeedFactor"]').fill('3');
+    await page.click('[data-testid="constant-set-SpeedFactor"]');
+    expect(await statusStartingWith(page, 'The constant SpeedFactor')).toBe('The constant SpeedFactor of Cars Car 7 was not set (403): your role in this account may not change Cars Car 7; constants are set by its editors and admins (The role reader may not update Cars).');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid="channel-params-Speed corrected"]')).toBe('param SpeedFactor = 2 (Cars Car 7)');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+    await setCar(run.car, { SpeedFactor: String(SPEED_FACTOR) });
   });
 });
