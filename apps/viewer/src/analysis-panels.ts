@@ -1,10 +1,14 @@
+import type { HistogramJson, ScatterJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
 import { axisLabel, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, scatterCaption, scatterColourBar, scatterMarks } from './analysis';
 import { drawMarks, showColourBar } from './canvas-drawing';
 import { COLOURS } from './colours';
 import { el, row } from './dom';
+import { ApiError } from './errors';
 import { LatestDraw } from './latest';
+import { sayProblems } from './link';
 import type { Page } from './page';
+import { notColouredBy, readWithoutRefused, refusedFields, refusedRead, sentence, type RefusedChannel } from './refused-channels';
 
 /** The analysis panels of the open dataset: its lap statistics table, a scatter of two channels and a channel's histogram. */
 export class AnalysisPanels {
@@ -36,16 +40,22 @@ export class AnalysisPanels {
 
   private async showLapStats(current: () => boolean): Promise<void> {
     const m = this.page.metadata;
-    if (!m || !this.page.dataset) return;
+    const dataset = this.page.dataset;
+    if (!m || !dataset) return;
     const thresholds = parseThresholds(el<HTMLInputElement>('lapstats-thresholds').value);
-    const channels = lapStatsChannelsOf(
-      this.page.ticked().map((c) => c.name),
-      thresholds,
-    );
+    const ticked = this.page.ticked().map((c) => c.name);
+    const channels = lapStatsChannelsOf(ticked, thresholds);
     const sectorStartDistances = parseDistances(el<HTMLInputElement>('lapstats-sectors').value);
     const perSector = el<HTMLInputElement>('lapstats-per-sector').checked;
-    const answer = await this.page.requireApi().lapStats(this.page.dataset, { channels, thresholds, ...(sectorStartDistances ? { sectorStartDistances } : {}), ...(perSector ? { perSector } : {}) });
-    if (!current()) return;
+    const api = this.page.requireApi();
+    // A threshold goes with its channel: the service refuses one of a channel not asked for.
+    const read = (asked: string[]) => api.lapStats(dataset, { channels: asked, thresholds: Object.fromEntries(Object.entries(thresholds).filter(([name]) => asked.includes(name))), ...(sectorStartDistances ? { sectorStartDistances } : {}), ...(perSector ? { perSector } : {}) });
+    // A channel the service refuses on its own (a math channel whose constant or input this file lacks) does not stop
+    // the table, as on the time plots: read again without it (and its threshold), and said. Every one refused: the
+    // laps' times all the same.
+    const got = await readWithoutRefused(channels, read, true);
+    const answer = got.answer ?? (current() ? await read([]) : null);
+    if (!current() || !answer) return;
     const { header, rows } = lapStatsTable(answer);
     el('lapstats-table').replaceChildren(
       row(header, 'th'),
@@ -59,7 +69,9 @@ export class AnalysisPanels {
       }),
     );
     el('lapstats-summary').textContent = lapStatsSummary(answer);
-    this.page.status(`Lap statistics of ${answer.laps.length} lap(s), ${answer.channels.length} channel(s).`);
+    const unread = got.unread.map((u) => `"${u.name.slice(0, 80)}" (${u.why}${Object.hasOwn(thresholds, u.name) ? '; its threshold left out' : ''})`);
+    const again = got.unread.every((u) => ticked.includes(u.name)) ? 'kept ticked, Lap statistics reads them again' : 'Lap statistics reads them again';
+    this.page.status(`Lap statistics of ${answer.laps.length} lap(s), ${answer.channels.length} channel(s)${unread.length ? `; could not read ${sayProblems(unread)}: ${again}` : ''}.`);
   }
 
   private analysisLap(): number | null {
@@ -68,18 +80,35 @@ export class AnalysisPanels {
   }
 
   private async plotScatter(current: () => boolean): Promise<void> {
-    if (!this.page.dataset) return;
-    const colour = el<HTMLSelectElement>('scatter-colour').value;
-    const answer = await this.page.requireApi().scatter(this.page.dataset, { x: el<HTMLSelectElement>('scatter-x').value, y: el<HTMLSelectElement>('scatter-y').value, ...(colour ? { colour } : {}), lapIndex: this.analysisLap() });
+    const dataset = this.page.dataset;
+    if (!dataset) return;
+    const [x, y, colour] = ['scatter-x', 'scatter-y', 'scatter-colour'].map((id) => el<HTMLSelectElement>(id).value) as [string, string, string];
+    const api = this.page.requireApi();
+    const body = { x, y, lapIndex: this.analysisLap() };
+    let answer: ScatterJson;
+    // Its colour channel refused on its own (a math channel whose constant or input this file lacks): the scatter
+    // drawn without colour, and said; its X or Y refused: said as the scatter's, by the channel and the service's reason.
+    let uncoloured: RefusedChannel | undefined;
+    try {
+      answer = await api.scatter(dataset, { ...body, ...(colour ? { colour } : {}) });
+    } catch (err) {
+      const refused = refusedFields(err, [['x', x], ['y', y], ...(colour ? [['colour', colour] as const] : [])]);
+      if (!refused || !(err instanceof ApiError)) throw err;
+      if (refused.some((r) => r.field !== 'colour')) throw new ApiError(err.info, refusedRead('The scatter', err.status, refused, (field) => SCATTER_ROLES[field] ?? field));
+      uncoloured = refused[0];
+      if (!current()) return;
+      answer = await api.scatter(dataset, body);
+    }
     if (!current()) return;
     const canvas = el<HTMLCanvasElement>('scatter-canvas');
     const { marks, xRange, yRange } = scatterMarks(answer, canvas.width, canvas.height, COLOURS[0] as string);
     drawMarks(canvas, marks, xRange, yRange, axisLabel(answer.x), axisLabel(answer.y), false, false, frictionCircles(answer.x.unit, answer.y.unit, xRange, yRange));
     const what = answer.kind === 'points' ? `${answer.count} points` : `${answer.count} pairs in a ${answer.grid?.xAxis.cells}×${answer.grid?.yAxis.cells} density grid`;
-    el('scatter-caption').textContent = scatterCaption(answer);
+    const notColoured = uncoloured ? notColouredBy(uncoloured) : '';
+    el('scatter-caption').textContent = `${scatterCaption(answer)}${notColoured ? ` ${sentence(notColoured)}` : ''}`;
     showColourBar('scatter', scatterColourBar(answer));
     el('scatter-canvas').dataset['kind'] = answer.kind;
-    this.page.status(`Scatter: ${what}.`);
+    this.page.status(`Scatter: ${what}${notColoured ? `; ${notColoured}` : ''}.`);
   }
 
   private async plotHistogram(current: () => boolean): Promise<void> {
@@ -87,7 +116,14 @@ export class AnalysisPanels {
     const bins = parseBins(el<HTMLInputElement>('histogram-bins').value);
     const name = el<HTMLSelectElement>('histogram-channel').value;
     const api = this.page.requireApi();
-    let answer = await api.histogram(this.page.dataset, { channel: name, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
+    let answer: HistogramJson;
+    try {
+      answer = await api.histogram(this.page.dataset, { channel: name, lapIndex: this.analysisLap(), ...(bins ? { bins } : {}) });
+    } catch (err) {
+      // Its channel refused on its own (a math channel whose constant or input this file lacks): said as the histogram's.
+      const refused = refusedFields(err, [['channel', name]]);
+      throw refused && err instanceof ApiError ? new ApiError(err.info, refusedRead('The histogram', err.status, refused, () => 'channel')) : err;
+    }
     // A discrete channel of whole values (gear): read again with one bin per value, centred on it.
     const channel = this.page.metadata?.channels.find((c) => c.name === name);
     const whole = channel && isDiscreteChannel(channel) ? integerEdges(answer.edges[0] ?? Number.NaN, answer.edges[answer.edges.length - 1] ?? Number.NaN) : null;
@@ -103,6 +139,9 @@ export class AnalysisPanels {
     this.page.status(`Histogram of ${answer.channel.name}.`);
   }
 }
+
+/** The scatter's channels as its refusal names them, by the field of the read. */
+const SCATTER_ROLES: Record<string, string> = { x: 'X channel', y: 'Y channel', colour: 'colour channel' };
 
 /**
  * A sector's best time, marked beyond its colour: a green edge and a ★ to the eye (in the best lap's row, all bold,

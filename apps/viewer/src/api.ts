@@ -86,6 +86,10 @@ export class ViewerApi {
   entityNamed(plural: string, id: string): Promise<EntityJson> {
     return this.json('GET', `/${encodeURIComponent(plural)}/${encodeURIComponent(id)}`, { parametersToInclude: 'Name' });
   }
+  /** Sets one custom parameter of an entity (`PUT /{Plural}/{id}`): a constant math channels read with param(). */
+  async setParameter(plural: string, id: string, name: string, value: string): Promise<void> {
+    await this.send('PUT', `/${encodeURIComponent(plural)}/${encodeURIComponent(id)}`, {}, { ParameterUpdates: [{ Name: name, Value: value }] }, 'application/json');
+  }
   metadata(dataset: DatasetRef): Promise<DataFileMetadataJson> {
     return this.json('GET', `${datasetPath(dataset)}/metadata`);
   }

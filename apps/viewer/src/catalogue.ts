@@ -153,6 +153,27 @@ export function channelCount(channels: readonly CatalogueChannel[]): string {
 /** A constant a math channel reads with param() (the catalogue entry's `parameters`): its name, value and holder. */
 export type ParameterUsed = NonNullable<CatalogueChannel['parameters']>[number];
 
+/** A constant the open dataset's math channels read: its name, value and holder (`Cars <id>`), and the channels reading it. */
+export interface ConstantUsed extends ParameterUsed {
+  channels: string[];
+}
+
+/**
+ * The constants the catalogue's math channels read on this dataset, each once (a name resolves to one holder for a
+ * dataset: the nearest of its entity, its setup and its car), by name, with the channels that read it.
+ */
+export function constantsOf(channels: readonly CatalogueChannel[]): ConstantUsed[] {
+  const byName = new Map<string, ConstantUsed>();
+  for (const c of channels) {
+    for (const p of c.parameters ?? []) {
+      const constant = byName.get(p.name) ?? { ...p, channels: [] };
+      constant.channels.push(c.name);
+      byName.set(p.name, constant);
+    }
+  }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /** The constants said on a math channel's line in the channel list; the others are counted (all of them in its tooltip). */
 const SHOWN_PARAMETERS = 3;
 /** The constants its tooltip names, past which they are counted. */

@@ -1,10 +1,11 @@
 import type { DataFileMetadataJson } from '@pitwall/contracts';
 import type { AnalysisPanels } from './analysis-panels';
 import type { DatasetRef } from './api';
-import { catalogueChanges, channelCount, entityName, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, type CatalogueChanges } from './catalogue';
+import { catalogueChanges, catalogueChangesText, channelCount, constantsOf, entityName, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, type CatalogueChanges, type ConstantUsed } from './catalogue';
 import type { LapComparison } from './comparison';
 import { displayNumber } from './display-number';
 import { button, cell, el, hiddenText, named, RovingFocus, row, titled } from './dom';
+import { ApiError } from './errors';
 import type { Page } from './page';
 import type { TimePlots } from './time-plots';
 import type { TrackMapPanel } from './track-map-panel';
@@ -84,6 +85,7 @@ export class DatasetPanel {
     this.renderChannelPickers();
     this.panels.comparison.renderDistanceSources();
     this.renderCatalogue();
+    this.renderConstants();
     return { changes: catalogueChanges(before.channels, metadata.channels), unticked };
   }
 
@@ -119,7 +121,8 @@ export class DatasetPanel {
     this.page.laps = [];
     for (const id of DATASET_PANELS) el(id).hidden = true;
     // Nothing of it left in the page either: its properties, laps and channels.
-    for (const id of ['file-properties', 'laps', 'channels']) el(id).replaceChildren();
+    for (const id of ['file-properties', 'laps', 'channels', 'constants-list']) el(id).replaceChildren();
+    el('constants').hidden = true;
     this.panels.plots.clear();
     this.panels.map.clear();
     this.panels.analysis.clear();
@@ -198,6 +201,66 @@ export class DatasetPanel {
     this.renderChannelPickers();
     this.panels.comparison.renderDistanceSources();
     this.renderCatalogue();
+    this.renderConstants();
+  }
+
+  /**
+   * The constants the catalogue's math channels read on this dataset, each with its value in a field and *Set*, which
+   * sets it on the entity holding it (its custom parameter, `PUT /{Plural}/{id}`); hidden when they read none.
+   */
+  private renderConstants(): void {
+    const constants = constantsOf(this.page.metadata?.channels ?? []);
+    el('constants').hidden = constants.length === 0;
+    el('constants-list').replaceChildren(
+      ...constants.map((c) => {
+        const holder = this.holderNames.get(c.from) ?? c.from;
+        const item = document.createElement('li');
+        const form = document.createElement('form');
+        form.noValidate = true;
+        const input = document.createElement('input');
+        input.id = `constant-${++this.paramsIds}`;
+        input.inputMode = 'decimal';
+        input.value = String(c.value);
+        input.dataset['testid'] = `constant-value-${c.name}`;
+        const label = document.createElement('label');
+        label.htmlFor = input.id;
+        label.textContent = `param ${c.name} (${holder})`;
+        label.title = `param ${c.name}, held by ${holder}, read by ${c.channels.join(', ')}`;
+        const set = named(button('Set', `constant-set-${c.name}`, () => undefined), `Set ${c.name} of ${holder}`);
+        set.type = 'submit';
+        form.addEventListener('submit', (e) => {
+          e.preventDefault();
+          void this.page.run(() => this.setConstant(c, holder, input.value));
+        });
+        form.append(label, input, set);
+        item.append(form);
+        return item;
+      }),
+    );
+  }
+
+  /**
+   * Sets a constant on the entity holding it, then reads the catalogue again (its math channels take the new value)
+   * and plots the time plots on screen again with it. Text that is no number is said, not sent; a refusal of the
+   * key's role (a reader: 403) is said in the status line.
+   */
+  private async setConstant(constant: ConstantUsed, holder: string, text: string): Promise<void> {
+    const value = text.trim();
+    if (value === '' || !Number.isFinite(Number(value))) throw new Error(`The constant ${constant.name} was not set: "${value}" is not a number.`);
+    const [, plural, id] = /^(\w+) (\S+)$/.exec(constant.from) ?? [];
+    if (!plural || !id) throw new Error(`The constant ${constant.name} was not set: its holder "${constant.from}" is not an entity the page can set.`);
+    try {
+      await this.page.requireApi().setParameter(plural, id, constant.name, value);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 403)) throw err;
+      const why = err.info.problem?.detail ?? '';
+      return this.page.status(`The constant ${constant.name} of ${holder} was not set (403): your role in this account may not change ${holder}; constants are set by its editors and admins${why ? ` (${why})` : ''}.`);
+    }
+    const read = await this.readCatalogue();
+    if (!read) return;
+    const replotted = this.panels.plots.plotted.length > 0;
+    if (replotted) await this.panels.plots.plotAgain();
+    this.page.status(`Constant ${constant.name} of ${holder} set to ${displayNumber(Number(value), 12)}; ${catalogueChangesText(read.changes, read.unticked)}${replotted ? '; the time plots drawn again with it' : ''}.`);
   }
 
   /**

@@ -51,6 +51,11 @@ export class LayoutsPanel {
     await this.list();
   }
 
+  /** Refresh: the account's layouts listed again (one saved, updated or deleted elsewhere since), the one picked kept picked while listed. */
+  async listAgain(): Promise<void> {
+    await this.list();
+  }
+
   /**
    * Signed out by the service (a key refused): nothing of the account's layouts left in the picker, nor its role's
    * note, so the next sign-in (another key, another account) starts from none.

@@ -25,8 +25,10 @@ const comparison = new LapComparison(page, keys);
 const map = new TrackMapPanel(page, plots);
 const analysis = new AnalysisPanels(page);
 const datasetPanel = new DatasetPanel(page, { plots, comparison, map, analysis });
-// Refresh lists the account's math channels again too (some may have been defined elsewhere since).
-const pickers = new Pickers(page, datasetPanel, () => math.listMathChannels());
+// Refresh lists the account's math channels and saved layouts again too (some may have been saved elsewhere since).
+const pickers = new Pickers(page, datasetPanel, async () => {
+  await Promise.all([math.listMathChannels(), layouts.listAgain()]);
+});
 const math = new MathChannels(page, datasetPanel);
 const link = new PageLink(page, pickers, datasetPanel, plots);
 // Saved layouts: the link's view part, set on the open dataset and plotted.

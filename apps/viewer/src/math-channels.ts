@@ -69,9 +69,24 @@ export class MathChannels {
   /** The names of the account's math channels, as last listed under the form. */
   names: readonly string[] = [];
 
+  /**
+   * The credentials changed (a sign-in, whether it succeeds or not; a key refused): nothing of the account signed in
+   * before is kept, neither the names Apply tells math channels by nor the list under the form, so another key or
+   * account never sees them, even when its own list fails to be read.
+   */
+  forget(): void {
+    this.names = [];
+    this.stopEditingMath();
+    el('math-list').replaceChildren();
+    el('math-count').textContent = '0';
+  }
+
   /** Lists the account's math channels under the form, each with Edit and Delete (disabled for a reader). */
   async listMathChannels(): Promise<void> {
-    const definitions = await this.page.requireApi().mathChannels();
+    const api = this.page.requireApi();
+    const definitions = await api.mathChannels();
+    // Signed out or in again meanwhile (a key refused, another account): the answer is the old key's, dropped.
+    if (this.page.api !== api) return;
     this.names = definitions.map((e) => parameterText(e, 'Name'));
     const reader = el<HTMLButtonElement>('math-save').disabled;
     const text = parameterText;

@@ -16,7 +16,7 @@ export class Pickers {
   constructor(
     private readonly page: Page,
     private readonly datasetPanel: DatasetPanel,
-    /** Refresh: what else is read again (the account's math channels listed under their form). */
+    /** Refresh: what else is read again (the account's math channels listed under their form, its saved layouts). */
     private readonly refreshed: () => Promise<void>,
   ) {}
 
@@ -149,7 +149,7 @@ export class Pickers {
     const open = this.page.dataset;
     this.fill('pick-dataset', this.datasets.map((d, i) => ({ value: String(i), label: d.label })));
     // Refresh: the dataset open kept open with its catalogue read again (math channels created or deleted elsewhere
-    // since it was opened, a car's constant changed), and the account's math channels listed again.
+    // since it was opened, a car's constant changed), and the account's math channels and saved layouts listed again.
     const readOpen = async (): Promise<string> => {
       if (!refresh || !open) return '';
       const kept = this.datasets.findIndex((d) => d.entityType === open.entityType && d.entityId === open.entityId && d.group === open.group);

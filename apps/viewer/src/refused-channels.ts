@@ -15,16 +15,24 @@ const REFUSAL_REASON_MAX = 200;
  * refused for anything else.
  */
 export function refusedChannels(err: unknown, asked: readonly string[]): RefusedChannel[] | null {
+  return refusedFields(err, asked.map((name, i) => [`channels[${i}]`, name] as const))?.map(({ name, why }) => ({ name, why })) ?? null;
+}
+
+/**
+ * The channels of a read that names each in a field of its own (`named`: [field, channel], as a scatter's `x`, `y` and
+ * `colour`) that the service refused each on its own: a 422 or 400 whose `errors` name only those fields, each with the
+ * service's reason (cut to REFUSAL_REASON_MAX characters); null when the read was refused for anything else.
+ */
+export function refusedFields(err: unknown, named: readonly (readonly [field: string, channel: string])[]): (RefusedChannel & { field: string })[] | null {
   if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 400)) return null;
   const fields = Object.entries(err.info.problem?.errors ?? {});
   if (fields.length === 0) return null;
-  const refused: RefusedChannel[] = [];
+  const refused: (RefusedChannel & { field: string })[] = [];
   for (const [field, reasons] of fields) {
-    const index = /^channels\[(\d+)\]$/.exec(field)?.[1];
-    const name = index === undefined ? undefined : asked[Number(index)];
+    const name = named.find(([f]) => f === field)?.[1];
     if (name === undefined) return null;
     const why = reasons.join(', ');
-    refused.push({ name, why: why.length > REFUSAL_REASON_MAX ? `${why.slice(0, REFUSAL_REASON_MAX - 1)}…` : why || `refused (${err.status})` });
+    refused.push({ field, name, why: why.length > REFUSAL_REASON_MAX ? `${why.slice(0, REFUSAL_REASON_MAX - 1)}…` : why || `refused (${err.status})` });
   }
   return refused;
 }
@@ -92,4 +100,24 @@ export function unreadByChannel(overlay: readonly { label: string }[], unread: r
     const laps = u.laps.length === overlay.length && overlay.length > 1 ? 'every lap' : u.laps.length > SAID_LAPS ? `${u.laps.slice(0, SAID_LAPS).join(', ')} and ${u.laps.length - SAID_LAPS} more laps` : u.laps.join(', ');
     return `"${u.name.slice(0, 80)}" for ${laps} (${u.why})`;
   });
+}
+
+/**
+ * An analysis read (a scatter, a histogram) refused for channels it cannot do without (`refused`, each named by
+ * `roleOf` its field: `X channel`), said as that read's: `The scatter was not drawn: the service could not read its X
+ * channel "Speed scaled" (422: math channel Speed scaled reads param("Missing"), ...).`, the service's own reason.
+ */
+export function refusedRead(what: string, status: number, refused: readonly (RefusedChannel & { field: string })[], roleOf: (field: string) => string): string {
+  const channels = refused.map((r) => `${roleOf(r.field)} "${r.name.slice(0, 80)}" (${status}: ${r.why})`);
+  return `${what} was not drawn: the service could not read its ${channels.join(' nor its ')}.`;
+}
+
+/** A plot drawn without its colour channel, which the service refused on its own: why, in a few words. */
+export function notColouredBy(refused: RefusedChannel): string {
+  return `not coloured by "${refused.name.slice(0, 80)}": the service could not read it (${refused.why})`;
+}
+
+/** A part of a status (`not coloured by ...`) as a sentence of a caption: capitalised, ended by a full stop. */
+export function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }

@@ -50,6 +50,10 @@ export class Session {
     // A link in the address is opened once signed in; until then the address keeps it as given.
     const fragment = location.hash;
     this.link.applyingLink = fragment.length > 1;
+    // Other credentials: nothing of the account signed in before (its math channels' names, its layouts) is used or
+    // shown, whether this sign-in succeeds or fails part way.
+    this.math.forget();
+    this.layouts.forget();
     await this.page.run(async () => {
       const accounts = await new ViewerApi({ apiKey: credentials.apiKey, accountId: '' }).listAccounts();
       const account = credentials.accountId ? accounts.find((a) => a.Id === credentials.accountId) : accounts[0];
@@ -82,6 +86,7 @@ export class Session {
     this.page.api = null;
     this.page.opening++;
     this.datasetPanel.close();
+    this.math.forget();
     this.layouts.forget();
     // The sign-in shown empty, not with the key just refused.
     el<HTMLInputElement>('api-key').value = '';

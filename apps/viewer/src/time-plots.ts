@@ -179,6 +179,11 @@ export class TimePlots {
     return { start: m.startTime, duration: m.fileTimeLength };
   }
 
+  /** The plots on screen read and drawn again (their scope or zoom kept): a constant their math channels read was set. */
+  plotAgain(): Promise<void> {
+    return this.plot();
+  }
+
   /** The scope or the view on screen read and drawn (the latest asked for only: an earlier answer coming later is dropped). */
   private plot(): Promise<void> {
     return this.draws.draw((current) => this.readAndDraw(current));

@@ -6,6 +6,7 @@ import { displayNumber } from './display-number';
 import { el } from './dom';
 import { LatestDraw } from './latest';
 import type { Page } from './page';
+import { notColouredBy, refusedFields, type RefusedChannel } from './refused-channels';
 import type { TimePlots } from './time-plots';
 import { fileTimeOf, mapSegments, mapView, pointAtFileTime, pointNearPixel, type MapSegment, type MapView } from './track-map';
 
@@ -64,7 +65,22 @@ export class TrackMapPanel {
     const lapIndex = Number(el<HTMLSelectElement>('trackmap-lap').value);
     const canvas = el<HTMLCanvasElement>('trackmap-canvas');
     // About one point per two pixels of the path's length on the canvas is as fine as the eye resolves.
-    const answer = await this.page.requireApi().trackMap(this.page.dataset, { lapIndex, ...(colour ? { colour } : {}), maxPoints: 2 * (canvas.width + canvas.height) });
+    const dataset = this.page.dataset;
+    const api = this.page.requireApi();
+    const body = { lapIndex, maxPoints: 2 * (canvas.width + canvas.height) };
+    let answer: TrackMapJson;
+    // Its colour channel refused on its own (a math channel whose constant or input this file lacks): the lap drawn
+    // without colour, and said.
+    let uncoloured: RefusedChannel | undefined;
+    try {
+      answer = await api.trackMap(dataset, { ...body, ...(colour ? { colour } : {}) });
+    } catch (err) {
+      const refused = colour ? refusedFields(err, [['colour', colour]]) : null;
+      if (!refused?.[0]) throw err;
+      uncoloured = refused[0];
+      if (!current()) return;
+      answer = await api.trackMap(dataset, body);
+    }
     if (!current()) return;
     const view = mapView(answer, canvas.width, canvas.height);
     this.trackMap = { answer, view, segments: mapSegments(answer, view, COLOURS[0] as string), marker: null, lapIndex, caption: '' };
@@ -74,9 +90,10 @@ export class TrackMapPanel {
     const from = answer.source === 'gps' ? 'GPS' : `dead reckoning (${answer.source === 'yaw-rate' ? 'speed and yaw rate' : 'speed and lateral acceleration'})`;
     const closure = answer.closureErrorMetres === null ? 'not a closed lap' : answer.source === 'gps' ? `ends ${answer.closureErrorMetres.toFixed(1)} m from its start` : `closure error ${answer.closureErrorMetres.toFixed(1)} m, spread along the lap`;
     showColourBar('trackmap', answer.colour ? colourBar(answer.colour.unit, answer.points.value ?? []) : null);
-    this.trackMap.caption = `Lap ${lapIndex + 1} from ${from}: ${answer.channels.map((c) => c.name).join(', ')}; ${length.toFixed(0)} m, ${points} of ${answer.count} points (even over distance); ${closure}${answer.colour ? `; ${colourScale(answer.colour, answer.points.value ?? [])}` : ''}.`;
+    const notColoured = uncoloured ? notColouredBy(uncoloured) : '';
+    this.trackMap.caption = `Lap ${lapIndex + 1} from ${from}: ${answer.channels.map((c) => c.name).join(', ')}; ${length.toFixed(0)} m, ${points} of ${answer.count} points (even over distance); ${closure}${answer.colour ? `; ${colourScale(answer.colour, answer.points.value ?? [])}` : ''}${notColoured ? `; ${notColoured}` : ''}.`;
     this.renderMapCaption();
-    this.page.status(`Track map of lap ${lapIndex + 1}.`);
+    this.page.status(`Track map of lap ${lapIndex + 1}${notColoured ? `; ${notColoured}` : ''}.`);
   }
 
   /** Whether file time `t` is on the time plots' axis (hovering the map moves their cursor only then). */

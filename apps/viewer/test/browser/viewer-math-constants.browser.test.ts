@@ -97,6 +97,12 @@ describe('the viewer with math channels reading the car\'s constants, in headles
     return wanted.map((c) => countColour(image, c));
   }
 
+  /** The status line once it starts with `start`. */
+  async function statusStartingWith(page: Page, start: string): Promise<string> {
+    await page.waitForFunction((text) => document.querySelector('[data-testid=status]')?.textContent?.startsWith(text), start);
+    return (await page.textContent('[data-testid=status]')) ?? '';
+  }
+
   /** Car 9's lap 2, then Car 7's lap 3 in the comparison, Car 7's run left open with Ground Speed and Speed corrected ticked. */
   async function compareTheTwoCars(page: Page): Promise<void> {
     await openRun(page, 'Car 9', 'Run 9');
@@ -213,5 +219,110 @@ describe('the viewer with math channels reading the car\'s constants, in headles
     expect(pageErrors).toEqual([]);
     await setCar(run.car, { SpeedFactor: String(SPEED_FACTOR) });
     await page.context().close();
+  });
+
+  test('when a ticked math channel is refused on its own (its definition now reads a constant the car lacks), then the lap statistics show the other channels and its reason, a scatter and a track map coloured by it are drawn without colour saying why, and a scatter or histogram of it says the channel and the reason', async () => {
+    const id = await defineMath({ Name: 'Speed unreadable', Expression: '"Ground Speed" * param("SpeedFactor")', Unit: 'km/h' });
+    await untilCatalogue((math) => math.some((c) => c.name === 'Speed unreadable'));
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await openRun(page, 'Car 7', 'Run 7');
+    // Changed behind the page's back to read a constant no entity holds: the catalogue open still lists it.
+    expect((await send('PUT', `/MathChannels/${id}`, parameters({ Expression: '"Ground Speed" * param("Missing")' }))).status).toBeLessThan(300);
+    await untilCatalogue((math) => !math.some((c) => c.name === 'Speed unreadable'));
+    const reason = 'math channel Speed unreadable reads param\\("Missing"\\), which none of RunSheets [\\w-]+ \\("Run 7"\\), Cars [\\w-]+ \\("Car 7"\\)';
+    await page.check('[data-testid="channel-Ground Speed"]');
+    await page.check('[data-testid="channel-Speed unreadable"]');
+
+    // Lap statistics: Ground Speed's figures and threshold; the math channel and its threshold left out, said.
+    await page.fill('[data-testid=lapstats-thresholds]', 'Ground Speed=150; Speed unreadable=100');
+    await page.click('[data-testid=lapstats-run]');
+    await page.waitForSelector('[data-testid=lapstats-lap-5]');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    const header = await page.locator('[data-testid=lapstats-table] th').allTextContents();
+    expect(header.filter((h) => h.includes('Speed'))).toEqual(['Ground Speed min', 'Ground Speed max', 'Ground Speed mean', 'Ground Speed sd', 'Ground Speed > 150 (s)', 'Ground Speed < 150 (s)']);
+    expect(await page.textContent('[data-testid=status]')).toMatch(new RegExp(`^Lap statistics of 6 lap\\(s\\), 1 channel\\(s\\); could not read "Speed unreadable" \\(${reason}.*; its threshold left out\\): kept ticked, Lap statistics reads them again\\.$`));
+    expect(await page.isChecked('[data-testid="channel-Speed unreadable"]')).toBe(true);
+
+    // A scatter coloured by it: drawn in the plot colour, without a colour scale, the caption and the status saying why.
+    await page.selectOption('[data-testid=scatter-x]', 'Ground Speed');
+    await page.selectOption('[data-testid=scatter-y]', 'Throttle Pos');
+    await page.selectOption('[data-testid=scatter-colour]', 'Speed unreadable');
+    await page.selectOption('[data-testid=analysis-lap]', '1');
+    await andDrawn(page, 'scatter-canvas', () => page.click('[data-testid=scatter-plot]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid=status]')).toMatch(new RegExp(`^Scatter: \\d+ points; not coloured by "Speed unreadable": the service could not read it \\(${reason}.*\\)\\.$`));
+    expect(await page.textContent('[data-testid=scatter-caption]')).toMatch(/^Throttle Pos against Ground Speed: \d+ points, on .*\. Not coloured by "Speed unreadable": the service could not read it \(math channel Speed unreadable reads param\("Missing"\).*\)\.$/);
+    expect(await page.isHidden('[data-testid=scatter-colour-bar]')).toBe(true);
+    const [points] = await colours(page, '[data-testid=scatter-canvas]', 'constants-scatter-uncoloured.png', [COLOURS[0]]);
+    expect(points).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    // The track map coloured by it: the lap drawn, said the same way.
+    await page.selectOption('[data-testid=trackmap-colour]', 'Speed unreadable');
+    await andDrawn(page, 'trackmap-canvas', () => page.click('[data-testid=trackmap-plot]'));
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid=status]')).toMatch(new RegExp(`^Track map of lap 3; not coloured by "Speed unreadable": the service could not read it \\(${reason}.*\\)\\.$`));
+    expect(await page.textContent('[data-testid=trackmap-caption]')).toMatch(/^Lap 3 from .*; not coloured by "Speed unreadable": the service could not read it \(math channel Speed unreadable .*\)\.$/);
+    expect(await page.isHidden('[data-testid=trackmap-colour-bar]')).toBe(true);
+    const [path] = await colours(page, '[data-testid=trackmap-canvas]', 'constants-trackmap-uncoloured.png', [COLOURS[0]]);
+    expect(path).toBeGreaterThan(MIN_LINE_PIXELS);
+
+    // As a scatter's Y, or a histogram's channel, nothing can be drawn: said as the plot's, by the channel and the reason.
+    await page.selectOption('[data-testid=scatter-colour]', '');
+    await page.selectOption('[data-testid=scatter-y]', 'Speed unreadable');
+    await page.click('[data-testid=scatter-plot]');
+    expect(await shownError(page)).toMatch(new RegExp(`^The scatter was not drawn: the service could not read its Y channel "Speed unreadable" \\(422: ${reason}.*\\)\\.$`));
+    expect(await page.getAttribute('[data-testid=error]', 'data-status')).toBe('422');
+    await page.selectOption('[data-testid=histogram-channel]', 'Speed unreadable');
+    await page.click('[data-testid=histogram-plot]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=error]')?.textContent?.startsWith('The histogram'));
+    expect(await shownError(page)).toMatch(new RegExp(`^The histogram was not drawn: the service could not read its channel "Speed unreadable" \\(422: ${reason}.*\\)\\.$`));
+    expect(pageErrors).toEqual([]);
+    expect((await send('DELETE', `/MathChannels/${id}`)).status).toBe(204);
+    await page.context().close();
+  });
+
+  test('when an editor sets a constant a math channel reads from the viewer, then the car holds the new value, the channel list and the time plots show the channel computed with it; text that is no number is not sent, and a reader\'s refusal (403) is said in the status line', async () => {
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await openRun(page, 'Car 7', 'Run 7');
+    expect(await page.isVisible('[data-testid=constants]')).toBe(true);
+    const field = page.locator('[data-testid="constant-value-SpeedFactor"]');
+    expect(await field.inputValue()).toBe(String(SPEED_FACTOR));
+    expect(await page.locator('[data-testid=constants-list] label', { hasText: 'SpeedFactor' }).textContent()).toBe('param SpeedFactor (Cars Car 7)');
+    expect(await page.getAttribute('[data-testid="constant-set-SpeedFactor"]', 'aria-label')).toBe('Set SpeedFactor of Cars Car 7');
+    await page.check('[data-testid="channel-Speed corrected"]');
+    await andDrawn(page, 'panes', () => page.click('[data-testid=plot-lap-2]'));
+    const top = async () => Number(((await page.getAttribute('[data-testid="pane-Speed corrected"]', 'data-y-ticks')) ?? '').split(' ').at(-1));
+    const before = await top();
+
+    // Twice the speed: set from the page (Enter in its field), the plot drawn again with it.
+    await field.fill('2');
+    await andDrawn(page, 'panes', () => field.press('Enter'));
+    expect(await statusStartingWith(page, 'Constant SpeedFactor')).toBe('Constant SpeedFactor of Cars Car 7 set to 2; the open dataset\'s channels read again: changed "Constants sum", "Speed corrected" (definition or constants); the time plots drawn again with it.');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid="channel-params-Speed corrected"]')).toBe('param SpeedFactor = 2 (Cars Car 7)');
+    expect(await top()).toBeGreaterThan(1.5 * before);
+    const car = await send('GET', `/Cars/${run.car}?parametersToInclude=SpeedFactor`);
+    expect(((await car.json()) as { Parameters: { SpeedFactor: number } }).Parameters.SpeedFactor).toBe(2);
+
+    // Text that is no number: said, nothing sent.
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT') puts.push(r.url());
+    });
+    await page.locator('[data-testid="constant-value-SpeedFactor"]').fill('fast');
+    await page.click('[data-testid="constant-set-SpeedFactor"]');
+    expect(await shownError(page)).toBe('The constant SpeedFactor was not set: "fast" is not a number.');
+    expect(puts).toEqual([]);
+
+    // A reader (the service's 403, answered here as it answers a reader's PUT): said in the status line, nothing changed.
+    await page.route(`**/Cars/${run.car}`, (route) => (route.request().method() === 'PUT' ? route.fulfill({ status: 403, contentType: 'application/problem+json', json: { title: 'Forbidden', status: 403, detail: 'The role reader may not update Cars' } }) : route.continue()));
+    await page.locator('[data-testid="constant-value-SpeedFactor"]').fill('3');
+    await page.click('[data-testid="constant-set-SpeedFactor"]');
+    expect(await statusStartingWith(page, 'The constant SpeedFactor')).toBe('The constant SpeedFactor of Cars Car 7 was not set (403): your role in this account may not change Cars Car 7; constants are set by its editors and admins (The role reader may not update Cars).');
+    expect(await page.isHidden('[data-testid=error]')).toBe(true);
+    expect(await page.textContent('[data-testid="channel-params-Speed corrected"]')).toBe('param SpeedFactor = 2 (Cars Car 7)');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+    await setCar(run.car, { SpeedFactor: String(SPEED_FACTOR) });
   });
 });

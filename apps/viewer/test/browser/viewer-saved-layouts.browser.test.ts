@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Page, Request, Route } from 'playwright-core';
 import type { Embedded } from '../support/embedded';
 import { seedRun, seedRunSheet, type SeededRun } from '../support/seed';
 import { andDrawn, openSignedIn, pickDataset, pickRun, shownError, tickChannels } from '../support/viewer-page';
@@ -542,6 +542,80 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
     expect(await statusStartingWith(page, 'Layout Bias view applied')).toBe('Layout Bias view applied: 1 channel ticked; this dataset lacks "Brake Pres Rear"; "Rear bias" (a math channel) cannot be computed on this dataset: its inputs or constants are missing.');
     expect(pageErrors).toEqual([]);
     await page.context().close();
+    expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'DELETE', headers })).status).toBe(204);
+  });
+
+  test('when a colleague saves a layout after the page listed the account\'s layouts, then Refresh lists it, the layout picked staying picked', async () => {
+    const picked = await saveThroughApi('Picked before refresh', 'v=1&ch=Ground%20Speed');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await pickRun(page, 'Layouts Cup', 'Run 1');
+    await pickDataset(page, 'Run 1 / DataFile');
+    const listed = () => page.$$eval('[data-testid=layout-pick] option', (options) => options.map((o) => o.textContent));
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=layout-pick] option')].some((o) => o.textContent === 'Picked before refresh'));
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Picked before refresh' });
+    // Saved elsewhere (a colleague's page, a script) once the page has listed the account's layouts.
+    const elsewhere = await saveThroughApi('Saved elsewhere', 'v=1&ch=Gear');
+    expect(await listed()).not.toContain('Saved elsewhere');
+
+    await page.click('[data-testid=refresh-datasets]');
+    expect(await statusStartingWith(page, '1 dataset(s) listed')).toBe('1 dataset(s) listed; the open dataset\'s channels read again: no change.');
+    expect(await listed()).toContain('Saved elsewhere');
+    expect(await page.$eval('[data-testid=layout-pick]', (s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Picked before refresh');
+    // And applied from there, read whole.
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Saved elsewhere' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Saved elsewhere applied')).toBe('Layout Saved elsewhere applied: 1 channel ticked.');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+    for (const id of [picked, elsewhere]) expect((await fetch(`${stack.baseUrl}/ViewerLayouts/${id}`, { method: 'DELETE', headers: { ApiKey: stack.apiKey, AccountId: stack.accountId } })).status).toBe(204);
+  });
+
+  test('when the page signs in again after its key was refused and the account\'s math channels cannot be read, then neither the list under the form nor Apply uses the names of the sign-in before', async () => {
+    const headers = { ApiKey: stack.apiKey, AccountId: stack.accountId, 'Content-Type': 'application/json' };
+    // A math channel of the rear brake pressure, which the other car's outing does not have.
+    const created = await fetch(`${stack.baseUrl}/MathChannels`, { method: 'POST', headers, body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: 'Rear share' }, { Name: 'Expression', Value: '"Brake Pres Rear" * 2' }] }) });
+    expect(created.status).toBe(201);
+    const mathId = ((await created.json()) as { Id: string }).Id;
+    const layoutId = await saveThroughApi('Share view', 'v=1&ch=Ground%20Speed&ch=Rear%20share');
+    const { page, pageErrors } = await openSignedIn(browser, stack);
+    await page.waitForSelector('[data-testid="math-item-Rear share"]', { state: 'attached' });
+
+    // The key refused (a 401 answered here for the next events read): the sign-in shown again.
+    await page.route('**/Events?*', (route) => route.fulfill({ status: 401, contentType: 'application/problem+json', json: { title: 'Unauthorized', status: 401, detail: 'The API key is not valid' } }), { times: 1 });
+    await page.selectOption('[data-testid=pick-championship]', { label: 'Layouts Cup' });
+    await page.waitForSelector('[data-testid=sign-in]:not([hidden])');
+    // Signed in again (another key or account, as far as the page knows), whose math channels cannot be read now.
+    const unavailable = (route: Route) => route.fulfill({ status: 503, contentType: 'application/problem+json', json: { title: 'Service Unavailable', status: 503, detail: 'the entity-service is not answering' } });
+    const mathList = (url: URL) => url.pathname === '/MathChannels';
+    await page.route(mathList, unavailable);
+    await page.fill('[data-testid=api-key]', stack.apiKey);
+    await page.fill('[data-testid=account-id]', stack.accountId);
+    await page.click('[data-testid=connect]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=error]')?.textContent?.includes('(503)'));
+    expect(await shownError(page)).toMatch(/^The service is unavailable for now, nothing was done \(503\)/);
+    await page.waitForSelector('#app:not([hidden])');
+    expect(await page.$$('[data-testid^=math-item-]')).toEqual([]);
+    expect(await page.textContent('[data-testid=math-count]')).toBe('0');
+
+    // Refresh lists the layouts (the math channels still unreadable): Apply does not take "Rear share" for a math
+    // channel of this account, which the page could not read.
+    await pickRun(page, 'Layouts Cup', 'Other car run');
+    await pickDataset(page, 'Other car run / DataFile (other-car.csv)');
+    await page.click('[data-testid=refresh-datasets]');
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=layout-pick] option')].some((o) => o.textContent === 'Share view'));
+    await page.selectOption('[data-testid=layout-pick]', { label: 'Share view' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Share view applied')).toBe('Layout Share view applied: 1 channel ticked; this dataset lacks "Rear share".');
+
+    // Once the account's math channels are read, Apply knows it for one.
+    await page.unroute(mathList, unavailable);
+    await page.click('[data-testid=refresh-datasets]');
+    await page.waitForSelector('[data-testid="math-item-Rear share"]', { state: 'attached' });
+    await andDrawn(page, 'panes', () => page.click('[data-testid=layout-apply]'));
+    expect(await statusStartingWith(page, 'Layout Share view applied')).toBe('Layout Share view applied: 1 channel ticked; "Rear share" (a math channel) cannot be computed on this dataset: its inputs or constants are missing.');
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+    expect((await fetch(`${stack.baseUrl}/ViewerLayouts/${layoutId}`, { method: 'DELETE', headers })).status).toBe(204);
     expect((await fetch(`${stack.baseUrl}/MathChannels/${mathId}`, { method: 'DELETE', headers })).status).toBe(204);
   });
 });

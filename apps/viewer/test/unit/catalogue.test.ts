@@ -1,5 +1,5 @@
 import type { DatasetRef } from '../../src/api';
-import { catalogueChanges, catalogueChangesText, channelCount, comparisonLabel, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, uploadingCount, uploadingText, type CatalogueChannel } from '../../src/catalogue';
+import { catalogueChanges, catalogueChangesText, channelCount, comparisonLabel, constantsOf, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, uploadingCount, uploadingText, type CatalogueChannel } from '../../src/catalogue';
 
 const attachment = (id: string, FileName: string, AttachedFileGroupName: string | null, ServerAttachedFileState: number) => ({ Id: id, Parameters: { FileName, AttachedFileGroupName, ServerAttachedFileState }, SignedURL: null });
 
@@ -122,6 +122,20 @@ describe('groupChannelsByUnit', () => {
     expect(channelCount(all)).toBe(`${all.length} in the file, 2 not plottable (text, bytes or arrays)`);
     const listed = groupChannelsByUnit(all).flatMap((g) => g.channels.map((c) => c.name));
     expect(listed).toHaveLength(all.length - 2);
+  });
+});
+
+describe('constantsOf', () => {
+  const channel = (name: string, unit: string): CatalogueChannel => ({ name, unit, frequency: 20, sampleCount: 100, dimension: 1, dataType: 'float64' });
+
+  test('when math channels read constants, then each constant is listed once by name with its value, holder and the channels reading it; logged channels read none', () => {
+    const math = (name: string, parameters: { name: string; value: number; from: string }[]): CatalogueChannel => ({ ...channel(name, 'km/h'), group: 'Math', expression: 'x', parameters });
+    const catalogue = [channel('Ground Speed', 'km/h'), math('Speed corrected', [{ name: 'SpeedFactor', value: 1.02, from: 'Cars c7' }]), math('Sum', [{ name: 'P1', value: 1, from: 'RunSheets r1' }, { name: 'SpeedFactor', value: 1.02, from: 'Cars c7' }])];
+    expect(constantsOf(catalogue)).toEqual([
+      { name: 'P1', value: 1, from: 'RunSheets r1', channels: ['Sum'] },
+      { name: 'SpeedFactor', value: 1.02, from: 'Cars c7', channels: ['Speed corrected', 'Sum'] },
+    ]);
+    expect(constantsOf([channel('Ground Speed', 'km/h')])).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../../src/errors';
-import { readWithoutRefused, refusedChannels, unreadByChannel } from '../../src/refused-channels';
+import { readWithoutRefused, refusedChannels, refusedFields, refusedRead, unreadByChannel } from '../../src/refused-channels';
 
 /** The service's 422 refusing the channels at `indexes` of a read, each with its reason. */
 const refusal = (reasons: Record<number, string>, status = 422) => new ApiError({ status, problem: { detail: 'The data file could not be read', errors: Object.fromEntries(Object.entries(reasons).map(([i, why]) => [`channels[${i}]`, [why]])) } });
@@ -12,6 +12,23 @@ describe('refusedChannels', () => {
     expect(refusedChannels(new Error('network'), ['A'])).toBeNull();
     expect(refusedChannels(refusal({ 5: 'x' }), ['A'])).toBeNull();
     expect(refusedChannels(refusal({ 0: 'y'.repeat(300) }), ['A'])?.[0]?.why).toHaveLength(200);
+  });
+});
+
+describe('refusedFields', () => {
+  const scatter = [['x', 'Ground Speed'], ['y', 'Steer'], ['colour', 'Speed scaled']] as const;
+  const refusing = (errors: Record<string, string[]>, status = 422) => new ApiError({ status, problem: { detail: 'The data file could not be read: RunSheets 1: ...', errors } });
+
+  test('when a 422 or 400 names only fields of the read\'s channels (a scatter\'s x, y, colour), then each is refused with its channel and reason; any other field is no refusal of channels', () => {
+    expect(refusedFields(refusing({ colour: ['math channel Speed scaled reads param("M")'] }), scatter)).toEqual([{ field: 'colour', name: 'Speed scaled', why: 'math channel Speed scaled reads param("M")' }]);
+    expect(refusedFields(refusing({ x: ['no channel "Ground Speed"'], colour: ['a'] }, 400), scatter)?.map((r) => r.name)).toEqual(['Ground Speed', 'Speed scaled']);
+    expect(refusedFields(refusing({ colour: ['a'], lapIndex: ['past the last lap'] }), scatter)).toBeNull();
+    expect(refusedFields(refusing({ colour: ['a'] }, 415), scatter)).toBeNull();
+  });
+
+  test('when an analysis read is refused for its own channels, then it is said as that read\'s, each channel by its role with the status and the service\'s reason', () => {
+    const refused = [{ field: 'y', name: 'Steer', why: 'math channel Steer reads param("R")' }];
+    expect(refusedRead('The scatter', 422, refused, (f) => `${f.toUpperCase()} channel`)).toBe('The scatter was not drawn: the service could not read its Y channel "Steer" (422: math channel Steer reads param("R")).');
   });
 });
 
