@@ -33,7 +33,7 @@ describe('data file reads that fail on the pool (a worker crash, a read over the
   // account, whose reads that user's limit does not hold back.
   const started = useDatafileStack('datafile-faults-', { ...READ_LIMITS, URL_SIGNING_SECRET: 'datafile-faults-test-secret' }, { worker: faultyWorker, replica: true, outsider: true });
   let path: (channel: string, at?: string) => string;
-  let othersPath: (channel: string) => string;
+  let othersPath: (channel: string, at?: string) => string;
 
   beforeAll(async () => {
     const read = (runSheet: string) => (channel: string, at = started.base) => `${at}/RunSheets/${runSheet}/DataFileAccess/DataFile/channel?channel=${encodeURIComponent(channel)}&lapIndex=1`;
@@ -51,14 +51,17 @@ describe('data file reads that fail on the pool (a worker crash, a read over the
     for (let i = 0; i < 3; i++) expect((await fetch(path('Susp Pos FL'), { headers: started.headers })).status).toBe(200);
   });
 
-  test('when a read runs past the timeout, then 504 problem+json, its work is abandoned and the next reads are served', async () => {
+  test('when a read runs past the timeout, then 504 problem+json through either gateway replica, its work is abandoned and the next reads are served', async () => {
     // Both threads are given hanging reads at once (the other account's user's beside the demo user's: one user's second
-    // read would wait for the first): had they not been aborted, nothing would be served now.
-    const [r, others] = await Promise.all([fetch(path('Ground Speed'), { headers: started.headers }), fetch(othersPath('Ground Speed'), { headers: started.outsider.headers })]);
+    // read would wait for the first): had they not been aborted, nothing would be served now. The other user's goes
+    // through the second gateway replica, which answers the service's 504 as the first does.
+    const [r, others] = await Promise.all([fetch(path('Ground Speed'), { headers: started.headers }), fetch(othersPath('Ground Speed', started.second), { headers: started.outsider.headers })]);
     expect(r.status).toBe(504);
     expect(r.headers.get('content-type')).toContain('application/problem+json');
     expect(((await r.json()) as { detail: string }).detail).toContain(`within ${READ_LIMITS.DATAFILE_READ_TIMEOUT_MS} ms (DATAFILE_READ_TIMEOUT_MS)`);
     expect(others.status).toBe(504);
+    expect(others.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await others.json()) as { detail: string }).detail).toContain('(DATAFILE_READ_TIMEOUT_MS)');
     expect((await fetch(path('Susp Pos FL'), { headers: started.headers })).status).toBe(200);
     expect((await fetch(path('Susp Pos FL'), { headers: started.headers })).status).toBe(200);
   });
