@@ -32,6 +32,13 @@ export const Config = BusSettings.extend({
   SIMULATION_STANDIN_PORT: portVar(0, { none: -1 }),
 });
 
+/** Settings whose default differs in npm start from the app's own (an operator's value still wins). */
+const STANDALONE_DEFAULTS = {
+  // One process: a claimed answer is taken from the desk in memory and a repeated one is a result-cache hit, so a held
+  // copy in the gateway would only hold the same bytes twice.
+  HELD_ANSWERS_BYTES: '0',
+};
+
 export async function main(): Promise<void> {
   applyV8Flags();
   const logger = createLogger('standalone');
@@ -40,7 +47,7 @@ export async function main(): Promise<void> {
   const releaseInfoLogs = holdInfoLogs();
   const config = loadConfig(Config, process.env);
   // Every app's settings before anything starts (the embedded database takes seconds): a bad one is refused at once.
-  checkSettings(process.env);
+  for (const warning of checkSettings({ ...STANDALONE_DEFAULTS, ...process.env })) logger.warn(warning);
   // PORT=0: a free port chosen now, so the signed URLs (and the demo's seeding through them) name the real one.
   const port = config.PORT || (await freePort());
   const dataDir = resolve(config.DATA_DIR);
@@ -71,9 +78,7 @@ export async function main(): Promise<void> {
   const env = {
     PUBLIC_BASE_URL: `http://localhost:${port}`,
     SIMULATION_SECRET_KEY_FILE: join(dataDir, 'simulation-secret-key'),
-    // One process: a claimed answer is taken from the desk in memory and a repeated one is a result-cache hit, so a
-    // held copy in the gateway would only hold the same bytes twice.
-    HELD_ANSWERS_BYTES: '0',
+    ...STANDALONE_DEFAULTS,
     ...process.env,
     EGRESS_ALLOW: egressAllowance(process.env['EGRESS_ALLOW'], standIn),
     DATA_DIR: dataDir,

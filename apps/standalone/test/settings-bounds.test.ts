@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { z } from 'zod';
 import { datafileService } from '@pitwall/datafile-service';
 import { entityService } from '@pitwall/entity-service';
@@ -6,6 +7,7 @@ import { BaseServiceConfig, type ServiceDefinition } from '@pitwall/service-host
 import { simulationService } from '@pitwall/simulation-service';
 import { loadConfig, memoryMiB } from '@pitwall/service-kit';
 import { timingService } from '@pitwall/timing-service';
+import { checkSettings } from '../src/compose';
 import { Config as StandaloneConfig } from '../src/main';
 
 // Every setting of every app, as each app's start reads them: its own schema merged with the ones every service reads.
@@ -60,5 +62,31 @@ describe('every setting of every app (docs/operations.md#configuration)', () => 
     const half = Math.floor(memoryMiB() / 2) * 1024 * 1024;
     expect(refusal(schema, { [key]: String(half) })).toBeUndefined();
     expect(refusal(schema, { [key]: String(half + 1) })).toBe(`Invalid configuration:\n  ${key}: must be a whole number of bytes from 0 to ${half} (half of the ${memoryMiB()} MiB this machine or container has)`);
+  });
+});
+
+describe('npm start: the caches of its one process together (checkSettings)', () => {
+  const halfBytes = Math.floor(memoryMiB() / 2) * 1024 * 1024;
+  const threads = Math.max(1, Math.floor(availableParallelism() * 1.5));
+
+  test('when the caches are at their defaults (the held answers none, as npm start sets), then nothing is warned of on this machine', () => {
+    expect(memoryMiB()).toBeGreaterThan(4096);
+    expect(checkSettings({ HELD_ANSWERS_BYTES: '0' })).toEqual([]);
+  });
+
+  test('when two caches each within half of the memory pass it together, then the start goes on with one warning naming each cache and the sum', () => {
+    const each = Math.floor(halfBytes * 0.6);
+    const [warning, ...more] = checkSettings({ DATAFILE_CHANNEL_CACHE_BYTES: String(each), DATAFILE_RESULT_CACHE_BYTES: String(each), HELD_ANSWERS_BYTES: '0' });
+    expect(more).toEqual([]);
+    const mib = (bytes: number) => Math.round(bytes / (1024 * 1024));
+    const total = 64 * 1024 * 1024 + 2 * each + 64 * 1024 * 1024 * threads;
+    expect(warning).toBe(
+      `The caches of this one process may together keep ${mib(total)} MiB, more than half of the ${memoryMiB()} MiB this machine or container has (each is bounded by that half alone): ` +
+        `READ_CACHE_MB 64 MiB, DATAFILE_CHANNEL_CACHE_BYTES ${mib(each)} MiB, DATAFILE_RESULT_CACHE_BYTES ${mib(each)} MiB, DATAFILE_SCRATCH_BYTES × ${threads} pool threads ${mib(64 * 1024 * 1024 * threads)} MiB. Lower one of them, or give the process more memory`,
+    );
+  });
+
+  test('when one setting alone passes half of the memory, then it is still refused, not warned of', () => {
+    expect(() => checkSettings({ HELD_ANSWERS_BYTES: String(halfBytes + 1) })).toThrow(/^Invalid configuration:\n {2}HELD_ANSWERS_BYTES: /);
   });
 });
