@@ -60,4 +60,25 @@ async function freePort() {
   throw new Error(`no free port found in 200 tries (${FIRST} to ${last})`);
 }
 
-module.exports = { freePort };
+/**
+ * The first of `count` consecutive ports nothing listens on now, all outside the ephemeral range, none handed out before
+ * by this process (a supervisor's HEALTH_PORT, whose apps take it and the ports after it).
+ */
+async function freePortRun(count) {
+  const last = ephemeralLow() - count;
+  const span = last - FIRST + 1;
+  if (span < 1000) throw new Error(`no run of ${count} ports below the ephemeral range (${FIRST} to ${ephemeralLow() - 1})`);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const first = FIRST + Math.floor(Math.random() * span);
+    const ports = Array.from({ length: count }, (_, i) => first + i);
+    if (ports.some((port) => handedOut.has(port))) continue;
+    let free = true;
+    for (const port of ports) if (free) free = await probe(port);
+    if (!free) continue;
+    for (const port of ports) handedOut.add(port);
+    return first;
+  }
+  throw new Error(`no run of ${count} free ports found in 200 tries (${FIRST} to ${last + count - 1})`);
+}
+
+module.exports = { freePort, freePortRun };

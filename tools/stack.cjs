@@ -18,7 +18,7 @@ const apps = require('../apps/standalone/apps.json');
 const APPS = [...apps.services, apps.gateway];
 
 /** Ports for the apps (tools/free-port.cjs: below the ephemeral range, where outgoing connections take theirs). */
-const { freePort } = require('./free-port.cjs');
+const { freePort, freePortRun } = require('./free-port.cjs');
 
 /** As docker/compose.yaml: the apps given the blob directory (x-blob-env) and the signed-URL settings (x-signed-url-env). */
 const BLOB_APPS = new Set(['entity-service', 'datafile-service', 'gateway']);
@@ -362,7 +362,7 @@ function stoppedLine(reason, ended) {
   return { line: `[stack] stopped (${reason}): ${each}; exiting ${clean ? 0 : 1}`, exitCode: clean ? 0 : 1 };
 }
 
-module.exports = { startStack, freePort, deleteBusTopology, linePrefixer, stackSettings, stoppedLine, lastLine, APPS };
+module.exports = { startStack, freePort, freePortRun, deleteBusTopology, linePrefixer, stackSettings, stoppedLine, lastLine, APPS };
 
 if (require.main === module) {
   const missing = ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL'].filter((k) => !process.env[k]);
