@@ -33,13 +33,16 @@ describe("a request's recorded work in the database", () => {
     const repo = repository();
     const account = randomUUID();
     const { pending, slots } = pendingOn(account, 2);
-    expect(await repo.takeWriteSlots(account, slots, 200)).toBe(true);
-    expect(await repo.recordPending(pending, slots, 200)).toBe('recorded');
+    // The request's hold: long enough that it cannot lapse between taking the slots and recording the work on a machine
+    // whose cores CI keeps busy (200 ms lapsed there on 1 December: 'slots-lost').
+    const holdMs = 2000;
+    expect(await repo.takeWriteSlots(account, slots, holdMs)).toBe(true);
+    expect(await repo.recordPending(pending, slots, holdMs)).toBe('recorded');
     // The same command recorded twice: the second is told so, and records nothing.
-    expect(await repo.recordPending({ ...pendingOn(account, 0).pending, command: pending.command }, [], 200)).toBe('duplicate');
+    expect(await repo.recordPending({ ...pendingOn(account, 0).pending, command: pending.command }, [], holdMs)).toBe('duplicate');
 
     // Held: neither the request's lease lapsing nor a restart's freeing lets another take the setups.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, holdMs + 200));
     const client = await db.pool.connect();
     try {
       await repo.freeRuns(client, 60_000, { at: await repo.databaseNow() });
