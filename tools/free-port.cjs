@@ -48,16 +48,15 @@ function osPort() {
 
 /** A port nothing listens on now, outside the ephemeral range, not handed out before by this process. */
 async function freePort() {
-  const last = ephemeralLow() - 1;
-  const span = last - FIRST + 1;
+  if (ephemeralLow() - FIRST >= 1000) return freePortRun(1);
+  // The range below the ephemeral ports too small to pick from: ports the OS chooses.
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = span >= 1000 ? FIRST + Math.floor(Math.random() * span) : await osPort();
-    if (handedOut.has(port)) continue;
-    if (!(await probe(port))) continue;
+    const port = await osPort();
+    if (handedOut.has(port) || !(await probe(port))) continue;
     handedOut.add(port);
     return port;
   }
-  throw new Error(`no free port found in 200 tries (${FIRST} to ${last})`);
+  throw new Error('no free port found in 200 tries');
 }
 
 /**
