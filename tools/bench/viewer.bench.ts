@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../../apps/viewer/test/support/browser';
+import { CHROMIUM, launchChromium } from '../../apps/viewer/test/support/browser';
 import { generateLdFile } from '../gen-ld/gen-ld';
 import { attachStoredDataFile, runBench, startBenchStack, type BenchStack } from './stack-fixture';
 
@@ -58,7 +58,8 @@ async function main(): Promise<void> {
   mkdirSync(path.join(root, 'tmp'), { recursive: true });
   const dir = mkdtempSync(path.join(root, 'tmp', 'bench-viewer-'));
   let stack: BenchStack | undefined;
-  const browser = await launchChromium();
+  // The full browser a user runs (the tests use the lighter headless shell).
+  const browser = await launchChromium(CHROMIUM);
   try {
     // Generated before the stack starts: the stack's idle keep-alive sockets would close during the generation.
     const ld = path.join(dir, 'bench-large.ld');
