@@ -36,7 +36,9 @@ describe('the datafile-service refuses a setting that cannot work, naming it', (
       await bundleShapeWorker(workerDir);
       writeFileSync(file, '');
     }, 60_000);
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    // Retried: CI on 1 December saw ENOTEMPTY here once (every test had passed), as if an entry were still being made
+    // in the folder after the last start had stopped; which one is not known yet (the note of that day says so).
+    afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }));
 
     test('when DATAFILE_CACHE_DIR cannot be made or written, then the start stops naming it (not at the first compressed read)', async () => {
       expect(await start({ WORKER_DIR: workerDir, DATA_DIR: dir, DATAFILE_CACHE_DIR: join(file, 'decompressed') })).toBe(
