@@ -144,6 +144,8 @@ export const datafileService = defineService({
         // The claims of the reads it answered are fetched before it goes, within the stop's grace.
         await desk.stop(graceEnd());
         await datasets.close();
+        // Its readiness probe, started with the service and awaited by nobody, may still be making the directory.
+        await blobs.close();
       },
     };
   },

@@ -24,6 +24,9 @@ const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).
 export class FilesystemBlobStore implements BlobStore {
   readonly kind = 'fs' as const;
 
+  /** Probes not yet settled: one may be making the directory (readiness probes at start without waiting for it). */
+  private readonly probing = new Set<Promise<void>>();
+
   constructor(readonly dir: string) {}
 
   async putStream(source: ByteSource, options: PutOptions = {}): Promise<StoredBlob> {
@@ -145,10 +148,16 @@ export class FilesystemBlobStore implements BlobStore {
   }
 
   async probe(): Promise<void> {
-    await this.guard('probe', async () => {
+    const probe = this.guard('probe', async () => {
       await mkdir(this.dir, { recursive: true });
       await access(this.dir, constants.W_OK);
     });
+    this.probing.add(probe);
+    try {
+      await probe;
+    } finally {
+      this.probing.delete(probe);
+    }
   }
 
   /** Removes temporary files older than `olderThanMs` (left by a crash mid-write); returns how many. */
@@ -168,8 +177,12 @@ export class FilesystemBlobStore implements BlobStore {
     return removed;
   }
 
-  close(): Promise<void> {
-    return Promise.resolve(); // nothing held open between calls
+  /**
+   * Nothing is held open between calls; a probe still in flight (the readiness check's first, which nobody awaits) is
+   * waited for, so that nothing makes the directory after a stop: a folder removed right after would meet ENOTEMPTY.
+   */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.probing);
   }
 
   /** A directory that cannot be used (unwritable, a file in its path, a full disk) is BlobStoreUnavailableError; a missing key stays itself. */
