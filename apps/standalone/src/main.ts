@@ -1,11 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InProcessBus, type Bus } from '@pitwall/bus';
 import { MemoryCache, type Cache } from '@pitwall/cache';
 import { startEmbeddedPostgres } from '@pitwall/db';
 import { applyV8Flags, BusSettings, ShutdownSettings } from '@pitwall/service-host';
-import { createLogger, holdInfoLogs, installProcessHandlers, loadConfig, msVar, portVar, POSTGRES_URL, REDIS_URL, SHUTDOWN_CLOSE_MS, urlVar } from '@pitwall/service-kit';
+import { createLogger, holdInfoLogs, installProcessHandlers, loadConfig, makeDirectorySync, msVar, portVar, POSTGRES_URL, REDIS_URL, SHUTDOWN_CLOSE_MS, urlVar } from '@pitwall/service-kit';
 import { checkSettings, composeStack } from './compose';
 import { demoRunSheetLines, seedDemoRunSheet } from './demo-run-sheet';
 import { demoSimulationLines, egressAllowance, startDemoStandIn } from './demo-simulation';
@@ -51,7 +50,7 @@ export async function main(): Promise<void> {
   // PORT=0: a free port chosen now, so the signed URLs (and the demo's seeding through them) name the real one.
   const port = config.PORT || (await freePort());
   const dataDir = resolve(config.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  makeDirectorySync(dataDir);
   const closers: (() => Promise<void>)[] = [];
 
   let databaseUrl = config.DATABASE_URL;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type pg from 'pg';
 import { CacheUnavailableError, type Cache } from '@pitwall/cache';
 import { ACCOUNT_MEMBERS_ROUTING_KEY, type AccountMembersEvent } from '@pitwall/contracts';
 import { withTransaction, type Queryable } from '@pitwall/db';
 import { createOutbox, type Outbox, type PublishMessage } from '@pitwall/messaging';
-import { AppError, type Logger } from '@pitwall/service-kit';
+import { AppError, makeDirectorySync, type Logger } from '@pitwall/service-kit';
 import { generateApiKey, hashApiKey, isApiKey, sameHash } from './api-key';
 
 /** Prefix of every auth cache key in Redis; the gateway and the admin CLI must agree on it. */
@@ -327,7 +327,7 @@ export class AuthStore {
       const stored = readKeyFile(options.keyFile);
       if (stored && (await this.authenticate(stored))?.userId === DEMO_USER_ID) return { ...demo, apiKey: stored };
       const { apiKey } = await this.createApiKey(DEMO_USER_ID, 'demo');
-      mkdirSync(dirname(options.keyFile), { recursive: true });
+      makeDirectorySync(dirname(options.keyFile));
       writeFileSync(options.keyFile, `${apiKey}\n`, { mode: 0o600 });
       return { ...demo, apiKey };
     }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, constants, link, mkdir, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { access, constants, link, open, readdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
+import { makeDirectory } from '@pitwall/service-kit';
 import { BlobNotFoundError, BlobRangeError, BlobStoreUnavailableError, BlobTooLargeError, isFilesystemOutage } from './errors';
 import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
 import { metered, readThrough } from './metered-source';
@@ -149,7 +150,7 @@ export class FilesystemBlobStore implements BlobStore {
 
   async probe(): Promise<void> {
     const probe = this.guard('probe', async () => {
-      await mkdir(this.dir, { recursive: true });
+      await makeDirectory(this.dir);
       await access(this.dir, constants.W_OK);
     });
     this.probing.add(probe);
@@ -211,7 +212,7 @@ export class FilesystemBlobStore implements BlobStore {
 
   /** Writes the source to a fsynced temporary file in `area`; on any failure the temporary file is removed. */
   private async writeTemporary(area: 'sha256' | 'staging', source: ByteSource, maxBytes?: number) {
-    await mkdir(join(this.dir, area), { recursive: true });
+    await makeDirectory(join(this.dir, area));
     const temp = join(this.dir, area, `${TEMP_PREFIX}${randomUUID()}`);
     const handle = await open(temp, 'wx');
     try {
@@ -231,7 +232,7 @@ export class FilesystemBlobStore implements BlobStore {
   private async settle(from: string, meter: { sha256: string; size: number }, keepSource = false): Promise<StoredBlob> {
     const key = contentKey(meter.sha256);
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
+    await makeDirectory(dirname(target));
     if ((await this.sizeOf(key)) !== null) {
       if (!keepSource) await unlink(from);
       // The content's age renewed: the sweep of unreferenced blobs leaves young ones to the writer about to refer to them.

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { makeDirectorySync } from '@pitwall/service-kit';
 
 /** What a signed URL grants: one method on one path for one attached file, until `expires` (Unix seconds). */
 export interface SignedGrant {
@@ -57,7 +58,7 @@ export function urlSigningSecret(configured: string | undefined, dataDir: string
   try {
     return readFileSync(file, 'utf8').trim();
   } catch {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirectorySync(dirname(file));
     try {
       writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
     } catch (err) {

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { makeDirectory } from './directories';
 import { isIP } from 'node:net';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -192,7 +193,7 @@ export function listenRefusal(err: unknown, variables: { port: string; host: str
  */
 export async function writableDirectory(dir: string, variable: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     await rm(await mkdtemp(join(dir, '.writable-')), { recursive: true, force: true });
   } catch (err) {
     const code = (err as { code?: unknown } | null)?.code;

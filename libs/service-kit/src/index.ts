@@ -2,6 +2,7 @@ export * from './app-error';
 export * from './problem';
 export * from './logger';
 export * from './config';
+export * from './directories';
 export * from './lifecycle';
 export * from './http';
 export * from './graceful-stop';

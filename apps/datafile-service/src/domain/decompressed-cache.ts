@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { BlobStore } from '@pitwall/blob-store';
 import { decodeLz4Frames, type Lz4Limits } from '@pitwall/formats';
+import { makeDirectory } from '@pitwall/service-kit';
 
 /**
  * LZ4-compressed blobs decompressed once into a local file (keyed by the blob's hash) that readers then open for
@@ -46,7 +47,7 @@ export class DecompressedCache {
   }
 
   private async decompress(blobs: BlobStore, key: string, path: string): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
+    await makeDirectory(this.dir);
     const partial = `${path}.${randomUUID()}.partial`;
     try {
       const compressedSize = (await blobs.stat(key))?.size;

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirectorySync } from '@pitwall/service-kit';
 
 /** How a key is given, in SIMULATION_SECRET_KEY, each of SIMULATION_SECRET_KEY_PREVIOUS and the key file alike. */
 export const SECRET_KEY_FORM = '32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)';
@@ -30,7 +31,7 @@ export function secretKey(configured: Buffer | undefined, file: string): Buffer 
   const key = randomBytes(32);
   // `wx`: two processes starting together never overwrite each other's key; the loser reads the winner's.
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirectorySync(dirname(file));
     writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return secretKey(undefined, file);

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { createLogger, type Logger } from '@pitwall/service-kit';
+import { createLogger, makeDirectorySync, type Logger } from '@pitwall/service-kit';
 import { SerialisingPgliteServer } from './serialising-server';
 
 export interface EmbeddedPostgresOptions {
@@ -45,7 +45,7 @@ export interface EmbeddedPostgres {
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  makeDirectorySync(dataDir);
   const logger = options.logger ?? createLogger('embedded-postgres');
   const host = options.host ?? '127.0.0.1';
   const pgliteOptions = options.sharedBuffers ? { postgresqlconf: [`shared_buffers = ${options.sharedBuffers}`] } : {};
