@@ -1,43 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
-import pino from 'pino';
 import { AppError } from '@pitwall/service-kit';
-import { createPool, migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
-import { createOutbox, type Outbox, type PublishMessage } from '@pitwall/messaging';
-import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
-import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import type { CallerContext } from '@pitwall/contracts';
 import { EntityStore } from '../../src/domain/entity-store';
 import { DEFAULT_RULE_LIMITS } from '../../src/domain/type-rules';
+import { entityStoreOnTestDatabase } from '../support/entity-store-database';
 
 // MathChannels: an account-level definition like the others (CRUD, events, editors write, readers read), checked on write.
-const silent = pino({ level: 'silent' });
-let db: TestDatabase;
-let pool: pg.Pool;
-let outbox: Outbox<EntityChangedEvent>;
-let store: EntityStore;
-const published: { routingKey: string; event: EntityChangedEvent }[] = [];
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
-  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
-  const publish: PublishMessage<EntityChangedEvent> = async (routingKey, event) => {
-    published.push({ routingKey, event });
-  };
-  outbox = createOutbox({ pool, schema: ENTITY_SCHEMA, publish, logger: silent });
-  store = new EntityStore(pool, outbox);
-});
-afterAll(async () => {
-  await outbox?.stop();
-  await pool?.end();
-  await db?.drop();
-});
+const t = entityStoreOnTestDatabase();
 
 const as = (role: CallerContext['role'], accountId = randomUUID()): CallerContext => ({ accountId, userId: randomUUID(), role });
 const json = (reply: { json: Buffer }) => JSON.parse(reply.json.toString('utf8'));
 const body = (parameters: Record<string, string>) => ({ ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) });
-const create = async (caller: CallerContext, parameters: Record<string, string>) => json(await store.create(caller, 'MathChannels', {}, body(parameters)));
+const create = async (caller: CallerContext, parameters: Record<string, string>) => json(await t.store.create(caller, 'MathChannels', {}, body(parameters)));
 const refusal = (write: Promise<unknown>) => write.then(() => new Error('written'), (e: unknown) => e);
 
 describe('MathChannels', () => {
@@ -45,10 +19,10 @@ describe('MathChannels', () => {
     const editor = as('editor');
     const created = await create(editor, { Name: 'Power', Expression: '"Engine Torque" * rpm * 2 * pi / 60', Unit: 'W', Rate: '100' });
     const reader: CallerContext = { ...editor, userId: randomUUID(), role: 'reader' };
-    expect(json(await store.get(reader, 'MathChannels', created.Id)).Parameters).toMatchObject({ Name: 'Power', Expression: '"Engine Torque" * rpm * 2 * pi / 60', Unit: 'W', Rate: 100 });
-    expect(json(await store.list(reader, 'MathChannels', {}, ['Name']))).toEqual([{ Id: created.Id, Parameters: { Name: 'Power' } }]);
-    await outbox.settled();
-    expect(published.filter((p) => p.event.accountId === editor.accountId).map((p) => p.routingKey)).toEqual(['entity.MathChannel.created']);
+    expect(json(await t.store.get(reader, 'MathChannels', created.Id)).Parameters).toMatchObject({ Name: 'Power', Expression: '"Engine Torque" * rpm * 2 * pi / 60', Unit: 'W', Rate: 100 });
+    expect(json(await t.store.list(reader, 'MathChannels', {}, ['Name']))).toEqual([{ Id: created.Id, Parameters: { Name: 'Power' } }]);
+    await t.outbox.settled();
+    expect(t.published.filter((p) => p.event.accountId === editor.accountId).map((p) => p.routingKey)).toEqual(['entity.MathChannel.created']);
   });
 
   test('when a reader writes one, then it is a 403', async () => {
@@ -86,11 +60,11 @@ describe('MathChannels', () => {
     expect(await refusal(create(editor, { Name: 'self', Expression: 'self' }))).toMatchObject({ errors: { Expression: ['math channels may not read one another in a cycle: self → self'] } });
     const c = await create(editor, { Name: 'c', Expression: '"Logged" / 2' });
     const update = { ParameterUpdates: [{ Name: 'Expression', Value: 'a' }] };
-    expect(await refusal(store.update(editor, 'MathChannels', b.Id, update))).toMatchObject({ status: 400, errors: { Expression: ['math channels may not read one another in a cycle: b → a → b'] } });
+    expect(await refusal(t.store.update(editor, 'MathChannels', b.Id, update))).toMatchObject({ status: 400, errors: { Expression: ['math channels may not read one another in a cycle: b → a → b'] } });
     // A rename alone that closes one (a reads b; c renamed to b reads a): the Name is what closed it.
-    await store.update(editor, 'MathChannels', b.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'b old' }] });
-    await store.update(editor, 'MathChannels', c.Id, { ParameterUpdates: [{ Name: 'Expression', Value: 'a' }] });
-    expect(await refusal(store.update(editor, 'MathChannels', c.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'b' }] }))).toMatchObject({ status: 400, errors: { Name: ['math channels may not read one another in a cycle: b → a → b'] } });
+    await t.store.update(editor, 'MathChannels', b.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'b old' }] });
+    await t.store.update(editor, 'MathChannels', c.Id, { ParameterUpdates: [{ Name: 'Expression', Value: 'a' }] });
+    expect(await refusal(t.store.update(editor, 'MathChannels', c.Id, { ParameterUpdates: [{ Name: 'Name', Value: 'b' }] }))).toMatchObject({ status: 400, errors: { Name: ['math channels may not read one another in a cycle: b → a → b'] } });
   });
 
   test('when the unit is longer than 200 characters or holds a control character, then it is a 400 naming Unit (every read would refuse it)', async () => {
@@ -124,24 +98,24 @@ describe('MathChannels', () => {
   test('when one was stored with a name written before the name rules ("Trail "), then its expression can still be changed; a new name is checked', async () => {
     const editor = as('editor');
     const kept = await create(editor, { Name: 'Trail', Expression: '1' });
-    await pool.query(`UPDATE entity.entities SET parameters = jsonb_set(parameters, '{Name}', '"Trail "') WHERE id = $1`, [kept.Id]);
-    await store.update(editor, 'MathChannels', kept.Id, body({ Expression: '2' }));
-    expect(json(await store.get(editor, 'MathChannels', kept.Id)).Parameters).toMatchObject({ Name: 'Trail ', Expression: '2' });
-    expect(await refusal(store.update(editor, 'MathChannels', kept.Id, body({ Name: ' Trail' })))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
-    await store.update(editor, 'MathChannels', kept.Id, body({ Name: 'Trail' }));
-    expect(json(await store.get(editor, 'MathChannels', kept.Id)).Parameters).toMatchObject({ Name: 'Trail', Expression: '2' });
+    await t.pool.query(`UPDATE entity.entities SET parameters = jsonb_set(parameters, '{Name}', '"Trail "') WHERE id = $1`, [kept.Id]);
+    await t.store.update(editor, 'MathChannels', kept.Id, body({ Expression: '2' }));
+    expect(json(await t.store.get(editor, 'MathChannels', kept.Id)).Parameters).toMatchObject({ Name: 'Trail ', Expression: '2' });
+    expect(await refusal(t.store.update(editor, 'MathChannels', kept.Id, body({ Name: ' Trail' })))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
+    await t.store.update(editor, 'MathChannels', kept.Id, body({ Name: 'Trail' }));
+    expect(json(await t.store.get(editor, 'MathChannels', kept.Id)).Parameters).toMatchObject({ Name: 'Trail', Expression: '2' });
   });
 
   test('when DecimalPlaces is given from 0 to 6, then it is stored and read back as a number; emptied, it is null (full precision)', async () => {
     const editor = as('editor');
     const two = await create(editor, { Name: 'Speed ms', Expression: '"Ground Speed" / 3.6', DecimalPlaces: '2' });
-    expect(json(await store.get(editor, 'MathChannels', two.Id)).Parameters).toMatchObject({ Name: 'Speed ms', DecimalPlaces: 2 });
+    expect(json(await t.store.get(editor, 'MathChannels', two.Id)).Parameters).toMatchObject({ Name: 'Speed ms', DecimalPlaces: 2 });
     for (const places of ['0', '6']) {
       const created = await create(editor, { Name: `at ${places}`, Expression: '1', Rate: '1', DecimalPlaces: places });
-      expect(json(await store.get(editor, 'MathChannels', created.Id)).Parameters.DecimalPlaces).toBe(Number(places));
+      expect(json(await t.store.get(editor, 'MathChannels', created.Id)).Parameters.DecimalPlaces).toBe(Number(places));
     }
-    await store.update(editor, 'MathChannels', two.Id, { ParameterUpdates: [{ Name: 'DecimalPlaces', Value: null }] });
-    expect(json(await store.get(editor, 'MathChannels', two.Id)).Parameters.DecimalPlaces).toBeNull();
+    await t.store.update(editor, 'MathChannels', two.Id, { ParameterUpdates: [{ Name: 'DecimalPlaces', Value: null }] });
+    expect(json(await t.store.get(editor, 'MathChannels', two.Id)).Parameters.DecimalPlaces).toBeNull();
   });
 
   test.each(['-1', '7', '100'])('when DecimalPlaces is %s, then the write is a 400 naming DecimalPlaces and the range, on create and on update', async (places) => {
@@ -149,18 +123,18 @@ describe('MathChannels', () => {
     const range = { status: 400, errors: { DecimalPlaces: ['must be a whole number from 0 to 6, or empty for full precision'] } };
     expect(await refusal(create(editor, { Name: 'x', Expression: '1', DecimalPlaces: places }))).toMatchObject(range);
     const created = await create(editor, { Name: 'y', Expression: '1' });
-    expect(await refusal(store.update(editor, 'MathChannels', created.Id, { ParameterUpdates: [{ Name: 'DecimalPlaces', Value: places }] }))).toMatchObject(range);
+    expect(await refusal(t.store.update(editor, 'MathChannels', created.Id, { ParameterUpdates: [{ Name: 'DecimalPlaces', Value: places }] }))).toMatchObject(range);
   });
 
   test('when DecimalPlaces is not a whole number, then the write is a 400 naming its value as an Integer', async () => {
-    const error = await refusal(store.create(as('editor'), 'MathChannels', {}, { ParameterUpdates: [{ Name: 'Name', Value: 'x' }, { Name: 'Expression', Value: '1' }, { Name: 'DecimalPlaces', Value: '2.5' }] }));
+    const error = await refusal(t.store.create(as('editor'), 'MathChannels', {}, { ParameterUpdates: [{ Name: 'Name', Value: 'x' }, { Name: 'Expression', Value: '1' }, { Name: 'DecimalPlaces', Value: '2.5' }] }));
     expect(error).toMatchObject({ status: 400, errors: { 'ParameterUpdates[2].Value': ["DecimalPlaces is an Integer; '2.5' is not a whole number"] } });
   });
 });
 
 describe('MathChannels past MAX_MATH_CHANNELS', () => {
   test('when the account holds the most it may, then a create is a 409 naming the variable and writes nothing, while an update and a create after a delete go through', async () => {
-    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathChannels: 2 } });
+    const limited = new EntityStore(t.pool, t.outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathChannels: 2 } });
     const editor = as('editor');
     const createIn = async (parameters: Record<string, string>) => json(await limited.create(editor, 'MathChannels', {}, body(parameters)));
     const first = await createIn({ Name: 'one', Expression: '1' });
@@ -181,7 +155,7 @@ describe('MathChannels past MAX_MATH_CHANNELS', () => {
 
 describe('MathChannels past MAX_MATH_PARAMS', () => {
   test('when a definition would read more distinct parameters than it may through the definitions it reads, or bring one reading it past that, then the write is a 400 naming the variable and writes nothing', async () => {
-    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathParams: 4 } });
+    const limited = new EntityStore(t.pool, t.outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathParams: 4 } });
     const editor = as('editor');
     const createIn = async (parameters: Record<string, string>) => json(await limited.create(editor, 'MathChannels', {}, body(parameters)));
     const a = await createIn({ Name: 'a', Expression: 'Speed * param("P1") * param("P2")' });
@@ -204,9 +178,9 @@ describe('MathChannels past MAX_MATH_PARAMS', () => {
 
   test('when one was written past a bound since lowered, then writes that leave it so still go through', async () => {
     const editor = as('editor');
-    const a = json(await store.create(editor, 'MathChannels', {}, body({ Name: 'a', Expression: 'Speed * param("P1") * param("P2") * param("P3")' })));
-    json(await store.create(editor, 'MathChannels', {}, body({ Name: 'b', Expression: 'a * param("P4")' })));
-    const lowered = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathParams: 3 } });
+    const a = json(await t.store.create(editor, 'MathChannels', {}, body({ Name: 'a', Expression: 'Speed * param("P1") * param("P2") * param("P3")' })));
+    json(await t.store.create(editor, 'MathChannels', {}, body({ Name: 'b', Expression: 'a * param("P4")' })));
+    const lowered = new EntityStore(t.pool, t.outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxMathParams: 3 } });
     // b reads 4 already: an edit of a that keeps it at 4 (or fewer) is not refused for it.
     await lowered.update(editor, 'MathChannels', a.Id, { ParameterUpdates: [{ Name: 'Expression', Value: 'Speed * param("P1") * param("P2") * param("P5")' }] });
     expect(json(await lowered.get(editor, 'MathChannels', a.Id)).Parameters.Expression).toBe('Speed * param("P1") * param("P2") * param("P5")');

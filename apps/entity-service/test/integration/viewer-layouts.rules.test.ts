@@ -1,43 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
-import pino from 'pino';
 import { AppError } from '@pitwall/service-kit';
-import { createPool, migrate } from '@pitwall/db';
-import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
-import { createOutbox, type Outbox, type PublishMessage } from '@pitwall/messaging';
-import type { CallerContext, EntityChangedEvent } from '@pitwall/contracts';
-import { ENTITY_SCHEMA, entityMigrations } from '../../src/data-access/migrations';
+import type { CallerContext } from '@pitwall/contracts';
 import { EntityStore } from '../../src/domain/entity-store';
 import { DEFAULT_RULE_LIMITS } from '../../src/domain/type-rules';
+import { entityStoreOnTestDatabase } from '../support/entity-store-database';
 
 // ViewerLayouts: the viewer's saved views, an account-level definition (CRUD, events, editors write, readers read), checked on write.
-const silent = pino({ level: 'silent' });
-let db: TestDatabase;
-let pool: pg.Pool;
-let outbox: Outbox<EntityChangedEvent>;
-let store: EntityStore;
-const published: { routingKey: string; event: EntityChangedEvent }[] = [];
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = createPool({ url: db.url, applicationName: 'entity-service-test', logger: silent });
-  await migrate(pool, { schema: ENTITY_SCHEMA, migrations: entityMigrations, logger: silent });
-  const publish: PublishMessage<EntityChangedEvent> = async (routingKey, event) => {
-    published.push({ routingKey, event });
-  };
-  outbox = createOutbox({ pool, schema: ENTITY_SCHEMA, publish, logger: silent });
-  store = new EntityStore(pool, outbox);
-});
-afterAll(async () => {
-  await outbox?.stop();
-  await pool?.end();
-  await db?.drop();
-});
+const t = entityStoreOnTestDatabase();
 
 const as = (role: CallerContext['role'], accountId = randomUUID()): CallerContext => ({ accountId, userId: randomUUID(), role });
 const json = (reply: { json: Buffer }) => JSON.parse(reply.json.toString('utf8'));
 const body = (parameters: Record<string, string | null>) => ({ ParameterUpdates: Object.entries(parameters).map(([Name, Value]) => ({ Name, Value })) });
-const create = async (caller: CallerContext, parameters: Record<string, string>, on = store) => json(await on.create(caller, 'ViewerLayouts', {}, body(parameters)));
+const create = async (caller: CallerContext, parameters: Record<string, string>, on = t.store) => json(await on.create(caller, 'ViewerLayouts', {}, body(parameters)));
 const refusal = (write: Promise<unknown>) => write.then(() => new Error('written'), (e: unknown) => e);
 
 const QUALIFYING = 'v=1&ch=Ground%20Speed&ch=Throttle%20Pos&panes=unit&y=0,400,unit:km%2Fh';
@@ -48,10 +22,10 @@ describe('ViewerLayouts', () => {
     const editor = as('editor');
     const created = await create(editor, { Name: 'Qualifying', Layout: QUALIFYING, Description: 'Speed and throttle, one pane a unit' });
     const reader: CallerContext = { ...editor, userId: randomUUID(), role: 'reader' };
-    expect(json(await store.get(reader, 'ViewerLayouts', created.Id)).Parameters).toMatchObject({ Name: 'Qualifying', Layout: QUALIFYING, Description: 'Speed and throttle, one pane a unit' });
-    expect(json(await store.list(reader, 'ViewerLayouts', {}, ['Name']))).toEqual([{ Id: created.Id, Parameters: { Name: 'Qualifying' } }]);
-    await outbox.settled();
-    expect(published.filter((p) => p.event.accountId === editor.accountId).map((p) => p.routingKey)).toEqual(['entity.ViewerLayout.created']);
+    expect(json(await t.store.get(reader, 'ViewerLayouts', created.Id)).Parameters).toMatchObject({ Name: 'Qualifying', Layout: QUALIFYING, Description: 'Speed and throttle, one pane a unit' });
+    expect(json(await t.store.list(reader, 'ViewerLayouts', {}, ['Name']))).toEqual([{ Id: created.Id, Parameters: { Name: 'Qualifying' } }]);
+    await t.outbox.settled();
+    expect(t.published.filter((p) => p.event.accountId === editor.accountId).map((p) => p.routingKey)).toEqual(['entity.ViewerLayout.created']);
   });
 
   test('when a reader saves, updates or deletes one, then it is a 403', async () => {
@@ -59,8 +33,8 @@ describe('ViewerLayouts', () => {
     const created = await create(editor, { Name: 'Race', Layout: 'v=1&ch=Ground%20Speed' });
     const reader: CallerContext = { ...editor, userId: randomUUID(), role: 'reader' };
     expect(await refusal(create(reader, { Name: 'Mine', Layout: 'v=1' }))).toMatchObject({ status: 403 });
-    expect(await refusal(store.update(reader, 'ViewerLayouts', created.Id, body({ Layout: 'v=1' })))).toMatchObject({ status: 403 });
-    expect(await refusal(store.delete(reader, 'ViewerLayouts', created.Id))).toMatchObject({ status: 403 });
+    expect(await refusal(t.store.update(reader, 'ViewerLayouts', created.Id, body({ Layout: 'v=1' })))).toMatchObject({ status: 403 });
+    expect(await refusal(t.store.delete(reader, 'ViewerLayouts', created.Id))).toMatchObject({ status: 403 });
   });
 
   test('when a name is taken whatever its case, then a create and a rename are a 400 naming Name and the layout that has it; the same layout updated keeps its name, another account has its own names', async () => {
@@ -71,13 +45,13 @@ describe('ViewerLayouts', () => {
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject(taken);
     const race = await create(editor, { Name: 'Race', Layout: 'v=1' });
-    expect(await refusal(store.update(editor, 'ViewerLayouts', race.Id, body({ Name: 'qualifying' })))).toMatchObject(taken);
+    expect(await refusal(t.store.update(editor, 'ViewerLayouts', race.Id, body({ Name: 'qualifying' })))).toMatchObject(taken);
     // Its own name, another case of it, and a new Layout under it: no clash with itself.
-    await store.update(editor, 'ViewerLayouts', qualifying.Id, body({ Name: 'qualifying', Layout: 'v=1&ch=Ground%20Speed' }));
-    expect(json(await store.get(editor, 'ViewerLayouts', qualifying.Id)).Parameters).toMatchObject({ Name: 'qualifying', Layout: 'v=1&ch=Ground%20Speed' });
+    await t.store.update(editor, 'ViewerLayouts', qualifying.Id, body({ Name: 'qualifying', Layout: 'v=1&ch=Ground%20Speed' }));
+    expect(json(await t.store.get(editor, 'ViewerLayouts', qualifying.Id)).Parameters).toMatchObject({ Name: 'qualifying', Layout: 'v=1&ch=Ground%20Speed' });
     expect((await create(as('editor'), { Name: 'Qualifying', Layout: 'v=1' })).Id).toEqual(expect.any(String));
     // Deleted, its name is free again.
-    await store.delete(editor, 'ViewerLayouts', qualifying.Id);
+    await t.store.delete(editor, 'ViewerLayouts', qualifying.Id);
     expect((await create(editor, { Name: 'Qualifying', Layout: 'v=1' })).Id).toEqual(expect.any(String));
   });
 
@@ -119,16 +93,16 @@ describe('ViewerLayouts', () => {
     await create(editor, { Name: 'Trail', Layout: 'v=1' });
     for (const name of ['Trail ', ' Trail', 'Trail\u00a0']) expect(await refusal(create(editor, { Name: name, Layout: 'v=1' }))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
     for (const name of ['Race\u202Eweiv', 'Qu\u200Dali']) expect(await refusal(create(editor, { Name: name, Layout: 'v=1' }))).toMatchObject({ status: 400, errors: { Name: ['must be at most 200 characters, without control or format characters'] } });
-    expect(json(await store.list(editor, 'ViewerLayouts', {}, ['Name'])).map((l: { Parameters: { Name: string } }) => l.Parameters.Name)).toEqual(['Trail']);
+    expect(json(await t.store.list(editor, 'ViewerLayouts', {}, ['Name'])).map((l: { Parameters: { Name: string } }) => l.Parameters.Name)).toEqual(['Trail']);
   });
 
   test('when one was stored with a name written before the name rules ("Trail "), then its layout can still be changed; a new name is checked', async () => {
     const editor = as('editor');
     const kept = await create(editor, { Name: 'Trail', Layout: 'v=1' });
-    await pool.query(`UPDATE entity.entities SET parameters = jsonb_set(parameters, '{Name}', '"Trail "') WHERE id = $1`, [kept.Id]);
-    await store.update(editor, 'ViewerLayouts', kept.Id, body({ Layout: QUALIFYING }));
-    expect(json(await store.get(editor, 'ViewerLayouts', kept.Id)).Parameters).toMatchObject({ Name: 'Trail ', Layout: QUALIFYING });
-    expect(await refusal(store.update(editor, 'ViewerLayouts', kept.Id, body({ Name: ' Trail' })))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
+    await t.pool.query(`UPDATE entity.entities SET parameters = jsonb_set(parameters, '{Name}', '"Trail "') WHERE id = $1`, [kept.Id]);
+    await t.store.update(editor, 'ViewerLayouts', kept.Id, body({ Layout: QUALIFYING }));
+    expect(json(await t.store.get(editor, 'ViewerLayouts', kept.Id)).Parameters).toMatchObject({ Name: 'Trail ', Layout: QUALIFYING });
+    expect(await refusal(t.store.update(editor, 'ViewerLayouts', kept.Id, body({ Name: ' Trail' })))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
   });
 
   test('when the Description is longer than 1,000 characters, then it is a 400 naming Description; one of 1,000 is saved', async () => {
@@ -149,7 +123,7 @@ describe('ViewerLayouts', () => {
     expect(refused).toHaveLength(11);
     const savedName = (saved[0] as PromiseFulfilledResult<{ Parameters: { Name: string } }>).value.Parameters.Name;
     for (const reason of refused) expect(reason).toMatchObject({ status: 400, errors: { Name: [`another layout is named ${savedName}`] } });
-    expect(json(await store.list(editor, 'ViewerLayouts', {}, ['Name']))).toHaveLength(1);
+    expect(json(await t.store.list(editor, 'ViewerLayouts', {}, ['Name']))).toHaveLength(1);
   });
 
   test('when another account has layouts, then they are not listed, read, updated or deleted through this one', async () => {
@@ -157,24 +131,24 @@ describe('ViewerLayouts', () => {
     const theirs = as('editor');
     const their = await create(theirs, { Name: 'Their view', Layout: 'v=1&ch=Ground%20Speed' });
     await create(mine, { Name: 'My view', Layout: 'v=1&ch=Throttle%20Pos' });
-    expect(json(await store.list(mine, 'ViewerLayouts', {}, ['Name'])).map((l: { Parameters: { Name: string } }) => l.Parameters.Name)).toEqual(['My view']);
-    expect(await refusal(store.get(mine, 'ViewerLayouts', their.Id))).toMatchObject({ status: 404 });
-    expect(await refusal(store.update(mine, 'ViewerLayouts', their.Id, body({ Layout: 'v=1' })))).toMatchObject({ status: 404 });
-    expect(await refusal(store.delete(mine, 'ViewerLayouts', their.Id))).toMatchObject({ status: 404 });
-    expect(json(await store.get(theirs, 'ViewerLayouts', their.Id)).Parameters).toMatchObject({ Name: 'Their view', Layout: 'v=1&ch=Ground%20Speed' });
+    expect(json(await t.store.list(mine, 'ViewerLayouts', {}, ['Name'])).map((l: { Parameters: { Name: string } }) => l.Parameters.Name)).toEqual(['My view']);
+    expect(await refusal(t.store.get(mine, 'ViewerLayouts', their.Id))).toMatchObject({ status: 404 });
+    expect(await refusal(t.store.update(mine, 'ViewerLayouts', their.Id, body({ Layout: 'v=1' })))).toMatchObject({ status: 404 });
+    expect(await refusal(t.store.delete(mine, 'ViewerLayouts', their.Id))).toMatchObject({ status: 404 });
+    expect(json(await t.store.get(theirs, 'ViewerLayouts', their.Id)).Parameters).toMatchObject({ Name: 'Their view', Layout: 'v=1&ch=Ground%20Speed' });
   });
 
   test('when an update makes the Layout unreadable, then it is a 400 and the stored layout is unchanged', async () => {
     const editor = as('editor');
     const created = await create(editor, { Name: 'Stint', Layout: QUALIFYING });
-    expect(await refusal(store.update(editor, 'ViewerLayouts', created.Id, body({ Layout: 'v=9' })))).toMatchObject({ status: 400, errors: { Layout: ['v=9 is not a layout version this service knows: it knows v=1'] } });
-    expect(json(await store.get(editor, 'ViewerLayouts', created.Id)).Parameters.Layout).toBe(QUALIFYING);
+    expect(await refusal(t.store.update(editor, 'ViewerLayouts', created.Id, body({ Layout: 'v=9' })))).toMatchObject({ status: 400, errors: { Layout: ['v=9 is not a layout version this service knows: it knows v=1'] } });
+    expect(json(await t.store.get(editor, 'ViewerLayouts', created.Id)).Parameters.Layout).toBe(QUALIFYING);
   });
 });
 
 describe('ViewerLayouts past MAX_VIEWER_LAYOUTS', () => {
   test('when the account holds the most it may, then a create is a 409 naming the variable and writes nothing, while an update and a create after a delete go through', async () => {
-    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxViewerLayouts: 2 } });
+    const limited = new EntityStore(t.pool, t.outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxViewerLayouts: 2 } });
     const editor = as('editor');
     const createIn = (parameters: Record<string, string>) => create(editor, parameters, limited);
     const first = await createIn({ Name: 'one', Layout: 'v=1' });
@@ -195,7 +169,7 @@ describe('ViewerLayouts past MAX_VIEWER_LAYOUTS', () => {
 
 describe('ViewerLayouts past MAX_VIEWER_LAYOUT_LENGTH', () => {
   test('when the Layout is longer than the limit, then it is a 400 naming the variable and the length; one at the limit is saved', async () => {
-    const limited = new EntityStore(pool, outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxViewerLayoutLength: 40 } });
+    const limited = new EntityStore(t.pool, t.outbox, undefined, undefined, { ruleLimits: { ...DEFAULT_RULE_LIMITS, maxViewerLayoutLength: 40 } });
     const editor = as('editor');
     const atLimit = `v=1&ch=${'x'.repeat(33)}`;
     expect(atLimit).toHaveLength(40);
