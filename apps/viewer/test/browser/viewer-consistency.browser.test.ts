@@ -780,18 +780,8 @@ describe('the viewer keeps what it shows consistent, in headless Chromium agains
   });
 
   test('when the key\'s role in the account is reader, then the math channel form is disabled and says why; an editor\'s is not', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    const page = await context.newPage();
-    // The account list as the service answers it, with the key's role made reader.
-    await page.route('**/Accounts/GetAll', async (route) => {
-      const answer = await route.fetch();
-      const accounts = (await answer.json()) as { Id: string; Role: string }[];
-      await route.fulfill({ response: answer, json: accounts.map((a) => ({ ...a, Role: 'reader' })) });
-    });
-    await page.goto(`${stack.baseUrl}/viewer`);
-    await page.fill('[data-testid=api-key]', stack.apiKey);
-    await page.fill('[data-testid=account-id]', stack.accountId);
-    await page.click('[data-testid=connect]');
+    const { page } = await openSignedIn(browser, stack, undefined, { role: 'reader' });
+    const context = page.context();
     // The form is in the channel panel of an open dataset.
     await pickRun(page, 'Consistency Cup', 'Run 1');
     await pickDataset(page, 'Run 1 / DataFile');

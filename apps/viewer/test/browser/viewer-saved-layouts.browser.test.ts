@@ -455,18 +455,8 @@ describe('the viewer\'s saved layouts, in headless Chromium against npm start', 
 
   test('when the key\'s role in the account is reader, then a layout is applied but Save as, Update and Delete are disabled, saying why; a write the service refuses (403) is said as such', async () => {
     await saveThroughApi('Readers view', 'v=1&ch=Ground%20Speed');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    const page = await context.newPage();
-    // The account list as the service answers it, with the key's role made reader.
-    await page.route('**/Accounts/GetAll', async (route) => {
-      const answer = await route.fetch();
-      const accounts = (await answer.json()) as { Id: string; Role: string }[];
-      await route.fulfill({ response: answer, json: accounts.map((a) => ({ ...a, Role: 'reader' })) });
-    });
-    await page.goto(`${stack.baseUrl}/viewer`);
-    await page.fill('[data-testid=api-key]', stack.apiKey);
-    await page.fill('[data-testid=account-id]', stack.accountId);
-    await page.click('[data-testid=connect]');
+    const { page } = await openSignedIn(browser, stack, undefined, { role: 'reader' });
+    const context = page.context();
     await pickRun(page, 'Layouts Cup', 'Run 1');
     await pickDataset(page, 'Run 1 / DataFile');
     await page.waitForSelector('[data-testid=layout-role]', { state: 'visible' });

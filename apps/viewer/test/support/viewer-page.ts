@@ -8,12 +8,22 @@ export interface ViewerPage {
   pageErrors: string[];
 }
 
-/** A fresh page (its own session storage) at /viewer, signed in with the stack's key. */
-export async function openSignedIn(browser: Browser, stack: Embedded, viewport = { width: 1280, height: 1000 }): Promise<ViewerPage> {
+/**
+ * A fresh page (its own session storage) at /viewer, signed in with the stack's key. With `role`, the account list
+ * reaches the page as the service answers it with the key's role made that one (the page's own view of its rights).
+ */
+export async function openSignedIn(browser: Browser, stack: Embedded, viewport = { width: 1280, height: 1000 }, { role }: { role?: string } = {}): Promise<ViewerPage> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
+  if (role) {
+    await page.route('**/Accounts/GetAll', async (route) => {
+      const answer = await route.fetch();
+      const accounts = (await answer.json()) as { Id: string; Role: string }[];
+      await route.fulfill({ response: answer, json: accounts.map((a) => ({ ...a, Role: role })) });
+    });
+  }
   await page.goto(`${stack.baseUrl}/viewer`);
   await page.fill('[data-testid=api-key]', stack.apiKey);
   await page.fill('[data-testid=account-id]', stack.accountId);
