@@ -74,12 +74,43 @@ describe('PUT /blobs/{attachedFileId} (a signed upload) that its client aborts m
     const deadline = Date.now() + 5000;
     while (!lines.some((l) => l.msg.includes('aborted')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 
-    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toContain('upload aborted by the client before its end; nothing was kept');
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toContain('upload aborted by the client before it was stored; nothing was kept');
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
     expect(lines.filter((l) => l.status !== undefined && l.status >= 500)).toEqual([]);
 
     // Nothing was used up: the whole file goes up on the same URL.
     const whole = await fetch(Url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.alloc(200_000, 7) });
+    expect(whole.status).toBeLessThan(300);
+  });
+
+  test('when the client half-closes its connection right after the whole body (its FIN), then it is taken as gone: a warning, no 5xx, nothing kept, the URL still usable', async () => {
+    lines.length = 0;
+    const car = await fetch(`${base}/Cars`, { method: 'POST', headers: json, body: JSON.stringify({ ParameterUpdates: [{ Name: 'Name', Value: `Car ${randomUUID().slice(0, 8)}` }] }) });
+    const carId = ((await car.json()) as { Id: string }).Id;
+    const prepared = await fetch(`${base}/Cars/${carId}/Attachments`, { method: 'POST', headers: json, body: JSON.stringify({ FileName: 'run.ld', UseCompression: false, AttachedFileGroupName: 'DataFile' }) });
+    const { Url, AttachedFileId } = (await prepared.json()) as { Url: string; AttachedFileId: string };
+    const url = new URL(Url);
+
+    // The whole body, then the client's sending side shut (its reading side stays open for an answer).
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true }, () => {
+        socket.end(Buffer.concat([Buffer.from(`PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/octet-stream\r\nContent-Length: 5\r\n\r\n`), Buffer.from('hello')]));
+      });
+      let received = '';
+      socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    const deadline = Date.now() + 5000;
+    while (!lines.some((l) => l.msg.includes('aborted')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+
+    expect(answer).toBe('');
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toContain('upload aborted by the client before it was stored; nothing was kept');
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+    expect(lines.filter((l) => l.status !== undefined && l.status >= 500)).toEqual([]);
+    const listed = await fetch(`${base}/Cars/${carId}/Attachments`, { headers: authHeaders });
+    expect((await listed.json()) as unknown[]).toMatchObject([{ Id: AttachedFileId, Parameters: { FileSize: null, ServerAttachedFileState: 0 } }]);
+    const whole = await fetch(Url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: 'hello' });
     expect(whole.status).toBeLessThan(300);
   });
 });

@@ -40,8 +40,8 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       } catch (err) {
         if (clientWentAway(req)) {
           // The client's own doing, not a fault of the service: a warning, and nothing of the body was kept.
-          req.log.warn({ attachedFileId, reason: (err as Error).message }, 'upload aborted by the client before its end; nothing was kept');
-          throw new AppError(499, 'The client closed the request before the upload ended; nothing was kept');
+          req.log.warn({ attachedFileId, reason: (err as Error).message }, 'upload aborted by the client before it was stored; nothing was kept');
+          throw new AppError(499, 'The client closed the request before the upload was stored; nothing was kept');
         }
         // The rest of the body is not read (over the limit, or the store unavailable: a 503 with Retry-After): the
         // connection closes after the answer.
@@ -82,9 +82,14 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
   };
 }
 
-/** Whether the request's body stopped short because its client closed the connection (not the store's failure). */
+/**
+ * Whether the request's body stopped short because its client closed the connection (not the store's failure): its
+ * connection closed mid-body, or its client half-closed it (its FIN) after the whole body, which Node takes as the
+ * client gone (as nginx does) and aborts the request before its body was read.
+ */
 function clientWentAway(req: IncomingMessage): boolean {
-  return !req.complete && (req.readableAborted || req.destroyed);
+  if (!req.complete) return req.readableAborted || req.destroyed;
+  return req.readableAborted && req.socket.readableEnded;
 }
 
 /** A range-spec of RFC 9110 §14.1.1: `first-last`, `first-` or `-suffix` (digits only). */
