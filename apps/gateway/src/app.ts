@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import type { BlobStore, UrlSigner } from '@pitwall/blob-store';
 import type { Bus, ClaimRedeemer, ServicePresence } from '@pitwall/bus';
 import { OPERATIONS, REQUEST_LIMITS, SERVICES, type Operation } from '@pitwall/contracts';
-import { AppError, healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger, type Metrics } from '@pitwall/service-kit';
+import { AppError, closeAfterAnswer, healthRouter, notFoundHandler, problemHandler, requestContext, type HealthChecks, type Logger, type Metrics } from '@pitwall/service-kit';
 import type { Authenticator } from './domain/caller';
 import type { HeldAnswers } from './domain/held-answers';
 import type { ReadLimiter } from './domain/read-limiter';
@@ -67,6 +67,18 @@ const tooManyQueryParameters: RequestHandler = (req, _res, next) => {
   else next();
 };
 
+/**
+ * A transfer coding other than chunked (`Transfer-Encoding: gzip, chunked`) is a 501 (RFC 9112 §6.1), its body
+ * unread: Node's parser takes the chunks off and nothing else, so the body would be taken still gzipped. A compressed
+ * body says so with Content-Encoding. (A coding list not ending in chunked is Node's own 400.)
+ */
+const onlyChunkedTransferCoding: RequestHandler = (req, res, next) => {
+  const codings = req.headers['transfer-encoding'];
+  if (codings === undefined || codings.split(',').every((coding) => coding.trim().toLowerCase() === 'chunked')) return next();
+  closeAfterAnswer(req, res);
+  next(new AppError(501, `Transfer-Encoding ${JSON.stringify(codings.slice(0, 100))}: only chunked is taken (say a compressed body with Content-Encoding); nothing was done`));
+};
+
 /** The only public HTTP entry: request ids, auth, validation, routing onto the bus, problem+json errors. */
 export function buildGateway(deps: GatewayDeps): express.Express {
   const app = express();
@@ -77,6 +89,7 @@ export function buildGateway(deps: GatewayDeps): express.Express {
   app.set('query parser', (text: string) => querystring.parse(text, '&', '=', { maxKeys: MAX_QUERY_PARAMETERS }));
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(tooManyQueryParameters);
+  app.use(onlyChunkedTransferCoding);
   const bus = servicesBus(deps.bus, deps.presence);
   const encoder = new ResponseEncoder(deps.responseCompression);
   const transfer = deps.attachments ? attachedFileTransfer({ bus, blobs: deps.attachments.blobs, maxUploadBytes: deps.attachments.maxUploadBytes }) : {};

@@ -448,6 +448,43 @@ describe('attached files through the gateway (entity-service in-process, real Po
       await expectRefusedUploadLeftNoTrace(id, prepared.Url, prepared.AttachedFileId, before);
     });
 
+    test('when an upload says a Content-Encoding (gzip), then it is 415 before its body is read, and nothing is kept', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const before = storedFiles();
+      const url = new URL(prepared.Url);
+      const exchange = await rawExchange(prepared.Url, `PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 100\r\n\r\n`);
+      expect(exchange.head).toMatch(/^HTTP\/1\.1 415 /);
+      expect(exchange.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+      expect(JSON.parse(exchange.body)).toMatchObject({ status: 415, detail: expect.stringMatching(/^An upload is stored as sent, so a Content-Encoding \("gzip"\) is not taken: .*nothing was kept$/) });
+      expect(exchange.serverClosed).toBe(true);
+      // identity is the absence of a coding: taken as any upload.
+      const plain = await fetch(prepared.Url, { method: 'PUT', body: Buffer.from('plain'), headers: { 'Content-Encoding': 'identity' } });
+      expect(plain.status).toBe(200);
+      const second = await prepare('Cars', id, { UseCompression: false });
+      const secondBefore = storedFiles();
+      expect((await fetch(second.Url, { method: 'PUT', body: Buffer.from('x'), headers: { 'Content-Encoding': 'br' } })).status).toBe(415);
+      await expectRefusedUploadLeftNoTrace(id, second.Url, second.AttachedFileId, secondBefore);
+      expect(before.length).toBeLessThan(secondBefore.length);
+    });
+
+    test.each([
+      ['an upload', true],
+      ['a JSON route', false],
+    ])('when %s comes with a transfer coding other than chunked (gzip, chunked), then it is 501 and nothing is done', async (_what, isUpload) => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const before = storedFiles();
+      const url = new URL(prepared.Url);
+      const target = isUpload ? `PUT ${url.pathname}${url.search}` : `POST /api/Cars`;
+      const exchange = await rawExchange(prepared.Url, `${target} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n`);
+      expect(exchange.head).toMatch(/^HTTP\/1\.1 501 /);
+      expect(exchange.head).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+      expect(JSON.parse(exchange.body)).toMatchObject({ status: 501, detail: 'Transfer-Encoding "gzip, chunked": only chunked is taken (say a compressed body with Content-Encoding); nothing was done' });
+      expect(exchange.serverClosed).toBe(true);
+      await expectRefusedUploadLeftNoTrace(id, prepared.Url, prepared.AttachedFileId, before);
+    });
+
     test('when a client goes on sending the body of an upload refused before it was read, then the connection stays open to take it until the client closes (no reset cuts the answer)', async () => {
       const id = await create('Cars');
       const prepared = await prepare('Cars', id, { UseCompression: false });

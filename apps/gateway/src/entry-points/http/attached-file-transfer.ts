@@ -29,6 +29,12 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
         closeAfterAnswer(req, res);
         throw new AppError(413, `The upload of ${declared} bytes is larger than the limit of ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES); nothing was kept`);
       }
+      // The body is stored as sent: a coded one (gzip) would be kept coded, and found not a data file only when read.
+      const coding = req.headers['content-encoding'];
+      if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+        closeAfterAnswer(req, res);
+        throw new AppError(415, `An upload is stored as sent, so a Content-Encoding (${JSON.stringify(coding.slice(0, 100))}) is not taken: send the file's own bytes (one LZ4 frame when it was prepared with UseCompression); nothing was kept`);
+      }
       // A used URL is refused before a byte is read or written; the unread body ends the connection with the answer.
       await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, { attachedFileId }, { headers: { requestId: req.requestId } }).catch((err: unknown) => {
         closeAfterAnswer(req, res);
