@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -236,6 +236,54 @@ describe('attached files through the gateway (entity-service in-process, real Po
         expect(((await res.json()) as { status: number }).status).toBe(416);
       },
     );
+
+    test('when a file is downloaded, then its ETag is the SHA-256 of its bytes, and a Range under an If-Range naming it is a 206', async () => {
+      const { url, bytes } = await available();
+      const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+      const whole = await download(url);
+      const head = await fetch(url, { method: 'HEAD' });
+      const part = await download(url, { Range: 'bytes=10-19', 'If-Range': etag });
+      expect([whole.headers.get('etag'), head.headers.get('etag'), part.headers.get('etag')]).toEqual([etag, etag, etag]);
+      expect(part.status).toBe(206);
+      expect(part.bytes.equals(bytes.subarray(10, 20))).toBe(true);
+    });
+
+    test.each([
+      ['another file\'s tag', `"${'0'.repeat(64)}"`, 'bytes=10-19'],
+      ['its own tag made weak (If-Range compares strongly)', 'W/"<tag>"', 'bytes=10-19'],
+      ['a date (no Last-Modified is sent, so no date can validate)', new Date(Date.now() + 86_400_000).toUTCString(), 'bytes=10-19'],
+      ['another tag, with a Range past the end (not a 416: the Range is ignored)', '"other"', 'bytes=5000-'],
+    ])('when the If-Range is %s, then the Range is ignored: 200 with the whole file', async (_what, ifRange, range) => {
+      const { url, bytes } = await available();
+      const tag = createHash('sha256').update(bytes).digest('hex');
+      const res = await download(url, { Range: range, 'If-Range': ifRange.replace('<tag>', tag) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-range')).toBeNull();
+      expect(res.bytes.equals(bytes)).toBe(true);
+    });
+
+    test.each([
+      ['its tag', '<tag>'],
+      ['its tag made weak (If-None-Match compares weakly)', 'W/<tag>'],
+      ['a list holding its tag', '"a", <tag> , "b,c"'],
+      ['*', '*'],
+    ])('when If-None-Match is %s, then a GET and a HEAD are 304 with the ETag and no body', async (_what, header) => {
+      const { url, bytes } = await available();
+      const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+      for (const method of ['GET', 'HEAD']) {
+        const res = await send(url, method, url, { headers: { 'If-None-Match': header.replace('<tag>', etag), Range: 'bytes=0-9' } });
+        expect(res.status).toBe(304);
+        expect(res.headers['etag']).toBe(etag);
+        expect(res.body.length).toBe(0);
+      }
+    });
+
+    test('when If-None-Match names other tags only, then the GET is 200 with the file', async () => {
+      const { url, bytes } = await available();
+      const res = await download(url, { 'If-None-Match': `"${'0'.repeat(64)}", W/"other"` });
+      expect(res.status).toBe(200);
+      expect(res.bytes.equals(bytes)).toBe(true);
+    });
   });
 
   describe('downloads a client leaves, and HEAD', () => {

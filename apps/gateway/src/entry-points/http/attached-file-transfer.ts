@@ -63,8 +63,15 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
     downloadAttachedFile: async (_caller, request, { req, res }) => {
       const attachedFileId = request.params['attachedFileId'] as string;
       const target = await deps.bus.request<DownloadTarget>(SERVICES.entity, ATTACHMENT_COMMANDS.download, { attachedFileId }, { headers: { requestId: req.requestId } });
-      const range = byteRange(request.headers?.['Range'], target.size);
-      const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', 'Accept-Ranges': 'bytes' };
+      // The stored bytes are named by their SHA-256 and never change under a record: that is a strong validator.
+      const etag = entityTagOf(target.blobKey);
+      const validator: Record<string, string> = etag ? { ETag: etag } : {};
+      // If-None-Match comes first (RFC 9110 §13.2.2): a client holding these bytes is told so, with no body.
+      if (etag && noneMatchFails(request.headers?.['If-None-Match'], etag)) return new StreamReply(304, validator, Readable.from([]));
+      // A Range under an If-Range that does not name these bytes is ignored: the whole file, never a piece of another.
+      const rangeHeader = request.headers?.['If-Range'] === undefined || (etag !== undefined && request.headers['If-Range'].trim() === etag) ? request.headers?.['Range'] : undefined;
+      const range = byteRange(rangeHeader, target.size);
+      const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', 'Accept-Ranges': 'bytes', ...validator };
       if (range === 'unsatisfiable') {
         res.setHeader('Content-Range', `bytes */${target.size}`);
         throw new AppError(416, `No range of ${request.headers?.['Range']?.slice(0, 200)} overlaps the file (${target.size} bytes)`);
@@ -96,6 +103,22 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
 function clientWentAway(req: IncomingMessage): boolean {
   if (!req.complete) return req.readableAborted || req.destroyed;
   return req.readableAborted && req.socket.readableEnded;
+}
+
+/** A strong entity tag for a content-addressed blob (`"<sha256>"`); none for any other key. */
+function entityTagOf(blobKey: string): string | undefined {
+  const sha256 = /^sha256\/([0-9a-f]{64})$/.exec(blobKey)?.[1];
+  return sha256 === undefined ? undefined : `"${sha256}"`;
+}
+
+/**
+ * Whether an If-None-Match header names the tag (weak comparison, RFC 9110 §13.1.2: a `W/` tag matches too) or is
+ * `*`: the condition is false, and a GET or HEAD answers 304.
+ */
+function noneMatchFails(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return Array.from(header.matchAll(/(?:W\/)?("[^"]*")/g), (m) => m[1]).includes(etag);
 }
 
 /** A range-spec of RFC 9110 §14.1.1: `first-last`, `first-` or `-suffix` (digits only). */
