@@ -54,7 +54,7 @@ export { channelFor, fromDataFile, type RandomAccessDataFile, type SampleRange }
 export { openDataFileFromSource } from './access/open-source';
 export { openLdSource } from './access/ld-source-reader';
 export { isLdFile } from './ld/ld-reader';
-export { ldxBeaconTimes } from './ld/ldx';
+export { LDX_FORMAT, ldxBeaconTimes } from './ld/ldx';
 export { eventBytes, sliceEvents } from './access/events';
 export { physicalChannel, sliceStored, type StoredChannel, storedChannelBytes, storedFromChannelData } from './access/stored-channel';
 export { ByteLru } from './access/byte-lru';

@@ -282,6 +282,16 @@ describe('the laps of an .ld read over a ByteSource', () => {
     expect(() => openDataFile(bytes)).toThrow(DataFileLimitError);
   });
 
+  test('when the laps over the bound come from an .ldx\'s beacons (10,000 markers: 10,001 laps), then the refusal is the .ldx\'s, in ranges and whole alike; at 9,999 markers the file opens', async () => {
+    const bytes = lappedLd(20_002, 20_002); // 2,000 s, one lap by its own channel
+    const ldx = (markers: number) => new TextEncoder().encode(`<LDXFile><MarkerGroup Name="Beacons">${Array.from({ length: markers }, (_, i) => `<Marker Time="${(i + 1) * 100_000}"/>`).join('')}</MarkerGroup></LDXFile>`);
+    const over = expect.objectContaining({ format: 'ldx', limit: 'laps', max: 10_000, message: 'ldx has more than 10000 laps; at most 10000 are read' });
+    await expect(openLdSource(bytesSource(bytes), { ldx: ldx(10_000) })).rejects.toThrow(over);
+    expect(() => openDataFile(bytes, { ldx: ldx(10_000) })).toThrow(over);
+    expect((await openLdSource(bytesSource(bytes), { ldx: ldx(9_999) })).laps).toHaveLength(10_000);
+    expect(openDataFile(bytes, { ldx: ldx(9_999) }).laps).toHaveLength(10_000);
+  });
+
   test('when it has 3,000 laps (under the bound), then Running Lap Time is read in a few runs, not once per boundary, and the laps are the whole-buffer reader\'s', async () => {
     const bytes = lappedLd(30_000, 10);
     const source = new CountingSource(bytesSource(bytes));

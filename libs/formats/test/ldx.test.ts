@@ -19,8 +19,10 @@ function reference(text: string): number[] | undefined {
       const marker = /<Marker\b[^>]*?\bTime="([^"]*)"/g;
       const body = text.slice(group.lastIndex, end);
       for (let match = marker.exec(body); match; match = marker.exec(body)) {
-        const micros = Number(match[1]);
-        if (match[1]?.trim() === '' || !Number.isFinite(micros)) throw new CorruptDataFileError('ldx', `marker time "${match[1]}" is not a number`, 0);
+        // A decimal as XML writes one (digits, a point, an exponent), spaces around it allowed.
+        const decimal = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(match[1] ?? '');
+        const micros = decimal ? Number(match[1]) : NaN;
+        if (!Number.isFinite(micros)) throw new CorruptDataFileError('ldx', `marker time "${match[1]}" is not a number`, 0);
         times.push(micros / 1e6);
       }
     }
@@ -54,6 +56,15 @@ describe('ldxBeaconTimes', () => {
     expect(() => ldxBeaconTimes('<LDXFile><MarkerGroup Name="Beacons"><Marker Time="soon"/></MarkerGroup></LDXFile>')).toThrow('marker time "soon" is not a number');
     expect(ldxBeaconTimes('<LDXFile><MarkerGroup Name="Beacons"></MarkerGroup></LDXFile>')).toBeUndefined();
     expect(ldxBeaconTimes('<LDXFile Version="1.6"/>')).toBeUndefined();
+  });
+
+  test.each(['0x10', 'Infinity', '1_000', '1e', '--1', '1.2.3', ' ', '1 2', '\u00a0'])('when a marker time is %j (what Number() takes or half-takes, but no XML decimal), then it is refused as corrupt', (time) => {
+    expect(() => ldxBeaconTimes(`<LDXFile><MarkerGroup Name="Beacons"><Marker Time="${time}"/></MarkerGroup></LDXFile>`)).toThrow(`marker time "${time}" is not a number`);
+  });
+
+  test('when marker times are decimals as XML writes them (an exponent, a sign, a leading point, spaces around), then they are read', () => {
+    const markers = ['1.5e6', '+3E6', '.5e7', ' 2000000 ', '7000000.', '-0'].map((t) => `<Marker Time="${t}"/>`).join('');
+    expect(ldxBeaconTimes(`<LDXFile><MarkerGroup Name="Beacons">${markers}</MarkerGroup></LDXFile>`)).toEqual([-0, 1.5, 2, 3, 5, 7]);
   });
 
   test('when the file is cut short before its </LDXFile>, then it is refused as corrupt, wherever the cut falls', () => {

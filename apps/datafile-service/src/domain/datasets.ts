@@ -3,7 +3,7 @@ import type { BlobStore } from '@pitwall/blob-store';
 import { ATTACHMENT_COMMANDS, SERVICES, type CallerContext, type DatasetFile } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
 import type { TaskPool } from './fair-pool';
-import { channelFor, CorruptDataFileError, fileHandleSource, isLdFile, openLdSource, sliceEvents, sliceStored, type ByteSource, type DecompressionLimits, type EventData, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
+import { channelFor, CorruptDataFileError, DataFileLimitError, fileHandleSource, isLdFile, LDX_FORMAT, openLdSource, sliceEvents, sliceStored, type ByteSource, type DecompressionLimits, type EventData, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { blobSource } from './blob-source';
 import { toReadError } from './read-errors';
@@ -190,10 +190,10 @@ export class Datasets {
       this.evictPast(this.maxOpen, WHOLE_BYTES_HELD * this.reading.maxInMemoryBytes);
       return { file: whole.file, channelsJson: whole.channelsJson, contentKey };
     } catch (err) {
-      // Which file of the group it is: the .ldx when its markers are damaged; alone it is the one; of several, the first
+      // Which file of the group it is: the .ldx when its markers are damaged or make too many laps; alone it is the one; of several, the first
       // that does not open by itself (the pool says which).
       const refusal = err instanceof GroupRefusal ? err.refusal : err;
-      if (ldx && refusal instanceof CorruptDataFileError && refusal.format === 'ldx') throw inFile(refusal, ldx);
+      if (ldx && (refusal instanceof CorruptDataFileError || refusal instanceof DataFileLimitError) && refusal.format === LDX_FORMAT) throw inFile(refusal, ldx);
       const culprit = data.length === 1 ? data[0] : err instanceof GroupRefusal && err.culprit !== undefined ? data[err.culprit] : undefined;
       throw culprit ? inFile(refusal, culprit) : refusal;
     }

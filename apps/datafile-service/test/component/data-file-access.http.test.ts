@@ -75,6 +75,17 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(await refused(`${dataset(only, 'Markers', 'SessionCarDatas')}/metadata`)).toEqual([415, expect.stringMatching(/^only\.ldx: /)]);
     });
 
+    test('when the .ldx beside a .ld has beacons for more laps than MAX_LAPS_PER_FILE, then the 422 names the .ldx, not the .ld', async () => {
+      const id = await started.attached.entity('SessionCarDatas');
+      await started.attached.attach(id, 'DataFile', 'b.ld', sample1);
+      // 10,000 markers 40 ms apart inside Sample1's 454 s: 10,001 laps.
+      const markers = Array.from({ length: 10_000 }, (_, i) => `<Marker Time="${(i + 1) * 40_000}"/>`).join('');
+      await started.attached.attach(id, 'DataFile', 'b.ldx', new TextEncoder().encode(`<LDXFile><MarkerGroup Name="Beacons">${markers}</MarkerGroup></LDXFile>`));
+      const res = await get(`${dataset(id, 'DataFile', 'SessionCarDatas')}/metadata`);
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/^b\.ldx: The data file could not be read: ldx has more than 10000 laps; at most 10000 are read \(MAX_LAPS_PER_FILE is 10000\)$/);
+    });
+
     test('when a group holds several per-lap files, then they read as one dataset, one lap per file in order', async () => {
       const id = await started.attached.entity();
       const csv = fixture('csv_sample.csv');

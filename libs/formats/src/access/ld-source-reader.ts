@@ -2,7 +2,7 @@ import { decodeHalf } from '../float16';
 import { CorruptDataFileError, DataFileLimitError, DEFAULT_MAX_LAPS_PER_FILE, InvalidSliceError, limitOption, NotADataFileError, UnsupportedFeatureError } from '../errors';
 import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
 import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readProperties, walkChannelBlocks } from '../ld/ld-reader';
-import { ldxBeaconTimes } from '../ld/ldx';
+import { LDX_FORMAT, ldxBeaconTimes } from '../ld/ldx';
 import {
   boundariesFromBeaconPulses,
   boundariesFromLapCounter,
@@ -61,7 +61,8 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
     channelFor(catalogue, name);
     throw new UnsupportedFeatureError(LD_FORMAT, `numeric channel ${name} read as events`);
   };
-  return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries, LD_FORMAT, options.maxLaps), channels, readStored, readEvents };
+  // Laps too many by the .ldx's beacons are the .ldx's refusal (the service names that file).
+  return { format: LD_FORMAT, properties, startTime: 0, duration, laps: lapsFromBoundaries(0, duration, boundaries, beacons ? LDX_FORMAT : LD_FORMAT, options.maxLaps), channels, readStored, readEvents };
 }
 
 /** Samples of the lap channel (or of Running Lap Time, around its boundaries) read and converted at a time. */

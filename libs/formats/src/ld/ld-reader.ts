@@ -16,7 +16,7 @@ import {
   uniqueName,
 } from '../model';
 import { CHANNEL, EVENT, HEADER, type LdSampleType, ldSampleType, SAMPLE_BYTES, scalingTerms, VEHICLE, VENUE } from './ld-layout';
-import { ldxBeaconTimes } from './ldx';
+import { LDX_FORMAT, ldxBeaconTimes } from './ldx';
 import { firstOverlap } from '../spans';
 import { type ByteRange, type FieldReader, walkInMemory } from '../source/sparse-view';
 
@@ -58,7 +58,9 @@ export function readLdFile(bytes: Uint8Array, options: LdReadOptions = {}): Data
 
   const sources: ChannelSource[] = ldChannelInfos(blocks).map((info, k) => ({ info, read: () => decodeChannel(bytes, blocks[k], info.name) }));
   const duration = ldDuration(blocks);
-  const laps = lapsFromBoundaries(0, duration, lapBoundaries(sources, options), FORMAT, options.maxLaps);
+  // Laps too many by the .ldx's beacons are the .ldx's refusal (the service names that file).
+  const { boundaries, from } = lapBoundaries(sources, options);
+  const laps = lapsFromBoundaries(0, duration, boundaries, from, options.maxLaps);
   return buildDataFile({ format: FORMAT, properties, startTime: 0, duration, laps }, sources);
 }
 
@@ -96,14 +98,15 @@ export function ldRunningLapTimeChannel(infos: readonly ChannelInfo[]): string |
   return infos.find((i) => i.name.toLowerCase() === 'running lap time' && !i.unsupported)?.name ?? null;
 }
 
-function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): number[] {
+/** The lap boundaries and the format they come from: the .ldx's beacons, or else the .ld's lap channel. */
+function lapBoundaries(sources: ChannelSource[], options: LdReadOptions): { boundaries: number[]; from: string } {
   const beacons = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
-  if (beacons) return beacons;
+  if (beacons) return { boundaries: beacons, from: LDX_FORMAT };
   const infos = sources.map((s) => s.info);
   const lapChannel = ldLapChannel(infos);
   const runningName = ldRunningLapTimeChannel(infos);
   const reader = (name: string) => (sources.find((s) => s.info.name === name) as ChannelSource).read;
-  return boundariesOfLapChannels(lapChannel && { kind: lapChannel.kind, read: reader(lapChannel.name) }, runningName === null ? null : reader(runningName), options.maxLaps, 0);
+  return { boundaries: boundariesOfLapChannels(lapChannel && { kind: lapChannel.kind, read: reader(lapChannel.name) }, runningName === null ? null : reader(runningName), options.maxLaps, 0), from: FORMAT };
 }
 
 export function readProperties(bin: FieldReader): FileProperties {

@@ -1,5 +1,11 @@
 import { CorruptDataFileError } from '../errors';
 
+/** The format named by an `.ldx`'s refusals (damaged markers, too many laps by its beacons). */
+export const LDX_FORMAT = 'ldx';
+
+/** A marker's Time as XML Schema writes a decimal or double: digits, one point, an exponent; no hex, no Infinity. */
+const DECIMAL = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
 /** The marker group whose markers are laps: other groups (sections, user markers) mark places, not laps. */
 const BEACONS = 'beacons';
 
@@ -20,10 +26,10 @@ const TIME = 'Time="';
 export function ldxBeaconTimes(ldx: Uint8Array | string): number[] | undefined {
   const text = typeof ldx === 'string' ? ldx : new TextDecoder('utf-8').decode(ldx);
   const root = nextTag(text, '<LDXFile', 0);
-  if (root < 0) throw new CorruptDataFileError('ldx', 'no <LDXFile> element', 0);
+  if (root < 0) throw new CorruptDataFileError(LDX_FORMAT, 'no <LDXFile> element', 0);
   // A file cut short (a copy or an upload that stopped) would otherwise give the .ld's laps as if it held no markers.
   const rootEnd = text.indexOf('>', root);
-  if (rootEnd < 0 || (text[rootEnd - 1] !== '/' && text.indexOf('</LDXFile>', rootEnd) < 0)) throw new CorruptDataFileError('ldx', 'the file ends before its </LDXFile> (cut short?)', text.length);
+  if (rootEnd < 0 || (text[rootEnd - 1] !== '/' && text.indexOf('</LDXFile>', rootEnd) < 0)) throw new CorruptDataFileError(LDX_FORMAT, 'the file ends before its </LDXFile> (cut short?)', text.length);
   const times: number[] = [];
   let at = 0;
   for (;;) {
@@ -36,7 +42,7 @@ export function ldxBeaconTimes(ldx: Uint8Array | string): number[] | undefined {
     at = tagEnd + 1;
     if (attributes.endsWith('/')) continue;
     const end = text.indexOf(GROUP_CLOSE, at);
-    if (end < 0) throw new CorruptDataFileError('ldx', 'a <MarkerGroup> element is not closed', open);
+    if (end < 0) throw new CorruptDataFileError(LDX_FORMAT, 'a <MarkerGroup> element is not closed', open);
     if (attributeOf(attributes, 'Name')?.toLowerCase() === BEACONS) markerTimes(text.slice(at, end), at, times);
     at = end;
   }
@@ -64,8 +70,8 @@ function markerTimes(body: string, at: number, times: number[]): void {
     const valueEnd = body.indexOf('"', valueStart);
     if (valueEnd < 0) return;
     const value = body.slice(valueStart, valueEnd);
-    const micros = Number(value);
-    if (value.trim() === '' || !Number.isFinite(micros)) throw new CorruptDataFileError('ldx', `marker time "${value}" is not a number`, at + marker);
+    const micros = DECIMAL.test(value) ? Number(value) : NaN;
+    if (!Number.isFinite(micros)) throw new CorruptDataFileError(LDX_FORMAT, `marker time "${value}" is not a number`, at + marker);
     times.push(micros / 1e6);
     // The next marker is looked for after this value (a '<Marker' inside it is not one).
     marker = valueEnd;
