@@ -1,3 +1,5 @@
+import { WindowSum } from './exact-sum';
+
 /**
  * Functions of a whole series over its time base (seconds, increasing): they look at neighbouring samples, so they run
  * on arrays, not sample by sample. A gap (NaN) stays a gap; a gap in time (a NaN time) is a gap too.
@@ -62,15 +64,11 @@ export function integral(x: Float64Array, t: Float64Array, out: Float64Array): F
 }
 
 /**
- * smooth keeps a running sum of the window's finite values and recomputes it from the window whenever the magnitudes
- * that passed through it since the last recompute (added and removed) exceed SMOOTH_DRIFT times the magnitude of what
- * it holds: its rounding error then stays within about SMOOTH_DRIFT ulps of the window's own magnitude, whatever left
- * it (a 1e17 among ones no longer takes the ones' precision with it). Among values of similar magnitude that is one
- * recompute every ~SMOOTH_DRIFT / 2 windows, so the cost stays O(n). Infinities are counted apart (the mean of a window
- * holding +∞ is +∞, holding both +∞ and −∞ NaN), so one leaving does not leave NaN behind.
+ * smooth keeps the window's finite values in an exact running sum (WindowSum): each mean is that of the window's own
+ * values, summed exactly and rounded once before the division, the same bits whatever passed through the window before
+ * and wherever the read started (a 1e17 that left it takes nothing with it). Infinities are counted apart (the mean of
+ * a window holding +∞ is +∞, holding both +∞ and −∞ NaN), so one leaving does not leave NaN behind.
  */
-const SMOOTH_DRIFT = 1024;
-
 /** How far (s) a sample may lie outside smooth's window by rounding and still be in it: a nanosecond. */
 const WINDOW_TOLERANCE_S = 1e-9;
 
@@ -80,11 +78,8 @@ export function smooth(x: Float64Array, t: Float64Array, seconds: number, out: F
   const source = out === x ? x.slice() : x;
   let lo = 0;
   let hi = 0; // the window is [lo, hi)
-  let sum = 0; // of its finite values
+  const sum = new WindowSum(); // of its finite values
   let count = 0; // of its values, infinities included
-  let added = 0; // Σ|v| of the finite values added since the last recompute (the window's then included)
-  let removed = 0; // Σ|v| of those removed since
-  let held = 0; // Σ|v| of the window at the last recompute
   let infinities = 0; // its +∞ and −∞, counted apart
   let positive = 0;
   for (let i = 0; i < n; i++) {
@@ -95,11 +90,8 @@ export function smooth(x: Float64Array, t: Float64Array, seconds: number, out: F
       const v = source[hi++];
       if (v === v) {
         count++;
-        const a = Math.abs(v);
-        if (a !== Infinity) {
-          sum += v;
-          added += a;
-        } else {
+        if (v - v === 0) sum.add(v);
+        else {
           infinities++;
           if (v > 0) positive++;
         }
@@ -109,32 +101,14 @@ export function smooth(x: Float64Array, t: Float64Array, seconds: number, out: F
       const v = source[lo++];
       if (v === v) {
         count--;
-        const a = Math.abs(v);
-        if (a !== Infinity) {
-          sum -= v;
-          removed += a;
-        } else {
+        if (v - v === 0) sum.remove(v);
+        else {
           infinities--;
           if (v > 0) positive--;
         }
       }
     }
-    // What passed through (added + removed − held) against what is held (added − removed); false too when the sum
-    // overflowed (∞ or NaN on the way).
-    if (!(added + removed - held <= SMOOTH_DRIFT * (added - removed) && sum - sum === 0)) {
-      sum = 0;
-      held = 0;
-      for (let k = lo; k < hi; k++) {
-        const v = source[k];
-        if (v - v === 0) {
-          sum += v;
-          held += Math.abs(v);
-        }
-      }
-      added = held;
-      removed = 0;
-    }
-    out[i] = source[i] === source[i] && ti === ti && count > 0 ? (infinities === 0 ? sum / count : positive === 0 ? -Infinity : positive === infinities ? Infinity : NaN) : NaN;
+    out[i] = source[i] === source[i] && ti === ti && count > 0 ? (infinities === 0 ? sum.mean(count) : positive === 0 ? -Infinity : positive === infinities ? Infinity : NaN) : NaN;
   }
   return out;
 }

@@ -91,6 +91,34 @@ describe('math-channel language', () => {
     });
   });
 
+  it('when smooth runs over values of mixed magnitudes, then each mean is the window\'s exact sum rounded once, divided by its count, the same bits when the read starts elsewhere', () => {
+    // Logged decimals with a 1e17 spike and tiny values passing through: the window's own values decide each bit.
+    const t = timeBase(2000, 20);
+    const x = t.map((v, i) => (i % 331 === 7 ? 1e17 : i % 13 === 0 ? 3e-9 : Math.round(1000 * (160 + 5 * Math.sin(v))) / 1000));
+    const y = math('smooth(x, 0.3)', ['x']).evaluate({ x }, undefined, { time: t });
+    /** Exact sum by BigInt in units of 2^-112 (the values here are whole multiples of it), rounded by BigInt→Number. */
+    const exactMean = (values: number[]): number => {
+      let sum = 0n;
+      for (const v of values) {
+        const bits = new DataView(Float64Array.of(Math.abs(v)).buffer).getBigUint64(0, true);
+        const shift = Number(bits >> 52n) - 1075 + 112;
+        if (shift < 0) throw new Error(`${v} is finer than 2^-112`);
+        const scaled = ((bits & ((1n << 52n) - 1n)) | (1n << 52n)) << BigInt(shift);
+        sum += v < 0 ? -scaled : scaled;
+      }
+      return (Number(sum) * 2 ** -112) / values.length;
+    };
+    for (let i = 0; i < t.length; i++) {
+      // Window ±0.15 s at 20 Hz: the sample and three on each side.
+      const near = [-3, -2, -1, 0, 1, 2, 3].map((d) => x[i + d]).filter((w): w is number => w !== undefined);
+      if (!Object.is(y[i], exactMean(near))) throw new Error(`smooth at ${t[i]} s is ${y[i]}, not ${exactMean(near)}`);
+    }
+    // The read from sample 500 on (its window reaching back 3 samples) gives the whole file's bits there.
+    const from = 497;
+    const later = math('smooth(x, 0.3)', ['x']).evaluate({ x: x.slice(from) }, undefined, { time: t.slice(from) });
+    for (let i = 500; i < t.length; i++) expect(later[i - from]).toBe(y[i]);
+  });
+
   it('when lowpass(x, hz) filters a step, then it follows the first-order RC response, and restarts after a gap', () => {
     const rate = 1000;
     const hz = 5;
