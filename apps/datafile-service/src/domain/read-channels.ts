@@ -236,6 +236,18 @@ function bucketEnd(window: { start: number; end: number }, file: { startTime: nu
  * not have is a 400, then every one it lists but the readers cannot decode a 415, then every one whose unit no channel
  * record carries a 422, each named by where the request names it (`channel`, or `channels[i]` of a batch) and by its name.
  */
+/** Unknown names a detail lists (errors names each); a batch of thousands would otherwise make a detail (and a log line) of megabytes. */
+const LISTED_NAMES = 8;
+/** Characters of each listed name (a name may have 16,383). */
+const LISTED_NAME_CHARS = 200;
+
+/** The first LISTED_NAMES names, each cut at LISTED_NAME_CHARS, then how many more. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, LISTED_NAMES).map((name) => (name.length > LISTED_NAME_CHARS ? `${name.slice(0, LISTED_NAME_CHARS)}…` : name));
+  const more = names.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more (each named in errors)` : shown.join(', ');
+}
+
 function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, refusals: FieldRefusals, mathNames: Iterable<string> = []): ChannelInfo[] {
   const byName = new Map(catalogue.map((c) => [c.name, c]));
   const fieldOf = (i: number) => (read.field === 'channel' ? 'channel' : `channels[${i}]`);
@@ -251,7 +263,7 @@ function readableChannels(catalogue: readonly ChannelInfo[], read: ChannelRead, 
     only = suggest.notFound(name);
     unknownErrors[fieldOf(i)] = [only];
   });
-  if (unknown.length) refusals.take(AppError.badRequest(unknown.length === 1 ? only : `channels not found: ${unknown.join(', ')}`, unknownErrors), 'detail');
+  if (unknown.length) refusals.take(AppError.badRequest(unknown.length === 1 ? only : `channels not found: ${listed(unknown)}`, unknownErrors), 'detail');
   refusals.throwIfAny();
   const infos = read.channels.map((name) => byName.get(name) as ChannelInfo);
   const unreadable = new FieldRefusals();

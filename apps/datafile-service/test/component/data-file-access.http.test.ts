@@ -366,6 +366,15 @@ describe('data file access through the gateway (entity-service, datafile-service
       expect(batch.errors).toEqual({ 'channels[1]': ['channel not found: Flux'], 'channels[3]': ['channel not found: Warp'] });
     });
 
+    test('when a batch names thousands of unknown channels, then the detail lists the first 8 (long names cut) and how many more, and errors names each', async () => {
+      const names = Array.from({ length: 3000 }, (_, i) => `Nope ${i}`);
+      names[1] = 'L'.repeat(5000);
+      const batch = await problem(await post(`${dataset()}/channels`, { channels: names, mode: 0 }), 400);
+      expect(batch.detail).toBe(`channels not found: Nope 0, ${'L'.repeat(200)}…, Nope 2, Nope 3, Nope 4, Nope 5, Nope 6, Nope 7 and 2992 more (each named in errors)`);
+      expect(Object.keys(batch.errors)).toHaveLength(3000);
+      expect(batch.errors['channels[2999]']).toEqual(['channel not found: Nope 2999']);
+    });
+
     test('when an unknown channel is close to channels of the file (case, spacing, a typo), then its 400 says which ("did you mean")', async () => {
       const body = await problem(await get(`${dataset()}/channel?channel=engine_rpm`), 400);
       expect(body.detail).toBe('channel not found: engine_rpm (did you mean "Engine RPM"?)');
