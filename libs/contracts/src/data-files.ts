@@ -182,7 +182,8 @@ export const ChannelsBody = z
       const { mode, lapIndex, startTime, duration } = body as Record<string, unknown>;
       if (mode === 1) {
         if (lapIndex == null) refuse('lapIndex', 'is required when mode is 1');
-        else if (typeof lapIndex !== 'number') return;
+        // Of the wrong type, or not finite (JSON's 1e309 is Infinity): z.number has named it already.
+        else if (typeof lapIndex !== 'number' || !Number.isFinite(lapIndex)) return;
         else if (!Number.isInteger(lapIndex) || lapIndex < 0) refuse('lapIndex', SCOPE_MESSAGES.lapIndex);
         else if (lapIndex > MAX_LAP_INDEX) refuse('lapIndex', SCOPE_MESSAGES.lapIndexTooLarge);
       }

@@ -17,9 +17,17 @@ export const EVERY_REFUSAL_AT_ONCE = { when: (payload: { value: unknown }) => ty
 /** Field path → messages, `ParameterUpdates[0].Value` style, for the problem+json `errors` member. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const out: Record<string, string[]> = Object.create(null);
-  const add = (path: string, message: string) => (out[path || '(body)'] ??= []).push(message);
+  // A value of the wrong type is told once: zod (4.6) still runs a string's length checks on an array (`[]` for a
+  // name was "must be a string, not an array" and "must not be empty"). A message is given once a field.
+  const wrongType = new Set<string>();
+  const add = (path: string, message: string) => {
+    const messages = (out[path || '(body)'] ??= []);
+    if (!messages.includes(message)) messages.push(message);
+  };
   for (const issue of error.issues) {
     const base = formatPath(issue.path);
+    if (wrongType.has(base)) continue;
+    if (issue.code === 'invalid_type') wrongType.add(base);
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) add(base ? `${base}.${key}` : key, 'unknown property');
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
