@@ -85,12 +85,12 @@ describe('MathChannels', () => {
     for (const rate of ['0.001', '1000000']) expect((await create(editor, { Name: `at ${rate} Hz`, Expression: '1', Rate: rate })).Id).toBeDefined();
   });
 
-  test('when a name begins or ends with a space or holds a format character (U+202E, a zero-width joiner), then it is a 400 naming Name: names look as they are, as a viewer layout\'s do', async () => {
+  test('when a name begins or ends with a space or holds a format character (U+202E, a zero-width joiner) or a line separator (U+2028, U+2029), then it is a 400 naming Name: names look as they are, as a viewer layout\'s do', async () => {
     const editor = as('editor');
     await create(editor, { Name: 'Trail', Expression: '1' });
     for (const name of ['Trail ', ' Trail', 'Trail\u00a0']) expect(await refusal(create(editor, { Name: name, Expression: '2' }))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
-    for (const name of ['Speed\u202Ehpm', 'Spe\u200Ded', 'a"b', 'tab\tname']) {
-      expect(await refusal(create(editor, { Name: name, Expression: '2' }))).toMatchObject({ status: 400, errors: { Name: ['must be at most 200 characters, without quotes, backslashes, control or format characters'] } });
+    for (const name of ['Speed\u202Ehpm', 'Spe\u200Ded', 'a"b', 'tab\tname', 'Two\u2028lines', 'Two\u2029paragraphs']) {
+      expect(await refusal(create(editor, { Name: name, Expression: '2' }))).toMatchObject({ status: 400, errors: { Name: ['must be at most 200 characters, without quotes, backslashes, control, format or line separator characters'] } });
     }
     expect((await create(editor, { Name: 'Trail brake %', Expression: '2' })).Id).toEqual(expect.any(String));
   });

@@ -84,15 +84,15 @@ describe('ViewerLayouts', () => {
     expect(await refusal(create(editor, { Name: ' ', Layout: 'v=1' }))).toMatchObject({ status: 400, errors: { Name: ['is required'] } });
     expect(await refusal(create(editor, { Name: 'a\tb', Layout: 'x=1' }))).toMatchObject({
       status: 400,
-      errors: { Name: ['must be at most 200 characters, without control or format characters'], Layout: ['must give its version once, as v=1 (the layout format this service knows)'] },
+      errors: { Name: ['must be at most 200 characters, without control, format or line separator characters'], Layout: ['must give its version once, as v=1 (the layout format this service knows)'] },
     });
   });
 
-  test('when a name begins or ends with a space or holds a format character (U+202E, a zero-width joiner), then it is a 400 naming Name: "Trail " is not listed beside "Trail"', async () => {
+  test('when a name begins or ends with a space or holds a format character (U+202E, a zero-width joiner) or a line separator (U+2028), then it is a 400 naming Name: "Trail " is not listed beside "Trail"', async () => {
     const editor = as('editor');
     await create(editor, { Name: 'Trail', Layout: 'v=1' });
     for (const name of ['Trail ', ' Trail', 'Trail\u00a0']) expect(await refusal(create(editor, { Name: name, Layout: 'v=1' }))).toMatchObject({ status: 400, errors: { Name: ['must not begin or end with a space'] } });
-    for (const name of ['Race\u202Eweiv', 'Qu\u200Dali']) expect(await refusal(create(editor, { Name: name, Layout: 'v=1' }))).toMatchObject({ status: 400, errors: { Name: ['must be at most 200 characters, without control or format characters'] } });
+    for (const name of ['Race\u202Eweiv', 'Qu\u200Dali', 'Quali\u2028Race']) expect(await refusal(create(editor, { Name: name, Layout: 'v=1' }))).toMatchObject({ status: 400, errors: { Name: ['must be at most 200 characters, without control, format or line separator characters'] } });
     expect(json(await t.store.list(editor, 'ViewerLayouts', {}, ['Name'])).map((l: { Parameters: { Name: string } }) => l.Parameters.Name)).toEqual(['Trail']);
   });
 
