@@ -80,8 +80,8 @@ function gridContext(file: { startTime: number; duration: number }, rate: number
     points = rateGridLengthBefore(anchor, fileEnd, rate);
     const start = window.whole ? anchor : Math.max(window.start, anchor);
     const end = window.whole ? fileEnd : Math.min(window.end, fileEnd);
-    k0 = Math.min(points, rateGridLengthBefore(anchor, start, rate));
-    k1 = end > start ? Math.max(k0, Math.min(points, rateGridLengthBefore(anchor, end, rate))) : k0;
+    k0 = rateGridLengthBefore(anchor, start, rate, points);
+    k1 = end > start ? Math.max(k0, rateGridLengthBefore(anchor, end, rate, points)) : k0;
   } else {
     const sampled = leaves.map(axisOf).filter((axis) => axis.count > 0);
     if (!sampled.length) return { key: `rate ${exact(rate)} none`, rate, grid: { start: anchor, length: 0 }, from: 0, to: 0 };
@@ -95,8 +95,9 @@ function gridContext(file: { startTime: number; duration: number }, rate: number
       // read of every lap gives every point of the whole file's read, those between the window's edge and its inputs'
       // first or last sample in it included (each input is read a sample past the context, so they are interpolated as
       // in the whole file).
-      k0 = Math.min(points, window.start > anchor ? rateGridLengthBefore(anchor, window.start, rate) : 0);
-      k1 = window.end > anchor ? Math.max(k0, Math.min(points, rateGridLengthBefore(anchor, window.end, rate))) : k0;
+      // At most the grid's points: a window may run past it (to Infinity, with no duration; from 1e300).
+      k0 = window.start > anchor ? rateGridLengthBefore(anchor, window.start, rate, points) : 0;
+      k1 = window.end > anchor ? Math.max(k0, rateGridLengthBefore(anchor, window.end, rate, points)) : k0;
     }
   }
   if (k0 >= k1) return { key: `rate ${exact(rate)} none`, rate, grid: { start: anchor, length: 0 }, from: k0, to: k0 };

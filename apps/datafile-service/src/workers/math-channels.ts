@@ -258,13 +258,17 @@ export function rateGridLength(span: number, rate: number): number {
 /**
  * The points of a Rate's grid from `start` in the half-open window [start, end): start + k / rate before the end, a
  * point within float noise of the end (a few ulps of the times) left out, as a logged channel's window leaves out a
- * sample there (sampleIndexRange in @pitwall/formats). None when the window is empty.
+ * sample there (sampleIndexRange in @pitwall/formats). None when the window is empty; at most `most` (a grid's own
+ * length, when the window may run past it: an end of Infinity, a read with no duration, gives `most`).
  */
-export function rateGridLengthBefore(start: number, end: number, rate: number): number {
+export function rateGridLengthBefore(start: number, end: number, rate: number, most = Number.MAX_SAFE_INTEGER): number {
   if (!(end > start)) return 0;
-  const limit = end - 4 * Number.EPSILON * Math.max(Math.abs(start), Math.abs(end));
+  // Infinity less a margin of Infinity is NaN: an endless window holds every point.
+  const limit = Number.isFinite(end) ? end - 4 * Number.EPSILON * Math.max(Math.abs(start), Math.abs(end)) : end;
   let lo = 0;
-  let hi = Math.ceil((end - start) * rate) + 1;
+  // A bound that is a safe integer, so mid + 1 always moves (above 2^53 it did not, and an endless window's bound was
+  // Infinity): the search ends in at most 53 steps.
+  let hi = Math.min(Math.max(0, most), Number.MAX_SAFE_INTEGER, Math.ceil((end - start) * rate) + 1);
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
     if (start + mid / rate < limit) lo = mid + 1;

@@ -229,6 +229,23 @@ describe('math channels: a value at a time is the same whatever read asks for it
     expectWholeFileValues(what, read.channels);
   });
 
+  test('when a Rate channel is read from a time with no duration, for 1e308 s or from 1e300 s, then it answers: to the file\'s end, the same, nothing', async () => {
+    // A window past a Rate's grid searched for its end forever, on the event loop (no end: a bound of Infinity; 1e300:
+    // steps above 2^53 that did not move), for a channel that reads others ('Dist 3Hz') and one that reads none.
+    await defineMathChannel(started, { Name: 'One 5Hz', Expression: '1', Unit: '', Rate: '5' });
+    for (const name of ['Dist 3Hz', 'One 5Hz']) {
+      const path = `/channel?channel=${encodeURIComponent(name)}`;
+      const all = (await binary(path)).channels[0];
+      const late = timesOf(all).flatMap((t, k) => (t >= 80 ? [[key(t), all.samples[k]]] : []));
+      expect(late.length).toBeGreaterThan(10);
+      const open = (await binary(`${path}&start=80`)).channels[0];
+      expect(timesOf(open).map((t, k) => [key(t), open.samples[k]])).toEqual(late);
+      expect((await binary(`${path}&start=80&duration=1e308`)).channels[0]).toEqual(open);
+      expect((await binary(`${path}&start=1e300&duration=1`)).channels[0].samples).toEqual([]);
+      expect((await binary(`${path}&start=1e300`)).channels[0].samples).toEqual([]);
+    }
+  });
+
   test('when channels are read alone, as JSON, with maxPoints or one by the channel read, then they have the values of the batch read', async () => {
     const window = { mode: 2, startTime: 40.13, duration: 6.2 };
     const batch = await binary('/channels', { channels: NAMES, ...window });

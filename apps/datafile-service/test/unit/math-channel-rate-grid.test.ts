@@ -41,6 +41,18 @@ describe('a math channel with a Rate', () => {
     expect(rateGridLengthBefore(0, 1000.5, 0.001)).toBe(2);
   });
 
+  test('when a window runs past the grid (no end, or from 1e300), then the points before its end are the grid\'s, counted in a few steps', () => {
+    // Both searched forever: an end of Infinity made the bound Infinity, and above 2^53 mid + 1 did not move.
+    expect(rateGridLengthBefore(0, Infinity, 3, 270)).toBe(270);
+    expect(rateGridLengthBefore(0, 1e300, 3, 270)).toBe(270);
+    expect(rateGridLengthBefore(0, 1e300, 3)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(rateGridLengthBefore(0, Infinity, 1e6)).toBe(Number.MAX_SAFE_INTEGER);
+    // Within the grid, the bound changes nothing; a bound of none, none.
+    expect(rateGridLengthBefore(0, 10, 3, 270)).toBe(30);
+    expect(rateGridLengthBefore(0, 10, 3, 0)).toBe(0);
+    expect(rateGridLengthBefore(0, NaN, 3, 270)).toBe(0);
+  });
+
   test('when a span ends short of the next grid point by more than a nanosecond, then that point is not on the grid, at any Rate', () => {
     expect(rateGridLength(0.0002, 10_000)).toBe(3);
     expect(rateGridLength(0.00019999999494757503, 10_000)).toBe(3);
