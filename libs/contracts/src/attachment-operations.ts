@@ -115,10 +115,10 @@ export const BLOB_OPERATIONS: Operation[] = [
     path: `${BLOB_URL_PATH}/{attachedFileId}`,
     summary: 'The stored bytes of an attached file (as uploaded), through the SignedURL of its listing; Range requests work',
     // Not length-checked: a Range this server does not understand is ignored (RFC 9110 §14.2), never refused.
-    // If-Range and If-None-Match are compared with the file's ETag (its SHA-256: the bytes of a record never change).
-    headers: z.object({ Range: z.string().optional(), 'If-Range': z.string().optional(), 'If-None-Match': z.string().optional() }),
+    // If-Match, If-Range and If-None-Match are compared with the file's ETag (its SHA-256: the bytes of a record never change).
+    headers: z.object({ Range: z.string().optional(), 'If-Range': z.string().optional(), 'If-None-Match': z.string().optional(), 'If-Match': z.string().optional() }),
     response: { status: 200, contentTypes: ['application/octet-stream'], description: 'The bytes (206 for a Range, 304 when If-None-Match holds its ETag)' },
-    errors: { 403: 'Expired or tampered URL', 416: 'A valid byte Range none of whose ranges overlaps the file (Content-Range: bytes */size); an invalid Range is ignored' },
+    errors: { 403: 'Expired or tampered URL', 412: 'An If-Match that does not hold the file\'s ETag (compared strongly; * always holds)', 416: 'A valid byte Range none of whose ranges overlaps the file (Content-Range: bytes */size); an invalid Range is ignored' },
     target: { gateway: 'downloadAttachedFile' },
     client: [],
   }),

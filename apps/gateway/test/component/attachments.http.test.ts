@@ -284,6 +284,46 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect(res.status).toBe(200);
       expect(res.bytes.equals(bytes)).toBe(true);
     });
+
+    describe('with If-Match', () => {
+      test.each([
+        ['its tag', '<tag>', 'bytes=0-9', 206],
+        ['a list holding its tag', '"a", <tag>', undefined, 200],
+        ['*', '*', undefined, 200],
+      ])('when If-Match is %s, then the download answers as without it', async (_what, header, range, status) => {
+        const { url, bytes } = await available();
+        const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+        const res = await download(url, { 'If-Match': header.replace('<tag>', etag), ...(range ? { Range: range } : {}) });
+        expect(res.status).toBe(status);
+        expect(res.bytes.equals(range ? bytes.subarray(0, 10) : bytes)).toBe(true);
+      });
+
+      test.each([
+        ['another file\'s tag', `"${'0'.repeat(64)}"`],
+        ['its own tag made weak (If-Match compares strongly)', 'W/<tag>'],
+        ['empty', ''],
+      ])('when If-Match is %s, then a GET and a HEAD are 412 problem+json, before any If-None-Match or Range, and no byte is sent', async (_what, header) => {
+        const { url, bytes } = await available();
+        const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+        for (const method of ['GET', 'HEAD']) {
+          const res = await send(url, method, url, { headers: { 'If-Match': header.replace('<tag>', etag), 'If-None-Match': etag, Range: 'bytes=0-9' } });
+          expect({ method, status: res.status, type: String(res.headers['content-type']).split(';')[0] }).toEqual({ method, status: 412, type: 'application/problem+json' });
+          if (method === 'GET') {
+            const problem = JSON.parse(res.body.toString()) as { status: number; detail: string };
+            expect(problem.status).toBe(412);
+            expect(problem.detail).toContain(etag);
+          } else expect(res.body.length).toBe(0);
+        }
+      });
+
+      test('when If-Unmodified-Since is any date, then it is ignored (no Last-Modified is kept): 200 with the file', async () => {
+        const { url, bytes } = await available();
+        const res = await download(url, { 'If-Unmodified-Since': new Date(0).toUTCString() });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('last-modified')).toBeNull();
+        expect(res.bytes.equals(bytes)).toBe(true);
+      });
+    });
   });
 
   describe('downloads a client leaves, and HEAD', () => {

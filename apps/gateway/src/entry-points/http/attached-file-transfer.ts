@@ -66,7 +66,13 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       // The stored bytes are named by their SHA-256 and never change under a record: that is a strong validator.
       const etag = entityTagOf(target.blobKey);
       const validator: Record<string, string> = etag ? { ETag: etag } : {};
-      // If-None-Match comes first (RFC 9110 §13.2.2): a client holding these bytes is told so, with no body.
+      // If-Match comes first (RFC 9110 §13.2.2): a client that wants these bytes only, when they are others, is refused.
+      // If-Unmodified-Since is ignored (§13.1.4: no Last-Modified is kept for the bytes).
+      const ifMatch = request.headers?.['If-Match'];
+      if (ifMatch !== undefined && !matches(ifMatch, etag)) {
+        throw new AppError(412, `If-Match (${JSON.stringify(ifMatch.slice(0, 200))}) does not hold the file's ETag${etag ? ` ${etag}` : ''} (compared strongly: a W/ tag never holds): nothing was sent`);
+      }
+      // If-None-Match next: a client holding these bytes is told so, with no body.
       if (etag && noneMatchFails(request.headers?.['If-None-Match'], etag)) return new StreamReply(304, validator, Readable.from([]));
       // A Range under an If-Range that does not name these bytes is ignored: the whole file, never a piece of another.
       const rangeHeader = request.headers?.['If-Range'] === undefined || (etag !== undefined && request.headers['If-Range'].trim() === etag) ? request.headers?.['Range'] : undefined;
@@ -109,6 +115,16 @@ function clientWentAway(req: IncomingMessage): boolean {
 function entityTagOf(blobKey: string): string | undefined {
   const sha256 = /^sha256\/([0-9a-f]{64})$/.exec(blobKey)?.[1];
   return sha256 === undefined ? undefined : `"${sha256}"`;
+}
+
+/**
+ * Whether an If-Match header holds: `*` (the file exists), or a list naming the tag by strong comparison (RFC 9110
+ * §13.1.1: a `W/` tag never matches).
+ */
+function matches(header: string, etag: string | undefined): boolean {
+  if (header.trim() === '*') return true;
+  if (etag === undefined) return false;
+  return Array.from(header.matchAll(/(W\/)?("[^"]*")/g)).some((m) => m[1] === undefined && m[2] === etag);
 }
 
 /**
