@@ -493,6 +493,20 @@ describe('data file access through the gateway (entity-service, datafile-service
       }
     });
 
+    test('when a query parameter is given again with no value, in one spelling or two, then the empty one is not given (as one given empty alone)', async () => {
+      const lap = await json(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=1`));
+      const whole = await json(await get(`${dataset()}/channel?channel=Engine%20RPM`));
+      expect(lap).not.toEqual(whole);
+      for (const query of ['lapIndex=1&lapIndex=', 'lapIndex=&lapIndex=1', 'lapIndex=1&LAPINDEX=', 'LapIndex=&lapIndex=1&lapIndex=']) {
+        expect({ query, body: await json(await get(`${dataset()}/channel?channel=Engine%20RPM&${query}`)) }).toEqual({ query, body: lap });
+      }
+      for (const query of ['lapIndex=&lapIndex=', 'lapIndex=&LAPINDEX=']) {
+        expect({ query, body: await json(await get(`${dataset()}/channel?channel=Engine%20RPM&${query}`)) }).toEqual({ query, body: whole });
+      }
+      // Two values, one of them empty, are still two values.
+      expect((await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=1&lapIndex=&LapIndex=2`), 400)).errors).toEqual({ lapIndex: ['must be given once'] });
+    });
+
     test('when lapIndex is outside 0..lapCount-1, then 400', async () => {
       const body = await problem(await get(`${dataset()}/channel?channel=Engine%20RPM&lapIndex=${eager.laps.length}`), 400);
       expect(body.detail).toContain(`0..${eager.laps.length - 1}`);

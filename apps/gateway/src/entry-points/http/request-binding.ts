@@ -308,12 +308,16 @@ function bindQuery(req: Request, allowed: readonly string[], repeated: readonly 
       else errors[name] = ['must be plain values'];
       continue;
     }
-    // Given twice, in one spelling (`maxPoints=1&maxPoints=2`) or two (`maxPoints=1&MAXPOINTS=2`): neither wins.
-    if (typeof value !== 'string' || Object.hasOwn(out, name)) {
+    const values = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+    // A value given empty is not given (`lapIndex=1&lapIndex=` is `lapIndex=1`), as a repeated parameter's is. Two
+    // values, in one spelling (`maxPoints=1&maxPoints=2`) or two (`maxPoints=1&MAXPOINTS=2`): neither wins.
+    const given = values?.filter((v) => v !== '');
+    const earlier = out[name];
+    if (!given || given.length > 1 || (given.length === 1 && earlier !== undefined && earlier !== '')) {
       errors[name] = ['must be given once'];
       continue;
     }
-    out[name] = value;
+    out[name] = given[0] ?? earlier ?? '';
   }
   // `query parameter maxPoints must be given once`, `unknown query parameter 'foo'`.
   const refused = Object.entries(errors).map(([name, messages]) => (messages[0] === 'unknown query parameter' ? `unknown query parameter '${name}'` : `query parameter ${name} ${messages.join(', ')}`));
