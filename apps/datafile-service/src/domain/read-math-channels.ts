@@ -7,7 +7,7 @@ import { FieldRefusals } from '@pitwall/service-kit';
 import type { OpenDataset } from './datasets';
 import { NO_CONSTANTS, parameterUses, type Constants, type ParameterUse, type ParamValue } from './dataset-constants';
 import type { MathDefinition } from './math-definitions';
-import { samplesToDecode } from './read-budget';
+import { OPERATIONS_PER_ARRAY, samplesToDecode } from './read-budget';
 import { isMathChannel } from './math-lookup';
 import { buffersOf, catalogueAxis, channelAxis, ownedSlice, storedOfScope, storedRange, type ChannelAxis } from './read-channels';
 import { baseContext, distanceRange, inputRange, type BaseContext, type BaseOf } from './math-context';
@@ -610,7 +610,8 @@ function scopeSpan(file: OpenDataset['file'], window: ScopeWindow): { start: num
  * (evaluateMathChannels): once for the base's times, once for each lap input it reads (lapTime(), lapDistance(),
  * lapNumber()), and for each definition it evaluates (through the others) its `arrays`: its result, each time
  * function's argument and series, each value its steps keep whole between a time function and the next
- * (`min(integral(a), integral(a), ...)` of 340 terms is 342 arrays, not 1); and the window's own samples once more when the context holds more (the result
+ * (`min(integral(a), integral(a), ...)` of 340 terms is 342 arrays, not 1) and one more for each OPERATIONS_PER_ARRAY
+ * operators and calls of its expression (its work); and the window's own samples once more when the context holds more (the result
  * is copied out of it). With a Rate the base is bounded by the rate over the context (whatever the inputs: a Rate of
  * 1 MHz over an hour is 3.6 billion samples, refused before any is made). Counted without reading a sample: a regular
  * `.ld` channel's ranges from its catalogue entry; a channel of another format decodes whole (and bounds its base so).
@@ -621,7 +622,7 @@ function samplesCounted(dataset: OpenDataset, info: MathChannelInfo, window: Sco
   const definitions = plan.order.definitionsOf([info.name]);
   // Compiled once per expression text and kept (mathReadsOf): no definition is compiled here.
   const reach = definitionReaches(definitions.map((d) => ({ name: d.name, reach: mathReadsOf(d.expression).reach }))).get(info.name) as Reach;
-  const arrays = definitions.reduce((sum, d) => sum + mathReadsOf(d.expression).arrays, 1 + (plan.lapTime ? 1 : 0) + (plan.lapDistance ? 1 : 0) + (plan.lapNumber ? 1 : 0));
+  const arrays = definitions.reduce((sum, d) => sum + arraysCounted(mathReadsOf(d.expression)), 1 + (plan.lapTime ? 1 : 0) + (plan.lapDistance ? 1 : 0) + (plan.lapNumber ? 1 : 0));
   const source = plan.lapDistance ? pickDistanceSource(file.channels) : undefined;
   const sourceInfo = source ? channelOf(file, source.channel) : undefined;
   const axes = new Map(plan.leaves.map((leaf) => [leaf.name, catalogueAxis(dataset, leaf)]));
@@ -664,6 +665,11 @@ function samplesCounted(dataset: OpenDataset, info: MathChannelInfo, window: Sco
     if (widened) kept = base;
   }
   return decoded + (base === 0 ? 0 : base * arrays + kept);
+}
+
+/** The arrays of its base's length a definition counts against READ_SAMPLE_BUDGET: those it makes, and its work. */
+function arraysCounted(reads: { arrays: number; operations: number }): number {
+  return reads.arrays + Math.floor(reads.operations / OPERATIONS_PER_ARRAY);
 }
 
 /** A math channel's catalogue entry: its time base is its Rate's, or that of the fastest logged channel it reads. */

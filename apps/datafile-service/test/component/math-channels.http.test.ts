@@ -228,7 +228,7 @@ describe('math channels through the gateway (entity-service, datafile-service an
       expect({ path, status: r.status }).toEqual({ path, status: 413 });
       expect(problem.detail).toContain('READ_SAMPLE_BUDGET (12000)');
       // maxPoints would not help (it thins the answer, not the evaluation): the advice does not offer it as a way out.
-      expect(problem.detail).toContain("(maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts each array it makes, each time function's too, at its Rate)");
+      expect(problem.detail).toContain("(maxPoints thins the answer, not the samples decoded; a math channel's evaluation counts each array it makes, each time function's too, and one more for each 8 operations of an expression, at its Rate)");
       expect(Number(problem.samplesNeeded)).toBeGreaterThanOrEqual(20_000_002);
     }
     // A short window of it fits: 0.005 s at 1 MHz.
@@ -240,12 +240,13 @@ describe('math channels through the gateway (entity-service, datafile-service an
     const integrals = (of: string, n: number) => `min(${Array.from({ length: n }, () => `integral(${of})`).join(', ')})`;
     await define('Many integrals', integrals('"Speed ms"', 20), 'm');
     // Speed (1,000 decoded) and its base's 1,000 samples for the times, Speed ms (1 array) and Many integrals: 20
-    // integrals, the running minimum kept between them and the result, 22 arrays. Counted as 2 arrays it was 4,000.
+    // integrals, the running minimum kept between them and the result, 22 arrays, and two for its 21 operations (20
+    // integrals and the min: one for each 8). Counted as 2 arrays it was 4,000.
     const r = await get(`${dataset()}/channel?channel=Many%20integrals&maxPoints=100`);
     const problem = (await r.json()) as Json;
-    expect({ status: r.status, samplesNeeded: problem.samplesNeeded }).toEqual({ status: 413, samplesNeeded: 1000 + 1000 * (1 + 1 + 22) });
-    expect(problem.detail).toContain('needs 25000 decoded samples, more than READ_SAMPLE_BUDGET (12000)');
-    expect(problem.errors).toEqual({ channel: ['need 25000 decoded samples, more than the budget of 12000'] });
+    expect({ status: r.status, samplesNeeded: problem.samplesNeeded }).toEqual({ status: 413, samplesNeeded: 1000 + 1000 * (1 + 1 + 22 + 2) });
+    expect(problem.detail).toContain('needs 27000 decoded samples, more than READ_SAMPLE_BUDGET (12000)');
+    expect(problem.errors).toEqual({ channel: ['need 27000 decoded samples, more than the budget of 12000'] });
     // The analysis reads evaluate it the same way, and count it the same way.
     for (const [path, body] of [
       ['channels', { channels: ['Many integrals'], mode: 0 }],
@@ -269,6 +270,24 @@ describe('math channels through the gateway (entity-service, datafile-service an
     expect(fits.samples).toHaveLength(100);
     // Speed ms is 10 + 2t m/s: its integral from 0 is 10t + t².
     expect(fits.samples[50]).toBeCloseTo(10 * 5 + 25, 6);
+  });
+
+  test('when a math channel is 300 sines, then a whole read of it is a 413 counting its work (its operations) and at a low Rate it is read', async () => {
+    // 4 µs of a pool thread a sample: counted as its one array, a read of it at 20 kHz took 30 s of a thread while
+    // other users' reads waited. 300 sines and 299 sums: 599 operations, 74 arrays' worth beside its result's.
+    const terms = Array.from({ length: 300 }, () => 'sin(Speed)');
+    const sines = Array.from({ length: 30 }, (_, g) => `(${terms.slice(g * 10, g * 10 + 10).join(' + ')})`).join(' + ');
+    await define('Sines', sines);
+    const r = await get(`${dataset()}/channel?channel=Sines`);
+    const problem = (await r.json()) as Json;
+    // Speed's 1,000 samples decoded, and its base's 1,000 for the times, the result and the work.
+    expect({ status: r.status, samplesNeeded: problem.samplesNeeded }).toEqual({ status: 413, samplesNeeded: 1000 + 1000 * (1 + 1 + 74) });
+    expect(problem.detail).toContain('one more for each 8 operations of an expression');
+    // At 10 Hz its grid over the 10 s file is 101 points: 1,000 + 101 × 76 fits, and each value is the sum of the sines.
+    await define('Sines 10Hz', sines, '', '10');
+    const fits = await json(get(`${dataset()}/channel?channel=Sines%2010Hz`));
+    const speed = await json(get(`${dataset()}/channel?channel=Speed&start=5&duration=0.0001`));
+    expect(fits.samples[50]).toBeCloseTo(300 * Math.sin(speed.samples[0]), 6);
   });
 
   test('when a math channel with a Rate reads no channel, then a window holds its grid points in [start, start + duration) clipped to the file, as many as a logged channel at that rate', async () => {

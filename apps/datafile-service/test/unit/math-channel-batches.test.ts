@@ -182,10 +182,11 @@ describe('a batch of math channels', () => {
       // Held at once: a result being read (the one before), a series, the running minimum, the result being made.
       expect({ scope, most: counts.most }).toEqual({ scope, most: 4 });
       // What is lent is within the count: Speed's samples, and its base's for the times, lapTime() and 4 × 62 arrays (60
-      // series, the running minimum, the result), the base counted whole in a lap too (the file decodes Speed whole; the
-      // integrals run from the file's start), and in a lap the lap's own samples once more (copied out of the whole).
+      // series, the running minimum, the result) with 4 × 7 for their work (61 operations each, 63 in c4: one array for
+      // each 8), the base counted whole in a lap too (the file decodes Speed whole; the integrals run from the file's
+      // start), and in a lap the lap's own samples once more (copied out of the whole).
       const counted = reads.decodes(infos[0] as MathChannelInfo, window);
-      expect({ scope, counted }).toEqual({ scope, counted: 1000 + 1000 * (2 + 4 * 62) + (scope.mode === 'lap' ? 1000 : 0) });
+      expect({ scope, counted }).toEqual({ scope, counted: 1000 + 1000 * (2 + 4 * (62 + 7)) + (scope.mode === 'lap' ? 1000 : 0) });
       expect(counts.samples).toBeLessThanOrEqual(counted - 1000);
       // And the numbers are those of the task run alone on new arrays.
       expect(bits(shaped.channels[0] as StoredSlice)).toEqual(bits(evaluateMathChannels(tasks[0] as MathTask)[0] as StoredSlice));
