@@ -178,13 +178,14 @@ describe('attached files through the gateway (entity-service in-process, real Po
   });
 
   describe('GET /blobs/{id} with a Range', () => {
-    async function available(): Promise<{ url: string; bytes: Buffer }> {
+    /** An available file: its download URL, its bytes and the ETag their SHA-256 makes. */
+    async function available(): Promise<{ url: string; bytes: Buffer; etag: string }> {
       const id = await create('Cars');
       const bytes = content(1000);
       const prepared = await prepare('Cars', id, { UseCompression: false });
       await upload(prepared.Url, bytes);
       expect((await finalise('Cars', id, prepared.AttachedFileId)).status).toBe(200);
-      return { url: (await list('Cars', id))[0]?.SignedURL as string, bytes };
+      return { url: (await list('Cars', id))[0]?.SignedURL as string, bytes, etag: `"${createHash('sha256').update(bytes).digest('hex')}"` };
     }
 
     test.each(['gzip, deflate, br, zstd', 'gzip, identity;q=0'])('when the client accepts compressed answers (%s), then the whole file and a range of it are its stored bytes as they are, never compressed', async (accepting) => {
@@ -238,8 +239,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
     );
 
     test('when a file is downloaded, then its ETag is the SHA-256 of its bytes, and a Range under an If-Range naming it is a 206', async () => {
-      const { url, bytes } = await available();
-      const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+      const { url, bytes, etag } = await available();
       const whole = await download(url);
       const head = await fetch(url, { method: 'HEAD' });
       const part = await download(url, { Range: 'bytes=10-19', 'If-Range': etag });
@@ -268,8 +268,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
       ['a list holding its tag', '"a", <tag> , "b,c"'],
       ['*', '*'],
     ])('when If-None-Match is %s, then a GET and a HEAD are 304 with the ETag and no body', async (_what, header) => {
-      const { url, bytes } = await available();
-      const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+      const { url, etag } = await available();
       for (const method of ['GET', 'HEAD']) {
         const res = await send(url, method, url, { headers: { 'If-None-Match': header.replace('<tag>', etag), Range: 'bytes=0-9' } });
         expect(res.status).toBe(304);
@@ -291,8 +290,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
         ['a list holding its tag', '"a", <tag>', undefined, 200],
         ['*', '*', undefined, 200],
       ])('when If-Match is %s, then the download answers as without it', async (_what, header, range, status) => {
-        const { url, bytes } = await available();
-        const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+        const { url, bytes, etag } = await available();
         const res = await download(url, { 'If-Match': header.replace('<tag>', etag), ...(range ? { Range: range } : {}) });
         expect(res.status).toBe(status);
         expect(res.bytes.equals(range ? bytes.subarray(0, 10) : bytes)).toBe(true);
@@ -303,8 +301,7 @@ describe('attached files through the gateway (entity-service in-process, real Po
         ['its own tag made weak (If-Match compares strongly)', 'W/<tag>'],
         ['empty', ''],
       ])('when If-Match is %s, then a GET and a HEAD are 412 problem+json, before any If-None-Match or Range, and no byte is sent', async (_what, header) => {
-        const { url, bytes } = await available();
-        const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+        const { url, etag } = await available();
         for (const method of ['GET', 'HEAD']) {
           const res = await send(url, method, url, { headers: { 'If-Match': header.replace('<tag>', etag), 'If-None-Match': etag, Range: 'bytes=0-9' } });
           expect({ method, status: res.status, type: String(res.headers['content-type']).split(';')[0] }).toEqual({ method, status: 412, type: 'application/problem+json' });
