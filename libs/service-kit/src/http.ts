@@ -518,13 +518,39 @@ function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number
     req.removeAllListeners('end');
     const requestId = String(res.getHeader('X-Request-Id') ?? randomUUID());
     const error = new AppError(408, `The request body stopped arriving: nothing came for ${idleMs} ms (${BODY_IDLE_TIMEOUT_VARIABLE}), so the request was not read; send it again whole`);
-    const body = JSON.stringify(toProblem(error, req.url ?? '', requestId));
+    const body = JSON.stringify(toProblem(error, instanceOf(req), requestId));
     closeAfterAnswer(req, res);
     res.writeHead(408, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
     res.end(body);
   }, step);
   timer.unref();
   res.once('close', () => clearInterval(timer));
+}
+
+/**
+ * A problem's `instance` for a request answered outside the app: the one the app set (a signed URL's path), else the
+ * request's path without its query (a signed upload's signature is a credential), empty past MAX_INSTANCE_PATH.
+ */
+function instanceOf(req: IncomingMessage): string {
+  const set = (req as IncomingMessage & { problemInstance?: string }).problemInstance;
+  if (set !== undefined) return set;
+  const path = (req.url ?? '').split(/[?#]/, 1)[0] as string;
+  return path.length <= MAX_INSTANCE_PATH ? path : '';
+}
+
+/**
+ * An `Expect` other than `100-continue` (Node answers that one itself when nothing listens for it): RFC 9110 §10.1.1
+ * has a server that does not meet an expectation answer 417. Node wrote a bare 417 with no body; here it is
+ * problem+json with an `X-Request-Id` as every error, the request's body unread and the connection closed after it.
+ */
+function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const requestId = randomUUID();
+  const expectation = String(req.headers.expect ?? '').slice(0, 100);
+  const error = new AppError(417, `The expectation ${JSON.stringify(expectation)} is not met: this server meets only 100-continue (the request was not read; send it without Expect)`);
+  const body = JSON.stringify(toProblem(error, instanceOf(req), requestId));
+  closeAfterAnswer(req, res);
+  res.writeHead(417, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
+  res.end(body);
 }
 
 /**
@@ -552,6 +578,7 @@ export function listen(app: Express, port: number, host = '0.0.0.0', graceMs: nu
     // answered 408 by the idle watch. Node's own bound on a whole request (300 s) would cut a 10 GiB upload at 34 MB/s.
     if (bodyIdleMs) server.requestTimeout = 0;
     server.on('connect', answerConnect);
+    server.on('checkExpectation', answerExpectation);
     server.listen(port, host);
     // Idle keep-alive connections stay open for a minute (as load balancers expect): a client that pauses for CPU work
     // between two requests must not reuse a socket the server closed meanwhile (the request would fail unsent).

@@ -61,6 +61,22 @@ describe('listen: the HTTP server every service answers on', () => {
     expect(parse(await exchange(server.port, 'GET /echo?channel=ab HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status).toBe(200);
   });
 
+  test('when a request expects something other than 100-continue, then it is a 417 problem+json with a request id and its path (not its query), the request never handled, and the connection closes', async () => {
+    for (const expectation of ['200-ok', 'x'.repeat(300)]) {
+      const answer = parse(await exchange(server.port, `POST /echo?sig=secret HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: ${expectation}\r\n\r\n{}`));
+      expect(answer.status).toBe(417);
+      expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', connection: 'close' });
+      expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      const problem = JSON.parse(answer.body) as Record<string, unknown>;
+      expect(problem).toMatchObject({ status: 417, title: 'Expectation Failed', instance: '/echo', traceId: answer.headers['x-request-id'] });
+      // The expectation is named, cut at 100 characters.
+      expect(problem['detail']).toBe(`The expectation ${JSON.stringify(expectation.slice(0, 100))} is not met: this server meets only 100-continue (the request was not read; send it without Expect)`);
+    }
+    // 100-continue is met as before, and the server still answers.
+    const continued = await exchange(server.port, 'GET /echo?channel=ab HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+    expect(continued.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n')).toBe(true);
+  });
+
   test('when the request line and headers pass the limit, then it is a 431 problem+json with a request id, not a bare status line', async () => {
     const answer = parse(await exchange(server.port, `GET /echo HTTP/1.1\r\nHost: x\r\nX-Filler: ${'a'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`));
     expect(answer.status).toBe(431);
@@ -182,6 +198,13 @@ describe('listen with bodyIdleTimeoutMs: a request body that stops arriving', ()
     expect(answer.status).toBe(408);
     expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', connection: 'close' });
     expect(JSON.parse(answer.body)).toMatchObject({ status: 408, detail: expect.stringContaining('BODY_IDLE_TIMEOUT_MS'), traceId: answer.headers['x-request-id'] });
+  });
+
+  test('when a request with a query (a signed URL\'s signature) stops sending its body, then the 408 names its path alone', async () => {
+    const answer = parse(await trickle('POST /json?signature=secret&expires=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a": 1', [], 50));
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 408, instance: '/json' });
+    expect(answer.body).not.toContain('secret');
   });
 
   test('when the client sends the rest of its body after the 408 came, then it still reads the 408 (the connection lingers) and the request is never handled', async () => {
