@@ -26,15 +26,23 @@ export const DEFAULT_MAX_STUDY_ID_CHARS = 200;
 export type ResultValue = number | string | boolean | null;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * Control characters but tab and line feed (ESC starts a terminal's escape sequence, CR writes over a line), and the
+ * bidirectional embeddings, overrides and isolates (U+202E shows the text after it right to left).
+ */
+// eslint-disable-next-line no-control-regex
+const HIDING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Text of the external system made fit for a Text parameter: at most `maxChars` UTF-16 units, cut between two code
- * points (never inside a surrogate pair), with NUL and unpaired surrogates (which the entity store refuses) as U+FFFD.
+ * Text of the external system made fit for a Text parameter, and for a terminal or a log that prints it: at most
+ * `maxChars` UTF-16 units, cut between two code points (never inside a surrogate pair), with NUL and unpaired
+ * surrogates (which the entity store refuses), other control characters but tab and line feed, and bidirectional
+ * controls as U+FFFD.
  */
 export function systemText(text: string, maxChars: number): string {
   let kept = text.length > maxChars ? text.slice(0, maxChars) : text;
   if (kept.length < text.length && /[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
-  return kept.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '\uFFFD');
+  return kept.replace(LONE_SURROGATE, '\uFFFD').replace(HIDING, '\uFFFD');
 }
 
 /**

@@ -65,6 +65,15 @@ describe('simulation jobs against a system answering crafted bodies', () => {
       expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation failed', [PARAMS.message]: 'solver\uFFFDcrashed \uFFFD at \uFFFD lap 3' });
       await expectEnded(jobId);
     });
+
+    test('when a failed study\'s message holds a terminal escape, a carriage return, C1 and bidirectional controls, then each is U+FFFD in the setup, the events and the status; tabs and line feeds stay', async () => {
+      const message = '\u001b[31mRED\u001b[0m\rover\u0085 \u202egnp.exe\u2066x\u2069\tcol\nline 2';
+      const { events, setup, jobId } = await runCrafted({ status: () => JSON.stringify({ status: 'failed', message }) });
+      const shown = '\uFFFD[31mRED\uFFFD[0m\uFFFDover\uFFFD \uFFFDgnp.exe\uFFFDx\uFFFD\tcol\nline 2';
+      expect(events.map((e) => [e.status, e.message])).toEqual([['Requested', null], ['Simulation started', null], ['Simulation failed', shown]]);
+      expect(setup).toMatchObject({ [PARAMS.status]: 'Simulation failed', [PARAMS.message]: shown });
+      await expectEnded(jobId);
+    });
   });
 
   describe("the create's study id", () => {
