@@ -5,6 +5,10 @@
 // study by a parameter value `standin:<scenario>` among the setup parameters sent with it; `runningPolls` status
 // reads that answer `running` before `completed` (0 answers at once); `transientFailures` next calls answered 503.
 // A create carrying an `Idempotency-Key` header is answered the study first created with that key (no second one).
+//
+// Everything it keeps is bounded (it runs inside `npm start`'s one process): the last KEPT studies, tokens, calls and
+// logins, and a body of at most MAX_BODY_BYTES (413 past it). `credentials`, when given, are the only ones its token
+// endpoint takes (`npm start` makes them afresh at each start for the demo account's connection alone).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +23,14 @@ export interface StandInOptions {
   slowPolls?: number;
   /** Called once the answer to a create that made a study has been sent (a fault test kills its caller then). */
   onStudyCreated?: (study: Study) => void;
+  /** The only credentials the token endpoint takes; any four non-empty ones without it. */
+  credentials?: { clientId: string; clientSecret: string; username: string; password: string };
 }
+
+/** Studies, tokens, calls and logins kept, the most recent (the oldest go first). */
+export const KEPT = 1000;
+/** The largest request body it reads: past it, a 413 and nothing kept. */
+export const MAX_BODY_BYTES = 256 * 1024;
 
 export interface Study {
   id: string;
@@ -39,7 +50,7 @@ export interface StandInCall {
 
 export interface SimulationStandIn {
   url: string;
-  options: Required<Omit<StandInOptions, 'onStudyCreated'>> & Pick<StandInOptions, 'onStudyCreated'>;
+  options: Required<Omit<StandInOptions, 'onStudyCreated' | 'credentials'>> & Pick<StandInOptions, 'onStudyCreated' | 'credentials'>;
   calls: StandInCall[];
   studies: Map<string, Study>;
   /** Credentials the token endpoint accepted, by client id. */
@@ -74,15 +85,27 @@ export async function startSimulationStandIn(options: StandInOptions = {}, port 
     stop: async () => undefined,
   };
   const tokens = new Set<string>();
+  /** Study ids by the Idempotency-Key that created them. */
+  const byKey = new Map<string, string>();
+  const keepLast = <T>(list: T[], item: T) => {
+    list.push(item);
+    if (list.length > KEPT) list.splice(0, list.length - KEPT);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const send = (status: number, body: unknown) => {
-      state.calls.push({ method: req.method ?? '', path: url.pathname, status });
+      keepLast(state.calls, { method: req.method ?? '', path: url.pathname, status });
       res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     };
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let size = 0;
+    // Past the cap the rest is read and dropped (nothing kept), then refused.
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+    }
+    if (size > MAX_BODY_BYTES) return send(413, { message: `the body is larger than ${MAX_BODY_BYTES} bytes` });
     let body: Record<string, unknown> = {};
     try {
       body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
@@ -95,10 +118,13 @@ export async function startSimulationStandIn(options: StandInOptions = {}, port 
     }
     if (req.method === 'POST' && url.pathname === '/oauth/token') {
       const missing = ['client_id', 'client_secret', 'username', 'password'].filter((k) => typeof body[k] !== 'string' || body[k] === '');
-      if (missing.length || body['password'] === 'wrong') return send(401, { message: `invalid credentials${missing.length ? `: missing ${missing.join(', ')}` : ''}` });
+      const only = state.options.credentials;
+      const others = only !== undefined && (body['client_id'] !== only.clientId || body['client_secret'] !== only.clientSecret || body['username'] !== only.username || body['password'] !== only.password);
+      if (missing.length || others || body['password'] === 'wrong') return send(401, { message: `invalid credentials${missing.length ? `: missing ${missing.join(', ')}` : ''}` });
       const token = randomUUID();
       tokens.add(token);
-      state.logins.push(String(body['client_id']));
+      if (tokens.size > KEPT) tokens.delete(tokens.values().next().value as string);
+      keepLast(state.logins, String(body['client_id']));
       return send(200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
     }
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -112,10 +138,16 @@ export async function startSimulationStandIn(options: StandInOptions = {}, port 
       if (scenario === 'unavailable') return send(503, { message: 'the solver farm is down' });
       if (scenario === 'start-failure') return send(422, { message: 'The setup is missing a valid vehicle model' });
       const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
-      const earlier = key === null ? undefined : [...state.studies.values()].find((s) => s.idempotencyKey === key);
-      if (earlier) return send(201, { studyId: earlier.id });
+      const earlier = key === null ? undefined : byKey.get(key);
+      if (earlier !== undefined) return send(201, { studyId: earlier });
       const study: Study = { id: `st-${randomUUID()}`, idempotencyKey: key, name: String(body['name'] ?? ''), parameters, scenario, polls: 0 };
       state.studies.set(study.id, study);
+      if (key !== null) byKey.set(key, study.id);
+      if (state.studies.size > KEPT) {
+        const oldest = state.studies.values().next().value as Study;
+        state.studies.delete(oldest.id);
+        if (oldest.idempotencyKey !== null) byKey.delete(oldest.idempotencyKey);
+      }
       if (state.options.onStudyCreated) res.once('finish', () => state.options.onStudyCreated?.(study));
       return send(201, { studyId: study.id });
     }

@@ -1,4 +1,4 @@
-import { startSimulationStandIn, type SimulationStandIn } from '../src/definition';
+import { KEPT, MAX_BODY_BYTES, startSimulationStandIn, type SimulationStandIn } from '../src/definition';
 
 describe('the stand-in external simulation system', () => {
   let standIn: SimulationStandIn;
@@ -46,5 +46,50 @@ describe('the stand-in external simulation system', () => {
     expect((await create('job-2')).studyId).not.toBe(first.studyId);
     expect(standIn.studies.size).toBe(before + 2);
     expect(standIn.studies.get(first.studyId)?.idempotencyKey).toBe('job-1');
+  });
+});
+
+describe('the stand-in: what it keeps, and whose credentials it takes', () => {
+  const login = (url: string, body: Record<string, string>) => fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+  test('when it is given credentials, then only those log in: others, however complete, are 401', async () => {
+    const only = { clientId: 'demo', clientSecret: 'secret-1', username: 'demo', password: 'demo' };
+    const standIn = await startSimulationStandIn({ credentials: only });
+    try {
+      expect((await login(standIn.url, { client_id: 'demo', client_secret: 'secret-1', username: 'demo', password: 'demo' })).status).toBe(200);
+      for (const body of [
+        { client_id: 'demo', client_secret: 'guess', username: 'demo', password: 'demo' },
+        { client_id: 'other', client_secret: 'secret-1', username: 'demo', password: 'demo' },
+        { client_id: 'demo', client_secret: 'secret-1', username: 'demo', password: 'x' },
+      ]) {
+        expect((await login(standIn.url, body)).status).toBe(401);
+      }
+      expect(standIn.logins).toEqual(['demo']);
+    } finally {
+      await standIn.stop();
+    }
+  });
+
+  test('when more studies, tokens and calls are made than it keeps, then it keeps the last ones; a body over its cap is 413 and keeps nothing', async () => {
+    const standIn = await startSimulationStandIn({ runningPolls: 0 });
+    try {
+      const token = ((await (await login(standIn.url, { client_id: 'c', client_secret: 's', username: 'u', password: 'p' })).json()) as { access_token: string }).access_token;
+      const create = (key: string, body: string) => fetch(`${standIn.url}/studies`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Idempotency-Key': key }, body });
+      const first = ((await (await create('k-0', JSON.stringify({ name: 'S 0', parameters: {} }))).json()) as { studyId: string }).studyId;
+      for (let i = 1; i <= KEPT; i++) expect((await create(`k-${i}`, JSON.stringify({ name: `S ${i}`, parameters: {} }))).status).toBe(201);
+      expect(standIn.studies.size).toBe(KEPT);
+      expect(standIn.studies.has(first)).toBe(false);
+      expect(standIn.calls.length).toBe(KEPT);
+      // The first study's key is forgotten with it: a repeat makes a new study.
+      const again = ((await (await create('k-0', JSON.stringify({ name: 'S 0', parameters: {} }))).json()) as { studyId: string }).studyId;
+      expect(again).not.toBe(first);
+      const big = await create('k-big', JSON.stringify({ name: 'Big', parameters: { Name: 'N'.repeat(MAX_BODY_BYTES) } }));
+      expect(big.status).toBe(413);
+      expect([...standIn.studies.values()].some((s) => s.name === 'Big')).toBe(false);
+      // The token still works after the refusal, on a new connection or the same.
+      expect((await create('k-after', JSON.stringify({ name: 'After', parameters: {} }))).status).toBe(201);
+    } finally {
+      await standIn.stop();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PitwallClient } from '@pitwall/client';
@@ -15,8 +16,14 @@ const PROFILE_NAME = 'Demo lap simulation';
 const STATUS = { status: 'SimulationStatus', message: 'SimulationMessage', studyId: 'SimulationStudyId', updated: 'SimulationUpdated' } as const;
 const RESULTS = ['LapTime', 'TopSpeed'] as const;
 
-/** The embedded default's external simulation system: the stand-in (apps/simulation-standin) in this process. */
-export const startDemoStandIn = (port: number): Promise<SimulationStandIn> => startSimulationStandIn({ scenario: 'success', runningPolls: 3 }, port);
+/**
+ * The embedded default's external simulation system: the stand-in (apps/simulation-standin) in this process. It takes
+ * one set of credentials, made afresh at each start and given to the demo account's connection alone: the egress
+ * allowance for its address holds for every account, but no other account can log in to it (a connection's secret is
+ * never answered back).
+ */
+export const startDemoStandIn = (port: number): Promise<SimulationStandIn> =>
+  startSimulationStandIn({ scenario: 'success', runningPolls: 3, credentials: { clientId: 'demo', clientSecret: randomBytes(24).toString('base64url'), username: 'demo', password: randomBytes(24).toString('base64url') } }, port);
 
 /**
  * EGRESS_ALLOW for `npm start`: what the operator set, plus the stand-in's own host:port and nothing else of
@@ -36,7 +43,9 @@ export async function startDemoSimulation(options: { baseUrl: string; apiKey: st
     if (result.statusCode >= 300 || result.returnValue === undefined || result.returnValue === null) throw new Error(`demo simulation: ${what} answered ${result.statusCode}`);
     return result.returnValue;
   };
-  await client.putExternalSimulationConnection({ clientId: 'demo', clientSecret: 'demo-secret', username: 'demo', password: 'demo', baseUrl: standIn.url });
+  const credentials = standIn.options.credentials;
+  if (!credentials) throw new Error('demo simulation: the stand-in takes any credentials; the demo starts it with its own');
+  await client.putExternalSimulationConnection({ ...credentials, baseUrl: standIn.url });
 
   const kept = existsSync(options.stateFile) ? (JSON.parse(readFileSync(options.stateFile, 'utf8')) as { profileId: string; setupId: string }) : undefined;
   if (kept && (await client.getExternalSimulationProfileById(kept.profileId)).statusCode === 200) {
