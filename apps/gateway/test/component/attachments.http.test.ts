@@ -284,6 +284,20 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect(res.bytes.equals(bytes)).toBe(true);
     });
 
+    test('when a file is downloaded, then it comes as an attachment under its name (an ASCII stand-in and the name itself, RFC 6266) in a sandbox, whatever its bytes', async () => {
+      const id = await create('Cars');
+      const bytes = Buffer.from('<script>alert(document.domain)</script>');
+      const prepared = await prepare('Cars', id, { UseCompression: false, FileName: 'Spa "quali" ü (1)😀.html' });
+      await upload(prepared.Url, bytes);
+      expect((await finalise('Cars', id, prepared.AttachedFileId)).status).toBe(200);
+      const url = (await list('Cars', id))[0]?.SignedURL as string;
+      for (const res of [await download(url), await download(url, { Range: 'bytes=0-3' })]) {
+        expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Spa _quali_ _ (1)_.html"; filename*=UTF-8''Spa%20%22quali%22%20%C3%BC%20%281%29%F0%9F%98%80.html`);
+        expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+        expect(res.headers.get('content-type')).toBe('application/octet-stream');
+      }
+    });
+
     describe('with If-Match', () => {
       test.each([
         ['its tag', '<tag>', 'bytes=0-9', 206],

@@ -77,7 +77,9 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       // A Range under an If-Range that does not name these bytes is ignored: the whole file, never a piece of another.
       const rangeHeader = request.headers?.['If-Range'] === undefined || (etag !== undefined && request.headers['If-Range'].trim() === etag) ? request.headers?.['Range'] : undefined;
       const range = byteRange(rangeHeader, target.size);
-      const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', 'Accept-Ranges': 'bytes', ...validator };
+      // Saved, never shown: a browser opening the URL keeps the file under its name, and a page among the bytes (an
+      // uploaded .html or .svg) could run nothing on this origin even if a type were ever given it (the sandbox).
+      const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', 'Accept-Ranges': 'bytes', 'Content-Disposition': contentDisposition(target.fileName), 'Content-Security-Policy': "default-src 'none'; sandbox", ...validator };
       if (range === 'unsatisfiable') {
         res.setHeader('Content-Range', `bytes */${target.size}`);
         throw new AppError(416, `No range of ${request.headers?.['Range']?.slice(0, 200)} overlaps the file (${target.size} bytes)`);
@@ -109,6 +111,18 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
 function clientWentAway(req: IncomingMessage): boolean {
   if (!req.complete) return req.readableAborted || req.destroyed;
   return req.readableAborted && req.socket.readableEnded;
+}
+
+/**
+ * `attachment` with the file's name (RFC 6266): `filename` an ASCII stand-in (other characters, quotes and backslashes
+ * as `_`), `filename*` the name itself, UTF-8 percent-encoded (RFC 8187), which clients that read it prefer.
+ */
+export function contentDisposition(fileName: string): string {
+  // Well formed: encodeURIComponent throws on a lone surrogate (a cut pair).
+  const name = fileName.slice(0, 500).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/gu, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** A strong entity tag for a content-addressed blob (`"<sha256>"`); none for any other key. */
