@@ -179,6 +179,9 @@ class InProcessConsumer {
  * The in-process stand-in for the broker: queues, topic bindings and the dead-letter queue. Buses sharing one
  * broker see each other's messages, like processes sharing one RabbitMQ.
  */
+/** Dead letters an in-process broker keeps, the most recent (the oldest go first); a message is at most a few KB. */
+export const MAX_DEAD_LETTERS = 1000;
+
 export class InProcessBroker {
   private readonly queues = new Map<string, InProcessQueue>();
   private readonly bindings = new Map<string, { queue: string; pattern: string }[]>();
@@ -220,9 +223,14 @@ export class InProcessBroker {
 
   deadLetter(message: QueuedMessage): void {
     this.deadLetters.push(message);
+    // The last ones only: a process that runs for months (npm start) must not keep every event it gave up on.
+    if (this.deadLetters.length > MAX_DEAD_LETTERS) this.deadLetters.splice(0, this.deadLetters.length - MAX_DEAD_LETTERS);
   }
 
-  /** Events given up after too many failed deliveries, oldest first (the `<prefix>dlq` of the AMQP transport). */
+  /**
+   * Events given up after too many failed deliveries, oldest first (the `<prefix>dlq` of the AMQP transport): the last
+   * MAX_DEAD_LETTERS.
+   */
   deadLettered(): { exchange: string; routingKey: string; payload: unknown }[] {
     return this.deadLetters.map((m) => ({ exchange: m.exchange, routingKey: m.routingKey, payload: decodeJson(m.content) }));
   }
