@@ -1,5 +1,8 @@
 import { AppError, type FieldErrors } from './app-error';
 
+/** The sentences a refusal's detail spells out; the rest are counted (every one is in `errors`). */
+export const MAX_DETAIL_SENTENCES = 8;
+
 /**
  * The faults of one request, collected so that one 400 names them all rather than the first hiding the rest: each
  * field with its short reasons in `errors`, and the detail every sentence joined with `; `.
@@ -30,8 +33,15 @@ export class FieldRefusals {
     for (const [field, reasons] of Object.entries(errors)) for (const reason of reasons) this.refuse(field, reason);
   }
 
-  /** One error naming everything refused: a 400 by default, or the `status` of what was refused, its detail after `lead`. */
+  /**
+   * One error naming everything refused: a 400 by default, or the `status` of what was refused, its detail after `lead`:
+   * its first MAX_DETAIL_SENTENCES sentences and how many more (1,000 refused properties made a detail of each, and a
+   * log line of it), `errors` naming every field.
+   */
   throwIfAny(status = 400, lead = ''): void {
-    if (this.sentences.length) throw new AppError(status, lead + this.sentences.join('; '), { errors: this.errors });
+    if (!this.sentences.length) return;
+    const more = this.sentences.length - MAX_DETAIL_SENTENCES;
+    const shown = more > 0 ? [...this.sentences.slice(0, MAX_DETAIL_SENTENCES), `and ${more} more, each in errors`] : this.sentences;
+    throw new AppError(status, lead + shown.join('; '), { errors: this.errors });
   }
 }

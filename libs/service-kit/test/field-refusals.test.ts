@@ -1,4 +1,4 @@
-import { AppError, FieldRefusals } from '../src';
+import { AppError, FieldRefusals, MAX_DETAIL_SENTENCES } from '../src';
 
 describe('FieldRefusals', () => {
   const thrown = (refusals: FieldRefusals): AppError => {
@@ -23,6 +23,19 @@ describe('FieldRefusals', () => {
     const error = thrown(refusals);
     expect(error).toMatchObject({ status: 400, errors: { carId: ['the car is not entered in the event', 'a second reason'], 'properties[0].value': [expect.any(String)], start: ['is not a number of seconds'] } });
     expect(error.message).toBe("Car c is not entered in event e; LapTime is a Double; 'x' is not a number; start 'x' is not a number of seconds; a second reason");
+  });
+
+  test('when more sentences are refused than a detail spells out, then the detail gives the first and counts the rest, and errors name every field', () => {
+    const refusals = new FieldRefusals();
+    for (let i = 0; i < 1000; i++) refusals.refuse(`properties[${i}].name`, `no parameter named 'p${i}'`);
+    const error = thrown(refusals);
+    const first = Array.from({ length: MAX_DETAIL_SENTENCES }, (_, i) => `no parameter named 'p${i}'`);
+    expect(error.message).toBe(`${first.join('; ')}; and ${1000 - MAX_DETAIL_SENTENCES} more, each in errors`);
+    expect(Object.keys(error.errors ?? {})).toHaveLength(1000);
+    // As many as it spells out: all of them, nothing counted.
+    const few = new FieldRefusals();
+    for (let i = 0; i < MAX_DETAIL_SENTENCES; i++) few.refuse(`f${i}`, `r${i}`);
+    expect(thrown(few).message).toBe(Array.from({ length: MAX_DETAIL_SENTENCES }, (_, i) => `r${i}`).join('; '));
   });
 
   test('when a check fails with anything but a 400 naming fields, then it is thrown on', () => {

@@ -123,6 +123,10 @@ export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpd
   return converted;
 }
 
+/** The longest name a refusal repeats; a longer one is cut there, with `…` (a 500 KB name was echoed twice whole). */
+export const MAX_QUOTED_NAME = 200;
+const quotedName = (name: string): string => (name.length > MAX_QUOTED_NAME ? `${name.slice(0, MAX_QUOTED_NAME)}…` : name);
+
 /** `convertUpdates` without the throw: the updates that convert, and the errors of those that do not. */
 export function tryConvertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | null | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): { converted: ConvertedUpdate[]; errors: FieldErrors } {
   const errors: FieldErrors = {};
@@ -130,7 +134,7 @@ export function tryConvertUpdates(set: ParameterSet, updates: readonly Parameter
   (updates ?? []).forEach((u, index) => {
     const def = set.get(u.Name);
     if (!def) {
-      (errors[`${pathPrefix}[${index}].${fields.name}`] ??= []).push(`${set.type.plural} has no parameter named '${u.Name}'`);
+      (errors[`${pathPrefix}[${index}].${fields.name}`] ??= []).push(`${set.type.plural} has no parameter named '${quotedName(u.Name)}'`);
       return;
     }
     const converted = convertValue(def, u.Value);

@@ -402,6 +402,19 @@ describe('timing updates by index (timing-service and entity-service in-process,
       expect(await runSheets(f)).toEqual([]);
     });
 
+    test('when an update names 40 unknown properties of 20,000 characters, then the 400 repeats each name cut at 200 characters, and its detail the first 8 and how many more', async () => {
+      const f = await fixture();
+      const long = (i: number) => `${i}`.padEnd(20_000, 'N');
+      const lap = update(f, 'Laps', { stintLapNumber: 1, properties: Array.from({ length: 40 }, (_, i) => ({ name: long(i), value: '1' })) });
+      const refused = (await lap.catch((e: unknown) => e)) as { status: number; message: string; errors: Record<string, string[]> };
+      expect(refused.status).toBe(400);
+      expect(Object.keys(refused.errors)).toHaveLength(40);
+      expect(refused.errors['properties[7].name']).toEqual([`Laps has no parameter named '${long(7).slice(0, 200)}…'`]);
+      const shown = Array.from({ length: 8 }, (_, i) => `Laps has no parameter named '${long(i).slice(0, 200)}…'`);
+      expect(refused.message).toBe(`${shown.join('; ')}; and 32 more, each in errors`);
+      expect(await runSheets(f)).toEqual([]);
+    });
+
     test("when an update names another account's championship, event, session, car and driver, then it is 400 naming each, alone and in a batch, and neither account changes", async () => {
       const f = await fixture();
       const other = await fixture();
