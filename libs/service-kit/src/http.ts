@@ -517,11 +517,7 @@ function watchBodyIdle(req: IncomingMessage, res: ServerResponse, idleMs: number
     req.removeAllListeners('data');
     req.removeAllListeners('end');
     const requestId = String(res.getHeader('X-Request-Id') ?? randomUUID());
-    const error = new AppError(408, `The request body stopped arriving: nothing came for ${idleMs} ms (${BODY_IDLE_TIMEOUT_VARIABLE}), so the request was not read; send it again whole`);
-    const body = JSON.stringify(toProblem(error, instanceOf(req), requestId));
-    closeAfterAnswer(req, res);
-    res.writeHead(408, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
-    res.end(body);
+    answerUnread(req, res, new AppError(408, `The request body stopped arriving: nothing came for ${idleMs} ms (${BODY_IDLE_TIMEOUT_VARIABLE}), so the request was not read; send it again whole`), requestId);
   }, step);
   timer.unref();
   res.once('close', () => clearInterval(timer));
@@ -544,12 +540,18 @@ function instanceOf(req: IncomingMessage): string {
  * problem+json with an `X-Request-Id` as every error, the request's body unread and the connection closed after it.
  */
 function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const requestId = randomUUID();
   const expectation = String(req.headers.expect ?? '').slice(0, 100);
-  const error = new AppError(417, `The expectation ${JSON.stringify(expectation)} is not met: this server meets only 100-continue (the request was not read; send it without Expect)`);
+  answerUnread(req, res, new AppError(417, `The expectation ${JSON.stringify(expectation)} is not met: this server meets only 100-continue (the request was not read; send it without Expect)`), randomUUID());
+}
+
+/**
+ * Answers a request the app never finished reading (or never saw) with `error` as problem+json and its request id,
+ * its `instance` as instanceOf gives it; the connection closes after the answer, lingering for the rest of the body.
+ */
+function answerUnread(req: IncomingMessage, res: ServerResponse, error: AppError, requestId: string): void {
   const body = JSON.stringify(toProblem(error, instanceOf(req), requestId));
   closeAfterAnswer(req, res);
-  res.writeHead(417, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
+  res.writeHead(error.status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId });
   res.end(body);
 }
 
