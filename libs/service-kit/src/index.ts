@@ -10,3 +10,4 @@ export * from './request-scope';
 export * from './field-refusals';
 export * from './arrays';
 export * from './metrics';
+export * from './text';

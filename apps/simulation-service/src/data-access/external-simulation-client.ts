@@ -1,5 +1,6 @@
 import type { SimulationConnection } from '@pitwall/contracts';
 import { AddressNotAllowed, EgressInvalidRequest, ResponseTooLarge, type Egress, type EgressResponse } from '@pitwall/egress';
+import { wellFormed } from '@pitwall/service-kit';
 
 /**
  * The external system refused (4xx, a redirect, an address the policy refuses): retrying the same call will not help.
@@ -25,7 +26,6 @@ export const DEFAULT_MAX_STUDY_ID_CHARS = 200;
 /** A result value the setup can take: what the entity store writes into a parameter. */
 export type ResultValue = number | string | boolean | null;
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /**
  * Control characters but tab and line feed (ESC starts a terminal's escape sequence, CR writes over a line), and the
  * bidirectional embeddings, overrides and isolates (U+202E shows the text after it right to left).
@@ -42,7 +42,7 @@ const HIDING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u20
 export function systemText(text: string, maxChars: number): string {
   let kept = text.length > maxChars ? text.slice(0, maxChars) : text;
   if (kept.length < text.length && /[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
-  return kept.replace(LONE_SURROGATE, '\uFFFD').replace(HIDING, '\uFFFD');
+  return wellFormed(kept).replace(HIDING, '\uFFFD');
 }
 
 /**
@@ -56,7 +56,7 @@ export function studyIdRefusal(studyId: string, maxChars: number): string | null
   if (studyId === '.' || studyId === '..') return `'${studyId}' would name another path of the system's API`;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(studyId)) return 'it holds control characters';
-  if (new RegExp(LONE_SURROGATE.source).test(studyId)) return 'it holds unpaired surrogates';
+  if (wellFormed(studyId) !== studyId) return 'it holds unpaired surrogates';
   return null;
 }
 

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore, type ByteRange } from '@pitwall/blob-store';
 import { COMMAND_ID_HEADER, type Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DownloadTarget } from '@pitwall/contracts';
-import { AppError, closeAfterAnswer } from '@pitwall/service-kit';
+import { AppError, closeAfterAnswer, wellFormed } from '@pitwall/service-kit';
 import { StreamReply, type GatewayHandler } from './operation-routes';
 
 export interface AttachedFileTransferDeps {
@@ -119,7 +119,7 @@ function clientWentAway(req: IncomingMessage): boolean {
  */
 export function contentDisposition(fileName: string): string {
   // Well formed: encodeURIComponent throws on a lone surrogate (a cut pair).
-  const name = fileName.slice(0, 500).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  const name = wellFormed(fileName.slice(0, 500));
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/gu, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
@@ -137,8 +137,7 @@ function entityTagOf(blobKey: string): string | undefined {
  */
 function matches(header: string, etag: string | undefined): boolean {
   if (header.trim() === '*') return true;
-  if (etag === undefined) return false;
-  return Array.from(header.matchAll(/(W\/)?("[^"]*")/g)).some((m) => m[1] === undefined && m[2] === etag);
+  return listedTags(header).some((listed) => !listed.weak && listed.tag === etag);
 }
 
 /**
@@ -148,7 +147,12 @@ function matches(header: string, etag: string | undefined): boolean {
 function noneMatchFails(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
-  return Array.from(header.matchAll(/(?:W\/)?("[^"]*")/g), (m) => m[1]).includes(etag);
+  return listedTags(header).some((listed) => listed.tag === etag);
+}
+
+/** The entity tags of an If-Match or If-None-Match list, each quoted tag with whether it was marked weak (`W/`). */
+function listedTags(header: string): { tag: string; weak: boolean }[] {
+  return Array.from(header.matchAll(/(W\/)?("[^"]*")/g), (m) => ({ tag: m[2] as string, weak: m[1] !== undefined }));
 }
 
 /** A range-spec of RFC 9110 §14.1.1: `first-last`, `first-` or `-suffix` (digits only). */
