@@ -85,6 +85,8 @@ describe('attached files on the five-process stack with an S3 blob store (s3rver
     expect(listed[0]?.SignedURL?.startsWith(`${endpoint}/${bucket}/${key}?`)).toBe(true);
     const got = await fetch(listed[0]?.SignedURL as string);
     expect(got.status).toBe(200);
+    // A download of the file's name, as from the gateway: a browser saves it rather than showing it.
+    expect([got.headers.get('content-disposition'), got.headers.get('content-type')]).toEqual([`attachment; filename="stint2.ld"; filename*=UTF-8''stint2.ld`, 'application/octet-stream']);
     expect(Buffer.from(await got.arrayBuffer()).equals(frame)).toBe(true);
 
     expect((await c[`delete${name}Attachment`]?.(id, prepared.returnValue.AttachedFileId))?.statusCode).toBe(204);

@@ -16,6 +16,7 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { attachmentDisposition } from '@pitwall/service-kit';
 import { BlobNotFoundError, BlobStoreUnavailableError, BlobTooLargeError, isS3Outage } from './errors';
 import { resolveRange } from './filesystem-blob-store';
 import { checkKey, checkRange, contentKey, stagingKeyOf } from './keys';
@@ -101,8 +102,10 @@ export class S3BlobStore implements BlobStore {
     return getSignedUrl(this.client, command, { expiresIn: expiresSeconds });
   }
 
-  async presignGet(key: BlobKey, expiresSeconds: number): Promise<string> {
-    const command = new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) });
+  async presignGet(key: BlobKey, expiresSeconds: number, options: { downloadName?: string } = {}): Promise<string> {
+    // The response-content-* overrides are part of the signed query: a client cannot change them.
+    const download = options.downloadName === undefined ? {} : { ResponseContentDisposition: attachmentDisposition(options.downloadName), ResponseContentType: 'application/octet-stream' };
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key), ...download });
     return getSignedUrl(this.client, command, { expiresIn: expiresSeconds });
   }
 

@@ -82,8 +82,12 @@ export interface BlobStore {
   stagingKey(uploadId: string): BlobKey;
   /** A URL the client PUTs the bytes to directly (S3), or null when the caller must receive them itself (fs). */
   presignPut(stagingKey: BlobKey, expiresSeconds: number): Promise<string | null>;
-  /** A URL the client GETs the bytes from directly (S3), or null when the caller must serve them itself (fs). */
-  presignGet(key: BlobKey, expiresSeconds: number): Promise<string | null>;
+  /**
+   * A URL the client GETs the bytes from directly (S3), or null when the caller must serve them itself (fs). With a
+   * `downloadName`, the store answers it as a download of that name (`Content-Disposition: attachment`) of type
+   * application/octet-stream, never as a page a browser would show.
+   */
+  presignGet(key: BlobKey, expiresSeconds: number, options?: { downloadName?: string }): Promise<string | null>;
   /**
    * Moves a staged upload to its content key: reads it through to hash it, keeps one copy (or none when the
    * content is already stored, whose age is then renewed), removes the staged bytes unless `keepStaged`. BlobNotFoundError when nothing was staged;

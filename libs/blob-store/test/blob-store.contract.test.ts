@@ -222,6 +222,17 @@ describe.each(backends)('BlobStore contract (%s)', (kind, start) => {
         expect(get.status).toBe(200);
         expect(Buffer.compare(Buffer.from(await get.arrayBuffer()), data)).toBe(0);
       });
+
+      test('when a download URL is signed with a download name, then the store answers the bytes as a download of that name (the overrides are in the signed query: SigV4 signs all of it)', async () => {
+        const data = Buffer.from('<script>alert(1)</script>');
+        const stored = await store.putStream(streamOf(data));
+        const url = (await store.presignGet(stored.key, 300, { downloadName: 'Spa "quali" ü.html' }))!;
+
+        const get = await fetch(url);
+        expect(get.status).toBe(200);
+        expect([get.headers.get('content-disposition'), get.headers.get('content-type')]).toEqual([`attachment; filename="Spa _quali_ _.html"; filename*=UTF-8''Spa%20%22quali%22%20%C3%BC.html`, 'application/octet-stream']);
+        expect(Buffer.compare(Buffer.from(await get.arrayBuffer()), data)).toBe(0);
+      });
     }
   });
 });

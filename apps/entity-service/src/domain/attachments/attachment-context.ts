@@ -81,7 +81,9 @@ export function recordReply(f: AttachedFileRecord): RecordReply {
 /** The answer of a record: its listing and a freshly signed download URL once its bytes are available. */
 export async function signedListing(ctx: AttachmentContext, reply: RecordReply): Promise<Record<string, unknown>> {
   const id = reply.listing['Id'] as string;
-  const signedUrl = reply.availableKey ? ((await ctx.blobs.presignGet(reply.availableKey, ctx.urlTtlSeconds)) ?? gatewayUrl(ctx, 'GET', id)) : null;
+  // A store's own URL answers as a download of the file's name, as the gateway's does (never a page shown inline).
+  const downloadName = reply.listing['FileName'] as string;
+  const signedUrl = reply.availableKey ? ((await ctx.blobs.presignGet(reply.availableKey, ctx.urlTtlSeconds, { downloadName })) ?? gatewayUrl(ctx, 'GET', id)) : null;
   return { ...reply.listing, SignedURL: signedUrl };
 }
 

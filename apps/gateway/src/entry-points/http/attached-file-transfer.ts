@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobTooLargeError, type BlobStore, type ByteRange } from '@pitwall/blob-store';
 import { COMMAND_ID_HEADER, type Bus } from '@pitwall/bus';
 import { ATTACHMENT_COMMANDS, SERVICES, type DownloadTarget } from '@pitwall/contracts';
-import { AppError, closeAfterAnswer, wellFormed } from '@pitwall/service-kit';
+import { AppError, attachmentDisposition, closeAfterAnswer } from '@pitwall/service-kit';
 import { StreamReply, type GatewayHandler } from './operation-routes';
 
 export interface AttachedFileTransferDeps {
@@ -79,7 +79,7 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
       const range = byteRange(rangeHeader, target.size);
       // Saved, never shown: a browser opening the URL keeps the file under its name, and a page among the bytes (an
       // uploaded .html or .svg) could run nothing on this origin even if a type were ever given it (the sandbox).
-      const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', 'Accept-Ranges': 'bytes', 'Content-Disposition': contentDisposition(target.fileName), 'Content-Security-Policy': "default-src 'none'; sandbox", ...validator };
+      const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream', 'Accept-Ranges': 'bytes', 'Content-Disposition': attachmentDisposition(target.fileName), 'Content-Security-Policy': "default-src 'none'; sandbox", ...validator };
       if (range === 'unsatisfiable') {
         res.setHeader('Content-Range', `bytes */${target.size}`);
         throw new AppError(416, `No range of ${request.headers?.['Range']?.slice(0, 200)} overlaps the file (${target.size} bytes)`);
@@ -111,18 +111,6 @@ export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<str
 function clientWentAway(req: IncomingMessage): boolean {
   if (!req.complete) return req.readableAborted || req.destroyed;
   return req.readableAborted && req.socket.readableEnded;
-}
-
-/**
- * `attachment` with the file's name (RFC 6266): `filename` an ASCII stand-in (other characters, quotes and backslashes
- * as `_`), `filename*` the name itself, UTF-8 percent-encoded (RFC 8187), which clients that read it prefer.
- */
-export function contentDisposition(fileName: string): string {
-  // Well formed: encodeURIComponent throws on a lone surrogate (a cut pair).
-  const name = wellFormed(fileName.slice(0, 500));
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/gu, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** A strong entity tag for a content-addressed blob (`"<sha256>"`); none for any other key. */
