@@ -10,6 +10,14 @@ export function wellFormed(text: string): string {
 }
 
 /**
+ * The text as a refusal or log line repeats it: whole up to `max` UTF-16 code units, otherwise its first `max` and `…`
+ * (a pair cut in two becomes U+FFFD). A name or value of a request may be megabytes long; its echo never is.
+ */
+export function shortened(text: string, max: number): string {
+  return text.length > max ? `${wellFormed(text.slice(0, max))}…` : text;
+}
+
+/**
  * `attachment` with the file's name (RFC 6266): `filename` an ASCII stand-in (other characters, quotes and backslashes
  * as `_`), `filename*` the name itself, UTF-8 percent-encoded (RFC 8187), which clients that read it prefer. The name
  * is cut at 500 characters. The gateway's downloads send it, and an S3 store's signed download URLs ask for it.

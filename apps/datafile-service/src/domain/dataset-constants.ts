@@ -1,7 +1,7 @@
 import { ATTACHMENT_COMMANDS, SERVICES, type DatasetConstantsJson } from '@pitwall/contracts';
 import type { ParameterUse } from '@pitwall/channels';
 import type { Bus } from '@pitwall/bus';
-import { FieldRefusals } from '@pitwall/service-kit';
+import { FieldRefusals, shortened } from '@pitwall/service-kit';
 import type { DatasetRef } from './datasets';
 
 /**
@@ -90,8 +90,7 @@ function named(entity: { type: string; id: string; name?: string }): string {
 
 function idAndName(entity: { id: string; name?: string }): string {
   if (entity.name === undefined) return entity.id;
-  const name = entity.name.length > MAX_NAME_QUOTED ? `${entity.name.slice(0, MAX_NAME_QUOTED)}…` : entity.name;
-  return `${entity.id} (${JSON.stringify(name)})`;
+  return `${entity.id} (${JSON.stringify(shortened(entity.name, MAX_NAME_QUOTED))})`;
 }
 
 /** `param("A"), param("B") and param("C")`: at most MAX_NAMES_LISTED, then `and N more`. */

@@ -5,7 +5,7 @@ import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelI
 import { ARROW_FILE_MEDIA_TYPE, ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries, type ParameterUse } from '@pitwall/channels';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { AppError, FieldRefusals } from '@pitwall/service-kit';
+import { AppError, FieldRefusals, shortened } from '@pitwall/service-kit';
 import { toReadError } from './read-errors';
 import { valueBytesAsSamples, withinSampleBudget } from './read-budget';
 import type { OpenDataset } from './datasets';
@@ -243,7 +243,7 @@ const LISTED_NAME_CHARS = 200;
 
 /** The first LISTED_NAMES names, each cut at LISTED_NAME_CHARS, then how many more. */
 function listed(names: readonly string[]): string {
-  const shown = names.slice(0, LISTED_NAMES).map((name) => (name.length > LISTED_NAME_CHARS ? `${name.slice(0, LISTED_NAME_CHARS)}…` : name));
+  const shown = names.slice(0, LISTED_NAMES).map((name) => shortened(name, LISTED_NAME_CHARS));
   const more = names.length - shown.length;
   return more > 0 ? `${shown.join(', ')} and ${more} more (each named in errors)` : shown.join(', ');
 }

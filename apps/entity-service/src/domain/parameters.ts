@@ -1,4 +1,4 @@
-import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import { AppError, shortened, type FieldErrors } from '@pitwall/service-kit';
 import { GUID_PATTERN, isStorableText, PARAMETER_TYPES, UNSTORABLE_TEXT, OUTSIDE_WIRE_YEARS, parseWireDateTime, wireDateTimeRefusal, type EntityTypeDef, type ParameterDef, type ParameterType, type ParameterUpdate } from '@pitwall/contracts';
 
 /** A parameter value as stored and returned: typed JSON. */
@@ -125,7 +125,7 @@ export function convertUpdates(set: ParameterSet, updates: readonly ParameterUpd
 
 /** The longest name a refusal repeats; a longer one is cut there, with `…` (a 500 KB name was echoed twice whole). */
 export const MAX_QUOTED_NAME = 200;
-const quotedName = (name: string): string => (name.length > MAX_QUOTED_NAME ? `${name.slice(0, MAX_QUOTED_NAME)}…` : name);
+const quotedName = (name: string): string => shortened(name, MAX_QUOTED_NAME);
 
 /** `convertUpdates` without the throw: the updates that convert, and the errors of those that do not. */
 export function tryConvertUpdates(set: ParameterSet, updates: readonly ParameterUpdate[] | null | undefined, pathPrefix = 'ParameterUpdates', fields = PARAMETER_UPDATE_FIELDS): { converted: ConvertedUpdate[]; errors: FieldErrors } {

@@ -1,5 +1,5 @@
 import { VIEWER_LAYOUT_VERSION, VIEWER_Y_SCALE_MIN_SPAN } from '@pitwall/contracts';
-import { AppError, type FieldErrors } from '@pitwall/service-kit';
+import { AppError, shortened, type FieldErrors } from '@pitwall/service-kit';
 import { entityRepository as repo } from '../../data-access/entity-repository';
 import type { ParameterValue } from '../parameters';
 import { definitionNameProblem } from './definition-name';
@@ -57,7 +57,7 @@ function layoutProblem(layout: string, maxLength: number): string | null {
   if (!layout.trim()) return `is required: the viewer's view as v=${VIEWER_LAYOUT_VERSION}&ch=<channel>&…`;
   if (layout.length > maxLength) return `must be at most ${maxLength} characters (MAX_VIEWER_LAYOUT_LENGTH), not ${layout.length}`;
   for (const [index, pair] of layout.split('&').entries()) {
-    const shown = pair.length > 40 ? `${pair.slice(0, 40)}…` : pair;
+    const shown = shortened(pair, 40);
     if (!PAIR.test(pair)) return `must be name=value pairs joined by &, URL-encoded as the viewer's link writes them: pair ${index + 1} "${shown}" is not`;
     try {
       for (const part of pair.split('=')) decodeURIComponent(part.replace(/\+/g, ' '));
@@ -73,7 +73,7 @@ function layoutProblem(layout: string, maxLength: number): string | null {
   if (version !== String(VIEWER_LAYOUT_VERSION)) return `v=${version.slice(0, 20)} is not a layout version this service knows: it knows v=${VIEWER_LAYOUT_VERSION}`;
   for (const [index, scale] of pairs.getAll('y').entries()) {
     const problem = yScaleProblem(scale);
-    if (problem) return `y scale ${index + 1} "${scale.length > 40 ? `${scale.slice(0, 40)}…` : scale}" ${problem}`;
+    if (problem) return `y scale ${index + 1} "${shortened(scale, 40)}" ${problem}`;
   }
   return null;
 }

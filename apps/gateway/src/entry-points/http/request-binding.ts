@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { AppError, FieldRefusals } from '@pitwall/service-kit';
+import { AppError, FieldRefusals, shortened } from '@pitwall/service-kit';
 import { fieldErrors, formatPath, Guid, INCLUDE_PARAMETER, REQUEST_LIMITS, isUnsetId, pathParameterNames, ruleMessage, safeParseReporting, type BoundRequest, type Operation } from '@pitwall/contracts';
 import { preferredMediaType } from './accept';
 
@@ -207,7 +207,7 @@ function bindQueryLists(op: Operation, shape: Record<string, z.ZodType>, raw: Re
       const value = index === undefined ? undefined : (values[index] ?? '');
       // A list given as one comma-separated value: the parameter is repeated instead, once per value.
       const hint = value?.includes(',') ? `; give each value as its own ${name} parameter (${name}=a&${name}=b), not separated by commas` : '';
-      const shown = value !== undefined && value.length > 80 ? `${value.slice(0, 80)}…` : value;
+      const shown = value === undefined ? undefined : shortened(value, 80);
       throw AppError.badRequest(value === undefined ? `${name} ${message}` : `${name} '${shown}' ${message}${hint}`, { [name]: [`${message}${hint}`] });
     }
     lists[name] = values.map((v) => v.toLowerCase());
@@ -298,7 +298,7 @@ function bindQuery(req: Request, allowed: readonly string[], repeated: readonly 
     const name = canonical.get(key.toLowerCase());
     if (!name) {
       // A name past any the API has is named by its start: the answer does not echo a 190 KB name back (twice over).
-      errors[key.length > MAX_ECHOED_NAME ? `${key.slice(0, MAX_ECHOED_NAME)}…` : key] = ['unknown query parameter'];
+      errors[shortened(key, MAX_ECHOED_NAME)] = ['unknown query parameter'];
       continue;
     }
     if (repeated.includes(name)) {
@@ -331,7 +331,7 @@ function includeList(value: string | undefined): string[] | undefined {
   const { MAX_INCLUDE_PATHS: most, MAX_INCLUDE_PATH_LENGTH: longest } = REQUEST_LIMITS;
   if (paths.length > most) throw AppError.badRequest(`parametersToInclude names more than ${most} paths (MAX_INCLUDE_PATHS)`, { parametersToInclude: [`names more than ${most} paths (MAX_INCLUDE_PATHS)`] });
   const long = paths.find((p) => p.length > longest);
-  if (long) throw AppError.badRequest(`parametersToInclude has a path longer than ${longest} characters (MAX_INCLUDE_PATH_LENGTH)`, { parametersToInclude: [`path '${long.slice(0, 40)}…' is longer than ${longest} characters (MAX_INCLUDE_PATH_LENGTH)`] });
+  if (long) throw AppError.badRequest(`parametersToInclude has a path longer than ${longest} characters (MAX_INCLUDE_PATH_LENGTH)`, { parametersToInclude: [`path '${shortened(long, 40)}' is longer than ${longest} characters (MAX_INCLUDE_PATH_LENGTH)`] });
   return paths.length ? paths : undefined;
 }
 
