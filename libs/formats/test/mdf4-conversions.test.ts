@@ -117,6 +117,69 @@ describe('MDF 4 conversions', () => {
     });
   });
 
+  describe('value-range conversions (cc_type 6, built files)', () => {
+    // Ranges as a hostile or careless writer may give them: out of order, overlapping, touching, empty, inverted, with
+    // NaN and infinite ends. The first declared range that holds x wins (lower ≤ x ≤ upper for integer codes,
+    // lower ≤ x < upper for floats), else the default: the reading must agree with that rule, taken literally.
+    const firstHolding = (ranges: readonly [number, number, number][], fallback: number, x: number, integer: boolean): number =>
+      ranges.find(([lower, upper]) => x >= lower && (integer ? x <= upper : x < upper))?.[2] ?? fallback;
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const ends = [Number.NaN, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+    const end = (): number => (random() < 0.03 ? (ends[Math.floor(random() * 3)] as number) : Math.floor(random() * 64) * 4);
+    const tableOf = (count: number): [number, number, number][] =>
+      Array.from({ length: count }, (_, i) => {
+        const lower = end();
+        const upper = random() < 0.1 ? lower : random() < 0.05 ? lower - 4 : lower + Math.floor(random() * 40);
+        return [lower, upper, i + 0.5];
+      });
+    const floats = [...Array.from({ length: 256 }, (_, i) => i), ...Array.from({ length: 256 }, (_, i) => i + 0.25), -1, -0, Number.NaN, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+    const build = (ranges: readonly [number, number, number][], fallback: number) => {
+      const records = new Uint8Array(floats.length * 9);
+      const view = new DataView(records.buffer);
+      floats.forEach((x, i) => {
+        view.setUint8(i * 9, i % 256);
+        view.setFloat64(i * 9 + 1, x, true);
+      });
+      const conversion = { type: 6, values: [...ranges.flat(), fallback], texts: [] };
+      return buildMdf4File({
+        groups: [
+          {
+            dataBytes: 9,
+            cycleCount: floats.length,
+            records,
+            channels: [
+              { name: 'code', dataType: 0, bitCount: 8, byteOffset: 0, conversion },
+              { name: 'float', dataType: 4, bitCount: 64, byteOffset: 1, conversion },
+            ],
+          },
+        ],
+      });
+    };
+
+    it.each([
+      ['a few ranges', 12],
+      ['many overlapping ranges', 3_000],
+    ])('when %s are declared in no order, then every integer code and every float reads the first range that holds it, else the default', (_, count) => {
+      const ranges = tableOf(count);
+      const file = openDataFile(build(ranges, -7));
+      const codes = Array.from(file.readChannel('code').samples);
+      expect(codes).toEqual(floats.map((_, i) => firstHolding(ranges, -7, i % 256, true)));
+      const values = Array.from(file.readChannel('float').samples);
+      expect(values).toEqual(floats.map((x) => firstHolding(ranges, -7, x, false)));
+    });
+
+    it('when ranges touch, then an integer code on the shared end reads the first declared, and a float there the range it starts', () => {
+      const ranges: [number, number, number][] = [[30, 30, 3], [20, 30, 2], [10, 20, 1], [30, 40, 4], [0, 5, Number.NaN]];
+      const file = openDataFile(build(ranges, -1));
+      const codes = file.readChannel('code').samples;
+      expect([10, 20, 30, 35, 41].map((code) => codes[code])).toEqual([1, 2, 3, 4, -1]);
+      expect(codes[3]).toBeNaN(); // a range's own value NaN is that value, not the default
+      const values = file.readChannel('float').samples;
+      expect([10, 20, 30, 35, 40, 41].map((x) => values[x])).toEqual([1, 2, 4, 4, -1, -1]);
+    });
+  });
+
   describe('algebraic conversions (built files)', () => {
     const records = Uint8Array.from([0, 1, 1, 0, 2, 0]);
     const build = (formula: string) =>
