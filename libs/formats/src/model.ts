@@ -166,10 +166,26 @@ export function uniqueName(whole: string, taken: Set<string>): string {
 const nextSuffix = new WeakMap<Set<string>, Map<string, number>>();
 
 function cutName(name: string): string {
-  let end = MAX_CHANNEL_NAME_CHARS - SUFFIX_ROOM;
+  return cutAt(name, MAX_CHANNEL_NAME_CHARS - SUFFIX_ROOM);
+}
+
+/** The first `end` UTF-16 code units of a name (one fewer where the last would be half a pair). */
+function cutAt(name: string, end: number): string {
+  if (name.length <= end) return name;
   const last = name.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return name.slice(0, end);
+  return name.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end);
+}
+
+/**
+ * A field's name under its structure's, `structure.field`, no longer than a cut name: the structure's part is cut first
+ * (the field's own part keeps at least half), so that fields of a structure with a 1 MB name stay apart, and each costs
+ * at most MAX_CHANNEL_NAME_CHARS, not a copy of that megabyte.
+ */
+export function fieldName(structure: string, field: string): string {
+  const room = MAX_CHANNEL_NAME_CHARS - SUFFIX_ROOM;
+  if (structure.length + 1 + field.length <= room) return `${structure}.${field}`;
+  const own = cutAt(field, Math.max(Math.floor(room / 2), room - 1 - structure.length));
+  return `${cutAt(structure, room - 1 - own.length)}.${own}`;
 }
 
 export function buildDataFile(parts: Omit<DataFile, 'channels' | 'readChannel' | 'readEvents'>, sources: ChannelSource[]): DataFile {

@@ -1,5 +1,5 @@
 import { openDataFile } from '../src';
-import { MAX_CHANNEL_NAME_CHARS, uniqueName } from '../src/model';
+import { fieldName, MAX_CHANNEL_NAME_CHARS, uniqueName } from '../src/model';
 import { BinaryView } from '../src/binary-view';
 import { buildMdf3File, buildMdf4File, type Mdf4GroupSpec, signalDataOffsets } from '../src/testing';
 
@@ -307,6 +307,25 @@ describe('channel names past what a read can name', () => {
     expect(names.every((n) => n.length <= MAX_CHANNEL_NAME_CHARS)).toBe(true);
     expect(names[0]).toBe('x'.repeat(MAX_CHANNEL_NAME_CHARS - 16));
     expect(names[2]).toBe(`${'x'.repeat(MAX_CHANNEL_NAME_CHARS - 16)} (3)`);
+  });
+
+  test('when a structure with a 1,000,000-character name has 500 fields, then each field is the cut structure name and its own, distinct, at most 16,383 characters', () => {
+    const fields = Array.from({ length: 500 }, (_, k) => ({ name: `f${k}`, dataType: 0, bitCount: 8, byteOffset: 0 }));
+    const bytes = buildMdf4File({ groups: [{ dataBytes: 1, cycleCount: 1, records: Uint8Array.of(7), channels: [{ name: 'P'.repeat(1_000_000), dataType: 0, bitCount: 8, byteOffset: 0, fields }] }] });
+    const names = openDataFile(bytes).channels.map((c) => c.name);
+    expect(names).toHaveLength(501);
+    expect(names.every((n) => n.length <= MAX_CHANNEL_NAME_CHARS)).toBe(true);
+    // Each field keeps its own name after the structure's (cut to make room), not a " (n)" of one cut prefix.
+    expect(names.slice(1, 4)).toEqual(['f0', 'f1', 'f2'].map((f) => `${'P'.repeat(MAX_CHANNEL_NAME_CHARS - 16 - 1 - f.length)}.${f}`));
+    expect(names[500]?.endsWith('.f499')).toBe(true);
+    expect(new Set(names).size).toBe(501);
+  });
+
+  test('when a field\'s own name is longer than a channel name may be, then it keeps half the room and the structure\'s name the rest', () => {
+    const room = MAX_CHANNEL_NAME_CHARS - 16;
+    expect(fieldName('S', 'f'.repeat(100_000))).toBe(`S.${'f'.repeat(room - 2)}`);
+    expect(fieldName('S'.repeat(100_000), 'f'.repeat(100_000))).toBe(`${'S'.repeat(room - 1 - Math.floor(room / 2))}.${'f'.repeat(Math.floor(room / 2))}`);
+    expect(fieldName('Wheel', 'FL')).toBe('Wheel.FL');
   });
 
   test('when a long name is cut where a character takes two UTF-16 units, then the cut does not split it', () => {

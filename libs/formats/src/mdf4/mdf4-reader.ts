@@ -9,6 +9,7 @@ import {
   type EventData,
   type EventKind,
   emptyProperties,
+  fieldName,
   type FileProperties,
   type SampleArray,
 } from '../model';
@@ -250,7 +251,7 @@ function fieldsOf(bin: BinaryView, parent: Mdf4Channel, dataBytes: number, count
   for (const cn of structureFields(bin, parent.structure, seen)) {
     if (++counted.channels > counted.max) throw new DataFileLimitError(FORMAT, 'channels', counted.max, counted.channels);
     const field = readChannel(bin, cn, dataBytes);
-    field.name = `${parent.name}.${field.name}`;
+    field.name = fieldName(parent.name, field.name);
     appendChannels(fields, field, fieldsOf(bin, field, dataBytes, counted, seen, depth + 1));
   }
   return fields;
