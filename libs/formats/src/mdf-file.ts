@@ -8,8 +8,7 @@ import {
   type DataFile,
   type DataFileFormat,
   detectTimeBase,
-  firstTimeOutOfRange,
-  MAX_TIME_SECONDS,
+  firstUnusableTime,
   type EventData,
   type FileProperties,
   type SampleArray,
@@ -70,8 +69,8 @@ export function mdfGroupTime(format: string, group: { cycleCount: number; time?:
   if (!decodeMaster) return (group.time = { time: { kind: 'implicit', start: 0, frequency: 1 }, frequency: 1, regular: true, end: n });
   const timestamps = new Float64Array(n);
   decodeMaster(timestamps);
-  const far = firstTimeOutOfRange(timestamps);
-  if (far >= 0) throw new CorruptDataFileError(format, `record ${far + 1} of a channel group has the time ${timestamps[far]} s, farther from 0 than ${MAX_TIME_SECONDS} s`, 0);
+  const unusable = firstUnusableTime(timestamps);
+  if (unusable) throw new CorruptDataFileError(format, `record ${unusable.index + 1} of a channel group ${unusable.why}`, 0);
   const detected = detectTimeBase(timestamps, 1e-3);
   // One period past the last record, so the whole file's window holds the last record.
   return (group.time = { ...detected, end: timeBaseEnd(detected, timestamps) });

@@ -507,10 +507,19 @@ export function timeBaseEnd(detected: ReturnType<typeof detectTimeBase>, timesta
  */
 export const MAX_TIME_SECONDS = 1e15;
 
-/** The index of the first time past ±MAX_TIME_SECONDS (an infinity included; NaN is left to the reader), or -1. */
-export function firstTimeOutOfRange(timestamps: Float64Array): number {
-  for (let i = 0; i < timestamps.length; i++) if (Math.abs(timestamps[i] as number) > MAX_TIME_SECONDS) return i;
-  return -1;
+/**
+ * What is wrong with the first time a reader cannot use, with its index, or null: NaN (no time), one farther from 0 than
+ * MAX_TIME_SECONDS (an infinity too), or one before the time ahead of it (reads find a window's samples by a binary
+ * search over the times, and a file's span is its first and last time).
+ */
+export function firstUnusableTime(timestamps: Float64Array): { index: number; why: string } | null {
+  for (let i = 0; i < timestamps.length; i++) {
+    const t = timestamps[i] as number;
+    if (Number.isNaN(t)) return { index: i, why: 'has no time (NaN)' };
+    if (Math.abs(t) > MAX_TIME_SECONDS) return { index: i, why: `has the time ${t} s, farther from 0 than ${MAX_TIME_SECONDS} s` };
+    if (i > 0 && t < (timestamps[i - 1] as number)) return { index: i, why: `has the time ${t} s, before the ${timestamps[i - 1]} s of the record ahead of it (times go backwards)` };
+  }
+  return null;
 }
 
 /**

@@ -200,6 +200,20 @@ describe('MDF times far from 0', () => {
     expect(() => openMdf4({ groups: [timed(times)] }).readChannel('V')).toThrow(/record \d of a channel group has the time .* s, farther from 0 than 1000000000000000 s/);
   });
 
+  test.each([
+    [[0, 1, 2, Number.NaN], /record 4 of a channel group has no time \(NaN\)/],
+    [[Number.NaN, 1, 2, 3], /record 1 of a channel group has no time \(NaN\)/],
+    [[0, 1e15, 2], /record 3 of a channel group has the time 2 s, before the 1000000000000000 s of the record ahead of it \(times go backwards\)/],
+    [[0, 1, 0.5, 3], /record 3 of a channel group has the time 0.5 s, before the 1 s/],
+  ])('when the master times are %j, then the file is refused as corrupt naming the record (a span or window over them would be wrong)', (times, reason) => {
+    expect(() => openMdf4({ groups: [timed(times)] })).toThrow(reason);
+    expect(() => openMdf4({ groups: [timed(times)] })).toThrow(expect.objectContaining({ code: 'CORRUPT' }));
+  });
+
+  test('when times repeat (two records at one instant), then they are read', () => {
+    expect(Array.from(openMdf4({ groups: [timed([0, 1, 1, 2])] }).readChannel('V').samples)).toEqual([0, 1, 2, 3]);
+  });
+
   test('when the times are an epoch in seconds, then they are read', () => {
     expect(Array.from(openMdf4({ groups: [timed([1764000000, 1764000001])] }).readChannel('V').samples)).toEqual([0, 1]);
   });
