@@ -98,6 +98,13 @@ describe('CSV reader', () => {
     expect(file.duration).toBe(0.75);
   });
 
+  it('when the time column\'s unit is named like an object\'s own member ([constructor], [__proto__]), then the times are read as seconds', () => {
+    for (const unit of ['constructor', '__proto__', 'toString']) {
+      const file = openDataFile(new TextEncoder().encode(`Time [${unit}],V\n0,1\n0.5,2\n1,3\n`));
+      expect([file.duration, file.readChannel('V').samples.length]).toEqual([1.5, 3]);
+    }
+  });
+
   it('when irregular times are in ms, then each is its seconds to the nanosecond (45.7 ms is 0.0457 s, not 0.045700000000000005)', () => {
     const file = openDataFile(new TextEncoder().encode('Time [ms],V\n0,1\n45.7,2\n97.3,3\n333.3,4\n1234.9,5\n'));
     const time = file.readChannel('V').time;

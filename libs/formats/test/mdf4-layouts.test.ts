@@ -161,6 +161,14 @@ describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () 
     expect(file.properties).toMatchObject({ eventName: 'Round 3', driverName: 'A. Driver', runNumber: 7, carId: 'Car 12', comment: 'test run', outingTime: '2023-11-14T22:13:20.000Z' });
   });
 
+  it('when common properties are named after an object\'s own members (constructor, __proto__, toString), then they are ignored like any unknown name', () => {
+    const comment = '<HDcomment><common_properties><e name="constructor">x</e><e name="__proto__">y</e><e name="to_String">z</e><e name="venue">Spa</e></common_properties></HDcomment>';
+    const file = openMdf4({ comment, groups: [group('DT')] });
+    expect(Object.keys(file.properties).sort()).toEqual(Object.keys(openMdf4({ groups: [group('DT')] }).properties).sort());
+    expect(file.properties.venueName).toBe('Spa');
+    expect(Object.values(file.properties)).not.toContain('x');
+  });
+
   it.each([['bus logging (bus event channel groups)', { cgFlags: 2 }]])('when the only group uses %s, then opening reports UNSUPPORTED naming it', (feature, extra) => {
     expect(() => openMdf4({ groups: [group('DT', extra)] })).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', feature }));
   });

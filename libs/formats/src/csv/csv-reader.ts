@@ -114,7 +114,7 @@ export function readCsvFile(bytes: Uint8Array, layout: CsvLayout, maxLaps?: numb
   const timestamps = new Float64Array(rows);
   scanColumn(bytes, layout.dataStart, layout.delimiter, layout.timeColumn, timestamps, null, layout.decimal);
   const timeUnit = layout.units[layout.timeColumn].toLowerCase();
-  const toSeconds = TIME_UNITS[timeUnit] ?? 1;
+  const toSeconds = Object.hasOwn(TIME_UNITS, timeUnit) ? (TIME_UNITS[timeUnit] as number) : 1;
   for (let i = 0; i < rows; i++) {
     // Times in ms, µs or ns become seconds to the nanosecond, as every time the service answers (45.7 ms is 0.0457 s,
     // not the product's 0.045700000000000005).

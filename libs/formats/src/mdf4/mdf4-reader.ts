@@ -111,7 +111,9 @@ function readProperties(bin: BinaryView, hd: ReturnType<typeof readBlock>): File
     driver: 'driverName', drivername: 'driverName', venue: 'venueName', track: 'venueName', circuit: 'venueName', vehicle: 'carId', car: 'carId', carid: 'carId',
   };
   for (const [name, text] of commonProperties(xml)) {
-    const key = names[name.toLowerCase().replace(/[\s_]/g, '')];
+    // Own keys only: a property named constructor or __proto__ is not one of these.
+    const spelling = name.toLowerCase().replace(/[\s_]/g, '');
+    const key = Object.hasOwn(names, spelling) ? names[spelling] : undefined;
     const value = unescapeXml(text).trim();
     if (!key || !value) continue;
     if (key === 'runNumber') properties.runNumber = Number.isFinite(Number(value)) ? Number(value) : null;
