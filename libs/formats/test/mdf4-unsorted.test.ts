@@ -151,6 +151,15 @@ describe('unsorted MDF4 data groups (issue 39, item 1)', () => {
     expect(() => openDataFile(bytes)).toThrow(/the data holds 1000 records of channel group 1, its ##CG declares 1001/);
   });
 
+  it('when each group\'s declared records fit the data alone but not together, then the file is corrupt before any position list is made', () => {
+    const bytes = unsorted({ recordIdSize: 1, vlsd: undefined });
+    const text = Buffer.from(bytes);
+    const second = text.indexOf('##CG', text.indexOf('##CG') + 4);
+    // 1,000 records of 13 bytes (13,000) fit the 13,300 bytes of data alone; with the first group's 12,000 they do not.
+    new DataView(bytes.buffer).setBigUint64(second + 24 + 6 * 8 + 8, 1000n, true);
+    expect(() => openDataFile(bytes)).toThrow(new CorruptDataFileError('mdf4', 'data blocks hold 13300 bytes, the records its channel groups declare up to group 2 need 25000', second + 24 + 6 * 8 + 8));
+  });
+
   describe('when a group\'s data bytes and invalidation bytes add up past 4 GiB (an index of 32-bit sizes saw 11-byte records)', () => {
     /** The unsorted file with channel group 1 (Speed) declaring 0xffffffff data bytes and 12 invalidation bytes, Speed at byte 1000. */
     const oversized = (cycleCount?: bigint) => {
