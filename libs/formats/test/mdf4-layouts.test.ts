@@ -189,6 +189,34 @@ describe('MDF 4 layouts, widths, byte orders and conversions (built files)', () 
   });
 });
 
+describe('MDF 4 masters of other sync types', () => {
+  // Five records: a distance (m, every 50), a time (s, every 0.1) and a value.
+  const records = writeRecords(5, 24, (view, at, i) => {
+    view.setFloat64(at, i * 50, true);
+    view.setFloat64(at + 8, i * 0.1, true);
+    view.setFloat64(at + 16, i, true);
+  });
+  const channels = (distanceFirst: boolean): Mdf4GroupSpec['channels'] => {
+    const distance = { name: 'Distance', unit: 'm', dataType: 4, bitCount: 64, byteOffset: 0, cnType: 2, sync: 3 };
+    const time = { name: 'Time', unit: 's', dataType: 4, bitCount: 64, byteOffset: 8, cnType: 2, sync: 1 };
+    return [...(distanceFirst ? [distance, time] : [time, distance]), { name: 'x', dataType: 4, bitCount: 64, byteOffset: 16 }];
+  };
+
+  test.each([[true], [false]])('when a distance master and a time master are in one group (distance first: %s), then time is the time base and distance a channel of its own', (distanceFirst) => {
+    const file = openMdf4({ groups: [{ dataBytes: 24, cycleCount: 5, records, channels: channels(distanceFirst) }] });
+    expect(file.channels.map((c) => c.name)).toEqual(['Distance', 'x']);
+    expect(file.duration).toBeCloseTo(0.5, 9);
+    expect(file.readChannel('x').frequency).toBeCloseTo(10, 9);
+    expect(Array.from(file.readChannel('Distance').samples)).toEqual([0, 50, 100, 150, 200]);
+  });
+
+  test('when the only master is synchronised on distance, then it stays the group\'s axis (there is no time to take instead)', () => {
+    const file = openMdf4({ groups: [{ dataBytes: 24, cycleCount: 5, records, channels: channels(true).filter((c) => c.name !== 'Time') }] });
+    expect(file.channels.map((c) => c.name)).toEqual(['x']);
+    expect(file.duration).toBe(250);
+  });
+});
+
 describe('MDF times far from 0', () => {
   // A group of a float64 master (s) and one float64 channel.
   const timed = (times: number[]): Mdf4GroupSpec => ({

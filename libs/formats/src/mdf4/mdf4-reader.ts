@@ -40,6 +40,8 @@ interface Mdf4Channel {
   name: string;
   unit: string;
   cnType: number;
+  /** cn_sync_type: 0 none, 1 time, 2 angle, 3 distance, 4 index. */
+  sync: number;
   dataType: number;
   bitOffset: number;
   byteOffset: number;
@@ -242,15 +244,23 @@ function readGroup(
     ...(unsupported ? { unsupported } : {}),
   };
   const seen = new Set<number>();
+  const read: { channel: Mdf4Channel; fields: Mdf4Channel[] }[] = [];
   for (const cn of chain(bin, cg.links[1] ?? 0, 'CN')) {
     if (++counted.channels > counted.max) throw new DataFileLimitError(FORMAT, 'channels', counted.max, counted.channels);
     seen.add(cn.offset);
     const channel = readChannel(bin, cn, dataBytes);
-    if ((channel.cnType === 2 || channel.cnType === 3) && !group.master) group.master = channel;
-    else appendChannels(group.channels, channel, fieldsOf(bin, channel, dataBytes, counted, seen, 1));
+    read.push({ channel, fields: isMaster(channel) ? [] : fieldsOf(bin, channel, dataBytes, counted, seen, 1) });
   }
+  // The time base is the master synchronised on time; without one, the first master (of any sync type, as written by
+  // loggers that leave it 0). Another master (a distance or angle axis beside the time) is a channel like the rest.
+  const master = read.find(({ channel }) => isMaster(channel) && channel.sync === 1) ?? read.find(({ channel }) => isMaster(channel));
+  group.master = master?.channel ?? null;
+  for (const { channel, fields } of read) if (channel !== group.master) appendChannels(group.channels, channel, fields);
   return group;
 }
+
+/** A master channel (cn_type 2) or a virtual one (3, its values the record index). */
+const isMaster = (channel: Mdf4Channel): boolean => channel.cnType === 2 || channel.cnType === 3;
 
 /** A structure's fields, and their fields, as channels named `structure.field` (each counted as a channel). */
 function fieldsOf(bin: BinaryView, parent: Mdf4Channel, dataBytes: number, counted: { channels: number; max: number }, seen: Set<number>, depth: number): Mdf4Channel[] {
@@ -302,6 +312,7 @@ function readChannel(bin: BinaryView, cn: ReturnType<typeof readBlock>, dataByte
     name: readText(bin, nameLink),
     unit: readText(bin, unitLink) || ccUnit,
     cnType,
+    sync: bin.u8(cn.data + CN.sync),
     dataType,
     bitOffset,
     byteOffset,

@@ -24,6 +24,8 @@ export interface Mdf4ChannelSpec {
   bitOffset?: number;
   /** cn_type: 0 fixed length (default), 1 VLSD, 2 master, 3 virtual master. */
   cnType?: number;
+  /** cn_sync_type: 1 (time) for a master unless given, else 0; 2 angle, 3 distance, 4 index. */
+  sync?: number;
   conversion?: Mdf4ConversionSpec;
   /** Invalidation bit position (within the invalidation bytes after the data bytes). */
   invalBitPos?: number;
@@ -163,7 +165,7 @@ export function buildMdf4File(spec: Mdf4FileSpec): Uint8Array {
       const cnData = new Uint8Array(72);
       const v = new DataView(cnData.buffer);
       cnData[0] = channel.cnType ?? 0;
-      cnData[1] = channel.cnType === 2 || channel.cnType === 3 ? 1 : 0;
+      cnData[1] = channel.sync ?? (channel.cnType === 2 || channel.cnType === 3 ? 1 : 0);
       cnData[2] = channel.dataType;
       cnData[3] = channel.bitOffset ?? 0;
       v.setUint32(4, channel.byteOffset, true);
