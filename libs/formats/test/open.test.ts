@@ -92,6 +92,28 @@ describe('openDataFile: recognition and errors', () => {
     }
   });
 
+  it('when 2,000 per-lap files each name channels of their own, then each channel reads its own lap and gaps for every other, regular or not', () => {
+    // File k: V (in every file) and its own channel Ck, at 10 Hz for 0.3 s; every 100th file's Ck at uneven times.
+    const csv = (k: number) => {
+      const times = k % 100 === 0 ? [0, 0.05, 0.2] : [0, 0.1, 0.2];
+      return new TextEncoder().encode(`Time,V,C${k}\n${times.map((t, i) => `${t},${k},${k * 10 + i}`).join('\n')}\n`);
+    };
+    const file = openDataFile(Array.from({ length: 2000 }, (_, k) => csv(k)));
+    expect(file.laps).toHaveLength(2000);
+    expect(file.channels).toHaveLength(2001);
+    const c7 = file.readChannel('C7');
+    // Regular: on the common grid, three samples per lap, the others gaps.
+    expect(c7.time.kind).toBe('implicit');
+    expect(c7.samples).toHaveLength(6000);
+    expect(Array.from(c7.samples.slice(21, 24))).toEqual([70, 71, 72]);
+    expect(Array.from(c7.gaps?.slice(18, 27) ?? [])).toEqual([1, 1, 1, 0, 0, 0, 1, 1, 1]);
+    // Irregular in its own lap: its three samples only, at their times on the dataset's axis.
+    const c100 = file.readChannel('C100');
+    expect(Array.from(c100.samples)).toEqual([1000, 1001, 1002]);
+    expect(c100.time.kind === 'explicit' && Array.from(c100.time.timestamps)).toEqual([30, 30.05, 30.2]);
+    expect(file.readChannel('V').samples[5999]).toBe(1999);
+  });
+
   it('when the demo file is generated, then it is a small .ld whose laps come from its Lap Number channel', () => {
     const bytes = createDemoLdFile();
     const file = openDataFile(bytes);
