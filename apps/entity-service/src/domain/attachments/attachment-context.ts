@@ -82,7 +82,8 @@ export function recordReply(f: AttachedFileRecord): RecordReply {
 export async function signedListing(ctx: AttachmentContext, reply: RecordReply): Promise<Record<string, unknown>> {
   const id = reply.listing['Id'] as string;
   // A store's own URL answers as a download of the file's name, as the gateway's does (never a page shown inline).
-  const downloadName = reply.listing['FileName'] as string;
+  const downloadName = (reply.listing['Parameters'] as { FileName?: unknown } | undefined)?.FileName;
+  if (typeof downloadName !== 'string') throw new Error(`attached file ${id} was rendered without its FileName`);
   const signedUrl = reply.availableKey ? ((await ctx.blobs.presignGet(reply.availableKey, ctx.urlTtlSeconds, { downloadName })) ?? gatewayUrl(ctx, 'GET', id)) : null;
   return { ...reply.listing, SignedURL: signedUrl };
 }
