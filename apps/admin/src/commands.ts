@@ -17,6 +17,8 @@ interface Command {
   summary: string;
   min: number;
   max: number;
+  /** Changes something (and may first apply the auth migrations); the others only read and change nothing. */
+  writes: boolean;
   /** Checks the arguments before any connection is made. */
   validate?(args: string[]): void;
   run(ctx: CommandContext, args: string[]): Promise<void>;
@@ -34,6 +36,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'create an account',
     min: 1,
     max: 1,
+    writes: true,
     async run({ store, print }, [name]) {
       const account = await store.createAccount(name);
       print(`Created account "${account.name}": ${account.id}`);
@@ -44,6 +47,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'create a user',
     min: 1,
     max: 1,
+    writes: true,
     async run({ store, print }, [name]) {
       const user = await store.createUser(name);
       print(`Created user "${user.name}": ${user.id}`);
@@ -54,14 +58,16 @@ export const COMMANDS: Record<string, Command> = {
     summary: "add a user to an account, or change the user's role there",
     min: 3,
     max: 3,
+    writes: true,
     validate([accountId, userId, role]) {
       guid(accountId, 'accountId');
       guid(userId, 'userId');
       if (!isRole(role)) throw new UsageError(`role must be one of ${ROLES.join(', ')}, got "${role}"`);
     },
-    async run({ store, print }, [accountId, userId, role]) {
-      await store.addMembership(accountId, userId, role as (typeof ROLES)[number]);
-      print(`User ${userId} is now ${role} of account ${accountId}`);
+    async run({ store, print, warn, sharedCache }, [accountId, userId, role]) {
+      const before = await store.addMembership(accountId, userId, role as (typeof ROLES)[number]);
+      print(`User ${userId} is now ${role} of account ${accountId} (${before === null ? 'a new member' : before === role ? 'unchanged' : `was ${before}`})`);
+      if (before !== null && before !== role && !sharedCache) warn(NOT_SHARED('the old role'));
     },
   },
   'remove-member': {
@@ -69,13 +75,15 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'remove a user from an account (at once in the gateways, with their REDIS_URL and REDIS_PREFIX)',
     min: 2,
     max: 2,
+    writes: true,
     validate([accountId, userId]) {
       guid(accountId, 'accountId');
       guid(userId, 'userId');
     },
-    async run({ store, print }, [accountId, userId]) {
+    async run({ store, print, warn, sharedCache }, [accountId, userId]) {
       if (!(await store.removeMembership(accountId, userId))) throw AppError.notFound(`User ${userId} is not a member of account ${accountId}`);
       print(`User ${userId} is no longer a member of account ${accountId}`);
+      if (!sharedCache) warn(NOT_SHARED('the membership'));
     },
   },
   'create-key': {
@@ -83,6 +91,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'create an API key for a user (shown only once)',
     min: 1,
     max: 2,
+    writes: true,
     validate: ([userId]) => guid(userId, 'userId'),
     async run({ store, print }, [userId, label]) {
       if (!(await store.getUser(userId))) throw AppError.notFound(`No user ${userId}`);
@@ -97,11 +106,14 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'revoke an API key',
     min: 1,
     max: 1,
+    writes: true,
     validate: ([keyId]) => guid(keyId, 'keyId'),
     async run({ store, print, warn, sharedCache }, [keyId]) {
-      if (!(await store.revokeApiKey(keyId))) throw AppError.notFound(`No live API key ${keyId}`);
-      print(`Revoked key ${keyId}`);
-      if (!sharedCache) warn('REDIS_URL is not set: gateways that cache keys in Redis accept this key until their entry expires (about a minute); an embedded gateway (npm start, in-memory cache) refuses it within 2 s.');
+      if (await store.revokeApiKey(keyId)) print(`Revoked key ${keyId}`);
+      // Revoking again evicts again: for a revocation whose eviction did not reach the gateways' Redis.
+      else if (await store.evictRevokedApiKey(keyId)) print(`Key ${keyId} was already revoked${sharedCache ? '; evicted from the gateways\u2019 cache again' : ''}`);
+      else throw AppError.notFound(`No API key ${keyId}`);
+      if (!sharedCache) warn(NOT_SHARED('this key'));
     },
   },
   'list-accounts': {
@@ -109,6 +121,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'list every account',
     min: 0,
     max: 0,
+    writes: false,
     async run({ store, print }) {
       const accounts = await store.listAllAccounts();
       print('ID\tNAME\tCREATED');
@@ -120,6 +133,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: "list a user's API keys (ids and labels, never the keys)",
     min: 1,
     max: 1,
+    writes: false,
     validate: ([userId]) => guid(userId, 'userId'),
     async run({ store, print }, [userId]) {
       const keys = await store.listApiKeys(userId);
@@ -129,11 +143,14 @@ export const COMMANDS: Record<string, Command> = {
   },
 };
 
+const NOT_SHARED = (what: string): string =>
+  `REDIS_URL is not set: gateways that cache in Redis accept ${what} until their entry expires (about a minute); an embedded gateway (npm start, in-memory cache) stops within 2 s.`;
+
 export function usage(): string {
   const width = Math.max(...Object.entries(COMMANDS).map(([name, c]) => `${name} ${c.args}`.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${`${name} ${c.args}`.padEnd(width)}  ${c.summary}`);
   return [
-    'Usage: npm run admin -- <command> [arguments]',
+    'Usage: npm run admin -- <command> [arguments]   (a name beginning with - goes after --: create-account -- -Team-)',
     '',
     'Commands:',
     ...lines,
@@ -147,16 +164,31 @@ export function usage(): string {
   ].join('\n');
 }
 
-/** `help`, `--help` or `-h`: the usage is the answer (exit 0), not a usage error. */
+const HELP = ['--help', '-h'];
+
+/**
+ * `help` as the command, or `--help` / `-h` anywhere before a `--`: the usage is the answer (exit 0) and nothing runs
+ * (`create-key <user> --help` once created a key labelled "--help").
+ */
 export function asksForHelp(argv: string[]): boolean {
-  return ['help', '--help', '-h'].includes(argv[0] ?? '');
+  if (argv[0] === 'help') return true;
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => HELP.includes(a));
 }
 
-/** The command and its arguments, checked; throws UsageError. */
+/**
+ * The command and its arguments, checked; throws UsageError. The CLI takes no options: an argument beginning with `-`
+ * is refused rather than taken as a name or label (`create-account --dry-run` would create an account of that name),
+ * unless it comes after a `--`.
+ */
 export function parseCommand(argv: string[]): { command: Command; args: string[] } {
-  const [name, ...args] = argv;
+  const end = argv.indexOf('--');
+  const options = end < 0 ? argv : argv.slice(0, end);
+  const [name, ...args] = end < 0 ? argv : [...argv.slice(0, end), ...argv.slice(end + 1)];
   if (!name) throw new UsageError('');
-  const command = COMMANDS[name];
+  const option = options.find((a) => a.startsWith('-') && a !== '-');
+  if (option !== undefined) throw new UsageError(`Unknown option "${option}": the admin CLI takes none. A name or label beginning with - goes after --, e.g. npm run admin -- create-account -- -Team-`);
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) throw new UsageError(`Unknown command "${name}"`);
   if (args.length < command.min || args.length > command.max) throw new UsageError(`Usage: npm run admin -- ${name} ${command.args}`.trimEnd());
   command.validate?.(args);

@@ -78,6 +78,16 @@ export interface AuthStoreOptions {
    * Without it (the admin CLI has no bus) the event waits in `auth.outbox` until a gateway's retry publishes it.
    */
   publishMembershipEvent?: PublishMessage<AccountMembersEvent>;
+  /**
+   * A change's second eviction (SECOND_EVICTION_DELAY_MS after the first, for a gateway that read the old entry just
+   * before the change and cached it just after the first eviction) is awaited by the change, not left to a timer: the
+   * admin CLI ends its process right after the command, which would drop the timer.
+   */
+  awaitSecondEviction?: boolean;
+  /** The delay of the second eviction (default SECOND_EVICTION_DELAY_MS); tests shorten it. */
+  secondEvictionDelayMs?: number;
+  /** Told of every eviction the cache refused (the change stays committed): the admin CLI warns and exits non-zero. */
+  onEvictionFailed?: (err: Error) => void;
 }
 
 /** The demo records have fixed ids, so creating them is idempotent across restarts and processes. */
@@ -90,7 +100,7 @@ const NOT_PUBLISHED_HERE: PublishMessage<AccountMembersEvent> = async () => {
 };
 const FOREIGN_KEY_VIOLATION = '23503';
 // Covers an authenticate() that read the key just before the revocation and writes the cache just after our eviction.
-const SECOND_EVICTION_DELAY_MS = 2000;
+export const SECOND_EVICTION_DELAY_MS = 2000;
 
 /** How long a process-local cache (the embedded default) may trust an entry another process may have revoked. */
 export const PROCESS_LOCAL_CACHE_TTL_SECONDS = 1;
@@ -108,6 +118,7 @@ export class AuthStore {
    * beside the key's own entry; whether the key still works is decided by that entry and the database, every time.
    */
   private readonly knownKeys = new Map<string, Principal>();
+  private readonly evictions: Pick<AuthStoreOptions, 'awaitSecondEviction' | 'onEvictionFailed'> & { delayMs: number };
 
   constructor(
     private readonly pool: pg.Pool,
@@ -121,6 +132,7 @@ export class AuthStore {
     this.ttl = cache.shared === true ? ttl : Math.min(ttl, PROCESS_LOCAL_CACHE_TTL_SECONDS);
     this.publishesEvents = options.publishMembershipEvent !== undefined;
     this.events = createOutbox({ pool, schema: 'auth', publish: options.publishMembershipEvent ?? NOT_PUBLISHED_HERE, logger });
+    this.evictions = { awaitSecondEviction: options.awaitSecondEviction, onEvictionFailed: options.onEvictionFailed, delayMs: options.secondEvictionDelayMs ?? SECOND_EVICTION_DELAY_MS };
   }
 
   async createAccount(name: string): Promise<AccountRecord> {
@@ -133,13 +145,20 @@ export class AuthStore {
     return toUser(rows[0]);
   }
 
-  /** Adds the user to the account, or changes the role of an existing membership; the account's members are announced. */
-  async addMembership(accountId: string, userId: string, role: Role): Promise<void> {
+  /**
+   * Adds the user to the account, or changes the role of an existing membership; the account's members are announced.
+   * Returns the role the user had there before (null: none).
+   */
+  async addMembership(accountId: string, userId: string, role: Role): Promise<Role | null> {
     if (!isRole(role)) throw AppError.badRequest(`Role must be one of ${ROLES.join(', ')}`);
     requireUuid(accountId, 'account id');
     requireUuid(userId, 'user id');
+    let before: Role | null = null;
     try {
       await this.changeMembers(accountId, async (c) => {
+        // The account row is locked (changeMembers): the role read here is the one this change replaces.
+        const { rows } = await c.query<{ role: Role }>('SELECT role FROM auth.account_memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+        before = rows[0]?.role ?? null;
         await c.query(
           'INSERT INTO auth.account_memberships (account_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role',
           [accountId, userId, role],
@@ -150,7 +169,8 @@ export class AuthStore {
       if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) throw AppError.notFound(`No account ${accountId} or no user ${userId}`);
       throw err;
     }
-    await this.evict(roleKey(userId, accountId));
+    await this.evictTwice(roleKey(userId, accountId));
+    return before;
   }
 
   /** Returns false when there was no such membership. */
@@ -161,7 +181,7 @@ export class AuthStore {
       const { rowCount } = await c.query('DELETE FROM auth.account_memberships WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
       return (rowCount ?? 0) > 0;
     });
-    await this.evict(roleKey(userId, accountId));
+    await this.evictTwice(roleKey(userId, accountId));
     return removed;
   }
 
@@ -207,10 +227,20 @@ export class AuthStore {
     requireUuid(keyId, 'key id');
     const { rows } = await this.pool.query<{ key_hash: Buffer }>('UPDATE auth.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING key_hash', [keyId]);
     if (rows.length === 0) return false;
-    const cacheKey = apiKeyCacheKey(rows[0].key_hash);
-    await this.evict(cacheKey);
-    setTimeout(() => void this.cache.del(cacheKey).catch(() => undefined), SECOND_EVICTION_DELAY_MS).unref();
     this.logger.info({ keyId }, 'api key revoked');
+    await this.evictTwice(apiKeyCacheKey(rows[0].key_hash));
+    return true;
+  }
+
+  /**
+   * Evicts an already revoked key from the cache again (twice, as a revocation does): for a revocation whose eviction
+   * could not reach the gateways' cache. False when there is no revoked key of that id.
+   */
+  async evictRevokedApiKey(keyId: string): Promise<boolean> {
+    requireUuid(keyId, 'key id');
+    const { rows } = await this.pool.query<{ key_hash: Buffer }>('SELECT key_hash FROM auth.api_keys WHERE id = $1 AND revoked_at IS NOT NULL', [keyId]);
+    if (rows.length === 0) return false;
+    await this.evictTwice(apiKeyCacheKey(rows[0].key_hash));
     return true;
   }
 
@@ -364,6 +394,22 @@ export class AuthStore {
       await this.cache.del(key);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'auth cache eviction failed: the change is committed; gateways read the database while their cache is unreachable');
+      this.evictions.onEvictionFailed?.(err as Error);
+    }
+  }
+
+  /**
+   * Evicts now and again after the delay: a gateway that read the old entry from the database just before the change
+   * committed may write it to the cache just after the first eviction. Awaited where the process ends right after
+   * (`awaitSecondEviction`), else on a timer.
+   */
+  private async evictTwice(key: string): Promise<void> {
+    await this.evict(key);
+    if (this.evictions.awaitSecondEviction) {
+      await new Promise((resolve) => setTimeout(resolve, this.evictions.delayMs));
+      await this.evict(key);
+    } else {
+      setTimeout(() => void this.cache.del(key).catch(() => undefined), this.evictions.delayMs).unref();
     }
   }
 

@@ -19,6 +19,8 @@ export interface PoolOptions {
    * this long (its process stopped, its event loop held) is ended by the server, so its locks do not outlive it.
    */
   idleInTransactionTimeoutMs?: number;
+  /** The longest wait for a connection, its opening included (default POOL_WAIT_BOUND_MS): a one-shot tool's bound. */
+  connectionWaitMs?: number;
 }
 
 /** The pool's own bound on a wait for a connection: above any deadline a request may carry. */
@@ -30,7 +32,7 @@ export const POOL_WAIT_BOUND_MS = 180_000;
  * listener and end the process. With it, the statement in flight fails (a 503 to retry, `toAppError`), and the
  * pool discards the client on release (it is no longer queryable) and opens a new one when next needed.
  */
-export function createPool({ url, applicationName, logger, max = 10, statementTimeoutMs, idleInTransactionTimeoutMs }: PoolOptions): pg.Pool {
+export function createPool({ url, applicationName, logger, max = 10, statementTimeoutMs, idleInTransactionTimeoutMs, connectionWaitMs = POOL_WAIT_BOUND_MS }: PoolOptions): pg.Pool {
   // The wait for a free connection is the caller's (`withConnection`: a command's deadline, else 10 s); the pool's own
   // bound is only the longest any caller may ask for (a data file read's 120 s), and the time to open a connection.
   // The session's bounds are SET by the first statement of each new connection, before the pool hands it to anyone
@@ -44,7 +46,7 @@ export function createPool({ url, applicationName, logger, max = 10, statementTi
     connectionString: url,
     application_name: applicationName,
     max,
-    connectionTimeoutMillis: POOL_WAIT_BOUND_MS,
+    connectionTimeoutMillis: connectionWaitMs,
     idleTimeoutMillis: 30_000,
     ...(settings ? { onConnect: async (client: pg.PoolClient) => void (await client.query(settings)) } : {}),
   });

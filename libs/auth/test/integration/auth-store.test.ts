@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { MemoryCache, RedisCache } from '@pitwall/cache';
+import { MemoryCache, RedisCache, type Cache } from '@pitwall/cache';
 import { createPool, migrate } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createLogger } from '@pitwall/service-kit';
@@ -96,6 +97,69 @@ describe('AuthStore', () => {
       const raw = Buffer.from(apiKey.replace(/-/g, ''), 'hex');
       for (const planted of [apiKey.toUpperCase(), apiKey.replace(/-/g, ''), Buffer.from(apiKey).toString('base64'), raw.toString('base64url'), Buffer.from(apiKey), raw]) {
         expect(findEncodings(apiKey, [{ table: 'api_keys', column: 'label', value: planted }])).not.toEqual([]);
+      }
+    });
+
+    /**
+     * A gateway that read an entry from the database just before a change committed writes it to the cache just after the
+     * change's first eviction (played here by the cache itself, right after that eviction): the second eviction removes
+     * it. The admin CLI ends its process when the change returns, so it awaits the second eviction; a long-running
+     * process leaves it to a timer, and right after the change the stale entry is still there.
+     */
+    test.each([
+      [true, 'the change returns only after the second eviction, and the stale entry is gone'],
+      [false, 'the stale entry is still there when the change returns (the second eviction comes later, on a timer)'],
+    ])('when a gateway caches the old entry just after the first eviction and awaitSecondEviction is %s, then %s', async (awaited) => {
+      const redis = new Redis(REDIS_URL);
+      const racePrefix = uniquePrefix('race');
+      const real = new RedisCache(REDIS_URL, racePrefix, logger);
+      caches.push(real);
+      let lateWrite: (() => Promise<unknown>) | undefined;
+      const racing: Cache = new Proxy(real, {
+        get(target, name) {
+          if (name === 'del') {
+            return async (...keys: string[]) => {
+              await target.del(...keys);
+              const write = lateWrite;
+              lateWrite = undefined;
+              await write?.();
+            };
+          }
+          const value = Reflect.get(target, name) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      try {
+        const gateway = new AuthStore(pool, real, logger, { cacheTtlSeconds: 300 });
+        const admin = new AuthStore(pool, racing, logger, { awaitSecondEviction: awaited, secondEvictionDelayMs: 100 });
+        const { accountId, userId } = await member(admin);
+        const { keyId, apiKey } = await admin.createApiKey(userId);
+        expect(await gateway.authenticate(apiKey)).toEqual({ userId, keyId });
+        expect(await gateway.roleFor(userId, accountId)).toBe('reader');
+        const entries = async () => (await redis.keys(`${racePrefix}*`)).sort();
+        const [keyEntry, roleEntry] = await entries();
+        expect([keyEntry?.startsWith(`${racePrefix}key:`), roleEntry?.startsWith(`${racePrefix}role:`)]).toEqual([true, true]);
+        const staleWrite = async (entry: string) => {
+          const [value, ttl] = [await redis.get(entry), await redis.ttl(entry)];
+          return () => redis.set(entry, value as string, 'EX', ttl);
+        };
+
+        lateWrite = await staleWrite(keyEntry as string);
+        expect(await admin.revokeApiKey(keyId)).toBe(true);
+        lateWrite = await staleWrite(roleEntry as string);
+        expect(await admin.removeMembership(accountId, userId)).toBe(true);
+        if (awaited) {
+          expect(await entries()).toEqual([]);
+          expect([await gateway.authenticate(apiKey), await gateway.roleFor(userId, accountId)]).toEqual([null, null]);
+        } else {
+          expect(await entries()).toEqual([keyEntry, roleEntry].sort());
+          // The timer's eviction follows within its delay.
+          while ((await entries()).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+          expect([await gateway.authenticate(apiKey), await gateway.roleFor(userId, accountId)]).toEqual([null, null]);
+        }
+      } finally {
+        await real.clear();
+        redis.disconnect();
       }
     });
 
