@@ -22,6 +22,7 @@ import { datafileCommands } from './entry-points/bus/datafile-commands';
 import { MATH_CHANNEL_EVENT_KEYS, mathChannelEvents } from './entry-points/bus/math-channel-events';
 import type { ShapeTask } from './workers/shape-channels';
 import { DEFAULT_SCRATCH_BYTES, type ShapeWorkerData } from './workers/scratch-arrays';
+import { ARROW_LIMITS } from './workers/arrow-limits';
 import { DEFAULT_MAX_CATALOGUE_LABELS } from './workers/whole-files';
 
 const MiB = 1024 * 1024;
@@ -66,6 +67,10 @@ export const DatafileConfig = z.object({
   DATAFILE_MAX_CATALOGUE_LABELS: intVar(DEFAULT_MAX_CATALOGUE_LABELS),
   /** Decoded samples one read may need; more is a 413 (default 16 M). */
   READ_SAMPLE_BUDGET: intVar(16_000_000),
+  /** An Arrow answer's bytes, its null columns included (every batch carries every column); more is a 413 before its first byte (default 512 MiB). */
+  ARROW_MAX_BYTES: intVar(ARROW_LIMITS.maxBytes),
+  /** An Arrow answer's record batches times its columns; more is a 413 before it is planned (default 250,000). */
+  ARROW_MAX_BATCH_COLUMNS: intVar(ARROW_LIMITS.maxBatchColumns),
   /** Bins one histogram may have; more is a 400 (default 1,000). */
   HISTOGRAM_MAX_BINS: intVar(ANALYSIS_LIMITS.maxBins),
   /** Cells of a scatter's density grid along each axis; more is a 400 (default 256, so at most 65,536 cells). */
@@ -125,7 +130,7 @@ export const datafileService = defineService({
     const codeVersion = codeVersionOf([process.argv[1], pool.options.filename]);
     // A client that takes nothing of a streamed answer does not hold its pool thread while others wait, nor for ever.
     const streams = new StalledStreams(fair, stallBounds, logger);
-    const reads = new DataFileReads(datasets, cache, fair, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion, maxParams: config.MAX_MATH_PARAMS }, results, mathDefinitions, new TrackSectors(bus), new DatasetConstants(bus));
+    const reads = new DataFileReads(datasets, cache, fair, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, arrowLimits: { maxBytes: config.ARROW_MAX_BYTES, maxBatchColumns: config.ARROW_MAX_BATCH_COLUMNS }, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion, maxParams: config.MAX_MATH_PARAMS }, results, mathDefinitions, new TrackSectors(bus), new DatasetConstants(bus));
     const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {

@@ -15,6 +15,7 @@ import { readTrackMap, type TrackMapRead } from './read-track-map';
 import { ReadResultCache } from './read-result-cache';
 import type { TrackSectors } from './track-sectors';
 import { toReadError } from './read-errors';
+import type { ArrowLimits } from '../workers/arrow-limits';
 
 /**
  * Math catalogue entries as the metadata record lists them: a logged entry's fields, then the group, the expression,
@@ -29,6 +30,8 @@ export interface DataFileReadsOptions {
   timeoutMs: number;
   /** READ_SAMPLE_BUDGET: a read needing more decoded samples is a 413 before any is read. */
   sampleBudget: number;
+  /** ARROW_MAX_BYTES and ARROW_MAX_BATCH_COLUMNS: an Arrow answer past either is a 413 before its first byte (default ARROW_LIMITS). */
+  arrowLimits?: ArrowLimits;
   /** HISTOGRAM_MAX_BINS, SCATTER_MAX_GRID, SCATTER_MAX_POINTS, LAPSTATS_MAX_CELLS (defaults: ANALYSIS_LIMITS). */
   analysis?: AnalysisLimits;
   /**
@@ -279,7 +282,7 @@ export class DataFileReads {
 
   /** What a read of `ref` works with: the pool as its caller's reads share it. */
   private parts(ref: DatasetRef) {
-    return { cache: this.cache, pool: this.pool.forUser(ref.caller.userId), sampleBudget: this.options.sampleBudget, ...(this.options.streams ? { streams: this.options.streams } : {}) };
+    return { cache: this.cache, pool: this.pool.forUser(ref.caller.userId), sampleBudget: this.options.sampleBudget, ...(this.options.streams ? { streams: this.options.streams } : {}), ...(this.options.arrowLimits ? { arrowLimits: this.options.arrowLimits } : {}) };
   }
 
   private async withinTimeout<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -13,6 +13,7 @@ import { catalogueWith, decodesOf, isMathChannel } from './math-lookup';
 import { parametersUsedBy, type MathReads } from './read-math-channels';
 import type { EvaluatedChannel, ShapeWithMathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
+import type { ArrowLimits } from '../workers/arrow-limits';
 
 export interface ChannelRead {
   channels: readonly string[];
@@ -41,7 +42,7 @@ export interface ChannelRead {
 export async function readChannels(
   dataset: OpenDataset,
   read: ChannelRead,
-  parts: { cache: StoredChannelCache; pool: TaskPool; sampleBudget: number; streams?: StreamWatch },
+  parts: { cache: StoredChannelCache; pool: TaskPool; sampleBudget: number; streams?: StreamWatch; arrowLimits?: ArrowLimits },
   signal: AbortSignal,
   /** The math channels the read names (docs/math-channels.md): evaluated on the pool, then shaped like logged ones. */
   math?: MathReads,
@@ -116,12 +117,17 @@ export async function readChannels(
   // read used"): an Arrow field's metadata, a JSON record's `parameters`; the binary block has no room for it.
   const used = distinct.map((info) => (isMathChannel(info) && math ? parametersUsedBy(info, math.constants) : []));
   const parameters = !read.binary && used.some((u) => u.length) ? { parameters: used } : {};
-  const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map((info, k) => catalogueMetadata(info, used[k] as ParameterUse[])), ...(read.arrow.file ? { file: true } : {}) } } : {};
+  const arrow = read.arrow ? { arrow: { timeColumn: ARROW_TIME_COLUMN, schema: { ...read.arrow.schema, ...fileMetadata(file) }, fields: distinct.map((info, k) => catalogueMetadata(info, used[k] as ParameterUse[])), ...(read.arrow.file ? { file: true } : {}), ...(parts.arrowLimits ? { limits: parts.arrowLimits } : {}) } } : {};
   const task: ShapeWithMathTask = { channels: slices, ...(evaluation ? { math: evaluation.tasks } : {}), ...(read.arrow ? {} : parameters), ...(distinct.length < infos.length ? { order } : {}), binary: read.binary, ...arrow, ...(bare ? { bare } : {}), ...(read.maxPoints !== undefined ? { maxPoints: read.maxPoints } : {}), ...(resample ? { resample: { ...resample, held: distinct.filter(isDiscreteChannel).map((c) => c.name) } } : {}), ...(window.whole ? {} : { window: { start: window.start, end: bucketEnd(window, file) } }), port: port2 };
   const stop = new AbortController();
   const run = parts.pool.run(task, { transferList: [...transferList, port2 as unknown as ArrayBuffer], signal: AbortSignal.any([signal, stop.signal]) });
   const { head, chunks, cancel } = receiveChunks(port1, run, (reason) => stop.abort(reason), parts.streams ? { watch: parts.streams } : {});
-  const { length } = await head;
+  const { length, refusal } = await head;
+  if (refusal) {
+    // Refused once planned (an Arrow answer past its limits): no chunk follows; the stream's end is taken, its thread kept.
+    for await (const chunk of chunks) void chunk;
+    throw new AppError(refusal.status, refusal.detail, { errors: { [read.field]: [refusal.reason] }, ...(refusal.extensions ? { extensions: refusal.extensions } : {}) });
+  }
   return {
     contentType: mediaTypeOf(read),
     ...(length !== undefined ? { length } : {}),

@@ -5,8 +5,11 @@ import { BufferRegion, FieldNode, RecordBatch as RecordBatchHeader } from 'apach
 // The IPC file's footer (the schema and each record batch's block), as apache-arrow's RecordBatchFileWriter encodes it.
 import { FileBlock, Footer } from 'apache-arrow/ipc/metadata/file';
 import { convertInto, IDENTITY, isEventSeries, isIdentity, type ChannelSeries, type EventSeries, type LinearConversion, type RawSampleArray, type ReadSeries } from '@pitwall/channels';
-import type { ChunkHead } from '@pitwall/bus/port-chunks';
+import type { ChunkHead, ChunkRefusal } from '@pitwall/bus/port-chunks';
 import { CHUNK_BYTES, shapeOne, type ShapeTask } from './shape-channels';
+import { ARROW_LIMITS, type ArrowLimits } from './arrow-limits';
+
+export { ARROW_LIMITS, type ArrowLimits } from './arrow-limits';
 
 /** What the Arrow stream says beside the samples: the schema's metadata (dataset, read) and each distinct channel's extra field metadata. */
 export interface ArrowStreamMetadata {
@@ -20,7 +23,20 @@ export interface ArrowStreamMetadata {
    * between the magic `ARROW1` and a footer indexing the record batches, for readers that take no stream.
    */
   file?: boolean;
+  /** ARROW_MAX_BYTES and ARROW_MAX_BATCH_COLUMNS (default ARROW_LIMITS). */
+  limits?: ArrowLimits;
 }
+
+
+/** An Arrow answer past its limits, refused before its first byte (arrowChunks answers it as the head's refusal). */
+export class ArrowLimitError extends Error {
+  constructor(readonly refusal: ChunkRefusal) {
+    super(refusal.detail);
+    this.name = 'ArrowLimitError';
+  }
+}
+
+const WAYS_OUT = 'ask fewer channels, one time base for all (rate=), or no maxPoints (M4 gives each channel times of its own); or read JSON or the binary body, which carry each channel once';
 
 /** A series with what its column says of it: the conversion of its stored values (the catalogue's; the identity for text and bytes). */
 export interface ArrowSeries {
@@ -46,11 +62,17 @@ export interface ArrowStream {
  * the conversion it was stored with. The pool loads this module (and apache-arrow) with its first Arrow read.
  */
 export function arrowChunks(task: ShapeTask & { arrow: ArrowStreamMetadata }): { head: ChunkHead; chunks: Iterable<Uint8Array> } {
-  const stream = arrowStream(
-    // Resampled (task.resample): physical values, their conversion the identity; events are stored as they are sent.
-    task.channels.map((c) => ({ series: shapeOne(c, task), conversion: 'kind' in c || task.resample ? IDENTITY : c.conversion })),
-    task.arrow,
-  );
+  let stream: ArrowStream;
+  try {
+    stream = arrowStream(
+      // Resampled (task.resample): physical values, their conversion the identity; events are stored as they are sent.
+      task.channels.map((c) => ({ series: shapeOne(c, task), conversion: 'kind' in c || task.resample ? IDENTITY : c.conversion })),
+      task.arrow,
+    );
+  } catch (error) {
+    if (error instanceof ArrowLimitError) return { head: { refusal: error.refusal }, chunks: [] };
+    throw error;
+  }
   return { head: { length: stream.length }, chunks: stream.chunks(CHUNK_BYTES) };
 }
 
@@ -81,7 +103,18 @@ export function arrowStream(channels: readonly ArrowSeries[], metadata: ArrowStr
   // Where each record batch's message starts in the file, with its message's and body's lengths: the footer's blocks.
   const blocks: FileBlock[] = [];
   let at = parts.reduce((sum, p) => sum + partLength(p), 0);
-  for (const base of timeBases(channels.map((c) => c.series))) {
+  const limits = metadata.limits ?? ARROW_LIMITS;
+  const bases = timeBases(channels.map((c) => c.series));
+  const batchColumns = bases.length * fields.length;
+  if (batchColumns > limits.maxBatchColumns) {
+    throw new ArrowLimitError({
+      status: 413,
+      detail: `This read as Arrow is ${bases.length} record batches (one per time base) of ${fields.length} columns each, ${batchColumns} batch columns, more than ARROW_MAX_BATCH_COLUMNS (${limits.maxBatchColumns}) allows one answer (every batch carries every column, the other batches' channels null): ${WAYS_OUT}`,
+      reason: `${bases.length} record batches of ${fields.length} columns are ${batchColumns} batch columns, more than ARROW_MAX_BATCH_COLUMNS (${limits.maxBatchColumns})`,
+      extensions: { arrowMaxBatchColumns: limits.maxBatchColumns, arrowBatchColumns: batchColumns },
+    });
+  }
+  for (const base of bases) {
     const batch = batchParts(columns, base);
     blocks.push(new FileBlock(batch.metadataLength, batch.bodyLength, at));
     at += batch.metadataLength + batch.bodyLength;
@@ -91,6 +124,14 @@ export function arrowStream(channels: readonly ArrowSeries[], metadata: ArrowStr
   parts.push({ kind: 'bytes', bytes: Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0) });
   if (metadata.file) parts.push(...fileTail(schema, blocks));
   const length = parts.reduce((sum, p) => sum + partLength(p), 0);
+  if (length > limits.maxBytes) {
+    throw new ArrowLimitError({
+      status: 413,
+      detail: `This read as Arrow is ${length} bytes (${bases.length} record batches of ${fields.length} columns, the other batches' channels null in each), more than ARROW_MAX_BYTES (${limits.maxBytes}) allows one answer: ${WAYS_OUT}`,
+      reason: `the Arrow answer is ${length} bytes, more than ARROW_MAX_BYTES (${limits.maxBytes})`,
+      extensions: { arrowMaxBytes: limits.maxBytes, arrowBytes: length },
+    });
+  }
   return { length, chunks: (size) => chunksOf(parts, length, size) };
 }
 

@@ -22,7 +22,7 @@ interface JsonRecord {
  * value for value with the JSON answer of the same read.
  */
 describe('channel reads as Arrow (POST .../channels and GET .../channel)', () => {
-  const started = useDatafileStack('datafile-arrow-', { URL_SIGNING_SECRET: 'datafile-arrow-test-secret', CLAIM_SECRET: 'datafile-arrow-shared-secret', CLAIM_IN_PROCESS: 'false', DATAFILE_RESULT_CACHE_BYTES: '0' }, { datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096' } });
+  const started = useDatafileStack('datafile-arrow-', { URL_SIGNING_SECRET: 'datafile-arrow-test-secret', CLAIM_SECRET: 'datafile-arrow-shared-secret', CLAIM_IN_PROCESS: 'false', DATAFILE_RESULT_CACHE_BYTES: '0' }, { datafileEnv: { CLAIM_INLINE_MAX_BYTES: '4096', ARROW_MAX_BATCH_COLUMNS: '2000' } });
   let runSheet: string;
   const sample1 = fixture('Sample1.ld');
   const eager = openDataFile(sample1);
@@ -108,6 +108,24 @@ describe('channel reads as Arrow (POST .../channels and GET .../channel)', () =>
       expect(samples).toEqual(record.samples);
       expect(times).toEqual(record.times);
     }
+  });
+
+  test('when a display-sized read of every channel as Arrow would be more batch columns than ARROW_MAX_BATCH_COLUMNS, then it is a 413 naming it, and JSON or one rate reads it', async () => {
+    // maxPoints gives each channel times of its own: 78 batches, each of the time and 78 columns (77 of them null).
+    const shown = (accept: string, query = 'maxPoints=100') => fetch(`${started.base}${dataset()}/channels?${query}`, { method: 'POST', headers: { ...started.headers, 'Content-Type': 'application/json', Accept: accept }, body: JSON.stringify({ channels: names, mode: 0 }) });
+    const refused = await shown(ARROW);
+    expect({ status: refused.status, type: refused.headers.get('content-type') }).toEqual({ status: 413, type: 'application/problem+json; charset=utf-8' });
+    const problem = (await refused.json()) as { detail: string; errors: Record<string, string[]>; arrowMaxBatchColumns: number; arrowBatchColumns: number };
+    expect(problem.detail).toMatch(/^This read as Arrow is \d+ record batches \(one per time base\) of 79 columns each, \d+ batch columns, more than ARROW_MAX_BATCH_COLUMNS \(2000\) allows one answer/);
+    expect(problem.errors['channels']?.[0]).toMatch(/record batches of 79 columns are \d+ batch columns, more than ARROW_MAX_BATCH_COLUMNS \(2000\)$/);
+    expect(problem.arrowMaxBatchColumns).toBe(2000);
+    expect(problem.arrowBatchColumns).toBeGreaterThan(2000);
+    expect((await shown(ARROW_FILE)).status).toBe(413);
+    // The ways out the detail names: JSON of the same read, or one time base for every channel.
+    expect((await shown('application/json')).status).toBe(200);
+    const oneRate = await shown(ARROW, 'rate=10');
+    expect(oneRate.status).toBe(200);
+    expect(tableFromIPC(new Uint8Array(await oneRate.arrayBuffer())).batches).toHaveLength(1);
   });
 
   test('when a batch names a channel twice, then the stream has it as one column', async () => {

@@ -1,7 +1,7 @@
 import { RecordBatchFileReader, tableFromIPC, tableToIPC, Type, type RecordBatch, type Table } from 'apache-arrow';
 import { Footer } from 'apache-arrow/ipc/metadata/file';
 import { applyConversion, IDENTITY, type EventSeries } from '@pitwall/channels';
-import { arrowStream, type ArrowStream, type ArrowStreamMetadata } from '../../src/workers/arrow-channels';
+import { ARROW_LIMITS, ArrowLimitError, arrowChunks, arrowStream, type ArrowStream, type ArrowStreamMetadata } from '../../src/workers/arrow-channels';
 
 /** The whole stream, as one chunk (its length rounded up to a multiple of 8). */
 const whole = (stream: ArrowStream): Uint8Array => joined([...stream.chunks(Math.max(8, (stream.length + 7) & ~7))]);
@@ -254,5 +254,58 @@ describe('text, byte and array columns', () => {
     expect(valuesIn(table, 0, 'Message')).toEqual(texts);
     expect(valuesIn(table, 1, 'CAN 0x101')).toEqual([[0, 1, 255, 7], []]);
     expect(valuesIn(table, 2, 'Message')).toEqual([null, null, null]);
+  });
+});
+
+describe('the bounds of an Arrow answer (ARROW_MAX_BATCH_COLUMNS, ARROW_MAX_BYTES)', () => {
+  /** n channels of `points` samples each, every one at explicit times of its own (as an M4 read gives them). */
+  const ownTimes = (n: number, points: number) =>
+    Array.from({ length: n }, (_, k) => ({
+      series: { name: `C${k}`, unit: '', frequency: 1, dimension: 1, startTime: k, samples: Float64Array.from({ length: points }, (_, i) => i), times: Float64Array.from({ length: points }, (_, i) => k + i * 1.5) },
+      conversion: IDENTITY,
+    }));
+  const refusalOf = (run: () => unknown): ArrowLimitError['refusal'] | undefined => {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof ArrowLimitError) return error.refusal;
+      throw error;
+    }
+    return undefined;
+  };
+
+  test('when every channel has a time base of its own, then the batches times the columns grow as channels squared, and past ARROW_MAX_BATCH_COLUMNS the read is refused before it is planned', () => {
+    // 20 channels: 20 batches of 21 columns (the time and 20 channels), 420 batch columns.
+    const twenty = ownTimes(20, 4);
+    expect(arrowStream(twenty, { timeColumn: 'time', schema: {}, limits: { ...ARROW_LIMITS, maxBatchColumns: 420 } }).length).toBeGreaterThan(0);
+    const refusal = refusalOf(() => arrowStream(twenty, { timeColumn: 'time', schema: {}, limits: { ...ARROW_LIMITS, maxBatchColumns: 419 } }));
+    expect(refusal).toMatchObject({ status: 413, reason: '20 record batches of 21 columns are 420 batch columns, more than ARROW_MAX_BATCH_COLUMNS (419)', extensions: { arrowMaxBatchColumns: 419, arrowBatchColumns: 420 } });
+    expect(refusal?.detail).toMatch(/ask fewer channels, one time base for all \(rate=\), or no maxPoints .* JSON or the binary body/);
+  });
+
+  test('when the null columns make the answer longer than ARROW_MAX_BYTES, then it is refused with its length, and at that length it is not', () => {
+    const channels = ownTimes(30, 1000);
+    const { length } = arrowStream(channels, { timeColumn: 'time', schema: {} });
+    // 30 batches of 1,000 rows, each with the time and 30 float64 columns (29 of them null): about 31 × 8 × 30,000 bytes.
+    expect(length).toBeGreaterThan(31 * 8 * 30 * 1000);
+    expect(arrowStream(channels, { timeColumn: 'time', schema: {}, limits: { ...ARROW_LIMITS, maxBytes: length } }).length).toBe(length);
+    expect(refusalOf(() => arrowStream(channels, { timeColumn: 'time', schema: {}, limits: { ...ARROW_LIMITS, maxBytes: length - 1 } }))).toMatchObject({
+      status: 413,
+      reason: `the Arrow answer is ${length} bytes, more than ARROW_MAX_BYTES (${length - 1})`,
+      extensions: { arrowMaxBytes: length - 1, arrowBytes: length },
+    });
+  });
+
+  test('when the pool task of a read is past a limit, then its head carries the refusal and no chunk follows', () => {
+    const samples = Float64Array.of(1, 2, 3);
+    const task = {
+      channels: Array.from({ length: 3 }, (_, k) => ({ name: `C${k}`, unit: '', frequency: 1, dimension: 1, startTime: k, samples, times: Float64Array.of(k, k + 1, k + 2), conversion: IDENTITY })),
+      binary: false,
+      arrow: { timeColumn: 'time', schema: {}, limits: { ...ARROW_LIMITS, maxBatchColumns: 11 } },
+    };
+    const { head, chunks } = arrowChunks(task as unknown as Parameters<typeof arrowChunks>[0]);
+    expect(head.refusal?.reason).toBe('3 record batches of 4 columns are 12 batch columns, more than ARROW_MAX_BATCH_COLUMNS (11)');
+    expect(head.length).toBeUndefined();
+    expect([...chunks]).toEqual([]);
   });
 });

@@ -8,8 +8,19 @@ import type { MessagePort } from 'node:worker_threads';
 export interface ChunkHead {
   /** Bytes in all, when known before the first chunk. */
   length?: number;
+  /** The producer refused the answer before its first chunk (none follow): what the caller answers instead. */
+  refusal?: ChunkRefusal;
   /** The producer's window (set by `sendChunks`): with that many chunks untaken, it waits for credit. */
   window?: number;
+}
+
+/** A refusal a producer found only once it had planned the answer (an HTTP status and its problem's text). */
+export interface ChunkRefusal {
+  status: number;
+  detail: string;
+  /** The request field's error (the caller names the field). */
+  reason: string;
+  extensions?: Record<string, number | string>;
 }
 
 type Message = { head: ChunkHead } | { chunk: Uint8Array } | { end: true };
