@@ -126,7 +126,8 @@ export function lowpass(x: Float64Array, t: Float64Array, hz: number, out: Float
     if (y !== y) y = v;
     else {
       const dt = t[i] - t[i - 1];
-      y += (dt / (rc + dt)) * (v - y);
+      // Two samples at one time: the second moves nothing (with a cut-off past 2.9e307 Hz, rc is 0 and 0 / 0 was NaN).
+      if (dt > 0) y += (dt / (rc + dt)) * (v - y);
     }
     out[i] = y;
   }

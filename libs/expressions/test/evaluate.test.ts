@@ -1,4 +1,5 @@
 import { compile, evaluate, ExpressionError, FUNCTIONS } from '../src';
+import { lowpass } from '../src/time-functions';
 
 const f64 = (...values: number[]) => Float64Array.from(values);
 const list = (a: Float64Array) => Array.from(a);
@@ -177,5 +178,12 @@ describe('compile and evaluate', () => {
     expect(Array.from(result, String)).toEqual(Array.from(expected, String));
     expect(result.includes(-123456.75)).toBe(false);
     expect(Array.from(a, String)).toEqual(Array.from(before, String));
+  });
+});
+
+describe('lowpass at two samples of one time', () => {
+  test.each([1e307, 1e308, Number.MAX_VALUE])('when the cut-off is %s Hz (its RC rounds to 0 past about 2.9e307), then a second sample at the same time moves nothing and is no gap', (hz) => {
+    const out = lowpass(Float64Array.of(1, 2, 3, 4), Float64Array.of(0, 0.1, 0.1, 0.2), hz, new Float64Array(4));
+    expect(Array.from(out)).toEqual([1, 2, 2, 4]);
   });
 });

@@ -144,7 +144,8 @@ export function evaluateMathChannels(task: MathTask, arrays?: EvaluationArrays):
   let times: Float64Array | undefined = 'times' in base ? base.times : undefined;
   const time = (): Float64Array => (times ??= regularTimes((base as RegularBase).start, (base as RegularBase).rate, n, (base as RegularBase).offset));
 
-  const inputs: Record<string, ExpressionInput> = {};
+  // No prototype: a file's channel named __proto__ is a key like any other (on {} it set the object's prototype).
+  const inputs: Record<string, ExpressionInput> = Object.create(null) as Record<string, ExpressionInput>;
   for (const slice of task.inputs) {
     if (rate === undefined && slice === fastest) inputs[slice.name] = new StoredSource(slice, n);
     else if (!('times' in base) && !slice.times && onBase(slice, base)) inputs[slice.name] = new StoredSource(slice, n);

@@ -160,3 +160,25 @@ describe('a math channel with DecimalPlaces named twice in one task', () => {
     expect(second.samples.buffer).not.toBe(first.samples.buffer);
   });
 });
+
+describe('inputs with the names of Object.prototype', () => {
+  test.each(['__proto__', 'constructor', 'toString'])('when a file channel is named %s, then a math channel reading it (quoted) gets its values, and one reading that definition too', (name) => {
+    const values = [1, 2, 3, 4];
+    const [doubled, again] = evaluateMathChannels({
+      channels: [
+        { name: 'Doubled', unit: 'u' },
+        { name: 'Again', unit: 'u' },
+      ],
+      definitions: [
+        { name: 'Doubled', expression: `"${name}" * 2` },
+        { name: 'Again', expression: '"Doubled" + 1' },
+      ],
+      inputs: [input(values, name)],
+      span: { start: 0, end: values.length / 10 },
+    });
+    expect([physical(doubled as StoredSlice), physical(again as StoredSlice)]).toEqual([
+      [2, 4, 6, 8],
+      [3, 5, 7, 9],
+    ]);
+  });
+});
