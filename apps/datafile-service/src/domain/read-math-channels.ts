@@ -457,15 +457,29 @@ function planOf(
   if (walked.lapDistance && !resolution.hasDistanceSource()) {
     return { refused: `math channel ${name} reads lapDistance(), and the file has no distance channel (a name like 'Distance' in m or km) and no speed channel to integrate (a name like 'Speed' in km/h, m/s, mph or knots)` };
   }
-  const { leaves, lapTime, lapDistance, lapNumber, params } = walked;
+  const { leafList, stats, lapTime, lapDistance, lapNumber, params } = walked;
   if (params === null) {
     return { refused: `math channel ${name} reads more than ${resolution.maxParams} distinct parameters with param(), through the definitions it reads (MAX_MATH_PARAMS is ${resolution.maxParams})` };
   }
   // lapDistance() is no time base: the distance source is resampled onto the base, which a logged input or the Rate sets.
-  if (leaves.length === 0 && definition.rate === undefined) {
+  if (!stats.any && definition.rate === undefined) {
     return { refused: `math channel ${name} reads no channel: give it a Rate to be evaluated at` };
   }
-  return { ...entryOf(file, name, definition, leaves), math: { definition, leaves, lapTime, lapDistance, lapNumber, params, order: resolution.order } };
+  // The leaves in order are listed when a read asks for them, not for every plan of the catalogue (a chain of a
+  // thousand definitions, each adding one of thousands of inputs, copied the list at each: seconds on the event loop).
+  let leaves: readonly ChannelInfo[] | undefined;
+  const math = {
+    definition,
+    get leaves(): readonly ChannelInfo[] {
+      return (leaves ??= leafList.listed());
+    },
+    lapTime,
+    lapDistance,
+    lapNumber,
+    params,
+    order: resolution.order,
+  };
+  return { ...entryOf(file, name, definition, stats), math };
 }
 
 /**
@@ -483,40 +497,92 @@ interface Walked {
   lapNumber: boolean;
   /** The parameters it reads with param(), its own and those of the definitions it reads, each once; null: more than MAX_MATH_PARAMS. */
   params: ParamNames;
-  leaves: readonly ChannelInfo[];
-  leafNames: ReadonlySet<string>;
+  /** The logged channels it reads, in the order a walk from it meets them, listed on demand. */
+  leafList: LeafList;
+  /** What its catalogue entry needs of them, gathered as they are merged. */
+  stats: LeafStats;
 }
 
 /**
- * A definition's Walked under construction: its leaves are its own once it adds one a definition it reads lacks; its
- * parameters are gathered bounded (ParamNamesBuilder: merging one costs at most MAX_MATH_PARAMS names, a list per
- * definition was quadratic along a chain: 153 s for a thousand definitions of 273 names each).
+ * The logged channels a definition reads, as its walk met them: a channel it reads itself, or the list of a definition
+ * it reads, in reading order. Merging one costs one entry, however many channels it holds: a copy per definition was
+ * O(definitions × channels) along a chain, 3 to 5 s for the metadata of a thousand definitions over 19,700 columns.
+ * `listed` gives each channel once, where the walk from the definition meets it first, each list expanded once.
  */
-type Walking = Omit<Walked, 'leaves' | 'leafNames' | 'params'> & { leaves: ChannelInfo[]; leafNames: Set<string>; owned: boolean; params: ParamNamesBuilder };
+class LeafList {
+  private readonly items: (ChannelInfo | LeafList)[] = [];
 
-const NO_LEAVES: ChannelInfo[] = [];
-const NO_LEAF_NAMES = new Set<string>();
+  add(item: ChannelInfo | LeafList): void {
+    this.items.push(item);
+  }
 
-function walkingOf(compiled: Compiled, maxParams: number): Walking {
-  return { cycle: false, lapTime: compiled.lapTime, lapDistance: compiled.lapDistance, lapNumber: compiled.lapNumber, params: new ParamNamesBuilder(compiled.params, maxParams), leaves: NO_LEAVES, leafNames: NO_LEAF_NAMES, owned: false };
+  listed(): ChannelInfo[] {
+    const out: ChannelInfo[] = [];
+    const seen = new Set<string>();
+    // A list met again was expanded whole already (definitions form no cycle): all its channels are seen.
+    const expanded = new Set<LeafList>([this]);
+    const stack: { list: LeafList; next: number }[] = [{ list: this, next: 0 }];
+    while (stack.length) {
+      const top = stack[stack.length - 1] as { list: LeafList; next: number };
+      if (top.next === top.list.items.length) {
+        stack.pop();
+        continue;
+      }
+      const item = top.list.items[top.next++] as ChannelInfo | LeafList;
+      if (item instanceof LeafList) {
+        if (!expanded.has(item)) {
+          expanded.add(item);
+          stack.push({ list: item, next: 0 });
+        }
+      } else if (!seen.has(item.name)) {
+        seen.add(item.name);
+        out.push(item);
+      }
+    }
+    return out;
+  }
 }
 
-function addLeaves(into: Walking, leaves: readonly ChannelInfo[], names: ReadonlySet<string>): void {
-  if (!into.leaves.length && !into.owned) {
-    into.leaves = leaves as ChannelInfo[];
-    into.leafNames = names as Set<string>;
-    return;
-  }
-  for (const leaf of leaves) {
-    if (into.leafNames.has(leaf.name)) continue;
-    if (!into.owned) {
-      into.leaves = [...into.leaves];
-      into.leafNames = new Set(into.leafNames);
-      into.owned = true;
-    }
-    into.leaves.push(leaf);
-    into.leafNames.add(leaf.name);
-  }
+/** What a catalogue entry needs of the leaves, merged without listing them (a channel met twice changes none of it). */
+interface LeafStats {
+  any: boolean;
+  /** The first (in walk order) of the fastest: the time base without a Rate. */
+  fastest?: ChannelInfo;
+  /** Of those with samples: any, whether each is regular at a positive rate, and the latest last sample's time. */
+  sampled: boolean;
+  sampledRegular: boolean;
+  lastSampleTime: number;
+}
+
+const NO_STATS: LeafStats = { any: false, sampled: false, sampledRegular: true, lastSampleTime: -Infinity };
+
+function mergeStats(into: LeafStats, from: LeafStats): LeafStats {
+  if (!from.any) return into;
+  return {
+    any: true,
+    // Another's fastest replaces this one only when faster, as fastestOf over the listed leaves picks the first.
+    ...(from.fastest && (!into.fastest || from.fastest.frequency > into.fastest.frequency) ? { fastest: from.fastest } : into.fastest ? { fastest: into.fastest } : {}),
+    sampled: into.sampled || from.sampled,
+    sampledRegular: into.sampledRegular && from.sampledRegular,
+    lastSampleTime: Math.max(into.lastSampleTime, from.lastSampleTime),
+  };
+}
+
+function statsOf(leaf: ChannelInfo): LeafStats {
+  const sampled = leaf.sampleCount > 0;
+  const regular = leaf.regular && leaf.frequency > 0;
+  return { any: true, fastest: leaf, sampled, sampledRegular: !sampled || regular, lastSampleTime: sampled && regular ? (leaf.sampleCount - 1) / leaf.frequency : -Infinity };
+}
+
+/**
+ * A definition's Walked under construction: its parameters are gathered bounded (ParamNamesBuilder: merging one costs
+ * at most MAX_MATH_PARAMS names, a list per definition was quadratic along a chain: 153 s for a thousand definitions of
+ * 273 names each), and so are its leaves (LeafList, LeafStats).
+ */
+type Walking = Omit<Walked, 'params'> & { params: ParamNamesBuilder };
+
+function walkingOf(compiled: Compiled, maxParams: number): Walking {
+  return { cycle: false, lapTime: compiled.lapTime, lapDistance: compiled.lapDistance, lapNumber: compiled.lapNumber, params: new ParamNamesBuilder(compiled.params, maxParams), leafList: new LeafList(), stats: NO_STATS };
 }
 
 function mergeWalked(into: Walking, from: Walked): void {
@@ -530,7 +596,10 @@ function mergeWalked(into: Walking, from: Walked): void {
   into.lapDistance ||= from.lapDistance;
   into.lapNumber ||= from.lapNumber;
   into.params.add(from.params);
-  if (!into.badLeaf) addLeaves(into, from.leaves, from.leafNames);
+  if (!into.badLeaf && from.stats.any) {
+    into.leafList.add(from.leafList);
+    into.stats = mergeStats(into.stats, from.stats);
+  }
 }
 
 /**
@@ -545,7 +614,7 @@ function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>,
   const finish = (name: string, here: Walking): Walked => {
     const error = (compiled.get(name) as Compiled).error;
     if (error !== undefined) here.unparsed ??= name; // one that does not parse reads nothing: it comes after nothing
-    const { owned: _owned, params, ...walked } = here;
+    const { params, ...walked } = here;
     return { ...walked, params: params.result };
   };
   for (const root of roots) {
@@ -575,7 +644,10 @@ function walkOf(graph: DependencyGraph, compiled: ReadonlyMap<string, Compiled>,
       if (!graph.has(child)) {
         const info = logged.get(child);
         if (!info || !evaluableLeaf(info)) here.badLeaf ??= { leaf: child, missing: !info };
-        else if (!here.badLeaf) addLeaves(here, [info], new Set([child]));
+        else if (!here.badLeaf) {
+          here.leafList.add(info);
+          here.stats = mergeStats(here.stats, statsOf(info));
+        }
         continue;
       }
       if (onPath.has(child)) {
@@ -673,10 +745,10 @@ function arraysCounted(reads: { arrays: number; operations: number }): number {
 }
 
 /** A math channel's catalogue entry: its time base is its Rate's, or that of the fastest logged channel it reads. */
-function entryOf(file: OpenDataset['file'], name: string, definition: MathDefinition, leaves: readonly ChannelInfo[]): ChannelInfo {
-  const fastest = fastestOf(leaves);
+function entryOf(file: OpenDataset['file'], name: string, definition: MathDefinition, stats: LeafStats): ChannelInfo {
+  const { fastest } = stats;
   const frequency = definition.rate ?? fastest?.frequency ?? 0;
-  const sampleCount = definition.rate !== undefined ? rateSampleCount(file, definition.rate, leaves) : (fastest?.sampleCount ?? 0);
+  const sampleCount = definition.rate !== undefined ? rateSampleCount(file, definition.rate, stats) : (fastest?.sampleCount ?? 0);
   return { name, unit: definition.unit, frequency, regular: definition.rate !== undefined || fastest?.regular !== false, sampleCount, dimension: 1, dataType: 'float64' };
 }
 
@@ -686,15 +758,11 @@ function entryOf(file: OpenDataset['file'], name: string, definition: MathDefini
  * channels are regular from 0, so the last sample of each is at (count - 1) / frequency. Elsewhere a regular channel may
  * start after the file does, and the count is over the file's duration: at most one more than a whole-file read gives.
  */
-function rateSampleCount(file: OpenDataset['file'], rate: number, leaves: readonly ChannelInfo[]): number {
+function rateSampleCount(file: OpenDataset['file'], rate: number, stats: LeafStats): number {
   // Reading no channel: the grid over the file's half-open span, as a whole-file read gives it.
-  if (!leaves.length) return rateGridLengthBefore(file.startTime, file.startTime + file.duration, rate);
-  const sampled = leaves.filter((leaf) => leaf.sampleCount > 0);
-  if (file.format === 'motec-ld' && sampled.length && sampled.every((leaf) => leaf.regular && leaf.frequency > 0)) {
-    const last = Math.max(...sampled.map((leaf) => (leaf.sampleCount - 1) / leaf.frequency));
-    return rateGridLength(last, rate);
-  }
-  if (file.format === 'motec-ld' && !sampled.length) return 0;
+  if (!stats.any) return rateGridLengthBefore(file.startTime, file.startTime + file.duration, rate);
+  if (file.format === 'motec-ld' && stats.sampled && stats.sampledRegular) return rateGridLength(stats.lastSampleTime, rate);
+  if (file.format === 'motec-ld' && !stats.sampled) return 0;
   return rateGridLength(file.duration, rate);
 }
 
