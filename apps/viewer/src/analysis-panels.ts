@@ -1,6 +1,6 @@
 import type { HistogramJson, ScatterJson } from '@pitwall/contracts';
 import { isDiscreteChannel } from '@pitwall/laps';
-import { axisLabel, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, parseBins, parseDistances, parseThresholds, scatterCaption, scatterColourBar, scatterMarks } from './analysis';
+import { axisLabel, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, LAPSTATS_SHOWN_CELLS, parseBins, parseDistances, parseThresholds, scatterCaption, scatterColourBar, scatterMarks, shownLapStatsRows } from './analysis';
 import { drawMarks, showColourBar } from './canvas-drawing';
 import { COLOURS } from './colours';
 import { el, row } from './dom';
@@ -56,22 +56,36 @@ export class AnalysisPanels {
     const got = await readWithoutRefused(channels, read, true);
     const answer = got.answer ?? (current() ? await read([]) : null);
     if (!current() || !answer) return;
-    const { header, rows } = lapStatsTable(answer);
-    el('lapstats-table').replaceChildren(
-      row(header, 'th'),
-      ...rows.map(({ cells, testid, lapIndex, bestSectors }) => {
-        const tr = row(cells);
-        tr.dataset['testid'] = testid;
-        for (const k of bestSectors ?? []) markBestSector(tr.cells[k]);
-        if (lapIndex !== undefined && answer.bestLap?.lapIndex === lapIndex) tr.className = 'best';
-        else if (testid.includes('-s')) tr.className = 'sector';
-        return tr;
-      }),
-    );
+    const table = lapStatsTable(answer);
+    const shown = shownLapStatsRows(table);
+    if ('tooWide' in shown) {
+      el('lapstats-table').replaceChildren();
+      el('lapstats-summary').textContent = lapStatsSummary(answer);
+      this.page.status(`Lap statistics of ${answer.laps.length} lap(s), ${answer.channels.length} channel(s) are ${shown.columns} columns wide, more than the page shows (${LAPSTATS_SHOWN_CELLS.toLocaleString('en')} cells): tick fewer channels.`);
+      return;
+    }
+    const { header } = table;
+    const rows = shown.rows;
+    const trs = rows.map(({ cells, testid, lapIndex, bestSectors }) => {
+      const tr = row(cells);
+      tr.dataset['testid'] = testid;
+      for (const k of bestSectors ?? []) markBestSector(tr.cells[k]);
+      if (lapIndex !== undefined && answer.bestLap?.lapIndex === lapIndex) tr.className = 'best';
+      else if (testid.includes('-s')) tr.className = 'sector';
+      return tr;
+    });
+    if (shown.hidden) {
+      // Said where the rows are left out: before the whole file's row.
+      const note = row([`${shown.hidden} more row(s) not shown: the page shows at most ${LAPSTATS_SHOWN_CELLS.toLocaleString('en')} cells (tick fewer channels, or leave per-sector figures off; the API answers them all)`]);
+      (note.cells[0] as HTMLTableCellElement).colSpan = header.length;
+      note.dataset['testid'] = 'lapstats-hidden';
+      trs.splice(trs.length - 1, 0, note);
+    }
+    el('lapstats-table').replaceChildren(row(header, 'th'), ...trs);
     el('lapstats-summary').textContent = lapStatsSummary(answer);
     const unread = got.unread.map((u) => `"${u.name.slice(0, 80)}" (${u.why}${Object.hasOwn(thresholds, u.name) ? '; its threshold left out' : ''})`);
     const again = got.unread.every((u) => ticked.includes(u.name)) ? 'kept ticked, Lap statistics reads them again' : 'Lap statistics reads them again';
-    this.page.status(`Lap statistics of ${answer.laps.length} lap(s), ${answer.channels.length} channel(s)${unread.length ? `; could not read ${sayProblems(unread)}: ${again}` : ''}.`);
+    this.page.status(`Lap statistics of ${answer.laps.length} lap(s), ${answer.channels.length} channel(s)${shown.hidden ? ` (${shown.hidden} row(s) not shown: too many for the page)` : ''}${unread.length ? `; could not read ${sayProblems(unread)}: ${again}` : ''}.`);
   }
 
   private analysisLap(): number | null {

@@ -108,6 +108,26 @@ export function lapStatsTable(answer: LapStatsJson): { header: string[]; rows: L
   return { header, rows };
 }
 
+/**
+ * Cells of the lap statistics table the page builds at most: the service answers up to LAPSTATS_MAX_CELLS statistics
+ * (10,000 laps of 10 channels per sector: some 5 million cells), which would hold the tab for minutes.
+ */
+export const LAPSTATS_SHOWN_CELLS = 60_000;
+
+/**
+ * The rows of the table the page shows: the first laps (with their sector rows) that fit `maxCells` with the whole
+ * file's row, which is always shown, and how many are left out; null when even the header and that row would not fit
+ * (too many channels ticked: at most `channels` of them would).
+ */
+export function shownLapStatsRows(table: { header: string[]; rows: LapStatsRow[] }, maxCells = LAPSTATS_SHOWN_CELLS): { rows: LapStatsRow[]; hidden: number } | { tooWide: true; columns: number } {
+  const width = table.header.length;
+  if (width * 2 > maxCells) return { tooWide: true, columns: width };
+  const fit = Math.floor(maxCells / width) - 2; // the header and the file's row
+  const laps = table.rows.slice(0, -1);
+  if (laps.length <= fit) return { rows: table.rows, hidden: 0 };
+  return { rows: [...laps.slice(0, fit), ...table.rows.slice(-1)], hidden: laps.length - fit };
+}
+
 /** The line under the table: the best lap, and the theoretical best or why there is none. */
 export function lapStatsSummary(answer: LapStatsJson): string {
   const best = answer.bestLap ? `Best lap ${answer.bestLap.lapIndex + 1}: ${formatLapTime(answer.bestLap.lapTime)}.` : 'No laps.';

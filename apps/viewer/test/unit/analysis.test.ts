@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, axisTopAbove, colourBar, colourRamp, colourScale, equalScale, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks } from '../../src/analysis';
+import { axisLabel, axisTicks, axisTopAbove, colourBar, colourRamp, colourScale, equalScale, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, LAPSTATS_SHOWN_CELLS, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks, shownLapStatsRows } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 /** A whole-file scatter of y against x, uncoloured, on x's time base: what the scatter tests draw, but its pairs. */
@@ -60,6 +60,24 @@ describe('the analysis views', () => {
     };
     expect(lapStatsTable(splits).header).toEqual(['lap', 'kind', 'time', 'S1', 'S2', 'S3']);
     expect(lapStatsSummary(splits)).toBe("Best lap 2: 1:03.500. Theoretical best 1:03.500 (sectors from laps 2, 2, 2). Sectors timed by the logger's split beacons (Split Time).");
+  });
+
+  test('when a lap statistics table has more cells than the page builds, then the first laps that fit are shown with the whole file\'s row and the rest counted; one too wide for even a row is not built', () => {
+    const table = (laps: number, columns: number) => ({
+      header: Array.from({ length: columns }, (_, k) => `c${k}`),
+      rows: [...Array.from({ length: laps }, (_, i) => ({ cells: Array.from({ length: columns }, () => String(i)), testid: `lapstats-lap-${i}`, lapIndex: i })), { cells: Array.from({ length: columns }, () => 'f'), testid: 'lapstats-file' }],
+    });
+    // 10,000 laps of 10 channels (43 columns): 430,000 cells; at most 60,000 are built.
+    const big = shownLapStatsRows(table(10_000, 43));
+    if ('tooWide' in big) throw new Error('not too wide');
+    const fit = Math.floor(LAPSTATS_SHOWN_CELLS / 43) - 2;
+    expect(big.rows.map((r) => r.testid)).toEqual([...Array.from({ length: fit }, (_, i) => `lapstats-lap-${i}`), 'lapstats-file']);
+    expect(big.hidden).toBe(10_000 - fit);
+    expect((big.rows.length + 1) * 43).toBeLessThanOrEqual(LAPSTATS_SHOWN_CELLS);
+    // One that fits is shown whole.
+    expect(shownLapStatsRows(table(20, 43))).toEqual({ rows: table(20, 43).rows, hidden: 0 });
+    // 10,000 channels ticked: 60,003 columns, wider than the page builds.
+    expect(shownLapStatsRows(table(3, 60_003))).toEqual({ tooWide: true, columns: 60_003 });
   });
 
   test('when the answer has per-sector figures, then each lap\'s row is followed by a row per sector, its time in its own column', () => {
