@@ -1,6 +1,6 @@
 import { ChannelSuggester } from '@pitwall/channels';
 import type { TaskPool } from './fair-pool';
-import { DEFAULT_MAX_MATH_PARAMS, definitionReaches, evaluationOrder, mathReadsOf, ownParamNames, ParamNamesBuilder, reachesNothing, type DependencyGraph, type ParamNames, type Reach } from '@pitwall/expressions';
+import { DEFAULT_MAX_MATH_PARAMS, definitionReaches, evaluationOrder, mathReadsOf, ownParamNames, ParamNamesBuilder, reachesNothing, type DependencyGraph, type MathReads as CompiledReads, type ParamNames, type Reach } from '@pitwall/expressions';
 import type { ChannelInfo, ScopeWindow, StoredChannel, StoredChannelCache } from '@pitwall/formats';
 import { pickDistanceSource } from '@pitwall/laps';
 import { FieldRefusals } from '@pitwall/service-kit';
@@ -13,6 +13,20 @@ import { buffersOf, catalogueAxis, channelAxis, ownedSlice, storedOfScope, store
 import { baseContext, distanceRange, inputRange, type BaseContext, type BaseOf } from './math-context';
 import { fastestOf, rateGridLength, rateGridLengthBefore, type MathTask } from '../workers/math-channels';
 import type { StoredSlice } from '../workers/shape-channels';
+
+/**
+ * A definition's reads (what it reads, needs and costs), compiled once per definition object: the objects live as long
+ * as their account's cached definitions (MathDefinitions), so each account's are compiled once per listing whatever
+ * the other accounts' reads do. Through mathReadsOf alone (one LRU of 4,096 expressions per process), five accounts of
+ * a thousand definitions each, read in turn, compiled a thousand on every read: about a second of the event loop each.
+ */
+const compiledReads = new WeakMap<MathDefinition, CompiledReads>();
+
+export function readsOf(d: MathDefinition): CompiledReads {
+  let reads = compiledReads.get(d);
+  if (!reads) compiledReads.set(d, (reads = mathReadsOf(d.expression)));
+  return reads;
+}
 
 /** The catalogue group math channels are listed in. */
 export const MATH_GROUP = 'Math';
@@ -271,7 +285,7 @@ export function mathReads(dataset: OpenDataset, infos: ReadonlyMap<string, MathC
       const { context } = group;
       // The names the group's definitions read, each once: no more than the read's (at most MAX_MATH_PARAMS).
       const names = new Set<string>();
-      for (const d of group.definitions) for (const name of mathReadsOf(d.expression).params) names.add(name);
+      for (const d of group.definitions) for (const name of readsOf(d).params) names.add(name);
       const params = [...names].map((name): [string, number] => [name, (constants.get(name) as ParamValue).value]);
       return {
         channels: group.channels.map((info) => ({ name: info.name, unit: info.unit })),
@@ -351,8 +365,8 @@ function reachesOf(channels: readonly MathChannelInfo[]): Map<string, Reach> {
   const first = channels[0];
   if (!first) return new Map();
   const definitions = first.math.order.definitionsOf(channels.map((info) => info.name));
-  // Compiled once per expression text and kept (mathReadsOf): no definition is compiled here.
-  return definitionReaches(definitions.map((d) => ({ name: d.name, reach: mathReadsOf(d.expression).reach })));
+  // Compiled once per definition (readsOf): no definition is compiled here.
+  return definitionReaches(definitions.map((d) => ({ name: d.name, reach: readsOf(d).reach })));
 }
 
 /** The buffers a math task's inputs move to the pool with. */
@@ -420,9 +434,9 @@ function graphOf(definitions: ReadonlyMap<string, MathDefinition>, logged: Reado
   const compiled = new Map<string, Compiled>();
   for (const d of definitions.values()) {
     if (logged.has(d.name)) continue;
-    // Compiled once per expression text across reads (mathReadsOf keeps them): a stored one that no longer parses
+    // Compiled once per definition (readsOf) and per expression text (mathReadsOf): a stored one that no longer parses
     // (checked on write) reads nothing and fails when it is evaluated.
-    const reads = mathReadsOf(d.expression);
+    const reads = readsOf(d);
     graph.set(d.name, [...reads.inputs]);
     compiled.set(d.name, { lapTime: reads.needs.lapTime, lapDistance: reads.needs.lapDistance, lapNumber: reads.needs.lapNumber, params: ownParamNames(reads.params, maxParams), ...(reads.error !== undefined ? { error: reads.error } : {}) });
   }
@@ -692,9 +706,9 @@ function samplesCounted(dataset: OpenDataset, info: MathChannelInfo, window: Sco
   const { file } = dataset;
   const plan = info.math;
   const definitions = plan.order.definitionsOf([info.name]);
-  // Compiled once per expression text and kept (mathReadsOf): no definition is compiled here.
-  const reach = definitionReaches(definitions.map((d) => ({ name: d.name, reach: mathReadsOf(d.expression).reach }))).get(info.name) as Reach;
-  const arrays = definitions.reduce((sum, d) => sum + arraysCounted(mathReadsOf(d.expression)), 1 + (plan.lapTime ? 1 : 0) + (plan.lapDistance ? 1 : 0) + (plan.lapNumber ? 1 : 0));
+  // Compiled once per definition (readsOf): no definition is compiled here.
+  const reach = definitionReaches(definitions.map((d) => ({ name: d.name, reach: readsOf(d).reach }))).get(info.name) as Reach;
+  const arrays = definitions.reduce((sum, d) => sum + arraysCounted(readsOf(d)), 1 + (plan.lapTime ? 1 : 0) + (plan.lapDistance ? 1 : 0) + (plan.lapNumber ? 1 : 0));
   const source = plan.lapDistance ? pickDistanceSource(file.channels) : undefined;
   const sourceInfo = source ? channelOf(file, source.channel) : undefined;
   const axes = new Map(plan.leaves.map((leaf) => [leaf.name, catalogueAxis(dataset, leaf)]));

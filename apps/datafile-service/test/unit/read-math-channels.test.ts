@@ -146,6 +146,26 @@ describe('the math catalogue of a file', () => {
     expect(last?.math.leaves.map((c) => c.name)).toEqual([...base, ...own].map((c) => c.name));
   });
 
+  test('when five accounts of a thousand definitions each (more than the 4,096 expressions a process keeps compiled) are resolved in turn, then each definition is compiled once, not once a read', () => {
+    let looked = 0;
+    // A definition whose expression text counts how often it is read: compiling it reads it, a kept compilation does not.
+    const counted = (name: string, expression: string): MathDefinition => ({
+      name,
+      unit: '',
+      get expression() {
+        looked++;
+        return expression;
+      },
+    });
+    const accounts = Array.from({ length: 5 }, (_, a) => new Map(Array.from({ length: 1000 }, (_, k) => [`m${k}`, counted(`m${k}`, `Speed * ${a * 1000 + k + 1}`)] as const)));
+    const resolveAll = () => accounts.map((defs) => resolveMathChannels(file, [...defs.keys()], defs, (i) => `channels[${i}]`).size);
+    expect(resolveAll()).toEqual([1000, 1000, 1000, 1000, 1000]);
+    expect(looked).toBe(5000);
+    looked = 0;
+    expect(resolveAll()).toEqual([1000, 1000, 1000, 1000, 1000]);
+    expect(looked).toBe(0);
+  });
+
   test('when a read names all 20,000 definitions of a chain, then each is looked up once, each plan holds only its own, and the task of their time base has each once, in order', () => {
     const defs = chain(20_000);
     // The definitions as the read's store hands them over, counting what resolving looks up (a list per plan was n²/2).
