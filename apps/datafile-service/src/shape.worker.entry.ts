@@ -102,9 +102,9 @@ export async function stored(task: WholeFiles & { channel: string }): Promise<Re
 }
 
 /** The events of a text or byte channel of files read whole (`run(task, { name: 'events' })`); its buffers move to the caller. */
-export async function events(task: WholeFiles & { channel: string }): Promise<ReturnType<typeof eventsOf>> {
+export async function events(task: Parameters<typeof eventsOf>[0]): Promise<ReturnType<typeof eventsOf>> {
   const result = (await wholeFiles()).eventsOf(task);
   if ('refused' in result) return result;
-  const buffers = [result.offsets.buffer, result.bytes.buffer, ...(result.time.kind === 'explicit' ? [result.time.timestamps.buffer] : []), ...(result.gaps ? [result.gaps.buffer] : [])];
+  const buffers = [result.offsets.buffer, result.bytes.buffer, result.time.timestamps.buffer, ...(result.gaps ? [result.gaps.buffer] : [])];
   return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as never) as unknown as ReturnType<typeof eventsOf>;
 }

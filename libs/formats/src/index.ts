@@ -55,7 +55,7 @@ export { openDataFileFromSource } from './access/open-source';
 export { openLdSource } from './access/ld-source-reader';
 export { isLdFile } from './ld/ld-reader';
 export { LDX_FORMAT, ldxBeaconTimes } from './ld/ldx';
-export { eventBytes, sliceEvents } from './access/events';
+export { eventBytes, eventsInScope, type ScopedEvents, sliceEvents } from './access/events';
 export { physicalChannel, sliceStored, type StoredChannel, storedChannelBytes, storedFromChannelData } from './access/stored-channel';
 export { ByteLru } from './access/byte-lru';
 export { StoredChannelCache } from './access/stored-channel-cache';

@@ -157,12 +157,17 @@ describe('MDF 4 text, byte, structure and array channels', () => {
       expect(Array.from(events.gaps ?? [])).toEqual([0, 1]);
     });
 
-    it('when events are read over a range through fromDataFile, then offsets restart at 0 and the times follow the range', async () => {
-      const file = fromDataFile(openDataFile(fixed(7, (i) => Buffer.from(`v${i}`))));
-      const part = await file.readEvents('s', { from: 1, to: 3 });
+    it('when events are read over a window through fromDataFile, then offsets restart at 0, the times are those of the window\'s events, and the whole channel\'s bytes are counted as decoded', async () => {
+      const eager = openDataFile(fixed(7, (i) => Buffer.from(`v${i}`)));
+      const file = fromDataFile(eager);
+      const { events: part, decodedBytes } = await file.readEvents('s', { whole: false, start: 0.1, end: 0.3 });
       expect(values(part)).toEqual(['v1', 'v2']);
       expect(part.offsets[0]).toBe(0);
-      expect(part.time).toEqual({ kind: 'implicit', start: 0.1, frequency: 10 });
+      expect(part.time).toEqual({ kind: 'explicit', timestamps: Float64Array.of(0.1, 0.1 + 1 / 10) });
+      const all = eager.readEvents('s');
+      expect(decodedBytes).toBe(all.bytes.byteLength);
+      const whole = await file.readEvents('s');
+      expect([values(whole.events), whole.events.time.timestamps.length, whole.decodedBytes]).toEqual([values(all), all.offsets.length - 1, all.bytes.byteLength]);
     });
   });
 

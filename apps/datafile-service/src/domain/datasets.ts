@@ -3,7 +3,7 @@ import type { BlobStore } from '@pitwall/blob-store';
 import { ATTACHMENT_COMMANDS, SERVICES, type CallerContext, type DatasetFile } from '@pitwall/contracts';
 import type { Bus } from '@pitwall/bus';
 import type { TaskPool } from './fair-pool';
-import { channelFor, CorruptDataFileError, DataFileLimitError, fileHandleSource, isLdFile, LDX_FORMAT, openLdSource, sliceEvents, sliceStored, type ByteSource, type DecompressionLimits, type EventData, type RandomAccessDataFile, type StoredChannel } from '@pitwall/formats';
+import { channelFor, CorruptDataFileError, DataFileLimitError, fileHandleSource, isLdFile, LDX_FORMAT, openLdSource, sliceStored, type ByteSource, type DecompressionLimits, type RandomAccessDataFile, type ScopedEvents, type StoredChannel } from '@pitwall/formats';
 import { AppError } from '@pitwall/service-kit';
 import { blobSource } from './blob-source';
 import { toReadError } from './read-errors';
@@ -224,11 +224,13 @@ export class Datasets {
         if (isRefusal(stored)) throw reviveRefusal(stored);
         return range ? sliceStored(stored, range.from, range.to) : stored;
       },
-      async readEvents(name, range) {
+      async readEvents(name, window = { whole: true }) {
         channelFor(opened, name);
-        const events = (await pool.run({ ...task, channel: name }, { name: 'events' })) as EventData | Refusal;
-        if (isRefusal(events)) throw reviveRefusal(events);
-        return range ? sliceEvents(events, range.from, range.to) : events;
+        // Decoded, sliced to the window and timed on the pool: nothing here grows with the events.
+        const scoped = (await pool.run({ ...task, channel: name, window }, { name: 'events' })) as (ScopedEvents['events'] & { decodedBytes: number }) | Refusal;
+        if (isRefusal(scoped)) throw reviveRefusal(scoped);
+        const { decodedBytes, ...events } = scoped;
+        return { events, decodedBytes };
       },
     };
     return { file, channelsJson, bytes: total };

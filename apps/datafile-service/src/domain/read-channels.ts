@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import type { TaskPool } from './fair-pool';
 import { JSON_MEDIA_TYPE, receiveChunks, type BulkAnswer, type StreamWatch } from '@pitwall/bus';
-import { resolveScope, scopeSampleRange, sliceEvents, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache, type TimeBase } from '@pitwall/formats';
+import { resolveScope, scopeSampleRange, sliceStored, type ChannelInfo, type StoredChannel, type StoredChannelCache, type TimeBase } from '@pitwall/formats';
 import { ARROW_FILE_MEDIA_TYPE, ARROW_STREAM_MEDIA_TYPE, ARROW_TIME_COLUMN, type DataFileScope } from '@pitwall/contracts';
 import { ChannelSuggester, CHANNELS_MEDIA_TYPE, MAX_CHANNEL_TEXT_BYTES, type EventSeries, type ParameterUse } from '@pitwall/channels';
 import { isDiscreteChannel } from '@pitwall/laps';
@@ -395,14 +395,11 @@ export function timeAxis(time: TimeBase, count: number): ChannelAxis {
  * With the bytes of the values decoded (the whole channel's), which READ_SAMPLE_BUDGET counts.
  */
 async function eventsOfScope(dataset: OpenDataset, info: Pick<ChannelInfo, 'name'>, window: ReturnType<typeof resolveScope>): Promise<{ events: EventSeries; decodedBytes: number }> {
-  const all = await dataset.file.readEvents(info.name);
-  const { from, to } = scopeSampleRange(window, all.time, all.offsets.length - 1);
-  const events = sliceEvents(all, from, to);
-  const n = to - from;
-  const time = events.time;
-  const times = time.kind === 'explicit' ? time.timestamps : Float64Array.from({ length: n }, (_, i) => time.start + i / time.frequency);
-  const startTime = n > 0 ? (times[0] as number) : window.whole ? dataset.file.startTime : window.start;
-  return { events: { kind: events.kind, name: events.name, unit: events.unit, frequency: events.frequency, startTime, times, offsets: events.offsets, bytes: events.bytes, ...(events.gaps ? { gaps: events.gaps } : {}) }, decodedBytes: all.bytes.byteLength };
+  // Sliced to the window and timed where they are decoded (the pool): 16 million events timed here held the event loop 0.6 s.
+  const { events, decodedBytes } = await dataset.file.readEvents(info.name, window);
+  const times = events.time.timestamps;
+  const startTime = times.length > 0 ? (times[0] as number) : window.whole ? dataset.file.startTime : window.start;
+  return { events: { kind: events.kind, name: events.name, unit: events.unit, frequency: events.frequency, startTime, times, offsets: events.offsets, bytes: events.bytes, ...(events.gaps ? { gaps: events.gaps } : {}) }, decodedBytes };
 }
 
 /** A copy of the slice whose arrays own their buffers: it is transferred to the pool while the cache keeps its own. */

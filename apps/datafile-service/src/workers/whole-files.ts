@@ -3,6 +3,7 @@ import {
   CorruptDataFileError,
   DataFileError,
   DataFileLimitError,
+  eventsInScope,
   ldxBeaconTimes,
   metadataChannels,
   NotADataFileError,
@@ -12,7 +13,8 @@ import {
   type DataFile,
   type DataFileLimit,
   type DecompressionLimits,
-  type EventData,
+  type ScopedEvents,
+  type ScopeWindow,
   type StoredChannel,
 } from '@pitwall/formats';
 
@@ -113,11 +115,11 @@ export function storedOf(task: WholeFiles & { channel: string }): StoredChannel 
 }
 
 /** Pool task `events`: the events of a text or byte channel, decoded whole, their arrays their own, or the refusal. */
-export function eventsOf(task: WholeFiles & { channel: string }): EventData | Refusal {
+export function eventsOf(task: WholeFiles & { channel: string; window: ScopeWindow }): (ScopedEvents['events'] & { decodedBytes: number }) | Refusal {
   try {
-    // readEvents makes new arrays (no view on the shared file bytes), except an explicit time base shared by the group.
-    const events = openWhole(task).readEvents(task.channel);
-    return { ...events, time: events.time.kind === 'implicit' ? events.time : { kind: 'explicit', timestamps: events.time.timestamps.slice() } };
+    // Sliced to the read's window, every array its own (no view on the shared file bytes or a time base the group shares).
+    const { events, decodedBytes } = eventsInScope(openWhole(task).readEvents(task.channel), task.window);
+    return { ...events, decodedBytes };
   } catch (err) {
     return asRefusal(err);
   }

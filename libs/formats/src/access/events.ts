@@ -1,4 +1,5 @@
 import type { EventData, TimeBase } from '../model';
+import { scopeSampleRange, type ScopeWindow } from './scope';
 
 /** Events [from, to) of a text or byte channel, copied so that every array owns its buffer (offsets from 0 again). */
 export function sliceEvents(events: EventData, from: number, to: number): EventData {
@@ -23,4 +24,29 @@ export function sliceEvents(events: EventData, from: number, to: number): EventD
 /** Bytes an events channel holds (offsets, values, explicit timestamps, gaps). */
 export function eventBytes(events: EventData): number {
   return events.offsets.byteLength + events.bytes.byteLength + (events.time.kind === 'explicit' ? events.time.timestamps.byteLength : 0) + (events.gaps?.byteLength ?? 0);
+}
+
+/** A read's events of a channel: those in its window, their times explicit; and the bytes of the channel's values decoded. */
+export interface ScopedEvents {
+  events: EventData & { time: { kind: 'explicit'; timestamps: Float64Array } };
+  /** The whole channel's value bytes (what READ_SAMPLE_BUDGET counts of a text or byte channel). */
+  decodedBytes: number;
+}
+
+/**
+ * The events of `all` in `window`, every array their own, an implicit time base's times computed (start + i / rate, as
+ * every read gives them): the work that grows with the events, done where the channel was decoded (the pool), not by
+ * the caller.
+ */
+export function eventsInScope(all: EventData, window: ScopeWindow): ScopedEvents {
+  const { from, to } = scopeSampleRange(window, all.time, all.offsets.length - 1);
+  const sliced = sliceEvents(all, from, to);
+  const { time } = sliced;
+  let timestamps: Float64Array;
+  if (time.kind === 'explicit') timestamps = time.timestamps;
+  else {
+    timestamps = new Float64Array(to - from);
+    for (let i = 0; i < timestamps.length; i++) timestamps[i] = time.start + i / time.frequency;
+  }
+  return { events: { ...sliced, time: { kind: 'explicit', timestamps } }, decodedBytes: all.bytes.byteLength };
 }

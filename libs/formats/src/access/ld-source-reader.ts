@@ -3,11 +3,11 @@ import { CorruptDataFileError, DataFileLimitError, DEFAULT_MAX_LAPS_PER_FILE, In
 import { HEADER, SAMPLE_BYTES } from '../ld/ld-layout';
 import { LD_FORMAT, ldChannelInfos, ldDuration, ldLapChannel, ldRunningLapTimeChannel, type LdChannelBlock, type LdReadOptions, readProperties, walkChannelBlocks } from '../ld/ld-reader';
 import { LDX_FORMAT, ldxBeaconTimes } from '../ld/ldx';
+import type { ScopedEvents } from './events';
 import {
   boundariesFromBeaconPulses,
   boundariesFromLapCounter,
   type ChannelInfo,
-  type EventData,
   firstNonZeroSample,
   isRunningLapTimeUnit,
   lapsFromBoundaries,
@@ -57,7 +57,7 @@ export async function openLdSource(source: ByteSource, options: LdReadOptions = 
   const beacons = options.beaconTimes ?? (options.ldx === undefined ? undefined : ldxBeaconTimes(options.ldx));
   const boundaries = beacons ?? (await lapChannelBoundaries(channels, (name) => blockOf.get(name) as LdChannelBlock, readStored, limitOption('maxLaps', options.maxLaps ?? DEFAULT_MAX_LAPS_PER_FILE)));
   // A .ld has numeric channels only.
-  const readEvents = async (name: string): Promise<EventData> => {
+  const readEvents = async (name: string): Promise<ScopedEvents> => {
     channelFor(catalogue, name);
     throw new UnsupportedFeatureError(LD_FORMAT, `numeric channel ${name} read as events`);
   };

@@ -1,6 +1,7 @@
 import { ChannelNotFoundError, UnsupportedFeatureError } from '../errors';
-import type { DataFile, EventData } from '../model';
-import { sliceEvents } from './events';
+import type { DataFile } from '../model';
+import { eventsInScope, type ScopedEvents } from './events';
+import type { ScopeWindow } from './scope';
 import { sliceStored, type StoredChannel, storedFromChannelData } from './stored-channel';
 
 /** Sample indices [from, to) of a channel. */
@@ -17,8 +18,8 @@ export interface SampleRange {
 export interface RandomAccessDataFile extends Omit<DataFile, 'readChannel' | 'readEvents'> {
   /** Stored values of samples [from, to) (the whole channel without a range); ChannelNotFoundError, UnsupportedFeatureError. */
   readStored(name: string, range?: SampleRange): Promise<StoredChannel>;
-  /** Events [from, to) of a text or byte channel (all without a range); ChannelNotFoundError, UnsupportedFeatureError. */
-  readEvents(name: string, range?: SampleRange): Promise<EventData>;
+  /** The events of a text or byte channel in a read's window (all without one); ChannelNotFoundError, UnsupportedFeatureError. */
+  readEvents(name: string, window?: ScopeWindow): Promise<ScopedEvents>;
 }
 
 /** A whole-buffer DataFile as a RandomAccessDataFile (decodes the channel, then slices it without copying). */
@@ -30,9 +31,8 @@ export function fromDataFile(file: DataFile): RandomAccessDataFile {
       const stored = storedFromChannelData(readChannel(name));
       return range ? sliceStored(stored, range.from, range.to) : stored;
     },
-    async readEvents(name, range) {
-      const events = readEvents(name);
-      return range ? sliceEvents(events, range.from, range.to) : events;
+    async readEvents(name, window = { whole: true }) {
+      return eventsInScope(readEvents(name), window);
     },
   };
 }
