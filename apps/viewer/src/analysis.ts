@@ -198,12 +198,12 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
   if (answer.kind === 'points' && answer.points) {
     const { x, y, colour } = answer.points;
     // A margin of 3 % each side: the extreme points are drawn whole inside the frame, not cut in half by it.
-    let xRange = padded(Math.min(...x), Math.max(...x));
-    let yRange = padded(Math.min(...y), Math.max(...y));
+    let xRange = padded(...extent(x));
+    let yRange = padded(...extent(y));
     // Two channels of one unit (lateral against longitudinal G): one scale for both, so a circle is drawn round.
     if (answer.x.unit && answer.x.unit === answer.y.unit) [xRange, yRange] = equalScale(xRange, yRange, right - left, bottom - top);
     const finiteColours = (colour ?? []).filter((c): c is number => c !== null);
-    const [cMin, cMax] = [Math.min(...finiteColours), Math.max(...finiteColours)];
+    const [cMin, cMax] = extent(finiteColours);
     const px = scale(xRange[0], xRange[1], left, right);
     const py = scale(yRange[0], yRange[1], bottom, top);
     return { marks: x.map((xv, i) => ({ x: px(xv) - 1.5, y: py(y[i] as number) - 1.5, w: 3, h: 3, colour: colour ? colourRamp(colour[i] ?? null, cMin, cMax) : plain })), xRange, yRange };
@@ -217,8 +217,8 @@ export function scatterMarks(answer: ScatterJson, width: number, height: number,
   const cellW = gx(xAxis.min + (xAxis.max - xAxis.min) / xAxis.cells) - gx(xAxis.min);
   const cellH = gy(yAxis.min) - gy(yAxis.min + (yAxis.max - yAxis.min) / yAxis.cells);
   const colours = cells.map((c) => c.colour).filter((c): c is number => c !== null);
-  const [cMin, cMax] = [Math.min(...colours), Math.max(...colours)];
-  const most = Math.max(...cells.map((c) => c.count));
+  const [cMin, cMax] = extent(colours);
+  const most = extent(cells.map((c) => c.count))[1];
   const marks = cells.map((c) => ({
     x: gx(xAxis.min) + c.x * cellW,
     y: gy(yAxis.min) - (c.y + 1) * cellH,
@@ -380,7 +380,7 @@ export function axisTopAbove(tallest: number, whole: boolean): number {
  * logged at one rate); from 0 to a round tick above the tallest bar (axisTopAbove).
  */
 export function histogramAxis(answer: HistogramJson, percent: boolean): HistogramAxis {
-  const most = Math.max(1, ...answer.counts);
+  const most = Math.max(1, extent(answer.counts)[1]);
   if (!percent) return { range: [0, axisTopAbove(most, true)], label: 'samples', whole: true, valueOf: (n) => n };
   const share = (n: number) => (answer.total > 0 ? (100 * n) / answer.total : 0);
   return { range: [0, axisTopAbove(answer.total > 0 ? share(most) : 100, false)], label: answer.frequency > 0 ? '% of the time' : '% of the samples', whole: false, valueOf: share };
@@ -398,6 +398,22 @@ export function colourScale(channel: { name: string; unit: string }, values: rea
 }
 
 /** The least and the greatest finite value (null when there is none): the ends of a colour ramp. */
+/**
+ * Math.min and Math.max of the values (NaN if one is; Infinity and -Infinity for none) without spreading them as
+ * arguments: a spread of some 125,000 values throws RangeError (a histogram of HISTOGRAM_MAX_BINS raised that far).
+ */
+export function extent(values: ArrayLike<number>): [number, number] {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    if (v !== v) return [NaN, NaN];
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return [min, max];
+}
+
 function finiteRange(values: readonly (number | null | undefined)[]): [number, number] | null {
   let min = Infinity;
   let max = -Infinity;
@@ -439,7 +455,7 @@ export function scatterColourBar(answer: ScatterJson): ColourBar | null {
 const scatterColourValues = (answer: ScatterJson): (number | null)[] => (answer.kind === 'points' ? (answer.points?.colour ?? []) : (answer.grid?.cells ?? []).map((c) => c.colour));
 
 /** The most pairs one cell of a density grid holds (0 for points). */
-const mostPairs = (answer: ScatterJson): number => Math.max(0, ...(answer.grid?.cells ?? []).map((c) => c.count));
+const mostPairs = (answer: ScatterJson): number => Math.max(0, extent((answer.grid?.cells ?? []).map((c) => c.count))[1]);
 
 /** The scatter's caption: what was drawn and what its colours mean (a grid without a colour channel is coloured by its pairs' count). */
 export function scatterCaption(answer: ScatterJson): string {

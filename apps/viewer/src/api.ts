@@ -210,7 +210,8 @@ export class ViewerApi {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body: body === undefined ? null : JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+      // No redirect is followed: the API never answers one, and the ApiKey header would go along to wherever it pointed.
+      response = await fetch(url, { method, headers, body: body === undefined ? null : JSON.stringify(body), credentials: 'omit', cache: 'no-store', redirect: 'error' });
     } catch (err) {
       throw new ApiError({ status: 0, reason: err instanceof Error ? err.message : String(err) });
     }

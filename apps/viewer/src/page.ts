@@ -51,10 +51,13 @@ export class Page {
       error.textContent = '';
       this.hooks.succeeded();
     } catch (err) {
-      error.textContent = err instanceof ApiError || err instanceof Error ? err.message : String(err);
+      const message = err instanceof ApiError || err instanceof Error ? err.message : String(err);
+      // An alert a screen reader says whole: cut as the status line is (64 refused channels' reasons ran to thousands
+      // of characters); the whole message on hover.
+      error.textContent = message.length > STATUS_MAX_CHARS ? `${message.slice(0, STATUS_MAX_CHARS - 1)}…` : message;
       error.dataset['status'] = err instanceof ApiError ? String(err.status) : '';
       // The service's own words in full (a sentence of the page may summarise them), on hover.
-      error.title = err instanceof ApiError ? (err.info.problem?.detail ?? err.info.reason ?? '') : '';
+      error.title = err instanceof ApiError ? (err.info.problem?.detail ?? err.info.reason ?? '') : message.length > STATUS_MAX_CHARS ? message : '';
       error.hidden = false;
       this.status('');
       // A key refused (revoked, or stored and refused at a reload): forgotten, so no reload sends it again.

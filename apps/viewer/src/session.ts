@@ -56,7 +56,8 @@ export class Session {
     this.layouts.forget();
     await this.page.run(async () => {
       const accounts = await new ViewerApi({ apiKey: credentials.apiKey, accountId: '' }).listAccounts();
-      const account = credentials.accountId ? accounts.find((a) => a.Id === credentials.accountId) : accounts[0];
+      // A GUID in either case (one copied from a tool that prints them upper-case): the service's own spelling is kept.
+      const account = credentials.accountId ? accounts.find((a) => a.Id.toLowerCase() === credentials.accountId.trim().toLowerCase()) : accounts[0];
       if (!account) throw new Error(credentials.accountId ? 'This API key is not a member of that account.' : 'This API key belongs to no account.');
       const stored = { apiKey: credentials.apiKey, accountId: account.Id };
       saveCredentials(sessionStorage, stored);

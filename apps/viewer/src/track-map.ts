@@ -1,5 +1,5 @@
 import type { TrackMapJson } from '@pitwall/contracts';
-import { colourRamp } from './analysis';
+import { colourRamp, extent } from './analysis';
 
 /** Pixels kept clear around the path on the map's canvas. */
 export const MAP_MARGIN = 16;
@@ -11,8 +11,8 @@ export interface MapView {
 
 export function mapView(answer: TrackMapJson, width: number, height: number): MapView {
   const { x, y } = answer.points;
-  const [minX, maxX] = [Math.min(...x), Math.max(...x)];
-  const [minY, maxY] = [Math.min(...y), Math.max(...y)];
+  const [minX, maxX] = extent(x);
+  const [minY, maxY] = extent(y);
   const spanX = Math.max(maxX - minX, 1e-9);
   const spanY = Math.max(maxY - minY, 1e-9);
   const scale = Math.min((width - 2 * MAP_MARGIN) / spanX, (height - 2 * MAP_MARGIN) / spanY);
@@ -32,7 +32,7 @@ export interface MapSegment {
 export function mapSegments(answer: TrackMapJson, view: MapView, plain: string): MapSegment[] {
   const { x, y, value } = answer.points;
   const finite = (value ?? []).filter((v): v is number => v !== null && Number.isFinite(v));
-  const [min, max] = finite.length ? [Math.min(...finite), Math.max(...finite)] : [0, 0];
+  const [min, max] = finite.length ? extent(finite) : [0, 0];
   const out: MapSegment[] = [];
   for (let i = 0; i + 1 < x.length; i++) {
     out.push({

@@ -71,8 +71,9 @@ class Reader {
       case 'Literal': {
         const { value, raw } = node as jsep.Literal;
         if (typeof value === 'string' && this.quotedNames) {
-          if (value.length === 0) throw new ExpressionError(span.start, 'an empty quoted name');
-          return { kind: 'name', name: value, quoted: true, ...span };
+          const name = quotedName(raw);
+          if (name.length === 0) throw new ExpressionError(span.start, 'an empty quoted name');
+          return { kind: 'name', name, ...span, quoted: true };
         }
         if (typeof value !== 'number') throw new ExpressionError(span.start, `${raw} is not a number`);
         // A literal past the float64 range reads as Infinity: every sample it touches would be a silent gap.
@@ -149,4 +150,13 @@ function dottedName(node: jsep.Expression): string | null {
 
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * A quoted name as written: only a backslash before the quote that encloses it, the other quote or another backslash
+ * is an escape (`"Say \"hi\""`, `"A\\B"`); any other backslash is the name's own. An MDF channel's display name holds
+ * one (`EngineSpeed\CCP:1`): read with JavaScript's escapes it named `EngineSpeedCCP:1`, and `"Temp\new"` a newline.
+ */
+function quotedName(raw: string): string {
+  return raw.slice(1, -1).replace(/\\(["'\\])/g, '$1');
 }

@@ -187,3 +187,18 @@ describe('lowpass at two samples of one time', () => {
     expect(Array.from(out)).toEqual([1, 2, 2, 4]);
   });
 });
+
+describe('quoted names with backslashes', () => {
+  test.each([
+    ['"EngineSpeed\\CCP:1"', 'EngineSpeed\\CCP:1'],
+    ['"Temp\\new"', 'Temp\\new'],
+    ["'A\\\\B'", 'A\\B'],
+    ['"Say \\"hi\\""', 'Say "hi"'],
+    ["'it\\'s'", "it's"],
+    ['"tab\\t\\u0041"', 'tab\\t\\u0041'],
+  ])('when %s is read, then it names the channel %j: only a backslash before a quote or a backslash escapes it', (text, name) => {
+    const compiled = compile(`${text} * 2`, { inputs: 'any', math: true });
+    expect(compiled.inputs).toEqual([name]);
+    expect(list(compiled.evaluate({ [name]: f64(1.5) }))).toEqual([3]);
+  });
+});

@@ -38,6 +38,11 @@ describe('GET /viewer (the telemetry viewer page and its assets)', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect([res.headers.get('cross-origin-opener-policy'), res.headers.get('x-frame-options'), res.headers.get('permissions-policy')]).toEqual([
+      'same-origin',
+      'DENY',
+      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), midi=(), display-capture=()',
+    ]);
     expect(await res.text()).toContain('<script src="/viewer/viewer.js">');
     expect((await fetch(`${withViewer.address}/viewer/`)).status).toBe(200);
   });

@@ -76,9 +76,9 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     return { page, foreign, cspViolations };
   }
 
-  async function signIn(page: Page, apiKey = stack.apiKey): Promise<void> {
+  async function signIn(page: Page, apiKey = stack.apiKey, accountId = stack.accountId): Promise<void> {
     await page.fill('[data-testid=api-key]', apiKey);
-    await page.fill('[data-testid=account-id]', stack.accountId);
+    await page.fill('[data-testid=account-id]', accountId);
     await page.click('[data-testid=connect]');
   }
 
@@ -116,9 +116,9 @@ describe('the telemetry viewer at /viewer, in headless Chromium against npm star
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
-  test('when signed in and the run is picked, then the dataset shows its file properties, its laps with the best one marked, and a catalogue grouped by unit that a search narrows; the key stays out of the URL', async () => {
+  test('when signed in (the account id typed upper-case, as some tools print GUIDs) and the run is picked, then the dataset shows its file properties, its laps with the best one marked, and a catalogue grouped by unit that a search narrows; the key stays out of the URL', async () => {
     const { page, foreign, cspViolations } = await openPage();
-    await signIn(page);
+    await signIn(page, stack.apiKey, stack.accountId.toUpperCase());
     await pickDataset(page);
 
     await page.waitForSelector('[data-testid=lap-5]');

@@ -1,5 +1,5 @@
 import type { HistogramJson, LapStatsJson, ScatterJson } from '@pitwall/contracts';
-import { axisLabel, axisTicks, axisTopAbove, colourBar, colourRamp, colourScale, equalScale, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, LAPSTATS_SHOWN_CELLS, meanShown, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks, shownLapStatsRows } from '../../src/analysis';
+import { axisLabel, axisTicks, axisTopAbove, colourBar, colourRamp, colourScale, equalScale, frictionCircles, histogramAxis, histogramBars, histogramCaption, integerEdges, lapStatsChannelsOf, lapStatsSummary, lapStatsTable, LAPSTATS_SHOWN_CELLS, meanShown, extent, parseBins, parseDistances, parseThresholds, PLOT_MARGIN, scatterCaption, scatterColourBar, scatterMarks, shownLapStatsRows } from '../../src/analysis';
 
 const echo = { entityId: 'e', entityType: 'RunSheets', attachedFileGroupName: 'DataFile' };
 /** A whole-file scatter of y against x, uncoloured, on x's time base: what the scatter tests draw, but its pairs. */
@@ -341,5 +341,21 @@ describe('a density grid of two channels of one unit', () => {
       expect(m.y).toBeGreaterThanOrEqual(PLOT_MARGIN.top - 1e-9);
       expect(m.y + m.h).toBeLessThanOrEqual(380 - PLOT_MARGIN.bottom + 1e-9);
     }
+  });
+});
+
+describe('extent', () => {
+  test('when given more values than a spread of arguments takes (about 125,000), then it is their min and max, as Math.min and Math.max give them', () => {
+    const many = Float64Array.from({ length: 400_000 }, (_, i) => Math.sin(i) * i);
+    expect(() => Math.max(...many)).toThrow(RangeError);
+    let [min, max] = [Infinity, -Infinity];
+    for (const v of many) [min, max] = [Math.min(min, v), Math.max(max, v)];
+    expect(extent(many)).toEqual([min, max]);
+    expect(extent([])).toEqual([Math.min(), Math.max()]);
+    expect(extent([3, NaN, 1])).toEqual([NaN, NaN]);
+    // A histogram of 400,000 bins (HISTOGRAM_MAX_BINS raised that far) is laid out, not a RangeError.
+    const counts = Array.from({ length: 400_000 }, (_, i) => i % 7);
+    const histogram: HistogramJson = { ...echo, lapIndex: null, channel: { name: 'Damper', unit: 'mm/s' }, edges: Array.from({ length: 400_001 }, (_, i) => i), counts, below: 0, above: 0, total: 1_199_994, signs: { negative: 0, zero: 0, positive: 1_199_994 }, frequency: 20 };
+    expect(histogramAxis(histogram, false)).toMatchObject({ range: [0, axisTopAbove(6, true)], label: 'samples' });
   });
 });

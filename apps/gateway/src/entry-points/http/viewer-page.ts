@@ -20,6 +20,9 @@ export const VIEWER_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Every powerful feature the page never uses, turned off for it and anything it might embed. */
+export const VIEWER_PERMISSIONS = ['camera=()', 'microphone=()', 'geolocation=()', 'payment=()', 'usb=()', 'serial=()', 'bluetooth=()', 'midi=()', 'display-capture=()'].join(', ');
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -51,6 +54,11 @@ export function viewerPage(dir: string, encoder = new ResponseEncoder()): expres
     res.setHeader('Content-Security-Policy', VIEWER_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
+    // The page holds an API key: a page that opened it keeps no handle on it (it could set its #link), an older browser
+    // that knows no frame-ancestors frames it nowhere, and it asks for no device.
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Permissions-Policy', VIEWER_PERMISSIONS);
     res.setHeader('Cache-Control', 'no-cache');
     if (!file && name === 'index.html') {
       res.status(404).type('text/plain').send('The viewer is not built: run `npm run build` (or `node tools/build-viewer.mjs`).\n');
