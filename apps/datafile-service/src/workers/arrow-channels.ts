@@ -370,7 +370,9 @@ function timeBases(series: readonly ReadSeries[]): TimeBase[] {
     const times = isEventSeries(s) && isImplicit(s) ? undefined : s.times;
     const key = times ? `explicit ${n} ${hashOf(times)}` : `${s.frequency} ${s.startTime} ${n}`;
     const candidates = groups.get(key) ?? [];
-    const group = candidates.find((g) => !times || sameTimes(g.times as Float64Array, times));
+    // At most SAME_KEY_COMPARED groups of one key are compared in full: times crafted to share a 32-bit hash would
+    // otherwise compare every channel with every other. Past them a series is a batch of its own (still a valid answer).
+    const group = candidates.length > SAME_KEY_COMPARED ? undefined : candidates.find((g) => !times || sameTimes(g.times as Float64Array, times));
     if (group) {
       group.members.push(k);
       return;
@@ -382,6 +384,9 @@ function timeBases(series: readonly ReadSeries[]): TimeBase[] {
   });
   return ordered;
 }
+
+/** Groups of one hash key whose times a series is compared with before it is given a batch of its own. */
+const SAME_KEY_COMPARED = 8;
 
 /** Events whose times are start + i / frequency exactly: the implicit time column's values, bit for bit. */
 function isImplicit(s: EventSeries): boolean {

@@ -309,3 +309,43 @@ describe('the bounds of an Arrow answer (ARROW_MAX_BATCH_COLUMNS, ARROW_MAX_BYTE
     expect([...chunks]).toEqual([]);
   });
 });
+
+describe('time bases whose hashes collide', () => {
+  // FNV-1a over the times' 32-bit words, as the grouping keys them: the last word's value that brings a series to a
+  // chosen hash (multiplying by the FNV prime is a bijection modulo 2^32; its inverse by Newton's iteration).
+  const PRIME = 0x01000193;
+  let inverse = PRIME;
+  for (let i = 0; i < 5; i++) inverse = Math.imul(inverse, 2 - Math.imul(PRIME, inverse));
+  const fnv = (words: Uint32Array, count: number): number => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < count; i++) h = Math.imul(h ^ (words[i] as number), PRIME);
+    return h;
+  };
+  /** Times of `n` samples whose hash is `target`: the low word of the last one chosen (its high word set after it). */
+  const colliding = (n: number, k: number, target: number): Float64Array => {
+    const times = Float64Array.from({ length: n }, (_, i) => i + k / 1000);
+    const words = new Uint32Array(times.buffer);
+    const last = 2 * (n - 1);
+    // Before the last low word: the hash so far; after it and the high word that follows, the target.
+    const before = fnv(words, last);
+    const high = words[last + 1] as number;
+    const afterLow = Math.imul(target, inverse) ^ high;
+    words[last] = (Math.imul(afterLow, inverse) ^ before) >>> 0;
+    return times;
+  };
+
+  test('when 40 series have distinct times of one hash, then each is its own batch and every value reads back', () => {
+    const target = 0x12345678;
+    const series = Array.from({ length: 40 }, (_, k) => {
+      const times = colliding(50, k, target);
+      expect(fnv(new Uint32Array(times.buffer), 100) >>> 0).toBe(target);
+      return { series: { name: `C${k}`, unit: '', frequency: 1, dimension: 1, startTime: times[0] as number, samples: Float64Array.from({ length: 50 }, (_, i) => k * 100 + i), times }, conversion: IDENTITY };
+    });
+    const table = tableFromIPC(whole(arrowStream(series, { timeColumn: 'time', schema: {} })));
+    expect(table.batches).toHaveLength(40);
+    table.batches.forEach((batch, k) => {
+      expect(Array.from(batch.getChild(`C${k}`)?.toArray() as Float64Array)).toEqual(Array.from({ length: 50 }, (_, i) => k * 100 + i));
+      expect(batch.getChild('time')?.toArray()).toEqual(series[k]?.series.times);
+    });
+  });
+});
