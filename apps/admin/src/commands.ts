@@ -27,7 +27,23 @@ interface Command {
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function guid(value: string, what: string): void {
-  if (!GUID.test(value)) throw new UsageError(`${what} must be a GUID, got "${value}"`);
+  if (!GUID.test(value)) throw new UsageError(`${what} must be a GUID, got "${shown(value.slice(0, 80))}"`);
+}
+
+/** Control characters and line separators: a tab or a newline breaks the lists' columns, an escape reaches the terminal. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const MAX_TEXT_CHARS = 200;
+
+/** A name or a label as the lists can print it. */
+function text(value: string, what: string): void {
+  if (value.length > MAX_TEXT_CHARS) throw new UsageError(`${what} must be at most ${MAX_TEXT_CHARS} characters, got ${value.length}`);
+  if (new RegExp(CONTROL.source).test(value)) throw new UsageError(`${what} must not hold control characters (a tab, a newline, an escape): the lists print it in tab-separated columns`);
+}
+
+/** What a list prints of a name or label stored before it was checked: its control characters as \\uXXXX. */
+function shown(value: string): string {
+  return value.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export const COMMANDS: Record<string, Command> = {
@@ -37,6 +53,7 @@ export const COMMANDS: Record<string, Command> = {
     min: 1,
     max: 1,
     writes: true,
+    validate: ([name]) => text(name, 'name'),
     async run({ store, print }, [name]) {
       const account = await store.createAccount(name);
       print(`Created account "${account.name}": ${account.id}`);
@@ -48,6 +65,7 @@ export const COMMANDS: Record<string, Command> = {
     min: 1,
     max: 1,
     writes: true,
+    validate: ([name]) => text(name, 'name'),
     async run({ store, print }, [name]) {
       const user = await store.createUser(name);
       print(`Created user "${user.name}": ${user.id}`);
@@ -92,7 +110,10 @@ export const COMMANDS: Record<string, Command> = {
     min: 1,
     max: 2,
     writes: true,
-    validate: ([userId]) => guid(userId, 'userId'),
+    validate: ([userId, label]) => {
+      guid(userId, 'userId');
+      if (label !== undefined) text(label, 'label');
+    },
     async run({ store, print }, [userId, label]) {
       if (!(await store.getUser(userId))) throw AppError.notFound(`No user ${userId}`);
       const { keyId, apiKey } = await store.createApiKey(userId, label);
@@ -125,7 +146,7 @@ export const COMMANDS: Record<string, Command> = {
     async run({ store, print }) {
       const accounts = await store.listAllAccounts();
       print('ID\tNAME\tCREATED');
-      for (const a of accounts) print(`${a.id}\t${a.name}\t${a.createdAt.toISOString()}`);
+      for (const a of accounts) print(`${a.id}\t${shown(a.name)}\t${a.createdAt.toISOString()}`);
     },
   },
   'list-keys': {
@@ -138,7 +159,7 @@ export const COMMANDS: Record<string, Command> = {
     async run({ store, print }, [userId]) {
       const keys = await store.listApiKeys(userId);
       print('KEY ID\tLABEL\tCREATED\tSTATUS');
-      for (const k of keys) print(`${k.keyId}\t${k.label ?? '-'}\t${k.createdAt.toISOString()}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
+      for (const k of keys) print(`${k.keyId}\t${k.label === null || k.label === undefined ? '-' : shown(k.label)}\t${k.createdAt.toISOString()}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
     },
   },
 };

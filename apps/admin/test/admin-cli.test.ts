@@ -1,5 +1,5 @@
 import { AuthStore } from '@pitwall/auth';
-import { RedisCache } from '@pitwall/cache';
+import { MemoryCache, RedisCache } from '@pitwall/cache';
 import { createPool } from '@pitwall/db';
 import { createTestDatabase, type TestDatabase } from '@pitwall/db/testing';
 import { createLogger } from '@pitwall/service-kit';
@@ -193,6 +193,30 @@ describe('admin CLI', () => {
     }
     expect((await admin('list-keys', userId)).ids).toEqual([]);
     expect((await admin('list-accounts')).out).toBe(accountsBefore);
+  });
+
+  test.each([
+    [['create-account', 'Apex\tRacing'], 'name must not hold control characters'],
+    [['create-user', 'Jo\nEngineer'], 'name must not hold control characters'],
+    [['create-account', 'x'.repeat(201)], 'name must be at most 200 characters, got 201'],
+    [['create-key', '0f8fad5b-d9cb-469f-a165-70867728950e', 'pit\u001b[2Jlaptop'], 'label must not hold control characters'],
+  ])('when a name or label would break the lists (%j), then it exits 2 saying why and creates nothing', async (argv, message) => {
+    const before = (await admin('list-accounts')).out;
+    const result = await admin(...argv);
+    expect(result.code).toBe(EXIT_USAGE);
+    expect(result.err).toContain(message);
+    expect((await admin('list-accounts')).out).toBe(before);
+  });
+
+  test('when a name stored before the check holds control characters, then the list prints them escaped, one line an account', async () => {
+    const pool = createPool({ url: db.url, applicationName: 'admin-test', logger, max: 1 });
+    try {
+      const account = await new AuthStore(pool, new MemoryCache(), logger).createAccount('Red\u001b[31m\nTeam');
+      const listed = (await admin('list-accounts')).out.split('\n').filter((line) => line.startsWith(account.id));
+      expect(listed).toEqual([`${account.id}\tRed\\u001b[31m\\u000aTeam\t${account.createdAt.toISOString()}`]);
+    } finally {
+      await pool.end();
+    }
   });
 
   test('when a name begins with -, then it is given after -- and taken as it is', async () => {
