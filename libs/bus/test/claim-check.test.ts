@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
 import { createLogger } from '@pitwall/service-kit';
-import { answerTag, bytesAnswer, ClaimDesk, ClaimRedeemer, claimSecret, framedAnswer, heldAnswer, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, signClaimToken, type BulkAnswer, type Claim, type EncodedJson } from '../src';
+import { answerBytes, answerTag, bytesAnswer, ClaimDesk, ClaimRedeemer, claimSecret, framedAnswer, heldAnswer, keptAnswer, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, signClaimToken, type BulkAnswer, type Claim, type EncodedJson } from '../src';
 
 const SECRET = 'claim-check-test-secret';
 const logger = createLogger('claim-check-test', 'silent');
@@ -184,6 +184,35 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       const inProcess = await claimOf(bytesAnswer(bytes, 'application/x-service-channels'));
       expect((await readAll((await local.redeem(inProcess, account)).body)).equals(bytes)).toBe(true);
       local.close();
+    });
+
+    /** An answer announcing `length` bytes whose producer makes `chunks` (a length bug of an encoder). */
+    const lying = (length: number, chunks: number[]): BulkAnswer => ({
+      contentType: 'application/octet-stream',
+      length,
+      async *chunks() {
+        for (const [k, n] of chunks.entries()) yield new Uint8Array(n).fill(65 + k);
+      },
+    });
+
+    test.each([
+      ['more bytes than it announced', [64 * 1024 + 10, 2]],
+      ['the announced length, then more', [64 * 1024 + 10, 0, 5]],
+      ['fewer bytes than it announced', [64 * 1024 + 2]],
+    ])('when a producer makes %s, then the redemption fails as an aborted transfer (over HTTP and in-process), and the next claim on the same kept-alive connection gets its own bytes', async (_what, chunks) => {
+      const local = new ClaimRedeemer({ secret: SECRET, inProcess: true, logger });
+      try {
+        for (const via of [redeemer, local]) {
+          const claim = await claimOf(lying(64 * 1024 + 10, chunks));
+          await expect((async () => readAll((await via.redeem(claim, account)).body))()).rejects.toThrow();
+          // Right after, on the connection the redeemer keeps alive: this claim's bytes and nothing else.
+          const next = expected(3, 64 * 1024);
+          const after = await claimOf(bytesAnswer(next, 'application/octet-stream'));
+          expect((await readAll((await via.redeem(after, account)).body)).equals(next)).toBe(true);
+        }
+      } finally {
+        local.close();
+      }
     });
 
     test('when the length was not known, then the answer streams chunked', async () => {
@@ -409,5 +438,20 @@ describe('the claim check: a large answer stays with its maker and is fetched on
     expect(() => claimSecret(undefined, true, 'datafile-service')).toThrow(/CLAIM_SECRET: is required/);
     expect(claimSecret(undefined, false, 'gateway')).toBe(claimSecret(undefined, false, 'datafile-service'));
     expect(claimSecret('configured-secret-16', true, 'gateway')).toBe('configured-secret-16');
+  });
+});
+
+describe('keptAnswer (the result cache\'s copy)', () => {
+  test.each([
+    [[6, 4], 10, true],
+    [[6, 2], 10, false],
+    [[6, 6], 10, false],
+    [[6, 6], undefined, true],
+  ])('when chunks of %j pass for an announced length of %s, then a copy is kept: %s', async (sizes, length, kept) => {
+    const answer: BulkAnswer = { contentType: 'application/octet-stream', ...(length !== undefined ? { length } : {}), async *chunks() { for (const n of sizes) yield new Uint8Array(n).fill(n); } };
+    const copies: Uint8Array[] = [];
+    const passed = await answerBytes(keptAnswer(answer, 1024, (bytes) => copies.push(bytes)));
+    expect(passed.byteLength).toBe(sizes.reduce((a, b) => a + b, 0));
+    expect(copies.length).toBe(kept ? 1 : 0);
   });
 });

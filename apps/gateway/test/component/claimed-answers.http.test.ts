@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { bytesAnswer, ClaimDesk, ClaimRedeemer, heldAnswer, InProcessBus, REQUEST_HELD_ANSWER, type BulkAnswer } from '@pitwall/bus';
 import { SERVICES } from '@pitwall/contracts';
@@ -144,6 +145,41 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     expect(got.status).toBe(200);
     expect(got.complete).toBe(false);
     expect(got.bytes).toBeLessThan(64 * CHUNK);
+  });
+
+  /** A request line of HTTP/1.0 (as curl -0, or nginx's default proxy_http_version): the raw answer until the gateway closes. */
+  const asHttp10 = (baseUrl: string, extra: Record<string, string> = {}): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(baseUrl);
+      const socket = connect(Number(port), hostname);
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      socket.on('error', reject);
+      const headers = { ...authHeaders, Accept: 'application/x-service-channels', ...extra };
+      socket.write(`GET ${path} HTTP/1.0\r\nHost: ${hostname}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+    });
+
+  test('when an answer of unknown length is asked over HTTP/1.0, whose only end is the connection closing (as an aborted transfer\'s), then 505 before it is fetched, and its producer is stopped', async () => {
+    const { answer, state } = produced(4096, { length: false });
+    next = () => answer;
+    const raw = await asHttp10(http.address);
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 505 HTTP Version Not Supported');
+    expect(raw).toContain('application/problem+json');
+    expect(raw).toContain('ask over HTTP/1.1');
+    expect(await state.aborted).toBeInstanceOf(Error);
+    expect(desk.waitingCount).toBe(0);
+  });
+
+  test('when an answer of known length is asked over HTTP/1.0, even accepting gzip, then it comes whole with its Content-Length, not compressed', async () => {
+    next = () => produced(8).answer;
+    const raw = await asHttp10(http.address, { 'Accept-Encoding': 'gzip' });
+    const end = raw.indexOf('\r\n\r\n');
+    const [head, body] = [raw.slice(0, end), raw.slice(end + 4)];
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head.toLowerCase()).toContain(`content-length: ${8 * CHUNK}`);
+    expect(head.toLowerCase()).not.toContain('content-encoding');
+    expect(body.length).toBe(8 * CHUNK);
   });
 
   test('when the client goes mid-answer, then the producer at the service is stopped', async () => {

@@ -78,7 +78,8 @@ export function framedAnswer(head: Uint8Array, answer: BulkAnswer, tail: Uint8Ar
 
 /**
  * Keeps a copy of the answer's bytes while they pass, when all of them come to at most `maxBytes`, and hands it to
- * `done` once the last one passed (a result cache); a longer or interrupted answer keeps nothing.
+ * `done` once the last one passed (a result cache); a longer or interrupted answer, or one not of its announced
+ * length, keeps nothing.
  */
 export function keptAnswer(answer: BulkAnswer, maxBytes: number, done: (bytes: Uint8Array) => void): BulkAnswer {
   if (maxBytes <= 0 || (answer.length !== undefined && answer.length > maxBytes)) return answer;
@@ -90,14 +91,16 @@ export function keptAnswer(answer: BulkAnswer, maxBytes: number, done: (bytes: U
       let kept: Uint8Array[] | undefined = [];
       let total = 0;
       for await (const chunk of answer.chunks(signal)) {
+        total += chunk.byteLength;
         if (kept) {
-          total += chunk.byteLength;
           if (total > maxBytes) kept = undefined;
           else kept.push(chunk);
         }
         yield chunk;
       }
-      if (kept) done(concatBytes(kept, total));
+      // Only an answer of the length it announced is kept: one that came short (or long) is a failed transfer, never a
+      // cached answer served whole to the next reader of the same content.
+      if (kept && (answer.length === undefined || total === answer.length)) done(concatBytes(kept, total));
     },
   };
 }

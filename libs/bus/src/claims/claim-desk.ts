@@ -234,6 +234,8 @@ export class ClaimDesk {
       if (verified === 'invalid') throw new ClaimRefusal(401, 'The token is not one signed for this claim and account');
       if (verified === 'expired') throw new ClaimRefusal(410, `The token of claim ${claimId} has expired`);
       const { claim, bytes, whole, abort } = this.takeBytes(claimId, accountId);
+      // Node refuses a write past the Content-Length (a backstop to checkedBytes's own check).
+      if (claim.length !== undefined) res.strictContentLength = true;
       res.writeHead(200, { 'Content-Type': claim.contentType, ...(claim.length !== undefined ? { 'Content-Length': String(claim.length) } : {}) });
       if (whole) {
         // In memory already: one write, which the socket drains at the redeemer's pace (no producer to hold back).
@@ -305,19 +307,31 @@ function lazily(answer: BulkAnswer, signal: AbortSignal): AsyncIterator<Uint8Arr
  * announced length (or past it) is a failure, so the transfer aborts rather than look complete.
  */
 async function* checkedBytes(w: Waiting): AsyncGenerator<Buffer> {
+  const length = w.claim.length;
   let sent = 0;
   let whole = false;
+  const pastLength = (more: number) => new Error(`the answer came to more than the ${length} bytes announced (${sent + more} at least)`);
   try {
-    for (const chunk of w.head.splice(0)) {
+    const rest = w.rest;
+    const chunks = async function* (): AsyncGenerator<Uint8Array> {
+      yield* w.head.splice(0);
+      for (let next = await rest?.next(); next && !next.done; next = await rest?.next()) yield next.value;
+    };
+    const source = chunks();
+    for (let next = await source.next(); !next.done; next = await source.next()) {
+      const chunk = next.value;
+      if (length !== undefined && sent + chunk.byteLength > length) throw pastLength(chunk.byteLength);
+      // The chunk that completes the announced length is written only once the producer has ended: bytes past a
+      // Content-Length would be read, on a kept-alive connection, as the start of the next answer on it (another
+      // account's claim); past it now, the transfer ends short of its length instead, an aborted one.
+      if (length !== undefined && sent + chunk.byteLength === length) {
+        const after = await source.next();
+        if (!after.done) throw pastLength(chunk.byteLength + after.value.byteLength);
+      }
       sent += chunk.byteLength;
       yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     }
-    const rest = w.rest;
-    for (let next = await rest?.next(); next && !next.done; next = await rest?.next()) {
-      sent += next.value.byteLength;
-      yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
-    }
-    if (w.claim.length !== undefined && sent !== w.claim.length) throw new Error(`the answer came to ${sent} bytes, not the ${w.claim.length} announced`);
+    if (length !== undefined && sent !== length) throw new Error(`the answer came to ${sent} bytes, not the ${length} announced`);
     whole = true;
   } finally {
     // Ended early (the redeemer went) or failed: the producer stops. One that finished is left to end by itself (its

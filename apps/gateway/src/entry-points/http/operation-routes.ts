@@ -259,14 +259,30 @@ const CLAIMED_ANSWER_MAX_LISTENERS = 32;
  */
 async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Response, claims: ClaimRedeemer | undefined, encoder: ResponseEncoder, keeper?: Transform): Promise<void> {
   if (!claims) throw new AppError(502, 'The service answered with a claim this gateway cannot redeem');
+  // HTTP/1.0 has no chunked framing: a body without a Content-Length (a JSON read, a compressed one) ends by closing the
+  // connection, as a transfer that broke off also ends, so a client (or a proxy hop speaking 1.0, as nginx does by
+  // default) could not tell the two apart. Such an answer is refused before it is fetched; its claim is spent, so its
+  // producer stops; one of known length goes as it is, never compressed.
+  const http10 = req.httpVersionMajor === 1 && req.httpVersionMinor === 0;
+  if (http10 && claim.length === undefined) {
+    await claims.redeem(claim, callerContext(req.caller).accountId).then(
+      (spent) => spent.body.destroy(),
+      () => undefined,
+    );
+    throw new AppError(505, 'This answer is streamed without a length known beforehand, which HTTP/1.0 can end only by closing the connection, as a transfer that broke off also ends: ask over HTTP/1.1 (behind a proxy, have it speak HTTP/1.1 to the gateway: nginx proxy_http_version 1.1), or read the binary body, whose length is known');
+  }
   const answer = await claims.redeem(claim, callerContext(req.caller).accountId);
   if (res.destroyed) {
     answer.body.destroy();
     return;
   }
   res.status(op.response.status).type(answer.contentType);
-  const coding = encoder.encodingFor(req, res, answer.contentType, answer.length);
-  if (!coding && answer.length !== undefined) res.setHeader('Content-Length', String(answer.length));
+  const coding = http10 ? undefined : encoder.encodingFor(req, res, answer.contentType, answer.length);
+  if (!coding && answer.length !== undefined) {
+    res.setHeader('Content-Length', String(answer.length));
+    // Node refuses a write past it: bytes past a Content-Length would be read as the next answer on the connection.
+    res.strictContentLength = true;
+  }
   // Whose doing an end before the last byte is: the client's when its side of the connection closed on its own (its
   // FIN, or a reset: a socket error that is not the pipeline's own, which destroying the response passes to the
   // socket); the service's when its answer broke off.
