@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { request, type IncomingMessage } from 'node:http';
-import { createLogger } from '@pitwall/service-kit';
+import { createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger, type AppError } from '@pitwall/service-kit';
 import { answerBytes, answerTag, bytesAnswer, ClaimDesk, ClaimRedeemer, claimSecret, framedAnswer, heldAnswer, keptAnswer, REPLY_ANSWER_HELD, REPLY_ANSWER_TAG, signClaimToken, type BulkAnswer, type Claim, type EncodedJson } from '../src';
 
 const SECRET = 'claim-check-test-secret';
@@ -388,11 +389,25 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       }
     });
 
-    test('when the desk refuses the claim, then the redemption fails with 502 naming its refusal', async () => {
+    test('when the desk refuses the claim, then the redemption fails with 502 naming its refusal\'s status, not the desk\'s words (the claim id, its state)', async () => {
       const claim = await claimOf(counted(2, 64 * 1024).answer);
       await readAll((await redeemer.redeem(claim, account)).body);
-      await expect(redeemer.redeem(claim, account)).rejects.toMatchObject({ status: 502, message: expect.stringContaining('410') });
+      const refusal = (await redeemer.redeem(claim, account).catch((err: unknown) => err)) as AppError;
+      expect({ status: refusal.status, message: refusal.message }).toEqual({ status: 502, message: 'The answer could not be fetched from the service that made it (its claim was refused: 410); retry the read' });
     });
+
+    test('when the claim port takes the connection and never answers, then the redemption fails with 503 and Retry-After once the claim\'s life (at least 5 s) has passed, not after minutes', async () => {
+      const silent = createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const claim: Claim = { id: 'c1', desk: 'elsewhere', address: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, contentType: 'application/octet-stream', expiresAt: Date.now() + 100, accountId: account };
+        const refusal = (await redeemer.redeem(claim, account).catch((err: unknown) => err)) as AppError;
+        expect({ status: refusal.status, retryAfter: refusal.retryAfterSeconds, message: refusal.message }).toEqual({ status: 503, retryAfter: 1, message: expect.stringContaining('could not be fetched in time') });
+      } finally {
+        silent.closeAllConnections();
+        silent.close();
+      }
+    }, 20_000);
 
     test('when the instance that made the claim cannot be reached, then the redemption fails with 503 and Retry-After', async () => {
       const gone = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });

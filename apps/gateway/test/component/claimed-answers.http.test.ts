@@ -182,6 +182,15 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     expect(body.length).toBe(8 * CHUNK);
   });
 
+  test('when a claimed answer is asked with HEAD, then its head comes with its length, and the producer is stopped rather than read to its end', async () => {
+    const { answer, state } = produced(4096);
+    next = () => answer;
+    const head = await fetch(new URL(path, http.address), { method: 'HEAD', headers: { ...authHeaders, Accept: 'application/x-service-channels' } });
+    expect({ status: head.status, length: head.headers.get('content-length'), type: head.headers.get('content-type') }).toEqual({ status: 200, length: String(4096 * CHUNK), type: 'application/x-service-channels' });
+    await expect(state.aborted).resolves.toBeDefined();
+    expect(desk.waitingCount).toBe(0);
+  });
+
   test('when the client goes mid-answer, then the producer at the service is stopped', async () => {
     const { answer, state } = produced(4096);
     next = () => answer;

@@ -27,8 +27,10 @@ const RETRY_AFTER_SECONDS = 1;
  * with a token for the caller's account signed by the shared secret; from a desk in this process without HTTP.
  */
 export class ClaimRedeemer {
-  // Keep-alive connections to the services' claim ports: a redemption costs no TCP handshake.
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  // Keep-alive connections to the services' claim ports: a redemption costs no TCP handshake. Not a handful per
+  // instance: at 64, 64 slow clients' transfers held every other large read through this gateway in the agent's queue
+  // (the reads are bounded by the gateways' per-user limits, not here); 64 idle ones are kept.
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 64 });
 
   constructor(private readonly options: ClaimRedeemerOptions) {}
 
@@ -44,11 +46,12 @@ export class ClaimRedeemer {
         const { body } = local.take(claim.id, accountId);
         return { contentType: claim.contentType, ...(claim.length !== undefined ? { length: claim.length } : {}), body };
       } catch (err) {
-        throw refused((err as AppError).status, (err as Error).message);
+        throw this.refused(claim, (err as AppError).status, (err as Error).message);
       }
     }
     const token = signClaimToken(this.options.secret, claim.id, accountId, claim.expiresAt);
-    const unreachable = (err: unknown) => new AppError(503, 'The service instance that made the answer could not be reached; nothing was sent, retry the read', { cause: err, retryAfterSeconds: RETRY_AFTER_SECONDS });
+    const unreachable = (err: unknown) =>
+      new AppError(503, isTimeout(err) ? 'The answer could not be fetched in time from the service instance that made it (it was busy or out of reach); nothing was sent, retry the read' : 'The service instance that made the answer could not be reached; nothing was sent, retry the read', { cause: err, retryAfterSeconds: RETRY_AFTER_SECONDS });
     let lost: unknown;
     const res = await this.fetch(claim, accountId, token).catch((err: unknown) => {
       // A kept connection the desk closed while it sat idle (its keep-alive timeout) fails the request before the desk
@@ -69,7 +72,7 @@ export class ClaimRedeemer {
     }
     if (res.statusCode !== 200) {
       const detail = await problemDetail(res);
-      throw refused(res.statusCode ?? 0, detail);
+      throw this.refused(claim, res.statusCode ?? 0, detail);
     }
     const length = res.headers['content-length'];
     return { contentType: res.headers['content-type'] ?? 'application/octet-stream', ...(length !== undefined ? { length: Number(length) } : {}), body: res };
@@ -79,10 +82,27 @@ export class ClaimRedeemer {
     this.agent.destroy();
   }
 
-  /** The claim's GET; a failure before any answer carries whether it went on a kept connection (`reusedSocket`). */
+  /** A refused claim: the desk's words logged (they name the claim and the instance's state), the client told less. */
+  private refused(claim: Claim, status: number, detail: string): AppError {
+    this.options.logger.warn({ claim: claim.id, status, detail }, 'a claimed answer was refused by the instance that made it');
+    return new AppError(502, `The answer could not be fetched from the service that made it (its claim was refused: ${status}); retry the read`);
+  }
+
+  /**
+   * The claim's GET; a failure before any answer carries whether it went on a kept connection (`reusedSocket`). Until
+   * its answer's head comes it waits at most the claim's life as this clock sees it (a claim past it is gone at the
+   * desk), and at least REDEEM_MIN_WAIT_MS (the clocks of two hosts may differ): queued behind busy connections or
+   * at an address that drops packets, the read is a 503 to retry, not a wait of minutes.
+   */
   private fetch(claim: Claim, accountId: string, token: string): Promise<IncomingMessage> {
+    const wait = Math.min(REDEEM_MAX_WAIT_MS, Math.max(REDEEM_MIN_WAIT_MS, claim.expiresAt - Date.now()));
     return new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request(`${claim.address}/claims/${claim.id}`, { agent: this.agent, headers: { authorization: `${CLAIM_AUTH_SCHEME} ${token}`, [CLAIM_ACCOUNT_HEADER]: accountId } }, resolve);
+      const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer from the claim port within ${wait} ms`), { code: 'ETIMEDOUT' })), wait);
+      const req = request(`${claim.address}/claims/${claim.id}`, { agent: this.agent, headers: { authorization: `${CLAIM_AUTH_SCHEME} ${token}`, [CLAIM_ACCOUNT_HEADER]: accountId } }, (res) => {
+        clearTimeout(timer);
+        resolve(res);
+      });
+      req.on('close', () => clearTimeout(timer));
       req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket && isConnectionLoss(err) })));
       req.end();
     });
@@ -95,8 +115,12 @@ function isConnectionLoss(err: Error): boolean {
   return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED';
 }
 
-function refused(status: number, detail: string): AppError {
-  return new AppError(502, `The answer could not be fetched from the service that made it (${status}: ${detail})`);
+/** The longest and the shortest wait for a claim's answer to begin (a claim lives CLAIM_TTL_MS, 30 s by default). */
+const REDEEM_MAX_WAIT_MS = 120_000;
+const REDEEM_MIN_WAIT_MS = 5_000;
+
+function isTimeout(err: unknown): boolean {
+  return (err as { code?: string } | undefined)?.code === 'ETIMEDOUT';
 }
 
 async function problemDetail(res: IncomingMessage): Promise<string> {

@@ -276,6 +276,14 @@ async function sendClaimed(claim: Claim, op: Operation, req: Request, res: Respo
     answer.body.destroy();
     return;
   }
+  if (req.method === 'HEAD') {
+    // The head alone: the claim spent and its producer stopped, not the whole answer made and read to be thrown away.
+    answer.body.destroy();
+    res.status(op.response.status).type(answer.contentType);
+    if (answer.length !== undefined) res.setHeader('Content-Length', String(answer.length));
+    res.end();
+    return;
+  }
   res.status(op.response.status).type(answer.contentType);
   const coding = http10 ? undefined : encoder.encodingFor(req, res, answer.contentType, answer.length);
   if (!coding && answer.length !== undefined) {
