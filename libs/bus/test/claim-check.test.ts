@@ -396,6 +396,24 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       expect({ status: refusal.status, message: refusal.message }).toEqual({ status: 502, message: 'The answer could not be fetched from the service that made it (its claim was refused: 410); retry the read' });
     });
 
+    test('when the instance that made the claim restarted at the same address, then the redemption fails with 503 and Retry-After (it is gone), not a 502 refusal', async () => {
+      const before = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
+      await before.start();
+      const claim = (await before.reply(counted(4, 64 * 1024).answer, account)).claim as Claim;
+      await before.stop(Date.now());
+      const after = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, port: Number(new URL(claim.address).port), host: '127.0.0.1', logger });
+      await after.start();
+      try {
+        const refusal = (await redeemer.redeem(claim, account).catch((err: unknown) => err)) as AppError;
+        expect({ status: refusal.status, retryAfter: refusal.retryAfterSeconds }).toEqual({ status: 503, retryAfter: 1 });
+        // A claim of its own it serves.
+        const own = (await after.reply(counted(2, 64 * 1024).answer, account)).claim as Claim;
+        expect((await readAll((await redeemer.redeem(own, account)).body)).equals(expected(2, 64 * 1024))).toBe(true);
+      } finally {
+        await after.stop(Date.now());
+      }
+    });
+
     test('when the claim port takes the connection and never answers, then the redemption fails with 503 and Retry-After once the claim\'s life (at least 5 s) has passed, not after minutes', async () => {
       const silent = createServer(() => undefined);
       await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { AppError, DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop, listenRefusal, type Logger } from '@pitwall/service-kit';
 import { EncodedJson } from '../encoded-json';
 import { JSON_MEDIA_TYPE, concatBytes, type BulkAnswer } from './bulk-answer';
-import { CLAIM_ACCOUNT_HEADER, CLAIM_AUTH_SCHEME, REPLY_CLAIM, verifyClaimToken, type Claim } from './claim';
+import { CLAIM_ACCOUNT_HEADER, CLAIM_AUTH_SCHEME, CLAIM_DESK_HEADER, CLAIM_OTHER_DESK_STATUS, REPLY_CLAIM, verifyClaimToken, type Claim } from './claim';
 import { REPLY_ANSWER_HELD, REPLY_ANSWER_TAG } from './held-answer';
 
 export interface ClaimDeskOptions {
@@ -233,6 +233,9 @@ export class ClaimDesk {
       const verified = verifyClaimToken(this.options.secret, token, claimId, accountId);
       if (verified === 'invalid') throw new ClaimRefusal(401, 'The token is not one signed for this claim and account');
       if (verified === 'expired') throw new ClaimRefusal(410, `The token of claim ${claimId} has expired`);
+      // A claim of the instance that was here before (a restart at the same address): it is gone, not refused.
+      const desk = req.headers[CLAIM_DESK_HEADER];
+      if (typeof desk === 'string' && desk !== this.id) throw new ClaimRefusal(CLAIM_OTHER_DESK_STATUS, `The claim ${claimId} was made by another instance at this address (restarted since)`);
       const { claim, bytes, whole, abort } = this.takeBytes(claimId, accountId);
       // Node refuses a write past the Content-Length (a backstop to checkedBytes's own check).
       if (claim.length !== undefined) res.strictContentLength = true;

@@ -1,7 +1,7 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { AppError, type Logger } from '@pitwall/service-kit';
-import { CLAIM_ACCOUNT_HEADER, CLAIM_AUTH_SCHEME, signClaimToken, type Claim } from './claim';
+import { CLAIM_ACCOUNT_HEADER, CLAIM_AUTH_SCHEME, CLAIM_DESK_HEADER, CLAIM_OTHER_DESK_STATUS, signClaimToken, type Claim } from './claim';
 import { ClaimDesk } from './claim-desk';
 
 export interface ClaimRedeemerOptions {
@@ -70,6 +70,11 @@ export class ClaimRedeemer {
       res.resume();
       throw unreachable(lost);
     }
+    // Another instance answers at the claim's address (the one that made it restarted): gone, as an unreachable one.
+    if (res.statusCode === CLAIM_OTHER_DESK_STATUS) {
+      res.resume();
+      throw unreachable(new Error(`the instance at ${claim.address} is not the one that made the claim (restarted since)`));
+    }
     if (res.statusCode !== 200) {
       const detail = await problemDetail(res);
       throw this.refused(claim, res.statusCode ?? 0, detail);
@@ -98,7 +103,7 @@ export class ClaimRedeemer {
     const wait = Math.min(REDEEM_MAX_WAIT_MS, Math.max(REDEEM_MIN_WAIT_MS, claim.expiresAt - Date.now()));
     return new Promise<IncomingMessage>((resolve, reject) => {
       const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer from the claim port within ${wait} ms`), { code: 'ETIMEDOUT' })), wait);
-      const req = request(`${claim.address}/claims/${claim.id}`, { agent: this.agent, headers: { authorization: `${CLAIM_AUTH_SCHEME} ${token}`, [CLAIM_ACCOUNT_HEADER]: accountId } }, (res) => {
+      const req = request(`${claim.address}/claims/${claim.id}`, { agent: this.agent, headers: { authorization: `${CLAIM_AUTH_SCHEME} ${token}`, [CLAIM_ACCOUNT_HEADER]: accountId, [CLAIM_DESK_HEADER]: claim.desk } }, (res) => {
         clearTimeout(timer);
         resolve(res);
       });

@@ -26,6 +26,10 @@ export interface Claim {
 export const REPLY_CLAIM = 'claim';
 /** Request headers of a redemption over HTTP. */
 export const CLAIM_ACCOUNT_HEADER = 'x-claim-account';
+/** The desk the redeemer expects to answer (the claim's `desk`): another at the same address (a restart) says so. */
+export const CLAIM_DESK_HEADER = 'x-claim-desk';
+/** The status a desk answers for a claim of another desk: the instance that made it is gone (421 Misdirected Request). */
+export const CLAIM_OTHER_DESK_STATUS = 421;
 export const CLAIM_AUTH_SCHEME = 'Claim';
 
 const TOKEN_VERSION = 'v1';
