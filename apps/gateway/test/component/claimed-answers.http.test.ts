@@ -7,6 +7,8 @@ import { SERVICES } from '@pitwall/contracts';
 import { AppError, createLogger, listen, type HttpEntryPoint } from '@pitwall/service-kit';
 import { buildGateway } from '../../src/app';
 import { HeldAnswers } from '../../src/domain/held-answers';
+import { ReadLimiter } from '../../src/domain/read-limiter';
+import { MemoryCache } from '@pitwall/cache';
 import { authHeaders, fakeAuth, send } from '../support/gateway-harness';
 
 const SECRET = 'gateway-claims-test-secret';
@@ -189,6 +191,44 @@ describe('a data file read answered with a claim: the gateway fetches it from th
     expect({ status: head.status, length: head.headers.get('content-length'), type: head.headers.get('content-type') }).toEqual({ status: 200, length: String(4096 * CHUNK), type: 'application/x-service-channels' });
     await expect(state.aborted).resolves.toBeDefined();
     expect(desk.waitingCount).toBe(0);
+  });
+
+  test('when a client leaves a limited read before its answer, then its read slot is held until the service answered and the claim was spent (leaving does not start reads without bound)', async () => {
+    const limiter = new ReadLimiter(new MemoryCache(), { perUser: 1, queue: 0 });
+    const limited = await listen(buildGateway({ bus, auth: fakeAuth, logger, claims: redeemer, readLimiter: limiter }), 0, '127.0.0.1');
+    try {
+      let answerA!: () => void;
+      const asked = new Promise<void>((resolve) => {
+        next = () =>
+          new Promise<BulkAnswer>((done) => {
+            resolve();
+            answerA = () => done(produced(64).answer);
+          });
+      });
+      // Read A: sent, then its client leaves while the service is still making it.
+      const a = request(new URL(path, limited.address), { headers: { ...authHeaders, Accept: 'application/x-service-channels' } });
+      a.on('error', () => undefined);
+      a.end();
+      await asked;
+      a.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Its read is still running at the service: the user's one slot is still taken.
+      const b = await send(limited.address, 'GET', path, { headers: authHeaders });
+      expect(b.status).toBe(429);
+      next = () => produced(2).answer;
+      answerA();
+      // Once A's answer came (and its claim was spent), the slot is free again.
+      let c = await send(limited.address, 'GET', path, { headers: authHeaders });
+      for (let i = 0; i < 50 && c.status === 429; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        c = await send(limited.address, 'GET', path, { headers: authHeaders });
+      }
+      expect(c.status).toBe(200);
+      expect(desk.waitingCount).toBe(0);
+    } finally {
+      await limited.stop();
+      await limiter.close();
+    }
   });
 
   test('when the client goes mid-answer, then the producer at the service is stopped', async () => {

@@ -206,6 +206,20 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
   const bind = requestBinding(op);
   const encoder = deps.encoder ?? new ResponseEncoder();
   return async (req, res) => {
+    // A limited read's slot is kept until this settles (its bus reply came and its claim was spent), not only until
+    // the client goes: a client that left at once would otherwise start any number of reads at the service.
+    const slot = res.locals[READ_SLOT] as ReadSlot | undefined;
+    // Its client gone before it was asked (its slot given back then): not asked at all.
+    if (slot && res.destroyed) return;
+    slot?.begin();
+    try {
+      await answer(req, res);
+    } finally {
+      slot?.settle();
+    }
+  };
+
+  async function answer(req: Request, res: Response): Promise<void> {
     const bound = bind(req, res);
     if (local) return sendLocal(op, req, res, await local(req.caller, bound, { req, res }), encoder);
     if (!isBusTarget(target)) return;
@@ -244,7 +258,7 @@ function handle(op: Operation, deps: OperationRoutesDeps): RequestHandler {
     // The service rendered the body: its bytes are passed on as they are (compressed when asked), never parsed and re-serialised.
     res.status(op.response.status).type(reply.contentType ?? 'application/json');
     return encoder.send(req, res, reply.json);
-  };
+  }
 }
 
 /** The most listeners of one event on a claimed answer's response (see sendClaimed). */
@@ -339,9 +353,18 @@ async function sendLocal(op: Operation, req: Request, res: Response, result: unk
   else await encoder.send(req, res.status(op.response.status).type('application/json'), Buffer.from(JSON.stringify(result)));
 }
 
+/** Where a limited read's slot waits for its handler (res.locals): begun when the handler starts, settled when it ends. */
+const READ_SLOT = 'pitwallReadSlot';
+
+interface ReadSlot {
+  begin(): void;
+  settle(): void;
+}
+
 /**
- * Holds a slot of the caller's concurrent reads for the request's life (released when the answer is sent or the
- * client goes away); the body is read only once admitted. Beyond the queue: 429 with Retry-After.
+ * Holds a slot of the caller's concurrent reads for the request's life: released once the response has closed (sent,
+ * or the client went) and, when its handler began, that handler has settled (the service answered or failed, the claim
+ * was spent); the body is read only once admitted. Beyond the queue: 429 with Retry-After.
  */
 function limitReads(limiter: ReadLimiter): RequestHandler {
   return async (req, res, next) => {
@@ -362,7 +385,27 @@ function limitReads(limiter: ReadLimiter): RequestHandler {
       await release();
       return;
     }
-    res.on('close', () => void release());
+    let begun = false;
+    let settled = false;
+    let closed = false;
+    let released = false;
+    const releaseOnce = (): void => {
+      if (released || !closed || (begun && !settled)) return;
+      released = true;
+      void release();
+    };
+    const slot: ReadSlot = {
+      begin: () => void (begun = true),
+      settle: () => {
+        settled = true;
+        releaseOnce();
+      },
+    };
+    res.locals[READ_SLOT] = slot;
+    res.on('close', () => {
+      closed = true;
+      releaseOnce();
+    });
     next();
   };
 }
