@@ -247,6 +247,31 @@ describe('the claim check: a large answer stays with its maker and is fetched on
       expect((await fetchClaim(claim, { token: signClaimToken(SECRET, claim.id, claim.accountId, claim.expiresAt + 60_000) })).res.statusCode).toBe(200);
     });
 
+    test('when a token is not exactly v1.<expiry>.<43 base64url characters>, then it is 401 even with a valid signature inside it', async () => {
+      const claim = await claimOf(counted(2, 64 * 1024).answer);
+      const good = signClaimToken(SECRET, claim.id, claim.accountId, claim.expiresAt);
+      const [, at, signature] = good.split('.');
+      for (const bad of [`${good}.extra`, `v1.${at}.${signature}==`, `v1.0${at}.${signature}`, `v1.${at}.${(signature as string).slice(0, 20)}*!${(signature as string).slice(20)}`]) {
+        expect((await fetchClaim(claim, { token: bad })).res.statusCode).toBe(401);
+      }
+      expect((await fetchClaim(claim, { token: good })).res.statusCode).toBe(200);
+    });
+
+    test('when CLAIM_SECRET is being rotated, then a desk given CLAIM_SECRET_PREVIOUS takes tokens of either secret and no third', async () => {
+      const rotating = new ClaimDesk({ secret: 'the-new-claim-secret', previousSecrets: [SECRET], inlineMaxBytes: 1024, ttlMs: 30_000, port: 0, host: '127.0.0.1', logger });
+      await rotating.start();
+      try {
+        const claimWith = async () => (await rotating.reply(counted(2, 64 * 1024).answer, account)).claim as Claim;
+        const signed = (secret: string, claim: Claim) => signClaimToken(secret, claim.id, claim.accountId, claim.expiresAt);
+        const [old, fresh, third] = [await claimWith(), await claimWith(), await claimWith()];
+        expect((await fetchClaim(old, { token: signed(SECRET, old) })).res.statusCode).toBe(200);
+        expect((await fetchClaim(fresh, { token: signed('the-new-claim-secret', fresh) })).res.statusCode).toBe(200);
+        expect((await fetchClaim(third, { token: signed('a-third-claim-secret', third) })).res.statusCode).toBe(401);
+      } finally {
+        await rotating.stop(Date.now());
+      }
+    });
+
     test('when the token has expired, then it is 410', async () => {
       const claim = await claimOf(counted(2, 64 * 1024).answer);
       const { res } = await fetchClaim(claim, { token: signClaimToken(SECRET, claim.id, claim.accountId, Date.now() - 1) });

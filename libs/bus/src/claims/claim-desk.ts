@@ -13,6 +13,8 @@ import { REPLY_ANSWER_HELD, REPLY_ANSWER_TAG } from './held-answer';
 export interface ClaimDeskOptions {
   /** Shared secret of the redemption tokens. */
   secret: string;
+  /** Secrets still accepted during a rotation (CLAIM_SECRET_PREVIOUS): a redeemer not yet given the new one signs with it. */
+  previousSecrets?: readonly string[];
   /** Answers up to this many bytes are replied inline. */
   inlineMaxBytes: number;
   /** An unredeemed claim is dropped after this (ms). */
@@ -230,8 +232,12 @@ export class ClaimDesk {
       const accountId = String(req.headers[CLAIM_ACCOUNT_HEADER] ?? '');
       const [scheme, token] = (req.headers.authorization ?? '').split(' ');
       if (scheme !== CLAIM_AUTH_SCHEME || !token) throw new ClaimRefusal(401, 'A claim is redeemed with its token (Authorization: Claim <token>)');
-      const verified = verifyClaimToken(this.options.secret, token, claimId, accountId);
-      if (verified === 'invalid') throw new ClaimRefusal(401, 'The token is not one signed for this claim and account');
+      const verified = verifyClaimToken([this.options.secret, ...(this.options.previousSecrets ?? [])], token, claimId, accountId);
+      if (verified === 'invalid') {
+        // Logged here too (a redeemer with another CLAIM_SECRET is a deployment's mistake the desk can see first).
+        this.options.logger.warn({ claim: claimId }, 'a claim redemption was refused: its token is not signed with this instance\'s CLAIM_SECRET (or CLAIM_SECRET_PREVIOUS) for the claim and account');
+        throw new ClaimRefusal(401, 'The token is not one signed for this claim and account');
+      }
       if (verified === 'expired') throw new ClaimRefusal(410, `The token of claim ${claimId} has expired`);
       // A claim of the instance that was here before (a restart at the same address): it is gone, not refused.
       const desk = req.headers[CLAIM_DESK_HEADER];

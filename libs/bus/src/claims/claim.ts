@@ -44,15 +44,20 @@ export function signClaimToken(secret: string, claimId: string, accountId: strin
 }
 
 /**
- * Checks a token for `claimId` and `accountId`: `invalid` when it is not one made with the secret for them,
- * `expired` when it is but its time is past, else its expiry.
+ * Checks a token for `claimId` and `accountId` against the secrets a desk accepts (its CLAIM_SECRET and, during a
+ * rotation, CLAIM_SECRET_PREVIOUS): `invalid` when it is not one made with one of them for these, or not exactly
+ * `v1.<expiry>.<43 base64url characters>`; `expired` when it is but its time is past; else its expiry.
  */
-export function verifyClaimToken(secret: string, token: string, claimId: string, accountId: string, now = Date.now()): { expiresAt: number } | 'invalid' | 'expired' {
-  const [version, at, signature] = token.split('.');
-  if (version !== TOKEN_VERSION || !at || !/^\d{1,15}$/.test(at) || !signature) return 'invalid';
+export function verifyClaimToken(secrets: string | readonly string[], token: string, claimId: string, accountId: string, now = Date.now()): { expiresAt: number } | 'invalid' | 'expired' {
+  const parts = token.split('.');
+  const [version, at, signature] = parts;
+  if (parts.length !== 3 || version !== TOKEN_VERSION || !at || !/^[1-9]\d{0,14}$/.test(at) || !signature || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return 'invalid';
   const expiresAt = Number(at);
-  const expected = mac(secret, claimId, accountId, expiresAt);
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+  const signed = (typeof secrets === 'string' ? [secrets] : secrets).some((secret) => {
+    const expected = mac(secret, claimId, accountId, expiresAt);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!signed) return 'invalid';
   return expiresAt < now ? 'expired' : { expiresAt };
 }

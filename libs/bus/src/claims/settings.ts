@@ -18,6 +18,11 @@ export const claimDeskSettings = {
   CLAIM_ADVERTISE_HOST: z.string().min(1).optional(),
   /** Shared secret of the redemption tokens (HMAC-SHA256, 16+ characters); required when services run as separate processes. */
   CLAIM_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * During a rotation of CLAIM_SECRET, the former one, still accepted from redeemers (gateways) not yet given the new
+   * one; they always sign with their own CLAIM_SECRET (docs/operations.md).
+   */
+  CLAIM_SECRET_PREVIOUS: z.string().min(16, 'must be at least 16 characters').optional(),
 };
 
 /** The redeeming side's settings (the gateway). */
