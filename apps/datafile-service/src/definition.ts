@@ -131,7 +131,7 @@ export const datafileService = defineService({
     // A client that takes nothing of a streamed answer does not hold its pool thread while others wait, nor for ever.
     const streams = new StalledStreams(fair, stallBounds, logger);
     const reads = new DataFileReads(datasets, cache, fair, { streams, timeoutMs: config.DATAFILE_READ_TIMEOUT_MS, sampleBudget: config.READ_SAMPLE_BUDGET, arrowLimits: { maxBytes: config.ARROW_MAX_BYTES, maxBatchColumns: config.ARROW_MAX_BATCH_COLUMNS }, analysis: { maxBins: config.HISTOGRAM_MAX_BINS, maxGrid: config.SCATTER_MAX_GRID, maxPoints: config.SCATTER_MAX_POINTS, maxLapStatsCells: config.LAPSTATS_MAX_CELLS }, codeVersion, maxParams: config.MAX_MATH_PARAMS }, results, mathDefinitions, new TrackSectors(bus), new DatasetConstants(bus));
-    const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), ...(config.CLAIM_SECRET_PREVIOUS ? { previousSecrets: [config.CLAIM_SECRET_PREVIOUS] } : {}), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
+    const desk = new ClaimDesk({ secret: claimSecret(config.CLAIM_SECRET, !shared.bus, name), ...(config.CLAIM_SECRET_PREVIOUS ? { previousSecrets: [config.CLAIM_SECRET_PREVIOUS] } : {}), inlineMaxBytes: config.CLAIM_INLINE_MAX_BYTES, ttlMs: config.CLAIM_TTL_MS, maxWaiting: config.CLAIM_MAX_WAITING, port: config.CLAIM_PORT, host: config.CLAIM_HOST, ...(config.CLAIM_ADVERTISE_HOST ? { advertiseHost: config.CLAIM_ADVERTISE_HOST } : {}), logger });
     logger.info({ claims: await desk.start() }, 'claim port listening');
     return {
       reads,

@@ -339,6 +339,26 @@ describe('the claim check: a large answer stays with its maker and is fetched on
     });
   });
 
+  test('when CLAIM_MAX_WAITING claims wait to be fetched, then the next large answer is a 503 with Retry-After and its producer is stopped; once one is fetched, another is taken', async () => {
+    const full = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 30_000, maxWaiting: 2, port: 0, host: '127.0.0.1', logger });
+    await full.start();
+    try {
+      const first = (await full.reply(counted(4, 64 * 1024).answer, account)).claim as Claim;
+      await full.reply(counted(4, 64 * 1024).answer, account);
+      const { answer, state } = counted(4, 64 * 1024, { length: false });
+      const refusal = (await full.reply(answer, account).catch((err: unknown) => err)) as AppError;
+      expect({ status: refusal.status, retryAfter: refusal.retryAfterSeconds, message: refusal.message }).toEqual({ status: 503, retryAfter: 1, message: expect.stringContaining('CLAIM_MAX_WAITING (2)') });
+      expect(await state.aborted).toBeDefined();
+      expect(full.waitingCount).toBe(2);
+      // A small answer still rides the bus inline.
+      expect((await full.reply(bytesAnswer(Uint8Array.of(1, 2, 3), 'application/octet-stream'), account)).claim).toBeUndefined();
+      await readAll((await redeemer.redeem(first, account)).body);
+      expect((await full.reply(counted(4, 64 * 1024).answer, account)).claim).toBeDefined();
+    } finally {
+      await full.stop(Date.now());
+    }
+  });
+
   test('when a producer stalls before its first CLAIM_INLINE_MAX_BYTES, then after CLAIM_TTL_MS the reply fails with 504 and the producer is stopped', async () => {
     const short = new ClaimDesk({ secret: SECRET, inlineMaxBytes: 1024, ttlMs: 100, port: 0, host: '127.0.0.1', logger });
     await short.start();

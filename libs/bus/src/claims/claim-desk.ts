@@ -19,6 +19,12 @@ export interface ClaimDeskOptions {
   inlineMaxBytes: number;
   /** An unredeemed claim is dropped after this (ms). */
   ttlMs: number;
+  /**
+   * Claims waiting for their redemption at once, at most (CLAIM_MAX_WAITING, default DEFAULT_CLAIM_MAX_WAITING): each
+   * holds what was pulled before it (up to inlineMaxBytes and a chunk) and its producer; past it an answer is a 503
+   * with Retry-After, its producer stopped.
+   */
+  maxWaiting?: number;
   /** Internal port (0: a free one) and interface of the claim endpoint. */
   port: number;
   host: string;
@@ -26,6 +32,9 @@ export interface ClaimDeskOptions {
   advertiseHost?: string;
   logger: Logger;
 }
+
+/** Claims waiting to be fetched at once by default (CLAIM_MAX_WAITING). */
+export const DEFAULT_CLAIM_MAX_WAITING = 256;
 
 /** A claim waiting for its redemption: the bytes pulled so far and the rest of its producer. */
 interface Waiting {
@@ -172,6 +181,14 @@ export class ClaimDesk {
 
   private keep(answer: BulkAnswer, accountId: string, head: Uint8Array[], rest: AsyncIterator<Uint8Array> | undefined, abort: AbortController): Claim {
     if (!this.server) throw new Error('the claim desk is not started');
+    const max = this.options.maxWaiting ?? DEFAULT_CLAIM_MAX_WAITING;
+    if (this.waiting.size >= max) {
+      const full = new AppError(503, `This instance holds ${this.waiting.size} large answers waiting to be fetched, as many as CLAIM_MAX_WAITING (${max}) allows; retry the read`, { retryAfterSeconds: 1 });
+      abort.abort(full);
+      void rest?.return?.().catch(() => undefined);
+      this.options.logger.warn({ waiting: this.waiting.size, max }, 'a large answer was refused: CLAIM_MAX_WAITING claims wait to be fetched');
+      throw full;
+    }
     const id = randomBytes(16).toString('base64url');
     const claim: Claim = { id, desk: this.id, address: this.base, accountId, expiresAt: Date.now() + this.options.ttlMs, contentType: answer.contentType, ...(answer.length !== undefined ? { length: answer.length } : {}) };
     const timer = setTimeout(() => this.drop(id, 'it expired unredeemed'), this.options.ttlMs);

@@ -10,6 +10,8 @@ export const claimDeskSettings = {
   CLAIM_INLINE_MAX_BYTES: intVar(256 * KiB, { min: 0 }),
   /** An unredeemed claim is dropped after this (ms, default 30 s), its producer stopped and its bytes freed. */
   CLAIM_TTL_MS: msVar(30_000, { min: 100 }),
+  /** Claims waiting at once to be fetched from this instance (default 256); past it a large answer is a 503 with Retry-After. */
+  CLAIM_MAX_WAITING: intVar(256),
   /** Internal port the claimed answers are fetched from (default 0: a free port, named in each claim). */
   CLAIM_PORT: portVar(0),
   /** Interface of the internal claim port (default loopback; `0.0.0.0` when the gateways are on other hosts). */
