@@ -176,6 +176,11 @@ describe('admin CLI', () => {
     [['-v'], 'Unknown option "-v"'],
     [['constructor'], 'Unknown command "constructor"'],
     [['__proto__'], 'Unknown command "__proto__"'],
+    // Names and labels that would break the lists' tab-separated columns, or reach the operator's terminal.
+    [['create-account', 'Apex\tRacing'], 'name must not hold control characters'],
+    [['create-user', 'Jo\nEngineer'], 'name must not hold control characters'],
+    [['create-account', 'x'.repeat(201)], 'name must be at most 200 characters, got 201'],
+    [['create-key', '0f8fad5b-d9cb-469f-a165-70867728950e', 'pit\u001b[2Jlaptop'], 'label must not hold control characters'],
   ])('when called with %j, then it exits 2 naming it and changes nothing', async (argv, message) => {
     const accountsBefore = (await admin('list-accounts')).out;
     const result = await admin(...argv);
@@ -193,19 +198,6 @@ describe('admin CLI', () => {
     }
     expect((await admin('list-keys', userId)).ids).toEqual([]);
     expect((await admin('list-accounts')).out).toBe(accountsBefore);
-  });
-
-  test.each([
-    [['create-account', 'Apex\tRacing'], 'name must not hold control characters'],
-    [['create-user', 'Jo\nEngineer'], 'name must not hold control characters'],
-    [['create-account', 'x'.repeat(201)], 'name must be at most 200 characters, got 201'],
-    [['create-key', '0f8fad5b-d9cb-469f-a165-70867728950e', 'pit\u001b[2Jlaptop'], 'label must not hold control characters'],
-  ])('when a name or label would break the lists (%j), then it exits 2 saying why and creates nothing', async (argv, message) => {
-    const before = (await admin('list-accounts')).out;
-    const result = await admin(...argv);
-    expect(result.code).toBe(EXIT_USAGE);
-    expect(result.err).toContain(message);
-    expect((await admin('list-accounts')).out).toBe(before);
   });
 
   test('when a name stored before the check holds control characters, then the list prints them escaped, one line an account', async () => {
