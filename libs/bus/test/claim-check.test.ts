@@ -517,6 +517,16 @@ describe('the claim check: a large answer stays with its maker and is fetched on
     expect(claimSecret(undefined, false, 'gateway')).toBe(claimSecret(undefined, false, 'datafile-service'));
     expect(claimSecret('configured-secret-16', true, 'gateway')).toBe('configured-secret-16');
   });
+
+  test('when CLAIM_SECRET is docker/compose.yaml\'s public default, then it is taken with a warning; a secret of its own without one', () => {
+    const warned: unknown[] = [];
+    const logger = { warn: (...args: unknown[]) => void warned.push(args) };
+    expect(claimSecret('pitwall-compose-local-claim-secret', true, 'gateway', logger)).toBe('pitwall-compose-local-claim-secret');
+    expect(warned).toHaveLength(1);
+    expect(JSON.stringify(warned[0])).toContain('public default of docker/compose.yaml');
+    claimSecret('configured-secret-16', true, 'gateway', logger);
+    expect(warned).toHaveLength(1);
+  });
 });
 
 describe('keptAnswer (the result cache\'s copy)', () => {

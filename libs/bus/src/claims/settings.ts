@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { hostVar, intVar, msVar, portVar } from '@pitwall/service-kit';
+import { hostVar, intVar, msVar, portVar, type Logger } from '@pitwall/service-kit';
 
 const KiB = 1024;
 
@@ -34,6 +34,9 @@ export const claimRedeemerSettings = {
   CLAIM_IN_PROCESS: z.enum(['true', 'false']).default('true'),
 };
 
+/** Secrets written in the repository (docker/compose.yaml's default): taken, with a warning at every start. */
+export const PUBLISHED_CLAIM_SECRETS: ReadonlySet<string> = new Set(['pitwall-compose-local-claim-secret']);
+
 /** One secret for every desk and redeemer of this process when none is set: enough where they share a process. */
 const processSecret = randomBytes(32).toString('base64url');
 
@@ -41,7 +44,10 @@ const processSecret = randomBytes(32).toString('base64url');
  * The secret of the redemption tokens: CLAIM_SECRET, else (only when the app shares its process and bus with the
  * others: `npm start`, component tests) one made for this process; an app on its own without it does not start.
  */
-export function claimSecret(configured: string | undefined, ownProcess: boolean, app: string): string {
+export function claimSecret(configured: string | undefined, ownProcess: boolean, app: string, logger?: Pick<Logger, 'warn'>): string {
+  if (configured && PUBLISHED_CLAIM_SECRETS.has(configured)) {
+    logger?.warn({ app }, 'CLAIM_SECRET is the public default of docker/compose.yaml: anyone who can reach a claim port can redeem its answers with it; set a secret of your own anywhere but a try-out');
+  }
   if (configured) return configured;
   if (!ownProcess) return processSecret;
   throw new Error(`Invalid configuration:\n  CLAIM_SECRET: is required when ${app} runs as its own process (16+ characters, the same for every gateway and datafile-service)`);
