@@ -108,6 +108,16 @@ export interface UnitGroup {
   math?: true;
 }
 
+/** Channels past which the catalogue is rebuilt once typing in its search pauses, not at every keystroke. */
+export const SEARCH_AT_ONCE_CHANNELS = 2_000;
+/** The pause (ms) a search of a larger catalogue waits for. */
+export const SEARCH_PAUSE_MS = 150;
+
+/** How long a keystroke in the channel search waits before the catalogue is rebuilt: at once for most files. */
+export function catalogueSearchDelay(channels: number): number {
+  return channels > SEARCH_AT_ONCE_CHANNELS ? SEARCH_PAUSE_MS : 0;
+}
+
 /**
  * The channel catalogue grouped by unit (units sorted, "no unit" last), then the account's math channels in a group
  * "Math", channels by name, keeping only the channels whose name or unit contains every word of `search`

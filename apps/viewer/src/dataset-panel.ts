@@ -1,7 +1,7 @@
 import type { DataFileMetadataJson } from '@pitwall/contracts';
 import type { AnalysisPanels } from './analysis-panels';
 import type { DatasetRef } from './api';
-import { catalogueChanges, catalogueChangesText, channelCount, constantsOf, entityName, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, type CatalogueChanges, type ConstantUsed } from './catalogue';
+import { catalogueChanges, catalogueChangesText, catalogueSearchDelay, channelCount, constantsOf, entityName, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, type CatalogueChanges, type ConstantUsed } from './catalogue';
 import type { LapComparison } from './comparison';
 import { displayNumber } from './display-number';
 import { button, cell, el, hiddenText, named, RovingFocus, row, titled } from './dom';
@@ -42,7 +42,15 @@ export class DatasetPanel {
   ) {}
 
   start(): void {
-    el('channel-search').addEventListener('input', () => this.renderCatalogue());
+    // A catalogue of thousands of channels (20,000 a file, and the account's math channels) is rebuilt once typing
+    // pauses: rebuilding it at every keystroke made each one wait for tens of thousands of elements.
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    el('channel-search').addEventListener('input', () => {
+      clearTimeout(pending);
+      const delay = catalogueSearchDelay(this.page.metadata?.channels.length ?? 0);
+      if (delay === 0) this.renderCatalogue();
+      else pending = setTimeout(() => this.renderCatalogue(), delay);
+    });
   }
 
   /** Opens a dataset the picker listed (none: the one open closed all the same). */

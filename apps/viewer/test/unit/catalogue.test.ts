@@ -1,5 +1,5 @@
 import type { DatasetRef } from '../../src/api';
-import { catalogueChanges, catalogueChangesText, channelCount, comparisonLabel, constantsOf, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, uploadingCount, uploadingText, type CatalogueChannel } from '../../src/catalogue';
+import { catalogueChanges, catalogueChangesText, catalogueSearchDelay, channelCount, comparisonLabel, constantsOf, datasetsOf, enteredCars, formatLapTime, groupChannelsByUnit, holderName, lapRows, parametersText, parametersTitle, uploadingCount, uploadingText, type CatalogueChannel } from '../../src/catalogue';
 
 const attachment = (id: string, FileName: string, AttachedFileGroupName: string | null, ServerAttachedFileState: number) => ({ Id: id, Parameters: { FileName, AttachedFileGroupName, ServerAttachedFileState }, SignedURL: null });
 
@@ -185,5 +185,11 @@ describe('catalogueChanges and catalogueChangesText: what Refresh says changed i
     expect(catalogueChangesText(catalogueChanges([logged, math('A')], [logged, math('A')]), [])).toBe('the open dataset\'s channels read again: no change');
     const added = Array.from({ length: 8 }, (_, i) => math(`M${i}`));
     expect(catalogueChangesText(catalogueChanges([logged], [logged, ...added]), [])).toBe('the open dataset\'s channels read again: added "M0", "M1", "M2", "M3", "M4" and 3 more');
+  });
+});
+
+describe('catalogueSearchDelay', () => {
+  test('when the catalogue has up to 2,000 channels, then a keystroke rebuilds it at once; past that, once typing pauses 150 ms', () => {
+    expect([0, 78, 2000, 2001, 21_000].map(catalogueSearchDelay)).toEqual([0, 0, 0, 150, 150]);
   });
 });
