@@ -74,7 +74,7 @@ export class FilesystemBlobStore implements BlobStore {
       const source = createReadStream(staged, { highWaterMark: READ_THROUGH_CHUNK_BYTES });
       try {
         const { chunks, result } = metered(source);
-        await readThrough(chunks, options.inspect);
+        await readThrough(chunks, size, options.inspect);
         return await this.settle(staged, result(), options.keepStaged);
       } finally {
         source.destroy();

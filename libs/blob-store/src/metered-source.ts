@@ -36,10 +36,10 @@ export function metered(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
   };
 }
 
-/** Reads a metered source to its end, through `inspect` when given (which must itself read to the end). */
-export async function readThrough(chunks: AsyncIterable<Buffer>, inspect?: (bytes: AsyncIterable<Buffer>) => Promise<unknown>): Promise<void> {
+/** Reads a metered source of `size` bytes to its end, through `inspect` when given (which must itself read to the end). */
+export async function readThrough(chunks: AsyncIterable<Buffer>, size: number, inspect?: (bytes: AsyncIterable<Buffer>, size: number) => Promise<unknown>): Promise<void> {
   if (inspect) {
-    await inspect(chunks);
+    await inspect(chunks, size);
     return;
   }
   for await (const _chunk of chunks) {

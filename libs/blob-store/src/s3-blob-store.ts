@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
@@ -109,6 +109,13 @@ export class S3BlobStore implements BlobStore {
     return getSignedUrl(this.client, command, { expiresIn: expiresSeconds });
   }
 
+  /**
+   * The staged upload's bytes, checked and hashed in a snapshot of their own: the presigned PUT names the staging key
+   * and may be used again until it expires, so bytes read there could be replaced between the read and the copy to
+   * the content key (another content under a hash every account's records share). The snapshot, a server-side copy
+   * under a key no URL names, is what is read and then copied; the staged bytes are left to the caller (keepStaged)
+   * or removed.
+   */
   async promoteStaged(stagingKey: BlobKey, options: PromoteOptions = {}): Promise<StoredBlob> {
     const info = await this.stat(checkKey(stagingKey, 'staging'));
     if (info === null) throw new BlobNotFoundError(stagingKey);
@@ -116,14 +123,39 @@ export class S3BlobStore implements BlobStore {
       await this.delete(stagingKey);
       throw new BlobTooLargeError(options.maxBytes);
     }
-    const source = await this.openRead(stagingKey);
-    try {
-      const { chunks, result } = metered(source);
-      await readThrough(chunks, options.inspect);
-      return await this.settle(stagingKey, result(), options.keepStaged);
-    } finally {
-      source.destroy();
+    // A CopyObject takes at most MAX_COPY_SIZE: a larger upload cannot be snapshot, nor given its content key.
+    if (info.size > MAX_COPY_SIZE) {
+      await this.delete(stagingKey);
+      throw new BlobTooLargeError(MAX_COPY_SIZE);
     }
+    const snapshot = checkKey(`staging/checking_${randomBytes(18).toString('base64url')}`, 'staging');
+    try {
+      await this.copy(stagingKey, snapshot);
+      const taken = await this.stat(snapshot);
+      if (taken === null) throw new BlobNotFoundError(stagingKey);
+      const source = await this.openRead(snapshot);
+      let digest: ContentDigest;
+      try {
+        // Bounded as the upload is (the snapshot may be of bytes PUT again since the size was read).
+        const { chunks, result } = metered(source, options.maxBytes);
+        await readThrough(chunks, taken.size, options.inspect);
+        digest = result();
+      } finally {
+        source.destroy();
+      }
+      const stored = await this.settle(snapshot, digest, false);
+      if (!options.keepStaged) await this.delete(stagingKey);
+      return stored;
+    } finally {
+      await this.delete(snapshot).catch(() => undefined);
+    }
+  }
+
+  /** A server-side copy under the store's own metadata (an uploader's Content-Encoding or Content-Type is not kept). */
+  private async copy(from: BlobKey, to: BlobKey): Promise<void> {
+    await this.client.send(
+      new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${encodeURIComponent(from).replace(/%2F/g, '/')}`, MetadataDirective: 'REPLACE', ContentType: 'application/octet-stream' }),
+    );
   }
 
   async stat(key: BlobKey): Promise<BlobStat | null> {
@@ -197,16 +229,16 @@ export class S3BlobStore implements BlobStore {
     this.client.destroy();
   }
 
-  /** Gives hashed bytes under `from` their content key (unless that content exists already) and removes `from`. */
+  /**
+   * Gives hashed bytes under `from` (a key no URL names: a snapshot, or the store's own upload) their content key and
+   * removes `from`. Copied even when the content is stored already (the same bytes, as `from` cannot change): the copy
+   * renews its age, so the sweep of unreferenced blobs (which leaves young ones alone) does not take it from the
+   * finalise about to refer to it.
+   */
   private async settle(from: BlobKey, digest: ContentDigest, keepSource = false): Promise<StoredBlob> {
     const key = contentKey(digest.sha256);
-    if (digest.size <= MAX_COPY_SIZE) {
-      // Copied even when the content is stored already: the copy renews its age, so the sweep of unreferenced blobs
-      // (which leaves young ones alone) does not take it from the finalise about to refer to it.
-      await this.client.send(
-        new CopyObjectCommand({ Bucket: this.bucket, Key: key, CopySource: `${this.bucket}/${encodeURIComponent(from).replace(/%2F/g, '/')}` }),
-      );
-    } else if (!(await this.exists(key))) {
+    if (digest.size <= MAX_COPY_SIZE) await this.copy(from, key);
+    else if (!(await this.exists(key))) {
       await this.delete(from);
       throw new BlobTooLargeError(MAX_COPY_SIZE);
     }

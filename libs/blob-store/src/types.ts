@@ -52,10 +52,10 @@ export interface PutOptions {
 export interface PromoteOptions extends PutOptions {
   /**
    * Reads the staged bytes in the same pass as the hashing (e.g. `validateLz4Frames`), so a large upload is read
-   * once. It must read them to their end; when it throws, nothing is promoted, the staged bytes stay and the
-   * error comes through.
+   * once, given their size (an LZ4 frame's ratio bound needs it). It must read them to their end; when it throws,
+   * nothing is promoted, the staged bytes stay and the error comes through.
    */
-  inspect?: (bytes: AsyncIterable<Buffer>) => Promise<unknown>;
+  inspect?: (bytes: AsyncIterable<Buffer>, size: number) => Promise<unknown>;
   /**
    * Leaves the staged bytes in place (the caller deletes them once the content is referenced): a promotion whose
    * record then fails to commit can be promoted again.

@@ -40,7 +40,7 @@ describe('LZ4 frames stored as blobs', () => {
     const bad = store.stagingKey('lz4-bad-upload');
     const frame = compress([]);
     await store.putStaged(bad, [frame.subarray(0, frame.length - 3)]);
-    await expect(store.promoteStaged(bad, { inspect: validateLz4Frames })).rejects.toMatchObject({ code: 'TRUNCATED' });
+    await expect(store.promoteStaged(bad, { inspect: (bytes) => validateLz4Frames(bytes) })).rejects.toMatchObject({ code: 'TRUNCATED' });
   });
 
   test('when the stored frame is truncated or has a flipped byte, then validation refuses it', async () => {

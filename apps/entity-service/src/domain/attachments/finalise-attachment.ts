@@ -111,7 +111,7 @@ export async function finaliseAttachment(ctx: AttachmentContext, caller: CallerC
 async function checkedBytes(ctx: AttachmentContext, record: AttachedFileRecord): Promise<StoredBlob> {
   // The frame is decompressed (and counted) without keeping its output: past the LZ4 bounds it is refused here, before
   // a reader would write it out. The ratio needs the compressed size, known here for bytes already in the store.
-  const inspect = record.use_compression ? (bytes: AsyncIterable<Uint8Array>, compressedSize?: number) => validateLz4Frames(bytes, { ...ctx.lz4, ...(compressedSize !== undefined ? { compressedSize } : {}) }) : undefined;
+  const inspect = record.use_compression ? (bytes: AsyncIterable<Uint8Array>, compressedSize: number) => validateLz4Frames(bytes, { ...ctx.lz4, compressedSize }) : undefined;
   try {
     if (record.state === ATTACHED_FILE_STATE.uploading && record.blob_key && record.blob_sha256) {
       const stat = await ctx.blobs.stat(record.blob_key);
