@@ -651,6 +651,32 @@ describe('attached files through the gateway (entity-service in-process, real Po
       expect(storedFiles()).toEqual(before);
     });
 
+    test('when a second PUT to one upload URL comes while the first is still arriving, then it is 409 before a byte of it is stored, and the first completes', async () => {
+      const id = await create('Cars');
+      const prepared = await prepare('Cars', id, { UseCompression: false });
+      const before = storedFiles();
+      const bytes = randomBytes(2 * 64 * 1024);
+      let answered: (status: number) => void = () => undefined;
+      const status = new Promise<number>((resolve) => (answered = resolve));
+      const first = httpRequest(prepared.Url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) } }, (res) => {
+        res.resume();
+        res.on('end', () => answered(res.statusCode ?? 0));
+      });
+      first.on('error', () => answered(-1));
+      first.write(bytes.subarray(0, 64 * 1024));
+      await waitFor(() => storedFiles().length > before.length);
+      const during = storedFiles();
+      const second = await upload(prepared.Url, randomBytes(64 * 1024));
+      expect(second.status).toBe(409);
+      expect(JSON.parse(second.body).detail).toMatch(/being received already: one upload at a time/);
+      expect(storedFiles()).toEqual(during);
+      first.end(bytes.subarray(64 * 1024));
+      expect(await status).toBe(200);
+      expect((await finalise('Cars', id, prepared.AttachedFileId)).status).toBe(200);
+      const [listed] = await list('Cars', id);
+      expect((await download(listed?.SignedURL as string)).bytes.equals(bytes)).toBe(true);
+    });
+
     test('when an upload carries an Idempotency-Key, then it is 400 before a byte is read or stored and the URL stays usable', async () => {
       const id = await create('Cars');
       const prepared = await prepare('Cars', id, { UseCompression: false });

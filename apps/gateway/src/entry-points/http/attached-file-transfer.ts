@@ -20,45 +20,60 @@ export interface AttachedFileTransferDeps {
  * the bus to the entity-service, which owns the records.
  */
 export function attachedFileTransfer(deps: AttachedFileTransferDeps): Record<string, GatewayHandler> {
+  // The files whose upload this gateway is receiving: one URL's PUTs sent at once each wrote up to MAX_UPLOAD_BYTES
+  // to disk before all but one were refused (a hostile review); a second is refused before its body is read.
+  const receiving = new Set<string>();
+  const receive = async (attachedFileId: string, request: Parameters<GatewayHandler>[1], req: Parameters<GatewayHandler>[2]['req'], res: Parameters<GatewayHandler>[2]['res']): Promise<null> => {
+    // A declared length over the cap is refused at once, before a byte is read; a chunked body is counted as it streams.
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > deps.maxUploadBytes) {
+      closeAfterAnswer(req, res);
+      throw new AppError(413, `The upload of ${declared} bytes is larger than the limit of ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES); nothing was kept`);
+    }
+    // The body is stored as sent: a coded one (gzip) would be kept coded, and found not a data file only when read.
+    const coding = req.headers['content-encoding'];
+    if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+      closeAfterAnswer(req, res);
+      throw new AppError(415, `An upload is stored as sent, so a Content-Encoding (${JSON.stringify(coding.slice(0, 100))}) is not taken: send the file's own bytes (one LZ4 frame when it was prepared with UseCompression); nothing was kept`);
+    }
+    // A used URL is refused before a byte is read or written; the unread body ends the connection with the answer.
+    await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, { attachedFileId }, { headers: { requestId: req.requestId } }).catch((err: unknown) => {
+      closeAfterAnswer(req, res);
+      throw err;
+    });
+    let blob;
+    try {
+      blob = await deps.blobs.putStream(request.body as IncomingMessage, { maxBytes: deps.maxUploadBytes });
+    } catch (err) {
+      if (clientWentAway(req)) {
+        // The client's own doing, not a fault of the service: a warning, and nothing of the body was kept.
+        req.log.warn({ attachedFileId, reason: (err as Error).message }, 'upload aborted by the client before it was stored; nothing was kept');
+        throw new AppError(499, 'The client closed the request before the upload was stored; nothing was kept');
+      }
+      // The rest of the body is not read (over the limit, or the store unavailable: a 503 with Retry-After): the
+      // connection closes after the answer.
+      closeAfterAnswer(req, res);
+      if (!(err instanceof BlobTooLargeError)) throw err;
+      throw new AppError(413, `The upload is larger than the limit of ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES); nothing was kept`);
+    }
+    // A command id of its own (the service's inbox): a redelivery of this command takes effect once.
+    const command = { [COMMAND_ID_HEADER]: `upload:${randomUUID()}`, commandHash: blob.sha256 };
+    await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploaded, { attachedFileId, blob }, { headers: { requestId: req.requestId, ...command } });
+    return null;
+  };
   return {
     uploadAttachedFile: async (_caller, request, { req, res }) => {
       const attachedFileId = request.params['attachedFileId'] as string;
-      // A declared length over the cap is refused at once, before a byte is read; a chunked body is counted as it streams.
-      const declared = req.headers['content-length'];
-      if (declared !== undefined && Number(declared) > deps.maxUploadBytes) {
+      if (receiving.has(attachedFileId)) {
         closeAfterAnswer(req, res);
-        throw new AppError(413, `The upload of ${declared} bytes is larger than the limit of ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES); nothing was kept`);
+        throw AppError.conflict(`The upload of attached file ${attachedFileId} is being received already: one upload at a time; nothing was kept`);
       }
-      // The body is stored as sent: a coded one (gzip) would be kept coded, and found not a data file only when read.
-      const coding = req.headers['content-encoding'];
-      if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
-        closeAfterAnswer(req, res);
-        throw new AppError(415, `An upload is stored as sent, so a Content-Encoding (${JSON.stringify(coding.slice(0, 100))}) is not taken: send the file's own bytes (one LZ4 frame when it was prepared with UseCompression); nothing was kept`);
-      }
-      // A used URL is refused before a byte is read or written; the unread body ends the connection with the answer.
-      await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploadTarget, { attachedFileId }, { headers: { requestId: req.requestId } }).catch((err: unknown) => {
-        closeAfterAnswer(req, res);
-        throw err;
-      });
-      let blob;
+      receiving.add(attachedFileId);
       try {
-        blob = await deps.blobs.putStream(request.body as IncomingMessage, { maxBytes: deps.maxUploadBytes });
-      } catch (err) {
-        if (clientWentAway(req)) {
-          // The client's own doing, not a fault of the service: a warning, and nothing of the body was kept.
-          req.log.warn({ attachedFileId, reason: (err as Error).message }, 'upload aborted by the client before it was stored; nothing was kept');
-          throw new AppError(499, 'The client closed the request before the upload was stored; nothing was kept');
-        }
-        // The rest of the body is not read (over the limit, or the store unavailable: a 503 with Retry-After): the
-        // connection closes after the answer.
-        closeAfterAnswer(req, res);
-        if (!(err instanceof BlobTooLargeError)) throw err;
-        throw new AppError(413, `The upload is larger than the limit of ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES); nothing was kept`);
+        return await receive(attachedFileId, request, req, res);
+      } finally {
+        receiving.delete(attachedFileId);
       }
-      // A command id of its own (the service's inbox): a redelivery of this command takes effect once.
-      const command = { [COMMAND_ID_HEADER]: `upload:${randomUUID()}`, commandHash: blob.sha256 };
-      await deps.bus.request(SERVICES.entity, ATTACHMENT_COMMANDS.uploaded, { attachedFileId, blob }, { headers: { requestId: req.requestId, ...command } });
-      return null;
     },
     downloadAttachedFile: async (_caller, request, { req, res }) => {
       const attachedFileId = request.params['attachedFileId'] as string;
