@@ -482,7 +482,8 @@ function watchResponseIdle(req: IncomingMessage, res: ServerResponse, idleMs: nu
     const socket = res.socket ?? req.socket;
     if (socket.destroyed || socket.writableLength === 0) return;
     endedForIdleClient.add(res);
-    logger?.warn({ method: req.method, url: req.url, requestId: res.getHeader('X-Request-Id'), idleMs, bytesWaiting: socket.writableLength, reason: `the client accepted none of the response's bytes for ${idleMs} ms (${RESPONSE_IDLE_TIMEOUT_VARIABLE})` }, 'response ended before its end: the client stopped reading it, its connection is closed');
+    // The path alone: a signed URL's query (its signature) is a credential, never logged.
+    logger?.warn({ method: req.method, url: instanceOf(req), requestId: res.getHeader('X-Request-Id'), idleMs, bytesWaiting: socket.writableLength, reason: `the client accepted none of the response's bytes for ${idleMs} ms (${RESPONSE_IDLE_TIMEOUT_VARIABLE})` }, 'response ended before its end: the client stopped reading it, its connection is closed');
     socket.destroy();
   });
 }
