@@ -130,7 +130,10 @@ export class S3BlobStore implements BlobStore {
     }
     const snapshot = checkKey(`staging/checking_${randomBytes(18).toString('base64url')}`, 'staging');
     try {
-      await this.copy(stagingKey, snapshot);
+      await this.copy(stagingKey, snapshot).catch((error: unknown) => {
+        // Gone since it was looked at (another finalise of the record removed it).
+        throw isNotFound(error) ? new BlobNotFoundError(stagingKey) : error;
+      });
       const taken = await this.stat(snapshot);
       if (taken === null) throw new BlobNotFoundError(stagingKey);
       const source = await this.openRead(snapshot);
