@@ -354,9 +354,12 @@ describe('the simulation-service killed -9 between the two phases of its work (f
     restart();
     // The retry as a client sends it: again on a 503 from the gateway while no instance of the service is known yet, and
     // again on a 504 outcome-unknown (the restarted instance's sweep may be finishing the same recorded work, and a
-    // retry that waits on it past its deadline is told to ask again); at most a minute of asking.
+    // retry that waits on it past its deadline is told to ask again), and on the 503 saying another request of the same
+    // key is finishing it (that one's doing); at most a minute of asking. Never on a 503 saying the setups are being
+    // written by another request: that is what the test is about (it lasted the two minutes of a write lease).
     let retried = await keyedTrigger(m, profileId, setupIds, key);
-    const askAgain = (a: typeof retried) => (a.status === 503 && /no running instance/i.test(a.body?.detail ?? '')) || (a.status === 504 && a.body?.type === 'urn:pitwall:problem:outcome-unknown');
+    const askAgain = (a: typeof retried) =>
+      (a.status === 503 && /no running instance|being finished by another request of the same Idempotency-Key/i.test(a.body?.detail ?? '')) || (a.status === 504 && a.body?.type === 'urn:pitwall:problem:outcome-unknown');
     const until = Date.now() + 60_000;
     while (askAgain(retried) && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,7 +71,8 @@ describe('attached files with the S3 backend (s3rver on port 0): the bytes go to
     const prepared = await prepare(id);
     expect(prepared.Url.startsWith(base)).toBe(false);
     expect(new URL(prepared.Url).pathname).toContain(`/${bucket}/staging/${prepared.AttachedFileId}`);
-    const frame = Buffer.from(await compressLz4(Buffer.from('regulations '.repeat(2000))));
+    // A file as one compresses (within LZ4_MAX_RATIO: a text repeated 2,000 times compressed 240:1, refused as a bomb).
+    const frame = Buffer.from(await compressLz4(Buffer.concat([Buffer.from('regulations '.repeat(200)), randomBytes(20_000)])));
     expect((await fetch(prepared.Url, { method: 'PUT', body: frame })).status).toBe(200);
 
     const done = await finalise(id, prepared.AttachedFileId);
@@ -85,6 +86,16 @@ describe('attached files with the S3 backend (s3rver on port 0): the bytes go to
     expect((await fetch(`${base}/Championships/${id}/Attachments/${prepared.AttachedFileId}`, { method: 'DELETE', headers: authHeaders })).status).toBe(204);
     const keys = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket }));
     expect(keys.Contents ?? []).toEqual([]);
+  });
+
+  test('when the upload decompresses past LZ4_MAX_RATIO times its size, then the finalise is 409 naming it, on S3 as on the filesystem, and the file stays unavailable', async () => {
+    const id = await championship();
+    const prepared = await prepare(id);
+    const bomb = Buffer.from(await compressLz4(Buffer.from('regulations '.repeat(2000))));
+    expect((await fetch(prepared.Url, { method: 'PUT', body: bomb })).status).toBe(200);
+    const res = await finalise(id, prepared.AttachedFileId);
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/would decompress too far .*LZ4_MAX_RATIO/);
   });
 
   test('when a file is finalised before anything was uploaded, or its upload is not an LZ4 frame, then it is 409 and stays below 2', async () => {
